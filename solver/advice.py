@@ -127,12 +127,13 @@ def passing_inputs(position: Position, announcements: str | None, pot: int | Non
 
 def other_side_wording(game: type[Game], announcements: str, seats: int) -> str:
     """``announcements`` as the other side says them: each bonus of :attr:`Game.side_worded_bonuses` bare where it
-    was a 'dagegen', and a 'dagegen' where it was bare (Absolut, Valat); every other item as it is."""
+    was a 'dagegen', and a 'dagegen' where it was bare or 'dazu' (Absolut, Valat); every other item as it is."""
     words = []
     for item in parse_announcements(announcements, seats):
         text = item_text(announcements, item)
         if item.level == 1 and item.bonus in game.side_worded_bonuses:
-            text = text.rsplit(None, 1)[0] if item.against else f"{text} dagegen"
+            bare = text.rsplit(None, 1)[0] if item.against or item.dazu else text
+            text = bare if item.against else f"{bare} dagegen"
         words.append(f"{item.seat}: {text}")
     return "; ".join(words)
 
@@ -447,31 +448,47 @@ class ContractRow:
     announced: str | None = None
     gain: tuple[float, float, float] | None = None
     gain_samples: int = 0
+    # what it prints with, as OpeningCard does: the game writes a card as the diagram does (♠K) and a bonus as
+    # players name it (Laufende); ``card`` marks a row of card advice, whose ``contract`` is a card's pack name
+    game: str = field(default="", compare=False)
+    card: bool = field(default=False, compare=False)
+
+    def columns(self) -> tuple[str, ...]:
+        """The advice table's columns this row fills: card advice's have no bonuses."""
+        return ("card", *ROW_COLUMNS[1:4]) if self.card else ROW_COLUMNS
 
     def cells(self) -> list[str]:
-        """Its row of the advice table for people (:func:`contract_advice_report`'s, without the rank): the contract
-        (or card, by its name in the pack: the row does not know its game), the mean payment, how far behind the
-        best, the win chance; the bonuses by their objectives' names (the table names them as players do)."""
+        """Its row of the advice table for people (:func:`contract_advice_report`'s or :func:`card_advice_report`'s,
+        without the rank): the contract with what it announces, or the card as the hand diagram writes it, the mean
+        payment, how far behind the best, the win chance; a contract's bonuses as the table names them (their
+        objectives' names in a row made without its game)."""
         row = self.as_dict()
+        name = card_names(self.game, [self.contract]) if self.card and self.game else \
+            self.contract if self.card else row_name(self.contract, self.announced)
         if row["mean"] is None:
-            return [self.contract, "refused on every sample", "", ""]
+            return [name, "refused on every sample", "", ""]
         mean, behind = ranked_texts(1 if self.best else 2, row)
-        cells = [self.contract, mean, behind, share(row["win_probability"], row["win_interval"], compact=True)]
+        cells = [name, mean, behind, share(row["win_probability"], row["win_interval"], compact=True)]
+        if self.card:
+            return cells
+        title = get_game(self.game).item_title if self.game else str
         for shares, intervals in ((self.bonuses, self.bonus_intervals), (self.against, self.against_intervals)):
-            made = [f"{share(p, intervals.get(name), compact=True)} {name}" for name, p in shares.items() if p]
+            made = [f"{share(p, intervals.get(name), compact=True)} {title(name)}" for name, p in shares.items()
+                    if p]
             cells.append("\n".join(made))
         return cells
 
     def __str__(self) -> str:
         """One line for people (``print(advice.rows[0])``), each figure after its column's name: ``Rufer G  mean
-        payment: +1.62 ± 1.48  best  win: 100% (68-100%)  bonuses made: 12% (2-47%) laufende``; the dataclass
+        payment: +1.62 ± 1.48  best  win: 100% (68-100%)  bonuses made: 12% (2-47%) Laufende``; the dataclass
         ``repr`` stays."""
-        return "  ".join(cell if column == "contract" or cell == "best" else f"{column}: {cell}".replace("\n", ", ")
-                         for column, cell in zip(ROW_COLUMNS, self.cells()) if cell)
+        return "  ".join(cell if column in ("contract", "card") or cell == "best"
+                         else f"{column}: {cell}".replace("\n", ", ")
+                         for column, cell in zip(self.columns(), self.cells()) if cell)
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under the advice table's columns."""
-        return html_table(ROW_COLUMNS, [self.cells()], right={1, 2, 3})
+        return html_table(self.columns(), [self.cells()], right={1, 2, 3})
 
     def as_dict(self) -> dict[str, Any]:
         """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two
@@ -587,9 +604,10 @@ def comparisons_with_the_best(rows: Sequence[ContractRow]) -> int:
     return sum(1 for row in rows if not row.best and row.gap_samples >= 2)
 
 
-def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ...]:
-    """The items (contracts, or cards) ranked by mean, best first, each with its paired gap to the leader: the gaps'
-    intervals are corrected for their number (:func:`behind_confidence`), the means' are each 95% on their own."""
+def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: bool = False) -> tuple[ContractRow, ...]:
+    """The items (contracts, or ``cards``) ranked by mean, best first, each with its paired gap to the leader: the
+    gaps' intervals are corrected for their number (:func:`behind_confidence`), the means' are each 95% on their
+    own. Each row knows ``game``, so that it prints as the advice's table does."""
     means = []
     for index in range(len(names)):
         entry = sums.contracts.get(index, ContractSums())
@@ -624,7 +642,7 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums) -> tuple[ContractRow, ..
             wilson_interval_95(entry.wins, n) if n else (math.nan, math.nan),
             {name: wilson_interval_95(count, n) for name, count in sorted(entry.bonuses.items())} if n else {},
             {name: wilson_interval_95(count, n) for name, count in sorted(entry.against.items())} if n else {},
-            gap_samples, index == leader))
+            gap_samples, index == leader, game=game, card=cards))
     return tuple(rows)
 
 
@@ -644,7 +662,7 @@ def advice_report(setup: AdviceSetup, sums: AdviceSums, requested: int, stopped:
     names = [row_name(contract, row_announcements(setup, index) if setup.announced else None)
              for index, contract in enumerate(setup.contracts)]
     rows = []
-    for row in ranked_rows(names, sums):
+    for row in ranked_rows(names, sums, setup.game):
         index = names.index(row.contract)
         contract = setup.contracts[index]
         if contract == PASS and row.refused:
@@ -1089,7 +1107,8 @@ def card_advice(position: Position, seat: SupportsIndex | None = None, *, known:
 
     def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:
         return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
-                          sums.samples, ranked_rows(names, sums), stopped, announcements, pot)
+                          sums.samples, ranked_rows(names, sums, position.game.name, cards=True), stopped,
+                          announcements, pot)
 
     _, total, stopped = card_sums(position, seat, known=known, samples=samples, seed=seed, workers=workers,
                                   time_limit=time_limit, stop=stop, checkpoint=checkpoint, pot=pot,

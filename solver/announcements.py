@@ -5,7 +5,8 @@ Grammar (case-insensitive; documented in docs/format.md)::
     announcements := entry (";" entry)*
     entry         := seat ":" item ("," item)*
     item          := level [bonus]              a Kontra level on the game, or on an announced bonus
-                   | bonus ["dagegen"]          a bonus announced (by the defenders with "dagegen")
+                   | bonus ["dagegen" | "dazu"] a bonus announced (by the defenders with "dagegen"; "dazu", with
+                                                the declarers, is their own announcement said explicitly)
     level         := "Kontra" | "Retour" | "Rekontra" | "Supra" | "Resupra"
     bonus         := "Absolut" | "Pagat" ["Ultimo"] | "PagatUltimo" | "Valat" | "Trull" | "Koenige" | "4Kings"
                      | "Mondfang"
@@ -36,6 +37,9 @@ class Announcement:
     bonus: str
     against: bool = False
     level: int = 1
+    #: said with "dazu" (with the declarers: seeds/000 has every bonus said "dazu" or "dagegen"), which a
+    #: defender may not say; a bare bonus leaves the seat's side to the deal
+    dazu: bool = False
     #: where the item starts in the tag value (0-based; -1 when unknown), so that scoring can point at it
     offset: int = field(default=-1, compare=False)
 
@@ -78,15 +82,15 @@ def _parse_item(seat: int, item: str) -> Announcement:
         elif len(words) != 1:
             raise StichError(f"announcement {item!r}: expected a Kontra level, optionally followed by a bonus")
         return Announcement(seat, bonus, level=LEVELS[words[0]])
-    against = bool(words) and words[-1] == "dagegen"
-    if against:
+    side_word = words[-1] if words and words[-1] in ("dagegen", "dazu") else ""
+    if side_word:
         words = words[:-1]
     if words[:2] == ["pagat", "ultimo"]:
         words = ["pagatultimo"] + words[2:]
     if len(words) != 1 or words[0] not in BONUSES:
         raise StichError(f"announcement {item!r}: expected a bonus (Absolut, Pagat, Valat, Trull, Koenige, "
-                         f"Mondfang) optionally followed by 'dagegen', or Kontra/Retour/Supra/Resupra")
-    return Announcement(seat, BONUSES[words[0]], against=against)
+                         f"Mondfang) optionally followed by 'dagegen' or 'dazu', or Kontra/Retour/Supra/Resupra")
+    return Announcement(seat, BONUSES[words[0]], against=side_word == "dagegen", dazu=side_word == "dazu")
 
 
 def pagat_announcer(announcements: list[Announcement]) -> int | None:

@@ -232,15 +232,18 @@ def objectives_named(position: Position, name: str) -> list[tuple[int | None, Ob
         return [(seat, position.objective(name, seat)) for seat in range(1, position.rules.seats + 1)]
 
 
-def every_seat_for_itself(position: Position) -> bool:
+def every_seat_for_itself(of: Position | Rules) -> bool:
     """True when every objective of the rules is asked per seat: there are no teams, and the "sides" of a document
-    are only the declarer and everybody else."""
-    for name in position.rules.objective_names():
+    are only the declarer and everybody else. ``of`` is a position or its rules (the post-mortem and the board ask
+    with rules), so that every part of stich tells a per-seat game by this one criterion, not by its objectives'
+    names (a team game may have no "points")."""
+    rules = of.rules if isinstance(of, Position) else of
+    for name in rules.objective_names():
         try:
-            if objectives_named(position, name)[0][0] is None:
-                return False
-        except InvalidContractError:  # does not arise here (no Pagat in an ending): says nothing about teams
-            continue
+            rules.objective(name)  # a side's question: there are teams
+        except InvalidContractError:  # a seat's own (it needs a seat), or one that does not arise here (no Pagat
+            continue                  # in an ending), which says nothing about teams
+        return False
     return True
 
 

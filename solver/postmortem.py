@@ -25,7 +25,7 @@ from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules
 from .games.outcome import side_text
 from .html_tables import html_lines, html_table
-from .position import Position, check_position
+from .position import Position, check_position, every_seat_for_itself
 from .scoring import scoring_inputs
 from .search.boundary import Deadline
 from .search.engine import EngineSolver, solver_for
@@ -224,9 +224,10 @@ class PlayAnalysis:
                  f"{self.measure} of {whose}"]
         return "\n".join(lines + [str(card) for card in self.cards])
 
-    def _repr_svg_(self) -> str:
-        """The plot of the value over the play (:func:`solver.plot.plot_figure`), which Jupyter shows for a
-        post-mortem as it shows a position's diagram."""
+    def plot_svg(self) -> str:
+        """The plot of the value over the play (:func:`solver.plot.plot_figure`) as SVG text, which the notebook's
+        HTML shows above the tables. Not a ``_repr_svg_``: Jupyter stores every ``_repr_*_`` it finds in the
+        notebook, and the plot (some 100 KB) would be kept twice, once alone and once in the HTML."""
         import io
 
         from .plot import plot_figure
@@ -240,7 +241,7 @@ class PlayAnalysis:
         per player, with the note on the measure between them."""
         if not self.cards:
             return html_lines([NO_PLAY])
-        svg = self._repr_svg_()
+        svg = self.plot_svg()
         parts = [html_lines(str(self).splitlines()[:1], bold=True), svg[svg.index("<svg"):],
                  html_lines([card_table_title(self)], bold=True),
                  html_table(card_columns(self.measure), [card.cells() for card in self.cards], right=NUMBER_COLUMNS),
@@ -283,14 +284,9 @@ def grade(cost: int, measure: str, bonus_lost: bool, payout: int = 1) -> str:
     return "ok"
 
 
-def _is_per_seat(rules: Rules) -> bool:
-    """Rules without a points objective: every seat counts its own tricks."""
-    return "points" not in rules.objective_names()
-
-
 def _value_objective(rules: Rules, seat: int) -> Objective:
     """What the cost is counted in for a card of ``seat`` (0-based)."""
-    if _is_per_seat(rules):
+    if every_seat_for_itself(rules):
         return rules.objective("tricks", seat)
     return rules.objective("points")
 
@@ -304,7 +300,7 @@ def _bonuses(rules: Rules, seat: int, unscored: frozenset[str]) -> list[Objectiv
     """The yes/no objectives watched for a card of ``seat``: the contract's bonuses that arise in this deal and that
     the play can still make score (not those of ``unscored``: a side's silent bonus the other side announced), or
     the mover's own target where every seat plays for itself."""
-    if _is_per_seat(rules):
+    if every_seat_for_itself(rules):
         return [rules.objective("tricks", seat)]
     found = []
     for name in rules.objective_names():
@@ -369,11 +365,11 @@ def _lost_bonuses(engine: EngineSolver, before: PlayState, after: PlayState, sea
     for objective in _bonuses(before.rules, seat, unscored):
         was = _forceable(engine, before, objective)
         if was != _forceable(engine, after, objective):
-            name = "target" if _is_per_seat(before.rules) else objective.name
+            name = "target" if every_seat_for_itself(before.rules) else objective.name
             lost.append(name)
             if seat not in objective.maximiser:
                 handed.append(name)
-        elif was and not _is_per_seat(before.rules):
+        elif was and not every_seat_for_itself(before.rules):
             kept.append(objective)
     for first, second in combinations(kept, 2):
         if first.maximiser == second.maximiser and together(before, first, second) != together(after, first, second):
@@ -527,7 +523,7 @@ def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str
         if not _counted_alike(objective, curve):
             continue
         if objective.maximiser == curve.maximiser:  # a seat's own tricks are its target, as "kept" names them
-            marks.append(("target" if _is_per_seat(rules) else name, objective.target))
+            marks.append(("target" if every_seat_for_itself(rules) else name, objective.target))
         elif not objective.maximiser & curve.maximiser:
             marks.append((name, maximum - objective.target + 1))
     return tuple(sorted(set(marks), key=lambda mark: (mark[1], mark[0])))
@@ -541,7 +537,7 @@ def _winning(rules: Rules, curve: Objective) -> tuple[str, int] | None:
     if (objective is None or objective.target is None or objective.events or not _counted_alike(objective, curve)
             or objective.maximiser != curve.maximiser):
         return None
-    return ("target" if _is_per_seat(rules) else "game"), objective.target
+    return ("target" if every_seat_for_itself(rules) else "game"), objective.target
 
 
 def _kept(engine: EngineSolver, state: PlayState, unscored: frozenset[str]) -> tuple[str, ...]:
@@ -550,7 +546,7 @@ def _kept(engine: EngineSolver, state: PlayState, unscored: frozenset[str]) -> t
     kept = []
     for objective in _bonuses(rules, rules.declarer, unscored):
         if objective.maximiser & rules.declaring_side and _forceable(engine, state, objective):
-            kept.append("target" if _is_per_seat(rules) else objective.name)
+            kept.append("target" if every_seat_for_itself(rules) else objective.name)
     return tuple(kept)
 
 
@@ -655,7 +651,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     # the contract's thresholds are marks on the points' scale: the score's curve has only the game's, where the
     # settlement's sign says who won it
     won_from = position.game.winning_settlement(rules, inputs)
-    winning = None if won_from is None else ("target" if _is_per_seat(rules) else "game", won_from)
+    winning = None if won_from is None else ("target" if every_seat_for_itself(rules) else "game", won_from)
     return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
                    points_curve=points.curve, thresholds=(), maximum=max(curve), winning=winning)
 

@@ -22,3 +22,13 @@ def two_cores_at_least(monkeypatch):
     real = engine.usable_cores
     monkeypatch.setattr(engine, "usable_cores", lambda: max(2, real()))
     monkeypatch.setattr(engine, "CORES", engine.CoreBudget())
+
+
+@pytest.fixture
+def two_worker_cores(monkeypatch):
+    """Two usable cores for ``workers=`` whatever the machine has: the library cuts ``workers=`` to the cores
+    (tests/test_cores.py), so on a 1-core runner ``workers=2`` would run one process, and a match would not refuse
+    a bot's ``workers=2``."""
+    from solver import workers
+
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup, ranked_rows, settle_sample,
-                           told_apart)
+from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup,
+                           other_side_wording, ranked_rows, settle_sample, told_apart)
 from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
 from solver.errors import InvalidContractError, StichError
@@ -579,7 +579,7 @@ def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
     assert spread.rows[0].as_dict()["interval"] == [1.9252, 3.0748]
     assert advice_status("contract advice", spread, 20) == ("contract advice: 6 of 20 samples; best so far "
                                                             "Trump E +2.50 ± 0.57")
-    nothing = SimpleNamespace(samples=0, rows=ranked_rows(["A", "B"], AdviceSums()))  # no item settled yet
+    nothing = SimpleNamespace(samples=0, rows=ranked_rows(["A", "B"], AdviceSums(), ""))  # no item settled yet
     assert advice_status("contract advice", nothing, 20) == "contract advice: 0 of 20 samples"
 
 
@@ -595,7 +595,7 @@ def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
     sums = AdviceSums()
     for _ in range(2):  # the first item pays 6 sixths (1 unit) more than the second on both samples
         add_sample(sums, [(12, True, (), (), (), ()), (6, True, (), (), (), ())])
-    first, second = ranked_rows(["A", "B"], sums)
+    first, second = ranked_rows(["A", "B"], sums, "")
     assert (second.gap, second.gap_low, second.gap_high) == (1.0, 1.0, 1.0) and not second.told_apart
     assert second.as_dict()["behind_interval"] == [None, None]
 
@@ -614,7 +614,7 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
         sums = AdviceSums()
         for k in range(6):
             add_sample(sums, [(6 * item[k], item[k] > 0, (), (), (), ()) for item in items])  # sixths of a unit
-        return ranked_rows(["A", "B", "C"][:len(items)], sums)
+        return ranked_rows(["A", "B", "C"][:len(items)], sums, "")
 
     _, alone = rows(a, b)
     assert alone.contract == "B" and alone.gap == 1.0 and alone.told_apart
@@ -867,6 +867,21 @@ def test_pass_on_the_command_line():
     nothing = run(*zr, "--seat", "2", "--contract", "all", "--announce", "2: Kontra", code=1).stderr
     assert "stich: no contract was settled on any of the 4 samples: the announcements fit none of them (pass)" \
         in nothing
+
+
+def test_a_dazu_is_worded_for_the_other_side_as_a_dagegen():
+    """A pass row tries the seat's announcement as the other side says it: "Absolut dazu" (seed 000's explicit word
+    for the declarers' own) became "Absolut dazu dagegen", which does not parse. It is "Absolut dagegen", and
+    the row settles as the bare Absolut's does."""
+    from solver.games import get_game
+
+    game = get_game("zwanzigerrufen")
+    assert other_side_wording(game, "2: Absolut dazu; 2: Kontra", 4) == "2: Absolut dagegen; 2: Kontra"
+    assert other_side_wording(game, "2: Valat dagegen, Pagat dazu", 4) == "2: Valat; 2: Pagat dazu"
+    hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
+    dazu, bare = (contract_advice("zwanzigerrufen", hand, 2, "pass", samples=3, seed=1, workers=1,
+                                  announcements=text).rows[0] for text in ("2: Absolut dazu", "2: Absolut"))
+    assert dazu.samples == 3 and dazu.mean == bare.mean
 
 
 def test_a_defenders_bare_absolut_is_refused_naming_absolut_dagegen():

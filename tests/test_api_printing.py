@@ -423,7 +423,7 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
     assert shown.rows[1] == cells(first._repr_html_())[1] and len(shown.rows) == 2 + len(analysis.cards) + 4
     assert shown.rows[-5] == ["seat", "cards", "inaccuracies", "mistakes", "blunders", "cost (points)",
                               "bonuses lost"] and shown.rows[-4] == cells(analysis.players[0]._repr_html_())[1]
-    assert "<svg" in analysis._repr_html_()  # the plot, which Jupyter shows in place of the _repr_svg_
+    assert "<svg" in analysis._repr_html_()  # the plot, above the tables
     assert repr(first).startswith("CardAnalysis(number=1, trick=1, seat=1, card='EO',")
 
     zwanzigerrufen = VALAT.parent / "zwanzigerrufen.tbn"
@@ -447,15 +447,23 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
     best, second = advice.rows[:2]
     assert str(best) == ("Rufer G  mean payment: +1.62 ± 1.48  best  win: 100% (68-100%)  bonuses made: 12% (2-47%) "
-                         "laufende, 12% (2-47%) schneider, 12% (2-47%) schwarz")
+                         "Laufende, 12% (2-47%) Schneider, 12% (2-47%) Schwarz")
     assert str(second).startswith("Rufer E  mean payment: +0.62 ± 1.26  behind the best: +1.00 ± 3.88 ~  win: 62%")
     rows = cells(best._repr_html_())
     assert rows[0] == ["contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
-    assert rows[1][:4] == _Cells(advice._repr_html_()).rows[1][1:5]  # the advice's own row, without the rank
+    assert rows[1] == _Cells(advice._repr_html_()).rows[1][1:]  # the advice's own row, without the rank
     assert repr(best).startswith("ContractRow(contract='Rufer G', samples=8,")
+    assert "game" not in best.as_dict() and best == dataclasses.replace(best, game="")  # not in the JSON, not compared
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
-    assert str(card_advice(position, 3, samples=3, workers=1).rows[0]) == (  # the card by its name in the pack
-        "SG  mean payment: -2.00 (all alike)  best  win: 0% (0-56%)")
+    cards = card_advice(position, 3, samples=3, workers=1)
+    assert str(cards.rows[0]) == (  # the card as the advice's table and the hand diagram write it
+        "♠G  mean payment: -2.00 (all alike)  best  win: 0% (0-56%)")
+    assert cells(cards.rows[0]._repr_html_()) == [row[1:] for row in _Cells(cards._repr_html_()).rows[:2]]
+    announced = contract_advice("zwanzigerrufen", "TS T21 T15 T14 T13 T12 T1 SK HK DG", 2, "Solo", samples=2,
+                                workers=1, each_announcement=True)
+    trull = next(row for row in announced.rows if row.announced == "2: Trull")
+    assert str(trull).startswith("Solo + Trull  mean payment: ")  # as the table names it, not a second "Solo"
+    assert str(trull).endswith("bonuses made: 100% (34-100%) Trull")  # not "trull"
     kratzen = solver.contract_table(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))[0]
     assert [str(seat) for seat in kratzen.seats] == ["seat 1 2/2 ✓", "seat 2 0/1 ✗", "seat 3 2/1 ✓"]
     assert f"  {kratzen.seats[1]}  " in str(kratzen)

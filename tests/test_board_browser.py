@@ -650,6 +650,25 @@ def test_the_keyboard_plays_any_card(driver, server):
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the deal's start")
     assert driver.execute_script("return S.moves") == start + [chosen, following]  # kept, none played: at the start
 
+def test_a_touch_screen_shows_no_keys(driver, server):
+    """The key hints ("Keys: ← → undo, redo ...") showed on a phone, which has no keyboard: a touch screen (no
+    hover, a coarse pointer) hides them; a mouse's window keeps them. The touch screen is emulated."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    shown = "return getComputedStyle(document.getElementById('keys')).display !== 'none'"
+    touch = "return matchMedia('(hover: none) and (pointer: coarse)').matches"
+    assert not driver.execute_script(touch) and driver.execute_script(shown)  # headless: no hover, a fine pointer
+    try:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        if not driver.execute_script(touch):
+            pytest.skip("this Chromium's touch emulation keeps hover or a fine pointer")
+        assert not driver.execute_script(shown)
+        assert driver.find_element("id", "undo").get_attribute("title") == "Undo (←)"  # the buttons still say them
+    finally:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    assert driver.execute_script(shown)
+
+
 def test_the_graphs_numbers_are_off_its_line(driver, server):
     """The board audit: the axis's numbers (the greatest, the least) sat under the graph's first points."""
     driver.get(server)

@@ -43,7 +43,7 @@ def test_the_sampling_bot_is_reproducible_and_ranks_every_legal_card():
     assert RandomBot(seed=4).choose(position) == RandomBot(seed=4).choose(position)
 
 
-def test_the_sampling_bot_for_the_score_sums_the_cards_settlements_on_its_samples_with_any_workers():
+def test_the_sampling_bot_for_the_score_sums_the_cards_settlements_on_its_samples_with_any_workers(two_worker_cores):
     from solver.bots import card_values
     from solver.games import get_game
     from solver.position import Position
@@ -52,6 +52,7 @@ def test_the_sampling_bot_for_the_score_sums_the_cards_settlements_on_its_sample
 
     position = _start(board=4)
     one, two = SamplingBot(samples=8, seed=5), SamplingBot(samples=8, seed=5, workers=2)
+    assert two.workers == 2
     assert one.choose(position) == two.choose(position) and one.last_estimates == two.last_estimates
     setup, seat, totals = one.setup(position), position.state.to_move, {}
     for k in range(8):  # what the bot's own loop summed: every legal card's settlement on each sample
@@ -460,7 +461,7 @@ def test_a_kratzen_match_text_counts_chips_and_the_attackers_own_payment():
     assert "declaring side: " in schafkopf.stdout and "chips" not in schafkopf.stdout
 
 
-def test_a_match_on_two_processes_is_the_match_on_one(tmp_path):
+def test_a_match_on_two_processes_is_the_match_on_one(tmp_path, two_worker_cores):
     """-j was the processes a sampling bot solved each card's samples on: a pool started for every card, 3.5x slower
     than one process (the memory audit). Whole boards go to the workers now, each searching on one thread: the same
     deals in the same order, the same means; a time limit stops after the boards in play (one a worker), and a

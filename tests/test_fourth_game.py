@@ -317,3 +317,32 @@ def test_analyse(tmp_path):
                       "Trump H", "--samples", "8", "--workers", "1")
     assert document["game"] == "Dreier" and document["samples"] == 8
     assert document["win_probability"] == 1.0 and document["mean"] == TOTAL  # her hand takes every trick
+
+
+class TricksDreierRules(DreierRules):
+    """Dreier's declarer against the two others, with no objective named "points": a team game all the same."""
+
+    def objective_names(self) -> list[str]:
+        return ["game", "slam", "slam_against"]
+
+
+def test_a_team_game_without_a_points_objective_has_sides_on_the_board_and_in_a_post_mortem(tmp_path):
+    """The board and the post-mortem took "no 'points' objective" for "every seat plays for itself" (Kratzen),
+    where the rest of stich asks the objectives themselves (``every_seat_for_itself``): a team game without one
+    showed each seat's own tricks on the board and graded each card by the mover's "tricks", which it has not.
+    One criterion now, from a position or its rules."""
+    from solver.board.session import Board, view
+    from solver.position import every_seat_for_itself
+    from solver.postmortem import _bonuses
+
+    opened = next(solver.read_positions(record(tmp_path, [(SLAM_DEAL, "Trump H", None)])))
+    dealt = opened.rules
+    rules = TricksDreierRules(Dreier, dealt.deal, dealt.contract, dealt.declarer, dealt.variant, leader=0)
+    position = solver.Position(Dreier, rules, rules.start(), (), opened.record)
+    assert not every_seat_for_itself(rules) and not every_seat_for_itself(position)
+    assert every_seat_for_itself(solver.make_position("Kratzen", "1: EA / EK / EO", "Trump E").rules)
+    shown = view(Board("b1", "dreier", position, (), opened.record), [])
+    assert not shown["per_seat"]
+    assert [(side["name"], side["seats"]) for side in shown["sides"]] == [("declarer", [1]), ("defenders", [2, 3])]
+    assert [hand["side"] for hand in shown["hands"]] == ["declarers", "defenders", "defenders"]
+    assert [objective.name for objective in _bonuses(rules, 1, frozenset())] == ["slam", "slam_against"]

@@ -142,7 +142,7 @@ def test_a_whole_schafkopf_example_deal():
 
 def test_a_post_mortem_prints_for_people_and_draws_itself_in_a_notebook():
     """It printed as a dataclass dump of every field; now as a card per line (the cost and the better cards where
-    one cost something), a short repr with the grades counted, and Jupyter shows its plot as SVG."""
+    one cost something), a short repr with the grades counted, and Jupyter shows its plot (SVG, in its HTML)."""
     position = next(iter(solver.read_positions(EXAMPLES / "schafkopf.tbn")))
     analysis = analyse_play(position)
     blunders = sum(card.grade == "blunder" for card in analysis.cards)
@@ -155,8 +155,20 @@ def test_a_post_mortem_prints_for_people_and_draws_itself_in_a_notebook():
                                 "(best", f"{first.best})", "blunder", f"(cost", f"{first.cost};", "better:",
                                 "/".join(first.best_cards) + ");", "lost:", "schwarz"]
     assert lines[2].endswith("ok") and "better" not in lines[2]
-    svg = ElementTree.fromstring(analysis._repr_svg_().encode())
+    svg = ElementTree.fromstring(analysis.plot_svg().encode())
     assert svg.tag.endswith("svg") and analysis.contract == "Rufer G"
+
+
+def test_a_notebook_stores_a_post_mortem_s_plot_once():
+    """Jupyter stores every ``_repr_*_`` an object has: a post-mortem's SVG plot was kept twice in the notebook, as
+    ``_repr_svg_`` and inside ``_repr_html_`` (some 2 x 100 KB). The HTML alone holds it now; ``plot_svg`` gives
+    the plot alone."""
+    analysis = analyse_play(next(iter(solver.read_positions(EXAMPLES / "schafkopf.tbn"))))
+    representations = {name for name in dir(analysis) if name.startswith("_repr_") and name.endswith("_")}
+    assert representations == {"_repr_html_"}
+    html = analysis._repr_html_()
+    assert html.count("<svg") == 1 and html.count("</svg>") == 1
+    assert ElementTree.fromstring(analysis.plot_svg().encode()).tag.endswith("svg")
 
 
 def test_grades_follow_the_thresholds():

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 import solver
 from solver import Position
+from solver.announcements import Announcement, parse_announcements
 from solver.errors import StichError
 from solver.games import get_game
 from solver.games.outcome import total_payments
@@ -707,6 +708,20 @@ def test_bad_announcements(text, message):
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
     with pytest.raises(StichError, match=message):
         score_deal(position, announcements=text)
+
+
+def test_dazu_is_the_declarers_own_announcement_said_explicitly():
+    """Seed 000: a bonus is announced "dazu" (with forehand) or "dagegen"; "1: Absolut dazu" was refused as text
+    that does not parse. It scores as the bare announcement, and a defender's "dazu" is refused at its item."""
+    assert parse_announcements("1: Absolut dazu, Pagat Ultimo Dazu") == [
+        Announcement(1, "absolut", dazu=True), Announcement(1, "pagat_ultimo", dazu=True)]
+    position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements="3: Absolut dazu")
+    assert score_deal(position).items == score_deal(position, announcements="3: Absolut").items
+    absolut, = items(score_deal(position))["absolut"]
+    assert (absolut.winners, absolut.announced, absolut.value) == ((2, 4), True, 2)  # D took 40: it failed
+    with pytest.raises(StichError, match=r"seat 2: 'dazu' is said by a declarer; this seat defends "
+                                         r"\(say 'Absolut dagegen'\)"):
+        score_deal(position, announcements="2: Absolut dazu")
 
 
 def test_pagat_ultimo_is_announced_by_the_pagat_holder():

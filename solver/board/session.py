@@ -440,7 +440,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     record = board.record
     declaring = rules.declaring_side
     partner = sorted(declaring - {rules.declarer})
-    per_seat = "points" not in rules.objective_names()
+    per_seat = every_seat_for_itself(rules)
     sides: list[dict[str, Any]]
     if per_seat:
         sides = [{"name": f"seat {seat + 1}", "seats": [seat + 1], "tricks": state.tricks[seat],

@@ -288,7 +288,8 @@ class Claims:
 def read_claims(rules: Rules, items: Sequence[Announcement], check: AnnouncementCheck) -> Claims:
     """Check the announcements against RULES.md 1.7 and collect them.
 
-    A defender's Absolut or Valat is "dagegen" (a declarer's may not be); Absolut/Valat dagegen include a
+    A defender's Absolut or Valat is "dagegen" (a declarer's may not be; a declarer's bonus may be said "dazu", a
+    defender's not); Absolut/Valat dagegen include a
     Kontra on the game, Pagat dagegen needs one. Pagat Ultimo is announced by the seat dealt the Pagat, as play
     (hard_pagat_reservation) and a hand analysis (Game.cards_announced) read it. A Kontra or Supra comes from the side opposing the item, a Retour or Resupra from its
     owner, each level only on top of the one below. A Suit Solo knows only Valat, Absolut and 4 Kings."""
@@ -307,6 +308,9 @@ def read_claims(rules: Rules, items: Sequence[Announcement], check: Announcement
                                    "(only Valat, Absolut and 4 Kings)")
         if item.against and side == declarers:
             raise check.fail(item, "'dagegen' is said by a defender; this seat declares")
+        if item.dazu and side != declarers:
+            raise check.fail(item, f"'dazu' is said by a declarer; this seat defends (say "
+                                   f"'{BONUS_LABELS[item.bonus]} dagegen')")
         if not item.against and side != declarers and item.bonus in AGAINST_BONUSES:
             raise check.fail(item, f"this seat defends: a defender announces {AGAINST_BONUSES[item.bonus]}")
         if item.bonus == "pagat_ultimo" and pagat_holder is not None and pagat_holder != item.seat - 1:
