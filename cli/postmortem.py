@@ -130,10 +130,45 @@ def render_postmortem(document: Document, console: Console) -> None:
     note = measure_note(unit)  # the library's words, which a PlayAnalysis renders in Jupyter too
     if note:
         console.print(Text(note, style="dim"))
+    for line in game_change_lines(document, painter):
+        console.print(line)
     summary = _players_table(document, lost_summary, narrow=False)
     if not fits(console, summary):
         summary = _players_table(document, lost_summary, narrow=True)
     console.print(summary)
+
+
+def game_change_lines(document: Document, painter: CardPainter) -> list[Text]:
+    """Where the game changed hands under double-dummy play (the document's ``game_changes``), a line a card, so
+    that the card that lost the game is named in words and not only read off the ``before`` and ``after`` columns:
+    whose game it was before the first card, then each card that lost it for its own side or handed it to the
+    other. Nothing where the measure has no game line (``winning`` null)."""
+    winning = document["winning"]
+    if winning is None or not document["cards"]:
+        return []
+    if winning["name"] == "target":  # Kratzen: the attacker's own target, every other seat plays against it
+        title = get_game(document["game"]).declarer_title
+        whose, them = f"Target (double-dummy): {{}} for the {title}, seat {document['declarer']}", f"the {title}"
+        made, missed, lose, hand = "made", "missed", "missed it", f"let the {title} make it"
+    else:
+        them = seats_text(document["declaring_side"])
+        whose = f"Game (double-dummy): {{}} for {them}"
+        made, missed, lose, hand = "won", "lost", "lost it", f"handed it to {them}"
+    start = document["curve"][0] >= winning["value"]
+    changes = document["game_changes"]
+    # short lines: a narrow terminal would fold a long one
+    lines = [Text(whose.format(made if start else missed) + ", from the start", style="bold")]
+    if not changes:
+        lines.append(Text("  no card changed that"))
+    for change in changes:
+        card = document["cards"][change["number"] - 1]
+        own = card["seat"] in document["declaring_side"]
+        verb = (lose if own else f"took it from {them}") if not change["won"] else ("made it" if own else hand)
+        line = Text(f"  card {card['number']} (trick {card['trick']}): seat {card['seat']}'s ")
+        line.append_text(painter.card(card["card"]))
+        line.append(f" {verb}")
+        lines.append(line)
+    return lines
 
 
 def _table(title: str, narrow: bool) -> Table:

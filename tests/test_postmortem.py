@@ -1123,3 +1123,50 @@ def test_the_pair_searches_run_on_the_engine_the_time_limit_stops(monkeypatch):
     position = next(solver.read_positions(EXAMPLES / "pagat_ultimo.tbn"))
     analyse_play(position, time_limit=600)
     assert searchers == [settlement_engine_for(None)]
+
+
+# A Rufer played to the end (random cards from `stich match`, seed 1): the defenders hand the game to 1+2 twice,
+# seat 1 loses it once in between.
+RUFER_SWINGS = """[Game "Schafkopf"]
+[Board "1"]
+[Deal "1: EZ EK EU GZ GK HA H8 H7 / EA G8 G7 H9 SZ SO SU S7 / EO E9 GA GO GU G9 HK SK / E8 E7 HZ HO HU SA S9 S8"]
+[Contract "Rufer E"]
+[Declarer "1"]
+[Play "1"]
+GZ G7 G9 SA
+H7 SO EO HU
+HK HO H8 SU
+S9 EZ SZ SK
+H9 GO HZ HA
+E9 E7 EK EA
+S7 GU S8 EU
+GK G8 GA E8
+*
+"""
+
+
+def test_the_text_names_the_cards_after_which_the_game_changed_hands(tmp_path):
+    """The table's text said nowhere which card lost the game: only the JSON's game_changes and the plot's diamonds
+    did, and a reader had to find the row where ``before`` and ``after`` fall on either side of the line. Each card
+    that lost the game for its own side or handed it to the other is now named in words under the table. Checked
+    by hand with ``stich solve --cards`` before the cards: before SA (card 4) seat 4's HZ/HU/HO keep 1+2 at -8,
+    SA gives them +8 (61 points reached: a won Rufer with three Laufende, 2 x 4); H7 (card 5) drops it to -8 again
+    where EZ/EK/GK keep it; before S9 (card 13) only HZ holds 1+2 to -8."""
+    path = tmp_path / "rufer.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    document = json.loads(run("postmortem", path, "--json").stdout)
+    assert [(c["before"], c["after"], c["cost"]) for c in document["cards"][3:5]] == [(-8, 8, 16), (8, -8, 16)]
+    assert document["game_changes"] == [{"number": 4, "won": True}, {"number": 5, "won": False},
+                                        {"number": 13, "won": True}]
+    text = run("postmortem", path).stdout
+    assert "Game (double-dummy): lost for 1+2, from the start" in text
+    assert "card 4 (trick 1): seat 4's SA handed it to 1+2" in text
+    assert "card 5 (trick 2): seat 1's H7 lost it" in text
+    assert "card 13 (trick 4): seat 4's S9 handed it to 1+2" in text
+    kratzen = tmp_path / "k.tbn"
+    kratzen.write_text(KRATZEN_WITH_POT, encoding="utf-8")
+    chips = run("postmortem", kratzen, "-o", "score").stdout
+    assert "Target (double-dummy): made for the attacker, seat 1, from the start" in chips
+    assert "card 1 (trick 1): seat 1's SU missed it" in chips
+    # a measure without a game line (Zwanzigerrufen's ending by the score) says nothing of the kind
+    assert "(double-dummy)" not in run("postmortem", _ending_file(tmp_path), "-o", "score").stdout
