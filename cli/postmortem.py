@@ -142,8 +142,10 @@ def game_change_lines(document: Document, painter: CardPainter) -> list[Text]:
     """Where the game changed hands under double-dummy play (the document's ``game_changes``), a line a card, so
     that the card that lost the game is named in words and not only read off the ``before`` and ``after`` columns:
     whose game it was before the first card, then each card that lost it for its own side or handed it to the
-    other. Nothing where the measure has no game line (``winning`` null)."""
-    winning = document["winning"]
+    other. Nothing where neither curve has a game line (``winning`` and ``points_winning`` null)."""
+    winning, curve = document["winning"], document["curve"]
+    if winning is None and document.get("points_winning"):  # Zwanzigerrufen by the score: the game's 45 points
+        winning, curve = document["points_winning"], document["points_curve"]
     if winning is None or not document["cards"]:
         return []
     if winning["name"] == "target":  # Kratzen: the attacker's own target, every other seat plays against it
@@ -154,7 +156,7 @@ def game_change_lines(document: Document, painter: CardPainter) -> list[Text]:
         them = seats_text(document["declaring_side"])
         whose = f"Game (double-dummy): {{}} for {them}"
         made, missed, lose, hand = "won", "lost", "lost it", f"handed it to {them}"
-    start = document["curve"][0] >= winning["value"]
+    start = curve[0] >= winning["value"]
     changes = document["game_changes"]
     # short lines: a narrow terminal would fold a long one
     lines = [Text(whose.format(made if start else missed) + ", from the start", style="bold")]

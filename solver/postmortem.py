@@ -193,16 +193,23 @@ class PlayAnalysis:
     #: ("target": the Kratzen attacker's) is won while the curve is at or above the value, lost below it; None
     #: where the measure has no such line (a Tout graded by points, Zwanzigerrufen by the score)
     winning: tuple[str, int] | None = field(default=None, compare=False)
+    #: graded by the score where the settlement has no such line (Zwanzigerrufen scores the game apart from its
+    #: bonuses, RULES.md 1.7): the game's threshold on ``points_curve`` (45), which still says who wins the game item
+    points_winning: tuple[str, int] | None = field(default=None, compare=False)
 
     @property
     def game_changes(self) -> tuple[tuple[int, bool], ...]:
-        """The cards after which the curve crossed :attr:`winning`, as (card number, whether the game is now won):
-        where the game changed hands under double-dummy play."""
-        if self.winning is None:
+        """The cards after which the curve crossed :attr:`winning` (where the score has no such line, the points'
+        curve :attr:`points_winning`), as (card number, whether the game is now won): where the game changed hands
+        under double-dummy play."""
+        if self.winning is not None:
+            curve, value = self.curve, self.winning[1]
+        elif self.points_winning is not None and self.points_curve:
+            curve, value = self.points_curve, self.points_winning[1]
+        else:
             return ()
-        value = self.winning[1]
         return tuple((number, after >= value) for number, (before, after) in
-                     enumerate(zip(self.curve, self.curve[1:]), 1) if (before >= value) != (after >= value))
+                     enumerate(zip(curve, curve[1:]), 1) if (before >= value) != (after >= value))
 
     @property
     def mistakes(self) -> tuple[CardAnalysis, ...]:
@@ -261,6 +268,8 @@ class PlayAnalysis:
                 "maximum": self.maximum,
                 "thresholds": [{"name": name, "value": value} for name, value in self.thresholds],
                 "winning": None if self.winning is None else {"name": self.winning[0], "value": self.winning[1]},
+                **({"points_winning": {"name": self.points_winning[0], "value": self.points_winning[1]}}
+                   if self.points_winning is not None else {}),
                 "game_changes": [{"number": number, "won": won} for number, won in self.game_changes],
                 "bonuses_kept": list(self.bonuses_kept)}
 
@@ -657,7 +666,8 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     won_from = position.game.winning_settlement(rules, inputs)
     winning = None if won_from is None else ("target" if _is_per_seat(rules) else "game", won_from)
     return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
-                   points_curve=points.curve, thresholds=(), maximum=max(curve), winning=winning)
+                   points_curve=points.curve, thresholds=(), maximum=max(curve), winning=winning,
+                   points_winning=points.winning if winning is None else None)
 
 
 def trick_payout(position: Position) -> int:

@@ -614,7 +614,11 @@ def test_the_json_holds_what_the_plot_draws(tmp_path):
     assert {"name": "game", "value": 45} in document["thresholds"] and document["bonuses_kept"] == []
     (by_score,) = [json.loads(line) for line in run("postmortem", path, "--json").stdout.splitlines()]
     assert schema_errors(by_score, SCHEMA) == []
-    assert by_score["winning"] is None and by_score["game_changes"] == [] and by_score["thresholds"] == []
+    # Zwanzigerrufen by the score has no line on the settlement's scale (1.7), but the game still changes hands
+    # where the points cross 45 (points_winning)
+    assert by_score["winning"] is None and by_score["thresholds"] == []
+    assert by_score["points_winning"] == {"name": "game", "value": 45}
+    assert by_score["game_changes"] == document["game_changes"]
     assert schema_errors({**document, "winning": {"name": "game"}}, SCHEMA)
     assert schema_errors({**document, "game_changes": [{"number": 0, "won": True}]}, SCHEMA)
 
@@ -1168,5 +1172,57 @@ def test_the_text_names_the_cards_after_which_the_game_changed_hands(tmp_path):
     chips = run("postmortem", kratzen, "-o", "score").stdout
     assert "Target (double-dummy): made for the attacker, seat 1, from the start" in chips
     assert "card 1 (trick 1): seat 1's SU missed it" in chips
-    # a measure without a game line (Zwanzigerrufen's ending by the score) says nothing of the kind
-    assert "(double-dummy)" not in run("postmortem", _ending_file(tmp_path), "-o", "score").stdout
+    # a Tout graded by points has no game line on its curve (120 points need not be every trick): nothing said
+    tout = run("postmortem", EXAMPLES / "schafkopf.tbn", "--board", "4", "-o", "points").stdout
+    assert "(double-dummy)" not in tout
+
+
+# A Normal game played to the end (random cards, `stich match` seed 3): seat 1 announced Absolut (forehand calls
+# T20, held by seat 3), seat 4 said Kontra on it. The defenders hold the game until seat 4's T19 at card 31.
+ZR_ABSOLUT_KONTRA = """[Game "Zwanzigerrufen"]
+[Board "2"]
+[Deal "1: T18 T9 T7 T6 T4 SQ CJ CG HJ DG / T17 T14 T11 T10 SK SN SJ HK DQ DN / T21 T20 T16 T12 T8 T1 CN HQ HN DJ / TS T19 T15 T13 T5 SG CK CQ HG DK"]
+[Contract "Normal T20"]
+[Declarer "1"]
+[Announcements "1: Absolut; 4: Kontra Absolut"]
+[Play "1"]
+T18 T14 T16 TS
+SG SQ SK T1
+HN HG HJ HK
+DN DJ DK DG
+T13 T9 T10 T8
+T15 T4 T11 T20
+CN CQ CJ T17
+DQ T21 T19 T7
+HQ T5 T6 SN
+CG SJ T12 CK
+*
+"""
+
+
+def test_by_the_score_a_zwanzigerrufen_game_that_changes_hands_is_named(tmp_path):
+    """Graded by the score (the default) a Zwanzigerrufen post-mortem never said where the game changed hands: the
+    settlement scores the game apart from its bonuses (RULES.md 1.7), so it has no line, and game_changes was empty
+    though seat 4's T19 (card 31) gave 1+3 their 45 points. The game's 45 is read on the points' curve. The costs
+    follow 1.7: the announced Absolut fails with seat 4's Kontra (2 x 2 = 4 a seat) and the game is 1 a seat, so the
+    side's total is -2 - 8 = -10 before T19 and +2 - 8 = -6 after it (`stich solve --cards` before T19: T5 keeps
+    -10, T19 gives -6)."""
+    from test_cli import SCHEMA, schema_errors
+
+    path = tmp_path / "zr.tbn"
+    path.write_text(ZR_ABSOLUT_KONTRA, encoding="utf-8")
+    document = json.loads(run("postmortem", path, "--json").stdout)
+    assert schema_errors(document, SCHEMA) == []
+    card = document["cards"][30]
+    assert (card["seat"], card["card"], card["before"], card["after"], card["cost"], card["best_cards"]) == (
+        4, "T19", -10, -6, 4, ["T5"])
+    assert document["winning"] is None and document["points_winning"] == {"name": "game", "value": 45}
+    assert document["points_curve"][30] < 45 <= document["points_curve"][31]
+    assert document["game_changes"] == [{"number": 31, "won": True}]
+    text = run("postmortem", path).stdout
+    assert "Game (double-dummy): lost for 1+3, from the start" in text
+    assert "card 31 (trick 8): seat 4's T19 handed it to 1+3" in text
+    plot = run("postmortem", path, "--plot", tmp_path / "zr.svg")
+    assert "game-31" in _svg_ids(tmp_path / "zr.svg") and "T19 (-4); game won" in _svg_text(tmp_path / "zr.svg")
+    assert "winning-label" not in _svg_ids(tmp_path / "zr.svg")  # no line drawn on the score's scale
+    assert plot.exit_code == 0
