@@ -50,7 +50,10 @@ def plot_figure(analysis: PlayAnalysis):
     unit = "payment in chips" if analysis.measure == "chips" else analysis.measure  # Kratzen: the attacker's own
     side = "+".join(str(seat) for seat in analysis.declaring_side)
     whose = f"seat {side}" if len(analysis.declaring_side) == 1 else f"seats {side}"
-    figure.suptitle(f"{analysis.game} {analysis.contract}, declarer {analysis.declarer}: double-dummy {unit} "
+    from .games import get_game
+
+    title = get_game(analysis.game).declarer_title  # the Kratzen attacker, as the text's header names him
+    figure.suptitle(f"{analysis.game} {analysis.contract}, {title} {analysis.declarer}: double-dummy {unit} "
                     f"of {whose}", fontweight="bold")
 
     # the value line and its scale
@@ -164,7 +167,7 @@ def plot_figure(analysis: PlayAnalysis):
                               label=f"{changed[0] if changed else ''} {made} or {missed} by this card"))
     for summary in analysis.players:
         handles.append(Line2D([], [], marker="s", linestyle="", color=SEAT_COLOURS[(summary.seat - 1) % 6],
-                              label=f"seat {summary.seat}" + (" (declarer)" if summary.seat == analysis.declarer
+                              label=f"seat {summary.seat}" + (f" ({title})" if summary.seat == analysis.declarer
                                                               else "")))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     axes.grid(axis="y", color="#eeeeee")

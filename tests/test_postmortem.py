@@ -1226,3 +1226,19 @@ def test_by_the_score_a_zwanzigerrufen_game_that_changes_hands_is_named(tmp_path
     assert "game-31" in _svg_ids(tmp_path / "zr.svg") and "T19 (-4); game won" in _svg_text(tmp_path / "zr.svg")
     assert "winning-label" not in _svg_ids(tmp_path / "zr.svg")  # no line drawn on the score's scale
     assert plot.exit_code == 0
+
+
+def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):
+    """The text's header said "Kratzen Trump S, attacker 1" (RULES.md 3.2: seat 1 is the attacker, the Schlaeger),
+    the plot's title and legend "declarer 1" and "seat 1 (declarer)"."""
+    path = tmp_path / "k.tbn"
+    path.write_text(KRATZEN_WITH_POT, encoding="utf-8")
+    (position,) = solver.read_positions(path)
+    text = _svg_text(write_plot(analyse_play(position), tmp_path / "k.svg"))
+    assert "Kratzen Trump S, attacker 1" in text and "seat 1 (attacker)" in text
+    assert "declarer" not in text
+    rufer = tmp_path / "r.tbn"
+    rufer.write_text(RUFER_SWINGS, encoding="utf-8")
+    (position,) = solver.read_positions(rufer)
+    schafkopf = _svg_text(write_plot(analyse_play(position), tmp_path / "r.svg"))
+    assert "Schafkopf Rufer E, declarer 1" in schafkopf and "seat 1 (declarer)" in schafkopf
