@@ -19,7 +19,8 @@ from solver.files import check_writable
 from solver.games import get_game
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
-from solver.postmortem import GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, lost_text, measure_note
+from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, grade_note, lost_text,
+                               measure_note)
 from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
@@ -130,6 +131,7 @@ def render_postmortem(document: Document, console: Console) -> None:
     note = measure_note(unit)  # the library's words, which a PlayAnalysis renders in Jupyter too
     if note:
         console.print(Text(note, style="dim"))
+    console.print(Text(grade_note(unit), style="dim"))
     for line in game_change_lines(document, painter):
         console.print(line)
     summary = _players_table(document, lost_summary, narrow=False)

@@ -251,7 +251,8 @@ class PlayAnalysis:
         parts = [html_lines(str(self).splitlines()[:1], bold=True), svg[svg.index("<svg"):],
                  html_lines([card_table_title(self)], bold=True),
                  html_table(card_columns(self.measure), [card.cells() for card in self.cards], right=NUMBER_COLUMNS),
-                 html_lines([note for note in [measure_note(self.measure)] if note], small=True),
+                 html_lines([note for note in [measure_note(self.measure), grade_note(self.measure)] if note],
+                            small=True),
                  html_lines(["Per player"], bold=True)]
         columns = player_columns(self.measure)
         parts.append(html_table(columns, [player.cells() for player in self.players], right=range(len(columns) - 1)))
@@ -485,6 +486,27 @@ def measure_note(measure: str) -> str | None:
     return None
 
 
+def grade_note(measure: str) -> str:
+    """The line under the card table that says what each grade means in ``measure`` (read from the grade tables,
+    so that the words cannot drift from :func:`grade`): a reader sees why a card of cost 4 is a blunder. Short
+    enough for an 80-column terminal."""
+    if measure == "chips":
+        return (f"grades in payouts (pot/4 chips): inaccuracy under 1, mistake {CHIP_GRADES[1][0]}, "
+                f"blunder {CHIP_GRADES[0][0]}+")
+    table = SCORE_GRADES if measure in SCORE_MEASURES else POINT_GRADES if measure == "points" else TRICK_GRADES
+    floors = {name: threshold for threshold, name in table}
+    parts = []
+    for name in GRADES[1:]:
+        if name in floors:
+            above = [threshold for threshold, _ in table if threshold > floors[name]]
+            top, low = (min(above) - 1 if above else None), floors[name]
+            parts.append(f"{name} " + (f"{low}+" if top is None else f"{low}" if top == low else f"{low}-{top}"))
+    # by the score a lost bonus weighs what it costs in the settlement; by points or tricks it is a blunder
+    extra = "" if measure in SCORE_MEASURES else " or the mover's own target missed" if measure == "tricks" else (
+        " or a bonus lost")
+    return f"grades in {measure}: " + ", ".join(parts) + extra
+
+
 def card_names(game: str, cards: Sequence[str], between: str = " ") -> str:
     """Cards by name as the hand diagram writes them (``♠K`` in a French pack; their names without a game)."""
     if not game:
@@ -689,5 +711,5 @@ def position_at(position: Position, state: PlayState) -> Position:
 
 __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
            "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
-           "by_score", "card_columns", "card_table_title", "grade", "lost_cell", "measure_note", "player_columns",
+           "by_score", "card_columns", "card_table_title", "grade", "grade_note", "lost_cell", "measure_note", "player_columns",
            "summarise", "unscored_bonuses"]

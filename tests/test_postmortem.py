@@ -1242,3 +1242,26 @@ def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):
     (position,) = solver.read_positions(rufer)
     schafkopf = _svg_text(write_plot(analyse_play(position), tmp_path / "r.svg"))
     assert "Schafkopf Rufer E, declarer 1" in schafkopf and "seat 1 (declarer)" in schafkopf
+
+
+def test_the_text_says_what_each_grade_means_in_its_measure(tmp_path):
+    """The table graded cards inaccuracy, mistake and blunder without saying where the lines are: a card of cost 4
+    by the score was a blunder and one of cost 3 a mistake, and only docs/postmortem.md said why. A line under the
+    card table now says the grades of its measure, read from the same tables grade() uses."""
+    from solver.postmortem import grade_note
+
+    assert grade_note("game units") == "grades in game units: inaccuracy 1, mistake 2-3, blunder 4+"
+    assert grade_note("points") == "grades in points: inaccuracy 1-5, mistake 6-14, blunder 15+ or a bonus lost"
+    assert grade_note("tricks") == "grades in tricks: mistake 1, blunder 2+ or the mover's own target missed"
+    assert grade_note("chips") == "grades in payouts (pot/4 chips): inaccuracy under 1, mistake 1, blunder 2+"
+    # the words agree with grade() at every edge
+    assert [grade(cost, "game units", False) for cost in (1, 2, 3, 4)] == ["inaccuracy", "mistake", "mistake",
+                                                                        "blunder"]
+    assert [grade(cost, "points", False) for cost in (5, 6, 14, 15)] == ["inaccuracy", "mistake", "mistake",
+                                                                       "blunder"]
+    assert [grade(cost, "chips", False, payout=3) for cost in (2, 3, 6)] == ["inaccuracy", "mistake", "blunder"]
+    assert all(len(grade_note(m)) <= 80 for m in ("game units", "points", "tricks", "chips"))
+    path = tmp_path / "rufer.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    assert grade_note("game units") in run("postmortem", path).stdout
+    assert grade_note("points") in run("postmortem", path, "-o", "points").stdout
