@@ -30,7 +30,7 @@ from .output import atomic_path
 from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
-from .render import CardPainter, Document, fits, progress_on_stderr, seats_text
+from .render import CardPainter, Document, fits, least_width, progress_on_stderr, seats_text
 from .whatif import PLAY
 
 _GRADE_STYLES = {"ok": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
@@ -124,20 +124,15 @@ def render_postmortem(document: Document, console: Console) -> None:
         view = f"{unit} of {seats_text(document['declaring_side'])}; cost to the mover's side"
     # Kratzen has no bonuses: the one objective watched is the mover's own trick target (RULES.md 3.3)
     lost_column, lost_summary = ("target lost", "target lost") if alone else ("bonus lost", "bonuses lost")
-    table = _cards_table(document, painter, f"Every card (totals: {view})", lost_column, narrow=False)
-    if not fits(console, table):
-        table = _cards_table(document, painter, f"Every card (totals: {view})", lost_column, narrow=True)
-    console.print(table)
+    _print_fitted(console, *(_cards_table(document, painter, f"Every card (totals: {view})", lost_column, narrow=narrow)
+                             for narrow in (False, True)))
     note = measure_note(unit)  # the library's words, which a PlayAnalysis renders in Jupyter too
     if note:
         console.print(Text(note, style="dim"))
     console.print(Text(grade_note(unit), style="dim"))
     for line in game_change_lines(document, painter):
         console.print(line)
-    summary = _players_table(document, lost_summary, narrow=False)
-    if not fits(console, summary):
-        summary = _players_table(document, lost_summary, narrow=True)
-    console.print(summary)
+    _print_fitted(console, *(_players_table(document, lost_summary, narrow=narrow) for narrow in (False, True)))
 
 
 def game_change_lines(document: Document, painter: CardPainter) -> list[Text]:
@@ -173,6 +168,21 @@ def game_change_lines(document: Document, painter: CardPainter) -> list[Text]:
         line.append(f" {verb}")
         lines.append(line)
     return lines
+
+
+def _print_fitted(console: Console, boxed: Table, narrow: Table) -> None:
+    """The boxed table where it fits, else the narrow one; where even that does not fit (a bonus such as
+    ``schneider_against (handed over)`` needs its 17 letters), the narrow one at its least width, some 82 to 86
+    columns, not at its natural width (up to 120), which a console prints a table that cannot fit at."""
+    if fits(console, boxed):
+        console.print(boxed)
+        return
+    width = console.width
+    console.width = max(width, least_width(console, narrow))
+    try:
+        console.print(narrow)
+    finally:
+        console.width = width
 
 
 def _table(title: str, narrow: bool) -> Table:
