@@ -19,7 +19,8 @@ from solver.files import check_writable
 from solver.games import get_game
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
-from solver.postmortem import GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, lost_text, measure_note
+from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, grade_note, lost_text,
+                               measure_note)
 from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
@@ -29,7 +30,7 @@ from .output import atomic_path
 from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
-from .render import CardPainter, Document, fits, progress_on_stderr, seats_text
+from .render import CardPainter, Document, fits, least_width, progress_on_stderr, seats_text
 from .whatif import PLAY
 
 _GRADE_STYLES = {"ok": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
@@ -123,17 +124,65 @@ def render_postmortem(document: Document, console: Console) -> None:
         view = f"{unit} of {seats_text(document['declaring_side'])}; cost to the mover's side"
     # Kratzen has no bonuses: the one objective watched is the mover's own trick target (RULES.md 3.3)
     lost_column, lost_summary = ("target lost", "target lost") if alone else ("bonus lost", "bonuses lost")
-    table = _cards_table(document, painter, f"Every card (totals: {view})", lost_column, narrow=False)
-    if not fits(console, table):
-        table = _cards_table(document, painter, f"Every card (totals: {view})", lost_column, narrow=True)
-    console.print(table)
+    _print_fitted(console, *(_cards_table(document, painter, f"Every card (totals: {view})", lost_column, narrow=narrow)
+                             for narrow in (False, True)))
     note = measure_note(unit)  # the library's words, which a PlayAnalysis renders in Jupyter too
     if note:
         console.print(Text(note, style="dim"))
-    summary = _players_table(document, lost_summary, narrow=False)
-    if not fits(console, summary):
-        summary = _players_table(document, lost_summary, narrow=True)
-    console.print(summary)
+    console.print(Text(grade_note(unit), style="dim"))
+    for line in game_change_lines(document, painter):
+        console.print(line)
+    _print_fitted(console, *(_players_table(document, lost_summary, narrow=narrow) for narrow in (False, True)))
+
+
+def game_change_lines(document: Document, painter: CardPainter) -> list[Text]:
+    """Where the game changed hands under double-dummy play (the document's ``game_changes``), a line a card, so
+    that the card that lost the game is named in words and not only read off the ``before`` and ``after`` columns:
+    whose game it was before the first card, then each card that lost it for its own side or handed it to the
+    other. Nothing where neither curve has a game line (``winning`` and ``points_winning`` null)."""
+    winning, curve = document["winning"], document["curve"]
+    if winning is None and document.get("points_winning"):  # Zwanzigerrufen by the score: the game's 45 points
+        winning, curve = document["points_winning"], document["points_curve"]
+    if winning is None or not document["cards"]:
+        return []
+    if winning["name"] == "target":  # Kratzen: the attacker's own target, every other seat plays against it
+        title = get_game(document["game"]).declarer_title
+        whose, them = f"Target (double-dummy): {{}} for the {title}, seat {document['declarer']}", f"the {title}"
+        made, missed, lose, hand = "made", "missed", "missed it", f"let the {title} make it"
+    else:
+        them = seats_text(document["declaring_side"])
+        whose = f"Game (double-dummy): {{}} for {them}"
+        made, missed, lose, hand = "won", "lost", "lost it", f"handed it to {them}"
+    start = curve[0] >= winning["value"]
+    changes = document["game_changes"]
+    # short lines: a narrow terminal would fold a long one
+    lines = [Text(whose.format(made if start else missed) + ", from the start", style="bold")]
+    if not changes:
+        lines.append(Text("  no card changed that"))
+    for change in changes:
+        card = document["cards"][change["number"] - 1]
+        own = card["seat"] in document["declaring_side"]
+        verb = (lose if own else f"took it from {them}") if not change["won"] else ("made it" if own else hand)
+        line = Text(f"  card {card['number']} (trick {card['trick']}): seat {card['seat']}'s ")
+        line.append_text(painter.card(card["card"]))
+        line.append(f" {verb}")
+        lines.append(line)
+    return lines
+
+
+def _print_fitted(console: Console, boxed: Table, narrow: Table) -> None:
+    """The boxed table where it fits, else the narrow one; where even that does not fit (a bonus such as
+    ``schneider_against (handed over)`` needs its 17 letters), the narrow one at its least width, some 82 to 86
+    columns, not at its natural width (up to 120), which a console prints a table that cannot fit at."""
+    if fits(console, boxed):
+        console.print(boxed)
+        return
+    width = console.width
+    console.width = max(width, least_width(console, narrow))
+    try:
+        console.print(narrow)
+    finally:
+        console.width = width
 
 
 def _table(title: str, narrow: bool) -> Table:

@@ -91,6 +91,11 @@ def _least_width(console: Console, options: Any, table: Table) -> int:
     return least
 
 
+def least_width(console: Console, table: Table) -> int:
+    """The narrowest width ``table`` fits in whole, its cells wrapped (a long word is never folded)."""
+    return _least_width(console, console.options.update_width(1 << 16), table)
+
+
 def fits(console: Console, table: Table) -> bool:
     """Whether ``table`` fits ``console``'s width with its cells wrapped: a command with a narrower layout of its
     own (the post-mortem's) takes it where this one would be printed at its natural width."""

@@ -50,7 +50,10 @@ def plot_figure(analysis: PlayAnalysis):
     unit = "payment in chips" if analysis.measure == "chips" else analysis.measure  # Kratzen: the attacker's own
     side = "+".join(str(seat) for seat in analysis.declaring_side)
     whose = f"seat {side}" if len(analysis.declaring_side) == 1 else f"seats {side}"
-    figure.suptitle(f"{analysis.game} {analysis.contract}, declarer {analysis.declarer}: double-dummy {unit} "
+    from .games import get_game
+
+    title = get_game(analysis.game).declarer_title  # the Kratzen attacker, as the text's header names him
+    figure.suptitle(f"{analysis.game} {analysis.contract}, {title} {analysis.declarer}: double-dummy {unit} "
                     f"of {whose}", fontweight="bold")
 
     # the value line and its scale
@@ -104,6 +107,8 @@ def plot_figure(analysis: PlayAnalysis):
 
     # mistakes and bonuses, and the cards after which the game changed hands: one label a card
     crossed = dict(analysis.game_changes)
+    # the game can change hands where no line is drawn (Zwanzigerrufen by the score: read on the points' curve)
+    changed = winning or analysis.points_winning
     missed = "missed" if made == "made" else "lost"
     notes: dict[int, str] = {}
     for card in analysis.mistakes:
@@ -123,12 +128,12 @@ def plot_figure(analysis: PlayAnalysis):
                                                        ", ".join(handed) + " handed over" if handed else "") if part)
         notes[card.number] = note
     for number, now_won in crossed.items():
-        assert winning is not None  # (only a threshold is crossed)
+        assert changed is not None  # (only a threshold is crossed)
         axes.plot([number], [analysis.curve[number]], "D", markersize=15, markerfacecolor="none",
                   markeredgecolor=WINNING_COLOUR, markeredgewidth=2, zorder=4, gid=f"game-{number}")
         card = cards[number - 1]
-        change = f"{winning[0]} {made if now_won else missed}"
-        if card.seat == analysis.declarer and winning[0] in card.bonuses_lost:
+        change = f"{changed[0]} {made if now_won else missed}"
+        if card.seat == analysis.declarer and changed[0] in card.bonuses_lost:
             continue  # the Kratzen attacker's own target, named lost already
         # a card graded ok can move it: a Kratzen seat's card that costs its own tricks nothing
         notes[number] = f"{notes[number]}; {change}" if number in notes else f"{card.card}: {change}"
@@ -159,10 +164,10 @@ def plot_figure(analysis: PlayAnalysis):
     if crossed:
         handles.append(Line2D([], [], marker="D", linestyle="", markerfacecolor="none", markeredgewidth=2,
                               markeredgecolor=WINNING_COLOUR,
-                              label=f"{winning[0] if winning else ''} {made} or {missed} by this card"))
+                              label=f"{changed[0] if changed else ''} {made} or {missed} by this card"))
     for summary in analysis.players:
         handles.append(Line2D([], [], marker="s", linestyle="", color=SEAT_COLOURS[(summary.seat - 1) % 6],
-                              label=f"seat {summary.seat}" + (" (declarer)" if summary.seat == analysis.declarer
+                              label=f"seat {summary.seat}" + (f" ({title})" if summary.seat == analysis.declarer
                                                               else "")))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     axes.grid(axis="y", color="#eeeeee")

@@ -193,16 +193,23 @@ class PlayAnalysis:
     #: ("target": the Kratzen attacker's) is won while the curve is at or above the value, lost below it; None
     #: where the measure has no such line (a Tout graded by points, Zwanzigerrufen by the score)
     winning: tuple[str, int] | None = field(default=None, compare=False)
+    #: graded by the score where the settlement has no such line (Zwanzigerrufen scores the game apart from its
+    #: bonuses, RULES.md 1.7): the game's threshold on ``points_curve`` (45), which still says who wins the game item
+    points_winning: tuple[str, int] | None = field(default=None, compare=False)
 
     @property
     def game_changes(self) -> tuple[tuple[int, bool], ...]:
-        """The cards after which the curve crossed :attr:`winning`, as (card number, whether the game is now won):
-        where the game changed hands under double-dummy play."""
-        if self.winning is None:
+        """The cards after which the curve crossed :attr:`winning` (where the score has no such line, the points'
+        curve :attr:`points_winning`), as (card number, whether the game is now won): where the game changed hands
+        under double-dummy play."""
+        if self.winning is not None:
+            curve, value = self.curve, self.winning[1]
+        elif self.points_winning is not None and self.points_curve:
+            curve, value = self.points_curve, self.points_winning[1]
+        else:
             return ()
-        value = self.winning[1]
         return tuple((number, after >= value) for number, (before, after) in
-                     enumerate(zip(self.curve, self.curve[1:]), 1) if (before >= value) != (after >= value))
+                     enumerate(zip(curve, curve[1:]), 1) if (before >= value) != (after >= value))
 
     @property
     def mistakes(self) -> tuple[CardAnalysis, ...]:
@@ -245,7 +252,8 @@ class PlayAnalysis:
         parts = [html_lines(str(self).splitlines()[:1], bold=True), svg[svg.index("<svg"):],
                  html_lines([card_table_title(self)], bold=True),
                  html_table(card_columns(self.measure), [card.cells() for card in self.cards], right=NUMBER_COLUMNS),
-                 html_lines([note for note in [measure_note(self.measure)] if note], small=True),
+                 html_lines([note for note in [measure_note(self.measure), grade_note(self.measure)] if note],
+                            small=True),
                  html_lines(["Per player"], bold=True)]
         columns = player_columns(self.measure)
         parts.append(html_table(columns, [player.cells() for player in self.players], right=range(len(columns) - 1)))
@@ -262,6 +270,8 @@ class PlayAnalysis:
                 "maximum": self.maximum,
                 "thresholds": [{"name": name, "value": value} for name, value in self.thresholds],
                 "winning": None if self.winning is None else {"name": self.winning[0], "value": self.winning[1]},
+                **({"points_winning": {"name": self.points_winning[0], "value": self.points_winning[1]}}
+                   if self.points_winning is not None else {}),
                 "game_changes": [{"number": number, "won": won} for number, won in self.game_changes],
                 "bonuses_kept": list(self.bonuses_kept)}
 
@@ -472,6 +482,27 @@ def measure_note(measure: str) -> str | None:
     return None
 
 
+def grade_note(measure: str) -> str:
+    """The line under the card table that says what each grade means in ``measure`` (read from the grade tables,
+    so that the words cannot drift from :func:`grade`): a reader sees why a card of cost 4 is a blunder. Short
+    enough for an 80-column terminal."""
+    if measure == "chips":
+        return (f"grades in payouts (pot/4 chips): inaccuracy under 1, mistake {CHIP_GRADES[1][0]}, "
+                f"blunder {CHIP_GRADES[0][0]}+")
+    table = SCORE_GRADES if measure in SCORE_MEASURES else POINT_GRADES if measure == "points" else TRICK_GRADES
+    floors = {name: threshold for threshold, name in table}
+    parts = []
+    for name in GRADES[1:]:
+        if name in floors:
+            above = [threshold for threshold, _ in table if threshold > floors[name]]
+            top, low = (min(above) - 1 if above else None), floors[name]
+            parts.append(f"{name} " + (f"{low}+" if top is None else f"{low}" if top == low else f"{low}-{top}"))
+    # by the score a lost bonus weighs what it costs in the settlement; by points or tricks it is a blunder
+    extra = "" if measure in SCORE_MEASURES else " or the mover's own target missed" if measure == "tricks" else (
+        " or a bonus lost")
+    return f"grades in {measure}: " + ", ".join(parts) + extra
+
+
 def card_names(game: str, cards: Sequence[str], between: str = " ") -> str:
     """Cards by name as the hand diagram writes them (``♠K`` in a French pack; their names without a game)."""
     if not game:
@@ -653,7 +684,8 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     won_from = position.game.winning_settlement(rules, inputs)
     winning = None if won_from is None else ("target" if every_seat_for_itself(rules) else "game", won_from)
     return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
-                   points_curve=points.curve, thresholds=(), maximum=max(curve), winning=winning)
+                   points_curve=points.curve, thresholds=(), maximum=max(curve), winning=winning,
+                   points_winning=points.winning if winning is None else None)
 
 
 def trick_payout(position: Position) -> int:
@@ -675,5 +707,5 @@ def position_at(position: Position, state: PlayState) -> Position:
 
 __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
            "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
-           "by_score", "card_columns", "card_table_title", "grade", "lost_cell", "measure_note", "player_columns",
+           "by_score", "card_columns", "card_table_title", "grade", "grade_note", "lost_cell", "measure_note", "player_columns",
            "summarise", "unscored_bonuses"]

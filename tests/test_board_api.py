@@ -1741,3 +1741,30 @@ def test_the_board_deals_every_seed_stich_deal_does_and_says_the_range():
     for seed in (2**64, str(-(2**64)), "1e5", "1_000", 2.5, True):
         refused(c.post("/api/deal", json={"game": "Kratzen", "seed": seed}), 400,
                 "the seed is a whole number from -18,446,744,073,709,551,615 to 18,446,744,073,709,551,615, not ")
+
+
+def test_the_curve_says_where_the_game_changed_hands(tmp_path):
+    """The board's graph had the grades but not the cards after which the game changed hands, which
+    ``stich postmortem`` names under its table and rings in its plot: /api/curve carries them now (``game``: what
+    changed hands), and the page rings those dots and names them in the note. In this Rufer the defenders hand 1+2
+    the game at cards 4 and 13, seat 1 loses it at card 5; a Zwanzigerrufen graded by the score reads it on the
+    points' 45."""
+    from test_postmortem import RUFER_SWINGS, ZR_ABSOLUT_KONTRA
+
+    path = tmp_path / "club.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    c = client(path)
+    board, moves = opened(c)
+    scored = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "score"}).json()
+    assert scored["game"] == "game"
+    assert scored["game_changes"] == [{"number": 4, "won": True}, {"number": 5, "won": False},
+                                      {"number": 13, "won": True}]
+    by_points = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()
+    assert by_points["game_changes"] == scored["game_changes"]
+    path.write_text(ZR_ABSOLUT_KONTRA, encoding="utf-8")
+    c = client(path)
+    board, moves = opened(c)
+    zr = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "score"}).json()
+    assert zr["game"] == "game" and zr["game_changes"] == [{"number": 31, "won": True}]
+    script = c.get("/static/board.js").text
+    assert "game-change" in script and "changed hands after card" in script

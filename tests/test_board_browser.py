@@ -924,3 +924,21 @@ def test_a_graph_the_time_limit_stopped_says_so(driver, server):
     said = driver.execute_async_script(STOPPED_GRAPH, "the time limit (60 s) ran out")
     assert said == "stopped: the time limit (60 s) ran out"
     assert driver.execute_async_script(STOPPED_GRAPH, "replaced by a newer question") == ""
+
+
+def test_the_graph_rings_the_cards_after_which_the_game_changed_hands(driver, server):
+    """The graph coloured the costly cards but did not say where the game changed hands, which ``stich postmortem``
+    names: Zwanzigerrufen board 2, graded by the score, loses the declarers' game at card 19 (its 45 points read on
+    the card points' curve). That dot is ringed, its tooltip and the note under the graph say so."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "the page")
+    open_record(driver, "zwanzigerrufen.tbn board 2")
+    wait_for(lambda: settled(driver) and driver.execute_script(
+        "return S.curve !== null && S.curve.measure === 'game units' && "
+        "document.querySelectorAll('#graph .dot').length === S.curve.curve.length"), "the score's graph")
+    assert driver.execute_script("return S.curve.game_changes") == [{"number": 19, "won": False}]
+    rings = driver.find_elements("css selector", "#graph .game-change")
+    assert len(rings) == 1
+    dot = driver.execute_script("return document.querySelector('#graph .dot[data-index=\"19\"] title').textContent")
+    assert dot.endswith("· game lost")
+    assert "game changed hands after card 19 (" in driver.find_element("id", "curve-note").text

@@ -626,7 +626,11 @@ def test_the_json_holds_what_the_plot_draws(tmp_path):
     assert {"name": "game", "value": 45} in document["thresholds"] and document["bonuses_kept"] == []
     (by_score,) = [json.loads(line) for line in run("postmortem", path, "--json").stdout.splitlines()]
     assert schema_errors(by_score, SCHEMA) == []
-    assert by_score["winning"] is None and by_score["game_changes"] == [] and by_score["thresholds"] == []
+    # Zwanzigerrufen by the score has no line on the settlement's scale (1.7), but the game still changes hands
+    # where the points cross 45 (points_winning)
+    assert by_score["winning"] is None and by_score["thresholds"] == []
+    assert by_score["points_winning"] == {"name": "game", "value": 45}
+    assert by_score["game_changes"] == document["game_changes"]
     assert schema_errors({**document, "winning": {"name": "game"}}, SCHEMA)
     assert schema_errors({**document, "game_changes": [{"number": 0, "won": True}]}, SCHEMA)
 
@@ -1135,3 +1139,159 @@ def test_the_pair_searches_run_on_the_engine_the_time_limit_stops(monkeypatch):
     position = next(solver.read_positions(EXAMPLES / "pagat_ultimo.tbn"))
     analyse_play(position, time_limit=600)
     assert searchers == [settlement_engine_for(None)]
+
+
+# A Rufer played to the end (random cards from `stich match`, seed 1): the defenders hand the game to 1+2 twice,
+# seat 1 loses it once in between.
+RUFER_SWINGS = """[Game "Schafkopf"]
+[Board "1"]
+[Deal "1: EZ EK EU GZ GK HA H8 H7 / EA G8 G7 H9 SZ SO SU S7 / EO E9 GA GO GU G9 HK SK / E8 E7 HZ HO HU SA S9 S8"]
+[Contract "Rufer E"]
+[Declarer "1"]
+[Play "1"]
+GZ G7 G9 SA
+H7 SO EO HU
+HK HO H8 SU
+S9 EZ SZ SK
+H9 GO HZ HA
+E9 E7 EK EA
+S7 GU S8 EU
+GK G8 GA E8
+*
+"""
+
+
+def test_the_text_names_the_cards_after_which_the_game_changed_hands(tmp_path):
+    """The table's text said nowhere which card lost the game: only the JSON's game_changes and the plot's diamonds
+    did, and a reader had to find the row where ``before`` and ``after`` fall on either side of the line. Each card
+    that lost the game for its own side or handed it to the other is now named in words under the table. Checked
+    by hand with ``stich solve --cards`` before the cards: before SA (card 4) seat 4's HZ/HU/HO keep 1+2 at -8,
+    SA gives them +8 (61 points reached: a won Rufer with three Laufende, 2 x 4); H7 (card 5) drops it to -8 again
+    where EZ/EK/GK keep it; before S9 (card 13) only HZ holds 1+2 to -8."""
+    path = tmp_path / "rufer.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    document = json.loads(run("postmortem", path, "--json").stdout)
+    assert [(c["before"], c["after"], c["cost"]) for c in document["cards"][3:5]] == [(-8, 8, 16), (8, -8, 16)]
+    assert document["game_changes"] == [{"number": 4, "won": True}, {"number": 5, "won": False},
+                                        {"number": 13, "won": True}]
+    text = run("postmortem", path).stdout
+    assert "Game (double-dummy): lost for 1+2, from the start" in text
+    assert "card 4 (trick 1): seat 4's SA handed it to 1+2" in text
+    assert "card 5 (trick 2): seat 1's H7 lost it" in text
+    assert "card 13 (trick 4): seat 4's S9 handed it to 1+2" in text
+    kratzen = tmp_path / "k.tbn"
+    kratzen.write_text(KRATZEN_WITH_POT, encoding="utf-8")
+    chips = run("postmortem", kratzen, "-o", "score").stdout
+    assert "Target (double-dummy): made for the attacker, seat 1, from the start" in chips
+    assert "card 1 (trick 1): seat 1's SU missed it" in chips
+    # a Tout graded by points has no game line on its curve (120 points need not be every trick): nothing said
+    tout = run("postmortem", EXAMPLES / "schafkopf.tbn", "--board", "4", "-o", "points").stdout
+    assert "(double-dummy)" not in tout
+
+
+# A Normal game played to the end (random cards, `stich match` seed 3): seat 1 announced Absolut (forehand calls
+# T20, held by seat 3), seat 4 said Kontra on it. The defenders hold the game until seat 4's T19 at card 31.
+ZR_ABSOLUT_KONTRA = """[Game "Zwanzigerrufen"]
+[Board "2"]
+[Deal "1: T18 T9 T7 T6 T4 SQ CJ CG HJ DG / T17 T14 T11 T10 SK SN SJ HK DQ DN / T21 T20 T16 T12 T8 T1 CN HQ HN DJ / TS T19 T15 T13 T5 SG CK CQ HG DK"]
+[Contract "Normal T20"]
+[Declarer "1"]
+[Announcements "1: Absolut; 4: Kontra Absolut"]
+[Play "1"]
+T18 T14 T16 TS
+SG SQ SK T1
+HN HG HJ HK
+DN DJ DK DG
+T13 T9 T10 T8
+T15 T4 T11 T20
+CN CQ CJ T17
+DQ T21 T19 T7
+HQ T5 T6 SN
+CG SJ T12 CK
+*
+"""
+
+
+def test_by_the_score_a_zwanzigerrufen_game_that_changes_hands_is_named(tmp_path):
+    """Graded by the score (the default) a Zwanzigerrufen post-mortem never said where the game changed hands: the
+    settlement scores the game apart from its bonuses (RULES.md 1.7), so it has no line, and game_changes was empty
+    though seat 4's T19 (card 31) gave 1+3 their 45 points. The game's 45 is read on the points' curve. The costs
+    follow 1.7: the announced Absolut fails with seat 4's Kontra (2 x 2 = 4 a seat) and the game is 1 a seat, so the
+    side's total is -2 - 8 = -10 before T19 and +2 - 8 = -6 after it (`stich solve --cards` before T19: T5 keeps
+    -10, T19 gives -6)."""
+    from test_cli import SCHEMA, schema_errors
+
+    path = tmp_path / "zr.tbn"
+    path.write_text(ZR_ABSOLUT_KONTRA, encoding="utf-8")
+    document = json.loads(run("postmortem", path, "--json").stdout)
+    assert schema_errors(document, SCHEMA) == []
+    card = document["cards"][30]
+    assert (card["seat"], card["card"], card["before"], card["after"], card["cost"], card["best_cards"]) == (
+        4, "T19", -10, -6, 4, ["T5"])
+    assert document["winning"] is None and document["points_winning"] == {"name": "game", "value": 45}
+    assert document["points_curve"][30] < 45 <= document["points_curve"][31]
+    assert document["game_changes"] == [{"number": 31, "won": True}]
+    text = run("postmortem", path).stdout
+    assert "Game (double-dummy): lost for 1+3, from the start" in text
+    assert "card 31 (trick 8): seat 4's T19 handed it to 1+3" in text
+    plot = run("postmortem", path, "--plot", tmp_path / "zr.svg")
+    assert "game-31" in _svg_ids(tmp_path / "zr.svg") and "T19 (-4); game won" in _svg_text(tmp_path / "zr.svg")
+    assert "winning-label" not in _svg_ids(tmp_path / "zr.svg")  # no line drawn on the score's scale
+    assert plot.exit_code == 0
+
+
+def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):
+    """The text's header said "Kratzen Trump S, attacker 1" (RULES.md 3.2: seat 1 is the attacker, the Schlaeger),
+    the plot's title and legend "declarer 1" and "seat 1 (declarer)"."""
+    path = tmp_path / "k.tbn"
+    path.write_text(KRATZEN_WITH_POT, encoding="utf-8")
+    (position,) = solver.read_positions(path)
+    text = _svg_text(write_plot(analyse_play(position), tmp_path / "k.svg"))
+    assert "Kratzen Trump S, attacker 1" in text and "seat 1 (attacker)" in text
+    assert "declarer" not in text
+    rufer = tmp_path / "r.tbn"
+    rufer.write_text(RUFER_SWINGS, encoding="utf-8")
+    (position,) = solver.read_positions(rufer)
+    schafkopf = _svg_text(write_plot(analyse_play(position), tmp_path / "r.svg"))
+    assert "Schafkopf Rufer E, declarer 1" in schafkopf and "seat 1 (declarer)" in schafkopf
+
+
+def test_the_text_says_what_each_grade_means_in_its_measure(tmp_path):
+    """The table graded cards inaccuracy, mistake and blunder without saying where the lines are: a card of cost 4
+    by the score was a blunder and one of cost 3 a mistake, and only docs/postmortem.md said why. A line under the
+    card table now says the grades of its measure, read from the same tables grade() uses."""
+    from solver.postmortem import grade_note
+
+    assert grade_note("game units") == "grades in game units: inaccuracy 1, mistake 2-3, blunder 4+"
+    assert grade_note("points") == "grades in points: inaccuracy 1-5, mistake 6-14, blunder 15+ or a bonus lost"
+    assert grade_note("tricks") == "grades in tricks: mistake 1, blunder 2+ or the mover's own target missed"
+    assert grade_note("chips") == "grades in payouts (pot/4 chips): inaccuracy under 1, mistake 1, blunder 2+"
+    # the words agree with grade() at every edge
+    assert [grade(cost, "game units", False) for cost in (1, 2, 3, 4)] == ["inaccuracy", "mistake", "mistake",
+                                                                        "blunder"]
+    assert [grade(cost, "points", False) for cost in (5, 6, 14, 15)] == ["inaccuracy", "mistake", "mistake",
+                                                                       "blunder"]
+    assert [grade(cost, "chips", False, payout=3) for cost in (2, 3, 6)] == ["inaccuracy", "mistake", "blunder"]
+    assert all(len(grade_note(m)) <= 80 for m in ("game units", "points", "tricks", "chips"))
+    path = tmp_path / "rufer.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    assert grade_note("game units") in run("postmortem", path).stdout
+    assert grade_note("points") in run("postmortem", path, "-o", "points").stdout
+
+
+def test_a_narrow_table_that_still_does_not_fit_is_printed_at_its_least_width(tmp_path, monkeypatch):
+    """At COLUMNS=80 the narrow layout fits only where no cell holds a long word: with `schneider_against (handed
+    over)` in it (and by the score, the one more column), the card table was printed at its natural width, 119
+    columns, where 86 hold it with its cells wrapped (the docs said "about 82"). It is printed at that least width
+    now, every value whole."""
+    path = tmp_path / "rufer.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "80")
+    for objective, most in (("score", 86), ("points", 81)):
+        text = run("postmortem", path, "-o", objective).stdout
+        tables = text[text.index("Every card"):].splitlines()
+        widths = [len(line.rstrip()) for line in tables if not line.startswith(("game units:", "grades in"))]
+        assert max(widths) == most, objective
+        assert "schneider_against" in text and "(handed over)" in text and "┃" not in text
+    monkeypatch.setenv("COLUMNS", "200")
+    assert "┃ before ┃ best ┃ after ┃" in run("postmortem", path).stdout

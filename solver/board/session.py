@@ -547,11 +547,14 @@ def graph_measure(position: Position, objective: object) -> str:
 
 
 def curve_document(analysis: Any) -> dict[str, Any]:
-    """The post-mortem as the page's graph: the declaring side's total before the play and after each card, and
-    every card's grade, cost and best alternatives."""
+    """The post-mortem as the page's graph: the declaring side's total before the play and after each card, every
+    card's grade, cost and best alternatives, and the cards after which the game (Kratzen: the attacker's target)
+    changed hands, as ``stich postmortem`` names them (``game``: what changed hands, null where nothing can)."""
+    line = analysis.winning or analysis.points_winning
     return {"kind": "curve", "measure": analysis.measure, "curve": list(analysis.curve),
             "declaring_side": list(analysis.declaring_side), "trick_ends": list(analysis.trick_ends),
-            "cards": [card.as_dict() for card in analysis.cards]}
+            "cards": [card.as_dict() for card in analysis.cards], "game": None if line is None else line[0],
+            "game_changes": [{"number": number, "won": won} for number, won in analysis.game_changes]}
 
 
 def odds_document(analysis: Any) -> dict[str, Any]:

@@ -556,23 +556,36 @@ function renderCurve() {
   }
   for (const end of curve.trick_ends) svg.append(make("line", { class: "trick-end", x1: x(end), x2: x(end), y1: pad, y2: height - pad }));
   svg.append(make("polyline", { class: "line", points: points.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
+  // the cards after which the game (Kratzen: the attacker's target) changed hands, ringed, as the post-mortem names them
+  const target = curve.game === "target";
+  const changed = {};
+  for (const change of curve.game_changes || []) {
+    changed[change.number] = `${curve.game} ${change.won ? (target ? "made" : "won") : (target ? "missed" : "lost")}`;
+  }
+  points.forEach((value, index) => {
+    if (changed[index]) svg.append(make("circle", { class: "game-change", cx: x(index), cy: y(value), r: 9 }));
+  });
   points.forEach((value, index) => {
     const card = index ? curve.cards[index - 1] : null;
     const dot = make("circle", { class: `dot ${card ? card.grade : ""} ${index === S.cursor ? "current" : ""} ${index > S.cursor ? "after" : ""}`,
       cx: x(index), cy: y(value), r: card ? DOT_SIZES[card.grade] ?? 5 : 3.2, "data-index": index });
     const title = make("title", {});
-    title.textContent = card ? `${index}. ${describeGrade(card)} · ${value} after` : `start: ${value}`;
+    title.textContent = card ? `${index}. ${describeGrade(card)} · ${value} after` + (changed[index] ? ` · ${changed[index]}` : "")
+      : `start: ${value}`;
     dot.append(title);
     dot.addEventListener("click", () => goTo(index));
     svg.append(dot);
   });
   const mistakes = curve.cards.filter((c, i) => c.grade !== "ok" && (S.mode !== "sd" || i < S.cursor));
+  const turns = Object.keys(changed).map(Number).filter((i) => i < points.length)
+    .map((i) => `${i} (${curve.cards[i - 1].card}: ${changed[i]})`);
   const whose = S.view.per_seat || sidesKnown(S.view) ? seatsText(curve.declaring_side.join("+")) : "the declaring side";
   const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
   note.textContent = `${measure} of ${whose} under best play from each point; ` +
     (mistakes.length ? `${plural(mistakes.length, "card")} cost something (coloured and larger by grade; in the` +
       " play list ?! an inaccuracy, ? a mistake, ?? a blunder)"
-      : "no card cost anything");
+      : "no card cost anything") +
+    (turns.length ? `; ${curve.game} changed hands after card ${turns.join(", ")} (ringed)` : "");
 }
 
 // --- single dummy ---------------------------------------------------------------------------------------------------
