@@ -45,7 +45,7 @@ from .state import PlayState
 from .search.boundary import Deadline, check_stop, check_time_limit
 from .search.engine import EngineSolver
 from .variant import Variant, value_text
-from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, worker_engine,
+from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, worker_engine,
                       worker_settlement_engine, worker_stop)
 
 #: Shuffles tried for the first sample of an analysis from a hand before its constraints are declared impossible
@@ -792,7 +792,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     if not known_feasible:
         draw_sample(setup, 0, FEASIBILITY_TRIES)  # impossible constraints fail here, naming why, in a few seconds
     seed = setup.seed
-    count = min(local_workers(pool.workers), samples)
+    count = min(pool.spread_over, samples)
     size = chunk_size(samples, count)
     total = Sums()
     setup_identity, setup_aliases = checkpoint_identity(asdict(setup))
@@ -815,7 +815,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
 
     task: Callable[..., Sums] = sample_span
     if deadline.limited and not pool.scheduler:  # each chunk looks before each sample too (a cluster's clocks differ)
-        serial = local_workers(pool.workers) == 1 and pool.memory_mb is None  # the Event itself, else worker_stop()
+        serial = pool.spread_over == 1 and pool.memory_mb is None  # the Event itself, else worker_stop()
         end = None if time_limit is None else time.monotonic() + time_limit
         task = partial(sample_span, limits=SampleLimits(end, stop if serial else None))
         pool = replace(pool, stop=stop)

@@ -561,6 +561,15 @@ class Pool:
             raise StichError(f"notify must be a function (or None), not {self.notify!r}")
         check_stop(self.stop, StichError)
 
+    @property
+    def spread_over(self) -> int:
+        """The workers its jobs are spread over, for sizing them: a cluster's count as given, never cut to this
+        machine's cores nor warned about (None: those cores, the cluster's size being unknown until it is reached);
+        else the local workers."""
+        if self.scheduler:
+            return check_workers(self.workers) or usable_cores()
+        return local_workers(self.workers)
+
     def run(self, jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, *,
             split: Callable[[Any], list[Any]] | None = None, failed: Callable[[Any], Any] | None = None) -> None:
         """Every job run once and handed to ``on_result`` (see :func:`run_pool` and :func:`run_dask`)."""
