@@ -1023,6 +1023,17 @@ def test_a_tout_watches_only_the_tout():
                                          "schwarz_against"}  # a Tout is won by every trick, not by 61
 
 
+def test_a_tout_marks_only_the_tout():
+    """The plot of a Tout drew lines at 31, 61 and 91 points (the game and the Schneider both ways) and at every trick
+    for the Schwarz, items ``stich check`` lists as scoring nothing in a Tout: only the Tout's own mark is left."""
+    deal = "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / E8 GK GO G8 HA H9 SK SO"
+    tout = analyse_play(solver.make_position("Schafkopf", deal, "WenzTout", play="EU E7 G9 G8"))
+    assert tout.thresholds == (("tout (all tricks)", 120),) and tout.winning is None
+    wenz = analyse_play(solver.make_position("Schafkopf", deal, "Wenz", play="EU E7 G9 G8"))  # the same cards
+    assert wenz.thresholds == (("schneider_against", 31), ("game", 61), ("schneider", 91),
+                               ("schwarz (all tricks)", 120))
+
+
 KRATZEN_WITH_POT = f"""[Game "Kratzen"]
 [Seats "3"]
 [Deal "{KRATZEN_DEAL}"]
