@@ -762,6 +762,9 @@ def test_a_tree_without_max_nodes_is_held_to_the_memory_available(monkeypatch):
                                            "it anyway") as refused:
         strategy_tree(position, 3)
     assert refused.value.by_memory and refused.value.max_nodes == whole - 1 and refused.value.exact
+    # the words stich tree says it in too, in its format's memory a node (one text, not two)
+    assert str(refused.value).startswith(refused.value.memory_text(".graphml") + ": ")
+    assert refused.value.memory_text(".json").endswith("at about 4 KB of memory a node written as JSON)")
     assert strategy_tree(position, 3, max_nodes=whole).number_of_nodes() == whole  # given: taken as given
     monkeypatch.setattr(tree, "nodes_memory_holds", lambda: whole)
     assert strategy_tree(position, 3).number_of_nodes() == whole
