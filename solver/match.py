@@ -188,7 +188,9 @@ class MatchResult:
             object.__setattr__(self, "first_deal", self.deals[0])
 
     def as_dict(self) -> dict[str, Any]:
-        """The document ``stich match --json`` writes, in the order it writes it (the deals as they are played)."""
+        """The document ``stich match --json`` writes, in the order it writes it (the deals as they are played), where
+        the match kept its deals (``keep_deals``, the API's default); without them ``deals`` is empty, and the command,
+        which keeps none, writes each deal as it comes instead (its JSON stream)."""
         return {**self.heading_dict(), "deals": [deal.as_dict() for deal in self.deals], **self.summary_dict()}
 
     def heading_dict(self) -> dict[str, Any]:
