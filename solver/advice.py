@@ -864,8 +864,9 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     :func:`solver.sampling.run_spans`), resumed from and appended to the ``checkpoint`` journal; stopped early by
     ``time_limit`` or ``stop`` (the reason is returned with the sums): no chunk is handed out after it, and the
     settlement running in a chunk stops too (:class:`~solver.workers.ChunkLimits`; in a local pool's workers too),
-    except in the first ``at_least`` samples. Sums are integers merged in any order, so the result does not depend on ``workers`` or on a resume. ``aliases`` are earlier spellings of ``identity``, whose
-    checkpoints are this run's too (:class:`~solver.checkpoint.Journal`)."""
+    except in the first ``at_least`` samples. Sums are integers merged in any order, so the result does not depend
+    on ``workers`` or on a resume. ``aliases`` are earlier spellings of ``identity``, whose checkpoints are this run's
+    too (:class:`~solver.checkpoint.Journal`)."""
     check_run(samples, checkpoint)
     check_time_limit(time_limit, StichError)  # 0 as everywhere: the first at_least samples, then stopped
     count = min(local_workers(workers), samples)

@@ -172,7 +172,7 @@ class MatchResult:
     bots: dict[str, Mean] = field(default_factory=dict)
     declaring_side: Mean = Mean(math.nan, math.nan, math.nan, 0)
     difference: tuple[str, str, Mean] | None = None
-    stopped: str | None = None  # "time limit" or "interrupt" when the match ended before its last deal ("error": so far)
+    stopped: str | None = None  # "time limit" or "interrupt" when the match ended early ("error": the match so far)
     seats: dict[str, int] = field(default_factory=dict)
     deals_counted: int = 0
     pot: int | None = None  # every deal's pot, in a game paid from one

@@ -1017,8 +1017,9 @@ def test_bench_save_to_stdout_writes_the_run_alone():
     assert not refused.stdout
     # its old name is named as typed, not as --out, which the user did not type
     old = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--save", "-", "--json", code=2)
-    assert "Invalid value for '--save': --save - writes the run to stdout, where --json writes its lines: give --save " \
-           "a file" in " ".join(old.stderr.split()) and not old.stdout
+    said = " ".join(old.stderr.split())
+    assert "Invalid value for '--save': --save - writes the run to stdout, where --json writes its lines: give " \
+           "--save a file" in said and not old.stdout
 
 
 def test_bench_unknown_game_is_a_usage_error():

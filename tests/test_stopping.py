@@ -170,7 +170,8 @@ def test_an_analysis_and_advice_read_one_kind_of_chunk_limits(monkeypatch) -> No
     monkeypatch.setattr(workers, "usable_cores", lambda: 2)
     stop = threading.Event()
     assert Pool(1, stop=stop).task_stop is stop  # run in this process: the Event itself
-    for elsewhere in (Pool(2, stop=stop), Pool(1, memory_mb=3000, stop=stop), Pool(1, scheduler="tcp://x:1", stop=stop)):
+    for elsewhere in (Pool(2, stop=stop), Pool(1, memory_mb=3000, stop=stop),
+                      Pool(1, scheduler="tcp://x:1", stop=stop)):
         assert elsewhere.task_stop is None  # a local worker reads worker_stop(), a cluster's nothing
     limits = ChunkLimits(None, stop, at_least=1)
     assert not limits.passed(1)
