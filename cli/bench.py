@@ -421,8 +421,9 @@ def bench(
         raise typer.BadParameter("--variant needs --game (flags belong to one game)", param_hint="'--variant'")
     saved_to_stdout = save is not None and str(save) == "-"  # the run's one document is then stdout's data
     if saved_to_stdout and as_json:
-        raise typer.BadParameter("--out - writes the run to stdout, where --json writes its lines: give --out a "
-                                 "file", param_hint="'--out'")
+        typed = "--save" if old_out is not None else "--out"  # the name the user gave it
+        raise typer.BadParameter(f"{typed} - writes the run to stdout, where --json writes its lines: give {typed} a "
+                                 "file", param_hint=f"'{typed}'")
     if game is not None:
         check_game_options(game, flags)
     compared: SavedRun | None = None

@@ -128,6 +128,17 @@ def match(
             except KeyboardInterrupt:
                 if latest:
                     render_match(latest[0], count, rotate, stream)
+                elif stream is not None:
+                    stream.end()
+                raise
+            except BrokenPipeError:  # the reader is gone: nothing more to write
+                raise
+            except Exception:  # the deals written stay one JSON document: the match so far, stopped by the error
+                if stream is not None:
+                    if latest and latest[0].stopped == "error":
+                        stream.close(latest[0])
+                    else:
+                        stream.end()
                 raise
     render_match(result, count, rotate, stream)
     if result.stopped == "time limit" and match_time is not None:
@@ -154,6 +165,7 @@ class JsonStream:
     def __init__(self, heading: dict[str, object]) -> None:
         self.heading = heading
         self.started = False
+        self.closed = False
         # the file itself: under the status line on a terminal, sys.stdout is rich's proxy, which prints to stderr
         self.out = getattr(sys.stdout, "rich_proxied_file", sys.stdout)
 
@@ -165,11 +177,21 @@ class JsonStream:
         return compact_json(self.heading)[:-1] + ',"deals":['
 
     def close(self, result: MatchResult) -> None:
-        """The summary of ``result`` (the match, or the match so far at an interrupt) after the deals written."""
+        """The summary of ``result`` (the match, or the match so far at an interrupt or an error) after the deals
+        written."""
         if not self.started:  # no deal played
             self.out.write(self._head())
         self.out.write("]," + compact_json(result.summary_dict())[1:] + "\n")
         self.out.flush()
+        self.closed = True
+
+    def end(self) -> None:
+        """The line ended where no summary can close it (a failure before the match so far was said): a reader of
+        lines is not left waiting. Nothing is written where no deal was."""
+        if self.started and not self.closed:
+            self.out.write("\n")
+            self.out.flush()
+            self.closed = True
 
 
 def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStream | None) -> None:

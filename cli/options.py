@@ -267,7 +267,6 @@ def cluster_address(scheduler: str | None, workers: int | None, worker_memory: i
     return address
 
 
-
 def pool_options(threads: int | None, scheduler: str | None, workers: int | None, worker_memory: int | None,
                  table_mb: int | None) -> tuple[str | None, int | None]:
     """The pool options of ``analyse`` and ``batch`` checked in one order, so that the same bad pair gives the same

@@ -101,6 +101,7 @@ def fits(console: Console, table: Table) -> bool:
     own (the post-mortem's) takes it where this one would be printed at its natural width."""
     return _least_width(console, console.options.update_width(1 << 16), table) <= console.width
 
+
 def on_a_terminal(console: Console) -> bool:
     """Whether ``console`` writes to a terminal. Rich takes ``FORCE_COLOR`` for one, but it asks for colour only: a
     pipe or a file stays one, its tables PIPE_WIDTH wide, its text unwrapped and its stderr without a spinner's

@@ -13,7 +13,7 @@ from solver.files import check_writable
 from solver.formats.tbn import iter_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
-from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_bytes, node_memory_text, nodes_memory_holds
+from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_memory_text, nodes_memory_holds
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .output import atomic_path
@@ -95,11 +95,8 @@ def tree(
                                       progress=lambda made, total: report(f"{made:,} of {total:,} nodes"))
         except TreeTooLarge as error:
             if not max_nodes or holds < max_nodes:  # memory's bound, not the one asked
-                raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, more "
-                                 f"than the memory available now holds ({holds:,} nodes: "
-                                 f"{holds * node_bytes(out.suffix) / (1 << 30):.1f} GB at "
-                                 f"{node_memory_text(out.suffix)}); nothing written: ask for fewer cards (--depth)"
-                                 ) from None
+                raise StichError(f"{name}:{record.line}: {error.memory_text(out.suffix)}; nothing written: ask for "
+                                 "fewer cards (--depth)") from None
             raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, over "
                              f"--max-nodes {error.max_nodes:,} ({node_memory_text(out.suffix)}); nothing written: ask "
                              "for fewer cards (--depth), or a larger --max-nodes (0: as many as the available memory "

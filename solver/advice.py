@@ -29,7 +29,6 @@ import os
 import random
 import threading
 import time
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import Any, Callable, Mapping, NamedTuple, Sequence, SupportsIndex, cast
@@ -56,7 +55,7 @@ from .search.boundary import Deadline, check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
 from .variant import Variant
-from .workers import Pool, local_workers, worker_settlement_engine, worker_stop
+from .workers import ChunkLimits, Pool, local_workers, worker_settlement_engine
 
 
 @dataclass(frozen=True)
@@ -340,29 +339,7 @@ def bonuses_of_value(table: PayoffTable, value: int) -> tuple[tuple[str, ...], t
     return found
 
 
-@dataclass(frozen=True)
-class Limits:
-    """When a chunk's running settlement stops (:meth:`~solver.search.settle.SettlementEngine.stopping`): at
-    ``deadline`` (``time.monotonic()``, one clock for every process of this machine) or once ``stop`` is set (an
-    Event, where the chunk runs in the process that made it; in a pool's worker the run's stop comes as
-    :func:`~solver.workers.worker_stop`), except in the samples numbered below ``at_least``, which always finish (a
-    bot must choose from one). A sample whose search stops is dropped whole, so that every contract (or card) keeps
-    the same samples, and the chunk ends there."""
-
-    deadline: float | None = None
-    stop: threading.Event | None = None
-    at_least: int = 0
-
-    def stopping(self, k: int) -> AbstractContextManager[None]:
-        """The block in which sample ``k`` is solved."""
-        stop = self.stop if self.stop is not None else worker_stop()
-        if k < self.at_least or (self.deadline is None and stop is None):
-            return nullcontext()
-        left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
-        return worker_settlement_engine().stopping(left, stop)
-
-
-def solve_span(span: tuple[int, int], limits: Limits,
+def solve_span(span: tuple[int, int], limits: ChunkLimits,
                solve: Callable[[int], Sequence[Settled | None]]) -> AdviceSums:
     """Samples ``first`` .. ``first + count - 1`` (``solve(k)`` gives sample ``k``'s results) as integer sums, up to
     the first sample ``limits`` stop: the sums then hold fewer samples than the span (:func:`run_samples`)."""
@@ -378,7 +355,7 @@ def solve_span(span: tuple[int, int], limits: Limits,
     return sums
 
 
-def advice_chunk(span: tuple[int, int], setup: AdviceSetup, limits: Limits = Limits()) -> AdviceSums:
+def advice_chunk(span: tuple[int, int], setup: AdviceSetup, limits: ChunkLimits = ChunkLimits()) -> AdviceSums:
     """Samples ``first`` .. ``first + count - 1`` on one worker, as integer sums (a pool job)."""
     return solve_span(span, limits, lambda k: settle_sample(setup, k))
 
@@ -904,17 +881,17 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     """Samples 0 .. ``samples - 1`` in chunks (``task(span, setup, limits)`` on the pool,
     :func:`solver.sampling.run_spans`), resumed from and appended to the ``checkpoint`` journal; stopped early by
     ``time_limit`` or ``stop`` (the reason is returned with the sums): no chunk is handed out after it, and the
-    settlement running in a chunk stops too (:class:`Limits`; in a pool's workers too), except in the first
-    ``at_least`` samples. Sums are integers merged in any order, so the result
-    does not depend on ``workers`` or on a resume. ``aliases`` are earlier spellings of ``identity``, whose
-    checkpoints are this run's too (:class:`~solver.checkpoint.Journal`)."""
+    settlement running in a chunk stops too (:class:`~solver.workers.ChunkLimits`; in a local pool's workers too),
+    except in the first ``at_least`` samples. Sums are integers merged in any order, so the result does not depend
+    on ``workers`` or on a resume. ``aliases`` are earlier spellings of ``identity``, whose checkpoints are this run's
+    too (:class:`~solver.checkpoint.Journal`)."""
     check_run(samples, checkpoint)
     check_time_limit(time_limit, StichError)  # 0 as everywhere: the first at_least samples, then stopped
     count = min(local_workers(workers), samples)
     total = AdviceSums()
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    limits = Limits(deadline, stop if count == 1 else None, at_least)  # a pool's workers see it as worker_stop()
     pool = Pool(count, stop=stop)  # checked before the checkpoint is opened
+    limits = ChunkLimits(deadline, pool.task_stop, at_least)
     stopped: list[str] = []
     header = {**identity, "samples": samples, "share_scale": SHARE_SCALE}
     journal = Journal(checkpoint, header, holder="stich analyse",
@@ -997,7 +974,7 @@ class CardSetup:
     cards: tuple[int, ...]
 
 
-def card_chunk(span: tuple[int, int], setup: CardSetup, limits: Limits = Limits()) -> AdviceSums:
+def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = ChunkLimits()) -> AdviceSums:
     """Card advice samples ``first`` .. ``first + count - 1`` on one worker (a pool job): per legal card the seat's
     share of its side's settlement (in sixths of a game unit)."""
     seat = setup.sampling.seat  # 0-based

@@ -118,6 +118,7 @@ class Journal:
         self._known = {self.key: self.identity} | {_key_of(alias): alias
                                                     for alias in (json.loads(json.dumps(dict(a))) for a in aliases)}
         self._done: array[int] = array("q")  # the offset in the file of each line done() yields
+        self._numbers: array[int] = array("q")  # and its line number, for messages naming it
         self._stream: IO[str] | None = None
         self._lock = lock_beside(self.path, holder)
         try:
@@ -129,14 +130,20 @@ class Journal:
     def done(self) -> Iterator[tuple[Span, dict[str, Any]]]:
         """The spans this job had finished when the journal was opened, each once, with its sums: read from the file
         one line at a time (the lines were checked when it was opened, and only this run appends to it since)."""
+        for _, span, sums in self.done_lines():
+            yield span, sums
+
+    def done_lines(self) -> Iterator[tuple[int, Span, dict[str, Any]]]:
+        """:meth:`done` with each span's line number in the file, so that a caller refusing its sums can name the
+        line (``file:line``)."""
         if not self._done:
             return
         with open(self.path, "rb") as stream:
-            for offset in self._done:
+            for offset, number in zip(self._done, self._numbers):
                 stream.seek(offset)
                 entry = json.loads(stream.readline())
                 first, count = entry["span"]
-                yield Span(int(first), int(count)), entry["sums"]
+                yield number, Span(int(first), int(count)), entry["sums"]
 
     def append(self, span: Span, sums: Mapping[str, Any]) -> None:
         """One finished span, flushed at once."""
@@ -180,6 +187,7 @@ class Journal:
                     continue  # written twice (cannot happen, but never counted twice)
                 seen.add(span)
                 self._done.append(at)
+                self._numbers.append(number)
         self._stream = open(self.path, "a", encoding="utf-8")
         if self.key not in found:
             self._write_header()

@@ -172,7 +172,7 @@ class MatchResult:
     bots: dict[str, Mean] = field(default_factory=dict)
     declaring_side: Mean = Mean(math.nan, math.nan, math.nan, 0)
     difference: tuple[str, str, Mean] | None = None
-    stopped: str | None = None  # "time limit" or "interrupt" when the match ended before its last deal
+    stopped: str | None = None  # "time limit" or "interrupt" when the match ended early ("error": the match so far)
     seats: dict[str, int] = field(default_factory=dict)
     deals_counted: int = 0
     pot: int | None = None  # every deal's pot, in a game paid from one
@@ -188,7 +188,9 @@ class MatchResult:
             object.__setattr__(self, "first_deal", self.deals[0])
 
     def as_dict(self) -> dict[str, Any]:
-        """The document ``stich match --json`` writes, in the order it writes it (the deals as they are played)."""
+        """The document ``stich match --json`` writes, in the order it writes it (the deals as they are played), where
+        the match kept its deals (``keep_deals``, the API's default); without them ``deals`` is empty, and the command,
+        which keeps none, writes each deal as it comes instead (its JSON stream)."""
         return {**self.heading_dict(), "deals": [deal.as_dict() for deal in self.deals], **self.summary_dict()}
 
     def heading_dict(self) -> dict[str, Any]:
@@ -452,9 +454,11 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     the bots and the scorer read it alike. ``time_limit`` (seconds) ends the match after the board in play when it
     is reached (whole boards only, so that a rotated match stays paired; ``stopped`` says so). ``progress(result so
     far, deals in all)`` is called after a deal played (on several workers, after a board), at most every
-    :data:`PROGRESS_SECONDS`, and once more with every deal played when an interrupt ends the match. ``checkpoint`` (a
-    file) keeps every board played, and a rerun of the same match resumes from it: every choice is a function of the
-    bots' seeds and the position, so the resumed match equals an uninterrupted one. ``workers`` (None: every core)
+    :data:`PROGRESS_SECONDS`, and once more with every deal played when an interrupt or an error ends the match (its
+    ``stopped`` ``"interrupt"`` or ``"error"``, so that a caller streaming the match can close what it wrote).
+    ``checkpoint`` (a file) keeps every board played, and a rerun of the same match resumes from it: every choice is a
+    function of the bots' seeds and the position, so the resumed match equals an uninterrupted one; each of its lines
+    is checked before any deal is handed on (a StichError names the line). ``workers`` (None: every core)
     plays whole boards on that many processes, each searching on one thread: the bots must then pickle (this module's do, without their engines,
     so their table size is the default there, and a sampling bot's ``last_estimates`` stay in the worker); the
     match is the same on any number (without a bot's ``time_limit``, which depends on the machine's speed), its
@@ -536,69 +540,82 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
         if in_order is not None:
             in_order.add(deal)
 
-    try:
+    def resumed(number: int, span: Span, document: Mapping[str, Any]) -> list[PlayedDeal]:
+        """The deals of a checkpoint line: its board's, one a rotation; else a StichError naming the line."""
+        try:
+            deals = [PlayedDeal.from_dict(deal) for deal in document["deals"]]
+        except (KeyError, TypeError, ValueError):
+            deals = []
+        if span.size != 1 or len(deals) != rotations or any(deal.board != span.first for deal in deals):
+            assert journal is not None
+            raise StichError(f"{journal.path}:{number}:1: this checkpoint line does not hold the played deals of "
+                             f"board {span.first} ({rotations} a board)")
+        return deals
+
+    def kept() -> Iterator[tuple[int, Span, dict[str, Any]]]:
+        """The checkpoint's lines of the boards asked (a longer match's checkpoint has more)."""
         if journal is not None:
-            for span, document in journal.done():
-                if span.first > boards:  # a longer match's checkpoint: only the boards asked
-                    continue
-                try:
-                    resumed = [PlayedDeal.from_dict(deal) for deal in document["deals"]]
-                except (KeyError, TypeError, ValueError):
-                    raise StichError(f"{journal.path}: a line of this checkpoint holds no played deals") from None
+            yield from ((number, span, document) for number, span, document in journal.done_lines()
+                        if span.first <= boards)
+
+    def builds() -> dict[str, int]:
+        """The boards played so far by each build, this one first (the others by their first board)."""
+        ordered = sorted(built.items(), key=lambda item: (item[0] != build, item[1][1]))
+        return {label: count for label, (count, _) in ordered}
+
+    reported = [-math.inf]  # when progress was last called
+
+    def report(now: bool = False, stopped: str = "interrupt") -> None:
+        if progress is not None and (now or time.monotonic() - reported[0] >= PROGRESS_SECONDS):
+            progress(tally.result(game.name, seed, boards, stopped, pot, setup, builds()), total)
+            reported[0] = time.monotonic()
+
+    try:
+        for number, span, document in kept():  # every line checked before a deal is handed on: none half said
+            resumed(number, span, document)
+        try:
+            for number, span, document in kept():  # read again, one line at a time, so none is held
                 done[span.first] = 1
                 built_by(str(document.get("engine", UNKNOWN_BUILD)), span.first)
-                for deal in resumed:
+                for deal in resumed(number, span, document):
                     place(deal)
 
-        def builds() -> dict[str, int]:
-            """The boards played so far by each build, this one first (the others by their first board)."""
-            ordered = sorted(built.items(), key=lambda item: (item[0] != build, item[1][1]))
-            return {label: count for label, (count, _) in ordered}
+            mixing = resumed_builds_text(builds()) if not all(done[1:]) else None
+            if mixing is not None and notice is not None:  # boards are left for this build to play
+                notice(mixing)
 
-        mixing = resumed_builds_text(builds()) if not all(done[1:]) else None
-        if mixing is not None and notice is not None:  # boards are left for this build to play
-            notice(mixing)
+            deal_board = functools.partial(play_board, game=game.name, bots=bots, seed=seed, contract=contract,
+                                           declarer=declarer, variant=variant, pot=pot, rotations=rotations)
+            stopped: list[str] = []
 
-        deal_board = functools.partial(play_board, game=game.name, bots=bots, seed=seed, contract=contract,
-                                       declarer=declarer, variant=variant, pot=pot, rotations=rotations)
-        stopped: list[str] = []
+            def to_play() -> Iterator[int]:
+                """The boards not yet played, until the time limit (whole boards only, so a rotated match stays
+                paired; a board already started is finished)."""
+                for board in range(1, boards + 1):
+                    if done[board]:
+                        continue
+                    if deadline is not None and time.monotonic() >= deadline and tally.played:
+                        stopped.append("time limit")
+                        return
+                    yield board
 
-        def to_play() -> Iterator[int]:
-            """The boards not yet played, until the time limit (whole boards only, so a rotated match stays
-            paired; a board already started is finished)."""
-            for board in range(1, boards + 1):
-                if done[board]:
-                    continue
-                if deadline is not None and time.monotonic() >= deadline and tally.played:
-                    stopped.append("time limit")
-                    return
-                yield board
+            def keep(board: int, deals: list[PlayedDeal]) -> None:
+                if journal is not None:
+                    journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in deals], "engine": build})
 
-        reported = [-math.inf]  # when progress was last called
+            def finished(board: int, deals: list[PlayedDeal]) -> None:  # a board from the pool, all its deals at once
+                built_by(build, board)
+                for deal in deals:
+                    place(deal)
+                keep(board, deals)
+                report()
 
-        def report(now: bool = False) -> None:
-            if progress is not None and (now or time.monotonic() - reported[0] >= PROGRESS_SECONDS):
-                progress(tally.result(game.name, seed, boards, "interrupt", pot, setup, builds()), total)
-                reported[0] = time.monotonic()
-
-        def keep(board: int, deals: list[PlayedDeal]) -> None:
-            if journal is not None:
-                journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in deals], "engine": build})
-
-        def finished(board: int, deals: list[PlayedDeal]) -> None:  # a board from the pool, all its deals at once
-            built_by(build, board)
-            for deal in deals:
+            def dealt(deal: PlayedDeal) -> None:  # a deal played in this process, said as soon as it is played
+                if deal.rotation == 0:
+                    built_by(build, deal.board)
                 place(deal)
-            keep(board, deals)
-            report()
+                report()
 
-        def dealt(deal: PlayedDeal) -> None:  # a deal played in this process, said as soon as it is played
-            if deal.rotation == 0:
-                built_by(build, deal.board)
-            place(deal)
-            report()
-
-        try:
             if workers == 1:
                 for board in to_play():
                     keep(board, deal_board(board, on_deal=dealt))
@@ -613,6 +630,14 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             if in_order is not None:
                 in_order.flush()
             report(now=True)
+            raise
+        except Exception:  # likewise (a bot's illegal card, a full disk), so that a stream of it can be closed
+            try:
+                if in_order is not None:
+                    in_order.flush()
+                report(now=True, stopped="error")
+            except Exception:  # the failure was in on_deal or progress itself: the first error is the one to say
+                pass
             raise
     finally:
         if journal is not None:

@@ -534,13 +534,18 @@ def _counted_alike(objective: Objective, curve: Objective) -> bool:
     return objective.points_weight == curve.points_weight and objective.trick_weight == curve.trick_weight
 
 
-def _thresholds(rules: Rules, curve: Objective, maximum: int) -> tuple[tuple[str, int], ...]:
+def _thresholds(rules: Rules, curve: Objective, maximum: int,
+                unscored: frozenset[str] = frozenset()) -> tuple[tuple[str, int], ...]:
     """The yes/no objectives counted as the curve is (same weights, no card events), on the curve's scale: the
     curve's side reaching ``target`` makes its objective; the other side's objective is made while the curve stays
     below ``maximum - target + 1`` (a Schneider against at 90 points of 120: the line at 31). The game
-    module's objectives say which marks a contract has; nothing here knows a game by name."""
+    module's objectives say which marks a contract has; nothing here knows a game by name. Those that score
+    nothing here (``unscored``: a Tout's 61 and Schneider, :func:`unscored_bonuses`) have no mark: a line at 61
+    read as a game won or lost that the Tout does not know."""
     marks = []
     for name in rules.objective_names():
+        if name in unscored:
+            continue
         try:
             objective = rules.objective(name, rules.declarer) if name == curve.name else rules.objective(name)
         except StichError:  # decided already, or a per-seat objective of another seat
@@ -636,7 +641,7 @@ def _analyse_play(position: Position, engine: EngineSolver | None, objective: st
                         declaring_side=tuple(sorted(s + 1 for s in rules.declaring_side)), measure=measure,
                         cards=analysed, curve=tuple(curve), trick_ends=tuple(trick_ends),
                         players=summarise(analysed, rules.seats), maximum=maximum,
-                        thresholds=_thresholds(rules, curve_objective, maximum),
+                        thresholds=_thresholds(rules, curve_objective, maximum, unscored),
                         winning=_winning(rules, curve_objective), bonuses_kept=_kept(engine, state, unscored))
 
 

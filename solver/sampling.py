@@ -45,8 +45,8 @@ from .state import PlayState
 from .search.boundary import Deadline, check_stop, check_time_limit
 from .search.engine import EngineSolver
 from .variant import Variant, value_text
-from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, worker_engine,
-                      worker_settlement_engine, worker_stop)
+from .workers import (DEFAULT_WORKER_WAIT_SECONDS, ChunkLimits, Notify, Pool, worker_engine,
+                      worker_settlement_engine)
 
 #: Shuffles tried for the first sample of an analysis from a hand before its constraints are declared impossible
 #: (a few seconds). An analysis from a record skips this: the real deal shows that the play can be met.
@@ -562,27 +562,7 @@ def has_share(position: Position, seat: int) -> bool:
     return position.game.seat_share(position.rules, seat, 0) is not None
 
 
-@dataclass(frozen=True)
-class SampleLimits:
-    """When a chunk of an analysis's samples ends before its next sample: at ``deadline`` (``time.monotonic()``, one
-    clock for every process of this machine) or once ``stop`` is set (an Event, where the chunk runs in the process
-    that made it; in a local pool's worker the run's stop comes as :func:`~solver.workers.worker_stop`). Asked before
-    each sample, so that a run stops within about one sample a worker rather than after every chunk handed out (a
-    Zwanzigerrufen sample may take a second, a chunk ten of them); a sample once begun is finished, and sample 0
-    always runs (a report needs one)."""
-
-    deadline: float | None = None
-    stop: threading.Event | None = None
-
-    def passed(self, k: int) -> bool:
-        """Whether sample ``k`` is not to be begun."""
-        if k == 0:
-            return False
-        stop = self.stop if self.stop is not None else worker_stop()
-        return (self.deadline is not None and time.monotonic() >= self.deadline) or (stop is not None and stop.is_set())
-
-
-def sample_chunk(setup: Setup, first: int, count: int, limits: SampleLimits | None = None) -> Sums:
+def sample_chunk(setup: Setup, first: int, count: int, limits: ChunkLimits | None = None) -> Sums:
     """Samples ``first`` .. ``first + count - 1``, solved by one worker, as integer sums; with ``limits``, up to the
     first sample they stop (the sums then hold fewer samples than asked: :func:`_analyse` counts those done)."""
     engine = worker_engine()
@@ -786,13 +766,13 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     """Solve the samples (in this process or on the pool, resuming a checkpoint) and build the report.
     ``known_feasible``: a deal is known to meet the constraints (the record's own), so none is looked for first.
     ``time_limit`` and ``stop`` hand out no chunk after them but the first, and end a chunk before its next sample
-    (:class:`SampleLimits`; see :func:`analyse_hand`).
+    (:class:`~solver.workers.ChunkLimits`; see :func:`analyse_hand`).
     ``typed_contract``: the contract as the caller wrote it, which older checkpoints are keyed by."""
     check_run(samples, checkpoint)
     if not known_feasible:
         draw_sample(setup, 0, FEASIBILITY_TRIES)  # impossible constraints fail here, naming why, in a few seconds
     seed = setup.seed
-    count = min(local_workers(pool.workers), samples)
+    count = min(pool.spread_over, samples)
     size = chunk_size(samples, count)
     total = Sums()
     setup_identity, setup_aliases = checkpoint_identity(asdict(setup))
@@ -815,10 +795,9 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
 
     task: Callable[..., Sums] = sample_span
     if deadline.limited and not pool.scheduler:  # each chunk looks before each sample too (a cluster's clocks differ)
-        serial = local_workers(pool.workers) == 1 and pool.memory_mb is None  # the Event itself, else worker_stop()
-        end = None if time_limit is None else time.monotonic() + time_limit
-        task = partial(sample_span, limits=SampleLimits(end, stop if serial else None))
         pool = replace(pool, stop=stop)
+        end = None if time_limit is None else time.monotonic() + time_limit
+        task = partial(sample_span, limits=ChunkLimits(end, pool.task_stop, at_least=1))  # sample 0 always
     run_spans(pool, samples, size, task, setup, journal, lambda document: _checkpoint_sums(journal, document),
               total.add, None if progress is None else lambda: progress(_report(game, setup, total, seed)),
               go_on=go_on if deadline.limited else None,
@@ -977,7 +956,7 @@ def analyse_position(position: Position, seat: SupportsIndex, *, known: Mapping[
                     known_feasible=not known and real, progress=progress, time_limit=time_limit, stop=stop)
 
 
-def sample_span(span: Span, setup: Setup, limits: SampleLimits | None = None) -> Sums:
+def sample_span(span: Span, setup: Setup, limits: ChunkLimits | None = None) -> Sums:
     """:func:`sample_chunk` for a span of samples: the shape of a pool job."""
     if limits is None:
         return sample_chunk(setup, span.first, span.size)

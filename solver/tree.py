@@ -64,16 +64,20 @@ class TreeTooLarge(StichError):
         self.nodes, self.exact, self.max_nodes, self.depth = nodes, exact, max_nodes, depth
         self.by_memory = by_memory
         if by_memory:
-            super().__init__(f"the tree to depth {depth} has {self.size_text()}, more than the memory available now "
-                             f"holds ({max_nodes:,} nodes: {max_nodes * node_bytes('.graphml') / (1 << 30):.1f} GB at "
-                             f"{node_memory_text('.graphml')}): ask for fewer cards, or give max_nodes to build it "
-                             "anyway")
+            super().__init__(f"{self.memory_text()}: ask for fewer cards, or give max_nodes to build it anyway")
         else:
             super().__init__(f"the tree to depth {depth} has {self.size_text()}, more than the {max_nodes:,} allowed "
                              f"(max_nodes; {node_memory_text()})")
 
     def size_text(self) -> str:
         return f"{'' if self.exact else 'more than '}{self.nodes:,} nodes"
+
+    def memory_text(self, suffix: str = ".graphml") -> str:
+        """The tree against the memory's bound (``max_nodes`` the nodes it held, written in the format of
+        ``suffix``), in the words of the API's refusal and of ``stich tree``'s, which add what to do."""
+        return (f"the tree to depth {self.depth} has {self.size_text()}, more than the memory available now holds "
+                f"({self.max_nodes:,} nodes: {self.max_nodes * node_bytes(suffix) / (1 << 30):.1f} GB at "
+                f"{node_memory_text(suffix)})")
 
 
 def tree_size(position: Position, depth: int, *, stop_above: int | None = None,

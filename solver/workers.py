@@ -40,7 +40,7 @@ import warnings
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from importlib import import_module
 from multiprocessing.connection import Connection
@@ -532,6 +532,39 @@ def serial_threads(workers: int | None) -> int | None:
 
 
 @dataclass(frozen=True)
+class ChunkLimits:
+    """When a chunk of a run's samples stops: at ``deadline`` (``time.monotonic()``, one clock for every process of
+    this machine) or once ``stop`` is set (an Event, where the chunk runs in the process that made it,
+    :attr:`Pool.task_stop`; in a local pool's worker the run's stop comes as :func:`worker_stop`), except in the
+    samples numbered below ``at_least``, which always finish (a report, or a bot's choice, needs one). An analysis
+    asks :meth:`passed` before each sample (a sample begun is finished: a Zwanzigerrufen sample may take a second, a
+    chunk ten of them); advice solves each sample under :meth:`stopping` (its settlement search stops inside it, and
+    the sample is dropped whole, so that every contract or card keeps the same samples)."""
+
+    deadline: float | None = None
+    stop: Any | None = None  # a threading.Event (anything with is_set())
+    at_least: int = 0
+
+    def _stop(self) -> Any | None:
+        return self.stop if self.stop is not None else worker_stop()
+
+    def passed(self, k: int) -> bool:
+        """Whether sample ``k`` is not to be begun."""
+        if k < self.at_least:
+            return False
+        stop = self._stop()
+        return (self.deadline is not None and time.monotonic() >= self.deadline) or (stop is not None and stop.is_set())
+
+    def stopping(self, k: int) -> AbstractContextManager[None]:
+        """The block in which sample ``k`` is solved by the settlement search."""
+        stop = self._stop()
+        if k < self.at_least or (self.deadline is None and stop is None):
+            return nullcontext()
+        left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        return worker_settlement_engine().stopping(left, stop)
+
+
+@dataclass(frozen=True)
 class Pool:
     """Where a workload's jobs run: on the Dask cluster at ``scheduler`` (waiting at most ``worker_wait`` seconds
     for a first worker, telling ``notify`` so; Dask's log on stderr only when ``verbose``); else on ``workers`` local
@@ -561,6 +594,26 @@ class Pool:
             raise StichError(f"notify must be a function (or None), not {self.notify!r}")
         check_stop(self.stop, StichError)
 
+    @property
+    def runs_here(self) -> bool:
+        """Whether its jobs run in this process (one local worker and no memory cap: :func:`run_serial`)."""
+        return not self.scheduler and local_workers(self.workers) == 1 and self.memory_mb is None
+
+    @property
+    def task_stop(self) -> Any | None:
+        """The ``stop`` a task reads itself (:class:`ChunkLimits`): the Event where the jobs run in this process; else
+        None, since a local pool's worker reads it as :func:`worker_stop` and a cluster's task cannot read it."""
+        return self.stop if self.runs_here else None
+
+    @property
+    def spread_over(self) -> int:
+        """The workers its jobs are spread over, for sizing them: a cluster's count as given, never cut to this
+        machine's cores nor warned about (None: those cores, the cluster's size being unknown until it is reached);
+        else the local workers."""
+        if self.scheduler:
+            return check_workers(self.workers) or usable_cores()
+        return local_workers(self.workers)
+
     def run(self, jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, *,
             split: Callable[[Any], list[Any]] | None = None, failed: Callable[[Any], Any] | None = None) -> None:
         """Every job run once and handed to ``on_result`` (see :func:`run_pool` and :func:`run_dask`)."""
@@ -569,7 +622,7 @@ class Pool:
                      verbose=self.verbose)
             return
         count = local_workers(self.workers)
-        if count == 1 and self.memory_mb is None:
+        if self.runs_here:
             run_serial(jobs, task, args, on_result, self.table_mb, serial_threads(self.workers))
         else:
             run_pool(jobs, task, args, on_result, count, self.memory_mb, split=split, failed=failed,

@@ -835,3 +835,77 @@ def test_board_order_holds_a_board_only_while_one_before_it_is_in_play():
     order.add(deal(6, 0))  # board 5 never played (an interrupt): flushed after it
     order.flush()
     assert told[-1] == (6, 0) and not order.held
+
+
+#: A random bots' Kratzen match (its -n and --checkpoint left to add).
+RANDOM_KRATZEN = ("match", "-g", "kratzen", "--bots", "random,random,random,random", "--seed", "3", "-j", "1",
+                  "--pot", "10", "--json")
+
+
+def _kratzen_checkpoint(tmp_path, boards: int):
+    """The checkpoint of :data:`RANDOM_KRATZEN` played to ``boards`` boards, its lines parsed."""
+    from test_cli import run
+
+    journal = tmp_path / "m.ckpt"
+    run(*RANDOM_KRATZEN, "-n", boards, "--checkpoint", journal)
+    return journal, [json.loads(row) for row in journal.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("broken", [{}, {"deals": []}, {"deals": [{"board": 3}]}])
+def test_a_bad_checkpoint_line_is_named_before_any_deal_is_written(tmp_path, broken):
+    """A line whose deals did not read was found while the resumed deals streamed: --json wrote its heading and
+    two boards, unterminated, and the message named the file alone. Every line is checked first, by its number."""
+    from test_cli import run
+
+    journal, rows = _kratzen_checkpoint(tmp_path, 4)
+    rows[3]["sums"] = broken  # board 3, line 4 (line 1 is the header)
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    failed = run(*RANDOM_KRATZEN, "-n", "6", "--checkpoint", journal, code=1)
+    assert failed.stdout == ""
+    assert failed.stderr == (f"stich: {journal}:4:1: this checkpoint line does not hold the played deals of board 3 "
+                             "(4 a board)\n")
+
+
+def test_a_match_failing_midway_closes_its_json_document(tmp_path, monkeypatch):
+    """A failure after deals were written (a bot's illegal card) left the line unterminated: the document is closed
+    with the match so far, ``stopped`` "error", and the exit code is still 1."""
+    from test_cli import SCHEMA, run, schema_errors
+
+    import solver.match as match_module
+
+    played = match_module.play_board
+
+    def failing(board, **settings):
+        if board == 3:
+            raise StichError("board 3: an illegal card")
+        return played(board, **settings)
+
+    monkeypatch.setattr(match_module, "play_board", failing)
+    journal = tmp_path / "m.ckpt"
+    failed = run("match", "-g", "kratzen", "--bots", "random,random,random", "-n", "4", "-j", "1", "--pot", "6",
+                 "--checkpoint", journal, "--json", code=1)
+    document = json.loads(failed.stdout)
+    assert schema_errors(document, SCHEMA) == []
+    assert document["stopped"] == "error" and [deal["board"] for deal in document["deals"]] == [1, 1, 1, 2, 2, 2]
+    assert document["declaring_side"]["deals"] == 6 and failed.stderr == "stich: board 3: an illegal card\n"
+
+
+def test_an_interrupt_while_a_checkpoint_is_read_closes_the_json_document(tmp_path, monkeypatch):
+    """Ctrl-C while the resumed deals were streamed left --json unfinished: their load was outside the part of the
+    match that reports the match so far at an interrupt."""
+    from test_cli import run
+
+    from solver.cli import match as match_cli  # the module test_cli.run runs
+
+    journal, _ = _kratzen_checkpoint(tmp_path, 3)
+    written = match_cli.JsonStream.deal
+
+    def interrupted(stream, deal):
+        written(stream, deal)
+        if deal.board == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(match_cli.JsonStream, "deal", interrupted)
+    stopped = run(*RANDOM_KRATZEN, "-n", "3", "--checkpoint", journal, code=130)
+    document = json.loads(stopped.stdout)  # board 1 and the deal of board 2 written when Ctrl-C came
+    assert document["stopped"] == "interrupt" and len(document["deals"]) == 5

@@ -1015,6 +1015,11 @@ def test_bench_save_to_stdout_writes_the_run_alone():
     refused = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--out", "-", "--json", code=2)
     assert "--out - writes the run to stdout, where --json writes its lines" in refused.stderr
     assert not refused.stdout
+    # its old name is named as typed, not as --out, which the user did not type
+    old = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--save", "-", "--json", code=2)
+    said = " ".join(old.stderr.split())
+    assert "Invalid value for '--save': --save - writes the run to stdout, where --json writes its lines: give " \
+           "--save a file" in said and not old.stdout
 
 
 def test_bench_unknown_game_is_a_usage_error():

@@ -122,3 +122,31 @@ def test_workers_beyond_the_cores_are_cut_to_them_with_a_warning_across_the_api(
     for bad in (0, -2, 2.5, True):
         with pytest.raises(StichError, match="workers must be a whole number of at least 1, or None or -1 for every core"):
             workers.local_workers(bad)
+
+
+def test_an_analysis_on_a_cluster_counts_its_workers_as_given_without_a_warning(monkeypatch) -> None:
+    """``analyse_hand(workers=64, scheduler=...)`` on a 2-core machine warned that 64 workers were cut to 2 and sized
+    its chunks of samples for 2 workers: a cluster's workers are its own (docs/api.md). The cluster is played by a
+    run in this process that keeps the chunks it is handed."""
+    import warnings
+
+    import solver
+
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    chunks: list = []
+
+    def on_this_process(jobs, task, args, on_result, scheduler, **options):
+        assert scheduler == "tcp://127.0.0.1:1"
+        for job in jobs:
+            chunks.append(job)
+            on_result(job, task(job, *args))
+
+    monkeypatch.setattr(workers, "run_dask", on_this_process)
+    hand = dict(game="kratzen", hand="EO E9 SU SZ", seat=1, contract="Trump E", samples=128)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing to say about a cluster's count
+        on_cluster = solver.analyse_hand(workers=64, scheduler="tcp://127.0.0.1:1", **hand)
+    assert {span.size for span in chunks} == {1}  # 128 samples over 64 workers: one a chunk (over 2: two)
+    assert on_cluster.samples == 128 and on_cluster == solver.analyse_hand(workers=1, **hand)
+    assert workers.Pool(64, scheduler="tcp://127.0.0.1:1").spread_over == 64
+    assert workers.Pool(scheduler="tcp://127.0.0.1:1").spread_over == 2  # unknown until reached: these cores

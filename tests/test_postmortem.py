@@ -778,6 +778,9 @@ def test_a_tree_without_max_nodes_is_held_to_the_memory_available(monkeypatch):
                                            "it anyway") as refused:
         strategy_tree(position, 3)
     assert refused.value.by_memory and refused.value.max_nodes == whole - 1 and refused.value.exact
+    # the words stich tree says it in too, in its format's memory a node (one text, not two)
+    assert str(refused.value).startswith(refused.value.memory_text(".graphml") + ": ")
+    assert refused.value.memory_text(".json").endswith("at about 4 KB of memory a node written as JSON)")
     assert strategy_tree(position, 3, max_nodes=whole).number_of_nodes() == whole  # given: taken as given
     monkeypatch.setattr(tree, "nodes_memory_holds", lambda: whole)
     assert strategy_tree(position, 3).number_of_nodes() == whole
@@ -1037,6 +1040,17 @@ def test_a_tout_watches_only_the_tout():
     assert (first.card, first.bonuses_lost, first.cost) == ("E9", ("tout",), 14)  # EO E9 E8 GA: 3 + 11 points
     assert unscored_bonuses(position) == {"game", "schneider", "schneider_against", "schwarz",
                                          "schwarz_against"}  # a Tout is won by every trick, not by 61
+
+
+def test_a_tout_marks_only_the_tout():
+    """The plot of a Tout drew lines at 31, 61 and 91 points (the game and the Schneider both ways) and at every trick
+    for the Schwarz, items ``stich check`` lists as scoring nothing in a Tout: only the Tout's own mark is left."""
+    deal = "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / E8 GK GO G8 HA H9 SK SO"
+    tout = analyse_play(solver.make_position("Schafkopf", deal, "WenzTout", play="EU E7 G9 G8"))
+    assert tout.thresholds == (("tout (all tricks)", 120),) and tout.winning is None
+    wenz = analyse_play(solver.make_position("Schafkopf", deal, "Wenz", play="EU E7 G9 G8"))  # the same cards
+    assert wenz.thresholds == (("schneider_against", 31), ("game", 61), ("schneider", 91),
+                               ("schwarz (all tricks)", 120))
 
 
 KRATZEN_WITH_POT = f"""[Game "Kratzen"]

@@ -156,3 +156,26 @@ def test_a_run_s_stop_reaches_its_pool_workers(memory_mb) -> None:
     assert worker_stop() is None  # this process is no worker
     with pytest.raises(solver.StichError, match="stop must be a threading.Event"):
         Pool(2, stop=5)
+
+
+def test_an_analysis_and_advice_read_one_kind_of_chunk_limits(monkeypatch) -> None:
+    """An analysis's chunks and advice's had a class each for their limits, and each chose between the run's Event
+    and ``worker_stop()`` in its own words (the analysis asked about a memory cap, advice did not): one
+    ``ChunkLimits``, and the pool says which stop its tasks read (``Pool.task_stop``)."""
+    from contextlib import nullcontext
+
+    from solver import workers
+    from solver.workers import ChunkLimits, Pool
+
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    stop = threading.Event()
+    assert Pool(1, stop=stop).task_stop is stop  # run in this process: the Event itself
+    for elsewhere in (Pool(2, stop=stop), Pool(1, memory_mb=3000, stop=stop),
+                      Pool(1, scheduler="tcp://x:1", stop=stop)):
+        assert elsewhere.task_stop is None  # a local worker reads worker_stop(), a cluster's nothing
+    limits = ChunkLimits(None, stop, at_least=1)
+    assert not limits.passed(1)
+    stop.set()
+    assert not limits.passed(0) and limits.passed(1)  # sample 0 always runs
+    assert isinstance(limits.stopping(0), nullcontext)
+    assert ChunkLimits(time.monotonic() - 1).passed(5) and not ChunkLimits(time.monotonic() + 60).passed(5)

@@ -15,7 +15,8 @@ from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
 from .outcome import DealtBonus, ScoreItem, declarers_word, Scored, seats_of, total_payments, two_sided
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, TrumpSuitRules,
-                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suited_pack, parse_words, points_objective, require, tricks_objective, unknown_objective)
+                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suited_pack, parse_words, points_objective, require,
+                   tricks_objective, unknown_objective)
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
