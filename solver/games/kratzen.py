@@ -138,8 +138,8 @@ def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list
             attacker = seat == rules.declarer
             penalty = pot * (2 if attacker else 1)
             items.append(ScoreItem("penalty", (), pot, 2 if attacker else 1, False, penalty,
-                                   f"seat {seat + 1} took {taken} of {target} tricks"
-                                   + (" (the attacker pays 2P)" if attacker else ""), (seat + 1,)))
+                                   f"seat {seat + 1} took {taken} trick{'' if taken == 1 else 's'} ({target} needed"
+                                   + ("; the attacker pays 2P)" if attacker else ")"), (seat + 1,)))
     notes = ["a Muss deal: no trick payouts"] if muss else []
     if pot == 0:
         notes.append("pot 0: tricks and targets only (give --pot or a [Pot] tag)")
