@@ -375,6 +375,10 @@ def test_check_schafkopf_and_kratzen():
         (1, 2, 2, True), (2, 0, 1, False), (3, 1, 1, True)]
     out = run("check", EXAMPLES / "kratzen.tbn", "-b", "1").stdout
     assert "guarantees 2 tricks, needs 2" in out
+    # the score under the targets is the attacker's own payment in chips (it printed a bare "+6": whose?)
+    assert "score (double dummy): +6 chips, the attacker's own payment (seat 1)" in \
+        run("check", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "12").stdout
+    assert "score (double dummy): +90\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's, as before
 
 
 # --- variants and boards --------------------------------------------------------------------------------------------
