@@ -1992,6 +1992,10 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
     bot's own row is 0 by construction and gets no interval. Without rotation the difference is not paired."""
     same = _stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5")
     assert "random holds every seat: 0 by construction (zero-sum deals), no interval" in same.stdout
+    # Kratzen's deals are not zero-sum between the seats (the pot takes and pays): only a pot of 0 fixes the mean
+    kratzen = _stich_match("-g", "kratzen", "--bots", "random,random,random,random,random", "-n", "2", "-j", "1")
+    assert "random holds every seat: 0 by construction (pot 0: every payment is 0), no interval" in kratzen.stdout
+    assert "zero-sum" not in kratzen.stdout
     # one value a board: pooled over the 160 deals as if independent, the audit's interval left out 0
     assert "declaring side: +0.75 (-0.97 .. +2.47) game units per deal" in same.stdout
     assert "95% intervals over 40 boards, one value a board (its mean over the rotations)" in same.stdout
