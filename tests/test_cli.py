@@ -531,6 +531,11 @@ def test_an_objective_that_does_not_apply(tmp_path):
     result = run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "valat", code=1)  # not a Kratzen objective
     assert "kratzen.tbn:15:" in result.stderr
     assert "objective 'valat' belongs to Zwanzigerrufen, not to Kratzen (for Kratzen Trump" in result.stderr
+    # the names it lists are all those solve takes: the score too (Kratzen's list read as a lone 'tricks')
+    assert "(for Kratzen Trump S choose from: score, tricks)" in result.stderr
+    result = run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "points", code=1)
+    assert "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen (for Kratzen Trump S choose " \
+        "from: score, tricks)" in result.stderr
 
 
 @pytest.mark.parametrize("text", ["", "; only a comment\n", "\n\n"])
