@@ -848,6 +848,10 @@ def tricks_objective(rules: Rules, side: frozenset[int], name: str, description:
 def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     """Why ``name`` is no objective of ``rules``, with the names that are: the score (position.SCORE, which every
     game's solve, tree and board take) and the rules' own, so that Kratzen's list is not a lone 'tricks'."""
+    if name == "score":  # asked of the rules themselves (Position.objective), which have no settlement objective
+        return InvalidContractError(f"the score is the settlement that solve searches (solve(position, 'score')), not "
+                                    f"an objective of the rules (for {rules.game.name} {rules.contract}: "
+                                    f"{', '.join(rules.objective_names())})")
     names = ["score", *rules.objective_names()]
     known = ", ".join(names)
     if name in rules.game.objectives:
