@@ -26,6 +26,9 @@ PACK = german_suited_pack("Kratzen", _RANKS, extra=[("S6", "S", "6", 0, 0, ["W",
 
 WELI = PACK.parse("S6").index
 SUITS = "EGHS"
+#: A contract's modifier as written (spaces and hyphens dropped, any case): Muss, or Seven-Muss (Siebenermuss).
+_MODIFIERS = {"muss": "muss", "sevenmuss": "sevenmuss", "7muss": "sevenmuss", "siebenermuss": "sevenmuss",
+              "siebenmuss": "sevenmuss"}
 
 
 class KratzenRules(TrumpSuitRules):
@@ -248,10 +251,11 @@ class Kratzen(Game):
         require(index is not None, f"contract {quoted(text)}: {quoted(words[1])} is not a suit (E, G, H or S)")
         suit = PACK[index].suit  # type: ignore[index]
         modifier = None
-        if len(words) == 3:
-            modifier = {"muss": "muss", "sevenmuss": "sevenmuss", "7muss": "sevenmuss"}.get(words[2].lower())
-            require(modifier is not None, f"contract {quoted(text)}: {quoted(words[2])} is not Muss or SevenMuss")
-        require(len(words) <= 3, f"contract {quoted(text)}: expected {cls.contract_help}")
+        require(len(words) <= 4, f"contract {quoted(text)}: expected {cls.contract_help}")
+        if len(words) > 2:  # one word or two: RULES.md writes Seven-Muss, which parse_words splits
+            written = " ".join(words[2:])
+            modifier = _MODIFIERS.get(written.replace(" ", "").lower())
+            require(modifier is not None, f"contract {quoted(text)}: {quoted(written)} is not Muss or SevenMuss")
         label = f"Trump {suit}" + {None: "", "muss": " Muss", "sevenmuss": " SevenMuss"}[modifier]
         return Contract(cls.name, "trump", suit=suit, modifier=modifier, text=label)
 
