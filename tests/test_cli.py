@@ -1112,6 +1112,7 @@ def test_score_json_of_kratzen_with_a_pot(tmp_path):
     # the text output shows the double-dummy payments with the pot's column (it once failed on the missing key)
     text = run("score", path, "--dd").stdout
     assert "Payments (double dummy)" in text and text.count("pot") >= 3
+    assert text.splitlines()[1] == "pot: 12 chips"  # as show and solve say it (it read "pot 12")
 
 
 def test_score_dd_text_of_unfinished_kratzen_deals():
@@ -1119,6 +1120,8 @@ def test_score_dd_text_of_unfinished_kratzen_deals():
     assert text.count("Payments (double dummy)") == 5
     # every seat plays for itself (RULES.md 3): no "both sides", and the attacker is "he" as in match and analyse
     board3 = " ".join(run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "12").stdout.split())
+    assert "attacker 1 pot: 12 chips the play is not complete" in board3  # the pot the settlement is paid from
+    assert "pot:" not in run("score", EXAMPLES / "settlement.tbn", "--dd").stdout  # a game with no pot
     assert ("the line takes 1 trick; the most the attacker can force is 0 (the others, playing for the score, need "
             "not hold the attacker down where it does not change it) every seat playing for tricks (one such line), "
             "the deal settles -24 the best settlement while the attacker forces his 0 tricks: -24") in board3
