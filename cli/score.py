@@ -72,11 +72,12 @@ def render_score(document: Document, console: Console) -> None:
     """A settlement for people: the title, the items, the payments and any notes (and with --dd the double-dummy
     settlement)."""
     console.print(record_title(document))
+    pot = document["pot"] if "items" in document else (document.get("dd") or {}).get("pot")
+    if pot is not None:  # as show and solve write it over the diagram (an unfinished deal's said none)
+        console.print(f"pot: {pot:,} chips")
     if "items" not in document:
         console.print(Text("the play is not complete: no score yet", style="dim"))
     else:
-        if document["pot"] is not None:
-            console.print(f"pot {document['pot']}")
         if document["items"]:
             console.print(_items_table(document, document["game"]))
         else:

@@ -1055,7 +1055,7 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
         raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
     if not has_share(position, seat - 1):
         raise StichError(f"card advice ranks the cards by the seat's share of the score, and in {position.game.name} "
-                         f"only the declarer's payment is searched (every seat plays for itself): stich analyse "
+                         f"only the {position.game.declarer_title}'s payment is searched (every seat plays for itself): stich analyse "
                          f"FILE --seat {seat} ranks seat {seat}'s cards by its own tricks")
     sampling = position_setup(position, seat, known=known, seed=seed, pot=pot)
     legal = state.legal_cards()

@@ -893,7 +893,7 @@ def score_report(position: Position, *, pot: int | None = None, dd: bool = False
     """``stich score``'s document for one position: the record header and the settlement of its finished deal
     (:func:`solver.scoring.score_deal`); with ``dd`` also the double-dummy settlement under ``"dd"``
     (:func:`solver.settlement.dd_settlement`), from the start of a complete deal, so that it compares with the
-    actual score, else from where the play stops (and then without the settlement of the play, which is not over);
+    actual score, or of one with no card played yet, else from where the play stops (and then without the settlement of the play, which is not over);
     ``engine``, ``points_engine``, ``time_limit`` and ``stop`` are :func:`~solver.settlement.dd_settlement`'s
     (without ``dd`` nothing is searched).
     """
@@ -905,7 +905,10 @@ def score_report(position: Position, *, pot: int | None = None, dd: bool = False
         document.update(score_deal(position, pot=pot).as_dict())
     if dd:
         start = Position(position.game, rules, rules.start(), record=position.record) if complete else position
-        document["dd"] = {"from": "start" if complete else "end_of_play", "cards_on_table": len(start.state.trick),
+        # a deal with no card played yet (a fresh `stich deal`) is searched from its start too, and says so
+        unplayed = not start.state.history and not start.state.trick
+        document["dd"] = {"from": "start" if complete or unplayed else "end_of_play",
+                          "cards_on_table": len(start.state.trick),
                           **dd_settlement(start, pot=pot, engine=engine, points_engine=points_engine,
                                          time_limit=time_limit, stop=stop).as_dict()}
     return document

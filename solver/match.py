@@ -321,7 +321,9 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
         table = ("mean settlement per seat and deal", ("bot", "seats played", f"mean settlement ({units})"),
                  [(name, str(result.seats[name]), mean_text(mean)) for name, mean in result.bots.items()])
         if len(result.bots) == 1 and next(iter(result.bots.values())).fixed:
-            fixed = f"{next(iter(result.bots))} holds every seat: 0 by construction (zero-sum deals), no interval"
+            # a game paid from a pot is no zero-sum game between the seats: its mean is fixed only by a pot of 0
+            why = "pot 0: every payment is 0" if game.has_pot else "zero-sum deals"
+            fixed = f"{next(iter(result.bots))} holds every seat: 0 by construction ({why}), no interval"
         if game.has_pot:  # every seat for itself, paid in chips from and into the pot
             side = (f"{game.declarer_title} (seat {first_deal.declarer}): {mean_text(result.declaring_side)} "
                     f"{units} per deal, his own payment")

@@ -356,6 +356,18 @@ def test_card_set_masks_belong_to_the_pack(valat, mask):
         solver.CardSet(valat.pack, mask)
 
 
+def test_the_rules_asked_for_the_score_say_where_it_is_answered():
+    """The message of an objective a contract lacks lists the score (solve takes it); the rules themselves, asked for
+    'score', say that solve answers it, not "unknown objective 'score' (choose from: score, tricks)"."""
+    position = make_position("kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S")
+    with pytest.raises(InvalidContractError, match=r"the score is the settlement that solve searches .*not an "
+                                                   r"objective of the rules \(for Kratzen Trump S: tricks\)"):
+        position.objective("score")
+    with pytest.raises(InvalidContractError, match=r"choose from: score, tricks\)"):
+        position.objective("valat")
+    assert solver.solve(position, "score").total == 0
+
+
 @pytest.mark.parametrize("game", solver.GAMES, ids=lambda g: g.name)
 def test_every_objective_a_contract_answers_is_in_its_games_list(game):
     # Game.objectives tells a typo ("unknown objective") from a name that does not apply to this contract

@@ -804,12 +804,14 @@ def test_bad_questions_are_refused():
     # the audit's: a contract that is no text, a declarer in a list or beyond the seats, seats written "04"
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "contract": 5}), 400, "a contract is text")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "declarer": [1]}), 400,
-            "the declarer is a seat from 1 to 3, not [1]")
+            "the attacker is a seat from 1 to 3, not [1]")  # as the Deal form names the field in Kratzen
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": 5, "declarer": 6}), 400,
+            "the attacker is a seat from 1 to 5, not 6")
     refused(c.post("/api/deal", json={"game": "Zwanzigerrufen", "seed": 1, "declarer": 9}), 400,
             "the declarer is a seat from 1 to 4, not 9")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": "04"}), 400, "not '04'")
     # digits int() refuses (a superscript) are no number: a 400 with the message, not a 500 (the reread)
-    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "declarer": "\u00b2"}), 400, "the declarer is a seat")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "declarer": "\u00b2"}), 400, "the attacker is a seat")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "\u00b2"}), 400, "seed")
     assert c.get("/api/nothing").status_code == 404
     assert c.get("/api/position").status_code == 405

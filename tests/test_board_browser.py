@@ -545,6 +545,23 @@ def test_the_end_of_a_kratzen_deal_shows_each_seats_payment_not_its_trick_chips(
     assert driver.find_element("css selector", "#seat-2 .who").text == "Seat 2 · 0 tricks (+0)"
 
 
+def test_a_kratzen_grade_counts_one_trick_in_the_singular(driver, server):
+    """The Kratzen table audit: the play list's and the graph's tooltip said "cost 1 tricks"; five seats, the
+    attacker's Weli lead (H7 keeps his two tricks) and seat 5's trump ten each cost one trick."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    text = ('[Game "Kratzen"]\n[Board "3"]\n[Seats "5"]\n'
+            '[Deal "1: S6 GK H7 SK / GA SO S9 S8 / EK GU HZ H9 / G9 G8 HA H8 / GZ G7 HK HO"]\n[Contract "Trump G"]\n'
+            '[Pot "12"]\n[Play "1"]\nS6 GA GU G9 GZ\nSO H9 G8 G7 SK\nHA HK H7 S9 HZ\nH8 HO GK S8 EK\n*\n')
+    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.is_over && S.curve !== null"),
+             "the graph")
+    said = driver.execute_script("return [...document.querySelectorAll('#play [title]')].map((n) => n.title)"
+                                 ".filter((t) => t.includes(' blunder'))")
+    assert said == ["S6 by seat 1: blunder, cost 1 trick, lost target (best: H7)",
+                    "GZ by seat 5: blunder, cost 1 trick, lost target (best: G7)"]
+
+
 def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
     """The statistics audit: every sample alike gives an interval of no width, which says only that no other value
     was met; the odds say so, as stich analyse does, instead of a '95%' interval."""

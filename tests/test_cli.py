@@ -375,6 +375,10 @@ def test_check_schafkopf_and_kratzen():
         (1, 2, 2, True), (2, 0, 1, False), (3, 1, 1, True)]
     out = run("check", EXAMPLES / "kratzen.tbn", "-b", "1").stdout
     assert "guarantees 2 tricks, needs 2" in out
+    # the score under the targets is the attacker's own payment in chips (it printed a bare "+6": whose?)
+    assert "score (double dummy): +6 chips, the attacker's own payment (seat 1)" in \
+        run("check", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "12").stdout
+    assert "score (double dummy): +90\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's, as before
 
 
 # --- variants and boards --------------------------------------------------------------------------------------------
@@ -527,6 +531,11 @@ def test_an_objective_that_does_not_apply(tmp_path):
     result = run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "valat", code=1)  # not a Kratzen objective
     assert "kratzen.tbn:15:" in result.stderr
     assert "objective 'valat' belongs to Zwanzigerrufen, not to Kratzen (for Kratzen Trump" in result.stderr
+    # the names it lists are all those solve takes: the score too (Kratzen's list read as a lone 'tricks')
+    assert "(for Kratzen Trump S choose from: score, tricks)" in result.stderr
+    result = run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "points", code=1)
+    assert "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen (for Kratzen Trump S choose " \
+        "from: score, tricks)" in result.stderr
 
 
 @pytest.mark.parametrize("text", ["", "; only a comment\n", "\n\n"])
@@ -1108,6 +1117,7 @@ def test_score_json_of_kratzen_with_a_pot(tmp_path):
     # the text output shows the double-dummy payments with the pot's column (it once failed on the missing key)
     text = run("score", path, "--dd").stdout
     assert "Payments (double dummy)" in text and text.count("pot") >= 3
+    assert text.splitlines()[1] == "pot: 12 chips"  # as show and solve say it (it read "pot 12")
 
 
 def test_score_dd_text_of_unfinished_kratzen_deals():
@@ -1115,6 +1125,8 @@ def test_score_dd_text_of_unfinished_kratzen_deals():
     assert text.count("Payments (double dummy)") == 5
     # every seat plays for itself (RULES.md 3): no "both sides", and the attacker is "he" as in match and analyse
     board3 = " ".join(run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "12").stdout.split())
+    assert "attacker 1 pot: 12 chips the play is not complete" in board3  # the pot the settlement is paid from
+    assert "pot:" not in run("score", EXAMPLES / "settlement.tbn", "--dd").stdout  # a game with no pot
     assert ("the line takes 1 trick; the most the attacker can force is 0 (the others, playing for the score, need "
             "not hold the attacker down where it does not change it) every seat playing for tricks (one such line), "
             "the deal settles -24 the best settlement while the attacker forces his 0 tricks: -24") in board3
@@ -1993,6 +2005,10 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
     bot's own row is 0 by construction and gets no interval. Without rotation the difference is not paired."""
     same = _stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5")
     assert "random holds every seat: 0 by construction (zero-sum deals), no interval" in same.stdout
+    # Kratzen's deals are not zero-sum between the seats (the pot takes and pays): only a pot of 0 fixes the mean
+    kratzen = _stich_match("-g", "kratzen", "--bots", "random,random,random,random,random", "-n", "2", "-j", "1")
+    assert "random holds every seat: 0 by construction (pot 0: every payment is 0), no interval" in kratzen.stdout
+    assert "zero-sum" not in kratzen.stdout
     # one value a board: pooled over the 160 deals as if independent, the audit's interval left out 0
     assert "declaring side: +0.75 (-0.97 .. +2.47) game units per deal" in same.stdout
     assert "95% intervals over 40 boards, one value a board (its mean over the rotations)" in same.stdout

@@ -528,7 +528,7 @@ def test_a_kratzen_seat_that_does_not_declare_has_no_payment_of_its_own():
     assert attacker.score_mean is not None
     position = solver.position_from_record(solver.random_record("kratzen", 2, 1, seats=3))
     after = position.play(next(iter(position.legal_cards())))
-    with pytest.raises(StichError, match=r"only the declarer's payment is searched .* stich analyse FILE --seat 2"):
+    with pytest.raises(StichError, match=r"in Kratzen only the attacker's payment is searched .* stich analyse FILE --seat 2"):
         card_advice(after, samples=2, workers=1)
 
 

@@ -415,6 +415,23 @@ def test_kratzen_attacker_pays_double():
     assert zero_sum(settlement)
 
 
+def test_kratzen_penalty_says_the_tricks_taken_and_needed():
+    """A penalty's reason reads as the other games' ("took 45 points (61 needed)"): it said "took 0 of 1 tricks"."""
+    deal = "1: E7 E8 E9 G7 / HA S6 HK HO / G8 G9 GZ GK / S7 S8 S9 SZ"
+    play = first_legal_play("Kratzen", deal, "Trump H")
+    penalties = items(score_deal(position_of("Kratzen", deal, "Trump H", play), pot=8))["penalty"]
+    assert [item.reason for item in penalties] == ["seat 1 took 0 tricks (2 needed; the attacker pays 2P)",
+                                                   "seat 3 took 0 tricks (1 needed)", "seat 4 took 0 tricks (1 needed)"]
+    muss = items(score_deal(position_of("Kratzen", deal, "Trump H Muss", play), pot=8))["penalty"]
+    assert muss[0].reason == "seat 1 took 0 tricks (2 needed; the attacker pays 2P)"
+    from solver.games.kratzen import score_items
+
+    rules = solver.make_position("Kratzen", deal, "Trump H").rules
+    one, _ = score_items(rules, 8, [0, 1, 1, 1])  # type: ignore[arg-type]
+    assert [item.reason for item in one if item.name == "penalty"][0] == \
+        "seat 1 took 1 trick (2 needed; the attacker pays 2P)"
+
+
 @pytest.mark.parametrize("contract, attacker_target", [("Trump H", 2), ("Trump H Muss", 2), ("Trump H SevenMuss", 1)])
 def test_kratzen_targets(contract, attacker_target):
     """RULES.md 3.3 (line 171): "the attacker needs 2 tricks, every other active player 1 (a Seven-Muss: everyone

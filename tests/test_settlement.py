@@ -429,6 +429,21 @@ def test_score_dd_shows_the_settlement_and_the_points_play():
     assert "gives up points to score more" in text and "T1 \u2665G \u2666G \u2660G" in text  # painted
 
 
+def test_score_dd_of_a_deal_not_yet_played_is_from_its_start(tmp_path):
+    """A fresh deal (no Play section, as `stich deal` writes it) is settled from its start, and says so: it said
+    "from the end of the play" of a play that never began (the Kratzen table audit)."""
+    import json
+
+    path = tmp_path / "deal.tbn"
+    path.write_text('[Game "Kratzen"]\n[Seats "4"]\n[Deal "1: GA GK G9 HZ / EU G7 H9 SU / S6 EK H8 S8 / E8 SA S9 S7"]\n'
+                    '[Contract "Trump S"]\n[Pot "12"]\n')
+    (document,) = [json.loads(line) for line in cli("score", path, "--dd", "--json").stdout.splitlines()]
+    assert (document["dd"]["from"], document["dd"]["value"], document["dd"]["cards_on_table"]) == ("start", -24, 0)
+    text = cli("score", path, "--dd").stdout
+    assert "Double-dummy settlement (from the start): the attacker, seat 1, net -24" in text
+    assert "end of the play" not in text
+
+
 def test_score_dd_says_why_its_line_can_take_more_than_the_most_forced():
     """Schafkopf board 7: the settlement's line takes 26 points, more than the 22 the declarers can force, since the
     defenders play for the score: the text says so (the audit read it as a contradiction)."""

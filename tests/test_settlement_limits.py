@@ -241,7 +241,7 @@ def test_a_stopped_record_does_not_stop_the_others(tmp_path) -> None:
     for document in expected:
         del document["nodes"], document["seconds"]
     assert [answer["record"]["line"] for answer in answered] == [8, 15]
-    assert [answer["dd"] for answer in answered] == [{**document, "from": "end_of_play", "cards_on_table": 0}
+    assert [answer["dd"] for answer in answered] == [{**document, "from": "start", "cards_on_table": 0}
                                                      for document in expected]
 
 

@@ -326,7 +326,7 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
                              f"not {quoted(seats)}")
         declarer_seat, dealt = _whole(declarer), seat_count or game_class.seat_counts[0]
         if declarer_seat is None or not 1 <= declarer_seat <= dealt:
-            raise BoardError(f"the declarer is a seat from 1 to {dealt}, not {quoted(declarer)}")
+            raise BoardError(f"the {game_class.declarer_title} is a seat from 1 to {dealt}, not {quoted(declarer)}")
         if contract is not None and not isinstance(contract, str):
             raise BoardError(f"a contract is text such as {game_class.contract_help} (empty: any everyday one), "
                              f"not {quoted(contract)}")

@@ -846,7 +846,14 @@ def tricks_objective(rules: Rules, side: frozenset[int], name: str, description:
 
 
 def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
-    known = ", ".join(rules.objective_names())
+    """Why ``name`` is no objective of ``rules``, with the names that are: the score (position.SCORE, which every
+    game's solve, tree and board take) and the rules' own, so that Kratzen's list is not a lone 'tricks'."""
+    if name == "score":  # asked of the rules themselves (Position.objective), which have no settlement objective
+        return InvalidContractError(f"the score is the settlement that solve searches (solve(position, 'score')), not "
+                                    f"an objective of the rules (for {rules.game.name} {rules.contract}: "
+                                    f"{', '.join(rules.objective_names())})")
+    names = ["score", *rules.objective_names()]
+    known = ", ".join(names)
     if name in rules.game.objectives:
         return InvalidContractError(f"objective {name!r} does not apply to {rules.game.name} {rules.contract} "
                                     f"(choose from: {known})")
@@ -855,5 +862,5 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     if owners:
         return InvalidContractError(f"objective {name!r} belongs to {' and '.join(owners)}, not to {rules.game.name} "
                                     f"(for {rules.game.name} {rules.contract} choose from: {known})")
-    return InvalidContractError(f"unknown objective {name!r}{did_you_mean(name, rules.objective_names())} (for "
+    return InvalidContractError(f"unknown objective {name!r}{did_you_mean(name, names)} (for "
                                 f"{rules.game.name} {rules.contract} choose from: {known})")

@@ -27,6 +27,9 @@ PACK = german_suited_pack("Kratzen", _RANKS, extra=[("S6", "S", "6", 0, 0, ["W",
 
 WELI = PACK.parse("S6").index
 SUITS = "EGHS"
+#: A contract's modifier as written (spaces and hyphens dropped, any case): Muss, or Seven-Muss (Siebenermuss).
+_MODIFIERS = {"muss": "muss", "sevenmuss": "sevenmuss", "7muss": "sevenmuss", "siebenermuss": "sevenmuss",
+              "siebenmuss": "sevenmuss"}
 
 
 class KratzenRules(TrumpSuitRules):
@@ -139,8 +142,8 @@ def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list
             attacker = seat == rules.declarer
             penalty = pot * (2 if attacker else 1)
             items.append(ScoreItem("penalty", (), pot, 2 if attacker else 1, False, penalty,
-                                   f"seat {seat + 1} took {taken} of {target} tricks"
-                                   + (" (the attacker pays 2P)" if attacker else ""), (seat + 1,)))
+                                   f"seat {seat + 1} took {taken} trick{'' if taken == 1 else 's'} ({target} needed"
+                                   + ("; the attacker pays 2P)" if attacker else ")"), (seat + 1,)))
     notes = ["a Muss deal: no trick payouts"] if muss else []
     if pot == 0:
         notes.append("pot 0: tricks and targets only (give --pot or a [Pot] tag)")
@@ -249,10 +252,11 @@ class Kratzen(Game):
         require(index is not None, f"contract {quoted(text)}: {quoted(words[1])} is not a suit (E, G, H or S)")
         suit = PACK[index].suit  # type: ignore[index]
         modifier = None
-        if len(words) == 3:
-            modifier = {"muss": "muss", "sevenmuss": "sevenmuss", "7muss": "sevenmuss"}.get(words[2].lower())
-            require(modifier is not None, f"contract {quoted(text)}: {quoted(words[2])} is not Muss or SevenMuss")
-        require(len(words) <= 3, f"contract {quoted(text)}: expected {cls.contract_help}")
+        require(len(words) <= 4, f"contract {quoted(text)}: expected {cls.contract_help}")
+        if len(words) > 2:  # one word or two: RULES.md writes Seven-Muss, which parse_words splits
+            written = " ".join(words[2:])
+            modifier = _MODIFIERS.get(written.replace(" ", "").lower())
+            require(modifier is not None, f"contract {quoted(text)}: {quoted(written)} is not Muss or SevenMuss")
         label = f"Trump {suit}" + {None: "", "muss": " Muss", "sevenmuss": " SevenMuss"}[modifier]
         return Contract(cls.name, "trump", suit=suit, modifier=modifier, text=label)
 

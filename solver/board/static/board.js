@@ -361,7 +361,8 @@ const DOT_SIZES = { ok: 3.2, inaccuracy: 4.2, mistake: 5.2, blunder: 6.4 };  // 
 
 function describeGrade(card) {
   let text = `${card.card} by seat ${card.seat}: ${card.grade}`;
-  if (card.cost) text += `, cost ${card.cost} ${card.measure}`;
+  // the measure is a plural ("tricks", "chips", "game units"): one trick's cost said "cost 1 tricks"
+  if (card.cost) text += `, cost ${card.cost} ${Math.abs(card.cost) === 1 ? card.measure.replace(/s$/, "") : card.measure}`;
   const handed = card.bonuses_handed_over || [];
   const thrown = card.bonuses_lost.filter((name) => !handed.includes(name));
   if (thrown.length) text += `, lost ${thrown.join(", ")}`;
