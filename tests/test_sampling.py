@@ -332,11 +332,10 @@ def test_every_sample_gives_the_pagat_to_its_announcer(seat) -> None:
 
 def test_an_announced_pagat_seen_elsewhere_is_refused() -> None:
     # the analysed seat holds the Pagat another seat announced: the record's announcement is wrong (its announcer
-    # holds the Pagat), said at the tag rather than analysed in a world where seat 2 would hold it
-    (position,) = solver.parse_positions(PAGAT_ANNOUNCED_BY_SEAT_3.replace('"3: Pagat"', '"2: Kontra, Pagat dagegen"'))
+    # holds the Pagat), said at the tag when the record is read, before any analysis of a world where seat 2 holds it
     with pytest.raises(StichError, match=r":5:28: bad announcement: seat 2: Pagat Ultimo is announced by the Pagat's "
                                          r"holder, seat 3"):
-        analyse_position(position, 3, samples=2, seed=2, workers=1)
+        solver.parse_positions(PAGAT_ANNOUNCED_BY_SEAT_3.replace('"3: Pagat"', '"2: Kontra, Pagat dagegen"'))
 
 
 WENZ_THREE_LEFT = """[Game "Schafkopf"]
