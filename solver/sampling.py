@@ -31,6 +31,7 @@ from .announcements import parse_announcements
 from .cards import Card, card_items
 from .checkpoint import Journal, Span, SpanSet
 from .deal import Deal, parse_hand
+from .diagram import card_names
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError, StichError, integral,
                      is_whole_number)
 from .games import get_game
@@ -1201,15 +1202,6 @@ def table_text(table: ReportTable) -> list[str]:
             lines.append("  ".join((cell[k] if k < len(cell) else "").ljust(width)
                                    for cell, width in zip(row, widths)).rstrip())
     return lines
-
-
-def card_names(game: str, cards: Sequence[str]) -> str:
-    """Cards by name as the hand diagram writes them (``♠K ♥K`` in a French pack), a space apart."""
-    from .diagram import SuitStyle
-
-    pack = get_game(game).pack
-    style = SuitStyle.of(pack)
-    return " ".join(style.card(pack, pack.parse(card).index) for card in cards)
 
 
 def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[ReportTable, frozenset[int]]]]:
