@@ -3,12 +3,12 @@ fixed deals, timed in the same run: ``python -m pytest bench/test_bench_score.py
 
 Zwanzigerrufen Normal is scored with a Pagat Ultimo announced by its holder ("Pagat dagegen" from a defender) and a
 Kontra on the game by the first defender (so the settlement has every component: points, tricks, the Pagat and
-Mondfang events, a doubled game); Schafkopf Rufer with the record's contract. The points bench of a deal set runs first and records each deal's time;
-the score bench then records the median of the per-deal ratios score / points and the ratio of the medians in
-``extra_info`` (issue target: median <= 1.5x). Each round builds a fresh engine untimed, as bench/conftest.py does.
-Both lines search on one thread (both engines' default is every core), so the ratio compares the searches, not the
-thread counts. The last bench times the score on every core beside one thread, deal by deal in turns, and records
-the speed-up.
+Mondfang events, a doubled game); Schafkopf Rufer with the record's contract. The points bench of a deal set runs
+first and records each deal's time; the score bench then records the median of the per-deal ratios score / points
+and the ratio of the medians in ``extra_info`` (issue target: median <= 1.5x). Each round builds a fresh engine
+untimed, as bench/conftest.py does. Both lines search on one thread (both engines' default is every core), so the
+ratio compares the searches, not the thread counts. The last bench times the score on every core beside one thread,
+deal by deal in turns, and records the speed-up.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Peak memory a node of a strategy tree, for each format ``stich tree`` writes: the figures of ``solver.tree.NODE_BYTES``.
+"""Peak memory a node of a strategy tree, for each format ``stich tree`` writes: the figures of
+``solver.tree.NODE_BYTES``.
 
     python bench/tree_memory.py
 
