@@ -160,7 +160,8 @@ def test_score_on_every_core(name, deals, benchmark):
     benchmark.extra_info.update({"threads": cores, "one_thread_median_ms": statistics.median(one.values()),
                                  "every_core_median_ms": statistics.median(every.values()),
                                  "median_speedup": statistics.median(speedups),
-                                 "speedup_of_medians": statistics.median(one.values()) / statistics.median(every.values())})
+                                 "speedup_of_medians":
+                                     statistics.median(one.values()) / statistics.median(every.values())})
     print(f"\n{name}: the score with every opening card on one thread {statistics.median(one.values()):.1f} ms, on "
           f"{cores} {statistics.median(every.values()):.1f} ms (medians of {len(speedups)} deals); median speed-up "
           f"{statistics.median(speedups):.2f}x, of the medians "

@@ -466,8 +466,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     ``checkpoint`` (a file) keeps every board played, and a rerun of the same match resumes from it: every choice is a
     function of the bots' seeds and the position, so the resumed match equals an uninterrupted one; each of its lines
     is checked before any deal is handed on (a StichError names the line). ``workers`` (None: every core)
-    plays whole boards on that many processes, each searching on one thread: the bots must then pickle (this module's do, without their engines,
-    so their table size is the default there, and a sampling bot's ``last_estimates`` stay in the worker); the
+    plays whole boards on that many processes, each searching on one thread: the bots must then pickle (this
+    module's do, without their engines, so their table size is the default there, and a sampling bot's
+    ``last_estimates`` stay in the worker); the
     match is the same on any number (without a bot's ``time_limit``, which depends on the machine's speed), its
     deals in board order.
 
