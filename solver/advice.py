@@ -44,9 +44,10 @@ from .analysis import SCHEMA
 from .announcements import Announcement, parse_announcements
 from .checkpoint import Journal, Span
 from .intervals import wilson_interval_95
+from .diagram import card_names
 from .position import check_position
 from .html_tables import html_lines, html_table
-from .sampling import (ALL_ALIKE, SHARE_SCALE, Setup, announced_tags, card_names, check_bid, check_run,
+from .sampling import (ALL_ALIKE, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, lacks_announced,
                        mean_interval, position_setup, record_scoring, run_spans, scaled_share, scored_with, seat_cards,
                        share, shuffled_deal, table_text, unseen_cards)

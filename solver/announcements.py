@@ -17,9 +17,13 @@ Play only needs the Pagat announcer (flag ``hard_pagat_reservation``); scoring r
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from .deal import small_number
-from .errors import InvalidSeatError, StichError
+from .errors import InvalidSeatError, ParseError, StichError
+
+if TYPE_CHECKING:
+    from .formats.tbn import Record
 
 LEVELS = {"kontra": 2, "retour": 4, "rekontra": 4, "supra": 8, "resupra": 16}
 BONUSES = {
@@ -93,9 +97,35 @@ def _parse_item(seat: int, item: str) -> Announcement:
     return Announcement(seat, BONUSES[words[0]], against=side_word == "dagegen", dazu=side_word == "dazu")
 
 
-def pagat_announcer(announcements: list[Announcement]) -> int | None:
-    """The seat (1-based) that announced Pagat Ultimo, if any."""
+def pagat_announcement(announcements: list[Announcement]) -> Announcement | None:
+    """The item announcing Pagat Ultimo, if any."""
     for item in announcements:
         if item.bonus == "pagat_ultimo" and item.level == 1:
-            return item.seat
+            return item
     return None
+
+
+def pagat_announcer(announcements: list[Announcement]) -> int | None:
+    """The seat (1-based) that announced Pagat Ultimo, if any."""
+    item = pagat_announcement(announcements)
+    return None if item is None else item.seat
+
+
+def bad_announcement(item: Announcement, message: str) -> str:
+    """The one wording of a refused announcement, wherever it is refused (scoring, the rules of play)."""
+    return f"bad announcement: seat {item.seat}: {message}"
+
+
+def announcement_error(text: str, item: Announcement, record: Record | None) -> StichError:
+    """``text`` pointed at the item's place in the record's ``[Announcements]`` tag (a ParseError), or a plain
+    StichError when the announcements are not the record's (``record`` None)."""
+    tag = record.tag("Announcements") if record is not None else None
+    if tag is None or record is None:
+        return StichError(text)
+    line, column = tag.value_line, tag.value_column
+    token = tag.value
+    if 0 <= item.offset < len(tag.value):
+        line, column = tag.position(item.offset)
+        token = tag.value[item.offset:].split(",")[0].split(";")[0].strip()
+    return ParseError(text, source=record.source, line=line, column=column, token=token,
+                      expected="announcements that RULES.md 1.7 allows")

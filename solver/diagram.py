@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .cards import Pack, bits
+from .games import get_game
 
 if TYPE_CHECKING:
     from .position import Position
@@ -61,6 +62,16 @@ class SuitStyle:
         if card.suit in self.labels and card.name == card.suit + card.rank:
             return self.labels[card.suit] + card.rank
         return card.name
+
+
+def card_names(game: str, cards: Sequence[str], between: str = " ") -> str:
+    """Cards by name as the hand diagram writes them (``♠K ♥K`` in a French pack; their names without a game): the
+    one spelling of a report's cards (an analysis, a post-mortem, advice)."""
+    if not game:
+        return between.join(cards)
+    pack = get_game(game).pack
+    style = SuitStyle.of(pack)
+    return between.join(style.card(pack, pack.parse(card).index) for card in cards)
 
 
 #: The label of the trumps' line where they are not one of the pack's suits (the tarocks' own letter).

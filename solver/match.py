@@ -402,20 +402,26 @@ def engine_build() -> str:
 
 
 def mixed_builds_text(builds: Mapping[str, int]) -> str | None:
-    """``boards by two engine builds: 4 by 0123456789ab, 2 by 9876543210fe (this one)`` where a match's boards were
-    played by more than one build (a checkpoint resumed after an upgrade), else None."""
+    """``boards by 2 engine builds: 4 by 0123456789ab, 2 by 9876543210fe (this one)`` where a match's boards were
+    played by more than one build (a checkpoint resumed after an upgrade), else None. Boards of a build the
+    checkpoint did not record may be any build's, this one's too: ``boards by 1 or 2 engine builds``."""
     if len(builds) < 2:
         return None
-    return f"boards by {len(builds)} engine builds: {_builds_parts(builds)}"
+    count = f"{len(builds) - 1} or {len(builds)}" if UNKNOWN_BUILD in builds else str(len(builds))
+    return f"boards by {count} engine builds: {_builds_parts(builds)}"
 
 
 def resumed_builds_text(kept: Mapping[str, int]) -> str | None:
     """``resuming boards played by another engine build: 4 by 0123456789ab; this one is 9876543210fe, so the
     match will mix builds`` where a checkpoint's boards (``kept``: boards by build) were played by another build than
-    this one, which will play the boards left; else None. Said when the resume starts, not only in the report."""
+    this one, which will play the boards left; else None. Said when the resume starts, not only in the report.
+    Boards only of a build the checkpoint did not record may be this build's: the match then "may" mix builds."""
     others = {build: count for build, count in kept.items() if build != engine_build()}
     if not others:
         return None
+    if set(others) == {UNKNOWN_BUILD}:
+        return (f"resuming boards played by a build the checkpoint did not record (perhaps another): "
+                f"{others[UNKNOWN_BUILD]}; this one is {engine_build()}, so the match may mix builds")
     return (f"resuming boards played by another engine build: {_builds_parts(others)}; this one is {engine_build()}, "
             "so the match will mix builds")
 
@@ -423,7 +429,8 @@ def resumed_builds_text(kept: Mapping[str, int]) -> str | None:
 def _builds_parts(builds: Mapping[str, int]) -> str:
     """``4 by 0123456789ab, 2 by 9876543210fe (this one)``: the boards of each build."""
     current = engine_build()
-    return ", ".join(f"{count} by a build the checkpoint did not record" if build == UNKNOWN_BUILD else
+    unrecorded = "a build the checkpoint did not record (perhaps another)"
+    return ", ".join(f"{count} by {unrecorded}" if build == UNKNOWN_BUILD else
                      f"{count} by {build}" + (" (this one)" if build == current else "")
                      for build, count in builds.items())
 
@@ -461,8 +468,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     ``checkpoint`` (a file) keeps every board played, and a rerun of the same match resumes from it: every choice is a
     function of the bots' seeds and the position, so the resumed match equals an uninterrupted one; each of its lines
     is checked before any deal is handed on (a StichError names the line). ``workers`` (None: every core)
-    plays whole boards on that many processes, each searching on one thread: the bots must then pickle (this module's do, without their engines,
-    so their table size is the default there, and a sampling bot's ``last_estimates`` stay in the worker); the
+    plays whole boards on that many processes, each searching on one thread: the bots must then pickle (this
+    module's do, without their engines, so their table size is the default there, and a sampling bot's
+    ``last_estimates`` stay in the worker); the
     match is the same on any number (without a bot's ``time_limit``, which depends on the machine's speed), its
     deals in board order.
 

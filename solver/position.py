@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, SupportsIndex, cast
 
-from .announcements import parse_announcements
+from .announcements import Announcement, announcement_error, pagat_announcement, parse_announcements
 from .cards import Card, CardSet, Pack, card_items
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
@@ -529,7 +529,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     try:
         rules = game.rules(deal, contract, declarer=declarer, variant=chosen, leader=leader, **state_tags)
     except StichError as error:  # a contract that parsed but cannot be played with this deal: the reason says why
-        raise _rules_error(record, contract_tag, error, declarer) from None
+        raise _rules_error(record, contract_tag, error, declarer, announcements or []) from None
     state, played = _replay(record, rules, override)
     return Position(game, rules, state, played, record)
 
@@ -539,10 +539,15 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
 _ABOUT_TAGS = {"declarer": "Declarer", "leader": "Leader"}
 
 
-def _rules_error(record: Record, contract_tag: Tag, error: StichError, declarer: int) -> ParseError:
-    """A refusal of the rules, pointed at the tag it is about: the contract's, unless a state tag is at fault."""
+def _rules_error(record: Record, contract_tag: Tag, error: StichError, declarer: int,
+                 announcements: list[Announcement]) -> StichError:
+    """A refusal of the rules, pointed at the tag it is about: the contract's, unless a state tag is at fault; the
+    Pagat's announcer at its item, as scoring points at it."""
     about = str(getattr(error, "about", None) or "")
     text = str(error)
+    pagat = pagat_announcement(announcements) if about == "pagat_announcer" else None
+    if pagat is not None:
+        return announcement_error(text, pagat, record)
     name = _ABOUT_TAGS.get(about) or RECORD_TAGS.get(about)
     if about and name is not None and record.tag(name) is not None:
         if text.startswith(about):

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any, Sequence
 
+from .diagram import card_names
 from .errors import InvalidContractError, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules
@@ -501,17 +502,6 @@ def grade_note(measure: str) -> str:
     extra = "" if measure in SCORE_MEASURES else " or the mover's own target missed" if measure == "tricks" else (
         " or a bonus lost")
     return f"grades in {measure}: " + ", ".join(parts) + extra
-
-
-def card_names(game: str, cards: Sequence[str], between: str = " ") -> str:
-    """Cards by name as the hand diagram writes them (``♠K`` in a French pack; their names without a game)."""
-    if not game:
-        return between.join(cards)
-    from .diagram import SuitStyle
-
-    pack = get_game(game).pack
-    style = SuitStyle.of(pack)
-    return between.join(style.card(pack, pack.parse(card).index) for card in cards)
 
 
 def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummary, ...]:

@@ -31,6 +31,7 @@ from .announcements import parse_announcements
 from .cards import Card, card_items
 from .checkpoint import Journal, Span, SpanSet
 from .deal import Deal, parse_hand
+from .diagram import card_names
 from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError, StichError, integral,
                      is_whole_number)
 from .games import get_game
@@ -634,10 +635,14 @@ def announced_tags(game: type[Game], announcements: object, seats: int) -> dict[
     return {name: value for name, value in implied.items() if value is not None}
 
 
-def lacks_announced(game: type[Game], seat: int, mask: int) -> InvalidDealError:
-    """The error for ``seat`` (0-based) announcing what needs the cards of ``mask``, which its hand as given lacks."""
-    return InvalidDealError(f"seat {seat + 1} announced what needs {', '.join(game.pack.names(mask))}, which its hand "
-                            "as given does not hold")
+def lacks_announced(game: type[Game], seat: int, mask: int, holder: int | None = None) -> InvalidDealError:
+    """The error for ``seat`` (0-based) announcing what needs the cards of ``mask``, which its hand as given lacks
+    (``holder``: the seat they are given to instead), said at once rather than after a search of deals."""
+    cards = ", ".join(game.pack.names(mask))
+    if holder is not None:
+        return InvalidDealError(f"seat {seat + 1} announced what needs {cards}, which seat {holder + 1}'s hand as "
+                                "given holds")
+    return InvalidDealError(f"seat {seat + 1} announced what needs {cards}, which its hand as given does not hold")
 
 
 def check_own_bid(game: type[Game], fixed: Sequence[int], seat: int, contract: str,
@@ -698,15 +703,17 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
         if fixed[other].bit_count() > game.hand_size:
             raise InvalidDealError(f"seat {other + 1}: the known cards and the cards it played are more than a "
                                    f"hand of {game.hand_size}")
+    for other, mask in game.cards_announced(tags or {}).items():
+        # an announced card still unseen is in its announcer's hand (before the bid check deals the rest, whose
+        # rules refuse it elsewhere); one seen in another hand is refused
+        if fixed[other] & mask == mask:
+            continue
+        elsewhere = [s for s, held in enumerate(fixed) if s != other and held & mask]
+        if elsewhere or fixed[other].bit_count() + (mask & ~fixed[other]).bit_count() > game.hand_size:
+            raise lacks_announced(game, other, mask, elsewhere[0] if elsewhere else None)
+        fixed[other] |= mask
     if declarer == seat and not played:
         check_own_bid(game, fixed, seat, contract, variant, tags)
-    for other, mask in game.cards_announced(tags or {}).items():
-        # an announced card still unseen is in its announcer's hand; one seen elsewhere leaves nothing to infer
-        if any(held & mask for held in fixed):
-            continue
-        if fixed[other].bit_count() + mask.bit_count() > game.hand_size:
-            raise lacks_announced(game, other, mask)
-        fixed[other] |= mask
     # the contract by its name (``Rufer E``), as every report names it, not as typed (``rufer e``)
     return Setup(game.name, seats, tuple(fixed), seat - 1, parsed.text, declarer,
                  tuple(sorted((variant or {}).items())), seed, order, tuple(sorted((tags or {}).items())),
@@ -1195,15 +1202,6 @@ def table_text(table: ReportTable) -> list[str]:
             lines.append("  ".join((cell[k] if k < len(cell) else "").ljust(width)
                                    for cell, width in zip(row, widths)).rstrip())
     return lines
-
-
-def card_names(game: str, cards: Sequence[str]) -> str:
-    """Cards by name as the hand diagram writes them (``♠K ♥K`` in a French pack), a space apart."""
-    from .diagram import SuitStyle
-
-    pack = get_game(game).pack
-    style = SuitStyle.of(pack)
-    return " ".join(style.card(pack, pack.parse(card).index) for card in cards)
 
 
 def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[ReportTable, frozenset[int]]]]:

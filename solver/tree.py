@@ -127,7 +127,8 @@ def node_bytes(suffix: str) -> int:
 def node_memory_text(suffix: str | None = None) -> str:
     """``about 4 KB of memory a node written as JSON``; without a suffix, every format's figure."""
     if suffix is not None:
-        return f"about {node_bytes(suffix) >> 10} KB of memory a node written as {_FORMAT_NAMES.get(suffix.lower(), suffix)}"
+        name = _FORMAT_NAMES.get(suffix.lower(), suffix)
+        return f"about {node_bytes(suffix) >> 10} KB of memory a node written as {name}"
     by_size: dict[int, list[str]] = {}
     for known, size in NODE_BYTES.items():
         by_size.setdefault(size >> 10, []).append(_FORMAT_NAMES[known])
@@ -139,8 +140,8 @@ def node_memory_text(suffix: str | None = None) -> str:
 def nodes_memory_holds(suffix: str = ".graphml") -> int:
     """The most nodes the memory available now holds (:func:`available_memory`, :func:`node_bytes` a node of a tree
     written as ``suffix``), at least 1 and at most :data:`MAX_TREE_NODES`: the bound of a tree asked for with no limit
-    of its own (``max_nodes`` None, ``--max-nodes 0``), which would otherwise be counted through (hours, at 20 cards) and then built until the memory ran
-    out."""
+    of its own (``max_nodes`` None, ``--max-nodes 0``), which would otherwise be counted through (hours, at 20 cards)
+    and then built until the memory ran out."""
     return max(1, min(MAX_TREE_NODES, available_memory() // node_bytes(suffix)))
 
 

@@ -110,3 +110,18 @@ def test_scoring_and_the_games_do_not_import_the_analyses():
             assert target.startswith("solver.games") or any(
                 target == g or target.startswith(g + ".") for g in GROUND_FLOOR), \
                 (module, target)
+
+
+def test_the_cards_of_a_report_are_named_by_one_function():
+    """card_names was written twice (postmortem, sampling) with different signatures: one in solver.diagram, beside
+    the SuitStyle it writes with, imported by every report."""
+    from solver import advice, diagram, postmortem, sampling
+
+    defined = sorted(module for module, path in source_modules().items()
+                     if any(isinstance(node, ast.FunctionDef) and node.name == "card_names"
+                            for node in ast.parse(path.read_text(encoding="utf-8")).body))
+    assert defined == ["solver.diagram"]
+    assert postmortem.card_names is sampling.card_names is advice.card_names is diagram.card_names
+    assert diagram.card_names("Zwanzigerrufen", ["SK", "T21", "HK"]) == "♠K T21 ♥K"
+    assert diagram.card_names("Schafkopf", ["EU", "HA"], "/") == "EU/HA"
+    assert diagram.card_names("", ["SK", "HK"], "/") == "SK/HK"

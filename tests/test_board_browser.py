@@ -924,6 +924,34 @@ def test_the_graph_keeps_its_dots_round_at_any_width(driver, server):
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.set_window_size(1400, 900)
 
+#: Sets the graph's width to each of the given widths in turn (CSS pixels, a tenth of a second apart) and answers how
+#: often the graph was drawn again meanwhile, and the width it was drawn at last.
+RESIZED_GRAPH = """const [widths, done] = arguments; const graph = document.getElementById('graph');
+const original = window.renderCurve; let drawn = 0;
+window.renderCurve = function () { drawn += 1; return original.apply(this, arguments); };
+const step = (i) => {
+  if (i < widths.length) { graph.style.width = widths[i] + 'px'; setTimeout(() => step(i + 1), 150); return; }
+  window.renderCurve = original; done([drawn, S.curveWidth]);
+};
+step(0);"""
+
+
+def test_a_graph_narrower_than_its_least_width_is_not_drawn_again_at_every_resize(driver, server):
+    """The review: the graph is drawn at least 200 units wide, but the resize observer compared the measured width
+    with that clamped one, so a panel under 200 pixels drew the graph again at every resize, to the same drawing.
+    Now resizes under 200 pixels draw nothing again, and a width above it still redraws."""
+    driver.get(server)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.curve !== null"), "the graph")
+    try:
+        driver.execute_script("document.getElementById('graph').style.width = '150px'")
+        wait_for(lambda: driver.execute_script("return S.curveWidth") == 200, "the narrow graph drawn")
+        assert driver.execute_async_script(RESIZED_GRAPH, [160, 150, 170, 140]) == [0, 200]
+        drawn, width = driver.execute_async_script(RESIZED_GRAPH, [300, 320])
+        assert drawn >= 1 and width == 320
+    finally:
+        driver.execute_script("document.getElementById('graph').style.width = ''")
+
+
 #: Asks for the graph again with the server's answer stubbed as a 409 of the given reason; the graph's state line.
 STOPPED_GRAPH = """const [reason, done] = arguments; const fetched = window.fetch;
 window.fetch = async () => new Response(JSON.stringify({kind: 'stopped', reason}),

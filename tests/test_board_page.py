@@ -179,11 +179,21 @@ def colour_difference(first: tuple[float, float, float], second: tuple[float, fl
 
 
 def test_the_colour_difference_formula():
-    """Sharma, Wu and Dalal's test pairs for CIEDE2000, and a colour seen as itself."""
+    """Sharma, Wu and Dalal's test pairs for CIEDE2000 (13 and 15 across the hue's wrap), sRGB's white and red in
+    CIELAB, and a grey that a dichromat sees as it is (each simulation keeps the neutral axis). The last check
+    compared a colour with itself (``_lab(x)`` against ``_lab(x, None)``, the same call), which any formula passes."""
     assert colour_difference((50, 2.6772, -79.7751), (50, 0, -82.7485)) == pytest.approx(2.0425, abs=1e-4)
     assert colour_difference((50, 2.5, 0), (73, 25, -18)) == pytest.approx(27.1492, abs=1e-4)
     assert colour_difference((50, -1, 2), (50, 0, 0)) == pytest.approx(2.3669, abs=1e-4)
-    assert colour_difference(_lab("#8c6c00"), _lab("#8c6c00", None)) == 0
+    assert colour_difference((50, 2.49, -0.001), (50, -2.49, 0.0009)) == pytest.approx(7.1792, abs=1e-4)
+    assert colour_difference((50, 2.49, -0.001), (50, -2.49, 0.0011)) == pytest.approx(7.2195, abs=1e-4)
+    assert colour_difference((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387)) \
+        == pytest.approx(1.2644, abs=1e-4)
+    assert _lab("#ffffff") == pytest.approx((100, 0, 0), abs=1e-3)
+    assert _lab("#ff0000") == pytest.approx((53.2408, 80.0925, 67.2032), abs=1e-3)
+    for seen_by in COLOUR_BLINDNESS:
+        assert colour_difference(_lab("#808080"), _lab("#808080", seen_by)) < 0.01
+    assert colour_difference(_lab("#ff0000"), _lab("#ff0000", "deuteranopia")) > 10  # red is not seen as red
 
 
 def test_the_four_german_suits_are_told_apart_by_colour_too():

@@ -525,6 +525,20 @@ def test_bad_records_in_human_output(bad_file):
     assert f"{bad_file}:8:34" in result.stderr and f"{bad_file}:8:34" not in result.stdout
 
 
+@pytest.mark.parametrize("command", [["show"], ["solve", "-o", "points"], ["score", "--dd"]])
+def test_a_pagat_announced_by_a_seat_without_it_is_refused_by_every_command(tmp_path, command):
+    """show and solve read the Pagat's announcer unchecked (only scoring refused it): the same refusal now, at the
+    item, from every command."""
+    path = tmp_path / "pagat.tbn"
+    path.write_text('[Game "Zwanzigerrufen"]\n[Deal "1: SQ HQ TS / SN HN T21 / SK HK T5 / SJ HJ T1"]\n'
+                    '[Contract "Normal T19"]\n[Partner "3"]\n[Announcements "3: Pagat"]\n', encoding="utf-8")
+    result = run(command[0], path, *command[1:], code=1)
+    assert result.stdout == ""
+    assert result.stderr == (f"stich: {path}:5:20: bad announcement: seat 3: Pagat Ultimo is announced by the "
+                             "Pagat's holder, seat 4 (who announces it plays T1 to the last trick) (got 'Pagat', "
+                             "expected announcements that RULES.md 1.7 allows)\n")
+
+
 def test_an_objective_that_does_not_apply(tmp_path):
     result = run("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "tout", code=1)
     assert "schafkopf.tbn:15:12: objective 'tout' does not apply to Schafkopf Rufer G" in result.stderr

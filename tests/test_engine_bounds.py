@@ -157,5 +157,5 @@ def test_endings_with_a_sagotrick_pagat() -> None:
     assert solver.solve(ending, "pagat_ultimo", line=True).total == 1
     settle = next(iter(solver.parse_positions(
         '[Game "Zwanzigerrufen"]\n[Deal "1: SQ HQ TS / SN HN T21 / SK HK T1 / SJ HJ T5"]\n[Contract "Normal T19"]\n'
-        '[Partner "3"]\n[Announcements "1: Pagat"]\n')))
+        '[Partner "3"]\n[Announcements "3: Pagat"]\n')))
     assert dd_settlement(settle).value == dd_settlement(settle, reference_solver=True).value == 14

@@ -643,7 +643,8 @@ def _kratzen_record(board: str | None, play: str) -> str:
 
 def test_kratzen_tables_name_the_target_not_bonuses(tmp_path):
     """Kratzen has trick targets, not bonuses (RULES.md 3.3): the table said "bonus lost" / "bonuses lost" with the
-    bare cell "target". Seat 1's SU lets seat 3's SK take it and loses the attacker's 2 tricks; the JSON keeps its keys."""
+    bare cell "target". Seat 1's SU lets seat 3's SK take it and loses the attacker's 2 tricks; the JSON keeps its
+    keys."""
     path = tmp_path / "k.tbn"
     path.write_text(_kratzen_record("1", "SU S7 SK"), encoding="utf-8")
     shown = run("postmortem", path).stdout
@@ -826,9 +827,9 @@ def test_tree_command_roots_the_tree_at_a_what_if_of_play(tmp_path):
 
 def test_tree_command_refuses_a_tree_over_max_nodes_and_writes_nothing(tmp_path, monkeypatch):
     """Depth 8 of a Zwanzigerrufen deal is 172,326 nodes and 1.6 GB as GraphML: refused at once (exit 1, no
-    traceback, no file), by the default --max-nodes too; 0 lifts the limit. The memory available is made ample here: with less
-    than the default's 1 GB free (a busy CI runner) the refusal names the memory's bound instead, as the next test
-    checks."""
+    traceback, no file), by the default --max-nodes too; 0 lifts the limit. The memory available is made ample here:
+    with less than the default's 1 GB free (a busy CI runner) the refusal names the memory's bound instead, as the
+    next test checks."""
     import cli.tree
     from solver.tree import MAX_TREE_NODES
 

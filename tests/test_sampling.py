@@ -332,11 +332,10 @@ def test_every_sample_gives_the_pagat_to_its_announcer(seat) -> None:
 
 def test_an_announced_pagat_seen_elsewhere_is_refused() -> None:
     # the analysed seat holds the Pagat another seat announced: the record's announcement is wrong (its announcer
-    # holds the Pagat), said at the tag rather than analysed in a world where seat 2 would hold it
-    (position,) = solver.parse_positions(PAGAT_ANNOUNCED_BY_SEAT_3.replace('"3: Pagat"', '"2: Kontra, Pagat dagegen"'))
+    # holds the Pagat), said at the tag when the record is read, before any analysis of a world where seat 2 holds it
     with pytest.raises(StichError, match=r":5:28: bad announcement: seat 2: Pagat Ultimo is announced by the Pagat's "
                                          r"holder, seat 3"):
-        analyse_position(position, 3, samples=2, seed=2, workers=1)
+        solver.parse_positions(PAGAT_ANNOUNCED_BY_SEAT_3.replace('"3: Pagat"', '"2: Kontra, Pagat dagegen"'))
 
 
 WENZ_THREE_LEFT = """[Game "Schafkopf"]
@@ -501,12 +500,19 @@ def test_a_hand_is_scored_with_the_announcements_and_the_pot_given() -> None:
     with pytest.raises(StichError, match="the announcements fit none of 10,000 deals.*'dagegen' is said by a defender"):
         analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal T17", samples=2,
                      announcements="1: Absolut dagegen")
-    # seat 1 holds the Pagat seat 2 announces (so no deal fits), and seat 2 is the partner in some deals, where a
-    # 'dagegen' does not fit either: both reasons are named
-    with pytest.raises(StichError, match="fit none.*announced by the Pagat's holder, seat 1.*'dagegen' is said by a "
-                                         "defender"):
-        analyse_hand("zwanzigerrufen", "T19 T14 T1 SK SN HQ HN HJ DJ DG", 1, "Normal", samples=2,
+    # seat 2 says Pagat dagegen without a Kontra on the game, and is the partner in some deals, where a 'dagegen'
+    # does not fit either: both reasons are named
+    with pytest.raises(StichError, match="fit none.*needs a Kontra on the game.*'dagegen' is said by a defender"):
+        analyse_hand("zwanzigerrufen", "T19 T14 T4 SK SN HQ HN HJ DJ DG", 1, "Normal", samples=2,
                      announcements="2: Pagat Ultimo dagegen")
+    # seat 1 holds the Pagat seat 2 announces (or seat 3 is known to): refused at once, where it sampled 10,000
+    # deals (about a second) that all put T1 outside the announcer's hand and said they "fit none"
+    with pytest.raises(StichError, match="^seat 2 announced what needs T1, which seat 1's hand as given holds$"):
+        analyse_hand("zwanzigerrufen", "T19 T14 T1 SK SN HQ HN HJ DJ DG", 1, "Normal", samples=2,
+                     announcements="2: Kontra, Pagat Ultimo dagegen")
+    with pytest.raises(StichError, match="^seat 2 announced what needs T1, which seat 3's hand as given holds$"):
+        analyse_hand("zwanzigerrufen", "T19 T14 T4 SK SN HQ HN HJ DJ DG", 1, "Normal", known={3: "T1"}, samples=2,
+                     announcements="2: Kontra, Pagat Ultimo dagegen")
     # an announced Pagat is in its announcer's hand, as a record's is (the review found the samples dealing it
     # anywhere); one the announcing hand as given lacks is refused at once
     hand = "T21 T19 T18 T15 T14 T13 T12 HK SK DK"

@@ -226,11 +226,20 @@ def test_hard_pagat_reservation_last_trick():
 
 
 def test_hard_pagat_reservation_binds_only_the_announcer():
+    """The reservation follows the announcement, not the card: seat 2 holding T1 keeps it when it announced the
+    Pagat and plays it freely when no one did. Another seat cannot announce it (docs/scoring.md: the Pagat's holder
+    announces it), so the reservation never binds a seat without T1: the rules refuse that state as scoring does."""
     ending = "1: T10 SQ / T1 T4 / T9 SG / CK CQ"
-    assert legal(make_position("Zwanzigerrufen", ending, "Solo", play=["T10"], pagat_announcer=3,
-                               variant={"hard_pagat_reservation": True})) == {"T1", "T4"}
-    assert legal(make_position("Zwanzigerrufen", ending, "Solo", play=["T10"],
-                               variant={"hard_pagat_reservation": True})) == {"T1", "T4"}
+    flag = {"hard_pagat_reservation": True}
+    assert legal(make_position("Zwanzigerrufen", ending, "Solo", play=["T10"], pagat_announcer=2,
+                               variant=flag)) == {"T4"}
+    assert legal(make_position("Zwanzigerrufen", ending, "Solo", play=["T10"], variant=flag)) == {"T1", "T4"}
+    with pytest.raises(InvalidContractError, match=r"^bad announcement: seat 3: Pagat Ultimo is announced by the "
+                                                   r"Pagat's holder, seat 2 \(who announces it plays T1"):
+        make_position("Zwanzigerrufen", ending, "Solo", play=["T10"], pagat_announcer=3, variant=flag)
+    # an ending whose hands hold no Pagat takes any seat's announcement (it fails), and binds no card
+    assert legal(make_position("Zwanzigerrufen", "1: T10 SQ / T5 T4 / T9 SG / CK CQ", "Solo", play=["T10"],
+                               pagat_announcer=3, variant=flag)) == {"T5", "T4"}
 
 
 def test_hard_pagat_reservation_from_a_record_with_announcements():
@@ -244,6 +253,22 @@ T10
 """
     assert legal(parse_positions(record.format(variant="hard_pagat_reservation=true"))[0]) == {"T4"}
     assert legal(parse_positions(record.format(variant="hard_pagat_reservation=false"))[0]) == {"T1", "T4"}
+
+
+def test_a_record_whose_pagat_another_seat_announced_is_refused_at_its_item():
+    """Play read the announcer from the tag unchecked: seat 3 announcing the Pagat seat 2 holds was shown and solved
+    (and under hard_pagat_reservation bound seat 3, not the holder), though scoring refused it. Now reading the
+    record refuses it with scoring's message, at the item."""
+    record = """[Game "Zwanzigerrufen"]
+[Deal "1: T10 SQ / T1 T4 / T9 SG / CK CQ"]
+[Contract "Solo"]
+[Announcements "2: Kontra; 3: Pagat Ultimo"]
+"""
+    with pytest.raises(StichError) as refused:
+        parse_positions(record, name="pagat.tbn")
+    assert str(refused.value) == ("pagat.tbn:4:31: bad announcement: seat 3: Pagat Ultimo is announced by the Pagat's "
+                                  "holder, seat 2 (who announces it plays T1 to the last trick) (got 'Pagat Ultimo', "
+                                  "expected announcements that RULES.md 1.7 allows)")
 
 
 def test_suit_solo_follow():

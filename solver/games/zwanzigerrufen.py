@@ -11,10 +11,11 @@ from functools import reduce
 from operator import or_
 from typing import Callable, Hashable, Mapping, Sequence, cast
 
-from ..announcements import Announcement, pagat_announcer, parse_announcements
+from ..announcements import (Announcement, announcement_error, bad_announcement, pagat_announcer,
+                             parse_announcements)
 from ..cards import build_pack
 from ..deal import Deal
-from ..errors import InvalidContractError, ParseError, StichError, did_you_mean, quoted
+from ..errors import InvalidContractError, StichError, did_you_mean, quoted
 from ..formats.tbn import Record
 from ..state import PlayState
 from ..variant import Flag, Variant
@@ -250,20 +251,10 @@ class AnnouncementCheck:
     the announcements are the record's, else a plain StichError that quotes it."""
 
     def __init__(self, record: Record | None, from_record: bool) -> None:
-        self.tag = record.tag("Announcements") if record is not None and from_record else None
-        self.record = record
+        self.record = record if from_record else None
 
     def fail(self, item: Announcement, message: str) -> StichError:
-        text = f"seat {item.seat}: {message}"
-        if self.tag is None or self.record is None:
-            return StichError(f"bad announcement: {text}")
-        line, column = self.tag.value_line, self.tag.value_column
-        token = self.tag.value
-        if 0 <= item.offset < len(self.tag.value):
-            line, column = self.tag.position(item.offset)
-            token = self.tag.value[item.offset:].split(",")[0].split(";")[0].strip()
-        return ParseError(f"bad announcement: {text}", source=self.record.source, line=line, column=column,
-                          token=token, expected="announcements that RULES.md 1.7 allows")
+        return announcement_error(bad_announcement(item, message), item, self.record)
 
 
 @dataclass
@@ -285,18 +276,29 @@ class Claims:
         return hash((frozenset(self.announced.items()), frozenset(self.levels.items())))
 
 
+def pagat_announcement_refusal(deal: Deal, seat: int) -> str | None:
+    """Why ``seat`` (0-based) may not announce Pagat Ultimo on ``deal``, or None: the announcer commits to take the
+    last trick with the Pagat (docs/scoring.md, "Reading chosen"), so only its holder announces it. An ending whose
+    hands hold no Pagat accepts any seat's (it fails)."""
+    holder = deal.holder(PACK.parse("T1").index)
+    if holder is None or holder == seat:
+        return None
+    return (f"Pagat Ultimo is announced by the Pagat's holder, seat {holder + 1} (who announces it plays T1 to the "
+            "last trick)")
+
+
 def read_claims(rules: Rules, items: Sequence[Announcement], check: AnnouncementCheck) -> Claims:
     """Check the announcements against RULES.md 1.7 and collect them.
 
     A defender's Absolut or Valat is "dagegen" (a declarer's may not be; a declarer's bonus may be said "dazu", a
-    defender's not); Absolut/Valat dagegen include a
-    Kontra on the game, Pagat dagegen needs one. Pagat Ultimo is announced by the seat dealt the Pagat, as play
-    (hard_pagat_reservation) and a hand analysis (Game.cards_announced) read it. A Kontra or Supra comes from the side opposing the item, a Retour or Resupra from its
-    owner, each level only on top of the one below. A Suit Solo knows only Valat, Absolut and 4 Kings."""
+    defender's not); Absolut/Valat dagegen include a Kontra on the game, Pagat dagegen needs one. Pagat Ultimo is
+    announced by the seat dealt the Pagat (:func:`pagat_announcement_refusal`; the rules of play refuse it too, but
+    these announcements may be another list than the record's). A Kontra or Supra comes from the side opposing the
+    item, a Retour or Resupra from its owner, each level only on top of the one below. A Suit Solo knows only Valat,
+    Absolut and 4 Kings."""
     declarers = rules.declaring_side
     claims = Claims()
     suit_solo = rules.contract.kind == "suitsolo"
-    pagat_holder = rules.deal.holder(rules.pack.parse("T1").index)  # None in an ending without it
     for item in items:
         if item.level != 1:
             continue
@@ -313,9 +315,9 @@ def read_claims(rules: Rules, items: Sequence[Announcement], check: Announcement
                                    f"'{BONUS_LABELS[item.bonus]} dagegen')")
         if not item.against and side != declarers and item.bonus in AGAINST_BONUSES:
             raise check.fail(item, f"this seat defends: a defender announces {AGAINST_BONUSES[item.bonus]}")
-        if item.bonus == "pagat_ultimo" and pagat_holder is not None and pagat_holder != item.seat - 1:
-            raise check.fail(item, f"Pagat Ultimo is announced by the Pagat's holder, seat {pagat_holder + 1} (who "
-                                   "announces it plays T1 to the last trick)")
+        refusal = pagat_announcement_refusal(rules.deal, item.seat - 1) if item.bonus == "pagat_ultimo" else None
+        if refusal is not None:
+            raise check.fail(item, refusal)
         others = [owner for owner in claims.owners(item.bonus) if owner != side]
         if item.bonus == "pagat_ultimo" and others:
             raise check.fail(item, "Pagat Ultimo was already announced by the other side")
@@ -929,6 +931,10 @@ class Zwanzigerrufen(Game):
                     f"(variant flag suit_solo_min_suit_cards)")
         announcer = state_tags.get("pagat_announcer")
         announcer = None if announcer is None else int(announcer) - 1  # type: ignore[arg-type]
+        refusal = None if announcer is None else pagat_announcement_refusal(deal, announcer)
+        if refusal is not None:  # as scoring refuses it: play would reserve T1 for a seat without it
+            raise InvalidContractError(bad_announcement(Announcement(announcer + 1, "pagat_ultimo"), refusal),
+                                       about="pagat_announcer")
         return ZwanzigerrufenRules(cls, deal, contract, declarer, variant, leader=0 if leader is None else leader,
                                    partner=partner, pagat_announcer=announcer)
 

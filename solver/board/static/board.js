@@ -517,10 +517,14 @@ async function loadCurve(again = true) {
   renderPlay();
 }
 
-// a window that changes the graph's width (a phone turned, the panels going under the table) draws it again
+// the width the graph is drawn at: its own pixels, at least 200 (400 while it has no width yet)
+const curveDrawWidth = () => Math.max(200, Math.round($("graph").getBoundingClientRect().width) || 400);
+
+// a window that changes the graph's width (a phone turned, the panels going under the table) draws it again; a
+// panel under 200 pixels is drawn at 200 at any width, so its resizes do not
 new ResizeObserver(() => {
-  const width = Math.round($("graph").getBoundingClientRect().width);
-  if (S.curve && width && width !== S.curveWidth) renderCurve();
+  const measured = Math.round($("graph").getBoundingClientRect().width);
+  if (S.curve && measured && curveDrawWidth() !== S.curveWidth) renderCurve();
 }).observe(document.getElementById("graph"));
 
 function renderCurve() {
@@ -539,7 +543,7 @@ function renderCurve() {
   const most = scored ? Math.max(0, ...points) : curve.measure === "points" ? S.view.points_in_deal : S.view.tricks_in_deal;
   // drawn in the graph's own pixels: a viewBox of a fixed width stretched the numbers and the dots (ellipses) as wide
   // as a tablet's panel
-  const width = Math.max(200, Math.round(svg.getBoundingClientRect().width) || 400), height = 170, pad = 10, left = 30;
+  const width = curveDrawWidth(), height = 170, pad = 10, left = 30;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   S.curveWidth = width;
   const n = Math.max(curve.curve.length - 1, 1);
