@@ -127,13 +127,18 @@ def passing_inputs(position: Position, announcements: str | None, pot: int | Non
 
 def other_side_wording(game: type[Game], announcements: str, seats: int) -> str:
     """``announcements`` as the other side says them: each bonus of :attr:`Game.side_worded_bonuses` bare where it
-    was a 'dagegen', and a 'dagegen' where it was bare or 'dazu' (Absolut, Valat); every other item as it is."""
+    was a 'dagegen', and a 'dagegen' where it was bare or 'dazu' (Absolut, Valat); any other bonus bare where it
+    was said 'dazu' or 'dagegen' (a bare bonus leaves the side to the deal, a side word only one side may say);
+    every other item as it is."""
     words = []
     for item in parse_announcements(announcements, seats):
         text = item_text(announcements, item)
-        if item.level == 1 and item.bonus in game.side_worded_bonuses:
+        if item.level == 1:
             bare = text.rsplit(None, 1)[0] if item.against or item.dazu else text
-            text = bare if item.against else f"{bare} dagegen"
+            if item.bonus in game.side_worded_bonuses:
+                text = bare if item.against else f"{bare} dagegen"
+            else:
+                text = bare
         words.append(f"{item.seat}: {text}")
     return "; ".join(words)
 

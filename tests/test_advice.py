@@ -872,16 +872,24 @@ def test_pass_on_the_command_line():
 def test_a_dazu_is_worded_for_the_other_side_as_a_dagegen():
     """A pass row tries the seat's announcement as the other side says it: "Absolut dazu" (seed 000's explicit word
     for the declarers' own) became "Absolut dazu dagegen", which does not parse. It is "Absolut dagegen", and
-    the row settles as the bare Absolut's does."""
+    the row settles as the bare Absolut's does. Any other bonus said 'dazu' (or 'dagegen') kept its word, which
+    the other side may not say: "2: Trull dazu" was refused on every sample where seat 2 defends (all 3 here). The
+    other side says it bare, and the row settles as the bare Trull's does."""
     from solver.games import get_game
 
     game = get_game("zwanzigerrufen")
     assert other_side_wording(game, "2: Absolut dazu; 2: Kontra", 4) == "2: Absolut dagegen; 2: Kontra"
-    assert other_side_wording(game, "2: Valat dagegen, Pagat dazu", 4) == "2: Valat; 2: Pagat dazu"
+    assert other_side_wording(game, "2: Valat dagegen, Pagat dazu", 4) == "2: Valat; 2: Pagat"
+    assert other_side_wording(game, "2: Trull dazu, Koenige dagegen; 3: Mondfang", 4) == \
+        "2: Trull; 2: Koenige; 3: Mondfang"
     hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
     dazu, bare = (contract_advice("zwanzigerrufen", hand, 2, "pass", samples=3, seed=1, workers=1,
                                   announcements=text).rows[0] for text in ("2: Absolut dazu", "2: Absolut"))
     assert dazu.samples == 3 and dazu.mean == bare.mean
+    trull_dazu, trull = (contract_advice("zwanzigerrufen", hand, 2, "pass", samples=3, seed=1, workers=1,
+                                         announcements=text).rows[0] for text in ("2: Trull dazu", "2: Trull"))
+    assert (trull_dazu.samples, trull_dazu.refused, trull_dazu.refused_reason) == (3, 0, None)
+    assert trull_dazu.mean == trull.mean and trull_dazu.bonuses == trull.bonuses and "trull" in trull.bonuses
 
 
 def test_a_defenders_bare_absolut_is_refused_naming_absolut_dagegen():

@@ -741,6 +741,19 @@ def test_dazu_is_the_declarers_own_announcement_said_explicitly():
         score_deal(position, announcements="2: Absolut dazu")
 
 
+def test_a_defenders_pagat_dazu_is_told_the_kontra_its_dagegen_needs():
+    """A defender's "Pagat dazu" was told to "say 'Pagat Ultimo dagegen'", which is refused in turn without a Kontra
+    on the game (RULES.md 1.7): the hint names the Kontra, and the two together score."""
+    position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY)
+    with pytest.raises(StichError, match=r"seat 4: 'dazu' is said by a declarer; this seat defends "
+                                         r"\(say 'Pagat Ultimo dagegen' with a Kontra on the game\)"):
+        score_deal(position, announcements="4: Pagat dazu")
+    with pytest.raises(StichError, match="Pagat dagegen needs a Kontra on the game"):
+        score_deal(position, announcements="4: Pagat Ultimo dagegen")
+    pagat, = items(score_deal(position, announcements="2: Kontra; 4: Pagat Ultimo dagegen"))["pagat_ultimo"]
+    assert (pagat.winners, pagat.announced) == ((2, 4), True)
+
+
 def test_pagat_ultimo_is_announced_by_the_pagat_holder():
     """RULES.md 1.6: Pagat Ultimo is the T1 holder's (seed 000: who announces it "commits to take the last trick with
     the Pagat"), and a hand analysis puts the Pagat in its announcer's hand: seat 1 announcing it while seat 4 holds

@@ -311,8 +311,9 @@ def read_claims(rules: Rules, items: Sequence[Announcement], check: Announcement
         if item.against and side == declarers:
             raise check.fail(item, "'dagegen' is said by a defender; this seat declares")
         if item.dazu and side != declarers:
+            needs = " with a Kontra on the game" if item.bonus == "pagat_ultimo" else ""
             raise check.fail(item, f"'dazu' is said by a declarer; this seat defends (say "
-                                   f"'{BONUS_LABELS[item.bonus]} dagegen')")
+                                   f"'{BONUS_LABELS[item.bonus]} dagegen'{needs})")
         if not item.against and side != declarers and item.bonus in AGAINST_BONUSES:
             raise check.fail(item, f"this seat defends: a defender announces {AGAINST_BONUSES[item.bonus]}")
         refusal = pagat_announcement_refusal(rules.deal, item.seat - 1) if item.bonus == "pagat_ultimo" else None
