@@ -558,10 +558,11 @@ def _thresholds(rules: Rules, curve: Objective, maximum: int,
 def _winning(rules: Rules, curve: Objective) -> tuple[str, int] | None:
     """The game's threshold on the curve's scale (the game module's :meth:`Rules.game_objective`), where it is
     counted as the curve is: Schafkopf's 61 and Zwanzigerrufen's 45 card points, the Kratzen attacker's 2 tricks;
-    not a Tout's every trick on a scale of card points (120 points need not be every trick)."""
+    not a Tout's every trick on a scale of card points (120 points need not be every trick), nor a line a value
+    below which need not lose the game (``Game.game_line_decides``: Zwanzigerrufen's 44 under tie_44=no_score)."""
     objective = rules.game_objective()
     if (objective is None or objective.target is None or objective.events or not _counted_alike(objective, curve)
-            or objective.maximiser != curve.maximiser):
+            or objective.maximiser != curve.maximiser or not rules.game.game_line_decides(rules)):
         return None
     return ("target" if every_seat_for_itself(rules) else "game"), objective.target
 
@@ -680,7 +681,8 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     winning = None if won_from is None else ("target" if every_seat_for_itself(rules) else "game", won_from)
     return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
                    points_curve=points.curve, thresholds=(), maximum=max(curve), winning=winning,
-                   points_winning=points.winning if winning is None else None)
+                   points_winning=points.winning if winning is None and position.game.game_item_on_points(rules)
+                   else None)
 
 
 def trick_payout(position: Position) -> int:

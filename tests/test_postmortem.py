@@ -1255,6 +1255,25 @@ def test_by_the_score_a_zwanzigerrufen_game_that_changes_hands_is_named(tmp_path
     assert plot.exit_code == 0
 
 
+def test_under_tie_44_no_score_the_game_line_is_left_out(tmp_path):
+    """With ``tie_44=no_score`` 44:44 scores nothing (RULES.md 1.1: the game item has no winner), but the game line
+    at 45 still said that HK, taking seat 1 from 61 to 44, lost the game, and would not have named a card taking 44
+    to 43, which does. 45 is not where the game changes hands there: no line and no game changes, on the points'
+    curve and, by the score, on the points' curve the game item was read on."""
+    tied = solver.make_position("zwanzigerrufen", VALAT_ENDING, "Solo", declarer=1, leader=1, play=VALAT_THROWN,
+                                variant="tie_44=no_score")
+    analysis = analyse_play(tied)
+    assert analysis.curve[:5] == (61, 44, 44, 44, 45)
+    assert analysis.winning is None and analysis.game_changes == ()
+    assert analyse_play(ending(VALAT_THROWN)).game_changes == ((1, False), (4, True))  # declarers_lose, the default
+    path = tmp_path / "zr.tbn"
+    path.write_text(ZR_ABSOLUT_KONTRA.replace('[Board "2"]', '[Board "2"]\n[Variant "tie_44=no_score"]'),
+                    encoding="utf-8")
+    document = json.loads(run("postmortem", path, "--json").stdout)
+    assert document["winning"] is None and "points_winning" not in document and document["game_changes"] == []
+    assert "Game (double-dummy)" not in run("postmortem", path).stdout
+
+
 def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):
     """The text's header said "Kratzen Trump S, attacker 1" (RULES.md 3.2: seat 1 is the attacker, the Schlaeger),
     the plot's title and legend "declarer 1" and "seat 1 (declarer)"."""

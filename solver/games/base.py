@@ -545,6 +545,21 @@ class Game(metaclass=GameType):
         return None
 
     @classmethod
+    def game_line_decides(cls, rules: Rules) -> bool:
+        """Whether the line of :meth:`Rules.game_objective` decides the game item both ways: won at its target, lost
+        below it. Not where a value just below scores nothing (Zwanzigerrufen's 44:44 under ``tie_44=no_score``,
+        RULES.md 1.1): a post-mortem would call a card taking the declarers from 45 to 44 one that lost the game, so
+        it draws no game line there."""
+        return True
+
+    @classmethod
+    def game_item_on_points(cls, rules: Rules) -> bool:
+        """Whether, graded by the score where :meth:`winning_settlement` is None, the game item is still decided by
+        the game's line on the card points' curve (Zwanzigerrufen scores the game apart from its bonuses, RULES.md
+        1.7), so that a post-mortem reads who has the game there (``PlayAnalysis.points_winning``)."""
+        return True
+
+    @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
         """The objectives of :attr:`bonus_names` (and the ``game`` where the contract is won otherwise, a Tout's
         61) that no play can make score under these rules and scoring inputs (:meth:`scoring_inputs`): a post-mortem

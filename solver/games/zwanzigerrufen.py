@@ -820,6 +820,17 @@ class Zwanzigerrufen(Game):
         return Scored(tuple(items), total_payments(items, rules.seats), tuple(notes))
 
     @classmethod
+    def game_line_decides(cls, rules: Rules) -> bool:
+        """Not under ``tie_44=no_score``: 44:44 scores nothing (RULES.md 1.1), so 45 is not where the game changes
+        hands."""
+        return rules.variant["tie_44"] != "no_score"
+
+    @classmethod
+    def game_item_on_points(cls, rules: Rules) -> bool:
+        """The game item is the declarers' at 45 card points (RULES.md 1.7), whatever the bonuses."""
+        return cls.game_line_decides(rules)
+
+    @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
         """A bonus one side announced is settled by that announcement alone (RULES.md 1.7: made, or failed to the
         other side): the other side's silent achievement of it (an Absolut against after the declarers announced
