@@ -1274,6 +1274,21 @@ def test_under_tie_44_no_score_the_game_line_is_left_out(tmp_path):
     assert "Game (double-dummy)" not in run("postmortem", path).stdout
 
 
+def test_a_schafkopf_ending_by_the_score_borrows_no_game_line_from_its_points():
+    """Board 6 of examples/schafkopf.tbn, a 2-trick ending graded by the score (no settlement line: its Schwarz goes
+    to whoever took every trick), had the points' 61 as ``points_winning`` and said "Game (double-dummy): lost for
+    1+2, from the start", though the ending's 33 points can never reach 61 and the points before it are unknown.
+    Only a game whose game item is read on the points' line (``Game.game_item_on_points``: a whole Zwanzigerrufen
+    deal) borrows it."""
+    document = json.loads(run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6", "--json").stdout)
+    assert document["winning"] is None and "points_winning" not in document and document["game_changes"] == []
+    assert "Game (double-dummy)" not in run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6").stdout
+    zwanzigerrufen = solver.get_game("zwanzigerrufen")
+    assert not zwanzigerrufen.game_item_on_points(ending().rules)  # an ending's points before are unknown
+    whole = next(solver.read_positions(EXAMPLES / "schafkopf.tbn"))
+    assert not solver.get_game("schafkopf").game_item_on_points(whole.rules)
+
+
 def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):
     """The text's header said "Kratzen Trump S, attacker 1" (RULES.md 3.2: seat 1 is the attacker, the Schlaeger),
     the plot's title and legend "declarer 1" and "seat 1 (declarer)"."""

@@ -556,8 +556,9 @@ class Game(metaclass=GameType):
     def game_item_on_points(cls, rules: Rules) -> bool:
         """Whether, graded by the score where :meth:`winning_settlement` is None, the game item is still decided by
         the game's line on the card points' curve (Zwanzigerrufen scores the game apart from its bonuses, RULES.md
-        1.7), so that a post-mortem reads who has the game there (``PlayAnalysis.points_winning``)."""
-        return True
+        1.7), so that a post-mortem reads who has the game there (``PlayAnalysis.points_winning``). Only in a whole
+        deal: an ending's points before its first card are unknown. False by default."""
+        return False
 
     @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:

@@ -827,8 +827,8 @@ class Zwanzigerrufen(Game):
 
     @classmethod
     def game_item_on_points(cls, rules: Rules) -> bool:
-        """The game item is the declarers' at 45 card points (RULES.md 1.7), whatever the bonuses."""
-        return cls.game_line_decides(rules)
+        """A whole deal's game item is the declarers' at 45 card points (RULES.md 1.7), whatever the bonuses."""
+        return cls.is_whole(rules.deal) and cls.game_line_decides(rules)
 
     @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
