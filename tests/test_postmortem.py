@@ -1278,13 +1278,12 @@ def test_a_schafkopf_ending_by_the_score_borrows_no_game_line_from_its_points():
     """Board 6 of examples/schafkopf.tbn, a 2-trick ending graded by the score (no settlement line: its Schwarz goes
     to whoever took every trick), had the points' 61 as ``points_winning`` and said "Game (double-dummy): lost for
     1+2, from the start", though the ending's 33 points can never reach 61 and the points before it are unknown.
-    Only a game whose game item is read on the points' line (``Game.game_item_on_points``: a whole Zwanzigerrufen
-    deal) borrows it."""
+    Only a game whose game item is read on the points' line (``Game.game_item_on_points``: Zwanzigerrufen, whose
+    settlement scores the game apart from its bonuses) borrows it."""
     document = json.loads(run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6", "--json").stdout)
     assert document["winning"] is None and "points_winning" not in document and document["game_changes"] == []
     assert "Game (double-dummy)" not in run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6").stdout
-    zwanzigerrufen = solver.get_game("zwanzigerrufen")
-    assert not zwanzigerrufen.game_item_on_points(ending().rules)  # an ending's points before are unknown
+    assert solver.get_game("zwanzigerrufen").game_item_on_points(ending().rules)
     whole = next(solver.read_positions(EXAMPLES / "schafkopf.tbn"))
     assert not solver.get_game("schafkopf").game_item_on_points(whole.rules)
 

@@ -556,8 +556,8 @@ class Game(metaclass=GameType):
     def game_item_on_points(cls, rules: Rules) -> bool:
         """Whether, graded by the score where :meth:`winning_settlement` is None, the game item is still decided by
         the game's line on the card points' curve (Zwanzigerrufen scores the game apart from its bonuses, RULES.md
-        1.7), so that a post-mortem reads who has the game there (``PlayAnalysis.points_winning``). Only in a whole
-        deal: an ending's points before its first card are unknown. False by default."""
+        1.7), so that a post-mortem reads who has the game there (``PlayAnalysis.points_winning``). False by default:
+        Schafkopf's and Kratzen's settlement either has its own line or none that the points decide."""
         return False
 
     @classmethod

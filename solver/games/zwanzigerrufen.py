@@ -827,8 +827,10 @@ class Zwanzigerrufen(Game):
 
     @classmethod
     def game_item_on_points(cls, rules: Rules) -> bool:
-        """A whole deal's game item is the declarers' at 45 card points (RULES.md 1.7), whatever the bonuses."""
-        return cls.is_whole(rules.deal) and cls.game_line_decides(rules)
+        """The game item is the declarers' at 45 card points (RULES.md 1.7), whatever the bonuses; an ending's too,
+        which is scored on the cards it holds as a whole deal would be (docs/json.md), as its points' post-mortem
+        draws the 45."""
+        return cls.game_line_decides(rules)
 
     @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
