@@ -19,8 +19,8 @@ from solver.files import check_writable
 from solver.games import get_game
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
-from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, grade_note, lost_text,
-                               measure_note)
+from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, document_game_line, grade_note,
+                               lost_text, measure_note)
 from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
@@ -140,11 +140,10 @@ def game_change_lines(document: Document, painter: CardPainter) -> list[Text]:
     that the card that lost the game is named in words and not only read off the ``before`` and ``after`` columns:
     whose game it was before the first card, then each card that lost it for its own side or handed it to the
     other. Nothing where neither curve has a game line (``winning`` and ``points_winning`` null)."""
-    winning, curve = document["winning"], document["curve"]
-    if winning is None and document.get("points_winning"):  # Zwanzigerrufen by the score: the game's 45 points
-        winning, curve = document["points_winning"], document["points_curve"]
-    if winning is None or not document["cards"]:
+    game_line = document_game_line(document)  # Zwanzigerrufen by the score: the game's 45 on the points' curve
+    if game_line is None or not document["cards"]:
         return []
+    winning, curve = game_line
     if winning["name"] == "target":  # Kratzen: the attacker's own target, every other seat plays against it
         title = get_game(document["game"]).declarer_title
         whose, them = f"Target (double-dummy): {{}} for the {title}, seat {document['declarer']}", f"the {title}"

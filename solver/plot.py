@@ -108,7 +108,7 @@ def plot_figure(analysis: PlayAnalysis):
     # mistakes and bonuses, and the cards after which the game changed hands: one label a card
     crossed = dict(analysis.game_changes)
     # the game can change hands where no line is drawn (Zwanzigerrufen by the score: read on the points' curve)
-    changed = winning or analysis.points_winning
+    changed = analysis.game_line
     missed = "missed" if made == "made" else "lost"
     notes: dict[int, str] = {}
     for card in analysis.mistakes:

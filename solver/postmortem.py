@@ -18,7 +18,7 @@ import threading
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from .diagram import card_names
 from .errors import InvalidContractError, StichError
@@ -199,16 +199,23 @@ class PlayAnalysis:
     points_winning: tuple[str, int] | None = field(default=None, compare=False)
 
     @property
-    def game_changes(self) -> tuple[tuple[int, bool], ...]:
-        """The cards after which the curve crossed :attr:`winning` (where the score has no such line, the points'
-        curve :attr:`points_winning`), as (card number, whether the game is now won): where the game changed hands
-        under double-dummy play."""
+    def game_line(self) -> tuple[str, int, tuple[int, ...]] | None:
+        """The line the game changes hands at, as (name, value, the curve it is read on): :attr:`winning` on the
+        curve, else :attr:`points_winning` on the points' curve (the score has no such line); None where neither
+        is given. The JSON document's side is :func:`document_game_line`."""
         if self.winning is not None:
-            curve, value = self.curve, self.winning[1]
-        elif self.points_winning is not None and self.points_curve:
-            curve, value = self.points_curve, self.points_winning[1]
-        else:
+            return (*self.winning, self.curve)
+        if self.points_winning is not None and self.points_curve:
+            return (*self.points_winning, self.points_curve)
+        return None
+
+    @property
+    def game_changes(self) -> tuple[tuple[int, bool], ...]:
+        """The cards after which the curve of :attr:`game_line` crossed it, as (card number, whether the game is
+        now won): where the game changed hands under double-dummy play."""
+        if self.game_line is None:
             return ()
+        _, value, curve = self.game_line
         return tuple((number, after >= value) for number, (before, after) in
                      enumerate(zip(curve, curve[1:]), 1) if (before >= value) != (after >= value))
 
@@ -275,6 +282,16 @@ class PlayAnalysis:
                    if self.points_winning is not None else {}),
                 "game_changes": [{"number": number, "won": won} for number, won in self.game_changes],
                 "bonuses_kept": list(self.bonuses_kept)}
+
+
+def document_game_line(document: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[int]] | None:
+    """:attr:`PlayAnalysis.game_line` read off its JSON document: the ``winning`` line and the ``curve``, else
+    ``points_winning`` and ``points_curve``; None where neither is given."""
+    if document["winning"] is not None:
+        return document["winning"], document["curve"]
+    if document.get("points_winning") and document.get("points_curve"):
+        return document["points_winning"], document["points_curve"]
+    return None
 
 
 def grade(cost: int, measure: str, bonus_lost: bool, payout: int = 1) -> str:

@@ -1274,6 +1274,25 @@ def test_under_tie_44_no_score_the_game_line_is_left_out(tmp_path):
     assert "Game (double-dummy)" not in run("postmortem", path).stdout
 
 
+def test_the_game_line_is_chosen_in_one_place():
+    """The choice "``winning`` on the curve, else ``points_winning`` on the points' curve" was written out four times
+    (game_changes, the plot, the board's curve, the text's lines from the JSON document): it is
+    ``PlayAnalysis.game_line`` and, on the document, ``document_game_line``, which agree."""
+    from dataclasses import replace
+
+    from solver.postmortem import document_game_line
+
+    points = analyse_play(ending(VALAT_THROWN))
+    assert points.game_line == ("game", 45, points.curve)
+    assert document_game_line(points.as_dict()) == ({"name": "game", "value": 45}, list(points.curve))
+    scored = replace(points, curve=(0, -4, -4, -4, 2), points_curve=points.curve[:5], winning=None,
+                     points_winning=("game", 45))
+    assert scored.game_line == ("game", 45, points.curve[:5]) and scored.game_changes == ((1, False), (4, True))
+    assert document_game_line(scored.as_dict()) == ({"name": "game", "value": 45}, list(points.curve[:5]))
+    neither = replace(scored, points_winning=None)
+    assert neither.game_line is None and neither.game_changes == () and document_game_line(neither.as_dict()) is None
+
+
 def test_a_schafkopf_ending_by_the_score_borrows_no_game_line_from_its_points():
     """Board 6 of examples/schafkopf.tbn, a 2-trick ending graded by the score (no settlement line: its Schwarz goes
     to whoever took every trick), had the points' 61 as ``points_winning`` and said "Game (double-dummy): lost for

@@ -550,7 +550,7 @@ def curve_document(analysis: Any) -> dict[str, Any]:
     """The post-mortem as the page's graph: the declaring side's total before the play and after each card, every
     card's grade, cost and best alternatives, and the cards after which the game (Kratzen: the attacker's target)
     changed hands, as ``stich postmortem`` names them (``game``: what changed hands, null where nothing can)."""
-    line = analysis.winning or analysis.points_winning
+    line = analysis.game_line
     return {"kind": "curve", "measure": analysis.measure, "curve": list(analysis.curve),
             "declaring_side": list(analysis.declaring_side), "trick_ends": list(analysis.trick_ends),
             "cards": [card.as_dict() for card in analysis.cards], "game": None if line is None else line[0],
