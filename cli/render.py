@@ -99,7 +99,7 @@ def least_width(console: Console, table: Table) -> int:
 def fits(console: Console, table: Table) -> bool:
     """Whether ``table`` fits ``console``'s width with its cells wrapped: a command with a narrower layout of its
     own (the post-mortem's) takes it where this one would be printed at its natural width."""
-    return _least_width(console, console.options.update_width(1 << 16), table) <= console.width
+    return least_width(console, table) <= console.width
 
 
 def on_a_terminal(console: Console) -> bool:

@@ -1362,3 +1362,16 @@ def test_a_narrow_table_that_still_does_not_fit_is_printed_at_its_least_width(tm
         assert "schneider_against" in text and "(handed over)" in text and "┃" not in text
     monkeypatch.setenv("COLUMNS", "200")
     assert "┃ before ┃ best ┃ after ┃" in run("postmortem", path).stdout
+
+
+def test_a_table_fits_where_its_least_width_does():
+    """``fits`` repeated ``least_width``'s measuring: it is that width against the console's, at each side of it."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from cli.render import fits, least_width
+
+    table = Table("seat", "bonuses lost")
+    table.add_row("1", "schneider_against (handed over)")
+    least = least_width(Console(width=200), table)
+    assert fits(Console(width=least), table) and not fits(Console(width=least - 1), table)
