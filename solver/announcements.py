@@ -42,8 +42,9 @@ class Announcement:
     against: bool = False
     level: int = 1
     #: said with "dazu" (with the declarers: seeds/000 has every bonus said "dazu" or "dagegen"), which a
-    #: defender may not say; a bare bonus leaves the seat's side to the deal
-    dazu: bool = False
+    #: defender may not say; a bare bonus leaves the seat's side to the deal. Not compared: it scores as the bare
+    #: bonus, so the claims (a settlement table's key) are the same either way
+    dazu: bool = field(default=False, compare=False)
     #: where the item starts in the tag value (0-based; -1 when unknown), so that scoring can point at it
     offset: int = field(default=-1, compare=False)
 

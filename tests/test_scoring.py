@@ -21,7 +21,7 @@ from solver.errors import StichError
 from solver.games import get_game
 from solver.games.outcome import total_payments
 from solver.games.schafkopf import laufende, score_items
-from solver.scoring import Settlement, score_deal
+from solver.scoring import Settlement, score_deal, scoring_inputs
 from solver.settlement import dd_settlement
 
 runner = CliRunner()
@@ -730,10 +730,13 @@ def test_bad_announcements(text, message):
 def test_dazu_is_the_declarers_own_announcement_said_explicitly():
     """Seed 000: a bonus is announced "dazu" (with forehand) or "dagegen"; "1: Absolut dazu" was refused as text
     that does not parse. It scores as the bare announcement, and a defender's "dazu" is refused at its item."""
-    assert parse_announcements("1: Absolut dazu, Pagat Ultimo Dazu") == [
-        Announcement(1, "absolut", dazu=True), Announcement(1, "pagat_ultimo", dazu=True)]
+    dazu = parse_announcements("1: Absolut dazu, Pagat Ultimo Dazu")
+    assert dazu == [Announcement(1, "absolut"), Announcement(1, "pagat_ultimo")] and all(item.dazu for item in dazu)
     position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements="3: Absolut dazu")
     assert score_deal(position).items == score_deal(position, announcements="3: Absolut").items
+    # the same claims, so the same settlement tables (they are keyed by them): 'dazu' was compared and made two
+    claims, bare = (scoring_inputs(position, announcements=text) for text in ("3: Absolut dazu", "3: Absolut"))
+    assert claims == bare and hash(claims) == hash(bare)
     absolut, = items(score_deal(position))["absolut"]
     assert (absolut.winners, absolut.announced, absolut.value) == ((2, 4), True, 2)  # D took 40: it failed
     with pytest.raises(StichError, match=r"seat 2: 'dazu' is said by a declarer; this seat defends "
