@@ -1375,3 +1375,18 @@ def test_a_table_fits_where_its_least_width_does():
     table.add_row("1", "schneider_against (handed over)")
     least = least_width(Console(width=200), table)
     assert fits(Console(width=least), table) and not fits(Console(width=least - 1), table)
+
+
+def test_the_readmes_postmortem_example_is_what_the_command_prints(monkeypatch, tmp_path):
+    """README's post-mortem example showed the game's lines right under the card table, where the command prints the
+    grades' line between them: each line the README shows (an excerpt) is a line of the output, in its order."""
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    command = "stich postmortem examples/schafkopf.tbn --board 7 --objective points"
+    block = readme[readme.index(command):].split("```", 3)[2].strip("\n").splitlines()
+    monkeypatch.setenv("COLUMNS", "110")
+    output = run("postmortem", EXAMPLES / "schafkopf.tbn", "--board", "7", "--objective", "points",
+                 "--plot", tmp_path / "value.png").stdout.splitlines()
+    output = [line.rstrip() for line in output]  # a title is padded to the table's width
+    positions = [output.index(line) for line in block]
+    assert positions == sorted(positions)
+    assert "grades in points: inaccuracy 1-5, mistake 6-14, blunder 15+ or a bonus lost" in block
