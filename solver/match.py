@@ -467,7 +467,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     ``stopped`` ``"interrupt"`` or ``"error"``, so that a caller streaming the match can close what it wrote).
     ``checkpoint`` (a file) keeps every board played, and a rerun of the same match resumes from it: every choice is a
     function of the bots' seeds and the position, so the resumed match equals an uninterrupted one; each of its lines
-    is checked before any deal is handed on (a StichError names the line). ``workers`` (None: every core)
+    is checked before any deal is handed on (a StichError names the line); an interrupt during that check ends the
+    match before anything is played, handed on or written, without a call of ``progress``. ``workers`` (None: every
+    core)
     plays whole boards on that many processes, each searching on one thread: the bots must then pickle (this
     module's do, without their engines, so their table size is the default there, and a sampling bot's
     ``last_estimates`` stay in the worker); the

@@ -683,6 +683,28 @@ def test_a_long_match_summarises_for_its_progress_at_most_every_progress_seconds
     assert calls == [1, 9]  # the last call has every deal of the three boards played
 
 
+def test_an_interrupt_while_the_checkpoint_is_checked_ends_the_match_before_anything_is_said(tmp_path, monkeypatch):
+    """The checkpoint's lines are checked outside the part of the match that reports the match so far at an
+    interrupt, though the docstring promised ``progress`` once more at any interrupt: as it now says, an interrupt
+    there ends the match before any deal is handed on or written, with no call of ``progress`` (``match --json``
+    writes nothing, the checkpoint is as it was)."""
+    from test_cli import run
+
+    from solver.checkpoint import Journal
+
+    journal, _ = _kratzen_checkpoint(tmp_path, 2)
+    kept = journal.read_text()
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+        yield
+
+    monkeypatch.setattr(Journal, "done_lines", interrupted)
+    stopped = run(*RANDOM_KRATZEN, "-n", "3", "--checkpoint", journal, code=130)
+    assert stopped.stdout == "" and journal.read_text() == kept  # no deal streamed, no board written
+    assert "interrupt during that check ends the" in " ".join(play_match.__doc__.split())
+
+
 def test_a_match_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path):
     """The match's checkpoint was keyed by the variant as given, so ``{"weli_also_bells": True}`` (the API) and
     ``weli_also_bells=true`` (``--variant``) did not resume each other; one keyed so is still resumed."""
