@@ -1184,6 +1184,25 @@ def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
     assert by_score["cards"][1]["grade"] == "ok" and by_score["measure"] == "chips"  # the attacker's own payment
 
 
+def test_postmortem_names_the_measure_as_solve_does(tmp_path):
+    """One meaning per flag: postmortem took -o points for a Kratzen record (each mover's tricks) and refused
+    -o tricks, while solve and tree call Kratzen's measure tricks and refuse points. Now -o tricks grades a Kratzen
+    record as the default does, and -o points on it (or -o tricks on a game with card points) is refused in solve's
+    words, pointed at the record."""
+    record = tmp_path / "weli.tbn"
+    record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI)
+    assert documents("postmortem", record, "-o", "tricks") == documents("postmortem", record)
+    refused = run("postmortem", record, "-o", "points", code=1)
+    solved = run("solve", record, "-o", "points", code=1)
+    assert refused.stdout == "" and refused.stderr == solved.stderr
+    assert "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen (for Kratzen Trump " \
+        "H choose from: score, tricks)" in refused.stderr
+    other = run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "tricks", code=1)
+    assert other.stderr == ("stich: examples/schafkopf.tbn:107:12: objective 'tricks' belongs to Kratzen, not to "
+                            "Schafkopf (for Schafkopf Rufer G choose from: score, points)\n").replace(
+                                "examples/schafkopf.tbn", str(EXAMPLES / "schafkopf.tbn"))
+
+
 def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
     """Graded by the score, a Kratzen post-mortem is in chips, but only a [Pot] tag gave it a pot: a record without
     one graded every card at 0, unsaid. --pot sets it, as in score, table and analyse; a pot of 0 is said on stderr."""
