@@ -1122,14 +1122,15 @@ def win_meaning(document: Mapping[str, Any], paid: str = "where it is above 0") 
     pot under 4 chips pays with 0 (:func:`is_win`); elsewhere a positive payment."""
     game = get_game(document["game"])
     paid_from_pot = game.has_pot and document.get("pot")
-    return f"where the {game.declarer_title} makes his target (paid 0 or more)" if paid_from_pot else paid
+    return (f"where seat {document['seat']}, the {game.declarer_title}, makes his target (paid 0 or more)"
+            if paid_from_pot else paid)
 
 
 def payment_note(document: Mapping[str, Any], sides: bool = False) -> str:
     """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
     game paid from a pot (where only the attacker's is searched) the attacker's own."""
     if get_game(document["game"]).has_pot:
-        return "payment: the attacker's own, in chips from and into the pot"
+        return f"payment: seat {document['seat']}'s own as the attacker, in chips from and into the pot"
     shared = get_game(document["game"]).shared_contract_text if sides else ""
     return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
 
@@ -1256,8 +1257,10 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
         rows.append((str(rank), row["contract"], mean_text, behind,
                      share(row["win_probability"], row.get("win_interval"), compact=True),
                      *((bonuses, against) if with_bonuses else ())))
-    report.append(AdviceTable(f"contracts by seat {document['seat']}'s mean payment ({units(document)} ± the 95% "
-                              "interval; paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
+    # where every seat plays for itself the advised seat is the one that announces: it attacks whatever its seat
+    attacks = f" as the {game.declarer_title}" if game.has_pot else ""
+    report.append(AdviceTable(f"contracts by seat {document['seat']}'s mean payment{attacks} ({units(document)} ± the "
+                              "95% interval; paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
                               frozenset({5, 6})))
     tilde = "~ : not told apart from the best at this sample size (its interval behind the best holds 0)"
     report += [tilde_note(document["contracts"], tilde),
