@@ -59,6 +59,12 @@ from .variant import Variant
 from .workers import ChunkLimits, Pool, local_workers, worker_settlement_engine
 
 
+class SeatNotAdvised(StichError):
+    """A seat card advice does not rank cards for in this position, though it is a seat of the deal: not the seat to
+    move, or a Kratzen seat whose payment is not searched. The seat asked is at fault, not the position (the CLI
+    names its --seat)."""
+
+
 @dataclass(frozen=True)
 class AdviceSetup:
     """What every sample shares: the game, the fixed cards by seat (masks), the seat (1-based), the contracts to
@@ -1053,9 +1059,9 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     if not is_whole_number(seat) or not 1 <= seat <= state.seats:  # as every seat argument: no such seat
         raise InvalidSeatError(f"seat {seat!r} is not a seat of this {state.seats}-seat deal")
     if seat != state.to_move + 1:
-        raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
+        raise SeatNotAdvised(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
     if not has_share(position, seat - 1):
-        raise StichError(f"card advice ranks the cards by the seat's share of the score, and in {position.game.name} "
+        raise SeatNotAdvised(f"card advice ranks the cards by the seat's share of the score, and in {position.game.name} "
                          f"only the {position.game.declarer_title}'s payment is searched (every seat plays for itself): stich analyse "
                          f"FILE --seat {seat} ranks seat {seat}'s cards by its own tricks")
     sampling = position_setup(position, seat, known=known, seed=seed, pot=pot)
