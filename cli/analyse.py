@@ -12,10 +12,10 @@ from rich.text import Text
 
 from solver.advice import (PASS, AdviceReport, AdviceSetup, CardAdvice, ContractAdvice, can_pass, card_advice,
                            card_advice_report, contract_advice, contract_advice_report, make_setup,
-                           other_contract_lists, pass_refusal, plus_minus, row_name)
+                           other_contract_lists, pass_refusal, plus_minus, row_name, SeatNotAdvised)
 from solver.analysis import record_header
 from solver.deal import small_number
-from solver.errors import InvalidDealError, StichError
+from solver.errors import InvalidSeatError, StichError
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
@@ -28,7 +28,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
                       engine_for, parse_variant_options, pool_options)
-from .records import emit_json, run_over_records
+from .records import OptionRefused, emit_json, run_over_records
 from .render import CardPainter, for_stdout, plural, record_head, status_on_stderr, stdout_console
 
 
@@ -204,9 +204,12 @@ def analyse(
                                      "both: a record says them itself", param_hint="'FILE'")
 
         def card_document(position: Position) -> dict:
-            return _with_record(position, advise_cards(position, seat, known=owners, samples=samples, seed=seed,
-                                                       workers=workers, time_limit=time_limit,
-                                                       checkpoint=checkpoint, as_json=as_json))
+            try:
+                advice = advise_cards(position, seat, known=owners, samples=samples, seed=seed, workers=workers,
+                                      time_limit=time_limit, checkpoint=checkpoint, as_json=as_json)
+            except (InvalidSeatError, SeatNotAdvised) as error:  # --seat's, not the record's [Contract]
+                raise OptionRefused("--seat", str(error)) from None
+            return _with_record(position, advice)
 
         # --pot over a FILE's records: the [Pot] tag of those of a game paid from a pot
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_cards,
@@ -223,8 +226,8 @@ def analyse(
         def document(position: Position) -> dict:
             seats = position.rules.seats
             for option, number in (("--seat", seat), *(("--known", other) for other in owners or {})):
-                if not 1 <= number <= seats:  # pointed at the record's [Deal], which says how many seats there are
-                    raise InvalidDealError(f"{option} {number}: the record's deal has seats 1 to {seats}")
+                if not 1 <= number <= seats:  # the option's error, for this record (another may have more seats)
+                    raise OptionRefused(option, f"seat {number} is not a seat of this {seats}-seat deal")
             with live_analysis(samples, as_json, checkpoint) as show:
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,

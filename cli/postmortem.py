@@ -16,7 +16,9 @@ from rich.text import Text
 from solver.analysis import every_seat_for_itself, postmortem_report
 from solver.formats.tbn import iter_records
 from solver.files import check_writable
+from solver.errors import InvalidContractError
 from solver.games import get_game
+from solver.games.base import Game
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, document_game_line, grade_note,
@@ -83,6 +85,8 @@ def postmortem_document(position: Position, plot: PlotNames | None,
     plot is written)."""
     if objective is None:
         objective = "points" if every_seat_for_itself(position) else "score"
+    else:
+        objective = graded_by(position, objective)
     reason = settlement_unsupported(position) if objective == "score" else None
     if reason is not None:
         message(f"stich: {position.label}: graded by card points: {reason}")
@@ -101,6 +105,25 @@ def postmortem_document(position: Position, plot: PlotNames | None,
             write_plot(analysis, temporary)
         message(f"stich: wrote {written} ({position.label})")
     return document
+
+
+def own_measure(position: Position) -> str:
+    """The name ``--objective`` gives the game's own measure, as solve and tree name it: ``points`` (card points),
+    or ``tricks`` in a game without card points (Kratzen, RULES.md 3.1), which the library grades as its points."""
+    return "points" if "points" in position.game.objectives else "tricks"
+
+
+def graded_by(position: Position, objective: str) -> str:
+    """``--objective`` as :func:`analyse_play` takes it, ``score`` or ``points`` (the game's own measure); a name
+    that is not this game's measure (``points`` for Kratzen, ``tricks`` elsewhere) is refused as ``stich solve``
+    refuses it, the record's error."""
+    own = own_measure(position)
+    if objective in ("score", own):
+        return "points" if objective == own else objective
+    game = position.game
+    owners = sorted(other.name for other in Game.__subclasses__() if objective in other.objectives)
+    raise InvalidContractError(f"objective {objective!r} belongs to {' and '.join(owners)}, not to {game.name} (for "
+                               f"{game.name} {position.rules.contract} choose from: score, {own})")
 
 
 def render_postmortem(document: Document, console: Console) -> None:
@@ -255,9 +278,9 @@ def postmortem(
              "per record, named by its board: OUT-7.png for [Board \"7\"]; OUT itself with --board or --record)."),
     objective: Optional[str] = typer.Option(
         None, "--objective", "-o", metavar="NAME",
-        help="Grade by 'score' (game units, the card points beside; the default) or 'points' (card points, "
-             "tricks in a game without them; the default in Kratzen, where every seat plays for itself and the "
-             "score is the attacker's own payment in chips)."),
+        help="Grade by 'score' (game units, the card points beside; the default) or by the game's own measure, "
+             "as solve names it: 'points' (card points), or 'tricks' in Kratzen (each mover's own, the default "
+             "there: every seat plays for itself and the score is the attacker's own payment in chips)."),
     variant: Optional[List[str]] = VARIANT,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
@@ -275,9 +298,9 @@ def postmortem(
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf", param_hint="'--plot'")
     name = None if objective is None else objective.strip().lower()
-    if name not in (None, "score", "points"):
-        raise typer.BadParameter(f"the post-mortem grades by 'score' or 'points', not {objective!r}",
-                                 param_hint="'--objective'")
+    if name not in (None, "score", "points", "tricks"):
+        raise typer.BadParameter(f"the post-mortem grades by 'score', 'points' or (Kratzen) 'tricks', not "
+                                 f"{objective!r}", param_hint="'--objective'")
     if plot is not None:  # said at once, not after the analysis it would be drawn from
         with input_errors():
             check_writable(plot)

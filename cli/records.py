@@ -38,6 +38,23 @@ def located(error: StichError, position: Position) -> StichError:
     return ParseError(str(error), source=record.source, line=line, column=column)
 
 
+class OptionRefused(StichError):
+    """A command option's value that one record cannot take (``--seat 5`` at a 3-seat table, card advice for a seat
+    not to move): said as the option's error, with the record it was refused for, not pointed at a tag of the
+    record, which is not wrong. The record is skipped as a bad one is (exit code 1), the others still answered."""
+
+    def __init__(self, option: str, reason: str) -> None:
+        super().__init__(reason)
+        self.option = option
+
+    def said(self, position: Position) -> str:
+        """``--seat: <reason> (the record at FILE:LINE, board N, not answered)``, as a refused ``--variant`` is said."""
+        record = position.record
+        where = f"{record.source}:{record.line}" if record is not None else position.label
+        board = record.get("Board") if record is not None else None
+        return f"{self.option}: {self} (the record at {where}{f', board {board},' if board else ''} not answered)"
+
+
 def stopped_record(position: Position, time_limit: float | None, missing: str = "not answered") -> str:
     """What is said of a record whose searches stopped: where it starts (its board too, where it has one), what is
     ``missing``, and why."""
@@ -150,6 +167,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 continue
             try:
                 result = document(position)
+            except OptionRefused as error:
+                message(f"stich: {error.said(position)}")
+                failed = True
+                continue
             except StichError as error:
                 message(f"stich: {located(error, position)}")
                 failed = True

@@ -59,6 +59,12 @@ from .variant import Variant
 from .workers import ChunkLimits, Pool, local_workers, worker_settlement_engine
 
 
+class SeatNotAdvised(StichError):
+    """A seat card advice does not rank cards for in this position, though it is a seat of the deal: not the seat to
+    move, or a Kratzen seat whose payment is not searched. The seat asked is at fault, not the position (the CLI
+    names its --seat)."""
+
+
 @dataclass(frozen=True)
 class AdviceSetup:
     """What every sample shares: the game, the fixed cards by seat (masks), the seat (1-based), the contracts to
@@ -1058,9 +1064,9 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     if not is_whole_number(seat) or not 1 <= seat <= state.seats:  # as every seat argument: no such seat
         raise InvalidSeatError(f"seat {seat!r} is not a seat of this {state.seats}-seat deal")
     if seat != state.to_move + 1:
-        raise StichError(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
+        raise SeatNotAdvised(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
     if not has_share(position, seat - 1):
-        raise StichError(f"card advice ranks the cards by the seat's share of the score, and in {position.game.name} "
+        raise SeatNotAdvised(f"card advice ranks the cards by the seat's share of the score, and in {position.game.name} "
                          f"only the {position.game.declarer_title}'s payment is searched (every seat plays for itself): stich analyse "
                          f"FILE --seat {seat} ranks seat {seat}'s cards by its own tricks")
     sampling = position_setup(position, seat, known=known, seed=seed, pot=pot)
@@ -1127,14 +1133,15 @@ def win_meaning(document: Mapping[str, Any], paid: str = "where it is above 0") 
     pot under 4 chips pays with 0 (:func:`is_win`); elsewhere a positive payment."""
     game = get_game(document["game"])
     paid_from_pot = game.has_pot and document.get("pot")
-    return f"where the {game.declarer_title} makes his target (paid 0 or more)" if paid_from_pot else paid
+    return (f"where seat {document['seat']}, the {game.declarer_title}, makes his target (paid 0 or more)"
+            if paid_from_pot else paid)
 
 
 def payment_note(document: Mapping[str, Any], sides: bool = False) -> str:
     """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
     game paid from a pot (where only the attacker's is searched) the attacker's own."""
     if get_game(document["game"]).has_pot:
-        return "payment: the attacker's own, in chips from and into the pot"
+        return f"payment: seat {document['seat']}'s own as the attacker, in chips from and into the pot"
     shared = get_game(document["game"]).shared_contract_text if sides else ""
     return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
 
@@ -1261,8 +1268,10 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
         rows.append((str(rank), row["contract"], mean_text, behind,
                      share(row["win_probability"], row.get("win_interval"), compact=True),
                      *((bonuses, against) if with_bonuses else ())))
-    report.append(AdviceTable(f"contracts by seat {document['seat']}'s mean payment ({units(document)} ± the 95% "
-                              "interval; paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
+    # where every seat plays for itself the advised seat is the one that announces: it attacks whatever its seat
+    attacks = f" as the {game.declarer_title}" if game.has_pot else ""
+    report.append(AdviceTable(f"contracts by seat {document['seat']}'s mean payment{attacks} ({units(document)} ± the "
+                              "95% interval; paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
                               frozenset({5, 6})))
     tilde = "~ : not told apart from the best at this sample size (its interval behind the best holds 0)"
     report += [tilde_note(document["contracts"], tilde),

@@ -208,8 +208,39 @@ def _scoring_facts(position: "Position") -> list[str]:
     if record is None:
         return []
     announced, pot = ((record.get(tag) or "").strip() for tag in ("Announcements", "Pot"))
-    facts = ([f"announced: {announced}"] if announced else []) + ([f"pot: {pot} chips"] if pot else [])
+    facts = ([f"announced: {announced}"] if announced else []) + (_pot_facts(position, pot) if pot else [])
     return facts + [""] if facts else []
+
+
+def _pot_facts(position: "Position", pot: str) -> list[str]:
+    """The pot, what each trick pays from it and every seat's trick target (RULES.md 3.3-3.4): the board says them
+    beside the table, and the penalty for a missed target is paid from the same pot."""
+    if not pot.isdigit() or not position.game.has_pot:
+        return [f"pot: {pot} chips"]
+    rules = position.rules
+    share = position.game.pot_share(rules, int(pot))
+    paid = (f"each trick pays {share}" if share else
+            "a Muss: tricks pay nothing" if int(pot) >= 4 else "a quarter of it is under a chip: tricks pay nothing")
+    lines = [f"pot: {pot} chips, {paid}"]
+    target = getattr(rules, "target", None)
+    if target is not None:
+        lines.append(f"targets: {_targets_text(position, [target(seat) for seat in range(rules.seats)])}")
+    return lines
+
+
+def _targets_text(position: "Position", targets: list[int]) -> str:
+    """Every seat's trick target in few words: the attacker's, then the one all the others share."""
+    def tricks(count: int) -> str:
+        return f"{count} trick{'' if count == 1 else 's'}"
+
+    attacker = position.rules.declarer
+    others = {count for seat, count in enumerate(targets) if seat != attacker}
+    if others == {targets[attacker]}:
+        return f"every seat {tricks(targets[attacker])}"
+    if len(others) == 1:
+        return (f"seat {attacker + 1} ({position.game.declarer_title}) {tricks(targets[attacker])}, every other seat "
+                f"{tricks(others.pop())}")
+    return ", ".join(f"seat {seat + 1} {tricks(count)}" for seat, count in enumerate(targets))
 
 
 #: The width a diagram keeps to (a terminal's 80 columns), wrapping its longest card lines where it would not.

@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 from .analysis import SCHEMA
 from .bots import Bot
 from .checkpoint import Journal, Span
-from .errors import StichError, integral, is_whole_number
+from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game
 from .position import Position, position_from_record
@@ -109,15 +109,40 @@ class PlayedDeal:
 
     @classmethod
     def from_dict(cls, document: Mapping[str, Any]) -> "PlayedDeal":
-        """A deal as :meth:`as_dict` wrote it (a checkpoint line)."""
-        return cls(int(document["board"]), int(document["rotation"]), tuple(document["bots"]),
-                   str(document["contract"]), int(document["declarer"]), tuple(document["declaring_side"]),
-                   tuple(document["play"]), tuple(int(p) for p in document["payments"]))
+        """A deal as :meth:`as_dict` wrote it (a checkpoint line), each field of its own type: a StichError naming
+        the first that is not (a string for ``bots`` was split into its characters, a ``3.7`` board cut to 3), which
+        the checkpoint's reader reports at the line."""
+        if not isinstance(document, Mapping):
+            raise StichError(f"a played deal is a JSON object, not {quoted(document)}")
+
+        def field_of(name: str, kind: str) -> Any:
+            if name not in document:
+                raise StichError(f"a played deal has no {name!r}")
+            value = document[name]
+            if kind == "int":
+                ok = is_whole_number(value)
+            elif kind == "str":
+                ok = isinstance(value, str)
+            else:  # a list of ints or of strings
+                item = is_whole_number if kind == "ints" else (lambda entry: isinstance(entry, str))
+                ok = isinstance(value, list) and all(item(entry) for entry in value)
+            if not ok:
+                raise StichError(f"a played deal's {name!r} is {_FIELD_KINDS[kind]}, not {quoted(value)}")
+            return tuple(value) if isinstance(value, list) else value
+
+        return cls(field_of("board", "int"), field_of("rotation", "int"), field_of("bots", "strs"),
+                   field_of("contract", "str"), field_of("declarer", "int"), field_of("declaring_side", "ints"),
+                   field_of("play", "strs"), field_of("payments", "ints"))
 
     def as_dict(self) -> dict[str, Any]:
         return {"board": self.board, "rotation": self.rotation, "bots": list(self.bots), "contract": self.contract,
                 "declarer": self.declarer, "declaring_side": list(self.declaring_side), "play": list(self.play),
                 "payments": list(self.payments)}
+
+
+#: What each kind of a played deal's fields is, as a message says it.
+_FIELD_KINDS = {"int": "a whole number", "str": "a string", "ints": "a list of whole numbers",
+                "strs": "a list of strings"}
 
 
 @dataclass(frozen=True)

@@ -1139,7 +1139,10 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
         lines.append(f"no payment: only the {game.declarer_title}'s is searched (every seat plays for itself); the "
                      "cards rank "
                      f"by seat {document['seat']}'s own {unit}")
-    lines.append(f"win: {share(document['win_probability'], document.get('win_interval'))}   mean {unit}: "
+    # where every seat plays for itself each wins by its own trick target (RULES.md 3.3), the attacker's or not
+    attacker = f", the {game.declarer_title}," if document["seat"] == document["declarer"] else ""
+    title = f"win (seat {document['seat']}{attacker} makes its own trick target)" if game.has_pot else "win"
+    lines.append(f"{title}: {share(document['win_probability'], document.get('win_interval'))}   mean {unit}: "
                  f"{document['mean']:.1f} ({spread}), each sample played double dummy")
     return lines
 

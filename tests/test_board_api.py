@@ -133,6 +133,20 @@ def test_a_trick_in_progress_and_announcements():
     assert [c["name"] for c in view["trick"]] == [position.pack[c].name for c in position.state.trick]
 
 
+def test_the_view_gives_the_contract_suit_sign_the_cards_show():
+    """The panel read "Trump G" while the cards showed ♠ (German leaves read as spades, docs/rules.md reading 9): the
+    view gives the contract's suit sign and colour as the cards have them; a contract without a suit has none."""
+    c = client()
+    dealt = c.post("/api/deal", json={"game": "Kratzen", "contract": "Trump G", "seed": 5, "seats": 4}).json()
+    view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
+    assert view["contract_suit"] == {"sign": "♠", "colour": "green"}
+    leaves = {card["sign"] for hand in view["hands"] for card in hand["cards"] if card["name"].startswith("G")}
+    assert leaves == {"♠"}
+    zwanzigerrufen = client(ZR)
+    board, moves = opened(zwanzigerrufen)
+    assert zwanzigerrufen.post("/api/position", json={"board": board, "moves": moves}).json()["contract_suit"] is None
+
+
 @pytest.mark.parametrize("seats", [3, 6])
 def test_kratzen_tables_of_three_to_six(seats):
     c = client()

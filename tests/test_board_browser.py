@@ -538,6 +538,9 @@ def test_the_end_of_a_kratzen_deal_shows_each_seats_payment_not_its_trick_chips(
     assert labels[1].get_attribute("title") == ("its tricks took 0 chips from the pot; its missed target paid 14 chips"
                                                 " into it: -14 in all")
     assert "seat 1 +6 · seat 2 -14 · seat 3 +6 · pot 14 → 16" in driver.find_element("id", "payments").text
+    # on a phone "16" wrapped alone onto the next line: the pot's change is kept on one
+    change = driver.find_element("css selector", "#payments .pot-change")
+    assert change.text == "pot 14 → 16" and change.value_of_css_property("white-space") == "nowrap"
     panel = driver.find_element("id", "contract").text
     assert "net -14 chips" in panel and "+0 chips" not in panel
     driver.execute_script("goTo(S.cursor - 1)")  # one card back: the tricks' chips again, no payment yet
@@ -558,8 +561,12 @@ def test_a_kratzen_grade_counts_one_trick_in_the_singular(driver, server):
              "the graph")
     said = driver.execute_script("return [...document.querySelectorAll('#play [title]')].map((n) => n.title)"
                                  ".filter((t) => t.includes(' blunder'))")
-    assert said == ["S6 by seat 1: blunder, cost 1 trick, lost target (best: H7)",
-                    "GZ by seat 5: blunder, cost 1 trick, lost target (best: G7)"]
+    # a target is missed, not lost (the Kratzen audit)
+    assert said == ["S6 by seat 1: blunder, cost 1 trick, missed target (best: H7)",
+                    "GZ by seat 5: blunder, cost 1 trick, missed target (best: G7)"]
+    # the panel's contract with the sign the trump cards show: "Trump G" beside ♠ cards read as two suits
+    assert "Kratzen Trump G ♠" in driver.find_element("id", "contract").text
+    assert "c-green" in driver.find_element("id", "contract-sign").get_attribute("class")
 
 
 def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):

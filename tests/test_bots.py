@@ -14,7 +14,7 @@ from solver.bots import CheaterBot, RandomBot, SamplingBot, make_bot
 from solver.errors import StichError
 from solver.generate import random_record
 from solver.intervals import t_quantile_95
-from solver.match import Mean, play_match, summarise
+from solver.match import Mean, PlayedDeal, play_match, summarise
 from solver.position import position_from_record
 
 
@@ -887,6 +887,24 @@ def test_a_bad_checkpoint_line_is_named_before_any_deal_is_written(tmp_path, bro
 
     journal, rows = _kratzen_checkpoint(tmp_path, 4)
     rows[3]["sums"] = broken  # board 3, line 4 (line 1 is the header)
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    failed = run(*RANDOM_KRATZEN, "-n", "6", "--checkpoint", journal, code=1)
+    assert failed.stdout == ""
+    assert failed.stderr == (f"stich: {journal}:4:1: this checkpoint line does not hold the played deals of board 3 "
+                             "(4 a board)\n")
+
+
+@pytest.mark.parametrize("field, value", [("bots", "rrrr"), ("board", 3.7), ("payments", ["1", 2, 3, 4]),
+                                          ("play", "EA"), ("contract", 5), ("rotation", True)])
+def test_a_played_deal_of_the_wrong_type_is_a_bad_checkpoint_line(tmp_path, field, value):
+    """PlayedDeal.from_dict read a string for ``bots`` as its characters and cut a 3.7 board to 3: the line was
+    resumed as deals nobody played. Each field is checked, and the line is refused as any bad line is."""
+    from test_cli import run
+
+    journal, rows = _kratzen_checkpoint(tmp_path, 4)
+    rows[3]["sums"]["deals"][0][field] = value
+    with pytest.raises(StichError, match=repr(field)):
+        PlayedDeal.from_dict(rows[3]["sums"]["deals"][0])
     journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
     failed = run(*RANDOM_KRATZEN, "-n", "6", "--checkpoint", journal, code=1)
     assert failed.stdout == ""

@@ -1184,6 +1184,25 @@ def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
     assert by_score["cards"][1]["grade"] == "ok" and by_score["measure"] == "chips"  # the attacker's own payment
 
 
+def test_postmortem_names_the_measure_as_solve_does(tmp_path):
+    """One meaning per flag: postmortem took -o points for a Kratzen record (each mover's tricks) and refused
+    -o tricks, while solve and tree call Kratzen's measure tricks and refuse points. Now -o tricks grades a Kratzen
+    record as the default does, and -o points on it (or -o tricks on a game with card points) is refused in solve's
+    words, pointed at the record."""
+    record = tmp_path / "weli.tbn"
+    record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI)
+    assert documents("postmortem", record, "-o", "tricks") == documents("postmortem", record)
+    refused = run("postmortem", record, "-o", "points", code=1)
+    solved = run("solve", record, "-o", "points", code=1)
+    assert refused.stdout == "" and refused.stderr == solved.stderr
+    assert "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen (for Kratzen Trump " \
+        "H choose from: score, tricks)" in refused.stderr
+    other = run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "tricks", code=1)
+    assert other.stderr == ("stich: examples/schafkopf.tbn:107:12: objective 'tricks' belongs to Kratzen, not to "
+                            "Schafkopf (for Schafkopf Rufer G choose from: score, points)\n").replace(
+                                "examples/schafkopf.tbn", str(EXAMPLES / "schafkopf.tbn"))
+
+
 def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
     """Graded by the score, a Kratzen post-mortem is in chips, but only a [Pot] tag gave it a pot: a record without
     one graded every card at 0, unsaid. --pot sets it, as in score, table and analyse; a pot of 0 is said on stderr."""
@@ -1950,13 +1969,25 @@ def test_analyse_of_several_records_checkpoints_each_and_resumes(tmp_path):
     assert documents(*args) == first and checkpoint.read_text() == before  # all read back, nothing solved again
 
 
-def test_analyse_options_that_do_not_fit_the_record_name_the_option():
-    # --seat 5 on a 4-seat record points at the [Deal] tag, which says how many seats there are; --known "²:T1" is
-    # a message, not a ValueError (str.isdigit is true for superscripts)
+def test_analyse_options_that_do_not_fit_the_record_name_the_option(tmp_path):
+    # --seat 5 on a 4-seat record is the option's error, said with the record it was refused for (it pointed at the
+    # [Deal] tag, which is not wrong); --known "²:T1" is a message, not a ValueError (str.isdigit is true for
+    # superscripts)
     for option in (("--seat", "5"), ("--seat", "1", "--known", "5:T1")):
         result = run("analyse", EXAMPLES / "valat.tbn", *option, "--samples", "2", "-j", "1", code=1)
-        assert result.stderr.startswith(f"stich: {EXAMPLES / 'valat.tbn'}:16:8: {option[-2]} 5: the record's deal "
-                                        "has seats 1 to 4")
+        assert result.stderr == (f"stich: {option[-2]}: seat 5 is not a seat of this 4-seat deal (the record at "
+                                 f"{EXAMPLES / 'valat.tbn'}:13, board 1, not answered)\n")
+    # card advice for a seat it does not advise pointed at the record's [Contract]: it is --seat's error too
+    kratzen = tmp_path / "k.tbn"
+    kratzen.write_text('[Game "Kratzen"]\n[Seats "3"]\n[Board "4"]\n[Pot "12"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / '
+                       'EK G8 HO SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n[Play "1"]\nE9\n*\n')
+    for seat, reason in (("3", "card advice is for the seat to move, seat 2, not seat 3"),
+                         ("4", "seat 4 is not a seat of this 3-seat deal"),
+                         ("2", "card advice ranks the cards by the seat's share of the score, and in Kratzen only the "
+                               "attacker's payment is searched (every seat plays for itself): stich analyse FILE "
+                               "--seat 2 ranks seat 2's cards by its own tricks")):
+        refused = run("analyse", kratzen, "--cards", "--seat", seat, "-n", "2", "-j", "1", code=1)
+        assert refused.stderr == f"stich: --seat: {reason} (the record at {kratzen}:1, board 4, not answered)\n"
     bad = run("analyse", EXAMPLES / "valat.tbn", "--seat", "1", "--known", "²:T1", code=2)
     assert "is not SEAT:CARDS" in bad.stderr
 

@@ -173,6 +173,25 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
     assert "│ Schneider │ the other side" in " ".join(result.stdout.split()) and "bonuses forced" in result.stdout
 
 
+def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():
+    """The Kratzen audit: for a seat that is not the attacker ``win:`` was unexplained (it is the seat making its own
+    trick target, RULES.md 3.3), and contract advice for --seat 2 makes seat 2 the attacker while its header said
+    only "seat 2's mean payment"."""
+    hand = ["analyse", "--game", "kratzen", "--hand", "SA S6 HK E7", "--seats", "4", "-n", "8", "--seed", "1",
+            "-j", "1"]
+    single = runner.invoke(app, [*hand, "--seat", "2", "--contract", "Trump S"])
+    assert single.exit_code == 0, single.output
+    assert single.stdout.splitlines()[3].startswith("win (seat 2 makes its own trick target): 100.0% (95%: 67.6% .. ")
+    attacker = runner.invoke(app, [*hand, "--seat", "1", "--contract", "Trump S", "--pot", "12"])
+    assert "\nwin (seat 1, the attacker, makes its own trick target): " in attacker.stdout
+    advice = runner.invoke(app, [*hand, "--seat", "2", "--contract", "all", "--pot", "12"])
+    assert advice.exit_code == 0, advice.output
+    text = " ".join(advice.stdout.split())
+    assert "contracts by seat 2's mean payment as the attacker (chips ± the 95% interval; paired samples)" in text
+    assert "payment: seat 2's own as the attacker, in chips from and into the pot" in text
+    assert "win: the samples where seat 2, the attacker, makes his target (paid 0 or more)" in text
+
+
 def test_a_single_contracts_bonuses_are_named_as_players_name_them():
     """The bonuses forced were listed by objective names (``schneider_against``, ``pagat_beaten``) where the score and
     contract advice say ``Schneider`` and ``Pagat Ultimo`` (Game.item_title); whose they are is its own column."""

@@ -106,15 +106,29 @@ def test_the_diagram_says_the_announcements_and_the_pot_the_score_reads(tmp_path
     kratzen = tmp_path / "pot.tbn"
     kratzen.write_text('[Game "Kratzen"]\n[Seats "3"]\n[Pot "12"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO '
                        'SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n', encoding="utf-8")
-    assert "pot: 12 chips" in run("solve", kratzen).stdout.splitlines()[:4]
+    assert run("solve", kratzen).stdout.splitlines()[2:4] == [
+        "pot: 12 chips, each trick pays 3", "targets: seat 1 (attacker) 2 tricks, every other seat 1 trick"]
     assert not any(line.startswith(("announced:", "pot:")) for line in run("show", EXAMPLES / "valat.tbn").stdout
                    .splitlines())
+
+
+def test_the_diagram_says_what_a_trick_pays_and_every_target():
+    """show printed only "pot: 12 chips", while the board also says what each trick pays and the targets (RULES.md
+    3.3-3.4): a Muss pays no trick, a Seven-Muss sets every target to 1, a pot under 4 chips pays no trick."""
+    def header(board: str, pot: str) -> list[str]:
+        return run("show", EXAMPLES / "kratzen.tbn", "-b", board, "--pot", pot).stdout.splitlines()[2:4]
+
+    assert header("3", "12") == ["pot: 12 chips, a Muss: tricks pay nothing",
+                                 "targets: seat 1 (attacker) 2 tricks, every other seat 1 trick"]
+    assert header("4", "12") == ["pot: 12 chips, a Muss: tricks pay nothing", "targets: every seat 1 trick"]
+    assert header("1", "3")[0] == "pot: 3 chips, a quarter of it is under a chip: tricks pay nothing"
 
 
 def test_show_takes_the_pot_as_solve_does(tmp_path):
     """show had no --pot: a Kratzen record's pot could be shown (and written with --tbn) only from its [Pot] tag."""
     shown = run("show", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.splitlines()
-    assert shown[2] == "pot: 40 chips"
+    assert shown[2:4] == ["pot: 40 chips, each trick pays 10",
+                          "targets: seat 1 (attacker) 2 tricks, every other seat 1 trick"]
     assert '[Pot "40"]' in run("show", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40", "--tbn").stdout
     other = run("show", VALAT, "--pot", "4")
     assert other.stderr == "stich: --pot is for Kratzen records; Zwanzigerrufen has no pot, so it is not used there\n"

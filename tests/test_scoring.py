@@ -441,6 +441,20 @@ def test_kratzen_targets(contract, attacker_target):
     assert [rules.target(seat) for seat in range(4)] == [1, 1, attacker_target, 1]
 
 
+
+def test_kratzen_seven_muss_attacker_without_a_trick_pays_twice_the_pot():
+    """docs/rules.md reading 8: RULES.md 3.4's "the attacker 2P" holds in a Seven-Muss too; only the target (3.3)
+    is 1 there, so seat 1 pays 2P for no trick and nothing for one, and the other seats P each."""
+    from solver.games.kratzen import score_items
+
+    deal = "1: E7 E8 E9 G7 / HA S6 HK HO / G8 G9 GZ GK / S7 S8 S9 SZ"
+    rules = solver.make_position("Kratzen", deal, "Trump H SevenMuss").rules
+    none, _ = score_items(rules, 8, [1, 1, 1, 1])  # type: ignore[arg-type]
+    assert [(item.losers, item.multiplier, item.value) for item in none if item.name == "penalty"] == \
+        [((1,), 2, 16), ((3,), 1, 8), ((4,), 1, 8)]
+    one, _ = score_items(rules, 8, [0, 1, 1, 1])  # type: ignore[arg-type]
+    assert [item.losers for item in one if item.name == "penalty"] == [(3,), (4,)]
+
 #: Kratzen, hearts trump: the attacker's HA takes trick 1, and his three sevens no other trick (every suit is held
 #: higher by a player who must follow and beat).
 KRATZEN_ONE_TRICK_DEAL = "1: HA E7 G7 S7 / EA GA SA E8 / EK GK SK G8 / EO GO SO S8"

@@ -101,6 +101,16 @@ def card_face(pack: Pack, card: Card, named: Mapping[str, tuple[str, str]] | Non
     return drawn
 
 
+def suit_sign(pack: Pack, suit: str | None) -> dict[str, str] | None:
+    """The sign and colour a suit letter's cards show (:func:`card_face`), for a contract that names a suit (Kratzen's
+    "Trump G", whose cards show ♠): None for no suit, or one outside the pack's signs."""
+    suits = {letter: name for name, letter in pack.sign_letters.items()}
+    if suit not in suits:
+        return None
+    french = bool(SuitStyle.of(pack).labels)
+    return {"sign": SIGNS[suits[suit]], "colour": (_FRENCH_COLOURS if french else _GERMAN_COLOURS)[suits[suit]]}
+
+
 @dataclass
 class Board:
     """One opened record: its starting position, its own play (the moves the page starts with) and its record."""
@@ -467,7 +477,8 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     played_moves = [pack[card].name for card in position.played]
     return {
         "board": board.id, "label": board.label, "game": game.name, "seats": rules.seats,
-        "contract": str(rules.contract), "declarer": rules.declarer + 1, "declarer_title": game.declarer_title, "partner": [s + 1 for s in partner],
+        "contract": str(rules.contract), "contract_suit": suit_sign(pack, rules.contract.suit),
+        "declarer": rules.declarer + 1, "declarer_title": game.declarer_title, "partner": [s + 1 for s in partner],
         "partner_public": partner_public(position),
         "declaring_side": _side_text(declaring), "per_seat": per_seat,
         "announcements": record.get("Announcements") or "", "variant": rules.variant.text(),

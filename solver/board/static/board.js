@@ -261,7 +261,9 @@ function renderTable() {
     if (!view.is_over) for (const note of settled.notes) centre.append(el("div", { class: "hint settled" }, note));
     centre.append(el("div", { class: "hint", id: "payments" },
       `pays (${view.score_unit}): ` + settled.payments.map((p, i) => `seat\u00a0${i + 1}\u00a0${signed(p)}`).join(" · ") +
-      (settled.pot === null ? "" : ` · pot ${settled.pot} → ${settled.pot + settled.pot_change}`)));
+      (settled.pot === null ? "" : " · "),
+      // kept on one line: on a phone "48" was left alone on the next
+      settled.pot === null ? "" : el("span", { class: "pot-change" }, `pot ${settled.pot} → ${settled.pot + settled.pot_change}`)));
   }
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
   if (view.pot && !view.is_over) centre.append(el("div", { class: "pot", id: "pot" }, potText(view.pot)));
@@ -310,7 +312,11 @@ function renderContract() {
       : seatChips(view, side.seats[0], true))));
   const partner = view.per_seat ? null : !view.partner.length ? "none (alone)"
     : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
-  const facts = [["Contract", `${view.game} ${view.contract}`], [capital(view.declarer_title), `seat ${view.declarer}`]];
+  // the suit's sign beside the contract's letter ("Trump G ♠"), as the cards show it
+  const suit = view.contract_suit;
+  const contract = el("span", {}, `${view.game} ${view.contract}`,
+    suit ? el("span", { class: `contract-sign c-${suit.colour}`, id: "contract-sign" }, ` ${suit.sign}`) : "");
+  const facts = [["Contract", contract], [capital(view.declarer_title), `seat ${view.declarer}`]];
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
   if (view.variant) facts.push(["Variant", view.variant]);
@@ -365,7 +371,10 @@ function describeGrade(card) {
   if (card.cost) text += `, cost ${card.cost} ${Math.abs(card.cost) === 1 ? card.measure.replace(/s$/, "") : card.measure}`;
   const handed = card.bonuses_handed_over || [];
   const thrown = card.bonuses_lost.filter((name) => !handed.includes(name));
-  if (thrown.length) text += `, lost ${thrown.join(", ")}`;
+  // a Kratzen seat's one bonus is its own trick target, which it misses (its JSON name is "target")
+  const lost = thrown.filter((name) => name !== "target");
+  if (thrown.includes("target")) text += ", missed target";
+  if (lost.length) text += `, lost ${lost.join(", ")}`;
   if (handed.length) text += `, handed over ${handed.join(", ")}`;
   if (card.grade !== "ok") text += ` (best: ${card.best_cards.join(" ")})`;
   return text;
