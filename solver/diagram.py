@@ -145,7 +145,8 @@ def _seat(position: "Position", seat: int, style: SuitStyle, with_points: bool) 
     tricks = state.tricks[seat] if state.tricks else 0
     won = f"won {tricks} trick{'' if tricks == 1 else 's'}"
     if with_points and state.points:
-        won += f", {state.points[seat]} points"
+        points = state.points[seat]
+        won += f", {points} point{'' if points == 1 else 's'}"
     return _Seat(title, tuple(suits), won)
 
 
