@@ -209,7 +209,8 @@ def _scoring_facts(position: "Position") -> list[str]:
     if record is None:
         return []
     announced, pot = ((record.get(tag) or "").strip() for tag in ("Announcements", "Pot"))
-    facts = ([f"announced: {announced}"] if announced else []) + ([f"pot: {pot} chips"] if pot else [])
+    chips = f"pot: {pot} chip{'' if pot == '1' else 's'}"  # the tag as given, a whole number (parsed before)
+    facts = ([f"announced: {announced}"] if announced else []) + ([chips] if pot else [])
     return facts + [""] if facts else []
 
 

@@ -107,6 +107,10 @@ def test_the_diagram_says_the_announcements_and_the_pot_the_score_reads(tmp_path
     kratzen.write_text('[Game "Kratzen"]\n[Seats "3"]\n[Pot "12"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO '
                        'SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n', encoding="utf-8")
     assert "pot: 12 chips" in run("solve", kratzen).stdout.splitlines()[:4]
+    # a pot of one chip is said in the singular, here and by score (it read 'pot: 1 chips')
+    assert "pot: 1 chip" in run("show", kratzen, "--pot", "1").stdout.splitlines()[:4]
+    assert run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "1").stdout.splitlines()[1] == \
+        "pot: 1 chip"
     assert not any(line.startswith(("announced:", "pot:")) for line in run("show", EXAMPLES / "valat.tbn").stdout
                    .splitlines())
 
