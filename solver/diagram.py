@@ -163,7 +163,7 @@ def _table_lines(position: "Position", style: SuitStyle) -> list[str]:
     state, pack = position.state, position.pack
     total = len(state.history) + state.tricks_left
     if state.is_over:
-        return ["the deal is over", f"after {total} tricks;", "the hands as dealt"]
+        return ["the deal is over", f"after {total} trick{'' if total == 1 else 's'};", "the hands as dealt"]
     lines = [f"trick {len(state.history) + 1} of {total}"]
     for offset, card in enumerate(state.trick):
         seat = (state.leader + offset) % state.seats
