@@ -22,7 +22,7 @@ from .errors import message
 from .options import (BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
 from .records import PartlyAnswered, run_over_records
-from .render import CardPainter, Document, record_title, seats_text, side_name
+from .render import CardPainter, Document, plural, record_title, seats_text, side_name
 from .whatif import PLAY
 
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
@@ -74,7 +74,7 @@ def render_score(document: Document, console: Console) -> None:
     console.print(record_title(document))
     pot = document["pot"] if "items" in document else (document.get("dd") or {}).get("pot")
     if pot is not None:  # as show and solve write it over the diagram (an unfinished deal's said none)
-        console.print(f"pot: {pot:,} chips")
+        console.print(f"pot: {plural(pot, 'chip')}")
     if "items" not in document:
         console.print(Text("the play is not complete: no score yet", style="dim"))
     else:

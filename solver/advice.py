@@ -1215,7 +1215,8 @@ def never_made_note(rows: Sequence[Mapping[str, Any]], title: Callable[[str], st
         text = ", ".join(next(iter(grouped))) + (" (every contract)" if len(never) > 1 else "")
     else:
         text = "; ".join(f"{', '.join(names)} ({', '.join(contracts)})" for names, contracts in grouped.items())
-    samples = f"{next(iter(counts)):,} samples" if len(counts) == 1 else "these samples"
+    count = next(iter(counts))
+    samples = (f"{count:,} sample{'' if count == 1 else 's'}" if len(counts) == 1 else "these samples")
     return f"never made in {samples}, so each below {highest:.0%} (the top of its 95% interval): {text}"
 
 

@@ -145,7 +145,8 @@ def _seat(position: "Position", seat: int, style: SuitStyle, with_points: bool) 
     tricks = state.tricks[seat] if state.tricks else 0
     won = f"won {tricks} trick{'' if tricks == 1 else 's'}"
     if with_points and state.points:
-        won += f", {state.points[seat]} points"
+        points = state.points[seat]
+        won += f", {points} point{'' if points == 1 else 's'}"
     return _Seat(title, tuple(suits), won)
 
 
@@ -162,7 +163,7 @@ def _table_lines(position: "Position", style: SuitStyle) -> list[str]:
     state, pack = position.state, position.pack
     total = len(state.history) + state.tricks_left
     if state.is_over:
-        return ["the deal is over", f"after {total} tricks;", "the hands as dealt"]
+        return ["the deal is over", f"after {total} trick{'' if total == 1 else 's'};", "the hands as dealt"]
     lines = [f"trick {len(state.history) + 1} of {total}"]
     for offset, card in enumerate(state.trick):
         seat = (state.leader + offset) % state.seats
@@ -215,13 +216,14 @@ def _scoring_facts(position: "Position") -> list[str]:
 def _pot_facts(position: "Position", pot: str) -> list[str]:
     """The pot, what each trick pays from it and every seat's trick target (RULES.md 3.3-3.4): the board says them
     beside the table, and the penalty for a missed target is paid from the same pot."""
+    chips = f"pot: {pot} chip{'' if pot == '1' else 's'}"  # the tag as given, a whole number (parsed before)
     if not pot.isdigit() or not position.game.has_pot:
-        return [f"pot: {pot} chips"]
+        return [chips]
     rules = position.rules
     share = position.game.pot_share(rules, int(pot))
     paid = (f"each trick pays {share}" if share else
             "a Muss: tricks pay nothing" if int(pot) >= 4 else "a quarter of it is under a chip: tricks pay nothing")
-    lines = [f"pot: {pot} chips, {paid}"]
+    lines = [f"{chips}, {paid}"]
     target = getattr(rules, "target", None)
     if target is not None:
         lines.append(f"targets: {_targets_text(position, [target(seat) for seat in range(rules.seats)])}")

@@ -187,7 +187,8 @@ class PlayAnalysis:
     thresholds: tuple[tuple[str, int], ...] = field(default=(), compare=False)
     #: the curve's maximum (every point of the deal, or every trick)
     maximum: int = field(default=0, compare=False)
-    #: the declaring side's bonuses (per-seat targets: the declarer's) still made or forceable after the last card
+    #: the declaring side's bonuses (Kratzen's per-seat targets: the attacker's) still made or forceable after the
+    #: last card
     bonuses_kept: tuple[str, ...] = field(default=(), compare=False)
     points_curve: tuple[int, ...] = ()  # graded by the score: the card points' curve beside it
     #: the threshold that decides the game on the curve's scale, as (name, value): the declaring side's game
@@ -585,7 +586,8 @@ def _winning(rules: Rules, curve: Objective) -> tuple[str, int] | None:
 
 
 def _kept(engine: EngineSolver, state: PlayState, unscored: frozenset[str]) -> tuple[str, ...]:
-    """The declaring side's bonuses (per-seat targets: the declarer's) made or still forceable in ``state``."""
+    """The declaring side's bonuses (Kratzen's per-seat targets: the attacker's) made or still forceable in
+    ``state``."""
     rules = state.rules
     kept = []
     for objective in _bonuses(rules, rules.declarer, unscored):

@@ -19,7 +19,8 @@ class StrategyTree(nx.DiGraph):
         """What the tree is of (the game, the contract, its depth, from where, its size) and the root's value."""
         graph = self.graph
         played = graph.get("played", "")
-        where = f"after {len(played.split()):,} cards played" if played else "from the deal's start"
+        cards = len(played.split())
+        where = f"after {cards:,} card{'' if cards == 1 else 's'} played" if played else "from the deal's start"
         depth, nodes = graph.get("depth", 0), self.number_of_nodes()
         made = f"{graph.get('game', '')} {graph.get('contract', '')}".strip()  # none in a graph made by hand
         title = (f"{made + ': ' if made else ''}strategy tree of {depth} card{'' if depth == 1 else 's'} {where}, "

@@ -273,3 +273,40 @@ def test_the_docs_show_what_the_command_prints(example: Example, tmp_path: Path,
             continue
         assert line in printed[at:], f"{example.page}:{example.line}: {line!r} is not printed (in this order)"
         at = printed.index(line, at) + 1
+
+
+def test_json_md_lists_the_match_document_s_keys_in_the_order_they_are_written() -> None:
+    """``stich match --json`` streams its document (the arguments' keys, the deals one by one, the summary), so its
+    keys' order is what a reader of the stream meets; json.md listed ``deals`` last and ``engine_builds`` before
+    ``bots``, where the command writes ``deals`` after ``variant`` and ``engine_builds`` after ``declaring_side``."""
+    result = runner.invoke(app, ["match", "--game", "schafkopf", "--bots", "cheater,random,random,random", "-n", "1",
+                                 "--json"])
+    assert result.exit_code == 0, result.stderr
+    keys = [key for key in json.loads(result.stdout) if key != "schema"]  # json.md names it only in a range
+    assert "difference" in keys
+    text = TEXT[ROOT / "docs" / "json.md"]
+    paragraph = text[text.index("`stich match --json` prints one document"):]
+    paragraph = paragraph[:paragraph.index("\n\n")]
+    # a key's own place, not a deal's field of the same name ("`bots` and `payments` in seat order")
+    places = [re.search(rf"`{key}`(?! and )", paragraph).start() for key in keys]
+    assert places == sorted(places), [key for _, key in sorted(zip(places, keys))]
+
+
+def test_cli_md_s_bench_examples_show_what_bench_prints_but_for_its_timings(tmp_path: Path, monkeypatch) -> None:
+    """``stich bench`` is not run with the other examples (its figures change from run to run), so its shown lines
+    went stale unnoticed (the ``x:`` footnote, one line now, was shown folded in two); the lines that hold no
+    timing nor the machine (the header, the footnotes) must be printed as shown, in the same order."""
+    monkeypatch.chdir(tmp_path)  # --out before.json is written here, and --compare reads it back
+    bench = [example for example in examples() if example.command.startswith("stich bench")]
+    assert [example.command for example in bench] == ["stich bench --game kratzen -n 10 --out before.json",
+                                                      "stich bench --game kratzen -n 10 --compare before.json"]
+    for example in bench:
+        result = runner.invoke(app, shlex.split(example.command)[1:])
+        assert result.exit_code == 0, result.stderr
+        # spaces collapsed: a column is as wide as its figures (nodes/s of another machine)
+        printed = [" ".join(line.split()) for line in result.stdout.splitlines()]
+        # the title says the threads, which depend on the machine's cores
+        fixed = [" ".join(line.split()) for line in example.output if line.startswith(("┃", "table:", "deals:",
+                                                                                       "x:"))]
+        assert len(fixed) >= 3
+        assert [line for line in printed if line in fixed] == fixed, example.command

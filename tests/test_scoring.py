@@ -213,6 +213,15 @@ def test_a_soloist_is_the_declarer_in_the_reasons_a_side_of_two_the_declarers():
     assert items(score_deal(normal))["game"][0].reason == "the declarers took 40 points (45 needed)"
 
 
+def test_one_card_point_is_said_in_the_singular():
+    """A Zwanzigerrufen tarock from XX to IV counts 1 point, so a side can end with exactly 1; its game item read
+    'took 1 points'. Here the soloist takes the first trick with IV and three Glatzen and loses the second."""
+    ending = solver.make_position("Zwanzigerrufen", "1: T4 SJ / SG SK / CG CJ / HG HJ", "Solo",
+                                  play="T4 SG CG HG SJ SK CJ HJ")
+    assert ending.state.points[0] == 1
+    assert items(score_deal(ending))["game"][0].reason == "the declarer took 1 point (45 needed)"
+
+
 def test_schwarz_in_an_ending_goes_to_the_side_that_took_every_trick():
     """examples/schafkopf.tbn board 6: a 33-point ending, so the declarers lose the game (61 needed) whatever they
     take; taking both tricks earns them the Schwarz all the same, so throwing GA (both tricks) beats keeping it."""

@@ -550,10 +550,10 @@ def tarock_game_item(rules: Rules, outcome: TarockOutcome, claims: Claims) -> Sc
     if points == 44 and rules.variant["tie_44"] == "no_score":
         return ScoreItem("game", (), value, level, False, 0, "44:44 scores nothing (tie_44=no_score)")
     who = f"the {declarers_word(declarers)}"  # a soloist is one player
+    took = f"{who} took {points} point{'' if points == 1 else 's'} (45 needed)"  # T20..T4 count 1 point each
     if points >= 45:
-        return _two_sided("game", rules, declarers, value, level, False, f"{who} took {points} points (45 needed)")
-    return _two_sided("game", rules, outcome.other(declarers), value, level, False,
-                     f"{who} took {points} points (45 needed)")
+        return _two_sided("game", rules, declarers, value, level, False, took)
+    return _two_sided("game", rules, outcome.other(declarers), value, level, False, took)
 
 
 def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bonus: str) -> list[ScoreItem]:
