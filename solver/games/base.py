@@ -873,8 +873,11 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     if name in rules.game.objectives:
         return InvalidContractError(f"objective {name!r} does not apply to {rules.game.name} {rules.contract} "
                                     f"(choose from: {known})")
-    # the other games' objectives are no typo but the wrong game's question (every game is a subclass of Game)
-    owners = sorted(game.name for game in Game.__subclasses__() if name in game.objectives)
+    # the other games' objectives are no typo but the wrong game's question (the registered games: a Game subclass
+    # a test or an app defined and took out again is not one)
+    from . import GAMES  # the registry imports this module
+
+    owners = sorted(game.name for game in GAMES if name in game.objectives)
     if owners:
         return InvalidContractError(f"objective {name!r} belongs to {' and '.join(owners)}, not to {rules.game.name} "
                                     f"(for {rules.game.name} {rules.contract} choose from: {known})")
