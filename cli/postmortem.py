@@ -18,7 +18,7 @@ from solver.formats.tbn import iter_records
 from solver.files import check_writable
 from solver.errors import InvalidContractError
 from solver.games import get_game
-from solver.games.base import Game
+from solver.games.base import objective_owners
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, document_game_line, grade_note,
@@ -121,8 +121,7 @@ def graded_by(position: Position, objective: str) -> str:
     if objective in ("score", own):
         return "points" if objective == own else objective
     game = position.game
-    owners = sorted(other.name for other in Game.__subclasses__() if objective in other.objectives)
-    raise InvalidContractError(f"objective {objective!r} belongs to {' and '.join(owners)}, not to {game.name} (for "
+    raise InvalidContractError(f"objective {objective!r} belongs to {' and '.join(objective_owners(objective))}, not to {game.name} (for "
                                f"{game.name} {position.rules.contract} choose from: score, {own})")
 
 

@@ -861,6 +861,14 @@ def tricks_objective(rules: Rules, side: frozenset[int], name: str, description:
                      game=rules.game.name)
 
 
+def objective_owners(name: str) -> list[str]:
+    """The registered games that have an objective ``name``, by name (a Game subclass a test or an app defined and
+    took out of the registry again is not one)."""
+    from . import GAMES  # the registry imports this module
+
+    return sorted(game.name for game in GAMES if name in game.objectives)
+
+
 def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     """Why ``name`` is no objective of ``rules``, with the names that are: the score (position.SCORE, which every
     game's solve, tree and board take) and the rules' own, so that Kratzen's list is not a lone 'tricks'."""
@@ -873,11 +881,8 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     if name in rules.game.objectives:
         return InvalidContractError(f"objective {name!r} does not apply to {rules.game.name} {rules.contract} "
                                     f"(choose from: {known})")
-    # the other games' objectives are no typo but the wrong game's question (the registered games: a Game subclass
-    # a test or an app defined and took out again is not one)
-    from . import GAMES  # the registry imports this module
-
-    owners = sorted(game.name for game in GAMES if name in game.objectives)
+    # the other games' objectives are no typo but the wrong game's question
+    owners = objective_owners(name)
     if owners:
         return InvalidContractError(f"objective {name!r} belongs to {' and '.join(owners)}, not to {rules.game.name} "
                                     f"(for {rules.game.name} {rules.contract} choose from: {known})")
