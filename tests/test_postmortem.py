@@ -149,7 +149,8 @@ def test_a_post_mortem_prints_for_people_and_draws_itself_in_a_notebook():
     assert repr(analysis) == (f"<PlayAnalysis Schafkopf {analysis.contract}, declarer 1: 16 cards graded by "
                               f"points; inaccuracy 0, mistake 0, blunder {blunders}>") and blunders == 1
     lines = str(analysis).splitlines()
-    assert lines[0] == f"Schafkopf {analysis.contract}, declarer 1: points of seats 1+3" and len(lines) == 17
+    assert lines[0] == f"Schafkopf {analysis.contract}, declarer 1: points of seats 1+3" and len(lines) == 19
+    assert lines[17:] == ["Game (double-dummy): won for 1+3, from the start", "  no card changed that"]
     first = analysis.cards[0]
     assert lines[1].split() == ["1", "trick", "1", "seat", "1", first.card, str(first.before), "->", str(first.after),
                                 "(best", f"{first.best})", "blunder", f"(cost", f"{first.cost};", "better:",
@@ -1202,6 +1203,33 @@ def test_the_text_names_the_cards_after_which_the_game_changed_hands(tmp_path):
     # a Tout graded by points has no game line on its curve (120 points need not be every trick): nothing said
     tout = run("postmortem", EXAMPLES / "schafkopf.tbn", "--board", "4", "-o", "points").stdout
     assert "(double-dummy)" not in tout
+
+
+def test_a_notebook_and_print_say_where_the_game_changed_hands_as_the_command_does(tmp_path):
+    """The lines under the card table that name the cards after which the game changed hands were written by the
+    command alone (cli/postmortem.py): Jupyter's view of a PlayAnalysis and ``print()`` of it, which show the same
+    card table, left them out. The words are the library's now (``game_change_lines``), and all three say them."""
+    from solver.postmortem import game_change_lines, game_change_text
+
+    path = tmp_path / "rufer.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    analysis = analyse_play(next(iter(solver.read_positions(path))), objective="score")
+    expected = ["Game (double-dummy): lost for 1+2, from the start",
+                "  card 4 (trick 1): seat 4's SA handed it to 1+2",
+                "  card 5 (trick 2): seat 1's H7 lost it",
+                "  card 13 (trick 4): seat 4's S9 handed it to 1+2"]
+    assert game_change_text(analysis.as_dict()) == expected
+    assert game_change_lines(analysis.as_dict())[1] == ("  card 4 (trick 1): seat 4's ", "SA", " handed it to 1+2")
+    assert str(analysis).splitlines()[-4:] == expected  # after the card lines
+    html = analysis._repr_html_()
+    assert '<p style="font-weight:bold">Game (double-dummy): lost for 1+2, from the start</p>' in html
+    assert "<p>  card 13 (trick 4): seat 4&#x27;s S9 handed it to 1+2</p>" in html
+    assert html.index("Game (double-dummy)") < html.index("Per player")
+    text = run("postmortem", path).stdout.splitlines()
+    assert text[text.index(expected[0]):text.index(expected[0]) + 4] == expected  # the command's words alike
+    # where nothing has a game line (a Tout graded by points), none of them says anything
+    tout = analyse_play(next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "4"))
+    assert tout.game_line is None and "Game (double-dummy)" not in str(tout) + tout._repr_html_()
 
 
 # A Normal game played to the end (random cards, `stich match` seed 3): seat 1 announced Absolut (forehand calls
