@@ -84,7 +84,9 @@ def plot_figure(analysis: PlayAnalysis):
     if winning is not None:
         name, value = winning
         axes.axhline(value, color=WINNING_COLOUR, linestyle="-.", linewidth=1.3, gid=f"threshold-{name}", zorder=1)
-        axes.annotate(f"{name} {made} at \u2265 {value}", (1, value), xycoords=("axes fraction", "data"),
+        # an ending's line is the whole deal's, on the ending's own cards (docs/scoring.md)
+        where = "" if analysis.whole_deal else " (on the ending's own cards)"
+        axes.annotate(f"{name} {made} at \u2265 {value}{where}", (1, value), xycoords=("axes fraction", "data"),
                       xytext=(-4, 2), textcoords="offset points", ha="right", va="bottom", fontsize=8,
                       fontweight="bold", color=WINNING_COLOUR, gid="winning-label")
 

@@ -197,6 +197,9 @@ class PlayAnalysis:
     #: graded by the score where the settlement has no such line (Zwanzigerrufen scores the game apart from its
     #: bonuses, RULES.md 1.7): the game's threshold on ``points_curve`` (45), which still says who wins the game item
     points_winning: tuple[str, int] | None = field(default=None, compare=False)
+    #: False for an ending: its game line is the whole deal's (61, 45) on the ending's own cards, which are scored as
+    #: a whole deal's would be (docs/scoring.md), so a small ending's game is lost from the start
+    whole_deal: bool = field(default=True, compare=False)
 
     @property
     def game_line(self) -> tuple[str, int, tuple[int, ...]] | None:
@@ -285,7 +288,7 @@ class PlayAnalysis:
                 **({"points_winning": {"name": self.points_winning[0], "value": self.points_winning[1]}}
                    if self.points_winning is not None else {}),
                 "game_changes": [{"number": number, "won": won} for number, won in self.game_changes],
-                "bonuses_kept": list(self.bonuses_kept)}
+                "bonuses_kept": list(self.bonuses_kept), "whole_deal": self.whole_deal}
 
 
 def document_game_line(document: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[int]] | None:
@@ -302,7 +305,8 @@ def game_change_lines(document: Mapping[str, Any]) -> list[tuple[str, str, str]]
     """Where the game changed hands under double-dummy play (the document's ``game_changes``), in the words that
     ``stich postmortem`` prints under its card table, Jupyter's view and ``print()`` of a :class:`PlayAnalysis` too:
     whose game it was before the first card, then each card that lost it for its own side or handed it to the other,
-    so that the card that lost the game is named and not only read off the ``before`` and ``after`` columns. Each line
+    so that the card that lost the game is named and not only read off the ``before`` and ``after`` columns; in an
+    ending, that the line is the whole deal's on the ending's own cards (``whole_deal`` false). Each line
     is (the words before the card, the card's name, the words after it), the card "" on a line that names none, so
     that a terminal can paint the card. Nothing where neither curve has a game line (``winning`` and
     ``points_winning`` null)."""
@@ -310,13 +314,16 @@ def game_change_lines(document: Mapping[str, Any]) -> list[tuple[str, str, str]]
     if game_line is None or not document["cards"]:
         return []
     winning, curve = game_line
+    # an ending's line is the whole deal's on the ending's cards: its points before are unknown (docs/scoring.md)
+    where = "" if document.get("whole_deal", True) else ", on the ending's own cards"
     if winning["name"] == "target":  # Kratzen: the attacker's own target, every other seat plays against it
         title = get_game(document["game"]).declarer_title
-        whose, them = f"Target (double-dummy): {{}} for the {title}, seat {document['declarer']}", f"the {title}"
+        whose = f"Target (double-dummy{where}): {{}} for the {title}, seat {document['declarer']}"
+        them = f"the {title}"
         made, missed, lose, hand = "made", "missed", "missed it", f"let the {title} make it"
     else:
         them = side_text(document["declaring_side"])
-        whose = f"Game (double-dummy): {{}} for {them}"
+        whose = f"Game (double-dummy{where}): {{}} for {them}"
         made, missed, lose, hand = "won", "lost", "lost it", f"handed it to {them}"
     start = curve[0] >= winning["value"]
     # short lines: a narrow terminal would fold a long one
@@ -694,7 +701,8 @@ def _analyse_play(position: Position, engine: EngineSolver | None, objective: st
                         cards=analysed, curve=tuple(curve), trick_ends=tuple(trick_ends),
                         players=summarise(analysed, rules.seats), maximum=maximum,
                         thresholds=_thresholds(rules, curve_objective, maximum, unscored),
-                        winning=_winning(rules, curve_objective), bonuses_kept=_kept(engine, state, unscored))
+                        winning=_winning(rules, curve_objective), bonuses_kept=_kept(engine, state, unscored),
+                        whole_deal=position.game.is_whole(rules.deal))
 
 
 def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None,

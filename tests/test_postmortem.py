@@ -1335,6 +1335,37 @@ def test_a_schafkopf_ending_by_the_score_borrows_no_game_line_from_its_points():
     assert not solver.get_game("schafkopf").game_item_on_points(whole.rules)
 
 
+def test_an_ending_s_game_line_says_it_is_read_on_the_ending_s_own_cards(tmp_path):
+    """Board 6 of examples/schafkopf.tbn, a 2-trick ending of 33 points graded by points, said "Game (double-dummy):
+    lost for 1+2, from the start" against the whole deal's 61, which read as if the declarers had lost the deal,
+    whose points before the ending are unknown. The line is right as the ending is scored (docs/scoring.md: an
+    ending is scored as a whole deal would be, on the cards it holds; docs/rules.md, Reading 2: a small ending's
+    game is lost), so it stays and says so: the text, the plot's line and the JSON's ``whole_deal``."""
+    from test_cli import SCHEMA, schema_errors
+
+    board6 = ("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6", "-o", "points")
+    document = json.loads(run(*board6, "--json").stdout)
+    assert schema_errors(document, SCHEMA) == []
+    assert document["whole_deal"] is False and document["winning"] == {"name": "game", "value": 61}
+    assert document["curve"] == [33, 33] and document["game_changes"] == []
+    text = run(*board6).stdout
+    assert "Game (double-dummy, on the ending's own cards): lost for 1+2, from the start" in text
+    run(*board6, "--plot", tmp_path / "b6.svg")
+    assert "game won at \u2265 61 (on the ending's own cards)" in _svg_text(tmp_path / "b6.svg")
+    # a Zwanzigerrufen ending says it too; its line (45 of the ending's 61 points) and its changes are as they were
+    analysis = analyse_play(ending(VALAT_THROWN))
+    assert not analysis.whole_deal and analysis.winning == ("game", 45)
+    assert analysis.game_changes == ((1, False), (4, True))
+    assert str(analysis).splitlines()[-3:] == [
+        "Game (double-dummy, on the ending's own cards): won for seat 1, from the start",
+        "  card 1 (trick 1): seat 1's \u2665K lost it", "  card 4 (trick 1): seat 4's \u2665J handed it to seat 1"]
+    # a whole deal's line is the game's own, said as before
+    whole = json.loads(run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "points", "--json").stdout)
+    assert whole["whole_deal"] is True
+    assert "Game (double-dummy): lost for 1+3, from the start" in run(
+        "postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "points").stdout
+
+
 def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):
     """The text's header said "Kratzen Trump S, attacker 1" (RULES.md 3.2: seat 1 is the attacker, the Schlaeger),
     the plot's title and legend "declarer 1" and "seat 1 (declarer)"."""
