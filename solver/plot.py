@@ -157,6 +157,8 @@ def plot_figure(analysis: PlayAnalysis):
     for grade in ("inaccuracy", "mistake", "blunder"):
         if any(card.grade == grade for card in cards):
             handles.append(Line2D([], [], marker="o", linestyle="", color=GRADE_COLOURS[grade], label=grade))
+    if any(card.cost for card in analysis.mistakes):  # a label's (-N): whose loss it is, not the line's move
+        handles.append(Line2D([], [], linestyle="", label=cost_sign_note(analysis)))
     if any(card.bonuses_lost for card in cards):
         handles.append(Line2D([], [], marker="x", linestyle="", color="black", markeredgewidth=2.5,
                               label="bonus thrown away or handed over"))
@@ -175,6 +177,18 @@ def plot_figure(analysis: PlayAnalysis):
     axes.grid(axis="y", color="#eeeeee")
     _place_labels(figure, axes, labels, sorted(notes), fixed, analysis)
     return figure
+
+
+def cost_sign_note(analysis: PlayAnalysis) -> str:
+    """The legend's words on a label's ``(-N)``: the cost to the card's player (its side), which the line shows as a
+    drop only for the declaring side's cards: a defender's card that costs 16 raises the declarers' line by 16, and
+    read against the line ``SA (-16)`` said the opposite of what it drew. In Kratzen the line is the attacker's and
+    the cost another seat's own tricks, or by the score what its card added to the attacker's payment."""
+    if analysis.measure == "chips":
+        return "(-N): what the card cost the attacker,\nor another seat's card added to it"
+    if analysis.measure == "tricks":
+        return "(-N): the tricks the card cost its player\n(the line is the attacker's)"
+    return "(-N): what the card cost its player's side\n(a defender's raises the line)"
 
 
 #: Where a mistake's label may go, in points from its card's marker, tried in order: beside it above and below,
@@ -250,4 +264,4 @@ def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
     return path
 
 
-__all__ = ["GRADE_COLOURS", "PLOT_FORMATS", "plot_figure", "write_plot"]
+__all__ = ["GRADE_COLOURS", "PLOT_FORMATS", "cost_sign_note", "plot_figure", "write_plot"]

@@ -1366,6 +1366,33 @@ def test_an_ending_s_game_line_says_it_is_read_on_the_ending_s_own_cards(tmp_pat
         "postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "points").stdout
 
 
+def test_the_plot_s_legend_says_whose_cost_a_label_s_minus_is(tmp_path):
+    """Seat 4's SA (card 4) raises 1+2's line from -8 to +8 and was labelled ``SA (-16)`` (its cost to 3+4), with
+    nothing to say that the minus is the mover's side's loss and not the line's move. The legend says it now; a
+    Kratzen plot, whose line is the attacker's, says whose tricks the cost counts."""
+    from solver.plot import cost_sign_note
+
+    path = tmp_path / "rufer.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    analysis = analyse_play(next(iter(solver.read_positions(path))), objective="score")
+    card = analysis.cards[3]
+    assert (card.seat, card.card, card.cost) == (4, "SA", 16) and analysis.curve[3:5] == (-8, 8)
+    write_plot(analysis, tmp_path / "rufer.svg")
+    text = _svg_text(tmp_path / "rufer.svg")
+    assert "SA (-16); game won" in text
+    assert "(-N): what the card cost its player's side" in text and "(a defender's raises the line)" in text
+    kratzen = tmp_path / "k.tbn"
+    kratzen.write_text(KRATZEN_WITH_POT, encoding="utf-8")
+    tricks = analyse_play(next(iter(solver.read_positions(kratzen))))
+    assert tricks.measure == "tricks" and any(card.cost for card in tricks.mistakes)
+    assert cost_sign_note(tricks) == "(-N): the tricks the card cost its player\n(the line is the attacker's)"
+    # a play in which no card cost anything has no (-N) to explain
+    calm = analyse_play(ending(solver.solve(ending(), "points", line=True).line_names()))
+    write_plot(calm, tmp_path / "calm.svg")
+    assert calm.cards and not any(card.cost for card in calm.cards)
+    assert "(-N)" not in _svg_text(tmp_path / "calm.svg")
+
+
 def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):
     """The text's header said "Kratzen Trump S, attacker 1" (RULES.md 3.2: seat 1 is the attacker, the Schlaeger),
     the plot's title and legend "declarer 1" and "seat 1 (declarer)"."""
