@@ -75,7 +75,8 @@ def plot_figure(analysis: PlayAnalysis):
     # the contract's thresholds, the game's own drawn apart
     winning = analysis.winning
     for name, value in analysis.thresholds:
-        if (name, value) == winning:
+        # an ending's marks above its points (Schneider's 91 of 33) would put their names over the title
+        if (name, value) == winning or not low <= value <= high:
             continue
         axes.axhline(value, color=THRESHOLD_COLOUR, linestyle=":", linewidth=1, gid=f"threshold-{name}")
         axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
@@ -152,7 +153,7 @@ def plot_figure(analysis: PlayAnalysis):
 
     # the legend: the line, the grades found, the bonus cross, the seats
     handles = [Line2D([], [], color=LINE_COLOUR, linewidth=2, label=f"{unit} of {whose}")]
-    if any(mark != winning for mark in analysis.thresholds):
+    if any(mark != winning and low <= mark[1] <= high for mark in analysis.thresholds):
         handles.append(Line2D([], [], color=THRESHOLD_COLOUR, linestyle=":", label="contract thresholds"))
     for grade in ("inaccuracy", "mistake", "blunder"):
         if any(card.grade == grade for card in cards):

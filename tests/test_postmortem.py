@@ -1352,6 +1352,10 @@ def test_an_ending_s_game_line_says_it_is_read_on_the_ending_s_own_cards(tmp_pat
     assert "Game (double-dummy, on the ending's own cards): lost for 1+2, from the start" in text
     run(*board6, "--plot", tmp_path / "b6.svg")
     assert "game won at \u2265 61 (on the ending's own cards)" in _svg_text(tmp_path / "b6.svg")
+    # its marks above the ending's scale (Schneider's 91) are not drawn: their names stood over the title
+    ids = _svg_ids(tmp_path / "b6.svg")
+    assert "threshold-schneider_against" in ids and "threshold-schneider" not in ids
+    assert "schneider 91" not in _svg_text(tmp_path / "b6.svg")
     # a Zwanzigerrufen ending says it too; its line (45 of the ending's 61 points) and its changes are as they were
     analysis = analyse_play(ending(VALAT_THROWN))
     assert not analysis.whole_deal and analysis.winning == ("game", 45)
