@@ -128,8 +128,10 @@ def match(
             except KeyboardInterrupt:
                 if latest:
                     render_match(latest[0], count, rotate, stream)
-                elif stream is not None:
-                    stream.end()
+                else:  # no progress call: stopped while the checkpoint was checked, before any board
+                    if stream is not None:
+                        stream.end()
+                    message(STOPPED_BEFORE_PLAY)
                 raise
             except BrokenPipeError:  # the reader is gone: nothing more to write
                 raise
@@ -152,6 +154,10 @@ def overrun_text(limit: float, seconds: float) -> str:
     return (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in play "
             "at the limit were played to the end (whole boards, one a worker)")
 
+
+#: What an interrupt says that came before any board was played (while the checkpoint's lines were checked):
+#: without it the command ended with 130 and nothing on either stream.
+STOPPED_BEFORE_PLAY = "stich: match: stopped by the interrupt before any board was played (nothing written)"
 
 #: What a user does about a match that mixes engine builds.
 ONE_BUILD = "; a new --checkpoint FILE plays the match on one build"

@@ -21,7 +21,7 @@ from solver.games import get_game
 from solver.games.base import objective_owners
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
-from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, document_game_line, grade_note,
+from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, game_change_lines, grade_note,
                                lost_text, measure_note)
 from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
@@ -152,41 +152,20 @@ def render_postmortem(document: Document, console: Console) -> None:
     if note:
         console.print(Text(note, style="dim"))
     console.print(Text(grade_note(unit), style="dim"))
-    for line in game_change_lines(document, painter):
+    for line in painted_game_changes(document, painter):
         console.print(line)
     _print_fitted(console, *(_players_table(document, lost_summary, narrow=narrow) for narrow in (False, True)))
 
 
-def game_change_lines(document: Document, painter: CardPainter) -> list[Text]:
-    """Where the game changed hands under double-dummy play (the document's ``game_changes``), a line a card, so
-    that the card that lost the game is named in words and not only read off the ``before`` and ``after`` columns:
-    whose game it was before the first card, then each card that lost it for its own side or handed it to the
-    other. Nothing where neither curve has a game line (``winning`` and ``points_winning`` null)."""
-    game_line = document_game_line(document)  # Zwanzigerrufen by the score: the game's 45 on the points' curve
-    if game_line is None or not document["cards"]:
-        return []
-    winning, curve = game_line
-    if winning["name"] == "target":  # Kratzen: the attacker's own target, every other seat plays against it
-        title = get_game(document["game"]).declarer_title
-        whose, them = f"Target (double-dummy): {{}} for the {title}, seat {document['declarer']}", f"the {title}"
-        made, missed, lose, hand = "made", "missed", "missed it", f"let the {title} make it"
-    else:
-        them = seats_text(document["declaring_side"])
-        whose = f"Game (double-dummy): {{}} for {them}"
-        made, missed, lose, hand = "won", "lost", "lost it", f"handed it to {them}"
-    start = curve[0] >= winning["value"]
-    changes = document["game_changes"]
-    # short lines: a narrow terminal would fold a long one
-    lines = [Text(whose.format(made if start else missed) + ", from the start", style="bold")]
-    if not changes:
-        lines.append(Text("  no card changed that"))
-    for change in changes:
-        card = document["cards"][change["number"] - 1]
-        own = card["seat"] in document["declaring_side"]
-        verb = (lose if own else f"took it from {them}") if not change["won"] else ("made it" if own else hand)
-        line = Text(f"  card {card['number']} (trick {card['trick']}): seat {card['seat']}'s ")
-        line.append_text(painter.card(card["card"]))
-        line.append(f" {verb}")
+def painted_game_changes(document: Document, painter: CardPainter) -> list[Text]:
+    """The library's lines on where the game changed hands (:func:`solver.postmortem.game_change_lines`, which
+    Jupyter's view prints too), the first bold and each card painted in its suit's colour."""
+    lines = []
+    for number, (before, card, after) in enumerate(game_change_lines(document)):
+        line = Text(before, style="bold" if number == 0 else "")
+        if card:
+            line.append_text(painter.card(card))
+        line.append(after)
         lines.append(line)
     return lines
 

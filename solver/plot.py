@@ -75,7 +75,8 @@ def plot_figure(analysis: PlayAnalysis):
     # the contract's thresholds, the game's own drawn apart
     winning = analysis.winning
     for name, value in analysis.thresholds:
-        if (name, value) == winning:
+        # an ending's marks above its points (Schneider's 91 of 33) would put their names over the title
+        if (name, value) == winning or not low <= value <= high:
             continue
         axes.axhline(value, color=THRESHOLD_COLOUR, linestyle=":", linewidth=1, gid=f"threshold-{name}")
         axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
@@ -84,7 +85,9 @@ def plot_figure(analysis: PlayAnalysis):
     if winning is not None:
         name, value = winning
         axes.axhline(value, color=WINNING_COLOUR, linestyle="-.", linewidth=1.3, gid=f"threshold-{name}", zorder=1)
-        axes.annotate(f"{name} {made} at \u2265 {value}", (1, value), xycoords=("axes fraction", "data"),
+        # an ending's line is the whole deal's, on the ending's own cards (docs/scoring.md)
+        where = "" if analysis.whole_deal else " (on the ending's own cards)"
+        axes.annotate(f"{name} {made} at \u2265 {value}{where}", (1, value), xycoords=("axes fraction", "data"),
                       xytext=(-4, 2), textcoords="offset points", ha="right", va="bottom", fontsize=8,
                       fontweight="bold", color=WINNING_COLOUR, gid="winning-label")
 
@@ -150,11 +153,13 @@ def plot_figure(analysis: PlayAnalysis):
 
     # the legend: the line, the grades found, the bonus cross, the seats
     handles = [Line2D([], [], color=LINE_COLOUR, linewidth=2, label=f"{unit} of {whose}")]
-    if any(mark != winning for mark in analysis.thresholds):
+    if any(mark != winning and low <= mark[1] <= high for mark in analysis.thresholds):
         handles.append(Line2D([], [], color=THRESHOLD_COLOUR, linestyle=":", label="contract thresholds"))
     for grade in ("inaccuracy", "mistake", "blunder"):
         if any(card.grade == grade for card in cards):
             handles.append(Line2D([], [], marker="o", linestyle="", color=GRADE_COLOURS[grade], label=grade))
+    if any(card.cost for card in analysis.mistakes):  # a label's (-N): whose loss it is, not the line's move
+        handles.append(Line2D([], [], linestyle="", label=cost_sign_note(analysis)))
     if any(card.bonuses_lost for card in cards):
         handles.append(Line2D([], [], marker="x", linestyle="", color="black", markeredgewidth=2.5,
                               label="bonus thrown away or handed over"))
@@ -173,6 +178,18 @@ def plot_figure(analysis: PlayAnalysis):
     axes.grid(axis="y", color="#eeeeee")
     _place_labels(figure, axes, labels, sorted(notes), fixed, analysis)
     return figure
+
+
+def cost_sign_note(analysis: PlayAnalysis) -> str:
+    """The legend's words on a label's ``(-N)``: the cost to the card's player (its side), which the line shows as a
+    drop only for the declaring side's cards: a defender's card that costs 16 raises the declarers' line by 16, and
+    read against the line ``SA (-16)`` said the opposite of what it drew. In Kratzen the line is the attacker's and
+    the cost another seat's own tricks, or by the score what its card added to the attacker's payment."""
+    if analysis.measure == "chips":
+        return "(-N): what the card cost the attacker,\nor another seat's card added to it"
+    if analysis.measure == "tricks":
+        return "(-N): the tricks the card cost its player\n(the line is the attacker's)"
+    return "(-N): what the card cost its player's side\n(a defender's raises the line)"
 
 
 #: Where a mistake's label may go, in points from its card's marker, tried in order: beside it above and below,
@@ -248,4 +265,4 @@ def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
     return path
 
 
-__all__ = ["GRADE_COLOURS", "PLOT_FORMATS", "plot_figure", "write_plot"]
+__all__ = ["GRADE_COLOURS", "PLOT_FORMATS", "cost_sign_note", "plot_figure", "write_plot"]

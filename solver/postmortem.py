@@ -198,6 +198,9 @@ class PlayAnalysis:
     #: graded by the score where the settlement has no such line (Zwanzigerrufen scores the game apart from its
     #: bonuses, RULES.md 1.7): the game's threshold on ``points_curve`` (45), which still says who wins the game item
     points_winning: tuple[str, int] | None = field(default=None, compare=False)
+    #: False for an ending: its game line is the whole deal's (61, 45) on the ending's own cards, which are scored as
+    #: a whole deal's would be (docs/scoring.md), so a small ending's game is lost from the start
+    whole_deal: bool = field(default=True, compare=False)
 
     @property
     def game_line(self) -> tuple[str, int, tuple[int, ...]] | None:
@@ -233,12 +236,13 @@ class PlayAnalysis:
 
     def __str__(self) -> str:
         """A line per card, as a reader of the game goes through it: the value before, the best and after, the cost
-        and grade, and for a card that cost something the better cards and the bonuses it lost."""
+        and grade, and for a card that cost something the better cards and the bonuses it lost; then where the game
+        changed hands (:func:`game_change_lines`), as ``stich postmortem`` says it."""
         side = "+".join(str(seat) for seat in self.declaring_side)
         whose = f"seat {side}" if len(self.declaring_side) == 1 else f"seats {side}"
         lines = [f"{self.game} {self.contract}, {get_game(self.game).declarer_title} {self.declarer}: "
                  f"{self.measure} of {whose}"]
-        return "\n".join(lines + [str(card) for card in self.cards])
+        return "\n".join(lines + [str(card) for card in self.cards] + game_change_text(self.as_dict()))
 
     def plot_svg(self) -> str:
         """The plot of the value over the play (:func:`solver.plot.plot_figure`) as SVG text, which the notebook's
@@ -254,7 +258,7 @@ class PlayAnalysis:
 
     def _repr_html_(self) -> str:
         """What Jupyter shows (it prefers HTML to SVG): the plot, then ``stich postmortem``'s tables, every card and
-        per player, with the note on the measure between them."""
+        per player, with the notes on the measure and the lines on where the game changed hands between them."""
         if not self.cards:
             return html_lines([NO_PLAY])
         svg = self.plot_svg()
@@ -262,8 +266,11 @@ class PlayAnalysis:
                  html_lines([card_table_title(self)], bold=True),
                  html_table(card_columns(self.measure), [card.cells() for card in self.cards], right=NUMBER_COLUMNS),
                  html_lines([note for note in [measure_note(self.measure), grade_note(self.measure)] if note],
-                            small=True),
-                 html_lines(["Per player"], bold=True)]
+                            small=True)]
+        changes = game_change_text(self.as_dict())
+        if changes:  # the heading (whose game it was) bold, as the command prints it
+            parts += [html_lines(changes[:1], bold=True), html_lines(changes[1:])]
+        parts.append(html_lines(["Per player"], bold=True))
         columns = player_columns(self.measure)
         parts.append(html_table(columns, [player.cells() for player in self.players], right=range(len(columns) - 1)))
         return f"<div>{''.join(parts)}</div>"
@@ -282,7 +289,7 @@ class PlayAnalysis:
                 **({"points_winning": {"name": self.points_winning[0], "value": self.points_winning[1]}}
                    if self.points_winning is not None else {}),
                 "game_changes": [{"number": number, "won": won} for number, won in self.game_changes],
-                "bonuses_kept": list(self.bonuses_kept)}
+                "bonuses_kept": list(self.bonuses_kept), "whole_deal": self.whole_deal}
 
 
 def document_game_line(document: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[int]] | None:
@@ -293,6 +300,50 @@ def document_game_line(document: Mapping[str, Any]) -> tuple[Mapping[str, Any], 
     if document.get("points_winning") and document.get("points_curve"):
         return document["points_winning"], document["points_curve"]
     return None
+
+
+def game_change_lines(document: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """Where the game changed hands under double-dummy play (the document's ``game_changes``), in the words that
+    ``stich postmortem`` prints under its card table, Jupyter's view and ``print()`` of a :class:`PlayAnalysis` too:
+    whose game it was before the first card, then each card that lost it for its own side or handed it to the other,
+    so that the card that lost the game is named and not only read off the ``before`` and ``after`` columns; in an
+    ending, that the line is the whole deal's on the ending's own cards (``whole_deal`` false). Each line
+    is (the words before the card, the card's name, the words after it), the card "" on a line that names none, so
+    that a terminal can paint the card. Nothing where neither curve has a game line (``winning`` and
+    ``points_winning`` null)."""
+    game_line = document_game_line(document)  # Zwanzigerrufen by the score: the game's 45 on the points' curve
+    if game_line is None or not document["cards"]:
+        return []
+    winning, curve = game_line
+    # an ending's line is the whole deal's on the ending's cards: its points before are unknown (docs/scoring.md)
+    where = "" if document.get("whole_deal", True) else ", on the ending's own cards"
+    if winning["name"] == "target":  # Kratzen: the attacker's own target, every other seat plays against it
+        title = get_game(document["game"]).declarer_title
+        whose = f"Target (double-dummy{where}): {{}} for the {title}, seat {document['declarer']}"
+        them = f"the {title}"
+        made, missed, lose, hand = "made", "missed", "missed it", f"let the {title} make it"
+    else:
+        them = side_text(document["declaring_side"])
+        whose = f"Game (double-dummy{where}): {{}} for {them}"
+        made, missed, lose, hand = "won", "lost", "lost it", f"handed it to {them}"
+    start = curve[0] >= winning["value"]
+    # short lines: a narrow terminal would fold a long one
+    lines = [(whose.format(made if start else missed) + ", from the start", "", "")]
+    if not document["game_changes"]:
+        lines.append(("  no card changed that", "", ""))
+    for change in document["game_changes"]:
+        card = document["cards"][change["number"] - 1]
+        own = card["seat"] in document["declaring_side"]
+        verb = (lose if own else f"took it from {them}") if not change["won"] else ("made it" if own else hand)
+        lines.append((f"  card {card['number']} (trick {card['trick']}): seat {card['seat']}'s ", card["card"],
+                      f" {verb}"))
+    return lines
+
+
+def game_change_text(document: Mapping[str, Any]) -> list[str]:
+    """:func:`game_change_lines` as plain lines, the cards written as the diagram writes them (``♠K``)."""
+    return [before + (card_names(document["game"], [card]) if card else "") + after
+            for before, card, after in game_change_lines(document)]
 
 
 def grade(cost: int, measure: str, bonus_lost: bool, payout: int = 1) -> str:
@@ -652,7 +703,8 @@ def _analyse_play(position: Position, engine: EngineSolver | None, objective: st
                         cards=analysed, curve=tuple(curve), trick_ends=tuple(trick_ends),
                         players=summarise(analysed, rules.seats), maximum=maximum,
                         thresholds=_thresholds(rules, curve_objective, maximum, unscored),
-                        winning=_winning(rules, curve_objective), bonuses_kept=_kept(engine, state, unscored))
+                        winning=_winning(rules, curve_objective), bonuses_kept=_kept(engine, state, unscored),
+                        whole_deal=position.game.is_whole(rules.deal))
 
 
 def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None,
@@ -723,5 +775,5 @@ def position_at(position: Position, state: PlayState) -> Position:
 
 __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
            "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
-           "by_score", "card_columns", "card_table_title", "grade", "grade_note", "lost_cell", "measure_note", "player_columns",
+           "by_score", "card_columns", "card_table_title", "game_change_lines", "game_change_text", "grade", "grade_note", "lost_cell", "measure_note", "player_columns",
            "summarise", "unscored_bonuses"]

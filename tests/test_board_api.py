@@ -85,7 +85,7 @@ def test_the_view_shows_the_table():
     view = c.post("/api/position", json={"board": board, "moves": moves}).json()
     assert view["seats"] == 4 and view["contract"] == "Normal T20" and view["declarer"] == 1
     assert view["partner"] == [2]  # the T20's holder
-    assert view["whole_deal"] is True  # the graph marks half the points of a whole deal only
+    assert view["whole_deal"] is True
     assert view["score_unit"] == "game units"
     other = client(SK, board="6")  # an ending
     ending = other.get("/api/start").json()["open"]
@@ -415,6 +415,23 @@ def test_the_curve_is_the_post_mortem():
             "the objective is a name")
     refused(c.post("/api/curve", json={"board": board, "moves": moves, "objective": "nonsense"}), 400,
             "objective 'nonsense' is not one of this contract's")  # as /api/values refuses it
+
+
+def test_the_curve_says_where_the_game_is_won_for_the_graph_s_dashed_line():
+    """The graph's dashed line was drawn at half the points (60 of 120), where a curve sitting on it is a lost
+    game (RULES.md 2.4: 60:60 goes to the defenders). The curve now carries the post-mortem's own line,
+    ``PlayAnalysis.winning``, which the page draws: 61 by card points, the settlement's 0 by the score."""
+    c = client(SK, board="7")
+    board, moves = opened(c)
+    position = next(p for p in solver.read_positions(SK) if p.record.get("Board") == "7")
+    points = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()
+    assert points["winning"] == {"name": "game", "value": 61} and solver.analyse_play(position).winning == ("game", 61)
+    scored = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "score"}).json()
+    assert scored["winning"] == {"name": "game", "value": 0}
+    tout = client(SK, board="4")  # a Tout by card points: no line (120 points need not be every trick)
+    board, moves = opened(tout)
+    assert tout.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()[
+        "winning"] is None
 
 
 def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_path, monkeypatch):

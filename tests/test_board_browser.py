@@ -707,6 +707,32 @@ def test_the_graphs_numbers_are_off_its_line(driver, server):
     assert not [pair for pair in overlapping(numbers + dots) if "text" in pair]
 
 
+def test_the_graphs_dashed_line_is_where_the_game_is_won(driver, server):
+    """The board audit: the dashed line was drawn at half the card points, where a curve sitting on it loses the
+    game (RULES.md 1.1: 44:44 is no win; 2.4: 60:60 goes to the defenders). It is the post-mortem's game line now
+    (Zwanzigerrufen: 45), named in the note under the graph and in the line's tooltip."""
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    Select(driver.find_element("id", "objective")).select_by_value("points")
+    wait_for(lambda: settled(driver) and driver.execute_script(
+        "return S.curve !== null && S.curve.measure === 'points' && "
+        "document.querySelectorAll('#graph .dot').length === S.curve.curve.length"), "the points' graph")
+    line = driver.execute_script(
+        "const line = document.querySelector('#graph .game-line'); return line && [Number(line.getAttribute('y1')),"
+        " line.querySelector('title').textContent, S.view.points_in_deal, S.view.game]")
+    assert line is not None
+    y1, title, points, game = line
+    assert game == "Zwanzigerrufen" and title == "game won at \u2265 45"
+    height, pad = 170, 10  # renderCurve's y(value): 0 at the bottom, the deal's points at the top
+    assert y1 == pytest.approx(height - pad - (height - 2 * pad) * 45 / points)
+    assert "dashed: game won at \u2265 45" in driver.find_element("id", "curve-note").text
+    Select(driver.find_element("id", "objective")).select_by_value("score")
+    wait_for(lambda: settled(driver) and driver.execute_script(
+        "return S.curve !== null && S.curve.measure === 'game units'"), "the score's graph")
+
+
 def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
     """The Kratzen audit: the single-dummy odds called each seat's trick target a "bonus forced" and the score
     "seat 1's share of its side's", where Kratzen has targets, no bonuses, and no sides (RULES.md 3)."""

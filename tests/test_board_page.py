@@ -125,7 +125,7 @@ PAIRS = [
     ("an inaccuracy's dot (was 1.9:1)", css_colour(".graph .dot.inaccuracy", "fill"), GRAPH, 3),
     ("a mistake's dot", css_colour(".graph .dot.mistake", "fill"), GRAPH, 3),
     ("a blunder's dot", css_colour(".graph .dot.blunder", "fill"), GRAPH, 3),
-    ("the graph's half line (was 1.8:1)", css_colour(".graph .half", "stroke"), GRAPH, 3),
+    ("the graph's game line (was 1.8:1)", css_colour(".graph .game-line", "stroke"), GRAPH, 3),
 ]
 
 

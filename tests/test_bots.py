@@ -705,6 +705,30 @@ def test_an_interrupt_while_the_checkpoint_is_checked_ends_the_match_before_anyt
     assert "interrupt during that check ends the" in " ".join(play_match.__doc__.split())
 
 
+@pytest.mark.parametrize("as_json", [True, False])
+def test_match_interrupted_while_the_checkpoint_is_checked_says_so_on_stderr(tmp_path, monkeypatch, as_json):
+    """``stich match`` stopped by Ctrl-C before any board (its checkpoint's lines being checked) exited 130 with
+    nothing on stderr, with or without ``--json``: now one line says it stopped before any board was played."""
+    from test_cli import run
+
+    from cli.match import STOPPED_BEFORE_PLAY
+    from solver.checkpoint import Journal
+
+    journal, _ = _kratzen_checkpoint(tmp_path, 2)
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+        yield
+
+    monkeypatch.setattr(Journal, "done_lines", interrupted)
+    arguments = RANDOM_KRATZEN if as_json else RANDOM_KRATZEN[:-1]
+    stopped = run(*arguments, "-n", "3", "--checkpoint", journal, code=130)
+    assert stopped.stdout == ""
+    assert stopped.stderr.splitlines() == [STOPPED_BEFORE_PLAY]
+    assert STOPPED_BEFORE_PLAY == ("stich: match: stopped by the interrupt before any board was played "
+                                   "(nothing written)")
+
+
 def test_a_match_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path):
     """The match's checkpoint was keyed by the variant as given, so ``{"weli_also_bells": True}`` (the API) and
     ``weli_also_bells=true`` (``--variant``) did not resume each other; one keyed so is still resumed."""

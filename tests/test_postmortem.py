@@ -149,7 +149,8 @@ def test_a_post_mortem_prints_for_people_and_draws_itself_in_a_notebook():
     assert repr(analysis) == (f"<PlayAnalysis Schafkopf {analysis.contract}, declarer 1: 16 cards graded by "
                               f"points; inaccuracy 0, mistake 0, blunder {blunders}>") and blunders == 1
     lines = str(analysis).splitlines()
-    assert lines[0] == f"Schafkopf {analysis.contract}, declarer 1: points of seats 1+3" and len(lines) == 17
+    assert lines[0] == f"Schafkopf {analysis.contract}, declarer 1: points of seats 1+3" and len(lines) == 19
+    assert lines[17:] == ["Game (double-dummy): won for 1+3, from the start", "  no card changed that"]
     first = analysis.cards[0]
     assert lines[1].split() == ["1", "trick", "1", "seat", "1", first.card, str(first.before), "->", str(first.after),
                                 "(best", f"{first.best})", "blunder", f"(cost", f"{first.cost};", "better:",
@@ -1204,6 +1205,33 @@ def test_the_text_names_the_cards_after_which_the_game_changed_hands(tmp_path):
     assert "(double-dummy)" not in tout
 
 
+def test_a_notebook_and_print_say_where_the_game_changed_hands_as_the_command_does(tmp_path):
+    """The lines under the card table that name the cards after which the game changed hands were written by the
+    command alone (cli/postmortem.py): Jupyter's view of a PlayAnalysis and ``print()`` of it, which show the same
+    card table, left them out. The words are the library's now (``game_change_lines``), and all three say them."""
+    from solver.postmortem import game_change_lines, game_change_text
+
+    path = tmp_path / "rufer.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    analysis = analyse_play(next(iter(solver.read_positions(path))), objective="score")
+    expected = ["Game (double-dummy): lost for 1+2, from the start",
+                "  card 4 (trick 1): seat 4's SA handed it to 1+2",
+                "  card 5 (trick 2): seat 1's H7 lost it",
+                "  card 13 (trick 4): seat 4's S9 handed it to 1+2"]
+    assert game_change_text(analysis.as_dict()) == expected
+    assert game_change_lines(analysis.as_dict())[1] == ("  card 4 (trick 1): seat 4's ", "SA", " handed it to 1+2")
+    assert str(analysis).splitlines()[-4:] == expected  # after the card lines
+    html = analysis._repr_html_()
+    assert '<p style="font-weight:bold">Game (double-dummy): lost for 1+2, from the start</p>' in html
+    assert "<p>  card 13 (trick 4): seat 4&#x27;s S9 handed it to 1+2</p>" in html
+    assert html.index("Game (double-dummy)") < html.index("Per player")
+    text = run("postmortem", path).stdout.splitlines()
+    assert text[text.index(expected[0]):text.index(expected[0]) + 4] == expected  # the command's words alike
+    # where nothing has a game line (a Tout graded by points), none of them says anything
+    tout = analyse_play(next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "4"))
+    assert tout.game_line is None and "Game (double-dummy)" not in str(tout) + tout._repr_html_()
+
+
 # A Normal game played to the end (random cards, `stich match` seed 3): seat 1 announced Absolut (forehand calls
 # T20, held by seat 3), seat 4 said Kontra on it. The defenders hold the game until seat 4's T19 at card 31.
 ZR_ABSOLUT_KONTRA = """[Game "Zwanzigerrufen"]
@@ -1305,6 +1333,68 @@ def test_a_schafkopf_ending_by_the_score_borrows_no_game_line_from_its_points():
     assert solver.get_game("zwanzigerrufen").game_item_on_points(ending().rules)
     whole = next(solver.read_positions(EXAMPLES / "schafkopf.tbn"))
     assert not solver.get_game("schafkopf").game_item_on_points(whole.rules)
+
+
+def test_an_ending_s_game_line_says_it_is_read_on_the_ending_s_own_cards(tmp_path):
+    """Board 6 of examples/schafkopf.tbn, a 2-trick ending of 33 points graded by points, said "Game (double-dummy):
+    lost for 1+2, from the start" against the whole deal's 61, which read as if the declarers had lost the deal,
+    whose points before the ending are unknown. The line is right as the ending is scored (docs/scoring.md: an
+    ending is scored as a whole deal would be, on the cards it holds; docs/rules.md, Reading 2: a small ending's
+    game is lost), so it stays and says so: the text, the plot's line and the JSON's ``whole_deal``."""
+    from test_cli import SCHEMA, schema_errors
+
+    board6 = ("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6", "-o", "points")
+    document = json.loads(run(*board6, "--json").stdout)
+    assert schema_errors(document, SCHEMA) == []
+    assert document["whole_deal"] is False and document["winning"] == {"name": "game", "value": 61}
+    assert document["curve"] == [33, 33] and document["game_changes"] == []
+    text = run(*board6).stdout
+    assert "Game (double-dummy, on the ending's own cards): lost for 1+2, from the start" in text
+    run(*board6, "--plot", tmp_path / "b6.svg")
+    assert "game won at \u2265 61 (on the ending's own cards)" in _svg_text(tmp_path / "b6.svg")
+    # its marks above the ending's scale (Schneider's 91) are not drawn: their names stood over the title
+    ids = _svg_ids(tmp_path / "b6.svg")
+    assert "threshold-schneider_against" in ids and "threshold-schneider" not in ids
+    assert "schneider 91" not in _svg_text(tmp_path / "b6.svg")
+    # a Zwanzigerrufen ending says it too; its line (45 of the ending's 61 points) and its changes are as they were
+    analysis = analyse_play(ending(VALAT_THROWN))
+    assert not analysis.whole_deal and analysis.winning == ("game", 45)
+    assert analysis.game_changes == ((1, False), (4, True))
+    assert str(analysis).splitlines()[-3:] == [
+        "Game (double-dummy, on the ending's own cards): won for seat 1, from the start",
+        "  card 1 (trick 1): seat 1's \u2665K lost it", "  card 4 (trick 1): seat 4's \u2665J handed it to seat 1"]
+    # a whole deal's line is the game's own, said as before
+    whole = json.loads(run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "points", "--json").stdout)
+    assert whole["whole_deal"] is True
+    assert "Game (double-dummy): lost for 1+3, from the start" in run(
+        "postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "points").stdout
+
+
+def test_the_plot_s_legend_says_whose_cost_a_label_s_minus_is(tmp_path):
+    """Seat 4's SA (card 4) raises 1+2's line from -8 to +8 and was labelled ``SA (-16)`` (its cost to 3+4), with
+    nothing to say that the minus is the mover's side's loss and not the line's move. The legend says it now; a
+    Kratzen plot, whose line is the attacker's, says whose tricks the cost counts."""
+    from solver.plot import cost_sign_note
+
+    path = tmp_path / "rufer.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    analysis = analyse_play(next(iter(solver.read_positions(path))), objective="score")
+    card = analysis.cards[3]
+    assert (card.seat, card.card, card.cost) == (4, "SA", 16) and analysis.curve[3:5] == (-8, 8)
+    write_plot(analysis, tmp_path / "rufer.svg")
+    text = _svg_text(tmp_path / "rufer.svg")
+    assert "SA (-16); game won" in text
+    assert "(-N): what the card cost its player's side" in text and "(a defender's raises the line)" in text
+    kratzen = tmp_path / "k.tbn"
+    kratzen.write_text(KRATZEN_WITH_POT, encoding="utf-8")
+    tricks = analyse_play(next(iter(solver.read_positions(kratzen))))
+    assert tricks.measure == "tricks" and any(card.cost for card in tricks.mistakes)
+    assert cost_sign_note(tricks) == "(-N): the tricks the card cost its player\n(the line is the attacker's)"
+    # a play in which no card cost anything has no (-N) to explain
+    calm = analyse_play(ending(solver.solve(ending(), "points", line=True).line_names()))
+    write_plot(calm, tmp_path / "calm.svg")
+    assert calm.cards and not any(card.cost for card in calm.cards)
+    assert "(-N)" not in _svg_text(tmp_path / "calm.svg")
 
 
 def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):

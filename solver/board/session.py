@@ -560,12 +560,17 @@ def graph_measure(position: Position, objective: object) -> str:
 def curve_document(analysis: Any) -> dict[str, Any]:
     """The post-mortem as the page's graph: the declaring side's total before the play and after each card, every
     card's grade, cost and best alternatives, and the cards after which the game (Kratzen: the attacker's target)
-    changed hands, as ``stich postmortem`` names them (``game``: what changed hands, null where nothing can)."""
+    changed hands, as ``stich postmortem`` names them (``game``: what changed hands, null where nothing can), and
+    ``winning``, the line on the curve's own scale at or above which it is won (``PlayAnalysis.winning``: 61 or 45
+    card points, the attacker's 2 tricks, the score's 0 where its sign decides the game; null where the curve has
+    none), which the graph draws dashed: a curve on it wins, one a point under it loses (RULES.md 1.1, 2.4)."""
     line = analysis.game_line
+    winning = analysis.winning
     return {"kind": "curve", "measure": analysis.measure, "curve": list(analysis.curve),
             "declaring_side": list(analysis.declaring_side), "trick_ends": list(analysis.trick_ends),
             "cards": [card.as_dict() for card in analysis.cards], "game": None if line is None else line[0],
-            "game_changes": [{"number": number, "won": won} for number, won in analysis.game_changes]}
+            "game_changes": [{"number": number, "won": won} for number, won in analysis.game_changes],
+            "winning": None if winning is None else {"name": winning[0], "value": winning[1]}}
 
 
 def odds_document(analysis: Any) -> dict[str, Any]:

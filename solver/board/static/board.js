@@ -561,17 +561,21 @@ function renderCurve() {
   const label = (value, at) => { const t = make("text", { x: 2, y: at }); t.textContent = value; svg.append(t); };
   label(most, pad + 4);
   label(least, height - pad + 3);
-  // the score's 0; half the card points of a whole deal (an ending's half means nothing)
-  const mark = scored ? (least < 0 && most > 0 ? 0 : null)
-    : curve.measure === "points" && S.view.whole_deal ? most / 2 : null;
+  // the line the game is won at or above (61 or 45 points, RULES.md 2.4 and 1.1: 60 and 44 lose; the attacker's 2
+  // tricks; the score's 0 where its sign decides), where it is on the graph's scale; else the score's 0, unnamed
+  const target = curve.game === "target";
+  const winning = curve.winning && curve.winning.value >= least && curve.winning.value <= most ? curve.winning : null;
+  const mark = winning ? winning.value : scored && least < 0 && most > 0 ? 0 : null;
+  const wonAt = winning ? `${winning.name} ${winning.name === "target" ? "made" : "won"} at \u2265 ${winning.value}` : "";
   if (mark !== null) {
-    svg.append(make("line", { class: "half", x1: left, x2: width - pad, y1: y(mark), y2: y(mark) }));
+    const line = make("line", { class: "game-line", x1: left, x2: width - pad, y1: y(mark), y2: y(mark) });
+    if (winning) { const title = make("title", {}); title.textContent = wonAt; line.append(title); }
+    svg.append(line);
     label(mark, y(mark) + 3);
   }
   for (const end of curve.trick_ends) svg.append(make("line", { class: "trick-end", x1: x(end), x2: x(end), y1: pad, y2: height - pad }));
   svg.append(make("polyline", { class: "line", points: points.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
   // the cards after which the game (Kratzen: the attacker's target) changed hands, ringed, as the post-mortem names them
-  const target = curve.game === "target";
   const changed = {};
   for (const change of curve.game_changes || []) {
     changed[change.number] = `${curve.game} ${change.won ? (target ? "made" : "won") : (target ? "missed" : "lost")}`;
@@ -599,7 +603,8 @@ function renderCurve() {
     (mistakes.length ? `${plural(mistakes.length, "card")} cost something (coloured and larger by grade; in the` +
       " play list ?! an inaccuracy, ? a mistake, ?? a blunder)"
       : "no card cost anything") +
-    (turns.length ? `; ${curve.game} changed hands after card ${turns.join(", ")} (ringed)` : "");
+    (turns.length ? `; ${curve.game} changed hands after card ${turns.join(", ")} (ringed)` : "") +
+    (winning ? `; dashed: ${wonAt}` : "");
 }
 
 // --- single dummy ---------------------------------------------------------------------------------------------------
