@@ -11,13 +11,10 @@ from typing import Mapping
 
 from ..cards import Pack, register_pack
 from ..errors import StichError, UnknownGameError, did_you_mean, quoted
-from .base import Contract, Game, Objective, Rules, TrickEvent
+from .base import GAMES, Contract, Game, Objective, Rules, TrickEvent
 from .kratzen import Kratzen
 from .schafkopf import Schafkopf
 from .zwanzigerrufen import Zwanzigerrufen
-
-#: Every registered game, in the order commands list them.
-GAMES: list[type[Game]] = []
 
 
 def register_game(game: type[Game]) -> type[Game]:

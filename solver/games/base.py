@@ -861,11 +861,14 @@ def tricks_objective(rules: Rules, side: frozenset[int], name: str, description:
                      game=rules.game.name)
 
 
+#: Every registered game, in the order commands list them (filled by :func:`solver.games.register_game`; kept here so
+#: that a game's own messages can name the others without importing the registry).
+GAMES: list[type[Game]] = []
+
+
 def objective_owners(name: str) -> list[str]:
     """The registered games that have an objective ``name``, by name (a Game subclass a test or an app defined and
     took out of the registry again is not one)."""
-    from . import GAMES  # the registry imports this module
-
     return sorted(game.name for game in GAMES if name in game.objectives)
 
 
