@@ -734,7 +734,6 @@ class MatchTally:
         self.seats: dict[str, int] = {}
         self.declaring = array("d")
         self.gaps: dict[tuple[str, str], array] = {}  # first bot minus second, boards of two bots
-        self.zero_sum = True
         self.played = 0
         self.counted = 0  # the deals of the boards played whole
         self.first: PlayedDeal | None = None
@@ -742,7 +741,6 @@ class MatchTally:
     def add(self, deal: PlayedDeal) -> None:
         """One deal played (a board's rotations in order)."""
         self.played += 1
-        self.zero_sum = self.zero_sum and sum(deal.payments) == 0
         if self.first is None or (deal.board, deal.rotation) < (self.first.board, self.first.rotation):
             self.first = deal
         if self.kept is not None:  # in board order, whatever order boards are played or resumed in
@@ -776,9 +774,11 @@ class MatchTally:
         """The match so far: a board cut short in its rotations (an interrupt) is among the deals played but not
         counted: its bots did not all hold the same hands."""
         names = sorted(self.seen, key=self.seen.__getitem__)  # as the deals in board order name them
-        # one bot in every seat: its mean is each deal's payments over the seats, 0 by construction where the deals
-        # are zero-sum; with a pot they are not (the pot takes and pays), and the mean has an interval like any other
-        bots = {name: Mean.of(self.per_bot[name], interval=len(names) > 1 or not self.zero_sum) for name in names}
+        # one bot in every seat: its mean is each deal's payments over the seats, 0 by construction where the rules
+        # make the deals zero-sum; with a pot they are not (the pot takes and pays), though a deal's payments may sum
+        # to 0 by chance, and the mean has an interval like any other
+        bots = {name: Mean.of(self.per_bot[name], interval=len(names) > 1 or not zero_sum(game, pot))
+                for name in names}
         difference = None
         if len(names) == 2:
             first, second = names
@@ -788,6 +788,13 @@ class MatchTally:
         return MatchResult(game, seed, boards, self.rotate, tuple(self.kept or ()), bots, Mean.of(self.declaring),
                            difference, stopped, {name: self.seats[name] for name in names}, self.counted, pot, setup,
                            dict(engine_builds or {}), self.played, self.first)
+
+
+def zero_sum(game: str, pot: int | None) -> bool:
+    """Whether the rules make every deal of ``game`` with ``pot`` zero-sum between the seats: a game without a pot,
+    or one with an empty pot. Decided from the rules, not from the payments: a deal paid from a pot of 4 can sum to 0
+    by chance, and its mean is then no less a sample with an interval."""
+    return not get_game(game).has_pot or not pot
 
 
 def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[PlayedDeal],

@@ -461,6 +461,28 @@ def test_a_kratzen_match_text_counts_chips_and_the_attackers_own_payment():
     assert "declaring side: " in schafkopf.stdout and "chips" not in schafkopf.stdout
 
 
+def test_a_pot_match_is_no_zero_sum_match_when_a_deal_pays_0_by_chance():
+    """One random bot in every seat of a Kratzen deal with a pot of 4 whose payments summed to 0 by chance: the
+    match said "0 by construction (pot 0: every payment is 0), no interval" though the pot was 4. Zero-sum is the
+    rules' (no pot, or an empty one), not the payments'."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    result = CliRunner().invoke(app, ["match", "-g", "kratzen", "--bots", "random,random,random,random", "-n", "1",
+                                      "-s", "26", "--pot", "4", "--no-rotate", "-j", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert sum(document["deals"][0]["payments"]) == 0  # the chance the review met
+    assert document["bots"]["random"]["interval_note"] != "0 by construction"
+    text = CliRunner().invoke(app, ["match", "-g", "kratzen", "--bots", "random,random,random,random", "-n", "1",
+                                    "-s", "26", "--pot", "4", "--no-rotate", "-j", "1"]).stdout
+    assert "by construction" not in text and "pot 0" not in text
+    assert "one board played: no interval" in text
+    empty = play_match("kratzen", [RandomBot(seed=3)] * 3, boards=2, seed=2, pot=0).bots["random"]
+    assert empty.fixed and empty.mean == 0
+
+
 def test_a_match_on_two_processes_is_the_match_on_one(tmp_path, two_worker_cores):
     """-j was the processes a sampling bot solved each card's samples on: a pool started for every card, 3.5x slower
     than one process (the memory audit). Whole boards go to the workers now, each searching on one thread: the same
