@@ -216,13 +216,18 @@ def _scoring_facts(position: "Position") -> list[str]:
 def _pot_facts(position: "Position", pot: str) -> list[str]:
     """The pot, what each trick pays from it and every seat's trick target (RULES.md 3.3-3.4): the board says them
     beside the table, and the penalty for a missed target is paid from the same pot."""
-    chips = f"pot: {pot} chip{'' if pot == '1' else 's'}"  # the tag as given, a whole number (parsed before)
     if not pot.isdigit() or not position.game.has_pot:
-        return [chips]
+        return [f"pot: {pot} chip{'' if pot == '1' else 's'}"]  # the tag as given (parsed before)
+    count = int(pot)  # a tag "01" is 1 chip
+    chips = f"pot: {count} chip{'' if count == 1 else 's'}"
     rules = position.rules
-    share = position.game.pot_share(rules, int(pot))
-    paid = (f"each trick pays {share}" if share else
-            "a Muss: tricks pay nothing" if int(pot) >= 4 else "a quarter of it is under a chip: tricks pay nothing")
+    share = position.game.pot_share(rules, count)
+    if position.game.pays_no_tricks(rules):  # a Muss pays no trick whatever the pot (RULES.md 3.4)
+        paid = "a Muss: tricks pay nothing"
+    elif count == 0:
+        paid = "an empty pot: tricks and missed targets pay nothing"
+    else:
+        paid = f"each trick pays {share}" if share else "a quarter of it is under a chip: tricks pay nothing"
     lines = [f"{chips}, {paid}"]
     target = getattr(rules, "target", None)
     if target is not None:

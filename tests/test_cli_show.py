@@ -128,6 +128,24 @@ def test_the_diagram_says_what_a_trick_pays_and_every_target():
     assert header("1", "3")[0] == "pot: 3 chips, a quarter of it is under a chip: tricks pay nothing"
 
 
+def test_a_muss_pays_no_trick_whatever_the_pot_and_an_empty_pot_is_said_plainly(tmp_path):
+    """A Muss or Seven-Muss with a pot of 2 said "a quarter of it is under a chip", a pot of 0 the same, though a
+    Muss pays no trick whatever the pot (RULES.md 3.4); a tag [Pot "01"] printed "01 chips"."""
+    def header(board: str, pot: str) -> str:
+        return run("show", EXAMPLES / "kratzen.tbn", "-b", board, "--pot", pot).stdout.splitlines()[2]
+
+    assert header("3", "2") == "pot: 2 chips, a Muss: tricks pay nothing"  # board 3: a Muss
+    assert header("3", "0") == "pot: 0 chips, a Muss: tricks pay nothing"
+    assert header("4", "2") == "pot: 2 chips, a Muss: tricks pay nothing"  # board 4: a Seven-Muss
+    assert header("4", "0") == "pot: 0 chips, a Muss: tricks pay nothing"
+    assert header("1", "0") == "pot: 0 chips, an empty pot: tricks and missed targets pay nothing"
+    padded = tmp_path / "padded.tbn"
+    padded.write_text('[Game "Kratzen"]\n[Seats "3"]\n[Pot "01"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO '
+                      'SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n', encoding="utf-8")
+    assert run("show", padded).stdout.splitlines()[2] == \
+        "pot: 1 chip, a quarter of it is under a chip: tricks pay nothing"
+
+
 def test_show_takes_the_pot_as_solve_does(tmp_path):
     """show had no --pot: a Kratzen record's pot could be shown (and written with --tbn) only from its [Pot] tag."""
     shown = run("show", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.splitlines()

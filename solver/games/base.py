@@ -504,6 +504,12 @@ class Game(metaclass=GameType):
         return 0
 
     @classmethod
+    def pays_no_tricks(cls, rules: Rules) -> bool:
+        """Whether the contract pays no trick from the pot whatever its size (a Kratzen Muss, RULES.md 3.4), so that
+        the board says why tricks pay nothing before it blames a small pot. False by default."""
+        return False
+
+    @classmethod
     def implied_items(cls, name: str) -> tuple[str, ...]:
         """The items a paid item of this name stands in for (a Schafkopf Schwarz is paid instead of the Schneider it
         includes, RULES.md 2.5): contract advice counts them as made with it, so that a hand taken Schwarz on every

@@ -233,6 +233,10 @@ class Kratzen(Game):
         return trick_share(rules, int(inputs))  # type: ignore[arg-type, call-overload]  # scoring_inputs' pot
 
     @classmethod
+    def pays_no_tricks(cls, rules: Rules) -> bool:
+        return is_muss(rules)  # type: ignore[arg-type]  # a Kratzen position's rules
+
+    @classmethod
     def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction | None:
         """The attacker's payment is the settlement; every other seat plays for itself against the pot, and its own
         payment is not searched (the attacker's, negated, is not it)."""
