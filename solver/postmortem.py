@@ -600,10 +600,14 @@ def _thresholds(rules: Rules, curve: Objective, maximum: int,
     below ``maximum - target + 1`` (a Schneider against at 90 points of 120: the line at 31). The game
     module's objectives say which marks a contract has; nothing here knows a game by name. Those that score
     nothing here (``unscored``: a Tout's 61 and Schneider, :func:`unscored_bonuses`) have no mark: a line at 61
-    read as a game won or lost that the Tout does not know."""
+    read as a game won or lost that the Tout does not know. Nor has the game where its line does not decide it
+    (``Game.game_line_decides``: Zwanzigerrufen's 45 under tie_44=no_score, where 44 scores nothing and 43 loses):
+    the plot drew a game line there that :func:`_winning` and the game changes left out."""
+    game = rules.game_objective()
+    undecided = game.name if game is not None and not rules.game.game_line_decides(rules) else None
     marks = []
     for name in rules.objective_names():
-        if name in unscored:
+        if name in unscored or name == undecided:
             continue
         try:
             objective = rules.objective(name, rules.declarer) if name == curve.name else rules.objective(name)

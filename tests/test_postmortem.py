@@ -1293,6 +1293,9 @@ def test_under_tie_44_no_score_the_game_line_is_left_out(tmp_path):
     analysis = analyse_play(tied)
     assert analysis.curve[:5] == (61, 44, 44, 44, 45)
     assert analysis.winning is None and analysis.game_changes == ()
+    # nor a game mark among the thresholds, which the plot drew as a line at 45 (the review)
+    assert analysis.thresholds == (("absolut_against", 33), ("absolut", 56), ("valat (all tricks)", 61))
+    assert ("game", 45) in analyse_play(ending(VALAT_THROWN)).thresholds
     assert analyse_play(ending(VALAT_THROWN)).game_changes == ((1, False), (4, True))  # declarers_lose, the default
     path = tmp_path / "zr.tbn"
     path.write_text(ZR_ABSOLUT_KONTRA.replace('[Board "2"]', '[Board "2"]\n[Variant "tie_44=no_score"]'),
@@ -1300,6 +1303,7 @@ def test_under_tie_44_no_score_the_game_line_is_left_out(tmp_path):
     document = json.loads(run("postmortem", path, "--json").stdout)
     assert document["winning"] is None and "points_winning" not in document and document["game_changes"] == []
     assert "Game (double-dummy)" not in run("postmortem", path).stdout
+    assert not any(mark["name"] == "game" for mark in document["thresholds"])
 
 
 def test_the_game_line_is_chosen_in_one_place():
