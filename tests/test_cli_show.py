@@ -154,3 +154,18 @@ def test_show_takes_the_pot_as_solve_does(tmp_path):
     assert '[Pot "40"]' in run("show", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40", "--tbn").stdout
     other = run("show", VALAT, "--pot", "4")
     assert other.stderr == "stich: --pot is for Kratzen records; Zwanzigerrufen has no pot, so it is not used there\n"
+
+
+def test_a_pagat_ultimo_in_a_suit_solo_is_refused_for_the_contract_by_show_as_by_score(tmp_path):
+    """A Suit Solo counts no Pagat (RULES.md 1.7): show said "Pagat Ultimo is announced by the Pagat's holder, seat
+    3" for seat 1's, and accepted the holder's own, which score --dd refuses. Both now say why: the contract."""
+    lines = (EXAMPLES / "zwanzigerrufen.tbn").read_text(encoding="utf-8").splitlines()
+    board = "\n".join(lines[lines.index('[Event "Example: Suit Solo of seat 4"]') - 1:][:6])  # T1 is seat 3's
+    refusal = "Pagat Ultimo does not count in a Suit Solo (only Valat, Absolut and 4 Kings)"
+    for seat in (1, 3):
+        path = tmp_path / f"pagat{seat}.tbn"
+        path.write_text(f'{board}\n[Announcements "{seat}: Pagat Ultimo"]\n', encoding="utf-8")
+        for command in (("show",), ("score", "--dd")):
+            result = run(command[0], path, *command[1:], code=1)
+            assert result.stderr.startswith(f"stich: {path}:7:20: bad announcement: seat {seat}: {refusal} "), \
+                result.stderr

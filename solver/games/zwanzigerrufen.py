@@ -287,6 +287,12 @@ def pagat_announcement_refusal(deal: Deal, seat: int) -> str | None:
             "last trick)")
 
 
+def suit_solo_refusal(bonus: str) -> str:
+    """Why ``bonus`` may not be announced in a Suit Solo: one wording for scoring and the rules of play, so that a
+    Pagat Ultimo there is refused for the contract, not for its announcer."""
+    return f"{BONUS_LABELS[bonus]} does not count in a Suit Solo (only Valat, Absolut and 4 Kings)"
+
+
 def read_claims(rules: Rules, items: Sequence[Announcement], check: AnnouncementCheck) -> Claims:
     """Check the announcements against RULES.md 1.7 and collect them.
 
@@ -306,8 +312,7 @@ def read_claims(rules: Rules, items: Sequence[Announcement], check: Announcement
         if item.bonus == "game":
             raise check.fail(item, "the game is the contract and is not announced (say Kontra to double it)")
         if suit_solo and item.bonus not in SUIT_SOLO_BONUSES:
-            raise check.fail(item, f"{BONUS_LABELS[item.bonus]} does not count in a Suit Solo "
-                                   "(only Valat, Absolut and 4 Kings)")
+            raise check.fail(item, suit_solo_refusal(item.bonus))
         if item.against and side == declarers:
             raise check.fail(item, "'dagegen' is said by a defender; this seat declares")
         if item.dazu and side != declarers:
@@ -945,7 +950,9 @@ class Zwanzigerrufen(Game):
                     f"(variant flag suit_solo_min_suit_cards)")
         announcer = state_tags.get("pagat_announcer")
         announcer = None if announcer is None else int(announcer) - 1  # type: ignore[arg-type]
-        refusal = None if announcer is None else pagat_announcement_refusal(deal, announcer)
+        # the contract first: a Suit Solo counts no Pagat, whoever holds it (as read_claims says)
+        refusal = (None if announcer is None else suit_solo_refusal("pagat_ultimo") if contract.kind == "suitsolo"
+                   else pagat_announcement_refusal(deal, announcer))
         if refusal is not None:  # as scoring refuses it: play would reserve T1 for a seat without it
             raise InvalidContractError(bad_announcement(Announcement(announcer + 1, "pagat_ultimo"), refusal),
                                        about="pagat_announcer")
