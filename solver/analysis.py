@@ -506,7 +506,8 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
                 forced = bool(result.success)
             else:
                 forced = can_force(position, objective, engine=engine, reference_solver=reference_solver)
-            missed = seat is None and achieved + most_still_possible(rules, position.state, objective) < objective.target
+            missed = (seat is None
+                      and achieved + most_still_possible(rules, position.state, objective) < objective.target)
             checks.append(BonusCheck(name, objective.description, tuple(_seat_list(objective.maximiser)),
                                      tuple(_seat_list(everybody - objective.maximiser)), objective.target,
                                      achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed))
@@ -893,9 +894,9 @@ def score_report(position: Position, *, pot: int | None = None, dd: bool = False
     """``stich score``'s document for one position: the record header and the settlement of its finished deal
     (:func:`solver.scoring.score_deal`); with ``dd`` also the double-dummy settlement under ``"dd"``
     (:func:`solver.settlement.dd_settlement`), from the start of a complete deal, so that it compares with the
-    actual score, or of one with no card played yet, else from where the play stops (and then without the settlement of the play, which is not over);
-    ``engine``, ``points_engine``, ``time_limit`` and ``stop`` are :func:`~solver.settlement.dd_settlement`'s
-    (without ``dd`` nothing is searched).
+    actual score, or of one with no card played yet, else from where the play stops (and then without the
+    settlement of the play, which is not over); ``engine``, ``points_engine``, ``time_limit`` and ``stop`` are
+    :func:`~solver.settlement.dd_settlement`'s (without ``dd`` nothing is searched).
     """
     rules = check_position(position).rules
     Deadline(time_limit, stop)  # checked even where nothing searches, as every function taking them does

@@ -779,5 +779,5 @@ def position_at(position: Position, state: PlayState) -> Position:
 
 __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
            "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
-           "by_score", "card_columns", "card_table_title", "game_change_lines", "game_change_text", "grade", "grade_note", "lost_cell", "measure_note", "player_columns",
-           "summarise", "unscored_bonuses"]
+           "by_score", "card_columns", "card_table_title", "game_change_lines", "game_change_text", "grade",
+           "grade_note", "lost_cell", "measure_note", "player_columns", "summarise", "unscored_bonuses"]
