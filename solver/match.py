@@ -415,6 +415,8 @@ def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contrac
 
 #: The build of boards a checkpoint kept before checkpoints named their build.
 UNKNOWN_BUILD = "unknown"
+#: How a report names :data:`UNKNOWN_BUILD`: boards of a checkpoint written before builds were recorded.
+UNRECORDED_BUILD = "a build the checkpoint did not record (perhaps another)"
 
 
 @functools.cache  # the engine's bytes hashed once a process: every board and report asks it
@@ -445,7 +447,7 @@ def resumed_builds_text(kept: Mapping[str, int]) -> str | None:
     if not others:
         return None
     if set(others) == {UNKNOWN_BUILD}:
-        return (f"resuming boards played by a build the checkpoint did not record (perhaps another): "
+        return (f"resuming boards played by {UNRECORDED_BUILD}: "
                 f"{others[UNKNOWN_BUILD]}; this one is {engine_build()}, so the match may mix builds")
     return (f"resuming boards played by another engine build: {_builds_parts(others)}; this one is {engine_build()}, "
             "so the match will mix builds")
@@ -454,8 +456,7 @@ def resumed_builds_text(kept: Mapping[str, int]) -> str | None:
 def _builds_parts(builds: Mapping[str, int]) -> str:
     """``4 by 0123456789ab, 2 by 9876543210fe (this one)``: the boards of each build."""
     current = engine_build()
-    unrecorded = "a build the checkpoint did not record (perhaps another)"
-    return ", ".join(f"{count} by {unrecorded}" if build == UNKNOWN_BUILD else
+    return ", ".join(f"{count} by {UNRECORDED_BUILD}" if build == UNKNOWN_BUILD else
                      f"{count} by {build}" + (" (this one)" if build == current else "")
                      for build, count in builds.items())
 

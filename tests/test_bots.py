@@ -628,6 +628,9 @@ def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_pat
     assert match_module.mixed_builds_text(unrecorded) == ("boards by 1 or 2 engine builds: 1 by fedcba987654 (this "
                                                           "one), 3 by a build the checkpoint did not record (perhaps "
                                                           "another)")
+    # one wording in both (the review found it written twice)
+    assert told[0].count(match_module.UNRECORDED_BUILD) == 1
+    assert match_module.mixed_builds_text(unrecorded).endswith(f"3 by {match_module.UNRECORDED_BUILD}")
 
 
 def test_the_cli_match_says_on_stderr_and_in_its_report_that_a_resume_mixed_builds(tmp_path):
