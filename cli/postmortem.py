@@ -121,8 +121,9 @@ def graded_by(position: Position, objective: str) -> str:
     if objective in ("score", own):
         return "points" if objective == own else objective
     game = position.game
-    raise InvalidContractError(f"objective {objective!r} belongs to {' and '.join(objective_owners(objective))}, not to {game.name} (for "
-                               f"{game.name} {position.rules.contract} choose from: score, {own})")
+    raise InvalidContractError(f"objective {objective!r} belongs to {' and '.join(objective_owners(objective))}, "
+                               f"not to {game.name} (for {game.name} {position.rules.contract} choose from: score, "
+                               f"{own})")
 
 
 def render_postmortem(document: Document, console: Console) -> None:

@@ -357,13 +357,14 @@ def test_card_set_masks_belong_to_the_pack(valat, mask):
 
 
 def test_the_rules_asked_for_the_score_say_where_it_is_answered():
-    """The message of an objective a contract lacks lists the score (solve takes it); the rules themselves, asked for
-    'score', say that solve answers it, not "unknown objective 'score' (choose from: score, tricks)"."""
+    """The message of an objective a contract lacks names the score apart (solve takes it); the rules themselves,
+    asked for 'score', say that solve answers it, not "unknown objective 'score' (choose from: score, tricks)"."""
     position = make_position("kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S")
     with pytest.raises(InvalidContractError, match=r"the score is the settlement that solve searches .*not an "
                                                    r"objective of the rules \(for Kratzen Trump S: tricks\)"):
         position.objective("score")
-    with pytest.raises(InvalidContractError, match=r"choose from: score, tricks\)"):
+    # nor is the score offered among the choices of a name they lack (it read "choose from: score, tricks")
+    with pytest.raises(InvalidContractError, match=r"choose from: tricks; solve also takes 'score'\)"):
         position.objective("valat")
     assert solver.solve(position, "score").total == 0
 

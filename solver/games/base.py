@@ -879,14 +879,16 @@ def objective_owners(name: str) -> list[str]:
 
 
 def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
-    """Why ``name`` is no objective of ``rules``, with the names that are: the score (position.SCORE, which every
-    game's solve, tree and board take) and the rules' own, so that Kratzen's list is not a lone 'tricks'."""
+    """Why ``name`` is no objective of ``rules``, with the names that are: the rules' own, then the score apart
+    (position.SCORE, which every game's solve, tree and board take, the rules themselves not), so that Kratzen's
+    list is not a lone 'tricks' and rules.objective is not offered a name it refuses."""
     if name == "score":  # asked of the rules themselves (Position.objective), which have no settlement objective
         return InvalidContractError(f"the score is the settlement that solve searches (solve(position, 'score')), not "
                                     f"an objective of the rules (for {rules.game.name} {rules.contract}: "
                                     f"{', '.join(rules.objective_names())})")
     names = ["score", *rules.objective_names()]
-    known = ", ".join(names)
+    # the rules refuse 'score' (above): listed among their choices it read as one they take
+    known = f"{', '.join(rules.objective_names())}; solve also takes 'score'"
     if name in rules.game.objectives:
         return InvalidContractError(f"objective {name!r} does not apply to {rules.game.name} {rules.contract} "
                                     f"(choose from: {known})")
