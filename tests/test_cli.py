@@ -1203,6 +1203,17 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
                                 "examples/schafkopf.tbn", str(EXAMPLES / "schafkopf.tbn"))
 
 
+def test_a_kratzen_postmortems_note_names_an_objective_the_command_takes(tmp_path):
+    """Graded by the score, a Kratzen post-mortem's note under the card table pointed at --objective points for
+    each seat's own tricks, an objective the command refuses for Kratzen: it names --objective tricks now."""
+    record = tmp_path / "weli.tbn"
+    record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI)
+    out = " ".join(run("postmortem", record, "-o", "score").stdout.replace("│", "").split())
+    named = re.search(r"--objective (\w+) grades each seat by its own tricks", out)
+    assert named is not None and named.group(1) == "tricks", out
+    assert documents("postmortem", record, "--objective", named.group(1)) == documents("postmortem", record)
+
+
 def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
     """Graded by the score, a Kratzen post-mortem is in chips, but only a [Pot] tag gave it a pot: a record without
     one graded every card at 0, unsaid. --pot sets it, as in score, table and analyse; a pot of 0 is said on stderr."""
