@@ -417,6 +417,19 @@ def test_the_curve_is_the_post_mortem():
             "objective 'nonsense' is not one of this contract's")  # as /api/values refuses it
 
 
+def test_the_curve_says_an_endings_game_line_is_on_its_own_cards():
+    """An ending's game line is the whole deal's on the ending's own cards: the CLI says so, the graph said
+    "game won at ≥ 45" bare. The curve carries ``whole_deal`` for the page to say it (RULES.md 1.1: 45 of 90)."""
+    ending = client(EXAMPLES / "zwanzigerrufen.tbn", board="5")  # an ending holding 62 card points
+    board, moves = opened(ending)
+    curve = ending.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()
+    assert curve["winning"] == {"name": "game", "value": 45} and curve["whole_deal"] is False
+    whole = client(SK, board="7")
+    board, moves = opened(whole)
+    assert whole.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()[
+        "whole_deal"] is True
+
+
 def test_the_curve_says_where_the_game_is_won_for_the_graph_s_dashed_line():
     """The graph's dashed line was drawn at half the points (60 of 120), where a curve sitting on it is a lost
     game (RULES.md 2.4: 60:60 goes to the defenders). The curve now carries the post-mortem's own line,

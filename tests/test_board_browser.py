@@ -733,6 +733,23 @@ def test_the_graphs_dashed_line_is_where_the_game_is_won(driver, server):
         "return S.curve !== null && S.curve.measure === 'game units'"), "the score's graph")
 
 
+def test_an_endings_dashed_line_is_said_to_be_on_its_own_cards(driver, server):
+    """The graph said "dashed: game won at ≥ 45" in an ending where stich postmortem says the line is on the
+    ending's own cards (the whole deal's 45, counted on the cards left): the note and the tooltip say so now."""
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 5")  # an ending holding 62 card points: 45 is on the graph
+    Select(driver.find_element("id", "objective")).select_by_value("points")
+    wait_for(lambda: settled(driver) and driver.execute_script(
+        "return S.curve !== null && S.curve.measure === 'points' && "
+        "document.querySelectorAll('#graph .dot').length === S.curve.curve.length"), "the points' graph")
+    title = driver.execute_script("return document.querySelector('#graph .game-line title').textContent")
+    assert title == "game won at \u2265 45 (on the ending's own cards)"
+    assert f"dashed: {title}" in driver.find_element("id", "curve-note").text
+
+
 def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
     """The Kratzen audit: the single-dummy odds called each seat's trick target a "bonus forced" and the score
     "seat 1's share of its side's", where Kratzen has targets, no bonuses, and no sides (RULES.md 3)."""

@@ -566,7 +566,9 @@ function renderCurve() {
   const target = curve.game === "target";
   const winning = curve.winning && curve.winning.value >= least && curve.winning.value <= most ? curve.winning : null;
   const mark = winning ? winning.value : scored && least < 0 && most > 0 ? 0 : null;
-  const wonAt = winning ? `${winning.name} ${winning.name === "target" ? "made" : "won"} at \u2265 ${winning.value}` : "";
+  // an ending's line is the whole deal's, on the ending's own cards, as stich postmortem says
+  const wonAt = winning ? `${winning.name} ${winning.name === "target" ? "made" : "won"} at \u2265 ${winning.value}` +
+    (curve.whole_deal === false ? " (on the ending's own cards)" : "") : "";
   if (mark !== null) {
     const line = make("line", { class: "game-line", x1: left, x2: width - pad, y1: y(mark), y2: y(mark) });
     if (winning) { const title = make("title", {}); title.textContent = wonAt; line.append(title); }
