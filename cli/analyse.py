@@ -14,7 +14,7 @@ from solver.advice import (PASS, AdviceReport, AdviceSetup, CardAdvice, Contract
                            card_advice_report, contract_advice, contract_advice_report, make_setup,
                            other_contract_lists, pass_refusal, plus_minus, row_name, SeatNotAdvised)
 from solver.analysis import record_header
-from solver.deal import small_number
+from solver.deal import parse_hand, small_number
 from solver.errors import InvalidSeatError, StichError
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
@@ -42,6 +42,21 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
             raise typer.BadParameter(f"{value!r} is not SEAT:CARDS", param_hint="'--known'")
         known[seat] = (known.get(seat, "") + " " + cards).strip()
     return known
+
+
+def check_record_options(position: Position, seat: int, known: dict[int, str]) -> None:
+    """``--seat`` and ``--known`` checked against one record before its analysis, each refused as its own option
+    (another record may have more seats): a seat the deal lacks, or a known card its pack lacks, is no fault of the
+    record's tags, which the library's errors would point at."""
+    seats = position.rules.seats
+    for option, number in (("--seat", seat), *(("--known", other) for other in known)):
+        if not 1 <= number <= seats:
+            raise OptionRefused(option, f"seat {number} is not a seat of this {seats}-seat deal")
+    for other, cards in known.items():
+        try:
+            parse_hand(position.game.pack, cards, other - 1)
+        except StichError as error:
+            raise OptionRefused("--known", str(error)) from None
 
 
 def render_analysis(document: dict, console=None) -> None:
@@ -204,6 +219,7 @@ def analyse(
                                      "both: a record says them itself", param_hint="'FILE'")
 
         def card_document(position: Position) -> dict:
+            check_record_options(position, seat, owners)
             try:
                 advice = advise_cards(position, seat, known=owners, samples=samples, seed=seed, workers=workers,
                                       time_limit=time_limit, checkpoint=checkpoint, as_json=as_json)
@@ -224,10 +240,7 @@ def analyse(
                                      "both: a record says them itself", param_hint="'FILE'")
 
         def document(position: Position) -> dict:
-            seats = position.rules.seats
-            for option, number in (("--seat", seat), *(("--known", other) for other in owners or {})):
-                if not 1 <= number <= seats:  # the option's error, for this record (another may have more seats)
-                    raise OptionRefused(option, f"seat {number} is not a seat of this {seats}-seat deal")
+            check_record_options(position, seat, owners)
             with live_analysis(samples, as_json, checkpoint) as show:
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,

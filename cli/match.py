@@ -13,6 +13,7 @@ from rich.table import Table
 from solver.bots import PLAYS_FOR, make_bot
 from solver.errors import StichError
 from solver.games import game_list, games_with, get_game
+from solver.games.base import objective_owners
 from solver.scoring import MAX_POT
 from solver.match import (MatchResult, MatchSetup, PlayedDeal, match_heading, match_report, mean_text,
                           mixed_builds_text, play_match)
@@ -24,10 +25,28 @@ from .records import compact_json
 from .render import plural, progress_on_stderr, stdout_console
 
 
+#: What ``-o`` names the bots' own measure, as solve, tree and postmortem name it: the card points, or the seat's
+#: own tricks in a game without card points (Kratzen), which the bots call ``points`` (:data:`PLAYS_FOR`; so a
+#: checkpoint's identity is the one it was before ``tricks`` was taken).
+OWN_MEASURES = ("points", "tricks")
+
+
 def _plays_for(value: str) -> str:
-    if value not in PLAYS_FOR:
-        raise typer.BadParameter(f"a bot plays for {' or '.join(PLAYS_FOR)}, not {value!r}")
+    value = value.strip().lower()
+    if value not in (*PLAYS_FOR, *OWN_MEASURES):
+        raise typer.BadParameter(f"a bot plays for score, points or (Kratzen) tricks, not {value!r}")
     return value
+
+
+def bots_plays_for(game: str, objective: str) -> str:
+    """``-o`` as the bots take it, ``score`` or ``points`` (the game's own measure); the measure of another game
+    (``points`` for Kratzen, ``tricks`` elsewhere) is refused in solve's words, as a usage error."""
+    rules = get_game(game)
+    own = "points" if "points" in rules.objectives else "tricks"
+    if objective in ("score", own):
+        return "points" if objective == own else objective
+    raise typer.BadParameter(f"objective {objective!r} belongs to {' and '.join(objective_owners(objective))}, not to "
+                             f"{rules.name} (for {rules.name} choose from: score, {own})", param_hint="'--objective'")
 
 
 def match(
@@ -43,13 +62,14 @@ def match(
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Play every deal under this contract (default: each board's own)."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", help="The declaring seat."),
-    plays_for: str = typer.Option("score", "--plays-for", "--objective", "-o", metavar="score|points",
+    plays_for: str = typer.Option("score", "--plays-for", "--objective", "-o", metavar="score|points|tricks",
                                   callback=_plays_for,
                                   help="What the sampling and cheater bots maximise (-o/--objective as elsewhere, "
                                        "the objective they play for): the settlement in game units "
                                        "(score; Kratzen: the attacker plays for his payment in chips, every other "
-                                       "seat for its own tricks) or the card points (points: faster; Kratzen: each "
-                                       "seat's own tricks)."),
+                                       "seat for its own tricks) or the game's own measure, as solve names it "
+                                       "(faster): the card points (points), or in Kratzen each seat's own tricks "
+                                       "(tricks)."),
     samples: int = typer.Option(50, "--samples", metavar="N", min=1,
                                 help="Samples a card for a 'sampling' bot without its own ':N'."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
@@ -87,6 +107,7 @@ def match(
         raise typer.BadParameter(f"{get_game(game).name} is played by {get_game(game).seat_counts_text()} seats: "
                                  f"give one bot per seat, not {len(specs)}", param_hint="'--bots'")
     check_game_options(game, flags, len(specs), declarer, contract, everyday=True)
+    plays_for = bots_plays_for(game, plays_for)
     if pot is not None and not get_game(game).has_pot:
         raise typer.BadParameter(f"{get_game(game).name} has no pot (it is for {games_with('has_pot')})",
                                  param_hint="'--pot'")

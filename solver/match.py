@@ -293,16 +293,19 @@ def setup_text(result: MatchResult) -> str | None:
     setup = result.setup
     if setup is None:
         return None
+    game = get_game(result.game)
+    # a bot's "points" are a seat's own tricks in a game without card points (Kratzen's -o tricks)
+    measures = {"points": "the points" if "points" in game.objectives else "its own tricks", "score": "the score"}
     bots = []
     for name, _ in setup.players:
         player = setup.player(name)
         said = ([f"{player['samples']:,} samples a card"] if player["samples"] else []) \
-            + ([f"plays for the {player['plays_for']}"] if player["plays_for"] else []) \
+            + ([f"plays for {measures.get(player['plays_for'], player['plays_for'])}"] if player["plays_for"] else []) \
             + ([f"at most {player['card_time']:g} s a card"] if player["card_time"] else [])
         bots.append(f"{name} ({', '.join(said)})" if said else name)
     contract = f"contract {setup.contract}" if setup.contract else "each board's own contract"
     variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
-    title = get_game(result.game).declarer_title  # Kratzen's attacker
+    title = game.declarer_title  # Kratzen's attacker
     return f"bots: {', '.join(bots)}; {contract}, {title} {setup.declarer}; variant: {variant}"
 
 

@@ -548,7 +548,7 @@ def measure_note(measure: str) -> str | None:
                 "all of it)")
     if measure == "chips":
         return (f"{measure}: the attacker's own payment, from and into the pot (every seat plays for itself: the "
-                "others' own payments are not searched; --objective points grades each seat by its own tricks)")
+                "others' own payments are not searched; --objective tricks grades each seat by its own tricks)")
     return None
 
 

@@ -417,6 +417,31 @@ def test_the_curve_is_the_post_mortem():
             "objective 'nonsense' is not one of this contract's")  # as /api/values refuses it
 
 
+def test_the_curve_says_an_endings_game_line_is_on_its_own_cards():
+    """An ending's game line is the whole deal's on the ending's own cards: the CLI says so, the graph said
+    "game won at ≥ 45" bare. The curve carries ``whole_deal`` for the page to say it (RULES.md 1.1: 45 of 90)."""
+    ending = client(EXAMPLES / "zwanzigerrufen.tbn", board="5")  # an ending holding 62 card points
+    board, moves = opened(ending)
+    curve = ending.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()
+    assert curve["winning"] == {"name": "game", "value": 45} and curve["whole_deal"] is False
+    whole = client(SK, board="7")
+    board, moves = opened(whole)
+    assert whole.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()[
+        "whole_deal"] is True
+
+
+def test_the_curve_names_the_card_points_line_its_rings_are_read_on():
+    """Zwanzigerrufen by the score: the dashed line is the score's 0, but the game changes hands on the card points'
+    45; the curve names that line for the graph's note. By card points there is none beside the dashed line."""
+    c = client(ZR, board="2")
+    board, moves = opened(c)
+    scored = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "score"}).json()
+    assert scored["points_winning"] == {"name": "game", "value": 45} and scored["winning"] is None
+    assert scored["game_changes"] == [{"number": 19, "won": False}]
+    assert c.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()[
+        "points_winning"] is None
+
+
 def test_the_curve_says_where_the_game_is_won_for_the_graph_s_dashed_line():
     """The graph's dashed line was drawn at half the points (60 of 120), where a curve sitting on it is a lost
     game (RULES.md 2.4: 60:60 goes to the defenders). The curve now carries the post-mortem's own line,

@@ -569,6 +569,30 @@ def test_a_kratzen_grade_counts_one_trick_in_the_singular(driver, server):
     assert "c-green" in driver.find_element("id", "contract-sign").get_attribute("class")
 
 
+def test_a_kratzen_score_below_zero_draws_one_0_and_says_its_unit(driver, server):
+    """A Kratzen curve by the score entirely below 0 (the attacker pays whatever he plays) drew the dashed line on
+    the top edge with a second "0" over the axis's own, and its caption "target made at ≥ 0" had no unit."""
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    text = ('[Game "Kratzen"]\n[Board "3"]\n[Seats "5"]\n'
+            '[Deal "1: GA SO S9 S8 / EK GU HZ H9 / G9 G8 HA H8 / GZ G7 HK HO / S6 GK H7 SK"]\n[Contract "Trump G"]\n'
+            '[Pot "12"]\n')
+    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.game === 'Kratzen'"), "the record")
+    Select(driver.find_element("id", "objective")).select_by_value("score")
+    wait_for(lambda: settled(driver) and driver.execute_script(
+        "return S.view.game === 'Kratzen' && S.curve !== null && S.curve.measure === 'chips' && "
+        "document.querySelectorAll('#graph .dot').length === S.curve.curve.length"), "the score's graph")
+    assert driver.execute_script("return S.curve.curve") == [-21]
+    numbers = driver.execute_script("return [...document.querySelectorAll('#graph text')].map((n) => n.textContent)")
+    assert sorted(numbers) == ["-21", "0"]  # the axis's 0 alone: the dashed line is on it
+    title = driver.execute_script("return document.querySelector('#graph .game-line title').textContent")
+    assert title == "target made at \u2265 0 chips"
+    assert f"dashed: {title}" in driver.find_element("id", "curve-note").text
+
+
 def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
     """The statistics audit: every sample alike gives an interval of no width, which says only that no other value
     was met; the odds say so, as stich analyse does, instead of a '95%' interval."""
@@ -731,6 +755,23 @@ def test_the_graphs_dashed_line_is_where_the_game_is_won(driver, server):
     Select(driver.find_element("id", "objective")).select_by_value("score")
     wait_for(lambda: settled(driver) and driver.execute_script(
         "return S.curve !== null && S.curve.measure === 'game units'"), "the score's graph")
+
+
+def test_an_endings_dashed_line_is_said_to_be_on_its_own_cards(driver, server):
+    """The graph said "dashed: game won at ≥ 45" in an ending where stich postmortem says the line is on the
+    ending's own cards (the whole deal's 45, counted on the cards left): the note and the tooltip say so now."""
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 5")  # an ending holding 62 card points: 45 is on the graph
+    Select(driver.find_element("id", "objective")).select_by_value("points")
+    wait_for(lambda: settled(driver) and driver.execute_script(
+        "return S.curve !== null && S.curve.measure === 'points' && "
+        "document.querySelectorAll('#graph .dot').length === S.curve.curve.length"), "the points' graph")
+    title = driver.execute_script("return document.querySelector('#graph .game-line title').textContent")
+    assert title == "game won at \u2265 45 (on the ending's own cards)"
+    assert f"dashed: {title}" in driver.find_element("id", "curve-note").text
 
 
 def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
@@ -1020,3 +1061,5 @@ def test_the_graph_rings_the_cards_after_which_the_game_changed_hands(driver, se
     dot = driver.execute_script("return document.querySelector('#graph .dot[data-index=\"19\"] title').textContent")
     assert dot.endswith("· game lost")
     assert "game changed hands after card 19 (" in driver.find_element("id", "curve-note").text
+    # the rings are read on the card points' 45, not on the dashed line (the score's 0): the note says which
+    assert "(ringed; the game: 45 card points)" in driver.find_element("id", "curve-note").text

@@ -674,7 +674,7 @@ def test_a_match_between_two_spellings_of_one_bot_counts_one_kind_and_says_so():
     from test_cli import run
 
     result = run("match", "--game", "kratzen", "--bots", "sampling,sampling:2,random", "--samples", "2", "-n", "1",
-                 "--pot", "6", "-j", "1", "--plays-for", "points", "--json")
+                 "--pot", "6", "-j", "1", "--plays-for", "tricks", "--json")
     assert "stich: match: sampling and sampling:2 are one bot, sampling (2 samples a card): counted as one kind of " \
         "bot" in result.stderr
     document = json.loads(result.stdout)
@@ -799,23 +799,50 @@ def test_a_numpy_declarer_makes_a_match_whose_report_is_json():
 
 def test_a_match_takes_the_objective_by_the_name_every_command_gives_it():
     """``-o/--objective`` names what a search plays for in every other command; match called it --plays-for only:
-    ``-o points`` is the same match as ``--plays-for points``."""
+    ``-o tricks`` is the same match as ``--plays-for tricks``."""
     from test_cli import run
 
     common = ["match", "--game", "kratzen", "--bots", "cheater,random,random", "-n", "1", "--pot", "6", "-j", "1",
               "--json"]
-    named = json.loads(run(*common, "--plays-for", "points").stdout)
-    short = json.loads(run(*common, "-o", "points").stdout)
+    named = json.loads(run(*common, "--plays-for", "tricks").stdout)
+    short = json.loads(run(*common, "-o", "tricks").stdout)
     assert short == named and short["bots"]["cheater"]
+
+
+def test_a_kratzen_match_names_its_measure_tricks_as_solve_does(tmp_path):
+    """One meaning per flag: solve, tree and postmortem take -o tricks for Kratzen and refuse -o points, but match
+    refused -o tricks and took -o points for each seat's own tricks. Now match takes tricks (the bots' "points", so
+    a checkpoint written with -o points resumes under -o tricks) and refuses points for Kratzen, and tricks for a
+    game with card points, in solve's words."""
+    from test_cli import run
+
+    common = ["match", "--game", "kratzen", "--bots", "cheater,random,random", "-n", "1", "--pot", "6", "-j", "1"]
+    played = run(*common, "-o", "tricks")
+    assert "bots: cheater (plays for its own tricks), random; " in played.stdout
+    assert json.loads(run(*common, "-o", "tricks", "--json").stdout)["bots"]["cheater"]["plays_for"] == "points"
+    refused = run(*common, "-o", "points", code=2)
+    assert refused.stdout == "" and "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen " \
+        "(for Kratzen choose from: score, tricks)" in " ".join(refused.stderr.replace("│", "").split())
+    other = run("match", "--game", "schafkopf", "--bots", "random,random,random,random", "-n", "1", "-o", "tricks",
+                code=2)
+    assert "objective 'tricks' belongs to Kratzen, not to Schafkopf (for Schafkopf choose from: score, points)" \
+        in " ".join(other.stderr.replace("│", "").split())
+    # the bots' plays_for, not the flag's name, is the checkpoint's identity: a checkpoint of -o points resumes
+    checkpoint = tmp_path / "k.jsonl"
+    bots = [make_bot("cheater", seed=1, plays_for="points"), make_bot("random"), make_bot("random")]
+    play_match("kratzen", bots, boards=1, seed=1, pot=6, checkpoint=checkpoint)
+    resumed = run(*common, "-n", "2", "-o", "tricks", "--checkpoint", checkpoint, "--json")
+    assert json.loads(resumed.stdout)["bots"]["cheater"]["count"] == 2
+    assert len(checkpoint.read_text().splitlines()) == 3  # the header and one line a board: board 1 was not replayed
 
 
 #: ``stich match`` as it printed this match before it stopped keeping its deals (commit 09648ed): the report, and a
 #: digest of its JSON document (``json.dumps(document, sort_keys=True)``: the keys' order in the line is free)
 FROZEN_MATCH = ("match", "--game", "kratzen", "--bots", "random,cheater,random", "-n", "5", "--pot", "3", "--seed",
-                "11", "-o", "points")
+                "11", "-o", "tricks")
 FROZEN_REPORT = """\
 Kratzen: 5 boards (seed 11), each played 3 times with the bots rotated; pot 3
-bots: random, cheater (plays for the points); each board's own contract, attacker 1; variant: the game's defaults
+bots: random, cheater (plays for its own tricks); each board's own contract, attacker 1; variant: the game's defaults
          mean settlement per seat and deal          
 ┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━┓
 ┃ bot     ┃ seats played ┃ mean settlement (chips) ┃

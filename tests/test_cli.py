@@ -1206,6 +1206,17 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
                             ).replace("examples/schafkopf.tbn", str(EXAMPLES / "schafkopf.tbn"))
 
 
+def test_a_kratzen_postmortems_note_names_an_objective_the_command_takes(tmp_path):
+    """Graded by the score, a Kratzen post-mortem's note under the card table pointed at --objective points for
+    each seat's own tricks, an objective the command refuses for Kratzen: it names --objective tricks now."""
+    record = tmp_path / "weli.tbn"
+    record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI)
+    out = " ".join(run("postmortem", record, "-o", "score").stdout.replace("│", "").split())
+    named = re.search(r"--objective (\w+) grades each seat by its own tricks", out)
+    assert named is not None and named.group(1) == "tricks", out
+    assert documents("postmortem", record, "--objective", named.group(1)) == documents("postmortem", record)
+
+
 def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
     """Graded by the score, a Kratzen post-mortem is in chips, but only a [Pot] tag gave it a pot: a record without
     one graded every card at 0, unsaid. --pot sets it, as in score, table and analyse; a pot of 0 is said on stderr."""
@@ -1993,6 +2004,21 @@ def test_analyse_options_that_do_not_fit_the_record_name_the_option(tmp_path):
         assert refused.stderr == f"stich: --seat: {reason} (the record at {kratzen}:1, board 4, not answered)\n"
     bad = run("analyse", EXAMPLES / "valat.tbn", "--seat", "1", "--known", "²:T1", code=2)
     assert "is not SEAT:CARDS" in bad.stderr
+
+
+def test_card_advice_names_the_known_option_for_the_known_cards():
+    """Card advice re-raised every seat error as --seat's: --known 5:EO was said as "--seat: known cards for seat 5",
+    and a known card the pack lacks pointed at the record's [Deal] tag. Both are --known's errors now, for card
+    advice and the analysis alike, with the record they were refused for."""
+    schafkopf = EXAMPLES / "schafkopf.tbn"
+    for cards in ((), ("--cards",)):
+        for known, reason in (("5:EO", "seat 5 is not a seat of this 4-seat deal"),
+                              ("2:S6", "seat 2: 'S6' is not a card of the Schafkopf pack; did you mean 'SZ' or 'SU' "
+                                       "or 'SO'?")):
+            refused = run("analyse", schafkopf, "--board", "1", *cards, "--seat", "3", "--known", known, "-n", "2",
+                          "-j", "1", code=1)
+            assert refused.stdout == "" and refused.stderr == (
+                f"stich: --known: {reason} (the record at {schafkopf}:10, board 1, not answered)\n")
 
 
 def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp_path):

@@ -563,14 +563,20 @@ def curve_document(analysis: Any) -> dict[str, Any]:
     changed hands, as ``stich postmortem`` names them (``game``: what changed hands, null where nothing can), and
     ``winning``, the line on the curve's own scale at or above which it is won (``PlayAnalysis.winning``: 61 or 45
     card points, the attacker's 2 tricks, the score's 0 where its sign decides the game; null where the curve has
-    none), which the graph draws dashed: a curve on it wins, one a point under it loses (RULES.md 1.1, 2.4)."""
+    none), which the graph draws dashed: a curve on it wins, one a point under it loses (RULES.md 1.1, 2.4);
+    ``whole_deal`` false in an ending, whose line is the whole deal's on the ending's own cards, as the CLI says;
+    ``points_winning`` by the score where the game changes hands on the card points' line instead (Zwanzigerrufen's
+    45: ``PlayAnalysis.points_winning``), which the note names for the rings."""
     line = analysis.game_line
-    winning = analysis.winning
+    winning, points_winning = analysis.winning, analysis.points_winning
     return {"kind": "curve", "measure": analysis.measure, "curve": list(analysis.curve),
             "declaring_side": list(analysis.declaring_side), "trick_ends": list(analysis.trick_ends),
             "cards": [card.as_dict() for card in analysis.cards], "game": None if line is None else line[0],
             "game_changes": [{"number": number, "won": won} for number, won in analysis.game_changes],
-            "winning": None if winning is None else {"name": winning[0], "value": winning[1]}}
+            "winning": None if winning is None else {"name": winning[0], "value": winning[1]},
+            "whole_deal": analysis.whole_deal,
+            "points_winning": None if points_winning is None else {"name": points_winning[0],
+                                                                   "value": points_winning[1]}}
 
 
 def odds_document(analysis: Any) -> dict[str, Any]:

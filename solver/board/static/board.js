@@ -566,12 +566,15 @@ function renderCurve() {
   const target = curve.game === "target";
   const winning = curve.winning && curve.winning.value >= least && curve.winning.value <= most ? curve.winning : null;
   const mark = winning ? winning.value : scored && least < 0 && most > 0 ? 0 : null;
-  const wonAt = winning ? `${winning.name} ${winning.name === "target" ? "made" : "won"} at \u2265 ${winning.value}` : "";
+  // an ending's line is the whole deal's, on the ending's own cards, as stich postmortem says
+  const wonAt = winning ? `${winning.name} ${winning.name === "target" ? "made" : "won"} at \u2265 ${winning.value}` +
+    (scored ? ` ${S.view.score_unit}` : "") + (curve.whole_deal === false ? " (on the ending's own cards)" : "") : "";
   if (mark !== null) {
     const line = make("line", { class: "game-line", x1: left, x2: width - pad, y1: y(mark), y2: y(mark) });
     if (winning) { const title = make("title", {}); title.textContent = wonAt; line.append(title); }
     svg.append(line);
-    label(mark, y(mark) + 3);
+    // at the top or bottom of the scale the axis's own number already says it
+    if (mark !== most && mark !== least) label(mark, y(mark) + 3);
   }
   for (const end of curve.trick_ends) svg.append(make("line", { class: "trick-end", x1: x(end), x2: x(end), y1: pad, y2: height - pad }));
   svg.append(make("polyline", { class: "line", points: points.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
@@ -603,7 +606,10 @@ function renderCurve() {
     (mistakes.length ? `${plural(mistakes.length, "card")} cost something (coloured and larger by grade; in the` +
       " play list ?! an inaccuracy, ? a mistake, ?? a blunder)"
       : "no card cost anything") +
-    (turns.length ? `; ${curve.game} changed hands after card ${turns.join(", ")} (ringed)` : "") +
+    // by the score the rings may be read on the card points' line, not the dashed one (Zwanzigerrufen's 45)
+    (turns.length ? `; ${curve.game} changed hands after card ${turns.join(", ")} (ringed` +
+      (curve.points_winning ? `; the ${curve.points_winning.name}: ${curve.points_winning.value} card points)` : ")")
+      : "") +
     (winning ? `; dashed: ${wonAt}` : "");
 }
 
