@@ -93,6 +93,15 @@ def wait_for(condition, what: str, timeout: float = WAIT):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def paste_record(driver, server: str, text: str, ready: str, what: str) -> None:
+    """Opens the page and loads ``text`` as the Paste dialog does, then waits until the page has settled and
+    ``ready`` (an expression on the page's state ``S``) holds."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
+    wait_for(lambda: settled(driver) and driver.execute_script(f"return {ready}"), what)
+
+
 def settled(driver) -> bool:
     """No question in flight, and the seat to move (if any) shows its values."""
     return driver.execute_script(
@@ -396,12 +405,9 @@ def test_a_trick_of_five_or_six_cards(driver, server):
 def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
     """The Kratzen audit: the board showed the pot only at the end of a deal. A club table has it in the middle all
     along: what is left, what each trick pays, and each seat's tricks with what they took from it."""
-    driver.get(server)
-    wait_for(lambda: settled(driver), "values")
     text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
             '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n')
-    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
-    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.pot !== null && S.view.pot.start === 14"), "the deal")
+    paste_record(driver, server, text, "S.view.pot !== null && S.view.pot.start === 14", "the deal")
     assert driver.find_element("id", "pot").text == "pot 14 chips · each trick pays 3"
     for count, card in enumerate("EO S7 EK GA G8 SU".split(), 1):  # tricks to seats 2 and 1
         driver.execute_script("play(arguments[0])", card)
@@ -525,13 +531,9 @@ def test_the_end_of_a_kratzen_deal_shows_each_seats_payment_not_its_trick_chips(
     """The Kratzen audit: at the end of a deal the seat labels kept the chips the tricks took ("(+0)") while the
     centre gave the payment, which also counts a missed target paid into the pot (RULES.md 3.4): a player read the
     "+N" as the payment. Once settled the labels and the side panel say each seat's net payment, as the centre does."""
-    driver.get(server)
-    wait_for(lambda: settled(driver), "values")
     text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
             '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n[Play "1"]\nSU S7 SK\nEK EO GA\nG8 SZ HA\nE9 HU HO\n*\n')
-    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
-    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.is_over && S.view.pot.start === 14"),
-             "the deal's end")
+    paste_record(driver, server, text, "S.view.is_over && S.view.pot.start === 14", "the deal's end")
     labels = [driver.find_element("css selector", f"#seat-{seat} .who") for seat in (1, 2, 3)]
     assert [label.text for label in labels] == ["Seat 1 · attacker · 2 tricks (net +6)", "Seat 2 · 0 tricks (net -14)",
                                                 "Seat 3 · 2 tricks (net +6)"]
@@ -551,14 +553,10 @@ def test_the_end_of_a_kratzen_deal_shows_each_seats_payment_not_its_trick_chips(
 def test_a_kratzen_grade_counts_one_trick_in_the_singular(driver, server):
     """The Kratzen table audit: the play list's and the graph's tooltip said "cost 1 tricks"; five seats, the
     attacker's Weli lead (H7 keeps his two tricks) and seat 5's trump ten each cost one trick."""
-    driver.get(server)
-    wait_for(lambda: settled(driver), "values")
     text = ('[Game "Kratzen"]\n[Board "3"]\n[Seats "5"]\n'
             '[Deal "1: S6 GK H7 SK / GA SO S9 S8 / EK GU HZ H9 / G9 G8 HA H8 / GZ G7 HK HO"]\n[Contract "Trump G"]\n'
             '[Pot "12"]\n[Play "1"]\nS6 GA GU G9 GZ\nSO H9 G8 G7 SK\nHA HK H7 S9 HZ\nH8 HO GK S8 EK\n*\n')
-    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
-    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.is_over && S.curve !== null"),
-             "the graph")
+    paste_record(driver, server, text, "S.view.is_over && S.curve !== null", "the graph")
     said = driver.execute_script("return [...document.querySelectorAll('#play [title]')].map((n) => n.title)"
                                  ".filter((t) => t.includes(' blunder'))")
     # a target is missed, not lost (the Kratzen audit)
@@ -574,13 +572,10 @@ def test_a_kratzen_score_below_zero_draws_one_0_and_says_its_unit(driver, server
     the top edge with a second "0" over the axis's own, and its caption "target made at ≥ 0" had no unit."""
     from selenium.webdriver.support.select import Select
 
-    driver.get(server)
-    wait_for(lambda: settled(driver), "values")
     text = ('[Game "Kratzen"]\n[Board "3"]\n[Seats "5"]\n'
             '[Deal "1: GA SO S9 S8 / EK GU HZ H9 / G9 G8 HA H8 / GZ G7 HK HO / S6 GK H7 SK"]\n[Contract "Trump G"]\n'
             '[Pot "12"]\n')
-    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
-    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.game === 'Kratzen'"), "the record")
+    paste_record(driver, server, text, "S.view.game === 'Kratzen'", "the record")
     Select(driver.find_element("id", "objective")).select_by_value("score")
     wait_for(lambda: settled(driver) and driver.execute_script(
         "return S.view.game === 'Kratzen' && S.curve !== null && S.curve.measure === 'chips' && "
