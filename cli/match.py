@@ -11,9 +11,9 @@ import typer
 from rich.table import Table
 
 from solver.bots import PLAYS_FOR, make_bot
-from solver.errors import StichError
+from solver.errors import InvalidContractError, StichError
 from solver.games import game_list, games_with, get_game
-from solver.games.base import objective_owners
+from solver.games.base import score_or_measure
 from solver.scoring import MAX_POT
 from solver.match import (MatchResult, MatchSetup, PlayedDeal, match_heading, match_report, mean_text,
                           mixed_builds_text, play_match)
@@ -42,11 +42,10 @@ def bots_plays_for(game: str, objective: str) -> str:
     """``-o`` as the bots take it, ``score`` or ``points`` (the game's own measure); the measure of another game
     (``points`` for Kratzen, ``tricks`` elsewhere) is refused in solve's words, as a usage error."""
     rules = get_game(game)
-    own = "points" if "points" in rules.objectives else "tricks"
-    if objective in ("score", own):
-        return "points" if objective == own else objective
-    raise typer.BadParameter(f"objective {objective!r} belongs to {' and '.join(objective_owners(objective))}, not to "
-                             f"{rules.name} (for {rules.name} choose from: score, {own})", param_hint="'--objective'")
+    try:
+        return score_or_measure(rules, objective, rules.name)
+    except InvalidContractError as refused:
+        raise typer.BadParameter(str(refused), param_hint="'--objective'") from None
 
 
 def match(

@@ -16,9 +16,8 @@ from rich.text import Text
 from solver.analysis import every_seat_for_itself, postmortem_report
 from solver.formats.tbn import iter_records
 from solver.files import check_writable
-from solver.errors import InvalidContractError
 from solver.games import get_game
-from solver.games.base import objective_owners
+from solver.games.base import score_or_measure
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, game_change_lines, grade_note,
@@ -107,23 +106,11 @@ def postmortem_document(position: Position, plot: PlotNames | None,
     return document
 
 
-def own_measure(position: Position) -> str:
-    """The name ``--objective`` gives the game's own measure, as solve and tree name it: ``points`` (card points),
-    or ``tricks`` in a game without card points (Kratzen, RULES.md 3.1), which the library grades as its points."""
-    return "points" if "points" in position.game.objectives else "tricks"
-
-
 def graded_by(position: Position, objective: str) -> str:
     """``--objective`` as :func:`analyse_play` takes it, ``score`` or ``points`` (the game's own measure); a name
     that is not this game's measure (``points`` for Kratzen, ``tricks`` elsewhere) is refused as ``stich solve``
     refuses it, the record's error."""
-    own = own_measure(position)
-    if objective in ("score", own):
-        return "points" if objective == own else objective
-    game = position.game
-    raise InvalidContractError(f"objective {objective!r} belongs to {' and '.join(objective_owners(objective))}, "
-                               f"not to {game.name} (for {game.name} {position.rules.contract} choose from: score, "
-                               f"{own})")
+    return score_or_measure(position.game, objective, f"{position.game.name} {position.rules.contract}")
 
 
 def render_postmortem(document: Document, console: Console) -> None:

@@ -878,6 +878,23 @@ def objective_owners(name: str) -> list[str]:
     return sorted(game.name for game in GAMES if name in game.objectives)
 
 
+def own_measure(game: type[Game]) -> str:
+    """The name ``-o`` gives a game's own measure where a command grades or plays by it (the post-mortem, the bots):
+    ``points`` (card points), or ``tricks`` in a game without card points (Kratzen, RULES.md 3.1)."""
+    return "points" if "points" in game.objectives else "tricks"
+
+
+def score_or_measure(game: type[Game], objective: str, where: str) -> str:
+    """``-o`` as the post-mortem and the bots take it: ``score``, or ``points`` for the game's own measure under either
+    name it has (:func:`own_measure`); another game's measure raises :class:`InvalidContractError` in solve's words
+    (``where``: the game, or the game and its contract, that the choices are said for)."""
+    own = own_measure(game)
+    if objective in ("score", own):
+        return "points" if objective == own else objective
+    raise InvalidContractError(f"objective {objective!r} belongs to {' and '.join(objective_owners(objective))}, not "
+                               f"to {game.name} (for {where} choose from: score, {own})")
+
+
 def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     """Why ``name`` is no objective of ``rules``, with the names that are: the rules' own, then the score apart
     (position.SCORE, which every game's solve, tree and board take, the rules themselves not), so that Kratzen's
