@@ -78,8 +78,9 @@ def workers_within_cores(workers: int | None) -> int | None:
     cores = usable_cores()
     if workers is None or workers <= cores:
         return workers
-    message(f"stich: -j {workers}: this process may use {plural(cores, 'core')}, so {plural(cores, 'worker')} run{'s' if cores == 1 else ''} "
-            "(each searches on one core; more would only take turns on them, each with a table of its own)")
+    from solver.workers import workers_cut_text  # the pool's module loads with a pool
+
+    message(f"stich: {workers_cut_text(f'-j {workers}', cores)}")
     return cores
 
 

@@ -107,11 +107,17 @@ def local_workers(workers: int | None) -> int:
     if asked is None:
         return cores
     if asked > cores:
-        warn_caller(f"workers={asked}: this process may use {cores} core{'s' if cores > 1 else ''}, so "
-                    f"{cores} worker{'s run' if cores > 1 else ' runs'} (each searches on one core; more would only take "
-                    "turns on them, each with tables of its own)")
+        warn_caller(workers_cut_text(f"workers={asked}", cores))
         return cores
     return asked
+
+
+def workers_cut_text(asked: str, cores: int) -> str:
+    """Why ``asked`` (``workers=64``, ``-j 64``) runs as ``cores`` workers: the words of the library's warning and
+    of the commands' line alike."""
+    return (f"{asked}: this process may use {cores} core{'s' if cores > 1 else ''}, so {cores} "
+            f"worker{'s run' if cores > 1 else ' runs'} (each searches on one core; more would only take turns on them, "
+            "each with tables of its own)")
 
 
 def check_workers(workers: object) -> int | None:
