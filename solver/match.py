@@ -375,18 +375,40 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
                        stopped, mixed_builds_text(result.engine_builds))
 
 
-def play_out(position: Position, bots: Sequence[Bot]) -> Position:
-    """The position at the end of the deal, each card chosen by the bot of the seat to move (``bots[seat - 1]``)."""
+class BotError(StichError):
+    """A bot failed a deal of a match: its ``choose`` raised (the bot's own exception is the ``__cause__`` in this
+    process), or it chose a card that cannot be played there. The message names the bot, its seat, the board (and
+    rotation) and the deal's card with its trick, where a bot's author looks for it. ``result`` is the match so far
+    (the boards played whole before the failure, ``stopped`` "error"), set by :func:`play_match`, so a bot that
+    fails on board 40 does not lose the 39 before it (a checkpoint keeps them too)."""
+
+    result: "MatchResult | None" = None
+
+
+def play_out(position: Position, bots: Sequence[Bot], where: str = "") -> Position:
+    """The position at the end of the deal, each card chosen by the bot of the seat to move (``bots[seat - 1]``).
+    A bot that raises or chooses a card that cannot be played is a :class:`BotError`, located by ``where`` (``board
+    3, rotation 1, ``: the match's words) and the card."""
     while not position.state.is_over:
         seat = position.state.to_move
-        card = bots[seat].choose(position)
+        bot = bots[seat]
+        try:
+            card = bot.choose(position)
+        except Exception as error:  # the bot's own failure, said where it happened (Ctrl-C is no failure)
+            raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} failed: "
+                           f"{type(error).__name__}: {error}") from error
         try:  # a pack index, a Card or a token, as Position.play takes them
             position = position.play(card)
         except StichError as error:
             named = position.pack[card].name if isinstance(card, int) and 0 <= card < len(position.pack) else card
-            raise StichError(f"bot {bots[seat].name} at seat {seat + 1} chose {named!s}, which is not a legal card "
-                             f"here ({error})") from None
+            raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} chose {named!s}, which is not a legal card "
+                           f"here ({error})") from None
     return position
+
+
+def _card_at(position: Position, where: str) -> str:
+    """``board 3, rotation 1, card 6 (trick 2)``: the card about to be played, after ``where``."""
+    return f"{where}card {len(position.played) + 1} (trick {len(position.history) + 1})"
 
 
 def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contract: str | None, declarer: int,
@@ -404,7 +426,7 @@ def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contrac
     deals = []
     for rotation in range(rotations):
         seated = [bots[(seat - rotation) % seats] for seat in range(seats)]
-        end = play_out(start, seated)
+        end = play_out(start, seated, f"board {board}, " + (f"rotation {rotation}, " if rotations > 1 else ""))
         settlement = score_deal(end)
         rules = end.rules
         deal = PlayedDeal(board, rotation, tuple(bot.name for bot in seated), rules.contract.text, rules.declarer + 1,
@@ -672,7 +694,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 in_order.flush()
             report(now=True)
             raise
-        except Exception:  # likewise (a bot's illegal card, a full disk), so that a stream of it can be closed
+        except Exception as error:  # likewise (a bot's illegal card, a full disk), so that a stream of it can be closed
+            if isinstance(error, BotError):  # the boards played before it are the caller's, with or without progress
+                error.result = tally.result(game.name, seed, boards, "error", pot, setup, builds())
             try:
                 if in_order is not None:
                     in_order.flush()

@@ -141,9 +141,54 @@ def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_
     match = play_match("schafkopf", [FirstCard(), FirstToken(), FirstCard(), FirstToken()], boards=2, seed=3,
                        rotate=False)
     assert len(match.deals) == 2 and all(len(deal.play) == 32 for deal in match.deals)
-    with pytest.raises(StichError, match=r"bot illegal at seat 1 chose \w+, which is not a legal card here"):
+    with pytest.raises(StichError, match=r"^board 1, rotation 0, card 1 \(trick 1\): bot illegal at seat 1 chose "
+                                         r"\w+, which is not a legal card here \(seat 1 does not hold \w+\)$"):
         play_match("schafkopf", [Illegal(), FirstCard(), FirstCard(), FirstCard()], boards=1, seed=3,
                    contract="Solo E")
+
+
+class _FailsOnCall:
+    """A bot of one's own that raises on its ``fail_on``-th choice (a bug of its author's), else plays the first
+    legal card."""
+
+    name = "buggy"
+
+    def __init__(self, fail_on: int) -> None:
+        self.calls = 0
+        self.fail_on = fail_on
+
+    def choose(self, position):
+        self.calls += 1
+        if self.calls == self.fail_on:
+            raise KeyError("no such suit")
+        return next(iter(position.legal_cards()))
+
+
+def test_a_bot_that_fails_is_named_with_its_board_and_card_and_the_boards_before_are_kept(tmp_path):
+    """A bot of one's own that raised came out of the match as its bare exception (``KeyError: 'no such suit'``):
+    no bot, board or card said, and every board played before it lost unless a progress function was given. It is
+    a BotError (a StichError) naming the bot, its seat, the board, the rotation and the card, the bot's exception
+    its cause, and ``result`` the match so far; a checkpoint keeps those boards, so a rerun resumes after them."""
+    from solver.match import BotError
+
+    # Kratzen, 3 seats, 4 cards a seat: the bot plays 4 cards a deal and 12 a board (3 rotations); its 19th choice
+    # is its 3rd card (trick 3) of board 2's second deal (rotation 1), where it sits at seat 2
+    bots = [_FailsOnCall(19), RandomBot(seed=2), RandomBot(seed=3)]
+    journal = tmp_path / "m.ckpt"
+    with pytest.raises(BotError) as failed:
+        play_match("kratzen", bots, boards=3, seed=5, pot=6, checkpoint=journal)
+    error = failed.value
+    assert isinstance(error, StichError) and isinstance(error.__cause__, KeyError)
+    assert str(error) == ("board 2, rotation 1, card 7 (trick 3): bot buggy at seat 2 failed: "
+                          "KeyError: 'no such suit'")
+    so_far = error.result
+    assert so_far is not None and so_far.stopped == "error" and so_far.deals_counted == 3
+    # board 1 counted; board 2's first deal played, listed, not counted (its bots did not hold every hand)
+    assert [(deal.board, deal.rotation) for deal in so_far.deals] == [(1, 0), (1, 1), (1, 2), (2, 0)]
+    assert so_far.bots["buggy"].count == 1
+    fixed = [_FailsOnCall(0), RandomBot(seed=2), RandomBot(seed=3)]
+    again = play_match("kratzen", fixed, boards=3, seed=5, pot=6, checkpoint=journal)
+    assert again.deals[:4] == so_far.deals and fixed[0].calls == 24  # boards 2 and 3 only: board 1 resumed
 
 
 def test_bots_print_as_what_they_are_and_check_their_seed():
