@@ -16,6 +16,7 @@ deals), and its 95% interval uses Student's t for the boards' count.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import math
 import os
@@ -613,7 +614,10 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             assert journal is not None
             raise StichError(f"{journal.path}:{number}:1: this checkpoint line does not hold the played deals of "
                              f"board {span.first} ({rotations} a board)")
-        return deals
+        # each deal's seats under the bots' names now: a line written under an older name of a bot (an alias of the
+        # identity) would otherwise count one bot as two kinds
+        return [dataclasses.replace(deal, bots=tuple(bots[(seat - deal.rotation) % seats].name
+                                                     for seat in range(seats))) for deal in deals]
 
     def kept() -> Iterator[tuple[int, Span, dict[str, Any]]]:
         """The checkpoint's lines of the boards asked (a longer match's checkpoint has more)."""

@@ -630,6 +630,20 @@ def test_a_checkpoint_of_sampling_n_before_the_rename_is_still_resumed(tmp_path)
     assert len(written) == lines + 1 and "stich-analysis" in written[-1]  # its own header, no board played again
 
 
+def test_a_checkpoint_of_sampling_n_resumed_in_part_counts_one_bot_as_one_kind(tmp_path):
+    """Resumed in part, the boards of such a checkpoint kept the old name in their deals and the new boards the new
+    one: one bot was counted as two kinds, ``sampling:2`` and ``sampling`` with 3 seats each, and the match had no
+    difference line. The resumed deals take the bots' names now."""
+    journal = tmp_path / "match.ckpt"
+    old = [SamplingBot(samples=2, name="sampling:2"), make_bot("random"), make_bot("random")]
+    play_match("kratzen", old, boards=1, seed=3, pot=3, checkpoint=journal)
+    new = [make_bot("sampling:2", samples=2), make_bot("random"), make_bot("random")]
+    again = play_match("kratzen", new, boards=2, seed=3, pot=3, checkpoint=journal)
+    assert list(again.bots) == ["sampling", "random"] and again.seats == {"sampling": 6, "random": 12}
+    assert again.deals[0].bots == ("sampling", "random", "random") and again.deals[1].bots[1] == "sampling"
+    assert again.difference is not None and again.difference[:2] == ("sampling", "random")
+
+
 def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_path, monkeypatch):
     """Checkpoints did not record the engine build: a match resumed after an upgrade mixed the boards of two builds
     and reported them as one result. Every board kept now names its build, and a mixed result says so."""
