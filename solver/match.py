@@ -492,12 +492,33 @@ def check_bots(bots: object) -> tuple[Bot, ...]:
     StichError: a wrong argument fails here, not as an AttributeError in the middle of the first board."""
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
         raise StichError(f"bots must be a list of bots, one per seat, not {type(bots).__name__}")
+    named: dict[str, tuple[int, dict[str, Any]]] = {}  # each name's first seat and settings
     for seat, bot in enumerate(bots, 1):
         name = getattr(bot, "name", None)
         if not isinstance(name, str) or not name.strip() or not callable(getattr(bot, "choose", None)):
             raise StichError(f"the bot at seat {seat} ({bot!r}) is no bot: a bot has a name (text) and a "
                              f"choose(position) method (solver.bots.Bot)")
+        settings = bot_settings(bot)
+        first, known = named.setdefault(name, (seat, settings))
+        differ = [key for key in settings if settings[key] != known[key]]
+        if differ:
+            said = ", ".join(f"{key} {_setting_text(known[key])} and {_setting_text(settings[key])}" for key in differ)
+            raise StichError(f"the bots at seats {first} and {seat} are both named {name!r} but differ ({said}): a "
+                             f"match counts its bots by name, so they would be one kind of bot; give each its own "
+                             f"name (name=...)")
     return tuple(bots)
+
+
+def bot_settings(bot: Bot) -> dict[str, Any]:
+    """What makes two bots of one name two kinds of bot: what they play for, their samples a card and their deadline
+    a card (a seed is no such thing: two seeds of one bot are one kind, as a match seats them; nor is a class: a bot
+    of one's own may give its name to a subclass that plays alike)."""
+    return {"plays_for": getattr(bot, "plays_for", None),
+            "samples": getattr(bot, "samples", None), "time_limit": getattr(bot, "time_limit", None)}
+
+
+def _setting_text(value: object) -> str:
+    return "none" if value is None else str(value)
 
 
 def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10, seed: int = DEFAULT_SEED,
@@ -581,8 +602,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 | ({"pot": pot} if pot is not None else {})}
     # a sampling bot at the match's sample count was named 'sampling:N' before it was named 'sampling': a checkpoint
     # written then is this match's too
-    renamed = [[f"sampling:{player[1]}", *player[1:]] if player[0] == "sampling" and player[1] is not None else player
-               for player in players]
+    # and a SamplingBot built at another count was named 'sampling' before it was named 'sampling:N'
+    renamed = [[f"sampling:{player[1]}", *player[1:]] if player[0] == "sampling" and player[1] is not None else
+               ["sampling", *player[1:]] if player[0] == f"sampling:{player[1]}" else player for player in players]
     aliases: list[dict[str, Any]] = []
     for named in (players, renamed):
         for flags in (read, given):

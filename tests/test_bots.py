@@ -196,7 +196,7 @@ def test_bots_print_as_what_they_are_and_check_their_seed():
     assert repr(make_bot("sampling:5", seed=2)) == ("SamplingBot(name='sampling:5', samples=5, seed=2, "
                                                     "plays_for='score', workers=1)")
     assert repr(SamplingBot(samples=3, time_limit=0.5, plays_for="points")) == (
-        "SamplingBot(name='sampling', samples=3, seed=1, plays_for='points', time_limit=0.5, workers=1)")  # DEFAULT_SEED
+        "SamplingBot(name='sampling:3', samples=3, seed=1, plays_for='points', time_limit=0.5, workers=1)")  # DEFAULT_SEED
     assert repr(make_bot("cheater")) == "CheaterBot(name='cheater', plays_for='score')"
     assert repr(make_bot("random", seed=4)) == "RandomBot(seed=4, name='random')"
     for seed in ("a", 1.5, None):
@@ -1092,3 +1092,31 @@ def test_an_interrupt_while_a_checkpoint_is_read_closes_the_json_document(tmp_pa
     stopped = run(*RANDOM_KRATZEN, "-n", "3", "--checkpoint", journal, code=130)
     document = json.loads(stopped.stdout)  # board 1 and the deal of board 2 written when Ctrl-C came
     assert document["stopped"] == "interrupt" and len(document["deals"]) == 5
+
+
+def test_hand_built_sampling_bots_are_named_by_their_samples_and_one_name_is_one_kind_of_bot(tmp_path):
+    """``SamplingBot(samples=1)`` and ``SamplingBot(samples=8)`` were both named ``sampling``: a match counted them
+    as one kind of bot (12 seats of "sampling", no difference) and its setup line said "1 samples a card" for both.
+    A SamplingBot is named as make_bot names it, and two bots of one name that differ are refused, naming both."""
+    assert [SamplingBot().name, SamplingBot(samples=8).name, SamplingBot(samples=8, name="deep").name] == [
+        "sampling", "sampling:8", "deep"]
+    result = play_match("kratzen", [SamplingBot(samples=1), SamplingBot(samples=8), RandomBot()], boards=2, seed=3,
+                        pot=3)
+    assert result.seats == {"sampling:1": 6, "sampling:8": 6, "random": 6}
+    same_name = [SamplingBot(samples=1, name="mine"), SamplingBot(samples=8, name="mine"), RandomBot()]
+    with pytest.raises(StichError, match=r"^the bots at seats 1 and 2 are both named 'mine' but differ \(samples 1 "
+                                         r"and 8\): a match counts its bots by name"):
+        play_match("kratzen", same_name, boards=1, seed=3)
+    with pytest.raises(StichError, match=r"named 'cheater' but differ \(plays_for score and points\)"):
+        play_match("kratzen", [CheaterBot(), CheaterBot(plays_for="points"), RandomBot()], boards=1, seed=3)
+    # one kind of bot in two seeds is one kind
+    assert play_match("kratzen", [RandomBot(seed=1), RandomBot(seed=2), RandomBot(seed=3)], boards=1, seed=3).seats \
+        == {"random": 9}  # 3 seats, 3 rotations
+    # a checkpoint of such a bot written under its old name 'sampling' is this match's
+    journal = tmp_path / "match.ckpt"
+    play_match("kratzen", [SamplingBot(samples=2, name="sampling"), RandomBot(), RandomBot()], boards=1, seed=3,
+               pot=3, checkpoint=journal)
+    lines = len(journal.read_text().splitlines())
+    again = play_match("kratzen", [SamplingBot(samples=2), RandomBot(), RandomBot()], boards=1, seed=3, pot=3,
+                       checkpoint=journal)
+    assert len(journal.read_text().splitlines()) == lines + 1 and again.seats == {"sampling:2": 3, "random": 6}
