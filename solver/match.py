@@ -300,7 +300,8 @@ def setup_text(result: MatchResult) -> str | None:
     bots = []
     for name, _ in setup.players:
         player = setup.player(name)
-        said = ([f"{player['samples']:,} samples a card"] if player["samples"] else []) \
+        samples = player["samples"]
+        said = ([f"{samples:,} sample{'' if samples == 1 else 's'} a card"] if samples else []) \
             + ([f"plays for {measures.get(player['plays_for'], player['plays_for'])}"] if player["plays_for"] else []) \
             + ([f"at most {player['card_time']:g} s a card"] if player["card_time"] else [])
         bots.append(f"{name} ({', '.join(said)})" if said else name)

@@ -1103,6 +1103,7 @@ def test_hand_built_sampling_bots_are_named_by_their_samples_and_one_name_is_one
     result = play_match("kratzen", [SamplingBot(samples=1), SamplingBot(samples=8), RandomBot()], boards=2, seed=3,
                         pot=3)
     assert result.seats == {"sampling:1": 6, "sampling:8": 6, "random": 6}
+    assert "bots: sampling:1 (1 sample a card, plays for the score), sampling:8 (8 samples a card, " in str(result)
     same_name = [SamplingBot(samples=1, name="mine"), SamplingBot(samples=8, name="mine"), RandomBot()]
     with pytest.raises(StichError, match=r"^the bots at seats 1 and 2 are both named 'mine' but differ \(samples 1 "
                                          r"and 8\): a match counts its bots by name"):
