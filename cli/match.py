@@ -76,7 +76,9 @@ def match(
                                                "1: in this process); the match is the same on any number, without "
                                                "--card-time."),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
-                                               help="Each sampling bot's deadline for one card (after one sample)."),
+                                               help="Each sampling bot's deadline for one card: it stops sampling "
+                                                    "at SECONDS, but always finishes its first sample, so a card "
+                                                    "takes at least one sample's search (may be longer)."),
     match_time: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
         help="Stop once SECONDS have passed, after the boards in play (played to the end: stderr says how far past "

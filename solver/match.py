@@ -303,7 +303,7 @@ def setup_text(result: MatchResult) -> str | None:
         samples = player["samples"]
         said = ([f"{samples:,} sample{'' if samples == 1 else 's'} a card"] if samples else []) \
             + ([f"plays for {measures.get(player['plays_for'], player['plays_for'])}"] if player["plays_for"] else []) \
-            + ([f"at most {player['card_time']:g} s a card"] if player["card_time"] else [])
+            + ([f"{player['card_time']:g} s a card after its first sample"] if player["card_time"] else [])
         bots.append(f"{name} ({', '.join(said)})" if said else name)
     contract = f"contract {setup.contract}" if setup.contract else "each board's own contract"
     variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"

@@ -600,6 +600,22 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     assert library["variant"] == {"must_undertrump": "false"} and library["bots"]["sampling:1"]["card_time"] == 0.5
 
 
+def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
+    """The setup line said ``at most 0.05 s a card``, but the first sample always finishes (a Zwanzigerrufen opening
+    lead took 0.7 s under a deadline of 0.001 s): the line and ``--help`` say what the deadline is."""
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    bots = [make_bot("sampling:1", seed=2, time_limit=0.001), *[make_bot("random", seed=2)] * 2]
+    result = play_match("kratzen", bots, boards=1, seed=2)
+    assert "sampling:1 (1 sample a card, plays for the score, 0.001 s a card after its first sample)" in str(result)
+    assert "at most" not in str(result)
+    shown = CliRunner().invoke(app, ["match", "--help"], env={"COLUMNS": "200"})
+    assert ("Each sampling bot's deadline for one card: it stops sampling at SECONDS, but always finishes its first "
+            "sample, so a card takes at least one sample's search (may be longer).") in " ".join(shown.stdout.split())
+
+
 def test_a_checkpoint_is_not_resumed_by_a_match_with_another_card_time(tmp_path):
     """The checkpoint's identity left out the sampling bot's deadline a card, which changes its play: a rerun with
     another --card-time took the boards played under the first as its own."""
