@@ -90,8 +90,9 @@ def card_values(position: Position, plays_for: str, engine: EngineSolver | Calla
 
 
 def _check_plays_for(plays_for: object) -> str:
-    if plays_for not in PLAYS_FOR:
-        raise StichError(f"a bot plays for {' or '.join(PLAYS_FOR)}, not {plays_for!r}")
+    if plays_for not in PLAYS_FOR:  # 'tricks' is what solve names Kratzen's measure: say where it is
+        raise StichError(f"a bot plays for {' or '.join(PLAYS_FOR)} (the game's own measure: the card points, or "
+                         f"in Kratzen the seat's own tricks), not {plays_for!r}")
     return str(plays_for)
 
 

@@ -1137,3 +1137,17 @@ def test_hand_built_sampling_bots_are_named_by_their_samples_and_one_name_is_one
     again = play_match("kratzen", [SamplingBot(samples=2), RandomBot(), RandomBot()], boards=1, seed=3, pot=3,
                        checkpoint=journal)
     assert len(journal.read_text().splitlines()) == lines + 1 and again.seats == {"sampling:2": 3, "random": 6}
+
+
+def test_a_kratzen_bot_asked_to_play_for_tricks_is_told_that_points_is_its_own_measure():
+    """``solve`` names Kratzen's measure ``tricks``, and ``SamplingBot(plays_for="tricks")`` was refused with "a bot
+    plays for score or points": a Kratzen bot's author was not told that ``points`` is that measure there. The bot
+    playing for ``points`` in Kratzen does maximise the seat's own tricks (the checkpoint and the JSON keep the bots'
+    word, ``points``)."""
+    from solver.bots import objective_for
+
+    with pytest.raises(StichError, match=r"^a bot plays for score or points \(the game's own measure: the card "
+                                         r"points, or in Kratzen the seat's own tricks\), not 'tricks'$"):
+        SamplingBot(plays_for="tricks")
+    kratzen = position_from_record(random_record("kratzen", 7, 1))
+    assert (objective_for(kratzen.rules, 1).name, objective_for(kratzen.rules, 1).maximiser) == ("tricks", {1})
