@@ -396,6 +396,9 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "") -> Positi
         bot = bots[seat]
         try:
             card = bot.choose(position)
+        except KeyboardInterrupt as interrupt:  # Ctrl-C at a bot too slow: its traceback says where it was
+            interrupt.add_note(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing")
+            raise
         except Exception as error:  # the bot's own failure, said where it happened (Ctrl-C is no failure)
             raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} failed: "
                            f"{type(error).__name__}: {error}") from error

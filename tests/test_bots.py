@@ -1151,3 +1151,24 @@ def test_a_kratzen_bot_asked_to_play_for_tricks_is_told_that_points_is_its_own_m
         SamplingBot(plays_for="tricks")
     kratzen = position_from_record(random_record("kratzen", 7, 1))
     assert (objective_for(kratzen.rules, 1).name, objective_for(kratzen.rules, 1).maximiser) == ("tricks", {1})
+
+
+def test_ctrl_c_at_a_slow_bot_says_which_bot_board_and_card_it_stopped():
+    """A bot of one's own too slow to wait for is stopped with Ctrl-C: the interrupt said nothing of where the match
+    was. Its note names the board, rotation, card, bot and seat, and ``progress`` still gets the match so far."""
+
+    class Slow(_FailsOnCall):
+        name = "slow"
+
+        def choose(self, position):
+            self.calls += 1
+            if self.calls == self.fail_on:
+                raise KeyboardInterrupt  # as Ctrl-C arrives in a long choose
+            return next(iter(position.legal_cards()))
+
+    so_far = []
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        play_match("kratzen", [RandomBot(), Slow(19), RandomBot(seed=2)], boards=3, seed=5, pot=6,
+                   progress=lambda result, total: so_far.append(result))
+    assert stopped.value.__notes__ == ["board 2, rotation 1, card 9 (trick 3): bot slow at seat 3 was choosing"]
+    assert so_far[-1].stopped == "interrupt" and so_far[-1].deals_counted == 3
