@@ -1172,3 +1172,24 @@ def test_ctrl_c_at_a_slow_bot_says_which_bot_board_and_card_it_stopped():
                    progress=lambda result, total: so_far.append(result))
     assert stopped.value.__notes__ == ["board 2, rotation 1, card 9 (trick 3): bot slow at seat 3 was choosing"]
     assert so_far[-1].stopped == "interrupt" and so_far[-1].deals_counted == 3
+
+
+def test_the_bot_of_ones_own_in_api_md_plays_a_match():
+    """Writing one's own bot was documented nowhere but in solver/bots.py (whose docstring named a ``seat_view``
+    that does not exist): api.md's example is run as written, and the functions it names for a seat's view exist."""
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+
+    from solver.sampling import draw_sample, position_setup
+
+    api = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    example = re.search(r"## A bot of your own\n.*?```python\n(.*?)```", api, flags=re.S).group(1)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(example, "api.md", "exec"), {"__name__": "api_md"})
+    assert printed.getvalue().startswith("{'last': 12, 'random': 36} ")
+    position = position_from_record(random_record("schafkopf", 1, 1))
+    rules, state = draw_sample(position_setup(position, 1, seed=2), 0)
+    assert state.hands[0] == position.state.hands[0]  # the seat's own hand kept, the others redealt
