@@ -1193,3 +1193,29 @@ def test_the_bot_of_ones_own_in_api_md_plays_a_match():
     position = position_from_record(random_record("schafkopf", 1, 1))
     rules, state = draw_sample(position_setup(position, 1, seed=2), 0)
     assert state.hands[0] == position.state.hands[0]  # the seat's own hand kept, the others redealt
+
+
+def test_a_bot_may_answer_with_a_numpy_integer():
+    """A bot that picks its card with numpy (``np.argmax`` over its values) returns an ``np.int64``: the match
+    refused it ("not a legal card here (a card to play is a pack index, ... not np.int64(29))"), though every seat
+    the API takes may be a numpy integer. It is a pack index like any other; a bool is still none."""
+    np = pytest.importorskip("numpy")
+
+    class Last:
+        name = "last"
+
+        def choose(self, position):
+            return np.int64(max(card.index for card in position.legal_cards()))
+
+    class LastInt(Last):
+        def choose(self, position):
+            return int(super().choose(position))
+
+    numpy_match = play_match("kratzen", [Last(), RandomBot(), RandomBot()], boards=2, seed=2, pot=4)
+    int_match = play_match("kratzen", [LastInt(), RandomBot(), RandomBot()], boards=2, seed=2, pot=4)
+    assert numpy_match.deals == int_match.deals and len(numpy_match.deals) == 6
+    start = _start()
+    first = next(iter(start.legal_cards())).index
+    assert start.play(np.int16(first)).played == (first,)
+    with pytest.raises(StichError, match="a card to play is a pack index, a Card or a card token, not True"):
+        start.play(True)
