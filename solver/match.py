@@ -296,7 +296,10 @@ def setup_text(result: MatchResult) -> str | None:
         return None
     game = get_game(result.game)
     # a bot's "points" are a seat's own tricks in a game without card points (Kratzen's -o tricks)
-    measures = {"points": "the points" if "points" in game.objectives else "its own tricks", "score": "the score"}
+    # and where every seat plays for itself (Kratzen), only the attacker plays for the score, the others for their
+    # own tricks (solver.bots.plays_for_the_score)
+    measures = {"points": "the points" if "points" in game.objectives else "its own tricks",
+                "score": f"the score as {game.declarer_title}, else its own tricks" if game.has_pot else "the score"}
     bots = []
     for name, _ in setup.players:
         player = setup.player(name)

@@ -609,7 +609,8 @@ def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
 
     bots = [make_bot("sampling:1", seed=2, time_limit=0.001), *[make_bot("random", seed=2)] * 2]
     result = play_match("kratzen", bots, boards=1, seed=2)
-    assert "sampling:1 (1 sample a card, plays for the score, 0.001 s a card after its first sample)" in str(result)
+    assert ("sampling:1 (1 sample a card, plays for the score as attacker, else its own tricks, 0.001 s a card "
+            "after its first sample)") in str(result)
     assert "at most" not in str(result)
     shown = CliRunner().invoke(app, ["match", "--help"], env={"COLUMNS": "200"})
     assert ("Each sampling bot's deadline for one card: it stops sampling at SECONDS, but always finishes its first "
@@ -1119,7 +1120,9 @@ def test_hand_built_sampling_bots_are_named_by_their_samples_and_one_name_is_one
     result = play_match("kratzen", [SamplingBot(samples=1), SamplingBot(samples=8), RandomBot()], boards=2, seed=3,
                         pot=3)
     assert result.seats == {"sampling:1": 6, "sampling:8": 6, "random": 6}
-    assert "bots: sampling:1 (1 sample a card, plays for the score), sampling:8 (8 samples a card, " in str(result)
+    # in Kratzen only the attacker plays for the score (his payment), every other seat for its own tricks
+    assert ("bots: sampling:1 (1 sample a card, plays for the score as attacker, else its own tricks), sampling:8 "
+            "(8 samples a card, ") in str(result)
     same_name = [SamplingBot(samples=1, name="mine"), SamplingBot(samples=8, name="mine"), RandomBot()]
     with pytest.raises(StichError, match=r"^the bots at seats 1 and 2 are both named 'mine' but differ \(samples 1 "
                                          r"and 8\): a match counts its bots by name"):
