@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from solver.bots import PLAYS_FOR, make_bot
+from solver.bots import DEFAULT_SAMPLES, PLAYS_FOR, SamplingBot, make_bot
 from solver.errors import InvalidContractError, StichError
 from solver.games import game_list, games_with, get_game
 from solver.games.base import score_or_measure
@@ -69,7 +69,7 @@ def match(
                                        "seat for its own tricks) or the game's own measure, as solve names it "
                                        "(faster): the card points (points), or in Kratzen each seat's own tricks "
                                        "(tricks)."),
-    samples: int = typer.Option(50, "--samples", metavar="N", min=1,
+    samples: int = typer.Option(DEFAULT_SAMPLES, "--samples", metavar="N", min=1,
                                 help="Samples a card for a 'sampling' bot without its own ':N'."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes whole boards are played on (default: all cores; "
@@ -117,6 +117,12 @@ def match(
                    for spec in specs]
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
+    if not any(isinstance(player, SamplingBot) for player in players):  # said, not silently dropped
+        unused = [flag for flag, given in (("--samples", samples != DEFAULT_SAMPLES), ("--card-time", time_limit))
+                  if given]
+        if unused:
+            message(f"stich: match: {' and '.join(unused)} {'is' if len(unused) == 1 else 'are'} for sampling bots, "
+                    f"and no bot here samples: ignored")
     spellings: dict[str, list[str]] = {}  # one bot, one name: sampling:50 is sampling at --samples 50
     for spec, player in zip(specs, players):
         if spec.lower() not in spellings.setdefault(player.name, []):

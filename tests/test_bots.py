@@ -1222,3 +1222,19 @@ def test_a_bot_may_answer_with_a_numpy_integer():
     assert start.play(np.int16(first)).played == (first,)
     with pytest.raises(StichError, match="a card to play is a pack index, a Card or a card token, not True"):
         start.play(True)
+
+
+def test_card_time_and_samples_without_a_sampling_bot_are_said_to_be_ignored():
+    """``stich match --bots cheater,random,... --card-time 0.1 --samples 7`` played as if neither was given and said
+    nothing: a bot author who meant to time the cheater was not told it has no deadline."""
+    from test_cli import run
+
+    args = ("match", "-g", "kratzen", "--bots", "cheater,random,random", "-n", "1", "-j", "1", "--pot", "3")
+    both = run(*args, "--card-time", "0.1", "--samples", "7")
+    assert both.stderr == ("stich: match: --samples and --card-time are for sampling bots, and no bot here samples: "
+                           "ignored\n")
+    assert run(*args, "--card-time", "0.1").stderr == ("stich: match: --card-time is for sampling bots, and no bot "
+                                                       "here samples: ignored\n")
+    assert run(*args).stderr == "" and run(*args, "--samples", "50").stderr == ""
+    assert run("match", "-g", "kratzen", "--bots", "sampling:2,random,random", "-n", "1", "-j", "1",
+               "--card-time", "0.1").stderr == ""
