@@ -6,9 +6,9 @@ bot's own honesty, as at a real table:
 
 * :class:`RandomBot` plays a random legal card (a baseline every other bot must beat).
 * :class:`SamplingBot` sees one seat's view only (:func:`solver.sampling.position_setup`: its hand as dealt, the
-  cards played, the contract and what it announced) and chooses by perfect-information Monte Carlo: the unseen cards are dealt at
-  random consistently with the play (:func:`solver.sampling.draw_sample`), every legal card is valued double dummy
-  on each sample, and the card with the best mean for the seat's side is played.
+  cards played, the contract and what it announced) and chooses by perfect-information Monte Carlo: the unseen
+  cards are dealt at random consistently with the play (:func:`solver.sampling.draw_sample`), every legal card is
+  valued double dummy on each sample, and the card with the best mean for the seat's side is played.
 * :class:`CheaterBot` reads every hand and plays a double-dummy best card: the ceiling the others are measured
   against.
 

@@ -409,8 +409,8 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "") -> Positi
             position = position.play(card)
         except StichError as error:
             named = position.pack[card].name if isinstance(card, int) and 0 <= card < len(position.pack) else card
-            raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} chose {named!s}, which is not a legal card "
-                           f"here ({error})") from None
+            raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} chose {named!s}, "
+                           f"which is not a legal card here ({error})") from None
     return position
 
 

@@ -195,8 +195,8 @@ def test_bots_print_as_what_they_are_and_check_their_seed():
     # the sampling and cheater bots printed as <solver.bots.SamplingBot object at 0x...>, and RandomBot took any seed
     assert repr(make_bot("sampling:5", seed=2)) == ("SamplingBot(name='sampling:5', samples=5, seed=2, "
                                                     "plays_for='score', workers=1)")
-    assert repr(SamplingBot(samples=3, time_limit=0.5, plays_for="points")) == (
-        "SamplingBot(name='sampling:3', samples=3, seed=1, plays_for='points', time_limit=0.5, workers=1)")  # DEFAULT_SEED
+    assert repr(SamplingBot(samples=3, time_limit=0.5, plays_for="points")) == (  # seed=1: DEFAULT_SEED
+        "SamplingBot(name='sampling:3', samples=3, seed=1, plays_for='points', time_limit=0.5, workers=1)")
     assert repr(make_bot("cheater")) == "CheaterBot(name='cheater', plays_for='score')"
     assert repr(make_bot("random", seed=4)) == "RandomBot(seed=4, name='random')"
     for seed in ("a", 1.5, None):
