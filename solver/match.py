@@ -32,7 +32,7 @@ from .bots import Bot
 from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
-from .games.base import Game
+from .games.base import Game, own_measure
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
@@ -228,7 +228,7 @@ class MatchResult:
         setup = self.setup or MatchSetup()
         document: dict[str, Any] = {
             "stopped": self.stopped,
-            "bots": {name: {**mean.as_dict(), "seats": self.seats[name], **setup.player(name)}
+            "bots": {name: {**mean.as_dict(), "seats": self.seats[name], **self._said_settings(setup, name)}
                      for name, mean in self.bots.items()},
             "declaring_side": {**self.declaring_side.as_dict(), "deals": self.deals_counted}}
         if self.engine_builds:
@@ -238,6 +238,14 @@ class MatchResult:
             document["difference"] = {"first": first, "second": second, **mean.as_dict(),
                                       "deals": self.deals_counted, "paired": self.rotate}
         return document
+
+    def _said_settings(self, setup: MatchSetup, name: str) -> dict[str, Any]:
+        """A bot's settings as the document says them: ``plays_for`` by the name ``--plays-for`` takes in this game
+        (Kratzen's ``tricks``, which the bots and a checkpoint's identity call ``points``, the game's own measure)."""
+        settings = setup.player(name)
+        if settings["plays_for"] == "points":
+            settings["plays_for"] = own_measure(get_game(self.game))
+        return settings
 
     def __str__(self) -> str:
         """The report for people (``print(result)``), as ``stich match`` prints it (:func:`match_report`); the

@@ -895,7 +895,12 @@ def test_a_kratzen_match_names_its_measure_tricks_as_solve_does(tmp_path):
     common = ["match", "--game", "kratzen", "--bots", "cheater,random,random", "-n", "1", "--pot", "6", "-j", "1"]
     played = run(*common, "-o", "tricks")
     assert "bots: cheater (plays for its own tricks), random; " in played.stdout
-    assert json.loads(run(*common, "-o", "tricks", "--json").stdout)["bots"]["cheater"]["plays_for"] == "points"
+    # the JSON says the name the command takes (it said "points", which -o refuses for Kratzen); the checkpoint's
+    # identity keeps the bots' word, "points", so that checkpoints written before still resume
+    assert json.loads(run(*common, "-o", "tricks", "--json").stdout)["bots"]["cheater"]["plays_for"] == "tricks"
+    journal = tmp_path / "k.ckpt"
+    run(*common, "-o", "tricks", "--checkpoint", journal)
+    assert json.loads(journal.read_text().splitlines()[0])["match"]["bots"][0] == ["cheater", None, None, "points"]
     refused = run(*common, "-o", "points", code=2)
     assert refused.stdout == "" and "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen " \
         "(for Kratzen choose from: score, tricks)" in " ".join(refused.stderr.replace("│", "").split())
@@ -960,6 +965,9 @@ def test_a_match_that_keeps_no_deal_reports_and_writes_what_it_did_when_it_kept_
         line = _stich(*FROZEN_MATCH, "-j", workers, "--json")
         document = json.loads(line)
         assert document.pop("engine_builds") == {engine_build(): 5}  # this copy's build played every board
+        # the one value said otherwise since: Kratzen's measure by the name -o takes (the frozen line said "points")
+        assert document["bots"]["cheater"]["plays_for"] == "tricks"
+        document["bots"]["cheater"]["plays_for"] = "points"
         assert hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest() == FROZEN_DOCUMENT_SHA256
     bots = [make_bot("random", seed=11), make_bot("cheater", seed=11, plays_for="points"),
             make_bot("random", seed=11)]
