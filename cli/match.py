@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from solver.bots import PLAYS_FOR, make_bot
+from solver.bots import DEFAULT_SAMPLES, PLAYS_FOR, SamplingBot, make_bot
 from solver.errors import InvalidContractError, StichError
 from solver.games import game_list, games_with, get_game
 from solver.games.base import score_or_measure
@@ -69,14 +69,16 @@ def match(
                                        "seat for its own tricks) or the game's own measure, as solve names it "
                                        "(faster): the card points (points), or in Kratzen each seat's own tricks "
                                        "(tricks)."),
-    samples: int = typer.Option(50, "--samples", metavar="N", min=1,
+    samples: int = typer.Option(DEFAULT_SAMPLES, "--samples", metavar="N", min=1,
                                 help="Samples a card for a 'sampling' bot without its own ':N'."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes whole boards are played on (default: all cores; "
                                                "1: in this process); the match is the same on any number, without "
                                                "--card-time."),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
-                                               help="Each sampling bot's deadline for one card (after one sample)."),
+                                               help="Each sampling bot's deadline for one card: it stops sampling "
+                                                    "at SECONDS, but always finishes its first sample, so a card "
+                                                    "takes at least one sample's search (may be longer)."),
     match_time: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
         help="Stop once SECONDS have passed, after the boards in play (played to the end: stderr says how far past "
@@ -115,6 +117,12 @@ def match(
                    for spec in specs]
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
+    if not any(isinstance(player, SamplingBot) for player in players):  # said, not silently dropped
+        unused = [flag for flag, given in (("--samples", samples != DEFAULT_SAMPLES), ("--card-time", time_limit))
+                  if given]
+        if unused:
+            message(f"stich: match: {' and '.join(unused)} {'is' if len(unused) == 1 else 'are'} for sampling bots, "
+                    f"and no bot here samples: ignored")
     spellings: dict[str, list[str]] = {}  # one bot, one name: sampling:50 is sampling at --samples 50
     for spec, player in zip(specs, players):
         if spec.lower() not in spellings.setdefault(player.name, []):

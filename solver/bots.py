@@ -5,10 +5,10 @@ is the bot's. The match (:mod:`solver.match`) hands every bot the table's positi
 bot's own honesty, as at a real table:
 
 * :class:`RandomBot` plays a random legal card (a baseline every other bot must beat).
-* :class:`SamplingBot` sees one seat's view only (:func:`seat_view`: its hand as dealt, the cards played, the
-  contract and what it announced) and chooses by perfect-information Monte Carlo: the unseen cards are dealt at
-  random consistently with the play (:func:`solver.sampling.draw_sample`), every legal card is valued double dummy
-  on each sample, and the card with the best mean for the seat's side is played.
+* :class:`SamplingBot` sees one seat's view only (:func:`solver.sampling.position_setup`: its hand as dealt, the
+  cards played, the contract and what it announced) and chooses by perfect-information Monte Carlo: the unseen
+  cards are dealt at random consistently with the play (:func:`solver.sampling.draw_sample`), every legal card is
+  valued double dummy on each sample, and the card with the best mean for the seat's side is played.
 * :class:`CheaterBot` reads every hand and plays a double-dummy best card: the ceiling the others are measured
   against.
 
@@ -90,8 +90,9 @@ def card_values(position: Position, plays_for: str, engine: EngineSolver | Calla
 
 
 def _check_plays_for(plays_for: object) -> str:
-    if plays_for not in PLAYS_FOR:
-        raise StichError(f"a bot plays for {' or '.join(PLAYS_FOR)}, not {plays_for!r}")
+    if plays_for not in PLAYS_FOR:  # 'tricks' is what solve names Kratzen's measure: say where it is
+        raise StichError(f"a bot plays for {' or '.join(PLAYS_FOR)} (the game's own measure: the card points, or "
+                         f"in Kratzen the seat's own tricks), not {plays_for!r}")
     return str(plays_for)
 
 
@@ -189,6 +190,15 @@ class CardEstimate:
         return self.total / self.samples if self.samples else float("nan")
 
 
+#: A sampling bot's samples a card unless told.
+DEFAULT_SAMPLES = 50
+
+
+def sampling_name(samples: int, default: int = DEFAULT_SAMPLES) -> str:
+    """A sampling bot's name: ``sampling`` at the ``default`` count, ``sampling:N`` at any other."""
+    return "sampling" if samples == default else f"sampling:{samples}"
+
+
 class SamplingBot(_PointsEngine):
     """Perfect-information Monte Carlo from one seat's view.
 
@@ -198,15 +208,16 @@ class SamplingBot(_PointsEngine):
     ``time_limit`` (seconds) ends the sampling early, after at least one sample, for a move deadline: the search
     running when it passes stops (within a few milliseconds) and its sample is dropped;
     ``plays_for`` is ``score`` (the settlement in game units, where the rules have one) or ``points``.
-    ``last_estimates`` keeps the means behind the latest choice.
+    ``name`` (what a match counts it by) is ``sampling`` at the default 50 samples, else ``sampling:N``, as
+    :func:`make_bot` names it. ``last_estimates`` keeps the means behind the latest choice.
 
     What it optimises, exactly: the mean over its samples of each legal card's double-dummy value for its side
     (the settlement its side can force after the card, or with ``points`` the card points), the best mean played.
     For the score the samples are card advice's (:func:`solver.advice.card_sums`), solved on ``workers``
     processes (1: this one) with the same result whatever their number."""
 
-    def __init__(self, samples: int = 50, seed: int = DEFAULT_SEED, time_limit: float | None = None,
-                 engine: EngineSolver | None = None, name: str = "sampling", plays_for: str = "score",
+    def __init__(self, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED, time_limit: float | None = None,
+                 engine: EngineSolver | None = None, name: str | None = None, plays_for: str = "score",
                  workers: int = 1) -> None:
         if not is_whole_number(samples) or not 1 <= samples <= MAX_SAMPLES:
             raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
@@ -218,7 +229,8 @@ class SamplingBot(_PointsEngine):
         self.workers = local_workers(workers)  # a bad count fails here, more than the cores is cut (said once)
         self.time_limit = time_limit
         self._engine = engine
-        self.name = name
+        # named as make_bot names it, so that a match tells SamplingBot(samples=10) from SamplingBot(samples=100)
+        self.name = sampling_name(samples) if name is None else name
         self.plays_for = _check_plays_for(plays_for)
         self.last_estimates: list[CardEstimate] = []
 
@@ -271,7 +283,7 @@ class SamplingBot(_PointsEngine):
         return self.last_estimates[0].card
 
 
-def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = 50, time_limit: float | None = None,
+def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMPLES, time_limit: float | None = None,
              plays_for: str = "score", workers: int = 1) -> Bot:
     """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``. A match groups its
     results by the bot's name, so one bot has one name: ``sampling`` for ``samples`` samples a card (however it was
@@ -286,7 +298,7 @@ def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = 50, time_lim
                 raise StichError(f"bot {spec!r}: the sample count after ':' is a whole number")
             own = int(count)
         return SamplingBot(samples=own, seed=seed, time_limit=time_limit,
-                           name="sampling" if own == samples else f"sampling:{own}", plays_for=plays_for,
+                           name=sampling_name(own, samples), plays_for=plays_for,
                            workers=workers)
     if count:
         raise StichError(f"bot {spec!r}: only the sampling bot takes a sample count")

@@ -16,6 +16,7 @@ deals), and its 95% interval uses Student's t for the boards' count.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import math
 import os
@@ -31,7 +32,7 @@ from .bots import Bot
 from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
-from .games.base import Game
+from .games.base import Game, own_measure
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
@@ -227,7 +228,7 @@ class MatchResult:
         setup = self.setup or MatchSetup()
         document: dict[str, Any] = {
             "stopped": self.stopped,
-            "bots": {name: {**mean.as_dict(), "seats": self.seats[name], **setup.player(name)}
+            "bots": {name: {**mean.as_dict(), "seats": self.seats[name], **self._said_settings(setup, name)}
                      for name, mean in self.bots.items()},
             "declaring_side": {**self.declaring_side.as_dict(), "deals": self.deals_counted}}
         if self.engine_builds:
@@ -237,6 +238,14 @@ class MatchResult:
             document["difference"] = {"first": first, "second": second, **mean.as_dict(),
                                       "deals": self.deals_counted, "paired": self.rotate}
         return document
+
+    def _said_settings(self, setup: MatchSetup, name: str) -> dict[str, Any]:
+        """A bot's settings as the document says them: ``plays_for`` by the name ``--plays-for`` takes in this game
+        (Kratzen's ``tricks``, which the bots and a checkpoint's identity call ``points``, the game's own measure)."""
+        settings = setup.player(name)
+        if settings["plays_for"] == "points":
+            settings["plays_for"] = own_measure(get_game(self.game))
+        return settings
 
     def __str__(self) -> str:
         """The report for people (``print(result)``), as ``stich match`` prints it (:func:`match_report`); the
@@ -295,13 +304,17 @@ def setup_text(result: MatchResult) -> str | None:
         return None
     game = get_game(result.game)
     # a bot's "points" are a seat's own tricks in a game without card points (Kratzen's -o tricks)
-    measures = {"points": "the points" if "points" in game.objectives else "its own tricks", "score": "the score"}
+    # and where every seat plays for itself (Kratzen), only the attacker plays for the score, the others for their
+    # own tricks (solver.bots.plays_for_the_score)
+    measures = {"points": "the points" if "points" in game.objectives else "its own tricks",
+                "score": f"the score as {game.declarer_title}, else its own tricks" if game.has_pot else "the score"}
     bots = []
     for name, _ in setup.players:
         player = setup.player(name)
-        said = ([f"{player['samples']:,} samples a card"] if player["samples"] else []) \
+        samples = player["samples"]
+        said = ([f"{samples:,} sample{'' if samples == 1 else 's'} a card"] if samples else []) \
             + ([f"plays for {measures.get(player['plays_for'], player['plays_for'])}"] if player["plays_for"] else []) \
-            + ([f"at most {player['card_time']:g} s a card"] if player["card_time"] else [])
+            + ([f"{player['card_time']:g} s a card after its first sample"] if player["card_time"] else [])
         bots.append(f"{name} ({', '.join(said)})" if said else name)
     contract = f"contract {setup.contract}" if setup.contract else "each board's own contract"
     variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
@@ -375,18 +388,43 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
                        stopped, mixed_builds_text(result.engine_builds))
 
 
-def play_out(position: Position, bots: Sequence[Bot]) -> Position:
-    """The position at the end of the deal, each card chosen by the bot of the seat to move (``bots[seat - 1]``)."""
+class BotError(StichError):
+    """A bot failed a deal of a match: its ``choose`` raised (the bot's own exception is the ``__cause__`` in this
+    process), or it chose a card that cannot be played there. The message names the bot, its seat, the board (and
+    rotation) and the deal's card with its trick, where a bot's author looks for it. ``result`` is the match so far
+    (the boards played whole before the failure, ``stopped`` "error"), set by :func:`play_match`, so a bot that
+    fails on board 40 does not lose the 39 before it (a checkpoint keeps them too)."""
+
+    result: "MatchResult | None" = None
+
+
+def play_out(position: Position, bots: Sequence[Bot], where: str = "") -> Position:
+    """The position at the end of the deal, each card chosen by the bot of the seat to move (``bots[seat - 1]``).
+    A bot that raises or chooses a card that cannot be played is a :class:`BotError`, located by ``where`` (``board
+    3, rotation 1, ``: the match's words) and the card."""
     while not position.state.is_over:
         seat = position.state.to_move
-        card = bots[seat].choose(position)
+        bot = bots[seat]
+        try:
+            card = bot.choose(position)
+        except KeyboardInterrupt as interrupt:  # Ctrl-C at a bot too slow: its traceback says where it was
+            interrupt.add_note(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing")
+            raise
+        except Exception as error:  # the bot's own failure, said where it happened (Ctrl-C is no failure)
+            raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} failed: "
+                           f"{type(error).__name__}: {error}") from error
         try:  # a pack index, a Card or a token, as Position.play takes them
             position = position.play(card)
         except StichError as error:
             named = position.pack[card].name if isinstance(card, int) and 0 <= card < len(position.pack) else card
-            raise StichError(f"bot {bots[seat].name} at seat {seat + 1} chose {named!s}, which is not a legal card "
-                             f"here ({error})") from None
+            raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} chose {named!s}, "
+                           f"which is not a legal card here ({error})") from None
     return position
+
+
+def _card_at(position: Position, where: str) -> str:
+    """``board 3, rotation 1, card 6 (trick 2)``: the card about to be played, after ``where``."""
+    return f"{where}card {len(position.played) + 1} (trick {len(position.history) + 1})"
 
 
 def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contract: str | None, declarer: int,
@@ -404,7 +442,7 @@ def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contrac
     deals = []
     for rotation in range(rotations):
         seated = [bots[(seat - rotation) % seats] for seat in range(seats)]
-        end = play_out(start, seated)
+        end = play_out(start, seated, f"board {board}, " + (f"rotation {rotation}, " if rotations > 1 else ""))
         settlement = score_deal(end)
         rules = end.rules
         deal = PlayedDeal(board, rotation, tuple(bot.name for bot in seated), rules.contract.text, rules.declarer + 1,
@@ -469,12 +507,33 @@ def check_bots(bots: object) -> tuple[Bot, ...]:
     StichError: a wrong argument fails here, not as an AttributeError in the middle of the first board."""
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
         raise StichError(f"bots must be a list of bots, one per seat, not {type(bots).__name__}")
+    named: dict[str, tuple[int, dict[str, Any]]] = {}  # each name's first seat and settings
     for seat, bot in enumerate(bots, 1):
         name = getattr(bot, "name", None)
         if not isinstance(name, str) or not name.strip() or not callable(getattr(bot, "choose", None)):
             raise StichError(f"the bot at seat {seat} ({bot!r}) is no bot: a bot has a name (text) and a "
                              f"choose(position) method (solver.bots.Bot)")
+        settings = bot_settings(bot)
+        first, known = named.setdefault(name, (seat, settings))
+        differ = [key for key in settings if settings[key] != known[key]]
+        if differ:
+            said = ", ".join(f"{key} {_setting_text(known[key])} and {_setting_text(settings[key])}" for key in differ)
+            raise StichError(f"the bots at seats {first} and {seat} are both named {name!r} but differ ({said}): a "
+                             f"match counts its bots by name, so they would be one kind of bot; give each its own "
+                             f"name (name=...)")
     return tuple(bots)
+
+
+def bot_settings(bot: Bot) -> dict[str, Any]:
+    """What makes two bots of one name two kinds of bot: what they play for, their samples a card and their deadline
+    a card (a seed is no such thing: two seeds of one bot are one kind, as a match seats them; nor is a class: a bot
+    of one's own may give its name to a subclass that plays alike)."""
+    return {"plays_for": getattr(bot, "plays_for", None),
+            "samples": getattr(bot, "samples", None), "time_limit": getattr(bot, "time_limit", None)}
+
+
+def _setting_text(value: object) -> str:
+    return "none" if value is None else str(value)
 
 
 def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10, seed: int = DEFAULT_SEED,
@@ -558,8 +617,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 | ({"pot": pot} if pot is not None else {})}
     # a sampling bot at the match's sample count was named 'sampling:N' before it was named 'sampling': a checkpoint
     # written then is this match's too
-    renamed = [[f"sampling:{player[1]}", *player[1:]] if player[0] == "sampling" and player[1] is not None else player
-               for player in players]
+    # and a SamplingBot built at another count was named 'sampling' before it was named 'sampling:N'
+    renamed = [[f"sampling:{player[1]}", *player[1:]] if player[0] == "sampling" and player[1] is not None else
+               ["sampling", *player[1:]] if player[0] == f"sampling:{player[1]}" else player for player in players]
     aliases: list[dict[str, Any]] = []
     for named in (players, renamed):
         for flags in (read, given):
@@ -591,7 +651,10 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             assert journal is not None
             raise StichError(f"{journal.path}:{number}:1: this checkpoint line does not hold the played deals of "
                              f"board {span.first} ({rotations} a board)")
-        return deals
+        # each deal's seats under the bots' names now: a line written under an older name of a bot (an alias of the
+        # identity) would otherwise count one bot as two kinds
+        return [dataclasses.replace(deal, bots=tuple(bots[(seat - deal.rotation) % seats].name
+                                                     for seat in range(seats))) for deal in deals]
 
     def kept() -> Iterator[tuple[int, Span, dict[str, Any]]]:
         """The checkpoint's lines of the boards asked (a longer match's checkpoint has more)."""
@@ -672,7 +735,9 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 in_order.flush()
             report(now=True)
             raise
-        except Exception:  # likewise (a bot's illegal card, a full disk), so that a stream of it can be closed
+        except Exception as error:  # likewise (a bot's illegal card, a full disk), so that a stream of it can be closed
+            if isinstance(error, BotError):  # the boards played before it are the caller's, with or without progress
+                error.result = tally.result(game.name, seed, boards, "error", pot, setup, builds())
             try:
                 if in_order is not None:
                     in_order.flush()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .cards import Card, bits, union
-from .errors import IllegalPlayError, UnknownCardError, UnknownCardPlayError, is_whole_number
+from .errors import IllegalPlayError, UnknownCardError, UnknownCardPlayError, integral, is_whole_number
 
 if TYPE_CHECKING:
     from .games.base import Rules
@@ -97,7 +97,10 @@ class PlayState:
                 raise UnknownCardPlayError(f"{card.name} is not a card of the {self.rules.game.name} pack")
             card = card.index
         if not is_whole_number(card):
-            raise IllegalPlayError(f"a card to play is a pack index, a Card or a card token, not {card!r}")
+            index = integral(card)  # a numpy integer (a bot's argmax) is a pack index too
+            if not is_whole_number(index):
+                raise IllegalPlayError(f"a card to play is a pack index, a Card or a card token, not {card!r}")
+            card = index
         if not 0 <= card < len(self.rules.pack):
             raise UnknownCardPlayError(f"card index {card} is not a card of the {self.rules.game.name} pack "
                                        f"(0 to {len(self.rules.pack) - 1})")

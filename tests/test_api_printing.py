@@ -244,8 +244,8 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     result = play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=3, pot=4)
     text = str(result).splitlines()
     assert text[0] == "Kratzen: 3 boards (seed 1), each played 3 times with the bots rotated; pot 4"
-    assert text[1] == ("bots: random, cheater (plays for the score); each board's own contract, attacker 1; "
-                       "variant: the game's defaults")
+    assert text[1] == ("bots: random, cheater (plays for the score as attacker, else its own tricks); each board's "
+                       "own contract, attacker 1; variant: the game's defaults")
     assert text[2:4] == ["mean settlement per seat and deal", "bot      seats played  mean settlement (chips)"]
     assert text[4] == "random   18            -1.89 (-3.97 .. +0.19)"
     assert text[-3:] == ["attacker (seat 1): -4.89 (-13.97 .. +4.19) chips per deal, his own payment",

@@ -141,17 +141,62 @@ def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_
     match = play_match("schafkopf", [FirstCard(), FirstToken(), FirstCard(), FirstToken()], boards=2, seed=3,
                        rotate=False)
     assert len(match.deals) == 2 and all(len(deal.play) == 32 for deal in match.deals)
-    with pytest.raises(StichError, match=r"bot illegal at seat 1 chose \w+, which is not a legal card here"):
+    with pytest.raises(StichError, match=r"^board 1, rotation 0, card 1 \(trick 1\): bot illegal at seat 1 chose "
+                                         r"\w+, which is not a legal card here \(seat 1 does not hold \w+\)$"):
         play_match("schafkopf", [Illegal(), FirstCard(), FirstCard(), FirstCard()], boards=1, seed=3,
                    contract="Solo E")
+
+
+class _FailsOnCall:
+    """A bot of one's own that raises on its ``fail_on``-th choice (a bug of its author's), else plays the first
+    legal card."""
+
+    name = "buggy"
+
+    def __init__(self, fail_on: int) -> None:
+        self.calls = 0
+        self.fail_on = fail_on
+
+    def choose(self, position):
+        self.calls += 1
+        if self.calls == self.fail_on:
+            raise KeyError("no such suit")
+        return next(iter(position.legal_cards()))
+
+
+def test_a_bot_that_fails_is_named_with_its_board_and_card_and_the_boards_before_are_kept(tmp_path):
+    """A bot of one's own that raised came out of the match as its bare exception (``KeyError: 'no such suit'``):
+    no bot, board or card said, and every board played before it lost unless a progress function was given. It is
+    a BotError (a StichError) naming the bot, its seat, the board, the rotation and the card, the bot's exception
+    its cause, and ``result`` the match so far; a checkpoint keeps those boards, so a rerun resumes after them."""
+    from solver.match import BotError
+
+    # Kratzen, 3 seats, 4 cards a seat: the bot plays 4 cards a deal and 12 a board (3 rotations); its 19th choice
+    # is its 3rd card (trick 3) of board 2's second deal (rotation 1), where it sits at seat 2
+    bots = [_FailsOnCall(19), RandomBot(seed=2), RandomBot(seed=3)]
+    journal = tmp_path / "m.ckpt"
+    with pytest.raises(BotError) as failed:
+        play_match("kratzen", bots, boards=3, seed=5, pot=6, checkpoint=journal)
+    error = failed.value
+    assert isinstance(error, StichError) and isinstance(error.__cause__, KeyError)
+    assert str(error) == ("board 2, rotation 1, card 7 (trick 3): bot buggy at seat 2 failed: "
+                          "KeyError: 'no such suit'")
+    so_far = error.result
+    assert so_far is not None and so_far.stopped == "error" and so_far.deals_counted == 3
+    # board 1 counted; board 2's first deal played, listed, not counted (its bots did not hold every hand)
+    assert [(deal.board, deal.rotation) for deal in so_far.deals] == [(1, 0), (1, 1), (1, 2), (2, 0)]
+    assert so_far.bots["buggy"].count == 1
+    fixed = [_FailsOnCall(0), RandomBot(seed=2), RandomBot(seed=3)]
+    again = play_match("kratzen", fixed, boards=3, seed=5, pot=6, checkpoint=journal)
+    assert again.deals[:4] == so_far.deals and fixed[0].calls == 24  # boards 2 and 3 only: board 1 resumed
 
 
 def test_bots_print_as_what_they_are_and_check_their_seed():
     # the sampling and cheater bots printed as <solver.bots.SamplingBot object at 0x...>, and RandomBot took any seed
     assert repr(make_bot("sampling:5", seed=2)) == ("SamplingBot(name='sampling:5', samples=5, seed=2, "
                                                     "plays_for='score', workers=1)")
-    assert repr(SamplingBot(samples=3, time_limit=0.5, plays_for="points")) == (
-        "SamplingBot(name='sampling', samples=3, seed=1, plays_for='points', time_limit=0.5, workers=1)")  # DEFAULT_SEED
+    assert repr(SamplingBot(samples=3, time_limit=0.5, plays_for="points")) == (  # seed=1: DEFAULT_SEED
+        "SamplingBot(name='sampling:3', samples=3, seed=1, plays_for='points', time_limit=0.5, workers=1)")
     assert repr(make_bot("cheater")) == "CheaterBot(name='cheater', plays_for='score')"
     assert repr(make_bot("random", seed=4)) == "RandomBot(seed=4, name='random')"
     for seed in ("a", 1.5, None):
@@ -555,6 +600,23 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     assert library["variant"] == {"must_undertrump": "false"} and library["bots"]["sampling:1"]["card_time"] == 0.5
 
 
+def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
+    """The setup line said ``at most 0.05 s a card``, but the first sample always finishes (a Zwanzigerrufen opening
+    lead took 0.7 s under a deadline of 0.001 s): the line and ``--help`` say what the deadline is."""
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    bots = [make_bot("sampling:1", seed=2, time_limit=0.001), *[make_bot("random", seed=2)] * 2]
+    result = play_match("kratzen", bots, boards=1, seed=2)
+    assert ("sampling:1 (1 sample a card, plays for the score as attacker, else its own tricks, 0.001 s a card "
+            "after its first sample)") in str(result)
+    assert "at most" not in str(result)
+    shown = CliRunner().invoke(app, ["match", "--help"], env={"COLUMNS": "200"})
+    assert ("Each sampling bot's deadline for one card: it stops sampling at SECONDS, but always finishes its first "
+            "sample, so a card takes at least one sample's search (may be longer).") in " ".join(shown.stdout.split())
+
+
 def test_a_checkpoint_is_not_resumed_by_a_match_with_another_card_time(tmp_path):
     """The checkpoint's identity left out the sampling bot's deadline a card, which changes its play: a rerun with
     another --card-time took the boards played under the first as its own."""
@@ -583,6 +645,20 @@ def test_a_checkpoint_of_sampling_n_before_the_rename_is_still_resumed(tmp_path)
     assert [deal.payments for deal in again.deals] == [deal.payments for deal in first.deals]
     written = journal.read_text().splitlines()
     assert len(written) == lines + 1 and "stich-analysis" in written[-1]  # its own header, no board played again
+
+
+def test_a_checkpoint_of_sampling_n_resumed_in_part_counts_one_bot_as_one_kind(tmp_path):
+    """Resumed in part, the boards of such a checkpoint kept the old name in their deals and the new boards the new
+    one: one bot was counted as two kinds, ``sampling:2`` and ``sampling`` with 3 seats each, and the match had no
+    difference line. The resumed deals take the bots' names now."""
+    journal = tmp_path / "match.ckpt"
+    old = [SamplingBot(samples=2, name="sampling:2"), make_bot("random"), make_bot("random")]
+    play_match("kratzen", old, boards=1, seed=3, pot=3, checkpoint=journal)
+    new = [make_bot("sampling:2", samples=2), make_bot("random"), make_bot("random")]
+    again = play_match("kratzen", new, boards=2, seed=3, pot=3, checkpoint=journal)
+    assert list(again.bots) == ["sampling", "random"] and again.seats == {"sampling": 6, "random": 12}
+    assert again.deals[0].bots == ("sampling", "random", "random") and again.deals[1].bots[1] == "sampling"
+    assert again.difference is not None and again.difference[:2] == ("sampling", "random")
 
 
 def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_path, monkeypatch):
@@ -819,7 +895,12 @@ def test_a_kratzen_match_names_its_measure_tricks_as_solve_does(tmp_path):
     common = ["match", "--game", "kratzen", "--bots", "cheater,random,random", "-n", "1", "--pot", "6", "-j", "1"]
     played = run(*common, "-o", "tricks")
     assert "bots: cheater (plays for its own tricks), random; " in played.stdout
-    assert json.loads(run(*common, "-o", "tricks", "--json").stdout)["bots"]["cheater"]["plays_for"] == "points"
+    # the JSON says the name the command takes (it said "points", which -o refuses for Kratzen); the checkpoint's
+    # identity keeps the bots' word, "points", so that checkpoints written before still resume
+    assert json.loads(run(*common, "-o", "tricks", "--json").stdout)["bots"]["cheater"]["plays_for"] == "tricks"
+    journal = tmp_path / "k.ckpt"
+    run(*common, "-o", "tricks", "--checkpoint", journal)
+    assert json.loads(journal.read_text().splitlines()[0])["match"]["bots"][0] == ["cheater", None, None, "points"]
     refused = run(*common, "-o", "points", code=2)
     assert refused.stdout == "" and "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen " \
         "(for Kratzen choose from: score, tricks)" in " ".join(refused.stderr.replace("│", "").split())
@@ -884,6 +965,9 @@ def test_a_match_that_keeps_no_deal_reports_and_writes_what_it_did_when_it_kept_
         line = _stich(*FROZEN_MATCH, "-j", workers, "--json")
         document = json.loads(line)
         assert document.pop("engine_builds") == {engine_build(): 5}  # this copy's build played every board
+        # the one value said otherwise since: Kratzen's measure by the name -o takes (the frozen line said "points")
+        assert document["bots"]["cheater"]["plays_for"] == "tricks"
+        document["bots"]["cheater"]["plays_for"] = "points"
         assert hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest() == FROZEN_DOCUMENT_SHA256
     bots = [make_bot("random", seed=11), make_bot("cheater", seed=11, plays_for="points"),
             make_bot("random", seed=11)]
@@ -1033,3 +1117,132 @@ def test_an_interrupt_while_a_checkpoint_is_read_closes_the_json_document(tmp_pa
     stopped = run(*RANDOM_KRATZEN, "-n", "3", "--checkpoint", journal, code=130)
     document = json.loads(stopped.stdout)  # board 1 and the deal of board 2 written when Ctrl-C came
     assert document["stopped"] == "interrupt" and len(document["deals"]) == 5
+
+
+def test_hand_built_sampling_bots_are_named_by_their_samples_and_one_name_is_one_kind_of_bot(tmp_path):
+    """``SamplingBot(samples=1)`` and ``SamplingBot(samples=8)`` were both named ``sampling``: a match counted them
+    as one kind of bot (12 seats of "sampling", no difference) and its setup line said "1 samples a card" for both.
+    A SamplingBot is named as make_bot names it, and two bots of one name that differ are refused, naming both."""
+    assert [SamplingBot().name, SamplingBot(samples=8).name, SamplingBot(samples=8, name="deep").name] == [
+        "sampling", "sampling:8", "deep"]
+    result = play_match("kratzen", [SamplingBot(samples=1), SamplingBot(samples=8), RandomBot()], boards=2, seed=3,
+                        pot=3)
+    assert result.seats == {"sampling:1": 6, "sampling:8": 6, "random": 6}
+    # in Kratzen only the attacker plays for the score (his payment), every other seat for its own tricks
+    assert ("bots: sampling:1 (1 sample a card, plays for the score as attacker, else its own tricks), sampling:8 "
+            "(8 samples a card, ") in str(result)
+    same_name = [SamplingBot(samples=1, name="mine"), SamplingBot(samples=8, name="mine"), RandomBot()]
+    with pytest.raises(StichError, match=r"^the bots at seats 1 and 2 are both named 'mine' but differ \(samples 1 "
+                                         r"and 8\): a match counts its bots by name"):
+        play_match("kratzen", same_name, boards=1, seed=3)
+    with pytest.raises(StichError, match=r"named 'cheater' but differ \(plays_for score and points\)"):
+        play_match("kratzen", [CheaterBot(), CheaterBot(plays_for="points"), RandomBot()], boards=1, seed=3)
+    # one kind of bot in two seeds is one kind
+    assert play_match("kratzen", [RandomBot(seed=1), RandomBot(seed=2), RandomBot(seed=3)], boards=1, seed=3).seats \
+        == {"random": 9}  # 3 seats, 3 rotations
+    # a checkpoint of such a bot written under its old name 'sampling' is this match's
+    journal = tmp_path / "match.ckpt"
+    play_match("kratzen", [SamplingBot(samples=2, name="sampling"), RandomBot(), RandomBot()], boards=1, seed=3,
+               pot=3, checkpoint=journal)
+    lines = len(journal.read_text().splitlines())
+    again = play_match("kratzen", [SamplingBot(samples=2), RandomBot(), RandomBot()], boards=1, seed=3, pot=3,
+                       checkpoint=journal)
+    assert len(journal.read_text().splitlines()) == lines + 1 and again.seats == {"sampling:2": 3, "random": 6}
+
+
+def test_a_kratzen_bot_asked_to_play_for_tricks_is_told_that_points_is_its_own_measure():
+    """``solve`` names Kratzen's measure ``tricks``, and ``SamplingBot(plays_for="tricks")`` was refused with "a bot
+    plays for score or points": a Kratzen bot's author was not told that ``points`` is that measure there. The bot
+    playing for ``points`` in Kratzen does maximise the seat's own tricks (the checkpoint and the JSON keep the bots'
+    word, ``points``)."""
+    from solver.bots import objective_for
+
+    with pytest.raises(StichError, match=r"^a bot plays for score or points \(the game's own measure: the card "
+                                         r"points, or in Kratzen the seat's own tricks\), not 'tricks'$"):
+        SamplingBot(plays_for="tricks")
+    kratzen = position_from_record(random_record("kratzen", 7, 1))
+    assert (objective_for(kratzen.rules, 1).name, objective_for(kratzen.rules, 1).maximiser) == ("tricks", {1})
+
+
+def test_ctrl_c_at_a_slow_bot_says_which_bot_board_and_card_it_stopped():
+    """A bot of one's own too slow to wait for is stopped with Ctrl-C: the interrupt said nothing of where the match
+    was. Its note names the board, rotation, card, bot and seat, and ``progress`` still gets the match so far."""
+
+    class Slow(_FailsOnCall):
+        name = "slow"
+
+        def choose(self, position):
+            self.calls += 1
+            if self.calls == self.fail_on:
+                raise KeyboardInterrupt  # as Ctrl-C arrives in a long choose
+            return next(iter(position.legal_cards()))
+
+    so_far = []
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        play_match("kratzen", [RandomBot(), Slow(19), RandomBot(seed=2)], boards=3, seed=5, pot=6,
+                   progress=lambda result, total: so_far.append(result))
+    assert stopped.value.__notes__ == ["board 2, rotation 1, card 9 (trick 3): bot slow at seat 3 was choosing"]
+    assert so_far[-1].stopped == "interrupt" and so_far[-1].deals_counted == 3
+
+
+def test_the_bot_of_ones_own_in_api_md_plays_a_match():
+    """Writing one's own bot was documented nowhere but in solver/bots.py (whose docstring named a ``seat_view``
+    that does not exist): api.md's example is run as written, and the functions it names for a seat's view exist."""
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+
+    from solver.sampling import draw_sample, position_setup
+
+    api = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    example = re.search(r"## A bot of your own\n.*?```python\n(.*?)```", api, flags=re.S).group(1)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(example, "api.md", "exec"), {"__name__": "api_md"})
+    assert printed.getvalue().startswith("{'last': 12, 'random': 36} ")
+    position = position_from_record(random_record("schafkopf", 1, 1))
+    rules, state = draw_sample(position_setup(position, 1, seed=2), 0)
+    assert state.hands[0] == position.state.hands[0]  # the seat's own hand kept, the others redealt
+
+
+def test_a_bot_may_answer_with_a_numpy_integer():
+    """A bot that picks its card with numpy (``np.argmax`` over its values) returns an ``np.int64``: the match
+    refused it ("not a legal card here (a card to play is a pack index, ... not np.int64(29))"), though every seat
+    the API takes may be a numpy integer. It is a pack index like any other; a bool is still none."""
+    np = pytest.importorskip("numpy")
+
+    class Last:
+        name = "last"
+
+        def choose(self, position):
+            return np.int64(max(card.index for card in position.legal_cards()))
+
+    class LastInt(Last):
+        def choose(self, position):
+            return int(super().choose(position))
+
+    numpy_match = play_match("kratzen", [Last(), RandomBot(), RandomBot()], boards=2, seed=2, pot=4)
+    int_match = play_match("kratzen", [LastInt(), RandomBot(), RandomBot()], boards=2, seed=2, pot=4)
+    assert numpy_match.deals == int_match.deals and len(numpy_match.deals) == 6
+    start = _start()
+    first = next(iter(start.legal_cards())).index
+    assert start.play(np.int16(first)).played == (first,)
+    with pytest.raises(StichError, match="a card to play is a pack index, a Card or a card token, not True"):
+        start.play(True)
+
+
+def test_card_time_and_samples_without_a_sampling_bot_are_said_to_be_ignored():
+    """``stich match --bots cheater,random,... --card-time 0.1 --samples 7`` played as if neither was given and said
+    nothing: a bot author who meant to time the cheater was not told it has no deadline."""
+    from test_cli import run
+
+    args = ("match", "-g", "kratzen", "--bots", "cheater,random,random", "-n", "1", "-j", "1", "--pot", "3")
+    both = run(*args, "--card-time", "0.1", "--samples", "7")
+    assert both.stderr == ("stich: match: --samples and --card-time are for sampling bots, and no bot here samples: "
+                           "ignored\n")
+    assert run(*args, "--card-time", "0.1").stderr == ("stich: match: --card-time is for sampling bots, and no bot "
+                                                       "here samples: ignored\n")
+    assert run(*args).stderr == "" and run(*args, "--samples", "50").stderr == ""
+    assert run("match", "-g", "kratzen", "--bots", "sampling:2,random,random", "-n", "1", "-j", "1",
+               "--card-time", "0.1").stderr == ""
