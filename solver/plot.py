@@ -32,6 +32,12 @@ SEAT_COLOURS = ("#1f4fb4", "#2a8a2a", "#8a2a8a", "#b45f06", "#117a8b", "#6b6b6b"
 LINE_COLOUR = "#1e5ac8"
 THRESHOLD_COLOUR = "#777777"
 WINNING_COLOUR = "#7a1fa2"  # the game's threshold and the cards that crossed it
+#: The name of the score's 0 where it is not the game's line (Zwanzigerrufen by the score, Kratzen without a pot).
+ZERO_NAME = "0: neither side pays"
+#: Where a threshold's name may go, tried in order while it covers another's (lines a few points apart in a small
+#: ending): (axes fraction, offset x, offset y, ha, va): above its line on the right, below it, then on the left.
+NAME_PLACES = ((1, -4, 2, "right", "bottom"), (1, -4, -2, "right", "top"), (0, 4, 2, "left", "bottom"),
+               (0, 4, -2, "left", "top"))
 
 
 def plot_figure(analysis: PlayAnalysis):
@@ -51,6 +57,7 @@ def plot_figure(analysis: PlayAnalysis):
     side = "+".join(str(seat) for seat in analysis.declaring_side)
     whose = f"seat {side}" if len(analysis.declaring_side) == 1 else f"seats {side}"
     from .games import get_game
+    from .postmortem import SCORE_MEASURES
 
     title = get_game(analysis.game).declarer_title  # the Kratzen attacker, as the text's header names him
     figure.suptitle(f"{analysis.game} {analysis.contract}, {title} {analysis.declarer}: double-dummy {unit} "
@@ -72,24 +79,34 @@ def plot_figure(analysis: PlayAnalysis):
     axes.set_ylabel(f"{unit} of {whose}")
     axes.set_xlabel("card played (seat: card)")
 
-    # the contract's thresholds, the game's own drawn apart
+    # the contract's thresholds, the game's own drawn apart; their names are staggered where they meet
     winning = analysis.winning
+    names = []
     for name, value in analysis.thresholds:
         # an ending's marks above its points (Schneider's 91 of 33) would put their names over the title
         if (name, value) == winning or not low <= value <= high:
             continue
         axes.axhline(value, color=THRESHOLD_COLOUR, linestyle=":", linewidth=1, gid=f"threshold-{name}")
-        axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
-                      textcoords="offset points", ha="right", va="bottom", fontsize=8, color=THRESHOLD_COLOUR)
+        names.append(axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
+                                   textcoords="offset points", ha="right", va="bottom", fontsize=8,
+                                   color=THRESHOLD_COLOUR, gid=f"threshold-name-{name}"))
+    if analysis.measure in SCORE_MEASURES and (winning is None or winning[1] != 0) and low <= 0 <= high:
+        # the score's 0 (Zwanzigerrufen scores the game apart from its bonuses, so 0 is not its game line): named, or
+        # the grid's 0 read as a mark nobody explained
+        axes.axhline(0, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1, gid="threshold-zero", zorder=1)
+        names.append(axes.annotate(ZERO_NAME, (1, 0), xycoords=("axes fraction", "data"), xytext=(-4, 2),
+                                   textcoords="offset points", ha="right", va="bottom", fontsize=8,
+                                   color=THRESHOLD_COLOUR, gid="threshold-name-zero"))
     made = "made" if winning is not None and winning[0] == "target" else "won"
     if winning is not None:
         name, value = winning
         axes.axhline(value, color=WINNING_COLOUR, linestyle="-.", linewidth=1.3, gid=f"threshold-{name}", zorder=1)
         # an ending's line is the whole deal's, on the ending's own cards (docs/scoring.md)
         where = "" if analysis.whole_deal else " (on the ending's own cards)"
-        axes.annotate(f"{name} {made} at \u2265 {value}{where}", (1, value), xycoords=("axes fraction", "data"),
-                      xytext=(-4, 2), textcoords="offset points", ha="right", va="bottom", fontsize=8,
-                      fontweight="bold", color=WINNING_COLOUR, gid="winning-label")
+        names.append(axes.annotate(f"{name} {made} at \u2265 {value}{where}", (1, value),
+                                   xycoords=("axes fraction", "data"), xytext=(-4, 2), textcoords="offset points",
+                                   ha="right", va="bottom", fontsize=8, fontweight="bold", color=WINNING_COLOUR,
+                                   gid="winning-label"))
 
     # the tricks: dashed boundaries, numbered along the top
     starts = [0, *analysis.trick_ends]
@@ -176,7 +193,7 @@ def plot_figure(analysis: PlayAnalysis):
                                                               else "")))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     axes.grid(axis="y", color="#eeeeee")
-    _place_labels(figure, axes, labels, sorted(notes), fixed, analysis)
+    _place_labels(figure, axes, labels, sorted(notes), fixed, analysis, names)
     return figure
 
 
@@ -198,21 +215,41 @@ LABEL_OFFSETS = tuple((dx, dy, ha) for dx, ha in ((6, "left"), (-6, "right"))
                       for dy in (7, -15, 21, -29, 35, -43, 49, -57))
 
 
-def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: PlayAnalysis) -> None:
+def _stagger_names(names, renderer) -> None:
+    """Move each threshold's name (lowest line first) to the first place of :data:`NAME_PLACES` where it covers no
+    name placed before it: in a small ending, lines a point apart (Valat's top at 29, Absolut against at 30) wrote
+    their names over each other. Where no place is free, the first."""
+    placed = []
+    for name in sorted(names, key=lambda annotation: annotation.xy[1]):
+        for fraction, dx, dy, ha, va in (*NAME_PLACES, NAME_PLACES[0]):
+            name.xy = (fraction, name.xy[1])
+            name.xyann = (dx, dy)
+            name.set_horizontalalignment(ha)
+            name.set_verticalalignment(va)
+            extent = name.get_window_extent(renderer)
+            if not any(extent.overlaps(other) for other in placed):
+                break
+        placed.append(extent)
+
+
+def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: PlayAnalysis, names=()) -> None:
     """Move each card's label (``numbers``: their cards), in the order of the play, to the first place of
     :data:`LABEL_OFFSETS` where it stays inside the axes and covers no label placed before it, no fixed text (the
     thresholds' names, the bonuses kept) and no other labelled card's marker; where the line allows, not the line
-    either. Where no place is free, the one that covers least. Measured on the figure as drawn (the layout is then
-    frozen so that it holds)."""
+    either. Where no place is free, the one that covers least. The thresholds' ``names`` are staggered first
+    (:func:`_stagger_names`). Measured on the figure as drawn (the layout is then frozen so that it holds)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import Bbox
 
-    if not labels:
+    if not labels and not names:
         return
     canvas = FigureCanvasAgg(figure)
     canvas.draw()  # the constrained layout places the axes; labels are kept inside them, so it stays so
     figure.set_layout_engine("none")
     renderer = canvas.get_renderer()
+    _stagger_names(names, renderer)  # (first: the cards' labels keep clear of the names where they end up)
+    if not labels:
+        return
     frame = axes.get_window_extent(renderer)
     points = figure.dpi / 72  # display pixels a point
 

@@ -367,6 +367,48 @@ def test_the_labels_of_mistakes_close_together_do_not_overlap():
                 assert not box.contains(x, y), (gid, card.card)
 
 
+def _drawn_texts(analysis: PlayAnalysis) -> dict[str, object]:
+    """The plot's texts by gid, measured on the figure as drawn."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import plot_figure
+
+    figure = plot_figure(analysis)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    (axes,) = figure.axes
+    return {text.get_gid(): text.get_window_extent(renderer) for text in axes.texts if text.get_gid()}
+
+
+def test_the_names_of_thresholds_a_point_apart_do_not_overlap():
+    """In a small ending the threshold lines come close: board 6 of the examples (a 29-point ending) draws Valat's
+    top at 29 and Absolut against at 30, and their names were written over each other on the right. The second now
+    goes where it covers no other name (here on the left)."""
+    position = next(p for p in solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn") if p.record.get("Board") == "6")
+    analysis = analyse_play(position)
+    assert analysis.thresholds[:2] == (("valat (all tricks)", 29), ("absolut_against", 30))
+    texts = _drawn_texts(analysis)
+    names = [box for gid, box in texts.items() if gid.startswith("threshold-name-") or gid == "winning-label"]
+    assert len(names) == 3  # 29, 30 and the game's 45 (Absolut's 56 is above the scale)
+    assert not any(box.overlaps(other) for number, box in enumerate(names) for other in names[number + 1:])
+
+
+def test_the_score_s_zero_is_named_where_it_is_not_the_game_line(tmp_path):
+    """Zwanzigerrufen by the score (its items scored apart, RULES.md 1.7) has no game line, and the plot showed a 0
+    on its scale that nothing named, with the curve below it (board 6: -16 to -18). The 0 is drawn and named; where
+    0 is the game's line (Schafkopf by the score) the game's name is the only one."""
+    from solver.plot import ZERO_NAME
+
+    position = next(p for p in solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn") if p.record.get("Board") == "6")
+    analysis = analyse_play(position, objective="score")
+    assert analysis.winning is None and analysis.curve == (-16, -18, -18)
+    path = write_plot(analysis, tmp_path / "zr.svg")
+    assert "threshold-zero" in _svg_ids(path) and ZERO_NAME in _svg_text(path)
+    board7 = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
+    schafkopf = write_plot(analyse_play(board7, objective="score"), tmp_path / "sk.svg")
+    assert "threshold-zero" not in _svg_ids(schafkopf) and ZERO_NAME not in _svg_text(schafkopf)
+
+
 RANDOM_RUFER = """[Game "Schafkopf"]
 [Deal "1: EZ HZ HK HO HU H9 SA S7 / EA EO EU E7 GO GU H7 S9 / E9 E8 GZ G9 G8 HA SZ SO / EK GA GK G7 H8 SK SU S8"]
 [Contract "Rufer E"]
