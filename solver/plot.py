@@ -219,7 +219,7 @@ def _stagger_names(names, renderer) -> None:
     """Move each threshold's name (lowest line first) to the first place of :data:`NAME_PLACES` where it covers no
     name placed before it: in a small ending, lines a point apart (Valat's top at 29, Absolut against at 30) wrote
     their names over each other. Where no place is free, the first."""
-    placed = []
+    placed: list = []
     for name in sorted(names, key=lambda annotation: annotation.xy[1]):
         for fraction, dx, dy, ha, va in (*NAME_PLACES, NAME_PLACES[0]):
             name.xy = (fraction, name.xy[1])
