@@ -23,7 +23,7 @@ from typing import Any, Mapping, Sequence
 from .diagram import card_names
 from .errors import InvalidContractError, StichError
 from .games import get_game
-from .games.base import Objective, PayoffComponent, Rules
+from .games.base import Objective, PayoffComponent, Rules, tricks_objective
 from .games.outcome import side_text
 from .html_tables import html_lines, html_table
 from .position import Position, check_position, every_seat_for_itself
@@ -368,7 +368,22 @@ def _value_objective(rules: Rules, seat: int) -> Objective:
     """What the cost is counted in for a card of ``seat`` (0-based)."""
     if every_seat_for_itself(rules):
         return rules.objective("tricks", seat)
-    return rules.objective("points")
+    return _side_objective(rules)
+
+
+def _side_objective(rules: Rules) -> Objective:
+    """A team game's measure under the score: the declaring side's card points, or for a contract without them
+    (one decided by tricks or events alone, which a game module may define) the side's tricks, so that it can still
+    be graded by the score (``points_cost`` is then left out: there are no points to cost)."""
+    if "points" in rules.objective_names():
+        return rules.objective("points")
+    return tricks_objective(rules, rules.declaring_side, "tricks", "tricks the declaring side can force", None)
+
+
+def has_points(rules: Rules) -> bool:
+    """Whether the contract counts card points (``--objective points`` grades by them), or is played for itself
+    (Kratzen: each seat's own tricks)."""
+    return every_seat_for_itself(rules) or "points" in rules.objective_names()
 
 
 def _curve_objective(rules: Rules) -> Objective:
@@ -662,6 +677,9 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None, obje
     check_position(position)
     if objective not in ("points", "score"):
         raise InvalidContractError(f"the post-mortem grades by 'score' or 'points', not {objective!r}")
+    if objective == "points" and not has_points(position.rules):
+        raise InvalidContractError(f"{position.game.name} {position.rules.contract} has no card points to grade by "
+                                   "(no 'points' objective): grade it by the score, objective 'score'")
     deadline = Deadline(time_limit, stop)
     if not deadline.limited:
         return _analyse_play(position, engine, objective, deadline)
@@ -729,6 +747,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     payout = position.game.trick_payout(rules, inputs)
     state = rules.start()
     declaring = rules.declaring_side
+    counted = has_points(rules)  # a team contract without card points: no points cost beside the score's
     before = solve_score(position_at(position, state), engine=searcher).total
     curve = [before]
     cards = []
@@ -744,18 +763,19 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
             best_cards = tuple(c.name for c in result.best_cards())
         cards.append(replace(analysis, before=before, best=before, after=after, cost=cost, best_cards=best_cards,
                              grade=grade(cost, measure, bool(analysis.bonuses_lost), payout), measure=measure,
-                             view=tuple(sorted(s + 1 for s in declaring)), points_cost=analysis.cost))
+                             view=tuple(sorted(s + 1 for s in declaring)),
+                             points_cost=analysis.cost if counted else None))
         curve.append(after)
         before = after
     analysed = tuple(cards)
-    players = tuple(replace(summary, points_cost=old.cost) for summary, old in
+    players = tuple(replace(summary, points_cost=old.cost if counted else None) for summary, old in
                     zip(summarise(analysed, rules.seats), points.players))
     # the contract's thresholds are marks on the points' scale: the score's curve has only the game's, where the
     # settlement's sign says who won it
     won_from = position.game.winning_settlement(rules, inputs)
     winning = None if won_from is None else ("target" if every_seat_for_itself(rules) else "game", won_from)
     return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
-                   points_curve=points.curve, thresholds=(), maximum=max(curve), winning=winning,
+                   points_curve=points.curve if counted else (), thresholds=(), maximum=max(curve), winning=winning,
                    points_winning=points.winning if winning is None and position.game.game_item_on_points(rules)
                    else None)
 
