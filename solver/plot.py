@@ -178,8 +178,10 @@ def plot_figure(analysis: PlayAnalysis):
     if any(card.cost for card in analysis.mistakes):  # a label's (-N): whose loss it is, not the line's move
         handles.append(Line2D([], [], linestyle="", label=cost_sign_note(analysis)))
     if any(card.bonuses_lost for card in cards):
+        # Kratzen has no bonuses: its cross is a seat's own trick target lost (RULES.md 3.3), as its label says
+        targets = all(name == "target" for card in cards for name in card.bonuses_lost)
         handles.append(Line2D([], [], marker="x", linestyle="", color="black", markeredgewidth=2.5,
-                              label="bonus thrown away or handed over"))
+                              label="the player's own target lost" if targets else "bonus thrown away or handed over"))
     if winning is not None:
         handles.append(Line2D([], [], color=WINNING_COLOUR, linestyle="-.", linewidth=1.3,
                               label=f"{winning[0]} {made} at or above this line"))

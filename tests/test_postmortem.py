@@ -1526,3 +1526,15 @@ def test_the_readmes_postmortem_example_is_what_the_command_prints(monkeypatch, 
     positions = [output.index(line) for line in block]
     assert positions == sorted(positions)
     assert "grades in points: inaccuracy 1-5, mistake 6-14, blunder 15+ or a bonus lost" in block
+
+
+def test_the_kratzen_legend_names_its_cross_a_target_not_a_bonus(tmp_path):
+    """Kratzen has no bonuses, only each seat's own trick target (RULES.md 3.3), yet the legend explained the cross
+    on the attacker's lost target as "bonus thrown away or handed over"."""
+    position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
+    analysis = analyse_play(position)
+    assert analysis.cards[0].bonuses_lost == ("target",)
+    text = _svg_text(write_plot(analysis, tmp_path / "k.svg"))
+    assert "the player's own target lost" in text and "bonus thrown away" not in text
+    zr = _svg_text(write_plot(analyse_play(ending(VALAT_THROWN)), tmp_path / "zr.svg"))
+    assert "bonus thrown away or handed over" in zr
