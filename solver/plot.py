@@ -16,6 +16,7 @@ SVG, the ``id`` of its group: ``mistake-N``, ``bonus-N``, ``game-N``, ``threshol
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,8 @@ THRESHOLD_COLOUR = "#777777"
 WINNING_COLOUR = "#7a1fa2"  # the game's threshold and the cards that crossed it
 #: The name of the score's 0 where it is not the game's line (Zwanzigerrufen by the score, Kratzen without a pot).
 ZERO_NAME = "0: neither side pays"
+#: The characters a line of a card's label folds at where the label is wider than half the axes (a small ending's).
+FOLD_WIDTH = 30
 #: Where a threshold's name may go, tried in order while it covers another's (lines a few points apart in a small
 #: ending): (axes fraction, offset x, offset y, ha, va): above its line on the right, below it, then on the left.
 NAME_PLACES = ((1, -4, 2, "right", "bottom"), (1, -4, -2, "right", "top"), (0, 4, 2, "left", "bottom"),
@@ -141,7 +144,9 @@ def plot_figure(analysis: PlayAnalysis):
             axes.plot([card.number], [value], "x", markersize=13, markeredgewidth=2.5, color="black", zorder=4,
                       gid=f"bonus-{card.number}")
             # a seat's own target (Kratzen) says whose: the line is another seat's tricks
-            named = {name: f"seat {card.seat}'s target" if name == "target" else name for name in card.bonuses_lost}
+            # a pair lost together in the table's words (``first + second together``), not the JSON's ``first+second``
+            named = {name: f"seat {card.seat}'s target" if name == "target" else
+                     name.replace("+", " + ") + " together" if "+" in name else name for name in card.bonuses_lost}
             thrown = [named[name] for name in card.bonuses_lost if name not in card.bonuses_handed_over]
             handed = [named[name] for name in card.bonuses_handed_over]
             note += ": " + "; ".join(part for part in (", ".join(thrown) + " lost" if thrown else "",
@@ -270,6 +275,10 @@ def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: Pla
         return sum(max(0.0, min(extent.x1, o.x1) - max(extent.x0, o.x0)) *
                    max(0.0, min(extent.y1, o.y1) - max(extent.y0, o.y0)) for o in obstacles)
 
+    for label in labels:  # a label wider than half the axes (a pair of bonuses named) folds after its card
+        if label.get_window_extent(renderer).width > frame.width / 2 and ": " in label.get_text():
+            card, said = label.get_text().split(": ", 1)
+            label.set_text("\n".join([f"{card}:", *textwrap.wrap(said, FOLD_WIDTH, break_on_hyphens=False)]))
     for number, label in enumerate(labels):
         others = markers[:number] + markers[number + 1:]  # the offsets are measured from its own marker
         choices = []

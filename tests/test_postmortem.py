@@ -1538,3 +1538,24 @@ def test_the_kratzen_legend_names_its_cross_a_target_not_a_bonus(tmp_path):
     assert "the player's own target lost" in text and "bonus thrown away" not in text
     zr = _svg_text(write_plot(analyse_play(ending(VALAT_THROWN)), tmp_path / "zr.svg"))
     assert "bonus thrown away or handed over" in zr
+
+
+def test_a_pair_lost_together_is_labelled_in_the_table_s_words_and_stays_inside_the_axes():
+    """Board 6 of the examples (a one-trick ending): HK hands over Valat against and the Pagat together. The plot
+    said `valat_against+pagat_ultimo handed over` (the JSON's name, where the table says `valat_against +
+    pagat_ultimo together`) on one line wider than the axes, which ran out over the legend. It says it in the
+    table's words now, folded where it is wider than half the axes, inside them."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import plot_figure
+
+    position = next(p for p in solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn") if p.record.get("Board") == "6")
+    analysis = analyse_play(position, objective="score")
+    assert analysis.cards[0].bonuses_lost == ("valat_against+pagat_ultimo",)
+    figure = plot_figure(analysis)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    (axes,) = figure.axes
+    (label,) = [text for text in axes.texts if text.get_gid() == "label-1"]
+    assert label.get_text() == "HK (-2):\nvalat_against + pagat_ultimo\ntogether handed over"
+    box, frame = label.get_window_extent(canvas.get_renderer()), axes.get_window_extent(canvas.get_renderer())
+    assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
