@@ -35,6 +35,9 @@ THRESHOLD_COLOUR = "#777777"
 WINNING_COLOUR = "#7a1fa2"  # the game's threshold and the cards that crossed it
 #: The name of the score's 0 where it is not the game's line (Zwanzigerrufen by the score, Kratzen without a pot).
 ZERO_NAME = "0: neither side pays"
+#: How far (points up or down) a card's label may sit from its marker without a leader line to it.
+NEAR_LABEL = 15
+LEADER_COLOUR = "#999999"
 #: The characters a line of a card's label folds at where the label is wider than half the axes (a small ending's).
 FOLD_WIDTH = 30
 #: Where a threshold's name may go, tried in order while it covers another's (lines a few points apart in a small
@@ -297,6 +300,12 @@ def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: Pla
         label.xyann = (dx, dy)
         label.set_horizontalalignment(ha)
         taken.append(extent)
+        if abs(dy) > NEAR_LABEL:  # set apart from its card (the line was in the way): a thin line leads to it
+            leader = axes.annotate("", label.xy, xytext=(dx, dy), textcoords="offset points",
+                                   gid=f"leader-{numbers[number]}", zorder=2,
+                                   arrowprops=dict(arrowstyle="-", color=LEADER_COLOUR, linewidth=0.7, shrinkA=0,
+                                                   shrinkB=6))
+            leader.arrow_patch.set_gid(leader.get_gid())  # (the SVG writes no group for an empty text)
 
 
 def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:

@@ -353,7 +353,7 @@ def test_the_labels_of_mistakes_close_together_do_not_overlap():
               if (text.get_gid() or "").startswith("label-")}
     assert sorted(labels) == sorted(f"label-{card.number}" for card in analysis.mistakes)  # 13 of them
     fixed = [text.get_window_extent(renderer) for text in axes.texts
-             if not (text.get_gid() or "").startswith("label-")]
+             if not (text.get_gid() or "").startswith(("label-", "leader-"))]
     assert len(fixed) == len(analysis.thresholds)
     frame = axes.get_window_extent(renderer)
     boxes = list(labels.values())
@@ -1559,3 +1559,22 @@ def test_a_pair_lost_together_is_labelled_in_the_table_s_words_and_stays_inside_
     assert label.get_text() == "HK (-2):\nvalat_against + pagat_ultimo\ntogether handed over"
     box, frame = label.get_window_extent(canvas.get_renderer()), axes.get_window_extent(canvas.get_renderer())
     assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+
+
+def test_a_label_set_apart_from_its_card_has_a_line_leading_to_it(tmp_path):
+    """Where the line is in the way a card's label goes further out (up to 57 points from its card), where it can
+    sit under another card: on board 7 of the examples HK's label stood nearer other cards than its own. A label
+    set more than NEAR_LABEL points apart gets a thin line to its card (gid leader-N); a near one has none."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import NEAR_LABEL, plot_figure
+
+    position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
+    figure = plot_figure(analyse_play(position))
+    FigureCanvasAgg(figure).draw()
+    (axes,) = figure.axes
+    far = {text.get_gid().removeprefix("label-") for text in axes.texts
+           if (text.get_gid() or "").startswith("label-") and abs(text.xyann[1]) > NEAR_LABEL}
+    leaders = {text.get_gid().removeprefix("leader-") for text in axes.texts
+               if (text.get_gid() or "").startswith("leader-")}
+    assert far and leaders == far
+    assert "leader-" in "".join(_svg_ids(write_plot(analyse_play(position), tmp_path / "sk.svg")))
