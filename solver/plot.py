@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .errors import StichError
 
@@ -87,12 +87,13 @@ def plot_figure(analysis: PlayAnalysis):
 
     # the contract's thresholds, the game's own drawn apart; their names are staggered where they meet
     winning = analysis.winning
-    names = []
+    names, levels = [], []  # the names, and the heights of the lines drawn across (labels keep off them)
     for name, value in analysis.thresholds:
         # an ending's marks above its points (Schneider's 91 of 33) would put their names over the title
         if (name, value) == winning or not low <= value <= high:
             continue
         axes.axhline(value, color=THRESHOLD_COLOUR, linestyle=":", linewidth=1, gid=f"threshold-{name}")
+        levels.append(value)
         names.append(axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
                                    textcoords="offset points", ha="right", va="bottom", fontsize=8,
                                    color=THRESHOLD_COLOUR, gid=f"threshold-name-{name}"))
@@ -100,6 +101,7 @@ def plot_figure(analysis: PlayAnalysis):
         # the score's 0 (Zwanzigerrufen scores the game apart from its bonuses, so 0 is not its game line): named, or
         # the grid's 0 read as a mark nobody explained
         axes.axhline(0, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1, gid="threshold-zero", zorder=1)
+        levels.append(0)
         names.append(axes.annotate(ZERO_NAME, (1, 0), xycoords=("axes fraction", "data"), xytext=(-4, 2),
                                    textcoords="offset points", ha="right", va="bottom", fontsize=8,
                                    color=THRESHOLD_COLOUR, gid="threshold-name-zero"))
@@ -107,6 +109,7 @@ def plot_figure(analysis: PlayAnalysis):
     if winning is not None:
         name, value = winning
         axes.axhline(value, color=WINNING_COLOUR, linestyle="-.", linewidth=1.3, gid=f"threshold-{name}", zorder=1)
+        levels.append(value)
         # an ending's line is the whole deal's, on the ending's own cards (docs/scoring.md)
         where = "" if analysis.whole_deal else " (on the ending's own cards)"
         names.append(axes.annotate(f"{name} {made} at \u2265 {value}{where}", (1, value),
@@ -203,7 +206,7 @@ def plot_figure(analysis: PlayAnalysis):
                                                               else "")))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     axes.grid(axis="y", color="#eeeeee")
-    _place_labels(figure, axes, labels, sorted(notes), fixed, analysis, names)
+    _place_labels(figure, axes, labels, sorted(notes), fixed, analysis, names, levels)
     return figure
 
 
@@ -242,11 +245,12 @@ def _stagger_names(names, renderer) -> None:
         placed.append(extent)
 
 
-def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: PlayAnalysis, names=()) -> None:
+def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: PlayAnalysis, names=(),
+                  levels: Sequence[int] = ()) -> None:
     """Move each card's label (``numbers``: their cards), in the order of the play, to the first place of
     :data:`LABEL_OFFSETS` where it stays inside the axes and covers no label placed before it, no fixed text (the
     thresholds' names, the bonuses kept) and no other labelled card's marker; where the line allows, not the line
-    either. Where no place is free, the one that covers least. The thresholds' ``names`` are staggered first
+    either, nor the thresholds' lines (``levels``). Where no place is free, the one that covers least. The thresholds' ``names`` are staggered first
     (:func:`_stagger_names`). Measured on the figure as drawn (the layout is then frozen so that it holds)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import Bbox
@@ -272,6 +276,9 @@ def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: Pla
     curve = analysis.curve
     vertices = [box(x + step / 10, curve[x] + (curve[x + 1] - curve[x]) * step / 10, 2)
                 for x in range(len(curve) - 1) for step in range(10)] + [box(len(curve) - 1, curve[-1], 2)]
+    for level in levels:  # the thresholds' lines too: a label they cross (the game's at 61) is struck through
+        height = axes.transData.transform((0, level))[1]
+        vertices.append(Bbox.from_extents(frame.x0, height - points, frame.x1, height + points))
     taken = [annotation.get_window_extent(renderer) for annotation in fixed]
 
     def covered(extent: Bbox, obstacles: list[Bbox]) -> float:

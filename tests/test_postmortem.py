@@ -1578,3 +1578,43 @@ def test_a_label_set_apart_from_its_card_has_a_line_leading_to_it(tmp_path):
                if (text.get_gid() or "").startswith("leader-")}
     assert far and leaders == far
     assert "leader-" in "".join(_svg_ids(write_plot(analyse_play(position), tmp_path / "sk.svg")))
+
+
+SEEDED_RUFER = """[Game "Schafkopf"]
+[Deal "1: GZ GU G9 H8 SA SU S8 S7 / EZ EU E9 GK GO HK HU SZ / EK E8 GA G8 G7 HZ H7 SK / EA EO E7 HA HO H9 SO S9"]
+[Contract "Rufer G"]
+[Declarer "1"]
+[Play "1"]
+G9 GK GA EO
+HO H8 HU H7
+E7 GZ E9 EK
+HZ H9 GU HK
+S7 SZ SK S9
+EU E8 HA SU
+EZ G7 EA S8
+SO SA GO G8
+*
+"""
+
+
+def test_a_label_keeps_off_the_threshold_lines(tmp_path):
+    """`stich deal -g schafkopf -s 11` board 2, played at random and graded by points: the label of HZ (card 13,
+    `HZ (-23); game lost`) was written across the game's line at 61, struck through by it. The lines drawn across
+    the plot are avoided as the value line is, where a place off them is free."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import plot_figure
+
+    path = tmp_path / "r.tbn"
+    path.write_text(SEEDED_RUFER, encoding="utf-8")
+    (position,) = solver.read_positions(path)
+    analysis = analyse_play(position)
+    assert analysis.winning == ("game", 61) and (13, False) in analysis.game_changes
+    figure = plot_figure(analysis)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    (axes,) = figure.axes
+    heights = [axes.transData.transform((0, value))[1] for _, value in analysis.thresholds]
+    for text in axes.texts:
+        if (text.get_gid() or "").startswith("label-"):
+            box = text.get_window_extent(canvas.get_renderer())
+            assert not any(box.y0 < height < box.y1 for height in heights), text.get_text()
