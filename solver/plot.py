@@ -63,7 +63,6 @@ def plot_figure(analysis: PlayAnalysis):
     side = "+".join(str(seat) for seat in analysis.declaring_side)
     whose = f"seat {side}" if len(analysis.declaring_side) == 1 else f"seats {side}"
     from .games import get_game
-    from .postmortem import SCORE_MEASURES
 
     title = get_game(analysis.game).declarer_title  # the Kratzen attacker, as the text's header names him
     figure.suptitle(f"{analysis.game} {analysis.contract}, {title} {analysis.declarer}: double-dummy {unit} "
@@ -97,7 +96,7 @@ def plot_figure(analysis: PlayAnalysis):
         names.append(axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
                                    textcoords="offset points", ha="right", va="bottom", fontsize=8,
                                    color=THRESHOLD_COLOUR, gid=f"threshold-name-{name}"))
-    if analysis.measure in SCORE_MEASURES and (winning is None or winning[1] != 0) and low <= 0 <= high:
+    if analysis.graded_by_score and (winning is None or winning[1] != 0) and low <= 0 <= high:
         # the score's 0 (Zwanzigerrufen scores the game apart from its bonuses, so 0 is not its game line): named, or
         # the grid's 0 read as a mark nobody explained
         axes.axhline(0, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1, gid="threshold-zero", zorder=1)

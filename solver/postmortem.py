@@ -224,6 +224,11 @@ class PlayAnalysis:
                      enumerate(zip(curve, curve[1:]), 1) if (before >= value) != (after >= value))
 
     @property
+    def graded_by_score(self) -> bool:
+        """Whether the curve is the score (game units, or chips), not card points or tricks."""
+        return self.measure in SCORE_MEASURES
+
+    @property
     def mistakes(self) -> tuple[CardAnalysis, ...]:
         """The cards that cost something (``is_mistake``), in playing order."""
         return tuple(card for card in self.cards if card.is_mistake)
