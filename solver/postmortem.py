@@ -104,14 +104,15 @@ class CardAnalysis:
         """Its row of ``stich postmortem``'s card table, under :func:`card_columns`."""
         cells = [str(self.number), str(self.trick), str(self.seat), card_names(self.game, [self.card]),
                  str(self.before), str(self.best), str(self.after), str(self.cost)]
-        if self.measure in SCORE_MEASURES:
-            cells.append("" if self.points_cost is None else str(self.points_cost))
+        if self.measure in SCORE_MEASURES and self.points_cost is not None:  # (none without card points)
+            cells.append(str(self.points_cost))
         better = card_names(self.game, self.best_cards, "/") if self.cost else ""
         return cells + [self.grade, better, lost_cell(self.bonuses_lost, self.bonuses_handed_over, self.measure)]
 
     def _repr_html_(self) -> str:
         """Its row for Jupyter, under the card table's columns (:class:`PlayAnalysis` renders them all)."""
-        return html_table(card_columns(self.measure), [self.cells()], right=NUMBER_COLUMNS)
+        columns = card_columns(self.measure, self.points_cost is not None)
+        return html_table(columns, [self.cells()], right=number_columns(columns))
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -142,18 +143,18 @@ class PlayerSummary:
         """One line for people (``print(analysis.players[0])``), its row of ``stich postmortem``'s per-player
         table, each figure after its column's name: ``seat 1  cards 6  inaccuracies 0  mistakes 1  blunders 0  cost
         (game units) 2  cost (points) 7``, the bonuses lost after; the dataclass ``repr`` stays."""
-        columns, cells = player_columns(self.measure), self.cells()
+        columns, cells = player_columns(self.measure, self.points_cost is not None), self.cells()
         return "  ".join(f"{column} {cell}" for column, cell in zip(columns, cells) if cell)
 
     def cells(self) -> list[str]:
         """Its row of ``stich postmortem``'s per-player table, under :func:`player_columns`."""
-        points = ["" if self.points_cost is None else str(self.points_cost)] if self.measure in SCORE_MEASURES else []
+        points = [str(self.points_cost)] if self.measure in SCORE_MEASURES and self.points_cost is not None else []
         return [str(self.seat), str(self.cards), *(str(self.grades.get(name, 0)) for name in GRADES[1:]),
                 str(self.cost), *points, lost_cell(self.bonuses_lost, self.bonuses_handed_over, self.measure)]
 
     def _repr_html_(self) -> str:
         """Its row for Jupyter, under the per-player table's columns."""
-        columns = player_columns(self.measure)
+        columns = player_columns(self.measure, self.points_cost is not None)
         return html_table(columns, [self.cells()], right=range(len(columns) - 1))
 
     def as_dict(self) -> dict[str, Any]:
@@ -267,16 +268,17 @@ class PlayAnalysis:
         if not self.cards:
             return html_lines([NO_PLAY])
         svg = self.plot_svg()
+        columns = card_columns(self.measure, bool(self.points_curve))
         parts = [html_lines(str(self).splitlines()[:1], bold=True), svg[svg.index("<svg"):],
                  html_lines([card_table_title(self)], bold=True),
-                 html_table(card_columns(self.measure), [card.cells() for card in self.cards], right=NUMBER_COLUMNS),
+                 html_table(columns, [card.cells() for card in self.cards], right=number_columns(columns)),
                  html_lines([note for note in [measure_note(self.measure), grade_note(self.measure)] if note],
                             small=True)]
         changes = game_change_text(self.as_dict())
         if changes:  # the heading (whose game it was) bold, as the command prints it
             parts += [html_lines(changes[:1], bold=True), html_lines(changes[1:])]
         parts.append(html_lines(["Per player"], bold=True))
-        columns = player_columns(self.measure)
+        columns = player_columns(self.measure, bool(self.points_curve))
         parts.append(html_table(columns, [player.cells() for player in self.players], right=range(len(columns) - 1)))
         return f"<div>{''.join(parts)}</div>"
 
@@ -521,21 +523,27 @@ NO_PLAY = "the record has no Play section: nothing to analyse"
 NUMBER_COLUMNS = frozenset(range(9)) - {3}
 
 
-def card_columns(measure: str) -> list[str]:
+def number_columns(columns: Sequence[str]) -> frozenset[int]:
+    """The card table's columns aligned right: the numbers, up to the grade (:data:`NUMBER_COLUMNS` where the points
+    cost is shown)."""
+    return frozenset(range(list(columns).index("grade"))) - {3}
+
+
+def card_columns(measure: str, points: bool = True) -> list[str]:
     """``stich postmortem``'s card table's columns (its wide layout): graded by the score, the card points (a
     Kratzen seat's tricks) a card cost beside; a game where every seat plays for itself loses targets, not bonuses."""
     alone = measure in OWN_MEASURES
-    points = [f"{'tricks' if alone else 'points'} cost"] if measure in SCORE_MEASURES else []
-    return ["#", "trick", "seat", "card", "before", "best", "after", "cost", *points, "grade", "better",
+    cost = [f"{'tricks' if alone else 'points'} cost"] if measure in SCORE_MEASURES and points else []
+    return ["#", "trick", "seat", "card", "before", "best", "after", "cost", *cost, "grade", "better",
             "target lost" if alone else "bonus lost"]
 
 
-def player_columns(measure: str) -> list[str]:
+def player_columns(measure: str, points: bool = True) -> list[str]:
     """``stich postmortem``'s per-player table's columns: the seat, its cards, each grade's count, the cost (and,
     graded by the score, in card points or a Kratzen seat's tricks) and the bonuses (targets) lost."""
     alone = measure in OWN_MEASURES
-    points = [f"cost ({'tricks' if alone else 'points'})"] if measure in SCORE_MEASURES else []
-    return ["seat", "cards", *(GRADE_PLURALS[name] for name in GRADES[1:]), f"cost ({measure or 'value'})", *points,
+    cost = [f"cost ({'tricks' if alone else 'points'})"] if measure in SCORE_MEASURES and points else []
+    return ["seat", "cards", *(GRADE_PLURALS[name] for name in GRADES[1:]), f"cost ({measure or 'value'})", *cost,
             "target lost" if alone else "bonuses lost"]
 
 

@@ -404,6 +404,11 @@ def test_a_team_contract_without_card_points_is_post_mortemed_by_the_score(tmp_p
     render_postmortem(document, Console(file=out, width=160))
     assert "points cost" not in out.getvalue() and "cost (points)" not in out.getvalue()
     assert "cost (game units)" in out.getvalue()
+    html = analysis._repr_html_()  # Jupyter's tables leave the column out too
+    assert "points cost" not in html and "cost (points)" not in html and "cost (game units)" in html
+    assert str(analysis.players[0]).startswith("seat 1  cards 4  inaccuracies 0  mistakes 0  blunders 0  cost (game "
+                                               "units) 0")
+    assert "cost (points)" not in str(analysis.players[0])
     with pytest.raises(InvalidContractError, match=r"^Dreier Trump H has no card points to grade by \(no 'points' "
                                                    r"objective\): grade it by the score, objective 'score'$"):
         analyse_play(position, objective="points")
