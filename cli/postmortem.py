@@ -185,7 +185,7 @@ def _table(title: str, narrow: bool) -> Table:
 def _players_table(document: Document, lost_summary: str, narrow: bool) -> Table:
     """A row per player: cards played, each grade's count, the cost and the bonuses lost."""
     unit = document["measure"]
-    by_score = unit in SCORE_MEASURES
+    by_score = unit in SCORE_MEASURES and _has_points_cost(document)
     points_unit = "tricks" if document["every_seat_for_itself"] else "points"
     summary = _table("Per player", narrow)
     summary.add_column("seat", justify="right")
@@ -207,7 +207,7 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
     """A row per card. ``narrow``: the layout for a terminal the full table does not fit (it was 116 columns wide
     at 80): no ``best`` column (always ``before``'s number), the ``better`` cards separated by spaces so that they
     fold, and no borders but the header's rule (``_table``)."""
-    by_score = document["measure"] in SCORE_MEASURES
+    by_score = document["measure"] in SCORE_MEASURES and _has_points_cost(document)
     alone = document["every_seat_for_itself"]
     points_unit = "tricks" if alone else "points"
     table = _table(title, narrow)
@@ -224,6 +224,12 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
             row.append(str(card["points_cost"]))
         table.add_row(*row, Text(card["grade"], style=_GRADE_STYLES[card["grade"]]), better, _lost_cell(card, alone))
     return table
+
+def _has_points_cost(document: Document) -> bool:
+    """Whether the cards graded by the score have their card points' cost beside (a team contract without card
+    points, which a game module may define, has none: no column of blanks)."""
+    return all("points_cost" in card for card in document["cards"])
+
 
 def _lost_cell(row: Document, alone: bool) -> str:
     """The bonuses a card or a player lost; in Kratzen the only one is the seat's own target, so the "target lost"

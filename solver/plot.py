@@ -16,8 +16,9 @@ SVG, the ``id`` of its group: ``mistake-N``, ``bonus-N``, ``game-N``, ``threshol
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .errors import StichError
 
@@ -32,6 +33,17 @@ SEAT_COLOURS = ("#1f4fb4", "#2a8a2a", "#8a2a8a", "#b45f06", "#117a8b", "#6b6b6b"
 LINE_COLOUR = "#1e5ac8"
 THRESHOLD_COLOUR = "#777777"
 WINNING_COLOUR = "#7a1fa2"  # the game's threshold and the cards that crossed it
+#: The name of the score's 0 where it is not the game's line (Zwanzigerrufen by the score, Kratzen without a pot).
+ZERO_NAME = "0: neither side pays"
+#: How far (points up or down) a card's label may sit from its marker without a leader line to it.
+NEAR_LABEL = 15
+LEADER_COLOUR = "#999999"
+#: The characters a line of a card's label folds at where the label is wider than half the axes (a small ending's).
+FOLD_WIDTH = 30
+#: Where a threshold's name may go, tried in order while it covers another's (lines a few points apart in a small
+#: ending): (axes fraction, offset x, offset y, ha, va): above its line on the right, below it, then on the left.
+NAME_PLACES = ((1, -4, 2, "right", "bottom"), (1, -4, -2, "right", "top"), (0, 4, 2, "left", "bottom"),
+               (0, 4, -2, "left", "top"))
 
 
 def plot_figure(analysis: PlayAnalysis):
@@ -72,24 +84,37 @@ def plot_figure(analysis: PlayAnalysis):
     axes.set_ylabel(f"{unit} of {whose}")
     axes.set_xlabel("card played (seat: card)")
 
-    # the contract's thresholds, the game's own drawn apart
+    # the contract's thresholds, the game's own drawn apart; their names are staggered where they meet
     winning = analysis.winning
+    names, levels = [], []  # the names, and the heights of the lines drawn across (labels keep off them)
     for name, value in analysis.thresholds:
         # an ending's marks above its points (Schneider's 91 of 33) would put their names over the title
         if (name, value) == winning or not low <= value <= high:
             continue
         axes.axhline(value, color=THRESHOLD_COLOUR, linestyle=":", linewidth=1, gid=f"threshold-{name}")
-        axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
-                      textcoords="offset points", ha="right", va="bottom", fontsize=8, color=THRESHOLD_COLOUR)
+        levels.append(value)
+        names.append(axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
+                                   textcoords="offset points", ha="right", va="bottom", fontsize=8,
+                                   color=THRESHOLD_COLOUR, gid=f"threshold-name-{name}"))
+    if analysis.graded_by_score and (winning is None or winning[1] != 0) and low <= 0 <= high:
+        # the score's 0 (Zwanzigerrufen scores the game apart from its bonuses, so 0 is not its game line): named, or
+        # the grid's 0 read as a mark nobody explained
+        axes.axhline(0, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1, gid="threshold-zero", zorder=1)
+        levels.append(0)
+        names.append(axes.annotate(ZERO_NAME, (1, 0), xycoords=("axes fraction", "data"), xytext=(-4, 2),
+                                   textcoords="offset points", ha="right", va="bottom", fontsize=8,
+                                   color=THRESHOLD_COLOUR, gid="threshold-name-zero"))
     made = "made" if winning is not None and winning[0] == "target" else "won"
     if winning is not None:
         name, value = winning
         axes.axhline(value, color=WINNING_COLOUR, linestyle="-.", linewidth=1.3, gid=f"threshold-{name}", zorder=1)
+        levels.append(value)
         # an ending's line is the whole deal's, on the ending's own cards (docs/scoring.md)
         where = "" if analysis.whole_deal else " (on the ending's own cards)"
-        axes.annotate(f"{name} {made} at \u2265 {value}{where}", (1, value), xycoords=("axes fraction", "data"),
-                      xytext=(-4, 2), textcoords="offset points", ha="right", va="bottom", fontsize=8,
-                      fontweight="bold", color=WINNING_COLOUR, gid="winning-label")
+        names.append(axes.annotate(f"{name} {made} at \u2265 {value}{where}", (1, value),
+                                   xycoords=("axes fraction", "data"), xytext=(-4, 2), textcoords="offset points",
+                                   ha="right", va="bottom", fontsize=8, fontweight="bold", color=WINNING_COLOUR,
+                                   gid="winning-label"))
 
     # the tricks: dashed boundaries, numbered along the top
     starts = [0, *analysis.trick_ends]
@@ -124,7 +149,9 @@ def plot_figure(analysis: PlayAnalysis):
             axes.plot([card.number], [value], "x", markersize=13, markeredgewidth=2.5, color="black", zorder=4,
                       gid=f"bonus-{card.number}")
             # a seat's own target (Kratzen) says whose: the line is another seat's tricks
-            named = {name: f"seat {card.seat}'s target" if name == "target" else name for name in card.bonuses_lost}
+            # a pair lost together in the table's words (``first + second together``), not the JSON's ``first+second``
+            named = {name: f"seat {card.seat}'s target" if name == "target" else
+                     name.replace("+", " + ") + " together" if "+" in name else name for name in card.bonuses_lost}
             thrown = [named[name] for name in card.bonuses_lost if name not in card.bonuses_handed_over]
             handed = [named[name] for name in card.bonuses_handed_over]
             note += ": " + "; ".join(part for part in (", ".join(thrown) + " lost" if thrown else "",
@@ -161,8 +188,10 @@ def plot_figure(analysis: PlayAnalysis):
     if any(card.cost for card in analysis.mistakes):  # a label's (-N): whose loss it is, not the line's move
         handles.append(Line2D([], [], linestyle="", label=cost_sign_note(analysis)))
     if any(card.bonuses_lost for card in cards):
+        # Kratzen has no bonuses: its cross is a seat's own trick target lost (RULES.md 3.3), as its label says
+        targets = all(name == "target" for card in cards for name in card.bonuses_lost)
         handles.append(Line2D([], [], marker="x", linestyle="", color="black", markeredgewidth=2.5,
-                              label="bonus thrown away or handed over"))
+                              label="the player's own target lost" if targets else "bonus thrown away or handed over"))
     if winning is not None:
         handles.append(Line2D([], [], color=WINNING_COLOUR, linestyle="-.", linewidth=1.3,
                               label=f"{winning[0]} {made} at or above this line"))
@@ -176,7 +205,7 @@ def plot_figure(analysis: PlayAnalysis):
                                                               else "")))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     axes.grid(axis="y", color="#eeeeee")
-    _place_labels(figure, axes, labels, sorted(notes), fixed, analysis)
+    _place_labels(figure, axes, labels, sorted(notes), fixed, analysis, names, levels)
     return figure
 
 
@@ -198,21 +227,42 @@ LABEL_OFFSETS = tuple((dx, dy, ha) for dx, ha in ((6, "left"), (-6, "right"))
                       for dy in (7, -15, 21, -29, 35, -43, 49, -57))
 
 
-def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: PlayAnalysis) -> None:
+def _stagger_names(names, renderer) -> None:
+    """Move each threshold's name (lowest line first) to the first place of :data:`NAME_PLACES` where it covers no
+    name placed before it: in a small ending, lines a point apart (Valat's top at 29, Absolut against at 30) wrote
+    their names over each other. Where no place is free, the first."""
+    placed: list = []
+    for name in sorted(names, key=lambda annotation: annotation.xy[1]):
+        for fraction, dx, dy, ha, va in (*NAME_PLACES, NAME_PLACES[0]):
+            name.xy = (fraction, name.xy[1])
+            name.xyann = (dx, dy)
+            name.set_horizontalalignment(ha)
+            name.set_verticalalignment(va)
+            extent = name.get_window_extent(renderer)
+            if not any(extent.overlaps(other) for other in placed):
+                break
+        placed.append(extent)
+
+
+def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: PlayAnalysis, names=(),
+                  levels: Sequence[int] = ()) -> None:
     """Move each card's label (``numbers``: their cards), in the order of the play, to the first place of
     :data:`LABEL_OFFSETS` where it stays inside the axes and covers no label placed before it, no fixed text (the
     thresholds' names, the bonuses kept) and no other labelled card's marker; where the line allows, not the line
-    either. Where no place is free, the one that covers least. Measured on the figure as drawn (the layout is then
-    frozen so that it holds)."""
+    either, nor the thresholds' lines (``levels``). Where no place is free, the one that covers least. The thresholds' ``names`` are staggered first
+    (:func:`_stagger_names`). Measured on the figure as drawn (the layout is then frozen so that it holds)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import Bbox
 
-    if not labels:
+    if not labels and not names:
         return
     canvas = FigureCanvasAgg(figure)
     canvas.draw()  # the constrained layout places the axes; labels are kept inside them, so it stays so
     figure.set_layout_engine("none")
     renderer = canvas.get_renderer()
+    _stagger_names(names, renderer)  # (first: the cards' labels keep clear of the names where they end up)
+    if not labels:
+        return
     frame = axes.get_window_extent(renderer)
     points = figure.dpi / 72  # display pixels a point
 
@@ -225,12 +275,19 @@ def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: Pla
     curve = analysis.curve
     vertices = [box(x + step / 10, curve[x] + (curve[x + 1] - curve[x]) * step / 10, 2)
                 for x in range(len(curve) - 1) for step in range(10)] + [box(len(curve) - 1, curve[-1], 2)]
+    for level in levels:  # the thresholds' lines too: a label they cross (the game's at 61) is struck through
+        height = axes.transData.transform((0, level))[1]
+        vertices.append(Bbox.from_extents(frame.x0, height - points, frame.x1, height + points))
     taken = [annotation.get_window_extent(renderer) for annotation in fixed]
 
     def covered(extent: Bbox, obstacles: list[Bbox]) -> float:
         return sum(max(0.0, min(extent.x1, o.x1) - max(extent.x0, o.x0)) *
                    max(0.0, min(extent.y1, o.y1) - max(extent.y0, o.y0)) for o in obstacles)
 
+    for label in labels:  # a label wider than half the axes (a pair of bonuses named) folds after its card
+        if label.get_window_extent(renderer).width > frame.width / 2 and ": " in label.get_text():
+            card, said = label.get_text().split(": ", 1)
+            label.set_text("\n".join([f"{card}:", *textwrap.wrap(said, FOLD_WIDTH, break_on_hyphens=False)]))
     for number, label in enumerate(labels):
         others = markers[:number] + markers[number + 1:]  # the offsets are measured from its own marker
         choices = []
@@ -249,6 +306,12 @@ def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: Pla
         label.xyann = (dx, dy)
         label.set_horizontalalignment(ha)
         taken.append(extent)
+        if abs(dy) > NEAR_LABEL:  # set apart from its card (the line was in the way): a thin line leads to it
+            leader = axes.annotate("", label.xy, xytext=(dx, dy), textcoords="offset points",
+                                   gid=f"leader-{numbers[number]}", zorder=2,
+                                   arrowprops=dict(arrowstyle="-", color=LEADER_COLOUR, linewidth=0.7, shrinkA=0,
+                                                   shrinkB=6))
+            leader.arrow_patch.set_gid(leader.get_gid())  # (the SVG writes no group for an empty text)
 
 
 def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:

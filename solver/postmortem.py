@@ -23,7 +23,7 @@ from typing import Any, Mapping, Sequence
 from .diagram import card_names
 from .errors import InvalidContractError, StichError
 from .games import get_game
-from .games.base import Objective, PayoffComponent, Rules
+from .games.base import Objective, PayoffComponent, Rules, tricks_objective
 from .games.outcome import side_text
 from .html_tables import html_lines, html_table
 from .position import Position, check_position, every_seat_for_itself
@@ -104,14 +104,15 @@ class CardAnalysis:
         """Its row of ``stich postmortem``'s card table, under :func:`card_columns`."""
         cells = [str(self.number), str(self.trick), str(self.seat), card_names(self.game, [self.card]),
                  str(self.before), str(self.best), str(self.after), str(self.cost)]
-        if self.measure in SCORE_MEASURES:
-            cells.append("" if self.points_cost is None else str(self.points_cost))
+        if self.measure in SCORE_MEASURES and self.points_cost is not None:  # (none without card points)
+            cells.append(str(self.points_cost))
         better = card_names(self.game, self.best_cards, "/") if self.cost else ""
         return cells + [self.grade, better, lost_cell(self.bonuses_lost, self.bonuses_handed_over, self.measure)]
 
     def _repr_html_(self) -> str:
         """Its row for Jupyter, under the card table's columns (:class:`PlayAnalysis` renders them all)."""
-        return html_table(card_columns(self.measure), [self.cells()], right=NUMBER_COLUMNS)
+        columns = card_columns(self.measure, self.points_cost is not None)
+        return html_table(columns, [self.cells()], right=number_columns(columns))
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -142,18 +143,18 @@ class PlayerSummary:
         """One line for people (``print(analysis.players[0])``), its row of ``stich postmortem``'s per-player
         table, each figure after its column's name: ``seat 1  cards 6  inaccuracies 0  mistakes 1  blunders 0  cost
         (game units) 2  cost (points) 7``, the bonuses lost after; the dataclass ``repr`` stays."""
-        columns, cells = player_columns(self.measure), self.cells()
+        columns, cells = player_columns(self.measure, self.points_cost is not None), self.cells()
         return "  ".join(f"{column} {cell}" for column, cell in zip(columns, cells) if cell)
 
     def cells(self) -> list[str]:
         """Its row of ``stich postmortem``'s per-player table, under :func:`player_columns`."""
-        points = ["" if self.points_cost is None else str(self.points_cost)] if self.measure in SCORE_MEASURES else []
+        points = [str(self.points_cost)] if self.measure in SCORE_MEASURES and self.points_cost is not None else []
         return [str(self.seat), str(self.cards), *(str(self.grades.get(name, 0)) for name in GRADES[1:]),
                 str(self.cost), *points, lost_cell(self.bonuses_lost, self.bonuses_handed_over, self.measure)]
 
     def _repr_html_(self) -> str:
         """Its row for Jupyter, under the per-player table's columns."""
-        columns = player_columns(self.measure)
+        columns = player_columns(self.measure, self.points_cost is not None)
         return html_table(columns, [self.cells()], right=range(len(columns) - 1))
 
     def as_dict(self) -> dict[str, Any]:
@@ -224,6 +225,11 @@ class PlayAnalysis:
                      enumerate(zip(curve, curve[1:]), 1) if (before >= value) != (after >= value))
 
     @property
+    def graded_by_score(self) -> bool:
+        """Whether the curve is the score (game units, or chips), not card points or tricks."""
+        return self.measure in SCORE_MEASURES
+
+    @property
     def mistakes(self) -> tuple[CardAnalysis, ...]:
         """The cards that cost something (``is_mistake``), in playing order."""
         return tuple(card for card in self.cards if card.is_mistake)
@@ -262,16 +268,17 @@ class PlayAnalysis:
         if not self.cards:
             return html_lines([NO_PLAY])
         svg = self.plot_svg()
+        columns = card_columns(self.measure, bool(self.points_curve))
         parts = [html_lines(str(self).splitlines()[:1], bold=True), svg[svg.index("<svg"):],
                  html_lines([card_table_title(self)], bold=True),
-                 html_table(card_columns(self.measure), [card.cells() for card in self.cards], right=NUMBER_COLUMNS),
+                 html_table(columns, [card.cells() for card in self.cards], right=number_columns(columns)),
                  html_lines([note for note in [measure_note(self.measure), grade_note(self.measure)] if note],
                             small=True)]
         changes = game_change_text(self.as_dict())
         if changes:  # the heading (whose game it was) bold, as the command prints it
             parts += [html_lines(changes[:1], bold=True), html_lines(changes[1:])]
         parts.append(html_lines(["Per player"], bold=True))
-        columns = player_columns(self.measure)
+        columns = player_columns(self.measure, bool(self.points_curve))
         parts.append(html_table(columns, [player.cells() for player in self.players], right=range(len(columns) - 1)))
         return f"<div>{''.join(parts)}</div>"
 
@@ -368,7 +375,22 @@ def _value_objective(rules: Rules, seat: int) -> Objective:
     """What the cost is counted in for a card of ``seat`` (0-based)."""
     if every_seat_for_itself(rules):
         return rules.objective("tricks", seat)
-    return rules.objective("points")
+    return _side_objective(rules)
+
+
+def _side_objective(rules: Rules) -> Objective:
+    """A team game's measure under the score: the declaring side's card points, or for a contract without them
+    (one decided by tricks or events alone, which a game module may define) the side's tricks, so that it can still
+    be graded by the score (``points_cost`` is then left out: there are no points to cost)."""
+    if "points" in rules.objective_names():
+        return rules.objective("points")
+    return tricks_objective(rules, rules.declaring_side, "tricks", "tricks the declaring side can force", None)
+
+
+def has_points(rules: Rules) -> bool:
+    """Whether the contract counts card points (``--objective points`` grades by them), or is played for itself
+    (Kratzen: each seat's own tricks)."""
+    return every_seat_for_itself(rules) or "points" in rules.objective_names()
 
 
 def _curve_objective(rules: Rules) -> Objective:
@@ -501,21 +523,27 @@ NO_PLAY = "the record has no Play section: nothing to analyse"
 NUMBER_COLUMNS = frozenset(range(9)) - {3}
 
 
-def card_columns(measure: str) -> list[str]:
+def number_columns(columns: Sequence[str]) -> frozenset[int]:
+    """The card table's columns aligned right: the numbers, up to the grade (:data:`NUMBER_COLUMNS` where the points
+    cost is shown)."""
+    return frozenset(range(list(columns).index("grade"))) - {3}
+
+
+def card_columns(measure: str, points: bool = True) -> list[str]:
     """``stich postmortem``'s card table's columns (its wide layout): graded by the score, the card points (a
     Kratzen seat's tricks) a card cost beside; a game where every seat plays for itself loses targets, not bonuses."""
     alone = measure in OWN_MEASURES
-    points = [f"{'tricks' if alone else 'points'} cost"] if measure in SCORE_MEASURES else []
-    return ["#", "trick", "seat", "card", "before", "best", "after", "cost", *points, "grade", "better",
+    cost = [f"{'tricks' if alone else 'points'} cost"] if measure in SCORE_MEASURES and points else []
+    return ["#", "trick", "seat", "card", "before", "best", "after", "cost", *cost, "grade", "better",
             "target lost" if alone else "bonus lost"]
 
 
-def player_columns(measure: str) -> list[str]:
+def player_columns(measure: str, points: bool = True) -> list[str]:
     """``stich postmortem``'s per-player table's columns: the seat, its cards, each grade's count, the cost (and,
     graded by the score, in card points or a Kratzen seat's tricks) and the bonuses (targets) lost."""
     alone = measure in OWN_MEASURES
-    points = [f"cost ({'tricks' if alone else 'points'})"] if measure in SCORE_MEASURES else []
-    return ["seat", "cards", *(GRADE_PLURALS[name] for name in GRADES[1:]), f"cost ({measure or 'value'})", *points,
+    cost = [f"cost ({'tricks' if alone else 'points'})"] if measure in SCORE_MEASURES and points else []
+    return ["seat", "cards", *(GRADE_PLURALS[name] for name in GRADES[1:]), f"cost ({measure or 'value'})", *cost,
             "target lost" if alone else "bonuses lost"]
 
 
@@ -662,6 +690,9 @@ def analyse_play(position: Position, *, engine: EngineSolver | None = None, obje
     check_position(position)
     if objective not in ("points", "score"):
         raise InvalidContractError(f"the post-mortem grades by 'score' or 'points', not {objective!r}")
+    if objective == "points" and not has_points(position.rules):
+        raise InvalidContractError(f"{position.game.name} {position.rules.contract} has no card points to grade by "
+                                   "(no 'points' objective): grade it by the score, objective 'score'")
     deadline = Deadline(time_limit, stop)
     if not deadline.limited:
         return _analyse_play(position, engine, objective, deadline)
@@ -729,6 +760,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     payout = position.game.trick_payout(rules, inputs)
     state = rules.start()
     declaring = rules.declaring_side
+    counted = has_points(rules)  # a team contract without card points: no points cost beside the score's
     before = solve_score(position_at(position, state), engine=searcher).total
     curve = [before]
     cards = []
@@ -744,18 +776,19 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
             best_cards = tuple(c.name for c in result.best_cards())
         cards.append(replace(analysis, before=before, best=before, after=after, cost=cost, best_cards=best_cards,
                              grade=grade(cost, measure, bool(analysis.bonuses_lost), payout), measure=measure,
-                             view=tuple(sorted(s + 1 for s in declaring)), points_cost=analysis.cost))
+                             view=tuple(sorted(s + 1 for s in declaring)),
+                             points_cost=analysis.cost if counted else None))
         curve.append(after)
         before = after
     analysed = tuple(cards)
-    players = tuple(replace(summary, points_cost=old.cost) for summary, old in
+    players = tuple(replace(summary, points_cost=old.cost if counted else None) for summary, old in
                     zip(summarise(analysed, rules.seats), points.players))
     # the contract's thresholds are marks on the points' scale: the score's curve has only the game's, where the
     # settlement's sign says who won it
     won_from = position.game.winning_settlement(rules, inputs)
     winning = None if won_from is None else ("target" if every_seat_for_itself(rules) else "game", won_from)
     return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
-                   points_curve=points.curve, thresholds=(), maximum=max(curve), winning=winning,
+                   points_curve=points.curve if counted else (), thresholds=(), maximum=max(curve), winning=winning,
                    points_winning=points.winning if winning is None and position.game.game_item_on_points(rules)
                    else None)
 

@@ -362,3 +362,53 @@ def test_a_game_taken_out_again_is_not_named_as_another_game_s_owner_of_an_objec
             "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen")
     finally:
         register_game(Dreier)
+
+
+class PointlessDreierRules(TricksDreierRules):
+    """A team contract decided by tricks alone: its rules answer no "points" objective at all."""
+
+    def objective(self, name: str, seat: int | None = None) -> Objective:
+        if name == "points":
+            raise unknown_objective(self, name)
+        return super().objective(name, seat)
+
+
+def test_a_team_contract_without_card_points_is_post_mortemed_by_the_score(tmp_path):
+    """A team contract with no "points" objective could not be post-mortemed at all, not even by the score (the
+    command's default): every grading first replayed the card points, and the user read "objective 'points' does not
+    apply to Dreier Trump H". By the score it is graded now (the side's tricks underneath, no points cost column);
+    by points it is refused in one line that names what works."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from solver.analysis import postmortem_report
+    from solver.cli.postmortem import render_postmortem
+    from solver.postmortem import analyse_play
+
+    opened = next(solver.read_positions(record(tmp_path, [("1: EA GU HA HK / EK EO GA GK / EU GO HO HU", "Trump H",
+                                                            ["EA EK EU", "HA EO HU", "HK GA HO", "GU GK GO"])])))
+    dealt = opened.rules
+    rules = PointlessDreierRules(Dreier, dealt.deal, dealt.contract, dealt.declarer, dealt.variant, leader=0)
+    state = rules.start()
+    for card in opened.played:
+        state = state.advance(card)
+    position = solver.Position(Dreier, rules, state, opened.played, opened.record)
+    analysis = analyse_play(position, objective="score")
+    assert analysis.measure == "game units" and analysis.curve == (4,) * 13  # the game (2) from each defender
+    assert [card.grade for card in analysis.cards] == ["ok"] * 12 and analysis.points_curve == ()
+    assert all(card.points_cost is None for card in analysis.cards)
+    document = postmortem_report(position, analysis)
+    assert all("points_cost" not in card for card in document["cards"])
+    out = StringIO()
+    render_postmortem(document, Console(file=out, width=160))
+    assert "points cost" not in out.getvalue() and "cost (points)" not in out.getvalue()
+    assert "cost (game units)" in out.getvalue()
+    html = analysis._repr_html_()  # Jupyter's tables leave the column out too
+    assert "points cost" not in html and "cost (points)" not in html and "cost (game units)" in html
+    assert str(analysis.players[0]).startswith("seat 1  cards 4  inaccuracies 0  mistakes 0  blunders 0  cost (game "
+                                               "units) 0")
+    assert "cost (points)" not in str(analysis.players[0])
+    with pytest.raises(InvalidContractError, match=r"^Dreier Trump H has no card points to grade by \(no 'points' "
+                                                   r"objective\): grade it by the score, objective 'score'$"):
+        analyse_play(position, objective="points")

@@ -353,7 +353,7 @@ def test_the_labels_of_mistakes_close_together_do_not_overlap():
               if (text.get_gid() or "").startswith("label-")}
     assert sorted(labels) == sorted(f"label-{card.number}" for card in analysis.mistakes)  # 13 of them
     fixed = [text.get_window_extent(renderer) for text in axes.texts
-             if not (text.get_gid() or "").startswith("label-")]
+             if not (text.get_gid() or "").startswith(("label-", "leader-"))]
     assert len(fixed) == len(analysis.thresholds)
     frame = axes.get_window_extent(renderer)
     boxes = list(labels.values())
@@ -365,6 +365,48 @@ def test_the_labels_of_mistakes_close_together_do_not_overlap():
         for gid, box in labels.items():
             if gid != f"label-{card.number}":
                 assert not box.contains(x, y), (gid, card.card)
+
+
+def _drawn_texts(analysis: PlayAnalysis) -> dict[str, object]:
+    """The plot's texts by gid, measured on the figure as drawn."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import plot_figure
+
+    figure = plot_figure(analysis)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    (axes,) = figure.axes
+    return {text.get_gid(): text.get_window_extent(renderer) for text in axes.texts if text.get_gid()}
+
+
+def test_the_names_of_thresholds_a_point_apart_do_not_overlap():
+    """In a small ending the threshold lines come close: board 6 of the examples (a 29-point ending) draws Valat's
+    top at 29 and Absolut against at 30, and their names were written over each other on the right. The second now
+    goes where it covers no other name (here on the left)."""
+    position = next(p for p in solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn") if p.record.get("Board") == "6")
+    analysis = analyse_play(position)
+    assert analysis.thresholds[:2] == (("valat (all tricks)", 29), ("absolut_against", 30))
+    texts = _drawn_texts(analysis)
+    names = [box for gid, box in texts.items() if gid.startswith("threshold-name-") or gid == "winning-label"]
+    assert len(names) == 3  # 29, 30 and the game's 45 (Absolut's 56 is above the scale)
+    assert not any(box.overlaps(other) for number, box in enumerate(names) for other in names[number + 1:])
+
+
+def test_the_score_s_zero_is_named_where_it_is_not_the_game_line(tmp_path):
+    """Zwanzigerrufen by the score (its items scored apart, RULES.md 1.7) has no game line, and the plot showed a 0
+    on its scale that nothing named, with the curve below it (board 6: -16 to -18). The 0 is drawn and named; where
+    0 is the game's line (Schafkopf by the score) the game's name is the only one."""
+    from solver.plot import ZERO_NAME
+
+    position = next(p for p in solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn") if p.record.get("Board") == "6")
+    analysis = analyse_play(position, objective="score")
+    assert analysis.winning is None and analysis.curve == (-16, -18, -18)
+    path = write_plot(analysis, tmp_path / "zr.svg")
+    assert "threshold-zero" in _svg_ids(path) and ZERO_NAME in _svg_text(path)
+    board7 = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
+    schafkopf = write_plot(analyse_play(board7, objective="score"), tmp_path / "sk.svg")
+    assert "threshold-zero" not in _svg_ids(schafkopf) and ZERO_NAME not in _svg_text(schafkopf)
 
 
 RANDOM_RUFER = """[Game "Schafkopf"]
@@ -1484,3 +1526,95 @@ def test_the_readmes_postmortem_example_is_what_the_command_prints(monkeypatch, 
     positions = [output.index(line) for line in block]
     assert positions == sorted(positions)
     assert "grades in points: inaccuracy 1-5, mistake 6-14, blunder 15+ or a bonus lost" in block
+
+
+def test_the_kratzen_legend_names_its_cross_a_target_not_a_bonus(tmp_path):
+    """Kratzen has no bonuses, only each seat's own trick target (RULES.md 3.3), yet the legend explained the cross
+    on the attacker's lost target as "bonus thrown away or handed over"."""
+    position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
+    analysis = analyse_play(position)
+    assert analysis.cards[0].bonuses_lost == ("target",)
+    text = _svg_text(write_plot(analysis, tmp_path / "k.svg"))
+    assert "the player's own target lost" in text and "bonus thrown away" not in text
+    zr = _svg_text(write_plot(analyse_play(ending(VALAT_THROWN)), tmp_path / "zr.svg"))
+    assert "bonus thrown away or handed over" in zr
+
+
+def test_a_pair_lost_together_is_labelled_in_the_table_s_words_and_stays_inside_the_axes():
+    """Board 6 of the examples (a one-trick ending): HK hands over Valat against and the Pagat together. The plot
+    said `valat_against+pagat_ultimo handed over` (the JSON's name, where the table says `valat_against +
+    pagat_ultimo together`) on one line wider than the axes, which ran out over the legend. It says it in the
+    table's words now, folded where it is wider than half the axes, inside them."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import plot_figure
+
+    position = next(p for p in solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn") if p.record.get("Board") == "6")
+    analysis = analyse_play(position, objective="score")
+    assert analysis.cards[0].bonuses_lost == ("valat_against+pagat_ultimo",)
+    figure = plot_figure(analysis)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    (axes,) = figure.axes
+    (label,) = [text for text in axes.texts if text.get_gid() == "label-1"]
+    assert label.get_text() == "HK (-2):\nvalat_against + pagat_ultimo\ntogether handed over"
+    box, frame = label.get_window_extent(canvas.get_renderer()), axes.get_window_extent(canvas.get_renderer())
+    assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+
+
+def test_a_label_set_apart_from_its_card_has_a_line_leading_to_it(tmp_path):
+    """Where the line is in the way a card's label goes further out (up to 57 points from its card), where it can
+    sit under another card: on board 7 of the examples HK's label stood nearer other cards than its own. A label
+    set more than NEAR_LABEL points apart gets a thin line to its card (gid leader-N); a near one has none."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import NEAR_LABEL, plot_figure
+
+    position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
+    figure = plot_figure(analyse_play(position))
+    FigureCanvasAgg(figure).draw()
+    (axes,) = figure.axes
+    far = {text.get_gid().removeprefix("label-") for text in axes.texts
+           if (text.get_gid() or "").startswith("label-") and abs(text.xyann[1]) > NEAR_LABEL}
+    leaders = {text.get_gid().removeprefix("leader-") for text in axes.texts
+               if (text.get_gid() or "").startswith("leader-")}
+    assert far and leaders == far
+    assert "leader-" in "".join(_svg_ids(write_plot(analyse_play(position), tmp_path / "sk.svg")))
+
+
+SEEDED_RUFER = """[Game "Schafkopf"]
+[Deal "1: GZ GU G9 H8 SA SU S8 S7 / EZ EU E9 GK GO HK HU SZ / EK E8 GA G8 G7 HZ H7 SK / EA EO E7 HA HO H9 SO S9"]
+[Contract "Rufer G"]
+[Declarer "1"]
+[Play "1"]
+G9 GK GA EO
+HO H8 HU H7
+E7 GZ E9 EK
+HZ H9 GU HK
+S7 SZ SK S9
+EU E8 HA SU
+EZ G7 EA S8
+SO SA GO G8
+*
+"""
+
+
+def test_a_label_keeps_off_the_threshold_lines(tmp_path):
+    """`stich deal -g schafkopf -s 11` board 2, played at random and graded by points: the label of HZ (card 13,
+    `HZ (-23); game lost`) was written across the game's line at 61, struck through by it. The lines drawn across
+    the plot are avoided as the value line is, where a place off them is free."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import plot_figure
+
+    path = tmp_path / "r.tbn"
+    path.write_text(SEEDED_RUFER, encoding="utf-8")
+    (position,) = solver.read_positions(path)
+    analysis = analyse_play(position)
+    assert analysis.winning == ("game", 61) and (13, False) in analysis.game_changes
+    figure = plot_figure(analysis)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    (axes,) = figure.axes
+    heights = [axes.transData.transform((0, value))[1] for _, value in analysis.thresholds]
+    for text in axes.texts:
+        if (text.get_gid() or "").startswith("label-"):
+            box = text.get_window_extent(canvas.get_renderer())
+            assert not any(box.y0 < height < box.y1 for height in heights), text.get_text()
