@@ -47,7 +47,7 @@ from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
 from .html_tables import html_lines, html_table
-from .sampling import (ALL_ALIKE, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
+from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, lacks_announced,
                        mean_interval, position_setup, record_scoring, run_spans, scaled_share, scored_with, seat_cards,
                        share, shuffled_deal, table_text, unseen_cards)
@@ -1070,6 +1070,10 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
                          f"only the {position.game.declarer_title}'s payment is searched (every seat plays for itself): stich analyse "
                          f"FILE --seat {seat} ranks seat {seat}'s cards by its own tricks")
     sampling = position_setup(position, seat, known=known, seed=seed, pot=pot)
+    # as analyse_position: known cards the real deal does not have may contradict the play (a card of a suit its
+    # seat showed out of), which the search for a first fitting deal says in seconds, not a million shuffles a sample
+    if any(fixed & ~dealt for fixed, dealt in zip(sampling.fixed, position.rules.deal.hands)):
+        draw_sample(sampling, 0, FEASIBILITY_TRIES)
     legal = state.legal_cards()
     setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))
     identity, aliases = checkpoint_identity(asdict(sampling))

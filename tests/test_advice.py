@@ -288,6 +288,15 @@ def test_card_advice_ranks_every_legal_card():
         card_advice(position, seat=1 if position.state.to_move != 0 else 2, samples=2)
 
 
+def test_card_advice_refuses_known_cards_that_contradict_the_play_up_front():
+    """Seat 2 played G7 and S7 to trumps led, so it holds no trump: --known 2:HA fits no deal, which card advice
+    says after the feasibility search's 10,000 shuffles, as analyse_position does, not after a million (minutes)."""
+    position = _position()
+    with pytest.raises(StichError, match="in 10,000 shuffles.*seat 2 may not play"):
+        card_advice(position, known={2: "HA"}, samples=2, workers=1)
+    assert card_advice(position, known={4: "HA"}, samples=2, workers=1).samples == 2
+
+
 def test_card_advice_checkpoint_resume(tmp_path):
     position = _position()
     whole = card_advice(position, samples=12, seed=4, workers=1)
