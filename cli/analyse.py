@@ -19,8 +19,9 @@ from solver.errors import InvalidSeatError, StichError
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
-from solver.sampling import (MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position, best_card_parts, bonus_table,
-                             measure_words, opening_table, share, spread_text, summary_lines)
+from solver.sampling import (FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position,
+                             best_card_parts, bonus_table, draw_sample, measure_words, opening_table, position_setup,
+                             share, spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -46,8 +47,8 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
 
 def check_record_options(position: Position, seat: int, known: dict[int, str]) -> None:
     """``--seat`` and ``--known`` checked against one record before its analysis, each refused as its own option
-    (another record may have more seats): a seat the deal lacks, or a known card its pack lacks, is no fault of the
-    record's tags, which the library's errors would point at."""
+    (another record may have more seats): a seat the deal lacks, a known card its pack lacks, one in another hand or
+    one the play rules out, is no fault of the record's tags, which the library's errors would point at."""
     seats = position.rules.seats
     for option, number in (("--seat", seat), *(("--known", other) for other in known)):
         if not 1 <= number <= seats:
@@ -57,6 +58,19 @@ def check_record_options(position: Position, seat: int, known: dict[int, str]) -
             parse_hand(position.game.pack, cards, other - 1)
         except StichError as error:
             raise OptionRefused("--known", str(error)) from None
+    if not known:
+        return
+    try:
+        position_setup(position, seat)
+    except StichError:
+        return  # the record's own fault, which the analysis points at its tag
+    try:  # the record fits without --known, so what does not fit with it is --known's: a card of another hand,
+        # or of a suit its seat showed out of (said after the 10,000 shuffles of the feasibility search)
+        setup = position_setup(position, seat, known=known)
+        if any(fixed & ~dealt for fixed, dealt in zip(setup.fixed, position.rules.deal.hands)):
+            draw_sample(setup, 0, FEASIBILITY_TRIES)
+    except StichError as error:
+        raise OptionRefused("--known", str(error)) from None
 
 
 def render_analysis(document: dict, console=None) -> None:

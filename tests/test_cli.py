@@ -2021,6 +2021,29 @@ def test_card_advice_names_the_known_option_for_the_known_cards():
                 f"stich: --known: {reason} (the record at {schafkopf}:10, board 1, not answered)\n")
 
 
+
+def test_known_cards_the_record_rules_out_are_the_known_options_error():
+    """A known card in another hand, or of a suit its seat showed out of, pointed at the record's [Deal] or
+    [Contract] tag, which are not wrong, and the second's message was cut before its advice; card advice took a
+    million shuffles (minutes) to fail. Each is --known's error now, said whole, in seconds."""
+    schafkopf = EXAMPLES / "schafkopf.tbn"
+    where = f" (the record at {schafkopf}:10, board 1, not answered)\n"
+    for cards in ((), ("--cards",)):
+        for known, reason in (("2:SA", "seat 2: SA already in seat 3"), ("2:H8", "seat 2: H8 was played by seat 4")):
+            refused = run("analyse", schafkopf, "--board", "1", *cards, "--seat", "3", "--known", known, "-n", "2",
+                          "-j", "1", code=1)
+            assert refused.stdout == "" and refused.stderr == f"stich: --known: {reason}{where}"
+        # seat 2 played G7 and S7 to trumps led: it holds no trump, so not HA
+        refused = run("analyse", schafkopf, "--board", "1", *cards, "--seat", "3", "--known", "2:HA", "-n", "2",
+                      "-j", "1", code=1)
+        assert refused.stdout == "" and refused.stderr.startswith(
+            "stich: --known: no deal of the unseen cards found in 10,000 shuffles that suits Schafkopf Rufer G")
+        assert "seat 2 may not play" in refused.stderr
+        assert refused.stderr.endswith(f"such a deal may not exist, or be too rare to sample{where}")
+    # cards the deal allows are still analysed
+    assert run("analyse", schafkopf, "--board", "1", "--cards", "--seat", "3", "--known", "4:HA", "-n", "2", "-j",
+               "1").stdout
+
 def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp_path):
     # found by fuzzing every option: each of these ended in a traceback (or wrote somewhere unexpected)
     kratzen = str(EXAMPLES / "kratzen.tbn")
