@@ -255,7 +255,12 @@ def analyse(
 
         def document(position: Position) -> dict:
             check_record_options(position, seat, owners)
-            with live_analysis(samples, as_json, checkpoint) as show:
+
+            def finish(so_far: dict) -> None:
+                so_far = _with_record(position, so_far)
+                emit_json(so_far) if as_json else render_analysis(so_far)
+
+            with live_analysis(samples, as_json, finish, checkpoint) as show:
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
                                             scheduler=scheduler, worker_wait=worker_wait, notify=notify,
@@ -277,7 +282,7 @@ def analyse(
         message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
                 "from a record with [Announcements] for that)")
     with input_errors():
-        with live_analysis(samples, as_json, checkpoint) as show:
+        with live_analysis(samples, as_json, emit_json if as_json else render_analysis, checkpoint) as show:
             analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
                                     workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
                                     checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
@@ -290,22 +295,28 @@ def analyse(
 
 
 @contextlib.contextmanager
-def live_analysis(samples: int, as_json: bool, checkpoint: Path | None = None):
+def live_analysis(samples: int, as_json: bool, finish: Callable[[dict], None], checkpoint: Path | None = None):
     """A status line on a terminal while a single-contract analysis samples: samples done, the win chance and the
-    mean with its interval so far (nothing on a pipe or with --json). Ctrl-C says on stderr how far it got and that
-    there is no report (it ended the command with 130 and not a word), and goes on (exit 130)."""
-    solved = [0]
+    mean with its interval so far (nothing on a pipe or with --json). On Ctrl-C (or SIGTERM) ``finish`` prints the
+    analysis of the samples solved so far, said as such (``stopped``), as the advice does, and the interrupt goes on
+    (exit 130); before the first samples stderr says there is nothing to print."""
+    latest: list[HandAnalysis] = []
     try:
         with status_on_stderr("analyse: starting", not as_json) as update:
-            def show(analysis) -> None:
-                solved[0] = analysis.samples
+            def show(analysis: HandAnalysis) -> None:
+                latest[:] = [analysis]
                 update(analysis_status(analysis, samples))
             yield show
     except KeyboardInterrupt:
-        kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume" if checkpoint is not None
-                else "--checkpoint FILE keeps them for a rerun")
-        message(f"stich: analyse: interrupted after {solved[0]:,} of {samples:,} samples: no report (a "
-                f"single-contract analysis reports when all its samples are solved; {kept})")
+        if latest:
+            finish({**latest[0].as_dict(), "stopped": "interrupt"})
+            if checkpoint is not None:
+                message(f"stich: analyse: interrupted after {latest[0].samples:,} of {samples:,} samples; the chunks "
+                        f"solved are kept in {checkpoint}: rerun the command to resume")
+        else:
+            kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume"
+                    if checkpoint is not None else "--checkpoint FILE keeps them for a rerun")
+            message(f"stich: analyse: interrupted before the first samples were solved: no report ({kept})")
         raise
 
 

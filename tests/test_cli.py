@@ -1918,14 +1918,15 @@ def _double_ctrl_c(arguments: list[str], ready: Callable[[bytes], bool], after: 
 def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or_a_traceback():
     """Two Ctrl-C 20 ms apart on a terminal: the second cut the first's stop short, and the command died of SIGINT
     (-2) with no report and no word, or printed an "OSError: [Errno 9] Bad file descriptor" traceback (the pool's
-    manager thread racing Python's exit). A single-contract analysis has no report to print when stopped, so it
-    says how far it got."""
+    manager thread racing Python's exit). A single-contract analysis prints the report of the samples solved so far,
+    said as such (it printed no report, only how far it got)."""
     code, text = _double_ctrl_c(["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                  "1", "--contract", "Rufer E", "-n", "3000", "--seed", "1", "-j", "2"],
                                 lambda output: b" of 3,000 samples" in output)  # the status line: solving
     assert code == 130, text[-1000:]
     assert "Traceback" not in text and "Bad file descriptor" not in text, text[-2000:]
-    assert re.search(r"stich: analyse: interrupted after [\d,]+ of 3,000 samples: no report", text), text[-1000:]
+    assert re.search(r"[\d,]+ samples \(seed 1\), stopped by the interrupt: the figures of these", text), text[-1000:]
+    assert "mean payment: " in text and "best single opening card over all samples: " in text, text[-1000:]
 
 
 def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
