@@ -165,8 +165,7 @@ def analyse(
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     time_limit: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
-        help="Contract advice and card advice (--cards): stop after SECONDS with the samples solved so far "
-             "(said as such; exit 0)."),
+        help="Stop after SECONDS with the samples solved so far (said as such; exit 0)."),
     announce: Optional[str] = typer.Option(
         None, "--announce", metavar="ANNOUNCEMENTS",
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "
@@ -245,9 +244,6 @@ def analyse(
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_cards,
                          document=card_document, pot=pot)
         return
-    if time_limit is not None:
-        raise typer.BadParameter("only contract advice (--contract all, or a list) and card advice (--cards) take "
-                                 "it", param_hint="'--time-limit'")
     if file is not None:
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
@@ -264,7 +260,8 @@ def analyse(
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
                                             scheduler=scheduler, worker_wait=worker_wait, notify=notify,
-                                            verbose=verbose, table_mb=table_mb, progress=show)
+                                            verbose=verbose, table_mb=table_mb, progress=show,
+                                            time_limit=time_limit)
             return _with_record(position, analysis.as_dict())
 
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_analysis,
@@ -287,7 +284,7 @@ def analyse(
                                     workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
                                     checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
                                     worker_wait=worker_wait, notify=notify, verbose=verbose, table_mb=table_mb,
-                                    progress=show, announcements=announce, pot=pot)
+                                    progress=show, announcements=announce, pot=pot, time_limit=time_limit)
     if as_json:
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:

@@ -62,6 +62,19 @@ def test_analyse_is_reproducible_and_reports_probabilities():
     assert all(opening["win_probability"] == 1.0 for opening in report["openings"])
 
 
+
+def test_a_single_contract_analysis_takes_a_time_limit_as_the_advice_does():
+    """--time-limit was refused outside contract and card advice, though a player asking for one contract's odds
+    wants an answer in time too: it stops with the samples solved so far, said as such, exit 0."""
+    hand = ["--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer E"]
+    for args in (hand, [str(EXAMPLES / "schafkopf.tbn"), "--board", "1", "--seat", "3"]):
+        result = runner.invoke(app, ["analyse", *args, "-n", "100000", "--workers", "1", "--time-limit", "0.5"])
+        assert result.exit_code == 0, result.stderr
+        assert "samples (seed 1), stopped by the time limit: the figures of these" in result.stdout
+        report = json.loads(runner.invoke(app, ["analyse", *args, "-n", "100000", "--workers", "1", "--time-limit",
+                                                "0.5", "--json"]).stdout.splitlines()[0])
+        assert report["stopped"] == "time limit" and 1 <= report["samples"] < 100000
+
 def test_analyse_a_kratzen_hand_at_a_larger_table():
     """--seats: a five-seat Kratzen hand, its four other seats' targets each reported, as analyse_hand gives it."""
     args = ["analyse", "--game", "kratzen", "--seats", "5", "--hand", "EA EO HA S7", "--seat", "5", "--contract",
