@@ -618,11 +618,13 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequen
         mask = parse_hand(game.pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)
         for s, held in enumerate(fixed):
             if held & mask:
-                raise InvalidDealError(f"seat {other}: {', '.join(game.pack.names(held & mask))} already in "
-                                       f"seat {s + 1}")
+                whose = "the analysed hand" if s == at else f"known in seat {s + 1}"
+                raise InvalidDealError(f"known cards for seat {other}: {', '.join(game.pack.names(held & mask))} "
+                                       f"already in seat {s + 1} ({whose})")
         fixed[other - 1] |= mask
         if fixed[other - 1].bit_count() > game.hand_size:
-            raise InvalidDealError(f"seat {other}: more than {game.hand_size} known cards")
+            raise InvalidDealError(f"known cards for seat {other}: {fixed[other - 1].bit_count()}, more than a "
+                                   f"{game.name} hand of {game.hand_size}")
     return fixed
 
 
