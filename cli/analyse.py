@@ -20,7 +20,8 @@ from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import (FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position,
-                             best_card_parts, bonus_table, draw_sample, measure_words, opening_table, position_setup,
+                             best_card_parts, bonus_table, draw_sample, hand_position, measure_words, opening_table,
+                             position_setup,
                              share, spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
@@ -226,7 +227,10 @@ def analyse(
         raise typer.BadParameter("a record is scored with its own [Announcements] tag", param_hint="'--announce'")
     if cards:
         if file is None:
-            raise typer.BadParameter("card advice is from a record's play: give a FILE", param_hint="'--cards'")
+            advise_hand_cards(game, hand, seat, contract, known=owners, declarer=declarer, variant=flags, seats=seats,
+                              pot=pot, announce=announce, samples=samples, seed=seed, workers=workers,
+                              time_limit=time_limit, checkpoint=checkpoint, as_json=as_json)
+            return
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
                                      "both: a record says them itself", param_hint="'FILE'")
@@ -463,6 +467,35 @@ def advise_cards(position: Position, seat: int, *, known: dict | None, samples: 
     return anytime("card advice", samples, lambda show: card_advice(
         position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
         checkpoint=checkpoint, progress=show), finish, as_json)
+
+
+def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: str | None, *, known: dict,
+                      declarer: int | None, variant: dict, seats: int | None, pot: int | None, announce: str | None,
+                      samples: int, seed: int, workers: int | None, time_limit: float | None,
+                      checkpoint: Path | None, as_json: bool) -> None:
+    """Card advice for a hand with no record: which card to lead, every legal card of the seat to lead ranked as
+    card advice ranks them mid-play, from a deal that fits the hand (whose other hands are redealt on every sample)."""
+    if not game or not hand or not contract:
+        missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
+        raise typer.BadParameter(f"card advice needs a FILE (the play so far), or {', '.join(missing)} for the "
+                                 "opening lead of a hand", param_hint="'--cards'")
+    if announce is not None:
+        raise typer.BadParameter("card advice from a hand is scored without announcements: give a FILE whose record "
+                                 "has an [Announcements] tag", param_hint="'--announce'")
+    check_game_options(game, variant, seats, declarer, contract,
+                       cards=[("--hand", hand), *(("--known", cards) for cards in known.values())],
+                       seat_options=[("--seat", seat), *(("--known", other) for other in known)], pot=pot)
+
+    def finish(document: dict) -> None:
+        emit_json(document) if as_json else render_cards(document, stdout_console())
+
+    with input_errors():
+        position = hand_position(game, hand, seat, contract, known=known, declarer=declarer or 1,
+                                 variant=variant or None, seats=seats, pot=pot)
+        document = anytime("card advice", samples, lambda show: card_advice(
+            position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
+            checkpoint=checkpoint, progress=show, pot=pot), finish, as_json)
+    finish(document)
 
 
 def render_cards(document: dict, console=None) -> None:

@@ -912,6 +912,23 @@ def record_scoring(position: Position, pot: int | None = None) -> tuple[str | No
     return announced or None, pot
 
 
+def hand_position(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex, contract: str, *,
+                  known: Mapping[int, str] | None = None, declarer: SupportsIndex = 1,
+                  variant: Mapping[str, object] | str | None = None, seats: int | None = None,
+                  pot: int | None = None) -> Position:
+    """The start of a deal in which ``seat`` (1-based) holds ``hand`` under ``contract``, the other hands one deal
+    that fits the hand and the ``known`` cards: what card advice needs to rank the opening cards of a hand with no
+    record (it keeps the seat's hand and redeals the rest, so which fitting deal is taken does not matter).
+    Impossible constraints fail after the feasibility search's shuffles, naming why, as :func:`analyse_hand` does."""
+    game = get_game(game)
+    seat_number, declarer_number = cast(int, integral(seat)), cast(int, integral(declarer))
+    seat_count = cast(int, integral(seats)) or game.seat_counts[0]
+    setup = _setup(game, hand, seat_number, contract, known, declarer_number, variant, seat_count, DEFAULT_SEED,
+                   pot=pot)
+    rules, state = draw_sample(setup, 0, FEASIBILITY_TRIES)
+    return Position(game, rules, state)
+
+
 def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
                    seed: int = DEFAULT_SEED, pot: int | None = None) -> Setup:
     """The sampling of ``seat``'s view (1-based) at a position mid-play: the hand as dealt, the contract, the
