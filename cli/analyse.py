@@ -180,8 +180,8 @@ def analyse(
              "and all together, else each the hand allows), on the same samples, with what each adds."),
     cards: bool = typer.Option(
         False, "--cards",
-        help="With FILE: card advice for the seat to move (--seat): every legal card ranked by the seat's mean "
-             "share of its side's settlement over samples consistent with the play."),
+        help="Card advice for the seat to move (--seat): every legal card ranked by the seat's mean share of its "
+             "side's settlement over samples consistent with the play (FILE's; with --hand, the opening lead)."),
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
     double-dummy; the chance of winning and of each bonus, the mean card points and every opening card's value.
