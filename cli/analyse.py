@@ -19,8 +19,10 @@ from solver.errors import InvalidSeatError, StichError
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
-from solver.sampling import (MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position, best_card_parts, bonus_table,
-                             measure_words, opening_table, share, spread_text, summary_lines)
+from solver.sampling import (FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position,
+                             best_card_parts, bonus_table, draw_sample, hand_position, measure_words, opening_table,
+                             position_setup,
+                             share, spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -46,8 +48,8 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
 
 def check_record_options(position: Position, seat: int, known: dict[int, str]) -> None:
     """``--seat`` and ``--known`` checked against one record before its analysis, each refused as its own option
-    (another record may have more seats): a seat the deal lacks, or a known card its pack lacks, is no fault of the
-    record's tags, which the library's errors would point at."""
+    (another record may have more seats): a seat the deal lacks, a known card its pack lacks, one in another hand or
+    one the play rules out, is no fault of the record's tags, which the library's errors would point at."""
     seats = position.rules.seats
     for option, number in (("--seat", seat), *(("--known", other) for other in known)):
         if not 1 <= number <= seats:
@@ -57,6 +59,19 @@ def check_record_options(position: Position, seat: int, known: dict[int, str]) -
             parse_hand(position.game.pack, cards, other - 1)
         except StichError as error:
             raise OptionRefused("--known", str(error)) from None
+    if not known:
+        return
+    try:
+        position_setup(position, seat)
+    except StichError:
+        return  # the record's own fault, which the analysis points at its tag
+    try:  # the record fits without --known, so what does not fit with it is --known's: a card of another hand,
+        # or of a suit its seat showed out of (said after the 10,000 shuffles of the feasibility search)
+        setup = position_setup(position, seat, known=known)
+        if any(fixed & ~dealt for fixed, dealt in zip(setup.fixed, position.rules.deal.hands)):
+            draw_sample(setup, 0, FEASIBILITY_TRIES)
+    except StichError as error:
+        raise OptionRefused("--known", str(error)) from None
 
 
 def render_analysis(document: dict, console=None) -> None:
@@ -151,8 +166,7 @@ def analyse(
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     time_limit: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
-        help="Contract advice and card advice (--cards): stop after SECONDS with the samples solved so far "
-             "(said as such; exit 0)."),
+        help="Stop after SECONDS with the samples solved so far (said as such; exit 0)."),
     announce: Optional[str] = typer.Option(
         None, "--announce", metavar="ANNOUNCEMENTS",
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "
@@ -166,8 +180,8 @@ def analyse(
              "and all together, else each the hand allows), on the same samples, with what each adds."),
     cards: bool = typer.Option(
         False, "--cards",
-        help="With FILE: card advice for the seat to move (--seat): every legal card ranked by the seat's mean "
-             "share of its side's settlement over samples consistent with the play."),
+        help="Card advice for the seat to move (--seat): every legal card ranked by the seat's mean share of its "
+             "side's settlement over samples consistent with the play (FILE's; with --hand, the opening lead)."),
 ) -> None:
     """Single-dummy analysis of a hand: the unseen cards dealt at random under what is known, each deal solved
     double-dummy; the chance of winning and of each bonus, the mean card points and every opening card's value.
@@ -213,7 +227,10 @@ def analyse(
         raise typer.BadParameter("a record is scored with its own [Announcements] tag", param_hint="'--announce'")
     if cards:
         if file is None:
-            raise typer.BadParameter("card advice is from a record's play: give a FILE", param_hint="'--cards'")
+            advise_hand_cards(game, hand, seat, contract, known=owners, declarer=declarer, variant=flags, seats=seats,
+                              pot=pot, announce=announce, samples=samples, seed=seed, workers=workers,
+                              time_limit=time_limit, checkpoint=checkpoint, as_json=as_json)
+            return
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
                                      "both: a record says them itself", param_hint="'FILE'")
@@ -231,9 +248,6 @@ def analyse(
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_cards,
                          document=card_document, pot=pot)
         return
-    if time_limit is not None:
-        raise typer.BadParameter("only contract advice (--contract all, or a list) and card advice (--cards) take "
-                                 "it", param_hint="'--time-limit'")
     if file is not None:
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
@@ -241,11 +255,17 @@ def analyse(
 
         def document(position: Position) -> dict:
             check_record_options(position, seat, owners)
-            with live_analysis(samples, as_json, checkpoint) as show:
+
+            def finish(so_far: dict) -> None:
+                so_far = _with_record(position, so_far)
+                emit_json(so_far) if as_json else render_analysis(so_far)
+
+            with live_analysis(samples, as_json, finish, checkpoint) as show:
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
                                             scheduler=scheduler, worker_wait=worker_wait, notify=notify,
-                                            verbose=verbose, table_mb=table_mb, progress=show)
+                                            verbose=verbose, table_mb=table_mb, progress=show,
+                                            time_limit=time_limit)
             return _with_record(position, analysis.as_dict())
 
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_analysis,
@@ -263,12 +283,12 @@ def analyse(
         message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
                 "from a record with [Announcements] for that)")
     with input_errors():
-        with live_analysis(samples, as_json, checkpoint) as show:
+        with live_analysis(samples, as_json, emit_json if as_json else render_analysis, checkpoint) as show:
             analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,
                                     workers=workers, declarer=declarer or 1, variant=flags or None, seats=seats,
                                     checkpoint=checkpoint, memory_mb=worker_memory, scheduler=scheduler,
                                     worker_wait=worker_wait, notify=notify, verbose=verbose, table_mb=table_mb,
-                                    progress=show, announcements=announce, pot=pot)
+                                    progress=show, announcements=announce, pot=pot, time_limit=time_limit)
     if as_json:
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:
@@ -276,22 +296,28 @@ def analyse(
 
 
 @contextlib.contextmanager
-def live_analysis(samples: int, as_json: bool, checkpoint: Path | None = None):
+def live_analysis(samples: int, as_json: bool, finish: Callable[[dict], None], checkpoint: Path | None = None):
     """A status line on a terminal while a single-contract analysis samples: samples done, the win chance and the
-    mean with its interval so far (nothing on a pipe or with --json). Ctrl-C says on stderr how far it got and that
-    there is no report (it ended the command with 130 and not a word), and goes on (exit 130)."""
-    solved = [0]
+    mean with its interval so far (nothing on a pipe or with --json). On Ctrl-C (or SIGTERM) ``finish`` prints the
+    analysis of the samples solved so far, said as such (``stopped``), as the advice does, and the interrupt goes on
+    (exit 130); before the first samples stderr says there is nothing to print."""
+    latest: list[HandAnalysis] = []
     try:
         with status_on_stderr("analyse: starting", not as_json) as update:
-            def show(analysis) -> None:
-                solved[0] = analysis.samples
+            def show(analysis: HandAnalysis) -> None:
+                latest[:] = [analysis]
                 update(analysis_status(analysis, samples))
             yield show
     except KeyboardInterrupt:
-        kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume" if checkpoint is not None
-                else "--checkpoint FILE keeps them for a rerun")
-        message(f"stich: analyse: interrupted after {solved[0]:,} of {samples:,} samples: no report (a "
-                f"single-contract analysis reports when all its samples are solved; {kept})")
+        if latest:
+            finish({**latest[0].as_dict(), "stopped": "interrupt"})
+            if checkpoint is not None:
+                message(f"stich: analyse: interrupted after {latest[0].samples:,} of {samples:,} samples; the chunks "
+                        f"solved are kept in {checkpoint}: rerun the command to resume")
+        else:
+            kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume"
+                    if checkpoint is not None else "--checkpoint FILE keeps them for a rerun")
+            message(f"stich: analyse: interrupted before the first samples were solved: no report ({kept})")
         raise
 
 
@@ -441,6 +467,35 @@ def advise_cards(position: Position, seat: int, *, known: dict | None, samples: 
     return anytime("card advice", samples, lambda show: card_advice(
         position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
         checkpoint=checkpoint, progress=show), finish, as_json)
+
+
+def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: str | None, *, known: dict,
+                      declarer: int | None, variant: dict, seats: int | None, pot: int | None, announce: str | None,
+                      samples: int, seed: int, workers: int | None, time_limit: float | None,
+                      checkpoint: Path | None, as_json: bool) -> None:
+    """Card advice for a hand with no record: which card to lead, every legal card of the seat to lead ranked as
+    card advice ranks them mid-play, from a deal that fits the hand (whose other hands are redealt on every sample)."""
+    if not game or not hand or not contract:
+        missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
+        raise typer.BadParameter(f"card advice needs a FILE (the play so far), or {', '.join(missing)} for the "
+                                 "opening lead of a hand", param_hint="'--cards'")
+    if announce is not None:
+        raise typer.BadParameter("card advice from a hand is scored without announcements: give a FILE whose record "
+                                 "has an [Announcements] tag", param_hint="'--announce'")
+    check_game_options(game, variant, seats, declarer, contract,
+                       cards=[("--hand", hand), *(("--known", cards) for cards in known.values())],
+                       seat_options=[("--seat", seat), *(("--known", other) for other in known)], pot=pot)
+
+    def finish(document: dict) -> None:
+        emit_json(document) if as_json else render_cards(document, stdout_console())
+
+    with input_errors():
+        position = hand_position(game, hand, seat, contract, known=known, declarer=declarer or 1,
+                                 variant=variant or None, seats=seats, pot=pot)
+        document = anytime("card advice", samples, lambda show: card_advice(
+            position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
+            checkpoint=checkpoint, progress=show, pot=pot), finish, as_json)
+    finish(document)
 
 
 def render_cards(document: dict, console=None) -> None:

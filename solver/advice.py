@@ -47,7 +47,7 @@ from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
 from .html_tables import html_lines, html_table
-from .sampling import (ALL_ALIKE, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
+from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, lacks_announced,
                        mean_interval, position_setup, record_scoring, run_spans, scaled_share, scored_with, seat_cards,
                        share, shuffled_deal, table_text, unseen_cards)
@@ -984,11 +984,13 @@ class CardSetup:
 
     sampling: Setup
     cards: tuple[int, ...]
+    bonuses: bool = True  # tally each card's bonuses (a line played where the net does not name them); a bot need not
 
 
 def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = ChunkLimits()) -> AdviceSums:
     """Card advice samples ``first`` .. ``first + count - 1`` on one worker (a pool job): per legal card the seat's
-    share of its side's settlement (in sixths of a game unit)."""
+    share of its side's settlement (in sixths of a game unit), whether it wins, and the bonuses each side is paid
+    along the settlement-optimal line after the card, as contract advice tallies them for a contract."""
     seat = setup.sampling.seat  # 0-based
 
     def solve(k: int) -> list[Settled | None]:
@@ -996,8 +998,20 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
         position = Position(get_game(setup.sampling.game), rules, state)
         values = child_values(position, setup.sampling)
         inputs = scoring_inputs(position, announcements=setup.sampling.announcements, pot=setup.sampling.pot)
-        return [(scaled_share(position, seat, values[card]), is_win(position, inputs, seat, values[card]),
-                 (), (), (), ()) for card in setup.cards]
+        table = payoff_table(position, inputs=inputs)
+        possible = bonuses_possible(table)
+        settled: list[Settled | None] = []
+        for card in setup.cards:
+            value = values[card]
+            bonuses = bonuses_of_value(table, value) if setup.bonuses else ((), ())
+            if bonuses is None:  # outcomes of this net differ in their bonuses: the line after the card says which
+                after = state.advance(card)
+                final = play_out(after, worker_settlement_engine().line(after, table.spec, value))
+                items = final_net(position, final, inputs=inputs)[1].items
+                bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
+            settled.append((scaled_share(position, seat, value), is_win(position, inputs, seat, value), *bonuses,
+                            *(possible if setup.bonuses else ((), ()))))
+        return settled
 
     return solve_span(span, limits, solve)
 
@@ -1028,8 +1042,6 @@ class CardAdvice:
             entry.pop("refused_reason")
             entry.pop("announced")
             entry.pop("announcement_gain")
-            for key in ("bonuses", "bonuses_intervals", "bonuses_against", "bonuses_against_intervals"):
-                entry.pop(key)
             cards.append(entry)
         return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
                 "seat": self.seat, "played": list(self.played),
@@ -1052,11 +1064,13 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
               samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None, time_limit: float | None = None,
               stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
               progress: Callable[[AdviceSums], None] | None = None,
-              at_least: int = 0, pot: int | None = None) -> tuple[tuple[int, ...], AdviceSums, str | None]:
+              at_least: int = 0, pot: int | None = None,
+              bonuses: bool = True) -> tuple[tuple[int, ...], AdviceSums, str | None]:
     """The sampling behind :func:`card_advice` (and the sampling bot's card for the score): the legal cards of the
     seat to move in pack order, their integer sums over the samples (item ``i`` of the sums is card ``i``), and why
     the run stopped early (None: it did not). The first ``at_least`` samples are solved whatever ``time_limit`` and
-    ``stop`` say."""
+    ``stop`` say. ``bonuses``: tally each card's bonuses too (the advice's table; a bot choosing by the mean does
+    without, and the lines they may cost)."""
     state = check_position(position).state
     if state.is_over:
         raise StichError("the deal is over: no card is left to choose")
@@ -1070,11 +1084,17 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
                          f"only the {position.game.declarer_title}'s payment is searched (every seat plays for itself): stich analyse "
                          f"FILE --seat {seat} ranks seat {seat}'s cards by its own tricks")
     sampling = position_setup(position, seat, known=known, seed=seed, pot=pot)
+    # as analyse_position: known cards the real deal does not have may contradict the play (a card of a suit its
+    # seat showed out of), which the search for a first fitting deal says in seconds, not a million shuffles a sample
+    if any(fixed & ~dealt for fixed, dealt in zip(sampling.fixed, position.rules.deal.hands)):
+        draw_sample(sampling, 0, FEASIBILITY_TRIES)
     legal = state.legal_cards()
-    setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1))
+    setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1), bonuses)
     identity, aliases = checkpoint_identity(asdict(sampling))
-    total, stopped = run_samples(samples, workers, card_chunk, setup, {"cards": identity}, checkpoint,
-                                 time_limit, stop, progress, at_least, aliases=[{"cards": alias} for alias in aliases])
+    # chunks journalled before the cards' bonuses were tallied hold none: another job, not resumed with these
+    key = {"cards": identity, "bonuses": True} if bonuses else {"cards": identity}
+    total, stopped = run_samples(samples, workers, card_chunk, setup, key, checkpoint, time_limit, stop, progress,
+                                 at_least, aliases=[{**key, "cards": alias} for alias in aliases])
     return setup.cards, total, stopped
 
 
@@ -1193,7 +1213,8 @@ def alike_note(rows: Sequence[Mapping[str, Any]]) -> str | None:
     return None
 
 
-def never_made_note(rows: Sequence[Mapping[str, Any]], title: Callable[[str], str]) -> str | None:
+def never_made_note(rows: Sequence[Mapping[str, Any]], title: Callable[[str], str],
+                    every: str = "every contract") -> str | None:
     """The bonuses a contract could make that no sample made, on one line under the table (the JSON lists them at
     0 with their intervals): 0 of 30 is information, up to 11%, which a bonus left out did not say. Contracts with
     the same such bonuses are named together; where every contract with bonuses has them, none is named."""
@@ -1212,7 +1233,7 @@ def never_made_note(rows: Sequence[Mapping[str, Any]], title: Callable[[str], st
     for contract, names in never.items():
         grouped.setdefault(tuple(names), []).append(contract)
     if len(grouped) == 1 and len(never) == len(with_bonuses):
-        text = ", ".join(next(iter(grouped))) + (" (every contract)" if len(never) > 1 else "")
+        text = ", ".join(next(iter(grouped))) + (f" ({every})" if len(never) > 1 else "")
     else:
         text = "; ".join(f"{', '.join(names)} ({', '.join(contracts)})" for names, contracts in grouped.items())
     count = next(iter(counts))
@@ -1343,20 +1364,32 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     nothing = nothing_solved(document)
     if nothing is not None:
         return [part for part in report if part is not None] + [nothing]
+    # as contract advice: each bonus's odds along the settlement-optimal line after the card (none in Kratzen)
+    with_bonuses = any(row.get("bonuses") or row.get("bonuses_against") for row in document["cards"])
+    title = get_game(document["game"]).item_title
     rows: list[tuple[str, ...]] = []
     for rank, row in enumerate(document["cards"], 1):
         if row["mean"] is None:
             continue
         mean_text, behind = ranked_texts(rank, row)
+        bonuses, against = ("\n".join(f"{share(p, row.get(key + '_intervals', {}).get(name), compact=True)} "
+                                      f"{title(name)}" for name, p in row.get(key, {}).items() if p)
+                            for key in ("bonuses", "bonuses_against"))
         rows.append((str(rank), row["card"], mean_text, behind,
-                     share(row["win_probability"], row.get("win_interval"), compact=True)))
+                     share(row["win_probability"], row.get("win_interval"), compact=True),
+                     *((bonuses, against) if with_bonuses else ())))
     report.append(AdviceTable(f"cards by seat {document['seat']}'s mean payment ({units(document)} ± the 95% "
-                              "interval; paired)", ("", "card", "mean payment", "behind the best", "win"), rows,
-                              frozenset({0, 2, 3, 4})))
+                              "interval; paired)", ("", "card", "mean payment", "behind the best", "win")
+                              + (("bonuses made", "against") if with_bonuses else ()), rows,
+                              frozenset({0, 2, 3, 4}), frozenset({5, 6})))
+    bonus_note = ("; bonuses made / against: paid to the declarers / to the others along the best line after the "
+                  "card, each share with its 95% Wilson interval" if with_bonuses else "")
     report += [tilde_note(document["cards"], "~ : not told apart from the best card at this sample size"),
                behind_note(document, "cards"), alike_note(document["cards"]),
-               f"win: the samples {win_meaning(document, WIN_BY_PAYMENT)} (its 95% Wilson interval in brackets)",
-               payment_note(document)]
+               f"win: the samples {win_meaning(document, WIN_BY_PAYMENT)} (its 95% Wilson interval in brackets)"
+               + bonus_note,
+               payment_note(document),
+               never_made_note([{**row, "contract": row["card"]} for row in document["cards"]], title, "every card")]
     if get_game(document["game"]).has_pot and not document.get("pot"):
         report.append("note: pot 0: every card settles at 0 (give the record a [Pot] tag, or --pot CHIPS)")
     return [part for part in report if part is not None]

@@ -618,11 +618,13 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequen
         mask = parse_hand(game.pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)
         for s, held in enumerate(fixed):
             if held & mask:
-                raise InvalidDealError(f"seat {other}: {', '.join(game.pack.names(held & mask))} already in "
-                                       f"seat {s + 1}")
+                whose = "the analysed hand" if s == at else f"known in seat {s + 1}"
+                raise InvalidDealError(f"known cards for seat {other}: {', '.join(game.pack.names(held & mask))} "
+                                       f"already in seat {s + 1} ({whose})")
         fixed[other - 1] |= mask
         if fixed[other - 1].bit_count() > game.hand_size:
-            raise InvalidDealError(f"seat {other}: more than {game.hand_size} known cards")
+            raise InvalidDealError(f"known cards for seat {other}: {fixed[other - 1].bit_count()}, more than a "
+                                   f"{game.name} hand of {game.hand_size}")
     return fixed
 
 
@@ -908,6 +910,23 @@ def record_scoring(position: Position, pot: int | None = None) -> tuple[str | No
     if announced:
         scoring_inputs(position)
     return announced or None, pot
+
+
+def hand_position(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex, contract: str, *,
+                  known: Mapping[int, str] | None = None, declarer: SupportsIndex = 1,
+                  variant: Mapping[str, object] | str | None = None, seats: int | None = None,
+                  pot: int | None = None) -> Position:
+    """The start of a deal in which ``seat`` (1-based) holds ``hand`` under ``contract``, the other hands one deal
+    that fits the hand and the ``known`` cards: what card advice needs to rank the opening cards of a hand with no
+    record (it keeps the seat's hand and redeals the rest, so which fitting deal is taken does not matter).
+    Impossible constraints fail after the feasibility search's shuffles, naming why, as :func:`analyse_hand` does."""
+    game = get_game(game)
+    seat_number, declarer_number = cast(int, integral(seat)), cast(int, integral(declarer))
+    seat_count = cast(int, integral(seats)) or game.seat_counts[0]
+    setup = _setup(game, hand, seat_number, contract, known, declarer_number, variant, seat_count, DEFAULT_SEED,
+                   pot=pot)
+    rules, state = draw_sample(setup, 0, FEASIBILITY_TRIES)
+    return Position(game, rules, state)
 
 
 def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | None = None,

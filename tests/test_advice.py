@@ -288,6 +288,32 @@ def test_card_advice_ranks_every_legal_card():
         card_advice(position, seat=1 if position.state.to_move != 0 else 2, samples=2)
 
 
+def test_card_advice_gives_each_cards_bonus_odds_as_contract_advice_does():
+    """Card advice gave each card's mean payment and win rate only: a player choosing a card also asks what it does
+    to the Schneider. Board 1's declarers hold all but a few points: after GO or SO they make the Schneider on every
+    sample (and never the Schwarz: seat 2 took a trick), each share with its Wilson interval, as in the report."""
+    advice = card_advice(_position(), samples=12, seed=1, workers=1)
+    rows = {row.contract: row for row in advice.rows}
+    assert rows["GO"].bonuses == {"schneider": 1.0, "schwarz": 0.0} and rows["SO"].bonuses["schneider"] == 1.0
+    document = advice.as_dict()
+    assert all(set(card["bonuses"]) == {"schneider", "schwarz"} for card in document["cards"])
+    assert document["cards"][0]["bonuses_intervals"]["schwarz"][0] == 0.0
+    text = str(advice)
+    assert "bonuses made" in text and "100% (76-100%) Schneider" in text
+    assert "never made in 12 samples, so each below 24% (the top of its 95% interval): Schwarz (every card)" in text
+    kratzen = next(iter(read_positions(str(ROOT / "examples" / "kratzen.tbn"))))
+    assert all(not card["bonuses"] for card in card_advice(kratzen, samples=2, workers=1, pot=8).as_dict()["cards"])
+
+
+def test_card_advice_refuses_known_cards_that_contradict_the_play_up_front():
+    """Seat 2 played G7 and S7 to trumps led, so it holds no trump: --known 2:HA fits no deal, which card advice
+    says after the feasibility search's 10,000 shuffles, as analyse_position does, not after a million (minutes)."""
+    position = _position()
+    with pytest.raises(StichError, match="in 10,000 shuffles.*seat 2 may not play"):
+        card_advice(position, known={2: "HA"}, samples=2, workers=1)
+    assert card_advice(position, known={4: "HA"}, samples=2, workers=1).samples == 2
+
+
 def test_card_advice_checkpoint_resume(tmp_path):
     position = _position()
     whole = card_advice(position, samples=12, seed=4, workers=1)
@@ -537,7 +563,8 @@ def test_every_card_of_card_advice_has_its_win_rates_wilson_interval():
     document = advice.as_dict()
     assert schema_errors(document, SCHEMA) == []
     assert all(card["win_interval"] == [0.6097, 1.0] for card in document["cards"])
-    assert "bonuses_intervals" not in document["cards"][0]
+    # each card's bonuses have their intervals too (card advice had no bonuses before)
+    assert document["cards"][0]["bonuses_intervals"]["schneider"] == [0.6097, 1.0]
 
 
 def test_an_interval_of_no_width_is_said_to_be_none():

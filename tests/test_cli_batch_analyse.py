@@ -6,6 +6,7 @@ import json
 import warnings
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import solver
@@ -61,6 +62,39 @@ def test_analyse_is_reproducible_and_reports_probabilities():
     assert report["samples"] == 20 and report["win_probability"] == 1.0 and report["mean"] == 4.0
     assert all(opening["win_probability"] == 1.0 for opening in report["openings"])
 
+
+
+def test_a_single_contract_analysis_takes_a_time_limit_as_the_advice_does():
+    """--time-limit was refused outside contract and card advice, though a player asking for one contract's odds
+    wants an answer in time too: it stops with the samples solved so far, said as such, exit 0."""
+    hand = ["--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer E"]
+    for args in (hand, [str(EXAMPLES / "schafkopf.tbn"), "--board", "1", "--seat", "3"]):
+        result = runner.invoke(app, ["analyse", *args, "-n", "100000", "--workers", "1", "--time-limit", "0.5"])
+        assert result.exit_code == 0, result.stderr
+        assert "samples (seed 1), stopped by the time limit: the figures of these" in result.stdout
+        report = json.loads(runner.invoke(app, ["analyse", *args, "-n", "100000", "--workers", "1", "--time-limit",
+                                                "0.5", "--json"]).stdout.splitlines()[0])
+        assert report["stopped"] == "time limit" and 1 <= report["samples"] < 100000
+
+
+def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
+    """--cards needed a FILE, so a player holding a hand had only the opening-card table of the single analysis,
+    whose means have no interval and whose ties are not said. From a hand it is card advice now, on the same samples
+    (the means agree card for card), with paired intervals and each bonus's odds."""
+    hand = ["--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer E",
+            "-n", "20", "--seed", "1", "--workers", "1", "--json"]
+    advice = runner.invoke(app, ["analyse", *hand, "--cards"])
+    assert advice.exit_code == 0, advice.stderr
+    document = json.loads(advice.stdout)
+    assert document["command"] == "card-advice" and document["played"] == [] and document["samples"] == 20
+    analysis = json.loads(runner.invoke(app, ["analyse", *hand]).stdout)
+    openings = {opening["card"]: opening["mean_score"] for opening in analysis["openings"]}
+    assert {card["card"]: card["mean"] for card in document["cards"]} == pytest.approx(openings)
+    assert all(card["interval"][0] is not None and "schneider" in card["bonuses"] for card in document["cards"])
+    text = runner.invoke(app, ["analyse", *hand[:-1], "--cards"]).stdout
+    assert "Schafkopf, Rufer E: seat 1 to move after 0 cards played" in text and "behind the best" in text
+    refused = runner.invoke(app, ["analyse", *hand[:-1], "--cards", "--seat", "2"])
+    assert refused.exit_code == 1 and refused.stderr == "stich: card advice is for the seat to move, seat 1, not seat 2\n"
 
 def test_analyse_a_kratzen_hand_at_a_larger_table():
     """--seats: a five-seat Kratzen hand, its four other seats' targets each reported, as analyse_hand gives it."""

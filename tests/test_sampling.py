@@ -101,6 +101,19 @@ def test_impossible_constraints_raise_a_clear_error() -> None:
         analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", known={2: "GA"}, samples=2, workers=1)
 
 
+def test_known_cards_that_cannot_be_are_said_as_known_cards():
+    """``--known 2:EU`` with EU in the hand said "seat 2: EU already in seat 1", and nine known cards "seat 2: more
+    than 8 known cards": neither named the known cards, nor whose hand seat 1 is."""
+    hand = "EU E8 E7 GK GO HA H9 SU"
+    cases = [({2: "EU"}, "known cards for seat 2: EU already in seat 1 (the analysed hand)"),
+             ({2: "EA", 3: "EA"}, "known cards for seat 3: EA already in seat 2 (known in seat 2)"),
+             ({2: "EA EZ EK EO GA GZ G9 G8 G7"}, "known cards for seat 2: 9, more than a Schafkopf hand of 8")]
+    for known, words in cases:
+        with pytest.raises(solver.StichError) as caught:
+            analyse_hand("Schafkopf", hand, 1, "Rufer E", known=known, samples=2, workers=1)
+        assert str(caught.value) == words
+
+
 def test_a_certain_hand_has_probability_one() -> None:
     """The four top trumps take every trick whatever the others hold."""
     analysis = analyse_hand("Kratzen", "S6 SA SK SO", 1, "Trump S", samples=25, workers=1)
