@@ -243,5 +243,5 @@ def test_a_touch_screen_hides_the_key_hints():
     css = re.sub(r"/\*.*?\*/", "", CSS, flags=re.S)
     touch = re.search(r"@media \(hover: none\) and \(pointer: coarse\) \{(.*?)\n\}", css, re.S)
     assert touch and re.search(r"\.keys \{ display: none; \}", touch.group(1))
-    narrow = re.findall(r"@media \(max-width: \d+px\) \{(.*?)\n\}", css, re.S)
+    narrow = re.findall(r"@media \(max-width: [\d.]+(?:px|em)\) \{(.*?)\n\}", css, re.S)
     assert narrow and not any(".keys" in block for block in narrow)
