@@ -1149,3 +1149,45 @@ def test_the_cards_grow_with_the_browsers_font_size(driver, server):
         driver.execute_script("document.documentElement.style.fontSize = ''")
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.set_window_size(1400, 900)
+
+
+#: The graph's targets a finger taps: each shown one's point and box, and the dots' boxes.
+GRAPH_TARGETS = """const box = (n) => n.getBoundingClientRect().toJSON();
+return {hits: [...document.querySelectorAll('#graph .hit')].filter((n) => n.getClientRects().length)
+          .map((n) => Object.assign(box(n), {index: Number(n.dataset.index)})),
+        dots: [...document.querySelectorAll('#graph .dot')].map((n) => Object.assign(box(n),
+          {index: Number(n.dataset.index)}))};"""
+
+
+def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
+    """The tablet review: the graph's points were its dots alone, 6 to 13 pixels across, small for a finger. On a
+    touch screen (any coarse pointer) each point's target is its whole column, from halfway to the point before to
+    halfway to the next, the graph's height, and a tap there goes to that card; a mouse's window keeps the dots. The
+    touch screen is emulated."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "schafkopf.tbn board 7")
+    graph = "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
+    wait_for(lambda: settled(driver) and driver.execute_script(graph), "the graph")
+    assert driver.execute_script(GRAPH_TARGETS)["hits"] == []  # a mouse: the dots
+    try:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        if not driver.execute_script("return matchMedia('(any-pointer: coarse)').matches"):
+            pytest.skip("this Chromium's touch emulation keeps a fine pointer")
+        page = driver.execute_script(GRAPH_TARGETS)
+        hits, dots = page["hits"], page["dots"]
+        assert [hit["index"] for hit in hits] == [dot["index"] for dot in dots] == list(range(len(dots)))
+        assert all(hit["height"] >= 150 for hit in hits)  # the graph's height, where a dot is at most 13
+        assert all(abs(a["right"] - b["left"]) < 0.5 for a, b in zip(hits, hits[1:]))  # no gaps between columns
+        for hit, dot in zip(hits[1:-1], dots[1:-1]):
+            middle = (dot["left"] + dot["right"]) / 2
+            assert hit["left"] < middle < hit["right"]
+        # a tap at the graph's top above the sixth card's dot goes to that card
+        target = hits[6]
+        tapped = driver.execute_script("const [x, y] = arguments; const n = document.elementFromPoint(x, y);"
+                                       "n.dispatchEvent(new MouseEvent('click', {bubbles: true})); return n.dataset.index;",
+                                       (target["left"] + target["right"]) / 2, target["top"] + 3)
+        assert tapped == "6"
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "the sixth card")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})

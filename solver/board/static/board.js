@@ -593,6 +593,15 @@ function renderCurve() {
   points.forEach((value, index) => {
     if (changed[index]) svg.append(make("circle", { class: "game-change", cx: x(index), cy: y(value), r: 9 }));
   });
+  // a finger's targets (a touch screen, CSS): each point's whole column, from halfway to the point before to halfway
+  // to the next, the graph's height, where the dots themselves are 6 to 13 pixels across
+  const step = (width - left - pad) / n;
+  points.forEach((value, index) => {
+    const hit = make("rect", { class: "hit", x: x(index) - step / 2, y: 0, width: step, height, "data-index": index,
+      "aria-hidden": "true" });
+    hit.addEventListener("click", () => goTo(index));
+    svg.append(hit);
+  });
   points.forEach((value, index) => {
     const card = index ? curve.cards[index - 1] : null;
     const dot = make("circle", { class: `dot ${card ? card.grade : ""} ${index === S.cursor ? "current" : ""} ${index > S.cursor ? "after" : ""}`,
