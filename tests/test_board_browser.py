@@ -1191,3 +1191,34 @@ def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
         wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "the sixth card")
     finally:
         driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (768, 1024), (1024, 768), (1366, 768)])
+def test_a_large_default_font_takes_a_narrower_windows_layout(driver, server, width, height):
+    """The tablet review: a reader who sets the browser's font to 24 pixels (a large default, as 200% zoom doubles
+    it) got the same 40-pixel cards, and on a phone the panels' two-column grid (17rem a column, 408 pixels) ran
+    off the page's side. The cards grow with it (60 pixels), the layouts' widths are in em and so the window takes a
+    narrower one's layout, and no size scrolls sideways."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                      "deviceScaleFactor": 1, "mobile": True})
+        for label, moves in (("zwanzigerrufen.tbn board 1", 0), ("kratzen.tbn board 5", None)):
+            open_record(driver, label)
+            if moves is not None:
+                driver.execute_script("goTo(arguments[0])", moves)
+                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "there")
+            page = driver.execute_script(LAYOUT)
+            assert page["card"]["width"] == 60, label
+            # a phone's window widens to what runs off its side
+            assert page["window"] == width and page["width"] <= width, (label, page["window"], page["width"])
+            assert not overlapping(driver.execute_script(TABLE_BOXES)["cards"]), label
+            assert page["stacked"] == (width < 24 * 40), label  # a phone's layout under 40em
+            if not page["stacked"]:
+                assert page["outside"] == [], label
+    finally:
+        driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16}})
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
