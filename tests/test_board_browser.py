@@ -1222,3 +1222,16 @@ def test_a_large_default_font_takes_a_narrower_windows_layout(driver, server, wi
         driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16}})
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.set_window_size(1400, 900)
+
+
+def test_two_quick_taps_are_two_taps_not_a_zoom(driver, server):
+    """The tablet review: on a tablet's browser two quick taps on "★ best" (or on two cards) are a double tap, which
+    zooms the page where it should play two cards. What a finger taps again and again says ``touch-action:
+    manipulation``: taps and scrolling, no double-tap zoom (the pinch still zooms)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.curve !== null"), "the graph")
+    actions = driver.execute_script(
+        "return [...document.querySelectorAll('button, #table .card.legal, #graph, #play li span')]"
+        ".map((n) => [n.id || n.dataset.card || n.textContent.trim(), getComputedStyle(n).touchAction]);")
+    assert {"best", "undo", "graph"} <= {name for name, _ in actions}
+    assert [name for name, action in actions if action != "manipulation"] == []
