@@ -1080,7 +1080,7 @@ def test_a_tablet_uses_its_width(driver, server, width, height, layout):
     sideways (1,024) it put the panels under the table in one column, a screen's height below the cards. Now a tablet
     upright has the table around its width and the panels under it in two columns; sideways the panels are beside
     the table, as on a desktop; a phone still stacks. At each size: no sideways scrolling, no card covering another,
-    no seat off the table."""
+    no seat off the table, no target under 24 by 24 pixels."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
@@ -1107,6 +1107,8 @@ def test_a_tablet_uses_its_width(driver, server, width, height, layout):
                 assert controls["right"] <= contract["left"] and abs(controls["top"] - contract["top"]) <= 1, label
             if layout != "phone":
                 assert page["outside"] == [], label
+            wait_for(lambda: driver.execute_script("return S.curve !== null"), "the play list's grades")
+            assert driver.execute_script(TAP_TARGETS)["small"] == [], label  # a finger's 24 by 24 at each size
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.set_window_size(1400, 900)
