@@ -1058,3 +1058,182 @@ def test_the_graph_rings_the_cards_after_which_the_game_changed_hands(driver, se
     assert "game changed hands after card 19 (" in driver.find_element("id", "curve-note").text
     # the rings are read on the card points' 45, not on the dashed line (the score's 0): the note says which
     assert "(ringed; the game: 45 card points)" in driver.find_element("id", "curve-note").text
+
+
+#: The boxes of the table, the side panels, the panels' controls and contract, the first card, and how wide the page
+#: is; which seats run off the table's sides, and whether the seats are stacked (a phone's) or around the table.
+LAYOUT = """const box = (n) => n.getBoundingClientRect().toJSON();
+const table = document.getElementById('table'), t = table.getBoundingClientRect();
+return {table: box(table), aside: box(document.querySelector('aside')),
+        controls: box(document.querySelector('aside .controls')), contract: box(document.getElementById('contract')),
+        card: box(document.querySelector('#table .card')), width: document.scrollingElement.scrollWidth,
+        window: innerWidth, stacked: getComputedStyle(document.getElementById('seat-1')).position === 'static',
+        outside: [...document.querySelectorAll('.seat')].filter((n) => { const r = n.getBoundingClientRect();
+          return r.left < t.left - 1 || r.right > t.right + 1; }).map((n) => n.id)};"""
+
+
+@pytest.mark.parametrize("width, height, layout", [
+    (390, 844, "phone"), (768, 1024, "upright"), (810, 1080, "upright"), (1024, 768, "beside"), (1366, 768, "beside"),
+    (1920, 1080, "beside")])
+def test_a_tablet_uses_its_width(driver, server, width, height, layout):
+    """The tablet review: upright (768 by 1,024) a tablet stacked the hands as a phone does, and at 810 or held
+    sideways (1,024) it put the panels under the table in one column, a screen's height below the cards. Now a tablet
+    upright has the table around its width and the panels under it in two columns; sideways the panels are beside
+    the table, as on a desktop; a phone still stacks. At each size: no sideways scrolling, no card covering another,
+    no seat off the table, no target under 24 by 24 pixels."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                      "deviceScaleFactor": 1, "mobile": True})
+        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        for label, moves in (("zwanzigerrufen.tbn board 1", 0), ("kratzen.tbn board 5", None),
+                             ("schafkopf.tbn board 7", 4)):
+            open_record(driver, label)
+            if moves is not None:
+                driver.execute_script("goTo(arguments[0])", moves)
+                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "there")
+            page = driver.execute_script(LAYOUT)
+            assert page["width"] <= width, (label, page["width"])
+            assert not overlapping(driver.execute_script(TABLE_BOXES)["cards"]), label
+            assert page["stacked"] == (layout == "phone"), label
+            table, aside, controls, contract = page["table"], page["aside"], page["controls"], page["contract"]
+            if layout == "beside":  # the panels right of the table, from its top
+                assert table["right"] <= aside["left"] and abs(table["top"] - aside["top"]) <= 1, label
+                assert table["width"] >= 640, (label, table["width"])
+            else:  # the panels under the table
+                assert aside["top"] >= table["bottom"], label
+            if layout == "upright":  # in two columns: the buttons beside the contract, not over it
+                assert controls["right"] <= contract["left"] and abs(controls["top"] - contract["top"]) <= 1, label
+            if layout != "phone":
+                assert page["outside"] == [], label
+            wait_for(lambda: driver.execute_script("return S.curve !== null"), "the play list's grades")
+            assert driver.execute_script(TAP_TARGETS)["small"] == [], label  # a finger's 24 by 24 at each size
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
+
+
+#: The widths of a card, of the side hands, of the line under the buttons' text, and how far the trick's cards are
+#: from the table's middle; then the page's root font size is set back.
+SIZES = """const width = (selector) => document.querySelector(selector).getBoundingClientRect().width;
+const trick = [...document.querySelectorAll('#trick .card')].map((n) => Math.abs(parseFloat(getComputedStyle(n).left)));
+return {card: width('#table .card'), height: document.querySelector('#table .card').getBoundingClientRect().height,
+        hand: width('#seat-2 .hand'), text: parseFloat(getComputedStyle(document.getElementById('summary')).fontSize),
+        value: parseFloat(getComputedStyle(document.querySelector('.card .value')).fontSize),
+        ring: Math.max(...trick)};"""
+
+
+def test_the_cards_grow_with_the_browsers_font_size(driver, server):
+    """The tablet review: the cards were sized in pixels (40 by 58, their text 15), so a player who sets a larger
+    font in the browser got larger words and the same small cards. They are in rem now: at twice the font size the
+    cards, their values, the side hands and the trick's ring are twice as large; and never narrower than 24 pixels
+    (WCAG 2.5.8's targets) at a small one."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 1")
+    driver.execute_script("goTo(2)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 2, "two cards on the table")
+    try:
+        usual = driver.execute_script(SIZES)
+        assert (usual["card"], usual["height"], usual["text"]) == (40, 58, 14)
+        driver.execute_script("document.documentElement.style.fontSize = '32px'")
+        large = driver.execute_script(SIZES)
+        for measure in ("card", "height", "hand", "text", "value", "ring"):
+            assert large[measure] == pytest.approx(2 * usual[measure], rel=0.05), measure  # the 3-pixel gaps stay
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+        wait_for(lambda: driver.execute_script("return innerWidth") == 1920, "1,920 pixels")
+        assert not overlapping(driver.execute_script(TABLE_BOXES)["cards"])
+        driver.execute_script("document.documentElement.style.fontSize = '8px'")
+        assert driver.execute_script(SIZES)["card"] == 24
+    finally:
+        driver.execute_script("document.documentElement.style.fontSize = ''")
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
+
+
+#: The graph's targets a finger taps: each shown one's point and box, and the dots' boxes.
+GRAPH_TARGETS = """const box = (n) => n.getBoundingClientRect().toJSON();
+return {hits: [...document.querySelectorAll('#graph .hit')].filter((n) => n.getClientRects().length)
+          .map((n) => Object.assign(box(n), {index: Number(n.dataset.index)})),
+        dots: [...document.querySelectorAll('#graph .dot')].map((n) => Object.assign(box(n),
+          {index: Number(n.dataset.index)}))};"""
+
+
+def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
+    """The tablet review: the graph's points were its dots alone, 6 to 13 pixels across, small for a finger. On a
+    touch screen (any coarse pointer) each point's target is its whole column, from halfway to the point before to
+    halfway to the next, the graph's height, and a tap there goes to that card; a mouse's window keeps the dots. The
+    touch screen is emulated."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "schafkopf.tbn board 7")
+    graph = "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
+    wait_for(lambda: settled(driver) and driver.execute_script(graph), "the graph")
+    assert driver.execute_script(GRAPH_TARGETS)["hits"] == []  # a mouse: the dots
+    try:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        if not driver.execute_script("return matchMedia('(any-pointer: coarse)').matches"):
+            pytest.skip("this Chromium's touch emulation keeps a fine pointer")
+        page = driver.execute_script(GRAPH_TARGETS)
+        hits, dots = page["hits"], page["dots"]
+        assert [hit["index"] for hit in hits] == [dot["index"] for dot in dots] == list(range(len(dots)))
+        assert all(hit["height"] >= 150 for hit in hits)  # the graph's height, where a dot is at most 13
+        assert all(abs(a["right"] - b["left"]) < 0.5 for a, b in zip(hits, hits[1:]))  # no gaps between columns
+        for hit, dot in zip(hits[1:-1], dots[1:-1]):
+            middle = (dot["left"] + dot["right"]) / 2
+            assert hit["left"] < middle < hit["right"]
+        # a tap at the graph's top above the sixth card's dot goes to that card
+        target = hits[6]
+        tapped = driver.execute_script("const [x, y] = arguments; const n = document.elementFromPoint(x, y);"
+                                       "n.dispatchEvent(new MouseEvent('click', {bubbles: true})); return n.dataset.index;",
+                                       (target["left"] + target["right"]) / 2, target["top"] + 3)
+        assert tapped == "6"
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "the sixth card")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (768, 1024), (1024, 768), (1366, 768)])
+def test_a_large_default_font_takes_a_narrower_windows_layout(driver, server, width, height):
+    """The tablet review: a reader who sets the browser's font to 24 pixels (a large default, as 200% zoom doubles
+    it) got the same 40-pixel cards, and on a phone the panels' two-column grid (17rem a column, 408 pixels) ran
+    off the page's side. The cards grow with it (60 pixels), the layouts' widths are in em and so the window takes a
+    narrower one's layout, and no size scrolls sideways."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                      "deviceScaleFactor": 1, "mobile": True})
+        for label, moves in (("zwanzigerrufen.tbn board 1", 0), ("kratzen.tbn board 5", None)):
+            open_record(driver, label)
+            if moves is not None:
+                driver.execute_script("goTo(arguments[0])", moves)
+                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "there")
+            page = driver.execute_script(LAYOUT)
+            assert page["card"]["width"] == 60, label
+            # a phone's window widens to what runs off its side
+            assert page["window"] == width and page["width"] <= width, (label, page["window"], page["width"])
+            assert not overlapping(driver.execute_script(TABLE_BOXES)["cards"]), label
+            assert page["stacked"] == (width < 24 * 40), label  # a phone's layout under 40em
+            if not page["stacked"]:
+                assert page["outside"] == [], label
+    finally:
+        driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16}})
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
+
+
+def test_two_quick_taps_are_two_taps_not_a_zoom(driver, server):
+    """The tablet review: on a tablet's browser two quick taps on "★ best" (or on two cards) are a double tap, which
+    zooms the page where it should play two cards. What a finger taps again and again says ``touch-action:
+    manipulation``: taps and scrolling, no double-tap zoom (the pinch still zooms)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.curve !== null"), "the graph")
+    actions = driver.execute_script(
+        "return [...document.querySelectorAll('button, #table .card.legal, #graph, #play li span')]"
+        ".map((n) => [n.id || n.dataset.card || n.textContent.trim(), getComputedStyle(n).touchAction]);")
+    assert {"best", "undo", "graph"} <= {name for name, _ in actions}
+    assert [name for name, action in actions if action != "manipulation"] == []

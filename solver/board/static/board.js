@@ -187,7 +187,12 @@ function renderTable() {
     const side = Math.abs(place.x) > 0.5 && hand.cards.length > 5;  // a hand at the table's side: in two rows
     const seatNode = el("div", { class: "seat" + (view.to_move === hand.seat ? " to-move" : "") + (side ? " side" : ""),
       id: `seat-${hand.seat}`, dataset: { seat: hand.seat } });
-    seatNode.style.left = `${50 + place.x * 35}%`;
+    // a seat at the table's side stays on the table however narrow it is (a tablet's): its middle at least half its
+    // width (its hand's, or its label's of about 13rem) and a margin from the table's edge
+    const across = side ? Math.ceil(hand.cards.length / 2) : hand.cards.length;
+    const half = `calc(max(${across} * (var(--card-width) + 3px) / 2, 6.5rem) + .5rem)`;
+    seatNode.style.left = Math.abs(place.x) > 0.5
+      ? `clamp(${half}, ${50 + place.x * 35}%, calc(100% - ${half}))` : `${50 + place.x * 35}%`;
     seatNode.style.top = `${50 + place.y * 39}%`;
     const role = roleOf(view, hand);
     const chips = seatChips(view, hand.seat);
@@ -199,7 +204,8 @@ function renderTable() {
     seatNode.setAttribute("role", "group");  // a screen reader names the hand by its seat, and says whose turn it is
     seatNode.setAttribute("aria-label", seatName(view, hand, role));
     const handNode = el("div", { class: "hand" });
-    if (side) handNode.style.width = `${Math.ceil(hand.cards.length / 2) * 43 - 3}px`;  // half the cards a row
+    // half the cards a row (the cards' width is the style sheet's: it follows the browser's font size)
+    if (side) handNode.style.width = `calc(${Math.ceil(hand.cards.length / 2)} * (var(--card-width) + 3px) - 3px)`;
     const hidden = S.mode === "sd" && hand.seat !== viewer;
     for (const card of hand.cards) {
       if (hidden) {
@@ -238,8 +244,9 @@ function renderTable() {
   }
   // the trick's cards around the centre, each towards its seat: five or six seats need a wider ring, or the cards
   // of neighbouring seats cover each other
-  const ring = view.seats > 4 ? { x: 70, y: 66 } : { x: 62, y: 48 };
-  table.style.setProperty("--trick-y", `${ring.y}px`);
+  // (in rem, as the cards are: a larger font makes larger cards and a wider ring)
+  const ring = view.seats > 4 ? { x: 4.375, y: 4.125 } : { x: 3.875, y: 3 };
+  table.style.setProperty("--trick-y", `${ring.y}rem`);
   for (const card of shown) {
     const place = seatPlace(card.seat, view.seats);
     const node = cardNode(card, card.seat === winner ? "winner" : "");
@@ -247,8 +254,8 @@ function renderTable() {
     node.title = `seat ${card.seat}: ${cardTitle(card)}`;
     node.setAttribute("aria-label", `seat ${card.seat} played ${card.spoken}` +
       (card.seat === winner ? ", which won the trick" : ""));
-    node.style.left = `${place.x * ring.x}px`;
-    node.style.top = `${place.y * ring.y}px`;
+    node.style.left = `${place.x * ring.x}rem`;
+    node.style.top = `${place.y * ring.y}rem`;
     trick.append(node);
   }
   const centre = $("centre");
@@ -585,6 +592,15 @@ function renderCurve() {
   }
   points.forEach((value, index) => {
     if (changed[index]) svg.append(make("circle", { class: "game-change", cx: x(index), cy: y(value), r: 9 }));
+  });
+  // a finger's targets (a touch screen, CSS): each point's whole column, from halfway to the point before to halfway
+  // to the next, the graph's height, where the dots themselves are 6 to 13 pixels across
+  const step = (width - left - pad) / n;
+  points.forEach((value, index) => {
+    const hit = make("rect", { class: "hit", x: x(index) - step / 2, y: 0, width: step, height, "data-index": index,
+      "aria-hidden": "true" });
+    hit.addEventListener("click", () => goTo(index));
+    svg.append(hit);
   });
   points.forEach((value, index) => {
     const card = index ? curve.cards[index - 1] : null;
