@@ -102,7 +102,7 @@ def batch(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
                                             help="Run on this Dask cluster instead (pip install 'stich[cluster]')."),
     chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1, max=MAX_CHUNK_SIZE,
-                                   help="At most N records per task (local tasks hold about half a second of work)."),
+                                   help="At most N records per task (each holds about half a second of work)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable); overrides the file's."),
     worker_memory: Optional[int] = typer.Option(

@@ -15,7 +15,7 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
   a pool (one worker) every record's line is written when it is done.
 * The chunks run on the worker pool of :mod:`solver.workers`: local processes (whose workers exit when a killed
   driver cannot stop them), or a Dask cluster (``scheduler="tcp://host:port"``) running the same chunks on other
-  machines.
+  machines (timed by the cluster's worker threads).
 * Input and output are streamed: the input file is read record by record (twice when a progress display needs the
   total), and the ids already done are scanned line by line, so a file of any size never sits in memory at once.
 * ``memory_mb`` bounds each worker process: its address space is capped with ``RLIMIT_AS`` and its transposition
@@ -463,19 +463,26 @@ CHUNK_SECONDS = 0.5
 
 class _TimedChunks:
     """Chunks of records sized to about CHUNK_SECONDS of one worker's work, at most ``most`` records, from the rate
-    at which the writer has written lines so far (one record a chunk until the first lines are back)."""
+    at which the writer has written lines so far (one record a chunk until the first lines are back). The clock
+    starts when the first chunk is taken, so that a Dask run's connection and its wait for workers do not count as
+    work; ``workers`` is a Dask cluster's worker threads once counted (:meth:`set_workers`)."""
 
     def __init__(self, items: Iterable[Item], most: int, workers: int) -> None:
         self.items = iter(items)
         self.most = most
         self.workers = workers
-        self.start = time.perf_counter()
+        self.start: float | None = None
         self.written = 0
 
     def wrote(self, count: int) -> None:
         self.written += count
 
+    def set_workers(self, workers: int) -> None:
+        self.workers = workers
+
     def size(self) -> int:
+        if self.start is None:
+            self.start = time.perf_counter()
         if not self.written:
             return 1
         per_record = (time.perf_counter() - self.start) * self.workers / self.written
@@ -678,8 +685,10 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
     try:
         with open(out_path, "a", encoding="utf-8") as stream:
             writer = _Writer(stream, total, progress, on_error)
-            if pool.scheduler:
-                pool.run(_chunks(todo(), chunk_size), solve_chunk, (question,), writer.write_chunk)
+            if pool.scheduler:  # chunks timed as a local pool's, by the cluster's threads once counted
+                writer.chunks = _TimedChunks(todo(), chunk_size, pool.spread_over)
+                pool.run(iter(writer.chunks), solve_chunk, (question,), writer.write_chunk,
+                         on_threads=writer.chunks.set_workers)
             else:
                 count = local_workers(pool.workers)
                 items = todo()

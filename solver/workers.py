@@ -623,11 +623,13 @@ class Pool:
         return local_workers(self.workers)
 
     def run(self, jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, *,
-            split: Callable[[Any], list[Any]] | None = None, failed: Callable[[Any], Any] | None = None) -> None:
-        """Every job run once and handed to ``on_result`` (see :func:`run_pool` and :func:`run_dask`)."""
+            split: Callable[[Any], list[Any]] | None = None, failed: Callable[[Any], Any] | None = None,
+            on_threads: Callable[[int], None] | None = None) -> None:
+        """Every job run once and handed to ``on_result`` (see :func:`run_pool` and :func:`run_dask`, which tells
+        ``on_threads`` the cluster's worker threads)."""
         if self.scheduler:
             run_dask(jobs, task, args, on_result, self.scheduler, worker_wait=self.worker_wait, notify=self.notify,
-                     verbose=self.verbose)
+                     verbose=self.verbose, on_threads=on_threads)
             return
         count = local_workers(self.workers)
         if self.runs_here:
@@ -663,9 +665,10 @@ def dask_log(verbose: bool) -> Iterator[None]:
 
 def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, scheduler: str, *,
              worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
-             verbose: bool = False) -> None:
+             verbose: bool = False, on_threads: Callable[[int], None] | None = None) -> None:
     """``task(job, *args)`` for every job on the Dask cluster at ``scheduler``: about 4 jobs per worker thread in
-    flight (counted again every DASK_RECOUNT_SECONDS, so that workers that join later get work), finished futures
+    flight (counted again every DASK_RECOUNT_SECONDS, so that workers that join later get work, and told to
+    ``on_threads``, which sizes the jobs still to come by them), finished futures
     gathered in batches (cheaper than one ``result()`` each) and released once handed on. A worker that dies is
     restarted by its nanny and the scheduler runs its jobs again elsewhere; a result is handed on only when it is
     whole. A scheduler without workers is waited for ``worker_wait`` seconds, ``notify`` told so; then StichError."""
@@ -685,7 +688,10 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
             try:
                 while True:
                     if time.monotonic() - counted > DASK_RECOUNT_SECONDS:
-                        slots, counted = 4 * max(1, sum(client.nthreads().values())), time.monotonic()
+                        threads = max(1, sum(client.nthreads().values()))
+                        slots, counted = 4 * threads, time.monotonic()
+                        if on_threads is not None:
+                            on_threads(threads)
                     while not exhausted and len(pending) < slots:
                         job = next(iterator, None)
                         if job is None:
