@@ -18,6 +18,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .options import (OBJECTIVES, POOL_THREADS, POT, engine_for, output_file, parse_variant_options, pool_options)
+from .records import emit_json
 from .render import on_a_terminal, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
@@ -119,6 +120,8 @@ def batch(
         help="With --scheduler: how long to wait for a first worker to join before giving up."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     pot: Optional[int] = POT,
+    as_json: bool = typer.Option(False, "--json", help="The run's summary as one JSON document on stdout (the "
+                                                        "results go to --out either way; docs/json.md)."),
 ) -> None:
     """Solve every record of FILE into --out, one JSON line per record as it is done. A rerun skips what is
     already solved in --out (and tries its error lines again), so an interrupted or killed run is resumed by running
@@ -158,5 +161,7 @@ def batch(
     if summary.stale:
         message(f"stich: {stale_text(summary)}")
     message(f"stich: {summary_text(summary)}")
+    if as_json:
+        emit_json(summary.as_dict())
     if summary.errors:
         raise typer.Exit(EXIT_BAD_INPUT)

@@ -38,7 +38,7 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .analysis import solve_report
+from .analysis import SCHEMA, solve_report
 from .checkpoint import trim_partial_line
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
 from .files import HeldLock, atomic_file, json_text, lock_beside, remove_stale_temporaries
@@ -129,9 +129,11 @@ class BatchSummary:
                 f"{html_lines([line] if (line := stale_text(self)) else [], small=True)}</div>")
 
     def as_dict(self) -> dict[str, Any]:
-        """The summary as the JSON object ``stich batch --json`` prints."""
-        return {"records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
-                "duplicates": self.duplicates, "stale": self.stale, "seconds": round(self.seconds, 3)}
+        """The summary as the JSON document ``stich batch --json`` prints (json.md, ``batchSummary``)."""
+        return {"schema": SCHEMA, "command": "batch", "source": self.source, "out": self.out,
+                "records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
+                "duplicates": self.duplicates, "stale": self.stale, "stale_ids": list(self.stale_ids),
+                "seconds": round(self.seconds, 3)}
 
 
 def summary_text(summary: BatchSummary) -> str:

@@ -49,6 +49,30 @@ def test_batch_reports_a_bad_record_and_goes_on(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
+    """``--json`` is every reporting command's machine output, but batch had none (``No such option: --json``, while
+    ``BatchSummary.as_dict`` said it was what ``stich batch --json`` prints): a script read the counts from stderr.
+    It prints the summary, the same on a rerun that resumes, in the schema of json.md."""
+    from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_deals(deals, 4)
+    deals.write_text(deals.read_text().replace('[Contract "Trump', '[Contract "Trumpet', 1))
+    first = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1", "--json"])
+    again = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1", "--json"])
+    documents = []
+    for result in (first, again):
+        assert result.exit_code == 1, result.stderr  # the bad record's error line
+        assert result.stdout.count("\n") == 1 and "Traceback" not in result.stderr
+        documents.append(json.loads(result.stdout))
+        assert not schema_errors(documents[-1], SCHEMA)
+        assert documents[-1].pop("seconds") >= 0
+    common = {"schema": "stich-result/1", "command": "batch", "source": str(deals), "out": str(out), "records": 4,
+              "errors": 1, "duplicates": 0, "stale": 0, "stale_ids": []}
+    assert documents == [{**common, "skipped": 0, "solved": 3}, {**common, "skipped": 3, "solved": 0}]
+    assert len(out.read_text().splitlines()) == 4
+
+
 def test_analyse_is_reproducible_and_reports_probabilities():
     args = ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1", "--contract", "Trump H",
             "--samples", "20", "--seed", "4", "--workers", "1", "--json"]
