@@ -11,7 +11,7 @@ import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
                            TimeRemainingColumn)
 
-from solver.batch import MAX_CHUNK_SIZE, solve_batch, stale_text, summary_text
+from solver.batch import MAX_CHUNK_SIZE, notes_text, solve_batch, stale_text, summary_text
 from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB, begin_stop)
@@ -160,6 +160,8 @@ def batch(
         raise typer.Exit(EXIT_BAD_INPUT)
     if summary.stale:
         message(f"stich: {stale_text(summary)}")
+    for note in notes_text(summary):
+        message(f"stich: {note}")
     message(f"stich: {summary_text(summary)}")
     if as_json:
         emit_json(summary.as_dict())

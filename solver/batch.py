@@ -96,7 +96,8 @@ class BatchSummary:
     """What a run did: records in the file, already done before it started, solved now, written as errors now;
     records that repeat one above them in the file (one line answers both), and the output's lines that answer no
     record of the file (``stale``, the first few of their ids in ``stale_ids``: the input was regenerated or a
-    record edited since they were written; they are kept)."""
+    record edited since they were written; they are kept); ``notes``, each note of the lines this run wrote (a
+    Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line."""
 
     records: int
     skipped: int
@@ -108,6 +109,7 @@ class BatchSummary:
     stale_ids: tuple[str, ...] = ()
     source: str = ""  # the file of records and the output, as given (what the summary's text names)
     out: str = ""
+    notes: tuple[tuple[str, int], ...] = ()
 
     @property
     def written(self) -> int:
@@ -117,7 +119,8 @@ class BatchSummary:
     def __str__(self) -> str:
         """The summary for people (``print(summary)``), as ``stich batch`` ends: the output's stale lines, if any,
         and what the run wrote (:func:`summary_text`); the dataclass ``repr`` stays for debugging."""
-        return "\n".join(line for line in (stale_text(self), summary_text(self)) if line is not None)
+        return "\n".join(line for line in (stale_text(self), *notes_text(self), summary_text(self))
+                         if line is not None)
 
     def _repr_html_(self) -> str:
         """The same for Jupyter, the counts as a table."""
@@ -126,13 +129,15 @@ class BatchSummary:
                   ("seconds", f"{self.seconds:.1f}")]
         return (f"<div>{html_lines([summary_text(self)], bold=True)}"
                 f"{html_table([name for name, _ in counts], [[count for _, count in counts]], right=range(7))}"
-                f"{html_lines([line] if (line := stale_text(self)) else [], small=True)}</div>")
+                f"{html_lines([line] if (line := stale_text(self)) else [], small=True)}"
+                f"{html_lines(notes_text(self), small=True)}</div>")
 
     def as_dict(self) -> dict[str, Any]:
         """The summary as the JSON document ``stich batch --json`` prints (json.md, ``batchSummary``)."""
         return {"schema": SCHEMA, "command": "batch", "source": self.source, "out": self.out,
                 "records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
                 "duplicates": self.duplicates, "stale": self.stale, "stale_ids": list(self.stale_ids),
+                "notes": [{"note": note, "records": count} for note, count in self.notes],
                 "seconds": round(self.seconds, 3)}
 
 
@@ -145,6 +150,12 @@ def summary_text(summary: BatchSummary) -> str:
     errors = f"{summary.errors:,} error{'' if summary.errors == 1 else 's'}"
     return (f"{summary.written:,} written to {summary.out or 'the output'} ({summary.solved:,} solved, {errors}), "
             f"{summary.skipped:,} already done{duplicates}, {summary.seconds:.1f} s")
+
+
+def notes_text(summary: BatchSummary) -> list[str]:
+    """A line for each note of the lines this run wrote (``note: 120 records solved now: pot 0: ...``), as ``stich
+    solve`` prints a record's notes under its answer."""
+    return [f"note: {count:,} record{'' if count == 1 else 's'} solved now: {note}" for note, count in summary.notes]
 
 
 def stale_text(summary: BatchSummary) -> str | None:
@@ -506,6 +517,7 @@ class _Writer:
         self.on_error = on_error
         self.solved = 0
         self.errors = 0
+        self.notes: dict[str, int] = {}  # each note of the lines written: how many carry it
         self.chunks: _TimedChunks | None = None  # told how many lines are written, to size the next chunks
 
     def write_chunk(self, chunk: list[Item], lines: Iterable[Line]) -> None:
@@ -524,6 +536,9 @@ class _Writer:
                     self.on_error(json.loads(line)["error"])
             else:
                 self.solved += 1
+                if '"notes":' in line:
+                    for note in json.loads(line).get("notes", ()):
+                        self.notes[note] = self.notes.get(note, 0) + 1
             if self.progress is not None:
                 self.progress(self.solved + self.errors, self.total)
 
@@ -711,7 +726,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
         raise
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
-                        source=os.fspath(source), out=os.fspath(out_path))
+                        source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()))
 
 
 #: How many ids of stale lines a summary names.

@@ -69,8 +69,30 @@ def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
         assert documents[-1].pop("seconds") >= 0
     common = {"schema": "stich-result/1", "command": "batch", "source": str(deals), "out": str(out), "records": 4,
               "errors": 1, "duplicates": 0, "stale": 0, "stale_ids": []}
-    assert documents == [{**common, "skipped": 0, "solved": 3}, {**common, "skipped": 3, "solved": 0}]
+    pot_note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
+    assert documents == [{**common, "skipped": 0, "solved": 3, "notes": [{"note": pot_note, "records": 3}]},
+                         {**common, "skipped": 3, "solved": 0, "notes": []}]
     assert len(out.read_text().splitlines()) == 4
+
+
+def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
+    """Kratzen deals written by ``stich deal`` without ``--pot`` have no pot, so every score settles at 0: ``solve``
+    says so under each answer, but batch wrote it only into the lines' ``notes`` and a researcher read 120 zeros as
+    results. It says each note once on stderr with its count (the lines keep theirs); with ``--pot`` there is none."""
+    deals = tmp_path / "deals.tbn"
+    write_deals(deals, 5)
+    note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(tmp_path / "out.jsonl"), "--workers", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[:-1] == [f"stich: note: 5 records solved now: {note}"]
+    lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert all(line["notes"] == [note] and line["results"][0]["total"] == 0 for line in lines)
+    summary = solver.solve_batch(deals, tmp_path / "potted.jsonl", workers=1, pot=3)
+    assert summary.notes == () and "note:" not in str(summary)
+    lines = [json.loads(line) for line in (tmp_path / "potted.jsonl").read_text().splitlines()]
+    assert all("notes" not in line for line in lines) and any(line["results"][0]["total"] != 0 for line in lines)
+    again = solver.solve_batch(deals, tmp_path / "out.jsonl", workers=1)  # a rerun writes nothing: no note
+    assert again.notes == () and again.skipped == 5
 
 
 def test_analyse_is_reproducible_and_reports_probabilities():
