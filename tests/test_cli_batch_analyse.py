@@ -95,6 +95,20 @@ def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
     assert again.notes == () and again.skipped == 5
 
 
+def test_batch_lines_asked_with_a_pot_are_in_the_schema(tmp_path):
+    """``--pot`` puts ``pot`` into every line's ``asked``, which the schema's closed ``batchAsked`` did not list: every
+    line of such a run failed validation against docs/stich-result.schema.json."""
+    from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_deals(deals, 3)
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1", "--pot", "3"])
+    assert result.exit_code == 0, result.stderr
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 3 and all(line["asked"]["pot"] == 3 for line in lines)
+    assert [schema_errors(line, SCHEMA) for line in lines] == [[], [], []]
+
+
 def test_analyse_is_reproducible_and_reports_probabilities():
     args = ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1", "--contract", "Trump H",
             "--samples", "20", "--seed", "4", "--workers", "1", "--json"]
