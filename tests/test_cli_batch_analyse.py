@@ -109,6 +109,24 @@ def test_batch_lines_asked_with_a_pot_are_in_the_schema(tmp_path):
     assert [schema_errors(line, SCHEMA) for line in lines] == [[], [], []]
 
 
+def test_an_output_in_a_missing_folder_is_said_as_such(tmp_path):
+    """``--out results/out.jsonl`` before ``mkdir results`` said ``.../results/.out.jsonl.lock: cannot create the
+    lock file of results/out.jsonl (No such file or directory)``: a hidden file the user never named. It names the
+    missing folder (batch's --out and analyse's --checkpoint alike), exit 1, nothing made."""
+    deals = tmp_path / "deals.tbn"
+    write_deals(deals, 2)
+    missing = tmp_path / "results"
+    expected = (f"stich: {missing / 'out.jsonl'}: cannot be written: the folder {missing} does not exist (make it, "
+                "or choose another file)\n")
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(missing / "out.jsonl"), "--workers", "1"])
+    assert (result.exit_code, result.stderr) == (1, expected)
+    checkpoint = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1",
+                                     "--contract", "Trump H", "-n", "3", "-j", "1", "--checkpoint",
+                                     str(missing / "out.jsonl")])
+    assert (checkpoint.exit_code, checkpoint.stderr) == (1, expected)
+    assert not missing.exists()
+
+
 def test_analyse_is_reproducible_and_reports_probabilities():
     args = ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1", "--contract", "Trump H",
             "--samples", "20", "--seed", "4", "--workers", "1", "--json"]
