@@ -11,13 +11,14 @@ import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
                            TimeRemainingColumn)
 
-from solver.batch import MAX_CHUNK_SIZE, solve_batch, stale_text, summary_text
+from solver.batch import MAX_CHUNK_SIZE, notes_text, solve_batch, stale_text, summary_text
 from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB, begin_stop)
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .options import (OBJECTIVES, POOL_THREADS, POT, engine_for, output_file, parse_variant_options, pool_options)
+from .records import emit_json
 from .render import on_a_terminal, stderr_console
 
 #: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
@@ -102,7 +103,7 @@ def batch(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
                                             help="Run on this Dask cluster instead (pip install 'stich[cluster]')."),
     chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1, max=MAX_CHUNK_SIZE,
-                                   help="At most N records per task (local tasks hold about half a second of work)."),
+                                   help="At most N records per task (each holds about half a second of work)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable); overrides the file's."),
     worker_memory: Optional[int] = typer.Option(
@@ -119,6 +120,8 @@ def batch(
         help="With --scheduler: how long to wait for a first worker to join before giving up."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     pot: Optional[int] = POT,
+    as_json: bool = typer.Option(False, "--json", help="The run's summary as one JSON document on stdout (the "
+                                                        "results go to --out either way; docs/json.md)."),
 ) -> None:
     """Solve every record of FILE into --out, one JSON line per record as it is done. A rerun skips what is
     already solved in --out (and tries its error lines again), so an interrupted or killed run is resumed by running
@@ -157,6 +160,10 @@ def batch(
         raise typer.Exit(EXIT_BAD_INPUT)
     if summary.stale:
         message(f"stich: {stale_text(summary)}")
+    for note in notes_text(summary):
+        message(f"stich: {note}")
     message(f"stich: {summary_text(summary)}")
+    if as_json:
+        emit_json(summary.as_dict())
     if summary.errors:
         raise typer.Exit(EXIT_BAD_INPUT)

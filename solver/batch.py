@@ -15,7 +15,7 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
   a pool (one worker) every record's line is written when it is done.
 * The chunks run on the worker pool of :mod:`solver.workers`: local processes (whose workers exit when a killed
   driver cannot stop them), or a Dask cluster (``scheduler="tcp://host:port"``) running the same chunks on other
-  machines.
+  machines (timed by the cluster's worker threads).
 * Input and output are streamed: the input file is read record by record (twice when a progress display needs the
   total), and the ids already done are scanned line by line, so a file of any size never sits in memory at once.
 * ``memory_mb`` bounds each worker process: its address space is capped with ``RLIMIT_AS`` and its transposition
@@ -38,7 +38,7 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .analysis import solve_report
+from .analysis import SCHEMA, solve_report
 from .checkpoint import trim_partial_line
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
 from .files import HeldLock, atomic_file, json_text, lock_beside, remove_stale_temporaries
@@ -96,7 +96,8 @@ class BatchSummary:
     """What a run did: records in the file, already done before it started, solved now, written as errors now;
     records that repeat one above them in the file (one line answers both), and the output's lines that answer no
     record of the file (``stale``, the first few of their ids in ``stale_ids``: the input was regenerated or a
-    record edited since they were written; they are kept)."""
+    record edited since they were written; they are kept); ``notes``, each note of the lines this run wrote (a
+    Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line."""
 
     records: int
     skipped: int
@@ -108,6 +109,7 @@ class BatchSummary:
     stale_ids: tuple[str, ...] = ()
     source: str = ""  # the file of records and the output, as given (what the summary's text names)
     out: str = ""
+    notes: tuple[tuple[str, int], ...] = ()
 
     @property
     def written(self) -> int:
@@ -117,7 +119,8 @@ class BatchSummary:
     def __str__(self) -> str:
         """The summary for people (``print(summary)``), as ``stich batch`` ends: the output's stale lines, if any,
         and what the run wrote (:func:`summary_text`); the dataclass ``repr`` stays for debugging."""
-        return "\n".join(line for line in (stale_text(self), summary_text(self)) if line is not None)
+        return "\n".join(line for line in (stale_text(self), *notes_text(self), summary_text(self))
+                         if line is not None)
 
     def _repr_html_(self) -> str:
         """The same for Jupyter, the counts as a table."""
@@ -126,12 +129,16 @@ class BatchSummary:
                   ("seconds", f"{self.seconds:.1f}")]
         return (f"<div>{html_lines([summary_text(self)], bold=True)}"
                 f"{html_table([name for name, _ in counts], [[count for _, count in counts]], right=range(7))}"
-                f"{html_lines([line] if (line := stale_text(self)) else [], small=True)}</div>")
+                f"{html_lines([line] if (line := stale_text(self)) else [], small=True)}"
+                f"{html_lines(notes_text(self), small=True)}</div>")
 
     def as_dict(self) -> dict[str, Any]:
-        """The summary as the JSON object ``stich batch --json`` prints."""
-        return {"records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
-                "duplicates": self.duplicates, "stale": self.stale, "seconds": round(self.seconds, 3)}
+        """The summary as the JSON document ``stich batch --json`` prints (json.md, ``batchSummary``)."""
+        return {"schema": SCHEMA, "command": "batch", "source": self.source, "out": self.out,
+                "records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
+                "duplicates": self.duplicates, "stale": self.stale, "stale_ids": list(self.stale_ids),
+                "notes": [{"note": note, "records": count} for note, count in self.notes],
+                "seconds": round(self.seconds, 3)}
 
 
 def summary_text(summary: BatchSummary) -> str:
@@ -143,6 +150,12 @@ def summary_text(summary: BatchSummary) -> str:
     errors = f"{summary.errors:,} error{'' if summary.errors == 1 else 's'}"
     return (f"{summary.written:,} written to {summary.out or 'the output'} ({summary.solved:,} solved, {errors}), "
             f"{summary.skipped:,} already done{duplicates}, {summary.seconds:.1f} s")
+
+
+def notes_text(summary: BatchSummary) -> list[str]:
+    """A line for each note of the lines this run wrote (``note: 120 records solved now: pot 0: ...``), as ``stich
+    solve`` prints a record's notes under its answer."""
+    return [f"note: {count:,} record{'' if count == 1 else 's'} solved now: {note}" for note, count in summary.notes]
 
 
 def stale_text(summary: BatchSummary) -> str | None:
@@ -463,19 +476,26 @@ CHUNK_SECONDS = 0.5
 
 class _TimedChunks:
     """Chunks of records sized to about CHUNK_SECONDS of one worker's work, at most ``most`` records, from the rate
-    at which the writer has written lines so far (one record a chunk until the first lines are back)."""
+    at which the writer has written lines so far (one record a chunk until the first lines are back). The clock
+    starts when the first chunk is taken, so that a Dask run's connection and its wait for workers do not count as
+    work; ``workers`` is a Dask cluster's worker threads once counted (:meth:`set_workers`)."""
 
     def __init__(self, items: Iterable[Item], most: int, workers: int) -> None:
         self.items = iter(items)
         self.most = most
         self.workers = workers
-        self.start = time.perf_counter()
+        self.start: float | None = None
         self.written = 0
 
     def wrote(self, count: int) -> None:
         self.written += count
 
+    def set_workers(self, workers: int) -> None:
+        self.workers = workers
+
     def size(self) -> int:
+        if self.start is None:
+            self.start = time.perf_counter()
         if not self.written:
             return 1
         per_record = (time.perf_counter() - self.start) * self.workers / self.written
@@ -497,6 +517,7 @@ class _Writer:
         self.on_error = on_error
         self.solved = 0
         self.errors = 0
+        self.notes: dict[str, int] = {}  # each note of the lines written: how many carry it
         self.chunks: _TimedChunks | None = None  # told how many lines are written, to size the next chunks
 
     def write_chunk(self, chunk: list[Item], lines: Iterable[Line]) -> None:
@@ -515,6 +536,9 @@ class _Writer:
                     self.on_error(json.loads(line)["error"])
             else:
                 self.solved += 1
+                if '"notes":' in line:
+                    for note in json.loads(line).get("notes", ()):
+                        self.notes[note] = self.notes.get(note, 0) + 1
             if self.progress is not None:
                 self.progress(self.solved + self.errors, self.total)
 
@@ -678,8 +702,10 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
     try:
         with open(out_path, "a", encoding="utf-8") as stream:
             writer = _Writer(stream, total, progress, on_error)
-            if pool.scheduler:
-                pool.run(_chunks(todo(), chunk_size), solve_chunk, (question,), writer.write_chunk)
+            if pool.scheduler:  # chunks timed as a local pool's, by the cluster's threads once counted
+                writer.chunks = _TimedChunks(todo(), chunk_size, pool.spread_over)
+                pool.run(iter(writer.chunks), solve_chunk, (question,), writer.write_chunk,
+                         on_threads=writer.chunks.set_workers)
             else:
                 count = local_workers(pool.workers)
                 items = todo()
@@ -700,7 +726,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
         raise
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
-                        source=os.fspath(source), out=os.fspath(out_path))
+                        source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()))
 
 
 #: How many ids of stale lines a summary names.

@@ -230,6 +230,9 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
     for _ in range(_LOCK_ATTEMPTS):
         try:
             handle = open(lock_path, "a")
+        except FileNotFoundError:  # the first thing written beside the file: its folder is missing, say that
+            raise StichError(f"{path}: cannot be written: the folder {target.parent} does not exist (make it, or "
+                             "choose another file)") from None
         except OSError as error:
             raise StichError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
         try:

@@ -31,7 +31,9 @@ import ctypes
 import logging
 import multiprocessing
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -621,11 +623,13 @@ class Pool:
         return local_workers(self.workers)
 
     def run(self, jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, *,
-            split: Callable[[Any], list[Any]] | None = None, failed: Callable[[Any], Any] | None = None) -> None:
-        """Every job run once and handed to ``on_result`` (see :func:`run_pool` and :func:`run_dask`)."""
+            split: Callable[[Any], list[Any]] | None = None, failed: Callable[[Any], Any] | None = None,
+            on_threads: Callable[[int], None] | None = None) -> None:
+        """Every job run once and handed to ``on_result`` (see :func:`run_pool` and :func:`run_dask`, which tells
+        ``on_threads`` the cluster's worker threads)."""
         if self.scheduler:
             run_dask(jobs, task, args, on_result, self.scheduler, worker_wait=self.worker_wait, notify=self.notify,
-                     verbose=self.verbose)
+                     verbose=self.verbose, on_threads=on_threads)
             return
         count = local_workers(self.workers)
         if self.runs_here:
@@ -661,9 +665,10 @@ def dask_log(verbose: bool) -> Iterator[None]:
 
 def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, scheduler: str, *,
              worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
-             verbose: bool = False) -> None:
+             verbose: bool = False, on_threads: Callable[[int], None] | None = None) -> None:
     """``task(job, *args)`` for every job on the Dask cluster at ``scheduler``: about 4 jobs per worker thread in
-    flight (counted again every DASK_RECOUNT_SECONDS, so that workers that join later get work), finished futures
+    flight (counted again every DASK_RECOUNT_SECONDS, so that workers that join later get work, and told to
+    ``on_threads``, which sizes the jobs still to come by them), finished futures
     gathered in batches (cheaper than one ``result()`` each) and released once handed on. A worker that dies is
     restarted by its nanny and the scheduler runs its jobs again elsewhere; a result is handed on only when it is
     whole. A scheduler without workers is waited for ``worker_wait`` seconds, ``notify`` told so; then StichError."""
@@ -683,7 +688,10 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
             try:
                 while True:
                     if time.monotonic() - counted > DASK_RECOUNT_SECONDS:
-                        slots, counted = 4 * max(1, sum(client.nthreads().values())), time.monotonic()
+                        threads = max(1, sum(client.nthreads().values()))
+                        slots, counted = 4 * threads, time.monotonic()
+                        if on_threads is not None:
+                            on_threads(threads)
                     while not exhausted and len(pending) < slots:
                         job = next(iterator, None)
                         if job is None:
@@ -732,9 +740,41 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
                          f"'dask worker {scheduler}', or wait longer with --worker-wait SECONDS") from None
 
 
+#: How long the probe of a scheduler's address waits for the connection to be accepted (Dask's own wait is longer).
+SCHEDULER_PROBE_SECONDS = 5
+#: An address whose protocol runs over TCP: HOST, HOST:PORT, [IPV6]:PORT, after an optional protocol.
+_TCP_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss)://)?"
+                          r"(?P<host>[^\[\]:/]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]+))?")
+
+
+def _probe_scheduler(scheduler: str) -> None:
+    """A StichError at once where nothing can listen at a TCP ``scheduler`` address: a host name that does not
+    resolve, or a port that refuses the connection (a scheduler not started, a mistyped port). Dask retries those
+    for its whole 30 s timeout and then says "Timed out", which hides the cause. Anything else (an accepted
+    connection, a slow network) is left to Dask's own connection."""
+    match = _TCP_ADDRESS.fullmatch(scheduler)
+    if match is None:  # ucx:// and the like: not a TCP socket to probe
+        return
+    host, port = match["host"].strip("[]"), int(match["port"] or 8786)
+    if not 0 < port < 65536:  # not a port: Dask's own parser says so
+        return
+    try:
+        socket.create_connection((host, port), timeout=SCHEDULER_PROBE_SECONDS).close()
+    except socket.gaierror as error:
+        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: the host {host!r} is not known "
+                         f"({error.strerror}); check the address") from None
+    except ConnectionRefusedError:
+        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: nothing listens at port {port} of {host} "
+                         "(connection refused): start the scheduler ('dask scheduler --port PORT'), or check the "
+                         "address") from None
+    except OSError:  # a timeout, an unreachable network: Dask's own connection tries and says
+        pass
+
+
 def _dask_client(client_class: Any, scheduler: str) -> Any:
     """A Dask client connected to ``scheduler``, or a StichError within DASK_CONNECT_SECONDS: whatever the peer at
     that address does (nothing, or bytes that are not Dask's), the message says so and no traceback follows."""
+    _probe_scheduler(scheduler)
     box: dict[str, Any] = {}
 
     def connect() -> None:

@@ -183,17 +183,37 @@ def test_a_half_written_last_line_is_trimmed(tmp_path: Path) -> None:
     assert out.read_bytes() == b'{"id": "a:1", "key": "k1"}\n'
 
 
-def test_a_dask_cluster_solves_the_same(tmp_path: Path) -> None:
+def test_a_dask_cluster_solves_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same lines as one local worker. The chunks are timed as a local pool's (one record each until the first
+    lines are back, then about half a second of one thread's work): they were always --chunk-size records, so a
+    cluster wrote its first line only after whole chunks of slow deals (20 Zwanzigerrufen deals: 11 to 19 s on two
+    workers, where a local pool wrote one in a second), and a Ctrl-C lost every running chunk's work."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from solver import workers
+
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 9, 60)), source)
     serial = tmp_path / "serial.jsonl"
     solve_batch(source, serial, objectives=None, workers=1)
     out = tmp_path / "dask.jsonl"
+    sizes: list[int] = []
+    threads: list[int] = []
+    run = workers.Pool.run
+
+    def recording_run(self, jobs, *args, on_threads=None, **kwargs):  # the chunks as the driver hands them out
+        def told(count: int) -> None:
+            threads.append(count)
+            on_threads(count)
+        recorded = (sizes.append(len(chunk)) or chunk for chunk in jobs)
+        return run(self, recorded, *args, on_threads=told if on_threads else None, **kwargs)
+
+    monkeypatch.setattr(workers.Pool, "run", recording_run)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         summary = solve_batch(source, out, objectives=None, scheduler=cluster.scheduler_address, chunk_size=5)
     assert summary.solved == 60
     assert sorted(out.read_text().splitlines()) == sorted(serial.read_text().splitlines())
+    assert sum(sizes) == 60 and sizes[0] == 1 and max(sizes) <= 5
+    assert threads and threads[0] == 2  # the cluster's worker threads, which size the chunks
 
 
 # --- what a rerun recognises, and what it refuses ------------------------------------------------------------------

@@ -130,6 +130,39 @@ def test_a_peer_that_never_answers_is_not_waited_for_forever(tmp_path, monkeypat
             connection.close()
 
 
+def test_a_scheduler_address_with_nothing_behind_it_is_said_at_once(tmp_path):
+    """A mistyped port or a scheduler not started: Dask retried the refused connection for 30 s and then said "OSError:
+    Timed out trying to connect", and the same for a host name that does not resolve. A refused port and an unknown
+    host are said at once, with the cause (exit 1, no traceback)."""
+    import socket
+    import time
+
+    pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    with socket.socket() as closed:  # a port that was free a moment ago: nothing listens there now
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    source = tmp_path / "deals.tbn"
+    source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
+    out = tmp_path / "out.jsonl"
+    started = time.monotonic()
+    with pytest.raises(solver.StichError) as refused:
+        batch.solve_batch(source, out, scheduler=f"tcp://127.0.0.1:{port}")
+    assert str(refused.value) == (f"cannot use the Dask scheduler 'tcp://127.0.0.1:{port}': nothing listens at port "
+                                  f"{port} of 127.0.0.1 (connection refused): start the scheduler ('dask scheduler "
+                                  "--port PORT'), or check the address")
+    result = CliRunner().invoke(app, ["batch", str(source), "--out", str(out), "--scheduler", "nohost.invalid"])
+    assert time.monotonic() - started < 20  # Dask alone waited 30 s for each
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("stich: cannot use the Dask scheduler 'nohost.invalid:8786': the host "
+                                    "'nohost.invalid' is not known (")
+    assert result.stderr.endswith("); check the address\n") and "Traceback" not in result.output
+    assert not out.exists()
+
+
 def test_a_scheduler_without_workers_is_waited_for_then_given_up(tmp_path):
     """With no worker on the scheduler the run waited forever and said nothing: it says that it waits for workers,
     and gives up after --worker-wait seconds with a message (exit 1, no traceback)."""

@@ -1302,7 +1302,7 @@ def test_the_batch_line_schema_is_the_solve_schema_without_timings():
 def test_every_kind_of_document_is_in_the_top_level_one_of():
     kinds = {option["$ref"].removeprefix("#/$defs/") for option in SCHEMA["oneOf"]}
     assert kinds == {"solve", "checkDocument", "table", "bench", "score", "scoreUnfinished", "postmortem", "analyse",
-                     "batchResult", "batchError", "advice", "cardAdvice", "match"}
+                     "batchResult", "batchError", "batchSummary", "advice", "cardAdvice", "match"}
 
 
 def test_json_md_names_every_field_of_the_schema():

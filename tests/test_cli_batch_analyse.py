@@ -50,6 +50,84 @@ def test_batch_reports_a_bad_record_and_goes_on(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
+    """``--json`` is every reporting command's machine output, but batch had none (``No such option: --json``, while
+    ``BatchSummary.as_dict`` said it was what ``stich batch --json`` prints): a script read the counts from stderr.
+    It prints the summary, the same on a rerun that resumes, in the schema of json.md."""
+    from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_deals(deals, 4)
+    deals.write_text(deals.read_text().replace('[Contract "Trump', '[Contract "Trumpet', 1))
+    first = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1", "--json"])
+    again = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1", "--json"])
+    documents = []
+    for result in (first, again):
+        assert result.exit_code == 1, result.stderr  # the bad record's error line
+        assert result.stdout.count("\n") == 1 and "Traceback" not in result.stderr
+        documents.append(json.loads(result.stdout))
+        assert not schema_errors(documents[-1], SCHEMA)
+        assert documents[-1].pop("seconds") >= 0
+    common = {"schema": "stich-result/1", "command": "batch", "source": str(deals), "out": str(out), "records": 4,
+              "errors": 1, "duplicates": 0, "stale": 0, "stale_ids": []}
+    pot_note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
+    assert documents == [{**common, "skipped": 0, "solved": 3, "notes": [{"note": pot_note, "records": 3}]},
+                         {**common, "skipped": 3, "solved": 0, "notes": []}]
+    assert len(out.read_text().splitlines()) == 4
+
+
+def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
+    """Kratzen deals written by ``stich deal`` without ``--pot`` have no pot, so every score settles at 0: ``solve``
+    says so under each answer, but batch wrote it only into the lines' ``notes`` and a researcher read 120 zeros as
+    results. It says each note once on stderr with its count (the lines keep theirs); with ``--pot`` there is none."""
+    deals = tmp_path / "deals.tbn"
+    write_deals(deals, 5)
+    note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(tmp_path / "out.jsonl"), "--workers", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[:-1] == [f"stich: note: 5 records solved now: {note}"]
+    lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert all(line["notes"] == [note] and line["results"][0]["total"] == 0 for line in lines)
+    summary = solver.solve_batch(deals, tmp_path / "potted.jsonl", workers=1, pot=3)
+    assert summary.notes == () and "note:" not in str(summary)
+    lines = [json.loads(line) for line in (tmp_path / "potted.jsonl").read_text().splitlines()]
+    assert all("notes" not in line for line in lines) and any(line["results"][0]["total"] != 0 for line in lines)
+    again = solver.solve_batch(deals, tmp_path / "out.jsonl", workers=1)  # a rerun writes nothing: no note
+    assert again.notes == () and again.skipped == 5
+
+
+def test_batch_lines_asked_with_a_pot_are_in_the_schema(tmp_path):
+    """``--pot`` puts ``pot`` into every line's ``asked``, which the schema's closed ``batchAsked`` did not list: every
+    line of such a run failed validation against docs/stich-result.schema.json."""
+    from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_deals(deals, 3)
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1", "--pot", "3"])
+    assert result.exit_code == 0, result.stderr
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 3 and all(line["asked"]["pot"] == 3 for line in lines)
+    assert [schema_errors(line, SCHEMA) for line in lines] == [[], [], []]
+
+
+def test_an_output_in_a_missing_folder_is_said_as_such(tmp_path):
+    """``--out results/out.jsonl`` before ``mkdir results`` said ``.../results/.out.jsonl.lock: cannot create the
+    lock file of results/out.jsonl (No such file or directory)``: a hidden file the user never named. It names the
+    missing folder (batch's --out and analyse's --checkpoint alike), exit 1, nothing made."""
+    deals = tmp_path / "deals.tbn"
+    write_deals(deals, 2)
+    missing = tmp_path / "results"
+    expected = (f"stich: {missing / 'out.jsonl'}: cannot be written: the folder {missing} does not exist (make it, "
+                "or choose another file)\n")
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(missing / "out.jsonl"), "--workers", "1"])
+    assert (result.exit_code, result.stderr) == (1, expected)
+    checkpoint = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1",
+                                     "--contract", "Trump H", "-n", "3", "-j", "1", "--checkpoint",
+                                     str(missing / "out.jsonl")])
+    assert (checkpoint.exit_code, checkpoint.stderr) == (1, expected)
+    assert not missing.exists()
+
+
 def test_analyse_is_reproducible_and_reports_probabilities():
     args = ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1", "--contract", "Trump H",
             "--samples", "20", "--seed", "4", "--workers", "1", "--json"]

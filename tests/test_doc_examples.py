@@ -157,3 +157,33 @@ def test_the_json_md_example_reads_the_documents_as_it_says(monkeypatch):
     with contextlib.redirect_stdout(out):
         exec(compile(code, "docs/json.md", "exec"), {})
     assert out.getvalue() == "1 True [1]\n"  # board 1: the declarer, seat 1, can force Valat
+
+
+def test_the_batch_md_example_reads_a_batch_output_as_it_says(tmp_path, monkeypatch):
+    """docs/batch.md's script (the docs showed no way to read a batch's output; a researcher must keep the error
+    lines apart, restore the input's order and find an objective among the results) prints each error line and,
+    per game, the deals solved and the declarers' mean score, the figures ``solver.solve`` gives record by record."""
+    from solver.formats.tbn import format_record
+
+    blocks = [code for code in re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "batch.md").read_text(
+        encoding="utf-8"), flags=re.S | re.M) if "results.jsonl" in code]
+    assert len(blocks) == 1
+    records = [*solver.random_records("Schafkopf", 4, 4), *solver.random_records("Kratzen", 5, 3, seats=3)]
+    texts = [format_record(record) for record in records]
+    broken = texts[1].replace('[Deal "1: ', '[Deal "1: XX ', 1)
+    (tmp_path / "deals.tbn").write_text("\n".join([texts[0], broken, *texts[2:]]), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    summary = solver.solve_batch("deals.tbn", "results.jsonl", workers=1)
+    assert (summary.solved, summary.errors) == (6, 1)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(blocks[0], "docs/batch.md", "exec"), {})
+    scores = {"Kratzen": [], "Schafkopf": []}
+    for text in [texts[0], *texts[2:]]:
+        (position,) = solver.parse_positions(text)
+        scores[position.game.name].append(solver.solve(position, "score").total)
+    expected = [f"{game}: {len(values)} deals, the declarers' mean score {sum(values) / len(values):+.2f}, won "
+                f"{sum(value > 0 for value in values) / len(values):.0%}" for game, values in sorted(scores.items())]
+    printed = out.getvalue().splitlines()
+    assert printed[0].startswith("not solved: deals.tbn:") and "'XX'" in printed[0]
+    assert printed[1:] == expected
