@@ -236,7 +236,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     console = stdout_console()
     console.print(report.heading)
     if report.setup is not None:
-        console.print(report.setup, soft_wrap=True, highlight=False)  # one line, for grep
+        console.print(report.setup, highlight=False)  # one line piped, for grep; wrapped on a terminal
     if report.pot_note is not None:
         console.print(report.pot_note)
     if report.table is not None:
@@ -249,9 +249,9 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
         console.print(table)
         if report.fixed is not None:
             console.print(report.fixed)
-        console.print(report.side, soft_wrap=True)
+        console.print(report.side)
         if report.difference is not None:
-            console.print(report.difference, soft_wrap=True)  # one line, for grep, unwrapped
+            console.print(report.difference)  # one line piped, for grep
         if report.intervals is not None:
             console.print(report.intervals)
     else:
@@ -261,5 +261,5 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     if result.declaring_side.count == 1:  # it qualifies the report (its means have no interval): on stdout with it
         console.print("one board played: no interval")
     if mixed is not None:
-        console.print(f"note: {mixed}", soft_wrap=True, highlight=False)
+        console.print(f"note: {mixed}", highlight=False)
         message(f"stich: match: {mixed}")
