@@ -20,7 +20,8 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import SCHEMA
-from solver.benchmark import DEFAULT_LIMIT_S, MAX_LIMIT_S, BenchLine, BenchStats, line_seed, machine, run_line, standard_lines
+from solver.benchmark import (DEFAULT_LIMIT_S, MAX_LIMIT_S, BenchLine, BenchStats, line_seed, machine, run_line,
+                              standard_lines)
 from solver.errors import StichError
 from solver.files import check_writable
 from solver.games import get_game

@@ -171,8 +171,8 @@ def overrun_text(limit: float, seconds: float) -> str:
     """How far a match stopped by ``--time-limit`` ran past it: whole boards are played (a rotated match stays
     paired), so the boards in play at the limit were finished, and that can take minutes with sampling bots."""
     past = max(0.0, seconds - limit)
-    return (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in play "
-            "at the limit were played to the end (whole boards, one a worker)")
+    return (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in "
+            "play at the limit were played to the end (whole boards, one a worker)")
 
 
 #: What an interrupt says that came before any board was played (while the checkpoint's lines were checked):

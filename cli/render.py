@@ -379,7 +379,8 @@ def _taken_table(document: Document) -> Table:
         table.add_column("points", justify="right")
         table.add_column("tricks", justify="right")
         for side in document["taken"]["sides"]:
-            name = side_name(side["seats"]) if side["name"] == "declarers" else f"{side['name']} {seats_text(side['seats'])}"
+            name = (side_name(side["seats"]) if side["name"] == "declarers"
+                    else f"{side['name']} {seats_text(side['seats'])}")
             table.add_row(name, str(side["points"]), str(side["tricks"]))
     else:
         table.add_column("seat")
@@ -541,7 +542,8 @@ def render_check(document: Document, console: Console) -> None:
     table = Table(title="Targets" if targets else "Bonuses", title_justify="left", title_style="bold")
     score = document.get("score")
     by_score = bool(score and score["bonuses"])
-    for column in ("target" if targets else "bonus", "for", "what", "forced alone?") + (("score-optimal play",) if by_score else ()):
+    for column in ("target" if targets else "bonus", "for", "what", "forced alone?") + (
+            ("score-optimal play",) if by_score else ()):
         table.add_column(column)
     over = document["position"]["over"]
     under_score = {b["bonus"]: b for b in score["bonuses"]} if score else {}

@@ -151,7 +151,8 @@ def test_bots_print_as_what_they_are_and_check_their_seed():
     assert repr(make_bot("sampling:5", seed=2)) == ("SamplingBot(name='sampling:5', samples=5, seed=2, "
                                                     "plays_for='score', workers=1)")
     assert repr(SamplingBot(samples=3, time_limit=0.5, plays_for="points")) == (
-        "SamplingBot(name='sampling', samples=3, seed=1, plays_for='points', time_limit=0.5, workers=1)")  # DEFAULT_SEED
+        # seed=1: DEFAULT_SEED
+        "SamplingBot(name='sampling', samples=3, seed=1, plays_for='points', time_limit=0.5, workers=1)")
     assert repr(make_bot("cheater")) == "CheaterBot(name='cheater', plays_for='score')"
     assert repr(make_bot("random", seed=4)) == "RandomBot(seed=4, name='random')"
     for seed in ("a", 1.5, None):
@@ -548,7 +549,8 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     assert (document["contract"], document["declarer"]) == ("Solo H", 2)
     assert document["variant"] == {"laufende_mode": "only_if_holder_wins"}
     settings = {name: (bot["plays_for"], bot["samples"], bot["card_time"]) for name, bot in document["bots"].items()}
-    assert settings == {"sampling": ("points", 2, None), "random": (None, None, None), "cheater": ("points", None, None)}
+    assert settings == {"sampling": ("points", 2, None), "random": (None, None, None),
+                        "cheater": ("points", None, None)}
     bots = [make_bot("sampling:1", seed=2, time_limit=0.5), *[make_bot("random", seed=2)] * 2]
     library = play_match("kratzen", bots, boards=1, seed=2, variant="must_undertrump=false").as_dict()
     assert library["contract"] is None and library["declarer"] == 1

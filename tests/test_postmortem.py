@@ -1228,7 +1228,8 @@ def test_a_notebook_and_print_say_where_the_game_changed_hands_as_the_command_do
     text = run("postmortem", path).stdout.splitlines()
     assert text[text.index(expected[0]):text.index(expected[0]) + 4] == expected  # the command's words alike
     # where nothing has a game line (a Tout graded by points), none of them says anything
-    tout = analyse_play(next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "4"))
+    tout = analyse_play(next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn")
+                             if p.record.get("Board") == "4"))
     assert tout.game_line is None and "Game (double-dummy)" not in str(tout) + tout._repr_html_()
 
 
@@ -1236,7 +1237,8 @@ def test_a_notebook_and_print_say_where_the_game_changed_hands_as_the_command_do
 # T20, held by seat 3), seat 4 said Kontra on it. The defenders hold the game until seat 4's T19 at card 31.
 ZR_ABSOLUT_KONTRA = """[Game "Zwanzigerrufen"]
 [Board "2"]
-[Deal "1: T18 T9 T7 T6 T4 SQ CJ CG HJ DG / T17 T14 T11 T10 SK SN SJ HK DQ DN / T21 T20 T16 T12 T8 T1 CN HQ HN DJ / TS T19 T15 T13 T5 SG CK CQ HG DK"]
+[Deal "1: T18 T9 T7 T6 T4 SQ CJ CG HJ DG / T17 T14 T11 T10 SK SN SJ HK DQ DN / \
+T21 T20 T16 T12 T8 T1 CN HQ HN DJ / TS T19 T15 T13 T5 SG CK CQ HG DK"]
 [Contract "Normal T20"]
 [Declarer "1"]
 [Announcements "1: Absolut; 4: Kontra Absolut"]
