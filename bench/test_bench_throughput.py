@@ -3,7 +3,8 @@
 The targets: batch solving 1,000 Schafkopf deals on 2 local cores reaches >= 1.8x the single-core rate, and 1,000
 ``stich analyse`` samples of a Schafkopf hand take under 10 s on 2 cores. Run
 
-    STICH_BENCH_BATCH_DEALS=1000 STICH_BENCH_SAMPLES=1000 python -m pytest bench/test_bench_throughput.py --benchmark-only
+    STICH_BENCH_BATCH_DEALS=1000 STICH_BENCH_SAMPLES=1000 \
+        python -m pytest bench/test_bench_throughput.py --benchmark-only
 
 for those figures (about 3 minutes on 2 cores); the defaults (200 deals, 200 samples) are a quicker check.
 Each bench is one round of a whole job, timed from the call to the last result written, pool start-up included

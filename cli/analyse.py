@@ -31,7 +31,7 @@ from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
                       engine_for, parse_variant_options, pool_options)
 from .records import OptionRefused, emit_json, run_over_records
-from .render import CardPainter, for_stdout, plural, record_head, status_on_stderr, stdout_console
+from .render import CardPainter, fits, for_stdout, plural, record_head, status_on_stderr, stdout_console
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -358,6 +358,9 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
         for row in part.rows:
             cells = [for_stdout(cell) for cell in row]
             table.add_row(*cells) if card is None else table.add_row(cells[0], card(row[1]), *cells[2:])
+        if getattr(console, "narrows", False) and not fits(console, table):
+            for laid_out in table.columns:  # at 80 columns the figures wrap too: the table was 127 wide
+                laid_out.no_wrap = False
         console.print(table)
 
 

@@ -60,9 +60,9 @@ class _Bar:
         console = stderr_console()
         self.progress: Progress | None = None
         if on_a_terminal(console):
-            self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-                                     TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=console,
-                                     transient=True)
+            self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                     TaskProgressColumn(), TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                                     console=console, transient=True)
 
     def __enter__(self) -> Callable[[int, int], None]:
         if self.progress is None:

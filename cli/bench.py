@@ -20,7 +20,8 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import SCHEMA
-from solver.benchmark import DEFAULT_LIMIT_S, MAX_LIMIT_S, BenchLine, BenchStats, line_seed, machine, run_line, standard_lines
+from solver.benchmark import (DEFAULT_LIMIT_S, MAX_LIMIT_S, BenchLine, BenchStats, line_seed, machine, run_line,
+                              standard_lines)
 from solver.errors import StichError
 from solver.files import check_writable
 from solver.games import get_game
@@ -31,7 +32,7 @@ from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engin
                       note_threads_over_cores, output_file, parse_variant_options)
 from .output import atomic_writer
 from .records import emit_json
-from .render import Document, plural, progress_on_stderr, stdout_console
+from .render import Document, fits, plural, progress_on_stderr, stdout_console
 
 T = TypeVar("T")
 
@@ -318,17 +319,16 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
                  compared: SavedRun | None = None, bounds: dict[str, set[str]] | None = None) -> None:
     """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios. ``bounds``: each
     line's statistics that are lower bounds (:func:`lower_bounds`), marked ``>=``."""
-    console.print(Text(f"machine: {machine_text(host)}"), soft_wrap=True)  # one line each, for grep
+    console.print(Text(f"machine: {machine_text(host)}"))  # one line each piped (stdout_console), for grep
     if compared is not None:
         run = compared.document
         when = f", saved {run['saved']}" if run.get("saved") else ""
         console.print(Text(f"compared with {compared.path}{when}: {machine_text(compared.machine)}"
                            f"{_threads_text(list(compared.lines.values()))}"
-                           + (f"; {partial_text(run)}" if partial_text(run) else "")), soft_wrap=True)
+                           + (f"; {partial_text(run)}" if partial_text(run) else "")))
         differ = run_differences(host, compared, documents)
         if differ:
-            console.print(Text(f"not the same in the two runs: {', '.join(differ)}; the ratios measure that too"),
-                          soft_wrap=True)
+            console.print(Text(f"not the same in the two runs: {', '.join(differ)}; the ratios measure that too"))
     table = Table(title=f"Engine benchmark (ms per deal{_threads_text(documents)})", title_justify="left",
                   title_style="bold")
     table.add_column("line", ratio=1, min_width=24)
@@ -347,23 +347,26 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
             ratios = doc.get("compared") or {}
             row += [_ratio(ratios.get(key), key != "nodes_per_second") for key, _ in RATIOS]
         table.add_row(*row)
+    if getattr(console, "narrows", False) and not fits(console, table):
+        table.columns[0].min_width = None  # at 80 columns the figures wrap too: the table was 124 wide
+        for laid_out in table.columns:
+            laid_out.no_wrap = False
     console.print(table)
     console.print(Text("table: the most any deal wrote to / what the engine allocated", style="dim"))
     deal_sets = dict.fromkeys(f"{doc['game']} {_deals_text(doc)}" for doc in documents)
-    console.print(Text(f"deals: {'; '.join(deal_sets)}", style="dim"), soft_wrap=True)  # --seed, -n, --variant
+    console.print(Text(f"deals: {'; '.join(deal_sets)}", style="dim"))  # --seed, -n, --variant
     if compared is not None:
         console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
                            "the saved run has no such line or timed other deals)", style="dim"))
         for doc in documents:
             reason = not_compared_reason(doc, compared.lines.get(doc["line"]))
             if reason is not None:
-                console.print(Text(f"- {doc['line']}: {reason}", style="dim"), soft_wrap=True)
+                console.print(Text(f"- {doc['line']}: {reason}", style="dim"))
     for doc in documents:
         if doc["timeouts"]:
             console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
                                f"limit ({doc['limit_ms'] / 1000:g} s) and counted at it: the figures marked >= are "
-                               f"lower bounds, and nodes/s counts only the finished deals", style="dim"),
-                          soft_wrap=True)
+                               f"lower bounds, and nodes/s counts only the finished deals", style="dim"))
 
 
 # --- the command ------------------------------------------------------------------------------------------------

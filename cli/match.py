@@ -179,8 +179,8 @@ def overrun_text(limit: float, seconds: float) -> str:
     """How far a match stopped by ``--time-limit`` ran past it: whole boards are played (a rotated match stays
     paired), so the boards in play at the limit were finished, and that can take minutes with sampling bots."""
     past = max(0.0, seconds - limit)
-    return (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in play "
-            "at the limit were played to the end (whole boards, one a worker)")
+    return (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in "
+            "play at the limit were played to the end (whole boards, one a worker)")
 
 
 #: What an interrupt says that came before any board was played (while the checkpoint's lines were checked):
@@ -244,7 +244,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     console = stdout_console()
     console.print(report.heading)
     if report.setup is not None:
-        console.print(report.setup, soft_wrap=True, highlight=False)  # one line, for grep
+        console.print(report.setup, highlight=False)  # one line piped, for grep; wrapped on a terminal
     if report.pot_note is not None:
         console.print(report.pot_note)
     if report.table is not None:
@@ -257,9 +257,9 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
         console.print(table)
         if report.fixed is not None:
             console.print(report.fixed)
-        console.print(report.side, soft_wrap=True)
+        console.print(report.side)
         if report.difference is not None:
-            console.print(report.difference, soft_wrap=True)  # one line, for grep, unwrapped
+            console.print(report.difference)  # one line piped, for grep
         if report.intervals is not None:
             console.print(report.intervals)
     else:
@@ -269,5 +269,5 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     if result.declaring_side.count == 1:  # it qualifies the report (its means have no interval): on stdout with it
         console.print("one board played: no interval")
     if mixed is not None:
-        console.print(f"note: {mixed}", soft_wrap=True, highlight=False)
+        console.print(f"note: {mixed}", highlight=False)
         message(f"stich: match: {mixed}")

@@ -31,7 +31,7 @@ from .output import atomic_path
 from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
-from .render import CardPainter, Document, fits, least_width, progress_on_stderr, seats_text
+from .render import CardPainter, Document, fits, progress_on_stderr, seats_text
 from .whatif import PLAY
 
 _GRADE_STYLES = {"ok": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
@@ -160,17 +160,9 @@ def painted_game_changes(document: Document, painter: CardPainter) -> list[Text]
 
 def _print_fitted(console: Console, boxed: Table, narrow: Table) -> None:
     """The boxed table where it fits, else the narrow one; where even that does not fit (a bonus such as
-    ``schneider_against (handed over)`` needs its 17 letters), the narrow one at its least width, some 82 to 86
-    columns, not at its natural width (up to 120), which a console prints a table that cannot fit at."""
-    if fits(console, boxed):
-        console.print(boxed)
-        return
-    width = console.width
-    console.width = max(width, least_width(console, narrow))
-    try:
-        console.print(narrow)
-    finally:
-        console.width = width
+    ``schneider_against (handed over)`` needs its 17 letters), the console narrows it further (one space between
+    the columns, then its longest words folded): it was printed at its least width, some 82 to 86 columns."""
+    console.print(boxed if fits(console, boxed) else narrow)
 
 
 def _table(title: str, narrow: bool) -> Table:

@@ -17,6 +17,7 @@ import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
+from rich import box
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
@@ -46,21 +47,32 @@ class _DataConsole(Console):
     """Rich's console, but a reader that closes stdout (``stich solve ... | head``) ends the command as SIGPIPE
     would (exit 141, see errors.py) rather than with rich's exit 1, which stich keeps for bad input."""
 
+    #: Whether a table too wide for the console is narrowed to fit it (a terminal's, or a pipe's COLUMNS), rather
+    #: than printed at its natural width (a pipe at PIPE_WIDTH: a file keeps its tables' layout).
+    narrows = True
+
     def print(self, *objects: Any, **options: Any) -> None:
-        """Tables never lose a value to an ellipsis: their cells wrap (a long word folds), and a table that would
-        not fit even so (rich would squeeze columns to nothing) is printed at its natural width, the terminal
-        wrapping its lines, rather than cut. Text piped on is never wrapped: a sentence stays one line."""
+        """Tables never lose a value to an ellipsis: their cells wrap. A table too wide for the console even so
+        drops its boxes (rich's own lighter layout, :func:`_compact`), then folds its longest words (never a
+        header's); one that would not fit even then (rich would squeeze columns to nothing) is printed at its least
+        width, the terminal wrapping its lines, rather than cut. Text piped on is never wrapped: a sentence stays one
+        line."""
         tables = [item for item in objects if isinstance(item, Table)]
         for table in tables:
             for column in table.columns:
                 column.overflow = "fold"
         if tables:
             unbounded = self.options.update_width(1 << 16)
-            if max(_least_width(self, unbounded, table) for table in tables) > self.width:
-                widths = [Measurement.get(self, unbounded, table) for table in tables]
-                needed = max(width.maximum for width in widths)  # print's width= is capped: widen the console
-                width = self.width
-                self.width = needed
+            for table in tables:
+                if self.narrows and _least_width(self, unbounded, table) > self.width and not _own_layout(table):
+                    _compact(self, unbounded, table, self.width)
+            least = max(_least_width(self, unbounded, table) for table in tables)
+            if least > self.width and not (self.narrows and all(_fit_columns(self, unbounded, table, self.width,
+                                                                              fold=True) for table in tables)):
+                width = self.width  # print's width= is capped: widen the console
+                # a pipe's table stays whole at its natural width; a terminal's is as narrow as it can be
+                self.width = least if self.narrows else max(Measurement.get(self, unbounded, table).maximum
+                                                            for table in tables)
                 try:
                     super().print(*objects, **options)
                 finally:
@@ -114,34 +126,62 @@ def on_a_terminal(console: Console) -> bool:
         return False
 
 
-def _fit_columns(console: Console, options: Any, table: Table, width: int) -> None:
+def _own_layout(table: Table) -> bool:
+    """Whether ``table`` sets its columns' widths itself (the benchmark's ``line``): left to rich."""
+    return table.expand or any(column.width is not None or column.min_width is not None
+                               or column.max_width is not None for column in table.columns)
+
+
+def _compact(console: Console, options: Any, table: Table, width: int) -> None:
+    """Drop a too-wide table's boxes for the header's rule and two spaces between the columns (the post-mortem's
+    narrow layout; seven boxed columns take 22 of 80 columns, these 12); where even that does not fit, one space.
+    The contract table of a Zwanzigerrufen deal was 182 columns wide at 80, the Kratzen one 99."""
+    if table.box is not None:
+        table.box = box.SIMPLE_HEAD
+    table.show_edge = False
+    table.pad_edge = False
+    table.collapse_padding = True
+    if _least_width(console, options, table) > width:
+        table.padding = (0, 0)
+
+
+def _fit_columns(console: Console, options: Any, table: Table, width: int, fold: bool = False) -> bool:
     """Narrow a table too wide for ``width`` as rich does, its widest columns first down to the width of the next,
     but none below its longest word (a no_wrap column below its widest cell). Rich narrowed them below it where the
     table had room for it, so a cell folded mid-word (``schneider_again`` / ``st`` in the post-mortem piped at 110
-    columns)."""
+    columns). ``fold``: for a table that does not fit with its words whole, a column may go down to its header's
+    longest word, its cells' longer words folding. Whether the table fits ``width`` now."""
     columns = table.columns
-    if table.expand or any(column.width is not None or column.min_width is not None or column.max_width is not None
-                           for column in columns):
-        return  # a layout of the table's own
+    if _own_layout(table):
+        return not fold  # a layout of the table's own
     ranges = []
     for column in columns:
         cells = [Measurement.get(console, options, cell) for cell in (column.header, *column.cells)]
         high = max(cell.maximum for cell in cells)
-        ranges.append((high if column.no_wrap else max(cell.minimum for cell in cells), high))
+        if column.no_wrap:
+            low = high
+        elif fold:
+            low = max(1, Measurement.get(console, options, column.header).minimum)
+        else:
+            low = max(cell.minimum for cell in cells)
+        ranges.append((low, high))
     wanted = sum(high for _, high in ranges)
     room = width - (Measurement.get(console, options, table).maximum - wanted)  # less the borders and padding
 
     def capped(level: int) -> list[int]:
         return [max(low, min(high, level)) for low, high in ranges]
 
-    if wanted <= room or sum(capped(0)) > room:
-        return  # it fits whole, or not even wrapped (printed at its natural width)
+    if wanted <= room:
+        return True  # it fits whole
+    if sum(capped(0)) > room:
+        return False  # not even wrapped (printed at its least width)
     level = max(high for _, high in ranges)
-    wraps = [not column.no_wrap for column in columns]
-    while sum(min(high, level) if wrap else high for (_, high), wrap in zip(ranges, wraps)) > room:
-        level -= 1  # where rich's own narrowing of the wrapping columns stops
-    if all(min(high, level) >= low for (low, high), wrap in zip(ranges, wraps) if wrap):
-        return  # rich narrows no column below its longest word: its layout stands
+    if not fold:
+        wraps = [not column.no_wrap for column in columns]
+        while sum(min(high, level) if wrap else high for (_, high), wrap in zip(ranges, wraps)) > room:
+            level -= 1  # where rich's own narrowing of the wrapping columns stops
+        if all(min(high, level) >= low for (low, high), wrap in zip(ranges, wraps) if wrap):
+            return True  # rich narrows no column below its longest word: its layout stands
     while sum(capped(level)) > room:
         level -= 1
     widths = capped(level)
@@ -149,6 +189,7 @@ def _fit_columns(console: Console, options: Any, table: Table, width: int) -> No
         widths[index] += 1  # the room the last step down left
     for column, content in zip(columns, widths):
         column.width = content
+    return True
 
 
 def stdout_console() -> Console:
@@ -159,6 +200,7 @@ def stdout_console() -> Console:
         columns = os.environ.get("COLUMNS", "").strip()
         width = small_number(columns)
         console.width = width if width else PIPE_WIDTH
+        console.narrows = bool(width)
     return console
 
 
@@ -337,7 +379,8 @@ def _taken_table(document: Document) -> Table:
         table.add_column("points", justify="right")
         table.add_column("tricks", justify="right")
         for side in document["taken"]["sides"]:
-            name = side_name(side["seats"]) if side["name"] == "declarers" else f"{side['name']} {seats_text(side['seats'])}"
+            name = (side_name(side["seats"]) if side["name"] == "declarers"
+                    else f"{side['name']} {seats_text(side['seats'])}")
             table.add_row(name, str(side["points"]), str(side["tricks"]))
     else:
         table.add_column("seat")
@@ -499,7 +542,8 @@ def render_check(document: Document, console: Console) -> None:
     table = Table(title="Targets" if targets else "Bonuses", title_justify="left", title_style="bold")
     score = document.get("score")
     by_score = bool(score and score["bonuses"])
-    for column in ("target" if targets else "bonus", "for", "what", "forced alone?") + (("score-optimal play",) if by_score else ()):
+    for column in ("target" if targets else "bonus", "for", "what", "forced alone?") + (
+            ("score-optimal play",) if by_score else ()):
         table.add_column(column)
     over = document["position"]["over"]
     under_score = {b["bonus"]: b for b in score["bonuses"]} if score else {}

@@ -1080,9 +1080,10 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     if seat != state.to_move + 1:
         raise SeatNotAdvised(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
     if not has_share(position, seat - 1):
-        raise SeatNotAdvised(f"card advice ranks the cards by the seat's share of the score, and in {position.game.name} "
-                         f"only the {position.game.declarer_title}'s payment is searched (every seat plays for itself): stich analyse "
-                         f"FILE --seat {seat} ranks seat {seat}'s cards by its own tricks")
+        raise SeatNotAdvised(f"card advice ranks the cards by the seat's share of the score, and in "
+                             f"{position.game.name} only the {position.game.declarer_title}'s payment is searched "
+                             f"(every seat plays for itself): stich analyse FILE --seat {seat} ranks seat {seat}'s "
+                             "cards by its own tricks")
     sampling = position_setup(position, seat, known=known, seed=seed, pot=pot)
     # as analyse_position: known cards the real deal does not have may contradict the play (a card of a suit its
     # seat showed out of), which the search for a first fitting deal says in seconds, not a million shuffles a sample
@@ -1099,8 +1100,9 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
 
 
 def card_advice(position: Position, seat: SupportsIndex | None = None, *, known: Mapping[int, str] | None = None,
-                samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None, time_limit: float | None = None,
-                stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
+                samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
+                time_limit: float | None = None, stop: threading.Event | None = None,
+                checkpoint: str | os.PathLike | None = None,
                 progress: Callable[[CardAdvice], None] | None = None, pot: int | None = None) -> CardAdvice:
     """Which card should the seat to move play: every legal card valued by the settlement its side can force
     after it, over ``samples`` deals of the unseen cards consistent with the play so far (the seat's view: its

@@ -50,8 +50,8 @@ from .position import Position, position_from_record
 from .search.boundary import check_flag
 from .search.engine import EngineSolver
 from .variant import Variant, value_text
-from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, out_of_memory_text, run_pool, run_serial,
-                      serial_threads, table_does_not_fit, worker_engine)
+from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, out_of_memory_text, run_pool,
+                      run_serial, serial_threads, table_does_not_fit, worker_engine)
 
 #: Called with (lines written in this run, lines this run has to write): with 0 once what is left is counted, then
 #: after each written line.
@@ -576,10 +576,11 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     capped worker), or the Dask cluster at ``scheduler``. ``memory_mb`` caps each local worker process (see the
     module docstring); ``table_mb`` sizes its table (None: the default, at most a quarter of ``memory_mb``).
     ``progress`` is called once what is left is counted (0 written) and after every line written; with it the file
-    is read twice, first to count what is left to do. ``on_error`` is called with each error line's message as it is written. On a
-    Dask cluster without workers the run waits ``worker_wait`` seconds for one (telling ``notify``), then gives up
-    with a StichError; Dask's own log reaches stderr only when ``verbose``. ``pot`` (chips) stands for the ``[Pot]``
-    tag of each record of a game paid from one (Kratzen); the other games' records have none and do not use it.
+    is read twice, first to count what is left to do. ``on_error`` is called with each error line's message as it is
+    written. On a Dask cluster without workers the run waits ``worker_wait`` seconds for one (telling ``notify``),
+    then gives up with a StichError; Dask's own log reaches stderr only when ``verbose``. ``pot`` (chips) stands for
+    the ``[Pot]`` tag of each record of a game paid from one (Kratzen); the other games' records have none and do not
+    use it.
 
     Every line carries the record's ``key`` (:func:`record_key`) and what the run ``asked`` (the input file's real
     path, objectives, cards, variant flags): a rerun skips the keys already solved and refuses an output written

@@ -475,7 +475,8 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     leader = tag_value("Leader", lambda t: _seat_number(record, t, deal.seats), "a seat")
     if leader is not None and game.is_whole(deal):
         leader_tag = record.tag("Leader")
-        raise _tag_error(record, leader_tag, "[Leader] is for endings; a whole deal is led as the rules say",  # type: ignore[arg-type]
+        raise _tag_error(record, leader_tag,  # type: ignore[arg-type]
+                         "[Leader] is for endings; a whole deal is led as the rules say",
                          "no [Leader] tag on a whole deal")
     flags: dict[str, object] = dict(tag_value("Variant", lambda t: Variant.parse_pairs(t.value),
                                               "name=value pairs") or {})

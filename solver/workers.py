@@ -102,8 +102,8 @@ def local_workers(workers: int | None) -> int:
     """The number of worker processes: every core this process may use (:func:`usable_cores`) for None or
     :data:`EVERY_CORE`, else ``workers`` up to those cores. Each local worker searches on one core with tables of its
     own, and the results do not depend on their number, so more would only take turns on the cores, each holding its
-    tables (``workers=64`` on 2 cores started 64 processes, with up to 8 GB of tables): they are cut to the cores, with a
-    :class:`~solver.errors.StichWarning` that says so, as the commands cut ``-j``."""
+    tables (``workers=64`` on 2 cores started 64 processes, with up to 8 GB of tables): they are cut to the cores,
+    with a :class:`~solver.errors.StichWarning` that says so, as the commands cut ``-j``."""
     asked = check_workers(workers)
     cores = usable_cores()
     if asked is None:
@@ -118,8 +118,8 @@ def workers_cut_text(asked: str, cores: int) -> str:
     """Why ``asked`` (``workers=64``, ``-j 64``) runs as ``cores`` workers: the words of the library's warning and
     of the commands' line alike."""
     return (f"{asked}: this process may use {cores} core{'s' if cores > 1 else ''}, so {cores} "
-            f"worker{'s run' if cores > 1 else ' runs'} (each searches on one core; more would only take turns on them, "
-            "each with tables of its own)")
+            f"worker{'s run' if cores > 1 else ' runs'} (each searches on one core; more would only take turns on "
+            "them, each with tables of its own)")
 
 
 def check_workers(workers: object) -> int | None:

@@ -326,8 +326,8 @@ def test_card_advice_checkpoint_resume(tmp_path):
 
 
 def _stich(*args: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300, **kwargs)
+    return subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300, **kwargs)
 
 
 def test_cli_contract_advice_json_and_time_limit():
@@ -365,7 +365,8 @@ def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
     kratzen = str(ROOT / "examples" / "kratzen.tbn")
     for extra in ((), ("--cards",)):
         plain = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "6", "-j", "1", "--json", *extra)
-        paid = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "6", "-j", "1", "--json", "--pot", "9", *extra)
+        paid = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "6", "-j", "1", "--json", "--pot", "9",
+                      *extra)
         assert plain.returncode == paid.returncode == 0, plain.stderr + paid.stderr
         bare, potted = json.loads(plain.stdout), json.loads(paid.stdout)
         assert bare["pot"] is None and potted["pot"] == 9
@@ -389,8 +390,9 @@ def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
 @pytest.mark.slow
 def test_cli_contract_advice_sigterm_prints_the_partial_advice_and_exits_130(tmp_path):
     journal = tmp_path / "advice.ckpt"
-    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game", "kratzen", "--hand",
-                                "EO E9 SU SZ", "--seats", "3", "--seat", "1", "--contract", "all", "-n", "1000000",
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game",
+                                "kratzen", "--hand", "EO E9 SU SZ", "--seats", "3", "--seat", "1", "--contract",
+                                "all", "-n", "1000000",
                                 "-j", "1", "--json", "--checkpoint", str(journal)],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)

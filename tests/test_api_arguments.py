@@ -737,8 +737,8 @@ def _seat_calls(valat, kratzen):
                                                                 known={seat: "T15"}, samples=1)),
         ("analyse_position", lambda seat: solver.analyse_position(valat, seat, samples=1)),
         ("card_advice", lambda seat: solver.advice.card_advice(valat, seat, samples=1)),
-        ("contract_advice", lambda seat: solver.advice.contract_advice("zr", "TS T21 T20 T19 T18 T17 T16 SK CK HK", seat,
-                                                                       "Solo", samples=1)),
+        ("contract_advice", lambda seat: solver.advice.contract_advice("zr", "TS T21 T20 T19 T18 T17 T16 SK CK HK",
+                                                                       seat, "Solo", samples=1)),
         ("announcements", lambda seat: solver.analyse_hand("zr", "TS T21 T20 T19 T18 T17 T16 SK CK HK", 1, "Solo",
                                                            announcements=f"{seat}: Valat", samples=1)),
     ]

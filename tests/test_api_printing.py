@@ -55,9 +55,11 @@ def test_a_table_entry_prints_its_row_as_stich_table_does():
     assert str(first) == "Normal T20  declarer 1  side 1+2  value 67  needs 45  won  settlement +4"
     assert repr(first).startswith("TableEntry(contract='Normal T20', declarer=1,")
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
-    assert str(solver.contract_table(kratzen)[0]) == "Trump E  attacker 1  seat 1 2/2 ✓  seat 2 0/1 ✗  seat 3 2/1 ✓  won"
+    assert str(solver.contract_table(kratzen)[0]) == (
+        "Trump E  attacker 1  seat 1 2/2 ✓  seat 2 0/1 ✗  seat 3 2/1 ✓  won")
     schafkopf = next(solver.read_positions(VALAT.parent / "schafkopf.tbn"))
-    assert "WenzTout  declarer 1  side seat 1  value 1 trick  needs 8  lost" in map(str, solver.contract_table(schafkopf))
+    assert "WenzTout  declarer 1  side seat 1  value 1 trick  needs 8  lost" in map(str,
+                                                                                   solver.contract_table(schafkopf))
     refused = solver.analysis.TableEntry("Solo", 2, biddable=False, reason="seat 2 holds T20..T16: she must play Solo")
     assert str(refused) == "Solo  declarer 2  not biddable: seat 2 holds T20..T16: she must play Solo"
 
@@ -343,7 +345,8 @@ def test_an_analysis_stopped_early_says_so_when_printed():
 
 
 def test_a_table_row_made_by_hand_prints():
-    """``print(TableEntry("Solo", 1))`` (a row not searched: no value) was a TypeError (the review): it prints dashes."""
+    """``print(TableEntry("Solo", 1))`` (a row not searched: no value) was a TypeError (the review): it prints
+    dashes."""
     from solver.analysis import TableEntry
 
     row = TableEntry("Solo", 1)

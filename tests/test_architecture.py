@@ -54,7 +54,8 @@ def import_graph() -> nx.DiGraph:
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        checker_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If) and _is_type_checking(node.test)
+        checker_only = {id(inner) for node in ast.walk(tree)
+                        if isinstance(node, ast.If) and _is_type_checking(node.test)
                         for statement in node.body for inner in ast.walk(statement)}
         for node in ast.walk(tree):
             if id(node) in checker_only:

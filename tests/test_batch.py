@@ -228,7 +228,8 @@ def test_a_rerun_asking_another_question_is_refused_and_leaves_the_output_alone(
     out = tmp_path / "out.jsonl"
     solve_batch(source, out, workers=1)
     before = out.read_bytes()
-    for kwargs in ({"objectives": ["schneider"]}, {"cards": True}, {"variant": {"laufende_mode": "only_if_holder_wins"}}):
+    for kwargs in ({"objectives": ["schneider"]}, {"cards": True},
+                   {"variant": {"laufende_mode": "only_if_holder_wins"}}):
         with pytest.raises(StichError, match="this output answers .*deals.tbn"):
             solve_batch(source, out, workers=1, **kwargs)
     with pytest.raises(StichError, match="not .*other.tbn"):

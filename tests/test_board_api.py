@@ -867,7 +867,8 @@ def test_bad_questions_are_refused():
             "the declarer is a seat from 1 to 4, not 9")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": "04"}), 400, "not '04'")
     # digits int() refuses (a superscript) are no number: a 400 with the message, not a 500 (the reread)
-    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "declarer": "\u00b2"}), 400, "the attacker is a seat")
+    refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "declarer": "\u00b2"}), 400,
+            "the attacker is a seat")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "\u00b2"}), 400, "seed")
     assert c.get("/api/nothing").status_code == 404
     assert c.get("/api/position").status_code == 405
@@ -923,7 +924,8 @@ def test_bound_to_every_address_the_machines_addresses_and_names_are_its_own(clu
         refused(c.post("/api/deal", json=DEAL, headers={"Host": host, "Origin": origin}), 403, "other sites")
     # an IP literal in an Origin is only where the page came from: another machine's, unless it is the Host
     for host, origin in (("192.0.2.7:8421", "http://203.0.113.5:8421"), ("clubpc:8421", "http://192.0.2.7:8421"),
-                         ("192.0.2.7:8421", "http://attacker.example:8421"), ("192.0.2.7:8421", "http://192.0.2.7:9999"),
+                         ("192.0.2.7:8421", "http://attacker.example:8421"),
+                         ("192.0.2.7:8421", "http://192.0.2.7:9999"),
                          ("clubpc:8421", "http://clubpc"), ("192.0.2.7:8421", "ftp://192.0.2.7:8421")):
         refused(c.post("/api/deal", json=DEAL, headers={"Host": host, "Origin": origin}), 403, "other sites")
 

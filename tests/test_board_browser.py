@@ -494,7 +494,8 @@ def test_a_phone_lays_a_five_or_six_card_trick_out_in_a_row(driver, server):
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": 400, "height": 850, "deviceScaleFactor": 1, "mobile": True})
         wait_for(lambda: driver.execute_script("return window.innerWidth") == 400, "a phone's width")
-        for label, played, order in (("kratzen.tbn board 5", 0, [1, 2, 3, 4, 5, 6]), ("kratzen.tbn board 4", 3, [1, 2, 3])):
+        for label, played, order in (("kratzen.tbn board 5", 0, [1, 2, 3, 4, 5, 6]),
+                                     ("kratzen.tbn board 4", 3, [1, 2, 3])):
             open_record(driver, label)
             for count in range(1, played + 1):
                 driver.execute_script("playBest()")

@@ -593,7 +593,8 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     assert (document["contract"], document["declarer"]) == ("Solo H", 2)
     assert document["variant"] == {"laufende_mode": "only_if_holder_wins"}
     settings = {name: (bot["plays_for"], bot["samples"], bot["card_time"]) for name, bot in document["bots"].items()}
-    assert settings == {"sampling": ("points", 2, None), "random": (None, None, None), "cheater": ("points", None, None)}
+    assert settings == {"sampling": ("points", 2, None), "random": (None, None, None),
+                        "cheater": ("points", None, None)}
     bots = [make_bot("sampling:1", seed=2, time_limit=0.5), *[make_bot("random", seed=2)] * 2]
     library = play_match("kratzen", bots, boards=1, seed=2, variant="must_undertrump=false").as_dict()
     assert library["contract"] is None and library["declarer"] == 1

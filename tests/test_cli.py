@@ -1502,7 +1502,8 @@ def test_table_mb_bounds_and_the_cluster(tmp_path):
 
 def test_objective_all_answers_what_arises_and_lists_the_rest(tmp_path):
     ending = tmp_path / "ending.tbn"
-    ending.write_text('[Game "Zwanzigerrufen"]\n[Deal "1: TS T20 / T19 T18 / SK SQ / HK HQ"]\n[Contract "Normal T19"]\n')
+    ending.write_text('[Game "Zwanzigerrufen"]\n[Deal "1: TS T20 / T19 T18 / SK SQ / HK HQ"]\n'
+                      '[Contract "Normal T19"]\n')
     (document,) = documents("solve", ending, "-o", "all")
     answered = [result["objective"] for result in document["results"]]
     assert answered == ["score", "points", "game", "absolut", "absolut_against", "valat", "valat_against"]

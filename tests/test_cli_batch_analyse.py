@@ -307,8 +307,9 @@ def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():
 def test_a_single_contracts_bonuses_are_named_as_players_name_them():
     """The bonuses forced were listed by objective names (``schneider_against``, ``pagat_beaten``) where the score and
     contract advice say ``Schneider`` and ``Pagat Ultimo`` (Game.item_title); whose they are is its own column."""
-    result = runner.invoke(app, ["analyse", "--game", "zwanzigerrufen", "--hand", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK",
-                                 "--seat", "1", "--contract", "Normal", "-n", "2", "-j", "1"])
+    result = runner.invoke(app, ["analyse", "--game", "zwanzigerrufen",
+                                 "--hand", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", "--seat", "1",
+                                 "--contract", "Normal", "-n", "2", "-j", "1"])
     assert result.exit_code == 0, result.output
     table = result.stdout.split("bonuses forced", 1)[1].split("opening cards", 1)[0]
     rows = {tuple(cell.strip() for cell in line.split("│")[1:3]) for line in table.splitlines() if "%" in line}
@@ -392,10 +393,14 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
     cases = [
         (["--seat", "9", "--contract", "all"], "'--seat': Schafkopf with 4 seats has no seat 9"),
         (["--seat", "9", "--contract", "Rufer E"], "'--seat': Schafkopf with 4 seats has no seat 9"),
-        (["--seat", "1", "--contract", "Rufer E", "--declarer", "5"], "'--declarer': Schafkopf with 4 seats has no seat 5"),
-        (["--seat", "1", "--contract", "Rufer E", "--declarer", "0"], "'--declarer': Schafkopf with 4 seats has no seat 0"),
-        (["--seat", "1", "--contract", "Rufer E", "--declarer", "-3"], "'--declarer': Schafkopf with 4 seats has no seat -3"),
-        (["--seat", "1", "--contract", "Rufer E", "--known", "0:EO"], "'--known': Schafkopf with 4 seats has no seat 0"),
+        (["--seat", "1", "--contract", "Rufer E", "--declarer", "5"],
+         "'--declarer': Schafkopf with 4 seats has no seat 5"),
+        (["--seat", "1", "--contract", "Rufer E", "--declarer", "0"],
+         "'--declarer': Schafkopf with 4 seats has no seat 0"),
+        (["--seat", "1", "--contract", "Rufer E", "--declarer", "-3"],
+         "'--declarer': Schafkopf with 4 seats has no seat -3"),
+        (["--seat", "1", "--contract", "Rufer E", "--known", "0:EO"],
+         "'--known': Schafkopf with 4 seats has no seat 0"),
         (["--seat", "1", "--contract", "all", "--known", "7:EO"], "'--known': Schafkopf with 4 seats has no seat 7"),
         (["--seat", "1", "--contract", "Rufer E", "--pot", "5"], "'--pot': Schafkopf has no pot (it is for Kratzen)"),
         (["--seat", "1", "--contract", "all", "--announce", "1: Pagat Ultimo"],

@@ -223,8 +223,8 @@ def test_a_contract_the_declarer_can_never_bid_is_a_usage_error_at_once():
         solver.random_record("zr", 1, 1, declarer=2)
     assert runner.invoke(app, ["deal", "-g", "sk", "--declarer", "2"]).exit_code == 0
     # contract advice of seat 2 asks for the contracts it may bid, not the everyday Normal game (it was refused)
-    advice = runner.invoke(app, ["analyse", "--game", "zr", "--hand", "T21 T20 T18 T15 T9 T1 HK HQ SK CG", "--seat", "2",
-                                 "--contract", "all", "-n", "2", "-j", "1"])
+    advice = runner.invoke(app, ["analyse", "--game", "zr", "--hand", "T21 T20 T18 T15 T9 T1 HK HQ SK CG",
+                                 "--seat", "2", "--contract", "all", "-n", "2", "-j", "1"])
     assert advice.exit_code == 0 and "Solo" in advice.stdout, advice.stderr
 
 
@@ -270,7 +270,8 @@ def test_a_seed_is_any_64_bit_seed_as_on_the_board():
     for command in (["deal", "-g", "kratzen"], ["match", "-g", "kratzen", "-n", "1"], ["bench", "-g", "kratzen"],
                     ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "-c", "Trump S"]):
         result = runner.invoke(app, [*command, "-s", str(2**64)])
-        assert result.exit_code == 2 and "18446744073709551616 is not a whole number from -18,446,744,073,709,551,615 " \
-            "to 18,446,744,073,709,551,615" in " ".join(result.stderr.split()), (command, result.stderr)
+        assert result.exit_code == 2 and "18446744073709551616 is not a whole number from " \
+            "-18,446,744,073,709,551,615 to 18,446,744,073,709,551,615" in " ".join(result.stderr.split()), \
+            (command, result.stderr)
     with pytest.raises(solver.StichError, match="seed must be a whole number from -18,446,744,073,709,551,615 to"):
         random_record("Kratzen", -(2**64), 1)

@@ -34,7 +34,8 @@ def test_solve_check_and_postmortem_print_the_diagram_above_their_tables_but_not
         text = run(command, VALAT).stdout
         # the record's title once, above the diagram (the diagram's own heading said it a second time: the audit)
         assert text.startswith("board 1 (") and "Zwanzigerrufen Solo, declarer 1\n\n" in text and "Seat 2" in text
-        assert text.count("Zwanzigerrufen Solo, declarer 1") == 1 and text.index("Seat 2") < text.index("defenders 2+3+4")
+        assert text.count("Zwanzigerrufen Solo, declarer 1") == 1
+        assert text.index("Seat 2") < text.index("defenders 2+3+4")
         document = json.loads(run(command, VALAT, "--json").stdout)
         assert document["command"] == command
     postmortem = run("postmortem", VALAT).stdout

@@ -120,7 +120,8 @@ def test_workers_beyond_the_cores_are_cut_to_them_with_a_warning_across_the_api(
     assert workers.Pool(3, scheduler="tcp://127.0.0.1:1").workers == 3  # a cluster's workers are its own
     assert match.local_workers is workers.local_workers  # play_match counts its workers the same way
     for bad in (0, -2, 2.5, True):
-        with pytest.raises(StichError, match="workers must be a whole number of at least 1, or None or -1 for every core"):
+        with pytest.raises(StichError,
+                           match="workers must be a whole number of at least 1, or None or -1 for every core"):
             workers.local_workers(bad)
 
 

@@ -201,7 +201,8 @@ def test_every_card_play_refuses_is_an_illegal_play_and_one_not_in_the_pack_an_u
 
 def test_kratzen_must_beat_and_the_message_says_so():
     position = solver.make_position("kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", declarer=1)
-    with pytest.raises(solver.IllegalPlayError, match="must follow suit to the lead SU and beat SU if he can: with one of SK"):
+    with pytest.raises(solver.IllegalPlayError,
+                       match="must follow suit to the lead SU and beat SU if he can: with one of SK"):
         position.play_cards("SU S7 EK")
 
 

@@ -61,7 +61,8 @@ def test_known_cards_stay_in_their_hands_and_the_hand_is_never_dealt_elsewhere()
 
 @pytest.mark.parametrize("game, hand, seat, contract, reason", [
     ("Schafkopf", "EA EZ EK EO EU E9 E8 E7", 1, "Rufer E", "the caller (seat 1) holds the called ace EA"),
-    ("Zwanzigerrufen", "T20 T5 SG SJ CG CJ HG HJ DG DJ", 1, "Normal T20", "forehand holds T20: she cannot call her own card"),
+    ("Zwanzigerrufen", "T20 T5 SG SJ CG CJ HG HJ DG DJ", 1, "Normal T20",
+     "forehand holds T20: she cannot call her own card"),
     ("Zwanzigerrufen", "T20 T5 SG SJ CG CJ HG HJ DG DJ", 1, "Normal T17",
      "forehand calls the highest of T20..T16 she does not hold: T19, not T17"),
     ("Zwanzigerrufen", "T20 T19 T18 T17 T16 T5 T6 T7 CG CJ", 3, "SuitSolo",
@@ -312,7 +313,8 @@ def test_an_analysis_from_a_record_keeps_the_pagat_announcement() -> None:
 
 
 PAGAT_ANNOUNCED_BY_SEAT_3 = """[Game "Zwanzigerrufen"]
-[Deal "1: T18 T9 T7 T6 T4 SQ CJ CG HJ DG / T17 T14 T11 T10 SK SN SJ HK DQ DN / T21 T20 T16 T12 T8 T1 CN HQ HN DJ / TS T19 T15 T13 T5 SG CK CQ HG DK"]
+[Deal "1: T18 T9 T7 T6 T4 SQ CJ CG HJ DG / T17 T14 T11 T10 SK SN SJ HK DQ DN / \
+T21 T20 T16 T12 T8 T1 CN HQ HN DJ / TS T19 T15 T13 T5 SG CK CQ HG DK"]
 [Contract "Normal T20"]
 [Variant "hard_pagat_reservation=true"]
 [Announcements "3: Pagat"]
@@ -449,7 +451,8 @@ def test_analysis_arguments_are_checked(arguments, words):
 
 
 ANNOUNCED = """[Game "Zwanzigerrufen"]
-[Deal "1: HQ T20 T15 T6 CG T11 DN HJ CN T16 / SQ CQ HK CJ T10 HG T5 T12 T9 SN / SJ DJ T19 SG T7 T17 SK DG T21 DQ / TS T18 CK DK T1 T14 HN T13 T8 T4"]
+[Deal "1: HQ T20 T15 T6 CG T11 DN HJ CN T16 / SQ CQ HK CJ T10 HG T5 T12 T9 SN / \
+SJ DJ T19 SG T7 T17 SK DG T21 DQ / TS T18 CK DK T1 T14 HN T13 T8 T4"]
 [Contract "Normal"]
 [Declarer "1"]
 [Announcements "{announcements}"]
@@ -547,7 +550,8 @@ def test_a_kratzen_seat_that_does_not_declare_has_no_payment_of_its_own():
     assert attacker.score_mean is not None
     position = solver.position_from_record(solver.random_record("kratzen", 2, 1, seats=3))
     after = position.play(next(iter(position.legal_cards())))
-    with pytest.raises(StichError, match=r"in Kratzen only the attacker's payment is searched .* stich analyse FILE --seat 2"):
+    with pytest.raises(StichError,
+                       match=r"in Kratzen only the attacker's payment is searched .* stich analyse FILE --seat 2"):
         card_advice(after, samples=2, workers=1)
 
 

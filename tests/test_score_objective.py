@@ -4,8 +4,9 @@ search, the optimal line, and the API around it.
 The differential run draws seeded endings of every game and contract of tests/test_settlement.py (3-5 tricks left,
 every third one with a trick in progress, random announcements with Kontra levels, scoring variant flags, Kratzen
 pots) and compares the engine's score and the score after every legal card with the reference's, which scores each
-finished deal with the ordinary scorer. The CI-scale run (2,015 endings, ``slow``; about 100 s on one core) and the fast tier's sample (198)
-use different seeds; ``STICH_LONG=1`` makes both ten times longer. Zero disagreements are allowed.
+finished deal with the ordinary scorer. The CI-scale run (2,015 endings, ``slow``; about 100 s on one core) and the
+fast tier's sample (198) use different seeds; ``STICH_LONG=1`` makes both ten times longer. Zero disagreements are
+allowed.
 """
 
 from __future__ import annotations

@@ -300,11 +300,13 @@ def test_laufende_only_if_holder_wins():
 
 #: A Rufer G of seat 1 with seat 3 (GA): EO and HO with the caller, GO with the partner, so the run of three from the
 #: top belongs to the two of them together; SO (seat 2) ends it.
-RUFER_RUN_DEAL = "1: EO HO G7 EA EZ SA SZ H7 / SO E9 E8 E7 G8 S9 S8 H8 / GO GA EU GU HA HZ HK H9 / HU SU GZ GK G9 EK SK S7"
+RUFER_RUN_DEAL = ("1: EO HO G7 EA EZ SA SZ H7 / SO E9 E8 E7 G8 S9 S8 H8 / GO GA EU GU HA HZ HK H9 / "
+                  "HU SU GZ GK G9 EK SK S7")
 #: A Rufer G without Laufende (EO GO seat 1, HO seat 2: two from the top do not count in a Rufer).
 RUFER_DEAL = "1: EO GO HU G7 EA EZ SA SZ / HO SO E9 E8 E7 G8 S9 S8 / EU GU GA GZ HA HZ HK H9 / SU H8 H7 GK G9 EK SK S7"
 #: A Wenz Tout of seat 1 with the four Unters and the four best acorns: every trick in any order, 4 Laufende.
-WENZ_TOUT_DEAL = "1: EU GU HU SU EA EZ EK EO / E9 E8 E7 GA GZ GK GO G9 / G8 G7 HA HZ HK HO H9 H8 / H7 SA SZ SK SO S9 S8 S7"
+WENZ_TOUT_DEAL = ("1: EU GU HU SU EA EZ EK EO / E9 E8 E7 GA GZ GK GO G9 / G8 G7 HA HZ HK HO H9 H8 / "
+                  "H7 SA SZ SK SO S9 S8 S7")
 
 
 def test_rufer_value_and_laufende_of_the_two_partners():

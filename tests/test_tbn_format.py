@@ -572,7 +572,8 @@ def test_set_rejects_what_cannot_be_written():
 
 def test_built_record_is_written():
     play = PlaySection(Token("1", 0, 0), [[Token("T1", 0, 0), Token("T2", 0, 0)], []], terminated=False)
-    record = Record([Tag("Game", "x")], play, comments=[Comment("% top"), Comment("{mid}", after_tags=2, play_line=0, play_token=1)])
+    record = Record([Tag("Game", "x")], play,
+                    comments=[Comment("% top"), Comment("{mid}", after_tags=2, play_line=0, play_token=1)])
     assert format_record(record) == '% top\n[Game "x"]\n[Play "1"]\nT1 {mid} T2\n'
 
 

@@ -45,7 +45,8 @@ SK_WHOLE = ("1: EZ E9 GO GU HA HZ SK S7 / EA EK E8 GA GZ GK SA SZ / EO HO SO EU 
 
 def test_zwanzigerrufen_defaults():
     assert dict(Zwanzigerrufen.variant()) == {
-        "tie_44": "declarers_lose", "solo_value": 4, "called_tarock": "highest", "suit_solo_min_suit_cards": 5, "hard_pagat_reservation": False,
+        "tie_44": "declarers_lose", "solo_value": 4, "called_tarock": "highest", "suit_solo_min_suit_cards": 5,
+        "hard_pagat_reservation": False,
         "suit_solo_follow": "tarockzwang", "sagotrick": "any_order", "pagat_via_sagotrick": True,
         "mondfang": "team", "card_bonus_basis": "dealt_hand", "valat_mode": "separate",
         "double_valat_in_solo": False,

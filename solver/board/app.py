@@ -555,7 +555,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             with contextlib.ExitStack() as stopping:
                 stopping.enter_context(worker_engine().stopping(time_limit=searches.time_limit, stop=stop))
                 stopping.enter_context(worker_settlement_engine().stopping(searches.time_limit, stop))
-                # the library's and stich analyse's default seed: the board's odds are the command's odds of the position
+                # the library's and stich analyse's default seed: the board's odds are the command's odds of the
+                # position
                 return analyse_position(current, seat, samples=samples, seed=DEFAULT_SEED, workers=1,
                                         progress=progress)
 

@@ -521,7 +521,8 @@ class _Builder:
 
     def add_card(self, token: Token) -> None:
         if not self.tags:
-            raise self.error("cards before any tag", token.line, token.column, token.text, "a tag such as [Game \"...\"]")
+            raise self.error("cards before any tag", token.line, token.column, token.text,
+                             "a tag such as [Game \"...\"]")
         if self.state == _TAGS:
             raise self.error(
                 "Play section without a [Play] tag", token.line, token.column, token.text,
@@ -856,8 +857,8 @@ def format_record(record: Record) -> str:
 
 def write_records(records: Iterable[Record], dest: str | os.PathLike | TextIO) -> None:
     """Write records, each followed by one blank line (so that files written can be concatenated), to a path
-    (UTF-8, LF line breaks; atomically: the file appears only when complete) or a text stream. Positions may stand for records: each is written as its ``to_record()``
-    (the record as played)."""
+    (UTF-8, LF line breaks; atomically: the file appears only when complete) or a text stream. Positions may stand
+    for records: each is written as its ``to_record()`` (the record as played)."""
     records = (item.to_record() if hasattr(item, "to_record") else item for item in records)
     if isinstance(dest, (str, os.PathLike)):
         _write_atomically(records, os.fspath(dest))

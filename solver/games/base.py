@@ -21,8 +21,8 @@ from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 from ..announcements import Announcement
 from ..cards import Card, Pack, build_pack
 from ..deal import Deal
-from ..errors import (InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, did_you_mean, integral,
-                      is_whole_number)
+from ..errors import (InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, did_you_mean,
+                      integral, is_whole_number)
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant

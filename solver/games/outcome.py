@@ -48,8 +48,8 @@ class ScoreItem:
 @dataclass(frozen=True)
 class DealtBonus:
     """A bonus the cards decide without a search (RULES.md 1.6: Zwanzigerrufen's Trull and 4 Kings, from the dealt
-    hands or, under ``card_bonus_basis=captured``, the tricks; 2.5: Schafkopf's Laufende), listed by ``stich check`` beside the searched ones so
-    that a player sees every bonus of the contract in one table.
+    hands or, under ``card_bonus_basis=captured``, the tricks; 2.5: Schafkopf's Laufende), listed by ``stich check``
+    beside the searched ones so that a player sees every bonus of the contract in one table.
 
     ``made`` is True when ``side`` has it (``seat``: the player dealt the cards), False when no side can have it,
     None while the tricks still to come decide it (``captured`` only; not searched). ``counts`` is False where the

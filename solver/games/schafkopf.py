@@ -409,7 +409,8 @@ class Schafkopf(Game):
             if whole:
                 require(not hand >> ace & 1, f"the caller (seat {declarer + 1}) holds the called ace {PACK[ace].name}")
                 require(bool(hand & plain & ~(1 << ace)),
-                        f"the caller (seat {declarer + 1}) holds no plain {contract.suit} card: that ace cannot be called")
+                        f"the caller (seat {declarer + 1}) holds no plain {contract.suit} card: that ace cannot be "
+                        "called")
             partner = deal.holder(ace)
             require(partner != declarer, f"the caller holds the called ace {PACK[ace].name}")
             if state_tags.get("partner") is not None:

@@ -721,17 +721,22 @@ class Zwanzigerrufen(Game):
     objectives = ("points", "game", "absolut", "absolut_against", "valat", "valat_against", "pagat_ultimo",
                   "pagat_beaten", "mondfang")
     flags = {f.name: f for f in [
-        Flag("tie_44", ("declarers_lose", "no_score"), "declarers_lose", "44:44 loses for the declarers, or scores nothing"),
+        Flag("tie_44", ("declarers_lose", "no_score"), "declarers_lose",
+             "44:44 loses for the declarers, or scores nothing"),
         Flag("solo_value", int, 4, "game value of a Solo", 4, 5),
-        Flag("called_tarock", ("highest", "any"), "highest", "a Normal game calls the highest of T20..T16 forehand lacks, or any she lacks (bid check)"),
+        Flag("called_tarock", ("highest", "any"), "highest",
+             "a Normal game calls the highest of T20..T16 forehand lacks, or any she lacks (bid check)"),
         Flag("suit_solo_min_suit_cards", int, 5, "suit cards a Suit Solo declarer must hold (bid check)", 0, 10),
         Flag("hard_pagat_reservation", bool, False, "a Pagat announcer may not play T1 before the last trick"),
-        Flag("suit_solo_follow", ("tarockzwang", "strict"), "tarockzwang", "Suit Solo: void players must tarock, or must play a suit card"),
+        Flag("suit_solo_follow", ("tarockzwang", "strict"), "tarockzwang",
+             "Suit Solo: void players must tarock, or must play a suit card"),
         Flag("sagotrick", ("any_order", "mond_skus_pagat", "off"), "any_order", "T1 wins a trick holding TS, T21, T1"),
         Flag("pagat_via_sagotrick", bool, True, "a Pagat won in the last trick by a Sagotrick counts"),
         Flag("mondfang", ("team", "player"), "team", "the Mondfang is charged to the T21 player's side or the player"),
-        Flag("card_bonus_basis", ("dealt_hand", "captured"), "dealt_hand", "Trull and 4 Kings from dealt or captured cards"),
-        Flag("valat_mode", ("separate", "replaces_game", "cancels_other_bonuses", "multiplies_total"), "separate", "how Valat combines with the other items"),
+        Flag("card_bonus_basis", ("dealt_hand", "captured"), "dealt_hand",
+             "Trull and 4 Kings from dealt or captured cards"),
+        Flag("valat_mode", ("separate", "replaces_game", "cancels_other_bonuses", "multiplies_total"), "separate",
+             "how Valat combines with the other items"),
         Flag("double_valat_in_solo", bool, False, "a Solo doubles the Valat too"),
     ]}
 

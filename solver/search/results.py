@@ -156,7 +156,8 @@ class SolveResult:
         if self.card_values:
             cards = self.card_names().items() if named else [(str(cv.card), cv.value) for cv in self.card_values]
             to_move = f"seat {self.to_move}'s " if self.to_move else ""
-            lines.append(f"{to_move}cards (value of the rest): " + ", ".join(f"{name} {value}" for name, value in cards))
+            lines.append(f"{to_move}cards (value of the rest): "
+                         + ", ".join(f"{name} {value}" for name, value in cards))
         if self.line:
             lines.append("line: " + " ".join(self.line_names() if named else map(str, self.line)))
         return lines

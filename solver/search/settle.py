@@ -200,9 +200,9 @@ class SettlementEngine(ThreadedEngine):
     @serialised
     def card_values(self, state: PlayState, spec: PayoffSpec) -> list[CardValue]:
         """The settlement after each legal card (the whole deal's, as :meth:`value`): the root's value, then one
-        exact search per group of equivalent cards bounded by it (the payoff's event cards have signatures of their own, so a group is equivalent for
-        every component), the group's other cards given its value. Children share the table: they are positions
-        of one deal."""
+        exact search per group of equivalent cards bounded by it (the payoff's event cards have signatures of their
+        own, so a group is equivalent for every component), the group's other cards given its value. Children share
+        the table: they are positions of one deal."""
         check_state(state)
         if state.is_over:
             return []

@@ -1,0 +1,112 @@
+"""What a player sees on an 80-column terminal: every line of a command's report fits it.
+
+The commands run from this checkout on a pty 80 columns wide (stdout a terminal, as a player's; stderr a pipe, so
+no spinner), and the report's lines are measured with the colour codes taken out. Piped without ``COLUMNS`` the
+tables keep their boxes and their natural width (a file keeps its layout) and a text line stays one line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_cli import read_pty
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+HAND = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1")
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a pty is POSIX")
+
+
+def _on_terminal(*args: str, width: int = 80) -> list[str]:
+    """``stich ARGS``' stdout on a pty ``width`` columns wide, line by line, without its colour codes."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    main_end, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 50, width, 0, 0))
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", *args], cwd=ROOT,
+                               stdin=subprocess.DEVNULL, stdout=terminal, stderr=subprocess.PIPE,
+                               env={**os.environ, "COLUMNS": str(width), "TERM": "xterm"})
+    os.close(terminal)
+    shown = read_pty(main_end, 240)
+    os.close(main_end)
+    assert process.wait(60) == 0, process.stderr.read() if process.stderr else ""
+    text = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", shown.decode("utf-8"))
+    return text.replace("\r\n", "\n").split("\n")
+
+
+def _too_wide(lines: list[str], width: int = 80) -> list[str]:
+    return [f"{len(line)}: {line}" for line in lines if len(line) > width]
+
+
+@pytest.mark.parametrize("name", ["valat.tbn", "pagat_ultimo.tbn", "settlement.tbn", "kratzen.tbn"])
+def test_the_contract_table_fits_80_columns(name):
+    """A Zwanzigerrufen contract table (a `not biddable` reason naming `suit_solo_min_suit_cards`) was printed 182
+    columns wide at 80, Kratzen's of five seats 99: too wide with its boxes, a table drops them (the header's rule
+    and two spaces between the columns remain) and fits."""
+    lines = _on_terminal("table", str(EXAMPLES / name))
+    assert not _too_wide(lines), _too_wide(lines)
+    assert any("contract" in line and "settlement" in line for line in lines)
+    if name == "valat.tbn":
+        text = "\n".join(lines)
+        assert "suit_solo_min_suit_cards" in text and "┃" not in text and "─" * 80 in text
+
+
+def test_the_postmortem_fits_80_columns():
+    """The post-mortem's narrow card tables were 84 (examples/zwanzigerrufen.tbn) and 86 columns wide
+    (examples/schafkopf.tbn) at 80, its bonus column holding `schneider_against (handed over)`."""
+    for name in ("schafkopf.tbn", "zwanzigerrufen.tbn"):
+        lines = _on_terminal("postmortem", str(EXAMPLES / name))
+        assert not _too_wide(lines), (name, _too_wide(lines))
+        assert any("schneider_against" in line or "mondfang" in line for line in lines)
+
+
+def test_the_contract_advice_fits_80_columns():
+    """The contract advice's table kept its figures on one line each: 127 columns at 80. There they wrap too, and
+    its notes (up to 150 characters) wrap at the terminal's width."""
+    lines = _on_terminal("analyse", *HAND, "--contract", "all", "-n", "3", "--seed", "1", "-j", "1")
+    assert not _too_wide(lines), _too_wide(lines)
+    assert any("Rufer G" in line for line in lines) and any("bonuses" in line for line in lines)
+
+
+def test_the_match_report_fits_80_columns():
+    """The match's setup line (133 characters) and its difference line were printed unwrapped on a terminal."""
+    lines = _on_terminal("match", "--game", "schafkopf", "--bots", "sampling:2,random,random,random", "-n", "2",
+                         "-j", "1", "--seed", "3")
+    assert not _too_wide(lines), _too_wide(lines)
+    assert any(line.startswith("bots: sampling:2") for line in lines)
+
+
+def test_the_benchmark_fits_80_columns():
+    """The benchmark's table (a `line` column at least 24 wide, its figures unwrapped) was 124 columns at 80."""
+    lines = _on_terminal("bench", "--game", "schafkopf", "-n", "1")
+    assert not _too_wide(lines), _too_wide(lines)
+    assert any("median" in line for line in lines)
+
+
+def test_a_pipe_keeps_its_tables_whole_and_its_lines_unwrapped():
+    """Piped at the pipe width (no COLUMNS), a file keeps its layout: the contract table keeps its boxes (110
+    columns) and the match's setup stays one line, for grep."""
+    environment = {key: value for key, value in os.environ.items() if key != "COLUMNS"}
+
+    def piped(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=240, env=environment)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    table = piped("table", str(EXAMPLES / "valat.tbn"))
+    assert "┃ contract ┃" in table and max(len(line) for line in table.splitlines()) == 110
+    match = piped("match", "--game", "schafkopf", "--bots", "sampling:2,random,random,random", "-n", "2", "-j",
+                  "1", "--seed", "3")
+    setup = next(line for line in match.splitlines() if line.startswith("bots: "))
+    assert setup.endswith("variant: the game's defaults")

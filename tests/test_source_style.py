@@ -1,0 +1,45 @@
+"""The sources' line length: at most 120 characters, the width the code is written to (69 lines of solver/,
+cli/, bench/ and tests/ had grown past it, up to 166).
+
+The Python sources of solver/, cli/, bench/, tests/ and examples/ and the engine's Cython sources (src_ext/) are
+checked; src_ext/tt.pxd is left out: three of its comment lines are longer, and the engine is not changed for its
+comments' sake.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LONGEST = 120
+CHECKED = {"solver": ("*.py",), "cli": ("*.py",), "bench": ("*.py",), "tests": ("*.py",), "examples": ("*.py",),
+           "src_ext": ("*.pyx", "*.pxd")}
+NOT_CHECKED = {"src_ext/tt.pxd"}
+
+
+def long_lines(root: Path) -> list[str]:
+    """``file:line: N characters`` for each line of the checked sources under ``root`` longer than LONGEST."""
+    found = {path for folder, patterns in CHECKED.items() for pattern in patterns
+             for path in (root / folder).rglob(pattern)}
+    sources = sorted(path for path in found if path.relative_to(root).as_posix() not in NOT_CHECKED)
+    return [f"{path.relative_to(root).as_posix()}:{number}: {len(line)} characters"
+            for path in sources
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if len(line) > LONGEST]
+
+
+def test_no_source_line_is_longer_than_120_characters():
+    too_long = long_lines(ROOT)
+    assert not too_long, "lines longer than 120 characters:\n" + "\n".join(too_long)
+
+
+def test_the_check_names_the_file_and_line_of_a_long_line(tmp_path):
+    """A line of 121 characters is named by its file and line number; one of 120 (a suit sign one character) and
+    tt.pxd's are not."""
+    (tmp_path / "solver" / "games").mkdir(parents=True)
+    (tmp_path / "src_ext").mkdir()
+    (tmp_path / "solver" / "games" / "long.py").write_text("x = 1\n" + "#" * 121 + "\n" + "♠" * 120 + "\n",
+                                                          encoding="utf-8")
+    (tmp_path / "src_ext" / "tt.pxd").write_text("#" * 200 + "\n", encoding="utf-8")
+    (tmp_path / "src_ext" / "search.pxd").write_text("#" * 130 + "\n", encoding="utf-8")
+    assert long_lines(tmp_path) == ["solver/games/long.py:2: 121 characters", "src_ext/search.pxd:1: 130 characters"]
