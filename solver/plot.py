@@ -249,8 +249,9 @@ def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: Pla
     """Move each card's label (``numbers``: their cards), in the order of the play, to the first place of
     :data:`LABEL_OFFSETS` where it stays inside the axes and covers no label placed before it, no fixed text (the
     thresholds' names, the bonuses kept) and no other labelled card's marker; where the line allows, not the line
-    either, nor the thresholds' lines (``levels``). Where no place is free, the one that covers least. The thresholds' ``names`` are staggered first
-    (:func:`_stagger_names`). Measured on the figure as drawn (the layout is then frozen so that it holds)."""
+    either, nor the thresholds' lines (``levels``). Where no place is free, the one that covers least. The
+    thresholds' ``names`` are staggered first (:func:`_stagger_names`). Measured on the figure as drawn (the layout
+    is then frozen so that it holds)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import Bbox
 

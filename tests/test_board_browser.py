@@ -1188,7 +1188,8 @@ def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
         # a tap at the graph's top above the sixth card's dot goes to that card
         target = hits[6]
         tapped = driver.execute_script("const [x, y] = arguments; const n = document.elementFromPoint(x, y);"
-                                       "n.dispatchEvent(new MouseEvent('click', {bubbles: true})); return n.dataset.index;",
+                                       "n.dispatchEvent(new MouseEvent('click', {bubbles: true}));"
+                                       " return n.dataset.index;",
                                        (target["left"] + target["right"]) / 2, target["top"] + 3)
         assert tapped == "6"
         wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "the sixth card")

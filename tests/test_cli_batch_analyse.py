@@ -172,7 +172,8 @@ def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
     text = runner.invoke(app, ["analyse", *hand[:-1], "--cards"]).stdout
     assert "Schafkopf, Rufer E: seat 1 to move after 0 cards played" in text and "behind the best" in text
     refused = runner.invoke(app, ["analyse", *hand[:-1], "--cards", "--seat", "2"])
-    assert refused.exit_code == 1 and refused.stderr == "stich: card advice is for the seat to move, seat 1, not seat 2\n"
+    assert refused.exit_code == 1
+    assert refused.stderr == "stich: card advice is for the seat to move, seat 1, not seat 2\n"
 
 def test_analyse_a_kratzen_hand_at_a_larger_table():
     """--seats: a five-seat Kratzen hand, its four other seats' targets each reported, as analyse_hand gives it."""
