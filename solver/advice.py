@@ -443,8 +443,11 @@ class ContractRow:
     card: bool = field(default=False, compare=False)
 
     def columns(self) -> tuple[str, ...]:
-        """The advice table's columns this row fills: card advice's have no bonuses."""
-        return ("card", *ROW_COLUMNS[1:4]) if self.card else ROW_COLUMNS
+        """The advice table's columns this row fills: a card's bonuses only where its game has any (not Kratzen's),
+        as :func:`card_advice_report` decides for the table."""
+        if not self.card:
+            return ROW_COLUMNS
+        return ("card", *ROW_COLUMNS[1:4], *(ROW_COLUMNS[4:] if self.bonuses or self.against else ()))
 
     def cells(self) -> list[str]:
         """Its row of the advice table for people (:func:`contract_advice_report`'s or :func:`card_advice_report`'s,
@@ -458,7 +461,7 @@ class ContractRow:
             return [name, "refused on every sample", "", ""]
         mean, behind = ranked_texts(1 if self.best else 2, row)
         cells = [name, mean, behind, share(row["win_probability"], row["win_interval"], compact=True)]
-        if self.card:
+        if self.card and not (self.bonuses or self.against):
             return cells
         title = get_game(self.game).item_title if self.game else str
         for shares, intervals in ((self.bonuses, self.bonus_intervals), (self.against, self.against_intervals)):

@@ -295,11 +295,13 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     text = str(cards).splitlines()
     assert text[:3] == ["Zwanzigerrufen, Normal T20: seat 3 to move after 24 cards played", "3 samples (seed 1)",
                         "cards by seat 3's mean payment (game units ± the 95% interval; paired)"]
-    assert "1  ♠G    -2.00 (all alike)  best                 0% (0-56%)" in text
+    assert "1  ♠G    -2.00 (all alike)  best                 0% (0-56%)  100% (44-100%) Absolut" in text
     html = _Cells(cards._repr_html_())
-    assert html.rows[:2] == [["", "card", "mean payment", "behind the best", "win"],
-                             ["1", "♠G", "-2.00 (all alike)", "best", "0% (0-56%)"]]
-    assert html.paragraphs[-1] == text[-1] == "payment: the seat's share of its side's settlement"
+    assert html.rows[:2] == [["", "card", "mean payment", "behind the best", "win", "bonuses made", "against"],
+                             ["1", "♠G", "-2.00 (all alike)", "best", "0% (0-56%)", "100% (44-100%) Absolut", ""]]
+    assert html.paragraphs[-2] == text[-2] == "payment: the seat's share of its side's settlement"
+    assert html.paragraphs[-1] == text[-1] == ("never made in 3 samples, so each below 56% (the top of its 95% interval): "
+                                               "Mondfang, Pagat Ultimo, Valat (every card)")
 
 
 def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp_path):
@@ -464,7 +466,7 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
     assert str(cards.rows[0]) == (  # the card as the advice's table and the hand diagram write it
-        "♠G  mean payment: -2.00 (all alike)  best  win: 0% (0-56%)")
+        "♠G  mean payment: -2.00 (all alike)  best  win: 0% (0-56%)  bonuses made: 100% (44-100%) Absolut")
     assert cells(cards.rows[0]._repr_html_()) == [row[1:] for row in _Cells(cards._repr_html_()).rows[:2]]
     announced = contract_advice("zwanzigerrufen", "TS T21 T15 T14 T13 T12 T1 SK HK DG", 2, "Solo", samples=2,
                                 workers=1, each_announcement=True)
