@@ -447,6 +447,9 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
     MAX_POOL_RESTARTS breaks in a row with no job finished between them.
 
     ``stop`` (an Event) is passed on to the workers, where a task may ask :func:`worker_stop` and end its job early.
+
+    A task that raises (a match's bot that fails) ends the run with its error, but only once the jobs in flight
+    beside it are back and handed on: a match's boards before the failing one may still be in play on other workers.
     """
     if not is_whole_number(in_flight) or in_flight < 1:
         raise StichError(f"in_flight is a whole number of jobs a worker, at least 1, not {in_flight!r}")
@@ -461,11 +464,14 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
     retry: list[tuple[Any, int]] = []  # jobs to submit again, with the breaks they were in flight at
     suspects: deque[tuple[Any, int]] = deque()  # parts to run alone, with the times they died alone
     barren = 0  # breaks since a job last finished
+    failure: Exception | None = None  # a task's own error: raised once the jobs beside it are back
     pool = process_pool(workers, memory_mb, table_mb, stop_flag)
     try:
         pending: dict[Future, tuple[Any, int, bool]] = {}  # job, its count, whether it runs alone
         while True:
-            if suspects:
+            if failure is not None:
+                pass  # nothing more is taken: the jobs in flight finish and are handed on, then the error is raised
+            elif suspects:
                 if not pending:
                     job, deaths = suspects.popleft()
                     pending[_submit(pool, workers, task, job, *args)] = (job, deaths, True)
@@ -485,6 +491,9 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
                     result = future.result()
                 except BrokenProcessPool:
                     victims.append(entry)
+                    continue
+                except Exception as error:  # the job's own failure (a match's BotError): not the jobs beside it
+                    failure = failure or error
                     continue
                 barren = 0
                 on_result(entry[0], result)
@@ -516,6 +525,8 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
         stop_pool(pool)
         raise
     pool.shutdown(wait=True)
+    if failure is not None:
+        raise failure
 
 
 def run_serial(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult,

@@ -164,6 +164,42 @@ class _FailsOnCall:
         return next(iter(position.legal_cards()))
 
 
+class _FailsOnAHand:
+    """A bot of one's own that raises at a deal's first card when the leader's pack indices sum to a multiple of 5
+    (board 5 first, with the seed below), else plays the first legal card after 20 ms: so on two workers a board
+    is still in play beside the one that fails."""
+
+    name = "picky"
+
+    def choose(self, position):
+        if not position.history and not position.trick and \
+                sum(card.index for card in position.hand(position.to_move)) % 5 == 0:
+            raise KeyError("this hand")
+        time.sleep(0.02)
+        return next(iter(position.legal_cards()))
+
+
+def test_a_bot_that_fails_on_two_workers_keeps_the_boards_in_play_beside_it(two_worker_cores):
+    """On two workers a failing bot's BotError came back as soon as its board failed, and the board still in play
+    on the other worker (board 4, before the failing 5) was lost from ``result``; the pool now lets the boards in
+    flight finish and hands them on before it raises, so ``result`` holds every board before the failing one, as on
+    one worker."""
+    from solver.match import BotError
+
+    def failing(workers: int) -> BotError:
+        bots = [_FailsOnAHand(), RandomBot(seed=2), RandomBot(seed=3)]
+        with pytest.raises(BotError) as failed:
+            play_match("kratzen", bots, boards=12, seed=5, pot=6, workers=workers)
+        return failed.value
+
+    one, two = failing(1), failing(2)
+    assert str(one) == str(two) == ("board 5, rotation 0, card 1 (trick 1): bot picky at seat 1 failed: "
+                                    "KeyError: 'this hand'")
+    before = [(board, rotation) for board in range(1, 5) for rotation in range(3)]
+    assert [(deal.board, deal.rotation) for deal in one.result.deals] == before
+    assert [(deal.board, deal.rotation) for deal in two.result.deals if deal.board < 5] == before
+
+
 def test_a_bot_that_fails_is_named_with_its_board_and_card_and_the_boards_before_are_kept(tmp_path):
     """A bot of one's own that raised came out of the match as its bare exception (``KeyError: 'no such suit'``):
     no bot, board or card said, and every board played before it lost unless a progress function was given. It is
