@@ -239,8 +239,6 @@ def engine_for(table_mb: int | None, threads: int | None = None) -> EngineSolver
 #: a scheduler inside the same process, which a command line cannot reach).
 SCHEDULER_ADDRESS = re.compile(r"(?:(?P<protocol>tcp|tls|ucx|ws|wss)://)?"
                                r"(?P<host>[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?P<port>:[0-9]{1,5})?")
-#: The port a Dask scheduler listens on unless told otherwise (``dask scheduler --port``).
-DASK_SCHEDULER_PORT = 8786
 
 
 def scheduler_address(text: str) -> str:
@@ -250,9 +248,9 @@ def scheduler_address(text: str) -> str:
     if match is None or (match["port"] and not 0 < int(match["port"][1:]) < 65536):
         raise typer.BadParameter(f"{text!r} is not a Dask scheduler address ([tcp://]HOST[:PORT])",
                                  param_hint="'--scheduler'")
-    if match["port"]:
-        return text.strip()
-    return f"{text.strip()}:{DASK_SCHEDULER_PORT}"
+    from solver.workers import scheduler_with_port  # the pool's module loads with a pool
+
+    return scheduler_with_port(text.strip())
 
 
 def cluster_address(scheduler: str | None, workers: int | None, worker_memory: int | None,

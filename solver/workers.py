@@ -753,9 +753,20 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
 
 #: How long the probe of a scheduler's address waits for the connection to be accepted (Dask's own wait is longer).
 SCHEDULER_PROBE_SECONDS = 5
-#: An address whose protocol runs over TCP: HOST, HOST:PORT, [IPV6]:PORT, after an optional protocol.
-_TCP_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss)://)?"
-                          r"(?P<host>[^\[\]:/]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]+))?")
+#: A network address: HOST, HOST:PORT, [IPV6]:PORT, after an optional protocol (all but ucx:// run over TCP).
+_NETWORK_ADDRESS = re.compile(r"(?:(?P<protocol>tcp|tls|ucx|ws|wss)://)?"
+                              r"(?P<host>[^\[\]:/]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]+))?")
+
+
+#: The port a Dask scheduler listens on unless told otherwise (``dask scheduler --port``).
+DASK_SCHEDULER_PORT = 8786
+
+
+def scheduler_with_port(scheduler: str) -> str:
+    """A TCP scheduler address with Dask's default port where it names none (``tcp://10.0.0.5``): Dask itself
+    refuses one without ("missing port number"), so the library completes it as ``--scheduler`` always has."""
+    match = _NETWORK_ADDRESS.fullmatch(scheduler)
+    return scheduler if match is None or match["port"] else f"{scheduler}:{DASK_SCHEDULER_PORT}"
 
 
 def _probe_scheduler(scheduler: str) -> None:
@@ -763,10 +774,10 @@ def _probe_scheduler(scheduler: str) -> None:
     resolve, or a port that refuses the connection (a scheduler not started, a mistyped port). Dask retries those
     for its whole 30 s timeout and then says "Timed out", which hides the cause. Anything else (an accepted
     connection, a slow network) is left to Dask's own connection."""
-    match = _TCP_ADDRESS.fullmatch(scheduler)
-    if match is None:  # ucx:// and the like: not a TCP socket to probe
+    match = _NETWORK_ADDRESS.fullmatch(scheduler)
+    if match is None or match["protocol"] == "ucx":  # not a TCP socket to probe
         return
-    host, port = match["host"].strip("[]"), int(match["port"] or 8786)
+    host, port = match["host"].strip("[]"), int(match["port"] or DASK_SCHEDULER_PORT)
     if not 0 < port < 65536:  # not a port: Dask's own parser says so
         return
     try:
@@ -785,6 +796,7 @@ def _probe_scheduler(scheduler: str) -> None:
 def _dask_client(client_class: Any, scheduler: str) -> Any:
     """A Dask client connected to ``scheduler``, or a StichError within DASK_CONNECT_SECONDS: whatever the peer at
     that address does (nothing, or bytes that are not Dask's), the message says so and no traceback follows."""
+    scheduler = scheduler_with_port(scheduler)
     _probe_scheduler(scheduler)
     box: dict[str, Any] = {}
 

@@ -163,6 +163,30 @@ def test_a_scheduler_address_with_nothing_behind_it_is_said_at_once(tmp_path):
     assert not out.exists()
 
 
+def test_the_library_completes_a_scheduler_address_without_a_port_as_the_command_does(tmp_path, monkeypatch):
+    """``solve_batch(..., scheduler="tcp://10.0.0.5")`` went to Dask without a port, which Dask refuses ("missing
+    port number"), while the probe before it had checked port 8786: the library now gives the address Dask's
+    default port as ``--scheduler`` always has, and the probe and Dask see the same address."""
+    pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from solver import workers
+
+    assert [workers.scheduler_with_port(address) for address in (
+        "tcp://127.0.0.1", "127.0.0.1:9", "tcp://[::1]", "ucx://node7", "tls://head:8787", "inproc://x")] == [
+        "tcp://127.0.0.1:8786", "127.0.0.1:9", "tcp://[::1]:8786", "ucx://node7:8786", "tls://head:8787", "inproc://x"]
+    probed: list[str] = []
+
+    def refuse(scheduler: str) -> None:
+        probed.append(scheduler)
+        raise solver.StichError(f"nothing at {scheduler}")
+
+    monkeypatch.setattr(workers, "_probe_scheduler", refuse)
+    source = tmp_path / "deals.tbn"
+    source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
+    with pytest.raises(solver.StichError, match="nothing at tcp://127.0.0.1:8786"):
+        batch.solve_batch(source, tmp_path / "out.jsonl", scheduler="tcp://127.0.0.1")
+    assert probed == ["tcp://127.0.0.1:8786"]
+
+
 def test_a_scheduler_without_workers_is_waited_for_then_given_up(tmp_path):
     """With no worker on the scheduler the run waited forever and said nothing: it says that it waits for workers,
     and gives up after --worker-wait seconds with a message (exit 1, no traceback)."""
