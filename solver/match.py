@@ -314,7 +314,8 @@ def setup_text(result: MatchResult) -> str | None:
         samples = player["samples"]
         said = ([f"{samples:,} sample{'' if samples == 1 else 's'} a card"] if samples else []) \
             + ([f"plays for {measures.get(player['plays_for'], player['plays_for'])}"] if player["plays_for"] else []) \
-            + ([f"{player['card_time']:g} s a card after its first sample"] if player["card_time"] else [])
+            + ([f"deadline {player['card_time']:g} s a card (its first sample always finishes)"]
+               if player["card_time"] else [])
         bots.append(f"{name} ({', '.join(said)})" if said else name)
     contract = f"contract {setup.contract}" if setup.contract else "each board's own contract"
     variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
@@ -416,7 +417,9 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "") -> Positi
         try:  # a pack index, a Card or a token, as Position.play takes them
             position = position.play(card)
         except StichError as error:
-            named = position.pack[card].name if isinstance(card, int) and 0 <= card < len(position.pack) else card
+            index = integral(card)  # a numpy integer names its card too
+            named = position.pack[index].name if isinstance(index, int) and not isinstance(index, bool) and \
+                0 <= index < len(position.pack) else card
             raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} chose {named!s}, "
                            f"which is not a legal card here ({error})") from None
     return position
@@ -515,7 +518,7 @@ def check_bots(bots: object) -> tuple[Bot, ...]:
                              f"choose(position) method (solver.bots.Bot)")
         settings = bot_settings(bot)
         first, known = named.setdefault(name, (seat, settings))
-        differ = [key for key in settings if settings[key] != known[key]]
+        differ = [key for key in settings if not _same_setting(settings[key], known[key])]
         if differ:
             said = ", ".join(f"{key} {_setting_text(known[key])} and {_setting_text(settings[key])}" for key in differ)
             raise StichError(f"the bots at seats {first} and {seat} are both named {name!r} but differ ({said}): a "
@@ -530,6 +533,17 @@ def bot_settings(bot: Bot) -> dict[str, Any]:
     of one's own may give its name to a subclass that plays alike)."""
     return {"plays_for": getattr(bot, "plays_for", None),
             "samples": getattr(bot, "samples", None), "time_limit": getattr(bot, "time_limit", None)}
+
+
+def _same_setting(one: object, other: object) -> bool:
+    """Whether two bots' settings are alike, for any value a bot of one's own may hold (a numpy array's ``==`` is an
+    array, whose truth is an error: values that cannot say are taken as alike, as before the check)."""
+    if one is other:
+        return True
+    try:
+        return bool(one == other)
+    except Exception:  # noqa: BLE001 - an ambiguous comparison decides nothing
+        return True
 
 
 def _setting_text(value: object) -> str:

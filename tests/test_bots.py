@@ -646,8 +646,8 @@ def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
 
     bots = [make_bot("sampling:1", seed=2, time_limit=0.001), *[make_bot("random", seed=2)] * 2]
     result = play_match("kratzen", bots, boards=1, seed=2)
-    assert ("sampling:1 (1 sample a card, plays for the score as attacker, else its own tricks, 0.001 s a card "
-            "after its first sample)") in str(result)
+    assert ("sampling:1 (1 sample a card, plays for the score as attacker, else its own tricks, deadline 0.001 s a "
+            "card (its first sample always finishes))") in str(result)
     assert "at most" not in str(result)
     shown = CliRunner().invoke(app, ["match", "--help"], env={"COLUMNS": "200"})
     assert ("Each sampling bot's deadline for one card: it stops sampling at SECONDS, but always finishes its first "
@@ -1267,6 +1267,34 @@ def test_a_bot_may_answer_with_a_numpy_integer():
     assert start.play(np.int16(first)).played == (first,)
     with pytest.raises(StichError, match="a card to play is a pack index, a Card or a card token, not True"):
         start.play(True)
+
+    class Held(Last):  # a numpy index of a card the seat does not hold: named as its card, as an int index is
+        def choose(self, position):
+            return np.int64(min(card.index for card in position.hand(position.to_move % 3 + 1)))
+
+    with pytest.raises(StichError, match=r"bot last at seat 1 chose \w+, which is not a legal card") as refused:
+        play_match("kratzen", [Held(), RandomBot(), RandomBot()], boards=1, seed=2, pot=4)
+    assert " chose 0," not in str(refused.value) and "np.int64" not in str(refused.value)
+
+
+def test_bots_of_one_name_with_numpy_settings_are_compared_without_an_error():
+    """Two bots of one's own of one name, each holding ``samples`` as a numpy array: the check that two bots of one
+    name are one kind compared them with ``!=`` and failed with a bare ValueError ("The truth value of an array
+    ... is ambiguous"), which no caller catching StichError expects. Settings that cannot say whether they differ
+    are taken as alike, as before the check."""
+    np = pytest.importorskip("numpy")
+
+    class Weighted:
+        name = "weighted"
+
+        def __init__(self) -> None:
+            self.samples = np.zeros(3)
+
+        def choose(self, position):
+            return next(iter(position.legal_cards()))
+
+    result = play_match("kratzen", [Weighted(), Weighted(), RandomBot()], boards=1, seed=3, pot=3)
+    assert result.seats == {"weighted": 6, "random": 3}
 
 
 def test_card_time_and_samples_without_a_sampling_bot_are_said_to_be_ignored():
