@@ -300,8 +300,8 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     assert html.rows[:2] == [["", "card", "mean payment", "behind the best", "win", "bonuses made", "against"],
                              ["1", "♠G", "-2.00 (all alike)", "best", "0% (0-56%)", "100% (44-100%) Absolut", ""]]
     assert html.paragraphs[-2] == text[-2] == "payment: the seat's share of its side's settlement"
-    assert html.paragraphs[-1] == text[-1] == ("never made in 3 samples, so each below 56% (the top of its 95% interval): "
-                                               "Mondfang, Pagat Ultimo, Valat (every card)")
+    assert html.paragraphs[-1] == text[-1] == ("never made in 3 samples, so each below 56% (the top of its 95% "
+                                               "interval): Mondfang, Pagat Ultimo, Valat (every card)")
 
 
 def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp_path):
