@@ -69,8 +69,9 @@ def match(
                                        "seat for its own tricks) or the game's own measure, as solve names it "
                                        "(faster): the card points (points), or in Kratzen each seat's own tricks "
                                        "(tricks)."),
-    samples: int = typer.Option(DEFAULT_SAMPLES, "--samples", metavar="N", min=1,
-                                help="Samples a card for a 'sampling' bot without its own ':N'."),
+    samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1,
+                                          help=f"Samples a card for a 'sampling' bot without its own ':N' (default "
+                                               f"{DEFAULT_SAMPLES})."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
                                           help="Worker processes whole boards are played on (default: all cores; "
                                                "1: in this process); the match is the same on any number, without "
@@ -113,16 +114,19 @@ def match(
         raise typer.BadParameter(f"{get_game(game).name} has no pot (it is for {games_with('has_pot')})",
                                  param_hint="'--pot'")
     try:  # a bot name or count that is no bot is a usage error, as any option's bad value is
-        players = [make_bot(spec, seed=seed, samples=samples, time_limit=time_limit, plays_for=plays_for)
-                   for spec in specs]
+        players = [make_bot(spec, seed=seed, samples=DEFAULT_SAMPLES if samples is None else samples,
+                            time_limit=time_limit, plays_for=plays_for) for spec in specs]
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
-    if not any(isinstance(player, SamplingBot) for player in players):  # said, not silently dropped
-        unused = [flag for flag, given in (("--samples", samples != DEFAULT_SAMPLES), ("--card-time", time_limit))
-                  if given]
+    sampling = any(isinstance(player, SamplingBot) for player in players)
+    if not sampling:  # said, not silently dropped
+        unused = [flag for flag, given in (("--samples", samples is not None), ("--card-time", time_limit)) if given]
         if unused:
             message(f"stich: match: {' and '.join(unused)} {'is' if len(unused) == 1 else 'are'} for sampling bots, "
                     f"and no bot here samples: ignored")
+    elif samples is not None and not any(spec.lower() == "sampling" for spec in specs):
+        message("stich: match: --samples is for a bare 'sampling' bot, and each sampling bot here names its own "
+                "(sampling:N): ignored")
     spellings: dict[str, list[str]] = {}  # one bot, one name: sampling:50 is sampling at --samples 50
     for spec, player in zip(specs, players):
         if spec.lower() not in spellings.setdefault(player.name, []):

@@ -1308,6 +1308,11 @@ def test_card_time_and_samples_without_a_sampling_bot_are_said_to_be_ignored():
                            "ignored\n")
     assert run(*args, "--card-time", "0.1").stderr == ("stich: match: --card-time is for sampling bots, and no bot "
                                                        "here samples: ignored\n")
-    assert run(*args).stderr == "" and run(*args, "--samples", "50").stderr == ""
-    assert run("match", "-g", "kratzen", "--bots", "sampling:2,random,random", "-n", "1", "-j", "1",
-               "--card-time", "0.1").stderr == ""
+    assert run(*args).stderr == ""
+    # --samples given is said even at its default's value; beside sampling bots that each name their samples too
+    assert run(*args, "--samples", "50").stderr == ("stich: match: --samples is for sampling bots, and no bot here "
+                                                    "samples: ignored\n")
+    own = ("match", "-g", "kratzen", "--bots", "sampling:2,random,random", "-n", "1", "-j", "1")
+    assert run(*own, "--card-time", "0.1").stderr == ""
+    assert run(*own, "--samples", "20").stderr == ("stich: match: --samples is for a bare 'sampling' bot, and each "
+                                                   "sampling bot here names its own (sampling:N): ignored\n")
