@@ -1239,3 +1239,44 @@ def test_two_quick_taps_are_two_taps_not_a_zoom(driver, server):
         ".map((n) => [n.id || n.dataset.card || n.textContent.trim(), getComputedStyle(n).touchAction]);")
     assert {"best", "undo", "graph"} <= {name for name, _ in actions}
     assert [name for name, action in actions if action != "manipulation"] == []
+
+
+#: The boxes of each seat's label, of the pot line and of the panels under or beside the table.
+LABELS = """const box = (n) => n.getBoundingClientRect().toJSON();
+return {labels: [...document.querySelectorAll('.seat .who')].map((n) => Object.assign(box(n),
+          {name: n.closest('.seat').id})),
+        pot: document.getElementById('pot') && box(document.getElementById('pot')),
+        panels: [...document.querySelectorAll('aside > .panel')].filter((n) => n.getClientRects().length).map(box),
+        width: document.scrollingElement.scrollWidth, window: innerWidth};"""
+
+
+def apart(a: dict, b: dict, gap: float = 0) -> bool:
+    """Whether two boxes are at least ``gap`` pixels apart, side by side or one over the other."""
+    return (a["right"] + gap <= b["left"] or b["right"] + gap <= a["left"]
+            or a["bottom"] + gap <= b["top"] or b["bottom"] + gap <= a["top"])
+
+
+@pytest.mark.parametrize("width", [1024, 683])
+def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
+    """The short-window review: in Kratzen board 5 (no [Pot] tag) at 1,024 by 768 and at 683 pixels the pot line said
+    how to give a pot in three lines, and its last sat on seat 1's label with no gap. The table says "pot 0 chips:
+    tricks and targets only", the contract panel (and the line's tooltip) how to give one."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 768,
+                                                                      "deviceScaleFactor": 1, "mobile": False})
+        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        open_record(driver, "kratzen.tbn board 5")
+        pot = driver.find_element("id", "pot")
+        assert pot.text == "pot 0 chips: tricks and targets only"
+        assert pot.get_attribute("title") == "pot none: a record's [Pot] tag, or the Deal form's pot, gives one"
+        assert "Pot none: a record's [Pot] tag, or the Deal form's pot, gives one" in driver.find_element(
+            "id", "contract").text
+        page = driver.execute_script(LABELS)
+        assert page["width"] <= page["window"]
+        near = [label["name"] for label in page["labels"] if not apart(page["pot"], label, 4)]
+        assert near == [], (width, page["pot"], page["labels"])
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)

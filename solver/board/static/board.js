@@ -273,7 +273,8 @@ function renderTable() {
       settled.pot === null ? "" : el("span", { class: "pot-change" }, `pot ${settled.pot} → ${settled.pot + settled.pot_change}`)));
   }
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
-  if (view.pot && !view.is_over) centre.append(el("div", { class: "pot", id: "pot" }, potText(view.pot)));
+  if (view.pot && !view.is_over) centre.append(el("div", Object.assign({ class: "pot", id: "pot" },
+    view.pot.start ? {} : { title: `pot ${POT_NONE}` }), potText(view.pot)));
 }
 
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
@@ -302,9 +303,12 @@ function chipsTitle(view, seat) {
 }
 
 // The pot in the middle of a Kratzen table: what is left of it and what a trick takes from it (RULES.md 3.4)
+const POT_NONE = "none: a record's [Pot] tag, or the Deal form's pot, gives one";
+
 function potText(pot) {
   const left = pot.left === pot.start ? `pot ${plural(pot.start, "chip")}` : `pot ${pot.left} of ${pot.start} chips`;
-  if (!pot.start) return `${left}: tricks and targets only (a record's [Pot] tag, or the Deal form's pot, gives one)`;
+  // the way to a pot is the contract panel's (POT_NONE): on the table it sat on seat 1's label (two lines more)
+  if (!pot.start) return `${left}: tricks and targets only`;
   if (pot.per_trick) return `${left} · each trick pays ${pot.per_trick}`;
   return `${left} · ` + (pot.start < 4 ? "a quarter of it is under a chip: tricks pay nothing" : "a Muss: tricks pay nothing");
 }
@@ -327,6 +331,7 @@ function renderContract() {
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
   if (view.variant) facts.push(["Variant", view.variant]);
+  if (view.pot && !view.pot.start) facts.push(["Pot", POT_NONE]);
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
     el("table", {}, ...facts.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", { colspan: 2 }, v))), ...rows));
