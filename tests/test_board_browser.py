@@ -1280,3 +1280,23 @@ def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.set_window_size(1400, 900)
+
+
+@pytest.mark.parametrize("width, height, scale", [(960, 540, 2), (768, 1024, 1), (810, 1080, 1)])
+def test_the_panels_under_the_table_flow_evenly(driver, server, width, height, scale):
+    """The short-window review: at 960 pixels (a 1,920 by 1,080 desktop at 200%) the panels under the table took three
+    columns, and the play list sat alone on the second row. Under the table they are two columns, two panels a row."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                      "deviceScaleFactor": scale, "mobile": False})
+        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        open_record(driver, "schafkopf.tbn board 7")
+        panels = driver.execute_script(LABELS)["panels"]
+        columns = {round(panel["left"]) for panel in panels}
+        rows = [sum(abs(panel["top"] - top) <= 1 for panel in panels) for top in {round(p["top"]) for p in panels}]
+        assert len(panels) == 4 and len(columns) == 2 and rows == [2, 2], (width, panels)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
