@@ -1300,3 +1300,63 @@ def test_the_panels_under_the_table_flow_evenly(driver, server, width, height, s
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.set_window_size(1400, 900)
+
+
+#: The boxes on the table: each seat's with its cards' values, each seat's label and cards, the trick's cards, and the
+#: text of each of the centre's lines (a Range's box: the centre's own box is wider than its words).
+SHORT_TABLE = """const box = (n) => n.getBoundingClientRect().toJSON();
+const text = (n) => { const r = document.createRange(); r.selectNodeContents(n);
+  return r.getBoundingClientRect().toJSON(); };
+const seats = [...document.querySelectorAll('.seat')].map((n) => [n, ...n.querySelectorAll('.card, .value')].map(box)
+  .reduce((a, b) => ({left: Math.min(a.left, b.left), top: Math.min(a.top, b.top), right: Math.max(a.right, b.right),
+                      bottom: Math.max(a.bottom, b.bottom)})));
+return {seat1: seats[[...document.querySelectorAll('.seat')].findIndex((n) => n.id === 'seat-1')],
+        trick: [...document.querySelectorAll('#trick .card')].map(box),
+        things: [...document.querySelectorAll('.seat .who')].map((n) => Object.assign(box(n),
+            {name: n.closest('.seat').id}))
+          .concat([...document.querySelectorAll('#table .card')].map((n) => Object.assign(box(n),
+            {name: (n.closest('.seat') || n.closest('#trick')).id + ' ' + (n.dataset.card || 'back')})))
+          .concat([...document.getElementById('centre').children].map((n) => Object.assign(text(n),
+            {name: 'centre: ' + n.textContent}))),
+        width: document.scrollingElement.scrollWidth, window: innerWidth, height: innerHeight};"""
+
+
+@pytest.mark.parametrize("width, height, scale, mobile", [
+    (844, 390, 1, True), (915, 412, 1, True), (683, 384, 2, False), (960, 540, 2, False)])
+def test_a_short_window_shows_the_trick_and_the_players_own_hand_at_once(driver, server, width, height, scale, mobile):
+    """The short-window review: the table was 620 pixels high at any height, so in a phone held sideways (844 by 390,
+    915 by 412) or a desktop at 200% (1,366 by 768 is 683 by 384; 1,920 by 1,080 is 960 by 540) the player's own hand
+    at its bottom was a screen down, past the trick: nobody saw the trick and their own cards at once. A short window
+    has a one-line header, the table the window's height less it, the seats half their height from its edge and the
+    trick a row with each card's seat under it. At each size and game: seat 1's hand (its values too) and the trick
+    in the first screen, no label, card or line of the centre over another, no sideways scrolling, no target under 24
+    by 24 pixels."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                      "deviceScaleFactor": scale, "mobile": mobile})
+        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        for label, moves in (("zwanzigerrufen.tbn board 1", 2), ("kratzen.tbn board 5", 0),
+                             ("kratzen.tbn board 5", None), ("schafkopf.tbn board 7", 4)):
+            open_record(driver, label)
+            if moves is not None:
+                driver.execute_script("goTo(arguments[0])", moves)
+                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "there")
+            page = driver.execute_script(SHORT_TABLE)
+            what = (width, height, label, moves)
+            assert page["width"] <= page["window"], what
+            seat1 = page["seat1"]
+            assert 0 <= seat1["top"] and seat1["bottom"] <= page["height"], (what, seat1)
+            assert page["trick"] or moves == 0, what
+            assert all(0 <= card["top"] and card["bottom"] <= page["height"] for card in page["trick"]), what
+            things = page["things"]
+            touching = [(a["name"], b["name"]) for i, a in enumerate(things) for b in things[i + 1:]
+                        if not apart(a, b) and not (a["name"].startswith(b["name"] + " ")
+                                                    or b["name"].startswith(a["name"] + " "))]
+            assert touching == [], (what, touching)
+            wait_for(lambda: driver.execute_script("return S.curve !== null"), "the play list's grades")
+            assert driver.execute_script(TAP_TARGETS)["small"] == [], what
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)

@@ -178,6 +178,8 @@ function roleOf(view, hand) {
   return view.partner.includes(hand.seat) ? "partner" : "defender";
 }
 
+const rootFontSize = () => parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+
 function renderTable() {
   const view = S.view, table = $("table");
   table.querySelectorAll(".seat").forEach((node) => node.remove());
@@ -187,13 +189,11 @@ function renderTable() {
     const side = Math.abs(place.x) > 0.5 && hand.cards.length > 5;  // a hand at the table's side: in two rows
     const seatNode = el("div", { class: "seat" + (view.to_move === hand.seat ? " to-move" : "") + (side ? " side" : ""),
       id: `seat-${hand.seat}`, dataset: { seat: hand.seat } });
-    // a seat at the table's side stays on the table however narrow it is (a tablet's): its middle at least half its
-    // width (its hand's, or its label's of about 13rem) and a margin from the table's edge
-    const across = side ? Math.ceil(hand.cards.length / 2) : hand.cards.length;
-    const half = `calc(max(${across} * (var(--card-width) + 3px) / 2, 6.5rem) + .5rem)`;
-    seatNode.style.left = Math.abs(place.x) > 0.5
-      ? `clamp(${half}, ${50 + place.x * 35}%, calc(100% - ${half}))` : `${50 + place.x * 35}%`;
-    seatNode.style.top = `${50 + place.y * 39}%`;
+    const left = `calc(50% + ${place.x.toFixed(4)} * var(--seat-x))`;  // 35% of the width, a short window's 42%
+    seatNode.style.left = left;
+    // from the middle towards the table's edge: 39% of its height, a short window's table to half a seat's height
+    // from its edge (--seat-y)
+    seatNode.style.top = `calc(50% + ${place.y.toFixed(4)} * var(--seat-y))`;
     const role = roleOf(view, hand);
     const chips = seatChips(view, hand.seat);
     const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
@@ -230,6 +230,13 @@ function renderTable() {
     }
     seatNode.append(handNode);
     table.append(seatNode);
+    if (Math.abs(place.x) > 0.5) {
+      // a seat at the table's side stays on the table however narrow it is (a tablet's): its middle at least half its
+      // width (its hand's or its label's, measured; in rem, as they grow with the font) and a margin from the edge;
+      // a guessed label of 13rem put a short window's six-seat hands on the pot line
+      const half = `${(seatNode.offsetWidth / 2 / rootFontSize() + 0.5).toFixed(3)}rem`;
+      seatNode.style.left = `clamp(${half}, ${left}, calc(100% - ${half}))`;
+    }
   }
   if (S.focusNext) {  // a card played from the keyboard: the keys go on with the next seat's cards
     S.focusNext = false;
