@@ -1322,15 +1322,15 @@ return {seat1: seats[[...document.querySelectorAll('.seat')].findIndex((n) => n.
 
 
 @pytest.mark.parametrize("width, height, scale, mobile", [
-    (844, 390, 1, True), (915, 412, 1, True), (683, 384, 2, False), (960, 540, 2, False)])
+    (844, 390, 1, True), (915, 412, 1, True), (667, 375, 2, True), (683, 384, 2, False), (960, 540, 2, False)])
 def test_a_short_window_shows_the_trick_and_the_players_own_hand_at_once(driver, server, width, height, scale, mobile):
     """The short-window review: the table was 620 pixels high at any height, so in a phone held sideways (844 by 390,
-    915 by 412) or a desktop at 200% (1,366 by 768 is 683 by 384; 1,920 by 1,080 is 960 by 540) the player's own hand
-    at its bottom was a screen down, past the trick: nobody saw the trick and their own cards at once. A short window
-    has a one-line header, the table the window's height less it, the seats half their height from its edge and the
-    trick a row with each card's seat under it. At each size and game: seat 1's hand (its values too) and the trick
-    in the first screen, no label, card or line of the centre over another, no sideways scrolling, no target under 24
-    by 24 pixels."""
+    915 by 412, 667 by 375) or a desktop at 200% (1,366 by 768 is 683 by 384; 1,920 by 1,080 is 960 by 540) the
+    player's own hand at its bottom was a screen down, past the trick: nobody saw the trick and their own cards at
+    once. A short window has a one-line header, the table the window's height less it, the seats half their height
+    from its edge and the trick a row with each card's seat under it. At each size and game: seat 1's hand (its
+    values too) and the trick in the first screen, no label, card or line of the centre over another, no sideways
+    scrolling, no target under 24 by 24 pixels."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
