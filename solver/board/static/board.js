@@ -309,9 +309,10 @@ function chipsTitle(view, seat) {
     `: ${signed(view.settlement.payments[seat - 1])} in all`;
 }
 
-// The pot in the middle of a Kratzen table: what is left of it and what a trick takes from it (RULES.md 3.4)
+// What a Kratzen record without a pot is told, in the contract panel and the pot line's tooltip
 const POT_NONE = "none: a record's [Pot] tag, or the Deal form's pot, gives one";
 
+// The pot in the middle of a Kratzen table: what is left of it and what a trick takes from it (RULES.md 3.4)
 function potText(pot) {
   const left = pot.left === pot.start ? `pot ${plural(pot.start, "chip")}` : `pot ${pot.left} of ${pot.start} chips`;
   // the way to a pot is the contract panel's (POT_NONE): on the table it sat on seat 1's label (two lines more)
