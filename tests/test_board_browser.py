@@ -1239,3 +1239,124 @@ def test_two_quick_taps_are_two_taps_not_a_zoom(driver, server):
         ".map((n) => [n.id || n.dataset.card || n.textContent.trim(), getComputedStyle(n).touchAction]);")
     assert {"best", "undo", "graph"} <= {name for name, _ in actions}
     assert [name for name, action in actions if action != "manipulation"] == []
+
+
+#: The boxes of each seat's label, of the pot line and of the panels under or beside the table.
+LABELS = """const box = (n) => n.getBoundingClientRect().toJSON();
+return {labels: [...document.querySelectorAll('.seat .who')].map((n) => Object.assign(box(n),
+          {name: n.closest('.seat').id})),
+        pot: document.getElementById('pot') && box(document.getElementById('pot')),
+        panels: [...document.querySelectorAll('aside > .panel')].filter((n) => n.getClientRects().length).map(box),
+        width: document.scrollingElement.scrollWidth, window: innerWidth};"""
+
+
+def apart(a: dict, b: dict, gap: float = 0) -> bool:
+    """Whether two boxes are at least ``gap`` pixels apart, side by side or one over the other."""
+    return (a["right"] + gap <= b["left"] or b["right"] + gap <= a["left"]
+            or a["bottom"] + gap <= b["top"] or b["bottom"] + gap <= a["top"])
+
+
+@pytest.mark.parametrize("width", [1024, 683])
+def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
+    """The short-window review: in Kratzen board 5 (no [Pot] tag) at 1,024 by 768 and at 683 pixels the pot line said
+    how to give a pot in three lines, and its last sat on seat 1's label with no gap. The table says "pot 0 chips:
+    tricks and targets only", the contract panel (and the line's tooltip) how to give one."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 768,
+                                                                      "deviceScaleFactor": 1, "mobile": False})
+        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        open_record(driver, "kratzen.tbn board 5")
+        pot = driver.find_element("id", "pot")
+        assert pot.text == "pot 0 chips: tricks and targets only"
+        assert pot.get_attribute("title") == "pot none: a record's [Pot] tag, or the Deal form's pot, gives one"
+        assert "Pot none: a record's [Pot] tag, or the Deal form's pot, gives one" in driver.find_element(
+            "id", "contract").text
+        page = driver.execute_script(LABELS)
+        assert page["width"] <= page["window"]
+        near = [label["name"] for label in page["labels"] if not apart(page["pot"], label, 4)]
+        assert near == [], (width, page["pot"], page["labels"])
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
+
+
+@pytest.mark.parametrize("width, height, scale", [(960, 540, 2), (768, 1024, 1), (810, 1080, 1)])
+def test_the_panels_under_the_table_flow_evenly(driver, server, width, height, scale):
+    """The short-window review: at 960 pixels (a 1,920 by 1,080 desktop at 200%) the panels under the table took three
+    columns, and the play list sat alone on the second row. Under the table they are two columns, two panels a row."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                      "deviceScaleFactor": scale, "mobile": False})
+        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        open_record(driver, "schafkopf.tbn board 7")
+        panels = driver.execute_script(LABELS)["panels"]
+        columns = {round(panel["left"]) for panel in panels}
+        rows = [sum(abs(panel["top"] - top) <= 1 for panel in panels) for top in {round(p["top"]) for p in panels}]
+        assert len(panels) == 4 and len(columns) == 2 and rows == [2, 2], (width, panels)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
+
+
+#: The boxes on the table: each seat's with its cards' values, each seat's label and cards, the trick's cards, and the
+#: text of each of the centre's lines (a Range's box: the centre's own box is wider than its words).
+SHORT_TABLE = """const box = (n) => n.getBoundingClientRect().toJSON();
+const text = (n) => { const r = document.createRange(); r.selectNodeContents(n);
+  return r.getBoundingClientRect().toJSON(); };
+const seats = [...document.querySelectorAll('.seat')].map((n) => [n, ...n.querySelectorAll('.card, .value')].map(box)
+  .reduce((a, b) => ({left: Math.min(a.left, b.left), top: Math.min(a.top, b.top), right: Math.max(a.right, b.right),
+                      bottom: Math.max(a.bottom, b.bottom)})));
+return {seat1: seats[[...document.querySelectorAll('.seat')].findIndex((n) => n.id === 'seat-1')],
+        trick: [...document.querySelectorAll('#trick .card')].map(box),
+        things: [...document.querySelectorAll('.seat .who')].map((n) => Object.assign(box(n),
+            {name: n.closest('.seat').id}))
+          .concat([...document.querySelectorAll('#table .card')].map((n) => Object.assign(box(n),
+            {name: (n.closest('.seat') || n.closest('#trick')).id + ' ' + (n.dataset.card || 'back')})))
+          .concat([...document.getElementById('centre').children].map((n) => Object.assign(text(n),
+            {name: 'centre: ' + n.textContent}))),
+        width: document.scrollingElement.scrollWidth, window: innerWidth, height: innerHeight};"""
+
+
+@pytest.mark.parametrize("width, height, scale, mobile", [
+    (844, 390, 1, True), (915, 412, 1, True), (667, 375, 2, True), (683, 384, 2, False), (960, 540, 2, False)])
+def test_a_short_window_shows_the_trick_and_the_players_own_hand_at_once(driver, server, width, height, scale, mobile):
+    """The short-window review: the table was 620 pixels high at any height, so in a phone held sideways (844 by 390,
+    915 by 412, 667 by 375) or a desktop at 200% (1,366 by 768 is 683 by 384; 1,920 by 1,080 is 960 by 540) the
+    player's own hand at its bottom was a screen down, past the trick: nobody saw the trick and their own cards at
+    once. A short window has a one-line header, the table the window's height less it, the seats half their height
+    from its edge and the trick a row with each card's seat under it. At each size and game: seat 1's hand (its
+    values too) and the trick in the first screen, no label, card or line of the centre over another, no sideways
+    scrolling, no target under 24 by 24 pixels."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                      "deviceScaleFactor": scale, "mobile": mobile})
+        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        for label, moves in (("zwanzigerrufen.tbn board 1", 2), ("kratzen.tbn board 5", 0),
+                             ("kratzen.tbn board 5", None), ("schafkopf.tbn board 7", 4)):
+            open_record(driver, label)
+            if moves is not None:
+                driver.execute_script("goTo(arguments[0])", moves)
+                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "there")
+            page = driver.execute_script(SHORT_TABLE)
+            what = (width, height, label, moves)
+            assert page["width"] <= page["window"], what
+            seat1 = page["seat1"]
+            assert 0 <= seat1["top"] and seat1["bottom"] <= page["height"], (what, seat1)
+            assert page["trick"] or moves == 0, what
+            assert all(0 <= card["top"] and card["bottom"] <= page["height"] for card in page["trick"]), what
+            things = page["things"]
+            touching = [(a["name"], b["name"]) for i, a in enumerate(things) for b in things[i + 1:]
+                        if not apart(a, b) and not (a["name"].startswith(b["name"] + " ")
+                                                    or b["name"].startswith(a["name"] + " "))]
+            assert touching == [], (what, touching)
+            wait_for(lambda: driver.execute_script("return S.curve !== null"), "the play list's grades")
+            assert driver.execute_script(TAP_TARGETS)["small"] == [], what
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)

@@ -178,6 +178,8 @@ function roleOf(view, hand) {
   return view.partner.includes(hand.seat) ? "partner" : "defender";
 }
 
+const rootFontSize = () => parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+
 function renderTable() {
   const view = S.view, table = $("table");
   table.querySelectorAll(".seat").forEach((node) => node.remove());
@@ -187,13 +189,11 @@ function renderTable() {
     const side = Math.abs(place.x) > 0.5 && hand.cards.length > 5;  // a hand at the table's side: in two rows
     const seatNode = el("div", { class: "seat" + (view.to_move === hand.seat ? " to-move" : "") + (side ? " side" : ""),
       id: `seat-${hand.seat}`, dataset: { seat: hand.seat } });
-    // a seat at the table's side stays on the table however narrow it is (a tablet's): its middle at least half its
-    // width (its hand's, or its label's of about 13rem) and a margin from the table's edge
-    const across = side ? Math.ceil(hand.cards.length / 2) : hand.cards.length;
-    const half = `calc(max(${across} * (var(--card-width) + 3px) / 2, 6.5rem) + .5rem)`;
-    seatNode.style.left = Math.abs(place.x) > 0.5
-      ? `clamp(${half}, ${50 + place.x * 35}%, calc(100% - ${half}))` : `${50 + place.x * 35}%`;
-    seatNode.style.top = `${50 + place.y * 39}%`;
+    const left = `calc(50% + ${place.x.toFixed(4)} * var(--seat-x))`;  // 35% of the width, a short window's 42%
+    seatNode.style.left = left;
+    // from the middle towards the table's edge: 39% of its height, a short window's table to half a seat's height
+    // from its edge (--seat-y)
+    seatNode.style.top = `calc(50% + ${place.y.toFixed(4)} * var(--seat-y))`;
     const role = roleOf(view, hand);
     const chips = seatChips(view, hand.seat);
     const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
@@ -230,6 +230,13 @@ function renderTable() {
     }
     seatNode.append(handNode);
     table.append(seatNode);
+    if (Math.abs(place.x) > 0.5) {
+      // a seat at the table's side stays on the table however narrow it is (a tablet's): its middle at least half its
+      // width (its hand's or its label's, measured; in rem, as they grow with the font) and a margin from the edge;
+      // a guessed label of 13rem put a short window's six-seat hands on the pot line
+      const half = `${(seatNode.offsetWidth / 2 / rootFontSize() + 0.5).toFixed(3)}rem`;
+      seatNode.style.left = `clamp(${half}, ${left}, calc(100% - ${half}))`;
+    }
   }
   if (S.focusNext) {  // a card played from the keyboard: the keys go on with the next seat's cards
     S.focusNext = false;
@@ -273,7 +280,8 @@ function renderTable() {
       settled.pot === null ? "" : el("span", { class: "pot-change" }, `pot ${settled.pot} → ${settled.pot + settled.pot_change}`)));
   }
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
-  if (view.pot && !view.is_over) centre.append(el("div", { class: "pot", id: "pot" }, potText(view.pot)));
+  if (view.pot && !view.is_over) centre.append(el("div", Object.assign({ class: "pot", id: "pot" },
+    view.pot.start ? {} : { title: `pot ${POT_NONE}` }), potText(view.pot)));
 }
 
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
@@ -301,10 +309,14 @@ function chipsTitle(view, seat) {
     `: ${signed(view.settlement.payments[seat - 1])} in all`;
 }
 
+// What a Kratzen record without a pot is told, in the contract panel and the pot line's tooltip
+const POT_NONE = "none: a record's [Pot] tag, or the Deal form's pot, gives one";
+
 // The pot in the middle of a Kratzen table: what is left of it and what a trick takes from it (RULES.md 3.4)
 function potText(pot) {
   const left = pot.left === pot.start ? `pot ${plural(pot.start, "chip")}` : `pot ${pot.left} of ${pot.start} chips`;
-  if (!pot.start) return `${left}: tricks and targets only (a record's [Pot] tag, or the Deal form's pot, gives one)`;
+  // the way to a pot is the contract panel's (POT_NONE): on the table it sat on seat 1's label (two lines more)
+  if (!pot.start) return `${left}: tricks and targets only`;
   if (pot.per_trick) return `${left} · each trick pays ${pot.per_trick}`;
   return `${left} · ` + (pot.start < 4 ? "a quarter of it is under a chip: tricks pay nothing" : "a Muss: tricks pay nothing");
 }
@@ -327,6 +339,7 @@ function renderContract() {
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
   if (view.variant) facts.push(["Variant", view.variant]);
+  if (view.pot && !view.pot.start) facts.push(["Pot", POT_NONE]);
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
     el("table", {}, ...facts.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", { colspan: 2 }, v))), ...rows));
