@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.advice import (PASS, AdviceReport, AdviceSetup, CardAdvice, ContractAdvice, can_pass, card_advice,
-                           card_advice_report, contract_advice, contract_advice_report, make_setup,
+                           card_advice_report, contract_advice, contract_advice_report, contracts_in_words, make_setup,
                            other_contract_lists, pass_refusal, plus_minus, row_name, SeatNotAdvised)
 from solver.analysis import record_header
 from solver.deal import parse_hand, small_number
@@ -80,7 +80,8 @@ def render_analysis(document: dict, console=None) -> None:
     console = console or stdout_console()
     print_record(document, console)
     painter = CardPainter.for_game(document["game"])
-    console.print(Text(f"{document['game']} {document['contract']}, seat {document['seat']}: ")
+    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
+    console.print(Text(f"{document['game']} {contract}, seat {document['seat']}: ")
                   + painter.cards(document["hand"]))
     for seat, cards in document["known"].items():
         console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
@@ -394,7 +395,8 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
     best = advice.rows[0].as_dict() if advice.rows else None
     if best is None or best["mean"] is None:  # no item settled on any sample yet
         return done
-    return (f"{done}; best so far {row_name(best['contract'], best.get('announced'))} "
+    leader = get_game(advice.game).contract_in_words(row_name(best["contract"], best.get("announced")))
+    return (f"{done}; best so far {leader} "
             f"{plus_minus(best['mean'], best['interval'], best['interval_note'])}")
 
 
@@ -440,7 +442,7 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
     if document["samples"] and all(not row["samples"] for row in document["contracts"]):  # nothing to rank
         reasons = [row["refused_reason"] for row in document["contracts"] if row.get("refused_reason")]
         message(f"stich: no contract was settled on any of the {document['samples']:,} samples: the announcements "
-                f"fit none of them ({', '.join(row['contract'] for row in document['contracts'])})"
+                f"fit none of them ({', '.join(row['contract'] for row in contracts_in_words(document)['contracts'])})"
                 + (f"; {reasons[0]}" if reasons else ""))
         raise typer.Exit(1)
 

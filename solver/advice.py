@@ -1260,6 +1260,14 @@ def samples_done(document: Mapping[str, Any]) -> str:
     return done
 
 
+def contracts_in_words(document: Mapping[str, Any]) -> dict[str, Any]:
+    """Contract advice's document with each contract as the rule book names it ("Suit Solo"), for the report people
+    read; the document itself (``--json``) keeps the tokens ("SuitSolo") that ``--contract`` and a record take."""
+    words = get_game(document["game"]).contract_in_words
+    return {**document, "contracts": [{**row, "contract": words(row["contract"])} for row in document["contracts"]],
+            "left_out": {words(contract): reason for contract, reason in document.get("left_out", {}).items()}}
+
+
 def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     """Contract advice (:meth:`ContractAdvice.as_dict`) for people, below its hand and known cards (the command
     paints them; :func:`hand_lines`): the samples, the contracts ranked by the seat's mean payment, best first, and the
@@ -1269,6 +1277,7 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
         document = {**document, "announcements": None,
                     "contracts": [{**row, "contract": row_name(row["contract"], row["announced"])}
                                   for row in document["contracts"]]}
+    document = contracts_in_words(document)
     report: list[str | AdviceTable | None] = [samples_done(document) + (scored_with(document) or "")
                             + ("; every contract announcing nothing and with each announcement" if each else "")]
     nothing = nothing_solved(document)
@@ -1360,8 +1369,9 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     the seat's mean share of its side's settlement (each card by its name in the document: the command paints
     it, :func:`advice_text` writes it as the hand diagram does) and the notes."""
     played = len(document["played"])
+    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
     report: list[str | AdviceTable | None] = [
-        f"{document['game']}, {document['contract']}: seat {document['seat']} to move after {played:,} "
+        f"{document['game']}, {contract}: seat {document['seat']} to move after {played:,} "
         f"card{'' if played == 1 else 's'} played", samples_done(document) + scored_with(document)]
     nothing = nothing_solved(document)
     if nothing is not None:

@@ -316,7 +316,7 @@ def setup_text(result: MatchResult) -> str | None:
             + ([f"plays for {measures.get(player['plays_for'], player['plays_for'])}"] if player["plays_for"] else []) \
             + ([f"{player['card_time']:g} s a card after its first sample"] if player["card_time"] else [])
         bots.append(f"{name} ({', '.join(said)})" if said else name)
-    contract = f"contract {setup.contract}" if setup.contract else "each board's own contract"
+    contract = f"contract {game.contract_in_words(setup.contract)}" if setup.contract else "each board's own contract"
     variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
     title = game.declarer_title  # Kratzen's attacker
     return f"bots: {', '.join(bots)}; {contract}, {title} {setup.declarer}; variant: {variant}"

@@ -313,9 +313,9 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
                          f"{reasons}")
     reason, count = refusals.most_common(1)[0] if refusals else ("", 0)
     raise StichError(f"no deal of the unseen cards found in {tries:,} shuffles that suits {game.name} "
-                     f"{setup.contract} with declarer {setup.declarer}, the cards given and the play; the commonest "
-                     f"refusal ({count:,} of them): {reason}. Check the hand, --known and the play: such a deal "
-                     "may not exist, or be too rare to sample")
+                     f"{game.contract_in_words(setup.contract)} with declarer {setup.declarer}, the cards given and "
+                     f"the play; the commonest refusal ({count:,} of them): {reason}. Check the hand, --known and "
+                     "the play: such a deal may not exist, or be too rare to sample")
 
 
 # --- one sample --------------------------------------------------------------------------------------------------
@@ -1233,7 +1233,8 @@ def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[Rep
     def names(cards: Sequence[str]) -> str:
         return card_names(document["game"], cards)
 
-    lines = [f"{document['game']} {document['contract']}, seat {document['seat']}: {names(document['hand'])}"]
+    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
+    lines = [f"{document['game']} {contract}, seat {document['seat']}: {names(document['hand'])}"]
     lines += [f"known in seat {seat}: {names(cards)}" for seat, cards in document["known"].items()]
     if document.get("played"):
         lines.append(f"played so far: {names(document['played'])}")

@@ -810,7 +810,7 @@ def test_contract_advice_with_a_pagat_announced_ranks_every_contract_that_counts
     assert document["left_out"] == {"SuitSolo": reason} and schema_errors(document, SCHEMA) == []
     console = Console(record=True, width=300)
     render_advice(document, console)
-    assert f"not ranked: SuitSolo, which the announcements do not fit ({reason})" in console.export_text()
+    assert f"not ranked: Suit Solo, which the announcements do not fit ({reason})" in console.export_text()
     assert contract_advice("zwanzigerrufen", hand, 1, "all", samples=1, workers=1).as_dict()["left_out"] == {}
     with pytest.raises(StichError, match="Pagat Ultimo does not count in a Suit Solo"):
         contract_advice("zwanzigerrufen", hand, 1, "Solo, SuitSolo", samples=1, workers=1,

@@ -58,8 +58,8 @@ def test_a_table_entry_prints_its_row_as_stich_table_does():
     assert str(solver.contract_table(kratzen)[0]) == (
         "Trump E  attacker 1  seat 1 2/2 ✓  seat 2 0/1 ✗  seat 3 2/1 ✓  won")
     schafkopf = next(solver.read_positions(VALAT.parent / "schafkopf.tbn"))
-    assert "WenzTout  declarer 1  side seat 1  value 1 trick  needs 8  lost" in map(str,
-                                                                                   solver.contract_table(schafkopf))
+    assert "Wenz Tout  declarer 1  side seat 1  value 1 trick  needs 8  lost" in map(str,
+                                                                                    solver.contract_table(schafkopf))
     refused = solver.analysis.TableEntry("Solo", 2, biddable=False, reason="seat 2 holds T20..T16: she must play Solo")
     assert str(refused) == "Solo  declarer 2  not biddable: seat 2 holds T20..T16: she must play Solo"
 
@@ -277,7 +277,7 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     text = str(advice).splitlines()
     assert text[:3] == ["Schafkopf, seat 1: EU E8 E7 GK GO HA H9 SU", "8 samples (seed 1)",
                         "contracts by seat 1's mean payment (game units ± the 95% interval; paired samples)"]
-    assert "1   Rufer G     +1.62 ± 1.48        best            100% (68-100%)  12% (2-47%) Laufende" in text
+    assert "1   Rufer G      +1.62 ± 1.48        best            100% (68-100%)  12% (2-47%) Laufende" in text
     assert "payment: the seat's share of its side's settlement (two seats share a Rufer's)" in text
     shown = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                      "1", "--contract", "all", "--samples", "8", "-j", "1"]).stdout.splitlines()
@@ -505,3 +505,37 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
     assert str(solver.strategy_tree(rufer, 2)).splitlines()[0] == \
         "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # it read '1 cards played'
 
+
+
+def test_the_reports_name_a_contract_as_the_rule_book_does_and_the_documents_keep_its_token():
+    """The tables for people printed the contract tokens, ``SuitSolo``, ``WenzTout``, ``SoloTout E``, ``SevenMuss``,
+    where RULES.md (1.2, 2.2, 3.3) names them "Suit Solo", "Wenz Tout", "Solo Tout E", "Seven-Muss" (a review). The
+    reports now say the rule book's names; ``--contract`` reads both, and ``--json`` keeps the token (json.md)."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    spoken = {solver.Zwanzigerrufen: {"SuitSolo": "Suit Solo", "Solo": "Solo", "Normal T17": "Normal T17"},
+              solver.Schafkopf: {"WenzTout": "Wenz Tout", "SoloTout E": "Solo Tout E", "Rufer G": "Rufer G"},
+              solver.Kratzen: {"Trump H SevenMuss": "Trump H Seven-Muss", "Trump E Muss": "Trump E Muss"}}
+    for game, names in spoken.items():
+        for token, words in names.items():
+            assert game.contract_in_words(token) == words
+            assert str(game.parse_contract(words)) == token  # --contract takes the rule book's name too
+    advice = solver.advice.contract_advice("schafkopf", "EO GO HO SO EU GU HU EA", 1, "Wenz, WenzTout, SoloTout E",
+                                            samples=1, workers=1)
+    text = str(advice)
+    assert "Wenz Tout" in text and "Solo Tout E" in text and "WenzTout" not in text and "SoloTout" not in text
+    assert {row["contract"] for row in advice.as_dict()["contracts"]} == {"Wenz", "WenzTout", "SoloTout E"}
+    runner = CliRunner()
+    hand = ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "--contract",
+            "Trump E Seven-Muss", "-n", "1", "-j", "1"]
+    assert runner.invoke(app, hand).stdout.splitlines()[0] == "Kratzen Trump E Seven-Muss, seat 1: EO E9 SU SZ"
+    assert json.loads(runner.invoke(app, hand + ["--json"]).stdout)["contract"] == "Trump E SevenMuss"
+    table = runner.invoke(app, ["table", str(VALAT.parent / "schafkopf.tbn")]).stdout
+    assert "│ Wenz Tout " in table and "│ Solo Tout E " in table
+    assert "WenzTout" not in table and "SoloTout" not in table
+    zwanzigerrufen = ["table", str(VALAT.parent / "zwanzigerrufen.tbn")]
+    assert "│ Suit Solo " in runner.invoke(app, zwanzigerrufen).stdout
+    entries = json.loads(runner.invoke(app, zwanzigerrufen + ["--json"]).stdout.splitlines()[0])["entries"]
+    assert "SuitSolo" in {entry["contract"] for entry in entries}
