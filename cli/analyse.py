@@ -11,8 +11,9 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.advice import (PASS, AdviceReport, AdviceSetup, CardAdvice, ContractAdvice, can_pass, card_advice,
-                           card_advice_report, contract_advice, contract_advice_report, contracts_in_words, make_setup,
-                           other_contract_lists, pass_refusal, plus_minus, row_name, SeatNotAdvised)
+                           card_advice_report, card_advice_title, contract_advice, contract_advice_report,
+                           contracts_in_words, make_setup, other_contract_lists, pass_refusal, plus_minus, row_name,
+                           SeatNotAdvised)
 from solver.analysis import record_header
 from solver.deal import parse_hand, small_number
 from solver.errors import InvalidSeatError, StichError
@@ -508,7 +509,9 @@ def render_cards(document: dict, console=None) -> None:
     the library's, solver.advice.card_advice_report, which ``print(advice)`` gives; here with the cards painted)."""
     console = console or stdout_console()
     print_record(document, console)
-    print_report(card_advice_report(document), console, CardPainter.for_game(document["game"]).card)
+    painter = CardPainter.for_game(document["game"])
+    console.print(Text(card_advice_title(document)) + painter.cards(document["hand"]))  # its first line, painted
+    print_report(card_advice_report(document)[1:], console, painter.card)
 
 
 def _with_record(position: Position, document: dict) -> dict:

@@ -1032,6 +1032,7 @@ class CardAdvice:
     stopped: str | None = None
     announcements: str | None = None  # what every sample was scored with (the record's tags)
     pot: int | None = None
+    hand: tuple[str, ...] = ()  # the seat's cards now, which the report's first line shows
 
     def as_dict(self) -> dict[str, Any]:
         cards = []
@@ -1044,7 +1045,7 @@ class CardAdvice:
             entry.pop("announcement_gain")
             cards.append(entry)
         return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
-                "seat": self.seat, "played": list(self.played),
+                "seat": self.seat, "hand": list(self.hand), "played": list(self.played),
                 "seed": self.seed, "requested": self.requested, "samples": self.samples, "stopped": self.stopped,
                 "announcements": self.announcements, "pot": self.pot, **behind_document(self.rows), "cards": cards}
 
@@ -1114,12 +1115,13 @@ def card_advice(position: Position, seat: SupportsIndex | None = None, *, known:
     legal = state.legal_cards()
     names = tuple(position.pack[card].name for card in range(len(position.pack)) if legal >> card & 1)
     played = tuple(position.pack[card].name for card in position.played)
+    hand = tuple(card.name for card in position.hand(seat))
     announcements, pot = record_scoring(position, pot)
 
     def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:
         return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
                           sums.samples, ranked_rows(names, sums, position.game.name, cards=True), stopped,
-                          announcements, pot)
+                          announcements, pot, hand)
 
     _, total, stopped = card_sums(position, seat, known=known, samples=samples, seed=seed, workers=workers,
                                   time_limit=time_limit, stop=stop, checkpoint=checkpoint, pot=pot,
@@ -1364,15 +1366,22 @@ def gain_report(document: Mapping[str, Any]) -> AdviceReport:
 WIN_BY_PAYMENT = "where the seat's payment is above 0"
 
 
+def card_advice_title(document: Mapping[str, Any]) -> str:
+    """Card advice's first line but the hand it is about, which follows it (the command paints its cards):
+    ``Schafkopf, Rufer E: seat 1 to move after 0 cards played, holding ``."""
+    played = len(document["played"])
+    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
+    return (f"{document['game']}, {contract}: seat {document['seat']} to move after {played:,} "
+            f"card{'' if played == 1 else 's'} played, holding ")
+
+
 def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     """Card advice (:meth:`CardAdvice.as_dict`) for people: the position, the samples, the legal cards ranked by
     the seat's mean share of its side's settlement (each card by its name in the document: the command paints
     it, :func:`advice_text` writes it as the hand diagram does) and the notes."""
-    played = len(document["played"])
-    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
     report: list[str | AdviceTable | None] = [
-        f"{document['game']}, {contract}: seat {document['seat']} to move after {played:,} "
-        f"card{'' if played == 1 else 's'} played", samples_done(document) + scored_with(document)]
+        card_advice_title(document) + card_names(document["game"], document["hand"]),
+        samples_done(document) + scored_with(document)]
     nothing = nothing_solved(document)
     if nothing is not None:
         return [part for part in report if part is not None] + [nothing]

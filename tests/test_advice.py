@@ -431,7 +431,8 @@ def test_cli_card_advice_says_which_record_it_answers():
     text = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "2", "-j", "1")
     assert text.returncode == 0, text.stderr
     assert text.stdout.splitlines()[:2] == ["board 1 (examples/schafkopf.tbn:10)",
-                                            "Schafkopf, Rufer G: seat 3 to move after 16 cards played"]
+                                            "Schafkopf, Rufer G: seat 3 to move after 16 cards played, holding GA GO "
+                                            "SA SO"]
 
 
 def test_a_run_stopped_before_its_first_sample_says_so_rather_than_ranking_refusals():
