@@ -312,7 +312,7 @@ def live_analysis(samples: int, as_json: bool, finish: Callable[[dict], None], c
             yield show
     except KeyboardInterrupt:
         if latest:
-            finish({**latest[0].as_dict(), "stopped": "interrupt"})
+            finish({**latest[0].as_dict(), "stopped": "interrupt", "requested": samples})
             if checkpoint is not None:
                 message(f"stich: analyse: interrupted after {latest[0].samples:,} of {samples:,} samples; the chunks "
                         f"solved are kept in {checkpoint}: rerun the command to resume")

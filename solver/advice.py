@@ -49,8 +49,8 @@ from .position import check_position
 from .html_tables import html_lines, html_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, lacks_announced,
-                       mean_interval, position_setup, record_scoring, run_spans, scaled_share, scored_with, seat_cards,
-                       share, shuffled_deal, table_text, unseen_cards)
+                       mean_interval, position_setup, record_scoring, run_spans, samples_text, scaled_share,
+                       scored_with, seat_cards, share, shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
@@ -1255,10 +1255,11 @@ def nothing_solved(document: Mapping[str, Any]) -> str | None:
 
 
 def samples_done(document: Mapping[str, Any]) -> str:
-    """``30 samples (seed 1)``, and where the run stopped early, that it did and before how many."""
-    done = f"{document['samples']:,} sample{'' if document['samples'] == 1 else 's'} (seed {document['seed']})"
+    """``30 samples (seed 1)``, and where the run stopped early, that it did and how many were asked: ``20 of 2,000
+    samples (seed 1), stopped by the interrupt`` (:func:`~solver.sampling.samples_text`, as an analysis says it)."""
+    done = f"{samples_text(document)} (seed {document['seed']})"
     if document["stopped"]:
-        done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
+        done += f", stopped by the {document['stopped']}: the best answer so far"
     return done
 
 

@@ -217,6 +217,7 @@ class HandAnalysis:
     announcements: str | None = None  # what the score was settled with: the announcements and the pot
     pot: int | None = None
     stopped: str | None = None  # "time limit" or "interrupt" (the stop event) when the run ended early, else None
+    requested: int | None = None  # the samples asked for, which a run stopped early says beside those solved
 
     def __str__(self) -> str:
         """The report for people (``print(analysis)``), as ``stich analyse`` prints it: the chances, the means, the
@@ -246,7 +247,8 @@ class HandAnalysis:
                 "played": list(self.played), "score_mean": self.score_mean,
                 "score_interval": score_interval, "score_interval_note": score_note,
                 "announcements": self.announcements, "pot": self.pot,
-                **({} if self.stopped is None else {"stopped": self.stopped})}
+                **({} if self.stopped is None else {"stopped": self.stopped}),
+                **({} if self.stopped is None or self.requested is None else {"requested": self.requested})}
 
 
 # --- drawing ----------------------------------------------------------------------------------------------------
@@ -808,12 +810,14 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
         end = None if time_limit is None else time.monotonic() + time_limit
         task = partial(sample_span, limits=ChunkLimits(end, pool.task_stop, at_least=1))  # sample 0 always
     run_spans(pool, samples, size, task, setup, journal, lambda document: _checkpoint_sums(journal, document),
-              total.add, None if progress is None else lambda: progress(_report(game, setup, total, seed)),
+              total.add,
+              None if progress is None else lambda: progress(replace(_report(game, setup, total, seed),
+                                                                     requested=samples)),
               go_on=go_on if deadline.limited else None,
               solved=(lambda span, sums: Span(span.first, sums.n)) if task is not sample_span else None)
     if total.n < samples and not stopped:  # the last chunks were cut short
         go_on()
-    return replace(_report(game, setup, total, seed), stopped=stopped[0] if stopped else None)
+    return replace(_report(game, setup, total, seed), stopped=stopped[0] if stopped else None, requested=samples)
 
 
 def chunk_size(samples: int, workers: int, per_worker: int = 32, most: int = 10) -> int:
@@ -1091,6 +1095,15 @@ def measure_words(measure: str) -> str:
     return "card points" if measure == "points" else measure
 
 
+def samples_text(document: Mapping[str, Any]) -> str:
+    """``30 samples``, and where the run stopped early how many were asked, ``20 of 2,000 samples``: the words of
+    every sampling report (an analysis, contract and card advice)."""
+    solved, asked = document["samples"], document.get("requested")
+    if document.get("stopped") and asked is not None:
+        return f"{solved:,} of {asked:,} sample{'' if asked == 1 else 's'}"
+    return f"{solved:,} sample{'' if solved == 1 else 's'}"
+
+
 def share(probability: float, interval: Sequence[float | None] | None, *, compact: bool = False) -> str:
     """A share of the samples with its 95% Wilson interval, as every share of the reports is written:
     ``80.0% (95%: 62.7% .. 90.5%)``, or ``80% (63-91%)`` in a table of advice, whose note says what the brackets
@@ -1142,8 +1155,7 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     game = get_game(document["game"])
     unit = measure_words(document["measure"])
     stopped = f", stopped by the {document['stopped']}: the figures of these" if document.get("stopped") else ""
-    lines = [f"{document['samples']:,} sample{'' if document['samples'] == 1 else 's'} (seed {document['seed']})"
-             + stopped + scored_with(document)]
+    lines = [f"{samples_text(document)} (seed {document['seed']})" + stopped + scored_with(document)]
     spread = spread_text(document["samples"], document["interval"], document.get("interval_note"), "{:.1f}".format)
     if document.get("score_mean") is not None:
         score_spread = spread_text(document["samples"], document["score_interval"],

@@ -342,7 +342,24 @@ def test_an_analysis_stopped_early_says_so_when_printed():
     a stopped analysis says it was stopped, and that its figures are of the samples solved."""
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=400, workers=1, time_limit=0)
     assert analysis.stopped == "time limit" and analysis.samples == 1  # the first sample only
-    assert str(analysis).splitlines()[1] == "1 sample (seed 1), stopped by the time limit: the figures of these"
+    assert str(analysis).splitlines()[1] == "1 of 400 samples (seed 1), stopped by the time limit: the figures of these"
+    assert analysis.as_dict()["requested"] == 400 and "requested" not in solver.analyse_hand(
+        "kratzen", "EO E9 SU SZ", 1, "Trump E", samples=2, workers=1).as_dict()  # said only beside "stopped"
+
+
+def test_advice_stopped_early_says_how_many_samples_of_how_many_as_the_analysis_does():
+    """A stopped analysis said "20 samples (seed 1), stopped by the interrupt" without the count asked, and advice
+    said it otherwise ("stopped by the interrupt before 2,000"): each says "20 of 2,000 samples" (a review)."""
+    from solver.advice import card_advice, contract_advice
+
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E, Wenz", samples=400, workers=1,
+                             time_limit=0)
+    assert advice.stopped == "time limit" and advice.requested == 400
+    assert f"{advice.samples} of 400 samples (seed 1), stopped by the time limit: the best answer so far" in str(advice)
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))  # seat 3 to move
+    cards = card_advice(position, 3, samples=300, workers=1, time_limit=0)
+    assert cards.stopped == "time limit" and str(cards).splitlines()[1] == (
+        f"{cards.samples} of 300 samples (seed 1), stopped by the time limit: the best answer so far")
 
 
 def test_a_table_row_made_by_hand_prints():

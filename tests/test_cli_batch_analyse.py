@@ -149,10 +149,10 @@ def test_a_single_contract_analysis_takes_a_time_limit_as_the_advice_does():
     for args in (hand, [str(EXAMPLES / "schafkopf.tbn"), "--board", "1", "--seat", "3"]):
         result = runner.invoke(app, ["analyse", *args, "-n", "100000", "--workers", "1", "--time-limit", "0.5"])
         assert result.exit_code == 0, result.stderr
-        assert "samples (seed 1), stopped by the time limit: the figures of these" in result.stdout
+        assert "of 100,000 samples (seed 1), stopped by the time limit: the figures of these" in result.stdout
         report = json.loads(runner.invoke(app, ["analyse", *args, "-n", "100000", "--workers", "1", "--time-limit",
                                                 "0.5", "--json"]).stdout.splitlines()[0])
-        assert report["stopped"] == "time limit" and 1 <= report["samples"] < 100000
+        assert report["stopped"] == "time limit" and 1 <= report["samples"] < 100000 and report["requested"] == 100000
 
 
 def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
