@@ -21,9 +21,8 @@ from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import (FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position,
-                             best_card_parts, bonus_table, draw_sample, hand_position, measure_words, opening_table,
-                             position_setup,
-                             share, spread_text, summary_lines)
+                             best_card_parts, bonus_table, draw_sample, hand_position, measure_words, opening_note,
+                             opening_table, position_setup, share, spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -110,6 +109,7 @@ def render_analysis(document: dict, console=None) -> None:
         for card, *cells in rows:
             openings.add_row(painter.card(card), *cells)
         console.print(openings)
+        console.print(opening_note(document))
 
 
 def print_record(document: dict, console) -> None:

@@ -1224,6 +1224,17 @@ def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
     return ("cards to play now" if document.get("played") else "opening cards", columns, rows)
 
 
+#: What the opening-card table does not say, and where it is said: its means have no intervals and its order settles
+#: ties without a word, which card advice's paired table does not (a review).
+OPENING_NOTE = ("the means have no intervals and ties are not marked: --cards ranks these cards with paired intervals "
+                "(card advice)")
+
+
+def opening_note(document: Mapping[str, Any]) -> str | None:
+    """The line under the opening-card table (:data:`OPENING_NOTE`); None where there is no such table."""
+    return OPENING_NOTE if document["openings"] else None
+
+
 def table_text(table: ReportTable) -> list[str]:
     """A report table as plain text: its title, then its columns and rows aligned, two spaces apart (a cell of
     several lines, as a header ``behind\\nthe best``, takes as many)."""
@@ -1268,7 +1279,8 @@ def report_text(document: Mapping[str, Any]) -> str:
     lines, tables = report_parts(document)
     for table, _ in tables:
         lines += table_text(table)
-    return "\n".join(lines)
+    note = opening_note(document)
+    return "\n".join(lines + ([note] if note else []))
 
 
 def report_html(document: Mapping[str, Any]) -> str:
@@ -1277,7 +1289,8 @@ def report_html(document: Mapping[str, Any]) -> str:
     parts = [html_lines(lines[:1], bold=True), html_lines(lines[1:])]
     for (title, columns, rows), numbers in tables:
         parts += [html_lines([title], bold=True), html_table(columns, rows, right=numbers)]
-    return f"<div>{''.join(parts)}</div>"
+    note = opening_note(document)
+    return f"<div>{''.join(parts)}{html_lines([note], small=True) if note else ''}</div>"
 
 
 __all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position", "interval_note"]

@@ -362,6 +362,28 @@ def test_advice_stopped_early_says_how_many_samples_of_how_many_as_the_analysis_
         f"{cards.samples} of 300 samples (seed 1), stopped by the time limit: the best answer so far")
 
 
+def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_ties():
+    """The single analysis's opening-card table settles ties by its order without a word and gives its means no
+    interval (a review): a line under it says so and points to ``--cards``, which ranks the cards with paired
+    intervals; a hand that does not lead has no table and no line."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from solver.sampling import OPENING_NOTE
+
+    assert OPENING_NOTE == ("the means have no intervals and ties are not marked: --cards ranks these cards with "
+                            "paired intervals (card advice)")
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1)
+    lines = str(analysis).splitlines()
+    assert lines[-1] == OPENING_NOTE and lines[-7] == "opening cards"  # under the table: its header, four cards
+    assert f"<small>{OPENING_NOTE}</small>" in analysis._repr_html_()
+    shown = CliRunner().invoke(app, ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1",
+                                     "--contract", "Trump E", "-n", "4", "-j", "1"]).stdout.splitlines()
+    assert shown[-1] == OPENING_NOTE and shown[-2].startswith("└")
+    follower = solver.analyse_hand("kratzen", "EO E9 SU SZ", 2, "Trump E", samples=2, workers=1)
+    assert not follower.openings and OPENING_NOTE not in str(follower)
+
+
 def test_a_table_row_made_by_hand_prints():
     """``print(TableEntry("Solo", 1))`` (a row not searched: no value) was a TypeError (the review): it prints
     dashes."""
