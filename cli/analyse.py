@@ -11,8 +11,9 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.advice import (PASS, AdviceReport, AdviceSetup, CardAdvice, ContractAdvice, can_pass, card_advice,
-                           card_advice_report, contract_advice, contract_advice_report, make_setup,
-                           other_contract_lists, pass_refusal, plus_minus, row_name, SeatNotAdvised)
+                           card_advice_report, card_advice_title, contract_advice, contract_advice_report,
+                           contracts_in_words, make_setup, other_contract_lists, pass_refusal, plus_minus, row_name,
+                           SeatNotAdvised)
 from solver.analysis import record_header
 from solver.deal import parse_hand, small_number
 from solver.errors import InvalidSeatError, StichError
@@ -20,9 +21,8 @@ from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import (FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position,
-                             best_card_parts, bonus_table, draw_sample, hand_position, measure_words, opening_table,
-                             position_setup,
-                             share, spread_text, summary_lines)
+                             best_card_parts, bonus_table, draw_sample, hand_position, measure_words, opening_note,
+                             opening_table, position_setup, share, spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -80,7 +80,8 @@ def render_analysis(document: dict, console=None) -> None:
     console = console or stdout_console()
     print_record(document, console)
     painter = CardPainter.for_game(document["game"])
-    console.print(Text(f"{document['game']} {document['contract']}, seat {document['seat']}: ")
+    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
+    console.print(Text(f"{document['game']} {contract}, seat {document['seat']}: ")
                   + painter.cards(document["hand"]))
     for seat, cards in document["known"].items():
         console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
@@ -108,6 +109,7 @@ def render_analysis(document: dict, console=None) -> None:
         for card, *cells in rows:
             openings.add_row(painter.card(card), *cells)
         console.print(openings)
+        console.print(opening_note(document))
 
 
 def print_record(document: dict, console) -> None:
@@ -310,7 +312,7 @@ def live_analysis(samples: int, as_json: bool, finish: Callable[[dict], None], c
             yield show
     except KeyboardInterrupt:
         if latest:
-            finish({**latest[0].as_dict(), "stopped": "interrupt"})
+            finish({**latest[0].as_dict(), "stopped": "interrupt", "requested": samples})
             if checkpoint is not None:
                 message(f"stich: analyse: interrupted after {latest[0].samples:,} of {samples:,} samples; the chunks "
                         f"solved are kept in {checkpoint}: rerun the command to resume")
@@ -394,7 +396,8 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
     best = advice.rows[0].as_dict() if advice.rows else None
     if best is None or best["mean"] is None:  # no item settled on any sample yet
         return done
-    return (f"{done}; best so far {row_name(best['contract'], best.get('announced'))} "
+    leader = get_game(advice.game).contract_in_words(row_name(best["contract"], best.get("announced")))
+    return (f"{done}; best so far {leader} "
             f"{plus_minus(best['mean'], best['interval'], best['interval_note'])}")
 
 
@@ -440,7 +443,7 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
     if document["samples"] and all(not row["samples"] for row in document["contracts"]):  # nothing to rank
         reasons = [row["refused_reason"] for row in document["contracts"] if row.get("refused_reason")]
         message(f"stich: no contract was settled on any of the {document['samples']:,} samples: the announcements "
-                f"fit none of them ({', '.join(row['contract'] for row in document['contracts'])})"
+                f"fit none of them ({', '.join(row['contract'] for row in contracts_in_words(document)['contracts'])})"
                 + (f"; {reasons[0]}" if reasons else ""))
         raise typer.Exit(1)
 
@@ -506,7 +509,9 @@ def render_cards(document: dict, console=None) -> None:
     the library's, solver.advice.card_advice_report, which ``print(advice)`` gives; here with the cards painted)."""
     console = console or stdout_console()
     print_record(document, console)
-    print_report(card_advice_report(document), console, CardPainter.for_game(document["game"]).card)
+    painter = CardPainter.for_game(document["game"])
+    console.print(Text(card_advice_title(document)) + painter.cards(document["hand"]))  # its first line, painted
+    print_report(card_advice_report(document)[1:], console, painter.card)
 
 
 def _with_record(position: Position, document: dict) -> dict:

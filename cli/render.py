@@ -340,7 +340,8 @@ def record_title(document: Document) -> Text:
     title = Text(record_head(document["record"]), style="bold")
     title.append(f" - {document['game']}")
     if "contract" in document:
-        title.append(f" {document['contract']}, {get_game(document['game']).declarer_title} {document['declarer']}")
+        contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
+        title.append(f" {contract}, {get_game(document['game']).declarer_title} {document['declarer']}")
     return title
 
 
@@ -593,7 +594,8 @@ def render_table(document: Document, console: Console) -> None:
     for column in columns:  # the library's columns and cells (print(entry)), styled here
         table.add_column(column, justify="left" if column in ("contract", "side", "result") else "right")
     for entry in entries:
-        cells: list[Text | str] = [entry["contract"], str(entry["declarer"])]
+        cells: list[Text | str] = [get_game(document["game"]).contract_in_words(entry["contract"]),
+                                   str(entry["declarer"])]
         for column, cell in zip(columns[2:], table_cells(entry, per_seat=per_seat, seats=document["seats"],
                                                          settled=settled)):
             if not entry["biddable"] and cell.startswith("not biddable"):

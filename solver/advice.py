@@ -49,8 +49,8 @@ from .position import check_position
 from .html_tables import html_lines, html_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, lacks_announced,
-                       mean_interval, position_setup, record_scoring, run_spans, scaled_share, scored_with, seat_cards,
-                       share, shuffled_deal, table_text, unseen_cards)
+                       mean_interval, position_setup, record_scoring, run_spans, samples_text, scaled_share,
+                       scored_with, seat_cards, share, shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
@@ -1035,6 +1035,7 @@ class CardAdvice:
     stopped: str | None = None
     announcements: str | None = None  # what every sample was scored with (the record's tags)
     pot: int | None = None
+    hand: tuple[str, ...] = ()  # the seat's cards now, which the report's first line shows
 
     def as_dict(self) -> dict[str, Any]:
         cards = []
@@ -1047,7 +1048,7 @@ class CardAdvice:
             entry.pop("announcement_gain")
             cards.append(entry)
         return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
-                "seat": self.seat, "played": list(self.played),
+                "seat": self.seat, "hand": list(self.hand), "played": list(self.played),
                 "seed": self.seed, "requested": self.requested, "samples": self.samples, "stopped": self.stopped,
                 "announcements": self.announcements, "pot": self.pot, **behind_document(self.rows), "cards": cards}
 
@@ -1117,12 +1118,13 @@ def card_advice(position: Position, seat: SupportsIndex | None = None, *, known:
     legal = state.legal_cards()
     names = tuple(position.pack[card].name for card in range(len(position.pack)) if legal >> card & 1)
     played = tuple(position.pack[card].name for card in position.played)
+    hand = tuple(card.name for card in position.hand(seat))
     announcements, pot = record_scoring(position, pot)
 
     def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:
         return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
                           sums.samples, ranked_rows(names, sums, position.game.name, cards=True), stopped,
-                          announcements, pot)
+                          announcements, pot, hand)
 
     _, total, stopped = card_sums(position, seat, known=known, samples=samples, seed=seed, workers=workers,
                                   time_limit=time_limit, stop=stop, checkpoint=checkpoint, pot=pot,
@@ -1256,11 +1258,20 @@ def nothing_solved(document: Mapping[str, Any]) -> str | None:
 
 
 def samples_done(document: Mapping[str, Any]) -> str:
-    """``30 samples (seed 1)``, and where the run stopped early, that it did and before how many."""
-    done = f"{document['samples']:,} sample{'' if document['samples'] == 1 else 's'} (seed {document['seed']})"
+    """``30 samples (seed 1)``, and where the run stopped early, that it did and how many were asked: ``20 of 2,000
+    samples (seed 1), stopped by the interrupt`` (:func:`~solver.sampling.samples_text`, as an analysis says it)."""
+    done = f"{samples_text(document)} (seed {document['seed']})"
     if document["stopped"]:
-        done += f", stopped by the {document['stopped']} before {document['requested']:,}: the best answer so far"
+        done += f", stopped by the {document['stopped']}: the best answer so far"
     return done
+
+
+def contracts_in_words(document: Mapping[str, Any]) -> dict[str, Any]:
+    """Contract advice's document with each contract as the rule book names it ("Suit Solo"), for the report people
+    read; the document itself (``--json``) keeps the tokens ("SuitSolo") that ``--contract`` and a record take."""
+    words = get_game(document["game"]).contract_in_words
+    return {**document, "contracts": [{**row, "contract": words(row["contract"])} for row in document["contracts"]],
+            "left_out": {words(contract): reason for contract, reason in document.get("left_out", {}).items()}}
 
 
 def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
@@ -1272,6 +1283,7 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
         document = {**document, "announcements": None,
                     "contracts": [{**row, "contract": row_name(row["contract"], row["announced"])}
                                   for row in document["contracts"]]}
+    document = contracts_in_words(document)
     report: list[str | AdviceTable | None] = [samples_done(document) + (scored_with(document) or "")
                             + ("; every contract announcing nothing and with each announcement" if each else "")]
     nothing = nothing_solved(document)
@@ -1358,14 +1370,22 @@ def gain_report(document: Mapping[str, Any]) -> AdviceReport:
 WIN_BY_PAYMENT = "where the seat's payment is above 0"
 
 
+def card_advice_title(document: Mapping[str, Any]) -> str:
+    """Card advice's first line but the hand it is about, which follows it (the command paints its cards):
+    ``Schafkopf, Rufer E: seat 1 to move after 0 cards played, holding ``."""
+    played = len(document["played"])
+    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
+    return (f"{document['game']}, {contract}: seat {document['seat']} to move after {played:,} "
+            f"card{'' if played == 1 else 's'} played, holding ")
+
+
 def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     """Card advice (:meth:`CardAdvice.as_dict`) for people: the position, the samples, the legal cards ranked by
     the seat's mean share of its side's settlement (each card by its name in the document: the command paints
     it, :func:`advice_text` writes it as the hand diagram does) and the notes."""
-    played = len(document["played"])
     report: list[str | AdviceTable | None] = [
-        f"{document['game']}, {document['contract']}: seat {document['seat']} to move after {played:,} "
-        f"card{'' if played == 1 else 's'} played", samples_done(document) + scored_with(document)]
+        card_advice_title(document) + card_names(document["game"], document["hand"]),
+        samples_done(document) + scored_with(document)]
     nothing = nothing_solved(document)
     if nothing is not None:
         return [part for part in report if part is not None] + [nothing]

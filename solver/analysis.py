@@ -649,12 +649,17 @@ class TableEntry:
         ``Rufer G  declarer 1  side 1+3  value 120  needs 61  won  settlement +6``; the ``repr`` stays."""
         per_seat, settled = bool(self.seats), self.settlement is not None
         columns = table_columns(self.game, per_seat=per_seat, seats=len(self.seats), settled=settled)
-        head = [self.contract, f"{columns[1]} {self.declarer}"]  # the game's word for the declarer
+        head = [self.contract_in_words, f"{columns[1]} {self.declarer}"]  # the game's word for the declarer
         if not self.biddable:
             return "  ".join(head + [f"not biddable: {self.reason}"])
         cells = table_cells(self.as_dict(), per_seat=per_seat, seats=len(self.seats), settled=settled)
         return "  ".join(head + [cell if column == "result" else f"{column} {cell}".rstrip()
                                  for column, cell in zip(columns[2:], cells)])
+
+    @property
+    def contract_in_words(self) -> str:
+        """The contract as the rule book names it (``Solo Tout E``); ``contract`` keeps the token."""
+        return get_game(self.game).contract_in_words(self.contract) if self.game else self.contract
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under ``stich table``'s columns (:class:`ContractTable` renders them all)."""
@@ -681,7 +686,7 @@ class ContractTable(_ResultList, list[TableEntry]):
         settled = any(entry.settlement is not None for entry in self)
         seats = max((len(entry.seats) for entry in self), default=0)
         columns = table_columns(self[0].game if self else "", per_seat=per_seat, seats=seats, settled=settled)
-        rows = [[entry.contract, str(entry.declarer),
+        rows = [[entry.contract_in_words, str(entry.declarer),
                  *table_cells(entry.as_dict(), per_seat=per_seat, seats=seats, settled=settled)] for entry in self]
         table = html_table(columns, rows, right={i for i, name in enumerate(columns)
                                                  if name not in ("contract", "side", "result")})

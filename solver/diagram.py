@@ -152,7 +152,8 @@ def _seat(position: "Position", seat: int, style: SuitStyle, with_points: bool) 
 
 def _heading(position: "Position") -> str:
     rules = position.rules
-    head = f"{position.game.name} {rules.contract}, {position.game.declarer_title} {rules.declarer + 1}"
+    game = position.game
+    head = f"{game.name} {game.contract_in_words(rules.contract)}, {game.declarer_title} {rules.declarer + 1}"
     if len(rules.declaring_side) < rules.seats and len(rules.declaring_side) > 1:
         head += f" (declarers {rules.describe_side(rules.declaring_side)})"
     return head if position.record is None else f"{position.label}: {head}"

@@ -317,7 +317,7 @@ def setup_text(result: MatchResult) -> str | None:
             + ([f"deadline {player['card_time']:g} s a card (its first sample always finishes)"]
                if player["card_time"] else [])
         bots.append(f"{name} ({', '.join(said)})" if said else name)
-    contract = f"contract {setup.contract}" if setup.contract else "each board's own contract"
+    contract = f"contract {game.contract_in_words(setup.contract)}" if setup.contract else "each board's own contract"
     variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
     title = game.declarer_title  # Kratzen's attacker
     return f"bots: {', '.join(bots)}; {contract}, {title} {setup.declarer}; variant: {variant}"

@@ -65,7 +65,8 @@ def plot_figure(analysis: PlayAnalysis):
     from .games import get_game
 
     title = get_game(analysis.game).declarer_title  # the Kratzen attacker, as the text's header names him
-    figure.suptitle(f"{analysis.game} {analysis.contract}, {title} {analysis.declarer}: double-dummy {unit} "
+    contract = get_game(analysis.game).contract_in_words(analysis.contract)
+    figure.suptitle(f"{analysis.game} {contract}, {title} {analysis.declarer}: double-dummy {unit} "
                     f"of {whose}", fontweight="bold")
 
     # the value line and its scale

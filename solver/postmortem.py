@@ -246,7 +246,8 @@ class PlayAnalysis:
         changed hands (:func:`game_change_lines`), as ``stich postmortem`` says it."""
         side = "+".join(str(seat) for seat in self.declaring_side)
         whose = f"seat {side}" if len(self.declaring_side) == 1 else f"seats {side}"
-        lines = [f"{self.game} {self.contract}, {get_game(self.game).declarer_title} {self.declarer}: "
+        game = get_game(self.game)
+        lines = [f"{self.game} {game.contract_in_words(self.contract)}, {game.declarer_title} {self.declarer}: "
                  f"{self.measure} of {whose}"]
         return "\n".join(lines + [str(card) for card in self.cards] + game_change_text(self.as_dict()))
 

@@ -217,6 +217,7 @@ class HandAnalysis:
     announcements: str | None = None  # what the score was settled with: the announcements and the pot
     pot: int | None = None
     stopped: str | None = None  # "time limit" or "interrupt" (the stop event) when the run ended early, else None
+    requested: int | None = None  # the samples asked for, which a run stopped early says beside those solved
 
     def __str__(self) -> str:
         """The report for people (``print(analysis)``), as ``stich analyse`` prints it: the chances, the means, the
@@ -246,7 +247,8 @@ class HandAnalysis:
                 "played": list(self.played), "score_mean": self.score_mean,
                 "score_interval": score_interval, "score_interval_note": score_note,
                 "announcements": self.announcements, "pot": self.pot,
-                **({} if self.stopped is None else {"stopped": self.stopped})}
+                **({} if self.stopped is None else {"stopped": self.stopped}),
+                **({} if self.stopped is None or self.requested is None else {"requested": self.requested})}
 
 
 # --- drawing ----------------------------------------------------------------------------------------------------
@@ -313,9 +315,9 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
                          f"{reasons}")
     reason, count = refusals.most_common(1)[0] if refusals else ("", 0)
     raise StichError(f"no deal of the unseen cards found in {tries:,} shuffles that suits {game.name} "
-                     f"{setup.contract} with declarer {setup.declarer}, the cards given and the play; the commonest "
-                     f"refusal ({count:,} of them): {reason}. Check the hand, --known and the play: such a deal "
-                     "may not exist, or be too rare to sample")
+                     f"{game.contract_in_words(setup.contract)} with declarer {setup.declarer}, the cards given and "
+                     f"the play; the commonest refusal ({count:,} of them): {reason}. Check the hand, --known and "
+                     "the play: such a deal may not exist, or be too rare to sample")
 
 
 # --- one sample --------------------------------------------------------------------------------------------------
@@ -808,12 +810,14 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
         end = None if time_limit is None else time.monotonic() + time_limit
         task = partial(sample_span, limits=ChunkLimits(end, pool.task_stop, at_least=1))  # sample 0 always
     run_spans(pool, samples, size, task, setup, journal, lambda document: _checkpoint_sums(journal, document),
-              total.add, None if progress is None else lambda: progress(_report(game, setup, total, seed)),
+              total.add,
+              None if progress is None else lambda: progress(replace(_report(game, setup, total, seed),
+                                                                     requested=samples)),
               go_on=go_on if deadline.limited else None,
               solved=(lambda span, sums: Span(span.first, sums.n)) if task is not sample_span else None)
     if total.n < samples and not stopped:  # the last chunks were cut short
         go_on()
-    return replace(_report(game, setup, total, seed), stopped=stopped[0] if stopped else None)
+    return replace(_report(game, setup, total, seed), stopped=stopped[0] if stopped else None, requested=samples)
 
 
 def chunk_size(samples: int, workers: int, per_worker: int = 32, most: int = 10) -> int:
@@ -1091,6 +1095,15 @@ def measure_words(measure: str) -> str:
     return "card points" if measure == "points" else measure
 
 
+def samples_text(document: Mapping[str, Any]) -> str:
+    """``30 samples``, and where the run stopped early how many were asked, ``20 of 2,000 samples``: the words of
+    every sampling report (an analysis, contract and card advice)."""
+    solved, asked = document["samples"], document.get("requested")
+    if document.get("stopped") and asked is not None:
+        return f"{solved:,} of {asked:,} sample{'' if asked == 1 else 's'}"
+    return f"{solved:,} sample{'' if solved == 1 else 's'}"
+
+
 def share(probability: float, interval: Sequence[float | None] | None, *, compact: bool = False) -> str:
     """A share of the samples with its 95% Wilson interval, as every share of the reports is written:
     ``80.0% (95%: 62.7% .. 90.5%)``, or ``80% (63-91%)`` in a table of advice, whose note says what the brackets
@@ -1142,8 +1155,7 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     game = get_game(document["game"])
     unit = measure_words(document["measure"])
     stopped = f", stopped by the {document['stopped']}: the figures of these" if document.get("stopped") else ""
-    lines = [f"{document['samples']:,} sample{'' if document['samples'] == 1 else 's'} (seed {document['seed']})"
-             + stopped + scored_with(document)]
+    lines = [f"{samples_text(document)} (seed {document['seed']})" + stopped + scored_with(document)]
     spread = spread_text(document["samples"], document["interval"], document.get("interval_note"), "{:.1f}".format)
     if document.get("score_mean") is not None:
         score_spread = spread_text(document["samples"], document["score_interval"],
@@ -1212,6 +1224,17 @@ def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
     return ("cards to play now" if document.get("played") else "opening cards", columns, rows)
 
 
+#: What the opening-card table does not say, and where it is said: its means have no intervals and its order settles
+#: ties without a word, which card advice's paired table does not (a review).
+OPENING_NOTE = ("the means have no intervals and ties are not marked: --cards ranks these cards with paired intervals "
+                "(card advice)")
+
+
+def opening_note(document: Mapping[str, Any]) -> str | None:
+    """The line under the opening-card table (:data:`OPENING_NOTE`); None where there is no such table."""
+    return OPENING_NOTE if document["openings"] else None
+
+
 def table_text(table: ReportTable) -> list[str]:
     """A report table as plain text: its title, then its columns and rows aligned, two spaces apart (a cell of
     several lines, as a header ``behind\\nthe best``, takes as many)."""
@@ -1233,7 +1256,8 @@ def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[Rep
     def names(cards: Sequence[str]) -> str:
         return card_names(document["game"], cards)
 
-    lines = [f"{document['game']} {document['contract']}, seat {document['seat']}: {names(document['hand'])}"]
+    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
+    lines = [f"{document['game']} {contract}, seat {document['seat']}: {names(document['hand'])}"]
     lines += [f"known in seat {seat}: {names(cards)}" for seat, cards in document["known"].items()]
     if document.get("played"):
         lines.append(f"played so far: {names(document['played'])}")
@@ -1255,7 +1279,8 @@ def report_text(document: Mapping[str, Any]) -> str:
     lines, tables = report_parts(document)
     for table, _ in tables:
         lines += table_text(table)
-    return "\n".join(lines)
+    note = opening_note(document)
+    return "\n".join(lines + ([note] if note else []))
 
 
 def report_html(document: Mapping[str, Any]) -> str:
@@ -1264,7 +1289,8 @@ def report_html(document: Mapping[str, Any]) -> str:
     parts = [html_lines(lines[:1], bold=True), html_lines(lines[1:])]
     for (title, columns, rows), numbers in tables:
         parts += [html_lines([title], bold=True), html_table(columns, rows, right=numbers)]
-    return f"<div>{''.join(parts)}</div>"
+    note = opening_note(document)
+    return f"<div>{''.join(parts)}{html_lines([note], small=True) if note else ''}</div>"
 
 
 __all__ = ["BonusChance", "HandAnalysis", "OpeningCard", "analyse_hand", "analyse_position", "interval_note"]

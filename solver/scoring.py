@@ -48,7 +48,7 @@ class Settlement:
         seat's payment and the notes, as ``stich score`` prints them; the dataclass ``repr`` stays for debugging."""
         rows = self._item_rows()
         widths = [max(len(row[i]) for row in rows) for i in range(len(ITEM_COLUMNS))]
-        lines = [f"{self.game} {self.contract}"]
+        lines = [self._heading()]
         for row in rows:
             cells = [cell.rjust(width) if column in NUMBER_COLUMNS else cell.ljust(width)
                      for column, cell, width in zip(ITEM_COLUMNS, row, widths)]
@@ -56,6 +56,11 @@ class Settlement:
         lines.append("payments: " + ", ".join(f"{seat} {paid}" for seat, paid in self._payment_cells()))
         lines.extend(f"note: {note}" for note in self.notes)
         return "\n".join(lines)
+
+    def _heading(self) -> str:
+        """``Schafkopf Wenz Tout``: the game and the contract as the rule book names it (the document keeps the
+        token)."""
+        return f"{self.game} {get_game(self.game).contract_in_words(self.contract)}"
 
     def _repr_html_(self) -> str:
         """The same as HTML tables, which Jupyter shows for a settlement (as it shows a position's diagram)."""
@@ -65,7 +70,7 @@ class Settlement:
         paid = html_table([seat for seat, _ in payments], [[value for _, value in payments]],
                           right=range(len(payments)))
         notes = "".join(f"<p><small>note: {escape(note)}</small></p>" for note in self.notes)
-        return (f'<div><p style="font-weight:bold">{escape(f"{self.game} {self.contract}")}</p>'
+        return (f'<div><p style="font-weight:bold">{escape(self._heading())}</p>'
                 f'{html_table(head, body, right=numbers)}<p>payments</p>{paid}{notes}</div>')
 
     def _item_rows(self) -> list[tuple[str, ...]]:

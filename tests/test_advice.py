@@ -431,7 +431,8 @@ def test_cli_card_advice_says_which_record_it_answers():
     text = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "2", "-j", "1")
     assert text.returncode == 0, text.stderr
     assert text.stdout.splitlines()[:2] == ["board 1 (examples/schafkopf.tbn:10)",
-                                            "Schafkopf, Rufer G: seat 3 to move after 16 cards played"]
+                                            "Schafkopf, Rufer G: seat 3 to move after 16 cards played, holding GA GO "
+                                            "SA SO"]
 
 
 def test_a_run_stopped_before_its_first_sample_says_so_rather_than_ranking_refusals():
@@ -810,7 +811,7 @@ def test_contract_advice_with_a_pagat_announced_ranks_every_contract_that_counts
     assert document["left_out"] == {"SuitSolo": reason} and schema_errors(document, SCHEMA) == []
     console = Console(record=True, width=300)
     render_advice(document, console)
-    assert f"not ranked: SuitSolo, which the announcements do not fit ({reason})" in console.export_text()
+    assert f"not ranked: Suit Solo, which the announcements do not fit ({reason})" in console.export_text()
     assert contract_advice("zwanzigerrufen", hand, 1, "all", samples=1, workers=1).as_dict()["left_out"] == {}
     with pytest.raises(StichError, match="Pagat Ultimo does not count in a Suit Solo"):
         contract_advice("zwanzigerrufen", hand, 1, "Solo, SuitSolo", samples=1, workers=1,

@@ -58,8 +58,8 @@ def test_a_table_entry_prints_its_row_as_stich_table_does():
     assert str(solver.contract_table(kratzen)[0]) == (
         "Trump E  attacker 1  seat 1 2/2 ✓  seat 2 0/1 ✗  seat 3 2/1 ✓  won")
     schafkopf = next(solver.read_positions(VALAT.parent / "schafkopf.tbn"))
-    assert "WenzTout  declarer 1  side seat 1  value 1 trick  needs 8  lost" in map(str,
-                                                                                   solver.contract_table(schafkopf))
+    assert "Wenz Tout  declarer 1  side seat 1  value 1 trick  needs 8  lost" in map(str,
+                                                                                    solver.contract_table(schafkopf))
     refused = solver.analysis.TableEntry("Solo", 2, biddable=False, reason="seat 2 holds T20..T16: she must play Solo")
     assert str(refused) == "Solo  declarer 2  not biddable: seat 2 holds T20..T16: she must play Solo"
 
@@ -277,7 +277,7 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     text = str(advice).splitlines()
     assert text[:3] == ["Schafkopf, seat 1: EU E8 E7 GK GO HA H9 SU", "8 samples (seed 1)",
                         "contracts by seat 1's mean payment (game units ± the 95% interval; paired samples)"]
-    assert "1   Rufer G     +1.62 ± 1.48        best            100% (68-100%)  12% (2-47%) Laufende" in text
+    assert "1   Rufer G      +1.62 ± 1.48        best            100% (68-100%)  12% (2-47%) Laufende" in text
     assert "payment: the seat's share of its side's settlement (two seats share a Rufer's)" in text
     shown = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                      "1", "--contract", "all", "--samples", "8", "-j", "1"]).stdout.splitlines()
@@ -293,7 +293,8 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
     text = str(cards).splitlines()
-    assert text[:3] == ["Zwanzigerrufen, Normal T20: seat 3 to move after 24 cards played", "3 samples (seed 1)",
+    assert text[:3] == ["Zwanzigerrufen, Normal T20: seat 3 to move after 24 cards played, holding ♠G ♣Q ♣N ♦Q",
+                        "3 samples (seed 1)",
                         "cards by seat 3's mean payment (game units ± the 95% interval; paired)"]
     assert "1  ♠G    -2.00 (all alike)  best                 0% (0-56%)  100% (44-100%) Absolut" in text
     html = _Cells(cards._repr_html_())
@@ -343,7 +344,46 @@ def test_an_analysis_stopped_early_says_so_when_printed():
     a stopped analysis says it was stopped, and that its figures are of the samples solved."""
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=400, workers=1, time_limit=0)
     assert analysis.stopped == "time limit" and analysis.samples == 1  # the first sample only
-    assert str(analysis).splitlines()[1] == "1 sample (seed 1), stopped by the time limit: the figures of these"
+    assert str(analysis).splitlines()[1] == "1 of 400 samples (seed 1), stopped by the time limit: the figures of these"
+    assert analysis.as_dict()["requested"] == 400 and "requested" not in solver.analyse_hand(
+        "kratzen", "EO E9 SU SZ", 1, "Trump E", samples=2, workers=1).as_dict()  # said only beside "stopped"
+
+
+def test_advice_stopped_early_says_how_many_samples_of_how_many_as_the_analysis_does():
+    """A stopped analysis said "20 samples (seed 1), stopped by the interrupt" without the count asked, and advice
+    said it otherwise ("stopped by the interrupt before 2,000"): each says "20 of 2,000 samples" (a review)."""
+    from solver.advice import card_advice, contract_advice
+
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E, Wenz", samples=400, workers=1,
+                             time_limit=0)
+    assert advice.stopped == "time limit" and advice.requested == 400
+    assert f"{advice.samples} of 400 samples (seed 1), stopped by the time limit: the best answer so far" in str(advice)
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))  # seat 3 to move
+    cards = card_advice(position, 3, samples=300, workers=1, time_limit=0)
+    assert cards.stopped == "time limit" and str(cards).splitlines()[1] == (
+        f"{cards.samples} of 300 samples (seed 1), stopped by the time limit: the best answer so far")
+
+
+def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_ties():
+    """The single analysis's opening-card table settles ties by its order without a word and gives its means no
+    interval (a review): a line under it says so and points to ``--cards``, which ranks the cards with paired
+    intervals; a hand that does not lead has no table and no line."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from solver.sampling import OPENING_NOTE
+
+    assert OPENING_NOTE == ("the means have no intervals and ties are not marked: --cards ranks these cards with "
+                            "paired intervals (card advice)")
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1)
+    lines = str(analysis).splitlines()
+    assert lines[-1] == OPENING_NOTE and lines[-7] == "opening cards"  # under the table: its header, four cards
+    assert f"<small>{OPENING_NOTE}</small>" in analysis._repr_html_()
+    shown = CliRunner().invoke(app, ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1",
+                                     "--contract", "Trump E", "-n", "4", "-j", "1"]).stdout.splitlines()
+    assert shown[-1] == OPENING_NOTE and shown[-2].startswith("└")
+    follower = solver.analyse_hand("kratzen", "EO E9 SU SZ", 2, "Trump E", samples=2, workers=1)
+    assert not follower.openings and OPENING_NOTE not in str(follower)
 
 
 def test_a_table_row_made_by_hand_prints():
@@ -507,3 +547,37 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
     assert str(solver.strategy_tree(rufer, 2)).splitlines()[0] == \
         "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # it read '1 cards played'
 
+
+
+def test_the_reports_name_a_contract_as_the_rule_book_does_and_the_documents_keep_its_token():
+    """The tables for people printed the contract tokens, ``SuitSolo``, ``WenzTout``, ``SoloTout E``, ``SevenMuss``,
+    where RULES.md (1.2, 2.2, 3.3) names them "Suit Solo", "Wenz Tout", "Solo Tout E", "Seven-Muss" (a review). The
+    reports now say the rule book's names; ``--contract`` reads both, and ``--json`` keeps the token (json.md)."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    spoken = {solver.Zwanzigerrufen: {"SuitSolo": "Suit Solo", "Solo": "Solo", "Normal T17": "Normal T17"},
+              solver.Schafkopf: {"WenzTout": "Wenz Tout", "SoloTout E": "Solo Tout E", "Rufer G": "Rufer G"},
+              solver.Kratzen: {"Trump H SevenMuss": "Trump H Seven-Muss", "Trump E Muss": "Trump E Muss"}}
+    for game, names in spoken.items():
+        for token, words in names.items():
+            assert game.contract_in_words(token) == words
+            assert str(game.parse_contract(words)) == token  # --contract takes the rule book's name too
+    advice = solver.advice.contract_advice("schafkopf", "EO GO HO SO EU GU HU EA", 1, "Wenz, WenzTout, SoloTout E",
+                                            samples=1, workers=1)
+    text = str(advice)
+    assert "Wenz Tout" in text and "Solo Tout E" in text and "WenzTout" not in text and "SoloTout" not in text
+    assert {row["contract"] for row in advice.as_dict()["contracts"]} == {"Wenz", "WenzTout", "SoloTout E"}
+    runner = CliRunner()
+    hand = ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "--contract",
+            "Trump E Seven-Muss", "-n", "1", "-j", "1"]
+    assert runner.invoke(app, hand).stdout.splitlines()[0] == "Kratzen Trump E Seven-Muss, seat 1: EO E9 SU SZ"
+    assert json.loads(runner.invoke(app, hand + ["--json"]).stdout)["contract"] == "Trump E SevenMuss"
+    table = runner.invoke(app, ["table", str(VALAT.parent / "schafkopf.tbn")]).stdout
+    assert "│ Wenz Tout " in table and "│ Solo Tout E " in table
+    assert "WenzTout" not in table and "SoloTout" not in table
+    zwanzigerrufen = ["table", str(VALAT.parent / "zwanzigerrufen.tbn")]
+    assert "│ Suit Solo " in runner.invoke(app, zwanzigerrufen).stdout
+    entries = json.loads(runner.invoke(app, zwanzigerrufen + ["--json"]).stdout.splitlines()[0])["entries"]
+    assert "SuitSolo" in {entry["contract"] for entry in entries}

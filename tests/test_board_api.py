@@ -147,6 +147,19 @@ def test_the_view_gives_the_contract_suit_sign_the_cards_show():
     assert zwanzigerrufen.post("/api/position", json={"board": board, "moves": moves}).json()["contract_suit"] is None
 
 
+def test_the_board_names_a_contract_as_the_rule_book_does_and_keeps_its_token():
+    """The page showed "Schafkopf WenzTout", the token, where RULES.md 2.2 says "Wenz Tout": the board's summary and
+    the view give the rule book's name beside the token, and the page shows it."""
+    c = client()
+    dealt = c.post("/api/deal", json={"game": "Schafkopf", "contract": "Wenz Tout", "seed": 5}).json()
+    summary = dealt["boards"][0]
+    assert (summary["contract"], summary["contract_words"]) == ("WenzTout", "Wenz Tout")
+    view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
+    assert (view["contract"], view["contract_words"]) == ("WenzTout", "Wenz Tout")
+    script = (Path(session.__file__).parent / "static" / "board.js").read_text(encoding="utf-8")
+    assert "${view.game} ${view.contract_words}" in script and "${board.game} ${board.contract_words}" in script
+
+
 @pytest.mark.parametrize("seats", [3, 6])
 def test_kratzen_tables_of_three_to_six(seats):
     c = client()

@@ -1929,7 +1929,8 @@ def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or
                                 lambda output: b" of 3,000 samples" in output)  # the status line: solving
     assert code == 130, text[-1000:]
     assert "Traceback" not in text and "Bad file descriptor" not in text, text[-2000:]
-    assert re.search(r"[\d,]+ samples \(seed 1\), stopped by the interrupt: the figures of these", text), text[-1000:]
+    assert re.search(r"[\d,]+ of 3,000 samples \(seed 1\), stopped by the interrupt: the figures of these", text), \
+        text[-1000:]
     assert "mean payment: " in text and "best single opening card over all samples: " in text, text[-1000:]
 
 

@@ -149,10 +149,10 @@ def test_a_single_contract_analysis_takes_a_time_limit_as_the_advice_does():
     for args in (hand, [str(EXAMPLES / "schafkopf.tbn"), "--board", "1", "--seat", "3"]):
         result = runner.invoke(app, ["analyse", *args, "-n", "100000", "--workers", "1", "--time-limit", "0.5"])
         assert result.exit_code == 0, result.stderr
-        assert "samples (seed 1), stopped by the time limit: the figures of these" in result.stdout
+        assert "of 100,000 samples (seed 1), stopped by the time limit: the figures of these" in result.stdout
         report = json.loads(runner.invoke(app, ["analyse", *args, "-n", "100000", "--workers", "1", "--time-limit",
                                                 "0.5", "--json"]).stdout.splitlines()[0])
-        assert report["stopped"] == "time limit" and 1 <= report["samples"] < 100000
+        assert report["stopped"] == "time limit" and 1 <= report["samples"] < 100000 and report["requested"] == 100000
 
 
 def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
@@ -165,12 +165,15 @@ def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
     assert advice.exit_code == 0, advice.stderr
     document = json.loads(advice.stdout)
     assert document["command"] == "card-advice" and document["played"] == [] and document["samples"] == 20
+    assert document["hand"] == ["EU", "E8", "E7", "GK", "GO", "HA", "H9", "SU"]  # the seat's cards, as given
     analysis = json.loads(runner.invoke(app, ["analyse", *hand]).stdout)
     openings = {opening["card"]: opening["mean_score"] for opening in analysis["openings"]}
     assert {card["card"]: card["mean"] for card in document["cards"]} == pytest.approx(openings)
     assert all(card["interval"][0] is not None and "schneider" in card["bonuses"] for card in document["cards"])
     text = runner.invoke(app, ["analyse", *hand[:-1], "--cards"]).stdout
-    assert "Schafkopf, Rufer E: seat 1 to move after 0 cards played" in text and "behind the best" in text
+    # the header names the hand it advises (it said only the seat and the cards played, a review)
+    assert "Schafkopf, Rufer E: seat 1 to move after 0 cards played, holding EU E8 E7 GK GO HA H9 SU" in text
+    assert "behind the best" in text
     refused = runner.invoke(app, ["analyse", *hand[:-1], "--cards", "--seat", "2"])
     assert refused.exit_code == 1
     assert refused.stderr == "stich: card advice is for the seat to move, seat 1, not seat 2\n"

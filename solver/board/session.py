@@ -143,8 +143,10 @@ class Board:
 
     def summary(self) -> dict[str, Any]:
         rules = self.start.rules
-        return {"id": self.id, "label": self.label, "game": self.start.game.name, "contract": str(rules.contract),
-                "declarer": rules.declarer + 1, "seats": rules.seats,
+        game = self.start.game
+        return {"id": self.id, "label": self.label, "game": game.name, "contract": str(rules.contract),
+                "contract_words": game.contract_in_words(rules.contract), "declarer": rules.declarer + 1,
+                "seats": rules.seats,
                 "moves": [self.start.pack[card].name for card in self.record_play]}
 
 
@@ -477,7 +479,8 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     played_moves = [pack[card].name for card in position.played]
     return {
         "board": board.id, "label": board.label, "game": game.name, "seats": rules.seats,
-        "contract": str(rules.contract), "contract_suit": suit_sign(pack, rules.contract.suit),
+        "contract": str(rules.contract), "contract_words": game.contract_in_words(rules.contract),
+        "contract_suit": suit_sign(pack, rules.contract.suit),
         "declarer": rules.declarer + 1, "declarer_title": game.declarer_title, "partner": [s + 1 for s in partner],
         "partner_public": partner_public(position),
         "declaring_side": _side_text(declaring), "per_seat": per_seat,

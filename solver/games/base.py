@@ -391,6 +391,9 @@ class Game(metaclass=GameType):
     rank_words: ClassVar[dict[str, str]] = {}
     card_words: ClassVar[dict[str, str]] = {}
     rank_first: ClassVar[bool] = False
+    #: The words of the contracts' tokens that the rule book writes otherwise, token -> RULES.md's name: a report
+    #: for people says "Suit Solo" where a record, ``--contract`` and ``--json`` keep the token "SuitSolo".
+    contract_words: ClassVar[dict[str, str]] = {}
     #: Whether bonuses are announced and Kontra'd: scoring takes ``announcements`` only then.
     has_announcements: ClassVar[bool] = False
     #: The bonuses a declarer may announce, each with the cards it needs in the announcer's hand (names, space
@@ -445,6 +448,13 @@ class Game(metaclass=GameType):
         else:
             return card.name
         return f"{words} ({card.name})"
+
+    @classmethod
+    def contract_in_words(cls, contract: Contract | str) -> str:
+        """``contract`` (or its token text, as a document holds it) as the rule book names it, for the reports
+        people read: "Solo Tout E" for ``SoloTout E``, "Trump H Seven-Muss" for ``Trump H SevenMuss``; other words
+        (a called card, "pass", an announcement after " + ") are kept. ``read_contract`` reads both forms."""
+        return " ".join(cls.contract_words.get(word, word) for word in str(contract).split(" "))
 
     # Outcome: the game's scoring, which solver/scoring.py and solver/settlement.py drive -----------------------
 

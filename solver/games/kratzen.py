@@ -161,6 +161,7 @@ class Kratzen(Game):
     rank_words = GERMAN_RANK_WORDS
     seat_counts = (3, 4, 5, 6)
     hand_size = 4
+    contract_words = {"SevenMuss": "Seven-Muss"}  # RULES.md 3.3
     contract_help = "Trump E|G|H|S [Muss|SevenMuss]"
     objectives = ("tricks",)
     has_pot = True

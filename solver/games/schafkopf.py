@@ -265,6 +265,7 @@ class Schafkopf(Game):
     rank_words = GERMAN_RANK_WORDS
     seat_counts = (4,)
     hand_size = 8
+    contract_words = {"WenzTout": "Wenz Tout", "SoloTout": "Solo Tout"}  # RULES.md 2.2
     contract_help = "Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie"
     objectives = ("points", "game", "schneider", "schneider_against", "schwarz", "schwarz_against", "tout")
     flags = {f.name: f for f in [

@@ -717,6 +717,7 @@ class Zwanzigerrufen(Game):
     defender_forms = {"Absolut": "Absolut dagegen", "Valat": "Valat dagegen", "Pagat Ultimo": "Kontra, Pagat dagegen"}
     defender_only = ("Kontra",)
     side_worded_bonuses = frozenset(AGAINST_BONUSES)
+    contract_words = {"SuitSolo": "Suit Solo"}  # RULES.md 1.2
     contract_help = "Normal [T20..T16] | Solo | SuitSolo"
     objectives = ("points", "game", "absolut", "absolut_against", "valat", "valat_against", "pagat_ultimo",
                   "pagat_beaten", "mondfang")

@@ -87,7 +87,7 @@ function addRecords(boards, group) {
   for (const board of boards) {
     if (select.querySelector(`option[value="${board.id}"]`)) continue;  // the same file again: its boards are listed
     optgroup.append(el("option", { value: board.id, "data-moves": JSON.stringify(board.moves) },
-      `${board.label}: ${board.game} ${board.contract}`));
+      `${board.label}: ${board.game} ${board.contract_words}`));  // the rule book's name, "Wenz Tout"
   }
 }
 
@@ -333,7 +333,7 @@ function renderContract() {
     : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
   // the suit's sign beside the contract's letter ("Trump G ♠"), as the cards show it
   const suit = view.contract_suit;
-  const contract = el("span", {}, `${view.game} ${view.contract}`,
+  const contract = el("span", {}, `${view.game} ${view.contract_words}`,
     suit ? el("span", { class: `contract-sign c-${suit.colour}`, id: "contract-sign" }, ` ${suit.sign}`) : "");
   const facts = [["Contract", contract], [capital(view.declarer_title), `seat ${view.declarer}`]];
   if (partner) facts.push(["Partner", partner]);
