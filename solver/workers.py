@@ -469,15 +469,13 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
     try:
         pending: dict[Future, tuple[Any, int, bool]] = {}  # job, its count, whether it runs alone
         while True:
-            if failure is not None:
-                pass  # nothing more is taken: the jobs in flight finish and are handed on, then the error is raised
-            elif suspects:
+            if suspects:
                 if not pending:
                     job, deaths = suspects.popleft()
                     pending[_submit(pool, workers, task, job, *args)] = (job, deaths, True)
-            else:
+            else:  # after a task's failure no new job is taken, but the jobs in flight at a break run again
                 while len(pending) < in_flight * workers:
-                    job, count = retry.pop() if retry else (next(iterator, None), 0)
+                    job, count = retry.pop() if retry else (next(iterator, None) if failure is None else None, 0)
                     if job is None:
                         break
                     pending[_submit(pool, workers, task, job, *args)] = (job, count, False)
@@ -765,6 +763,7 @@ DASK_SCHEDULER_PORT = 8786
 def scheduler_with_port(scheduler: str) -> str:
     """A TCP scheduler address with Dask's default port where it names none (``tcp://10.0.0.5``): Dask itself
     refuses one without ("missing port number"), so the library completes it as ``--scheduler`` always has."""
+    scheduler = scheduler.strip()
     match = _NETWORK_ADDRESS.fullmatch(scheduler)
     return scheduler if match is None or match["port"] else f"{scheduler}:{DASK_SCHEDULER_PORT}"
 

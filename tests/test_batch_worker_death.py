@@ -293,3 +293,27 @@ def test_a_scheduler_killed_mid_run_is_one_message_without_dask_tracebacks(tmp_p
         "(every result handed on so far is kept; rerun to resume)")
     written = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(written) >= 20 and len({line["key"] for line in written}) == len(written)
+
+
+def _fails_or_dies(job: int, marker: str) -> int:
+    """Job 2 fails at once (a match's bot); job 1's worker dies once, a second later (out of memory, killed)."""
+    import time
+
+    if job == 2:
+        raise ValueError("job 2 fails")
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        time.sleep(1.0)
+        os._exit(1)
+    return job * 10
+
+
+def test_a_job_in_flight_at_a_break_after_a_failure_runs_again_before_the_failure_is_raised(tmp_path):
+    """A task's failure is raised once the jobs in flight beside it are back; but when a worker then died, the jobs
+    in flight at that break were set to run again and never were (nothing new is taken after a failure, and the
+    retries were taken with the new jobs): job 1's result was lost (the review). It runs again on the new pool."""
+    results: list[tuple[int, int]] = []
+    with pytest.raises(ValueError, match="job 2 fails"):
+        pool.run_pool([1, 2], _fails_or_dies, (str(tmp_path / "died"),),
+                      lambda job, result: results.append((job, result)), 2, in_flight=1)
+    assert results == [(1, 10)]
