@@ -124,7 +124,7 @@ def match(
         if unused:
             message(f"stich: match: {' and '.join(unused)} {'is' if len(unused) == 1 else 'are'} for sampling bots, "
                     f"and no bot here samples: ignored")
-    elif samples is not None and not any(spec.lower() == "sampling" for spec in specs):
+    elif samples is not None and not any(spec.lower().partition(":")[::2] == ("sampling", "") for spec in specs):
         message("stich: match: --samples is for a bare 'sampling' bot, and each sampling bot here names its own "
                 "(sampling:N): ignored")
     spellings: dict[str, list[str]] = {}  # one bot, one name: sampling:50 is sampling at --samples 50

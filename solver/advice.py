@@ -1384,7 +1384,7 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     the seat's mean share of its side's settlement (each card by its name in the document: the command paints
     it, :func:`advice_text` writes it as the hand diagram does) and the notes."""
     report: list[str | AdviceTable | None] = [
-        card_advice_title(document) + card_names(document["game"], document["hand"]),
+        card_advice_title(document) + card_names(document["game"], document.get("hand", ())),
         samples_done(document) + scored_with(document)]
     nothing = nothing_solved(document)
     if nothing is not None:

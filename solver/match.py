@@ -537,13 +537,19 @@ def bot_settings(bot: Bot) -> dict[str, Any]:
 
 def _same_setting(one: object, other: object) -> bool:
     """Whether two bots' settings are alike, for any value a bot of one's own may hold (a numpy array's ``==`` is an
-    array, whose truth is an error: values that cannot say are taken as alike, as before the check)."""
+    array, whose truth is an error: arrays are compared whole; values that cannot say are taken as alike, as before
+    the check)."""
     if one is other:
         return True
     try:
         return bool(one == other)
-    except Exception:  # noqa: BLE001 - an ambiguous comparison decides nothing
-        return True
+    except Exception:  # noqa: BLE001 - an ambiguous comparison: arrays compared whole, else it decides nothing
+        try:
+            import numpy
+
+            return bool(numpy.array_equal(cast(Any, one), cast(Any, other)))
+        except Exception:  # noqa: BLE001
+            return True
 
 
 def _setting_text(value: object) -> str:

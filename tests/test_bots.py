@@ -1295,6 +1295,10 @@ def test_bots_of_one_name_with_numpy_settings_are_compared_without_an_error():
 
     result = play_match("kratzen", [Weighted(), Weighted(), RandomBot()], boards=1, seed=3, pot=3)
     assert result.seats == {"weighted": 6, "random": 3}
+    other = Weighted()
+    other.samples = np.ones(3)  # arrays that differ are compared whole: two kinds of bot under one name
+    with pytest.raises(StichError, match=r"^the bots at seats 1 and 2 are both named 'weighted' but differ"):
+        play_match("kratzen", [Weighted(), other, RandomBot()], boards=1, seed=3, pot=3)
 
 
 def test_card_time_and_samples_without_a_sampling_bot_are_said_to_be_ignored():
@@ -1316,3 +1320,6 @@ def test_card_time_and_samples_without_a_sampling_bot_are_said_to_be_ignored():
     assert run(*own, "--card-time", "0.1").stderr == ""
     assert run(*own, "--samples", "20").stderr == ("stich: match: --samples is for a bare 'sampling' bot, and each "
                                                    "sampling bot here names its own (sampling:N): ignored\n")
+    # 'sampling:' with no count is a bare sampling bot, which takes --samples (the review)
+    bare = run("match", "-g", "kratzen", "--bots", "sampling:,random,random", "-n", "1", "-j", "1", "--samples", "2")
+    assert bare.stderr == "" and "sampling (2 samples a card" in bare.stdout
