@@ -325,7 +325,10 @@ def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
     if suffix not in PLOT_FORMATS:
         raise StichError(f"{path}: the plot is written as .png, .svg or .pdf, not {suffix or 'a file without suffix'}")
     figure = plot_figure(analysis)
-    metadata = {"Title": f"{analysis.game} {analysis.contract}: post-mortem"}
+    from .games import get_game
+
+    contract = get_game(analysis.game).contract_in_words(analysis.contract)  # as the figure's title says it
+    metadata = {"Title": f"{analysis.game} {contract}: post-mortem"}
     figure.savefig(path, format=PLOT_FORMATS[suffix], metadata=metadata)
     return path
 

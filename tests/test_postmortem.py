@@ -311,6 +311,9 @@ def test_the_plot_draws_the_game_and_marks_where_the_play_crosses_it(tmp_path):
     # a Tout is won by every trick, which 120 card points need not be: no line on the points' scale
     tout = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "4")
     assert tout.rules.game_objective().name == "tout" and analyse_play(tout).winning is None
+    # the file's title names the contract as the figure's does, by the rule book (a PDF's or SVG's Title)
+    assert "<dc:title>Schafkopf Wenz Tout: post-mortem</dc:title>" in _svg_text(
+        write_plot(analyse_play(tout), tmp_path / "tout.svg"))
 
 
 def test_graded_by_the_score_the_game_line_is_drawn_where_the_settlement_decides_it(tmp_path):
