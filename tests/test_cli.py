@@ -2035,7 +2035,7 @@ def test_known_cards_the_record_rules_out_are_the_known_options_error():
     schafkopf = EXAMPLES / "schafkopf.tbn"
     where = f" (the record at {schafkopf}:10, board 1, not answered)\n"
     for cards in ((), ("--cards",)):
-        for known, reason in (("2:SA", "known cards for seat 2: SA already in seat 3 (the analysed hand)"),
+        for known, reason in (("2:SA", "known cards for seat 2: SA is already in seat 3 (the analysed hand)"),
                               ("2:H8", "seat 2: H8 was played by seat 4")):
             refused = run("analyse", schafkopf, "--board", "1", *cards, "--seat", "3", "--known", known, "-n", "2",
                           "-j", "1", code=1)
