@@ -302,7 +302,7 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
         table = payoff_table(position, inputs=inputs)
         spec = table.spec
         value = engine.value(position.state, spec)
-        bonuses = bonuses_of_value(table, value)
+        bonuses = bonuses_of_value(table, value, game)
         if bonuses is None:  # outcomes of this net differ in their bonuses: the line says which it makes
             final = play_out(position.state, engine.line(position.state, spec, value))
             items = final_net(position, final, inputs=inputs)[1].items
@@ -333,12 +333,16 @@ def bonuses_possible(table: PayoffTable) -> tuple[tuple[str, ...], tuple[str, ..
             tuple(sorted({name for against in table.against for name in against})))
 
 
-def bonuses_of_value(table: PayoffTable, value: int) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+def bonuses_of_value(table: PayoffTable, value: int,
+                     game: type[Game] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """The bonuses the declarers make and those the other side is paid for when the settlement is ``value``, read
     off the payoff table: a score-optimal line ends in a bucket worth ``value``, so where every such bucket pays the
     same bonuses (each bucket's items, ``Game.settlement_items``, kept with the table) they are the line's, and the
     line need not be played. None where those buckets differ (a Pagat and an Absolut may pay alike), or the game
-    does not itemise its buckets."""
+    does not itemise its buckets. None at all where ``game`` has no bonus items (``Game.has_bonus_items``:
+    Kratzen), whose line would only find none."""
+    if game is not None and not game.has_bonus_items:
+        return (), ()
     if table.made is None or table.against is None:
         return None
     found: tuple[tuple[str, ...], tuple[str, ...]] | None = None
@@ -1006,7 +1010,7 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
         settled: list[Settled | None] = []
         for card in setup.cards:
             value = values[card]
-            bonuses = bonuses_of_value(table, value) if setup.bonuses else ((), ())
+            bonuses = bonuses_of_value(table, value, position.game) if setup.bonuses else ((), ())
             if bonuses is None:  # outcomes of this net differ in their bonuses: the line after the card says which
                 after = state.advance(card)
                 final = play_out(after, worker_settlement_engine().line(after, table.spec, value))

@@ -731,6 +731,26 @@ def test_a_kratzen_attacker_paid_nothing_for_his_target_has_won(tmp_path):
     assert "win: the samples where seat 1, the attacker, makes his target (paid 0 or more)" in text
 
 
+def test_kratzen_advice_plays_no_line_for_bonuses_it_has_none_of(monkeypatch):
+    """Kratzen has no bonus items and its payoff table no items at all, so no net named its bonuses: card advice
+    played a line after every card, and contract advice one per contract, only to find none. No line is played
+    now, and the advice is the same as when one was."""
+    import solver.advice as advice_module
+    from solver.games.kratzen import Kratzen
+
+    kratzen = next(iter(read_positions(str(ROOT / "examples" / "kratzen.tbn"))))
+    setup = make_setup(contracts="all", seed=2, **KRATZEN)
+    monkeypatch.setattr(Kratzen, "has_bonus_items", True)  # as before: a line played for each card and contract
+    along_lines = card_advice(kratzen, samples=6, seed=1, workers=1, pot=8), settle_sample(setup, 0)
+    monkeypatch.undo()
+    lines: list[object] = []
+    real_play_out = advice_module.play_out
+    monkeypatch.setattr(advice_module, "play_out", lambda *args: lines.append(args) or real_play_out(*args))
+    assert (card_advice(kratzen, samples=6, seed=1, workers=1, pot=8), settle_sample(setup, 0)) == along_lines
+    assert lines == []
+    assert along_lines[0].rows and all(not row.bonuses and not row.against for row in along_lines[0].rows)
+
+
 def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
     """Kratzen has no bonuses: its trick payouts and penalties are the pot's game (RULES.md 3.4). The advice listed
     the pot's trick payouts as bonuses, "trick 2 made 55%" beside a win of 100%: which trick of one principal line
