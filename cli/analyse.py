@@ -492,16 +492,35 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
                        cards=[("--hand", hand), *(("--known", cards) for cards in known.values())],
                        seat_options=[("--seat", seat), *(("--known", other) for other in known)], pot=pot)
 
-    def finish(document: dict) -> None:
-        emit_json(document) if as_json else render_cards(document, stdout_console())
-
     with input_errors():
         position = hand_position(game, hand, seat, contract, known=known, declarer=declarer or 1,
                                  variant=variant or None, seats=seats, pot=pot)
+
+        def finish(document: dict) -> None:
+            document = _with_deal(position, known, document)
+            emit_json(document) if as_json else render_cards(document, stdout_console())
+
         document = anytime("card advice", samples, lambda show: card_advice(
             position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
             checkpoint=checkpoint, progress=show, pot=pot), finish, as_json)
     finish(document)
+
+
+def _with_deal(position: Position, known: dict[int, str], document: dict) -> dict:
+    """Card advice from a hand, saying what its deal was asked with as ``analyse`` of one contract does: the
+    seats, the variant (every flag), the declarer and the known cards by seat, which no record says here."""
+    pack = position.game.pack
+    cards = {str(other): list(pack.names(parse_hand(pack, known[other], other - 1))) for other in sorted(known)}
+    with_deal: dict = {}
+    for key, value in document.items():
+        if key == "contract":
+            with_deal.update(seats=position.rules.seats, variant=dict(position.rules.variant))
+        with_deal[key] = value
+        if key == "contract":
+            with_deal["declarer"] = position.rules.declarer + 1
+        elif key == "hand":
+            with_deal["known"] = cards
+    return with_deal
 
 
 def render_cards(document: dict, console=None) -> None:

@@ -178,6 +178,26 @@ def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
     assert refused.stderr == "stich: card advice is for the seat to move, seat 1, not seat 2\n"
 
 
+def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
+    """Card advice from a hand did not say its declarer, known cards or variant (no record says them there), which
+    the single-contract analysis of the same question does: both documents give them alike now."""
+    from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+
+    hand = ["--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer G",
+            "--declarer", "3", "--known", "2:SA", "--known", "4:EA EZ", "--variant",
+            "laufende_mode=only_if_holder_wins", "-n", "4", "--seed", "1", "--workers", "1", "--json"]
+    advice = runner.invoke(app, ["analyse", *hand, "--cards"])
+    assert advice.exit_code == 0, advice.stderr
+    document = json.loads(advice.stdout)
+    assert schema_errors(document, SCHEMA) == []
+    analysis = json.loads(runner.invoke(app, ["analyse", *hand]).stdout)
+    for key in ("seats", "variant", "contract", "declarer", "seat", "hand", "known"):
+        assert document[key] == analysis[key], key
+    assert document["declarer"] == 3 and document["known"] == {"2": ["SA"], "4": ["EA", "EZ"]}
+    assert document["variant"]["laufende_mode"] == "only_if_holder_wins"
+    assert "record" not in document
+
+
 def test_analyse_a_kratzen_hand_at_a_larger_table():
     """--seats: a five-seat Kratzen hand, its four other seats' targets each reported, as analyse_hand gives it."""
     args = ["analyse", "--game", "kratzen", "--seats", "5", "--hand", "EA EO HA S7", "--seat", "5", "--contract",
