@@ -27,7 +27,7 @@ from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
 
-from .errors import file_name, input_errors, message
+from .errors import file_name, input_errors, message, warnings_said
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
                       engine_for, parse_variant_options, pool_options)
 from .records import OptionRefused, emit_json, run_over_records
@@ -470,9 +470,10 @@ def advise_cards(position: Position, seat: int, *, known: dict | None, samples: 
         else:
             render_cards(document, stdout_console())
 
-    return anytime("card advice", samples, lambda show: card_advice(
-        position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-        checkpoint=checkpoint, progress=show), finish, as_json)
+    with warnings_said("analyse"):  # a checkpoint's samples solved again (written before the bonus odds)
+        return anytime("card advice", samples, lambda show: card_advice(
+            position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
+            checkpoint=checkpoint, progress=show), finish, as_json)
 
 
 def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: str | None, *, known: dict,
@@ -500,9 +501,10 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
             document = _with_deal(position, known, document)
             emit_json(document) if as_json else render_cards(document, stdout_console())
 
-        document = anytime("card advice", samples, lambda show: card_advice(
-            position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-            checkpoint=checkpoint, progress=show, pot=pot), finish, as_json)
+        with warnings_said("analyse"):  # a checkpoint's samples solved again (written before the bonus odds)
+            document = anytime("card advice", samples, lambda show: card_advice(
+                position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
+                checkpoint=checkpoint, progress=show, pot=pot), finish, as_json)
     finish(document)
 
 

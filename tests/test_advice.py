@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -323,6 +324,30 @@ def test_card_advice_checkpoint_resume(tmp_path):
                        progress=lambda advice: stop_after_one.set())
     assert part.stopped == "interrupt" and part.samples < 12
     assert card_advice(position, samples=12, seed=4, workers=1, checkpoint=journal) == whole
+
+
+def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solved_again(tmp_path):
+    """Chunks journalled before card advice tallied each card's bonuses (a key without ``"bonuses": True``, as
+    ``card_sums(bonuses=False)`` still writes it) hold no bonus odds: they were solved again without a word, and left
+    in the file. The library warns (StichWarning) and the command says so on stderr."""
+    from solver.advice import card_sums
+    from solver.errors import StichWarning
+
+    position = _position()
+    journal = tmp_path / "cards.ckpt"
+    card_sums(position, samples=4, seed=4, workers=1, checkpoint=journal, bonuses=False)
+    words = (f"{journal} holds 4 samples of this card advice written before each card's bonus odds were tallied: "
+             "they hold no bonus odds, so they are solved again (their lines stay in the file)")
+    with pytest.warns(StichWarning) as caught:
+        advice = card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal)
+    assert [str(warning.message) for warning in caught] == [words]
+    assert advice == card_advice(position, samples=4, seed=4, workers=1)  # solved again, with the bonus odds
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the same question asked apart: nothing to say
+        card_advice(position, samples=6, seed=4, workers=1, checkpoint=journal)
+    shown = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "4",
+                   "--seed", "4", "-j", "1", "--checkpoint", str(journal), "--json")
+    assert shown.returncode == 0 and shown.stderr == f"stich: analyse: {words}\n"
 
 
 def _stich(*args: str, **kwargs) -> subprocess.CompletedProcess:
