@@ -27,7 +27,7 @@ from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
 
-from .errors import file_name, input_errors, message
+from .errors import file_name, input_errors, message, warnings_said
 from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
                       engine_for, parse_variant_options, pool_options)
 from .records import OptionRefused, emit_json, run_over_records
@@ -470,9 +470,10 @@ def advise_cards(position: Position, seat: int, *, known: dict | None, samples: 
         else:
             render_cards(document, stdout_console())
 
-    return anytime("card advice", samples, lambda show: card_advice(
-        position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-        checkpoint=checkpoint, progress=show), finish, as_json)
+    with warnings_said("analyse"):  # a checkpoint's samples solved again (written before the bonus odds)
+        return anytime("card advice", samples, lambda show: card_advice(
+            position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
+            checkpoint=checkpoint, progress=show), finish, as_json)
 
 
 def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: str | None, *, known: dict,
@@ -492,16 +493,36 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
                        cards=[("--hand", hand), *(("--known", cards) for cards in known.values())],
                        seat_options=[("--seat", seat), *(("--known", other) for other in known)], pot=pot)
 
-    def finish(document: dict) -> None:
-        emit_json(document) if as_json else render_cards(document, stdout_console())
-
     with input_errors():
         position = hand_position(game, hand, seat, contract, known=known, declarer=declarer or 1,
                                  variant=variant or None, seats=seats, pot=pot)
-        document = anytime("card advice", samples, lambda show: card_advice(
-            position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-            checkpoint=checkpoint, progress=show, pot=pot), finish, as_json)
+
+        def finish(document: dict) -> None:
+            document = _with_deal(position, known, document)
+            emit_json(document) if as_json else render_cards(document, stdout_console())
+
+        with warnings_said("analyse"):  # a checkpoint's samples solved again (written before the bonus odds)
+            document = anytime("card advice", samples, lambda show: card_advice(
+                position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
+                checkpoint=checkpoint, progress=show, pot=pot), finish, as_json)
     finish(document)
+
+
+def _with_deal(position: Position, known: dict[int, str], document: dict) -> dict:
+    """Card advice from a hand, saying what its deal was asked with as ``analyse`` of one contract does: the
+    seats, the variant (every flag), the declarer and the known cards by seat, which no record says here."""
+    pack = position.game.pack
+    cards = {str(other): list(pack.names(parse_hand(pack, known[other], other - 1))) for other in sorted(known)}
+    with_deal: dict = {}
+    for key, value in document.items():
+        if key == "contract":
+            with_deal.update(seats=position.rules.seats, variant=dict(position.rules.variant))
+        with_deal[key] = value
+        if key == "contract":
+            with_deal["declarer"] = position.rules.declarer + 1
+        elif key == "hand":
+            with_deal["known"] = cards
+    return with_deal
 
 
 def render_cards(document: dict, console=None) -> None:

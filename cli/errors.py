@@ -9,13 +9,14 @@ from __future__ import annotations
 import errno
 import os
 import sys
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, TextIO
 
 import typer
 
-from solver.errors import StichError
+from solver.errors import StichError, StichWarning
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
@@ -39,6 +40,25 @@ def file_name(value: str) -> Path:
 def message(text: str) -> None:
     """A message for people: stderr, so that stdout carries only data."""
     print(text, file=sys.stderr)
+
+
+@contextmanager
+def warnings_said(command: str) -> Iterator[None]:
+    """The library's :class:`~solver.errors.StichWarning` said as a message (``stich: analyse: ...``), each as it
+    is given, where Python would print the library's file and line beside it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", StichWarning)
+        shown = warnings.showwarning
+
+        def say(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                file: TextIO | None = None, line: str | None = None) -> None:
+            if issubclass(category, StichWarning):
+                print(f"stich: {command}: {message}", file=sys.stderr)  # as message() says it
+            else:
+                shown(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = say
+        yield
 
 
 @contextmanager

@@ -42,7 +42,7 @@ from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import Announcement, parse_announcements
-from .checkpoint import Journal, Span
+from .checkpoint import HEADER, Journal, Span
 from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
@@ -56,7 +56,7 @@ from .search.boundary import Deadline, check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
 from .variant import Variant
-from .workers import ChunkLimits, Pool, local_workers, worker_settlement_engine
+from .workers import ChunkLimits, Pool, local_workers, warn_caller, worker_settlement_engine
 
 
 class SeatNotAdvised(StichError):
@@ -302,7 +302,7 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
         table = payoff_table(position, inputs=inputs)
         spec = table.spec
         value = engine.value(position.state, spec)
-        bonuses = bonuses_of_value(table, value)
+        bonuses = bonuses_of_value(table, value, game)
         if bonuses is None:  # outcomes of this net differ in their bonuses: the line says which it makes
             final = play_out(position.state, engine.line(position.state, spec, value))
             items = final_net(position, final, inputs=inputs)[1].items
@@ -333,12 +333,16 @@ def bonuses_possible(table: PayoffTable) -> tuple[tuple[str, ...], tuple[str, ..
             tuple(sorted({name for against in table.against for name in against})))
 
 
-def bonuses_of_value(table: PayoffTable, value: int) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+def bonuses_of_value(table: PayoffTable, value: int,
+                     game: type[Game] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """The bonuses the declarers make and those the other side is paid for when the settlement is ``value``, read
     off the payoff table: a score-optimal line ends in a bucket worth ``value``, so where every such bucket pays the
     same bonuses (each bucket's items, ``Game.settlement_items``, kept with the table) they are the line's, and the
     line need not be played. None where those buckets differ (a Pagat and an Absolut may pay alike), or the game
-    does not itemise its buckets."""
+    does not itemise its buckets. None at all where ``game`` has no bonus items (``Game.has_bonus_items``:
+    Kratzen), whose line would only find none."""
+    if game is not None and not game.has_bonus_items:
+        return (), ()
     if table.made is None or table.against is None:
         return None
     found: tuple[tuple[str, ...], tuple[str, ...]] | None = None
@@ -1006,7 +1010,7 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
         settled: list[Settled | None] = []
         for card in setup.cards:
             value = values[card]
-            bonuses = bonuses_of_value(table, value) if setup.bonuses else ((), ())
+            bonuses = bonuses_of_value(table, value, position.game) if setup.bonuses else ((), ())
             if bonuses is None:  # outcomes of this net differ in their bonuses: the line after the card says which
                 after = state.advance(card)
                 final = play_out(after, worker_settlement_engine().line(after, table.spec, value))
@@ -1098,9 +1102,47 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     identity, aliases = checkpoint_identity(asdict(sampling))
     # chunks journalled before the cards' bonuses were tallied hold none: another job, not resumed with these
     key = {"cards": identity, "bonuses": True} if bonuses else {"cards": identity}
+    if bonuses and checkpoint is not None:
+        without = journalled_samples(checkpoint, [{"cards": document, "samples": samples, "share_scale": SHARE_SCALE}
+                                                  for document in (identity, *aliases)])
+        if without:
+            warn_caller(without_bonuses_text(checkpoint, without))
     total, stopped = run_samples(samples, workers, card_chunk, setup, key, checkpoint, time_limit, stop, progress,
                                  at_least, aliases=[{**key, "cards": alias} for alias in aliases])
     return setup.cards, total, stopped
+
+
+def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[str, Any]]) -> int:
+    """The samples a checkpoint journal holds for the jobs of these ``headers`` (each header's fields as
+    :class:`~solver.checkpoint.Journal` writes them, the tag and key left out); 0 for a file that cannot be read
+    (the journal says why when it opens it)."""
+    wanted = [json.loads(json.dumps(dict(header))) for header in headers]
+    keys: set[object] = set()
+    done = 0
+    try:
+        with open(checkpoint, "rb") as stream:
+            for line in stream:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                if not isinstance(entry, dict):
+                    continue
+                if HEADER in entry:  # the header's fields exactly: a later job's header adds some
+                    if {name: value for name, value in entry.items() if name not in (HEADER, "key")} in wanted:
+                        keys.add(entry.get("key"))
+                elif entry.get("key") in keys and isinstance(entry.get("span"), list) and len(entry["span"]) == 2:
+                    done += int(entry["span"][1])
+    except (OSError, TypeError, ValueError):
+        return 0
+    return done
+
+
+def without_bonuses_text(checkpoint: str | os.PathLike, samples: int) -> str:
+    """Why card advice solves again the samples a checkpoint kept from before the cards' bonus odds were tallied."""
+    return (f"{checkpoint} holds {samples:,} sample{'' if samples == 1 else 's'} of this card advice written before "
+            "each card's bonus odds were tallied: they hold no bonus odds, so they are solved again (their lines "
+            "stay in the file)")
 
 
 def card_advice(position: Position, seat: SupportsIndex | None = None, *, known: Mapping[int, str] | None = None,

@@ -97,9 +97,9 @@ def plot_figure(analysis: PlayAnalysis):
         names.append(axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
                                    textcoords="offset points", ha="right", va="bottom", fontsize=8,
                                    color=THRESHOLD_COLOUR, gid=f"threshold-name-{name}"))
-    if analysis.graded_by_score and (winning is None or winning[1] != 0) and low <= 0 <= high:
+    if analysis.graded_by_score and (winning is None or winning[1] != 0) and low < 0 <= high:
         # the score's 0 (Zwanzigerrufen scores the game apart from its bonuses, so 0 is not its game line): named, or
-        # the grid's 0 read as a mark nobody explained
+        # the grid's 0 read as a mark nobody explained; where the scale starts at 0 it is the frame, no line
         axes.axhline(0, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1, gid="threshold-zero", zorder=1)
         levels.append(0)
         names.append(axes.annotate(ZERO_NAME, (1, 0), xycoords=("axes fraction", "data"), xytext=(-4, 2),

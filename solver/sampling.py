@@ -619,10 +619,12 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequen
             raise StichError(f"known cards for seat {other}: that is the analysed hand")
         mask = parse_hand(game.pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)
         for s, held in enumerate(fixed):
-            if held & mask:
-                whose = "the analysed hand" if s == at else f"known in seat {s + 1}"
-                raise InvalidDealError(f"known cards for seat {other}: {', '.join(game.pack.names(held & mask))} "
-                                       f"already in seat {s + 1} ({whose})")
+            if held & mask:  # the hand analysed, or cards an earlier --known gave another seat
+                both = game.pack.names(held & mask)
+                verb = "is" if len(both) == 1 else "are"
+                whose = f"{verb} already in seat {s + 1} (the analysed hand)" if s == at else \
+                    f"{verb} already given to seat {s + 1} by --known {s + 1}:..."
+                raise InvalidDealError(f"known cards for seat {other}: {', '.join(both)} {whose}")
         fixed[other - 1] |= mask
         if fixed[other - 1].bit_count() > game.hand_size:
             raise InvalidDealError(f"known cards for seat {other}: {fixed[other - 1].bit_count()}, more than a "

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -305,6 +306,43 @@ def test_card_advice_gives_each_cards_bonus_odds_as_contract_advice_does():
     assert all(not card["bonuses"] for card in card_advice(kratzen, samples=2, workers=1, pot=8).as_dict()["cards"])
 
 
+def test_card_advice_bonus_counts_are_those_of_each_cards_settlement():
+    """Each card's bonus odds are the share of samples whose double-dummy settlement after the card
+    (``dd_settlement``, its line played out and scored) pays the bonus: checked sample by sample on the Pagat Ultimo
+    example, where many a card's net stands for several bonus sets, so the advice plays the line to see which."""
+    from solver.advice import bonuses_of_value
+    from solver.position import Position
+    from solver.sampling import draw_sample, position_setup
+    from solver.scoring import scoring_inputs
+    from solver.settlement import bonuses_against, bonuses_made, dd_settlement, payoff_table
+
+    position = next(iter(read_positions(str(ROOT / "examples" / "pagat_ultimo.tbn"))))
+    samples = 8
+    advice = card_advice(position, samples=samples, seed=3, workers=1)
+    setup = position_setup(position, 1, seed=3)
+    made = {row.contract: dict.fromkeys(row.bonuses, 0) for row in advice.rows}
+    against = {row.contract: dict.fromkeys(row.against, 0) for row in advice.rows}
+    lines_played = 0
+    for k in range(samples):
+        rules, state = draw_sample(setup, k)
+        sample = Position(position.game, rules, state)
+        table = payoff_table(sample, inputs=scoring_inputs(sample, announcements=setup.announcements))
+        for name in made:
+            after = Position(position.game, rules, state.advance(position.pack.parse(name).index))
+            settled = dd_settlement(after, announcements=setup.announcements)
+            lines_played += bonuses_of_value(table, settled.value, position.game) is None
+            for bonus in bonuses_made(rules, settled.items):
+                made[name][bonus] += 1  # a bonus the advice did not list fails here
+            for bonus in bonuses_against(rules, settled.items):
+                against[name][bonus] += 1
+    assert lines_played > 0  # not only bonuses the net names
+    assert {row.contract: row.bonuses for row in advice.rows} == {
+        name: {bonus: count / samples for bonus, count in counts.items()} for name, counts in made.items()}
+    assert {row.contract: row.against for row in advice.rows} == {
+        name: {bonus: count / samples for bonus, count in counts.items()} for name, counts in against.items()}
+    assert any(0 < odds < 1 for row in advice.rows for odds in row.bonuses.values())  # no bonus certain for all
+
+
 def test_card_advice_refuses_known_cards_that_contradict_the_play_up_front():
     """Seat 2 played G7 and S7 to trumps led, so it holds no trump: --known 2:HA fits no deal, which card advice
     says after the feasibility search's 10,000 shuffles, as analyse_position does, not after a million (minutes)."""
@@ -323,6 +361,30 @@ def test_card_advice_checkpoint_resume(tmp_path):
                        progress=lambda advice: stop_after_one.set())
     assert part.stopped == "interrupt" and part.samples < 12
     assert card_advice(position, samples=12, seed=4, workers=1, checkpoint=journal) == whole
+
+
+def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solved_again(tmp_path):
+    """Chunks journalled before card advice tallied each card's bonuses (a key without ``"bonuses": True``, as
+    ``card_sums(bonuses=False)`` still writes it) hold no bonus odds: they were solved again without a word, and left
+    in the file. The library warns (StichWarning) and the command says so on stderr."""
+    from solver.advice import card_sums
+    from solver.errors import StichWarning
+
+    position = _position()
+    journal = tmp_path / "cards.ckpt"
+    card_sums(position, samples=4, seed=4, workers=1, checkpoint=journal, bonuses=False)
+    words = (f"{journal} holds 4 samples of this card advice written before each card's bonus odds were tallied: "
+             "they hold no bonus odds, so they are solved again (their lines stay in the file)")
+    with pytest.warns(StichWarning) as caught:
+        advice = card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal)
+    assert [str(warning.message) for warning in caught] == [words]
+    assert advice == card_advice(position, samples=4, seed=4, workers=1)  # solved again, with the bonus odds
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the same question asked apart: nothing to say
+        card_advice(position, samples=6, seed=4, workers=1, checkpoint=journal)
+    shown = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "4",
+                   "--seed", "4", "-j", "1", "--checkpoint", str(journal), "--json")
+    assert shown.returncode == 0 and shown.stderr == f"stich: analyse: {words}\n"
 
 
 def _stich(*args: str, **kwargs) -> subprocess.CompletedProcess:
@@ -729,6 +791,26 @@ def test_a_kratzen_attacker_paid_nothing_for_his_target_has_won(tmp_path):
     text = " ".join(shown.stdout.split())
     assert "│ 1 │ SU │ +0.00 (all alike) │ best │ 100% (84-100%) │" in text
     assert "win: the samples where seat 1, the attacker, makes his target (paid 0 or more)" in text
+
+
+def test_kratzen_advice_plays_no_line_for_bonuses_it_has_none_of(monkeypatch):
+    """Kratzen has no bonus items and its payoff table no items at all, so no net named its bonuses: card advice
+    played a line after every card, and contract advice one per contract, only to find none. No line is played
+    now, and the advice is the same as when one was."""
+    import solver.advice as advice_module
+    from solver.games.kratzen import Kratzen
+
+    kratzen = next(iter(read_positions(str(ROOT / "examples" / "kratzen.tbn"))))
+    setup = make_setup(contracts="all", seed=2, **KRATZEN)
+    monkeypatch.setattr(Kratzen, "has_bonus_items", True)  # as before: a line played for each card and contract
+    along_lines = card_advice(kratzen, samples=6, seed=1, workers=1, pot=8), settle_sample(setup, 0)
+    monkeypatch.undo()
+    lines: list[object] = []
+    real_play_out = advice_module.play_out
+    monkeypatch.setattr(advice_module, "play_out", lambda *args: lines.append(args) or real_play_out(*args))
+    assert (card_advice(kratzen, samples=6, seed=1, workers=1, pot=8), settle_sample(setup, 0)) == along_lines
+    assert lines == []
+    assert along_lines[0].rows and all(not row.bonuses and not row.against for row in along_lines[0].rows)
 
 
 def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():

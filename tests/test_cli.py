@@ -710,6 +710,7 @@ def test_table_names_the_pot_its_settlement_column_is_paid_from():
     text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2").stdout.split())
     assert "note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)" in text
 
+
 def test_table_rejects_an_ending(tmp_path):
     path = tmp_path / "mixed.tbn"
     path.write_text('[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n[Contract "Trump S"]\n\n'
@@ -768,6 +769,7 @@ def test_bench_names_its_count_and_its_file_as_the_other_commands_do(tmp_path):
     both = run("bench", "-g", "kr", "--out", tmp_path / "a.json", "--save", tmp_path / "b.json", code=2)
     assert "Invalid value for '--save': give --out alone (--save is its old name)" in both.stderr
     assert not (tmp_path / "a.json").exists() and not (tmp_path / "b.json").exists()
+
 
 def test_bench_json_and_table():
     (document,) = documents("bench", "--game", "kratzen", "-n", "2", "--limit", "0")
@@ -1231,6 +1233,7 @@ def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
     assert result.stderr == (f"stich: {record}:1: pot 0: every card settles at 0 chips (give the record a [Pot] tag, "
                              "or --pot CHIPS)\n")
     assert "pot 0" not in run("postmortem", record, "-o", "score", "--pot", "12").stderr
+
 
 @whole_deals
 def test_postmortem_json():
@@ -2027,7 +2030,6 @@ def test_card_advice_names_the_known_option_for_the_known_cards():
                 f"stich: --known: {reason} (the record at {schafkopf}:10, board 1, not answered)\n")
 
 
-
 def test_known_cards_the_record_rules_out_are_the_known_options_error():
     """A known card in another hand, or of a suit its seat showed out of, pointed at the record's [Deal] or
     [Contract] tag, which are not wrong, and the second's message was cut before its advice; card advice took a
@@ -2035,7 +2037,7 @@ def test_known_cards_the_record_rules_out_are_the_known_options_error():
     schafkopf = EXAMPLES / "schafkopf.tbn"
     where = f" (the record at {schafkopf}:10, board 1, not answered)\n"
     for cards in ((), ("--cards",)):
-        for known, reason in (("2:SA", "known cards for seat 2: SA already in seat 3 (the analysed hand)"),
+        for known, reason in (("2:SA", "known cards for seat 2: SA is already in seat 3 (the analysed hand)"),
                               ("2:H8", "seat 2: H8 was played by seat 4")):
             refused = run("analyse", schafkopf, "--board", "1", *cards, "--seat", "3", "--known", known, "-n", "2",
                           "-j", "1", code=1)
@@ -2050,6 +2052,7 @@ def test_known_cards_the_record_rules_out_are_the_known_options_error():
     # cards the deal allows are still analysed
     assert run("analyse", schafkopf, "--board", "1", "--cards", "--seat", "3", "--known", "4:HA", "-n", "2", "-j",
                "1").stdout
+
 
 def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp_path):
     # found by fuzzing every option: each of these ended in a traceback (or wrote somewhere unexpected)

@@ -141,7 +141,6 @@ def test_analyse_is_reproducible_and_reports_probabilities():
     assert all(opening["win_probability"] == 1.0 for opening in report["openings"])
 
 
-
 def test_a_single_contract_analysis_takes_a_time_limit_as_the_advice_does():
     """--time-limit was refused outside contract and card advice, though a player asking for one contract's odds
     wants an answer in time too: it stops with the samples solved so far, said as such, exit 0."""
@@ -177,6 +176,27 @@ def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
     refused = runner.invoke(app, ["analyse", *hand[:-1], "--cards", "--seat", "2"])
     assert refused.exit_code == 1
     assert refused.stderr == "stich: card advice is for the seat to move, seat 1, not seat 2\n"
+
+
+def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
+    """Card advice from a hand did not say its declarer, known cards or variant (no record says them there), which
+    the single-contract analysis of the same question does: both documents give them alike now."""
+    from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+
+    hand = ["--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer G",
+            "--declarer", "3", "--known", "2:SA", "--known", "4:EA EZ", "--variant",
+            "laufende_mode=only_if_holder_wins", "-n", "4", "--seed", "1", "--workers", "1", "--json"]
+    advice = runner.invoke(app, ["analyse", *hand, "--cards"])
+    assert advice.exit_code == 0, advice.stderr
+    document = json.loads(advice.stdout)
+    assert schema_errors(document, SCHEMA) == []
+    analysis = json.loads(runner.invoke(app, ["analyse", *hand]).stdout)
+    for key in ("seats", "variant", "contract", "declarer", "seat", "hand", "known"):
+        assert document[key] == analysis[key], key
+    assert document["declarer"] == 3 and document["known"] == {"2": ["SA"], "4": ["EA", "EZ"]}
+    assert document["variant"]["laufende_mode"] == "only_if_holder_wins"
+    assert "record" not in document
+
 
 def test_analyse_a_kratzen_hand_at_a_larger_table():
     """--seats: a five-seat Kratzen hand, its four other seats' targets each reported, as analyse_hand gives it."""
@@ -431,7 +451,6 @@ def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):
     assert not (tmp_path / "out.jsonl").exists()
 
 
-
 def test_analyse_and_batch_check_their_pool_options_in_one_order(tmp_path):
     """The same bad pair of pool options gave different first errors: batch said --scheduler beside -j first,
     analyse --threads first. Both now check them in one order (--threads, then --scheduler's company)."""
@@ -447,6 +466,7 @@ def test_analyse_and_batch_check_their_pool_options_in_one_order(tmp_path):
         result = runner.invoke(app, [*args, "--scheduler", "tcp://127.0.0.1:1", "--worker-memory", "512"])
         assert result.exit_code == 2 and "the cluster's workers are its own" in result.stderr, result.stderr
     assert not (tmp_path / "out.jsonl").exists()
+
 
 def test_more_workers_than_cores_are_cut_to_the_cores_with_one_line(tmp_path, monkeypatch):
     """-j 8 on a 2-core machine started 8 worker processes (batch, analyse, match), each searching on one thread

@@ -412,6 +412,20 @@ def test_the_score_s_zero_is_named_where_it_is_not_the_game_line(tmp_path):
     assert "threshold-zero" not in _svg_ids(schafkopf) and ZERO_NAME not in _svg_text(schafkopf)
 
 
+
+def test_the_score_s_zero_is_not_drawn_on_the_frame():
+    """Where the scale starts at 0 (valat.tbn by the score: the declarer never below it) the named 0 line lay on
+    the x-axis' frame, its name on the cards' axis: nothing to tell apart there, so it is left out."""
+    from solver.plot import ZERO_NAME, plot_figure
+
+    analysis = analyse_play(next(iter(solver.read_positions(EXAMPLES / "valat.tbn"))), objective="score")
+    assert analysis.winning is None and min(analysis.curve) >= 0
+    (axes,) = plot_figure(analysis).axes
+    assert axes.get_ylim()[0] == 0
+    assert not [line for line in axes.lines if line.get_gid() == "threshold-zero"]
+    assert ZERO_NAME not in [text.get_text() for text in axes.texts]
+
+
 RANDOM_RUFER = """[Game "Schafkopf"]
 [Deal "1: EZ HZ HK HO HU H9 SA S7 / EA EO EU E7 GO GU H7 S9 / E9 E8 GZ G9 G8 HA SZ SO / EK GA GK G7 H8 SK SU S8"]
 [Contract "Rufer E"]

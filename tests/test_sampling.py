@@ -106,8 +106,10 @@ def test_known_cards_that_cannot_be_are_said_as_known_cards():
     """``--known 2:EU`` with EU in the hand said "seat 2: EU already in seat 1", and nine known cards "seat 2: more
     than 8 known cards": neither named the known cards, nor whose hand seat 1 is."""
     hand = "EU E8 E7 GK GO HA H9 SU"
-    cases = [({2: "EU"}, "known cards for seat 2: EU already in seat 1 (the analysed hand)"),
-             ({2: "EA", 3: "EA"}, "known cards for seat 3: EA already in seat 2 (known in seat 2)"),
+    cases = [({2: "EU"}, "known cards for seat 2: EU is already in seat 1 (the analysed hand)"),
+             # the seat was said twice ("already in seat 2 (known in seat 2)", a review)
+             ({2: "EA", 3: "EA EZ"}, "known cards for seat 3: EA is already given to seat 2 by --known 2:..."),
+             ({2: "EA EZ", 3: "EA EZ"}, "known cards for seat 3: EA, EZ are already given to seat 2 by --known 2:..."),
              ({2: "EA EZ EK EO GA GZ G9 G8 G7"}, "known cards for seat 2: 9, more than a Schafkopf hand of 8")]
     for known, words in cases:
         with pytest.raises(solver.StichError) as caught:
@@ -638,3 +640,31 @@ def test_a_hand_analysis_checkpoint_resumes_whatever_way_the_variant_is_spelt(tm
     written = (tmp_path / "hand.ckpt").read_text()
     assert ask("weli_also_bells=TRUE") == ask({"Weli_Also_Bells": "true"}) == whole
     assert (tmp_path / "hand.ckpt").read_text() == written  # nothing solved again, no second header
+
+
+def test_hand_position_keeps_the_hand_and_redeals_within_the_contract():
+    """:func:`solver.sampling.hand_position`, behind card advice from a hand, had no test of its own: its deal holds
+    the hand, and card advice's samples from it (the seat's view) keep the hand on every sample and redeal the rest
+    within the contract (a Rufer's declarer, seat 3, never holds the called Ace); a seat not on lead is refused."""
+    from solver.advice import SeatNotAdvised, card_advice
+    from solver.sampling import draw_sample, hand_position, position_setup
+
+    hand = "EU E8 E7 GK GO HA H9 SU"
+    position = hand_position("Schafkopf", hand, 1, "Rufer G", declarer=3, known={2: "SA"})
+    game = position.game
+    mask = parse_hand(game.pack, hand, 0)
+    called = game.pack.parse("GA").index
+    assert position.rules.deal.hands[0] == mask and position.played == () and position.state.to_move == 0
+    assert position.rules.declarer == 2 and str(position.rules.contract) == "Rufer G"
+    spade_ace = game.pack.parse("SA").index
+    assert position.rules.deal.hands[1] >> spade_ace & 1  # the known card where it was given
+    setup = position_setup(position, 1, known={2: "SA"})  # as card advice samples it
+    deals = [draw_sample(setup, k)[0].deal for k in range(30)]
+    assert all(deal.hands[0] == mask for deal in deals)
+    assert all(deal.hands[1] >> spade_ace & 1 for deal in deals)
+    assert not any(deal.hands[2] >> called & 1 for deal in deals)  # the declarer never holds the called Ace
+    assert len({deal.hands[2] for deal in deals}) > 20  # and the other hands are redealt
+    later = hand_position("Schafkopf", hand, 2, "Rufer G", declarer=3)
+    assert later.rules.deal.hands[1] == parse_hand(game.pack, hand, 1)
+    with pytest.raises(SeatNotAdvised, match="card advice is for the seat to move, seat 1, not seat 2"):
+        card_advice(later, 2, samples=2, workers=1)

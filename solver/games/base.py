@@ -394,6 +394,9 @@ class Game(metaclass=GameType):
     #: The words of the contracts' tokens that the rule book writes otherwise, token -> RULES.md's name: a report
     #: for people says "Suit Solo" where a record, ``--contract`` and ``--json`` keep the token "SuitSolo".
     contract_words: ClassVar[dict[str, str]] = {}
+    #: Whether any score item is a bonus beside the game (:meth:`is_bonus_item`): contract and card advice play a
+    #: settlement's line out for its bonuses only then (Kratzen: never, its trick payouts are the pot's game).
+    has_bonus_items: ClassVar[bool] = True
     #: Whether bonuses are announced and Kontra'd: scoring takes ``announcements`` only then.
     has_announcements: ClassVar[bool] = False
     #: The bonuses a declarer may announce, each with the cards it needs in the announcer's hand (names, space

@@ -165,6 +165,7 @@ class Kratzen(Game):
     contract_help = "Trump E|G|H|S [Muss|SevenMuss]"
     objectives = ("tricks",)
     has_pot = True
+    has_bonus_items = False  # is_bonus_item: none
     score_unit = "chips"
     declarer_title = "attacker"
     named_cards = {"S6": ("Weli", "a permanent trump, second only to the trump ace")}
