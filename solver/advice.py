@@ -1427,6 +1427,8 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     it, :func:`advice_text` writes it as the hand diagram does) and the notes."""
     report: list[str | AdviceTable | None] = [
         card_advice_title(document) + card_names(document["game"], document.get("hand", ())),
+        *(f"known in seat {seat}: {card_names(document['game'], cards)}"  # from a hand, as the analysis says them
+          for seat, cards in document.get("known", {}).items()),
         samples_done(document) + scored_with(document)]
     nothing = nothing_solved(document)
     if nothing is not None:

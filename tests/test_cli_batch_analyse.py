@@ -196,6 +196,10 @@ def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
     assert document["declarer"] == 3 and document["known"] == {"2": ["SA"], "4": ["EA", "EZ"]}
     assert document["variant"]["laufende_mode"] == "only_if_holder_wins"
     assert "record" not in document
+    # and the text says the known cards under the hand, as the analysis does
+    text = runner.invoke(app, ["analyse", *hand[:-1], "--cards"]).stdout.splitlines()
+    assert text[:3] == ["Schafkopf, Rufer G: seat 1 to move after 0 cards played, holding EU E8 E7 GK GO HA H9 SU",
+                        "known in seat 2: SA", "known in seat 4: EA EZ"]
 
 
 def test_analyse_a_kratzen_hand_at_a_larger_table():
