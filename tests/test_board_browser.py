@@ -1360,3 +1360,38 @@ def test_a_short_window_shows_the_trick_and_the_players_own_hand_at_once(driver,
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.set_window_size(1400, 900)
+
+
+#: The centre's box (its lines' box: the words, the pot line, a note) and the boxes of the seats' labels and cards.
+CENTRE_AND_SEATS = """const box = (n) => n.getBoundingClientRect().toJSON();
+return {centre: box(document.getElementById('centre')),
+        seats: [...document.querySelectorAll('.seat .who, .seat .card')].map((n) => Object.assign(box(n),
+          {name: n.closest('.seat').id + ' ' + (n.dataset.card || 'label')})),
+        window: innerWidth};"""
+
+
+@pytest.mark.parametrize("width, height, scale, mobile", [
+    (1024, 768, 1, True), (1025, 768, 1, False), (641, 900, 1, False), (680, 900, 1, False), (720, 900, 1, False),
+    (768, 1024, 1, True), (844, 390, 1, True), (683, 384, 2, False)])
+def test_the_centre_keeps_off_six_and_five_seat_hands(driver, server, width, height, scale, mobile):
+    """The board review: the centre's lines (whose turn, the pot) were a box 17.5rem wide on any table, and the tablet
+    layouts give the table 627-700 pixels: at a deal's start in Kratzen board 5 (six seats) and board 4 (five) the
+    side seats' cards and labels, at 19.6% and 80.4% of the table's width, lay over it at 1,024 pixels held sideways
+    and at 641-720 upright. The centre is as wide as the table leaves it between the side seats."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                      "deviceScaleFactor": scale, "mobile": mobile})
+        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        for label in ("kratzen.tbn board 5", "kratzen.tbn board 4"):
+            open_record(driver, label)
+            driver.execute_script("goTo(0)")
+            wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the deal's start")
+            page = driver.execute_script(CENTRE_AND_SEATS)
+            assert len(page["seats"]) > 20, label
+            covered = [seat["name"] for seat in page["seats"] if not apart(page["centre"], seat)]
+            assert covered == [], (width, label, page["centre"], covered)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
