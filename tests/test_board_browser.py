@@ -1395,3 +1395,47 @@ def test_the_centre_keeps_off_six_and_five_seat_hands(driver, server, width, hei
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.set_window_size(1400, 900)
+
+
+#: What is under each pixel along the graph's dashed line (its class, and its tooltip's text if it has one), and the
+#: line's box.
+UNDER_THE_GAME_LINE = """const line = document.querySelector('#graph .game-line'), r = line.getBoundingClientRect();
+const y = (r.top + r.bottom) / 2, under = [];
+for (let x = Math.ceil(r.left) + 1; x < r.right - 1; x += 1) { const n = document.elementFromPoint(x, y);
+  under.push({x: x, y: y, name: n.getAttribute('class').trim(), index: n.dataset.index,
+              title: n.querySelector('title') ? n.querySelector('title').textContent : null}); }
+return {under: under, title: line.querySelector('title').textContent};"""
+
+
+def test_a_mouse_beside_a_touch_screen_reads_the_dashed_lines_tooltip(driver, server):
+    """The board review: with a touch screen and a mouse (``any-pointer: coarse``) the finger's tap columns were drawn
+    over the dashed game line, whose tooltip says where the game is won, so the mouse never showed it. The columns are
+    under the line now: the line (its dashes) is what the mouse finds, and a tap on it goes to the column under it."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "schafkopf.tbn board 7")
+    graph = ("return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
+             " && document.querySelector('#graph .game-line title') !== null")
+    wait_for(lambda: settled(driver) and driver.execute_script(graph), "the graph and its dashed line")
+    try:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        if not driver.execute_script("return matchMedia('(any-pointer: coarse)').matches"):
+            pytest.skip("this Chromium's touch emulation keeps a fine pointer")
+        page = driver.execute_script(UNDER_THE_GAME_LINE)
+        under, title = page["under"], page["title"]
+        assert title.startswith("game won at \u2265 ")
+        names = {point["name"].split()[0] for point in under}
+        assert names <= {"game-line", "hit", "dot"}, names  # a dash, a gap between dashes (its column), a point
+        on_line = [point for point in under if point["name"] == "game-line"]
+        assert len(on_line) >= len(under) / 3 and all(point["title"] == title for point in on_line)
+        # a tap on the line, past the middle, goes to the card whose column is under it
+        point = on_line[len(on_line) * 2 // 3]
+        at = (point["x"], point["y"])
+        column = driver.execute_script("return document.elementsFromPoint(arguments[0], arguments[1])"
+                                       ".find((n) => n.classList.contains('hit')).dataset.index", *at)
+        assert int(column) > 0
+        driver.execute_script("const [x, y] = arguments; document.elementFromPoint(x, y).dispatchEvent("
+                              "new MouseEvent('click', {bubbles: true, clientX: x, clientY: y}));", *at)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == int(column), "its card")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})

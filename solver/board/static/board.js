@@ -601,9 +601,24 @@ function renderCurve() {
   // an ending's line is the whole deal's, on the ending's own cards, as stich postmortem says
   const wonAt = winning ? `${winning.name} ${winning.name === "target" ? "made" : "won"} at \u2265 ${winning.value}` +
     (scored ? ` ${S.view.score_unit}` : "") + (curve.whole_deal === false ? " (on the ending's own cards)" : "") : "";
+  // a finger's targets (a touch screen, CSS): each point's whole column, from halfway to the point before to halfway
+  // to the next, the graph's height, where the dots themselves are 6 to 13 pixels across; drawn under the dashed line,
+  // whose tooltip a mouse beside the touch screen shows (the curve, the trick ends and the numbers let a tap through)
+  const step = (width - left - pad) / n;
+  points.forEach((value, index) => {
+    const hit = make("rect", { class: "hit", x: x(index) - step / 2, y: 0, width: step, height, "data-index": index,
+      "aria-hidden": "true" });
+    hit.addEventListener("click", () => goTo(index));
+    svg.append(hit);
+  });
   if (mark !== null) {
     const line = make("line", { class: "game-line", x1: left, x2: width - pad, y1: y(mark), y2: y(mark) });
     if (winning) { const title = make("title", {}); title.textContent = wonAt; line.append(title); }
+    // a finger's tap on the line goes to the column under it, as beside it (no column shown, a mouse: nothing)
+    line.addEventListener("click", (event) => {
+      const hit = document.elementsFromPoint(event.clientX, event.clientY).find((n) => n.classList.contains("hit"));
+      if (hit) goTo(Number(hit.dataset.index));
+    });
     svg.append(line);
     // at the top or bottom of the scale the axis's own number already says it
     if (mark !== most && mark !== least) label(mark, y(mark) + 3);
@@ -617,15 +632,6 @@ function renderCurve() {
   }
   points.forEach((value, index) => {
     if (changed[index]) svg.append(make("circle", { class: "game-change", cx: x(index), cy: y(value), r: 9 }));
-  });
-  // a finger's targets (a touch screen, CSS): each point's whole column, from halfway to the point before to halfway
-  // to the next, the graph's height, where the dots themselves are 6 to 13 pixels across
-  const step = (width - left - pad) / n;
-  points.forEach((value, index) => {
-    const hit = make("rect", { class: "hit", x: x(index) - step / 2, y: 0, width: step, height, "data-index": index,
-      "aria-hidden": "true" });
-    hit.addEventListener("click", () => goTo(index));
-    svg.append(hit);
   });
   points.forEach((value, index) => {
     const card = index ? curve.cards[index - 1] : null;
