@@ -457,8 +457,9 @@ def test_the_table_on_a_phone(driver, server):
 
 def test_the_table_between_a_phone_and_a_wide_window(driver, server):
     """The review: at 1,101-1,150 pixels a Zwanzigerrufen side hand of ten cards stuck out of the table, and at 761
-    a six-seat Kratzen table was crowded: the panels go under the table below 1,160 pixels, the seats are stacked
-    below 800."""
+    a six-seat Kratzen table was crowded. Below 1,160 pixels the panels beside the table are narrower (20rem), below
+    1,024 they go under it, and only below 640 are the seats stacked: at 1,120 and 1,150 (panels beside) and 780
+    (panels under, seats around the table) no sideways scrolling, no card over another and no seat off the table."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     edges = ("const t = document.getElementById('table').getBoundingClientRect(); return [...document."
