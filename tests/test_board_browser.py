@@ -457,8 +457,9 @@ def test_the_table_on_a_phone(driver, server):
 
 def test_the_table_between_a_phone_and_a_wide_window(driver, server):
     """The review: at 1,101-1,150 pixels a Zwanzigerrufen side hand of ten cards stuck out of the table, and at 761
-    a six-seat Kratzen table was crowded: the panels go under the table below 1,160 pixels, the seats are stacked
-    below 800."""
+    a six-seat Kratzen table was crowded. Below 1,160 pixels the panels beside the table are narrower (20rem), below
+    1,024 they go under it, and only below 640 are the seats stacked: at 1,120 and 1,150 (panels beside) and 780
+    (panels under, seats around the table) no sideways scrolling, no card over another and no seat off the table."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     edges = ("const t = document.getElementById('table').getBoundingClientRect(); return [...document."
@@ -1360,3 +1361,82 @@ def test_a_short_window_shows_the_trick_and_the_players_own_hand_at_once(driver,
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.set_window_size(1400, 900)
+
+
+#: The centre's box (its lines' box: the words, the pot line, a note) and the boxes of the seats' labels and cards.
+CENTRE_AND_SEATS = """const box = (n) => n.getBoundingClientRect().toJSON();
+return {centre: box(document.getElementById('centre')),
+        seats: [...document.querySelectorAll('.seat .who, .seat .card')].map((n) => Object.assign(box(n),
+          {name: n.closest('.seat').id + ' ' + (n.dataset.card || 'label')})),
+        window: innerWidth};"""
+
+
+@pytest.mark.parametrize("width, height, scale, mobile", [
+    (1024, 768, 1, True), (1025, 768, 1, False), (641, 900, 1, False), (680, 900, 1, False), (720, 900, 1, False),
+    (768, 1024, 1, True), (844, 390, 1, True), (683, 384, 2, False)])
+def test_the_centre_keeps_off_six_and_five_seat_hands(driver, server, width, height, scale, mobile):
+    """The board review: the centre's lines (whose turn, the pot) were a box 17.5rem wide on any table, and the tablet
+    layouts give the table 627-700 pixels: at a deal's start in Kratzen board 5 (six seats) and board 4 (five) the
+    side seats' cards and labels, at 19.6% and 80.4% of the table's width, lay over it at 1,024 pixels held sideways
+    and at 641-720 upright. The centre is as wide as the table leaves it between the side seats."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                      "deviceScaleFactor": scale, "mobile": mobile})
+        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        for label in ("kratzen.tbn board 5", "kratzen.tbn board 4"):
+            open_record(driver, label)
+            driver.execute_script("goTo(0)")
+            wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the deal's start")
+            page = driver.execute_script(CENTRE_AND_SEATS)
+            assert len(page["seats"]) > 20, label
+            covered = [seat["name"] for seat in page["seats"] if not apart(page["centre"], seat)]
+            assert covered == [], (width, label, page["centre"], covered)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)
+
+
+#: What is under each pixel along the graph's dashed line (its class, and its tooltip's text if it has one), and the
+#: line's box.
+UNDER_THE_GAME_LINE = """const line = document.querySelector('#graph .game-line'), r = line.getBoundingClientRect();
+const y = (r.top + r.bottom) / 2, under = [];
+for (let x = Math.ceil(r.left) + 1; x < r.right - 1; x += 1) { const n = document.elementFromPoint(x, y);
+  under.push({x: x, y: y, name: n.getAttribute('class').trim(), index: n.dataset.index,
+              title: n.querySelector('title') ? n.querySelector('title').textContent : null}); }
+return {under: under, title: line.querySelector('title').textContent};"""
+
+
+def test_a_mouse_beside_a_touch_screen_reads_the_dashed_lines_tooltip(driver, server):
+    """The board review: with a touch screen and a mouse (``any-pointer: coarse``) the finger's tap columns were drawn
+    over the dashed game line, whose tooltip says where the game is won, so the mouse never showed it. The columns are
+    under the line now: the line (its dashes) is what the mouse finds, and a tap on it goes to the column under it."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "schafkopf.tbn board 7")
+    graph = ("return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
+             " && document.querySelector('#graph .game-line title') !== null")
+    wait_for(lambda: settled(driver) and driver.execute_script(graph), "the graph and its dashed line")
+    try:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        if not driver.execute_script("return matchMedia('(any-pointer: coarse)').matches"):
+            pytest.skip("this Chromium's touch emulation keeps a fine pointer")
+        page = driver.execute_script(UNDER_THE_GAME_LINE)
+        under, title = page["under"], page["title"]
+        assert title.startswith("game won at \u2265 ")
+        names = {point["name"].split()[0] for point in under}
+        assert names <= {"game-line", "hit", "dot"}, names  # a dash, a gap between dashes (its column), a point
+        on_line = [point for point in under if point["name"] == "game-line"]
+        assert len(on_line) >= len(under) / 3 and all(point["title"] == title for point in on_line)
+        # a tap on the line, past the middle, goes to the card whose column is under it
+        point = on_line[len(on_line) * 2 // 3]
+        at = (point["x"], point["y"])
+        column = driver.execute_script("return document.elementsFromPoint(arguments[0], arguments[1])"
+                                       ".find((n) => n.classList.contains('hit')).dataset.index", *at)
+        assert int(column) > 0
+        driver.execute_script("const [x, y] = arguments; document.elementFromPoint(x, y).dispatchEvent("
+                              "new MouseEvent('click', {bubbles: true, clientX: x, clientY: y}));", *at)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == int(column), "its card")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})

@@ -184,6 +184,7 @@ function renderTable() {
   const view = S.view, table = $("table");
   table.querySelectorAll(".seat").forEach((node) => node.remove());
   const viewer = view.to_move || view.declarer;
+  const rooms = [];  // how far the centre's lines may reach each side: to the lower side seats' inner edges
   for (const hand of view.hands) {
     const place = seatPlace(hand.seat, view.seats);
     const side = Math.abs(place.x) > 0.5 && hand.cards.length > 5;  // a hand at the table's side: in two rows
@@ -234,10 +235,21 @@ function renderTable() {
       // a seat at the table's side stays on the table however narrow it is (a tablet's): its middle at least half its
       // width (its hand's or its label's, measured; in rem, as they grow with the font) and a margin from the edge;
       // a guessed label of 13rem put a short window's six-seat hands on the pot line
-      const half = `${(seatNode.offsetWidth / 2 / rootFontSize() + 0.5).toFixed(3)}rem`;
+      const halfWidth = seatNode.offsetWidth / 2 / rootFontSize();  // rem
+      const half = `${(halfWidth + 0.5).toFixed(3)}rem`;
       seatNode.style.left = `clamp(${half}, ${left}, calc(100% - ${half}))`;
+      // a side seat below the middle is level with the centre's lines (five or six seats): the lines end a quarter rem
+      // short of its inner edge, where the seat is from the middle less its half width
+      if (place.y > 0.01) {
+        const inner = `min(${Math.abs(place.x).toFixed(4)} * var(--seat-x), 50% - ${half})`;
+        rooms.push(`calc(${inner} - ${(halfWidth + 0.25).toFixed(3)}rem)`);
+      }
     }
   }
+  // the centre as wide as the table leaves it between those seats (its 17.5rem at most): at 1,024 pixels held sideways
+  // or 641-720 upright a fixed 17.5rem lay under six seats' side hands
+  if (rooms.length) table.style.setProperty("--centre-room", `min(${[...new Set(rooms)].join(", ")})`);
+  else table.style.removeProperty("--centre-room");
   if (S.focusNext) {  // a card played from the keyboard: the keys go on with the next seat's cards
     S.focusNext = false;
     table.querySelector('.card.legal[tabindex="0"]')?.focus();
@@ -589,9 +601,24 @@ function renderCurve() {
   // an ending's line is the whole deal's, on the ending's own cards, as stich postmortem says
   const wonAt = winning ? `${winning.name} ${winning.name === "target" ? "made" : "won"} at \u2265 ${winning.value}` +
     (scored ? ` ${S.view.score_unit}` : "") + (curve.whole_deal === false ? " (on the ending's own cards)" : "") : "";
+  // a finger's targets (a touch screen, CSS): each point's whole column, from halfway to the point before to halfway
+  // to the next, the graph's height, where the dots themselves are 6 to 13 pixels across; drawn under the dashed line,
+  // whose tooltip a mouse beside the touch screen shows (the curve, the trick ends and the numbers let a tap through)
+  const step = (width - left - pad) / n;
+  points.forEach((value, index) => {
+    const hit = make("rect", { class: "hit", x: x(index) - step / 2, y: 0, width: step, height, "data-index": index,
+      "aria-hidden": "true" });
+    hit.addEventListener("click", () => goTo(index));
+    svg.append(hit);
+  });
   if (mark !== null) {
     const line = make("line", { class: "game-line", x1: left, x2: width - pad, y1: y(mark), y2: y(mark) });
     if (winning) { const title = make("title", {}); title.textContent = wonAt; line.append(title); }
+    // a finger's tap on the line goes to the column under it, as beside it (no column shown, a mouse: nothing)
+    line.addEventListener("click", (event) => {
+      const hit = document.elementsFromPoint(event.clientX, event.clientY).find((n) => n.classList.contains("hit"));
+      if (hit) goTo(Number(hit.dataset.index));
+    });
     svg.append(line);
     // at the top or bottom of the scale the axis's own number already says it
     if (mark !== most && mark !== least) label(mark, y(mark) + 3);
@@ -605,15 +632,6 @@ function renderCurve() {
   }
   points.forEach((value, index) => {
     if (changed[index]) svg.append(make("circle", { class: "game-change", cx: x(index), cy: y(value), r: 9 }));
-  });
-  // a finger's targets (a touch screen, CSS): each point's whole column, from halfway to the point before to halfway
-  // to the next, the graph's height, where the dots themselves are 6 to 13 pixels across
-  const step = (width - left - pad) / n;
-  points.forEach((value, index) => {
-    const hit = make("rect", { class: "hit", x: x(index) - step / 2, y: 0, width: step, height, "data-index": index,
-      "aria-hidden": "true" });
-    hit.addEventListener("click", () => goTo(index));
-    svg.append(hit);
   });
   points.forEach((value, index) => {
     const card = index ? curve.cards[index - 1] : null;
