@@ -1440,3 +1440,39 @@ def test_a_mouse_beside_a_touch_screen_reads_the_dashed_lines_tooltip(driver, se
         wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == int(column), "its card")
     finally:
         driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+
+
+#: Each side seat's left and right edge (the seats at the table's sides are the ones the clamp moves).
+SEAT_EDGES = """return Object.fromEntries([...document.querySelectorAll('.seat')].map((n) => {
+  const box = n.getBoundingClientRect(); return [n.id, [Math.round(box.left), Math.round(box.right)]]; }));"""
+
+
+def test_a_phone_turned_sideways_seats_the_table_as_a_page_opened_sideways(driver, server):
+    """The side seats' clamp is measured in the layout the table was drawn in: a phone turned from upright (the
+    stacked seats, almost the window's width) to sideways kept a 12rem clamp where 7rem was right, seats 2 and 4
+    drawn 80 pixels in from where a page opened sideways puts them, until the next card (the review). A change of
+    the table's width draws it again: the seats land where a fresh page puts them, and a focused card keeps focus."""
+    metrics = {"deviceScaleFactor": 1, "mobile": True}
+    try:
+        driver.get(server)
+        wait_for(lambda: settled(driver), "values")
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, **metrics})
+        wait_for(lambda: driver.execute_script("return innerWidth") == 844, "sideways")
+        open_record(driver, "schafkopf.tbn board 7")
+        driver.execute_script("goTo(4)")  # the second trick's first card: seat 1 to play, every hand of 7 cards
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 4, "there")
+        fresh = driver.execute_script(SEAT_EDGES)
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, **metrics})
+        wait_for(lambda: driver.execute_script("return innerWidth") == 390, "upright")
+        driver.execute_script("renderTable()")  # drawn upright, as a page opened upright is
+        driver.execute_script("document.querySelector('#table .card.legal[tabindex=\"0\"]').focus()")
+        focused = driver.execute_script("return document.activeElement.dataset.card")
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, **metrics})
+        wait_for(lambda: driver.execute_script("return innerWidth") == 844, "sideways again")
+        wait_for(lambda: driver.execute_script(SEAT_EDGES) == fresh, "the seats where a fresh page puts them")
+        assert driver.execute_script("return document.activeElement.dataset.card") == focused
+        assert driver.execute_script("return document.querySelectorAll('#table .card.legal .value').length") == \
+            driver.execute_script("return document.querySelectorAll('#table .card.legal').length") > 0  # values kept
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(1400, 900)

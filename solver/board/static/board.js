@@ -5,7 +5,7 @@
 const S = {
   client: Math.random().toString(36).slice(2, 12),
   board: null, moves: [], cursor: 0, objective: null, mode: "dd",
-  view: null, values: null, curve: null, curveKey: null, curveWidth: null, games: [],
+  view: null, values: null, curve: null, curveKey: null, curveWidth: null, tableWidth: null, games: [],
   requests: {},  // kind -> AbortController of the request in flight
 };
 const $ = (id) => document.getElementById(id);
@@ -250,6 +250,7 @@ function renderTable() {
   // or 641-720 upright a fixed 17.5rem lay under six seats' side hands
   if (rooms.length) table.style.setProperty("--centre-room", `min(${[...new Set(rooms)].join(", ")})`);
   else table.style.removeProperty("--centre-room");
+  S.tableWidth = Math.round(table.getBoundingClientRect().width);  // the layout the side seats were measured in
   if (S.focusNext) {  // a card played from the keyboard: the keys go on with the next seat's cards
     S.focusNext = false;
     table.querySelector('.card.legal[tabindex="0"]')?.focus();
@@ -557,6 +558,16 @@ async function loadCurve(again = true) {
   renderCurve();
   renderPlay();
 }
+
+// a window turned or resized into another width seats the table again: the side seats' clamps and the centre's room
+// were measured in the layout before (a phone turned sideways kept the upright layout's 12rem clamp)
+new ResizeObserver(() => {
+  const width = Math.round($("table").getBoundingClientRect().width);
+  if (!S.view || !width || width === S.tableWidth) return;
+  const focused = document.activeElement?.closest?.("#table") ? document.activeElement.dataset.card : null;
+  renderTable(); renderValues(); markOdds();  // the cards drawn anew carry their values and odds again
+  if (focused) $("table").querySelector(`.card[data-card="${focused}"]`)?.focus();
+}).observe(document.getElementById("table"));
 
 // the width the graph is drawn at: its own pixels, at least 200 (400 while it has no width yet)
 const curveDrawWidth = () => Math.max(200, Math.round($("graph").getBoundingClientRect().width) || 400);
