@@ -339,8 +339,8 @@ def bonuses_of_value(table: PayoffTable, value: int,
     off the payoff table: a score-optimal line ends in a bucket worth ``value``, so where every such bucket pays the
     same bonuses (each bucket's items, ``Game.settlement_items``, kept with the table) they are the line's, and the
     line need not be played. None where those buckets differ (a Pagat and an Absolut may pay alike), or the game
-    does not itemise its buckets. None at all where ``game`` has no bonus items (``Game.has_bonus_items``:
-    Kratzen), whose line would only find none."""
+    does not itemise its buckets. No bonuses, ``((), ())``, where ``game`` has no bonus items
+    (``Game.has_bonus_items``: Kratzen), whose line would only find none."""
     if game is not None and not game.has_bonus_items:
         return (), ()
     if table.made is None or table.against is None:
@@ -1102,10 +1102,12 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     identity, aliases = checkpoint_identity(asdict(sampling))
     # chunks journalled before the cards' bonuses were tallied hold none: another job, not resumed with these
     key = {"cards": identity, "bonuses": True} if bonuses else {"cards": identity}
-    if bonuses and checkpoint is not None:
-        without = journalled_samples(checkpoint, [{"cards": document, "samples": samples, "share_scale": SHARE_SCALE}
-                                                  for document in (identity, *aliases)])
-        if without:
+    if bonuses and checkpoint is not None:  # said while the old samples are still to be solved again, not after
+        without, done = (journalled_samples(checkpoint, [{**job, "cards": document, "samples": samples,
+                                                          "share_scale": SHARE_SCALE}
+                                                         for document in (identity, *aliases)])
+                         for job in ({}, {"bonuses": True}))
+        if done < min(without, samples):
             warn_caller(without_bonuses_text(checkpoint, without))
     total, stopped = run_samples(samples, workers, card_chunk, setup, key, checkpoint, time_limit, stop, progress,
                                  at_least, aliases=[{**key, "cards": alias} for alias in aliases])

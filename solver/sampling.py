@@ -623,7 +623,7 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequen
                 both = game.pack.names(held & mask)
                 verb = "is" if len(both) == 1 else "are"
                 whose = f"{verb} already in seat {s + 1} (the analysed hand)" if s == at else \
-                    f"{verb} already given to seat {s + 1} by --known {s + 1}:..."
+                    f"{verb} already given to seat {s + 1} as a known card"
                 raise InvalidDealError(f"known cards for seat {other}: {', '.join(both)} {whose}")
         fixed[other - 1] |= mask
         if fixed[other - 1].bit_count() > game.hand_size:
