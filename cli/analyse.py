@@ -463,17 +463,20 @@ def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...]
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,
                  workers: int | None, time_limit: float | None, checkpoint: Path | None, as_json: bool) -> dict:
     """Card advice for a record's position, with the live display; Ctrl-C prints the advice so far (exit 130)."""
+    def with_known(document: dict) -> dict:  # the samples were drawn with them, which the record's tags do not say
+        return _after_key(document, "hand", known=_known_by_seat(position, known)) if known else document
+
     def finish(document: dict) -> None:
-        document = _with_record(position, document)
+        document = _with_record(position, with_known(document))
         if as_json:
             emit_json(document)
         else:
             render_cards(document, stdout_console())
 
     with warnings_said("analyse"):  # a checkpoint's samples solved again (written before the bonus odds)
-        return anytime("card advice", samples, lambda show: card_advice(
+        return with_known(anytime("card advice", samples, lambda show: card_advice(
             position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-            checkpoint=checkpoint, progress=show), finish, as_json)
+            checkpoint=checkpoint, progress=show), finish, as_json))
 
 
 def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: str | None, *, known: dict,
@@ -508,11 +511,25 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
     finish(document)
 
 
+def _known_by_seat(position: Position, known: dict[int, str]) -> dict[str, list[str]]:
+    """``--known``'s cards by seat as the documents write them: ``{"2": ["SA"]}``."""
+    pack = position.game.pack
+    return {str(other): list(pack.names(parse_hand(pack, known[other], other - 1))) for other in sorted(known)}
+
+
+def _after_key(document: dict, key: str, **added: object) -> dict:
+    """``document`` with ``added`` right after ``key`` (the documents keep their keys in the schema's order)."""
+    with_added: dict = {}
+    for name, value in document.items():
+        with_added[name] = value
+        if name == key:
+            with_added.update(added)
+    return with_added
+
+
 def _with_deal(position: Position, known: dict[int, str], document: dict) -> dict:
     """Card advice from a hand, saying what its deal was asked with as ``analyse`` of one contract does: the
     seats, the variant (every flag), the declarer and the known cards by seat, which no record says here."""
-    pack = position.game.pack
-    cards = {str(other): list(pack.names(parse_hand(pack, known[other], other - 1))) for other in sorted(known)}
     with_deal: dict = {}
     for key, value in document.items():
         if key == "contract":
@@ -520,9 +537,7 @@ def _with_deal(position: Position, known: dict[int, str], document: dict) -> dic
         with_deal[key] = value
         if key == "contract":
             with_deal["declarer"] = position.rules.declarer + 1
-        elif key == "hand":
-            with_deal["known"] = cards
-    return with_deal
+    return _after_key(with_deal, "hand", known=_known_by_seat(position, known))
 
 
 def render_cards(document: dict, console=None) -> None:
@@ -532,7 +547,10 @@ def render_cards(document: dict, console=None) -> None:
     print_record(document, console)
     painter = CardPainter.for_game(document["game"])
     console.print(Text(card_advice_title(document)) + painter.cards(document["hand"]))  # its first line, painted
-    print_report(card_advice_report(document)[1:], console, painter.card)
+    known = document.get("known", {})
+    for seat, cards in known.items():  # and the known cards' lines
+        console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
+    print_report(card_advice_report(document)[1 + len(known):], console, painter.card)
 
 
 def _with_record(position: Position, document: dict) -> dict:

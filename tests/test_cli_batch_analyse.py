@@ -200,6 +200,14 @@ def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
     text = runner.invoke(app, ["analyse", *hand[:-1], "--cards"]).stdout.splitlines()
     assert text[:3] == ["Schafkopf, Rufer G: seat 1 to move after 0 cards played, holding EU E8 E7 GK GO HA H9 SU",
                         "known in seat 2: SA", "known in seat 4: EA EZ"]
+    # from a FILE the --known cards were used and said nowhere (the review): the document and the text say them
+    on_file = ["analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "2", "-j", "1",
+               "--known", "4:SK"]
+    document = json.loads(runner.invoke(app, [*on_file, "--json"]).stdout)
+    assert document["known"] == {"4": ["SK"]} and schema_errors(document, SCHEMA) == []
+    assert runner.invoke(app, on_file).stdout.splitlines()[1:3] == [
+        "Schafkopf, Rufer G: seat 3 to move after 16 cards played, holding GA GO SA SO", "known in seat 4: SK"]
+    assert "known" not in json.loads(runner.invoke(app, [*on_file[:-2], "--json"]).stdout)  # none given: the record's
 
 
 def test_analyse_a_kratzen_hand_at_a_larger_table():
