@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from .errors import StichError
+from .errors import FileError
 
 #: How long a temporary file must have been left unchanged, besides being held by no writer, before the next write
 #: of its file removes it (:func:`remove_stale_temporaries`).
@@ -231,10 +231,10 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
         try:
             handle = open(lock_path, "a")
         except FileNotFoundError:  # the first thing written beside the file: its folder is missing, say that
-            raise StichError(f"{path}: cannot be written: the folder {target.parent} does not exist (make it, or "
+            raise FileError(f"{path}: cannot be written: the folder {target.parent} does not exist (make it, or "
                              "choose another file)") from None
         except OSError as error:
-            raise StichError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
+            raise FileError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
         try:
             import fcntl
         except ImportError:  # not a POSIX system: no lock
@@ -245,12 +245,12 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
             fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             handle.close()
-            raise StichError(f"{path}: another {holder} is writing this file (its lock {lock_path} is held); wait "
+            raise FileError(f"{path}: another {holder} is writing this file (its lock {lock_path} is held); wait "
                              "for it to finish, or choose another file") from None
         if _same_file(handle, lock_path):
             return HeldLock(handle, lock_path)
         handle.close()  # its holder removed it before we locked it: lock the file now by that name
-    raise StichError(f"{path}: its lock {lock_path} keeps being removed by another process; try again")
+    raise FileError(f"{path}: its lock {lock_path} keeps being removed by another process; try again")
 
 
 def _same_file(handle: IO, path: Path) -> bool:

@@ -1992,6 +1992,22 @@ def test_analyse_of_several_records_checkpoints_each_and_resumes(tmp_path):
     assert documents(*args) == first and checkpoint.read_text() == before  # all read back, nothing solved again
 
 
+def test_a_checkpoint_that_cannot_be_used_is_named_not_the_records_contract(tmp_path):
+    # analysing a FILE, a bad --checkpoint was said at the record's [Contract] tag ('examples/kratzen.tbn:25:12:
+    # /tmp/x: not a stich checkpoint ...'), which is not what is wrong; the hand form said it bare, as now both do
+    not_a_checkpoint, missing = tmp_path / "notes.txt", tmp_path / "no such folder" / "c.jsonl"
+    not_a_checkpoint.write_text("hello\n")
+    for cards in ((), ("--cards",)):
+        refused = run("analyse", EXAMPLES / "kratzen.tbn", "-b", "2", "--seat", "1", "-n", "2", "-j", "1", *cards,
+                      "--checkpoint", not_a_checkpoint, code=1)
+        assert refused.stderr == (f"stich: {not_a_checkpoint}: not a stich checkpoint (its first line is no analysis "
+                                  "header); remove it or choose another file\n")
+        refused = run("analyse", EXAMPLES / "kratzen.tbn", "-b", "2", "--seat", "1", "-n", "2", "-j", "1", *cards,
+                      "--checkpoint", missing, code=1)
+        assert refused.stderr == (f"stich: {missing}: cannot be written: the folder {missing.parent} does not exist "
+                                  "(make it, or choose another file)\n")
+
+
 def test_analyse_options_that_do_not_fit_the_record_name_the_option(tmp_path):
     # --seat 5 on a 4-seat record is the option's error, said with the record it was refused for (it pointed at the
     # [Deal] tag, which is not wrong); --known "²:T1" is a message, not a ValueError (str.isdigit is true for
