@@ -669,7 +669,8 @@ def check_bid(game: type[Game], deal: Deal, seat: int, contract: str, variant: M
         announced: dict[str, Any] = dict(tags or {})
         game.rules(deal, contract, declarer=seat, variant=variant, **announced)
     except (InvalidContractError, InvalidDealError) as error:
-        raise InvalidContractError(f"seat {seat} cannot announce {contract} with this hand: {error}") from None
+        raise InvalidContractError(f"seat {seat} cannot announce {game.contract_in_words(contract)} with this hand: "
+                                   f"{error}") from None
 
 
 def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str, known: Mapping[int, str] | None,
