@@ -443,6 +443,21 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
     assert too_big.exit_code == 2 and "'--pot'" in too_big.stderr and "0<=x<=999999999" in too_big.stderr
 
 
+def test_an_announcement_that_does_not_parse_is_a_usage_error_of_announce():
+    """--announce 'Pagat' (no seat) was said as 'stich: announcement ...' with exit 1, naming no option, where a
+    card --hand does not know is --hand's usage error (exit 2): --announce's form is checked as --hand's cards are."""
+    hand = ["analyse", "--game", "zwanzigerrufen", "--hand", "T1 T4 T5 T6 T7 SK SQ SN SJ SG", "--seat", "1",
+            "--contract", "SuitSolo", "-n", "2", "-j", "1"]
+    for announce, said in (("Pagat", "announcement 'Pagat' does not start with a seat and a colon (e.g. '2: Kontra')"),
+                           ("5: Valat", "announcement '5: Valat': seat 5 is not a seat of this 4-seat deal"),
+                           ("1: Foo", "announcement 'Foo': expected a bonus (Absolut, Pagat, Valat, Trull, Koenige, "
+                                      "Mondfang) optionally followed by 'dagegen' or 'dazu', or "
+                                      "Kontra/Retour/Supra/Resupra")):
+        result = runner.invoke(app, [*hand, "--announce", announce])
+        assert result.exit_code == 2, (announce, result.exit_code, result.stderr)
+        assert f"Invalid value for '--announce': {said}" in " ".join(result.stderr.split())
+
+
 def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):
     """analyse and batch search each sample or record on one thread a worker; --threads there was Typer's 'No such
     option' with look-alikes (the CLI audit). It is refused, saying what to give instead, and not listed."""
