@@ -220,6 +220,9 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
                 chosen.pack.parse(token)
             except StichError as error:
                 raise typer.BadParameter(str(error), param_hint=f"'{option}'") from None
+        if option == "--hand" and len(text.split()) != chosen.hand_size:  # a card twice: the library says it
+            raise typer.BadParameter(f"a {chosen.name} hand holds {chosen.hand_size} cards, this one "
+                                     f"{len(text.split())}", param_hint="'--hand'")
 
 
 def engine_for(table_mb: int | None, threads: int | None = None) -> EngineSolver | None:
