@@ -584,6 +584,17 @@ def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
     assert "takes no seat" in result.stderr and not (tmp_path / "t.json").exists()
 
 
+def test_a_tree_seat_the_deal_has_not_is_said_as_the_options_error(tmp_path):
+    # it was pointed at the record's [Contract] tag ('examples/kratzen.tbn:15:12: seat 7 is not a seat of this 3-seat
+    # deal'), which is not wrong; analyse --seat says it as the option's, naming the record it was refused for
+    for seat in ("7", "0"):
+        result = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "--seat", seat, "--out",
+                     tmp_path / "t.json", code=1)
+        assert result.stderr == (f"stich: --seat: seat {seat} is not a seat of this 3-seat deal (the record at "
+                                 f"{EXAMPLES / 'kratzen.tbn'}:10, board 1, not answered)\n")
+        assert not (tmp_path / "t.json").exists()
+
+
 def test_tree_and_batch_take_the_pot_as_solve_does(tmp_path):
     """tree and batch had no --pot: a Kratzen ``tree -o score`` or batch settled from a pot of 0 unless the record had
     a [Pot] tag."""
