@@ -66,6 +66,10 @@ def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, 
     directory = path.parent if str(path.parent) else Path(".")
     try:
         return tempfile.mkstemp(prefix=f".{path.stem if suffix else path.name}.", suffix=suffix, dir=directory)
+    except FileNotFoundError as error:  # its folder is missing: say that, as a checkpoint's lock does
+        why = (f"cannot be written: the folder {directory} does not exist (make it, or choose another file)"
+               if not directory.exists() else error.strerror)
+        raise FileNotFoundError(error.errno, why, str(shown)) from None
     except OSError as error:
         raise type(error)(error.errno, error.strerror, str(shown)) from None
 

@@ -631,7 +631,9 @@ def test_tree_board_is_found_past_a_record_too_broken_to_read(tmp_path):
 
 def test_output_errors_name_the_file_asked_for(tmp_path):
     result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--out", tmp_path / "no" / "t.json", code=1)
-    assert f"stich: {tmp_path / 'no' / 't.json'}: No such file or directory" in result.stderr
+    # the folder that is missing named, as batch and --checkpoint name it (it said 'No such file or directory')
+    assert result.stderr == (f"stich: {tmp_path / 'no' / 't.json'}: cannot be written: the folder {tmp_path / 'no'} "
+                             "does not exist (make it, or choose another file)\n")
     result = run("deal", "-g", "sk", "--out", tmp_path, code=1)
     assert f"stich: {tmp_path}: Is a directory" in result.stderr
 
@@ -838,9 +840,10 @@ def test_a_file_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeyp
     monkeypatch.setattr("solver.tree.strategy_tree", lambda *a, **k: ran.append(a))
     missing = tmp_path / "no such directory" / "run.json"
     refused = run("bench", "-g", "kratzen", "-n", "2", "--out", missing, code=1)
-    assert f"{missing}: No such file or directory" in refused.stderr and not refused.stdout
+    said = f"{missing}: cannot be written: the folder {missing.parent} does not exist (make it, or choose another file)"
+    assert said in refused.stderr and not refused.stdout
     tree = run("tree", "examples/schafkopf.tbn", "--depth", "2", "--out", missing.with_suffix(".graphml"), code=1)
-    assert "No such file or directory" in tree.stderr and not ran and not missing.parent.exists()
+    assert f"the folder {missing.parent} does not exist" in tree.stderr and not ran and not missing.parent.exists()
 
 
 def test_bench_threads_reach_the_engine_and_the_documents(tmp_path, monkeypatch, two_cores_at_least):
