@@ -234,9 +234,11 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
     for _ in range(_LOCK_ATTEMPTS):
         try:
             handle = open(lock_path, "a")
-        except FileNotFoundError:  # the first thing written beside the file: its folder is missing, say that
+        except FileNotFoundError as error:  # the first thing written beside the file: its folder is missing, say that
+            if target.parent.exists():  # a folder no file can be made in (/proc): not "does not exist"
+                raise FileError(f"{path}: cannot be written ({error.strerror})") from None
             raise FileError(f"{path}: cannot be written: the folder {target.parent} does not exist (make it, or "
-                             "choose another file)") from None
+                            "choose another file)") from None
         except OSError as error:
             raise FileError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
         try:

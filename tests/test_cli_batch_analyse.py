@@ -128,6 +128,18 @@ def test_an_output_in_a_missing_folder_is_said_as_such(tmp_path):
     assert not missing.exists()
 
 
+
+@pytest.mark.skipif(not Path("/proc/version").is_file(), reason="needs Linux's /proc")
+def test_an_output_in_a_folder_no_file_can_be_made_in_does_not_say_the_folder_is_missing(tmp_path):
+    """/proc exists, but no file can be made in it (ENOENT, as for a missing folder): 'the folder /proc does not
+    exist' was wrong; the system's reason is said instead."""
+    deals = tmp_path / "deals.tbn"
+    write_deals(deals, 1)
+    result = runner.invoke(app, ["batch", str(deals), "--out", "/proc/out.jsonl", "--workers", "1"])
+    assert (result.exit_code, result.stderr) == (1, "stich: /proc/out.jsonl: cannot be written (No such file or "
+                                                    "directory)\n")
+
+
 def test_analyse_is_reproducible_and_reports_probabilities():
     args = ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1", "--contract", "Trump H",
             "--samples", "20", "--seed", "4", "--workers", "1", "--json"]
