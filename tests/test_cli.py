@@ -1220,6 +1220,12 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
     assert other.stderr == ("stich: examples/schafkopf.tbn:107:12: objective 'tricks' belongs to Kratzen, not to "
                             "Schafkopf (for Schafkopf Rufer G choose from: score, points)\n"
                             ).replace("examples/schafkopf.tbn", str(EXAMPLES / "schafkopf.tbn"))
+    # the contract as the rule book names it, as the reports do (it said 'for Schafkopf WenzTout', 'Kratzen Trump S
+    # SevenMuss'), in postmortem's words and solve's alike
+    tout = run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "4", "-o", "tricks", code=1)
+    assert "(for Schafkopf Wenz Tout choose from: score, points)" in tout.stderr
+    seven = run("solve", EXAMPLES / "kratzen.tbn", "-b", "4", "-o", "schwarz", code=1)
+    assert "(for Kratzen Trump S Seven-Muss choose from: tricks; solve also takes 'score')" in seven.stderr
 
 
 def test_a_kratzen_postmortems_note_names_an_objective_the_command_takes(tmp_path):
