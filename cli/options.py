@@ -15,6 +15,7 @@ from typing import Sequence
 
 import typer
 
+from solver.announcements import parse_announcements
 from solver.errors import StichError, did_you_mean
 from solver.games import GAMES, check_flags_of_some_game, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
@@ -199,6 +200,11 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
     if announcements is not None and not chosen.has_announcements:
         raise typer.BadParameter(f"{chosen.name} has no announcements (they are for {games_with('has_announcements')})",
                                  param_hint="'--announce'")
+    if announcements is not None:  # its form (seat, colon, words), as --hand's cards; what the deal allows is later's
+        try:
+            parse_announcements(announcements, most)
+        except StichError as error:
+            raise typer.BadParameter(str(error), param_hint="'--announce'") from None
     if contract is not None:
         try:
             refusal = contract_refusal(chosen, contract, declarer or 1)
@@ -214,6 +220,9 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
                 chosen.pack.parse(token)
             except StichError as error:
                 raise typer.BadParameter(str(error), param_hint=f"'{option}'") from None
+        if option == "--hand" and len(text.split()) != chosen.hand_size:  # a card twice: the library says it
+            raise typer.BadParameter(f"a {chosen.name} hand holds {chosen.hand_size} cards, this one "
+                                     f"{len(text.split())}", param_hint="'--hand'")
 
 
 def engine_for(table_mb: int | None, threads: int | None = None) -> EngineSolver | None:

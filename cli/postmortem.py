@@ -110,7 +110,8 @@ def graded_by(position: Position, objective: str) -> str:
     """``--objective`` as :func:`analyse_play` takes it, ``score`` or ``points`` (the game's own measure); a name
     that is not this game's measure (``points`` for Kratzen, ``tricks`` elsewhere) is refused as ``stich solve``
     refuses it, the record's error."""
-    return score_or_measure(position.game, objective, f"{position.game.name} {position.rules.contract}")
+    return score_or_measure(position.game, objective, f"{position.game.name} "
+                            f"{position.game.contract_in_words(position.rules.contract)}")
 
 
 def render_postmortem(document: Document, console: Console) -> None:

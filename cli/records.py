@@ -16,7 +16,7 @@ from typing import Any, Callable
 import typer
 from rich.console import Console
 
-from solver.errors import CommandVariantError, InvalidDealError, ParseError, SearchStopped, StichError
+from solver.errors import CommandVariantError, FileError, InvalidDealError, ParseError, SearchStopped, StichError
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
@@ -31,7 +31,7 @@ def located(error: StichError, position: Position) -> StichError:
     """An error raised while analysing a position, pointed at its record: the ``[Deal]`` tag for a deal that does
     not suit the analysis, else the ``[Contract]`` tag (an objective that does not apply to the contract)."""
     record = position.record
-    if isinstance(error, ParseError) or record is None:
+    if isinstance(error, (ParseError, FileError)) or record is None:  # FileError: a checkpoint's, not the record's
         return error
     tag = record.tag("Deal") if isinstance(error, InvalidDealError) else record.tag("Contract")
     line, column = (tag.value_line, tag.value_column) if tag is not None else (record.line, 1)

@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from solver.errors import ParseError, SearchStopped, StichError
+from solver.errors import InvalidSeatError, ParseError, SearchStopped, StichError
 from solver.files import check_writable
 from solver.formats.tbn import iter_records
 from solver.position import position_from_record
@@ -19,7 +19,8 @@ from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .output import atomic_path
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, PotOption, checked_objectives,
                       engine_for, output_file, parse_variant_options)
-from .records import check_selection, located, no_such_record, selected, stdin_bytes, stopped_record
+from .records import (OptionRefused, check_selection, located, no_such_record, selected, stdin_bytes,
+                      stopped_record)
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, what_if
 
@@ -101,6 +102,8 @@ def tree(
                              f"--max-nodes {error.max_nodes:,} ({node_memory_text(out.suffix)}); nothing written: ask "
                              "for fewer cards (--depth), or a larger --max-nodes (0: as many as the available memory "
                              "holds)") from None
+        except InvalidSeatError as error:  # --seat's own error, said as analyse --seat's is: the record is not wrong
+            raise StichError(OptionRefused("--seat", str(error)).said(position)) from None
         except StichError as error:  # an objective or seat the record's contract has not: pointed at the record
             raise located(error, position) from None
         except SearchStopped:

@@ -34,8 +34,8 @@ from functools import partial
 from typing import Any, Callable, Mapping, NamedTuple, Sequence, SupportsIndex, cast
 
 from .deal import Deal
-from .errors import (InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError, integral,
-                     is_whole_number)
+from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
+                     integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
 from .generate import DEFAULT_SEED
@@ -931,7 +931,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
         try:
             return AdviceSums.from_json(document)
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise StichError(f"{checkpoint}: a line of this checkpoint holds no sums of advice") from None
+            raise FileError(f"{checkpoint}: a line of this checkpoint holds no sums of advice") from None
 
     # a sample here is a search per contract (or per card): chunks of one to three samples, about 64 a worker
     run_spans(pool, samples, chunk_size(samples, count, 64, 3), partial(task, limits=limits), setup, journal, read,

@@ -841,7 +841,7 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
                                           game=chosen_game.name))
                 continue
             if progress is not None:
-                progress(f"{text} by seat {declarer}")
+                progress(f"{chosen_game.contract_in_words(text)} by seat {declarer}")  # for people: RULES.md's name
             if settlement and pot is None and isinstance(source, Position) and chosen_game.has_pot:
                 pot = read_pot(source.record, None)
             entry = _table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement, pot,

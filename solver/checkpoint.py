@@ -26,7 +26,7 @@ from bisect import bisect_right
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .errors import StichError
+from .errors import FileError
 from .files import lock_beside
 
 #: The header's tag and the journal format it names.
@@ -182,7 +182,7 @@ class Journal:
                             or span.first + span.size > MAX_SPAN_END:
                         raise TypeError
                 except (ValueError, KeyError, TypeError, AttributeError):
-                    raise StichError(f"{self.path}:{number}:1: not a line of a stich checkpoint") from None
+                    raise FileError(f"{self.path}:{number}:1: not a line of a stich checkpoint") from None
                 if seen.overlaps(span):
                     continue  # written twice (cannot happen, but never counted twice)
                 seen.add(span)
@@ -205,7 +205,7 @@ class Journal:
             raise OSError(error.errno, error.strerror, str(self.path)) from None
 
     def _check_first_line(self) -> None:
-        """StichError unless the file starts with a header line of this version."""
+        """FileError unless the file starts with a header line of this version."""
         with open(self.path, "rb") as stream:
             first = stream.readline()
         try:
@@ -213,10 +213,10 @@ class Journal:
         except ValueError:  # UnicodeDecodeError is one
             found = None
         if not isinstance(found, dict) or HEADER not in found:
-            raise StichError(f"{self.path}: not a stich checkpoint (its first line is no analysis header); "
+            raise FileError(f"{self.path}: not a stich checkpoint (its first line is no analysis header); "
                              "remove it or choose another file")
         if found[HEADER] != VERSION or "key" not in found:
-            raise StichError(f"{self.path}: a checkpoint of another stich version ({found[HEADER]!r}); "
+            raise FileError(f"{self.path}: a checkpoint of another stich version ({found[HEADER]!r}); "
                              "remove it or choose another file")
 
 

@@ -65,6 +65,11 @@ class StichError(ValueError):
     """Base of every error caused by bad input (a deal, a file, a flag, a card)."""
 
 
+class FileError(StichError):
+    """A file a command keeps beside its input (a checkpoint, an output's lock) that cannot be used: its message
+    names that file, so a command reading records says it as it is, never pointed at the record's tag."""
+
+
 class StichWarning(UserWarning):
     """A request the library met other than as asked, and why (``workers=64`` on a 2-core machine runs 2 workers):
     an app may filter it (``warnings.simplefilter("ignore", StichWarning)``) or make it an error."""

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from .errors import StichError
+from .errors import FileError
 
 #: How long a temporary file must have been left unchanged, besides being held by no writer, before the next write
 #: of its file removes it (:func:`remove_stale_temporaries`).
@@ -66,6 +66,10 @@ def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, 
     directory = path.parent if str(path.parent) else Path(".")
     try:
         return tempfile.mkstemp(prefix=f".{path.stem if suffix else path.name}.", suffix=suffix, dir=directory)
+    except FileNotFoundError as error:  # its folder is missing: say that, as a checkpoint's lock does
+        why = (f"cannot be written: the folder {directory} does not exist (make it, or choose another file)"
+               if not directory.exists() else error.strerror)
+        raise FileNotFoundError(error.errno, why, str(shown)) from None
     except OSError as error:
         raise type(error)(error.errno, error.strerror, str(shown)) from None
 
@@ -230,11 +234,13 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
     for _ in range(_LOCK_ATTEMPTS):
         try:
             handle = open(lock_path, "a")
-        except FileNotFoundError:  # the first thing written beside the file: its folder is missing, say that
-            raise StichError(f"{path}: cannot be written: the folder {target.parent} does not exist (make it, or "
-                             "choose another file)") from None
+        except FileNotFoundError as error:  # the first thing written beside the file: its folder is missing, say that
+            if target.parent.exists():  # a folder no file can be made in (/proc): not "does not exist"
+                raise FileError(f"{path}: cannot be written ({error.strerror})") from None
+            raise FileError(f"{path}: cannot be written: the folder {target.parent} does not exist (make it, or "
+                            "choose another file)") from None
         except OSError as error:
-            raise StichError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
+            raise FileError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
         try:
             import fcntl
         except ImportError:  # not a POSIX system: no lock
@@ -245,12 +251,12 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
             fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             handle.close()
-            raise StichError(f"{path}: another {holder} is writing this file (its lock {lock_path} is held); wait "
+            raise FileError(f"{path}: another {holder} is writing this file (its lock {lock_path} is held); wait "
                              "for it to finish, or choose another file") from None
         if _same_file(handle, lock_path):
             return HeldLock(handle, lock_path)
         handle.close()  # its holder removed it before we locked it: lock the file now by that name
-    raise StichError(f"{path}: its lock {lock_path} keeps being removed by another process; try again")
+    raise FileError(f"{path}: its lock {lock_path} keeps being removed by another process; try again")
 
 
 def _same_file(handle: IO, path: Path) -> bool:

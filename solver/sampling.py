@@ -32,8 +32,8 @@ from .cards import Card, card_items
 from .checkpoint import Journal, Span, SpanSet
 from .deal import Deal, parse_hand
 from .diagram import card_names
-from .errors import (IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError, StichError, integral,
-                     is_whole_number)
+from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError, StichError,
+                     integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import read_pot
@@ -669,7 +669,8 @@ def check_bid(game: type[Game], deal: Deal, seat: int, contract: str, variant: M
         announced: dict[str, Any] = dict(tags or {})
         game.rules(deal, contract, declarer=seat, variant=variant, **announced)
     except (InvalidContractError, InvalidDealError) as error:
-        raise InvalidContractError(f"seat {seat} cannot announce {contract} with this hand: {error}") from None
+        raise InvalidContractError(f"seat {seat} cannot announce {game.contract_in_words(contract)} with this hand: "
+                                   f"{error}") from None
 
 
 def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str, known: Mapping[int, str] | None,
@@ -1048,7 +1049,7 @@ def _checkpoint_sums(journal: Journal | None, document: Mapping[str, Any]) -> Su
     try:
         return Sums.from_json(document)
     except (ValueError, KeyError, TypeError):
-        raise StichError(f"{journal.path if journal else 'the checkpoint'}: a line of this checkpoint holds no sums "
+        raise FileError(f"{journal.path if journal else 'the checkpoint'}: a line of this checkpoint holds no sums "
                          "of samples") from None
 
 

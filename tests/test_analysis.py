@@ -255,6 +255,15 @@ def test_kratzen_table_agrees_with_the_reference(number):
         assert (entry.value, entry.won) == (entry.seats[0].tricks, entry.seats[0].made)
 
 
+def test_table_progress_names_contracts_as_the_rule_book_does():
+    """The progress callback's texts are for people (stich table's spinner): a Seven-Muss is said as RULES.md 3.3
+    says it, where the spinner showed the token ('Trump S SevenMuss by seat 1'); the entries keep the tokens."""
+    said: list[str] = []
+    entries = contract_table(board("kratzen.tbn", 4), progress=said.append)
+    assert said == [f"Trump {suit} Seven-Muss by seat 1" for suit in "EGHS"]
+    assert [e.contract for e in entries] == [f"Trump {suit} SevenMuss" for suit in "EGHS"]
+
+
 def test_kratzen_table_plays_for_the_records_attacker():
     """A record whose [Declarer] is seat 3: every row is seat 3's attack (it leads and needs 2 tricks), so the
     record's own contract's row is what solve() says of the record."""

@@ -75,8 +75,9 @@ def test_bad_options_are_said_before_the_run_not_as_a_traceback_after_it(report,
     for args, said in ((["--limit", "nan"], "--limit must be a number of seconds above 0 and at most 1,000,000, "
                                             "not nan"),
                        (["--limit", "inf"], "--limit must be a number of seconds above 0"),
-                       (["--json", str(missing)], f"{missing}: No such file or directory"),
-                       (["--out", str(missing.with_suffix(".md"))], "No such file or directory"),
+                       (["--json", str(missing)], f"{missing}: cannot be written: the folder {missing.parent} does "
+                                                  "not exist (make it, or choose another file)"),
+                       (["--out", str(missing.with_suffix(".md"))], f"the folder {missing.parent} does not exist"),
                        (["--dds-only", "--dds-deals", "0"], "--dds-only measures only the lines paired with bridge "
                                                             "DDS, and --dds-deals is 0")):
         with pytest.raises(SystemExit) as exit_:

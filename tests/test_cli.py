@@ -584,6 +584,17 @@ def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
     assert "takes no seat" in result.stderr and not (tmp_path / "t.json").exists()
 
 
+def test_a_tree_seat_the_deal_has_not_is_said_as_the_options_error(tmp_path):
+    # it was pointed at the record's [Contract] tag ('examples/kratzen.tbn:15:12: seat 7 is not a seat of this 3-seat
+    # deal'), which is not wrong; analyse --seat says it as the option's, naming the record it was refused for
+    for seat in ("7", "0"):
+        result = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "--seat", seat, "--out",
+                     tmp_path / "t.json", code=1)
+        assert result.stderr == (f"stich: --seat: seat {seat} is not a seat of this 3-seat deal (the record at "
+                                 f"{EXAMPLES / 'kratzen.tbn'}:10, board 1, not answered)\n")
+        assert not (tmp_path / "t.json").exists()
+
+
 def test_tree_and_batch_take_the_pot_as_solve_does(tmp_path):
     """tree and batch had no --pot: a Kratzen ``tree -o score`` or batch settled from a pot of 0 unless the record had
     a [Pot] tag."""
@@ -620,7 +631,9 @@ def test_tree_board_is_found_past_a_record_too_broken_to_read(tmp_path):
 
 def test_output_errors_name_the_file_asked_for(tmp_path):
     result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--out", tmp_path / "no" / "t.json", code=1)
-    assert f"stich: {tmp_path / 'no' / 't.json'}: No such file or directory" in result.stderr
+    # the folder that is missing named, as batch and --checkpoint name it (it said 'No such file or directory')
+    assert result.stderr == (f"stich: {tmp_path / 'no' / 't.json'}: cannot be written: the folder {tmp_path / 'no'} "
+                             "does not exist (make it, or choose another file)\n")
     result = run("deal", "-g", "sk", "--out", tmp_path, code=1)
     assert f"stich: {tmp_path}: Is a directory" in result.stderr
 
@@ -827,9 +840,10 @@ def test_a_file_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeyp
     monkeypatch.setattr("solver.tree.strategy_tree", lambda *a, **k: ran.append(a))
     missing = tmp_path / "no such directory" / "run.json"
     refused = run("bench", "-g", "kratzen", "-n", "2", "--out", missing, code=1)
-    assert f"{missing}: No such file or directory" in refused.stderr and not refused.stdout
+    said = f"{missing}: cannot be written: the folder {missing.parent} does not exist (make it, or choose another file)"
+    assert said in refused.stderr and not refused.stdout
     tree = run("tree", "examples/schafkopf.tbn", "--depth", "2", "--out", missing.with_suffix(".graphml"), code=1)
-    assert "No such file or directory" in tree.stderr and not ran and not missing.parent.exists()
+    assert f"the folder {missing.parent} does not exist" in tree.stderr and not ran and not missing.parent.exists()
 
 
 def test_bench_threads_reach_the_engine_and_the_documents(tmp_path, monkeypatch, two_cores_at_least):
@@ -1206,6 +1220,12 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
     assert other.stderr == ("stich: examples/schafkopf.tbn:107:12: objective 'tricks' belongs to Kratzen, not to "
                             "Schafkopf (for Schafkopf Rufer G choose from: score, points)\n"
                             ).replace("examples/schafkopf.tbn", str(EXAMPLES / "schafkopf.tbn"))
+    # the contract as the rule book names it, as the reports do (it said 'for Schafkopf WenzTout', 'Kratzen Trump S
+    # SevenMuss'), in postmortem's words and solve's alike
+    tout = run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "4", "-o", "tricks", code=1)
+    assert "(for Schafkopf Wenz Tout choose from: score, points)" in tout.stderr
+    seven = run("solve", EXAMPLES / "kratzen.tbn", "-b", "4", "-o", "schwarz", code=1)
+    assert "(for Kratzen Trump S Seven-Muss choose from: tricks; solve also takes 'score')" in seven.stderr
 
 
 def test_a_kratzen_postmortems_note_names_an_objective_the_command_takes(tmp_path):
@@ -1990,6 +2010,22 @@ def test_analyse_of_several_records_checkpoints_each_and_resumes(tmp_path):
     assert sum("stich-analysis" in line for line in checkpoint.read_text().splitlines()) == 3
     before = checkpoint.read_text()
     assert documents(*args) == first and checkpoint.read_text() == before  # all read back, nothing solved again
+
+
+def test_a_checkpoint_that_cannot_be_used_is_named_not_the_records_contract(tmp_path):
+    # analysing a FILE, a bad --checkpoint was said at the record's [Contract] tag ('examples/kratzen.tbn:25:12:
+    # /tmp/x: not a stich checkpoint ...'), which is not what is wrong; the hand form said it bare, as now both do
+    not_a_checkpoint, missing = tmp_path / "notes.txt", tmp_path / "no such folder" / "c.jsonl"
+    not_a_checkpoint.write_text("hello\n")
+    for cards in ((), ("--cards",)):
+        refused = run("analyse", EXAMPLES / "kratzen.tbn", "-b", "2", "--seat", "1", "-n", "2", "-j", "1", *cards,
+                      "--checkpoint", not_a_checkpoint, code=1)
+        assert refused.stderr == (f"stich: {not_a_checkpoint}: not a stich checkpoint (its first line is no analysis "
+                                  "header); remove it or choose another file\n")
+        refused = run("analyse", EXAMPLES / "kratzen.tbn", "-b", "2", "--seat", "1", "-n", "2", "-j", "1", *cards,
+                      "--checkpoint", missing, code=1)
+        assert refused.stderr == (f"stich: {missing}: cannot be written: the folder {missing.parent} does not exist "
+                                  "(make it, or choose another file)\n")
 
 
 def test_analyse_options_that_do_not_fit_the_record_name_the_option(tmp_path):

@@ -128,6 +128,18 @@ def test_an_output_in_a_missing_folder_is_said_as_such(tmp_path):
     assert not missing.exists()
 
 
+
+@pytest.mark.skipif(not Path("/proc/version").is_file(), reason="needs Linux's /proc")
+def test_an_output_in_a_folder_no_file_can_be_made_in_does_not_say_the_folder_is_missing(tmp_path):
+    """/proc exists, but no file can be made in it (ENOENT, as for a missing folder): 'the folder /proc does not
+    exist' was wrong; the system's reason is said instead."""
+    deals = tmp_path / "deals.tbn"
+    write_deals(deals, 1)
+    result = runner.invoke(app, ["batch", str(deals), "--out", "/proc/out.jsonl", "--workers", "1"])
+    assert (result.exit_code, result.stderr) == (1, "stich: /proc/out.jsonl: cannot be written (No such file or "
+                                                    "directory)\n")
+
+
 def test_analyse_is_reproducible_and_reports_probabilities():
     args = ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1", "--contract", "Trump H",
             "--samples", "20", "--seed", "4", "--workers", "1", "--json"]
@@ -442,6 +454,10 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
         (["--seat", "1", "--contract", "all", "--announce", "1: Pagat Ultimo"],
          "'--announce': Schafkopf has no announcements (they are for Zwanzigerrufen)"),
         (["--seat", "1", "--contract", "all", "--hand", "EU E8 E7 GK GO HA H9 XX"], "'--hand': 'XX' is not a card"),
+        # a hand short of a card was 'stich: seat 1: a Schafkopf hand holds 8 cards, this one 7', exit 1
+        *((["--seat", "1", "--contract", contract, *cards, "--hand", "EU E8 E7 GK GO HA H9"],
+           "'--hand': a Schafkopf hand holds 8 cards, this one 7")
+          for contract, cards in (("all", ()), ("Rufer E", ()), ("Rufer E", ("--cards",)))),
     ]
     for extra, said in cases:
         result = runner.invoke(app, hand + extra)
@@ -449,6 +465,21 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
     too_big = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1", "--contract",
                                   "Trump H", "--pot", "1000000000", "--samples", "2"])
     assert too_big.exit_code == 2 and "'--pot'" in too_big.stderr and "0<=x<=999999999" in too_big.stderr
+
+
+def test_an_announcement_that_does_not_parse_is_a_usage_error_of_announce():
+    """--announce 'Pagat' (no seat) was said as 'stich: announcement ...' with exit 1, naming no option, where a
+    card --hand does not know is --hand's usage error (exit 2): --announce's form is checked as --hand's cards are."""
+    hand = ["analyse", "--game", "zwanzigerrufen", "--hand", "T1 T4 T5 T6 T7 SK SQ SN SJ SG", "--seat", "1",
+            "--contract", "SuitSolo", "-n", "2", "-j", "1"]
+    for announce, said in (("Pagat", "announcement 'Pagat' does not start with a seat and a colon (e.g. '2: Kontra')"),
+                           ("5: Valat", "announcement '5: Valat': seat 5 is not a seat of this 4-seat deal"),
+                           ("1: Foo", "announcement 'Foo': expected a bonus (Absolut, Pagat, Valat, Trull, Koenige, "
+                                      "Mondfang) optionally followed by 'dagegen' or 'dazu', or "
+                                      "Kontra/Retour/Supra/Resupra")):
+        result = runner.invoke(app, [*hand, "--announce", announce])
+        assert result.exit_code == 2, (announce, result.exit_code, result.stderr)
+        assert f"Invalid value for '--announce': {said}" in " ".join(result.stderr.split())
 
 
 def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):

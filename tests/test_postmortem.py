@@ -748,7 +748,8 @@ def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path
     """The analysis ran first (seconds to minutes for a whole deal), then the plot failed and the table was lost."""
     missing = tmp_path / "nowhere" / "play.png"
     result = run("postmortem", EXAMPLES / "schafkopf.tbn", "--plot", missing, code=1)
-    assert result.stdout == "" and f"stich: {missing}: No such file or directory" in result.stderr
+    assert result.stdout == "" and f"stich: {missing}: cannot be written: the folder {missing.parent} does not exist " \
+        "(make it, or choose another file)" in result.stderr
     assert "post-mortem of" not in result.stderr and not missing.parent.exists()
     # nor a plot that cannot be written for another reason (the review: a file where the directory should be); a bad
     # --objective is still the usage error it is

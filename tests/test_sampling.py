@@ -59,24 +59,27 @@ def test_known_cards_stay_in_their_hands_and_the_hand_is_never_dealt_elsewhere()
     assert len(seen) > 50  # the unseen cards really are shuffled
 
 
-@pytest.mark.parametrize("game, hand, seat, contract, reason", [
-    ("Schafkopf", "EA EZ EK EO EU E9 E8 E7", 1, "Rufer E", "the caller (seat 1) holds the called ace EA"),
-    ("Zwanzigerrufen", "T20 T5 SG SJ CG CJ HG HJ DG DJ", 1, "Normal T20",
+@pytest.mark.parametrize("game, hand, seat, contract, said, reason", [
+    ("Schafkopf", "EA EZ EK EO EU E9 E8 E7", 1, "Rufer E", "Rufer E", "the caller (seat 1) holds the called ace EA"),
+    ("Zwanzigerrufen", "T20 T5 SG SJ CG CJ HG HJ DG DJ", 1, "Normal T20", "Normal T20",
      "forehand holds T20: she cannot call her own card"),
-    ("Zwanzigerrufen", "T20 T5 SG SJ CG CJ HG HJ DG DJ", 1, "Normal T17",
+    ("Zwanzigerrufen", "T20 T5 SG SJ CG CJ HG HJ DG DJ", 1, "Normal T17", "Normal T17",
      "forehand calls the highest of T20..T16 she does not hold: T19, not T17"),
-    ("Zwanzigerrufen", "T20 T19 T18 T17 T16 T5 T6 T7 CG CJ", 3, "SuitSolo",
+    ("Zwanzigerrufen", "T20 T19 T18 T17 T16 T5 T6 T7 CG CJ", 3, "SuitSolo", "Suit Solo",
      "a Suit Solo declarer needs at least 5 suit cards, seat 3 holds 2"),
+    ("Schafkopf", "EO GO HO SO EU GU HU SU", 1, "SoloTout H", "Solo Tout H",
+     "a Solo declarer must hold a plain H card; seat 1 holds none"),
 ])
-def test_a_contract_the_declarers_own_hand_forbids_is_refused_before_sampling(game, hand, seat, contract,
+def test_a_contract_the_declarers_own_hand_forbids_is_refused_before_sampling(game, hand, seat, contract, said,
                                                                                 reason) -> None:
     """A forehand holding T20 who asked for Normal T20 was told that 10,000 shuffles of the unseen cards found no
     deal and that one 'may not exist, or be too rare to sample', which blames the unseen cards (a player's review):
-    the declarer's own cards decide a bid check, so the contract is refused at once, saying why."""
-    with pytest.raises(InvalidContractError, match=re.escape(f"seat {seat} cannot announce {contract} with this hand: "
+    the declarer's own cards decide a bid check, so the contract is refused at once, saying why. The contract is
+    named as the rule book does, as the reason names it ('cannot announce SuitSolo' said the token beside it)."""
+    with pytest.raises(InvalidContractError, match=re.escape(f"seat {seat} cannot announce {said} with this hand: "
                                                              f"{reason}")):
         analyse_hand(game, hand, seat, contract, declarer=seat, samples=2, workers=1)
-    with pytest.raises(InvalidContractError, match=re.escape(f"seat {seat} cannot announce {contract} with this hand: "
+    with pytest.raises(InvalidContractError, match=re.escape(f"seat {seat} cannot announce {said} with this hand: "
                                                              f"{reason}")):
         make_setup(game, hand, seat, contract)  # contract advice says it in the same words (one function)
 

@@ -912,20 +912,21 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     """Why ``name`` is no objective of ``rules``, with the names that are: the rules' own, then the score apart
     (position.SCORE, which every game's solve, tree and board take, the rules themselves not), so that Kratzen's
     list is not a lone 'tricks' and rules.objective is not offered a name it refuses."""
+    named = f"{rules.game.name} {rules.game.contract_in_words(rules.contract)}"  # for people: RULES.md's name
     if name == "score":  # asked of the rules themselves (Position.objective), which have no settlement objective
         return InvalidContractError(f"the score is the settlement that solve searches (solve(position, 'score')), not "
-                                    f"an objective of the rules (for {rules.game.name} {rules.contract}: "
+                                    f"an objective of the rules (for {named}: "
                                     f"{', '.join(rules.objective_names())})")
     names = ["score", *rules.objective_names()]
     # the rules refuse 'score' (above): listed among their choices it read as one they take
     known = f"{', '.join(rules.objective_names())}; solve also takes 'score'"
     if name in rules.game.objectives:
-        return InvalidContractError(f"objective {name!r} does not apply to {rules.game.name} {rules.contract} "
+        return InvalidContractError(f"objective {name!r} does not apply to {named} "
                                     f"(choose from: {known})")
     # the other games' objectives are no typo but the wrong game's question
     owners = objective_owners(name)
     if owners:
         return InvalidContractError(f"objective {name!r} belongs to {' and '.join(owners)}, not to {rules.game.name} "
-                                    f"(for {rules.game.name} {rules.contract} choose from: {known})")
+                                    f"(for {named} choose from: {known})")
     return InvalidContractError(f"unknown objective {name!r}{did_you_mean(name, names)} (for "
-                                f"{rules.game.name} {rules.contract} choose from: {known})")
+                                f"{named} choose from: {known})")
