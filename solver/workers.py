@@ -464,7 +464,10 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
     retry: list[tuple[Any, int]] = []  # jobs to submit again, with the breaks they were in flight at
     suspects: deque[tuple[Any, int]] = deque()  # parts to run alone, with the times they died alone
     barren = 0  # breaks since a job last finished
-    failure: Exception | None = None  # a task's own error: raised once the jobs beside it are back
+    failure: tuple[int, Exception] | None = None  # a task's own error, by its job's place: raised once the jobs
+    # beside it are back, the earliest job's where several fail (the first board that fails, as on one worker)
+    places: dict[int, int] = {}  # id of each job in flight or to run again -> its place in ``jobs``
+    taken = 0
     pool = process_pool(workers, memory_mb, table_mb, stop_flag)
     try:
         pending: dict[Future, tuple[Any, int, bool]] = {}  # job, its count, whether it runs alone
@@ -475,7 +478,12 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
                     pending[_submit(pool, workers, task, job, *args)] = (job, deaths, True)
             else:  # after a task's failure no new job is taken, but the jobs in flight at a break run again
                 while len(pending) < in_flight * workers:
-                    job, count = retry.pop() if retry else (next(iterator, None) if failure is None else None, 0)
+                    if retry:
+                        job, count = retry.pop()
+                    else:
+                        job, count = next(iterator, None) if failure is None else None, 0
+                        if job is not None:
+                            places[id(job)], taken = taken, taken + 1
                     if job is None:
                         break
                     pending[_submit(pool, workers, task, job, *args)] = (job, count, False)
@@ -491,9 +499,12 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
                     victims.append(entry)
                     continue
                 except Exception as error:  # the job's own failure (a match's BotError): not the jobs beside it
-                    failure = failure or error
+                    place = places.pop(id(entry[0]), taken)
+                    if failure is None or place < failure[0]:
+                        failure = (place, error)
                     continue
                 barren = 0
+                places.pop(id(entry[0]), None)
                 on_result(entry[0], result)
             if not victims:
                 continue
@@ -511,6 +522,7 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
                         suspects.appendleft((job, count + 1))
                     elif failed is not None:
                         barren = 0
+                        places.pop(id(job), None)
                         on_result(job, failed(job))
                     else:
                         raise StichError("a job killed its worker process twice while running alone (out of memory, "
@@ -524,7 +536,7 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
         raise
     pool.shutdown(wait=True)
     if failure is not None:
-        raise failure
+        raise failure[1]
 
 
 def run_serial(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult,

@@ -317,3 +317,22 @@ def test_a_job_in_flight_at_a_break_after_a_failure_runs_again_before_the_failur
         pool.run_pool([1, 2], _fails_or_dies, (str(tmp_path / "died"),),
                       lambda job, result: results.append((job, result)), 2, in_flight=1)
     assert results == [(1, 10)]
+
+
+def _fails_in_turn(job: int) -> int:
+    """Job 1 fails after half a second, job 2 at once: the later job's failure comes back first."""
+    import time
+
+    if job == 1:
+        time.sleep(0.5)
+    raise ValueError(f"job {job} fails")
+
+
+def test_of_two_jobs_that_fail_the_earlier_jobs_failure_is_raised(tmp_path):
+    """Two boards of a match failing side by side on two workers raised whichever came back first, so the error
+    (and the boards kept before it) depended on timing, where one worker reports the first board that fails: the
+    pool raises the failure of the job taken first, and takes no job after a failure (job 3 never runs)."""
+    ran: list[int] = []
+    with pytest.raises(ValueError, match="^job 1 fails$"):
+        pool.run_pool([1, 2, 3], _fails_in_turn, (), lambda job, result: ran.append(job), 2, in_flight=1)
+    assert ran == []
