@@ -1356,7 +1356,11 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     report.append(AdviceTable(f"contracts by seat {document['seat']}'s mean payment{attacks} ({units(document)} ± the "
                               "95% interval; paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
                               frozenset({5, 6})))
-    tilde = "~ : not told apart from the best at this sample size (its interval behind the best holds 0)"
+    # a gap all samples gave alike has no interval: the sign test finds too few samples (2 / 2^n not below 5%)
+    alike = any(row.get("mean") is not None and not row.get("told_apart", True)
+                and row.get("behind_interval_note") == ALL_ALIKE for row in document["contracts"][1:])
+    tilde = ("~ : not told apart from the best at this sample size (its interval behind the best holds 0"
+             + ("; a gap all samples gave alike: too few samples for its one sign to tell" if alike else "") + ")")
     report += [tilde_note(document["contracts"], tilde),
                behind_note(document, "contracts"), alike_note(document["contracts"]),
                payment_note(document, sides=True)]

@@ -1246,3 +1246,15 @@ def test_a_game_without_bonus_items_settles_no_item_that_is_a_bonus():
             names |= {item.name for item in solver.dd_settlement(position, pot=4 if game.has_pot else None).items}
         bonuses = {name for name in names if game.is_bonus_item(name)}
         assert bool(bonuses) == game.has_bonus_items, (game.name, sorted(names))
+
+
+def test_the_tilde_note_says_why_an_all_alike_gap_is_not_told_apart():
+    """``+210.00 (all alike) ~``: a gap every sample gave alike has no interval, yet the note under the table said
+    "its interval behind the best holds 0" (a review): 6 samples of one sign are too few for the sign test with two
+    comparisons (p = 2 / 2^6 = 0.031 above 0.025). The note says so where such a row wears the ~."""
+    advice = contract_advice("schafkopf", "EO GO HO SO EU GU HU SU", 1, "all", samples=6, workers=1)
+    lines = str(advice).splitlines()
+    tout = next(line for line in lines if "Wenz Tout" in line)
+    assert "(all alike) ~" in tout
+    assert ("~ : not told apart from the best at this sample size (its interval behind the best holds 0; a gap all "
+            "samples gave alike: too few samples for its one sign to tell)") in lines
