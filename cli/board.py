@@ -72,6 +72,7 @@ def board(
         if size > MAX_FILE_BYTES:
             message(f"stich: {too_large_text(path, size)}")
             raise typer.Exit(EXIT_BAD_INPUT)
+    said_at_start(files or [], board)
     # the card values search on every core the graph and the odds leave free (docs/board.md: the core budget)
     engine = engine_for(table_mb) or EngineSolver()
     try:
@@ -111,6 +112,29 @@ def board(
 
 #: Seconds a connection has to send a request's headers, from its opening or from the end of the answer before.
 HEADER_SECONDS = 30.0
+
+
+def said_at_start(files: List[Path], board: Optional[str]) -> None:
+    """What the page would say of the files only once opened, said on stderr before serving: each record that
+    cannot be read (``FILE:LINE:COL: ...``; the board opens the others), and a ``--board`` no file has (exit 1, as
+    every other command refuses it: the page opened another record and said so in a corner)."""
+    from solver.api import iter_positions
+    from solver.errors import StichError
+
+    from .records import no_such_record, selected
+
+    if board is not None and not files:
+        raise typer.BadParameter("--board picks a record of the FILEs: give the file", param_hint="'--board'")
+    found = False
+    for path in files:
+        for item in iter_positions(path):
+            if isinstance(item, StichError):
+                message(f"stich: {item} (the board opens the file's other records)")
+            elif item.record is not None and selected(item.record, board):
+                found = True
+    if board is not None and not found:
+        message(f"stich: {no_such_record(', '.join(str(path) for path in files), board, None, 0)}")
+        raise typer.Exit(EXIT_BAD_INPUT)
 
 
 def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:

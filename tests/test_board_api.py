@@ -1841,3 +1841,30 @@ def test_the_curve_says_where_the_game_changed_hands(tmp_path):
     assert zr["game"] == "game" and zr["game_changes"] == [{"number": 31, "won": True}]
     script = c.get("/static/board.js").text
     assert "game-change" in script and "changed hands after card" in script
+
+
+def test_the_command_says_a_missing_board_and_unreadable_records_before_serving(tmp_path, monkeypatch):
+    """``stich board FILE -b 99`` served, and the page opened another record with a note in a corner; a record that
+    cannot be read was said only on the page (the smoke sweep). A ``--board`` no file has is refused as every other
+    command refuses it (exit 1), ``--board`` without a file is a usage error, and each unreadable record is said on
+    stderr, FILE:LINE:COL, while the board serves the file's other records."""
+    from typer.testing import CliRunner
+
+    import uvicorn
+
+    from solver.cli.main import app
+
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: object())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    missing = CliRunner().invoke(app, ["board", str(examples / "schafkopf.tbn"), "-b", "99", "--no-open", "-p", "0"])
+    assert missing.exit_code == 1 and missing.stdout == ""
+    assert missing.stderr == f"stich: {examples / 'schafkopf.tbn'}: no record with [Board \"99\"]\n"
+    alone = CliRunner().invoke(app, ["board", "-b", "3", "--no-open", "-p", "0"])
+    assert alone.exit_code == 2 and "--board picks a record of the FILEs: give the file" in alone.stderr
+    broken = tmp_path / "broken.tbn"
+    broken.write_text('[Game "Schafkopf"]\n[Deal "junk"]\n', encoding="utf-8")
+    served = CliRunner().invoke(app, ["board", str(broken), str(examples / "kratzen.tbn"), "--no-open", "-p", "0"])
+    assert served.exit_code == 0, served.output
+    assert served.stderr.startswith(f"stich: {broken}:2:8: Schafkopf deals have 4 hands separated by '/', found 1 ")
+    assert "(the board opens the file's other records)\n" in served.stderr and "Traceback" not in served.output
