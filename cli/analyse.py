@@ -463,20 +463,17 @@ def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...]
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,
                  workers: int | None, time_limit: float | None, checkpoint: Path | None, as_json: bool) -> dict:
     """Card advice for a record's position, with the live display; Ctrl-C prints the advice so far (exit 130)."""
-    def with_known(document: dict) -> dict:  # the samples were drawn with them, which the record's tags do not say
-        return _after_key(document, "hand", known=_known_by_seat(position, known)) if known else document
-
     def finish(document: dict) -> None:
-        document = _with_record(position, with_known(document))
+        document = _with_record(position, document)
         if as_json:
             emit_json(document)
         else:
             render_cards(document, stdout_console())
 
     with warnings_said("analyse"):  # a checkpoint's samples solved again (written before the bonus odds)
-        return with_known(anytime("card advice", samples, lambda show: card_advice(
+        return anytime("card advice", samples, lambda show: card_advice(
             position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-            checkpoint=checkpoint, progress=show), finish, as_json))
+            checkpoint=checkpoint, progress=show), finish, as_json)
 
 
 def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: str | None, *, known: dict,
@@ -501,7 +498,7 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
                                  variant=variant or None, seats=seats, pot=pot)
 
         def finish(document: dict) -> None:
-            document = _with_deal(position, known, document)
+            document = _with_deal(position, document)
             emit_json(document) if as_json else render_cards(document, stdout_console())
 
         with warnings_said("analyse"):  # a checkpoint's samples solved again (written before the bonus odds)
@@ -509,12 +506,6 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
                 position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
                 checkpoint=checkpoint, progress=show, pot=pot), finish, as_json)
     finish(document)
-
-
-def _known_by_seat(position: Position, known: dict[int, str]) -> dict[str, list[str]]:
-    """``--known``'s cards by seat as the documents write them: ``{"2": ["SA"]}``."""
-    pack = position.game.pack
-    return {str(other): list(pack.names(parse_hand(pack, known[other], other - 1))) for other in sorted(known)}
 
 
 def _after_key(document: dict, key: str, **added: object) -> dict:
@@ -527,9 +518,10 @@ def _after_key(document: dict, key: str, **added: object) -> dict:
     return with_added
 
 
-def _with_deal(position: Position, known: dict[int, str], document: dict) -> dict:
+def _with_deal(position: Position, document: dict) -> dict:
     """Card advice from a hand, saying what its deal was asked with as ``analyse`` of one contract does: the
-    seats, the variant (every flag), the declarer and the known cards by seat, which no record says here."""
+    seats, the variant (every flag) and the declarer, which no record says here, and the known cards by seat
+    (the library's document writes them where any were given; here always, ``{}`` for none, as ``analyse`` does)."""
     with_deal: dict = {}
     for key, value in document.items():
         if key == "contract":
@@ -537,7 +529,7 @@ def _with_deal(position: Position, known: dict[int, str], document: dict) -> dic
         with_deal[key] = value
         if key == "contract":
             with_deal["declarer"] = position.rules.declarer + 1
-    return _after_key(with_deal, "hand", known=_known_by_seat(position, known))
+    return with_deal if "known" in with_deal else _after_key(with_deal, "hand", known={})
 
 
 def render_cards(document: dict, console=None) -> None:

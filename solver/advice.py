@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import Any, Callable, Mapping, NamedTuple, Sequence, SupportsIndex, cast
 
-from .deal import Deal
+from .deal import Deal, parse_hand
 from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
                      integral, is_whole_number)
 from .games import get_game
@@ -47,9 +47,9 @@ from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
 from .html_tables import html_lines, html_table
-from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
-                       checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, lacks_announced,
-                       mean_interval, position_setup, record_scoring, run_spans, samples_text, scaled_share,
+from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, cards_text, check_bid,
+                       check_run, checkpoint_identity, chunk_size, draw_sample, has_share, interval_document,
+                       lacks_announced, mean_interval, position_setup, record_scoring, run_spans, samples_text, scaled_share,
                        scored_with, seat_cards, share, shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
@@ -1040,6 +1040,8 @@ class CardAdvice:
     announcements: str | None = None  # what every sample was scored with (the record's tags)
     pot: int | None = None
     hand: tuple[str, ...] = ()  # the seat's cards now, which the report's first line shows
+    # the cards given as known by seat, which every sample was drawn with and no record says (the lines under the hand)
+    known: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         cards = []
@@ -1052,8 +1054,9 @@ class CardAdvice:
             entry.pop("announcement_gain")
             cards.append(entry)
         return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
-                "seat": self.seat, "hand": list(self.hand), "played": list(self.played),
-                "seed": self.seed, "requested": self.requested, "samples": self.samples, "stopped": self.stopped,
+                "seat": self.seat, "hand": list(self.hand),
+                **({"known": {str(seat): list(cards) for seat, cards in self.known.items()}} if self.known else {}),
+                "played": list(self.played), "seed": self.seed, "requested": self.requested, "samples": self.samples, "stopped": self.stopped,
                 "announcements": self.announcements, "pot": self.pot, **behind_document(self.rows), "cards": cards}
 
     def __str__(self) -> str:
@@ -1147,6 +1150,14 @@ def without_bonuses_text(checkpoint: str | os.PathLike, samples: int) -> str:
             "stay in the file)")
 
 
+def known_by_seat(position: Position, known: Mapping[int, str] | None) -> dict[int, tuple[str, ...]]:
+    """Known cards (checked, as :func:`solver.sampling.seat_cards` checks them) by seat in seat order, each seat's
+    cards named in pack order, as the advice says them."""
+    pack = position.game.pack
+    return {other: tuple(pack.names(parse_hand(pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)))
+            for other, cards in sorted((known or {}).items())}
+
+
 def card_advice(position: Position, seat: SupportsIndex | None = None, *, known: Mapping[int, str] | None = None,
                 samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                 time_limit: float | None = None, stop: threading.Event | None = None,
@@ -1155,8 +1166,9 @@ def card_advice(position: Position, seat: SupportsIndex | None = None, *, known:
     """Which card should the seat to move play: every legal card valued by the settlement its side can force
     after it, over ``samples`` deals of the unseen cards consistent with the play so far (the seat's view: its
     hand, the play, the contract and the public announcements), ranked by mean with paired intervals. ``seat``
-    (1-based) must be the seat to move (default: it). ``pot`` replaces the record's ``[Pot]``. Stopping,
-    checkpoints and ``progress`` as in :func:`contract_advice`."""
+    (1-based) must be the seat to move (default: it). ``known``: cards known to be in other seats (``{2: "SA"}``),
+    kept in every sample and said in the advice. ``pot`` replaces the record's ``[Pot]``. Stopping, checkpoints and
+    ``progress`` as in :func:`contract_advice`."""
     state = check_position(position).state
     seat = state.to_move + 1 if seat is None else cast(int, integral(seat))
     legal = state.legal_cards()
@@ -1165,10 +1177,10 @@ def card_advice(position: Position, seat: SupportsIndex | None = None, *, known:
     hand = tuple(card.name for card in position.hand(seat))
     announcements, pot = record_scoring(position, pot)
 
-    def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:
+    def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:  # after card_sums checked ``known``
         return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
                           sums.samples, ranked_rows(names, sums, position.game.name, cards=True), stopped,
-                          announcements, pot, hand)
+                          announcements, pot, hand, known_by_seat(position, known))
 
     _, total, stopped = card_sums(position, seat, known=known, samples=samples, seed=seed, workers=workers,
                                   time_limit=time_limit, stop=stop, checkpoint=checkpoint, pot=pot,

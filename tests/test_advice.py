@@ -352,6 +352,25 @@ def test_card_advice_refuses_known_cards_that_contradict_the_play_up_front():
     assert card_advice(position, known={4: "HA"}, samples=2, workers=1).samples == 2
 
 
+def test_card_advice_says_the_known_cards_its_samples_were_drawn_with():
+    """The known cards every sample kept were said only by the command (its own code added them to the document):
+    ``print(advice)``, Jupyter and ``as_dict`` of the library's advice left them out. The advice says them now, by
+    seat in pack order, under the hand; none given, the document has no ``known`` (a record's advice as before)."""
+    from solver.sampling import hand_position
+
+    position = hand_position("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G", known={4: "EZ EA", 2: "SA"})
+    advice = card_advice(position, 1, known={4: "EZ EA", 2: "SA"}, samples=2, seed=1, workers=1)
+    document = advice.as_dict()
+    assert advice.known == {2: ("SA",), 4: ("EA", "EZ")}
+    assert document["known"] == {"2": ["SA"], "4": ["EA", "EZ"]} and schema_errors(document, SCHEMA) == []
+    assert list(document)[list(document).index("hand") + 1] == "known"
+    assert str(advice).splitlines()[1:3] == ["known in seat 2: SA", "known in seat 4: EA EZ"]
+    assert "known in seat 2: SA" in advice._repr_html_()
+    on_record = card_advice(_position(), known={4: "SK"}, samples=2, workers=1)
+    assert on_record.as_dict()["known"] == {"4": ["SK"]} and "known in seat 4: SK" in str(on_record)
+    assert "known" not in card_advice(_position(), samples=2, workers=1).as_dict()
+
+
 def test_card_advice_checkpoint_resume(tmp_path):
     position = _position()
     whole = card_advice(position, samples=12, seed=4, workers=1)
