@@ -49,8 +49,8 @@ from .position import check_position
 from .html_tables import html_lines, html_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, cards_text, check_bid,
                        check_run, checkpoint_identity, chunk_size, draw_sample, has_share, interval_document,
-                       lacks_announced, mean_interval, position_setup, record_scoring, run_spans, samples_text, scaled_share,
-                       scored_with, seat_cards, share, shuffled_deal, table_text, unseen_cards)
+                       lacks_announced, mean_interval, position_setup, record_scoring, run_spans, samples_text,
+                       scaled_share, scored_with, seat_cards, share, shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
@@ -1056,7 +1056,8 @@ class CardAdvice:
         return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
                 "seat": self.seat, "hand": list(self.hand),
                 **({"known": {str(seat): list(cards) for seat, cards in self.known.items()}} if self.known else {}),
-                "played": list(self.played), "seed": self.seed, "requested": self.requested, "samples": self.samples, "stopped": self.stopped,
+                "played": list(self.played), "seed": self.seed, "requested": self.requested, "samples": self.samples,
+                "stopped": self.stopped,
                 "announcements": self.announcements, "pot": self.pot, **behind_document(self.rows), "cards": cards}
 
     def __str__(self) -> str:
