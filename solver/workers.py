@@ -461,32 +461,32 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
               memory_mb: int | None, split: Callable[[Any], list[Any]] | None, failed: Callable[[Any], Any] | None,
               table_mb: int | None, stop_flag: Any | None, in_flight: int) -> None:
     iterator = iter(jobs)
-    retry: list[tuple[Any, int]] = []  # jobs to submit again, with the breaks they were in flight at
-    suspects: deque[tuple[Any, int]] = deque()  # parts to run alone, with the times they died alone
+    # each job goes with its place in ``jobs`` (a part of a split job with its job's): of two failures side by side
+    # the earlier job's is raised, the first board that fails, as one worker reports it
+    retry: list[tuple[Any, int, int]] = []  # jobs to submit again, the breaks they were in flight at, their places
+    suspects: deque[tuple[Any, int, int]] = deque()  # parts to run alone, the times they died alone, their places
     barren = 0  # breaks since a job last finished
-    failure: tuple[int, Exception] | None = None  # a task's own error, by its job's place: raised once the jobs
-    # beside it are back, the earliest job's where several fail (the first board that fails, as on one worker)
-    places: dict[int, int] = {}  # id of each job in flight or to run again -> its place in ``jobs``
+    failure: tuple[int, Exception] | None = None  # a task's own error, by its place: raised once the jobs beside
+    # it are back
     taken = 0
     pool = process_pool(workers, memory_mb, table_mb, stop_flag)
     try:
-        pending: dict[Future, tuple[Any, int, bool]] = {}  # job, its count, whether it runs alone
+        pending: dict[Future, tuple[Any, int, bool, int]] = {}  # job, its count, whether it runs alone, its place
         while True:
             if suspects:
                 if not pending:
-                    job, deaths = suspects.popleft()
-                    pending[_submit(pool, workers, task, job, *args)] = (job, deaths, True)
+                    job, deaths, place = suspects.popleft()
+                    pending[_submit(pool, workers, task, job, *args)] = (job, deaths, True, place)
             else:  # after a task's failure no new job is taken, but the jobs in flight at a break run again
                 while len(pending) < in_flight * workers:
                     if retry:
-                        job, count = retry.pop()
+                        job, count, place = retry.pop()
                     else:
-                        job, count = next(iterator, None) if failure is None else None, 0
-                        if job is not None:
-                            places[id(job)], taken = taken, taken + 1
+                        job, count, place = next(iterator, None) if failure is None else None, 0, taken
+                        taken += job is not None
                     if job is None:
                         break
-                    pending[_submit(pool, workers, task, job, *args)] = (job, count, False)
+                    pending[_submit(pool, workers, task, job, *args)] = (job, count, False, place)
             if not pending:
                 break
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -499,12 +499,10 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
                     victims.append(entry)
                     continue
                 except Exception as error:  # the job's own failure (a match's BotError): not the jobs beside it
-                    place = places.pop(id(entry[0]), taken)
-                    if failure is None or place < failure[0]:
-                        failure = (place, error)
+                    if failure is None or entry[3] < failure[0]:
+                        failure = (entry[3], error)
                     continue
                 barren = 0
-                places.pop(id(entry[0]), None)
                 on_result(entry[0], result)
             if not victims:
                 continue
@@ -516,21 +514,20 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
             pending.clear()
             stop_pool(pool)
             pool = process_pool(workers, memory_mb, table_mb, stop_flag)
-            for job, count, alone in victims:
+            for job, count, alone, place in victims:
                 if alone:
                     if count + 1 < 2:
-                        suspects.appendleft((job, count + 1))
+                        suspects.appendleft((job, count + 1, place))
                     elif failed is not None:
                         barren = 0
-                        places.pop(id(job), None)
                         on_result(job, failed(job))
                     else:
                         raise StichError("a job killed its worker process twice while running alone (out of memory, "
                                          "or killed from outside); giving up (rerun to resume)")
                 elif count + 1 < 2:
-                    retry.append((job, count + 1))
+                    retry.append((job, count + 1, place))
                 else:
-                    suspects.extend((part, 0) for part in (split(job) if split is not None else [job]))
+                    suspects.extend((part, 0, place) for part in (split(job) if split is not None else [job]))
     except BaseException:
         stop_pool(pool)
         raise

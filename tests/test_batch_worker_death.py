@@ -319,11 +319,11 @@ def test_a_job_in_flight_at_a_break_after_a_failure_runs_again_before_the_failur
     assert results == [(1, 10)]
 
 
-def _fails_in_turn(job: int) -> int:
-    """Job 1 fails after half a second, job 2 at once: the later job's failure comes back first."""
+def _fails_in_turn(job: int | str) -> int:
+    """Job 1 (or "a") fails after half a second, any other at once: the later job's failure comes back first."""
     import time
 
-    if job == 1:
+    if job in (1, "a"):
         time.sleep(0.5)
     raise ValueError(f"job {job} fails")
 
@@ -336,3 +336,7 @@ def test_of_two_jobs_that_fail_the_earlier_jobs_failure_is_raised(tmp_path):
     with pytest.raises(ValueError, match="^job 1 fails$"):
         pool.run_pool([1, 2, 3], _fails_in_turn, (), lambda job, result: ran.append(job), 2, in_flight=1)
     assert ran == []
+    # a job given twice (one object, or equal interned values) keeps its first place (the review: the places were
+    # kept by the job's id, which the second 'a' took over)
+    with pytest.raises(ValueError, match="^job a fails$"):
+        pool.run_pool(["a", "b", "a"], _fails_in_turn, (), lambda job, result: ran.append(job), 2, in_flight=2)
