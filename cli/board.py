@@ -11,6 +11,8 @@ from typing import List, Optional
 
 import typer
 
+from solver.errors import StichError
+
 from .errors import EXIT_BAD_INPUT, file_name, message
 from .options import TABLE_MB, engine_for
 
@@ -115,25 +117,40 @@ HEADER_SECONDS = 30.0
 
 
 def said_at_start(files: List[Path], board: Optional[str]) -> None:
-    """What the page would say of the files only once opened, said on stderr before serving: each record that
-    cannot be read (``FILE:LINE:COL: ...``; the board opens the others), and a ``--board`` no file has (exit 1, as
-    every other command refuses it: the page opened another record and said so in a corner)."""
-    from solver.api import iter_positions
-    from solver.errors import StichError
+    """What the page would say of the files only once opened, said on stderr before serving, read as the page
+    reads them (at most its 1,000 records a file, UTF-8): each record that cannot be opened (``FILE:LINE:COL:
+    ...``, at most the page's 20 a file), a file the page opens nothing of, and a ``--board`` no file has or whose
+    record cannot be opened (exit 1, as every other command refuses it: the page opened another record and said so
+    in a corner)."""
+    import io
+
+    from solver.board.session import BoardError, Boards, decoded_text
+    from solver.formats.tbn import iter_records
 
     from .records import no_such_record, selected
 
     if board is not None and not files:
         raise typer.BadParameter("--board picks a record of the FILEs: give the file", param_hint="'--board'")
-    found = False
+    store = Boards()  # the page's reading, on boards of its own
+    found = unreadable = False
     for path in files:
-        for item in iter_positions(path):
-            if isinstance(item, StichError):
-                message(f"stich: {item} (the board opens the file's other records)")
-            elif item.record is not None and selected(item.record, board):
-                found = True
+        try:
+            text = decoded_text(path.read_bytes(), str(path))
+            boards, refused = store.add_text_said(text, str(path))
+        except BoardError as error:
+            message(f"stich: {error} (the board opens nothing of this file)")
+            continue
+        for line in refused:
+            message(f"stich: {line} (the board opens the file's other records)")
+        if board is None or found:
+            continue
+        found = any(selected(opened.record, board) for opened in boards)
+        unreadable = unreadable or (not found and any(
+            not isinstance(record, StichError) and selected(record, board)
+            for record in iter_records(io.StringIO(text), name=str(path))))
     if board is not None and not found:
-        message(f"stich: {no_such_record(', '.join(str(path) for path in files), board, None, 0)}")
+        if not unreadable:  # a record that cannot be opened was said above, with why
+            message(f"stich: {no_such_record(', '.join(str(path) for path in files), board, None, 0)}")
         raise typer.Exit(EXIT_BAD_INPUT)
 
 

@@ -1866,5 +1866,27 @@ def test_the_command_says_a_missing_board_and_unreadable_records_before_serving(
     broken.write_text('[Game "Schafkopf"]\n[Deal "junk"]\n', encoding="utf-8")
     served = CliRunner().invoke(app, ["board", str(broken), str(examples / "kratzen.tbn"), "--no-open", "-p", "0"])
     assert served.exit_code == 0, served.output
+    # a file of one bad record: the page opens nothing of it, and says so
     assert served.stderr.startswith(f"stich: {broken}:2:8: Schafkopf deals have 4 hands separated by '/', found 1 ")
-    assert "(the board opens the file's other records)\n" in served.stderr and "Traceback" not in served.output
+    assert served.stderr.splitlines()[0].endswith("(the board opens nothing of this file)")
+    assert "Traceback" not in served.output
+    # one bad record among good ones, read as the page reads it; a --board whose record is the bad one is its error
+    mixed = tmp_path / "mixed.tbn"
+    mixed.write_text((examples / "schafkopf.tbn").read_text(encoding="utf-8").replace(
+        '[Contract "Solo H"]\n[Declarer "2"]', '[Contract "Solo H"]\n[Declarer "9"]', 1), encoding="utf-8")
+    some = CliRunner().invoke(app, ["board", str(mixed), "--no-open", "-p", "0"])
+    assert some.exit_code == 0 and some.stderr.count("\n") == 2  # the bad record's line and the serving line
+    assert some.stderr.startswith(f"stich: {mixed}:") and "(the board opens the file's other records)\n" in some.stderr
+    chosen = CliRunner().invoke(app, ["board", str(mixed), "-b", "3", "--no-open", "-p", "0"])
+    assert chosen.exit_code == 1 and chosen.stderr.count("\n") == 1 and "no record with" not in chosen.stderr
+    # a file the page refuses whole (more records than it opens, or not UTF-8): one line, no flood, nothing opened
+    many = tmp_path / "many.tbn"
+    many.write_text('[Game "Schafkopf"]\n[Deal "junk"]\n\n' * 1001, encoding="utf-8")
+    latin = tmp_path / "latin.tbn"
+    latin.write_bytes('% M\xfcnchen\n'.encode("latin-1") + (examples / "kratzen.tbn").read_bytes())
+    refused = CliRunner().invoke(app, ["board", str(many), str(latin), "--no-open", "-p", "0"])
+    lines = refused.stderr.splitlines()
+    assert refused.exit_code == 0 and len(lines) == 3, lines
+    assert lines[0] == (f"stich: {many} holds more than 1,000 records; the board opens at most 1,000 (the board opens "
+                        "nothing of this file)")
+    assert lines[1].startswith(f"stich: {latin}:1:") and lines[1].endswith("(the board opens nothing of this file)")
