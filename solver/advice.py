@@ -1370,10 +1370,12 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                               "95% interval; paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
                               frozenset({5, 6})))
     # a gap all samples gave alike has no interval: the sign test finds too few samples (2 / 2^n not below 5%)
-    alike = any(row.get("mean") is not None and not row.get("told_apart", True)
-                and row.get("behind_interval_note") == ALL_ALIKE for row in document["contracts"][1:])
-    tilde = ("~ : not told apart from the best at this sample size (its interval behind the best holds 0"
-             + ("; a gap all samples gave alike: too few samples for its one sign to tell" if alike else "") + ")")
+    tilded = [row.get("behind_interval_note") == ALL_ALIKE for row in document["contracts"][1:]
+              if row.get("mean") is not None and not row.get("told_apart", True)]
+    why = [text for text, said in (("its interval behind the best holds 0", not all(tilded)),
+                                   ("a gap all samples gave alike: too few samples for its one sign to tell",
+                                    any(tilded))) if said]
+    tilde = f"~ : not told apart from the best at this sample size ({'; '.join(why)})"
     report += [tilde_note(document["contracts"], tilde),
                behind_note(document, "contracts"), alike_note(document["contracts"]),
                payment_note(document, sides=True)]
