@@ -68,7 +68,8 @@ def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, 
         return tempfile.mkstemp(prefix=f".{path.stem if suffix else path.name}.", suffix=suffix, dir=directory)
     except FileNotFoundError as error:  # its folder is missing: say that, as a checkpoint's lock does
         why = (f"cannot be written: the folder {directory} does not exist (make it, or choose another file)"
-               if not directory.exists() else error.strerror)
+               if not directory.exists() else f"cannot be written: the folder {directory} takes no new file "
+               f"({error.strerror})")
         raise FileNotFoundError(error.errno, why, str(shown)) from None
     except OSError as error:
         raise type(error)(error.errno, error.strerror, str(shown)) from None
@@ -236,7 +237,8 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
             handle = open(lock_path, "a")
         except FileNotFoundError as error:  # the first thing written beside the file: its folder is missing, say that
             if target.parent.exists():  # a folder no file can be made in (/proc): not "does not exist"
-                raise FileError(f"{path}: cannot be written ({error.strerror})") from None
+                raise FileError(f"{path}: cannot be written: the folder {target.parent} takes no new file "
+                                f"({error.strerror})") from None
             raise FileError(f"{path}: cannot be written: the folder {target.parent} does not exist (make it, or "
                             "choose another file)") from None
         except OSError as error:

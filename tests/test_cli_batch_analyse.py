@@ -136,8 +136,13 @@ def test_an_output_in_a_folder_no_file_can_be_made_in_does_not_say_the_folder_is
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 1)
     result = runner.invoke(app, ["batch", str(deals), "--out", "/proc/out.jsonl", "--workers", "1"])
-    assert (result.exit_code, result.stderr) == (1, "stich: /proc/out.jsonl: cannot be written (No such file or "
-                                                    "directory)\n")
+    assert (result.exit_code, result.stderr) == (1, "stich: /proc/out.jsonl: cannot be written: the folder /proc "
+                                                    "takes no new file (No such file or directory)\n")
+    # an output written through a temporary beside it (deal --out) says the same
+    dealt = runner.invoke(app, ["deal", "-g", "kratzen", "-n", "1", "--out", "/proc/deals.tbn"])
+    assert dealt.exit_code == 1
+    assert dealt.stderr == "stich: /proc/deals.tbn: cannot be written: the folder /proc takes no new file (No such " \
+                           "file or directory)\n"
 
 
 def test_analyse_is_reproducible_and_reports_probabilities():
