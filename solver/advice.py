@@ -31,7 +31,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
-from typing import Any, Callable, Mapping, NamedTuple, Sequence, SupportsIndex, cast
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence, SupportsIndex, cast
 
 from .deal import Deal, parse_hand
 from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
@@ -815,26 +815,32 @@ def other_contract_lists(setup: AdviceSetup, samples: int,
     found: dict[str, tuple[str, ...]] = {}
     done: dict[str, int] = {}
     try:
-        with open(checkpoint, "rb") as stream:
-            for line in stream:
-                try:
-                    entry = json.loads(line)
-                except ValueError:
-                    continue
-                if not isinstance(entry, dict):
-                    continue
-                advice = entry.get("advice")
-                if isinstance(advice, dict) and entry.get("samples") == samples \
-                        and {**advice, "contracts": None, "announced": None} in wanted \
-                        and bool(advice.get("announced")) == bool(setup.announced) \
-                        and (tuple(advice.get("contracts") or ()), tuple(advice.get("announced") or ())) \
-                        != (setup.contracts, setup.announced):
-                    found[entry["key"]] = tuple(advice["contracts"])
-                elif entry.get("key") in found and isinstance(entry.get("span"), list):
-                    done[entry["key"]] = done.get(entry["key"], 0) + int(entry["span"][1])
+        for entry in journal_entries(checkpoint):
+            advice = entry.get("advice")
+            if isinstance(advice, dict) and entry.get("samples") == samples \
+                    and {**advice, "contracts": None, "announced": None} in wanted \
+                    and bool(advice.get("announced")) == bool(setup.announced) \
+                    and (tuple(advice.get("contracts") or ()), tuple(advice.get("announced") or ())) \
+                    != (setup.contracts, setup.announced):
+                found[entry["key"]] = tuple(advice["contracts"])
+            elif entry.get("key") in found and isinstance(entry.get("span"), list):
+                done[entry["key"]] = done.get(entry["key"], 0) + int(entry["span"][1])
     except OSError:
         return []
     return [(contracts, done.get(key, 0)) for key, contracts in found.items()]
+
+
+def journal_entries(checkpoint: str | os.PathLike) -> Iterator[dict[str, Any]]:
+    """Each line of a checkpoint journal that is a JSON object (a line cut short by a kill, or any other, is passed
+    over: the journal itself says what is wrong when it opens the file); OSError where it cannot be read."""
+    with open(checkpoint, "rb") as stream:
+        for line in stream:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict):
+                yield entry
 
 
 def announcement_choices(game: type[Game], fixed: Sequence[int], seat: int, announcements: str | None,
@@ -1126,19 +1132,12 @@ def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[
     keys: set[object] = set()
     done = 0
     try:
-        with open(checkpoint, "rb") as stream:
-            for line in stream:
-                try:
-                    entry = json.loads(line)
-                except ValueError:
-                    continue
-                if not isinstance(entry, dict):
-                    continue
-                if HEADER in entry:  # the header's fields exactly: a later job's header adds some
-                    if {name: value for name, value in entry.items() if name not in (HEADER, "key")} in wanted:
-                        keys.add(entry.get("key"))
-                elif entry.get("key") in keys and isinstance(entry.get("span"), list) and len(entry["span"]) == 2:
-                    done += int(entry["span"][1])
+        for entry in journal_entries(checkpoint):
+            if HEADER in entry:  # the header's fields exactly: a later job's header adds some
+                if {name: value for name, value in entry.items() if name not in (HEADER, "key")} in wanted:
+                    keys.add(entry.get("key"))
+            elif entry.get("key") in keys and isinstance(entry.get("span"), list) and len(entry["span"]) == 2:
+                done += int(entry["span"][1])
     except (OSError, TypeError, ValueError):
         return 0
     return done
