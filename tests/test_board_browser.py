@@ -14,6 +14,7 @@ import shutil
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -133,6 +134,33 @@ def best_on_page(driver) -> list[str]:
 
 def moves(driver) -> list[str]:
     return driver.execute_script("return S.moves.slice(0, S.cursor);")
+
+
+def emulate_window(driver, width: int, height: int, scale: float = 1, mobile: bool = False) -> None:
+    """A window of ``width`` by ``height`` CSS pixels at ``scale`` device pixels each (a phone's with ``mobile``),
+    once the page has it."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                  "deviceScaleFactor": scale, "mobile": mobile})
+    wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+
+
+def restore_window(driver) -> None:
+    """The tests' usual window again, after :func:`emulate_window`."""
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.set_window_size(1400, 900)
+
+
+@contextmanager
+def touch_screen(driver, media: str = "(any-pointer: coarse)"):
+    """A touch screen emulated for the block, the mouse's window again after it; skipped where this Chromium's
+    emulation does not give the pointer ``media`` asks for (some keep a fine pointer or hover)."""
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    try:
+        if not driver.execute_script(f"return matchMedia('{media}').matches"):
+            pytest.skip(f"this Chromium's touch emulation does not match {media}")
+        yield
+    finally:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
 
 
 def test_a_card_value_on_the_page_is_the_engines(driver, server):
@@ -379,6 +407,14 @@ def open_record(driver, label: str) -> None:
     wait_for(lambda: settled(driver) and driver.execute_script("return S.view.label") == label, label)
 
 
+def open_at(driver, label: str, moves: int | None) -> None:
+    """Open a record at its card ``moves`` (None: where the record's play ends, as it opens)."""
+    open_record(driver, label)
+    if moves is not None:
+        driver.execute_script("goTo(arguments[0])", moves)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, f"card {moves}")
+
+
 def test_a_trick_of_five_or_six_cards(driver, server):
     """The board audit: a Kratzen trick of five or six cards had neighbouring seats' cards covering each other."""
     driver.get(server)
@@ -469,10 +505,7 @@ def test_the_table_between_a_phone_and_a_wide_window(driver, server):
         for width in (1120, 1150, 780):
             driver.set_window_size(width, 900)
             for label, moves in (("zwanzigerrufen.tbn board 1", 0), ("kratzen.tbn board 5", None)):
-                open_record(driver, label)
-                if moves is not None:
-                    driver.execute_script("goTo(arguments[0])", moves)
-                    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "start")
+                open_at(driver, label, moves)
                 table = driver.execute_script(TABLE_BOXES)
                 assert table["width"] <= table["window"], (width, label)
                 assert not overlapping(table["cards"]), (width, label)
@@ -511,8 +544,7 @@ def test_a_phone_lays_a_five_or_six_card_trick_out_in_a_row(driver, server):
             assert cards[0]["left"] >= 0 and cards[-1]["right"] <= 400, label
             assert all(card["label"] == '"seat %d"' % card["seat"] for card in cards), label
     finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.set_window_size(1400, 900)
+        restore_window(driver)
     open_record(driver, "kratzen.tbn board 5")  # a wide window keeps the ring: each card towards its seat
     tops = {card["seat"]: card["top"] for card in driver.execute_script(row)["cards"]}
     assert tops[4] < tops[3] < tops[2] < tops[1] and tops[3] == tops[5]
@@ -703,14 +735,9 @@ def test_a_touch_screen_shows_no_keys(driver, server):
     shown = "return getComputedStyle(document.getElementById('keys')).display !== 'none'"
     touch = "return matchMedia('(hover: none) and (pointer: coarse)').matches"
     assert not driver.execute_script(touch) and driver.execute_script(shown)  # headless: no hover, a fine pointer
-    try:
-        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-        if not driver.execute_script(touch):
-            pytest.skip("this Chromium's touch emulation keeps hover or a fine pointer")
+    with touch_screen(driver, "(hover: none) and (pointer: coarse)"):
         assert not driver.execute_script(shown)
         assert driver.find_element("id", "undo").get_attribute("title") == "Undo (←)"  # the buttons still say them
-    finally:
-        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
     assert driver.execute_script(shown)
 
 
@@ -959,8 +986,7 @@ def test_a_phone_and_a_zoomed_window_have_no_sideways_scrolling_and_big_enough_t
                 assert page["legal"] and page["small"] == [], (width, label, page["small"])
                 assert page["cards"] == [], (width, label)  # every hand's cards on the page
     finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.set_window_size(1400, 900)
+        restore_window(driver)
 
 def redrawn(drawn):
     """The graph's shapes once its dots are round (a drawing at the window's width), else None: a drawing still at
@@ -992,8 +1018,7 @@ def test_the_graph_keeps_its_dots_round_at_any_width(driver, server):
             numbers = [shape for shape in drawn["shapes"] if shape[0] == "text"]
             assert numbers and all(shape[1] < 2 * shape[2] for shape in numbers), (width, numbers)  # "4", "0", not wide
     finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.set_window_size(1400, 900)
+        restore_window(driver)
 
 #: Sets the graph's width to each of the given widths in turn (CSS pixels, a tenth of a second apart) and answers how
 #: often the graph was drawn again meanwhile, and the width it was drawn at last.
@@ -1086,15 +1111,10 @@ def test_a_tablet_uses_its_width(driver, server, width, height, layout):
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
-                                                                      "deviceScaleFactor": 1, "mobile": True})
-        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        emulate_window(driver, width, height, 1, True)
         for label, moves in (("zwanzigerrufen.tbn board 1", 0), ("kratzen.tbn board 5", None),
                              ("schafkopf.tbn board 7", 4)):
-            open_record(driver, label)
-            if moves is not None:
-                driver.execute_script("goTo(arguments[0])", moves)
-                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "there")
+            open_at(driver, label, moves)
             page = driver.execute_script(LAYOUT)
             assert page["width"] <= width, (label, page["width"])
             assert not overlapping(driver.execute_script(TABLE_BOXES)["cards"]), label
@@ -1112,8 +1132,7 @@ def test_a_tablet_uses_its_width(driver, server, width, height, layout):
             wait_for(lambda: driver.execute_script("return S.curve !== null"), "the play list's grades")
             assert driver.execute_script(TAP_TARGETS)["small"] == [], label  # a finger's 24 by 24 at each size
     finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.set_window_size(1400, 900)
+        restore_window(driver)
 
 
 #: The widths of a card, of the side hands, of the line under the buttons' text, and how far the trick's cards are
@@ -1151,8 +1170,7 @@ def test_the_cards_grow_with_the_browsers_font_size(driver, server):
         assert driver.execute_script(SIZES)["card"] == 24
     finally:
         driver.execute_script("document.documentElement.style.fontSize = ''")
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.set_window_size(1400, 900)
+        restore_window(driver)
 
 
 #: The graph's targets a finger taps: each shown one's point and box, and the dots' boxes.
@@ -1174,10 +1192,7 @@ def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
     graph = "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
     wait_for(lambda: settled(driver) and driver.execute_script(graph), "the graph")
     assert driver.execute_script(GRAPH_TARGETS)["hits"] == []  # a mouse: the dots
-    try:
-        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-        if not driver.execute_script("return matchMedia('(any-pointer: coarse)').matches"):
-            pytest.skip("this Chromium's touch emulation keeps a fine pointer")
+    with touch_screen(driver):
         page = driver.execute_script(GRAPH_TARGETS)
         hits, dots = page["hits"], page["dots"]
         assert [hit["index"] for hit in hits] == [dot["index"] for dot in dots] == list(range(len(dots)))
@@ -1194,8 +1209,6 @@ def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
                                        (target["left"] + target["right"]) / 2, target["top"] + 3)
         assert tapped == "6"
         wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "the sixth card")
-    finally:
-        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
 
 
 @pytest.mark.parametrize("width, height", [(390, 844), (768, 1024), (1024, 768), (1366, 768)])
@@ -1211,10 +1224,7 @@ def test_a_large_default_font_takes_a_narrower_windows_layout(driver, server, wi
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
                                                                       "deviceScaleFactor": 1, "mobile": True})
         for label, moves in (("zwanzigerrufen.tbn board 1", 0), ("kratzen.tbn board 5", None)):
-            open_record(driver, label)
-            if moves is not None:
-                driver.execute_script("goTo(arguments[0])", moves)
-                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "there")
+            open_at(driver, label, moves)
             page = driver.execute_script(LAYOUT)
             assert page["card"]["width"] == 60, label
             # a phone's window widens to what runs off its side
@@ -1225,8 +1235,7 @@ def test_a_large_default_font_takes_a_narrower_windows_layout(driver, server, wi
                 assert page["outside"] == [], label
     finally:
         driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16}})
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.set_window_size(1400, 900)
+        restore_window(driver)
 
 
 def test_two_quick_taps_are_two_taps_not_a_zoom(driver, server):
@@ -1265,9 +1274,7 @@ def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 768,
-                                                                      "deviceScaleFactor": 1, "mobile": False})
-        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        emulate_window(driver, width, 768, 1, False)
         open_record(driver, "kratzen.tbn board 5")
         pot = driver.find_element("id", "pot")
         assert pot.text == "pot 0 chips: tricks and targets only"
@@ -1279,8 +1286,7 @@ def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
         near = [label["name"] for label in page["labels"] if not apart(page["pot"], label, 4)]
         assert near == [], (width, page["pot"], page["labels"])
     finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.set_window_size(1400, 900)
+        restore_window(driver)
 
 
 @pytest.mark.parametrize("width, height, scale", [(960, 540, 2), (768, 1024, 1), (810, 1080, 1)])
@@ -1290,17 +1296,14 @@ def test_the_panels_under_the_table_flow_evenly(driver, server, width, height, s
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
-                                                                      "deviceScaleFactor": scale, "mobile": False})
-        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        emulate_window(driver, width, height, scale, False)
         open_record(driver, "schafkopf.tbn board 7")
         panels = driver.execute_script(LABELS)["panels"]
         columns = {round(panel["left"]) for panel in panels}
         rows = [sum(abs(panel["top"] - top) <= 1 for panel in panels) for top in {round(p["top"]) for p in panels}]
         assert len(panels) == 4 and len(columns) == 2 and rows == [2, 2], (width, panels)
     finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.set_window_size(1400, 900)
+        restore_window(driver)
 
 
 #: The boxes on the table: each seat's with its cards' values, each seat's label and cards, the trick's cards, and the
@@ -1335,15 +1338,10 @@ def test_a_short_window_shows_the_trick_and_the_players_own_hand_at_once(driver,
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
-                                                                      "deviceScaleFactor": scale, "mobile": mobile})
-        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        emulate_window(driver, width, height, scale, mobile)
         for label, moves in (("zwanzigerrufen.tbn board 1", 2), ("kratzen.tbn board 5", 0),
                              ("kratzen.tbn board 5", None), ("schafkopf.tbn board 7", 4)):
-            open_record(driver, label)
-            if moves is not None:
-                driver.execute_script("goTo(arguments[0])", moves)
-                wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "there")
+            open_at(driver, label, moves)
             page = driver.execute_script(SHORT_TABLE)
             what = (width, height, label, moves)
             assert page["width"] <= page["window"], what
@@ -1359,8 +1357,7 @@ def test_a_short_window_shows_the_trick_and_the_players_own_hand_at_once(driver,
             wait_for(lambda: driver.execute_script("return S.curve !== null"), "the play list's grades")
             assert driver.execute_script(TAP_TARGETS)["small"] == [], what
     finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.set_window_size(1400, 900)
+        restore_window(driver)
 
 
 #: The centre's box (its lines' box: the words, the pot line, a note) and the boxes of the seats' labels and cards.
@@ -1382,9 +1379,7 @@ def test_the_centre_keeps_off_six_and_five_seat_hands(driver, server, width, hei
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
-                                                                      "deviceScaleFactor": scale, "mobile": mobile})
-        wait_for(lambda: driver.execute_script("return innerWidth") == width, f"{width} pixels")
+        emulate_window(driver, width, height, scale, mobile)
         for label in ("kratzen.tbn board 5", "kratzen.tbn board 4"):
             open_record(driver, label)
             driver.execute_script("goTo(0)")
@@ -1394,8 +1389,7 @@ def test_the_centre_keeps_off_six_and_five_seat_hands(driver, server, width, hei
             covered = [seat["name"] for seat in page["seats"] if not apart(page["centre"], seat)]
             assert covered == [], (width, label, page["centre"], covered)
     finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.set_window_size(1400, 900)
+        restore_window(driver)
 
 
 #: What is under each pixel along the graph's dashed line (its class, and its tooltip's text if it has one), and the
@@ -1418,10 +1412,7 @@ def test_a_mouse_beside_a_touch_screen_reads_the_dashed_lines_tooltip(driver, se
     graph = ("return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
              " && document.querySelector('#graph .game-line title') !== null")
     wait_for(lambda: settled(driver) and driver.execute_script(graph), "the graph and its dashed line")
-    try:
-        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-        if not driver.execute_script("return matchMedia('(any-pointer: coarse)').matches"):
-            pytest.skip("this Chromium's touch emulation keeps a fine pointer")
+    with touch_screen(driver):
         page = driver.execute_script(UNDER_THE_GAME_LINE)
         under, title = page["under"], page["title"]
         assert title.startswith("game won at \u2265 ")
@@ -1438,8 +1429,6 @@ def test_a_mouse_beside_a_touch_screen_reads_the_dashed_lines_tooltip(driver, se
         driver.execute_script("const [x, y] = arguments; document.elementFromPoint(x, y).dispatchEvent("
                               "new MouseEvent('click', {bubbles: true, clientX: x, clientY: y}));", *at)
         wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == int(column), "its card")
-    finally:
-        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
 
 
 #: Each side seat's left and right edge (the seats at the table's sides are the ones the clamp moves).
@@ -1452,27 +1441,20 @@ def test_a_phone_turned_sideways_seats_the_table_as_a_page_opened_sideways(drive
     stacked seats, almost the window's width) to sideways kept a 12rem clamp where 7rem was right, seats 2 and 4
     drawn 80 pixels in from where a page opened sideways puts them, until the next card (the review). A change of
     the table's width draws it again: the seats land where a fresh page puts them, and a focused card keeps focus."""
-    metrics = {"deviceScaleFactor": 1, "mobile": True}
     try:
         driver.get(server)
         wait_for(lambda: settled(driver), "values")
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, **metrics})
-        wait_for(lambda: driver.execute_script("return innerWidth") == 844, "sideways")
-        open_record(driver, "schafkopf.tbn board 7")
-        driver.execute_script("goTo(4)")  # the second trick's first card: seat 1 to play, every hand of 7 cards
-        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 4, "there")
+        emulate_window(driver, 844, 390, mobile=True)  # sideways
+        open_at(driver, "schafkopf.tbn board 7", 4)  # the second trick's first card: seat 1 to play, 7 cards a hand
         fresh = driver.execute_script(SEAT_EDGES)
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, **metrics})
-        wait_for(lambda: driver.execute_script("return innerWidth") == 390, "upright")
+        emulate_window(driver, 390, 844, mobile=True)  # upright
         driver.execute_script("renderTable()")  # drawn upright, as a page opened upright is
         driver.execute_script("document.querySelector('#table .card.legal[tabindex=\"0\"]').focus()")
         focused = driver.execute_script("return document.activeElement.dataset.card")
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, **metrics})
-        wait_for(lambda: driver.execute_script("return innerWidth") == 844, "sideways again")
+        emulate_window(driver, 844, 390, mobile=True)  # sideways again
         wait_for(lambda: driver.execute_script(SEAT_EDGES) == fresh, "the seats where a fresh page puts them")
         assert driver.execute_script("return document.activeElement.dataset.card") == focused
         assert driver.execute_script("return document.querySelectorAll('#table .card.legal .value').length") == \
             driver.execute_script("return document.querySelectorAll('#table .card.legal').length") > 0  # values kept
     finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.set_window_size(1400, 900)
+        restore_window(driver)
