@@ -6,6 +6,7 @@ import sys
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
+
 def fast_pext(cpuinfo: str) -> bool:
     """Whether the processor described by /proc/cpuinfo has bmi2 with pext and pdep in one instruction's time: every
     Intel processor with bmi2, AMD from family 0x19 (Zen 3). Zen 1 and 2 run them as microcode, hundreds of cycles

@@ -285,6 +285,7 @@ def pool_options(threads: int | None, scheduler: str | None, workers: int | None
     address = cluster_address(scheduler, workers, worker_memory, table_mb)
     return address, workers_within_cores(workers)
 
+
 #: ``--seed``'s default in every command that draws at random (``deal``, ``analyse``, ``match``): the library's
 #: (:data:`solver.generate.DEFAULT_SEED`), so that the same command without ``--seed`` gives the same answer everywhere
 #: and as the library's functions without ``seed=`` (``bench`` alone defaults to each game's fixed benchmark seed, so

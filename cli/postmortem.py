@@ -196,6 +196,7 @@ def _players_table(document: Document, lost_summary: str, narrow: bool) -> Table
                         _lost_cell(player, document["every_seat_for_itself"]))
     return summary
 
+
 def _cards_table(document: Document, painter: CardPainter, title: str, lost_column: str, narrow: bool) -> Table:
     """A row per card. ``narrow``: the layout for a terminal the full table does not fit (it was 116 columns wide
     at 80): no ``best`` column (always ``before``'s number), the ``better`` cards separated by spaces so that they
@@ -217,6 +218,7 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
             row.append(str(card["points_cost"]))
         table.add_row(*row, Text(card["grade"], style=_GRADE_STYLES[card["grade"]]), better, _lost_cell(card, alone))
     return table
+
 
 def _has_points_cost(document: Document) -> bool:
     """Whether the cards graded by the score have their card points' cost beside (a team contract without card

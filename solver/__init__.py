@@ -50,7 +50,6 @@ _PUBLIC = {
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
 
 
-
 def __getattr__(name: str):  # untyped: mypy reads the compiled _engine (it has no stub) through it, as Any
     """A public name, imported from its module on first use and kept; a submodule (``solver.tree``) likewise."""
     if name == "__all__":  # every public name, each game's class among them (the registry knows those)

@@ -57,6 +57,7 @@ OWN_MEASURES = ("tricks", "chips")
 #: How the per-player table heads each grade's count.
 GRADE_PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
+
 @dataclass(frozen=True)
 class CardAnalysis:
     """One card of the play: who played it, what it kept and what it cost.

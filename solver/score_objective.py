@@ -30,6 +30,7 @@ from .settlement import (Announcements, _reference_line, default_settlement_engi
                          settlement_unsupported)
 from .state import PlayState
 
+
 def objective_named(position: Position, name: str, seat: int | None = None) -> Objective:
     """The objective ``name`` of the position: the score (:func:`score_objective`, which the rules do not list, as
     the settlement search answers it, not the points engine) or one of the rules' own (``position.objective``)."""

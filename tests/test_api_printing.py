@@ -548,7 +548,6 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
         "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # it read '1 cards played'
 
 
-
 def test_the_reports_name_a_contract_as_the_rule_book_does_and_the_documents_keep_its_token():
     """The tables for people printed the contract tokens, ``SuitSolo``, ``WenzTout``, ``SoloTout E``, ``SevenMuss``,
     where RULES.md (1.2, 2.2, 3.3) names them "Suit Solo", "Wenz Tout", "Solo Tout E", "Seven-Muss" (a review). The

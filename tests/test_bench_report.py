@@ -110,6 +110,7 @@ def test_progress_in_a_log_is_one_line_a_minute_and_each_lines_last_deal(report,
         terminal(deal)
     assert len(capsys.readouterr().err.splitlines()) == 150
 
+
 def test_ctrl_c_stops_the_report_with_a_word_and_130(report, monkeypatch, capsys):
     def interrupted(*args):
         raise KeyboardInterrupt

@@ -356,7 +356,6 @@ def test_a_newer_question_stops_the_stale_one():
     searches.close()
 
 
-
 def test_a_flood_of_questions_is_told_the_board_is_busy():
     """Every question (card values, the graph, the odds) waited for the one worker thread in an unbounded queue: a
     script posting thousands of them under as many client names grew the server's memory with each. Past
@@ -407,6 +406,7 @@ def test_the_page_and_its_files_are_served_while_the_questions_are_busy():
 
 async def iter_nothing():
     yield "never read\n"
+
 
 def test_the_curve_is_the_post_mortem():
     c = client(SK, board="7")
@@ -496,7 +496,6 @@ def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_
     assert len(after) == len(before) and {b["id"] for b in after}.isdisjoint(b["id"] for b in before)
 
 
-
 def test_a_named_file_replaced_while_served_by_a_pipe_or_a_huge_file_is_refused(tmp_path, monkeypatch):
     """A page load reads a named file again when it changed. Replaced by a named pipe, it was read on a worker thread
     that waited for a writer forever (one more thread at each load, until uploads waited too); replaced by a huge
@@ -534,6 +533,7 @@ def test_a_named_file_replaced_while_served_by_a_pipe_or_a_huge_file_is_refused(
         f"{served}: {size:,} bytes, more than the board reads (1,000 bytes; it opens at most 1,000 records)")
     monkeypatch.undo()
     assert len(c.get("/api/start").json()["files"][0]["boards"]) == 7
+
 
 def test_the_texts_opened_keep_no_forgotten_board(monkeypatch):
     """Each text opened kept its list of boards, so a forgotten board stayed in memory, up to MAX_BOARDS texts of
@@ -1183,7 +1183,6 @@ def test_request_bodies_are_limited():
             "larger than the board takes")
 
 
-
 def asgi_answer(app, method: str, path: str, parts: list[bytes], *, pause: float, length: int | None = None,
                 ends: bool = False, leaves: bool = False) -> tuple:
     """What ``app`` answers a request whose body comes as ``parts`` and then stops (a client that trickles its body
@@ -1238,7 +1237,6 @@ def test_a_body_that_does_not_arrive_in_time_is_refused():
     status, answer, _ = asgi_answer(create_app([ZR], body_seconds=5), "POST", "/api/position",
                                     [b'{"board": "nope"', b"}"], pause=0.1, length=17, ends=True)
     assert status == 404 and "no board 'nope'" in answer["error"]
-
 
 
 def test_a_refused_body_lets_its_connection_go():
@@ -1330,12 +1328,14 @@ def test_the_bodies_read_at_once_are_bounded():
     assert guard.reading == 0
     refused(TestClient(guard, base_url="http://127.0.0.1").post("/api/load", json={"text": "x"}), 400, "pasted text")
 
+
 def test_a_client_that_leaves_mid_body_is_no_fault(capsys):
     """A page closed during an upload left "stich board: /api/load: ClientDisconnect: " on the console, as if the
     board had failed; the client is just gone."""
     for path in ("/api/position", "/api/load"):
         asgi_answer(create_app([ZR]), "POST", path, [b"{"], pause=0.01, length=100, leaves=True)
     assert capsys.readouterr().err == ""
+
 
 def test_static_files_are_the_packages_only():
     c = client(ZR)
@@ -1540,7 +1540,6 @@ def test_the_command_refuses_what_it_cannot_open(tmp_path):
                           f"({session.MAX_FILE_BYTES:,} bytes; it opens at most 1,000 records)\n")
 
 
-
 @pytest.fixture
 def served_port():
     """The board served by uvicorn with the command's protocol (a connection's headers given 1 s), in this process:
@@ -1624,6 +1623,7 @@ def test_a_request_that_is_not_http_is_refused_in_json(served_port):
         assert b"x-frame-options: DENY" in head
         assert json.loads(body)["error"].startswith("the request is not HTTP the board reads (a malformed request "
                                                     "line or header, or headers over 16 KB): ")
+
 
 def test_a_stale_graph_stops_at_its_next_search():
     import threading

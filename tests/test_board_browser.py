@@ -727,6 +727,7 @@ def test_the_keyboard_plays_any_card(driver, server):
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the deal's start")
     assert driver.execute_script("return S.moves") == start + [chosen, following]  # kept, none played: at the start
 
+
 def test_a_touch_screen_shows_no_keys(driver, server):
     """The key hints ("Keys: ← → undo, redo ...") showed on a phone, which has no keyboard: a touch screen (no
     hover, a coarse pointer) hides them; a mouse's window keeps them. The touch screen is emulated."""
@@ -949,7 +950,6 @@ def test_the_cards_to_play_are_one_tab_stop_and_the_arrows_choose(driver, server
     assert names and all(" · " in name and "trick" in name and " tr " not in name for name in names), names
 
 
-
 #: How wide the page is, and the controls a finger taps that are under 24 by 24 CSS pixels: the buttons, lists and
 #: fields, a radio by its label, the cards to play, the play list's cards (the graph's points are exempt: the play
 #: list does what they do, WCAG 2.5.8's "equivalent").
@@ -988,6 +988,7 @@ def test_a_phone_and_a_zoomed_window_have_no_sideways_scrolling_and_big_enough_t
     finally:
         restore_window(driver)
 
+
 def redrawn(drawn):
     """The graph's shapes once its dots are round (a drawing at the window's width), else None: a drawing still at
     the old width stretches them until the resize observer draws again."""
@@ -1019,6 +1020,7 @@ def test_the_graph_keeps_its_dots_round_at_any_width(driver, server):
             assert numbers and all(shape[1] < 2 * shape[2] for shape in numbers), (width, numbers)  # "4", "0", not wide
     finally:
         restore_window(driver)
+
 
 #: Sets the graph's width to each of the given widths in turn (CSS pixels, a tenth of a second apart) and answers how
 #: often the graph was drawn again meanwhile, and the width it was drawn at last.

@@ -208,6 +208,7 @@ def test_the_four_german_suits_are_told_apart_by_colour_too():
             difference = colour_difference(_lab(a, seen_by), _lab(b, seen_by))
             assert difference >= least, f"{first} and {second} as {seen_by or 'most'} see them: {difference:.1f}"
 
+
 def test_the_contrast_formula():
     assert contrast("#000", "#fff") == pytest.approx(21)
     assert contrast("#767676", "#fff") == pytest.approx(4.54, abs=0.01)  # the known least grey on white

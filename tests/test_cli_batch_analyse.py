@@ -128,7 +128,6 @@ def test_an_output_in_a_missing_folder_is_said_as_such(tmp_path):
     assert not missing.exists()
 
 
-
 @pytest.mark.skipif(not Path("/proc/version").is_file(), reason="needs Linux's /proc")
 def test_an_output_in_a_folder_no_file_can_be_made_in_does_not_say_the_folder_is_missing(tmp_path):
     """/proc exists, but no file can be made in it (ENOENT, as for a missing folder): 'the folder /proc does not

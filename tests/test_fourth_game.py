@@ -151,6 +151,7 @@ def registered():
     yield
     GAMES[:] = before
 
+
 #: Seat 1 holds the three top hearts and the acorn ace: with hearts trump she takes every trick.
 SLAM_DEAL = "1: EA HA HK HO / EK EO GA GK / EU GO GU HU"
 SLAM_PLAY = ["HA EK HU", "HK EO EU", "HO GA GO", "EA GK GU"]

@@ -412,7 +412,6 @@ def test_the_score_s_zero_is_named_where_it_is_not_the_game_line(tmp_path):
     assert "threshold-zero" not in _svg_ids(schafkopf) and ZERO_NAME not in _svg_text(schafkopf)
 
 
-
 def test_the_score_s_zero_is_not_drawn_on_the_frame():
     """Where the scale starts at 0 (valat.tbn by the score: the declarer never below it) the named 0 line lay on
     the x-axis' frame, its name on the cards' axis: nothing to tell apart there, so it is left out."""
@@ -670,6 +669,7 @@ def test_the_postmortem_tables_fit_80_columns_without_their_boxes(tmp_path, monk
     monkeypatch.setenv("COLUMNS", "200")
     wide = run("postmortem", path).stdout
     assert "┃ before ┃ best ┃ after ┃" in wide and "T17/T16/♠K/♣K" in wide
+
 
 def test_the_json_holds_what_the_plot_draws(tmp_path):
     """`postmortem --json` had no thresholds, winning line or game changes, which the plot draws: a script could not

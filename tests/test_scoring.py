@@ -284,6 +284,7 @@ def test_laufende_only_if_holder_wins():
     assert score_deal(position).payments[0] == -30  # the defenders' 4 Laufende count for them
     position = position_of("Schafkopf", WENZ_DEAL, "Wenz", WENZ_PLAY, Variant="laufende_mode=only_if_holder_wins")
     assert score_deal(position).payments == (21, -7, -7, -7)  # the holder (the declarer) won
+
     def lost_with_run(position: Position) -> bool:
         holders = [position.rules.deal.holder(card_of(position, n)) for n in ("EU", "GU", "HU")]
         return holders == [0, 0, 0] and 30 < position.state.points[0] < 61
@@ -452,7 +453,6 @@ def test_kratzen_targets(contract, attacker_target):
     assert [rules.target(seat) for seat in range(4)] == [1, 1, attacker_target, 1]
 
 
-
 def test_kratzen_seven_muss_attacker_without_a_trick_pays_twice_the_pot():
     """docs/rules.md reading 8: RULES.md 3.4's "the attacker 2P" holds in a Seven-Muss too; only the target (3.3)
     is 1 there, so seat 1 pays 2P for no trick and nothing for one, and the other seats P each."""
@@ -465,6 +465,7 @@ def test_kratzen_seven_muss_attacker_without_a_trick_pays_twice_the_pot():
         [((1,), 2, 16), ((3,), 1, 8), ((4,), 1, 8)]
     one, _ = score_items(rules, 8, [0, 1, 1, 1])  # type: ignore[arg-type]
     assert [item.losers for item in one if item.name == "penalty"] == [(3,), (4,)]
+
 
 #: Kratzen, hearts trump: the attacker's HA takes trick 1, and his three sevens no other trick (every suit is held
 #: higher by a player who must follow and beat).

@@ -456,7 +456,6 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         started = time.monotonic()
         engine = searches.engine
 
-
         def left() -> float:
             return max(0.0, searches.time_limit - (time.monotonic() - started))
 
@@ -560,7 +559,6 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 return analyse_position(current, seat, samples=samples, seed=DEFAULT_SEED, workers=1,
                                         progress=progress)
 
-
         analysis = asyncio.ensure_future(searches.run(work, searches.analysis))
         # a page that leaves stops the samples (finally, below); what they end with is then nobody's
         analysis.add_done_callback(lambda done: done.cancelled() or done.exception())
@@ -632,6 +630,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         Route("/api/save", save, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:

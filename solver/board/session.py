@@ -241,6 +241,7 @@ class Boards:
                 found.append(self.add(item, record_label(item, source, number)))
             except BoardError as error:
                 refused.append(str(error))
+
         def more_bad(count: int) -> str:
             return f"{count:,} more bad record{'s' if count > 1 else ''}"
 
