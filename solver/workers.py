@@ -760,6 +760,9 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
 
 #: How long the probe of a scheduler's address waits for the connection to be accepted (Dask's own wait is longer).
 SCHEDULER_PROBE_SECONDS = 5
+#: How long a refused connection is tried again: a scheduler started just before the run (a script's) takes some
+#: seconds to listen, which Dask's own retries had waited for.
+SCHEDULER_START_SECONDS = 10
 #: A network address: HOST, HOST:PORT, [IPV6]:PORT, after an optional protocol (all but ucx:// run over TCP).
 _NETWORK_ADDRESS = re.compile(r"(?:(?P<protocol>tcp|tls|ucx|ws|wss)://)?"
                               r"(?P<host>[^\[\]:/]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]+))?")
@@ -778,27 +781,34 @@ def scheduler_with_port(scheduler: str) -> str:
 
 
 def _probe_scheduler(scheduler: str) -> None:
-    """A StichError at once where nothing can listen at a TCP ``scheduler`` address: a host name that does not
-    resolve, or a port that refuses the connection (a scheduler not started, a mistyped port). Dask retries those
-    for its whole 30 s timeout and then says "Timed out", which hides the cause. Anything else (an accepted
-    connection, a slow network) is left to Dask's own connection."""
+    """A StichError where nothing can listen at a TCP ``scheduler`` address: at once for a host name that does not
+    resolve, within :data:`SCHEDULER_START_SECONDS` for a port that refuses the connection (a scheduler not started,
+    or still starting, a mistyped port). Dask retries those for its whole 30 s timeout and then says "Timed out",
+    which hides the cause. Anything else (an accepted connection, a slow network) is left to Dask's own
+    connection."""
     match = _NETWORK_ADDRESS.fullmatch(scheduler)
     if match is None or match["protocol"] == "ucx":  # not a TCP socket to probe
         return
     host, port = match["host"].strip("[]"), int(match["port"] or DASK_SCHEDULER_PORT)
     if not 0 < port < 65536:  # not a port: Dask's own parser says so
         return
-    try:
-        socket.create_connection((host, port), timeout=SCHEDULER_PROBE_SECONDS).close()
-    except socket.gaierror as error:
-        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: the host {host!r} is not known "
-                         f"({error.strerror}); check the address") from None
-    except ConnectionRefusedError:
-        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: nothing listens at port {port} of {host} "
-                         "(connection refused): start the scheduler ('dask scheduler --port PORT'), or check the "
-                         "address") from None
-    except OSError:  # a timeout, an unreachable network: Dask's own connection tries and says
-        pass
+    deadline = time.monotonic() + SCHEDULER_START_SECONDS
+    while True:
+        try:
+            socket.create_connection((host, port), timeout=SCHEDULER_PROBE_SECONDS).close()
+        except socket.gaierror as error:
+            raise StichError(f"cannot use the Dask scheduler {scheduler!r}: the host {host!r} is not known "
+                             f"({error.strerror}); check the address") from None
+        except ConnectionRefusedError:
+            if time.monotonic() < deadline:  # a scheduler still starting listens within seconds
+                time.sleep(0.25)
+                continue
+            raise StichError(f"cannot use the Dask scheduler {scheduler!r}: nothing listens at port {port} of {host} "
+                             "(connection refused): start the scheduler ('dask scheduler --port PORT'), or check the "
+                             "address") from None
+        except OSError:  # a timeout, an unreachable network: Dask's own connection tries and says
+            pass
+        return
 
 
 def _dask_client(client_class: Any, scheduler: str) -> Any:

@@ -130,10 +130,11 @@ def test_a_peer_that_never_answers_is_not_waited_for_forever(tmp_path, monkeypat
             connection.close()
 
 
-def test_a_scheduler_address_with_nothing_behind_it_is_said_at_once(tmp_path):
+def test_a_scheduler_address_with_nothing_behind_it_is_said_with_its_cause(tmp_path):
     """A mistyped port or a scheduler not started: Dask retried the refused connection for 30 s and then said "OSError:
-    Timed out trying to connect", and the same for a host name that does not resolve. A refused port and an unknown
-    host are said at once, with the cause (exit 1, no traceback)."""
+    Timed out trying to connect", and the same for a host name that does not resolve. A refused port is said after
+    10 s (a scheduler started just before the run listens within seconds: below), an unknown host at once, each with
+    its cause (exit 1, no traceback)."""
     import socket
     import time
 
@@ -161,6 +162,37 @@ def test_a_scheduler_address_with_nothing_behind_it_is_said_at_once(tmp_path):
                                     "'nohost.invalid' is not known (")
     assert result.stderr.endswith("); check the address\n") and "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_a_scheduler_that_starts_listening_just_after_the_run_is_waited_for():
+    """The refused connection was said at once, so a batch started right after its scheduler (a script's, or the
+    slow test of a scheduler killed mid-run on a loaded machine) failed with "nothing listens" while the scheduler
+    was still starting: the probe tries a refused port again for SCHEDULER_START_SECONDS."""
+    import socket
+    import threading
+    import time
+
+    from solver import workers
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    listener = socket.socket()
+
+    def listen_later() -> None:
+        time.sleep(1.5)
+        listener.bind(("127.0.0.1", port))
+        listener.listen()
+
+    late = threading.Thread(target=listen_later)
+    started = time.monotonic()
+    late.start()
+    try:
+        workers._probe_scheduler(f"tcp://127.0.0.1:{port}")  # no StichError: the scheduler listens in time
+        assert 1.4 < time.monotonic() - started < workers.SCHEDULER_START_SECONDS
+    finally:
+        late.join()
+        listener.close()
 
 
 def test_the_library_completes_a_scheduler_address_without_a_port_as_the_command_does(tmp_path, monkeypatch):
