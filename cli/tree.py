@@ -52,10 +52,10 @@ def tree(
     threads: Optional[int] = THREADS,
     time_limit: Optional[float] = TIME_LIMIT,
 ) -> None:
-    """Every play sequence of DEPTH cards from the position after the record's Play section (and --play's cards),
-    each node with the double-dummy value and every card an edge marked optimal when it keeps the value. The first
-    record (or the one of --board or --record) is used; --time-limit bounds its searches together (past it nothing is
-    written, exit 1)."""
+    """Every play sequence of K (--depth) cards from the position after the record's Play section (and --play's
+    cards), each node with the double-dummy value and every card an edge marked optimal when it keeps the value. The
+    first record (or the one of --board or --record) is used; --time-limit bounds its searches together (past it
+    nothing is written, exit 1)."""
     from solver.tree import FORMATS, TreeTooLarge, strategy_tree, write_tree
 
     flags = parse_variant_options(variant)

@@ -1605,6 +1605,27 @@ def test_no_option_shows_a_type_name_for_its_value():
     assert "--announce ANNOUNCEMENTS" in run("analyse", "--help").stdout
 
 
+def test_a_word_in_capitals_in_a_command_s_help_is_one_of_its_metavars():
+    """A help text's FILE, SECONDS or K is what the user types there, so it must be the metavar of one of the
+    command's options or arguments: ``stich tree``'s help and its line in ``stich --help`` said "DEPTH cards", a
+    name that appears nowhere else (its option is ``--depth K``). Names that are no metavar are listed here."""
+    from solver.cli.main import COMMANDS
+
+    from test_docs import command_of
+
+    not_metavars = {"JSON", "GEXF", "DNS", "STICH_TABLE_MB"}
+    wrong = []
+    for name, _, line in COMMANDS:
+        command = command_of(name)
+        metavars = {word for param in command.params
+                    for word in re.findall(r"[A-Z][A-Z_]+", param.metavar or param.name.upper())}
+        texts = [line, command.help or "", *(getattr(param, "help", None) or "" for param in command.params)]
+        wrong += [f"{name}: {word}" for text in texts for word in re.findall(r"\b[A-Z][A-Z_]{2,}\b", text)
+                  if word not in metavars | not_metavars]
+    assert wrong == []
+    assert "game tree of --depth cards" in " ".join(run("--help").stdout.split())
+
+
 def test_usage_names_a_required_file_as_file_not_in_braces():
     # Typer 0.28 writes a required argument {FILE} in the usage line of the help and of every usage error
     for name in ("solve", "check", "table", "score", "show", "postmortem", "tree", "batch"):
