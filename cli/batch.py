@@ -17,7 +17,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB, begin_stop)
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
-from .options import (OBJECTIVES, POOL_THREADS, POT, engine_for, output_file, parse_variant_options, pool_options)
+from .options import (OBJECTIVES, POOL_THREADS, POT, engine_for, output_file, parse_variant_options, pool_options,
+                      workers_option)
 from .records import emit_json
 from .render import on_a_terminal, stderr_console
 
@@ -98,8 +99,7 @@ def batch(
     out: Path = output_file("The JSON Lines output: appended to, and resumed on a rerun.", required=True),
     objective: Optional[List[str]] = OBJECTIVES,
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
-                                          help="Worker processes (default: every local core; 1: no pool)."),
+    workers: Optional[int] = workers_option(after="; with --worker-memory, 1 is one capped worker"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
                                             help="Run on this Dask cluster instead (pip install 'stich[cluster]')."),
     chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1, max=MAX_CHUNK_SIZE,

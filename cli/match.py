@@ -20,7 +20,7 @@ from solver.match import (MatchResult, MatchSetup, PlayedDeal, match_heading, ma
 
 from .errors import file_name, input_errors, message
 from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, parse_variant_options,
-                      workers_within_cores)
+                      workers_option, workers_within_cores)
 from .records import compact_json
 from .render import plural, progress_on_stderr, stdout_console
 
@@ -72,10 +72,8 @@ def match(
     samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1,
                                           help=f"Samples a card for a 'sampling' bot without its own ':N' (default "
                                                f"{DEFAULT_SAMPLES})."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-j", metavar="N", min=1,
-                                          help="Worker processes whole boards are played on (default: all cores; "
-                                               "1: in this process); the match is the same on any number, without "
-                                               "--card-time."),
+    workers: Optional[int] = workers_option("Worker processes whole boards are played on",
+                                            "; the match is the same on any number, without --card-time"),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
                                                help="Each sampling bot's deadline for one card: it stops sampling "
                                                     "at SECONDS, but always finishes its first sample, so a card "
@@ -92,7 +90,8 @@ def match(
                                      "--no-rotate: once, and the bots never hold the same cards)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable)."),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document with every deal as played."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: every deal as played, then the "
+                                                      "summary (docs/json.md)."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
                                       help="Every deal's pot, for a game paid from one (Kratzen: without it every "
                                            "deal settles at 0)."),

@@ -64,6 +64,15 @@ THREADS = typer.Option(None, "--threads", metavar="N", min=1, max=MAX_THREADS,
 POOL_THREADS = typer.Option(None, "--threads", metavar="N", hidden=True)
 
 
+def workers_option(what: str = "Worker processes", after: str = "") -> int | None:
+    """``-j/--workers``, one text in every command that has it (``analyse``, ``batch``, ``match``), which had three
+    (``analyse`` said neither that each worker searches on one thread nor what ``-j 1`` does); ``what`` names the
+    processes, ``after`` is the command's own remark."""
+    return typer.Option(None, "--workers", "-j", metavar="N", min=1,
+                        help=f"{what}, each searching on one thread (default: every core this process may use; 1: in "
+                             f"this process){after}.")
+
+
 def refuse_pool_threads(threads: int | None) -> None:
     """A command whose workers each search on one thread takes no ``--threads``: say what it takes instead (Typer
     alone said 'No such option' and listed look-alikes)."""

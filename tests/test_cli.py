@@ -1626,6 +1626,19 @@ def test_a_word_in_capitals_in_a_command_s_help_is_one_of_its_metavars():
     assert "game tree of --depth cards" in " ".join(run("--help").stdout.split())
 
 
+def test_workers_says_the_same_in_every_command_that_takes_it():
+    """``-j/--workers`` had three help texts: ``analyse``'s said "default: all cores" and nothing of what ``-j 1`` does
+    or that each worker searches on one thread, ``batch``'s "1: no pool", ``match``'s "1: in this process"."""
+    from test_docs import command_of
+
+    shared = "each searching on one thread (default: every core this process may use; 1: in this process)"
+    for name in ("analyse", "batch", "match"):
+        option = next(param for param in command_of(name).params if "--workers" in param.opts)
+        assert set(option.opts) == {"--workers", "-j"}, name
+        assert shared in option.help, name
+    assert "docs/json.md" in next(param.help for param in command_of("match").params if "--json" in param.opts)
+
+
 def test_usage_names_a_required_file_as_file_not_in_braces():
     # Typer 0.28 writes a required argument {FILE} in the usage line of the help and of every usage error
     for name in ("solve", "check", "table", "score", "show", "postmortem", "tree", "batch"):
