@@ -292,6 +292,34 @@ def test_json_md_lists_the_match_document_s_keys_in_the_order_they_are_written()
     assert places == sorted(places), [key for _, key in sorted(zip(places, keys))]
 
 
+def test_json_md_names_every_top_level_key_whose_kind_differs_between_documents() -> None:
+    """A script reading several kinds of document meets ``declaring_side`` as seats (``solve``) and as a mean payment
+    (``match``), ``deals`` and ``boards`` as a number in one and a list in the other: json.md's conventions say so,
+    and this finds any such name in the schema's documents (a new one is said there, or better, named apart)."""
+    schema = json.loads((ROOT / "docs" / "stich-result.schema.json").read_text(encoding="utf-8"))
+    simple = {"seats": "array", "cards": "array", "payments": "array", "wilsonInterval": "array", "scoreNotes": "array",
+              "seat": "integer", "count": "integer", "probability": "number", "intervalNote": "string"}
+
+    def kind(node: dict[str, Any]) -> str:
+        if "$ref" in node:
+            return simple.get(node["$ref"].rsplit("/", 1)[1], "object")
+        if "oneOf" in node:
+            return "|".join(sorted({kind(option) for option in node["oneOf"]} - {"null"}))
+        types = node.get("type")
+        return "|".join(t for t in types if t != "null") if isinstance(types, list) else str(types)
+
+    kinds: dict[str, set[str]] = {}
+    for document in schema["oneOf"]:
+        for key, node in schema["$defs"][document["$ref"].rsplit("/", 1)[1]].get("properties", {}).items():
+            kinds.setdefault(key, set()).add(kind(node))
+    differing = sorted(key for key, found in kinds.items() if len(found) > 1)
+    assert differing == ["boards", "deals", "declaring_side"]
+    text = TEXT[ROOT / "docs" / "json.md"]
+    bullet = text[text.index("* **One name, two things.**"):]
+    bullet = re.split(r"\n(?:\* |\n)", bullet, maxsplit=1)[0]
+    assert [key for key in differing if f"`{key}`" not in bullet] == []
+
+
 def test_cli_md_s_bench_examples_show_what_bench_prints_but_for_its_timings(tmp_path: Path, monkeypatch) -> None:
     """``stich bench`` is not run with the other examples (its figures change from run to run), so its shown lines
     went stale unnoticed (the ``x:`` footnote, one line now, was shown folded in two); the lines that hold no
