@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from solver.bots import DEFAULT_SAMPLES, PLAYS_FOR, SamplingBot, make_bot
-from solver.errors import InvalidContractError, StichError
+from solver.errors import InvalidContractError, StichError, did_you_mean
 from solver.games import game_list, games_with, get_game
 from solver.games.base import score_or_measure
 from solver.scoring import MAX_POT
@@ -34,7 +34,8 @@ OWN_MEASURES = ("points", "tricks")
 def _plays_for(value: str) -> str:
     value = value.strip().lower()
     if value not in (*PLAYS_FOR, *OWN_MEASURES):
-        raise typer.BadParameter(f"a bot plays for score, points or (Kratzen) tricks, not {value!r}")
+        raise typer.BadParameter(f"a bot plays for score, points or (Kratzen) tricks, not {value!r}"
+                                 f"{did_you_mean(value, ('score', *OWN_MEASURES))}")
     return value
 
 

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import every_seat_for_itself, postmortem_report
+from solver.errors import did_you_mean
 from solver.formats.tbn import iter_records
 from solver.files import check_writable
 from solver.games import get_game
@@ -267,7 +268,8 @@ def postmortem(
     name = None if objective is None else objective.strip().lower()
     if name not in (None, "score", "points", "tricks"):
         raise typer.BadParameter(f"the post-mortem grades by 'score', 'points' or (Kratzen) 'tricks', not "
-                                 f"{objective!r}", param_hint="'--objective'")
+                                 f"{objective!r}{did_you_mean(name, ('score', 'points', 'tricks'))}",
+                                 param_hint="'--objective' / '-o'")
     if plot is not None:  # said at once, not after the analysis it would be drawn from
         with input_errors():
             check_writable(plot)

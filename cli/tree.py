@@ -25,6 +25,16 @@ from .render import plural, progress_on_stderr
 from .whatif import PLAY, what_if
 
 
+def one_objective(value: str | None) -> str | None:
+    """``--objective``'s callback: a name some game has (:func:`checked_objectives`), and one, not ``all``: a tree
+    has one value on each node, so ``all`` is a usage error (exit 2), as in ``postmortem``, whatever the record (it
+    passed the check that ``solve`` makes, and each record then refused it as an unknown objective, exit 1)."""
+    checked_objectives(value)
+    if value is not None and value.strip().lower() == "all":
+        raise typer.BadParameter("a tree has one value on each node: give one objective, not 'all'")
+    return value
+
+
 def tree(
     file: Path = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
                                 help="A .tbn file (- for standard input); its first record is used (see --board, "
@@ -36,7 +46,7 @@ def tree(
     board: Optional[str] = BOARD,
     record_number: Optional[int] = RECORD,
     objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
-                                            callback=checked_objectives,
+                                            callback=one_objective,
                                             help="The value on nodes and edges: score (game units), points, ... "
                                                  "(default points; in a game without them, the declarer's tricks)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",

@@ -1639,6 +1639,27 @@ def test_workers_says_the_same_in_every_command_that_takes_it():
     assert "docs/json.md" in next(param.help for param in command_of("match").params if "--json" in param.opts)
 
 
+def test_an_objective_o_refuses_is_a_usage_error_with_the_closest_names_in_every_command(tmp_path):
+    """``-o`` is ``--objective`` in solve, batch, tree, postmortem and match, and a name it cannot take is a usage
+    error naming the closest (cli.md's "Did you mean"): postmortem and match listed their choices without it, and
+    tree took ``all``, which passed solve's check, only to refuse it on every record as an unknown objective
+    (exit 1, the record blamed)."""
+    out = tmp_path / "tree.json"
+    for arguments in (("solve", EXAMPLES / "valat.tbn"), ("batch", EXAMPLES / "valat.tbn", "--out", out),
+                      ("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", out),
+                      ("postmortem", EXAMPLES / "valat.tbn"),
+                      ("match", "-g", "sk", "--bots", "random,random,random,random", "-n", "1")):
+        result = run(*arguments, "-o", "pionts", code=2)
+        assert "did you mean 'points'?" in result.stderr, arguments[0]
+        assert "'-o'" in result.stderr, arguments[0]
+    assert "did you mean 'score'?" in run("match", "-g", "sk", "--bots", "random,random,random,random", "-o", "scroe",
+                                          code=2).stderr
+    refused = run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", out, "-o", "all", code=2)
+    assert "give one objective, not 'all'" in refused.stderr and not out.exists()
+    run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", out, "-o", "valat")
+    assert json.loads(out.read_text())["graph"]["objective"] == "valat"
+
+
 def test_usage_names_a_required_file_as_file_not_in_braces():
     # Typer 0.28 writes a required argument {FILE} in the usage line of the help and of every usage error
     for name in ("solve", "check", "table", "score", "show", "postmortem", "tree", "batch"):
