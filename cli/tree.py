@@ -17,12 +17,18 @@ from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_memory_text, nod
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .output import atomic_path
-from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, PotOption, checked_objectives,
-                      engine_for, output_file, parse_variant_options)
+from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, checked_objectives,
+                      checked_time_limit, engine_for, output_file, parse_variant_options)
 from .records import (OptionRefused, check_selection, located, no_such_record, selected, stdin_bytes,
                       stopped_record)
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, what_if
+
+
+#: ``tree``'s --time-limit: its one record's searches (the shared text's "the other records still are" does not apply)
+TREE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
+                               help="Give up once the tree's searches take longer than SECONDS in all: it is said on "
+                                    "stderr and nothing is written (exit 1).")
 
 
 def one_objective(value: str | None) -> str | None:
@@ -60,7 +66,7 @@ def tree(
     pot: Optional[int] = POT,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
-    time_limit: Optional[float] = TIME_LIMIT,
+    time_limit: Optional[float] = TREE_TIME_LIMIT,
 ) -> None:
     """Every play sequence of K (--depth) cards from the position after the record's Play section (and --play's
     cards), each node with the double-dummy value and every card an edge marked optimal when it keeps the value. The

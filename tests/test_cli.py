@@ -1660,6 +1660,17 @@ def test_an_objective_o_refuses_is_a_usage_error_with_the_closest_names_in_every
     assert json.loads(out.read_text())["graph"]["objective"] == "valat"
 
 
+def test_tree_time_limit_help_says_what_tree_does_past_it():
+    """``tree`` writes one record's tree, and past ``--time-limit`` nothing (its docstring says so); its option's help
+    was the record commands' text, "the other records still are", which a tree has none of."""
+    from test_docs import command_of
+
+    limit = next(param for param in command_of("tree").params if "--time-limit" in param.opts)
+    assert "nothing is written (exit 1)" in limit.help and "other records" not in limit.help
+    solve_limit = next(param for param in command_of("solve").params if "--time-limit" in param.opts)
+    assert "the other records still are" in solve_limit.help
+
+
 def test_usage_names_a_required_file_as_file_not_in_braces():
     # Typer 0.28 writes a required argument {FILE} in the usage line of the help and of every usage error
     for name in ("solve", "check", "table", "score", "show", "postmortem", "tree", "batch"):
