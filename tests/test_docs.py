@@ -145,6 +145,16 @@ def test_the_commands_cli_md_lists_for_a_shared_option_are_those_that_take_it(op
     assert named == taking if exact else named <= taking
 
 
+def test_readme_names_the_commands_that_take_json() -> None:
+    """README's sentence on ``--json`` names every command that takes it, and only those: it said "every command that
+    reports on records", which ``show`` and ``tree`` do without a ``--json``, and counted ``bench`` among them."""
+    text = " ".join(TEXT[ROOT / "README.md"].split())
+    sentence = re.search(r"((?:`[a-z]+`,? (?:and )?)+)take `--json`: (.*?)Every command that reads records", text)
+    assert sentence is not None
+    named = set(re.findall(r"`([a-z]+)`", sentence.group(1))) | set(re.findall(r"`([a-z]+) --json`", sentence.group(2)))
+    assert named == {name for name, _, _ in COMMANDS if "--json" in options_of(name)}
+
+
 def test_every_command_the_docs_show_takes_the_options_they_give_it() -> None:
     """``stich solve FILE --board 7 -o points``: each option of a shown command line is one of that command's (the
     options inside a synopsis's brackets too)."""
