@@ -155,6 +155,25 @@ def test_readme_names_the_commands_that_take_json() -> None:
     assert named == {name for name, _, _ in COMMANDS if "--json" in options_of(name)}
 
 
+def test_a_short_option_is_the_long_one_cli_md_says_in_every_command() -> None:
+    """cli.md's "One meaning per flag": each short option is one long option wherever it is taken (``-o`` is
+    ``--objective``, ``-n`` ``--count`` or, in ``analyse``, ``--samples``); a new short form is said there too."""
+    text = " ".join(TEXT[ROOT / "docs" / "cli.md"].split())
+    bullet = text[text.index("**One meaning per flag**"):]
+    bullet = bullet[:bullet.index(" * **")]
+    said = {short: long for short, long in re.findall(r"`(-[a-z])` (?:is )?`(--[a-z-]+)`", bullet)}
+    said["-n"] = "--count"
+    shorts: dict[str, set[str]] = {}
+    for name, _, _ in COMMANDS:
+        for param in command_of(name).params:
+            longs = [option for option in param.opts if option.startswith("--")]
+            for short in (option for option in param.opts if re.fullmatch(r"-[a-z]", option)):
+                expected = "--samples" if (name, short) == ("analyse", "-n") else said.get(short)
+                shorts.setdefault(short, set()).add(name)
+                assert expected in longs, f"{name} {short} is {longs}, cli.md says {expected}"
+    assert set(shorts) == set(said)
+
+
 def test_every_command_the_docs_show_takes_the_options_they_give_it() -> None:
     """``stich solve FILE --board 7 -o points``: each option of a shown command line is one of that command's (the
     options inside a synopsis's brackets too)."""
