@@ -373,15 +373,18 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
 
 
 def under_old_name(context: typer.Context, name: str, value: T, old: str, old_value: T | None) -> T:
-    """An option's value, or its old name's (``--limit``, ``--deals``, ``--out``: bench's names before they took the
+    """An option's value, or its old name's (``--limit``, ``--deals``, ``--save``: bench's names before they took the
     other commands' ``--time-limit``, ``--count`` and ``--out``), kept hidden so that scripts do not break; both at
-    once is a usage error. ``name`` is the new option's parameter, whose source tells whether it was given."""
+    once is a usage error. ``name`` is the new option's parameter, whose source tells whether it was given. The old
+    name alone is taken with a note on stderr naming the new one, so that a script learns it before the old goes."""
     if old_value is None:
         return value
+    option = next(opt for opt in context.command.params if opt.name == name).opts[-1]
     source = context.get_parameter_source(name)
     if source is not None and source.name == "COMMANDLINE":
-        option = next(opt for opt in context.command.params if opt.name == name).opts[-1]
         raise typer.BadParameter(f"give {option} alone ({old} is its old name)", param_hint=f"'{old}'")
+    message(f"stich: bench: {old} is the old name of {option}, as every command names it: give {option} (the old "
+            "name still works)")
     return old_value
 
 

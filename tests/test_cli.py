@@ -784,39 +784,51 @@ def test_bench_names_its_count_and_its_file_as_the_other_commands_do(tmp_path):
     assert not (tmp_path / "a.json").exists() and not (tmp_path / "b.json").exists()
 
 
+def test_bench_s_old_option_names_say_the_new_ones_on_stderr(tmp_path):
+    """``--deals``, ``--limit`` and ``--save`` still work (cli.md documents them), and now say on stderr what to give
+    instead, as a deprecated spelling should; the new names say nothing."""
+    old = run("bench", "-g", "kr", "--deals", "1", "--limit", "0", "--threads", "1", "--save", tmp_path / "old.json")
+    for said in ("--deals is the old name of --count", "--limit is the old name of --time-limit",
+                 "--save is the old name of --out"):
+        assert f"stich: bench: {said}, as every command names it" in old.stderr
+    assert [line["deals"] for line in json.loads((tmp_path / "old.json").read_text())["lines"]] == [1]
+    new = run("bench", "-g", "kr", "-n", "1", "--time-limit", "0", "--threads", "1", "--out", tmp_path / "new.json")
+    assert "old name" not in new.stderr
+
+
 def test_bench_json_and_table():
-    (document,) = documents("bench", "--game", "kratzen", "-n", "2", "--limit", "0")
+    (document,) = documents("bench", "--game", "kratzen", "-n", "2", "--time-limit", "0")
     assert document["command"] == "bench" and document["game"] == "Kratzen" and document["deals"] == 2
     assert document["boards"] == [1, 2] and document["seed"] == 1766
     assert document["median_ms"] <= document["p90_ms"] <= document["p99_ms"] <= document["max_ms"]
     assert document["nodes_per_second"] > 0 and document["table_allocated_bytes"] > 0
     assert document["machine"]["cores"] >= 1 and document["machine"]["stich"] == solver.__version__
     assert "target" not in document and "compared" not in document  # the project's targets stay in bench/
-    result = run("bench", "-g", "kr", "-n", "1", "--limit", "0", "--seed", "5")
+    result = run("bench", "-g", "kr", "-n", "1", "--time-limit", "0", "--seed", "5")
     assert "Kratzen 6 seats" in result.stdout and "median" in result.stdout and "nodes/s" in result.stdout
     assert "machine: " in result.stdout and "target" not in result.stdout and "missed" not in result.stdout
 
 
 def test_bench_saves_a_run_and_compares_with_it(tmp_path):
     saved = tmp_path / "before.json"
-    run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--out", saved)
+    run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--out", saved)
     before = json.loads(saved.read_text())
     assert before["command"] == "bench" and before["machine"]["cores"] >= 1 and before["saved"]
     (line,) = before["lines"]
     assert line["deals"] == 2 and line["boards"] == [1, 2]
-    (document,) = documents("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--compare", saved)
+    (document,) = documents("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--compare", saved)
     ratios = document["compared"]
     assert ratios["median_ms"] == pytest.approx(document["median_ms"] / line["median_ms"])
     assert ratios["nodes_per_second"] == pytest.approx(document["nodes_per_second"] / line["nodes_per_second"])
-    shown = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--compare", saved).stdout
+    shown = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--compare", saved).stdout
     assert f"compared with {saved}" in shown and "xmedian" in shown and "xnodes/s" in shown
     # other deals (another deal count) are not compared: their times would not mean the same
-    (other,) = documents("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", saved)
+    (other,) = documents("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", saved)
     assert other["compared"] is None
     # the JSON Lines of --json compare as well as a saved run
     lines = tmp_path / "before.jsonl"
-    lines.write_text(run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--json").stdout)
-    (again,) = documents("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--compare", lines)
+    lines.write_text(run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--json").stdout)
+    (again,) = documents("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--compare", lines)
     assert again["compared"]["p90_ms"] > 0
 
 
@@ -827,7 +839,7 @@ def test_bench_compare_with_a_file_that_is_not_utf8_is_bad_input_at_its_place(tm
     for content, place in ((b"\xff\xfe{", "1:1: not a saved stich bench run (invalid UTF-8, byte ff)"),
                            (b'{"lines":\n ["caf\xe9"]}', "2:7: not a saved stich bench run (invalid UTF-8, byte e9)")):
         saved.write_bytes(content)
-        result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", saved, code=1)
+        result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", saved, code=1)
         assert result.stderr == f"stich: {saved}:{place}; write one with stich bench --out FILE\n"
         assert not result.stdout
 
@@ -853,20 +865,20 @@ def test_bench_threads_reach_the_engine_and_the_documents(tmp_path, monkeypatch,
     monkeypatch.setattr("solver.cli.bench.usable_cores", lambda: 2)
 
     saved = tmp_path / "one.json"
-    run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--out", saved)
+    run("bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "1", "--out", saved)
     one = json.loads(saved.read_text())["lines"]
     assert [line["threads"] for line in one] == [1, 1, 1]
     # one thread searches node for node as the library's one-thread engine does
     (rufer,) = [line for line in standard_lines() if line.name == "Schafkopf Rufer: points + every opening card"]
     assert one[0]["nodes"] == list(run_line(rufer, deals=1, engine_options={"threads": 1}, limit_s=None).nodes)
-    two = documents("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "2", "--compare", saved)
+    two = documents("bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "2", "--compare", saved)
     assert [(document["threads"], document["threads_used"]) for document in two] == [(2, 2)] * 3
-    kratzen = run("bench", "-g", "kr", "-n", "1", "--limit", "0", "--threads", "2", "--json").stdout
+    kratzen = run("bench", "-g", "kr", "-n", "1", "--time-limit", "0", "--threads", "2", "--json").stdout
     # Kratzen's 4-trick deals search on one thread whatever is asked: the document says both
     assert [(line["threads"], line["threads_used"]) for line in map(json.loads, kratzen.splitlines())] == [(2, 1)]
-    shown = run("bench", "-g", "kr", "-n", "1", "--limit", "0", "--threads", "2").stdout
+    shown = run("bench", "-g", "kr", "-n", "1", "--time-limit", "0", "--threads", "2").stdout
     assert "(ms per deal, 1 thread a question; 2 asked, but under 5 tricks left one searches)" in shown
-    shown = run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "2", "--compare", saved).stdout
+    shown = run("bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "2", "--compare", saved).stdout
     assert "(ms per deal, 2 threads a question)" in shown and "1 thread a question" in shown
     assert "--threads" in run("bench", "-g", "sk", "--threads", "0", code=2).stderr
 
@@ -874,7 +886,7 @@ def test_bench_threads_reach_the_engine_and_the_documents(tmp_path, monkeypatch,
 def test_bench_compare_with_a_file_that_is_no_run(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{}\ngarbage\n")
-    result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", bad, code=1)
+    result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", bad, code=1)
     assert f"stich: {bad}:2:1: " in result.stderr and "not a saved stich bench run" in result.stderr
     result = run("bench", "-g", "kratzen", "-n", "1", "--compare", tmp_path / "missing.json", code=1)
     assert "missing.json: No such file or directory" in result.stderr
@@ -891,30 +903,30 @@ def test_bench_names_its_engine_build_and_says_what_differs_from_the_saved_run(t
     monkeypatch.delenv("STICH_TABLE_MB", raising=False)
 
     saved = tmp_path / "before.json"
-    run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "1", "--out", saved)
+    run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--out", saved)
     before = json.loads(saved.read_text())
     build = engine_fingerprint(Path(solver.__file__).resolve().parent)
     assert before["machine"]["engine"] == build and before["lines"][0]["machine"]["engine"] == build
-    same = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "1", "--compare", saved).stdout
+    same = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--compare", saved).stdout
     assert f"engine {build}" in same and "not the same in the two runs" not in same and "\n- " not in same
     before["machine"]["engine"] = before["lines"][0]["machine"]["engine"] = "0123456789ab"
     saved.write_text(json.dumps(before))
-    other = run("bench", "-g", "kratzen", "-n", "3", "--limit", "0", "--threads", "1", "--compare", saved).stdout
+    other = run("bench", "-g", "kratzen", "-n", "3", "--time-limit", "0", "--threads", "1", "--compare", saved).stdout
     assert (f"not the same in the two runs: the engine build (0123456789ab then, {build} now); the ratios measure "
             "that too") in other
     assert ("- Kratzen 6 seats: every seat's guaranteed tricks: the saved run timed 2 deals, boards 1-2 of seed "
             "1766, this run 3 deals, boards 1-3 of seed 1766") in other
     del before["machine"]["engine"]
     saved.write_text(json.dumps(before))
-    old = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "2", "--compare", saved).stdout
+    old = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "2", "--compare", saved).stdout
     assert ("not the same in the two runs: the engine build (the saved run does not name its build); the "
             "ratios") in old  # Kratzen searched on one thread in both runs, whatever was asked
     del before["lines"][0]["threads_used"]  # a run saved before it: the threads asked are what it says
     saved.write_text(json.dumps(before))
-    old = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "2", "--compare", saved).stdout
+    old = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "2", "--compare", saved).stdout
     assert ("not the same in the two runs: the engine build (the saved run does not name its build), the threads a "
             "question; the ratios") in old
-    smaller = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--threads", "1", "--table-mb", "8",
+    smaller = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--table-mb", "8",
                   "--compare", saved).stdout
     assert "the threads a question" not in smaller
     assert "(the saved run does not name its build), the table size (64 MB then); the ratios" in smaller
@@ -934,7 +946,7 @@ def test_bench_marks_the_figures_that_are_lower_bounds(monkeypatch):
     """A solve stopped at --limit counts at the limit, so figures that reach it are only lower bounds: the table
     printed them as plain times under one note for every line; bench/report.py marks them ">=", and so does bench."""
     monkeypatch.setattr("solver.cli.bench.run_line", _stopped_stats)
-    shown = run("bench", "-g", "kratzen", "-n", "3", "--limit", "0.005").stdout
+    shown = run("bench", "-g", "kratzen", "-n", "3", "--time-limit", "0.005").stdout
     (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
     assert [cell.strip() for cell in row.split("│")[2:7]] == ["3", ">= 5.000", ">= 5.000", ">= 5.000", ">= 5.000"]
     assert ("Kratzen 6 seats: every seat's guaranteed tricks: 2 of 3 deals stopped at the limit (0.005 s) and counted "
@@ -965,11 +977,12 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     kept = json.loads(saved.read_text())
     assert [line["line"] for line in kept["lines"]] == ["Schafkopf Rufer: points + every opening card"]
     assert kept["partial"] == {"lines": 3, "interrupted_during": "Schafkopf Solo H: points + every opening card"}
-    compared = run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--compare", saved).stdout
+    compared = run("bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "1", "--compare", saved).stdout
     assert ("1 thread a question; partial: 1 of 3 lines (interrupted during 'Schafkopf Solo H: points + every "
             "opening card')") in compared
     assert "- Schafkopf Solo H: points + every opening card: the saved run has no such line" in compared
-    said = run("bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--compare", saved, "--json").stderr
+    said = run("bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "1", "--compare", saved,
+               "--json").stderr
     assert f"stich: bench: {saved} holds a run stopped early, partial: 1 of 3 lines" in said
     # interrupted before any line finished: nothing to keep, and the file is left alone
     calls.clear()
@@ -980,7 +993,7 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     assert saved.read_text() == "an earlier file\n"
     # a whole run saved before (a baseline) is not replaced by part of one: the part goes beside it (the review)
     baseline = tmp_path / "base.json"
-    whole = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--limit", "0", "--threads", "1", "--out",
+    whole = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "1", "--out",
                                 str(baseline)])
     assert whole.exit_code == 0 and "partial" not in json.loads(baseline.read_text())
     before = baseline.read_text()
@@ -1002,7 +1015,7 @@ def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tm
             ({"lines": [{**line, "machine": []}]}, "line document 1: its 'machine' is a list, not an object"),
             ({"lines": [{**line, "boards": "1-5"}]}, "line document 1: its 'boards' is a string, not a list")):
         bad.write_text(json.dumps(run_document))
-        result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", bad, code=1)
+        result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", bad, code=1)
         assert result.stderr.startswith(f"stich: {bad}: {said}; write ") and not result.stdout
 
 
@@ -1012,7 +1025,7 @@ def test_bench_compare_reads_every_figure_it_compares_as_saved_or_refuses_the_fi
     and a line saved twice (two --json runs in one file) was compared with the last one silently. Each is refused
     in the one line of a file that is no run; a run as saved compares."""
     saved = tmp_path / "before.json"
-    run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--out", saved)
+    run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--out", saved)
     good = json.loads(saved.read_text())
     (line,) = good["lines"]
     bad = tmp_path / "bad.json"
@@ -1024,23 +1037,23 @@ def test_bench_compare_reads_every_figure_it_compares_as_saved_or_refuses_the_fi
             ({"seed": True}, "line document 1: its 'seed' is true or false, not a number"),
             ({"boards": ["a"]}, "line document 1: its 'boards' are not all board numbers")):
         bad.write_text(json.dumps(good | {"lines": [line | changed]}))
-        result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", bad, code=1)
+        result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", bad, code=1)
         assert result.stderr == f"stich: {bad}: {said}; write a run with stich bench --out FILE\n"
         assert not result.stdout
     bad.write_text(json.dumps(good | {"lines": [line, line]}))
-    result = run("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", bad, code=1)
+    result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", bad, code=1)
     assert result.stderr == (f"stich: {bad}: line document 2 times the line {line['line']!r} again; compare with one "
                              "run, written with stich bench --out FILE\n")
-    (document,) = documents("bench", "-g", "kratzen", "-n", "1", "--limit", "0", "--compare", saved)
+    (document,) = documents("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", saved)
     assert document["compared"]["median_ms"] == pytest.approx(document["median_ms"] / line["median_ms"])
 
 
 def test_bench_table_says_which_deals_it_timed():
     """The table for people was the same for the fixed deals and for --seed 5 --variant ...: only --json said which
     deals and rules a run timed, so a published table could not be told from the standard one."""
-    fixed = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0").stdout
+    fixed = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0").stdout
     assert "deals: Kratzen 2 deals, boards 1-2 of seed 1766\n" in fixed
-    other = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "-s", "5", "--variant",
+    other = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "-s", "5", "--variant",
                 "must_undertrump=false").stdout
     assert "deals: Kratzen 2 deals, boards 1-2 of seed 5, variant must_undertrump=false\n" in other
 
@@ -1048,14 +1061,14 @@ def test_bench_table_says_which_deals_it_timed():
 def test_bench_save_to_stdout_writes_the_run_alone():
     """--save - wrote the saved run after the table (or after the --json lines), so stdout was neither a table, nor
     JSON Lines, nor a run --compare could read."""
-    result = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--out", "-")
+    result = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--out", "-")
     saved = json.loads(result.stdout)
     assert saved["command"] == "bench" and [line["deals"] for line in saved["lines"]] == [2]
-    refused = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--out", "-", "--json", code=2)
+    refused = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--out", "-", "--json", code=2)
     assert "--out - writes the run to stdout, where --json writes its lines" in refused.stderr
     assert not refused.stdout
     # its old name is named as typed, not as --out, which the user did not type
-    old = run("bench", "-g", "kratzen", "-n", "2", "--limit", "0", "--save", "-", "--json", code=2)
+    old = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--save", "-", "--json", code=2)
     said = " ".join(old.stderr.split())
     assert "Invalid value for '--save': --save - writes the run to stdout, where --json writes its lines: give " \
            "--save a file" in said and not old.stdout
@@ -1416,7 +1429,7 @@ def test_check_of_a_finished_deal_says_missed_not_who_can_stop_it() -> None:
 
 def test_table_mb_sizes_the_tables_of_every_searching_command(monkeypatch, tmp_path):
     monkeypatch.setenv("STICH_TABLE_MB", "64")
-    (document,) = documents("bench", "--game", "kratzen", "-n", "1", "--limit", "0", "--table-mb", "2")
+    (document,) = documents("bench", "--game", "kratzen", "-n", "1", "--time-limit", "0", "--table-mb", "2")
     assert document["table_allocated_bytes"] == 2 << 20
     # passed as an argument: the environment and the library's shared engine are left as they were
     assert os.environ["STICH_TABLE_MB"] == "64" and solver.search.engine.default_solver().table_bytes == 64 << 20
