@@ -28,7 +28,7 @@ from solver.games import get_game
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import file_name, input_errors, message
-from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, finite_seconds,
+from .options import (TABLE_MB, THREADS, check_game_options, checked_game, checked_seed, engine_for, finite_seconds,
                       note_threads_over_cores, output_file, parse_variant_options)
 from .output import atomic_writer
 from .records import emit_json
@@ -390,7 +390,7 @@ def under_old_name(context: typer.Context, name: str, value: T, old: str, old_va
 
 def bench(
     context: typer.Context,
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME",
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", callback=checked_game,
                                        help="Only this game's lines (default: all)."),
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1,
                               help="Deals per line (the full benchmark uses 100)."),

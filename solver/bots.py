@@ -27,7 +27,7 @@ from typing import Any, Callable, Protocol
 
 from .advice import card_sums
 from .cards import Card
-from .errors import SearchStopped, StichError, is_whole_number
+from .errors import SearchStopped, StichError, did_you_mean, is_whole_number
 from .games.base import Objective, Rules
 from .generate import DEFAULT_SEED
 from .position import Position, check_position
@@ -306,4 +306,5 @@ def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMP
         return RandomBot(seed=seed)
     if name == "cheater":
         return CheaterBot(plays_for=plays_for)
-    raise StichError(f"unknown bot {spec!r}: expected sampling, sampling:N, random or cheater")
+    raise StichError(f"unknown bot {spec!r}{did_you_mean(name, ('sampling', 'random', 'cheater'))} (expected "
+                     "sampling, sampling:N, random or cheater)")

@@ -1684,6 +1684,20 @@ def test_tree_time_limit_help_says_what_tree_does_past_it():
     assert "the other records still are" in solve_limit.help
 
 
+def test_a_misspelt_game_or_bot_is_answered_with_the_closest_name_in_every_command():
+    """cli.md's "Did you mean": ``bench -g`` named its option '--game' alone where every other command says
+    '--game' / '-g' (it checked the name after parsing, not as the option's callback), and ``match --bots`` listed the
+    bots without the closest one."""
+    for arguments in (("deal",), ("bench", "-n", "1"), ("match", "--bots", "random,random,random,random"),
+                      ("analyse", "--hand", "EO", "--seat", "1", "--contract", "Wenz")):
+        result = run(*arguments, "-g", "schafkopff", code=2)
+        assert "Invalid value for '--game' / '-g': unknown game 'schafkopff'; did you mean 'Schafkopf'?" in \
+            " ".join(result.stderr.split()), arguments[0]
+    result = run("match", "-g", "sk", "--bots", "randm,random,random,random", code=2)
+    assert "unknown bot 'randm'; did you mean 'random'? (expected sampling, sampling:N, random or cheater)" in \
+        " ".join(result.stderr.split())
+
+
 def test_usage_names_a_required_file_as_file_not_in_braces():
     # Typer 0.28 writes a required argument {FILE} in the usage line of the help and of every usage error
     for name in ("solve", "check", "table", "score", "show", "postmortem", "tree", "batch"):
