@@ -28,8 +28,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message, warnings_said
-from .options import (DEFAULT_SEED, POOL_THREADS, TABLE_MB, check_game_options, checked_game, checked_seed,
-                      engine_for, parse_variant_options, pool_options, workers_option)
+from .options import (DEFAULT_SEED, POOL_TABLE_MB, POOL_THREADS, SCHEDULER, check_game_options, checked_game,
+                      checked_seed, engine_for, parse_variant_options, pool_options, workers_option)
 from .records import OptionRefused, emit_json, run_over_records
 from .render import CardPainter, fits, for_stdout, plural, record_head, status_on_stderr, stdout_console
 
@@ -156,11 +156,11 @@ def analyse(
         help="Append each finished chunk of samples to FILE; rerun with the same arguments to continue from it."),
     worker_memory: Optional[int] = typer.Option(None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB,
                                                 max=MAX_WORKER_MEMORY_MB,
-                                                help="Cap each worker process at MB megabytes (default: no cap)."),
+                                                help="Cap each local worker process at MB megabytes (its table "
+                                                     "sized to fit; default: no cap)."),
     threads: Optional[int] = POOL_THREADS,
-    table_mb: Optional[int] = TABLE_MB,
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
-                                            help="Run the samples on this Dask cluster instead."),
+    table_mb: Optional[int] = POOL_TABLE_MB,
+    scheduler: Optional[str] = SCHEDULER,
     worker_wait: float = typer.Option(
         DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
         help="With --scheduler: how long to wait for a first worker to join before giving up."),

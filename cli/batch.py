@@ -12,13 +12,12 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgress
                            TimeRemainingColumn)
 
 from solver.batch import MAX_CHUNK_SIZE, notes_text, solve_batch, stale_text, summary_text
-from solver.search.engine import DEFAULT_TT_MEGABYTES, MAX_TT_MEGABYTES
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB, begin_stop)
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
-from .options import (OBJECTIVES, POOL_THREADS, POT, engine_for, output_file, parse_variant_options, pool_options,
-                      workers_option)
+from .options import (OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for, output_file,
+                      parse_variant_options, pool_options, workers_option)
 from .records import emit_json
 from .render import on_a_terminal, stderr_console
 
@@ -100,8 +99,7 @@ def batch(
     objective: Optional[List[str]] = OBJECTIVES,
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card."),
     workers: Optional[int] = workers_option(after="; with --worker-memory, 1 is one capped worker"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
-                                            help="Run on this Dask cluster instead (pip install 'stich[cluster]')."),
+    scheduler: Optional[str] = SCHEDULER,
     chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1, max=MAX_CHUNK_SIZE,
                                    help="At most N records per task (each holds about half a second of work)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
@@ -111,10 +109,7 @@ def batch(
         help="Cap each local worker process at MB megabytes (its table sized to fit); a record that needs more "
              "is written as an error (default: no cap)."),
     threads: Optional[int] = POOL_THREADS,
-    table_mb: Optional[int] = typer.Option(
-        None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
-        help=f"Each local worker's transposition table in MB (default {DEFAULT_TT_MEGABYTES}, or STICH_TABLE_MB; "
-             "at most a quarter of --worker-memory)."),
+    table_mb: Optional[int] = POOL_TABLE_MB,
     worker_wait: float = typer.Option(
         DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
         help="With --scheduler: how long to wait for a first worker to join before giving up."),

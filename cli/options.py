@@ -60,6 +60,14 @@ TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGA
                              "STICH_TABLE_MB).")
 THREADS = typer.Option(None, "--threads", metavar="N", min=1, max=MAX_THREADS,
                        help="The threads each question is searched on, sharing one table (default: every core).")
+#: ``--table-mb`` where a pool of workers searches (``analyse``, ``batch``): every local worker's table, capped by
+#: ``--worker-memory``
+POOL_TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
+                             help=f"Each local worker's transposition table in MB (default {DEFAULT_TT_MEGABYTES}, or "
+                                  "STICH_TABLE_MB; at most a quarter of --worker-memory).")
+#: ``--scheduler`` of ``analyse`` and ``batch``: one text, with what to install (the analyse's said nothing of it)
+SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
+                         help="Run on this Dask cluster instead (pip install 'stich[cluster]').")
 #: ``--threads`` where a pool of workers keeps every core busy: not shown, only answered with what to give instead
 POOL_THREADS = typer.Option(None, "--threads", metavar="N", hidden=True)
 

@@ -1698,6 +1698,25 @@ def test_a_misspelt_game_or_bot_is_answered_with_the_closest_name_in_every_comma
         " ".join(result.stderr.split())
 
 
+def test_analyse_and_batch_say_their_pool_options_alike():
+    """Both run on the same pool, and their pool options mean the same: analyse's --scheduler did not say what to
+    install, its --table-mb was the one-process text (its workers each have one), its --worker-memory did not say
+    that the table is sized to fit."""
+    from test_docs import command_of
+
+    def helps(name: str) -> dict[str, str]:
+        return {param.opts[0]: param.help for param in command_of(name).params
+                if param.opts[0] in ("--scheduler", "--worker-wait", "--verbose", "--table-mb", "--worker-memory")}
+
+    analyse, batch = helps("analyse"), helps("batch")
+    assert len(analyse) == 5 and set(analyse) == set(batch)
+    for option in ("--scheduler", "--worker-wait", "--verbose", "--table-mb"):
+        assert analyse[option] == batch[option], option
+    assert "pip install 'stich[cluster]'" in analyse["--scheduler"] and "local worker" in analyse["--table-mb"]
+    sized = "Cap each local worker process at MB megabytes (its table sized to fit"
+    assert analyse["--worker-memory"].startswith(sized) and batch["--worker-memory"].startswith(sized)
+
+
 def test_usage_names_a_required_file_as_file_not_in_braces():
     # Typer 0.28 writes a required argument {FILE} in the usage line of the help and of every usage error
     for name in ("solve", "check", "table", "score", "show", "postmortem", "tree", "batch"):
