@@ -11,7 +11,7 @@ import typer
 from solver.errors import InvalidSeatError, ParseError, SearchStopped, StichError
 from solver.files import check_writable
 from solver.formats.tbn import iter_records
-from solver.position import position_from_record
+from solver.position import Position, names_score, position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_memory_text, nodes_memory_holds
 
@@ -29,6 +29,21 @@ from .whatif import PLAY, what_if
 TREE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
                                help="Give up once the tree's searches take longer than SECONDS in all: it is said on "
                                     "stderr and nothing is written (exit 1).")
+
+
+def side_objective(position: Position, objective: str | None) -> bool:
+    """Whether ``objective`` (None: the tree's default, the points where the game has them) is a side's on this
+    record, or the score: neither takes a seat, so a ``--seat`` beside it is the option's error, said as
+    ``analyse --seat``'s is (cli.md), not pointed at the record, which is not wrong."""
+    if objective is not None and names_score(objective):
+        return True
+    if objective is None:
+        return "points" in position.rules.objective_names()
+    try:
+        position.rules.objective(objective.strip().lower())
+    except StichError:
+        return False  # a per-seat objective, or none of this contract's
+    return True
 
 
 def one_objective(value: str | None) -> str | None:
@@ -121,6 +136,8 @@ def tree(
         except InvalidSeatError as error:  # --seat's own error, said as analyse --seat's is: the record is not wrong
             raise StichError(OptionRefused("--seat", str(error)).said(position)) from None
         except StichError as error:  # an objective or seat the record's contract has not: pointed at the record
+            if seat is not None and side_objective(position, objective):  # "takes no seat": --seat's own error
+                raise StichError(OptionRefused("--seat", str(error)).said(position)) from None
             raise located(error, position) from None
         except SearchStopped:
             message(f"stich: {stopped_record(position, time_limit, 'nothing written')}")

@@ -580,8 +580,19 @@ def test_batch_does_not_read_standard_input(tmp_path):
 
 
 def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
-    result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--seat", "3", "--out", tmp_path / "t.json", code=1)
-    assert "takes no seat" in result.stderr and not (tmp_path / "t.json").exists()
+    """Said as the option's error, as a seat the deal has not is (cli.md: another option one record cannot take
+    names the option and the record): it was pointed at the record's [Contract] tag, which is not wrong."""
+    for objective in ((), ("-o", "valat"), ("-o", "score")):
+        result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--seat", "3", "--out", tmp_path / "t.json",
+                     *objective, code=1)
+        said = " ".join(result.stderr.split())
+        assert said.startswith("stich: --seat: ") and "takes no seat" in said, objective
+        assert said.endswith(f"(the record at {EXAMPLES / 'valat.tbn'}:13, board 1, not answered)"), said
+        assert not (tmp_path / "t.json").exists()
+    # a contract's objective the record has not is still the record's error, pointed at it
+    result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--seat", "3", "--out", tmp_path / "t.json",
+                 "-o", "schneider", code=1)
+    assert re.search(r"valat\.tbn:\d+:\d+: objective 'schneider' belongs to Schafkopf", result.stderr)
 
 
 def test_a_tree_seat_the_deal_has_not_is_said_as_the_options_error(tmp_path):
