@@ -29,7 +29,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .errors import file_name, input_errors, message, warnings_said
 from .options import (DEFAULT_SEED, POOL_TABLE_MB, POOL_THREADS, SCHEDULER, check_game_options, checked_game,
-                      checked_seed, engine_for, parse_variant_options, pool_options, workers_option)
+                      checked_seed, engine_for, parse_variant_options, pool_options, workers_option, CAPPED_POOL)
 from .records import OptionRefused, emit_json, run_over_records
 from .render import CardPainter, fits, for_stdout, plural, record_head, status_on_stderr, stdout_console
 
@@ -145,7 +145,7 @@ def analyse(
                                 help="Deals of the unseen cards to solve."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
                              help="The same seed gives the same analysis."),
-    workers: Optional[int] = workers_option(after="; with --worker-memory, 1 is one capped worker"),
+    workers: Optional[int] = workers_option(after=CAPPED_POOL),
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",
         help="A variant flag (repeatable); with FILE it overrides the record's [Variant] tag."),

@@ -17,7 +17,7 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .options import (OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for, output_file,
-                      parse_variant_options, pool_options, workers_option)
+                      parse_variant_options, pool_options, workers_option, CAPPED_POOL)
 from .records import emit_json
 from .render import on_a_terminal, stderr_console
 
@@ -98,7 +98,7 @@ def batch(
     out: Path = output_file("The JSON Lines output: appended to, and resumed on a rerun.", required=True),
     objective: Optional[List[str]] = OBJECTIVES,
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card."),
-    workers: Optional[int] = workers_option(after="; with --worker-memory, 1 is one capped worker"),
+    workers: Optional[int] = workers_option(after=CAPPED_POOL),
     scheduler: Optional[str] = SCHEDULER,
     chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1, max=MAX_CHUNK_SIZE,
                                    help="At most N records per task (each holds about half a second of work)."),

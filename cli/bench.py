@@ -24,7 +24,6 @@ from solver.benchmark import (DEFAULT_LIMIT_S, MAX_LIMIT_S, BenchLine, BenchStat
                               standard_lines)
 from solver.errors import StichError
 from solver.files import check_writable
-from solver.games import get_game
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import file_name, input_errors, message
@@ -59,11 +58,7 @@ def selected_lines(game: str | None) -> list[BenchLine]:
     lines = standard_lines()
     if game is None:
         return lines
-    try:
-        name = get_game(game).name
-    except StichError as error:
-        raise typer.BadParameter(str(error), param_hint="'--game'") from None
-    return [line for line in lines if line.game == name]
+    return [line for line in lines if line.game == game]
 
 
 # --- saved runs -------------------------------------------------------------------------------------------------

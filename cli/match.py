@@ -74,7 +74,8 @@ def match(
                                           help=f"Samples a card for a 'sampling' bot without its own ':N' (default "
                                                f"{DEFAULT_SAMPLES})."),
     workers: Optional[int] = workers_option("Worker processes whole boards are played on",
-                                            "; the match is the same on any number, without --card-time"),
+                                            "; the match is the same on any number, without --card-time",
+                                            one="in this process, each bot's searches on every core"),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
                                                help="Each sampling bot's deadline for one card: it stops sampling "
                                                     "at SECONDS, but always finishes its first sample, so a card "

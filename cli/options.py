@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import typer
 
@@ -38,7 +38,11 @@ def all_objectives() -> list[str]:
 def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | str | None:
     """An ``--objective`` option's callback: a name that is no game's objective is a usage error (exit 2), with
     the closest names; one that some game has but a record's contract has not is that record's error (exit 1)."""
-    known = all_objectives()
+    return objectives_among(values, all_objectives())
+
+
+def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -> Sequence[str] | str | None:
+    """:func:`checked_objectives` against the names ``known`` (a command that takes fewer)."""
     for value in [values] if isinstance(values, str) else values or []:
         if value.strip().lower() not in known:
             raise typer.BadParameter(f"{value!r} is no game's objective{did_you_mean(value, known)} (the "
@@ -72,13 +76,16 @@ SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
 POOL_THREADS = typer.Option(None, "--threads", metavar="N", hidden=True)
 
 
-def workers_option(what: str = "Worker processes", after: str = "") -> int | None:
-    """``-j/--workers``, one text in every command that has it (``analyse``, ``batch``, ``match``), which had three
-    (``analyse`` said neither that each worker searches on one thread nor what ``-j 1`` does); ``what`` names the
-    processes, ``after`` is the command's own remark."""
+#: ``-j``'s remark where a pool may be capped by ``--worker-memory`` (``analyse``, ``batch``)
+CAPPED_POOL = "; with --worker-memory, 1 is one capped worker"
+
+
+def workers_option(what: str = "Worker processes", after: str = "", one: str = "in this process") -> Any:
+    """``-j/--workers``, one text in every command that has it (``analyse``, ``batch``, ``match``): ``what`` names
+    the processes, ``one`` says what ``-j 1`` does, ``after`` is the command's own remark."""
     return typer.Option(None, "--workers", "-j", metavar="N", min=1,
-                        help=f"{what}, each searching on one thread (default: every core this process may use; 1: in "
-                             f"this process){after}.")
+                        help=f"{what}, each searching on one thread (default: every core this process may use; 1: "
+                             f"{one}){after}.")
 
 
 def refuse_pool_threads(threads: int | None) -> None:

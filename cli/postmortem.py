@@ -35,6 +35,9 @@ from .records import run_over_records
 from .render import CardPainter, Document, fits, progress_on_stderr, seats_text
 from .whatif import PLAY
 
+#: What a post-mortem grades by (Kratzen: each seat's own tricks)
+POSTMORTEM_OBJECTIVES = ("score", "points", "tricks")
+
 _GRADE_STYLES = {"ok": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
 
@@ -266,9 +269,9 @@ def postmortem(
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf", param_hint="'--plot'")
     name = None if objective is None else objective.strip().lower()
-    if name not in (None, "score", "points", "tricks"):
+    if name is not None and name not in POSTMORTEM_OBJECTIVES:
         raise typer.BadParameter(f"the post-mortem grades by 'score', 'points' or (Kratzen) 'tricks', not "
-                                 f"{objective!r}{did_you_mean(name, ('score', 'points', 'tricks'))}",
+                                 f"{objective!r}{did_you_mean(name, POSTMORTEM_OBJECTIVES)}",
                                  param_hint="'--objective' / '-o'")
     if plot is not None:  # said at once, not after the analysis it would be drawn from
         with input_errors():

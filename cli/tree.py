@@ -11,13 +11,13 @@ import typer
 from solver.errors import InvalidSeatError, ParseError, SearchStopped, StichError
 from solver.files import check_writable
 from solver.formats.tbn import iter_records
-from solver.position import Position, names_score, position_from_record
+from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_memory_text, nodes_memory_holds
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .output import atomic_path
-from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, checked_objectives,
+from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, objectives_among,
                       checked_time_limit, engine_for, output_file, parse_variant_options)
 from .records import (OptionRefused, check_selection, located, no_such_record, selected, stdin_bytes,
                       stopped_record)
@@ -31,28 +31,13 @@ TREE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.00
                                     "stderr and nothing is written (exit 1).")
 
 
-def side_objective(position: Position, objective: str | None) -> bool:
-    """Whether ``objective`` (None: the tree's default, the points where the game has them) is a side's on this
-    record, or the score: neither takes a seat, so a ``--seat`` beside it is the option's error, said as
-    ``analyse --seat``'s is (cli.md), not pointed at the record, which is not wrong."""
-    if objective is not None and names_score(objective):
-        return True
-    if objective is None:
-        return "points" in position.rules.objective_names()
-    try:
-        position.rules.objective(objective.strip().lower())
-    except StichError:
-        return False  # a per-seat objective, or none of this contract's
-    return True
-
-
 def one_objective(value: str | None) -> str | None:
     """``--objective``'s callback: a name some game has (:func:`checked_objectives`), and one, not ``all``: a tree
     has one value on each node, so ``all`` is a usage error (exit 2), as in ``postmortem``, whatever the record (it
     passed the check that ``solve`` makes, and each record then refused it as an unknown objective, exit 1)."""
-    checked_objectives(value)
     if value is not None and value.strip().lower() == "all":
         raise typer.BadParameter("a tree has one value on each node: give one objective, not 'all'")
+    objectives_among(value, [name for name in all_objectives() if name != "all"])
     return value
 
 
@@ -135,9 +120,7 @@ def tree(
                              "holds)") from None
         except InvalidSeatError as error:  # --seat's own error, said as analyse --seat's is: the record is not wrong
             raise StichError(OptionRefused("--seat", str(error)).said(position)) from None
-        except StichError as error:  # an objective or seat the record's contract has not: pointed at the record
-            if seat is not None and side_objective(position, objective):  # "takes no seat": --seat's own error
-                raise StichError(OptionRefused("--seat", str(error)).said(position)) from None
+        except StichError as error:  # an objective the record's contract has not: pointed at the record
             raise located(error, position) from None
         except SearchStopped:
             message(f"stich: {stopped_record(position, time_limit, 'nothing written')}")

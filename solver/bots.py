@@ -283,6 +283,10 @@ class SamplingBot(_PointsEngine):
         return self.last_estimates[0].card
 
 
+#: The bots :func:`make_bot` knows by name.
+BOT_NAMES = ("sampling", "random", "cheater")
+
+
 def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMPLES, time_limit: float | None = None,
              plays_for: str = "score", workers: int = 1) -> Bot:
     """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``. A match groups its
@@ -300,11 +304,11 @@ def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMP
         return SamplingBot(samples=own, seed=seed, time_limit=time_limit,
                            name=sampling_name(own, samples), plays_for=plays_for,
                            workers=workers)
+    if name not in BOT_NAMES:
+        raise StichError(f"unknown bot {spec!r}{did_you_mean(name, BOT_NAMES)} (expected sampling, sampling:N, random "
+                         "or cheater)")
     if count:
         raise StichError(f"bot {spec!r}: only the sampling bot takes a sample count")
     if name == "random":
         return RandomBot(seed=seed)
-    if name == "cheater":
-        return CheaterBot(plays_for=plays_for)
-    raise StichError(f"unknown bot {spec!r}{did_you_mean(name, ('sampling', 'random', 'cheater'))} (expected "
-                     "sampling, sampling:N, random or cheater)")
+    return CheaterBot(plays_for=plays_for)

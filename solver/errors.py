@@ -181,8 +181,9 @@ class InvalidPositionError(StichError):
 
 class InvalidSeatError(StichError):
     """A seat that is not a whole number from 1 to the deal's seat count, wherever the API takes one (a hand, an
-    objective's seat, a declarer, partner or leader, an analysis's seat, known cards, an announcement): one class
-    an app catches for "no such seat". Where a seat used to raise another class it still does too (the two below),
+    objective's seat, a declarer, partner or leader, an analysis's seat, known cards, an announcement), or a seat
+    given to a question that takes none (a side's objective, the score): one class an app catches for "no such
+    seat". Where a seat used to raise another class it still does too (the two below),
     so an older ``except InvalidContractError`` or ``except InvalidPositionError`` keeps working."""
 
 

@@ -175,8 +175,9 @@ class Position:
             except StichError:
                 pass  # a per-seat objective (or none at all: the call below says which)
             else:
-                raise InvalidContractError(f"objective {name!r} is a side's and takes no seat (a seat picks the player "
-                                           f"of a per-seat objective, such as a seat's own tricks)")
+                raise InvalidSeatContractError(f"objective {name!r} is a side's and takes no seat (a seat picks the "
+                                               f"player of a per-seat objective, such as a seat's own tricks)",
+                                               about="seat")
         return self.rules.objective(name, None if number is None else cast(int, number) - 1)
 
     @property

@@ -23,7 +23,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, SupportsIndex
 
-from .errors import StichError
+from .errors import InvalidSeatError, StichError
 from .files import json_text
 from .games.base import Objective
 from .position import Position, check_position, names_score
@@ -295,7 +295,7 @@ def _score_tree(position: Position, depth: int, seat: SupportsIndex | None, coun
     from .tree_graph import StrategyTree  # networkx loads on first use
 
     if seat is not None:
-        raise StichError("the score is the declaring side's (or the declarer's alone) and takes no seat")
+        raise InvalidSeatError("the score is the declaring side's (or the declarer's alone) and takes no seat")
 
     def at(node: PlayState) -> Position:
         return Position(position.game, position.rules, node, record=position.record)

@@ -1652,14 +1652,18 @@ def test_a_word_in_capitals_in_a_command_s_help_is_one_of_its_metavars():
 
 def test_workers_says_the_same_in_every_command_that_takes_it():
     """``-j/--workers`` had three help texts: ``analyse``'s said "default: all cores" and nothing of what ``-j 1`` does
-    or that each worker searches on one thread, ``batch``'s "1: no pool", ``match``'s "1: in this process"."""
+    or that each worker searches on one thread, ``batch``'s "1: no pool", ``match``'s "1: in this process". ``match
+    -j 1`` plays in this process with the bots' own engines, which search on every core."""
     from test_docs import command_of
 
-    shared = "each searching on one thread (default: every core this process may use; 1: in this process)"
-    for name in ("analyse", "batch", "match"):
+    shared = "each searching on one thread (default: every core this process may use; 1: in this process"
+    for name, one in (("analyse", ")"), ("batch", ")"), ("match", ", each bot's searches on every core)")):
         option = next(param for param in command_of(name).params if "--workers" in param.opts)
         assert set(option.opts) == {"--workers", "-j"}, name
-        assert shared in option.help, name
+        assert shared + one in option.help, name
+    from solver.bots import make_bot
+    from solver.search.engine import usable_cores
+    assert make_bot("sampling").engine.threads == usable_cores()
     assert "docs/json.md" in next(param.help for param in command_of("match").params if "--json" in param.opts)
 
 
@@ -1680,6 +1684,9 @@ def test_an_objective_o_refuses_is_a_usage_error_with_the_closest_names_in_every
                                           code=2).stderr
     refused = run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", out, "-o", "all", code=2)
     assert "give one objective, not 'all'" in refused.stderr and not out.exists()
+    misspelt = run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", out, "-o", "alll", code=2).stderr
+    misspelt = " ".join(misspelt.split())
+    assert "'all'" not in misspelt and "is no game's objective" in misspelt  # never the name tree then refuses
     run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", out, "-o", "valat")
     assert json.loads(out.read_text())["graph"]["objective"] == "valat"
 
@@ -1707,6 +1714,8 @@ def test_a_misspelt_game_or_bot_is_answered_with_the_closest_name_in_every_comma
     result = run("match", "-g", "sk", "--bots", "randm,random,random,random", code=2)
     assert "unknown bot 'randm'; did you mean 'random'? (expected sampling, sampling:N, random or cheater)" in \
         " ".join(result.stderr.split())
+    result = run("match", "-g", "sk", "--bots", "samplng:6,random,random,random", code=2)  # the name before the count
+    assert "unknown bot 'samplng:6'; did you mean 'sampling'?" in " ".join(result.stderr.split())
 
 
 def test_analyse_and_batch_say_their_pool_options_alike():
