@@ -349,8 +349,9 @@ class Schafkopf(Game):
 
     @classmethod
     def dealt_bonuses(cls, rules: Rules, state: PlayState, inputs: object = None) -> tuple[DealtBonus, ...]:
-        """The Laufende of a whole deal (RULES.md 2.5): the dealt hands decide them; a Sie has none to count."""
-        return (laufende_bonus(rules),) if cls.is_whole(rules.deal) and rules.contract.kind != "sie" else ()
+        """The Laufende (RULES.md 2.5): the dealt hands decide them, an ending's own hands those the score of an
+        ending counts (docs/scoring.md); a Sie has none to count."""
+        return (laufende_bonus(rules),) if rules.contract.kind != "sie" else ()
 
     @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
