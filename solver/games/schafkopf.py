@@ -124,7 +124,7 @@ class SchafkopfRules(TrumpSuitRules):
         if self.rufer:
             runaway = -1 if self.variant["runaway_count_at"] == "lead" else int(self.runaway_allowed_at_deal)
             called = CalledCard(self.called_ace, self.called_holder, classes.index(self.called_suit), 4, runaway,
-                                CALLED_SUIT_LED)
+                                CALLED_SUIT_LED, name="called ace")
             led_flags = tuple(CALLED_SUIT_LED if led == self.called_suit else 0 for led in classes)
         return RuleTables(len(pack), self.seats, self.points, card_class, len(classes), power, follow,
                           called=called, led_flags=led_flags)
