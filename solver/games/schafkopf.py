@@ -356,8 +356,9 @@ class Schafkopf(Game):
     @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
         """A Tout is worth 10 + 2L whatever else happens (RULES.md 2.5: no S) and is won by every trick, not by
-        61 points: only the Tout itself scores, so its ``game`` (61) is listed with the Schneider and Schwarz."""
-        if rules.contract.kind in TOUTS:
+        61 points: only the Tout itself scores, so its ``game`` (61) is listed with the Schneider and Schwarz. A Sie
+        is won at once (RULES.md 2.2), 52 whatever the play: none of them scores either."""
+        if rules.contract.kind in TOUTS or rules.contract.kind == "sie":
             return frozenset({"game", "schneider", "schneider_against", "schwarz", "schwarz_against"})
         return frozenset()
 
