@@ -358,6 +358,12 @@ class Schafkopf(Game):
         """A Tout is worth 10 + 2L whatever else happens (RULES.md 2.5: no S) and is won by every trick, not by
         61 points: only the Tout itself scores, so its ``game`` (61) is listed with the Schneider and Schwarz. A Sie
         is won at once (RULES.md 2.2), 52 whatever the play: none of them scores either."""
+        return cls.contract_unscored_bonuses(rules)
+
+    @classmethod
+    def contract_unscored_bonuses(cls, rules: Rules) -> frozenset[str]:
+        """A Tout's and a Sie's 61, Schneider and Schwarz (:meth:`unscored_bonuses`): Schafkopf has no
+        announcements, so the contract alone decides them."""
         if rules.contract.kind in TOUTS or rules.contract.kind == "sie":
             return frozenset({"game", "schneider", "schneider_against", "schwarz", "schwarz_against"})
         return frozenset()
