@@ -499,7 +499,8 @@ def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: E
             tally.samples += 1
             tally.total += _for_hand(measure_won + cv.value, measure, seat, everything)
             tally.wins += int(_wins(win_values[cv.card], win, seat))
-    for bonus in rules.objective_names():
+    unscored = rules.game.contract_unscored_bonuses(rules)  # a Tout's Schneider: no sample could make it pay
+    for bonus in (name for name in rules.objective_names() if name not in unscored):
         try:
             pairs = objectives_named(position, bonus)
         except InvalidContractError:

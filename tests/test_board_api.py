@@ -119,6 +119,18 @@ def test_the_partner_is_public_once_the_called_card_is_played(path, board, calle
         assert public == [False] * played + [True] * (len(moves) + 1 - played)
 
 
+def test_the_partner_who_ran_away_is_public():
+    """seeds/001: the Rufer partner is revealed "by playing the ace or running away legally". The view kept him
+    secret after he led G9 holding GA G9 G8 G7 and the trick ended without the ace (RULES.md 2.3 rule 3), until the
+    ace itself fell; an ending whose called suit was led before it ([CalledSuitLed]) is past his running away."""
+    hands = ["EO EA SA HK", "GA G9 G8 G7", "EZ E9 SZ S9", "HA HZ GZ GK"]
+    ending = solver.make_position("schafkopf", hands, "Rufer G", leader=2)
+    assert [session.partner_public(ending.play_cards(cards)) for cards in ("G9 E9 GK", "G9 E9 GK HK")] == [False,
+                                                                                                        True]
+    assert session.partner_public(solver.make_position("schafkopf", hands, "Rufer G", leader=2,
+                                                       called_suit_led=True))
+
+
 def test_a_trick_in_progress_and_announcements():
     c = client(ZR, board="2")
     board, moves = opened(c)

@@ -365,6 +365,17 @@ def test_check_lists_schafkopfs_laufende_the_deal_decides():
                                                                 "deal, no search")
 
 
+def test_check_lists_the_laufende_an_endings_score_counts():
+    """An ending is scored on the cards it holds (docs/scoring.md), its Laufende too: a Solo E ending whose declarer
+    holds EO GO HO settles 3 Laufende, and check listed none for an ending, so its rows and the score it printed
+    under them disagreed. The row is the one the score counts."""
+    ending = solver.make_position("schafkopf", "1: EO GO HO EA / EZ GA GZ HA / EK GK HK H9 / E9 G9 SA SZ", "Solo E")
+    (laufende,) = solver.dealt_bonuses(ending)
+    assert (laufende.bonus, laufende.side, laufende.made) == ("laufende", (1,), True)
+    assert laufende.reason.startswith("seat 1 was dealt 3 from the top")
+    assert ("laufende", 3) in [(item.name, item.value) for item in solver.dd_settlement(ending).items]
+
+
 def test_check_schafkopf_and_kratzen():
     (tout,) = documents("check", EXAMPLES / "schafkopf.tbn", "-b", "4")
     checks = {c["bonus"]: c["can_force"] for c in tout["checks"]}

@@ -172,13 +172,19 @@ def test_an_illegal_card_names_the_rule_it_breaks():
     rufer = solver.make_position("schafkopf", deal, "Rufer G", variant="runaway_count_at=deal")
     with pytest.raises(solver.IllegalPlayError, match="must follow suit to the lead E9: with one of EZ E8"):
         rufer.play_cards("E9 G7")
-    with pytest.raises(solver.IllegalPlayError, match="the called card GA must be played to the first trick"):
+    with pytest.raises(solver.IllegalPlayError, match="the called ace GA must be played to the first trick"):
         rufer.play_cards("GZ G9 GO")
-    with pytest.raises(solver.IllegalPlayError, match="the called card GA may not be discarded"):
+    with pytest.raises(solver.IllegalPlayError, match="the called ace GA may not be discarded"):
         rufer.play_cards("EA E8 E7 EK E9 EZ GA")  # seat 3, void in acorns, keeps the called ace
     # holding trumps, seat 3 breaks the duty to follow the trump lead first: not a discard of the called ace
     with pytest.raises(solver.IllegalPlayError, match="must follow suit to the lead HZ: with one of EU GO GU HU SO"):
         rufer.play_cards("HZ H7 GA")
+    # running away (rule 3) counts the plain cards of the suit: GO is a trump, not a fourth leaf
+    holder = solver.make_position("schafkopf", ["EO EA SA HK", "GA G9 G8 GO", "EZ E9 SZ S9", "HA HZ GZ GK"],
+                                  "Rufer G", leader=2)
+    with pytest.raises(solver.IllegalPlayError, match="the holder of the called ace GA leads its suit with it, unless "
+                                                      r"he holds 4 or more plain cards of the suit \(running away\)"):
+        holder.play("G9")
 
 
 def test_every_card_play_refuses_is_an_illegal_play_and_one_not_in_the_pack_an_unknown_card_too():

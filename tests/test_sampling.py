@@ -285,6 +285,11 @@ def test_a_tout_is_won_only_by_every_trick() -> None:
     openings = {o.card: o for o in report.openings}
     assert openings["EO"].win_probability == tout.probability_for
     assert openings["EU"].win_probability == 0.0  # the Schell-Ober beats it in every sample
+    # RULES.md 2.5: a Tout has no Schneider or Schwarz and is not won by 61: the odds list the Tout alone (they gave
+    # 'Schneider 100%' for a Tout, which a CARDAVIA player reads as the Tout's)
+    assert [bonus.name for bonus in report.bonuses] == ["tout"]
+    solo = analyse_hand("Schafkopf", "EO GO HO EU GU HA HZ HK", 1, "Solo H", samples=4, seed=3, workers=1)
+    assert {bonus.name for bonus in solo.bonuses} >= {"game", "schneider", "schwarz"}
 
 
 def test_kratzen_other_seats_targets_are_solved_not_read_off_the_hands_tricks() -> None:

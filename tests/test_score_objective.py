@@ -149,6 +149,9 @@ def test_check_says_which_bonuses_a_tout_does_not_score():
                                           "schwarz_against"]
     wenz = next(iter(solver.parse_positions(text.replace("WenzTout", "Wenz"), name="wenz.tbn")))
     assert check_report(wenz)["score"]["notes"] == []  # a Wenz scores its Schneider
+    # RULES.md 2.2, 2.5: a Sie wins at once, 52 whatever the play: none of its rows scores either
+    sie = next(iter(solver.parse_positions(text.replace("WenzTout", "Sie"), name="sie.tbn")))
+    assert check_report(sie)["score"]["notes"] == document["score"]["notes"]
 
 
 @pytest.mark.parametrize("config", SETTLEMENT_CONFIGS[::2], ids=[settlement_config_id(c)

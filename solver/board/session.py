@@ -431,12 +431,16 @@ def _side_text(seats: Sequence[int] | frozenset[int]) -> str:
 
 def partner_public(position: Position) -> bool:
     """Whether every seat at the table knows who the declarer's partner is: there is no partner to keep secret, or
-    the card that makes one (Zwanzigerrufen's called tarock, Schafkopf's called ace) has been played. Until then the
-    single-dummy view shows the sides to the partner alone."""
+    the card that makes one (Zwanzigerrufen's called tarock, Schafkopf's called ace) has been played, or the
+    called ace's holder ran away (seeds/001: he is revealed "by playing the ace or running away"; a trick led in the
+    called suit that the ace did not fall to was led by him). Until then the single-dummy view shows the sides to
+    the partner alone."""
     rules = position.rules
     called = rules.contract.card
     called_card = rules.tables().called
     if called is None and called_card is not None:
+        if position.state.flags & called_card.flag:
+            return True  # the called suit has been led: the ace fell to it, or its holder ran away with it
         called = called_card.card
     return called is None or not any(hand >> called & 1 for hand in position.state.hands)
 

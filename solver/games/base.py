@@ -588,6 +588,13 @@ class Game(metaclass=GameType):
         return frozenset()
 
     @classmethod
+    def contract_unscored_bonuses(cls, rules: Rules) -> frozenset[str]:
+        """Those of :meth:`unscored_bonuses` that the contract alone leaves out, whatever the announcements or the
+        cards (a Schafkopf Tout's 61, Schneider and Schwarz): ``stich analyse`` does not count their odds, which no
+        sample could make pay. None of them by default."""
+        return frozenset()
+
+    @classmethod
     def settlement_unsupported(cls, rules: Rules) -> str | None:
         """Why the double-dummy settlement cannot be had under these rules, or None when it can."""
         return None

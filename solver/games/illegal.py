@@ -39,15 +39,15 @@ def illegal_reason(state: "PlayState", card: int) -> str:
     trick = state.trick
     called = tables.called
     if called is not None and seat == called.holder and hand >> called.card & 1 and not state.flags & called.flag:
-        called_name = pack[called.card].name
+        called_name = f"{called.name} {pack[called.card].name}"
         class_cards = hand & tables.class_masks[called.card_class]
         if trick and tables.card_class[trick[0]] == called.card_class:
-            return f"the called card {called_name} must be played to the first trick of its suit"
+            return f"the {called_name} must be played to the first trick of its suit"
         if trick and card == called.card and not hand & _follow_mask(tables, trick[0]):
-            return f"the called card {called_name} may not be discarded before its suit was led"
+            return f"the {called_name} may not be discarded before its suit was led"
         if not trick and class_cards >> card & 1 and card != called.card:
-            return (f"the holder of the called card {called_name} leads its suit with it, unless he holds "
-                    f"{called.runaway_min} or more cards of the suit (running away)")
+            return (f"the holder of the {called_name} leads its suit with it, unless he holds "
+                    f"{called.runaway_min} or more plain cards of the suit (running away)")
     for reservation in tables.reservations:
         if seat == reservation.seat and card == reservation.card:
             name = f"{reservation.name} ({pack[card].name})" if reservation.name else pack[card].name

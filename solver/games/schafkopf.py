@@ -124,7 +124,7 @@ class SchafkopfRules(TrumpSuitRules):
         if self.rufer:
             runaway = -1 if self.variant["runaway_count_at"] == "lead" else int(self.runaway_allowed_at_deal)
             called = CalledCard(self.called_ace, self.called_holder, classes.index(self.called_suit), 4, runaway,
-                                CALLED_SUIT_LED)
+                                CALLED_SUIT_LED, name="called ace")
             led_flags = tuple(CALLED_SUIT_LED if led == self.called_suit else 0 for led in classes)
         return RuleTables(len(pack), self.seats, self.points, card_class, len(classes), power, follow,
                           called=called, led_flags=led_flags)
@@ -349,14 +349,22 @@ class Schafkopf(Game):
 
     @classmethod
     def dealt_bonuses(cls, rules: Rules, state: PlayState, inputs: object = None) -> tuple[DealtBonus, ...]:
-        """The Laufende of a whole deal (RULES.md 2.5): the dealt hands decide them; a Sie has none to count."""
-        return (laufende_bonus(rules),) if cls.is_whole(rules.deal) and rules.contract.kind != "sie" else ()
+        """The Laufende (RULES.md 2.5): the dealt hands decide them, an ending's own hands those the score of an
+        ending counts (docs/scoring.md); a Sie has none to count."""
+        return (laufende_bonus(rules),) if rules.contract.kind != "sie" else ()
 
     @classmethod
     def unscored_bonuses(cls, rules: Rules, inputs: object) -> frozenset[str]:
         """A Tout is worth 10 + 2L whatever else happens (RULES.md 2.5: no S) and is won by every trick, not by
-        61 points: only the Tout itself scores, so its ``game`` (61) is listed with the Schneider and Schwarz."""
-        if rules.contract.kind in TOUTS:
+        61 points: only the Tout itself scores, so its ``game`` (61) is listed with the Schneider and Schwarz. A Sie
+        is won at once (RULES.md 2.2), 52 whatever the play: none of them scores either."""
+        return cls.contract_unscored_bonuses(rules)
+
+    @classmethod
+    def contract_unscored_bonuses(cls, rules: Rules) -> frozenset[str]:
+        """A Tout's and a Sie's 61, Schneider and Schwarz (:meth:`unscored_bonuses`): Schafkopf has no
+        announcements, so the contract alone decides them."""
+        if rules.contract.kind in TOUTS or rules.contract.kind == "sie":
             return frozenset({"game", "schneider", "schneider_against", "schwarz", "schwarz_against"})
         return frozenset()
 

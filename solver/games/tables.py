@@ -53,6 +53,7 @@ class CalledCard:
     runaway_min: int
     runaway_at_deal: int  # -1: counted when leading; 0 / 1: decided at the deal (may not / may run away)
     flag: int  # the history bit that says the class has been led
+    name: str = field(default="called card", compare=False)  # what players call it ("called ace"), for refusals
 
 
 @dataclass(frozen=True)
