@@ -1,7 +1,8 @@
 """Exit codes and the one place where library errors become messages on stderr.
 
-0 ok, 1 bad input (``file:line:col: message``, never a traceback), 2 usage (Typer's own), 141 the reader of stdout
-closed it (``stich deal ... | head``): quietly, as a command killed by SIGPIPE would.
+0 ok, 1 bad input (``file:line:col: message``, never a traceback), 2 usage (Typer's own), 130 stopped by Ctrl-C or
+SIGTERM (:func:`say_interrupted` says what was finished), 141 the reader of stdout closed it (``stich deal ... |
+head``): quietly, as a command killed by SIGPIPE would.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from solver.errors import StichError, StichWarning
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT: Typer's exit for a KeyboardInterrupt too
 EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE
 #: Errors only a write raises (a full disk, a file grown beyond its limit, a quota): on an unnamed stream, stdout.
 _WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
@@ -40,6 +42,13 @@ def file_name(value: str) -> Path:
 def message(text: str) -> None:
     """A message for people: stderr, so that stdout carries only data."""
     print(text, file=sys.stderr)
+
+
+def say_interrupted(command: str, what: str) -> None:
+    """The one line on stderr of a command stopped by Ctrl-C or SIGTERM, in every command's words: ``stich: solve:
+    stopped by the interrupt <what>``, where ``what`` says what is finished (and how to resume, where the command
+    can); without it the exit (130) said nothing of what the output above holds."""
+    message(f"stich: {command}: stopped by the interrupt {what}")
 
 
 @contextmanager

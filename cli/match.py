@@ -18,7 +18,7 @@ from solver.scoring import MAX_POT
 from solver.match import (MatchResult, MatchSetup, PlayedDeal, match_heading, match_report, mean_text,
                           mixed_builds_text, play_match)
 
-from .errors import file_name, input_errors, message
+from .errors import file_name, input_errors, message, say_interrupted
 from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, parse_variant_options,
                       workers_within_cores)
 from .records import compact_json
@@ -141,39 +141,47 @@ def match(
     stream = JsonStream(match_heading(get_game(game).name, seed, count, rotate, pot,
                                       MatchSetup.of(players, contract, declarer, flags))) if as_json else None
     with input_errors():
-        with progress_on_stderr("match") as report:
-            def show(so_far: MatchResult, total: int) -> None:
-                latest[:] = [so_far]
-                if not so_far.bots:  # no board played in all its rotations yet
-                    report(f"deal {so_far.deals_played} of {total}")
-                    return
-                leader = max(so_far.bots.items(), key=lambda item: item[1].mean)
-                report(f"deal {so_far.deals_played} of {total}; leading {leader[0]} {mean_text(leader[1])}")
+        try:  # the line said once the status line is gone (under it, it was wrapped at the terminal's width)
+            with progress_on_stderr("match") as report:
+                def show(so_far: MatchResult, total: int) -> None:
+                    latest[:] = [so_far]
+                    if not so_far.bots:  # no board played in all its rotations yet
+                        report(f"deal {so_far.deals_played} of {total}")
+                        return
+                    leader = max(so_far.bots.items(), key=lambda item: item[1].mean)
+                    report(f"deal {so_far.deals_played} of {total}; leading {leader[0]} {mean_text(leader[1])}")
 
-            started = time.monotonic()
-            try:
-                result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
-                                    variant=flags, rotate=rotate, time_limit=match_time,
-                                    checkpoint=checkpoint, progress=show, pot=pot, workers=workers,
-                                    keep_deals=False, on_deal=stream.deal if stream is not None else None,
-                                    notice=lambda text: message(f"stich: match: {text}{ONE_BUILD}"))
-            except KeyboardInterrupt:
-                if latest:
-                    render_match(latest[0], count, rotate, stream)
-                else:  # no progress call: stopped while the checkpoint was checked, before any board
+                started = time.monotonic()
+                try:
+                    result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
+                                        variant=flags, rotate=rotate, time_limit=match_time,
+                                        checkpoint=checkpoint, progress=show, pot=pot, workers=workers,
+                                        keep_deals=False, on_deal=stream.deal if stream is not None else None,
+                                        notice=lambda text: message(f"stich: match: {text}{ONE_BUILD}"))
+                except KeyboardInterrupt:
+                    if latest:
+                        render_match(latest[0], count, rotate, stream)
+                    else:  # no progress call: stopped while the checkpoint was checked, before any board
+                        if stream is not None:
+                            stream.end()
+                        message(STOPPED_BEFORE_PLAY)
+                    raise
+                except BrokenPipeError:  # the reader is gone: nothing more to write
+                    raise
+                except Exception:  # the deals written stay one JSON document: the match so far, stopped by the error
                     if stream is not None:
-                        stream.end()
-                    message(STOPPED_BEFORE_PLAY)
-                raise
-            except BrokenPipeError:  # the reader is gone: nothing more to write
-                raise
-            except Exception:  # the deals written stay one JSON document: the match so far, stopped by the error
-                if stream is not None:
-                    if latest and latest[0].stopped == "error":
-                        stream.close(latest[0])
-                    else:
-                        stream.end()
-                raise
+                        if latest and latest[0].stopped == "error":
+                            stream.close(latest[0])
+                        else:
+                            stream.end()
+                    raise
+        except KeyboardInterrupt:
+            if latest:
+                kept = (f"; the boards played whole are kept in {checkpoint}: rerun the command to resume"
+                        if checkpoint is not None else "")
+                say_interrupted("match", f"after {latest[0].deals_played:,} deals: the match so far is printed, "
+                                         f"said as such{kept}")
+            raise
     render_match(result, count, rotate, stream)
     if result.stopped == "time limit" and match_time is not None:
         message(overrun_text(match_time, time.monotonic() - started))

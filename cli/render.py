@@ -233,8 +233,15 @@ def status_on_stderr(first: str, live: bool = True) -> Iterator[Callable[[str], 
     if not (live and on_a_terminal(console)):
         yield lambda text: None
         return
-    with console.status(first, spinner=spinner_for(console)) as status:
+    status = console.status(first, spinner=spinner_for(console))
+    try:  # not rich's ``with``: a Ctrl-C inside its start left the cursor hidden and the spinner turning
+        status.start()
         yield status.update
+    finally:
+        try:
+            status.stop()
+        except IndexError:  # a start cut short before its render hook (nothing drawn yet): the cursor back
+            console.show_cursor(True)
 
 
 # --- cards ------------------------------------------------------------------------------------------------------

@@ -1966,7 +1966,8 @@ def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
                                 lambda output: out.exists() and out.stat().st_size > 0)
     assert code == 130, text[-1000:]
     assert "Traceback" not in text, text[-2000:]
-    assert f"stopped (SIGINT); the results written so far are kept in {out}, rerun to resume" in text, text[-1000:]
+    assert (f"stich: batch: stopped by the interrupt (SIGINT); the results written so far are kept in {out}: rerun "
+            "the command to resume") in text, text[-1000:]
 
 
 def test_a_double_ctrl_c_stops_the_board_without_a_traceback():
