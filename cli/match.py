@@ -182,9 +182,13 @@ def match(
                 say_interrupted("match", f"after {latest[0].deals_played:,} deals: the match so far is printed, "
                                          f"said as such{kept}")
             raise
-    render_match(result, count, rotate, stream)
-    if result.stopped == "time limit" and match_time is not None:
-        message(overrun_text(match_time, time.monotonic() - started))
+    seconds = time.monotonic() - started
+    # a match the time limit cut: how long it took in all, in the JSON too (stderr's line alone was lost to a reader)
+    timing = ({"limit": match_time, "elapsed": round(seconds, 1)}
+              if result.stopped == "time limit" and match_time is not None else None)
+    render_match(result, count, rotate, stream, timing)
+    if timing is not None and match_time is not None:
+        message(overrun_text(match_time, seconds))
 
 
 def overrun_text(limit: float, seconds: float) -> str:
@@ -222,12 +226,13 @@ class JsonStream:
     def _head(self) -> str:
         return compact_json(self.heading)[:-1] + ',"deals":['
 
-    def close(self, result: MatchResult) -> None:
+    def close(self, result: MatchResult, timing: dict[str, float] | None = None) -> None:
         """The summary of ``result`` (the match, or the match so far at an interrupt or an error) after the deals
-        written."""
+        written; ``timing`` (``time_limit``: the limit and the seconds in all) where the time limit stopped it."""
         if not self.started:  # no deal played
             self.out.write(self._head())
-        self.out.write("]," + compact_json(result.summary_dict())[1:] + "\n")
+        summary = result.summary_dict() | ({"time_limit": timing} if timing is not None else {})
+        self.out.write("]," + compact_json(summary)[1:] + "\n")
         self.out.flush()
         self.closed = True
 
@@ -240,15 +245,16 @@ class JsonStream:
             self.closed = True
 
 
-def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStream | None) -> None:
+def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStream | None,
+                 timing: dict[str, float] | None = None) -> None:
     """The match's report (the end of its JSON stream, or the table for people); a match stopped early says so. The
     intervals are over the boards, and the report says so, so that the seats played are not read as the sample
-    size."""
+    size. ``timing`` is the JSON's ``time_limit`` (a match its time limit stopped)."""
     mixed = mixed_builds_text(result.engine_builds)  # a checkpoint resumed after an upgrade: never unsaid
     if mixed is not None:
         mixed += f" (a checkpoint resumed after an upgrade){ONE_BUILD}"
     if stream is not None:
-        stream.close(result)
+        stream.close(result, timing)
         if mixed is not None:
             message(f"stich: match: {mixed}")
         return
