@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
+import threading
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import Any, Iterator, TextIO
 
 import typer
 
@@ -49,6 +51,35 @@ def say_interrupted(command: str, what: str) -> None:
     stopped by the interrupt <what>``, where ``what`` says what is finished (and how to resume, where the command
     can); without it the exit (130) said nothing of what the output above holds."""
     message(f"stich: {command}: stopped by the interrupt {what}")
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held off for a few statements, then let through: a piece of output and what counts it
+    (a record printed and the count the interrupt's line gives; a match's deal and the flag its closing reads) are
+    done together or not at all. An interrupt between the two made the line call a printed record unanswered, and
+    broke ``match --json``'s document (its head written twice). Off the main thread (no handlers there) nothing is
+    held."""
+    signals = (signal.SIGINT, signal.SIGTERM)
+    # a handler set outside Python (None) could not be put back
+    if threading.current_thread() is not threading.main_thread() or None in map(signal.getsignal, signals):
+        yield
+        return
+    held: list[tuple[int, Any]] = []
+    previous = {signum: signal.signal(signum, lambda number, frame: held.append((number, frame)))
+                for signum in signals}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if held:  # the first signal, to its own handler (an ignored one stays ignored)
+            number, frame = held[0]
+            handler = previous[signal.Signals(number)]
+            if callable(handler):
+                handler(number, frame)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(number)
 
 
 @contextmanager

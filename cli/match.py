@@ -18,7 +18,7 @@ from solver.scoring import MAX_POT
 from solver.match import (MatchResult, MatchSetup, PlayedDeal, match_heading, match_report, mean_text,
                           mixed_builds_text, play_match)
 
-from .errors import file_name, input_errors, message, say_interrupted
+from .errors import file_name, input_errors, interrupts_held, message, say_interrupted
 from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, parse_variant_options,
                       workers_within_cores)
 from .records import compact_json
@@ -220,8 +220,10 @@ class JsonStream:
         self.out = getattr(sys.stdout, "rich_proxied_file", sys.stdout)
 
     def deal(self, deal: PlayedDeal) -> None:
-        self.out.write(("," if self.started else self._head()) + compact_json(deal.as_dict()))
-        self.started = True
+        text = ("," if self.started else self._head()) + compact_json(deal.as_dict())
+        with interrupts_held():  # written and flagged together: else an interrupt's close wrote the head again
+            self.out.write(text)
+            self.started = True
 
     def _head(self) -> str:
         return compact_json(self.heading)[:-1] + ',"deals":['

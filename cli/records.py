@@ -21,7 +21,7 @@ from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
-from .errors import EXIT_BAD_INPUT, input_errors, message, say_interrupted
+from .errors import EXIT_BAD_INPUT, input_errors, interrupts_held, message, say_interrupted
 from .options import PotOption
 from .render import Document, plural, print_diagram, record_title, stdout_console, stdout_encodes
 from .whatif import what_if
@@ -213,9 +213,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     message(f"stich: {stopped_record(position, time_limit, partly.missing)}")
                     failed = True
                     result = partly.document
-                if console is None:
-                    emit_json(result)
-                else:
+                text = ""
+                if console is not None:
                     with console.capture() as captured:  # written in one piece: an interrupt cuts no record short
                         if shown:
                             console.print()  # a blank line between records, none before the first shown
@@ -224,10 +223,15 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                             console.print(record_title(result))
                             print_diagram(position, console, dealt=diagram == "dealt", heading=False)
                         render(result, console)
-                    console.file.write(captured.get())
-                    console.file.flush()
-                shown += 1
-                working = None
+                    text = captured.get()
+                with interrupts_held():  # printed and counted together, for what an interrupt says
+                    if console is None:
+                        emit_json(result)
+                    else:
+                        console.file.write(text)
+                        console.file.flush()
+                    shown += 1
+                    working = None
     except KeyboardInterrupt as stop:
         say_interrupted(command, interrupted_records(shown, working, isinstance(stop, InterruptedInPart)))
         raise

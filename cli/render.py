@@ -31,7 +31,7 @@ from solver.games import get_game
 from solver.games.outcome import declarers_word, side_text
 from solver.position import Position
 
-from .errors import EXIT_PIPE_CLOSED
+from .errors import EXIT_PIPE_CLOSED, interrupts_held
 
 Document = dict[str, Any]
 
@@ -234,14 +234,12 @@ def status_on_stderr(first: str, live: bool = True) -> Iterator[Callable[[str], 
         yield lambda text: None
         return
     status = console.status(first, spinner=spinner_for(console))
-    try:  # not rich's ``with``: a Ctrl-C inside its start left the cursor hidden and the spinner turning
-        status.start()
+    try:
+        with interrupts_held():  # a Ctrl-C inside rich's start left the cursor hidden and the spinner turning
+            status.start()
         yield status.update
     finally:
-        try:
-            status.stop()
-        except IndexError:  # a start cut short before its render hook (nothing drawn yet): the cursor back
-            console.show_cursor(True)
+        status.stop()
 
 
 # --- cards ------------------------------------------------------------------------------------------------------

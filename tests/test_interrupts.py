@@ -5,7 +5,9 @@ usable and its next answers are a fresh engine's (the bounds stored while unwind
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
 import re
 import signal
@@ -178,3 +180,36 @@ def test_ctrl_c_in_a_match_says_how_far_it_got_and_how_to_resume(tmp_path) -> No
                      r"such; the boards played whole are kept in (\S+): rerun the command to resume\r?\n", text)
     assert said is not None, text[-1000:]
     assert (int(said[1]), said[2]) == (len(match["deals"]), str(checkpoint))
+
+
+def test_ctrl_c_in_analyse_of_a_file_says_the_record_is_printed_in_part(tmp_path) -> None:
+    """``analyse FILE`` prints the analysis of the samples solved so far (said as such) of the record it stopped in:
+    the record loop's line says so, not that the record went unanswered."""
+    out = tmp_path / "out.txt"
+    code, text = ctrl_c_on_a_terminal(["analyse", str(ROOT / "examples" / "schafkopf.tbn"), "--seat", "1", "-n", "3000",
+                                       "-j", "1"], lambda shown: b" of 3,000 samples" in shown, stdout=out)
+    assert code == 130 and "Traceback" not in text, text[-2000:]
+    assert "stopped by the interrupt" in out.read_text()  # the report so far, said as such
+    assert re.search(r"stich: analyse: stopped by the interrupt in the record at \S+schafkopf\.tbn:\d+: board 1 \(its "
+                     r"answer so far is printed, said as such\); no record was answered before it\r?\n", text), \
+        text[-1000:]
+
+
+@pytest.mark.parametrize("before", [signal.default_int_handler, signal.SIG_IGN])
+def test_an_interrupt_while_output_is_written_and_counted_comes_after_both(before) -> None:
+    """A record printed and counted (a match's deal written and flagged) are done together: Ctrl-C between them made
+    the interrupt's line call a printed record unanswered, and wrote match --json's head twice. The held signal
+    reaches its own handler after them (an ignored one, as in a background job, stays ignored)."""
+    from cli.errors import interrupts_held
+
+    previous = signal.signal(signal.SIGINT, before)
+    done = []
+    try:
+        with pytest.raises(KeyboardInterrupt) if before is signal.default_int_handler else contextlib.nullcontext():
+            with interrupts_held():
+                os.kill(os.getpid(), signal.SIGINT)
+                done.append("written")
+                done.append("counted")
+        assert done == ["written", "counted"] and signal.getsignal(signal.SIGINT) is before
+    finally:
+        signal.signal(signal.SIGINT, previous)
