@@ -960,8 +960,8 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(saved)])
     assert result.exit_code == 130 and "Traceback" not in result.stderr
     assert "│ Schafkopf Rufer" in result.stdout and "Solo" not in result.stdout and "Wenz" not in result.stdout
-    assert ("stich: bench: interrupted during the line 'Schafkopf Solo H: points + every opening card': 1 of 3 lines "
-            f"finished (above); the finished lines saved to {saved}, marked partial") in result.stderr
+    assert ("stich: bench: stopped by the interrupt in the line 'Schafkopf Solo H: points + every opening card': 1 of "
+            f"3 lines finished (above); the finished lines saved to {saved}, marked partial") in result.stderr
     # the finished line is kept (an hour's run is not lost to a Ctrl-C in its last line), marked as partial
     kept = json.loads(saved.read_text())
     assert [line["line"] for line in kept["lines"]] == ["Schafkopf Rufer: points + every opening card"]
