@@ -27,10 +27,10 @@ from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
 
-from .errors import file_name, input_errors, message, warnings_said
-from .options import (DEFAULT_SEED, POOL_TABLE_MB, POOL_THREADS, SCHEDULER, check_game_options, checked_game,
-                      checked_seed, engine_for, parse_variant_options, pool_options, workers_option, CAPPED_POOL)
-from .records import OptionRefused, emit_json, run_over_records
+from .errors import file_name, input_errors, message, say_interrupted, warnings_said
+from .options import (CAPPED_POOL, DEFAULT_SEED, POOL_TABLE_MB, POOL_THREADS, SCHEDULER, check_game_options,
+                      checked_game, checked_seed, engine_for, parse_variant_options, pool_options, workers_option)
+from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import CardPainter, fits, for_stdout, plural, record_head, status_on_stderr, stdout_console
 
 
@@ -247,7 +247,7 @@ def analyse(
 
         # --pot over a FILE's records: the [Pot] tag of those of a game paid from a pot
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_cards,
-                         document=card_document, pot=pot)
+                         document=card_document, pot=pot, command="analyse")
         return
     if file is not None:
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
@@ -270,7 +270,7 @@ def analyse(
             return _with_record(position, analysis.as_dict())
 
         run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_analysis,
-                         document=document, pot=pot)
+                         document=document, pot=pot, command="analyse")
         return
     if not game or not hand or not contract:
         missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
@@ -313,12 +313,13 @@ def live_analysis(samples: int, as_json: bool, finish: Callable[[dict], None], c
         if latest:
             finish({**latest[0].as_dict(), "stopped": "interrupt", "requested": samples})
             if checkpoint is not None:
-                message(f"stich: analyse: interrupted after {latest[0].samples:,} of {samples:,} samples; the chunks "
-                        f"solved are kept in {checkpoint}: rerun the command to resume")
+                say_interrupted("analyse", f"after {latest[0].samples:,} of {samples:,} samples; the chunks solved "
+                                f"are kept in {checkpoint}: rerun the command to resume")
+            raise InterruptedInPart from None  # a FILE's record loop says this record is printed in part
         else:
             kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume"
                     if checkpoint is not None else "--checkpoint FILE keeps them for a rerun")
-            message(f"stich: analyse: interrupted before the first samples were solved: no report ({kept})")
+            say_interrupted("analyse", f"before the first samples were solved: no report ({kept})")
         raise
 
 
@@ -382,8 +383,9 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
     except KeyboardInterrupt:
         if latest:
             finish({**latest[0].as_dict(), "stopped": "interrupt"})
+            raise InterruptedInPart from None  # a FILE's record loop says this record is printed in part
         else:  # no sample solved yet: nothing to print, and the exit (130) said nothing
-            message(f"stich: analyse: interrupted before the first samples were solved: no {what}")
+            say_interrupted("analyse", f"before the first samples were solved: no {what}")
         raise
 
 

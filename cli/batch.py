@@ -15,15 +15,11 @@ from solver.batch import MAX_CHUNK_SIZE, notes_text, solve_batch, stale_text, su
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB, begin_stop)
 
-from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
-from .options import (OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for, output_file,
-                      parse_variant_options, pool_options, workers_option, CAPPED_POOL)
+from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, file_name, input_errors, message, say_interrupted
+from .options import (CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for, output_file,
+                      parse_variant_options, pool_options, workers_option)
 from .records import emit_json
 from .render import on_a_terminal, stderr_console
-
-#: The exit code of a run stopped by SIGINT or SIGTERM (the shell's 128 + SIGINT).
-EXIT_INTERRUPTED = 130
-
 
 class Stopped(Exception):
     """Raised in the main thread by the SIGINT/SIGTERM handler: the run stops where it is, keeping what it wrote."""
@@ -145,7 +141,7 @@ def batch(
         stopped = signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
         kept = (f"the results written so far are kept in {out}" if out.exists()
                 else f"nothing was written to {out} yet")
-        message(f"stich: stopped ({stop or 'interrupt'}); {kept}, rerun to resume")
+        say_interrupted("batch", f"({stop or 'SIGINT'}); {kept}: rerun the command to resume")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         if not stopped:

@@ -26,7 +26,7 @@ from solver.errors import StichError
 from solver.files import check_writable
 from solver.search.engine import default_threads, usable_cores
 
-from .errors import file_name, input_errors, message
+from .errors import file_name, input_errors, interrupts_held, message, say_interrupted
 from .options import (TABLE_MB, THREADS, check_game_options, checked_game, checked_seed, engine_for, finite_seconds,
                       note_threads_over_cores, output_file, parse_variant_options)
 from .output import atomic_writer
@@ -463,17 +463,17 @@ def bench(
                 kept = f" ({save} holds a whole run: kept)" if target != save else ""
                 saved = "" if save is None else (f"; the finished lines saved to {target}, marked partial{kept}"
                                                  if documents else f"; nothing saved to {save}")
-                message(f"stich: bench: interrupted during the line {line.name!r}: "
-                        f"{len(documents)} of {plural(len(lines), 'line')} finished"
-                        + (" (above)" if shown else "") + saved)
+                finished = f"{len(documents)} of {plural(len(lines), 'line')} finished" + (" (above)" if shown else "")
+                say_interrupted("bench", f"in the line {line.name!r}: {finished}{saved}")
                 raise
             document = bench_document(line, stats, line_seed(line, seed), host, recorded)
             bounds[line.name] = lower_bounds(stats)
             if compared is not None:
                 document["compared"] = comparison(document, compared.lines.get(line.name))
-            if as_json:
-                emit_json(document)
-            documents.append(document)
+            with interrupts_held():  # printed and counted together, for what an interrupt says
+                if as_json:
+                    emit_json(document)
+                documents.append(document)
     if not as_json and not saved_to_stdout:  # the table first: a save that fails (a full disk) does not take it along
         render_bench(documents, stdout_console(), host, compared, bounds)
     with input_errors():

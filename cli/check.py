@@ -32,5 +32,5 @@ def check(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="position", as_json=as_json,
-                     render=render_check, time_limit=time_limit, pot=pot,
+                     render=render_check, time_limit=time_limit, pot=pot, command="check",
                      document=lambda position: check_report(position, engine=engine, time_limit=time_limit))

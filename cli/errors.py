@@ -1,18 +1,21 @@
 """Exit codes and the one place where library errors become messages on stderr.
 
-0 ok, 1 bad input (``file:line:col: message``, never a traceback), 2 usage (Typer's own), 141 the reader of stdout
-closed it (``stich deal ... | head``): quietly, as a command killed by SIGPIPE would.
+0 ok, 1 bad input (``file:line:col: message``, never a traceback), 2 usage (Typer's own), 130 stopped by Ctrl-C or
+SIGTERM (:func:`say_interrupted` says what was finished), 141 the reader of stdout closed it (``stich deal ... |
+head``): quietly, as a command killed by SIGPIPE would.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
+import threading
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import Any, Iterator, TextIO
 
 import typer
 
@@ -21,6 +24,7 @@ from solver.errors import StichError, StichWarning
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT: Typer's exit for a KeyboardInterrupt too
 EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE
 #: Errors only a write raises (a full disk, a file grown beyond its limit, a quota): on an unnamed stream, stdout.
 _WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
@@ -40,6 +44,42 @@ def file_name(value: str) -> Path:
 def message(text: str) -> None:
     """A message for people: stderr, so that stdout carries only data."""
     print(text, file=sys.stderr)
+
+
+def say_interrupted(command: str, what: str) -> None:
+    """The one line on stderr of a command stopped by Ctrl-C or SIGTERM, in every command's words: ``stich: solve:
+    stopped by the interrupt <what>``, where ``what`` says what is finished (and how to resume, where the command
+    can); without it the exit (130) said nothing of what the output above holds."""
+    message(f"stich: {command}: stopped by the interrupt {what}")
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held off for a few statements, then let through: a piece of output and what counts it
+    (a record printed and the count the interrupt's line gives; a match's deal and the flag its closing reads) are
+    done together or not at all. An interrupt between the two made the line call a printed record unanswered, and
+    broke ``match --json``'s document (its head written twice). Off the main thread (no handlers there) nothing is
+    held."""
+    signals = (signal.SIGINT, signal.SIGTERM)
+    # a handler set outside Python (None) could not be put back
+    if threading.current_thread() is not threading.main_thread() or None in map(signal.getsignal, signals):
+        yield
+        return
+    held: list[tuple[int, Any]] = []
+    previous = {signum: signal.signal(signum, lambda number, frame: held.append((number, frame)))
+                for signum in signals}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if held:  # the first signal, to its own handler (an ignored one stays ignored)
+            number, frame = held[0]
+            handler = previous[signal.Signals(number)]
+            if callable(handler):
+                handler(number, frame)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(number)
 
 
 @contextmanager

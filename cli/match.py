@@ -18,7 +18,7 @@ from solver.scoring import MAX_POT
 from solver.match import (MatchResult, MatchSetup, PlayedDeal, match_heading, match_report, mean_text,
                           mixed_builds_text, play_match)
 
-from .errors import file_name, input_errors, message
+from .errors import file_name, input_errors, interrupts_held, message, say_interrupted
 from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, parse_variant_options,
                       workers_option, workers_within_cores)
 from .records import compact_json
@@ -142,42 +142,54 @@ def match(
     stream = JsonStream(match_heading(get_game(game).name, seed, count, rotate, pot,
                                       MatchSetup.of(players, contract, declarer, flags))) if as_json else None
     with input_errors():
-        with progress_on_stderr("match") as report:
-            def show(so_far: MatchResult, total: int) -> None:
-                latest[:] = [so_far]
-                if not so_far.bots:  # no board played in all its rotations yet
-                    report(f"deal {so_far.deals_played} of {total}")
-                    return
-                leader = max(so_far.bots.items(), key=lambda item: item[1].mean)
-                report(f"deal {so_far.deals_played} of {total}; leading {leader[0]} {mean_text(leader[1])}")
+        try:  # the line said once the status line is gone (under it, it was wrapped at the terminal's width)
+            with progress_on_stderr("match") as report:
+                def show(so_far: MatchResult, total: int) -> None:
+                    latest[:] = [so_far]
+                    if not so_far.bots:  # no board played in all its rotations yet
+                        report(f"deal {so_far.deals_played} of {total}")
+                        return
+                    leader = max(so_far.bots.items(), key=lambda item: item[1].mean)
+                    report(f"deal {so_far.deals_played} of {total}; leading {leader[0]} {mean_text(leader[1])}")
 
-            started = time.monotonic()
-            try:
-                result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
-                                    variant=flags, rotate=rotate, time_limit=match_time,
-                                    checkpoint=checkpoint, progress=show, pot=pot, workers=workers,
-                                    keep_deals=False, on_deal=stream.deal if stream is not None else None,
-                                    notice=lambda text: message(f"stich: match: {text}{ONE_BUILD}"))
-            except KeyboardInterrupt:
-                if latest:
-                    render_match(latest[0], count, rotate, stream)
-                else:  # no progress call: stopped while the checkpoint was checked, before any board
+                started = time.monotonic()
+                try:
+                    result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
+                                        variant=flags, rotate=rotate, time_limit=match_time,
+                                        checkpoint=checkpoint, progress=show, pot=pot, workers=workers,
+                                        keep_deals=False, on_deal=stream.deal if stream is not None else None,
+                                        notice=lambda text: message(f"stich: match: {text}{ONE_BUILD}"))
+                except KeyboardInterrupt:
+                    if latest:
+                        render_match(latest[0], count, rotate, stream)
+                    else:  # no progress call: stopped while the checkpoint was checked, before any board
+                        if stream is not None:
+                            stream.end()
+                        message(STOPPED_BEFORE_PLAY)
+                    raise
+                except BrokenPipeError:  # the reader is gone: nothing more to write
+                    raise
+                except Exception:  # the deals written stay one JSON document: the match so far, stopped by the error
                     if stream is not None:
-                        stream.end()
-                    message(STOPPED_BEFORE_PLAY)
-                raise
-            except BrokenPipeError:  # the reader is gone: nothing more to write
-                raise
-            except Exception:  # the deals written stay one JSON document: the match so far, stopped by the error
-                if stream is not None:
-                    if latest and latest[0].stopped == "error":
-                        stream.close(latest[0])
-                    else:
-                        stream.end()
-                raise
-    render_match(result, count, rotate, stream)
-    if result.stopped == "time limit" and match_time is not None:
-        message(overrun_text(match_time, time.monotonic() - started))
+                        if latest and latest[0].stopped == "error":
+                            stream.close(latest[0])
+                        else:
+                            stream.end()
+                    raise
+        except KeyboardInterrupt:
+            if latest:
+                kept = (f"; the boards played whole are kept in {checkpoint}: rerun the command to resume"
+                        if checkpoint is not None else "")
+                say_interrupted("match", f"after {latest[0].deals_played:,} deals: the match so far is printed, "
+                                         f"said as such{kept}")
+            raise
+    seconds = time.monotonic() - started
+    # a match the time limit cut: how long it took in all, in the JSON too (stderr's line alone was lost to a reader)
+    timing = ({"limit": match_time, "elapsed": round(seconds, 1)}
+              if result.stopped == "time limit" and match_time is not None else None)
+    render_match(result, count, rotate, stream, timing)
+    if timing is not None and match_time is not None:
+        message(overrun_text(match_time, seconds))
 
 
 def overrun_text(limit: float, seconds: float) -> str:
@@ -209,18 +221,21 @@ class JsonStream:
         self.out = getattr(sys.stdout, "rich_proxied_file", sys.stdout)
 
     def deal(self, deal: PlayedDeal) -> None:
-        self.out.write(("," if self.started else self._head()) + compact_json(deal.as_dict()))
-        self.started = True
+        text = ("," if self.started else self._head()) + compact_json(deal.as_dict())
+        with interrupts_held():  # written and flagged together: else an interrupt's close wrote the head again
+            self.out.write(text)
+            self.started = True
 
     def _head(self) -> str:
         return compact_json(self.heading)[:-1] + ',"deals":['
 
-    def close(self, result: MatchResult) -> None:
+    def close(self, result: MatchResult, timing: dict[str, float] | None = None) -> None:
         """The summary of ``result`` (the match, or the match so far at an interrupt or an error) after the deals
-        written."""
+        written; ``timing`` (``time_limit``: the limit and the seconds in all) where the time limit stopped it."""
         if not self.started:  # no deal played
             self.out.write(self._head())
-        self.out.write("]," + compact_json(result.summary_dict())[1:] + "\n")
+        summary = result.summary_dict() | ({"time_limit": timing} if timing is not None else {})
+        self.out.write("]," + compact_json(summary)[1:] + "\n")
         self.out.flush()
         self.closed = True
 
@@ -233,15 +248,16 @@ class JsonStream:
             self.closed = True
 
 
-def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStream | None) -> None:
+def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStream | None,
+                 timing: dict[str, float] | None = None) -> None:
     """The match's report (the end of its JSON stream, or the table for people); a match stopped early says so. The
     intervals are over the boards, and the report says so, so that the seats played are not read as the sample
-    size."""
+    size. ``timing`` is the JSON's ``time_limit`` (a match its time limit stopped)."""
     mixed = mixed_builds_text(result.engine_builds)  # a checkpoint resumed after an upgrade: never unsaid
     if mixed is not None:
         mixed += f" (a checkpoint resumed after an upgrade){ONE_BUILD}"
     if stream is not None:
-        stream.close(result)
+        stream.close(result, timing)
         if mixed is not None:
             message(f"stich: match: {mixed}")
         return

@@ -279,5 +279,5 @@ def postmortem(
     names = None if plot is None else PlotNames(plot, chosen=board is not None or record is not None
                                                 or one_record(file))
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
-                     render=render_postmortem, pot=pot, time_limit=time_limit,
+                     render=render_postmortem, pot=pot, time_limit=time_limit, command="postmortem",
                      document=lambda position: postmortem_document(position, names, engine, name, time_limit))

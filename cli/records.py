@@ -21,9 +21,9 @@ from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
-from .errors import EXIT_BAD_INPUT, input_errors, message
+from .errors import EXIT_BAD_INPUT, input_errors, interrupts_held, message, say_interrupted
 from .options import PotOption
-from .render import Document, print_diagram, record_title, stdout_console, stdout_encodes
+from .render import Document, plural, print_diagram, record_title, stdout_console, stdout_encodes
 from .whatif import what_if
 
 
@@ -55,15 +55,37 @@ class OptionRefused(StichError):
         return f"{self.option}: {self} (the record at {where}{f', board {board},' if board else ''} not answered)"
 
 
-def stopped_record(position: Position, time_limit: float | None, missing: str = "not answered") -> str:
-    """What is said of a record whose searches stopped: where it starts (its board too, where it has one), what is
-    ``missing``, and why."""
+def record_place(position: Position) -> str:
+    """Where a position's record starts, and its board where it has one: ``deals.tbn:19: board 4``."""
     record = position.record
     where = f"{record.source}:{record.line}" if record is not None else position.label
     board = record.get("Board") if record is not None else None
+    return f"{where}: board {board}" if board else where
+
+
+def stopped_record(position: Position, time_limit: float | None, missing: str = "not answered") -> str:
+    """What is said of a record whose searches stopped: where it starts (its board too, where it has one), what is
+    ``missing``, and why."""
     why = (f"the time limit ({time_limit:g} s) ran out before the answer (give it more time: --time-limit)"
            if time_limit is not None else "its search was stopped before the answer")
-    return f"{where}: {f'board {board}: ' if board else ''}{missing}: {why}"
+    return f"{record_place(position)}: {missing}: {why}"
+
+
+class InterruptedInPart(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM in a record whose answer so far was printed, said as such (``stich analyse FILE``'s
+    samples solved so far), where any other record stopped is not answered at all."""
+
+
+def interrupted_records(answered: int, working: Position | None, in_part: bool) -> str:
+    """What the record loop says it finished when stopped by the interrupt (:func:`~cli.errors.say_interrupted`):
+    the record it was working on, and that the ones printed before it are whole."""
+    done = ("the record answered above is complete" if answered == 1 else
+            f"the {plural(answered, 'record')} answered above are complete" if answered else
+            "no record was answered before it")
+    if working is None:
+        return f"between two records: {done}" if answered else "before any record was answered"
+    state = "its answer so far is printed, said as such" if in_part else "not answered"
+    return f"in the record at {record_place(working)} ({state}); {done}"
 
 
 class PartlyAnswered(Exception):
@@ -121,7 +143,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                      document: Callable[[Position], Document],
                      render: Callable[[Document, Console], None], play: str | None = None,
                      diagram: str | None = None, time_limit: float | None = None, record: int | None = None,
-                     pot: int | None = None) -> None:
+                     pot: int | None = None, command: str) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``,
     or only its ``record``-th) and print each document.
 
@@ -133,66 +155,86 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     ``time_limit`` is the command's ``--time-limit``, which ``document`` applies to each record's searches: a record
     whose searches stop at it (SearchStopped) is said on stderr and not answered, as a bad record is, and the others
     still are (exit code 1); one answered in part (PartlyAnswered) is printed as far as it goes. ``pot`` is
-    ``--pot``: it stands for the ``[Pot]`` tag of each record of a game paid from one (said once for the others)."""
+    ``--pot``: it stands for the ``[Pot]`` tag of each record of a game paid from one (said once for the others).
+
+    Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
+    that the ones printed above are whole: each record's text is made before any of it is written, so a record is
+    printed whole or not at all. ``command`` names the command in that line."""
     check_selection(board, record)
     pot_of = PotOption(pot)
     failed = False
     matched = read = shown = 0
+    working: Position | None = None  # the record being answered, for what an interrupt says
     refused: dict[str, list] = {}  # game -> [the command variant's first error, records it refused]
     console = None if as_json else stdout_console()
-    with input_errors():  # a file that cannot be read at all
-        source = stdin_bytes() if str(path) == "-" else path
-        items = iter_records(source, name="<stdin>" if str(path) == "-" else str(path))
-        for item in items if record is None else islice(items, record):  # none read past the record asked for
-            read += 1
-            if record is not None and read != record:
-                continue  # not even a record too broken to read: it is not the one asked for
-            if isinstance(item, ParseError):
-                message(f"stich: {item}")
-                failed = True
-                continue
-            if not selected(item, board):
-                continue
-            matched += 1
-            try:
-                position = what_if(position_from_record(item, variant=variant), play)
-                pot_of.apply(position)  # read where the game reads its [Pot]
-            except CommandVariantError as error:  # the command's flags, the same for every record of the game
-                refused.setdefault(error.game, [error, 0])[1] += 1
-                failed = True
-                continue
-            except StichError as error:
-                message(f"stich: {error}")
-                failed = True
-                continue
-            try:
-                result = document(position)
-            except OptionRefused as error:
-                message(f"stich: {error.said(position)}")
-                failed = True
-                continue
-            except StichError as error:
-                message(f"stich: {located(error, position)}")
-                failed = True
-                continue
-            except SearchStopped:
-                message(f"stich: {stopped_record(position, time_limit)}")
-                failed = True
-                continue
-            except PartlyAnswered as partly:
-                message(f"stich: {stopped_record(position, time_limit, partly.missing)}")
-                failed = True
-                result = partly.document
-            if console is None:
-                emit_json(result)
-            else:
-                if shown:
-                    console.print()  # a blank line between records, none before the first shown
-                if diagram:  # the record's title once, above the diagram and the analysis (whose render has none)
-                    console.print(record_title(result))
-                    print_diagram(position, console, dealt=diagram == "dealt", heading=False)
-                render(result, console)
-                shown += 1
+    try:
+        with input_errors():  # a file that cannot be read at all
+            source = stdin_bytes() if str(path) == "-" else path
+            items = iter_records(source, name="<stdin>" if str(path) == "-" else str(path))
+            for item in items if record is None else islice(items, record):  # none read past the record asked for
+                working = None
+                read += 1
+                if record is not None and read != record:
+                    continue  # not even a record too broken to read: it is not the one asked for
+                if isinstance(item, ParseError):
+                    message(f"stich: {item}")
+                    failed = True
+                    continue
+                if not selected(item, board):
+                    continue
+                matched += 1
+                try:
+                    position = what_if(position_from_record(item, variant=variant), play)
+                    pot_of.apply(position)  # read where the game reads its [Pot]
+                except CommandVariantError as error:  # the command's flags, the same for every record of the game
+                    refused.setdefault(error.game, [error, 0])[1] += 1
+                    failed = True
+                    continue
+                except StichError as error:
+                    message(f"stich: {error}")
+                    failed = True
+                    continue
+                working = position
+                try:
+                    result = document(position)
+                except OptionRefused as error:
+                    message(f"stich: {error.said(position)}")
+                    failed = True
+                    continue
+                except StichError as error:
+                    message(f"stich: {located(error, position)}")
+                    failed = True
+                    continue
+                except SearchStopped:
+                    message(f"stich: {stopped_record(position, time_limit)}")
+                    failed = True
+                    continue
+                except PartlyAnswered as partly:
+                    message(f"stich: {stopped_record(position, time_limit, partly.missing)}")
+                    failed = True
+                    result = partly.document
+                text = ""
+                if console is not None:
+                    with console.capture() as captured:  # written in one piece: an interrupt cuts no record short
+                        if shown:
+                            console.print()  # a blank line between records, none before the first shown
+                        if diagram:  # the record's title once, above the diagram and the analysis (whose render
+                            # has none)
+                            console.print(record_title(result))
+                            print_diagram(position, console, dealt=diagram == "dealt", heading=False)
+                        render(result, console)
+                    text = captured.get()
+                with interrupts_held():  # printed and counted together, for what an interrupt says
+                    if console is None:
+                        emit_json(result)
+                    else:
+                        console.file.write(text)
+                        console.file.flush()
+                    shown += 1
+                    working = None
+    except KeyboardInterrupt as stop:
+        say_interrupted(command, interrupted_records(shown, working, isinstance(stop, InterruptedInPart)))
+        raise
     for game, (first, count) in refused.items():
         which = f"{count} records of {game} from {first.source}:{first.line}" if count > 1 else \
             f"the {game} record at {first.source}:{first.line}"

@@ -31,7 +31,7 @@ from solver.games import get_game
 from solver.games.outcome import declarers_word, side_text
 from solver.position import Position
 
-from .errors import EXIT_PIPE_CLOSED
+from .errors import EXIT_PIPE_CLOSED, interrupts_held
 
 Document = dict[str, Any]
 
@@ -233,8 +233,13 @@ def status_on_stderr(first: str, live: bool = True) -> Iterator[Callable[[str], 
     if not (live and on_a_terminal(console)):
         yield lambda text: None
         return
-    with console.status(first, spinner=spinner_for(console)) as status:
+    status = console.status(first, spinner=spinner_for(console))
+    try:
+        with interrupts_held():  # a Ctrl-C inside rich's start left the cursor hidden and the spinner turning
+            status.start()
         yield status.update
+    finally:
+        status.stop()
 
 
 # --- cards ------------------------------------------------------------------------------------------------------

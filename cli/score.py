@@ -173,4 +173,4 @@ def score(
         return score_document(position, dd, engines, time_limit)
 
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_score,
-                     document=document, time_limit=time_limit, play=play, pot=pot)
+                     document=document, time_limit=time_limit, play=play, pot=pot, command="score")

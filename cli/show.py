@@ -51,7 +51,7 @@ def show(
 
     try:
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False, pot=pot,
-                         render=print_text, document=document)
+                         render=print_text, document=document, command="show")
     finally:
         if tbn and shown:
             shown[-1].file.write("\n")  # a blank line ends the last record too, so that saved files concatenate

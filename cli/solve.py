@@ -36,6 +36,6 @@ def solve(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="position", as_json=as_json,
-                     render=render_solve, time_limit=time_limit, pot=pot,
+                     render=render_solve, time_limit=time_limit, pot=pot, command="solve",
                      document=lambda position: solve_report(position, objective, cards, line, engine=engine,
                                                             time_limit=time_limit))

@@ -59,4 +59,4 @@ def table(
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement, engine, time_limit,
                                                                settlement_engine),
-                     time_limit=time_limit, pot=pot)
+                     time_limit=time_limit, pot=pot, command="table")

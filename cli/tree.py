@@ -15,12 +15,12 @@ from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_memory_text, nodes_memory_holds
 
-from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
+from .errors import EXIT_BAD_INPUT, file_name, input_errors, message, say_interrupted
 from .output import atomic_path
-from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, objectives_among,
-                      checked_time_limit, engine_for, output_file, parse_variant_options)
-from .records import (OptionRefused, check_selection, located, no_such_record, selected, stdin_bytes,
-                      stopped_record)
+from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
+                      engine_for, objectives_among, output_file, parse_variant_options)
+from .records import (OptionRefused, check_selection, located, no_such_record, record_place, selected,
+                      stdin_bytes, stopped_record)
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, what_if
 
@@ -125,6 +125,9 @@ def tree(
         except SearchStopped:
             message(f"stich: {stopped_record(position, time_limit, 'nothing written')}")
             raise typer.Exit(EXIT_BAD_INPUT) from None
+        except KeyboardInterrupt:
+            say_interrupted("tree", f"in the record at {record_place(position)}: nothing written to {out}")
+            raise
         with atomic_path(out) as temporary:
             write_tree(graph, temporary)
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "

@@ -16,7 +16,6 @@ takes milliseconds, and a tree over the bound is refused before any node is made
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from contextlib import ExitStack

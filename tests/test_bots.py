@@ -1323,3 +1323,29 @@ def test_card_time_and_samples_without_a_sampling_bot_are_said_to_be_ignored():
     # 'sampling:' with no count is a bare sampling bot, which takes --samples (the review)
     bare = run("match", "-g", "kratzen", "--bots", "sampling:,random,random", "-n", "1", "-j", "1", "--samples", "2")
     assert bare.stderr == "" and "sampling (2 samples a card" in bare.stdout
+
+
+def test_a_match_its_time_limit_stopped_says_how_long_it_took_in_its_json_too():
+    """How far a match ran past its --time-limit was said only on stderr: a reader of the JSON saw "time limit" and
+    not that the boards in play took it well past. ``time_limit`` holds the limit and the seconds in all, only where
+    the limit stopped the match."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from test_cli import SCHEMA as RESULT_SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+
+    def run(*extra: str) -> tuple[dict, str]:
+        done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen",
+                               "--bots", "random,random,random", "-n", "5", "--seed", "2", "--json", "-j", "1", *extra],
+                              cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout), done.stderr
+
+    stopped, said = run("--time-limit", "0.001")
+    assert stopped["stopped"] == "time limit" and schema_errors(stopped, RESULT_SCHEMA) == []
+    assert stopped["time_limit"]["limit"] == 0.001 and stopped["time_limit"]["elapsed"] >= 0
+    assert f"{stopped['time_limit']['elapsed']:.1f} s in all" in said  # stderr's figure, the same
+    assert list(stopped)[-1] == "time_limit"  # after the summary json.md lists it behind
+    whole, _ = run("--time-limit", "3600")
+    assert whole["stopped"] is None and "time_limit" not in whole

@@ -17,7 +17,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 import solver
 import solver.search.engine
 from example_records import board, reference
+from stopping_helpers import ctrl_c_on_a_terminal, read_pty
 from solver.cli.main import app
 from solver.scoring import ENDING_NOTE
 
@@ -993,8 +994,8 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(saved)])
     assert result.exit_code == 130 and "Traceback" not in result.stderr
     assert "│ Schafkopf Rufer" in result.stdout and "Solo" not in result.stdout and "Wenz" not in result.stdout
-    assert ("stich: bench: interrupted during the line 'Schafkopf Solo H: points + every opening card': 1 of 3 lines "
-            f"finished (above); the finished lines saved to {saved}, marked partial") in result.stderr
+    assert ("stich: bench: stopped by the interrupt in the line 'Schafkopf Solo H: points + every opening card': 1 of "
+            f"3 lines finished (above); the finished lines saved to {saved}, marked partial") in result.stderr
     # the finished line is kept (an hour's run is not lost to a Ctrl-C in its last line), marked as partial
     kept = json.loads(saved.read_text())
     assert [line["line"] for line in kept["lines"]] == ["Schafkopf Rufer: points + every opening card"]
@@ -2031,68 +2032,14 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
     assert (tmp_path / "c.jsonl").read_text().count("\n") >= 1  # what was done is kept
 
 
-def read_pty(fd: int, seconds: float, until: Callable[[bytes], bool] | None = None) -> bytes:
-    """What a pty's ``fd`` shows within ``seconds``: until the child is gone and the pty closed, or ``until(what was
-    read)`` holds."""
-    import select
-    import time
-
-    text, deadline = b"", time.monotonic() + seconds
-    while time.monotonic() < deadline and not (until and until(text)):
-        if select.select([fd], [], [], 0.05)[0]:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:  # the child is gone and the pty closed
-                break
-            if not chunk:
-                break
-            text += chunk
-    return text
-
-
-def _double_ctrl_c(arguments: list[str], ready: Callable[[bytes], bool], after: float = 0.0) -> tuple[int, str]:
-    """``stich ARGUMENTS`` from this checkout on a pty, sent two Ctrl-C 20 ms apart once ``ready(output so far)``
-    (and ``after`` seconds more), to its whole process group (workers too), as a terminal sends them: its exit code
-    and everything it printed."""
-    import pty
-    import signal
-    import time
-
-    pid, terminal = pty.fork()
-    if pid == 0:  # the child: a session of its own on the pty, whose process group is its pid
-        os.chdir(ROOT)
-        # started as a terminal's shell starts a command, whatever this process inherited: pytest run in the
-        # background of a script ignores SIGINT, the command then kept ignoring Ctrl-C (as it should) and ran on
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(signum, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        os.execv(sys.executable, [sys.executable, "-c", "from cli.main import main; main()", *arguments])
-
-    def read(seconds: float, until: Callable[[bytes], bool] | None = None) -> bytes:
-        return read_pty(terminal, seconds, until)
-
-    try:
-        output = read(120, until=ready)
-        assert ready(output), output[-500:]
-        output += read(after)
-        os.killpg(pid, signal.SIGINT)
-        time.sleep(0.02)
-        os.killpg(pid, signal.SIGINT)
-        output += read(60)
-        _, status = os.waitpid(pid, 0)
-    finally:
-        os.close(terminal)
-    return os.waitstatus_to_exitcode(status), output.decode(errors="replace")
-
-
 def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or_a_traceback():
     """Two Ctrl-C 20 ms apart on a terminal: the second cut the first's stop short, and the command died of SIGINT
     (-2) with no report and no word, or printed an "OSError: [Errno 9] Bad file descriptor" traceback (the pool's
     manager thread racing Python's exit). A single-contract analysis prints the report of the samples solved so far,
     said as such (it printed no report, only how far it got)."""
-    code, text = _double_ctrl_c(["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
-                                 "1", "--contract", "Rufer E", "-n", "3000", "--seed", "1", "-j", "2"],
-                                lambda output: b" of 3,000 samples" in output)  # the status line: solving
+    code, text = ctrl_c_on_a_terminal(["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU",
+                                       "--seat", "1", "--contract", "Rufer E", "-n", "3000", "--seed", "1", "-j", "2"],
+                                      lambda output: b" of 3,000 samples" in output, presses=2)  # solving
     assert code == 130, text[-1000:]
     assert "Traceback" not in text and "Bad file descriptor" not in text, text[-2000:]
     assert re.search(r"[\d,]+ of 3,000 samples \(seed 1\), stopped by the interrupt: the figures of these", text), \
@@ -2105,11 +2052,12 @@ def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
     KeyboardInterrupt traceback, or death by SIGINT (-2)."""
     deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
     deals.write_text(run("deal", "--game", "zwanzigerrufen", "--seed", "3", "-n", "200").stdout)
-    code, text = _double_ctrl_c(["batch", str(deals), "--out", str(out), "-j", "2"],
-                                lambda output: out.exists() and out.stat().st_size > 0)
+    code, text = ctrl_c_on_a_terminal(["batch", str(deals), "--out", str(out), "-j", "2"],
+                                      lambda output: out.exists() and out.stat().st_size > 0, presses=2)
     assert code == 130, text[-1000:]
     assert "Traceback" not in text, text[-2000:]
-    assert f"stopped (SIGINT); the results written so far are kept in {out}, rerun to resume" in text, text[-1000:]
+    assert (f"stich: batch: stopped by the interrupt (SIGINT); the results written so far are kept in {out}: rerun "
+            "the command to resume") in text, text[-1000:]
 
 
 def test_a_double_ctrl_c_stops_the_board_without_a_traceback():
@@ -2130,7 +2078,8 @@ def test_a_double_ctrl_c_stops_the_board_without_a_traceback():
         except OSError:
             return False
 
-    code, text = _double_ctrl_c(["board", str(EXAMPLES / "schafkopf.tbn"), "--no-open", "--port", "0"], serving)
+    code, text = ctrl_c_on_a_terminal(["board", str(EXAMPLES / "schafkopf.tbn"), "--no-open", "--port", "0"], serving,
+                                      presses=2)
     assert code in (0, 130) and "Traceback" not in text and "CancelledError" not in text, text[-2000:]
 
 

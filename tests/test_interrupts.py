@@ -5,7 +5,15 @@ usable and its next answers are a fresh engine's (the bounds stored while unwind
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import random
+import re
 import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +22,7 @@ import solver.search.settle
 from solver.benchmark import SEEDS
 from solver.search.settle import SettlementEngine
 from solver.settlement import dd_settlement
+from stopping_helpers import ROOT, ctrl_c_on_a_terminal
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs signal.setitimer")
 
@@ -58,3 +67,149 @@ def test_a_signal_stops_a_settlement_search(alarm) -> None:
     alarm(0.05)
     with pytest.raises(Alarm):
         dd_settlement(position, engine=engine)
+
+
+# --- Ctrl-C on a terminal: what a command says it finished ----------------------------------------------------------
+
+#: The record loop's line (solve, check, table, score, postmortem): the record it stopped in, and how many before it
+#: are printed whole.
+STOPPED_IN_A_RECORD = re.compile(
+    r"stich: (?P<command>\w+): stopped by the interrupt (?:in the record at (?P<file>\S+):\d+: board (?P<board>\d+) "
+    r"\(not answered\)|between two records); (?:the record answered above is complete|the (?P<count>\d+) records "
+    r"answered above are complete)\r?\n")
+
+
+@pytest.fixture(scope="module")
+def deals(tmp_path_factory) -> Path:
+    """Twenty whole Zwanzigerrufen deals, written by ``stich deal``."""
+    path = tmp_path_factory.mktemp("deals") / "deals.tbn"
+    made = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "deal", "--game",
+                           "zwanzigerrufen", "--seed", "3", "-n", "20"], capture_output=True, text=True, cwd=ROOT,
+                          check=True)
+    path.write_text(made.stdout)
+    return path
+
+
+@pytest.fixture(scope="module")
+def played(deals) -> Path:
+    """The same deals played to the end with seeded random legal cards: for score --dd and postmortem."""
+    draw = random.Random(1)
+    positions = []
+    for position in solver.read_positions(deals):
+        while position.legal_cards():
+            position = position.play(draw.choice(list(position.legal_cards())))
+        positions.append(position.to_tbn())
+    path = deals.with_name("played.tbn")
+    path.write_text("\n".join(positions))
+    return path
+
+
+def interrupted_at_the_first_record(arguments: list[str], out: Path) -> tuple[str, re.Match]:
+    """``stich ARGUMENTS`` stopped by Ctrl-C once its first record is on stdout (``out``): exit 130, no traceback,
+    the cursor shown again after the last status line, and the record loop's line; the terminal's text and that
+    line."""
+    code, text = ctrl_c_on_a_terminal(arguments, lambda _: out.exists() and b"\n" in out.read_bytes(), stdout=out)
+    assert code == 130 and "Traceback" not in text, text[-2000:]
+    assert text.rfind("\x1b[?25l") <= text.rfind("\x1b[?25h"), text[-500:]  # the cursor shown again (or not hidden)
+    said = STOPPED_IN_A_RECORD.search(text)
+    assert said is not None, text[-1000:]
+    return text, said
+
+
+def answered_count(said: re.Match) -> int:
+    return int(said["count"] or 1)
+
+
+@pytest.mark.parametrize("command, options, source", [
+    ("solve", ["--cards", "-o", "all"], "deals"),
+    ("check", [], "deals"),
+    ("table", [], "deals"),
+    ("score", ["--dd"], "played"),
+    ("postmortem", [], "played"),
+])
+def test_ctrl_c_in_a_record_loop_says_what_is_complete_and_the_json_lines_parse(
+        request, tmp_path, command, options, source) -> None:
+    """These commands exited 130 on Ctrl-C without a word: nothing said which records on stdout were whole and which
+    record was cut. Each JSON line printed parses, and the line on stderr counts them and names the next record."""
+    path = request.getfixturevalue(source)
+    out = tmp_path / "out.jsonl"
+    text, said = interrupted_at_the_first_record([command, str(path), *options, "--threads", "1", "--json"], out)
+    documents = [json.loads(line) for line in out.read_text().splitlines()]
+    assert said["command"] == command and len(documents) == answered_count(said), text[-1000:]
+    assert [document["record"]["board"] for document in documents] == [str(n) for n in range(1, len(documents) + 1)]
+    assert {document["command"] for document in documents} == {command}
+    if said["board"] is not None:  # stopped in the record after the last one printed
+        assert (said["file"], int(said["board"])) == (str(path), len(documents) + 1)
+
+
+def test_ctrl_c_in_solve_leaves_the_records_printed_whole(tmp_path, deals) -> None:
+    """The text of each record is written in one piece: the records on stdout are the ones the line counts, each
+    as a run of that record alone prints it."""
+    out = tmp_path / "out.txt"
+    arguments = ["solve", str(deals), "--threads", "1", "--cards", "-o", "all"]
+    text, said = interrupted_at_the_first_record(arguments, out)
+    records = re.split(r"\n\n(?=board \d+ \()", out.read_text())
+    assert len(records) == answered_count(said), out.read_text()[-1000:]
+    for number, record in enumerate(records, 1):
+        alone = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *arguments, "--record",
+                                str(number)], capture_output=True, text=True, cwd=ROOT)
+        assert alone.returncode == 0 and record == alone.stdout, record[-300:]
+
+
+def test_ctrl_c_in_tree_says_nothing_was_written(tmp_path, deals) -> None:
+    out = tmp_path / "tree.json"
+    code, text = ctrl_c_on_a_terminal(["tree", str(deals), "--depth", "5", "--threads", "1", "--out", str(out)],
+                                      lambda shown: b" nodes" in shown)  # the status line: building the tree
+    assert code == 130 and "Traceback" not in text, text[-2000:]
+    assert (f"stich: tree: stopped by the interrupt in the record at {deals}:1: board 1: nothing written to {out}"
+            in text.replace("\r\n", "\n")), text[-1000:]
+    assert list(tmp_path.iterdir()) == []  # no tree, no temporary file
+
+
+def test_ctrl_c_in_a_match_says_how_far_it_got_and_how_to_resume(tmp_path) -> None:
+    """The match so far was printed (its JSON closed, ``stopped`` ``"interrupt"``), but stderr said nothing of it,
+    nor that the checkpoint resumes it."""
+    out, checkpoint = tmp_path / "match.json", tmp_path / "match.jsonl"
+    code, text = ctrl_c_on_a_terminal(["match", "--game", "zwanzigerrufen", "--bots", "sampling:5,random,random,random",
+                                       "-n", "20", "-j", "1", "--json", "--checkpoint", str(checkpoint)],
+                                      lambda _: out.exists() and out.stat().st_size > 0, stdout=out)
+    assert code == 130 and "Traceback" not in text, text[-2000:]
+    match = json.loads(out.read_text())
+    assert match["stopped"] == "interrupt" and match["deals"], match
+    said = re.search(r"stich: match: stopped by the interrupt after (\d+) deals: the match so far is printed, said as "
+                     r"such; the boards played whole are kept in (\S+): rerun the command to resume\r?\n", text)
+    assert said is not None, text[-1000:]
+    assert (int(said[1]), said[2]) == (len(match["deals"]), str(checkpoint))
+
+
+def test_ctrl_c_in_analyse_of_a_file_says_the_record_is_printed_in_part(tmp_path) -> None:
+    """``analyse FILE`` prints the analysis of the samples solved so far (said as such) of the record it stopped in:
+    the record loop's line says so, not that the record went unanswered."""
+    out = tmp_path / "out.txt"
+    code, text = ctrl_c_on_a_terminal(["analyse", str(ROOT / "examples" / "schafkopf.tbn"), "--seat", "1", "-n", "3000",
+                                       "-j", "1"], lambda shown: b" of 3,000 samples" in shown, stdout=out)
+    assert code == 130 and "Traceback" not in text, text[-2000:]
+    assert "stopped by the interrupt" in out.read_text()  # the report so far, said as such
+    assert re.search(r"stich: analyse: stopped by the interrupt in the record at \S+schafkopf\.tbn:\d+: board 1 \(its "
+                     r"answer so far is printed, said as such\); no record was answered before it\r?\n", text), \
+        text[-1000:]
+
+
+@pytest.mark.parametrize("before", [signal.default_int_handler, signal.SIG_IGN])
+def test_an_interrupt_while_output_is_written_and_counted_comes_after_both(before) -> None:
+    """A record printed and counted (a match's deal written and flagged) are done together: Ctrl-C between them made
+    the interrupt's line call a printed record unanswered, and wrote match --json's head twice. The held signal
+    reaches its own handler after them (an ignored one, as in a background job, stays ignored)."""
+    from cli.errors import interrupts_held
+
+    previous = signal.signal(signal.SIGINT, before)
+    done = []
+    try:
+        with pytest.raises(KeyboardInterrupt) if before is signal.default_int_handler else contextlib.nullcontext():
+            with interrupts_held():
+                os.kill(os.getpid(), signal.SIGINT)
+                done.append("written")
+                done.append("counted")
+        assert done == ["written", "counted"] and signal.getsignal(signal.SIGINT) is before
+    finally:
+        signal.signal(signal.SIGINT, previous)

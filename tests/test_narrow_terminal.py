@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import read_pty
+from stopping_helpers import read_pty
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
