@@ -406,3 +406,4 @@ def test_a_kratzen_position_names_its_attacker_in_its_repr():
     its diagram, its post-mortem's repr and every command name the attacker."""
     position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", declarer=2)
     assert repr(position) == "<Position position: Kratzen Trump S, attacker 2; trick 1 of 4, seat 2 to play>"
+    assert repr(position.rules) == "<KratzenRules Kratzen Trump S, attacker 2, 3 seats>"  # and so do its rules
