@@ -2203,3 +2203,15 @@ def test_text_piped_on_is_never_wrapped() -> None:
     lines = result.stdout.splitlines()
     assert any(line.startswith("win: ") and line.endswith("each sample played double dummy") for line in lines)
     assert any(line.startswith("best single opening card") and "mean card points: " in line for line in lines)
+
+
+def test_help_pages_name_kratzen_words_for_kratzen():
+    """table's help promised "every contract each seat could bid" and, for Kratzen, "every contract": it lists the
+    trump suits of the record's attacker alone; tree's default objective was "the declarer's tricks", solve's
+    summary "what each side has taken", where Kratzen has an attacker and no sides (the Kratzen audit)."""
+    def page(name: str) -> str:
+        return " ".join(run(name, "--help").stdout.split())
+
+    assert "every trump suit for the record's attacker" in page("table")
+    assert "in Kratzen, which has none, the attacker's tricks, or --seat's" in page("tree")
+    assert "what each side (Kratzen: each seat) has taken" in page("solve")
