@@ -222,8 +222,10 @@ def analyse(
                checkpoint=checkpoint, each_announcement=each_announcement)
         return
     if each_announcement:
+        # with a FILE, --contract all is no contract advice either: say what is missing, not to give it again
+        needs = ("--game and --hand, not a FILE" if file is not None else "--contract all, or a list")
         raise typer.BadParameter("it compares contracts with and without announcements: contract advice only "
-                                 "(--contract all, or a list)", param_hint="'--each-announcement'")
+                                 f"({needs})", param_hint="'--each-announcement'")
     if announce is not None and file is not None:
         raise typer.BadParameter("a record is scored with its own [Announcements] tag", param_hint="'--announce'")
     if cards:

@@ -21,7 +21,7 @@ from solver.games import GAMES, check_flags_of_some_game, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
                              everyday_refusal)
 from solver.position import Position
-from solver.scoring import MAX_POT
+from solver.scoring import MAX_POT, read_pot
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
                                   table_megabytes, usable_cores)
 from solver.variant import Variant
@@ -348,7 +348,10 @@ class PotOption:
 
     def apply(self, position: Position) -> None:
         """Set the pot where the game reads its ``[Pot]``, as a record's own tag would (nothing for a game without
-        one)."""
+        one); else read the record's own tag, so that a bad one is refused at its line and column by every command,
+        not only by those that score (``show`` printed "pot: abc chips", ``solve -o tricks`` said nothing)."""
         chips = self(position)
         if chips is not None and position.record is not None:
             position.record.set("Pot", str(chips))
+        elif position.game.has_pot:
+            read_pot(position.record, None)  # a ParseError at the tag

@@ -31,8 +31,8 @@ def solve(
     time_limit: Optional[float] = TIME_LIMIT,
     pot: Optional[int] = POT,
 ) -> None:
-    """Solve the position after each record's Play section (or its ending): what each side has taken, the
-    double-dummy value of the rest, and the final total."""
+    """Solve the position after each record's Play section (or its ending): what each side (Kratzen: each seat) has
+    taken, the double-dummy value of the rest, and the final total."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="position", as_json=as_json,

@@ -50,9 +50,9 @@ def table(
     pot: Optional[int] = POT,
 ) -> None:
     """Every contract each seat could bid on the dealt hands, with the declaring side's double-dummy points (or
-    tricks) and whether it wins, and its double-dummy settlement; where every seat plays for itself, every contract
-    with every seat's guaranteed tricks. Endings are rejected (bids are made on whole deals); a record's Play section
-    is ignored."""
+    tricks) and whether it wins, and its double-dummy settlement; where every seat plays for itself (Kratzen), every
+    trump suit for the record's attacker, with every seat's guaranteed tricks. Endings are rejected (bids are made on
+    whole deals); a record's Play section is ignored."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     settlement_engine = SettlementEngine(table_mb, threads=threads) if engine is not None and settlement else None

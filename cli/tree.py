@@ -54,7 +54,8 @@ def tree(
     objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
                                             callback=one_objective,
                                             help="The value on nodes and edges: score (game units), points, ... "
-                                                 "(default points; in a game without them, the declarer's tricks)."),
+                                                 "(default points; in Kratzen, which has none, the attacker's "
+                                                 "tricks, or --seat's)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",
                                        help="The seat of a per-seat objective."),
     play: Optional[str] = PLAY,

@@ -355,7 +355,8 @@ def check_answer(can_force: bool | None, *, reason: str, guaranteed: int | None,
         return f"does not arise: {reason}"
     answer = "yes" if can_force else "no"
     if guaranteed is not None:
-        return f"{answer} - guarantees {guaranteed:,} trick{'' if guaranteed == 1 else 's'}, needs {target}"
+        already = "missed already: " if missed and not made else ""  # too few tricks left, whoever wins them
+        return f"{answer} - {already}guarantees {guaranteed:,} trick{'' if guaranteed == 1 else 's'}, needs {target}"
     if made:
         return f"{answer} - made already"
     if missed:
@@ -506,8 +507,8 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
                 forced = bool(result.success)
             else:
                 forced = can_force(position, objective, engine=engine, reference_solver=reference_solver)
-            missed = (seat is None
-                      and achieved + most_still_possible(rules, position.state, objective) < objective.target)
+            # a seat's own target too: a Kratzen seat short of it with too few tricks left (the deal over) missed it
+            missed = achieved + most_still_possible(rules, position.state, objective) < objective.target
             checks.append(BonusCheck(name, objective.description, tuple(_seat_list(objective.maximiser)),
                                      tuple(_seat_list(everybody - objective.maximiser)), objective.target,
                                      achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed))

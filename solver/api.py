@@ -81,10 +81,10 @@ def solve(position: Position, objective: str = "points", *, seat: SupportsIndex 
 def _solve_score(position: Position, seat: SupportsIndex | None, cards: bool, line: bool, engine: object,
                  reference_solver: bool | None, time_limit: float | None,
                  stop: threading.Event | None) -> SolveResult:
-    from .score_objective import settlement_engine_for, solve_score  # the scorer and settlement load on first use
+    from .score_objective import score_takes_no_seat, settlement_engine_for, solve_score  # loaded on first use
 
     if seat is not None:
-        raise StichError("the score is the declaring side's (or the declarer's alone) and takes no seat")
+        raise score_takes_no_seat(position)
     if engine is not None and not isinstance(engine, (EngineSolver, SettlementEngine)):
         solver_for(engine)  # the points engine's message for a wrong argument
     known = engine if isinstance(engine, (EngineSolver, SettlementEngine)) else None

@@ -262,10 +262,12 @@ def solve_item(item: Item, question: Question, engine: EngineSolver) -> dict[str
     board = item.record.get("Board")
     try:
         position = position_from_record(item.record, variant=question.variant)
+        if question.pot is not None and position.game.has_pot and position.record is not None:
+            position.record.set("Pot", str(question.pot))  # read where the game reads its [Pot], as stich solve does
+        elif position.game.has_pot:
+            read_pot(position.record, None)  # a bad [Pot] is the record's error whatever is asked, as in stich solve
     except StichError as error:
         return {**head, "board": board, "error": str(error)}
-    if question.pot is not None and position.game.has_pot and position.record is not None:
-        position.record.set("Pot", str(question.pot))  # read where the game reads its [Pot], as stich solve does
     try:
         document = solve_report(position, question.objectives, question.cards, engine=engine)
     except StichError as error:

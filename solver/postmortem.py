@@ -248,8 +248,14 @@ class PlayAnalysis:
         side = "+".join(str(seat) for seat in self.declaring_side)
         whose = f"seat {side}" if len(self.declaring_side) == 1 else f"seats {side}"
         game = get_game(self.game)
-        lines = [f"{self.game} {game.contract_in_words(self.contract)}, {game.declarer_title} {self.declarer}: "
-                 f"{self.measure} of {whose}"]
+        # where every seat plays for itself a card's values are the mover's own tricks, or the attacker's payment
+        # (OWN_MEASURES), as the command's card table says: not "tricks of seat 1" over every seat's cards
+        what = f"{self.measure} of {whose}"
+        if self.measure == "tricks":
+            what = "each mover's own tricks"
+        elif self.measure == "chips":
+            what = f"the {game.declarer_title}'s own payment in chips, seat {self.declarer}"
+        lines = [f"{self.game} {game.contract_in_words(self.contract)}, {game.declarer_title} {self.declarer}: {what}"]
         return "\n".join(lines + [str(card) for card in self.cards] + game_change_text(self.as_dict()))
 
     def plot_svg(self) -> str:

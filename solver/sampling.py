@@ -1232,11 +1232,17 @@ def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
 #: ties without a word, which card advice's paired table does not (a review).
 OPENING_NOTE = ("the means have no intervals and ties are not marked: --cards ranks these cards with paired intervals "
                 "(card advice)")
+#: The same without its pointer, for a seat card advice refuses: it ranks by the seat's score, and a Kratzen seat
+#: other than the attacker has none searched (``score_mean`` null), so ``--cards`` would only say so.
+OPENING_NOTE_ALONE = OPENING_NOTE.split(":")[0]
 
 
 def opening_note(document: Mapping[str, Any]) -> str | None:
-    """The line under the opening-card table (:data:`OPENING_NOTE`); None where there is no such table."""
-    return OPENING_NOTE if document["openings"] else None
+    """The line under the opening-card table (:data:`OPENING_NOTE`, or :data:`OPENING_NOTE_ALONE` where card
+    advice has no score to rank the seat's cards by); None where there is no such table."""
+    if not document["openings"]:
+        return None
+    return OPENING_NOTE if document.get("score_mean") is not None else OPENING_NOTE_ALONE
 
 
 def table_text(table: ReportTable) -> list[str]:

@@ -18,9 +18,9 @@ from collections import OrderedDict
 from typing import Sequence
 
 from .cards import bits
-from .errors import InvalidContractError, StichError
+from .errors import InvalidContractError, InvalidSeatError, StichError
 from .games.base import Objective
-from .position import SCORE, Position, check_position, names_score
+from .position import SCORE, Position, check_position, every_seat_for_itself, names_score
 from .scoring import check_scoring_inputs
 from .search.boundary import Deadline, check_flag, check_state
 from .search.engine import EngineSolver, uses_reference
@@ -57,6 +57,16 @@ _ENGINES = threading.local()
 #: first (each takes its points engine's threads when asked): each holds a table as large as its points engine's,
 #: so a caller that goes through many table sizes keeps only the last few tables.
 SHAPES_KEPT = 2
+
+
+def score_takes_no_seat(position: Position) -> InvalidSeatError:
+    """The refusal of a seat for the score, in the game's words: the declaring side's settlement, or where every
+    seat plays for itself (Kratzen) the attacker's own payment, which no other seat's is."""
+    if every_seat_for_itself(position):
+        title = position.game.declarer_title
+        return InvalidSeatError(f"the score is the {title}'s own payment (every seat plays for itself) and takes no "
+                                "seat")
+    return InvalidSeatError("the score is the declaring side's (or the declarer's alone) and takes no seat")
 
 
 def settlement_engine_for(engine: EngineSolver | SettlementEngine | None) -> SettlementEngine:
@@ -134,4 +144,5 @@ def solve_score(position: Position, *, cards: bool = False, line: bool = False,
                        pack=state.rules.pack)
 
 
-__all__ = ["SCORE", "names_score", "objective_named", "score_objective", "settlement_engine_for", "solve_score"]
+__all__ = ["SCORE", "names_score", "objective_named", "score_objective", "score_takes_no_seat", "settlement_engine_for",
+           "solve_score"]

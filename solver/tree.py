@@ -22,7 +22,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, SupportsIndex
 
-from .errors import InvalidSeatError, StichError
+from .errors import StichError
 from .files import json_text
 from .games.base import Objective
 from .position import Position, check_position, names_score
@@ -290,11 +290,11 @@ def _score_tree(position: Position, depth: int, seat: SupportsIndex | None, coun
                 engine: EngineSolver) -> nx.DiGraph:
     """The tree valued by the score: every node's value is the declaring side's double-dummy settlement, searched
     by the settlement engine that goes with ``engine`` (its table size and threads)."""
-    from .score_objective import settlement_engine_for, solve_score  # the settlement search loads on first use
+    from .score_objective import score_takes_no_seat, settlement_engine_for, solve_score  # loaded on first use
     from .tree_graph import StrategyTree  # networkx loads on first use
 
     if seat is not None:
-        raise InvalidSeatError("the score is the declaring side's (or the declarer's alone) and takes no seat")
+        raise score_takes_no_seat(position)
 
     def at(node: PlayState) -> Position:
         return Position(position.game, position.rules, node, record=position.record)

@@ -1187,6 +1187,10 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     single_contract = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "1", "--contract", "Solo",
                           "-n", "2", "--each-announcement", code=2).stderr
     assert "contract advice only" in single_contract
+    # from a FILE, --contract all was there already: the message named it as what was missing (the Kratzen audit)
+    from_file = run("analyse", str(ROOT / "examples" / "kratzen.tbn"), "-b", "2", "--seat", "1", "--contract", "all",
+                    "--each-announcement", code=2).stderr
+    assert "contract advice only (--game and --hand, not a FILE)" in " ".join(from_file.split())
 
 
 def test_a_row_with_several_announcements_names_each_without_its_seat():

@@ -379,3 +379,22 @@ def test_held_to_few_points_is_measured_on_what_an_ending_holds(game, deal, cont
     assert rules.objective(held).target == max(0, rules.points_in_deal - limit)
     whole = solver.read_positions(EXAMPLES / ("schafkopf.tbn" if game == "Schafkopf" else "zwanzigerrufen.tbn"))
     assert next(iter(whole)).rules.objective(held).target == (90 if game == "Schafkopf" else 56)
+
+
+def test_a_kratzen_seat_short_of_its_target_with_too_few_tricks_left_has_missed_it():
+    """check said already_missed false for every Kratzen seat, even on a finished deal where the attacker took 1 of
+    his 2 tricks ("no - guarantees 1 trick, needs 2"), while a Valat after a lost trick is "missed": a seat whose
+    tricks plus those left are short of its target has missed it too, mid-deal as at the end (the Kratzen audit)."""
+    deal = "1: HA EK E7 G9 / S6 EA G7 H8 / HK HZ EZ S8"
+    over = solver.make_position("Kratzen", deal, "Trump H", play="HA H8 HZ EK EA EZ G7 HK G9 S8 E7 S6")
+    checks = check_bonuses(over)
+    assert [(c.seat, c.achieved, c.already_made, c.already_missed) for c in checks] == [
+        (1, 1, False, True), (2, 2, True, False), (3, 1, True, False)]
+    assert checks[0].answer() == "no - missed already: guarantees 1 trick, needs 2"
+    assert checks[1].answer() == "yes - guarantees 2 tricks, needs 1"
+    # six seats, three tricks to seat 4: the attacker (0 of 2) has missed with one trick left, seats 2, 3, 5, 6
+    # (0 of 1) have not
+    six = "1: EA EK EO EU / HA HK HO HU / SA SK SO SU / GA GK GO GU / S6 EZ HZ GZ / E9 H9 S9 G9"
+    late = solver.make_position("Kratzen", six, "Trump G", play="EA HA SA GU EZ E9 GA S6 G9 EK HK SK GK GZ H9 EO HO SO")
+    assert [c.already_missed for c in check_bonuses(late)] == [True, False, False, False, False, False]
+    assert check_report(late)["checks"][0]["already_missed"] is True

@@ -9,6 +9,7 @@ accepted, or (a float tree depth) never return.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -820,3 +821,16 @@ def test_every_function_that_draws_at_random_defaults_to_the_commands_seed():
     hand = dict(game="kratzen", hand="EO E9 SU SZ", seat=1, contract="Trump E", samples=4, workers=1)
     unseeded = sampling.analyse_hand(**hand).as_dict()
     assert unseeded == sampling.analyse_hand(**hand, seed=1).as_dict() and unseeded["seed"] == 1
+
+
+def test_a_seat_for_the_kratzen_score_is_refused_in_kratzen_words(tmp_path):
+    """solve(..., "score", seat=1) and strategy_tree of a Kratzen position said the score is "the declaring side's
+    (or the declarer's alone)", words Kratzen has not: its score is the attacker's own payment (the Kratzen audit)."""
+    position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S")
+    said = "the score is the attacker's own payment (every seat plays for itself) and takes no seat"
+    with pytest.raises(StichError, match=re.escape(said)):
+        solver.solve(position, "score", seat=1)
+    with pytest.raises(StichError, match=re.escape(said)):
+        solver.strategy_tree(position, 1, objective="score", seat=2)
+    with pytest.raises(StichError, match=re.escape("the declaring side's (or the declarer's alone) and takes no")):
+        solver.solve(next(solver.read_positions(VALAT)), "score", seat=1)

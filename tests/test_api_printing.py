@@ -384,6 +384,16 @@ def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_tie
     assert shown[-1] == OPENING_NOTE and shown[-2].startswith("└")
     follower = solver.analyse_hand("kratzen", "EO E9 SU SZ", 2, "Trump E", samples=2, workers=1)
     assert not follower.openings and OPENING_NOTE not in str(follower)
+    # a Kratzen seat other than the attacker, to play mid-deal: --cards refuses it (only the attacker's payment is
+    # searched), so the line no longer sends the reader there (the Kratzen audit)
+    played = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S",
+                                  play="SU S7 SK")
+    other = solver.analyse_position(played, 3, samples=2, workers=1)
+    assert other.openings and other.score_mean is None
+    assert str(other).splitlines()[-1] == "the means have no intervals and ties are not marked"
+    from solver.advice import SeatNotAdvised, card_advice
+    with pytest.raises(SeatNotAdvised, match="only the attacker's payment is searched"):
+        card_advice(played, 3, samples=2, workers=1)
 
 
 def test_a_table_row_made_by_hand_prints():

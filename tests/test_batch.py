@@ -656,3 +656,19 @@ def test_a_pot_settles_the_kratzen_records_and_is_part_of_the_question(tmp_path:
     assert {line["results"][0]["total"] for line in _lines(plain)} == {0}
     with pytest.raises(StichError, match="the pot is from 0 to"):
         solve_batch(source, tmp_path / "other.jsonl", workers=1, pot=-1)
+
+
+def test_a_bad_pot_is_the_records_error_whatever_is_asked(tmp_path: Path) -> None:
+    """A Kratzen record's [Pot "abc"] was an error line under the default objectives (the score reads it) but the
+    record was solved under -o tricks, as stich solve once did (the Kratzen audit): it is the record's error either
+    way, at the tag, and the other records are still solved; --pot stands for the tag and is used instead."""
+    source = tmp_path / "deals.tbn"
+    deal = '[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n[Contract "Trump S"]\n'
+    source.write_text(f'[Game "Kratzen"]\n[Pot "abc"]\n{deal}\n[Game "Kratzen"]\n[Pot "8"]\n{deal}')
+    for objectives, name in ((["tricks"], "tricks.jsonl"), (None, "default.jsonl")):
+        summary = solve_batch(source, tmp_path / name, workers=1, objectives=objectives)
+        assert (summary.solved, summary.errors) == (1, 1), objectives
+        first, second = _lines(tmp_path / name)
+        assert first["error"] == (f"{source}:2:7: [Pot] is not a number of chips (got 'abc', expected a whole "
+                                  "number from 0 to 999,999,999)") and "results" in second
+    assert solve_batch(source, tmp_path / "pot.jsonl", workers=1, objectives=["tricks"], pot=4).solved == 2

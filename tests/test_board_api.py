@@ -179,6 +179,9 @@ def test_kratzen_tables_of_three_to_six(seats):
     view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
     assert view["seats"] == seats and len(view["hands"]) == seats and view["per_seat"]
     assert all(len(hand["cards"]) == 4 for hand in view["hands"])
+    # every seat plays for itself: the others are no "defenders", and no seat has card points (they read 0)
+    assert [hand["side"] for hand in view["hands"]] == ["attacker"] + [None] * (seats - 1)
+    assert [hand["points"] for hand in view["hands"]] == [None] * seats
     assert view["score_unit"] == "chips"  # the page's words for the score: a Kratzen attacker is paid in chips
     # the score is the attacker's payment, with the pot (a dealt board has none, so every line settles 0): the board
     # values the cards by each seat's own tricks first

@@ -2295,3 +2295,28 @@ def test_text_piped_on_is_never_wrapped() -> None:
     lines = result.stdout.splitlines()
     assert any(line.startswith("win: ") and line.endswith("each sample played double dummy") for line in lines)
     assert any(line.startswith("best single opening card") and "mean card points: " in line for line in lines)
+
+
+def test_help_pages_name_kratzen_words_for_kratzen():
+    """table's help promised "every contract each seat could bid" and, for Kratzen, "every contract": it lists the
+    trump suits of the record's attacker alone; tree's default objective was "the declarer's tricks", solve's
+    summary "what each side has taken", where Kratzen has an attacker and no sides (the Kratzen audit)."""
+    def page(name: str) -> str:
+        return " ".join(run(name, "--help").stdout.split())
+
+    assert "every trump suit for the record's attacker" in page("table")
+    assert "in Kratzen, which has none, the attacker's tricks, or --seat's" in page("tree")
+    assert "what each side (Kratzen: each seat) has taken" in page("solve")
+
+
+def test_check_says_why_kratzen_targets_cannot_all_be_met_with_four_seats_or_more():
+    """With four seats or more the Kratzen targets need more tricks than the deal's four (2 + 1 + 1 + 1), so "every
+    target met together: no" was a bare, foregone no (the Kratzen audit): the line now says the sum; a three-seat
+    deal, whose targets fit, keeps its searched answer."""
+    last = {board: run("check", EXAMPLES / "kratzen.tbn", "--board", board).stdout.splitlines()[-1]
+            for board in ("1", "2", "4", "5")}
+    assert last["1"] == "every target met together, all seats helping: yes"
+    assert last["2"] == ("every target met together, all seats helping: no (the targets add up to 5 tricks, the deal "
+                         "has 4)")
+    assert last["4"].endswith("no (the targets add up to 5 tricks, the deal has 4)")  # a Seven-Muss: 1 each
+    assert last["5"].endswith("no (the targets add up to 7 tricks, the deal has 4)")  # six seats

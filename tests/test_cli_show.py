@@ -170,3 +170,21 @@ def test_a_pagat_ultimo_in_a_suit_solo_is_refused_for_the_contract_by_show_as_by
             result = run(command[0], path, *command[1:], code=1)
             assert result.stderr.startswith(f"stich: {path}:7:20: bad announcement: seat {seat}: {refusal} "), \
                 result.stderr
+
+
+def test_a_bad_pot_is_refused_at_its_tag_by_show_and_by_commands_that_do_not_score(tmp_path):
+    """A Kratzen record's [Pot "abc"] was refused by score and solve's settlement, but show printed "pot: abc chips"
+    (exit 0) and solve -o tricks and tree said nothing: every command now names the tag's line and column, and
+    --pot, which stands for the tag, still overrides it."""
+    path = tmp_path / "pot.tbn"
+    path.write_text('[Game "Kratzen"]\n[Seats "3"]\n[Pot "abc"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO '
+                    'SK"]\n[Contract "Trump S"]\n\n[Game "Kratzen"]\n[Board "2"]\n[Pot "8"]\n[Deal "1: EO E9 SU SZ / '
+                    'GA HA HU S7 / EK G8 HO SK"]\n[Contract "Trump S"]\n', encoding="utf-8")
+    refusal = (f"stich: {path}:3:7: [Pot] is not a number of chips (got 'abc', expected a whole number from 0 to "
+               "999,999,999)\n")
+    shown = run("show", path, code=1)
+    assert shown.stderr == refusal and "pot: abc" not in shown.stdout
+    assert shown.stdout.count("Seat 1 (attacker") == 1 and "pot: 8 chips, each trick pays 2" in shown.stdout
+    assert run("solve", path, "-o", "tricks", code=1).stderr == refusal
+    assert run("tree", path, "-d", "1", "--out", tmp_path / "tree.json", code=1).stderr == refusal
+    assert run("show", path, "--pot", "4").stdout.count("pot: 4 chips, each trick pays 1") == 2

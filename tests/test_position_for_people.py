@@ -405,3 +405,11 @@ def test_a_result_gives_its_card_values_and_line_as_cards():
     bare = solver.SolveResult(result.objective, 0, 0, (solver.CardValue(0, 0),))
     with pytest.raises(solver.StichError, match="no pack"):
         bare.values_by_card()
+
+
+def test_a_kratzen_position_names_its_attacker_in_its_repr():
+    """A Kratzen position's repr said "declarer 1", a word Kratzen does not have (RULES.md 3.2: the attacker), while
+    its diagram, its post-mortem's repr and every command name the attacker."""
+    position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", declarer=2)
+    assert repr(position) == "<Position position: Kratzen Trump S, attacker 2; trick 1 of 4, seat 2 to play>"
+    assert repr(position.rules) == "<KratzenRules Kratzen Trump S, attacker 2, 3 seats>"  # and so do its rules

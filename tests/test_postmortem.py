@@ -1640,3 +1640,16 @@ def test_a_label_keeps_off_the_threshold_lines(tmp_path):
         if (text.get_gid() or "").startswith("label-"):
             box = text.get_window_extent(canvas.get_renderer())
             assert not any(box.y0 < height < box.y1 for height in heights), text.get_text()
+
+
+def test_a_kratzen_post_mortem_prints_whose_tricks_each_card_is_valued_by():
+    """print(analysis) of a Kratzen post-mortem headed its lines "tricks of seat 1" while each card's values are its
+    mover's own tricks (seat 2's S7: 1 -> 1, where seat 1 keeps 2), as stich postmortem's table says; graded by the
+    score they are the attacker's payment in chips."""
+    position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S",
+                                    play="EO S7 EK GA G8 SU E9 HA SK HO SZ HU")
+    lines = str(analyse_play(position)).splitlines()
+    assert lines[0] == "Kratzen Trump S, attacker 1: each mover's own tricks"
+    assert lines[1].split()[4:9] == ["1", "EO", "2", "->", "2"] and lines[2].split()[4:9] == ["2", "S7", "1", "->", "1"]
+    assert str(analyse_play(position, objective="score")).splitlines()[0] == \
+        "Kratzen Trump S, attacker 1: the attacker's own payment in chips, seat 1"

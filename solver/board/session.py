@@ -477,10 +477,11 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     for seat in range(rules.seats):
         cards = [faces[index] | {"legal": bool(legal >> index & 1) and seat == state.to_move}
                  for index in order if state.hands[seat] >> index & 1]
+        # where every seat plays for itself there are no defenders and no card points: the attacker, else no side
         hands.append({"seat": seat + 1, "cards": cards, "declarer": seat == rules.declarer,
-                      "side": "declarers" if seat in declaring and not per_seat else
-                      "attacker" if per_seat and seat == rules.declarer else "defenders",
-                      "tricks": state.tricks[seat], "points": state.points[seat]})
+                      "side": ("attacker" if seat == rules.declarer else None) if per_seat else
+                      "declarers" if seat in declaring else "defenders",
+                      "tricks": state.tricks[seat], "points": None if per_seat else state.points[seat]})
     played_moves = [pack[card].name for card in position.played]
     return {
         "board": board.id, "label": board.label, "game": game.name, "seats": rules.seats,

@@ -224,8 +224,8 @@ class Rules:
         return self._public() == other._public()  # type: ignore[attr-defined]
 
     def __repr__(self) -> str:
-        return (f"<{type(self).__name__} {self.game.name} {self.contract}, declarer {self.declarer + 1}, "
-                f"{self.seats} seats>")
+        return (f"<{type(self).__name__} {self.game.name} {self.contract}, {self.game.declarer_title} "
+                f"{self.declarer + 1}, {self.seats} seats>")  # Kratzen's attacker
 
     def __hash__(self) -> int:
         cached = self.__dict__.get("_hash")
