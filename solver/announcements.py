@@ -9,6 +9,7 @@ Grammar (case-insensitive; documented in docs/format.md)::
                                                 the declarers, is their own announcement said explicitly)
     level         := "Kontra" | "Retour" | "Rekontra" | "Supra" | "Resupra"
     bonus         := "Absolut" | "Pagat" ["Ultimo"] | "PagatUltimo" | "Valat" | "Trull" | "Koenige" | "4Kings"
+                     | "4 Kings" | "Four Kings" | "Vier Koenige" | "Vier Könige" | "4 Koenige" | "4 Könige"
                      | "Mondfang"
 
 Play only needs the Pagat announcer (flag ``hard_pagat_reservation``); scoring reads the rest.
@@ -31,6 +32,19 @@ BONUSES = {
     "valat": "valat", "trull": "trull", "koenige": "four_kings", "könige": "four_kings", "4kings": "four_kings",
     "kings": "four_kings", "mondfang": "mondfang", "game": "game", "spiel": "game",
 }
+#: The words a count says the four Kings with, as RULES.md and the score's item title write them ("4 Kings", "Vier
+#: Könige"): "4 Kings" is one bonus, said in two words.
+KING_COUNTS = ("4", "four", "vier")
+KING_WORDS = ("kings", "koenige", "könige")
+
+
+def _joined_bonus(words: list[str]) -> list[str]:
+    """``words`` with a two-word bonus name ("Pagat Ultimo", "4 Kings", "Vier Könige") said as one word."""
+    if words[:2] == ["pagat", "ultimo"]:
+        return ["pagatultimo"] + words[2:]
+    if len(words) >= 2 and words[0] in KING_COUNTS and words[1] in KING_WORDS:
+        return ["4kings"] + words[2:]
+    return words
 
 
 @dataclass(frozen=True)
@@ -80,20 +94,18 @@ def _parse_item(seat: int, item: str) -> Announcement:
     words = [w.lower() for w in item.split()]
     if words and words[0] in LEVELS:
         bonus = "game"
-        if len(words) == 2 and words[1] in BONUSES:
-            bonus = BONUSES[words[1]]
-        elif len(words) == 3 and words[1] == "pagat" and words[2] == "ultimo":
-            bonus = "pagat_ultimo"
+        named = _joined_bonus(words[1:])
+        if len(named) == 1 and named[0] in BONUSES:
+            bonus = BONUSES[named[0]]
         elif len(words) != 1:
             raise StichError(f"announcement {item!r}: expected a Kontra level, optionally followed by a bonus")
         return Announcement(seat, bonus, level=LEVELS[words[0]])
     side_word = words[-1] if words and words[-1] in ("dagegen", "dazu") else ""
     if side_word:
         words = words[:-1]
-    if words[:2] == ["pagat", "ultimo"]:
-        words = ["pagatultimo"] + words[2:]
+    words = _joined_bonus(words)
     if len(words) != 1 or words[0] not in BONUSES:
-        raise StichError(f"announcement {item!r}: expected a bonus (Absolut, Pagat, Valat, Trull, Koenige, "
+        raise StichError(f"announcement {item!r}: expected a bonus (Absolut, Pagat, Valat, Trull, 4 Kings, "
                          f"Mondfang) optionally followed by 'dagegen' or 'dazu', or Kontra/Retour/Supra/Resupra")
     return Announcement(seat, BONUSES[words[0]], against=side_word == "dagegen", dazu=side_word == "dazu")
 

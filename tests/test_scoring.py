@@ -1049,6 +1049,17 @@ def test_cli_score_json(tmp_path):
     assert [json.loads(line)["game"] for line in board.stdout.splitlines()] == ["Schafkopf"]
 
 
+@pytest.mark.parametrize("said", ["4 Kings", "Vier Könige", "four kings", "Vier Koenige", "4 Könige", "Koenige"])
+def test_four_kings_announced_as_the_rules_and_the_score_name_them(said):
+    """RULES.md 1.7 and the score's own item title say "4 Kings" (players: "Vier Könige"); the tag took only the
+    one-word "Koenige"/"4Kings", so a name copied from `stich score` was refused as text that does not parse."""
+    assert parse_announcements(f"1: {said}; 2: Kontra {said}") == [Announcement(1, "four_kings"),
+                                                                   Announcement(2, "four_kings", level=2)]
+    position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
+    kings, = items(score_deal(position, announcements=f"1: {said}; 2: Kontra {said}"))["four_kings"]
+    assert kings.announced and kings.winners == (2, 4) and kings.value == 8  # nobody was dealt them: 2 x 2, Kontra
+
+
 def test_cli_score_table_and_variant(tmp_path):
     play = first_legal_play("Zwanzigerrufen", VALAT_DEAL, "Solo")
     path = write(tmp_path, record_text("Zwanzigerrufen", VALAT_DEAL, "Solo", play))
