@@ -47,6 +47,16 @@ def _joined_bonus(words: list[str]) -> list[str]:
     return words
 
 
+class AnnouncementSyntaxError(StichError):
+    """An entry or item of the tag that does not parse, with its offset in the tag value and its text, so that a
+    record's reader points at the very item (``file:line:column``), not at the start of the tag."""
+
+    def __init__(self, message: str, offset: int, text: str) -> None:
+        super().__init__(message)
+        self.offset = offset
+        self.text = text
+
+
 @dataclass(frozen=True)
 class Announcement:
     """One item: ``level`` 1 for an announcement, 2/4/8/16 for a Kontra level on ``bonus`` (``game`` if unnamed)."""
@@ -74,10 +84,12 @@ def parse_announcements(text: str, seats: int = 4) -> list[Announcement]:
         start += len(raw_entry) + 1
         if not entry:
             continue
+        entry_offset = entry_start + raw_entry.index(entry)
         seat_text, colon, items = entry.partition(":")
         seat = small_number(seat_text)
         if not colon or seat is None:
-            raise StichError(f"announcement {entry!r} does not start with a seat and a colon (e.g. '2: Kontra')")
+            raise AnnouncementSyntaxError(f"announcement {entry!r} does not start with a seat and a colon (e.g. "
+                                          "'2: Kontra')", entry_offset, entry)
         if not 1 <= seat <= seats:
             raise InvalidSeatError(f"announcement {entry!r}: seat {seat} is not a seat of this {seats}-seat deal")
         item_start = entry_start + raw_entry.index(":") + 1
@@ -86,7 +98,11 @@ def parse_announcements(text: str, seats: int = 4) -> list[Announcement]:
             offset = item_start + (raw_item.index(item) if item else 0)
             item_start += len(raw_item) + 1
             if item:
-                result.append(replace(_parse_item(seat, item), offset=offset))
+                try:
+                    parsed = _parse_item(seat, item)
+                except AnnouncementSyntaxError as error:
+                    raise AnnouncementSyntaxError(str(error), offset, item) from None
+                result.append(replace(parsed, offset=offset))
     return result
 
 
@@ -98,15 +114,17 @@ def _parse_item(seat: int, item: str) -> Announcement:
         if len(named) == 1 and named[0] in BONUSES:
             bonus = BONUSES[named[0]]
         elif len(words) != 1:
-            raise StichError(f"announcement {item!r}: expected a Kontra level, optionally followed by a bonus")
+            raise AnnouncementSyntaxError(f"announcement {item!r}: expected a Kontra level, optionally followed by a "
+                                          "bonus", 0, item)
         return Announcement(seat, bonus, level=LEVELS[words[0]])
     side_word = words[-1] if words and words[-1] in ("dagegen", "dazu") else ""
     if side_word:
         words = words[:-1]
     words = _joined_bonus(words)
     if len(words) != 1 or words[0] not in BONUSES:
-        raise StichError(f"announcement {item!r}: expected a bonus (Absolut, Pagat, Valat, Trull, 4 Kings, "
-                         f"Mondfang) optionally followed by 'dagegen' or 'dazu', or Kontra/Retour/Supra/Resupra")
+        raise AnnouncementSyntaxError(f"announcement {item!r}: expected a bonus (Absolut, Pagat, Valat, Trull, "
+                                      "4 Kings, Mondfang) optionally followed by 'dagegen' or 'dazu', or "
+                                      "Kontra/Retour/Supra/Resupra", 0, item)
     return Announcement(seat, BONUSES[words[0]], against=side_word == "dagegen", dazu=side_word == "dazu")
 
 

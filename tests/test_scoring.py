@@ -1079,7 +1079,9 @@ def test_cli_score_kratzen_pot(tmp_path):
 @pytest.mark.parametrize("announcements, column_of", [
     ("2: Kontra, Absolut dagegen; 3: Retour Pagat", "Retour Pagat"),
     ("1: Absolut dagegen", "Absolut dagegen"),
-    ("2: Kontra, Bogus", None),
+    ("2: Kontra, Bogus", "Bogus"),  # text that does not parse: at its item, not at the tag's start
+    ("2: Kontra; Retour", "Retour"),  # an entry without its seat
+    ("2: Kontra; 3: Kontra Vier Koenig", "Kontra Vier Koenig"),
 ])
 def test_cli_rejects_bad_announcements_with_line_and_column(tmp_path, announcements, column_of):
     text = record_text("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=announcements)
@@ -1089,8 +1091,7 @@ def test_cli_rejects_bad_announcements_with_line_and_column(tmp_path, announceme
     assert "Traceback" not in result.output
     line_number = next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith("[Announcements"))
     line = text.splitlines()[line_number - 1]
-    column = line.index(column_of) + 1 if column_of else line.index('"') + 2
-    assert f"{path}:{line_number}:{column}:" in result.stderr
+    assert f"{path}:{line_number}:{line.index(column_of) + 1}:" in result.stderr
 
 
 def test_cli_rejects_bad_pot(tmp_path):
