@@ -713,7 +713,7 @@ class Zwanzigerrufen(Game):
     hand_size = 10
     has_announcements = True
     own_announcements = (("Absolut", ""), ("Valat", ""), ("Pagat Ultimo", "T1"), ("Trull", "TS T21 T1"),
-                         ("Koenige", "SK CK HK DK"))
+                         ("4 Kings", "SK CK HK DK"))
     defender_forms = {"Absolut": "Absolut dagegen", "Valat": "Valat dagegen", "Pagat Ultimo": "Kontra, Pagat dagegen"}
     defender_only = ("Kontra",)
     side_worded_bonuses = frozenset(AGAINST_BONUSES)
