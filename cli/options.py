@@ -39,7 +39,12 @@ def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | st
     """An ``--objective`` option's callback: a name that is no game's objective is a usage error (exit 2), with
     the closest names; one that some game has but a record's contract has not is that record's error (exit 1)."""
     known = all_objectives()
+    dealt = {name: game.name for game in GAMES for name in game.dealt_bonus_names}
     for value in [values] if isinstance(values, str) else values or []:
+        if value.strip().lower() in dealt:  # RULES.md 1.6: the Trull and the 4 Kings need no search
+            raise typer.BadParameter(f"{value!r} is decided by the dealt hands ({dealt[value.strip().lower()]}), "
+                                     "not by the play, so no search answers it: stich check lists it beside the "
+                                     "searched bonuses")
         if value.strip().lower() not in known:
             raise typer.BadParameter(f"{value!r} is no game's objective{did_you_mean(value, known)} (the "
                                      f"objectives: {', '.join(known)})")

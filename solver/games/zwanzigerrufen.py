@@ -789,6 +789,7 @@ class Zwanzigerrufen(Game):
     state_tags = {"partner": int, "pagat_announcer": int}
     record_tags = {"partner": "Partner", "pagat_announcer": "Announcements"}
     hidden_state_tags = frozenset({"partner"})
+    dealt_bonus_names = ("trull", "four_kings")  # CARD_BONUSES (RULES.md 1.6)
     bonus_names = ("valat", "valat_against", "absolut", "absolut_against", "pagat_ultimo", "pagat_beaten",
                    "mondfang")
     bench_seed = 2020
