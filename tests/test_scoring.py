@@ -573,6 +573,26 @@ def test_trull_dealt_and_announced():
     assert announced.value == 2 and holder + 1 in announced.winners
 
 
+def test_a_silent_trull_or_four_kings_says_whose_cards_they_were():
+    """The cards decide the Trull and the 4 Kings (RULES.md 1.6), not the play, so "Trull made silently" told a
+    player nothing he could check; the reason names the seat dealt them (or, captured, the side that took them), as
+    a Mondfang's names whose Mond was caught."""
+    deal = "1: TS T21 T20 T1 HK / T19 HQ HN HJ HG / SK SQ SN SJ SG / CK CQ CN CJ CG"
+    play = "TS T19 SG CG T21 HG SJ CJ T20 HJ SN CN HK HQ SQ CQ T1 HN SK CK"
+    position = solver.make_position("Zwanzigerrufen", deal, "Solo", play=play)
+    trull, = items(score_deal(position))["trull"]
+    assert trull.winners == (1,) and trull.value == 2  # doubled in a Solo
+    assert trull.reason == "Trull made silently: seat 1 was dealt TS T21 T1"
+    captured = solver.make_position("Zwanzigerrufen", deal, "Solo", play=play, variant="card_bonus_basis=captured")
+    trull, = items(score_deal(captured))["trull"]
+    assert trull.reason == "Trull made silently: seat 1 took all three in the tricks"
+    kings_deal = "1: TS T21 T20 T1 SN / T19 HQ HN HJ HG / SK CK HK DK SG / CQ CN CJ CG SQ"
+    kings_play = "TS T19 SG CG T21 HG DK CJ T20 HJ CK CN SN HN SK SQ HK CQ T1 HQ"
+    kings, = items(score_deal(solver.make_position("Zwanzigerrufen", kings_deal, "Normal T19",
+                                                   play=kings_play)))["four_kings"]
+    assert kings.reason == "4 Kings made silently: seat 3 was dealt the four Kings" and kings.winners == (3, 4)
+
+
 def test_silent_pagat_made_and_beaten():
     def pagat_last(won: bool) -> Callable[[Position], bool]:
         def condition(position: Position) -> bool:

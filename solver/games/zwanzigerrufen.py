@@ -455,6 +455,16 @@ class TarockOutcome:
         raise ValueError(bonus)
 
 
+def card_bonus_holder(rules: Rules, side: frozenset[int], bonus: str) -> str:
+    """Who had the cards of a Trull or 4 Kings that ``side`` made: the seat dealt them (``card_bonus_basis=
+    dealt_hand``), or the side that took them in its tricks (``captured``)."""
+    names, what, how_many, _ = CARD_BONUSES[bonus]
+    if rules.variant["card_bonus_basis"] == "captured":
+        return f"{rules.describe_side(side)} took {how_many} in the tricks"  # as stich check says it
+    seat = dealt_together(rules.deal, [rules.pack.parse(name).index for name in names])
+    return f"seat {(seat or 0) + 1} was dealt {what}"
+
+
 def dealt_together(deal: Deal, cards: Sequence[int]) -> int | None:
     """The seat dealt every one of ``cards`` (what :meth:`TarockOutcome.holds_together` asks of each seat of a
     side), or None."""
@@ -590,6 +600,8 @@ def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bon
             reason = f"{label} made silently"
             if bonus == "mondfang":  # says whose Mond it was: a side can lose it to its own Skus
                 reason += ": the Skus caught the Mond of " + " and ".join(f"seat {s + 1}" for s in outcome.mondfangs())
+            elif bonus in CARD_BONUSES:  # the cards decide it, not the play: says whose cards they were
+                reason += ": " + card_bonus_holder(rules, side, bonus)
             items.append(_two_sided(bonus, rules, side, base, 1, False, reason))
     if bonus == "pagat_ultimo":
         pagat_seat = outcome.facts.pagat_seat
