@@ -57,6 +57,10 @@ class AnnouncementSyntaxError(StichError):
         self.text = text
 
 
+class AnnouncementSeatError(AnnouncementSyntaxError, InvalidSeatError):
+    """An entry whose seat is not one of the deal's: pointed at the entry, and still "no such seat"."""
+
+
 @dataclass(frozen=True)
 class Announcement:
     """One item: ``level`` 1 for an announcement, 2/4/8/16 for a Kontra level on ``bonus`` (``game`` if unnamed)."""
@@ -91,7 +95,8 @@ def parse_announcements(text: str, seats: int = 4) -> list[Announcement]:
             raise AnnouncementSyntaxError(f"announcement {entry!r} does not start with a seat and a colon (e.g. "
                                           "'2: Kontra')", entry_offset, entry)
         if not 1 <= seat <= seats:
-            raise InvalidSeatError(f"announcement {entry!r}: seat {seat} is not a seat of this {seats}-seat deal")
+            raise AnnouncementSeatError(f"announcement {entry!r}: seat {seat} is not a seat of this {seats}-seat deal",
+                                        entry_offset, entry)
         item_start = entry_start + raw_entry.index(":") + 1
         for raw_item in items.split(","):
             item = raw_item.strip()

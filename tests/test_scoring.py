@@ -1102,6 +1102,7 @@ def test_cli_score_kratzen_pot(tmp_path):
     ("2: Kontra, Bogus", "Bogus"),  # text that does not parse: at its item, not at the tag's start
     ("2: Kontra; Retour", "Retour"),  # an entry without its seat
     ("2: Kontra; 3: Kontra Vier Koenig", "Kontra Vier Koenig"),
+    ("2: Kontra; 5: Valat", "5: Valat"),  # no such seat: at its entry too
 ])
 def test_cli_rejects_bad_announcements_with_line_and_column(tmp_path, announcements, column_of):
     text = record_text("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=announcements)
