@@ -43,7 +43,12 @@ def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | st
 
 def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -> Sequence[str] | str | None:
     """:func:`checked_objectives` against the names ``known`` (a command that takes fewer)."""
+    dealt = {name: game.name for game in GAMES for name in game.dealt_bonus_names}
     for value in [values] if isinstance(values, str) else values or []:
+        if value.strip().lower() in dealt:  # RULES.md 1.6: the Trull and the 4 Kings need no search
+            raise typer.BadParameter(f"{value!r} is decided by the dealt hands ({dealt[value.strip().lower()]}), "
+                                     "not by the play, so no search answers it: stich check lists it beside the "
+                                     "searched bonuses")
         if value.strip().lower() not in known:
             raise typer.BadParameter(f"{value!r} is no game's objective{did_you_mean(value, known)} (the "
                                      f"objectives: {', '.join(known)})")

@@ -535,7 +535,8 @@ def _score_answer(bonus: Document | None) -> Text:
         return Text("-", style="dim")
     if bonus["score_forces"]:  # at the score itself, said below the table
         return Text("forces it")
-    return Text(f"gives it up (forcing it: {bonus['with_bonus']:+d})")
+    # the declaring side's net, as the score line below says it: a defenders' row's number is not their own
+    return Text(f"gives it up (score when forced: {bonus['with_bonus']:+d})")
 
 
 def render_check(document: Document, console: Console) -> None:
@@ -576,7 +577,7 @@ def render_check(document: Document, console: Console) -> None:
             a, b = choice["settlements"]
             verdict = f"the score prefers {choice['prefers']}" if choice["prefers"] else "the score is the same"
             console.print(Text(f"{seats_text(choice['side'])} can force {first} or {second}, not both: {verdict} "
-                               f"({first} {a:+d}, {second} {b:+d})"))
+                               f"(score with {first} {a:+d}, with {second} {b:+d})"))
     if document.get("together") is not None:
         answer = "yes" if document["together"] else "no"
         # four seats or more need more tricks than a Kratzen deal has (2 + 1 + 1 + 1 of 4): say so, not a bare no

@@ -9,6 +9,7 @@ Grammar (case-insensitive; documented in docs/format.md)::
                                                 the declarers, is their own announcement said explicitly)
     level         := "Kontra" | "Retour" | "Rekontra" | "Supra" | "Resupra"
     bonus         := "Absolut" | "Pagat" ["Ultimo"] | "PagatUltimo" | "Valat" | "Trull" | "Koenige" | "4Kings"
+                     | "4 Kings" | "Four Kings" | "Vier Koenige" | "Vier Könige" | "4 Koenige" | "4 Könige"
                      | "Mondfang"
 
 Play only needs the Pagat announcer (flag ``hard_pagat_reservation``); scoring reads the rest.
@@ -31,6 +32,33 @@ BONUSES = {
     "valat": "valat", "trull": "trull", "koenige": "four_kings", "könige": "four_kings", "4kings": "four_kings",
     "kings": "four_kings", "mondfang": "mondfang", "game": "game", "spiel": "game",
 }
+#: The words a count says the four Kings with, as RULES.md and the score's item title write them ("4 Kings", "Vier
+#: Könige"): "4 Kings" is one bonus, said in two words.
+KING_COUNTS = ("4", "four", "vier")
+KING_WORDS = ("kings", "koenige", "könige")
+
+
+def _joined_bonus(words: list[str]) -> list[str]:
+    """``words`` with a two-word bonus name ("Pagat Ultimo", "4 Kings", "Vier Könige") said as one word."""
+    if words[:2] == ["pagat", "ultimo"]:
+        return ["pagatultimo"] + words[2:]
+    if len(words) >= 2 and words[0] in KING_COUNTS and words[1] in KING_WORDS:
+        return ["4kings"] + words[2:]
+    return words
+
+
+class AnnouncementSyntaxError(StichError):
+    """An entry or item of the tag that does not parse, with its offset in the tag value and its text, so that a
+    record's reader points at the very item (``file:line:column``), not at the start of the tag."""
+
+    def __init__(self, message: str, offset: int, text: str) -> None:
+        super().__init__(message)
+        self.offset = offset
+        self.text = text
+
+
+class AnnouncementSeatError(AnnouncementSyntaxError, InvalidSeatError):
+    """An entry whose seat is not one of the deal's: pointed at the entry, and still "no such seat"."""
 
 
 @dataclass(frozen=True)
@@ -60,19 +88,26 @@ def parse_announcements(text: str, seats: int = 4) -> list[Announcement]:
         start += len(raw_entry) + 1
         if not entry:
             continue
+        entry_offset = entry_start + raw_entry.index(entry)
         seat_text, colon, items = entry.partition(":")
         seat = small_number(seat_text)
         if not colon or seat is None:
-            raise StichError(f"announcement {entry!r} does not start with a seat and a colon (e.g. '2: Kontra')")
+            raise AnnouncementSyntaxError(f"announcement {entry!r} does not start with a seat and a colon (e.g. "
+                                          "'2: Kontra')", entry_offset, entry)
         if not 1 <= seat <= seats:
-            raise InvalidSeatError(f"announcement {entry!r}: seat {seat} is not a seat of this {seats}-seat deal")
+            raise AnnouncementSeatError(f"announcement {entry!r}: seat {seat} is not a seat of this {seats}-seat deal",
+                                        entry_offset, entry)
         item_start = entry_start + raw_entry.index(":") + 1
         for raw_item in items.split(","):
             item = raw_item.strip()
             offset = item_start + (raw_item.index(item) if item else 0)
             item_start += len(raw_item) + 1
             if item:
-                result.append(replace(_parse_item(seat, item), offset=offset))
+                try:
+                    parsed = _parse_item(seat, item)
+                except AnnouncementSyntaxError as error:
+                    raise AnnouncementSyntaxError(str(error), offset, item) from None
+                result.append(replace(parsed, offset=offset))
     return result
 
 
@@ -80,21 +115,21 @@ def _parse_item(seat: int, item: str) -> Announcement:
     words = [w.lower() for w in item.split()]
     if words and words[0] in LEVELS:
         bonus = "game"
-        if len(words) == 2 and words[1] in BONUSES:
-            bonus = BONUSES[words[1]]
-        elif len(words) == 3 and words[1] == "pagat" and words[2] == "ultimo":
-            bonus = "pagat_ultimo"
+        named = _joined_bonus(words[1:])
+        if len(named) == 1 and named[0] in BONUSES:
+            bonus = BONUSES[named[0]]
         elif len(words) != 1:
-            raise StichError(f"announcement {item!r}: expected a Kontra level, optionally followed by a bonus")
+            raise AnnouncementSyntaxError(f"announcement {item!r}: expected a Kontra level, optionally followed by a "
+                                          "bonus", 0, item)
         return Announcement(seat, bonus, level=LEVELS[words[0]])
     side_word = words[-1] if words and words[-1] in ("dagegen", "dazu") else ""
     if side_word:
         words = words[:-1]
-    if words[:2] == ["pagat", "ultimo"]:
-        words = ["pagatultimo"] + words[2:]
+    words = _joined_bonus(words)
     if len(words) != 1 or words[0] not in BONUSES:
-        raise StichError(f"announcement {item!r}: expected a bonus (Absolut, Pagat, Valat, Trull, Koenige, "
-                         f"Mondfang) optionally followed by 'dagegen' or 'dazu', or Kontra/Retour/Supra/Resupra")
+        raise AnnouncementSyntaxError(f"announcement {item!r}: expected a bonus (Absolut, Pagat, Valat, Trull, "
+                                      "4 Kings, Mondfang) optionally followed by 'dagegen' or 'dazu', or "
+                                      "Kontra/Retour/Supra/Resupra", 0, item)
     return Announcement(seat, BONUSES[words[0]], against=side_word == "dagegen", dazu=side_word == "dazu")
 
 

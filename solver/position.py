@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, SupportsIndex, cast
 
-from .announcements import Announcement, announcement_error, pagat_announcement, parse_announcements
+from .announcements import (Announcement, AnnouncementSyntaxError, announcement_error, pagat_announcement,
+                            parse_announcements)
 from .cards import Card, CardSet, Pack, card_items
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
@@ -525,8 +526,18 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         if unused is not None and not getattr(game, feature):  # scoring would refuse it, and solving ignore it
             raise _tag_error(record, unused, f"[{name}] belongs to {games_with(feature)}'s scoring; {game.name} has "
                              "none", f"no [{name}] tag in a {game.name} record")
-    announcements = tag_value("Announcements", lambda t: parse_announcements(t.value, deal.seats),
-                              "seat: announcement; ...")
+
+    def read_announcements(tag: Tag) -> list[Announcement]:
+        try:
+            return parse_announcements(tag.value, deal.seats)
+        except AnnouncementSyntaxError as error:  # pointed at the item that does not parse, not the tag's start
+            if not 0 <= error.offset < len(tag.value):
+                raise
+            line, column = tag.position(error.offset)
+            expected = None if "expected" in str(error) else "seat: announcement; ..."
+            raise _error(record, str(error), line, column, error.text, expected) from None
+
+    announcements = tag_value("Announcements", read_announcements, "seat: announcement; ...")
     if announcements:
         state_tags.update(game.announced_state(announcements))
     try:

@@ -1149,11 +1149,15 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     assert schema_errors(document, SCHEMA) == [] and document["each_announcement"] is True
     gains = {(row["contract"], row["announced"]): row["announcement_gain"] for row in document["contracts"]}
     assert gains[("Solo", None)] is None and gains[("Solo", "1: Absolut")]["samples"] == 4
-    # without --announce: each bonus the hand allows (the Pagat with T1; no Trull without it, no Koenige)
+    # without --announce: each bonus the hand allows (the Pagat with T1; no Trull without it, no 4 Kings)
     chosen = make_setup("zwanzigerrufen", hand, 1, "Solo", each_announcement=True)
     assert chosen.announced == (None, "1: Absolut", "1: Valat", "1: Pagat Ultimo", "1: Trull")
     no_pagat = make_setup("zwanzigerrufen", "TS T21 T20 T18 T15 T12 T11 SK HK DG", 1, "Solo", each_announcement=True)
     assert no_pagat.announced == (None, "1: Absolut", "1: Valat")
+    # the four Kings are offered as the score's item and RULES.md name them ("Solo + Koenige" beside a "4 Kings"
+    # bonus column was two names for one bonus)
+    kings = make_setup("zwanzigerrufen", "TS T21 T20 T18 T15 SK CK HK DK DG", 1, "Solo", each_announcement=True)
+    assert kings.announced == (None, "1: Absolut", "1: Valat", "1: 4 Kings")
     # passing, the side is the cards': each announcement with what a defender says instead, the one the sample's
     # sides allow announced, so every pass row is settled on every sample (a row of announcements that fit one side
     # only was ranked best from its one sample where the seat was forehand's partner)

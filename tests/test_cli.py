@@ -288,6 +288,34 @@ def test_check_the_pagat_example():
     assert "pagat_ultimo" in out and "1+2 can force it" in out and "mondfang" in out
 
 
+def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
+    """`gives it up (forcing it: -6)` stood on the defenders' Mondfang row of board 6, where their forcing it
+    leaves the declarers at -6, the defenders +6: the number is the declaring side's net, as the score line under
+    the table, and the row now says so ("score when forced"), as the choice line does ("score with ...")."""
+    monkeypatch.setenv("COLUMNS", "220")
+    (document,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6")
+    under_score = {b["bonus"]: b for b in document["score"]["bonuses"]}
+    assert document["score"]["value"] == -18 and under_score["mondfang"]["side"] == [3, 4]
+    assert under_score["mondfang"]["with_bonus"] == -6 and not under_score["mondfang"]["score_forces"]
+    out = run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6").stdout
+    assert "gives it up (score when forced: -6)" in out and "score (double dummy): -18" in out
+    choice = run("check", EXAMPLES / "settlement.tbn").stdout
+    assert "the score prefers pagat_ultimo (score with valat +8, with pagat_ultimo +12)" in " ".join(choice.split())
+
+
+def test_an_objective_the_deal_decides_says_where_its_answer_is():
+    """RULES.md 1.6: Trull and 4 Kings come from the dealt hands and need no search. `solve -o trull` said only
+    "'trull' is no game's objective", as of a misspelling, to a player asking whether the Trull can be had; it now
+    says the cards decide it and that check lists it (Schafkopf's Laufende alike). Still a usage error."""
+    for name, game in (("trull", "Zwanzigerrufen"), ("four_kings", "Zwanzigerrufen"), ("Laufende", "Schafkopf")):
+        said = " ".join(run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4", "-o", name, code=2).stderr.split())
+        assert f"'{name}' is decided by the dealt hands ({game}), not by the play" in said, said
+        assert "stich check lists it" in said and "no game's objective" not in said
+    checked = {d["bonus"]: d for d in documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4")[0][
+        "dealt_bonuses"]}
+    assert checked["four_kings"]["made"] and checked["four_kings"]["side"] == [4]  # where check answers it
+
+
 def test_check_of_a_solo_speaks_of_one_declarer():
     """A Solo's check said "the defenders hold the declarers to 32" of the one soloist (the score said "the
     declarer" already); each bonus's description also gives the rule book's name (Absolut against, Pagat Ultimo)."""

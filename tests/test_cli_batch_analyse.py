@@ -478,7 +478,7 @@ def test_an_announcement_that_does_not_parse_is_a_usage_error_of_announce():
             "--contract", "SuitSolo", "-n", "2", "-j", "1"]
     for announce, said in (("Pagat", "announcement 'Pagat' does not start with a seat and a colon (e.g. '2: Kontra')"),
                            ("5: Valat", "announcement '5: Valat': seat 5 is not a seat of this 4-seat deal"),
-                           ("1: Foo", "announcement 'Foo': expected a bonus (Absolut, Pagat, Valat, Trull, Koenige, "
+                           ("1: Foo", "announcement 'Foo': expected a bonus (Absolut, Pagat, Valat, Trull, 4 Kings, "
                                       "Mondfang) optionally followed by 'dagegen' or 'dazu', or "
                                       "Kontra/Retour/Supra/Resupra")):
         result = runner.invoke(app, [*hand, "--announce", announce])

@@ -573,6 +573,26 @@ def test_trull_dealt_and_announced():
     assert announced.value == 2 and holder + 1 in announced.winners
 
 
+def test_a_silent_trull_or_four_kings_says_whose_cards_they_were():
+    """The cards decide the Trull and the 4 Kings (RULES.md 1.6), not the play, so "Trull made silently" told a
+    player nothing he could check; the reason names the seat dealt them (or, captured, the side that took them), as
+    a Mondfang's names whose Mond was caught."""
+    deal = "1: TS T21 T20 T1 HK / T19 HQ HN HJ HG / SK SQ SN SJ SG / CK CQ CN CJ CG"
+    play = "TS T19 SG CG T21 HG SJ CJ T20 HJ SN CN HK HQ SQ CQ T1 HN SK CK"
+    position = solver.make_position("Zwanzigerrufen", deal, "Solo", play=play)
+    trull, = items(score_deal(position))["trull"]
+    assert trull.winners == (1,) and trull.value == 2  # doubled in a Solo
+    assert trull.reason == "Trull made silently: seat 1 was dealt TS T21 T1"
+    captured = solver.make_position("Zwanzigerrufen", deal, "Solo", play=play, variant="card_bonus_basis=captured")
+    trull, = items(score_deal(captured))["trull"]
+    assert trull.reason == "Trull made silently: seat 1 took all three in the tricks"
+    kings_deal = "1: TS T21 T20 T1 SN / T19 HQ HN HJ HG / SK CK HK DK SG / CQ CN CJ CG SQ"
+    kings_play = "TS T19 SG CG T21 HG DK CJ T20 HJ CK CN SN HN SK SQ HK CQ T1 HQ"
+    kings, = items(score_deal(solver.make_position("Zwanzigerrufen", kings_deal, "Normal T19",
+                                                   play=kings_play)))["four_kings"]
+    assert kings.reason == "4 Kings made silently: seat 3 was dealt the four Kings" and kings.winners == (3, 4)
+
+
 def test_silent_pagat_made_and_beaten():
     def pagat_last(won: bool) -> Callable[[Position], bool]:
         def condition(position: Position) -> bool:
@@ -1049,6 +1069,17 @@ def test_cli_score_json(tmp_path):
     assert [json.loads(line)["game"] for line in board.stdout.splitlines()] == ["Schafkopf"]
 
 
+@pytest.mark.parametrize("said", ["4 Kings", "Vier Könige", "four kings", "Vier Koenige", "4 Könige", "Koenige"])
+def test_four_kings_announced_as_the_rules_and_the_score_name_them(said):
+    """RULES.md 1.7 and the score's own item title say "4 Kings" (players: "Vier Könige"); the tag took only the
+    one-word "Koenige"/"4Kings", so a name copied from `stich score` was refused as text that does not parse."""
+    assert parse_announcements(f"1: {said}; 2: Kontra {said}") == [Announcement(1, "four_kings"),
+                                                                   Announcement(2, "four_kings", level=2)]
+    position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
+    kings, = items(score_deal(position, announcements=f"1: {said}; 2: Kontra {said}"))["four_kings"]
+    assert kings.announced and kings.winners == (2, 4) and kings.value == 8  # nobody was dealt them: 2 x 2, Kontra
+
+
 def test_cli_score_table_and_variant(tmp_path):
     play = first_legal_play("Zwanzigerrufen", VALAT_DEAL, "Solo")
     path = write(tmp_path, record_text("Zwanzigerrufen", VALAT_DEAL, "Solo", play))
@@ -1068,7 +1099,10 @@ def test_cli_score_kratzen_pot(tmp_path):
 @pytest.mark.parametrize("announcements, column_of", [
     ("2: Kontra, Absolut dagegen; 3: Retour Pagat", "Retour Pagat"),
     ("1: Absolut dagegen", "Absolut dagegen"),
-    ("2: Kontra, Bogus", None),
+    ("2: Kontra, Bogus", "Bogus"),  # text that does not parse: at its item, not at the tag's start
+    ("2: Kontra; Retour", "Retour"),  # an entry without its seat
+    ("2: Kontra; 3: Kontra Vier Koenig", "Kontra Vier Koenig"),
+    ("2: Kontra; 5: Valat", "5: Valat"),  # no such seat: at its entry too
 ])
 def test_cli_rejects_bad_announcements_with_line_and_column(tmp_path, announcements, column_of):
     text = record_text("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=announcements)
@@ -1078,8 +1112,7 @@ def test_cli_rejects_bad_announcements_with_line_and_column(tmp_path, announceme
     assert "Traceback" not in result.output
     line_number = next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith("[Announcements"))
     line = text.splitlines()[line_number - 1]
-    column = line.index(column_of) + 1 if column_of else line.index('"') + 2
-    assert f"{path}:{line_number}:{column}:" in result.stderr
+    assert f"{path}:{line_number}:{line.index(column_of) + 1}:" in result.stderr
 
 
 def test_cli_rejects_bad_pot(tmp_path):

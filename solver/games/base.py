@@ -399,6 +399,9 @@ class Game(metaclass=GameType):
     has_bonus_items: ClassVar[bool] = True
     #: Whether bonuses are announced and Kontra'd: scoring takes ``announcements`` only then.
     has_announcements: ClassVar[bool] = False
+    #: The names of the bonuses :meth:`dealt_bonuses` lists (the cards decide them, no search answers them): an
+    #: ``--objective`` naming one is told where its answer is.
+    dealt_bonus_names: ClassVar[tuple[str, ...]] = ()
     #: The bonuses a declarer may announce, each with the cards it needs in the announcer's hand (names, space
     #: separated; "" for none): what contract advice compares with and without (``each_announcement``).
     own_announcements: ClassVar[tuple[tuple[str, str], ...]] = ()

@@ -455,6 +455,16 @@ class TarockOutcome:
         raise ValueError(bonus)
 
 
+def card_bonus_holder(rules: Rules, side: frozenset[int], bonus: str) -> str:
+    """Who had the cards of a Trull or 4 Kings that ``side`` made: the seat dealt them (``card_bonus_basis=
+    dealt_hand``), or the side that took them in its tricks (``captured``)."""
+    names, what, how_many, _ = CARD_BONUSES[bonus]
+    if rules.variant["card_bonus_basis"] == "captured":
+        return f"{rules.describe_side(side)} took {how_many} in the tricks"  # as stich check says it
+    seat = dealt_together(rules.deal, [rules.pack.parse(name).index for name in names])
+    return f"seat {(seat or 0) + 1} was dealt {what}"
+
+
 def dealt_together(deal: Deal, cards: Sequence[int]) -> int | None:
     """The seat dealt every one of ``cards`` (what :meth:`TarockOutcome.holds_together` asks of each seat of a
     side), or None."""
@@ -590,6 +600,8 @@ def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bon
             reason = f"{label} made silently"
             if bonus == "mondfang":  # says whose Mond it was: a side can lose it to its own Skus
                 reason += ": the Skus caught the Mond of " + " and ".join(f"seat {s + 1}" for s in outcome.mondfangs())
+            elif bonus in CARD_BONUSES:  # the cards decide it, not the play: says whose cards they were
+                reason += ": " + card_bonus_holder(rules, side, bonus)
             items.append(_two_sided(bonus, rules, side, base, 1, False, reason))
     if bonus == "pagat_ultimo":
         pagat_seat = outcome.facts.pagat_seat
@@ -713,7 +725,7 @@ class Zwanzigerrufen(Game):
     hand_size = 10
     has_announcements = True
     own_announcements = (("Absolut", ""), ("Valat", ""), ("Pagat Ultimo", "T1"), ("Trull", "TS T21 T1"),
-                         ("Koenige", "SK CK HK DK"))
+                         ("4 Kings", "SK CK HK DK"))
     defender_forms = {"Absolut": "Absolut dagegen", "Valat": "Valat dagegen", "Pagat Ultimo": "Kontra, Pagat dagegen"}
     defender_only = ("Kontra",)
     side_worded_bonuses = frozenset(AGAINST_BONUSES)
@@ -789,6 +801,7 @@ class Zwanzigerrufen(Game):
     state_tags = {"partner": int, "pagat_announcer": int}
     record_tags = {"partner": "Partner", "pagat_announcer": "Announcements"}
     hidden_state_tags = frozenset({"partner"})
+    dealt_bonus_names = ("trull", "four_kings")  # CARD_BONUSES (RULES.md 1.6)
     bonus_names = ("valat", "valat_against", "absolut", "absolut_against", "pagat_ultimo", "pagat_beaten",
                    "mondfang")
     bench_seed = 2020
