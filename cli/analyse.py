@@ -94,12 +94,13 @@ def render_analysis(document: dict, console=None) -> None:
         before, card, after = best
         console.print(Text(before) + painter.card(card) + Text(after))
     title, columns, rows = bonus_table(document)
-    bonuses = Table(title=title, title_justify="left")
-    for column in columns:
-        bonuses.add_column(column)
-    for row in rows:
-        bonuses.add_row(*row)
-    console.print(bonuses)
+    if rows:  # a Sie pays nothing but itself: no table
+        bonuses = Table(title=title, title_justify="left")
+        for column in columns:
+            bonuses.add_column(column)
+        for row in rows:
+            bonuses.add_row(*row)
+        console.print(bonuses)
     openings_found = opening_table(document)
     if openings_found is not None:
         title, columns, rows = openings_found

@@ -53,27 +53,42 @@ def say_interrupted(command: str, what: str) -> None:
     message(f"stich: {command}: stopped by the interrupt {what}")
 
 
+class OutputCut(KeyboardInterrupt):
+    """A second Ctrl-C or SIGTERM inside :func:`interrupts_held`: the output being written (a write blocked on a full
+    pipe, whose reader does not read) is cut short where it stood."""
+
+
 @contextmanager
 def interrupts_held() -> Iterator[None]:
     """Ctrl-C and SIGTERM held off for a few statements, then let through: a piece of output and what counts it
     (a record printed and the count the interrupt's line gives; a match's deal and the flag its closing reads) are
     done together or not at all. An interrupt between the two made the line call a printed record unanswered, and
-    broke ``match --json``'s document (its head written twice). Off the main thread (no handlers there) nothing is
-    held."""
+    broke ``match --json``'s document (its head written twice). A second one is not held: a write blocked on a full
+    pipe would hold every interrupt until its reader read, so it stops the write (:class:`OutputCut`). Off the main
+    thread (no handlers there) nothing is held."""
     signals = (signal.SIGINT, signal.SIGTERM)
     # a handler set outside Python (None) could not be put back
     if threading.current_thread() is not threading.main_thread() or None in map(signal.getsignal, signals):
         yield
         return
     held: list[tuple[int, Any]] = []
-    previous = {signum: signal.signal(signum, lambda number, frame: held.append((number, frame)))
-                for signum in signals}
+
+    def hold(number: int, frame: Any) -> None:
+        if held and previous[signal.Signals(number)] != signal.SIG_IGN:
+            raise OutputCut()
+        held.append((number, frame))
+
+    previous = {signum: signal.signal(signum, hold) for signum in signals}
+    cut = False
     try:
         yield
+    except OutputCut:
+        cut = True  # the interrupt already given: the held one is not given again
+        raise
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        if held:  # the first signal, to its own handler (an ignored one stays ignored)
+        if held and not cut:  # the first signal, to its own handler (an ignored one stays ignored)
             number, frame = held[0]
             handler = previous[signal.Signals(number)]
             if callable(handler):

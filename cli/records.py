@@ -21,7 +21,7 @@ from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
-from .errors import EXIT_BAD_INPUT, input_errors, interrupts_held, message, say_interrupted
+from .errors import EXIT_BAD_INPUT, OutputCut, input_errors, interrupts_held, message, say_interrupted
 from .options import PotOption
 from .render import Document, plural, print_diagram, record_title, stdout_console, stdout_encodes
 from .whatif import what_if
@@ -76,7 +76,7 @@ class InterruptedInPart(KeyboardInterrupt):
     samples solved so far), where any other record stopped is not answered at all."""
 
 
-def interrupted_records(answered: int, working: Position | None, in_part: bool) -> str:
+def interrupted_records(answered: int, working: Position | None, in_part: bool, cut: bool = False) -> str:
     """What the record loop says it finished when stopped by the interrupt (:func:`~cli.errors.say_interrupted`):
     the record it was working on, and that the ones printed before it are whole."""
     done = ("the record answered above is complete" if answered == 1 else
@@ -85,6 +85,8 @@ def interrupted_records(answered: int, working: Position | None, in_part: bool) 
     if working is None:
         return f"between two records: {done}" if answered else "before any record was answered"
     state = "its answer so far is printed, said as such" if in_part else "not answered"
+    if cut:
+        state = "its output was cut short where it stood: a second interrupt stopped a write that waited on stdout"
     return f"in the record at {record_place(working)} ({state}); {done}"
 
 
@@ -233,7 +235,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     shown += 1
                     working = None
     except KeyboardInterrupt as stop:
-        say_interrupted(command, interrupted_records(shown, working, isinstance(stop, InterruptedInPart)))
+        say_interrupted(command, interrupted_records(shown, working, isinstance(stop, InterruptedInPart),
+                                                     isinstance(stop, OutputCut)))
         raise
     for game, (first, count) in refused.items():
         which = f"{count} records of {game} from {first.source}:{first.line}" if count > 1 else \

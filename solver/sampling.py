@@ -1275,7 +1275,8 @@ def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[Rep
     best = best_card_parts(document)
     if best is not None:
         lines.append(best[0] + names([best[1]]) + best[2])
-    tables = [(bonus_table(document), frozenset({2}))]
+    bonuses = bonus_table(document)
+    tables = [(bonuses, frozenset({2}))] if bonuses[2] else []  # a Sie pays nothing but itself: no table
     openings = opening_table(document)
     if openings is not None:
         title, columns, rows = openings

@@ -335,6 +335,9 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
                                       "1", "--contract", "Rufer E", "-n", "8", "--seed", "1", "-j", "1"])
     assert result.exit_code == 0 and "whose" in result.stdout and "against it" not in result.stdout
     assert "│ Schneider │ the other side" in " ".join(result.stdout.split()) and "bonuses forced" in result.stdout
+    result = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EO GO HO SO EU GU HU SU", "--seat",
+                                      "1", "--contract", "Sie", "-n", "4", "-j", "1"])  # a Sie pays only itself
+    assert result.exit_code == 0 and "bonuses forced" not in result.stdout and "opening cards" in result.stdout
 
 
 def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():

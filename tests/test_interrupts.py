@@ -213,3 +213,58 @@ def test_an_interrupt_while_output_is_written_and_counted_comes_after_both(befor
         assert done == ["written", "counted"] and signal.getsignal(signal.SIGINT) is before
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_second_interrupt_while_output_is_held_cuts_the_output_short() -> None:
+    """A write blocked on a full pipe (a reader that does not read) held every Ctrl-C until the reader read: the
+    second one is not held, and stops the write where it stands (once: the held first is not given again)."""
+    from cli.errors import OutputCut, interrupts_held
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    done = []
+    try:
+        with pytest.raises(OutputCut):
+            with interrupts_held():
+                os.kill(os.getpid(), signal.SIGINT)
+                done.append("held")
+                os.kill(os.getpid(), signal.SIGINT)
+                done.append("never")
+        assert done == ["held"] and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path) -> None:
+    """``stich solve many.tbn --json | reader-that-sleeps``: once the pipe is full the record's write blocks, and the
+    held interrupt waited for the reader; a second Ctrl-C stops it at once, said as a record cut short (exit 130)."""
+    import fcntl
+    import termios
+    import time
+
+    deals = tmp_path / "many.tbn"
+    deals.write_text(((ROOT / "examples" / "zwanzigerrufen.tbn").read_text() + "\n") * 20)
+    read, write = os.pipe()  # nobody reads: the pipe fills and the solve's write blocks
+    fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", str(deals),
+                                "--json", "--threads", "1"], stdout=write, stderr=subprocess.PIPE, text=True)
+    os.close(write)
+
+    def waiting() -> int:
+        return int.from_bytes(fcntl.ioctl(read, termios.FIONREAD, b"\0" * 4), sys.byteorder)
+
+    try:
+        before, deadline = -1, time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None and waiting() != before:  # until it blocks
+            before = waiting()
+            time.sleep(1.0)
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        os.close(read)
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    assert "stopped by the interrupt in the record at" in stderr and "cut short" in stderr, stderr
+    assert "Traceback" not in stderr

@@ -290,6 +290,10 @@ def test_a_tout_is_won_only_by_every_trick() -> None:
     assert [bonus.name for bonus in report.bonuses] == ["tout"]
     solo = analyse_hand("Schafkopf", "EO GO HO EU GU HA HZ HK", 1, "Solo H", samples=4, seed=3, workers=1)
     assert {bonus.name for bonus in solo.bonuses} >= {"game", "schneider", "schwarz"}
+    # a Sie pays 52 whatever the play: no odds at all, and no empty table of them
+    sie = analyse_hand("Schafkopf", "EO GO HO SO EU GU HU SU", 1, "Sie", samples=4, seed=3, workers=1)
+    assert sie.bonuses == () or list(sie.bonuses) == []
+    assert "bonuses forced" not in str(sie) and "opening cards" in str(sie)
 
 
 def test_kratzen_other_seats_targets_are_solved_not_read_off_the_hands_tricks() -> None:
