@@ -264,7 +264,7 @@ def analyse(
                 so_far = _with_record(position, so_far)
                 emit_json(so_far) if as_json else render_analysis(so_far)
 
-            with live_analysis(samples, as_json, finish, checkpoint) as show:
+            with live_analysis(samples, as_json, finish, checkpoint, in_record_loop=True) as show:
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
                                             scheduler=scheduler, worker_wait=worker_wait, notify=notify,
@@ -300,11 +300,13 @@ def analyse(
 
 
 @contextlib.contextmanager
-def live_analysis(samples: int, as_json: bool, finish: Callable[[dict], None], checkpoint: Path | None = None):
+def live_analysis(samples: int, as_json: bool, finish: Callable[[dict], None], checkpoint: Path | None = None,
+                  in_record_loop: bool = False):
     """A status line on a terminal while a single-contract analysis samples: samples done, the win chance and the
     mean with its interval so far (nothing on a pipe or with --json). On Ctrl-C (or SIGTERM) ``finish`` prints the
     analysis of the samples solved so far, said as such (``stopped``), as the advice does, and the interrupt goes on
-    (exit 130); before the first samples stderr says there is nothing to print."""
+    (exit 130), said on stderr (in a FILE's record loop, whose own line says the record is printed in part, only
+    where the checkpoint keeps the samples); before the first samples stderr says there is nothing to print."""
     latest: list[HandAnalysis] = []
     try:
         with status_on_stderr("analyse: starting", not as_json) as update:
@@ -315,9 +317,11 @@ def live_analysis(samples: int, as_json: bool, finish: Callable[[dict], None], c
     except KeyboardInterrupt:
         if latest:
             finish({**latest[0].as_dict(), "stopped": "interrupt", "requested": samples})
-            if checkpoint is not None:
-                say_interrupted("analyse", f"after {latest[0].samples:,} of {samples:,} samples; the chunks solved "
-                                f"are kept in {checkpoint}: rerun the command to resume")
+            kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume" if checkpoint is not None
+                    else "--checkpoint FILE keeps them for a rerun")
+            if checkpoint is not None or not in_record_loop:
+                say_interrupted("analyse", f"after {latest[0].samples:,} of {samples:,} samples: the analysis of "
+                                f"these is printed ({kept})")
             raise InterruptedInPart from None  # a FILE's record loop says this record is printed in part
         else:
             kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume"

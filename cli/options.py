@@ -21,7 +21,7 @@ from solver.games import GAMES, check_flags_of_some_game, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
                              everyday_refusal)
 from solver.position import Position
-from solver.scoring import MAX_POT, read_pot
+from solver.scoring import MAX_POT, set_or_check_pot
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
                                   table_megabytes, usable_cores)
 from solver.variant import Variant
@@ -46,9 +46,9 @@ def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -
     dealt = {name: game.name for game in GAMES for name in game.dealt_bonus_names}
     for value in [values] if isinstance(values, str) else values or []:
         if value.strip().lower() in dealt:  # RULES.md 1.6: the Trull and the 4 Kings need no search
-            raise typer.BadParameter(f"{value!r} is decided by the dealt hands ({dealt[value.strip().lower()]}), "
-                                     "not by the play, so no search answers it: stich check lists it beside the "
-                                     "searched bonuses")
+            raise typer.BadParameter(f"{value!r} is decided by the cards each side holds or takes "
+                                     f"({dealt[value.strip().lower()]}), not by a search of the play: stich check "
+                                     "lists it beside the searched bonuses")
         if value.strip().lower() not in known:
             raise typer.BadParameter(f"{value!r} is no game's objective{did_you_mean(value, known)} (the "
                                      f"objectives: {', '.join(known)})")
@@ -352,11 +352,5 @@ class PotOption:
         return None
 
     def apply(self, position: Position) -> None:
-        """Set the pot where the game reads its ``[Pot]``, as a record's own tag would (nothing for a game without
-        one); else read the record's own tag, so that a bad one is refused at its line and column by every command,
-        not only by those that score (``show`` printed "pot: abc chips", ``solve -o tricks`` said nothing)."""
-        chips = self(position)
-        if chips is not None and position.record is not None:
-            position.record.set("Pot", str(chips))
-        elif position.game.has_pot:
-            read_pot(position.record, None)  # a ParseError at the tag
+        """The pot given to the record, or its own ``[Pot]`` checked (:func:`~solver.scoring.set_or_check_pot`)."""
+        set_or_check_pot(position, self(position))

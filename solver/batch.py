@@ -46,6 +46,7 @@ from .formats.tbn import Record, format_record, iter_records
 from .html_tables import html_lines, html_table
 from .games import GAMES, check_flags_of_some_game
 from .games.outcome import read_pot
+from .scoring import set_or_check_pot
 from .position import Position, position_from_record
 from .search.boundary import check_flag
 from .search.engine import EngineSolver
@@ -262,10 +263,7 @@ def solve_item(item: Item, question: Question, engine: EngineSolver) -> dict[str
     board = item.record.get("Board")
     try:
         position = position_from_record(item.record, variant=question.variant)
-        if question.pot is not None and position.game.has_pot and position.record is not None:
-            position.record.set("Pot", str(question.pot))  # read where the game reads its [Pot], as stich solve does
-        elif position.game.has_pot:
-            read_pot(position.record, None)  # a bad [Pot] is the record's error whatever is asked, as in stich solve
+        set_or_check_pot(position, question.pot)
     except StichError as error:
         return {**head, "board": board, "error": str(error)}
     try:

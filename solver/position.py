@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, SupportsIndex, cast
 
-from .announcements import (Announcement, AnnouncementSyntaxError, announcement_error, pagat_announcement,
-                            parse_announcements)
+from .announcements import (Announcement, AnnouncementSeatError, AnnouncementSyntaxError, announcement_error,
+                            pagat_announcement, parse_announcements)
 from .cards import Card, CardSet, Pack, card_items
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
@@ -534,7 +534,9 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
             if not 0 <= error.offset < len(tag.value):
                 raise
             line, column = tag.position(error.offset)
-            expected = None if "expected" in str(error) else "seat: announcement; ..."
+            # a seat the deal has not: the entry has the expected shape
+            expected = None if "expected" in str(error) or isinstance(error, AnnouncementSeatError) else \
+                "seat: announcement; ..."
             raise _error(record, str(error), line, column, error.text, expected) from None
 
     announcements = tag_value("Announcements", read_announcements, "seat: announcement; ...")

@@ -207,5 +207,18 @@ def score_deal(position: Position, *, pot: int | None = None, announcements: Ann
     return settle(position, scoring_inputs(position, pot=pot, announcements=announcements))
 
 
+def set_or_check_pot(position: Position, chips: int | None) -> None:
+    """Give a record the pot ``chips`` where the game reads its ``[Pot]``, as the record's own tag would (the
+    commands' ``--pot``); without it read the record's own tag, so that a bad one is the record's error at its line
+    and column whatever a command asks of it, not only where the pot is paid (the board opens such a record and says
+    it beside the score, the one answer it spoils). Nothing for a game paid from no pot."""
+    if not position.game.has_pot:
+        return
+    if chips is not None and position.record is not None:
+        position.record.set("Pot", str(chips))
+    else:
+        read_pot(position.record, None)  # a ParseError at the tag
+
+
 __all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "read_pot", "score_deal", "score_notes",
-           "scoring_inputs", "settle"]
+           "scoring_inputs", "set_or_check_pot", "settle"]
