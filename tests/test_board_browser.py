@@ -94,6 +94,11 @@ def wait_for(condition, what: str, timeout: float = WAIT):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def accessible_name(driver, selector: str) -> str:
+    """An element's accessible name, read again where the page redrew it meanwhile (a stale element)."""
+    return wait_for(lambda: driver.find_element("css selector", selector).accessible_name, f"a name of {selector}")
+
+
 def paste_record(driver, server: str, text: str, ready: str, what: str) -> None:
     """Opens the page and loads ``text`` as the Paste dialog does, then waits until the page has settled and
     ``ready`` (an expression on the page's state ``S``) holds."""
@@ -344,7 +349,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
                                   "return [n.textContent, n.className]")
     assert badge == ["✗▲", "value good"]  # good in a sign too, not in the colour alone (the second audit)
     # and says so to a screen reader, which hears no colour
-    assert driver.find_element("css selector", '#seat-2 .card[data-card="GA"]').accessible_name == \
+    assert accessible_name(driver, '#seat-2 .card[data-card="GA"]') == \
         "Gras Ace (GA): no for seats 3+4, good for seat 2, a best card"
     assert driver.find_element("id", "summary").text.startswith(
         "schneider_against: no for seats 3+4 · seat 2 plays for the least · ▲ good, ▼ bad for seat 2")
@@ -834,7 +839,7 @@ def test_a_screen_reader_is_told_what_the_eye_sees(driver, server):
     assert names["T1"] == "Tarock 1, the Pagat (T1)" and names["T20"] == "Tarock 20 (T20)"
     assert names["TS"] == "the Sküs (TS)"
     assert names["HK"] == "seat 3 played King of hearts (HK)"
-    assert driver.find_element("id", "seat-4").accessible_name == "Seat 4 · defender · 0 tricks · 0 points, to play"
+    assert accessible_name(driver, "#seat-4") == "Seat 4 · defender · 0 tricks · 0 points, to play"
     assert driver.find_element("id", "announce").get_attribute("textContent") == \
         "Seat 3 played King of hearts (HK). Seat 4 to play."
     card.send_keys(Keys.ENTER)
@@ -944,7 +949,7 @@ def test_the_cards_to_play_are_one_tab_stop_and_the_arrows_choose(driver, server
     wait_for(lambda: settled(driver) and driver.execute_script("return S.moves.slice(0, S.cursor)") == [legal[1][0]],
              f"{legal[1][0]} played")
     assert driver.execute_script("return document.activeElement.matches('.seat.to-move .card.legal[tabindex=\"0\"]')")
-    assert driver.find_element("id", "seat-1").accessible_name == "Seat 1 · declarer · 0 tricks · 0 points"
+    assert accessible_name(driver, "#seat-1") == "Seat 1 · declarer · 0 tricks · 0 points"
     open_record(driver, "kratzen.tbn board 1")  # every seat for itself: its tricks and chips, said in words
     names = [n.accessible_name for n in driver.find_elements("css selector", ".seat")]
     assert names and all(" · " in name and "trick" in name and " tr " not in name for name in names), names
