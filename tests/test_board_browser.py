@@ -695,6 +695,7 @@ def test_single_dummy_keeps_the_partner_secret(driver, server):
             panel, note = wait_for(lambda: driver.execute_script("return S.cursor") == cursor
                                    and driver.execute_script(shown), f"the table after {cursor} cards")
             assert ("declarers (1+2)" in panel) == known and "seats 1+2" not in note, (cursor, panel, note)
+            assert "CalledTarock 20 (T20)" in panel  # the bid says it aloud: public in single dummy too
             if not known:
                 assert f"not known to seat {seat} yet" in panel
                 roles = driver.execute_script("return [...document.querySelectorAll('.seat .who')].map((n) => "

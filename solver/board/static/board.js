@@ -349,6 +349,8 @@ function renderContract() {
   const contract = el("span", {}, `${view.game} ${view.contract_words}`,
     suit ? el("span", { class: `contract-sign c-${suit.colour}`, id: "contract-sign" }, ` ${suit.sign}`) : "");
   const facts = [["Contract", contract], [capital(view.declarer_title), `seat ${view.declarer}`]];
+  // the card the bid called the partner by (Zwanzigerrufen's tarock, a Rufer's ace): the bid says it aloud
+  if (view.called) facts.push(["Called", view.called.spoken]);
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
   if (view.variant) facts.push(["Variant", view.variant]);
