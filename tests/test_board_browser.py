@@ -708,7 +708,8 @@ def test_single_dummy_keeps_the_partner_secret(driver, server):
 def test_single_dummy_shows_no_double_dummy_figure(driver, server):
     """The play audit: in single dummy the graph still drew the double-dummy value of the position shown (a defender
     read the declarers' +4 off it beside his 33% odds) and the past cards' grades, whose tooltips named the best cards
-    of a hidden hand. Single dummy draws neither now, and says where they are; the play list keeps its leaders."""
+    of a hidden hand. Single dummy draws neither now, and says where they are; the play list keeps its leaders. The
+    keys line no longer lists space for a best card there, where it does nothing."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 7", 8)
@@ -720,6 +721,8 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
         assert driver.execute_script("return document.querySelectorAll('#graph .dot, #graph polyline').length") == 0
         assert not driver.find_element("id", "graph").is_displayed()
         assert "double-dummy view shows them" in driver.find_element("id", "curve-note").text
+        # nor does it list space for a best card: single dummy values no card best, so the key did nothing
+        assert "a best card" not in driver.find_element("id", "keys").text
         assert driver.execute_script(graded) == 0
         titles = driver.execute_script("return [...document.querySelectorAll('#play span')].map((n) => n.title)")
         assert not any("best" in title or "ok" in title for title in titles), titles
@@ -732,6 +735,7 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
     wait_for(lambda: driver.execute_script("return document.querySelectorAll('#graph .dot').length") == 33,
              "the graph again in double dummy")
     assert driver.find_element("id", "graph").is_displayed() and driver.execute_script(graded)
+    assert "space a best card" in driver.find_element("id", "keys").text
 
 
 def test_the_keyboard_plays_any_card(driver, server):

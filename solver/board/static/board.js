@@ -429,6 +429,7 @@ function renderButtons() {
   for (const id of ["first", "undo"]) available(id, S.cursor > 0);
   for (const id of ["redo", "last"]) available(id, S.cursor < S.moves.length);
   available("best", S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd");
+  $("keys-best").hidden = S.mode === "sd";  // single dummy values no card best: space does nothing there
 }
 
 // --- values on the cards --------------------------------------------------------------------------------------------
