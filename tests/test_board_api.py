@@ -119,6 +119,19 @@ def test_the_partner_is_public_once_the_called_card_is_played(path, board, calle
         assert public == [False] * played + [True] * (len(moves) + 1 - played)
 
 
+@pytest.mark.parametrize("path, board, called", [(ZR, "1", ("T20", "Tarock 20 (T20)")),
+                                                  (ZR, "2", ("T19", "Tarock 19 (T19)")),
+                                                  (SK, "1", ("GA", "Gras Ace (GA)")), (ZR, "3", None), (SK, "2", None),
+                                                  (KR, "1", None)])
+def test_the_view_names_the_called_card(path, board, called):
+    """The play audit: the page never said which card called the partner (Zwanzigerrufen's Zwanzger, a Rufer's
+    ace), though the bid says it aloud; the view names it, in words too, and nothing where nobody is called."""
+    c = client(path, board=board)
+    opened_board, moves = opened(c)
+    shown = c.post("/api/position", json={"board": opened_board, "moves": []}).json()["called"]
+    assert (shown and (shown["name"], shown["spoken"])) == called
+
+
 def test_the_partner_who_ran_away_is_public():
     """seeds/001: the Rufer partner is revealed "by playing the ace or running away legally". The view kept him
     secret after he led G9 holding GA G9 G8 G7 and the trick ended without the ace (RULES.md 2.3 rule 3), until the

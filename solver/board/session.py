@@ -445,6 +445,21 @@ def partner_public(position: Position) -> bool:
     return called is None or not any(hand >> called & 1 for hand in position.state.hands)
 
 
+def called_card(position: Position) -> dict[str, str] | None:
+    """The card the declarer called her partner by, which the bid says aloud: Zwanzigerrufen's called tarock (the
+    Zwanzger, T20, or the next she lacks), a Schafkopf Rufer's called ace (RULES.md 1.2 and 2.2); its name and its
+    name in words. None where nobody is called (a Solo, a Wenz, Kratzen)."""
+    rules = position.rules
+    called = rules.contract.card
+    ace = rules.tables().called
+    if called is None and ace is not None:
+        called = ace.card
+    if called is None:
+        return None
+    card = position.pack[called]
+    return {"name": card.name, "spoken": position.game.card_in_words(card)}
+
+
 def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
     """Everything the table shows after ``moves``: hands, the trick on the table, what each side has taken, the
     contract and its people, the legal cards. No search: this answers at once."""
@@ -488,7 +503,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "contract": str(rules.contract), "contract_words": game.contract_in_words(rules.contract),
         "contract_suit": suit_sign(pack, rules.contract.suit),
         "declarer": rules.declarer + 1, "declarer_title": game.declarer_title, "partner": [s + 1 for s in partner],
-        "partner_public": partner_public(position),
+        "partner_public": partner_public(position), "called": called_card(position),
         "declaring_side": _side_text(declaring), "per_seat": per_seat,
         "announcements": record.get("Announcements") or "", "variant": rules.variant.text(),
         "event": record.get("Event") or "",

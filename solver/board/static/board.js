@@ -349,6 +349,8 @@ function renderContract() {
   const contract = el("span", {}, `${view.game} ${view.contract_words}`,
     suit ? el("span", { class: `contract-sign c-${suit.colour}`, id: "contract-sign" }, ` ${suit.sign}`) : "");
   const facts = [["Contract", contract], [capital(view.declarer_title), `seat ${view.declarer}`]];
+  // the card the bid called the partner by (Zwanzigerrufen's tarock, a Rufer's ace): the bid says it aloud
+  if (view.called) facts.push(["Called", view.called.spoken]);
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
   if (view.variant) facts.push(["Variant", view.variant]);
@@ -372,15 +374,20 @@ function renderPlay() {
   const list = $("play");
   list.replaceChildren();
   const seats = S.view.seats;
-  const grades = {};
-  if (S.curve) for (const card of S.curve.cards) grades[card.number] = card;
+  const grades = {};  // single dummy grades nothing: a grade is double dummy, it knows the hidden hands
+  if (S.curve && S.mode !== "sd") for (const card of S.curve.cards) grades[card.number] = card;
+  // who played each card shown: the graph's cards know, and in single dummy the table's tricks (the last cards of
+  // its tricks are the line's up to the card shown)
+  const played = S.mode === "sd" ? [...S.view.history.flatMap((trick) => trick.cards), ...S.view.trick] : [];
+  const seatOf = (index) => grades[index + 1] ? grades[index + 1].seat
+    : played[played.length - S.cursor + index] ? played[played.length - S.cursor + index].seat : null;
   let item = null;
   S.moves.forEach((name, index) => {
     if (S.mode === "sd" && index >= S.cursor) return;  // single dummy: the line's later cards would show the hands
     if (index % seats === 0) {
       item = el("li"); list.append(item);
-      const lead = grades[index + 1];  // the graph's cards know who played each: the trick's leader
-      if (lead) item.append(el("span", { class: "leader", title: `seat ${lead.seat} led` }, `S${lead.seat}`), " ");
+      const lead = seatOf(index);  // the trick's leader
+      if (lead) item.append(el("span", { class: "leader", title: `seat ${lead} led` }, `S${lead}`), " ");
     }
     const classes = [index + 1 === S.cursor ? "current" : "", index >= S.cursor ? "ahead" : "",
       grades[index + 1] ? grades[index + 1].grade : ""].join(" ");
@@ -422,6 +429,7 @@ function renderButtons() {
   for (const id of ["first", "undo"]) available(id, S.cursor > 0);
   for (const id of ["redo", "last"]) available(id, S.cursor < S.moves.length);
   available("best", S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd");
+  $("keys-best").hidden = S.mode === "sd";  // single dummy values no card best: space does nothing there
 }
 
 // --- values on the cards --------------------------------------------------------------------------------------------
@@ -529,6 +537,8 @@ async function loadValues() {
 // --- the evaluation graph -------------------------------------------------------------------------------------------
 
 async function loadCurve(again = true) {
+  // single dummy draws no graph (renderCurve): not asked, the odds have the analysis thread to themselves
+  if (S.mode === "sd") { renderCurve(); renderPlay(); return; }
   const by = S.objective === "score" ? "score" : "points";  // the graph follows the score while cards are valued by it
   const key = `${S.board}|${by}|${S.moves.join(" ")}`;
   if (S.curve && key === S.curveKey) { renderCurve(); return; }
@@ -579,11 +589,18 @@ new ResizeObserver(() => {
   if (S.curve && measured && curveDrawWidth() !== S.curveWidth) renderCurve();
 }).observe(document.getElementById("graph"));
 
+const SD_NO_GRAPH = "The graph and the grades are double dummy (they know every hand): the double-dummy view " +
+  "shows them, the odds above are what this seat can know";
+
 function renderCurve() {
   const svg = $("graph");
   const curve = S.curve;
   svg.replaceChildren();
   const note = $("curve-note");
+  // every point of the graph, the one of the position shown too, and every grade is double dummy: they know the
+  // hidden hands (the play audit: a defender read the declarers' +4 and a card's "best: T21" off it)
+  svg.style.display = S.mode === "sd" ? "none" : "";
+  if (S.mode === "sd") { note.textContent = SD_NO_GRAPH; return; }
   if (!curve || !S.view) { note.textContent = ""; return; }
   const ns = "http://www.w3.org/2000/svg";
   const make = (tag, attrs) => { const n = document.createElementNS(ns, tag); for (const k in attrs) n.setAttribute(k, attrs[k]); return n; };
