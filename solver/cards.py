@@ -161,6 +161,10 @@ class Pack:
     def parse(self, token: str | Card) -> Card:
         """The card a token names (case-insensitive, aliases and Unicode suit signs allowed)."""
         index = self.lookup(token)
+        if index is None and isinstance(token, Card):  # "Card(EA) is not a card of the Kratzen pack", which has EA
+            owner = next((game for game, (pack, _) in _GAME_PACKS.items() if pack.holds(token)), "another")
+            raise UnknownCardError(f"{token.name} is a card of the {owner} pack, not of the {self.game} pack (a "
+                                   f"game takes its own pack's cards, or tokens)")
         if index is None:
             raise UnknownCardError(f"{token!r} is not a card of the {self.game} pack{self.unknown_note(token)}")
         return self.cards[index]

@@ -93,9 +93,10 @@ class PlayState:
             except UnknownCardError as error:
                 raise UnknownCardPlayError(str(error)) from None
         elif isinstance(card, Card):
-            if not self.rules.pack.holds(card):
-                raise UnknownCardPlayError(f"{card.name} is not a card of the {self.rules.game.name} pack")
-            card = card.index
+            try:
+                card = self.rules.pack.parse(card).index  # another game's card: the message names its game
+            except UnknownCardError as error:
+                raise UnknownCardPlayError(str(error)) from None
         if not is_whole_number(card):
             index = integral(card)  # a numpy integer (a bot's argmax) is a pack index too
             if not is_whole_number(index):

@@ -500,7 +500,7 @@ def test_card_sets_and_cards_of_another_pack(valat, schafkopf):
         hand | solver.CardSet(schafkopf.pack, 1)
     with pytest.raises(TypeError):
         hand | 3  # type: ignore[operator]
-    with pytest.raises(solver.IllegalPlayError, match="not a card of the Zwanzigerrufen pack"):
+    with pytest.raises(solver.IllegalPlayError, match="E9 is a card of the Schafkopf pack, not of the Zwanzigerrufen"):
         valat.state.play(foreign)
     with pytest.raises(solver.UnknownCardError, match="a card set's pack"):
         solver.CardSet(None, 1)  # type: ignore[arg-type]

@@ -194,7 +194,7 @@ def test_every_card_play_refuses_is_an_illegal_play_and_one_not_in_the_pack_an_u
 
     position = ending()
     for card in ["ZZ", "EA", solver.Schafkopf.pack.parse("EA"), 40]:
-        with pytest.raises(UnknownCardPlayError, match="not a card of the Zwanzigerrufen pack") as caught:
+        with pytest.raises(UnknownCardPlayError, match="not (a card )?of the Zwanzigerrufen pack") as caught:
             position.play(card)
         assert isinstance(caught.value, solver.IllegalPlayError) and isinstance(caught.value, solver.UnknownCardError)
     with pytest.raises(solver.IllegalPlayError, match=r"card 2 of the play \(T2l\): 'T2l' is not a card of the "
@@ -255,7 +255,7 @@ def test_what_the_api_hands_out_it_takes_back():
     assert sorted(hand, reverse=True) == sorted(hand.names(), key=pack.parse, reverse=True)
     assert sorted(reversed(list(hand))) == list(hand) and pack[3] < pack[4] and pack[4] >= pack[3]
     assert pack.parse(pack[3]) is pack[3] and pack.card_set(list(hand)) == hand
-    with pytest.raises(solver.UnknownCardError, match="not a card of the Zwanzigerrufen pack"):
+    with pytest.raises(solver.UnknownCardError, match="EA is a card of the Schafkopf pack, not of the Zwanzigerrufen pack"):
         pack.parse(solver.Schafkopf.pack[0])
     first = next(iter(position.legal_cards()))
     assert position.play_cards(card for card in [first]) == position.play(first)
