@@ -135,7 +135,7 @@ def parse_hand(pack: Pack, text: str | Sequence[str | Card], seat: int) -> int:
             raise InvalidDealError(f"seat {seat + 1}: {error}") from None
         if mask >> card.index & 1:
             # another name of the same card (XX for T20) says which two tokens met
-            names = {name.upper(): name for name in (written[card.index], token)
+            names = {name.upper(): name for name in (written[card.index], str(token))
                      if name.upper() != card.name.upper()}.values()  # t20 is T20 in other letters, no other name
             also = f" (written {' and '.join(repr(name) for name in sorted(names))})" if names else ""
             raise InvalidDealError(f"seat {seat + 1}: {card.name} appears twice{also}")

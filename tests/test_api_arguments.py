@@ -852,6 +852,8 @@ def test_make_position_takes_hands_of_cards_as_it_takes_hands_of_tokens(kratzen)
         make_position("Kratzen", [schafkopf_hand, hands[1], hands[2]], "Trump S")  # another game's cards
     with pytest.raises(solver.UnknownCardPlayError, match=said):  # it said 'E9 is not a card of the Kratzen pack'
         by_text.play(next(iter(schafkopf_hand)))
+    with pytest.raises(InvalidDealError, match="seat 1: EO appears twice$"):  # a Card met a token
+        make_position("Kratzen", [["eo", *hands[0]], hands[1], hands[2]], "Trump S")
     with pytest.raises(InvalidDealError, match="seat 2: EO already dealt"):
         make_position("Kratzen", [hands[0], ["EO", "HA", "HU", "S7"], hands[2]], "Trump S")
     with pytest.raises(InvalidDealError, match=r"a list or CardSet of card tokens or Cards\) or a Deal, not \[\[1, 2"):
