@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence, SupportsIndex, cast
 
+from .cards import CardTokens
 from .deal import Deal, parse_hand
 from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
                      integral, is_whole_number)
@@ -719,9 +720,9 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
     return texts
 
 
-def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
+def make_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
                contracts: str | Sequence[str] = "all",
-               *, known: Mapping[int, str] | None = None, seed: int = DEFAULT_SEED,
+               *, known: Mapping[int, CardTokens] | None = None, seed: int = DEFAULT_SEED,
                variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                announcements: str | None = None, pot: int | None = None,
                each_announcement: bool = False) -> AdviceSetup:
@@ -730,9 +731,9 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: Supports
                         announcements=announcements, pot=pot, each_announcement=each_announcement)[0]
 
 
-def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
+def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
                  contracts: str | Sequence[str] = "all",
-                 *, known: Mapping[int, str] | None = None, seed: int = DEFAULT_SEED,
+                 *, known: Mapping[int, CardTokens] | None = None, seed: int = DEFAULT_SEED,
                  variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                  announcements: str | None = None, pot: int | None = None,
                  each_announcement: bool = False) -> tuple[AdviceSetup, dict[str, str]]:
@@ -948,8 +949,8 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     return total, stopped[0] if stopped else None
 
 
-def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
-                    contracts: str | Sequence[str] = "all", *, known: Mapping[int, str] | None = None,
+def contract_advice(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
+                    contracts: str | Sequence[str] = "all", *, known: Mapping[int, CardTokens] | None = None,
                     samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                     variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                     announcements: str | None = None, pot: int | None = None, time_limit: float | None = None,
@@ -1078,7 +1079,7 @@ class CardAdvice:
         return advice_html(named_cards(document, card_advice_report(document)))
 
 
-def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
+def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, CardTokens] | None = None,
               samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None, time_limit: float | None = None,
               stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
               progress: Callable[[AdviceSums], None] | None = None,
@@ -1150,7 +1151,7 @@ def without_bonuses_text(checkpoint: str | os.PathLike, samples: int) -> str:
             "stay in the file)")
 
 
-def known_by_seat(position: Position, known: Mapping[int, str] | None) -> dict[int, tuple[str, ...]]:
+def known_by_seat(position: Position, known: Mapping[int, CardTokens] | None) -> dict[int, tuple[str, ...]]:
     """Known cards (checked, as :func:`solver.sampling.seat_cards` checks them) by seat in seat order, each seat's
     cards named in pack order, as the advice says them."""
     pack = position.game.pack
@@ -1158,7 +1159,7 @@ def known_by_seat(position: Position, known: Mapping[int, str] | None) -> dict[i
             for other, cards in sorted((known or {}).items())}
 
 
-def card_advice(position: Position, seat: SupportsIndex | None = None, *, known: Mapping[int, str] | None = None,
+def card_advice(position: Position, seat: SupportsIndex | None = None, *, known: Mapping[int, CardTokens] | None = None,
                 samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                 time_limit: float | None = None, stop: threading.Event | None = None,
                 checkpoint: str | os.PathLike | None = None,

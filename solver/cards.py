@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence, TypeAlias
 
 from .errors import UnknownCardError, did_you_mean, is_whole_number
 
@@ -80,6 +80,11 @@ class Card:
 
     def __ge__(self, other: object) -> bool:
         return self.index >= other.index if isinstance(other, Card) else NotImplemented
+
+
+#: Cards as the API takes them (:func:`card_items`): one string of tokens, or a collection of tokens and Cards (a
+#: :class:`CardSet`, ``position.hand(seat)``, among them).
+CardTokens: TypeAlias = "str | Iterable[str | Card]"
 
 
 def card_items(cards: object) -> list | None:

@@ -122,3 +122,28 @@ def test_every_seat_argument_is_typed_as_the_integral_seats_it_takes(tmp_path):
     make_position, the analyses, the advice, strategy_tree and random_position said ``int``: a type checker refused
     the numpy seat each of them takes at run time."""
     assert_strict_client_type_checks(tmp_path, NUMPY_SEATS)
+
+
+CARD_ARGUMENTS = '''"""A user's script passing the API's own Cards and card sets, and a variant as text, where they are taken."""
+import solver
+from solver.advice import contract_advice
+from solver.sampling import hand_position
+
+position = solver.make_position("kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump E")
+hand = position.hand(1)
+solver.analyse_hand("kratzen", hand, 1, "Trump E", known={2: position.hand(2)}, samples=1, workers=1)
+solver.analyse_hand("kratzen", list(hand), 1, "Trump E", samples=1, workers=1)
+contract_advice("kratzen", hand, 1, samples=1, workers=1)
+hand_position("kratzen", hand, 1, "Trump E", known={3: ["EK", position.pack.parse("G8")]})
+solver.make_position("kratzen", [position.hand(seat) for seat in (1, 2, 3)], "Trump E")
+solver.contract_table(solver.random_position("schafkopf", 1, 1), variant="runaway_count_at=deal")
+'''
+
+
+def test_cards_and_variants_are_typed_as_the_arguments_take_them(tmp_path):
+    """docs/api.md says every argument that takes cards takes Cards and card sets (``analyse_hand(hand=card_set)``)
+    and every ``variant`` text, but the analyses' and the advice's ``hand`` and ``known`` were typed
+    ``str | Sequence[str]`` and ``contract_table``'s variant had no ``str``: mypy --strict refused calls that run."""
+    source = CARD_ARGUMENTS
+    assert_strict_client_type_checks(tmp_path, source)
+    exec(compile(source, "client.py", "exec"), {})  # and each of them runs
