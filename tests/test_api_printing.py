@@ -558,6 +558,15 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
         "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # it read '1 cards played'
 
 
+def test_a_strategy_tree_s_repr_says_what_it_is_of():
+    """``repr(tree)``, what a notebook's list or a debugger shows, was ``<solver.tree_graph.StrategyTree object at
+    0x7f...>``: networkx gives a graph no repr of its own. It is now the first line the tree prints."""
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    tree = solver.strategy_tree(kratzen, 2)
+    assert repr(tree) == "<StrategyTree Kratzen Trump S: strategy tree of 2 cards from the deal's start, 9 nodes>"
+    assert repr([type(tree)()]) == "[<StrategyTree strategy tree of 0 cards from the deal's start, 0 nodes>]"
+
+
 def test_the_reports_name_a_contract_as_the_rule_book_does_and_the_documents_keep_its_token():
     """The tables for people printed the contract tokens, ``SuitSolo``, ``WenzTout``, ``SoloTout E``, ``SevenMuss``,
     where RULES.md (1.2, 2.2, 3.3) names them "Suit Solo", "Wenz Tout", "Solo Tout E", "Seven-Muss" (a review). The
