@@ -9,7 +9,7 @@ returns a new state, so a search can keep any state it has seen.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from .cards import Card, bits, union
 from .errors import IllegalPlayError, UnknownCardError, UnknownCardPlayError, integral, is_whole_number
@@ -68,6 +68,25 @@ class PlayState:
     def tricks_left(self) -> int:
         """Tricks still to be completed, the one in progress included."""
         return self.hands[self.to_move].bit_count() if not self.is_over else 0
+
+    def __repr__(self) -> str:
+        """One line with the cards by name (the dataclass form printed each hand as an int mask,
+        ``hands=(281324552192, ...)``); seats stay 0-based, as everywhere in a state, and are marked so."""
+        try:
+            pack = self.rules.pack
+
+            def names(cards: Iterable[int]) -> str:
+                return " ".join(pack[card].name if 0 <= card < len(pack) else f"#{card}" for card in cards) or "-"
+
+            hands = ", ".join(f"[{seat}] {names(bits(hand))}" for seat, hand in enumerate(self.hands))
+            where = "over" if self.is_over else f"[{self.to_move}] to play, trick {names(self.trick)}"
+            return (f"<PlayState {self.rules.game.name} {self.rules.contract}, 0-based seats: hands {hands}; {where}; "
+                    f"points {' '.join(map(str, self.points))}, tricks {' '.join(map(str, self.tricks))} after "
+                    f"{len(self.history)} trick{'' if len(self.history) == 1 else 's'}; flags {self.flags}>")
+        except (AttributeError, TypeError, ValueError, ZeroDivisionError):  # a state the boundary will refuse
+            return (f"PlayState(rules={self.rules!r}, hands={self.hands!r}, leader={self.leader!r}, "
+                    f"trick={self.trick!r}, flags={self.flags!r}, points={self.points!r}, tricks={self.tricks!r}, "
+                    f"history={self.history!r})")
 
     def history_cards(self) -> tuple[int, ...]:
         """Every card played so far, in playing order: the completed tricks, then the trick on the table."""

@@ -599,3 +599,16 @@ def test_the_reports_name_a_contract_as_the_rule_book_does_and_the_documents_kee
     assert "│ Suit Solo " in runner.invoke(app, zwanzigerrufen).stdout
     entries = json.loads(runner.invoke(app, zwanzigerrufen + ["--json"]).stdout.splitlines()[0])["entries"]
     assert "SuitSolo" in {entry["contract"] for entry in entries}
+
+
+def test_a_play_state_s_repr_names_its_cards_and_says_its_seats_count_from_0():
+    """``repr(position.state)`` printed every hand as the engine's int mask (``hands=(281324552192, ...)``) and
+    the trick as pack indices; it names them now, and marks its seats as the 0-based ones a state keeps."""
+    ending = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    assert repr(ending.state) == (
+        "<PlayState Zwanzigerrufen Normal T20, 0-based seats: hands [0] SN HQ HN DJ, [1] T13 T12 SQ DN, "
+        "[2] SG CQ CN DQ, [3] SJ CK CJ DK; [2] to play, trick -; points 0 32 10 0, tricks 0 4 2 0 after 6 tricks; "
+        "flags 0>")
+    assert "[3] to play, trick SG;" in repr(ending.play("SG").state)
+    broken = dataclasses.replace(ending.state, hands=("x",) * 4)  # what the engine boundary refuses still prints
+    assert repr(broken).startswith("PlayState(rules=<ZwanzigerrufenRules Zwanzigerrufen Normal T20, declarer 1,")
