@@ -109,7 +109,8 @@ class Position:
         where = "over" if state.is_over else (f"trick {len(state.history) + 1} of {rules.tricks_in_deal}, "
                                               f"seat {state.to_move + 1} to play")
         title = self.game.declarer_title  # Kratzen's attacker: it has no declarer
-        return f"<Position {self.label}: {self.game.name} {rules.contract}, {title} {rules.declarer + 1}; {where}>"
+        label = "" if self.record is None else f"{self.label}: "  # not '<Position position: ...>' for one made
+        return f"<Position {label}{self.game.name} {rules.contract}, {title} {rules.declarer + 1}; {where}>"
 
     def __str__(self) -> str:
         """The hand diagram (:mod:`solver.diagram`): the hands around the table, the trick, who is to play."""

@@ -411,5 +411,18 @@ def test_a_kratzen_position_names_its_attacker_in_its_repr():
     """A Kratzen position's repr said "declarer 1", a word Kratzen does not have (RULES.md 3.2: the attacker), while
     its diagram, its post-mortem's repr and every command name the attacker."""
     position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", declarer=2)
-    assert repr(position) == "<Position position: Kratzen Trump S, attacker 2; trick 1 of 4, seat 2 to play>"
+    assert repr(position) == "<Position Kratzen Trump S, attacker 2; trick 1 of 4, seat 2 to play>"
     assert repr(position.rules) == "<KratzenRules Kratzen Trump S, attacker 2, 3 seats>"  # and so do its rules
+
+
+def test_a_position_s_repr_names_its_record_and_a_made_one_says_no_placeholder():
+    """A position made by make_position printed ``<Position position: Schafkopf ...>``, the placeholder its messages
+    call it by standing where a record's ``board N`` or ``file:line`` stands."""
+    made = solver.make_position("Schafkopf", "1: G7 E7 / G8 E8 / G9 E9 / GK EK", "Rufer E", partner=2)
+    assert repr(made) == "<Position Schafkopf Rufer E, declarer 1; trick 1 of 2, seat 1 to play>"
+    assert repr(made.play("G7")) == "<Position Schafkopf Rufer E, declarer 1; trick 1 of 2, seat 2 to play>"
+    read = next(solver.read_positions(EXAMPLES / "kratzen.tbn"))
+    assert repr(read) == "<Position board 1: Kratzen Trump S, attacker 1; trick 1 of 4, seat 1 to play>"
+    unnamed = solver.parse_positions('[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+                                     '[Contract "Trump S"]\n[Declarer "1"]\n')[0]
+    assert repr(unnamed) == "<Position <string>:1: Kratzen Trump S, attacker 1; trick 1 of 4, seat 1 to play>"
