@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence, Suppo
 from .cards import CardTokens
 from .deal import Deal, parse_hand
 from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
-                     integral, is_whole_number)
+                     integral, is_token_list, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
 from .generate import DEFAULT_SEED
@@ -754,6 +754,9 @@ def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
     probe = AdviceSetup(game.name, seats, tuple(fixed), seat, (), tuple(sorted((variant or {}).items())), seed)
     deal = draw_deal(probe, 0)
     possible = seat_contracts(game, deal, seat, chosen)
+    if not isinstance(contracts, str) and not is_token_list(contracts):  # 5 was a TypeError, [5] an AttributeError
+        raise InvalidContractError(f"contracts are 'all', contract texts separated by commas, or a list of contract "
+                                   f"texts, not {contracts!r}")
     if isinstance(contracts, str) and contracts.strip().lower() == "all":
         wanted = possible
     else:

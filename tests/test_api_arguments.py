@@ -858,3 +858,14 @@ def test_make_position_takes_hands_of_cards_as_it_takes_hands_of_tokens(kratzen)
         make_position("Kratzen", [hands[0], ["EO", "HA", "HU", "S7"], hands[2]], "Trump S")
     with pytest.raises(InvalidDealError, match=r"a list or CardSet of card tokens or Cards\) or a Deal, not \[\[1, 2"):
         make_position("Kratzen", [[1, 2], [3]], "Trump S")
+
+
+@pytest.mark.parametrize("contracts", [5, [5], ["Trump E", None], {"Trump E"}])
+def test_contract_advice_refuses_contracts_that_are_no_texts_by_name(contracts):
+    """contract_advice(..., contracts=5) raised TypeError ('int' object is not iterable) and [5] AttributeError,
+    not the StichError every other argument of the API raises."""
+    from solver.advice import contract_advice
+
+    with pytest.raises(InvalidContractError, match=r"contracts are 'all', contract texts separated by commas, or a "
+                                                   r"list of contract texts, not "):
+        contract_advice("kratzen", "EO E9 SU SZ", 1, contracts, samples=1, workers=1)
