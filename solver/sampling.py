@@ -937,7 +937,7 @@ def hand_position(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
     return Position(game, rules, state)
 
 
-def position_setup(position: Position, seat: int, *, known: Mapping[int, CardTokens] | None = None,
+def position_setup(position: Position, seat: SupportsIndex, *, known: Mapping[int, CardTokens] | None = None,
                    seed: int = DEFAULT_SEED, pot: int | None = None) -> Setup:
     """The sampling of ``seat``'s view (1-based) at a position mid-play: the hand as dealt, the contract, the
     variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in every sample,
@@ -949,8 +949,9 @@ def position_setup(position: Position, seat: int, *, known: Mapping[int, CardTok
     if not game.is_whole(rules.deal):
         raise InvalidDealError("an analysis from a position needs a whole deal and the play from the first trick "
                                "(the unseen cards are redealt), not an ending")
+    given, seat = seat, integral(seat)  # type: ignore[assignment]  # a numpy seat too, as every seat of the API
     if not is_whole_number(seat) or not 1 <= seat <= rules.seats:
-        raise InvalidSeatError(f"seat {seat!r} is not a seat of this {rules.seats}-seat deal")
+        raise InvalidSeatError(f"seat {given!r} is not a seat of this {rules.seats}-seat deal")
     played: dict[int, int] = {}
     state = rules.start()
     for card in position.played:

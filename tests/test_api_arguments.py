@@ -869,3 +869,15 @@ def test_contract_advice_refuses_contracts_that_are_no_texts_by_name(contracts):
     with pytest.raises(InvalidContractError, match=r"contracts are 'all', contract texts separated by commas, or a "
                                                    r"list of contract texts, not "):
         contract_advice("kratzen", "EO E9 SU SZ", 1, contracts, samples=1, workers=1)
+
+
+def test_position_setup_takes_a_numpy_seat_as_every_seat_argument_does(kratzen):
+    """position_setup, where the sampling bot and a bot of one's own start, refused np.int64(1) with 'seat
+    np.int64(1) is not a seat of this 3-seat deal', a message that contradicts itself."""
+    from solver.sampling import draw_sample, position_setup
+
+    by_numpy = position_setup(kratzen, np.int64(1), seed=3)
+    assert by_numpy == position_setup(kratzen, 1, seed=3)
+    assert draw_sample(by_numpy, 0) == draw_sample(position_setup(kratzen, 1, seed=3), 0)
+    with pytest.raises(solver.InvalidSeatError, match=r"seat np.int64\(4\) is not a seat of this 3-seat deal"):
+        position_setup(kratzen, np.int64(4))

@@ -102,6 +102,7 @@ NUMPY_SEATS = '''"""A user's script passing numpy seats, which every seat argume
 import numpy as np
 import solver
 from solver.advice import card_advice, contract_advice
+from solver.sampling import position_setup
 from solver.tree import strategy_tree
 
 seat = np.int64(1)
@@ -114,13 +115,15 @@ card_advice(position, seat, samples=1)
 strategy_tree(position, 1, objective="tricks", seat=seat)
 solver.random_position("kratzen", 1, 1, declarer=seat)
 solver.solve(position, "tricks", seat=seat)
+position_setup(position, seat)
 '''
 
 
 def test_every_seat_argument_is_typed_as_the_integral_seats_it_takes(tmp_path):
     """``solve`` and ``Position.hand`` typed their seat ``SupportsIndex`` (a numpy integer is taken), while
     make_position, the analyses, the advice, strategy_tree and random_position said ``int``: a type checker refused
-    the numpy seat each of them takes at run time."""
+    the numpy seat each of them takes at run time. ``position_setup`` (the sampling bot's start, docs/api.md's
+    "A bot of your own") said ``int`` and refused a numpy seat at run time too (tests/test_api_arguments.py)."""
     assert_strict_client_type_checks(tmp_path, NUMPY_SEATS)
 
 
