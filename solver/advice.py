@@ -424,16 +424,16 @@ class ContractRow:
     low: float
     high: float
     win_probability: float
-    bonuses: dict[str, float]
+    bonuses: dict[str, float] = field(hash=False)
     gap: float  # the leader's mean minus this contract's, paired
     gap_low: float
     gap_high: float
     told_apart: bool  # whether the samples tell it from the leader (:func:`told_apart`; the leader itself: False)
-    against: dict[str, float] = field(default_factory=dict)  # the bonuses the other side is paid, by share
+    against: dict[str, float] = field(default_factory=dict, hash=False)  # the bonuses the other side is paid, by share
     # the 95% Wilson intervals of the shares: the win chance's ((nan, nan) before any sample) and each bonus's
     win_interval: tuple[float, float] = (math.nan, math.nan)
-    bonus_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
-    against_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    bonus_intervals: dict[str, tuple[float, float]] = field(default_factory=dict, hash=False)
+    against_intervals: dict[str, tuple[float, float]] = field(default_factory=dict, hash=False)
     gap_samples: int = 0  # the samples both it and the leader were settled on (the gap's)
     best: bool = False  # the leader: its gap is 0 by construction
     refused_reason: str | None = None  # pass: why the announcements did not fit a sample it was refused on
@@ -535,7 +535,7 @@ class ContractAdvice:
     game: str
     seat: int
     hand: tuple[str, ...]
-    known: dict[int, tuple[str, ...]]
+    known: dict[int, tuple[str, ...]] = field(hash=False)
     seed: int
     requested: int
     samples: int
@@ -543,7 +543,7 @@ class ContractAdvice:
     announcements: str | None = None
     stopped: str | None = None
     pot: int | None = None
-    left_out: dict[str, str] = field(default_factory=dict)  # contract -> why the announcements do not fit it
+    left_out: dict[str, str] = field(default_factory=dict, hash=False)  # contract -> why the announcements miss it
     each_announcement: bool = False  # every contract with and without each announcement (rows' ``announced``)
 
     def as_dict(self) -> dict[str, Any]:
@@ -1051,7 +1051,7 @@ class CardAdvice:
     pot: int | None = None
     hand: tuple[str, ...] = ()  # the seat's cards now, which the report's first line shows
     # the cards given as known by seat, which every sample was drawn with and no record says (the lines under the hand)
-    known: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    known: dict[int, tuple[str, ...]] = field(default_factory=dict, hash=False)
 
     def as_dict(self) -> dict[str, Any]:
         cards = []

@@ -198,7 +198,7 @@ class HandAnalysis:
     contract: str
     seat: int
     hand: tuple[str, ...]
-    known: dict[int, tuple[str, ...]]
+    known: dict[int, tuple[str, ...]] = field(hash=False)
     samples: int
     seed: int
     measure: str
@@ -210,7 +210,7 @@ class HandAnalysis:
     played: tuple[str, ...] = ()  # the cards played before the analysed moment (analysis mid-play)
     seats: int = 0
     declarer: int = 1
-    variant: dict[str, object] = field(default_factory=dict)  # every flag with the value used: reproducible
+    variant: dict[str, object] = field(default_factory=dict, hash=False)  # every flag with the value used: reproducible
     score_mean: float | None = None  # the hand's seat's mean score in game units (None: no settlement search)
     score_interval: tuple[float, float] | None = None
     win_interval: tuple[float, float] | None = None  # the win chance's 95% Wilson interval (None: no sample)

@@ -426,3 +426,31 @@ def test_a_position_s_repr_names_its_record_and_a_made_one_says_no_placeholder()
     unnamed = solver.parse_positions('[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
                                      '[Contract "Trump S"]\n[Declarer "1"]\n')[0]
     assert repr(unnamed) == "<Position <string>:1: Kratzen Trump S, attacker 1; trick 1 of 4, seat 1 to play>"
+
+
+def test_every_result_that_is_a_frozen_dataclass_hashes_as_it_compares():
+    """HandAnalysis, PlayerSummary, ContractRow, ContractAdvice, CardAdvice and MatchResult are frozen dataclasses,
+    so they said they were hashable, but hash() raised 'unhashable type: dict' on their dict fields (the known
+    cards, the variant, the grades, the bonuses, the bots' means). Those fields are left out of the hash now: two
+    equal results hash alike, and a result can be a set member or a cache key."""
+    from solver.advice import card_advice, contract_advice
+    from solver.bots import make_bot
+    from solver.match import play_match
+
+    kratzen = next(solver.read_positions(EXAMPLES / "kratzen.tbn"))
+    analysis = solver.analyse_position(kratzen, 1, samples=2, workers=1)
+    advice = contract_advice("kratzen", "EO E9 SU SZ", 1, ["Trump S"], samples=2, workers=1)
+    cards = card_advice(kratzen, samples=2, workers=1)
+    match = play_match("kratzen", [make_bot("random")] * 3, boards=1)
+    post = solver.analyse_play(kratzen.play_cards("EO S7 EK"))
+    results = [analysis, advice, advice.rows[0], cards, cards.rows[0], match, post.players[0]]
+    again = [solver.analyse_position(kratzen, 1, samples=2, workers=1),
+             contract_advice("kratzen", "EO E9 SU SZ", 1, ["Trump S"], samples=2, workers=1), None,
+             card_advice(kratzen, samples=2, workers=1), None,
+             play_match("kratzen", [make_bot("random")] * 3, boards=1),
+             solver.analyse_play(kratzen.play_cards("EO S7 EK")).players[0]]
+    for result, same in zip(results, again):
+        assert isinstance(hash(result), int), type(result).__name__
+        if same is not None:
+            assert same == result and hash(same) == hash(result), type(result).__name__
+    assert len({analysis, analysis}) == 1
