@@ -265,7 +265,8 @@ def _hand_lists(deal: object) -> list[str | list[str | Card]] | None:
     return hands
 
 
-def make_position(game: str | type[Game], deal: Deal | str | Sequence[str | Iterable[str | Card]], contract: str, *, declarer: SupportsIndex = 1,
+def make_position(game: str | type[Game], deal: Deal | str | Sequence[str | Iterable[str | Card]], contract: str,
+                  *, declarer: SupportsIndex = 1,
                   variant: Mapping[str, object] | str | Variant | None = None, play: Iterable[str | Card] | str = (),
                   leader: SupportsIndex | None = None, **state_tags: object) -> Position:
     """A position from Python values: ``deal`` as text (``"1: TS T21 ... / ..."``), a list of hands (each a

@@ -255,7 +255,7 @@ def test_what_the_api_hands_out_it_takes_back():
     assert sorted(hand, reverse=True) == sorted(hand.names(), key=pack.parse, reverse=True)
     assert sorted(reversed(list(hand))) == list(hand) and pack[3] < pack[4] and pack[4] >= pack[3]
     assert pack.parse(pack[3]) is pack[3] and pack.card_set(list(hand)) == hand
-    with pytest.raises(solver.UnknownCardError, match="EA is a card of the Schafkopf pack, not of the Zwanzigerrufen pack"):
+    with pytest.raises(solver.UnknownCardError, match="EA is a card of the Schafkopf pack, not of the Zwanzigerrufen"):
         pack.parse(solver.Schafkopf.pack[0])
     first = next(iter(position.legal_cards()))
     assert position.play_cards(card for card in [first]) == position.play(first)

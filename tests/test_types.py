@@ -127,7 +127,7 @@ def test_every_seat_argument_is_typed_as_the_integral_seats_it_takes(tmp_path):
     assert_strict_client_type_checks(tmp_path, NUMPY_SEATS)
 
 
-CARD_ARGUMENTS = '''"""A user's script passing the API's own Cards and card sets, and a variant as text, where they are taken."""
+CARD_ARGUMENTS = '''"""A user's script passing Cards and card sets, and a variant as text, where they are taken."""
 import solver
 from solver.advice import contract_advice
 from solver.sampling import hand_position
