@@ -33,9 +33,10 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence, SupportsIndex, cast
 
+from .cards import CardTokens
 from .deal import Deal, parse_hand
 from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
-                     integral, is_whole_number)
+                     integral, is_token_list, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
 from .generate import DEFAULT_SEED
@@ -423,16 +424,16 @@ class ContractRow:
     low: float
     high: float
     win_probability: float
-    bonuses: dict[str, float]
+    bonuses: dict[str, float] = field(hash=False)
     gap: float  # the leader's mean minus this contract's, paired
     gap_low: float
     gap_high: float
     told_apart: bool  # whether the samples tell it from the leader (:func:`told_apart`; the leader itself: False)
-    against: dict[str, float] = field(default_factory=dict)  # the bonuses the other side is paid, by share
+    against: dict[str, float] = field(default_factory=dict, hash=False)  # the bonuses the other side is paid, by share
     # the 95% Wilson intervals of the shares: the win chance's ((nan, nan) before any sample) and each bonus's
     win_interval: tuple[float, float] = (math.nan, math.nan)
-    bonus_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
-    against_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    bonus_intervals: dict[str, tuple[float, float]] = field(default_factory=dict, hash=False)
+    against_intervals: dict[str, tuple[float, float]] = field(default_factory=dict, hash=False)
     gap_samples: int = 0  # the samples both it and the leader were settled on (the gap's)
     best: bool = False  # the leader: its gap is 0 by construction
     refused_reason: str | None = None  # pass: why the announcements did not fit a sample it was refused on
@@ -534,7 +535,7 @@ class ContractAdvice:
     game: str
     seat: int
     hand: tuple[str, ...]
-    known: dict[int, tuple[str, ...]]
+    known: dict[int, tuple[str, ...]] = field(hash=False)
     seed: int
     requested: int
     samples: int
@@ -542,7 +543,7 @@ class ContractAdvice:
     announcements: str | None = None
     stopped: str | None = None
     pot: int | None = None
-    left_out: dict[str, str] = field(default_factory=dict)  # contract -> why the announcements do not fit it
+    left_out: dict[str, str] = field(default_factory=dict, hash=False)  # contract -> why the announcements miss it
     each_announcement: bool = False  # every contract with and without each announcement (rows' ``announced``)
 
     def as_dict(self) -> dict[str, Any]:
@@ -719,9 +720,9 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
     return texts
 
 
-def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
+def make_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
                contracts: str | Sequence[str] = "all",
-               *, known: Mapping[int, str] | None = None, seed: int = DEFAULT_SEED,
+               *, known: Mapping[int, CardTokens] | None = None, seed: int = DEFAULT_SEED,
                variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                announcements: str | None = None, pot: int | None = None,
                each_announcement: bool = False) -> AdviceSetup:
@@ -730,9 +731,9 @@ def make_setup(game: str | type[Game], hand: str | Sequence[str], seat: Supports
                         announcements=announcements, pot=pot, each_announcement=each_announcement)[0]
 
 
-def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
+def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
                  contracts: str | Sequence[str] = "all",
-                 *, known: Mapping[int, str] | None = None, seed: int = DEFAULT_SEED,
+                 *, known: Mapping[int, CardTokens] | None = None, seed: int = DEFAULT_SEED,
                  variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                  announcements: str | None = None, pot: int | None = None,
                  each_announcement: bool = False) -> tuple[AdviceSetup, dict[str, str]]:
@@ -753,6 +754,9 @@ def advice_setup(game: str | type[Game], hand: str | Sequence[str], seat: Suppor
     probe = AdviceSetup(game.name, seats, tuple(fixed), seat, (), tuple(sorted((variant or {}).items())), seed)
     deal = draw_deal(probe, 0)
     possible = seat_contracts(game, deal, seat, chosen)
+    if not isinstance(contracts, str) and not is_token_list(contracts):  # 5 was a TypeError, [5] an AttributeError
+        raise InvalidContractError(f"contracts are 'all', contract texts separated by commas, or a list of contract "
+                                   f"texts, not {contracts!r}")
     if isinstance(contracts, str) and contracts.strip().lower() == "all":
         wanted = possible
     else:
@@ -948,8 +952,8 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     return total, stopped[0] if stopped else None
 
 
-def contract_advice(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex,
-                    contracts: str | Sequence[str] = "all", *, known: Mapping[int, str] | None = None,
+def contract_advice(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
+                    contracts: str | Sequence[str] = "all", *, known: Mapping[int, CardTokens] | None = None,
                     samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                     variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                     announcements: str | None = None, pot: int | None = None, time_limit: float | None = None,
@@ -1047,7 +1051,7 @@ class CardAdvice:
     pot: int | None = None
     hand: tuple[str, ...] = ()  # the seat's cards now, which the report's first line shows
     # the cards given as known by seat, which every sample was drawn with and no record says (the lines under the hand)
-    known: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    known: dict[int, tuple[str, ...]] = field(default_factory=dict, hash=False)
 
     def as_dict(self) -> dict[str, Any]:
         cards = []
@@ -1078,7 +1082,7 @@ class CardAdvice:
         return advice_html(named_cards(document, card_advice_report(document)))
 
 
-def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, str] | None = None,
+def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int, CardTokens] | None = None,
               samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None, time_limit: float | None = None,
               stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
               progress: Callable[[AdviceSums], None] | None = None,
@@ -1150,7 +1154,7 @@ def without_bonuses_text(checkpoint: str | os.PathLike, samples: int) -> str:
             "stay in the file)")
 
 
-def known_by_seat(position: Position, known: Mapping[int, str] | None) -> dict[int, tuple[str, ...]]:
+def known_by_seat(position: Position, known: Mapping[int, CardTokens] | None) -> dict[int, tuple[str, ...]]:
     """Known cards (checked, as :func:`solver.sampling.seat_cards` checks them) by seat in seat order, each seat's
     cards named in pack order, as the advice says them."""
     pack = position.game.pack
@@ -1158,7 +1162,7 @@ def known_by_seat(position: Position, known: Mapping[int, str] | None) -> dict[i
             for other, cards in sorted((known or {}).items())}
 
 
-def card_advice(position: Position, seat: SupportsIndex | None = None, *, known: Mapping[int, str] | None = None,
+def card_advice(position: Position, seat: SupportsIndex | None = None, *, known: Mapping[int, CardTokens] | None = None,
                 samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                 time_limit: float | None = None, stop: threading.Event | None = None,
                 checkpoint: str | os.PathLike | None = None,

@@ -786,7 +786,7 @@ def _points_entry(position: Position, contract: str, declarer: int, engine: Engi
 
 
 def contract_table(source: Position | Deal, game: str | type[Game] | None = None, *,
-                   variant: Mapping[str, object] | Variant | None = None, engine: EngineSolver | None = None,
+                   variant: Mapping[str, object] | str | None = None, engine: EngineSolver | None = None,
                    reference_solver: bool | None = None, progress: Progress | None = None,
                    settlement: bool = False, pot: int | None = None, time_limit: float | None = None,
                    stop: threading.Event | None = None,
@@ -818,7 +818,7 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
             raise InvalidDealError(f"a Position has its own game ({source.game.name}); game is for a Deal")
         chosen_game: type[Game] = source.game
         deal = source.rules.deal
-        chosen_variant: Mapping[str, object] | Variant | None = source.rules.variant if variant is None else variant
+        chosen_variant: Mapping[str, object] | str | None = source.rules.variant if variant is None else variant
     elif isinstance(source, Deal):
         if game is None:
             raise InvalidDealError("a contract table of a Deal needs its game")
@@ -852,7 +852,7 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
 
 
 def _bids(game: type[Game], deal: Deal, contract: Contract, declarer: int,
-          variant: Mapping[str, object] | Variant | None) -> list[tuple[str, Position | str]]:
+          variant: Mapping[str, object] | str | None) -> list[tuple[str, Position | str]]:
     """The rows of one listed contract: each called card the declarer may name (``Game.contract_choices``: every
     tarock a Zwanzigerrufen forehand may call under ``called_tarock=any``, the one she must call by default) with
     its position, or the contract once with the reason the rules refuse it (she holds T20..T16: she must play

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from types import MappingProxyType
+from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeAlias
 
 from .errors import UnknownCardError, did_you_mean, is_whole_number
 
@@ -82,6 +83,11 @@ class Card:
         return self.index >= other.index if isinstance(other, Card) else NotImplemented
 
 
+#: Cards as the API takes them (:func:`card_items`): one string of tokens, or a collection of tokens and Cards (a
+#: :class:`CardSet`, ``position.hand(seat)``, among them).
+CardTokens: TypeAlias = "str | Iterable[str | Card]"
+
+
 def card_items(cards: object) -> list | None:
     """Cards as the API takes them in a collection: one string of tokens (split on white space), or any iterable
     (a list, a tuple, a CardSet, a generator) of tokens, Cards or pack indices, as a list; None for anything else,
@@ -115,19 +121,27 @@ class Pack:
     """The cards of one game, with every token that names them.
 
     ``sign_letters`` maps a Unicode suit sign's suit (spades, clubs, hearts, diamonds) to this pack's suit letter, so
-    that ``♠K`` and ``K♠`` read as the pack's own token. Packs compare and hash by identity: there is one per game.
+    that ``♠K`` and ``K♠`` read as the pack's own token. Packs compare and hash by identity: there is one per game,
+    shared by every position of it, so its mappings are read-only views (``pack.aliases["X"] = 0`` would have
+    taught every deal of the game a new token).
     """
 
     game: str
     cards: tuple[Card, ...]
-    aliases: dict[str, int]
-    sign_letters: dict[str, str] = field(default_factory=dict)
+    aliases: Mapping[str, int]
+    sign_letters: Mapping[str, str] = field(default_factory=dict)
     #: Tokens players write for cards this pack leaves out (upper case), each with what to tell them instead.
-    absent: dict[str, str] = field(default_factory=dict)
+    absent: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if len(self.cards) > MAX_CARDS:
             raise ValueError("a pack holds at most 64 cards")
+        for name in ("aliases", "sign_letters", "absent"):  # copies: a caller's dict changed later changes none
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+
+    def __repr__(self) -> str:
+        """One line: the game and its cards in pack order (the dataclass form listed every alias, some 3 KB)."""
+        return f"<Pack {self.game}: {len(self.cards)} cards {' '.join(card.name for card in self.cards)}>"
 
     def __reduce__(self) -> tuple:
         """A game's pack unpickles as that game's pack (identity is what packs compare by), so that a Deal, state
@@ -135,7 +149,7 @@ class Pack:
         registered = _GAME_PACKS.get(self.game)
         if registered is not None and registered[0] is self:
             return (registered[1], (self.game,))
-        return (Pack, (self.game, self.cards, self.aliases, self.sign_letters, self.absent))
+        return (Pack, (self.game, self.cards, dict(self.aliases), dict(self.sign_letters), dict(self.absent)))
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -161,6 +175,10 @@ class Pack:
     def parse(self, token: str | Card) -> Card:
         """The card a token names (case-insensitive, aliases and Unicode suit signs allowed)."""
         index = self.lookup(token)
+        if index is None and isinstance(token, Card):  # "Card(EA) is not a card of the Kratzen pack", which has EA
+            owner = next((game for game, (pack, _) in _GAME_PACKS.items() if pack.holds(token)), "another")
+            raise UnknownCardError(f"{token.name} is a card of the {owner} pack, not of the {self.game} pack (a "
+                                   f"game takes its own pack's cards, or tokens)")
         if index is None:
             raise UnknownCardError(f"{token!r} is not a card of the {self.game} pack{self.unknown_note(token)}")
         return self.cards[index]

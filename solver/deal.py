@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
-from .cards import Pack, union
+from .cards import Card, Pack, union
 from .errors import InvalidDealError, InvalidSeatError, UnknownCardError, integral, is_whole_number
 
 MIN_SEATS = 3
@@ -113,31 +113,33 @@ class Deal:
         return cls(pack, tuple(hands))
 
     @classmethod
-    def from_lists(cls, pack: Pack, hands: Sequence[str | Sequence[str]]) -> "Deal":
-        """Hands as lists of tokens or as space-separated strings, seat 1 first."""
+    def from_lists(cls, pack: Pack, hands: Sequence[str | Iterable[str | Card]]) -> "Deal":
+        """Hands as space-separated strings or as collections of tokens or of this pack's Cards (a hand's CardSet
+        too), seat 1 first."""
         check_pack(pack)
         masks = []
         for seat, hand in enumerate(hands):
-            masks.append(parse_hand(pack, hand if isinstance(hand, str) else " ".join(hand), seat))
+            masks.append(parse_hand(pack, hand if isinstance(hand, str) else list(hand), seat))
         return cls(pack, tuple(masks))
 
 
-def parse_hand(pack: Pack, text: str, seat: int) -> int:
-    """One hand's cards as a mask; duplicates within the hand and unknown tokens are errors naming the seat."""
+def parse_hand(pack: Pack, text: str | Sequence[str | Card], seat: int) -> int:
+    """One hand's cards as a mask (a string of tokens, or a list of tokens and Cards); duplicates within the hand
+    and unknown tokens are errors naming the seat."""
     mask = 0
     written: dict[int, str] = {}
-    for token in text.split():
+    for token in text.split() if isinstance(text, str) else text:
         try:
             card = pack.parse(token)
         except UnknownCardError as error:
             raise InvalidDealError(f"seat {seat + 1}: {error}") from None
         if mask >> card.index & 1:
             # another name of the same card (XX for T20) says which two tokens met
-            names = {name.upper(): name for name in (written[card.index], token)
+            names = {name.upper(): name for name in (written[card.index], str(token))
                      if name.upper() != card.name.upper()}.values()  # t20 is T20 in other letters, no other name
             also = f" (written {' and '.join(repr(name) for name in sorted(names))})" if names else ""
             raise InvalidDealError(f"seat {seat + 1}: {card.name} appears twice{also}")
-        written[card.index] = token
+        written[card.index] = str(token)
         mask |= card.mask
     return mask
 

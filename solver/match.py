@@ -195,15 +195,15 @@ class MatchResult:
     boards: int
     rotate: bool
     deals: tuple[PlayedDeal, ...]
-    bots: dict[str, Mean] = field(default_factory=dict)
+    bots: dict[str, Mean] = field(default_factory=dict, hash=False)
     declaring_side: Mean = Mean(math.nan, math.nan, math.nan, 0)
     difference: tuple[str, str, Mean] | None = None
     stopped: str | None = None  # "time limit" or "interrupt" when the match ended early ("error": the match so far)
-    seats: dict[str, int] = field(default_factory=dict)
+    seats: dict[str, int] = field(default_factory=dict, hash=False)
     deals_counted: int = 0
     pot: int | None = None  # every deal's pot, in a game paid from one
     setup: MatchSetup | None = None  # what else the match was played with (None: not said)
-    engine_builds: dict[str, int] = field(default_factory=dict)  # boards by engine build (more than one: mixed)
+    engine_builds: dict[str, int] = field(default_factory=dict, hash=False)  # boards by engine build (two: mixed)
     deals_played: int = -1  # every deal played, kept or not (-1: as many as ``deals``)
     first_deal: PlayedDeal | None = None  # the first deal in board order (None: ``deals``'s first)
 

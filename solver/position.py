@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Mapping, SupportsIndex, cast
+from typing import Iterable, Mapping, Sequence, SupportsIndex, cast
 
 from .announcements import (Announcement, AnnouncementSeatError, AnnouncementSyntaxError, announcement_error,
                             pagat_announcement, parse_announcements)
@@ -18,7 +18,7 @@ from .cards import Card, CardSet, Pack, card_items
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
                      InvalidPositionError, InvalidSeatContractError, InvalidSeatPositionError, ParseError, StichError,
-                     UnknownCardError, did_you_mean, integral, is_token_list, is_whole_number)
+                     UnknownCardError, did_you_mean, integral, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
@@ -109,7 +109,8 @@ class Position:
         where = "over" if state.is_over else (f"trick {len(state.history) + 1} of {rules.tricks_in_deal}, "
                                               f"seat {state.to_move + 1} to play")
         title = self.game.declarer_title  # Kratzen's attacker: it has no declarer
-        return f"<Position {self.label}: {self.game.name} {rules.contract}, {title} {rules.declarer + 1}; {where}>"
+        label = "" if self.record is None else f"{self.label}: "  # not '<Position position: ...>' for one made
+        return f"<Position {label}{self.game.name} {rules.contract}, {title} {rules.declarer + 1}; {where}>"
 
     def __str__(self) -> str:
         """The hand diagram (:mod:`solver.diagram`): the hands around the table, the trick, who is to play."""
@@ -250,20 +251,35 @@ def every_seat_for_itself(of: Position | Rules) -> bool:
     return True
 
 
-def make_position(game: str | type[Game], deal: Deal | str | list, contract: str, *, declarer: SupportsIndex = 1,
+def _hand_lists(deal: object) -> list[str | list[str | Card]] | None:
+    """A deal given as a list (or tuple) of hands, each a string of tokens or a collection of tokens and Cards (a
+    ``CardSet``, ``position.hand(seat)``, too), as :meth:`Deal.from_lists` takes it; None for anything else."""
+    if not isinstance(deal, (list, tuple)):
+        return None
+    hands: list[str | list[str | Card]] = []
+    for hand in deal:
+        items = hand if isinstance(hand, str) else card_items(hand)
+        if items is None or not isinstance(items, str) and not all(isinstance(item, (str, Card)) for item in items):
+            return None
+        hands.append(items)
+    return hands
+
+
+def make_position(game: str | type[Game], deal: Deal | str | Sequence[str | Iterable[str | Card]], contract: str,
+                  *, declarer: SupportsIndex = 1,
                   variant: Mapping[str, object] | str | Variant | None = None, play: Iterable[str | Card] | str = (),
                   leader: SupportsIndex | None = None, **state_tags: object) -> Position:
-    """A position from Python values: ``deal`` as text (``"1: TS T21 ... / ..."``), a list of hands, or a Deal;
-    ``play`` as card tokens (or Cards) in playing order from the first trick. Raises a StichError naming what is
-    wrong."""
+    """A position from Python values: ``deal`` as text (``"1: TS T21 ... / ..."``), a list of hands (each a
+    string, or a list or CardSet of tokens or Cards: another position's ``hand(seat)``), or a Deal; ``play`` as
+    card tokens (or Cards) in playing order from the first trick. Raises a StichError naming what is wrong."""
     game = get_game(game)
     if isinstance(deal, str):
         deal = game.parse_deal(deal)
-    elif not isinstance(deal, Deal) and is_token_list(deal, nested=True):
-        deal = Deal.from_lists(game.pack, [hand if isinstance(hand, str) else list(hand) for hand in deal])
+    elif not isinstance(deal, Deal) and (hands := _hand_lists(deal)) is not None:
+        deal = Deal.from_lists(game.pack, hands)
     elif not isinstance(deal, Deal):
-        raise InvalidDealError(f"a deal is text ('1: ... / ...'), a list of hands (each a string or a list of card "
-                               f"tokens) or a Deal, not {deal!r}")
+        raise InvalidDealError(f"a deal is text ('1: ... / ...'), a list of hands (each a string, or a list or "
+                               f"CardSet of card tokens or Cards) or a Deal, not {deal!r}")
     if not isinstance(contract, (str, Contract)):
         raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")
     # any integral seat (a numpy integer too): rules() makes it an int and checks it, naming what was given

@@ -133,7 +133,7 @@ class PlayerSummary:
 
     seat: int
     cards: int
-    grades: dict[str, int]
+    grades: dict[str, int] = field(hash=False)
     cost: int
     bonuses_lost: tuple[str, ...]
     points_cost: int | None = None

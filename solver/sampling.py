@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 
 from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_condition
 from .announcements import parse_announcements
-from .cards import Card, card_items
+from .cards import Card, CardTokens, card_items
 from .checkpoint import Journal, Span, SpanSet
 from .deal import Deal, parse_hand
 from .diagram import card_names
@@ -198,7 +198,7 @@ class HandAnalysis:
     contract: str
     seat: int
     hand: tuple[str, ...]
-    known: dict[int, tuple[str, ...]]
+    known: dict[int, tuple[str, ...]] = field(hash=False)
     samples: int
     seed: int
     measure: str
@@ -210,7 +210,7 @@ class HandAnalysis:
     played: tuple[str, ...] = ()  # the cards played before the analysed moment (analysis mid-play)
     seats: int = 0
     declarer: int = 1
-    variant: dict[str, object] = field(default_factory=dict)  # every flag with the value used: reproducible
+    variant: dict[str, object] = field(default_factory=dict, hash=False)  # every flag with the value used: reproducible
     score_mean: float | None = None  # the hand's seat's mean score in game units (None: no settlement search)
     score_interval: tuple[float, float] | None = None
     win_interval: tuple[float, float] | None = None  # the win chance's 95% Wilson interval (None: no sample)
@@ -594,8 +594,8 @@ def cards_text(cards: object, what: str) -> str:
     raise InvalidDealError(f"{what} is card tokens, as one string or a list, not {cards!r}")
 
 
-def seat_cards(game: type[Game], seats: object, seat: object, hand: str | Sequence[str],
-               known: Mapping[int, str] | None, seed: object) -> list[int]:
+def seat_cards(game: type[Game], seats: object, seat: object, hand: CardTokens,
+               known: Mapping[int, CardTokens] | None, seed: object) -> list[int]:
     """The fixed cards by seat (masks) of a question from ``seat``'s view (1-based): its ``hand`` and the ``known``
     cards of other seats, checked once with messages a player can act on (the seat count, the seat and the seed
     too)."""
@@ -674,7 +674,7 @@ def check_bid(game: type[Game], deal: Deal, seat: int, contract: str, variant: M
                                    f"{error}") from None
 
 
-def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str, known: Mapping[int, str] | None,
+def _setup(game: type[Game], hand: CardTokens, seat: int, contract: str, known: Mapping[int, CardTokens] | None,
            declarer: int,
            variant: Mapping[str, object] | str | None, seats: int, seed: int,
            played: Mapping[int, int] | None = None, order: tuple[int, ...] = (),
@@ -728,8 +728,8 @@ def _setup(game: type[Game], hand: str | Sequence[str], seat: int, contract: str
                  announcements.strip() or None if announcements else None, pot)
 
 
-def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex, contract: str, *,
-                 known: Mapping[int, str] | None = None, samples: int = 200, seed: int = DEFAULT_SEED,
+def analyse_hand(game: str | type[Game], hand: CardTokens, seat: SupportsIndex, contract: str, *,
+                 known: Mapping[int, CardTokens] | None = None, samples: int = 200, seed: int = DEFAULT_SEED,
                  workers: int | None = None, declarer: SupportsIndex = 1,
                  variant: Mapping[str, object] | str | None = None,
                  seats: int | None = None, checkpoint: str | os.PathLike | None = None,
@@ -775,7 +775,7 @@ def analyse_hand(game: str | type[Game], hand: str | Sequence[str], seat: Suppor
 
 
 def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.PathLike | None,
-             known: Mapping[int, str] | None, pool: Pool, known_feasible: bool = False,
+             known: Mapping[int, CardTokens] | None, pool: Pool, known_feasible: bool = False,
              progress: Callable[[HandAnalysis], None] | None = None, time_limit: float | None = None,
              stop: threading.Event | None = None, typed_contract: str | None = None) -> HandAnalysis:
     """Solve the samples (in this process or on the pool, resuming a checkpoint) and build the report.
@@ -920,8 +920,8 @@ def record_scoring(position: Position, pot: int | None = None) -> tuple[str | No
     return announced or None, pot
 
 
-def hand_position(game: str | type[Game], hand: str | Sequence[str], seat: SupportsIndex, contract: str, *,
-                  known: Mapping[int, str] | None = None, declarer: SupportsIndex = 1,
+def hand_position(game: str | type[Game], hand: CardTokens, seat: SupportsIndex, contract: str, *,
+                  known: Mapping[int, CardTokens] | None = None, declarer: SupportsIndex = 1,
                   variant: Mapping[str, object] | str | None = None, seats: int | None = None,
                   pot: int | None = None) -> Position:
     """The start of a deal in which ``seat`` (1-based) holds ``hand`` under ``contract``, the other hands one deal
@@ -937,7 +937,7 @@ def hand_position(game: str | type[Game], hand: str | Sequence[str], seat: Suppo
     return Position(game, rules, state)
 
 
-def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | None = None,
+def position_setup(position: Position, seat: SupportsIndex, *, known: Mapping[int, CardTokens] | None = None,
                    seed: int = DEFAULT_SEED, pot: int | None = None) -> Setup:
     """The sampling of ``seat``'s view (1-based) at a position mid-play: the hand as dealt, the contract, the
     variant, the record's public rule state (a Pagat announcement: its announcer holds the Pagat in every sample,
@@ -949,8 +949,9 @@ def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | 
     if not game.is_whole(rules.deal):
         raise InvalidDealError("an analysis from a position needs a whole deal and the play from the first trick "
                                "(the unseen cards are redealt), not an ending")
+    given, seat = seat, integral(seat)  # type: ignore[assignment]  # a numpy seat too, as every seat of the API
     if not is_whole_number(seat) or not 1 <= seat <= rules.seats:
-        raise InvalidSeatError(f"seat {seat!r} is not a seat of this {rules.seats}-seat deal")
+        raise InvalidSeatError(f"seat {given!r} is not a seat of this {rules.seats}-seat deal")
     played: dict[int, int] = {}
     state = rules.start()
     for card in position.played:
@@ -966,7 +967,7 @@ def position_setup(position: Position, seat: int, *, known: Mapping[int, str] | 
                   rules.seats, seed, played, position.played, public, announced, pot)
 
 
-def analyse_position(position: Position, seat: SupportsIndex, *, known: Mapping[int, str] | None = None,
+def analyse_position(position: Position, seat: SupportsIndex, *, known: Mapping[int, CardTokens] | None = None,
                      samples: int = 200, seed: int = DEFAULT_SEED, workers: int | None = None,
                      checkpoint: str | os.PathLike | None = None, memory_mb: int | None = None,
                      scheduler: str | None = None, worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from .errors import ParseError, StichError
+from .errors import InvalidPositionError, ParseError, StichError
 from .games import games_with, get_game
 from .games.base import Game
 from .games.outcome import MAX_POT, ScoreItem, Scored, read_pot, side_text
@@ -139,11 +139,12 @@ def _play_so_far(position: Position) -> str:
 def require_complete(position: Position) -> None:
     """Scoring reads the whole play: a record that stops early cannot be scored."""
     if not position.state.is_over:
+        record = position.record
+        if record is None:  # made by make_position: it has no Play section, and no command made it
+            raise InvalidPositionError(f"{position.label}: scoring needs every card of the deal played "
+                                       f"({_play_so_far(position)}; dd_settlement settles the rest double dummy)")
         text = (f"scoring needs a complete Play section ({_play_so_far(position)}; the double-dummy settlement plays "
                 "the rest: stich score --dd, dd_settlement)")
-        record = position.record
-        if record is None:
-            raise StichError(f"{position.label}: {text}")
         # pointed at the file's last card of the play (where it stops), else at its [Play] tag's leader, else at the
         # record; cards played after the file's (``--play``, Position.play) have no place in the file (line 0)
         play = record.play

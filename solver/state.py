@@ -9,7 +9,7 @@ returns a new state, so a search can keep any state it has seen.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from .cards import Card, bits, union
 from .errors import IllegalPlayError, UnknownCardError, UnknownCardPlayError, integral, is_whole_number
@@ -69,6 +69,25 @@ class PlayState:
         """Tricks still to be completed, the one in progress included."""
         return self.hands[self.to_move].bit_count() if not self.is_over else 0
 
+    def __repr__(self) -> str:
+        """One line with the cards by name (the dataclass form printed each hand as an int mask,
+        ``hands=(281324552192, ...)``); seats stay 0-based, as everywhere in a state, and are marked so."""
+        try:
+            pack = self.rules.pack
+
+            def names(cards: Iterable[int]) -> str:
+                return " ".join(pack[card].name if 0 <= card < len(pack) else f"#{card}" for card in cards) or "-"
+
+            hands = ", ".join(f"[{seat}] {names(bits(hand))}" for seat, hand in enumerate(self.hands))
+            where = "over" if self.is_over else f"[{self.to_move}] to play, trick {names(self.trick)}"
+            return (f"<PlayState {self.rules.game.name} {self.rules.contract}, 0-based seats: hands {hands}; {where}; "
+                    f"points {' '.join(map(str, self.points))}, tricks {' '.join(map(str, self.tricks))} after "
+                    f"{len(self.history)} trick{'' if len(self.history) == 1 else 's'}; flags {self.flags}>")
+        except (AttributeError, TypeError, ValueError, ZeroDivisionError):  # a state the boundary will refuse
+            return (f"PlayState(rules={self.rules!r}, hands={self.hands!r}, leader={self.leader!r}, "
+                    f"trick={self.trick!r}, flags={self.flags!r}, points={self.points!r}, tricks={self.tricks!r}, "
+                    f"history={self.history!r})")
+
     def history_cards(self) -> tuple[int, ...]:
         """Every card played so far, in playing order: the completed tricks, then the trick on the table."""
         return tuple(card for trick in self.history for card in trick.cards) + self.trick
@@ -93,9 +112,10 @@ class PlayState:
             except UnknownCardError as error:
                 raise UnknownCardPlayError(str(error)) from None
         elif isinstance(card, Card):
-            if not self.rules.pack.holds(card):
-                raise UnknownCardPlayError(f"{card.name} is not a card of the {self.rules.game.name} pack")
-            card = card.index
+            try:
+                card = self.rules.pack.parse(card).index  # another game's card: the message names its game
+            except UnknownCardError as error:
+                raise UnknownCardPlayError(str(error)) from None
         if not is_whole_number(card):
             index = integral(card)  # a numpy integer (a bot's argmax) is a pack index too
             if not is_whole_number(index):

@@ -34,6 +34,8 @@ from .state import PlayState
 if TYPE_CHECKING:
     import networkx as nx  # imported where a tree is made or written: a third of every command's start otherwise
 
+    from .tree_graph import StrategyTree
+
 FORMATS = (".graphml", ".gexf", ".json")
 _FORMAT_NAMES = {".graphml": "GraphML", ".gexf": "GEXF", ".json": "JSON"}  # as a message names them
 
@@ -201,7 +203,7 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
                   seat: SupportsIndex | None = None,
                   engine: EngineSolver | None = None, max_nodes: int | None = None,
                   progress: TreeProgress | None = None, time_limit: float | None = None,
-                  stop: threading.Event | None = None) -> nx.DiGraph:
+                  stop: threading.Event | None = None) -> StrategyTree:
     """The tree of every play sequence of ``depth`` cards from the position.
 
     Node attributes: ``to_move`` (1-based seat, 0 when the deal is over), ``table`` (cards on the table), ``value``
@@ -246,7 +248,7 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
 
 def _points_tree(position: Position, depth: int, objective: str | None, seat: SupportsIndex | None,
                  counter: _Counter,
-                 engine: EngineSolver) -> nx.DiGraph:
+                 engine: EngineSolver) -> StrategyTree:
     """The tree valued by an objective of the points engine (the points, a bonus, a seat's tricks)."""
     from .tree_graph import StrategyTree  # networkx loads on first use
 
@@ -287,7 +289,7 @@ class _Counter:
 
 
 def _score_tree(position: Position, depth: int, seat: SupportsIndex | None, counter: _Counter,
-                engine: EngineSolver) -> nx.DiGraph:
+                engine: EngineSolver) -> StrategyTree:
     """The tree valued by the score: every node's value is the declaring side's double-dummy settlement, searched
     by the settlement engine that goes with ``engine`` (its table size and threads)."""
     from .score_objective import score_takes_no_seat, settlement_engine_for, solve_score  # loaded on first use

@@ -13,7 +13,8 @@ class StrategyTree(nx.DiGraph):
     """A strategy tree: a networkx ``DiGraph`` (every networkx function, :func:`~solver.tree.write_tree` and the file
     formats take it as any), which prints what it is of and the root's cards with their values (``print(tree)``,
     where networkx said only ``DiGraph with 9 nodes and 8 edges``) and renders them in Jupyter as a table. Its
-    nodes, edges and graph attributes are :func:`~solver.tree.strategy_tree`'s; the ``repr`` stays networkx's."""
+    nodes, edges and graph attributes are :func:`~solver.tree.strategy_tree`'s; its ``repr`` is the first of those
+    lines (networkx gives a graph none but ``object``'s, ``<... object at 0x7f...>``)."""
 
     def summary(self) -> list[str]:
         """What the tree is of (the game, the contract, its depth, from where, its size) and the root's value."""
@@ -45,6 +46,9 @@ class StrategyTree(nx.DiGraph):
         cards = ["cards at the root (card, seat, total kept):"] + [
             f"  {card:<4}  seat {seat}  {value}{'  ' + best if best else ''}" for card, seat, value, best in rows]
         return "\n".join(self.summary() + (cards if rows else []))
+
+    def __repr__(self) -> str:
+        return f"<StrategyTree {self.summary()[0]}>"
 
     def _repr_html_(self) -> str:
         """The same for Jupyter: the lines, then the root's cards as a table."""

@@ -500,7 +500,7 @@ def test_card_sets_and_cards_of_another_pack(valat, schafkopf):
         hand | solver.CardSet(schafkopf.pack, 1)
     with pytest.raises(TypeError):
         hand | 3  # type: ignore[operator]
-    with pytest.raises(solver.IllegalPlayError, match="not a card of the Zwanzigerrufen pack"):
+    with pytest.raises(solver.IllegalPlayError, match="E9 is a card of the Schafkopf pack, not of the Zwanzigerrufen"):
         valat.state.play(foreign)
     with pytest.raises(solver.UnknownCardError, match="a card set's pack"):
         solver.CardSet(None, 1)  # type: ignore[arg-type]
@@ -834,3 +834,50 @@ def test_a_seat_for_the_kratzen_score_is_refused_in_kratzen_words(tmp_path):
         solver.strategy_tree(position, 1, objective="score", seat=2)
     with pytest.raises(StichError, match=re.escape("the declaring side's (or the declarer's alone) and takes no")):
         solver.solve(next(solver.read_positions(VALAT)), "score", seat=1)
+
+
+def test_make_position_takes_hands_of_cards_as_it_takes_hands_of_tokens(kratzen):
+    """A deal as a list of hands took only tokens: ``[p.hand(s) for s in ...]`` (CardSets) or lists of Cards, the
+    API's own cards, were refused as 'not a deal', though every other argument that takes cards takes Cards too."""
+    text = "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"
+    by_text = make_position("Kratzen", text, "Trump S")
+    hands = [by_text.hand(seat) for seat in (1, 2, 3)]
+    assert make_position("Kratzen", hands, "Trump S").state == by_text.state
+    assert make_position("Kratzen", [list(hand) for hand in hands], "Trump S").state == by_text.state
+    mixed = [["EO", hands[0].pack.parse("E9"), "SU", "SZ"], "GA HA HU S7", tuple(hands[2])]
+    assert str(make_position("Kratzen", mixed, "Trump S").hand(1)) == "EO E9 SU SZ"
+    schafkopf_hand = make_position("Schafkopf", RUFER_ENDING, "Rufer E", partner=2).hand(3)
+    said = "E9 is a card of the Schafkopf pack, not of the Kratzen pack"  # it said 'Card(E9) is not a card of ...'
+    with pytest.raises(InvalidDealError, match=f"seat 1: {said}"):
+        make_position("Kratzen", [schafkopf_hand, hands[1], hands[2]], "Trump S")  # another game's cards
+    with pytest.raises(solver.UnknownCardPlayError, match=said):  # it said 'E9 is not a card of the Kratzen pack'
+        by_text.play(next(iter(schafkopf_hand)))
+    with pytest.raises(InvalidDealError, match="seat 1: EO appears twice$"):  # a Card met a token
+        make_position("Kratzen", [["eo", *hands[0]], hands[1], hands[2]], "Trump S")
+    with pytest.raises(InvalidDealError, match="seat 2: EO already dealt"):
+        make_position("Kratzen", [hands[0], ["EO", "HA", "HU", "S7"], hands[2]], "Trump S")
+    with pytest.raises(InvalidDealError, match=r"a list or CardSet of card tokens or Cards\) or a Deal, not \[\[1, 2"):
+        make_position("Kratzen", [[1, 2], [3]], "Trump S")
+
+
+@pytest.mark.parametrize("contracts", [5, [5], ["Trump E", None], {"Trump E"}])
+def test_contract_advice_refuses_contracts_that_are_no_texts_by_name(contracts):
+    """contract_advice(..., contracts=5) raised TypeError ('int' object is not iterable) and [5] AttributeError,
+    not the StichError every other argument of the API raises."""
+    from solver.advice import contract_advice
+
+    with pytest.raises(InvalidContractError, match=r"contracts are 'all', contract texts separated by commas, or a "
+                                                   r"list of contract texts, not "):
+        contract_advice("kratzen", "EO E9 SU SZ", 1, contracts, samples=1, workers=1)
+
+
+def test_position_setup_takes_a_numpy_seat_as_every_seat_argument_does(kratzen):
+    """position_setup, where the sampling bot and a bot of one's own start, refused np.int64(1) with 'seat
+    np.int64(1) is not a seat of this 3-seat deal', a message that contradicts itself."""
+    from solver.sampling import draw_sample, position_setup
+
+    by_numpy = position_setup(kratzen, np.int64(1), seed=3)
+    assert by_numpy == position_setup(kratzen, 1, seed=3)
+    assert draw_sample(by_numpy, 0) == draw_sample(position_setup(kratzen, 1, seed=3), 0)
+    with pytest.raises(solver.InvalidSeatError, match=r"seat np.int64\(4\) is not a seat of this 3-seat deal"):
+        position_setup(kratzen, np.int64(4))

@@ -558,6 +558,15 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
         "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # it read '1 cards played'
 
 
+def test_a_strategy_tree_s_repr_says_what_it_is_of():
+    """``repr(tree)``, what a notebook's list or a debugger shows, was ``<solver.tree_graph.StrategyTree object at
+    0x7f...>``: networkx gives a graph no repr of its own. It is now the first line the tree prints."""
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    tree = solver.strategy_tree(kratzen, 2)
+    assert repr(tree) == "<StrategyTree Kratzen Trump S: strategy tree of 2 cards from the deal's start, 9 nodes>"
+    assert repr([type(tree)()]) == "[<StrategyTree strategy tree of 0 cards from the deal's start, 0 nodes>]"
+
+
 def test_the_reports_name_a_contract_as_the_rule_book_does_and_the_documents_keep_its_token():
     """The tables for people printed the contract tokens, ``SuitSolo``, ``WenzTout``, ``SoloTout E``, ``SevenMuss``,
     where RULES.md (1.2, 2.2, 3.3) names them "Suit Solo", "Wenz Tout", "Solo Tout E", "Seven-Muss" (a review). The
@@ -590,3 +599,16 @@ def test_the_reports_name_a_contract_as_the_rule_book_does_and_the_documents_kee
     assert "│ Suit Solo " in runner.invoke(app, zwanzigerrufen).stdout
     entries = json.loads(runner.invoke(app, zwanzigerrufen + ["--json"]).stdout.splitlines()[0])["entries"]
     assert "SuitSolo" in {entry["contract"] for entry in entries}
+
+
+def test_a_play_state_s_repr_names_its_cards_and_says_its_seats_count_from_0():
+    """``repr(position.state)`` printed every hand as the engine's int mask (``hands=(281324552192, ...)``) and
+    the trick as pack indices; it names them now, and marks its seats as the 0-based ones a state keeps."""
+    ending = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    assert repr(ending.state) == (
+        "<PlayState Zwanzigerrufen Normal T20, 0-based seats: hands [0] SN HQ HN DJ, [1] T13 T12 SQ DN, "
+        "[2] SG CQ CN DQ, [3] SJ CK CJ DK; [2] to play, trick -; points 0 32 10 0, tricks 0 4 2 0 after 6 tricks; "
+        "flags 0>")
+    assert "[3] to play, trick SG;" in repr(ending.play("SG").state)
+    broken = dataclasses.replace(ending.state, hands=("x",) * 4)  # what the engine boundary refuses still prints
+    assert repr(broken).startswith("PlayState(rules=<ZwanzigerrufenRules Zwanzigerrufen Normal T20, declarer 1,")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.cards import Card, CardSet, bits, union
+from solver.cards import Card, CardSet, Pack, bits, union
 from solver.errors import StichError, UnknownCardError
 from solver.games import Kratzen, Schafkopf, Zwanzigerrufen
 
@@ -471,3 +471,22 @@ def test_card_sets_are_sets_and_a_pack_is_read_by_token():
         pack["T2"]
     with pytest.raises(UnknownCardError, match="does not combine"):
         three <= Schafkopf.pack.card_set("EO")
+
+
+def test_a_pack_prints_its_cards_on_one_line_and_its_tokens_cannot_be_changed():
+    """``repr(pack)`` was the dataclass's, every card and every alias (3 KB for Zwanzigerrufen), and
+    ``pack.aliases["X"] = 0`` taught the game's one shared pack, every deal of it, a new token."""
+    import pickle
+    from copy import deepcopy
+
+    pack = Kratzen.pack
+    assert repr(pack) == ("<Pack Kratzen: 33 cards S6 EA EK EO EU EZ E9 E8 E7 GA GK GO GU GZ G9 G8 G7 HA HK HO HU HZ "
+                          "H9 H8 H7 SA SK SO SU SZ S9 S8 S7>")
+    for mapping in (pack.aliases, pack.sign_letters, pack.absent):
+        with pytest.raises(TypeError):
+            mapping["X"] = 0  # type: ignore[index]
+    assert pack.parse("weli") == "S6" and pickle.loads(pickle.dumps(pack)) is pack and deepcopy(pack) is pack
+    aliases = {"S6": 0, "EA": 1}
+    own = Pack("mine", pack.cards[:2], aliases)
+    aliases["EK"] = 1  # the caller's dict, changed afterwards, is not the pack's
+    assert own.lookup("EK") is None and repr(pickle.loads(pickle.dumps(own))) == "<Pack mine: 2 cards S6 EA>"

@@ -194,7 +194,7 @@ def test_every_card_play_refuses_is_an_illegal_play_and_one_not_in_the_pack_an_u
 
     position = ending()
     for card in ["ZZ", "EA", solver.Schafkopf.pack.parse("EA"), 40]:
-        with pytest.raises(UnknownCardPlayError, match="not a card of the Zwanzigerrufen pack") as caught:
+        with pytest.raises(UnknownCardPlayError, match="not (a card )?of the Zwanzigerrufen pack") as caught:
             position.play(card)
         assert isinstance(caught.value, solver.IllegalPlayError) and isinstance(caught.value, solver.UnknownCardError)
     with pytest.raises(solver.IllegalPlayError, match=r"card 2 of the play \(T2l\): 'T2l' is not a card of the "
@@ -255,7 +255,7 @@ def test_what_the_api_hands_out_it_takes_back():
     assert sorted(hand, reverse=True) == sorted(hand.names(), key=pack.parse, reverse=True)
     assert sorted(reversed(list(hand))) == list(hand) and pack[3] < pack[4] and pack[4] >= pack[3]
     assert pack.parse(pack[3]) is pack[3] and pack.card_set(list(hand)) == hand
-    with pytest.raises(solver.UnknownCardError, match="not a card of the Zwanzigerrufen pack"):
+    with pytest.raises(solver.UnknownCardError, match="EA is a card of the Schafkopf pack, not of the Zwanzigerrufen"):
         pack.parse(solver.Schafkopf.pack[0])
     first = next(iter(position.legal_cards()))
     assert position.play_cards(card for card in [first]) == position.play(first)
@@ -411,5 +411,46 @@ def test_a_kratzen_position_names_its_attacker_in_its_repr():
     """A Kratzen position's repr said "declarer 1", a word Kratzen does not have (RULES.md 3.2: the attacker), while
     its diagram, its post-mortem's repr and every command name the attacker."""
     position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", declarer=2)
-    assert repr(position) == "<Position position: Kratzen Trump S, attacker 2; trick 1 of 4, seat 2 to play>"
+    assert repr(position) == "<Position Kratzen Trump S, attacker 2; trick 1 of 4, seat 2 to play>"
     assert repr(position.rules) == "<KratzenRules Kratzen Trump S, attacker 2, 3 seats>"  # and so do its rules
+
+
+def test_a_position_s_repr_names_its_record_and_a_made_one_says_no_placeholder():
+    """A position made by make_position printed ``<Position position: Schafkopf ...>``, the placeholder its messages
+    call it by standing where a record's ``board N`` or ``file:line`` stands."""
+    made = solver.make_position("Schafkopf", "1: G7 E7 / G8 E8 / G9 E9 / GK EK", "Rufer E", partner=2)
+    assert repr(made) == "<Position Schafkopf Rufer E, declarer 1; trick 1 of 2, seat 1 to play>"
+    assert repr(made.play("G7")) == "<Position Schafkopf Rufer E, declarer 1; trick 1 of 2, seat 2 to play>"
+    read = next(solver.read_positions(EXAMPLES / "kratzen.tbn"))
+    assert repr(read) == "<Position board 1: Kratzen Trump S, attacker 1; trick 1 of 4, seat 1 to play>"
+    unnamed = solver.parse_positions('[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+                                     '[Contract "Trump S"]\n[Declarer "1"]\n')[0]
+    assert repr(unnamed) == "<Position <string>:1: Kratzen Trump S, attacker 1; trick 1 of 4, seat 1 to play>"
+
+
+def test_every_result_that_is_a_frozen_dataclass_hashes_as_it_compares():
+    """HandAnalysis, PlayerSummary, ContractRow, ContractAdvice, CardAdvice and MatchResult are frozen dataclasses,
+    so they said they were hashable, but hash() raised 'unhashable type: dict' on their dict fields (the known
+    cards, the variant, the grades, the bonuses, the bots' means). Those fields are left out of the hash now: two
+    equal results hash alike, and a result can be a set member or a cache key."""
+    from solver.advice import card_advice, contract_advice
+    from solver.bots import make_bot
+    from solver.match import play_match
+
+    kratzen = next(solver.read_positions(EXAMPLES / "kratzen.tbn"))
+    analysis = solver.analyse_position(kratzen, 1, samples=2, workers=1)
+    advice = contract_advice("kratzen", "EO E9 SU SZ", 1, ["Trump S"], samples=2, workers=1)
+    cards = card_advice(kratzen, samples=2, workers=1)
+    match = play_match("kratzen", [make_bot("random")] * 3, boards=1)
+    post = solver.analyse_play(kratzen.play_cards("EO S7 EK"))
+    results = [analysis, advice, advice.rows[0], cards, cards.rows[0], match, post.players[0]]
+    again = [solver.analyse_position(kratzen, 1, samples=2, workers=1),
+             contract_advice("kratzen", "EO E9 SU SZ", 1, ["Trump S"], samples=2, workers=1), None,
+             card_advice(kratzen, samples=2, workers=1), None,
+             play_match("kratzen", [make_bot("random")] * 3, boards=1),
+             solver.analyse_play(kratzen.play_cards("EO S7 EK")).players[0]]
+    for result, same in zip(results, again):
+        assert isinstance(hash(result), int), type(result).__name__
+        if same is not None:
+            assert same == result and hash(same) == hash(result), type(result).__name__
+    assert len({analysis, analysis}) == 1

@@ -822,7 +822,7 @@ def test_pagat_ultimo_is_announced_by_the_pagat_holder():
 
 def test_incomplete_play_is_rejected():
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play="DG DK T21 DN")
-    with pytest.raises(StichError, match="complete Play section"):
+    with pytest.raises(StichError, match="scoring needs every card of the deal played"):
         score_deal(position)
 
 
@@ -1128,3 +1128,14 @@ def test_cli_rejects_incomplete_play(tmp_path):
     text = record_text("Zwanzigerrufen", KONTRA_DEAL, "Normal", "DG DK T21 DN")
     result = runner.invoke(APP, ["score", str(write(tmp_path, text))])
     assert result.exit_code == 1 and "complete Play section" in result.stderr
+
+
+def test_scoring_a_made_position_before_its_end_says_every_card_is_needed_not_a_play_section():
+    """A position from make_position has no Play section, but score_deal asked for 'a complete Play section' and
+    sent its user to 'stich score --dd', a command that never saw it. It is an InvalidPositionError now, in the
+    API's words."""
+    position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", play="EO S7")
+    with pytest.raises(solver.InvalidPositionError) as caught:
+        solver.score_deal(position)
+    assert str(caught.value) == ("position: scoring needs every card of the deal played (0 of 4 tricks and 2 cards "
+                                 "played; dd_settlement settles the rest double dummy)")

@@ -102,6 +102,7 @@ NUMPY_SEATS = '''"""A user's script passing numpy seats, which every seat argume
 import numpy as np
 import solver
 from solver.advice import card_advice, contract_advice
+from solver.sampling import position_setup
 from solver.tree import strategy_tree
 
 seat = np.int64(1)
@@ -114,11 +115,38 @@ card_advice(position, seat, samples=1)
 strategy_tree(position, 1, objective="tricks", seat=seat)
 solver.random_position("kratzen", 1, 1, declarer=seat)
 solver.solve(position, "tricks", seat=seat)
+position_setup(position, seat)
 '''
 
 
 def test_every_seat_argument_is_typed_as_the_integral_seats_it_takes(tmp_path):
     """``solve`` and ``Position.hand`` typed their seat ``SupportsIndex`` (a numpy integer is taken), while
     make_position, the analyses, the advice, strategy_tree and random_position said ``int``: a type checker refused
-    the numpy seat each of them takes at run time."""
+    the numpy seat each of them takes at run time. ``position_setup`` (the sampling bot's start, docs/api.md's
+    "A bot of your own") said ``int`` and refused a numpy seat at run time too (tests/test_api_arguments.py)."""
     assert_strict_client_type_checks(tmp_path, NUMPY_SEATS)
+
+
+CARD_ARGUMENTS = '''"""A user's script passing Cards and card sets, and a variant as text, where they are taken."""
+import solver
+from solver.advice import contract_advice
+from solver.sampling import hand_position
+
+position = solver.make_position("kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump E")
+hand = position.hand(1)
+solver.analyse_hand("kratzen", hand, 1, "Trump E", known={2: position.hand(2)}, samples=1, workers=1)
+solver.analyse_hand("kratzen", list(hand), 1, "Trump E", samples=1, workers=1)
+contract_advice("kratzen", hand, 1, samples=1, workers=1)
+hand_position("kratzen", hand, 1, "Trump E", known={3: ["EK", position.pack.parse("G8")]})
+solver.make_position("kratzen", [position.hand(seat) for seat in (1, 2, 3)], "Trump E")
+solver.contract_table(solver.random_position("schafkopf", 1, 1), variant="runaway_count_at=deal")
+'''
+
+
+def test_cards_and_variants_are_typed_as_the_arguments_take_them(tmp_path):
+    """docs/api.md says every argument that takes cards takes Cards and card sets (``analyse_hand(hand=card_set)``)
+    and every ``variant`` text, but the analyses' and the advice's ``hand`` and ``known`` were typed
+    ``str | Sequence[str]`` and ``contract_table``'s variant had no ``str``: mypy --strict refused calls that run."""
+    source = CARD_ARGUMENTS
+    assert_strict_client_type_checks(tmp_path, source)
+    exec(compile(source, "client.py", "exec"), {})  # and each of them runs

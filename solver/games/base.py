@@ -791,7 +791,7 @@ class Game(metaclass=GameType):
         raise NotImplementedError
 
     @classmethod
-    def contracts(cls, deal: Deal, variant: Variant | Mapping[str, object] | None = None,
+    def contracts(cls, deal: Deal, variant: Mapping[str, object] | str | None = None,
                   like: Contract | None = None, declarer: int | None = None) -> list[tuple[Contract, int]]:
         """Every (contract, declarer seat 1-based) that could be bid on a whole deal under ``variant``'s bid checks
         (``like``: the record's own contract, whose modifiers carry over, e.g. a Kratzen Muss; ``declarer``: the
