@@ -25,7 +25,7 @@ from typer.models import CommandInfo
 
 from solver import __version__
 
-from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED
+from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, interrupt
 
 #: Every command: its name, ``module:function`` in this package, and its one line for ``stich --help`` (its own
 #: ``--help`` shows the function's whole docstring).
@@ -154,18 +154,6 @@ def _stdout_pointed_at_null(before: tuple[int, int] | None) -> bool:
     return now == (null.st_dev, null.st_ino)
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    """Ctrl-C and SIGTERM stop a command (its pools stopped, its temporary files gone, its report so far printed):
-    the first raises KeyboardInterrupt, and any later one is ignored, since it would cut that stop short. A second
-    Ctrl-C a few milliseconds after the first (a double press) raised a second KeyboardInterrupt in the middle of
-    stopping the pool (a traceback: Bad file descriptor), or, arriving once Python had put SIGINT back to its
-    default at exit, killed the process by SIGINT with no report and no message. The stop is bounded
-    (:func:`solver.workers.stop_pool` kills a worker that does not stop in a second), so nothing waits on it."""
-    from solver.workers import interrupt  # on a signal only: the pools' module stays out of every start
-
-    interrupt(signum, frame)
-
-
 class ClosedStreamError(OSError):
     """Reading or writing a standard stream the process was started without."""
 
@@ -250,8 +238,8 @@ def main() -> None:
         # (batch installs its own for its run, and restores these after); SIGINT ignored from outside (a background
         # job) stays ignored
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, _interrupt)
-        signal.signal(signal.SIGTERM, _interrupt)
+            signal.signal(signal.SIGINT, interrupt)
+        signal.signal(signal.SIGTERM, interrupt)
     try:
         app()
     except ClosedStreamError as error:  # where no command's own handler (cli.errors.input_errors) saw it first

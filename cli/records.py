@@ -86,7 +86,7 @@ def interrupted_records(answered: int, working: Position | None, in_part: bool, 
         return f"between two records: {done}" if answered else "before any record was answered"
     state = "its answer so far is printed, said as such" if in_part else "not answered"
     if cut:
-        state = "its output was cut short where it stood: a second interrupt stopped a write that waited on stdout"
+        state = "a second interrupt cut its output short"
     return f"in the record at {record_place(working)} ({state}); {done}"
 
 

@@ -395,21 +395,6 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         manager.join(MANAGER_JOIN_SECONDS)
 
 
-def begin_stop() -> None:
-    """A command's stop has begun (its first Ctrl-C or SIGTERM): later ones are ignored until it exits, since they
-    would cut the stop short (a second KeyboardInterrupt in the middle of stopping a pool, or death by SIGINT once
-    Python has put its default back at exit); the stop is bounded (:func:`stop_pool`)."""
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, signal.SIG_IGN)
-
-
-def interrupt(signum: int, frame: object) -> None:
-    """A command's SIGINT and SIGTERM handler: :func:`begin_stop`, then KeyboardInterrupt, which the command turns into
-    its report so far and exit 130."""
-    begin_stop()
-    raise KeyboardInterrupt
-
-
 def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *args: Any) -> Future:
     """``pool.submit``, with SIGINT ignored in this process while the call may start a worker process: a worker must
     ignore Ctrl-C from its first instruction, since the terminal sends it to the whole process group, and a worker
