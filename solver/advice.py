@@ -31,12 +31,12 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
-from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence, SupportsIndex, cast
+from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, SupportsIndex, cast
 
 from .cards import CardTokens
 from .deal import Deal, parse_hand
 from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
-                     integral, is_token_list, is_whole_number)
+                     integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
 from .generate import DEFAULT_SEED
@@ -751,12 +751,17 @@ def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
     if isinstance(variant, str):
         variant = Variant.parse_pairs(variant)
     chosen = game.variant(variant)
+    if not isinstance(contracts, str):  # texts in an order (a numpy array too); 5 was a TypeError, [5] an
+        # AttributeError
+        ordered = isinstance(contracts, Iterable) and not isinstance(contracts, (AbstractSet, Mapping))
+        listed = list(contracts) if ordered else None
+        if listed is None or not all(isinstance(text, str) for text in listed):
+            raise InvalidContractError(f"contracts are 'all', contract texts separated by commas, or a list of "
+                                       f"contract texts, not {contracts!r}")
+        contracts = listed
     probe = AdviceSetup(game.name, seats, tuple(fixed), seat, (), tuple(sorted((variant or {}).items())), seed)
     deal = draw_deal(probe, 0)
     possible = seat_contracts(game, deal, seat, chosen)
-    if not isinstance(contracts, str) and not is_token_list(contracts):  # 5 was a TypeError, [5] an AttributeError
-        raise InvalidContractError(f"contracts are 'all', contract texts separated by commas, or a list of contract "
-                                   f"texts, not {contracts!r}")
     if isinstance(contracts, str) and contracts.strip().lower() == "all":
         wanted = possible
     else:

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeAlias
+from typing import Callable, Iterable, Iterator, Mapping, NoReturn, Sequence, TypeAlias
 
 from .errors import UnknownCardError, did_you_mean, is_whole_number
 
@@ -116,13 +115,24 @@ def union(masks: Iterable[int]) -> int:
     return every
 
 
+class ReadOnlyDict(dict):
+    """A dict whose items are fixed once made: a mapping many objects share (a pack's tokens). A dict, not a
+    ``MappingProxyType``, so that ``dataclasses.asdict`` of what holds it (a Deal, a CardSet, a SolveResult) still
+    copies it."""
+
+    def _refuse(self, *arguments: object, **keywords: object) -> NoReturn:
+        raise TypeError("this mapping is read-only: it is shared by every position of the game")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore
+
+
 @dataclass(frozen=True, eq=False)
 class Pack:
     """The cards of one game, with every token that names them.
 
     ``sign_letters`` maps a Unicode suit sign's suit (spades, clubs, hearts, diamonds) to this pack's suit letter, so
     that ``♠K`` and ``K♠`` read as the pack's own token. Packs compare and hash by identity: there is one per game,
-    shared by every position of it, so its mappings are read-only views (``pack.aliases["X"] = 0`` would have
+    shared by every position of it, so its mappings are read-only (``pack.aliases["X"] = 0`` would have
     taught every deal of the game a new token).
     """
 
@@ -137,7 +147,7 @@ class Pack:
         if len(self.cards) > MAX_CARDS:
             raise ValueError("a pack holds at most 64 cards")
         for name in ("aliases", "sign_letters", "absent"):  # copies: a caller's dict changed later changes none
-            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+            object.__setattr__(self, name, ReadOnlyDict(getattr(self, name)))
 
     def __repr__(self) -> str:
         """One line: the game and its cards in pack order (the dataclass form listed every alias, some 3 KB)."""

@@ -141,8 +141,8 @@ def require_complete(position: Position) -> None:
     if not position.state.is_over:
         record = position.record
         if record is None:  # made by make_position: it has no Play section, and no command made it
-            raise InvalidPositionError(f"{position.label}: scoring needs every card of the deal played "
-                                       f"({_play_so_far(position)}; dd_settlement settles the rest double dummy)")
+            raise InvalidPositionError(f"scoring needs every card of the deal played ({_play_so_far(position)}; "
+                                       "dd_settlement settles the rest double dummy)")
         text = (f"scoring needs a complete Play section ({_play_so_far(position)}; the double-dummy settlement plays "
                 "the rest: stich score --dd, dd_settlement)")
         # pointed at the file's last card of the play (where it stops), else at its [Play] tag's leader, else at the

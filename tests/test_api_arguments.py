@@ -871,6 +871,13 @@ def test_contract_advice_refuses_contracts_that_are_no_texts_by_name(contracts):
         contract_advice("kratzen", "EO E9 SU SZ", 1, contracts, samples=1, workers=1)
 
 
+def test_contract_advice_takes_contracts_in_a_numpy_array():
+    from solver.advice import contract_advice
+
+    advice = contract_advice("kratzen", "EO E9 SU SZ", 1, np.array(["Trump S"]), samples=1, workers=1)
+    assert [row.contract for row in advice.rows] == ["Trump S"]
+
+
 def test_position_setup_takes_a_numpy_seat_as_every_seat_argument_does(kratzen):
     """position_setup, where the sampling bot and a bot of one's own start, refused np.int64(1) with 'seat
     np.int64(1) is not a seat of this 3-seat deal', a message that contradicts itself."""

@@ -1137,5 +1137,5 @@ def test_scoring_a_made_position_before_its_end_says_every_card_is_needed_not_a_
     position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", play="EO S7")
     with pytest.raises(solver.InvalidPositionError) as caught:
         solver.score_deal(position)
-    assert str(caught.value) == ("position: scoring needs every card of the deal played (0 of 4 tricks and 2 cards "
+    assert str(caught.value) == ("scoring needs every card of the deal played (0 of 4 tricks and 2 cards "
                                  "played; dd_settlement settles the rest double dummy)")
