@@ -492,4 +492,4 @@ def test_a_pack_prints_its_cards_on_one_line_and_its_tokens_cannot_be_changed():
     assert own.lookup("EK") is None and repr(pickle.loads(pickle.dumps(own))) == "<Pack mine: 2 cards S6 EA>"
     # still a dict to dataclasses.asdict of what holds a pack (a MappingProxyType could not be copied there)
     import dataclasses
-    assert dataclasses.asdict(Kratzen.card_set("S6 EA"))["pack"]["aliases"]["S6"] == 0
+    assert dataclasses.asdict(pack.card_set("S6 EA"))["pack"]["aliases"]["S6"] == 0
