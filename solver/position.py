@@ -298,6 +298,10 @@ def _record_playing(record: Record, rules: Rules, card: int) -> Record:
     token = Token(rules.pack[card].name, 0, 0)
     tricks = copy.play.tricks
     if tricks and len(tricks[-1]) < rules.seats:
+        last, cards = len(tricks) - 1, len(tricks[-1])
+        for comment in copy.comments:  # a ';' or '%' comment runs to the line's end: it stays after the new card
+            if comment.play_line == last and comment.play_token == cards and comment.text[:1] in "%;":
+                comment.play_token += 1
         tricks[-1].append(token)
     else:
         tricks.append([token])

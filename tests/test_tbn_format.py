@@ -621,3 +621,30 @@ def test_writer_refuses_a_line_comment_between_cards():
     written = format_record(record)
     assert "TS {lead} T18 T14 T10" in written
     assert format_record(parse_records(written)[0]) == written
+
+
+SCHAFKOPF_DEAL = ('[Game "Schafkopf"]\n[Deal "1: EZ EK EU GZ GK HA H8 H7 / EA G8 G7 H9 SZ SO SU S7 / '
+                  'EO E9 GA GO GU G9 HK SK / E8 E7 HZ HO HU SA S9 S8"]\n[Contract "Rufer E"]\n')
+
+
+def test_playing_on_keeps_a_line_comment_at_the_end_of_the_trick_in_progress():
+    """A ';' comment that ended the line of a trick in progress stays at its end when the trick is played on (the
+    what-if of `stich show --play`, the board's Save .tbn): it ran to the end of the line, so before the cards that
+    follow it the record could not be written at all."""
+    from solver.position import position_from_record
+
+    text = SCHAFKOPF_DEAL + '[Play "1"]\nEK EA ; seat 2 takes it\n'
+    position = position_from_record(parse_records(text)[0]).play("E9").play("E8").play("G8")
+    written = position.to_tbn()
+    assert written.endswith('[Play "1"]\nEK EA E9 E8 ; seat 2 takes it\nG8\n')
+    again = position_from_record(parse_records(written)[0])
+    assert again.played == position.played
+    assert [comment.text for comment in again.record.comments] == ["; seat 2 takes it"]
+
+
+def test_playing_on_leaves_a_brace_comment_after_the_card_it_followed():
+    from solver.position import position_from_record
+
+    text = SCHAFKOPF_DEAL + '[Play "1"]\nEK EA {good}\n'
+    written = position_from_record(parse_records(text)[0]).play("E9").to_tbn()
+    assert written.endswith('[Play "1"]\nEK EA {good} E9\n')
