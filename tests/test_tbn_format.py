@@ -648,3 +648,27 @@ def test_playing_on_leaves_a_brace_comment_after_the_card_it_followed():
     text = SCHAFKOPF_DEAL + '[Play "1"]\nEK EA {good}\n'
     written = position_from_record(parse_records(text)[0]).play("E9").to_tbn()
     assert written.endswith('[Play "1"]\nEK EA {good} E9\n')
+
+
+ANNOTATED_PLAY = ('[Result "declarers 61"]\n[Play "1"]\n% the opening\nEK {the ace?} EA E9 E8 ; seat 2 wins\nG8\n*\n'
+                  '[Annotator "Anna"]\n')
+
+
+def test_board_save_of_the_record_as_it_was_writes_it_back_unchanged():
+    """Save .tbn keeps "its other tags and comments" (docs/board.md): opened and saved at its own last card, a
+    record's Result tag, its Play section's place and the comments between its cards all come back as they were."""
+    from solver.board.session import Boards, saved_record
+
+    text = SCHAFKOPF_DEAL + ANNOTATED_PLAY
+    board = Boards().add(parse_records(text)[0], "annotated.tbn")
+    assert saved_record(board, ["EK", "EA", "E9", "E8", "G8"]) == text + "\n"
+
+
+def test_board_save_of_a_continued_record_keeps_its_comments_in_place():
+    from solver.board.session import Boards, saved_record
+
+    board = Boards().add(parse_records(SCHAFKOPF_DEAL + ANNOTATED_PLAY)[0], "annotated.tbn")
+    saved = saved_record(board, ["EK", "EA", "E9", "E8", "G8", "G9"])
+    assert "[Result" not in saved  # the result of the game as it was played then is not this game's
+    assert saved.endswith('[Play "1"]\n% the opening\nEK {the ace?} EA E9 E8 ; seat 2 wins\nG8 G9\n*\n'
+                          '[Annotator "Anna"]\n\n')
