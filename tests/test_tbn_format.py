@@ -672,3 +672,15 @@ def test_board_save_of_a_continued_record_keeps_its_comments_in_place():
     assert "[Result" not in saved  # the result of the game as it was played then is not this game's
     assert saved.endswith('[Play "1"]\n% the opening\nEK {the ace?} EA E9 E8 ; seat 2 wins\nG8 G9\n*\n'
                           '[Annotator "Anna"]\n\n')
+
+
+def test_a_word_that_is_no_card_is_named_before_the_length_of_its_trick():
+    """A trick number written before a card line ('1. EK EA E9 E8', as a score sheet has it) is the offending token,
+    not the line's last card: the error points at it, not at a trick of five cards."""
+    from solver.position import position_from_record
+
+    record = parse_records(SCHAFKOPF_DEAL + '[Play "1"]\n1. EK EA E9 E8\n')[0]
+    with pytest.raises(ParseError) as caught:
+        position_from_record(record)
+    assert (caught.value.line, caught.value.column, caught.value.token) == (5, 1, "1.")
+    assert "not a card of the Schafkopf pack" in str(caught.value)
