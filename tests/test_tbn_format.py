@@ -684,3 +684,55 @@ def test_a_word_that_is_no_card_is_named_before_the_length_of_its_trick():
         position_from_record(record)
     assert (caught.value.line, caught.value.column, caught.value.token) == (5, 1, "1.")
     assert "not a card of the Schafkopf pack" in str(caught.value)
+
+
+ZWANZIGERRUFEN_DEAL = ("4: T19 T14 T1 SK SN HQ HN HJ DJ DG / TS T20 T18 T16 T13 T12 T11 T5 SQ DN / "
+                       "T21 T17 T9 T8 T4 SG CQ CN HK DQ / T15 T10 T7 T6 SJ CK CJ CG HG DK")
+KRATZEN_DEAL = "2: GA GK G9 HZ / EU G7 H9 SU / S6 EK H8 S8"
+#: One record of each game with every tag FORMAT.md names that the game has, escapes, comments and a played trick.
+FORMAT_RECORDS = [
+    '[Game "Zwanzigerrufen"]\n[Event "Club \\"Zum Stich\\", table 3 \\\\ back room"]\n[Board "7"]\n'
+    '[Variant "sagotrick=mond_skus_pagat, solo_value=5"]\n'
+    f'[Deal "{ZWANZIGERRUFEN_DEAL}"]\n[Contract "Normal T19"]\n[Declarer "1"]\n'
+    '[Announcements "2: Kontra, Absolut dagegen; 3: Kontra Absolut; 4: Pagat dagegen; 1: Kontra Pagat"]\n'
+    '[Result "declarers 35"]\n[Play "1"]\n% the lead\nT16 {trumps} T21 T15 T19\n*\n',
+    SCHAFKOPF_DEAL + '[Declarer "1"]\n[Variant "laufende_mode=only_if_holder_wins"]\n[Play "1"]\nEK EA E9 ; a trick\n',
+    f'[Game "Kratzen"]\n[Seats "3"]\n[Deal "{KRATZEN_DEAL}"]\n[Contract "Trump S SevenMuss"]\n[Declarer "2"]\n'
+    '[Pot "12"]\n[Play "2"]\nGA G7 S6\n*\n',
+]
+
+
+@pytest.mark.parametrize("text", FORMAT_RECORDS, ids=["zwanzigerrufen", "schafkopf", "kratzen"])
+def test_every_game_round_trips_through_the_writer(text):
+    """FORMAT.md's tags of each game, read and written back (``Position.to_tbn``), read again to the same tags,
+    comments and position; played on one card, to the same position as played in Python."""
+    from solver.position import position_from_record
+
+    position = position_from_record(parse_records(text)[0])
+    written = position.to_tbn()
+    assert written == text
+    again = position_from_record(parse_records(written)[0])
+    assert (again.rules, again.state, again.played) == (position.rules, position.state, position.played)
+    card = next(iter(position.legal_cards()))
+    further = position_from_record(parse_records(position.play(card).to_tbn())[0])
+    assert further.state == position.play(card).state
+
+
+def test_a_hand_edited_file_reads_as_the_written_one(tmp_path):
+    """What FORMAT.md leaves to taste reads the same: a BOM, CR LF line ends, trailing whitespace, blank lines of
+    spaces between records, upper-case tag names, lower-case cards, contracts and game names, spaces around values."""
+    from solver.position import position_from_record
+
+    edited = ('[GAME " schafkopf "]  \r\n[DEAL "1: ez ek eu gz gk ha h8 h7 / ea g8 g7 h9 sz so su s7 / '
+              'eo e9 ga go gu g9 hk sk / e8 e7 hz ho hu sa s9 s8 "]\t\r\n[contract "rufer  e"]\r\n'
+              '[PLAY "1"]\r\nek ea e9 ; a trick\r\n  \r\n \t\r\n')
+    edited = "\ufeff" + edited * 2
+    path = tmp_path / "edited.tbn"
+    path.write_bytes(edited.encode())
+    plain = position_from_record(parse_records(FORMAT_RECORDS[1])[0])
+    positions = [position_from_record(record) for record in read_records(path)]
+    assert len(positions) == 2
+    for position in positions:
+        assert (position.rules.contract, position.played, position.state.hands) == \
+            (plain.rules.contract, plain.played, plain.state.hands)
+
