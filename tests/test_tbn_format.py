@@ -736,3 +736,14 @@ def test_a_hand_edited_file_reads_as_the_written_one(tmp_path):
         assert (position.rules.contract, position.played, position.state.hands) == \
             (plain.rules.contract, plain.played, plain.state.hands)
 
+
+
+def test_files_that_start_with_a_byte_order_mark_can_be_concatenated(tmp_path):
+    """`cat a.tbn b.tbn` of two files saved by a Windows editor puts the second one's BOM at the start of a line in
+    the middle: it is skipped there too (it is invisible, and was refused as a card before any tag)."""
+    saved = "\ufeff" + SCHAFKOPF_DEAL.replace("\n", "\r\n") + "\r\n"
+    path = tmp_path / "both.tbn"
+    path.write_bytes((saved + saved).encode())
+    records = list(read_records(path))
+    assert [record.line for record in records] == [1, 5]
+    assert records[1].tag("Game").column == 1

@@ -790,7 +790,8 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseError:
-    """Strip the line break (LF or CR LF) and a leading BOM, decode bytes strictly, reject NUL and overlong lines."""
+    """Strip the line break (LF or CR LF) and a BOM at the line's start, decode bytes strictly, reject NUL and
+    overlong lines."""
     if isinstance(chunk, bytes):
         body = chunk[:-1] if chunk.endswith(b"\n") else chunk
         body = body[:-1] if body.endswith(b"\r") else body
@@ -809,7 +810,7 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
     else:
         text = chunk[:-1] if chunk.endswith("\n") else chunk
         text = text[:-1] if text.endswith("\r") else text
-    if number == 1 and text.startswith("\ufeff"):
+    if text.startswith("\ufeff"):  # a file's BOM; after line 1, that of a file appended to another (cat a b)
         text = text[1:]
     if len(text) > MAX_LINE_LENGTH:
         return _too_long(source, number)
