@@ -447,7 +447,8 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
 def position_from_record(record: Record, *, variant: Mapping[str, object] | str | None = None) -> Position:
     """The position after the record's Play section (or the ending it gives).
 
-    ``variant`` overrides the record's ``[Variant]`` tag flag by flag. Every error is a ParseError with the file,
+    ``variant`` overrides the record's ``[Variant]`` tag flag by flag; the position's record (a copy) then carries the
+    flags it is played under, so that what it writes reads back the same. Every error is a ParseError with the file,
     line, column, offending token and what was expected.
     """
     if not isinstance(record, Record):
@@ -551,6 +552,13 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     except StichError as error:  # a contract that parsed but cannot be played with this deal: the reason says why
         raise _rules_error(record, contract_tag, error, declarer, announcements or []) from None
     state, played = _replay(record, rules, override)
+    if override and (record.get("Variant") or "") != chosen.text():
+        # the record the position writes (to_tbn) says the flags it is played under, or it reads back under others
+        record = _copy_record(record)
+        if chosen.text():
+            record.set("Variant", chosen.text())
+        else:
+            record.remove("Variant")
     return Position(game, rules, state, played, record)
 
 

@@ -747,3 +747,18 @@ def test_files_that_start_with_a_byte_order_mark_can_be_concatenated(tmp_path):
     records = list(read_records(path))
     assert [record.line for record in records] == [1, 5]
     assert records[1].tag("Game").column == 1
+
+
+def test_a_position_read_with_variant_flags_writes_them_into_its_record():
+    """``--variant`` (``position_from_record(..., variant=)``) overrides the record's [Variant]; the record written
+    from the position (``stich show --tbn``) must carry the flags it was played under, or a what-if saved as a file
+    reads back under other rules (here another first leader, under which the saved trick is not legal)."""
+    from solver.position import position_from_record
+
+    text = f'[Game "Kratzen"]\n[Deal "{KRATZEN_DEAL}"]\n[Contract "Trump S"]\n[Declarer "2"]\n'
+    position = position_from_record(parse_records(text)[0], variant="first_leader=forehand").play_cards("S6 GA SU")
+    written = position.to_tbn()
+    assert '[Variant "first_leader=forehand"]' in written
+    again = position_from_record(parse_records(written)[0])
+    assert (again.rules, again.state) == (position.rules, position.state)
+    assert parse_records(text)[0].get("Variant") is None  # the record read is left as it was
