@@ -762,3 +762,12 @@ def test_a_position_read_with_variant_flags_writes_them_into_its_record():
     again = position_from_record(parse_records(written)[0])
     assert (again.rules, again.state) == (position.rules, position.state)
     assert parse_records(text)[0].get("Variant") is None  # the record read is left as it was
+
+
+def test_a_tag_without_its_opening_bracket_is_named_as_one():
+    """`Game "Kratzen"]` (the '[' lost in editing) was refused as a stray '"' outside a tag; the error now points at
+    the name and says the '[' is missing."""
+    with pytest.raises(ParseError) as caught:
+        parse_records('[Board "1"]\nGame "Kratzen"]\n', name="game.tbn")
+    assert str(caught.value) == ("game.tbn:2:1: a tag without its '[' (got 'Game', expected '[' before the tag "
+                                 "name)")

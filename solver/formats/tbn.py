@@ -354,6 +354,11 @@ class _Lexer:
             elif char == "}":
                 raise self.error("'}' without a '{'", number, i, char, "a tag, a card or a comment")
             elif char in ']"':
+                first = events[0] if len(events) == 1 else None
+                if char == '"' and isinstance(first, Token) and _TAG_NAME.fullmatch(first.text) \
+                        and text.rstrip().endswith("]"):  # 'Game "x"]'
+                    raise self.error("a tag without its '['", number, first.column - 1, first.text,
+                                     "'[' before the tag name")
                 raise self.error(f"unexpected {char!r} outside a tag", number, i, char, "a tag, a card or a comment")
             else:
                 end = _word_end(text, i)
