@@ -771,3 +771,13 @@ def test_a_tag_without_its_opening_bracket_is_named_as_one():
         parse_records('[Board "1"]\nGame "Kratzen"]\n', name="game.tbn")
     assert str(caught.value) == ("game.tbn:2:1: a tag without its '[' (got 'Game', expected '[' before the tag "
                                  "name)")
+
+
+def test_cards_after_a_blank_line_in_a_play_section_say_why():
+    """A blank line ends a record, also between two tricks: the cards after it start no record, and the error says
+    what most likely happened instead of only asking for a tag."""
+    records = list(iter_records(io.StringIO(SCHAFKOPF_DEAL + '[Play "1"]\nEK EA E9 E8\n\nG8 G9\n'), name="game.tbn"))
+    assert isinstance(records[0], Record) and len(records[0].play.tricks) == 1
+    error = records[1]
+    assert isinstance(error, ParseError) and (error.line, error.column, error.token) == (7, 1, "G8")
+    assert "cards before any tag (a blank line ends a record: one inside the Play section above?)" in str(error)

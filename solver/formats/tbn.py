@@ -467,6 +467,7 @@ class _Builder:
         self.state = _TAGS
         self.line_open = False  # a card line is in progress (its physical line, or a brace comment on it, goes on)
         self.star_line = 0  # physical line of the '*' that ended the Play section
+        self.after_open_play = False  # the record before ended, at a blank line, in a Play section without '*'
 
     def error(self, message: str, line: int, column: int, token: str | None, expected: str | None) -> ParseError:
         return ParseError(
@@ -526,7 +527,8 @@ class _Builder:
 
     def add_card(self, token: Token) -> None:
         if not self.tags:
-            raise self.error("cards before any tag", token.line, token.column, token.text,
+            why = " (a blank line ends a record: one inside the Play section above?)" if self.after_open_play else ""
+            raise self.error(f"cards before any tag{why}", token.line, token.column, token.text,
                              "a tag such as [Game \"...\"]")
         if self.state == _TAGS:
             raise self.error(
@@ -684,6 +686,7 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
                 if builder.tags:
                     done = builder.finish()
                     builder, size = _Builder(source), 0
+                    builder.after_open_play = done.play is not None and not done.play.terminated
             else:
                 size += len(text) + 1
                 if size > MAX_RECORD_LENGTH:
