@@ -19,7 +19,9 @@ from .whatif import PLAY
 
 
 def _print_text(document: Document, console: Console) -> None:
-    console.file.write(document["text"])
+    """Through the console, not past it to its file: the records' output is captured and written in one piece with
+    the blank line before it, and text written past the capture came before that blank line."""
+    console.out(document["text"], end="", highlight=False)
 
 
 def show(

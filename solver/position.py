@@ -314,6 +314,10 @@ def _record_playing(record: Record, rules: Rules, card: int) -> Record:
     token = Token(rules.pack[card].name, 0, 0)
     tricks = copy.play.tricks
     if tricks and len(tricks[-1]) < rules.seats:
+        last, cards = len(tricks) - 1, len(tricks[-1])
+        for comment in copy.comments:  # a ';' or '%' comment runs to the line's end: it stays after the new card
+            if comment.play_line == last and comment.play_token == cards and comment.text[:1] in "%;":
+                comment.play_token += 1
         tricks[-1].append(token)
     else:
         tricks.append([token])
@@ -459,7 +463,8 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
 def position_from_record(record: Record, *, variant: Mapping[str, object] | str | None = None) -> Position:
     """The position after the record's Play section (or the ending it gives).
 
-    ``variant`` overrides the record's ``[Variant]`` tag flag by flag. Every error is a ParseError with the file,
+    ``variant`` overrides the record's ``[Variant]`` tag flag by flag; the position's record (a copy) then carries the
+    flags it is played under, so that what it writes reads back the same. Every error is a ParseError with the file,
     line, column, offending token and what was expected.
     """
     if not isinstance(record, Record):
@@ -563,6 +568,13 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     except StichError as error:  # a contract that parsed but cannot be played with this deal: the reason says why
         raise _rules_error(record, contract_tag, error, declarer, announcements or []) from None
     state, played = _replay(record, rules, override)
+    if override and (record.get("Variant") or "") != chosen.text():
+        # the record the position writes (to_tbn) says the flags it is played under, or it reads back under others
+        record = _copy_record(record)
+        if chosen.text():
+            record.set("Variant", chosen.text())
+        else:
+            record.remove("Variant")
     return Position(game, rules, state, played, record)
 
 
@@ -609,15 +621,17 @@ def _replay(record: Record, rules: Rules,
                      leader.line, leader.column, leader.text, str(state.leader + 1))
     played = []
     for number, line in enumerate(play.tricks):
+        for token in line:  # a word that is no card (a trick number, a '-') is named before it miscounts its trick
+            if rules.pack.lookup(token.text) is None:
+                raise _error(record, f"not a card of the {rules.game.name} pack{_close_cards(rules.pack, token.text)}",
+                             token.line, token.column, token.text, f"a {rules.game.name} card")
         if len(line) > rules.seats or (len(line) < rules.seats and number < len(play.tricks) - 1):
             token = line[-1] if line else leader
             raise _error(record, f"a trick has {rules.seats} cards; this line has {len(line)}", token.line,
                          token.column, token.text, f"{rules.seats} cards (only the last line may be shorter)")
         for token in line:
             index = rules.pack.lookup(token.text)
-            if index is None:
-                raise _error(record, f"not a card of the {rules.game.name} pack{_close_cards(rules.pack, token.text)}",
-                             token.line, token.column, token.text, f"a {rules.game.name} card")
+            assert index is not None  # looked up above
             if state.is_over:
                 raise _error(record, "the deal is over", token.line, token.column, token.text, "no more cards")
             seat = state.to_move

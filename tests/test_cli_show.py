@@ -188,3 +188,17 @@ def test_a_bad_pot_is_refused_at_its_tag_by_show_and_by_commands_that_do_not_sco
     assert run("solve", path, "-o", "tricks", code=1).stderr == refusal
     assert run("tree", path, "-d", "1", "--out", tmp_path / "tree.json", code=1).stderr == refusal
     assert run("show", path, "--pot", "4").stdout.count("pot: 4 chips, each trick pays 1") == 2
+
+
+def test_show_tbn_of_several_records_writes_a_blank_line_between_them(tmp_path):
+    """A file of several records written by show --tbn reads back as as many records: the blank line that separates
+    them was written after the last one instead (the text went past the console's capture), so the second [Game]
+    tag stood in the first record. The diagrams of show are separated the same way."""
+    deals = tmp_path / "deals.tbn"
+    deals.write_text(run("deal", "-g", "kr", "-n", "3").stdout, encoding="utf-8")
+    written = run("show", deals, "--tbn").stdout
+    assert written == deals.read_text(encoding="utf-8")
+    assert len(solver.parse_positions(written)) == 3
+    shown = run("show", deals).stdout
+    assert shown.startswith("board 1:") and "\n\nboard 2:" in shown and "\n\nboard 3:" in shown
+    assert not shown.endswith("\n\n")

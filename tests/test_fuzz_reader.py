@@ -164,3 +164,59 @@ def test_wrong_encodings_of_a_valid_file(prefix, encoding):
     else:
         raise AssertionError(f"{encoding} read as UTF-8")
     _check_reader("reader: wrong encodings", prefix + data)
+
+
+#: Deals of the three games with the cards each Play section below starts with, in playing order.
+_PLAYED_DEALS = [
+    ('[Game "Zwanzigerrufen"]\n[Deal "4: T19 T14 T1 SK SN HQ HN HJ DJ DG / TS T20 T18 T16 T13 T12 T11 T5 SQ DN / '
+     'T21 T17 T9 T8 T4 SG CQ CN HK DQ / T15 T10 T7 T6 SJ CK CJ CG HG DK"]\n[Contract "Normal"]\n[Result "r"]\n',
+     "T16 T21 T15 T19 T17 T10 T14", 4),
+    ('[Game "Schafkopf"]\n[Deal "1: EZ EK EU GZ GK HA H8 H7 / EA G8 G7 H9 SZ SO SU S7 / '
+     'EO E9 GA GO GU G9 HK SK / E8 E7 HZ HO HU SA S9 S8"]\n[Contract "Rufer E"]\n', "EK EA E9 E8 G8 G9", 4),
+    ('[Game "Kratzen"]\n[Seats "3"]\n[Deal "2: GA GK G9 HZ / EU G7 H9 SU / S6 EK H8 S8"]\n[Contract "Trump S"]\n'
+     '[Declarer "2"]\n', "GA G7 S6 EK", 3),
+]
+
+
+@st.composite
+def _annotated_play(draw):
+    """A record whose Play section has comments where a person writes them: '{...}' between cards, '; ...' at a
+    line's end, comment lines between lines; and a number of further cards to play."""
+    head, cards, seats = draw(st.sampled_from(_PLAYED_DEALS))
+    cards = cards.split()[: draw(st.integers(0, len(cards.split())))]
+    lines = [cards[i:i + seats] for i in range(0, len(cards), seats)]
+    text = [head + ('[Play "2"]' if "Declarer" in head else '[Play "1"]')]  # the Kratzen attacker, seat 2, leads
+    for number, line in enumerate(lines):
+        if draw(st.booleans()):
+            text.append(f"% before line {number}")
+        words = []
+        for card in line:
+            words.append(card)
+            if draw(st.integers(0, 3)) == 0:
+                words.append(f"{{after {card}}}")
+        if draw(st.booleans()):
+            words.append(f"; end of line {number}")
+        text.append(" ".join(words))
+    if draw(st.booleans()):
+        text.append("*")
+    return "\n".join(text) + "\n", draw(st.integers(0, 6)), draw(st.randoms(use_true_random=False))
+
+
+@fuzz_settings(80, share=0)
+@given(_annotated_play())
+def test_a_commented_record_played_on_is_written_and_read_back(case):
+    """A record played on (``stich show --play``, the board's Save .tbn) is written with every comment and reads
+    back to the same position: a '; comment' at the end of the trick in progress once made it unwritable."""
+    from solver.position import position_from_record
+
+    text, further, chooser = case
+    position = position_from_record(parse_records(text, name=SOURCE)[0])
+    comments = [comment.text for comment in position.record.comments]
+    for _ in range(further):
+        legal = list(position.legal_cards())
+        if not legal:
+            break
+        position = position.play(chooser.choice(legal))
+    again = position_from_record(parse_records(position.to_tbn(), name=SOURCE)[0])
+    assert (again.state, again.played) == (position.state, position.played)
+    assert sorted(comment.text for comment in again.record.comments) == sorted(comments)

@@ -621,3 +621,163 @@ def test_writer_refuses_a_line_comment_between_cards():
     written = format_record(record)
     assert "TS {lead} T18 T14 T10" in written
     assert format_record(parse_records(written)[0]) == written
+
+
+SCHAFKOPF_DEAL = ('[Game "Schafkopf"]\n[Deal "1: EZ EK EU GZ GK HA H8 H7 / EA G8 G7 H9 SZ SO SU S7 / '
+                  'EO E9 GA GO GU G9 HK SK / E8 E7 HZ HO HU SA S9 S8"]\n[Contract "Rufer E"]\n')
+
+
+def test_playing_on_keeps_a_line_comment_at_the_end_of_the_trick_in_progress():
+    """A ';' comment that ended the line of a trick in progress stays at its end when the trick is played on (the
+    what-if of `stich show --play`, the board's Save .tbn): it ran to the end of the line, so before the cards that
+    follow it the record could not be written at all."""
+    from solver.position import position_from_record
+
+    text = SCHAFKOPF_DEAL + '[Play "1"]\nEK EA ; seat 2 takes it\n'
+    position = position_from_record(parse_records(text)[0]).play("E9").play("E8").play("G8")
+    written = position.to_tbn()
+    assert written.endswith('[Play "1"]\nEK EA E9 E8 ; seat 2 takes it\nG8\n')
+    again = position_from_record(parse_records(written)[0])
+    assert again.played == position.played
+    assert [comment.text for comment in again.record.comments] == ["; seat 2 takes it"]
+
+
+def test_playing_on_leaves_a_brace_comment_after_the_card_it_followed():
+    from solver.position import position_from_record
+
+    text = SCHAFKOPF_DEAL + '[Play "1"]\nEK EA {good}\n'
+    written = position_from_record(parse_records(text)[0]).play("E9").to_tbn()
+    assert written.endswith('[Play "1"]\nEK EA {good} E9\n')
+
+
+ANNOTATED_PLAY = ('[Result "declarers 61"]\n[Play "1"]\n% the opening\nEK {the ace?} EA E9 E8 ; seat 2 wins\nG8\n*\n'
+                  '[Annotator "Anna"]\n')
+
+
+def test_board_save_of_the_record_as_it_was_writes_it_back_unchanged():
+    """Save .tbn keeps "its other tags and comments" (docs/board.md): opened and saved at its own last card, a
+    record's Result tag, its Play section's place and the comments between its cards all come back as they were."""
+    from solver.board.session import Boards, saved_record
+
+    text = SCHAFKOPF_DEAL + ANNOTATED_PLAY
+    board = Boards().add(parse_records(text)[0], "annotated.tbn")
+    assert saved_record(board, ["EK", "EA", "E9", "E8", "G8"]) == text + "\n"
+
+
+def test_board_save_of_a_continued_record_keeps_its_comments_in_place():
+    from solver.board.session import Boards, saved_record
+
+    board = Boards().add(parse_records(SCHAFKOPF_DEAL + ANNOTATED_PLAY)[0], "annotated.tbn")
+    saved = saved_record(board, ["EK", "EA", "E9", "E8", "G8", "G9"])
+    assert "[Result" not in saved  # the result of the game as it was played then is not this game's
+    assert saved.endswith('[Play "1"]\n% the opening\nEK {the ace?} EA E9 E8 ; seat 2 wins\nG8 G9\n*\n'
+                          '[Annotator "Anna"]\n\n')
+
+
+def test_a_word_that_is_no_card_is_named_before_the_length_of_its_trick():
+    """A trick number written before a card line ('1. EK EA E9 E8', as a score sheet has it) is the offending token,
+    not the line's last card: the error points at it, not at a trick of five cards."""
+    from solver.position import position_from_record
+
+    record = parse_records(SCHAFKOPF_DEAL + '[Play "1"]\n1. EK EA E9 E8\n')[0]
+    with pytest.raises(ParseError) as caught:
+        position_from_record(record)
+    assert (caught.value.line, caught.value.column, caught.value.token) == (5, 1, "1.")
+    assert "not a card of the Schafkopf pack" in str(caught.value)
+
+
+ZWANZIGERRUFEN_DEAL = ("4: T19 T14 T1 SK SN HQ HN HJ DJ DG / TS T20 T18 T16 T13 T12 T11 T5 SQ DN / "
+                       "T21 T17 T9 T8 T4 SG CQ CN HK DQ / T15 T10 T7 T6 SJ CK CJ CG HG DK")
+KRATZEN_DEAL = "2: GA GK G9 HZ / EU G7 H9 SU / S6 EK H8 S8"
+#: One record of each game with every tag FORMAT.md names that the game has, escapes, comments and a played trick.
+FORMAT_RECORDS = [
+    '[Game "Zwanzigerrufen"]\n[Event "Club \\"Zum Stich\\", table 3 \\\\ back room"]\n[Board "7"]\n'
+    '[Variant "sagotrick=mond_skus_pagat, solo_value=5"]\n'
+    f'[Deal "{ZWANZIGERRUFEN_DEAL}"]\n[Contract "Normal T19"]\n[Declarer "1"]\n'
+    '[Announcements "2: Kontra, Absolut dagegen; 3: Kontra Absolut; 4: Pagat dagegen; 1: Kontra Pagat"]\n'
+    '[Result "declarers 35"]\n[Play "1"]\n% the lead\nT16 {trumps} T21 T15 T19\n*\n',
+    SCHAFKOPF_DEAL + '[Declarer "1"]\n[Variant "laufende_mode=only_if_holder_wins"]\n[Play "1"]\nEK EA E9 ; a trick\n',
+    f'[Game "Kratzen"]\n[Seats "3"]\n[Deal "{KRATZEN_DEAL}"]\n[Contract "Trump S SevenMuss"]\n[Declarer "2"]\n'
+    '[Pot "12"]\n[Play "2"]\nGA G7 S6\n*\n',
+]
+
+
+@pytest.mark.parametrize("text", FORMAT_RECORDS, ids=["zwanzigerrufen", "schafkopf", "kratzen"])
+def test_every_game_round_trips_through_the_writer(text):
+    """FORMAT.md's tags of each game, read and written back (``Position.to_tbn``), read again to the same tags,
+    comments and position; played on one card, to the same position as played in Python."""
+    from solver.position import position_from_record
+
+    position = position_from_record(parse_records(text)[0])
+    written = position.to_tbn()
+    assert written == text
+    again = position_from_record(parse_records(written)[0])
+    assert (again.rules, again.state, again.played) == (position.rules, position.state, position.played)
+    card = next(iter(position.legal_cards()))
+    further = position_from_record(parse_records(position.play(card).to_tbn())[0])
+    assert further.state == position.play(card).state
+
+
+def test_a_hand_edited_file_reads_as_the_written_one(tmp_path):
+    """What FORMAT.md leaves to taste reads the same: a BOM, CR LF line ends, trailing whitespace, blank lines of
+    spaces between records, upper-case tag names, lower-case cards, contracts and game names, spaces around values."""
+    from solver.position import position_from_record
+
+    edited = ('[GAME " schafkopf "]  \r\n[DEAL "1: ez ek eu gz gk ha h8 h7 / ea g8 g7 h9 sz so su s7 / '
+              'eo e9 ga go gu g9 hk sk / e8 e7 hz ho hu sa s9 s8 "]\t\r\n[contract "rufer  e"]\r\n'
+              '[PLAY "1"]\r\nek ea e9 ; a trick\r\n  \r\n \t\r\n')
+    edited = "\ufeff" + edited * 2
+    path = tmp_path / "edited.tbn"
+    path.write_bytes(edited.encode())
+    plain = position_from_record(parse_records(FORMAT_RECORDS[1])[0])
+    positions = [position_from_record(record) for record in read_records(path)]
+    assert len(positions) == 2
+    for position in positions:
+        assert (position.rules.contract, position.played, position.state.hands) == \
+            (plain.rules.contract, plain.played, plain.state.hands)
+
+
+
+def test_files_that_start_with_a_byte_order_mark_can_be_concatenated(tmp_path):
+    """`cat a.tbn b.tbn` of two files saved by a Windows editor puts the second one's BOM at the start of a line in
+    the middle: it is skipped there too (it is invisible, and was refused as a card before any tag)."""
+    saved = "\ufeff" + SCHAFKOPF_DEAL.replace("\n", "\r\n") + "\r\n"
+    path = tmp_path / "both.tbn"
+    path.write_bytes((saved + saved).encode())
+    records = list(read_records(path))
+    assert [record.line for record in records] == [1, 5]
+    assert records[1].tag("Game").column == 1
+
+
+def test_a_position_read_with_variant_flags_writes_them_into_its_record():
+    """``--variant`` (``position_from_record(..., variant=)``) overrides the record's [Variant]; the record written
+    from the position (``stich show --tbn``) must carry the flags it was played under, or a what-if saved as a file
+    reads back under other rules (here another first leader, under which the saved trick is not legal)."""
+    from solver.position import position_from_record
+
+    text = f'[Game "Kratzen"]\n[Deal "{KRATZEN_DEAL}"]\n[Contract "Trump S"]\n[Declarer "2"]\n'
+    position = position_from_record(parse_records(text)[0], variant="first_leader=forehand").play_cards("S6 GA SU")
+    written = position.to_tbn()
+    assert '[Variant "first_leader=forehand"]' in written
+    again = position_from_record(parse_records(written)[0])
+    assert (again.rules, again.state) == (position.rules, position.state)
+    assert parse_records(text)[0].get("Variant") is None  # the record read is left as it was
+
+
+def test_a_tag_without_its_opening_bracket_is_named_as_one():
+    """`Game "Kratzen"]` (the '[' lost in editing) was refused as a stray '"' outside a tag; the error now points at
+    the name and says the '[' is missing."""
+    with pytest.raises(ParseError) as caught:
+        parse_records('[Board "1"]\nGame "Kratzen"]\n', name="game.tbn")
+    assert str(caught.value) == ("game.tbn:2:1: a tag without its '[' (got 'Game', expected '[' before the tag "
+                                 "name)")
+
+
+def test_cards_after_a_blank_line_in_a_play_section_say_why():
+    """A blank line ends a record, also between two tricks: the cards after it start no record, and the error says
+    what most likely happened instead of only asking for a tag."""
+    records = list(iter_records(io.StringIO(SCHAFKOPF_DEAL + '[Play "1"]\nEK EA E9 E8\n\nG8 G9\n'), name="game.tbn"))
+    assert isinstance(records[0], Record) and len(records[0].play.tricks) == 1
+    error = records[1]
+    assert isinstance(error, ParseError) and (error.line, error.column, error.token) == (7, 1, "G8")
+    assert "cards before any tag (a blank line ends a record: one inside the Play section above?)" in str(error)

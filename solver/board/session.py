@@ -621,9 +621,22 @@ def odds_document(analysis: Any) -> dict[str, Any]:
 def saved_record(board: Board, moves: Sequence[object]) -> str:
     """The board's record with the Play section of ``moves`` (``Position.to_tbn``: one line a trick), its other tags
     and comments kept: what every other command reads. A blank line ends it, as every .tbn file stich writes, so
-    that saved files can be concatenated."""
+    that saved files can be concatenated.
+
+    While ``moves`` begin with the record's own play, the record's Play section is played on, so that it keeps its
+    place among the tags and the comments between its cards (saved at its own last card, the record comes back as
+    it was read); its ``[Result]`` goes once other cards are played, as it is the result of another game. Moves that
+    leave the record's play start from its deal, and its Play section's comments stand before the new one."""
     try:
-        return board.position(moves).to_tbn() + "\n"
+        position = board.position(moves)
+        own = board.record_play
+        if position.played[:len(own)] == own:
+            record = board.record
+            if position.played != own:
+                record = copy.deepcopy(record)
+                record.remove("Result")
+            position = position_from_record(record).play_cards(list(position.played[len(own):]))
+        return position.to_tbn() + "\n"
     except ValueError as error:  # a tag or comment read from the file that cannot be written back as it was
         if isinstance(error, StichError):
             raise

@@ -354,6 +354,11 @@ class _Lexer:
             elif char == "}":
                 raise self.error("'}' without a '{'", number, i, char, "a tag, a card or a comment")
             elif char in ']"':
+                first = events[0] if len(events) == 1 else None
+                if char == '"' and isinstance(first, Token) and _TAG_NAME.fullmatch(first.text) \
+                        and text.rstrip().endswith("]"):  # 'Game "x"]'
+                    raise self.error("a tag without its '['", number, first.column - 1, first.text,
+                                     "'[' before the tag name")
                 raise self.error(f"unexpected {char!r} outside a tag", number, i, char, "a tag, a card or a comment")
             else:
                 end = _word_end(text, i)
@@ -462,6 +467,7 @@ class _Builder:
         self.state = _TAGS
         self.line_open = False  # a card line is in progress (its physical line, or a brace comment on it, goes on)
         self.star_line = 0  # physical line of the '*' that ended the Play section
+        self.after_open_play = False  # the record before ended, at a blank line, in a Play section without '*'
 
     def error(self, message: str, line: int, column: int, token: str | None, expected: str | None) -> ParseError:
         return ParseError(
@@ -521,7 +527,8 @@ class _Builder:
 
     def add_card(self, token: Token) -> None:
         if not self.tags:
-            raise self.error("cards before any tag", token.line, token.column, token.text,
+            why = " (a blank line ends a record: one inside the Play section above?)" if self.after_open_play else ""
+            raise self.error(f"cards before any tag{why}", token.line, token.column, token.text,
                              "a tag such as [Game \"...\"]")
         if self.state == _TAGS:
             raise self.error(
@@ -679,6 +686,7 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
                 if builder.tags:
                     done = builder.finish()
                     builder, size = _Builder(source), 0
+                    builder.after_open_play = done.play is not None and not done.play.terminated
             else:
                 size += len(text) + 1
                 if size > MAX_RECORD_LENGTH:
@@ -790,7 +798,8 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseError:
-    """Strip the line break (LF or CR LF) and a leading BOM, decode bytes strictly, reject NUL and overlong lines."""
+    """Strip the line break (LF or CR LF) and a BOM at the line's start, decode bytes strictly, reject NUL and
+    overlong lines."""
     if isinstance(chunk, bytes):
         body = chunk[:-1] if chunk.endswith(b"\n") else chunk
         body = body[:-1] if body.endswith(b"\r") else body
@@ -809,7 +818,7 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
     else:
         text = chunk[:-1] if chunk.endswith("\n") else chunk
         text = text[:-1] if text.endswith("\r") else text
-    if number == 1 and text.startswith("\ufeff"):
+    if text.startswith("\ufeff"):  # a file's BOM; after line 1, that of a file appended to another (cat a b)
         text = text[1:]
     if len(text) > MAX_LINE_LENGTH:
         return _too_long(source, number)
