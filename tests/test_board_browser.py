@@ -743,6 +743,33 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
     assert "space a best card" in driver.find_element("id", "keys").text
 
 
+def test_single_dummy_stops_a_graph_on_its_way(driver, server):
+    """The review: a double-dummy graph still being computed went on when the page turned to single dummy, which
+    draws none, and "computing…" stayed beside the graph's heading. The graph's question is now stopped and the
+    words cleared. The page's /api/curve here answers only by being stopped, so the graph is on its way for sure."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.execute_script("""window.curveStopped = false;
+      window.realFetch = window.fetch;
+      window.fetch = (url, options) => url !== "/api/curve" ? window.realFetch(url, options)
+        : new Promise((answer, fail) => options.signal.addEventListener("abort", () => {
+            window.curveStopped = true; fail(new DOMException("stopped", "AbortError")); }));
+      S.curve = null; loadCurve();""")
+    state = "return document.getElementById('curve-state').textContent"
+    assert driver.execute_script(state) == "computing…"
+    driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
+    try:
+        wait_for(lambda: driver.execute_script("return S.mode") == "sd" and odds_done(driver), "single dummy", 90)
+        assert driver.execute_script("return window.curveStopped") is True
+        assert driver.execute_script(state) == ""
+        assert driver.execute_script("return busy.kinds.has('curve')") is False
+    finally:
+        driver.execute_script("window.fetch = window.realFetch")
+        driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.curve !== null"), "the graph again")
+    assert driver.execute_script(state) == ""
+
+
 def test_the_keyboard_plays_any_card(driver, server):
     """The board audit: the keyboard could only play a best card (space); the cards took no focus, and Upload… was
     a label no Tab reached."""

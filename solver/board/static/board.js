@@ -537,8 +537,14 @@ async function loadValues() {
 // --- the evaluation graph -------------------------------------------------------------------------------------------
 
 async function loadCurve(again = true) {
-  // single dummy draws no graph (renderCurve): not asked, the odds have the analysis thread to themselves
-  if (S.mode === "sd") { renderCurve(); renderPlay(); return; }
+  // single dummy draws no graph (renderCurve): not asked, and one on its way is stopped (the server stops its search
+  // too), the odds have the analysis thread to themselves
+  if (S.mode === "sd") {
+    if (S.requests.curve) S.requests.curve.abort();
+    busy("curve", false);
+    $("curve-state").textContent = "";
+    renderCurve(); renderPlay(); return;
+  }
   const by = S.objective === "score" ? "score" : "points";  // the graph follows the score while cards are valued by it
   const key = `${S.board}|${by}|${S.moves.join(" ")}`;
   if (S.curve && key === S.curveKey) { renderCurve(); return; }
