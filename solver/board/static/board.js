@@ -610,8 +610,7 @@ function renderCurve() {
   if (!curve || !S.view) { note.textContent = ""; return; }
   const ns = "http://www.w3.org/2000/svg";
   const make = (tag, attrs) => { const n = document.createElementNS(ns, tag); for (const k in attrs) n.setAttribute(k, attrs[k]); return n; };
-  // single dummy: the graph up to the card shown (the later cards would show the hidden hands)
-  const points = S.mode === "sd" ? curve.curve.slice(0, S.cursor + 1) : curve.curve;
+  const points = curve.curve;  // the value at the start and after each card
   // card points and tricks run from 0 to the deal's; the score (game units) from its least to its greatest, with 0
   const scored = curve.measure !== "points" && curve.measure !== "tricks";
   const least = scored ? Math.min(0, ...points) : 0;
@@ -678,10 +677,9 @@ function renderCurve() {
     dot.addEventListener("click", () => goTo(index));
     svg.append(dot);
   });
-  const mistakes = curve.cards.filter((c, i) => c.grade !== "ok" && (S.mode !== "sd" || i < S.cursor));
-  const turns = Object.keys(changed).map(Number).filter((i) => i < points.length)
-    .map((i) => `${i} (${curve.cards[i - 1].card}: ${changed[i]})`);
-  const whose = S.view.per_seat || sidesKnown(S.view) ? seatsText(curve.declaring_side.join("+")) : "the declaring side";
+  const mistakes = curve.cards.filter((c) => c.grade !== "ok");
+  const turns = Object.keys(changed).map(Number).map((i) => `${i} (${curve.cards[i - 1].card}: ${changed[i]})`);
+  const whose = seatsText(curve.declaring_side.join("+"));
   const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
   note.textContent = `${measure} of ${whose} under best play from each point; ` +
     (mistakes.length ? `${plural(mistakes.length, "card")} cost something (coloured and larger by grade; in the` +
