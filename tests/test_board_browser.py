@@ -732,9 +732,13 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
         titles = driver.execute_script("return [...document.querySelectorAll('#play span')].map((n) => n.title)")
         assert not any("best" in title or "ok" in title for title in titles), titles
         position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
-        leaders = [f"S{trick.leader + 1}" for trick in position.state.history[:2]]
-        assert driver.execute_script(
-            "return [...document.querySelectorAll('#play li span.leader')].map((n) => n.textContent)") == leaders
+        shown_leaders = "return [...document.querySelectorAll('#play li span.leader')].map((n) => n.textContent)"
+        leaders = [f"S{trick.leader + 1}" for trick in position.state.history[:3]]
+        assert driver.execute_script(shown_leaders) == leaders[:2]
+        driver.execute_script("goTo(10)")  # the third trick on the table, two cards into it: its leader too
+        wait_for(lambda: driver.execute_script("return S.cursor === 10 && S.view.moves.length === 10")
+                 and odds_done(driver), "card 10", 90)
+        assert driver.execute_script(shown_leaders) == leaders
     finally:
         driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
     wait_for(lambda: driver.execute_script("return document.querySelectorAll('#graph .dot').length") == 33,

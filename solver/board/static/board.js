@@ -376,17 +376,20 @@ function renderPlay() {
   const seats = S.view.seats;
   const grades = {};  // single dummy grades nothing: a grade is double dummy, it knows the hidden hands
   if (S.curve && S.mode !== "sd") for (const card of S.curve.cards) grades[card.number] = card;
-  // who played each card shown: the graph's cards know, and in single dummy the table's tricks (the last cards of
-  // its tricks are the line's up to the card shown)
-  const played = S.mode === "sd" ? [...S.view.history.flatMap((trick) => trick.cards), ...S.view.trick] : [];
-  const seatOf = (index) => grades[index + 1] ? grades[index + 1].seat
-    : played[played.length - S.cursor + index] ? played[played.length - S.cursor + index].seat : null;
+  // who led each trick shown: the graph's cards know, and in single dummy the table's tricks (a board starts at the
+  // deal's first lead, so the line's trick k is the table's k-th, or the one on the table)
+  const leaderOf = (index) => {
+    if (grades[index + 1]) return grades[index + 1].seat;
+    if (S.mode !== "sd") return null;
+    const trick = Math.floor(index / seats);
+    return trick < S.view.history.length ? S.view.history[trick].leader : S.view.leader;
+  };
   let item = null;
   S.moves.forEach((name, index) => {
     if (S.mode === "sd" && index >= S.cursor) return;  // single dummy: the line's later cards would show the hands
     if (index % seats === 0) {
       item = el("li"); list.append(item);
-      const lead = seatOf(index);  // the trick's leader
+      const lead = leaderOf(index);
       if (lead) item.append(el("span", { class: "leader", title: `seat ${lead} led` }, `S${lead}`), " ");
     }
     const classes = [index + 1 === S.cursor ? "current" : "", index >= S.cursor ? "ahead" : "",
