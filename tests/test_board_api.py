@@ -384,6 +384,25 @@ def test_a_newer_question_stops_the_stale_one():
     searches.close()
 
 
+@pytest.mark.parametrize("path, extra, answer", [("/api/values", {}, "values"),
+                                                 ("/api/odds", {"samples": 1}, "odds")])
+def test_a_question_stops_its_pages_stale_graph(path, extra, answer):
+    """The card values and the odds each stop the graph their page asked before (the moves before the click, or a
+    double-dummy graph when the page turned to single dummy), which would hold the analysis thread they wait for; the
+    review found the odds waiting behind a stale graph. Another page's graph runs on."""
+    c = client(SK, board="7")
+    board, moves = opened(c)
+    searches = c.app.app.state.searches
+    mine, theirs = searches.claim("page:curve"), searches.claim("other:curve")
+    try:
+        answered = lines(c.post(path, json={"board": board, "moves": moves[:-4], "client": "page"} | extra))
+        assert answered[-1]["kind"] == answer
+        assert mine.is_set() and not theirs.is_set()
+    finally:
+        searches.release("page:curve", mine)
+        searches.release("other:curve", theirs)
+
+
 def test_a_flood_of_questions_is_told_the_board_is_busy():
     """Every question (card values, the graph, the odds) waited for the one worker thread in an unbounded queue: a
     script posting thousands of them under as many client names grew the server's memory with each. Past

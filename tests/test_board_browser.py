@@ -732,15 +732,46 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
         titles = driver.execute_script("return [...document.querySelectorAll('#play span')].map((n) => n.title)")
         assert not any("best" in title or "ok" in title for title in titles), titles
         position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
-        leaders = [f"S{trick.leader + 1}" for trick in position.state.history[:2]]
-        assert driver.execute_script(
-            "return [...document.querySelectorAll('#play li span.leader')].map((n) => n.textContent)") == leaders
+        shown_leaders = "return [...document.querySelectorAll('#play li span.leader')].map((n) => n.textContent)"
+        leaders = [f"S{trick.leader + 1}" for trick in position.state.history[:3]]
+        assert driver.execute_script(shown_leaders) == leaders[:2]
+        driver.execute_script("goTo(10)")  # the third trick on the table, two cards into it: its leader too
+        wait_for(lambda: driver.execute_script("return S.cursor === 10 && S.view.moves.length === 10")
+                 and odds_done(driver), "card 10", 90)
+        assert driver.execute_script(shown_leaders) == leaders
     finally:
         driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
     wait_for(lambda: driver.execute_script("return document.querySelectorAll('#graph .dot').length") == 33,
              "the graph again in double dummy")
     assert driver.find_element("id", "graph").is_displayed() and driver.execute_script(graded)
     assert "space a best card" in driver.find_element("id", "keys").text
+
+
+def test_single_dummy_stops_a_graph_on_its_way(driver, server):
+    """The review: a double-dummy graph still being computed went on when the page turned to single dummy, which
+    draws none, and "computing…" stayed beside the graph's heading. The graph's question is now stopped and the
+    words cleared. The page's /api/curve here answers only by being stopped, so the graph is on its way for sure."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.execute_script("""window.curveStopped = false;
+      window.realFetch = window.fetch;
+      window.fetch = (url, options) => url !== "/api/curve" ? window.realFetch(url, options)
+        : new Promise((answer, fail) => options.signal.addEventListener("abort", () => {
+            window.curveStopped = true; fail(new DOMException("stopped", "AbortError")); }));
+      S.curve = null; loadCurve();""")
+    state = "return document.getElementById('curve-state').textContent"
+    assert driver.execute_script(state) == "computing…"
+    driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
+    try:
+        wait_for(lambda: driver.execute_script("return S.mode") == "sd" and odds_done(driver), "single dummy", 90)
+        assert driver.execute_script("return window.curveStopped") is True
+        assert driver.execute_script(state) == ""
+        assert driver.execute_script("return busy.kinds.has('curve')") is False
+    finally:
+        driver.execute_script("window.fetch = window.realFetch")
+        driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.curve !== null"), "the graph again")
+    assert driver.execute_script(state) == ""
 
 
 def test_the_keyboard_plays_any_card(driver, server):

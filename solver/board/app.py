@@ -536,8 +536,12 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raise BoardError("the deal is over: there is no seat to move")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= current.rules.seats:
             raise BoardError(f"seat is a seat number from 1 to {current.rules.seats}")
-        slot = _client(body) + ":odds"
+        client = _client(body)
+        slot = client + ":odds"
         stop = searches.claim(slot)
+        # a graph asked in double dummy before the page turned to single dummy: the odds would wait behind it on the
+        # one analysis thread
+        searches.stop(client + ":curve")
         return QuestionResponse(_odds_lines(current, seat, samples, stop, slot), lambda: searches.release(slot, stop))
 
     async def _odds_lines(current: Any, seat: int, samples: int, stop: threading.Event,

@@ -376,17 +376,20 @@ function renderPlay() {
   const seats = S.view.seats;
   const grades = {};  // single dummy grades nothing: a grade is double dummy, it knows the hidden hands
   if (S.curve && S.mode !== "sd") for (const card of S.curve.cards) grades[card.number] = card;
-  // who played each card shown: the graph's cards know, and in single dummy the table's tricks (the last cards of
-  // its tricks are the line's up to the card shown)
-  const played = S.mode === "sd" ? [...S.view.history.flatMap((trick) => trick.cards), ...S.view.trick] : [];
-  const seatOf = (index) => grades[index + 1] ? grades[index + 1].seat
-    : played[played.length - S.cursor + index] ? played[played.length - S.cursor + index].seat : null;
+  // who led each trick shown: the graph's cards know, and in single dummy the table's tricks (a board starts at the
+  // deal's first lead, so the line's trick k is the table's k-th, or the one on the table)
+  const leaderOf = (index) => {
+    if (grades[index + 1]) return grades[index + 1].seat;
+    if (S.mode !== "sd") return null;
+    const trick = Math.floor(index / seats);
+    return trick < S.view.history.length ? S.view.history[trick].leader : S.view.leader;
+  };
   let item = null;
   S.moves.forEach((name, index) => {
     if (S.mode === "sd" && index >= S.cursor) return;  // single dummy: the line's later cards would show the hands
     if (index % seats === 0) {
       item = el("li"); list.append(item);
-      const lead = seatOf(index);  // the trick's leader
+      const lead = leaderOf(index);
       if (lead) item.append(el("span", { class: "leader", title: `seat ${lead} led` }, `S${lead}`), " ");
     }
     const classes = [index + 1 === S.cursor ? "current" : "", index >= S.cursor ? "ahead" : "",
@@ -537,8 +540,14 @@ async function loadValues() {
 // --- the evaluation graph -------------------------------------------------------------------------------------------
 
 async function loadCurve(again = true) {
-  // single dummy draws no graph (renderCurve): not asked, the odds have the analysis thread to themselves
-  if (S.mode === "sd") { renderCurve(); renderPlay(); return; }
+  // single dummy draws no graph (renderCurve): not asked, and one on its way is stopped (the server stops its search
+  // too), the odds have the analysis thread to themselves
+  if (S.mode === "sd") {
+    if (S.requests.curve) S.requests.curve.abort();
+    busy("curve", false);
+    $("curve-state").textContent = "";
+    renderCurve(); renderPlay(); return;
+  }
   const by = S.objective === "score" ? "score" : "points";  // the graph follows the score while cards are valued by it
   const key = `${S.board}|${by}|${S.moves.join(" ")}`;
   if (S.curve && key === S.curveKey) { renderCurve(); return; }
@@ -604,8 +613,7 @@ function renderCurve() {
   if (!curve || !S.view) { note.textContent = ""; return; }
   const ns = "http://www.w3.org/2000/svg";
   const make = (tag, attrs) => { const n = document.createElementNS(ns, tag); for (const k in attrs) n.setAttribute(k, attrs[k]); return n; };
-  // single dummy: the graph up to the card shown (the later cards would show the hidden hands)
-  const points = S.mode === "sd" ? curve.curve.slice(0, S.cursor + 1) : curve.curve;
+  const points = curve.curve;  // the value at the start and after each card
   // card points and tricks run from 0 to the deal's; the score (game units) from its least to its greatest, with 0
   const scored = curve.measure !== "points" && curve.measure !== "tricks";
   const least = scored ? Math.min(0, ...points) : 0;
@@ -672,10 +680,9 @@ function renderCurve() {
     dot.addEventListener("click", () => goTo(index));
     svg.append(dot);
   });
-  const mistakes = curve.cards.filter((c, i) => c.grade !== "ok" && (S.mode !== "sd" || i < S.cursor));
-  const turns = Object.keys(changed).map(Number).filter((i) => i < points.length)
-    .map((i) => `${i} (${curve.cards[i - 1].card}: ${changed[i]})`);
-  const whose = S.view.per_seat || sidesKnown(S.view) ? seatsText(curve.declaring_side.join("+")) : "the declaring side";
+  const mistakes = curve.cards.filter((c) => c.grade !== "ok");
+  const turns = Object.keys(changed).map(Number).map((i) => `${i} (${curve.cards[i - 1].card}: ${changed[i]})`);
+  const whose = seatsText(curve.declaring_side.join("+"));
   const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
   note.textContent = `${measure} of ${whose} under best play from each point; ` +
     (mistakes.length ? `${plural(mistakes.length, "card")} cost something (coloured and larger by grade; in the` +
