@@ -143,7 +143,7 @@ def stdin_bytes():
 
 def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, as_json: bool,
                      document: Callable[[Position], Document],
-                     render: Callable[[Document, Console], None], play: str | None = None,
+                     render: Callable[[Document, Console], None] | None, play: str | None = None,
                      diagram: str | None = None, time_limit: float | None = None, record: int | None = None,
                      pot: int | None = None, command: str) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``,
@@ -158,6 +158,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     whose searches stop at it (SearchStopped) is said on stderr and not answered, as a bad record is, and the others
     still are (exit code 1); one answered in part (PartlyAnswered) is printed as far as it goes. ``pot`` is
     ``--pot``: it stands for the ``[Pot]`` tag of each record of a game paid from one (said once for the others).
+    ``render`` None writes each document's ``text`` as it is (``show``: a record's own text, tabs and all, which a
+    console would change), a blank line between records.
 
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
@@ -216,7 +218,9 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     failed = True
                     result = partly.document
                 text = ""
-                if console is not None:
+                if console is not None and render is None:
+                    text = ("\n" if shown else "") + result["text"]
+                elif console is not None and render is not None:
                     with console.capture() as captured:  # written in one piece: an interrupt cuts no record short
                         if shown:
                             console.print()  # a blank line between records, none before the first shown

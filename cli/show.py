@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
 
 from solver.diagram import diagram
 from solver.position import Position
@@ -16,12 +16,6 @@ from .options import BOARD, POT, RECORD, VARIANT, parse_variant_options
 from .records import run_over_records
 from .render import Document, signs_shown
 from .whatif import PLAY
-
-
-def _print_text(document: Document, console: Console) -> None:
-    """Through the console, not past it to its file: the records' output is captured and written in one piece with
-    the blank line before it, and text written past the capture came before that blank line."""
-    console.out(document["text"], end="", highlight=False)
 
 
 def show(
@@ -42,18 +36,16 @@ def show(
     flags = parse_variant_options(variant)
     signs = signs_shown()
 
+    made: list[Position] = []
+
     def document(position: Position) -> Document:
+        made.append(position)
         return {"text": position.to_tbn() if tbn else diagram(position, signs=signs)}
 
-    shown: list[Console] = []  # the console of the last record printed, if any
-
-    def print_text(document: Document, console: Console) -> None:
-        _print_text(document, console)
-        shown[:] = [console]
-
-    try:
+    try:  # each record's text as it is (a console would turn its tabs into spaces)
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False, pot=pot,
-                         render=print_text, document=document, command="show")
+                         render=None, document=document, command="show")
     finally:
-        if tbn and shown:
-            shown[-1].file.write("\n")  # a blank line ends the last record too, so that saved files concatenate
+        if tbn and made:
+            sys.stdout.write("\n")  # a blank line ends the last record too, so that saved files concatenate
+            sys.stdout.flush()

@@ -568,13 +568,15 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     except StichError as error:  # a contract that parsed but cannot be played with this deal: the reason says why
         raise _rules_error(record, contract_tag, error, declarer, announcements or []) from None
     state, played = _replay(record, rules, override)
-    if override and (record.get("Variant") or "") != chosen.text():
-        # the record the position writes (to_tbn) says the flags it is played under, or it reads back under others
+    if override and game.variant(from_tag) != chosen:
+        # the record the position writes (to_tbn) says the flags it is played under, or it reads back under others;
+        # its [Result] was worked out under the file's flags
         record = _copy_record(record)
         if chosen.text():
             record.set("Variant", chosen.text())
         else:
             record.remove("Variant")
+        record.remove("Result")
     return Position(game, rules, state, played, record)
 
 

@@ -747,6 +747,11 @@ def test_files_that_start_with_a_byte_order_mark_can_be_concatenated(tmp_path):
     records = list(read_records(path))
     assert [record.line for record in records] == [1, 5]
     assert records[1].tag("Game").column == 1
+    # a line of a BOM alone inside a record is no appended file: refused at it, not read as the record's end
+    lines = SCHAFKOPF_DEAL.splitlines()
+    path.write_text("\n".join([lines[0], "\ufeff", *lines[1:]]) + "\n", encoding="utf-8")
+    errors = [item for item in iter_records(path) if isinstance(item, ParseError)]
+    assert [(error.line, error.column) for error in errors] == [(2, 1)], errors
 
 
 def test_a_position_read_with_variant_flags_writes_them_into_its_record():
@@ -762,6 +767,13 @@ def test_a_position_read_with_variant_flags_writes_them_into_its_record():
     again = position_from_record(parse_records(written)[0])
     assert (again.rules, again.state) == (position.rules, position.state)
     assert parse_records(text)[0].get("Variant") is None  # the record read is left as it was
+    # flags the file already says are no override: its tag stays as written; a real one drops the [Result] that
+    # was worked out under the file's flags
+    tagged = text + '[Variant "must_undertrump=true, first_leader=forehand"]\n[Result "1"]\n'
+    same = position_from_record(parse_records(tagged)[0], variant="first_leader=forehand").to_tbn()
+    assert '[Variant "must_undertrump=true, first_leader=forehand"]' in same and '[Result "1"]' in same
+    other = position_from_record(parse_records(tagged)[0], variant="first_leader=attacker").to_tbn()
+    assert "[Result" not in other and "[Variant" not in other  # the defaults are written as no tag
 
 
 def test_a_tag_without_its_opening_bracket_is_named_as_one():

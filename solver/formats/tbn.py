@@ -818,7 +818,9 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
     else:
         text = chunk[:-1] if chunk.endswith("\n") else chunk
         text = text[:-1] if text.endswith("\r") else text
-    if text.startswith("\ufeff"):  # a file's BOM; after line 1, that of a file appended to another (cat a b)
+    # a file's BOM; after line 1, that of a file appended to another (cat a b), which has text after it: a line of a
+    # BOM alone inside a record would end the record as a blank line does, and is refused instead
+    if text.startswith("\ufeff") and (number == 1 or text[1:].strip()):
         text = text[1:]
     if len(text) > MAX_LINE_LENGTH:
         return _too_long(source, number)
