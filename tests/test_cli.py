@@ -657,6 +657,20 @@ def test_a_tree_objective_refused_lists_the_score_the_tree_takes(tmp_path):
     assert json.loads(out.read_text())["graph"]["objective"] == "score"
 
 
+def test_a_kratzen_tree_of_tricks_without_a_seat_is_the_attackers_as_by_default(tmp_path):
+    """-o tricks named (the objective a Kratzen tree has by default) without --seat was refused ('--seat: the Kratzen
+    objective 'tricks' needs a seat from 1 to 3'), though the default is the attacker's tricks and --seat picks
+    another seat."""
+    run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "2", "--out", tmp_path / "default.json")
+    run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "2", "-o", "tricks", "--out", tmp_path / "named.json")
+    default = json.loads((tmp_path / "default.json").read_text())
+    named = json.loads((tmp_path / "named.json").read_text())
+    assert named == default and named["graph"]["maximiser"] == "1" and named["graph"]["target"] == 2
+    seat_2 = tmp_path / "seat2.json"
+    run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "2", "-o", "tricks", "--seat", "2", "--out", seat_2)
+    assert json.loads(seat_2.read_text())["graph"]["maximiser"] == "2"
+
+
 def test_tree_and_batch_take_the_pot_as_solve_does(tmp_path):
     """tree and batch had no --pot: a Kratzen ``tree -o score`` or batch settled from a pot of 0 unless the record had
     a [Pot] tag."""
