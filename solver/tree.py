@@ -185,10 +185,12 @@ def _node_attributes(state: PlayState, value: int, depth: int) -> dict[str, obje
 def _origin(position: Position) -> dict[str, str]:
     """Graph attributes that say where the tree came from, so that a tree file can be traced back to its deal:
     the record (``source``: its file and line; ``board``), the ``deal`` (the hands as the record deals them) and the
-    cards ``played`` before the root, in order. Empty for a position not read from a record."""
+    cards ``played`` before the root, in order. Empty for a position not read from a record; ``source`` too for a
+    record made, not read (a seeded random deal's: line 0, no place in any file)."""
     record = position.record
     pack = position.pack
-    return {"source": f"{record.source}:{record.line}" if record is not None and record.source else "",
+    read = record is not None and record.source and record.line > 0
+    return {"source": f"{record.source}:{record.line}" if record is not None and read else "",
             "board": (record.get("Board") or "") if record is not None else "",
             "deal": position.rules.deal.text(), "played": " ".join(pack[card].name for card in position.played)}
 
