@@ -165,13 +165,14 @@ def _node_id(path: tuple[str, ...]) -> str:
 
 def _objective(position: Position, objective: str | None, seat: SupportsIndex | None) -> Objective:
     """The objective asked for; by default the points, or in a game without points the declarer's (or ``seat``'s)
-    tricks. An objective named that the contract has not is refused, ``points`` in a game without points too."""
+    tricks, and those tricks named without a seat are the declarer's too (the default named is the default). An
+    objective named that the contract has not is refused, ``points`` in a game without points too."""
     rules = position.rules
     if objective is None:
-        if "points" in rules.objective_names():
-            return position.objective("points", seat)
-        return position.objective("tricks", rules.declarer + 1 if seat is None else seat)  # checks the seat
-    return position.objective(objective, seat)
+        objective = "points" if "points" in rules.objective_names() else "tricks"
+    if objective == "tricks" and seat is None and "tricks" in rules.objective_names():
+        seat = rules.declarer + 1
+    return position.objective(objective, seat)  # checks the seat
 
 
 def _node_attributes(state: PlayState, value: int, depth: int) -> dict[str, object]:
@@ -184,10 +185,12 @@ def _node_attributes(state: PlayState, value: int, depth: int) -> dict[str, obje
 def _origin(position: Position) -> dict[str, str]:
     """Graph attributes that say where the tree came from, so that a tree file can be traced back to its deal:
     the record (``source``: its file and line; ``board``), the ``deal`` (the hands as the record deals them) and the
-    cards ``played`` before the root, in order. Empty for a position not read from a record."""
+    cards ``played`` before the root, in order. Empty for a position not read from a record; ``source`` too for a
+    record made, not read (a seeded random deal's: line 0, no place in any file)."""
     record = position.record
     pack = position.pack
-    return {"source": f"{record.source}:{record.line}" if record is not None and record.source else "",
+    read = record is not None and record.source and record.line > 0
+    return {"source": f"{record.source}:{record.line}" if record is not None and read else "",
             "board": (record.get("Board") or "") if record is not None else "",
             "deal": position.rules.deal.text(), "played": " ".join(pack[card].name for card in position.played)}
 

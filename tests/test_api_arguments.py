@@ -365,7 +365,7 @@ def test_the_rules_asked_for_the_score_say_where_it_is_answered():
                                                    r"objective of the rules \(for Kratzen Trump S: tricks\)"):
         position.objective("score")
     # nor is the score offered among the choices of a name they lack (it read "choose from: score, tricks")
-    with pytest.raises(InvalidContractError, match=r"choose from: tricks; solve also takes 'score'\)"):
+    with pytest.raises(InvalidContractError, match=r"choose from: tricks; solve and tree also take 'score'\)"):
         position.objective("valat")
     assert solver.solve(position, "score").total == 0
 

@@ -586,10 +586,10 @@ def test_an_objective_that_does_not_apply(tmp_path):
     assert "kratzen.tbn:15:" in result.stderr
     assert "objective 'valat' belongs to Zwanzigerrufen, not to Kratzen (for Kratzen Trump" in result.stderr
     # the names it lists are all those solve takes: the score too (Kratzen's list read as a lone 'tricks')
-    assert "(for Kratzen Trump S choose from: tricks; solve also takes 'score')" in result.stderr
+    assert "(for Kratzen Trump S choose from: tricks; solve and tree also take 'score')" in result.stderr
     result = run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "points", code=1)
     assert "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen (for Kratzen Trump S choose " \
-        "from: tricks; solve also takes 'score')" in result.stderr
+        "from: tricks; solve and tree also take 'score')" in result.stderr
 
 
 @pytest.mark.parametrize("text", ["", "; only a comment\n", "\n\n"])
@@ -644,6 +644,31 @@ def test_a_tree_seat_the_deal_has_not_is_said_as_the_options_error(tmp_path):
         assert result.stderr == (f"stich: --seat: seat {seat} is not a seat of this 3-seat deal (the record at "
                                  f"{EXAMPLES / 'kratzen.tbn'}:10, board 1, not answered)\n")
         assert not (tmp_path / "t.json").exists()
+
+
+def test_a_tree_objective_refused_lists_the_score_the_tree_takes(tmp_path):
+    """A tree takes -o score (its node values are then settlements), but the refusal of an objective the contract has
+    not said 'solve also takes' it, which read as if the tree did not."""
+    out = tmp_path / "t.json"
+    result = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "-o", "points", "--out", out, code=1)
+    assert "(for Kratzen Trump S choose from: tricks; solve and tree also take 'score')" in result.stderr
+    assert not out.exists()
+    run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "-o", "score", "--out", out)
+    assert json.loads(out.read_text())["graph"]["objective"] == "score"
+
+
+def test_a_kratzen_tree_of_tricks_without_a_seat_is_the_attackers_as_by_default(tmp_path):
+    """-o tricks named (the objective a Kratzen tree has by default) without --seat was refused ('--seat: the Kratzen
+    objective 'tricks' needs a seat from 1 to 3'), though the default is the attacker's tricks and --seat picks
+    another seat."""
+    run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "2", "--out", tmp_path / "default.json")
+    run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "2", "-o", "tricks", "--out", tmp_path / "named.json")
+    default = json.loads((tmp_path / "default.json").read_text())
+    named = json.loads((tmp_path / "named.json").read_text())
+    assert named == default and named["graph"]["maximiser"] == "1" and named["graph"]["target"] == 2
+    seat_2 = tmp_path / "seat2.json"
+    run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "2", "-o", "tricks", "--seat", "2", "--out", seat_2)
+    assert json.loads(seat_2.read_text())["graph"]["maximiser"] == "2"
 
 
 def test_tree_and_batch_take_the_pot_as_solve_does(tmp_path):
@@ -1277,7 +1302,7 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
     # in solve's words, but with the choices postmortem takes: the score among them (solve's name it apart, as the
     # rules themselves refuse it)
     assert refused.stdout == "" and refused.stderr == solved.stderr.replace(
-        "choose from: tricks; solve also takes 'score')", "choose from: score, tricks)")
+        "choose from: tricks; solve and tree also take 'score')", "choose from: score, tricks)")
     assert "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen (for Kratzen Trump " \
         "H choose from: score, tricks)" in refused.stderr
     other = run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "tricks", code=1)
@@ -1289,7 +1314,7 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
     tout = run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "4", "-o", "tricks", code=1)
     assert "(for Schafkopf Wenz Tout choose from: score, points)" in tout.stderr
     seven = run("solve", EXAMPLES / "kratzen.tbn", "-b", "4", "-o", "schwarz", code=1)
-    assert "(for Kratzen Trump S Seven-Muss choose from: tricks; solve also takes 'score')" in seven.stderr
+    assert "(for Kratzen Trump S Seven-Muss choose from: tricks; solve and tree also take 'score')" in seven.stderr
 
 
 def test_a_kratzen_postmortems_note_names_an_objective_the_command_takes(tmp_path):

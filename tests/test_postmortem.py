@@ -866,6 +866,13 @@ def test_the_tree_names_the_record_deal_and_play_it_came_from(tmp_path):
     assert strategy_tree(ending(), 0).graph["source"] == ""  # made, not read: no record
 
 
+def test_a_tree_of_a_random_deal_names_no_file_it_was_not_read_from():
+    """A seeded random deal's record was made, not read: its tree said source '<string>:0', a line 0 of no file,
+    where the graph attributes say an empty source for a position not read from a file. Its board is the record's."""
+    graph = strategy_tree(solver.random_position("kratzen", 3, 7), 0)
+    assert graph.graph["source"] == "" and graph.graph["board"] == "7"
+
+
 def test_tree_command_roots_the_tree_at_a_what_if_of_play(tmp_path):
     """--play, as show, solve, check, score and postmortem take it: the tree starts after those cards, its values
     are those solve gives there, the graph's 'played' ends with them; an illegal card is said at the record's

@@ -929,7 +929,7 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
                                     f"{', '.join(rules.objective_names())})")
     names = ["score", *rules.objective_names()]
     # the rules refuse 'score' (above): listed among their choices it read as one they take
-    known = f"{', '.join(rules.objective_names())}; solve also takes 'score'"
+    known = f"{', '.join(rules.objective_names())}; solve and tree also take 'score'"
     if name in rules.game.objectives:
         return InvalidContractError(f"objective {name!r} does not apply to {named} "
                                     f"(choose from: {known})")
