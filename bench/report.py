@@ -43,7 +43,7 @@ from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, MAX_LIMIT_S
                               target_met)
 from solver.files import atomic_file, check_writable  # noqa: E402
 from solver.search.engine import usable_cores  # noqa: E402
-from solver.workers import interrupt  # noqa: E402  (Ctrl-C: a word, not a traceback; a second one ignored)
+from solver.interrupts import interrupt  # noqa: E402  (Ctrl-C: a word, not a traceback; a second one ignored)
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"

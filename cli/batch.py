@@ -12,10 +12,11 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgress
                            TimeRemainingColumn)
 
 from solver.batch import MAX_CHUNK_SIZE, notes_text, solve_batch, stale_text, summary_text
+from solver.interrupts import begin_stop
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
 
-from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, begin_stop, file_name, input_errors, message, say_interrupted
+from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, file_name, input_errors, message, say_interrupted
 from .options import (CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for, output_file,
                       parse_variant_options, pool_options, workers_option)
 from .records import emit_json

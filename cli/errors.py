@@ -53,26 +53,6 @@ def say_interrupted(command: str, what: str) -> None:
     message(f"stich: {command}: stopped by the interrupt {what}")
 
 
-def begin_stop() -> None:
-    """A command's stop has begun (its first Ctrl-C or SIGTERM): later ones are ignored until it exits, since they
-    would cut the stop short (a second KeyboardInterrupt in the middle of stopping a pool, or death by SIGINT once
-    Python has put its default back at exit); the stop is bounded (:func:`stop_pool`)."""
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, signal.SIG_IGN)
-
-
-def interrupt(signum: int, frame: object) -> None:
-    """A command's SIGINT and SIGTERM handler (cli.main installs it): :func:`begin_stop`, then KeyboardInterrupt,
-    which the command turns into its report so far and exit 130. A second Ctrl-C a few milliseconds after the first
-    (a double press) raised a second KeyboardInterrupt in the middle of stopping a pool (a traceback: Bad file
-    descriptor), or, arriving once Python had put SIGINT back to its default at exit, killed the process by SIGINT
-    with no report; the stop is bounded (:func:`solver.workers.stop_pool` kills a worker that does not stop in a
-    second), so nothing waits on it. Nothing is imported here: a second signal during an import made a half-imported
-    module (an ImportError traceback, death by SIGINT)."""
-    begin_stop()
-    raise KeyboardInterrupt
-
-
 class OutputCut(KeyboardInterrupt):
     """A second Ctrl-C or SIGTERM inside :func:`interrupts_held`: the output being written (a write blocked on a full
     pipe, whose reader does not read) is cut short where it stood."""

@@ -24,8 +24,9 @@ from typer.main import get_command_from_info
 from typer.models import CommandInfo
 
 from solver import __version__
+from solver.interrupts import interrupt
 
-from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED, interrupt
+from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED
 
 #: Every command: its name, ``module:function`` in this package, and its one line for ``stich --help`` (its own
 #: ``--help`` shows the function's whole docstring).
