@@ -28,8 +28,9 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
-from .options import (CAPPED_POOL, DEFAULT_SEED, POOL_TABLE_MB, POOL_THREADS, SCHEDULER, check_game_options,
-                      checked_game, checked_seed, engine_for, parse_variant_options, pool_options, workers_option)
+from .options import (CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB, POOL_THREADS, SCHEDULER,
+                      check_game_options, checked_game, checked_seed, engine_for, parse_variant_options, pool_options,
+                      workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import CardPainter, fits, for_stdout, plural, record_head, status_on_stderr, stdout_console
 
@@ -134,7 +135,7 @@ def analyse(
                                            help="The contract, as in a [Contract] tag."),
     board: Optional[str] = typer.Option(None, "--board", "-b", metavar="BOARD",
                                         help="With FILE: only the records of this board."),
-    record: Optional[int] = typer.Option(None, "--record", "-r", metavar="N", min=1,
+    record: Optional[int] = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD_NUMBER,
                                          help="With FILE: only its Nth record (1-based, counting every record)."),
     declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT", help="The declaring seat (default 1)."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,

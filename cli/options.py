@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -58,7 +59,9 @@ def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -
 FILE = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
                       help="A .tbn file (- for standard input); every record is analysed (see --board).")
 BOARD = typer.Option(None, "--board", "-b", metavar="BOARD", help="Only the records whose [Board] tag is this.")
-RECORD = typer.Option(None, "--record", "-r", metavar="N", min=1,
+# the highest --record a file can be counted to (itertools.islice's limit: a larger one was a traceback)
+MAX_RECORD_NUMBER = sys.maxsize
+RECORD = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD_NUMBER,
                       help="Only the file's Nth record (1-based, counting every record in the file), for records "
                            "without a [Board] tag.")
 VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",

@@ -90,6 +90,9 @@ class Question:
 
 
 MAX_CHUNK_SIZE = 1_000_000
+# the longest line a batch output may hold (stich writes lines of some kilobytes: a record's place, its tags'
+# values of at most 10,000 characters, the answers): a longer one is refused on resuming, never read whole
+MAX_OUTPUT_LINE = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -350,7 +353,10 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
     elsewhere: dict[str, set[str]] = {}
     errors = 0
     with open(path, "rb") as stream:
-        for number, raw in enumerate(stream, 1):
+        for number, raw in _output_lines(stream):
+            if raw is None:
+                raise StichError(f"{path}:{number}: a line of more than {MAX_OUTPUT_LINE:,} bytes, not a stich batch "
+                                 "line; remove the line (a rerun solves its record again) or choose another --out file")
             if not raw.endswith(b"\n"):
                 break  # a half-written last line: trimmed later, once the question is known to be this one
             document = _batch_line(raw)
@@ -424,6 +430,24 @@ def _describe(asked: Any) -> str:
     return f"{asked.get('source')} ({objectives}, {cards} --cards, {flags}{pot})"
 
 
+def _output_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | None]]:
+    """The lines of a batch output with their numbers, none held longer than :data:`MAX_OUTPUT_LINE`: a longer
+    complete line is ``None`` (skipped in pieces, never read whole: an output edited by hand or a wrong ``--out``
+    must not fill the memory), a longer last line without a line break its first piece (a half-written line)."""
+    number = 0
+    while raw := stream.readline(MAX_OUTPUT_LINE + 1):
+        number += 1
+        if len(raw) <= MAX_OUTPUT_LINE or raw.endswith(b"\n"):
+            yield number, raw
+            continue
+        while piece := stream.readline(65536):
+            if piece.endswith(b"\n"):
+                yield number, None
+                break
+        else:
+            yield number, raw[:MAX_OUTPUT_LINE]  # the file ends inside it
+
+
 def _batch_line(raw: bytes) -> dict | None:
     """A line of a batch output as its document, or None for anything else."""
     try:
@@ -436,7 +460,7 @@ def _batch_line(raw: bytes) -> dict | None:
 def _check_batch_output(path: Path) -> None:
     """StichError unless the file starts with a batch line (or the start of one, if the first write was cut)."""
     with open(path, "rb") as stream:
-        first = stream.readline()
+        first = stream.readline(MAX_OUTPUT_LINE + 1)
     if _batch_line(first) is None and not (b"\n" not in first and first.startswith((b'{"id":"', b'{"id": "'))):
         raise StichError(f"{path}: not a stich batch output (its first line is no result or error line); "
                          "choose another --out file")

@@ -207,7 +207,7 @@ class Journal:
     def _check_first_line(self) -> None:
         """FileError unless the file starts with a header line of this version."""
         with open(self.path, "rb") as stream:
-            first = stream.readline()
+            first = stream.readline(MAX_HEADER_LINE + 1)  # a longer one is no header: not read on (a wrong file)
         try:
             found = json.loads(first.decode("utf-8"))
         except ValueError:  # UnicodeDecodeError is one
@@ -218,6 +218,11 @@ class Journal:
         if found[HEADER] != VERSION or "key" not in found:
             raise FileError(f"{self.path}: a checkpoint of another stich version ({found[HEADER]!r}); "
                              "remove it or choose another file")
+
+
+# the longest header line a checkpoint is read for (a header is an analysis's options, some hundred bytes): the
+# first line of a file named by mistake is read no further than this
+MAX_HEADER_LINE = 1024 * 1024
 
 
 def _key_of(identity: Mapping[str, Any]) -> str:

@@ -672,3 +672,43 @@ def test_a_bad_pot_is_the_records_error_whatever_is_asked(tmp_path: Path) -> Non
         assert first["error"] == (f"{source}:2:7: [Pot] is not a number of chips (got 'abc', expected a whole "
                                   "number from 0 to 999,999,999)") and "results" in second
     assert solve_batch(source, tmp_path / "pot.jsonl", workers=1, objectives=["tricks"], pot=4).solved == 2
+
+
+def _peak_bytes_of(action) -> int:
+    """The peak of Python's allocations (tracemalloc) while ``action`` runs: a measure of memory, not of time."""
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_huge_half_written_last_line_is_trimmed_without_being_read_whole(tmp_path: Path) -> None:
+    """A resume read the output's lines whole: a last line of 20 MB (a wrong or damaged --out) was held entire
+    (a 50 MB one took the resident set from 31 to 126 MB). It is trimmed as any half-written line, read in pieces."""
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b'{"id": "a:1", "key": "k1"}\n{"id": "' + b"x" * 20_000_000)
+    holder: dict = {}
+    peak = _peak_bytes_of(lambda: holder.update(keys=done_ids(out)))
+    assert holder["keys"] == {"k1"}
+    assert out.read_bytes() == b'{"id": "a:1", "key": "k1"}\n'
+    assert peak < 10_000_000
+
+
+def test_a_huge_complete_line_is_refused_at_its_number_without_being_read_whole(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    body = b'{"id": "a:1", "key": "k1"}\n{"id": "' + b"x" * 20_000_000 + b'"}\n{"id": "a:9", "key": "k9"}\n'
+    out.write_bytes(body)
+    said: list[str] = []
+
+    def resume() -> None:
+        with pytest.raises(StichError) as refused:
+            done_ids(out)
+        said.append(str(refused.value))
+
+    peak = _peak_bytes_of(resume)
+    assert said and f"{out}:2: a line of more than" in said[0]
+    assert out.read_bytes() == body  # refused before anything is changed
+    assert peak < 10_000_000

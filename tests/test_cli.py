@@ -2373,3 +2373,11 @@ def test_check_says_why_kratzen_targets_cannot_all_be_met_with_four_seats_or_mor
                          "has 4)")
     assert last["4"].endswith("no (the targets add up to 5 tricks, the deal has 4)")  # a Seven-Muss: 1 each
     assert last["5"].endswith("no (the targets add up to 7 tricks, the deal has 4)")  # six seats
+
+
+@pytest.mark.parametrize("command", [["show"], ["solve"], ["check"], ["score"], ["table"], ["postmortem"],
+                                     ["tree", "-d", "1"], ["analyse", "--seat", "2"]])
+def test_a_record_number_past_what_a_file_can_hold_is_a_usage_error(command: list[str]) -> None:
+    """``--record 99999999999999999999`` was a traceback (itertools.islice takes at most sys.maxsize)."""
+    result = run(*command, "--record", "99999999999999999999", EXAMPLES / "kratzen.tbn", code=2)
+    assert "99999999999999999999 is not in the range 1<=x<=" in result.stderr

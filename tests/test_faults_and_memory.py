@@ -161,6 +161,24 @@ def test_a_file_that_is_no_checkpoint_is_refused_and_left_alone(tmp_path: Path, 
     assert other.read_bytes() == content  # no half line trimmed from someone else's file
 
 
+def test_a_huge_first_line_is_no_checkpoint_and_is_not_read_whole(tmp_path: Path) -> None:
+    """A --checkpoint naming a file of one 60 MB line read the whole line to see it was no header (145 MB
+    resident); the header is looked for in the first MiB."""
+    from solver.checkpoint import Journal
+    other = tmp_path / "one-line.txt"
+    content = b'{"stich-analysis": 1, "key": "' + b"x" * 20_000_000 + b'"}\n'
+    other.write_bytes(content)
+    tracemalloc.start()
+    try:
+        with pytest.raises(StichError, match="not a stich checkpoint"):
+            Journal(other, {"setup": {}})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10_000_000
+    assert other.stat().st_size == len(content)  # left alone
+
+
 def dying_on_first_call(flag: str, items, *args):
     """solve_chunk, except that the first call (across all workers) kills its own worker process."""
     try:
