@@ -316,17 +316,15 @@ def live_analysis(samples: int, as_json: bool, finish: Callable[[dict], None], c
                 update(analysis_status(analysis, samples))
             yield show
     except KeyboardInterrupt:
+        kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume" if checkpoint is not None
+                else "--checkpoint FILE keeps them for a rerun")
         if latest:
             finish({**latest[0].as_dict(), "stopped": "interrupt", "requested": samples})
-            kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume" if checkpoint is not None
-                    else "--checkpoint FILE keeps them for a rerun")
             if checkpoint is not None or not in_record_loop:
                 say_interrupted("analyse", f"after {latest[0].samples:,} of {samples:,} samples: the analysis of "
                                 f"these is printed ({kept})")
             raise InterruptedInPart from None  # a FILE's record loop says this record is printed in part
         else:
-            kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume"
-                    if checkpoint is not None else "--checkpoint FILE keeps them for a rerun")
             say_interrupted("analyse", f"before the first samples were solved: no report ({kept})")
         raise
 

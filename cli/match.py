@@ -188,8 +188,8 @@ def match(
     timing = ({"limit": match_time, "elapsed": round(seconds, 1)}
               if result.stopped == "time limit" and match_time is not None else None)
     render_match(result, count, rotate, stream, timing)
-    if timing is not None and match_time is not None:
-        message(overrun_text(match_time, seconds))
+    if timing is not None:
+        message(overrun_text(timing["limit"], seconds))
 
 
 def overrun_text(limit: float, seconds: float) -> str:

@@ -47,9 +47,9 @@ def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -
     dealt = {name: game.name for game in GAMES for name in game.dealt_bonus_names}
     for value in [values] if isinstance(values, str) else values or []:
         if value.strip().lower() in dealt:  # RULES.md 1.6: the Trull and the 4 Kings need no search
-            raise typer.BadParameter(f"{value!r} is decided by the cards each side holds or takes "
-                                     f"({dealt[value.strip().lower()]}), not by a search of the play: stich check "
-                                     "lists it beside the searched bonuses")
+            raise typer.BadParameter(f"{value!r} is decided by the cards ({dealt[value.strip().lower()]}: who "
+                                     "holds them), not by a search of the play: stich check lists it beside the "
+                                     "searched bonuses")
         if value.strip().lower() not in known:
             raise typer.BadParameter(f"{value!r} is no game's objective{did_you_mean(value, known)} (the "
                                      f"objectives: {', '.join(known)})")

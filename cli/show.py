@@ -36,16 +36,16 @@ def show(
     flags = parse_variant_options(variant)
     signs = signs_shown()
 
-    made: list[Position] = []
+    made = [0]  # records made (printed but for one an interrupt stopped): a blank line ends the last one
 
     def document(position: Position) -> Document:
-        made.append(position)
+        made[0] += 1
         return {"text": position.to_tbn() if tbn else diagram(position, signs=signs)}
 
     try:  # each record's text as it is (a console would turn its tabs into spaces)
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False, pot=pot,
                          render=None, document=document, command="show")
     finally:
-        if tbn and made:
+        if tbn and made[0]:
             sys.stdout.write("\n")  # a blank line ends the last record too, so that saved files concatenate
             sys.stdout.flush()

@@ -125,6 +125,10 @@ class ReadOnlyDict(dict):
 
     __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore
 
+    def __reduce__(self) -> tuple:
+        """A copy (``copy``, ``deepcopy``, pickle) is a plain dict: it is the caller's to change."""
+        return (dict, (dict(self),))
+
 
 @dataclass(frozen=True, eq=False)
 class Pack:

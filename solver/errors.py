@@ -53,12 +53,10 @@ def integral(value: object) -> object:
         return value
 
 
-def is_token_list(value: object, nested: bool = False) -> bool:
-    """Whether ``value`` is a list or tuple of strings (``nested``: each a string or a list or tuple of strings), as
-    card tokens are given. Lists and tuples only: a generator would be used up by the check."""
-    if not isinstance(value, (list, tuple)):
-        return False
-    return all(isinstance(item, str) or (nested and is_token_list(item)) for item in value)
+def is_token_list(value: object) -> bool:
+    """Whether ``value`` is a list or tuple of strings, as names are given. Lists and tuples only: a generator would be
+    used up by the check."""
+    return isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
 
 
 class StichError(ValueError):
@@ -183,8 +181,8 @@ class InvalidSeatError(StichError):
     """A seat that is not a whole number from 1 to the deal's seat count, wherever the API takes one (a hand, an
     objective's seat, a declarer, partner or leader, an analysis's seat, known cards, an announcement), or a seat
     given to a question that takes none (a side's objective, the score): one class an app catches for "no such
-    seat". Where a seat used to raise another class it still does too (the two below),
-    so an older ``except InvalidContractError`` or ``except InvalidPositionError`` keeps working."""
+    seat". The two below are also the classes such a seat raised before, so that an ``except InvalidContractError``
+    or ``except InvalidPositionError`` keeps working."""
 
 
 class InvalidSeatPositionError(InvalidSeatError, InvalidPositionError):

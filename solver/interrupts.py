@@ -17,11 +17,9 @@ def begin_stop() -> None:
 
 def interrupt(signum: int, frame: object) -> None:
     """A command's SIGINT and SIGTERM handler (``cli.main`` and ``bench/report.py`` install it): :func:`begin_stop`,
-    then KeyboardInterrupt, which the command turns into its report so far and exit 130. A second Ctrl-C a few
-    milliseconds after the first (a double press) raised a second KeyboardInterrupt in the middle of stopping a pool
-    (a traceback: Bad file descriptor), or, arriving once Python had put SIGINT back to its default at exit, killed
-    the process by SIGINT with no report; the stop is bounded (:func:`solver.workers.stop_pool` kills a worker that
-    does not stop in a second), so nothing waits on it."""
+    then KeyboardInterrupt, which the command turns into its report so far and exit 130. Later signals are ignored,
+    so that a double press cannot cut the stop short; the stop is bounded (:func:`solver.workers.stop_pool` kills a
+    worker that does not stop in a second), so nothing waits on it."""
     begin_stop()
     raise KeyboardInterrupt
 

@@ -106,12 +106,7 @@ class PlayState:
         """The state after the player to move plays ``card`` (a pack index, a Card or a card token);
         IllegalPlayError if the rules forbid it (UnknownCardPlayError, an IllegalPlayError too, for a card that is
         not in the pack)."""
-        if isinstance(card, str):
-            try:
-                card = self.rules.pack.parse(card).index
-            except UnknownCardError as error:
-                raise UnknownCardPlayError(str(error)) from None
-        elif isinstance(card, Card):
+        if isinstance(card, (str, Card)):
             try:
                 card = self.rules.pack.parse(card).index  # another game's card: the message names its game
             except UnknownCardError as error:

@@ -309,7 +309,7 @@ def test_an_objective_the_deal_decides_says_where_its_answer_is():
     says the cards decide it and that check lists it (Schafkopf's Laufende alike). Still a usage error."""
     for name, game in (("trull", "Zwanzigerrufen"), ("four_kings", "Zwanzigerrufen"), ("Laufende", "Schafkopf")):
         said = " ".join(run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4", "-o", name, code=2).stderr.split())
-        assert f"'{name}' is decided by the cards each side holds or takes ({game}), not by a search" in said, said
+        assert f"'{name}' is decided by the cards ({game}: who holds them), not by a search" in said, said
         assert "stich check lists it" in said and "no game's objective" not in said
     checked = {d["bonus"]: d for d in documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4")[0][
         "dealt_bonuses"]}

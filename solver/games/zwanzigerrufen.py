@@ -801,7 +801,7 @@ class Zwanzigerrufen(Game):
     state_tags = {"partner": int, "pagat_announcer": int}
     record_tags = {"partner": "Partner", "pagat_announcer": "Announcements"}
     hidden_state_tags = frozenset({"partner"})
-    dealt_bonus_names = ("trull", "four_kings")  # CARD_BONUSES (RULES.md 1.6)
+    dealt_bonus_names = tuple(CARD_BONUSES)  # RULES.md 1.6: the Trull and the 4 Kings
     bonus_names = ("valat", "valat_against", "absolut", "absolut_against", "pagat_ultimo", "pagat_beaten",
                    "mondfang")
     bench_seed = 2020
