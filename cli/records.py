@@ -83,7 +83,7 @@ def interrupted_records(answered: int, working: Position | None, in_part: bool, 
             f"the {plural(answered, 'record')} answered above are complete" if answered else
             "no record was answered before it")
     if working is None:
-        return f"between two records: {done}" if answered else "before any record was answered"
+        return f"between two records; {done}" if answered else "before any record was answered"
     state = "its answer so far is printed, said as such" if in_part else "not answered"
     if cut:
         state = "a second interrupt cut its output short"
