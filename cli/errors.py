@@ -62,8 +62,8 @@ class OutputCut(KeyboardInterrupt):
 def interrupts_held() -> Iterator[None]:
     """Ctrl-C and SIGTERM held off for a few statements, then let through: a piece of output and what counts it
     (a record printed and the count the interrupt's line gives; a match's deal and the flag its closing reads) are
-    done together or not at all. An interrupt between the two made the line call a printed record unanswered, and
-    broke ``match --json``'s document (its head written twice). A second one is not held: a write blocked on a full
+    done together or not at all, so that the interrupt's line counts what was printed. A second one is not held: a
+    write blocked on a full
     pipe would hold every interrupt until its reader read, so it stops the write (:class:`OutputCut`). Off the main
     thread (no handlers there) nothing is held."""
     signals = (signal.SIGINT, signal.SIGTERM)

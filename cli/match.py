@@ -184,7 +184,7 @@ def match(
                                          f"said as such{kept}")
             raise
     seconds = time.monotonic() - started
-    # a match the time limit cut: how long it took in all, in the JSON too (stderr's line alone was lost to a reader)
+    # a match the time limit cut: how long it took in all, in the JSON too, for a reader of stdout alone
     timing = ({"limit": match_time, "elapsed": round(seconds, 1)}
               if result.stopped == "time limit" and match_time is not None else None)
     render_match(result, count, rotate, stream, timing)

@@ -77,7 +77,7 @@ THREADS = typer.Option(None, "--threads", metavar="N", min=1, max=MAX_THREADS,
 POOL_TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
                              help=f"Each local worker's transposition table in MB (default {DEFAULT_TT_MEGABYTES}, or "
                                   "STICH_TABLE_MB; at most a quarter of --worker-memory).")
-#: ``--scheduler`` of ``analyse`` and ``batch``: one text, with what to install (the analyse's said nothing of it)
+#: ``--scheduler`` of ``analyse`` and ``batch``: one text, with what to install
 SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
                          help="Run on this Dask cluster instead (pip install 'stich[cluster]').")
 #: ``--threads`` where a pool of workers keeps every core busy: not shown, only answered with what to give instead

@@ -33,8 +33,8 @@ TREE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.00
 
 def one_objective(value: str | None) -> str | None:
     """``--objective``'s callback: a name some game has (:func:`checked_objectives`), and one, not ``all``: a tree
-    has one value on each node, so ``all`` is a usage error (exit 2), as in ``postmortem``, whatever the record (it
-    passed the check that ``solve`` makes, and each record then refused it as an unknown objective, exit 1)."""
+    has one value on each node, so ``all`` is a usage error (exit 2), as in ``postmortem``, whatever the record; a
+    misspelt name is offered the names a tree takes."""
     if value is not None and value.strip().lower() == "all":
         raise typer.BadParameter("a tree has one value on each node: give one objective, not 'all'")
     objectives_among(value, [name for name in all_objectives() if name != "all"])

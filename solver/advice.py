@@ -751,8 +751,7 @@ def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
     if isinstance(variant, str):
         variant = Variant.parse_pairs(variant)
     chosen = game.variant(variant)
-    if not isinstance(contracts, str):  # texts in an order (a numpy array too); 5 was a TypeError, [5] an
-        # AttributeError
+    if not isinstance(contracts, str):  # texts in an order (a numpy array too), or an InvalidContractError
         ordered = isinstance(contracts, Iterable) and not isinstance(contracts, (AbstractSet, Mapping))
         listed = list(contracts) if ordered else None
         if listed is None or not all(isinstance(text, str) for text in listed):

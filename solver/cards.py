@@ -154,7 +154,7 @@ class Pack:
             object.__setattr__(self, name, ReadOnlyDict(getattr(self, name)))
 
     def __repr__(self) -> str:
-        """One line: the game and its cards in pack order (the dataclass form listed every alias, some 3 KB)."""
+        """One line: the game and its cards in pack order (not its aliases, some 3 KB)."""
         return f"<Pack {self.game}: {len(self.cards)} cards {' '.join(card.name for card in self.cards)}>"
 
     def __reduce__(self) -> tuple:

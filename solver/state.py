@@ -70,8 +70,7 @@ class PlayState:
         return self.hands[self.to_move].bit_count() if not self.is_over else 0
 
     def __repr__(self) -> str:
-        """One line with the cards by name (the dataclass form printed each hand as an int mask,
-        ``hands=(281324552192, ...)``); seats stay 0-based, as everywhere in a state, and are marked so."""
+        """One line with the cards by name; seats stay 0-based, as everywhere in a state, and are marked so."""
         try:
             pack = self.rules.pack
 
