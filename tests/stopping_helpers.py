@@ -17,6 +17,15 @@ import solver
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def signals_as_a_shell_gives_them() -> None:
+    """In a child before its exec: SIGINT and SIGTERM as a terminal's shell starts a command, whatever this process
+    inherited (pytest run in the background of a script ignores SIGINT, and the command then kept ignoring Ctrl-C,
+    as it should, and ran on)."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
 def stopped_from_another_thread(search: Callable[[threading.Event], object], after: float = 0.05) -> float:
     """Run ``search(stop)`` on a thread of its own, set ``stop`` ``after`` seconds later, and check that the search
     ended with SearchStopped (not with a result, nor still running a minute later); the seconds it took to stop."""
@@ -67,11 +76,7 @@ def ctrl_c_on_a_terminal(arguments: list[str], ready: Callable[[bytes], bool], a
     pid, terminal = pty.fork()
     if pid == 0:  # the child: a session of its own on the pty, whose process group is its pid
         os.chdir(ROOT)
-        # started as a terminal's shell starts a command, whatever this process inherited: pytest run in the
-        # background of a script ignores SIGINT, the command then kept ignoring Ctrl-C (as it should) and ran on
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(signum, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        signals_as_a_shell_gives_them()
         if stdout is not None:
             os.dup2(os.open(stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 1)
         os.execv(sys.executable, [sys.executable, "-c", "from cli.main import main; main()", *arguments])

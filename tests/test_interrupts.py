@@ -22,7 +22,7 @@ import solver.search.settle
 from solver.benchmark import SEEDS
 from solver.search.settle import SettlementEngine
 from solver.settlement import dd_settlement
-from stopping_helpers import ROOT, ctrl_c_on_a_terminal
+from stopping_helpers import ROOT, ctrl_c_on_a_terminal, signals_as_a_shell_gives_them
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs signal.setitimer")
 
@@ -254,7 +254,8 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path) -> None
     read, write = os.pipe()  # nobody reads: the pipe fills and the solve's write blocks
     fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", str(deals),
-                                "--json", "--threads", "1"], stdout=write, stderr=subprocess.PIPE, text=True)
+                                "--json", "--threads", "1"], stdout=write, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=signals_as_a_shell_gives_them)
     os.close(write)
 
     def blocked_in_a_write() -> bool:  # the kernel's word for where the process waits (Linux)
