@@ -623,17 +623,17 @@ def _replay(record: Record, rules: Rules,
                      leader.line, leader.column, leader.text, str(state.leader + 1))
     played = []
     for number, line in enumerate(play.tricks):
-        for token in line:  # a word that is no card (a trick number, a '-') is named before it miscounts its trick
-            if rules.pack.lookup(token.text) is None:
+        indices = [rules.pack.lookup(token.text) for token in line]
+        for token, index in zip(line, indices):  # a word that is no card (a trick number, a '-') is named before it
+            if index is None:  # miscounts its trick
                 raise _error(record, f"not a card of the {rules.game.name} pack{_close_cards(rules.pack, token.text)}",
                              token.line, token.column, token.text, f"a {rules.game.name} card")
         if len(line) > rules.seats or (len(line) < rules.seats and number < len(play.tricks) - 1):
             token = line[-1] if line else leader
             raise _error(record, f"a trick has {rules.seats} cards; this line has {len(line)}", token.line,
                          token.column, token.text, f"{rules.seats} cards (only the last line may be shorter)")
-        for token in line:
-            index = rules.pack.lookup(token.text)
-            assert index is not None  # looked up above
+        for token, index in zip(line, indices):
+            assert index is not None  # refused above
             if state.is_over:
                 raise _error(record, "the deal is over", token.line, token.column, token.text, "no more cards")
             seat = state.to_move

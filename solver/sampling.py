@@ -1231,11 +1231,10 @@ def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
 
 #: What the opening-card table does not say, and where it is said: its means have no intervals and its order settles
 #: ties without a word, which card advice's paired table does not (a review).
-OPENING_NOTE = ("the means have no intervals and ties are not marked: --cards ranks these cards with paired intervals "
-                "(card advice)")
 #: The same without its pointer, for a seat card advice refuses: it ranks by the seat's score, and a Kratzen seat
 #: other than the attacker has none searched (``score_mean`` null), so ``--cards`` would only say so.
-OPENING_NOTE_ALONE = OPENING_NOTE.split(":")[0]
+OPENING_NOTE_ALONE = "the means have no intervals and ties are not marked"
+OPENING_NOTE = f"{OPENING_NOTE_ALONE}: --cards ranks these cards with paired intervals (card advice)"
 
 
 def opening_note(document: Mapping[str, Any]) -> str | None:
