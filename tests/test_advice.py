@@ -487,11 +487,12 @@ def test_cli_contract_advice_sigterm_prints_the_partial_advice_and_exits_130(tmp
                                 "-j", "1", "--json", "--checkpoint", str(journal)],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)
-    # SIGTERM once a sample is solved (its line in the checkpoint, after the header), not after a fixed 6 s: on a
-    # loaded machine the start alone can take that long, and an analysis stopped before any sample has none to show
+    # SIGTERM once samples are solved (their lines in the checkpoint, after the header), not after a fixed 6 s: on a
+    # loaded machine the start alone can take that long, and an analysis stopped before any sample has none to show;
+    # the second line, since a chunk's line is written just before the advice so far takes it in
     deadline = time.monotonic() + 120
     while process.poll() is None and time.monotonic() < deadline and not (
-            journal.exists() and journal.read_text(encoding="utf-8").count("\n") >= 2):
+            journal.exists() and journal.read_text(encoding="utf-8").count("\n") >= 3):
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGTERM)
     out, err = process.communicate(timeout=60)
