@@ -370,3 +370,62 @@ def test_cli_md_s_bench_examples_show_what_bench_prints_but_for_its_timings(tmp_
                                                                                        "x:"))]
         assert len(fixed) >= 3
         assert [line for line in printed if line in fixed] == fixed, example.command
+
+
+def test_rules_md_lists_every_variant_flag_with_its_values_default_first() -> None:
+    """docs/rules.md's table of variant flags is where a user learns what ``--variant`` takes: each row is a flag of
+    its game with the values the flag takes, the default first (a number flag its default and range), and every flag
+    of every game has its row."""
+    from solver.games import GAMES
+
+    text = TEXT[ROOT / "docs" / "rules.md"]
+    rows = re.findall(r"^\| ?(\w*) \| `(\w+)` \| (.*?) \| .* \|$", text, re.MULTILINE)
+    listed: dict[tuple[str, str], str] = {}
+    game = ""
+    for name, flag, values in rows:
+        game = name or game
+        listed[(game, flag)] = values
+    expected = {}
+    for each in GAMES:
+        for flag in each.flags.values():
+            if flag.kind is bool:
+                values = [flag.default, not flag.default]
+                shown = ", ".join(f"`{str(value).lower()}`" for value in values)
+            elif flag.kind is int and flag.maximum - flag.minimum > 2:  # a range; a short one as its values
+                shown = f"`{flag.default}` ({flag.minimum}..{flag.maximum})"
+            elif flag.kind is int:
+                ordered = [flag.default, *(value for value in range(flag.minimum, flag.maximum + 1)
+                                            if value != flag.default)]
+                shown = ", ".join(f"`{value}`" for value in ordered)
+            else:
+                ordered = [flag.default, *(value for value in flag.kind if value != flag.default)]  # type: ignore
+                shown = ", ".join(f"`{value}`" for value in ordered)
+            expected[(each.name, flag.name)] = shown
+    assert listed == expected
+
+
+def test_every_field_json_md_names_is_a_field_of_the_schema() -> None:
+    """The other way round from test_cli.py's ``test_json_md_names_every_field_of_the_schema``: a field that json.md
+    gives a row (``| `pot_change` | ...``) or lists in braces (``{seat, points, tricks}``) is one a document can
+    hold, so that a script written from the page reads no field that is never there (a renamed field would leave
+    its old name here)."""
+    schema = json.loads((ROOT / "docs" / "stich-result.schema.json").read_text(encoding="utf-8"))
+    fields: set[str] = set()
+
+    def collect(node: Any) -> None:
+        if isinstance(node, dict):
+            fields.update(node.get("properties", {}))
+            for value in node.values():
+                collect(value)
+        elif isinstance(node, list):
+            for value in node:
+                collect(value)
+
+    collect(schema)
+    text = TEXT[ROOT / "docs" / "json.md"]
+    named = {name for row in re.findall(r"^\| (`[^|]*`) \|", text, re.MULTILINE)
+             for name in re.findall(r"`([a-z_]+)`", row)}
+    named |= {name.strip() for listed in re.findall(r"\{([a-z_]+(?:, [a-z_]+)+(?:, \.\.\.)?)\}", text)
+              for name in listed.split(",") if name.strip() != "..."}
+    assert len(named) > 100
+    assert sorted(named - fields) == []
