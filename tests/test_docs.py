@@ -429,3 +429,21 @@ def test_every_field_json_md_names_is_a_field_of_the_schema() -> None:
               for name in listed.split(",") if name.strip() != "..."}
     assert len(named) > 100
     assert sorted(named - fields) == []
+
+
+def test_limits_md_gives_each_limit_the_value_of_its_constant() -> None:
+    """docs/limits.md's table names the constant behind each limit of the reader: the value it says is the constant's
+    (a limit raised in the code would leave the page promising the old one)."""
+    import importlib
+
+    import solver.formats.tbn as tbn
+
+    rows = re.findall(r"^\| [^|]+ \| ([\d,]+)[^|]* \| `([\w.]+)` \|$", TEXT[ROOT / "docs" / "limits.md"], re.MULTILINE)
+    assert len(rows) >= 9
+    wrong = []
+    for value, constant in rows:
+        module, name = (importlib.import_module(constant.rsplit(".", 1)[0]), constant.rsplit(".", 1)[1]) \
+            if "." in constant else (tbn, constant)
+        if int(value.replace(",", "")) != getattr(module, name):
+            wrong.append(f"{constant}: limits.md {value}, the code {getattr(module, name)}")
+    assert wrong == []
