@@ -447,3 +447,26 @@ def test_limits_md_gives_each_limit_the_value_of_its_constant() -> None:
         if int(value.replace(",", "")) != getattr(module, name):
             wrong.append(f"{constant}: limits.md {value}, the code {getattr(module, name)}")
     assert wrong == []
+
+
+def test_architecture_md_s_map_names_every_module() -> None:
+    """architecture.md opens with a map of the source, a line a module: every module of ``solver/`` (its packages
+    too), ``src_ext/`` and ``cli/`` is on it (``cli/``'s command modules as "one module per command"), so that a
+    newcomer finds where a thing lives; ``html_tables.py``, ``interrupts.py``, ``score_check.py`` and
+    ``score_objective.py`` were not."""
+    from solver.games import GAMES
+
+    text = TEXT[ROOT / "docs" / "architecture.md"]
+    source_map = re.search(r"^```\n(solver/.*?)^```", text, flags=re.S | re.M)
+    assert source_map is not None
+    named = set(re.findall(r"([\w]+\.(?:pyx|pxd|py))\b", source_map.group(1)))
+    commands = {f"{name}.py" for name, _, _ in COMMANDS}
+    modules = [path for folder in ("solver", "solver/search", "solver/games", "solver/board", "solver/formats",
+                                   "src_ext", "cli")
+               for path in sorted((ROOT / folder).glob("*.p*")) if path.suffix in (".py", ".pyx", ".pxd")]
+    assert len(modules) > 60
+    missing = [str(path.relative_to(ROOT)) for path in modules
+               if path.name != "__init__.py" and path.name not in named
+               and not (path.parent.name == "cli" and path.name in commands)
+               and not (path.parent.name == "games" and path.stem in {game.name.lower() for game in GAMES})]
+    assert missing == []
