@@ -470,3 +470,40 @@ def test_architecture_md_s_map_names_every_module() -> None:
                and not (path.parent.name == "cli" and path.name in commands)
                and not (path.parent.name == "games" and path.stem in {game.name.lower() for game in GAMES})]
     assert missing == []
+
+
+def test_postmortem_md_s_grades_are_those_the_post_mortem_gives() -> None:
+    """postmortem.md's table of grades (``inaccuracy | 1 to 5 points | -``) and its sentence on grading by the score
+    say, for each cost, the grade ``solver.postmortem.grade`` gives (the thresholds are constants a change would
+    leave the page behind)."""
+    from solver.postmortem import grade
+
+    text = TEXT[ROOT / "docs" / "postmortem.md"]
+    rows = re.findall(r"^\| (ok|inaccuracy|mistake|blunder) \| ([^|]+) \| ([^|]+) \|$", text, re.MULTILINE)
+    assert [name for name, _, _ in rows] == ["ok", "inaccuracy", "mistake", "blunder"]
+
+    def costs(cell: str) -> list[int]:
+        """The costs a cell gives its grade: ``cost 0``, ``1 to 5 points``, ``1 trick``, ``15 points or more``
+        (up to a deal's worth), ``-`` none."""
+        found = re.match(r"(?:cost )?(\d+)(?: to (\d+))?[a-z ]*?( or more)?\b", cell.strip())
+        if found is None:
+            assert cell.strip() == "-"
+            return []
+        low = int(found[1])
+        return list(range(low, (int(found[2]) if found[2] else 120 if found[3] else low) + 1))
+
+    for column in (1, 2):  # the rows' costs run on from 0 without a gap
+        covered = [cost for row in rows for cost in costs(row[column])]
+        assert covered == list(range(len(covered))), [row[column] for row in rows]
+    for name, points, tricks in rows:
+        assert {grade(cost, "points", False) for cost in costs(points)} == {name}, points
+        assert {grade(cost, "tricks", False) for cost in costs(tricks)} <= {name}, tricks
+        if "any bonus lost" in points or "target lost" in tricks:
+            assert grade(0, "points", True) == grade(0, "tricks", True) == name
+    said = " ".join(text.split())
+    by_score = re.search(r"By the score \(`SCORE_GRADES`\): cost 0 ok, 1 game unit an inaccuracy, 2 or 3 a "
+                         r"mistake, 4 or more", said)
+    assert by_score is not None
+    assert [grade(cost, "game units", False) for cost in range(6)] == ["ok", "inaccuracy", "mistake", "mistake",
+                                                                        "blunder", "blunder"]
+    assert grade(0, "game units", True) == "ok"  # by the score a lost bonus is no blunder by itself
