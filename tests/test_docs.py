@@ -507,3 +507,25 @@ def test_postmortem_md_s_grades_are_those_the_post_mortem_gives() -> None:
     assert [grade(cost, "game units", False) for cost in range(6)] == ["ok", "inaccuracy", "mistake", "mistake",
                                                                         "blunder", "blunder"]
     assert grade(0, "game units", True) == "ok"  # by the score a lost bonus is no blunder by itself
+
+
+def test_scoring_md_s_announcement_grammar_has_every_word_the_parser_takes() -> None:
+    """scoring.md's grammar of ``[Announcements]`` is the one list of its words: it named none of ``Ultimo``, ``Kings``
+    or ``Könige`` alone (``4 Kings`` only), nor ``Kontra Spiel``, which the parser takes. Every quoted word of the
+    grammar is one the parser takes, every word it takes is quoted there, and each of the grammar's bonus
+    spellings reads as its bonus."""
+    from solver.announcements import BONUSES, KING_COUNTS, KING_WORDS, LEVELS, parse_announcements
+
+    text = TEXT[ROOT / "docs" / "scoring.md"]
+    grammar = re.search(r"^announcements := .*?^```", text, flags=re.S | re.M)
+    assert grammar is not None
+    quoted = {word.lower() for word in re.findall(r'"([^"]+)"', grammar.group(0))} - {";", ":", ","}
+    taken = {*LEVELS, *BONUSES, *KING_COUNTS, *KING_WORDS, "dagegen", "dazu"}
+    assert sorted(quoted - taken) == [] and sorted(taken - quoted) == []
+    kings = [f"{count} {word}" for count in ("4", "Four", "Vier") for word in ("Kings", "Koenige", "Könige")]
+    for spelling, bonus in [("Pagat Ultimo", "pagat_ultimo"), ("Ultimo", "pagat_ultimo"), ("Kings", "four_kings"),
+                            ("Könige", "four_kings"), *((king, "four_kings") for king in kings)]:
+        (announcement,) = parse_announcements(f"1: {spelling}")
+        assert announcement.bonus == bonus, spelling
+    (kontra,) = parse_announcements("2: Kontra Spiel")
+    assert (kontra.bonus, kontra.level) == ("game", 2)
