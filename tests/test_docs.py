@@ -133,12 +133,13 @@ def test_the_synopses_of_a_command_show_every_option_its_help_does() -> None:
 
 
 @pytest.mark.parametrize("option, exact", [("--play", True), ("--table-mb", True), ("--threads", True),
-                                           ("--time-limit", False)])
+                                           ("--time-limit", False), ("--seed", True), ("--workers", True)])
 def test_the_commands_cli_md_lists_for_a_shared_option_are_those_that_take_it(option: str, exact: bool) -> None:
     """cli.md's conventions name, for each option that several commands share, the commands that take it
     (``--table-mb`` once named "every command that searches", which match is not among). ``--time-limit`` lists the
     commands where it bounds a record's searches; analyse, match and board have one of their own."""
-    bullet = re.search(rf"^\* \*\*`{option}[^`]*`\*\* \(([^)]*)\)", TEXT[ROOT / "docs" / "cli.md"], re.MULTILINE)
+    bullet = re.search(rf"^\* \*\*`(?:-[a-z] [A-Z]+` / `)?{option}[^`]*`\*\* \(([^)]*)\)",
+                       TEXT[ROOT / "docs" / "cli.md"], re.MULTILINE)
     assert bullet is not None
     named = set(re.findall(r"`([a-z]+)(?: --dd)?`", bullet.group(1)))
     taking = {name for name, _, _ in COMMANDS if option in options_of(name, hidden=False)}
@@ -529,3 +530,14 @@ def test_scoring_md_s_announcement_grammar_has_every_word_the_parser_takes() -> 
         assert announcement.bonus == bonus, spelling
     (kontra,) = parse_announcements("2: Kontra Spiel")
     assert (kontra.bonus, kontra.level) == ("game", 2)
+
+
+def test_cli_md_names_the_commands_that_take_record_and_board() -> None:
+    """cli.md's ``--record`` bullet lists the commands that take ``--board`` and says that all of them but ``stich
+    board`` take ``--record`` too: both lists are the commands' own."""
+    text = " ".join(TEXT[ROOT / "docs" / "cli.md"].split())
+    said = re.search(r"Every command that takes `--board` takes it \(([^)]*)\), except `stich board`", text)
+    assert said is not None
+    named = set(re.findall(r"`([a-z]+)`", said.group(1)))
+    assert named == {name for name, _, _ in COMMANDS if "--record" in options_of(name)}
+    assert named | {"board"} == {name for name, _, _ in COMMANDS if "--board" in options_of(name)}
