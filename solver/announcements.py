@@ -1,16 +1,17 @@
 """The ``[Announcements]`` tag: who announced what, and the Kontra levels (a game with ``has_announcements``).
 
-Grammar (case-insensitive; documented in docs/format.md)::
+Grammar (case-insensitive; documented in docs/scoring.md)::
 
     announcements := entry (";" entry)*
     entry         := seat ":" item ("," item)*
-    item          := level [bonus]              a Kontra level on the game, or on an announced bonus
+    item          := level [bonus | "Game" | "Spiel"]
+                                                a Kontra level on the game (named or not), or on an announced bonus
                    | bonus ["dagegen" | "dazu"] a bonus announced (by the defenders with "dagegen"; "dazu", with
                                                 the declarers, is their own announcement said explicitly)
     level         := "Kontra" | "Retour" | "Rekontra" | "Supra" | "Resupra"
-    bonus         := "Absolut" | "Pagat" ["Ultimo"] | "PagatUltimo" | "Valat" | "Trull" | "Koenige" | "4Kings"
-                     | "4 Kings" | "Four Kings" | "Vier Koenige" | "Vier Könige" | "4 Koenige" | "4 Könige"
+    bonus         := "Absolut" | "Pagat" ["Ultimo"] | "PagatUltimo" | "Ultimo" | "Valat" | "Trull" | kings
                      | "Mondfang"
+    kings         := ["4" | "Four" | "Vier"] ("Kings" | "Koenige" | "Könige") | "4Kings"
 
 Play only needs the Pagat announcer (flag ``hard_pagat_reservation``); scoring reads the rest.
 """

@@ -16,7 +16,8 @@ import pytest
 
 import solver
 
-API = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parent.parent
+API = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
 #: Parameters a signature leaves to its prose: ``make_position``'s ``**state_tags`` are listed by name there.
 PROSE = {"state_tags"}
 
@@ -122,3 +123,69 @@ def test_every_field_of_a_result_type_is_in_its_row() -> None:
                     if not field.name.startswith("_") and f"`{field.name}`" not in row]
     assert {"SolveResult", "HandAnalysis", "PlayAnalysis", "BatchSummary", "Settlement", "PlayState"} <= checked
     assert missing == []
+
+
+def module_of(path: str) -> Any:
+    """The module a dotted name is in: its longest prefix that imports (``solver.batch`` of
+    ``solver.batch.solve_batch``, ``solver`` of ``solver.dd_settlement``)."""
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            return importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+    raise ImportError(path)
+
+
+def block_signatures() -> Iterator[tuple[str, str, str, Any]]:
+    """(page, name, parameters, module) of each signature a page shows in a ```python block rather than in a table
+    (``solve_batch(source, out_path, *, ...) -> BatchSummary`` in batch.md, the reader's functions in format.md): a
+    line, with the lines its brackets run over, of a name, its parameters and ``->``. A bare name is read from the
+    module the heading above the block names in backticks (``## The Python API (`solver.formats.tbn`)``), else
+    ``solver``. A code span of the prose that shows a ``solver.`` name with ``->`` is a whole signature too."""
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for match in re.finditer(r"^```python\n(.*?)^```", text, flags=re.S | re.M):
+            heading = re.findall(r"^#+ .*$", text[:match.start()], flags=re.M)[-1]
+            named = re.search(r"`(solver\.[\w.]+)`", heading)
+            home = module_of(named.group(1)) if named else solver
+            code = re.sub(r"#[^\n]*", "", match.group(1))
+            for name, parameters in re.findall(r"^([\w.]+)\(((?:[^()]|\([^()]*\))*)\) ->", code, flags=re.M):
+                module: Any = home
+                if name.startswith("solver."):
+                    module = module_of(name)
+                    name = name.removeprefix(module.__name__ + ".")
+                yield page.name, name, " ".join(parameters.split()), module
+        # and a signature in the prose, which names its module: `solver.scoring.score_deal(position, *, ...) -> X`
+        prose = " ".join(re.sub(r"^```.*?^```", "", text, flags=re.S | re.M).split())
+        for name, parameters in re.findall(r"`(solver\.[\w.]+)\(([^`]*)\) -> [^`]*`", prose):
+            module = module_of(name)
+            yield page.name, name.removeprefix(module.__name__ + "."), parameters, module
+
+
+BLOCK_SIGNATURES = list(block_signatures())
+
+
+def test_the_block_signatures_are_found() -> None:
+    found = {(page, name) for page, name, _, _ in BLOCK_SIGNATURES}
+    assert {("batch.md", "solve_batch"), ("format.md", "read_records"), ("format.md", "write_records"),
+            ("scoring.md", "score_deal"), ("postmortem.md", "strategy_tree")} <= found
+
+
+@pytest.mark.parametrize("page, name, parameters, module",
+                         [pytest.param(*s, id=f"{s[0]}-{s[1]}") for s in BLOCK_SIGNATURES])
+def test_every_signature_a_code_block_shows_is_the_functions_with_its_defaults(
+        page: str, name: str, parameters: str, module: Any) -> None:
+    """A signature in a code block is shown whole: every parameter in the function's order, each default shown as
+    the function's (batch.md's ``solve_batch`` and format.md's reader were checked by no test)."""
+    import ast
+
+    real = {p.name: p for p in inspect.signature(resolved(name, module)).parameters.values() if p.name != "self"}
+    shown = [part for part in top_level_split(parameters) if part not in ("*", "/")]
+    assert [part.split("=", 1)[0].strip().lstrip("*") for part in shown] == list(real)
+    for part in shown:
+        if "=" in part:
+            parameter, default = (side.strip() for side in part.split("=", 1))
+            assert ast.literal_eval(default) == real[parameter].default, f"{page}: {name}'s {parameter}"
+        else:
+            assert real[part.lstrip("*")].default is inspect.Parameter.empty, f"{page}: {name}'s {part} has a default"

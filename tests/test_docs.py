@@ -133,12 +133,13 @@ def test_the_synopses_of_a_command_show_every_option_its_help_does() -> None:
 
 
 @pytest.mark.parametrize("option, exact", [("--play", True), ("--table-mb", True), ("--threads", True),
-                                           ("--time-limit", False)])
+                                           ("--time-limit", False), ("--seed", True), ("--workers", True)])
 def test_the_commands_cli_md_lists_for_a_shared_option_are_those_that_take_it(option: str, exact: bool) -> None:
     """cli.md's conventions name, for each option that several commands share, the commands that take it
     (``--table-mb`` once named "every command that searches", which match is not among). ``--time-limit`` lists the
     commands where it bounds a record's searches; analyse, match and board have one of their own."""
-    bullet = re.search(rf"^\* \*\*`{option}[^`]*`\*\* \(([^)]*)\)", TEXT[ROOT / "docs" / "cli.md"], re.MULTILINE)
+    bullet = re.search(rf"^\* \*\*`(?:-[a-z] [A-Z]+` / `)?{option}[^`]*`\*\* \(([^)]*)\)",
+                       TEXT[ROOT / "docs" / "cli.md"], re.MULTILINE)
     assert bullet is not None
     named = set(re.findall(r"`([a-z]+)(?: --dd)?`", bullet.group(1)))
     taking = {name for name, _, _ in COMMANDS if option in options_of(name, hidden=False)}
@@ -254,9 +255,9 @@ def examples() -> Iterator[Example]:
             previous = block
 
 
-#: What is not run: timings change from run to run, a match's lines are its deals' (tested in test_bots.py), and
-#: the board serves until it is stopped (its startup lines are tested in test_board_api.py).
-NOT_RUN = ("stich bench", "stich match", "stich board")
+#: What is not run: timings change from run to run, and the board serves until it is stopped (its startup lines are
+#: tested in test_board_api.py). A match is run: seeded, it is the same match on any number of workers (a second).
+NOT_RUN = ("stich bench", "stich board")
 
 
 def runnable_examples() -> list[Any]:
@@ -370,3 +371,173 @@ def test_cli_md_s_bench_examples_show_what_bench_prints_but_for_its_timings(tmp_
                                                                                        "x:"))]
         assert len(fixed) >= 3
         assert [line for line in printed if line in fixed] == fixed, example.command
+
+
+def test_rules_md_lists_every_variant_flag_with_its_values_default_first() -> None:
+    """docs/rules.md's table of variant flags is where a user learns what ``--variant`` takes: each row is a flag of
+    its game with the values the flag takes, the default first (a number flag its default and range), and every flag
+    of every game has its row."""
+    from solver.games import GAMES
+
+    text = TEXT[ROOT / "docs" / "rules.md"]
+    rows = re.findall(r"^\| ?(\w*) \| `(\w+)` \| (.*?) \| .* \|$", text, re.MULTILINE)
+    listed: dict[tuple[str, str], str] = {}
+    game = ""
+    for name, flag, values in rows:
+        game = name or game
+        listed[(game, flag)] = values
+    expected = {}
+    for each in GAMES:
+        for flag in each.flags.values():
+            if flag.kind is bool:
+                values = [flag.default, not flag.default]
+                shown = ", ".join(f"`{str(value).lower()}`" for value in values)
+            elif flag.kind is int and flag.maximum - flag.minimum > 2:  # a range; a short one as its values
+                shown = f"`{flag.default}` ({flag.minimum}..{flag.maximum})"
+            elif flag.kind is int:
+                ordered = [flag.default, *(value for value in range(flag.minimum, flag.maximum + 1)
+                                            if value != flag.default)]
+                shown = ", ".join(f"`{value}`" for value in ordered)
+            else:
+                ordered = [flag.default, *(value for value in flag.kind if value != flag.default)]  # type: ignore
+                shown = ", ".join(f"`{value}`" for value in ordered)
+            expected[(each.name, flag.name)] = shown
+    assert listed == expected
+
+
+def test_every_field_json_md_names_is_a_field_of_the_schema() -> None:
+    """The other way round from test_cli.py's ``test_json_md_names_every_field_of_the_schema``: a field that json.md
+    gives a row (``| `pot_change` | ...``) or lists in braces (``{seat, points, tricks}``) is one a document can
+    hold, so that a script written from the page reads no field that is never there (a renamed field would leave
+    its old name here)."""
+    schema = json.loads((ROOT / "docs" / "stich-result.schema.json").read_text(encoding="utf-8"))
+    fields: set[str] = set()
+
+    def collect(node: Any) -> None:
+        if isinstance(node, dict):
+            fields.update(node.get("properties", {}))
+            for value in node.values():
+                collect(value)
+        elif isinstance(node, list):
+            for value in node:
+                collect(value)
+
+    collect(schema)
+    text = TEXT[ROOT / "docs" / "json.md"]
+    named = {name for row in re.findall(r"^\| (`[^|]*`) \|", text, re.MULTILINE)
+             for name in re.findall(r"`([a-z_]+)`", row)}
+    named |= {name.strip() for listed in re.findall(r"\{([a-z_]+(?:, [a-z_]+)+(?:, \.\.\.)?)\}", text)
+              for name in listed.split(",") if name.strip() != "..."}
+    assert len(named) > 100
+    assert sorted(named - fields) == []
+
+
+def test_limits_md_gives_each_limit_the_value_of_its_constant() -> None:
+    """docs/limits.md's table names the constant behind each limit of the reader: the value it says is the constant's
+    (a limit raised in the code would leave the page promising the old one)."""
+    import importlib
+
+    import solver.formats.tbn as tbn
+
+    rows = re.findall(r"^\| [^|]+ \| ([\d,]+)[^|]* \| `([\w.]+)` \|$", TEXT[ROOT / "docs" / "limits.md"], re.MULTILINE)
+    assert len(rows) >= 9
+    wrong = []
+    for value, constant in rows:
+        module, name = (importlib.import_module(constant.rsplit(".", 1)[0]), constant.rsplit(".", 1)[1]) \
+            if "." in constant else (tbn, constant)
+        if int(value.replace(",", "")) != getattr(module, name):
+            wrong.append(f"{constant}: limits.md {value}, the code {getattr(module, name)}")
+    assert wrong == []
+
+
+def test_architecture_md_s_map_names_every_module() -> None:
+    """architecture.md opens with a map of the source, a line a module: every module of ``solver/`` (its packages
+    too), ``src_ext/`` and ``cli/`` is on it (``cli/``'s command modules as "one module per command"), so that a
+    newcomer finds where a thing lives; ``html_tables.py``, ``interrupts.py``, ``score_check.py`` and
+    ``score_objective.py`` were not."""
+    from solver.games import GAMES
+
+    text = TEXT[ROOT / "docs" / "architecture.md"]
+    source_map = re.search(r"^```\n(solver/.*?)^```", text, flags=re.S | re.M)
+    assert source_map is not None
+    named = set(re.findall(r"([\w]+\.(?:pyx|pxd|py))\b", source_map.group(1)))
+    commands = {f"{name}.py" for name, _, _ in COMMANDS}
+    modules = [path for folder in ("solver", "solver/search", "solver/games", "solver/board", "solver/formats",
+                                   "src_ext", "cli")
+               for path in sorted((ROOT / folder).glob("*.p*")) if path.suffix in (".py", ".pyx", ".pxd")]
+    assert len(modules) > 60
+    missing = [str(path.relative_to(ROOT)) for path in modules
+               if path.name != "__init__.py" and path.name not in named
+               and not (path.parent.name == "cli" and path.name in commands)
+               and not (path.parent.name == "games" and path.stem in {game.name.lower() for game in GAMES})]
+    assert missing == []
+
+
+def test_postmortem_md_s_grades_are_those_the_post_mortem_gives() -> None:
+    """postmortem.md's table of grades (``inaccuracy | 1 to 5 points | -``) and its sentence on grading by the score
+    say, for each cost, the grade ``solver.postmortem.grade`` gives (the thresholds are constants a change would
+    leave the page behind)."""
+    from solver.postmortem import grade
+
+    text = TEXT[ROOT / "docs" / "postmortem.md"]
+    rows = re.findall(r"^\| (ok|inaccuracy|mistake|blunder) \| ([^|]+) \| ([^|]+) \|$", text, re.MULTILINE)
+    assert [name for name, _, _ in rows] == ["ok", "inaccuracy", "mistake", "blunder"]
+
+    def costs(cell: str) -> list[int]:
+        """The costs a cell gives its grade: ``cost 0``, ``1 to 5 points``, ``1 trick``, ``15 points or more``
+        (up to a deal's worth), ``-`` none."""
+        found = re.match(r"(?:cost )?(\d+)(?: to (\d+))?[a-z ]*?( or more)?\b", cell.strip())
+        if found is None:
+            assert cell.strip() == "-"
+            return []
+        low = int(found[1])
+        return list(range(low, (int(found[2]) if found[2] else 120 if found[3] else low) + 1))
+
+    for column in (1, 2):  # the rows' costs run on from 0 without a gap
+        covered = [cost for row in rows for cost in costs(row[column])]
+        assert covered == list(range(len(covered))), [row[column] for row in rows]
+    for name, points, tricks in rows:
+        assert {grade(cost, "points", False) for cost in costs(points)} == {name}, points
+        assert {grade(cost, "tricks", False) for cost in costs(tricks)} <= {name}, tricks
+        if "any bonus lost" in points or "target lost" in tricks:
+            assert grade(0, "points", True) == grade(0, "tricks", True) == name
+    said = " ".join(text.split())
+    by_score = re.search(r"By the score \(`SCORE_GRADES`\): cost 0 ok, 1 game unit an inaccuracy, 2 or 3 a "
+                         r"mistake, 4 or more", said)
+    assert by_score is not None
+    assert [grade(cost, "game units", False) for cost in range(6)] == ["ok", "inaccuracy", "mistake", "mistake",
+                                                                        "blunder", "blunder"]
+    assert grade(0, "game units", True) == "ok"  # by the score a lost bonus is no blunder by itself
+
+
+def test_scoring_md_s_announcement_grammar_has_every_word_the_parser_takes() -> None:
+    """scoring.md's grammar of ``[Announcements]`` is the one list of its words: it named none of ``Ultimo``, ``Kings``
+    or ``Könige`` alone (``4 Kings`` only), nor ``Kontra Spiel``, which the parser takes. Every quoted word of the
+    grammar is one the parser takes, every word it takes is quoted there, and each of the grammar's bonus
+    spellings reads as its bonus."""
+    from solver.announcements import BONUSES, KING_COUNTS, KING_WORDS, LEVELS, parse_announcements
+
+    text = TEXT[ROOT / "docs" / "scoring.md"]
+    grammar = re.search(r"^announcements := .*?^```", text, flags=re.S | re.M)
+    assert grammar is not None
+    quoted = {word.lower() for word in re.findall(r'"([^"]+)"', grammar.group(0))} - {";", ":", ","}
+    taken = {*LEVELS, *BONUSES, *KING_COUNTS, *KING_WORDS, "dagegen", "dazu"}
+    assert sorted(quoted - taken) == [] and sorted(taken - quoted) == []
+    kings = [f"{count} {word}" for count in ("4", "Four", "Vier") for word in ("Kings", "Koenige", "Könige")]
+    for spelling, bonus in [("Pagat Ultimo", "pagat_ultimo"), ("Ultimo", "pagat_ultimo"), ("Kings", "four_kings"),
+                            ("Könige", "four_kings"), *((king, "four_kings") for king in kings)]:
+        (announcement,) = parse_announcements(f"1: {spelling}")
+        assert announcement.bonus == bonus, spelling
+    (kontra,) = parse_announcements("2: Kontra Spiel")
+    assert (kontra.bonus, kontra.level) == ("game", 2)
+
+
+def test_cli_md_names_the_commands_that_take_record_and_board() -> None:
+    """cli.md's ``--record`` bullet lists the commands that take ``--board`` and says that all of them but ``stich
+    board`` take ``--record`` too: both lists are the commands' own."""
+    text = " ".join(TEXT[ROOT / "docs" / "cli.md"].split())
+    said = re.search(r"Every command that takes `--board` takes it \(([^)]*)\), except `stich board`", text)
+    assert said is not None
+    named = set(re.findall(r"`([a-z]+)`", said.group(1)))
+    assert named == {name for name, _, _ in COMMANDS if "--record" in options_of(name)}
+    assert named | {"board"} == {name for name, _, _ in COMMANDS if "--board" in options_of(name)}
