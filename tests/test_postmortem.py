@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 import solver
 from cli.main import app
+from solver.formats.tbn import read_records
 from solver.plot import write_plot
 from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, trick_payout, unscored_bonuses
 from solver.tree import strategy_tree, write_tree
@@ -423,6 +424,28 @@ def test_the_score_s_zero_is_not_drawn_on_the_frame():
     assert axes.get_ylim()[0] == 0
     assert not [line for line in axes.lines if line.get_gid() == "threshold-zero"]
     assert ZERO_NAME not in [text.get_text() for text in axes.texts]
+
+
+@pytest.mark.parametrize("file, board, pot", [("schafkopf.tbn", "1", None), ("kratzen.tbn", "5", 8)])
+def test_the_game_line_at_the_bottom_of_the_scale_is_drawn_inside_the_frame(file, board, pot):
+    """By the score the game's line is the settlement's 0; where the curve never falls below it (Schafkopf board 1,
+    won from the start; a Kratzen attacker making his target) the scale started at 0 and the line lay under the
+    frame's bottom edge: the legend named a line that nobody could see. The scale now reaches below it."""
+    from solver.plot import plot_figure
+
+    record = next(r for r in read_records(EXAMPLES / file) if r.get("Board") == board)
+    if pot is not None:
+        record.set("Pot", str(pot))
+    position = solver.position_from_record(record)
+    analysis = analyse_play(position, objective="score")
+    assert analysis.winning is not None and analysis.winning[1] == 0 == min(0, *analysis.curve)
+    (axes,) = plot_figure(analysis).axes
+    low, high = axes.get_ylim()
+    assert low < 0 < high
+    (line,) = [line for line in axes.lines if line.get_gid() == "threshold-game" or
+               line.get_gid() == "threshold-target"]
+    assert list(line.get_ydata()) == [0, 0]
+    assert all(tick >= 0 for tick in axes.get_yticks() if low <= tick <= high)  # no tick below the 0 it shows
 
 
 RANDOM_RUFER = """[Game "Schafkopf"]
