@@ -904,6 +904,27 @@ def test_postmortem_command_bad_input(tmp_path):
     assert ".png, .svg or .pdf" in result.stderr
 
 
+@pytest.mark.parametrize("game, bots, options", [
+    ("kratzen", "cheater,random,random,random", ["--pot", "8", "-s", "9"]),
+    ("schafkopf", "random,cheater,random,random", ["-s", "4", "--contract", "Solo H", "--declarer", "2"])])
+def test_a_match_s_deal_is_graded_from_stich_deal_s_board_and_its_play(tmp_path, game, bots, options):
+    """docs/postmortem.md's recipe: a match writes each deal's play, not its hands; ``stich deal`` with the match's
+    seed, board and options writes its hands, and with the play added as the record's Play section the post-mortem
+    grades the bots' cards, and ``stich score`` settles it as the match did (the same deal, not a lookalike)."""
+    seats = len(bots.split(","))
+    match = json.loads(run("match", "-g", game, "--bots", bots, "-n", "2", "-j", "1", "--json", *options).stdout)
+    deal = next(deal for deal in match["deals"] if deal["board"] == 2 and deal["rotation"] == 1)
+    written = run("deal", "-g", game, "--first-board", "2", *options,
+                  *(["--seats", str(seats)] if game == "kratzen" else [])).stdout
+    tricks = [" ".join(deal["play"][start:start + seats]) for start in range(0, len(deal["play"]), seats)]
+    record = tmp_path / "board2.tbn"
+    record.write_text(written.rstrip("\n") + '\n[Play "1"]\n' + "\n".join(tricks) + "\n*\n", encoding="utf-8")
+    graded = json.loads(run("postmortem", record, "--json").stdout)
+    assert [card["card"] for card in graded["cards"]] == deal["play"]
+    assert graded["contract"] == deal["contract"] and graded["declaring_side"] == deal["declaring_side"]
+    assert json.loads(run("score", record, "--json").stdout)["payments"] == deal["payments"]
+
+
 def test_tree_command_writes_each_format(tmp_path):
     path = _ending_file(tmp_path)
     for suffix, read in ((".graphml", nx.read_graphml), (".gexf", nx.read_gexf),
