@@ -206,6 +206,9 @@ class MatchResult:
     engine_builds: dict[str, int] = field(default_factory=dict, hash=False)  # boards by engine build (two: mixed)
     deals_played: int = -1  # every deal played, kept or not (-1: as many as ``deals``)
     first_deal: PlayedDeal | None = None  # the first deal in board order (None: ``deals``'s first)
+    #: the seats at the table, one bot each (0: not said; then read off ``first_deal``): how many deals a rotated
+    #: board is, known before any deal is played
+    table_seats: int = 0
 
     def __post_init__(self) -> None:
         if self.deals_played < 0:
@@ -349,7 +352,10 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
     game = get_game(result.game)
     played = result.deals_played
     first_deal = result.first_deal
-    rotations = len(first_deal.bots) if result.rotate and first_deal is not None else 1
+    # a match stopped before its first deal still says how many deals it was to play (it said "0 of 40 deals" of a
+    # rotated match of 40 boards, 160 deals)
+    seats = result.table_seats or (len(first_deal.bots) if first_deal is not None else 1)
+    rotations = seats if result.rotate else 1
     heading = (f"{result.game}: {count:,} board{'' if count == 1 else 's'} (seed {result.seed})"
                + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
                   if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else ""))
@@ -616,7 +622,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     workers = min(local_workers(workers), boards)
     if workers > 1 and any(getattr(bot, "workers", 1) != 1 for bot in bots):
         raise StichError("a match on several processes plays each board on one: give its bots workers=1")
-    tally = MatchTally(rotate, keep_deals)
+    tally = MatchTally(rotate, keep_deals, seats)
     in_order = BoardOrder(on_deal, rotations) if on_deal is not None else None
     total = boards * rotations
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -814,8 +820,9 @@ class MatchTally:
     order, for :attr:`MatchResult.deals`). The sums are exact (``math.fsum``), so the means and intervals are the
     same whatever order the boards came in."""
 
-    def __init__(self, rotate: bool, keep_deals: bool = True) -> None:
+    def __init__(self, rotate: bool, keep_deals: bool = True, table_seats: int = 0) -> None:
         self.rotate = rotate
+        self.table_seats = table_seats  # the seats at the table (0: not said), which the report reads before a deal
         self.kept: list[PlayedDeal] | None = [] if keep_deals else None
         self.open: dict[int, list[PlayedDeal]] = {}  # boards not yet in all their rotations
         self.per_bot: dict[str, array] = {}  # each bot's mean payment a seat, one value a board it held seats on
@@ -876,7 +883,7 @@ class MatchTally:
             difference = (first, second, Mean.of(gaps))
         return MatchResult(game, seed, boards, self.rotate, tuple(self.kept or ()), bots, Mean.of(self.declaring),
                            difference, stopped, {name: self.seats[name] for name in names}, self.counted, pot, setup,
-                           dict(engine_builds or {}), self.played, self.first)
+                           dict(engine_builds or {}), self.played, self.first, self.table_seats)
 
 
 def zero_sum(game: str, pot: int | None) -> bool:

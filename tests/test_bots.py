@@ -1222,6 +1222,30 @@ def test_ctrl_c_at_a_slow_bot_says_which_bot_board_and_card_it_stopped():
     assert so_far[-1].stopped == "interrupt" and so_far[-1].deals_counted == 3
 
 
+def test_a_match_stopped_before_its_first_deal_says_how_many_deals_it_was_to_play():
+    """Ctrl-C in the first deal (on several workers, before a board came back) left the report no deal to read the
+    seats from: a rotated match of 40 boards at 4 seats said "40 boards (seed 1)" and "after 0 of 40 deals", not the
+    160 deals, 4 times each, it was to play."""
+    from solver.match import match_report
+
+    class Stops(_FailsOnCall):
+        name = "stops"
+
+        def choose(self, position):
+            raise KeyboardInterrupt  # as Ctrl-C arrives while the first card is chosen
+
+    so_far = []
+    with pytest.raises(KeyboardInterrupt):
+        play_match("schafkopf", [Stops(1), RandomBot(), RandomBot(), RandomBot()], boards=40, seed=1,
+                   progress=lambda result, total: so_far.append((result, total)))
+    result, total = so_far[-1]
+    assert result.deals_played == 0 and result.first_deal is None and total == 160
+    report = match_report(result, 40)
+    assert report.heading == "Schafkopf: 40 boards (seed 1), each to be played 4 times with the bots rotated"
+    assert report.stopped == "stopped by the interrupt after 0 of 160 deals: the result so far"
+    assert str(result).splitlines()[0] == report.heading
+
+
 def test_the_bot_of_ones_own_in_api_md_plays_a_match():
     """Writing one's own bot was documented nowhere but in solver/bots.py (whose docstring named a ``seat_view``
     that does not exist): api.md's example is run as written, and the functions it names for a seat's view exist."""

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 import solver
 from cli.main import app
+from solver.formats.tbn import read_records
 from solver.plot import write_plot
 from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, trick_payout, unscored_bonuses
 from solver.tree import strategy_tree, write_tree
@@ -425,6 +426,28 @@ def test_the_score_s_zero_is_not_drawn_on_the_frame():
     assert ZERO_NAME not in [text.get_text() for text in axes.texts]
 
 
+@pytest.mark.parametrize("file, board, pot", [("schafkopf.tbn", "1", None), ("kratzen.tbn", "5", 8)])
+def test_the_game_line_at_the_bottom_of_the_scale_is_drawn_inside_the_frame(file, board, pot):
+    """By the score the game's line is the settlement's 0; where the curve never falls below it (Schafkopf board 1,
+    won from the start; a Kratzen attacker making his target) the scale started at 0 and the line lay under the
+    frame's bottom edge: the legend named a line that nobody could see. The scale now reaches below it."""
+    from solver.plot import plot_figure
+
+    record = next(r for r in read_records(EXAMPLES / file) if r.get("Board") == board)
+    if pot is not None:
+        record.set("Pot", str(pot))
+    position = solver.position_from_record(record)
+    analysis = analyse_play(position, objective="score")
+    assert analysis.winning is not None and analysis.winning[1] == 0 == min(0, *analysis.curve)
+    (axes,) = plot_figure(analysis).axes
+    low, high = axes.get_ylim()
+    assert low < 0 < high
+    (line,) = [line for line in axes.lines if line.get_gid() == "threshold-game" or
+               line.get_gid() == "threshold-target"]
+    assert list(line.get_ydata()) == [0, 0]
+    assert all(tick >= 0 for tick in axes.get_yticks() if low <= tick <= high)  # no tick below the 0 it shows
+
+
 RANDOM_RUFER = """[Game "Schafkopf"]
 [Deal "1: EZ HZ HK HO HU H9 SA S7 / EA EO EU E7 GO GU H7 S9 / E9 E8 GZ G9 G8 HA SZ SO / EK GA GK G7 H8 SK SU S8"]
 [Contract "Rufer E"]
@@ -628,6 +651,119 @@ def _ending_file(tmp_path: Path) -> Path:
     return path
 
 
+# Played deals for the check against solve below, each with cards that moved the game: a Schafkopf Rufer (seed 37 of
+# `stich deal`, played by random and double-dummy bots) whose game the defence hands over at card 18 and takes back
+# at card 22, and a three-seat Kratzen deal from a pot of 8 whose attacker's target changes hands twice.
+PLAYED_RUFER = """[Game "Schafkopf"]
+[Board "37"]
+[Deal "1: EK GA GU HA HZ H7 SK SU / EO E9 GK GO H8 SA S8 S7 / EZ E8 E7 GZ G8 G7 HO S9 / EA EU G9 HK HU H9 SZ SO"]
+[Contract "Rufer E"]
+[Declarer "1"]
+[Play "1"]
+SK SA S9 SZ
+E9 E8 EA EK
+EU H7 H8 HO
+EZ G9 GU EO
+GK GZ HK GA
+HU HZ GO G8
+S8 G7 H9 SU
+HA S7 E7 SO
+*
+"""
+PLAYED_KRATZEN = """[Game "Kratzen"]
+[Board "34"]
+[Seats "3"]
+[Deal "1: G7 H9 SU S8 / EZ GK GU S9 / E8 HZ H8 SA"]
+[Contract "Trump S"]
+[Declarer "1"]
+[Pot "8"]
+[Play "1"]
+S8 S9 SA
+H8 H9 EZ
+G7 GK E8
+GU HZ SU
+*
+"""
+
+
+def _without_play(text: str) -> str:
+    """A record's text with its Play section's cards left out (the ``[Play]`` tag and the closing ``*`` kept)."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        if inside and line.strip() != "*":
+            continue
+        inside = line.startswith("[Play ")
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _solved_before_each_card(start: Path, cards: list[str], objective: str) -> list[dict]:
+    """``stich solve --cards --json`` of the position before each card and after the last, each reached by
+    ``--play`` from the deal without its Play section: the values the post-mortem is checked against."""
+    documents = []
+    for count in range(len(cards) + 1):
+        play = ["--play", " ".join(cards[:count])] if count else []
+        documents.append(json.loads(run("solve", start, "--cards", "--json", "-o", objective, *play).stdout))
+    return documents
+
+
+@pytest.mark.parametrize("source, board", [("PLAYED_RUFER", None), ("PLAYED_KRATZEN", None),
+                                           ("zwanzigerrufen.tbn", "2"), ("schafkopf.tbn", "7")])
+def test_every_card_s_cost_is_what_solve_says_the_best_card_keeps_over_the_card_played(tmp_path, source, board):
+    """An independent check of ``stich postmortem --json`` by ``stich solve --cards --json``: before each card the
+    record's position is solved with every legal card valued, under the points (Kratzen: each mover's own tricks)
+    and under the score; ``before`` is the position's total, ``best`` the best card's for the mover's side,
+    ``after`` the card played's, ``cost`` the difference from the mover's side, ``curve`` the declaring side's
+    totals; and ``game_changes`` are the cards after which that curve (Zwanzigerrufen by the score: the points'
+    curve) crossed the game's line, as docs/postmortem.md says. Played deals of the three games, each with costly
+    cards, and the game changing hands in three of them (one under announcements, Kontra and variant flags)."""
+    if board is None:
+        text = globals()[source]
+    else:
+        position = next(p for p in solver.read_positions(EXAMPLES / source) if p.record.get("Board") == board)
+        text = position.to_tbn()
+    played, start = tmp_path / "played.tbn", tmp_path / "start.tbn"
+    played.write_text(text, encoding="utf-8")
+    start.write_text(_without_play(text), encoding="utf-8")
+    alone = "Kratzen" in text
+    changed = []
+    curves = {}
+    for objective in ("tricks" if alone else "points", "score"):
+        document = json.loads(run("postmortem", played, "--json", "-o", objective).stdout)
+        cards = [card["card"] for card in document["cards"]]
+        solved = _solved_before_each_card(start, cards, objective)
+        declarer = document["declarer"]
+        curve = [next(result for result in answer["results"] if result["seat"] in (None, declarer))["total"]
+                 for answer in solved]
+        curves[objective] = curve
+        assert document["curve"] == curve
+        for card, answer in zip(document["cards"], solved):
+            mover = card["seat"]
+            # by each mover's own tricks, the mover's own answer; else the declaring side's, which the defenders
+            # minimise (Kratzen by the score: the attacker's payment, which every other seat's card can only raise)
+            result = next(result for result in answer["results"] if result["seat"] in (None, mover)) \
+                if objective == "tricks" else answer["results"][0]
+            assert result["to_move"] == mover
+            maximises = objective == "tricks" or mover in result["side"]
+            totals = {name: entry["total"] for entry in result["cards"] for name in entry["cards"]}
+            best = (max if maximises else min)(totals.values())
+            cost = best - totals[card["card"]] if maximises else totals[card["card"]] - best
+            assert (card["before"], card["best"], card["after"], card["cost"]) == (
+                result["total"], best, totals[card["card"]], cost), (objective, card)
+            assert set(card["best_cards"]) == {name for name, total in totals.items() if total == best} or \
+                not card["cost"]
+        line = document["winning"] or document.get("points_winning")
+        assert line is not None
+        read_on = curve if document["winning"] else curves["points"]
+        value = line["value"]
+        crossings = [(number, after >= value) for number, (before, after) in enumerate(zip(read_on, read_on[1:]), 1)
+                     if (before >= value) != (after >= value)]
+        assert document["game_changes"] == [{"number": number, "won": won} for number, won in crossings]
+        assert any(card["cost"] for card in document["cards"])
+        changed.append(bool(document["game_changes"]))
+    assert changed == [board != "7"] * 2  # Schafkopf board 7 is lost from the start: no card changed that
+
+
 def test_postmortem_command_table_json_and_plot(tmp_path):
     path = _ending_file(tmp_path)
     shown = run("postmortem", path, "--objective", "points")
@@ -766,6 +902,27 @@ def test_postmortem_command_bad_input(tmp_path):
     assert result.stderr.startswith("stich: ")
     result = run("postmortem", _ending_file(tmp_path), "--plot", tmp_path / "out.gif", code=2)  # a usage error
     assert ".png, .svg or .pdf" in result.stderr
+
+
+@pytest.mark.parametrize("game, bots, options", [
+    ("kratzen", "cheater,random,random,random", ["--pot", "8", "-s", "9"]),
+    ("schafkopf", "random,cheater,random,random", ["-s", "4", "--contract", "Solo H", "--declarer", "2"])])
+def test_a_match_s_deal_is_graded_from_stich_deal_s_board_and_its_play(tmp_path, game, bots, options):
+    """docs/postmortem.md's recipe: a match writes each deal's play, not its hands; ``stich deal`` with the match's
+    seed, board and options writes its hands, and with the play added as the record's Play section the post-mortem
+    grades the bots' cards, and ``stich score`` settles it as the match did (the same deal, not a lookalike)."""
+    seats = len(bots.split(","))
+    match = json.loads(run("match", "-g", game, "--bots", bots, "-n", "2", "-j", "1", "--json", *options).stdout)
+    deal = next(deal for deal in match["deals"] if deal["board"] == 2 and deal["rotation"] == 1)
+    written = run("deal", "-g", game, "--first-board", "2", *options,
+                  *(["--seats", str(seats)] if game == "kratzen" else [])).stdout
+    tricks = [" ".join(deal["play"][start:start + seats]) for start in range(0, len(deal["play"]), seats)]
+    record = tmp_path / "board2.tbn"
+    record.write_text(written.rstrip("\n") + '\n[Play "1"]\n' + "\n".join(tricks) + "\n*\n", encoding="utf-8")
+    graded = json.loads(run("postmortem", record, "--json").stdout)
+    assert [card["card"] for card in graded["cards"]] == deal["play"]
+    assert graded["contract"] == deal["contract"] and graded["declaring_side"] == deal["declaring_side"]
+    assert json.loads(run("score", record, "--json").stdout)["payments"] == deal["payments"]
 
 
 def test_tree_command_writes_each_format(tmp_path):
