@@ -164,8 +164,9 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     (``"position"``, or ``"dealt"`` for the hands as dealt) puts the hand diagram above each text analysis.
     ``time_limit`` is the command's ``--time-limit``, which ``document`` applies to each record's searches: a record
     whose searches stop at it (SearchStopped) is said on stderr and not answered, as a bad record is (with --json a
-    line says so: :func:`unanswered_document`), and the others still are (exit code 1); one answered in part (PartlyAnswered) is printed as far as it goes. ``pot`` is
-    ``--pot``: it stands for the ``[Pot]`` tag of each record of a game paid from one (said once for the others).
+    line says so: :func:`unanswered_document`), and the others still are (exit code 1); one answered in part
+    (PartlyAnswered) is printed as far as it goes. ``pot`` is ``--pot``: it stands for the ``[Pot]`` tag of each
+    record of a game paid from one (said once for the others).
     ``render`` None writes each document's ``text`` as it is (``show``: a record's own text, tabs and all, which a
     console would change), a blank line between records.
 
