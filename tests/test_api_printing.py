@@ -551,7 +551,7 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
     ending = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     assert str(solver.strategy_tree(ending, 0)).splitlines() == [
         "Zwanzigerrufen Normal T20: strategy tree of 0 cards after 24 cards played, 1 node",
-        "points of seats 1+2: 64 at the root"]
+        "points of 1+2: 64 at the root"]  # a side as the commands and the post-mortem write it
     assert str(type(tree)()) == "strategy tree of 0 cards from the deal's start, 0 nodes"  # one made by hand
     rufer = list(solver.read_positions(VALAT.parent / "schafkopf.tbn"))[5]  # board 6: one card played
     assert str(solver.strategy_tree(rufer, 2)).splitlines()[0] == \
