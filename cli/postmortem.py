@@ -17,12 +17,11 @@ from solver.analysis import every_seat_for_itself, postmortem_report
 from solver.errors import did_you_mean
 from solver.formats.tbn import iter_records
 from solver.files import check_writable
-from solver.games import get_game
 from solver.games.base import score_or_measure
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
-from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, game_change_lines, grade_note,
-                               lost_text, measure_note)
+from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, card_table_title, game_change_lines,
+                               grade_note, lost_text, measure_note)
 from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
@@ -32,7 +31,7 @@ from .output import atomic_path
 from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
-from .render import CardPainter, Document, fits, progress_on_stderr, seats_text
+from .render import CardPainter, Document, fits, progress_on_stderr
 from .whatif import PLAY
 
 #: What a post-mortem grades by (Kratzen: each seat's own tricks)
@@ -127,19 +126,11 @@ def render_postmortem(document: Document, console: Console) -> None:
         console.print(Text("the record has no Play section: nothing to analyse", style="dim"))
         return
     unit = document["measure"]
-    by_score = unit in SCORE_MEASURES
     alone = document["every_seat_for_itself"]
-    if alone and by_score:
-        title = get_game(document["game"]).declarer_title
-        view = (f"the {title}'s own payment in {unit}, seat {document['declarer']}; cost to the {title}, or what "
-                "another seat's card added to it")
-    elif alone:
-        view = "each mover's own tricks; cost to the mover"
-    else:
-        view = f"{unit} of {seats_text(document['declaring_side'])}; cost to the mover's side"
+    title = card_table_title(document["game"], unit, document["declarer"], document["declaring_side"])
     # Kratzen has no bonuses: the one objective watched is the mover's own trick target (RULES.md 3.3)
     lost_column, lost_summary = ("target lost", "target lost") if alone else ("bonus lost", "bonuses lost")
-    _print_fitted(console, *(_cards_table(document, painter, f"Every card (totals: {view})", lost_column, narrow=narrow)
+    _print_fitted(console, *(_cards_table(document, painter, title, lost_column, narrow=narrow)
                              for narrow in (False, True)))
     note = measure_note(unit)  # the library's words, which a PlayAnalysis renders in Jupyter too
     if note:

@@ -16,6 +16,7 @@ from typing import Any, Callable
 import typer
 from rich.console import Console
 
+from solver.analysis import SCHEMA, record_header
 from solver.errors import CommandVariantError, FileError, InvalidDealError, ParseError, SearchStopped, StichError
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
@@ -69,6 +70,13 @@ def stopped_record(position: Position, time_limit: float | None, missing: str = 
     why = (f"the time limit ({time_limit:g} s) ran out before the answer (give it more time: --time-limit)"
            if time_limit is not None else "its search was stopped before the answer")
     return f"{record_place(position)}: {missing}: {why}"
+
+
+def unanswered_document(position: Position, command: str, said: str) -> Document:
+    """The JSON line of a record that ``--time-limit`` stopped before its answer (``unanswered`` in the schema): its
+    record and rules, as its answer's would start, ``stopped`` and what stderr says of it. Without it a script
+    reading the lines of a file's records could not tell which of them ran out: the text output prints nothing."""
+    return {"schema": SCHEMA, "command": command, **record_header(position), "stopped": "time limit", "error": said}
 
 
 class InterruptedInPart(KeyboardInterrupt):
@@ -155,9 +163,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     may be the board asked for. ``play`` is ``--play``'s cards, played on each position first; ``diagram``
     (``"position"``, or ``"dealt"`` for the hands as dealt) puts the hand diagram above each text analysis.
     ``time_limit`` is the command's ``--time-limit``, which ``document`` applies to each record's searches: a record
-    whose searches stop at it (SearchStopped) is said on stderr and not answered, as a bad record is, and the others
-    still are (exit code 1); one answered in part (PartlyAnswered) is printed as far as it goes. ``pot`` is
-    ``--pot``: it stands for the ``[Pot]`` tag of each record of a game paid from one (said once for the others).
+    whose searches stop at it (SearchStopped) is said on stderr and not answered, as a bad record is (with --json a
+    line says so: :func:`unanswered_document`), and the others still are (exit code 1); one answered in part
+    (PartlyAnswered) is printed as far as it goes. ``pot`` is ``--pot``: it stands for the ``[Pot]`` tag of each
+    record of a game paid from one (said once for the others).
     ``render`` None writes each document's ``text`` as it is (``show``: a record's own text, tabs and all, which a
     console would change), a blank line between records.
 
@@ -210,8 +219,12 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     failed = True
                     continue
                 except SearchStopped:
-                    message(f"stich: {stopped_record(position, time_limit)}")
+                    said = stopped_record(position, time_limit)
+                    message(f"stich: {said}")
                     failed = True
+                    if console is None and time_limit is not None:  # a line for it, that a script can tell
+                        with interrupts_held():
+                            emit_json(unanswered_document(position, command, said))
                     continue
                 except PartlyAnswered as partly:
                     message(f"stich: {stopped_record(position, time_limit, partly.missing)}")

@@ -52,7 +52,20 @@ class Card:
         return self.name
 
     def __repr__(self) -> str:
-        return f"Card({self.name})"
+        """The expression that gives the card back (``Card.of('Schafkopf', 'GA')``, as python-chess's
+        ``Move.from_uci('e2e4')``), where the card is a registered game's; else ``<Card GA of no game's pack>``.
+        ``str()`` is the name."""
+        game = pack_game(self)
+        if game is None:
+            return f"<Card {self.name} of no game's pack>"
+        return f"Card.of({game!r}, {self.name!r})"
+
+    @staticmethod
+    def of(game: str, token: str) -> "Card":
+        """The card ``token`` (any alias) of ``game``'s pack: what ``repr`` writes, so that it evaluates back."""
+        from .games import get_game
+
+        return get_game(game).pack.parse(token)
 
     def _key(self) -> tuple:
         return (self.index, self.name, self.suit, self.rank, self.points, self.order)
@@ -190,7 +203,7 @@ class Pack:
         """The card a token names (case-insensitive, aliases and Unicode suit signs allowed)."""
         index = self.lookup(token)
         if index is None and isinstance(token, Card):  # "Card(EA) is not a card of the Kratzen pack", which has EA
-            owner = next((game for game, (pack, _) in _GAME_PACKS.items() if pack.holds(token)), "another")
+            owner = pack_game(token) or "another"
             raise UnknownCardError(f"{token.name} is a card of the {owner} pack, not of the {self.game} pack (a "
                                    f"game takes its own pack's cards, or tokens)")
         if index is None:
@@ -349,7 +362,20 @@ class CardSet:
         return " ".join(self.names())
 
     def __repr__(self) -> str:
-        return f"CardSet({self})"
+        """The expression that gives the set back (``CardSet.of('Schafkopf', 'GA GZ')``), where its pack is a
+        registered game's; else ``<CardSet GA GZ of the X pack>``. ``str()`` is the names."""
+        registered = _GAME_PACKS.get(self.pack.game)
+        if registered is None or registered[0] is not self.pack:
+            return f"<CardSet {self} of the {self.pack.game} pack>"
+        return f"CardSet.of({self.pack.game!r}, {str(self)!r})"
+
+    @staticmethod
+    def of(game: str, tokens: "Iterable[str | Card] | str") -> "CardSet":
+        """The cards ``tokens`` of ``game``'s pack (``Pack.card_set``): what ``repr`` writes, so that it evaluates
+        back."""
+        from .games import get_game
+
+        return get_game(game).pack.card_set(tokens)
 
 
 def build_pack(game: str, suits: list[tuple[str, list[tuple[str, int, list[str]]]]],
@@ -395,6 +421,12 @@ def build_pack(game: str, suits: list[tuple[str, list[tuple[str, int, list[str]]
 #: Each game's pack and the function that finds it by the game's name when a pickle is read: a function of the
 #: games' registry, so that reading the pickle imports the registry first (a spawned worker has not).
 _GAME_PACKS: dict[str, tuple[Pack, Callable[[str], Pack]]] = {}
+
+
+def pack_game(card: Card) -> str | None:
+    """The game whose registered pack holds ``card`` (a Card knows only its index and names, and no two games'
+    packs share a card), or None."""
+    return next((game for game, (pack, _) in _GAME_PACKS.items() if pack.holds(card)), None)
 
 
 def register_pack(pack: Pack, loader: Callable[[str], Pack]) -> None:

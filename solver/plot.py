@@ -60,9 +60,10 @@ def plot_figure(analysis: PlayAnalysis):
     figure = Figure(figsize=(max(8.0, 0.28 * count + 3), 5.2), dpi=110, layout="constrained")
     axes = figure.add_subplot()
     unit = "payment in chips" if analysis.measure == "chips" else analysis.measure  # Kratzen: the attacker's own
-    side = "+".join(str(seat) for seat in analysis.declaring_side)
-    whose = f"seat {side}" if len(analysis.declaring_side) == 1 else f"seats {side}"
     from .games import get_game
+    from .games.outcome import side_text
+
+    whose = side_text(analysis.declaring_side)  # ``1+3``, ``seat 2``: as the text and every command write a side
 
     title = get_game(analysis.game).declarer_title  # the Kratzen attacker, as the text's header names him
     contract = get_game(analysis.game).contract_in_words(analysis.contract)

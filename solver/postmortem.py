@@ -245,16 +245,8 @@ class PlayAnalysis:
         """A line per card, as a reader of the game goes through it: the value before, the best and after, the cost
         and grade, and for a card that cost something the better cards and the bonuses it lost; then where the game
         changed hands (:func:`game_change_lines`), as ``stich postmortem`` says it."""
-        side = "+".join(str(seat) for seat in self.declaring_side)
-        whose = f"seat {side}" if len(self.declaring_side) == 1 else f"seats {side}"
         game = get_game(self.game)
-        # where every seat plays for itself a card's values are the mover's own tricks, or the attacker's payment
-        # (OWN_MEASURES), as the command's card table says: not "tricks of seat 1" over every seat's cards
-        what = f"{self.measure} of {whose}"
-        if self.measure == "tricks":
-            what = "each mover's own tricks"
-        elif self.measure == "chips":
-            what = f"the {game.declarer_title}'s own payment in chips, seat {self.declarer}"
+        what = totals_view(self.game, self.measure, self.declarer, self.declaring_side)
         lines = [f"{self.game} {game.contract_in_words(self.contract)}, {game.declarer_title} {self.declarer}: {what}"]
         return "\n".join(lines + [str(card) for card in self.cards] + game_change_text(self.as_dict()))
 
@@ -278,7 +270,8 @@ class PlayAnalysis:
         svg = self.plot_svg()
         columns = card_columns(self.measure, bool(self.points_curve))
         parts = [html_lines(str(self).splitlines()[:1], bold=True), svg[svg.index("<svg"):],
-                 html_lines([card_table_title(self)], bold=True),
+                 html_lines([card_table_title(self.game, self.measure, self.declarer, self.declaring_side)],
+                            bold=True),
                  html_table(columns, [card.cells() for card in self.cards], right=number_columns(columns)),
                  html_lines([note for note in [measure_note(self.measure), grade_note(self.measure)] if note],
                             small=True)]
@@ -563,18 +556,28 @@ def lost_cell(lost: Sequence[str], handed: Sequence[str], measure: str) -> str:
     return lost_text(lost, handed)
 
 
-def card_table_title(analysis: PlayAnalysis) -> str:
-    """The card table's title: what its totals are of, and whose cost a card's is."""
-    unit = analysis.measure
-    if unit == "chips":
-        title = get_game(analysis.game).declarer_title
-        view = (f"the {title}'s own payment in {unit}, seat {analysis.declarer}; cost to the {title}, or what "
-                "another seat's card added to it")
-    elif unit in OWN_MEASURES:
-        view = "each mover's own tricks; cost to the mover"
+def totals_view(game: str, measure: str, declarer: int, declaring_side: Sequence[int]) -> str:
+    """Whose values a post-mortem's totals are, in the words its text, its card table and the command share: the
+    declaring side's ``points of 1+3`` (:func:`side_text`, as every command writes a side), or where every seat
+    plays for itself (OWN_MEASURES) the mover's own tricks or the attacker's own payment: not "tricks of seat 1"
+    over every seat's cards."""
+    if measure == "chips":
+        return f"the {get_game(game).declarer_title}'s own payment in chips, seat {declarer}"
+    if measure in OWN_MEASURES:
+        return "each mover's own tricks"
+    return f"{measure} of {side_text(declaring_side)}"
+
+
+def card_table_title(game: str, measure: str, declarer: int, declaring_side: Sequence[int]) -> str:
+    """The card table's title: what its totals are of (:func:`totals_view`), and whose cost a card's is."""
+    view = totals_view(game, measure, declarer, declaring_side)
+    if measure == "chips":
+        cost = f"cost to the {get_game(game).declarer_title}, or what another seat's card added to it"
+    elif measure in OWN_MEASURES:
+        cost = "cost to the mover"
     else:
-        view = f"{unit} of {side_text(analysis.declaring_side)}; cost to the mover's side"
-    return f"Every card (totals: {view})"
+        cost = "cost to the mover's side"
+    return f"Every card (totals: {view}; {cost})"
 
 
 def measure_note(measure: str) -> str | None:
@@ -821,4 +824,5 @@ def position_at(position: Position, state: PlayState) -> Position:
 __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
            "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
            "by_score", "card_columns", "card_table_title", "game_change_lines", "game_change_text", "grade",
-           "grade_note", "lost_cell", "measure_note", "player_columns", "summarise", "unscored_bonuses"]
+           "grade_note", "lost_cell", "measure_note", "player_columns", "summarise", "totals_view",
+           "unscored_bonuses"]

@@ -22,7 +22,7 @@ import random
 import threading
 import time
 from collections import Counter
-from functools import partial
+from functools import cached_property, partial
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
@@ -77,6 +77,15 @@ class Setup:
     # which side (a sample whose sides they do not fit is redrawn), and the pot
     announcements: str | None = None
     pot: int | None = None
+
+    @cached_property
+    def unscored(self) -> frozenset[str]:
+        """The bonuses the contract alone leaves out (``Game.contract_unscored_bonuses``: a Tout's Schneider), whose
+        odds no sample could make pay: the same for every sample, so found once, on sample 0's rules, and carried
+        with the setup to the workers (:func:`_analyse` finds it before it hands out a chunk). Not a field: the
+        checkpoint names its job by the fields (``asdict``), and this follows from them."""
+        rules, _ = draw_sample(self, 0)  # as sample 0 is drawn: a setup known to fit looks for no fit first
+        return rules.game.contract_unscored_bonuses(rules)
 
 
 @dataclass(frozen=True)
@@ -461,10 +470,12 @@ def _all_tricks_ruled_out(objective: Objective, measure: Objective, measure_valu
     return False
 
 
-def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: EngineSolver) -> None:
+def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: EngineSolver,
+                unscored: frozenset[str]) -> None:
     """Solve one sample and add it to the chunk's integer sums. Totals are what is already won plus the rest under
     double-dummy play. Targets counted in the measure's own unit are read off its exact value; the others (tricks,
-    events) get a yes/no search each."""
+    events) get a yes/no search each, but for the ``unscored`` bonuses (:attr:`Setup.unscored`: a Tout's Schneider,
+    which no sample could make pay)."""
     position = Position(rules.game, rules, state)
     name, measure = _measure_objective(rules, seat)
     everything = rules.pack.points(rules.deal.cards) if name == "points" else rules.tricks_in_deal
@@ -499,7 +510,6 @@ def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: E
             tally.samples += 1
             tally.total += _for_hand(measure_won + cv.value, measure, seat, everything)
             tally.wins += int(_wins(win_values[cv.card], win, seat))
-    unscored = rules.game.contract_unscored_bonuses(rules)  # a Tout's Schneider: no sample could make it pay
     for bonus in (name for name in rules.objective_names() if name not in unscored):
         try:
             pairs = objectives_named(position, bonus)
@@ -575,7 +585,7 @@ def sample_chunk(setup: Setup, first: int, count: int, limits: ChunkLimits | Non
         if limits is not None and limits.passed(k):
             break
         rules, state = draw_sample(setup, k)
-        _add_sample(sums, rules, state, setup.seat, engine)
+        _add_sample(sums, rules, state, setup.seat, engine, setup.unscored)
         _add_score(sums, Position(rules.game, rules, state), setup.seat, setup)
     return sums
 
@@ -786,6 +796,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     check_run(samples, checkpoint)
     if not known_feasible:
         draw_sample(setup, 0, FEASIBILITY_TRIES)  # impossible constraints fail here, naming why, in a few seconds
+    setup.unscored  # found once here, before the setup goes to the workers with it
     seed = setup.seed
     count = min(pool.spread_over, samples)
     size = chunk_size(samples, count)

@@ -29,7 +29,8 @@ class StrategyTree(nx.DiGraph):
         if "root" not in self:
             return [title]
         maximiser = str(graph.get("maximiser", ""))
-        whose = "" if not maximiser else f" of seat {maximiser}" if "+" not in maximiser else f" of seats {maximiser}"
+        # a side as every command writes it (side_text): ``1+2``, a side of one seat ``seat 1``
+        whose = "" if not maximiser else f" of seat {maximiser}" if "+" not in maximiser else f" of {maximiser}"
         target = f" (needs {graph['target']})" if "target" in graph else ""
         value = self.nodes["root"].get("value", "-")
         return [title, f"{graph.get('objective', 'value')}{whose}: {value}{target} at the root"]

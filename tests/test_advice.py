@@ -21,6 +21,7 @@ from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_ad
 from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
 from solver.errors import InvalidContractError, StichError
+from stopping_helpers import signals_as_a_shell_gives_them
 from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -479,14 +480,19 @@ def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
 
 
 @pytest.mark.slow
-def test_cli_contract_advice_sigterm_prints_the_partial_advice_and_exits_130(tmp_path):
+@pytest.mark.parametrize("what, options", [
+    ("contract advice", ["--contract", "all"]),
+    ("card advice", ["--contract", "Trump S", "--cards"])])  # the opening lead of a hand: no FILE either
+def test_cli_advice_sigterm_prints_the_partial_advice_says_so_and_exits_130(tmp_path, what, options):
+    """Stopped by SIGTERM, the advice prints what its samples so far give, and (as every other command) says on
+    stderr that it was interrupted and what the output holds: it said nothing there, and the exit (130) alone did
+    not tell a script that the advice printed is of 84 samples, not of the million asked for."""
     journal = tmp_path / "advice.ckpt"
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game",
-                                "kratzen", "--hand", "EO E9 SU SZ", "--seats", "3", "--seat", "1", "--contract",
-                                "all", "-n", "1000000",
-                                "-j", "1", "--json", "--checkpoint", str(journal)],
+                                "kratzen", "--hand", "EO E9 SU SZ", "--seats", "3", "--seat", "1", *options,
+                                "-n", "1000000", "-j", "1", "--json", "--checkpoint", str(journal)],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=signals_as_a_shell_gives_them)
     # SIGTERM once samples are solved (their lines in the checkpoint, after the header), not after a fixed 6 s: on a
     # loaded machine the start alone can take that long, and an analysis stopped before any sample has none to show;
     # the second line, since a chunk's line is written just before the advice so far takes it in
@@ -500,6 +506,9 @@ def test_cli_contract_advice_sigterm_prints_the_partial_advice_and_exits_130(tmp
     document = json.loads(out)
     assert schema_errors(document, SCHEMA) == []
     assert document["stopped"] == "interrupt" and 1 <= document["samples"] < 1000000
+    assert err.splitlines()[-1] == (f"stich: analyse: stopped by the interrupt after {document['samples']:,} of "
+                                    f"1,000,000 samples: the {what} of these is printed (the chunks solved are kept "
+                                    f"in {journal}: rerun the command to resume)")
 
 
 def test_cli_card_advice_json_follows_the_schema():

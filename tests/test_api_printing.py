@@ -551,7 +551,7 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
     ending = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     assert str(solver.strategy_tree(ending, 0)).splitlines() == [
         "Zwanzigerrufen Normal T20: strategy tree of 0 cards after 24 cards played, 1 node",
-        "points of seats 1+2: 64 at the root"]
+        "points of 1+2: 64 at the root"]  # a side as the commands and the post-mortem write it
     assert str(type(tree)()) == "strategy tree of 0 cards from the deal's start, 0 nodes"  # one made by hand
     rufer = list(solver.read_positions(VALAT.parent / "schafkopf.tbn"))[5]  # board 6: one card played
     assert str(solver.strategy_tree(rufer, 2)).splitlines()[0] == \
@@ -612,3 +612,28 @@ def test_a_play_state_s_repr_names_its_cards_and_says_its_seats_count_from_0():
     assert "[3] to play, trick SG;" in repr(ending.play("SG").state)
     broken = dataclasses.replace(ending.state, hands=("x",) * 4)  # what the engine boundary refuses still prints
     assert repr(broken).startswith("PlayState(rules=<ZwanzigerrufenRules Zwanzigerrufen Normal T20, declarer 1,")
+
+
+def test_a_card_and_a_card_set_repr_as_the_expression_that_gives_them_back():
+    """``repr(card)`` was ``Card(GA)``, which neither evaluates nor says whose GA (Schafkopf's and Kratzen's are
+    different cards): now it is the expression that gives the card back, as python-chess's ``Move.from_uci('e2e4')``,
+    naming its game; a card or set of a pack no game registered keeps a readable ``<...>`` form. ``str()`` stays
+    the names."""
+    from solver import Card, CardSet
+
+    for game, token, tokens in (("Schafkopf", "GA", "GA GZ HU"), ("Kratzen", "GA", "S6 GA"),
+                                ("Zwanzigerrufen", "mond", "TS T21 SK")):
+        pack = solver.get_game(game).pack
+        card, cards = pack.parse(token), pack.card_set(tokens)
+        assert repr(card) == f"Card.of({game!r}, {card.name!r})" and str(card) == card.name
+        assert repr(cards) == f"CardSet.of({game!r}, {' '.join(cards.names())!r})" and str(cards) == " ".join(
+            cards.names())
+        again, set_again = eval(repr(card), {"Card": Card}), eval(repr(cards), {"CardSet": CardSet})
+        assert again is card and set_again == cards and set_again.pack is pack
+    schafkopf, kratzen = (solver.get_game(game).pack["GA"] for game in ("Schafkopf", "Kratzen"))
+    assert repr(schafkopf) != repr(kratzen) and schafkopf != kratzen
+    empty = solver.get_game("Schafkopf").pack.card_set("")
+    assert repr(empty) == "CardSet.of('Schafkopf', '')" and eval(repr(empty), {"CardSet": CardSet}) == empty
+    toy = solver.Pack("Toy", (Card(0, "X1", "X", "1", 0, 0),), {"X1": 0})  # registered by no game
+    assert repr(toy.cards[0]) == "<Card X1 of no game's pack>"
+    assert repr(CardSet(toy, 1)) == "<CardSet X1 of the Toy pack>"

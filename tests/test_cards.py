@@ -305,7 +305,7 @@ def test_card_set_with_unknown_token_raises():
 def test_card_str_repr_mask_and_immutability():
     card = ZR.parse("MOND")
     assert str(card) == "T21"
-    assert repr(card) == "Card(T21)"
+    assert repr(card) == "Card.of('Zwanzigerrufen', 'T21')"
     assert card.mask == 1 << card.index
     assert ZR[card.index] is card
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -339,7 +339,7 @@ def test_card_set_from_string_and_from_list():
     assert a.names() == ["TS", "T21", "T1", "SK"]
     assert len(a) == 4
     assert str(a) == "TS T21 T1 SK"
-    assert repr(a) == "CardSet(TS T21 T1 SK)"
+    assert repr(a) == "CardSet.of('Zwanzigerrufen', 'TS T21 T1 SK')"
 
 
 def test_card_set_duplicates_collapse():

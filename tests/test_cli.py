@@ -1413,8 +1413,22 @@ def test_the_batch_line_schema_is_the_solve_schema_without_timings():
 
 def test_every_kind_of_document_is_in_the_top_level_one_of():
     kinds = {option["$ref"].removeprefix("#/$defs/") for option in SCHEMA["oneOf"]}
-    assert kinds == {"solve", "checkDocument", "table", "bench", "score", "scoreUnfinished", "postmortem", "analyse",
-                     "batchResult", "batchError", "batchSummary", "advice", "cardAdvice", "match"}
+    assert kinds == {"solve", "checkDocument", "table", "bench", "score", "scoreUnfinished", "postmortem", "unanswered",
+                     "analyse", "batchResult", "batchError", "batchSummary", "advice", "cardAdvice", "match"}
+
+
+def test_an_unanswered_line_shares_its_answer_s_head_and_is_told_apart_from_every_answer():
+    """A record stopped by --time-limit (``unanswered``) starts as its answer would, so a script reads its record
+    and rules as it reads any line's; a document missing its answer's fields matches it and nothing else."""
+    defs = SCHEMA["$defs"]
+    shared = ("schema", "record", "game", "seats", "variant")
+    assert {name: defs["unanswered"]["properties"][name] for name in shared} == {
+        name: defs["solve"]["properties"][name] for name in shared}
+    line = {"schema": "stich-result/1", "command": "solve", "record": {"source": "a.tbn", "line": 1, "board": "8",
+            "event": None}, "game": "Kratzen", "seats": 3, "variant": {}, "stopped": "time limit",
+            "error": "a.tbn:1: board 8: not answered: the time limit (0.001 s) ran out before the answer"}
+    assert schema_errors(line, SCHEMA) == [] and schema_errors(line, defs["unanswered"]) == []
+    assert schema_errors({**line, "stopped": "interrupt"}, SCHEMA) and schema_errors({**line, "results": []}, SCHEMA)
 
 
 def test_json_md_names_every_field_of_the_schema():

@@ -396,7 +396,8 @@ def test_a_result_gives_its_card_values_and_line_as_cards():
     the pack itself; ``values_by_card()`` and ``line_cards()`` give Cards, which print as their names."""
     result = solver.solve(valat(), "valat", cards=True, line=True)
     by_card = result.values_by_card()
-    assert [repr(card) for card in by_card] == ["Card(T17)", "Card(T16)", "Card(SK)", "Card(CK)", "Card(HK)"]
+    assert [str(card) for card in by_card] == ["T17", "T16", "SK", "CK", "HK"]
+    assert repr(next(iter(by_card))) == "Card.of('Zwanzigerrufen', 'T17')"
     assert list(by_card.values()) == [5, 5, 5, 5, 4] and by_card["HK"] == 4  # a Card is found by its name too
     assert {card.index: value for card, value in by_card.items()} == dict(result.card_values)  # indices as before
     assert result.line_cards() == result.line_names() and [card.index for card in result.line_cards()] == list(

@@ -296,6 +296,20 @@ def test_a_tout_is_won_only_by_every_trick() -> None:
     assert "bonuses forced" not in str(sie) and "opening cards" in str(sie)
 
 
+def test_the_contract_s_unscored_bonuses_are_found_once_an_analysis(monkeypatch) -> None:
+    """What the contract alone leaves unscored (a Tout's Schneider) is the same on every sample: it was asked of the
+    game once a sample, now once an analysis (on the setup the workers get); the odds still leave it out."""
+    from solver.games.schafkopf import Schafkopf
+
+    asked = []
+    unscored = Schafkopf.contract_unscored_bonuses.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(Schafkopf, "contract_unscored_bonuses",
+                        classmethod(lambda cls, rules: asked.append(rules.contract) or unscored(cls, rules)))
+    report = analyse_hand("Schafkopf", "EO GO HO EU GU HA HZ HK", 1, "SoloTout H", samples=12, seed=3, workers=1)
+    assert report.samples == 12 and len(asked) == 1
+    assert [bonus.name for bonus in report.bonuses] == ["tout"]
+
+
 def test_kratzen_other_seats_targets_are_solved_not_read_off_the_hands_tricks() -> None:
     """In Kratzen every seat plays for itself: another seat's target is not 'every trick the hand does not take',
     so each is counted from its own search. Checked sample by sample against solve()."""

@@ -214,14 +214,21 @@ def _answers(stdout: str) -> list[dict]:
     return documents
 
 
-@pytest.mark.parametrize("command", [["score", "--dd"], ["table"], ["solve", "--cards"], ["check"]])
-def test_a_tiny_time_limit_stops_every_whole_deal_with_a_message_and_exit_1(tmp_path, command) -> None:
+@pytest.mark.parametrize("command", [["score", "--dd"], ["table"], ["solve", "--cards"], ["check"], ["postmortem"]])
+def test_a_tiny_time_limit_stops_every_whole_deal_with_a_message_a_json_line_and_exit_1(tmp_path, command) -> None:
+    """Each record stopped says so on stderr and, with --json, in a line of its own (``unanswered``): there was no
+    line at all, so a script reading the lines could not tell which record ran out."""
     path = _file(tmp_path, (8, "Solo"), (26, "Normal"))
     result = run(*command, path, "--time-limit", "0.001", "--json", code=1)
-    assert result.stdout == ""
-    assert result.stderr.splitlines() == [
-        f"stich: {path}:{line}: board {board}: not answered: the time limit (0.001 s) ran out before the answer "
-        "(give it more time: --time-limit)" for line, board in ((1, 8), (8, 26))]
+    said = [f"{path}:{line}: board {board}: not answered: the time limit (0.001 s) ran out before the answer "
+            "(give it more time: --time-limit)" for line, board in ((1, 8), (8, 26))]
+    assert result.stderr.splitlines() == [f"stich: {line}" for line in said]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [schema_errors(line, SCHEMA) for line in lines] == [[], []]
+    assert [(line["command"], line["record"]["line"], line["record"]["board"], line["stopped"], line["error"])
+            for line in lines] == [(command[0], 1, "8", "time limit", said[0]), (command[0], 8, "26", "time limit",
+                                                                                 said[1])]
+    assert run(*command, path, "--time-limit", "0.001", code=1).stdout == ""  # the text prints nothing for them
 
 
 def test_a_stopped_record_does_not_stop_the_others(tmp_path) -> None:
@@ -236,7 +243,8 @@ def test_a_stopped_record_does_not_stop_the_others(tmp_path) -> None:
     assert limited.stderr.splitlines() == [
         f"stich: {path}:1: board 8: not answered: the time limit (0.4 s) ran out before the answer (give it more "
         "time: --time-limit)"]
-    answered = _answers(limited.stdout)
+    unanswered, *answered = _answers(limited.stdout)
+    assert unanswered["record"]["line"] == 1 and unanswered["stopped"] == "time limit" and "dd" not in unanswered
     expected = [dd_settlement(position).as_dict() for position in (_light(), solver.position_from_record(kratzen))]
     for document in expected:
         del document["nodes"], document["seconds"]

@@ -451,19 +451,45 @@ def test_iter_records_skips_a_bad_record():
     text = (
         '[Game "a"]\n\n'
         '[Game "b"]\n[Deal "oops]\n[Play "1"]\nT1\n\n'
-        'T2 T3\n\n'  # cards after a blank line still belong to the bad record: skipped
+        'T2 T3\n\n'  # cards after a blank line: stray text, said as after a good record
         '% record c\n[Game "c"]\n\n'
         '[Game "d"]\n[Game "d2"]\n'
         '\n[Game "e"]\n'
     )
     results = list(iter_records(io.StringIO(text), name="batch.tbn"))
     kinds = [r.get("Game") if isinstance(r, Record) else (r.line, r.column) for r in results]
-    assert kinds == ["a", (4, 7), "c", (14, 1), "e"]
-    c = results[2]
+    assert kinds == ["a", (4, 7), (8, 1), "c", (14, 1), "e"]
+    assert str(results[2]) == "batch.tbn:8:1: cards before any tag (got 'T2', expected a tag such as [Game \"...\"])"
+    # a bad record that broke off in its Play section: the cards after its blank line get the hint a good one's do
+    broken = list(iter_records(io.StringIO('[Game "b"]\n[Play "1"]\nT1 [Result "x"]\nT4\n\nT2 T3\n'), name="b.tbn"))
+    assert [(error.line, error.column) for error in broken] == [(3, 4), (6, 1)]
+    assert "(a blank line ends a record: one inside the Play section above?)" in str(broken[1])
+    c = results[3]
     assert isinstance(c, Record) and [x.text for x in c.comments] == ["% record c"]
     with pytest.raises(ParseError) as info:
         list(read_records(io.StringIO(text), name="batch.tbn"))
     assert (info.value.line, info.value.column) == (4, 7)
+
+
+def test_stray_text_after_a_bad_record_is_reported_not_skipped():
+    """After a bad record the reader skipped every block up to one that starts with a tag or a comment, unsaid: a
+    line of stray text, and even a whole record whose first tag lost its '[' (which is an error after a good
+    record), vanished from the batch. Now the bad record ends at its blank line and what follows is read as after
+    any record: each stray block is reported at its line and column, the records after it still read."""
+    text = ('[Game "Kratzen"]\n[Deal "oops]\n\n'
+            'Game "Schafkopf"]\n[Board "2"]\n\n'
+            'hello world\n\n'
+            '[Game "Kratzen"]\n[Board "3"]\n')
+    results = list(iter_records(io.StringIO(text), name="stray.tbn"))
+    assert [str(item) if isinstance(item, ParseError) else item.get("Board") for item in results] == [
+        "stray.tbn:2:7: unterminated tag value (got '\"oops]', expected a closing '\"')",
+        "stray.tbn:4:1: a tag without its '[' (got 'Game', expected '[' before the tag name)",
+        "stray.tbn:7:1: cards before any tag (got 'hello', expected a tag such as [Game \"...\"])",
+        "3"]
+    # the same stray blocks after a good record: said alike
+    good = list(iter_records(io.StringIO('[Game "Kratzen"]\n\n' + text.split("\n\n", 1)[1]), name="stray.tbn"))
+    assert [(item.line + 1, item.column, item.message) for item in good[1:3]] == [
+        (item.line, item.column, item.message) for item in results[1:3]]  # one line shorter above them
 
 
 def test_iter_records_after_unclosed_brace():

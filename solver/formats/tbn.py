@@ -57,7 +57,6 @@ MAX_RECORD_LENGTH = 1_000_000  # characters of one record's lines (line breaks c
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 _SPECIAL = '[]{}"%;'  # characters that can never be part of a card token
 _LINE_COMMENT_STARTS = "%;"
-_RESYNC_STARTS = ("[", "%", ";", "{")  # what the first line of a new record may begin with
 _READ_LIMIT = 4 * MAX_LINE_LENGTH + 2  # a line of MAX_LINE_LENGTH 4-byte characters and a CR LF still fits
 #: Past this many characters (bytes) an overlong line is not skipped to its end: the reading of the stream stops, so
 #: that an endless one (/dev/zero, a stream with no line break) cannot take unbounded time.
@@ -611,8 +610,9 @@ def read_records(source: str | os.PathLike | IO, *, name: str | None = None) -> 
 def iter_records(source: str | os.PathLike | IO, *, name: str | None = None) -> Iterator[Record | ParseError]:
     """Like :func:`read_records`, but a bad record is yielded as its ParseError and reading goes on.
 
-    After an error the reader skips to a blank line followed by a line that starts a record (a tag or a comment),
-    so one bad record costs only itself in a batch.
+    After an error the reader skips the rest of the bad record, to the next blank line, and reads on from there as
+    anywhere between records: one bad record costs only itself in a batch, and stray text after it (a line that
+    starts no record) is reported at its line and column as it is after a good record, not skipped unsaid.
     """
     with _opened(source, name) as (stream, label):
         yield from _read(stream, label, recover=True)
@@ -661,21 +661,17 @@ def _stream_name(stream: IO) -> str:
     return stream_name if isinstance(stream_name, str) else "<stream>"
 
 
-_NO_SKIP, _SKIP_TO_BLANK, _SKIP_AFTER_BLANK = 0, 1, 2
-
-
 def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseError]:
     """The reading loop: physical lines -> lexer -> builder -> records, with resynchronisation after errors."""
     lexer = _Lexer(source)
     builder = _Builder(source)
     size = 0  # characters of the record being built
     last: Record | None = None
-    skip = _NO_SKIP
+    skipping = False  # after an error, the rest of the bad record: to the next blank line
     for number, text in _physical_lines(stream, source):
-        if skip != _NO_SKIP:
-            skip = _resync(skip, text)
-            if skip != _NO_SKIP:
-                continue
+        if skipping:
+            skipping = isinstance(text, ParseError) or bool(text.strip())
+            continue
         blank = isinstance(text, str) and not text.strip()
         done: Record | None = None
         try:
@@ -697,14 +693,18 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
             if not recover:
                 raise
             error.record_line = builder.tags[0].line if builder.tags else error.line
+            # the bad record ends at the next blank line; what follows is read as any text between records is, so
+            # stray text there is reported (its cards after a blank line inside its Play section with the hint)
+            open_play = builder.play is not None and not builder.play.terminated
             lexer, builder, size = _Lexer(source), _Builder(source), 0
-            skip = _SKIP_AFTER_BLANK if blank else _SKIP_TO_BLANK
+            builder.after_open_play = open_play
+            skipping = not blank
             yield error
             continue
         if done is not None:
             last = done
             yield done
-    if skip != _NO_SKIP:
+    if skipping:
         return
     try:
         lexer.end()
@@ -717,18 +717,6 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
         yield builder.finish()
     elif builder.comments and last is not None:
         _attach_trailing(last, builder.comments)
-
-
-def _resync(skip: int, text: str | ParseError) -> int:
-    """After an error: wait for a blank line, then for a line that can start a record."""
-    if isinstance(text, ParseError):
-        return _SKIP_TO_BLANK
-    stripped = text.strip()
-    if skip == _SKIP_TO_BLANK:
-        return _SKIP_AFTER_BLANK if not stripped else _SKIP_TO_BLANK
-    if not stripped:
-        return _SKIP_AFTER_BLANK
-    return _NO_SKIP if stripped.startswith(_RESYNC_STARTS) else _SKIP_TO_BLANK
 
 
 def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseError]]:
