@@ -187,8 +187,9 @@ class MatchResult:
     construction.
 
     ``deals`` holds every deal played where the match kept them (:func:`play_match`'s ``keep_deals``, the API's
-    default), else none: ``deals_played`` counts them either way, and ``first_deal`` (the first in board order) is
-    what the report reads the table's seats and the declarer from."""
+    default), else none: ``deals_played`` counts them either way. The report reads the table's seats from
+    ``table_seats`` (off ``first_deal``, the first in board order, where that is 0) and the declarer from
+    ``first_deal``."""
 
     game: str
     seed: int
@@ -352,8 +353,7 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
     game = get_game(result.game)
     played = result.deals_played
     first_deal = result.first_deal
-    # a match stopped before its first deal still says how many deals it was to play (it said "0 of 40 deals" of a
-    # rotated match of 40 boards, 160 deals)
+    # a match stopped before its first deal has no deal to count its seats off, but still its deals to play
     seats = result.table_seats or (len(first_deal.bots) if first_deal is not None else 1)
     rotations = seats if result.rotate else 1
     heading = (f"{result.game}: {count:,} board{'' if count == 1 else 's'} (seed {result.seed})"

@@ -79,8 +79,7 @@ def plot_figure(analysis: PlayAnalysis):
     bottom = min([0, *analysis.curve, *marks])
     span = top - bottom
     # a score can fall below 0: room under the lowest point for its label, which would sit on the cards' names; the
-    # game's line at the bottom (a score's 0 under a curve that never falls below it) is lifted off the frame, which
-    # hid it behind the axis
+    # game's line at the bottom (a score's 0 under a curve that never falls below it) is lifted off the frame's edge
     low, high = (bottom - 0.1 * span if bottom < 0 else bottom - 0.04 * span if bottom in marks else bottom,
                  top + 0.06 * span)
     axes.set_ylim(low, high)
