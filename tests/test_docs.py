@@ -256,7 +256,7 @@ def examples() -> Iterator[Example]:
 
 
 #: What is not run: timings change from run to run, and the board serves until it is stopped (its startup lines are
-#: tested in test_board_api.py). A match is run: seeded, it is the same match on any number of workers (a second).
+#: tested in test_board_api.py). A match is run: seeded, it is the same match on any number of workers (2 to 3 s).
 NOT_RUN = ("stich bench", "stich board")
 
 
