@@ -475,12 +475,20 @@ def test_postmortem_md_s_grades_are_those_the_post_mortem_gives() -> None:
         assert {grade(cost, "tricks", False) for cost in costs(tricks)} <= {name}, tricks
         if "any bonus lost" in points or "target lost" in tricks:
             assert grade(0, "points", True) == grade(0, "tricks", True) == name
+    # the sentence on the score: each grade after its costs ("2 or 3 a mistake", "4 or more (...) a blunder"), in
+    # any words between them; test_postmortem.py checks the grades themselves
     said = " ".join(text.split())
-    by_score = re.search(r"By the score \(`SCORE_GRADES`\): cost 0 ok, 1 game unit an inaccuracy, 2 or 3 a "
-                         r"mistake, 4 or more", said)
+    by_score = re.search(r"By the score \(`SCORE_GRADES`\):(.*?)\.(?: |$)", said)
     assert by_score is not None
-    assert [grade(cost, "game units", False) for cost in range(6)] == ["ok", "inaccuracy", "mistake", "mistake",
-                                                                        "blunder", "blunder"]
+    clauses = re.findall(r"(\d+)(?: (?:or|to) (\d+)| (or more))?[^,\d]*?\b(ok|inaccuracy|mistake|blunder)\b",
+                         re.sub(r"\([^)]*\)", "", by_score.group(1)))
+    assert [name for *_, name in clauses] == ["ok", "inaccuracy", "mistake", "blunder"], by_score.group(1)
+    covered = []
+    for low, high, more, name in clauses:
+        costs = list(range(int(low), (int(high) if high else int(low) + 10 if more else int(low)) + 1))
+        assert {grade(cost, "game units", False) for cost in costs} == {name}, (low, high, more, name)
+        covered += costs
+    assert covered == list(range(len(covered))) and clauses[-1][2]  # from 0 on, the last grade "or more"
     assert grade(0, "game units", True) == "ok"  # by the score a lost bonus is no blunder by itself
 
 
@@ -510,8 +518,15 @@ def test_cli_md_names_the_commands_that_take_record_and_board() -> None:
     """cli.md's ``--record`` bullet lists the commands that take ``--board`` and says that all of them but ``stich
     board`` take ``--record`` too: both lists are the commands' own."""
     text = " ".join(TEXT[ROOT / "docs" / "cli.md"].split())
-    said = re.search(r"Every command that takes `--board` takes it \(([^)]*)\), except `stich board`", text)
-    assert said is not None
+    bullet = re.search(r"\* \*\*`--record N`\*\*(.*?)(?: \* \*\*|$)", text)
+    assert bullet is not None
+    # in whatever words: a list in brackets of the commands that take both, then the one that does not (`stich NAME`)
+    said = re.search(r"`--board`[^()]*\(((?:`[a-z]+`, )+`[a-z]+`)\)(.*)", bullet.group(1))
+    assert said is not None, bullet.group(1)
     named = set(re.findall(r"`([a-z]+)`", said.group(1)))
-    assert named == {name for name, _, _ in COMMANDS if "--record" in options_of(name)}
-    assert named | {"board"} == {name for name, _, _ in COMMANDS if "--board" in options_of(name)}
+    excepted = set(re.findall(r"`stich ([a-z]+)`", said.group(2)))
+    taking_record = {name for name, _, _ in COMMANDS if "--record" in options_of(name)}
+    taking_board = {name for name, _, _ in COMMANDS if "--board" in options_of(name)}
+    assert named == taking_record
+    assert excepted == taking_board - taking_record == {"board"}
+    assert named | excepted == taking_board
