@@ -424,27 +424,59 @@ def test_limits_md_gives_each_limit_the_value_of_its_constant() -> None:
     assert wrong == []
 
 
+def source_map_paths(source_map: str) -> set[str]:
+    """The paths of the modules architecture.md's map names, as it groups them: a folder at the left margin
+    (``solver/``), an entry under it (``deal.py``, ``games/illegal.py``, ``output.py, errors.py``), and the modules
+    an entry's words name (``search/  reference.py (...), engine.py``: in that subfolder; ``postmortem.py ...;
+    plot.py draws``: beside the entry), its further-indented lines too."""
+    named: set[str] = set()
+    folder = context = ""
+    for line in source_map.splitlines():
+        top = re.match(r"(\S+/)(?:\s|$)", line)
+        entry = re.match(r"  ((?:[\w./]+, )*[\w./]+)(?:\s+(.*))?$", line)
+        if top:
+            folder = context = top.group(1)
+            words = line[top.end():]
+        elif entry:
+            context = folder
+            for name in entry.group(1).split(", "):
+                if name.endswith("/"):
+                    context = folder + name
+                else:
+                    named.add(folder + name)
+                    context = folder + name.rpartition("/")[0] + "/" if "/" in name else folder
+            words = entry.group(2) or ""
+        else:
+            words = line
+        named |= {context + name for name in re.findall(r"(?<![\w/.])(\w+\.(?:pyx|pxd|py))\b", words)}
+    return named
+
+
 def test_architecture_md_s_map_names_every_module() -> None:
     """architecture.md opens with a map of the source, a line a module: every module of ``solver/`` (its packages
-    too), ``src_ext/`` and ``cli/`` is on it (``cli/``'s command modules as "one module per command"), so that a
-    newcomer finds where a thing lives; ``html_tables.py``, ``interrupts.py``, ``score_check.py`` and
-    ``score_objective.py`` were not."""
+    too, at any depth), ``src_ext/`` and ``cli/`` is on it under its own folder (``cli/``'s command modules as "one
+    module per command", ``solver/games/``'s game modules as "one module per game"), so that a newcomer finds where
+    a thing lives; ``html_tables.py``, ``interrupts.py``, ``score_check.py`` and ``score_objective.py`` were not.
+    Seven names are in more than one folder (``errors.py``, ``batch.py``, ...): each is checked at its path. Every
+    module the map names is one that exists."""
     from solver.games import GAMES
 
     text = TEXT[ROOT / "docs" / "architecture.md"]
     source_map = re.search(r"^```\n(solver/.*?)^```", text, flags=re.S | re.M)
     assert source_map is not None
-    named = set(re.findall(r"([\w]+\.(?:pyx|pxd|py))\b", source_map.group(1)))
-    commands = {f"{name}.py" for name, _, _ in COMMANDS}
-    modules = [path for folder in ("solver", "solver/search", "solver/games", "solver/board", "solver/formats",
-                                   "src_ext", "cli")
-               for path in sorted((ROOT / folder).glob("*.p*")) if path.suffix in (".py", ".pyx", ".pxd")]
+    named = source_map_paths(source_map.group(1))
+    commands = {f"cli/{name}.py" for name, _, _ in COMMANDS}
+    games = {f"solver/games/{game.name.lower()}.py" for game in GAMES}
+    modules = sorted(path.relative_to(ROOT).as_posix() for folder in ("solver", "src_ext", "cli")
+                     for path in (ROOT / folder).rglob("*") if path.suffix in (".py", ".pyx", ".pxd")
+                     and "__pycache__" not in path.parts)
     assert len(modules) > 60
-    missing = [str(path.relative_to(ROOT)) for path in modules
-               if path.name != "__init__.py" and path.name not in named
-               and not (path.parent.name == "cli" and path.name in commands)
-               and not (path.parent.name == "games" and path.stem in {game.name.lower() for game in GAMES})]
+    assert {"solver/errors.py", "cli/errors.py", "solver/games/illegal.py", "solver/plot.py", "cli/output.py",
+            "solver/search/engine.py", "solver/board/guard.py", "src_ext/_engine.pyx"} <= named
+    missing = [path for path in modules
+               if not path.endswith("/__init__.py") and path not in named | commands | games]
     assert missing == []
+    assert sorted(named - set(modules)) == []
 
 
 def test_postmortem_md_s_grades_are_those_the_post_mortem_gives() -> None:
