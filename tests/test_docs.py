@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
@@ -524,11 +525,73 @@ def test_postmortem_md_s_grades_are_those_the_post_mortem_gives() -> None:
     assert grade(0, "game units", True) == "ok"  # by the score a lost bonus is no blunder by itself
 
 
+def grammar_rules(grammar: str) -> dict[str, list[str]]:
+    """The rules of a grammar in a code block (``name := alternatives``, going on in the lines indented under it that
+    start with ``|``), each right-hand side as its tokens, up to the prose after it (the first word neither quoted
+    nor a rule's name: ``| bonus ["dagegen" | "dazu"] a bonus announced``)."""
+    names = set(re.findall(r"^(\w+)\s*:=", grammar, flags=re.M))
+    rules: dict[str, list[str]] = {}
+    name = ""
+    for line in grammar.splitlines():
+        rule = re.match(r"(\w+)\s*:=(.*)", line)
+        going_on = re.match(r"\s+(\|.*)", line)
+        if rule:
+            name, body = rule.groups()
+        elif going_on and name:
+            body = going_on.group(1)
+        else:
+            continue
+        for token in re.findall(r'"[^"]*"|\w+|[|\[\]()*]|\S', body):
+            if re.fullmatch(r"\w+", token) and token not in names:
+                break
+            rules.setdefault(name, []).append(token)
+    return rules
+
+
+def spellings(rules: dict[str, list[str]], name: str) -> set[str]:
+    """Every word sequence rule ``name`` allows, words joined by a space: alternatives ``|``, ``[optional]``,
+    ``(grouped)``, ``"quoted"`` words and other rules by name (a grammar without repetition, as ``bonus`` is)."""
+    tokens = rules[name]
+    position = 0
+
+    def alternatives() -> set[tuple[str, ...]]:
+        nonlocal position
+        found = sequence()
+        while position < len(tokens) and tokens[position] == "|":
+            position += 1
+            found |= sequence()
+        return found
+
+    def sequence() -> set[tuple[str, ...]]:
+        nonlocal position
+        found: set[tuple[str, ...]] = {()}
+        while position < len(tokens) and tokens[position] not in ("|", "]", ")"):
+            token = tokens[position]
+            position += 1
+            if token in ("[", "("):
+                inner = alternatives()
+                assert tokens[position] == {"[": "]", "(": ")"}[token], rules[name]
+                position += 1
+                part = inner | {()} if token == "[" else inner
+            elif token.startswith('"'):
+                part = {(token.strip('"'),)}
+            else:
+                part = {tuple(spelling.split()) for spelling in spellings(rules, token)}
+            found = {head + tail for head in found for tail in part}
+        return found
+
+    result = alternatives()
+    assert position == len(tokens), rules[name]
+    return {" ".join(words) for words in result}
+
+
 def test_scoring_md_s_announcement_grammar_has_every_word_the_parser_takes() -> None:
     """scoring.md's grammar of ``[Announcements]`` is the one list of its words: it named none of ``Ultimo``, ``Kings``
     or ``Könige`` alone (``4 Kings`` only), nor ``Kontra Spiel``, which the parser takes. Every quoted word of the
-    grammar is one the parser takes, every word it takes is quoted there, and each of the grammar's bonus
-    spellings reads as its bonus."""
+    grammar is one the parser takes and every word it takes is quoted there; more than the words, every spelling of
+    a bonus and a level the grammar's rules allow (``Pagat Ultimo``, ``Vier Könige``) reads as one, alone, after a
+    Kontra level and with ``dagegen``, and every spelling the parser reads is one the rules allow: a word dropped from
+    a rule (``| "Ultimo"``), or a count of ``kings`` made required, is a spelling the page no longer allows."""
     from solver.announcements import BONUSES, KING_COUNTS, KING_WORDS, LEVELS, parse_announcements
 
     text = TEXT[ROOT / "docs" / "scoring.md"]
@@ -537,11 +600,46 @@ def test_scoring_md_s_announcement_grammar_has_every_word_the_parser_takes() -> 
     quoted = {word.lower() for word in re.findall(r'"([^"]+)"', grammar.group(0))} - {";", ":", ","}
     taken = {*LEVELS, *BONUSES, *KING_COUNTS, *KING_WORDS, "dagegen", "dazu"}
     assert sorted(quoted - taken) == [] and sorted(taken - quoted) == []
-    kings = [f"{count} {word}" for count in ("4", "Four", "Vier") for word in ("Kings", "Koenige", "Könige")]
+
+    # solver/announcements.py's docstring has the grammar too: the same, so that neither copy is left behind
+    import solver.announcements
+
+    in_module = re.search(r"^    announcements := .*?(?=\n\n)", solver.announcements.__doc__ or "", flags=re.S | re.M)
+    assert in_module is not None
+    assert textwrap.dedent(in_module.group(0)) == grammar.group(0).removesuffix("```").rstrip("\n")
+
+    rules = grammar_rules(grammar.group(0))
+    bonuses, kings, levels = (spellings(rules, name) for name in ("bonus", "kings", "level"))
+    assert kings < bonuses and "Vier Könige" in kings and "Pagat Ultimo" in bonuses
+    read = {}  # each spelling (lowered) the bonus it reads as
+    for spelling in bonuses:
+        (announcement,) = parse_announcements(f"1: {spelling}")
+        read[spelling.lower()] = announcement.bonus
+    assert "game" not in read.values() and {read[spelling.lower()] for spelling in kings} == {"four_kings"}
+    for spelling in bonuses:
+        (against,) = parse_announcements(f"2: {spelling} dagegen")
+        (kontra,) = parse_announcements(f"2: Kontra {spelling}")
+        assert (against.bonus, against.against) == (read[spelling.lower()], True), spelling
+        assert (kontra.bonus, kontra.level) == (read[spelling.lower()], 2), spelling
+    # the spellings the parser reads as a bonus: each word of BONUSES but the game's, and the two-word names
+    parsed = {word for word, bonus in BONUSES.items() if bonus != "game"} | {"pagat ultimo"} | {
+        f"{count} {word}" for count in KING_COUNTS for word in KING_WORDS}
+    assert sorted(parsed - set(read)) == [] and sorted(set(read) - parsed) == []
+    assert {level.lower() for level in levels} == set(LEVELS)
+    for level in levels:
+        (announcement,) = parse_announcements(f"2: {level}")
+        assert (announcement.bonus, announcement.level) == ("game", LEVELS[level.lower()]), level
+    items = spellings(rules, "item")  # a whole item: "Retour Vier Könige", "Kontra Spiel", "Ultimo dazu"
+    assert len(items) == len(levels) * (len(bonuses) + 3) + len(bonuses) * 3 and "Kontra Spiel" in items
+    for item in items:
+        assert len(parse_announcements(f"2: {item}")) == 1, item
+
+    counted = {f"{count} {word}" for count in ("4", "Four", "Vier") for word in ("Kings", "Koenige", "Könige")}
     for spelling, bonus in [("Pagat Ultimo", "pagat_ultimo"), ("Ultimo", "pagat_ultimo"), ("Kings", "four_kings"),
-                            ("Könige", "four_kings"), *((king, "four_kings") for king in kings)]:
+                            ("Könige", "four_kings"), *((king, "four_kings") for king in counted)]:
         (announcement,) = parse_announcements(f"1: {spelling}")
         assert announcement.bonus == bonus, spelling
+        assert spelling in bonuses, spelling  # a spelling the page allows
     (kontra,) = parse_announcements("2: Kontra Spiel")
     assert (kontra.bonus, kontra.level) == ("game", 2)
 
