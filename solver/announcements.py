@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from .formats.tbn import Record
 
 LEVELS = {"kontra": 2, "retour": 4, "rekontra": 4, "supra": 8, "resupra": 16}
+#: The Kontra levels as an error message lists them, read from LEVELS so that none is left out.
+LEVEL_NAMES = "/".join(level.capitalize() for level in LEVELS)
 BONUSES = {
     "absolut": "absolut", "pagat": "pagat_ultimo", "pagatultimo": "pagat_ultimo", "ultimo": "pagat_ultimo",
     "valat": "valat", "trull": "trull", "koenige": "four_kings", "könige": "four_kings", "4kings": "four_kings",
@@ -130,7 +132,7 @@ def _parse_item(seat: int, item: str) -> Announcement:
     if len(words) != 1 or words[0] not in BONUSES:
         raise AnnouncementSyntaxError(f"announcement {item!r}: expected a bonus (Absolut, Pagat, Valat, Trull, "
                                       "4 Kings, Mondfang) optionally followed by 'dagegen' or 'dazu', or "
-                                      "Kontra/Retour/Supra/Resupra", 0, item)
+                                      f"{LEVEL_NAMES}", 0, item)
     return Announcement(seat, BONUSES[words[0]], against=side_word == "dagegen", dazu=side_word == "dazu")
 
 

@@ -41,6 +41,18 @@ def top_level_split(text: str) -> list[str]:
     return [part.strip() for part in parts if part.strip()]
 
 
+def module_of(path: str) -> Any:
+    """The module a dotted name is in: its longest prefix that imports (``solver.batch`` of
+    ``solver.batch.solve_batch``, ``solver`` of ``solver.dd_settlement``)."""
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            return importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+    raise ImportError(path)
+
+
 def shown_signatures() -> Iterator[tuple[str, str, Any]]:
     """(name, parameters as shown, module the name is read from) of each signature in the first column of a table
     row; a name without ``solver.`` is read from the module of the signature before it in the row, else ``solver``
@@ -53,14 +65,8 @@ def shown_signatures() -> Iterator[tuple[str, str, Any]]:
                 continue
             name, parameters = match.groups()
             if name.startswith("solver."):
-                path = name.split(".")
-                for cut in range(len(path) - 1, 0, -1):
-                    try:
-                        module = importlib.import_module(".".join(path[:cut]))
-                        break
-                    except ImportError:
-                        continue
-                name = ".".join(path[cut:])
+                module = module_of(name)
+                name = name.removeprefix(module.__name__ + ".")
             yield name, parameters, module
 
 
@@ -123,18 +129,6 @@ def test_every_field_of_a_result_type_is_in_its_row() -> None:
                     if not field.name.startswith("_") and f"`{field.name}`" not in row]
     assert {"SolveResult", "HandAnalysis", "PlayAnalysis", "BatchSummary", "Settlement", "PlayState"} <= checked
     assert missing == []
-
-
-def module_of(path: str) -> Any:
-    """The module a dotted name is in: its longest prefix that imports (``solver.batch`` of
-    ``solver.batch.solve_batch``, ``solver`` of ``solver.dd_settlement``)."""
-    parts = path.split(".")
-    for cut in range(len(parts), 0, -1):
-        try:
-            return importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
-            continue
-    raise ImportError(path)
 
 
 def block_signatures() -> Iterator[tuple[str, str, str, Any]]:

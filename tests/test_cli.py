@@ -17,7 +17,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 from typer.testing import CliRunner
@@ -99,21 +99,27 @@ def schema_errors(value: Any, schema: dict, path: str = "$") -> list[str]:
     return errors
 
 
-def keywords(schema: Any) -> set[str]:
-    """Every keyword used anywhere in a schema (property names excluded)."""
-    found: set[str] = set()
+def schema_objects(schema: Any) -> Iterator[dict[str, Any]]:
+    """Every object of a schema, itself included, at any depth: the one walk over it that the checks of its keywords
+    and of its fields share (the keys of ``properties`` and ``$defs`` are names, so only their values are walked)."""
     if isinstance(schema, dict):
+        yield schema
         for key, item in schema.items():
-            found.add(key)
-            if key in ("properties", "$defs"):
-                for sub in item.values():
-                    found |= keywords(sub)
-            else:
-                found |= keywords(item)
+            for sub in (item.values() if key in ("properties", "$defs") else [item]):
+                yield from schema_objects(sub)
     elif isinstance(schema, list):
         for item in schema:
-            found |= keywords(item)
-    return found
+            yield from schema_objects(item)
+
+
+def keywords(schema: Any) -> set[str]:
+    """Every keyword used anywhere in a schema (property names excluded)."""
+    return {key for found in schema_objects(schema) for key in found}
+
+
+def schema_fields(schema: Any) -> set[str]:
+    """Every property name a document under the schema can hold, at any depth."""
+    return {name for found in schema_objects(schema) for name in found.get("properties", {})}
 
 
 def test_the_validator_knows_every_keyword_of_the_schema():
@@ -1440,6 +1446,19 @@ def test_json_md_names_every_field_of_the_schema():
                for name in definition.get("properties", {})
                if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)]
     assert missing == []
+
+
+def test_every_field_json_md_names_is_a_field_of_the_schema() -> None:
+    """The other way round from ``test_json_md_names_every_field_of_the_schema``: a field that json.md gives a row
+    (``| `pot_change` | ...``) or lists in braces (``{seat, points, tricks}``) is one a document can hold, so that a
+    script written from the page reads no field that is never there (a renamed field would leave its old name here)."""
+    text = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+    named = {name for row in re.findall(r"^\| (`[^|]*`) \|", text, re.MULTILINE)
+             for name in re.findall(r"`([a-z_]+)`", row)}
+    named |= {name.strip() for listed in re.findall(r"\{([a-z_]+(?:, [a-z_]+)+(?:, \.\.\.)?)\}", text)
+              for name in listed.split(",") if name.strip() != "..."}
+    assert len(named) > 100
+    assert sorted(named - schema_fields(SCHEMA)) == []
 
 
 def test_the_docs_example_documents_are_valid_json_under_the_schema():

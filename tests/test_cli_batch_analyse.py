@@ -483,7 +483,7 @@ def test_an_announcement_that_does_not_parse_is_a_usage_error_of_announce():
                            ("5: Valat", "announcement '5: Valat': seat 5 is not a seat of this 4-seat deal"),
                            ("1: Foo", "announcement 'Foo': expected a bonus (Absolut, Pagat, Valat, Trull, 4 Kings, "
                                       "Mondfang) optionally followed by 'dagegen' or 'dazu', or "
-                                      "Kontra/Retour/Supra/Resupra")):
+                                      "Kontra/Retour/Rekontra/Supra/Resupra")):
         result = runner.invoke(app, [*hand, "--announce", announce])
         assert result.exit_code == 2, (announce, result.exit_code, result.stderr)
         assert f"Invalid value for '--announce': {said}" in " ".join(result.stderr.split())

@@ -773,6 +773,17 @@ def test_bad_announcements(text, message):
         score_deal(position, announcements=text)
 
 
+def test_an_item_that_is_no_bonus_is_told_every_kontra_level_it_could_be():
+    """The message for an item that is neither a bonus nor a Kontra level lists the levels: it left out Rekontra,
+    which RULES.md 1.7 names beside Retour (x4) and the parser takes."""
+    from solver.announcements import LEVELS, parse_announcements
+
+    with pytest.raises(StichError) as raised:
+        parse_announcements("1: Foo")
+    assert str(raised.value).endswith("or Kontra/Retour/Rekontra/Supra/Resupra")
+    assert all(level.capitalize() in str(raised.value) for level in LEVELS)
+
+
 def test_dazu_is_the_declarers_own_announcement_said_explicitly():
     """Seed 000: a bonus is announced "dazu" (with forehand) or "dagegen"; "1: Absolut dazu" was refused as text
     that does not parse. It scores as the bare announcement, and a defender's "dazu" is refused at its item."""
