@@ -1937,3 +1937,51 @@ def test_the_command_says_a_missing_board_and_unreadable_records_before_serving(
     assert lines[0] == (f"stich: {many} holds more than 1,000 records; the board opens at most 1,000 (the board opens "
                         "nothing of this file)")
     assert lines[1].startswith(f"stich: {latin}:1:") and lines[1].endswith("(the board opens nothing of this file)")
+
+
+def _asgi_post(app, path: str, body: dict, leave) -> list[dict]:
+    """POST ``body`` to the ASGI ``app`` as a client that closes its connection once the coroutine ``leave()``
+    returns; the messages the app sent back."""
+    sent: list[dict] = []
+    request = [{"type": "http.request", "body": json.dumps(body).encode(), "more_body": False}]
+
+    async def receive() -> dict:
+        if request:
+            return request.pop()
+        await leave()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")], "http_version": "1.1",
+             "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1), "root_path": ""}
+    asyncio.run(app(scope, receive, send))
+    return sent
+
+
+def test_a_client_that_leaves_mid_graph_stops_it(monkeypatch):
+    """A graph whose page closed its connection went on to its end (up to the time limit, 120 s), holding the
+    analysis thread that the odds and the other pages' graphs wait for (the board audit): it stops when its client
+    leaves."""
+    import threading
+
+    stopped: list[bool] = []
+    searching, ended = threading.Event(), threading.Event()
+
+    def post_mortem_until_stopped(position, engine=None, objective=None, time_limit=None, stop=None):
+        searching.set()
+        stopped.append(stop.wait(60))  # the page left at once: only a stop that never comes waits this long
+        ended.set()
+        raise solver.SearchStopped("stopped")
+
+    async def leave_once_searching() -> None:
+        await asyncio.get_running_loop().run_in_executor(None, searching.wait)
+
+    monkeypatch.setattr(board_app, "analyse_play", post_mortem_until_stopped)
+    app = create_app([ZR])
+    board = TestClient(app, base_url="http://127.0.0.1").get("/api/start").json()["open"]
+    sent = _asgi_post(app, "/api/curve", {"board": board, "moves": [], "client": "page"}, leave_once_searching)
+    assert ended.wait(120) and stopped == [True]
+    assert sent[0]["status"] == 409 and b"the client left" in sent[1]["body"]

@@ -320,6 +320,12 @@ def _moves(body: dict[str, Any]) -> Sequence[object]:
     return moves
 
 
+async def _client_left(request: Request) -> None:
+    """Returns once the client of ``request``, whose body has been read, has gone (its connection closed)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
 def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
                port: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
                body_seconds: float = DEFAULT_BODY_SECONDS, engine: EngineSolver | None = None,
@@ -518,7 +524,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             finally:
                 engine.stop_event = None
 
-        return await analysed(_client(body) + ":curve", work)
+        return await analysed(request, _client(body) + ":curve", work)
 
     async def odds(request: Request) -> Response:
         """The single-dummy view: the analyser's odds for the seat to move (or the seat asked for), streamed as JSON
@@ -586,15 +592,24 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 update.cancel()
             searches.release(slot, stop)
 
-    async def analysed(slot: str, work: Callable[[threading.Event], dict[str, Any]]) -> Response:
+    async def analysed(request: Request, slot: str, work: Callable[[threading.Event], dict[str, Any]]) -> Response:
         """``work(stop)`` on the analysis thread as the question of ``slot``: its document, or 409 when it was
-        stopped (by a newer question of the slot, or the time limit)."""
+        stopped (by a newer question of the slot, or the time limit). A client that leaves stops it: its answer is
+        nobody's, and it held the analysis thread (the odds waiting behind it) until the time limit."""
         stop = searches.claim(slot)
+        answer = asyncio.ensure_future(searches.run(lambda: work(stop), searches.analysis))
+        answer.add_done_callback(lambda done: done.cancelled() or done.exception())  # a left client's is nobody's
+        leaving = asyncio.ensure_future(_client_left(request))
         try:
-            return JSONResponse(await searches.run(lambda: work(stop), searches.analysis))
+            await asyncio.wait({answer, leaving}, return_when=asyncio.FIRST_COMPLETED)
+            if not answer.done():
+                stop.set()
+                return JSONResponse({"kind": "stopped", "reason": "the client left"}, status_code=409)
+            return JSONResponse(answer.result())
         except SearchStopped:
             return JSONResponse(stopped_document(stop.is_set(), searches.time_limit), status_code=409)
         finally:
+            leaving.cancel()
             searches.release(slot, stop)
 
     async def save(request: Request) -> Response:
