@@ -1985,3 +1985,66 @@ def test_a_client_that_leaves_mid_graph_stops_it(monkeypatch):
     sent = _asgi_post(app, "/api/curve", {"board": board, "moves": [], "client": "page"}, leave_once_searching)
     assert ended.wait(120) and stopped == [True]
     assert sent[0]["status"] == 409 and b"the client left" in sent[1]["body"]
+
+
+def _cli_json(*arguments: str) -> list[dict]:
+    """The JSON lines of ``stich ARGUMENTS`` (its exit code 0)."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    shown = CliRunner().invoke(app, list(arguments))
+    assert shown.exit_code == 0, shown.output
+    return [json.loads(line) for line in shown.stdout.splitlines() if line.startswith("{")]
+
+
+@pytest.mark.parametrize("path, board, cards_back", [
+    (ZR, "1", 12), (ZR, "2", 17), (ZR, "7", 3), (ZR, "3", 24),
+    (SK, "1", 14), (SK, "7", 4), (SK, "5", 9), (SK, "7", 32), (SK, "2", 16),
+    (KR, "5", 0), (KR, "5", 4), (KR, "2", 0), (KR, "3", 0),
+])
+def test_every_cards_value_on_the_board_is_stich_solves(tmp_path, path, board, cards_back):
+    """What a player at the table sees, each legal card's value and the best cards for every objective the board
+    offers, is `stich solve --cards --json` of the same position: the record's Play section with its last
+    ``cards_back`` cards taken back, saved by the board and solved by the command."""
+    c = client(path, board=board)
+    board_id, moves = opened(c)
+    assert cards_back <= len(moves)
+    moves = moves[:len(moves) - cards_back]
+    view = c.post("/api/position", json={"board": board_id, "moves": moves}).json()
+    assert not view["is_over"], "a position with a card to play"
+    saved = tmp_path / "position.tbn"
+    saved.write_text(c.post("/api/save", json={"board": board_id, "moves": moves}).text)
+    [solved] = _cli_json("solve", str(saved), "--cards", "--json", "-o", "all")
+    to_move = solved["position"]["to_move"]
+    for objective in view["objectives"]:
+        values = lines(c.post("/api/values", json={"board": board_id, "moves": moves,
+                                                   "objective": objective["name"]}))[-1]
+        assert values["kind"] == "values" and values["objective"] == objective["name"]
+        result = next(r for r in solved["results"] if r["objective"] == objective["name"]
+                      and r["seat"] in (None, to_move))
+        assert values["total"] == result["total"], objective
+        assert values["cards"] == {card: group["total"] for group in result["cards"] for card in group["cards"]}
+        assert sorted(values["best"]) == sorted(card for group in result["cards"] if group["best"]
+                                                for card in group["cards"])
+
+
+@pytest.mark.parametrize("path, board", [(ZR, "2"), (ZR, "4"), (SK, "1"), (SK, "4"), (KR, "5"), (KR, "1")])
+def test_the_settlement_at_the_end_of_the_best_line_is_stich_scores(tmp_path, path, board):
+    """Playing the best card (the page's ★ best) to the deal's end from the record's start, the table's settlement
+    is `stich score --json` of the record the board saves there: each seat's payment, and the pot's."""
+    c = client(path, board=board)
+    board_id, _ = opened(c)
+    moves: list[str] = []
+    view = c.post("/api/position", json={"board": board_id, "moves": moves}).json()
+    while view["settlement"] is None:
+        best = lines(c.post("/api/values", json={"board": board_id, "moves": moves}))[-1]["best"]
+        moves.append(best[0])
+        view = c.post("/api/position", json={"board": board_id, "moves": moves}).json()
+    saved = tmp_path / "played.tbn"
+    saved.write_text(c.post("/api/save", json={"board": board_id, "moves": moves}).text)
+    [scored] = _cli_json("score", str(saved), "--json")
+    shown = view["settlement"]
+    assert (shown["payments"], shown["pot"], shown["pot_change"]) == (scored["payments"], scored["pot"],
+                                                                       scored["pot_change"])
+    assert shown["notes"] == scored["notes"]
