@@ -913,6 +913,19 @@ def test_a_screen_reader_is_told_what_the_eye_sees(driver, server):
         "Seat 4 played Glatze of hearts (HG). Seat 1 to play."
 
 
+def test_a_screen_reader_is_told_what_the_deal_pays(driver, server):
+    """The board audit: at the deal's end the table's centre shows each seat's payment and the pot's change, but the
+    live region said only "The deal is over.": a screen reader's player never heard the result."""
+    text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+            '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n[Play "1"]\nSU S7 SK\nEK EO GA\nG8 SZ HA\nE9 HU HO\n*\n')
+    paste_record(driver, server, text, "S.view.is_over && S.view.pot.start === 14", "the deal's end")
+    assert driver.find_element("id", "announce").get_attribute("textContent") == (
+        "Seat 3 played Herz Ober (HO). Seat 1 won the trick. The deal is over. "
+        "It pays (chips): seat 1 +6, seat 2 -14, seat 3 +6; the pot goes from 14 to 16.")
+    driver.execute_script("goTo(S.cursor - 1)")  # one card back: nothing settled, nothing paid
+    wait_for(lambda: settled(driver) and not driver.execute_script("return S.view.is_over"), "a card back")
+    assert "pays" not in driver.find_element("id", "announce").get_attribute("textContent")
+
 def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
     """The accessibility audit: the play list marked an inaccuracy, a mistake and a blunder by the colour of a wavy
     underline alone (and the graph by its dots' colour), which a player with weak colour vision cannot tell apart."""

@@ -825,7 +825,7 @@ async function refresh() {
 }
 
 // What a sighted player sees change on the table after a step, said to a screen reader (an aria-live region): the
-// card just played and by whom, the trick's winner, and whose turn it is.
+// card just played and by whom, the trick's winner, whose turn it is, and once the play settles the deal what it pays.
 function announce() {
   const view = S.view;
   const trick = view.trick.length ? view.trick : view.history.length ? view.history[view.history.length - 1].cards : [];
@@ -834,7 +834,20 @@ function announce() {
   if (last) said.push(`Seat ${last.seat} played ${last.spoken}.`);
   if (last && !view.trick.length) said.push(`Seat ${view.history[view.history.length - 1].winner} won the trick.`);
   said.push(view.is_over ? "The deal is over." : `Seat ${view.to_move} to play.`);
+  said.push(...settlementWords(view));
   $("announce").textContent = said.join(" ");
+}
+
+// The settlement the table's centre shows, in sentences (its "→" and "·" are signs a screen reader reads out
+// as such): nothing before the play settles the deal.
+function settlementWords(view) {
+  const settled = view.settlement;
+  if (!settled) return [];
+  const said = view.is_over ? [] : settled.notes.map((note) => `${note}.`);  // a lost Tout, settled at its trick
+  const pot = settled.pot === null ? "" : `; the pot goes from ${settled.pot} to ${settled.pot + settled.pot_change}`;
+  said.push(`It pays (${view.score_unit}): ` +
+    settled.payments.map((p, i) => `seat ${i + 1} ${signed(p)}`).join(", ") + `${pot}.`);
+  return said;
 }
 
 function play(name) {
