@@ -926,6 +926,42 @@ def test_a_screen_reader_is_told_what_the_deal_pays(driver, server):
     wait_for(lambda: settled(driver) and not driver.execute_script("return S.view.is_over"), "a card back")
     assert "pays" not in driver.find_element("id", "announce").get_attribute("textContent")
 
+def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, server):
+    """The board audit: the play list's cards, which a click returns to, were plain text no key reached and a
+    screen reader did not offer to press. They are buttons with one tab stop, the card shown (aria-current), each
+    named with its number; Enter goes to a card, ↑ ↓ a trick back or on, and the focus follows the card shown."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 1")
+    driver.execute_script("goTo(S.moves.length)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor === S.moves.length"), "the end")
+    assert driver.execute_script("return S.cursor") == 24
+    stops = driver.find_elements("css selector", '#play .move[tabindex="0"]')
+    assert [stop.get_attribute("data-move") for stop in stops] == ["24"]
+    assert stops[0].get_attribute("aria-current") == "step" and stops[0].aria_role == "button"
+    assert stops[0].accessible_name.startswith("card 24: ")
+    shown = 'const n = document.activeElement; return n.matches("#play .move[tabindex=\'0\']") && n.dataset.move'
+
+    def keyed(key, cursor: int) -> None:
+        """``key`` on the focused card goes to card ``cursor`` (0: the start), and the focus is on it (at the start
+        the list's first card)."""
+        driver.switch_to.active_element.send_keys(key)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == cursor, f"card {cursor}")
+        assert wait_for(lambda: driver.execute_script(shown), f"the focus on card {cursor}") == str(max(cursor, 1))
+
+    stops[0].send_keys(Keys.ARROW_UP)  # a trick back: four cards
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 20, "a trick back")
+    assert wait_for(lambda: driver.execute_script(shown), "the focus on card 20") == "20"
+    keyed(Keys.ARROW_LEFT, 19)
+    keyed(Keys.HOME, 0)
+    keyed(Keys.ARROW_DOWN, 4)
+    later = driver.find_element("css selector", '#play .move[data-move="10"]')
+    assert later.accessible_name.endswith(", not yet played")
+    driver.execute_script("arguments[0].focus()", later)  # a screen reader's cursor on card 10
+    keyed(Keys.ENTER, 10)
+
 def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
     """The accessibility audit: the play list marked an inaccuracy, a mistake and a blunder by the colour of a wavy
     underline alone (and the graph by its dots' colour), which a player with weak colour vision cannot tell apart."""

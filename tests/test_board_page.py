@@ -122,6 +122,7 @@ PAIRS = [
     ("thinking…", css_colour(".thinking", "color"), WHITE, 4.5),
     ("a focused card's ring on the felt (blue was 1.8:1)", css_colour(".card.legal:focus-visible", "outline"), FELT, 3),
     ("a best card's outline on the felt", css_colour(".card.best", "outline"), FELT, 3),
+    ("a focused play list card's ring", css_colour(".play li span.move:focus-visible", "outline"), WHITE, 3),
     ("an inaccuracy's dot (was 1.9:1)", css_colour(".graph .dot.inaccuracy", "fill"), GRAPH, 3),
     ("a mistake's dot", css_colour(".graph .dot.mistake", "fill"), GRAPH, 3),
     ("a blunder's dot", css_colour(".graph .dot.blunder", "fill"), GRAPH, 3),

@@ -370,8 +370,12 @@ function renderObjectives() {
   select.value = S.objective;
 }
 
+// The play list: each card a step of the line to return to, by a click or from the keyboard (one tab stop, the
+// card shown; Enter or space goes to a card, ↑ ↓ a trick back or on, ← → Home End step as elsewhere, and the focus
+// follows the card shown; drawn again, the list keeps the focus it had).
 function renderPlay() {
   const list = $("play");
+  const focused = list.contains(document.activeElement);
   list.replaceChildren();
   const seats = S.view.seats;
   const grades = {};  // single dummy grades nothing: a grade is double dummy, it knows the hidden hands
@@ -395,13 +399,18 @@ function renderPlay() {
     const classes = [index + 1 === S.cursor ? "current" : "", index >= S.cursor ? "ahead" : "",
       grades[index + 1] ? grades[index + 1].grade : ""].join(" ");
     const grade = grades[index + 1] ? grades[index + 1].grade : "ok";
-    const span = el("span", { class: classes, title: grades[index + 1] ? describeGrade(grades[index + 1]) : name,
-      onclick: () => goTo(index + 1) }, name);
+    const about = grades[index + 1] ? describeGrade(grades[index + 1]) : name;
+    const stop = index + 1 === S.cursor || (S.cursor === 0 && index === 0);
+    const span = el("span", { class: `${classes} move`, title: about, role: "button", tabindex: stop ? "0" : "-1",
+      "aria-label": `card ${index + 1}: ${grades[index + 1] ? about : name}${index >= S.cursor ? ", not yet played" : ""}`,
+      dataset: { move: index + 1 }, onclick: () => goTo(index + 1) }, name);
+    if (index + 1 === S.cursor) span.setAttribute("aria-current", "step");
     if (GRADE_MARKS[grade]) {  // the grade in a sign too, not in the underline's colour alone
       span.append(el("abbr", { class: "grade", title: grade }, GRADE_MARKS[grade]));
     }
     item.append(span, " ");
   });
+  if (focused) list.querySelector('.move[tabindex="0"]')?.focus();
 }
 
 // The grades as annotators mark moves (chess's ?!, ? and ??), for the eye that does not tell the colours apart
@@ -958,6 +967,10 @@ async function start() {
       return;
     }
     if (card && cardKeys(card, e.key)) { e.preventDefault(); return; }  // on a card the arrows choose among the cards
+    const step = e.target.closest("#play .move");
+    if (step && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); goTo(Number(step.dataset.move)); return; }
+    const trick = { ArrowUp: -1, ArrowDown: 1 }[e.key];  // in the play list, its lines: a trick back or on
+    if (step && trick) { e.preventDefault(); goTo(Math.max(0, S.cursor + trick * S.view.seats)); return; }
     // a focused button or link keeps its own Enter and space (Upload..., |<): space plays the best card elsewhere
     if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a[href]")) return;
     const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
