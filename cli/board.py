@@ -14,7 +14,7 @@ import typer
 from solver.errors import StichError
 
 from .errors import EXIT_BAD_INPUT, file_name, message
-from .options import TABLE_MB, engine_for
+from .options import TABLE_MB, engine_for, finite_seconds
 
 
 def checked_allow_hosts(values: Optional[List[str]]) -> Optional[List[str]]:
@@ -49,6 +49,7 @@ def board(
              "machine. Without :PORT, with the board's port or none (a proxy on its standard port)."),
     no_open: bool = typer.Option(False, "--no-open", help="Only print the address; do not open a browser."),
     time_limit: float = typer.Option(120.0, "--time-limit", metavar="SECONDS", min=0.1, max=86400.0,
+                                     callback=finite_seconds,  # the range lets nan through, as every command's
                                      help="The longest one question (card values, the graph, the odds) may search."),
     table_mb: Optional[int] = TABLE_MB,
 ) -> None:

@@ -1067,6 +1067,16 @@ def test_the_command_refuses_a_bad_allow_host():
         "NAME:PORT" in " ".join(run.stderr.replace("│", " ").split())
 
 
+
+def test_the_command_refuses_a_time_limit_that_is_no_number():
+    """The board audit: ``--time-limit nan`` passed the option's range (every comparison with nan is false) and the
+    board served, its page's first request a 500 ("Out of range float values are not JSON compliant"): a usage
+    error, as every other command's --time-limit nan is."""
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "--no-open",
+                          "--port", "0", "--time-limit", "nan"], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, BROWSER="false"))
+    assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr
+    assert "Invalid value for '--time-limit': nan is not a number of seconds" in run.stderr
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="interfaces are read the Linux way")
 def test_the_startup_list_asks_no_multicast_dns(club_machine, monkeypatch):
     """The machine's names are looked up for the startup list; its NAME.local would be a multicast-DNS query that
