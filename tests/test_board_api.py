@@ -1077,6 +1077,20 @@ def test_the_command_refuses_a_time_limit_that_is_no_number():
                          env=dict(os.environ, BROWSER="false"))
     assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr
     assert "Invalid value for '--time-limit': nan is not a number of seconds" in run.stderr
+
+
+def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_board():
+    """The board audit: ``--host 192.0.2.1`` (an address of no interface here) said "Cannot assign requested address
+    ... (another board? try --port 0)", a hint no port helps with."""
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "--no-open",
+                          "--host", "192.0.2.1"], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, BROWSER="false"))
+    assert run.returncode == 1 and run.stdout == "" and "Traceback" not in run.stderr
+    assert "stich: cannot listen on 192.0.2.1:8421: Cannot assign requested address" in run.stderr
+    assert "not an address of this machine: --host takes one of its addresses, or 0.0.0.0 or :: for all" in run.stderr
+    assert "another board" not in run.stderr
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="interfaces are read the Linux way")
 def test_the_startup_list_asks_no_multicast_dns(club_machine, monkeypatch):
     """The machine's names are looked up for the startup list; its NAME.local would be a multicast-DNS query that
