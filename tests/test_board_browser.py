@@ -193,6 +193,35 @@ def test_a_card_value_on_the_page_is_the_engines(driver, server):
         assert card.get_attribute("title").endswith(f": {card.text} {unit} for seats 1+2")
 
 
+@pytest.mark.parametrize("label, path, cards", [("schafkopf.tbn board 1", "schafkopf.tbn", 6),
+                                                ("kratzen.tbn board 5", "kratzen.tbn", 2)])
+def test_every_card_on_the_page_shows_the_engines_value_in_schafkopf_and_kratzen(driver, server, label, path, cards):
+    """The other two games' tables as the first game's: each card of the seat to move shows the engine's value for
+    the page's default objective (Schafkopf's score, a Kratzen seat's own tricks), the best ones outlined, and the
+    number on the card's face is its value (with ▲ or ▼ where it counts towards a target)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, label, cards)
+    board = label.rsplit(" ", 1)[1]
+    position = next(p for p in solver.read_positions(EXAMPLES / path) if p.record.get("Board") == board)
+    start = solver.Position(position.game, position.rules, position.rules.start(), record=position.record)
+    for card in driver.execute_script("return S.moves.slice(0, S.cursor)"):
+        start = start.play(start.pack.parse(card).index)
+    objective = driver.execute_script("return S.values.objective")
+    seat = None if objective == "score" else start.state.to_move + 1
+    result = solver.solve(start, objective, seat=seat, cards=True)
+    expected = {card: result.achieved + value for card, value in result.card_names().items()}
+    assert values_on_page(driver) == expected
+    assert sorted(best_on_page(driver)) == sorted(card.name for card in result.best_cards())
+    yes_no = driver.execute_script("return S.values.yes_no")
+    for node in driver.find_elements("css selector", ".seat.to-move .card[data-value]"):
+        shown = node.find_element("css selector", ".value").text
+        value = int(node.get_attribute("data-value"))
+        if yes_no:  # a Kratzen seat's own tricks: the count, and ▲ or ▼ as it makes the seat's target or not
+            assert shown == f"{value}{'▲' if value >= result.objective.target else '▼'}", node.get_attribute("data-card")
+        else:
+            assert shown == str(value)
+
 def test_play_the_best_line_to_the_end_then_undo(driver, server):
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
