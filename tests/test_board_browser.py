@@ -837,7 +837,8 @@ def test_a_touch_screen_shows_no_keys(driver, server):
     assert not driver.execute_script(touch) and driver.execute_script(shown)  # headless: no hover, a fine pointer
     with touch_screen(driver, "(hover: none) and (pointer: coarse)"):
         assert not driver.execute_script(shown)
-        assert driver.find_element("id", "undo").get_attribute("title") == "Undo (←)"  # the buttons still say them
+        # the buttons still say them
+        assert driver.find_element("id", "undo").get_attribute("title") == "Undo (← or Backspace)"
     assert driver.execute_script(shown)
 
 
@@ -990,6 +991,29 @@ def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, serve
     assert later.accessible_name.endswith(", not yet played")
     driver.execute_script("arguments[0].focus()", later)  # a screen reader's cursor on card 10
     keyed(Keys.ENTER, 10)
+
+def test_backspace_takes_a_card_back_with_the_focus_on_the_cards(driver, server):
+    """The board audit: a keyboard player on the cards had no key to take a card back (← there chooses the previous
+    card; undo's ← needed three Tabs to a button first). Backspace takes one back from anywhere, and on a card the
+    focus stays with the cards: the seat to move again."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    start = moves(driver)
+    legal = driver.find_elements("css selector", ".seat.to-move .card.legal")
+    mover, chosen = driver.execute_script("return S.view.to_move"), legal[0].get_attribute("data-card")
+    legal[0].send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and moves(driver) == start + [chosen], f"{chosen} played")
+    focused = "const n = document.activeElement; return n.matches('.seat.to-move .card.legal') && n.dataset.card"
+    wait_for(lambda: driver.execute_script(focused), "the next seat's card in focus")
+    driver.switch_to.active_element.send_keys(Keys.BACKSPACE)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == len(start), "the card taken back")
+    assert driver.execute_script("return S.view.to_move") == mover
+    assert wait_for(lambda: driver.execute_script(focused), "the focus on the cards again")
+    assert driver.execute_script("return S.moves") == start + [chosen]  # kept: ▶ plays it again
+    driver.find_element("id", "best").send_keys(Keys.BACKSPACE)  # off the cards too
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == len(start) - 1, "one more back")
 
 def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
     """The accessibility audit: the play list marked an inaccuracy, a mistake and a blunder by the colour of a wavy

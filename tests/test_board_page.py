@@ -55,7 +55,8 @@ def test_every_button_has_a_name_in_words(page):
     for name, (attrs, text) in buttons.items():
         words = attrs.get("aria-label") or text
         assert re.search(r"[A-Za-z]{3}", words or ""), f"{name}: no name in words ({text!r})"
-    assert buttons["undo"][0]["aria-label"] == "Undo" and buttons["undo"][0]["aria-keyshortcuts"] == "ArrowLeft"
+    assert buttons["undo"][0]["aria-label"] == "Undo" and buttons["undo"][0]["aria-keyshortcuts"] == \
+        "ArrowLeft Backspace"
     assert buttons["best"][0]["aria-keyshortcuts"] == "Space"
 
 

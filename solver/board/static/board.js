@@ -966,6 +966,12 @@ async function start() {
       play(card.dataset.card);
       return;
     }
+    if (e.key === "Backspace") {  // takes a card back from anywhere, on a card too, where ← chooses among the cards
+      e.preventDefault();
+      if (card && S.cursor > 0) S.focusNext = true;  // the keys stay with the cards: the seat to move again
+      goTo(S.cursor - 1);
+      return;
+    }
     if (card && cardKeys(card, e.key)) { e.preventDefault(); return; }  // on a card the arrows choose among the cards
     const step = e.target.closest("#play .move");
     if (step && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); goTo(Number(step.dataset.move)); return; }
