@@ -218,7 +218,8 @@ def test_every_card_on_the_page_shows_the_engines_value_in_schafkopf_and_kratzen
         shown = node.find_element("css selector", ".value").text
         value = int(node.get_attribute("data-value"))
         if yes_no:  # a Kratzen seat's own tricks: the count, and ▲ or ▼ as it makes the seat's target or not
-            assert shown == f"{value}{'▲' if value >= result.objective.target else '▼'}", node.get_attribute("data-card")
+            mood = "▲" if value >= result.objective.target else "▼"
+            assert shown == f"{value}{mood}", node.get_attribute("data-card")
         else:
             assert shown == str(value)
 
