@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import threading
@@ -190,6 +191,10 @@ def test_a_card_value_on_the_page_is_the_engines(driver, server):
         # what the numbers count and whose they are (the board audit: "score: 4 for 1+2")
         unit = {"score": "game units", "points": "card points"}[name]
         assert driver.find_element("id", "summary").text.startswith(f"{name}: {result.total} {unit} for seats 1+2")
+        # the status region says the value, not the search's time after every card (the board audit)
+        took = driver.find_element("css selector", "#summary .took")
+        assert re.fullmatch(r" · \d+ ms| · \d+\.\d s", took.get_attribute("textContent"))
+        assert took.get_attribute("aria-hidden") == "true"
         assert card.get_attribute("title").endswith(f": {card.text} {unit} for seats 1+2")
 
 
