@@ -913,6 +913,10 @@ def test_bad_questions_are_refused():
             "nested too deeply")
     refused(c.post("/api/load", content=b'{"text": ' + deep + b"}", headers={"Content-Type": "application/json"}),
             400, "nested too deeply")
+    # a number of more digits than Python converts is JSON all the same: it was said not to be (the board audit)
+    long_number = b'{"game": "Kratzen", "seed": 1' + b"0" * 5000 + b"}"
+    refused(c.post("/api/deal", content=long_number, headers={"Content-Type": "application/json"}), 400,
+            "the request body has a number of 5,001 digits; the board reads numbers of at most 100")
     refused(c.post("/api/deal", json={"game": "Bridge", "seed": 1}), 400, "unknown game")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "x"}), 400, "seed")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": 9}), 400, "3 to 6")

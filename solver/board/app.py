@@ -65,6 +65,9 @@ MAX_ERROR_LENGTH = 2000
 #: The longest a request's body may take to arrive, in seconds from the request's start (2 MB over a slow wireless
 #: network takes some 20).
 DEFAULT_BODY_SECONDS = 60.0
+#: The most digits a whole number in a request's JSON may have (a seed's range, +-2**64, takes 20; Python converts
+#: at most 4,300).
+MAX_NUMBER_DIGITS = 100
 #: Samples of the single-dummy view: the default and the most a request may ask for.
 DEFAULT_SAMPLES = 100
 MAX_SAMPLES = 2000
@@ -294,9 +297,26 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+class _LongNumber(Exception):
+    """A JSON number of more digits than Python converts (4,300): valid JSON, which json.loads refused as not."""
+
+    def __init__(self, digits: str) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _whole_number(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _LongNumber(digits)
+    return int(digits)
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
     try:
-        body = json.loads(await request.body() or b"{}")
+        body = json.loads(await request.body() or b"{}", parse_int=_whole_number)
+    except _LongNumber as error:
+        raise BoardError(f"the request body has a number of {len(error.digits):,} digits; the board reads numbers of "
+                         f"at most {MAX_NUMBER_DIGITS} (a seed, a pot, a seat, a sample count)") from None
     except (ValueError, UnicodeDecodeError):
         raise BoardError("the request body is not JSON") from None
     except RecursionError:  # arrays or objects nested deeper than the decoder goes: no request of the page's
