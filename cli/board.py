@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import socket
 import sys
 import threading
@@ -14,7 +15,7 @@ import typer
 from solver.errors import StichError
 
 from .errors import EXIT_BAD_INPUT, file_name, message
-from .options import TABLE_MB, engine_for
+from .options import TABLE_MB, engine_for, finite_seconds
 
 
 def checked_allow_hosts(values: Optional[List[str]]) -> Optional[List[str]]:
@@ -49,6 +50,7 @@ def board(
              "machine. Without :PORT, with the board's port or none (a proxy on its standard port)."),
     no_open: bool = typer.Option(False, "--no-open", help="Only print the address; do not open a browser."),
     time_limit: float = typer.Option(120.0, "--time-limit", metavar="SECONDS", min=0.1, max=86400.0,
+                                     callback=finite_seconds,  # the range lets nan through, as every command's
                                      help="The longest one question (card values, the graph, the odds) may search."),
     table_mb: Optional[int] = TABLE_MB,
 ) -> None:
@@ -83,8 +85,7 @@ def board(
         listener = socket.create_server((host.strip("[]"), port), family=socket.AF_INET6 if ipv6 else socket.AF_INET,
                                         dualstack_ipv6=ipv6 and is_wildcard(host) and socket.has_dualstack_ipv6())
     except OSError as error:
-        message(f"stich: cannot listen on {host}:{port}: {error.strerror or error}"
-                + (" (another board? try --port 0)" if port else ""))
+        message(f"stich: cannot listen on {host}:{port}: {error.strerror or error}{listen_hint(error, port)}")
         raise typer.Exit(EXIT_BAD_INPUT) from None
     bound = listener.getsockname()[1]
     network = on_network(str(listener.getsockname()[0]))  # a name is as local as the address it was bound to
@@ -220,6 +221,18 @@ def _board_server():
                 super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
     return BoardServer
+
+
+def listen_hint(error: OSError, port: int) -> str:
+    """What to do about a socket the board could not open, by its cause: "another board? try --port 0" was said of
+    an address this machine does not have and of a name that does not resolve too, where no port helps."""
+    if isinstance(error, socket.gaierror):
+        return " (--host takes an address of this machine or a name that resolves to one)"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return " (not an address of this machine: --host takes one of its addresses, or 0.0.0.0 or :: for all)"
+    if error.errno == errno.EACCES and 0 < port < 1024:
+        return " (a port under 1024 is the system's: try --port 0)"
+    return " (another board? try --port 0)" if port else ""
 
 
 def address_url(host: str, port: int) -> str:

@@ -913,6 +913,10 @@ def test_bad_questions_are_refused():
             "nested too deeply")
     refused(c.post("/api/load", content=b'{"text": ' + deep + b"}", headers={"Content-Type": "application/json"}),
             400, "nested too deeply")
+    # a number of more digits than Python converts is JSON all the same: it was said not to be (the board audit)
+    long_number = b'{"game": "Kratzen", "seed": 1' + b"0" * 5000 + b"}"
+    refused(c.post("/api/deal", content=long_number, headers={"Content-Type": "application/json"}), 400,
+            "the request body has a number of 5,001 digits; the board reads numbers of at most 100")
     refused(c.post("/api/deal", json={"game": "Bridge", "seed": 1}), 400, "unknown game")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "x"}), 400, "seed")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": 9}), 400, "3 to 6")
@@ -1065,6 +1069,30 @@ def test_the_command_refuses_a_bad_allow_host():
     assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr  # a usage error (docs/cli.md)
     assert "Invalid value for '--allow-host': 'https://board.club.example/' is not a host name (expected NAME or " \
         "NAME:PORT" in " ".join(run.stderr.replace("│", " ").split())
+
+
+
+def test_the_command_refuses_a_time_limit_that_is_no_number():
+    """The board audit: ``--time-limit nan`` passed the option's range (every comparison with nan is false) and the
+    board served, its page's first request a 500 ("Out of range float values are not JSON compliant"): a usage
+    error, as every other command's --time-limit nan is."""
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "--no-open",
+                          "--port", "0", "--time-limit", "nan"], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, BROWSER="false"))
+    assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr
+    assert "Invalid value for '--time-limit': nan is not a number of seconds" in run.stderr
+
+
+def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_board():
+    """The board audit: ``--host 192.0.2.1`` (an address of no interface here) said "Cannot assign requested address
+    ... (another board? try --port 0)", a hint no port helps with."""
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "--no-open",
+                          "--host", "192.0.2.1"], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, BROWSER="false"))
+    assert run.returncode == 1 and run.stdout == "" and "Traceback" not in run.stderr
+    assert "stich: cannot listen on 192.0.2.1:8421: Cannot assign requested address" in run.stderr
+    assert "not an address of this machine: --host takes one of its addresses, or 0.0.0.0 or :: for all" in run.stderr
+    assert "another board" not in run.stderr
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="interfaces are read the Linux way")
@@ -1937,3 +1965,114 @@ def test_the_command_says_a_missing_board_and_unreadable_records_before_serving(
     assert lines[0] == (f"stich: {many} holds more than 1,000 records; the board opens at most 1,000 (the board opens "
                         "nothing of this file)")
     assert lines[1].startswith(f"stich: {latin}:1:") and lines[1].endswith("(the board opens nothing of this file)")
+
+
+def _asgi_post(app, path: str, body: dict, leave) -> list[dict]:
+    """POST ``body`` to the ASGI ``app`` as a client that closes its connection once the coroutine ``leave()``
+    returns; the messages the app sent back."""
+    sent: list[dict] = []
+    request = [{"type": "http.request", "body": json.dumps(body).encode(), "more_body": False}]
+
+    async def receive() -> dict:
+        if request:
+            return request.pop()
+        await leave()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")], "http_version": "1.1",
+             "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1), "root_path": ""}
+    asyncio.run(app(scope, receive, send))
+    return sent
+
+
+def test_a_client_that_leaves_mid_graph_stops_it(monkeypatch):
+    """A graph whose page closed its connection went on to its end (up to the time limit, 120 s), holding the
+    analysis thread that the odds and the other pages' graphs wait for (the board audit): it stops when its client
+    leaves."""
+    import threading
+
+    stopped: list[bool] = []
+    searching, ended = threading.Event(), threading.Event()
+
+    def post_mortem_until_stopped(position, engine=None, objective=None, time_limit=None, stop=None):
+        searching.set()
+        stopped.append(stop.wait(60))  # the page left at once: only a stop that never comes waits this long
+        ended.set()
+        raise solver.SearchStopped("stopped")
+
+    async def leave_once_searching() -> None:
+        await asyncio.get_running_loop().run_in_executor(None, searching.wait)
+
+    monkeypatch.setattr(board_app, "analyse_play", post_mortem_until_stopped)
+    app = create_app([ZR])
+    board = TestClient(app, base_url="http://127.0.0.1").get("/api/start").json()["open"]
+    sent = _asgi_post(app, "/api/curve", {"board": board, "moves": [], "client": "page"}, leave_once_searching)
+    assert ended.wait(120) and stopped == [True]
+    assert sent[0]["status"] == 409 and b"the client left" in sent[1]["body"]
+
+
+def _cli_json(*arguments: str) -> list[dict]:
+    """The JSON lines of ``stich ARGUMENTS`` (its exit code 0)."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    shown = CliRunner().invoke(app, list(arguments))
+    assert shown.exit_code == 0, shown.output
+    return [json.loads(line) for line in shown.stdout.splitlines() if line.startswith("{")]
+
+
+@pytest.mark.parametrize("path, board, cards_back", [
+    (ZR, "1", 12), (ZR, "2", 17), (ZR, "7", 3), (ZR, "3", 24),
+    (SK, "1", 14), (SK, "7", 4), (SK, "5", 9), (SK, "7", 32), (SK, "2", 16),
+    (KR, "5", 0), (KR, "5", 4), (KR, "2", 0), (KR, "3", 0),
+])
+def test_every_cards_value_on_the_board_is_stich_solves(tmp_path, path, board, cards_back):
+    """What a player at the table sees, each legal card's value and the best cards for every objective the board
+    offers, is `stich solve --cards --json` of the same position: the record's Play section with its last
+    ``cards_back`` cards taken back, saved by the board and solved by the command."""
+    c = client(path, board=board)
+    board_id, moves = opened(c)
+    assert cards_back <= len(moves)
+    moves = moves[:len(moves) - cards_back]
+    view = c.post("/api/position", json={"board": board_id, "moves": moves}).json()
+    assert not view["is_over"], "a position with a card to play"
+    saved = tmp_path / "position.tbn"
+    saved.write_text(c.post("/api/save", json={"board": board_id, "moves": moves}).text)
+    [solved] = _cli_json("solve", str(saved), "--cards", "--json", "-o", "all")
+    to_move = solved["position"]["to_move"]
+    for objective in view["objectives"]:
+        values = lines(c.post("/api/values", json={"board": board_id, "moves": moves,
+                                                   "objective": objective["name"]}))[-1]
+        assert values["kind"] == "values" and values["objective"] == objective["name"]
+        result = next(r for r in solved["results"] if r["objective"] == objective["name"]
+                      and r["seat"] in (None, to_move))
+        assert values["total"] == result["total"], objective
+        assert values["cards"] == {card: group["total"] for group in result["cards"] for card in group["cards"]}
+        assert sorted(values["best"]) == sorted(card for group in result["cards"] if group["best"]
+                                                for card in group["cards"])
+
+
+@pytest.mark.parametrize("path, board", [(ZR, "2"), (ZR, "4"), (SK, "1"), (SK, "4"), (KR, "5"), (KR, "1")])
+def test_the_settlement_at_the_end_of_the_best_line_is_stich_scores(tmp_path, path, board):
+    """Playing the best card (the page's ★ best) to the deal's end from the record's start, the table's settlement
+    is `stich score --json` of the record the board saves there: each seat's payment, and the pot's."""
+    c = client(path, board=board)
+    board_id, _ = opened(c)
+    moves: list[str] = []
+    view = c.post("/api/position", json={"board": board_id, "moves": moves}).json()
+    while view["settlement"] is None:
+        best = lines(c.post("/api/values", json={"board": board_id, "moves": moves}))[-1]["best"]
+        moves.append(best[0])
+        view = c.post("/api/position", json={"board": board_id, "moves": moves}).json()
+    saved = tmp_path / "played.tbn"
+    saved.write_text(c.post("/api/save", json={"board": board_id, "moves": moves}).text)
+    [scored] = _cli_json("score", str(saved), "--json")
+    shown = view["settlement"]
+    assert (shown["payments"], shown["pot"], shown["pot_change"]) == (scored["payments"], scored["pot"],
+                                                                       scored["pot_change"])
+    assert shown["notes"] == scored["notes"]

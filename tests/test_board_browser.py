@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import threading
@@ -190,8 +191,42 @@ def test_a_card_value_on_the_page_is_the_engines(driver, server):
         # what the numbers count and whose they are (the board audit: "score: 4 for 1+2")
         unit = {"score": "game units", "points": "card points"}[name]
         assert driver.find_element("id", "summary").text.startswith(f"{name}: {result.total} {unit} for seats 1+2")
+        # the status region says the value, not the search's time after every card (the board audit)
+        took = driver.find_element("css selector", "#summary .took")
+        assert re.fullmatch(r" · \d+ ms| · \d+\.\d s", took.get_attribute("textContent"))
+        assert took.get_attribute("aria-hidden") == "true"
         assert card.get_attribute("title").endswith(f": {card.text} {unit} for seats 1+2")
 
+
+@pytest.mark.parametrize("label, path, cards", [("schafkopf.tbn board 1", "schafkopf.tbn", 6),
+                                                ("kratzen.tbn board 5", "kratzen.tbn", 2)])
+def test_every_card_on_the_page_shows_the_engines_value_in_schafkopf_and_kratzen(driver, server, label, path, cards):
+    """The other two games' tables as the first game's: each card of the seat to move shows the engine's value for
+    the page's default objective (Schafkopf's score, a Kratzen seat's own tricks), the best ones outlined, and the
+    number on the card's face is its value (with ▲ or ▼ where it counts towards a target)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, label, cards)
+    board = label.rsplit(" ", 1)[1]
+    position = next(p for p in solver.read_positions(EXAMPLES / path) if p.record.get("Board") == board)
+    start = solver.Position(position.game, position.rules, position.rules.start(), record=position.record)
+    for card in driver.execute_script("return S.moves.slice(0, S.cursor)"):
+        start = start.play(start.pack.parse(card).index)
+    objective = driver.execute_script("return S.values.objective")
+    seat = None if objective == "score" else start.state.to_move + 1
+    result = solver.solve(start, objective, seat=seat, cards=True)
+    expected = {card: result.achieved + value for card, value in result.card_names().items()}
+    assert values_on_page(driver) == expected
+    assert sorted(best_on_page(driver)) == sorted(card.name for card in result.best_cards())
+    yes_no = driver.execute_script("return S.values.yes_no")
+    for node in driver.find_elements("css selector", ".seat.to-move .card[data-value]"):
+        shown = node.find_element("css selector", ".value").text
+        value = int(node.get_attribute("data-value"))
+        if yes_no:  # a Kratzen seat's own tricks: the count, and ▲ or ▼ as it makes the seat's target or not
+            mood = "▲" if value >= result.objective.target else "▼"
+            assert shown == f"{value}{mood}", node.get_attribute("data-card")
+        else:
+            assert shown == str(value)
 
 def test_play_the_best_line_to_the_end_then_undo(driver, server):
     driver.get(server)
@@ -808,7 +843,8 @@ def test_a_touch_screen_shows_no_keys(driver, server):
     assert not driver.execute_script(touch) and driver.execute_script(shown)  # headless: no hover, a fine pointer
     with touch_screen(driver, "(hover: none) and (pointer: coarse)"):
         assert not driver.execute_script(shown)
-        assert driver.find_element("id", "undo").get_attribute("title") == "Undo (←)"  # the buttons still say them
+        # the buttons still say them
+        assert driver.find_element("id", "undo").get_attribute("title") == "Undo (← or Backspace)"
     assert driver.execute_script(shown)
 
 
@@ -912,6 +948,78 @@ def test_a_screen_reader_is_told_what_the_eye_sees(driver, server):
     assert driver.find_element("id", "announce").get_attribute("textContent") == \
         "Seat 4 played Glatze of hearts (HG). Seat 1 to play."
 
+
+def test_a_screen_reader_is_told_what_the_deal_pays(driver, server):
+    """The board audit: at the deal's end the table's centre shows each seat's payment and the pot's change, but the
+    live region said only "The deal is over.": a screen reader's player never heard the result."""
+    text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+            '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n[Play "1"]\nSU S7 SK\nEK EO GA\nG8 SZ HA\nE9 HU HO\n*\n')
+    paste_record(driver, server, text, "S.view.is_over && S.view.pot.start === 14", "the deal's end")
+    assert driver.find_element("id", "announce").get_attribute("textContent") == (
+        "Seat 3 played Herz Ober (HO). Seat 1 won the trick. The deal is over. "
+        "It pays (chips): seat 1 +6, seat 2 -14, seat 3 +6; the pot goes from 14 to 16.")
+    driver.execute_script("goTo(S.cursor - 1)")  # one card back: nothing settled, nothing paid
+    wait_for(lambda: settled(driver) and not driver.execute_script("return S.view.is_over"), "a card back")
+    assert "pays" not in driver.find_element("id", "announce").get_attribute("textContent")
+
+def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, server):
+    """The board audit: the play list's cards, which a click returns to, were plain text no key reached and a
+    screen reader did not offer to press. They are buttons with one tab stop, the card shown (aria-current), each
+    named with its number; Enter goes to a card, ↑ ↓ a trick back or on, and the focus follows the card shown."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 1")
+    driver.execute_script("goTo(S.moves.length)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor === S.moves.length"), "the end")
+    assert driver.execute_script("return S.cursor") == 24
+    stops = driver.find_elements("css selector", '#play .move[tabindex="0"]')
+    assert [stop.get_attribute("data-move") for stop in stops] == ["24"]
+    assert stops[0].get_attribute("aria-current") == "step" and stops[0].aria_role == "button"
+    assert stops[0].accessible_name.startswith("card 24: ")
+    shown = 'const n = document.activeElement; return n.matches("#play .move[tabindex=\'0\']") && n.dataset.move'
+
+    def keyed(key, cursor: int) -> None:
+        """``key`` on the focused card goes to card ``cursor`` (0: the start), and the focus is on it (at the start
+        the list's first card)."""
+        driver.switch_to.active_element.send_keys(key)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == cursor, f"card {cursor}")
+        assert wait_for(lambda: driver.execute_script(shown), f"the focus on card {cursor}") == str(max(cursor, 1))
+
+    stops[0].send_keys(Keys.ARROW_UP)  # a trick back: four cards
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 20, "a trick back")
+    assert wait_for(lambda: driver.execute_script(shown), "the focus on card 20") == "20"
+    keyed(Keys.ARROW_LEFT, 19)
+    keyed(Keys.HOME, 0)
+    keyed(Keys.ARROW_DOWN, 4)
+    later = driver.find_element("css selector", '#play .move[data-move="10"]')
+    assert later.accessible_name.endswith(", not yet played")
+    driver.execute_script("arguments[0].focus()", later)  # a screen reader's cursor on card 10
+    keyed(Keys.ENTER, 10)
+
+def test_backspace_takes_a_card_back_with_the_focus_on_the_cards(driver, server):
+    """The board audit: a keyboard player on the cards had no key to take a card back (← there chooses the previous
+    card; undo's ← needed three Tabs to a button first). Backspace takes one back from anywhere, and on a card the
+    focus stays with the cards: the seat to move again."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    start = moves(driver)
+    legal = driver.find_elements("css selector", ".seat.to-move .card.legal")
+    mover, chosen = driver.execute_script("return S.view.to_move"), legal[0].get_attribute("data-card")
+    legal[0].send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and moves(driver) == start + [chosen], f"{chosen} played")
+    focused = "const n = document.activeElement; return n.matches('.seat.to-move .card.legal') && n.dataset.card"
+    wait_for(lambda: driver.execute_script(focused), "the next seat's card in focus")
+    driver.switch_to.active_element.send_keys(Keys.BACKSPACE)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == len(start), "the card taken back")
+    assert driver.execute_script("return S.view.to_move") == mover
+    assert wait_for(lambda: driver.execute_script(focused), "the focus on the cards again")
+    assert driver.execute_script("return S.moves") == start + [chosen]  # kept: ▶ plays it again
+    driver.find_element("id", "best").send_keys(Keys.BACKSPACE)  # off the cards too
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == len(start) - 1, "one more back")
 
 def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
     """The accessibility audit: the play list marked an inaccuracy, a mistake and a blunder by the colour of a wavy

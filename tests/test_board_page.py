@@ -55,7 +55,8 @@ def test_every_button_has_a_name_in_words(page):
     for name, (attrs, text) in buttons.items():
         words = attrs.get("aria-label") or text
         assert re.search(r"[A-Za-z]{3}", words or ""), f"{name}: no name in words ({text!r})"
-    assert buttons["undo"][0]["aria-label"] == "Undo" and buttons["undo"][0]["aria-keyshortcuts"] == "ArrowLeft"
+    assert buttons["undo"][0]["aria-label"] == "Undo" and buttons["undo"][0]["aria-keyshortcuts"] == \
+        "ArrowLeft Backspace"
     assert buttons["best"][0]["aria-keyshortcuts"] == "Space"
 
 
@@ -122,6 +123,7 @@ PAIRS = [
     ("thinking…", css_colour(".thinking", "color"), WHITE, 4.5),
     ("a focused card's ring on the felt (blue was 1.8:1)", css_colour(".card.legal:focus-visible", "outline"), FELT, 3),
     ("a best card's outline on the felt", css_colour(".card.best", "outline"), FELT, 3),
+    ("a focused play list card's ring", css_colour(".play li span.move:focus-visible", "outline"), WHITE, 3),
     ("an inaccuracy's dot (was 1.9:1)", css_colour(".graph .dot.inaccuracy", "fill"), GRAPH, 3),
     ("a mistake's dot", css_colour(".graph .dot.mistake", "fill"), GRAPH, 3),
     ("a blunder's dot", css_colour(".graph .dot.blunder", "fill"), GRAPH, 3),

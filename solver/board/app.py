@@ -65,6 +65,9 @@ MAX_ERROR_LENGTH = 2000
 #: The longest a request's body may take to arrive, in seconds from the request's start (2 MB over a slow wireless
 #: network takes some 20).
 DEFAULT_BODY_SECONDS = 60.0
+#: The most digits a whole number in a request's JSON may have (a seed's range, +-2**64, takes 20; Python converts
+#: at most 4,300).
+MAX_NUMBER_DIGITS = 100
 #: Samples of the single-dummy view: the default and the most a request may ask for.
 DEFAULT_SAMPLES = 100
 MAX_SAMPLES = 2000
@@ -294,9 +297,26 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+class _LongNumber(Exception):
+    """A JSON number of more digits than Python converts (4,300): valid JSON, which json.loads refused as not."""
+
+    def __init__(self, digits: str) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _whole_number(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _LongNumber(digits)
+    return int(digits)
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
     try:
-        body = json.loads(await request.body() or b"{}")
+        body = json.loads(await request.body() or b"{}", parse_int=_whole_number)
+    except _LongNumber as error:
+        raise BoardError(f"the request body has a number of {len(error.digits):,} digits; the board reads numbers of "
+                         f"at most {MAX_NUMBER_DIGITS} (a seed, a pot, a seat, a sample count)") from None
     except (ValueError, UnicodeDecodeError):
         raise BoardError("the request body is not JSON") from None
     except RecursionError:  # arrays or objects nested deeper than the decoder goes: no request of the page's
@@ -318,6 +338,12 @@ def _moves(body: dict[str, Any]) -> Sequence[object]:
     if not isinstance(moves, list):
         raise BoardError("moves is a list of card tokens")
     return moves
+
+
+async def _client_left(request: Request) -> None:
+    """Returns once the client of ``request``, whose body has been read, has gone (its connection closed)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
@@ -518,7 +544,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             finally:
                 engine.stop_event = None
 
-        return await analysed(_client(body) + ":curve", work)
+        return await analysed(request, _client(body) + ":curve", work)
 
     async def odds(request: Request) -> Response:
         """The single-dummy view: the analyser's odds for the seat to move (or the seat asked for), streamed as JSON
@@ -586,15 +612,24 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 update.cancel()
             searches.release(slot, stop)
 
-    async def analysed(slot: str, work: Callable[[threading.Event], dict[str, Any]]) -> Response:
+    async def analysed(request: Request, slot: str, work: Callable[[threading.Event], dict[str, Any]]) -> Response:
         """``work(stop)`` on the analysis thread as the question of ``slot``: its document, or 409 when it was
-        stopped (by a newer question of the slot, or the time limit)."""
+        stopped (by a newer question of the slot, or the time limit). A client that leaves stops it: its answer is
+        nobody's, and it held the analysis thread (the odds waiting behind it) until the time limit."""
         stop = searches.claim(slot)
+        answer = asyncio.ensure_future(searches.run(lambda: work(stop), searches.analysis))
+        answer.add_done_callback(lambda done: done.cancelled() or done.exception())  # a left client's is nobody's
+        leaving = asyncio.ensure_future(_client_left(request))
         try:
-            return JSONResponse(await searches.run(lambda: work(stop), searches.analysis))
+            await asyncio.wait({answer, leaving}, return_when=asyncio.FIRST_COMPLETED)
+            if not answer.done():
+                stop.set()
+                return JSONResponse({"kind": "stopped", "reason": "the client left"}, status_code=409)
+            return JSONResponse(answer.result())
         except SearchStopped:
             return JSONResponse(stopped_document(stop.is_set(), searches.time_limit), status_code=409)
         finally:
+            leaving.cancel()
             searches.release(slot, stop)
 
     async def save(request: Request) -> Response:

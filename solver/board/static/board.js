@@ -370,8 +370,12 @@ function renderObjectives() {
   select.value = S.objective;
 }
 
+// The play list: each card a step of the line to return to, by a click or from the keyboard (one tab stop, the
+// card shown; Enter or space goes to a card, ↑ ↓ a trick back or on, ← → Home End step as elsewhere, and the focus
+// follows the card shown; drawn again, the list keeps the focus it had).
 function renderPlay() {
   const list = $("play");
+  const focused = list.contains(document.activeElement);
   list.replaceChildren();
   const seats = S.view.seats;
   const grades = {};  // single dummy grades nothing: a grade is double dummy, it knows the hidden hands
@@ -395,13 +399,18 @@ function renderPlay() {
     const classes = [index + 1 === S.cursor ? "current" : "", index >= S.cursor ? "ahead" : "",
       grades[index + 1] ? grades[index + 1].grade : ""].join(" ");
     const grade = grades[index + 1] ? grades[index + 1].grade : "ok";
-    const span = el("span", { class: classes, title: grades[index + 1] ? describeGrade(grades[index + 1]) : name,
-      onclick: () => goTo(index + 1) }, name);
+    const about = grades[index + 1] ? describeGrade(grades[index + 1]) : name;
+    const stop = index + 1 === S.cursor || (S.cursor === 0 && index === 0);
+    const span = el("span", { class: `${classes} move`, title: about, role: "button", tabindex: stop ? "0" : "-1",
+      "aria-label": `card ${index + 1}: ${grades[index + 1] ? about : name}${index >= S.cursor ? ", not yet played" : ""}`,
+      dataset: { move: index + 1 }, onclick: () => goTo(index + 1) }, name);
+    if (index + 1 === S.cursor) span.setAttribute("aria-current", "step");
     if (GRADE_MARKS[grade]) {  // the grade in a sign too, not in the underline's colour alone
       span.append(el("abbr", { class: "grade", title: grade }, GRADE_MARKS[grade]));
     }
     item.append(span, " ");
   });
+  if (focused) list.querySelector('.move[tabindex="0"]')?.focus();
 }
 
 // The grades as annotators mark moves (chess's ?!, ? and ??), for the eye that does not tell the colours apart
@@ -494,8 +503,11 @@ function renderValues() {
     const wants = values.mover_maximises || S.view.is_over ? "" : ` · seat ${S.view.to_move} plays for the least`;
     const moods = values.yes_no && !S.view.is_over
       ? ` · ${MOODS.good} good, ${MOODS.bad} bad for seat ${S.view.to_move}` : "";
-    summary.textContent = S.mode === "sd" ? "" : `${what} for ${seatsText(values.maximiser)}${wants}${moods}` +
-      (values.seconds !== null ? ` · ${values.seconds < 1 ? Math.round(values.seconds * 1000) + " ms" : values.seconds.toFixed(1) + " s"}` : "");
+    // the search's time is for the eye: the status region said "1 ms" after every card to a screen reader
+    const took = values.seconds === null ? "" : ` · ${values.seconds < 1 ? Math.round(values.seconds * 1000) + " ms"
+      : values.seconds.toFixed(1) + " s"}`;
+    summary.replaceChildren(...(S.mode === "sd" ? [] : [`${what} for ${seatsText(values.maximiser)}${wants}${moods}`,
+      el("span", { class: "took", "aria-hidden": "true" }, took)]));
     summary.title = values.description;
   } else if (values.kind === "slow") {
     summary.textContent = `a long search: card by card (${Object.keys(values.partial || {}).length}/${values.cards})`;
@@ -825,7 +837,7 @@ async function refresh() {
 }
 
 // What a sighted player sees change on the table after a step, said to a screen reader (an aria-live region): the
-// card just played and by whom, the trick's winner, and whose turn it is.
+// card just played and by whom, the trick's winner, whose turn it is, and once the play settles the deal what it pays.
 function announce() {
   const view = S.view;
   const trick = view.trick.length ? view.trick : view.history.length ? view.history[view.history.length - 1].cards : [];
@@ -834,7 +846,20 @@ function announce() {
   if (last) said.push(`Seat ${last.seat} played ${last.spoken}.`);
   if (last && !view.trick.length) said.push(`Seat ${view.history[view.history.length - 1].winner} won the trick.`);
   said.push(view.is_over ? "The deal is over." : `Seat ${view.to_move} to play.`);
+  said.push(...settlementWords(view));
   $("announce").textContent = said.join(" ");
+}
+
+// The settlement the table's centre shows, in sentences (its "→" and "·" are signs a screen reader reads out
+// as such): nothing before the play settles the deal.
+function settlementWords(view) {
+  const settled = view.settlement;
+  if (!settled) return [];
+  const said = view.is_over ? [] : settled.notes.map((note) => `${note}.`);  // a lost Tout, settled at its trick
+  const pot = settled.pot === null ? "" : `; the pot goes from ${settled.pot} to ${settled.pot + settled.pot_change}`;
+  said.push(`It pays (${view.score_unit}): ` +
+    settled.payments.map((p, i) => `seat ${i + 1} ${signed(p)}`).join(", ") + `${pot}.`);
+  return said;
 }
 
 function play(name) {
@@ -944,7 +969,17 @@ async function start() {
       play(card.dataset.card);
       return;
     }
+    if (e.key === "Backspace") {  // takes a card back from anywhere, on a card too, where ← chooses among the cards
+      e.preventDefault();
+      if (card && S.cursor > 0) S.focusNext = true;  // the keys stay with the cards: the seat to move again
+      goTo(S.cursor - 1);
+      return;
+    }
     if (card && cardKeys(card, e.key)) { e.preventDefault(); return; }  // on a card the arrows choose among the cards
+    const step = e.target.closest("#play .move");
+    if (step && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); goTo(Number(step.dataset.move)); return; }
+    const trick = { ArrowUp: -1, ArrowDown: 1 }[e.key];  // in the play list, its lines: a trick back or on
+    if (step && trick) { e.preventDefault(); goTo(Math.max(0, S.cursor + trick * S.view.seats)); return; }
     // a focused button or link keeps its own Enter and space (Upload..., |<): space plays the best card elsewhere
     if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a[href]")) return;
     const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
