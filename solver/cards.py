@@ -202,7 +202,7 @@ class Pack:
     def parse(self, token: str | Card) -> Card:
         """The card a token names (case-insensitive, aliases and Unicode suit signs allowed)."""
         index = self.lookup(token)
-        if index is None and isinstance(token, Card):  # "Card(EA) is not a card of the Kratzen pack", which has EA
+        if index is None and isinstance(token, Card):  # another pack's card: not "EA is not a card" of a pack with EA
             owner = pack_game(token) or "another"
             raise UnknownCardError(f"{token.name} is a card of the {owner} pack, not of the {self.game} pack (a "
                                    f"game takes its own pack's cards, or tokens)")

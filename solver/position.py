@@ -36,6 +36,11 @@ class PlayedTrick:
     cards: tuple[Card, ...]
     winner: int
 
+    def __repr__(self) -> str:
+        # the cards by name: a whole play's tricks spelt out card by card as Card.of(game, name) are unreadable
+        return (f"<PlayedTrick {self.number}: {' '.join(card.name for card in self.cards)}, led by seat {self.leader},"
+                f" won by seat {self.winner}>")
+
 
 #: The score's name as an objective (``stich solve -o score``, :func:`solver.solve`): the settlement search's
 #: (solver.score_objective), which the rules' objectives do not include.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import networkx as nx
 
+from .games.outcome import side_text
 from .html_tables import html_lines, html_table
 
 
@@ -29,8 +30,9 @@ class StrategyTree(nx.DiGraph):
         if "root" not in self:
             return [title]
         maximiser = str(graph.get("maximiser", ""))
-        # a side as every command writes it (side_text): ``1+2``, a side of one seat ``seat 1``
-        whose = "" if not maximiser else f" of seat {maximiser}" if "+" not in maximiser else f" of {maximiser}"
+        seats = maximiser.split("+")  # as the trees write it; a graph made by hand may say anything
+        whose = (f" of {side_text([int(seat) for seat in seats])}" if all(seat.isdigit() for seat in seats)
+                 else f" of {maximiser}" if maximiser else "")
         target = f" (needs {graph['target']})" if "target" in graph else ""
         value = self.nodes["root"].get("value", "-")
         return [title, f"{graph.get('objective', 'value')}{whose}: {value}{target} at the root"]

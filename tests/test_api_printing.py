@@ -637,3 +637,12 @@ def test_a_card_and_a_card_set_repr_as_the_expression_that_gives_them_back():
     toy = solver.Pack("Toy", (Card(0, "X1", "X", "1", 0, 0),), {"X1": 0})  # registered by no game
     assert repr(toy.cards[0]) == "<Card X1 of no game's pack>"
     assert repr(CardSet(toy, 1)) == "<CardSet X1 of the Toy pack>"
+
+
+def test_a_position_s_played_tricks_print_their_cards_by_name():
+    """A played trick's repr names its cards as a Play section does: a whole play written as Card.of(...) calls,
+    four to a trick, ran to hundreds of characters a trick."""
+    position = next(iter(solver.read_positions(Path(__file__).parent.parent / "examples" / "schafkopf.tbn")))
+    assert [repr(trick) for trick in position.history[:2]] == [
+        "<PlayedTrick 1: EO H7 HU H8, led by seat 1, won by seat 1>",
+        "<PlayedTrick 2: HZ G7 GU HO, led by seat 1, won by seat 4>"]

@@ -475,7 +475,8 @@ def test_stray_text_after_a_bad_record_is_reported_not_skipped():
     """After a bad record the reader skipped every block up to one that starts with a tag or a comment, unsaid: a
     line of stray text, and even a whole record whose first tag lost its '[' (which is an error after a good
     record), vanished from the batch. Now the bad record ends at its blank line and what follows is read as after
-    any record: each stray block is reported at its line and column, the records after it still read."""
+    any record: a run of stray blocks is reported at its first block's line and column (the 'hello' block after it
+    is of the same run), the records after it still read."""
     text = ('[Game "Kratzen"]\n[Deal "oops]\n\n'
             'Game "Schafkopf"]\n[Board "2"]\n\n'
             'hello world\n\n'
@@ -484,12 +485,30 @@ def test_stray_text_after_a_bad_record_is_reported_not_skipped():
     assert [str(item) if isinstance(item, ParseError) else item.get("Board") for item in results] == [
         "stray.tbn:2:7: unterminated tag value (got '\"oops]', expected a closing '\"')",
         "stray.tbn:4:1: a tag without its '[' (got 'Game', expected '[' before the tag name)",
-        "stray.tbn:7:1: cards before any tag (got 'hello', expected a tag such as [Game \"...\"])",
         "3"]
     # the same stray blocks after a good record: said alike
     good = list(iter_records(io.StringIO('[Game "Kratzen"]\n\n' + text.split("\n\n", 1)[1]), name="stray.tbn"))
-    assert [(item.line + 1, item.column, item.message) for item in good[1:3]] == [
-        (item.line, item.column, item.message) for item in results[1:3]]  # one line shorter above them
+    assert [(item.line + 1, item.column, item.message) for item in good[1:2]] == [
+        (item.line, item.column, item.message) for item in results[1:2]]  # one line shorter above them
+    hello = list(iter_records(io.StringIO(text.replace("Game \"Schafkopf\"]\n[Board \"2\"]\n\n", "")), name="s.tbn"))
+    assert [str(item) if isinstance(item, ParseError) else item.get("Board") for item in hello][1:] == [
+        "s.tbn:4:1: cards before any tag (got 'hello', expected a tag such as [Game \"...\"])", "3"]
+
+
+@pytest.mark.parametrize("first_tag", ['[Board "1"]', '[Board "oops]'])
+def test_stray_blocks_are_said_once_up_to_the_next_record(first_tag):
+    """A Play section spaced out by blank lines, after a good record or a bad one: its first stray block is said,
+    the blocks after it (the same mistake) are not said again, and the record after them is read."""
+    text = ('[Game "Schafkopf"]\n' + first_tag + '\n[Play "1"]\nEO H7 HU H8\n\nHZ G7 GU HO\n\nEK EA E8 E7\n\n'
+            'HK S7 EU SU\n\n[Game "Kratzen"]\n[Board "2"]\n')
+    results = list(iter_records(io.StringIO(text), name="spaced.tbn"))
+    errors = [(item.line, item.column) for item in results if isinstance(item, ParseError)]
+    assert errors == ([(6, 1)] if first_tag.endswith('1"]') else [(2, 8), (6, 1)])
+    assert [item.get("Board") for item in results if not isinstance(item, ParseError)] == (
+        ["1", "2"] if first_tag.endswith('1"]') else ["2"])
+    paragraphs = list(iter_records(io.StringIO('[Deal "oops]\n\none\n\ntwo\n\nthree\n\n[Board "3"]\n'), name="p.tbn"))
+    assert [(item.line, item.column) if isinstance(item, ParseError) else item.get("Board") for item in paragraphs] == [
+        (1, 7), (3, 1), "3"]
 
 
 def test_iter_records_after_unclosed_brace():

@@ -57,6 +57,7 @@ MAX_RECORD_LENGTH = 1_000_000  # characters of one record's lines (line breaks c
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 _SPECIAL = '[]{}"%;'  # characters that can never be part of a card token
 _LINE_COMMENT_STARTS = "%;"
+_RECORD_STARTS = ("[", "%", ";", "{")  # what the first line of a record may begin with
 _READ_LIMIT = 4 * MAX_LINE_LENGTH + 2  # a line of MAX_LINE_LENGTH 4-byte characters and a CR LF still fits
 #: Past this many characters (bytes) an overlong line is not skipped to its end: the reading of the stream stops, so
 #: that an endless one (/dev/zero, a stream with no line break) cannot take unbounded time.
@@ -667,11 +668,15 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
     builder = _Builder(source)
     size = 0  # characters of the record being built
     last: Record | None = None
-    skipping = False  # after an error, the rest of the bad record: to the next blank line
+    # after an error, what is skipped unsaid: a bad record's rest, to its blank line ("record"); after stray text
+    # between records (said once), its block and every block after it up to one that can start a record ("stray",
+    # and "stray-blank" once a blank line ended a block)
+    skipping: str | None = None
     for number, text in _physical_lines(stream, source):
-        if skipping:
-            skipping = isinstance(text, ParseError) or bool(text.strip())
-            continue
+        if skipping is not None:
+            skipping = _skipped(skipping, text)
+            if skipping is not None:
+                continue
         blank = isinstance(text, str) and not text.strip()
         done: Record | None = None
         try:
@@ -693,12 +698,14 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
             if not recover:
                 raise
             error.record_line = builder.tags[0].line if builder.tags else error.line
-            # the bad record ends at the next blank line; what follows is read as any text between records is, so
-            # stray text there is reported (its cards after a blank line inside its Play section with the hint)
+            # a bad record ends at its blank line, and what follows is read as any text between records is: stray
+            # text there is said once (cards after a blank line inside a Play section with the hint), and its
+            # further blocks (the rest of a Play section spaced out by blank lines) are not said again
             open_play = builder.play is not None and not builder.play.terminated
+            stray = not builder.tags and isinstance(text, str) and not text.strip().startswith(_RECORD_STARTS)
             lexer, builder, size = _Lexer(source), _Builder(source), 0
             builder.after_open_play = open_play
-            skipping = not blank
+            skipping = "stray" if stray else None if blank else "record"
             yield error
             continue
         if done is not None:
@@ -717,6 +724,18 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
         yield builder.finish()
     elif builder.comments and last is not None:
         _attach_trailing(last, builder.comments)
+
+
+def _skipped(skipping: str, text: str | ParseError) -> str | None:
+    """What is still skipped after an error (see ``_read``) once ``text`` is read; None: read ``text``."""
+    if isinstance(text, ParseError):
+        return skipping
+    stripped = text.strip()
+    if not stripped:
+        return None if skipping == "record" else "stray-blank"
+    if skipping == "stray-blank" and stripped.startswith(_RECORD_STARTS):
+        return None
+    return "record" if skipping == "record" else "stray"
 
 
 def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseError]]:
