@@ -89,6 +89,28 @@ def test_unknown_flag_raises_variant_error_naming_it(game, flag):
     assert isinstance(info.value, ValueError) and isinstance(info.value, StichError)
 
 
+@pytest.mark.parametrize("game, flag, message", [
+    (Zwanzigerrufen, "must_undertrump", "variant flag 'must_undertrump' is Kratzen's, not Zwanzigerrufen's "
+                                        "(Zwanzigerrufen's flags: called_tarock, "),
+    (Kratzen, "sagotrick", "variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's (Kratzen's flags: "
+                           "first_leader, must_undertrump, weli_also_bells)"),
+    (Zwanzigerrufen, "weli_also_bels", "unknown variant flag 'weli_also_bels'; did you mean 'weli_also_bells'? "
+                                       "(a flag of Kratzen, not of Zwanzigerrufen; Zwanzigerrufen's flags: "),
+    (Schafkopf, "sagotrik", "did you mean 'sagotrick'? (a flag of Zwanzigerrufen, not of Schafkopf; "),
+    (Kratzen, "must_undertrum", "unknown variant flag 'must_undertrum'; did you mean 'must_undertrump'? (this "
+                                "game's flags: "),
+])
+def test_another_games_flag_is_named_as_such(game, flag, message):
+    """A flag spelt right but of another game was refused as "unknown variant flag" with no hint, which reads as a
+    typo: the message names the game whose flag it is, and a misspelling of another game's flag suggests it."""
+    with pytest.raises(VariantError) as info:
+        game.variant({flag: "true"})
+    assert message in str(info.value)
+    with pytest.raises(VariantError) as info:
+        game.variant(f"{flag}=true")  # the text form, as a [Variant] tag and --variant give it
+    assert message in str(info.value)
+
+
 def test_unknown_flag_in_text_form():
     with pytest.raises(VariantError) as info:
         Zwanzigerrufen.variant("tie_44=no_score, bogus=1")
