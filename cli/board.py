@@ -14,7 +14,7 @@ import typer
 from solver.errors import StichError
 
 from .errors import EXIT_BAD_INPUT, file_name, message
-from .options import TABLE_MB, engine_for
+from .options import TABLE_MB, VARIANT, engine_for, parse_variant_options
 
 
 def checked_allow_hosts(values: Optional[List[str]]) -> Optional[List[str]]:
@@ -51,6 +51,7 @@ def board(
     time_limit: float = typer.Option(120.0, "--time-limit", metavar="SECONDS", min=0.1, max=86400.0,
                                      help="The longest one question (card values, the graph, the odds) may search."),
     table_mb: Optional[int] = TABLE_MB,
+    variant: Optional[List[str]] = VARIANT,
 ) -> None:
     """Open records on a table in the browser: every hand, the trick, each legal card's double-dummy value, click
     to play, undo and redo, the evaluation graph with the mistakes, single-dummy odds, save as .tbn. Ctrl-C stops."""
@@ -62,6 +63,7 @@ def board(
 
     from solver.board.session import MAX_FILE_BYTES, too_large_text
 
+    flags = parse_variant_options(variant)
     for path in files or []:
         if path != Path("-") and path.exists() and not path.is_file():
             message(f"stich: {path}: not a regular file (the board reads its files again when a page loads, which a "
@@ -74,7 +76,7 @@ def board(
         if size > MAX_FILE_BYTES:
             message(f"stich: {too_large_text(path, size)}")
             raise typer.Exit(EXIT_BAD_INPUT)
-    said_at_start(files or [], board)
+    said_at_start(files or [], board, flags)
     # the card values search on every core the graph and the odds leave free (docs/board.md: the core budget)
     engine = engine_for(table_mb) or EngineSolver()
     try:
@@ -89,7 +91,7 @@ def board(
     bound = listener.getsockname()[1]
     network = on_network(str(listener.getsockname()[0]))  # a name is as local as the address it was bound to
     app = create_app(files or [], board=board, host=host, port=bound, time_limit=time_limit,
-                     engine=engine, allow_hosts=allow_hosts or [], network=network)
+                     engine=engine, allow_hosts=allow_hosts or [], network=network, variant=flags)
     local = ("::1" if ipv6 else "127.0.0.1") if is_wildcard(host) else host.strip("[]")  # what this machine opens
     url = address_url(local, bound)
     print(url, flush=True)
@@ -116,12 +118,12 @@ def board(
 HEADER_SECONDS = 30.0
 
 
-def said_at_start(files: List[Path], board: Optional[str]) -> None:
+def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dict] = None) -> None:
     """What the page would say of the files only once opened, said on stderr before serving, read as the page
     reads them (at most its 1,000 records a file, UTF-8): each record that cannot be opened (``FILE:LINE:COL:
     ...``, at most the page's 20 a file), a file the page opens nothing of, and a ``--board`` no file has or whose
     record cannot be opened (exit 1, as every other command refuses it: the page opened another record and said so
-    in a corner)."""
+    in a corner). ``variant``: the --variant flags, over each record's as the page takes them."""
     import io
 
     from solver.board.session import BoardError, Boards, decoded_text
@@ -136,7 +138,7 @@ def said_at_start(files: List[Path], board: Optional[str]) -> None:
     for path in files:
         try:
             text = decoded_text(path.read_bytes(), str(path))
-            boards, refused = store.add_text_said(text, str(path))
+            boards, refused = store.add_text_said(text, str(path), variant)
         except BoardError as error:
             message(f"stich: {error} (the board opens nothing of this file)")
             continue

@@ -1937,3 +1937,39 @@ def test_the_command_says_a_missing_board_and_unreadable_records_before_serving(
     assert lines[0] == (f"stich: {many} holds more than 1,000 records; the board opens at most 1,000 (the board opens "
                         "nothing of this file)")
     assert lines[1].startswith(f"stich: {latin}:1:") and lines[1].endswith("(the board opens nothing of this file)")
+
+
+def test_variant_option_plays_the_named_files_under_the_flags_and_the_saved_record_keeps_them(tmp_path):
+    """`stich board` had no --variant, unlike every other command that reads a deal: a what-if under another flag
+    could not be played on the board. Here must_undertrump=false lets seat 3, void in the led acorns and unable to
+    overtrump the HA, throw its G8 (RULES.md 3.2); the saved record carries the flag and reads back the same."""
+    path = tmp_path / "undertrump.tbn"
+    path.write_text('[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n', encoding="utf-8")
+
+    def legal_of_seat_3(c: TestClient) -> tuple[str, list[str]]:
+        board = c.get("/api/start").json()["open"]
+        view = c.post("/api/position", json={"board": board, "moves": ["E9", "HA"]}).json()
+        return board, [card["name"] for card in view["hands"][2]["cards"] if card["legal"]]
+
+    assert legal_of_seat_3(client(path))[1] == ["H7"]  # the default: a void seat that cannot overtrump still trumps
+    c = client(path, variant={"must_undertrump": "false"})
+    board, legal = legal_of_seat_3(c)
+    assert legal == ["H7", "G8"]
+    assert c.post("/api/position", json={"board": board, "moves": []}).json()["variant"] == "must_undertrump=false"
+    saved = c.post("/api/save", json={"board": board, "moves": ["E9", "HA"]}).text
+    assert '[Variant "must_undertrump=false"]' in saved
+    again = next(solver.read_positions(_write(tmp_path, saved)))
+    assert sorted(str(card) for card in again.legal_cards()) == ["G8", "H7"]
+    # another game's flag refuses the file's records, saying whose flag it is
+    other = client(path, variant={"sagotrick": "off"}).get("/api/start").json()["files"][0]
+    assert other["boards"] == [] and "variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's" in other["error"]
+
+
+def test_board_variant_option_is_checked_as_every_commands(tmp_path):
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    result = CliRunner().invoke(app, ["board", str(KR), "--no-open", "--variant", "must_undertrum=false"])
+    assert result.exit_code == 2 and "did you mean 'must_undertrump'?" in result.output
+    assert "Traceback" not in result.output
