@@ -111,6 +111,22 @@ def test_another_games_flag_is_named_as_such(game, flag, message):
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize("game, text, message", [
+    (Zwanzigerrufen, "sagotrick=any-order", "takes any_order | mond_skus_pagat | off, not 'any-order'; "
+                                            "did you mean 'any_order'?"),
+    (Zwanzigerrufen, "tie_44=no-score", "takes declarers_lose | no_score, not 'no-score'; did you mean 'no_score'?"),
+    (Kratzen, "must_undertrump=ture", "takes true or false, not 'ture'; did you mean 'true'?"),
+    (Schafkopf, "runaway_count_at=dael", "takes lead | deal, not 'dael'; did you mean 'deal'?"),
+    (Kratzen, "first_leader=x", "takes attacker | forehand, not 'x'"),
+])
+def test_a_misspelt_value_suggests_the_closest(game, text, message):
+    """A value with a hyphen for the underscore or a typo named every value but not the one meant, as a misspelt
+    flag's name does."""
+    with pytest.raises(VariantError) as info:
+        game.variant(text)
+    assert str(info.value).endswith(message)
+
+
 def test_unknown_flag_in_text_form():
     with pytest.raises(VariantError) as info:
         Zwanzigerrufen.variant("tie_44=no_score, bogus=1")
