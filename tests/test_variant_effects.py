@@ -255,3 +255,24 @@ def test_pagat_via_sagotrick_decides_whether_the_last_trick_is_a_pagat_ultimo(tm
     # the settlement moves by the silent Pagat Ultimo: 1, doubled in a Solo, paid 3 times to the soloist
     assert made() == ({"pagat_ultimo": True, "pagat_beaten": False}, 60)
     assert made("--variant", "pagat_via_sagotrick=false") == ({"pagat_ultimo": False, "pagat_beaten": False}, 54)
+
+
+def payments(path: Path, *options: str) -> tuple[list[int], list[str]]:
+    """The seats' payments and the items' names that `stich score --json` gives."""
+    result = runner.invoke(app, ["score", str(path), "--json", *options])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    return document["payments"], [item["name"] for item in document["items"]]
+
+
+def test_captured_card_bonuses_count_only_cards_a_side_took(tmp_path):
+    """card_bonus_basis=captured: the soloist took TS, T1 and T21, a Trull (1, x2 in a Solo, x3 to the soloist);
+    no King is in this ending, so nobody made 4 Kings (the defenders were given it, from every card the
+    declarer did not take, absent ones too). Items: game 4 and Absolut 2 lost, Valat 24 and Trull 2 made."""
+    path = tmp_path / "ending.tbn"
+    path.write_text('[Game "Zwanzigerrufen"]\n[Deal "1: TS T21 / T1 T4 / T5 T6 / T7 T8"]\n[Contract "Solo"]\n'
+                    '[Play "1"]\nTS T1 T5 T7\nT21 T4 T6 T8\n', encoding="utf-8")
+    assert payments(path) == ([54, -18, -18, -18], ["game", "absolut", "valat"])
+    assert payments(path, "--variant", "card_bonus_basis=captured") == (
+        [60, -20, -20, -20], ["game", "absolut", "valat", "trull"])
+    assert payments(written(path, "--variant", "card_bonus_basis=captured"))[0] == [60, -20, -20, -20]

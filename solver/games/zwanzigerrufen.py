@@ -432,7 +432,9 @@ class TarockOutcome:
             wanted = sum(1 << c for c in cards)
             taken = self.facts.declarer_captured
             if side != self.rules.declaring_side:
-                taken = ~taken
+                # the dealt cards the declarers did not take: an ending's absent cards were taken by nobody, and
+                # the complement alone gave the defenders a 4 Kings of no king
+                taken = reduce(or_, self.rules.deal.hands, 0) & ~taken
             return taken & wanted == wanted
         return dealt_together(self.rules.deal, cards) in side
 
