@@ -276,3 +276,41 @@ def test_captured_card_bonuses_count_only_cards_a_side_took(tmp_path):
     assert payments(path, "--variant", "card_bonus_basis=captured") == (
         [60, -20, -20, -20], ["game", "absolut", "valat", "trull"])
     assert payments(written(path, "--variant", "card_bonus_basis=captured"))[0] == [60, -20, -20, -20]
+
+
+# The soloist, seat 1, loses both tricks: game 4 (solo_value), the defenders' silent Absolut 1 x2 in a Solo, and
+# their Valat 6 x the game value (x2 in a Solo only under double_valat_in_solo); each defender gets the sum.
+SOLO_LOST = ('[Game "Zwanzigerrufen"]\n[Deal "1: T4 SG / TS SK / T5 SJ / T6 SN"]\n[Contract "Solo"]\n'
+             '[Play "1"]\nT4 TS T5 T6\nSK SJ SN SG\n')
+# Normal game, seat 3 the partner: seat 1's TS catches seat 2's T21, a Mondfang (1) against 2+4; the declarers
+# also take the Valat (6) and, in this small ending, lose the game (1) and the Absolut (1).
+MONDFANG = ('[Game "Zwanzigerrufen"]\n[Deal "1: TS SK / T21 SG / T4 SJ / T5 SN"]\n[Contract "Normal T20"]\n'
+            '[Partner "3"]\n[Play "1"]\nTS T21 T4 T5\nSK SG SJ SN\n')
+# Wenz: the declarer holds EU GU (2 Laufende) and takes both tricks (Schwarz 2) but only 37 points: the game (5)
+# and, by default, the Laufende go to the defenders; only_if_holder_wins drops them.
+WENZ = ('[Game "Schafkopf"]\n[Deal "1: EU GU / EA E9 / GA G9 / SA S9"]\n[Contract "Wenz"]\n'
+        '[Play "1"]\nEU EA GA SA\nGU E9 G9 S9\n')
+
+
+@pytest.mark.parametrize("record, flag, plain, flagged", [
+    (SOLO_LOST, "solo_value=5", -3 * (4 + 2 + 24), -3 * (5 + 2 + 30)),
+    (SOLO_LOST, "double_valat_in_solo=true", -3 * (4 + 2 + 24), -3 * (4 + 2 + 48)),
+    (SOLO_LOST, "valat_mode=replaces_game", -3 * (4 + 2 + 24), -3 * (2 + 24)),
+    (SOLO_LOST, "valat_mode=cancels_other_bonuses", -3 * (4 + 2 + 24), -3 * (4 + 24)),
+    (SOLO_LOST, "valat_mode=multiplies_total", -3 * (4 + 2 + 24), -3 * (4 + 2) * 6),
+    (MONDFANG, "mondfang=player", [-1 - 1 + 6 + 1, 1 + 1 - 6 - 1, -1 - 1 + 6 + 1, 1 + 1 - 6 - 1],
+     [-1 - 1 + 6 + 1, 1 + 1 - 6 - 3, -1 - 1 + 6 + 1, 1 + 1 - 6 + 1]),
+    (WENZ, "laufende_mode=only_if_holder_wins", -3 * (5 - 2 + 2), -3 * (5 - 2)),
+])
+def test_a_scoring_flag_changes_the_settlement(tmp_path, record, flag, plain, flagged):
+    """Hand-worked settlements (docs/scoring.md) with and without the flag; the record show --tbn writes under the
+    flag settles the same. An int is the declarer's payment in a solo (each defender pays a third of it)."""
+    path = tmp_path / "deal.tbn"
+    path.write_text(record, encoding="utf-8")
+
+    def expected(value):
+        return value if isinstance(value, list) else [value] + [-value // 3] * 3
+
+    assert payments(path)[0] == expected(plain)
+    assert payments(path, "--variant", flag)[0] == expected(flagged)
+    assert payments(written(path, "--variant", flag))[0] == expected(flagged)
