@@ -587,3 +587,26 @@ def test_a_bad_flag_of_a_variant_tag_is_pointed_at(tmp_path):
     assert "sagotrick takes" in str(caught.value)
     # the token is the pair at fault, not the whole tag's value cut short from its start
     assert caught.value.token == "sagotrick=bogus" and "(got 'sagotrick=bogus'" in str(caught.value)
+
+
+def test_docs_rules_md_lists_every_flag_with_its_values_default_first_and_its_rules_paragraph():
+    """The flag table of docs/rules.md is what a user reads to pick a flag: every flag of every game is in it, with
+    the values the flag takes (its default first) and the RULES.md paragraph it reads differently."""
+    text = (Path(__file__).parent.parent / "docs" / "rules.md").read_text()
+    rows = {}
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) == 5 and cells[1].startswith("`"):
+            rows[cells[1].strip("`")] = cells
+    for game in (Zwanzigerrufen, Schafkopf, Kratzen):
+        for name, flag in game.flags.items():
+            _, _, paragraph, values, effect = rows.pop(name)
+            assert paragraph[:1] in "123" and effect, name
+            if flag.kind is bool:
+                shown = ["true", "false"] if flag.default else ["false", "true"]
+            elif flag.kind is int:
+                shown = [str(flag.default)]
+            else:
+                shown = [flag.default] + [value for value in flag.kind if value != flag.default]
+            assert [value.strip("` ") for value in values.split("(")[0].split(",")][:len(shown)] == shown, name
+    assert rows == {}  # and no flag the games have not
