@@ -135,21 +135,27 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
         raise typer.BadParameter("--board picks a record of the FILEs: give the file", param_hint="'--board'")
     store = Boards()  # the page's reading, on boards of its own
     found = unreadable = False
+    def has_record(text: str | None, path: Path) -> bool:
+        """Whether the text holds a record ``--board`` picks that the board could not open (said above)."""
+        return text is not None and any(not isinstance(record, StichError) and selected(record, board)
+                                        for record in iter_records(io.StringIO(text), name=str(path)))
+
     for path in files:
+        text = None
         try:
             text = decoded_text(path.read_bytes(), str(path))
             boards, refused = store.add_text_said(text, str(path), variant)
         except BoardError as error:
             message(f"stich: {error} (the board opens nothing of this file)")
+            # every record refused (a --variant of another game): the --board record is there, not missing
+            unreadable = unreadable or (board is not None and not found and has_record(text, path))
             continue
         for line in refused:
             message(f"stich: {line} (the board opens the file's other records)")
         if board is None or found:
             continue
         found = any(selected(opened.record, board) for opened in boards)
-        unreadable = unreadable or (not found and any(
-            not isinstance(record, StichError) and selected(record, board)
-            for record in iter_records(io.StringIO(text), name=str(path))))
+        unreadable = unreadable or (not found and has_record(text, path))
     if board is not None and not found:
         if not unreadable:  # a record that cannot be opened was said above, with why
             message(f"stich: {no_such_record(', '.join(str(path) for path in files), board, None, 0)}")

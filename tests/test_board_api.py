@@ -1973,3 +1973,28 @@ def test_board_variant_option_is_checked_as_every_commands(tmp_path):
     result = CliRunner().invoke(app, ["board", str(KR), "--no-open", "--variant", "must_undertrum=false"])
     assert result.exit_code == 2 and "did you mean 'must_undertrump'?" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path, monkeypatch):
+    """``stich board k.tbn -b 1 --variant sagotrick=off``: every Kratzen record refuses the Zwanzigerrufen flag, so
+    the board opens nothing of the file, and then said 'no record with [Board "1"]' of a record that is there (the
+    file's refusal was not looked at for the --board record). It says the refusal alone, exit 1."""
+    from typer.testing import CliRunner
+
+    import uvicorn
+
+    from solver.cli.main import app
+
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: object())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    result = CliRunner().invoke(app, ["board", str(KR), "-b", "1", "--variant", "sagotrick=off", "--no-open",
+                                      "-p", "0"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's" in result.stderr
+    assert "no record with" not in result.stderr
+    # a file of one record that cannot be opened, picked by --board: the same
+    broken = tmp_path / "broken.tbn"
+    broken.write_text('[Game "Schafkopf"]\n[Board "1"]\n[Deal "1: EA / GA / HA / SA"]\n[Contract "Solo H"]\n'
+                      '[Declarer "9"]\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["board", str(broken), "-b", "1", "--no-open", "-p", "0"])
+    assert result.exit_code == 1 and "no record with" not in result.stderr and "Declarer" in result.stderr
