@@ -314,3 +314,20 @@ def test_a_scoring_flag_changes_the_settlement(tmp_path, record, flag, plain, fl
     assert payments(path)[0] == expected(plain)
     assert payments(path, "--variant", flag)[0] == expected(flagged)
     assert payments(written(path, "--variant", flag))[0] == expected(flagged)
+
+
+def test_check_says_a_captured_card_bonus_the_ending_cannot_hold_is_not_made(tmp_path):
+    """`stich check` under card_bonus_basis=captured said of an ending without the four Kings, played out or not,
+    that 'the tricks still to come decide' its 4 Kings: no trick can, as the score (nobody makes it) says."""
+    path = tmp_path / "ending.tbn"
+    path.write_text('[Game "Zwanzigerrufen"]\n[Deal "1: TS T21 / T1 T4 / T5 T6 / T7 T8"]\n[Contract "Solo"]\n',
+                    encoding="utf-8")
+
+    def dealt(*options: str) -> dict[str, object]:
+        result = runner.invoke(app, ["check", str(path), "--json", "--variant", "card_bonus_basis=captured",
+                                     *options])
+        assert result.exit_code == 0, result.output
+        return {bonus["bonus"]: bonus["made"] for bonus in json.loads(result.stdout)["dealt_bonuses"]}
+
+    assert dealt() == {"trull": None, "four_kings": False}  # the Trull's cards are all here: the play decides
+    assert dealt("--play", "TS T1 T5 T7 T21 T4 T6 T8") == {"trull": True, "four_kings": False}

@@ -492,7 +492,9 @@ def dealt_bonus(rules: Rules, state: PlayState, bonus: str) -> DealtBonus:
                 taken[trick.winner] |= 1 << card
         wanted = sum(1 << card for card in cards)
         sides = {rules.side_of(seat) for seat in range(rules.seats) if taken[seat] & wanted}
-        if len(sides) > 1:
+        if wanted & ~reduce(or_, rules.deal.hands, 0):
+            made, side, reason = False, frozenset[int](), f"the ending does not hold {how_many}"
+        elif len(sides) > 1:
             made, side, reason = False, frozenset[int](), "the sides split them in the tricks"
         elif sides and reduce(or_, (taken[s] for s in next(iter(sides)))) & wanted == wanted:
             side = next(iter(sides))
