@@ -783,6 +783,12 @@ class Game(metaclass=GameType):
         return {}
 
     @classmethod
+    def idle_flags(cls, variant: Variant, tags: Mapping[str, object]) -> list[str]:
+        """What to say of each flag set in ``variant`` that cannot change the play for want of the rule state
+        ``tags`` would give (a hand analysis has no record): a user would else read the answer as the flag's."""
+        return []
+
+    @classmethod
     def hidden_in_contract(cls, contract: Contract) -> str | None:
         """What the contract as written leaves to the declarer's hand though the table hears it (Zwanzigerrufen's
         ``Normal``: the called card), or None. Another seat's analysis must be told it: every sample would else

@@ -832,6 +832,13 @@ class Zwanzigerrufen(Game):
         return {"pagat_announcer": pagat_announcer(list(announcements))} if announcements else {}
 
     @classmethod
+    def idle_flags(cls, variant: Variant, tags: Mapping[str, object]) -> list[str]:
+        if variant["hard_pagat_reservation"] and tags.get("pagat_announcer") is None:
+            return ["hard_pagat_reservation changes nothing here: nobody announced the Pagat (announce it, "
+                    "'N: Pagat', or analyse from a record with [Announcements])"]
+        return []
+
+    @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
         return frozenset({"partner", "pagat_announcer"} if contract.kind == "normal" else {"pagat_announcer"})
 
