@@ -21,8 +21,8 @@ from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import (FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position,
-                             best_card_parts, bonus_table, draw_sample, hand_position, measure_words, opening_note,
-                             opening_table, position_setup, share, spread_text, summary_lines)
+                             announced_tags, best_card_parts, bonus_table, draw_sample, hand_position, measure_words,
+                             opening_note, opening_table, position_setup, share, spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -284,9 +284,10 @@ def analyse(
                        cards=[("--hand", hand), *(("--known", cards) for cards in owners.values())],
                        seat_options=[("--seat", seat), *(("--known", other) for other in owners)], pot=pot,
                        announcements=announce)
-    if get_game(game).variant(flags).get("hard_pagat_reservation"):  # read as the game reads it (checked above)
-        message("stich: hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat (analyse "
-                "from a record with [Announcements] for that)")
+    chosen = get_game(game)  # the flags and announcements read as the game reads them (checked above)
+    for note in chosen.idle_flags(chosen.variant(flags), announced_tags(chosen, announce, seats or
+                                                                         chosen.seat_counts[0])):
+        message(f"stich: {note}")
     with input_errors():
         with live_analysis(samples, as_json, emit_json if as_json else render_analysis, checkpoint) as show:
             analysis = analyse_hand(game, hand, seat, contract, known=owners, samples=samples, seed=seed,

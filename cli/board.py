@@ -15,7 +15,7 @@ import typer
 from solver.errors import StichError
 
 from .errors import EXIT_BAD_INPUT, file_name, message
-from .options import TABLE_MB, engine_for, finite_seconds
+from .options import TABLE_MB, VARIANT, engine_for, finite_seconds, parse_variant_options
 
 
 def checked_allow_hosts(values: Optional[List[str]]) -> Optional[List[str]]:
@@ -53,6 +53,7 @@ def board(
                                      callback=finite_seconds,  # the range lets nan through, as every command's
                                      help="The longest one question (card values, the graph, the odds) may search."),
     table_mb: Optional[int] = TABLE_MB,
+    variant: Optional[List[str]] = VARIANT,
 ) -> None:
     """Open records on a table in the browser: every hand, the trick, each legal card's double-dummy value, click
     to play, undo and redo, the evaluation graph with the mistakes, single-dummy odds, save as .tbn. Ctrl-C stops."""
@@ -64,6 +65,7 @@ def board(
 
     from solver.board.session import MAX_FILE_BYTES, too_large_text
 
+    flags = parse_variant_options(variant)
     for path in files or []:
         if path != Path("-") and path.exists() and not path.is_file():
             message(f"stich: {path}: not a regular file (the board reads its files again when a page loads, which a "
@@ -76,7 +78,7 @@ def board(
         if size > MAX_FILE_BYTES:
             message(f"stich: {too_large_text(path, size)}")
             raise typer.Exit(EXIT_BAD_INPUT)
-    said_at_start(files or [], board)
+    said_at_start(files or [], board, flags)
     # the card values search on every core the graph and the odds leave free (docs/board.md: the core budget)
     engine = engine_for(table_mb) or EngineSolver()
     try:
@@ -90,7 +92,7 @@ def board(
     bound = listener.getsockname()[1]
     network = on_network(str(listener.getsockname()[0]))  # a name is as local as the address it was bound to
     app = create_app(files or [], board=board, host=host, port=bound, time_limit=time_limit,
-                     engine=engine, allow_hosts=allow_hosts or [], network=network)
+                     engine=engine, allow_hosts=allow_hosts or [], network=network, variant=flags)
     local = ("::1" if ipv6 else "127.0.0.1") if is_wildcard(host) else host.strip("[]")  # what this machine opens
     url = address_url(local, bound)
     print(url, flush=True)
@@ -117,12 +119,12 @@ def board(
 HEADER_SECONDS = 30.0
 
 
-def said_at_start(files: List[Path], board: Optional[str]) -> None:
+def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dict] = None) -> None:
     """What the page would say of the files only once opened, said on stderr before serving, read as the page
     reads them (at most its 1,000 records a file, UTF-8): each record that cannot be opened (``FILE:LINE:COL:
     ...``, at most the page's 20 a file), a file the page opens nothing of, and a ``--board`` no file has or whose
     record cannot be opened (exit 1, as every other command refuses it: the page opened another record and said so
-    in a corner)."""
+    in a corner). ``variant``: the --variant flags, over each record's as the page takes them."""
     import io
 
     from solver.board.session import BoardError, Boards, decoded_text
@@ -134,21 +136,27 @@ def said_at_start(files: List[Path], board: Optional[str]) -> None:
         raise typer.BadParameter("--board picks a record of the FILEs: give the file", param_hint="'--board'")
     store = Boards()  # the page's reading, on boards of its own
     found = unreadable = False
+    def has_record(text: str | None, path: Path) -> bool:
+        """Whether the text holds a record ``--board`` picks that the board could not open (said above)."""
+        return text is not None and any(not isinstance(record, StichError) and selected(record, board)
+                                        for record in iter_records(io.StringIO(text), name=str(path)))
+
     for path in files:
+        text = None
         try:
             text = decoded_text(path.read_bytes(), str(path))
-            boards, refused = store.add_text_said(text, str(path))
+            boards, refused = store.add_text_said(text, str(path), variant)
         except BoardError as error:
             message(f"stich: {error} (the board opens nothing of this file)")
+            # every record refused (a --variant of another game): the --board record is there, not missing
+            unreadable = unreadable or (board is not None and not found and has_record(text, path))
             continue
         for line in refused:
             message(f"stich: {line} (the board opens the file's other records)")
         if board is None or found:
             continue
         found = any(selected(opened.record, board) for opened in boards)
-        unreadable = unreadable or (not found and any(
-            not isinstance(record, StichError) and selected(record, board)
-            for record in iter_records(io.StringIO(text), name=str(path))))
+        unreadable = unreadable or (not found and has_record(text, path))
     if board is not None and not found:
         if not unreadable:  # a record that cannot be opened was said above, with why
             message(f"stich: {no_such_record(', '.join(str(path) for path in files), board, None, 0)}")

@@ -38,7 +38,8 @@ class Flag:
                 return True
             if text in _FALSE:
                 return False
-            raise VariantError(f"variant flag {self.name} takes true or false, not {quoted(value)}")
+            raise VariantError(f"variant flag {self.name} takes true or false, not {quoted(value)}"
+                               f"{did_you_mean(text, sorted(_TRUE | _FALSE))}")
         if self.kind is int:
             text = str(value).strip()
             # ASCII digits only, as every number of the format: int() would also take '1_0', '+5' and other scripts'
@@ -59,7 +60,8 @@ class Flag:
         text = str(value).strip().lower()
         if text not in self.kind:  # type: ignore[operator]
             choices = " | ".join(self.kind)  # type: ignore[arg-type]
-            raise VariantError(f"variant flag {self.name} takes {choices}, not {quoted(value)}")
+            raise VariantError(f"variant flag {self.name} takes {choices}, not {quoted(value)}"
+                               f"{did_you_mean(text, self.kind)}")  # type: ignore[arg-type]
         return text
 
 

@@ -2076,3 +2076,64 @@ def test_the_settlement_at_the_end_of_the_best_line_is_stich_scores(tmp_path, pa
     assert (shown["payments"], shown["pot"], shown["pot_change"]) == (scored["payments"], scored["pot"],
                                                                        scored["pot_change"])
     assert shown["notes"] == scored["notes"]
+
+
+def test_variant_option_plays_the_named_files_under_the_flags_and_the_saved_record_keeps_them(tmp_path):
+    """`stich board` had no --variant, unlike every other command that reads a deal: a what-if under another flag
+    could not be played on the board. Here must_undertrump=false lets seat 3, void in the led acorns and unable to
+    overtrump the HA, throw its G8 (RULES.md 3.2); the saved record carries the flag and reads back the same."""
+    path = tmp_path / "undertrump.tbn"
+    path.write_text('[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n', encoding="utf-8")
+
+    def legal_of_seat_3(c: TestClient) -> tuple[str, list[str]]:
+        board = c.get("/api/start").json()["open"]
+        view = c.post("/api/position", json={"board": board, "moves": ["E9", "HA"]}).json()
+        return board, [card["name"] for card in view["hands"][2]["cards"] if card["legal"]]
+
+    assert legal_of_seat_3(client(path))[1] == ["H7"]  # the default: a void seat that cannot overtrump still trumps
+    c = client(path, variant={"must_undertrump": "false"})
+    board, legal = legal_of_seat_3(c)
+    assert legal == ["H7", "G8"]
+    assert c.post("/api/position", json={"board": board, "moves": []}).json()["variant"] == "must_undertrump=false"
+    saved = c.post("/api/save", json={"board": board, "moves": ["E9", "HA"]}).text
+    assert '[Variant "must_undertrump=false"]' in saved
+    again = next(solver.read_positions(_write(tmp_path, saved)))
+    assert sorted(str(card) for card in again.legal_cards()) == ["G8", "H7"]
+    # another game's flag refuses the file's records, saying whose flag it is
+    other = client(path, variant={"sagotrick": "off"}).get("/api/start").json()["files"][0]
+    assert other["boards"] == [] and "variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's" in other["error"]
+
+
+def test_board_variant_option_is_checked_as_every_commands(tmp_path):
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    result = CliRunner().invoke(app, ["board", str(KR), "--no-open", "--variant", "must_undertrum=false"])
+    assert result.exit_code == 2 and "did you mean 'must_undertrump'?" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path, monkeypatch):
+    """``stich board k.tbn -b 1 --variant sagotrick=off``: every Kratzen record refuses the Zwanzigerrufen flag, so
+    the board opens nothing of the file, and then said 'no record with [Board "1"]' of a record that is there (the
+    file's refusal was not looked at for the --board record). It says the refusal alone, exit 1."""
+    from typer.testing import CliRunner
+
+    import uvicorn
+
+    from solver.cli.main import app
+
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: object())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    result = CliRunner().invoke(app, ["board", str(KR), "-b", "1", "--variant", "sagotrick=off", "--no-open",
+                                      "-p", "0"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's" in result.stderr
+    assert "no record with" not in result.stderr
+    # a file of one record that cannot be opened, picked by --board: the same
+    broken = tmp_path / "broken.tbn"
+    broken.write_text('[Game "Schafkopf"]\n[Board "1"]\n[Deal "1: EA / GA / HA / SA"]\n[Contract "Solo H"]\n'
+                      '[Declarer "9"]\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["board", str(broken), "-b", "1", "--no-open", "-p", "0"])
+    assert result.exit_code == 1 and "no record with" not in result.stderr and "Declarer" in result.stderr

@@ -376,18 +376,19 @@ def test_cli_md_s_bench_examples_show_what_bench_prints_but_for_its_timings(tmp_
 
 def test_rules_md_lists_every_variant_flag_with_its_values_default_first() -> None:
     """docs/rules.md's table of variant flags is where a user learns what ``--variant`` takes: each row is a flag of
-    its game with the values the flag takes, the default first (a number flag its default and range), and every flag
-    of every game has its row."""
+    its game with the RULES.md paragraph it reads differently and the values the flag takes, the default first (a
+    number flag its default and range), and every flag of every game has its row."""
     from solver.games import GAMES
     from solver.variant import value_text
 
     text = TEXT[ROOT / "docs" / "rules.md"]
-    rows = re.findall(r"^\| ?(\w*) \| `(\w+)` \| (.*?) \| .* \|$", text, re.MULTILINE)
+    rows = re.findall(r"^\| ?(\w*) \| `(\w+)` \| ([^|]*?) \| ([^|]*?) \| .* \|$", text, re.MULTILINE)
     listed: dict[tuple[str, str], str] = {}
     game = ""
-    for name, flag, values in rows:
+    for name, flag, paragraph, values in rows:
         game = name or game
         listed[(game, flag)] = values
+        assert re.match(r"[123](\.\d+)?\b", paragraph), (flag, paragraph)  # a paragraph of RULES.md 1-3
     expected = {}
     for each in GAMES:
         for flag in each.flags.values():

@@ -89,6 +89,44 @@ def test_unknown_flag_raises_variant_error_naming_it(game, flag):
     assert isinstance(info.value, ValueError) and isinstance(info.value, StichError)
 
 
+@pytest.mark.parametrize("game, flag, message", [
+    (Zwanzigerrufen, "must_undertrump", "variant flag 'must_undertrump' is Kratzen's, not Zwanzigerrufen's "
+                                        "(Zwanzigerrufen's flags: called_tarock, "),
+    (Kratzen, "sagotrick", "variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's (Kratzen's flags: "
+                           "first_leader, must_undertrump, weli_also_bells)"),
+    (Zwanzigerrufen, "weli_also_bels", "unknown variant flag 'weli_also_bels'; did you mean 'weli_also_bells'? "
+                                       "(a flag of Kratzen, not of Zwanzigerrufen; Zwanzigerrufen's flags: "),
+    (Schafkopf, "sagotrik", "did you mean 'sagotrick'? (a flag of Zwanzigerrufen, not of Schafkopf; "),
+    (Kratzen, "must_undertrum", "unknown variant flag 'must_undertrum'; did you mean 'must_undertrump'? (this "
+                                "game's flags: "),
+])
+def test_another_games_flag_is_named_as_such(game, flag, message):
+    """A flag spelt right but of another game was refused as "unknown variant flag" with no hint, which reads as a
+    typo: the message names the game whose flag it is, and a misspelling of another game's flag suggests it."""
+    with pytest.raises(VariantError) as info:
+        game.variant({flag: "true"})
+    assert message in str(info.value)
+    with pytest.raises(VariantError) as info:
+        game.variant(f"{flag}=true")  # the text form, as a [Variant] tag and --variant give it
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize("game, text, message", [
+    (Zwanzigerrufen, "sagotrick=any-order", "takes any_order | mond_skus_pagat | off, not 'any-order'; "
+                                            "did you mean 'any_order'?"),
+    (Zwanzigerrufen, "tie_44=no-score", "takes declarers_lose | no_score, not 'no-score'; did you mean 'no_score'?"),
+    (Kratzen, "must_undertrump=ture", "takes true or false, not 'ture'; did you mean 'true'?"),
+    (Schafkopf, "runaway_count_at=dael", "takes lead | deal, not 'dael'; did you mean 'deal'?"),
+    (Kratzen, "first_leader=x", "takes attacker | forehand, not 'x'"),
+])
+def test_a_misspelt_value_suggests_the_closest(game, text, message):
+    """A value with a hyphen for the underscore or a typo named every value but not the one meant, as a misspelt
+    flag's name does."""
+    with pytest.raises(VariantError) as info:
+        game.variant(text)
+    assert str(info.value).endswith(message)
+
+
 def test_unknown_flag_in_text_form():
     with pytest.raises(VariantError) as info:
         Zwanzigerrufen.variant("tie_44=no_score, bogus=1")

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Sequence, TypeVar
+from typing import Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -349,14 +349,16 @@ async def _client_left(request: Request) -> None:
 def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
                port: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
                body_seconds: float = DEFAULT_BODY_SECONDS, engine: EngineSolver | None = None,
-               allow_hosts: Sequence[str] = (), network: bool | None = None) -> Guard:
+               allow_hosts: Sequence[str] = (), network: bool | None = None,
+               variant: Mapping[str, object] | None = None) -> Guard:
     """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first).
     Requests must name ``host`` and ``port`` (None: any port, for the test client) in their Host header: bound to
     loopback, any loopback name; bound to another address (0.0.0.0, ::), also any IP literal and the machine's names.
     ``allow_hosts`` are further names, ``NAME`` or ``NAME:PORT`` (ValueError for another text). ``network`` says
     whether the address bound is one other machines reach (None: judged from ``host``; a name is as local as the
     address it was bound to, which the caller knows). A request body may hold ``max_body`` bytes and take
-    ``body_seconds`` to arrive."""
+    ``body_seconds`` to arrive. ``variant`` (``--variant``) overrides the ``[Variant]`` tags of the records of
+    ``files``, flag by flag, as every command's ``--variant`` does; uploads and the page's deals keep their own."""
     allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
@@ -381,7 +383,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raw = handle.read(MAX_FILE_BYTES + 1)  # a file that grew since it was looked at reads no further
         if len(raw) > MAX_FILE_BYTES:
             raise BoardError(too_large_text(path))
-        found, refused = boards.add_text_said(decoded_text(raw, str(path)), str(path))
+        found, refused = boards.add_text_said(decoded_text(raw, str(path)), str(path), variant)
         read[path] = (stamp, found, refused)
         return found, refused
 

@@ -168,11 +168,14 @@ class Boards:
     #: What is wrong with each text's records that are not boards, said again when the text is opened again.
     _refused: dict[tuple[str, bytes], list[str]] = field(default_factory=dict)
 
-    def add(self, record: Record, label: str) -> Board:
+    def add(self, record: Record, label: str, variant: Mapping[str, object] | None = None) -> Board:
+        """``record`` as a board; ``variant`` (``stich board --variant``) over its ``[Variant]`` tag flag by flag,
+        kept in the board's record, so that a saved record says the flags it was played under."""
         try:
-            position = position_from_record(record)
+            position = position_from_record(record, variant=variant)
         except StichError as error:
             raise BoardError(str(error)) from None
+        record = position.record or record  # a copy carrying the flags, when ``variant`` changed them
         rules = position.rules
         unplayed = copy.deepcopy(record)  # Position.play writes each move into the record's Play section
         unplayed.remove("Play")
@@ -213,11 +216,12 @@ class Boards:
         """Every good record of a .tbn text as a board (:meth:`add_text_said`, its refusals left out)."""
         return self.add_text_said(text, source)[0]
 
-    def add_text_said(self, text: str, source: str) -> tuple[list[Board], list[str]]:
+    def add_text_said(self, text: str, source: str,
+                      variant: Mapping[str, object] | None = None) -> tuple[list[Board], list[str]]:
         """Every record of a .tbn text as a board, and what is wrong with each record that is not one (file, line,
         column: one bad record does not keep the others off the table, as on the command line). A text without a
         good record is a BoardError with the first of them. The same text from the same source again gives the
-        same boards while they are all open."""
+        same boards while they are all open. ``variant``: flags over every record's, as :meth:`add` takes them."""
         key = (source, hashlib.sha256(text.encode()).digest())
         with self._lock:
             known = self._texts.get(key)
@@ -239,7 +243,7 @@ class Boards:
                 refused.append(str(item))
                 continue
             try:
-                found.append(self.add(item, record_label(item, source, number)))
+                found.append(self.add(item, record_label(item, source, number), variant))
             except BoardError as error:
                 refused.append(str(error))
 

@@ -21,8 +21,8 @@ from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 from ..announcements import Announcement
 from ..cards import Card, Pack, build_pack
 from ..deal import Deal
-from ..errors import (InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, did_you_mean,
-                      integral, is_whole_number)
+from ..errors import (InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, VariantError,
+                      did_you_mean, integral, is_whole_number, quoted)
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
@@ -626,7 +626,31 @@ class Game(metaclass=GameType):
         VariantError for a flag the game has not or a value it does not take."""
         if isinstance(values, str):
             values = Variant.parse_pairs(values)
+        if isinstance(values, Mapping):
+            for name in values:
+                cls._refuse_another_games_flag(name)
         return Variant(cls.flags, values)
+
+    @classmethod
+    def _refuse_another_games_flag(cls, name: object) -> None:
+        """VariantError for a flag this game has not but another has, or that is a misspelling of only another
+        game's flag: "unknown flag" alone would send the user hunting for a typo in a flag that is spelt right."""
+        if not isinstance(name, str) or name.strip().lower() in cls.flags:
+            return
+        key = name.strip().lower()
+        own = ", ".join(sorted(cls.flags)) or "none"
+        owners = [game.name for game in GAMES if key in game.flags]
+        if owners:
+            raise VariantError(f"variant flag {quoted(name)} is {' and '.join(owners)}'s, not {cls.name}'s "
+                               f"({cls.name}'s flags: {own})")
+        if did_you_mean(key, list(cls.flags)):
+            return  # Variant names the close flag of this game
+        others = {flag: game.name for game in GAMES if game is not cls for flag in game.flags}
+        close = did_you_mean(key, list(others))
+        if close:
+            games = sorted({game for flag, game in others.items() if repr(flag) in close})
+            raise VariantError(f"unknown variant flag {quoted(name)}{close} (a flag of {' and '.join(games)}, not "
+                               f"of {cls.name}; {cls.name}'s flags: {own})")
 
     @classmethod
     def parse_contract(cls, text: str) -> Contract:
@@ -757,6 +781,12 @@ class Game(metaclass=GameType):
         """The state tags a record's ``[Announcements]`` imply (Zwanzigerrufen: the Pagat's announcer, who keeps the
         Pagat under ``hard_pagat_reservation``)."""
         return {}
+
+    @classmethod
+    def idle_flags(cls, variant: Variant, tags: Mapping[str, object]) -> list[str]:
+        """What to say of each flag set in ``variant`` that cannot change the play for want of the rule state
+        ``tags`` would give (a hand analysis has no record): a user would else read the answer as the flag's."""
+        return []
 
     @classmethod
     def hidden_in_contract(cls, contract: Contract) -> str | None:

@@ -432,7 +432,9 @@ class TarockOutcome:
             wanted = sum(1 << c for c in cards)
             taken = self.facts.declarer_captured
             if side != self.rules.declaring_side:
-                taken = ~taken
+                # the dealt cards the declarers did not take: an ending's absent cards were taken by nobody, and
+                # the complement alone gave the defenders a 4 Kings of no king
+                taken = reduce(or_, self.rules.deal.hands, 0) & ~taken
             return taken & wanted == wanted
         return dealt_together(self.rules.deal, cards) in side
 
@@ -490,7 +492,9 @@ def dealt_bonus(rules: Rules, state: PlayState, bonus: str) -> DealtBonus:
                 taken[trick.winner] |= 1 << card
         wanted = sum(1 << card for card in cards)
         sides = {rules.side_of(seat) for seat in range(rules.seats) if taken[seat] & wanted}
-        if len(sides) > 1:
+        if wanted & ~reduce(or_, rules.deal.hands, 0):
+            made, side, reason = False, frozenset[int](), f"the ending does not hold {how_many}"
+        elif len(sides) > 1:
             made, side, reason = False, frozenset[int](), "the sides split them in the tricks"
         elif sides and reduce(or_, (taken[s] for s in next(iter(sides)))) & wanted == wanted:
             side = next(iter(sides))
@@ -826,6 +830,13 @@ class Zwanzigerrufen(Game):
     @classmethod
     def announced_state(cls, announcements: Sequence[Announcement]) -> dict[str, object]:
         return {"pagat_announcer": pagat_announcer(list(announcements))} if announcements else {}
+
+    @classmethod
+    def idle_flags(cls, variant: Variant, tags: Mapping[str, object]) -> list[str]:
+        if variant["hard_pagat_reservation"] and tags.get("pagat_announcer") is None:
+            return ["hard_pagat_reservation changes nothing here: nobody announced the Pagat (announce it, "
+                    "'N: Pagat', or analyse from a record with [Announcements])"]
+        return []
 
     @classmethod
     def state_tags_for(cls, contract: Contract) -> frozenset[str]:
