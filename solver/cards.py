@@ -10,6 +10,7 @@ players sort their hands.
 
 from __future__ import annotations
 
+import importlib
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, NoReturn, Sequence, TypeAlias
@@ -63,9 +64,7 @@ class Card:
     @staticmethod
     def of(game: str, token: str) -> "Card":
         """The card ``token`` (any alias) of ``game``'s pack: what ``repr`` writes, so that it evaluates back."""
-        from .games import get_game
-
-        return get_game(game).pack.parse(token)
+        return game_pack_named(game).parse(token)
 
     def _key(self) -> tuple:
         return (self.index, self.name, self.suit, self.rank, self.points, self.order)
@@ -373,9 +372,7 @@ class CardSet:
     def of(game: str, tokens: "Iterable[str | Card] | str") -> "CardSet":
         """The cards ``tokens`` of ``game``'s pack (``Pack.card_set``): what ``repr`` writes, so that it evaluates
         back."""
-        from .games import get_game
-
-        return get_game(game).pack.card_set(tokens)
+        return game_pack_named(game).card_set(tokens)
 
 
 def build_pack(game: str, suits: list[tuple[str, list[tuple[str, int, list[str]]]]],
@@ -427,6 +424,16 @@ def pack_game(card: Card) -> str | None:
     """The game whose registered pack holds ``card`` (a Card knows only its index and names, and no two games'
     packs share a card), or None."""
     return next((game for game, (pack, _) in _GAME_PACKS.items() if pack.holds(card)), None)
+
+
+def game_pack_named(game: str) -> Pack:
+    """The pack of the game ``game`` names (any spelling the games' registry takes), through the registry's loader:
+    the games are built on the cards, so the registry is loaded by name where no game has registered yet, as
+    reading a pickled pack loads it (:meth:`Pack.__reduce__`)."""
+    if not _GAME_PACKS:
+        importlib.import_module(f"{__package__}.games")
+    _, loader = next(iter(_GAME_PACKS.values()))
+    return loader(game)
 
 
 def register_pack(pack: Pack, loader: Callable[[str], Pack]) -> None:

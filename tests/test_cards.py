@@ -493,3 +493,15 @@ def test_a_pack_prints_its_cards_on_one_line_and_its_tokens_cannot_be_changed():
     # still a dict to dataclasses.asdict of what holds a pack (a MappingProxyType could not be copied there)
     import dataclasses
     assert dataclasses.asdict(pack.card_set("S6 EA"))["pack"]["aliases"]["S6"] == 0
+
+
+def test_a_card_s_repr_evaluates_back_in_a_fresh_interpreter_that_imported_only_the_cards():
+    """``Card.of`` and ``CardSet.of`` find the game through the games' registry, which the cards module does not
+    import (the games are built on it): the registry is loaded by name on first use."""
+    import subprocess
+    import sys
+
+    code = ("from solver.cards import Card, CardSet; "
+            "print(repr(Card.of('schafkopf', 'ga')), repr(CardSet.of('Kratzen', 'EA EK')))")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.split() == ["Card.of('Schafkopf',", "'GA')", "CardSet.of('Kratzen',", "'EA", "EK')"]
