@@ -373,9 +373,11 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
 
 
 def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Callable[[dict], None],
-            as_json: bool) -> dict:
+            as_json: bool, checkpoint: Path | None = None, in_record_loop: bool = False) -> dict:
     """Run a sampling command with a live status line on a terminal (samples done, the leader and its interval);
-    on Ctrl-C (or SIGTERM) ``finish`` prints the answer so far, said as such, and the interrupt goes on (exit 130).
+    on Ctrl-C (or SIGTERM) ``finish`` prints the answer so far, said as such, and the interrupt goes on (exit 130),
+    said on stderr as :func:`live_analysis` says it (the advice of a hand exited 130 without a word; in a FILE's
+    record loop, whose own line says the record is printed in part, only where the checkpoint keeps the samples).
     Returns the finished document."""
     latest: list = []
     try:
@@ -389,6 +391,11 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
     except KeyboardInterrupt:
         if latest:
             finish({**latest[0].as_dict(), "stopped": "interrupt"})
+            if checkpoint is not None or not in_record_loop:
+                kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume"
+                        if checkpoint is not None else "--checkpoint FILE keeps them for a rerun")
+                say_interrupted("analyse", f"after {latest[0].samples:,} of {samples:,} samples: the {what} of "
+                                f"these is printed ({kept})")
             raise InterruptedInPart from None  # a FILE's record loop says this record is printed in part
         else:  # no sample solved yet: nothing to print, and the exit (130) said nothing
             say_interrupted("analyse", f"before the first samples were solved: no {what}")
@@ -445,7 +452,7 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
         document = anytime("contract advice", samples, lambda show: contract_advice(
             game, hand, seat, contracts, known=known, samples=samples, seed=seed, workers=workers,
             variant=variant or None, seats=seats, announcements=announce, pot=pot, time_limit=time_limit,
-            checkpoint=checkpoint, progress=show, each_announcement=each_announcement), finish, as_json)
+            checkpoint=checkpoint, progress=show, each_announcement=each_announcement), finish, as_json, checkpoint)
     finish(document)
     if document["samples"] and all(not row["samples"] for row in document["contracts"]):  # nothing to rank
         reasons = [row["refused_reason"] for row in document["contracts"] if row.get("refused_reason")]
@@ -480,7 +487,7 @@ def advise_cards(position: Position, seat: int, *, known: dict | None, samples: 
     with warnings_said("analyse"):  # a checkpoint's samples solved again (written before the bonus odds)
         return anytime("card advice", samples, lambda show: card_advice(
             position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-            checkpoint=checkpoint, progress=show), finish, as_json)
+            checkpoint=checkpoint, progress=show), finish, as_json, checkpoint, in_record_loop=True)
 
 
 def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: str | None, *, known: dict,
@@ -511,7 +518,7 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
         with warnings_said("analyse"):  # a checkpoint's samples solved again (written before the bonus odds)
             document = anytime("card advice", samples, lambda show: card_advice(
                 position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-                checkpoint=checkpoint, progress=show, pot=pot), finish, as_json)
+                checkpoint=checkpoint, progress=show, pot=pot), finish, as_json, checkpoint)
     finish(document)
 
 
