@@ -604,6 +604,16 @@ def cards_text(cards: object, what: str) -> str:
     raise InvalidDealError(f"{what} is card tokens, as one string or a list, not {cards!r}")
 
 
+def cards_of(game: type[Game], text: str, at: int, what: str) -> int:
+    """The cards of one seat's ``text`` as a mask (``at``: 0-based), a card given twice or not of the pack said as
+    ``what`` they are: the hand analysed or a seat's known cards (it said "seat 1: H9 appears twice" of ``--hand``,
+    which reads as a deal's seat 1)."""
+    try:
+        return parse_hand(game.pack, text, at)
+    except InvalidDealError as error:
+        raise InvalidDealError(f"{what}: {str(error).removeprefix(f'seat {at + 1}: ')}") from None
+
+
 def seat_cards(game: type[Game], seats: object, seat: object, hand: CardTokens,
                known: Mapping[int, CardTokens] | None, seed: object) -> list[int]:
     """The fixed cards by seat (masks) of a question from ``seat``'s view (1-based): its ``hand`` and the ``known``
@@ -619,7 +629,7 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: CardTokens,
         raise StichError(f"known cards are a mapping of seats to cards ({{2: 'EO GU'}}), not {known!r}")
     at = cast(int, seat) - 1
     fixed = [0] * seats
-    fixed[at] = parse_hand(game.pack, cards_text(hand, f"seat {seat}'s hand"), at)
+    fixed[at] = cards_of(game, cards_text(hand, f"seat {seat}'s hand"), at, f"the analysed hand (seat {seat})")
     if fixed[at].bit_count() != game.hand_size:
         raise InvalidDealError(f"seat {seat}: a {game.name} hand holds {game.hand_size} cards, "
                                f"this one {fixed[at].bit_count()}")
@@ -628,7 +638,8 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: CardTokens,
             raise InvalidSeatError(f"known cards for seat {other!r}: not a seat of a {seats}-seat deal")
         if other == seat:
             raise StichError(f"known cards for seat {other}: that is the analysed hand")
-        mask = parse_hand(game.pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)
+        mask = cards_of(game, cards_text(cards, f"the known cards of seat {other}"), other - 1,
+                        f"known cards for seat {other}")
         for s, held in enumerate(fixed):
             if held & mask:  # the hand analysed, or cards an earlier --known gave another seat
                 both = game.pack.names(held & mask)

@@ -511,6 +511,37 @@ def test_cli_advice_sigterm_prints_the_partial_advice_says_so_and_exits_130(tmp_
                                     f"in {journal}: rerun the command to resume)")
 
 
+@pytest.mark.parametrize("checkpoint, in_record_loop, said", [
+    (None, False, "--checkpoint FILE keeps them for a rerun"),
+    ("ck.jsonl", False, "the chunks solved are kept in ck.jsonl: rerun the command to resume"),
+    ("ck.jsonl", True, "the chunks solved are kept in ck.jsonl: rerun the command to resume"),
+    (None, True, None),  # a FILE's record loop says the record is printed in part, and nothing is kept
+])
+def test_interrupted_advice_says_on_stderr_what_it_printed(capsys, checkpoint, in_record_loop, said):
+    """Contract advice of a hand stopped by Ctrl-C or SIGTERM printed the advice so far and exited 130 without a
+    word on stderr, where the single analysis says "stich: analyse: stopped by the interrupt after 20 of 2,000
+    samples: ..." (docs/cli.md: every command says in one line what it stopped in and what is whole)."""
+    from cli.analyse import anytime
+    from cli.records import InterruptedInPart
+
+    advice = contract_advice("kratzen", "EO E9 SU SZ", 1, "Trump S", seats=3, samples=2, seed=1, workers=1)
+    printed = []
+
+    def run(show):
+        show(advice)
+        raise KeyboardInterrupt
+
+    with pytest.raises(InterruptedInPart):
+        anytime("contract advice", 50, run, printed.append, True, checkpoint and Path(checkpoint), in_record_loop)
+    assert printed[0]["stopped"] == "interrupt" and printed[0]["samples"] == 2
+    err = capsys.readouterr().err
+    if said is None:
+        assert err == ""
+    else:
+        assert err == f"stich: analyse: stopped by the interrupt after 2 of 50 samples: the contract advice of " \
+            f"these is printed ({said})\n"
+
+
 def test_cli_card_advice_json_follows_the_schema():
     done = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "6", "-j", "1",
                   "--json")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ import pytest
 import solver
 from solver.advice import make_setup
 from solver.deal import parse_hand
-from solver.errors import InvalidContractError, StichError
+from solver.errors import InvalidContractError, InvalidDealError, StichError
 from solver.position import Position
 from solver.sampling import _setup, analyse_hand, analyse_position, draw_rules, draw_sample
 
@@ -694,3 +696,18 @@ def test_hand_position_keeps_the_hand_and_redeals_within_the_contract():
     assert later.rules.deal.hands[1] == parse_hand(game.pack, hand, 1)
     with pytest.raises(SeatNotAdvised, match="card advice is for the seat to move, seat 1, not seat 2"):
         card_advice(later, 2, samples=2, workers=1)
+
+
+def test_a_card_given_twice_is_said_of_the_hand_or_the_known_cards_it_is_in():
+    """A card twice in the analysed hand said "seat 1: H9 appears twice", which reads as a deal's seat 1 (a
+    record's), not the hand given (``--hand``); in known cards it did not say they were the known ones."""
+    with pytest.raises(InvalidDealError, match=r"^the analysed hand \(seat 1\): H9 appears twice$"):
+        analyse_hand("schafkopf", "EU E8 E7 GK GO HA H9 H9", 1, "Rufer E", samples=1, workers=1)
+    with pytest.raises(InvalidDealError, match=r"^known cards for seat 2: GO appears twice$"):
+        analyse_hand("kratzen", "GA GK G9 HZ", 1, "Trump S", known={2: "GO go"}, samples=1, workers=1)
+    with pytest.raises(InvalidDealError, match=r"^known cards for seat 3: 'T1' is not a card of the Kratzen pack"):
+        analyse_hand("kratzen", "GA GK G9 HZ", 1, "Trump S", known={3: "T1"}, samples=1, workers=1)
+    done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game", "schafkopf",
+                           "--hand", "EU E8 E7 GK GO HA H9 H9", "--seat", "1", "--contract", "Rufer E"],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    assert (done.returncode, done.stderr) == (1, "stich: the analysed hand (seat 1): H9 appears twice\n")

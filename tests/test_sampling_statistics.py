@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 import solver
+from solver.advice import card_advice
 from solver.deal import Deal
 from solver.errors import IllegalPlayError, InvalidContractError, InvalidDealError
 from solver.games import get_game
@@ -254,3 +255,106 @@ def test_every_share_of_the_analysis_has_a_wilson_interval():
     assert "│ Schneider │ the hand's side │ 33.3% (95%: 13.8% .. 60.9%)" in text  # by its item's name
     assert "win 58.3% (95%: 32.0% .. 80.7%)" in text  # the best single card, as the headline's win chance
     assert "│ H9   │ +0.50        │ 58.3% (95%: 32.0% .. 80.7%) │" in text
+
+
+# --- card values against a brute force of the endings -------------------------------------------------------------
+# Independent of the sampler and the settlement engine: every layout of the unseen cards is listed here, kept where the
+# rules accept the deal and every card played (the called card's holder is the partner: forehand never holds a
+# Zwanzigerrufen called tarock, a Rufer caller never the ace), and every line of the rest is played out and settled
+# by the ordinary scorer, the declaring side maximising its net and the others minimising it.
+
+RUFER_CALLED_ACE_UNSEEN = """[Game "Schafkopf"]
+[Board "1"]
+[Deal "1: EU E8 E7 GK GO HA H9 SU / E9 G7 HK H8 H7 SK S8 S7 / EA EZ EK EO G9 G8 SA S9 / GA GZ GU HZ HO HU SZ SO"]
+[Contract "Rufer E"]
+[Declarer "1"]
+[Play "1"]
+SU H7 EO SO
+S9 SZ H9 S7
+HA H8 SA HU
+HO GO HK G8
+GK G7 G9 GZ
+HZ EU S8
+*
+"""
+
+# forehand called T20 (she lacks it); seat 2 holds it and has not shown it: seats 3 and 4 do not know their partner
+NORMAL_CALLED_TAROCK_UNSEEN = """[Game "Zwanzigerrufen"]
+[Board "1"]
+[Deal "1: T19 T14 T1 SK SN HQ HN HJ DJ DG / TS T20 T18 T16 T13 T12 T11 T5 SQ DN / """ \
+    """T21 T17 T9 T8 T4 SG CQ CN HK DQ / T15 T10 T7 T6 SJ CK CJ CG HG DK"]
+[Contract "Normal"]
+[Declarer "1"]
+[Play "1"]
+DG DN DQ DK
+HG HJ T5 HK
+SQ SG SJ SN
+T11 T4 T6 T1
+T12 T8 T7 T14
+DJ T13 T9 T10
+T16 T17 T15 T19
+HN T18{}
+*
+"""
+
+
+def brute_force_net(position: Position, state) -> int:
+    """The declaring side's double-dummy net from ``state``, every line played out and settled by the scorer."""
+    from solver.settlement import final_net
+
+    if state.is_over:
+        return final_net(position, state)[0]
+    legal = state.legal_cards()
+    nets = [brute_force_net(position, state.advance(card)) for card in range(len(position.pack)) if legal >> card & 1]
+    return max(nets) if state.to_move in position.rules.declaring_side else min(nets)
+
+
+def exact_card_values(position: Position, seat: int) -> dict[tuple[int, ...], dict[str, Fraction]]:
+    """For every layout the seat's view allows (1-based ``seat`` to move): each legal card's payment to the seat."""
+    rules = position.rules
+    setup = position_setup(position, seat)
+    values = {}
+    for hands, sample in consistent(setup).items():
+        shares = {}
+        for card in range(len(sample.pack)):
+            if sample.state.legal_cards() >> card & 1:
+                net = brute_force_net(sample, sample.state.advance(card))
+                shares[sample.pack[card].name] = Fraction(sample.game.seat_share(sample.rules, seat - 1, net))
+        values[hands] = shares
+    assert rules.deal.hands in values  # the real deal is among them
+    return values
+
+
+@pytest.mark.parametrize("record, seat, layouts", [
+    (RUFER_CALLED_ACE_UNSEEN, 3, 36),  # the ace's holder to move: the partner knows it, the others do not
+    (NORMAL_CALLED_TAROCK_UNSEEN.format(""), 3, 110),  # T20 in seat 2 or 4, never forehand's
+    (NORMAL_CALLED_TAROCK_UNSEEN.format(" T21"), 4, 24),
+])
+def test_card_advice_and_the_analysis_value_each_card_as_the_brute_force_does(record, seat, layouts):
+    """Each card's mean payment in card advice, and each opening card's and the headline's in the analysis, equal
+    the brute force's values averaged over the layouts the samples drew (exactly), and the brute force's mean over
+    every layout the seat's view allows, all alike (docs/batch.md), lies in each 95% interval."""
+    position = solver.parse_positions(record)[0]
+    values = exact_card_values(position, seat)
+    assert len(values) == layouts
+    if position.game.name == "Zwanzigerrufen":  # the called tarock's rule: forehand never holds it
+        t20 = position.pack.parse("T20").index
+        assert not any(hands[0] >> t20 & 1 for hands in values)
+    samples, seed = 200, 3
+    setup = position_setup(position, seat, seed=seed)
+    drawn = [values[draw_sample(setup, k)[0].deal.hands] for k in range(samples)]  # KeyError: a layout not allowed
+    advice = card_advice(position, seat, samples=samples, seed=seed, workers=1)
+    analysis = analyse_position(position, seat, samples=samples, seed=seed, workers=1)
+    assert {row.contract for row in advice.rows} == set(drawn[0])
+    openings = {opening.card: opening for opening in analysis.openings}
+    for row in advice.rows:
+        on_the_samples = sum(shares[row.contract] for shares in drawn) / samples
+        everywhere = sum(shares[row.contract] for shares in values.values()) / len(values)
+        assert row.mean == pytest.approx(float(on_the_samples), abs=1e-12)
+        assert openings[row.contract].mean_score == pytest.approx(float(on_the_samples), abs=1e-12)
+        assert row.low <= everywhere <= row.high or row.low == row.high == everywhere
+    best = sum(max(shares.values()) for shares in drawn) / samples  # each sample's own best card
+    assert analysis.score_mean == pytest.approx(float(best), abs=1e-12)
+    exact_best = sum(max(shares.values()) for shares in values.values()) / len(values)
+    low, high = analysis.score_interval
+    assert low <= exact_best <= high
