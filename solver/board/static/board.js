@@ -403,7 +403,7 @@ function renderPlay() {
     const stop = index + 1 === S.cursor || (S.cursor === 0 && index === 0);
     const span = el("span", { class: `${classes} move`, title: about, role: "button", tabindex: stop ? "0" : "-1",
       "aria-label": `card ${index + 1}: ${grades[index + 1] ? about : name}${index >= S.cursor ? ", not yet played" : ""}`,
-      dataset: { move: index + 1 }, onclick: () => goTo(index + 1) }, name);
+      dataset: { move: index + 1 }, onclick: () => goTo(index + 1), onmousedown: leaveFocus }, name);
     if (index + 1 === S.cursor) span.setAttribute("aria-current", "step");
     if (GRADE_MARKS[grade]) {  // the grade in a sign too, not in the underline's colour alone
       span.append(el("abbr", { class: "grade", title: grade }, GRADE_MARKS[grade]));
@@ -411,6 +411,13 @@ function renderPlay() {
     item.append(span, " ");
   });
   if (focused) list.querySelector('.move[tabindex="0"]')?.focus();
+}
+
+// A pointer on a play-list card takes no focus there and leaves none elsewhere, as on text: Space then plays a best
+// card and the arrows step through the play, not the list's trick by trick (the keyboard's Tab still reaches it).
+function leaveFocus(e) {
+  e.preventDefault();
+  document.activeElement?.blur();
 }
 
 // The grades as annotators mark moves (chess's ?!, ? and ??), for the eye that does not tell the colours apart
