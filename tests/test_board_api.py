@@ -1095,6 +1095,19 @@ def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_b
     assert "another board" not in run.stderr
 
 
+def test_a_host_name_that_does_not_resolve_is_said_so_not_blamed_on_another_board():
+    """``--host nosuch.invalid`` said "(another board? try --port 0)": create_server turns the resolver's error into
+    a plain OSError, which the hint did not tell from a busy port. The name is resolved apart (.invalid never
+    resolves, RFC 6761)."""
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "--no-open",
+                          "--host", "nosuch.invalid"], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, BROWSER="false"))
+    assert run.returncode == 1 and run.stdout == "" and "Traceback" not in run.stderr
+    assert run.stderr.startswith("stich: cannot listen on nosuch.invalid:8421: ")
+    assert "(--host takes an address of this machine or a name that resolves to one)" in run.stderr
+    assert "another board" not in run.stderr and "while attempting to bind" not in run.stderr
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="interfaces are read the Linux way")
 def test_the_startup_list_asks_no_multicast_dns(club_machine, monkeypatch):
     """The machine's names are looked up for the startup list; its NAME.local would be a multicast-DNS query that
