@@ -917,6 +917,9 @@ def test_bad_questions_are_refused():
     long_number = b'{"game": "Kratzen", "seed": 1' + b"0" * 5000 + b"}"
     refused(c.post("/api/deal", content=long_number, headers={"Content-Type": "application/json"}), 400,
             "the request body has a number of 5,001 digits; the board reads numbers of at most 100")
+    negative = b'{"game": "Kratzen", "seed": -1' + b"0" * 100 + b"}"  # its minus sign is no digit
+    refused(c.post("/api/deal", content=negative, headers={"Content-Type": "application/json"}), 400,
+            "the request body has a number of 101 digits; the board reads numbers of at most 100")
     refused(c.post("/api/deal", json={"game": "Bridge", "seed": 1}), 400, "unknown game")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "x"}), 400, "seed")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": 9}), 400, "3 to 6")
