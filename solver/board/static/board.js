@@ -510,7 +510,8 @@ function renderValues() {
     const wants = values.mover_maximises || S.view.is_over ? "" : ` · seat ${S.view.to_move} plays for the least`;
     const moods = values.yes_no && !S.view.is_over
       ? ` · ${MOODS.good} good, ${MOODS.bad} bad for seat ${S.view.to_move}` : "";
-    // the search's time is for the eye: the status region said "1 ms" after every card to a screen reader
+    // the search's time is for the eye: hidden from a screen reader, to which the status region would say it at
+    // every card
     const took = values.seconds === null ? "" : ` · ${values.seconds < 1 ? Math.round(values.seconds * 1000) + " ms"
       : values.seconds.toFixed(1) + " s"}`;
     summary.replaceChildren(...(S.mode === "sd" ? [] : [`${what} for ${seatsText(values.maximiser)}${wants}${moods}`,
