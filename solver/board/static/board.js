@@ -286,11 +286,10 @@ function renderTable() {
   if (settled) {
     // settled before the end (a lost Tout ends the deal at its lost trick): the score's note says so
     if (!view.is_over) for (const note of settled.notes) centre.append(el("div", { class: "hint settled" }, note));
-    centre.append(el("div", { class: "hint", id: "payments" },
-      `pays (${view.score_unit}): ` + settled.payments.map((p, i) => `seat\u00a0${i + 1}\u00a0${signed(p)}`).join(" · ") +
-      (settled.pot === null ? "" : " · "),
+    const { payments, pot } = settlementText(view, false);
+    centre.append(el("div", { class: "hint", id: "payments" }, `pays (${view.score_unit}): ${payments}`,
       // kept on one line: on a phone "48" was left alone on the next
-      settled.pot === null ? "" : el("span", { class: "pot-change" }, `pot ${settled.pot} → ${settled.pot + settled.pot_change}`)));
+      ...(pot === null ? [] : [" · ", el("span", { class: "pot-change" }, pot)])));
   }
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
   if (view.pot && !view.is_over) centre.append(el("div", Object.assign({ class: "pot", id: "pot" },
@@ -861,13 +860,25 @@ function announce() {
 // The settlement the table's centre shows, in sentences (its "→" and "·" are signs a screen reader reads out
 // as such): nothing before the play settles the deal.
 function settlementWords(view) {
-  const settled = view.settlement;
-  if (!settled) return [];
-  const said = view.is_over ? [] : settled.notes.map((note) => `${note}.`);  // a lost Tout, settled at its trick
-  const pot = settled.pot === null ? "" : `; the pot goes from ${settled.pot} to ${settled.pot + settled.pot_change}`;
-  said.push(`It pays (${view.score_unit}): ` +
-    settled.payments.map((p, i) => `seat ${i + 1} ${signed(p)}`).join(", ") + `${pot}.`);
+  if (!view.settlement) return [];
+  // a lost Tout, settled at its trick, says so
+  const said = view.is_over ? [] : view.settlement.notes.map((note) => `${note}.`);
+  const { payments, pot } = settlementText(view, true);
+  said.push(`It pays (${view.score_unit}): ${payments}${pot === null ? "" : `; ${pot}`}.`);
   return said;
+}
+
+// A settled deal's payments and the pot's change (null without a pot), one text for the table's centre and the
+// screen reader's sentence alike: the eye's has "·" and "→" and keeps each seat's payment on one line.
+function settlementText(view, spoken) {
+  const settled = view.settlement;
+  const space = spoken ? " " : "\u00a0";
+  const payments = settled.payments.map((p, i) => `seat${space}${i + 1}${space}${signed(p)}`)
+    .join(spoken ? ", " : " · ");
+  const after = settled.pot === null ? null : settled.pot + settled.pot_change;
+  const pot = after === null ? null
+    : spoken ? `the pot goes from ${settled.pot} to ${after}` : `pot ${settled.pot} → ${after}`;
+  return { payments, pot };
 }
 
 function play(name) {
