@@ -2020,13 +2020,16 @@ def test_a_client_that_leaves_mid_graph_stops_it(monkeypatch):
         ended.set()
         raise solver.SearchStopped("stopped")
 
-    async def leave_once_searching() -> None:
-        await asyncio.get_running_loop().run_in_executor(None, searching.wait)
+    began: list[bool] = []
+
+    async def leave_once_searching() -> None:  # a search that never starts fails the test, not hangs it
+        began.append(await asyncio.get_running_loop().run_in_executor(None, searching.wait, 60))
 
     monkeypatch.setattr(board_app, "analyse_play", post_mortem_until_stopped)
     app = create_app([ZR])
     board = TestClient(app, base_url="http://127.0.0.1").get("/api/start").json()["open"]
     sent = _asgi_post(app, "/api/curve", {"board": board, "moves": [], "client": "page"}, leave_once_searching)
+    assert began == [True], "the graph's search never started"
     assert ended.wait(120) and stopped == [True]
     assert sent[0]["status"] == 409 and b"the client left" in sent[1]["body"]
 
