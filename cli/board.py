@@ -83,8 +83,11 @@ def board(
     engine = engine_for(table_mb) or EngineSolver()
     try:
         ipv6 = ":" in host
+        family = socket.AF_INET6 if ipv6 else socket.AF_INET
+        # resolved apart: create_server says a name that does not resolve in a plain OSError, as of a busy port
+        socket.getaddrinfo(host.strip("[]"), port, family, socket.SOCK_STREAM, 0, socket.AI_PASSIVE)
         # "::" takes IPv4 too where the system can (a wildcard means every address)
-        listener = socket.create_server((host.strip("[]"), port), family=socket.AF_INET6 if ipv6 else socket.AF_INET,
+        listener = socket.create_server((host.strip("[]"), port), family=family,
                                         dualstack_ipv6=ipv6 and is_wildcard(host) and socket.has_dualstack_ipv6())
     except OSError as error:
         message(f"stich: cannot listen on {host}:{port}: {error.strerror or error}{listen_hint(error, port)}")
@@ -232,8 +235,8 @@ def _board_server():
 
 
 def listen_hint(error: OSError, port: int) -> str:
-    """What to do about a socket the board could not open, by its cause: "another board? try --port 0" was said of
-    an address this machine does not have and of a name that does not resolve too, where no port helps."""
+    """What to do about a socket the board could not open, by its cause: another board on the port is one cause
+    among several, and for a name that does not resolve or an address this machine does not have no port helps."""
     if isinstance(error, socket.gaierror):
         return " (--host takes an address of this machine or a name that resolves to one)"
     if error.errno == errno.EADDRNOTAVAIL:

@@ -917,6 +917,9 @@ def test_bad_questions_are_refused():
     long_number = b'{"game": "Kratzen", "seed": 1' + b"0" * 5000 + b"}"
     refused(c.post("/api/deal", content=long_number, headers={"Content-Type": "application/json"}), 400,
             "the request body has a number of 5,001 digits; the board reads numbers of at most 100")
+    negative = b'{"game": "Kratzen", "seed": -1' + b"0" * 100 + b"}"  # its minus sign is no digit
+    refused(c.post("/api/deal", content=negative, headers={"Content-Type": "application/json"}), 400,
+            "the request body has a number of 101 digits; the board reads numbers of at most 100")
     refused(c.post("/api/deal", json={"game": "Bridge", "seed": 1}), 400, "unknown game")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "x"}), 400, "seed")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": 9}), 400, "3 to 6")
@@ -1093,6 +1096,19 @@ def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_b
     assert "stich: cannot listen on 192.0.2.1:8421: Cannot assign requested address" in run.stderr
     assert "not an address of this machine: --host takes one of its addresses, or 0.0.0.0 or :: for all" in run.stderr
     assert "another board" not in run.stderr
+
+
+def test_a_host_name_that_does_not_resolve_is_said_so_not_blamed_on_another_board():
+    """``--host nosuch.invalid`` said "(another board? try --port 0)": create_server turns the resolver's error into
+    a plain OSError, which the hint did not tell from a busy port. The name is resolved apart (.invalid never
+    resolves, RFC 6761)."""
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "--no-open",
+                          "--host", "nosuch.invalid"], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, BROWSER="false"))
+    assert run.returncode == 1 and run.stdout == "" and "Traceback" not in run.stderr
+    assert run.stderr.startswith("stich: cannot listen on nosuch.invalid:8421: ")
+    assert "(--host takes an address of this machine or a name that resolves to one)" in run.stderr
+    assert "another board" not in run.stderr and "while attempting to bind" not in run.stderr
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="interfaces are read the Linux way")
@@ -2004,13 +2020,16 @@ def test_a_client_that_leaves_mid_graph_stops_it(monkeypatch):
         ended.set()
         raise solver.SearchStopped("stopped")
 
-    async def leave_once_searching() -> None:
-        await asyncio.get_running_loop().run_in_executor(None, searching.wait)
+    began: list[bool] = []
+
+    async def leave_once_searching() -> None:  # a search that never starts fails the test, not hangs it
+        began.append(await asyncio.get_running_loop().run_in_executor(None, searching.wait, 60))
 
     monkeypatch.setattr(board_app, "analyse_play", post_mortem_until_stopped)
     app = create_app([ZR])
     board = TestClient(app, base_url="http://127.0.0.1").get("/api/start").json()["open"]
     sent = _asgi_post(app, "/api/curve", {"board": board, "moves": [], "client": "page"}, leave_once_searching)
+    assert began == [True], "the graph's search never started"
     assert ended.wait(120) and stopped == [True]
     assert sent[0]["status"] == 409 and b"the client left" in sent[1]["body"]
 

@@ -998,6 +998,27 @@ def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, serve
     driver.execute_script("arguments[0].focus()", later)  # a screen reader's cursor on card 10
     keyed(Keys.ENTER, 10)
 
+def test_click_a_play_list_card_then_space_plays_the_best_card(driver, server):
+    """A click on the play list goes to its card and leaves the keys with the play: Space plays a best card and ↓
+    does nothing (the focus left on the clicked card made Space go to the card already shown and ↓ jump a trick)."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 1")
+    driver.execute_script("goTo(S.moves.length)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor === S.moves.length"), "the end")
+    driver.find_element("css selector", '#play .move[data-move="8"]').click()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 8, "card 8")
+    assert not driver.execute_script("return !!document.activeElement.closest('#play')")
+    best = driver.execute_script("return S.values.best")
+    driver.switch_to.active_element.send_keys(Keys.SPACE)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 9, "a best card played")
+    assert driver.execute_script("return S.moves[8]") in best
+    driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    assert wait_for(lambda: settled(driver), "values") and driver.execute_script("return S.cursor") == 9
+
+
 def test_backspace_takes_a_card_back_with_the_focus_on_the_cards(driver, server):
     """The board audit: a keyboard player on the cards had no key to take a card back (← there chooses the previous
     card; undo's ← needed three Tabs to a button first). Backspace takes one back from anywhere, and on a card the

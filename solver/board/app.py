@@ -298,24 +298,26 @@ def _error(message: str, status: int = 400) -> JSONResponse:
 
 
 class _LongNumber(Exception):
-    """A JSON number of more digits than Python converts (4,300): valid JSON, which json.loads refused as not."""
+    """A number of more digits than the board reads, in a body that is valid JSON: its own exception, so the message
+    names the number (a ValueError, as int() raises past 4,300 digits, is taken for a body that is not JSON)."""
 
-    def __init__(self, digits: str) -> None:
+    def __init__(self, digits: int) -> None:
         super().__init__(digits)
         self.digits = digits
 
 
-def _whole_number(digits: str) -> int:
-    if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
+def _whole_number(text: str) -> int:
+    digits = len(text.lstrip("-"))  # the sign is no digit
+    if digits > MAX_NUMBER_DIGITS:
         raise _LongNumber(digits)
-    return int(digits)
+    return int(text)
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
     try:
         body = json.loads(await request.body() or b"{}", parse_int=_whole_number)
     except _LongNumber as error:
-        raise BoardError(f"the request body has a number of {len(error.digits):,} digits; the board reads numbers of "
+        raise BoardError(f"the request body has a number of {error.digits:,} digits; the board reads numbers of "
                          f"at most {MAX_NUMBER_DIGITS} (a seed, a pot, a seat, a sample count)") from None
     except (ValueError, UnicodeDecodeError):
         raise BoardError("the request body is not JSON") from None

@@ -286,11 +286,10 @@ function renderTable() {
   if (settled) {
     // settled before the end (a lost Tout ends the deal at its lost trick): the score's note says so
     if (!view.is_over) for (const note of settled.notes) centre.append(el("div", { class: "hint settled" }, note));
-    centre.append(el("div", { class: "hint", id: "payments" },
-      `pays (${view.score_unit}): ` + settled.payments.map((p, i) => `seat\u00a0${i + 1}\u00a0${signed(p)}`).join(" · ") +
-      (settled.pot === null ? "" : " · "),
+    const { payments, pot } = settlementText(view, false);
+    centre.append(el("div", { class: "hint", id: "payments" }, `pays (${view.score_unit}): ${payments}`,
       // kept on one line: on a phone "48" was left alone on the next
-      settled.pot === null ? "" : el("span", { class: "pot-change" }, `pot ${settled.pot} → ${settled.pot + settled.pot_change}`)));
+      ...(pot === null ? [] : [" · ", el("span", { class: "pot-change" }, pot)])));
   }
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
   if (view.pot && !view.is_over) centre.append(el("div", Object.assign({ class: "pot", id: "pot" },
@@ -403,7 +402,7 @@ function renderPlay() {
     const stop = index + 1 === S.cursor || (S.cursor === 0 && index === 0);
     const span = el("span", { class: `${classes} move`, title: about, role: "button", tabindex: stop ? "0" : "-1",
       "aria-label": `card ${index + 1}: ${grades[index + 1] ? about : name}${index >= S.cursor ? ", not yet played" : ""}`,
-      dataset: { move: index + 1 }, onclick: () => goTo(index + 1) }, name);
+      dataset: { move: index + 1 }, onclick: () => goTo(index + 1), onmousedown: leaveFocus }, name);
     if (index + 1 === S.cursor) span.setAttribute("aria-current", "step");
     if (GRADE_MARKS[grade]) {  // the grade in a sign too, not in the underline's colour alone
       span.append(el("abbr", { class: "grade", title: grade }, GRADE_MARKS[grade]));
@@ -411,6 +410,13 @@ function renderPlay() {
     item.append(span, " ");
   });
   if (focused) list.querySelector('.move[tabindex="0"]')?.focus();
+}
+
+// A pointer on a play-list card takes no focus there and leaves none elsewhere, as on text: Space then plays a best
+// card and the arrows step through the play, not the list's trick by trick (the keyboard's Tab still reaches it).
+function leaveFocus(e) {
+  e.preventDefault();
+  document.activeElement?.blur();
 }
 
 // The grades as annotators mark moves (chess's ?!, ? and ??), for the eye that does not tell the colours apart
@@ -503,7 +509,8 @@ function renderValues() {
     const wants = values.mover_maximises || S.view.is_over ? "" : ` · seat ${S.view.to_move} plays for the least`;
     const moods = values.yes_no && !S.view.is_over
       ? ` · ${MOODS.good} good, ${MOODS.bad} bad for seat ${S.view.to_move}` : "";
-    // the search's time is for the eye: the status region said "1 ms" after every card to a screen reader
+    // the search's time is for the eye: hidden from a screen reader, to which the status region would say it at
+    // every card
     const took = values.seconds === null ? "" : ` · ${values.seconds < 1 ? Math.round(values.seconds * 1000) + " ms"
       : values.seconds.toFixed(1) + " s"}`;
     summary.replaceChildren(...(S.mode === "sd" ? [] : [`${what} for ${seatsText(values.maximiser)}${wants}${moods}`,
@@ -853,13 +860,25 @@ function announce() {
 // The settlement the table's centre shows, in sentences (its "→" and "·" are signs a screen reader reads out
 // as such): nothing before the play settles the deal.
 function settlementWords(view) {
-  const settled = view.settlement;
-  if (!settled) return [];
-  const said = view.is_over ? [] : settled.notes.map((note) => `${note}.`);  // a lost Tout, settled at its trick
-  const pot = settled.pot === null ? "" : `; the pot goes from ${settled.pot} to ${settled.pot + settled.pot_change}`;
-  said.push(`It pays (${view.score_unit}): ` +
-    settled.payments.map((p, i) => `seat ${i + 1} ${signed(p)}`).join(", ") + `${pot}.`);
+  if (!view.settlement) return [];
+  // a lost Tout, settled at its trick, says so
+  const said = view.is_over ? [] : view.settlement.notes.map((note) => `${note}.`);
+  const { payments, pot } = settlementText(view, true);
+  said.push(`It pays (${view.score_unit}): ${payments}${pot === null ? "" : `; ${pot}`}.`);
   return said;
+}
+
+// A settled deal's payments and the pot's change (null without a pot), one text for the table's centre and the
+// screen reader's sentence alike: the eye's has "·" and "→" and keeps each seat's payment on one line.
+function settlementText(view, spoken) {
+  const settled = view.settlement;
+  const space = spoken ? " " : "\u00a0";
+  const payments = settled.payments.map((p, i) => `seat${space}${i + 1}${space}${signed(p)}`)
+    .join(spoken ? ", " : " · ");
+  const after = settled.pot === null ? null : settled.pot + settled.pot_change;
+  const pot = after === null ? null
+    : spoken ? `the pot goes from ${settled.pot} to ${after}` : `pot ${settled.pot} → ${after}`;
+  return { payments, pot };
 }
 
 function play(name) {
