@@ -151,3 +151,40 @@ def test_an_analysis_on_a_cluster_counts_its_workers_as_given_without_a_warning(
     assert on_cluster.samples == 128 and on_cluster == solver.analyse_hand(workers=1, **hand)
     assert workers.Pool(64, scheduler="tcp://127.0.0.1:1").spread_over == 64
     assert workers.Pool(scheduler="tcp://127.0.0.1:1").spread_over == 2  # unknown until reached: these cores
+
+
+def test_a_local_pool_s_workers_hold_their_cores_from_this_process_s_questions(monkeypatch) -> None:
+    """A program solving in one thread while another ran ``analyse_hand(workers=2)`` on 2 cores searched on 4 threads:
+    the pool's 2 workers, and the question's own thread and its helper, since the process's core budget did not
+    count the workers. While a local pool runs, its workers' cores are held in the budget: a question asked then
+    searches on its own thread alone (it still searches), with the same answer, and a helper already running gives
+    its core back. The question is asked in ``on_result``, in this process while the pool's workers are alive."""
+    from solver.generate import random_record
+    from solver.position import position_from_record
+
+    monkeypatch.setattr(engine, "usable_cores", lambda: 2)
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    position = position_from_record(random_record("Schafkopf", 91, 1))
+    objective = position.objective("points")
+    alone = engine.EngineSolver(16, threads=2)
+    alone.engine.reset_counters()
+    value = alone.value(position.state, objective)
+    assert alone.engine.threads == len(alone.engine.thread_seconds) == 2 and engine.CORES.busy == 0  # both cores
+    beside: list[tuple[int, int, int]] = []
+
+    def on_result(job: int, result: int) -> None:
+        crowded = engine.EngineSolver(16, threads=2)
+        crowded.engine.reset_counters()
+        asked = crowded.value(position.state, objective)
+        assert len(crowded.engine.thread_seconds) <= 1  # no helper ran
+        beside.append((asked, crowded.engine.threads, engine.CORES.busy))  # the threads the budget gave it
+
+    workers.run_pool([-1, -2], abs, (), on_result, 2, in_flight=1)
+    assert beside == [(value, 1, 2), (value, 1, 2)]  # one thread; held meanwhile: the pool's 2 cores
+    retired = engine.CORES.retired
+    helped = engine.CORES.take(2, lambda threads: None)  # a question with a helper, running as the pool starts
+    assert helped.threads == 2
+    workers.run_pool([-1], abs, (), lambda job, result: beside.append((result, helped.threads, engine.CORES.busy)), 2)
+    assert beside[-1] == (1, 1, 3) and engine.CORES.retired == retired + 1  # its helper gave its core back
+    engine.CORES.give(helped)
+    assert engine.CORES.busy == 0
