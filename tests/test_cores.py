@@ -188,3 +188,17 @@ def test_a_local_pool_s_workers_hold_their_cores_from_this_process_s_questions(m
     assert beside[-1] == (1, 1, 3) and engine.CORES.retired == retired + 1  # its helper gave its core back
     engine.CORES.give(helped)
     assert engine.CORES.busy == 0
+
+
+def _worker_tables(job: int) -> tuple[int, int, int, int]:
+    """In a pool's worker: its two engines' tables (the points search's, the settlement search's) and their threads."""
+    points, settlement = workers.worker_engine(), workers.worker_settlement_engine()
+    return points.table_bytes, settlement.table_bytes, points.threads, settlement.threads
+
+
+def test_a_pool_worker_holds_two_tables_of_the_run_s_size_on_one_thread() -> None:
+    """docs/limits.md bounds a local run of ``-j N`` by N x (2 x table + the interpreter): each worker's engines,
+    read in the workers themselves, are two tables of ``table_mb`` each, searching on one thread."""
+    found: list[tuple[int, int, int, int]] = []
+    workers.run_pool([1, 2, 3, 4], _worker_tables, (), lambda job, tables: found.append(tables), 2, table_mb=8)
+    assert found == [(8 << 20, 8 << 20, 1, 1)] * 4
