@@ -4,6 +4,7 @@ them. The quota files are written under a temporary root, as Linux lays them out
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -202,3 +203,44 @@ def test_a_pool_worker_holds_two_tables_of_the_run_s_size_on_one_thread() -> Non
     found: list[tuple[int, int, int, int]] = []
     workers.run_pool([1, 2, 3, 4], _worker_tables, (), lambda job, tables: found.append(tables), 2, table_mb=8)
     assert found == [(8 << 20, 8 << 20, 1, 1)] * 4
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_the_board_s_pages_search_on_no_more_threads_than_cores_together(monkeypatch, tmp_path, cores) -> None:
+    """``stich board`` with several pages asking at once: card values (every free core) and odds (one core, on the
+    analysis thread) of four pages, each page's question in its own request thread, search on at most 2 threads
+    together (the process's core budget's peak): the cores on 2, and on 1 the card values' and the analysis's own
+    threads, which take turns on it (docs/board.md); every answer comes."""
+    import threading
+    import warnings
+
+    with warnings.catch_warnings():  # as tests/test_board_api.py imports it
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from solver.board import create_app
+    from solver.generate import random_record
+    from solver.formats.tbn import format_record
+
+    monkeypatch.setattr(engine, "usable_cores", lambda: cores)
+    deals = tmp_path / "deals.tbn"
+    deals.write_text("\n".join(format_record(random_record("Schafkopf", 5, board)) for board in (1, 2)),
+                     encoding="utf-8")
+    answers: list[str] = []
+    with TestClient(create_app([deals]), base_url="http://127.0.0.1") as client:
+        boards = [board["id"] for board in client.get("/api/start").json()["files"][0]["boards"]]
+        engine.CORES.reset_peak()
+
+        def ask(page: int) -> None:
+            for board in boards:
+                asked = {"board": board, "moves": [], "client": f"page{page}"}
+                values = client.post("/api/values", json=dict(asked, objective="points")).text.splitlines()
+                odds = client.post("/api/odds", json=dict(asked, samples=4)).text.splitlines()
+                answers.extend(json.loads(line)["kind"] for line in (values[-1], odds[-1]))
+
+        pages = [threading.Thread(target=ask, args=(page,)) for page in range(4)]
+        for page in pages:
+            page.start()
+        for page in pages:
+            page.join()
+    assert sorted(answers) == ["odds"] * 8 + ["values"] * 8
+    assert 1 <= engine.CORES.peak <= 2 and engine.CORES.busy == 0
