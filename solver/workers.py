@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
 from .errors import StichError, StichWarning, is_whole_number
 from .search.boundary import check_stop
-from .search.engine import EngineSolver, default_threads, set_default_threads, table_megabytes, usable_cores
+from .search.engine import CORES, EngineSolver, default_threads, set_default_threads, table_megabytes, usable_cores
 
 if TYPE_CHECKING:
     from .search.settle import SettlementEngine
@@ -438,7 +438,8 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
     """
     if not is_whole_number(in_flight) or in_flight < 1:
         raise StichError(f"in_flight is a whole number of jobs a worker, at least 1, not {in_flight!r}")
-    with relayed_stop(stop, memory_mb) as stop_flag:
+    # the workers' cores are this process's budget's too: its own questions meanwhile get no helpers on them
+    with relayed_stop(stop, memory_mb) as stop_flag, CORES.reserved(workers):
         _run_pool(jobs, task, args, on_result, workers, memory_mb, split, failed, table_mb, stop_flag, in_flight)
 
 

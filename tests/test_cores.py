@@ -4,6 +4,7 @@ them. The quota files are written under a temporary root, as Linux lays them out
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -151,3 +152,95 @@ def test_an_analysis_on_a_cluster_counts_its_workers_as_given_without_a_warning(
     assert on_cluster.samples == 128 and on_cluster == solver.analyse_hand(workers=1, **hand)
     assert workers.Pool(64, scheduler="tcp://127.0.0.1:1").spread_over == 64
     assert workers.Pool(scheduler="tcp://127.0.0.1:1").spread_over == 2  # unknown until reached: these cores
+
+
+def test_a_local_pool_s_workers_hold_their_cores_from_this_process_s_questions(monkeypatch) -> None:
+    """A program solving in one thread while another ran ``analyse_hand(workers=2)`` on 2 cores searched on 4 threads:
+    the pool's 2 workers, and the question's own thread and its helper, since the process's core budget did not
+    count the workers. While a local pool runs, its workers' cores are held in the budget: a question asked then
+    searches on its own thread alone (it still searches), with the same answer, and a helper already running gives
+    its core back. The question is asked in ``on_result``, in this process while the pool's workers are alive."""
+    from solver.generate import random_record
+    from solver.position import position_from_record
+
+    monkeypatch.setattr(engine, "usable_cores", lambda: 2)
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    position = position_from_record(random_record("Schafkopf", 91, 1))
+    objective = position.objective("points")
+    alone = engine.EngineSolver(16, threads=2)
+    alone.engine.reset_counters()
+    value = alone.value(position.state, objective)
+    assert alone.engine.threads == len(alone.engine.thread_seconds) == 2 and engine.CORES.busy == 0  # both cores
+    beside: list[tuple[int, int, int]] = []
+
+    def on_result(job: int, result: int) -> None:
+        crowded = engine.EngineSolver(16, threads=2)
+        crowded.engine.reset_counters()
+        asked = crowded.value(position.state, objective)
+        assert len(crowded.engine.thread_seconds) <= 1  # no helper ran
+        beside.append((asked, crowded.engine.threads, engine.CORES.busy))  # the threads the budget gave it
+
+    workers.run_pool([-1, -2], abs, (), on_result, 2, in_flight=1)
+    assert beside == [(value, 1, 2), (value, 1, 2)]  # one thread; held meanwhile: the pool's 2 cores
+    retired = engine.CORES.retired
+    helped = engine.CORES.take(2, lambda threads: None)  # a question with a helper, running as the pool starts
+    assert helped.threads == 2
+    workers.run_pool([-1], abs, (), lambda job, result: beside.append((result, helped.threads, engine.CORES.busy)), 2)
+    assert beside[-1] == (1, 1, 3) and engine.CORES.retired == retired + 1  # its helper gave its core back
+    engine.CORES.give(helped)
+    assert engine.CORES.busy == 0
+
+
+def _worker_tables(job: int) -> tuple[int, int, int, int]:
+    """In a pool's worker: its two engines' tables (the points search's, the settlement search's) and their threads."""
+    points, settlement = workers.worker_engine(), workers.worker_settlement_engine()
+    return points.table_bytes, settlement.table_bytes, points.threads, settlement.threads
+
+
+def test_a_pool_worker_holds_two_tables_of_the_run_s_size_on_one_thread() -> None:
+    """docs/limits.md bounds a local run of ``-j N`` by N x (2 x table + the interpreter): each worker's engines,
+    read in the workers themselves, are two tables of ``table_mb`` each, searching on one thread."""
+    found: list[tuple[int, int, int, int]] = []
+    workers.run_pool([1, 2, 3, 4], _worker_tables, (), lambda job, tables: found.append(tables), 2, table_mb=8)
+    assert found == [(8 << 20, 8 << 20, 1, 1)] * 4
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_the_board_s_pages_search_on_no_more_threads_than_cores_together(monkeypatch, tmp_path, cores) -> None:
+    """``stich board`` with several pages asking at once: card values (every free core) and odds (one core, on the
+    analysis thread) of four pages, each page's question in its own request thread, search on at most 2 threads
+    together (the process's core budget's peak): the cores on 2, and on 1 the card values' and the analysis's own
+    threads, which take turns on it (docs/board.md); every answer comes."""
+    import threading
+    import warnings
+
+    with warnings.catch_warnings():  # as tests/test_board_api.py imports it
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from solver.board import create_app
+    from solver.generate import random_record
+    from solver.formats.tbn import format_record
+
+    monkeypatch.setattr(engine, "usable_cores", lambda: cores)
+    deals = tmp_path / "deals.tbn"
+    deals.write_text("\n".join(format_record(random_record("Schafkopf", 5, board)) for board in (1, 2)),
+                     encoding="utf-8")
+    answers: list[str] = []
+    with TestClient(create_app([deals]), base_url="http://127.0.0.1") as client:
+        boards = [board["id"] for board in client.get("/api/start").json()["files"][0]["boards"]]
+        engine.CORES.reset_peak()
+
+        def ask(page: int) -> None:
+            for board in boards:
+                asked = {"board": board, "moves": [], "client": f"page{page}"}
+                values = client.post("/api/values", json=dict(asked, objective="points")).text.splitlines()
+                odds = client.post("/api/odds", json=dict(asked, samples=4)).text.splitlines()
+                answers.extend(json.loads(line)["kind"] for line in (values[-1], odds[-1]))
+
+        pages = [threading.Thread(target=ask, args=(page,)) for page in range(4)]
+        for page in pages:
+            page.start()
+        for page in pages:
+            page.join()
+    assert sorted(answers) == ["odds"] * 8 + ["values"] * 8
+    assert 1 <= engine.CORES.peak <= 2 and engine.CORES.busy == 0

@@ -343,9 +343,10 @@ class CoreBudget:
                 self.peak = self.busy
         return holding
 
-    def _make_room(self) -> None:
-        """A core for a new question's own thread, taken from other questions' helpers while every core is busy."""
-        over = self.busy + 1 - usable_cores()
+    def _make_room(self, needed: int = 1) -> None:
+        """``needed`` cores (a new question's own thread: one), taken from other questions' helpers while every core
+        is busy."""
+        over = self.busy + needed - usable_cores()
         while over > 0 and self._helped:
             most = max(self._helped, key=lambda holding: holding.threads)
             back = min(over, most.threads - 1)
@@ -363,6 +364,23 @@ class CoreBudget:
             if holding in self._helped:
                 self._helped.remove(holding)
             self.busy = max(0, self.busy - holding.threads)  # a question that spanned a fork: forget() freed it
+
+    @contextmanager
+    def reserved(self, cores: int) -> Iterator[None]:
+        """``cores`` held for the block by searches this process runs elsewhere: a local pool's worker processes,
+        each searching on a core of this machine. Questions of this process asked meanwhile get helpers only on the
+        cores left over (their own thread still searches), and helpers already running give theirs back, so that a
+        program solving in one thread while another runs ``analyse_hand(workers=2)`` on two cores searches on
+        three threads, not four (a child forked inside the block starts with every core free: ``forget``)."""
+        with self._lock:
+            self.busy += cores
+            self._make_room(0)
+            self.peak = max(self.peak, self.busy)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.busy = max(0, self.busy - cores)
 
     @contextmanager
     def held(self, wanted: int) -> Iterator[int]:
