@@ -2123,12 +2123,18 @@ def test_variant_option_plays_the_named_files_under_the_flags_and_the_saved_reco
     assert other["boards"] == [] and "variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's" in other["error"]
 
 
-def test_board_variant_option_is_checked_as_every_commands(tmp_path):
+def test_board_variant_option_is_checked_as_every_commands(tmp_path, monkeypatch):
+    """A misspelt --variant flag is a usage error (exit 2) before the board serves; served, it would wait for
+    Ctrl-C, so a check moved past the start fails the test (the server's run is stubbed) instead of hanging it."""
     from typer.testing import CliRunner
+
+    import uvicorn
 
     from solver.cli.main import app
 
-    result = CliRunner().invoke(app, ["board", str(KR), "--no-open", "--variant", "must_undertrum=false"])
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: object())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    result = CliRunner().invoke(app, ["board", str(KR), "--no-open", "-p", "0", "--variant", "must_undertrum=false"])
     assert result.exit_code == 2 and "did you mean 'must_undertrump'?" in result.output
     assert "Traceback" not in result.output
 
