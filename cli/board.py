@@ -137,6 +137,9 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
 
     if board is not None and not files:
         raise typer.BadParameter("--board picks a record of the FILEs: give the file", param_hint="'--board'")
+    if variant and not files:  # uploads and the page's deals keep their own flags: it would change nothing
+        raise typer.BadParameter("--variant sets the flags of the FILEs' records: give the file",
+                                 param_hint="'--variant'")
     store = Boards()  # the page's reading, on boards of its own
     found = unreadable = False
     def has_record(text: str | None, path: Path) -> bool:

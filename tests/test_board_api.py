@@ -2139,6 +2139,23 @@ def test_board_variant_option_is_checked_as_every_commands(tmp_path, monkeypatch
     assert "Traceback" not in result.output
 
 
+def test_board_variant_without_a_file_is_a_usage_error(monkeypatch):
+    """``stich board --variant sagotrick=off`` without a FILE served and changed nothing (uploads and the page's
+    deals keep their own flags): refused as ``--board`` without a file is, exit 2, before serving."""
+    from typer.testing import CliRunner
+
+    import uvicorn
+
+    from solver.cli.main import app
+
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: object())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    result = CliRunner().invoke(app, ["board", "--variant", "sagotrick=off", "--no-open", "-p", "0"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "--variant sets the flags of the FILEs' records: give the file" in result.stderr
+    assert "Traceback" not in result.output
+
+
 def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path, monkeypatch):
     """``stich board k.tbn -b 1 --variant sagotrick=off``: every Kratzen record refuses the Zwanzigerrufen flag, so
     the board opens nothing of the file, and then said 'no record with [Board "1"]' of a record that is there (the
