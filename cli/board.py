@@ -133,7 +133,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     from solver.board.session import BoardError, Boards, decoded_text
     from solver.formats.tbn import iter_records
 
-    from .records import no_such_record, selected
+    from .records import VariantRefusals, no_such_record, selected
 
     if board is not None and not files:
         raise typer.BadParameter("--board picks a record of the FILEs: give the file", param_hint="'--board'")
@@ -149,16 +149,19 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
 
     for path in files:
         text = None
+        variant_refused = VariantRefusals()  # said once a game, as every command says them
         try:
             text = decoded_text(path.read_bytes(), str(path))
-            boards, refused = store.add_text_said(text, str(path), variant)
+            boards, refused = store.add_text_said(text, str(path), variant, variant_refused.add)
         except BoardError as error:
+            variant_refused.say("not opened")
             message(f"stich: {error} (the board opens nothing of this file)")
             # every record refused (a --variant of another game): the --board record is there, not missing
             unreadable = unreadable or (board is not None and not found and has_record(text, path))
             continue
         for line in refused:
             message(f"stich: {line} (the board opens the file's other records)")
+        variant_refused.say("not opened")
         if board is None or found:
             continue
         found = any(selected(opened.record, board) for opened in boards)

@@ -56,6 +56,26 @@ class OptionRefused(StichError):
         return f"{self.option}: {self} (the record at {where}{f', board {board},' if board else ''} not answered)"
 
 
+class VariantRefusals:
+    """The command's ``--variant`` flags that records' games refused (CommandVariantError): the same for every
+    record of a game, so said once a game, after the records, as ``--variant: <why> (N records of GAME from
+    FILE:LINE <outcome>)``, not once a record."""
+
+    def __init__(self) -> None:
+        self.refused: dict[str, tuple[CommandVariantError, int]] = {}  # game -> its first refusal, records refused
+
+    def add(self, error: CommandVariantError) -> None:
+        first, count = self.refused.get(error.game, (error, 0))
+        self.refused[error.game] = (first, count + 1)
+
+    def say(self, outcome: str = "not answered") -> None:
+        """One line on stderr a game; ``outcome``: what became of its records."""
+        for game, (first, count) in self.refused.items():
+            which = f"{count} records of {game} from {first.source}:{first.line}" if count > 1 else \
+                f"the {game} record at {first.source}:{first.line}"
+            message(f"stich: --variant: {first.bare} ({which} {outcome})")
+
+
 def record_place(position: Position) -> str:
     """Where a position's record starts, and its board where it has one: ``deals.tbn:19: board 4``."""
     record = position.record
@@ -178,7 +198,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     failed = False
     matched = read = shown = 0
     working: Position | None = None  # the record being answered, for what an interrupt says
-    refused: dict[str, list] = {}  # game -> [the command variant's first error, records it refused]
+    refused = VariantRefusals()
     console = None if as_json else stdout_console()
     try:
         with input_errors():  # a file that cannot be read at all
@@ -200,7 +220,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     position = what_if(position_from_record(item, variant=variant), play)
                     pot_of.apply(position)  # read where the game reads its [Pot]
                 except CommandVariantError as error:  # the command's flags, the same for every record of the game
-                    refused.setdefault(error.game, [error, 0])[1] += 1
+                    refused.add(error)
                     failed = True
                     continue
                 except StichError as error:
@@ -255,10 +275,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
         say_interrupted(command, interrupted_records(shown, working, isinstance(stop, InterruptedInPart),
                                                      isinstance(stop, OutputCut)))
         raise
-    for game, (first, count) in refused.items():
-        which = f"{count} records of {game} from {first.source}:{first.line}" if count > 1 else \
-            f"the {game} record at {first.source}:{first.line}"
-        message(f"stich: --variant: {first.bare} ({which} not answered)")
+    refused.say()
     shown_name = "<stdin>" if str(path) == "-" else path
     if read == 0:
         message(f"stich: {shown_name}: no records (an empty file, or only comments)")

@@ -2156,6 +2156,36 @@ def test_board_variant_without_a_file_is_a_usage_error(monkeypatch):
     assert "Traceback" not in result.output
 
 
+def test_board_says_a_refused_variant_once_a_game_as_every_command(tmp_path, monkeypatch):
+    """``stich board FILE --variant sagotrick=off`` said ``FILE:10:8: the variant given with the command or call:
+    ...`` once for each Kratzen record; ``stich check`` says ``stich: --variant: ...`` once a game (docs/cli.md).
+    The board says it as the commands do, with the records it did not open."""
+    from typer.testing import CliRunner
+
+    import uvicorn
+
+    from solver.cli.main import app
+
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: object())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    mixed = tmp_path / "mixed.tbn"  # five Kratzen records, then Zwanzigerrufen ones that take the flag
+    mixed.write_text(KR.read_text(encoding="utf-8") + "\n" + (examples / "zwanzigerrufen.tbn").read_text(
+        encoding="utf-8"), encoding="utf-8")
+    result = CliRunner().invoke(app, ["board", str(mixed), "--variant", "sagotrick=off", "--no-open", "-p", "0"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == (
+        "stich: --variant: variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's (Kratzen's flags: "
+        f"first_leader, must_undertrump, weli_also_bells) (5 records of Kratzen from {mixed}:10 not opened)")
+    assert "the variant given with the command or call" not in result.stderr
+    assert result.stderr.count("--variant:") == 1
+    # every record refused: the same line, and the file said to open nothing
+    result = CliRunner().invoke(app, ["board", str(KR), "--variant", "sagotrick=off", "--no-open", "-p", "0"])
+    assert result.exit_code == 0 and result.stderr.count("--variant:") == 1
+    assert f"(5 records of Kratzen from {KR}:10 not opened)" in result.stderr
+    assert "the board opens nothing of this file" in result.stderr
+
+
 def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path, monkeypatch):
     """``stich board k.tbn -b 1 --variant sagotrick=off``: every Kratzen record refuses the Zwanzigerrufen flag, so
     the board opens nothing of the file, and then said 'no record with [Board "1"]' of a record that is there (the

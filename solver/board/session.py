@@ -22,13 +22,13 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, Mapping, Sequence
+from typing import Any, BinaryIO, Callable, Iterator, Mapping, Sequence
 
 from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
-from ..errors import InvalidPositionError, StichError, is_whole_number, quoted
+from ..errors import CommandVariantError, InvalidPositionError, StichError, is_whole_number, quoted
 from ..formats.tbn import Record, iter_records, read_records
 from ..games import get_game
 from ..games.base import Rules
@@ -174,7 +174,7 @@ class Boards:
         try:
             position = position_from_record(record, variant=variant)
         except StichError as error:
-            raise BoardError(str(error)) from None
+            raise BoardError(str(error)) from error  # its cause: a refused --variant is said once a game at start
         record = position.record or record  # a copy carrying the flags, when ``variant`` changed them
         rules = position.rules
         unplayed = copy.deepcopy(record)  # Position.play writes each move into the record's Play section
@@ -216,12 +216,15 @@ class Boards:
         """Every good record of a .tbn text as a board (:meth:`add_text_said`, its refusals left out)."""
         return self.add_text_said(text, source)[0]
 
-    def add_text_said(self, text: str, source: str,
-                      variant: Mapping[str, object] | None = None) -> tuple[list[Board], list[str]]:
+    def add_text_said(self, text: str, source: str, variant: Mapping[str, object] | None = None,
+                      variant_refused: Callable[[CommandVariantError], object] | None = None,
+                      ) -> tuple[list[Board], list[str]]:
         """Every record of a .tbn text as a board, and what is wrong with each record that is not one (file, line,
         column: one bad record does not keep the others off the table, as on the command line). A text without a
         good record is a BoardError with the first of them. The same text from the same source again gives the
-        same boards while they are all open. ``variant``: flags over every record's, as :meth:`add` takes them."""
+        same boards while they are all open. ``variant``: flags over every record's, as :meth:`add` takes them;
+        ``variant_refused``, given, takes each record's refusal of them instead of the list (the same for every
+        record of a game, which ``stich board`` says once a game)."""
         key = (source, hashlib.sha256(text.encode()).digest())
         with self._lock:
             known = self._texts.get(key)
@@ -245,11 +248,16 @@ class Boards:
             try:
                 found.append(self.add(item, record_label(item, source, number), variant))
             except BoardError as error:
-                refused.append(str(error))
+                if variant_refused is not None and isinstance(error.__cause__, CommandVariantError):
+                    variant_refused(error.__cause__)
+                else:
+                    refused.append(str(error))
 
         def more_bad(count: int) -> str:
             return f"{count:,} more bad record{'s' if count > 1 else ''}"
 
+        if not found and not refused:  # each record's refusal of the variant went to variant_refused
+            raise BoardError(f"{source}: no record of it opens with the --variant flags")
         if not found:
             raise BoardError(refused[0] + (f" (and {more_bad(len(refused) - 1)})" if len(refused) > 1 else ""))
         if len(refused) > MAX_REFUSALS_SAID:  # what a page shows and the server keeps: the first, and how many more
