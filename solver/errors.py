@@ -150,15 +150,21 @@ def did_you_mean(word: object, choices: Iterable[str] | Mapping[str, str], cutof
     measure, at least ``cutoff``), or ``""`` when none is close: said right after the unknown name, before any list
     of every choice (a long message is cut at its end). A mapping's keys are matched and its values named (an
     alias suggests its game)."""
+    names = close_matches(word, choices, cutoff)
+    return "; did you mean " + " or ".join(repr(name) for name in names) + "?" if names else ""
+
+
+def close_matches(word: object, choices: Iterable[str] | Mapping[str, str], cutoff: float = 0.6) -> list[str]:
+    """The choices :func:`did_you_mean` names for ``word``, at most three, closest first; none for a word spelt
+    right (case aside)."""
     from difflib import get_close_matches
 
     shown = dict(choices) if isinstance(choices, Mapping) else {choice: choice for choice in choices}
     spelled = {key.lower(): name for key, name in shown.items()}
     if str(word).strip().lower() in spelled:
-        return ""  # spelt right: what is wrong is elsewhere (a contract's other words)
+        return []  # spelt right: what is wrong is elsewhere (a contract's other words)
     close = get_close_matches(str(word).strip().lower(), list(spelled), n=5, cutoff=cutoff)
-    names = list(dict.fromkeys(spelled[key] for key in close))[:3]
-    return "; did you mean " + " or ".join(repr(name) for name in names) + "?" if names else ""
+    return list(dict.fromkeys(spelled[key] for key in close))[:3]
 
 
 class IllegalPlayError(StichError):

@@ -97,8 +97,9 @@ def test_unknown_flag_raises_variant_error_naming_it(game, flag):
     (Zwanzigerrufen, "weli_also_bels", "unknown variant flag 'weli_also_bels'; did you mean 'weli_also_bells'? "
                                        "(a flag of Kratzen, not of Zwanzigerrufen; Zwanzigerrufen's flags: "),
     (Schafkopf, "sagotrik", "did you mean 'sagotrick'? (a flag of Zwanzigerrufen, not of Schafkopf; "),
-    (Kratzen, "must_undertrum", "unknown variant flag 'must_undertrum'; did you mean 'must_undertrump'? (this "
-                                "game's flags: "),
+    (Kratzen, "must_undertrum", "unknown variant flag 'must_undertrum'; did you mean 'must_undertrump'? (Kratzen's "
+                                "flags: first_leader, must_undertrump, weli_also_bells)"),
+    (Schafkopf, "zzz", "unknown variant flag 'zzz' (Schafkopf's flags: "),
 ])
 def test_another_games_flag_is_named_as_such(game, flag, message):
     """A flag spelt right but of another game was refused as "unknown variant flag" with no hint, which reads as a

@@ -22,7 +22,7 @@ from ..announcements import Announcement
 from ..cards import Card, Pack, build_pack
 from ..deal import Deal
 from ..errors import (InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, VariantError,
-                      did_you_mean, integral, is_whole_number, quoted)
+                      close_matches, did_you_mean, integral, is_whole_number, quoted)
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
@@ -628,29 +628,29 @@ class Game(metaclass=GameType):
             values = Variant.parse_pairs(values)
         if isinstance(values, Mapping):
             for name in values:
-                cls._refuse_another_games_flag(name)
+                cls._refuse_unknown_flag(name)
         return Variant(cls.flags, values)
 
     @classmethod
-    def _refuse_another_games_flag(cls, name: object) -> None:
-        """VariantError for a flag this game has not but another has, or that is a misspelling of only another
-        game's flag: "unknown flag" alone would send the user hunting for a typo in a flag that is spelt right."""
+    def _refuse_unknown_flag(cls, name: object) -> None:
+        """VariantError for a flag this game has not, with the game's flags by its name: a flag of another game
+        says whose it is, and a misspelling of only another game's flag suggests that one ("unknown flag" alone
+        would send the user hunting for a typo in a flag that is spelt right)."""
         if not isinstance(name, str) or name.strip().lower() in cls.flags:
-            return
+            return  # a name that is not text: Variant says so
         key = name.strip().lower()
-        own = ", ".join(sorted(cls.flags)) or "none"
+        own = f"{cls.name}'s flags: {', '.join(sorted(cls.flags)) or 'none'}"
         owners = [game.name for game in GAMES if key in game.flags]
         if owners:
-            raise VariantError(f"variant flag {quoted(name)} is {' and '.join(owners)}'s, not {cls.name}'s "
-                               f"({cls.name}'s flags: {own})")
-        if did_you_mean(key, list(cls.flags)):
-            return  # Variant names the close flag of this game
+            raise VariantError(f"variant flag {quoted(name)} is {' and '.join(owners)}'s, not {cls.name}'s ({own})")
+        close = did_you_mean(key, list(cls.flags))
         others = {flag: game.name for game in GAMES if game is not cls for flag in game.flags}
-        close = did_you_mean(key, list(others))
-        if close:
-            games = sorted({game for flag, game in others.items() if repr(flag) in close})
-            raise VariantError(f"unknown variant flag {quoted(name)}{close} (a flag of {' and '.join(games)}, not "
-                               f"of {cls.name}; {cls.name}'s flags: {own})")
+        named = [] if close else close_matches(key, others.keys())
+        if named:
+            games = " and ".join(sorted({others[flag] for flag in named}))
+            raise VariantError(f"unknown variant flag {quoted(name)}{did_you_mean(key, named)} (a flag of {games}, "
+                               f"not of {cls.name}; {own})")
+        raise VariantError(f"unknown variant flag {quoted(name)}{close} ({own})")
 
     @classmethod
     def parse_contract(cls, text: str) -> Contract:
