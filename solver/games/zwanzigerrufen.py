@@ -432,9 +432,8 @@ class TarockOutcome:
             wanted = sum(1 << c for c in cards)
             taken = self.facts.declarer_captured
             if side != self.rules.declaring_side:
-                # the dealt cards the declarers did not take: an ending's absent cards were taken by nobody, and
-                # the complement alone gave the defenders a 4 Kings of no king
-                taken = reduce(or_, self.rules.deal.hands, 0) & ~taken
+                # the dealt cards the declarers did not take: an ending's absent cards were taken by nobody
+                taken = self.rules.deal.cards & ~taken
             return taken & wanted == wanted
         return dealt_together(self.rules.deal, cards) in side
 
@@ -492,7 +491,7 @@ def dealt_bonus(rules: Rules, state: PlayState, bonus: str) -> DealtBonus:
                 taken[trick.winner] |= 1 << card
         wanted = sum(1 << card for card in cards)
         sides = {rules.side_of(seat) for seat in range(rules.seats) if taken[seat] & wanted}
-        if wanted & ~reduce(or_, rules.deal.hands, 0):
+        if wanted & ~rules.deal.cards:
             made, side, reason = False, frozenset[int](), f"the ending does not hold {how_many}"
         elif len(sides) > 1:
             made, side, reason = False, frozenset[int](), "the sides split them in the tricks"
