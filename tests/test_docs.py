@@ -382,13 +382,20 @@ def test_rules_md_lists_every_variant_flag_with_its_values_default_first() -> No
     from solver.variant import value_text
 
     text = TEXT[ROOT / "docs" / "rules.md"]
+    rulebook = (ROOT / "docs" / "rulebook" / "RULES.md").read_text(encoding="utf-8")
+    # each numbered paragraph of RULES.md (### 1.4 ...), to the next heading
+    paragraphs = dict(re.findall(r"^#{2,3} (\d\.\d)\b(.*?)(?=^#)", rulebook, re.MULTILINE | re.DOTALL))
     rows = re.findall(r"^\| ?(\w*) \| `(\w+)` \| ([^|]*?) \| ([^|]*?) \| .* \|$", text, re.MULTILINE)
     listed: dict[tuple[str, str], str] = {}
     game = ""
-    for name, flag, paragraph, values in rows:
+    for name, flag, cited, values in rows:
         game = name or game
         listed[(game, flag)] = values
-        assert re.match(r"[123](\.\d+)?\b", paragraph), (flag, paragraph)  # a paragraph of RULES.md 1-3
+        numbers = re.findall(r"\d\.\d", cited)
+        assert numbers and re.fullmatch(r"\d\.\d(, \d\.\d)*( \(ours\))?", cited), (flag, cited)
+        assert all(number in paragraphs for number in numbers), (flag, cited)  # each a paragraph of RULES.md
+        if not cited.endswith("(ours)"):  # a flag of the rule book: one of its paragraphs names it
+            assert any(re.search(rf"\b{flag}\b", paragraphs[number]) for number in numbers), (flag, cited)
     expected = {}
     for each in GAMES:
         for flag in each.flags.values():
