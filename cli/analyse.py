@@ -286,7 +286,8 @@ def analyse(
                        announcements=announce)
     chosen = get_game(game)  # the flags and announcements read as the game reads them (checked above)
     for note in chosen.idle_flags(chosen.variant(flags), announced_tags(chosen, announce, seats or
-                                                                         chosen.seat_counts[0])):
+                                                                         chosen.seat_counts[0]),
+                                  chosen.parse_contract(contract)):
         message(f"stich: {note}")
     with input_errors():
         with live_analysis(samples, as_json, emit_json if as_json else render_analysis, checkpoint) as show:

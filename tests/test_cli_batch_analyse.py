@@ -628,8 +628,23 @@ def test_analyse_says_hard_pagat_reservation_is_idle_only_when_nobody_announced_
             "--contract", "Solo", "--variant", "hard_pagat_reservation=true", "-n", "2"]
     silent = runner.invoke(app, hand)
     assert silent.exit_code == 0, silent.output
-    assert "stich: hard_pagat_reservation changes nothing here: nobody announced the Pagat" in silent.stderr
+    assert ("stich: hard_pagat_reservation changes nothing here: nobody announced the Pagat (announce it with "
+            "--announce 'N: Pagat', or analyse from a record with [Announcements])") in silent.stderr
     announced = runner.invoke(app, [*hand, "--announce", "1: Pagat"])
     assert announced.exit_code == 0, announced.output
     assert "changes nothing" not in announced.stderr
     assert "Traceback" not in silent.output + announced.output
+
+
+def test_analyse_says_hard_pagat_reservation_is_idle_in_a_suit_solo_without_asking_for_a_pagat():
+    """In a Suit Solo the note asked for --announce '1: Pagat', which is refused there (RULES.md 1.6-1.7: no Pagat
+    Ultimo in a Suit Solo): it says the contract has none to announce."""
+    hand = ["analyse", "--game", "zr", "--hand", "HK HQ HN HJ HG SK SQ T1 T4 T5", "--seat", "1",
+            "--contract", "Suit Solo", "--variant", "hard_pagat_reservation=true", "-n", "2"]
+    result = runner.invoke(app, hand)
+    assert result.exit_code == 0, result.output
+    assert ("stich: hard_pagat_reservation changes nothing here: a Suit Solo has no Pagat Ultimo to announce\n"
+            in result.stderr)
+    assert "--announce" not in result.stderr
+    refused = runner.invoke(app, [*hand, "--announce", "1: Pagat"])  # what the note would have sent the user to
+    assert refused.exit_code != 0 and "Pagat Ultimo does not count in a Suit Solo" in refused.stderr

@@ -783,9 +783,10 @@ class Game(metaclass=GameType):
         return {}
 
     @classmethod
-    def idle_flags(cls, variant: Variant, tags: Mapping[str, object]) -> list[str]:
-        """What to say of each flag set in ``variant`` that cannot change the play for want of the rule state
-        ``tags`` would give (a hand analysis has no record): a user would else read the answer as the flag's."""
+    def idle_flags(cls, variant: Variant, tags: Mapping[str, object], contract: Contract) -> list[str]:
+        """What to say of each flag set in ``variant`` that cannot change the play of ``contract`` for want of the
+        rule state ``tags`` would give (a hand analysis has no record), or at all in that contract: a user would
+        else read the answer as the flag's."""
         return []
 
     @classmethod

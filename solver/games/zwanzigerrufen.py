@@ -831,10 +831,14 @@ class Zwanzigerrufen(Game):
         return {"pagat_announcer": pagat_announcer(list(announcements))} if announcements else {}
 
     @classmethod
-    def idle_flags(cls, variant: Variant, tags: Mapping[str, object]) -> list[str]:
-        if variant["hard_pagat_reservation"] and tags.get("pagat_announcer") is None:
-            return ["hard_pagat_reservation changes nothing here: nobody announced the Pagat (announce it, "
-                    "'N: Pagat', or analyse from a record with [Announcements])"]
+    def idle_flags(cls, variant: Variant, tags: Mapping[str, object], contract: Contract) -> list[str]:
+        if not variant["hard_pagat_reservation"]:
+            return []
+        if contract.kind == "suitsolo":  # RULES.md 1.6-1.7: no Pagat Ultimo in a Suit Solo, so none announced
+            return ["hard_pagat_reservation changes nothing here: a Suit Solo has no Pagat Ultimo to announce"]
+        if tags.get("pagat_announcer") is None:
+            return ["hard_pagat_reservation changes nothing here: nobody announced the Pagat (announce it with "
+                    "--announce 'N: Pagat', or analyse from a record with [Announcements])"]
         return []
 
     @classmethod
