@@ -431,7 +431,7 @@ def game_pack_named(game: str) -> Pack:
     the games are built on the cards, so the registry is loaded by name where no game has registered yet, as
     reading a pickled pack loads it (:meth:`Pack.__reduce__`)."""
     if not _GAME_PACKS:
-        importlib.import_module(f"{__package__}.games")
+        importlib.import_module(".games", __package__)
     _, loader = next(iter(_GAME_PACKS.values()))
     return loader(game)
 
