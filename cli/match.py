@@ -54,7 +54,9 @@ def match(
                              help=f"{game_list()} (or an alias)."),
     bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
                              help="One bot per seat, seat 1 first: sampling (sampling:N for N samples a card), "
-                                  "random or cheater. The seat count is the number of bots."),
+                                  "random, cheater, or a bot of your own as MODULE:ATTRIBUTE (a bot class, "
+                                  "factory or instance; MODULE from the current directory or PYTHONPATH). The "
+                                  "seat count is the number of bots."),
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000,
                               help="Number of boards (deals, each played once per seat with --rotate)."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
@@ -130,13 +132,15 @@ def match(
                 "(sampling:N): ignored")
     spellings: dict[str, list[str]] = {}  # one bot, one name: sampling:50 is sampling at --samples 50
     for spec, player in zip(specs, players):
-        if spec.lower() not in spellings.setdefault(player.name, []):
-            spellings[player.name].append(spec.lower())
+        spelt = spec if ":" in spec and not isinstance(player, SamplingBot) else spec.lower()  # a module's own case
+        if spelt not in spellings.setdefault(player.name, []):
+            spellings[player.name].append(spelt)
     for player in players:
         said = spellings.pop(player.name, [])
         if len(said) > 1:
-            message(f"stich: match: {' and '.join(said)} are one bot, {player.name} "
-                    f"({plural(getattr(player, 'samples', 0), 'sample')} a card): counted as one kind of bot")
+            kind = (f" ({plural(player.samples, 'sample')} a card)" if isinstance(player, SamplingBot) else "")
+            message(f"stich: match: {' and '.join(said)} are one bot, {player.name}{kind}: counted as one kind of "
+                    f"bot")
     latest: list[MatchResult] = []
     # the deals are not kept: --json writes each as it comes, the report needs only their sums
     stream = JsonStream(match_heading(get_game(game).name, seed, count, rotate, pot,
