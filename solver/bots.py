@@ -26,6 +26,7 @@ import random
 import sys
 import time
 import traceback
+import weakref
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
@@ -373,7 +374,7 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
             raise StichError(f"bot {spec!r}: {owner} has no attribute {part!r}{hint}")
         value = getattr(value, part)
     if not isinstance(value, type) and is_bot(value):
-        return value
+        return _loaded(value, f"{module_name}:{attribute}")
     if not callable(value):
         raise StichError(f"bot {spec!r}: {module_name}.{attribute} is {_a(value)}, not a bot: a bot has a name "
                          f"(text) and a choose(position) method, or is made by a class or function called with no "
@@ -390,7 +391,40 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
     if not is_bot(made):
         raise StichError(f"bot {spec!r}: {call} gave {_a(made)}, not a bot: a bot has a name (text, not blank) and "
                          f"a choose(position) method (solver.bots.Bot)")
-    return made
+    return _loaded(made, f"{module_name}:{attribute}")
+
+
+#: The spec each bot :func:`load_bot` made was loaded from, by the bot's id (with a weak reference, so that an id
+#: reused after the bot is gone does not count).
+_SPECS: dict[int, tuple[weakref.ref, str]] = {}
+
+
+def _loaded(bot: Any, spec: str) -> Any:
+    key = id(bot)
+
+    def forget(_: weakref.ref) -> None:
+        _SPECS.pop(key, None)
+
+    try:
+        reference = weakref.ref(bot, forget)
+    except TypeError:  # a bot that takes no weak reference (__slots__): said by its class instead
+        return bot
+    _SPECS[key] = (reference, spec)
+    return bot
+
+
+def bot_source(bot: object) -> str | None:
+    """Where a bot of one's own comes from, as ``stich match --bots`` names it: the ``MODULE:ATTRIBUTE`` it was
+    loaded from (:func:`load_bot`), else its class's ``module:qualname``; None for this package's own bots, which
+    their name and settings tell apart. A checkpoint records it, so that a resume with another bot of the same
+    name is another match."""
+    entry = _SPECS.get(id(bot))
+    if entry is not None and entry[0]() is bot:
+        return entry[1]
+    kind = type(bot)
+    if kind.__module__.split(".")[0] == __name__.split(".")[0]:
+        return None
+    return f"{kind.__module__}:{kind.__qualname__}"
 
 
 def _a(value: object) -> str:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
 from .analysis import SCHEMA
-from .bots import Bot
+from .bots import Bot, bot_source
 from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
@@ -533,15 +533,6 @@ def check_bots(bots: object) -> tuple[Bot, ...]:
     return tuple(bots)
 
 
-def bot_origin(bot: Bot) -> str | None:
-    """A bot of one's own by its class, ``module:qualname`` (what ``stich match --bots`` takes), which a checkpoint
-    records; None for this package's bots, which their name and settings tell apart."""
-    kind = type(bot)
-    if kind.__module__.split(".")[0] == __name__.split(".")[0]:
-        return None
-    return f"{kind.__module__}:{kind.__qualname__}"
-
-
 def bot_settings(bot: Bot) -> dict[str, Any]:
     """What makes two bots of one name two kinds of bot: what they play for, their samples a card and their deadline
     a card (a seed is no such thing: two seeds of one bot are one kind, as a match seats them; nor is a class: a bot
@@ -640,12 +631,13 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     # a deadline a card changes what a bot plays: a resume with another --card-time is another match (said only
     # where there is one, so that the checkpoints of untimed matches keep their identity)
     deadlines = [getattr(bot, "time_limit", None) for bot in bots]
-    # and a bot of one's own is said by its class too (module:qualname), so that a resume with another bot of the
-    # same name is refused; checkpoints written before said only the name, and stay this match's (an alias)
+    # and a bot of one's own is said by its source too (bot_source: the MODULE:ATTRIBUTE it was loaded from, or its
+    # class), so that a resume with another bot of the same name is another match; checkpoints written before said
+    # only the name, and stay this match's (an alias)
     plain = [[bot.name, getattr(bot, "samples", None), getattr(bot, "seed", None), getattr(bot, "plays_for", None)]
              + ([deadline] if deadline is not None else []) for bot, deadline in zip(bots, deadlines)]
-    players = [player + ([{"class": origin}] if origin is not None else [])
-               for player, origin in zip(plain, map(bot_origin, bots))]
+    players = [player + ([{"bot": source}] if source is not None else [])
+               for player, source in zip(plain, map(bot_source, bots))]
     # the variant as the game reads it (each flag parsed, one at its default left out), so that the API's
     # {"weli_also_bells": True} and --variant weli_also_bells=true are one match; checkpoints written before named it
     # as given, and are this match's too
