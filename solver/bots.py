@@ -307,7 +307,7 @@ def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMP
     if not isinstance(spec, str):
         raise StichError(f"a bot spec is text ({BOT_SPECS}), not {spec!r}")
     name, _, count = spec.strip().lower().partition(":")
-    if name not in BOT_NAMES and count:  # 'module:attribute': the built-in names stay theirs
+    if name not in BOT_NAMES and count and not count.isdigit():  # 'module:attribute' ('samplng:6' is a slip)
         return load_bot(spec, seed=seed)
     if name == "sampling":
         own = samples

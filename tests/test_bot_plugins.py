@@ -70,6 +70,10 @@ BOTS_MODULE = textwrap.dedent('''
             return 0
 
 
+    class NamedRandom(LastCard):
+        name = "random"
+
+
     class Crash:
         name = "crash"
 
@@ -158,6 +162,8 @@ def test_a_factory_or_an_instance_plays_as_the_class_does(bots_dir, spec):
     ("mybots:number", "bot 'mybots:number': mybots.number is the int 3, not a bot"),
     ("mybots:Nameless", "bot 'mybots:Nameless': mybots.Nameless() gave a Nameless without a name, not a bot"),
     ("mybots:Broken", "bot 'mybots:Broken': mybots.Broken() raised ValueError: no table for me ({dir}/mybots.py:"),
+    ("mybots:NamedRandom", "mybots:NamedRandom and random are both named 'random', and a match counts its bots by "
+                           "name: give your bot a name of its own"),
     ("mybots:Last-Card", "bot 'mybots:Last-Card': a bot of your own is MODULE:ATTRIBUTE"),
     ("randomm", "unknown bot 'randomm'; did you mean 'random'? (expected sampling, sampling:N, random, cheater or "
                 "MODULE:ATTRIBUTE (a bot of your own))"),
