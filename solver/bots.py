@@ -344,6 +344,10 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
     must be a bot. Every failure is a StichError naming the spec and why: a module that cannot be imported (the
     module not found, or its SyntaxError's file:line, or the error its import raised and where), an attribute the
     module has not (with the closest public names), a value or result that is no bot, a constructor that raises."""
+    if not isinstance(spec, str):
+        raise StichError(f"a bot of your own is named by text, MODULE:ATTRIBUTE, not {spec!r}")
+    if not is_whole_number(seed):
+        raise StichError(f"the seed is a whole number, not {seed!r}")
     module_name, _, attribute = spec.strip().partition(":")
     if not module_name or not attribute or not all(part.isidentifier() for part in module_name.split(".")) or \
             not all(part.isidentifier() for part in attribute.split(".")):

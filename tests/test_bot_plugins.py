@@ -218,3 +218,7 @@ def test_make_bot_loads_a_bot_of_ones_own_and_keeps_the_built_in_names(imported_
         make_bot("random:3")
     with pytest.raises(StichError, match=r"mybots.Broken\(\) raised ValueError: no table for me"):
         make_bot("mybots:Broken")
+    with pytest.raises(StichError, match="the seed is a whole number, not 1.5"):
+        load_bot("mybots:Seeded", seed=1.5)
+    with pytest.raises(StichError, match="a bot spec is text"):
+        make_bot(3)
