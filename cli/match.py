@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from solver.bots import DEFAULT_SAMPLES, PLAYS_FOR, SamplingBot, make_bot
+from solver.bots import DEFAULT_SAMPLES, PLAYS_FOR, SamplingBot, bot_source, make_bot
 from solver.errors import InvalidContractError, StichError, did_you_mean
 from solver.games import game_list, games_with, get_game
 from solver.games.base import score_or_measure
@@ -54,7 +54,9 @@ def match(
                              help=f"{game_list()} (or an alias)."),
     bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
                              help="One bot per seat, seat 1 first: sampling (sampling:N for N samples a card), "
-                                  "random or cheater. The seat count is the number of bots."),
+                                  "random, cheater, or a bot of your own as MODULE:ATTRIBUTE (a bot class, "
+                                  "factory or instance; MODULE from the current directory or PYTHONPATH). The "
+                                  "seat count is the number of bots."),
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000,
                               help="Number of boards (deals, each played once per seat with --rotate)."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
@@ -119,6 +121,11 @@ def match(
                             time_limit=time_limit, plays_for=plays_for) for spec in specs]
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
+    for spec, player in zip(specs, players):  # a bot of one's own under a built-in's name would be counted as it
+        ours = [other for other, made in zip(specs, players) if made.name == player.name and bot_source(made) is None]
+        if ours and bot_source(player) is not None:
+            raise typer.BadParameter(f"{spec} and {ours[0]} are both named {player.name!r}, and a match counts its "
+                                     f"bots by name: give your bot a name of its own", param_hint="'--bots'")
     sampling = any(isinstance(player, SamplingBot) for player in players)
     if not sampling:  # said, not silently dropped
         unused = [flag for flag, given in (("--samples", samples is not None), ("--card-time", time_limit)) if given]
@@ -130,13 +137,18 @@ def match(
                 "(sampling:N): ignored")
     spellings: dict[str, list[str]] = {}  # one bot, one name: sampling:50 is sampling at --samples 50
     for spec, player in zip(specs, players):
-        if spec.lower() not in spellings.setdefault(player.name, []):
-            spellings[player.name].append(spec.lower())
+        spelt = spec if ":" in spec and not isinstance(player, SamplingBot) else spec.lower()  # a module's own case
+        if spelt not in spellings.setdefault(player.name, []):
+            spellings[player.name].append(spelt)
     for player in players:
         said = spellings.pop(player.name, [])
         if len(said) > 1:
-            message(f"stich: match: {' and '.join(said)} are one bot, {player.name} "
-                    f"({plural(getattr(player, 'samples', 0), 'sample')} a card): counted as one kind of bot")
+            if isinstance(player, SamplingBot):
+                message(f"stich: match: {' and '.join(said)} are one bot, {player.name} "
+                        f"({plural(player.samples, 'sample')} a card): counted as one kind of bot")
+            else:  # bots of one's own, from two specs
+                message(f"stich: match: {' and '.join(said)} are both named {player.name}: counted as one kind of "
+                        f"bot")
     latest: list[MatchResult] = []
     # the deals are not kept: --json writes each as it comes, the report needs only their sums
     stream = JsonStream(match_heading(get_game(game).name, seed, count, rotate, pot,

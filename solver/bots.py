@@ -19,8 +19,14 @@ so a match is reproducible whatever order its deals are played in.
 from __future__ import annotations
 
 import hashlib
+import importlib
+import inspect
+import os
 import random
+import sys
 import time
+import traceback
+import weakref
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
@@ -286,15 +292,23 @@ class SamplingBot(_PointsEngine):
 #: The bots :func:`make_bot` knows by name.
 BOT_NAMES = ("sampling", "random", "cheater")
 
+#: What a bot spec may be, as a message lists it.
+BOT_SPECS = "sampling, sampling:N, random, cheater or MODULE:ATTRIBUTE (a bot of your own)"
+
 
 def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMPLES, time_limit: float | None = None,
              plays_for: str = "score", workers: int = 1) -> Bot:
-    """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``. A match groups its
+    """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``, or a bot of one's own
+    as ``MODULE:ATTRIBUTE`` (:func:`load_bot`, given ``seed``). A match groups its
     results by the bot's name, so one bot has one name: ``sampling`` for ``samples`` samples a card (however it was
     spelled: ``sampling:50`` is ``sampling`` at the default 50), ``sampling:N`` for any other count, so a match
     tells ``sampling:20`` from ``sampling:100`` but never counts one bot as two kinds. ``plays_for``: what the
     sampling and cheater bots maximise (``score`` or ``points``); ``workers``: the sampling bot's processes."""
+    if not isinstance(spec, str):
+        raise StichError(f"a bot spec is text ({BOT_SPECS}), not {spec!r}")
     name, _, count = spec.strip().lower().partition(":")
+    if name not in BOT_NAMES and count and not count.isdigit():  # 'module:attribute' ('samplng:6' is a slip)
+        return load_bot(spec, seed=seed)
     if name == "sampling":
         own = samples
         if count:
@@ -305,10 +319,130 @@ def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMP
                            name=sampling_name(own, samples), plays_for=plays_for,
                            workers=workers)
     if name not in BOT_NAMES:
-        raise StichError(f"unknown bot {spec!r}{did_you_mean(name, BOT_NAMES)} (expected sampling, sampling:N, random "
-                         "or cheater)")
+        raise StichError(f"unknown bot {spec!r}{did_you_mean(name, BOT_NAMES)} (expected {BOT_SPECS})")
     if count:
         raise StichError(f"bot {spec!r}: only the sampling bot takes a sample count")
     if name == "random":
         return RandomBot(seed=seed)
     return CheaterBot(plays_for=plays_for)
+
+
+def is_bot(value: object) -> bool:
+    """Whether ``value`` is a bot as a match takes it: a ``name`` (text, not blank) and a ``choose`` method."""
+    name = getattr(value, "name", None)
+    return isinstance(name, str) and bool(name.strip()) and callable(getattr(value, "choose", None))
+
+
+def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
+    """A bot of one's own from ``MODULE:ATTRIBUTE`` (``stich match --bots mybots:LastCard,random,...``).
+
+    The module is imported as ``python -m`` would find it: from the current directory (put first on ``sys.path``
+    if it is not there, and left there, so that a match's worker processes, which inherit or are given this
+    process's path, unpickle the bots from the same module), then ``PYTHONPATH`` and the installed packages.
+    ``ATTRIBUTE`` (dotted for a nested name) is a bot itself (an instance), or a class or a factory called with no
+    arguments, or with ``seed=seed`` (the match's seed) where its signature has a ``seed`` parameter; what it returns
+    must be a bot. Every failure is a StichError naming the spec and why: a module that cannot be imported (the
+    module not found, or its SyntaxError's file:line, or the error its import raised and where), an attribute the
+    module has not (with the closest public names), a value or result that is no bot, a constructor that raises."""
+    if not isinstance(spec, str):
+        raise StichError(f"a bot of your own is named by text, MODULE:ATTRIBUTE, not {spec!r}")
+    if not is_whole_number(seed):
+        raise StichError(f"the seed is a whole number, not {seed!r}")
+    module_name, _, attribute = spec.strip().partition(":")
+    if not module_name or not attribute or not all(part.isidentifier() for part in module_name.split(".")) or \
+            not all(part.isidentifier() for part in attribute.split(".")):
+        raise StichError(f"bot {spec!r}: a bot of your own is MODULE:ATTRIBUTE (say mybots:LastCard, mybots.py in "
+                         f"the current directory or on PYTHONPATH)")
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)
+    try:
+        module = importlib.import_module(module_name)
+    except SyntaxError as error:
+        raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {error.filename}:{error.lineno}:"
+                         f"{error.offset or 1}: {error.msg}") from None
+    except ModuleNotFoundError as error:
+        where = (" (looked in the current directory and sys.path)" if error.name == module_name.split(".")[0]
+                 else _where(error))  # a module the bot's module imports: where it does
+        raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {error}{where}") from None
+    except Exception as error:  # noqa: BLE001 - the module's own code failed: said with where it failed
+        raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {type(error).__name__}: "
+                         f"{error}{_where(error)}") from None
+    value: Any = module
+    for depth, part in enumerate(attribute.split(".")):
+        if not hasattr(value, part):
+            owner = module_name + "".join(f".{p}" for p in attribute.split(".")[:depth])
+            public = [n for n in dir(value) if not n.startswith("_")]
+            cased = [n for n in public if n.lower() == part.lower()]  # did_you_mean takes a case slip as no slip
+            hint = f"; did you mean {cased[0]!r}?" if cased else did_you_mean(part, public)
+            raise StichError(f"bot {spec!r}: {owner} has no attribute {part!r}{hint}")
+        value = getattr(value, part)
+    if not isinstance(value, type) and is_bot(value):
+        return _loaded(value, f"{module_name}:{attribute}")
+    if not callable(value):
+        raise StichError(f"bot {spec!r}: {module_name}.{attribute} is {_a(value)}, not a bot: a bot has a name "
+                         f"(text) and a choose(position) method, or is made by a class or function called with no "
+                         f"arguments (solver.bots.Bot)")
+    try:
+        takes_seed = "seed" in inspect.signature(value).parameters
+    except (TypeError, ValueError):  # no signature to read (a builtin): called without
+        takes_seed = False
+    call = f"{module_name}.{attribute}({'seed=' + str(seed) if takes_seed else ''})"
+    try:
+        made = value(seed=seed) if takes_seed else value()
+    except Exception as error:  # noqa: BLE001 - the bot author's constructor: its message, no traceback
+        raise StichError(f"bot {spec!r}: {call} raised {type(error).__name__}: {error}{_where(error)}") from None
+    if not is_bot(made):
+        raise StichError(f"bot {spec!r}: {call} gave {_a(made)}, not a bot: a bot has a name (text, not blank) and "
+                         f"a choose(position) method (solver.bots.Bot)")
+    return _loaded(made, f"{module_name}:{attribute}")
+
+
+#: The spec each bot :func:`load_bot` made was loaded from, by the bot's id (with a weak reference, so that an id
+#: reused after the bot is gone does not count).
+_SPECS: dict[int, tuple[weakref.ref, str]] = {}
+
+
+def _loaded(bot: Any, spec: str) -> Any:
+    key = id(bot)
+
+    def forget(_: weakref.ref) -> None:
+        _SPECS.pop(key, None)
+
+    try:
+        reference = weakref.ref(bot, forget)
+    except TypeError:  # a bot that takes no weak reference (__slots__): said by its class instead
+        return bot
+    _SPECS[key] = (reference, spec)
+    return bot
+
+
+def bot_source(bot: object) -> str | None:
+    """Where a bot of one's own comes from, as ``stich match --bots`` names it: the ``MODULE:ATTRIBUTE`` it was
+    loaded from (:func:`load_bot`), else its class's ``module:qualname``; None for this package's own bots, which
+    their name and settings tell apart. A checkpoint records it, so that a resume with another bot of the same
+    name is another match."""
+    entry = _SPECS.get(id(bot))
+    if entry is not None and entry[0]() is bot:
+        return entry[1]
+    kind = type(bot)
+    if kind.__module__.split(".")[0] == __name__.split(".")[0]:
+        return None
+    return f"{kind.__module__}:{kind.__qualname__}"
+
+
+def _a(value: object) -> str:
+    """What a value is, for a message: ``the int 3``, ``a LastCard without choose``."""
+    kind = type(value).__name__
+    if isinstance(value, (int, float, str, bool, type(None))):
+        return f"the {kind} {value!r}"
+    missing = [what for what, has in (("a name", isinstance(getattr(value, "name", None), str)),
+                                      ("a choose method", callable(getattr(value, "choose", None)))) if not has]
+    return f"a {kind}" + (f" without {' or '.join(missing)}" if missing else " with a blank name")
+
+
+def _where(error: BaseException) -> str:
+    """`` (file:line)`` of the innermost frame that raised ``error``, for a bot author's own code."""
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if not frame.filename.startswith("<")]  # not importlib's own, frozen frames
+    return f" ({frames[-1].filename}:{frames[-1].lineno})" if frames else ""

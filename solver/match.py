@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
 from .analysis import SCHEMA
-from .bots import Bot
+from .bots import Bot, bot_source
 from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
@@ -631,8 +631,13 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     # a deadline a card changes what a bot plays: a resume with another --card-time is another match (said only
     # where there is one, so that the checkpoints of untimed matches keep their identity)
     deadlines = [getattr(bot, "time_limit", None) for bot in bots]
-    players = [[bot.name, getattr(bot, "samples", None), getattr(bot, "seed", None), getattr(bot, "plays_for", None)]
-               + ([deadline] if deadline is not None else []) for bot, deadline in zip(bots, deadlines)]
+    # and a bot of one's own is said by its source too (bot_source: the MODULE:ATTRIBUTE it was loaded from, or its
+    # class), so that a resume with another bot of the same name is another match; checkpoints written before said
+    # only the name, and stay this match's (an alias)
+    plain = [[bot.name, getattr(bot, "samples", None), getattr(bot, "seed", None), getattr(bot, "plays_for", None)]
+             + ([deadline] if deadline is not None else []) for bot, deadline in zip(bots, deadlines)]
+    players = [player + ([{"bot": source}] if source is not None else [])
+               for player, source in zip(plain, map(bot_source, bots))]
     # the variant as the game reads it (each flag parsed, one at its default left out), so that the API's
     # {"weli_also_bells": True} and --variant weli_also_bells=true are one match; checkpoints written before named it
     # as given, and are this match's too
@@ -647,7 +652,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     renamed = [[f"sampling:{player[1]}", *player[1:]] if player[0] == "sampling" and player[1] is not None else
                ["sampling", *player[1:]] if player[0] == f"sampling:{player[1]}" else player for player in players]
     aliases: list[dict[str, Any]] = []
-    for named in (players, renamed):
+    for named in (players, renamed, plain):
         for flags in (read, given):
             alias = identity | {"match": identity["match"] | {"bots": named, "variant": flags}}
             if alias != identity and alias not in aliases:

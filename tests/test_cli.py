@@ -1811,8 +1811,8 @@ def test_a_misspelt_game_or_bot_is_answered_with_the_closest_name_in_every_comma
         assert "Invalid value for '--game' / '-g': unknown game 'schafkopff'; did you mean 'Schafkopf'?" in \
             " ".join(result.stderr.split()), arguments[0]
     result = run("match", "-g", "sk", "--bots", "randm,random,random,random", code=2)
-    assert "unknown bot 'randm'; did you mean 'random'? (expected sampling, sampling:N, random or cheater)" in \
-        " ".join(result.stderr.split())
+    assert ("unknown bot 'randm'; did you mean 'random'? (expected sampling, sampling:N, random, cheater or "
+            "MODULE:ATTRIBUTE (a bot of your own))") in " ".join(result.stderr.split())
     result = run("match", "-g", "sk", "--bots", "samplng:6,random,random,random", code=2)  # the name before the count
     assert "unknown bot 'samplng:6'; did you mean 'sampling'?" in " ".join(result.stderr.split())
 

@@ -1,0 +1,224 @@
+"""A bot of one's own on the command line: ``stich match --bots mybots:LastCard,...`` loads it from the current
+directory as ``python -m`` would, plays it on one process or several alike, resumes its checkpoint only with the same
+bot, and answers every way a spec can fail with a usage error (exit 2) naming why, without a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from solver.bots import RandomBot, SamplingBot, bot_source, load_bot, make_bot
+from solver.errors import StichError
+
+#: A bot author's module, as a file in the directory the match is run from.
+BOTS_MODULE = textwrap.dedent('''
+    import random
+
+
+    class LastCard:
+        """The last of the legal cards in the pack's order."""
+
+        name = "last"
+
+        def choose(self, position):
+            return max(position.legal_cards(), key=lambda card: card.index)
+
+
+    class FirstCard:
+        """Another bot under the same name: the first legal card."""
+
+        name = "last"
+
+        def choose(self, position):
+            return min(position.legal_cards(), key=lambda card: card.index)
+
+
+    class Seeded:
+        """A random legal card, from the match's seed and the play so far."""
+
+        def __init__(self, seed):
+            self.seed = seed
+            self.name = "seeded"
+
+        def choose(self, position):
+            legal = sorted(card.index for card in position.legal_cards())
+            return random.Random(f"{self.seed} {position.played}").choice(legal)
+
+
+    def make_last():
+        return LastCard()
+
+
+    last_instance = LastCard()
+    number = 3
+
+
+    class Broken:
+        name = "broken"
+
+        def __init__(self):
+            raise ValueError("no table for me")
+
+
+    class Nameless:
+        def choose(self, position):
+            return 0
+
+
+    class NamedRandom(LastCard):
+        name = "random"
+
+
+    class Crash:
+        name = "crash"
+
+        def choose(self, position):
+            raise RuntimeError("lost my cards")
+''')
+
+#: ``stich`` as the console script runs it: the current directory is not on sys.path (``-c`` put it first).
+STICH = "import sys; del sys.path[0]; from solver.cli.main import main; sys.argv[0] = 'stich'; sys.exit(main())"
+
+
+@pytest.fixture
+def bots_dir(tmp_path: Path) -> Path:
+    (tmp_path / "mybots.py").write_text(BOTS_MODULE)
+    (tmp_path / "broken_syntax.py").write_text("x = 1\ndef f(:\n    pass\n")
+    (tmp_path / "imports_missing.py").write_text("import stich_no_such_module_here\n")
+    return tmp_path
+
+
+@pytest.fixture
+def imported_here(bots_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The API's make_bot run from ``bots_dir``, its sys.path and modules put back after."""
+    monkeypatch.chdir(bots_dir)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(bots_dir))])
+    for name in ("mybots", "broken_syntax", "imports_missing"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    yield bots_dir
+    for name in ("mybots", "broken_syntax", "imports_missing"):
+        sys.modules.pop(name, None)
+
+
+def _stich(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", STICH, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=600)
+
+
+def _said(text: str) -> str:
+    """A message with its whitespace made single spaces, whatever the width it was wrapped at."""
+    return " ".join(text.split())
+
+
+def _match(cwd: Path, bots: str, *args: str) -> subprocess.CompletedProcess:
+    return _stich(cwd, "match", "--game", "schafkopf", "--bots", bots, *args)
+
+
+def _json_match(cwd: Path, bots: str, *args: str) -> dict:
+    process = _match(cwd, bots, "--json", *args)
+    assert process.returncode == 0, process.stderr
+    return json.loads(process.stdout)
+
+
+def test_a_bot_of_ones_own_plays_alike_on_one_and_two_workers(bots_dir):
+    one = _json_match(bots_dir, "mybots:Seeded,random,random,random", "-n", "3", "--seed", "5", "-j", "1")
+    two = _json_match(bots_dir, "mybots:Seeded,random,random,random", "-n", "3", "--seed", "5", "-j", "2")
+    assert one == two
+    assert len(one["deals"]) == 12  # 3 boards, each rotated round the 4 seats
+    assert one["deals"][0]["bots"] == ["seeded", "random", "random", "random"]
+    assert set(one["bots"]) == {"seeded", "random"} and one["bots"]["seeded"]["seats"] == 12
+    # the match's seed reached the bot (it takes seed=): another seed, other choices for the same cards
+    other = _json_match(bots_dir, "mybots:Seeded,random,random,random", "-n", "3", "--seed", "6")
+    assert [deal["play"] for deal in other["deals"]] != [deal["play"] for deal in one["deals"]]
+
+
+def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
+    process = _match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "--no-rotate")
+    assert process.returncode == 0, process.stderr
+    assert "bots: last, random;" in process.stdout
+    assert "│ last " in process.stdout
+
+
+@pytest.mark.parametrize("spec", ["mybots:make_last", "mybots:last_instance"])
+def test_a_factory_or_an_instance_plays_as_the_class_does(bots_dir, spec):
+    by_class = _json_match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "-j", "2")
+    other = _json_match(bots_dir, f"{spec},random,random,random", "-n", "2", "-j", "2")
+    assert [deal["play"] for deal in other["deals"]] == [deal["play"] for deal in by_class["deals"]]
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ("stich_nowhere:Bot", "bot 'stich_nowhere:Bot': module 'stich_nowhere' cannot be imported: No module named "
+                          "'stich_nowhere' (looked in the current directory and sys.path)"),
+    ("broken_syntax:Bot", "module 'broken_syntax' cannot be imported: {dir}/broken_syntax.py:2:"),
+    ("imports_missing:Bot", "module 'imports_missing' cannot be imported: No module named "
+                            "'stich_no_such_module_here' ({dir}/imports_missing.py:1)"),
+    ("mybots:LastCrad", "bot 'mybots:LastCrad': mybots has no attribute 'LastCrad'; did you mean 'LastCard'?"),
+    ("mybots:lastcard", "mybots has no attribute 'lastcard'; did you mean 'LastCard'?"),
+    ("mybots:number", "bot 'mybots:number': mybots.number is the int 3, not a bot"),
+    ("mybots:Nameless", "bot 'mybots:Nameless': mybots.Nameless() gave a Nameless without a name, not a bot"),
+    ("mybots:Broken", "bot 'mybots:Broken': mybots.Broken() raised ValueError: no table for me ({dir}/mybots.py:"),
+    ("mybots:NamedRandom", "mybots:NamedRandom and random are both named 'random', and a match counts its bots by "
+                           "name: give your bot a name of its own"),
+    ("mybots:Last-Card", "bot 'mybots:Last-Card': a bot of your own is MODULE:ATTRIBUTE"),
+    ("randomm", "unknown bot 'randomm'; did you mean 'random'? (expected sampling, sampling:N, random, cheater or "
+                "MODULE:ATTRIBUTE (a bot of your own))"),
+])
+def test_a_bot_spec_that_fails_is_a_usage_error_saying_why(bots_dir, spec, expected):
+    process = _match(bots_dir, f"{spec},random,random,random", "-n", "1")
+    assert process.returncode == 2
+    said = _said(process.stderr)
+    assert "Invalid value for '--bots'" in said
+    assert _said(expected.format(dir=bots_dir)) in said
+    assert "Traceback" not in process.stderr and process.stdout == ""
+
+
+def test_a_bot_that_raises_in_play_ends_the_match_with_a_bot_error(bots_dir):
+    process = _match(bots_dir, "mybots:Crash,random,random,random", "-n", "2", "-j", "2")
+    assert process.returncode == 1
+    assert "bot crash at seat 1 failed: RuntimeError: lost my cards" in process.stderr
+    assert "Traceback" not in process.stderr
+
+
+def test_a_checkpoint_resumes_only_with_the_same_bot(bots_dir):
+    checkpoint = bots_dir / "match.jsonl"
+    first = _json_match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "--checkpoint", str(checkpoint))
+    lines = checkpoint.read_text().splitlines()
+    assert json.loads(lines[0])["match"]["bots"][0] == ["last", None, None, None, {"bot": "mybots:LastCard"}]
+    # the same command resumes: nothing played again, the same match
+    again = _json_match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "--checkpoint", str(checkpoint))
+    assert again == first and checkpoint.read_text().splitlines() == lines
+    # another bot of the same name is another match: played anew, beside the first in the file
+    other = _json_match(bots_dir, "mybots:FirstCard,random,random,random", "-n", "2", "--checkpoint", str(checkpoint))
+    fresh = _json_match(bots_dir, "mybots:FirstCard,random,random,random", "-n", "2")
+    assert other == fresh
+    assert [deal["play"] for deal in other["deals"]] != [deal["play"] for deal in first["deals"]]
+    assert sum("stich-analysis" in line for line in checkpoint.read_text().splitlines()) == 2
+
+
+def test_make_bot_loads_a_bot_of_ones_own_and_keeps_the_built_in_names(imported_here):
+    seeded = make_bot("mybots:Seeded", seed=9)
+    assert type(seeded).__name__ == "Seeded" and seeded.seed == 9 and seeded.name == "seeded"
+    assert bot_source(seeded) == "mybots:Seeded"
+    assert str(imported_here) in sys.path  # where a match's workers import it from
+    made = make_bot("mybots:make_last")
+    assert type(made).__name__ == "LastCard"
+    assert bot_source(made) == "mybots:make_last"  # the spec, which a checkpoint records: not its class
+    instance = load_bot("mybots:last_instance")
+    assert instance is sys.modules["mybots"].last_instance
+    assert bot_source(sys.modules["mybots"].LastCard()) == "mybots:LastCard"  # the class, where no spec was said
+    assert bot_source(RandomBot()) is None
+    assert isinstance(make_bot("random"), RandomBot)
+    assert make_bot("sampling:7").name == "sampling:7" and isinstance(make_bot("Sampling"), SamplingBot)
+    with pytest.raises(StichError, match="only the sampling bot takes a sample count"):
+        make_bot("random:3")
+    with pytest.raises(StichError, match=r"mybots.Broken\(\) raised ValueError: no table for me"):
+        make_bot("mybots:Broken")
+    with pytest.raises(StichError, match="the seed is a whole number, not 1.5"):
+        load_bot("mybots:Seeded", seed=1.5)
+    with pytest.raises(StichError, match="a bot spec is text"):
+        make_bot(3)
