@@ -436,6 +436,8 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
     A task that raises (a match's bot that fails) ends the run with its error, but only once the jobs in flight
     beside it are back and handed on: a match's boards before the failing one may still be in play on other workers.
     """
+    if not is_whole_number(workers) or workers < 1:  # checked before its cores are reserved: -1 freed one
+        raise StichError(f"workers is a whole number of worker processes, at least 1, not {workers!r}")
     if not is_whole_number(in_flight) or in_flight < 1:
         raise StichError(f"in_flight is a whole number of jobs a worker, at least 1, not {in_flight!r}")
     # the workers' cores are this process's budget's too: its own questions meanwhile get no helpers on them

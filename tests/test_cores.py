@@ -191,6 +191,24 @@ def test_a_local_pool_s_workers_hold_their_cores_from_this_process_s_questions(m
     assert engine.CORES.busy == 0
 
 
+@pytest.mark.parametrize("count", [-1, 0, 1.5, True, None])
+def test_a_pool_of_no_whole_number_of_workers_is_refused_before_its_cores_are_reserved(monkeypatch, count) -> None:
+    """``run_pool(workers=-1)`` reserved -1 cores (the budget's ``busy`` one below the questions running, giving
+    another thread's question an extra helper) until the pool itself raised a ValueError: ``workers`` is checked
+    as ``in_flight`` is, with a StichError, before anything is reserved or any job is taken."""
+    reserved: list[int] = []
+    taken: list[int] = []
+    monkeypatch.setattr(engine.CORES, "reserved", lambda cores: reserved.append(cores))
+
+    def jobs():
+        taken.append(1)
+        yield 1
+
+    with pytest.raises(StichError, match=f"workers is a whole number of worker processes, at least 1, not {count!r}"):
+        workers.run_pool(jobs(), abs, (), lambda job, result: None, count)
+    assert reserved == [] and taken == [] and engine.CORES.busy == 0
+
+
 def _worker_tables(job: int) -> tuple[int, int, int, int]:
     """In a pool's worker: its two engines' tables (the points search's, the settlement search's) and their threads."""
     points, settlement = workers.worker_engine(), workers.worker_settlement_engine()
