@@ -15,14 +15,15 @@ from solver.advice import (PASS, AdviceReport, AdviceSetup, CardAdvice, Contract
                            contracts_in_words, make_setup, other_contract_lists, pass_refusal, plus_minus, row_name,
                            SeatNotAdvised)
 from solver.analysis import record_header
-from solver.deal import parse_hand, small_number
+from solver.deal import small_number
 from solver.errors import InvalidSeatError, StichError
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import (FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position,
-                             announced_tags, best_card_parts, bonus_table, draw_sample, hand_position, measure_words,
-                             opening_note, opening_table, position_setup, share, spread_text, summary_lines)
+                             announced_tags, best_card_parts, bonus_table, draw_sample, hand_position, known_cards_of,
+                             measure_words, opening_note, opening_table, position_setup, share, spread_text,
+                             summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -57,7 +58,7 @@ def check_record_options(position: Position, seat: int, known: dict[int, str]) -
             raise OptionRefused(option, f"seat {number} is not a seat of this {seats}-seat deal")
     for other, cards in known.items():
         try:
-            parse_hand(position.game.pack, cards, other - 1)
+            known_cards_of(position.game, cards, other)
         except StichError as error:
             raise OptionRefused("--known", str(error)) from None
     if not known:

@@ -34,7 +34,7 @@ from functools import partial
 from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, SupportsIndex, cast
 
 from .cards import CardTokens
-from .deal import Deal, parse_hand
+from .deal import Deal
 from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
                      integral, is_whole_number)
 from .games import get_game
@@ -48,8 +48,8 @@ from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
 from .html_tables import html_lines, html_table
-from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, cards_text, check_bid,
-                       check_run, checkpoint_identity, chunk_size, draw_sample, has_share, interval_document,
+from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
+                       checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
                        lacks_announced, mean_interval, position_setup, record_scoring, run_spans, samples_text,
                        scaled_share, scored_with, seat_cards, share, shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
@@ -1162,7 +1162,7 @@ def known_by_seat(position: Position, known: Mapping[int, CardTokens] | None) ->
     """Known cards (checked, as :func:`solver.sampling.seat_cards` checks them) by seat in seat order, each seat's
     cards named in pack order, as the advice says them."""
     pack = position.game.pack
-    return {other: tuple(pack.names(parse_hand(pack, cards_text(cards, f"the known cards of seat {other}"), other - 1)))
+    return {other: tuple(pack.names(known_cards_of(position.game, cards, other)))
             for other, cards in sorted((known or {}).items())}
 
 

@@ -606,12 +606,20 @@ def cards_text(cards: object, what: str) -> str:
 
 def cards_of(game: type[Game], text: str, at: int, what: str) -> int:
     """The cards of one seat's ``text`` as a mask (``at``: 0-based), a card given twice or not of the pack said as
-    ``what`` they are: the hand analysed or a seat's known cards (it said "seat 1: H9 appears twice" of ``--hand``,
-    which reads as a deal's seat 1)."""
+    ``what`` they are (the hand analysed, a seat's known cards): the deal parser's "seat N:" names a seat of a deal
+    read from a record, which a hand given alone (``--hand``) is not, and does not say the cards were the known
+    ones."""
     try:
         return parse_hand(game.pack, text, at)
     except InvalidDealError as error:
         raise InvalidDealError(f"{what}: {str(error).removeprefix(f'seat {at + 1}: ')}") from None
+
+
+def known_cards_of(game: type[Game], cards: CardTokens, seat: int) -> int:
+    """The known cards of ``seat`` (1-based) as a mask, said as known cards when they are no cards of the pack or
+    one is given twice: one message wherever they are read (the analysis, the advice, ``--known`` of a record)."""
+    return cards_of(game, cards_text(cards, f"the known cards of seat {seat}"), seat - 1,
+                    f"known cards for seat {seat}")
 
 
 def seat_cards(game: type[Game], seats: object, seat: object, hand: CardTokens,
@@ -638,8 +646,7 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: CardTokens,
             raise InvalidSeatError(f"known cards for seat {other!r}: not a seat of a {seats}-seat deal")
         if other == seat:
             raise StichError(f"known cards for seat {other}: that is the analysed hand")
-        mask = cards_of(game, cards_text(cards, f"the known cards of seat {other}"), other - 1,
-                        f"known cards for seat {other}")
+        mask = known_cards_of(game, cards, other)
         for s, held in enumerate(fixed):
             if held & mask:  # the hand analysed, or cards an earlier --known gave another seat
                 both = game.pack.names(held & mask)

@@ -40,7 +40,7 @@ import threading
 import time
 import warnings
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
@@ -436,6 +436,8 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
     A task that raises (a match's bot that fails) ends the run with its error, but only once the jobs in flight
     beside it are back and handed on: a match's boards before the failing one may still be in play on other workers.
     """
+    if not is_whole_number(workers) or workers < 1:  # checked before its cores are reserved: -1 freed one
+        raise StichError(f"workers is a whole number of worker processes, at least 1, not {workers!r}")
     if not is_whole_number(in_flight) or in_flight < 1:
         raise StichError(f"in_flight is a whole number of jobs a worker, at least 1, not {in_flight!r}")
     # the workers' cores are this process's budget's too: its own questions meanwhile get no helpers on them
@@ -459,10 +461,19 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
     try:
         pending: dict[Future, tuple[Any, int, bool, int]] = {}  # job, its count, whether it runs alone, its place
         while True:
+            # A pool can break while jobs are handed to it (after a restart, a job that kills its worker at once,
+            # before the next one is submitted): submit then raises BrokenProcessPool, which ended the run with
+            # that traceback instead of a restart. The job not handed on goes back where it came from, as it was,
+            # and the break is dealt with as one a future reports.
+            broken = False
             if suspects:
                 if not pending:
                     job, deaths, place = suspects.popleft()
-                    pending[_submit(pool, workers, task, job, *args)] = (job, deaths, True, place)
+                    try:
+                        pending[_submit(pool, workers, task, job, *args)] = (job, deaths, True, place)
+                    except BrokenProcessPool:
+                        suspects.appendleft((job, deaths, place))
+                        broken = True
             else:  # after a task's failure no new job is taken, but the jobs in flight at a break run again
                 while len(pending) < in_flight * workers:
                     if retry:
@@ -472,10 +483,16 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
                         taken += job is not None
                     if job is None:
                         break
-                    pending[_submit(pool, workers, task, job, *args)] = (job, count, False, place)
-            if not pending:
+                    try:
+                        pending[_submit(pool, workers, task, job, *args)] = (job, count, False, place)
+                    except BrokenProcessPool:
+                        retry.append((job, count, place))
+                        broken = True
+                        break
+            if not pending and not broken:
                 break
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            # a broken pool fails every job it holds at once: all are waited for, the finished ones handed on
+            done, _ = wait(pending, return_when=ALL_COMPLETED if broken else FIRST_COMPLETED)
             victims = []
             for future in done:
                 entry = pending.pop(future)
@@ -490,7 +507,7 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
                     continue
                 barren = 0
                 on_result(entry[0], result)
-            if not victims:
+            if not victims and not broken:
                 continue
             barren += 1
             if barren > MAX_POOL_RESTARTS:

@@ -372,3 +372,62 @@ def test_of_two_jobs_that_fail_the_earlier_jobs_failure_is_raised(tmp_path):
     # kept by the job's id, which the second 'a' took over)
     with pytest.raises(ValueError, match="^job a fails$"):
         pool.run_pool(["a", "b", "a"], _fails_in_turn, (), lambda job, result: ran.append(job), 2, in_flight=2)
+
+
+class _BreakingPool:
+    """A local pool's stand-in that breaks as a real one does, without timing: submitting a job of ``kills`` fails
+    its future with BrokenProcessPool (its worker died) and breaks the pool, after which every submit raises
+    BrokenProcessPool, as a real broken pool's does; any other job runs at once, in this process."""
+
+    def __init__(self, kills: set[int], made: list[_BreakingPool]) -> None:
+        self.kills, self.broken, self.submitted = kills, False, []
+        made.append(self)
+
+    def submit(self, task, job, *args):
+        from concurrent.futures import Future
+        from concurrent.futures.process import BrokenProcessPool
+
+        if self.broken:
+            raise BrokenProcessPool("A child process terminated abruptly, the process pool is not usable anymore")
+        self.submitted.append(job)
+        future: Future = Future()
+        if job in self.kills:
+            self.broken = True
+            future.set_exception(BrokenProcessPool("A process in the process pool was terminated abruptly"))
+        else:
+            future.set_result(task(job, *args))
+        return future
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        pass
+
+
+def test_a_pool_that_breaks_while_jobs_are_handed_to_it_is_restarted(monkeypatch):
+    """A job whose worker dies before the next job is submitted (after a restart, a chunk that kills its worker at
+    once) broke the pool under the submits: the next submit raised BrokenProcessPool, which ended about one run in
+    14 of a batch with a poisoned record with that traceback instead of its error line or StichError (the review).
+    Now that break restarts the pool as any other: the job not yet handed on runs on the new pool as it was, and
+    the jobs finished before the break are handed on once."""
+    made: list[_BreakingPool] = []
+    plans = iter([{3}, set()])  # the first pool breaks at job 3, with job 4 still to submit; the second is sound
+    monkeypatch.setattr(pool, "process_pool", lambda *args: _BreakingPool(next(plans), made))
+    results: list[tuple[int, int]] = []
+    pool.run_pool([1, 2, 3, 4, 5, 6], abs, (), lambda job, result: results.append((job, result)), 1, in_flight=4)
+    assert sorted(results) == [(job, job) for job in range(1, 7)]
+    assert [pool_made.submitted for pool_made in made] == [[1, 2, 3], [3, 4, 5, 6]]
+
+
+def test_a_job_that_kills_its_worker_at_every_submit_gets_its_failure_or_the_stich_error(monkeypatch):
+    """Job 13 kills its worker as soon as it is submitted, so every pool breaks under the next submit: it runs alone
+    twice and is then handed to ``failed`` (a batch's error line) while the other job is solved, or without
+    ``failed`` ends the run with the documented StichError, every time (not BrokenProcessPool)."""
+    made: list[_BreakingPool] = []
+    monkeypatch.setattr(pool, "process_pool", lambda *args: _BreakingPool({13}, made))
+    results: list[tuple[int, object]] = []
+    pool.run_pool([13, 1], abs, (), lambda job, result: results.append((job, result)), 1, in_flight=2,
+                  failed=lambda job: "died twice alone")
+    assert results == [(13, "died twice alone"), (1, 1)]
+    assert [pool_made.submitted for pool_made in made] == [[13], [13], [13], [13], [1]]
+    with pytest.raises(solver.StichError, match="a job killed its worker process twice while running alone"):
+        pool.run_pool([13, 1], abs, (), lambda job, result: results.append((job, result)), 1, in_flight=2)
+    assert results == [(13, "died twice alone"), (1, 1)]

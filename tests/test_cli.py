@@ -2233,12 +2233,14 @@ def test_analyse_options_that_do_not_fit_the_record_name_the_option(tmp_path):
 def test_card_advice_names_the_known_option_for_the_known_cards():
     """Card advice re-raised every seat error as --seat's: --known 5:EO was said as "--seat: known cards for seat 5",
     and a known card the pack lacks pointed at the record's [Deal] tag. Both are --known's errors now, for card
-    advice and the analysis alike, with the record they were refused for."""
+    advice and the analysis alike, with the record they were refused for; a card the pack lacks or one given twice
+    in the library's words ("known cards for seat 1", where the command said "seat 1: GA appears twice")."""
     schafkopf = EXAMPLES / "schafkopf.tbn"
     for cards in ((), ("--cards",)):
         for known, reason in (("5:EO", "seat 5 is not a seat of this 4-seat deal"),
-                              ("2:S6", "seat 2: 'S6' is not a card of the Schafkopf pack; did you mean 'SZ' or 'SU' "
-                                       "or 'SO'?")):
+                              ("2:S6", "known cards for seat 2: 'S6' is not a card of the Schafkopf pack; did you "
+                                       "mean 'SZ' or 'SU' or 'SO'?"),
+                              ("1:GA GA", "known cards for seat 1: GA appears twice")):
             refused = run("analyse", schafkopf, "--board", "1", *cards, "--seat", "3", "--known", known, "-n", "2",
                           "-j", "1", code=1)
             assert refused.stdout == "" and refused.stderr == (

@@ -163,8 +163,7 @@ def test_a_local_pool_s_workers_hold_their_cores_from_this_process_s_questions(m
     from solver.generate import random_record
     from solver.position import position_from_record
 
-    monkeypatch.setattr(engine, "usable_cores", lambda: 2)
-    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    monkeypatch.setattr(engine, "usable_cores", lambda: 2)  # run_pool takes its workers as given: no cut to patch
     position = position_from_record(random_record("Schafkopf", 91, 1))
     objective = position.objective("points")
     alone = engine.EngineSolver(16, threads=2)
@@ -184,11 +183,32 @@ def test_a_local_pool_s_workers_hold_their_cores_from_this_process_s_questions(m
     assert beside == [(value, 1, 2), (value, 1, 2)]  # one thread; held meanwhile: the pool's 2 cores
     retired = engine.CORES.retired
     helped = engine.CORES.take(2, lambda threads: None)  # a question with a helper, running as the pool starts
-    assert helped.threads == 2
-    workers.run_pool([-1], abs, (), lambda job, result: beside.append((result, helped.threads, engine.CORES.busy)), 2)
-    assert beside[-1] == (1, 1, 3) and engine.CORES.retired == retired + 1  # its helper gave its core back
-    engine.CORES.give(helped)
+    try:  # given back even when an assert fails: held, it stayed busy in the budget for every later test
+        assert helped.threads == 2
+        workers.run_pool([-1], abs, (), lambda job, result: beside.append((result, helped.threads, engine.CORES.busy)),
+                         2)
+        assert beside[-1] == (1, 1, 3) and engine.CORES.retired == retired + 1  # its helper gave its core back
+    finally:
+        engine.CORES.give(helped)
     assert engine.CORES.busy == 0
+
+
+@pytest.mark.parametrize("count", [-1, 0, 1.5, True, None])
+def test_a_pool_of_no_whole_number_of_workers_is_refused_before_its_cores_are_reserved(monkeypatch, count) -> None:
+    """``run_pool(workers=-1)`` reserved -1 cores (the budget's ``busy`` one below the questions running, giving
+    another thread's question an extra helper) until the pool itself raised a ValueError: ``workers`` is checked
+    as ``in_flight`` is, with a StichError, before anything is reserved or any job is taken."""
+    reserved: list[int] = []
+    taken: list[int] = []
+    monkeypatch.setattr(engine.CORES, "reserved", lambda cores: reserved.append(cores))
+
+    def jobs():
+        taken.append(1)
+        yield 1
+
+    with pytest.raises(StichError, match=f"workers is a whole number of worker processes, at least 1, not {count!r}"):
+        workers.run_pool(jobs(), abs, (), lambda job, result: None, count)
+    assert reserved == [] and taken == [] and engine.CORES.busy == 0
 
 
 def _worker_tables(job: int) -> tuple[int, int, int, int]:

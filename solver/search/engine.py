@@ -320,8 +320,8 @@ class CoreBudget:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self.busy = 0           # search threads now, callers and helpers
-        self.peak = 0           # the most at once since the last reset (for tests)
+        self.busy = 0           # search threads now, callers and helpers, and cores reserved for worker processes
+        self.peak = 0           # the most busy at once since the last reset, reserved cores too (for tests)
         self.retired = 0        # helpers taken back for other questions (for tests)
         self._helped: list[Holding] = []  # the questions now holding helpers that can retire
 
