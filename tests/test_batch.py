@@ -208,7 +208,7 @@ def test_a_dask_cluster_solves_the_same(tmp_path: Path, monkeypatch: pytest.Monk
         return run(self, recorded, *args, on_threads=told if on_threads else None, **kwargs)
 
     monkeypatch.setattr(workers.Pool, "run", recording_run)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         summary = solve_batch(source, out, objectives=None, scheduler=cluster.scheduler_address, chunk_size=5)
     assert summary.solved == 60
     assert sorted(out.read_text().splitlines()) == sorted(serial.read_text().splitlines())

@@ -83,7 +83,7 @@ def test_a_chunk_dask_gives_up_on_is_a_message_not_a_traceback(tmp_path):
     writer = batch._Writer(io.StringIO(), len(items), None)
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                      dashboard_address=None) as cluster:
+                                      dashboard_address=":0") as cluster:
             with pytest.raises(solver.StichError, match="failed: KilledWorker.*rerun to resume"):
                 pool.run_dask(batch._chunks(items, 5), poisoned_solve_chunk, (batch.Question(),), writer.write_chunk,
                               cluster.scheduler_address)
@@ -231,7 +231,7 @@ def test_a_scheduler_without_workers_is_waited_for_then_given_up(tmp_path):
     source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
     out = tmp_path / "out.jsonl"
     notes: list[str] = []
-    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=":0") as cluster:
         address = cluster.scheduler_address
         with pytest.raises(solver.StichError, match=rf"no Dask worker joined the scheduler at {address} in 1 s"):
             batch.solve_batch(source, out, scheduler=address, worker_wait=1, notify=notes.append)
@@ -264,7 +264,7 @@ def test_dask_log_stays_off_stderr_unless_verbose(tmp_path):
     # over TCP, as a real scheduler is reached: a client made on stich's connecting thread met an AssertionError
     # inside Dask's in-process transport once in four whole-suite runs (4 December 2026)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
-                                  host="127.0.0.1", dashboard_address=None) as cluster:
+                                  host="127.0.0.1", dashboard_address=":0") as cluster:
         for verbose in (False, True):
             heard: list[bool] = []
             pool.run_dask([1, 2], _dask_logs_error, (), lambda job, result: heard.append(any(

@@ -200,7 +200,7 @@ def test_a_dead_dask_worker_has_its_chunk_redone(tmp_path: Path) -> None:
     out = io.StringIO()
     writer = batch._Writer(out, len(items), None)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         pool.run_dask(batch._chunks(items, 5), functools.partial(dying_on_first_call, str(flag)), (batch.Question(),),
                       writer.write_chunk, cluster.scheduler_address)
     assert flag.exists()  # a worker did die

@@ -36,7 +36,7 @@ def test_an_analysis_on_a_dask_cluster_equals_the_local_one(tmp_path: Path) -> N
     report the same wherever they ran, and the checkpoint works the same."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     local = analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", samples=30, seed=5, workers=1)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         remote = analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", samples=30, seed=5,
                               scheduler=cluster.scheduler_address, checkpoint=tmp_path / "ck.jsonl")
     assert remote.as_dict() == local.as_dict()
