@@ -818,6 +818,12 @@ def _dask_client(client_class: Any, scheduler: str) -> Any:
                          "a Dask scheduler listening at that address?)")
     if "error" in box:
         error = box["error"]
+        if not isinstance(error, (OSError, KeyboardInterrupt, SystemExit)):
+            # Dask read a peer's bytes as a message frame: an HTTP answer gave "MemoryError: Unable to allocate
+            # 3.07 EiB" or "ValueError: Maximum allowed dimension exceeded", which named nothing of the cause
+            cause = (f"what answers at that address does not speak Dask's protocol (a web server, such as the "
+                     f"dashboard at port 8787, is no scheduler, which listens at {DASK_SCHEDULER_PORT} unless told)")
+            raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {cause}; check the address") from None
         raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {type(error).__name__}: {error}") from None
     return box["client"]
 

@@ -130,6 +130,42 @@ def test_a_peer_that_never_answers_is_not_waited_for_forever(tmp_path, monkeypat
             connection.close()
 
 
+def test_a_web_server_at_the_scheduler_address_is_said_to_be_no_scheduler(tmp_path):
+    """An HTTP answer (a web server, a proxy, the dashboard's port) was said as Dask read its bytes as a frame:
+    "MemoryError: Unable to allocate 3.07 EiB for an array ...", which names nothing of the cause."""
+    import socket
+    import threading
+
+    pytest.importorskip("dask.distributed")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+
+    def serve():
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            with connection:
+                connection.recv(1024)
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    source = tmp_path / "deals.tbn"
+    source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
+    address = "tcp://127.0.0.1:%d" % server.getsockname()[1]
+    try:
+        with pytest.raises(solver.StichError) as refused:
+            batch.solve_batch(source, tmp_path / "out.jsonl", scheduler=address)
+    finally:
+        server.close()
+    assert str(refused.value) == (f"cannot use the Dask scheduler {address!r}: what answers at that address does "
+                                  "not speak Dask's protocol (a web server, such as the dashboard at port 8787, is no "
+                                  "scheduler, which listens at 8786 unless told); check the address")
+    assert not (tmp_path / "out.jsonl").exists()
+
+
 def test_a_scheduler_address_with_nothing_behind_it_is_said_with_its_cause(tmp_path):
     """A mistyped port or a scheduler not started: Dask retried the refused connection for 30 s and then said "OSError:
     Timed out trying to connect", and the same for a host name that does not resolve. A refused port is said after
