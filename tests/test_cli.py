@@ -897,6 +897,10 @@ def test_bench_saves_a_run_and_compares_with_it(tmp_path):
     run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--out", saved)
     before = json.loads(saved.read_text())
     assert before["command"] == "bench" and before["machine"]["cores"] >= 1 and before["saved"]
+    # it says "schema": "stich-result/1" and was in no kind of the schema (the researcher audit of bench)
+    assert_rejected(of_kind(before, "benchRun"), "benchRun")
+    assert schema_errors({**before, "partial": {"lines": 3, "interrupted_during": "Kratzen: exact tricks"}},
+                         SCHEMA) == []
     (line,) = before["lines"]
     assert line["deals"] == 2 and line["boards"] == [1, 2]
     (document,) = documents("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--compare", saved)
