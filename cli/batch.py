@@ -109,7 +109,8 @@ def batch(
     table_mb: Optional[int] = POOL_TABLE_MB,
     worker_wait: float = typer.Option(
         DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
-        help="With --scheduler: how long to wait for a first worker to join before giving up."),
+        help="With --scheduler: how long to wait for a worker to join (at the start, or after every "
+             "worker left) before giving up."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     pot: Optional[int] = POT,
     as_json: bool = typer.Option(False, "--json", help="The run's summary as one JSON document on stdout (the "

@@ -706,13 +706,16 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
             pending: dict[Any, Any] = {}  # future: its job
             iterator = iter(jobs)
             exhausted = False
+            workerless_since: float | None = None  # when the cluster was last seen to have lost every worker
             try:
                 while True:
                     if time.monotonic() - counted > DASK_RECOUNT_SECONDS:
-                        threads = max(1, sum(client.nthreads().values()))
-                        slots, counted = 4 * threads, time.monotonic()
+                        threads = sum(client.nthreads().values())
+                        workerless_since = _workers_gone(threads, scheduler, worker_wait, notify, workerless_since,
+                                                         len(pending))
+                        slots, counted = 4 * max(1, threads), time.monotonic()
                         if on_threads is not None:
-                            on_threads(threads)
+                            on_threads(max(1, threads))
                     while not exhausted and len(pending) < slots:
                         job = next(iterator, None)
                         if job is None:
@@ -721,7 +724,11 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                         pending[client.submit(task, job, *args, pure=False)] = job
                     if not pending:
                         break
-                    finished = list(dask_wait(list(pending), return_when="FIRST_COMPLETED").done)
+                    try:  # not for ever: a cluster whose workers all left finishes nothing (_workers_gone)
+                        finished = list(dask_wait(list(pending), timeout=DASK_RECOUNT_SECONDS,
+                                                  return_when="FIRST_COMPLETED").done)
+                    except TimeoutError:
+                        continue
                     for future, result in zip(finished, client.gather(finished)):
                         on_result(pending.pop(future), result)
                         future.release()
@@ -745,6 +752,26 @@ def _one_line(error: BaseException) -> str:
     """Dask's message on one line, without its list of futures (a cancelled run names every one)."""
     return " ".join(line.strip() for line in str(error).splitlines() if line.strip()
                     and not line.startswith("Futures:"))
+
+
+def _workers_gone(threads: int, scheduler: str, seconds: float, notify: Notify | None, since: float | None,
+                  in_flight: int) -> float | None:
+    """When a running cluster was first seen without workers (None while it has some): every worker killed or
+    stopped mid-run left the run waiting for ever without a word. It says so at once, waits ``seconds``
+    (``--worker-wait``) for a worker to join, then gives up with a StichError (the results handed on are kept)."""
+    if threads:
+        return None
+    now = time.monotonic()
+    if since is None:
+        since = now
+        if notify is not None and seconds > 0:
+            notify(f"every Dask worker left the scheduler at {scheduler}: waiting for one to join (giving up after "
+                   f"{seconds:g} s: --worker-wait)")
+    if now - since >= seconds:
+        raise StichError(f"every Dask worker left the scheduler at {scheduler} and none joined in {seconds:g} s, "
+                         f"with {in_flight:,} task{'' if in_flight == 1 else 's'} unfinished: every result handed on "
+                         f"so far is kept; start workers ('dask worker {scheduler}') and rerun to resume")
+    return since
 
 
 def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notify | None) -> None:
@@ -835,6 +862,12 @@ def _dask_client(client_class: Any, scheduler: str) -> Any:
                          "a Dask scheduler listening at that address?)")
     if "error" in box:
         error = box["error"]
+        if not isinstance(error, (OSError, KeyboardInterrupt, SystemExit)):
+            # Dask read a peer's bytes as a message frame: an HTTP answer gave "MemoryError: Unable to allocate
+            # 3.07 EiB" or "ValueError: Maximum allowed dimension exceeded", which named nothing of the cause
+            cause = (f"what answers at that address does not speak Dask's protocol (a web server, such as the "
+                     f"dashboard at port 8787, is no scheduler, which listens at {DASK_SCHEDULER_PORT} unless told)")
+            raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {cause}; check the address") from None
         raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {type(error).__name__}: {error}") from None
     return box["client"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import time
 
 import pytest
 
@@ -90,6 +91,42 @@ def test_a_chunk_dask_gives_up_on_is_a_message_not_a_traceback(tmp_path):
 
 
 @pytest.mark.slow  # waits out the connection timeout
+def test_a_cluster_whose_workers_all_leave_mid_run_is_said_and_resumed(tmp_path):
+    """Every Dask worker killed mid-run (``kill -9`` of ``dask worker`` and its nanny) left the run waiting for
+    ever on its unfinished tasks, without a word; it now says so, waits --worker-wait for a worker, then stops with
+    a message, keeping what was written; a rerun writes the rest, each record once. (Without the fix this test
+    hangs where the run did.)"""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from solver.batch import solve_batch
+
+    source, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    source.write_text("\n".join(format_record(r) for r in solver.random_records("Kratzen", 5, 30, seats=3)))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        said: list[str] = []
+
+        def progress(written: int, total: int) -> None:
+            if written == 1:  # the first line is back: every worker goes, before the next is handed out
+                cluster.scale(0)
+                with distributed.Client(cluster.scheduler_address) as client:
+                    while client.nthreads():  # the scale runs on the cluster's loop: gone once none is left
+                        time.sleep(0.05)
+
+        with pytest.raises(solver.StichError) as gone:
+            solve_batch(source, out, scheduler=cluster.scheduler_address, worker_wait=0, notify=said.append,
+                        progress=progress)
+    assert str(gone.value).startswith(f"every Dask worker left the scheduler at {cluster.scheduler_address} and "
+                                      "none joined in 0 s, with ")
+    assert str(gone.value).endswith("every result handed on so far is kept; start workers ('dask worker "
+                                    f"{cluster.scheduler_address}') and rerun to resume")
+    kept = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert 1 <= len(kept) < 30
+    summary = solve_batch(source, out, workers=1)
+    assert summary.skipped == len(kept) and summary.solved == 30 - len(kept)
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert len(ids) == len(set(ids)) == 30
+
+
 def test_a_peer_that_never_answers_is_not_waited_for_forever(tmp_path, monkeypatch):
     """Something that accepts the connection and says nothing (Dask's own timeout does not end that wait), or
     answers with bytes that are not Dask's: a message, no hang and no traceback."""
@@ -128,6 +165,42 @@ def test_a_peer_that_never_answers_is_not_waited_for_forever(tmp_path, monkeypat
         talking.close()
         for connection in held:
             connection.close()
+
+
+def test_a_web_server_at_the_scheduler_address_is_said_to_be_no_scheduler(tmp_path):
+    """An HTTP answer (a web server, a proxy, the dashboard's port) was said as Dask read its bytes as a frame:
+    "MemoryError: Unable to allocate 3.07 EiB for an array ...", which names nothing of the cause."""
+    import socket
+    import threading
+
+    pytest.importorskip("dask.distributed")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+
+    def serve():
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            with connection:
+                connection.recv(1024)
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    source = tmp_path / "deals.tbn"
+    source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
+    address = "tcp://127.0.0.1:%d" % server.getsockname()[1]
+    try:
+        with pytest.raises(solver.StichError) as refused:
+            batch.solve_batch(source, tmp_path / "out.jsonl", scheduler=address)
+    finally:
+        server.close()
+    assert str(refused.value) == (f"cannot use the Dask scheduler {address!r}: what answers at that address does "
+                                  "not speak Dask's protocol (a web server, such as the dashboard at port 8787, is no "
+                                  "scheduler, which listens at 8786 unless told); check the address")
+    assert not (tmp_path / "out.jsonl").exists()
 
 
 def test_a_scheduler_address_with_nothing_behind_it_is_said_with_its_cause(tmp_path):

@@ -897,6 +897,10 @@ def test_bench_saves_a_run_and_compares_with_it(tmp_path):
     run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--out", saved)
     before = json.loads(saved.read_text())
     assert before["command"] == "bench" and before["machine"]["cores"] >= 1 and before["saved"]
+    # it says "schema": "stich-result/1" and was in no kind of the schema (the researcher audit of bench)
+    assert_rejected(of_kind(before, "benchRun"), "benchRun")
+    assert schema_errors({**before, "partial": {"lines": 3, "interrupted_during": "Kratzen: exact tricks"}},
+                         SCHEMA) == []
     (line,) = before["lines"]
     assert line["deals"] == 2 and line["boards"] == [1, 2]
     (document,) = documents("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--compare", saved)
@@ -1420,8 +1424,9 @@ def test_the_batch_line_schema_is_the_solve_schema_without_timings():
 
 def test_every_kind_of_document_is_in_the_top_level_one_of():
     kinds = {option["$ref"].removeprefix("#/$defs/") for option in SCHEMA["oneOf"]}
-    assert kinds == {"solve", "checkDocument", "table", "bench", "score", "scoreUnfinished", "postmortem", "unanswered",
-                     "analyse", "batchResult", "batchError", "batchSummary", "advice", "cardAdvice", "match"}
+    assert kinds == {"solve", "checkDocument", "table", "bench", "benchRun", "score", "scoreUnfinished", "postmortem",
+                     "unanswered", "analyse", "batchResult", "batchError", "batchSummary", "advice", "cardAdvice",
+                     "match"}
 
 
 def test_an_unanswered_line_shares_its_answer_s_head_and_is_told_apart_from_every_answer():
