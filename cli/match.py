@@ -54,9 +54,9 @@ def match(
                              help=f"{game_list()} (or an alias)."),
     bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
                              help="One bot per seat, seat 1 first: sampling (sampling:N for N samples a card), "
-                                  "random, cheater, or a bot of your own as MODULE:ATTRIBUTE (a bot class, "
-                                  "factory or instance; MODULE from the current directory or PYTHONPATH). The "
-                                  "seat count is the number of bots."),
+                                  "random, cheater, or a bot of your own as module:attribute (mybots:LastCard: a "
+                                  "bot class, factory or instance; the module from the current directory or "
+                                  "PYTHONPATH). The seat count is the number of bots."),
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000,
                               help="Number of boards (deals, each played once per seat with --rotate)."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
