@@ -336,9 +336,10 @@ def is_bot(value: object) -> bool:
 def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
     """A bot of one's own from ``MODULE:ATTRIBUTE`` (``stich match --bots mybots:LastCard,random,...``).
 
-    The module is imported as ``python -m`` would find it: from the current directory (put first on ``sys.path``
-    if it is not there, and left there, so that a match's worker processes, which inherit or are given this
-    process's path, unpickle the bots from the same module), then ``PYTHONPATH`` and the installed packages.
+    The module is imported as ``python -m`` would find it: from the current directory (first on ``sys.path`` for
+    this import only, then, where the module came from it, at the end, so that a match's worker processes, which
+    inherit or are given this process's path, unpickle the bots from the same module), then ``PYTHONPATH`` and the
+    installed packages.
     ``ATTRIBUTE`` (dotted for a nested name) is a bot itself (an instance), or a class or a factory called with no
     arguments, or with ``seed=seed`` (the match's seed) where its signature has a ``seed`` parameter; what it returns
     must be a bot. Every failure is a StichError naming the spec and why: a module that cannot be imported (the
@@ -353,11 +354,8 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
             not all(part.isidentifier() for part in attribute.split(".")):
         raise StichError(f"bot {spec!r}: a bot of your own is MODULE:ATTRIBUTE (say mybots:LastCard, mybots.py in "
                          f"the current directory or on PYTHONPATH)")
-    here = os.getcwd()
-    if here not in sys.path and "" not in sys.path:
-        sys.path.insert(0, here)
     try:
-        module = importlib.import_module(module_name)
+        module = _import_from_here(module_name)
     except SyntaxError as error:
         raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {error.filename}:{error.lineno}:"
                          f"{error.offset or 1}: {error.msg}") from None
@@ -396,6 +394,32 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
         raise StichError(f"bot {spec!r}: {call} gave {_a(made)}, not a bot: a bot has a name (text, not blank) and "
                          f"a choose(position) method (solver.bots.Bot)")
     return _loaded(made, f"{module_name}:{attribute}")
+
+
+def _import_from_here(module_name: str) -> Any:
+    """``module_name`` imported as ``python -m`` finds it: the current directory first. The directory is first only
+    for this import: left there, a ``json.py`` or ``solver.py`` beside the bot's module would replace the standard
+    library's or stich's own in every later import, and in a match's worker processes (started by ``spawn`` or
+    ``forkserver``, which are given this process's ``sys.path``). Where the module came from the current directory,
+    that directory is put at the end of ``sys.path`` instead, so that the workers import it by name, after all else."""
+    here = os.getcwd()
+    on_path = here in sys.path or "" in sys.path
+    if not on_path:
+        sys.path.insert(0, here)
+    try:
+        module = importlib.import_module(module_name)
+    finally:
+        if not on_path and here in sys.path:
+            sys.path.remove(here)
+    top: Any = sys.modules.get(module_name.split(".")[0])
+    if hasattr(top, "__path__"):  # a package (a namespace package too): the folders holding it
+        roots = [os.path.dirname(folder) for folder in top.__path__]
+    else:
+        roots = [os.path.dirname(top.__file__)] if getattr(top, "__file__", None) else []
+    if not on_path and here not in sys.path and any(os.path.samefile(root, here) for root in roots
+                                                    if os.path.isdir(root)):
+        sys.path.append(here)
+    return module
 
 
 #: The spec each bot :func:`load_bot` made was loaded from, by the bot's id (with a weak reference, so that an id

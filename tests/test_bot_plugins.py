@@ -137,6 +137,24 @@ def test_a_bot_of_ones_own_plays_alike_on_one_and_two_workers(bots_dir):
     assert [deal["play"] for deal in other["deals"]] != [deal["play"] for deal in one["deals"]]
 
 
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_files_beside_the_bots_module_do_not_replace_stichs_or_the_standard_librarys(bots_dir, method):
+    """Workers started fresh (spawn; forkserver, Linux's default from Python 3.14) take the parent's sys.path: the
+    current directory must not be at its front, where a json.py or solver.py would be imported instead."""
+    for name in ("json", "solver"):
+        (bots_dir / f"{name}.py").write_text(f"raise ImportError('the {name}.py beside mybots.py was imported')\n")
+    started = STICH.replace("import sys;", f"import sys, multiprocessing; "
+                                           f"multiprocessing.set_start_method('{method}');")
+    runs = [subprocess.run([sys.executable, "-c", started, "match", "--game", "schafkopf", "--bots",
+                            "mybots:Seeded,random,random,random", "-n", "2", "--seed", "3", "--json", "-j", workers],
+                           cwd=bots_dir, capture_output=True, text=True, timeout=600) for workers in ("1", "2")]
+    for process in runs:
+        assert process.returncode == 0, process.stderr
+        assert "beside mybots.py" not in process.stderr
+    one, two = (json.loads(process.stdout) for process in runs)
+    assert one == two and len(one["deals"]) == 8
+
+
 def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
     process = _match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "--no-rotate")
     assert process.returncode == 0, process.stderr
@@ -204,7 +222,7 @@ def test_make_bot_loads_a_bot_of_ones_own_and_keeps_the_built_in_names(imported_
     seeded = make_bot("mybots:Seeded", seed=9)
     assert type(seeded).__name__ == "Seeded" and seeded.seed == 9 and seeded.name == "seeded"
     assert bot_source(seeded) == "mybots:Seeded"
-    assert str(imported_here) in sys.path  # where a match's workers import it from
+    assert sys.path[-1] == str(imported_here)  # where a match's workers import it from: last, never first
     made = make_bot("mybots:make_last")
     assert type(made).__name__ == "LastCard"
     assert bot_source(made) == "mybots:make_last"  # the spec, which a checkpoint records: not its class
