@@ -14,6 +14,7 @@ import pytest
 
 from solver.bots import RandomBot, SamplingBot, bot_source, load_bot, make_bot
 from solver.errors import StichError
+from solver.match import play_match
 
 #: A bot author's module, as a file in the directory the match is run from.
 BOTS_MODULE = textwrap.dedent('''
@@ -180,19 +181,43 @@ def test_a_factory_or_an_instance_plays_as_the_class_does(bots_dir, spec):
     ("mybots:number", "bot 'mybots:number': mybots.number is the int 3, not a bot"),
     ("mybots:Nameless", "bot 'mybots:Nameless': mybots.Nameless() gave a Nameless without a name, not a bot"),
     ("mybots:Broken", "bot 'mybots:Broken': mybots.Broken() raised ValueError: no table for me ({dir}/mybots.py:"),
-    ("mybots:NamedRandom", "mybots:NamedRandom and random are both named 'random', and a match counts its bots by "
-                           "name: give your bot a name of its own"),
+    ("mybots:NamedRandom", "the bots at seats 1 and 2 are both named 'random' but are two kinds of bot "
+                           "(mybots:NamedRandom and RandomBot): a match counts its bots by name"),
+    ("mybots:LastCard,mybots:FirstCard", "the bots at seats 1 and 2 are both named 'last' but are two kinds of bot "
+                                         "(mybots:LastCard and mybots:FirstCard): a match counts its bots by name, "
+                                         "so they would be counted as one; give each its own name"),
     ("mybots:Last-Card", "bot 'mybots:Last-Card': a bot of your own is MODULE:ATTRIBUTE"),
     ("randomm", "unknown bot 'randomm'; did you mean 'random'? (expected sampling, sampling:N, random, cheater or "
                 "MODULE:ATTRIBUTE (a bot of your own))"),
 ])
 def test_a_bot_spec_that_fails_is_a_usage_error_saying_why(bots_dir, spec, expected):
-    process = _match(bots_dir, f"{spec},random,random,random", "-n", "1")
+    seated = spec.split(",")
+    process = _match(bots_dir, ",".join(seated + ["random"] * (4 - len(seated))), "-n", "1")
     assert process.returncode == 2
     said = _said(process.stderr)
     assert "Invalid value for '--bots'" in said
     assert _said(expected.format(dir=bots_dir)) in said
     assert "Traceback" not in process.stderr and process.stdout == ""
+
+
+def test_two_specs_of_one_class_under_one_name_are_one_kind_of_bot(bots_dir):
+    """A class and a factory making it are one kind of bot: played, said once as such; only two classes are two."""
+    document = _json_match(bots_dir, "mybots:LastCard,mybots:make_last,random,random", "-n", "1", "--no-rotate")
+    assert set(document["bots"]) == {"last", "random"} and document["bots"]["last"]["seats"] == 2
+
+
+def test_play_match_refuses_two_classes_under_one_name(imported_here):
+    """The library's rule, which the command line uses: one name, one class (type(), not a subclass)."""
+    load_bot("mybots:LastCard")
+    module = sys.modules["mybots"]
+    with pytest.raises(StichError, match=r"^the bots at seats 2 and 3 are both named 'last' but are two kinds of bot "
+                                         r"\(mybots:LastCard and mybots:FirstCard\)"):
+        play_match("kratzen", [RandomBot(), module.LastCard(), module.FirstCard()], boards=1, seed=1, pot=3)
+    with pytest.raises(StichError, match=r"^the bots at seats 1 and 3 are both named 'random' but are two kinds"):
+        play_match("kratzen", [RandomBot(), module.LastCard(), module.NamedRandom()], boards=1, seed=1, pot=3)
+    result = play_match("kratzen", [module.LastCard(), load_bot("mybots:make_last"), RandomBot()], boards=1, seed=1,
+                        pot=3)
+    assert result.seats == {"last": 6, "random": 3}
 
 
 def test_a_bot_that_raises_in_play_ends_the_match_with_a_bot_error(bots_dir):
