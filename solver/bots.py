@@ -307,7 +307,7 @@ def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMP
     if not isinstance(spec, str):
         raise StichError(f"a bot spec is text ({BOT_SPECS}), not {spec!r}")
     name, _, count = spec.strip().lower().partition(":")
-    if name not in BOT_NAMES and count and not count.isdigit():  # 'module:attribute' ('samplng:6' is a slip)
+    if name not in BOT_NAMES and ":" in spec and not count.isdigit():  # 'module:attribute' ('samplng:6' a slip)
         return load_bot(spec, seed=seed)
     if name == "sampling":
         own = samples
@@ -343,8 +343,9 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
     ``ATTRIBUTE`` (dotted for a nested name) is a bot itself (an instance), or a class or a factory called with no
     arguments, or with ``seed=seed`` (the match's seed) where its signature has a ``seed`` parameter; what it returns
     must be a bot. Every failure is a StichError naming the spec and why: a module that cannot be imported (the
-    module not found, or its SyntaxError's file:line, or the error its import raised and where), an attribute the
-    module has not (with the closest public names), a value or result that is no bot, a constructor that raises."""
+    module not found, with the spec meant where it ends in ``.py``, or its SyntaxError's file:line, or the error
+    its import raised and where, SystemExit too), an attribute the module has not (with the closest public names), a
+    value or result that is no bot, a constructor that raises (or exits)."""
     if not isinstance(spec, str):
         raise StichError(f"a bot of your own is named by text, MODULE:ATTRIBUTE, not {spec!r}")
     if not is_whole_number(seed):
@@ -360,10 +361,13 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
         raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {error.filename}:{error.lineno}:"
                          f"{error.offset or 1}: {error.msg}") from None
     except ModuleNotFoundError as error:
-        where = (" (looked in the current directory and sys.path)" if error.name == module_name.split(".")[0]
+        missing = error.name is not None and (module_name + ".").startswith(error.name + ".")  # it, or its package
+        where = (" (looked in the current directory and sys.path)" if missing
                  else _where(error))  # a module the bot's module imports: where it does
-        raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {error}{where}") from None
-    except Exception as error:  # noqa: BLE001 - the module's own code failed: said with where it failed
+        hint = (f"; did you mean {module_name.removesuffix('.py') + ':' + attribute!r}?"
+                if missing and module_name.endswith(".py") else "")
+        raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {error}{where}{hint}") from None
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - the module's own code failed (or exited): said where
         raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {type(error).__name__}: "
                          f"{error}{_where(error)}") from None
     value: Any = module
@@ -388,7 +392,7 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
     call = f"{module_name}.{attribute}({'seed=' + str(seed) if takes_seed else ''})"
     try:
         made = value(seed=seed) if takes_seed else value()
-    except Exception as error:  # noqa: BLE001 - the bot author's constructor: its message, no traceback
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - the bot author's constructor: its message, no traceback
         raise StichError(f"bot {spec!r}: {call} raised {type(error).__name__}: {error}{_where(error)}") from None
     if not is_bot(made):
         raise StichError(f"bot {spec!r}: {call} gave {_a(made)}, not a bot: a bot has a name (text, not blank) and "

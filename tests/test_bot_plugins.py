@@ -66,6 +66,13 @@ BOTS_MODULE = textwrap.dedent('''
             raise ValueError("no table for me")
 
 
+    class Quits:
+        name = "quits"
+
+        def __init__(self):
+            raise SystemExit(4)
+
+
     class Nameless:
         def choose(self, position):
             return 0
@@ -91,6 +98,9 @@ def bots_dir(tmp_path: Path) -> Path:
     (tmp_path / "mybots.py").write_text(BOTS_MODULE)
     (tmp_path / "broken_syntax.py").write_text("x = 1\ndef f(:\n    pass\n")
     (tmp_path / "imports_missing.py").write_text("import stich_no_such_module_here\n")
+    (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
+    (tmp_path / "botpkg").mkdir()
+    (tmp_path / "botpkg" / "__init__.py").write_text("")
     return tmp_path
 
 
@@ -187,6 +197,14 @@ def test_a_factory_or_an_instance_plays_as_the_class_does(bots_dir, spec):
                                          "(mybots:LastCard and mybots:FirstCard): a match counts its bots by name, "
                                          "so they would be counted as one; give each its own name"),
     ("mybots:Last-Card", "bot 'mybots:Last-Card': a bot of your own is MODULE:ATTRIBUTE"),
+    ("mybots:", "bot 'mybots:': a bot of your own is MODULE:ATTRIBUTE (say mybots:LastCard"),
+    ("mybots.py:LastCard", "bot 'mybots.py:LastCard': module 'mybots.py' cannot be imported: No module named "
+                           "'mybots.py'; 'mybots' is not a package (looked in the current directory and sys.path); "
+                           "did you mean 'mybots:LastCard'?"),
+    ("botpkg.nosub:Bot", "bot 'botpkg.nosub:Bot': module 'botpkg.nosub' cannot be imported: No module named "
+                         "'botpkg.nosub' (looked in the current directory and sys.path)"),
+    ("exits:Bot", "bot 'exits:Bot': module 'exits' cannot be imported: SystemExit: 3 ({dir}/exits.py:2)"),
+    ("mybots:Quits", "bot 'mybots:Quits': mybots.Quits() raised SystemExit: 4 ({dir}/mybots.py:"),
     ("randomm", "unknown bot 'randomm'; did you mean 'random'? (expected sampling, sampling:N, random, cheater or "
                 "MODULE:ATTRIBUTE (a bot of your own))"),
 ])
