@@ -10,12 +10,12 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from solver.bots import DEFAULT_SAMPLES, PLAYS_FOR, SamplingBot, bot_source, make_bot
+from solver.bots import DEFAULT_SAMPLES, PLAYS_FOR, SamplingBot, make_bot
 from solver.errors import InvalidContractError, StichError, did_you_mean
 from solver.games import game_list, games_with, get_game
 from solver.games.base import score_or_measure
 from solver.scoring import MAX_POT
-from solver.match import (MatchResult, MatchSetup, PlayedDeal, match_heading, match_report, mean_text,
+from solver.match import (MatchResult, MatchSetup, PlayedDeal, check_bots, match_heading, match_report, mean_text,
                           mixed_builds_text, play_match)
 
 from .errors import file_name, input_errors, interrupts_held, message, say_interrupted
@@ -116,16 +116,12 @@ def match(
     if pot is not None and not get_game(game).has_pot:
         raise typer.BadParameter(f"{get_game(game).name} has no pot (it is for {games_with('has_pot')})",
                                  param_hint="'--pot'")
-    try:  # a bot name or count that is no bot is a usage error, as any option's bad value is
+    try:  # a bot name or count that is no bot, or two kinds of bot under one name, is a usage error
         players = [make_bot(spec, seed=seed, samples=DEFAULT_SAMPLES if samples is None else samples,
                             time_limit=time_limit, plays_for=plays_for) for spec in specs]
+        check_bots(players)
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
-    for spec, player in zip(specs, players):  # a bot of one's own under a built-in's name would be counted as it
-        ours = [other for other, made in zip(specs, players) if made.name == player.name and bot_source(made) is None]
-        if ours and bot_source(player) is not None:
-            raise typer.BadParameter(f"{spec} and {ours[0]} are both named {player.name!r}, and a match counts its "
-                                     f"bots by name: give your bot a name of its own", param_hint="'--bots'")
     sampling = any(isinstance(player, SamplingBot) for player in players)
     if not sampling:  # said, not silently dropped
         unused = [flag for flag, given in (("--samples", samples is not None), ("--card-time", time_limit)) if given]

@@ -307,7 +307,7 @@ def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMP
     if not isinstance(spec, str):
         raise StichError(f"a bot spec is text ({BOT_SPECS}), not {spec!r}")
     name, _, count = spec.strip().lower().partition(":")
-    if name not in BOT_NAMES and count and not count.isdigit():  # 'module:attribute' ('samplng:6' is a slip)
+    if name not in BOT_NAMES and ":" in spec and not count.isdigit():  # 'module:attribute' ('samplng:6' a slip)
         return load_bot(spec, seed=seed)
     if name == "sampling":
         own = samples
@@ -336,14 +336,16 @@ def is_bot(value: object) -> bool:
 def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
     """A bot of one's own from ``MODULE:ATTRIBUTE`` (``stich match --bots mybots:LastCard,random,...``).
 
-    The module is imported as ``python -m`` would find it: from the current directory (put first on ``sys.path``
-    if it is not there, and left there, so that a match's worker processes, which inherit or are given this
-    process's path, unpickle the bots from the same module), then ``PYTHONPATH`` and the installed packages.
+    The module is imported as ``python -m`` would find it: from the current directory (first on ``sys.path`` for
+    this import only, then, where the module came from it, at the end, so that a match's worker processes, which
+    inherit or are given this process's path, unpickle the bots from the same module), then ``PYTHONPATH`` and the
+    installed packages.
     ``ATTRIBUTE`` (dotted for a nested name) is a bot itself (an instance), or a class or a factory called with no
     arguments, or with ``seed=seed`` (the match's seed) where its signature has a ``seed`` parameter; what it returns
     must be a bot. Every failure is a StichError naming the spec and why: a module that cannot be imported (the
-    module not found, or its SyntaxError's file:line, or the error its import raised and where), an attribute the
-    module has not (with the closest public names), a value or result that is no bot, a constructor that raises."""
+    module not found, with the spec meant where it ends in ``.py``, or its SyntaxError's file:line, or the error
+    its import raised and where, SystemExit too), an attribute the module has not (with the closest public names), a
+    value or result that is no bot, a constructor that raises (or exits)."""
     if not isinstance(spec, str):
         raise StichError(f"a bot of your own is named by text, MODULE:ATTRIBUTE, not {spec!r}")
     if not is_whole_number(seed):
@@ -353,19 +355,19 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
             not all(part.isidentifier() for part in attribute.split(".")):
         raise StichError(f"bot {spec!r}: a bot of your own is MODULE:ATTRIBUTE (say mybots:LastCard, mybots.py in "
                          f"the current directory or on PYTHONPATH)")
-    here = os.getcwd()
-    if here not in sys.path and "" not in sys.path:
-        sys.path.insert(0, here)
     try:
-        module = importlib.import_module(module_name)
+        module = _import_from_here(module_name)
     except SyntaxError as error:
         raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {error.filename}:{error.lineno}:"
                          f"{error.offset or 1}: {error.msg}") from None
     except ModuleNotFoundError as error:
-        where = (" (looked in the current directory and sys.path)" if error.name == module_name.split(".")[0]
+        missing = error.name is not None and (module_name + ".").startswith(error.name + ".")  # it, or its package
+        where = (" (looked in the current directory and sys.path)" if missing
                  else _where(error))  # a module the bot's module imports: where it does
-        raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {error}{where}") from None
-    except Exception as error:  # noqa: BLE001 - the module's own code failed: said with where it failed
+        hint = (f"; did you mean {module_name.removesuffix('.py') + ':' + attribute!r}?"
+                if missing and module_name.endswith(".py") else "")
+        raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {error}{where}{hint}") from None
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - the module's own code failed (or exited): said where
         raise StichError(f"bot {spec!r}: module {module_name!r} cannot be imported: {type(error).__name__}: "
                          f"{error}{_where(error)}") from None
     value: Any = module
@@ -390,12 +392,38 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
     call = f"{module_name}.{attribute}({'seed=' + str(seed) if takes_seed else ''})"
     try:
         made = value(seed=seed) if takes_seed else value()
-    except Exception as error:  # noqa: BLE001 - the bot author's constructor: its message, no traceback
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - the bot author's constructor: its message, no traceback
         raise StichError(f"bot {spec!r}: {call} raised {type(error).__name__}: {error}{_where(error)}") from None
     if not is_bot(made):
         raise StichError(f"bot {spec!r}: {call} gave {_a(made)}, not a bot: a bot has a name (text, not blank) and "
                          f"a choose(position) method (solver.bots.Bot)")
     return _loaded(made, f"{module_name}:{attribute}")
+
+
+def _import_from_here(module_name: str) -> Any:
+    """``module_name`` imported as ``python -m`` finds it: the current directory first. The directory is first only
+    for this import: left there, a ``json.py`` or ``solver.py`` beside the bot's module would replace the standard
+    library's or stich's own in every later import, and in a match's worker processes (started by ``spawn`` or
+    ``forkserver``, which are given this process's ``sys.path``). Where the module came from the current directory,
+    that directory is put at the end of ``sys.path`` instead, so that the workers import it by name, after all else."""
+    here = os.getcwd()
+    on_path = here in sys.path or "" in sys.path
+    if not on_path:
+        sys.path.insert(0, here)
+    try:
+        module = importlib.import_module(module_name)
+    finally:
+        if not on_path and here in sys.path:
+            sys.path.remove(here)
+    top: Any = sys.modules.get(module_name.split(".")[0])
+    if hasattr(top, "__path__"):  # a package (a namespace package too): the folders holding it
+        roots = [os.path.dirname(folder) for folder in top.__path__]
+    else:
+        roots = [os.path.dirname(top.__file__)] if getattr(top, "__file__", None) else []
+    if not on_path and here not in sys.path and any(os.path.samefile(root, here) for root in roots
+                                                    if os.path.isdir(root)):
+        sys.path.append(here)
+    return module
 
 
 #: The spec each bot :func:`load_bot` made was loaded from, by the bot's id (with a weak reference, so that an id

@@ -513,17 +513,24 @@ def _builds_parts(builds: Mapping[str, int]) -> str:
 
 def check_bots(bots: object) -> tuple[Bot, ...]:
     """The bots of a match, each one with a ``name`` (text: what the results group by) and a ``choose`` method, else
-    StichError: a wrong argument fails here, not as an AttributeError in the middle of the first board."""
+    StichError: a wrong argument fails here, not as an AttributeError in the middle of the first board. Two bots of
+    one name must be one kind of bot, as the results count them: of one class (``type()``: a bot of one's own named
+    like a built-in bot, or two classes of one's own under one name, are refused) and alike in
+    :func:`bot_settings`."""
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
         raise StichError(f"bots must be a list of bots, one per seat, not {type(bots).__name__}")
-    named: dict[str, tuple[int, dict[str, Any]]] = {}  # each name's first seat and settings
+    named: dict[str, tuple[int, Any, dict[str, Any]]] = {}  # each name's first seat, bot and settings
     for seat, bot in enumerate(bots, 1):
         name = getattr(bot, "name", None)
         if not isinstance(name, str) or not name.strip() or not callable(getattr(bot, "choose", None)):
             raise StichError(f"the bot at seat {seat} ({bot!r}) is no bot: a bot has a name (text) and a "
                              f"choose(position) method (solver.bots.Bot)")
         settings = bot_settings(bot)
-        first, known = named.setdefault(name, (seat, settings))
+        first, first_bot, known = named.setdefault(name, (seat, bot, settings))
+        if type(bot) is not type(first_bot):  # a bot of one's own under another's name (a built-in's too)
+            raise StichError(f"the bots at seats {first} and {seat} are both named {name!r} but are two kinds of bot "
+                             f"({_kind(first_bot)} and {_kind(bot)}): a match counts its bots by name, so they would "
+                             f"be counted as one; give each its own name")
         differ = [key for key in settings if not _same_setting(settings[key], known[key])]
         if differ:
             said = ", ".join(f"{key} {_setting_text(known[key])} and {_setting_text(settings[key])}" for key in differ)
@@ -533,10 +540,15 @@ def check_bots(bots: object) -> tuple[Bot, ...]:
     return tuple(bots)
 
 
+def _kind(bot: Bot) -> str:
+    """A bot's kind, for a message: where a bot of one's own comes from (``mybots:LastCard``), else its class."""
+    return bot_source(bot) or type(bot).__name__
+
+
 def bot_settings(bot: Bot) -> dict[str, Any]:
-    """What makes two bots of one name two kinds of bot: what they play for, their samples a card and their deadline
-    a card (a seed is no such thing: two seeds of one bot are one kind, as a match seats them; nor is a class: a bot
-    of one's own may give its name to a subclass that plays alike)."""
+    """What makes two bots of one name and one class two kinds of bot: what they play for, their samples a card and
+    their deadline a card (a seed is no such thing: two seeds of one bot are one kind, as a match seats them). Two
+    classes are two kinds whatever their settings (:func:`check_bots`)."""
     return {"plays_for": getattr(bot, "plays_for", None),
             "samples": getattr(bot, "samples", None), "time_limit": getattr(bot, "time_limit", None)}
 

@@ -14,6 +14,7 @@ import pytest
 
 from solver.bots import RandomBot, SamplingBot, bot_source, load_bot, make_bot
 from solver.errors import StichError
+from solver.match import play_match
 
 #: A bot author's module, as a file in the directory the match is run from.
 BOTS_MODULE = textwrap.dedent('''
@@ -65,6 +66,13 @@ BOTS_MODULE = textwrap.dedent('''
             raise ValueError("no table for me")
 
 
+    class Quits:
+        name = "quits"
+
+        def __init__(self):
+            raise SystemExit(4)
+
+
     class Nameless:
         def choose(self, position):
             return 0
@@ -90,6 +98,9 @@ def bots_dir(tmp_path: Path) -> Path:
     (tmp_path / "mybots.py").write_text(BOTS_MODULE)
     (tmp_path / "broken_syntax.py").write_text("x = 1\ndef f(:\n    pass\n")
     (tmp_path / "imports_missing.py").write_text("import stich_no_such_module_here\n")
+    (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
+    (tmp_path / "botpkg").mkdir()
+    (tmp_path / "botpkg" / "__init__.py").write_text("")
     return tmp_path
 
 
@@ -137,6 +148,24 @@ def test_a_bot_of_ones_own_plays_alike_on_one_and_two_workers(bots_dir):
     assert [deal["play"] for deal in other["deals"]] != [deal["play"] for deal in one["deals"]]
 
 
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_files_beside_the_bots_module_do_not_replace_stichs_or_the_standard_librarys(bots_dir, method):
+    """Workers started fresh (spawn; forkserver, Linux's default from Python 3.14) take the parent's sys.path: the
+    current directory must not be at its front, where a json.py or solver.py would be imported instead."""
+    for name in ("json", "solver"):
+        (bots_dir / f"{name}.py").write_text(f"raise ImportError('the {name}.py beside mybots.py was imported')\n")
+    started = STICH.replace("import sys;", f"import sys, multiprocessing; "
+                                           f"multiprocessing.set_start_method('{method}');")
+    runs = [subprocess.run([sys.executable, "-c", started, "match", "--game", "schafkopf", "--bots",
+                            "mybots:Seeded,random,random,random", "-n", "2", "--seed", "3", "--json", "-j", workers],
+                           cwd=bots_dir, capture_output=True, text=True, timeout=600) for workers in ("1", "2")]
+    for process in runs:
+        assert process.returncode == 0, process.stderr
+        assert "beside mybots.py" not in process.stderr
+    one, two = (json.loads(process.stdout) for process in runs)
+    assert one == two and len(one["deals"]) == 8
+
+
 def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
     process = _match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "--no-rotate")
     assert process.returncode == 0, process.stderr
@@ -162,19 +191,51 @@ def test_a_factory_or_an_instance_plays_as_the_class_does(bots_dir, spec):
     ("mybots:number", "bot 'mybots:number': mybots.number is the int 3, not a bot"),
     ("mybots:Nameless", "bot 'mybots:Nameless': mybots.Nameless() gave a Nameless without a name, not a bot"),
     ("mybots:Broken", "bot 'mybots:Broken': mybots.Broken() raised ValueError: no table for me ({dir}/mybots.py:"),
-    ("mybots:NamedRandom", "mybots:NamedRandom and random are both named 'random', and a match counts its bots by "
-                           "name: give your bot a name of its own"),
+    ("mybots:NamedRandom", "the bots at seats 1 and 2 are both named 'random' but are two kinds of bot "
+                           "(mybots:NamedRandom and RandomBot): a match counts its bots by name"),
+    ("mybots:LastCard,mybots:FirstCard", "the bots at seats 1 and 2 are both named 'last' but are two kinds of bot "
+                                         "(mybots:LastCard and mybots:FirstCard): a match counts its bots by name, "
+                                         "so they would be counted as one; give each its own name"),
     ("mybots:Last-Card", "bot 'mybots:Last-Card': a bot of your own is MODULE:ATTRIBUTE"),
+    ("mybots:", "bot 'mybots:': a bot of your own is MODULE:ATTRIBUTE (say mybots:LastCard"),
+    ("mybots.py:LastCard", "bot 'mybots.py:LastCard': module 'mybots.py' cannot be imported: No module named "
+                           "'mybots.py'; 'mybots' is not a package (looked in the current directory and sys.path); "
+                           "did you mean 'mybots:LastCard'?"),
+    ("botpkg.nosub:Bot", "bot 'botpkg.nosub:Bot': module 'botpkg.nosub' cannot be imported: No module named "
+                         "'botpkg.nosub' (looked in the current directory and sys.path)"),
+    ("exits:Bot", "bot 'exits:Bot': module 'exits' cannot be imported: SystemExit: 3 ({dir}/exits.py:2)"),
+    ("mybots:Quits", "bot 'mybots:Quits': mybots.Quits() raised SystemExit: 4 ({dir}/mybots.py:"),
     ("randomm", "unknown bot 'randomm'; did you mean 'random'? (expected sampling, sampling:N, random, cheater or "
                 "MODULE:ATTRIBUTE (a bot of your own))"),
 ])
 def test_a_bot_spec_that_fails_is_a_usage_error_saying_why(bots_dir, spec, expected):
-    process = _match(bots_dir, f"{spec},random,random,random", "-n", "1")
+    seated = spec.split(",")
+    process = _match(bots_dir, ",".join(seated + ["random"] * (4 - len(seated))), "-n", "1")
     assert process.returncode == 2
     said = _said(process.stderr)
     assert "Invalid value for '--bots'" in said
     assert _said(expected.format(dir=bots_dir)) in said
     assert "Traceback" not in process.stderr and process.stdout == ""
+
+
+def test_two_specs_of_one_class_under_one_name_are_one_kind_of_bot(bots_dir):
+    """A class and a factory making it are one kind of bot: played, said once as such; only two classes are two."""
+    document = _json_match(bots_dir, "mybots:LastCard,mybots:make_last,random,random", "-n", "1", "--no-rotate")
+    assert set(document["bots"]) == {"last", "random"} and document["bots"]["last"]["seats"] == 2
+
+
+def test_play_match_refuses_two_classes_under_one_name(imported_here):
+    """The library's rule, which the command line uses: one name, one class (type(), not a subclass)."""
+    load_bot("mybots:LastCard")
+    module = sys.modules["mybots"]
+    with pytest.raises(StichError, match=r"^the bots at seats 2 and 3 are both named 'last' but are two kinds of bot "
+                                         r"\(mybots:LastCard and mybots:FirstCard\)"):
+        play_match("kratzen", [RandomBot(), module.LastCard(), module.FirstCard()], boards=1, seed=1, pot=3)
+    with pytest.raises(StichError, match=r"^the bots at seats 1 and 3 are both named 'random' but are two kinds"):
+        play_match("kratzen", [RandomBot(), module.LastCard(), module.NamedRandom()], boards=1, seed=1, pot=3)
+    result = play_match("kratzen", [module.LastCard(), load_bot("mybots:make_last"), RandomBot()], boards=1, seed=1,
+                        pot=3)
+    assert result.seats == {"last": 6, "random": 3}
 
 
 def test_a_bot_that_raises_in_play_ends_the_match_with_a_bot_error(bots_dir):
@@ -204,7 +265,7 @@ def test_make_bot_loads_a_bot_of_ones_own_and_keeps_the_built_in_names(imported_
     seeded = make_bot("mybots:Seeded", seed=9)
     assert type(seeded).__name__ == "Seeded" and seeded.seed == 9 and seeded.name == "seeded"
     assert bot_source(seeded) == "mybots:Seeded"
-    assert str(imported_here) in sys.path  # where a match's workers import it from
+    assert sys.path[-1] == str(imported_here)  # where a match's workers import it from: last, never first
     made = make_bot("mybots:make_last")
     assert type(made).__name__ == "LastCard"
     assert bot_source(made) == "mybots:make_last"  # the spec, which a checkpoint records: not its class
