@@ -320,11 +320,18 @@ def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMP
                            workers=workers)
     if name not in BOT_NAMES:
         raise StichError(f"unknown bot {spec!r}{did_you_mean(name, BOT_NAMES)} (expected {BOT_SPECS})")
+    if count and not count.isdigit():  # 'cheater:LastCard': a module of one's own under a built-in bot's name
+        raise StichError(f"bot {spec!r}: {name} is a built-in bot's name; a module of a bot of your own needs "
+                         f"another name")
     if count:
         raise StichError(f"bot {spec!r}: only the sampling bot takes a sample count")
     if name == "random":
         return RandomBot(seed=seed)
     return CheaterBot(plays_for=plays_for)
+
+
+#: What a match takes as a bot, for the messages that refuse something else.
+WHAT_A_BOT_IS = "a bot has a name (text, not blank) and a choose(position) method (solver.bots.Bot)"
 
 
 def is_bot(value: object) -> bool:
@@ -395,8 +402,7 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
     except (Exception, SystemExit) as error:  # noqa: BLE001 - the bot author's constructor: its message, no traceback
         raise StichError(f"bot {spec!r}: {call} raised {type(error).__name__}: {error}{_where(error)}") from None
     if not is_bot(made):
-        raise StichError(f"bot {spec!r}: {call} gave {_a(made)}, not a bot: a bot has a name (text, not blank) and "
-                         f"a choose(position) method (solver.bots.Bot)")
+        raise StichError(f"bot {spec!r}: {call} gave {_a(made)}, not a bot: {WHAT_A_BOT_IS}")
     return _loaded(made, f"{module_name}:{attribute}")
 
 
@@ -471,6 +477,6 @@ def _a(value: object) -> str:
 
 def _where(error: BaseException) -> str:
     """`` (file:line)`` of the innermost frame that raised ``error``, for a bot author's own code."""
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-              if not frame.filename.startswith("<")]  # not importlib's own, frozen frames
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)  # not importlib's frozen frames, nor
+              if not frame.filename.startswith("<") and frame.filename != __file__]  # this file's call of the bot
     return f" ({frames[-1].filename}:{frames[-1].lineno})" if frames else ""

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
 from .analysis import SCHEMA
-from .bots import Bot, bot_source
+from .bots import WHAT_A_BOT_IS, Bot, bot_source, is_bot
 from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
@@ -521,10 +521,9 @@ def check_bots(bots: object) -> tuple[Bot, ...]:
         raise StichError(f"bots must be a list of bots, one per seat, not {type(bots).__name__}")
     named: dict[str, tuple[int, Any, dict[str, Any]]] = {}  # each name's first seat, bot and settings
     for seat, bot in enumerate(bots, 1):
-        name = getattr(bot, "name", None)
-        if not isinstance(name, str) or not name.strip() or not callable(getattr(bot, "choose", None)):
-            raise StichError(f"the bot at seat {seat} ({bot!r}) is no bot: a bot has a name (text) and a "
-                             f"choose(position) method (solver.bots.Bot)")
+        if not is_bot(bot):
+            raise StichError(f"the bot at seat {seat} ({bot!r}) is no bot: {WHAT_A_BOT_IS}")
+        name = bot.name
         settings = bot_settings(bot)
         first, first_bot, known = named.setdefault(name, (seat, bot, settings))
         if type(bot) is not type(first_bot):  # a bot of one's own under another's name (a built-in's too)

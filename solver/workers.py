@@ -436,7 +436,7 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
     A task that raises (a match's bot that fails) ends the run with its error, but only once the jobs in flight
     beside it are back and handed on: a match's boards before the failing one may still be in play on other workers.
     """
-    if not is_whole_number(workers) or workers < 1:  # checked before its cores are reserved: -1 freed one
+    if not is_whole_number(workers) or workers < 1:  # before its cores are reserved (a negative count frees some)
         raise StichError(f"workers is a whole number of worker processes, at least 1, not {workers!r}")
     if not is_whole_number(in_flight) or in_flight < 1:
         raise StichError(f"in_flight is a whole number of jobs a worker, at least 1, not {in_flight!r}")
@@ -462,9 +462,8 @@ def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_res
         pending: dict[Future, tuple[Any, int, bool, int]] = {}  # job, its count, whether it runs alone, its place
         while True:
             # A pool can break while jobs are handed to it (after a restart, a job that kills its worker at once,
-            # before the next one is submitted): submit then raises BrokenProcessPool, which ended the run with
-            # that traceback instead of a restart. The job not handed on goes back where it came from, as it was,
-            # and the break is dealt with as one a future reports.
+            # before the next one is submitted): submit then raises BrokenProcessPool. The job not handed on goes
+            # back where it came from, as it was, and the break is dealt with as one a future reports.
             broken = False
             if suspects:
                 if not pending:
@@ -756,9 +755,9 @@ def _one_line(error: BaseException) -> str:
 
 def _workers_gone(threads: int, scheduler: str, seconds: float, notify: Notify | None, since: float | None,
                   in_flight: int) -> float | None:
-    """When a running cluster was first seen without workers (None while it has some): every worker killed or
-    stopped mid-run left the run waiting for ever without a word. It says so at once, waits ``seconds``
-    (``--worker-wait``) for a worker to join, then gives up with a StichError (the results handed on are kept)."""
+    """When a running cluster was first seen without workers (None while it has some): Dask waits for ever for a
+    worker to come back, so the run says so at once, waits ``seconds`` (``--worker-wait``) for a worker to join, then
+    gives up with a StichError (the results handed on are kept)."""
     if threads:
         return None
     now = time.monotonic()

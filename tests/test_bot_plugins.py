@@ -207,6 +207,9 @@ def test_a_factory_or_an_instance_plays_as_the_class_does(bots_dir, spec):
                          "'botpkg.nosub' (looked in the current directory and sys.path)"),
     ("exits:Bot", "bot 'exits:Bot': module 'exits' cannot be imported: SystemExit: 3 ({dir}/exits.py:2)"),
     ("mybots:Quits", "bot 'mybots:Quits': mybots.Quits() raised SystemExit: 4 ({dir}/mybots.py:"),
+    ("cheater:LastCard", "bot 'cheater:LastCard': cheater is a built-in bot's name; a module of a bot of your own "
+                         "needs another name"),
+    ("json:loads", "bot 'json:loads': json.loads() raised TypeError: "),  # raised at stich's call: no place named
     ("randomm", "unknown bot 'randomm'; did you mean 'random'? (expected sampling, sampling:N, random, cheater or "
                 "MODULE:ATTRIBUTE (a bot of your own))"),
 ])
@@ -218,6 +221,7 @@ def test_a_bot_spec_that_fails_is_a_usage_error_saying_why(bots_dir, spec, expec
     assert "Invalid value for '--bots'" in said
     assert _said(expected.format(dir=bots_dir)) in said
     assert "Traceback" not in process.stderr and process.stdout == ""
+    assert "solver/bots.py" not in said  # the place named is the bot author's, never stich's own call
 
 
 def test_two_specs_of_one_class_under_one_name_are_one_kind_of_bot(bots_dir):

@@ -618,8 +618,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
 
     async def analysed(request: Request, slot: str, work: Callable[[threading.Event], dict[str, Any]]) -> Response:
         """``work(stop)`` on the analysis thread as the question of ``slot``: its document, or 409 when it was
-        stopped (by a newer question of the slot, or the time limit). A client that leaves stops it: its answer is
-        nobody's, and it held the analysis thread (the odds waiting behind it) until the time limit."""
+        stopped (by a newer question of the slot, or the time limit). A client that leaves stops it, as does the
+        handler's cancelling (the server's shutdown): its answer is nobody's, and it would hold the analysis thread
+        (the odds waiting behind it) until the time limit."""
         stop = searches.claim(slot)
         answer = asyncio.ensure_future(searches.run(lambda: work(stop), searches.analysis))
         answer.add_done_callback(lambda done: done.cancelled() or done.exception())  # a left client's is nobody's
@@ -634,6 +635,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             return JSONResponse(stopped_document(stop.is_set(), searches.time_limit), status_code=409)
         finally:
             leaving.cancel()
+            if not answer.done():
+                stop.set()
             searches.release(slot, stop)
 
     async def save(request: Request) -> Response:
