@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 
+import solver
 from solver import Position, make_position, parse_positions
 from solver.errors import IllegalPlayError, InvalidContractError
 from solver.games import Kratzen, Schafkopf, Zwanzigerrufen, get_game
@@ -184,6 +186,144 @@ def test_check_kr_s9_led_hand_s6_g8():
 
 def test_check_kr_bells_trump_sk_s6_sa():
     assert winner("Kratzen", "Trump S", ["SK", "S6", "SA"]) == "SA"
+
+
+# Every check case of RULES.md section 4 in the rule book's words, with the test above that asserts it. The coverage
+# check reads section 4 and fails on a case that is not here; the solver checks ask both solvers the same question.
+
+CHECK_CASE_TESTS = {
+    "spade led, hand {T5, HQ} -> {T5}": test_check_zr_spade_led_hand_t5_hq,
+    "T10 led, hand {SQ, HK} -> both": test_check_zr_t10_led_hand_sq_hk,
+    "Trick [T21, TS, T1, T4] -> T1": test_check_zr_sagotrick_t21_ts_t1_t4,
+    "Trick [TS, T21, T4, T5] -> TS, a Mondfang against the T21 side":
+        test_check_zr_ts_t21_t4_t5_is_won_by_ts_and_is_a_mondfang,
+    "hand {T20, HG} must lead HG": test_check_zr_suit_solo_hand_t20_hg_must_lead_hg,
+    "SQ led, hand {T20, HG} -> {T20}": test_check_zr_suit_solo_sq_led_hand_t20_hg,
+    "(`strict`: {HG})": test_check_zr_suit_solo_sq_led_hand_t20_hg_strict,
+    "trick [SQ, T20, SG, SK] -> SK": test_check_zr_suit_solo_trick_sq_t20_sg_sk,
+    "h = {EA, E9, HO, G7} leading before acorns were led -> {EA, HO, G7}":
+        test_check_sk_rufer_h_leading_before_acorns_led,
+    "h = {EA, EZ, E9, E8, GA} may lead E9": test_check_sk_rufer_h_with_four_acorns_may_lead_e9,
+    "E7 led, h = {EA, E9, HU} -> {EA}": test_check_sk_rufer_e7_led_h_must_play_ea,
+    "G7 led, h = {EA, E9, HU} -> {E9, HU}": test_check_sk_rufer_g7_led_h_keeps_ea,
+    "Rufer [HA, EO, H7, GU] -> EO": test_check_sk_rufer_winner_ha_eo_h7_gu,
+    "Rufer [GA, G9, HZ, GZ] -> HZ": test_check_sk_rufer_winner_ga_g9_hz_gz,
+    "Wenz [EO, EA, E9, HU] -> HU": test_check_sk_wenz_winner_eo_ea_e9_hu,
+    "E9 led, hand {EK, E7, HA} -> {EK}": test_check_kr_e9_led_hand_ek_e7_ha,
+    "E9 then H7 played, hand {EK, E7} -> both": test_check_kr_e9_then_h7_hand_ek_e7,
+    "E9 led, hand {HZ, S6, G8} -> {HZ, S6}": test_check_kr_e9_led_hand_hz_s6_g8,
+    "E9 then HK played, hand {H7, S6, G8} -> {S6}": test_check_kr_e9_then_hk_hand_h7_s6_g8,
+    "S9 led, hand {S6, G8} -> {S6}": test_check_kr_s9_led_hand_s6_g8,
+    "trick [SK, S6, SA] -> SA": test_check_kr_bells_trump_sk_s6_sa,
+}
+
+
+def rule_book_section_4() -> str:
+    """The text of RULES.md section 4 (the copy in docs/rulebook), its line breaks read as spaces."""
+    text = (Path(__file__).parent.parent / "docs" / "rulebook" / "RULES.md").read_text(encoding="utf-8")
+    return " ".join(text.split("## 4. Check cases", 1)[1].split("\n", 1)[1].split())
+
+
+def test_every_check_case_of_section_4_has_its_test():
+    """A case added to RULES.md section 4 fails here until a test asserts it: each result ("->"), each "must lead" and
+    "may lead" of the section is counted, and each case named here is quoted from the section word for word."""
+    section = rule_book_section_4()
+    for case in CHECK_CASE_TESTS:
+        assert case in section, case
+    named = " ".join(CHECK_CASE_TESTS)
+    for marker in ("->", "must lead", "may lead", "`strict`"):
+        assert named.count(marker) == section.count(marker), marker
+    assert len(set(CHECK_CASE_TESTS.values())) == len(CHECK_CASE_TESTS)
+
+
+# The legal-card cases as positions: (case, position, the cards the rule book allows). The Zwanzigerrufen cases of
+# RULES.md 1.3 are asked in a Solo (test_check_zr_* above try the Normal game too).
+LEGAL_CHECK_CASES = [
+    ("spade led, hand {T5, HQ} -> {T5}",
+     lambda: make_position("Zwanzigerrufen", "1: SK T4 / T5 HQ / SQ SG / CK CQ", "Solo", play=["SK"]), {"T5"}),
+    ("T10 led, hand {SQ, HK} -> both",
+     lambda: make_position("Zwanzigerrufen", "1: T10 SK / SQ HK / T9 SG / CK CQ", "Solo", play=["T10"]), {"SQ", "HK"}),
+    ("hand {T20, HG} must lead HG",
+     lambda: make_position("Zwanzigerrufen", "1: T20 HG / SK T4 / SQ T5 / CK T6", "SuitSolo"), {"HG"}),
+    ("SQ led, hand {T20, HG} -> {T20}",
+     lambda: make_position("Zwanzigerrufen", "1: SQ SK / T20 HG / SG T5 / CK T6", "SuitSolo", play=["SQ"]), {"T20"}),
+    ("(`strict`: {HG})",
+     lambda: make_position("Zwanzigerrufen", "1: SQ SK / T20 HG / SG T5 / CK T6", "SuitSolo", play=["SQ"],
+                           variant={"suit_solo_follow": "strict"}), {"HG"}),
+    ("h = {EA, E9, HO, G7} leading before acorns were led -> {EA, HO, G7}",
+     lambda: make_position("Schafkopf", "1: E7 G8 S7 S8 / EA E9 HO G7 / GA GZ SA SZ / HA HZ HK H9", "Rufer E",
+                           leader=2), {"EA", "HO", "G7"}),
+    ("h = {EA, EZ, E9, E8, GA} may lead E9",
+     lambda: make_position("Schafkopf", "1: E7 G8 S7 S8 S9 / EA EZ E9 E8 GA / GZ GK SA SZ SK / HA HZ HK H9 H8",
+                           "Rufer E", leader=2), {"EA", "EZ", "E9", "E8", "GA"}),
+    ("E7 led, h = {EA, E9, HU} -> {EA}",
+     lambda: make_position("Schafkopf", "1: E7 G8 S7 / EA E9 HU / GA GZ SA / HA HZ HK", "Rufer E", play=["E7"]),
+     {"EA"}),
+    ("G7 led, h = {EA, E9, HU} -> {E9, HU}",
+     lambda: make_position("Schafkopf", "1: G7 E7 S7 / EA E9 HU / GA GZ SA / HA HZ HK", "Rufer E", play=["G7"]),
+     {"E9", "HU"}),
+    ("E9 led, hand {EK, E7, HA} -> {EK}",
+     lambda: make_position("Kratzen", "1: E9 G7 G8 / EK E7 HA / GA GK GO", "Trump H", play=["E9"]), {"EK"}),
+    ("E9 then H7 played, hand {EK, E7} -> both",
+     lambda: make_position("Kratzen", "1: E9 G7 / H7 G8 / EK E7", "Trump H", play=["E9", "H7"]), {"EK", "E7"}),
+    ("E9 led, hand {HZ, S6, G8} -> {HZ, S6}",
+     lambda: make_position("Kratzen", "1: E9 G7 G9 / HZ S6 G8 / GA GK GO", "Trump H", play=["E9"]), {"HZ", "S6"}),
+    ("E9 then HK played, hand {H7, S6, G8} -> {S6}",
+     lambda: make_position("Kratzen", "1: E9 E8 E7 / HK G9 GZ / H7 S6 G8", "Trump H", play=["E9", "HK"]), {"S6"}),
+    ("S9 led, hand {S6, G8} -> {S6}",
+     lambda: make_position("Kratzen", "1: S9 E7 / S6 G8 / GA GK", "Trump H", play=["S9"]), {"S6"}),
+]
+
+
+@pytest.mark.parametrize("reference_solver", [False, True], ids=["engine", "reference"])
+@pytest.mark.parametrize("case, build, allowed", LEGAL_CHECK_CASES, ids=[case[0] for case in LEGAL_CHECK_CASES])
+def test_check_case_legal_cards_are_the_cards_both_solvers_search(case, build, allowed, reference_solver):
+    """The solvers value exactly the cards the rule book allows: the compiled engine reads legality from its own
+    tables, the reference solver from the rules, and both must agree with the check case."""
+    position = build()
+    objective = "tricks" if position.game.name == "Kratzen" else "points"
+    seat = position.to_move if position.game.name == "Kratzen" else None
+    result = solver.solve(position, objective, seat=seat, cards=True, reference_solver=reference_solver)
+    assert {position.pack[value.card].name for value in result.card_values} == allowed, case
+
+
+# The trick-winner cases: the trick is played to its last card, and the declarer (or, in Kratzen, the seat asked) is
+# the seat the rule book says wins it, so the solvers' value says whether that seat took the trick.
+# (case, game, contract, cards, keywords, the value when the rule book's winner takes the trick)
+WINNER_CHECK_CASES = [
+    ("Trick [T21, TS, T1, T4] -> T1", "Zwanzigerrufen", "Solo", ["T21", "TS", "T1", "T4"], {"declarer": 3}, 16),
+    ("Trick [TS, T21, T4, T5] -> TS, a Mondfang against the T21 side", "Zwanzigerrufen", "Solo",
+     ["TS", "T21", "T4", "T5"], {}, 12),
+    ("trick [SQ, T20, SG, SK] -> SK", "Zwanzigerrufen", "SuitSolo", ["SQ", "T20", "SG", "SK"], {"declarer": 4}, 10),
+    ("Rufer [HA, EO, H7, GU] -> EO", "Schafkopf", "Rufer E", ["HA", "EO", "H7", "GU"],
+     {"declarer": 2, "partner": 3}, 16),
+    ("Rufer [GA, G9, HZ, GZ] -> HZ", "Schafkopf", "Rufer E", ["GA", "G9", "HZ", "GZ"],
+     {"declarer": 3, "partner": 2}, 31),
+    ("Wenz [EO, EA, E9, HU] -> HU", "Schafkopf", "Wenz", ["EO", "EA", "E9", "HU"], {"declarer": 4}, 16),
+    ("trick [SK, S6, SA] -> SA", "Kratzen", "Trump S", ["SK", "S6", "SA"], {}, 1),
+]
+
+
+@pytest.mark.parametrize("reference_solver", [False, True], ids=["engine", "reference"])
+@pytest.mark.parametrize("case, game, contract, cards, keywords, value", WINNER_CHECK_CASES,
+                         ids=[case[0] for case in WINNER_CHECK_CASES])
+def test_check_case_trick_winner_through_both_solvers(case, game, contract, cards, keywords, value, reference_solver):
+    position = make_position(game, "1: " + " / ".join(cards), contract, play=cards[:-1], **keywords)
+    if game == "Kratzen":
+        result = solver.solve(position, "tricks", seat=cards.index("SA") + 1, reference_solver=reference_solver)
+    else:
+        result = solver.solve(position, "points", reference_solver=reference_solver)
+    assert result.total == value, case
+
+
+@pytest.mark.parametrize("reference_solver", [False, True], ids=["engine", "reference"])
+def test_check_case_mondfang_through_both_solvers(reference_solver):
+    """Trick [TS, T21, T4, T5] -> TS is a Mondfang against the T21 side (seat 2, a defender of seat 1's Solo): the
+    side without T21, the soloist, has it."""
+    position = make_position("Zwanzigerrufen", "1: TS / T21 / T4 / T5", "Solo")
+    result = solver.solve(position, "mondfang", reference_solver=reference_solver)
+    assert (result.success, result.total) == (True, 1)
+    assert position.objective("mondfang").maximiser == frozenset({0})
 
 
 # ===================================================================================================================

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Callable
 
@@ -126,7 +127,16 @@ def card_of(position: Position, name: str) -> int:
 
 def test_kontra_check_case():
     position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=KONTRA_ANNOUNCEMENTS)
+    # the case's deal: P1 holds T20 and calls T19, P3 holds it; the sides are P1+P3 against P2+P4
+    deal = position.rules.deal
+    assert (deal.holder(card_of(position, "T20")), deal.holder(card_of(position, "T19"))) == (0, 2)
+    assert str(position.rules.contract) == "Normal T19"
+    assert position.rules.declaring_side == frozenset({0, 2})
+    # D ends with 40 points, P4 wins trick 10 with T1
     assert position.state.side_points(position.rules.declaring_side) == 40
+    last = position.state.history[-1]
+    assert len(position.state.history) == 10 and last.winner == 3
+    assert position.pack[last.cards[(last.winner - last.leader) % 4]].name == "T1"
     settlement = score_deal(position)
     found = items(settlement)
     game, = found["game"]
@@ -182,24 +192,61 @@ def test_kontra_check_case_with_make_position_and_keyword():
 
 def test_wenz_check_case():
     position = position_of("Schafkopf", WENZ_DEAL, "Wenz", WENZ_PLAY)
+    # Wenz won with 70 points, the declarer holds EU GU, a defender HU (the top trumps EU GU: L = 2)
+    deal = position.rules.deal
+    assert [deal.holder(card_of(position, name)) for name in ("EU", "GU", "HU")] == [0, 0, 3]
     assert position.state.points[0] == 70
     settlement = score_deal(position)
     found = items(settlement)
     assert found["laufende"][0].value == 2
     assert sum(i.value for i in settlement.items) == 7
     assert settlement.payments == (21, -7, -7, -7)
+    assert (found["game"][0].value, found["game"][0].winners) == (5, (1,))  # v = 5 + S + L, S = 0
+    assert "schneider" not in found and "schwarz" not in found
     assert found["game"][0].reason == "the declarer took 70 points (61 needed)"  # one declarer in a Wenz
     assert found["laufende"][0].reason == "2 Laufende held by seat 1"
 
 
 def test_solo_check_case():
     position = position_of("Schafkopf", SOLO_DEAL, "Solo E", SOLO_PLAY)
+    # Solo lost with D = 28; the defenders held all Obers, the declarer EU: L = 4 (EO GO HO SO, for the defenders)
+    deal = position.rules.deal
+    assert [deal.holder(card_of(position, name)) for name in ("EO", "GO", "HO", "SO")] == [2, 2, 1, 3]
+    assert deal.holder(card_of(position, "EU")) == 0
     assert position.state.points[0] == 28
     settlement = score_deal(position)
     found = items(settlement)
     assert found["laufende"][0].value == 4 and found["schneider"][0].value == 1
+    assert sum(item.value for item in settlement.items) == 10  # v = 5 + S + L
+    assert all(item.winners == (2, 3, 4) for item in settlement.items)  # the game is lost: every item to them
     assert settlement.payments == (-30, 10, 10, 10)
     assert found["schneider"][0].reason == "the declarer took 28 points (30 or less)"
+
+
+#: The scoring check cases of RULES.md 1.7 and 2.5 in the rule book's words, with the test that asserts each.
+SCORING_CHECK_CASE_TESTS = {
+    "P1 calls T19 (holds T20), P3 holds T19. P2: \"Kontra, Absolut dagegen\"; P3: Kontra on the Absolut; P4: "
+    "\"Pagat dagegen\"; P1: Kontra on the Pagat. D ends with 40 points, P4 wins trick 10 with T1. Game lost x2 = 2 "
+    "to P2/P4; Absolut dagegen failed, 2 x 2 = 4 to P1/P3; Pagat dagegen made, 2 x 2 = 4 to P2/P4. Net: P2 and P4 +2 "
+    "each, P1 and P3 -2 each.": test_kontra_check_case,
+    "Wenz won 70 pts, declarer holds EU GU, a defender HU: L = 2, v = 7, declarer +21.": test_wenz_check_case,
+    "Solo lost with D = 28, defenders held all Obers, declarer EU: L = 4, S = 1, v = 10, declarer -30, each defender "
+    "+10.": test_solo_check_case,
+}
+
+
+def test_every_scoring_check_case_of_the_rule_book_has_its_test():
+    """Each check-case paragraph of RULES.md sections 1-3 must be made of the cases above and nothing else: a case
+    added to the rule book, or one reworded, fails here until a test asserts it (section 4: test_rules.py)."""
+    text = (Path(__file__).parent.parent / "docs" / "rulebook" / "RULES.md").read_text(encoding="utf-8")
+    before_section_4 = text.split("## 4. Check cases", 1)[0]
+    paragraphs = re.findall(r"(?:\*\*Check case[^*]*\*\*|Check cases:)(.*?)(?=\n- |\n#)", before_section_4, re.DOTALL)
+    assert len(paragraphs) == 2  # RULES.md 1.7 and 2.5
+    left = " ".join(" ".join(paragraph.split()) for paragraph in paragraphs)
+    for case in SCORING_CHECK_CASE_TESTS:
+        assert case in left, case
+        left = left.replace(case, "")
+    assert left.strip() == ""
 
 
 def test_a_soloist_is_the_declarer_in_the_reasons_a_side_of_two_the_declarers():
@@ -1078,6 +1125,16 @@ def test_cli_score_json(tmp_path):
     assert documents[0]["items"][0]["multiplier"] == 2
     board = runner.invoke(APP, ["score", str(write(tmp_path, text)), "--json", "--board", "2"])
     assert [json.loads(line)["game"] for line in board.stdout.splitlines()] == ["Schafkopf"]
+
+
+def test_cli_score_the_solo_check_case(tmp_path):
+    """RULES.md 2.5's second check case through ``stich score``: Solo lost with 28, L = 4, S = 1, v = 10."""
+    result = runner.invoke(APP, ["score", str(write(tmp_path, record_text("Schafkopf", SOLO_DEAL, "Solo E",
+                                                                          SOLO_PLAY))), "--json"])
+    assert result.exit_code == 0, result.output
+    document, = (json.loads(line) for line in result.stdout.splitlines())
+    assert document["payments"] == [-30, 10, 10, 10]
+    assert {item["name"]: item["value"] for item in document["items"]} == {"game": 5, "schneider": 1, "laufende": 4}
 
 
 @pytest.mark.parametrize("said", ["4 Kings", "Vier Könige", "four kings", "Vier Koenige", "4 Könige", "Koenige"])
