@@ -609,10 +609,7 @@ def cards_of(game: type[Game], text: str, at: int, what: str) -> int:
     ``what`` they are (the hand analysed, a seat's known cards): the deal parser's "seat N:" names a seat of a deal
     read from a record, which a hand given alone (``--hand``) is not, and does not say the cards were the known
     ones."""
-    try:
-        return parse_hand(game.pack, text, at)
-    except InvalidDealError as error:
-        raise InvalidDealError(f"{what}: {str(error).removeprefix(f'seat {at + 1}: ')}") from None
+    return parse_hand(game.pack, text, at, label=what)
 
 
 def known_cards_of(game: type[Game], cards: CardTokens, seat: int) -> int:
