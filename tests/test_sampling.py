@@ -307,8 +307,17 @@ def test_the_contract_s_unscored_bonuses_are_found_once_an_analysis(monkeypatch)
     unscored = Schafkopf.contract_unscored_bonuses.__func__  # type: ignore[attr-defined]
     monkeypatch.setattr(Schafkopf, "contract_unscored_bonuses",
                         classmethod(lambda cls, rules: asked.append(rules.contract) or unscored(cls, rules)))
+    import solver.sampling
+
+    drawn = []
+    draw = solver.sampling.draw_sample
+    monkeypatch.setattr(solver.sampling, "draw_sample",
+                        lambda setup, k, *tries: drawn.append(k) or draw(setup, k, *tries))
     report = analyse_hand("Schafkopf", "EO GO HO EU GU HA HZ HK", 1, "SoloTout H", samples=12, seed=3, workers=1)
     assert report.samples == 12 and len(asked) == 1
+    # the feasibility draw gives the unscored bonuses (sample 0 was drawn again for them), then the samples in
+    # order (one process), then the report's measure reads sample 0's objective names
+    assert drawn == [0, *range(12), 0]
     assert [bonus.name for bonus in report.bonuses] == ["tout"]
 
 
