@@ -172,9 +172,8 @@ class Pack:
     def __reduce__(self) -> tuple:
         """A game's pack unpickles as that game's pack (identity is what packs compare by), so that a Deal, state
         or Position sent to another process still equals the original and mixes with its objects there."""
-        registered = _GAME_PACKS.get(self.game)
-        if registered is not None and registered[0] is self:
-            return (registered[1], (self.game,))
+        if _GAME_PACKS.get(self.game) is self:
+            return (_game_loader(), (self.game,))
         return (Pack, (self.game, self.cards, dict(self.aliases), dict(self.sign_letters), dict(self.absent)))
 
     def __len__(self) -> int:
@@ -363,8 +362,7 @@ class CardSet:
     def __repr__(self) -> str:
         """The expression that gives the set back (``CardSet.of('Schafkopf', 'GA GZ')``), where its pack is a
         registered game's; else ``<CardSet GA GZ of the X pack>``. ``str()`` is the names."""
-        registered = _GAME_PACKS.get(self.pack.game)
-        if registered is None or registered[0] is not self.pack:
+        if _GAME_PACKS.get(self.pack.game) is not self.pack:
             return f"<CardSet {self} of the {self.pack.game} pack>"
         return f"CardSet.of({self.pack.game!r}, {str(self)!r})"
 
@@ -415,28 +413,39 @@ def build_pack(game: str, suits: list[tuple[str, list[tuple[str, int, list[str]]
 
 
 #: The packs of the registered games by game name (``register_pack``; the game registry fills it).
-#: Each game's pack and the function that finds it by the game's name when a pickle is read: a function of the
-#: games' registry, so that reading the pickle imports the registry first (a spawned worker has not).
-_GAME_PACKS: dict[str, tuple[Pack, Callable[[str], Pack]]] = {}
+_GAME_PACKS: dict[str, Pack] = {}
+#: The games' registry's function that finds a game's pack by the game's name, which a pickled pack is read back
+#: with: a function of the registry, so that reading the pickle imports the registry first (a spawned worker has
+#: not). One for every game (``register_pack`` sets it); None until a game registers.
+_GAME_LOADER: Callable[[str], Pack] | None = None
 
 
 def pack_game(card: Card) -> str | None:
     """The game whose registered pack holds ``card`` (a Card knows only its index and names, and no two games'
     packs share a card), or None."""
-    return next((game for game, (pack, _) in _GAME_PACKS.items() if pack.holds(card)), None)
+    return next((game for game, pack in _GAME_PACKS.items() if pack.holds(card)), None)
 
 
 def game_pack_named(game: str) -> Pack:
     """The pack of the game ``game`` names (any spelling the games' registry takes), through the registry's loader:
     the games are built on the cards, so the registry is loaded by name where no game has registered yet, as
     reading a pickled pack loads it (:meth:`Pack.__reduce__`)."""
-    if not _GAME_PACKS:
-        importlib.import_module(".games", __package__)
-    _, loader = next(iter(_GAME_PACKS.values()))
-    return loader(game)
+    return _game_loader()(game)
+
+
+def _game_loader() -> Callable[[str], Pack]:
+    """The games' registry's loader of a pack by its game's name, the registry imported first where no game has
+    registered yet (the cards module is imported before it)."""
+    if _GAME_LOADER is None:
+        importlib.import_module(".games", __package__)  # registering its games sets the loader
+    if _GAME_LOADER is None:
+        raise LookupError("the games' registry registered no game, so no pack can be found by its game's name")
+    return _GAME_LOADER
 
 
 def register_pack(pack: Pack, loader: Callable[[str], Pack]) -> None:
     """Make ``pack`` the one pack of its game: it unpickles as that very object, through ``loader(game name)``
-    (see :meth:`Pack.__reduce__`)."""
-    _GAME_PACKS[pack.game] = (pack, loader)
+    (see :meth:`Pack.__reduce__`), the registry's one loader for every game's pack."""
+    global _GAME_LOADER
+    _GAME_PACKS[pack.game] = pack
+    _GAME_LOADER = loader

@@ -123,22 +123,24 @@ class Deal:
         return cls(pack, tuple(masks))
 
 
-def parse_hand(pack: Pack, text: str | Sequence[str | Card], seat: int) -> int:
+def parse_hand(pack: Pack, text: str | Sequence[str | Card], seat: int, label: str | None = None) -> int:
     """One hand's cards as a mask (a string of tokens, or a list of tokens and Cards); duplicates within the hand
-    and unknown tokens are errors naming the seat."""
+    and unknown tokens are errors naming the seat (0-based ``seat``: "seat 1: ..."), or ``label`` for cards that are
+    no seat's hand of a deal (a hand given alone, a seat's known cards)."""
+    label = f"seat {seat + 1}" if label is None else label
     mask = 0
     written: dict[int, str] = {}
     for token in text.split() if isinstance(text, str) else text:
         try:
             card = pack.parse(token)
         except UnknownCardError as error:
-            raise InvalidDealError(f"seat {seat + 1}: {error}") from None
+            raise InvalidDealError(f"{label}: {error}") from None
         if mask >> card.index & 1:
             # another name of the same card (XX for T20) says which two tokens met
             names = {name.upper(): name for name in (written[card.index], str(token))
                      if name.upper() != card.name.upper()}.values()  # t20 is T20 in other letters, no other name
             also = f" (written {' and '.join(repr(name) for name in sorted(names))})" if names else ""
-            raise InvalidDealError(f"seat {seat + 1}: {card.name} appears twice{also}")
+            raise InvalidDealError(f"{label}: {card.name} appears twice{also}")
         written[card.index] = str(token)
         mask |= card.mask
     return mask

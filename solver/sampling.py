@@ -82,10 +82,19 @@ class Setup:
     def unscored(self) -> frozenset[str]:
         """The bonuses the contract alone leaves out (``Game.contract_unscored_bonuses``: a Tout's Schneider), whose
         odds no sample could make pay: the same for every sample, so found once, on sample 0's rules, and carried
-        with the setup to the workers (:func:`_analyse` finds it before it hands out a chunk). Not a field: the
-        checkpoint names its job by the fields (``asdict``), and this follows from them."""
+        with the setup to the workers (:func:`_analyse` finds it with the first draw, :meth:`draw_first_sample`,
+        before it hands out a chunk). Not a field: the checkpoint names its job by the fields (``asdict``), and this
+        follows from them."""
         rules, _ = draw_sample(self, 0)  # as sample 0 is drawn: a setup known to fit looks for no fit first
         return rules.game.contract_unscored_bonuses(rules)
+
+    def draw_first_sample(self, tries: int = MAX_REDRAWS) -> None:
+        """Sample 0 drawn within ``tries`` shuffles (else StichError naming why: impossible constraints fail in a
+        few seconds with FEASIBILITY_TRIES), and :attr:`unscored` found on its rules, so that the setup pickled to
+        the workers carries it and sample 0 is not drawn again for it (the draw is seeded: the same deal whatever
+        ``tries`` allows). ``cached_property`` keeps its value in the instance's ``__dict__``, a frozen one's too."""
+        rules, _ = draw_sample(self, 0, tries)
+        self.__dict__["unscored"] = rules.game.contract_unscored_bonuses(rules)
 
 
 @dataclass(frozen=True)
@@ -609,10 +618,7 @@ def cards_of(game: type[Game], text: str, at: int, what: str) -> int:
     ``what`` they are (the hand analysed, a seat's known cards): the deal parser's "seat N:" names a seat of a deal
     read from a record, which a hand given alone (``--hand``) is not, and does not say the cards were the known
     ones."""
-    try:
-        return parse_hand(game.pack, text, at)
-    except InvalidDealError as error:
-        raise InvalidDealError(f"{what}: {str(error).removeprefix(f'seat {at + 1}: ')}") from None
+    return parse_hand(game.pack, text, at, label=what)
 
 
 def known_cards_of(game: type[Game], cards: CardTokens, seat: int) -> int:
@@ -812,9 +818,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     (:class:`~solver.workers.ChunkLimits`; see :func:`analyse_hand`).
     ``typed_contract``: the contract as the caller wrote it, which older checkpoints are keyed by."""
     check_run(samples, checkpoint)
-    if not known_feasible:
-        draw_sample(setup, 0, FEASIBILITY_TRIES)  # impossible constraints fail here, naming why, in a few seconds
-    setup.unscored  # found once here, before the setup goes to the workers with it
+    setup.draw_first_sample(MAX_REDRAWS if known_feasible else FEASIBILITY_TRIES)
     seed = setup.seed
     count = min(pool.spread_over, samples)
     size = chunk_size(samples, count)

@@ -705,13 +705,10 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
             pending: dict[Any, Any] = {}  # future: its job
             iterator = iter(jobs)
             exhausted = False
-            workerless_since: float | None = None  # when the cluster was last seen to have lost every worker
             try:
                 while True:
                     if time.monotonic() - counted > DASK_RECOUNT_SECONDS:
-                        threads = sum(client.nthreads().values())
-                        workerless_since = _workers_gone(threads, scheduler, worker_wait, notify, workerless_since,
-                                                         len(pending))
+                        threads = _wait_for_workers(client, scheduler, worker_wait, notify, len(pending))
                         slots, counted = 4 * max(1, threads), time.monotonic()
                         if on_threads is not None:
                             on_threads(max(1, threads))
@@ -723,7 +720,7 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                         pending[client.submit(task, job, *args, pure=False)] = job
                     if not pending:
                         break
-                    try:  # not for ever: a cluster whose workers all left finishes nothing (_workers_gone)
+                    try:  # not for ever: a cluster whose workers all left finishes nothing (_wait_for_workers)
                         finished = list(dask_wait(list(pending), timeout=DASK_RECOUNT_SECONDS,
                                                   return_when="FIRST_COMPLETED").done)
                     except TimeoutError:
@@ -753,38 +750,33 @@ def _one_line(error: BaseException) -> str:
                     and not line.startswith("Futures:"))
 
 
-def _workers_gone(threads: int, scheduler: str, seconds: float, notify: Notify | None, since: float | None,
-                  in_flight: int) -> float | None:
-    """When a running cluster was first seen without workers (None while it has some): Dask waits for ever for a
-    worker to come back, so the run says so at once, waits ``seconds`` (``--worker-wait``) for a worker to join, then
-    gives up with a StichError (the results handed on are kept)."""
+def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notify | None,
+                      in_flight: int | None = None) -> int:
+    """The scheduler's worker threads, once it has a worker: Dask waits for ever for one (at the start, and mid-run
+    on the unfinished tasks when every worker left), so the run says that it waits, waits ``seconds``
+    (``--worker-wait``; 0 gives up at once, which Dask's own wait reads as no timeout), then gives up with a
+    StichError. ``in_flight``: mid-run, the tasks unfinished (their results handed on so far are kept)."""
+    threads = sum(client.nthreads().values())
     if threads:
-        return None
-    now = time.monotonic()
-    if since is None:
-        since = now
-        if notify is not None and seconds > 0:
-            notify(f"every Dask worker left the scheduler at {scheduler}: waiting for one to join (giving up after "
-                   f"{seconds:g} s: --worker-wait)")
-    if now - since >= seconds:
-        raise StichError(f"every Dask worker left the scheduler at {scheduler} and none joined in {seconds:g} s, "
-                         f"with {in_flight:,} task{'' if in_flight == 1 else 's'} unfinished: every result handed on "
-                         f"so far is kept; start workers ('dask worker {scheduler}') and rerun to resume")
-    return since
-
-
-def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notify | None) -> None:
-    """Return once the scheduler has a worker; say that the run waits, and give up after ``seconds``."""
-    if client.nthreads():
-        return
-    if notify is not None:
-        notify(f"waiting for a Dask worker to join the scheduler at {scheduler} (giving up after {seconds:g} s: "
-               "--worker-wait)")
-    try:
-        client.wait_for_workers(1, timeout=seconds)
-    except (TimeoutError, OSError):
+        return threads
+    if seconds > 0:
+        if notify is not None:
+            notify(f"waiting for a Dask worker to join the scheduler at {scheduler} (giving up after {seconds:g} s: "
+                   "--worker-wait)" if in_flight is None else f"every Dask worker left the scheduler at "
+                   f"{scheduler}: waiting for one to join (giving up after {seconds:g} s: --worker-wait)")
+        # mid-run, a scheduler that failed is the run's own error (run_dask), not a wait given up
+        gave_up = (TimeoutError, OSError) if in_flight is None else TimeoutError
+        try:
+            client.wait_for_workers(1, timeout=seconds)
+            return sum(client.nthreads().values())
+        except gave_up:
+            pass
+    if in_flight is None:
         raise StichError(f"no Dask worker joined the scheduler at {scheduler} in {seconds:g} s; start workers with "
                          f"'dask worker {scheduler}', or wait longer with --worker-wait SECONDS") from None
+    raise StichError(f"every Dask worker left the scheduler at {scheduler} and none joined in {seconds:g} s, "
+                     f"with {in_flight:,} task{'' if in_flight == 1 else 's'} unfinished: every result handed on "
+                     f"so far is kept; start workers ('dask worker {scheduler}') and rerun to resume") from None
 
 
 #: How long the probe of a scheduler's address waits for the connection to be accepted (Dask's own wait is longer).

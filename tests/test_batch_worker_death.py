@@ -322,6 +322,25 @@ def test_a_scheduler_without_workers_is_waited_for_then_given_up(tmp_path):
             batch.solve_batch(source, out, scheduler=address, worker_wait=wrong)
 
 
+def test_a_scheduler_without_workers_at_worker_wait_0_is_given_up_at_once(tmp_path):
+    """--worker-wait 0 is "give up at once", but the start handed 0 to Dask's wait_for_workers, which reads 0 as no
+    timeout and waited for ever; mid-run, 0 gave up at once without saying it waited. Both now give up at once and
+    say no "waiting" (the wait is one function, _wait_for_workers, at the start and mid-run)."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+
+    source = tmp_path / "deals.tbn"
+    source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
+    out = tmp_path / "out.jsonl"
+    notes: list[str] = []
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        with pytest.raises(solver.StichError) as given_up:
+            batch.solve_batch(source, out, scheduler=address, worker_wait=0, notify=notes.append)
+    assert str(given_up.value) == (f"no Dask worker joined the scheduler at {address} in 0 s; start workers with "
+                                   f"'dask worker {address}', or wait longer with --worker-wait SECONDS")
+    assert notes == [] and not out.exists()
+
+
 def _dask_logs_error(job, *args):
     return job
 

@@ -2120,7 +2120,7 @@ def test_variant_option_plays_the_named_files_under_the_flags_and_the_saved_reco
     assert sorted(str(card) for card in again.legal_cards()) == ["G8", "H7"]
     # another game's flag refuses the file's records, saying whose flag it is
     other = client(path, variant={"sagotrick": "off"}).get("/api/start").json()["files"][0]
-    assert other["boards"] == [] and "variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's" in other["error"]
+    assert other["boards"] == [] and "variant flag sagotrick is Zwanzigerrufen's, not Kratzen's" in other["error"]
 
 
 def test_board_variant_option_is_checked_as_every_commands(tmp_path, monkeypatch):
@@ -2175,7 +2175,7 @@ def test_board_says_a_refused_variant_once_a_game_as_every_command(tmp_path, mon
     result = CliRunner().invoke(app, ["board", str(mixed), "--variant", "sagotrick=off", "--no-open", "-p", "0"])
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[0] == (
-        "stich: --variant: variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's (Kratzen's flags: "
+        "stich: --variant: variant flag sagotrick is Zwanzigerrufen's, not Kratzen's (Kratzen's flags: "
         f"first_leader, must_undertrump, weli_also_bells) (5 records of Kratzen from {mixed}:10 not opened)")
     assert "the variant given with the command or call" not in result.stderr
     assert result.stderr.count("--variant:") == 1
@@ -2201,7 +2201,7 @@ def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path,
     result = CliRunner().invoke(app, ["board", str(KR), "-b", "1", "--variant", "sagotrick=off", "--no-open",
                                       "-p", "0"])
     assert result.exit_code == 1 and result.stdout == ""
-    assert "variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's" in result.stderr
+    assert "variant flag sagotrick is Zwanzigerrufen's, not Kratzen's" in result.stderr
     assert "no record with" not in result.stderr
     # a file of one record that cannot be opened, picked by --board: the same
     broken = tmp_path / "broken.tbn"

@@ -418,6 +418,20 @@ def test_a_games_pack_unpickles_as_that_games_pack() -> None:
     assert solver.solve(again, "points").total == solver.solve(position, "points").total
 
 
+def test_every_games_pack_is_read_back_through_the_registrys_one_loader() -> None:
+    """The pack finder took the loader of whichever game registered first, right only while every game registers
+    the same one: the cards module keeps the registry's one loader, which every game's pack pickles as."""
+    import pickle
+
+    from solver.cards import CardSet, game_pack_named
+    from solver.games import GAMES, game_pack
+
+    for game in GAMES:
+        assert game.pack.__reduce__() == (game_pack, (game.name,))
+        assert pickle.loads(pickle.dumps(game.pack)) is game.pack is game_pack_named(game.name.upper())
+        assert eval(repr(CardSet.of(game.name, game.pack.names(0b101))), {"CardSet": CardSet}).pack is game.pack
+
+
 @pytest.mark.parametrize("example", ["zwanzigerrufen.tbn", "schafkopf.tbn", "kratzen.tbn"])
 def test_a_hand_deal_and_pack_unpickle_in_a_fresh_process(example: str) -> None:
     """A spawned worker (the default on macOS and Windows) unpickles what it is sent before anything imported the

@@ -468,7 +468,7 @@ def test_a_variant_flag_the_command_got_wrong_is_said_once_for_all_records(tmp_p
     """One --variant mistake refuses every record of its game alike: the audit saw it 7 times, each pointed at
     another record. Records of other games are still answered; the whole, uncut list of flags is shown."""
     result = run("check", EXAMPLES / "kratzen.tbn", "--variant", "solo_value=4", code=1)
-    assert result.stderr.splitlines() == ["stich: --variant: variant flag 'solo_value' is Zwanzigerrufen's, not "
+    assert result.stderr.splitlines() == ["stich: --variant: variant flag solo_value is Zwanzigerrufen's, not "
                                           "Kratzen's (Kratzen's flags: first_leader, must_undertrump, "
                                           "weli_also_bells) (5 records of Kratzen "
                                           f"from {EXAMPLES / 'kratzen.tbn'}:10 not answered)"]

@@ -307,8 +307,17 @@ def test_the_contract_s_unscored_bonuses_are_found_once_an_analysis(monkeypatch)
     unscored = Schafkopf.contract_unscored_bonuses.__func__  # type: ignore[attr-defined]
     monkeypatch.setattr(Schafkopf, "contract_unscored_bonuses",
                         classmethod(lambda cls, rules: asked.append(rules.contract) or unscored(cls, rules)))
+    import solver.sampling
+
+    drawn = []
+    draw = solver.sampling.draw_sample
+    monkeypatch.setattr(solver.sampling, "draw_sample",
+                        lambda setup, k, *tries: drawn.append(k) or draw(setup, k, *tries))
     report = analyse_hand("Schafkopf", "EO GO HO EU GU HA HZ HK", 1, "SoloTout H", samples=12, seed=3, workers=1)
     assert report.samples == 12 and len(asked) == 1
+    # the feasibility draw gives the unscored bonuses (sample 0 was drawn again for them), then the samples in
+    # order (one process), then the report's measure reads sample 0's objective names
+    assert drawn == [0, *range(12), 0]
     assert [bonus.name for bonus in report.bonuses] == ["tout"]
 
 
@@ -711,3 +720,14 @@ def test_a_card_given_twice_is_said_of_the_hand_or_the_known_cards_it_is_in():
                            "--hand", "EU E8 E7 GK GO HA H9 H9", "--seat", "1", "--contract", "Rufer E"],
                           capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
     assert (done.returncode, done.stderr) == (1, "stich: the analysed hand (seat 1): H9 appears twice\n")
+
+
+def test_the_deal_parser_names_the_seat_or_the_label_it_is_given():
+    """A hand alone cut the deal parser's "seat N: " off its message text; the parser takes the label instead, so
+    the message is built once: "seat N" for a deal's seat, the label for cards that are no seat of a deal."""
+    pack = solver.get_game("schafkopf").pack
+    assert parse_hand(pack, "EU e8", 1, label="the analysed hand (seat 2)") == parse_hand(pack, "EU E8", 1)
+    with pytest.raises(InvalidDealError, match=r"^seat 2: H9 appears twice$"):
+        parse_hand(pack, "H9 EU H9", 1)
+    with pytest.raises(InvalidDealError, match=r"^the analysed hand \(seat 2\): 'T1' is not a card of the Schafkopf "):
+        parse_hand(pack, "EU T1", 1, label="the analysed hand (seat 2)")

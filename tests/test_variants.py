@@ -90,10 +90,11 @@ def test_unknown_flag_raises_variant_error_naming_it(game, flag):
 
 
 @pytest.mark.parametrize("game, flag, message", [
-    (Zwanzigerrufen, "must_undertrump", "variant flag 'must_undertrump' is Kratzen's, not Zwanzigerrufen's "
+    (Zwanzigerrufen, "must_undertrump", "variant flag must_undertrump is Kratzen's, not Zwanzigerrufen's "
                                         "(Zwanzigerrufen's flags: called_tarock, "),
-    (Kratzen, "sagotrick", "variant flag 'sagotrick' is Zwanzigerrufen's, not Kratzen's (Kratzen's flags: "
+    (Kratzen, "sagotrick", "variant flag sagotrick is Zwanzigerrufen's, not Kratzen's (Kratzen's flags: "
                            "first_leader, must_undertrump, weli_also_bells)"),
+    (Kratzen, "SagoTrick", "variant flag sagotrick is Zwanzigerrufen's, not Kratzen's"),  # the flag's name, as spelt
     (Zwanzigerrufen, "weli_also_bels", "unknown variant flag 'weli_also_bels'; did you mean 'weli_also_bells'? "
                                        "(a flag of Kratzen, not of Zwanzigerrufen; Zwanzigerrufen's flags: "),
     (Schafkopf, "sagotrik", "did you mean 'sagotrick'? (a flag of Zwanzigerrufen, not of Schafkopf; "),

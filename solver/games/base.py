@@ -642,7 +642,7 @@ class Game(metaclass=GameType):
         own = f"{cls.name}'s flags: {', '.join(sorted(cls.flags)) or 'none'}"
         owners = [game.name for game in GAMES if key in game.flags]
         if owners:
-            raise VariantError(f"variant flag {quoted(name)} is {' and '.join(owners)}'s, not {cls.name}'s ({own})")
+            raise VariantError(f"variant flag {key} is {' and '.join(owners)}'s, not {cls.name}'s ({own})")
         close = did_you_mean(key, list(cls.flags))
         others = {flag: game.name for game in GAMES if game is not cls for flag in game.flags}
         named = [] if close else close_matches(key, others.keys())
