@@ -88,6 +88,14 @@ class Setup:
         rules, _ = draw_sample(self, 0)  # as sample 0 is drawn: a setup known to fit looks for no fit first
         return rules.game.contract_unscored_bonuses(rules)
 
+    @cached_property
+    def measure(self) -> str:
+        """What the report's means count: ``points`` where the contract's objectives have card points, else
+        ``tricks`` (Kratzen). Read off sample 0's rules like :attr:`unscored`, and kept with it by
+        :meth:`draw_first_sample`, so that no report (nor each progress report) draws sample 0 again."""
+        rules, _ = draw_sample(self, 0)
+        return _rules_measure(rules)
+
     def draw_first_sample(self, tries: int = MAX_REDRAWS) -> None:
         """Sample 0 drawn within ``tries`` shuffles (else StichError naming why: impossible constraints fail in a
         few seconds with FEASIBILITY_TRIES), and :attr:`unscored` found on its rules, so that the setup pickled to
@@ -95,6 +103,12 @@ class Setup:
         ``tries`` allows). ``cached_property`` keeps its value in the instance's ``__dict__``, a frozen one's too."""
         rules, _ = draw_sample(self, 0, tries)
         self.__dict__["unscored"] = rules.game.contract_unscored_bonuses(rules)
+        self.__dict__["measure"] = _rules_measure(rules)
+
+
+def _rules_measure(rules: Rules) -> str:
+    """``points`` where the rules' objectives count card points, else ``tricks``: the unit of an analysis's means."""
+    return "points" if "points" in rules.objective_names() else "tricks"
 
 
 @dataclass(frozen=True)
@@ -1098,7 +1112,7 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
                                 game=game.name)
                     for (name, s), tally in sorted(total.bonuses.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)))
     scored = total.score_n == n
-    measure = "points" if "points" in draw_rules(setup, 0).objective_names() else "tricks"
+    measure = setup.measure
     score_mean = score_interval = None
     if scored:
         score_mean, score_low, score_high = (x / SHARE_SCALE for x in

@@ -315,10 +315,27 @@ def test_the_contract_s_unscored_bonuses_are_found_once_an_analysis(monkeypatch)
                         lambda setup, k, *tries: drawn.append(k) or draw(setup, k, *tries))
     report = analyse_hand("Schafkopf", "EO GO HO EU GU HA HZ HK", 1, "SoloTout H", samples=12, seed=3, workers=1)
     assert report.samples == 12 and len(asked) == 1
-    # the feasibility draw gives the unscored bonuses (sample 0 was drawn again for them), then the samples in
-    # order (one process), then the report's measure reads sample 0's objective names
-    assert drawn == [0, *range(12), 0]
+    # the feasibility draw gives the unscored bonuses and the report's measure (sample 0's objective names), then
+    # the samples in order (one process): sample 0 is drawn once for the setup, not again for the report
+    assert drawn == [0, *range(12)]
+    assert report.measure == "points"
     assert [bonus.name for bonus in report.bonuses] == ["tout"]
+
+
+def test_progress_reports_read_the_measure_without_drawing_sample_0_again(monkeypatch) -> None:
+    """Each progress report names the measure (Kratzen's tricks): it is kept from the first draw, so the reports
+    draw no sample of their own; once they drew sample 0 each."""
+    import solver.sampling
+
+    drawn = []
+    draw = solver.sampling.draw_sample
+    monkeypatch.setattr(solver.sampling, "draw_sample",
+                        lambda setup, k, *tries: drawn.append(k) or draw(setup, k, *tries))
+    reports = []
+    report = analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", samples=40, seed=5, workers=1,
+                          progress=reports.append)
+    assert reports and {progress.measure for progress in reports} == {"tricks"} and report.measure == "tricks"
+    assert drawn == [0, *range(40)]
 
 
 def test_kratzen_other_seats_targets_are_solved_not_read_off_the_hands_tricks() -> None:
