@@ -374,6 +374,30 @@ def test_cli_md_s_bench_examples_show_what_bench_prints_but_for_its_timings(tmp_
         assert [line for line in printed if line in fixed] == fixed, example.command
 
 
+def test_cli_md_lists_every_game_alias_and_each_resolves_to_its_game() -> None:
+    """docs/cli.md's ``--game`` bullet is where a player learns the short forms (``zw``, ``sk``, ``kr``): each alias
+    it lists is one of that game's and reads as that game on the command line, and every game's alias is listed;
+    the README's and the other pages' examples of aliases are aliases too."""
+    from solver.games import GAMES, get_game
+
+    bullet = next(paragraph for paragraph in TEXT[ROOT / "docs" / "cli.md"].split("\n* ")
+                  if paragraph.startswith("**`--game G`**"))
+    listed = {game.name: re.findall(r"`([a-z]+)`", re.search(rf"{game.name} ((?:`[a-z]+`,?\s*)+)", bullet)[1])
+              for game in GAMES}
+    for game in GAMES:
+        assert sorted(listed[game.name]) == sorted(set(game.aliases) - {game.name.lower()})
+        for alias in listed[game.name]:
+            assert get_game(alias) is game and get_game(alias.upper()) is game
+            result = runner.invoke(app, ["deal", "-g", alias, "-n", "1"])
+            assert result.exit_code == 0 and f'[Game "{game.name}"]' in result.stdout
+    every = {alias for aliases in listed.values() for alias in aliases}
+    examples = re.findall(r"alias:? \(?([^)\n]*)\)", ALL_TEXT)  # (any alias: `zr`, ...), an alias (`zr`, ...)
+    assert len(examples) >= 3
+    for example in examples:
+        assert set(re.findall(r'`"?([a-z]+)"?`', example)) <= every, example
+    assert {"zr", "zw", "tarock", "sk", "kr"} <= every
+
+
 def test_rules_md_lists_every_variant_flag_with_its_values_default_first() -> None:
     """docs/rules.md's table of variant flags is where a user learns what ``--variant`` takes: each row is a flag of
     its game with the RULES.md paragraph it reads differently and the values the flag takes, the default first (a

@@ -717,7 +717,7 @@ class Zwanzigerrufen(Game):
 
     name = "Zwanzigerrufen"
     shared_contract_text = "a Normal game's"  # the payment note of contract advice
-    aliases = ("zwanzigerrufen", "zr", "tarock", "tarok", "zwanzger")
+    aliases = ("zwanzigerrufen", "zr", "zw", "tarock", "tarok", "zwanzger")
     pack = PACK
     suit_words = {"S": "spades", "C": "clubs", "H": "hearts", "D": "diamonds"}
     rank_words = {"K": "King", "Q": "Queen", "N": "Knight", "J": "Jack", "G": "Glatze"}
