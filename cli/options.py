@@ -187,7 +187,7 @@ def checked_game(value: str | None) -> str | None:
 
 
 def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
-    """``--variant name=value`` options as a dict (later ones win); a malformed one is a usage error, and so is an
+    """``--variant NAME=VALUE`` options as a dict (later ones win); a malformed one is a usage error, and so is an
     empty one (an unset shell variable), which the pairs' parser would read as no flag at all, and a flag no game
     has or a value no game reads (wrong whatever the records: exit 2 in every command; a flag of another game than
     a record's is that record's error, exit 1)."""

@@ -398,6 +398,20 @@ def test_cli_md_lists_every_game_alias_and_each_resolves_to_its_game() -> None:
     assert {"zr", "zw", "tarock", "sk", "kr"} <= every
 
 
+def test_the_docs_write_the_variant_option_s_syntax_as_its_help_does() -> None:
+    """``--variant`` takes ``NAME=VALUE`` in help (a metavar in capitals, as FILE and SECONDS), so the docs write
+    its syntax so too; a concrete example gives a flag in lower case (``--variant sagotrick=off``), once written
+    ``--variant name=value`` as if ``name`` were typed."""
+    from solver.games import GAMES
+
+    help_text = runner.invoke(app, ["analyse", "--help"], terminal_width=200).stdout
+    assert "--variant NAME=VALUE" in " ".join(help_text.split())
+    given = re.findall(r"--variant ([^\s`\]\[|=]+)=", ALL_TEXT)
+    assert given.count("NAME") >= 10 and "--variant name=value" not in ALL_TEXT
+    flags = {flag for game in GAMES for flag in game.variant()} | {"x"}  # x: batch.md's case-folding example
+    assert set(given) - {"NAME"} <= flags, set(given) - {"NAME"} - flags
+
+
 def test_rules_md_lists_every_variant_flag_with_its_values_default_first() -> None:
     """docs/rules.md's table of variant flags is where a user learns what ``--variant`` takes: each row is a flag of
     its game with the RULES.md paragraph it reads differently and the values the flag takes, the default first (a
