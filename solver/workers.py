@@ -759,6 +759,12 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
     threads = sum(client.nthreads().values())
     if threads:
         return threads
+    if in_flight is not None:  # a worker restarted by its nanny is gone from the scheduler for a moment: not left
+        try:
+            client.wait_for_workers(1, timeout=WORKER_RESTART_SECONDS)
+            return sum(client.nthreads().values())
+        except TimeoutError:
+            pass
     if seconds > 0:
         if notify is not None:
             notify(f"waiting for a Dask worker to join the scheduler at {scheduler} (giving up after {seconds:g} s: "
@@ -779,6 +785,9 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
                      f"so far is kept; start workers ('dask worker {scheduler}') and rerun to resume") from None
 
 
+#: How long a running cluster may show no worker before the run says every worker left: a nanny restarts a killed
+#: worker within about a second, in which the scheduler counts none.
+WORKER_RESTART_SECONDS = 5.0
 #: How long the probe of a scheduler's address waits for the connection to be accepted (Dask's own wait is longer).
 SCHEDULER_PROBE_SECONDS = 5
 #: How long a refused connection is tried again: a scheduler started just before the run (a script's) takes some
@@ -850,17 +859,27 @@ def _dask_client(client_class: Any, scheduler: str) -> Any:
     thread.join(DASK_CONNECT_SECONDS)
     if thread.is_alive():
         raise StichError(f"cannot use the Dask scheduler {scheduler!r}: no answer in {DASK_CONNECT_SECONDS} s (is "
-                         "a Dask scheduler listening at that address?)")
+                         "a Dask scheduler listening at that address? a web server, such as the dashboard, waits "
+                         "for a request Dask never sends)")
     if "error" in box:
         error = box["error"]
-        if not isinstance(error, (OSError, KeyboardInterrupt, SystemExit)):
+        if _read_garbage(error):
             # Dask read a peer's bytes as a message frame: an HTTP answer gave "MemoryError: Unable to allocate
             # 3.07 EiB" or "ValueError: Maximum allowed dimension exceeded", which named nothing of the cause
-            cause = (f"what answers at that address does not speak Dask's protocol (a web server, such as the "
-                     f"dashboard at port 8787, is no scheduler, which listens at {DASK_SCHEDULER_PORT} unless told)")
+            cause = (f"what answers at that address does not speak Dask's protocol (a scheduler listens at "
+                     f"{DASK_SCHEDULER_PORT} unless told)")
             raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {cause}; check the address") from None
         raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {type(error).__name__}: {error}") from None
     return box["client"]
+
+
+def _read_garbage(error: BaseException) -> bool:
+    """Whether Dask's connection failed by reading bytes that are no Dask frame (a web server's answer): a frame
+    length read from text asks for exabytes, or an array beyond numpy's dimensions, or the frame does not decode.
+    Other errors (a TLS address without its settings, an unknown protocol) keep Dask's own words."""
+    return (isinstance(error, (MemoryError, AssertionError))
+            or (isinstance(error, ValueError) and "dimension" in str(error))
+            or type(error).__module__.startswith("msgpack"))
 
 
 # --- one job at a time, stoppable -----------------------------------------------------------------------------------

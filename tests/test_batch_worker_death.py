@@ -198,8 +198,8 @@ def test_a_web_server_at_the_scheduler_address_is_said_to_be_no_scheduler(tmp_pa
     finally:
         server.close()
     assert str(refused.value) == (f"cannot use the Dask scheduler {address!r}: what answers at that address does "
-                                  "not speak Dask's protocol (a web server, such as the dashboard at port 8787, is no "
-                                  "scheduler, which listens at 8786 unless told); check the address")
+                                  "not speak Dask's protocol (a scheduler listens at 8786 unless told); check the "
+                                  "address")
     assert not (tmp_path / "out.jsonl").exists()
 
 
@@ -523,3 +523,35 @@ def test_a_job_that_kills_its_worker_at_every_submit_gets_its_failure_or_the_sti
     with pytest.raises(solver.StichError, match="a job killed its worker process twice while running alone"):
         pool.run_pool([13, 1], abs, (), lambda job, result: results.append((job, result)), 1, in_flight=2)
     assert results == [(13, "died twice alone"), (1, 1)]
+
+
+def test_only_bytes_that_are_no_dask_frame_are_said_to_be_another_protocol():
+    """A peer's text read as a frame fails as an allocation, a dimension or a decoding error; a TLS address without
+    its settings (a TypeError) or an unknown protocol keeps Dask's own words, which name the real cause."""
+    from solver.workers import _read_garbage
+
+    assert _read_garbage(MemoryError("Unable to allocate 3.07 EiB for an array"))
+    assert _read_garbage(ValueError("Maximum allowed dimension exceeded"))
+    assert not _read_garbage(TypeError("TLS expects a `ssl_context` argument of type ssl.SSLContext"))
+    assert not _read_garbage(ValueError("unknown address scheme 'foo'"))
+
+
+def test_a_worker_gone_for_a_moment_mid_run_is_waited_for_not_said_to_have_left():
+    """A nanny restarts a killed worker within about a second, while the scheduler counts none: a recount in that
+    gap gave up at once under --worker-wait 0 (and said every worker left under any wait)."""
+    from solver.workers import WORKER_RESTART_SECONDS, _wait_for_workers
+
+    class Restarting:
+        waited: list[float] = []
+        counts = [{}, {"tcp://w": 1}]
+
+        def nthreads(self):
+            return self.counts.pop(0)
+
+        def wait_for_workers(self, n, timeout):
+            self.waited.append(timeout)
+
+    said: list[str] = []
+    client = Restarting()
+    assert _wait_for_workers(client, "tcp://s:8786", 0, said.append, in_flight=2) == 1
+    assert client.waited == [WORKER_RESTART_SECONDS] and said == []

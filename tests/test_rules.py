@@ -219,14 +219,18 @@ CHECK_CASE_TESTS = {
 
 
 def rule_book_section_4() -> str:
-    """The text of RULES.md section 4 (the copy in docs/rulebook), its line breaks read as spaces."""
+    """The text of RULES.md section 4 (the copy in docs/rulebook) up to the next section, its line breaks read as
+    spaces."""
     text = (Path(__file__).parent.parent / "docs" / "rulebook" / "RULES.md").read_text(encoding="utf-8")
-    return " ".join(text.split("## 4. Check cases", 1)[1].split("\n", 1)[1].split())
+    section = text.split("## 4. Check cases", 1)[1].split("\n", 1)[1]
+    return " ".join(section.split("\n## ", 1)[0].split())
 
 
 def test_every_check_case_of_section_4_has_its_test():
     """A case added to RULES.md section 4 fails here until a test asserts it: each result ("->"), each "must lead" and
-    "may lead" of the section is counted, and each case named here is quoted from the section word for word."""
+    "may lead" and each `strict` reading of the section is counted (a case written in other words, "is won by", is
+    not: the section writes its cases with these markers), and each case named here is quoted from the section word
+    for word."""
     section = rule_book_section_4()
     for case in CHECK_CASE_TESTS:
         assert case in section, case
