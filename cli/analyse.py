@@ -44,6 +44,9 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
         seat = small_number(text)  # ASCII digits: str.isdigit() let "²" through to a bare ValueError
         if not sep or seat is None:
             raise typer.BadParameter(f"{value!r} is not SEAT:CARDS", param_hint="'--known'")
+        if not cards.strip():  # a seat with no cards says nothing: a card list lost to the shell, or a slip
+            raise typer.BadParameter(f"{value!r} names no cards of seat {seat} (SEAT:CARDS, '2:EO GU')",
+                                     param_hint="'--known'")
         known[seat] = (known.get(seat, "") + " " + cards).strip()
     return known
 

@@ -2233,6 +2233,8 @@ def test_analyse_options_that_do_not_fit_the_record_name_the_option(tmp_path):
         assert refused.stderr == f"stich: --seat: {reason} (the record at {kratzen}:1, board 4, not answered)\n"
     bad = run("analyse", EXAMPLES / "valat.tbn", "--seat", "1", "--known", "²:T1", code=2)
     assert "is not SEAT:CARDS" in bad.stderr
+    empty = run("analyse", EXAMPLES / "valat.tbn", "--seat", "1", "--known", "2: ", code=2)  # it did nothing
+    assert "'2: ' names no cards of seat 2" in " ".join(empty.stderr.split())
 
 
 def test_card_advice_names_the_known_option_for_the_known_cards():
