@@ -142,6 +142,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
                                  param_hint="'--variant'")
     store = Boards()  # the page's reading, on boards of its own
     found = unreadable = False
+
     def has_record(text: str | None, path: Path) -> bool:
         """Whether the text holds a record ``--board`` picks that the board could not open (said above)."""
         return text is not None and any(not isinstance(record, StichError) and selected(record, board)

@@ -389,9 +389,8 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
     if not isinstance(value, type) and is_bot(value):
         return _loaded(value, f"{module_name}:{attribute}")
     if not callable(value):
-        raise StichError(f"bot {spec!r}: {module_name}.{attribute} is {_a(value)}, not a bot: a bot has a name "
-                         f"(text) and a choose(position) method, or is made by a class or function called with no "
-                         f"arguments (solver.bots.Bot)")
+        raise StichError(f"bot {spec!r}: {module_name}.{attribute} is {_a(value)}, not a bot: {WHAT_A_BOT_IS}, or is "
+                         f"made by a class or function called with no arguments or with seed=")
     try:
         takes_seed = "seed" in inspect.signature(value).parameters
     except (TypeError, ValueError):  # no signature to read (a builtin): called without
