@@ -396,13 +396,35 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
 
 
 class BotError(StichError):
-    """A bot failed a deal of a match: its ``choose`` raised (the bot's own exception is the ``__cause__`` in this
-    process), or it chose a card that cannot be played there. The message names the bot, its seat, the board (and
-    rotation) and the deal's card with its trick, where a bot's author looks for it. ``result`` is the match so far
+    """A bot failed a deal of a match: its ``choose`` raised, or it chose a card that cannot be played there. The
+    message names the bot, its seat, the board (and rotation) and the deal's card with its trick, and the bot's
+    exception's type and message, where a bot's author looks for it. ``bot_exception`` is the exception the bot
+    raised (None for an illegal card), and the ``__cause__`` too: in this process with its traceback; from a match's
+    worker process without one (the exception as it came back pickled; None where it does not pickle), since what
+    the pool attached there was the worker's traceback as text. ``result`` is the match so far
     (the boards played whole before the failure, ``stopped`` "error"), set by :func:`play_match`, so a bot that
     fails on board 40 does not lose the 39 before it (a checkpoint keeps them too)."""
 
     result: "MatchResult | None" = None
+    bot_exception: "Exception | None" = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled back from a worker with the bot's exception where that survives the trip (one whose class takes
+        other arguments than it keeps would fail to unpickle in the parent, and the pool would take the worker for
+        dead), else without it: the message says it anyway."""
+        state = dict(self.__dict__)
+        try:
+            pickle.loads(pickle.dumps(state.get("bot_exception")))
+        except Exception:  # noqa: BLE001 - any failure of the bot's own class to pickle: left out
+            state["bot_exception"] = None
+        return type(self), self.args, state
+
+    def without_remote_traceback(self) -> "BotError":
+        """This error as a match's worker sent it: its cause the bot's exception, with no traceback (the worker's
+        traceback, as text, was what the pool made the cause)."""
+        self.__cause__ = self.bot_exception
+        self.__suppress_context__ = True
+        return self
 
 
 def play_out(position: Position, bots: Sequence[Bot], where: str = "") -> Position:
@@ -418,8 +440,10 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "") -> Positi
             interrupt.add_note(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing")
             raise
         except Exception as error:  # the bot's own failure, said where it happened (Ctrl-C is no failure)
-            raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} failed: "
-                           f"{type(error).__name__}: {error}") from error
+            failed = BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} failed: "
+                              f"{type(error).__name__}: {error}")
+            failed.bot_exception = error
+            raise failed from error
         try:  # a pack index, a Card or a token, as Position.play takes them
             position = position.play(card)
         except StichError as error:
@@ -780,6 +804,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
         except Exception as error:  # likewise (a bot's illegal card, a full disk), so that a stream of it can be closed
             if isinstance(error, BotError):  # the boards played before it are the caller's, with or without progress
                 error.result = tally.result(game.name, seed, boards, "error", pot, setup, builds())
+                if workers > 1:  # from a worker: the bot's exception as the cause, not the worker's traceback text
+                    error.without_remote_traceback()
             try:
                 if in_order is not None:
                     in_order.flush()

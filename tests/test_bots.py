@@ -202,6 +202,54 @@ def test_a_bot_that_fails_on_two_workers_keeps_the_boards_in_play_beside_it(two_
     assert [(deal.board, deal.rotation) for deal in two.result.deals if deal.board < 5] == before
 
 
+class _TwoPartError(Exception):
+    """A bot author's exception whose class takes other arguments than it keeps: it pickles, and fails to unpickle."""
+
+    def __init__(self, suit: str, rank: str) -> None:
+        super().__init__(f"{suit}{rank} is missing")
+
+
+class _FailsWithItsOwnError:
+    """A bot of one's own that raises its own exception at its first card."""
+
+    name = "odd"
+
+    def choose(self, position):
+        raise _TwoPartError("S", "A")
+
+
+def test_a_bot_that_fails_in_a_worker_is_said_without_the_worker_s_traceback(two_worker_cores):
+    """On two workers a failing bot's BotError had as its cause the pool's ``_RemoteTraceback``, the worker's whole
+    traceback as text in its message, printed under the error by any traceback of it. The cause is now the bot's
+    own exception, without a traceback, as it came back from the worker; an exception that cannot come back (its
+    class does not unpickle) leaves no cause and still says its type and message, and the worker is not taken for
+    dead (the match ends with the BotError, not a pool's failure)."""
+    import traceback
+
+    from solver.match import BotError
+
+    def failing(bot, workers: int) -> BotError:
+        with pytest.raises(BotError) as failed:
+            play_match("kratzen", [bot, RandomBot(seed=2), RandomBot(seed=3)], boards=12, seed=5, pot=6,
+                       workers=workers)
+        return failed.value
+
+    one, two = failing(_FailsOnAHand(), 1), failing(_FailsOnAHand(), 2)
+    assert str(two) == str(one) == ("board 5, rotation 0, card 1 (trick 1): bot picky at seat 1 failed: "
+                                    "KeyError: 'this hand'")
+    assert type(two.__cause__) is KeyError and two.__cause__.args == ("this hand",)
+    assert two.__cause__.__traceback__ is None and two.bot_exception is two.__cause__
+    assert one.__cause__ is one.bot_exception and one.__cause__.__traceback__ is not None  # here: the real one
+    shown = "".join(traceback.format_exception(two))
+    assert shown.count("Traceback (most recent call last)") == 1  # the BotError's own, in this process
+    assert "RemoteTraceback" not in shown and 'raise KeyError("this hand")' not in shown
+    assert shown.startswith("KeyError: 'this hand'\n\nThe above exception was the direct cause")
+    odd = failing(_FailsWithItsOwnError(), 2)
+    assert str(odd) == "board 1, rotation 0, card 1 (trick 1): bot odd at seat 1 failed: _TwoPartError: SA is missing"
+    assert odd.__cause__ is None and odd.bot_exception is None and odd.result.deals_played == 0
+    assert "Traceback" not in "".join(traceback.format_exception_only(odd))
+
+
 def test_a_bot_that_fails_is_named_with_its_board_and_card_and_the_boards_before_are_kept(tmp_path):
     """A bot of one's own that raised came out of the match as its bare exception (``KeyError: 'no such suit'``):
     no bot, board or card said, and every board played before it lost unless a progress function was given. It is
