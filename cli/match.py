@@ -81,7 +81,8 @@ def match(
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
                                                help="Each sampling bot's deadline for one card: it stops sampling "
                                                     "at SECONDS, but always finishes its first sample, so a card "
-                                                    "takes at least one sample's search (may be longer)."),
+                                                    "takes at least one sample's search (may be longer). --json: "
+                                                    "each deal's samples says how many each card took."),
     match_time: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
         help="Stop once SECONDS have passed, after the boards in play (played to the end: stderr says how far past "

@@ -211,11 +211,14 @@ class SamplingBot(_PointsEngine):
     ``samples`` deals of the unseen cards, each consistent with the contract and the play, are solved for every
     legal card; the card with the best mean for the seat's side is chosen (ties: the lowest pack index). ``seed``
     makes the samples reproducible (mixed with the deal and the play, so each decision draws its own);
-    ``time_limit`` (seconds) ends the sampling early, after at least one sample, for a move deadline: the search
-    running when it passes stops (within a few milliseconds) and its sample is dropped;
+    ``time_limit`` (seconds) is its budget a card, a move deadline: no sample is drawn after it, and a sample's
+    search running when it passes stops (the engine's time limit: within a few milliseconds) and the sample is
+    dropped; the first sample always finishes, so a card is always decided on at least one sample (0: one sample
+    a card), and the card is chosen on the samples done (``last_samples`` says how many);
     ``plays_for`` is ``score`` (the settlement in game units, where the rules have one) or ``points``.
     ``name`` (what a match counts it by) is ``sampling`` at the default 50 samples, else ``sampling:N``, as
-    :func:`make_bot` names it. ``last_estimates`` keeps the means behind the latest choice.
+    :func:`make_bot` names it. ``last_estimates`` keeps the means behind the latest choice, ``last_samples`` the
+    samples it was decided on (``samples``, fewer where ``time_limit`` cut it short, 0 for the only legal card).
 
     What it optimises, exactly: the mean over its samples of each legal card's double-dummy value for its side
     (the settlement its side can force after the card, or with ``points`` the card points), the best mean played.
@@ -239,6 +242,7 @@ class SamplingBot(_PointsEngine):
         self.name = sampling_name(samples) if name is None else name
         self.plays_for = _check_plays_for(plays_for)
         self.last_estimates: list[CardEstimate] = []
+        self.last_samples = 0
 
     def __repr__(self) -> str:
         limit = "" if self.time_limit is None else f", time_limit={self.time_limit!r}"
@@ -258,6 +262,7 @@ class SamplingBot(_PointsEngine):
         legal = state.legal_cards()
         if legal.bit_count() == 1:
             self.last_estimates = []
+            self.last_samples = 0  # nothing to decide: no sample drawn
             return legal.bit_length() - 1
         seat = state.to_move
         if plays_for_the_score(position, self.plays_for):
@@ -267,6 +272,7 @@ class SamplingBot(_PointsEngine):
             self.last_estimates = sorted((CardEstimate(card, sums.contracts[i].n,
                                                        sums.contracts[i].total / SHARE_SCALE)
                                           for i, card in enumerate(cards)), key=lambda e: (-e.mean, e.card))
+            self.last_samples = self.last_estimates[0].samples  # every card has the same samples
             return self.last_estimates[0].card
         setup = self.setup(position)
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
@@ -286,6 +292,7 @@ class SamplingBot(_PointsEngine):
             if deadline is not None and time.monotonic() >= deadline:
                 break
         self.last_estimates = sorted(estimates.values(), key=lambda e: (-e.mean, e.card))
+        self.last_samples = self.last_estimates[0].samples
         return self.last_estimates[0].card
 
 

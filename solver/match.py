@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
 from .analysis import SCHEMA
-from .bots import WHAT_A_BOT_IS, Bot, bot_source, is_bot
+from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot
 from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
@@ -97,7 +97,10 @@ class Mean:
 @dataclass(frozen=True)
 class PlayedDeal:
     """One deal played once: the board, who sat where, the contract, the cards in playing order and each seat's
-    payment (1-based seat order)."""
+    payment (1-based seat order). ``samples``, in a match whose sampling bot has a deadline a card (``time_limit``,
+    ``--card-time``: its samples then depend on the machine's speed), is each card's record of the samples its bot
+    decided on (``SamplingBot.last_samples``: 0 for a card that was the only legal one; None for a bot that does not
+    sample); None, and not written, in a match without one, whose sampling bots take every sample asked."""
 
     board: int
     rotation: int
@@ -107,6 +110,7 @@ class PlayedDeal:
     declaring_side: tuple[int, ...]
     play: tuple[str, ...]
     payments: tuple[int, ...]
+    samples: tuple[int | None, ...] | None = None
 
     @classmethod
     def from_dict(cls, document: Mapping[str, Any]) -> "PlayedDeal":
@@ -122,6 +126,9 @@ class PlayedDeal:
             value = document[name]
             if kind == "int":
                 ok = is_whole_number(value)
+            elif kind == "counts":  # each card's samples, or null for a bot that does not sample
+                ok = isinstance(value, list) and len(value) == len(document.get("play") or ()) and all(
+                    entry is None or (is_whole_number(entry) and entry >= 0) for entry in value)
             elif kind == "str":
                 ok = isinstance(value, str)
             else:  # a list of ints or of strings
@@ -133,17 +140,19 @@ class PlayedDeal:
 
         return cls(field_of("board", "int"), field_of("rotation", "int"), field_of("bots", "strs"),
                    field_of("contract", "str"), field_of("declarer", "int"), field_of("declaring_side", "ints"),
-                   field_of("play", "strs"), field_of("payments", "ints"))
+                   field_of("play", "strs"), field_of("payments", "ints"),
+                   field_of("samples", "counts") if "samples" in document else None)
 
     def as_dict(self) -> dict[str, Any]:
         return {"board": self.board, "rotation": self.rotation, "bots": list(self.bots), "contract": self.contract,
                 "declarer": self.declarer, "declaring_side": list(self.declaring_side), "play": list(self.play),
-                "payments": list(self.payments)}
+                "payments": list(self.payments)} | ({"samples": list(self.samples)} if self.samples is not None else {})
 
 
 #: What each kind of a played deal's fields is, as a message says it.
 _FIELD_KINDS = {"int": "a whole number", "str": "a string", "ints": "a list of whole numbers",
-                "strs": "a list of strings"}
+                "strs": "a list of strings",
+                "counts": "a list of whole numbers from 0 or nulls, one a card played"}
 
 
 @dataclass(frozen=True)
@@ -396,19 +405,43 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
 
 
 class BotError(StichError):
-    """A bot failed a deal of a match: its ``choose`` raised (the bot's own exception is the ``__cause__`` in this
-    process), or it chose a card that cannot be played there. The message names the bot, its seat, the board (and
-    rotation) and the deal's card with its trick, where a bot's author looks for it. ``result`` is the match so far
+    """A bot failed a deal of a match: its ``choose`` raised, or it chose a card that cannot be played there. The
+    message names the bot, its seat, the board (and rotation) and the deal's card with its trick, and the bot's
+    exception's type and message, where a bot's author looks for it. ``bot_exception`` is the exception the bot
+    raised (None for an illegal card), and the ``__cause__`` too: in this process with its traceback; from a match's
+    worker process without one (the exception as it came back pickled; None where it does not pickle), since what
+    the pool attached there was the worker's traceback as text. ``result`` is the match so far
     (the boards played whole before the failure, ``stopped`` "error"), set by :func:`play_match`, so a bot that
     fails on board 40 does not lose the 39 before it (a checkpoint keeps them too)."""
 
     result: "MatchResult | None" = None
+    bot_exception: "Exception | None" = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled back from a worker with the bot's exception where that survives the trip (one whose class takes
+        other arguments than it keeps would fail to unpickle in the parent, and the pool would take the worker for
+        dead), else without it: the message says it anyway."""
+        state = dict(self.__dict__)
+        try:
+            pickle.loads(pickle.dumps(state.get("bot_exception")))
+        except Exception:  # noqa: BLE001 - any failure of the bot's own class to pickle: left out
+            state["bot_exception"] = None
+        return type(self), self.args, state
+
+    def without_remote_traceback(self) -> "BotError":
+        """This error as a match's worker sent it: its cause the bot's exception, with no traceback (the worker's
+        traceback, as text, was what the pool made the cause)."""
+        self.__cause__ = self.bot_exception
+        self.__suppress_context__ = True
+        return self
 
 
-def play_out(position: Position, bots: Sequence[Bot], where: str = "") -> Position:
+def play_out(position: Position, bots: Sequence[Bot], where: str = "",
+             samples: list[int | None] | None = None) -> Position:
     """The position at the end of the deal, each card chosen by the bot of the seat to move (``bots[seat - 1]``).
     A bot that raises or chooses a card that cannot be played is a :class:`BotError`, located by ``where`` (``board
-    3, rotation 1, ``: the match's words) and the card."""
+    3, rotation 1, ``: the match's words) and the card. ``samples`` (a list) is given each card's samples its bot
+    decided on (a sampling bot's ``last_samples``; None for another bot)."""
     while not position.state.is_over:
         seat = position.state.to_move
         bot = bots[seat]
@@ -418,8 +451,10 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "") -> Positi
             interrupt.add_note(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing")
             raise
         except Exception as error:  # the bot's own failure, said where it happened (Ctrl-C is no failure)
-            raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} failed: "
-                           f"{type(error).__name__}: {error}") from error
+            failed = BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} failed: "
+                              f"{type(error).__name__}: {error}")
+            failed.bot_exception = error
+            raise failed from error
         try:  # a pack index, a Card or a token, as Position.play takes them
             position = position.play(card)
         except StichError as error:
@@ -428,6 +463,8 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "") -> Positi
                 0 <= index < len(position.pack) else card
             raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} chose {named!s}, "
                            f"which is not a legal card here ({error})") from None
+        if samples is not None:
+            samples.append(bot.last_samples if isinstance(bot, SamplingBot) else None)
     return position
 
 
@@ -448,15 +485,20 @@ def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contrac
     if pot is not None:
         record.set("Pot", str(pot))
     start = position_from_record(record)
+    # each card's samples are recorded where a sampling bot has a deadline a card: there they vary with the machine
+    timed = any(isinstance(bot, SamplingBot) and bot.time_limit is not None for bot in bots)
     deals = []
     for rotation in range(rotations):
         seated = [bots[(seat - rotation) % seats] for seat in range(seats)]
-        end = play_out(start, seated, f"board {board}, " + (f"rotation {rotation}, " if rotations > 1 else ""))
+        samples: list[int | None] | None = [] if timed else None
+        end = play_out(start, seated, f"board {board}, " + (f"rotation {rotation}, " if rotations > 1 else ""),
+                       samples)
         settlement = score_deal(end)
         rules = end.rules
         deal = PlayedDeal(board, rotation, tuple(bot.name for bot in seated), rules.contract.text, rules.declarer + 1,
                           tuple(sorted(s + 1 for s in rules.declaring_side)),
-                          tuple(end.pack[card].name for card in end.played), tuple(settlement.payments))
+                          tuple(end.pack[card].name for card in end.played), tuple(settlement.payments),
+                          None if samples is None else tuple(samples))
         deals.append(deal)
         if on_deal is not None:
             on_deal(deal)
@@ -780,6 +822,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
         except Exception as error:  # likewise (a bot's illegal card, a full disk), so that a stream of it can be closed
             if isinstance(error, BotError):  # the boards played before it are the caller's, with or without progress
                 error.result = tally.result(game.name, seed, boards, "error", pot, setup, builds())
+                if workers > 1:  # from a worker: the bot's exception as the cause, not the worker's traceback text
+                    error.without_remote_traceback()
             try:
                 if in_order is not None:
                     in_order.flush()

@@ -28,6 +28,7 @@ back, in the order jobs finish. What every runner keeps (docs/batch.md):
 from __future__ import annotations
 
 import ctypes
+import itertools
 import logging
 import multiprocessing
 import os
@@ -435,14 +436,25 @@ def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
 
     A task that raises (a match's bot that fails) ends the run with its error, but only once the jobs in flight
     beside it are back and handed on: a match's boards before the failing one may still be in play on other workers.
+
+    No more workers start than there are jobs (``min(workers, jobs)``, read off the first ``workers`` jobs), and only
+    their cores are reserved in this process's budget (:data:`CORES`); no job, no pool.
     """
     if not is_whole_number(workers) or workers < 1:  # before its cores are reserved (a negative count frees some)
         raise StichError(f"workers is a whole number of worker processes, at least 1, not {workers!r}")
     if not is_whole_number(in_flight) or in_flight < 1:
         raise StichError(f"in_flight is a whole number of jobs a worker, at least 1, not {in_flight!r}")
+    # no more workers than jobs: the first ``workers`` jobs are taken now (the pool would hand them out at once), so
+    # that 1 board on -j 2 starts one process and holds one core, not two
+    iterator = iter(jobs)
+    first = list(itertools.islice(iterator, workers))
+    if not first:
+        return
+    workers = len(first)
     # the workers' cores are this process's budget's too: its own questions meanwhile get no helpers on them
     with relayed_stop(stop, memory_mb) as stop_flag, CORES.reserved(workers):
-        _run_pool(jobs, task, args, on_result, workers, memory_mb, split, failed, table_mb, stop_flag, in_flight)
+        _run_pool(itertools.chain(first, iterator), task, args, on_result, workers, memory_mb, split, failed, table_mb,
+                  stop_flag, in_flight)
 
 
 def _run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,

@@ -88,14 +88,21 @@ def test_bots_playing_for_the_score_make_no_points_engine(monkeypatch):
     assert made == [points.engine]
 
 
-def test_the_time_budget_is_kept():
+@pytest.mark.parametrize("plays_for", ["points", "score"])
+def test_a_tiny_budget_a_card_decides_on_fewer_samples_than_asked(plays_for):
+    """A bot's budget a card (``time_limit``) stops the sampling once spent, after at least one sample, and the card
+    is chosen on the samples done: a legal card, and ``last_samples`` (each card's estimate too) says how many, fewer
+    than the 10,000 asked (this test asserted the seconds it took; it counts the samples instead)."""
     position = _start("zwanzigerrufen", "Normal", board=3)
-    bot = SamplingBot(samples=10_000, seed=1, time_limit=0.5)
-    started = time.monotonic()
-    bot.choose(position)
-    # one sample is always solved; the budget is checked after each (a first-trick sample takes well under 2 s)
-    assert time.monotonic() - started < 3.0
-    assert 1 <= bot.last_estimates[0].samples < 10_000
+    bot = SamplingBot(samples=10_000, seed=1, time_limit=0.01, plays_for=plays_for)
+    assert bot.last_samples == 0  # no choice yet
+    card = bot.choose(position)
+    assert position.legal_cards().mask >> card & 1 and card == bot.last_estimates[0].card
+    assert 1 <= bot.last_samples < 10_000
+    assert {estimate.samples for estimate in bot.last_estimates} == {bot.last_samples}
+    untimed = SamplingBot(samples=3, seed=1, plays_for=plays_for)
+    untimed.choose(position)
+    assert untimed.last_samples == 3  # without a budget, every sample asked
 
 
 def test_a_time_limit_of_0_leaves_the_bot_one_sample():
@@ -105,7 +112,56 @@ def test_a_time_limit_of_0_leaves_the_bot_one_sample():
     for plays_for in ("points", "score"):
         bot = SamplingBot(samples=50, seed=1, time_limit=0, plays_for=plays_for)
         assert position.legal_cards().mask >> bot.choose(position) & 1
-        assert {estimate.samples for estimate in bot.last_estimates} == {1}
+        assert {estimate.samples for estimate in bot.last_estimates} == {1} and bot.last_samples == 1
+
+
+def test_a_match_with_a_card_deadline_records_each_card_s_samples(tmp_path):
+    """A sampling bot's deadline a card makes its samples depend on the machine's speed, and the played deal did not
+    say how many each card was decided on. With a deadline each deal's ``samples`` gives, card by card, the samples
+    its bot used (fewer than asked under a tiny budget, 0 for a seat's last card, which is forced; null for a bot
+    that does not sample); a checkpoint keeps them; a match without a deadline writes no ``samples``."""
+    from test_cli import SCHEMA as RESULT_SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+
+    def bots(time_limit):
+        return [SamplingBot(samples=1_000, seed=2, time_limit=time_limit, plays_for="points"), RandomBot(seed=2),
+                RandomBot(seed=3)]
+
+    journal = tmp_path / "m.ckpt"
+    result = play_match("kratzen", bots(0.001), boards=2, seed=4, pot=6, checkpoint=journal)
+    assert len(result.deals) == 6
+    for deal in result.deals:
+        assert deal.samples is not None and len(deal.samples) == len(deal.play) == 12
+        seat = deal.bots.index("sampling:1000")  # the seat the sampling bot held, 0-based
+        own = [count for count, seated in zip(deal.samples, _seats_to_play(deal)) if seated == seat]
+        others = [count for count, seated in zip(deal.samples, _seats_to_play(deal)) if seated != seat]
+        assert len(own) == 4 and others == [None] * 8
+        assert own[-1] == 0 and all(count is not None and 0 <= count < 1_000 for count in own)
+        assert any(count for count in own)  # a card with a choice was decided on at least one sample
+        assert deal.as_dict()["samples"] == list(deal.samples) and PlayedDeal.from_dict(deal.as_dict()) == deal
+    assert schema_errors(result.as_dict(), RESULT_SCHEMA) == []
+    resumed = play_match("kratzen", bots(0.001), boards=2, seed=4, pot=6, checkpoint=journal)
+    assert resumed.deals == result.deals  # read back from the checkpoint, samples and all
+    untimed = play_match("kratzen", [make_bot("sampling:2", plays_for="points"), RandomBot(), RandomBot()],
+                         boards=1, seed=4, pot=6, rotate=False)
+    assert untimed.deals[0].samples is None and "samples" not in untimed.deals[0].as_dict()
+    bad = {**result.deals[0].as_dict(), "samples": [1, 2]}
+    with pytest.raises(StichError, match="a played deal's 'samples' is a list of whole numbers from 0 or nulls, one "
+                                         "a card played, not"):
+        PlayedDeal.from_dict(bad)
+
+
+def _seats_to_play(deal: PlayedDeal) -> list[int]:
+    """The seat (0-based) that played each card of ``deal``, replayed from its record."""
+    from solver.games import get_game
+
+    record = random_record(get_game("kratzen"), 4, deal.board, declarer=1, seats=3)  # as the match deals it
+    record.set("Pot", "6")
+    position = position_from_record(record)
+    seats = []
+    for name in deal.play:
+        seats.append(position.state.to_move)
+        position = position.play(name)
+    return seats
 
 
 def test_a_seeded_match_is_reproducible():
@@ -200,6 +256,54 @@ def test_a_bot_that_fails_on_two_workers_keeps_the_boards_in_play_beside_it(two_
     before = [(board, rotation) for board in range(1, 5) for rotation in range(3)]
     assert [(deal.board, deal.rotation) for deal in one.result.deals] == before
     assert [(deal.board, deal.rotation) for deal in two.result.deals if deal.board < 5] == before
+
+
+class _TwoPartError(Exception):
+    """A bot author's exception whose class takes other arguments than it keeps: it pickles, and fails to unpickle."""
+
+    def __init__(self, suit: str, rank: str) -> None:
+        super().__init__(f"{suit}{rank} is missing")
+
+
+class _FailsWithItsOwnError:
+    """A bot of one's own that raises its own exception at its first card."""
+
+    name = "odd"
+
+    def choose(self, position):
+        raise _TwoPartError("S", "A")
+
+
+def test_a_bot_that_fails_in_a_worker_is_said_without_the_worker_s_traceback(two_worker_cores):
+    """On two workers a failing bot's BotError had as its cause the pool's ``_RemoteTraceback``, the worker's whole
+    traceback as text in its message, printed under the error by any traceback of it. The cause is now the bot's
+    own exception, without a traceback, as it came back from the worker; an exception that cannot come back (its
+    class does not unpickle) leaves no cause and still says its type and message, and the worker is not taken for
+    dead (the match ends with the BotError, not a pool's failure)."""
+    import traceback
+
+    from solver.match import BotError
+
+    def failing(bot, workers: int) -> BotError:
+        with pytest.raises(BotError) as failed:
+            play_match("kratzen", [bot, RandomBot(seed=2), RandomBot(seed=3)], boards=12, seed=5, pot=6,
+                       workers=workers)
+        return failed.value
+
+    one, two = failing(_FailsOnAHand(), 1), failing(_FailsOnAHand(), 2)
+    assert str(two) == str(one) == ("board 5, rotation 0, card 1 (trick 1): bot picky at seat 1 failed: "
+                                    "KeyError: 'this hand'")
+    assert type(two.__cause__) is KeyError and two.__cause__.args == ("this hand",)
+    assert two.__cause__.__traceback__ is None and two.bot_exception is two.__cause__
+    assert one.__cause__ is one.bot_exception and one.__cause__.__traceback__ is not None  # here: the real one
+    shown = "".join(traceback.format_exception(two))
+    assert shown.count("Traceback (most recent call last)") == 1  # the BotError's own, in this process
+    assert "RemoteTraceback" not in shown and 'raise KeyError("this hand")' not in shown
+    assert shown.startswith("KeyError: 'this hand'\n\nThe above exception was the direct cause")
+    odd = failing(_FailsWithItsOwnError(), 2)
+    assert str(odd) == "board 1, rotation 0, card 1 (trick 1): bot odd at seat 1 failed: _TwoPartError: SA is missing"
+    assert odd.__cause__ is None and odd.bot_exception is None and odd.result.deals_played == 0
+    assert "Traceback" not in "".join(traceback.format_exception_only(odd))
 
 
 def test_a_bot_that_fails_is_named_with_its_board_and_card_and_the_boards_before_are_kept(tmp_path):

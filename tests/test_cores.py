@@ -185,12 +185,35 @@ def test_a_local_pool_s_workers_hold_their_cores_from_this_process_s_questions(m
     helped = engine.CORES.take(2, lambda threads: None)  # a question with a helper, running as the pool starts
     try:  # given back even when an assert fails: held, it stayed busy in the budget for every later test
         assert helped.threads == 2
-        workers.run_pool([-1], abs, (), lambda job, result: beside.append((result, helped.threads, engine.CORES.busy)),
-                         2)
+        workers.run_pool([-1, -1], abs, (),
+                         lambda job, result: beside.append((result, helped.threads, engine.CORES.busy)), 2)
         assert beside[-1] == (1, 1, 3) and engine.CORES.retired == retired + 1  # its helper gave its core back
     finally:
         engine.CORES.give(helped)
     assert engine.CORES.busy == 0
+
+
+def test_a_pool_with_fewer_jobs_than_workers_starts_and_reserves_one_worker_a_job(monkeypatch) -> None:
+    """A match of 1 board on ``-j 2`` (or a batch of fewer chunks than workers) started every worker asked for and
+    held all their cores in this process's budget, so its own questions got no helpers on cores no worker used: a
+    pool starts ``min(workers, jobs)`` workers and reserves their cores only; with no job, none."""
+    monkeypatch.setattr(engine, "usable_cores", lambda: 4)
+    made: list[int] = []
+    make = workers.process_pool
+    monkeypatch.setattr(workers, "process_pool", lambda count, *rest: made.append(count) or make(count, *rest))
+    held: list[tuple[int, int]] = []
+
+    def on_result(job: int, result: int) -> None:
+        held.append((result, engine.CORES.busy))  # the cores reserved while the pool runs
+
+    workers.run_pool([-1, -2], abs, (), on_result, 4)
+    assert sorted(held) == [(1, 2), (2, 2)] and made == [2] and engine.CORES.busy == 0
+    held.clear()
+    workers.run_pool(iter(range(-5, 0)), abs, (), on_result, 3, in_flight=1)  # more jobs than workers: all three
+    assert sorted(held) == [(result, 3) for result in range(1, 6)] and made == [2, 3] and engine.CORES.busy == 0
+    engine.CORES.reset_peak()
+    workers.run_pool(iter(()), abs, (), on_result, 4)  # nothing to run: no pool, nothing reserved
+    assert made == [2, 3] and engine.CORES.peak == 0 and len(held) == 5
 
 
 @pytest.mark.parametrize("count", [-1, 0, 1.5, True, None])
