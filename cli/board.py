@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import socket
 import sys
 import threading
@@ -90,7 +91,7 @@ def board(
         listener = socket.create_server((host.strip("[]"), port), family=family,
                                         dualstack_ipv6=ipv6 and is_wildcard(host) and socket.has_dualstack_ipv6())
     except OSError as error:
-        message(f"stich: cannot listen on {host}:{port}: {error.strerror or error}{listen_hint(error, port)}")
+        message(f"stich: cannot listen on {host}:{port}: {listen_reason(error)}{listen_hint(error, port)}")
         raise typer.Exit(EXIT_BAD_INPUT) from None
     bound = listener.getsockname()[1]
     network = on_network(str(listener.getsockname()[0]))  # a name is as local as the address it was bound to
@@ -239,6 +240,14 @@ def _board_server():
                 super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
     return BoardServer
+
+
+def listen_reason(error: OSError) -> str:
+    """The system's words for why the board could not listen, once: create_server adds "(while attempting to bind
+    on address ('192.0.2.1', 8421))" to them, which our message already says as "cannot listen on HOST:PORT"."""
+    if not isinstance(error, socket.gaierror) and error.errno is not None and error.errno > 0:
+        return os.strerror(error.errno)
+    return str(error.strerror or error)
 
 
 def listen_hint(error: OSError, port: int) -> str:

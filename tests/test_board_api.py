@@ -1096,6 +1096,8 @@ def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_b
     assert "stich: cannot listen on 192.0.2.1:8421: Cannot assign requested address" in run.stderr
     assert "not an address of this machine: --host takes one of its addresses, or 0.0.0.0 or :: for all" in run.stderr
     assert "another board" not in run.stderr
+    # the address once: create_server's own "(while attempting to bind on address (...))" is not repeated
+    assert run.stderr.count("192.0.2.1") == 1 and "while attempting to bind" not in run.stderr
 
 
 def test_a_host_name_that_does_not_resolve_is_said_so_not_blamed_on_another_board():
