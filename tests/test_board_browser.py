@@ -1659,3 +1659,87 @@ def test_a_phone_turned_sideways_seats_the_table_as_a_page_opened_sideways(drive
             driver.execute_script("return document.querySelectorAll('#table .card.legal').length") > 0  # values kept
     finally:
         restore_window(driver)
+
+
+def test_the_graphs_points_are_one_tab_stop_the_arrows_choose_and_enter_goes_there(driver, server):
+    """The keyboard review: the graph's dots, which a click returns to, were the mouse's alone. The graph is one tab
+    stop (its point of the position shown), the arrow keys and Home, End move along its points without moving the
+    table, Enter or space goes to the point focused, as a click does, the focus staying on it; each point is a
+    button named by its card, grade and value, with a visible focus ring, and Tab leaves the graph at once."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "zwanzigerrufen.tbn board 1", 24)
+    wait_for(lambda: driver.execute_script("return document.querySelectorAll('#graph .dot').length") == 25, "graph")
+    stops = driver.find_elements("css selector", '#graph .dot[tabindex="0"]')
+    assert [stop.get_attribute("data-index") for stop in stops] == ["24"]
+    assert stops[0].aria_role == "button" and stops[0].get_attribute("aria-current") == "step"
+    curve = driver.execute_script("return S.curve")
+    last = curve["cards"][-1]
+    assert stops[0].accessible_name.startswith(f"card 24: {last['card']} by seat {last['seat']}: {last['grade']}")
+    assert f"; {curve['curve'][24]} game units after it for seats 1+2" in stops[0].accessible_name
+    focused = "const n = document.activeElement; return n.matches('#graph .dot') ? Number(n.dataset.index) : n.id"
+    driver.find_element("id", "best").send_keys(Keys.TAB)  # the buttons, then the graph: one stop
+    assert driver.execute_script(focused) == 24
+    keys = ActionChains(driver)
+    keys.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT, Keys.ARROW_UP).perform()
+    assert driver.execute_script(focused) == 21
+    assert driver.execute_script("return S.cursor") == 24  # the arrows chose a point, the table stayed
+    ring = driver.execute_script("const s = getComputedStyle(document.activeElement); "
+                                 "return [s.outlineStyle, s.outlineWidth, s.opacity, "
+                                 "getComputedStyle(document.getElementById('graph')).boxShadow]")
+    assert ring[:3] == ["solid", "2px", "1"] and ring[3] != "none", ring  # a point after the cursor is dimmed, not it
+    keys.send_keys(Keys.HOME).perform()
+    assert driver.execute_script(focused) == 0
+    assert driver.switch_to.active_element.accessible_name == \
+        f"the start: {curve['curve'][0]} game units for seats 1+2"
+    keys.send_keys(*[Keys.ARROW_RIGHT] * 5).perform()
+    assert driver.execute_script(focused) == 5
+    keys.send_keys(Keys.ENTER).perform()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 5, "the table at card 5")
+    assert moves(driver) == curve_moves(driver)[:5]
+    assert driver.find_element("id", "announce").get_attribute("textContent").startswith("Seat ")
+    assert wait_for(lambda: driver.execute_script(focused) == 5 and driver.execute_script(
+        "return document.activeElement.getAttribute('aria-current')"), "the focus kept on point 5") == "step"
+    keys.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT, Keys.SPACE).perform()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 3, "the table at card 3")
+    keys.send_keys(Keys.END).perform()
+    assert driver.execute_script(focused) == 24 and driver.execute_script("return S.cursor") == 3
+    keys.send_keys(Keys.TAB).perform()  # one Tab past all of the points: the play list's card shown
+    assert driver.execute_script("return document.activeElement.matches('#play .move[tabindex=\"0\"]')")
+    keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert driver.execute_script(focused) == 24  # back at the point chosen, as the cards' stop is
+
+
+def curve_moves(driver) -> list[str]:
+    """The cards of the line the graph is drawn for."""
+    return driver.execute_script("return S.curve.cards.map((c) => c.card)")
+
+
+def test_the_status_region_says_the_result_never_thinking(driver, server):
+    """The keyboard review: "thinking…" sat in the status region, so a screen reader read it out at every card. It
+    is for the eye now (aria-hidden, outside the region), the region says it is busy with aria-busy, and what
+    it says after a move is the card values' result."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 7", 0)
+    assert driver.execute_script("const n = document.getElementById('thinking'); return n.getAttribute("
+                                 "'aria-hidden') === 'true' && !n.closest('[role=status], [aria-live], [role=alert]')")
+    driver.execute_script("""window.statusSaid = []; const status = document.getElementById('status');
+      new MutationObserver(() => statusSaid.push([status.textContent, status.getAttribute('aria-busy'),
+        !document.getElementById('thinking').hidden]))
+        .observe(status, { childList: true, subtree: true, characterData: true, attributes: true });""")
+    card = driver.find_element("css selector", '.seat.to-move .card.legal[tabindex="0"]')
+    card.send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a card played")
+    said = driver.execute_script("return statusSaid")
+    assert said and not any("thinking" in text for text, _, _ in said), said
+    assert ["true", True] in [[busy, shown] for _, busy, shown in said]  # busy while "thinking…" showed
+    status = driver.find_element("id", "status")
+    assert status.get_attribute("aria-busy") == "false"
+    assert status.get_attribute("textContent") == driver.find_element("id", "summary").get_attribute("textContent")
+    assert status.get_attribute("textContent").startswith("score: ")  # the card values' result
