@@ -128,7 +128,8 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     reads them (at most its 1,000 records a file, UTF-8): each record that cannot be opened (``FILE:LINE:COL:
     ...``, at most the page's 20 a file), a file the page opens nothing of, and a ``--board`` no file has or whose
     record cannot be opened (exit 1, as every other command refuses it: the page opened another record and said so
-    in a corner). ``variant``: the --variant flags, over each record's as the page takes them."""
+    in a corner). ``variant``: the --variant flags, over each record's as the page takes them (the page's uploads
+    and deals take them too, under their own, so --variant needs no FILE)."""
     import io
 
     from solver.board.session import BoardError, Boards, decoded_text
@@ -138,9 +139,6 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
 
     if board is not None and not files:
         raise typer.BadParameter("--board picks a record of the FILEs: give the file", param_hint="'--board'")
-    if variant and not files:  # uploads and the page's deals keep their own flags: it would change nothing
-        raise typer.BadParameter("--variant sets the flags of the FILEs' records: give the file",
-                                 param_hint="'--variant'")
     store = Boards()  # the page's reading, on boards of its own
     found = unreadable = False
 
