@@ -16,7 +16,7 @@ import typer
 from solver.errors import StichError
 
 from .errors import EXIT_BAD_INPUT, file_name, message
-from .options import TABLE_MB, VARIANT, engine_for, finite_seconds, parse_variant_options
+from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options
 
 
 def checked_allow_hosts(values: Optional[List[str]]) -> Optional[List[str]]:
@@ -54,7 +54,10 @@ def board(
                                      callback=finite_seconds,  # the range lets nan through, as every command's
                                      help="The longest one question (card values, the graph, the odds) may search."),
     table_mb: Optional[int] = TABLE_MB,
-    variant: Optional[List[str]] = VARIANT,
+    variant: Optional[List[str]] = typer.Option(
+        None, "--variant", metavar="NAME=VALUE",
+        help="A variant flag (repeatable); overrides the FILEs' [Variant] tags. Uploads, pastes and deals of its game "
+             "are played under it too, a flag their own [Variant] sets keeping its value."),
 ) -> None:
     """Open records on a table in the browser: every hand, the trick, each legal card's double-dummy value, click
     to play, undo and redo, the evaluation graph with the mistakes, single-dummy odds, save as .tbn. Ctrl-C stops."""

@@ -64,12 +64,18 @@ def driver(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server():
+    with serving([EXAMPLES / "zwanzigerrufen.tbn", EXAMPLES / "schafkopf.tbn", EXAMPLES / "kratzen.tbn"]) as address:
+        yield address
+
+
+@contextmanager
+def serving(files: list[Path], **options):
+    """The board of ``files`` served by uvicorn on a free port for the block: its address."""
     import uvicorn
 
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
-    app = create_app([EXAMPLES / "zwanzigerrufen.tbn", EXAMPLES / "schafkopf.tbn", EXAMPLES / "kratzen.tbn"],
-                     host="127.0.0.1", port=port, time_limit=60)
+    app = create_app(files, host="127.0.0.1", port=port, time_limit=60, **options)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
@@ -1743,3 +1749,30 @@ def test_the_status_region_says_the_result_never_thinking(driver, server):
     assert status.get_attribute("aria-busy") == "false"
     assert status.get_attribute("textContent") == driver.find_element("id", "summary").get_attribute("textContent")
     assert status.get_attribute("textContent").startswith("score: ")  # the card values' result
+
+
+def test_a_board_with_variant_flags_plays_a_pasted_deal_under_them_and_says_so(driver):
+    """The keyboard review: a board started with --variant played uploads and its own deals under the default rules,
+    and the page did not say which flags were in force. A pasted Kratzen record is played under the board's
+    must_undertrump=false (seat 3 may throw its G8), the contract panel says the flag and that it is the board's,
+    the board's flags of each game are listed, and the Deal form says a deal is dealt under them."""
+    record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+    with serving([], variant={"must_undertrump": "false"}) as address:
+        driver.get(address)  # no file: the page waits for a record
+        wait_for(lambda: driver.execute_script("return S.games.length > 0 && document.body.dataset.busy !== 'yes'"),
+                 "the page's start")
+        assert driver.find_element("id", "centre").text == "Open a .tbn file, paste a record or deal a new one."
+        driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", record)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.view.game") == "Kratzen", "the record")
+        driver.execute_script("goTo(0); S.moves = ['E9', 'HA']; goTo(2)")
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 2, "two cards in")
+        legal = driver.execute_script("return [...document.querySelectorAll('#seat-3 .card.legal')]"
+                                      ".map((n) => n.dataset.card)")
+        assert legal == ["H7", "G8"]
+        panel = driver.find_element("id", "contract").get_attribute("textContent")
+        assert "Variantmust_undertrump=false · must_undertrump=false (--variant)" in panel
+        assert driver.find_element("id", "board-variant").get_attribute("textContent").startswith(
+            "Kratzen must_undertrump=false · every deal of its game")
+        driver.execute_script("document.getElementById('deal-game').value = 'Kratzen'; fillDealForm()")
+        assert driver.find_element("id", "deal-help").get_attribute("textContent").endswith(
+            " · dealt under --variant must_undertrump=false")

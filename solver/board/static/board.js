@@ -8,6 +8,7 @@ const S = {
   view: null, values: null, curve: null, curveKey: null, curveWidth: null, tableWidth: null, games: [],
   requests: {},  // kind -> AbortController of the request in flight
   graphDot: null,  // the graph's point the arrow keys chose (its one tab stop)
+  boardVariant: {},  // the board's --variant flags, by game (/api/start)
 };
 const $ = (id) => document.getElementById(id);
 
@@ -358,7 +359,19 @@ function renderContract() {
   if (view.called) facts.push(["Called", view.called.spoken]);
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
-  if (view.variant) facts.push(["Variant", view.variant]);
+  // the flags this deal is played under, and where the board's --variant touched them, which won (an upload's own
+  // [Variant] over it, it over a named file's)
+  if (view.variant || view.variant_note) {
+    facts.push(["Variant", el("span", {}, view.variant || "the rules' defaults",
+      view.variant_note ? el("span", { class: "hint", id: "variant-note" }, ` · ${view.variant_note}`) : "")]);
+  }
+  // the board's own --variant, each game's: every deal of that game it serves is played so
+  const boardFlags = Object.entries(S.boardVariant).map(([game, flags]) => `${game} ${flags}`).join("; ");
+  if (boardFlags) {
+    facts.push(["Board's --variant", el("span", { id: "board-variant" }, boardFlags,
+      el("span", { class: "hint" }, " · every deal of its game, uploads and deals too; an upload's own [Variant] " +
+        "keeps a flag it sets"))]);
+  }
   if (view.pot && !view.pot.start) facts.push(["Pot", POT_NONE]);
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
@@ -957,7 +970,8 @@ async function save() {
 function fillDealForm() {
   const game = S.games.find((g) => g.name === $("deal-game").value) || S.games[0];
   $("deal-seats").replaceChildren(...game.seats.map((n) => el("option", { value: n }, String(n))));
-  $("deal-help").textContent = `Contracts: ${game.contracts}`;
+  const flags = S.boardVariant[game.name];  // a deal is bid and played under the board's --variant, as stich deal's
+  $("deal-help").textContent = `Contracts: ${game.contracts}` + (flags ? ` · dealt under --variant ${flags}` : "");
   $("deal-declarer-title").textContent = capital(game.declarer_title);  // Kratzen's attacker
   $("deal-pot-field").hidden = !game.has_pot;
   fitDeclarer();
@@ -1046,6 +1060,7 @@ async function start() {
   let begin;
   try { begin = await ask("start", "/api/start"); } catch (error) { showError(error.message); return; }
   S.games = begin.games;
+  S.boardVariant = begin.variant || {};
   $("deal-game").replaceChildren(...S.games.map((g) => el("option", { value: g.name }, g.name)));
   fillDealForm();
   const problems = [];
