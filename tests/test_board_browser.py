@@ -1288,7 +1288,7 @@ def test_the_graph_rings_the_cards_after_which_the_game_changed_hands(driver, se
     rings = driver.find_elements("css selector", "#graph .game-change")
     assert len(rings) == 1
     dot = driver.execute_script("return document.querySelector('#graph .dot[data-index=\"19\"] title').textContent")
-    assert dot.endswith("· game lost")
+    assert dot.startswith("card 19: ") and dot.endswith("; game lost")  # the tooltip is the point's name
     assert "game changed hands after card 19 (" in driver.find_element("id", "curve-note").text
     # the rings are read on the card points' 45, not on the dashed line (the score's 0): the note says which
     assert "(ringed; the game: 45 card points)" in driver.find_element("id", "curve-note").text

@@ -715,17 +715,17 @@ function renderCurve() {
   const valueUnit = scored ? S.view.score_unit : UNITS[curve.measure] ?? curve.measure;
   points.forEach((value, index) => {
     const card = index ? curve.cards[index - 1] : null;
+    // what the dot is, in words: the card, its grade and the value after it, its name and tooltip both (its <title>:
+    // an aria-label beside it made the same words its description too, read twice)
+    const said = (card ? `card ${index}: ${describeGrade(card)}; ${value} ${valueUnit} after it`
+      : `the start: ${value} ${valueUnit}`) + ` for ${whose}` + (changed[index] ? `; ${changed[index]}` : "") +
+      (index > S.cursor ? "; not yet played" : "");
     const dot = make("circle", { class: `dot ${card ? card.grade : ""} ${index === S.cursor ? "current" : ""} ${index > S.cursor ? "after" : ""}`,
       cx: x(index), cy: y(value), r: card ? DOT_SIZES[card.grade] ?? 5 : 3.2, "data-index": index,
-      role: "button", tabindex: index === stop ? "0" : "-1",
-      // what the dot is, in words: the card, its grade and the value after it (the tooltip's "·" read out as a sign)
-      "aria-label": (card ? `card ${index}: ${describeGrade(card)}; ${value} ${valueUnit} after it`
-        : `the start: ${value} ${valueUnit}`) + ` for ${whose}` + (changed[index] ? `; ${changed[index]}` : "") +
-        (index > S.cursor ? "; not yet played" : "") });
+      role: "button", tabindex: index === stop ? "0" : "-1" });
     if (index === S.cursor) dot.setAttribute("aria-current", "step");
     const title = make("title", {});
-    title.textContent = card ? `${index}. ${describeGrade(card)} · ${value} after` + (changed[index] ? ` · ${changed[index]}` : "")
-      : `start: ${value}`;
+    title.textContent = said;
     dot.append(title);
     dot.addEventListener("click", () => goTo(index));
     dot.addEventListener("mousedown", leaveFocus);  // a click leaves the arrows to the play, as on the play list
