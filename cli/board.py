@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import socket
 import sys
 import threading
@@ -15,7 +16,7 @@ import typer
 from solver.errors import StichError
 
 from .errors import EXIT_BAD_INPUT, file_name, message
-from .options import TABLE_MB, VARIANT, engine_for, finite_seconds, parse_variant_options
+from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options
 
 
 def checked_allow_hosts(values: Optional[List[str]]) -> Optional[List[str]]:
@@ -53,7 +54,10 @@ def board(
                                      callback=finite_seconds,  # the range lets nan through, as every command's
                                      help="The longest one question (card values, the graph, the odds) may search."),
     table_mb: Optional[int] = TABLE_MB,
-    variant: Optional[List[str]] = VARIANT,
+    variant: Optional[List[str]] = typer.Option(
+        None, "--variant", metavar="NAME=VALUE",
+        help="A variant flag (repeatable); overrides the FILEs' [Variant] tags. Uploads, pastes and deals of its game "
+             "are played under it too, a flag their own [Variant] sets keeping its value."),
 ) -> None:
     """Open records on a table in the browser: every hand, the trick, each legal card's double-dummy value, click
     to play, undo and redo, the evaluation graph with the mistakes, single-dummy odds, save as .tbn. Ctrl-C stops."""
@@ -90,7 +94,7 @@ def board(
         listener = socket.create_server((host.strip("[]"), port), family=family,
                                         dualstack_ipv6=ipv6 and is_wildcard(host) and socket.has_dualstack_ipv6())
     except OSError as error:
-        message(f"stich: cannot listen on {host}:{port}: {error.strerror or error}{listen_hint(error, port)}")
+        message(f"stich: cannot listen on {host}:{port}: {listen_reason(error)}{listen_hint(error, port)}")
         raise typer.Exit(EXIT_BAD_INPUT) from None
     bound = listener.getsockname()[1]
     network = on_network(str(listener.getsockname()[0]))  # a name is as local as the address it was bound to
@@ -127,7 +131,8 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     reads them (at most its 1,000 records a file, UTF-8): each record that cannot be opened (``FILE:LINE:COL:
     ...``, at most the page's 20 a file), a file the page opens nothing of, and a ``--board`` no file has or whose
     record cannot be opened (exit 1, as every other command refuses it: the page opened another record and said so
-    in a corner). ``variant``: the --variant flags, over each record's as the page takes them."""
+    in a corner). ``variant``: the --variant flags, over each record's as the page takes them (the page's uploads
+    and deals take them too, under their own, so --variant needs no FILE)."""
     import io
 
     from solver.board.session import BoardError, Boards, decoded_text
@@ -137,9 +142,6 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
 
     if board is not None and not files:
         raise typer.BadParameter("--board picks a record of the FILEs: give the file", param_hint="'--board'")
-    if variant and not files:  # uploads and the page's deals keep their own flags: it would change nothing
-        raise typer.BadParameter("--variant sets the flags of the FILEs' records: give the file",
-                                 param_hint="'--variant'")
     store = Boards()  # the page's reading, on boards of its own
     found = unreadable = False
 
@@ -239,6 +241,14 @@ def _board_server():
                 super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
     return BoardServer
+
+
+def listen_reason(error: OSError) -> str:
+    """The system's words for why the board could not listen, once: create_server adds "(while attempting to bind
+    on address ('192.0.2.1', 8421))" to them, which our message already says as "cannot listen on HOST:PORT"."""
+    if not isinstance(error, socket.gaierror) and error.errno is not None and error.errno > 0:
+        return os.strerror(error.errno)
+    return str(error.strerror or error)
 
 
 def listen_hint(error: OSError, port: int) -> str:

@@ -1096,6 +1096,8 @@ def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_b
     assert "stich: cannot listen on 192.0.2.1:8421: Cannot assign requested address" in run.stderr
     assert "not an address of this machine: --host takes one of its addresses, or 0.0.0.0 or :: for all" in run.stderr
     assert "another board" not in run.stderr
+    # the address once: create_server's own "(while attempting to bind on address (...))" is not repeated
+    assert run.stderr.count("192.0.2.1") == 1 and "while attempting to bind" not in run.stderr
 
 
 def test_a_host_name_that_does_not_resolve_is_said_so_not_blamed_on_another_board():
@@ -2123,6 +2125,81 @@ def test_variant_option_plays_the_named_files_under_the_flags_and_the_saved_reco
     assert other["boards"] == [] and "variant flag sagotrick is Zwanzigerrufen's, not Kratzen's" in other["error"]
 
 
+UNDERTRUMP = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+
+
+def _seat_3_may_play(c: TestClient, board: str) -> list[str]:
+    """Seat 3's legal cards after E9 HA: with must_undertrump=false its G8 too (RULES.md 3.2)."""
+    view = c.post("/api/position", json={"board": board, "moves": ["E9", "HA"]}).json()
+    return [card["name"] for card in view["hands"][2]["cards"] if card["legal"]]
+
+
+def test_variant_option_plays_uploads_and_deals_of_its_game_under_the_flags(tmp_path):
+    """The keyboard review: --variant reached the named files alone, so a record uploaded to a board started with
+    must_undertrump=false was played under the default, and the page did not say which flags were in force. Now an
+    upload, a paste and a deal of the flag's game are played under it (saved with it), /api/start says the flags
+    of each game, and a record of another game opens under its own rules."""
+    c = client(variant={"must_undertrump": "false", "sagotrick": "off"})
+    assert c.get("/api/start").json()["variant"] == {"Kratzen": "must_undertrump=false",
+                                                     "Zwanzigerrufen": "sagotrick=off"}
+    assert client().get("/api/start").json()["variant"] == {}
+    for answer in (c.post("/api/load", files={"file": ("u.tbn", UNDERTRUMP.encode(), "text/plain")}),
+                   c.post("/api/load", json={"text": UNDERTRUMP.replace("E9 EK", "EK E9")})):
+        board = answer.json()["open"]
+        assert _seat_3_may_play(c, board) == ["H7", "G8"]
+        view = c.post("/api/position", json={"board": board, "moves": []}).json()
+        assert view["variant"] == "must_undertrump=false"
+        assert view["variant_note"] == "must_undertrump=false (--variant)"
+        saved = c.post("/api/save", json={"board": board, "moves": ["E9", "HA"]}).text
+        assert '[Variant "must_undertrump=false"]' in saved
+        assert sorted(str(card) for card in next(solver.read_positions(_write(tmp_path, saved))).legal_cards()) == \
+            ["G8", "H7"]
+    dealt = c.post("/api/deal", json=DEAL).json()["open"]
+    view = c.post("/api/position", json={"board": dealt, "moves": []}).json()
+    assert view["variant"] == "must_undertrump=false" and view["variant_note"] == "must_undertrump=false (--variant)"
+    assert '[Variant "must_undertrump=false"]' in c.post("/api/save", json={"board": dealt, "moves": []}).text
+    # the same deal on a board without the flag: the same cards, the default rules
+    bare = client()
+    plain = bare.post("/api/deal", json=DEAL).json()["open"]
+    assert bare.post("/api/position", json={"board": plain, "moves": []}).json()["variant"] == ""
+    # another game's record opens under its own flags: the Kratzen flag is none of Schafkopf's
+    schafkopf = c.post("/api/load", json={"text": SK.read_text(encoding="utf-8")}).json()
+    assert schafkopf["refused"] == [] and len(schafkopf["boards"]) == 7
+    view = c.post("/api/position", json={"board": schafkopf["open"], "moves": []}).json()
+    assert view["variant_note"] == "" and "must_undertrump" not in view["variant"]
+    zwanzigerrufen = c.post("/api/load", json={"text": ZR.read_text(encoding="utf-8")}).json()["open"]
+    assert c.post("/api/position", json={"board": zwanzigerrufen, "moves": []}).json()["variant_note"] == \
+        "sagotrick=off (--variant)"
+
+
+def test_an_uploads_own_variant_tag_wins_over_the_boards_flags_and_the_page_is_told(tmp_path):
+    """An uploaded record whose own [Variant] sets a flag keeps its value: it says how the deal was played, where
+    the board's --variant is only what the board plays when a record says nothing. A file named with --variant is
+    the other way round, as in every command; the view says which won."""
+    own = UNDERTRUMP + '[Variant "must_undertrump=true"]\n'
+    c = client(variant={"must_undertrump": "false"})
+    board = c.post("/api/load", json={"text": own}).json()["open"]
+    assert _seat_3_may_play(c, board) == ["H7"]
+    view = c.post("/api/position", json={"board": board, "moves": []}).json()
+    assert view["variant_note"] == "the record's own must_undertrump=true over --variant must_undertrump=false"
+    assert "[Variant \"must_undertrump=true\"]" in c.post("/api/save", json={"board": board, "moves": []}).text
+    # a tag that says the same as the flag in other words: in force, no conflict
+    same = c.post("/api/load", json={"text": UNDERTRUMP + '[Variant "must_undertrump=no"]\n'}).json()["open"]
+    assert _seat_3_may_play(c, same) == ["H7", "G8"]
+    assert c.post("/api/position", json={"board": same, "moves": []}).json()["variant_note"] == \
+        "must_undertrump=false (--variant)"
+    path = tmp_path / "own.tbn"
+    path.write_text(own, encoding="utf-8")
+    named = client(path, variant={"must_undertrump": "false"})
+    board = named.get("/api/start").json()["open"]
+    assert _seat_3_may_play(named, board) == ["H7", "G8"]
+    assert named.post("/api/position", json={"board": board, "moves": []}).json()["variant_note"] == \
+        "--variant must_undertrump=false over the record's must_undertrump=true"
+    # the named file's text uploaded again under its name is played the upload's way, not given the file's boards
+    again = named.post("/api/load", files={"file": (str(path), own.encode(), "text/plain")}).json()["open"]
+    assert again != board and _seat_3_may_play(named, again) == ["H7"]
+
+
 def test_board_variant_option_is_checked_as_every_commands(tmp_path, monkeypatch):
     """A misspelt --variant flag is a usage error (exit 2) before the board serves; served, it would wait for
     Ctrl-C, so a check moved past the start fails the test (the server's run is stubbed) instead of hanging it."""
@@ -2139,20 +2216,21 @@ def test_board_variant_option_is_checked_as_every_commands(tmp_path, monkeypatch
     assert "Traceback" not in result.output
 
 
-def test_board_variant_without_a_file_is_a_usage_error(monkeypatch):
-    """``stich board --variant sagotrick=off`` without a FILE served and changed nothing (uploads and the page's
-    deals keep their own flags): refused as ``--board`` without a file is, exit 2, before serving."""
+def test_board_variant_without_a_file_serves_the_pages_deals_and_uploads_under_it(monkeypatch):
+    """``stich board --variant sagotrick=off`` without a FILE was a usage error, as the flags reached the named files
+    alone. They reach the page's uploads and deals too now: the board serves, with the flags."""
     from typer.testing import CliRunner
 
     import uvicorn
 
     from solver.cli.main import app
 
-    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: object())
+    given: dict = {}
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: given.update(options) or object())
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
     result = CliRunner().invoke(app, ["board", "--variant", "sagotrick=off", "--no-open", "-p", "0"])
-    assert result.exit_code == 2 and result.stdout == ""
-    assert "--variant sets the flags of the FILEs' records: give the file" in result.stderr
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("http://127.0.0.1:") and given["variant"] == {"sagotrick": "off"}
     assert "Traceback" not in result.output
 
 

@@ -64,12 +64,18 @@ def driver(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server():
+    with serving([EXAMPLES / "zwanzigerrufen.tbn", EXAMPLES / "schafkopf.tbn", EXAMPLES / "kratzen.tbn"]) as address:
+        yield address
+
+
+@contextmanager
+def serving(files: list[Path], **options):
+    """The board of ``files`` served by uvicorn on a free port for the block: its address."""
     import uvicorn
 
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
-    app = create_app([EXAMPLES / "zwanzigerrufen.tbn", EXAMPLES / "schafkopf.tbn", EXAMPLES / "kratzen.tbn"],
-                     host="127.0.0.1", port=port, time_limit=60)
+    app = create_app(files, host="127.0.0.1", port=port, time_limit=60, **options)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
@@ -1282,7 +1288,7 @@ def test_the_graph_rings_the_cards_after_which_the_game_changed_hands(driver, se
     rings = driver.find_elements("css selector", "#graph .game-change")
     assert len(rings) == 1
     dot = driver.execute_script("return document.querySelector('#graph .dot[data-index=\"19\"] title').textContent")
-    assert dot.endswith("· game lost")
+    assert dot.startswith("card 19: ") and dot.endswith("; game lost")  # the tooltip is the point's name
     assert "game changed hands after card 19 (" in driver.find_element("id", "curve-note").text
     # the rings are read on the card points' 45, not on the dashed line (the score's 0): the note says which
     assert "(ringed; the game: 45 card points)" in driver.find_element("id", "curve-note").text
@@ -1659,3 +1665,114 @@ def test_a_phone_turned_sideways_seats_the_table_as_a_page_opened_sideways(drive
             driver.execute_script("return document.querySelectorAll('#table .card.legal').length") > 0  # values kept
     finally:
         restore_window(driver)
+
+
+def test_the_graphs_points_are_one_tab_stop_the_arrows_choose_and_enter_goes_there(driver, server):
+    """The keyboard review: the graph's dots, which a click returns to, were the mouse's alone. The graph is one tab
+    stop (its point of the position shown), the arrow keys and Home, End move along its points without moving the
+    table, Enter or space goes to the point focused, as a click does, the focus staying on it; each point is a
+    button named by its card, grade and value, with a visible focus ring, and Tab leaves the graph at once."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "zwanzigerrufen.tbn board 1", 24)
+    wait_for(lambda: driver.execute_script("return document.querySelectorAll('#graph .dot').length") == 25, "graph")
+    stops = driver.find_elements("css selector", '#graph .dot[tabindex="0"]')
+    assert [stop.get_attribute("data-index") for stop in stops] == ["24"]
+    assert stops[0].aria_role == "button" and stops[0].get_attribute("aria-current") == "step"
+    curve = driver.execute_script("return S.curve")
+    last = curve["cards"][-1]
+    assert stops[0].accessible_name.startswith(f"card 24: {last['card']} by seat {last['seat']}: {last['grade']}")
+    assert f"; {curve['curve'][24]} game units after it for seats 1+2" in stops[0].accessible_name
+    focused = "const n = document.activeElement; return n.matches('#graph .dot') ? Number(n.dataset.index) : n.id"
+    driver.find_element("id", "best").send_keys(Keys.TAB)  # the buttons, then the graph: one stop
+    assert driver.execute_script(focused) == 24
+    keys = ActionChains(driver)
+    keys.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT, Keys.ARROW_UP).perform()
+    assert driver.execute_script(focused) == 21
+    assert driver.execute_script("return S.cursor") == 24  # the arrows chose a point, the table stayed
+    ring = driver.execute_script("const s = getComputedStyle(document.activeElement); "
+                                 "return [s.outlineStyle, s.outlineWidth, s.opacity, "
+                                 "getComputedStyle(document.getElementById('graph')).boxShadow]")
+    assert ring[:3] == ["solid", "2px", "1"] and ring[3] != "none", ring  # a point after the cursor is dimmed, not it
+    keys.send_keys(Keys.HOME).perform()
+    assert driver.execute_script(focused) == 0
+    assert driver.switch_to.active_element.accessible_name == \
+        f"the start: {curve['curve'][0]} game units for seats 1+2"
+    keys.send_keys(*[Keys.ARROW_RIGHT] * 5).perform()
+    assert driver.execute_script(focused) == 5
+    keys.send_keys(Keys.ENTER).perform()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 5, "the table at card 5")
+    assert moves(driver) == curve_moves(driver)[:5]
+    assert driver.find_element("id", "announce").get_attribute("textContent").startswith("Seat ")
+    assert wait_for(lambda: driver.execute_script(focused) == 5 and driver.execute_script(
+        "return document.activeElement.getAttribute('aria-current')"), "the focus kept on point 5") == "step"
+    keys.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT, Keys.SPACE).perform()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 3, "the table at card 3")
+    keys.send_keys(Keys.END).perform()
+    assert driver.execute_script(focused) == 24 and driver.execute_script("return S.cursor") == 3
+    keys.send_keys(Keys.TAB).perform()  # one Tab past all of the points: the play list's card shown
+    assert driver.execute_script("return document.activeElement.matches('#play .move[tabindex=\"0\"]')")
+    keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert driver.execute_script(focused) == 24  # back at the point chosen, as the cards' stop is
+
+
+def curve_moves(driver) -> list[str]:
+    """The cards of the line the graph is drawn for."""
+    return driver.execute_script("return S.curve.cards.map((c) => c.card)")
+
+
+def test_the_status_region_says_the_result_never_thinking(driver, server):
+    """The keyboard review: "thinking…" sat in the status region, so a screen reader read it out at every card. It
+    is for the eye now (aria-hidden, outside the region), the region says it is busy with aria-busy, and what
+    it says after a move is the card values' result."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 7", 0)
+    assert driver.execute_script("const n = document.getElementById('thinking'); return n.getAttribute("
+                                 "'aria-hidden') === 'true' && !n.closest('[role=status], [aria-live], [role=alert]')")
+    driver.execute_script("""window.statusSaid = []; const status = document.getElementById('status');
+      new MutationObserver(() => statusSaid.push([status.textContent, status.getAttribute('aria-busy'),
+        !document.getElementById('thinking').hidden]))
+        .observe(status, { childList: true, subtree: true, characterData: true, attributes: true });""")
+    card = driver.find_element("css selector", '.seat.to-move .card.legal[tabindex="0"]')
+    card.send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a card played")
+    said = driver.execute_script("return statusSaid")
+    assert said and not any("thinking" in text for text, _, _ in said), said
+    assert ["true", True] in [[busy, shown] for _, busy, shown in said]  # busy while "thinking…" showed
+    status = driver.find_element("id", "status")
+    assert status.get_attribute("aria-busy") == "false"
+    assert status.get_attribute("textContent") == driver.find_element("id", "summary").get_attribute("textContent")
+    assert status.get_attribute("textContent").startswith("score: ")  # the card values' result
+
+
+def test_a_board_with_variant_flags_plays_a_pasted_deal_under_them_and_says_so(driver):
+    """The keyboard review: a board started with --variant played uploads and its own deals under the default rules,
+    and the page did not say which flags were in force. A pasted Kratzen record is played under the board's
+    must_undertrump=false (seat 3 may throw its G8), the contract panel says the flag and that it is the board's,
+    the board's flags of each game are listed, and the Deal form says a deal is dealt under them."""
+    record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+    with serving([], variant={"must_undertrump": "false"}) as address:
+        driver.get(address)  # no file: the page waits for a record
+        wait_for(lambda: driver.execute_script("return S.games.length > 0 && document.body.dataset.busy !== 'yes'"),
+                 "the page's start")
+        assert driver.find_element("id", "centre").text == "Open a .tbn file, paste a record or deal a new one."
+        driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", record)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.view.game") == "Kratzen", "the record")
+        driver.execute_script("goTo(0); S.moves = ['E9', 'HA']; goTo(2)")
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 2, "two cards in")
+        legal = driver.execute_script("return [...document.querySelectorAll('#seat-3 .card.legal')]"
+                                      ".map((n) => n.dataset.card)")
+        assert legal == ["H7", "G8"]
+        panel = driver.find_element("id", "contract").get_attribute("textContent")
+        assert "Variantmust_undertrump=false · must_undertrump=false (--variant)" in panel
+        assert driver.find_element("id", "board-variant").get_attribute("textContent").startswith(
+            "Kratzen must_undertrump=false · every deal of its game")
+        driver.execute_script("document.getElementById('deal-game').value = 'Kratzen'; fillDealForm()")
+        assert driver.find_element("id", "deal-help").get_attribute("textContent").endswith(
+            " · dealt under --variant must_undertrump=false")

@@ -63,12 +63,28 @@ def test_every_button_has_a_name_in_words(page):
 def test_the_page_says_its_language_and_announces_what_changes(page):
     attrs = {tag: a for tag, a in page.elements if tag in ("html", "svg")}
     assert attrs["html"]["lang"] == "en"
-    assert attrs["svg"]["role"] == "img" and attrs["svg"]["aria-label"] and attrs["svg"]["aria-describedby"]
+    # a group, not an image: an image's parts are hidden from a screen reader, and the graph's points are buttons
+    assert attrs["svg"]["role"] == "group" and attrs["svg"]["aria-label"] and attrs["svg"]["aria-describedby"]
     by_id = {a.get("id"): a for _, a in page.elements if a.get("id")}
     assert by_id["error"]["role"] == "alert"
     assert by_id["status"]["role"] == "status"  # the card values' line
+    assert by_id["status"]["aria-busy"] == "false"  # board.js sets it while the values are searched
     assert by_id["announce"]["aria-live"] == "polite"  # the card played and whose turn it is
     assert "keys" in by_id  # the keyboard's keys, said on the page
+
+
+def test_thinking_is_for_the_eye_not_said_by_the_status_region():
+    """The keyboard review: "thinking…" stood in the status region, so a screen reader said it at every card. It is
+    hidden from screen readers and outside every live region; the region is aria-busy while the engine works."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    thinking = re.search(r'<span id="thinking"[^>]*>', html)
+    assert thinking and 'aria-hidden="true"' in thinking.group(0)
+    status = re.search(r'<div id="status"[^>]*>(.*?)</div>', html, re.S)
+    assert status and "thinking" not in status.group(1) and 'id="summary"' in status.group(1)
+    live = re.findall(r'<(\w+)[^>]*(?:role="(?:status|alert)"|aria-live=)[^>]*>(.*?)</\1>', html, re.S)
+    assert len(live) == 3 and not any("thinking" in inside for _, inside in live)
+    script = (STATIC / "board.js").read_text(encoding="utf-8")
+    assert '$("status").setAttribute("aria-busy", String(busy.kinds.has("values")))' in script
 
 
 def _luminance(colour: str) -> float:
@@ -124,6 +140,8 @@ PAIRS = [
     ("a focused card's ring on the felt (blue was 1.8:1)", css_colour(".card.legal:focus-visible", "outline"), FELT, 3),
     ("a best card's outline on the felt", css_colour(".card.best", "outline"), FELT, 3),
     ("a focused play list card's ring", css_colour(".play li span.move:focus-visible", "outline"), WHITE, 3),
+    ("a focused point's ring in the graph", css_colour(".graph .dot:focus-visible", "outline"), GRAPH, 3),
+    ("the graph's frame while a point has the focus", css_colour(".graph:focus-within", "border-color"), GRAPH, 3),
     ("an inaccuracy's dot (was 1.9:1)", css_colour(".graph .dot.inaccuracy", "fill"), GRAPH, 3),
     ("a mistake's dot", css_colour(".graph .dot.mistake", "fill"), GRAPH, 3),
     ("a blunder's dot", css_colour(".graph .dot.blunder", "fill"), GRAPH, 3),

@@ -46,7 +46,8 @@ from ..api import solve
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
 from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_header, chosen_objective,
                       curve_document, decoded_text, file_name_for, graph_measure, named_file, new_deal,
-                      objective_seat, odds_document, pasted_bytes, saved_record, too_large_text, values_document, view)
+                      objective_seat, odds_document, pasted_bytes, saved_record, too_large_text, values_document,
+                      variant_by_game, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
 FIRST_SLICE = 1.0
@@ -360,7 +361,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     whether the address bound is one other machines reach (None: judged from ``host``; a name is as local as the
     address it was bound to, which the caller knows). A request body may hold ``max_body`` bytes and take
     ``body_seconds`` to arrive. ``variant`` (``--variant``) overrides the ``[Variant]`` tags of the records of
-    ``files``, flag by flag, as every command's ``--variant`` does; uploads and the page's deals keep their own."""
+    ``files``, flag by flag, as every command's ``--variant`` does; an upload's, a paste's and a deal's records of a
+    game it has flags of are played under them too, but a flag their own ``[Variant]`` sets keeps its value."""
     allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
@@ -416,7 +418,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         games = [{"name": game.name, "seats": list(game.seat_counts), "contracts": game.contract_help,
                   "examples": game.default_contracts(random.Random(0)), "has_pot": game.has_pot,
                   "declarer_title": game.declarer_title} for game in GAMES]
-        return JSONResponse({"files": listed, "open": opened, "games": games, "time_limit": searches.time_limit})
+        # the --variant flags in force, each game's: the page says them, and its uploads and deals are played so
+        return JSONResponse({"files": listed, "open": opened, "games": games, "time_limit": searches.time_limit,
+                             "variant": variant_by_game(variant or {})})
 
     async def load(request: Request) -> Response:
         """An uploaded .tbn file (multipart field ``file``) or pasted text (field ``text``): its records as boards."""
@@ -454,14 +458,14 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         if not text.strip():
             raise BoardError(empty)
         # 1,000 records parse in about 0.3 s: on a worker thread, so that the event loop answers others meanwhile
-        found, refused = await run_in_threadpool(boards.add_text_said, text, source)
+        found, refused = await run_in_threadpool(lambda: boards.add_text_said(text, source, defaults=variant))
         return JSONResponse({"boards": [b.summary() for b in found], "open": found[0].id, "refused": refused})
 
     async def deal(request: Request) -> Response:
         body = await _json_body(request)
         record = new_deal(body.get("game"), body.get("contract"), body.get("seed", 1), body.get("seats"),
-                          body.get("declarer", 1), body.get("pot"))
-        found = boards.add(record, f"{record.get('Game')} seed {record.get('Seed')}")
+                          body.get("declarer", 1), body.get("pot"), variant)
+        found = boards.add(record, f"{record.get('Game')} seed {record.get('Seed')}", defaults=variant)
         return JSONResponse({"boards": [found.summary()], "open": found.id})
 
     async def position(request: Request) -> Response:

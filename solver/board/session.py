@@ -31,7 +31,7 @@ from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import CommandVariantError, InvalidPositionError, StichError, is_whole_number, quoted
 from ..formats.tbn import Record, iter_records, read_records
 from ..games import get_game
-from ..games.base import Rules
+from ..games.base import Game, Rules
 from ..games.outcome import declarers_word
 from ..generate import MAX_SEED, SEED_RANGE, random_record
 from ..position import Position, position_from_record
@@ -121,6 +121,9 @@ class Board:
     start: Position
     record_play: tuple[int, ...]
     record: Record
+    #: Where the board's variant flags came from, where the board's ``--variant`` touched them: ``sagotrick=no
+    #: (--variant)``, or which of it and the record's own ``[Variant]`` won a flag they disagree on; else "".
+    variant_note: str = ""
 
     def position(self, moves: Sequence[object]) -> Position:
         """The position after ``moves`` (card tokens) from the start; a move the rules refuse is a BoardError
@@ -162,17 +165,26 @@ class Boards:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     #: The boards of each text opened (its source and digest): the same upload, paste or deal again is the same
     #: boards, so a page's list does not fill with copies. Only texts whose boards are all open are kept.
-    _texts: "OrderedDict[tuple[str, bytes], list[Board]]" = field(default_factory=OrderedDict)
+    _texts: "OrderedDict[tuple[str, bytes, str], list[Board]]" = field(default_factory=OrderedDict)
     #: The text each board of ``_texts`` was read from: forgetting the board forgets the text's entry.
-    _text_of: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    _text_of: dict[str, tuple[str, bytes, str]] = field(default_factory=dict)
     #: What is wrong with each text's records that are not boards, said again when the text is opened again.
-    _refused: dict[tuple[str, bytes], list[str]] = field(default_factory=dict)
+    _refused: dict[tuple[str, bytes, str], list[str]] = field(default_factory=dict)
 
-    def add(self, record: Record, label: str, variant: Mapping[str, object] | None = None) -> Board:
-        """``record`` as a board; ``variant`` (``stich board --variant``) over its ``[Variant]`` tag flag by flag,
-        kept in the board's record, so that a saved record says the flags it was played under."""
+    def add(self, record: Record, label: str, variant: Mapping[str, object] | None = None,
+            defaults: Mapping[str, object] | None = None) -> Board:
+        """``record`` as a board; ``variant`` (``stich board --variant`` for the files named with it) over its
+        ``[Variant]`` tag flag by flag, or ``defaults`` (the same flags for an upload, a paste or a deal) under it:
+        those of the record's game, each the record's own tag does not set. The flags are kept in the board's record,
+        so that a saved record says the flags it was played under."""
+        flags = dict(variant or {})
+        note = ""
+        if defaults:
+            flags, note = flags_under_record(record, defaults)
+        elif flags:
+            note = flags_note(record, flags, over=True)
         try:
-            position = position_from_record(record, variant=variant)
+            position = position_from_record(record, variant=flags or None)
         except StichError as error:
             raise BoardError(str(error)) from error  # its cause: a refused --variant is said once a game at start
         record = position.record or record  # a copy carrying the flags, when ``variant`` changed them
@@ -182,7 +194,7 @@ class Boards:
         unplayed.remove("Result")
         start = Position(position.game, rules, rules.start(), (), unplayed)
         with self._lock:
-            board = Board(f"b{next(self._ids)}", label, start, position.played, record)
+            board = Board(f"b{next(self._ids)}", label, start, position.played, record, note)
             self.boards[board.id] = board
             while len(self.boards) > MAX_BOARDS:
                 self._forget(self.boards.popitem(last=False)[0])
@@ -218,14 +230,16 @@ class Boards:
 
     def add_text_said(self, text: str, source: str, variant: Mapping[str, object] | None = None,
                       variant_refused: Callable[[CommandVariantError], object] | None = None,
-                      ) -> tuple[list[Board], list[str]]:
+                      defaults: Mapping[str, object] | None = None) -> tuple[list[Board], list[str]]:
         """Every record of a .tbn text as a board, and what is wrong with each record that is not one (file, line,
         column: one bad record does not keep the others off the table, as on the command line). A text without a
         good record is a BoardError with the first of them. The same text from the same source again gives the
         same boards while they are all open. ``variant``: flags over every record's, as :meth:`add` takes them;
         ``variant_refused``, given, takes each record's refusal of them instead of the list (the same for every
-        record of a game, which ``stich board`` says once a game)."""
-        key = (source, hashlib.sha256(text.encode()).digest())
+        record of a game, which ``stich board`` says once a game); ``defaults``: flags under every record's, of its
+        game alone (an upload's), as :meth:`add` takes them."""
+        # the flags' way is part of the key: a named file's text uploaded again under its name has its own boards
+        key = (source, hashlib.sha256(text.encode()).digest(), "under" if defaults else "over" if variant else "")
         with self._lock:
             known = self._texts.get(key)
             if known is not None and all(board.id in self.boards for board in known):
@@ -246,7 +260,7 @@ class Boards:
                 refused.append(str(item))
                 continue
             try:
-                found.append(self.add(item, record_label(item, source, number), variant))
+                found.append(self.add(item, record_label(item, source, number), variant, defaults))
             except BoardError as error:
                 if variant_refused is not None and isinstance(error.__cause__, CommandVariantError):
                     variant_refused(error.__cause__)
@@ -335,9 +349,11 @@ def record_label(record: Record, source: str, number: int) -> str:
 
 
 def new_deal(game: object, contract: object, seed: object, seats: object = None, declarer: object = 1,
-             pot: object = None) -> Record:
+             pot: object = None, variant: Mapping[str, object] | None = None) -> Record:
     """A seeded random whole deal as a record (``stich deal``'s), each argument checked with a clear message; in a
-    game paid from a pot (Kratzen) ``pot`` is its ``[Pot]`` tag, so that the table shows and scores it."""
+    game paid from a pot (Kratzen) ``pot`` is its ``[Pot]`` tag, so that the table shows and scores it. ``variant``:
+    the board's ``--variant`` flags, those of the game bid under and written as its ``[Variant]``, as ``stich deal
+    --variant`` does."""
     if not isinstance(game, str) or not game.strip():
         raise BoardError("choose a game")
     try:
@@ -362,7 +378,8 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
             raise BoardError(f"{game_class.name} is not paid from a pot: leave the pot empty")
         if pot not in (None, "") and (chips is None or not 0 <= chips <= MAX_POT):
             raise BoardError(f"the pot is a whole number of chips from 0 to {MAX_POT:,}, not {quoted(pot)}")
-        record = random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count)
+        record = random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count,
+                               variant=game_flags(game_class, variant or {}))
         if chips is not None:
             record.set("Pot", str(chips))
         return record
@@ -370,6 +387,72 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
         raise
     except StichError as error:
         raise BoardError(str(error)) from None
+
+
+def game_flags(game: type[Game], variant: Mapping[str, object]) -> dict[str, object]:
+    """The flags of ``variant`` that ``game`` has (a board's ``--variant`` may name several games' flags)."""
+    return {name: value for name, value in variant.items() if str(name).strip().lower() in game.flags}
+
+
+def variant_by_game(variant: Mapping[str, object]) -> dict[str, str]:
+    """Each game's share of a board's ``--variant`` flags as ``[Variant]`` text, for the games it has flags of."""
+    from ..games import GAMES
+
+    shares = {game.name: game_flags(game, variant) for game in GAMES}
+    return {name: ", ".join(f"{flag}={value}" for flag, value in flags.items()) for name, flags in shares.items()
+            if flags}
+
+
+def _record_flags(record: Record) -> tuple[type[Game], dict[str, str]] | None:
+    """The record's game and the flags its ``[Variant]`` tag sets; None where either does not read (the record's
+    position then says what is wrong, pointed at the tag)."""
+    from ..variant import Variant
+
+    try:
+        game = get_game(record.get("Game") or "")
+        tag = record.tag("Variant")
+        return game, Variant.parse_pairs(tag.value) if tag is not None else {}
+    except StichError:
+        return None
+
+
+def _same_value(game: type[Game], name: str, one: object, other: object) -> bool:
+    """Whether two values of a flag mean the same (``no`` and ``false``), as the game reads them."""
+    try:
+        return bool(game.variant({name: one})[name] == game.variant({name: other})[name])
+    except StichError:
+        return False
+
+
+def flags_note(record: Record, flags: Mapping[str, object], over: bool) -> str:
+    """What the page says of a board's variant flags the board's ``--variant`` touched: those in force by it, and a
+    flag on which it and the record's own tag disagree, with the one that won (``over``: the board's, for the files
+    named with it; else the record's)."""
+    read = _record_flags(record)
+    if read is None:
+        return ""
+    game, own = read
+    said = []
+    for name, value in flags.items():
+        key = str(name).strip().lower()
+        if key in own and not _same_value(game, key, own[key], value):
+            said.append(f"--variant {key}={value} over the record's {key}={own[key]}" if over
+                        else f"the record's own {key}={own[key]} over --variant {key}={value}")
+        else:
+            said.append(f"{key}={value} (--variant)")
+    return "; ".join(said)
+
+
+def flags_under_record(record: Record, defaults: Mapping[str, object]) -> tuple[dict[str, object], str]:
+    """The board's ``--variant`` flags for an upload's, a paste's or a deal's record: those of its game that its own
+    ``[Variant]`` tag does not set (the record's own win), and the note :func:`flags_note` makes of them."""
+    read = _record_flags(record)
+    if read is None:
+        return {}, ""
+    game, own = read
+    mine = game_flags(game, defaults)
+    under = {name: value for name, value in mine.items() if str(name).strip().lower() not in own}
+    return under, flags_note(record, mine, over=False)
 
 
 def _whole(value: object) -> int | None:
@@ -522,6 +605,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "partner_public": partner_public(position), "called": called_card(position),
         "declaring_side": _side_text(declaring), "per_seat": per_seat,
         "announcements": record.get("Announcements") or "", "variant": rules.variant.text(),
+        "variant_note": board.variant_note,
         "event": record.get("Event") or "",
         "hands": hands, "trick": trick, "history": history, "sides": sides,
         "to_move": None if state.is_over else state.to_move + 1, "is_over": state.is_over,

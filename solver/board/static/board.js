@@ -7,6 +7,8 @@ const S = {
   board: null, moves: [], cursor: 0, objective: null, mode: "dd",
   view: null, values: null, curve: null, curveKey: null, curveWidth: null, tableWidth: null, games: [],
   requests: {},  // kind -> AbortController of the request in flight
+  graphDot: null,  // the graph's point the arrow keys chose (its one tab stop)
+  boardVariant: {},  // the board's --variant flags, by game (/api/start)
 };
 const $ = (id) => document.getElementById(id);
 
@@ -28,9 +30,14 @@ function showError(message) {
   box.hidden = !message;
 }
 
+// "thinking…" is for the eye (aria-hidden, outside the status region): a screen reader heard it at every card. The
+// regions being filled say so with aria-busy instead, which holds their news until the result is in.
 function busy(kind, on) {
   if (on) busy.kinds.add(kind); else busy.kinds.delete(kind);
   $("thinking").hidden = busy.kinds.size === 0;
+  $("status").setAttribute("aria-busy", String(busy.kinds.has("values")));
+  $("odds").setAttribute("aria-busy", String(busy.kinds.has("odds")));
+  $("graph").setAttribute("aria-busy", String(busy.kinds.has("curve")));
   document.body.dataset.busy = busy.kinds.size ? "yes" : "no";
 }
 busy.kinds = new Set();
@@ -352,7 +359,19 @@ function renderContract() {
   if (view.called) facts.push(["Called", view.called.spoken]);
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
-  if (view.variant) facts.push(["Variant", view.variant]);
+  // the flags this deal is played under, and where the board's --variant touched them, which won (an upload's own
+  // [Variant] over it, it over a named file's)
+  if (view.variant || view.variant_note) {
+    facts.push(["Variant", el("span", {}, view.variant || "the rules' defaults",
+      view.variant_note ? el("span", { class: "hint", id: "variant-note" }, ` · ${view.variant_note}`) : "")]);
+  }
+  // the board's own --variant, each game's: every deal of that game it serves is played so
+  const boardFlags = Object.entries(S.boardVariant).map(([game, flags]) => `${game} ${flags}`).join("; ");
+  if (boardFlags) {
+    facts.push(["Board's --variant", el("span", { id: "board-variant" }, boardFlags,
+      el("span", { class: "hint" }, " · every deal of its game, uploads and deals too; an upload's own [Variant] " +
+        "keeps a flag it sets"))]);
+  }
   if (view.pot && !view.pot.start) facts.push(["Pot", POT_NONE]);
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
@@ -623,6 +642,7 @@ const SD_NO_GRAPH = "The graph and the grades are double dummy (they know every 
 function renderCurve() {
   const svg = $("graph");
   const curve = S.curve;
+  const focused = svg.contains(document.activeElement);  // a point of it had the focus: the new one takes it
   svg.replaceChildren();
   const note = $("curve-note");
   // every point of the graph, the one of the position shown too, and every grade is double dummy: they know the
@@ -682,26 +702,40 @@ function renderCurve() {
   svg.append(make("polyline", { class: "line", points: points.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
   // the cards after which the game (Kratzen: the attacker's target) changed hands, ringed, as the post-mortem names them
   const changed = {};
+  const whose = seatsText(curve.declaring_side.join("+"));
   for (const change of curve.game_changes || []) {
     changed[change.number] = `${curve.game} ${change.won ? (target ? "made" : "won") : (target ? "missed" : "lost")}`;
   }
   points.forEach((value, index) => {
     if (changed[index]) svg.append(make("circle", { class: "game-change", cx: x(index), cy: y(value), r: 9 }));
   });
+  // the dots are one tab stop (a roving tabindex): the point the arrow keys last chose while the graph has the focus,
+  // else the position shown; drawn again, the graph keeps the focus it had
+  const stop = Math.min(focused && S.graphDot !== null ? S.graphDot : S.cursor, points.length - 1);
+  const valueUnit = scored ? S.view.score_unit : UNITS[curve.measure] ?? curve.measure;
   points.forEach((value, index) => {
     const card = index ? curve.cards[index - 1] : null;
+    // what the dot is, in words: the card, its grade and the value after it, its name and tooltip both (its <title>:
+    // an aria-label beside it made the same words its description too, read twice)
+    const said = (card ? `card ${index}: ${describeGrade(card)}; ${value} ${valueUnit} after it`
+      : `the start: ${value} ${valueUnit}`) + ` for ${whose}` + (changed[index] ? `; ${changed[index]}` : "") +
+      (index > S.cursor ? "; not yet played" : "");
     const dot = make("circle", { class: `dot ${card ? card.grade : ""} ${index === S.cursor ? "current" : ""} ${index > S.cursor ? "after" : ""}`,
-      cx: x(index), cy: y(value), r: card ? DOT_SIZES[card.grade] ?? 5 : 3.2, "data-index": index });
+      cx: x(index), cy: y(value), r: card ? DOT_SIZES[card.grade] ?? 5 : 3.2, "data-index": index,
+      role: "button", tabindex: index === stop ? "0" : "-1" });
+    if (index === S.cursor) dot.setAttribute("aria-current", "step");
     const title = make("title", {});
-    title.textContent = card ? `${index}. ${describeGrade(card)} · ${value} after` + (changed[index] ? ` · ${changed[index]}` : "")
-      : `start: ${value}`;
+    title.textContent = said;
     dot.append(title);
     dot.addEventListener("click", () => goTo(index));
+    dot.addEventListener("mousedown", leaveFocus);  // a click leaves the arrows to the play, as on the play list
+    dot.addEventListener("focus", () => { S.graphDot = index; });
     svg.append(dot);
   });
+  S.graphDot = stop;
+  if (focused) svg.querySelector('.dot[tabindex="0"]')?.focus();
   const mistakes = curve.cards.filter((c) => c.grade !== "ok");
   const turns = Object.keys(changed).map(Number).map((i) => `${i} (${curve.cards[i - 1].card}: ${changed[i]})`);
-  const whose = seatsText(curve.declaring_side.join("+"));
   const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
   note.textContent = `${measure} of ${whose} under best play from each point; ` +
     (mistakes.length ? `${plural(mistakes.length, "card")} cost something (coloured and larger by grade; in the` +
@@ -712,6 +746,20 @@ function renderCurve() {
       (curve.points_winning ? `; the ${curve.points_winning.name}: ${curve.points_winning.value} card points)` : ")")
       : "") +
     (winning ? `; dashed: ${wonAt}` : "");
+}
+
+// The arrow keys among the graph's points (the one tab stop moves with the focus), Home and End to the first and last;
+// Enter or space goes to the focused point (the keydown handler in start), as a click does.
+function graphKeys(dot, key) {
+  if (!(key in CARD_STEPS) && key !== "Home" && key !== "End") return false;
+  const dots = [...$("graph").querySelectorAll(".dot")];
+  const at = dots.indexOf(dot);
+  const to = key === "Home" ? 0 : key === "End" ? dots.length - 1
+    : Math.max(0, Math.min(at + CARD_STEPS[key], dots.length - 1));  // a line: it stops at its ends
+  dot.setAttribute("tabindex", "-1");
+  dots[to].setAttribute("tabindex", "0");
+  dots[to].focus();
+  return true;
 }
 
 // --- single dummy ---------------------------------------------------------------------------------------------------
@@ -922,7 +970,8 @@ async function save() {
 function fillDealForm() {
   const game = S.games.find((g) => g.name === $("deal-game").value) || S.games[0];
   $("deal-seats").replaceChildren(...game.seats.map((n) => el("option", { value: n }, String(n))));
-  $("deal-help").textContent = `Contracts: ${game.contracts}`;
+  const flags = S.boardVariant[game.name];  // a deal is bid and played under the board's --variant, as stich deal's
+  $("deal-help").textContent = `Contracts: ${game.contracts}` + (flags ? ` · dealt under --variant ${flags}` : "");
   $("deal-declarer-title").textContent = capital(game.declarer_title);  // Kratzen's attacker
   $("deal-pot-field").hidden = !game.has_pot;
   fitDeclarer();
@@ -995,6 +1044,9 @@ async function start() {
       return;
     }
     if (card && cardKeys(card, e.key)) { e.preventDefault(); return; }  // on a card the arrows choose among the cards
+    const dot = e.target.closest("#graph .dot");  // a point of the graph: Enter goes there, the arrows choose one
+    if (dot && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); goTo(Number(dot.dataset.index)); return; }
+    if (dot && graphKeys(dot, e.key)) { e.preventDefault(); return; }
     const step = e.target.closest("#play .move");
     if (step && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); goTo(Number(step.dataset.move)); return; }
     const trick = { ArrowUp: -1, ArrowDown: 1 }[e.key];  // in the play list, its lines: a trick back or on
@@ -1008,6 +1060,7 @@ async function start() {
   let begin;
   try { begin = await ask("start", "/api/start"); } catch (error) { showError(error.message); return; }
   S.games = begin.games;
+  S.boardVariant = begin.variant || {};
   $("deal-game").replaceChildren(...S.games.map((g) => el("option", { value: g.name }, g.name)));
   fillDealForm();
   const problems = [];
