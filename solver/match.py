@@ -409,28 +409,43 @@ class BotError(StichError):
     message names the bot, its seat, the board (and rotation) and the deal's card with its trick, and the bot's
     exception's type and message, where a bot's author looks for it. ``bot_exception`` is the exception the bot
     raised (None for an illegal card), and the ``__cause__`` too: in this process with its traceback; from a match's
-    worker process without one (the exception as it came back pickled; None where it does not pickle), since what
-    the pool attached there was the worker's traceback as text. ``result`` is the match so far
+    worker process without one (the exception as it came back pickled; None where the parent cannot rebuild it),
+    since what the pool attached there was the worker's traceback as text, which is ``worker_traceback`` (None in
+    this process). ``result`` is the match so far
     (the boards played whole before the failure, ``stopped`` "error"), set by :func:`play_match`, so a bot that
     fails on board 40 does not lose the 39 before it (a checkpoint keeps them too)."""
 
     result: "MatchResult | None" = None
     bot_exception: "Exception | None" = None
+    worker_traceback: str | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled back from a worker with the bot's exception where that survives the trip (one whose class takes
-        other arguments than it keeps would fail to unpickle in the parent, and the pool would take the worker for
-        dead), else without it: the message says it anyway."""
+        """Pickled back from a worker with the bot's exception pickled on its own, so that a class the parent cannot
+        rebuild (one that takes other arguments than it keeps, or lives in a module only the worker imported) costs
+        only ``bot_exception`` (None), never the unpickling of the error itself, which the pool would take for a dead
+        worker: the message says the exception's type and text anyway."""
         state = dict(self.__dict__)
         try:
-            pickle.loads(pickle.dumps(state.get("bot_exception")))
+            state["bot_exception"] = pickle.dumps(state.get("bot_exception"))
         except Exception:  # noqa: BLE001 - any failure of the bot's own class to pickle: left out
             state["bot_exception"] = None
         return type(self), self.args, state
 
+    def __setstate__(self, state: dict[str, Any] | None) -> None:
+        state = dict(state or {})
+        pickled = state.pop("bot_exception", None)
+        self.__dict__.update(state)
+        try:
+            self.bot_exception = pickle.loads(pickled) if pickled is not None else None
+        except Exception:  # noqa: BLE001 - the bot's class cannot be rebuilt here (see __reduce__)
+            self.bot_exception = None
+
     def without_remote_traceback(self) -> "BotError":
         """This error as a match's worker sent it: its cause the bot's exception, with no traceback (the worker's
-        traceback, as text, was what the pool made the cause)."""
+        traceback, as text, was what the pool made the cause; it is kept as ``worker_traceback`` for the bot's
+        author, who looks there for the file and line)."""
+        if self.__cause__ is not None and self.__cause__ is not self.bot_exception:
+            self.worker_traceback = str(self.__cause__)
         self.__cause__ = self.bot_exception
         self.__suppress_context__ = True
         return self

@@ -92,7 +92,7 @@ def test_bots_playing_for_the_score_make_no_points_engine(monkeypatch):
 def test_a_tiny_budget_a_card_decides_on_fewer_samples_than_asked(plays_for):
     """A bot's budget a card (``time_limit``) stops the sampling once spent, after at least one sample, and the card
     is chosen on the samples done: a legal card, and ``last_samples`` (each card's estimate too) says how many, fewer
-    than the 10,000 asked (this test asserted the seconds it took; it counts the samples instead)."""
+    than the 10,000 asked (counted, not timed: the machine is shared)."""
     position = _start("zwanzigerrufen", "Normal", board=3)
     bot = SamplingBot(samples=10_000, seed=1, time_limit=0.01, plays_for=plays_for)
     assert bot.last_samples == 0  # no choice yet
@@ -300,10 +300,46 @@ def test_a_bot_that_fails_in_a_worker_is_said_without_the_worker_s_traceback(two
     assert shown.count("Traceback (most recent call last)") == 1  # the BotError's own, in this process
     assert "RemoteTraceback" not in shown and 'raise KeyError("this hand")' not in shown
     assert shown.startswith("KeyError: 'this hand'\n\nThe above exception was the direct cause")
+    assert one.worker_traceback is None and 'raise KeyError("this hand")' in two.worker_traceback
     odd = failing(_FailsWithItsOwnError(), 2)
     assert str(odd) == "board 1, rotation 0, card 1 (trick 1): bot odd at seat 1 failed: _TwoPartError: SA is missing"
     assert odd.__cause__ is None and odd.bot_exception is None and odd.result.deals_played == 0
     assert "Traceback" not in "".join(traceback.format_exception_only(odd))
+
+
+class _FailsWithAWorkersOwnClass:
+    """Raises an exception whose class lives in a module only the worker imports (a plugin of the bot's)."""
+
+    name = "late"
+
+    def __init__(self, folder: str, module: str) -> None:
+        self.folder, self.module = folder, module
+
+    def choose(self, position):
+        import importlib
+        import sys
+        sys.path.insert(0, self.folder)
+        raise importlib.import_module(self.module).PluginError("from a plugin")
+
+
+def test_a_bot_exception_the_parent_cannot_rebuild_still_ends_the_match_with_the_bot_error(tmp_path,
+                                                                                          two_worker_cores):
+    """The bot's exception is pickled on its own inside the BotError: where the parent cannot import its class,
+    the match still ends with the BotError saying it (bot_exception None), not with the pool taking the worker for
+    dead ("a job killed its worker process twice"), as when the exception travelled inside the error's state."""
+    import sys
+
+    from solver.match import BotError
+
+    module = f"stich_plugin_{tmp_path.name}".replace("-", "_")
+    (tmp_path / f"{module}.py").write_text("class PluginError(Exception):\n    pass\n")
+    with pytest.raises(BotError) as failed:
+        play_match("kratzen", [_FailsWithAWorkersOwnClass(str(tmp_path), module), RandomBot(seed=2),
+                               RandomBot(seed=3)], boards=3, seed=5, pot=6, workers=2)
+    assert module not in sys.modules
+    assert str(failed.value).endswith("bot late at seat 1 failed: PluginError: from a plugin")
+    assert failed.value.bot_exception is None and failed.value.__cause__ is None
+    assert "PluginError" in failed.value.worker_traceback
 
 
 def test_a_bot_that_fails_is_named_with_its_board_and_card_and_the_boards_before_are_kept(tmp_path):

@@ -194,9 +194,9 @@ def test_a_local_pool_s_workers_hold_their_cores_from_this_process_s_questions(m
 
 
 def test_a_pool_with_fewer_jobs_than_workers_starts_and_reserves_one_worker_a_job(monkeypatch) -> None:
-    """A match of 1 board on ``-j 2`` (or a batch of fewer chunks than workers) started every worker asked for and
-    held all their cores in this process's budget, so its own questions got no helpers on cores no worker used: a
-    pool starts ``min(workers, jobs)`` workers and reserves their cores only; with no job, none."""
+    """A pool with fewer jobs than workers (a match resumed with fewer boards left than workers, a sampling run of
+    few chunks) would hold cores no worker uses in this process's budget, and its own questions would get no helpers
+    there: a pool starts ``min(workers, jobs)`` workers and reserves their cores only; with no job, none."""
     monkeypatch.setattr(engine, "usable_cores", lambda: 4)
     made: list[int] = []
     make = workers.process_pool

@@ -45,14 +45,22 @@ def test_the_audit_sees_the_source():
 #: checkpoint or board request reaches it (test_a_bot_of_one_s_own_is_loaded_only_from_the_command_line).
 IMPORTS_OF_ONE_S_OWN_CODE = {"solver/bots.py": "module = importlib.import_module(module_name)"}
 
+#: The one unpickling spelled out: a bot's exception inside a match's BotError, pickled on its own by
+#: ``BotError.__reduce__`` in the match's own worker process and carried back by the pool's own pickling (so that a
+#: class the parent cannot rebuild costs only that exception). No file, checkpoint or request reaches it.
+UNPICKLING_OF_ONE_S_OWN_WORKERS = {
+    "solver/match.py": "self.bot_exception = pickle.loads(pickled) if pickled is not None else None"}
+
+ALLOWED = {path: {line} for table in (IMPORTS_OF_ONE_S_OWN_CODE, UNPICKLING_OF_ONE_S_OWN_WORKERS)
+           for path, line in table.items()}
+
 
 def test_no_eval_exec_or_unpickling_in_the_source():
     hits = []
     for path in SOURCES:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             code = line.split("#", 1)[0]
-            if FORBIDDEN.search(code) and IMPORTS_OF_ONE_S_OWN_CODE.get(path.relative_to(ROOT).as_posix()) != \
-                    code.strip():
+            if FORBIDDEN.search(code) and code.strip() not in ALLOWED.get(path.relative_to(ROOT).as_posix(), ()):
                 hits.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert hits == []
 
