@@ -28,6 +28,9 @@ back, in the order jobs finish. What every runner keeps (docs/batch.md):
 from __future__ import annotations
 
 import ctypes
+import importlib.abc
+import importlib.machinery
+import importlib.util
 import logging
 import multiprocessing
 import os
@@ -280,13 +283,66 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
+#: Where a module of one's own was loaded from: its file (None for a namespace package) and, for a package, its folders.
+ModuleOrigin = tuple[str | None, list[str] | None]
+#: The modules of one's own code (a bot's, :func:`solver.bots.load_bot`) that this process's pool workers import from
+#: the very files this process did, by name: see :func:`load_in_workers`.
+_own_modules: dict[str, ModuleOrigin] = {}
+
+
+def load_in_workers(module_name: str) -> None:
+    """Have the local pool workers started from now on import the module ``module_name`` (and the packages it is in)
+    from the files this process imported them from. A bot is pickled by its module's name, and a worker started fresh (``spawn``,
+    ``forkserver``) imports that name on its own: its ``sys.path`` is not the one the module was found on (the current
+    directory, first only for that import), so an installed module of the same name would be imported instead, and
+    putting the directory on the workers' path would let a ``solver.py`` there replace stich itself. A module with no
+    file of its own (built in, or in a zip archive) is left to the workers' own import."""
+    parts = module_name.split(".")
+    for depth in range(1, len(parts) + 1):
+        name = ".".join(parts[:depth])
+        loaded = sys.modules.get(name)
+        spec = getattr(loaded, "__spec__", None)
+        if spec is None:
+            continue
+        folders = list(spec.submodule_search_locations) if spec.submodule_search_locations is not None else None
+        if spec.has_location and spec.origin and os.path.isfile(spec.origin):  # not a file in a zip: found by path
+            _own_modules[name] = (spec.origin, folders)
+        elif folders:  # a namespace package: its folders, as this process found them
+            _own_modules[name] = (None, folders)
+
+
+class OwnModuleFinder(importlib.abc.MetaPathFinder):
+    """The first finder of a pool worker's imports: the modules of one's own code (:func:`load_in_workers`) from the
+    files the parent loaded them from, whatever the worker's ``sys.path`` would find under their names; any other
+    name is left to the usual finders."""
+
+    def __init__(self, modules: dict[str, ModuleOrigin]) -> None:
+        self.modules = modules
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        origin, folders = self.modules.get(name, (None, None))
+        if origin is None and not folders:
+            return None
+        if origin is None:
+            spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+            spec.submodule_search_locations = list(folders or ())
+            return spec
+        return importlib.util.spec_from_file_location(name, origin, submodule_search_locations=folders)
+
+
 def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int | None = POOL_ENGINE_THREADS,
-                table_mb: int | None = None, stop_flag: Any | None = None) -> None:
+                table_mb: int | None = None, stop_flag: Any | None = None,
+                own_modules: dict[str, ModuleOrigin] | None = None) -> None:
     """Worker setup, the one place a worker's settings arrive: Ctrl-C is the parent's business (it stops the pool),
     the worker must not outlive a parent killed without a chance to stop it, its table is ``table_mb`` (None: the
     default), under a memory limit its address space is capped and its table sized to fit, its engines search
-    with ``engine_threads`` threads, and ``stop_flag`` is the run's stop (:func:`worker_stop`)."""
+    with ``engine_threads`` threads, ``stop_flag`` is the run's stop (:func:`worker_stop`), and ``own_modules``
+    (:func:`load_in_workers`), imported as the jobs (the bots in them) are unpickled, come from the parent's files."""
     global _worker_tt_megabytes, _worker_engine_threads, _worker_stop, _worker_memory_mb
+    if own_modules:
+        _own_modules.update(own_modules)
+        if not any(isinstance(finder, OwnModuleFinder) for finder in sys.meta_path):
+            sys.meta_path.insert(0, OwnModuleFinder(_own_modules))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker inherits the command's SIGTERM handler, which would let it outlive the pool's terminate()
     # while it is blocked writing a large result into a full pipe (the run then never exits).
@@ -319,7 +375,8 @@ def process_pool(workers: int, memory_mb: int | None = None, table_mb: int | Non
     """A process pool whose workers ignore SIGINT, exit with their parent, keep within ``memory_mb``, make tables of
     ``table_mb`` and see ``stop_flag`` (a :class:`StopFlag` of :func:`pool_context`'s) as :func:`worker_stop`."""
     return ProcessPoolExecutor(max_workers=workers, initializer=init_worker,
-                               initargs=(os.getpid(), memory_mb, POOL_ENGINE_THREADS, table_mb, stop_flag),
+                               initargs=(os.getpid(), memory_mb, POOL_ENGINE_THREADS, table_mb, stop_flag,
+                                         dict(_own_modules)),
                                mp_context=pool_context(memory_mb))
 
 
