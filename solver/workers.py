@@ -292,11 +292,11 @@ _own_modules: dict[str, ModuleOrigin] = {}
 
 def load_in_workers(module_name: str) -> None:
     """Have the local pool workers started from now on import the module ``module_name`` (and the packages it is in)
-    from the files this process imported them from. A bot is pickled by its module's name, and a worker started fresh (``spawn``,
-    ``forkserver``) imports that name on its own: its ``sys.path`` is not the one the module was found on (the current
-    directory, first only for that import), so an installed module of the same name would be imported instead, and
-    putting the directory on the workers' path would let a ``solver.py`` there replace stich itself. A module with no
-    file of its own (built in, or in a zip archive) is left to the workers' own import."""
+    from the files this process imported them from. A bot is pickled by its module's name, and a worker started
+    fresh (``spawn``, ``forkserver``) imports that name on its own: its ``sys.path`` is not the one the module was
+    found on (the current directory, first only for that import), so an installed module of the same name would be
+    imported instead, and putting the directory on the workers' path would let a ``solver.py`` there replace stich
+    itself. A module with no file of its own (built in, or in a zip archive) is left to the workers' own import."""
     parts = module_name.split(".")
     for depth in range(1, len(parts) + 1):
         name = ".".join(parts[:depth])
