@@ -812,8 +812,15 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
     """The scheduler's worker threads, once it has a worker: Dask waits for ever for one (at the start, and mid-run
     on the unfinished tasks when every worker left), so the run says that it waits, waits ``seconds``
     (``--worker-wait``; 0 gives up at once, which Dask's own wait reads as no timeout), then gives up with a
-    StichError. ``in_flight``: mid-run, the tasks unfinished (their results handed on so far are kept)."""
-    threads = sum(client.nthreads().values())
+    StichError. ``in_flight``: mid-run, the tasks unfinished (their results handed on so far are kept). At the
+    start, a scheduler that goes away (Dask gives up reconnecting after its connect timeout, 30 s by default) is said
+    as such, not as a wait for workers given up; mid-run its error is the run's own (:func:`run_dask`)."""
+    try:
+        threads = sum(client.nthreads().values())
+    except OSError as error:
+        if in_flight is not None:
+            raise
+        raise _scheduler_went_away(scheduler, error) from None
     if threads:
         return threads
     if in_flight is not None:  # a worker restarted by its nanny is gone from the scheduler for a moment: not left
@@ -827,19 +834,27 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
             notify(f"waiting for a Dask worker to join the scheduler at {scheduler} (giving up after {seconds:g} s: "
                    "--worker-wait)" if in_flight is None else f"every Dask worker left the scheduler at "
                    f"{scheduler}: waiting for one to join (giving up after {seconds:g} s: --worker-wait)")
-        # mid-run, a scheduler that failed is the run's own error (run_dask), not a wait given up
-        gave_up = (TimeoutError, OSError) if in_flight is None else TimeoutError
         try:
             client.wait_for_workers(1, timeout=seconds)
             return sum(client.nthreads().values())
-        except gave_up:
+        except TimeoutError:  # Dask's WorkerStartTimeoutError: the wait given up
             pass
+        except OSError as error:  # the scheduler gone (a TimeoutError is an OSError too: caught above)
+            if in_flight is not None:
+                raise
+            raise _scheduler_went_away(scheduler, error) from None
     if in_flight is None:
         raise StichError(f"no Dask worker joined the scheduler at {scheduler} in {seconds:g} s; start workers with "
                          f"'dask worker {scheduler}', or wait longer with --worker-wait SECONDS") from None
     raise StichError(f"every Dask worker left the scheduler at {scheduler} and none joined in {seconds:g} s, "
                      f"with {in_flight:,} task{'' if in_flight == 1 else 's'} unfinished: every result handed on "
                      f"so far is kept; start workers ('dask worker {scheduler}') and rerun to resume") from None
+
+
+def _scheduler_went_away(scheduler: str, error: OSError) -> StichError:
+    """What a run says of a scheduler that went away before its jobs were sent: that, with Dask's words for it."""
+    return StichError(f"the Dask scheduler at {scheduler} went away before the run sent it a job "
+                      f"({type(error).__name__}: {_one_line(error)}); start it again ('dask scheduler') and rerun")
 
 
 #: How long a running cluster may show no worker before the run says every worker left: a nanny restarts a killed
