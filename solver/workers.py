@@ -12,7 +12,8 @@ back, in the order jobs finish. What every runner keeps (docs/batch.md):
   submitted again; a job in flight at two breaks runs alone, and one that dies alone twice is the workload's to
   report (``failed``). Workers ignore SIGINT (stopping is the parent's business), take the default SIGTERM, exit
   when their parent dies (a driver killed with -9 cannot shut its pool down) and, under ``memory_mb``, are started
-  fresh with their address space capped and their table sized to fit.
+  fresh with their address space capped and their table sized to fit. A bot's module (:func:`load_in_workers`) is
+  imported in them from the file the parent imported it from, their ``sys.path`` left alone.
 * **Dask** (:func:`run_dask`, ``scheduler="tcp://host:port"``) runs the same jobs on a cluster: about 4 a worker
   thread in flight, finished futures gathered in batches and released once handed on; a worker that dies is
   restarted by its nanny and its jobs run again elsewhere. A run with no worker on the scheduler says that it waits
