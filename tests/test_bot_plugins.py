@@ -247,6 +247,24 @@ def test_workers_play_the_bots_module_the_parent_loaded_not_an_installed_one_of_
     assert one["deals"][0]["bots"] == ["local", "random", "random", "random"]
 
 
+@pytest.mark.parametrize("package, init", [("iniconfig", True), ("nsbots", False)])
+def test_workers_take_a_bots_package_from_the_folder_the_parent_did(tmp_path, editable_env, package, init):
+    """A bot in a package's module: the package (named as an installed one, or a namespace package, which has no
+    file) is the parent's in spawned workers too, and its module beside."""
+    (tmp_path / package).mkdir()
+    if init:
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / package / "bots.py").write_text(SHADOWING_BOTS)
+    (tmp_path / "botcards.py").write_text("def last_card(position):\n"
+                                          "    return max(position.legal_cards(), key=lambda card: card.index)\n")
+    runs = [_started_by("spawn", tmp_path, editable_env, f"{package}.bots:LastCard,random,random,random", workers)
+            for workers in ("1", "2")]
+    for process in runs:
+        assert process.returncode == 0, process.stderr
+    one, two = (json.loads(process.stdout) for process in runs)
+    assert one == two and one["deals"][0]["bots"] == ["local", "random", "random", "random"]
+
+
 def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
     process = _match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "--no-rotate")
     assert process.returncode == 0, process.stderr
