@@ -43,7 +43,7 @@ from .search.boundary import check_time_limit
 from .search.engine import EngineSolver
 from .settlement import settlement_unsupported
 from .state import PlayState
-from .workers import local_workers
+from .workers import load_in_workers, local_workers
 
 
 class Bot(Protocol):
@@ -351,9 +351,8 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
     """A bot of one's own from ``MODULE:ATTRIBUTE`` (``stich match --bots mybots:LastCard,random,...``).
 
     The module is imported as ``python -m`` would find it: from the current directory (first on ``sys.path`` for
-    this import only, then, where the module came from it, at the end, so that a match's worker processes, which
-    inherit or are given this process's path, unpickle the bots from the same module), then ``PYTHONPATH`` and the
-    installed packages.
+    this import only), then ``PYTHONPATH`` and the installed packages; a match's worker processes import it from the
+    same file (:func:`_import_from_here`), so that they unpickle the bots from the module this process loaded.
     ``ATTRIBUTE`` (dotted for a nested name) is a bot itself (an instance), or a class or a factory called with no
     arguments, or with ``seed=seed`` (the match's seed) where its signature has a ``seed`` parameter; what it returns
     must be a bot. Every failure is a StichError naming the spec and why: a module that cannot be imported (the
@@ -415,11 +414,13 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
 def _import_from_here(module_name: str) -> Any:
     """``module_name`` imported as ``python -m`` finds it: the current directory first. The directory is first only
     for this import: left there, a ``json.py`` or ``solver.py`` beside the bot's module would replace the standard
-    library's or stich's own in every later import, and in a match's worker processes (started by ``spawn`` or
-    ``forkserver``, which are given this process's ``sys.path``). Where the module came from the current directory,
-    that directory is put at the end of ``sys.path`` instead, so that the workers import it by name, after all else."""
+    library's or stich's own in every later import. A match's worker processes started fresh (``spawn``,
+    ``forkserver``) do not look for the module themselves: they import it, and the modules its import took from the
+    directory, from the files imported here (:func:`solver.workers.load_in_workers`), with their ``sys.path`` left
+    as it was, so that neither an installed module of the same name nor a ``solver.py`` beside it is taken there."""
     here = os.getcwd()
     on_path = here in sys.path or "" in sys.path
+    before = set(sys.modules)
     if not on_path:
         sys.path.insert(0, here)
     try:
@@ -427,15 +428,22 @@ def _import_from_here(module_name: str) -> Any:
     finally:
         if not on_path and here in sys.path:
             sys.path.remove(here)
-    top: Any = sys.modules.get(module_name.split(".")[0])
-    if hasattr(top, "__path__"):  # a package (a namespace package too): the folders holding it
-        roots = [os.path.dirname(folder) for folder in top.__path__]
-    else:
-        roots = [os.path.dirname(top.__file__)] if getattr(top, "__file__", None) else []
-    if not on_path and here not in sys.path and any(os.path.samefile(root, here) for root in roots
-                                                    if os.path.isdir(root)):
-        sys.path.append(here)
+    for name in list(sys.modules):  # the modules its import took from here (helpers beside it), too
+        top = name.split(".")[0]
+        if name not in before and top not in before and _comes_from(sys.modules.get(top), here):
+            load_in_workers(name)
+    load_in_workers(module_name)
     return module
+
+
+def _comes_from(module: Any, folder: str) -> bool:
+    """Whether a top-level module was found in ``folder``: its file, or a package's folder (a namespace package's
+    too), is there."""
+    if hasattr(module, "__path__"):
+        roots = [os.path.dirname(path) for path in module.__path__]
+    else:
+        roots = [os.path.dirname(module.__file__)] if getattr(module, "__file__", None) else []
+    return any(os.path.samefile(root, folder) for root in roots if os.path.isdir(root))
 
 
 #: The spec each bot :func:`load_bot` made was loaded from, by the bot's id (with a weak reference, so that an id

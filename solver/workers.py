@@ -12,7 +12,8 @@ back, in the order jobs finish. What every runner keeps (docs/batch.md):
   submitted again; a job in flight at two breaks runs alone, and one that dies alone twice is the workload's to
   report (``failed``). Workers ignore SIGINT (stopping is the parent's business), take the default SIGTERM, exit
   when their parent dies (a driver killed with -9 cannot shut its pool down) and, under ``memory_mb``, are started
-  fresh with their address space capped and their table sized to fit.
+  fresh with their address space capped and their table sized to fit. A bot's module (:func:`load_in_workers`) is
+  imported in them from the file the parent imported it from, their ``sys.path`` left alone.
 * **Dask** (:func:`run_dask`, ``scheduler="tcp://host:port"``) runs the same jobs on a cluster: about 4 a worker
   thread in flight, finished futures gathered in batches and released once handed on; a worker that dies is
   restarted by its nanny and its jobs run again elsewhere. A run with no worker on the scheduler says that it waits
@@ -28,6 +29,9 @@ back, in the order jobs finish. What every runner keeps (docs/batch.md):
 from __future__ import annotations
 
 import ctypes
+import importlib.abc
+import importlib.machinery
+import importlib.util
 import itertools
 import logging
 import multiprocessing
@@ -281,13 +285,66 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
+#: Where a module of one's own was loaded from: its file (None for a namespace package) and, for a package, its folders.
+ModuleOrigin = tuple[str | None, list[str] | None]
+#: The modules of one's own code (a bot's, :func:`solver.bots.load_bot`) that this process's pool workers import from
+#: the very files this process did, by name: see :func:`load_in_workers`.
+_own_modules: dict[str, ModuleOrigin] = {}
+
+
+def load_in_workers(module_name: str) -> None:
+    """Have the local pool workers started from now on import the module ``module_name`` (and the packages it is in)
+    from the files this process imported them from. A bot is pickled by its module's name, and a worker started
+    fresh (``spawn``, ``forkserver``) imports that name on its own: its ``sys.path`` is not the one the module was
+    found on (the current directory, first only for that import), so an installed module of the same name would be
+    imported instead, and putting the directory on the workers' path would let a ``solver.py`` there replace stich
+    itself. A module with no file of its own (built in, or in a zip archive) is left to the workers' own import."""
+    parts = module_name.split(".")
+    for depth in range(1, len(parts) + 1):
+        name = ".".join(parts[:depth])
+        loaded = sys.modules.get(name)
+        spec = getattr(loaded, "__spec__", None)
+        if spec is None:
+            continue
+        folders = list(spec.submodule_search_locations) if spec.submodule_search_locations is not None else None
+        if spec.has_location and spec.origin and os.path.isfile(spec.origin):  # not a file in a zip: found by path
+            _own_modules[name] = (spec.origin, folders)
+        elif folders:  # a namespace package: its folders, as this process found them
+            _own_modules[name] = (None, folders)
+
+
+class OwnModuleFinder(importlib.abc.MetaPathFinder):
+    """The first finder of a pool worker's imports: the modules of one's own code (:func:`load_in_workers`) from the
+    files the parent loaded them from, whatever the worker's ``sys.path`` would find under their names; any other
+    name is left to the usual finders."""
+
+    def __init__(self, modules: dict[str, ModuleOrigin]) -> None:
+        self.modules = modules
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        origin, folders = self.modules.get(name, (None, None))
+        if origin is None and not folders:
+            return None
+        if origin is None:
+            spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+            spec.submodule_search_locations = list(folders or ())
+            return spec
+        return importlib.util.spec_from_file_location(name, origin, submodule_search_locations=folders)
+
+
 def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int | None = POOL_ENGINE_THREADS,
-                table_mb: int | None = None, stop_flag: Any | None = None) -> None:
+                table_mb: int | None = None, stop_flag: Any | None = None,
+                own_modules: dict[str, ModuleOrigin] | None = None) -> None:
     """Worker setup, the one place a worker's settings arrive: Ctrl-C is the parent's business (it stops the pool),
     the worker must not outlive a parent killed without a chance to stop it, its table is ``table_mb`` (None: the
     default), under a memory limit its address space is capped and its table sized to fit, its engines search
-    with ``engine_threads`` threads, and ``stop_flag`` is the run's stop (:func:`worker_stop`)."""
+    with ``engine_threads`` threads, ``stop_flag`` is the run's stop (:func:`worker_stop`), and ``own_modules``
+    (:func:`load_in_workers`), imported as the jobs (the bots in them) are unpickled, come from the parent's files."""
     global _worker_tt_megabytes, _worker_engine_threads, _worker_stop, _worker_memory_mb
+    if own_modules:
+        _own_modules.update(own_modules)
+        if not any(isinstance(finder, OwnModuleFinder) for finder in sys.meta_path):
+            sys.meta_path.insert(0, OwnModuleFinder(_own_modules))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker inherits the command's SIGTERM handler, which would let it outlive the pool's terminate()
     # while it is blocked writing a large result into a full pipe (the run then never exits).
@@ -320,7 +377,8 @@ def process_pool(workers: int, memory_mb: int | None = None, table_mb: int | Non
     """A process pool whose workers ignore SIGINT, exit with their parent, keep within ``memory_mb``, make tables of
     ``table_mb`` and see ``stop_flag`` (a :class:`StopFlag` of :func:`pool_context`'s) as :func:`worker_stop`."""
     return ProcessPoolExecutor(max_workers=workers, initializer=init_worker,
-                               initargs=(os.getpid(), memory_mb, POOL_ENGINE_THREADS, table_mb, stop_flag),
+                               initargs=(os.getpid(), memory_mb, POOL_ENGINE_THREADS, table_mb, stop_flag,
+                                         dict(_own_modules)),
                                mp_context=pool_context(memory_mb))
 
 
@@ -767,8 +825,15 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
     """The scheduler's worker threads, once it has a worker: Dask waits for ever for one (at the start, and mid-run
     on the unfinished tasks when every worker left), so the run says that it waits, waits ``seconds``
     (``--worker-wait``; 0 gives up at once, which Dask's own wait reads as no timeout), then gives up with a
-    StichError. ``in_flight``: mid-run, the tasks unfinished (their results handed on so far are kept)."""
-    threads = sum(client.nthreads().values())
+    StichError. ``in_flight``: mid-run, the tasks unfinished (their results handed on so far are kept). At the
+    start, a scheduler that goes away (Dask gives up reconnecting after its connect timeout, 30 s by default) is said
+    as such, not as a wait for workers given up; mid-run its error is the run's own (:func:`run_dask`)."""
+    try:
+        threads = sum(client.nthreads().values())
+    except OSError as error:
+        if in_flight is not None:
+            raise
+        raise _scheduler_went_away(scheduler, error) from None
     if threads:
         return threads
     if in_flight is not None:  # a worker restarted by its nanny is gone from the scheduler for a moment: not left
@@ -782,19 +847,27 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
             notify(f"waiting for a Dask worker to join the scheduler at {scheduler} (giving up after {seconds:g} s: "
                    "--worker-wait)" if in_flight is None else f"every Dask worker left the scheduler at "
                    f"{scheduler}: waiting for one to join (giving up after {seconds:g} s: --worker-wait)")
-        # mid-run, a scheduler that failed is the run's own error (run_dask), not a wait given up
-        gave_up = (TimeoutError, OSError) if in_flight is None else TimeoutError
         try:
             client.wait_for_workers(1, timeout=seconds)
             return sum(client.nthreads().values())
-        except gave_up:
+        except TimeoutError:  # Dask's WorkerStartTimeoutError: the wait given up
             pass
+        except OSError as error:  # the scheduler gone (a TimeoutError is an OSError too: caught above)
+            if in_flight is not None:
+                raise
+            raise _scheduler_went_away(scheduler, error) from None
     if in_flight is None:
         raise StichError(f"no Dask worker joined the scheduler at {scheduler} in {seconds:g} s; start workers with "
                          f"'dask worker {scheduler}', or wait longer with --worker-wait SECONDS") from None
     raise StichError(f"every Dask worker left the scheduler at {scheduler} and none joined in {seconds:g} s, "
                      f"with {in_flight:,} task{'' if in_flight == 1 else 's'} unfinished: every result handed on "
                      f"so far is kept; start workers ('dask worker {scheduler}') and rerun to resume") from None
+
+
+def _scheduler_went_away(scheduler: str, error: OSError) -> StichError:
+    """What a run says of a scheduler that went away before its jobs were sent: that, with Dask's words for it."""
+    return StichError(f"the Dask scheduler at {scheduler} went away before the run sent it a job "
+                      f"({type(error).__name__}: {_one_line(error)}); start it again ('dask scheduler') and rerun")
 
 
 #: How long a running cluster may show no worker before the run says every worker left: a nanny restarts a killed

@@ -341,6 +341,62 @@ def test_a_scheduler_without_workers_at_worker_wait_0_is_given_up_at_once(tmp_pa
     assert notes == [] and not out.exists()
 
 
+@pytest.mark.parametrize("wait", [0, 60])
+def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lack_workers(tmp_path, monkeypatch,
+                                                                                         wait):
+    """A scheduler that went away while the run looked for its workers was said as "no Dask worker joined ... in
+    60 s" (the wait took an OSError for the wait given up), or, under --worker-wait 0 (where the first count of
+    workers failed), as an error writing the output file. Gone before the first count (0) or during the wait (60), it
+    is said to have gone, with Dask's words, once its client gives up reconnecting (after 30 s; 2 s here)."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    source = tmp_path / "deals.tbn"
+    source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
+    out = tmp_path / "out.jsonl"
+    class QuickToGiveUp(distributed.Client):  # reconnects for 2 s, not the run's 30 s
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **{**kwargs, "timeout": "2s"})
+
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        connect = pool._dask_client
+
+        def connected(client_class, scheduler):
+            client = connect(QuickToGiveUp, scheduler)
+            if not wait:  # gone once the run is connected, before it counts the workers
+                cluster.close()
+            return client
+
+        monkeypatch.setattr(pool, "_dask_client", connected)
+        if wait:  # gone as the run says that it waits
+            monkeypatch.setattr(pool, "_wait_for_workers", _closing_on_notice(pool._wait_for_workers, cluster))
+        result = CliRunner().invoke(app, ["batch", str(source), "--out", str(out), "--scheduler", address,
+                                          "--worker-wait", str(wait)])
+    assert result.exit_code == 1, result.output
+    *waiting, last = result.stderr.splitlines()
+    assert waiting == ([f"stich: waiting for a Dask worker to join the scheduler at {address} (giving up after "
+                        f"{wait} s: --worker-wait)"] if wait else [])
+    assert last.startswith(f"stich: the Dask scheduler at {address} went away before the run sent it a job "
+                           f"(OSError: ")
+    assert last.endswith("; start it again ('dask scheduler') and rerun")
+    assert "no Dask worker joined" not in result.stderr and "Traceback" not in result.stderr
+    assert not out.exists()
+
+
+def _closing_on_notice(wait_for_workers, cluster):
+    """``_wait_for_workers`` whose notice that the run waits closes ``cluster`` first: the scheduler goes in the
+    wait."""
+    def closing(client, scheduler, seconds, notify, in_flight=None):
+        def notice(text):
+            cluster.close()
+            notify(text)
+        return wait_for_workers(client, scheduler, seconds, notice, in_flight)
+    return closing
+
+
 def _dask_logs_error(job, *args):
     return job
 

@@ -4,7 +4,9 @@ bot, and answers every way a spec can fail with a usage error (exit 2) naming wh
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -148,24 +150,119 @@ def test_a_bot_of_ones_own_plays_alike_on_one_and_two_workers(bots_dir):
     assert [deal["play"] for deal in other["deals"]] != [deal["play"] for deal in one["deals"]]
 
 
-@pytest.mark.parametrize("method", ["spawn", "forkserver"])
-def test_files_beside_the_bots_module_do_not_replace_stichs_or_the_standard_librarys(bots_dir, method):
-    """Workers started fresh (spawn; forkserver, Linux's default from Python 3.14) take the parent's sys.path: the
-    current directory must not be at its front, where a json.py would be imported instead of the standard library's.
-    (An editable install's stich is found after every sys.path entry, by its own finder, so a solver.py there would
-    still shadow it in such a worker: a developer's checkout, not an installed stich, whose folder is on sys.path.)"""
-    for name in ("json",):
-        (bots_dir / f"{name}.py").write_text(f"raise ImportError('the {name}.py beside mybots.py was imported')\n")
+#: A ``sitecustomize`` that makes this tree's stich importable as an editable install does (``pip install -e``):
+#: by a finder that comes after every sys.path entry, so that a ``solver.py`` on sys.path would be taken instead. It
+#: runs in every process, workers started fresh too, as the editable install's ``.pth`` file does; the tests' own
+#: PYTHONPATH, which puts the tree itself on sys.path (ahead of such a file), is not used.
+EDITABLE_FINDER = textwrap.dedent("""
+    import importlib.machinery
+    import importlib.util
+    import os
+    import sys
+
+    FOLDERS = {{"solver": {solver!r}, "solver.cli": {cli!r}}}
+
+
+    class EditableStich:
+        def find_spec(self, name, path=None, target=None):
+            folder = FOLDERS.get(name)
+            if folder is None:
+                return None
+            return importlib.util.spec_from_file_location(name, os.path.join(folder, "__init__.py"),
+                                                          submodule_search_locations=[folder])
+
+
+    sys.meta_path.insert(sys.meta_path.index(importlib.machinery.PathFinder) + 1, EditableStich())
+""")
+
+
+@pytest.fixture(scope="module")
+def editable_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """An environment in which this tree's stich is found as under an editable install, after every sys.path entry."""
+    root = Path(__file__).resolve().parent.parent
+    site = tmp_path_factory.mktemp("editable-site")
+    (site / "sitecustomize.py").write_text(EDITABLE_FINDER.format(solver=str(root / "solver"), cli=str(root / "cli")))
+    env = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "STICH_WT")}
+    env["PYTHONPATH"] = str(site)
+    return env
+
+
+def _started_by(method: str, cwd: Path, env: dict[str, str], bots: str, workers: str) -> subprocess.CompletedProcess:
+    """``stich match --json`` run from ``cwd`` with its pool's workers started by ``method``."""
     started = STICH.replace("import sys;", f"import sys, multiprocessing; "
                                            f"multiprocessing.set_start_method('{method}');")
-    runs = [subprocess.run([sys.executable, "-c", started, "match", "--game", "schafkopf", "--bots",
-                            "mybots:Seeded,random,random,random", "-n", "2", "--seed", "3", "--json", "-j", workers],
-                           cwd=bots_dir, capture_output=True, text=True, timeout=600) for workers in ("1", "2")]
+    return subprocess.run([sys.executable, "-c", started, "match", "--game", "schafkopf", "--bots", bots, "-n", "2",
+                           "--seed", "3", "--json", "-j", workers], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_files_beside_the_bots_module_do_not_replace_stichs_or_the_standard_librarys(bots_dir, editable_env, method):
+    """Workers started fresh (spawn; forkserver, Linux's default from Python 3.14) import the bots' module from the
+    file the parent did and search nothing in the current directory: a json.py there is not the standard library's,
+    nor a solver.py stich, under an editable install whose finder comes after every sys.path entry (the loader put
+    the directory at the end of sys.path, and the workers died importing the solver.py)."""
+    for name in ("json", "solver"):
+        (bots_dir / f"{name}.py").write_text(f"raise ImportError('the {name}.py beside mybots.py was imported')\n")
+    runs = [_started_by(method, bots_dir, editable_env, "mybots:Seeded,random,random,random", workers)
+            for workers in ("1", "2")]
     for process in runs:
         assert process.returncode == 0, process.stderr
         assert "beside mybots.py" not in process.stderr
     one, two = (json.loads(process.stdout) for process in runs)
     assert one == two and len(one["deals"]) == 8
+
+
+#: A bot module under the name of an installed one (pytest's dependency iniconfig), importing a module beside it.
+SHADOWING_BOTS = textwrap.dedent("""
+    from botcards import last_card
+
+
+    class LastCard:
+        name = "local"
+
+        def choose(self, position):
+            return last_card(position)
+""")
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_workers_play_the_bots_module_the_parent_loaded_not_an_installed_one_of_its_name(tmp_path, editable_env,
+                                                                                        method):
+    """A bot in ./iniconfig.py is the local file's in the parent (the current directory first) and must be in the
+    workers too: they unpickled the bot from the installed iniconfig, which has no LastCard, and died. The module's
+    import of botcards.py beside it is taken from the same file in the workers as well."""
+    installed = importlib.util.find_spec("iniconfig")
+    assert installed is not None and installed.origin and Path(installed.origin).parent.parent != tmp_path
+    (tmp_path / "iniconfig.py").write_text(SHADOWING_BOTS)
+    (tmp_path / "botcards.py").write_text("def last_card(position):\n"
+                                          "    return max(position.legal_cards(), key=lambda card: card.index)\n")
+    runs = [_started_by(method, tmp_path, editable_env, "iniconfig:LastCard,random,random,random", workers)
+            for workers in ("1", "2")]
+    for process in runs:
+        assert process.returncode == 0, process.stderr
+        assert "Traceback" not in process.stderr
+    one, two = (json.loads(process.stdout) for process in runs)
+    assert one == two and len(one["deals"]) == 8
+    assert one["deals"][0]["bots"] == ["local", "random", "random", "random"]
+
+
+@pytest.mark.parametrize("package, init", [("iniconfig", True), ("nsbots", False)])
+def test_workers_take_a_bots_package_from_the_folder_the_parent_did(tmp_path, editable_env, package, init):
+    """A bot in a package's module: the package (named as an installed one, or a namespace package, which has no
+    file) is the parent's in spawned workers too, and its module beside."""
+    (tmp_path / package).mkdir()
+    if init:
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / package / "bots.py").write_text(SHADOWING_BOTS)
+    (tmp_path / "botcards.py").write_text("def last_card(position):\n"
+                                          "    return max(position.legal_cards(), key=lambda card: card.index)\n")
+    runs = [_started_by("spawn", tmp_path, editable_env, f"{package}.bots:LastCard,random,random,random", workers)
+            for workers in ("1", "2")]
+    for process in runs:
+        assert process.returncode == 0, process.stderr
+    one, two = (json.loads(process.stdout) for process in runs)
+    assert one == two and one["deals"][0]["bots"] == ["local", "random", "random", "random"]
 
 
 def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
@@ -271,7 +368,7 @@ def test_make_bot_loads_a_bot_of_ones_own_and_keeps_the_built_in_names(imported_
     seeded = make_bot("mybots:Seeded", seed=9)
     assert type(seeded).__name__ == "Seeded" and seeded.seed == 9 and seeded.name == "seeded"
     assert bot_source(seeded) == "mybots:Seeded"
-    assert sys.path[-1] == str(imported_here)  # where a match's workers import it from: last, never first
+    assert str(imported_here) not in sys.path and "" not in sys.path  # the workers take its file, not a search
     made = make_bot("mybots:make_last")
     assert type(made).__name__ == "LastCard"
     assert bot_source(made) == "mybots:make_last"  # the spec, which a checkpoint records: not its class

@@ -27,6 +27,8 @@ FORBIDDEN = re.compile(
     # a module named by text, unless the text is relative ('.name'): that reaches only the package's own modules
     # (the commands and the public names, imported on first use)
     r"|\bimportlib\.import_module\s*\((?!f?[\"']\.)"
+    # a module loaded from a file by its path (what an import by name does, without the search)
+    r"|\b(spec_from_file_location|spec_from_loader|module_from_spec)\s*\(|\.exec_module\s*\(|\bSourceFileLoader\b"
 )
 
 
@@ -38,12 +40,20 @@ def test_the_audit_sees_the_source():
     assert not FORBIDDEN.search("re.compile(r'x')") and not FORBIDDEN.search("def evaluate(self):")
     assert FORBIDDEN.search("importlib.import_module(name)") and FORBIDDEN.search('importlib.import_module("os")')
     assert not FORBIDDEN.search('importlib.import_module(f".{module}", __package__)')
+    assert FORBIDDEN.search("importlib.util.spec_from_file_location(name, path)")
+    assert FORBIDDEN.search("spec.loader.exec_module(module)")
 
 
-#: The one import of a module named by text that is not the package's own: a bot of one's own, ``stich match --bots
-#: MODULE:ATTRIBUTE`` or ``make_bot`` (solver.bots.load_bot), named by the user who runs the match. No deal file,
-#: checkpoint or board request reaches it (test_a_bot_of_one_s_own_is_loaded_only_from_the_command_line).
-IMPORTS_OF_ONE_S_OWN_CODE = {"solver/bots.py": "module = importlib.import_module(module_name)"}
+#: The imports of a module named by text that is not the package's own: a bot of one's own, ``stich match --bots
+#: MODULE:ATTRIBUTE`` or ``make_bot`` (solver.bots.load_bot), named by the user who runs the match; and a match's
+#: pool workers loading the same module from the file load_bot imported it from (solver.workers.load_in_workers,
+#: which only load_bot calls), so that they unpickle the bots from the module the parent loaded. No deal file,
+#: checkpoint or board request reaches either (test_a_bot_of_one_s_own_is_loaded_only_from_the_command_line).
+IMPORTS_OF_ONE_S_OWN_CODE = {
+    "solver/bots.py": "module = importlib.import_module(module_name)",
+    "solver/workers.py": ("return importlib.util.spec_from_file_location(name, origin, "
+                          "submodule_search_locations=folders)"),
+}
 
 #: The one unpickling spelled out: a bot's exception inside a match's BotError, pickled on its own by
 #: ``BotError.__reduce__`` in the match's own worker process and carried back by the pool's own pickling (so that a
@@ -74,6 +84,10 @@ def test_a_bot_of_one_s_own_is_loaded_only_from_the_command_line():
     assert callers == ["cli/match.py: make_bot("]
     text = (ROOT / "solver" / "bots.py").read_text(encoding="utf-8")
     assert text.count("load_bot(") == 2  # its definition and make_bot's call
+    # the modules pool workers load from files are those load_bot imported: its _import_from_here says which
+    loaders = sorted(path.relative_to(ROOT).as_posix() for path in SOURCES
+                     if "load_in_workers(" in path.read_text(encoding="utf-8").replace("def load_in_workers(", ""))
+    assert loaders == ["solver/bots.py"]
 
 
 # --- atomic output ----------------------------------------------------------------------------------------------------
