@@ -25,7 +25,7 @@ from solver.position import Position, position_from_record
 from .errors import EXIT_BAD_INPUT, OutputCut, input_errors, interrupts_held, message, say_interrupted
 from .options import PotOption
 from .render import Document, plural, print_diagram, record_title, stdout_console, stdout_encodes
-from .whatif import what_if
+from .whatif import ForeignPlayCard, what_if
 
 
 def located(error: StichError, position: Position) -> StichError:
@@ -56,15 +56,16 @@ class OptionRefused(StichError):
         return f"{self.option}: {self} (the record at {where}{f', board {board},' if board else ''} not answered)"
 
 
-class VariantRefusals:
-    """The command's ``--variant`` flags that records' games refused (CommandVariantError): the same for every
-    record of a game, so said once a game, after the records, as ``--variant: <why> (N records of GAME from
-    FILE:LINE <outcome>)``, not once a record."""
+class GameRefusals:
+    """A command option's value that records' games refused, the same for every record of a game: ``--variant``
+    flags (CommandVariantError), ``--play`` cards of another game's pack (ForeignPlayCard). Said once a game, after
+    the records, as ``--variant: <why> (N records of GAME from FILE:LINE <outcome>)``, not once a record."""
 
-    def __init__(self) -> None:
-        self.refused: dict[str, tuple[CommandVariantError, int]] = {}  # game -> its first refusal, records refused
+    def __init__(self, option: str = "--variant") -> None:
+        self.option = option
+        self.refused: dict[str, tuple[CommandVariantError | ForeignPlayCard, int]] = {}  # game -> first, count
 
-    def add(self, error: CommandVariantError) -> None:
+    def add(self, error: CommandVariantError | ForeignPlayCard) -> None:
         first, count = self.refused.get(error.game, (error, 0))
         self.refused[error.game] = (first, count + 1)
 
@@ -73,7 +74,7 @@ class VariantRefusals:
         for game, (first, count) in self.refused.items():
             which = f"{count} records of {game} from {first.source}:{first.line}" if count > 1 else \
                 f"the {game} record at {first.source}:{first.line}"
-            message(f"stich: --variant: {first.bare} ({which} {outcome})")
+            message(f"stich: {self.option}: {first.bare} ({which} {outcome})")
 
 
 def record_place(position: Position) -> str:
@@ -198,7 +199,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     failed = False
     matched = read = shown = 0
     working: Position | None = None  # the record being answered, for what an interrupt says
-    refused = VariantRefusals()
+    refused, play_refused = GameRefusals("--variant"), GameRefusals("--play")
     console = None if as_json else stdout_console()
     try:
         with input_errors():  # a file that cannot be read at all
@@ -221,6 +222,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     pot_of.apply(position)  # read where the game reads its [Pot]
                 except CommandVariantError as error:  # the command's flags, the same for every record of the game
                     refused.add(error)
+                    failed = True
+                    continue
+                except ForeignPlayCard as error:  # --play's card of another game: likewise
+                    play_refused.add(error)
                     failed = True
                     continue
                 except StichError as error:
@@ -276,6 +281,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                                                      isinstance(stop, OutputCut)))
         raise
     refused.say()
+    play_refused.say()
     shown_name = "<stdin>" if str(path) == "-" else path
     if read == 0:
         message(f"stich: {shown_name}: no records (an empty file, or only comments)")
