@@ -449,7 +449,17 @@ def test_variant_option_overrides_the_file_flag_by_flag():
 
 def test_a_malformed_variant_is_a_usage_error():
     result = run("solve", EXAMPLES / "valat.tbn", "--variant", "solo_value", code=2)
-    assert "name=value" in result.stderr
+    said = " ".join(result.stderr.replace("│", "").split())
+    assert ("Invalid value for '--variant': variant 'solo_value' is not of the form NAME=VALUE (a flag's name, '=' "
+            "and its value, such as solo_value=5)") in said
+    # an empty one (an unset shell variable) in the same words, as the library's own message for a malformed text
+    said = " ".join(run("solve", EXAMPLES / "valat.tbn", "--variant", " ", code=2).stderr.replace("│", "").split())
+    assert ("Invalid value for '--variant': an empty value (an unset shell variable?), not of the form NAME=VALUE (a "
+            "flag's name, '=' and its value, such as solo_value=5)") in said
+    with pytest.raises(solver.StichError) as caught:
+        solver.get_game("kratzen").variant("must_undertrump")
+    assert str(caught.value) == ("variant 'must_undertrump' is not of the form NAME=VALUE (a flag's name, '=' and its "
+                                 "value, such as solo_value=5)")
 
 
 def test_a_variant_flag_no_game_has_is_a_usage_error():
