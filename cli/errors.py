@@ -137,5 +137,8 @@ def input_errors() -> Iterator[None]:
         name = getattr(error, "filename", None) or ""
         if not name and error.errno in _WRITE_ERRORS:  # only writing fails so; files name themselves
             name = "<stdout>"
-        message(f"stich: {name}: {error.strerror or error}" if name else f"stich: {error.strerror or error}")
+        said = error.strerror or str(error)
+        if error.errno == errno.EISDIR and said == os.strerror(errno.EISDIR):  # a file read (a written one says more)
+            said = "it is a folder, where a file was expected"
+        message(f"stich: {name}: {said}" if name else f"stich: {said}")
         raise typer.Exit(EXIT_BAD_INPUT) from None

@@ -728,7 +728,33 @@ def test_output_errors_name_the_file_asked_for(tmp_path):
     assert result.stderr == (f"stich: {tmp_path / 'no' / 't.json'}: cannot be written: the folder {tmp_path / 'no'} "
                              "does not exist (make it, or choose another file)\n")
     result = run("deal", "-g", "sk", "--out", tmp_path, code=1)
-    assert f"stich: {tmp_path}: Is a directory" in result.stderr
+    assert result.stderr == (f"stich: {tmp_path}: cannot be written: it is a folder, where a file name was expected (to "
+                             f"write into the folder, name the file in it: {tmp_path / 'NAME'})\n")
+
+
+def test_an_output_path_that_is_a_folder_says_so_and_what_was_expected(tmp_path):
+    """``--plot d.png`` where d.png is a folder: the shared writer said only "Is a directory"; every output option
+    says what the path is, that a file name was expected and how to write into the folder (exit 1, as a missing
+    folder), and nothing is searched or written first where the command checks its output before its work."""
+    def said(path: Path) -> str:
+        return (f"stich: {path}: cannot be written: it is a folder, where a file name was expected (to write into the "
+                f"folder, name the file in it: {path / ('NAME' + path.suffix)})\n")
+
+    for name, command in [("d.png", ["postmortem", EXAMPLES / "valat.tbn", "--plot"]),
+                          ("t.json", ["tree", EXAMPLES / "valat.tbn", "-d", "1", "--out"]),
+                          ("o.tbn", ["deal", "-g", "kratzen", "--out"]),
+                          ("b.jsonl", ["batch", EXAMPLES / "kratzen.tbn", "-j", "1", "--out"]),
+                          ("c.jsonl", ["analyse", EXAMPLES / "kratzen.tbn", "-b", "2", "--seat", "1", "-n", "2", "-j",
+                                       "1", "--checkpoint"]),
+                          ("m.jsonl", ["match", "-g", "kratzen", "-n", "1", "-j", "1", "--bots", "random,random,random",
+                                       "--checkpoint"])]:
+        folder = tmp_path / name
+        folder.mkdir()
+        result = run(*command, folder, code=1)
+        assert result.stderr == said(folder) and list(folder.iterdir()) == [], (command, result.stderr)
+    # a folder given to read is said in the same terms (it was "Is a directory" too)
+    assert run("solve", tmp_path / "d.png", code=1).stderr == (f"stich: {tmp_path / 'd.png'}: it is a folder, where a "
+                                                               "file was expected\n")
 
 
 @pytest.mark.parametrize("args", [
