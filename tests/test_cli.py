@@ -728,8 +728,8 @@ def test_output_errors_name_the_file_asked_for(tmp_path):
     assert result.stderr == (f"stich: {tmp_path / 'no' / 't.json'}: cannot be written: the folder {tmp_path / 'no'} "
                              "does not exist (make it, or choose another file)\n")
     result = run("deal", "-g", "sk", "--out", tmp_path, code=1)
-    assert result.stderr == (f"stich: {tmp_path}: cannot be written: it is a folder, where a file name was expected (to "
-                             f"write into the folder, name the file in it: {tmp_path / 'NAME'})\n")
+    assert result.stderr == (f"stich: {tmp_path}: cannot be written: it is a folder, where a file name was expected "
+                             f"(to write into the folder, name the file in it: {tmp_path / 'NAME'})\n")
 
 
 def test_an_output_path_that_is_a_folder_says_so_and_what_was_expected(tmp_path):
