@@ -22,7 +22,8 @@ from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
-from .errors import EXIT_BAD_INPUT, OutputCut, input_errors, interrupts_held, message, say_interrupted
+from .errors import (EXIT_BAD_INPUT, OutputCut, RecordMessages, input_errors, interrupts_held, message,
+                     say_interrupted)
 from .options import PotOption
 from .render import Document, plural, print_diagram, record_title, stdout_console, stdout_encodes
 from .whatif import ForeignPlayCard, what_if
@@ -191,6 +192,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     ``render`` None writes each document's ``text`` as it is (``show``: a record's own text, tabs and all, which a
     console would change), a blank line between records.
 
+    The messages of the records not answered in full are said for the first 20 (MAX_RECORD_MESSAGES), then only
+    counted: one line after them says how many more there were (:class:`~cli.errors.RecordMessages`), so that a file
+    with one systematic error does not write a line a record; ``--json``'s lines are written for every record still.
+
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
     printed whole or not at all. ``command`` names the command in that line."""
@@ -200,6 +205,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     matched = read = shown = 0
     working: Position | None = None  # the record being answered, for what an interrupt says
     refused, play_refused = GameRefusals("--variant"), GameRefusals("--play")
+    said = RecordMessages("<stdin>" if str(path) == "-" else path)  # the first 20 in full, then a count
     console = None if as_json else stdout_console()
     try:
         with input_errors():  # a file that cannot be read at all
@@ -211,7 +217,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 if record is not None and read != record:
                     continue  # not even a record too broken to read: it is not the one asked for
                 if isinstance(item, ParseError):
-                    message(f"stich: {item}")
+                    said(f"stich: {item}")
                     failed = True
                     continue
                 if not selected(item, board):
@@ -229,30 +235,30 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     failed = True
                     continue
                 except StichError as error:
-                    message(f"stich: {error}")
+                    said(f"stich: {error}")
                     failed = True
                     continue
                 working = position
                 try:
                     result = document(position)
                 except OptionRefused as error:
-                    message(f"stich: {error.said(position)}")
+                    said(f"stich: {error.said(position)}")
                     failed = True
                     continue
                 except StichError as error:
-                    message(f"stich: {located(error, position)}")
+                    said(f"stich: {located(error, position)}")
                     failed = True
                     continue
                 except SearchStopped:
-                    said = stopped_record(position, time_limit)
-                    message(f"stich: {said}")
+                    stopped = stopped_record(position, time_limit)
+                    said(f"stich: {stopped}")
                     failed = True
                     if console is None and time_limit is not None:  # a line for it, that a script can tell
                         with interrupts_held():
-                            emit_json(unanswered_document(position, command, said))
+                            emit_json(unanswered_document(position, command, stopped))
                     continue
                 except PartlyAnswered as partly:
-                    message(f"stich: {stopped_record(position, time_limit, partly.missing)}")
+                    said(f"stich: {stopped_record(position, time_limit, partly.missing)}")
                     failed = True
                     result = partly.document
                 text = ""
@@ -277,9 +283,12 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     shown += 1
                     working = None
     except KeyboardInterrupt as stop:
+        said.close("the records printed above were answered")  # before the interrupt's line, which is the last
         say_interrupted(command, interrupted_records(shown, working, isinstance(stop, InterruptedInPart),
                                                      isinstance(stop, OutputCut)))
         raise
+    said.close("no other record was answered" if not shown else "the other record was answered" if shown == 1 else
+               f"the other {shown:,} records were answered")
     refused.say()
     play_refused.say()
     shown_name = "<stdin>" if str(path) == "-" else path

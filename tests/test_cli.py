@@ -2460,3 +2460,50 @@ def test_a_record_number_past_what_a_file_can_hold_is_a_usage_error(command: lis
     """``--record 99999999999999999999`` was a traceback (itertools.islice takes at most sys.maxsize)."""
     result = run(*command, "--record", "99999999999999999999", EXAMPLES / "kratzen.tbn", code=2)
     assert "99999999999999999999 is not in the range 1<=x<=" in result.stderr
+
+
+def _records_with_one_systematic_error(path: Path, count: int, good_every: int) -> None:
+    """``count`` Kratzen endings, all but every ``good_every``-th with a card its pack has not (XX, on line 3 of
+    its record, column 25)."""
+    record = '[Game "Kratzen"]\n[Board "{n}"]\n[Deal "EA EK EO / GA GK {card} / HA HK HO"]\n[Contract "Trump E"]\n\n'
+    path.write_text("".join(record.format(n=n, card="GO" if n % good_every == 0 else "XX")
+                            for n in range(1, count + 1)), encoding="utf-8")
+
+
+def test_bad_record_messages_are_capped_with_one_closing_line_and_json_keeps_every_answer(tmp_path):
+    """A 1,000-record file with one systematic error wrote 900 lines on stderr: the first 20 are said in full, then
+    one line says how many more there were and that the others were answered; --json still writes every answer."""
+    many = tmp_path / "many.tbn"
+    _records_with_one_systematic_error(many, 1000, 10)
+    for command in ("show", "solve", "check"):
+        result = run(command, many, code=1)
+        lines = result.stderr.splitlines()
+        assert len(lines) == 21, (command, lines[-3:])
+        assert lines[0] == (f"stich: {many}:3:25: seat 2: not a card of the Kratzen pack (got 'XX', expected a Kratzen "
+                            "card)")
+        assert lines[19].startswith(f"stich: {many}:{5 * 21 + 3}:25: ")  # the 20th bad record (the 10th is good)
+        assert lines[20] == (f"stich: {many}: and 880 more records not answered in full, not said one by one (the "
+                             "first 20 are above); the other 100 records were answered")
+    answers = documents("solve", many, code=1)
+    assert [document["record"]["board"] for document in answers] == [str(n) for n in range(10, 1001, 10)]
+    few = tmp_path / "few.tbn"  # 20 bad records: every one said, no closing line
+    _records_with_one_systematic_error(few, 22, 11)
+    lines = run("show", few, code=1).stderr.splitlines()
+    assert len(lines) == 20 and all(line.endswith("(got 'XX', expected a Kratzen card)") for line in lines)
+    none = tmp_path / "none.tbn"  # no record answered: said so
+    _records_with_one_systematic_error(none, 25, 100)
+    assert run("show", none, code=1).stderr.splitlines()[-1].endswith(
+        "and 5 more records not answered in full, not said one by one (the first 20 are above); no other record was "
+        "answered")
+
+
+def test_batch_caps_its_error_messages_and_keeps_every_error_line_in_its_output(tmp_path):
+    many, out = tmp_path / "many.tbn", tmp_path / "out.jsonl"
+    _records_with_one_systematic_error(many, 200, 10)
+    result = run("batch", many, "--out", out, "-j", "1", code=1)
+    errors = [line for line in result.stderr.splitlines() if ": seat 2: not a card of the Kratzen pack" in line]
+    assert len(errors) == 20
+    assert (f"stich: {many}: and 160 more records not answered in full, not said one by one (the first 20 are "
+            f"above); every one is an error line in {out}, which a rerun tries again") in result.stderr.splitlines()
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(written) == 200 and sum("error" in line for line in written) == 180
