@@ -738,6 +738,9 @@ def _skipped(skipping: str, text: str | ParseError) -> str | None:
     return "record" if skipping == "record" else "stray"
 
 
+_BREAK, _BREAK_BYTES = re.compile("[\r\n]"), re.compile(b"[\r\n]")
+
+
 class _LineReader:
     """``readline(limit)`` over a stream whose lines end with LF, CR LF or a CR alone (old Mac files), each line
     given with its line break, as a stream's own ``readline`` gives LF-ended lines: a binary stream and one opened
@@ -748,37 +751,39 @@ class _LineReader:
 
     def __init__(self, stream: IO) -> None:
         self.stream = stream
-        self.rest: Any = None  # read past the last line given: str or bytes, as the stream gives
+        self.buffer: Any = ""  # what was read (str or bytes, as the stream gives) ...
+        self.start = 0  # ... and where in it the next line starts: lines are cut from it, it is not copied a line
 
     def readline(self, limit: int) -> Any:
         """The next line with its line break, at most ``limit`` characters (one more for a CR LF the limit cuts);
         empty at the end of the stream."""
-        line, self.rest = self.rest or self.stream.readline(limit), None
-        if not line:
-            return line
-        cr, lf = ("\r", "\n") if isinstance(line, str) else (b"\r", b"\n")
+        buffer, start = self.buffer, self.start
+        if start >= len(buffer):
+            buffer, start = self.stream.readline(limit), 0
+        cr, lf, breaks = ("\r", "\n", _BREAK) if isinstance(buffer, str) else (b"\r", b"\n", _BREAK_BYTES)
         while True:
-            ends = [at for at in (line.find(cr, 0, limit), line.find(lf, 0, limit)) if at >= 0]
-            if ends:
-                end = min(ends) + 1
-                if line[end - 1:end] == cr and end == len(line):  # a CR last: an LF may follow it
+            stop = start + limit
+            found = breaks.search(buffer, start, stop)  # the first CR or LF: str.find of each scanned to the limit
+            if found:
+                end = found.end()
+                if buffer[end - 1:end] == cr and end == len(buffer):  # a CR last: an LF may follow it
                     more = self.stream.readline(limit)
                     if more:
-                        line += more
+                        buffer, start = buffer[start:] + more, 0
                         continue
-                if line[end - 1:end] == cr and line[end:end + 1] == lf:
+                if buffer[end - 1:end] == cr and buffer[end:end + 1] == lf:
                     end += 1
                 break
-            if len(line) >= limit:
-                end = limit
+            if len(buffer) - start >= limit:
+                end = stop
                 break
-            more = self.stream.readline(limit - len(line))
+            more = self.stream.readline(limit - (len(buffer) - start))
             if not more:
-                end = len(line)
+                end = len(buffer)
                 break
-            line += more
-        self.rest = line[end:]
-        return line[:end]
+            buffer, start = buffer[start:] + more, 0
+        self.buffer, self.start = buffer, end
+        return buffer[start:end]
 
 
 def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseError]]:
