@@ -22,8 +22,8 @@ from solver.games import game_list, get_game
 from solver.position import Position
 from solver.sampling import (FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position,
                              announced_tags, best_card_parts, bonus_table, draw_sample, hand_position, known_cards_of,
-                             measure_words, opening_note, opening_table, position_setup, share, spread_text,
-                             summary_lines)
+                             measure_words, no_known_cards_text, opening_note, opening_table, position_setup, share,
+                             spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -45,7 +45,7 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
         if not sep or seat is None:
             raise typer.BadParameter(f"{value!r} is not SEAT:CARDS", param_hint="'--known'")
         if not cards.strip():  # a seat with no cards says nothing: a card list lost to the shell, or a slip
-            raise typer.BadParameter(f"{value!r} names no cards of seat {seat} (SEAT:CARDS, '2:EO GU')",
+            raise typer.BadParameter(no_known_cards_text(value, seat, "SEAT:CARDS, '2:EO GU'"),
                                      param_hint="'--known'")
         known[seat] = (known.get(seat, "") + " " + cards).strip()
     return known

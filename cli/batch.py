@@ -16,7 +16,8 @@ from solver.interrupts import begin_stop
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
 
-from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, file_name, input_errors, message, say_interrupted
+from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name, input_errors, message,
+                     say_interrupted)
 from .options import (CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for, output_file,
                       parse_variant_options, pool_options, workers_option)
 from .records import emit_json
@@ -130,17 +131,20 @@ def batch(
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     previous = _install_handlers()
     stopped = False
+    errors = RecordMessages(file)  # the first 20 in full, then a count: every one is an error line of --out
+    kept_in = f"every one is an error line in {out}, which a rerun tries again"
     try:
         with input_errors(), _Bar() as progress:
             summary = solve_batch(file, out, objectives=objective or None, cards=cards, workers=workers,
                                   scheduler=scheduler, chunk_size=chunk_size, variant=flags or None,
                                   progress=progress, memory_mb=worker_memory,
-                                  on_error=lambda error: message(f"stich: {error}"), worker_wait=worker_wait,
+                                  on_error=lambda error: errors(f"stich: {error}"), worker_wait=worker_wait,
                                   notify=lambda text: message(f"stich: {text}"), verbose=verbose,
                                   table_mb=table_mb, pot=pot)
     except (Stopped, KeyboardInterrupt) as stop:
         # a signal's stop (_stop) leaves both ignored until the exit; another interrupt (a caller's) restores them
         stopped = signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+        errors.close(kept_in)
         kept = (f"the results written so far are kept in {out}" if out.exists()
                 else f"nothing was written to {out} yet")
         say_interrupted("batch", f"({stop or 'SIGINT'}); {kept}: rerun the command to resume")
@@ -148,6 +152,7 @@ def batch(
     finally:
         if not stopped:
             _restore(previous)
+    errors.close(kept_in)
     if summary.records == 0:
         message(f"stich: {file}: no records (an empty file, or only comments)")
         raise typer.Exit(EXIT_BAD_INPUT)

@@ -138,7 +138,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     from solver.board.session import BoardError, Boards, decoded_text
     from solver.formats.tbn import iter_records
 
-    from .records import VariantRefusals, no_such_record, selected
+    from .records import GameRefusals, no_such_record, selected
 
     if board is not None and not files:
         raise typer.BadParameter("--board picks a record of the FILEs: give the file", param_hint="'--board'")
@@ -152,7 +152,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
 
     for path in files:
         text = None
-        variant_refused = VariantRefusals()  # said once a game, as every command says them
+        variant_refused = GameRefusals("--variant")  # said once a game, as every command says them
         try:
             text = decoded_text(path.read_bytes(), str(path))
             boards, refused = store.add_text_said(text, str(path), variant, variant_refused.add)

@@ -46,6 +46,41 @@ def message(text: str) -> None:
     print(text, file=sys.stderr)
 
 
+#: How many records' messages a command says in full (as the board lists at most 20 refused records): past them a
+#: file with one systematic error would write a line a record, 100,000 lines for 100,000 records.
+MAX_RECORD_MESSAGES = 20
+
+
+class RecordMessages:
+    """The messages of a file's records that were not answered in full (bad, refused, stopped by --time-limit): the
+    first ``limit`` said as they come, the rest only counted, and :meth:`close` says in one line how many more there
+    were and where all of them are, if anywhere (``batch``'s output file). ``--json`` lines are not affected: every
+    record's document is still written."""
+
+    def __init__(self, source: object, limit: int = MAX_RECORD_MESSAGES) -> None:
+        self.source = source
+        self.limit = limit
+        self.said = 0
+        self.more = 0
+
+    def __call__(self, text: str) -> None:
+        """Say one record's message (``stich: ...``), or count it past the limit."""
+        if self.said < self.limit:
+            message(text)
+            self.said += 1
+        else:
+            self.more += 1
+
+    def close(self, rest: str = "the other records were answered") -> None:
+        """The closing line, where messages were left unsaid: ``stich: FILE: and N more records not answered in full,
+        not said one by one (the first 20 are above); <rest>``. Said once."""
+        if self.more:
+            records = "record" if self.more == 1 else "records"
+            message(f"stich: {self.source}: and {self.more:,} more {records} not answered in full, not said one by one "
+                    f"(the first {self.limit} are above); {rest}")
+            self.more = 0
+
+
 def say_interrupted(command: str, what: str) -> None:
     """The one line on stderr of a command stopped by Ctrl-C or SIGTERM, in every command's words: ``stich: solve:
     stopped by the interrupt <what>``, where ``what`` says what is finished (and how to resume, where the command
@@ -137,5 +172,8 @@ def input_errors() -> Iterator[None]:
         name = getattr(error, "filename", None) or ""
         if not name and error.errno in _WRITE_ERRORS:  # only writing fails so; files name themselves
             name = "<stdout>"
-        message(f"stich: {name}: {error.strerror or error}" if name else f"stich: {error.strerror or error}")
+        said = error.strerror or str(error)
+        if error.errno == errno.EISDIR and said == os.strerror(errno.EISDIR):  # a file read (a written one says more)
+            said = "it is a folder, where a file was expected"
+        message(f"stich: {name}: {said}" if name else f"stich: {said}")
         raise typer.Exit(EXIT_BAD_INPUT) from None

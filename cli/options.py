@@ -25,7 +25,7 @@ from solver.position import Position
 from solver.scoring import MAX_POT, set_or_check_pot
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
                                   table_megabytes, usable_cores)
-from solver.variant import Variant
+from solver.variant import PAIR_FORM, Variant
 
 from .errors import file_name, input_errors, message
 from .render import plural
@@ -192,7 +192,8 @@ def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
     has or a value no game reads (wrong whatever the records: exit 2 in every command; a flag of another game than
     a record's is that record's error, exit 1)."""
     if any(not value.strip() for value in values or []):
-        raise typer.BadParameter("an empty value (an unset shell variable?); give NAME=VALUE", param_hint="'--variant'")
+        raise typer.BadParameter(f"an empty value (an unset shell variable?), not of the form {PAIR_FORM}",
+                                 param_hint="'--variant'")
     try:
         flags = Variant.parse_pairs(list(values or []))
         check_flags_of_some_game(flags)

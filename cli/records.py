@@ -22,10 +22,11 @@ from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
-from .errors import EXIT_BAD_INPUT, OutputCut, input_errors, interrupts_held, message, say_interrupted
+from .errors import (EXIT_BAD_INPUT, OutputCut, RecordMessages, input_errors, interrupts_held, message,
+                     say_interrupted)
 from .options import PotOption
 from .render import Document, plural, print_diagram, record_title, stdout_console, stdout_encodes
-from .whatif import what_if
+from .whatif import ForeignPlayCard, what_if
 
 
 def located(error: StichError, position: Position) -> StichError:
@@ -56,15 +57,16 @@ class OptionRefused(StichError):
         return f"{self.option}: {self} (the record at {where}{f', board {board},' if board else ''} not answered)"
 
 
-class VariantRefusals:
-    """The command's ``--variant`` flags that records' games refused (CommandVariantError): the same for every
-    record of a game, so said once a game, after the records, as ``--variant: <why> (N records of GAME from
-    FILE:LINE <outcome>)``, not once a record."""
+class GameRefusals:
+    """A command option's value that records' games refused, the same for every record of a game: ``--variant``
+    flags (CommandVariantError), ``--play`` cards of another game's pack (ForeignPlayCard). Said once a game, after
+    the records, as ``--variant: <why> (N records of GAME from FILE:LINE <outcome>)``, not once a record."""
 
-    def __init__(self) -> None:
-        self.refused: dict[str, tuple[CommandVariantError, int]] = {}  # game -> its first refusal, records refused
+    def __init__(self, option: str = "--variant") -> None:
+        self.option = option
+        self.refused: dict[str, tuple[CommandVariantError | ForeignPlayCard, int]] = {}  # game -> first, count
 
-    def add(self, error: CommandVariantError) -> None:
+    def add(self, error: CommandVariantError | ForeignPlayCard) -> None:
         first, count = self.refused.get(error.game, (error, 0))
         self.refused[error.game] = (first, count + 1)
 
@@ -73,7 +75,7 @@ class VariantRefusals:
         for game, (first, count) in self.refused.items():
             which = f"{count} records of {game} from {first.source}:{first.line}" if count > 1 else \
                 f"the {game} record at {first.source}:{first.line}"
-            message(f"stich: --variant: {first.bare} ({which} {outcome})")
+            message(f"stich: {self.option}: {first.bare} ({which} {outcome})")
 
 
 def record_place(position: Position) -> str:
@@ -190,6 +192,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     ``render`` None writes each document's ``text`` as it is (``show``: a record's own text, tabs and all, which a
     console would change), a blank line between records.
 
+    The messages of the records not answered in full are said for the first 20 (MAX_RECORD_MESSAGES), then only
+    counted: one line after them says how many more there were (:class:`~cli.errors.RecordMessages`), so that a file
+    with one systematic error does not write a line a record; ``--json``'s lines are written for every record still.
+
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
     printed whole or not at all. ``command`` names the command in that line."""
@@ -198,7 +204,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     failed = False
     matched = read = shown = 0
     working: Position | None = None  # the record being answered, for what an interrupt says
-    refused = VariantRefusals()
+    refused, play_refused = GameRefusals("--variant"), GameRefusals("--play")
+    said = RecordMessages("<stdin>" if str(path) == "-" else path)  # the first 20 in full, then a count
     console = None if as_json else stdout_console()
     try:
         with input_errors():  # a file that cannot be read at all
@@ -210,7 +217,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 if record is not None and read != record:
                     continue  # not even a record too broken to read: it is not the one asked for
                 if isinstance(item, ParseError):
-                    message(f"stich: {item}")
+                    said(f"stich: {item}")
                     failed = True
                     continue
                 if not selected(item, board):
@@ -223,31 +230,35 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     refused.add(error)
                     failed = True
                     continue
+                except ForeignPlayCard as error:  # --play's card of another game: likewise
+                    play_refused.add(error)
+                    failed = True
+                    continue
                 except StichError as error:
-                    message(f"stich: {error}")
+                    said(f"stich: {error}")
                     failed = True
                     continue
                 working = position
                 try:
                     result = document(position)
                 except OptionRefused as error:
-                    message(f"stich: {error.said(position)}")
+                    said(f"stich: {error.said(position)}")
                     failed = True
                     continue
                 except StichError as error:
-                    message(f"stich: {located(error, position)}")
+                    said(f"stich: {located(error, position)}")
                     failed = True
                     continue
                 except SearchStopped:
-                    said = stopped_record(position, time_limit)
-                    message(f"stich: {said}")
+                    stopped = stopped_record(position, time_limit)
+                    said(f"stich: {stopped}")
                     failed = True
                     if console is None and time_limit is not None:  # a line for it, that a script can tell
                         with interrupts_held():
-                            emit_json(unanswered_document(position, command, said))
+                            emit_json(unanswered_document(position, command, stopped))
                     continue
                 except PartlyAnswered as partly:
-                    message(f"stich: {stopped_record(position, time_limit, partly.missing)}")
+                    said(f"stich: {stopped_record(position, time_limit, partly.missing)}")
                     failed = True
                     result = partly.document
                 text = ""
@@ -272,10 +283,14 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     shown += 1
                     working = None
     except KeyboardInterrupt as stop:
+        said.close("the records printed above were answered")  # before the interrupt's line, which is the last
         say_interrupted(command, interrupted_records(shown, working, isinstance(stop, InterruptedInPart),
                                                      isinstance(stop, OutputCut)))
         raise
+    said.close("no other record was answered" if not shown else "the other record was answered" if shown == 1 else
+               f"the other {shown:,} records were answered")
     refused.say()
+    play_refused.say()
     shown_name = "<stdin>" if str(path) == "-" else path
     if read == 0:
         message(f"stich: {shown_name}: no records (an empty file, or only comments)")

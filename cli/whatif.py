@@ -3,21 +3,67 @@ positions (the hand diagram they print is drawn in :mod:`cli.render`)."""
 
 from __future__ import annotations
 
-from typing import Optional
+import unicodedata
+from typing import Any, Optional
 
 import typer
 
-from solver.errors import ParseError, StichError
+from solver.errors import ParseError, StichError, UnknownCardError, did_you_mean
+from solver.games import GAMES
 from solver.position import Position
 
-PLAY = typer.Option(None, "--play", metavar="CARDS",
+
+def play_examples() -> str:
+    """Two cards of every game's pack, as ``--play`` writes them: ``T17 HK in Zwanzigerrufen, ...``."""
+    return ", ".join(f"{pack.cards[5].name} {pack.cards[len(pack.cards) * 3 // 4].name} in {game.name}"
+                     for game in GAMES for pack in [game.pack])
+
+
+def no_game_card(token: str, number: int) -> str:
+    """Why ``--play``'s ``number``-th token is refused before any record is read: it names a card of no game's pack,
+    which is wrong whatever game a record is of; the packs' own notes (a card a pack leaves out) or the closest
+    cards of any game, then what was expected."""
+    key = unicodedata.normalize("NFC", token).upper()  # as a pack looks a token up
+    notes = "".join(f"; {game.name}: {game.pack.absent[key]}" for game in GAMES if key in game.pack.absent)
+    names = sorted({card.name for game in GAMES for card in game.pack.cards})
+    return (f"card {number} ({token!r}) is a card of no game{notes or did_you_mean(token, names, cutoff=0.5)} "
+            f"(expected cards of the record's game, such as {play_examples()})")
+
+
+def checked_play(value: Optional[str]) -> Optional[str]:
+    """``--play``'s callback: each token a card of some game, else a usage error (exit 2) said once, before any
+    record is read; an empty value (an unset shell variable) is one too, where it read as no cards at all. Whether
+    a card is the record's game's, and legal where it is played, is each record's own question (:func:`what_if`)."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise typer.BadParameter("an empty value (an unset shell variable?); give the cards to play, such as "
+                                 f"{play_examples()}")
+    for number, token in enumerate(value.split(), 1):
+        if not any(game.pack.lookup(token) is not None for game in GAMES):
+            raise typer.BadParameter(no_game_card(token, number))
+    return value
+
+
+PLAY = typer.Option(None, "--play", metavar="CARDS", callback=checked_play,
                     help="What if: play these cards (one quoted string, e.g. \"T17 T1\") after the record's Play "
                          "section; the command then works on the position they reach.")
 
 
+class ForeignPlayCard(ParseError):
+    """A ``--play`` card of another game's pack than a record's (the file may mix games): the same for every record
+    of that game, so the record loop says it once a game (``bare``: what is wrong, ``game``: the record's game), as
+    it says a refused ``--variant``."""
+
+    def __init__(self, bare: str, game: str, **where: Any) -> None:
+        super().__init__(f"--play: {bare}", **where)
+        self.bare = bare
+        self.game = game
+
+
 def what_if(position: Position, play: Optional[str]) -> Position:
     """``position`` with the ``--play`` cards played; an illegal or unknown card is a ParseError at the record,
-    naming the card, its number and the rule it breaks."""
+    naming the card, its number and the rule it breaks (ForeignPlayCard for a card of another game's pack)."""
     if not play:
         return position
     try:
@@ -28,4 +74,7 @@ def what_if(position: Position, play: Optional[str]) -> Position:
             raise StichError(f"--play: {error}") from None
         tag = record.tag("Play")
         line, column = (tag.line, tag.column) if tag is not None and tag.line else (record.line, 1)
+        if isinstance(error, UnknownCardError):
+            raise ForeignPlayCard(str(error), position.game.name, source=record.source, line=line,
+                                  column=column) from None
         raise ParseError(f"--play: {error}", source=record.source, line=line, column=column) from None

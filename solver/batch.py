@@ -669,7 +669,7 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
                                  f"{', '.join(sorted(known))})")
     if variant is not None:
         if not isinstance(variant, Mapping):
-            raise StichError(f"variant must be flags (a mapping or 'name=value' text), not {variant!r}")
+            raise StichError(f"variant must be flags (a mapping or 'NAME=VALUE, ...' text), not {variant!r}")
         check_flags_of_some_game(variant)
     return names
 

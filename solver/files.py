@@ -20,6 +20,7 @@ them (:func:`lock_beside`), so that two runs never write one file.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -58,11 +59,19 @@ def _file_mode() -> int:
     return 0o666 & ~umask
 
 
+def folder_not_file(shown: str | os.PathLike) -> str:
+    """What follows the name of an output path that is a folder: the OS's bare "Is a directory" said neither that the
+    name was to be a file's nor how to write into the folder."""
+    name = os.fspath(shown)
+    return (f"cannot be written: it is a folder, where a file name was expected (to write into the folder, name the "
+            f"file in it: {os.path.join(str(name), 'NAME' + Path(str(name)).suffix)})")
+
+
 def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, str]:
     """A new temporary file in ``path``'s directory; OSError naming ``shown`` (the path asked for, not the temporary)
     if it cannot be."""
     if path.is_dir():
-        raise IsADirectoryError(21, "Is a directory", str(shown))
+        raise IsADirectoryError(errno.EISDIR, folder_not_file(shown), str(shown))
     directory = path.parent if str(path.parent) else Path(".")
     try:
         return tempfile.mkstemp(prefix=f".{path.stem if suffix else path.name}.", suffix=suffix, dir=directory)
@@ -228,6 +237,8 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
     (``/dev/stdout``) is not locked. The lock is beside the file a symbolic link leads to, so that a run through a
     link and one by the file's own name share it (a second hard link to the file is another name, which the lock
     cannot see)."""
+    if os.path.isdir(path):  # appended to, it would fail later with the bare "Is a directory"
+        raise FileError(f"{path}: {folder_not_file(path)}")
     if os.path.exists(path) and not os.path.isfile(path):  # by its own name: /dev/stdout's real path is "pipe:[..]"
         return HeldLock(open(os.devnull), None)
     target = Path(os.path.realpath(path))

@@ -508,7 +508,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
                          "[Leader] is for endings; a whole deal is led as the rules say",
                          "no [Leader] tag on a whole deal")
     flags: dict[str, object] = dict(tag_value("Variant", lambda t: Variant.parse_pairs(t.value),
-                                              "name=value pairs") or {})
+                                              "NAME=VALUE pairs, separated by commas") or {})
     override = Variant.parse_pairs(variant) if isinstance(variant, str) else (variant or {})
     try:
         game.variant(override)  # the caller's flags alone: their mistake is not the file's

@@ -635,11 +635,22 @@ def cards_of(game: type[Game], text: str, at: int, what: str) -> int:
     return parse_hand(game.pack, text, at, label=what)
 
 
+def no_known_cards_text(given: object, seat: int, form: str) -> str:
+    """Known cards of ``seat`` that name none (``given`` as the caller wrote them): the API's ``known={2: ""}`` and
+    ``--known "2:"`` in one wording, ``form`` saying how to give them. Refused, not taken: knowing nothing of a
+    seat is leaving it out, so an empty list is a slip (a card list lost to the shell, a variable unset)."""
+    return f"{given!r} names no cards of seat {seat} ({form})"
+
+
 def known_cards_of(game: type[Game], cards: CardTokens, seat: int) -> int:
     """The known cards of ``seat`` (1-based) as a mask, said as known cards when they are no cards of the pack or
-    one is given twice: one message wherever they are read (the analysis, the advice, ``--known`` of a record)."""
-    return cards_of(game, cards_text(cards, f"the known cards of seat {seat}"), seat - 1,
-                    f"known cards for seat {seat}")
+    one is given twice, or when they are none: one message wherever they are read (the analysis, the advice,
+    ``--known`` of a record)."""
+    text = cards_text(cards, f"the known cards of seat {seat}")
+    if not text.strip():
+        form = f"known={{{seat}: 'EO GU'}}; leave out a seat with none"
+        raise InvalidDealError(f"known cards for seat {seat}: {no_known_cards_text(cards, seat, form)}")
+    return cards_of(game, text, seat - 1, f"known cards for seat {seat}")
 
 
 def seat_cards(game: type[Game], seats: object, seat: object, hand: CardTokens,

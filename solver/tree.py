@@ -214,7 +214,7 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     the declaring side's settlement in game units), ``depth``.
     Edge attributes: ``card``, ``seat`` (who plays it), ``value`` (the total the card keeps) and ``optimal``.
     Graph attributes: ``objective``, ``maximiser``, ``game``, ``contract``, ``depth``, ``variant`` (the flags
-    that differ from the game's defaults, ``name=value, ...``), ``target`` (the total the maximiser needs, where the
+    that differ from the game's defaults, ``NAME=VALUE, ...``), ``target`` (the total the maximiser needs, where the
     objective has one), and where the tree came from: ``source`` (the
     record's ``file:line``), ``board``, ``deal`` and ``played`` (the cards before the root).
 

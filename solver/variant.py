@@ -2,7 +2,7 @@
 
 A game declares its flags as class-level metadata (:class:`Flag`); a :class:`Variant` is an immutable mapping from
 every flag of the game to its value, defaults filled in. Values are parsed from text the same way whether they come
-from a ``[Variant "..."]`` tag, ``--variant name=value`` on the command line, or a keyword of the API.
+from a ``[Variant "..."]`` tag, ``--variant NAME=VALUE`` on the command line, or a keyword of the API.
 """
 
 from __future__ import annotations
@@ -70,6 +70,11 @@ def value_text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+#: The form of one variant flag, in every message about one (the library's, ``--variant``'s, a [Variant] tag's): the
+#: placeholders the docs and ``--help`` write, and what they stand for.
+PAIR_FORM = "NAME=VALUE (a flag's name, '=' and its value, such as solo_value=5)"
+
+
 class Variant(Mapping[str, object]):
     """Every flag of one game with its value; immutable and hashable."""
 
@@ -80,7 +85,8 @@ class Variant(Mapping[str, object]):
         if isinstance(values, str):
             values = Variant.parse_pairs(values)
         elif values is not None and not isinstance(values, Mapping):
-            raise VariantError(f"a variant is a mapping of flags to values or 'name=value' text, not {quoted(values)}")
+            raise VariantError(f"a variant is a mapping of flags to values or 'NAME=VALUE, ...' text, not "
+                               f"{quoted(values)}")
         for name, value in (values or {}).items():
             if not isinstance(name, str):
                 raise VariantError(f"a variant flag's name is text, not {quoted(name)}")
@@ -102,13 +108,13 @@ class Variant(Mapping[str, object]):
         pairs: dict[str, str] = {}
         for item in items:
             if not isinstance(item, str):
-                raise VariantError(f"variant {quoted(item)} is not of the form name=value")
+                raise VariantError(f"variant {quoted(item)} is not of the form {PAIR_FORM}")
             item = item.strip()
             if not item:
                 continue
             name, _, value = (part.strip() for part in item.partition("="))
             if not name or not value or "=" in value:
-                raise VariantError(f"variant {quoted(item)} is not of the form name=value")
+                raise VariantError(f"variant {quoted(item)} is not of the form {PAIR_FORM}")
             if one_text and name.lower() in pairs:
                 raise VariantError(f"variant flag {name.lower()} is given twice")
             pairs[name.lower()] = value

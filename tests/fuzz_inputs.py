@@ -258,8 +258,8 @@ def outcomes(name: str) -> Outcomes:
 
 
 def line_lengths(data: str | bytes) -> list[int]:
-    """The length of each line as the reader counts lines (split at LF only)."""
-    return [len(line) for line in data.split(b"\n" if isinstance(data, bytes) else "\n")]
+    """The length of each line as the reader counts lines: split at LF, CR LF or CR (FORMAT.md forbids none)."""
+    return [len(line) for line in re.split(rb"\r\n|\r|\n" if isinstance(data, bytes) else r"\r\n|\r|\n", data)]
 
 
 def assert_located(error: BaseException, source: str, data: str | bytes) -> None:

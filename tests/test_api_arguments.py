@@ -309,6 +309,7 @@ def test_random_records_count_is_not_negative():
     (dict(contract=None), "a contract is text"),
     (dict(known="x"), "known cards are a mapping"),
     (dict(known={2: 5}), "the known cards of seat 2 is card tokens"),
+    (dict(known={2: ""}), "names no cards of seat 2"),
     (dict(variant="nonsense=1"), "unknown variant flag 'nonsense'"),
 ])
 def test_analyse_hand_arguments_fail_before_any_sample(kwargs, message):
@@ -888,3 +889,25 @@ def test_position_setup_takes_a_numpy_seat_as_every_seat_argument_does(kratzen):
     assert draw_sample(by_numpy, 0) == draw_sample(position_setup(kratzen, 1, seed=3), 0)
     with pytest.raises(solver.InvalidSeatError, match=r"seat np.int64\(4\) is not a seat of this 3-seat deal"):
         position_setup(kratzen, np.int64(4))
+
+
+@pytest.mark.parametrize("cards", ["", "  ", [], ()])
+def test_known_cards_of_a_seat_that_name_none_are_refused_as_the_cli_refuses_them(kratzen, cards):
+    """``known={2: ""}`` was taken and changed nothing, while ``--known "2:"`` is a usage error: knowing nothing of a
+    seat is leaving it out, so an empty list is a slip (a variable unset). Every function that takes known cards
+    refuses it, in the CLI's words ('... names no cards of seat N (how to give them)')."""
+    said = (f"known cards for seat 3: {cards!r} names no cards of seat 3 (known={{3: 'EO GU'}}; leave out a seat with "
+            "none)")
+    from solver.advice import card_advice, contract_advice
+    from solver.sampling import analyse_position
+    position = list(solver.read_positions(Path(__file__).parent.parent / "examples" / "kratzen.tbn"))[1]
+    calls = [lambda: solver.analyse_hand("Schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E", known={3: cards},
+                                         samples=1, workers=1),
+             lambda: contract_advice("Schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, known={3: cards}, samples=1,
+                                     workers=1),
+             lambda: card_advice(position, known={3: cards}, samples=1, workers=1),
+             lambda: analyse_position(position, 1, known={3: cards}, samples=1, workers=1)]
+    for call in calls:
+        with pytest.raises(InvalidDealError) as caught:
+            call()
+        assert str(caught.value) == said

@@ -449,7 +449,17 @@ def test_variant_option_overrides_the_file_flag_by_flag():
 
 def test_a_malformed_variant_is_a_usage_error():
     result = run("solve", EXAMPLES / "valat.tbn", "--variant", "solo_value", code=2)
-    assert "name=value" in result.stderr
+    said = " ".join(result.stderr.replace("│", "").split())
+    assert ("Invalid value for '--variant': variant 'solo_value' is not of the form NAME=VALUE (a flag's name, '=' "
+            "and its value, such as solo_value=5)") in said
+    # an empty one (an unset shell variable) in the same words, as the library's own message for a malformed text
+    said = " ".join(run("solve", EXAMPLES / "valat.tbn", "--variant", " ", code=2).stderr.replace("│", "").split())
+    assert ("Invalid value for '--variant': an empty value (an unset shell variable?), not of the form NAME=VALUE (a "
+            "flag's name, '=' and its value, such as solo_value=5)") in said
+    with pytest.raises(solver.StichError) as caught:
+        solver.get_game("kratzen").variant("must_undertrump")
+    assert str(caught.value) == ("variant 'must_undertrump' is not of the form NAME=VALUE (a flag's name, '=' and its "
+                                 "value, such as solo_value=5)")
 
 
 def test_a_variant_flag_no_game_has_is_a_usage_error():
@@ -718,7 +728,33 @@ def test_output_errors_name_the_file_asked_for(tmp_path):
     assert result.stderr == (f"stich: {tmp_path / 'no' / 't.json'}: cannot be written: the folder {tmp_path / 'no'} "
                              "does not exist (make it, or choose another file)\n")
     result = run("deal", "-g", "sk", "--out", tmp_path, code=1)
-    assert f"stich: {tmp_path}: Is a directory" in result.stderr
+    assert result.stderr == (f"stich: {tmp_path}: cannot be written: it is a folder, where a file name was expected "
+                             f"(to write into the folder, name the file in it: {tmp_path / 'NAME'})\n")
+
+
+def test_an_output_path_that_is_a_folder_says_so_and_what_was_expected(tmp_path):
+    """``--plot d.png`` where d.png is a folder: the shared writer said only "Is a directory"; every output option
+    says what the path is, that a file name was expected and how to write into the folder (exit 1, as a missing
+    folder), and nothing is searched or written first where the command checks its output before its work."""
+    def said(path: Path) -> str:
+        return (f"stich: {path}: cannot be written: it is a folder, where a file name was expected (to write into the "
+                f"folder, name the file in it: {path / ('NAME' + path.suffix)})\n")
+
+    for name, command in [("d.png", ["postmortem", EXAMPLES / "valat.tbn", "--plot"]),
+                          ("t.json", ["tree", EXAMPLES / "valat.tbn", "-d", "1", "--out"]),
+                          ("o.tbn", ["deal", "-g", "kratzen", "--out"]),
+                          ("b.jsonl", ["batch", EXAMPLES / "kratzen.tbn", "-j", "1", "--out"]),
+                          ("c.jsonl", ["analyse", EXAMPLES / "kratzen.tbn", "-b", "2", "--seat", "1", "-n", "2", "-j",
+                                       "1", "--checkpoint"]),
+                          ("m.jsonl", ["match", "-g", "kratzen", "-n", "1", "-j", "1", "--bots", "random,random,random",
+                                       "--checkpoint"])]:
+        folder = tmp_path / name
+        folder.mkdir()
+        result = run(*command, folder, code=1)
+        assert result.stderr == said(folder) and list(folder.iterdir()) == [], (command, result.stderr)
+    # a folder given to read is said in the same terms (it was "Is a directory" too)
+    assert run("solve", tmp_path / "d.png", code=1).stderr == (f"stich: {tmp_path / 'd.png'}: it is a folder, where a "
+                                                               "file was expected\n")
 
 
 @pytest.mark.parametrize("args", [
@@ -1890,8 +1926,8 @@ def test_a_tarock_player_is_told_which_cards_the_pack_leaves_out(tmp_path):
                                              '[Contract "Normal T19"]\n[Partner "2"]\n')
         assert f"not a card of the Zwanzigerrufen pack; {note} (got '{wrong}'" in run("show", tmp_path / "glatze.tbn",
                                                                                      code=1).stderr
-    result = run("solve", EXAMPLES / "valat.tbn", "--play", "T2", code=1)
-    assert "'T2' is not a card of the Zwanzigerrufen pack; tarocks II and III are left out" in result.stderr
+    result = run("solve", EXAMPLES / "valat.tbn", "--play", "T2", code=2)  # a card of no game: the flag's error
+    assert "Zwanzigerrufen: tarocks II and III are left out" in " ".join(result.stderr.replace("│", "").split())
     pack = solver.get_game("zwanzigerrufen").pack
     assert pack.parse("S10") == pack.parse("SG") == "SG" and pack.parse("HA") == "HG"  # the real Glatzen still read
     assert pickle.loads(pickle.dumps(pack)) is pack
@@ -2424,3 +2460,50 @@ def test_a_record_number_past_what_a_file_can_hold_is_a_usage_error(command: lis
     """``--record 99999999999999999999`` was a traceback (itertools.islice takes at most sys.maxsize)."""
     result = run(*command, "--record", "99999999999999999999", EXAMPLES / "kratzen.tbn", code=2)
     assert "99999999999999999999 is not in the range 1<=x<=" in result.stderr
+
+
+def _records_with_one_systematic_error(path: Path, count: int, good_every: int) -> None:
+    """``count`` Kratzen endings, all but every ``good_every``-th with a card its pack has not (XX, on line 3 of
+    its record, column 25)."""
+    record = '[Game "Kratzen"]\n[Board "{n}"]\n[Deal "EA EK EO / GA GK {card} / HA HK HO"]\n[Contract "Trump E"]\n\n'
+    path.write_text("".join(record.format(n=n, card="GO" if n % good_every == 0 else "XX")
+                            for n in range(1, count + 1)), encoding="utf-8")
+
+
+def test_bad_record_messages_are_capped_with_one_closing_line_and_json_keeps_every_answer(tmp_path):
+    """A 1,000-record file with one systematic error wrote 900 lines on stderr: the first 20 are said in full, then
+    one line says how many more there were and that the others were answered; --json still writes every answer."""
+    many = tmp_path / "many.tbn"
+    _records_with_one_systematic_error(many, 1000, 10)
+    for command in ("show", "solve", "check"):
+        result = run(command, many, code=1)
+        lines = result.stderr.splitlines()
+        assert len(lines) == 21, (command, lines[-3:])
+        assert lines[0] == (f"stich: {many}:3:25: seat 2: not a card of the Kratzen pack (got 'XX', expected a Kratzen "
+                            "card)")
+        assert lines[19].startswith(f"stich: {many}:{5 * 21 + 3}:25: ")  # the 20th bad record (the 10th is good)
+        assert lines[20] == (f"stich: {many}: and 880 more records not answered in full, not said one by one (the "
+                             "first 20 are above); the other 100 records were answered")
+    answers = documents("solve", many, code=1)
+    assert [document["record"]["board"] for document in answers] == [str(n) for n in range(10, 1001, 10)]
+    few = tmp_path / "few.tbn"  # 20 bad records: every one said, no closing line
+    _records_with_one_systematic_error(few, 22, 11)
+    lines = run("show", few, code=1).stderr.splitlines()
+    assert len(lines) == 20 and all(line.endswith("(got 'XX', expected a Kratzen card)") for line in lines)
+    none = tmp_path / "none.tbn"  # no record answered: said so
+    _records_with_one_systematic_error(none, 25, 100)
+    assert run("show", none, code=1).stderr.splitlines()[-1].endswith(
+        "and 5 more records not answered in full, not said one by one (the first 20 are above); no other record was "
+        "answered")
+
+
+def test_batch_caps_its_error_messages_and_keeps_every_error_line_in_its_output(tmp_path):
+    many, out = tmp_path / "many.tbn", tmp_path / "out.jsonl"
+    _records_with_one_systematic_error(many, 200, 10)
+    result = run("batch", many, "--out", out, "-j", "1", code=1)
+    errors = [line for line in result.stderr.splitlines() if ": seat 2: not a card of the Kratzen pack" in line]
+    assert len(errors) == 20
+    assert (f"stich: {many}: and 160 more records not answered in full, not said one by one (the first 20 are "
+            f"above); every one is an error line in {out}, which a rerun tries again") in result.stderr.splitlines()
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(written) == 200 and sum("error" in line for line in written) == 180

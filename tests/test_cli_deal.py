@@ -151,7 +151,7 @@ def test_option_values_out_of_their_range_are_usage_errors(tmp_path):
     tree = _run("tree", "examples/kratzen.tbn", "--depth", "999", "--out", tmp_path / "t.json", code=2)
     assert "--depth" in tree.stderr
     for bad in ("=", "a=b=c", "sagotrick=", "=off"):
-        assert "is not of the form name=value" in _said(_run("solve", "examples/kratzen.tbn", "--variant", bad,
+        assert "is not of the form NAME=VALUE" in _said(_run("solve", "examples/kratzen.tbn", "--variant", bad,
                                                                 code=2))
     assert "--pot" in _run("score", "examples/kratzen.tbn", "--pot", "10000000000", code=2).stderr
 

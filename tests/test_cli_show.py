@@ -61,8 +61,6 @@ def test_an_illegal_play_is_named_with_its_rule_and_the_other_records_still_answ
     assert result.stdout == ""
     assert result.stderr.startswith(f"stich: {VALAT}:19:1: --play: card 2 of the play (SQ): seat 2 may not play SQ "
                                     "here: cannot follow suit to the lead HK and must trump: with one of T1")
-    result = run("show", VALAT, "--play", "HK ZZ", code=1)
-    assert "card 2 of the play (ZZ)" in result.stderr and "not a card of the Zwanzigerrufen pack" in result.stderr
     two = tmp_path / "two.tbn"
     two.write_text(Path(VALAT).read_text(encoding="utf-8") + "\n" + Path(VALAT).read_text(encoding="utf-8")
                    .replace('[Board "1"]', '[Board "2"]').replace("T18 T15 HG DJ\n", ""), encoding="utf-8")
@@ -202,3 +200,48 @@ def test_show_tbn_of_several_records_writes_a_blank_line_between_them(tmp_path):
     shown = run("show", deals).stdout
     assert shown.startswith("board 1:") and "\n\nboard 2:" in shown and "\n\nboard 3:" in shown
     assert not shown.endswith("\n\n")
+
+
+EXAMPLES_SAID = "T17 HK in Zwanzigerrufen, E9 SA in Schafkopf, EZ H7 in Kratzen"
+
+
+def test_a_play_token_that_is_no_card_of_any_game_is_a_usage_error_of_every_command_said_once(tmp_path):
+    """``--play ZZ``: no record can play it, whatever its game, so it is the flag's error (exit 2), said once before
+    any record is read, naming the flag, the token and what a card looks like; it was said once a record, by each
+    command's record loop."""
+    many = tmp_path / "many.tbn"
+    many.write_text("\n".join(Path(VALAT).read_text(encoding="utf-8").replace('[Board "1"]', f'[Board "{n}"]')
+                              for n in range(1, 4)), encoding="utf-8")
+    expected = (f"Invalid value for '--play': card 2 ('ZZ') is a card of no game; did you mean 'SZ' or 'HZ' or 'GZ'? "
+                f"(expected cards of the record's game, such as {EXAMPLES_SAID})")
+    for command in (["solve"], ["check"], ["score"], ["postmortem"], ["show"],
+                    ["tree", "--depth", "1", "--out", tmp_path / "tree.json"]):
+        result = run(command[0], many, *command[1:], "--play", "HK ZZ", code=2)
+        assert result.stdout == "" and " ".join(result.stderr.replace("│", "").split()).count(expected) == 1, \
+            (command, result.stderr)
+        assert "many.tbn" not in result.stderr  # no record was read
+    assert not (tmp_path / "tree.json").exists()
+    result = run("solve", VALAT, "--play", "T2", code=2)  # the pack's own note on a card it leaves out
+    assert "card 1 ('T2') is a card of no game; Zwanzigerrufen: tarocks II and III are left out of this pack" in \
+        " ".join(result.stderr.replace("│", "").split())
+    result = run("show", VALAT, "--play", "", code=2)  # an unset shell variable: not taken for no cards
+    assert "an empty value (an unset shell variable?); give the cards to play, such as T17 HK" in \
+        " ".join(result.stderr.replace("│", "").split())
+
+
+def test_a_card_of_another_game_is_said_once_a_game_and_an_illegal_one_once_a_record(tmp_path):
+    """A file may mix games: ``--play EA`` is a Schafkopf card, so the Zwanzigerrufen records refuse it, said once for
+    all of them (as a --variant flag of another game is), while each Schafkopf record plays it or says why not."""
+    valat = Path(VALAT).read_text(encoding="utf-8")
+    mixed = tmp_path / "mixed.tbn"
+    mixed.write_text(valat + "\n" + valat.replace('[Board "1"]', '[Board "2"]') + "\n" +
+                     (EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8"), encoding="utf-8")
+    result = run("show", mixed, "--play", "EA", code=1)
+    lines = result.stderr.splitlines()
+    assert lines[-1] == (f"stich: --play: card 1 of the play (EA): 'EA' is not a card of the Zwanzigerrufen pack "
+                         f"(2 records of Zwanzigerrufen from {mixed}:19 not answered)")
+    assert sum("Zwanzigerrufen" in line for line in lines) == 1
+    schafkopf = len(solver.parse_positions((EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8")))
+    illegal = [line for line in lines if line.startswith(f"stich: {mixed}:") and "(EA): " in line]
+    assert len(illegal) + result.stdout.count("Seat 1") == schafkopf  # every Schafkopf record answered or said
+    assert any("seat 3 does not hold EA" in line for line in illegal) and result.stdout.count("Seat 1") >= 1

@@ -6,6 +6,7 @@ import io
 
 import pytest
 
+import solver
 from solver.errors import ParseError
 from solver.formats.tbn import (
     MAX_BRACE_COMMENT_LENGTH,
@@ -642,16 +643,54 @@ def test_format_rejects_unwritable_records(record):
 
 # Line endings and comments the reader and the writer must refuse ----------------------------------------------------
 
-def test_cr_only_line_endings_are_refused_where_they_start():
-    """A file with CR-only line endings reads as one line, where a ';' comment would hide every tag after it: the
-    reader refuses it at the first carriage return instead of reading a different record."""
-    text = '[Game "Kratzen"]\r[Deal "EA EK EO / GA GK GO / HA HK HO"]\r; seat 2 attacks\r[Declarer "2"]\r'
-    for source in (text, io.BytesIO(text.encode())):
-        with pytest.raises(ParseError) as caught:
-            parse_records(source) if isinstance(source, str) else list(read_records(source))
-        assert (caught.value.line, caught.value.column, caught.value.token) == (1, 17, "\r")
-        assert "CR-only line endings" in str(caught.value) and "LF or CR LF" in str(caught.value)
-    assert parse_records(text.replace("\r", "\r\n"))[0].tag("Declarer").value == "2"
+def test_cr_lf_and_cr_lf_line_endings_read_alike():
+    """FORMAT.md does not forbid CR-only line endings (old Mac files), so the reader takes LF, CR LF and CR alike, in
+    one file too: a CR-only file read as one line, where a ';' comment would hide every tag after it, and then it
+    was refused at its first CR."""
+    text = '[Game "Kratzen"]\n[Deal "EA EK EO / GA GK GO / HA HK HO"]\n; seat 2 attacks\n[Declarer "2"]\n\n'
+    text += '[Game "Kratzen"]\n[Deal "EA EK EO / GA GK GO / HA HK HO"]\n'
+    expected = [format_record(record) for record in parse_records(text)]
+    for ending in ("\r", "\r\n"):
+        ended = text.replace("\n", ending)
+        assert [format_record(record) for record in parse_records(ended)] == expected
+        assert [format_record(record) for record in read_records(io.BytesIO(ended.encode()))] == expected
+    mixed = text.replace("\n", "\r", 2).replace("\n", "\r\n", 2)
+    assert [format_record(record) for record in read_records(io.BytesIO(mixed.encode()))] == expected
+    records = parse_records(text.replace("\n", "\r"))
+    assert [record.tag("Declarer").line for record in records[:1]] == [4] and records[1].line == 6
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_a_bad_token_is_placed_by_line_and_column_whatever_the_line_endings(tmp_path, ending):
+    """A bad card on line 3 of a file written with CR line ends is said at line 3 and its column, as with LF, by the
+    library and by the command line (one record after it still read)."""
+    lines = ['[Game "Kratzen"]', '[Declarer "2"]', '[Deal "EA EK EO / GA GK XX / HA HK HO"]', '[Contract "Trump E"]',
+             "", '[Game "Kratzen"]', '[Deal "EA EK EO / GA GK GO / HA HK HO"]', '[Contract "Trump E"]', ""]
+    path = tmp_path / "cr.tbn"
+    path.write_bytes(ending.join(lines).encode())
+    first, second = iter_records(path)
+    assert first.tag("Deal").value_line == 3 and (second.line, second.tag("Deal").value_line) == (6, 7)
+    with pytest.raises(ParseError) as caught:
+        list(solver.read_positions(path))
+    assert (caught.value.line, caught.value.column, caught.value.token) == (3, 25, "XX")
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    result = CliRunner().invoke(app, ["show", str(path)])
+    assert result.exit_code == 1 and result.stderr.startswith(f"stich: {path}:3:25: seat 2: not a card of the "
+                                                              "Kratzen pack")
+    assert "Seat 1" in result.stdout  # the record after it
+
+
+def test_cr_only_lines_past_the_read_limit_are_read_line_by_line():
+    """A CR-only file longer than one read of the stream (its lines are found in what was read past a line's end):
+    every record read, their lines counted right."""
+    record = '[Game "Kratzen"]\r[Board "{n}"]\r[Deal "EA EK EO / GA GK GO / HA HK HO"]\r\r'
+    text = "".join(record.format(n=n) for n in range(1, 6001))
+    assert len(text) > 400_002  # tbn._READ_LIMIT
+    records = list(read_records(io.BytesIO(text.encode())))
+    assert len(records) == 6000 and records[-1].get("Board") == "6000" and records[-1].line == 4 * 5999 + 1
 
 
 def test_writer_refuses_a_line_comment_between_cards():

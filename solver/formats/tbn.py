@@ -19,7 +19,7 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import IO, Iterable, Iterator, TextIO
+from typing import IO, Any, Iterable, Iterator, TextIO
 
 from ..errors import ParseError, StichError
 
@@ -738,12 +738,62 @@ def _skipped(skipping: str, text: str | ParseError) -> str | None:
     return "record" if skipping == "record" else "stray"
 
 
+_BREAK, _BREAK_BYTES = re.compile("[\r\n]"), re.compile(b"[\r\n]")
+
+
+class _LineReader:
+    """``readline(limit)`` over a stream whose lines end with LF, CR LF or a CR alone (old Mac files), each line
+    given with its line break, as a stream's own ``readline`` gives LF-ended lines: a binary stream and one opened
+    with ``newline="\\n"`` split at LF only, and a CR-only file read as one line.
+
+    The stream is read with its own ``readline`` (so a record on standard input is read as soon as its line ends);
+    what is read past a line's end waits here for the next line."""
+
+    def __init__(self, stream: IO) -> None:
+        self.stream = stream
+        self.buffer: Any = ""  # what was read (str or bytes, as the stream gives) ...
+        self.start = 0  # ... and where in it the next line starts: lines are cut from it, it is not copied a line
+
+    def readline(self, limit: int) -> Any:
+        """The next line with its line break, at most ``limit`` characters (one more for a CR LF the limit cuts);
+        empty at the end of the stream."""
+        buffer, start = self.buffer, self.start
+        if start >= len(buffer):
+            buffer, start = self.stream.readline(limit), 0
+        cr, lf, breaks = ("\r", "\n", _BREAK) if isinstance(buffer, str) else (b"\r", b"\n", _BREAK_BYTES)
+        while True:
+            stop = start + limit
+            found = breaks.search(buffer, start, stop)  # the first CR or LF: str.find of each scanned to the limit
+            if found:
+                end = found.end()
+                if buffer[end - 1:end] == cr and end == len(buffer):  # a CR last: an LF may follow it
+                    more = self.stream.readline(limit)
+                    if more:
+                        buffer, start = buffer[start:] + more, 0
+                        continue
+                if buffer[end - 1:end] == cr and buffer[end:end + 1] == lf:
+                    end += 1
+                break
+            if len(buffer) - start >= limit:
+                end = stop
+                break
+            more = self.stream.readline(limit - (len(buffer) - start))
+            if not more:
+                end = len(buffer)
+                break
+            buffer, start = buffer[start:] + more, 0
+        self.buffer, self.start = buffer, end
+        return buffer[start:end]
+
+
 def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseError]]:
     """Yield (line number, text without its line break) or (line number, ParseError) for a line that cannot be read.
 
-    Reads one line at a time with a size limit, so neither a huge file nor a huge line is ever held in memory.
+    Reads one line at a time with a size limit, so neither a huge file nor a huge line is ever held in memory. A line
+    ends with LF, CR LF or CR (:class:`_LineReader`).
     """
     number = 0
+    stream = _LineReader(stream)  # type: ignore[assignment]
     while True:
         try:
             chunk = stream.readline(_READ_LIMIT)
@@ -765,7 +815,7 @@ def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseE
 
 
 def _ends_line(chunk: str | bytes) -> bool:
-    return chunk.endswith(b"\n") if isinstance(chunk, bytes) else chunk.endswith("\n")
+    return chunk.endswith((b"\n", b"\r")) if isinstance(chunk, bytes) else chunk.endswith(("\n", "\r"))
 
 
 def _drain_line(stream: IO, most: int) -> bool:
@@ -805,7 +855,7 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseError:
-    """Strip the line break (LF or CR LF) and a BOM at the line's start, decode bytes strictly, reject NUL and
+    """Strip the line break (LF, CR LF or CR) and a BOM at the line's start, decode bytes strictly, reject NUL and
     overlong lines."""
     if isinstance(chunk, bytes):
         body = chunk[:-1] if chunk.endswith(b"\n") else chunk
@@ -835,12 +885,6 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
     if nul >= 0:
         return ParseError(
             "NUL character in the input", source=source, line=number, column=nul + 1, token="\x00", expected="text"
-        )
-    carriage = text.find("\r")
-    if carriage >= 0:  # CR-only line endings (old Mac files): read as one line, a comment would hide the tags after it
-        return ParseError(
-            "a carriage return inside a line (a file with CR-only line endings?)", source=source, line=number,
-            column=carriage + 1, token="\r", expected="lines that end with LF or CR LF",
         )
     return text
 

@@ -622,7 +622,7 @@ class Game(metaclass=GameType):
 
     @classmethod
     def variant(cls, values: Mapping[str, object] | str | None = None) -> Variant:
-        """The game's :class:`Variant` with ``values`` (a mapping, or ``"name=value, ..."``) over the defaults;
+        """The game's :class:`Variant` with ``values`` (a mapping, or ``"NAME=VALUE, ..."``) over the defaults;
         VariantError for a flag the game has not or a value it does not take."""
         if isinstance(values, str):
             values = Variant.parse_pairs(values)
