@@ -196,6 +196,18 @@ def _started_by(method: str, cwd: Path, env: dict[str, str], bots: str, workers:
                           timeout=600)
 
 
+def _alike_on_one_and_two_workers(method: str, cwd: Path, env: dict[str, str], bots: str) -> dict:
+    """The match's document on one process and on two workers started by ``method``: each run clean (no traceback)
+    and both the same; the one-process document."""
+    runs = [_started_by(method, cwd, env, bots, workers) for workers in ("1", "2")]
+    for process in runs:
+        assert process.returncode == 0, process.stderr
+        assert "Traceback" not in process.stderr
+    one, two = (json.loads(process.stdout) for process in runs)
+    assert one == two
+    return one
+
+
 @pytest.mark.parametrize("method", ["spawn", "forkserver"])
 def test_files_beside_the_bots_module_do_not_replace_stichs_or_the_standard_librarys(bots_dir, editable_env, method):
     """Workers started fresh (spawn; forkserver, Linux's default from Python 3.14) import the bots' module from the
@@ -204,13 +216,8 @@ def test_files_beside_the_bots_module_do_not_replace_stichs_or_the_standard_libr
     the directory at the end of sys.path, and the workers died importing the solver.py)."""
     for name in ("json", "solver"):
         (bots_dir / f"{name}.py").write_text(f"raise ImportError('the {name}.py beside mybots.py was imported')\n")
-    runs = [_started_by(method, bots_dir, editable_env, "mybots:Seeded,random,random,random", workers)
-            for workers in ("1", "2")]
-    for process in runs:
-        assert process.returncode == 0, process.stderr
-        assert "beside mybots.py" not in process.stderr
-    one, two = (json.loads(process.stdout) for process in runs)
-    assert one == two and len(one["deals"]) == 8
+    one = _alike_on_one_and_two_workers(method, bots_dir, editable_env, "mybots:Seeded,random,random,random")
+    assert len(one["deals"]) == 8
 
 
 #: A bot module under the name of an installed one (pytest's dependency iniconfig), importing a module beside it.
@@ -237,13 +244,8 @@ def test_workers_play_the_bots_module_the_parent_loaded_not_an_installed_one_of_
     (tmp_path / "iniconfig.py").write_text(SHADOWING_BOTS)
     (tmp_path / "botcards.py").write_text("def last_card(position):\n"
                                           "    return max(position.legal_cards(), key=lambda card: card.index)\n")
-    runs = [_started_by(method, tmp_path, editable_env, "iniconfig:LastCard,random,random,random", workers)
-            for workers in ("1", "2")]
-    for process in runs:
-        assert process.returncode == 0, process.stderr
-        assert "Traceback" not in process.stderr
-    one, two = (json.loads(process.stdout) for process in runs)
-    assert one == two and len(one["deals"]) == 8
+    one = _alike_on_one_and_two_workers(method, tmp_path, editable_env, "iniconfig:LastCard,random,random,random")
+    assert len(one["deals"]) == 8
     assert one["deals"][0]["bots"] == ["local", "random", "random", "random"]
 
 
@@ -257,12 +259,9 @@ def test_workers_take_a_bots_package_from_the_folder_the_parent_did(tmp_path, ed
     (tmp_path / package / "bots.py").write_text(SHADOWING_BOTS)
     (tmp_path / "botcards.py").write_text("def last_card(position):\n"
                                           "    return max(position.legal_cards(), key=lambda card: card.index)\n")
-    runs = [_started_by("spawn", tmp_path, editable_env, f"{package}.bots:LastCard,random,random,random", workers)
-            for workers in ("1", "2")]
-    for process in runs:
-        assert process.returncode == 0, process.stderr
-    one, two = (json.loads(process.stdout) for process in runs)
-    assert one == two and one["deals"][0]["bots"] == ["local", "random", "random", "random"]
+    one = _alike_on_one_and_two_workers("spawn", tmp_path, editable_env,
+                                        f"{package}.bots:LastCard,random,random,random")
+    assert one["deals"][0]["bots"] == ["local", "random", "random", "random"]
 
 
 def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
