@@ -623,8 +623,11 @@ def _replay(record: Record, rules: Rules,
     if seat is None or not 1 <= seat <= rules.seats:
         raise _error(record, "[Play] does not name a seat", leader.line, leader.column, leader.text,
                      f"a seat number from 1 to {rules.seats}")
+    # flags given with the command or call (or a board's --variant) may be why the record's own rules are not met
+    given = ", ".join(f"{name}={value}" for name, value in (override or {}).items())
+    under = f" (with the variant flags given: {given})" if given else ""
     if seat - 1 != state.leader:
-        raise _error(record, f"the first trick is led by seat {state.leader + 1} under these rules",
+        raise _error(record, f"the first trick is led by seat {state.leader + 1} under these rules{under}",
                      leader.line, leader.column, leader.text, str(state.leader + 1))
     played = []
     for number, line in enumerate(play.tricks):
@@ -648,9 +651,6 @@ def _replay(record: Record, rules: Rules,
                              f"a card of seat {seat + 1}: {' '.join(rules.pack.names(state.hands[seat]))}")
             legal = state.legal_cards()
             if not legal >> index & 1:
-                # flags given with the command or call may be why a card the record's own rules allowed is refused
-                given = ", ".join(f"{name}={value}" for name, value in (override or {}).items())
-                under = f" (with the variant flags given: {given})" if given else ""
                 raise _error(record, f"seat {seat + 1} may not play this card here{under}: "
                              f"{rules.illegal_reason(state, index)}{_order_hint(rules, state, line)}", token.line,
                              token.column, token.text, f"one of {' '.join(rules.pack.names(legal))}")

@@ -2135,10 +2135,10 @@ def _seat_3_may_play(c: TestClient, board: str) -> list[str]:
 
 
 def test_variant_option_plays_uploads_and_deals_of_its_game_under_the_flags(tmp_path):
-    """The keyboard review: --variant reached the named files alone, so a record uploaded to a board started with
-    must_undertrump=false was played under the default, and the page did not say which flags were in force. Now an
-    upload, a paste and a deal of the flag's game are played under it (saved with it), /api/start says the flags
-    of each game, and a record of another game opens under its own rules."""
+    """--variant reaches what the page opens, not only the named files (a record uploaded to a board started with
+    must_undertrump=false was played under the default, the page silent on the flags in force): an upload, a paste
+    and a deal of the flag's game are played under it (saved with it), /api/start says the flags of each game, and a
+    record of another game opens under its own rules."""
     c = client(variant={"must_undertrump": "false", "sagotrick": "off"})
     assert c.get("/api/start").json()["variant"] == {"Kratzen": "must_undertrump=false",
                                                      "Zwanzigerrufen": "sagotrick=off"}
@@ -2217,8 +2217,8 @@ def test_board_variant_option_is_checked_as_every_commands(tmp_path, monkeypatch
 
 
 def test_board_variant_without_a_file_serves_the_pages_deals_and_uploads_under_it(monkeypatch):
-    """``stich board --variant sagotrick=off`` without a FILE was a usage error, as the flags reached the named files
-    alone. They reach the page's uploads and deals too now: the board serves, with the flags."""
+    """``stich board --variant sagotrick=off`` without a FILE serves, with the flags: they reach the page's uploads
+    and deals, not the named files alone."""
     from typer.testing import CliRunner
 
     import uvicorn

@@ -1668,10 +1668,10 @@ def test_a_phone_turned_sideways_seats_the_table_as_a_page_opened_sideways(drive
 
 
 def test_the_graphs_points_are_one_tab_stop_the_arrows_choose_and_enter_goes_there(driver, server):
-    """The keyboard review: the graph's dots, which a click returns to, were the mouse's alone. The graph is one tab
-    stop (its point of the position shown), the arrow keys and Home, End move along its points without moving the
-    table, Enter or space goes to the point focused, as a click does, the focus staying on it; each point is a
-    button named by its card, grade and value, with a visible focus ring, and Tab leaves the graph at once."""
+    """The graph's points, which a click returns to, are the keyboard's too. The graph is one tab stop (its point
+    of the position shown), the arrow keys and Home, End move along its points without moving the table, Enter or
+    space goes to the point focused, as a click does, the focus staying on it; each point is a button named by its
+    card, grade and value, with a visible focus ring, and Tab leaves the graph at once."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
@@ -1725,9 +1725,8 @@ def curve_moves(driver) -> list[str]:
 
 
 def test_the_status_region_says_the_result_never_thinking(driver, server):
-    """The keyboard review: "thinking…" sat in the status region, so a screen reader read it out at every card. It
-    is for the eye now (aria-hidden, outside the region), the region says it is busy with aria-busy, and what
-    it says after a move is the card values' result."""
+    """A screen reader is not told "thinking…" at every card: it is for the eye (aria-hidden, outside the status
+    region), the region says it is busy with aria-busy, and what it says after a move is the card values' result."""
     from selenium.webdriver.common.keys import Keys
 
     driver.get(server)
@@ -1752,8 +1751,8 @@ def test_the_status_region_says_the_result_never_thinking(driver, server):
 
 
 def test_a_board_with_variant_flags_plays_a_pasted_deal_under_them_and_says_so(driver):
-    """The keyboard review: a board started with --variant played uploads and its own deals under the default rules,
-    and the page did not say which flags were in force. A pasted Kratzen record is played under the board's
+    """A board started with --variant plays uploads and its own deals under its flags and says which are in force.
+    A pasted Kratzen record is played under the board's
     must_undertrump=false (seat 3 may throw its G8), the contract panel says the flag and that it is the board's,
     the board's flags of each game are listed, and the Deal form says a deal is dealt under them."""
     record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'

@@ -74,8 +74,8 @@ def test_the_page_says_its_language_and_announces_what_changes(page):
 
 
 def test_thinking_is_for_the_eye_not_said_by_the_status_region():
-    """The keyboard review: "thinking…" stood in the status region, so a screen reader said it at every card. It is
-    hidden from screen readers and outside every live region; the region is aria-busy while the engine works."""
+    """"thinking…" is not said at every card by a screen reader: it is hidden from screen readers and outside every
+    live region; the region is aria-busy while the engine works."""
     html = (STATIC / "index.html").read_text(encoding="utf-8")
     thinking = re.search(r'<span id="thinking"[^>]*>', html)
     assert thinking and 'aria-hidden="true"' in thinking.group(0)

@@ -589,3 +589,20 @@ def test_a_bad_flag_of_a_variant_tag_is_pointed_at(tmp_path):
     assert "sagotrick takes" in str(caught.value)
     # the token is the pair at fault, not the whole tag's value cut short from its start
     assert caught.value.token == "sagotrick=bogus" and "(got 'sagotrick=bogus'" in str(caught.value)
+
+
+def test_a_record_refused_under_the_flags_given_names_them():
+    """A record that keeps its own rules but not the flags given with the command or call (a board's --variant over
+    an upload) says those flags beside what broke: the first leader here, as an illegal card already did."""
+    from solver.formats.tbn import parse_records
+    from solver.position import position_from_record
+
+    text = (Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn").read_text(encoding="utf-8")
+    record = next(item for item in parse_records(text) if item.get("Play") is not None)
+    record.set("Declarer", "2")  # the attacker leads trick 1 by default: seat 2, as the record's Play says
+    record.remove("Play")
+    record.set("Play", "2")
+    assert position_from_record(record).state.leader == 1
+    with pytest.raises(StichError, match=r"the first trick is led by seat 1 under these rules \(with the variant "
+                                         r"flags given: first_leader=forehand\)"):
+        position_from_record(record, variant={"first_leader": "forehand"})

@@ -175,7 +175,8 @@ class Boards:
             defaults: Mapping[str, object] | None = None) -> Board:
         """``record`` as a board; ``variant`` (``stich board --variant`` for the files named with it) over its
         ``[Variant]`` tag flag by flag, or ``defaults`` (the same flags for an upload, a paste or a deal) under it:
-        those of the record's game, each the record's own tag does not set. The flags are kept in the board's record,
+        those of the record's game, each the record's own tag does not set (one or the other: ``defaults`` given,
+        ``variant`` is not read). The flags are kept in the board's record,
         so that a saved record says the flags it was played under."""
         flags = dict(variant or {})
         note = ""

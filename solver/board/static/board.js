@@ -30,7 +30,7 @@ function showError(message) {
   box.hidden = !message;
 }
 
-// "thinking…" is for the eye (aria-hidden, outside the status region): a screen reader heard it at every card. The
+// "thinking…" is for the eye (aria-hidden, outside the status region), not to be read out at every card: the
 // regions being filled say so with aria-busy instead, which holds their news until the result is in.
 function busy(kind, on) {
   if (on) busy.kinds.add(kind); else busy.kinds.delete(kind);
