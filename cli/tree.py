@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from solver.errors import InvalidSeatError, ParseError, SearchStopped, StichError
+from solver.errors import CommandVariantError, InvalidSeatError, ParseError, SearchStopped, StichError
 from solver.files import check_writable
 from solver.formats.tbn import iter_records
 from solver.position import position_from_record
@@ -19,8 +19,8 @@ from .errors import EXIT_BAD_INPUT, file_name, input_errors, message, say_interr
 from .output import atomic_path
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
-from .records import (OptionRefused, check_selection, located, no_such_record, record_place, selected,
-                      stdin_bytes, stopped_record)
+from .records import (OptionRefused, VariantRefusals, check_selection, located, no_such_record, record_place,
+                      selected, stdin_bytes, stopped_record)
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, what_if
 
@@ -103,7 +103,14 @@ def tree(
                 break
         if record is None:
             raise StichError(no_such_record(name, board, record_number, count))
-        position = what_if(position_from_record(record, variant=flags), play)  # the root: after --play's cards
+        try:
+            read = position_from_record(record, variant=flags)
+        except CommandVariantError as error:  # the command's flag, not the record's: said as every command says it
+            refused = VariantRefusals()
+            refused.add(error)
+            refused.say()
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        position = what_if(read, play)  # the root: after --play's cards
         PotOption(pot).apply(position)  # read where the game reads its [Pot], as solve does
         holds = nodes_memory_holds(out.suffix)  # held whole until written: never more than memory holds
         try:

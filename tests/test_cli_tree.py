@@ -1,0 +1,80 @@
+"""``stich tree`` against ``stich solve``, and its refusals said as the other commands say them.
+
+A tree's root holds the double-dummy total of the position and its first edges the totals each card keeps: the very
+numbers ``solve --cards`` prints for the same record and objective, so the two must agree exactly on every record
+the project ships.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from test_cli import EXAMPLES, run
+
+
+def tree_json(tmp_path: Path, *args: object) -> dict:
+    """The node-link JSON ``stich tree ARGS --out tmp.json`` writes."""
+    out = tmp_path / "tree.json"
+    run("tree", *args, "--out", out)
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def line_cards(result: dict) -> list[str]:
+    """The cards of ``solve --line`` from the position on (the line's first trick also lists the cards already on
+    the table)."""
+    cards: list[str] = []
+    for trick in result["line"]:
+        cards += trick["cards"][trick["on_table"]:]
+    return cards
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in EXAMPLES.glob("*.tbn")))
+def test_the_tree_agrees_with_solve_on_every_example_record(tmp_path, name):
+    """Every record of every example, every objective ``solve -o all`` answers (each seat's own of Kratzen): the
+    tree's root value is solve's total, each first card keeps the total solve gives it, the cards marked optimal are
+    solve's best; and along solve's line the tree's edges are optimal and keep the root's total."""
+    path = EXAMPLES / name
+    documents = [json.loads(line) for line in run("solve", path, "--cards", "--line", "-o", "all", "--json",
+                                                   "--threads", "1").stdout.splitlines()]
+    assert documents and all("results" in document for document in documents)
+    compared = 0
+    for number, document in enumerate(documents, 1):
+        for result in document["results"]:
+            seat = [] if result["seat"] is None else ["--seat", result["seat"]]
+            depth = 2 if result is document["results"][0] else 1
+            graph = tree_json(tmp_path, path, "-r", number, "-d", depth, "-o", result["objective"], *seat,
+                              "--threads", "1")
+            assert graph["graph"]["objective"] == result["objective"]
+            assert graph["graph"]["source"] == f"{path}:{document['record']['line']}"
+            (root,) = [node for node in graph["nodes"] if node["id"] == "root"]
+            assert root["value"] == result["total"], (number, result["objective"])
+            edges = {link["card"]: (link["value"], link["optimal"]) for link in graph["links"]
+                     if link["source"] == "root"}
+            solved = {card: (group["total"], group["best"]) for group in result.get("cards") or []
+                      for card in group["cards"]}
+            assert edges == solved, (number, result["objective"], result["seat"])
+            node = "root"
+            for card in line_cards(result)[:depth]:  # solve's line is an optimal path through the tree
+                child = card if node == "root" else f"{node} {card}"
+                (link,) = [link for link in graph["links"] if (link["source"], link["target"]) == (node, child)]
+                assert link["optimal"] and link["value"] == result["total"], (number, result["objective"], child)
+                node = child
+            compared += 1
+    assert compared >= len(documents)
+
+
+def test_a_variant_flag_of_another_game_is_said_as_every_command_says_it(tmp_path):
+    """``tree --variant`` with a flag of another game than the record's was pointed at the record's [Game] tag
+    (``schafkopf.tbn:10:8: the variant given with the command or call: ...``) as if the file were wrong; every other
+    command says the flag is the command's: ``--variant: ... (the Schafkopf record at FILE:10 not answered)``."""
+    out = tmp_path / "tree.json"
+    tree = run("tree", EXAMPLES / "schafkopf.tbn", "-d", "1", "--variant", "solo_value=5", "--out", out, code=1)
+    show = run("show", EXAMPLES / "schafkopf.tbn", "-b", "1", "--variant", "solo_value=5", code=1)
+    expected = ("stich: --variant: variant flag solo_value is Zwanzigerrufen's, not Schafkopf's (Schafkopf's flags: "
+                "laufende_mode, runaway_count_at, solo_requires_plain_trump_card) (the Schafkopf record at "
+                f"{EXAMPLES / 'schafkopf.tbn'}:10 not answered)")
+    assert tree.stderr.splitlines() == [expected] == show.stderr.splitlines()
+    assert not out.exists()
