@@ -78,3 +78,17 @@ def test_a_variant_flag_of_another_game_is_said_as_every_command_says_it(tmp_pat
                 f"{EXAMPLES / 'schafkopf.tbn'}:10 not answered)")
     assert tree.stderr.splitlines() == [expected] == show.stderr.splitlines()
     assert not out.exists()
+
+
+def test_a_score_tree_says_the_pot_and_the_announcements_its_values_depend_on(tmp_path):
+    """A Kratzen ``-o score`` tree settled from ``--pot 12`` and one from the record's pot of 0 were the same file
+    but for the values: nothing in it said which pot (nor a Zwanzigerrufen tree which announcements) its values
+    were settled with. The graph now says the record's pot and announcements, where it has them."""
+    kratzen = EXAMPLES / "kratzen.tbn"
+    empty = tree_json(tmp_path, kratzen, "-b", "2", "-d", "1", "-o", "score")["graph"]
+    potted = tree_json(tmp_path, kratzen, "-b", "2", "-d", "1", "-o", "score", "--pot", "12")["graph"]
+    assert "pot" not in empty and potted["pot"] == "12"
+    assert {key: value for key, value in potted.items() if key != "pot"} == empty
+    announced = tree_json(tmp_path, EXAMPLES / "settlement.tbn", "-d", "1", "-o", "score")["graph"]
+    assert announced["announcements"] == "1: Pagat; 2: Kontra Pagat" and "pot" not in announced
+    assert not {"pot", "announcements"} & set(tree_json(tmp_path, EXAMPLES / "valat.tbn", "-d", "1")["graph"])
