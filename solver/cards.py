@@ -214,6 +214,10 @@ class Pack:
         note = self.absent.get(unicodedata.normalize("NFC", str(token).strip()).upper())
         if note is not None:
             return f"; {note}"
+        for separator in ",;":  # cards run together ("SG,SJ", "SG, SJ"): not a misspelt card
+            parts = [part for part in str(token).split(separator) if part.strip()]
+            if separator in str(token) and parts and all(self.lookup(part) is not None for part in parts):
+                return f"; cards are separated by spaces, not {separator!r}: {' '.join(part.strip() for part in parts)}"
         return did_you_mean(token, [card.name for card in self.cards], cutoff=0.5)
 
     def lookup(self, token: str | Card) -> int | None:

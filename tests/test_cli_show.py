@@ -68,6 +68,22 @@ def test_an_illegal_play_is_named_with_its_rule_and_the_other_records_still_answ
     assert "seat 1 does not hold T18" in result.stderr and "Seat 2 (to play)" in result.stdout
 
 
+def test_cards_run_together_with_commas_are_said_so_not_taken_for_a_misspelt_card():
+    """``--play "SG,SJ"`` was answered "'SG,SJ' is not a card ...; did you mean 'SJ' or 'SG'?", as if one card were
+    misspelt, and ``--hand "EU,E8,..."`` with no hint at all: the cards are there, only the separator is wrong."""
+    result = run("show", EXAMPLES / "zwanzigerrufen.tbn", "-b", "1", "--play", "SG,SJ", code=1)
+    assert result.stderr.endswith("--play: card 1 of the play (SG,SJ): 'SG,SJ' is not a card of the Zwanzigerrufen "
+                                  "pack; cards are separated by spaces, not ',': SG SJ\n") and result.stdout == ""
+    assert "did you mean" not in result.stderr
+    hand = run("analyse", "--game", "schafkopf", "--hand", "EU,E8,E7,GK,GO,HA,H9,SU", "--seat", "1", "--contract",
+               "Rufer G", code=2)
+    assert "cards are separated by spaces, not ',': EU E8 E7 GK GO HA H9 SU" in " ".join(hand.stderr.split())
+    spaced = run("show", EXAMPLES / "zwanzigerrufen.tbn", "-b", "1", "--play", "SG, SJ", code=1).stderr
+    assert "card 1 of the play (SG,): 'SG,' is not a card of the Zwanzigerrufen pack; cards are separated by " \
+           "spaces, not ',': SG" in spaced
+    assert "did you mean 'SG'?" in run("show", EXAMPLES / "zwanzigerrufen.tbn", "-b", "1", "--play", "SG.",
+                                       code=1).stderr  # a misspelt card is still offered the closest
+
 def test_show_tbn_writes_the_record_as_played():
     text = run("show", VALAT, "--play", "HK T1", "--tbn").stdout
     position = solver.parse_positions(text)[0]
