@@ -136,8 +136,13 @@ def tree(
         except KeyboardInterrupt:
             say_interrupted("tree", f"in the record at {record_place(position)}: nothing written to {out}")
             raise
-        with atomic_path(out) as temporary:
-            write_tree(graph, temporary)
+        try:
+            with atomic_path(out) as temporary:  # an interrupt while it is written leaves no file, as one before
+                write_tree(graph, temporary)
+        except KeyboardInterrupt:
+            say_interrupted("tree", f"in the record at {record_place(position)}, while its tree was written: nothing "
+                                    f"written to {out}")
+            raise
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
             f"{plural(graph.number_of_edges(), 'edge')})")
     if unreadable:

@@ -8,11 +8,13 @@ the project ships.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from test_cli import EXAMPLES, run
+from test_cli import EXAMPLES, ROOT, run
 
 
 def tree_json(tmp_path: Path, *args: object) -> dict:
@@ -92,3 +94,23 @@ def test_a_score_tree_says_the_pot_and_the_announcements_its_values_depend_on(tm
     announced = tree_json(tmp_path, EXAMPLES / "settlement.tbn", "-d", "1", "-o", "score")["graph"]
     assert announced["announcements"] == "1: Pagat; 2: Kontra Pagat" and "pot" not in announced
     assert not {"pot", "announcements"} & set(tree_json(tmp_path, EXAMPLES / "valat.tbn", "-d", "1")["graph"])
+
+
+def test_an_interrupt_while_the_tree_is_written_is_said_and_leaves_no_file(tmp_path):
+    """Ctrl-C while the tree was being written (seconds, for a large GraphML) ended the command with 130 and not a
+    word, where one during its searches says what was stopped: now both say it, and no file (nor a temporary one)
+    is left. The interrupt is raised by the writer, a stand-in for Ctrl-C at that moment."""
+    out = tmp_path / "tree.graphml"
+    code = ("import sys, solver.tree\n"
+            "def interrupted(graph, path):\n"
+            "    open(path, 'w').write('<graphml')\n"
+            "    raise KeyboardInterrupt\n"
+            "solver.tree.write_tree = interrupted\n"
+            "from cli.main import main\n"
+            "main()\n")
+    result = subprocess.run([sys.executable, "-c", code, "tree", str(EXAMPLES / "valat.tbn"), "-d", "1", "--out",
+                             str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 130 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr == (f"stich: tree: stopped by the interrupt in the record at {EXAMPLES / 'valat.tbn'}:13: "
+                             f"board 1, while its tree was written: nothing written to {out}\n")
+    assert list(tmp_path.iterdir()) == []
