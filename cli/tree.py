@@ -101,8 +101,9 @@ def tree(
             elif selected(item, board):
                 record = item
                 break
-        if record is None:
-            raise StichError(no_such_record(name, board, record_number, count))
+        if record is None:  # a file of no record at all is said so, whatever was asked of it, as every command says
+            raise StichError(no_such_record(name, board, record_number, count) if count else
+                             no_such_record(name, None, None, 0))
         try:
             read = position_from_record(record, variant=flags)
         except CommandVariantError as error:  # the command's flag, not the record's: said as every command says it

@@ -114,3 +114,16 @@ def test_an_interrupt_while_the_tree_is_written_is_said_and_leaves_no_file(tmp_p
     assert result.stderr == (f"stich: tree: stopped by the interrupt in the record at {EXAMPLES / 'valat.tbn'}:13: "
                              f"board 1, while its tree was written: nothing written to {out}\n")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("selection", [[], ["-b", "3"], ["-r", "3"]])
+def test_a_file_of_no_record_is_said_so_whatever_was_asked_of_it(tmp_path, selection):
+    """``tree -b 3`` of a file of comments alone said ``no record with [Board "3"]``, ``-r 3`` ``no record 3: it has
+    0 records``, where show, solve and the other commands say the file has no records at all."""
+    comments = tmp_path / "comments.tbn"
+    comments.write_text("% a file of comments alone\n", encoding="utf-8")
+    out = tmp_path / "tree.json"
+    said = f"stich: {comments}: no records (an empty file, or only comments)\n"
+    assert run("tree", comments, "-d", "1", "--out", out, *selection, code=1).stderr == said
+    assert run("show", comments, *selection, code=1).stderr == said
+    assert not out.exists()
