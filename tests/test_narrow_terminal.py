@@ -124,7 +124,7 @@ def test_the_hand_diagram_keeps_to_a_narrow_width_and_loses_no_card(width):
     broke every line of the table in two. Where the table does not fit, the trick and the hands are stacked, and
     every word of the 80-column diagram is still there. (The heading and the lines of what the score reads are
     text, left to the terminal to wrap.)"""
-    from solver import read_positions
+    from solver import StichError, read_positions
     from solver.diagram import diagram
 
     for path in sorted(EXAMPLES.glob("*.tbn")):
@@ -135,6 +135,9 @@ def test_the_hand_diagram_keeps_to_a_narrow_width_and_loses_no_card(width):
                      if not line.startswith(("announced: ", "pot: ", "targets: "))]
             assert not _too_wide(table, width), (path.name, _too_wide(table, width))
             assert _words(narrow) == _words(wide), path.name
+    for wrong in (0, -40, True, 40.0, "40"):  # a width is a number of columns
+        with pytest.raises(StichError, match="the diagram's width is a number of columns"):
+            diagram(position, width=wrong)  # type: ignore[arg-type]
 
 
 def test_show_and_solve_draw_the_diagram_for_a_40_column_terminal():
