@@ -1,4 +1,5 @@
-"""``stich tree`` against ``stich solve``, and its refusals said as the other commands say them.
+"""``stich tree`` against ``stich solve``, its refusals said as the other commands say them, and the JSON of a
+what-if (``--play``).
 
 A tree's root holds the double-dummy total of the position and its first edges the totals each card keeps: the very
 numbers ``solve --cards`` prints for the same record and objective, so the two must agree exactly on every record
@@ -127,3 +128,34 @@ def test_a_file_of_no_record_is_said_so_whatever_was_asked_of_it(tmp_path, selec
     assert run("tree", comments, "-d", "1", "--out", out, *selection, code=1).stderr == said
     assert run("show", comments, *selection, code=1).stderr == said
     assert not out.exists()
+
+
+@pytest.mark.parametrize("command, path, play, options", [
+    ("solve", "valat.tbn", "HK", ["--cards", "--line", "-o", "all"]),
+    ("check", "valat.tbn", "HK T1", []),
+    ("score", "schafkopf.tbn", "GA HO SU S7 SZ S9 SK", ["-b", "6"]),
+    ("score", "valat.tbn", "HK", ["--dd"]),
+    ("postmortem", "valat.tbn", "HK T1", []),
+    ("solve", "zwanzigerrufen.tbn", "CK HN", ["-b", "7", "--cards", "--line"]),  # a trick in progress completed
+    ("postmortem", "kratzen.tbn", "EA", ["-b", "2", "-o", "tricks"]),
+])
+def test_what_if_documents_are_valid_and_describe_the_position_the_cards_reach(command, path, play, options):
+    """A ``--play`` document is one of the schema's, its ``position`` the one the cards reach: as many cards more
+    played than the record's own document says, the last of them on the table; a post-mortem's last cards are
+    they."""
+    from test_cli import documents
+
+    (document,) = documents(command, EXAMPLES / path, "--play", play, *options)
+    played = play.split()
+    if "position" in document:
+        (record,) = documents(command, EXAMPLES / path, *options)
+
+        def cards_played(position: dict) -> int:
+            return position["tricks_played"] * document["seats"] + len(position["trick"])
+
+        assert cards_played(document["position"]) == cards_played(record["position"]) + len(played)
+        on_table = document["position"]["trick"]
+        assert on_table == played[len(played) - len(on_table):] if len(on_table) <= len(played) else \
+            on_table[len(on_table) - len(played):] == played
+    if command == "postmortem":
+        assert [card["card"] for card in document["cards"]][-len(played):] == played
