@@ -261,3 +261,17 @@ def test_a_card_of_another_game_is_said_once_a_game_and_an_illegal_one_once_a_re
     illegal = [line for line in lines if line.startswith(f"stich: {mixed}:") and "(EA): " in line]
     assert len(illegal) + result.stdout.count("Seat 1") == schafkopf  # every Schafkopf record answered or said
     assert any("seat 3 does not hold EA" in line for line in illegal) and result.stdout.count("Seat 1") >= 1
+
+
+def test_cards_given_unquoted_are_said_with_how_to_quote_them():
+    """``--play HK T1`` (unquoted) left T1 as an extra argument, or took it for the FILE: Typer said ``Got unexpected
+    extra argument(s) (examples/valat.tbn)``, the file itself. The usage error now says how to give the cards."""
+    for args, extra in ((["solve", VALAT, "--play", "HK", "T1"], "T1"),
+                        (["show", "--play", "HK", "T1", VALAT], VALAT),
+                        (["tree", VALAT, "-d", "1", "--out", "t.json", "--play", "HK", "T1"], "T1")):
+        said = " ".join(run(*args, code=2).stderr.split())
+        assert f"Got unexpected extra argument(s) ({extra}); --play takes its cards as one quoted string: --play " \
+               "\"HK T1\"" in said, said
+    hand = " ".join(run("analyse", "--game", "sk", "--hand", "EU", "E8", "E7", "--seat", "1", code=2).stderr.split())
+    assert "--hand takes its cards as one quoted string: --hand \"EU E8 E7\"" in hand
+    assert "quoted" not in run("solve", VALAT, "extra", code=2).stderr  # an extra argument with no card option
