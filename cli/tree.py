@@ -19,10 +19,10 @@ from .errors import EXIT_BAD_INPUT, file_name, input_errors, message, say_interr
 from .output import atomic_path
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
-from .records import (OptionRefused, VariantRefusals, check_selection, located, no_such_record, record_place,
-                      selected, stdin_bytes, stopped_record)
+from .records import (GameRefusals, OptionRefused, check_selection, located, no_such_record, record_place, selected,
+                      stdin_bytes, stopped_record)
 from .render import plural, progress_on_stderr
-from .whatif import PLAY, what_if
+from .whatif import PLAY, ForeignPlayCard, what_if
 
 
 #: ``tree``'s --time-limit: its one record's searches (the shared text's "the other records still are" does not apply)
@@ -105,13 +105,12 @@ def tree(
             raise StichError(no_such_record(name, board, record_number, count) if count else
                              no_such_record(name, None, None, 0))
         try:
-            read = position_from_record(record, variant=flags)
-        except CommandVariantError as error:  # the command's flag, not the record's: said as every command says it
-            refused = VariantRefusals()
-            refused.add(error)
+            position = what_if(position_from_record(record, variant=flags), play)  # the root: after --play's cards
+        except (CommandVariantError, ForeignPlayCard) as error:  # the command's flag or card, not the record's
+            refused = GameRefusals("--variant" if isinstance(error, CommandVariantError) else "--play")
+            refused.add(error)  # said as every command says it
             refused.say()
             raise typer.Exit(EXIT_BAD_INPUT) from None
-        position = what_if(read, play)  # the root: after --play's cards
         PotOption(pot).apply(position)  # read where the game reads its [Pot], as solve does
         holds = nodes_memory_holds(out.suffix)  # held whole until written: never more than memory holds
         try:

@@ -69,10 +69,11 @@ def test_the_tree_agrees_with_solve_on_every_example_record(tmp_path, name):
     assert compared >= len(documents)
 
 
-def test_a_variant_flag_of_another_game_is_said_as_every_command_says_it(tmp_path):
+def test_a_variant_flag_or_a_card_of_another_game_is_said_as_every_command_says_it(tmp_path):
     """``tree --variant`` with a flag of another game than the record's was pointed at the record's [Game] tag
     (``schafkopf.tbn:10:8: the variant given with the command or call: ...``) as if the file were wrong; every other
-    command says the flag is the command's: ``--variant: ... (the Schafkopf record at FILE:10 not answered)``."""
+    command says the flag is the command's: ``--variant: ... (the Schafkopf record at FILE:10 not answered)``. A
+    ``--play`` card of another game's pack likewise."""
     out = tmp_path / "tree.json"
     tree = run("tree", EXAMPLES / "schafkopf.tbn", "-d", "1", "--variant", "solo_value=5", "--out", out, code=1)
     show = run("show", EXAMPLES / "schafkopf.tbn", "-b", "1", "--variant", "solo_value=5", code=1)
@@ -80,6 +81,11 @@ def test_a_variant_flag_of_another_game_is_said_as_every_command_says_it(tmp_pat
                 "laufende_mode, runaway_count_at, solo_requires_plain_trump_card) (the Schafkopf record at "
                 f"{EXAMPLES / 'schafkopf.tbn'}:10 not answered)")
     assert tree.stderr.splitlines() == [expected] == show.stderr.splitlines()
+    assert not out.exists()
+    tree = run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--play", "EA", "--out", out, code=1)  # Schafkopf's card
+    show = run("show", EXAMPLES / "valat.tbn", "--play", "EA", code=1)
+    assert tree.stderr == show.stderr and tree.stderr.startswith("stich: --play: card 1 of the play (EA): 'EA' is not "
+                                                                 "a card of the Zwanzigerrufen pack (the ")
     assert not out.exists()
 
 
