@@ -354,6 +354,8 @@ def record_title(document: Document) -> Text:
     if "contract" in document:
         contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
         title.append(f" {contract}, {get_game(document['game']).declarer_title} {document['declarer']}")
+    if document["record"].get("play"):  # the position is not the record's: --play's cards were played on it
+        title.append(f", what if: {' '.join(document['record']['play'])}")
     return title
 
 

@@ -145,16 +145,22 @@ def test_a_file_of_no_record_is_said_so_whatever_was_asked_of_it(tmp_path, selec
     ("solve", "zwanzigerrufen.tbn", "CK HN", ["-b", "7", "--cards", "--line"]),  # a trick in progress completed
     ("postmortem", "kratzen.tbn", "EA", ["-b", "2", "-o", "tricks"]),
 ])
-def test_what_if_documents_are_valid_and_describe_the_position_the_cards_reach(command, path, play, options):
+def test_what_if_documents_are_valid_and_say_the_cards_and_the_position_they_reach(command, path, play, options):
     """A ``--play`` document is one of the schema's, its ``position`` the one the cards reach: as many cards more
     played than the record's own document says, the last of them on the table; a post-mortem's last cards are
-    they."""
+    they. Its ``record`` says the cards (``play``): it named the record's file and line alone, as if it were the
+    record's own position, and the text's title says them too."""
     from test_cli import documents
 
-    (document,) = documents(command, EXAMPLES / path, "--play", play, *options)
+    (document,) = documents(command, EXAMPLES / path, "--play", play.lower(), *options)  # names as the pack writes
     played = play.split()
-    if "position" in document:
+    assert document["record"]["play"] == played
+    assert run(command, EXAMPLES / path, "--play", play, *options).stdout.splitlines()[0].endswith(
+        f"{document['declarer']}, what if: {play}")
+    if "position" in document:  # (a score needs the whole play: the record alone is not scored)
         (record,) = documents(command, EXAMPLES / path, *options)
+        assert "play" not in record["record"]
+        assert "what if" not in run(command, EXAMPLES / path, *options).stdout.splitlines()[0]
 
         def cards_played(position: dict) -> int:
             return position["tricks_played"] * document["seats"] + len(position["trick"])
