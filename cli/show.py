@@ -42,7 +42,13 @@ def show(
 
     def document(position: Position) -> Document:
         made[0] += 1
-        return {"text": position.to_tbn() if tbn else diagram(position, signs=signs, width=width)}
+        if tbn:
+            return {"text": position.to_tbn()}
+        heading, rest = diagram(position, signs=signs, width=width).split("\n", 1)
+        if play:  # the heading says the what-if, as the other commands' titles do: not the record's own position
+            count = len(play.split())
+            heading += f", what if: {' '.join(position.pack[card].name for card in position.played[-count:])}"
+        return {"text": f"{heading}\n{rest}"}
 
     try:  # each record's text as it is (a console would turn its tabs into spaces)
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False, pot=pot,

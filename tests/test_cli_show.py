@@ -283,3 +283,13 @@ def test_cards_given_unquoted_are_said_with_how_to_quote_them():
     hand = " ".join(run("analyse", "--game", "sk", "--hand", "EU", "E8", "E7", "--seat", "1", code=2).stderr.split())
     assert "--hand takes its cards as one quoted string: --hand \"EU E8 E7\"" in hand
     assert "quoted" not in run("solve", VALAT, "extra", code=2).stderr  # an extra argument with no card option
+
+
+def test_show_says_the_what_if_in_its_heading():
+    """``show --play`` drew the position the cards reach under the record's own heading: with a trick completed by
+    them nothing on the page said the cards were not the record's. The heading ends with them, as the other
+    commands' titles do; ``--tbn`` writes them in the Play section instead."""
+    assert run("show", VALAT, "--play", "hk t1").stdout.splitlines()[0] == \
+        "board 1: Zwanzigerrufen Solo, declarer 1, what if: HK T1"
+    assert "what if" not in run("show", VALAT).stdout and "what if" not in run("show", VALAT, "--play", "HK",
+                                                                               "--tbn").stdout
