@@ -97,12 +97,42 @@ def without_type_labels(params: list[Any]) -> list[Any]:
     return params
 
 
+def unquoted_cards_hint(params: list[Any], args: list[str]) -> str:
+    """How to give the cards of a CARDS option (``--play``, ``--hand``) that ``args`` gives unquoted, the words after
+    its value up to the next option or file (``--play "HK T1"``); empty where none is."""
+    names = {name for param in params if getattr(param, "metavar", None) == "CARDS" for name in param.opts}
+    for index, word in enumerate(args[:-1]):
+        if word in names:
+            cards = [args[index + 1]]
+            for following in args[index + 2:]:
+                if following.startswith("-") or "/" in following or "." in following or os.path.exists(following):
+                    break
+                cards.append(following)
+            if len(cards) > 1:
+                return f"{word} takes its cards as one quoted string: {word} \"{' '.join(cards)}\""
+    return ""
+
+
 class Command(typer.core.TyperCommand):
     """A command whose help shows no type names (:func:`without_type_labels`) and whose usage line names a required
     argument as the help's Arguments section does (FILE)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return without_type_labels(super().get_params(ctx))
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Typer's parsing, but a card list given unquoted (``--play HK T1``), whose second card is then an extra
+        argument or taken for the FILE, is said with how to give it: Typer named only the extra argument, the file
+        itself where the second card had taken its place."""
+        given = list(args)
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as error:  # click's UsageError (Typer exports none), re-raised as it is but for the hint
+            said = getattr(error, "message", None)
+            hint = unquoted_cards_hint(self.params, given)
+            if isinstance(said, str) and hint and "unexpected extra argument" in said:
+                error.message = f"{said}; {hint}"  # type: ignore[attr-defined]
+            raise
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         """Typer (0.28) writes a required argument ``{FILE}`` in the usage line, which every usage error repeats;

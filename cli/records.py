@@ -94,6 +94,17 @@ def stopped_record(position: Position, time_limit: float | None, missing: str = 
     return f"{record_place(position)}: {missing}: {why}"
 
 
+def with_what_if(result: Document, position: Position, play: str | None) -> Document:
+    """A record's document with ``--play``'s cards in its ``record`` (``play``, by their names), where it has one:
+    the document describes the position they reach, not the one its record's file and line hold, and a script
+    keyed on the record could not tell them apart."""
+    record = result.get("record")
+    if play and isinstance(record, dict):
+        count = len(play.split())
+        record["play"] = [position.pack[card].name for card in position.played[len(position.played) - count:]]
+    return result
+
+
 def unanswered_document(position: Position, command: str, said: str) -> Document:
     """The JSON line of a record that ``--time-limit`` stopped before its answer (``unanswered`` in the schema): its
     record and rules, as its answer's would start, ``stopped`` and what stderr says of it. Without it a script
@@ -240,7 +251,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     continue
                 working = position
                 try:
-                    result = document(position)
+                    result = with_what_if(document(position), position, play)
                 except OptionRefused as error:
                     said(f"stich: {error.said(position)}")
                     failed = True
@@ -255,12 +266,12 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     failed = True
                     if console is None and time_limit is not None:  # a line for it, that a script can tell
                         with interrupts_held():
-                            emit_json(unanswered_document(position, command, stopped))
+                            emit_json(with_what_if(unanswered_document(position, command, stopped), position, play))
                     continue
                 except PartlyAnswered as partly:
                     said(f"stich: {stopped_record(position, time_limit, partly.missing)}")
                     failed = True
-                    result = partly.document
+                    result = with_what_if(partly.document, position, play)
                 text = ""
                 if console is not None and render is None:
                     text = ("\n" if shown else "") + result["text"]

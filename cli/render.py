@@ -25,7 +25,7 @@ from rich.text import Text
 
 from solver.cards import Pack
 from solver.deal import small_number
-from solver.diagram import SIGNS, SuitStyle, diagram
+from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, table_cells, table_columns
 from solver.games import get_game
 from solver.games.outcome import declarers_word, side_text
@@ -280,12 +280,20 @@ def signs_shown() -> bool:
     return stdout_encodes("".join(SIGNS.values()))
 
 
+def diagram_width(console: Console) -> int:
+    """The columns a hand diagram keeps to on ``console``: a terminal's (or a pipe's ``COLUMNS``) where it is
+    narrower than the diagram's 80, which it would otherwise break apart; 80 for a pipe without ``COLUMNS``, which
+    keeps its layout, as a table does."""
+    return min(DIAGRAM_WIDTH, console.width) if getattr(console, "narrows", True) else DIAGRAM_WIDTH
+
+
 def print_diagram(position: Position, console: Console, *, dealt: bool = False, heading: bool = True) -> None:
     """The hand diagram (``dealt``: of the hands as dealt, before the Play section; ``heading=False``: under a
-    record title printed already)."""
+    record title printed already), as wide as the console lets it be."""
     if dealt:
         position = Position(position.game, position.rules, position.rules.start(), record=position.record)
-    console.print(Text(diagram(position, signs=signs_shown(), heading=heading)), soft_wrap=True)
+    console.print(Text(diagram(position, signs=signs_shown(), heading=heading, width=diagram_width(console))),
+                  soft_wrap=True)
 
 
 class CardPainter:
@@ -346,6 +354,8 @@ def record_title(document: Document) -> Text:
     if "contract" in document:
         contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
         title.append(f" {contract}, {get_game(document['game']).declarer_title} {document['declarer']}")
+    if document["record"].get("play"):  # the position is not the record's: --play's cards were played on it
+        title.append(f", what if: {' '.join(document['record']['play'])}")
     return title
 
 

@@ -14,13 +14,14 @@ from solver.position import Position
 from .errors import file_name
 from .options import BOARD, POT, RECORD, VARIANT, parse_variant_options
 from .records import run_over_records
-from .render import Document, signs_shown
+from .render import Document, diagram_width, signs_shown, stdout_console
 from .whatif import PLAY
 
 
 def show(
     file: Path = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
-                                help="A .tbn file (- for standard input); every record is shown (see --board)."),
+                                help="A .tbn file (- for standard input); every record is shown (see --board, "
+                                     "--record)."),
     board: Optional[str] = BOARD,
     record: Optional[int] = RECORD,
     play: Optional[str] = PLAY,
@@ -35,12 +36,19 @@ def show(
     (its [Pot] tag), shown under the diagram and written by --tbn."""
     flags = parse_variant_options(variant)
     signs = signs_shown()
+    width = diagram_width(stdout_console())  # a narrow terminal's: the hands stacked where the table does not fit
 
     made = [0]  # records made (printed but for one an interrupt stopped): a blank line ends the last one
 
     def document(position: Position) -> Document:
         made[0] += 1
-        return {"text": position.to_tbn() if tbn else diagram(position, signs=signs)}
+        if tbn:
+            return {"text": position.to_tbn()}
+        heading, rest = diagram(position, signs=signs, width=width).split("\n", 1)
+        if play:  # the heading says the what-if, as the other commands' titles do: not the record's own position
+            count = len(play.split())
+            heading += f", what if: {' '.join(position.pack[card].name for card in position.played[-count:])}"
+        return {"text": f"{heading}\n{rest}"}
 
     try:  # each record's text as it is (a console would turn its tabs into spaces)
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False, pot=pot,

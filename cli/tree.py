@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from solver.errors import InvalidSeatError, ParseError, SearchStopped, StichError
+from solver.errors import CommandVariantError, InvalidSeatError, ParseError, SearchStopped, StichError
 from solver.files import check_writable
 from solver.formats.tbn import iter_records
 from solver.position import position_from_record
@@ -19,10 +19,10 @@ from .errors import EXIT_BAD_INPUT, file_name, input_errors, message, say_interr
 from .output import atomic_path
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
-from .records import (OptionRefused, check_selection, located, no_such_record, record_place, selected,
+from .records import (GameRefusals, OptionRefused, check_selection, located, no_such_record, record_place, selected,
                       stdin_bytes, stopped_record)
 from .render import plural, progress_on_stderr
-from .whatif import PLAY, what_if
+from .whatif import PLAY, ForeignPlayCard, what_if
 
 
 #: ``tree``'s --time-limit: its one record's searches (the shared text's "the other records still are" does not apply)
@@ -101,9 +101,16 @@ def tree(
             elif selected(item, board):
                 record = item
                 break
-        if record is None:
-            raise StichError(no_such_record(name, board, record_number, count))
-        position = what_if(position_from_record(record, variant=flags), play)  # the root: after --play's cards
+        if record is None:  # a file of no record at all is said so, whatever was asked of it, as every command says
+            raise StichError(no_such_record(name, board, record_number, count) if count else
+                             no_such_record(name, None, None, 0))
+        try:
+            position = what_if(position_from_record(record, variant=flags), play)  # the root: after --play's cards
+        except (CommandVariantError, ForeignPlayCard) as error:  # the command's flag or card, not the record's
+            refused = GameRefusals("--variant" if isinstance(error, CommandVariantError) else "--play")
+            refused.add(error)  # said as every command says it
+            refused.say()
+            raise typer.Exit(EXIT_BAD_INPUT) from None
         PotOption(pot).apply(position)  # read where the game reads its [Pot], as solve does
         holds = nodes_memory_holds(out.suffix)  # held whole until written: never more than memory holds
         try:
@@ -129,8 +136,13 @@ def tree(
         except KeyboardInterrupt:
             say_interrupted("tree", f"in the record at {record_place(position)}: nothing written to {out}")
             raise
-        with atomic_path(out) as temporary:
-            write_tree(graph, temporary)
+        try:
+            with atomic_path(out) as temporary:  # an interrupt while it is written leaves no file, as one before
+                write_tree(graph, temporary)
+        except KeyboardInterrupt:
+            say_interrupted("tree", f"in the record at {record_place(position)}, while its tree was written: nothing "
+                                    f"written to {out}")
+            raise
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
             f"{plural(graph.number_of_edges(), 'edge')})")
     if unreadable:

@@ -111,6 +111,18 @@ def card_items(cards: object) -> list | None:
     return items if all(isinstance(item, (str, Card)) or is_whole_number(item) for item in items) else None
 
 
+def run_together_note(token: object, is_card: Callable[[str], bool]) -> str:
+    """``"; cards are separated by spaces, not ',': SG SJ"`` for cards run together in one token (``SG,SJ``, or
+    ``SG,`` of ``"SG, SJ"``), every part a card by ``is_card``: not a misspelt card, which the closest names would
+    suggest; empty for any other token."""
+    text = str(token)
+    for separator in ",;":
+        parts = [part.strip() for part in text.split(separator) if part.strip()]
+        if separator in text and parts and all(is_card(part) for part in parts):
+            return f"; cards are separated by spaces, not {separator!r}: {' '.join(parts)}"
+    return ""
+
+
 def bits(mask: int) -> Iterator[int]:
     """The indices of the set bits of ``mask``, lowest first."""
     while mask:
@@ -214,7 +226,8 @@ class Pack:
         note = self.absent.get(unicodedata.normalize("NFC", str(token).strip()).upper())
         if note is not None:
             return f"; {note}"
-        return did_you_mean(token, [card.name for card in self.cards], cutoff=0.5)
+        return run_together_note(token, lambda part: self.lookup(part) is not None) or \
+            did_you_mean(token, [card.name for card in self.cards], cutoff=0.5)
 
     def lookup(self, token: str | Card) -> int | None:
         """The index a token (or this pack's Card, as the API hands them out) names, or None (also for anything

@@ -20,6 +20,7 @@ from html import escape
 from typing import TYPE_CHECKING, Sequence
 
 from .cards import Pack, bits
+from .errors import StichError
 from .games import get_game
 
 if TYPE_CHECKING:
@@ -35,6 +36,11 @@ PLACES = {
     6: ((2, 1), (2, 0), (0, 0), (0, 1), (0, 2), (2, 2)),
 }
 _GAP = 3  # spaces between the grid's columns
+#: The width a diagram keeps to by default (a terminal's 80 columns), wrapping its longest card lines where it would
+#: not (a narrower ``width`` stacks the hands where even that does not fit).
+WIDTH = 80
+#: A card line wrapped to fit WIDTH is at most this wide: three columns of it, the gaps and the widest title fit.
+WRAPPED_CARD_LINE = 24
 
 
 @dataclass(frozen=True)
@@ -189,18 +195,40 @@ def _grid(position: "Position", blocks: list[list[str]], centre: list[str]) -> l
     return grid
 
 
-def diagram(position: "Position", *, signs: bool = True, heading: bool = True) -> str:
+def diagram(position: "Position", *, signs: bool = True, heading: bool = True, width: int = WIDTH) -> str:
     """The position as text: a heading, the hands around the table, the trick in the centre. ``signs=False``
     writes suit letters where the output cannot show the suit signs; ``heading=False`` leaves the heading to the
-    caller (a command's record title above it)."""
+    caller (a command's record title above it). The table keeps to ``width`` columns (a narrow terminal's): where
+    it would not fit even with its longest card lines wrapped, the trick and the hands are stacked, one under the
+    other, rather than left for the terminal to break the table apart (the heading and the lines of what the score
+    reads are text, which a terminal wraps as any)."""
+    if isinstance(width, bool) or not isinstance(width, int) or width < 1:
+        raise StichError(f"the diagram's width is a number of columns (1 or more), not {width!r}")
     style = SuitStyle.of(position.pack, signs)
     seats = _seats(position, style)
     centre = _table_lines(position, style)
     body = _table(position, seats, centre, None)
-    if max(len(line) for line in body) > WIDTH:
+    if max(len(line) for line in body) > min(width, WIDTH):
         body = _table(position, seats, centre, WRAPPED_CARD_LINE)
+    if max(len(line) for line in body) > width:
+        body = _stacked(seats, centre, width)
     out = [_heading(position), ""] if heading else [""]  # a blank line under the caller's title
     return "\n".join(out + _scoring_facts(position) + body).rstrip() + "\n"
+
+
+def _stacked(seats: list[_Seat], centre: list[str], width: int) -> list[str]:
+    """The diagram's lines under its heading for a width the table does not fit: the trick in its box, then each
+    seat's hand in seat order, its card lines wrapped to ``width``."""
+    inner = max(len(line) for line in centre)
+    out = ["+" + "-" * (inner + 2) + "+", *(f"| {line:<{inner}} |" for line in centre),
+           "+" + "-" * (inner + 2) + "+", ""]
+    for seat in seats:
+        label_width = max((len(label) for _, label, _ in seat.suits), default=1)
+        out.append(seat.title)
+        for _, label, ranks in seat.suits:
+            out += _card_lines(label, label_width, ranks, width)
+        out += [seat.won, ""]
+    return out
 
 
 def _scoring_facts(position: "Position") -> list[str]:
@@ -249,12 +277,6 @@ def _targets_text(position: "Position", targets: list[int]) -> str:
         return (f"seat {attacker + 1} ({position.game.declarer_title}) {tricks(targets[attacker])}, every other seat "
                 f"{tricks(others.pop())}")
     return ", ".join(f"seat {seat + 1} {tricks(count)}" for seat, count in enumerate(targets))
-
-
-#: The width a diagram keeps to (a terminal's 80 columns), wrapping its longest card lines where it would not.
-WIDTH = 80
-#: A card line wrapped to fit WIDTH is at most this wide: three columns of it, the gaps and the widest title fit.
-WRAPPED_CARD_LINE = 24
 
 
 def _card_lines(label: str, width: int, ranks: tuple[str, ...], wrap: int | None) -> list[str]:

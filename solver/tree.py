@@ -186,13 +186,18 @@ def _origin(position: Position) -> dict[str, str]:
     """Graph attributes that say where the tree came from, so that a tree file can be traced back to its deal:
     the record (``source``: its file and line; ``board``), the ``deal`` (the hands as the record deals them) and the
     cards ``played`` before the root, in order. Empty for a position not read from a record; ``source`` too for a
-    record made, not read (a seeded random deal's: line 0, no place in any file)."""
+    record made, not read (a seeded random deal's: line 0, no place in any file). The record's ``announcements``
+    and ``pot`` (its tags as given, a ``--pot`` too) where it has them: a score tree's values depend on them, and
+    neither the deal nor the file's record says a pot given with the command."""
     record = position.record
     pack = position.pack
     read = record is not None and record.source and record.line > 0
+    scored = {name: (record.get(tag) or "").strip() for name, tag in (("announcements", "Announcements"),
+                                                                       ("pot", "Pot"))} if record is not None else {}
     return {"source": f"{record.source}:{record.line}" if record is not None and read else "",
             "board": (record.get("Board") or "") if record is not None else "",
-            "deal": position.rules.deal.text(), "played": " ".join(pack[card].name for card in position.played)}
+            "deal": position.rules.deal.text(), "played": " ".join(pack[card].name for card in position.played),
+            **{name: value for name, value in scored.items() if value}}
 
 
 def _target(goal: Objective) -> dict[str, int]:
@@ -216,7 +221,8 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     Graph attributes: ``objective``, ``maximiser``, ``game``, ``contract``, ``depth``, ``variant`` (the flags
     that differ from the game's defaults, ``NAME=VALUE, ...``), ``target`` (the total the maximiser needs, where the
     objective has one), and where the tree came from: ``source`` (the
-    record's ``file:line``), ``board``, ``deal`` and ``played`` (the cards before the root).
+    record's ``file:line``), ``board``, ``deal`` and ``played`` (the cards before the root), and where the record
+    has them, the ``announcements`` and ``pot`` its score reads.
 
     A tree of more nodes than ``max_nodes`` is refused with :class:`TreeTooLarge` before any node is made
     (:func:`tree_size`). None (the default) is as many as the memory available now holds (:func:`nodes_memory_holds`,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import solver
@@ -66,6 +67,29 @@ def test_an_illegal_play_is_named_with_its_rule_and_the_other_records_still_answ
                    .replace('[Board "1"]', '[Board "2"]').replace("T18 T15 HG DJ\n", ""), encoding="utf-8")
     result = run("show", two, "--play", "T18", code=1)  # board 1 is past T18; board 2 plays it
     assert "seat 1 does not hold T18" in result.stderr and "Seat 2 (to play)" in result.stdout
+
+
+def test_cards_run_together_with_commas_are_said_so_not_taken_for_a_misspelt_card():
+    """``--play "SG,SJ"`` was answered "'SG,SJ' is not a card ...; did you mean 'SJ' or 'SG'?", as if one card were
+    misspelt, and ``--hand "EU,E8,..."`` with no hint at all: the cards are there, only the separator is wrong. The
+    library's own refusal (``Position.play``) says so too."""
+    def said(*args: object) -> str:
+        return " ".join(run(*args, code=2).stderr.replace("│", "").split())
+
+    zwanzigerrufen = EXAMPLES / "zwanzigerrufen.tbn"
+    play = said("show", zwanzigerrufen, "-b", "1", "--play", "SG,SJ")
+    assert "card 1 ('SG,SJ') is a card of no game; cards are separated by spaces, not ',': SG SJ (expected" in play
+    assert "did you mean" not in play
+    assert "card 1 ('SG,') is a card of no game; cards are separated by spaces, not ',': SG (expected" in \
+        said("show", zwanzigerrufen, "-b", "1", "--play", "SG, SJ")
+    assert "did you mean 'SG'?" in said("show", zwanzigerrufen, "-b", "1", "--play", "SG.")  # a misspelt card
+    hand = said("analyse", "--game", "schafkopf", "--hand", "EU,E8,E7,GK,GO,HA,H9,SU", "--seat", "1", "--contract",
+                "Rufer G")
+    assert "cards are separated by spaces, not ',': EU E8 E7 GK GO HA H9 SU" in hand
+    position = next(solver.read_positions(zwanzigerrufen))
+    with pytest.raises(solver.StichError, match="not a card of the Zwanzigerrufen pack; cards are separated by "
+                                                "spaces, not ';': SG SJ"):
+        position.play("SG;SJ")
 
 
 def test_show_tbn_writes_the_record_as_played():
@@ -245,3 +269,27 @@ def test_a_card_of_another_game_is_said_once_a_game_and_an_illegal_one_once_a_re
     illegal = [line for line in lines if line.startswith(f"stich: {mixed}:") and "(EA): " in line]
     assert len(illegal) + result.stdout.count("Seat 1") == schafkopf  # every Schafkopf record answered or said
     assert any("seat 3 does not hold EA" in line for line in illegal) and result.stdout.count("Seat 1") >= 1
+
+
+def test_cards_given_unquoted_are_said_with_how_to_quote_them():
+    """``--play HK T1`` (unquoted) left T1 as an extra argument, or took it for the FILE: Typer said ``Got unexpected
+    extra argument(s) (examples/valat.tbn)``, the file itself. The usage error now says how to give the cards."""
+    for args, extra in ((["solve", VALAT, "--play", "HK", "T1"], "T1"),
+                        (["show", "--play", "HK", "T1", VALAT], VALAT),
+                        (["tree", VALAT, "-d", "1", "--out", "t.json", "--play", "HK", "T1"], "T1")):
+        said = " ".join(run(*args, code=2).stderr.split())
+        assert f"Got unexpected extra argument(s) ({extra}); --play takes its cards as one quoted string: --play " \
+               "\"HK T1\"" in said, said
+    hand = " ".join(run("analyse", "--game", "sk", "--hand", "EU", "E8", "E7", "--seat", "1", code=2).stderr.split())
+    assert "--hand takes its cards as one quoted string: --hand \"EU E8 E7\"" in hand
+    assert "quoted" not in run("solve", VALAT, "extra", code=2).stderr  # an extra argument with no card option
+
+
+def test_show_says_the_what_if_in_its_heading():
+    """``show --play`` drew the position the cards reach under the record's own heading: with a trick completed by
+    them nothing on the page said the cards were not the record's. The heading ends with them, as the other
+    commands' titles do; ``--tbn`` writes them in the Play section instead."""
+    assert run("show", VALAT, "--play", "hk t1").stdout.splitlines()[0] == \
+        "board 1: Zwanzigerrufen Solo, declarer 1, what if: HK T1"
+    assert "what if" not in run("show", VALAT).stdout and "what if" not in run("show", VALAT, "--play", "HK",
+                                                                               "--tbn").stdout

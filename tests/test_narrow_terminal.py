@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,46 @@ def test_a_pipe_keeps_its_tables_whole_and_its_lines_unwrapped():
                   "1", "--seed", "3")
     setup = next(line for line in match.splitlines() if line.startswith("bots: "))
     assert setup.endswith("variant: the game's defaults")
+
+
+def _words(text: str) -> Counter:
+    """The words of a diagram, its box lines and empty suits' dashes aside: what a layout must not lose."""
+    return Counter(word for word in text.split() if set(word) - set("+-|"))
+
+
+@pytest.mark.parametrize("width", [40, 60])
+def test_the_hand_diagram_keeps_to_a_narrow_width_and_loses_no_card(width):
+    """The diagram was 74 to 80 columns whatever the width asked (``COLUMNS=40 stich show``): a 40-column terminal
+    broke every line of the table in two. Where the table does not fit, the trick and the hands are stacked, and
+    every word of the 80-column diagram is still there. (The heading and the lines of what the score reads are
+    text, left to the terminal to wrap.)"""
+    from solver import StichError, read_positions
+    from solver.diagram import diagram
+
+    for path in sorted(EXAMPLES.glob("*.tbn")):
+        for position in read_positions(path):
+            wide, narrow = diagram(position), diagram(position, width=width)
+            assert wide == diagram(position, width=80)
+            table = [line for line in diagram(position, width=width, heading=False).splitlines()
+                     if not line.startswith(("announced: ", "pot: ", "targets: "))]
+            assert not _too_wide(table, width), (path.name, _too_wide(table, width))
+            assert _words(narrow) == _words(wide), path.name
+    for wrong in (0, -40, True, 40.0, "40"):  # a width is a number of columns
+        with pytest.raises(StichError, match="the diagram's width is a number of columns"):
+            diagram(position, width=wrong)  # type: ignore[arg-type]
+
+
+def test_show_and_solve_draw_the_diagram_for_a_40_column_terminal():
+    """``stich show`` and the diagram above ``solve``'s tables keep to the terminal's 40 columns; piped without
+    ``COLUMNS`` the diagram keeps its table, as a pipe keeps a table's layout."""
+    shown = _on_terminal("show", str(EXAMPLES / "zwanzigerrufen.tbn"), "-b", "3", width=40)
+    assert not _too_wide(shown[1:], 40), _too_wide(shown[1:], 40)  # [0]: the heading, which the terminal wraps
+    assert "Seat 4" in shown and "+---------------+" in shown and "| trick 7 of 10 |" in shown
+    solved = _on_terminal("solve", str(EXAMPLES / "valat.tbn"), "-o", "valat", width=40)
+    diagram_lines = solved[:[line.startswith("whole deal, after 5 tricks") for line in solved].index(True)]
+    assert not _too_wide(diagram_lines[1:], 40), _too_wide(diagram_lines[1:], 40)  # [0]: the title, which rich wraps
+    assert "Seat 1 (declarer, to play)" in diagram_lines
+    piped = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "show",
+                            str(EXAMPLES / "valat.tbn")], cwd=ROOT, capture_output=True, text=True,
+                           env={key: value for key, value in os.environ.items() if key != "COLUMNS"})
+    assert "Seat 2                   +---------------+            Seat 4" in piped.stdout.splitlines()

@@ -1,0 +1,173 @@
+"""``stich tree`` against ``stich solve``, its refusals said as the other commands say them, and the JSON of a
+what-if (``--play``).
+
+A tree's root holds the double-dummy total of the position and its first edges the totals each card keeps: the very
+numbers ``solve --cards`` prints for the same record and objective, so the two must agree exactly on every record
+the project ships.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_cli import EXAMPLES, ROOT, run
+
+
+def tree_json(tmp_path: Path, *args: object) -> dict:
+    """The node-link JSON ``stich tree ARGS --out tmp.json`` writes."""
+    out = tmp_path / "tree.json"
+    run("tree", *args, "--out", out)
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def line_cards(result: dict) -> list[str]:
+    """The cards of ``solve --line`` from the position on (the line's first trick also lists the cards already on
+    the table)."""
+    cards: list[str] = []
+    for trick in result["line"]:
+        cards += trick["cards"][trick["on_table"]:]
+    return cards
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in EXAMPLES.glob("*.tbn")))
+def test_the_tree_agrees_with_solve_on_every_example_record(tmp_path, name):
+    """Every record of every example, every objective ``solve -o all`` answers (each seat's own of Kratzen): the
+    tree's root value is solve's total, each first card keeps the total solve gives it, the cards marked optimal are
+    solve's best; and along solve's line the tree's edges are optimal and keep the root's total."""
+    path = EXAMPLES / name
+    documents = [json.loads(line) for line in run("solve", path, "--cards", "--line", "-o", "all", "--json",
+                                                   "--threads", "1").stdout.splitlines()]
+    assert documents and all("results" in document for document in documents)
+    compared = 0
+    for number, document in enumerate(documents, 1):
+        for result in document["results"]:
+            seat = [] if result["seat"] is None else ["--seat", result["seat"]]
+            depth = 2 if result is document["results"][0] else 1
+            graph = tree_json(tmp_path, path, "-r", number, "-d", depth, "-o", result["objective"], *seat,
+                              "--threads", "1")
+            assert graph["graph"]["objective"] == result["objective"]
+            assert graph["graph"]["source"] == f"{path}:{document['record']['line']}"
+            (root,) = [node for node in graph["nodes"] if node["id"] == "root"]
+            assert root["value"] == result["total"], (number, result["objective"])
+            edges = {link["card"]: (link["value"], link["optimal"]) for link in graph["links"]
+                     if link["source"] == "root"}
+            solved = {card: (group["total"], group["best"]) for group in result.get("cards") or []
+                      for card in group["cards"]}
+            assert edges == solved, (number, result["objective"], result["seat"])
+            node = "root"
+            for card in line_cards(result)[:depth]:  # solve's line is an optimal path through the tree
+                child = card if node == "root" else f"{node} {card}"
+                (link,) = [link for link in graph["links"] if (link["source"], link["target"]) == (node, child)]
+                assert link["optimal"] and link["value"] == result["total"], (number, result["objective"], child)
+                node = child
+            compared += 1
+    assert compared >= len(documents)
+
+
+def test_a_variant_flag_or_a_card_of_another_game_is_said_as_every_command_says_it(tmp_path):
+    """``tree --variant`` with a flag of another game than the record's was pointed at the record's [Game] tag
+    (``schafkopf.tbn:10:8: the variant given with the command or call: ...``) as if the file were wrong; every other
+    command says the flag is the command's: ``--variant: ... (the Schafkopf record at FILE:10 not answered)``. A
+    ``--play`` card of another game's pack likewise."""
+    out = tmp_path / "tree.json"
+    tree = run("tree", EXAMPLES / "schafkopf.tbn", "-d", "1", "--variant", "solo_value=5", "--out", out, code=1)
+    show = run("show", EXAMPLES / "schafkopf.tbn", "-b", "1", "--variant", "solo_value=5", code=1)
+    expected = ("stich: --variant: variant flag solo_value is Zwanzigerrufen's, not Schafkopf's (Schafkopf's flags: "
+                "laufende_mode, runaway_count_at, solo_requires_plain_trump_card) (the Schafkopf record at "
+                f"{EXAMPLES / 'schafkopf.tbn'}:10 not answered)")
+    assert tree.stderr.splitlines() == [expected] == show.stderr.splitlines()
+    assert not out.exists()
+    tree = run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--play", "EA", "--out", out, code=1)  # Schafkopf's card
+    show = run("show", EXAMPLES / "valat.tbn", "--play", "EA", code=1)
+    assert tree.stderr == show.stderr and tree.stderr.startswith("stich: --play: card 1 of the play (EA): 'EA' is not "
+                                                                 "a card of the Zwanzigerrufen pack (the ")
+    assert not out.exists()
+
+
+def test_a_score_tree_says_the_pot_and_the_announcements_its_values_depend_on(tmp_path):
+    """A Kratzen ``-o score`` tree settled from ``--pot 12`` and one from the record's pot of 0 were the same file
+    but for the values: nothing in it said which pot (nor a Zwanzigerrufen tree which announcements) its values
+    were settled with. The graph now says the record's pot and announcements, where it has them."""
+    kratzen = EXAMPLES / "kratzen.tbn"
+    empty = tree_json(tmp_path, kratzen, "-b", "2", "-d", "1", "-o", "score")["graph"]
+    potted = tree_json(tmp_path, kratzen, "-b", "2", "-d", "1", "-o", "score", "--pot", "12")["graph"]
+    assert "pot" not in empty and potted["pot"] == "12"
+    assert {key: value for key, value in potted.items() if key != "pot"} == empty
+    announced = tree_json(tmp_path, EXAMPLES / "settlement.tbn", "-d", "1", "-o", "score")["graph"]
+    assert announced["announcements"] == "1: Pagat; 2: Kontra Pagat" and "pot" not in announced
+    assert not {"pot", "announcements"} & set(tree_json(tmp_path, EXAMPLES / "valat.tbn", "-d", "1")["graph"])
+
+
+def test_an_interrupt_while_the_tree_is_written_is_said_and_leaves_no_file(tmp_path):
+    """Ctrl-C while the tree was being written (seconds, for a large GraphML) ended the command with 130 and not a
+    word, where one during its searches says what was stopped: now both say it, and no file (nor a temporary one)
+    is left. The interrupt is raised by the writer, a stand-in for Ctrl-C at that moment."""
+    out = tmp_path / "tree.graphml"
+    code = ("import sys, solver.tree\n"
+            "def interrupted(graph, path):\n"
+            "    open(path, 'w').write('<graphml')\n"
+            "    raise KeyboardInterrupt\n"
+            "solver.tree.write_tree = interrupted\n"
+            "from cli.main import main\n"
+            "main()\n")
+    result = subprocess.run([sys.executable, "-c", code, "tree", str(EXAMPLES / "valat.tbn"), "-d", "1", "--out",
+                             str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 130 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr == (f"stich: tree: stopped by the interrupt in the record at {EXAMPLES / 'valat.tbn'}:13: "
+                             f"board 1, while its tree was written: nothing written to {out}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("selection", [[], ["-b", "3"], ["-r", "3"]])
+def test_a_file_of_no_record_is_said_so_whatever_was_asked_of_it(tmp_path, selection):
+    """``tree -b 3`` of a file of comments alone said ``no record with [Board "3"]``, ``-r 3`` ``no record 3: it has
+    0 records``, where show, solve and the other commands say the file has no records at all."""
+    comments = tmp_path / "comments.tbn"
+    comments.write_text("% a file of comments alone\n", encoding="utf-8")
+    out = tmp_path / "tree.json"
+    said = f"stich: {comments}: no records (an empty file, or only comments)\n"
+    assert run("tree", comments, "-d", "1", "--out", out, *selection, code=1).stderr == said
+    assert run("show", comments, *selection, code=1).stderr == said
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("command, path, play, options", [
+    ("solve", "valat.tbn", "HK", ["--cards", "--line", "-o", "all"]),
+    ("check", "valat.tbn", "HK T1", []),
+    ("score", "schafkopf.tbn", "GA HO SU S7 SZ S9 SK", ["-b", "6"]),
+    ("score", "valat.tbn", "HK", ["--dd"]),
+    ("postmortem", "valat.tbn", "HK T1", []),
+    ("solve", "zwanzigerrufen.tbn", "CK HN", ["-b", "7", "--cards", "--line"]),  # a trick in progress completed
+    ("postmortem", "kratzen.tbn", "EA", ["-b", "2", "-o", "tricks"]),
+])
+def test_what_if_documents_are_valid_and_say_the_cards_and_the_position_they_reach(command, path, play, options):
+    """A ``--play`` document is one of the schema's, its ``position`` the one the cards reach: as many cards more
+    played than the record's own document says, the last of them on the table; a post-mortem's last cards are
+    they. Its ``record`` says the cards (``play``): it named the record's file and line alone, as if it were the
+    record's own position, and the text's title says them too."""
+    from test_cli import documents
+
+    (document,) = documents(command, EXAMPLES / path, "--play", play.lower(), *options)  # names as the pack writes
+    played = play.split()
+    assert document["record"]["play"] == played
+    assert run(command, EXAMPLES / path, "--play", play, *options).stdout.splitlines()[0].endswith(
+        f"{document['declarer']}, what if: {play}")
+    if "position" in document:  # (a score needs the whole play: the record alone is not scored)
+        (record,) = documents(command, EXAMPLES / path, *options)
+        assert "play" not in record["record"]
+        assert "what if" not in run(command, EXAMPLES / path, *options).stdout.splitlines()[0]
+
+        def cards_played(position: dict) -> int:
+            return position["tricks_played"] * document["seats"] + len(position["trick"])
+
+        assert cards_played(document["position"]) == cards_played(record["position"]) + len(played)
+        on_table = document["position"]["trick"]
+        assert on_table == played[len(played) - len(on_table):] if len(on_table) <= len(played) else \
+            on_table[len(on_table) - len(played):] == played
+    if command == "postmortem":
+        assert [card["card"] for card in document["cards"]][-len(played):] == played
