@@ -85,9 +85,11 @@ def test_a_bot_of_one_s_own_is_loaded_only_from_the_command_line():
     text = (ROOT / "solver" / "bots.py").read_text(encoding="utf-8")
     assert text.count("load_bot(") == 2  # its definition and make_bot's call
     # the modules pool workers load from files are those load_bot imported: its _import_from_here says which
-    loaders = sorted(path.relative_to(ROOT).as_posix() for path in SOURCES
-                     if "load_in_workers(" in path.read_text(encoding="utf-8").replace("def load_in_workers(", ""))
-    assert loaders == ["solver/bots.py"]
+    # and the folders searched last for a module a bot imports as it plays are those of load_bot's modules
+    for name in ("load_in_workers(", "search_last("):
+        loaders = sorted(path.relative_to(ROOT).as_posix() for path in SOURCES
+                         if name in path.read_text(encoding="utf-8").replace(f"def {name}", ""))
+        assert loaders == ["solver/bots.py"], name
 
 
 # --- atomic output ----------------------------------------------------------------------------------------------------
