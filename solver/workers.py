@@ -36,6 +36,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import pickle
 import re
 import signal
 import socket
@@ -51,6 +52,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from importlib import import_module
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
@@ -503,17 +505,31 @@ def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *
     traceback on the terminal. An ignored SIGINT stays ignored across fork and exec, and Python leaves it so; a
     Ctrl-C in the millisecond of the start is lost (pressed again, it stops the run), a traceback is not shown."""
     starting = len(getattr(pool, "_processes", None) or ()) < workers
+    job = bytes(ForkingPickler.dumps((task, args)))  # rebuilt by the worker's own code: _rebuilt_and_run
     if (not starting or threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is None):  # a handler from outside Python could not be put back
-        return pool.submit(task, *args)
+        return pool.submit(_rebuilt_and_run, job)
     terminate = signal.getsignal(signal.SIGTERM)
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        return pool.submit(task, *args)
+        return pool.submit(_rebuilt_and_run, job)
     finally:
         # a stop that began meanwhile (a SIGTERM's handler) ignores both signals until the exit: not undone here
         if signal.getsignal(signal.SIGTERM) is terminate:
             signal.signal(signal.SIGINT, previous)
+
+
+def _rebuilt_and_run(job: bytes) -> Any:
+    """A pool worker's job, sent pickled by :func:`_submit`: the task run on its arguments once they are rebuilt
+    here. Rebuilding imports the modules of the objects in it (a bot of one's own's, :func:`load_in_workers`);
+    where that fails, unpickled by the pool itself, the worker died and the run could only say that a job killed its
+    worker (as if out of memory). Here it is the job's error, with the exception that stopped it."""
+    try:
+        task, args = pickle.loads(job)
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - a bot module's own import code failed (or exited)
+        raise StichError(f"a worker process could not rebuild its job (a bot of your own in it is imported there "
+                         f"from its module's file): {type(error).__name__}: {error}") from None
+    return task(*args)
 
 
 def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,

@@ -531,10 +531,12 @@ class _BreakingPool:
         self.kills, self.broken, self.submitted = kills, False, []
         made.append(self)
 
-    def submit(self, task, job, *args):
+    def submit(self, run, sent):
+        import pickle
         from concurrent.futures import Future
         from concurrent.futures.process import BrokenProcessPool
 
+        task, (job, *args) = pickle.loads(sent)  # what a worker is sent: the task and its arguments, pickled
         if self.broken:
             raise BrokenProcessPool("A child process terminated abruptly, the process pool is not usable anymore")
         self.submitted.append(job)
@@ -543,7 +545,7 @@ class _BreakingPool:
             self.broken = True
             future.set_exception(BrokenProcessPool("A process in the process pool was terminated abruptly"))
         else:
-            future.set_result(task(job, *args))
+            future.set_result(run(sent))
         return future
 
     def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:

@@ -315,6 +315,25 @@ def test_a_namespace_package_split_between_the_folder_and_pythonpath_keeps_its_l
     assert one["deals"][0]["bots"] == ["local", "random", "random", "random"]
 
 
+@pytest.mark.parametrize("workers", ["2"])
+def test_a_worker_that_cannot_rebuild_the_bot_says_so_not_that_it_died(tmp_path, editable_env, workers):
+    """A bot's module that fails to import in a worker (here: on purpose, where it is not the main process) makes the
+    job fail with that error, said as the worker's failure to rebuild the bot, not as a worker killed from outside
+    or out of memory; the run ends with exit 1 and no traceback."""
+    (tmp_path / "parentonly.py").write_text(
+        "import multiprocessing\n"
+        "if multiprocessing.parent_process() is not None:\n"
+        "    raise RuntimeError('parentonly is for the main process only')\n"
+        + SHADOWING_BOTS.replace("from botcards import last_card", "").replace(
+            "return last_card(position)", "return max(position.legal_cards(), key=lambda card: card.index)"))
+    process = _started_by("spawn", tmp_path, editable_env, "parentonly:LastCard,random,random,random", workers)
+    assert process.returncode == 1, process.stderr
+    assert "killed" not in process.stderr and "out of memory" not in process.stderr
+    assert "Traceback" not in process.stderr
+    assert ("could not rebuild" in process.stderr
+            and "RuntimeError: parentonly is for the main process only" in process.stderr), process.stderr
+
+
 def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
     process = _match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "--no-rotate")
     assert process.returncode == 0, process.stderr
