@@ -217,9 +217,9 @@ def _alike_on_one_and_two_workers(method: str, cwd: Path, env: dict[str, str], b
 @pytest.mark.parametrize("method", ["spawn", "forkserver"])
 def test_files_beside_the_bots_module_do_not_replace_stichs_or_the_standard_librarys(bots_dir, editable_env, method):
     """Workers started fresh (spawn; forkserver, Linux's default from Python 3.14) import the bots' module from the
-    file the parent did and search nothing in the current directory: a json.py there is not the standard library's,
-    nor a solver.py stich, under an editable install whose finder comes after every sys.path entry (the loader put
-    the directory at the end of sys.path, and the workers died importing the solver.py)."""
+    file the parent did, and the current directory is never on their path: a json.py there is not the standard
+    library's, nor a solver.py stich, even under an editable install, whose finder comes after every sys.path entry
+    (a directory anywhere on the workers' path would come before it)."""
     for name in ("json", "solver"):
         (bots_dir / f"{name}.py").write_text(f"raise ImportError('the {name}.py beside mybots.py was imported')\n")
     one = _alike_on_one_and_two_workers(method, bots_dir, editable_env, "mybots:Seeded,random,random,random")
@@ -242,9 +242,9 @@ SHADOWING_BOTS = textwrap.dedent("""
 @pytest.mark.parametrize("method", ["spawn", "forkserver"])
 def test_workers_play_the_bots_module_the_parent_loaded_not_an_installed_one_of_its_name(tmp_path, editable_env,
                                                                                         method):
-    """A bot in ./iniconfig.py is the local file's in the parent (the current directory first) and must be in the
-    workers too: they unpickled the bot from the installed iniconfig, which has no LastCard, and died. The module's
-    import of botcards.py beside it is taken from the same file in the workers as well."""
+    """A bot in ./iniconfig.py is the local file's in the parent (the current directory first) and in the workers
+    too, though a search of their sys.path would find the installed iniconfig (which has no LastCard) first; the
+    module's import of botcards.py beside it is taken from the same file in the workers as well."""
     installed = importlib.util.find_spec("iniconfig")
     assert installed is not None and installed.origin and Path(installed.origin).parent.parent != tmp_path
     (tmp_path / "iniconfig.py").write_text(SHADOWING_BOTS)
