@@ -33,6 +33,7 @@ import hashlib
 import json
 import os
 import time
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from itertools import chain, islice
 from pathlib import Path
@@ -530,6 +531,41 @@ class _TimedChunks:
             yield chunk
 
 
+class _OutputWriteError(Exception):
+    """An output write's OSError, said as such (:func:`_output_full`), carried out of the runners to
+    :func:`_solve_records` as no OSError, which no handler on the way takes for its own: only the writes' errors
+    are the output file's, not any OSError met meanwhile (a Dask scheduler's has no file either)."""
+
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def _output_full(error: OSError, out_path: str | os.PathLike) -> OSError:
+    """A write's error (a full disk names no file) naming the output file and that the lines written stay."""
+    if error.filename is not None:
+        return error
+    kept = "the lines written so far are kept (a rerun trims a half-written last one): make room and rerun to resume"
+    return type(error)(error.errno, f"{error.strerror}; {kept}", str(out_path))
+
+
+@contextmanager
+def _appended_to(out_path: str | os.PathLike) -> Iterator[IO[str]]:
+    """The output, opened to append (an error opening it names it). Its closing writes what is still buffered (all
+    of a write that failed): an output write too, unless the run already failed, whose error is then the one said."""
+    stream = open(out_path, "a", encoding="utf-8")
+    try:
+        yield stream
+    except BaseException:
+        with suppress(OSError):
+            stream.close()
+        raise
+    try:
+        stream.close()
+    except OSError as error:
+        raise _OutputWriteError(_output_full(error, out_path)) from None
+
+
 class _Writer:
     """Appends lines to the output, flushing each, and counts them for the summary and the progress display."""
 
@@ -552,8 +588,11 @@ class _Writer:
         for line, is_error in lines:
             if self.chunks is not None:
                 self.chunks.wrote(1)
-            self.stream.write(line)
-            self.stream.flush()
+            try:
+                self.stream.write(line)
+                self.stream.flush()
+            except OSError as error:
+                raise _OutputWriteError(_output_full(error, self.stream.name)) from None
             if is_error:
                 self.errors += 1
                 if self.on_error is not None:
@@ -725,7 +764,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
                 yield item
 
     try:
-        with open(out_path, "a", encoding="utf-8") as stream:
+        with _appended_to(out_path) as stream:
             writer = _Writer(stream, total, progress, on_error)
             if pool.scheduler:  # chunks timed as a local pool's, by the cluster's threads once counted
                 writer.chunks = _TimedChunks(todo(), chunk_size, pool.spread_over)
@@ -743,12 +782,8 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
                     writer.chunks = _TimedChunks(chain(first, items), chunk_size, count)
                     _run_pool(iter(writer.chunks), question, writer, count, memory_mb=pool.memory_mb,
                               table_mb=pool.table_mb)
-    except OSError as error:  # a full disk: the error of a write names no file; the message must
-        if error.filename is None:
-            kept = ("the lines written so far are kept (a rerun trims a half-written last one): make room and rerun "
-                    "to resume")
-            raise type(error)(error.errno, f"{error.strerror}; {kept}", str(out_path)) from None
-        raise
+    except _OutputWriteError as error:
+        raise error.cause from None
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
                         source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()))

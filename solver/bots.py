@@ -43,7 +43,7 @@ from .search.boundary import check_time_limit
 from .search.engine import EngineSolver
 from .settlement import settlement_unsupported
 from .state import PlayState
-from .workers import load_in_workers, local_workers
+from .workers import load_in_workers, local_workers, search_last
 
 
 class Bot(Protocol):
@@ -417,7 +417,9 @@ def _import_from_here(module_name: str) -> Any:
     library's or stich's own in every later import. A match's worker processes started fresh (``spawn``,
     ``forkserver``) do not look for the module themselves: they import it, and the modules its import took from the
     directory, from the files imported here (:func:`solver.workers.load_in_workers`), with their ``sys.path`` left
-    as it was, so that neither an installed module of the same name nor a ``solver.py`` beside it is taken there."""
+    as it was, so that neither an installed module of the same name nor a ``solver.py`` beside it is taken there.
+    Where the module came from the directory, a module the bot imports only as it plays is looked for there too,
+    after all else (:func:`solver.workers.search_last`), here and in the workers."""
     here = os.getcwd()
     on_path = here in sys.path or "" in sys.path
     before = set(sys.modules)
@@ -425,25 +427,37 @@ def _import_from_here(module_name: str) -> Any:
         sys.path.insert(0, here)
     try:
         module = importlib.import_module(module_name)
+        # recorded while the directory is on the path: a namespace package's folders are found again from sys.path
+        # on each look, and would lose the local one once the directory is taken off
+        for name in [name for name in sys.modules if name not in before]:  # helpers beside it, too
+            if _comes_from(sys.modules.get(name), name, here):
+                load_in_workers(name)
+        load_in_workers(module_name)
     finally:
         if not on_path and here in sys.path:
             sys.path.remove(here)
-    for name in list(sys.modules):  # the modules its import took from here (helpers beside it), too
-        top = name.split(".")[0]
-        if name not in before and top not in before and _comes_from(sys.modules.get(top), here):
-            load_in_workers(name)
-    load_in_workers(module_name)
+    if _comes_from(module, module_name, here):
+        search_last(here)
     return module
 
 
-def _comes_from(module: Any, folder: str) -> bool:
-    """Whether a top-level module was found in ``folder``: its file, or a package's folder (a namespace package's
-    too), is there."""
-    if hasattr(module, "__path__"):
-        roots = [os.path.dirname(path) for path in module.__path__]
+def _comes_from(module: Any, name: str, folder: str) -> bool:
+    """Whether the module ``name`` was found in ``folder`` as a ``sys.path`` entry, judged by its own file: that is
+    ``folder/a/b.py`` for ``a.b`` (``folder/a/b/__init__.py`` for a package, ``folder/a/b`` among a namespace
+    package's folders). A module merely somewhere below ``folder`` (an installed one in a virtual environment
+    there) is not."""
+    spec = getattr(module, "__spec__", None)
+    if spec is None:
+        return False
+    where = os.path.join(folder, *name.split("."))
+    if spec.has_location and spec.origin:
+        home = where if spec.submodule_search_locations is not None else os.path.dirname(where)
+        found = [os.path.dirname(spec.origin)]
+    elif spec.submodule_search_locations is not None:  # a namespace package: no file, its folders
+        home, found = where, list(spec.submodule_search_locations)
     else:
-        roots = [os.path.dirname(module.__file__)] if getattr(module, "__file__", None) else []
-    return any(os.path.samefile(root, folder) for root in roots if os.path.isdir(root))
+        return False
+    return os.path.isdir(home) and any(os.path.isdir(path) and os.path.samefile(path, home) for path in found)
 
 
 #: The spec each bot :func:`load_bot` made was loaded from, by the bot's id (with a weak reference, so that an id

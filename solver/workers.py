@@ -36,6 +36,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import pickle
 import re
 import signal
 import socket
@@ -51,6 +52,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from importlib import import_module
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
@@ -332,19 +334,61 @@ class OwnModuleFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(name, origin, submodule_search_locations=folders)
 
 
+#: The folders a bot's module was found in (the current directory, on ``sys.path`` only for that import): searched,
+#: last of all, for a module the bot's code imports later (in ``choose``), here and in the pool workers.
+_own_folders: list[str] = []
+
+
+def search_last(folder: str) -> None:
+    """Have ``folder`` searched, in this process and in the local pool workers started from now on, for a top-level
+    module no other finder finds: as under ``python -m``, a bot that imports a module beside it only as it plays
+    (``def choose(...): import botcards``) finds it; searched after everything else (:class:`OwnFolderFinder`), the
+    folder's ``solver.py`` or ``json.py`` never replaces stich or the standard library."""
+    if folder not in _own_folders:
+        _own_folders.append(folder)
+    _search_own_folders_last()
+
+
+def _search_own_folders_last() -> None:
+    """:class:`OwnFolderFinder` on :data:`_own_folders`, at the end of ``sys.meta_path`` (once)."""
+    if not any(isinstance(finder, OwnFolderFinder) for finder in sys.meta_path):
+        sys.meta_path.append(OwnFolderFinder())
+
+
+class OwnFolderFinder(importlib.abc.MetaPathFinder):
+    """The last finder: a module in the folders of one's own code (:func:`search_last`), searched as a ``sys.path``
+    entry is: a top-level module, or a namespace package's module (whose part in such a folder is on the package's
+    path only while the folder is on ``sys.path``); a regular package's modules are on its own path alone."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if not _own_folders:
+            return None
+        *package, _ = name.split(".")
+        if package:
+            spec = getattr(sys.modules.get(".".join(package)), "__spec__", None)
+            if spec is None or spec.has_location or spec.submodule_search_locations is None:  # not a namespace
+                return None
+        return importlib.machinery.PathFinder.find_spec(name, [os.path.join(folder, *package)
+                                                               for folder in _own_folders], target)
+
+
 def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int | None = POOL_ENGINE_THREADS,
                 table_mb: int | None = None, stop_flag: Any | None = None,
-                own_modules: dict[str, ModuleOrigin] | None = None) -> None:
+                own_modules: dict[str, ModuleOrigin] | None = None, own_folders: list[str] | None = None) -> None:
     """Worker setup, the one place a worker's settings arrive: Ctrl-C is the parent's business (it stops the pool),
     the worker must not outlive a parent killed without a chance to stop it, its table is ``table_mb`` (None: the
     default), under a memory limit its address space is capped and its table sized to fit, its engines search
-    with ``engine_threads`` threads, ``stop_flag`` is the run's stop (:func:`worker_stop`), and ``own_modules``
-    (:func:`load_in_workers`), imported as the jobs (the bots in them) are unpickled, come from the parent's files."""
+    with ``engine_threads`` threads, ``stop_flag`` is the run's stop (:func:`worker_stop`), ``own_modules``
+    (:func:`load_in_workers`), imported as the jobs (the bots in them) are unpickled, come from the parent's files,
+    and ``own_folders`` (:func:`search_last`) are searched last for the modules a bot imports as it plays."""
     global _worker_tt_megabytes, _worker_engine_threads, _worker_stop, _worker_memory_mb
     if own_modules:
         _own_modules.update(own_modules)
         if not any(isinstance(finder, OwnModuleFinder) for finder in sys.meta_path):
             sys.meta_path.insert(0, OwnModuleFinder(_own_modules))
+    if own_folders:
+        _own_folders.extend(folder for folder in own_folders if folder not in _own_folders)
+        _search_own_folders_last()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker inherits the command's SIGTERM handler, which would let it outlive the pool's terminate()
     # while it is blocked writing a large result into a full pipe (the run then never exits).
@@ -378,7 +422,7 @@ def process_pool(workers: int, memory_mb: int | None = None, table_mb: int | Non
     ``table_mb`` and see ``stop_flag`` (a :class:`StopFlag` of :func:`pool_context`'s) as :func:`worker_stop`."""
     return ProcessPoolExecutor(max_workers=workers, initializer=init_worker,
                                initargs=(os.getpid(), memory_mb, POOL_ENGINE_THREADS, table_mb, stop_flag,
-                                         dict(_own_modules)),
+                                         dict(_own_modules), list(_own_folders)),
                                mp_context=pool_context(memory_mb))
 
 
@@ -461,17 +505,31 @@ def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *
     traceback on the terminal. An ignored SIGINT stays ignored across fork and exec, and Python leaves it so; a
     Ctrl-C in the millisecond of the start is lost (pressed again, it stops the run), a traceback is not shown."""
     starting = len(getattr(pool, "_processes", None) or ()) < workers
+    job = bytes(ForkingPickler.dumps((task, args)))  # rebuilt by the worker's own code: _rebuilt_and_run
     if (not starting or threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is None):  # a handler from outside Python could not be put back
-        return pool.submit(task, *args)
+        return pool.submit(_rebuilt_and_run, job)
     terminate = signal.getsignal(signal.SIGTERM)
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        return pool.submit(task, *args)
+        return pool.submit(_rebuilt_and_run, job)
     finally:
         # a stop that began meanwhile (a SIGTERM's handler) ignores both signals until the exit: not undone here
         if signal.getsignal(signal.SIGTERM) is terminate:
             signal.signal(signal.SIGINT, previous)
+
+
+def _rebuilt_and_run(job: bytes) -> Any:
+    """A pool worker's job, sent pickled by :func:`_submit`: the task run on its arguments once they are rebuilt
+    here. Rebuilding imports the modules of the objects in it (a bot of one's own's, :func:`load_in_workers`);
+    where that fails, unpickled by the pool itself, the worker died and the run could only say that a job killed its
+    worker (as if out of memory). Here it is the job's error, with the exception that stopped it."""
+    try:
+        task, args = pickle.loads(job)
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - a bot module's own import code failed (or exited)
+        raise StichError(f"a worker process could not rebuild its job (a bot of your own in it is imported there "
+                         f"from its module's file): {type(error).__name__}: {error}") from None
+    return task(*args)
 
 
 def run_pool(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, workers: int,

@@ -344,10 +344,10 @@ def test_a_scheduler_without_workers_at_worker_wait_0_is_given_up_at_once(tmp_pa
 @pytest.mark.parametrize("wait", [0, 60])
 def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lack_workers(tmp_path, monkeypatch,
                                                                                          wait):
-    """A scheduler that went away while the run looked for its workers was said as "no Dask worker joined ... in
-    60 s" (the wait took an OSError for the wait given up), or, under --worker-wait 0 (where the first count of
-    workers failed), as an error writing the output file. Gone before the first count (0) or during the wait (60), it
-    is said to have gone, with Dask's words, once its client gives up reconnecting (after 30 s; 2 s here)."""
+    """A scheduler gone while the run looks for its workers, before the first count of them (--worker-wait 0) or
+    during the wait for one (60), is said to have gone, with Dask's words, once its client gives up reconnecting
+    (after 30 s; 2 s here): not as a wait for workers given up, nor as an error of the output file (no output is
+    written), since neither is what happened."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from typer.testing import CliRunner
 
@@ -531,10 +531,12 @@ class _BreakingPool:
         self.kills, self.broken, self.submitted = kills, False, []
         made.append(self)
 
-    def submit(self, task, job, *args):
+    def submit(self, run, sent):
+        import pickle
         from concurrent.futures import Future
         from concurrent.futures.process import BrokenProcessPool
 
+        task, (job, *args) = pickle.loads(sent)  # what a worker is sent: the task and its arguments, pickled
         if self.broken:
             raise BrokenProcessPool("A child process terminated abruptly, the process pool is not usable anymore")
         self.submitted.append(job)
@@ -543,7 +545,7 @@ class _BreakingPool:
             self.broken = True
             future.set_exception(BrokenProcessPool("A process in the process pool was terminated abruptly"))
         else:
-            future.set_result(task(job, *args))
+            future.set_result(run(sent))
         return future
 
     def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from solver import workers
 from solver.bots import RandomBot, SamplingBot, bot_source, load_bot, make_bot
 from solver.errors import StichError
 from solver.match import play_match
@@ -108,13 +109,18 @@ def bots_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def imported_here(bots_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The API's make_bot run from ``bots_dir``, its sys.path and modules put back after."""
+    """The API's make_bot run from ``bots_dir``, its sys.path, finders, modules and the record of what pool workers
+    take from the folder (solver.workers) put back after."""
     monkeypatch.chdir(bots_dir)
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(bots_dir))])
-    for name in ("mybots", "broken_syntax", "imports_missing"):
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    monkeypatch.setattr(workers, "_own_modules", {})
+    monkeypatch.setattr(workers, "_own_folders", [])
+    names = ("mybots", "broken_syntax", "imports_missing", "late_helper")
+    for name in names:
         monkeypatch.delitem(sys.modules, name, raising=False)
     yield bots_dir
-    for name in ("mybots", "broken_syntax", "imports_missing"):
+    for name in names:
         sys.modules.pop(name, None)
 
 
@@ -211,9 +217,9 @@ def _alike_on_one_and_two_workers(method: str, cwd: Path, env: dict[str, str], b
 @pytest.mark.parametrize("method", ["spawn", "forkserver"])
 def test_files_beside_the_bots_module_do_not_replace_stichs_or_the_standard_librarys(bots_dir, editable_env, method):
     """Workers started fresh (spawn; forkserver, Linux's default from Python 3.14) import the bots' module from the
-    file the parent did and search nothing in the current directory: a json.py there is not the standard library's,
-    nor a solver.py stich, under an editable install whose finder comes after every sys.path entry (the loader put
-    the directory at the end of sys.path, and the workers died importing the solver.py)."""
+    file the parent did, and the current directory is never on their path: a json.py there is not the standard
+    library's, nor a solver.py stich, even under an editable install, whose finder comes after every sys.path entry
+    (a directory anywhere on the workers' path would come before it)."""
     for name in ("json", "solver"):
         (bots_dir / f"{name}.py").write_text(f"raise ImportError('the {name}.py beside mybots.py was imported')\n")
     one = _alike_on_one_and_two_workers(method, bots_dir, editable_env, "mybots:Seeded,random,random,random")
@@ -236,9 +242,9 @@ SHADOWING_BOTS = textwrap.dedent("""
 @pytest.mark.parametrize("method", ["spawn", "forkserver"])
 def test_workers_play_the_bots_module_the_parent_loaded_not_an_installed_one_of_its_name(tmp_path, editable_env,
                                                                                         method):
-    """A bot in ./iniconfig.py is the local file's in the parent (the current directory first) and must be in the
-    workers too: they unpickled the bot from the installed iniconfig, which has no LastCard, and died. The module's
-    import of botcards.py beside it is taken from the same file in the workers as well."""
+    """A bot in ./iniconfig.py is the local file's in the parent (the current directory first) and in the workers
+    too, though a search of their sys.path would find the installed iniconfig (which has no LastCard) first; the
+    module's import of botcards.py beside it is taken from the same file in the workers as well."""
     installed = importlib.util.find_spec("iniconfig")
     assert installed is not None and installed.origin and Path(installed.origin).parent.parent != tmp_path
     (tmp_path / "iniconfig.py").write_text(SHADOWING_BOTS)
@@ -262,6 +268,70 @@ def test_workers_take_a_bots_package_from_the_folder_the_parent_did(tmp_path, ed
     one = _alike_on_one_and_two_workers("spawn", tmp_path, editable_env,
                                         f"{package}.bots:LastCard,random,random,random")
     assert one["deals"][0]["bots"] == ["local", "random", "random", "random"]
+
+
+#: A bot whose module imports the module beside it only when it plays (``import`` inside ``choose``).
+LAZY_BOTS = textwrap.dedent("""
+    class LastCard:
+        name = "lazy"
+
+        def choose(self, position):
+            import botcards
+
+            return botcards.last_card(position)
+""")
+BOTCARDS = ("def last_card(position):\n"
+            "    return max(position.legal_cards(), key=lambda card: card.index)\n")
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_a_module_beside_the_bot_is_found_when_the_bot_imports_it_as_it_plays(tmp_path, editable_env, method):
+    """As under ``python -m``, the bot's folder is searched for a module its code imports late (in ``choose``), in
+    this process and in forked or spawned workers alike; it is searched last, after stich and the standard library,
+    so that the solver.py and json.py beside the bot are still not taken."""
+    (tmp_path / "lazybots.py").write_text(LAZY_BOTS)
+    (tmp_path / "botcards.py").write_text(BOTCARDS)
+    for name in ("json", "solver"):
+        (tmp_path / f"{name}.py").write_text(f"raise ImportError('the {name}.py beside lazybots.py was imported')\n")
+    one = _alike_on_one_and_two_workers(method, tmp_path, editable_env, "lazybots:LastCard,random,random,random")
+    assert len(one["deals"]) == 8 and one["deals"][0]["bots"] == ["lazy", "random", "random", "random"]
+
+
+def test_a_namespace_package_split_between_the_folder_and_pythonpath_keeps_its_local_part(tmp_path, editable_env):
+    """A namespace package ``corp`` with its bots in the current directory (``corp/bots.py``, importing
+    ``corp/cards.py`` beside it, and ``corp/extra.py`` as it plays) and another part on PYTHONPATH: the local
+    modules are found in the parent and in the workers, as if the directory were on ``sys.path``; the workers take
+    those the bots' import loaded from the same files, and the package's local folder too."""
+    local, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    (local / "corp").mkdir(parents=True)
+    (elsewhere / "corp").mkdir(parents=True)
+    (local / "corp" / "bots.py").write_text(SHADOWING_BOTS.replace("from botcards", "from corp.cards").replace(
+        "return last_card(position)", "from corp.extra import checked\n\n        return checked(last_card(position))"))
+    (local / "corp" / "cards.py").write_text(BOTCARDS)
+    (local / "corp" / "extra.py").write_text("def checked(card):\n    return card\n")
+    (elsewhere / "corp" / "other.py").write_text("")
+    env = {**editable_env, "PYTHONPATH": os.pathsep.join([editable_env["PYTHONPATH"], str(elsewhere)])}
+    one = _alike_on_one_and_two_workers("spawn", local, env, "corp.bots:LastCard,random,random,random")
+    assert one["deals"][0]["bots"] == ["local", "random", "random", "random"]
+
+
+@pytest.mark.parametrize("workers", ["2"])
+def test_a_worker_that_cannot_rebuild_the_bot_says_so_not_that_it_died(tmp_path, editable_env, workers):
+    """A bot's module that fails to import in a worker (here: on purpose, where it is not the main process) makes the
+    job fail with that error, said as the worker's failure to rebuild the bot, not as a worker killed from outside
+    or out of memory; the run ends with exit 1 and no traceback."""
+    (tmp_path / "parentonly.py").write_text(
+        "import multiprocessing\n"
+        "if multiprocessing.parent_process() is not None:\n"
+        "    raise RuntimeError('parentonly is for the main process only')\n"
+        + SHADOWING_BOTS.replace("from botcards import last_card", "").replace(
+            "return last_card(position)", "return max(position.legal_cards(), key=lambda card: card.index)"))
+    process = _started_by("spawn", tmp_path, editable_env, "parentonly:LastCard,random,random,random", workers)
+    assert process.returncode == 1, process.stderr
+    assert "killed" not in process.stderr and "out of memory" not in process.stderr
+    assert "Traceback" not in process.stderr
+    assert ("could not rebuild" in process.stderr
+            and "RuntimeError: parentonly is for the main process only" in process.stderr), process.stderr
 
 
 def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
@@ -368,6 +438,9 @@ def test_make_bot_loads_a_bot_of_ones_own_and_keeps_the_built_in_names(imported_
     assert type(seeded).__name__ == "Seeded" and seeded.seed == 9 and seeded.name == "seeded"
     assert bot_source(seeded) == "mybots:Seeded"
     assert str(imported_here) not in sys.path and "" not in sys.path  # the workers take its file, not a search
+    # a module beside it that a bot imports only as it plays is still found there, searched after all else
+    (imported_here / "late_helper.py").write_text("VALUE = 7\n")
+    assert importlib.import_module("late_helper").VALUE == 7
     made = make_bot("mybots:make_last")
     assert type(made).__name__ == "LastCard"
     assert bot_source(made) == "mybots:make_last"  # the spec, which a checkpoint records: not its class

@@ -590,6 +590,25 @@ def test_batch_whose_disk_fills_says_the_lines_written_stay(tmp_path):
                              "trims a half-written last one): make room and rerun to resume\n")
 
 
+def test_an_os_error_of_the_run_that_is_no_output_write_is_not_said_as_the_output_file_s(tmp_path, monkeypatch):
+    """Only a write to the output is the output file's error (with "make room"): an OSError naming no file met
+    elsewhere in the run (a refused connection) is said with its own words, and the output is not named."""
+    import errno
+
+    from solver import batch
+
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_deals(deals, 2)
+
+    def refused(*args, **kwargs):
+        raise ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused")
+
+    monkeypatch.setattr(batch, "run_serial", refused)
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert result.stderr == "stich: Connection refused\n"
+
+
 def test_batch_summary_counts_have_thousands_separators_as_its_progress_lines_do():
     # a 50,000-record run logged "6,582 of 50,000 written" and ended with "50000 written ... (50000 solved"
     from solver.batch import BatchSummary, summary_text
