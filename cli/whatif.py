@@ -11,12 +11,11 @@ import typer
 from solver.errors import ParseError, StichError, UnknownCardError, did_you_mean
 from solver.games import GAMES
 from solver.position import Position
-from solver.sampling import example_cards
 
 
 def play_examples() -> str:
     """Two cards of every game's pack, as ``--play`` writes them: ``T17 HK in Zwanzigerrufen, ...``."""
-    return ", ".join(f"{example_cards(game)} in {game.name}" for game in GAMES)
+    return ", ".join(f"{game.pack.example()} in {game.name}" for game in GAMES)
 
 
 def no_game_card(token: str, number: int) -> str:

@@ -635,13 +635,6 @@ def cards_of(game: type[Game], text: str, at: int, what: str) -> int:
     return parse_hand(game.pack, text, at, label=what)
 
 
-def example_cards(game: type[Game]) -> str:
-    """Two cards of ``game``'s pack, as a message's example of cards to give (``T17 HK`` in Zwanzigerrufen, ``E9 SA``
-    in Schafkopf): the game's own, since another game's would be refused."""
-    cards = game.pack.cards
-    return f"{cards[5].name} {cards[len(cards) * 3 // 4].name}"
-
-
 def no_known_cards_text(given: object, seat: int, form: str) -> str:
     """Known cards of ``seat`` that name none (``given`` as the caller wrote them): the API's ``known={2: ""}`` and
     ``--known "2:"`` in one wording, ``form`` saying how to give them. Refused, not taken: knowing nothing of a
@@ -655,7 +648,7 @@ def known_cards_of(game: type[Game], cards: CardTokens, seat: int) -> int:
     ``--known`` of a record)."""
     text = cards_text(cards, f"the known cards of seat {seat}")
     if not text.strip():
-        form = f"known={{{seat}: '{example_cards(game)}'}}; leave out a seat with none"
+        form = f"known={{{seat}: '{game.pack.example()}'}}; leave out a seat with none"
         raise InvalidDealError(f"known cards for seat {seat}: {no_known_cards_text(cards, seat, form)}")
     return cards_of(game, text, seat - 1, f"known cards for seat {seat}")
 
@@ -672,7 +665,7 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: CardTokens,
     if not is_whole_number(seed):
         raise StichError(f"the seed is a whole number, not {seed!r}")
     if known is not None and not isinstance(known, Mapping):
-        raise StichError(f"known cards are a mapping of seats to cards ({{2: '{example_cards(game)}'}}), not "
+        raise StichError(f"known cards are a mapping of seats to cards ({{2: '{game.pack.example()}'}}), not "
                          f"{known!r}")
     at = cast(int, seat) - 1
     fixed = [0] * seats
