@@ -78,6 +78,31 @@ class GameRefusals:
             message(f"stich: {self.option}: {first.bare} ({which} {outcome})")
 
 
+class GameNotes:
+    """A note on records that the same rules make the same for every record of a game (``score --dd`` under a
+    variant with no double-dummy settlement): said once a game and note, after the records as
+    :class:`GameRefusals` are, as ``stich: <note> (N records of GAME from FILE:LINE <outcome>)``, not once a record
+    (a 1,000-record file said the same line 1,000 times)."""
+
+    def __init__(self, outcome: str) -> None:
+        self.outcome = outcome
+        self.notes: dict[tuple[str, str], tuple[Position, int]] = {}  # (game, note) -> first position, count
+
+    def add(self, position: Position, note: str) -> None:
+        key = (position.game.name, note)
+        first, count = self.notes.get(key, (position, 0))
+        self.notes[key] = (first, count + 1)
+
+    def say(self) -> None:
+        """One line on stderr a game and note."""
+        for (game, note), (first, count) in self.notes.items():
+            record = first.record
+            where = f"{record.source}:{record.line}" if record is not None else first.label
+            which = f"{count} records of {game} from {where}" if count > 1 else f"the {game} record at {where}"
+            message(f"stich: {note} ({which} {self.outcome})")
+        self.notes.clear()
+
+
 def record_place(position: Position) -> str:
     """Where a position's record starts, and its board where it has one: ``deals.tbn:19: board 4``."""
     record = position.record
@@ -186,7 +211,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                      document: Callable[[Position], Document],
                      render: Callable[[Document, Console], None] | None, play: str | None = None,
                      diagram: str | None = None, time_limit: float | None = None, record: int | None = None,
-                     pot: int | None = None, command: str) -> None:
+                     pot: int | None = None, command: str, notes: GameNotes | None = None) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``,
     or only its ``record``-th) and print each document.
 
@@ -199,13 +224,15 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     whose searches stop at it (SearchStopped) is said on stderr and not answered, as a bad record is (with --json a
     line says so: :func:`unanswered_document`), and the others still are (exit code 1); one answered in part
     (PartlyAnswered) is printed as far as it goes. ``pot`` is ``--pot``: it stands for the ``[Pot]`` tag of each
-    record of a game paid from one (said once for the others).
+    record of a game paid from one (said once for the others). ``notes``: what ``document`` noted once a game
+    (:class:`GameNotes`), said after the records with the refusals of ``--variant`` and ``--play``.
     ``render`` None writes each document's ``text`` as it is (``show``: a record's own text, tabs and all, which a
     console would change), a blank line between records.
 
     The messages of the records not answered in full are said for the first 20 (MAX_RECORD_MESSAGES), then only
-    counted: one line after them says how many more there were (:class:`~cli.errors.RecordMessages`), so that a file
-    with one systematic error does not write a line a record; ``--json``'s lines are written for every record still.
+    counted, but for the first of each new kind of message: one line after them says how many more there were and
+    how many records were answered in full (:class:`~cli.errors.RecordMessages`), so that a file with one systematic
+    error does not write a line a record; ``--json``'s lines are written for every record still.
 
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
@@ -213,7 +240,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     check_selection(board, record)
     pot_of = PotOption(pot)
     failed = False
-    matched = read = shown = 0
+    matched = read = shown = partly_shown = 0  # partly_shown: printed, but said among the records not answered in full
     working: Position | None = None  # the record being answered, for what an interrupt says
     refused, play_refused = GameRefusals("--variant"), GameRefusals("--play")
     said = RecordMessages("<stdin>" if str(path) == "-" else path)  # the first 20 in full, then a count
@@ -250,6 +277,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     failed = True
                     continue
                 working = position
+                partial = False
                 try:
                     result = with_what_if(document(position), position, play)
                 except OptionRefused as error:
@@ -272,6 +300,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     said(f"stich: {stopped_record(position, time_limit, partly.missing)}")
                     failed = True
                     result = with_what_if(partly.document, position, play)
+                    partial = True
                 text = ""
                 if console is not None and render is None:
                     text = ("\n" if shown else "") + result["text"]
@@ -292,16 +321,24 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                         console.file.write(text)
                         console.file.flush()
                     shown += 1
+                    partly_shown += partial
                     working = None
     except KeyboardInterrupt as stop:
         said.close("the records printed above were answered")  # before the interrupt's line, which is the last
+        refused.say()
+        play_refused.say()
+        if notes is not None:
+            notes.say()
         say_interrupted(command, interrupted_records(shown, working, isinstance(stop, InterruptedInPart),
                                                      isinstance(stop, OutputCut)))
         raise
-    said.close("no other record was answered" if not shown else "the other record was answered" if shown == 1 else
-               f"the other {shown:,} records were answered")
+    answered = shown - partly_shown  # a partly answered record is among those said or counted, not these
+    said.close("no other record was answered" if not answered else "the other record was answered" if answered == 1
+               else f"the other {answered:,} records were answered")
     refused.say()
     play_refused.say()
+    if notes is not None:
+        notes.say()
     shown_name = "<stdin>" if str(path) == "-" else path
     if read == 0:
         message(f"stich: {shown_name}: no records (an empty file, or only comments)")

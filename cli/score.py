@@ -21,7 +21,7 @@ from solver.settlement import points_comparison, settlement_unsupported
 from .errors import message
 from .options import (BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
-from .records import PartlyAnswered, run_over_records
+from .records import GameNotes, PartlyAnswered, run_over_records
 from .render import CardPainter, Document, plural, record_title, seats_text, side_name
 from .whatif import PLAY
 
@@ -121,16 +121,21 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
 
 def score_document(position: Position, dd: bool,
                    engines: tuple[SettlementEngine | None, EngineSolver | None] = (None, None),
-                   time_limit: float | None = None) -> Document:
+                   time_limit: float | None = None, notes: GameNotes | None = None) -> Document:
     """``stich score``'s document (:func:`solver.analysis.score_report`); a settlement the rules cannot have is
-    said on stderr, and the score still given. ``engines`` (the settlement's and the points') are the library's
-    shared ones unless ``--table-mb`` made them; ``time_limit`` bounds the double-dummy settlement's searches: past
-    it, a finished deal's score is still given (PartlyAnswered), and a deal whose play stops short is not answered."""
+    noted in ``notes``, said once a game and reason after the records (the same for every record of the game: a
+    line a record repeated it), or said at once without them, and the score still given. ``engines`` (the
+    settlement's and the points') are the library's shared ones unless ``--table-mb`` made them; ``time_limit``
+    bounds the double-dummy settlement's searches: past it, a finished deal's score is still given
+    (PartlyAnswered), and a deal whose play stops short is not answered."""
     rules = position.rules
     complete = position.game.play_settles(rules, position.state)
     reason = settlement_unsupported(position) if dd and complete else None
     if reason is not None:  # the score is still given; only the settlement cannot be
-        message(f"stich: {position.label}: no double-dummy settlement: {reason}")
+        if notes is not None:
+            notes.add(position, f"no double-dummy settlement: {reason}")
+        else:
+            message(f"stich: {position.label}: no double-dummy settlement: {reason}")
         dd = False
     try:
         return score_report(position, dd=dd, engine=engines[0], points_engine=engines[1],
@@ -169,8 +174,10 @@ def score(
     points_engine = engine_for(table_mb, threads) if dd else None  # only --dd searches
     engines = (SettlementEngine(table_mb, threads=threads) if points_engine is not None else None, points_engine)
 
+    notes = GameNotes("scored without it")
+
     def document(position: Position) -> Document:
-        return score_document(position, dd, engines, time_limit)
+        return score_document(position, dd, engines, time_limit, notes)
 
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_score,
-                     document=document, time_limit=time_limit, play=play, pot=pot, command="score")
+                     document=document, time_limit=time_limit, play=play, pot=pot, command="score", notes=notes)

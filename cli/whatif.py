@@ -16,8 +16,7 @@ from solver.position import Position
 
 def play_examples() -> str:
     """Two cards of every game's pack, as ``--play`` writes them: ``T17 HK in Zwanzigerrufen, ...``."""
-    return ", ".join(f"{pack.cards[5].name} {pack.cards[len(pack.cards) * 3 // 4].name} in {game.name}"
-                     for game in GAMES for pack in [game.pack])
+    return ", ".join(f"{game.pack.example()} in {game.name}" for game in GAMES)
 
 
 def no_game_card(token: str, number: int) -> str:
@@ -34,8 +33,9 @@ def no_game_card(token: str, number: int) -> str:
 
 def checked_play(value: Optional[str]) -> Optional[str]:
     """``--play``'s callback: each token a card of some game, else a usage error (exit 2) said once, before any
-    record is read; an empty value (an unset shell variable) is one too, where it read as no cards at all. Whether
-    a card is the record's game's, and legal where it is played, is each record's own question (:func:`what_if`)."""
+    record is read, since it is wrong whatever the records; an empty value is one too: it is an unset shell variable
+    or a slip, and read as no cards it would answer every record as though no what-if were asked. Whether a card is
+    the record's game's, and legal where it is played, is each record's own question (:func:`what_if`)."""
     if value is None:
         return None
     if not value.strip():

@@ -749,7 +749,7 @@ def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
     seats = seats or game.seat_counts[0]
     fixed = seat_cards(game, seats, seat, hand, known, seed)
     if isinstance(variant, str):
-        variant = Variant.parse_pairs(variant)
+        variant = Variant.parse_pairs(variant, game.flags)
     chosen = game.variant(variant)
     if not isinstance(contracts, str):  # texts in an order (a numpy array too), or an InvalidContractError
         ordered = isinstance(contracts, Iterable) and not isinstance(contracts, (AbstractSet, Mapping))

@@ -200,6 +200,11 @@ class Pack:
             return self.parse(index)
         return self.cards[index]
 
+    def example(self) -> str:
+        """Two of the pack's cards, as a message's example of cards to give (``T17 HK`` in Zwanzigerrufen, ``E9 SA``
+        in Schafkopf): the game's own, since another game's would be refused."""
+        return f"{self.cards[5].name} {self.cards[len(self.cards) * 3 // 4].name}"
+
     def holds(self, card: Card) -> bool:
         """Whether ``card`` is this pack's own (a Card knows only its index, which another pack also has)."""
         return 0 <= card.index < len(self.cards) and self.cards[card.index] == card

@@ -60,8 +60,8 @@ def _file_mode() -> int:
 
 
 def folder_not_file(shown: str | os.PathLike) -> str:
-    """What follows the name of an output path that is a folder: the OS's bare "Is a directory" said neither that the
-    name was to be a file's nor how to write into the folder."""
+    """What follows the name of an output path that is a folder: that the name was to be a file's, and how to write
+    into the folder (``NAME`` with the suffix asked for), which the OS's bare "Is a directory" does not say."""
     name = os.fspath(shown)
     return (f"cannot be written: it is a folder, where a file name was expected (to write into the folder, name the "
             f"file in it: {os.path.join(str(name), 'NAME' + Path(str(name)).suffix)})")

@@ -507,9 +507,9 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         raise _tag_error(record, leader_tag,  # type: ignore[arg-type]
                          "[Leader] is for endings; a whole deal is led as the rules say",
                          "no [Leader] tag on a whole deal")
-    flags: dict[str, object] = dict(tag_value("Variant", lambda t: Variant.parse_pairs(t.value),
+    flags: dict[str, object] = dict(tag_value("Variant", lambda t: Variant.parse_pairs(t.value, game.flags),
                                               "NAME=VALUE pairs, separated by commas") or {})
-    override = Variant.parse_pairs(variant) if isinstance(variant, str) else (variant or {})
+    override = Variant.parse_pairs(variant, game.flags) if isinstance(variant, str) else (variant or {})
     try:
         game.variant(override)  # the caller's flags alone: their mistake is not the file's
     except StichError as error:  # pointed at the record's game, whose flags they are not

@@ -648,7 +648,7 @@ def known_cards_of(game: type[Game], cards: CardTokens, seat: int) -> int:
     ``--known`` of a record)."""
     text = cards_text(cards, f"the known cards of seat {seat}")
     if not text.strip():
-        form = f"known={{{seat}: 'EO GU'}}; leave out a seat with none"
+        form = f"known={{{seat}: '{game.pack.example()}'}}; leave out a seat with none"
         raise InvalidDealError(f"known cards for seat {seat}: {no_known_cards_text(cards, seat, form)}")
     return cards_of(game, text, seat - 1, f"known cards for seat {seat}")
 
@@ -665,7 +665,8 @@ def seat_cards(game: type[Game], seats: object, seat: object, hand: CardTokens,
     if not is_whole_number(seed):
         raise StichError(f"the seed is a whole number, not {seed!r}")
     if known is not None and not isinstance(known, Mapping):
-        raise StichError(f"known cards are a mapping of seats to cards ({{2: 'EO GU'}}), not {known!r}")
+        raise StichError(f"known cards are a mapping of seats to cards ({{2: '{game.pack.example()}'}}), not "
+                         f"{known!r}")
     at = cast(int, seat) - 1
     fixed = [0] * seats
     fixed[at] = cards_of(game, cards_text(hand, f"seat {seat}'s hand"), at, f"the analysed hand (seat {seat})")
@@ -756,7 +757,7 @@ def _setup(game: type[Game], hand: CardTokens, seat: int, contract: str, known: 
         raise InvalidContractError(f"contract {contract!r} leaves {hidden} to the declarer's hand, which seat {seat} "
                                    f"does not see; name it as the table heard it")
     if isinstance(variant, str):
-        variant = Variant.parse_pairs(variant)
+        variant = Variant.parse_pairs(variant, game.flags)
     game.variant(variant)  # an unknown flag or value fails at once
     known_masks = list(fixed)
     for other, mask in (played or {}).items():  # a card played was in its player's hand

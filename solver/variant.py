@@ -70,9 +70,31 @@ def value_text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-#: The form of one variant flag, in every message about one (the library's, ``--variant``'s, a [Variant] tag's): the
-#: placeholders the docs and ``--help`` write, and what they stand for.
-PAIR_FORM = "NAME=VALUE (a flag's name, '=' and its value, such as solo_value=5)"
+def example_pair(flags: Mapping[str, Flag] | None = None) -> str:
+    """A flag set to a value other than its default, as a message's example: one of ``flags``, the game's own where
+    the game is known (a Schafkopf [Variant] tag shown Zwanzigerrufen's ``solo_value`` would be shown a flag it
+    refuses), a number flag first (the plainest value); Zwanzigerrufen's ``solo_value=5`` where no game is known."""
+    ordered = sorted((flags or {}).values(), key=lambda flag: flag.kind is not int)  # stable: the game's order
+    for flag in ordered:
+        if flag.kind is int:
+            value = flag.default + 1 if flag.default < flag.maximum else flag.default - 1  # type: ignore[operator]
+        elif flag.kind is bool:
+            value = not flag.default
+        else:
+            value = next(choice for choice in flag.kind if choice != flag.default)  # type: ignore[attr-defined]
+        return f"{flag.name}={value_text(value)}"
+    return "solo_value=5"
+
+
+def pair_form(flags: Mapping[str, Flag] | None = None) -> str:
+    """The form of one variant flag, in every message about one (the library's, ``--variant``'s, a [Variant]
+    tag's): the placeholders the docs and ``--help`` write, what they stand for, and an example of ``flags``
+    (:func:`example_pair`)."""
+    return f"NAME=VALUE (a flag's name, '=' and its value, such as {example_pair(flags)})"
+
+
+#: :func:`pair_form` where no game is known (``--variant`` before any record is read).
+PAIR_FORM = pair_form()
 
 
 class Variant(Mapping[str, object]):
@@ -83,7 +105,7 @@ class Variant(Mapping[str, object]):
     def __init__(self, flags: Mapping[str, Flag], values: Mapping[str, object] | None = None) -> None:
         chosen: dict[str, object] = {name: flag.default for name, flag in flags.items()}
         if isinstance(values, str):
-            values = Variant.parse_pairs(values)
+            values = Variant.parse_pairs(values, flags)
         elif values is not None and not isinstance(values, Mapping):
             raise VariantError(f"a variant is a mapping of flags to values or 'NAME=VALUE, ...' text, not "
                                f"{quoted(values)}")
@@ -100,21 +122,22 @@ class Variant(Mapping[str, object]):
         self._values = chosen
 
     @staticmethod
-    def parse_pairs(text: str | Iterable[str]) -> dict[str, str]:
+    def parse_pairs(text: str | Iterable[str], flags: Mapping[str, Flag] | None = None) -> dict[str, str]:
         """``"a=b, c=d"`` (or a list of ``"a=b"``) as a dict; VariantError on anything but one name, one ``=`` and
-        one value, and on a flag named twice in one text (in a list, as repeated options, the later one wins)."""
+        one value, and on a flag named twice in one text (in a list, as repeated options, the later one wins).
+        ``flags``: the game's, where it is known, for the example in the message (:func:`pair_form`)."""
         one_text = isinstance(text, str)
         items = text.split(",") if one_text else list(text)  # type: ignore[union-attr]
         pairs: dict[str, str] = {}
         for item in items:
             if not isinstance(item, str):
-                raise VariantError(f"variant {quoted(item)} is not of the form {PAIR_FORM}")
+                raise VariantError(f"variant {quoted(item)} is not of the form {pair_form(flags)}")
             item = item.strip()
             if not item:
                 continue
             name, _, value = (part.strip() for part in item.partition("="))
             if not name or not value or "=" in value:
-                raise VariantError(f"variant {quoted(item)} is not of the form {PAIR_FORM}")
+                raise VariantError(f"variant {quoted(item)} is not of the form {pair_form(flags)}")
             if one_text and name.lower() in pairs:
                 raise VariantError(f"variant flag {name.lower()} is given twice")
             pairs[name.lower()] = value

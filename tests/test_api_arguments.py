@@ -896,8 +896,9 @@ def test_known_cards_of_a_seat_that_name_none_are_refused_as_the_cli_refuses_the
     """``known={2: ""}`` was taken and changed nothing, while ``--known "2:"`` is a usage error: knowing nothing of a
     seat is leaving it out, so an empty list is a slip (a variable unset). Every function that takes known cards
     refuses it, in the CLI's words ('... names no cards of seat N (how to give them)')."""
-    said = (f"known cards for seat 3: {cards!r} names no cards of seat 3 (known={{3: 'EO GU'}}; leave out a seat with "
-            "none)")
+    def said(example: str) -> str:  # the game's own cards as the example: E9 SA in Schafkopf, EZ H7 in Kratzen
+        return f"known cards for seat 3: {cards!r} names no cards of seat 3 (known={{3: '{example}'}}; leave out a " \
+            "seat with none)"
     from solver.advice import card_advice, contract_advice
     from solver.sampling import analyse_position
     position = list(solver.read_positions(Path(__file__).parent.parent / "examples" / "kratzen.tbn"))[1]
@@ -907,7 +908,7 @@ def test_known_cards_of_a_seat_that_name_none_are_refused_as_the_cli_refuses_the
                                      workers=1),
              lambda: card_advice(position, known={3: cards}, samples=1, workers=1),
              lambda: analyse_position(position, 1, known={3: cards}, samples=1, workers=1)]
-    for call in calls:
+    for call, example in zip(calls, ["E9 SA", "E9 SA", "EZ H7", "EZ H7"]):
         with pytest.raises(InvalidDealError) as caught:
             call()
-        assert str(caught.value) == said
+        assert str(caught.value) == said(example)

@@ -456,10 +456,17 @@ def test_a_malformed_variant_is_a_usage_error():
     said = " ".join(run("solve", EXAMPLES / "valat.tbn", "--variant", " ", code=2).stderr.replace("│", "").split())
     assert ("Invalid value for '--variant': an empty value (an unset shell variable?), not of the form NAME=VALUE (a "
             "flag's name, '=' and its value, such as solo_value=5)") in said
+    # where the game is known, the example is a flag of its own (Zwanzigerrufen's solo_value, which the others refuse)
     with pytest.raises(solver.StichError) as caught:
         solver.get_game("kratzen").variant("must_undertrump")
     assert str(caught.value) == ("variant 'must_undertrump' is not of the form NAME=VALUE (a flag's name, '=' and its "
-                                 "value, such as solo_value=5)")
+                                 "value, such as weli_also_bells=true)")
+    tagged = ('[Game "Schafkopf"]\n[Variant "laufende_mode"]\n[Deal "1: EZ EK EU GZ GK HA H8 H7 / EA G8 G7 H9 SZ SO '
+              'SU S7 / EO E9 GA GO GU G9 HK SK / E8 E7 HZ HO HU SA S9 S8"]\n[Contract "Rufer E"]\n')
+    with pytest.raises(solver.ParseError) as caught:
+        solver.parse_positions(tagged)
+    assert ("variant 'laufende_mode' is not of the form NAME=VALUE (a flag's name, '=' and its value, such as "
+            "solo_requires_plain_trump_card=false)") in str(caught.value)
 
 
 def test_a_variant_flag_no_game_has_is_a_usage_error():
@@ -2135,7 +2142,8 @@ def test_messages_are_one_line_whatever_the_path(tmp_path):
     deep.parent.mkdir()
     deep.write_text((ROOT / "tests" / "data" / "tie44_whole.tbn").read_text())
     score = run("score", deep, "--dd", "--variant", "card_bonus_basis=captured")
-    assert score.stderr.count("\n") == 1 and score.stderr.startswith(f"stich: {deep}:2: no double-dummy settlement")
+    assert score.stderr.count("\n") == 1 and score.stderr.startswith("stich: no double-dummy settlement")
+    assert score.stderr.endswith(f"(the Zwanzigerrufen record at {deep}:2 scored without it)\n")
     kratzen_pot = run("score", deep, "--pot", "3")
     assert kratzen_pot.stderr.count("\n") == 1 and "has no pot, so it is not used there" in kratzen_pot.stderr
 
@@ -2471,8 +2479,9 @@ def _records_with_one_systematic_error(path: Path, count: int, good_every: int) 
 
 
 def test_bad_record_messages_are_capped_with_one_closing_line_and_json_keeps_every_answer(tmp_path):
-    """A 1,000-record file with one systematic error wrote 900 lines on stderr: the first 20 are said in full, then
-    one line says how many more there were and that the others were answered; --json still writes every answer."""
+    """A 1,000-record file with one systematic error: the first 20 messages are said in full, then one line says
+    how many more there were and how many records were answered, so stderr holds 21 lines, not a line a bad record;
+    --json still writes every answer."""
     many = tmp_path / "many.tbn"
     _records_with_one_systematic_error(many, 1000, 10)
     for command in ("show", "solve", "check"):
@@ -2497,7 +2506,62 @@ def test_bad_record_messages_are_capped_with_one_closing_line_and_json_keeps_eve
         "answered")
 
 
+def test_the_first_message_of_a_new_kind_is_said_past_the_cap(tmp_path):
+    """25 records with a bad contract, then one with XX in its [Deal], then good ones: the XX is said though it
+    comes past the first 20, as the first message of its kind (its place, quoted tokens and numbers aside), so a
+    different error is not hidden behind a systematic one; more of a kind already said are counted, and the closing
+    line says how many were said past the first 20."""
+    record = '[Game "Kratzen"]\n[Board "{n}"]\n[Deal "EA EK EO / GA GK {card} / HA HK HO"]\n[Contract "{c}"]\n\n'
+    path = tmp_path / "kinds.tbn"
+    path.write_text("".join(record.format(n=n, card="GO", c=f"Trump {'QR'[n % 2]}") for n in range(1, 26))
+                    + record.format(n=26, card="XX", c="Trump E") + record.format(n=27, card="GO", c="Trump Q")
+                    + record.format(n=28, card="YY", c="Trump E")
+                    + "".join(record.format(n=n, card="GO", c="Trump E") for n in range(29, 32)), encoding="utf-8")
+    lines = run("show", path, code=1).stderr.splitlines()
+    assert len(lines) == 22 and all(": contract 'Trump " in line for line in lines[:20])
+    assert lines[20] == (f"stich: {path}:128:25: seat 2: not a card of the Kratzen pack (got 'XX', expected a Kratzen "
+                         "card)")
+    assert lines[21] == (f"stich: {path}: and 7 more records not answered in full, not said one by one (the first 20 "
+                         "are above, and 1 after them, the first of its kind); the other 3 records were answered")
+
+
+def test_record_messages_keep_a_bounded_set_of_kinds(capsys):
+    """Past the cap, a new kind is said until the kinds kept are full; then every message is only counted (messages
+    of unforeseen shapes must not bring back a line a record). A kind given by the caller stands for the text's."""
+    from cli.errors import RecordMessages, message_kind
+
+    assert message_kind("stich: a.tbn:3:25: seat 2: got 'XX'", "a.tbn") == message_kind(
+        "stich: a.tbn:80:2: seat 3: got \"Y'Y\"", "a.tbn")
+    assert message_kind("stich: a.tbn:9: board 7b: stopped", "a.tbn") == message_kind(
+        "stich: a.tbn:90: board 12: stopped", "a.tbn")
+    said = RecordMessages("a.tbn", limit=1, kinds=3)
+    for text in ["one 1", "one 2", "two", "three", "four", "two 5"]:
+        said(text)
+    said("five", kind="one 7")  # the caller's kind: one already said
+    said.close()
+    assert capsys.readouterr().err.splitlines() == [
+        "one 1", "two", "three",
+        "stich: a.tbn: and 4 more records not answered in full, not said one by one (the first 1 are above, and 2 "
+        "after them, each the first of its kind); the other records were answered"]
+
+
+def test_a_settlement_the_variant_cannot_have_is_said_once_a_game(tmp_path):
+    """score --dd under card_bonus_basis=captured: "no double-dummy settlement" is the same for every record of
+    the game, so it is said once a game and reason, after the records, as a refused --variant is."""
+    whole = (ROOT / "tests" / "data" / "tie44_whole.tbn").read_text(encoding="utf-8")
+    path = tmp_path / "many.tbn"
+    path.write_text(whole + "".join("\n" + whole.split("\n", 1)[1] for _ in range(24)), encoding="utf-8")
+    result = run("score", path, "--dd", "--variant", "card_bonus_basis=captured")
+    assert result.stderr.splitlines() == [
+        "stich: no double-dummy settlement: the double-dummy settlement does not support card_bonus_basis=captured "
+        f"(Trull and 4 Kings would depend on every captured card) (25 records of Zwanzigerrufen from {path}:2 "
+        "scored without it)"]
+    assert result.stdout.count("Payments") == 25
+
+
 def test_batch_caps_its_error_messages_and_keeps_every_error_line_in_its_output(tmp_path):
+    """batch says its errors as the other commands do, 20 and a closing line, which says where every one is: an
+    error line of --out, which a rerun tries again."""
     many, out = tmp_path / "many.tbn", tmp_path / "out.jsonl"
     _records_with_one_systematic_error(many, 200, 10)
     result = run("batch", many, "--out", out, "-j", "1", code=1)

@@ -351,3 +351,16 @@ def test_a_finished_deal_past_the_time_limit_still_gets_its_score(tmp_path) -> N
     assert "Payments" in text and "Double-dummy settlement: not answered in the time limit" in text
     assert "Payments (double dummy)" not in text
 
+
+def test_partly_answered_records_are_counted_once_in_the_closing_line(tmp_path) -> None:
+    """25 finished deals past --time-limit: each gets its score and is said as not answered in full (the first 20
+    one by one, 5 counted), so none is among those answered and the closing line's numbers add up to the 25 read."""
+    path = tmp_path / "played.tbn"
+    path.write_text("\n".join([_played_out(_heavy()).to_tbn()] * 25))
+    result = run("score", path, "--dd", "--time-limit", "0.001", code=1)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 21 and all("no double-dummy settlement: the time limit" in line for line in lines[:20])
+    assert lines[20] == (f"stich: {path}: and 5 more records not answered in full, not said one by one (the first "
+                         "20 are above); no other record was answered")
+    assert result.stdout.count("Double-dummy settlement: not answered in the time limit") == 25
+

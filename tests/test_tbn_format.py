@@ -643,10 +643,10 @@ def test_format_rejects_unwritable_records(record):
 
 # Line endings and comments the reader and the writer must refuse ----------------------------------------------------
 
-def test_cr_lf_and_cr_lf_line_endings_read_alike():
-    """FORMAT.md does not forbid CR-only line endings (old Mac files), so the reader takes LF, CR LF and CR alike, in
-    one file too: a CR-only file read as one line, where a ';' comment would hide every tag after it, and then it
-    was refused at its first CR."""
+def test_lf_cr_lf_and_cr_line_endings_read_alike():
+    """FORMAT.md forbids no line end, so the reader takes LF, CR LF and CR (old Mac files) alike, in one file too:
+    each record reads as its LF text does and its lines are counted at every CR (read as one line, a CR-only file's
+    ';' comment would hide every tag after it)."""
     text = '[Game "Kratzen"]\n[Deal "EA EK EO / GA GK GO / HA HK HO"]\n; seat 2 attacks\n[Declarer "2"]\n\n'
     text += '[Game "Kratzen"]\n[Deal "EA EK EO / GA GK GO / HA HK HO"]\n'
     expected = [format_record(record) for record in parse_records(text)]
@@ -681,6 +681,53 @@ def test_a_bad_token_is_placed_by_line_and_column_whatever_the_line_endings(tmp_
     assert result.exit_code == 1 and result.stderr.startswith(f"stich: {path}:3:25: seat 2: not a card of the "
                                                               "Kratzen pack")
     assert "Seat 1" in result.stdout  # the record after it
+
+
+def test_lf_lines_are_given_as_read_and_only_lines_with_a_cr_are_searched(monkeypatch):
+    """The reader splits lines at CR too, but an LF-ended line without a CR is the stream's own line: it is given as
+    read, not searched again for its end (that search cost a tenth of the parse of an LF file); a line with a CR
+    still is, and every line and column is counted alike."""
+    import solver.formats.tbn as tbn
+
+    searched: list[object] = []
+
+    class Counted:
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def search(self, *args):
+            searched.append(args[0][args[1]:args[1] + 8])
+            return self.pattern.search(*args)
+
+    monkeypatch.setattr(tbn, "_BREAK", Counted(tbn._BREAK))
+    monkeypatch.setattr(tbn, "_BREAK_BYTES", Counted(tbn._BREAK_BYTES))
+    text = '[Game "Kratzen"]\n[Board "1"]\n[Deal "EA EK EO / GA GK GO / HA HK HO"]\n\n'
+    for source in (io.StringIO(text, newline="\n"), io.BytesIO(text.encode())):
+        (record,) = read_records(source)
+        assert record.tag("Deal").value_line == 3 and record.get("Board") == "1"
+    assert searched == []
+    mixed = text.replace("\n", "\r\n", 1)
+    (record,) = read_records(io.BytesIO(mixed.encode()))
+    assert record.tag("Deal").value_line == 3 and record.tag("Deal").value_column == 8
+    assert searched == [b'[Game "K']  # only the CR LF line
+
+
+@pytest.mark.parametrize("text", [b'[Game "Kratzen"]\n[Board "1"]\n', b'[Game "Kratzen"]\r[Board "1"]\r',
+                                  b'[Game "Kratzen"]\r\n[Board "1"]'])
+def test_the_end_of_the_stream_is_read_once(text):
+    """A terminal's standard input ends at a Ctrl-D, and a read after it waits for another: the reader reads the
+    stream's end once, whatever the last line ends with (a CR last was read past for its LF, then again)."""
+    class Terminal(io.BytesIO):
+        ends = 0
+
+        def readline(self, limit=-1):
+            line = super().readline(limit)
+            self.ends += not line
+            return line
+
+    stream = Terminal(text)
+    (record,) = iter_records(stream)
+    assert record.get("Board") == "1" and stream.ends == 1
 
 
 def test_cr_only_lines_past_the_read_limit_are_read_line_by_line():

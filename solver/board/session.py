@@ -412,7 +412,7 @@ def _record_flags(record: Record) -> tuple[type[Game], dict[str, str]] | None:
     try:
         game = get_game(record.get("Game") or "")
         tag = record.tag("Variant")
-        return game, Variant.parse_pairs(tag.value) if tag is not None else {}
+        return game, Variant.parse_pairs(tag.value, game.flags) if tag is not None else {}
     except StichError:
         return None
 

@@ -747,38 +747,53 @@ class _LineReader:
     with ``newline="\\n"`` split at LF only, and a CR-only file read as one line.
 
     The stream is read with its own ``readline`` (so a record on standard input is read as soon as its line ends);
-    what is read past a line's end waits here for the next line."""
+    what is read past a line's end waits here for the next line. A line read whole, ending in LF with no CR in it, is
+    given as the stream gave it: only a line with a CR is searched and cut."""
 
     def __init__(self, stream: IO) -> None:
         self.stream = stream
         self.buffer: Any = ""  # what was read (str or bytes, as the stream gives) ...
         self.start = 0  # ... and where in it the next line starts: lines are cut from it, it is not copied a line
+        self.end: Any = None  # the stream's empty read, once met: not read again
 
     def readline(self, limit: int) -> Any:
         """The next line with its line break, at most ``limit`` characters (one more for a CR LF the limit cuts);
         empty at the end of the stream."""
         buffer, start = self.buffer, self.start
         if start >= len(buffer):
-            buffer, start = self.stream.readline(limit), 0
+            # the end of the stream is read once: a terminal's standard input would wait for another Ctrl-D
+            line = self.stream.readline(limit) if self.end is None else self.end
+            if not line:
+                self.end = line
+                return line
+            # the common line, LF-ended without a CR, is the stream's own: split no further (a tenth of the parse)
+            if isinstance(line, str):
+                if line[-1:] == "\n" and "\r" not in line:
+                    return line
+            elif line[-1:] == b"\n" and b"\r" not in line:
+                return line
+            buffer, start = line, 0
         cr, lf, breaks = ("\r", "\n", _BREAK) if isinstance(buffer, str) else (b"\r", b"\n", _BREAK_BYTES)
         while True:
             stop = start + limit
             found = breaks.search(buffer, start, stop)  # the first CR or LF: str.find of each scanned to the limit
             if found:
                 end = found.end()
-                if buffer[end - 1:end] == cr and end == len(buffer):  # a CR last: an LF may follow it
+                if buffer[end - 1:end] == cr and end == len(buffer) and self.end is None:  # an LF may follow it
                     more = self.stream.readline(limit)
                     if more:
                         buffer, start = buffer[start:] + more, 0
                         continue
+                    self.end = more
                 if buffer[end - 1:end] == cr and buffer[end:end + 1] == lf:
                     end += 1
                 break
             if len(buffer) - start >= limit:
                 end = stop
                 break
-            more = self.stream.readline(limit - (len(buffer) - start))
+            more = self.stream.readline(limit - (len(buffer) - start)) if self.end is None else self.end
             if not more:
+                self.end = more
                 end = len(buffer)
                 break
             buffer, start = buffer[start:] + more, 0

@@ -625,7 +625,7 @@ class Game(metaclass=GameType):
         """The game's :class:`Variant` with ``values`` (a mapping, or ``"NAME=VALUE, ..."``) over the defaults;
         VariantError for a flag the game has not or a value it does not take."""
         if isinstance(values, str):
-            values = Variant.parse_pairs(values)
+            values = Variant.parse_pairs(values, cls.flags)
         if isinstance(values, Mapping):
             for name in values:
                 cls._refuse_unknown_flag(name)
