@@ -22,6 +22,7 @@ import math
 import os
 import pickle
 import time
+import traceback
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -444,8 +445,10 @@ class BotError(StichError):
         """This error as a match's worker sent it: its cause the bot's exception, with no traceback (the worker's
         traceback, as text, was what the pool made the cause; it is kept as ``worker_traceback`` for the bot's
         author, who looks there for the file and line)."""
-        if self.__cause__ is not None and self.__cause__ is not self.bot_exception:
+        if self.worker_traceback is None and self.__cause__ is not None and self.__cause__ is not self.bot_exception:
             self.worker_traceback = str(self.__cause__)
+        if self.bot_exception is not None:  # pickled with its frames where tblib's support is installed (by Dask)
+            self.bot_exception.__traceback__ = None
         self.__cause__ = self.bot_exception
         self.__suppress_context__ = True
         return self
@@ -518,6 +521,20 @@ def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contrac
         if on_deal is not None:
             on_deal(deal)
     return deals
+
+
+def play_board_in_worker(board: int, **settings: Any) -> list[PlayedDeal]:
+    """:func:`play_board` in a match's worker process. A :class:`BotError` goes back to the parent without its cause
+    and context (the bot's exception, which travels in a pickle of its own: ``BotError.__reduce__``): pickled as
+    tblib's support does it (which Dask installs in every process that imports it), they would go along, and a class
+    the parent cannot rebuild would break the error's unpickling, which the pool takes for a dead worker. Their
+    traceback, the bot's frames, goes back as text: ``worker_traceback``."""
+    try:
+        return play_board(board, **settings)
+    except BotError as error:
+        error.worker_traceback = "".join(traceback.format_exception(error))  # the bot's frames, for its author
+        error.__cause__ = error.__context__ = None
+        raise
 
 
 #: The build of boards a checkpoint kept before checkpoints named their build.
@@ -828,7 +845,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 except Exception as error:
                     raise StichError(f"a match on several processes sends its bots to them, and these do not pickle "
                                      f"({type(error).__name__}: {error}): give workers=1") from None
-                run_pool(to_play(), deal_board, (), finished, workers, in_flight=1)
+                run_pool(to_play(), functools.partial(play_board_in_worker, **deal_board.keywords), (), finished,
+                         workers, in_flight=1)
         except KeyboardInterrupt:  # the match so far is the caller's to report: with every deal played
             if in_order is not None:
                 in_order.flush()

@@ -274,7 +274,28 @@ class _FailsWithItsOwnError:
         raise _TwoPartError("S", "A")
 
 
-def test_a_bot_that_fails_in_a_worker_is_said_without_the_worker_s_traceback(two_worker_cores):
+@pytest.fixture
+def exception_pickling():
+    """Exceptions pickled as the standard library does, whatever an earlier test left: an in-process Dask cluster
+    installs tblib's support, which pickles every exception with its traceback, cause and context (and rebuilds a
+    class whose arguments its ``__reduce__`` does not keep) for the rest of the process. The test may install it
+    again (``exception_pickling("tblib")``); the table is put back as it was after the test."""
+    import copyreg
+
+    saved = dict(copyreg.dispatch_table)
+    for kind in [kind for kind in copyreg.dispatch_table if isinstance(kind, type) and issubclass(kind, BaseException)]:
+        del copyreg.dispatch_table[kind]
+
+    def choose(how: str) -> None:
+        if how == "tblib":
+            pytest.importorskip("tblib.pickling_support").install()
+
+    yield choose
+    copyreg.dispatch_table.clear()
+    copyreg.dispatch_table.update(saved)
+
+
+def test_a_bot_that_fails_in_a_worker_is_said_without_the_worker_s_traceback(two_worker_cores, exception_pickling):
     """On two workers a failing bot's BotError had as its cause the pool's ``_RemoteTraceback``, the worker's whole
     traceback as text in its message, printed under the error by any traceback of it. The cause is now the bot's
     own exception, without a traceback, as it came back from the worker; an exception that cannot come back (its
@@ -322,14 +343,20 @@ class _FailsWithAWorkersOwnClass:
         raise importlib.import_module(self.module).PluginError("from a plugin")
 
 
+@pytest.mark.parametrize("pickling", ["standard", "tblib"])
 def test_a_bot_exception_the_parent_cannot_rebuild_still_ends_the_match_with_the_bot_error(tmp_path,
-                                                                                          two_worker_cores):
-    """The bot's exception is pickled on its own inside the BotError: where the parent cannot import its class,
-    the match still ends with the BotError saying it (bot_exception None), not with the pool taking the worker for
-    dead ("a job killed its worker process twice"), as when the exception travelled inside the error's state."""
+                                                                                          two_worker_cores,
+                                                                                          exception_pickling,
+                                                                                          pickling):
+    """The bot's exception is pickled on its own inside the BotError, which goes back without cause or context:
+    where the parent cannot import its class, the match still ends with the BotError saying it (bot_exception None),
+    not with the pool taking the worker for dead ("a job killed its worker process twice"), also where tblib's
+    pickling (installed by Dask) would send the cause along."""
     import sys
 
     from solver.match import BotError
+
+    exception_pickling(pickling)
 
     module = f"stich_plugin_{tmp_path.name}".replace("-", "_")
     (tmp_path / f"{module}.py").write_text("class PluginError(Exception):\n    pass\n")
