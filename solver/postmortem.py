@@ -327,12 +327,12 @@ def game_change_lines(document: Mapping[str, Any]) -> list[tuple[str, str, str]]
     where = "" if document.get("whole_deal", True) else ", on the ending's own cards"
     if winning["name"] == "target":  # Kratzen: the attacker's own target, every other seat plays against it
         title = get_game(document["game"]).declarer_title
-        whose = f"Target (double-dummy{where}): {{}} for the {title}, seat {document['declarer']}"
+        whose = f"Target (double dummy{where}): {{}} for the {title}, seat {document['declarer']}"
         them = f"the {title}"
         made, missed, lose, hand = "made", "missed", "missed it", f"let the {title} make it"
     else:
         them = side_text(document["declaring_side"])
-        whose = f"Game (double-dummy{where}): {{}} for {them}"
+        whose = f"Game (double dummy{where}): {{}} for {them}"
         made, missed, lose, hand = "won", "lost", "lost it", f"handed it to {them}"
     start = curve[0] >= winning["value"]
     # short lines: a narrow terminal would fold a long one
