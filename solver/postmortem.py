@@ -278,7 +278,7 @@ class PlayAnalysis:
         changes = game_change_text(self.as_dict())
         if changes:  # the heading (whose game it was) bold, as the command prints it
             parts += [html_lines(changes[:1], bold=True), html_lines(changes[1:])]
-        parts.append(html_lines(["Per player"], bold=True))
+        parts.append(html_lines(["Per seat"], bold=True))
         columns = player_columns(self.measure, bool(self.points_curve))
         parts.append(html_table(columns, [player.cells() for player in self.players], right=range(len(columns) - 1)))
         return f"<div>{''.join(parts)}</div>"

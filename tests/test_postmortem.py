@@ -778,7 +778,7 @@ def test_every_card_s_cost_is_what_solve_says_the_best_card_keeps_over_the_card_
 def test_postmortem_command_table_json_and_plot(tmp_path):
     path = _ending_file(tmp_path)
     shown = run("postmortem", path, "--objective", "points")
-    assert "blunder" in shown.stdout and "inaccuracy" in shown.stdout and "Per player" in shown.stdout
+    assert "blunder" in shown.stdout and "inaccuracy" in shown.stdout and "Per seat" in shown.stdout
     (document,) = [json.loads(line) for line in run("postmortem", path, "--json", "-o", "points").stdout.splitlines()]
     assert document["command"] == "postmortem" and document["record"]["board"] == "9"
     assert document == {**document, **analyse_play(ending(VALAT_THROWN)).as_dict()}
@@ -1460,7 +1460,7 @@ def test_a_notebook_and_print_say_where_the_game_changed_hands_as_the_command_do
     html = analysis._repr_html_()
     assert '<p style="font-weight:bold">Game (double dummy): lost for 1+2, from the start</p>' in html
     assert "<p>  card 13 (trick 4): seat 4&#x27;s S9 handed it to 1+2</p>" in html
-    assert html.index("Game (double dummy)") < html.index("Per player")
+    assert html.index("Game (double dummy)") < html.index("Per seat")
     text = run("postmortem", path).stdout.splitlines()
     assert text[text.index(expected[0]):text.index(expected[0]) + 4] == expected  # the command's words alike
     # where nothing has a game line (a Tout graded by points), none of them says anything
