@@ -264,7 +264,7 @@ class PlayAnalysis:
 
     def _repr_html_(self) -> str:
         """What Jupyter shows (it prefers HTML to SVG): the plot, then ``stich postmortem``'s tables, every card and
-        per player, with the notes on the measure and the lines on where the game changed hands between them."""
+        per seat, with the notes on the measure and the lines on where the game changed hands between them."""
         if not self.cards:
             return html_lines([NO_PLAY])
         svg = self.plot_svg()
