@@ -565,10 +565,10 @@ def render_check(document: Document, console: Console) -> None:
         table.add_row(*(row + [Text("-", style="dim")] if by_score else row))
     console.print(table)
     if score:
-        whose = ""
+        game = get_game(document["game"])
+        whose = f" {game.score_unit}"  # in its unit, as score and postmortem give it
         if targets:  # the score is one seat's own payment, which the bare number did not say
-            game = get_game(document["game"])
-            whose = f" {game.score_unit}, the {game.declarer_title}'s own payment (seat {document['declarer']})"
+            whose += f", the {game.declarer_title}'s own payment (seat {document['declarer']})"
         console.print(Text(f"score (double dummy): {score['value']:+d}{whose}"))
         for note in score.get("notes", ()):
             console.print(Text(f"note: {note}"))

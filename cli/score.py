@@ -101,6 +101,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     head = Text("Double-dummy settlement", style="bold")
     head.append(f" ({'from the start' if dd['from'] == 'start' else 'from the end of the play'}): {who} net ")
     head.append_text(_signed(dd["value"]))
+    head.append(f" {get_game(game).score_unit}")
     console.print(head)
     if dd["items"]:
         console.print(_items_table(dd, game))

@@ -304,7 +304,7 @@ def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
     assert document["score"]["value"] == -18 and under_score["mondfang"]["side"] == [3, 4]
     assert under_score["mondfang"]["with_bonus"] == -6 and not under_score["mondfang"]["score_forces"]
     out = run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6").stdout
-    assert "gives it up (score when forced: -6)" in out and "score (double dummy): -18" in out
+    assert "gives it up (score when forced: -6)" in out and "score (double dummy): -18 game units" in out
     choice = run("check", EXAMPLES / "settlement.tbn").stdout
     assert "the score prefers pagat_ultimo (score with valat +8, with pagat_ultimo +12)" in " ".join(choice.split())
 
@@ -424,7 +424,7 @@ def test_check_schafkopf_and_kratzen():
     # the score under the targets is the attacker's own payment in chips (it printed a bare "+6": whose?)
     assert "score (double dummy): +6 chips, the attacker's own payment (seat 1)" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "12").stdout
-    assert "score (double dummy): +90\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's, as before
+    assert "score (double dummy): +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's, as before
 
 
 # --- variants and boards --------------------------------------------------------------------------------------------
