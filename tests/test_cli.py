@@ -335,6 +335,18 @@ def test_check_of_a_solo_speaks_of_one_declarer():
     assert "declarers" not in run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "3").stdout
 
 
+def test_check_of_a_schafkopf_solo_speaks_of_one_declarer_and_names_the_bonuses_against():
+    """Schafkopf's schneider_against said "the declarers are held to 30 or less" of a Solo's one declarer, and it
+    and schwarz_against gave no name, where Zwanzigerrufen's say "(Absolut against)", "(Valat against)"."""
+    (solo,) = documents("check", EXAMPLES / "schafkopf.tbn", "-b", "3")
+    described = {c["bonus"]: c["description"] for c in solo["checks"]}
+    assert described["schneider_against"] == "the defenders hold the declarer to 30 or less (Schneider against)"
+    assert described["schwarz_against"] == "the defenders take every trick (Schwarz against)"
+    (rufer,) = documents("check", EXAMPLES / "schafkopf.tbn", "-b", "1")
+    assert {c["bonus"]: c["description"] for c in rufer["checks"]}["schneider_against"] == \
+        "the defenders hold the declarers to 30 or less (Schneider against)"
+
+
 def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
     """RULES.md 1.6: Trull and 4 Kings need no search, and check left them out of its table. Board 4 is a Suit Solo
     whose declarer, seat 4, was dealt the four Kings (they count there) and nobody all of TS T21 T1 (the Trull does
