@@ -340,7 +340,7 @@ def record_head(record: dict) -> str:
 
 
 def record_title(document: Document) -> Text:
-    """``board 7 (examples/deals.tbn:112) -- <game> Normal T20, declarer 1``."""
+    """``board 7 (examples/deals.tbn:112) - <game> Normal T20, declarer 1``."""
     title = Text(record_head(document["record"]), style="bold")
     title.append(f" - {document['game']}")
     if "contract" in document:
