@@ -333,6 +333,11 @@ def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
+def signed(value: int) -> str:
+    """A settlement as every table of payments writes it: ``+6``, ``-6``, and ``0`` unsigned."""
+    return f"{value:+d}" if value else "0"
+
+
 def record_head(record: dict) -> str:
     """Which record a report answers: ``board 7 (examples/deals.tbn:112)``, or its place alone without a board."""
     place = f"{record['source']}:{record['line']}" if record.get("source") else "position"
@@ -536,7 +541,7 @@ def _score_answer(bonus: Document | None) -> Text:
     if bonus["score_forces"]:  # at the score itself, said below the table
         return Text("forces it")
     # the declaring side's net, as the score line below says it: a defenders' row's number is not their own
-    return Text(f"gives it up (score when forced: {bonus['with_bonus']:+d})")
+    return Text(f"gives it up (score when forced: {signed(bonus['with_bonus'])})")
 
 
 def render_check(document: Document, console: Console) -> None:
@@ -569,7 +574,7 @@ def render_check(document: Document, console: Console) -> None:
         whose = f" {game.score_unit}"  # in its unit, as score and postmortem give it
         if targets:  # the score is one seat's own payment, which the bare number did not say
             whose += f", the {game.declarer_title}'s own payment (seat {document['declarer']})"
-        console.print(Text(f"score (double dummy): {score['value']:+d}{whose}"))
+        console.print(Text(f"score (double dummy): {signed(score['value'])}{whose}"))
         for note in score.get("notes", ()):
             console.print(Text(f"note: {note}"))
         for choice in score["choices"]:
@@ -577,7 +582,7 @@ def render_check(document: Document, console: Console) -> None:
             a, b = choice["settlements"]
             verdict = f"the score prefers {choice['prefers']}" if choice["prefers"] else "the score is the same"
             console.print(Text(f"{seats_text(choice['side'])} can force {first} or {second}, not both: {verdict} "
-                               f"(score with {first} {a:+d}, with {second} {b:+d})"))
+                               f"(score with {first} {signed(a)}, with {second} {signed(b)})"))
     if document.get("together") is not None:
         answer = "yes" if document["together"] else "no"
         # four seats or more need more tricks than a Kratzen deal has (2 + 1 + 1 + 1 of 4): say so, not a bare no
