@@ -436,7 +436,7 @@ def test_check_schafkopf_and_kratzen():
     # the score under the targets is the attacker's own payment in chips (it printed a bare "+6": whose?)
     assert "score (double dummy): +6 chips, the attacker's own payment (seat 1)" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "12").stdout
-    assert "score (double dummy): +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's, as before
+    assert "score (double dummy): +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's
     # 0 unsigned, as the payments and the contract table write it (it said "+0 chips")
     assert "score (double dummy): 0 chips, the attacker's own payment (seat 1)\n" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1").stdout
