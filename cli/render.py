@@ -428,10 +428,11 @@ def render_solve(document: Document, console: Console) -> None:
         values.add_column(column, justify="left" if column in ("objective", "for", "result") else "right")
     for result in document["results"]:
         target = "" if result["target"] is None else str(result["target"])
-        whole = result["objective"] == "score"  # the score settles the whole deal: no "already" and "rest"
+        # the score settles the whole deal: no "already" and "rest", and it is signed as every settlement is
+        whole = result["objective"] == "score"
         values.add_row(_result_label(result), seats_text(result["side"]), target,
                        "" if whole else str(result["achieved"]), "" if whole else str(result["future"]),
-                       str(result["total"]), _outcome(result))
+                       signed(result["total"]) if whole else str(result["total"]), _outcome(result))
     console.print(values)
     for skipped in document.get("not_applicable", ()):
         console.print(Text(f"{skipped['objective']}: does not arise ({skipped['reason']})"))
@@ -475,7 +476,7 @@ def _cards_table(result: Document, painter: CardPainter) -> Table:
     for group in sorted(result["cards"], key=lambda group: -sign * group["total"]):
         style = "bold" if group["best"] else ""
         row: list[Text | str] = [painter.cards(group["cards"], "/", style)]
-        row += [str(group["total"])] if whole else [str(group["future"]), str(group["total"])]
+        row += [signed(group["total"])] if whole else [str(group["future"]), str(group["total"])]
         if keeps_points:
             row.append(str(group["points"]))
         if yes_no_question:

@@ -208,7 +208,7 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"] == [
         "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]  # every command that says it
     # takes --pot: solve and check too (the Kratzen audit), over the record's tag; a Schafkopf record is left alone
-    assert "│ score     │ seat 1 │        │         │      │     4 │" in run(
+    assert "│ score     │ seat 1 │        │         │      │    +4 │" in run(
         "solve", EXAMPLES / "kratzen.tbn", "--board", "1", "-o", "score", "--pot", "10").stdout  # 2 tricks x 10 // 4
     (potted,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1", "--pot", "10")
     assert potted["score"]["value"] == 4 and potted["score"]["notes"] == []
