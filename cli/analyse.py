@@ -110,8 +110,8 @@ def render_analysis(document: dict, console=None) -> None:
     if openings_found is not None:
         title, columns, rows = openings_found
         openings = Table(title=title, title_justify="left")
-        for column in columns:
-            openings.add_column(column)
+        for column in columns:  # the means are numbers, right-aligned as in every other table
+            openings.add_column(column, justify="right" if column.startswith("mean") else "left")
         for card, *cells in rows:
             openings.add_row(painter.card(card), *cells)
         console.print(openings)

@@ -279,7 +279,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
         console.print(report.pot_note)
     if report.table is not None:
         title, columns, rows = report.table
-        table = Table(title=title)
+        table = Table(title=title, title_justify="left", title_style="bold")  # as every command heads its tables
         for column in columns:
             table.add_column(column, justify="left" if column == "bot" else "right")
         for row in rows:

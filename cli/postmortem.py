@@ -175,7 +175,7 @@ def _players_table(document: Document, lost_summary: str, narrow: bool) -> Table
     unit = document["measure"]
     by_score = unit in SCORE_MEASURES and _has_points_cost(document)
     points_unit = "tricks" if document["every_seat_for_itself"] else "points"
-    summary = _table("Per player", narrow)
+    summary = _table("Per seat", narrow)
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")
     for name in GRADES[1:]:

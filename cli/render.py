@@ -341,6 +341,11 @@ def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
+def signed(value: int) -> str:
+    """A settlement as every table of payments writes it: ``+6``, ``-6``, and ``0`` unsigned."""
+    return f"{value:+d}" if value else "0"
+
+
 def record_head(record: dict) -> str:
     """Which record a report answers: ``board 7 (examples/deals.tbn:112)``, or its place alone without a board."""
     place = f"{record['source']}:{record['line']}" if record.get("source") else "position"
@@ -348,7 +353,7 @@ def record_head(record: dict) -> str:
 
 
 def record_title(document: Document) -> Text:
-    """``board 7 (examples/deals.tbn:112) -- <game> Normal T20, declarer 1``."""
+    """``board 7 (examples/deals.tbn:112) - <game> Normal T20, declarer 1``."""
     title = Text(record_head(document["record"]), style="bold")
     title.append(f" - {document['game']}")
     if "contract" in document:
@@ -433,10 +438,11 @@ def render_solve(document: Document, console: Console) -> None:
         values.add_column(column, justify="left" if column in ("objective", "for", "result") else "right")
     for result in document["results"]:
         target = "" if result["target"] is None else str(result["target"])
-        whole = result["objective"] == "score"  # the score settles the whole deal: no "already" and "rest"
+        # the score settles the whole deal: no "already" and "rest", and it is signed as every settlement is
+        whole = result["objective"] == "score"
         values.add_row(_result_label(result), seats_text(result["side"]), target,
                        "" if whole else str(result["achieved"]), "" if whole else str(result["future"]),
-                       str(result["total"]), _outcome(result))
+                       signed(result["total"]) if whole else str(result["total"]), _outcome(result))
     console.print(values)
     for skipped in document.get("not_applicable", ()):
         console.print(Text(f"{skipped['objective']}: does not arise ({skipped['reason']})"))
@@ -480,7 +486,7 @@ def _cards_table(result: Document, painter: CardPainter) -> Table:
     for group in sorted(result["cards"], key=lambda group: -sign * group["total"]):
         style = "bold" if group["best"] else ""
         row: list[Text | str] = [painter.cards(group["cards"], "/", style)]
-        row += [str(group["total"])] if whole else [str(group["future"]), str(group["total"])]
+        row += [signed(group["total"])] if whole else [str(group["future"]), str(group["total"])]
         if keeps_points:
             row.append(str(group["points"]))
         if yes_no_question:
@@ -546,7 +552,7 @@ def _score_answer(bonus: Document | None) -> Text:
     if bonus["score_forces"]:  # at the score itself, said below the table
         return Text("forces it")
     # the declaring side's net, as the score line below says it: a defenders' row's number is not their own
-    return Text(f"gives it up (score when forced: {bonus['with_bonus']:+d})")
+    return Text(f"gives it up (score when forced: {signed(bonus['with_bonus'])})")
 
 
 def render_check(document: Document, console: Console) -> None:
@@ -575,11 +581,11 @@ def render_check(document: Document, console: Console) -> None:
         table.add_row(*(row + [Text("-", style="dim")] if by_score else row))
     console.print(table)
     if score:
-        whose = ""
+        game = get_game(document["game"])
+        whose = f" {game.score_unit}"  # in its unit, as score and postmortem give it
         if targets:  # the score is one seat's own payment, which the bare number did not say
-            game = get_game(document["game"])
-            whose = f" {game.score_unit}, the {game.declarer_title}'s own payment (seat {document['declarer']})"
-        console.print(Text(f"score (double dummy): {score['value']:+d}{whose}"))
+            whose += f", the {game.declarer_title}'s own payment (seat {document['declarer']})"
+        console.print(Text(f"score (double dummy): {signed(score['value'])}{whose}"))
         for note in score.get("notes", ()):
             console.print(Text(f"note: {note}"))
         for choice in score["choices"]:
@@ -587,7 +593,7 @@ def render_check(document: Document, console: Console) -> None:
             a, b = choice["settlements"]
             verdict = f"the score prefers {choice['prefers']}" if choice["prefers"] else "the score is the same"
             console.print(Text(f"{seats_text(choice['side'])} can force {first} or {second}, not both: {verdict} "
-                               f"(score with {first} {a:+d}, with {second} {b:+d})"))
+                               f"(score with {first} {signed(a)}, with {second} {signed(b)})"))
     if document.get("together") is not None:
         answer = "yes" if document["together"] else "no"
         # four seats or more need more tricks than a Kratzen deal has (2 + 1 + 1 + 1 of 4): say so, not a bare no

@@ -41,7 +41,7 @@ def _signed(value: int) -> Text:
 def _items_table(document: Document, game: str) -> Table:
     """One row per item (by the name players use, ``Game.item_title``): who wins it, its value with the
     multipliers, and why."""
-    table = Table(title="Items", title_justify="left", show_edge=False)
+    table = Table(title="Items", title_justify="left", title_style="bold")
     for name, justify in [("item", "left"), ("to", "left"), ("from", "left"), ("base", "right"),
                           ("x", "right"), ("value", "right"), ("why", "left")]:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
@@ -56,7 +56,7 @@ def _items_table(document: Document, game: str) -> Table:
 
 
 def _payments_table(document: Document, title: str = "Payments") -> Table:
-    table = Table(title=title, title_justify="left", show_edge=False)
+    table = Table(title=title, title_justify="left", title_style="bold")
     seats = len(document["payments"])
     for seat in range(1, seats + 1):
         table.add_column(f"seat {seat}", justify="right")
@@ -101,6 +101,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     head = Text("Double-dummy settlement", style="bold")
     head.append(f" ({'from the start' if dd['from'] == 'start' else 'from the end of the play'}): {who} net ")
     head.append_text(_signed(dd["value"]))
+    head.append(f" {get_game(game).score_unit}")
     console.print(head)
     if dd["items"]:
         console.print(_items_table(dd, game))

@@ -33,7 +33,7 @@ def show(
     """Print each record's deal as a hand diagram: the hands around the table with suit signs, the trick in
     progress, who led it and who is to play, and what each seat has won. With --play, the position after those
     cards; with --tbn, the record itself as played, to save a what-if as a file. --pot sets a Kratzen record's pot
-    (its [Pot] tag), shown under the diagram and written by --tbn."""
+    (its [Pot] tag), shown under the title and written by --tbn."""
     flags = parse_variant_options(variant)
     signs = signs_shown()
     width = diagram_width(stdout_console())  # a narrow terminal's: the hands stacked where the table does not fit

@@ -532,7 +532,7 @@ def most_still_possible(rules: Rules, state: PlayState, objective: Objective) ->
     """The most reward the rest of the play could add to ``objective`` whoever plays what: every trick still to
     come won by its side, and every event whose cards are all still unplayed (in a hand or on the table; each card
     falls once). Below the target the play has already decided the bonus against the side: a Pagat spent before the
-    last trick, a Mond that fell without the Skus, a Valat after a lost trick. That is not the other side stopping
+    last trick, a Mond that fell without the Sküs, a Valat after a lost trick. That is not the other side stopping
     it, so ``stich check`` says ``missed``. An objective with a negative weight or reward has no such bound here."""
     if min(objective.points_weight, objective.trick_weight, *(event.reward for event in objective.events)) < 0:
         return objective.maximum

@@ -264,7 +264,7 @@ class PlayAnalysis:
 
     def _repr_html_(self) -> str:
         """What Jupyter shows (it prefers HTML to SVG): the plot, then ``stich postmortem``'s tables, every card and
-        per player, with the notes on the measure and the lines on where the game changed hands between them."""
+        per seat, with the notes on the measure and the lines on where the game changed hands between them."""
         if not self.cards:
             return html_lines([NO_PLAY])
         svg = self.plot_svg()
@@ -278,7 +278,7 @@ class PlayAnalysis:
         changes = game_change_text(self.as_dict())
         if changes:  # the heading (whose game it was) bold, as the command prints it
             parts += [html_lines(changes[:1], bold=True), html_lines(changes[1:])]
-        parts.append(html_lines(["Per player"], bold=True))
+        parts.append(html_lines(["Per seat"], bold=True))
         columns = player_columns(self.measure, bool(self.points_curve))
         parts.append(html_table(columns, [player.cells() for player in self.players], right=range(len(columns) - 1)))
         return f"<div>{''.join(parts)}</div>"
@@ -327,12 +327,12 @@ def game_change_lines(document: Mapping[str, Any]) -> list[tuple[str, str, str]]
     where = "" if document.get("whole_deal", True) else ", on the ending's own cards"
     if winning["name"] == "target":  # Kratzen: the attacker's own target, every other seat plays against it
         title = get_game(document["game"]).declarer_title
-        whose = f"Target (double-dummy{where}): {{}} for the {title}, seat {document['declarer']}"
+        whose = f"Target (double dummy{where}): {{}} for the {title}, seat {document['declarer']}"
         them = f"the {title}"
         made, missed, lose, hand = "made", "missed", "missed it", f"let the {title} make it"
     else:
         them = side_text(document["declaring_side"])
-        whose = f"Game (double-dummy{where}): {{}} for {them}"
+        whose = f"Game (double dummy{where}): {{}} for {them}"
         made, missed, lose, hand = "won", "lost", "lost it", f"handed it to {them}"
     start = curve[0] >= winning["value"]
     # short lines: a narrow terminal would fold a long one

@@ -1251,8 +1251,8 @@ def best_card_parts(document: Mapping[str, Any]) -> tuple[str, str, str] | None:
     now = "card to play now" if document.get("played") else "opening card"
     score = f"mean payment {best['mean_score']:+.2f}, " if best.get("mean_score") is not None else ""
     return (f"best single {now} over all samples: ", best["card"],
-            f", {score}win {share(best['win_probability'], best.get('win_interval'))}   "
-            f"mean {measure_words(document['measure'])}: {best['mean']:.1f}")
+            f", {score}win {share(best['win_probability'], best.get('win_interval'))}, "
+            f"mean {measure_words(document['measure'])} {best['mean']:.1f}")
 
 
 ReportTable = tuple[str, tuple[str, ...], list[tuple[str, ...]]]  # a title, the column names and the rows

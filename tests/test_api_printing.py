@@ -477,8 +477,8 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
     shown = _Cells(analysis._repr_html_())
     assert shown.paragraphs == [str(analysis).splitlines()[0], "Every card (totals: points of 1+3; cost to the "
                                 "mover's side)", "grades in points: inaccuracy 1-5, mistake 6-14, blunder 15+ or a "
-                                "bonus lost", "Game (double-dummy): won for 1+3, from the start",
-                                "  no card changed that", "Per player"]
+                                "bonus lost", "Game (double dummy): won for 1+3, from the start",
+                                "  no card changed that", "Per seat"]
     assert shown.rows[1] == cells(first._repr_html_())[1] and len(shown.rows) == 2 + len(analysis.cards) + 4
     assert shown.rows[-5] == ["seat", "cards", "inaccuracies", "mistakes", "blunders", "cost (points)",
                               "bonuses lost"] and shown.rows[-4] == cells(analysis.players[0]._repr_html_())[1]

@@ -1131,7 +1131,7 @@ FROZEN_MATCH = ("match", "--game", "kratzen", "--bots", "random,cheater,random",
 FROZEN_REPORT = """\
 Kratzen: 5 boards (seed 11), each played 3 times with the bots rotated; pot 3
 bots: random, cheater (plays for its own tricks); each board's own contract, attacker 1; variant: the game's defaults
-         mean settlement per seat and deal          
+mean settlement per seat and deal                   
 ┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━┓
 ┃ bot     ┃ seats played ┃ mean settlement (chips) ┃
 ┡━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━┩

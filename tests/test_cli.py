@@ -208,7 +208,7 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"] == [
         "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]  # every command that says it
     # takes --pot: solve and check too (the Kratzen audit), over the record's tag; a Schafkopf record is left alone
-    assert "│ score     │ seat 1 │        │         │      │     4 │" in run(
+    assert "│ score     │ seat 1 │        │         │      │    +4 │" in run(
         "solve", EXAMPLES / "kratzen.tbn", "--board", "1", "-o", "score", "--pot", "10").stdout  # 2 tricks x 10 // 4
     (potted,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1", "--pot", "10")
     assert potted["score"]["value"] == 4 and potted["score"]["notes"] == []
@@ -304,7 +304,7 @@ def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
     assert document["score"]["value"] == -18 and under_score["mondfang"]["side"] == [3, 4]
     assert under_score["mondfang"]["with_bonus"] == -6 and not under_score["mondfang"]["score_forces"]
     out = run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6").stdout
-    assert "gives it up (score when forced: -6)" in out and "score (double dummy): -18" in out
+    assert "gives it up (score when forced: -6)" in out and "score (double dummy): -18 game units" in out
     choice = run("check", EXAMPLES / "settlement.tbn").stdout
     assert "the score prefers pagat_ultimo (score with valat +8, with pagat_ultimo +12)" in " ".join(choice.split())
 
@@ -333,6 +333,18 @@ def test_check_of_a_solo_speaks_of_one_declarer():
     assert {c["bonus"]: c["description"] for c in normal["checks"]}["absolut_against"] == \
         "the defenders hold the declarers to 32 or less (Absolut against)"
     assert "declarers" not in run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "3").stdout
+
+
+def test_check_of_a_schafkopf_solo_speaks_of_one_declarer_and_names_the_bonuses_against():
+    """Schafkopf's schneider_against said "the declarers are held to 30 or less" of a Solo's one declarer, and it
+    and schwarz_against gave no name, where Zwanzigerrufen's say "(Absolut against)", "(Valat against)"."""
+    (solo,) = documents("check", EXAMPLES / "schafkopf.tbn", "-b", "3")
+    described = {c["bonus"]: c["description"] for c in solo["checks"]}
+    assert described["schneider_against"] == "the defenders hold the declarer to 30 or less (Schneider against)"
+    assert described["schwarz_against"] == "the defenders take every trick (Schwarz against)"
+    (rufer,) = documents("check", EXAMPLES / "schafkopf.tbn", "-b", "1")
+    assert {c["bonus"]: c["description"] for c in rufer["checks"]}["schneider_against"] == \
+        "the defenders hold the declarers to 30 or less (Schneider against)"
 
 
 def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
@@ -424,7 +436,10 @@ def test_check_schafkopf_and_kratzen():
     # the score under the targets is the attacker's own payment in chips (it printed a bare "+6": whose?)
     assert "score (double dummy): +6 chips, the attacker's own payment (seat 1)" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "12").stdout
-    assert "score (double dummy): +90\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's, as before
+    assert "score (double dummy): +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's
+    # 0 unsigned, as the payments and the contract table write it (it said "+0 chips")
+    assert "score (double dummy): 0 chips, the attacker's own payment (seat 1)\n" in \
+        run("check", EXAMPLES / "kratzen.tbn", "-b", "1").stdout
 
 
 # --- variants and boards --------------------------------------------------------------------------------------------
@@ -2434,7 +2449,7 @@ def test_text_piped_on_is_never_wrapped() -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert any(line.startswith("win: ") and line.endswith("each sample played double dummy") for line in lines)
-    assert any(line.startswith("best single opening card") and "mean card points: " in line for line in lines)
+    assert any(line.startswith("best single opening card") and ", mean card points " in line for line in lines)
 
 
 def test_help_pages_name_kratzen_words_for_kratzen():

@@ -151,7 +151,7 @@ def test_a_post_mortem_prints_for_people_and_draws_itself_in_a_notebook():
                               f"points; inaccuracy 0, mistake 0, blunder {blunders}>") and blunders == 1
     lines = str(analysis).splitlines()
     assert lines[0] == f"Schafkopf {analysis.contract}, declarer 1: points of 1+3" and len(lines) == 19
-    assert lines[17:] == ["Game (double-dummy): won for 1+3, from the start", "  no card changed that"]
+    assert lines[17:] == ["Game (double dummy): won for 1+3, from the start", "  no card changed that"]
     first = analysis.cards[0]
     assert lines[1].split() == ["1", "trick", "1", "seat", "1", first.card, str(first.before), "->", str(first.after),
                                 "(best", f"{first.best})", "blunder", f"(cost", f"{first.cost};", "better:",
@@ -778,7 +778,7 @@ def test_every_card_s_cost_is_what_solve_says_the_best_card_keeps_over_the_card_
 def test_postmortem_command_table_json_and_plot(tmp_path):
     path = _ending_file(tmp_path)
     shown = run("postmortem", path, "--objective", "points")
-    assert "blunder" in shown.stdout and "inaccuracy" in shown.stdout and "Per player" in shown.stdout
+    assert "blunder" in shown.stdout and "inaccuracy" in shown.stdout and "Per seat" in shown.stdout
     (document,) = [json.loads(line) for line in run("postmortem", path, "--json", "-o", "points").stdout.splitlines()]
     assert document["command"] == "postmortem" and document["record"]["board"] == "9"
     assert document == {**document, **analyse_play(ending(VALAT_THROWN)).as_dict()}
@@ -1427,18 +1427,18 @@ def test_the_text_names_the_cards_after_which_the_game_changed_hands(tmp_path):
     assert document["game_changes"] == [{"number": 4, "won": True}, {"number": 5, "won": False},
                                         {"number": 13, "won": True}]
     text = run("postmortem", path).stdout
-    assert "Game (double-dummy): lost for 1+2, from the start" in text
+    assert "Game (double dummy): lost for 1+2, from the start" in text
     assert "card 4 (trick 1): seat 4's SA handed it to 1+2" in text
     assert "card 5 (trick 2): seat 1's H7 lost it" in text
     assert "card 13 (trick 4): seat 4's S9 handed it to 1+2" in text
     kratzen = tmp_path / "k.tbn"
     kratzen.write_text(KRATZEN_WITH_POT, encoding="utf-8")
     chips = run("postmortem", kratzen, "-o", "score").stdout
-    assert "Target (double-dummy): made for the attacker, seat 1, from the start" in chips
+    assert "Target (double dummy): made for the attacker, seat 1, from the start" in chips
     assert "card 1 (trick 1): seat 1's SU missed it" in chips
     # a Tout graded by points has no game line on its curve (120 points need not be every trick): nothing said
     tout = run("postmortem", EXAMPLES / "schafkopf.tbn", "--board", "4", "-o", "points").stdout
-    assert "(double-dummy)" not in tout
+    assert "(double dummy)" not in tout
 
 
 def test_a_notebook_and_print_say_where_the_game_changed_hands_as_the_command_does(tmp_path):
@@ -1450,7 +1450,7 @@ def test_a_notebook_and_print_say_where_the_game_changed_hands_as_the_command_do
     path = tmp_path / "rufer.tbn"
     path.write_text(RUFER_SWINGS, encoding="utf-8")
     analysis = analyse_play(next(iter(solver.read_positions(path))), objective="score")
-    expected = ["Game (double-dummy): lost for 1+2, from the start",
+    expected = ["Game (double dummy): lost for 1+2, from the start",
                 "  card 4 (trick 1): seat 4's SA handed it to 1+2",
                 "  card 5 (trick 2): seat 1's H7 lost it",
                 "  card 13 (trick 4): seat 4's S9 handed it to 1+2"]
@@ -1458,15 +1458,15 @@ def test_a_notebook_and_print_say_where_the_game_changed_hands_as_the_command_do
     assert game_change_lines(analysis.as_dict())[1] == ("  card 4 (trick 1): seat 4's ", "SA", " handed it to 1+2")
     assert str(analysis).splitlines()[-4:] == expected  # after the card lines
     html = analysis._repr_html_()
-    assert '<p style="font-weight:bold">Game (double-dummy): lost for 1+2, from the start</p>' in html
+    assert '<p style="font-weight:bold">Game (double dummy): lost for 1+2, from the start</p>' in html
     assert "<p>  card 13 (trick 4): seat 4&#x27;s S9 handed it to 1+2</p>" in html
-    assert html.index("Game (double-dummy)") < html.index("Per player")
+    assert html.index("Game (double dummy)") < html.index("Per seat")
     text = run("postmortem", path).stdout.splitlines()
     assert text[text.index(expected[0]):text.index(expected[0]) + 4] == expected  # the command's words alike
     # where nothing has a game line (a Tout graded by points), none of them says anything
     tout = analyse_play(next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn")
                              if p.record.get("Board") == "4"))
-    assert tout.game_line is None and "Game (double-dummy)" not in str(tout) + tout._repr_html_()
+    assert tout.game_line is None and "Game (double dummy)" not in str(tout) + tout._repr_html_()
 
 
 # A Normal game played to the end (random cards, `stich match` seed 3): seat 1 announced Absolut (forehand calls
@@ -1513,7 +1513,7 @@ def test_by_the_score_a_zwanzigerrufen_game_that_changes_hands_is_named(tmp_path
     assert document["points_curve"][30] < 45 <= document["points_curve"][31]
     assert document["game_changes"] == [{"number": 31, "won": True}]
     text = run("postmortem", path).stdout
-    assert "Game (double-dummy): lost for 1+3, from the start" in text
+    assert "Game (double dummy): lost for 1+3, from the start" in text
     assert "card 31 (trick 8): seat 4's T19 handed it to 1+3" in text
     plot = run("postmortem", path, "--plot", tmp_path / "zr.svg")
     assert "game-31" in _svg_ids(tmp_path / "zr.svg") and "T19 (-4); game won" in _svg_text(tmp_path / "zr.svg")
@@ -1540,7 +1540,7 @@ def test_under_tie_44_no_score_the_game_line_is_left_out(tmp_path):
                     encoding="utf-8")
     document = json.loads(run("postmortem", path, "--json").stdout)
     assert document["winning"] is None and "points_winning" not in document and document["game_changes"] == []
-    assert "Game (double-dummy)" not in run("postmortem", path).stdout
+    assert "Game (double dummy)" not in run("postmortem", path).stdout
     assert not any(mark["name"] == "game" for mark in document["thresholds"])
 
 
@@ -1565,20 +1565,20 @@ def test_the_game_line_is_chosen_in_one_place():
 
 def test_a_schafkopf_ending_by_the_score_borrows_no_game_line_from_its_points():
     """Board 6 of examples/schafkopf.tbn, a 2-trick ending graded by the score (no settlement line: its Schwarz goes
-    to whoever took every trick), had the points' 61 as ``points_winning`` and said "Game (double-dummy): lost for
+    to whoever took every trick), had the points' 61 as ``points_winning`` and said "Game (double dummy): lost for
     1+2, from the start", though the ending's 33 points can never reach 61 and the points before it are unknown.
     Only a game whose game item is read on the points' line (``Game.game_item_on_points``: Zwanzigerrufen, whose
     settlement scores the game apart from its bonuses) borrows it."""
     document = json.loads(run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6", "--json").stdout)
     assert document["winning"] is None and "points_winning" not in document and document["game_changes"] == []
-    assert "Game (double-dummy)" not in run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6").stdout
+    assert "Game (double dummy)" not in run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6").stdout
     assert solver.get_game("zwanzigerrufen").game_item_on_points(ending().rules)
     whole = next(solver.read_positions(EXAMPLES / "schafkopf.tbn"))
     assert not solver.get_game("schafkopf").game_item_on_points(whole.rules)
 
 
 def test_an_ending_s_game_line_says_it_is_read_on_the_ending_s_own_cards(tmp_path):
-    """Board 6 of examples/schafkopf.tbn, a 2-trick ending of 33 points graded by points, said "Game (double-dummy):
+    """Board 6 of examples/schafkopf.tbn, a 2-trick ending of 33 points graded by points, said "Game (double dummy):
     lost for 1+2, from the start" against the whole deal's 61, which read as if the declarers had lost the deal,
     whose points before the ending are unknown. The line is right as the ending is scored (docs/scoring.md: an
     ending is scored as a whole deal would be, on the cards it holds; docs/rules.md, Reading 2: a small ending's
@@ -1591,7 +1591,7 @@ def test_an_ending_s_game_line_says_it_is_read_on_the_ending_s_own_cards(tmp_pat
     assert document["whole_deal"] is False and document["winning"] == {"name": "game", "value": 61}
     assert document["curve"] == [33, 33] and document["game_changes"] == []
     text = run(*board6).stdout
-    assert "Game (double-dummy, on the ending's own cards): lost for 1+2, from the start" in text
+    assert "Game (double dummy, on the ending's own cards): lost for 1+2, from the start" in text
     run(*board6, "--plot", tmp_path / "b6.svg")
     assert "game won at \u2265 61 (on the ending's own cards)" in _svg_text(tmp_path / "b6.svg")
     # its marks above the ending's scale (Schneider's 91) are not drawn: their names stood over the title
@@ -1603,12 +1603,12 @@ def test_an_ending_s_game_line_says_it_is_read_on_the_ending_s_own_cards(tmp_pat
     assert not analysis.whole_deal and analysis.winning == ("game", 45)
     assert analysis.game_changes == ((1, False), (4, True))
     assert str(analysis).splitlines()[-3:] == [
-        "Game (double-dummy, on the ending's own cards): won for seat 1, from the start",
+        "Game (double dummy, on the ending's own cards): won for seat 1, from the start",
         "  card 1 (trick 1): seat 1's \u2665K lost it", "  card 4 (trick 1): seat 4's \u2665J handed it to seat 1"]
     # a whole deal's line is the game's own, said as before
     whole = json.loads(run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "points", "--json").stdout)
     assert whole["whole_deal"] is True
-    assert "Game (double-dummy): lost for 1+3, from the start" in run(
+    assert "Game (double dummy): lost for 1+3, from the start" in run(
         "postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "points").stdout
 
 

@@ -254,7 +254,7 @@ def test_every_share_of_the_analysis_has_a_wilson_interval():
     text = console.export_text()
     assert "│ Schneider │ the hand's side │ 33.3% (95%: 13.8% .. 60.9%)" in text  # by its item's name
     assert "win 58.3% (95%: 32.0% .. 80.7%)" in text  # the best single card, as the headline's win chance
-    assert "│ H9   │ +0.50        │ 58.3% (95%: 32.0% .. 80.7%) │" in text
+    assert "│ H9   │        +0.50 │ 58.3% (95%: 32.0% .. 80.7%) │" in text
 
 
 # --- card values against a brute force of the endings -------------------------------------------------------------

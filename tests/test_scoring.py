@@ -711,7 +711,7 @@ def test_a_mondfang_by_the_own_partner_goes_to_the_other_side_and_says_whose_mon
     assert position.rules.declaring_side == frozenset({0, 3})
     mondfang, = items(score_deal(position))["mondfang"]
     assert (mondfang.winners, mondfang.losers, mondfang.value) == ((2, 3), (1, 4), 1)
-    assert mondfang.reason == "Mondfang made silently: the Skus caught the Mond of seat 1"
+    assert mondfang.reason == "Mondfang made silently: the Sküs caught the Mond of seat 1"
 
 
 def test_tie_44():

@@ -146,13 +146,15 @@ class SchafkopfRules(TrumpSuitRules):
         if name == "schneider":
             return points_objective(self, d, name, "the declaring side reaches 91 (Schneider)", 91, TOTAL_POINTS)
         if name == "schneider_against":
-            return points_objective(self, o, name, "the declarers are held to 30 or less", self.held_to(30),
-                                    TOTAL_POINTS)
+            held = f"the {declarers_word(d)}"  # a Solo's, a Wenz's or a Tout's declarer is one seat
+            return points_objective(self, o, name, f"the defenders hold {held} to 30 or less (Schneider against)",
+                                    self.held_to(30), TOTAL_POINTS)
         if name == "schwarz":
             return tricks_objective(self, d, name, "the declaring side takes every trick (Schwarz)",
                                     self.tricks_in_deal)
         if name == "schwarz_against":
-            return tricks_objective(self, o, name, "the defenders take every trick", self.tricks_in_deal)
+            return tricks_objective(self, o, name, "the defenders take every trick (Schwarz against)",
+                                    self.tricks_in_deal)
         if name == "tout" and self.contract.kind in TOUTS:
             return tricks_objective(self, d, name, "the declarer takes every trick (Tout)", self.tricks_in_deal)
         raise unknown_objective(self, name)

@@ -201,7 +201,7 @@ class ZwanzigerrufenRules(Rules):
             if side is None:
                 raise InvalidContractError("Pagat Ultimo is decided: the Pagat is in no hand")
             if name == "pagat_ultimo":
-                # T1 wins the last trick; without pagat_via_sagotrick a win with the Skus present (only a Sagotrick
+                # T1 wins the last trick; without pagat_via_sagotrick a win with the Sküs present (only a Sagotrick
                 # can do that) does not count.
                 absent = 0 if self.variant["pagat_via_sagotrick"] else 1 << self.skus
                 event = TrickEvent(1 << self.pagat, absent=absent, winner_card=self.pagat, last_only=True)
@@ -218,7 +218,7 @@ class ZwanzigerrufenRules(Rules):
                 raise InvalidContractError("Mondfang is decided: the Mond (T21) is in no hand")
             event = TrickEvent((1 << self.skus) | (1 << self.mond), winner_card=self.skus)
             other = frozenset(range(self.seats)) - side
-            return Objective(name, other, "the side without the Mond catches it with the Skus (Mondfang)",
+            return Objective(name, other, "the side without the Mond catches it with the Sküs (Mondfang)",
                              events=(event,), target=1, maximum=1, game=self.game.name)
         raise unknown_objective(self, name)
 
@@ -369,7 +369,7 @@ class TarockFacts:
     pagat_seat: int | None = None  # the seat that played T1 to the last trick
     pagat_wins: bool = False  # ... and won it in a way that counts (RULES.md 1.7, pagat_via_sagotrick)
     pagat_beaten: bool = False  # ... and another seat took that trick
-    mond_losers: tuple[int, ...] = ()  # the seats whose T21 the Skus caught
+    mond_losers: tuple[int, ...] = ()  # the seats whose T21 the Sküs caught
     declarer_captured: int | None = None  # cards the declarers took (only read under card_bonus_basis=captured)
 
     @classmethod
@@ -421,7 +421,7 @@ class TarockOutcome:
         return self.facts.pagat_seat, self.facts.pagat_wins
 
     def mondfangs(self) -> list[int]:
-        """The seats whose T21 was caught by the Skus (a Sagotrick is no Mondfang)."""
+        """The seats whose T21 was caught by the Sküs (a Sagotrick is no Mondfang)."""
         return list(self.facts.mond_losers)
 
     def holds_together(self, side: frozenset[int], cards: list[int]) -> bool:
@@ -601,8 +601,8 @@ def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bon
     for side in (rules.declaring_side, rules.defending_side):
         if outcome.achieved(bonus, side):
             reason = f"{label} made silently"
-            if bonus == "mondfang":  # says whose Mond it was: a side can lose it to its own Skus
-                reason += ": the Skus caught the Mond of " + " and ".join(f"seat {s + 1}" for s in outcome.mondfangs())
+            if bonus == "mondfang":  # says whose Mond it was: a side can lose it to its own Sküs
+                reason += ": the Sküs caught the Mond of " + " and ".join(f"seat {s + 1}" for s in outcome.mondfangs())
             elif bonus in CARD_BONUSES:  # the cards decide it, not the play: says whose cards they were
                 reason += ": " + card_bonus_holder(rules, side, bonus)
             items.append(_two_sided(bonus, rules, side, base, 1, False, reason))
@@ -699,7 +699,7 @@ def settlement_components(rules: Rules, state: PlayState
             events=(TrickEvent(1 << pagat, not_winner_card=pagat, last_only=True),), game=game), (1,)))
     if bonuses and mond_seat is not None:
         components.append(PayoffComponent("mondfang", Objective(
-            "mondfang", declarers, "the Skus catches the Mond",
+            "mondfang", declarers, "the Sküs catches the Mond",
             events=(TrickEvent((1 << skus) | (1 << mond), winner_card=skus),), game=game), (1,)))
 
     def facts(values: tuple[int, ...]) -> TarockFacts:

@@ -178,7 +178,7 @@ def event_card(event: TrickEvent) -> int:
 
 def beaters(tables: RuleTables, card: int) -> int:
     """The cards that beat ``card`` whatever class is led, leaving out cards of a special winner that ``card``
-    itself can win with (a Sagotrick lets the Pagat beat the Skus)."""
+    itself can win with (a Sagotrick lets the Pagat beat the Sküs)."""
     if card < 0:
         return 0
     excluded = 0
