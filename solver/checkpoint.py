@@ -6,7 +6,8 @@ finished spans (the job's key, the span ``[first, size]`` and its sums, a JSON o
 interleaved as the jobs ran. Why this shape:
 
 * Appending one flushed line per finished span loses at most the line being written when the process is killed at
-  any moment (``kill -9`` included); opening trims that half-written last line, so it is never read.
+  any moment (``kill -9`` included); opening trims that half-written last line, so it is never read (a file that
+  is only the start of its first header holds no work, and is written afresh).
 * A header before its spans lets one pass find this job's section and skip the others', which stay as they are.
 * A span already read is never counted twice, and a file that is not a journal (its first line no header of this
   version) is refused untouched: it may be someone else's.
@@ -155,7 +156,7 @@ class Journal:
         self._lock.close()
 
     def _open(self) -> None:
-        if not (self.path.exists() and self.path.stat().st_size):
+        if not (self.path.exists() and self.path.stat().st_size) or self._torn_header():
             self._stream = open(self.path, "w", encoding="utf-8")
             self._write_header()
             return
@@ -204,6 +205,13 @@ class Journal:
         except OSError as error:
             raise OSError(error.errno, error.strerror, str(self.path)) from None
 
+    def _torn_header(self) -> bool:
+        """Whether the file is only the start of a header line, its end never written (killed, or the disk full,
+        while the first line was written): it holds no work, and is written afresh. Anything else is checked."""
+        with open(self.path, "rb") as stream:
+            first = stream.read(MAX_HEADER_LINE + 1)
+        return b"\n" not in first and (HEADER_START.startswith(first) or first.startswith(HEADER_START))
+
     def _check_first_line(self) -> None:
         """FileError unless the file starts with a header line of this version."""
         with open(self.path, "rb") as stream:
@@ -219,6 +227,9 @@ class Journal:
             raise FileError(f"{self.path}: a checkpoint of another stich version ({found[HEADER]!r}); "
                              "remove it or choose another file")
 
+
+#: How every header line of this version starts (:meth:`Journal._write_header`).
+HEADER_START = json.dumps({HEADER: VERSION})[:-1].encode()
 
 # the longest header line a checkpoint is read for (a header is an analysis's options, some hundred bytes): the
 # first line of a file named by mistake is read no further than this

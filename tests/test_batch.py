@@ -712,3 +712,33 @@ def test_a_huge_complete_line_is_refused_at_its_number_without_being_read_whole(
     assert said and f"{out}:2: a line of more than" in said[0]
     assert out.read_bytes() == body  # refused before anything is changed
     assert peak < 10_000_000
+
+
+@pytest.mark.parametrize("kept", [1, 3, 6, 7, 40])
+def test_an_output_cut_inside_its_first_line_is_solved_afresh(tmp_path: Path, kept: int) -> None:
+    """A run killed (or out of disk) while its first line was written leaves only the start of that line: it was
+    refused as "not a stich batch output" when fewer than 7 bytes were written. The start of a line is trimmed as any
+    half-written line, and every record is solved."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 2)), source)
+    whole = tmp_path / "whole.jsonl"
+    solve_batch(source, whole, workers=1)
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(whole.read_bytes()[:kept])
+    summary = solve_batch(source, out, workers=1)
+    assert (summary.solved, summary.skipped) == (2, 0)
+    assert [line["key"] for line in _lines(out)] == [line["key"] for line in _lines(whole)]
+
+
+
+@pytest.mark.parametrize("content", [b"{}\n", b'{"a', b"notes"])
+def test_what_is_no_start_of_a_batch_line_is_still_refused(tmp_path: Path, content: bytes) -> None:
+    """Only the start of a batch line is taken for a cut first line: a complete line, or one that starts otherwise,
+    is someone else's file, refused and left as it is."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 1)), source)
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(content)
+    with pytest.raises(StichError, match="not a stich batch output"):
+        solve_batch(source, out, workers=1)
+    assert out.read_bytes() == content

@@ -421,3 +421,18 @@ def test_a_table_larger_than_the_process_may_map_is_one_line_not_a_traceback(tab
         f"stich: cannot allocate a {table_mb} MB transposition table: the process may not use that much memory "
         "(give a smaller --table-mb or STICH_TABLE_MB; each searching command holds two tables of that size: the "
         "search's and the settlement's)"]
+
+
+@pytest.mark.parametrize("kept", [1, 12, 40, 120])
+def test_a_checkpoint_cut_inside_its_header_is_written_afresh(tmp_path: Path, kept: int) -> None:
+    """A run killed (or out of disk) while the checkpoint's first line was written leaves only the start of the
+    header: the rerun refused it as "not a stich checkpoint", to be removed by hand. It holds no work, so the rerun
+    writes it afresh and analyses every sample."""
+    whole = tmp_path / "whole.ckpt"
+    first = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=whole)
+    journal = tmp_path / "cut.ckpt"
+    header = whole.read_bytes().split(b"\n")[0]
+    journal.write_bytes(header[:kept])
+    again = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
+    assert _report(again) == _report(first)
+    assert journal.read_bytes().split(b"\n")[0] == header
