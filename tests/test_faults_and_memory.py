@@ -436,3 +436,41 @@ def test_a_checkpoint_cut_inside_its_header_is_written_afresh(tmp_path: Path, ke
     again = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
     assert _report(again) == _report(first)
     assert journal.read_bytes().split(b"\n")[0] == header
+
+
+_FILLED_DISK = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing
+resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))
+from solver.cli import main
+sys.argv[0] = "stich"
+main()
+"""
+
+
+def test_a_checkpoint_that_fills_the_disk_is_named_and_resumed(tmp_path: Path) -> None:
+    """A checkpoint whose disk filled up after its first lines was said as ``stich: <stdout>: File too large`` (the
+    journal's buffer, written again at its close, failed a second time without its file's name). It is named, what it
+    kept is said, and a rerun with room resumes to the uninterrupted analysis."""
+    journal = tmp_path / "analysis.ckpt"
+    args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "24",
+            "-s", "7", "-j", "1", "--json"]
+    limited = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=1500), *args, "--checkpoint",
+                              str(journal)], capture_output=True, text=True, cwd=tmp_path)
+    assert limited.returncode == 1 and limited.stdout == ""
+    assert limited.stderr.startswith(f"stich: {journal}: File too large; what was written before it is kept")
+    assert "Traceback" not in limited.stderr
+    kept = journal.read_bytes()
+    assert 1 < kept.count(b"\n") and len(kept) <= 1500  # the header and some chunks
+    resumed = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=10 ** 7), *args, "--checkpoint",
+                              str(journal)], capture_output=True, text=True, cwd=tmp_path)
+    whole = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=10 ** 7), *args], capture_output=True,
+                           text=True, cwd=tmp_path)
+    assert resumed.returncode == whole.returncode == 0
+    assert _report_text(resumed.stdout) == _report_text(whole.stdout)
+
+
+def _report_text(stdout: str) -> dict:
+    document = json.loads(stdout)
+    document.pop("seconds", None)
+    return document
