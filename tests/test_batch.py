@@ -16,6 +16,8 @@ import solver
 from solver.analysis import solve_report
 from solver import StichError
 from solver.batch import done_ids, solve_batch
+from solver.bots import RandomBot
+from solver.match import play_match
 from solver.formats.tbn import format_record, write_records
 
 
@@ -283,6 +285,26 @@ def test_a_second_run_on_an_output_in_use_is_refused(tmp_path: Path, through_lin
         holder.kill()
         holder.wait()
     assert solve_batch(source, out, workers=1).solved == 3  # released with its process, even by kill -9
+
+
+
+def test_a_file_held_by_another_kind_of_run_names_that_run(tmp_path: Path) -> None:
+    """A ``stich match`` given the checkpoint a ``stich analyse`` was writing said "another stich match is writing
+    this file": the refused run named its own kind. The holder writes its kind into the lock file, and the refusal
+    reads it; a lock file that names none (an earlier stich's) is said as before."""
+    journal = tmp_path / "analysis.ckpt"
+    code = ("import sys, time; from solver.files import lock_beside; handle = lock_beside(sys.argv[1], sys.argv[2]); "
+            "print('held', flush=True); time.sleep(60)")
+    for kind, said in (("stich analyse", "stich analyse"), ("an earlier stich", "stich match")):
+        holder = subprocess.Popen([sys.executable, "-c", code, str(journal), kind], stdout=subprocess.PIPE,
+                                  text=True)
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            with pytest.raises(StichError, match=f"another {said} is writing this file"):
+                play_match("Schafkopf", [RandomBot()] * 4, boards=1, checkpoint=journal)
+        finally:
+            holder.kill()
+            holder.wait()
 
 
 def test_identical_records_get_one_line_in_one_run(tmp_path: Path) -> None:
