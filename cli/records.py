@@ -243,6 +243,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     matched = read = shown = partly_shown = 0  # partly_shown: printed, but said among the records not answered in full
     working: Position | None = None  # the record being answered, for what an interrupt says
     refused, play_refused = GameRefusals("--variant"), GameRefusals("--play")
+    file_refused = False  # a file beside the records (the checkpoint) refused: the same for every one of them
+    unanswered = 0  # the records after it, not tried
     said = RecordMessages("<stdin>" if str(path) == "-" else path)  # the first 20 in full, then a count
     console = None if as_json else stdout_console()
     try:
@@ -261,6 +263,9 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 if not selected(item, board):
                     continue
                 matched += 1
+                if file_refused:
+                    unanswered += 1
+                    continue
                 try:
                     position = what_if(position_from_record(item, variant=variant), play)
                     pot_of.apply(position)  # read where the game reads its [Pot]
@@ -283,6 +288,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 except OptionRefused as error:
                     said(f"stich: {error.said(position)}")
                     failed = True
+                    continue
+                except FileError as error:  # a checkpoint in use or not one: said once, not for every record
+                    said(f"stich: {error}")
+                    failed = file_refused = True
                     continue
                 except StichError as error:
                     said(f"stich: {located(error, position)}")
@@ -340,6 +349,9 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     if notes is not None:
         notes.say()
     shown_name = "<stdin>" if str(path) == "-" else path
+    if unanswered:
+        message(f"stich: {shown_name}: {plural(unanswered, 'more record')} not answered: the file refused above "
+                "would be refused for each")
     if read == 0:
         message(f"stich: {shown_name}: no records (an empty file, or only comments)")
         failed = True

@@ -462,7 +462,9 @@ def _check_batch_output(path: Path) -> None:
     """StichError unless the file starts with a batch line (or the start of one, if the first write was cut)."""
     with open(path, "rb") as stream:
         first = stream.readline(MAX_OUTPUT_LINE + 1)
-    if _batch_line(first) is None and not (b"\n" not in first and first.startswith((b'{"id":"', b'{"id": "'))):
+    starts = (b'{"id":"', b'{"id": "')  # how a line starts, as json_line writes it (and earlier stich did)
+    if _batch_line(first) is None and not (b"\n" not in first and (first.startswith(starts)
+                                                                    or any(s.startswith(first) for s in starts))):
         raise StichError(f"{path}: not a stich batch output (its first line is no result or error line); "
                          "choose another --out file")
 

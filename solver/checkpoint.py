@@ -6,7 +6,8 @@ finished spans (the job's key, the span ``[first, size]`` and its sums, a JSON o
 interleaved as the jobs ran. Why this shape:
 
 * Appending one flushed line per finished span loses at most the line being written when the process is killed at
-  any moment (``kill -9`` included); opening trims that half-written last line, so it is never read.
+  any moment (``kill -9`` included); opening trims that half-written last line, so it is never read (a file that
+  is only the start of its first header holds no work, and is written afresh).
 * A header before its spans lets one pass find this job's section and skip the others', which stay as they are.
 * A span already read is never counted twice, and a file that is not a journal (its first line no header of this
   version) is refused untouched: it may be someone else's.
@@ -18,13 +19,15 @@ interleaved as the jobs ran. Why this shape:
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 from array import array
 from bisect import bisect_right
+from io import FileIO
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import FileError
 from .files import lock_beside
@@ -119,7 +122,7 @@ class Journal:
                                                     for alias in (json.loads(json.dumps(dict(a))) for a in aliases)}
         self._done: array[int] = array("q")  # the offset in the file of each line done() yields
         self._numbers: array[int] = array("q")  # and its line number, for messages naming it
-        self._stream: IO[str] | None = None
+        self._stream: FileIO | None = None  # unbuffered: a line is written when _write returns, or not
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()
@@ -155,8 +158,8 @@ class Journal:
         self._lock.close()
 
     def _open(self) -> None:
-        if not (self.path.exists() and self.path.stat().st_size):
-            self._stream = open(self.path, "w", encoding="utf-8")
+        if not (self.path.exists() and self.path.stat().st_size) or self._torn_header():
+            self._stream = open(self.path, "wb", buffering=0)
             self._write_header()
             return
         self._check_first_line()  # before anything is trimmed: the file may be someone else's
@@ -188,7 +191,7 @@ class Journal:
                 seen.add(span)
                 self._done.append(at)
                 self._numbers.append(number)
-        self._stream = open(self.path, "a", encoding="utf-8")
+        self._stream = open(self.path, "ab", buffering=0)
         if self.key not in found:
             self._write_header()
 
@@ -196,13 +199,29 @@ class Journal:
         self._write({HEADER: VERSION, "key": self.key, **self.identity})
 
     def _write(self, entry: dict[str, Any]) -> None:
-        """One flushed line; a failed write (a full disk) names the journal, not the stdout it is not."""
+        """One line, written through (no buffer): a failed write (a full disk) names the journal, not the stdout it
+        is not, and leaves nothing buffered for :meth:`close` to write again (its second failure, naming no file, was
+        the error said: ``<stdout>: No space left on device``)."""
         assert self._stream is not None
+        line = memoryview((json.dumps(entry) + "\n").encode("utf-8"))
         try:
-            self._stream.write(json.dumps(entry) + "\n")
-            self._stream.flush()
+            while line:  # a short write (the disk filling up) goes on with the rest, until it fails
+                written = self._stream.write(line)
+                if not written:  # a pipe that takes nothing now (the file is one only by mistake)
+                    raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+                line = line[written:]
         except OSError as error:
-            raise OSError(error.errno, error.strerror, str(self.path)) from None
+            kept = "what was written before it is kept (a rerun trims a half-written last line): make room and " \
+                   "rerun to resume" if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) else None
+            said = f"{error.strerror}; {kept}" if kept else error.strerror
+            raise OSError(error.errno, said, str(self.path)) from None
+
+    def _torn_header(self) -> bool:
+        """Whether the file is only the start of a header line, its end never written (killed, or the disk full,
+        while the first line was written): it holds no work, and is written afresh. Anything else is checked."""
+        with open(self.path, "rb") as stream:
+            first = stream.read(MAX_HEADER_LINE + 1)
+        return b"\n" not in first and (HEADER_START.startswith(first) or first.startswith(HEADER_START))
 
     def _check_first_line(self) -> None:
         """FileError unless the file starts with a header line of this version."""
@@ -219,6 +238,9 @@ class Journal:
             raise FileError(f"{self.path}: a checkpoint of another stich version ({found[HEADER]!r}); "
                              "remove it or choose another file")
 
+
+#: How every header line of this version starts (:meth:`Journal._write_header`).
+HEADER_START = json.dumps({HEADER: VERSION})[:-1].encode()
 
 # the longest header line a checkpoint is read for (a header is an analysis's options, some hundred bytes): the
 # first line of a file named by mistake is read no further than this

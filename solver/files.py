@@ -264,12 +264,35 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
             fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             handle.close()
-            raise FileError(f"{path}: another {holder} is writing this file (its lock {lock_path} is held); wait "
-                             "for it to finish, or choose another file") from None
+            raise FileError(f"{path}: another {_holder_of(lock_path, holder)} is writing this file (its lock "
+                            f"{lock_path} is held); wait for it to finish, or choose another file") from None
         if _same_file(handle, lock_path):
+            _name_holder(handle, holder)
             return HeldLock(handle, lock_path)
         handle.close()  # its holder removed it before we locked it: lock the file now by that name
     raise FileError(f"{path}: its lock {lock_path} keeps being removed by another process; try again")
+
+
+def _name_holder(handle: IO, holder: str) -> None:
+    """Write the holder's kind into the lock file it holds, so that a second run refused says who holds it: an
+    ``analyse`` refused a ``match``'s checkpoint as held by "another stich analyse"."""
+    try:
+        handle.truncate(0)
+        handle.write(f"{holder}\n")
+        handle.flush()
+    except OSError:
+        pass  # only the message of a refused run is the poorer
+
+
+def _holder_of(lock_path: Path, guess: str) -> str:
+    """The kind of process a held lock file names (:func:`_name_holder`); ``guess`` (the refused run's own kind) for
+    a file that names none (held by an earlier stich, or not yet written)."""
+    try:
+        with open(lock_path, "rb") as stream:
+            named = stream.read(100).decode("utf-8", "replace")
+    except OSError:
+        return guess
+    return named[:-1] if re.fullmatch(r"stich [a-z]+\n", named) else guess
 
 
 def _same_file(handle: IO, path: Path) -> bool:

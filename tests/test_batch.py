@@ -16,6 +16,8 @@ import solver
 from solver.analysis import solve_report
 from solver import StichError
 from solver.batch import done_ids, solve_batch
+from solver.bots import RandomBot
+from solver.match import play_match
 from solver.formats.tbn import format_record, write_records
 
 
@@ -283,6 +285,26 @@ def test_a_second_run_on_an_output_in_use_is_refused(tmp_path: Path, through_lin
         holder.kill()
         holder.wait()
     assert solve_batch(source, out, workers=1).solved == 3  # released with its process, even by kill -9
+
+
+
+def test_a_file_held_by_another_kind_of_run_names_that_run(tmp_path: Path) -> None:
+    """A ``stich match`` given the checkpoint a ``stich analyse`` was writing said "another stich match is writing
+    this file": the refused run named its own kind. The holder writes its kind into the lock file, and the refusal
+    reads it; a lock file that names none (an earlier stich's) is said as before."""
+    journal = tmp_path / "analysis.ckpt"
+    code = ("import sys, time; from solver.files import lock_beside; handle = lock_beside(sys.argv[1], sys.argv[2]); "
+            "print('held', flush=True); time.sleep(60)")
+    for kind, said in (("stich analyse", "stich analyse"), ("an earlier stich", "stich match")):
+        holder = subprocess.Popen([sys.executable, "-c", code, str(journal), kind], stdout=subprocess.PIPE,
+                                  text=True)
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            with pytest.raises(StichError, match=f"another {said} is writing this file"):
+                play_match("Schafkopf", [RandomBot()] * 4, boards=1, checkpoint=journal)
+        finally:
+            holder.kill()
+            holder.wait()
 
 
 def test_identical_records_get_one_line_in_one_run(tmp_path: Path) -> None:
@@ -712,3 +734,33 @@ def test_a_huge_complete_line_is_refused_at_its_number_without_being_read_whole(
     assert said and f"{out}:2: a line of more than" in said[0]
     assert out.read_bytes() == body  # refused before anything is changed
     assert peak < 10_000_000
+
+
+@pytest.mark.parametrize("kept", [1, 3, 6, 7, 40])
+def test_an_output_cut_inside_its_first_line_is_solved_afresh(tmp_path: Path, kept: int) -> None:
+    """A run killed (or out of disk) while its first line was written leaves only the start of that line: it was
+    refused as "not a stich batch output" when fewer than 7 bytes were written. The start of a line is trimmed as any
+    half-written line, and every record is solved."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 2)), source)
+    whole = tmp_path / "whole.jsonl"
+    solve_batch(source, whole, workers=1)
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(whole.read_bytes()[:kept])
+    summary = solve_batch(source, out, workers=1)
+    assert (summary.solved, summary.skipped) == (2, 0)
+    assert [line["key"] for line in _lines(out)] == [line["key"] for line in _lines(whole)]
+
+
+
+@pytest.mark.parametrize("content", [b"{}\n", b'{"a', b"notes"])
+def test_what_is_no_start_of_a_batch_line_is_still_refused(tmp_path: Path, content: bytes) -> None:
+    """Only the start of a batch line is taken for a cut first line: a complete line, or one that starts otherwise,
+    is someone else's file, refused and left as it is."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 1)), source)
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(content)
+    with pytest.raises(StichError, match="not a stich batch output"):
+        solve_batch(source, out, workers=1)
+    assert out.read_bytes() == content

@@ -491,6 +491,47 @@ def test_stich_match_sigterm_prints_the_match_so_far_and_exits_130(tmp_path):
     assert document["stopped"] == "interrupt" and document["deals"]
 
 
+
+@pytest.mark.slow
+def test_stich_match_killed_with_minus_nine_resumes_to_the_uninterrupted_match(tmp_path):
+    """kill -9 of the whole process group (its pool's workers too) once two boards are in the checkpoint, a
+    half-written line after them (as a kill in the middle of a write leaves), and a rerun: the match equals an
+    uninterrupted one, every board once."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    args = [sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen", "--bots",
+            "sampling:2,random,random", "-n", "8", "--seed", "4", "-j", "2", "--json"]
+    root = Path(__file__).resolve().parent.parent
+    journal = tmp_path / "match.ckpt"
+    process = subprocess.Popen([*args, "--checkpoint", str(journal)], cwd=root, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline and not (
+            journal.exists() and journal.read_bytes().count(b"\n") >= 3):
+        time.sleep(0.01)
+    assert process.poll() is None, "the match ended before it could be killed"
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    with open(journal, "ab") as stream:
+        stream.write(b'{"key": "0123", "span": [7, 1], "sums": {"deals": [{"board"')
+
+    def played(*extra: str) -> dict:
+        done = subprocess.run([*args, *extra], cwd=root, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        document = json.loads(done.stdout)
+        document.pop("seconds", None)
+        return document
+
+    assert played("--checkpoint", str(journal)) == played()
+    boards = [json.loads(line)["span"][0] for line in journal.read_text().splitlines()[1:]]
+    assert sorted(boards) == list(range(1, 9))  # every board once
+
+
 def test_a_match_resumed_from_its_checkpoint_equals_an_uninterrupted_one(tmp_path):
     bots = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
     whole = play_match("kratzen", bots, boards=6, seed=3)

@@ -2255,6 +2255,23 @@ def test_analyse_of_several_records_checkpoints_each_and_resumes(tmp_path):
     assert documents(*args) == first and checkpoint.read_text() == before  # all read back, nothing solved again
 
 
+def test_a_checkpoint_that_cannot_be_used_is_said_once_for_a_file_of_records(tmp_path):
+    """A checkpoint in use by another run, or no checkpoint, is refused for every record alike: analysing a FILE said
+    the same refusal once a record (twenty lines, then a count). It is said once; one line counts the records not
+    tried, and a record answered before it stays answered."""
+    not_a_checkpoint = tmp_path / "notes.txt"
+    not_a_checkpoint.write_text("hello\n")
+    records = sum(line.startswith("[Board ") for line in (EXAMPLES / "kratzen.tbn").read_text().splitlines())
+    for cards in ((), ("--cards",)):
+        refused = run("analyse", EXAMPLES / "kratzen.tbn", "--seat", "1", "-n", "2", "-j", "1", *cards,
+                      "--checkpoint", not_a_checkpoint, code=1)
+        assert refused.stdout == ""
+        assert refused.stderr == (f"stich: {not_a_checkpoint}: not a stich checkpoint (its first line is no analysis "
+                                  f"header); remove it or choose another file\nstich: {EXAMPLES / 'kratzen.tbn'}: "
+                                  f"{records - 1} more records not answered: the file refused above would be refused "
+                                  "for each\n")
+
+
 def test_a_checkpoint_that_cannot_be_used_is_named_not_the_records_contract(tmp_path):
     # analysing a FILE, a bad --checkpoint was said at the record's [Contract] tag ('examples/kratzen.tbn:25:12:
     # /tmp/x: not a stich checkpoint ...'), which is not what is wrong; the hand form said it bare, as now both do

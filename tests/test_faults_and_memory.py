@@ -421,3 +421,56 @@ def test_a_table_larger_than_the_process_may_map_is_one_line_not_a_traceback(tab
         f"stich: cannot allocate a {table_mb} MB transposition table: the process may not use that much memory "
         "(give a smaller --table-mb or STICH_TABLE_MB; each searching command holds two tables of that size: the "
         "search's and the settlement's)"]
+
+
+@pytest.mark.parametrize("kept", [1, 12, 40, 120])
+def test_a_checkpoint_cut_inside_its_header_is_written_afresh(tmp_path: Path, kept: int) -> None:
+    """A run killed (or out of disk) while the checkpoint's first line was written leaves only the start of the
+    header: the rerun refused it as "not a stich checkpoint", to be removed by hand. It holds no work, so the rerun
+    writes it afresh and analyses every sample."""
+    whole = tmp_path / "whole.ckpt"
+    first = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=whole)
+    journal = tmp_path / "cut.ckpt"
+    header = whole.read_bytes().split(b"\n")[0]
+    journal.write_bytes(header[:kept])
+    again = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
+    assert _report(again) == _report(first)
+    assert journal.read_bytes().split(b"\n")[0] == header
+
+
+_FILLED_DISK = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing
+resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))
+from solver.cli import main
+sys.argv[0] = "stich"
+main()
+"""
+
+
+def test_a_checkpoint_that_fills_the_disk_is_named_and_resumed(tmp_path: Path) -> None:
+    """A checkpoint whose disk filled up after its first lines was said as ``stich: <stdout>: File too large`` (the
+    journal's buffer, written again at its close, failed a second time without its file's name). It is named, what it
+    kept is said, and a rerun with room resumes to the uninterrupted analysis."""
+    journal = tmp_path / "analysis.ckpt"
+    args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "24",
+            "-s", "7", "-j", "1", "--json"]
+    limited = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=1500), *args, "--checkpoint",
+                              str(journal)], capture_output=True, text=True, cwd=tmp_path)
+    assert limited.returncode == 1 and limited.stdout == ""
+    assert limited.stderr.startswith(f"stich: {journal}: File too large; what was written before it is kept")
+    assert "Traceback" not in limited.stderr
+    kept = journal.read_bytes()
+    assert 1 < kept.count(b"\n") and len(kept) <= 1500  # the header and some chunks
+    resumed = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=10 ** 7), *args, "--checkpoint",
+                              str(journal)], capture_output=True, text=True, cwd=tmp_path)
+    whole = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=10 ** 7), *args], capture_output=True,
+                           text=True, cwd=tmp_path)
+    assert resumed.returncode == whole.returncode == 0
+    assert _report_text(resumed.stdout) == _report_text(whole.stdout)
+
+
+def _report_text(stdout: str) -> dict:
+    document = json.loads(stdout)
+    document.pop("seconds", None)
+    return document
