@@ -162,7 +162,8 @@ class Command(typer.core.TyperCommand):
         given = list(args)
         option, name, cards = unquoted_cards(self.params, given)
         hint = quoting_hint(option, name, cards) if option is not None else ""
-        taken = cards[1] if hint and reads_as_card(cards[1], option.metavar == "SEAT:CARDS") else None  # the FILE's place
+        # the word a FILE argument takes where none was given before the option
+        taken = cards[1] if hint and reads_as_card(cards[1], option.metavar == "SEAT:CARDS") else None
         what = "a seat's cards" if taken is not None and SEAT_CARDS.fullmatch(taken) else "a card"
         why = f"{taken} is {what}, not a file; {hint}"
         try:
@@ -171,8 +172,8 @@ class Command(typer.core.TyperCommand):
             said = getattr(error, "message", None)
             if isinstance(said, str) and hint and "unexpected extra argument" in said:
                 error.message = f"{said}; {hint}"  # type: ignore[attr-defined]
-            elif isinstance(error, typer.BadParameter) and taken and isinstance(error.param, typer.core.TyperArgument):
-                error.message = why
+            elif taken and isinstance(error, typer.BadParameter) and isinstance(error.param, typer.core.TyperArgument):
+                error.message = why  # a check of the FILE (analyse's: "give either FILE or --game"), of a card
             raise
         for param in self.params:  # a card taken for the FILE, which no file is
             value = ctx.params.get(param.name) if isinstance(param, typer.core.TyperArgument) else None

@@ -2582,23 +2582,23 @@ def test_play_given_unquoted_with_equals_says_how_to_quote_it():
 
 @pytest.mark.parametrize("args, said", [
     (["solve", "--play", "HK", "T1"],
-     "Invalid value for 'FILE': T1 is a card, not a file; --play takes its cards as one quoted string: --play \"HK T1\""),
+     "T1 is a card, not a file; --play takes its cards as one quoted string: --play \"HK T1\""),
     (["solve", "--play=HK", "T1"],
-     "Invalid value for 'FILE': T1 is a card, not a file; --play takes its cards as one quoted string: --play \"HK T1\""),
+     "T1 is a card, not a file; --play takes its cards as one quoted string: --play \"HK T1\""),
     (["analyse", "--game", "sk", "--hand", "EU", "E8", "--seat", "1", "-c", "Rufer G"],
-     "Invalid value for 'FILE': E8 is a card, not a file; --hand takes its cards as one quoted string: --hand \"EU E8\""),
+     "E8 is a card, not a file; --hand takes its cards as one quoted string: --hand \"EU E8\""),
     (["analyse", "--game", "sk", "--hand", "EU E8", "--known", "2:SA", "SK", "--seat", "1"],
-     "Invalid value for 'FILE': SK is a card, not a file; --known takes its cards as one quoted string: "
+     "SK is a card, not a file; --known takes its cards as one quoted string: "
      "--known \"2:SA SK\""),
     (["analyse", "--game", "sk", "--hand", "EU E8", "--known", "2:SA", "3:SK", "--seat", "1"],
-     "Invalid value for 'FILE': 3:SK is a seat's cards, not a file; --known takes one seat's cards as one quoted "
+     "3:SK is a seat's cards, not a file; --known takes one seat's cards as one quoted "
      "string, repeated for each seat: --known \"2:SA\" --known \"3:SK\""),
 ])
 def test_a_card_taken_for_the_file_says_how_to_quote_the_cards(args, said):
     """With no FILE, an unquoted list's second card was taken for it: ``stich: T1: No such file or directory`` (exit
     1), or analyse's "give either FILE or --game" for a FILE nobody gave. A usage error now says how to quote them."""
     result = run(*args, code=2)
-    assert said in " ".join(result.stderr.split()), result.stderr
+    assert f"Invalid value for 'FILE': {said}" in " ".join(result.stderr.split()), result.stderr
     assert result.stdout == ""
 
 
