@@ -13,6 +13,7 @@ import errno
 import importlib
 import io
 import os
+import re
 import signal
 import sys
 import threading
@@ -97,20 +98,54 @@ def without_type_labels(params: list[Any]) -> list[Any]:
     return params
 
 
-def unquoted_cards_hint(params: list[Any], args: list[str]) -> str:
-    """How to give the cards of a CARDS option (``--play``, ``--hand``) that ``args`` gives unquoted, the words after
-    its value up to the next option or file (``--play "HK T1"``); empty where none is."""
-    names = {name for param in params if getattr(param, "metavar", None) == "CARDS" for name in param.opts}
+SEAT_CARDS = re.compile(r"\d+:(\S+)")  # --known's SEAT:CARDS, its first card after the colon
+
+
+def unquoted_cards(params: list[Any], args: list[str]) -> tuple[Any, str, list[str]]:
+    """The first cards option (``--play``, ``--hand``: metavar CARDS; ``--known``: SEAT:CARDS) that ``args`` gives
+    unquoted, as ``(option, its name, its words)``: its value and the words after it up to the next option or file
+    (``--play HK T1``, ``--play=HK T1``); ``(None, "", [])`` where none is."""
+    options = {name: param for param in params if getattr(param, "metavar", None) in ("CARDS", "SEAT:CARDS")
+               for name in param.opts}
     for index, word in enumerate(args[:-1]):
-        if word in names:
-            cards = [args[index + 1]]
-            for following in args[index + 2:]:
-                if following.startswith("-") or "/" in following or "." in following or os.path.exists(following):
-                    break
-                cards.append(following)
-            if len(cards) > 1:
-                return f"{word} takes its cards as one quoted string: {word} \"{' '.join(cards)}\""
-    return ""
+        name, equals, value = word.partition("=")
+        if name not in options:
+            continue
+        start = index + 1 if equals else index + 2
+        if not equals:
+            value = args[index + 1]
+        cards = [value]
+        for following in args[start:]:
+            if following.startswith("-") or "/" in following or "." in following or os.path.exists(following):
+                break
+            cards.append(following)
+        if len(cards) > 1:
+            return options[name], name, cards
+    return None, "", []
+
+
+def quoting_hint(option: Any, name: str, cards: list[str]) -> str:
+    """How to give ``cards`` to ``option`` (called ``name``): one quoted string, or one for each seat where they
+    start more than one seat's (``--known 2:SA 3:SK``)."""
+    groups: list[list[str]] = []
+    for card in cards:
+        if not groups or (option.metavar == "SEAT:CARDS" and SEAT_CARDS.match(card)):
+            groups.append([])
+        groups[-1].append(card)
+    written = " ".join(f"{name} \"{' '.join(group)}\"" for group in groups)
+    if len(groups) > 1:
+        return f"{name} takes one seat's cards as one quoted string, repeated for each seat: {written}"
+    return f"{name} takes its cards as one quoted string: {written}"
+
+
+def reads_as_card(word: str, seat_cards: bool) -> bool:
+    """Whether ``word`` is a card of some game's pack (with ``seat_cards``, also ``SEAT:CARD``, as ``--known``
+    starts another seat's cards): a word after a cards option's value that reads as one of its cards."""
+    from solver.games import GAMES  # only where an unquoted card list is (no command's start-up pays for it)
+
+    found = SEAT_CARDS.fullmatch(word) if seat_cards else None
+    token = found.group(1) if found else word
+    return any(game.pack.lookup(token) is not None for game in GAMES)
 
 
 class Command(typer.core.TyperCommand):
@@ -122,17 +157,30 @@ class Command(typer.core.TyperCommand):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         """Typer's parsing, but a card list given unquoted (``--play HK T1``), whose second card is then an extra
-        argument or taken for the FILE, is said with how to give it: Typer named only the extra argument, the file
-        itself where the second card had taken its place."""
+        argument or taken for the FILE, is said with how to give it: Typer named only the extra argument, and a card
+        taken for the FILE was a missing file (``T1: No such file or directory``) or a FILE given with --game."""
         given = list(args)
+        option, name, cards = unquoted_cards(self.params, given)
+        hint = quoting_hint(option, name, cards) if option is not None else ""
+        # the word a FILE argument takes where none was given before the option
+        taken = cards[1] if hint and reads_as_card(cards[1], option.metavar == "SEAT:CARDS") else None
+        what = "a seat's cards" if taken is not None and SEAT_CARDS.fullmatch(taken) else "a card"
+        why = f"{taken} is {what}, not a file; {hint}"
         try:
-            return super().parse_args(ctx, args)
+            rest = super().parse_args(ctx, args)
         except Exception as error:  # click's UsageError (Typer exports none), re-raised as it is but for the hint
             said = getattr(error, "message", None)
-            hint = unquoted_cards_hint(self.params, given)
             if isinstance(said, str) and hint and "unexpected extra argument" in said:
                 error.message = f"{said}; {hint}"  # type: ignore[attr-defined]
+            elif taken and isinstance(error, typer.BadParameter) and isinstance(error.param, typer.core.TyperArgument):
+                error.message = why  # a check of the FILE (analyse's: "give either FILE or --game"), of a card
             raise
+        for param in self.params:  # a card taken for the FILE, which no file is
+            value = ctx.params.get(param.name) if isinstance(param, typer.core.TyperArgument) else None
+            for one in value if isinstance(value, (list, tuple)) else [value]:
+                if taken is not None and one is not None and str(one) == taken and not os.path.exists(one):
+                    raise typer.BadParameter(why, ctx=ctx, param=param)
+        return rest
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         """Typer (0.28) writes a required argument ``{FILE}`` in the usage line, which every usage error repeats;

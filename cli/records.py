@@ -26,7 +26,7 @@ from .errors import (EXIT_BAD_INPUT, OutputCut, RecordMessages, input_errors, in
                      say_interrupted)
 from .options import PotOption
 from .render import Document, plural, print_diagram, record_title, stdout_console, stdout_encodes
-from .whatif import ForeignPlayCard, what_if
+from .whatif import ForeignPlayCard, played_names, what_if
 
 
 def located(error: StichError, position: Position) -> StichError:
@@ -125,8 +125,7 @@ def with_what_if(result: Document, position: Position, play: str | None) -> Docu
     keyed on the record could not tell them apart."""
     record = result.get("record")
     if play and isinstance(record, dict):
-        count = len(play.split())
-        record["play"] = [position.pack[card].name for card in position.played[len(position.played) - count:]]
+        record["play"] = played_names(position, play)
     return result
 
 

@@ -32,6 +32,7 @@ from solver.games.outcome import declarers_word, side_text
 from solver.position import Position
 
 from .errors import EXIT_PIPE_CLOSED, interrupts_held
+from .whatif import what_if_note
 
 Document = dict[str, Any]
 
@@ -359,8 +360,7 @@ def record_title(document: Document) -> Text:
     if "contract" in document:
         contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
         title.append(f" {contract}, {get_game(document['game']).declarer_title} {document['declarer']}")
-    if document["record"].get("play"):  # the position is not the record's: --play's cards were played on it
-        title.append(f", what if: {' '.join(document['record']['play'])}")
+    title.append(what_if_note(document["record"].get("play") or []))  # --play's cards were played on the record's
     return title
 
 

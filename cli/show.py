@@ -15,7 +15,7 @@ from .errors import file_name
 from .options import BOARD, POT, RECORD, VARIANT, parse_variant_options
 from .records import run_over_records
 from .render import Document, diagram_width, signs_shown, stdout_console
-from .whatif import PLAY
+from .whatif import PLAY, played_names, what_if_note
 
 
 def show(
@@ -45,10 +45,8 @@ def show(
         if tbn:
             return {"text": position.to_tbn()}
         heading, rest = diagram(position, signs=signs, width=width).split("\n", 1)
-        if play:  # the heading says the what-if, as the other commands' titles do: not the record's own position
-            count = len(play.split())
-            heading += f", what if: {' '.join(position.pack[card].name for card in position.played[-count:])}"
-        return {"text": f"{heading}\n{rest}"}
+        # the heading says the what-if, as the other commands' titles do: not the record's own position
+        return {"text": f"{heading}{what_if_note(played_names(position, play))}\n{rest}"}
 
     try:  # each record's text as it is (a console would turn its tabs into spaces)
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False, pot=pot,

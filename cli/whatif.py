@@ -52,6 +52,21 @@ PLAY = typer.Option(None, "--play", metavar="CARDS", callback=checked_play,
                          "section; the command then works on the position they reach.")
 
 
+def played_names(position: Position, play: Optional[str]) -> list[str]:
+    """The names of ``--play``'s cards as ``position`` (the position they reach) played them, the last of its played
+    cards: what a what-if's title and its JSON ``record.play`` say; none without ``--play``."""
+    if not play:
+        return []
+    count = len(play.split())
+    return [position.pack[card].name for card in position.played[len(position.played) - count:]]
+
+
+def what_if_note(names: list[str]) -> str:
+    """``, what if: HK T1``: how a title line ends whose position ``--play``'s cards (``names``) reached, so that it is
+    never taken for the record's own position; empty without them."""
+    return f", what if: {' '.join(names)}" if names else ""
+
+
 class ForeignPlayCard(ParseError):
     """A ``--play`` card of another game's pack than a record's (the file may mix games): the same for every record
     of that game, so the record loop says it once a game (``bare``: what is wrong, ``game``: the record's game), as

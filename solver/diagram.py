@@ -219,16 +219,28 @@ def diagram(position: "Position", *, signs: bool = True, heading: bool = True, w
 def _stacked(seats: list[_Seat], centre: list[str], width: int) -> list[str]:
     """The diagram's lines under its heading for a width the table does not fit: the trick in its box, then each
     seat's hand in seat order, its card lines wrapped to ``width``."""
-    inner = max(len(line) for line in centre)
-    out = ["+" + "-" * (inner + 2) + "+", *(f"| {line:<{inner}} |" for line in centre),
-           "+" + "-" * (inner + 2) + "+", ""]
+    out = [*_boxed(centre), ""]
     for seat in seats:
-        label_width = max((len(label) for _, label, _ in seat.suits), default=1)
-        out.append(seat.title)
-        for _, label, ranks in seat.suits:
-            out += _card_lines(label, label_width, ranks, width)
-        out += [seat.won, ""]
+        out += [*_block(seat, width), ""]
     return out
+
+
+def _boxed(centre: list[str]) -> list[str]:
+    """The centre of the table (:func:`_table_lines`) in its box, as the table and the stacked diagram draw it."""
+    inner = max(len(line) for line in centre)
+    rule = "+" + "-" * (inner + 2) + "+"
+    return [rule, *(f"| {line:<{inner}} |" for line in centre), rule]
+
+
+def _block(seat: _Seat, wrap: int | None) -> list[str]:
+    """One seat's hand as the table and the stacked diagram draw it: its title, a line a suit (wrapped to ``wrap``
+    columns where set) with the suit labels in one column, and what it has won."""
+    label_width = max((len(label) for _, label, _ in seat.suits), default=1)
+    lines = [seat.title]
+    for _, label, ranks in seat.suits:
+        lines += _card_lines(label, label_width, ranks, wrap)
+    lines.append(seat.won)
+    return lines
 
 
 def _scoring_facts(position: "Position") -> list[str]:
@@ -292,18 +304,7 @@ def _card_lines(label: str, width: int, ranks: tuple[str, ...], wrap: int | None
 
 def _table(position: "Position", seats: list[_Seat], centre: list[str], wrap: int | None) -> list[str]:
     """The diagram's lines under its heading, each card line at most ``wrap`` wide (None: one line a suit)."""
-    blocks = []
-    for seat in seats:
-        width = max((len(label) for _, label, _ in seat.suits), default=1)
-        lines = [seat.title]
-        for _, label, ranks in seat.suits:
-            lines += _card_lines(label, width, ranks, wrap)
-        lines.append(seat.won)
-        blocks.append(lines)
-    inner = max(len(line) for line in centre)
-    centre = ["+" + "-" * (inner + 2) + "+"] + [f"| {line:<{inner}} |" for line in centre] + \
-             ["+" + "-" * (inner + 2) + "+"]
-    grid = _grid(position, blocks, centre)
+    grid = _grid(position, [_block(seat, wrap) for seat in seats], _boxed(centre))
     widths = [max((len(line) for row in grid for line in row[column]), default=0) for column in range(3)]
     out = []
     for row in grid:

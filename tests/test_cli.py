@@ -2603,3 +2603,42 @@ def test_batch_caps_its_error_messages_and_keeps_every_error_line_in_its_output(
             f"above); every one is an error line in {out}, which a rerun tries again") in result.stderr.splitlines()
     written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(written) == 200 and sum("error" in line for line in written) == 180
+
+
+def test_play_given_unquoted_with_equals_says_how_to_quote_it():
+    """``--play=HK T1`` left T1 an extra argument, said bare: the hint matched ``--play HK`` alone."""
+    said = " ".join(run("solve", EXAMPLES / "valat.tbn", "--play=HK", "T1", code=2).stderr.split())
+    assert "Got unexpected extra argument(s) (T1); --play takes its cards as one quoted string: --play \"HK T1\"" \
+        in said, said
+
+
+@pytest.mark.parametrize("args, said", [
+    (["solve", "--play", "HK", "T1"],
+     "T1 is a card, not a file; --play takes its cards as one quoted string: --play \"HK T1\""),
+    (["solve", "--play=HK", "T1"],
+     "T1 is a card, not a file; --play takes its cards as one quoted string: --play \"HK T1\""),
+    (["analyse", "--game", "sk", "--hand", "EU", "E8", "--seat", "1", "-c", "Rufer G"],
+     "E8 is a card, not a file; --hand takes its cards as one quoted string: --hand \"EU E8\""),
+    (["analyse", "--game", "sk", "--hand", "EU E8", "--known", "2:SA", "SK", "--seat", "1"],
+     "SK is a card, not a file; --known takes its cards as one quoted string: "
+     "--known \"2:SA SK\""),
+    (["analyse", "--game", "sk", "--hand", "EU E8", "--known", "2:SA", "3:SK", "--seat", "1"],
+     "3:SK is a seat's cards, not a file; --known takes one seat's cards as one quoted "
+     "string, repeated for each seat: --known \"2:SA\" --known \"3:SK\""),
+])
+def test_a_card_taken_for_the_file_says_how_to_quote_the_cards(args, said):
+    """With no FILE, an unquoted list's second card was taken for it: ``stich: T1: No such file or directory`` (exit
+    1), or analyse's "give either FILE or --game" for a FILE nobody gave. A usage error now says how to quote them."""
+    result = run(*args, code=2)
+    assert f"Invalid value for 'FILE': {said}" in " ".join(result.stderr.split()), result.stderr
+    assert result.stdout == ""
+
+
+def test_a_missing_file_that_is_no_card_is_still_said_missing(tmp_path, monkeypatch):
+    """Only a card in the FILE's place is taken for an unquoted list: a missing file of another name is said missing,
+    and a file that exists under a card's name is read as the file it is."""
+    assert "nofile: No such file or directory" in run("solve", "--play", "HK", "nofile", code=1).stderr
+    named = tmp_path / "T1"
+    named.write_text((EXAMPLES / "valat.tbn").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert "what if: HK" in run("solve", "--play", "HK", "T1").stdout
