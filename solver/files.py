@@ -275,18 +275,20 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
 
 def _name_holder(handle: IO, holder: str) -> None:
     """Write the holder's kind into the lock file it holds, so that a second run refused says who holds it: an
-    ``analyse`` refused a ``match``'s checkpoint as held by "another stich analyse"."""
+    ``analyse`` refused a ``match``'s checkpoint as held by "another stich analyse". Written on the descriptor, past
+    the handle's buffer: a write that fails (a full disk) leaves nothing for :meth:`HeldLock.close` to flush, whose
+    second failure, naming no file, would replace the error of the file the run was writing."""
     try:
-        handle.truncate(0)
-        handle.write(f"{holder}\n")
-        handle.flush()
+        os.ftruncate(handle.fileno(), 0)
+        os.write(handle.fileno(), f"{holder}\n".encode("utf-8"))
     except OSError:
-        pass  # only the message of a refused run is the poorer
+        pass  # the name is only a hint: a refused run then names its own kind
 
 
 def _holder_of(lock_path: Path, guess: str) -> str:
     """The kind of process a held lock file names (:func:`_name_holder`); ``guess`` (the refused run's own kind) for
-    a file that names none (held by an earlier stich, or not yet written)."""
+    a file that names none (held by an earlier stich, not yet written, or a disk too full to write it). The name is a
+    hint for the message only, never trusted for anything else: any process may write into the file."""
     try:
         with open(lock_path, "rb") as stream:
             named = stream.read(100).decode("utf-8", "replace")

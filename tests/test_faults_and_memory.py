@@ -474,3 +474,21 @@ def _report_text(stdout: str) -> dict:
     document = json.loads(stdout)
     document.pop("seconds", None)
     return document
+
+
+@pytest.mark.parametrize("command, name, said", [
+    (["analyse", "--record", "1", "--seat", "1", "-n", "2", "-j", "1", "--json", "--checkpoint"], "c.ckpt",
+     "File too large; what was written before it is kept"),
+    (["batch", "-j", "1", "--out"], "o.jsonl", "File too large; the lines written so far are kept")])
+def test_a_disk_full_from_the_start_names_the_file_not_stdout(tmp_path: Path, command: list, name: str,
+                                                              said: str) -> None:
+    """With no room from the start, the lock's holder name stayed in the lock file's buffer; closing the lock wrote
+    it again and failed naming no file, so ``stich: <stdout>: File too large`` replaced the checkpoint's (or the
+    output's) own error. The name is written past any buffer; the file the run was writing is named."""
+    source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
+    args = [command[0], str(source), *command[1:], name]
+    limited = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=0), *args], capture_output=True,
+                             text=True, cwd=tmp_path)
+    assert limited.returncode == 1 and limited.stdout == ""
+    assert limited.stderr.startswith(f"stich: {name}: {said}")
+    assert "<stdout>" not in limited.stderr and "Traceback" not in limited.stderr
