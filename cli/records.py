@@ -17,7 +17,8 @@ import typer
 from rich.console import Console
 
 from solver.analysis import SCHEMA, record_header
-from solver.errors import CommandVariantError, FileError, InvalidDealError, ParseError, SearchStopped, StichError
+from solver.errors import (CommandVariantError, FileError, FileRefusedError, InvalidDealError, ParseError,
+                           SearchStopped, StichError)
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
@@ -242,7 +243,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     matched = read = shown = partly_shown = 0  # partly_shown: printed, but said among the records not answered in full
     working: Position | None = None  # the record being answered, for what an interrupt says
     refused, play_refused = GameRefusals("--variant"), GameRefusals("--play")
-    file_refused = False  # a file beside the records (the checkpoint) refused: the same for every one of them
+    file_refused = False  # a file beside the records (the checkpoint) refused as a whole: the same for every one
     unanswered = 0  # the records after it, not tried
     said = RecordMessages("<stdin>" if str(path) == "-" else path)  # the first 20 in full, then a count
     console = None if as_json else stdout_console()
@@ -288,7 +289,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     said(f"stich: {error.said(position)}")
                     failed = True
                     continue
-                except FileError as error:  # a checkpoint in use or not one: said once, not for every record
+                except FileRefusedError as error:  # a checkpoint in use or not one: said once, not for every record
                     said(f"stich: {error}")
                     failed = file_refused = True
                     continue

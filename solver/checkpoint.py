@@ -29,7 +29,7 @@ from io import FileIO
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .errors import FileError
+from .errors import FileError, FileRefusedError
 from .files import lock_beside
 
 #: The header's tag and the journal format it names.
@@ -224,7 +224,7 @@ class Journal:
         return b"\n" not in first and (HEADER_START.startswith(first) or first.startswith(HEADER_START))
 
     def _check_first_line(self) -> None:
-        """FileError unless the file starts with a header line of this version."""
+        """FileRefusedError unless the file starts with a header line of this version."""
         with open(self.path, "rb") as stream:
             first = stream.readline(MAX_HEADER_LINE + 1)  # a longer one is no header: not read on (a wrong file)
         try:
@@ -232,10 +232,10 @@ class Journal:
         except ValueError:  # UnicodeDecodeError is one
             found = None
         if not isinstance(found, dict) or HEADER not in found:
-            raise FileError(f"{self.path}: not a stich checkpoint (its first line is no analysis header); "
+            raise FileRefusedError(f"{self.path}: not a stich checkpoint (its first line is no analysis header); "
                              "remove it or choose another file")
         if found[HEADER] != VERSION or "key" not in found:
-            raise FileError(f"{self.path}: a checkpoint of another stich version ({found[HEADER]!r}); "
+            raise FileRefusedError(f"{self.path}: a checkpoint of another stich version ({found[HEADER]!r}); "
                              "remove it or choose another file")
 
 

@@ -68,6 +68,13 @@ class FileError(StichError):
     names that file, so a command reading records says it as it is, never pointed at the record's tag."""
 
 
+class FileRefusedError(FileError):
+    """A file refused as a whole (not a checkpoint, another version's, its folder missing, its lock held by another
+    run): the same answer for every record that would use it, so a command reading records says it once and stops.
+    A plain :class:`FileError` (a checkpoint line of one record's analysis that is not one) concerns that record
+    alone, and the others are still answered."""
+
+
 class StichWarning(UserWarning):
     """A request the library met other than as asked, and why (``workers=64`` on a 2-core machine runs 2 workers):
     an app may filter it (``warnings.simplefilter("ignore", StichWarning)``) or make it an error."""

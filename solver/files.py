@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from .errors import FileError
+from .errors import FileError, FileRefusedError
 
 #: How long a temporary file must have been left unchanged, besides being held by no writer, before the next write
 #: of its file removes it (:func:`remove_stale_temporaries`).
@@ -238,7 +238,7 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
     link and one by the file's own name share it (a second hard link to the file is another name, which the lock
     cannot see)."""
     if os.path.isdir(path):  # appended to, it would fail later with the bare "Is a directory"
-        raise FileError(f"{path}: {folder_not_file(path)}")
+        raise FileRefusedError(f"{path}: {folder_not_file(path)}")
     if os.path.exists(path) and not os.path.isfile(path):  # by its own name: /dev/stdout's real path is "pipe:[..]"
         return HeldLock(open(os.devnull), None)
     target = Path(os.path.realpath(path))
@@ -248,12 +248,12 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
             handle = open(lock_path, "a")
         except FileNotFoundError as error:  # the first thing written beside the file: its folder is missing, say that
             if target.parent.exists():  # a folder no file can be made in (/proc): not "does not exist"
-                raise FileError(f"{path}: cannot be written: the folder {target.parent} takes no new file "
+                raise FileRefusedError(f"{path}: cannot be written: the folder {target.parent} takes no new file "
                                 f"({error.strerror})") from None
-            raise FileError(f"{path}: cannot be written: the folder {target.parent} does not exist (make it, or "
+            raise FileRefusedError(f"{path}: cannot be written: the folder {target.parent} does not exist (make it, or "
                             "choose another file)") from None
         except OSError as error:
-            raise FileError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
+            raise FileRefusedError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
         try:
             import fcntl
         except ImportError:  # not a POSIX system: no lock
@@ -264,7 +264,7 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
             fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             handle.close()
-            raise FileError(f"{path}: another {_holder_of(lock_path, holder)} is writing this file (its lock "
+            raise FileRefusedError(f"{path}: another {_holder_of(lock_path, holder)} is writing this file (its lock "
                             f"{lock_path} is held); wait for it to finish, or choose another file") from None
         if _same_file(handle, lock_path):
             _name_holder(handle, holder)

@@ -2272,6 +2272,33 @@ def test_a_checkpoint_that_cannot_be_used_is_said_once_for_a_file_of_records(tmp
                                   "for each\n")
 
 
+def test_a_checkpoint_line_of_one_record_that_is_broken_stops_only_that_record(tmp_path):
+    """A checkpoint line whose sums are broken belongs to one record's analysis: the refusal said once for the file
+    (a checkpoint in use or not one) stopped at it too, answering record 1 and saying "4 more records not answered".
+    Only record 2 is refused; records 1, 3, 4 and 5 are answered as in the run that wrote the checkpoint."""
+    def answered(lines: list[dict]) -> list[dict]:
+        return [{name: value for name, value in line.items() if name != "seconds"} for line in lines]
+
+    for cards in ((), ("--cards",)):
+        checkpoint = tmp_path / f"kratzen{len(cards)}.ckpt"
+        args = ("analyse", EXAMPLES / "kratzen.tbn", "--seat", "1", "-n", "2", "-j", "1", *cards, "--checkpoint",
+                checkpoint)
+        first = documents(*args)
+        lines = checkpoint.read_text().splitlines()
+        keys = list(dict.fromkeys(json.loads(line)["key"] for line in lines))
+        assert len(first) == len(keys) == 5
+        broken = next(number for number, line in enumerate(lines) if json.loads(line)["key"] == keys[1]
+                      and "sums" in json.loads(line))  # record 2's first line of sums
+        entry = json.loads(lines[broken])
+        entry["sums"] = {"n": "broken"}
+        lines[broken] = json.dumps(entry)
+        checkpoint.write_text("\n".join(lines) + "\n")
+        again = run(*args, "--json", code=1)
+        assert answered([json.loads(line) for line in again.stdout.splitlines()]) == answered(first[:1] + first[2:])
+        assert again.stderr.startswith(f"stich: {checkpoint}: a line of this checkpoint holds no sums of ")
+        assert again.stderr.count("\n") == 1 and "not answered" not in again.stderr
+
+
 def test_a_checkpoint_that_cannot_be_used_is_named_not_the_records_contract(tmp_path):
     # analysing a FILE, a bad --checkpoint was said at the record's [Contract] tag ('examples/kratzen.tbn:25:12:
     # /tmp/x: not a stich checkpoint ...'), which is not what is wrong; the hand form said it bare, as now both do
