@@ -199,9 +199,9 @@ class Journal:
         self._write({HEADER: VERSION, "key": self.key, **self.identity})
 
     def _write(self, entry: dict[str, Any]) -> None:
-        """One line, written through (no buffer): a failed write (a full disk) names the journal, not the stdout it
-        is not, and leaves nothing buffered for :meth:`close` to write again (its second failure, naming no file, was
-        the error said: ``<stdout>: No space left on device``)."""
+        """One line, written through (no buffer), so that a failed write (a full disk) is said naming the journal,
+        with what it kept, and leaves nothing buffered for :meth:`close` to write again: a second failure there names
+        no file and would replace this one."""
         assert self._stream is not None
         line = memoryview((json.dumps(entry) + "\n").encode("utf-8"))
         try:

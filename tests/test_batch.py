@@ -287,7 +287,6 @@ def test_a_second_run_on_an_output_in_use_is_refused(tmp_path: Path, through_lin
     assert solve_batch(source, out, workers=1).solved == 3  # released with its process, even by kill -9
 
 
-
 def test_a_file_held_by_another_kind_of_run_names_that_run(tmp_path: Path) -> None:
     """A ``stich match`` given the checkpoint a ``stich analyse`` was writing said "another stich match is writing
     this file": the refused run named its own kind. The holder writes its kind into the lock file, and the refusal
@@ -750,7 +749,6 @@ def test_an_output_cut_inside_its_first_line_is_solved_afresh(tmp_path: Path, ke
     summary = solve_batch(source, out, workers=1)
     assert (summary.solved, summary.skipped) == (2, 0)
     assert [line["key"] for line in _lines(out)] == [line["key"] for line in _lines(whole)]
-
 
 
 @pytest.mark.parametrize("content", [b"{}\n", b'{"a', b"notes"])

@@ -1074,7 +1074,6 @@ def test_the_command_refuses_a_bad_allow_host():
         "NAME:PORT" in " ".join(run.stderr.replace("│", " ").split())
 
 
-
 def test_the_command_refuses_a_time_limit_that_is_no_number():
     """The board audit: ``--time-limit nan`` passed the option's range (every comparison with nan is false) and the
     board served, its page's first request a 500 ("Out of range float values are not JSON compliant"): a usage

@@ -491,7 +491,6 @@ def test_stich_match_sigterm_prints_the_match_so_far_and_exits_130(tmp_path):
     assert document["stopped"] == "interrupt" and document["deals"]
 
 
-
 @pytest.mark.slow
 def test_stich_match_killed_with_minus_nine_resumes_to_the_uninterrupted_match(tmp_path):
     """kill -9 of the whole process group (its pool's workers too) once two boards are in the checkpoint, a

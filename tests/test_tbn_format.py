@@ -868,7 +868,6 @@ def test_a_hand_edited_file_reads_as_the_written_one(tmp_path):
             (plain.rules.contract, plain.played, plain.state.hands)
 
 
-
 def test_files_that_start_with_a_byte_order_mark_can_be_concatenated(tmp_path):
     """`cat a.tbn b.tbn` of two files saved by a Windows editor puts the second one's BOM at the start of a line in
     the middle: it is skipped there too (it is invisible, and was refused as a card before any tag)."""
