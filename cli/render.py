@@ -28,7 +28,7 @@ from solver.deal import small_number
 from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, table_cells, table_columns
 from solver.games import get_game
-from solver.games.outcome import declarers_word, side_text
+from solver.games.outcome import declarers_word, side_text, signed
 from solver.position import Position
 
 from .errors import EXIT_PIPE_CLOSED, interrupts_held
@@ -340,11 +340,6 @@ def yes_no(value: bool | None, yes: str = "yes", no: str = "no") -> Text:
 def plural(count: int, word: str) -> str:
     """``1 sample``, ``30 samples``, ``50,000 samples``: counts with thousands separators, as progress lines have."""
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
-
-
-def signed(value: int) -> str:
-    """A settlement as every table of payments writes it: ``+6``, ``-6``, and ``0`` unsigned."""
-    return f"{value:+d}" if value else "0"
 
 
 def record_head(record: dict) -> str:
