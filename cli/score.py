@@ -23,7 +23,7 @@ from .errors import message
 from .options import (BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
 from .records import GameNotes, PartlyAnswered, run_over_records
-from .render import CardPainter, Document, plural, record_title, seats_text, side_name
+from .render import CardPainter, Document, for_stdout, plural, record_title, seats_text, side_name
 from .whatif import PLAY
 
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
@@ -49,7 +49,7 @@ def _items_table(document: Document, game: str) -> Table:
         winners = seats_text(item["winners"]) if item["winners"] else ("pot" if pot_game else "-")
         losers = seats_text(item["losers"]) if item["losers"] else ("pot" if pot_game else "-")
         table.add_row(name, winners, losers, str(item["base"]), str(item["multiplier"]), str(item["value"]),
-                      item["reason"])
+                      for_stdout(item["reason"]))
     return table
 
 
@@ -82,7 +82,7 @@ def render_score(document: Document, console: Console) -> None:
             console.print("no items")
         console.print(_payments_table(document))
         for note in document["notes"]:
-            console.print(Text(note, style="dim"))
+            console.print(Text(for_stdout(note), style="dim"))
     if document.get("dd") is not None:
         _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"])
     elif "dd" in document:
