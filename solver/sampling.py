@@ -1237,7 +1237,7 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     # where every seat plays for itself each wins by its own trick target (RULES.md 3.3), the attacker's or not
     attacker = f", the {game.declarer_title}," if document["seat"] == document["declarer"] else ""
     title = f"win (seat {document['seat']}{attacker} makes its own trick target)" if game.has_pot else "win"
-    lines.append(f"{title}: {share(document['win_probability'], document.get('win_interval'))}   mean {unit}: "
+    lines.append(f"{title}: {share(document['win_probability'], document.get('win_interval'))}, mean {unit} "
                  f"{document['mean']:.1f} ({spread}), each sample played double dummy")
     return lines
 
