@@ -1310,7 +1310,8 @@ BONUS_NUMBERS = frozenset({2})
 
 def opening_numbers(columns: Sequence[str]) -> frozenset[int]:
     """The opening-card table's columns of numbers (every one but the card), aligned right wherever the report is
-    laid out: ``stich analyse``, ``print`` and Jupyter take them from here, as contract advice's ``AdviceTable.right``."""
+    laid out: ``stich analyse``, ``print`` and Jupyter take them from here (as contract advice's
+    ``AdviceTable.right``)."""
     return frozenset(range(1, len(columns)))
 
 
