@@ -20,10 +20,10 @@ from solver.errors import InvalidSeatError, StichError
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
-from solver.sampling import (FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand, analyse_position,
-                             announced_tags, best_card_parts, bonus_table, draw_sample, hand_position, known_cards_of,
-                             measure_words, no_known_cards_text, opening_note, opening_table, position_setup, share,
-                             spread_text, summary_lines)
+from solver.sampling import (BONUS_NUMBERS, FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand,
+                             analyse_position, announced_tags, best_card_parts, bonus_table, draw_sample,
+                             hand_position, known_cards_of, measure_words, no_known_cards_text, opening_note,
+                             opening_numbers, opening_table, position_setup, share, spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -100,18 +100,19 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(Text(before) + painter.card(card) + Text(after))
     title, columns, rows = bonus_table(document)
     if rows:  # a Sie pays nothing but itself: no table
-        bonuses = Table(title=title, title_justify="left")
-        for column in columns:
-            bonuses.add_column(column)
+        bonuses = Table(title=title, title_justify="left", title_style="bold")
+        for index, column in enumerate(columns):
+            bonuses.add_column(column, justify="right" if index in BONUS_NUMBERS else "left")
         for row in rows:
             bonuses.add_row(*row)
         console.print(bonuses)
     openings_found = opening_table(document)
     if openings_found is not None:
         title, columns, rows = openings_found
-        openings = Table(title=title, title_justify="left")
-        for column in columns:  # the means are numbers, right-aligned as in every other table
-            openings.add_column(column, justify="right" if column.startswith("mean") else "left")
+        openings = Table(title=title, title_justify="left", title_style="bold")
+        numbers = opening_numbers(columns)  # right-aligned, as print(analysis) and Jupyter align them
+        for index, column in enumerate(columns):
+            openings.add_column(column, justify="right" if index in numbers else "left")
         for card, *cells in rows:
             openings.add_row(painter.card(card), *cells)
         console.print(openings)
@@ -376,7 +377,7 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
         if isinstance(part, str):
             console.print(for_stdout(part))
             continue
-        table = Table(title=for_stdout(part.title), title_justify="left")
+        table = Table(title=for_stdout(part.title), title_justify="left", title_style="bold")
         for index, column in enumerate(part.columns):
             table.add_column(column, justify="right" if index in part.right else "left",
                              no_wrap=index not in part.wraps)

@@ -118,7 +118,7 @@ def graded_by(position: Position, objective: str) -> str:
 
 
 def render_postmortem(document: Document, console: Console) -> None:
-    """A row per card (before / best / after / cost / grade), then a row per player; each table in the narrow
+    """A row per card (before / best / after / cost / grade), then a row per seat; each table in the narrow
     layout where its boxes do not fit the console."""
     painter = CardPainter.for_game(document["game"])
     cards = document["cards"]
@@ -171,7 +171,7 @@ def _table(title: str, narrow: bool) -> Table:
 
 
 def _players_table(document: Document, lost_summary: str, narrow: bool) -> Table:
-    """A row per player: cards played, each grade's count, the cost and the bonuses lost."""
+    """A row per seat: cards played, each grade's count, the cost and the bonuses lost."""
     unit = document["measure"]
     by_score = unit in SCORE_MEASURES and _has_points_cost(document)
     points_unit = "tricks" if document["every_seat_for_itself"] else "points"

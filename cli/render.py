@@ -28,7 +28,7 @@ from solver.deal import small_number
 from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, table_cells, table_columns
 from solver.games import get_game
-from solver.games.outcome import declarers_word, side_text
+from solver.games.outcome import declarers_word, side_text, signed
 from solver.position import Position
 
 from .errors import EXIT_PIPE_CLOSED, interrupts_held
@@ -264,7 +264,7 @@ def glyph(sign: str, fallback: str) -> str:
 
 
 #: The signs a report may hold and what stands for each where stdout's encoding lacks it.
-GLYPH_FALLBACKS = {"±": "+/-", "✓": "yes", "✗": "no"}
+GLYPH_FALLBACKS = {"±": "+/-", "✓": "yes", "✗": "no", "ü": "u"}  # ü: the Sküs, Skus as players type it
 
 
 def for_stdout(text: str) -> str:
@@ -340,11 +340,6 @@ def yes_no(value: bool | None, yes: str = "yes", no: str = "no") -> Text:
 def plural(count: int, word: str) -> str:
     """``1 sample``, ``30 samples``, ``50,000 samples``: counts with thousands separators, as progress lines have."""
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
-
-
-def signed(value: int) -> str:
-    """A settlement as every table of payments writes it: ``+6``, ``-6``, and ``0`` unsigned."""
-    return f"{value:+d}" if value else "0"
 
 
 def record_head(record: dict) -> str:
@@ -521,9 +516,10 @@ def _line_table(result: Document, painter: CardPainter) -> Table:
 def _check_answer(check: Document, over: bool) -> Text:
     """The library's words (:func:`solver.analysis.check_answer`) with the yes or no in colour; on a finished deal
     nothing is left to force or stop: the play decided it."""
-    text = check_answer(check["can_force"], reason=check["reason"], guaranteed=check["guaranteed"],
-                        target=check["target"], made=check["already_made"], missed=over or check["already_missed"],
-                        side=check["side"], opponents=check["opponents"])
+    text = for_stdout(check_answer(check["can_force"], reason=check["reason"], guaranteed=check["guaranteed"],
+                                   target=check["target"], made=check["already_made"],
+                                   missed=over or check["already_missed"], side=check["side"],
+                                   opponents=check["opponents"]))
     if check["can_force"] is None:
         return Text(text, style="dim")
     answer = yes_no(check["can_force"])
@@ -537,7 +533,7 @@ def _dealt_answer(bonus: Document) -> Text:
         answer = Text("open", style="dim")
     else:
         answer = yes_no(bonus["made"])
-    answer.append(f" - {bonus['reason']}")
+    answer.append(for_stdout(f" - {bonus['reason']}"))
     if not bonus["counts"]:
         answer.stylize("dim")
     return answer
@@ -571,13 +567,14 @@ def render_check(document: Document, console: Console) -> None:
     under_score = {b["bonus"]: b for b in score["bonuses"]} if score else {}
     for check in document["checks"]:
         side = seats_text(check["side"]) if check["side"] else "-"
-        row: list[Text | str] = [check["bonus"], side, check["description"] or "", _check_answer(check, over)]
+        row: list[Text | str] = [check["bonus"], side, for_stdout(check["description"] or ""),
+                                 _check_answer(check, over)]
         if by_score:
             row.append(_score_answer(under_score.get(check["bonus"])))
         table.add_row(*row)
     for bonus in document.get("dealt_bonuses", ()):  # RULES.md 1.6: Trull and 4 Kings need no search
         side = seats_text(bonus["side"]) if bonus["side"] else "-"
-        row = [bonus["bonus"], side, bonus["description"], _dealt_answer(bonus)]
+        row = [bonus["bonus"], side, for_stdout(bonus["description"]), _dealt_answer(bonus)]
         table.add_row(*(row + [Text("-", style="dim")] if by_score else row))
     console.print(table)
     if score:
@@ -587,7 +584,7 @@ def render_check(document: Document, console: Console) -> None:
             whose += f", the {game.declarer_title}'s own payment (seat {document['declarer']})"
         console.print(Text(f"score (double dummy): {signed(score['value'])}{whose}"))
         for note in score.get("notes", ()):
-            console.print(Text(f"note: {note}"))
+            console.print(Text(for_stdout(f"note: {note}")))
         for choice in score["choices"]:
             first, second = choice["bonuses"]
             a, b = choice["settlements"]

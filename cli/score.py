@@ -13,6 +13,7 @@ from rich.text import Text
 from solver.analysis import score_report
 from solver.errors import SearchStopped
 from solver.games import get_game
+from solver.games.outcome import net_amount, signed
 from solver.position import Position
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
@@ -22,7 +23,7 @@ from .errors import message
 from .options import (BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
 from .records import GameNotes, PartlyAnswered, run_over_records
-from .render import CardPainter, Document, plural, record_title, seats_text, side_name
+from .render import CardPainter, Document, for_stdout, plural, record_title, seats_text, side_name
 from .whatif import PLAY
 
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
@@ -30,12 +31,9 @@ DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from th
 
 
 def _signed(value: int) -> Text:
-    """A payment, green when received and red when paid."""
-    if value > 0:
-        return Text(f"+{value}", style="bold green")
-    if value < 0:
-        return Text(str(value), style="bold red")
-    return Text("0")
+    """A payment as the library writes it (:func:`solver.games.outcome.signed`), green when received and red when
+    paid."""
+    return Text(signed(value), style="bold green" if value > 0 else "bold red" if value < 0 else "")
 
 
 def _items_table(document: Document, game: str) -> Table:
@@ -51,7 +49,7 @@ def _items_table(document: Document, game: str) -> Table:
         winners = seats_text(item["winners"]) if item["winners"] else ("pot" if pot_game else "-")
         losers = seats_text(item["losers"]) if item["losers"] else ("pot" if pot_game else "-")
         table.add_row(name, winners, losers, str(item["base"]), str(item["multiplier"]), str(item["value"]),
-                      item["reason"])
+                      for_stdout(item["reason"]))
     return table
 
 
@@ -84,7 +82,7 @@ def render_score(document: Document, console: Console) -> None:
             console.print("no items")
         console.print(_payments_table(document))
         for note in document["notes"]:
-            console.print(Text(note, style="dim"))
+            console.print(Text(for_stdout(note), style="dim"))
     if document.get("dd") is not None:
         _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"])
     elif "dd" in document:
@@ -100,8 +98,8 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
            else side_name(dd['declaring_side']))
     head = Text("Double-dummy settlement", style="bold")
     head.append(f" ({'from the start' if dd['from'] == 'start' else 'from the end of the play'}): {who} net ")
-    head.append_text(_signed(dd["value"]))
-    head.append(f" {get_game(game).score_unit}")
+    amount = net_amount(dd["value"], get_game(game).score_unit)  # as print(dd_settlement(...)) writes it
+    head.append_text(_signed(dd["value"]) + amount[len(signed(dd["value"])):])
     console.print(head)
     if dd["items"]:
         console.print(_items_table(dd, game))

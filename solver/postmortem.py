@@ -54,7 +54,7 @@ SCORE_MEASURES = ("game units", "chips")
 #: The measures of a post-mortem where every seat plays for itself: each mover's own tricks, or (by the score) the
 #: attacker's payment in chips from the pot (Kratzen); a post-mortem's tables name their columns by them.
 OWN_MEASURES = ("tricks", "chips")
-#: How the per-player table heads each grade's count.
+#: How the per-seat table heads each grade's count.
 GRADE_PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
@@ -141,20 +141,20 @@ class PlayerSummary:
     measure: str = field(default="", compare=False)  # what ``cost`` counts (its cards'); names the table's columns
 
     def __str__(self) -> str:
-        """One line for people (``print(analysis.players[0])``), its row of ``stich postmortem``'s per-player
+        """One line for people (``print(analysis.players[0])``), its row of ``stich postmortem``'s per-seat
         table, each figure after its column's name: ``seat 1  cards 6  inaccuracies 0  mistakes 1  blunders 0  cost
         (game units) 2  cost (points) 7``, the bonuses lost after; the dataclass ``repr`` stays."""
         columns, cells = player_columns(self.measure, self.points_cost is not None), self.cells()
         return "  ".join(f"{column} {cell}" for column, cell in zip(columns, cells) if cell)
 
     def cells(self) -> list[str]:
-        """Its row of ``stich postmortem``'s per-player table, under :func:`player_columns`."""
+        """Its row of ``stich postmortem``'s per-seat table, under :func:`player_columns`."""
         points = [str(self.points_cost)] if self.measure in SCORE_MEASURES and self.points_cost is not None else []
         return [str(self.seat), str(self.cards), *(str(self.grades.get(name, 0)) for name in GRADES[1:]),
                 str(self.cost), *points, lost_cell(self.bonuses_lost, self.bonuses_handed_over, self.measure)]
 
     def _repr_html_(self) -> str:
-        """Its row for Jupyter, under the per-player table's columns."""
+        """Its row for Jupyter, under the per-seat table's columns."""
         columns = player_columns(self.measure, self.points_cost is not None)
         return html_table(columns, [self.cells()], right=range(len(columns) - 1))
 
@@ -540,7 +540,7 @@ def card_columns(measure: str, points: bool = True) -> list[str]:
 
 
 def player_columns(measure: str, points: bool = True) -> list[str]:
-    """``stich postmortem``'s per-player table's columns: the seat, its cards, each grade's count, the cost (and,
+    """``stich postmortem``'s per-seat table's columns: the seat, its cards, each grade's count, the cost (and,
     graded by the score, in card points or a Kratzen seat's tricks) and the bonuses (targets) lost."""
     alone = measure in OWN_MEASURES
     cost = [f"cost ({'tricks' if alone else 'points'})"] if measure in SCORE_MEASURES and points else []

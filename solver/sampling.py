@@ -1237,7 +1237,7 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     # where every seat plays for itself each wins by its own trick target (RULES.md 3.3), the attacker's or not
     attacker = f", the {game.declarer_title}," if document["seat"] == document["declarer"] else ""
     title = f"win (seat {document['seat']}{attacker} makes its own trick target)" if game.has_pot else "win"
-    lines.append(f"{title}: {share(document['win_probability'], document.get('win_interval'))}   mean {unit}: "
+    lines.append(f"{title}: {share(document['win_probability'], document.get('win_interval'))}, mean {unit} "
                  f"{document['mean']:.1f} ({spread}), each sample played double dummy")
     return lines
 
@@ -1304,6 +1304,17 @@ def opening_note(document: Mapping[str, Any]) -> str | None:
     return OPENING_NOTE if document.get("score_mean") is not None else OPENING_NOTE_ALONE
 
 
+#: The bonus table's column of numbers (how often forced), aligned right wherever the report is laid out.
+BONUS_NUMBERS = frozenset({2})
+
+
+def opening_numbers(columns: Sequence[str]) -> frozenset[int]:
+    """The opening-card table's columns of numbers (every one but the card), aligned right wherever the report is
+    laid out: ``stich analyse``, ``print`` and Jupyter take them from here (as contract advice's
+    ``AdviceTable.right``)."""
+    return frozenset(range(1, len(columns)))
+
+
 def table_text(table: ReportTable) -> list[str]:
     """A report table as plain text: its title, then its columns and rows aligned, two spaces apart (a cell of
     several lines, as a header ``behind\\nthe best``, takes as many)."""
@@ -1335,12 +1346,11 @@ def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[Rep
     if best is not None:
         lines.append(best[0] + names([best[1]]) + best[2])
     bonuses = bonus_table(document)
-    tables = [(bonuses, frozenset({2}))] if bonuses[2] else []  # a Sie pays nothing but itself: no table
+    tables = [(bonuses, BONUS_NUMBERS)] if bonuses[2] else []  # a Sie pays nothing but itself: no table
     openings = opening_table(document)
     if openings is not None:
         title, columns, rows = openings
-        tables.append(((title, columns, [(names([row[0]]), *row[1:]) for row in rows]),
-                       frozenset(range(1, len(columns)))))
+        tables.append(((title, columns, [(names([row[0]]), *row[1:]) for row in rows]), opening_numbers(columns)))
     return lines, tables
 
 

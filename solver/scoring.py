@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import InvalidPositionError, ParseError, StichError
 from .games import games_with, get_game
 from .games.base import Game
-from .games.outcome import MAX_POT, ScoreItem, Scored, read_pot, side_text
+from .games.outcome import MAX_POT, ScoreItem, Scored, read_pot, side_text, signed
 from .html_tables import html_table
 from .position import Position, check_position
 
@@ -91,9 +91,9 @@ class Settlement:
 
     def _payment_cells(self) -> list[tuple[str, str]]:
         """Each seat's payment signed (``+2``, ``-2``, ``0``), and the pot's change in a game paid from one."""
-        cells = [(f"seat {seat}", f"{paid:+d}" if paid else "0") for seat, paid in enumerate(self.payments, 1)]
+        cells = [(f"seat {seat}", signed(paid)) for seat, paid in enumerate(self.payments, 1)]
         if self.pot is not None:
-            cells.append(("pot", f"{self.pot_change:+d}" if self.pot_change else "0"))
+            cells.append(("pot", signed(self.pot_change)))
         return cells
 
 

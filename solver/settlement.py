@@ -24,7 +24,7 @@ from .cards import bits
 from .errors import InvalidPositionError, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules, items_net
-from .games.outcome import ScoreItem, declarers_word, seats_of, side_net, side_text
+from .games.outcome import ScoreItem, declarers_word, net_amount, seats_of, side_net, side_text, signed
 from .position import Position, check_position, every_seat_for_itself
 from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
 from .search.boundary import Deadline, check_state
@@ -95,10 +95,11 @@ class DDSettlement:
         """What ``stich score --dd`` says under its tables: the net, the line, and what playing for points settles."""
         role = f"the {get_game(self.game).declarer_title}" if self.every_seat_for_itself else \
             f"the {declarers_word(self.declaring_side)}"
-        lines = [f"double dummy: {role} {side_text(self.declaring_side)} net {self.value:+d}"]
+        net = net_amount(self.value, get_game(self.game).score_unit)
+        lines = [f"double dummy: {role} {side_text(self.declaring_side)} net {net}"]
         if self.line_names:
             lines.append("line: " + " ".join(self.line_names))
-        return lines + [text if value is None else f"{text}{value:+d}"
+        return lines + [text if value is None else f"{text}{signed(value)}"
                         for text, value in points_comparison(self.as_dict(), self.every_seat_for_itself)]
 
     def __str__(self) -> str:

@@ -646,3 +646,20 @@ def test_a_position_s_played_tricks_print_their_cards_by_name():
     assert [repr(trick) for trick in position.history[:2]] == [
         "<PlayedTrick 1: EO H7 HU H8, led by seat 1, won by seat 1>",
         "<PlayedTrick 2: HZ G7 GU HO, led by seat 1, won by seat 4>"]
+
+
+@pytest.mark.parametrize("example", ["valat.tbn", "kratzen.tbn"])
+def test_a_double_dummy_settlement_prints_its_net_and_settlements_as_stich_score_dd_does(example):
+    """``print(dd_settlement(...))`` wrote ``net +90`` without a unit and ``+0`` where ``stich score --dd`` writes
+    ``net +90 game units``, ``net 0 chips`` and ``settles 0`` (the review): one formatter writes both now."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    path = VALAT.parent / example
+    printed = str(solver.dd_settlement(next(solver.read_positions(path)))).splitlines()
+    shown = CliRunner().invoke(app, ["score", "--dd", "--board", "1", str(path)], env={"COLUMNS": "200"}).stdout
+    net = printed[0].split(" net ", 1)[1]
+    assert f" net {net}\n" in shown and net == {"valat.tbn": "+90 game units", "kratzen.tbn": "0 chips"}[example]
+    settles = next(line for line in printed if "the deal settles " in line)
+    assert settles in shown.splitlines() and "+0" not in "\n".join(printed)

@@ -1995,6 +1995,16 @@ def test_output_for_an_encoding_without_suit_signs_shows_letters():
         "\u2665" in _stich("solve", str(EXAMPLES / "valat.tbn"), "--line", PYTHONIOENCODING="utf-8").stdout
 
 
+def test_check_at_an_ascii_stdout_writes_the_skus_not_sk_question_mark():
+    # the Mondfang's "catches it with the Sküs" printed "Sk?s" at PYTHONIOENCODING=ascii (the review): descriptions
+    # and reasons go through the same ASCII fallbacks as the report's signs
+    process = _stich("check", str(EXAMPLES / "valat.tbn"), PYTHONIOENCODING="ascii")
+    assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
+    assert "catches it with the Skus" in process.stdout and "Sk?s" not in process.stdout
+    assert "catches it with the Sküs" in _stich("check", str(EXAMPLES / "valat.tbn"),
+                                                PYTHONIOENCODING="utf-8").stdout
+
+
 def test_output_in_the_c_locale_without_utf8_mode_does_not_fail():
     # LANG=C with PYTHONUTF8=0: stdout is ASCII with surrogateescape, not strict, so it was left failing: Kratzen's
     # table (its seats' marks) and the advice (its ±) ended in a UnicodeEncodeError traceback

@@ -115,6 +115,18 @@ def side_text(seats: Sequence[int]) -> str:
     return "+".join(str(seat) for seat in seats) if seats else "-"
 
 
+def signed(value: int) -> str:
+    """A settlement as every table of payments and every report writes it: ``+6``, ``-6``, and ``0`` unsigned (a
+    ``+0`` reads as a payment that was not made)."""
+    return f"{value:+d}" if value else "0"
+
+
+def net_amount(value: int, unit: str) -> str:
+    """A double-dummy net with its unit, as ``stich score --dd`` and ``print(dd_settlement(...))`` both write it:
+    ``+12 game units``, ``0 chips``."""
+    return f"{signed(value)} {unit}"
+
+
 def seats_of(side: frozenset[int]) -> tuple[int, ...]:
     """0-based seats as the sorted 1-based tuple that documents show."""
     return tuple(s + 1 for s in sorted(side))
