@@ -1408,9 +1408,16 @@ def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
     assert [card["before"] for card in tagged["cards"]] == [9] * 12
     assert [card["before"] for card in bare["cards"]] == [0] * 12
     result = run("postmortem", record, "-o", "score")
-    assert result.stderr == (f"stich: {record}:1: pot 0: every card settles at 0 chips (give the record a [Pot] tag, "
-                             "or --pot CHIPS)\n")
+    assert result.stderr == (f"stich: pot 0: every card settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS "
+                             f"(the Kratzen record at {record}:1)\n")
     assert "pot 0" not in run("postmortem", record, "-o", "score", "--pot", "12").stderr
+    # a file of many records says it once, with their count, not once a record; --json keeps its documents whole
+    three = tmp_path / "three.tbn"
+    three.write_text("\n".join([record.read_text()] * 3))
+    said = run("postmortem", three, "-o", "score")
+    assert said.stderr.count("pot 0") == 1
+    assert said.stderr.endswith(f"(3 records of Kratzen from {three}:1)\n")
+    assert [each["cards"] for each in documents("postmortem", three, "-o", "score")] == [bare["cards"]] * 3
 
 
 @whole_deals
@@ -2146,6 +2153,13 @@ def test_a_variant_without_a_settlement_keeps_the_rest_of_table_and_score(tmp_pa
     flag = ("--variant", "card_bonus_basis=captured")
     table = run("table", EXAMPLES / "zwanzigerrufen.tbn", "--board", "1", *flag)
     assert "no settlement column" in table.stderr and "Normal" in table.stdout
+    # the same for every record of the game: said once, with the count of records, not once a record
+    twice = tmp_path / "twice.tbn"
+    twice.write_text(2 * (EXAMPLES / "zwanzigerrufen.tbn").read_text())
+    both = run("table", twice, "--board", "1", *flag)
+    assert both.stderr.count("no settlement column") == 1 and both.stdout.count("Normal") == 2 * table.stdout.count(
+        "Normal")
+    assert both.stderr.endswith(f"(2 records of Zwanzigerrufen from {twice}:11 tabled without it)\n")
     score = run("score", ROOT / "tests" / "data" / "tie44_whole.tbn", "--dd", *flag)
     assert "no double-dummy settlement" in score.stderr and "Payments" in score.stdout
 
