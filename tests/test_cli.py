@@ -1408,8 +1408,8 @@ def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
     assert [card["before"] for card in tagged["cards"]] == [9] * 12
     assert [card["before"] for card in bare["cards"]] == [0] * 12
     result = run("postmortem", record, "-o", "score")
-    assert result.stderr == (f"stich: pot 0: every card settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS "
-                             f"(the Kratzen record at {record}:1)\n")
+    assert result.stderr == ("stich: pot 0: every card settles at 0 chips: give the record a [Pot] tag, or "
+                             f"--pot CHIPS (the Kratzen record at {record}:1)\n")
     assert "pot 0" not in run("postmortem", record, "-o", "score", "--pot", "12").stderr
     # a file of many records says it once, with their count, not once a record; --json keeps its documents whole
     three = tmp_path / "three.tbn"
