@@ -30,7 +30,7 @@ from .errors import file_name, input_errors, message
 from .output import atomic_path
 from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
-from .records import run_over_records
+from .records import GameNotes, run_over_records
 from .render import CardPainter, Document, fits, progress_on_stderr
 from .whatif import PLAY
 
@@ -79,25 +79,32 @@ def one_record(file: Path) -> bool:
 
 def postmortem_document(position: Position, plot: PlotNames | None,
                         engine: EngineSolver | None = None, objective: str | None = None,
-                        time_limit: float | None = None) -> Document:
+                        time_limit: float | None = None, notes: GameNotes | None = None) -> Document:
     """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked. Graded by
     ``objective``; by default the score, but where every seat plays for itself (Kratzen) by each mover's own tricks,
     since the score is the attacker's payment and grades nobody else's cards; by card points where the rules have
     no settlement search (said on stderr). ``time_limit`` bounds the record's searches together (SearchStopped: no
-    plot is written)."""
+    plot is written). What the game's rules make the same for every record of it (graded by card points, pot 0) is
+    noted in ``notes``, said once a game and note after the records; without ``notes`` on stderr at once."""
     if objective is None:
         objective = "points" if every_seat_for_itself(position) else "score"
     else:
         objective = graded_by(position, objective)
     reason = settlement_unsupported(position) if objective == "score" else None
+    said: list[str] = []  # notes on the record, counted in ``notes`` once it is analysed (a refused record is not)
     if reason is not None:
-        message(f"stich: {position.label}: graded by card points: {reason}")
+        said.append(f"graded by card points: {reason}")
         objective = "points"
     if objective == "score" and position.game.has_pot and not scoring_inputs(position):
-        message(f"stich: {position.label}: pot 0: every card settles at 0 chips (give the record a [Pot] tag, or "
-                "--pot CHIPS)")
+        said.append("pot 0: every card settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS")
+    if notes is None:
+        for note in said:
+            message(f"stich: {position.label}: {note}")
     with progress_on_stderr(f"post-mortem of {position.label}"):
         analysis = analyse_play(position, engine=engine, objective=objective, time_limit=time_limit)
+    if notes is not None:
+        for note in said:
+            notes.add(position, note)
     document: Document = postmortem_report(position, analysis)
     if plot is not None and not position.played:
         message(f"stich: {position.label}: no Play section, so no plot")
@@ -269,6 +276,7 @@ def postmortem(
             check_writable(plot)
     names = None if plot is None else PlotNames(plot, chosen=board is not None or record is not None
                                                 or one_record(file))
+    notes = GameNotes()  # the notes say what became of the records
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
-                     render=render_postmortem, pot=pot, time_limit=time_limit, command="postmortem",
-                     document=lambda position: postmortem_document(position, names, engine, name, time_limit))
+                     render=render_postmortem, pot=pot, time_limit=time_limit, command="postmortem", notes=notes,
+                     document=lambda position: postmortem_document(position, names, engine, name, time_limit, notes))

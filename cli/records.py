@@ -80,13 +80,14 @@ class GameRefusals:
 
 
 class GameNotes:
-    """A note on records that the same rules make the same for every record of a game (``score --dd`` under a
-    variant with no double-dummy settlement): said once a game and note, after the records as
+    """A note on records that the same rules make the same for every record of a game (``score --dd`` and
+    ``table`` under a variant with no double-dummy settlement, ``postmortem`` graded by card points or at pot 0):
+    said once a game and note, after the records as
     :class:`GameRefusals` are, as ``stich: <note> (N records of GAME from FILE:LINE <outcome>)``, not once a record
     (a 1,000-record file said the same line 1,000 times)."""
 
-    def __init__(self, outcome: str) -> None:
-        self.outcome = outcome
+    def __init__(self, outcome: str = "") -> None:
+        self.outcome = f" {outcome}" if outcome else ""  # "" where the note says it: "graded by card points: ..."
         self.notes: dict[tuple[str, str], tuple[Position, int]] = {}  # (game, note) -> first position, count
 
     def add(self, position: Position, note: str) -> None:
@@ -100,7 +101,7 @@ class GameNotes:
             record = first.record
             where = f"{record.source}:{record.line}" if record is not None else first.label
             which = f"{count} records of {game} from {where}" if count > 1 else f"the {game} record at {where}"
-            message(f"stich: {note} ({which} {self.outcome})")
+            message(f"stich: {note} ({which}{self.outcome})")
         self.notes.clear()
 
 

@@ -16,7 +16,7 @@ from solver.settlement import settlement_unsupported
 from .errors import message
 from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
-from .records import run_over_records
+from .records import GameNotes, run_over_records
 from .render import Document, progress_on_stderr, render_table
 
 
@@ -26,15 +26,20 @@ SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
 
 
 def _table_document(position: Position, settlement: bool, engine: EngineSolver | None,
-                    time_limit: float | None = None, settlement_engine: SettlementEngine | None = None) -> Document:
-    if settlement:
-        reason = settlement_unsupported(position)
-        if reason is not None:  # the default column is left out, not the whole table
-            message(f"stich: {position.label}: no settlement column: {reason}")
-            settlement = False
+                    time_limit: float | None = None, settlement_engine: SettlementEngine | None = None,
+                    notes: GameNotes | None = None) -> Document:
+    """One record's table; a settlement column the rules cannot give is left out, noted in ``notes`` (said once a
+    game and reason after the records: the same for every record of the game), else on stderr at once."""
+    reason = settlement_unsupported(position) if settlement else None
+    if reason is not None and notes is None:
+        message(f"stich: {position.label}: no settlement column: {reason}")
     with progress_on_stderr(f"table of {position.label}") as progress:
-        return table_report(position, progress=progress, settlement=settlement, engine=engine, time_limit=time_limit,
-                            settlement_engine=settlement_engine)
+        # the default column is left out, not the whole table
+        document = table_report(position, progress=progress, settlement=settlement and reason is None, engine=engine,
+                                time_limit=time_limit, settlement_engine=settlement_engine)
+    if reason is not None and notes is not None:  # counted once tabled: a record refused (an ending) is not
+        notes.add(position, f"no settlement column: {reason}")
+    return document
 
 
 def table(
@@ -56,7 +61,8 @@ def table(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     settlement_engine = SettlementEngine(table_mb, threads=threads) if engine is not None and settlement else None
+    notes = GameNotes("tabled without it")
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement, engine, time_limit,
-                                                               settlement_engine),
-                     time_limit=time_limit, pot=pot, command="table")
+                                                               settlement_engine, notes),
+                     time_limit=time_limit, pot=pot, command="table", notes=notes)

@@ -941,11 +941,11 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
             stopped.append(reason)
         return not stopped
 
-    def read(document: Mapping[str, Any]) -> AdviceSums:
+    def read(document: Mapping[str, Any], where: str) -> AdviceSums:
         try:
             return AdviceSums.from_json(document)
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise FileError(f"{checkpoint}: a line of this checkpoint holds no sums of advice") from None
+            raise FileError(f"{where}: this checkpoint line holds no sums of advice") from None
 
     # a sample here is a search per contract (or per card): chunks of one to three samples, about 64 a worker
     run_spans(pool, samples, chunk_size(samples, count, 64, 3), partial(task, limits=limits), setup, journal, read,

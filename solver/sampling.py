@@ -872,8 +872,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
         pool = replace(pool, stop=stop)
         end = None if time_limit is None else time.monotonic() + time_limit
         task = partial(sample_span, limits=ChunkLimits(end, pool.task_stop, at_least=1))  # sample 0 always
-    run_spans(pool, samples, size, task, setup, journal, lambda document: _checkpoint_sums(journal, document),
-              total.add,
+    run_spans(pool, samples, size, task, setup, journal, _checkpoint_sums, total.add,
               None if progress is None else lambda: progress(replace(_report(game, setup, total, seed),
                                                                      requested=samples)),
               go_on=go_on if deadline.limited else None,
@@ -923,11 +922,12 @@ def check_run(samples: object, checkpoint: object) -> None:
 
 
 def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], setup: Any, journal: Journal | None,
-              read: Callable[[Mapping[str, Any]], Any], add: Callable[[Any], None],
+              read: Callable[[Mapping[str, Any], str], Any], add: Callable[[Any], None],
               after: Callable[[], None] | None = None, go_on: Callable[[Span], bool] | None = None,
               solved: Callable[[Span, Any], Span] | None = None) -> None:
     """Samples 0 .. ``samples - 1`` in spans of at most ``size`` on ``pool`` (``task(span, setup)`` returns a span's
-    integer sums, which ``add`` merges): the spans ``journal`` holds are read back (``read``) instead of solved,
+    integer sums, which ``add`` merges): the spans ``journal`` holds are read back (``read(sums, "FILE:LINE:1")``,
+    the place for its refusal) instead of solved,
     every new one is appended to it as it finishes, then ``after()`` runs (a live display). ``go_on(span)`` is asked
     before each span is handed out: False hands out no more (a time limit, a stop), and the spans in flight finish.
     A task that may stop early (its searches' time limit) solves the first samples of its span only: ``solved(span,
@@ -954,8 +954,8 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
 
     try:
         if journal is not None:
-            for span, document in journal.done():
-                add(read(document))
+            for number, span, document in journal.done_lines():
+                add(read(document, f"{journal.path}:{number}:1"))
                 done.add(span)  # the journal yields each sample once
         pool.run(jobs(), task, (setup,), finished)
     finally:
@@ -1105,13 +1105,12 @@ def spans(samples: int, done: SpanSet | set[int], size: int) -> Iterator[Span]:
             yield Span(start, min(size, end - start))
 
 
-def _checkpoint_sums(journal: Journal | None, document: Mapping[str, Any]) -> Sums:
-    """A checkpoint line's sums, or StichError naming the checkpoint when they are not sums."""
+def _checkpoint_sums(document: Mapping[str, Any], where: str) -> Sums:
+    """A checkpoint line's sums, or StichError naming the line (``where``: ``FILE:LINE:1``) when they are not sums."""
     try:
         return Sums.from_json(document)
     except (ValueError, KeyError, TypeError):
-        raise FileError(f"{journal.path if journal else 'the checkpoint'}: a line of this checkpoint holds no sums "
-                         "of samples") from None
+        raise FileError(f"{where}: this checkpoint line holds no sums of samples") from None
 
 
 def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnalysis:

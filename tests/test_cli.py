@@ -1408,9 +1408,16 @@ def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
     assert [card["before"] for card in tagged["cards"]] == [9] * 12
     assert [card["before"] for card in bare["cards"]] == [0] * 12
     result = run("postmortem", record, "-o", "score")
-    assert result.stderr == (f"stich: {record}:1: pot 0: every card settles at 0 chips (give the record a [Pot] tag, "
-                             "or --pot CHIPS)\n")
+    assert result.stderr == ("stich: pot 0: every card settles at 0 chips: give the record a [Pot] tag, or "
+                             f"--pot CHIPS (the Kratzen record at {record}:1)\n")
     assert "pot 0" not in run("postmortem", record, "-o", "score", "--pot", "12").stderr
+    # a file of many records says it once, with their count, not once a record; --json keeps its documents whole
+    three = tmp_path / "three.tbn"
+    three.write_text("\n".join([record.read_text()] * 3))
+    said = run("postmortem", three, "-o", "score")
+    assert said.stderr.count("pot 0") == 1
+    assert said.stderr.endswith(f"(3 records of Kratzen from {three}:1)\n")
+    assert [each["cards"] for each in documents("postmortem", three, "-o", "score")] == [bare["cards"]] * 3
 
 
 @whole_deals
@@ -2156,6 +2163,13 @@ def test_a_variant_without_a_settlement_keeps_the_rest_of_table_and_score(tmp_pa
     flag = ("--variant", "card_bonus_basis=captured")
     table = run("table", EXAMPLES / "zwanzigerrufen.tbn", "--board", "1", *flag)
     assert "no settlement column" in table.stderr and "Normal" in table.stdout
+    # the same for every record of the game: said once, with the count of records, not once a record
+    twice = tmp_path / "twice.tbn"
+    twice.write_text(2 * (EXAMPLES / "zwanzigerrufen.tbn").read_text())
+    both = run("table", twice, "--board", "1", *flag)
+    assert both.stderr.count("no settlement column") == 1 and both.stdout.count("Normal") == 2 * table.stdout.count(
+        "Normal")
+    assert both.stderr.endswith(f"(2 records of Zwanzigerrufen from {twice}:11 tabled without it)\n")
     score = run("score", ROOT / "tests" / "data" / "tie44_whole.tbn", "--dd", *flag)
     assert "no double-dummy settlement" in score.stderr and "Payments" in score.stdout
 
@@ -2305,7 +2319,8 @@ def test_a_checkpoint_line_of_one_record_that_is_broken_stops_only_that_record(t
         checkpoint.write_text("\n".join(lines) + "\n")
         again = run(*args, "--json", code=1)
         assert answered([json.loads(line) for line in again.stdout.splitlines()]) == answered(first[:1] + first[2:])
-        assert again.stderr.startswith(f"stich: {checkpoint}: a line of this checkpoint holds no sums of ")
+        # the line named, as the file's other refusals are
+        assert again.stderr.startswith(f"stich: {checkpoint}:{broken + 1}:1: this checkpoint line holds no sums of ")
         assert again.stderr.count("\n") == 1 and "not answered" not in again.stderr
 
 
