@@ -79,32 +79,27 @@ def one_record(file: Path) -> bool:
 
 def postmortem_document(position: Position, plot: PlotNames | None,
                         engine: EngineSolver | None = None, objective: str | None = None,
-                        time_limit: float | None = None, notes: GameNotes | None = None) -> Document:
+                        time_limit: float | None = None, *, notes: GameNotes) -> Document:
     """The post-mortem of one record as a JSON-ready document; the plot written on the side if asked. Graded by
     ``objective``; by default the score, but where every seat plays for itself (Kratzen) by each mover's own tricks,
     since the score is the attacker's payment and grades nobody else's cards; by card points where the rules have
     no settlement search (said on stderr). ``time_limit`` bounds the record's searches together (SearchStopped: no
     plot is written). What the game's rules make the same for every record of it (graded by card points, pot 0) is
-    noted in ``notes``, said once a game and note after the records; without ``notes`` on stderr at once."""
+    noted in ``notes``, said once a game and note after the records (counted once the record is answered: its plot
+    written too)."""
     if objective is None:
         objective = "points" if every_seat_for_itself(position) else "score"
     else:
         objective = graded_by(position, objective)
     reason = settlement_unsupported(position) if objective == "score" else None
-    said: list[str] = []  # notes on the record, counted in ``notes`` once it is analysed (a refused record is not)
+    said: list[str] = []  # notes on the record, counted in ``notes`` once it is answered (a refused record is not)
     if reason is not None:
         said.append(f"graded by card points: {reason}")
         objective = "points"
     if objective == "score" and position.game.has_pot and not scoring_inputs(position):
         said.append("pot 0: every card settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS")
-    if notes is None:
-        for note in said:
-            message(f"stich: {position.label}: {note}")
     with progress_on_stderr(f"post-mortem of {position.label}"):
         analysis = analyse_play(position, engine=engine, objective=objective, time_limit=time_limit)
-    if notes is not None:
-        for note in said:
-            notes.add(position, note)
     document: Document = postmortem_report(position, analysis)
     if plot is not None and not position.played:
         message(f"stich: {position.label}: no Play section, so no plot")
@@ -113,6 +108,8 @@ def postmortem_document(position: Position, plot: PlotNames | None,
         with atomic_path(written) as temporary:
             write_plot(analysis, temporary)
         message(f"stich: wrote {written} ({position.label})")
+    for note in said:
+        notes.add(position, note)
     return document
 
 
@@ -279,4 +276,5 @@ def postmortem(
     notes = GameNotes()  # the notes say what became of the records
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
                      render=render_postmortem, pot=pot, time_limit=time_limit, command="postmortem", notes=notes,
-                     document=lambda position: postmortem_document(position, names, engine, name, time_limit, notes))
+                     document=lambda position: postmortem_document(position, names, engine, name, time_limit,
+                                                                   notes=notes))

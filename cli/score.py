@@ -13,7 +13,7 @@ from rich.text import Text
 from solver.analysis import score_report
 from solver.errors import SearchStopped
 from solver.games import get_game
-from solver.games.outcome import net_amount, signed
+from solver.games.outcome import signed
 from solver.position import Position
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
@@ -98,8 +98,8 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
            else side_name(dd['declaring_side']))
     head = Text("Double-dummy settlement", style="bold")
     head.append(f" ({'from the start' if dd['from'] == 'start' else 'from the end of the play'}): {who} net ")
-    amount = net_amount(dd["value"], get_game(game).score_unit)  # as print(dd_settlement(...)) writes it
-    head.append_text(_signed(dd["value"]) + amount[len(signed(dd["value"])):])
+    head.append_text(_signed(dd["value"]))  # coloured; the words as print(dd_settlement(...)) writes them
+    head.append(f" {get_game(game).score_unit}")
     console.print(head)
     if dd["items"]:
         console.print(_items_table(dd, game))

@@ -27,17 +27,15 @@ SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
 
 def _table_document(position: Position, settlement: bool, engine: EngineSolver | None,
                     time_limit: float | None = None, settlement_engine: SettlementEngine | None = None,
-                    notes: GameNotes | None = None) -> Document:
+                    *, notes: GameNotes) -> Document:
     """One record's table; a settlement column the rules cannot give is left out, noted in ``notes`` (said once a
-    game and reason after the records: the same for every record of the game), else on stderr at once."""
+    game and reason after the records: the same for every record of the game)."""
     reason = settlement_unsupported(position) if settlement else None
-    if reason is not None and notes is None:
-        message(f"stich: {position.label}: no settlement column: {reason}")
     with progress_on_stderr(f"table of {position.label}") as progress:
         # the default column is left out, not the whole table
         document = table_report(position, progress=progress, settlement=settlement and reason is None, engine=engine,
                                 time_limit=time_limit, settlement_engine=settlement_engine)
-    if reason is not None and notes is not None:  # counted once tabled: a record refused (an ending) is not
+    if reason is not None:  # counted once tabled: a record refused (an ending) is not
         notes.add(position, f"no settlement column: {reason}")
     return document
 
@@ -64,5 +62,5 @@ def table(
     notes = GameNotes("tabled without it")
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement, engine, time_limit,
-                                                               settlement_engine, notes),
+                                                               settlement_engine, notes=notes),
                      time_limit=time_limit, pot=pot, command="table", notes=notes)

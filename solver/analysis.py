@@ -31,7 +31,7 @@ from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules
-from .games.outcome import CHECK_COLUMNS, DealtBonus, side_text
+from .games.outcome import CHECK_COLUMNS, DealtBonus, side_text, signed
 from .html_tables import html_lines, html_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
 from .scoring import check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs
@@ -729,7 +729,7 @@ def table_cells(entry: Mapping[str, Any], *, per_seat: bool, seats: int, settled
                  won]
     if settled:
         amount = entry.get("settlement")
-        cells.append("-" if amount is None else (f"+{amount}" if amount > 0 else str(amount)))
+        cells.append("-" if amount is None else signed(amount))
     return cells
 
 

@@ -170,15 +170,20 @@ class Journal:
         with open(self.path, "rb") as stream:
             for number, line in enumerate(stream, 1):
                 at, offset = offset, offset + len(line)
-                try:
+                try:  # a line of no job at all: the file is refused as a whole, for every record alike
                     entry = json.loads(line)
-                    if HEADER in entry:
-                        known = self._known.get(entry["key"])
-                        if known is not None and {name: entry.get(name) for name in known} == known:
-                            found.add(entry["key"])
-                        continue
-                    if entry["key"] not in found:
-                        continue  # another job's span
+                    key = entry["key"]
+                    hash(key)
+                except (ValueError, KeyError, TypeError, AttributeError):
+                    raise FileRefusedError(f"{self.path}:{number}:1: not a line of a stich checkpoint") from None
+                if HEADER in entry:
+                    known = self._known.get(key)
+                    if known is not None and {name: entry.get(name) for name in known} == known:
+                        found.add(key)
+                    continue
+                if key not in found:
+                    continue  # another job's span
+                try:  # this job's line: it concerns this job alone
                     first, count = entry["span"]
                     span = Span(int(first), int(count))
                     if not isinstance(entry["sums"], dict) or span.first < 0 or span.size < 1 \

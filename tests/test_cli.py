@@ -2324,6 +2324,22 @@ def test_a_checkpoint_line_of_one_record_that_is_broken_stops_only_that_record(t
         assert again.stderr.count("\n") == 1 and "not answered" not in again.stderr
 
 
+def test_a_checkpoint_line_of_no_job_at_all_refuses_the_file_once(tmp_path):
+    """A line that is no checkpoint line (not JSON, or no job's key) is read by every record's analysis alike: the
+    file is refused once, with its line, and the rest counted, not said again record by record."""
+    checkpoint = tmp_path / "kratzen.ckpt"
+    args = ("analyse", EXAMPLES / "kratzen.tbn", "--seat", "1", "-n", "2", "-j", "1", "--checkpoint", checkpoint)
+    documents(*args)
+    lines = checkpoint.read_text().splitlines()
+    lines[4] = "garbage"
+    checkpoint.write_text("\n".join(lines) + "\n")
+    again = run(*args, "--json", code=1)
+    assert again.stdout == ""
+    said = again.stderr.splitlines()
+    assert said[0] == f"stich: {checkpoint}:5:1: not a line of a stich checkpoint"
+    assert len(said) == 2 and "4 more records not answered" in said[1]
+
+
 def test_a_checkpoint_that_cannot_be_used_is_named_not_the_records_contract(tmp_path):
     # analysing a FILE, a bad --checkpoint was said at the record's [Contract] tag ('examples/kratzen.tbn:25:12:
     # /tmp/x: not a stich checkpoint ...'), which is not what is wrong; the hand form said it bare, as now both do
