@@ -141,11 +141,10 @@ def quoting_hint(option: Any, name: str, cards: list[str]) -> str:
 def reads_as_card(word: str, seat_cards: bool) -> bool:
     """Whether ``word`` is a card of some game's pack (with ``seat_cards``, also ``SEAT:CARD``, as ``--known``
     starts another seat's cards): a word after a cards option's value that reads as one of its cards."""
-    from solver.games import GAMES  # only where an unquoted card list is (no command's start-up pays for it)
+    from .whatif import card_of_some_game  # only where an unquoted card list is (no command's start-up pays for it)
 
     found = SEAT_CARDS.fullmatch(word) if seat_cards else None
-    token = found.group(1) if found else word
-    return any(game.pack.lookup(token) is not None for game in GAMES)
+    return card_of_some_game(found.group(1) if found else word)
 
 
 class Command(typer.core.TyperCommand):

@@ -58,6 +58,12 @@ class OptionRefused(StichError):
         return f"{self.option}: {self} (the record at {where}{f', board {board},' if board else ''} not answered)"
 
 
+def records_of_a_game(game: str, count: int, first: str) -> str:
+    """The records a once-a-game line speaks for: ``N records of GAME from FILE:LINE`` (``first``: the first one's
+    place), or ``the GAME record at FILE:LINE``."""
+    return f"{count} records of {game} from {first}" if count > 1 else f"the {game} record at {first}"
+
+
 class GameRefusals:
     """A command option's value that records' games refused, the same for every record of a game: ``--variant``
     flags (CommandVariantError), ``--play`` cards of another game's pack (ForeignPlayCard). Said once a game, after
@@ -74,8 +80,7 @@ class GameRefusals:
     def say(self, outcome: str = "not answered") -> None:
         """One line on stderr a game; ``outcome``: what became of its records."""
         for game, (first, count) in self.refused.items():
-            which = f"{count} records of {game} from {first.source}:{first.line}" if count > 1 else \
-                f"the {game} record at {first.source}:{first.line}"
+            which = records_of_a_game(game, count, f"{first.source}:{first.line}")
             message(f"stich: {self.option}: {first.bare} ({which} {outcome})")
 
 
@@ -100,8 +105,7 @@ class GameNotes:
         for (game, note), (first, count) in self.notes.items():
             record = first.record
             where = f"{record.source}:{record.line}" if record is not None else first.label
-            which = f"{count} records of {game} from {where}" if count > 1 else f"the {game} record at {where}"
-            message(f"stich: {note} ({which}{self.outcome})")
+            message(f"stich: {note} ({records_of_a_game(game, count, where)}{self.outcome})")
         self.notes.clear()
 
 
@@ -248,6 +252,13 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     unanswered = 0  # the records after it, not tried
     said = RecordMessages("<stdin>" if str(path) == "-" else path)  # the first 20 in full, then a count
     console = None if as_json else stdout_console()
+
+    def say_once_a_game() -> None:  # after the records, or before an interrupt's line
+        refused.say()
+        play_refused.say()
+        if notes is not None:
+            notes.say()
+
     try:
         with input_errors():  # a file that cannot be read at all
             source = stdin_bytes() if str(path) == "-" else path
@@ -335,21 +346,15 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     working = None
     except KeyboardInterrupt as stop:
         said.close("the records printed above were answered")  # before the interrupt's line, which is the last
-        refused.say()
-        play_refused.say()
-        if notes is not None:
-            notes.say()
+        say_once_a_game()
         say_interrupted(command, interrupted_records(shown, working, isinstance(stop, InterruptedInPart),
                                                      isinstance(stop, OutputCut)))
         raise
     answered = shown - partly_shown  # a partly answered record is among those said or counted, not these
     said.close("no other record was answered" if not answered else "the other record was answered" if answered == 1
                else f"the other {answered:,} records were answered")
-    refused.say()
-    play_refused.say()
-    if notes is not None:
-        notes.say()
-    shown_name = "<stdin>" if str(path) == "-" else path
+    say_once_a_game()
+    shown_name = said.source
     if unanswered:
         message(f"stich: {shown_name}: {plural(unanswered, 'more record')} not answered: the file refused above "
                 "would be refused for each")

@@ -19,6 +19,11 @@ def play_examples() -> str:
     return ", ".join(f"{game.pack.example()} in {game.name}" for game in GAMES)
 
 
+def card_of_some_game(token: str) -> bool:
+    """Whether ``token`` names a card of any game's pack: what ``--play`` takes before a record's game is known."""
+    return any(game.pack.lookup(token) is not None for game in GAMES)
+
+
 def no_game_card(token: str, number: int) -> str:
     """Why ``--play``'s ``number``-th token is refused before any record is read: it names a card of no game's pack,
     which is wrong whatever game a record is of; the packs' own notes (a card a pack leaves out) or the closest
@@ -26,7 +31,7 @@ def no_game_card(token: str, number: int) -> str:
     key = unicodedata.normalize("NFC", token).upper()  # as a pack looks a token up
     notes = "".join(f"; {game.name}: {game.pack.absent[key]}" for game in GAMES if key in game.pack.absent)
     names = sorted({card.name for game in GAMES for card in game.pack.cards})
-    near = notes or run_together_note(token, lambda part: any(game.pack.lookup(part) is not None for game in GAMES))
+    near = notes or run_together_note(token, card_of_some_game)
     return (f"card {number} ({token!r}) is a card of no game{near or did_you_mean(token, names, cutoff=0.5)} "
             f"(expected cards of the record's game, such as {play_examples()})")
 
@@ -42,7 +47,7 @@ def checked_play(value: Optional[str]) -> Optional[str]:
         raise typer.BadParameter("an empty value (an unset shell variable?); give the cards to play, such as "
                                  f"{play_examples()}")
     for number, token in enumerate(value.split(), 1):
-        if not any(game.pack.lookup(token) is not None for game in GAMES):
+        if not card_of_some_game(token):
             raise typer.BadParameter(no_game_card(token, number))
     return value
 
