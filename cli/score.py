@@ -20,7 +20,8 @@ from solver.search.settle import SettlementEngine
 from solver.settlement import points_comparison, settlement_unsupported
 
 from .errors import message
-from .options import (BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
+from .options import (ALL_MESSAGES,
+                      BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
 from .records import GameNotes, PartlyAnswered, run_over_records
 from .render import CardPainter, Document, for_stdout, plural, record_title, seats_text, side_name
@@ -154,6 +155,7 @@ def score(
     pot: Optional[int] = POT,
     dd: bool = DD,
     as_json: bool = JSON,
+    all_messages: bool = ALL_MESSAGES,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     time_limit: Optional[float] = SCORE_TIME_LIMIT,
@@ -179,4 +181,5 @@ def score(
         return score_document(position, dd, engines, time_limit, notes)
 
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_score,
-                     document=document, time_limit=time_limit, play=play, pot=pot, command="score", notes=notes)
+                     document=document, time_limit=time_limit, play=play, pot=pot, command="score", notes=notes,
+                     all_messages=all_messages)

@@ -12,7 +12,7 @@ from solver.diagram import diagram
 from solver.position import Position
 
 from .errors import file_name
-from .options import BOARD, POT, RECORD, VARIANT, parse_variant_options
+from .options import ALL_MESSAGES, BOARD, POT, RECORD, VARIANT, parse_variant_options
 from .records import run_over_records
 from .render import Document, diagram_width, signs_shown, stdout_console
 from .whatif import PLAY, played_names, what_if_note
@@ -27,6 +27,7 @@ def show(
     play: Optional[str] = PLAY,
     variant: Optional[List[str]] = VARIANT,
     pot: Optional[int] = POT,
+    all_messages: bool = ALL_MESSAGES,
     tbn: bool = typer.Option(False, "--tbn", help="Write each record as played (with --play's cards) as .tbn text "
                                                   "instead of the diagram."),
 ) -> None:
@@ -50,7 +51,7 @@ def show(
 
     try:  # each record's text as it is (a console would turn its tabs into spaces)
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False, pot=pot,
-                         render=None, document=document, command="show")
+                         render=None, document=document, command="show", all_messages=all_messages)
     finally:
         if tbn and made[0]:
             sys.stdout.write("\n")  # a blank line ends the last record too, so that saved files concatenate

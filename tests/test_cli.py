@@ -2606,6 +2606,25 @@ def test_bad_record_messages_are_capped_with_one_closing_line_and_json_keeps_eve
         "answered")
 
 
+def test_all_messages_says_every_record_message_in_every_command_that_reads_records(tmp_path):
+    """--all-messages lifts the cap of 20 with one meaning in every command that reads a file's records: each of
+    the 30 bad records is said, in the file's order, and no closing line counts any; batch too, whose --out still
+    keeps every error line."""
+    bad = tmp_path / "bad.tbn"
+    _records_with_one_systematic_error(bad, 30, 100)  # no good record: nothing is searched
+    expected = [f"stich: {bad}:{5 * n + 3}:25: seat 2: not a card of the Kratzen pack (got 'XX', expected a Kratzen "
+                "card)" for n in range(30)]
+    for command in (["show"], ["solve"], ["check"], ["table"], ["postmortem"], ["score"], ["analyse", "--seat", "1"]):
+        result = run(*command, bad, "--all-messages", code=1)
+        assert result.stderr.splitlines() == expected, (command, result.stderr.splitlines()[-2:])
+    assert len(run("solve", bad, code=1).stderr.splitlines()) == 21  # without it: 20 and the closing line
+    out = tmp_path / "out.jsonl"
+    result = run("batch", bad, "--out", out, "-j", "1", "--all-messages", code=1)
+    said = [line for line in result.stderr.splitlines() if ": seat 2: not a card of the Kratzen pack" in line]
+    assert said == expected and "not said one by one" not in result.stderr
+    assert sum("error" in json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()) == 30
+
+
 def test_the_first_message_of_a_new_kind_is_said_past_the_cap(tmp_path):
     """25 records with a bad contract, then one with XX in its [Deal], then good ones: the XX is said though it
     comes past the first 20, as the first message of its kind (its place, quoted tokens and numbers aside), so a
