@@ -2049,6 +2049,34 @@ def test_force_color_in_a_pipe_colours_only():
     assert re.sub(r"\x1b\[[0-9;]*m", "", forced.stdout) == plain.stdout
 
 
+def test_a_cr_only_record_on_a_pipe_is_answered_when_its_blank_line_arrives():
+    """A CR-only record written to standard input, the pipe kept open: solve answers it as soon as its blank line
+    is there (the stream's readline waited for an LF, which a CR-only file has none of, or for 400 KB or the end),
+    and the CR LF record after it, whose CR and LF come in two writes, is read as one line end."""
+    import select
+
+    record = '[Game "Kratzen"]\r[Board "{n}"]\r[Deal "EA EK EO / GA GK GO / HA HK HO"]\r[Contract "Trump E"]\r\r'
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", "-"], cwd=ROOT,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(record.format(n=7).encode())
+    process.stdin.flush()
+    said = b""
+    while b"board 7 (<stdin>:1)" not in said:  # the pipe stays open: read what has come, waiting at most 60 s
+        assert select.select([process.stdout], [], [], 60)[0], said
+        piece = os.read(process.stdout.fileno(), 65536)
+        assert piece, said
+        said += piece
+    crlf = record.format(n=8).replace("\r", "\r\n")
+    process.stdin.write(crlf[:-1].encode())
+    process.stdin.flush()
+    process.stdin.write(b"\n")
+    process.stdin.close()
+    rest = process.stdout.read()
+    assert process.wait(60) == 0, process.stderr.read()
+    assert b"board 8 (<stdin>:6)" in rest and process.stderr.read() == b""
+
+
 def test_the_spinner_of_an_ascii_terminal_is_ascii():
     # rich's braille spinner on a terminal whose encoding is ASCII: stderr escapes what it lacks, and every frame of
     # the status line began with a literal \u280b
