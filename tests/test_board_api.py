@@ -873,6 +873,12 @@ def test_text_that_is_not_utf8_is_said_at_its_place(tmp_path):
     body = b'{"text": "[Game \\"Schafkopf\\"]\\n[Event \\"M\\udcfcller\\"]\\n"}'
     refused(c.post("/api/load", content=body, headers={"content-type": "application/json"}), 400,
             "pasted text:2:10: a lone surrogate (U+DCFC), not a character")
+    # its line and column counted at CR, CR LF and LF line ends, as the file reader counts them (LF only said
+    # line 1 of a CR-only paste, at a column past its first line)
+    for ending in ("\\r", "\\r\\n", "\\n"):
+        body = ('{"text": "[Game \\"Schafkopf\\"]%s%s[Event \\"M\\udcfcller\\"]%s"}' % (ending, ending, ending)).encode()
+        refused(c.post("/api/load", content=body, headers={"content-type": "application/json"}), 400,
+                "pasted text:3:10: a lone surrogate (U+DCFC), not a character")
     # CRLF line ends and a BOM in a named file read as in the CLI
     named.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
     (listed,) = client(named).get("/api/start").json()["files"]

@@ -1775,3 +1775,21 @@ def test_a_board_with_variant_flags_plays_a_pasted_deal_under_them_and_says_so(d
         driver.execute_script("document.getElementById('deal-game').value = 'Kratzen'; fillDealForm()")
         assert driver.find_element("id", "deal-help").get_attribute("textContent").endswith(
             " · dealt under --variant must_undertrump=false")
+
+
+def test_a_bad_character_in_a_cr_only_paste_is_said_at_its_line(driver, server):
+    """A pasted old Mac record (lines ended by a CR alone) with a lone surrogate on its third line: the page says
+    line 3, counted as the file reader counts lines, whether the text comes as pasted (the page's own request) or
+    through the Paste dialog's text box (which turns every line end into an LF)."""
+    text = '[Game "Schafkopf"]\r\r[Event "M?ller"]\r'  # the ? made a lone surrogate on the page (WebDriver's
+    # JSON cannot carry one)
+    said = "pasted text:3:10: a lone surrogate (U+DCFC), not a character (expected UTF-8 text)"
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    bad = "arguments[0].replace('?', String.fromCharCode(0xDCFC))"
+    driver.execute_script(f"loaded(ask('load', '/api/load', {{ text: {bad} }}), 'pasted')", text)
+    wait_for(lambda: driver.find_element("id", "error").text == said, "the message of the request")
+    driver.execute_script("showError(''); document.getElementById('paste-open').click();"
+                          f"document.getElementById('paste-text').value = {bad};"
+                          "document.getElementById('paste-go').click()", text)
+    wait_for(lambda: driver.find_element("id", "error").text == said, "the message of the dialog")

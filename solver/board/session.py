@@ -331,14 +331,20 @@ def decoded_text(raw: bytes, source: str) -> str:
         raise BoardError(f"{source} is not UTF-8 text") from None
 
 
+#: A line end as the file reader counts them (solver.formats.tbn's _LineReader): CR LF, a CR alone or an LF.
+LINE_END = re.compile("\r\n|\r|\n")
+
+
 def pasted_bytes(text: str, source: str) -> bytes:
     """Pasted text as UTF-8; a lone surrogate (a JSON escape such as \\udcfc, which no UTF-8 text holds) is refused
-    at its line and column rather than failing the request."""
+    at its line and column rather than failing the request, both counted as the file reader counts them (a pasted
+    old Mac file's lines end in a CR alone)."""
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as error:
-        line = text.count("\n", 0, error.start) + 1
-        column = error.start - text.rfind("\n", 0, error.start)
+        ends = [end.end() for end in LINE_END.finditer(text, 0, error.start)]
+        line = len(ends) + 1
+        column = error.start - (ends[-1] if ends else 0) + 1
         raise BoardError(f"{source}:{line}:{column}: a lone surrogate (U+{ord(text[error.start]):04X}), not a "
                          "character (expected UTF-8 text)") from None
 
