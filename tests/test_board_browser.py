@@ -1241,8 +1241,8 @@ def test_the_graph_keeps_its_dots_round_at_any_width(driver, server):
         restore_window(driver)
 
 
-#: Sets the graph's frame's width to each of the given widths in turn (CSS pixels, a tenth of a second apart) and answers how
-#: often the graph was drawn again meanwhile, and the width it was drawn at last.
+#: Sets the graph's frame's width to each of the given widths in turn (CSS pixels, 0.15 s apart) and answers how often
+#: the graph was drawn again meanwhile, and the width it was drawn at last.
 RESIZED_GRAPH = """const [widths, done] = arguments; const frame = document.getElementById('graph-frame');
 const original = window.renderCurve; let drawn = 0;
 window.renderCurve = function () { drawn += 1; return original.apply(this, arguments); };
@@ -1739,6 +1739,36 @@ def test_the_graphs_points_are_one_tab_stop_the_arrows_choose_and_enter_goes_the
     assert driver.execute_script("return document.activeElement.matches('#play .move[tabindex=\"0\"]')")
     keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
     assert driver.execute_script(focused) == 24  # back at the point chosen, as the cards' stop is
+
+
+def test_tab_comes_back_to_the_point_chosen_until_the_table_moves(driver, server):
+    """The graph's one tab stop is WAI-ARIA's roving tabindex as its toolbar example has it: the stop moves with the
+    focus, so Tab (Shift+Tab) comes back to the point last chosen with the arrows; once the table shows another
+    position while the focus is elsewhere, the graph is drawn again for it and its stop is that position's point
+    (aria-current), as the play list's is its card shown (docs/board.md)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "zwanzigerrufen.tbn board 1", 24)
+    wait_for(lambda: driver.execute_script("return document.querySelectorAll('#graph .dot').length") == 25, "graph")
+    focused = "const n = document.activeElement; return n.matches('#graph .dot') ? Number(n.dataset.index) : n.id"
+    driver.find_element("id", "best").send_keys(Keys.TAB)
+    keys = ActionChains(driver)
+    keys.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT, Keys.ARROW_LEFT).perform()
+    assert driver.execute_script(focused) == 21
+    keys.send_keys(Keys.TAB).perform()  # to the play list's card shown
+    assert driver.execute_script("return document.activeElement.matches('#play .move[tabindex=\"0\"]')")
+    keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert driver.execute_script(focused) == 21  # the point chosen, the table unmoved
+    keys.send_keys(Keys.TAB, Keys.ARROW_LEFT, Keys.ARROW_LEFT).perform()  # the play list steps the table back
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 22, "the table at card 22")
+    stops = driver.find_elements("css selector", '#graph .dot[tabindex="0"]')
+    assert [stop.get_attribute("data-index") for stop in stops] == ["22"]
+    keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert driver.execute_script(focused) == 22
+    assert driver.switch_to.active_element.get_attribute("aria-current") == "step"
 
 
 def curve_moves(driver) -> list[str]:
