@@ -1422,6 +1422,7 @@ def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
     assert [hit["index"] for hit in mouse["hits"]] == list(range(len(mouse["dots"])))
     assert all(hit["width"] >= 24 for hit in mouse["hits"])
     with touch_screen(driver):
+        driver.execute_script("document.getElementById('graph-frame').scrollLeft = 0")  # its first points in view
         page = driver.execute_script(GRAPH_TARGETS)
         hits, dots = page["hits"], page["dots"]
         assert [hit["index"] for hit in hits] == [dot["index"] for dot in dots] == list(range(len(dots)))
@@ -1624,8 +1625,10 @@ def test_the_centre_keeps_off_six_and_five_seat_hands(driver, server, width, hei
 #: What is under each pixel along the graph's dashed line (its class, and its tooltip's text if it has one), and the
 #: line's box.
 UNDER_THE_GAME_LINE = """const line = document.querySelector('#graph .game-line'), r = line.getBoundingClientRect();
+const f = document.getElementById('graph-frame').getBoundingClientRect();  // a wide graph: the part in view
 const y = (r.top + r.bottom) / 2, under = [];
-for (let x = Math.ceil(r.left) + 1; x < r.right - 1; x += 1) { const n = document.elementFromPoint(x, y);
+for (let x = Math.ceil(Math.max(r.left, f.left + 3)) + 1; x < Math.min(r.right, f.right - 3) - 1; x += 1) {
+  const n = document.elementFromPoint(x, y);
   under.push({x: x, y: y, name: n.getAttribute('class').trim(), index: n.dataset.index,
               title: n.querySelector('title') ? n.querySelector('title').textContent : null}); }
 return {under: under, title: line.querySelector('title').textContent};"""

@@ -641,8 +641,15 @@ const curveDrawWidth = (cards) => Math.max(200, graphFrameWidth() || 400,
 // a window that changes the frame's width (a phone turned, the panels going under the table) draws the graph again;
 // one narrower than the graph's least width draws the same, so its resizes do not
 new ResizeObserver(() => {
-  if (S.curve && graphFrameWidth() && curveDrawWidth(S.curve.curve.length - 1) !== S.curveWidth) renderCurve();
+  if (!S.curve || !graphFrameWidth()) return;
+  if (curveDrawWidth(S.curve.curve.length - 1) !== S.curveWidth) renderCurve();
+  else fitGraph();  // the same drawing, in a frame now narrower (or wider) than it
 }).observe(document.getElementById("graph-frame"));
+
+// the graph as wide as its drawing where that is wider than its frame (it scrolls there), else the frame's width
+function fitGraph() {
+  $("graph").style.width = S.curveWidth > graphFrameWidth() ? `${S.curveWidth + 2}px` : "";  // and its border
+}
 
 const SD_NO_GRAPH = "The graph and the grades are double dummy (they know every hand): the double-dummy view " +
   "shows them, the odds above are what this seat can know";
@@ -670,8 +677,8 @@ function renderCurve() {
   const n = Math.max(curve.curve.length - 1, 1);
   const width = curveDrawWidth(n), height = 170, pad = CURVE_PAD, left = CURVE_LEFT;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.style.width = width > graphFrameWidth() ? `${width + 2}px` : "";  // wider than its frame: it scrolls there
   S.curveWidth = width;
+  fitGraph();
   const x = (i) => left + (width - left - pad) * i / n;
   const y = (v) => height - pad - (height - 2 * pad) * (v - least) / Math.max(most - least, 1);
   const label = (value, at) => { const t = make("text", { x: 2, y: at }); t.textContent = value; svg.append(t); };
