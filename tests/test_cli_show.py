@@ -293,3 +293,38 @@ def test_show_says_the_what_if_in_its_heading():
         "board 1: Zwanzigerrufen Solo, declarer 1, what if: HK T1"
     assert "what if" not in run("show", VALAT).stdout and "what if" not in run("show", VALAT, "--play", "HK",
                                                                                "--tbn").stdout
+
+
+def test_show_json_gives_each_record_s_position_under_the_schema(tmp_path):
+    """``show`` had no ``--json``, though every other command that prints data has one: a bot author had to parse
+    the diagram. Each record's line is the position the diagram shows (the solve document's ``position`` and
+    ``taken``), the hands as dealt, the cards played (with ``--play``'s, named in ``record.play``), under the
+    schema; a bad record is said on stderr as without ``--json``; ``--tbn`` with it is a usage error."""
+    from test_cli import SCHEMA, schema_errors
+
+    schafkopf = EXAMPLES / "schafkopf.tbn"
+    lines = [json.loads(line) for line in run("show", schafkopf, "--json").stdout.splitlines()]
+    solved = [json.loads(line) for line in run("solve", schafkopf, "--json").stdout.splitlines()]
+    assert len(lines) == 7 and all(schema_errors(line, SCHEMA) == [] for line in lines)
+    for shown, solve in zip(lines, solved):
+        assert shown["command"] == "show" and shown["record"] == solve["record"]
+        assert (shown["position"], shown["taken"], shown["contract"]) == (
+            solve["position"], solve["taken"], solve["contract"])
+    finished = lines[6]  # board 7 is played to the end: no hands left, the dealt ones in full
+    assert finished["position"]["over"] and finished["position"]["hands"] == [[], [], [], []]
+    assert finished["dealt"][0] == ["E9", "GO", "G8", "G7", "HZ", "H7", "SU", "S8"]
+    assert len(finished["played"]) == 32 and finished["played"][:4] == ["GO", "EO", "HU", "H8"]
+    assert (finished["announcements"], finished["pot"]) == (None, None)
+    (what_if,) = [json.loads(run("show", schafkopf, "-b", "6", "--play", "GA", "--json").stdout)]
+    assert what_if["record"]["play"] == ["GA"] and what_if["position"]["trick"] == ["EO", "GA"]
+    assert what_if["played"] == ["EO", "GA"] and schema_errors(what_if, SCHEMA) == []
+    (kratzen,) = [json.loads(run("show", EXAMPLES / "kratzen.tbn", "-r", "1", "--pot", "12", "--json").stdout)]
+    assert kratzen["pot"] == 12 and schema_errors(kratzen, SCHEMA) == []
+    bad = tmp_path / "bad.tbn"
+    bad.write_text(schafkopf.read_text(encoding="utf-8").replace('[Contract "Rufer G"]', '[Contract "Rufer X"]', 1),
+                   encoding="utf-8")
+    text, as_json = run("show", bad, code=1), run("show", bad, "--json", code=1)
+    assert as_json.stderr == text.stderr and "Rufer X" in text.stderr
+    assert len(as_json.stdout.splitlines()) == 6
+    refused = run("show", schafkopf, "--json", "--tbn", code=2)
+    assert "give one" in refused.stderr and refused.stdout == ""
