@@ -14,9 +14,9 @@ from solver.position import Position
 
 from .errors import file_name
 from .options import BOARD, JSON, POT, RECORD, VARIANT, parse_variant_options
-from .records import run_over_records
-from .render import Document, diagram_width, signs_shown, stdout_console
-from .whatif import PLAY, played_names, what_if_note
+from .records import run_over_records, with_what_if
+from .render import Document, diagram_width, record_title, signs_shown, stdout_console
+from .whatif import PLAY
 
 
 def show(
@@ -52,9 +52,10 @@ def show(
             return {"text": position.to_tbn()}
         if as_json:
             return show_report(position)
-        heading, rest = diagram(position, signs=signs, width=width).split("\n", 1)
-        # the heading says the what-if, as the other commands' titles do: not the record's own position
-        return {"text": f"{heading}{what_if_note(played_names(position, play))}\n{rest}"}
+        # the title the other commands print over their diagram (record_title: board, file:line, game, contract,
+        # what-if), not the diagram's own heading, which says less and differently
+        title = record_title(with_what_if(show_report(position), position, play)).plain
+        return {"text": f"{title}\n{diagram(position, signs=signs, heading=False, width=width)}"}
 
     try:  # each record's text as it is (a console would turn its tabs into spaces)
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=as_json, pot=pot,

@@ -24,8 +24,14 @@ def run(*args: object, code: int = 0):
 
 
 def test_show_prints_the_diagram_of_each_record():
+    """Under the title every other command prints over its diagram (``board 1 (FILE:LINE) - ...``; show's own
+    heading, ``str(position)``'s ``board 1: ...``, read differently from solve's, check's and postmortem's), the
+    diagram ``str(position)`` draws."""
     shown = run("show", VALAT).stdout
-    assert shown == str(next(solver.read_positions(VALAT)))
+    title, diagram = shown.split("\n", 1)
+    assert title == f"board 1 ({VALAT}:13) - Zwanzigerrufen Solo, declarer 1"
+    assert title == run("solve", VALAT).stdout.splitlines()[0]
+    assert diagram == str(next(solver.read_positions(VALAT))).split("\n", 1)[1]
     both = run("show", EXAMPLES / "kratzen.tbn").stdout
     assert both.count("Seat 1 (attacker") == len(list(solver.read_positions(EXAMPLES / "kratzen.tbn")))
 
@@ -222,7 +228,7 @@ def test_show_tbn_of_several_records_writes_a_blank_line_between_them(tmp_path):
     assert written == deals.read_text(encoding="utf-8")
     assert len(solver.parse_positions(written)) == 3
     shown = run("show", deals).stdout
-    assert shown.startswith("board 1:") and "\n\nboard 2:" in shown and "\n\nboard 3:" in shown
+    assert shown.startswith("board 1 (") and "\n\nboard 2 (" in shown and "\n\nboard 3 (" in shown
     assert not shown.endswith("\n\n")
 
 
@@ -290,7 +296,7 @@ def test_show_says_the_what_if_in_its_heading():
     them nothing on the page said the cards were not the record's. The heading ends with them, as the other
     commands' titles do; ``--tbn`` writes them in the Play section instead."""
     assert run("show", VALAT, "--play", "hk t1").stdout.splitlines()[0] == \
-        "board 1: Zwanzigerrufen Solo, declarer 1, what if: HK T1"
+        f"board 1 ({VALAT}:13) - Zwanzigerrufen Solo, declarer 1, what if: HK T1"
     assert "what if" not in run("show", VALAT).stdout and "what if" not in run("show", VALAT, "--play", "HK",
                                                                                "--tbn").stdout
 
