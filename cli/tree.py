@@ -149,6 +149,7 @@ def tree(
             say_interrupted("tree", f"in the record at {record_place(position)}: {nothing}"
                                     f"{'' if out is None else f' to {out}'}")
             raise
+        finished = graph.nodes["root"]["over"]  # a tree of one node: said so, not as a tree of K cards
         if out is None:
             with interrupts_held():  # printed whole or not at all
                 if as_json:
@@ -167,6 +168,7 @@ def tree(
                                     f"written to {out}")
             raise
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
-            f"{plural(graph.number_of_edges(), 'edge')})")
+            f"{plural(graph.number_of_edges(), 'edge')})"
+            f"{': the deal is finished, no cards left to play' if finished else ''}")
     if unreadable:
         raise typer.Exit(EXIT_BAD_INPUT)

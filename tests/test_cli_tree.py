@@ -206,3 +206,20 @@ def test_tree_json_prints_the_tree_on_stdout_as_the_out_file_holds_it(tmp_path):
     both = run("tree", path, "-d", "1", "--json", "--out", tmp_path / "t.json", code=2)
     assert "give one" in both.stderr and not (tmp_path / "t.json").exists()
 
+
+def test_a_finished_deal_s_tree_says_the_deal_is_finished_with_its_result(tmp_path):
+    """A finished deal's tree is its one node: ``print(tree)`` said "strategy tree of 2 cards ..., 1 node", a tree of
+    cards there are not. It says the deal is finished, no cards left to play, and the result, exit 0; ``--out`` says
+    it after what it wrote, and the JSON's one node is ``over`` with no links."""
+    path = EXAMPLES / "schafkopf.tbn"  # board 7 is played to the end
+    summary = run("tree", path, "-b", "7", "-d", "2").stdout
+    assert summary == ("Schafkopf Rufer G: the deal is finished: no cards left to play (its tree is one node)\n"
+                       "points of 1+3: 16, the result\n")
+    out = tmp_path / "finished.graphml"
+    assert run("tree", path, "-b", "7", "-d", "2", "--out", out).stderr == (
+        f"stich: wrote {out} (1 node, 0 edges): the deal is finished, no cards left to play\n")
+    document = json.loads(run("tree", path, "-b", "7", "-d", "2", "--json").stdout)
+    (root,) = document["nodes"]
+    assert root["over"] and root["value"] == 16 and document["links"] == []
+    unfinished = run("tree", path, "-b", "6", "-d", "1").stdout
+    assert "finished" not in unfinished and "strategy tree of 1 card" in unfinished
