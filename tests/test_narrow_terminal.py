@@ -84,6 +84,19 @@ def test_a_contract_table_at_60_columns_puts_its_long_reasons_below_it_as_number
     assert "not biddable: forehand holds" in piped and "[1]" not in piped
 
 
+def test_score_dd_at_80_columns_puts_the_items_reasons_below_the_items_table():
+    """``score --dd``'s boxed Items table wrapped its reasons at 80 columns (``Pagat Ultimo announced by the`` /
+    ``declarers 1+4: made`` over three lines): they are numbered notes under it, each row one line."""
+    lines = _on_terminal("score", str(EXAMPLES / "settlement.tbn"), "--dd")
+    assert not _too_wide(lines), _too_wide(lines)
+    rows = [line for line in lines if line.startswith("│")]
+    assert [row.split("│")[-2].strip() for row in rows[:3]] == ["[1]", "[2]", "[3]"]
+    assert "│ Pagat Ultimo (announced) │ 1+4 │ 2+3  │    2 │ 2 │     4 │ [3] │" in lines
+    assert lines[lines.index(rows[2]) + 2:lines.index(rows[2]) + 5] == [
+        "[1] the declarers took 75 points (45 needed)", "[2] Absolut made silently",
+        "[3] Pagat Ultimo announced by the declarers 1+4: made"]
+
+
 def test_the_postmortem_fits_80_columns():
     """The post-mortem's narrow card tables were 84 (examples/zwanzigerrufen.tbn) and 86 columns wide
     (examples/schafkopf.tbn) at 80, its bonus column holding `schneider_against (handed over)`."""
