@@ -279,13 +279,19 @@ def test_a_card_of_another_game_is_said_once_a_game_and_an_illegal_one_once_a_re
 
 def test_cards_given_unquoted_are_said_with_how_to_quote_them():
     """``--play HK T1`` (unquoted) left T1 as an extra argument, or took it for the FILE: Typer said ``Got unexpected
-    extra argument(s) (examples/valat.tbn)``, the file itself. The usage error now says how to give the cards."""
-    for args, extra in ((["solve", VALAT, "--play", "HK", "T1"], "T1"),
-                        (["show", "--play", "HK", "T1", VALAT], VALAT),
-                        (["tree", VALAT, "-d", "1", "--out", "t.json", "--play", "HK", "T1"], "T1")):
+    extra argument(s) (examples/valat.tbn)``, the file itself. The usage error now says how to give the cards, and
+    where a card took the FILE's place, that it did: the file named as the extra argument was left unexplained."""
+    for args, extra in ((["solve", VALAT, "--play", "HK", "T1"], "T1)"),
+                        (["show", "--play", "HK", "T1", VALAT], f"{VALAT}): T1 is a card, read as the FILE"),
+                        (["show", "--play=HK", "T1", VALAT], f"{VALAT}): T1 is a card, read as the FILE"),
+                        (["tree", VALAT, "-d", "1", "--out", "t.json", "--play", "HK", "T1"], "T1)")):
         said = " ".join(run(*args, code=2).stderr.split())
-        assert f"Got unexpected extra argument(s) ({extra}); --play takes its cards as one quoted string: --play " \
+        assert f"Got unexpected extra argument(s) ({extra}; --play takes its cards as one quoted string: --play " \
                "\"HK T1\"" in said, said
+    # the file named as the extra argument said why (T1 took the FILE's place), and every card in the hint
+    said = " ".join(run("show", "--play", "HK", "T1", "T2", VALAT, code=2).stderr.split())
+    assert (f"Got unexpected extra argument(s) (T2 {VALAT}): T1 is a card, read as the FILE; --play takes its cards "
+            "as one quoted string: --play \"HK T1 T2\"") in said, said
     hand = " ".join(run("analyse", "--game", "sk", "--hand", "EU", "E8", "E7", "--seat", "1", code=2).stderr.split())
     assert "--hand takes its cards as one quoted string: --hand \"EU E8 E7\"" in hand
     assert "quoted" not in run("solve", VALAT, "extra", code=2).stderr  # an extra argument with no card option
