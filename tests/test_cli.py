@@ -1491,7 +1491,7 @@ def test_every_kind_of_document_is_in_the_top_level_one_of():
     kinds = {option["$ref"].removeprefix("#/$defs/") for option in SCHEMA["oneOf"]}
     assert kinds == {"solve", "checkDocument", "table", "bench", "benchRun", "score", "scoreUnfinished", "postmortem",
                      "unanswered", "analyse", "batchResult", "batchError", "batchSummary", "advice", "cardAdvice",
-                     "match"}
+                     "match", "show", "tree"}
 
 
 def test_an_unanswered_line_shares_its_answer_s_head_and_is_told_apart_from_every_answer():
