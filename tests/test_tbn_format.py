@@ -776,6 +776,16 @@ def test_a_cr_only_record_is_given_from_what_has_arrived():
     assert third.get("Board") == "3" and third.tag("Deal").value_line == 3
 
 
+def test_a_cr_inside_a_line_read_from_memory_keeps_the_blank_line_after_it():
+    """A stray CR inside a line of text in memory (a paste, ``parse_records``) is a line break, and the blank line
+    that follows the next line still ends its record: the reader took that CR for one at the end of a read and
+    skipped the blank line's LF, so two records ran together ("duplicate tag Game")."""
+    record = '[Game "Kratzen"]\n[Board "{n}"]\n[Deal "EA EK EO / GA GK GO / HA HK HO"]\n\n'
+    text = record.format(n=1).replace('[Board "1"]\n', '[Board "1"]\r', 1) + record.format(n=2)
+    for records in (parse_records(text), list(read_records(io.BytesIO(text.encode())))):
+        assert [(r.get("Board"), r.line) for r in records] == [("1", 1), ("2", 5)]
+
+
 def test_writer_refuses_a_line_comment_between_cards():
     """A ';' comment inside a card line would end the line and split the trick; a brace comment stands there."""
     text = ('[Game "Zwanzigerrufen"]\n[Deal "1: TS T21 / T18 T17 / T14 T13 / T10 T9"]\n[Contract "Solo"]\n'

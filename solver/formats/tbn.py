@@ -746,8 +746,9 @@ class _LineReader:
     given with its line break, as a stream's own ``readline`` gives LF-ended lines: a binary stream and one opened
     with ``newline="\\n"`` split at LF only, and a CR-only file read as one line.
 
-    A line is given as soon as its line break is read, whatever the break: on standard input (a pipe) a record is
-    answered when its blank line arrives. The stream's own ``readline`` would wait for an LF, which a CR-only file
+    A line is given as soon as its line break is read: on standard input (a pipe) a record is answered when its
+    blank line arrives (a stream whose first line ends in LF is then read to LFs, so a CR-only record after LF ones
+    waits for an LF or the end). The stream's own ``readline`` would wait for an LF, which a CR-only file
     has none of, so a buffered binary stream (a file, standard input) is first peeked at: where its first line ends
     in LF or CR LF it is read with ``readline``, and a line read whole, ending in LF with no CR in it, is given as
     the stream gave it (cutting every line here would be a tenth of the parse); where it ends in a CR alone, what
@@ -817,7 +818,7 @@ class _LineReader:
                         end += 1
                     elif end < len(buffer) and self.waits:
                         self.breaks = "cr"  # a CR alone: from now on what arrives is read, not a line to an LF
-                    else:
+                    elif end == len(buffer):
                         self.after_cr = self.end is None  # said now: the LF of a CR LF, if it comes, is skipped
                 break
             if len(buffer) - start >= limit:
