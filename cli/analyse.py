@@ -213,6 +213,9 @@ def analyse(
         if value is not None and file is None:
             raise typer.BadParameter(f"{option} picks a record of a FILE; without one there is nothing to pick from",
                                      param_hint=f"'{option}'")
+    if all_messages and file is None:
+        raise typer.BadParameter("lifts the cap on a FILE's record messages; without a FILE there is none",
+                                 param_hint="'--all-messages'")
     if contract is not None and file is None and (contract.strip().lower() in ("all", PASS) or "," in contract):
         if not game or not hand:
             raise typer.BadParameter("contract advice needs --game and --hand", param_hint="'--game/--hand'")

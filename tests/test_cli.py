@@ -2651,6 +2651,8 @@ def test_all_messages_says_every_record_message_in_every_command_that_reads_reco
     said = [line for line in result.stderr.splitlines() if ": seat 2: not a card of the Kratzen pack" in line]
     assert said == expected and "not said one by one" not in result.stderr
     assert sum("error" in json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()) == 30
+    hand = run("analyse", "--game", "Kratzen", "--hand", "EA EK", "--seat", "1", "--all-messages", code=2)
+    assert "'--all-messages': lifts the cap on a FILE's record messages; without a FILE there is none" in hand.stderr
 
 
 def test_the_first_message_of_a_new_kind_is_said_past_the_cap(tmp_path):

@@ -188,8 +188,8 @@ class Boards:
         if defaults:
             flags, note = flags_under_record(record, defaults)
         elif flags:
-            flags, left_out = flags_of_record_game(record, flags)
-            note = "; ".join(filter(None, [flags_note(record, flags, over=True), left_out_note(left_out, variant)]))
+            flags, left_out, left_out_note = flags_of_record_game(record, flags)
+            note = "; ".join(filter(None, [flags_note(record, flags, over=True), left_out_note]))
         try:
             position = position_from_record(record, variant=flags or None)
         except StichError as error:
@@ -462,41 +462,29 @@ def flags_note(record: Record, flags: Mapping[str, object], over: bool) -> str:
 
 
 def flags_of_record_game(record: Record, flags: Mapping[str, object]
-                         ) -> tuple[dict[str, object], CommandVariantError | None]:
+                         ) -> tuple[dict[str, object], CommandVariantError | None, str]:
     """The board's ``--variant`` flags that the record's game has, and where some are another game's, why they are
-    not this one's (what a command that refuses them would say, pointed at the record's ``[Game]``): the record
-    opens under its own game's rules, as an upload's does. A record whose game or tag does not read keeps every
-    flag (its position then says what is wrong)."""
+    not this one's (what a command that refuses them would say, pointed at the record's ``[Game]``) and the page's
+    note of them: the record opens under its own game's rules, as an upload's does. A record whose game or tag does
+    not read keeps every flag (its position then says what is wrong)."""
     read = _record_flags(record)
     if read is None:
-        return dict(flags), None
+        return dict(flags), None, ""
     game = read[0]
     mine = game_flags(game, flags)
     foreign = {name: value for name, value in flags.items() if name not in mine}
     if not foreign:
-        return mine, None
+        return mine, None, ""
     try:
         game.variant(foreign)
     except StichError as error:
         tag = record.tag("Game")
-        return mine, CommandVariantError(str(error), game.name, source=record.source,
-                                         line=tag.value_line if tag is not None else record.line,
-                                         column=tag.value_column if tag is not None else 1)
-    return dict(flags), None  # a value another game's flag of the same name reads: the game's own check says
-
-
-def left_out_note(left_out: CommandVariantError | None, flags: Mapping[str, object] | None) -> str:
-    """The page's note of the ``--variant`` flags a record's game has not: left out, its own rules kept."""
-    if left_out is None:
-        return ""
-    read = {str(name).strip().lower(): value for name, value in (flags or {}).items()}
-    names = [name for name in read if name not in _game_flag_names(left_out.game)]
-    return (f"--variant {', '.join(f'{name}={read[name]}' for name in names)} left out: not "
-            f"{left_out.game}'s (its own rules)")
-
-
-def _game_flag_names(name: str) -> Sequence[str]:
-    return tuple(get_game(name).flags)
+        left_out = CommandVariantError(str(error), game.name, source=record.source,
+                                       line=tag.value_line if tag is not None else record.line,
+                                       column=tag.value_column if tag is not None else 1)
+        named = ", ".join(f"{str(name).strip().lower()}={value}" for name, value in foreign.items())
+        return mine, left_out, f"--variant {named} left out: not {game.name}'s (its own rules)"
+    return dict(flags), None, ""  # a value another game's flag of the same name reads: the game's own check says
 
 
 def flags_under_record(record: Record, defaults: Mapping[str, object]) -> tuple[dict[str, object], str]:
