@@ -239,7 +239,8 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table]) -> tuple[T
     widths = {column: max(Measurement.get(console, unbounded, cell).maximum
                           for cell in (short.columns[column].header, *short.columns[column].cells))
               for column in columns}
-    if all(len(text) <= CellNotes.TALLEST * max(1, console.width - natural + widths[column])
+    # counted as rich wraps them: a long unbreakable word (``suit_solo_min_suit_cards``) takes a line of its own
+    if all(len(Text(text).wrap(console, max(1, console.width - natural + widths[column]))) <= CellNotes.TALLEST
            for column, text in trial.texts):
         kept = CellNotes(False)
         return make(kept), kept
