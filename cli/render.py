@@ -134,7 +134,9 @@ def _own_layout(table: Table) -> bool:
 
 def _compact(console: Console, options: Any, table: Table, width: int) -> None:
     """Drop a too-wide table's boxes for the header's rule and two spaces between the columns (the post-mortem's
-    narrow layout; seven boxed columns take 22 of 80 columns, these 12); where even that does not fit, one space.
+    narrow layout; seven boxed columns take 22 of 80 columns, these 12); one space where only that fits the table
+    whole, or where even its least width does not fit with two (the contract table at 60 columns, its reasons
+    in notes, wrapped each ``Suit Solo`` to two lines with two spaces and fits in one line a row with one).
     The contract table of a Zwanzigerrufen deal was 182 columns wide at 80, the Kratzen one 99."""
     if table.box is not None:
         table.box = box.SIMPLE_HEAD
@@ -143,6 +145,11 @@ def _compact(console: Console, options: Any, table: Table, width: int) -> None:
     table.collapse_padding = True
     if _least_width(console, options, table) > width:
         table.padding = (0, 0)
+    elif Measurement.get(console, options, table).maximum > width:
+        padding = table.padding
+        table.padding = (0, 0)
+        if Measurement.get(console, options, table).maximum > width:
+            table.padding = padding  # not whole even with one space: two, the cells wrapped
 
 
 def _fit_columns(console: Console, options: Any, table: Table, width: int, fold: bool = False) -> bool:
