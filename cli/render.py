@@ -203,23 +203,26 @@ class CellNotes:
     """Long texts of a table's cells (a contract's ``not biddable`` reason, a score item's ``why``) moved below the
     table as numbered notes where the console is too narrow for them to stay readable in their cells: folded into a
     column a dozen characters wide, one reason made a cell of fifteen lines at 60 columns. ``moved`` False keeps
-    every text in its cell (:func:`noted_table` decides)."""
+    every text in its cell (:func:`noted_table` decides); ``keeping`` False leaves only the note's number in it,
+    where the words kept would make the table too wide for the console."""
 
     #: The lines a text may wrap to in its cell before it goes below the table.
     TALLEST = 2
 
-    def __init__(self, moved: bool) -> None:
+    def __init__(self, moved: bool, keeping: bool = True) -> None:
         self.moved = moved
+        self.keeping = keeping
         self.notes: list[str] = []
         self.texts: list[tuple[int, str]] = []  # each long text with its column, moved or not
 
     def cell(self, text: str, column: int, keep: str = "") -> str:
         """``text`` for its cell in ``column``; where the texts are moved, ``keep`` (its first words, e.g. ``not
-        biddable``) and the number of its note, which holds the rest."""
+        biddable``: the reader sees why the row has no result) and the number of its note, which holds the rest."""
         self.texts.append((column, text))
         if not self.moved:
             return text
-        rest = text[len(keep):].lstrip(":; ") if keep and text.startswith(keep) else text
+        keep = keep if self.keeping and text.startswith(keep) else ""
+        rest = text[len(keep):].lstrip(":; ") if keep else text
         self.notes.append(rest)
         return f"{keep} [{len(self.notes)}]" if keep else f"[{len(self.notes)}]"
 
@@ -239,6 +242,11 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table]) -> tuple[T
         kept = CellNotes(False)
         return make(kept), kept
     unbounded = console.options.update_width(1 << 16)
+    if _least_width(console, unbounded, short) > console.width and not _own_layout(short):
+        _compact(console, unbounded, short, console.width)  # as the console will print it
+    if Measurement.get(console, unbounded, short).maximum > console.width:
+        trial = CellNotes(True, keeping=False)  # the kept words (``not biddable [1]``) would wrap: the number only
+        short = make(trial)
     if Measurement.get(console, unbounded, short).maximum > console.width and not _own_layout(short):
         _compact(console, unbounded, short, console.width)  # the boxes dropped, as the console will
     natural = Measurement.get(console, unbounded, short).maximum
@@ -251,7 +259,7 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table]) -> tuple[T
            for column, text in trial.texts):
         kept = CellNotes(False)
         return make(kept), kept
-    moved = CellNotes(True)
+    moved = CellNotes(True, keeping=trial.keeping)
     return make(moved), moved
 
 
@@ -687,7 +695,7 @@ def render_table(document: Document, console: Console) -> None:
             for index, (column, cell) in enumerate(zip(columns[2:], table_cells(
                     entry, per_seat=per_seat, seats=document["seats"], settled=settled)), 2):
                 if not entry["biddable"] and cell.startswith("not biddable"):  # below the table where narrow
-                    cells.append(Text(notes.cell(cell, index), style="dim"))
+                    cells.append(Text(notes.cell(cell, index, keep="not biddable"), style="dim"))
                 elif cell in ("won", "lost"):
                     cells.append(yes_no(cell == "won", "won", "lost"))
                 elif column.startswith("seat ") and cell[-1] in "✓✗":  # a seat's mark coloured, not its tricks

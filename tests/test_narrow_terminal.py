@@ -67,13 +67,14 @@ def test_the_contract_table_fits_80_columns(name):
 def test_a_reason_that_rich_would_wrap_to_three_lines_goes_below_the_table(width):
     """A reason stayed in its cell where its length was at most twice the column's room, but rich wraps at word
     breaks and keeps ``suit_solo_min_suit_cards`` whole: at 124 and 125 columns each Suit Solo reason took three
-    lines in its cell. The lines are counted as rich wraps them, so the reasons are numbered notes."""
+    lines in its cell. The lines are counted as rich wraps them, so the reasons are numbered notes; the table has
+    room for the cell to say why the contract has no result (``not biddable [2]``), the note holding the rest."""
     lines = _on_terminal("table", str(EXAMPLES / "valat.tbn"), width=width)
     assert not _too_wide(lines, width), _too_wide(lines, width)
     rows = [line for line in lines if line.startswith("│")]
     assert len(rows) == 9 and [row.split("│")[6].strip() for row in rows if "Suit Solo" in row] == [
-        "[2]", "[3]", "lost", "lost"]
-    assert ("[2] not biddable: a Suit Solo declarer needs at least 5 suit cards, seat 1 holds 3 (variant flag "
+        "not biddable [2]", "not biddable [3]", "lost", "lost"]
+    assert ("[2] a Suit Solo declarer needs at least 5 suit cards, seat 1 holds 3 (variant flag "
             "suit_solo_min_suit_cards)") in lines
 
 
