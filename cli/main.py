@@ -124,6 +124,23 @@ def unquoted_cards(params: list[Any], args: list[str]) -> tuple[Any, str, list[s
     return None, "", []
 
 
+def first_argument(params: list[Any], args: list[str]) -> str | None:
+    """The first word of ``args`` that is neither an option nor an option's value: the one click takes for the
+    command's first argument (the FILE), decided from the command line rather than from click's error text."""
+    takes = {name: param.nargs for param in params if isinstance(param, typer.core.TyperOption)
+             and not param.is_flag and not param.count for name in param.opts}
+    index = 0
+    while index < len(args):
+        word = args[index]
+        if word == "--":
+            return args[index + 1] if index + 1 < len(args) else None
+        if not word.startswith("-") or word == "-":
+            return word
+        name, equals, _ = word.partition("=")
+        index += 1 + (takes.get(name, 0) if not equals else 0)
+    return None
+
+
 def quoting_hint(option: Any, name: str, cards: list[str]) -> str:
     """How to give ``cards`` to ``option`` (called ``name``): one quoted string, or one for each seat where they
     start more than one seat's (``--known 2:SA 3:SK``)."""
@@ -171,7 +188,7 @@ class Command(typer.core.TyperCommand):
             said = getattr(error, "message", None)
             if isinstance(said, str) and hint and "unexpected extra argument" in said:
                 # where a card was taken for the FILE, the extra argument is the file itself: said why
-                taken_for_file = taken is not None and f"({taken}" not in said and f" {taken})" not in said
+                taken_for_file = taken is not None and first_argument(self.params, given) == taken
                 why_extra = f": {taken} is {what}, read as the FILE" if taken_for_file else ""
                 error.message = f"{said}{why_extra}; {hint}"  # type: ignore[attr-defined]
             elif taken and isinstance(error, typer.BadParameter) and isinstance(error.param, typer.core.TyperArgument):

@@ -134,7 +134,9 @@ def _own_layout(table: Table) -> bool:
 
 def _compact(console: Console, options: Any, table: Table, width: int) -> None:
     """Drop a too-wide table's boxes for the header's rule and two spaces between the columns (the post-mortem's
-    narrow layout; seven boxed columns take 22 of 80 columns, these 12); where even that does not fit, one space.
+    narrow layout; seven boxed columns take 22 of 80 columns, these 12); one space where only that fits the table
+    whole, or where even its least width does not fit with two (the contract table at 60 columns, its reasons
+    in notes, wrapped each ``Suit Solo`` to two lines with two spaces and fits in one line a row with one).
     The contract table of a Zwanzigerrufen deal was 182 columns wide at 80, the Kratzen one 99."""
     if table.box is not None:
         table.box = box.SIMPLE_HEAD
@@ -143,6 +145,11 @@ def _compact(console: Console, options: Any, table: Table, width: int) -> None:
     table.collapse_padding = True
     if _least_width(console, options, table) > width:
         table.padding = (0, 0)
+    elif Measurement.get(console, options, table).maximum > width:
+        padding = table.padding
+        table.padding = (0, 0)
+        if Measurement.get(console, options, table).maximum > width:
+            table.padding = padding  # not whole even with one space: two, the cells wrapped
 
 
 def _fit_columns(console: Console, options: Any, table: Table, width: int, fold: bool = False) -> bool:
@@ -196,23 +203,26 @@ class CellNotes:
     """Long texts of a table's cells (a contract's ``not biddable`` reason, a score item's ``why``) moved below the
     table as numbered notes where the console is too narrow for them to stay readable in their cells: folded into a
     column a dozen characters wide, one reason made a cell of fifteen lines at 60 columns. ``moved`` False keeps
-    every text in its cell (:func:`noted_table` decides)."""
+    every text in its cell (:func:`noted_table` decides); ``keeping`` False leaves only the note's number in it,
+    where the words kept would make the table too wide for the console."""
 
     #: The lines a text may wrap to in its cell before it goes below the table.
     TALLEST = 2
 
-    def __init__(self, moved: bool) -> None:
+    def __init__(self, moved: bool, keeping: bool = True) -> None:
         self.moved = moved
+        self.keeping = keeping
         self.notes: list[str] = []
         self.texts: list[tuple[int, str]] = []  # each long text with its column, moved or not
 
     def cell(self, text: str, column: int, keep: str = "") -> str:
         """``text`` for its cell in ``column``; where the texts are moved, ``keep`` (its first words, e.g. ``not
-        biddable``) and the number of its note, which holds the rest."""
+        biddable``: the reader sees why the row has no result) and the number of its note, which holds the rest."""
         self.texts.append((column, text))
         if not self.moved:
             return text
-        rest = text[len(keep):].lstrip(":; ") if keep and text.startswith(keep) else text
+        keep = keep if self.keeping and text.startswith(keep) else ""
+        rest = text[len(keep):].lstrip(":; ") if keep else text
         self.notes.append(rest)
         return f"{keep} [{len(self.notes)}]" if keep else f"[{len(self.notes)}]"
 
@@ -232,6 +242,11 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table]) -> tuple[T
         kept = CellNotes(False)
         return make(kept), kept
     unbounded = console.options.update_width(1 << 16)
+    if _least_width(console, unbounded, short) > console.width and not _own_layout(short):
+        _compact(console, unbounded, short, console.width)  # as the console will print it
+    if Measurement.get(console, unbounded, short).maximum > console.width:
+        trial = CellNotes(True, keeping=False)  # the kept words (``not biddable [1]``) would wrap: the number only
+        short = make(trial)
     if Measurement.get(console, unbounded, short).maximum > console.width and not _own_layout(short):
         _compact(console, unbounded, short, console.width)  # the boxes dropped, as the console will
     natural = Measurement.get(console, unbounded, short).maximum
@@ -239,11 +254,12 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table]) -> tuple[T
     widths = {column: max(Measurement.get(console, unbounded, cell).maximum
                           for cell in (short.columns[column].header, *short.columns[column].cells))
               for column in columns}
-    if all(len(text) <= CellNotes.TALLEST * max(1, console.width - natural + widths[column])
+    # counted as rich wraps them: a long unbreakable word (``suit_solo_min_suit_cards``) takes a line of its own
+    if all(len(Text(text).wrap(console, max(1, console.width - natural + widths[column]))) <= CellNotes.TALLEST
            for column, text in trial.texts):
         kept = CellNotes(False)
         return make(kept), kept
-    moved = CellNotes(True)
+    moved = CellNotes(True, keeping=trial.keeping)
     return make(moved), moved
 
 
@@ -679,7 +695,7 @@ def render_table(document: Document, console: Console) -> None:
             for index, (column, cell) in enumerate(zip(columns[2:], table_cells(
                     entry, per_seat=per_seat, seats=document["seats"], settled=settled)), 2):
                 if not entry["biddable"] and cell.startswith("not biddable"):  # below the table where narrow
-                    cells.append(Text(notes.cell(cell, index), style="dim"))
+                    cells.append(Text(notes.cell(cell, index, keep="not biddable"), style="dim"))
                 elif cell in ("won", "lost"):
                     cells.append(yes_no(cell == "won", "won", "lost"))
                 elif column.startswith("seat ") and cell[-1] in "✓✗":  # a seat's mark coloured, not its tricks

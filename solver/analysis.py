@@ -353,8 +353,8 @@ def show_report(position: Position) -> dict[str, Any]:
     contract and sides, the hands, the trick and who is to play (``position``), what each seat and side has won
     (``taken``), the hands as dealt (``dealt``: a finished deal's diagram shows them, its ``hands`` being empty), the
     cards played from the deal's start in order (``played``: the record's Play section and any ``--play`` cards),
-    and the scoring facts the diagram prints over the table (``announcements``, ``pot``; null
-    where the record or its game has none)."""
+    and the scoring facts the diagram prints over the table (``announcements``, null where the record has none;
+    ``pot``, 0 in Kratzen without a ``[Pot]`` tag, as the game reads it, null in a game without a pot)."""
     seats, sides = taken_so_far(position)
     record, deal = position.record, position.rules.deal
     announced = (record.get("Announcements") or "").strip() if record is not None else ""

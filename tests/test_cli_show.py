@@ -292,6 +292,13 @@ def test_cards_given_unquoted_are_said_with_how_to_quote_them():
     said = " ".join(run("show", "--play", "HK", "T1", "T2", VALAT, code=2).stderr.split())
     assert (f"Got unexpected extra argument(s) (T2 {VALAT}): T1 is a card, read as the FILE; --play takes its cards "
             "as one quoted string: --play \"HK T1 T2\"") in said, said
+    # the FILE read right, an extra word before the cards: no card took its place (the check searched click's text)
+    said = " ".join(run("show", VALAT, "extra", "--play", "HK", "T1", "T2", code=2).stderr.split())
+    assert ("Got unexpected extra argument(s) (extra T1 T2); --play takes its cards as one quoted string: --play "
+            "\"HK T1 T2\"") in said and "read as the FILE" not in said, said
+    # a flag and an option's value before the cards: T1 is still the first word click takes for the FILE
+    said = " ".join(run("show", "--json", "--pot", "10", "--play", "HK", "T1", VALAT, code=2).stderr.split())
+    assert f"({VALAT}): T1 is a card, read as the FILE" in said, said
     hand = " ".join(run("analyse", "--game", "sk", "--hand", "EU", "E8", "E7", "--seat", "1", code=2).stderr.split())
     assert "--hand takes its cards as one quoted string: --hand \"EU E8 E7\"" in hand
     assert "quoted" not in run("solve", VALAT, "extra", code=2).stderr  # an extra argument with no card option
