@@ -1485,11 +1485,12 @@ return {scroll: frame.scrollWidth, client: frame.clientWidth, drawn: S.curveWidt
 def test_a_mouses_graph_fits_its_panel_whole(driver, server, label, moves, points):
     """The graph review: drawn with 24-pixel columns for every pointer, a 1,400-pixel desktop's Schafkopf graph
     (808 pixels) scrolled in its 380-pixel panel, as did a Zwanzigerrufen record's of 24 cards (616 pixels), the whole
-    deal's evaluation no longer seen at a glance. With a mouse (a fine pointer) the graph fits its panel again, no sideways scrolling;
-    each point's target is its whole column, from halfway to the point before to halfway to the next, the plot's
-    height; where that is under 24 pixels the play list's cards (and the arrow keys) reach the same positions, every
-    one of them and every other target at least 24 by 24 (WCAG 2.5.8's equivalent). Turning a touch screen's
-    emulation on draws the graph for a finger without a reload, and off again whole."""
+    deal's evaluation no longer seen at a glance. With a mouse (a fine pointer) the graph fits its panel again, no
+    sideways scrolling; each point's target is its whole column, from halfway to the point before to halfway to the
+    next, the plot's height; where that is under 24 pixels the play list's cards (and the arrow keys) reach the same
+    positions, every one of them and every other target at least 24 by 24 (WCAG 2.5.8's equivalent). Turning a touch
+    screen's emulation on draws the graph for a finger without a reload, and off again whole; a narrower panel draws
+    it again whole."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     assert driver.execute_script("return [innerWidth, matchMedia('(pointer: coarse)').matches]") == [1400, False]
