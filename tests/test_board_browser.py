@@ -163,6 +163,19 @@ def restore_window(driver) -> None:
 
 
 @contextmanager
+def coarse_pointer(driver):
+    """A touch screen emulated for the block, the mouse's window again after it. CDP's touch emulation is what makes
+    ``(pointer: coarse)`` match in this Chromium (``Emulation.setEmulatedMedia`` with a pointer feature does not):
+    asserted, since the graph's 24-pixel columns are a coarse pointer's alone."""
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    try:
+        assert driver.execute_script("return matchMedia('(pointer: coarse)').matches")
+        yield
+    finally:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+
+
+@contextmanager
 def touch_screen(driver, media: str = "(any-pointer: coarse)"):
     """A touch screen emulated for the block, the mouse's window again after it; skipped where this Chromium's
     emulation does not give the pointer ``media`` asks for (some keep a fine pointer or hover)."""
@@ -1157,13 +1170,15 @@ def test_the_cards_to_play_are_one_tab_stop_and_the_arrows_choose(driver, server
 
 #: How wide the page is, and every target a finger or a mouse taps that is under 24 by 24 CSS pixels: whatever is
 #: focusable or clickable (buttons, lists and fields, a radio by its label, the cards to play, the play list's cards,
-#: the graph's points' columns), a graph's point (its dot) measured by its column, which must hold it; how wide the
-#: graph is drawn and its frame.
+#: and with a coarse pointer the graph's points' columns; a mouse's may be narrower, the play list being the
+#: equivalent target), a graph's point (its dot) measured by its column, which must hold it; how wide the graph is
+#: drawn and its frame.
 TAP_TARGETS = """const shown = (n) => n.getClientRects().length > 0;
 const size = (n) => { const r = n.getBoundingClientRect();
   return [n.id || n.dataset.card || n.dataset.index || n.textContent.trim(), r.width, r.height]; };
+const columnsToo = matchMedia('(pointer: coarse)').matches ? ', #graph .hit' : '';
 const targets = [...document.querySelectorAll('button, select, input:not([type="radio"]), .modes label, a[href],'
-  + ' summary, [tabindex], [role="button"], #graph .hit')].filter((n) => shown(n) && !n.matches('#graph .dot'));
+  + ' summary, [tabindex], [role="button"]' + columnsToo)].filter((n) => shown(n) && !n.matches('#graph .dot'));
 const small = targets.map(size).filter(([name, width, height]) => width < 24 || height < 24);
 const columns = [...document.querySelectorAll('#graph .hit')].map((n) => n.getBoundingClientRect());
 const outside = [...document.querySelectorAll('#graph .dot')].filter((n) => {
@@ -1183,10 +1198,16 @@ def test_a_phone_and_a_zoomed_window_have_no_sideways_scrolling_and_big_enough_t
     (each goes back to its moment) 19 by 15, under WCAG 2.5.8's 24; at 320 CSS pixels (a desktop at 400%, WCAG
     1.4.10's reflow) the records' list ran 14 pixels off the page's side. Each game's table, on phones (emulated as
     such) and in a zoomed desktop window. The graph's points were 6 to 13 pixels across, their columns (a finger's
-    targets) 12 pixels wide on a 360-pixel phone: every point's column is 24 now, the graph drawn wider than its
-    panel where it must and scrolled in its frame, the page no wider than the window."""
+    targets) 12 pixels wide on a 360-pixel phone: with a finger's (coarse) pointer every point's column is 24 now,
+    the graph drawn wider than its panel where it must and scrolled in its frame, the page no wider than the window."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
+    with coarse_pointer(driver):
+        phones_and_zoomed_windows_have_big_enough_targets(driver)
+
+
+def phones_and_zoomed_windows_have_big_enough_targets(driver) -> None:
+    """Each game's table at 375 and 360 pixels (phones) and 320 (a zoomed desktop): targets, the page's width."""
     try:
         for width, height, mobile in ((375, 667, True), (360, 740, True), (320, 640, False)):
             driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -1261,6 +1282,12 @@ def test_a_graph_narrower_than_its_least_width_is_not_drawn_again_at_every_resiz
     driver.get(server)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.curve !== null"), "the graph")
     assert driver.execute_script("return S.curve.curve.length") == 25
+    with coarse_pointer(driver):  # a finger's least width; a mouse's graph fits its frame
+        resize_a_narrow_graphs_frame(driver)
+
+
+def resize_a_narrow_graphs_frame(driver) -> None:
+    """The frame at widths under the graph's least width, then above it: how often it is drawn, at what width."""
     try:
         driver.execute_script("document.getElementById('graph-frame').style.width = '150px'")
         wait_for(lambda: driver.execute_script("return S.curveWidth") == 616, "the narrow graph drawn")
@@ -1411,19 +1438,21 @@ return {hits: [...document.querySelectorAll('#graph .hit')].filter((n) => n.getC
 def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
     """The tablet review: the graph's points were its dots alone, 6 to 13 pixels across, small for a finger. Each
     point's target is its whole column, from halfway to the point before to halfway to the next, the graph's height,
-    at least 24 pixels wide, and a tap there goes to that card; a mouse's window has the columns too (they were a
-    touch screen's alone, the dots a mouse's). The touch screen is emulated."""
+    at least 24 pixels wide for a finger (a coarse pointer), and a tap there goes to that card; a mouse's window
+    has the columns too (they were a touch screen's alone, the dots a mouse's). The touch screen is emulated."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "schafkopf.tbn board 7")
     graph = "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
     wait_for(lambda: settled(driver) and driver.execute_script(graph), "the graph")
-    mouse = driver.execute_script(GRAPH_TARGETS)  # a mouse's targets are the columns too (WCAG 2.5.8 is any pointer's)
+    mouse = driver.execute_script(GRAPH_TARGETS)  # a mouse's targets are the columns too
     assert [hit["index"] for hit in mouse["hits"]] == list(range(len(mouse["dots"])))
-    assert all(hit["width"] >= 24 for hit in mouse["hits"])
-    with touch_screen(driver):
+    with coarse_pointer(driver):
+        wait_for(lambda: driver.execute_script(graph + " && S.curveWidth === 40 + 24 * (S.curve.curve.length - 1)"),
+                 "the graph drawn for a finger")
         driver.execute_script("document.getElementById('graph-frame').scrollLeft = 0")  # its first points in view
         page = driver.execute_script(GRAPH_TARGETS)
+        assert all(hit["width"] >= 24 for hit in page["hits"])
         hits, dots = page["hits"], page["dots"]
         assert [hit["index"] for hit in hits] == [dot["index"] for dot in dots] == list(range(len(dots)))
         assert all(hit["height"] >= 150 for hit in hits)  # the graph's height, where a dot is at most 13
@@ -1439,6 +1468,68 @@ def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
                                        (target["left"] + target["right"]) / 2, target["top"] + 3)
         assert tapped == "6"
         wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "the sixth card")
+
+
+#: The graph's frame's scrolling, its columns' boxes and its dots' centres, the width it is drawn at.
+MOUSE_GRAPH = """const frame = document.getElementById('graph-frame');
+const box = (n) => { const r = n.getBoundingClientRect();
+  return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width}; };
+return {scroll: frame.scrollWidth, client: frame.clientWidth, drawn: S.curveWidth, plot: box(document.getElementById(
+          'graph')), hits: [...document.querySelectorAll('#graph .hit')].map(box),
+        centres: [...document.querySelectorAll('#graph .dot')].map((n) => {
+          const r = n.getBoundingClientRect(); return (r.left + r.right) / 2; })};"""
+
+
+@pytest.mark.parametrize("label, moves, points", [("schafkopf.tbn board 7", 20, 33),
+                                                   ("zwanzigerrufen.tbn board 1", None, 25)])
+def test_a_mouses_graph_fits_its_panel_whole(driver, server, label, moves, points):
+    """The graph review: drawn with 24-pixel columns for every pointer, a 1,400-pixel desktop's Schafkopf graph
+    (808 pixels) scrolled in its 380-pixel panel, as did a Zwanzigerrufen record's of 24 cards (616 pixels), the whole
+    deal's evaluation no longer seen at a glance. With a mouse (a fine pointer) the graph fits its panel again, no
+    sideways scrolling; each point's target is its whole column, from halfway to the point before to halfway to the
+    next, the plot's height; where that is under 24 pixels the play list's cards (and the arrow keys) reach the same
+    positions, every one of them and every other target at least 24 by 24 (WCAG 2.5.8's equivalent). Turning a touch
+    screen's emulation on draws the graph for a finger without a reload, and off again whole; a narrower panel draws
+    it again whole."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    assert driver.execute_script("return [innerWidth, matchMedia('(pointer: coarse)').matches]") == [1400, False]
+    open_at(driver, label, moves)
+    graph = "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
+    wait_for(lambda: settled(driver) and driver.execute_script(graph), "the graph")
+    page = driver.execute_script(MOUSE_GRAPH)
+    assert page["scroll"] <= page["client"] and page["drawn"] == page["client"] - 6, page["drawn"]  # one to one
+    hits, centres = page["hits"], page["centres"]
+    assert len(hits) == len(centres) == points  # the whole deal's 32 cards, the record's 24 (616 pixels a finger's)
+    spacing = (centres[-1] - centres[0]) / (len(centres) - 1)
+    for index, (hit, centre) in enumerate(zip(hits, centres)):
+        assert abs(hit["width"] - spacing) < 0.5 and abs(hit["left"] - (centre - spacing / 2)) < 0.5, index
+        assert hit["top"] <= page["plot"]["top"] + 1 and hit["bottom"] >= page["plot"]["bottom"] - 1, index
+    assert all(abs(a["right"] - b["left"]) < 0.5 for a, b in zip(hits, hits[1:]))  # no gaps between columns
+    targets = driver.execute_script(TAP_TARGETS)
+    assert targets["small"] == [] and targets["outside"] == [], targets["small"]  # play list, buttons: 24 by 24
+    entries = driver.execute_script("return [...document.querySelectorAll('#play [data-move]')].map((n) => {"
+                                    " const r = n.getBoundingClientRect(); return [r.width, r.height]; })")
+    assert entries and all(width >= 24 and height >= 24 for width, height in entries), entries
+    least = "return S.curveWidth === 40 + 24 * (S.curve.curve.length - 1)"
+    with coarse_pointer(driver):  # the media query's change, no reload: a finger's columns, scrolling in the frame
+        wait_for(lambda: driver.execute_script(least), "the graph drawn for a finger")
+        assert driver.execute_script("const f = document.getElementById('graph-frame');"
+                                     "return f.scrollWidth > f.clientWidth")
+        shown = ("const f = document.getElementById('graph-frame').getBoundingClientRect();"
+                 "const d = document.querySelector('#graph .dot.current').getBoundingClientRect();"
+                 "return [S.cursor, Number(document.querySelector('#graph .dot.current').dataset.index),"
+                 " f.left <= d.left && d.right <= f.right]")
+        assert driver.execute_script(shown) == [moves or points - 1, moves or points - 1, True]  # the point shown
+    wait_for(lambda: driver.execute_script("return S.curveWidth") == page["drawn"], "the graph whole again")
+    assert driver.execute_script(MOUSE_GRAPH)["scroll"] <= page["client"]
+    try:  # a narrower panel (a window resized): drawn again at its width, whole
+        driver.execute_script("document.getElementById('graph-frame').style.width = '300px'")
+        wait_for(lambda: driver.execute_script("return S.curveWidth") == 294, "the graph drawn at 300 pixels")
+        narrow = driver.execute_script(MOUSE_GRAPH)
+        assert narrow["scroll"] <= narrow["client"] == 300 and len(narrow["hits"]) == points
+    finally:
+        driver.execute_script("document.getElementById('graph-frame').style.width = ''")
 
 
 @pytest.mark.parametrize("width, height", [(390, 844), (768, 1024), (1024, 768), (1366, 768)])

@@ -629,14 +629,19 @@ new ResizeObserver(() => {
 // the graph's margins (its numbers' on the left) and the least width of a point's column: WCAG 2.5.8's 24 pixels
 const CURVE_LEFT = 30, CURVE_PAD = 10, POINT_TARGET = 24;
 
+// a finger's pointer (a touch screen): the graph's points get columns of 24 pixels, the graph scrolling in its frame
+// where that is wider than the panel; a mouse's sees the whole deal at a glance, its points reached at 24 pixels
+// through the play list and the arrow keys too (WCAG 2.5.8's "equivalent" exception)
+const COARSE_POINTER = matchMedia("(pointer: coarse)");
+
 // the width the graph's frame gives its drawing, the panel's (the graph is drawn wider where it scrolls in it): its
 // own, but for its padding (2 pixels a side) and the graph's border (1), so that the drawing is at one to one
 const graphFrameWidth = () => Math.max($("graph-frame").clientWidth - 6, 0);
 
 // the width the graph of ``cards`` cards is drawn at: its own pixels, the frame's, at least 200 (400 while it has no
-// width yet), and at least what gives each point a column of 24 pixels
+// width yet), and for a finger at least what gives each point a column of 24 pixels
 const curveDrawWidth = (cards) => Math.max(200, graphFrameWidth() || 400,
-                                           CURVE_LEFT + CURVE_PAD + POINT_TARGET * Math.max(cards, 1));
+  COARSE_POINTER.matches ? CURVE_LEFT + CURVE_PAD + POINT_TARGET * Math.max(cards, 1) : 0);
 
 // a window that changes the frame's width (a phone turned, the panels going under the table) draws the graph again;
 // one narrower than the graph's least width draws the same, so its resizes do not
@@ -645,6 +650,9 @@ new ResizeObserver(() => {
   if (curveDrawWidth(S.curve.curve.length - 1) !== S.curveWidth) renderCurve();
   else fitGraph();  // the same drawing, in a frame now narrower (or wider) than it
 }).observe(document.getElementById("graph-frame"));
+
+// a mouse plugged into a tablet, or a touch screen's emulation turned on: the graph fits its panel or scrolls in it
+COARSE_POINTER.addEventListener("change", () => { if (S.curve) renderCurve(); });
 
 // the graph as wide as its drawing where that is wider than its frame (it scrolls there), else the frame's width
 function fitGraph() {
@@ -693,7 +701,7 @@ function renderCurve() {
   const wonAt = winning ? `${winning.name} ${winning.name === "target" ? "made" : "won"} at \u2265 ${winning.value}` +
     (scored ? ` ${S.view.score_unit}` : "") + (curve.whole_deal === false ? " (on the ending's own cards)" : "") : "";
   // the points' targets, a finger's and a mouse's: each point's whole column, from halfway to the point before to
-  // halfway to the next (at least 24 pixels: curveDrawWidth), the graph's height, where the dots themselves are 6 to
+  // halfway to the next (a finger's at least 24 pixels: curveDrawWidth), the graph's height, where the dots themselves are 6 to
   // 13 pixels across; drawn under the dashed line, whose tooltip a mouse shows (the curve, the trick ends and the
   // numbers let a tap through)
   const step = (width - left - pad) / n;
