@@ -438,6 +438,22 @@ def test_a_checkpoint_cut_inside_its_header_is_written_afresh(tmp_path: Path, ke
     assert journal.read_bytes().split(b"\n")[0] == header
 
 
+
+def test_a_checkpoint_of_a_lone_brace_is_a_torn_header_and_one_of_a_whole_line_is_refused(tmp_path: Path) -> None:
+    """A checkpoint that is only ``{`` is the rule for torn first lines at its shortest (the header's first byte, no
+    line end: killed as it was written), so it is written afresh; ``{`` and a line end is a whole first line that is
+    no header, so it is refused and left as it was, as any other file that is no checkpoint."""
+    torn = tmp_path / "torn.ckpt"
+    torn.write_bytes(b"{")
+    first = sampling.analyse_hand(**{**ANALYSIS, "samples": 6}, workers=1, checkpoint=torn)
+    assert first.samples == 6 and json.loads(torn.read_text().splitlines()[0])["stich-analysis"]
+    whole = tmp_path / "whole.ckpt"
+    whole.write_bytes(b"{\n")
+    with pytest.raises(StichError, match=r"not a stich checkpoint \(its first line is no analysis header\)"):
+        sampling.analyse_hand(**{**ANALYSIS, "samples": 6}, workers=1, checkpoint=whole)
+    assert whole.read_bytes() == b"{\n"
+
+
 _FILLED_DISK = """
 import resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing
