@@ -126,7 +126,7 @@ def match(
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
     sampling = any(isinstance(player, SamplingBot) for player in players)
     if not sampling:  # said, not silently dropped
-        unused = [flag for flag, given in (("--samples", samples is not None), ("--card-time", time_limit is not None)) if given]
+        unused = [flag for flag, value in (("--samples", samples), ("--card-time", time_limit)) if value is not None]
         if unused:
             message(f"stich: match: {' and '.join(unused)} {'is' if len(unused) == 1 else 'are'} for sampling bots, "
                     f"and no bot here samples: ignored")
