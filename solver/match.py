@@ -457,8 +457,8 @@ class BotError(StichError):
 def play_out(position: Position, bots: Sequence[Bot], where: str = "",
              samples: list[int | None] | None = None) -> Position:
     """The position at the end of the deal, each card chosen by the bot of the seat to move (``bots[seat - 1]``).
-    A bot that raises or chooses a card that cannot be played is a :class:`BotError`, located by ``where`` (``board
-    3, rotation 1, ``: the match's words) and the card. ``samples`` (a list) is given each card's samples its bot
+    A bot that raises (anything but KeyboardInterrupt: SystemExit too) or chooses a card that cannot be played is a
+    :class:`BotError`, located by ``where`` (``board 3, rotation 1, ``: the match's words) and the card. ``samples`` (a list) is given each card's samples its bot
     decided on (a sampling bot's ``last_samples``; None for another bot)."""
     while not position.state.is_over:
         seat = position.state.to_move
@@ -468,7 +468,9 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
         except KeyboardInterrupt as interrupt:  # Ctrl-C at a bot too slow: its traceback says where it was
             interrupt.add_note(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing")
             raise
-        except Exception as error:  # the bot's own failure, said where it happened (Ctrl-C is no failure)
+        # the bot's own failure, said where it happened (Ctrl-C is no failure): SystemExit and the other
+        # BaseExceptions too, which would otherwise end the command (or a worker's job) with no word of the bot
+        except BaseException as error:  # noqa: BLE001
             failed = BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} failed: "
                               f"{type(error).__name__}: {error}")
             failed.bot_exception = error
