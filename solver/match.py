@@ -417,7 +417,7 @@ class BotError(StichError):
     fails on board 40 does not lose the 39 before it (a checkpoint keeps them too)."""
 
     result: "MatchResult | None" = None
-    bot_exception: "Exception | None" = None
+    bot_exception: "BaseException | None" = None
     worker_traceback: str | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -458,8 +458,9 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
              samples: list[int | None] | None = None) -> Position:
     """The position at the end of the deal, each card chosen by the bot of the seat to move (``bots[seat - 1]``).
     A bot that raises (anything but KeyboardInterrupt: SystemExit too) or chooses a card that cannot be played is a
-    :class:`BotError`, located by ``where`` (``board 3, rotation 1, ``: the match's words) and the card. ``samples`` (a list) is given each card's samples its bot
-    decided on (a sampling bot's ``last_samples``; None for another bot)."""
+    :class:`BotError`, located by ``where`` (``board 3, rotation 1, ``: the match's words) and the card.
+    ``samples`` (a list) is given each card's samples its bot decided on (a sampling bot's ``last_samples``; None
+    for another bot)."""
     while not position.state.is_over:
         seat = position.state.to_move
         bot = bots[seat]
