@@ -70,6 +70,7 @@ class LazyCommands(TyperGroup):
         if self._listing:
             return self.commands[cmd_name]
         target, short_help = entry
+        work_began(False)  # this command's own code has not run yet (another's may have, in this process)
         module_name, function_name = target.split(":")
         module = importlib.import_module(f".{module_name}", __package__)
         info = CommandInfo(cmd_name, cls=Command, callback=getattr(module, function_name), short_help=short_help)

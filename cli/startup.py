@@ -11,22 +11,25 @@ _work_began = False
 def install_interrupt_handlers() -> None:
     """Ctrl-C and SIGTERM turned into the commands' stop (:func:`solver.interrupts.interrupt`), first thing: SIGTERM
     during the start-up's imports killed the process by the signal (exit 143) without a word. A SIGINT ignored from
-    outside (a background job) stays ignored; only the main thread can set handlers."""
+    outside (a background job) stays ignored; only the main thread can set handlers. A command starts here: none of
+    its own code has run yet."""
     import signal
     import threading
 
     from solver.interrupts import interrupt
 
+    work_began(False)
     if threading.current_thread() is threading.main_thread():
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, interrupt)
         signal.signal(signal.SIGTERM, interrupt)
 
 
-def work_began() -> None:
-    """The command's own code starts: from here it says its own stop (``stopped by the interrupt ...``)."""
+def work_began(began: bool = True) -> None:
+    """The command's own code starts: from here it says its own stop (``stopped by the interrupt ...``). False: a
+    new command starts in this process (:func:`install_interrupt_handlers`), none of whose code has run yet."""
     global _work_began
-    _work_began = True
+    _work_began = began
 
 
 def say_stopped_before_any_work() -> None:
