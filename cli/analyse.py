@@ -30,7 +30,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
-from .options import (CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB, POOL_THREADS, SCHEDULER,
+from .options import (ALL_MESSAGES,
+                      CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB, POOL_THREADS, SCHEDULER,
                       check_game_options, checked_game, checked_seed, engine_for, parse_variant_options, pool_options,
                       workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
@@ -175,6 +176,7 @@ def analyse(
              "worker left) before giving up; also how long to try to reach a scheduler that went away "
              "(from 5 s to Dask's 30 s)."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
+    all_messages: bool = ALL_MESSAGES,
     time_limit: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
         help="Stop after SECONDS with the samples solved so far (said as such; exit 0)."),
@@ -260,7 +262,7 @@ def analyse(
         # --pot over a FILE's records: the [Pot] tag of those of a game paid from a pot
         with checkpoint_held(checkpoint):
             run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_cards,
-                             document=card_document, pot=pot, command="analyse")
+                             document=card_document, pot=pot, command="analyse", all_messages=all_messages)
         return
     if file is not None:
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
@@ -284,7 +286,8 @@ def analyse(
 
         with checkpoint_held(checkpoint):
             run_over_records(file, variant=flags, board=board, record=record, as_json=as_json,
-                             render=render_analysis, document=document, pot=pot, command="analyse")
+                             render=render_analysis, document=document, pot=pot, command="analyse",
+                             all_messages=all_messages)
         return
     if not game or not hand or not contract:
         missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]

@@ -18,7 +18,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name, input_errors, message,
                      say_interrupted)
-from .options import (CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for, output_file,
+from .options import (ALL_MESSAGES,
+                      CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for, output_file,
                       parse_variant_options, pool_options, workers_option)
 from .records import emit_json
 from .render import on_a_terminal, stderr_console
@@ -115,6 +116,7 @@ def batch(
              "(from 5 s to Dask's 30 s)."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     pot: Optional[int] = POT,
+    all_messages: bool = ALL_MESSAGES,
     as_json: bool = typer.Option(False, "--json", help="The run's summary as one JSON document on stdout (the "
                                                         "results go to --out either way; docs/json.md)."),
 ) -> None:
@@ -132,7 +134,7 @@ def batch(
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     previous = _install_handlers()
     stopped = False
-    errors = RecordMessages(file)  # the first 20 in full, then a count: every one is an error line of --out
+    errors = RecordMessages(file, every=all_messages)  # the first 20, then a count: each an error line of --out
     kept_in = f"every one is an error line in {out}, which a rerun tries again"
     try:
         with input_errors(), _Bar() as progress:

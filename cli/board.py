@@ -132,7 +132,8 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     ...``, at most the page's 20 a file), a file the page opens nothing of, and a ``--board`` no file has or whose
     record cannot be opened (exit 1, as every other command refuses it: the page opened another record and said so
     in a corner). ``variant``: the --variant flags, over each record's as the page takes them (the page's uploads
-    and deals take them too, under their own, so --variant needs no FILE)."""
+    and deals take them too, under their own, so --variant needs no FILE); a flag of another game than a record's
+    is left out of it, as of an upload's, said once a game."""
     import io
 
     from solver.board.session import BoardError, Boards, decoded_text
@@ -153,9 +154,11 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     for path in files:
         text = None
         variant_refused = GameRefusals("--variant")  # said once a game, as every command says them
+        left_out = GameRefusals("--variant")  # another game's flags: the records open under their own rules
         try:
             text = decoded_text(path.read_bytes(), str(path))
-            boards, refused = store.add_text_said(text, str(path), variant, variant_refused.add)
+            boards, refused = store.add_text_said(text, str(path), variant, variant_refused.add,
+                                                  variant_left_out=left_out.add)
         except BoardError as error:
             variant_refused.say("not opened")
             message(f"stich: {error} (the board opens nothing of this file)")
@@ -165,6 +168,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
         for line in refused:
             message(f"stich: {line} (the board opens the file's other records)")
         variant_refused.say("not opened")
+        left_out.say("opened under their own game's rules, as an upload's are")
         if board is None or found:
             continue
         found = any(selected(opened.record, board) for opened in boards)

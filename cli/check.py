@@ -7,7 +7,8 @@ from typing import List, Optional
 
 from solver.analysis import check_report
 
-from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+from .options import (ALL_MESSAGES,
+                      BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
 from .render import render_check
@@ -20,6 +21,7 @@ def check(
     record: Optional[int] = RECORD,
     variant: Optional[List[str]] = VARIANT,
     as_json: bool = JSON,
+    all_messages: bool = ALL_MESSAGES,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     play: Optional[str] = PLAY,
@@ -32,5 +34,5 @@ def check(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="position", as_json=as_json,
-                     render=render_check, time_limit=time_limit, pot=pot, command="check",
+                     render=render_check, time_limit=time_limit, pot=pot, command="check", all_messages=all_messages,
                      document=lambda position: check_report(position, engine=engine, time_limit=time_limit))

@@ -74,11 +74,12 @@ class RecordMessages:
     ``kind``) not met before, up to ``kinds`` kinds, so a different error after a systematic one is still said; the
     rest only counted, and :meth:`close` says in one line how many more there were and where all of them are, if
     anywhere (``batch``'s output file). ``--json`` lines are not affected: every record's document is still
-    written."""
+    written. ``every`` (``--all-messages``): every message is said, none only counted."""
 
-    def __init__(self, source: object, limit: int = MAX_RECORD_MESSAGES, kinds: int = MAX_MESSAGE_KINDS) -> None:
+    def __init__(self, source: object, limit: int = MAX_RECORD_MESSAGES, kinds: int = MAX_MESSAGE_KINDS,
+                 every: bool = False) -> None:
         self.source = source
-        self.limit = limit
+        self.limit = sys.maxsize if every else limit
         self.kinds_kept = kinds
         self.kinds: set[str] = set()
         self.said = 0

@@ -169,7 +169,10 @@ class Command(typer.core.TyperCommand):
         except Exception as error:  # click's UsageError (Typer exports none), re-raised as it is but for the hint
             said = getattr(error, "message", None)
             if isinstance(said, str) and hint and "unexpected extra argument" in said:
-                error.message = f"{said}; {hint}"  # type: ignore[attr-defined]
+                # where a card was taken for the FILE, the extra argument is the file itself: said why
+                taken_for_file = taken is not None and f"({taken}" not in said and f" {taken})" not in said
+                why_extra = f": {taken} is {what}, read as the FILE" if taken_for_file else ""
+                error.message = f"{said}{why_extra}; {hint}"  # type: ignore[attr-defined]
             elif taken and isinstance(error, typer.BadParameter) and isinstance(error.param, typer.core.TyperArgument):
                 error.message = why  # a check of the FILE (analyse's: "give either FILE or --game"), of a card
             raise

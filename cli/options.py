@@ -67,6 +67,11 @@ RECORD = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD
 VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",
                        help="A variant flag (repeatable); overrides the file's [Variant] tag.")
 JSON = typer.Option(False, "--json", help="One JSON document per record on stdout (JSON Lines, docs/json.md).")
+#: Every record's message on stderr, not the first 20 and a count (:class:`cli.errors.RecordMessages`): for a file
+#: whose errors are to be read or grepped all at once.
+ALL_MESSAGES = typer.Option(False, "--all-messages",
+                            help="Say the message of every record not answered in full on stderr (by default the "
+                                 "first 20, then the first of each new kind, then a count).")
 TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
                         help=f"The transposition table's size in MB (default {DEFAULT_TT_MEGABYTES}, or "
                              "STICH_TABLE_MB).")

@@ -28,7 +28,8 @@ from solver.settlement import settlement_unsupported
 
 from .errors import file_name, input_errors, message
 from .output import atomic_path
-from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+from .options import (ALL_MESSAGES,
+                      BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import GameNotes, run_over_records
 from .render import CardPainter, Document, fits, progress_on_stderr
@@ -238,6 +239,7 @@ def postmortem(
     board: Optional[str] = BOARD,
     record: Optional[int] = RECORD,
     as_json: bool = JSON,
+    all_messages: bool = ALL_MESSAGES,
     plot: Optional[Path] = typer.Option(
         None, "--plot", metavar="OUT.png|OUT.svg|OUT.pdf", parser=file_name,
         help="Also draw the value over the play: cards, tricks, thresholds, mistakes and bonuses marked (one file "
@@ -276,5 +278,6 @@ def postmortem(
     notes = GameNotes()  # the notes say what became of the records
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
                      render=render_postmortem, pot=pot, time_limit=time_limit, command="postmortem", notes=notes,
+                     all_messages=all_messages,
                      document=lambda position: postmortem_document(position, names, engine, name, time_limit,
                                                                    notes=notes))

@@ -216,7 +216,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                      document: Callable[[Position], Document],
                      render: Callable[[Document, Console], None] | None, play: str | None = None,
                      diagram: str | None = None, time_limit: float | None = None, record: int | None = None,
-                     pot: int | None = None, command: str, notes: GameNotes | None = None) -> None:
+                     pot: int | None = None, command: str, notes: GameNotes | None = None,
+                     all_messages: bool = False) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``,
     or only its ``record``-th) and print each document.
 
@@ -237,7 +238,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     The messages of the records not answered in full are said for the first 20 (MAX_RECORD_MESSAGES), then only
     counted, but for the first of each new kind of message: one line after them says how many more there were and
     how many records were answered in full (:class:`~cli.errors.RecordMessages`), so that a file with one systematic
-    error does not write a line a record; ``--json``'s lines are written for every record still.
+    error does not write a line a record; ``--json``'s lines are written for every record still. ``all_messages``
+    (``--all-messages``) says every one.
 
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
@@ -250,7 +252,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     refused, play_refused = GameRefusals("--variant"), GameRefusals("--play")
     file_refused = False  # a file beside the records (the checkpoint) refused as a whole: the same for every one
     unanswered = 0  # the records after it, not tried
-    said = RecordMessages("<stdin>" if str(path) == "-" else path)  # the first 20 in full, then a count
+    said = RecordMessages("<stdin>" if str(path) == "-" else path, every=all_messages)  # the first 20, then a count
     console = None if as_json else stdout_console()
 
     def say_once_a_game() -> None:  # after the records, or before an interrupt's line

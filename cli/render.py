@@ -192,6 +192,61 @@ def _fit_columns(console: Console, options: Any, table: Table, width: int, fold:
     return True
 
 
+class CellNotes:
+    """Long texts of a table's cells (a contract's ``not biddable`` reason, a score item's ``why``) moved below the
+    table as numbered notes where the console is too narrow for them to stay readable in their cells: folded into a
+    column a dozen characters wide, one reason made a cell of fifteen lines at 60 columns. ``moved`` False keeps
+    every text in its cell (:func:`noted_table` decides)."""
+
+    #: The lines a text may wrap to in its cell before it goes below the table.
+    TALLEST = 2
+
+    def __init__(self, moved: bool) -> None:
+        self.moved = moved
+        self.notes: list[str] = []
+        self.texts: list[tuple[int, str]] = []  # each long text with its column, moved or not
+
+    def cell(self, text: str, column: int, keep: str = "") -> str:
+        """``text`` for its cell in ``column``; where the texts are moved, ``keep`` (its first words, e.g. ``not
+        biddable``) and the number of its note, which holds the rest."""
+        self.texts.append((column, text))
+        if not self.moved:
+            return text
+        rest = text[len(keep):].lstrip(":; ") if keep and text.startswith(keep) else text
+        self.notes.append(rest)
+        return f"{keep} [{len(self.notes)}]" if keep else f"[{len(self.notes)}]"
+
+    def print(self, console: Console) -> None:
+        """The notes, numbered as their cells say, under the table."""
+        for number, note in enumerate(self.notes, 1):
+            console.print(Text(f"[{number}] {for_stdout(note)}", style="dim"))
+
+
+def noted_table(console: Console, make: Callable[[CellNotes], Table]) -> tuple[Table, CellNotes]:
+    """``make``'s table, its long texts in their cells where each fits in :attr:`CellNotes.TALLEST` lines of the
+    room the console leaves its column, else moved below it as numbered notes (a narrow terminal, or a pipe's
+    ``COLUMNS``); a pipe without ``COLUMNS`` keeps them in, its tables at their natural width."""
+    trial = CellNotes(True)
+    short = make(trial)
+    if not trial.notes or not getattr(console, "narrows", True):
+        kept = CellNotes(False)
+        return make(kept), kept
+    unbounded = console.options.update_width(1 << 16)
+    if Measurement.get(console, unbounded, short).maximum > console.width and not _own_layout(short):
+        _compact(console, unbounded, short, console.width)  # the boxes dropped, as the console will
+    natural = Measurement.get(console, unbounded, short).maximum
+    columns = {column for column, _ in trial.texts}
+    widths = {column: max(Measurement.get(console, unbounded, cell).maximum
+                          for cell in (short.columns[column].header, *short.columns[column].cells))
+              for column in columns}
+    if all(len(text) <= CellNotes.TALLEST * max(1, console.width - natural + widths[column])
+           for column, text in trial.texts):
+        kept = CellNotes(False)
+        return make(kept), kept
+    moved = CellNotes(True)
+    return make(moved), moved
+
+
 def stdout_console() -> Console:
     """The console for data (stdout): no automatic highlighting, a fixed width when piped (PIPE_WIDTH, or the
     COLUMNS variable when it is set, as rich reads it for a terminal)."""
@@ -612,25 +667,31 @@ def render_table(document: Document, console: Console) -> None:
     entries = document["entries"]
     per_seat = any(entry["seats"] for entry in entries)
     settled = any(entry.get("settlement") is not None for entry in entries)
-    table = Table(title=CONTRACT_TABLE_TITLE, title_justify="left", title_style="bold")
     columns = table_columns(document["game"], per_seat=per_seat, seats=document["seats"], settled=settled)
-    for column in columns:  # the library's columns and cells (print(entry)), styled here
-        table.add_column(column, justify="left" if column in ("contract", "side", "result") else "right")
-    for entry in entries:
-        cells: list[Text | str] = [get_game(document["game"]).contract_in_words(entry["contract"]),
-                                   str(entry["declarer"])]
-        for column, cell in zip(columns[2:], table_cells(entry, per_seat=per_seat, seats=document["seats"],
-                                                         settled=settled)):
-            if not entry["biddable"] and cell.startswith("not biddable"):
-                cells.append(Text(cell, style="dim"))
-            elif cell in ("won", "lost"):
-                cells.append(yes_no(cell == "won", "won", "lost"))
-            elif column.startswith("seat ") and cell[-1] in "✓✗":  # a seat's mark coloured, not its tricks
-                cells.append(Text(cell[:-1]) + yes_no(cell[-1] == "✓", glyph("✓", "yes"), glyph("✗", "no")))
-            else:
-                cells.append(cell)
-        table.add_row(*cells)
+
+    def make(notes: CellNotes) -> Table:
+        table = Table(title=CONTRACT_TABLE_TITLE, title_justify="left", title_style="bold")
+        for column in columns:  # the library's columns and cells (print(entry)), styled here
+            table.add_column(column, justify="left" if column in ("contract", "side", "result") else "right")
+        for entry in entries:
+            cells: list[Text | str] = [get_game(document["game"]).contract_in_words(entry["contract"]),
+                                       str(entry["declarer"])]
+            for index, (column, cell) in enumerate(zip(columns[2:], table_cells(
+                    entry, per_seat=per_seat, seats=document["seats"], settled=settled)), 2):
+                if not entry["biddable"] and cell.startswith("not biddable"):  # below the table where narrow
+                    cells.append(Text(notes.cell(cell, index), style="dim"))
+                elif cell in ("won", "lost"):
+                    cells.append(yes_no(cell == "won", "won", "lost"))
+                elif column.startswith("seat ") and cell[-1] in "✓✗":  # a seat's mark coloured, not its tricks
+                    cells.append(Text(cell[:-1]) + yes_no(cell[-1] == "✓", glyph("✓", "yes"), glyph("✗", "no")))
+                else:
+                    cells.append(cell)
+            table.add_row(*cells)
+        return table
+
+    table, notes = noted_table(console, make)
     console.print(table)
+    notes.print(console)
     if per_seat:
         console.print(Text(SEAT_LEGEND, style="dim"))
     if settled:

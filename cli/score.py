@@ -20,10 +20,12 @@ from solver.search.settle import SettlementEngine
 from solver.settlement import points_comparison, settlement_unsupported
 
 from .errors import message
-from .options import (BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
+from .options import (ALL_MESSAGES,
+                      BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
 from .records import GameNotes, PartlyAnswered, run_over_records
-from .render import CardPainter, Document, for_stdout, plural, record_title, seats_text, side_name
+from .render import (CardPainter, CellNotes, Document, for_stdout, noted_table, plural, record_title, seats_text,
+                     side_name)
 from .whatif import PLAY
 
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
@@ -36,9 +38,16 @@ def _signed(value: int) -> Text:
     return Text(signed(value), style="bold green" if value > 0 else "bold red" if value < 0 else "")
 
 
-def _items_table(document: Document, game: str) -> Table:
+def _print_items(document: Document, game: str, console: Console) -> None:
+    """The items' table, its long reasons below it as numbered notes where the console is narrow (CellNotes)."""
+    table, notes = noted_table(console, lambda notes: _items_table(document, game, notes))
+    console.print(table)
+    notes.print(console)
+
+
+def _items_table(document: Document, game: str, notes: CellNotes) -> Table:
     """One row per item (by the name players use, ``Game.item_title``): who wins it, its value with the
-    multipliers, and why."""
+    multipliers, and why (in ``notes`` where they are moved below the table)."""
     table = Table(title="Items", title_justify="left", title_style="bold")
     for name, justify in [("item", "left"), ("to", "left"), ("from", "left"), ("base", "right"),
                           ("x", "right"), ("value", "right"), ("why", "left")]:
@@ -49,7 +58,7 @@ def _items_table(document: Document, game: str) -> Table:
         winners = seats_text(item["winners"]) if item["winners"] else ("pot" if pot_game else "-")
         losers = seats_text(item["losers"]) if item["losers"] else ("pot" if pot_game else "-")
         table.add_row(name, winners, losers, str(item["base"]), str(item["multiplier"]), str(item["value"]),
-                      for_stdout(item["reason"]))
+                      notes.cell(for_stdout(item["reason"]), 6))
     return table
 
 
@@ -77,7 +86,7 @@ def render_score(document: Document, console: Console) -> None:
         console.print(Text("the play is not complete: no score yet", style="dim"))
     else:
         if document["items"]:
-            console.print(_items_table(document, document["game"]))
+            _print_items(document, document["game"], console)
         else:
             console.print("no items")
         console.print(_payments_table(document))
@@ -102,7 +111,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     head.append(f" {get_game(game).score_unit}")
     console.print(head)
     if dd["items"]:
-        console.print(_items_table(dd, game))
+        _print_items(dd, game, console)
     console.print(_payments_table(dd, "Payments (double dummy)"))
     if dd["line"]:
         seats, cards = len(dd["payments"]), dd["line"]
@@ -154,6 +163,7 @@ def score(
     pot: Optional[int] = POT,
     dd: bool = DD,
     as_json: bool = JSON,
+    all_messages: bool = ALL_MESSAGES,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     time_limit: Optional[float] = SCORE_TIME_LIMIT,
@@ -179,4 +189,5 @@ def score(
         return score_document(position, dd, engines, time_limit, notes)
 
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_score,
-                     document=document, time_limit=time_limit, play=play, pot=pot, command="score", notes=notes)
+                     document=document, time_limit=time_limit, play=play, pot=pot, command="score", notes=notes,
+                     all_messages=all_messages)

@@ -8,14 +8,15 @@ from typing import List, Optional
 
 import typer
 
+from solver.analysis import show_report
 from solver.diagram import diagram
 from solver.position import Position
 
 from .errors import file_name
-from .options import BOARD, POT, RECORD, VARIANT, parse_variant_options
-from .records import run_over_records
-from .render import Document, diagram_width, signs_shown, stdout_console
-from .whatif import PLAY, played_names, what_if_note
+from .options import ALL_MESSAGES, BOARD, JSON, POT, RECORD, VARIANT, parse_variant_options
+from .records import run_over_records, with_what_if
+from .render import Document, diagram_width, record_title, signs_shown, stdout_console
+from .whatif import PLAY
 
 
 def show(
@@ -27,13 +28,19 @@ def show(
     play: Optional[str] = PLAY,
     variant: Optional[List[str]] = VARIANT,
     pot: Optional[int] = POT,
+    all_messages: bool = ALL_MESSAGES,
     tbn: bool = typer.Option(False, "--tbn", help="Write each record as played (with --play's cards) as .tbn text "
                                                   "instead of the diagram."),
+    as_json: bool = JSON,
 ) -> None:
     """Print each record's deal as a hand diagram: the hands around the table with suit signs, the trick in
     progress, who led it and who is to play, and what each seat has won. With --play, the position after those
     cards; with --tbn, the record itself as played, to save a what-if as a file. --pot sets a Kratzen record's pot
-    (its [Pot] tag), shown under the title and written by --tbn."""
+    (its [Pot] tag), shown under the title and written by --tbn. With --json, each record's position as a JSON line
+    (docs/json.md: the hands, the trick, who is to play, what each seat has won, the cards played)."""
+    if tbn and as_json:
+        raise typer.BadParameter("--tbn writes the record as text and --json the position as JSON: give one",
+                                 param_hint="'--json'")
     flags = parse_variant_options(variant)
     signs = signs_shown()
     width = diagram_width(stdout_console())  # a narrow terminal's: the hands stacked where the table does not fit
@@ -44,13 +51,16 @@ def show(
         made[0] += 1
         if tbn:
             return {"text": position.to_tbn()}
-        heading, rest = diagram(position, signs=signs, width=width).split("\n", 1)
-        # the heading says the what-if, as the other commands' titles do: not the record's own position
-        return {"text": f"{heading}{what_if_note(played_names(position, play))}\n{rest}"}
+        if as_json:
+            return show_report(position)
+        # the title the other commands print over their diagram (record_title: board, file:line, game, contract,
+        # what-if), not the diagram's own heading, which says less and differently
+        title = record_title(with_what_if(show_report(position), position, play)).plain
+        return {"text": f"{title}\n{diagram(position, signs=signs, heading=False, width=width)}"}
 
     try:  # each record's text as it is (a console would turn its tabs into spaces)
-        run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=False, pot=pot,
-                         render=None, document=document, command="show")
+        run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=as_json, pot=pot,
+                         render=None, document=document, command="show", all_messages=all_messages)
     finally:
         if tbn and made[0]:
             sys.stdout.write("\n")  # a blank line ends the last record too, so that saved files concatenate

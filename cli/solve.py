@@ -9,7 +9,8 @@ import typer
 
 from solver.analysis import solve_report
 
-from .options import (BOARD, FILE, JSON, POT, OBJECTIVES, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+from .options import (ALL_MESSAGES,
+                      BOARD, FILE, JSON, POT, OBJECTIVES, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
 from .render import render_solve
@@ -25,6 +26,7 @@ def solve(
     line: bool = typer.Option(False, "--line", help="Also an optimal line to the end, trick by trick."),
     variant: Optional[List[str]] = VARIANT,
     as_json: bool = JSON,
+    all_messages: bool = ALL_MESSAGES,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     play: Optional[str] = PLAY,
@@ -36,6 +38,6 @@ def solve(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="position", as_json=as_json,
-                     render=render_solve, time_limit=time_limit, pot=pot, command="solve",
+                     render=render_solve, time_limit=time_limit, pot=pot, command="solve", all_messages=all_messages,
                      document=lambda position: solve_report(position, objective, cards, line, engine=engine,
                                                             time_limit=time_limit))

@@ -14,7 +14,8 @@ from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
 
 from .errors import message
-from .options import (BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
+from .options import (ALL_MESSAGES,
+                      BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import GameNotes, run_over_records
 from .render import Document, progress_on_stderr, render_table
@@ -47,6 +48,7 @@ def table(
     variant: Optional[List[str]] = VARIANT,
     settlement: bool = SETTLEMENT,
     as_json: bool = JSON,
+    all_messages: bool = ALL_MESSAGES,
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     time_limit: Optional[float] = TIME_LIMIT,
@@ -63,4 +65,4 @@ def table(
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement, engine, time_limit,
                                                                settlement_engine, notes=notes),
-                     time_limit=time_limit, pot=pot, command="table", notes=notes)
+                     time_limit=time_limit, pot=pot, command="table", all_messages=all_messages, notes=notes)

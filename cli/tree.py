@@ -1,7 +1,9 @@
-"""``stich tree``: the strategy tree of a record's position to a few cards, written as GraphML, GEXF or JSON."""
+"""``stich tree``: the strategy tree of a record's position to a few cards, written as GraphML, GEXF or JSON, or
+printed: its summary for people, or with ``--json`` the JSON document on stdout."""
 
 from __future__ import annotations
 
+import sys
 from itertools import islice
 from pathlib import Path
 from typing import List, Optional
@@ -15,12 +17,12 @@ from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_memory_text, nodes_memory_holds
 
-from .errors import EXIT_BAD_INPUT, file_name, input_errors, message, say_interrupted
+from .errors import EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, say_interrupted
 from .output import atomic_path
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
-from .records import (GameRefusals, OptionRefused, check_selection, located, no_such_record, record_place, selected,
-                      stdin_bytes, stopped_record)
+from .records import (GameRefusals, OptionRefused, check_selection, emit_json, located, no_such_record, record_place,
+                      selected, stdin_bytes, stopped_record)
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, ForeignPlayCard, what_if
 
@@ -47,8 +49,9 @@ def tree(
                                      "--record)."),
     depth: int = typer.Option(..., "--depth", "-d", metavar="K", min=0, max=MAX_PERFT_DEPTH,
                               help="How many cards (plies) deep."),
-    out: Path = output_file("Where to write the tree; the format follows the suffix.",
-                            metavar="OUT.graphml|OUT.gexf|OUT.json", required=True),
+    out: Optional[Path] = output_file("Where to write the tree; the format follows the suffix (without --out: the "
+                                      "tree's summary on stdout, or with --json the tree itself).",
+                                      metavar="OUT.graphml|OUT.gexf|OUT.json"),
     board: Optional[str] = BOARD,
     record_number: Optional[int] = RECORD,
     objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
@@ -68,20 +71,29 @@ def tree(
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     time_limit: Optional[float] = TREE_TIME_LIMIT,
+    as_json: bool = typer.Option(False, "--json", help="The tree as one JSON document on stdout (docs/json.md, "
+                                                       "tree: every node by id, every card an edge), not a file."),
 ) -> None:
     """Every play sequence of K (--depth) cards from the position after the record's Play section (and --play's
     cards), each node with the double-dummy value and every card an edge marked optimal when it keeps the value. The
     first record (or the one of --board or --record) is used; --time-limit bounds its searches together (past it
-    nothing is written, exit 1)."""
-    from solver.tree import FORMATS, TreeTooLarge, strategy_tree, write_tree
+    nothing is written, exit 1). Without --out, the tree's summary (the root's value and cards) is printed, or with
+    --json the whole tree as JSON, on stdout."""
+    from solver.tree import FORMATS, TreeTooLarge, strategy_tree, tree_document, write_tree
 
     flags = parse_variant_options(variant)
     check_selection(board, record_number)
-    if out.suffix.lower() not in FORMATS:
+    if out is not None and as_json:
+        raise typer.BadParameter("--out writes the tree to a file and --json prints it: give one",
+                                 param_hint="'--json'")
+    if out is not None and out.suffix.lower() not in FORMATS:
         raise typer.BadParameter(f"{out}: the tree is written as {', '.join(FORMATS)}", param_hint="'--out'")
+    suffix = ".json" if out is None else out.suffix  # what a node costs held: a summary's tree is held as JSON's
+    nothing = "nothing printed" if out is None else "nothing written"
     engine = engine_for(table_mb, threads)
     with input_errors():
-        check_writable(out)  # before the tree is built, not after
+        if out is not None:
+            check_writable(out)  # before the tree is built, not after
         source = stdin_bytes() if str(file) == "-" else file
         name = "<stdin>" if str(file) == "-" else str(file)
         # the first record that matches: the records after it are not read (nor need they be readable); with
@@ -112,7 +124,7 @@ def tree(
             refused.say()
             raise typer.Exit(EXIT_BAD_INPUT) from None
         PotOption(pot).apply(position)  # read where the game reads its [Pot], as solve does
-        holds = nodes_memory_holds(out.suffix)  # held whole until written: never more than memory holds
+        holds = nodes_memory_holds(suffix)  # held whole until written: never more than memory holds
         try:
             with progress_on_stderr("tree") as report:
                 graph = strategy_tree(position, depth, objective=objective, seat=seat, engine=engine,
@@ -120,10 +132,10 @@ def tree(
                                       progress=lambda made, total: report(f"{made:,} of {total:,} nodes"))
         except TreeTooLarge as error:
             if not max_nodes or holds < max_nodes:  # memory's bound, not the one asked
-                raise StichError(f"{name}:{record.line}: {error.memory_text(out.suffix)}; nothing written: ask for "
+                raise StichError(f"{name}:{record.line}: {error.memory_text(suffix)}; {nothing}: ask for "
                                  "fewer cards (--depth)") from None
             raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, over "
-                             f"--max-nodes {error.max_nodes:,} ({node_memory_text(out.suffix)}); nothing written: ask "
+                             f"--max-nodes {error.max_nodes:,} ({node_memory_text(suffix)}); {nothing}: ask "
                              "for fewer cards (--depth), or a larger --max-nodes (0: as many as the available memory "
                              "holds)") from None
         except InvalidSeatError as error:  # --seat's own error, said as analyse --seat's is: the record is not wrong
@@ -131,11 +143,23 @@ def tree(
         except StichError as error:  # an objective the record's contract has not: pointed at the record
             raise located(error, position) from None
         except SearchStopped:
-            message(f"stich: {stopped_record(position, time_limit, 'nothing written')}")
+            message(f"stich: {stopped_record(position, time_limit, nothing)}")
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except KeyboardInterrupt:
-            say_interrupted("tree", f"in the record at {record_place(position)}: nothing written to {out}")
+            say_interrupted("tree", f"in the record at {record_place(position)}: {nothing}"
+                                    f"{'' if out is None else f' to {out}'}")
             raise
+        finished = graph.nodes["root"]["over"]  # a tree of one node: said so, not as a tree of K cards
+        if out is None:
+            with interrupts_held():  # printed whole or not at all
+                if as_json:
+                    emit_json(tree_document(graph))
+                else:
+                    sys.stdout.write(f"{graph}\n")
+                    sys.stdout.flush()
+            if unreadable:
+                raise typer.Exit(EXIT_BAD_INPUT)
+            return
         try:
             with atomic_path(out) as temporary:  # an interrupt while it is written leaves no file, as one before
                 write_tree(graph, temporary)
@@ -144,6 +168,7 @@ def tree(
                                     f"written to {out}")
             raise
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
-            f"{plural(graph.number_of_edges(), 'edge')})")
+            f"{plural(graph.number_of_edges(), 'edge')})"
+            f"{': the deal is finished, no cards left to play' if finished else ''}")
     if unreadable:
         raise typer.Exit(EXIT_BAD_INPUT)

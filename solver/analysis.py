@@ -345,6 +345,27 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     return document
 
 
+# --- show -----------------------------------------------------------------------------------------------------------
+
+
+def show_report(position: Position) -> dict[str, Any]:
+    """``stich show --json``: the position as the diagram shows it, for a program: the record and rules, the
+    contract and sides, the hands, the trick and who is to play (``position``), what each seat and side has won
+    (``taken``), the hands as dealt (``dealt``: a finished deal's diagram shows them, its ``hands`` being empty), the
+    cards played from the deal's start in order (``played``: the record's Play section and any ``--play`` cards),
+    and the scoring facts the diagram prints over the table (``announcements``, ``pot``; null
+    where the record or its game has none)."""
+    seats, sides = taken_so_far(position)
+    record, deal = position.record, position.rules.deal
+    announced = (record.get("Announcements") or "").strip() if record is not None else ""
+    return {"schema": SCHEMA, "command": "show", **record_header(position), **contract_header(position),
+            "position": position_summary(position), "taken": {"seats": seats, "sides": sides},
+            "dealt": [deal.hand_names(seat) for seat in range(deal.seats)],
+            "played": [position.pack[card].name for card in position.played],
+            "announcements": announced or None,
+            "pot": read_pot(record, None) if position.game.has_pot else None}
+
+
 # --- check ----------------------------------------------------------------------------------------------------------
 
 
@@ -930,4 +951,4 @@ def postmortem_report(position: Position, analysis: PlayAnalysis) -> dict[str, A
 
 __all__ = ["SCHEMA", "BonusCheck", "SeatTarget", "TableEntry", "can_force", "check_bonuses", "check_report",
            "contract_table", "default_objectives", "measure_of", "objectives_named", "postmortem_report",
-           "score_report", "solve_report", "table_report"]
+           "score_report", "show_report", "solve_report", "table_report"]

@@ -346,8 +346,21 @@ def _expand(graph: nx.DiGraph, totals: Callable[[PlayState], list[tuple[int, int
         _expand(graph, totals, child_state, child, total, depth - 1, counter)
 
 
+def tree_document(graph: nx.DiGraph) -> dict[str, object]:
+    """The tree as one JSON document (``stich tree --json``, and a ``.json`` file): networkx's node-link data, each
+    node by its ``id`` (the cards from the root, ``root`` for the root) and each edge a ``links`` entry from
+    ``source`` to ``target`` (``nx.node_link_graph(document, edges="links")`` reads it back), under the ``schema`` and
+    ``command`` every stich document starts with, so that a script reading stich's JSON tells it apart."""
+    import networkx as nx
+
+    from .analysis import SCHEMA  # the analysis module loads its engines: only where a tree is written
+
+    return {"schema": SCHEMA, "command": "tree", **nx.node_link_data(graph, edges="links")}
+
+
 def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
-    """Write the tree with networkx's own writers, chosen by the suffix: GraphML, GEXF, or node-link JSON."""
+    """Write the tree with networkx's own writers, chosen by the suffix: GraphML, GEXF, or node-link JSON
+    (:func:`tree_document`)."""
     import networkx as nx
 
     if not isinstance(graph, nx.DiGraph):
@@ -361,10 +374,11 @@ def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
     elif suffix == ".gexf":
         nx.write_gexf(graph, path)
     elif suffix == ".json":
-        path.write_text(json_text(nx.node_link_data(graph, edges="links")) + "\n", encoding="utf-8")
+        path.write_text(json_text(tree_document(graph)) + "\n", encoding="utf-8")
     else:
         raise StichError(f"{path}: the tree is written as {', '.join(FORMATS)}, not {suffix or 'no suffix'}")
     return path
 
 
-__all__ = ["DEFAULT_MAX_NODES", "TreeTooLarge", "strategy_tree", "tree_size", "write_tree"]
+__all__ = ["DEFAULT_MAX_NODES", "TreeTooLarge", "strategy_tree", "tree_document", "tree_size",
+           "write_tree"]

@@ -27,6 +27,9 @@ class StrategyTree(nx.DiGraph):
         made = f"{graph.get('game', '')} {graph.get('contract', '')}".strip()  # none in a graph made by hand
         title = (f"{made + ': ' if made else ''}strategy tree of {depth} card{'' if depth == 1 else 's'} {where}, "
                  f"{nodes:,} node{'' if nodes == 1 else 's'}")
+        finished = "root" in self and bool(self.nodes["root"].get("over"))
+        if finished:  # one node: "a tree of 2 cards" would promise cards there are not
+            title = f"{made + ': ' if made else ''}the deal is finished: no cards left to play (its tree is one node)"
         if "root" not in self:
             return [title]
         maximiser = str(graph.get("maximiser", ""))
@@ -35,7 +38,8 @@ class StrategyTree(nx.DiGraph):
                  else f" of {maximiser}" if maximiser else "")
         target = f" (needs {graph['target']})" if "target" in graph else ""
         value = self.nodes["root"].get("value", "-")
-        return [title, f"{graph.get('objective', 'value')}{whose}: {value}{target} at the root"]
+        return [title, f"{graph.get('objective', 'value')}{whose}: {value}{target}"
+                       f"{', the result' if finished else ' at the root'}"]
 
     def first_cards(self) -> list[tuple[str, str, str, str]]:
         """The root's cards: each with its seat, the total it keeps and ``best`` where it keeps the root's value."""

@@ -873,6 +873,13 @@ def test_text_that_is_not_utf8_is_said_at_its_place(tmp_path):
     body = b'{"text": "[Game \\"Schafkopf\\"]\\n[Event \\"M\\udcfcller\\"]\\n"}'
     refused(c.post("/api/load", content=body, headers={"content-type": "application/json"}), 400,
             "pasted text:2:10: a lone surrogate (U+DCFC), not a character")
+    # its line and column counted at CR, CR LF and LF line ends, as the file reader counts them (LF only said
+    # line 1 of a CR-only paste, at a column past its first line)
+    for ending in ("\\r", "\\r\\n", "\\n"):
+        pasted = '[Game \\"Schafkopf\\"]%s%s[Event \\"M\\udcfcller\\"]%s' % (ending, ending, ending)
+        body = ('{"text": "%s"}' % pasted).encode()
+        refused(c.post("/api/load", content=body, headers={"content-type": "application/json"}), 400,
+                "pasted text:3:10: a lone surrogate (U+DCFC), not a character")
     # CRLF line ends and a BOM in a named file read as in the CLI
     named.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
     (listed,) = client(named).get("/api/start").json()["files"]
@@ -2119,9 +2126,15 @@ def test_variant_option_plays_the_named_files_under_the_flags_and_the_saved_reco
     assert '[Variant "must_undertrump=false"]' in saved
     again = next(solver.read_positions(_write(tmp_path, saved)))
     assert sorted(str(card) for card in again.legal_cards()) == ["G8", "H7"]
-    # another game's flag refuses the file's records, saying whose flag it is
-    other = client(path, variant={"sagotrick": "off"}).get("/api/start").json()["files"][0]
-    assert other["boards"] == [] and "variant flag sagotrick is Zwanzigerrufen's, not Kratzen's" in other["error"]
+    # another game's flag is left out of the file's records, which open under their own rules as an upload's do
+    # (they were refused: the file opened nothing), the note saying so beside the flag of their game that applies
+    c = client(path, variant={"sagotrick": "off", "must_undertrump": "false"})
+    other = c.get("/api/start").json()["files"][0]
+    assert "error" not in other and len(other["boards"]) == 1
+    view = c.post("/api/position", json={"board": other["boards"][0]["id"], "moves": []}).json()
+    assert view["variant"] == "must_undertrump=false"
+    assert view["variant_note"] == ("must_undertrump=false (--variant); --variant sagotrick=off left out: not "
+                                    "Kratzen's (its own rules)")
 
 
 UNDERTRUMP = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
@@ -2233,10 +2246,11 @@ def test_board_variant_without_a_file_serves_the_pages_deals_and_uploads_under_i
     assert "Traceback" not in result.output
 
 
-def test_board_says_a_refused_variant_once_a_game_as_every_command(tmp_path, monkeypatch):
+def test_board_says_a_flag_of_another_game_once_a_game_and_opens_the_records(tmp_path, monkeypatch):
     """``stich board FILE --variant sagotrick=off`` said ``FILE:10:8: the variant given with the command or call:
     ...`` once for each Kratzen record; ``stich check`` says ``stich: --variant: ...`` once a game (docs/cli.md).
-    The board says it as the commands do, with the records it did not open."""
+    The board says it as the commands do, once a game; the records open under their own game's rules, as an
+    upload of the file opens them (they were refused, and a file of them opened nothing)."""
     from typer.testing import CliRunner
 
     import uvicorn
@@ -2253,20 +2267,25 @@ def test_board_says_a_refused_variant_once_a_game_as_every_command(tmp_path, mon
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[0] == (
         "stich: --variant: variant flag sagotrick is Zwanzigerrufen's, not Kratzen's (Kratzen's flags: "
-        f"first_leader, must_undertrump, weli_also_bells) (5 records of Kratzen from {mixed}:10 not opened)")
+        f"first_leader, must_undertrump, weli_also_bells) (5 records of Kratzen from {mixed}:10 opened under their "
+        "own game's rules, as an upload's are)")
     assert "the variant given with the command or call" not in result.stderr
     assert result.stderr.count("--variant:") == 1
-    # every record refused: the same line, and the file said to open nothing
+    # a file of them alone: the same line, and the file opens (it opened nothing)
     result = CliRunner().invoke(app, ["board", str(KR), "--variant", "sagotrick=off", "--no-open", "-p", "0"])
     assert result.exit_code == 0 and result.stderr.count("--variant:") == 1
-    assert f"(5 records of Kratzen from {KR}:10 not opened)" in result.stderr
-    assert "the board opens nothing of this file" in result.stderr
+    assert f"(5 records of Kratzen from {KR}:10 opened under their own game's rules" in result.stderr
+    assert "the board opens nothing of this file" not in result.stderr
+    uploaded = session.Boards().add_text(mixed.read_text(encoding="utf-8"), "up.tbn")  # as an upload of it opens
+    games = [board.record.get("Game") for board in uploaded]
+    assert games[:5] == ["Kratzen"] * 5 and set(games[5:]) == {"Zwanzigerrufen"}
 
 
 def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path, monkeypatch):
-    """``stich board k.tbn -b 1 --variant sagotrick=off``: every Kratzen record refuses the Zwanzigerrufen flag, so
-    the board opens nothing of the file, and then said 'no record with [Board "1"]' of a record that is there (the
-    file's refusal was not looked at for the --board record). It says the refusal alone, exit 1."""
+    """``stich board k.tbn -b 1 --variant sagotrick=off``: every Kratzen record refused the Zwanzigerrufen flag, so
+    the board opened nothing of the file, and then said 'no record with [Board "1"]' of a record that is there. The
+    record now opens under its own rules (the flag said once); a record the board cannot open, picked by --board, is
+    said alone, exit 1."""
     from typer.testing import CliRunner
 
     import uvicorn
@@ -2277,7 +2296,7 @@ def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path,
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
     result = CliRunner().invoke(app, ["board", str(KR), "-b", "1", "--variant", "sagotrick=off", "--no-open",
                                       "-p", "0"])
-    assert result.exit_code == 1 and result.stdout == ""
+    assert result.exit_code == 0 and result.stdout.startswith("http://127.0.0.1:")
     assert "variant flag sagotrick is Zwanzigerrufen's, not Kratzen's" in result.stderr
     assert "no record with" not in result.stderr
     # a file of one record that cannot be opened, picked by --board: the same

@@ -1155,14 +1155,24 @@ def test_the_cards_to_play_are_one_tab_stop_and_the_arrows_choose(driver, server
     assert names and all(" · " in name and "trick" in name and " tr " not in name for name in names), names
 
 
-#: How wide the page is, and the controls a finger taps that are under 24 by 24 CSS pixels: the buttons, lists and
-#: fields, a radio by its label, the cards to play, the play list's cards (the graph's points are exempt: the play
-#: list does what they do, WCAG 2.5.8's "equivalent").
-TAP_TARGETS = """const small = [...document.querySelectorAll('button, select, input:not([type="radio"]), .modes label,'
-  + ' #table .card.legal, #play li span:not(.leader)')].filter((n) => n.getClientRects().length).map((n) => {
-    const r = n.getBoundingClientRect(); return [n.id || n.dataset.card || n.textContent.trim(), r.width, r.height]; })
-  .filter(([name, width, height]) => width < 24 || height < 24);
-return {width: document.scrollingElement.scrollWidth, window: innerWidth, small,
+#: How wide the page is, and every target a finger or a mouse taps that is under 24 by 24 CSS pixels: whatever is
+#: focusable or clickable (buttons, lists and fields, a radio by its label, the cards to play, the play list's cards,
+#: the graph's points' columns), a graph's point (its dot) measured by its column, which must hold it; how wide the
+#: graph is drawn and its frame.
+TAP_TARGETS = """const shown = (n) => n.getClientRects().length > 0;
+const size = (n) => { const r = n.getBoundingClientRect();
+  return [n.id || n.dataset.card || n.dataset.index || n.textContent.trim(), r.width, r.height]; };
+const targets = [...document.querySelectorAll('button, select, input:not([type="radio"]), .modes label, a[href],'
+  + ' summary, [tabindex], [role="button"], #graph .hit')].filter((n) => shown(n) && !n.matches('#graph .dot'));
+const small = targets.map(size).filter(([name, width, height]) => width < 24 || height < 24);
+const columns = [...document.querySelectorAll('#graph .hit')].map((n) => n.getBoundingClientRect());
+const outside = [...document.querySelectorAll('#graph .dot')].filter((n) => {
+  const r = n.getBoundingClientRect(), c = columns[Number(n.dataset.index)], x = (r.left + r.right) / 2;
+  return !c || x < c.left || x > c.right; }).map((n) => n.dataset.index);
+return {width: document.scrollingElement.scrollWidth, window: innerWidth, small, outside,
+        points: document.querySelectorAll('#graph .dot').length, columns: columns.length,
+        graph: document.getElementById('graph').getBoundingClientRect().width,
+        frame: document.getElementById('graph-frame').getBoundingClientRect().right,
         legal: document.querySelectorAll('#table .card.legal').length,
         cards: [...document.querySelectorAll('#table .card')].filter((n) => { const r = n.getBoundingClientRect();
           return r.left < 0 || r.right > innerWidth; }).map((n) => n.dataset.card)};"""
@@ -1171,12 +1181,14 @@ return {width: document.scrollingElement.scrollWidth, window: innerWidth, small,
 def test_a_phone_and_a_zoomed_window_have_no_sideways_scrolling_and_big_enough_targets(driver, server):
     """The board task: on a 375-pixel phone the lists and the radios were 19 pixels high and the play list's cards
     (each goes back to its moment) 19 by 15, under WCAG 2.5.8's 24; at 320 CSS pixels (a desktop at 400%, WCAG
-    1.4.10's reflow) the records' list ran 14 pixels off the page's side. Each game's table, on a phone (emulated as
-    one) and in a zoomed desktop window."""
+    1.4.10's reflow) the records' list ran 14 pixels off the page's side. Each game's table, on phones (emulated as
+    such) and in a zoomed desktop window. The graph's points were 6 to 13 pixels across, their columns (a finger's
+    targets) 12 pixels wide on a 360-pixel phone: every point's column is 24 now, the graph drawn wider than its
+    panel where it must and scrolled in its frame, the page no wider than the window."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
-        for width, height, mobile in ((375, 667, True), (320, 640, False)):
+        for width, height, mobile in ((375, 667, True), (360, 740, True), (320, 640, False)):
             driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
             for label, moves in (("zwanzigerrufen.tbn board 1", 0), ("schafkopf.tbn board 7", 20),
@@ -1186,9 +1198,11 @@ def test_a_phone_and_a_zoomed_window_have_no_sideways_scrolling_and_big_enough_t
                     driver.execute_script("goTo(arguments[0])", moves)
                     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == moves, "there")
                 wait_for(lambda: driver.execute_script("return S.curve !== null"), "the play list's grades")
-                page = driver.execute_script(TAP_TARGETS)
+                page = wait_for(lambda: driver.execute_script(TAP_TARGETS), "the targets")
                 assert page["window"] == width and page["width"] <= width, (width, label, page["width"])
                 assert page["legal"] and page["small"] == [], (width, label, page["small"])
+                assert page["points"] == page["columns"] > 1 and page["outside"] == [], (width, label, page)
+                assert page["frame"] <= width, (width, label)  # a wide graph scrolls in its frame
                 assert page["cards"] == [], (width, label)  # every hand's cards on the page
     finally:
         restore_window(driver)
@@ -1227,32 +1241,38 @@ def test_the_graph_keeps_its_dots_round_at_any_width(driver, server):
         restore_window(driver)
 
 
-#: Sets the graph's width to each of the given widths in turn (CSS pixels, a tenth of a second apart) and answers how
-#: often the graph was drawn again meanwhile, and the width it was drawn at last.
-RESIZED_GRAPH = """const [widths, done] = arguments; const graph = document.getElementById('graph');
+#: Sets the graph's frame's width to each of the given widths in turn (CSS pixels, 0.15 s apart) and answers how often
+#: the graph was drawn again meanwhile, and the width it was drawn at last.
+RESIZED_GRAPH = """const [widths, done] = arguments; const frame = document.getElementById('graph-frame');
 const original = window.renderCurve; let drawn = 0;
 window.renderCurve = function () { drawn += 1; return original.apply(this, arguments); };
 const step = (i) => {
-  if (i < widths.length) { graph.style.width = widths[i] + 'px'; setTimeout(() => step(i + 1), 150); return; }
+  if (i < widths.length) { frame.style.width = widths[i] + 'px'; setTimeout(() => step(i + 1), 150); return; }
   window.renderCurve = original; done([drawn, S.curveWidth]);
 };
 step(0);"""
 
 
 def test_a_graph_narrower_than_its_least_width_is_not_drawn_again_at_every_resize(driver, server):
-    """The review: the graph is drawn at least 200 units wide, but the resize observer compared the measured width
-    with that clamped one, so a panel under 200 pixels drew the graph again at every resize, to the same drawing.
-    Now resizes under 200 pixels draw nothing again, and a width above it still redraws."""
+    """The review: the graph is drawn at a least width, but the resize observer compared the measured width with that
+    clamped one, so a panel under it drew the graph again at every resize, to the same drawing. Now resizes under the
+    least width (24 pixels a point: 616 for the 24 cards of Zwanzigerrufen board 1) draw nothing again, the graph
+    scrolling in its frame, and a width above it still redraws."""
     driver.get(server)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.curve !== null"), "the graph")
+    assert driver.execute_script("return S.curve.curve.length") == 25
     try:
-        driver.execute_script("document.getElementById('graph').style.width = '150px'")
-        wait_for(lambda: driver.execute_script("return S.curveWidth") == 200, "the narrow graph drawn")
-        assert driver.execute_async_script(RESIZED_GRAPH, [160, 150, 170, 140]) == [0, 200]
-        drawn, width = driver.execute_async_script(RESIZED_GRAPH, [300, 320])
-        assert drawn >= 1 and width == 320
+        driver.execute_script("document.getElementById('graph-frame').style.width = '150px'")
+        wait_for(lambda: driver.execute_script("return S.curveWidth") == 616, "the narrow graph drawn")
+        assert driver.execute_async_script(RESIZED_GRAPH, [160, 150, 400, 140]) == [0, 616]
+        frame = driver.execute_script("const f = document.getElementById('graph-frame');"
+                                      "return [f.scrollWidth > f.clientWidth, document.getElementById('graph')"
+                                      ".getBoundingClientRect().width]")
+        assert frame == [True, 618]  # it scrolls in its frame, drawn one to one (its border aside)
+        drawn, width = driver.execute_async_script(RESIZED_GRAPH, [700, 720])
+        assert drawn >= 1 and width == 714  # the frame's width but its padding and the graph's border
     finally:
-        driver.execute_script("document.getElementById('graph').style.width = ''")
+        driver.execute_script("document.getElementById('graph-frame').style.width = ''")
 
 
 #: Asks for the graph again with the server's answer stubbed as a 409 of the given reason; the graph's state line.
@@ -1389,17 +1409,20 @@ return {hits: [...document.querySelectorAll('#graph .hit')].filter((n) => n.getC
 
 
 def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
-    """The tablet review: the graph's points were its dots alone, 6 to 13 pixels across, small for a finger. On a
-    touch screen (any coarse pointer) each point's target is its whole column, from halfway to the point before to
-    halfway to the next, the graph's height, and a tap there goes to that card; a mouse's window keeps the dots. The
-    touch screen is emulated."""
+    """The tablet review: the graph's points were its dots alone, 6 to 13 pixels across, small for a finger. Each
+    point's target is its whole column, from halfway to the point before to halfway to the next, the graph's height,
+    at least 24 pixels wide, and a tap there goes to that card; a mouse's window has the columns too (they were a
+    touch screen's alone, the dots a mouse's). The touch screen is emulated."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "schafkopf.tbn board 7")
     graph = "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
     wait_for(lambda: settled(driver) and driver.execute_script(graph), "the graph")
-    assert driver.execute_script(GRAPH_TARGETS)["hits"] == []  # a mouse: the dots
+    mouse = driver.execute_script(GRAPH_TARGETS)  # a mouse's targets are the columns too (WCAG 2.5.8 is any pointer's)
+    assert [hit["index"] for hit in mouse["hits"]] == list(range(len(mouse["dots"])))
+    assert all(hit["width"] >= 24 for hit in mouse["hits"])
     with touch_screen(driver):
+        driver.execute_script("document.getElementById('graph-frame').scrollLeft = 0")  # its first points in view
         page = driver.execute_script(GRAPH_TARGETS)
         hits, dots = page["hits"], page["dots"]
         assert [hit["index"] for hit in hits] == [dot["index"] for dot in dots] == list(range(len(dots)))
@@ -1602,8 +1625,10 @@ def test_the_centre_keeps_off_six_and_five_seat_hands(driver, server, width, hei
 #: What is under each pixel along the graph's dashed line (its class, and its tooltip's text if it has one), and the
 #: line's box.
 UNDER_THE_GAME_LINE = """const line = document.querySelector('#graph .game-line'), r = line.getBoundingClientRect();
+const f = document.getElementById('graph-frame').getBoundingClientRect();  // a wide graph: the part in view
 const y = (r.top + r.bottom) / 2, under = [];
-for (let x = Math.ceil(r.left) + 1; x < r.right - 1; x += 1) { const n = document.elementFromPoint(x, y);
+for (let x = Math.ceil(Math.max(r.left, f.left + 3)) + 1; x < Math.min(r.right, f.right - 3) - 1; x += 1) {
+  const n = document.elementFromPoint(x, y);
   under.push({x: x, y: y, name: n.getAttribute('class').trim(), index: n.dataset.index,
               title: n.querySelector('title') ? n.querySelector('title').textContent : null}); }
 return {under: under, title: line.querySelector('title').textContent};"""
@@ -1719,6 +1744,36 @@ def test_the_graphs_points_are_one_tab_stop_the_arrows_choose_and_enter_goes_the
     assert driver.execute_script(focused) == 24  # back at the point chosen, as the cards' stop is
 
 
+def test_tab_comes_back_to_the_point_chosen_until_the_table_moves(driver, server):
+    """The graph's one tab stop is WAI-ARIA's roving tabindex as its toolbar example has it: the stop moves with the
+    focus, so Tab (Shift+Tab) comes back to the point last chosen with the arrows; once the table shows another
+    position while the focus is elsewhere, the graph is drawn again for it and its stop is that position's point
+    (aria-current), as the play list's is its card shown (docs/board.md)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "zwanzigerrufen.tbn board 1", 24)
+    wait_for(lambda: driver.execute_script("return document.querySelectorAll('#graph .dot').length") == 25, "graph")
+    focused = "const n = document.activeElement; return n.matches('#graph .dot') ? Number(n.dataset.index) : n.id"
+    driver.find_element("id", "best").send_keys(Keys.TAB)
+    keys = ActionChains(driver)
+    keys.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT, Keys.ARROW_LEFT).perform()
+    assert driver.execute_script(focused) == 21
+    keys.send_keys(Keys.TAB).perform()  # to the play list's card shown
+    assert driver.execute_script("return document.activeElement.matches('#play .move[tabindex=\"0\"]')")
+    keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert driver.execute_script(focused) == 21  # the point chosen, the table unmoved
+    keys.send_keys(Keys.TAB, Keys.ARROW_LEFT, Keys.ARROW_LEFT).perform()  # the play list steps the table back
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 22, "the table at card 22")
+    stops = driver.find_elements("css selector", '#graph .dot[tabindex="0"]')
+    assert [stop.get_attribute("data-index") for stop in stops] == ["22"]
+    keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert driver.execute_script(focused) == 22
+    assert driver.switch_to.active_element.get_attribute("aria-current") == "step"
+
+
 def curve_moves(driver) -> list[str]:
     """The cards of the line the graph is drawn for."""
     return driver.execute_script("return S.curve.cards.map((c) => c.card)")
@@ -1775,3 +1830,21 @@ def test_a_board_with_variant_flags_plays_a_pasted_deal_under_them_and_says_so(d
         driver.execute_script("document.getElementById('deal-game').value = 'Kratzen'; fillDealForm()")
         assert driver.find_element("id", "deal-help").get_attribute("textContent").endswith(
             " · dealt under --variant must_undertrump=false")
+
+
+def test_a_bad_character_in_a_cr_only_paste_is_said_at_its_line(driver, server):
+    """A pasted old Mac record (lines ended by a CR alone) with a lone surrogate on its third line: the page says
+    line 3, counted as the file reader counts lines, whether the text comes as pasted (the page's own request) or
+    through the Paste dialog's text box (which turns every line end into an LF)."""
+    text = '[Game "Schafkopf"]\r\r[Event "M?ller"]\r'  # the ? made a lone surrogate on the page (WebDriver's
+    # JSON cannot carry one)
+    said = "pasted text:3:10: a lone surrogate (U+DCFC), not a character (expected UTF-8 text)"
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    bad = "arguments[0].replace('?', String.fromCharCode(0xDCFC))"
+    driver.execute_script(f"loaded(ask('load', '/api/load', {{ text: {bad} }}), 'pasted')", text)
+    wait_for(lambda: driver.find_element("id", "error").text == said, "the message of the request")
+    driver.execute_script("showError(''); document.getElementById('paste-open').click();"
+                          f"document.getElementById('paste-text').value = {bad};"
+                          "document.getElementById('paste-go').click()", text)
+    wait_for(lambda: driver.find_element("id", "error").text == said, "the message of the dialog")

@@ -1491,7 +1491,7 @@ def test_every_kind_of_document_is_in_the_top_level_one_of():
     kinds = {option["$ref"].removeprefix("#/$defs/") for option in SCHEMA["oneOf"]}
     assert kinds == {"solve", "checkDocument", "table", "bench", "benchRun", "score", "scoreUnfinished", "postmortem",
                      "unanswered", "analyse", "batchResult", "batchError", "batchSummary", "advice", "cardAdvice",
-                     "match"}
+                     "match", "show", "tree"}
 
 
 def test_an_unanswered_line_shares_its_answer_s_head_and_is_told_apart_from_every_answer():
@@ -2047,6 +2047,34 @@ def test_force_color_in_a_pipe_colours_only():
     assert forced.returncode == plain.returncode == 0, forced.stderr
     assert "\x1b[" in forced.stdout and forced.stderr == plain.stderr == ""
     assert re.sub(r"\x1b\[[0-9;]*m", "", forced.stdout) == plain.stdout
+
+
+def test_a_cr_only_record_on_a_pipe_is_answered_when_its_blank_line_arrives():
+    """A CR-only record written to standard input, the pipe kept open: solve answers it as soon as its blank line
+    is there (the stream's readline waited for an LF, which a CR-only file has none of, or for 400 KB or the end),
+    and the CR LF record after it, whose CR and LF come in two writes, is read as one line end."""
+    import select
+
+    record = '[Game "Kratzen"]\r[Board "{n}"]\r[Deal "EA EK EO / GA GK GO / HA HK HO"]\r[Contract "Trump E"]\r\r'
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", "-"], cwd=ROOT,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(record.format(n=7).encode())
+    process.stdin.flush()
+    said = b""
+    while b"board 7 (<stdin>:1)" not in said:  # the pipe stays open: read what has come, waiting at most 60 s
+        assert select.select([process.stdout], [], [], 60)[0], said
+        piece = os.read(process.stdout.fileno(), 65536)
+        assert piece, said
+        said += piece
+    crlf = record.format(n=8).replace("\r", "\r\n")
+    process.stdin.write(crlf[:-1].encode())
+    process.stdin.flush()
+    process.stdin.write(b"\n")
+    process.stdin.close()
+    rest = process.stdout.read()
+    assert process.wait(60) == 0, process.stderr.read()
+    assert b"board 8 (<stdin>:6)" in rest and process.stderr.read() == b""
 
 
 def test_the_spinner_of_an_ascii_terminal_is_ascii():
@@ -2645,6 +2673,25 @@ def test_bad_record_messages_are_capped_with_one_closing_line_and_json_keeps_eve
     assert run("show", none, code=1).stderr.splitlines()[-1].endswith(
         "and 5 more records not answered in full, not said one by one (the first 20 are above); no other record was "
         "answered")
+
+
+def test_all_messages_says_every_record_message_in_every_command_that_reads_records(tmp_path):
+    """--all-messages lifts the cap of 20 with one meaning in every command that reads a file's records: each of
+    the 30 bad records is said, in the file's order, and no closing line counts any; batch too, whose --out still
+    keeps every error line."""
+    bad = tmp_path / "bad.tbn"
+    _records_with_one_systematic_error(bad, 30, 100)  # no good record: nothing is searched
+    expected = [f"stich: {bad}:{5 * n + 3}:25: seat 2: not a card of the Kratzen pack (got 'XX', expected a Kratzen "
+                "card)" for n in range(30)]
+    for command in (["show"], ["solve"], ["check"], ["table"], ["postmortem"], ["score"], ["analyse", "--seat", "1"]):
+        result = run(*command, bad, "--all-messages", code=1)
+        assert result.stderr.splitlines() == expected, (command, result.stderr.splitlines()[-2:])
+    assert len(run("solve", bad, code=1).stderr.splitlines()) == 21  # without it: 20 and the closing line
+    out = tmp_path / "out.jsonl"
+    result = run("batch", bad, "--out", out, "-j", "1", "--all-messages", code=1)
+    said = [line for line in result.stderr.splitlines() if ": seat 2: not a card of the Kratzen pack" in line]
+    assert said == expected and "not said one by one" not in result.stderr
+    assert sum("error" in json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()) == 30
 
 
 def test_the_first_message_of_a_new_kind_is_said_past_the_cap(tmp_path):

@@ -24,8 +24,14 @@ def run(*args: object, code: int = 0):
 
 
 def test_show_prints_the_diagram_of_each_record():
+    """Under the title every other command prints over its diagram (``board 1 (FILE:LINE) - ...``; show's own
+    heading, ``str(position)``'s ``board 1: ...``, read differently from solve's, check's and postmortem's), the
+    diagram ``str(position)`` draws."""
     shown = run("show", VALAT).stdout
-    assert shown == str(next(solver.read_positions(VALAT)))
+    title, diagram = shown.split("\n", 1)
+    assert title == f"board 1 ({VALAT}:13) - Zwanzigerrufen Solo, declarer 1"
+    assert title == run("solve", VALAT).stdout.splitlines()[0]
+    assert diagram == str(next(solver.read_positions(VALAT))).split("\n", 1)[1]
     both = run("show", EXAMPLES / "kratzen.tbn").stdout
     assert both.count("Seat 1 (attacker") == len(list(solver.read_positions(EXAMPLES / "kratzen.tbn")))
 
@@ -222,7 +228,7 @@ def test_show_tbn_of_several_records_writes_a_blank_line_between_them(tmp_path):
     assert written == deals.read_text(encoding="utf-8")
     assert len(solver.parse_positions(written)) == 3
     shown = run("show", deals).stdout
-    assert shown.startswith("board 1:") and "\n\nboard 2:" in shown and "\n\nboard 3:" in shown
+    assert shown.startswith("board 1 (") and "\n\nboard 2 (" in shown and "\n\nboard 3 (" in shown
     assert not shown.endswith("\n\n")
 
 
@@ -273,13 +279,19 @@ def test_a_card_of_another_game_is_said_once_a_game_and_an_illegal_one_once_a_re
 
 def test_cards_given_unquoted_are_said_with_how_to_quote_them():
     """``--play HK T1`` (unquoted) left T1 as an extra argument, or took it for the FILE: Typer said ``Got unexpected
-    extra argument(s) (examples/valat.tbn)``, the file itself. The usage error now says how to give the cards."""
-    for args, extra in ((["solve", VALAT, "--play", "HK", "T1"], "T1"),
-                        (["show", "--play", "HK", "T1", VALAT], VALAT),
-                        (["tree", VALAT, "-d", "1", "--out", "t.json", "--play", "HK", "T1"], "T1")):
+    extra argument(s) (examples/valat.tbn)``, the file itself. The usage error now says how to give the cards, and
+    where a card took the FILE's place, that it did: the file named as the extra argument was left unexplained."""
+    for args, extra in ((["solve", VALAT, "--play", "HK", "T1"], "T1)"),
+                        (["show", "--play", "HK", "T1", VALAT], f"{VALAT}): T1 is a card, read as the FILE"),
+                        (["show", "--play=HK", "T1", VALAT], f"{VALAT}): T1 is a card, read as the FILE"),
+                        (["tree", VALAT, "-d", "1", "--out", "t.json", "--play", "HK", "T1"], "T1)")):
         said = " ".join(run(*args, code=2).stderr.split())
-        assert f"Got unexpected extra argument(s) ({extra}); --play takes its cards as one quoted string: --play " \
+        assert f"Got unexpected extra argument(s) ({extra}; --play takes its cards as one quoted string: --play " \
                "\"HK T1\"" in said, said
+    # the file named as the extra argument said why (T1 took the FILE's place), and every card in the hint
+    said = " ".join(run("show", "--play", "HK", "T1", "T2", VALAT, code=2).stderr.split())
+    assert (f"Got unexpected extra argument(s) (T2 {VALAT}): T1 is a card, read as the FILE; --play takes its cards "
+            "as one quoted string: --play \"HK T1 T2\"") in said, said
     hand = " ".join(run("analyse", "--game", "sk", "--hand", "EU", "E8", "E7", "--seat", "1", code=2).stderr.split())
     assert "--hand takes its cards as one quoted string: --hand \"EU E8 E7\"" in hand
     assert "quoted" not in run("solve", VALAT, "extra", code=2).stderr  # an extra argument with no card option
@@ -290,6 +302,41 @@ def test_show_says_the_what_if_in_its_heading():
     them nothing on the page said the cards were not the record's. The heading ends with them, as the other
     commands' titles do; ``--tbn`` writes them in the Play section instead."""
     assert run("show", VALAT, "--play", "hk t1").stdout.splitlines()[0] == \
-        "board 1: Zwanzigerrufen Solo, declarer 1, what if: HK T1"
+        f"board 1 ({VALAT}:13) - Zwanzigerrufen Solo, declarer 1, what if: HK T1"
     assert "what if" not in run("show", VALAT).stdout and "what if" not in run("show", VALAT, "--play", "HK",
                                                                                "--tbn").stdout
+
+
+def test_show_json_gives_each_record_s_position_under_the_schema(tmp_path):
+    """``show`` had no ``--json``, though every other command that prints data has one: a bot author had to parse
+    the diagram. Each record's line is the position the diagram shows (the solve document's ``position`` and
+    ``taken``), the hands as dealt, the cards played (with ``--play``'s, named in ``record.play``), under the
+    schema; a bad record is said on stderr as without ``--json``; ``--tbn`` with it is a usage error."""
+    from test_cli import SCHEMA, schema_errors
+
+    schafkopf = EXAMPLES / "schafkopf.tbn"
+    lines = [json.loads(line) for line in run("show", schafkopf, "--json").stdout.splitlines()]
+    solved = [json.loads(line) for line in run("solve", schafkopf, "--json").stdout.splitlines()]
+    assert len(lines) == 7 and all(schema_errors(line, SCHEMA) == [] for line in lines)
+    for shown, solve in zip(lines, solved):
+        assert shown["command"] == "show" and shown["record"] == solve["record"]
+        assert (shown["position"], shown["taken"], shown["contract"]) == (
+            solve["position"], solve["taken"], solve["contract"])
+    finished = lines[6]  # board 7 is played to the end: no hands left, the dealt ones in full
+    assert finished["position"]["over"] and finished["position"]["hands"] == [[], [], [], []]
+    assert finished["dealt"][0] == ["E9", "GO", "G8", "G7", "HZ", "H7", "SU", "S8"]
+    assert len(finished["played"]) == 32 and finished["played"][:4] == ["GO", "EO", "HU", "H8"]
+    assert (finished["announcements"], finished["pot"]) == (None, None)
+    (what_if,) = [json.loads(run("show", schafkopf, "-b", "6", "--play", "GA", "--json").stdout)]
+    assert what_if["record"]["play"] == ["GA"] and what_if["position"]["trick"] == ["EO", "GA"]
+    assert what_if["played"] == ["EO", "GA"] and schema_errors(what_if, SCHEMA) == []
+    (kratzen,) = [json.loads(run("show", EXAMPLES / "kratzen.tbn", "-r", "1", "--pot", "12", "--json").stdout)]
+    assert kratzen["pot"] == 12 and schema_errors(kratzen, SCHEMA) == []
+    bad = tmp_path / "bad.tbn"
+    bad.write_text(schafkopf.read_text(encoding="utf-8").replace('[Contract "Rufer G"]', '[Contract "Rufer X"]', 1),
+                   encoding="utf-8")
+    text, as_json = run("show", bad, code=1), run("show", bad, "--json", code=1)
+    assert as_json.stderr == text.stderr and "Rufer X" in text.stderr
+    assert len(as_json.stdout.splitlines()) == 6
+    refused = run("show", schafkopf, "--json", "--tbn", code=2)
+    assert "give one" in refused.stderr and refused.stdout == ""

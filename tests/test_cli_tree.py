@@ -171,3 +171,55 @@ def test_what_if_documents_are_valid_and_say_the_cards_and_the_position_they_rea
             on_table[len(on_table) - len(played):] == played
     if command == "postmortem":
         assert [card["card"] for card in document["cards"]][-len(played):] == played
+
+
+def test_tree_json_prints_the_tree_on_stdout_as_the_out_file_holds_it(tmp_path):
+    """``tree`` wrote only files: a bot had to make a temporary file to read a tree. ``--json`` prints the tree as
+    one document on stdout, the very document ``--out tree.json`` writes, under the schema, which networkx reads
+    back; without ``--out`` or ``--json`` the summary ``print(tree)`` gives. A bad record says the same lines either
+    way; ``--out`` with ``--json`` is a usage error."""
+    import networkx as nx
+
+    from test_cli import SCHEMA, schema_errors
+
+    path = EXAMPLES / "schafkopf.tbn"
+    printed = run("tree", path, "-b", "6", "-d", "2", "--json")
+    document = json.loads(printed.stdout)
+    assert printed.stdout.count("\n") == 1 and printed.stderr == ""
+    assert document == tree_json(tmp_path, path, "-b", "6", "-d", "2")
+    assert (document["schema"], document["command"]) == ("stich-result/1", "tree")
+    assert schema_errors(document, SCHEMA) == [] and schema_errors(document, SCHEMA["$defs"]["tree"]) == []
+    graph = nx.node_link_graph(document, edges="links")
+    solved = json.loads(run("solve", path, "-b", "6", "-o", "points", "--json").stdout)["results"][0]
+    assert graph.nodes["root"]["value"] == solved["total"] == 33
+    assert sorted((edge["card"], edge["value"]) for _, _, edge in graph.out_edges("root", data=True)) == [
+        ("GA", 33), ("SZ", 18)]
+    summary = run("tree", path, "-b", "6", "-d", "2").stdout.splitlines()
+    assert summary[:2] == ["Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes",
+                           "points of 1+2: 33 at the root"]
+    bad = tmp_path / "bad.tbn"
+    bad.write_text(path.read_text(encoding="utf-8").replace('[Contract "Rufer G"]', '[Contract "Rufer X"]', 1),
+                   encoding="utf-8")
+    as_json, to_file = run("tree", bad, "-d", "1", "--json", code=1), run("tree", bad, "-d", "1", "--out",
+                                                                         tmp_path / "t.json", code=1)
+    assert as_json.stderr == to_file.stderr and "Rufer X" in as_json.stderr and as_json.stdout == ""
+    both = run("tree", path, "-d", "1", "--json", "--out", tmp_path / "t.json", code=2)
+    assert "give one" in both.stderr and not (tmp_path / "t.json").exists()
+
+
+def test_a_finished_deal_s_tree_says_the_deal_is_finished_with_its_result(tmp_path):
+    """A finished deal's tree is its one node: ``print(tree)`` said "strategy tree of 2 cards ..., 1 node", a tree of
+    cards there are not. It says the deal is finished, no cards left to play, and the result, exit 0; ``--out`` says
+    it after what it wrote, and the JSON's one node is ``over`` with no links."""
+    path = EXAMPLES / "schafkopf.tbn"  # board 7 is played to the end
+    summary = run("tree", path, "-b", "7", "-d", "2").stdout
+    assert summary == ("Schafkopf Rufer G: the deal is finished: no cards left to play (its tree is one node)\n"
+                       "points of 1+3: 16, the result\n")
+    out = tmp_path / "finished.graphml"
+    assert run("tree", path, "-b", "7", "-d", "2", "--out", out).stderr == (
+        f"stich: wrote {out} (1 node, 0 edges): the deal is finished, no cards left to play\n")
+    document = json.loads(run("tree", path, "-b", "7", "-d", "2", "--json").stdout)
+    (root,) = document["nodes"]
+    assert root["over"] and root["value"] == 16 and document["links"] == []
+    unfinished = run("tree", path, "-b", "6", "-d", "1").stdout
+    assert "finished" not in unfinished and "strategy tree of 1 card" in unfinished

@@ -57,9 +57,44 @@ def test_the_contract_table_fits_80_columns(name):
     lines = _on_terminal("table", str(EXAMPLES / name))
     assert not _too_wide(lines), _too_wide(lines)
     assert any("contract" in line and "settlement" in line for line in lines)
-    if name == "valat.tbn":
+    if name == "valat.tbn":  # the reasons below the table, numbered (in their cells they wrapped to 5 lines)
         text = "\n".join(lines)
-        assert "suit_solo_min_suit_cards" in text and "┃" not in text and "─" * 80 in text
+        assert "suit_solo_min_suit_cards" in text and "│ Normal    │        1 │ -      │     - │     - │ [1]" in text
+        assert "[1] not biddable: forehand holds T20, T19, T18, T17 and T16: she must play Solo" in lines
+
+
+def test_a_contract_table_at_60_columns_puts_its_long_reasons_below_it_as_numbered_notes():
+    """At 60 columns a "not biddable" reason folded into a column of 11: fifteen lines for one contract, a table as
+    tall as the terminal. The reasons are numbered notes under the table, whose rows are one line each again; piped
+    without COLUMNS the table keeps them in their cells."""
+    lines = _on_terminal("table", str(EXAMPLES / "valat.tbn"), width=60)
+    assert not _too_wide(lines, 60), _too_wide(lines, 60)
+    rule = next(index for index, line in enumerate(lines) if line.startswith("─"))
+    body = lines[rule + 1:next(index for index, line in enumerate(lines) if line.startswith("[1]"))]
+    assert body[0].split() == ["Normal", "1", "-", "-", "-", "[1]", "-"]
+    assert len(body) < 2 * 9 and not any("biddable" in line for line in body)  # 9 contracts (was 45 lines)
+    assert ([line.split(" ", 1)[0] for line in lines if line.startswith("[")] == ["[1]", "[2]", "[3]"])
+    notes = " ".join(" ".join(lines).split())
+    assert ("[2] not biddable: a Suit Solo declarer needs at least 5 suit cards, seat 1 holds 3 (variant flag "
+            "suit_solo_min_suit_cards)") in notes
+    environment = {key: value for key, value in os.environ.items() if key != "COLUMNS"}
+    piped = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "table",
+                            str(EXAMPLES / "valat.tbn")], cwd=ROOT, capture_output=True, text=True, timeout=240,
+                           env=environment).stdout
+    assert "not biddable: forehand holds" in piped and "[1]" not in piped
+
+
+def test_score_dd_at_80_columns_puts_the_items_reasons_below_the_items_table():
+    """``score --dd``'s boxed Items table wrapped its reasons at 80 columns (``Pagat Ultimo announced by the`` /
+    ``declarers 1+4: made`` over three lines): they are numbered notes under it, each row one line."""
+    lines = _on_terminal("score", str(EXAMPLES / "settlement.tbn"), "--dd")
+    assert not _too_wide(lines), _too_wide(lines)
+    rows = [line for line in lines if line.startswith("│")]
+    assert [row.split("│")[-2].strip() for row in rows[:3]] == ["[1]", "[2]", "[3]"]
+    assert "│ Pagat Ultimo (announced) │ 1+4 │ 2+3  │    2 │ 2 │     4 │ [3] │" in lines
+    assert lines[lines.index(rows[2]) + 2:lines.index(rows[2]) + 5] == [
+        "[1] the declarers took 75 points (45 needed)", "[2] Absolut made silently",
+        "[3] Pagat Ultimo announced by the declarers 1+4: made"]
 
 
 def test_the_postmortem_fits_80_columns():

@@ -740,6 +740,52 @@ def test_cr_only_lines_past_the_read_limit_are_read_line_by_line():
     assert len(records) == 6000 and records[-1].get("Board") == "6000" and records[-1].line == 4 * 5999 + 1
 
 
+class _Arriving(io.RawIOBase):
+    """A pipe's end: each read gives the next piece written, as a pipe gives what has arrived; ``waits`` counts the
+    reads made past the pieces (a pipe kept open would block there)."""
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces, self.waits = list(pieces), 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if not self.pieces:
+            self.waits += 1
+            return 0
+        piece = self.pieces.pop(0)
+        buffer[:len(piece)] = piece
+        return len(piece)
+
+
+def test_a_cr_only_record_is_given_from_what_has_arrived():
+    """A CR-only record on a buffered stream (standard input) is given once its blank line has arrived, without a
+    read past it (the stream's readline waited for an LF, 400 KB or the end); a CR LF whose LF comes in the next
+    piece is one line end, and an LF file on such a stream reads as before."""
+    record = '[Game "Kratzen"]\r[Board "{n}"]\r[Deal "EA EK EO / GA GK GO / HA HK HO"]\r\r'
+    raw = _Arriving([record.format(n=1).encode(), record.format(n=2).replace("\r", "\r\n").encode()[:-1], b"\n"])
+    records = iter_records(io.BufferedReader(raw))
+    first = next(records)
+    assert first.get("Board") == "1" and raw.waits == 0 and raw.pieces  # the second record not yet read
+    rest = list(records)
+    assert [(r.get("Board"), r.line, r.tag("Deal").value_line) for r in rest] == [("2", 5, 7)]
+    lf = _Arriving([record.format(n=3).replace("\r", "\n").encode()])
+    stream = io.BufferedReader(lf)
+    (third,) = iter_records(stream)
+    assert third.get("Board") == "3" and third.tag("Deal").value_line == 3
+
+
+def test_a_cr_inside_a_line_read_from_memory_keeps_the_blank_line_after_it():
+    """A stray CR inside a line of text in memory (a paste, ``parse_records``) is a line break, and the blank line
+    that follows the next line still ends its record: the reader took that CR for one at the end of a read and
+    skipped the blank line's LF, so two records ran together ("duplicate tag Game")."""
+    record = '[Game "Kratzen"]\n[Board "{n}"]\n[Deal "EA EK EO / GA GK GO / HA HK HO"]\n\n'
+    text = record.format(n=1).replace('[Board "1"]\n', '[Board "1"]\r', 1) + record.format(n=2)
+    for records in (parse_records(text), list(read_records(io.BytesIO(text.encode())))):
+        assert [(r.get("Board"), r.line) for r in records] == [("1", 1), ("2", 5)]
+
+
 def test_writer_refuses_a_line_comment_between_cards():
     """A ';' comment inside a card line would end the line and split the trick; a brace comment stands there."""
     text = ('[Game "Zwanzigerrufen"]\n[Deal "1: TS T21 / T18 T17 / T14 T13 / T10 T9"]\n[Contract "Solo"]\n'

@@ -172,22 +172,30 @@ class Boards:
     _refused: dict[tuple[str, bytes, str], list[str]] = field(default_factory=dict)
 
     def add(self, record: Record, label: str, variant: Mapping[str, object] | None = None,
-            defaults: Mapping[str, object] | None = None) -> Board:
+            defaults: Mapping[str, object] | None = None,
+            variant_left_out: Callable[[CommandVariantError], object] | None = None) -> Board:
         """``record`` as a board; ``variant`` (``stich board --variant`` for the files named with it) over its
         ``[Variant]`` tag flag by flag, or ``defaults`` (the same flags for an upload, a paste or a deal) under it:
         those of the record's game, each the record's own tag does not set (one or the other: ``defaults`` given,
         ``variant`` is not read). The flags are kept in the board's record,
-        so that a saved record says the flags it was played under."""
+        so that a saved record says the flags it was played under. Either way a flag of another game than the
+        record's is left out, so that a named file opens any record an upload of it opens, under its own game's
+        rules: the board's note says so, and ``variant_left_out`` is given why (``stich board`` says it once a
+        game)."""
         flags = dict(variant or {})
         note = ""
+        left_out: CommandVariantError | None = None
         if defaults:
             flags, note = flags_under_record(record, defaults)
         elif flags:
-            note = flags_note(record, flags, over=True)
+            flags, left_out = flags_of_record_game(record, flags)
+            note = "; ".join(filter(None, [flags_note(record, flags, over=True), left_out_note(left_out, variant)]))
         try:
             position = position_from_record(record, variant=flags or None)
         except StichError as error:
             raise BoardError(str(error)) from error  # its cause: a refused --variant is said once a game at start
+        if left_out is not None and variant_left_out is not None:
+            variant_left_out(left_out)
         record = position.record or record  # a copy carrying the flags, when ``variant`` changed them
         rules = position.rules
         unplayed = copy.deepcopy(record)  # Position.play writes each move into the record's Play section
@@ -231,14 +239,17 @@ class Boards:
 
     def add_text_said(self, text: str, source: str, variant: Mapping[str, object] | None = None,
                       variant_refused: Callable[[CommandVariantError], object] | None = None,
-                      defaults: Mapping[str, object] | None = None) -> tuple[list[Board], list[str]]:
+                      defaults: Mapping[str, object] | None = None,
+                      variant_left_out: Callable[[CommandVariantError], object] | None = None
+                      ) -> tuple[list[Board], list[str]]:
         """Every record of a .tbn text as a board, and what is wrong with each record that is not one (file, line,
         column: one bad record does not keep the others off the table, as on the command line). A text without a
         good record is a BoardError with the first of them. The same text from the same source again gives the
         same boards while they are all open. ``variant``: flags over every record's, as :meth:`add` takes them;
         ``variant_refused``, given, takes each record's refusal of them instead of the list (the same for every
         record of a game, which ``stich board`` says once a game); ``defaults``: flags under every record's, of its
-        game alone (an upload's), as :meth:`add` takes them."""
+        game alone (an upload's), as :meth:`add` takes them; ``variant_left_out``: why a record opened without the
+        flags of another game (:meth:`add`)."""
         # the flags' way is part of the key: a named file's text uploaded again under its name has its own boards
         key = (source, hashlib.sha256(text.encode()).digest(), "under" if defaults else "over" if variant else "")
         with self._lock:
@@ -261,7 +272,7 @@ class Boards:
                 refused.append(str(item))
                 continue
             try:
-                found.append(self.add(item, record_label(item, source, number), variant, defaults))
+                found.append(self.add(item, record_label(item, source, number), variant, defaults, variant_left_out))
             except BoardError as error:
                 if variant_refused is not None and isinstance(error.__cause__, CommandVariantError):
                     variant_refused(error.__cause__)
@@ -331,14 +342,20 @@ def decoded_text(raw: bytes, source: str) -> str:
         raise BoardError(f"{source} is not UTF-8 text") from None
 
 
+#: A line end as the file reader counts them (solver.formats.tbn's _LineReader): CR LF, a CR alone or an LF.
+LINE_END = re.compile("\r\n|\r|\n")
+
+
 def pasted_bytes(text: str, source: str) -> bytes:
     """Pasted text as UTF-8; a lone surrogate (a JSON escape such as \\udcfc, which no UTF-8 text holds) is refused
-    at its line and column rather than failing the request."""
+    at its line and column rather than failing the request, both counted as the file reader counts them (a pasted
+    old Mac file's lines end in a CR alone)."""
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as error:
-        line = text.count("\n", 0, error.start) + 1
-        column = error.start - text.rfind("\n", 0, error.start)
+        ends = [end.end() for end in LINE_END.finditer(text, 0, error.start)]
+        line = len(ends) + 1
+        column = error.start - (ends[-1] if ends else 0) + 1
         raise BoardError(f"{source}:{line}:{column}: a lone surrogate (U+{ord(text[error.start]):04X}), not a "
                          "character (expected UTF-8 text)") from None
 
@@ -442,6 +459,44 @@ def flags_note(record: Record, flags: Mapping[str, object], over: bool) -> str:
         else:
             said.append(f"{key}={value} (--variant)")
     return "; ".join(said)
+
+
+def flags_of_record_game(record: Record, flags: Mapping[str, object]
+                         ) -> tuple[dict[str, object], CommandVariantError | None]:
+    """The board's ``--variant`` flags that the record's game has, and where some are another game's, why they are
+    not this one's (what a command that refuses them would say, pointed at the record's ``[Game]``): the record
+    opens under its own game's rules, as an upload's does. A record whose game or tag does not read keeps every
+    flag (its position then says what is wrong)."""
+    read = _record_flags(record)
+    if read is None:
+        return dict(flags), None
+    game = read[0]
+    mine = game_flags(game, flags)
+    foreign = {name: value for name, value in flags.items() if name not in mine}
+    if not foreign:
+        return mine, None
+    try:
+        game.variant(foreign)
+    except StichError as error:
+        tag = record.tag("Game")
+        return mine, CommandVariantError(str(error), game.name, source=record.source,
+                                         line=tag.value_line if tag is not None else record.line,
+                                         column=tag.value_column if tag is not None else 1)
+    return dict(flags), None  # a value another game's flag of the same name reads: the game's own check says
+
+
+def left_out_note(left_out: CommandVariantError | None, flags: Mapping[str, object] | None) -> str:
+    """The page's note of the ``--variant`` flags a record's game has not: left out, its own rules kept."""
+    if left_out is None:
+        return ""
+    read = {str(name).strip().lower(): value for name, value in (flags or {}).items()}
+    names = [name for name in read if name not in _game_flag_names(left_out.game)]
+    return (f"--variant {', '.join(f'{name}={read[name]}' for name in names)} left out: not "
+            f"{left_out.game}'s (its own rules)")
+
+
+def _game_flag_names(name: str) -> Sequence[str]:
+    return tuple(get_game(name).flags)
 
 
 def flags_under_record(record: Record, defaults: Mapping[str, object]) -> tuple[dict[str, object], str]:

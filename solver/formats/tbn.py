@@ -746,15 +746,44 @@ class _LineReader:
     given with its line break, as a stream's own ``readline`` gives LF-ended lines: a binary stream and one opened
     with ``newline="\\n"`` split at LF only, and a CR-only file read as one line.
 
-    The stream is read with its own ``readline`` (so a record on standard input is read as soon as its line ends);
-    what is read past a line's end waits here for the next line. A line read whole, ending in LF with no CR in it, is
-    given as the stream gave it: only a line with a CR is searched and cut."""
+    A line is given as soon as its line break is read: on standard input (a pipe) a record is answered when its
+    blank line arrives (a stream whose first line ends in LF is then read to LFs, so a CR-only record after LF ones
+    waits for an LF or the end). The stream's own ``readline`` would wait for an LF, which a CR-only file
+    has none of, so a buffered binary stream (a file, standard input) is first peeked at: where its first line ends
+    in LF or CR LF it is read with ``readline``, and a line read whole, ending in LF with no CR in it, is given as
+    the stream gave it (cutting every line here would be a tenth of the parse); where it ends in a CR alone, what
+    has arrived is read (``read1``) and cut into lines here. A CR at the end of what was read ends its line at once;
+    an LF that then comes first is that CR LF's, and skipped. A stream that cannot be peeked at (in memory, never
+    waiting) is read with ``readline``."""
 
     def __init__(self, stream: IO) -> None:
         self.stream = stream
         self.buffer: Any = ""  # what was read (str or bytes, as the stream gives) ...
         self.start = 0  # ... and where in it the next line starts: lines are cut from it, it is not copied a line
         self.end: Any = None  # the stream's empty read, once met: not read again
+        self.peek: Any = getattr(stream, "peek", None)  # a buffered binary stream's (a file, standard input)
+        self.read1: Any = getattr(stream, "read1", None)
+        # how the stream is read: "lf" (readline) or "cr" (read1, what has arrived); None until peeked at
+        self.waits = self.peek is not None and self.read1 is not None  # a file or a pipe, not a stream in memory
+        self.breaks: str | None = None if self.waits else "lf"
+        self.after_cr = False  # the last line ended with a CR at the end of what was read: an LF may follow it
+
+    def _read(self, limit: int) -> Any:
+        """The stream's next piece, at most ``limit`` characters: a line (``readline``) or what has arrived."""
+        if self.end is not None:
+            return self.end
+        if self.breaks is None:
+            ahead = self.peek(1)[:limit]  # what has arrived, not taken from the stream (empty: its end)
+            cr, lf = ahead.find(b"\r"), ahead.find(b"\n")
+            if 0 <= lf and (cr < 0 or lf <= cr + 1):
+                self.breaks = "lf"  # its first line ends in LF or CR LF
+            elif 0 <= cr < len(ahead) - 1:
+                self.breaks = "cr"
+            else:  # no line break yet, or a CR last: what has arrived is taken, and the next piece peeked at
+                return self.read1(len(ahead))
+        if self.breaks == "lf":
+            return self.stream.readline(limit)
+        return self.read1(limit)
 
     def readline(self, limit: int) -> Any:
         """The next line with its line break, at most ``limit`` characters (one more for a CR LF the limit cuts);
@@ -762,16 +791,21 @@ class _LineReader:
         buffer, start = self.buffer, self.start
         if start >= len(buffer):
             # the end of the stream is read once: a terminal's standard input would wait for another Ctrl-D
-            line = self.stream.readline(limit) if self.end is None else self.end
+            line = self._read(limit)
+            if self.after_cr:
+                self.after_cr = False
+                if line[:1] == ("\n" if isinstance(line, str) else b"\n"):  # the LF of the CR LF cut before it
+                    line = line[1:] or self._read(limit)
             if not line:
                 self.end = line
                 return line
-            # the common line, LF-ended without a CR, is the stream's own: split no further (a tenth of the parse)
-            if isinstance(line, str):
-                if line[-1:] == "\n" and "\r" not in line:
+            # the common line, LF-ended without a CR, is the stream's own: split no further
+            if self.breaks == "lf":
+                if isinstance(line, str):
+                    if line[-1:] == "\n" and "\r" not in line:
+                        return line
+                elif line[-1:] == b"\n" and b"\r" not in line:
                     return line
-            elif line[-1:] == b"\n" and b"\r" not in line:
-                return line
             buffer, start = line, 0
         cr, lf, breaks = ("\r", "\n", _BREAK) if isinstance(buffer, str) else (b"\r", b"\n", _BREAK_BYTES)
         while True:
@@ -779,19 +813,18 @@ class _LineReader:
             found = breaks.search(buffer, start, stop)  # the first CR or LF: str.find of each scanned to the limit
             if found:
                 end = found.end()
-                if buffer[end - 1:end] == cr and end == len(buffer) and self.end is None:  # an LF may follow it
-                    more = self.stream.readline(limit)
-                    if more:
-                        buffer, start = buffer[start:] + more, 0
-                        continue
-                    self.end = more
-                if buffer[end - 1:end] == cr and buffer[end:end + 1] == lf:
-                    end += 1
+                if buffer[end - 1:end] == cr:
+                    if buffer[end:end + 1] == lf:
+                        end += 1
+                    elif end < len(buffer) and self.waits:
+                        self.breaks = "cr"  # a CR alone: from now on what arrives is read, not a line to an LF
+                    elif end == len(buffer):
+                        self.after_cr = self.end is None  # said now: the LF of a CR LF, if it comes, is skipped
                 break
             if len(buffer) - start >= limit:
                 end = stop
                 break
-            more = self.stream.readline(limit - (len(buffer) - start)) if self.end is None else self.end
+            more = self._read(limit - (len(buffer) - start))
             if not more:
                 self.end = more
                 end = len(buffer)

@@ -626,15 +626,30 @@ new ResizeObserver(() => {
   if (focused) $("table").querySelector(`.card[data-card="${focused}"]`)?.focus();
 }).observe(document.getElementById("table"));
 
-// the width the graph is drawn at: its own pixels, at least 200 (400 while it has no width yet)
-const curveDrawWidth = () => Math.max(200, Math.round($("graph").getBoundingClientRect().width) || 400);
+// the graph's margins (its numbers' on the left) and the least width of a point's column: WCAG 2.5.8's 24 pixels
+const CURVE_LEFT = 30, CURVE_PAD = 10, POINT_TARGET = 24;
 
-// a window that changes the graph's width (a phone turned, the panels going under the table) draws it again; a
-// panel under 200 pixels is drawn at 200 at any width, so its resizes do not
+// the width the graph's frame gives its drawing, the panel's (the graph is drawn wider where it scrolls in it): its
+// own, but for its padding (2 pixels a side) and the graph's border (1), so that the drawing is at one to one
+const graphFrameWidth = () => Math.max($("graph-frame").clientWidth - 6, 0);
+
+// the width the graph of ``cards`` cards is drawn at: its own pixels, the frame's, at least 200 (400 while it has no
+// width yet), and at least what gives each point a column of 24 pixels
+const curveDrawWidth = (cards) => Math.max(200, graphFrameWidth() || 400,
+                                           CURVE_LEFT + CURVE_PAD + POINT_TARGET * Math.max(cards, 1));
+
+// a window that changes the frame's width (a phone turned, the panels going under the table) draws the graph again;
+// one narrower than the graph's least width draws the same, so its resizes do not
 new ResizeObserver(() => {
-  const measured = Math.round($("graph").getBoundingClientRect().width);
-  if (S.curve && measured && curveDrawWidth() !== S.curveWidth) renderCurve();
-}).observe(document.getElementById("graph"));
+  if (!S.curve || !graphFrameWidth()) return;
+  if (curveDrawWidth(S.curve.curve.length - 1) !== S.curveWidth) renderCurve();
+  else fitGraph();  // the same drawing, in a frame now narrower (or wider) than it
+}).observe(document.getElementById("graph-frame"));
+
+// the graph as wide as its drawing where that is wider than its frame (it scrolls there), else the frame's width
+function fitGraph() {
+  $("graph").style.width = S.curveWidth > graphFrameWidth() ? `${S.curveWidth + 2}px` : "";  // and its border
+}
 
 const SD_NO_GRAPH = "The graph and the grades are double dummy (they know every hand): the double-dummy view " +
   "shows them, the odds above are what this seat can know";
@@ -659,10 +674,11 @@ function renderCurve() {
   const most = scored ? Math.max(0, ...points) : curve.measure === "points" ? S.view.points_in_deal : S.view.tricks_in_deal;
   // drawn in the graph's own pixels: a viewBox of a fixed width stretched the numbers and the dots (ellipses) as wide
   // as a tablet's panel
-  const width = curveDrawWidth(), height = 170, pad = 10, left = 30;
+  const n = Math.max(curve.curve.length - 1, 1);
+  const width = curveDrawWidth(n), height = 170, pad = CURVE_PAD, left = CURVE_LEFT;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   S.curveWidth = width;
-  const n = Math.max(curve.curve.length - 1, 1);
+  fitGraph();
   const x = (i) => left + (width - left - pad) * i / n;
   const y = (v) => height - pad - (height - 2 * pad) * (v - least) / Math.max(most - least, 1);
   const label = (value, at) => { const t = make("text", { x: 2, y: at }); t.textContent = value; svg.append(t); };
@@ -676,9 +692,10 @@ function renderCurve() {
   // an ending's line is the whole deal's, on the ending's own cards, as stich postmortem says
   const wonAt = winning ? `${winning.name} ${winning.name === "target" ? "made" : "won"} at \u2265 ${winning.value}` +
     (scored ? ` ${S.view.score_unit}` : "") + (curve.whole_deal === false ? " (on the ending's own cards)" : "") : "";
-  // a finger's targets (a touch screen, CSS): each point's whole column, from halfway to the point before to halfway
-  // to the next, the graph's height, where the dots themselves are 6 to 13 pixels across; drawn under the dashed line,
-  // whose tooltip a mouse beside the touch screen shows (the curve, the trick ends and the numbers let a tap through)
+  // the points' targets, a finger's and a mouse's: each point's whole column, from halfway to the point before to
+  // halfway to the next (at least 24 pixels: curveDrawWidth), the graph's height, where the dots themselves are 6 to
+  // 13 pixels across; drawn under the dashed line, whose tooltip a mouse shows (the curve, the trick ends and the
+  // numbers let a tap through)
   const step = (width - left - pad) / n;
   points.forEach((value, index) => {
     const hit = make("rect", { class: "hit", x: x(index) - step / 2, y: 0, width: step, height, "data-index": index,
@@ -734,6 +751,10 @@ function renderCurve() {
   });
   S.graphDot = stop;
   if (focused) svg.querySelector('.dot[tabindex="0"]')?.focus();
+  else {  // a graph that scrolls in its frame shows the position shown's point
+    const frame = $("graph-frame");
+    if (frame.scrollWidth > frame.clientWidth) frame.scrollLeft = x(Math.min(S.cursor, n)) - frame.clientWidth / 2;
+  }
   const mistakes = curve.cards.filter((c) => c.grade !== "ok");
   const turns = Object.keys(changed).map(Number).map((i) => `${i} (${curve.cards[i - 1].card}: ${changed[i]})`);
   const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
