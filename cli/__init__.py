@@ -1,12 +1,19 @@
 """The ``stich`` command line: one module per command, each a thin wrapper over a library function."""
 
+from __future__ import annotations
+
+from .startup import install_interrupt_handlers, say_stopped_before_any_work
+
 
 def main() -> None:
-    """The ``stich`` command. The app (Typer) loads here, not when this package is imported, so that Ctrl-C during
-    its loading ends the command quietly with 130, as it does later, instead of with a traceback; a command's own
-    modules load when it runs (:mod:`cli.main`)."""
+    """The ``stich`` command. The interrupt handlers are set before anything else loads, and the app (Typer) loads
+    here, not when this package is imported, so that Ctrl-C or SIGTERM during its loading ends the command with one
+    line and 130, as later, instead of with a traceback or death by the signal; a command's own modules load when
+    it runs (:mod:`cli.main`)."""
+    install_interrupt_handlers()
     try:
         from .main import main as run
     except KeyboardInterrupt:
+        say_stopped_before_any_work()
         raise SystemExit(130) from None
     run()

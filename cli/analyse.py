@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Iterator, List, Optional
 
 import typer
 from rich.table import Table
@@ -17,6 +17,7 @@ from solver.advice import (PASS, AdviceReport, AdviceSetup, CardAdvice, Contract
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidSeatError, StichError
+from solver.files import lock_beside
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
@@ -172,7 +173,8 @@ def analyse(
     worker_wait: float = typer.Option(
         DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
         help="With --scheduler: how long to wait for a worker to join (at the start, or after every "
-             "worker left) before giving up."),
+             "worker left) before giving up; also how long to try to reach a scheduler that went away "
+             "(from 5 s to Dask's 30 s)."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     all_messages: bool = ALL_MESSAGES,
     time_limit: Optional[float] = typer.Option(
@@ -261,8 +263,9 @@ def analyse(
             return _with_record(position, advice)
 
         # --pot over a FILE's records: the [Pot] tag of those of a game paid from a pot
-        run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_cards,
-                         document=card_document, pot=pot, command="analyse", all_messages=all_messages)
+        with checkpoint_held(checkpoint):
+            run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_cards,
+                             document=card_document, pot=pot, command="analyse", all_messages=all_messages)
         return
     if file is not None:
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
@@ -284,8 +287,10 @@ def analyse(
                                             time_limit=time_limit)
             return _with_record(position, analysis.as_dict())
 
-        run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_analysis,
-                         document=document, pot=pot, command="analyse", all_messages=all_messages)
+        with checkpoint_held(checkpoint):
+            run_over_records(file, variant=flags, board=board, record=record, as_json=as_json,
+                             render=render_analysis, document=document, pot=pot, command="analyse",
+                             all_messages=all_messages)
         return
     if not game or not hand or not contract:
         missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
@@ -311,6 +316,23 @@ def analyse(
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:
         render_analysis(analysis.as_dict())
+
+
+@contextlib.contextmanager
+def checkpoint_held(checkpoint: Path | None) -> Iterator[None]:
+    """The checkpoint's lock held for a whole run over a FILE's records, as batch holds its output's: each record's
+    journal took it and let it go, so a second run could take it between two records and the two append to one
+    file. A second run meanwhile is refused at its start with the holder's kind (``another stich analyse is writing
+    this file``); a run that wrote nothing leaves no lock file."""
+    if checkpoint is None:
+        yield
+        return
+    with input_errors():
+        lock = lock_beside(checkpoint, "stich analyse")
+    try:
+        yield
+    finally:
+        lock.close(remove=not checkpoint.exists())
 
 
 @contextlib.contextmanager

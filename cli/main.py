@@ -14,9 +14,7 @@ import importlib
 import io
 import os
 import re
-import signal
 import sys
-import threading
 from typing import Any, Optional
 
 import typer
@@ -25,9 +23,9 @@ from typer.main import get_command_from_info
 from typer.models import CommandInfo
 
 from solver import __version__
-from solver.interrupts import interrupt
 
-from .errors import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED
+from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED
+from .startup import install_interrupt_handlers, say_stopped_before_any_work, work_began
 
 #: Every command: its name, ``module:function`` in this package, and its one line for ``stich --help`` (its own
 #: ``--help`` shows the function's whole docstring).
@@ -72,6 +70,7 @@ class LazyCommands(TyperGroup):
         if self._listing:
             return self.commands[cmd_name]
         target, short_help = entry
+        work_began(False)  # this command's own code has not run yet (another's may have, in this process)
         module_name, function_name = target.split(":")
         module = importlib.import_module(f".{module_name}", __package__)
         info = CommandInfo(cmd_name, cls=Command, callback=getattr(module, function_name), short_help=short_help)
@@ -200,6 +199,11 @@ class Command(typer.core.TyperCommand):
                 if taken is not None and one is not None and str(one) == taken and not os.path.exists(one):
                     raise typer.BadParameter(why, ctx=ctx, param=param)
         return rest
+
+    def invoke(self, ctx: Any) -> Any:
+        """The command's own code runs: from here its stop is its own to say (:func:`cli.startup.work_began`)."""
+        work_began()
+        return super().invoke(ctx)
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         """Typer (0.28) writes a required argument ``{FILE}`` in the usage line, which every usage error repeats;
@@ -330,14 +334,14 @@ def out_of_memory(error: MemoryError) -> str:
 
 
 def main() -> None:
-    _safe_streams()
-    stdout_before = _stdout_file()
-    if threading.current_thread() is threading.main_thread():
-        # (batch installs its own for its run, and restores these after); SIGINT ignored from outside (a background
-        # job) stays ignored
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, interrupt)
-        signal.signal(signal.SIGTERM, interrupt)
+    # (batch installs its own for its run, and restores these after); set again where this is the entry point
+    install_interrupt_handlers()
+    try:
+        _safe_streams()
+        stdout_before = _stdout_file()
+    except KeyboardInterrupt:
+        say_stopped_before_any_work()
+        raise SystemExit(EXIT_INTERRUPTED) from None
     try:
         app()
     except ClosedStreamError as error:  # where no command's own handler (cli.errors.input_errors) saw it first
@@ -352,6 +356,8 @@ def main() -> None:
             print(f"stich: {out_of_memory(error)}", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT) from None
     except SystemExit as done:
+        if done.code == EXIT_INTERRUPTED:  # Typer's exit for a KeyboardInterrupt no command had begun to handle
+            say_stopped_before_any_work()
         # Typer and rich exit 1 when stdout's reader closed it (``stich ... | head``), having swapped in
         # flush-pacifying streams or pointed stdout at /dev/null: that is no bad input, so exit as a command killed by
         # SIGPIPE would, and say nothing (the wrapper is known by name: typer may bring its own copy of click's)

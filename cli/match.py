@@ -78,11 +78,12 @@ def match(
     workers: Optional[int] = workers_option("Worker processes whole boards are played on",
                                             "; the match is the same on any number, without --card-time",
                                             one="in this process, each bot's searches on every core"),
-    time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0.001,
+    time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0,
                                                help="Each sampling bot's deadline for one card: it stops sampling "
                                                     "at SECONDS, but always finishes its first sample, so a card "
-                                                    "takes at least one sample's search (may be longer). --json: "
-                                                    "each deal's samples says how many each card took."),
+                                                    "takes at least one sample's search (may be longer). 0: one "
+                                                    "sample a card. --json: each deal's samples says how many "
+                                                    "each card took."),
     match_time: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
         help="Stop once SECONDS have passed, after the boards in play (played to the end: stderr says how far past "
@@ -125,7 +126,7 @@ def match(
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
     sampling = any(isinstance(player, SamplingBot) for player in players)
     if not sampling:  # said, not silently dropped
-        unused = [flag for flag, given in (("--samples", samples is not None), ("--card-time", time_limit)) if given]
+        unused = [flag for flag, value in (("--samples", samples), ("--card-time", time_limit)) if value is not None]
         if unused:
             message(f"stich: match: {' and '.join(unused)} {'is' if len(unused) == 1 else 'are'} for sampling bots, "
                     f"and no bot here samples: ignored")

@@ -29,6 +29,7 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -547,7 +548,9 @@ def _output_full(error: OSError, out_path: str | os.PathLike) -> OSError:
     """A write's error (a full disk names no file) naming the output file and that the lines written stay."""
     if error.filename is not None:
         return error
-    kept = "the lines written so far are kept (a rerun trims a half-written last one): make room and rerun to resume"
+    kept = "the lines written so far are kept (a rerun trims a half-written last one): " + \
+        ("make it writable and rerun to resume" if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+         else "make room and rerun to resume")
     return type(error)(error.errno, f"{error.strerror}; {kept}", str(out_path))
 
 

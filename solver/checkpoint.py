@@ -107,6 +107,11 @@ class SpanSet:
             yield start, end
 
 
+#: The write errors after which the journal's lines so far stand and a rerun resumes from them: a full disk, and
+#: a file or folder made read-only during the run (rather than a file that was never one to append to).
+KEPT_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EACCES, errno.EPERM, errno.EROFS)
+
+
 class Journal:
     """The journal of one job in the file at ``path``: :meth:`done` yields the spans already finished with their
     sums (read when the journal is opened), :meth:`append` adds one; :meth:`close` when the job ends. ``holder``
@@ -216,9 +221,11 @@ class Journal:
                     raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
                 line = line[written:]
         except OSError as error:
-            kept = "what was written before it is kept (a rerun trims a half-written last line): make room and " \
-                   "rerun to resume" if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) else None
-            said = f"{error.strerror}; {kept}" if kept else error.strerror
+            said = error.strerror or str(error)
+            if error.errno in KEPT_ERRORS:
+                fix = "make room" if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) else "make it writable"
+                said += f"; what was written before it is kept (a rerun trims a half-written last line): {fix} and " \
+                        "rerun to resume"
             raise OSError(error.errno, said, str(self.path)) from None
 
     def _torn_header(self) -> bool:

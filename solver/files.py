@@ -204,17 +204,29 @@ def atomic_file(path: str | os.PathLike, *, binary: bool = False) -> Iterator[IO
 
 
 class HeldLock:
-    """A lock taken by :func:`lock_beside`, held until :meth:`close`."""
+    """A lock taken by :func:`lock_beside`, held until :meth:`close`. Taken again by the process that holds it (a
+    run holding a checkpoint's lock for all its records, each record's journal taking it too), it is the same lock
+    counted once more, released at the last :meth:`close`: a POSIX record lock is the process's, and closing any
+    descriptor of its file would release it under the outer holder."""
 
     def __init__(self, handle: IO, path: Path | None) -> None:
         self.handle = handle
         self.path = path  # the lock file; None where nothing is locked (a pipe, a device)
+        self.holders = 1
 
     def close(self, remove: bool = False) -> None:
         """Release the lock; ``remove`` removes its file first, while it is still held (for a run that leaves
         nothing for the lock to guard). That is safe against every locker that, as :func:`lock_beside` does, checks
         after locking that the file it locked is still the one by that name; a locker that did not check (an
-        earlier stich) could lock the removed file while another locks its successor."""
+        earlier stich) could lock the removed file while another locks its successor. Taken more than once by this
+        process, only the last close releases it (and removes its file)."""
+        if self.holders <= 0:
+            return
+        self.holders -= 1
+        if self.holders:
+            return
+        if self.path is not None and _held_here.get(self.path) == (os.getpid(), self):
+            del _held_here[self.path]
         if remove and self.path is not None:
             try:
                 os.unlink(self.path)
@@ -223,8 +235,26 @@ class HeldLock:
         self.handle.close()
 
 
+class _HeldAgain(HeldLock):
+    """A lock this process already held, taken once more: its :meth:`close` releases this taking only, once."""
+
+    def __init__(self, owner: HeldLock) -> None:
+        super().__init__(owner.handle, owner.path)
+        self.owner = owner
+        owner.holders += 1
+
+    def close(self, remove: bool = False) -> None:
+        if self.holders:
+            self.holders = 0
+            self.owner.close(remove)
+
+
 #: How many times a lock is taken again when the lock file was removed under it (:meth:`HeldLock.close`).
 _LOCK_ATTEMPTS = 5
+
+#: The locks this process holds, by lock file, with the process that took them (a forked child holds none of its
+#: parent's: a record lock is not inherited).
+_held_here: dict[Path, tuple[int, HeldLock]] = {}
 
 
 def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
@@ -243,6 +273,9 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
         return HeldLock(open(os.devnull), None)
     target = Path(os.path.realpath(path))
     lock_path = target.with_name(f".{target.name}.lock")
+    pid, held = _held_here.get(lock_path, (None, None))
+    if held is not None and pid == os.getpid() and held.holders:
+        return _HeldAgain(held)  # this process's own lock, taken once more (see HeldLock)
     for _ in range(_LOCK_ATTEMPTS):
         try:
             handle = open(lock_path, "a")
@@ -268,7 +301,9 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
                             f"{lock_path} is held); wait for it to finish, or choose another file") from None
         if _same_file(handle, lock_path):
             _name_holder(handle, holder)
-            return HeldLock(handle, lock_path)
+            lock = HeldLock(handle, lock_path)
+            _held_here[lock_path] = (os.getpid(), lock)
+            return lock
         handle.close()  # its holder removed it before we locked it: lock the file now by that name
     raise FileError(f"{path}: its lock {lock_path} keeps being removed by another process; try again")
 

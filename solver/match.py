@@ -329,7 +329,7 @@ def setup_text(result: MatchResult) -> str | None:
         said = ([f"{samples:,} sample{'' if samples == 1 else 's'} a card"] if samples else []) \
             + ([f"plays for {measures.get(player['plays_for'], player['plays_for'])}"] if player["plays_for"] else []) \
             + ([f"deadline {player['card_time']:g} s a card (its first sample always finishes)"]
-               if player["card_time"] else [])
+               if player["card_time"] is not None else [])
         bots.append(f"{name} ({', '.join(said)})" if said else name)
     contract = f"contract {game.contract_in_words(setup.contract)}" if setup.contract else "each board's own contract"
     variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
@@ -417,7 +417,7 @@ class BotError(StichError):
     fails on board 40 does not lose the 39 before it (a checkpoint keeps them too)."""
 
     result: "MatchResult | None" = None
-    bot_exception: "Exception | None" = None
+    bot_exception: "BaseException | None" = None
     worker_traceback: str | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -457,9 +457,10 @@ class BotError(StichError):
 def play_out(position: Position, bots: Sequence[Bot], where: str = "",
              samples: list[int | None] | None = None) -> Position:
     """The position at the end of the deal, each card chosen by the bot of the seat to move (``bots[seat - 1]``).
-    A bot that raises or chooses a card that cannot be played is a :class:`BotError`, located by ``where`` (``board
-    3, rotation 1, ``: the match's words) and the card. ``samples`` (a list) is given each card's samples its bot
-    decided on (a sampling bot's ``last_samples``; None for another bot)."""
+    A bot that raises (anything but KeyboardInterrupt: SystemExit too) or chooses a card that cannot be played is a
+    :class:`BotError`, located by ``where`` (``board 3, rotation 1, ``: the match's words) and the card.
+    ``samples`` (a list) is given each card's samples its bot decided on (a sampling bot's ``last_samples``; None
+    for another bot)."""
     while not position.state.is_over:
         seat = position.state.to_move
         bot = bots[seat]
@@ -468,7 +469,9 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
         except KeyboardInterrupt as interrupt:  # Ctrl-C at a bot too slow: its traceback says where it was
             interrupt.add_note(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing")
             raise
-        except Exception as error:  # the bot's own failure, said where it happened (Ctrl-C is no failure)
+        # the bot's own failure, said where it happened (Ctrl-C is no failure): SystemExit and the other
+        # BaseExceptions too, which would otherwise end the command (or a worker's job) with no word of the bot
+        except BaseException as error:  # noqa: BLE001
             failed = BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} failed: "
                               f"{type(error).__name__}: {error}")
             failed.bot_exception = error

@@ -18,6 +18,7 @@ from solver import StichError
 from solver.batch import done_ids, solve_batch
 from solver.bots import RandomBot
 from solver.match import play_match
+from solver.files import lock_beside
 from solver.formats.tbn import format_record, write_records
 
 
@@ -383,6 +384,31 @@ def test_one_objective_asked_twice_is_the_same_question(tmp_path: Path) -> None:
     again = solve_batch(source, out, workers=1, objectives=["points", "Points"])
     assert (again.skipped, again.written) == (2, 0)
     assert {line["asked"]["objectives"] == ["points"] for line in _lines(out)} == {True}
+
+
+def test_a_lock_taken_again_by_its_process_is_released_at_the_last_close(tmp_path: Path) -> None:
+    """A run holding a checkpoint's lock for all its records, whose journals take it too: a POSIX record lock is the
+    process's, so the journal's close released it under the run. Taken again, it is counted; only the last close
+    (each taking's own, once) releases it."""
+    target = tmp_path / "out.jsonl"
+    probe = ("import sys\nfrom solver.errors import StichError\nfrom solver.files import lock_beside\ntry:\n"
+             "    lock_beside(sys.argv[1], 'probe').close()\nexcept StichError:\n    print('held')\nelse:\n"
+             "    print('free')\n")
+
+    def seen() -> str:
+        return subprocess.run([sys.executable, "-c", probe, str(target)], capture_output=True, text=True,
+                              check=True, timeout=120).stdout.strip()
+
+    outer = lock_beside(target, "stich analyse")
+    inner = lock_beside(target, "stich analyse")
+    inner.close()
+    inner.close()  # twice: still one taking's release
+    assert seen() == "held"
+    outer.close()
+    assert seen() == "free"
+    again = lock_beside(target, "stich analyse")  # a fresh lock after the last close, not the closed one
+    assert seen() == "held"
+    again.close()
 
 
 def test_a_run_that_writes_nothing_leaves_no_lock_file(tmp_path: Path) -> None:

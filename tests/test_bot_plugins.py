@@ -90,6 +90,15 @@ BOTS_MODULE = textwrap.dedent('''
 
         def choose(self, position):
             raise RuntimeError("lost my cards")
+
+
+    class Exits:
+        name = "exits"
+
+        def choose(self, position):
+            if len(position.played) >= 2:
+                raise SystemExit(5)
+            return next(iter(position.legal_cards()))
 ''')
 
 #: ``stich`` as the console script runs it: the current directory is not on sys.path (``-c`` put it first).
@@ -415,6 +424,43 @@ def test_a_bot_that_raises_in_play_ends_the_match_with_a_bot_error(bots_dir):
     assert process.returncode == 1
     assert "bot crash at seat 1 failed: RuntimeError: lost my cards" in process.stderr
     assert "Traceback" not in process.stderr
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_bot_that_exits_in_play_is_the_bot_s_failure(bots_dir, workers):
+    """A bot that raised SystemExit (``sys.exit()`` in its choose) ended the match with the bot's exit code and not a
+    word, in this process and in a worker alike: it is the bot's failure, said with its card, exit 1."""
+    process = _match(bots_dir, "random,mybots:Exits,random,random", "-n", "2", "-j", workers)
+    assert process.returncode == 1
+    assert process.stderr == ("stich: board 1, rotation 0, card 7 (trick 2): bot exits at seat 2 failed: "
+                              "SystemExit: 5\n")
+
+
+def test_a_bot_s_system_exit_is_its_failure_in_the_library_and_ctrl_c_still_stops(imported_here):
+    """The library's side: BotError from SystemExit (and any BaseException), KeyboardInterrupt passed on."""
+    from solver.match import BotError
+
+    class Interrupted:
+        name = "stopped"
+
+        def choose(self, position):
+            raise KeyboardInterrupt
+
+    class Generated:
+        name = "generated"
+
+        def choose(self, position):
+            raise GeneratorExit("closed")
+
+    with pytest.raises(BotError, match=r"^board 1, rotation 0, card 1 \(trick 1\): bot generated at seat 1 failed: "
+                                       r"GeneratorExit: closed$"):
+        play_match("kratzen", [Generated(), RandomBot(seed=1), RandomBot(seed=2)], boards=1, seed=1, pot=3)
+    with pytest.raises(BotError, match=r"bot exits at seat 3 failed: SystemExit: 5$") as exited:
+        play_match("kratzen", [RandomBot(seed=1), RandomBot(seed=2), load_bot("mybots:Exits")], boards=1, seed=1,
+                   pot=3, rotate=False)
+    assert type(exited.value.bot_exception) is SystemExit
+    with pytest.raises(KeyboardInterrupt):
+        play_match("kratzen", [Interrupted(), RandomBot(seed=1), RandomBot(seed=2)], boards=1, seed=1, pot=3)
 
 
 def test_a_checkpoint_resumes_only_with_the_same_bot(bots_dir):

@@ -1582,3 +1582,23 @@ def test_a_match_its_time_limit_stopped_says_how_long_it_took_in_its_json_too():
     assert list(stopped)[-1] == "time_limit"  # after the summary json.md lists it behind
     whole, _ = run("--time-limit", "3600")
     assert whole["stopped"] is None and "time_limit" not in whole
+
+
+def test_card_time_0_is_the_apis_one_sample_a_card():
+    """``--card-time`` took 0.001 at least where ``SamplingBot(time_limit=0)`` takes 0 (one sample a card, the
+    deadline already past): ``--card-time 0`` was a usage error. Now it is the API's 0, said in the setup line (which
+    dropped a deadline of 0 as none) and said ignored beside bots that do not sample."""
+    from test_cli import run
+
+    timed = run("match", "-g", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "-j", "1", "--pot", "3",
+                "--card-time", "0", "--json")
+    document = json.loads(timed.stdout)
+    assert document["bots"]["sampling:3"]["card_time"] == 0
+    assert {samples for deal in document["deals"] for samples in deal["samples"] if samples} == {1}
+    shown = run("match", "-g", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "-j", "1", "--pot", "3",
+                "--card-time", "0")
+    assert "deadline 0 s a card (its first sample always finishes)" in shown.stdout
+    unused = run("match", "-g", "kratzen", "--bots", "cheater,random,random", "-n", "1", "-j", "1", "--pot", "3",
+                 "--card-time", "0")
+    assert unused.stderr == "stich: match: --card-time is for sampling bots, and no bot here samples: ignored\n"
+    run("match", "-g", "kratzen", "--bots", "cheater,random,random", "--card-time", "-1", code=2)

@@ -2352,6 +2352,47 @@ def test_a_checkpoint_line_of_one_record_that_is_broken_stops_only_that_record(t
         assert again.stderr.count("\n") == 1 and "not answered" not in again.stderr
 
 
+_SECOND_LOCKER = ("import sys\nfrom solver.errors import StichError\nfrom solver.files import lock_beside\n"
+                  "try:\n    lock_beside(sys.argv[1], 'stich probe').close()\nexcept StichError as error:\n"
+                  "    print(error)\nelse:\n    print('free')\n")
+
+
+@pytest.mark.parametrize("cards", [(), ("--cards",)])
+def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monkeypatch, cards):
+    """Each record's journal took the checkpoint's lock and let it go, so a second run could take it between two
+    records and both appended to one file. The run holds it from its start to its end, as batch holds its output:
+    another process finds it held at every record, a second ``stich analyse`` at the same time is refused with the
+    holder's name, and the lock is free again once the run is over."""
+    import solver.cli.analyse as command
+
+    checkpoint = tmp_path / "kratzen.ckpt"
+    seen: list[str] = []
+    second: list[subprocess.CompletedProcess] = []
+    args = ["analyse", str(EXAMPLES / "kratzen.tbn"), "--seat", "1", "-n", "2", "-j", "1", *cards, "--checkpoint",
+            str(checkpoint)]
+
+    def probed(analyse):
+        def each_record(*given, **options):
+            seen.append(subprocess.run([sys.executable, "-c", _SECOND_LOCKER, str(checkpoint)], capture_output=True,
+                                       text=True, timeout=120, check=True).stdout.strip())
+            if len(seen) == 2:
+                second.append(subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()",
+                                              *args], capture_output=True, text=True, timeout=300))
+            return analyse(*given, **options)
+        return each_record
+
+    name = "advise_cards" if cards else "analyse_position"
+    monkeypatch.setattr(command, name, probed(getattr(command, name)))
+    run(*args, "--json")
+    held = (f"{checkpoint}: another stich analyse is writing this file (its lock {tmp_path}/.kratzen.ckpt.lock is "
+            "held); wait for it to finish, or choose another file")
+    assert seen == [held] * 5
+    assert second[0].returncode == 1 and second[0].stdout == ""
+    assert second[0].stderr == f"stich: {held}\n"
+    assert subprocess.run([sys.executable, "-c", _SECOND_LOCKER, str(checkpoint)], capture_output=True, text=True,
+                          timeout=120).stdout.strip() == "free"
+
+
 def test_a_checkpoint_line_of_no_job_at_all_refuses_the_file_once(tmp_path):
     """A line that is no checkpoint line (not JSON, or no job's key) is read by every record's analysis alike: the
     file is refused once, with its line, and the rest counted, not said again record by record."""

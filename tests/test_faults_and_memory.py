@@ -438,6 +438,22 @@ def test_a_checkpoint_cut_inside_its_header_is_written_afresh(tmp_path: Path, ke
     assert journal.read_bytes().split(b"\n")[0] == header
 
 
+
+def test_a_checkpoint_of_a_lone_brace_is_a_torn_header_and_one_of_a_whole_line_is_refused(tmp_path: Path) -> None:
+    """A checkpoint that is only ``{`` is the rule for torn first lines at its shortest (the header's first byte, no
+    line end: killed as it was written), so it is written afresh; ``{`` and a line end is a whole first line that is
+    no header, so it is refused and left as it was, as any other file that is no checkpoint."""
+    torn = tmp_path / "torn.ckpt"
+    torn.write_bytes(b"{")
+    first = sampling.analyse_hand(**{**ANALYSIS, "samples": 6}, workers=1, checkpoint=torn)
+    assert first.samples == 6 and json.loads(torn.read_text().splitlines()[0])["stich-analysis"]
+    whole = tmp_path / "whole.ckpt"
+    whole.write_bytes(b"{\n")
+    with pytest.raises(StichError, match=r"not a stich checkpoint \(its first line is no analysis header\)"):
+        sampling.analyse_hand(**{**ANALYSIS, "samples": 6}, workers=1, checkpoint=whole)
+    assert whole.read_bytes() == b"{\n"
+
+
 _FILLED_DISK = """
 import resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing
@@ -492,3 +508,94 @@ def test_a_disk_full_from_the_start_names_the_file_not_stdout(tmp_path: Path, co
     assert limited.returncode == 1 and limited.stdout == ""
     assert limited.stderr.startswith(f"stich: {name}: {said}")
     assert "<stdout>" not in limited.stderr and "Traceback" not in limited.stderr
+
+
+class _TurnsReadOnly:
+    """A file opened before its folder was made read-only: its writes fail from the ``fail_at``-th on with
+    PermissionError, as they would on a file system remounted read-only (root ignores a folder's permissions, so
+    a real chmod would not show it)."""
+
+    def __init__(self, stream, fail_at: int) -> None:
+        self._stream = stream
+        self._writes = 0
+        self._fail_at = fail_at
+
+    def write(self, data):
+        self._writes += 1
+        if self._writes >= self._fail_at:
+            raise PermissionError(13, "Permission denied")
+        return self._stream.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._stream.close()
+
+
+def _read_only_after(monkeypatch, module, suffix: str, fail_at: int) -> None:
+    """``module``'s files named ``*suffix`` turn read-only at their ``fail_at``-th write."""
+    import builtins
+
+    def opened(path, mode="r", *args, **options):
+        stream = builtins.open(path, mode, *args, **options)
+        return _TurnsReadOnly(stream, fail_at) if str(path).endswith(suffix) and set(mode) & set("aw") else stream
+    monkeypatch.setattr(module, "open", opened, raising=False)
+
+
+@pytest.mark.parametrize("command", ["batch", "analyse", "postmortem"])
+def test_an_output_made_read_only_mid_run_is_said_once_and_what_it_wrote_is_kept(tmp_path: Path, monkeypatch,
+                                                                                   command: str) -> None:
+    """An output that can no longer be written part way through a run (its folder made read-only, a read-only
+    remount): said once with its path and what is kept, exit 1, no traceback, the lines or files already written
+    left whole. batch said "make room" (a full disk's advice) for it, and a checkpoint did not say its lines are
+    kept."""
+    from typer.testing import CliRunner
+
+    import solver.checkpoint
+    import solver.files
+    from solver.cli.main import app
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    if command == "batch":
+        out = tmp_path / "out.jsonl"
+        _read_only_after(monkeypatch, batch, ".jsonl", 3)
+        args = ["batch", str(examples / "schafkopf.tbn"), "--out", str(out), "-j", "1"]
+        said = (f"stich: {out}: Permission denied; the lines written so far are kept (a rerun trims a half-written "
+                "last one): make it writable and rerun to resume\n")
+    elif command == "analyse":
+        out = tmp_path / "a.ckpt"
+        _read_only_after(monkeypatch, solver.checkpoint, ".ckpt", 4)
+        args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "24",
+                "-s", "7", "-j", "1", "--checkpoint", str(out)]
+        said = (f"stich: {out}: Permission denied; what was written before it is kept (a rerun trims a half-written "
+                "last line): make it writable and rerun to resume\n")
+    else:
+        out = tmp_path / "p-3.svg"
+        real_replace = os.replace
+        renamed: list[str] = []
+
+        def replace(source, target):
+            renamed.append(str(target))
+            if len(renamed) >= 3:
+                raise PermissionError(13, "Permission denied", str(target))
+            return real_replace(source, target)
+        monkeypatch.setattr(solver.files.os, "replace", replace)
+        args = ["postmortem", str(examples / "schafkopf.tbn"), "--plot", str(tmp_path / "p.svg")]
+        said = f"stich: {out}: Permission denied\n"
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1, (result.stderr, result.exception)
+    assert "Traceback" not in result.stderr
+    assert result.stderr.endswith(said), result.stderr
+    assert result.stderr.count("Permission denied") == 1
+    if command == "batch":
+        assert [json.loads(line)["id"].endswith("#1") for line in out.read_text().splitlines()][:1] == [True]
+        assert len(out.read_text().splitlines()) == 2
+    elif command == "analyse":
+        lines = out.read_text().splitlines()
+        assert len(lines) == 3 and all(json.loads(line) for line in lines)
+    else:
+        assert sorted(path.name for path in tmp_path.iterdir()) == ["p-1.svg", "p-2.svg"]

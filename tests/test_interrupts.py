@@ -283,3 +283,41 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path) -> None
     assert process.returncode == 130, stderr
     assert "stopped by the interrupt in the record at" in stderr and "cut its output short" in stderr, stderr
     assert "Traceback" not in stderr
+
+
+#: ``stich`` as its console script starts (``solver.cli:main``), with SIGTERM sent to itself at the first audit event
+#: argv[1] names (``import:MODULE``, ``open:FILE``): a moment of the start-up chosen by what happens then, not by a
+#: delay.
+_TERMINATED_AT = """
+import os, signal, sys
+
+kind, _, what = sys.argv.pop(1).partition(":")
+sent = []
+
+def terminate_at(event, args):
+    if not sent and event == kind and str(args[0]) == what:
+        sent.append(event)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+sys.addaudithook(terminate_at)
+from solver.cli import main
+sys.argv[0] = "stich"
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("moment", ["import:typer", "import:solver.analysis", "open:FILE"])
+def test_sigterm_during_the_start_up_ends_with_one_line_and_130(deals, moment) -> None:
+    """SIGTERM in the first moments of a run killed the process by the signal (exit -15, a shell's 143) without a
+    line, until ``cli.main`` set the handlers (as Typer loads), and after that until the command began (as its
+    module's imports load) ended it with 130 and not a word. The handlers are set first thing in ``solver.cli.main``
+    now, and a stop before the command's own code says so in one line; once the command has begun (it opens its
+    FILE) it says its own stop, as before."""
+    process = subprocess.run([sys.executable, "-c", _TERMINATED_AT, moment.replace("FILE", str(deals)), "solve",
+                              str(deals)], capture_output=True, text=True, timeout=120)
+    assert process.returncode == 130, (process.returncode, process.stderr)
+    assert "Traceback" not in process.stderr and process.stdout == ""
+    if moment == "open:FILE":
+        assert process.stderr == "stich: solve: stopped by the interrupt before any record was answered\n"
+    else:
+        assert process.stderr == "stich: solve: stopped before any work began\n"

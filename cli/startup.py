@@ -1,0 +1,46 @@
+"""What the ``stich`` command sets up before anything else loads: the interrupt handlers, and the one line of a
+stop that comes before a command's own code has begun. Nothing heavier than :mod:`signal` is imported here."""
+
+from __future__ import annotations
+
+#: Whether a command's own code has started (:meth:`cli.main.Command.invoke`): a stop before it is said here, as
+#: one line, since no command is there yet to say what it finished.
+_work_began = False
+
+
+def install_interrupt_handlers() -> None:
+    """Ctrl-C and SIGTERM turned into the commands' stop (:func:`solver.interrupts.interrupt`), first thing: SIGTERM
+    during the start-up's imports killed the process by the signal (exit 143) without a word. A SIGINT ignored from
+    outside (a background job) stays ignored; only the main thread can set handlers. A command starts here: none of
+    its own code has run yet."""
+    import signal
+    import threading
+
+    from solver.interrupts import interrupt
+
+    work_began(False)
+    if threading.current_thread() is threading.main_thread():
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, interrupt)
+        signal.signal(signal.SIGTERM, interrupt)
+
+
+def work_began(began: bool = True) -> None:
+    """The command's own code starts: from here it says its own stop (``stopped by the interrupt ...``). False: a
+    new command starts in this process (:func:`install_interrupt_handlers`), none of whose code has run yet."""
+    global _work_began
+    _work_began = began
+
+
+def say_stopped_before_any_work() -> None:
+    """``stich: solve: stopped before any work began``, where Ctrl-C or SIGTERM came during the start-up (the imports,
+    the parsing of the command line), unless the command had begun and says its own stop."""
+    import sys
+
+    if _work_began:
+        return
+    words = [word for word in sys.argv[1:] if not word.startswith("-")]  # the root takes no option with a value
+    try:
+        print(f"stich: {words[0] + ': ' if words else ''}stopped before any work began", file=sys.stderr)
+    except (OSError, ValueError):  # stderr closed or gone: the exit code still says it
+        pass
