@@ -39,6 +39,7 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
+from .games.outcome import signed_mean
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -1242,10 +1243,10 @@ def plus_minus(value: float, interval: Sequence[float | None], note: str | None 
     value (no interval: not ``± 0.00``, a certainty the samples do not show); the mean alone where there is none."""
     low, high = interval
     if note == ALL_ALIKE or (low is not None and low == high):
-        return f"{value:+.2f} (all alike)"
+        return f"{signed_mean(value)} (all alike)"
     if low is None or high is None or math.isnan(low):
-        return f"{value:+.2f}"
-    return f"{value:+.2f} ± {(high - low) / 2:.2f}"
+        return signed_mean(value)
+    return f"{signed_mean(value)} ± {(high - low) / 2:.2f}"
 
 
 def ranked_texts(rank: int, row: Mapping[str, Any]) -> tuple[str, str]:

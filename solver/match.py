@@ -34,6 +34,7 @@ from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
+from .games.outcome import signed_mean
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
@@ -298,15 +299,15 @@ def match_heading(game: str, seed: int, boards: int, rotate: bool, pot: int | No
 def signed_interval(value: float, low: float, high: float) -> str:
     """``+2.30 (+1.23 .. +3.37)``: a signed mean and its interval, or the mean alone where there is none."""
     if math.isnan(low):
-        return f"{value:+.2f}"
-    return f"{value:+.2f} ({low:+.2f} .. {high:+.2f})"
+        return signed_mean(value)
+    return f"{signed_mean(value)} ({signed_mean(low)} .. {signed_mean(high)})"
 
 
 def mean_text(mean: Mean) -> str:
     """``+2.30 (+1.23 .. +3.37)``; where every board gave the same value, that instead of an interval of no width
     (a certainty the boards do not show), as analyse and advice say it."""
     if mean.note == ALL_ALIKE:
-        return f"{mean.mean:+.2f} (all {mean.count:,} boards alike: no interval)"
+        return f"{signed_mean(mean.mean)} (all {mean.count:,} boards alike: no interval)"
     return signed_interval(mean.mean, mean.low, mean.high)
 
 

@@ -36,7 +36,7 @@ from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidD
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .games.outcome import read_pot
+from .games.outcome import read_pot, signed_mean
 from .generate import DEFAULT_SEED
 from .html_tables import html_lines, html_table
 from .intervals import t_quantile, wilson_interval_95
@@ -1222,10 +1222,11 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     spread = spread_text(document["samples"], document["interval"], document.get("interval_note"), "{:.1f}".format)
     if document.get("score_mean") is not None:
         score_spread = spread_text(document["samples"], document["score_interval"],
-                                   document.get("score_interval_note"), "{:+.2f}".format)
+                                   document.get("score_interval_note"), signed_mean)
         whose = (f"the {game.declarer_title}'s own, from the pot" if game.has_pot
                  else f"seat {document['seat']}'s share of its side's settlement")
-        lines.append(f"mean payment: {document['score_mean']:+.2f} {game.score_unit} ({score_spread}), {whose}")
+        mean = signed_mean(document['score_mean'])
+        lines.append(f"mean payment: {mean} {game.score_unit} ({score_spread}), {whose}")
         if game.has_pot and not document.get("pot"):
             lines.append("note: pot 0: every sample settles at 0 (give the pot with --pot CHIPS, or a record a [Pot] "
                          "tag)")
@@ -1248,7 +1249,7 @@ def best_card_parts(document: Mapping[str, Any]) -> tuple[str, str, str] | None:
         return None
     best = document["openings"][0]
     now = "card to play now" if document.get("played") else "opening card"
-    score = f"mean payment {best['mean_score']:+.2f}, " if best.get("mean_score") is not None else ""
+    score = f"mean payment {signed_mean(best['mean_score'])}, " if best.get("mean_score") is not None else ""
     return (f"best single {now} over all samples: ", best["card"],
             f", {score}win {share(best['win_probability'], best.get('win_interval'))}, "
             f"mean {measure_words(document['measure'])} {best['mean']:.1f}")
@@ -1281,7 +1282,7 @@ def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
     scored = document["openings"][0].get("mean_score") is not None
     columns = ("card",) + (("mean payment",) if scored else ()) + (
         "win", f"mean {measure_words(document['measure'])}".rstrip())
-    rows = [(card["card"], *((f"{card['mean_score']:+.2f}",) if scored else ()),
+    rows = [(card["card"], *((signed_mean(card['mean_score']),) if scored else ()),
              share(card["win_probability"], card.get("win_interval")), f"{card['mean']:.1f}")
             for card in document["openings"]]
     return ("cards to play now" if document.get("played") else "opening cards", columns, rows)

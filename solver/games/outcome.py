@@ -121,6 +121,19 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
+def signed_mean(value: float) -> str:
+    """A mean payment to two places, signed as :func:`signed` signs a settlement: ``+1.25``, ``-0.40``, and ``0.00``
+    for a mean that rounds to zero (``+0.00`` read as a gain, ``-0.00`` of a tiny negative as a loss)."""
+    text = f"{value:+.2f}"
+    return "0.00" if text in ("+0.00", "-0.00") else text
+
+
+def with_interval(value: str, low: str, high: str) -> str:
+    """A figure with its 95% interval, as every report writes one: ``+1.25 (95%: +0.80 to +1.70)``, ``80.0% (95%:
+    62.7% to 90.5%)``; the caller formats the three numbers alike (:func:`signed_mean` for a mean payment)."""
+    return f"{value} (95%: {low} to {high})"
+
+
 def net_amount(value: int, unit: str) -> str:
     """A double-dummy net with its unit, as ``stich score --dd`` and ``print(dd_settlement(...))`` both write it:
     ``+12 game units``, ``0 chips``."""
