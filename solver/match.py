@@ -34,7 +34,7 @@ from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
-from .games.outcome import signed_mean
+from .games.outcome import signed_mean, signed_with_interval
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
@@ -296,19 +296,12 @@ def match_heading(game: str, seed: int, boards: int, rotate: bool, pot: int | No
             "pot": pot, "contract": setup.contract, "declarer": setup.declarer, "variant": dict(setup.variant) or None}
 
 
-def signed_interval(value: float, low: float, high: float) -> str:
-    """``+2.30 (+1.23 .. +3.37)``: a signed mean and its interval, or the mean alone where there is none."""
-    if math.isnan(low):
-        return signed_mean(value)
-    return f"{signed_mean(value)} ({signed_mean(low)} .. {signed_mean(high)})"
-
-
 def mean_text(mean: Mean) -> str:
-    """``+2.30 (+1.23 .. +3.37)``; where every board gave the same value, that instead of an interval of no width
+    """``+2.30 (95%: +1.23 to +3.37)``; where every board gave the same value, that instead of an interval of no width
     (a certainty the boards do not show), as analyse and advice say it."""
     if mean.note == ALL_ALIKE:
         return f"{signed_mean(mean.mean)} (all {mean.count:,} boards alike: no interval)"
-    return signed_interval(mean.mean, mean.low, mean.high)
+    return signed_with_interval(mean.mean, mean.low, mean.high)
 
 
 def setup_text(result: MatchResult) -> str | None:

@@ -36,7 +36,7 @@ from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidD
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .games.outcome import read_pot, signed_mean
+from .games.outcome import interval_words, read_pot, signed_mean, with_interval
 from .generate import DEFAULT_SEED
 from .html_tables import html_lines, html_table
 from .intervals import t_quantile, wilson_interval_95
@@ -1169,13 +1169,13 @@ def samples_text(document: Mapping[str, Any]) -> str:
 
 def share(probability: float, interval: Sequence[float | None] | None, *, compact: bool = False) -> str:
     """A share of the samples with its 95% Wilson interval, as every share of the reports is written:
-    ``80.0% (95%: 62.7% .. 90.5%)``, or ``80% (63-91%)`` in a table of advice, whose note says what the brackets
-    are (so that ten contracts fit a terminal); the share alone where there is no interval."""
-    text = f"{probability:.0%}" if compact else f"{probability:.1%}"
+    ``80.0% (95%: 62.7% to 90.5%)`` (:func:`with_interval`, as a mean's), or in whole percent in a table of advice,
+    ``80% (95%: 63% to 91%)``; the share alone where there is no interval."""
+    percent = "{:.0%}" if compact else "{:.1%}"
     low, high = interval or (None, None)
     if low is None or high is None:
-        return text
-    return f"{text} ({low * 100:.0f}-{high * 100:.0f}%)" if compact else f"{text} (95%: {low:.1%} .. {high:.1%})"
+        return percent.format(probability)
+    return with_interval(percent.format(probability), percent.format(low), percent.format(high))
 
 
 def spread_text(samples: int, interval: Sequence[float | None], note: str | None,
@@ -1188,7 +1188,7 @@ def spread_text(samples: int, interval: Sequence[float | None], note: str | None
         return "one sample: no interval"
     if note or low is None or high is None or low == high:
         return f"all {samples:,} samples alike: no interval"
-    return f"95% interval {number(low)} .. {number(high)}"
+    return interval_words(number(low), number(high))
 
 
 def scored_with(document: Mapping[str, Any]) -> str:

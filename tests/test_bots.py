@@ -1171,15 +1171,15 @@ FROZEN_MATCH = ("match", "--game", "kratzen", "--bots", "random,cheater,random",
 FROZEN_REPORT = """\
 Kratzen: 5 boards (seed 11), each played 3 times with the bots rotated; pot 3
 bots: random, cheater (plays for its own tricks); each board's own contract, attacker 1; variant: the game's defaults
-mean settlement per seat and deal                   
-┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━┓
-┃ bot     ┃ seats played ┃ mean settlement (chips) ┃
-┡━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━┩
-│ random  │           30 │  -2.30 (-3.34 .. -1.26) │
-│ cheater │           15 │  -1.40 (-2.08 .. -0.72) │
-└─────────┴──────────────┴─────────────────────────┘
-attacker (seat 1): -4.00 (-7.04 .. -0.96) chips per deal, his own payment
-random - cheater: -0.90 (-2.17 .. +0.37) chips per deal, paired (the same cards)
+mean settlement per seat and deal                       
+┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓
+┃ bot     ┃ seats played ┃     mean settlement (chips) ┃
+┡━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┩
+│ random  │           30 │ -2.30 (95%: -3.34 to -1.26) │
+│ cheater │           15 │ -1.40 (95%: -2.08 to -0.72) │
+└─────────┴──────────────┴─────────────────────────────┘
+attacker (seat 1): -4.00 (95%: -7.04 to -0.96) chips per deal, his own payment
+random - cheater: -0.90 (95%: -2.17 to +0.37) chips per deal, paired (the same cards)
 95% intervals over 5 boards, one value a board (its mean over the rotations)
 """
 FROZEN_DOCUMENT_SHA256 = "47797689ed07aa012920fa471a78725e4fd06c98f09ec719594fe6f12cc8fadf"

@@ -8,6 +8,7 @@ settlement).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -128,10 +129,24 @@ def signed_mean(value: float) -> str:
     return "0.00" if text in ("+0.00", "-0.00") else text
 
 
+def interval_words(low: str, high: str) -> str:
+    """A 95% interval as every report writes one, in the brackets after its figure: ``95%: +0.80 to +1.70`` (the
+    caller formats both ends as the figure is)."""
+    return f"95%: {low} to {high}"
+
+
 def with_interval(value: str, low: str, high: str) -> str:
-    """A figure with its 95% interval, as every report writes one: ``+1.25 (95%: +0.80 to +1.70)``, ``80.0% (95%:
-    62.7% to 90.5%)``; the caller formats the three numbers alike (:func:`signed_mean` for a mean payment)."""
-    return f"{value} (95%: {low} to {high})"
+    """A figure with its 95% interval: ``+1.25 (95%: +0.80 to +1.70)``, ``80.0% (95%: 62.7% to 90.5%)``, one form in
+    analyse, advice and a match (they wrote ``95% interval a .. b``, ``(a .. b)``, ``± half-width``, ``(a-b%)``)."""
+    return f"{value} ({interval_words(low, high)})"
+
+
+def signed_with_interval(value: float, low: float | None, high: float | None) -> str:
+    """A mean payment with its 95% interval (:func:`with_interval`, each number by :func:`signed_mean`), or the mean
+    alone where it has none (None or nan)."""
+    if low is None or high is None or math.isnan(low):
+        return signed_mean(value)
+    return with_interval(signed_mean(value), signed_mean(low), signed_mean(high))
 
 
 def net_amount(value: int, unit: str) -> str:
