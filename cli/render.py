@@ -28,7 +28,7 @@ from solver.deal import small_number
 from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, table_cells, table_columns
 from solver.games import get_game
-from solver.games.outcome import declarers_word, side_text, signed
+from solver.games.outcome import role_text, side_text, signed
 from solver.position import Position
 
 from .errors import EXIT_PIPE_CLOSED, interrupts_held
@@ -361,13 +361,14 @@ def record_title(document: Document) -> Text:
 
 def _sides_line(document: Document) -> str:
     if document["every_seat_for_itself"]:
-        return f"attacker seat {document['declarer']}; every seat plays for itself"
+        attacker = role_text(get_game(document["game"]).declarer_title, [document["declarer"]])
+        return f"{attacker}; every seat plays for itself"
     return f"{side_name(document['declaring_side'])}, defenders {seats_text(document['defending_side'])}"
 
 
 def side_name(declaring_side: Sequence[int]) -> str:
     """The declaring side for people: ``declarers 1+3``, or ``declarer seat 1`` where one seat declares (a Solo)."""
-    return f"{declarers_word(declaring_side)} {seats_text(declaring_side)}"
+    return role_text("declarer", declaring_side)
 
 
 def position_line(document: Document, painter: CardPainter) -> Text:
@@ -581,7 +582,7 @@ def render_check(document: Document, console: Console) -> None:
         game = get_game(document["game"])
         whose = f" {game.score_unit}"  # in its unit, as score and postmortem give it
         if targets:  # the score is one seat's own payment, which the bare number did not say
-            whose += f", the {game.declarer_title}'s own payment (seat {document['declarer']})"
+            whose += f", {role_text(game.declarer_title, [document['declarer']])}'s own payment"
         console.print(Text(f"score (double dummy): {signed(score['value'])}{whose}"))
         for note in score.get("notes", ()):
             console.print(Text(for_stdout(f"note: {note}")))

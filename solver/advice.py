@@ -39,7 +39,7 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
-from .games.outcome import signed_mean, signed_with_interval
+from .games.outcome import role_text, signed_mean, signed_with_interval
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -1226,7 +1226,7 @@ def win_meaning(document: Mapping[str, Any], paid: str = "where it is above 0") 
     pot under 4 chips pays with 0 (:func:`is_win`); elsewhere a positive payment."""
     game = get_game(document["game"])
     paid_from_pot = game.has_pot and document.get("pot")
-    return (f"where seat {document['seat']}, the {game.declarer_title}, makes his target (paid 0 or more)"
+    return (f"where {role_text(game.declarer_title, [document['seat']])} makes his target (paid 0 or more)"
             if paid_from_pot else paid)
 
 
@@ -1234,7 +1234,8 @@ def payment_note(document: Mapping[str, Any], sides: bool = False) -> str:
     """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
     game paid from a pot (where only the attacker's is searched) the attacker's own."""
     if get_game(document["game"]).has_pot:
-        return f"payment: seat {document['seat']}'s own as the attacker, in chips from and into the pot"
+        return (f"payment: {role_text(get_game(document['game']).declarer_title, [document['seat']])}'s own, in chips "
+                "from and into the pot")
     shared = get_game(document["game"]).shared_contract_text if sides else ""
     return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
 

@@ -34,7 +34,7 @@ from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
-from .games.outcome import signed_mean, signed_with_interval
+from .games.outcome import role_text, signed_mean, signed_with_interval
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
@@ -377,7 +377,7 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
             why = "pot 0: every payment is 0" if game.has_pot else "zero-sum deals"
             fixed = f"{next(iter(result.bots))} holds every seat: 0 by construction ({why}), no interval"
         if game.has_pot:  # every seat for itself, paid in chips from and into the pot
-            side = (f"{game.declarer_title} (seat {first_deal.declarer}): {mean_text(result.declaring_side)} "
+            side = (f"{role_text(game.declarer_title, [first_deal.declarer])}: {mean_text(result.declaring_side)} "
                     f"{units} per deal, his own payment")
         else:
             side = f"declaring side: {mean_text(result.declaring_side)} {units} per deal"

@@ -24,7 +24,7 @@ from .diagram import card_names
 from .errors import InvalidContractError, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules, tricks_objective
-from .games.outcome import side_text
+from .games.outcome import role_text, side_text
 from .html_tables import html_lines, html_table
 from .position import Position, check_position, every_seat_for_itself
 from .scoring import scoring_inputs
@@ -327,7 +327,7 @@ def game_change_lines(document: Mapping[str, Any]) -> list[tuple[str, str, str]]
     where = "" if document.get("whole_deal", True) else ", on the ending's own cards"
     if winning["name"] == "target":  # Kratzen: the attacker's own target, every other seat plays against it
         title = get_game(document["game"]).declarer_title
-        whose = f"Target (double dummy{where}): {{}} for the {title}, seat {document['declarer']}"
+        whose = f"Target (double dummy{where}): {{}} for {role_text(title, [document['declarer']])}"
         them = f"the {title}"
         made, missed, lose, hand = "made", "missed", "missed it", f"let the {title} make it"
     else:
@@ -562,7 +562,7 @@ def totals_view(game: str, measure: str, declarer: int, declaring_side: Sequence
     plays for itself (OWN_MEASURES) the mover's own tricks or the attacker's own payment: not "tricks of seat 1"
     over every seat's cards."""
     if measure == "chips":
-        return f"the {get_game(game).declarer_title}'s own payment in chips, seat {declarer}"
+        return f"{role_text(get_game(game).declarer_title, [declarer])}'s own payment in chips"
     if measure in OWN_MEASURES:
         return "each mover's own tricks"
     return f"{measure} of {side_text(declaring_side)}"

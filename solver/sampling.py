@@ -36,7 +36,7 @@ from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidD
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .games.outcome import interval_words, read_pot, signed_mean, with_interval
+from .games.outcome import interval_words, read_pot, role_text, side_text, signed_mean, with_interval
 from .generate import DEFAULT_SEED
 from .html_tables import html_lines, html_table
 from .intervals import t_quantile, wilson_interval_95
@@ -1235,8 +1235,9 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
                      "cards rank "
                      f"by seat {document['seat']}'s own {unit}")
     # where every seat plays for itself each wins by its own trick target (RULES.md 3.3), the attacker's or not
-    attacker = f", the {game.declarer_title}," if document["seat"] == document["declarer"] else ""
-    title = f"win (seat {document['seat']}{attacker} makes its own trick target)" if game.has_pot else "win"
+    seat = [document["seat"]]
+    whose = role_text(game.declarer_title, seat) if document["seat"] == document["declarer"] else side_text(seat)
+    title = f"win ({whose} makes its own trick target)" if game.has_pot else "win"
     lines.append(f"{title}: {share(document['win_probability'], document.get('win_interval'))}, mean {unit} "
                  f"{document['mean']:.1f} ({spread}), each sample played double dummy")
     return lines

@@ -863,7 +863,7 @@ def test_a_kratzen_attacker_paid_nothing_for_his_target_has_won(tmp_path):
     assert shown.returncode == 0, shown.stderr
     text = " ".join(shown.stdout.split())
     assert "│ 1 │ SU │ 0.00 (all alike) │ best │ 100% (95%: 84% to 100%) │" in text
-    assert "win: the samples where seat 1, the attacker, makes his target (paid 0 or more)" in text
+    assert "win: the samples where attacker seat 1 makes his target (paid 0 or more)" in text
 
 
 def test_kratzen_advice_plays_no_line_for_bonuses_it_has_none_of(monkeypatch):

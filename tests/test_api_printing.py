@@ -250,7 +250,7 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
                        "own contract, attacker 1; variant: the game's defaults")
     assert text[2:4] == ["mean settlement per seat and deal", "bot      seats played  mean settlement (chips)"]
     assert text[4] == "random   18            -1.89 (95%: -3.97 to +0.19)"
-    assert text[-3:] == ["attacker (seat 1): -4.89 (95%: -13.97 to +4.19) chips per deal, his own payment",
+    assert text[-3:] == ["attacker seat 1: -4.89 (95%: -13.97 to +4.19) chips per deal, his own payment",
                          "random - cheater: -0.78 (95%: -5.63 to +4.07) chips per deal, paired (the same cards)",
                          "95% intervals over 3 boards, one value a board (its mean over the rotations)"]
     shown = CliRunner().invoke(app, ["match", "--game", "kratzen", "--bots", "random,random,cheater", "-n", "3",

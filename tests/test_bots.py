@@ -741,7 +741,7 @@ def test_a_kratzen_match_text_counts_chips_and_the_attackers_own_payment():
                                   "--pot", "12"])
     assert kratzen.exit_code == 0, kratzen.output
     assert "mean settlement (chips)" in kratzen.stdout
-    assert "attacker (seat 1): " in kratzen.stdout and "chips per deal, his own payment" in kratzen.stdout
+    assert "attacker seat 1: " in kratzen.stdout and "chips per deal, his own payment" in kratzen.stdout
     assert "cheater - random: " in kratzen.stdout and "game units" not in kratzen.stdout
     assert "declaring side" not in kratzen.stdout
     schafkopf = runner.invoke(app, ["match", "-g", "schafkopf", "--bots", "cheater,random,random,random", "-n", "1",
@@ -1178,7 +1178,7 @@ mean settlement per seat and deal
 │ random  │           30 │ -2.30 (95%: -3.34 to -1.26) │
 │ cheater │           15 │ -1.40 (95%: -2.08 to -0.72) │
 └─────────┴──────────────┴─────────────────────────────┘
-attacker (seat 1): -4.00 (95%: -7.04 to -0.96) chips per deal, his own payment
+attacker seat 1: -4.00 (95%: -7.04 to -0.96) chips per deal, his own payment
 random - cheater: -0.90 (95%: -2.17 to +0.37) chips per deal, paired (the same cards)
 95% intervals over 5 boards, one value a board (its mean over the rotations)
 """

@@ -350,13 +350,13 @@ def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():
     assert single.exit_code == 0, single.output
     assert single.stdout.splitlines()[3].startswith("win (seat 2 makes its own trick target): 100.0% (95%: 67.6% to ")
     attacker = runner.invoke(app, [*hand, "--seat", "1", "--contract", "Trump S", "--pot", "12"])
-    assert "\nwin (seat 1, the attacker, makes its own trick target): " in attacker.stdout
+    assert "\nwin (attacker seat 1 makes its own trick target): " in attacker.stdout
     advice = runner.invoke(app, [*hand, "--seat", "2", "--contract", "all", "--pot", "12"])
     assert advice.exit_code == 0, advice.output
     text = " ".join(advice.stdout.split())
     assert "contracts by seat 2's mean payment as the attacker (chips; paired samples)" in text
-    assert "payment: seat 2's own as the attacker, in chips from and into the pot" in text
-    assert "win: the samples where seat 2, the attacker, makes his target (paid 0 or more)" in text
+    assert "payment: attacker seat 2's own, in chips from and into the pot" in text
+    assert "win: the samples where attacker seat 2 makes his target (paid 0 or more)" in text
 
 
 def test_a_single_contracts_bonuses_are_named_as_players_name_them():

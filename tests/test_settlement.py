@@ -440,7 +440,7 @@ def test_score_dd_of_a_deal_not_yet_played_is_from_its_start(tmp_path):
     (document,) = [json.loads(line) for line in cli("score", path, "--dd", "--json").stdout.splitlines()]
     assert (document["dd"]["from"], document["dd"]["value"], document["dd"]["cards_on_table"]) == ("start", -24, 0)
     text = cli("score", path, "--dd").stdout
-    assert "Double-dummy settlement (from the start): the attacker, seat 1, net -24 chips" in text
+    assert "Double-dummy settlement (from the start): attacker seat 1 net -24 chips" in text
     assert "end of the play" not in text
 
 

@@ -116,6 +116,13 @@ def side_text(seats: Sequence[int]) -> str:
     return "+".join(str(seat) for seat in seats) if seats else "-"
 
 
+def role_text(title: str, seats: Sequence[int]) -> str:
+    """The declaring seat or side with its role, one form in every command: ``attacker seat 1`` (Kratzen),
+    ``declarer seat 1`` (a Solo), ``declarers 1+3`` (1-based seats, ``title`` the game's word for one seat). The
+    attacker was also written ``attacker (seat 1)``, ``seat 1 (attacker)`` and ``seat 1, the attacker,``."""
+    return f"{title}{'s' if len(seats) > 1 else ''} {side_text(seats)}"
+
+
 def signed(value: int) -> str:
     """A settlement as every table of payments and every report writes it: ``+6``, ``-6``, and ``0`` unsigned (a
     ``+0`` reads as a payment that was not made)."""
