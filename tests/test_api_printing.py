@@ -103,11 +103,11 @@ def test_the_reports_say_targets_where_each_bonus_is_a_seat_s_own_not_where_ther
     # print(dd_settlement(...)) named the attacker alone where there was a pot (pot is not None), now where every
     # seat plays for itself, as stich score --dd does
     settled = solver.dd_settlement(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
-    assert settled.every_seat_for_itself and "double dummy: the attacker " in str(settled)
-    assert "double dummy: the attacker " in str(dataclasses.replace(settled, pot=None))
+    assert settled.every_seat_for_itself and "double dummy: attacker seat 1 " in str(settled)
+    assert "double dummy: attacker seat 1 " in str(dataclasses.replace(settled, pot=None))
     assert "every seat playing for tricks" in str(dataclasses.replace(settled, pot=None))
     side = dataclasses.replace(settled, every_seat_for_itself=False, pot=4)
-    assert "double dummy: the declarer " in str(side) and "both sides playing for tricks" in str(side)
+    assert "double dummy: declarer seat " in str(side) and "both sides playing for tricks" in str(side)
 
 
 def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
