@@ -1226,7 +1226,7 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
         whose = (f"the {game.declarer_title}'s own, from the pot" if game.has_pot
                  else f"seat {document['seat']}'s share of its side's settlement")
         mean = signed_mean(document['score_mean'])
-        lines.append(f"mean payment: {mean} {game.score_unit} ({score_spread}), {whose}")
+        lines.append(f"mean payment {mean} {game.score_unit} ({score_spread}), {whose}")
         if game.has_pot and not document.get("pot"):
             lines.append("note: pot 0: every sample settles at 0 (give the pot with --pot CHIPS, or a record a [Pot] "
                          "tag)")

@@ -74,7 +74,7 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
     text = str(analysis)
     assert text.splitlines()[:3] == ["Kratzen Trump E, seat 1: EO E9 SU SZ", "4 samples (seed 1); scored with pot 4",
-                                     "mean payment: +2.25 chips (95%: +1.45 to +3.05), the attacker's own, "
+                                     "mean payment +2.25 chips (95%: +1.45 to +3.05), the attacker's own, "
                                      "from the pot"]
     assert "targets forced\ntarget           whose     forced\ntricks (seat 1)  the hand  100.0%" in text
     assert "opening cards\ncard  mean payment  win" in text and repr(analysis).startswith("HandAnalysis(game=")

@@ -182,7 +182,7 @@ def test_samples_all_alike_are_said_to_give_no_interval() -> None:
     console = Console(record=True, width=160)
     render_analysis(document, console)
     text = console.export_text()
-    assert "mean payment: +1.00 game units (all 10 samples alike: no interval)" in text
+    assert "mean payment +1.00 game units (all 10 samples alike: no interval)" in text
     assert ", mean card points 85.2 (95%: 82.6 to 87.8)" in text
     one = analyse_position(position, 1, samples=1, seed=2, workers=1).as_dict()  # it wrote [m, m] for one sample
     assert one["interval"] == one["score_interval"] == [None, None]
