@@ -530,21 +530,30 @@ def number_columns(columns: Sequence[str]) -> frozenset[int]:
     return frozenset(range(list(columns).index("grade"))) - {3}
 
 
+def cost_columns(measure: str, points: bool, alone: bool, *, titled: bool = False) -> list[str]:
+    """The cost columns of both post-mortem tables, one form: ``cost (game units)``, and graded by the score (where
+    ``points``: the card points are known) ``cost (points)`` beside, ``cost (tricks)`` where every seat plays for
+    itself (``alone``); the card table wrote the second ``points cost``. ``titled``: the table's title names the
+    measure (the card table's ``totals: game units of 1+3``), so its own cost is ``cost``, and the table fits 110
+    columns boxed."""
+    by_points = [f"cost ({'tricks' if alone else 'points'})"] if measure in SCORE_MEASURES and points else []
+    return ["cost" if titled else f"cost ({measure or 'value'})", *by_points]
+
+
 def card_columns(measure: str, points: bool = True) -> list[str]:
     """``stich postmortem``'s card table's columns (its wide layout): graded by the score, the card points (a
     Kratzen seat's tricks) a card cost beside; a game where every seat plays for itself loses targets, not bonuses."""
     alone = measure in OWN_MEASURES
-    cost = [f"{'tricks' if alone else 'points'} cost"] if measure in SCORE_MEASURES and points else []
-    return ["#", "trick", "seat", "card", "before", "best", "after", "cost", *cost, "grade", "better",
-            "target lost" if alone else "bonus lost"]
+    return ["#", "trick", "seat", "card", "before", "best", "after", *cost_columns(measure, points, alone, titled=True),
+            "grade",
+            "better", "target lost" if alone else "bonus lost"]
 
 
 def player_columns(measure: str, points: bool = True) -> list[str]:
     """``stich postmortem``'s per-seat table's columns: the seat, its cards, each grade's count, the cost (and,
     graded by the score, in card points or a Kratzen seat's tricks) and the bonuses (targets) lost."""
     alone = measure in OWN_MEASURES
-    cost = [f"cost ({'tricks' if alone else 'points'})"] if measure in SCORE_MEASURES and points else []
-    return ["seat", "cards", *(GRADE_PLURALS[name] for name in GRADES[1:]), f"cost ({measure or 'value'})", *cost,
+    return ["seat", "cards", *(GRADE_PLURALS[name] for name in GRADES[1:]), *cost_columns(measure, points, alone),
             "target lost" if alone else "bonuses lost"]
 
 
@@ -823,6 +832,6 @@ def position_at(position: Position, state: PlayState) -> Position:
 
 __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
            "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
-           "by_score", "card_columns", "card_table_title", "game_change_lines", "game_change_text", "grade",
-           "grade_note", "lost_cell", "measure_note", "player_columns", "summarise", "totals_view",
+           "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines", "game_change_text",
+           "grade", "grade_note", "lost_cell", "measure_note", "player_columns", "summarise", "totals_view",
            "unscored_bonuses"]

@@ -498,7 +498,8 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
     printed = " ".join(CliRunner().invoke(app, ["postmortem", str(zwanzigerrufen), "-b", "1"]).stdout.split())
     for line in shown.paragraphs[1:]:  # the command's title, note and headers, word for word
         assert " ".join(line.split()) in printed
-    assert shown.rows[5][3] == "♥K" and shown.rows[0][8] == "points cost" and "points cost" in printed
+    assert shown.rows[5][3] == "♥K" and shown.rows[0][7:9] == ["cost", "cost (points)"] \
+        and "cost (points)" in printed
     assert str(scored.players[3]).endswith("cost (game units) 0  cost (points) 5")
     assert solver.analyse_play(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))._repr_html_() == (
         "<p>the record has no Play section: nothing to analyse</p>")

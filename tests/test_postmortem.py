@@ -808,8 +808,8 @@ def test_the_postmortem_tables_fit_80_columns_without_their_boxes(tmp_path, monk
     assert max(len(line) for line in tables.splitlines() if not line.startswith("game units:")) == 80
     assert "┃" not in tables and "│" not in tables and "─" * 80 in tables
     header = next(line for line in tables.splitlines() if line.lstrip().startswith("#"))
-    assert header.split() == ["#", "trick", "seat", "card", "before", "after", "cost", "cost", "grade", "better",
-                              "lost"]
+    assert header.split() == ["#", "trick", "seat", "card", "before", "after", "cost", "(points)", "grade",
+                              "better", "lost"]  # "cost (points)", as the seats' table writes it
     first = next(line for line in tables.splitlines() if line.lstrip().startswith("1 "))
     assert first.split()[:10] == ["1", "1", "1", "♥K", "90", "-12", "102", "17", "blunder", "T17"]
     assert "T17/T16" not in tables and "inaccuracies  mistakes  blunders" in tables
