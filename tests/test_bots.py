@@ -1582,3 +1582,24 @@ def test_a_match_its_time_limit_stopped_says_how_long_it_took_in_its_json_too():
     assert list(stopped)[-1] == "time_limit"  # after the summary json.md lists it behind
     whole, _ = run("--time-limit", "3600")
     assert whole["stopped"] is None and "time_limit" not in whole
+
+
+def test_the_match_text_report_says_the_samples_a_card_the_json_gives_card_by_card():
+    """A sampling bot with a deadline a card (--card-time) decides each card on as many samples as it managed: the
+    JSON gives them card by card, the text report said nothing of them. It says their median and range now, counted
+    over every deal played (the CLI keeps no deal), the only legal cards (0) and other bots' (None) left out."""
+    from solver.match import card_samples_text
+    assert card_samples_text({}) is None
+    assert card_samples_text({40: 1, 120: 3, 400: 1}) == \
+        "samples a card: median 120, 40 to 400 (5 cards the bots sampled)"
+    assert card_samples_text({10: 2, 20: 2}) == "samples a card: median 10, 10 to 20 (4 cards the bots sampled)"
+    deal = PlayedDeal(1, 0, ("sampling:5", "random", "random", "random"), "Rufer G", 1, (1, 3), (), (1, -1, 1, -1),
+                      samples=(5, None, None, None, 0, None, None, None, 3))
+    result = summarise("schafkopf", 1, 1, False, [deal])
+    assert result.card_samples == {3: 1, 5: 1}
+    assert "samples a card: median 3, 3 to 5 (2 cards the bots sampled)" in str(result).splitlines()
+    text = _stich("match", "--game", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "--card-time", "5",
+                  "-j", "1")
+    assert "\nsamples a card: median 3, 3 to 3 (" in text  # a deadline that cuts no card short
+    plain = _stich("match", "--game", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "-j", "1")
+    assert "\nsamples a card: " not in plain  # without a deadline every card takes the bot's samples: said above
