@@ -30,8 +30,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
 from .options import (CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB, POOL_THREADS, SCHEDULER,
-                      check_game_options, checked_game, checked_seed, engine_for, parse_variant_options, pool_options,
-                      workers_option)
+                      check_game_options, checked_game, checked_seed, engine_for, game_examples, parse_variant_options,
+                      pool_options, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import CardPainter, fits, for_stdout, plural, record_head, status_on_stderr, stdout_console
 
@@ -147,7 +147,8 @@ def analyse(
                                         help="The number of players, for a game played by several "
                                              "(default: the fewest)."),
     known: Optional[List[str]] = typer.Option(None, "--known", metavar="SEAT:CARDS",
-                                              help="Cards known to be in another hand (repeatable)."),
+                                              help="Cards known to be in another hand (repeatable), such as "
+                                                   + game_examples(lambda game: f"'2:{game.pack.example()}'") + "."),
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
                                 help="Deals of the unseen cards to solve."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,

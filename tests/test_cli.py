@@ -2706,3 +2706,19 @@ def test_a_missing_file_that_is_no_card_is_still_said_missing(tmp_path, monkeypa
     named.write_text((EXAMPLES / "valat.tbn").read_text(encoding="utf-8"), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert "what if: HK" in run("solve", "--play", "HK", "T1").stdout
+
+
+def test_known_and_batch_variant_helps_give_each_game_a_real_example():
+    """analyse's --known help and batch's --variant help gave no example a player could copy (no game's card or
+    flag): each now names one of every game's own, as --play's messages do, and each example is taken by its game."""
+    from solver.games import GAMES
+    known = " ".join(runner.invoke(app, ["analyse", "--help"], env={"COLUMNS": "200"}).stdout.split())
+    variant = " ".join(runner.invoke(app, ["batch", "--help"], env={"COLUMNS": "200"}).stdout.split())
+    for game in GAMES:
+        cards = game.pack.example()
+        assert f"'2:{cards}' in {game.name}" in known
+        assert all(game.pack.lookup(card) is not None for card in cards.split())
+        pair = re.search(rf"(\S+=\S+) in {game.name}\b", variant)
+        assert pair is not None, variant
+        name, value = pair.group(1).split("=")
+        assert str(game.variant({name: value})) != str(game.variant())  # a real flag, set off its default
