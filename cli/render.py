@@ -31,7 +31,7 @@ from solver.games import get_game
 from solver.games.outcome import role_text, side_text, signed
 from solver.position import Position
 
-from .errors import EXIT_PIPE_CLOSED, interrupts_held
+from .errors import EXIT_PIPE_CLOSED, ascii_fallback, interrupts_held
 from .whatif import what_if_note
 
 Document = dict[str, Any]
@@ -257,23 +257,18 @@ def stdout_encodes(text: str) -> bool:
     return True
 
 
-def glyph(sign: str, fallback: str) -> str:
-    """``sign`` where stdout's encoding has it, else ``fallback`` (ASCII): the ``?`` that stands for any other
-    missing character would make a ✓ and a ✗ alike, and write ``+2.25 ? 3.98`` for ``+2.25 ± 3.98``."""
-    return sign if stdout_encodes(sign) else fallback
-
-
-#: The signs a report may hold and what stands for each where stdout's encoding lacks it.
-GLYPH_FALLBACKS = {"±": "+/-", "✓": "yes", "✗": "no", "ü": "u"}  # ü: the Sküs, Skus as players type it
+def glyph(sign: str) -> str:
+    """``sign`` where stdout's encoding has it, else its ASCII reading (:func:`cli.errors.ascii_fallback`)."""
+    return sign if stdout_encodes(sign) else ascii_fallback(sign)
 
 
 def for_stdout(text: str) -> str:
-    """``text`` with each sign of :data:`GLYPH_FALLBACKS` that stdout's encoding lacks written in ASCII (the library's
-    reports write the signs: a notebook shows them)."""
-    for sign, fallback in GLYPH_FALLBACKS.items():
-        if sign in text:
-            text = text.replace(sign, glyph(sign, fallback))
-    return text
+    """``text`` with each character stdout's encoding lacks written in ASCII (:func:`cli.errors.ascii_fallback`: the
+    library's reports write the signs, a notebook shows them), before a table is laid out, so that ``yes`` for a
+    ``✓`` keeps its column; whatever is printed without it the streams' error handler writes the same way."""
+    if text.isascii() or stdout_encodes(text):
+        return text
+    return "".join(glyph(char) for char in text)
 
 
 def signs_shown() -> bool:
@@ -627,7 +622,7 @@ def render_table(document: Document, console: Console) -> None:
             elif cell in ("won", "lost"):
                 cells.append(yes_no(cell == "won", "won", "lost"))
             elif column.startswith("seat ") and cell[-1] in "✓✗":  # a seat's mark coloured, not its tricks
-                cells.append(Text(cell[:-1]) + yes_no(cell[-1] == "✓", glyph("✓", "yes"), glyph("✗", "no")))
+                cells.append(Text(cell[:-1]) + yes_no(cell[-1] == "✓", glyph("✓"), glyph("✗")))
             else:
                 cells.append(cell)
         table.add_row(*cells)

@@ -16,6 +16,7 @@ import pickle
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -2074,10 +2075,10 @@ def test_glyphs_under_a_live_status_line_follow_the_terminals_encoding(monkeypat
 
     terminal = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     monkeypatch.setattr(sys, "stdout", FileProxy(Console(file=io.StringIO()), terminal))
-    assert glyph("\u00b1", "+/-") == "\u00b1" and signs_shown()
+    assert glyph("\u00b1") == "\u00b1" and signs_shown()
     monkeypatch.setattr(sys, "stdout", FileProxy(Console(file=io.StringIO()), io.TextIOWrapper(io.BytesIO(),
                                                                                                 encoding="ascii")))
-    assert glyph("\u00b1", "+/-") == "+/-" and not signs_shown()
+    assert glyph("\u00b1") == "+/-" and not signs_shown()
 
 
 def test_a_table_too_wide_for_the_terminal_loses_no_value():
@@ -2722,3 +2723,26 @@ def test_known_and_batch_variant_helps_give_each_game_a_real_example():
         assert pair is not None, variant
         name, value = pair.group(1).split("=")
         assert str(game.variant({name: value})) != str(game.variant())  # a real flag, set off its default
+
+
+def test_every_non_ascii_character_has_a_readable_ascii_fallback():
+    """Only the Sküs had an ASCII fallback ('Skus'), and ±, ✓ and ✗; any other character stdout's encoding lacks
+    printed as '?' (a file name's 'Spielä' as 'Spiel?'). One mechanism now, ascii_fallback: for_stdout before a
+    table is laid out and the streams' error handler for the rest, at PYTHONIOENCODING=ascii and in the C locale."""
+    from solver.cli.errors import ascii_fallback
+    assert [ascii_fallback(char) for char in "äöüÄÖÜßé"] == ["a", "o", "u", "A", "O", "U", "ss", "e"]
+    assert [ascii_fallback(char) for char in "±✓✗→×…—"] == ["+/-", "yes", "no", "->", "x", "...", "--"]
+    assert [ascii_fallback(char) for char in "─│┌┼━┃╇═║"] == ["-", "|", "+", "+", "-", "|", "+", "-", "|"]
+    assert ascii_fallback("\u4e2d") == "?"  # no reading at all
+    c_locale = {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "Spielä Größe.tbn"
+        path.write_text((EXAMPLES / "valat.tbn").read_text(encoding="utf-8"), encoding="utf-8")
+        done = _stich("solve", str(path), "--board", "1", PYTHONIOENCODING="ascii")
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        assert done.stdout.isascii() and "?" not in done.stdout and "Spiela Grosse.tbn" in done.stdout
+        # the C locale reads the name's bytes as undecodable and writes them back as they came: the rest is ASCII
+        done = _stich("check", str(EXAMPLES / "valat.tbn"), **c_locale)
+        assert done.returncode == 0 and done.stdout.isascii() and "catches it with the Skus" in done.stdout
+        said = _stich("solve", str(Path(folder) / "fehlt-ä.tbn"), PYTHONIOENCODING="ascii")
+        assert said.returncode == 1 and "fehlt-a.tbn" in said.stderr and "?" not in said.stderr
