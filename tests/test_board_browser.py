@@ -678,8 +678,8 @@ def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
         " win_interval: [0.7225, 1],"
         " interval: [70, 70], score_mean: 1, score_interval: [0.5, 1.5], openings: []});"
         "return document.getElementById('odds-summary').textContent;")
-    assert "mean card points 70.0 (all 10 samples alike: no interval)" in summary and "(95%: 0.5..1.5)" in summary
-    assert summary.startswith("win 100.0% (95%: 72.3%..100.0%)")  # the win chance's Wilson interval
+    assert "mean card points 70.0 (all 10 samples alike: no interval)" in summary and "(95%: 0.5 to 1.5)" in summary
+    assert summary.startswith("win 100.0% (95%: 72.3% to 100.0%)")  # the win chance's Wilson interval
     one = driver.execute_script(
         "renderOdds({seat: 1, samples: 1, kind: 'progress', of: 32, measure: 'points', win_probability: 1, mean: 70,"
         " interval: [70, 70], score_mean: null, openings: []});"
