@@ -12,8 +12,8 @@ from rich.text import Text
 
 from solver.advice import (PASS, AdviceReport, AdviceSetup, CardAdvice, ContractAdvice, can_pass, card_advice,
                            card_advice_report, card_advice_title, contract_advice, contract_advice_report,
-                           contracts_in_words, make_setup, other_contract_lists, pass_refusal, plus_minus, row_name,
-                           SeatNotAdvised)
+                           contracts_in_words, make_setup, mean_with_interval, other_contract_lists, pass_refusal,
+                           row_name, SeatNotAdvised)
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidSeatError, StichError
@@ -30,10 +30,9 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
                             MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
-from .options import (ALL_MESSAGES,
-                      CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB, POOL_THREADS, SCHEDULER,
-                      check_game_options, checked_game, checked_seed, engine_for, parse_variant_options, pool_options,
-                      workers_option)
+from .options import (ALL_MESSAGES, CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB, POOL_THREADS,
+                      SCHEDULER, check_game_options, checked_game, checked_seed, engine_for, game_examples,
+                      parse_variant_options, pool_options, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import CardPainter, fits, for_stdout, plural, record_head, status_on_stderr, stdout_console
 
@@ -149,7 +148,8 @@ def analyse(
                                         help="The number of players, for a game played by several "
                                              "(default: the fewest)."),
     known: Optional[List[str]] = typer.Option(None, "--known", metavar="SEAT:CARDS",
-                                              help="Cards known to be in another hand (repeatable)."),
+                                              help="Cards known to be in another hand (repeatable), such as "
+                                                   + game_examples(lambda game: f"'2:{game.pack.example()}'") + "."),
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
                                 help="Deals of the unseen cards to solve."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
@@ -377,7 +377,7 @@ def say_samples_stopped(what: str, nothing: str, done: int | None, samples: int,
 def analysis_status(analysis: HandAnalysis, samples: int) -> str:
     """The status line of a single-contract analysis so far, in its report's words (:func:`share`, :func:`spread_text`):
     the win chance with its Wilson interval, and the mean without an interval where it has none (one sample, or all
-    alike), where the line printed ``120.0 (120.0 .. 120.0)``, a certainty the report does not claim."""
+    alike), where the line printed ``120.0 (95%: 120.0 to 120.0)``, a certainty the report does not claim."""
     document = analysis.as_dict()
     spread = spread_text(document["samples"], document["interval"], document["interval_note"], "{:.1f}".format)
     return (f"analyse: {document['samples']:,} of {samples:,} samples; win "
@@ -443,15 +443,15 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
 
 def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) -> str:
     """The status line of contract or card advice so far: the leader's mean payment as the table writes it
-    (:func:`plus_minus`: ``(all alike)`` where every sample paid the same, where the line printed
-    ``-30.00 (-30.00 .. -30.00)``; the mean alone before two samples)."""
+    (:func:`mean_with_interval`: ``(all alike)`` where every sample paid the same, where the line printed
+    ``-30.00 (95%: -30.00 to -30.00)``; the mean alone before two samples)."""
     done = f"{what}: {advice.samples:,} of {samples:,} samples"
     best = advice.rows[0].as_dict() if advice.rows else None
     if best is None or best["mean"] is None:  # no item settled on any sample yet
         return done
     leader = get_game(advice.game).contract_in_words(row_name(best["contract"], best.get("announced")))
     return (f"{done}; best so far {leader} "
-            f"{plus_minus(best['mean'], best['interval'], best['interval_note'])}")
+            f"{mean_with_interval(best['mean'], best['interval'], best['interval_note'])}")
 
 
 def check_listed_contracts(game: str, contracts: str, seat: int) -> None:

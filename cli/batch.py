@@ -18,9 +18,8 @@ from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, M
 
 from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name, input_errors, message,
                      say_interrupted)
-from .options import (ALL_MESSAGES,
-                      CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for, output_file,
-                      parse_variant_options, pool_options, workers_option)
+from .options import (ALL_MESSAGES, CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for,
+                      output_file, parse_variant_options, pool_options, variant_examples, workers_option)
 from .records import emit_json
 from .render import on_a_terminal, stderr_console
 
@@ -102,7 +101,8 @@ def batch(
     chunk_size: int = typer.Option(20, "--chunk-size", metavar="N", min=1, max=MAX_CHUNK_SIZE,
                                    help="At most N records per task (each holds about half a second of work)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
-                                                help="A variant flag (repeatable); overrides the file's."),
+                                                help=f"A variant flag (repeatable), such as {variant_examples()}; "
+                                                     "overrides the file's."),
     worker_memory: Optional[int] = typer.Option(
         None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB, max=MAX_WORKER_MEMORY_MB,
         help="Cap each local worker process at MB megabytes (its table sized to fit); a record that needs more "

@@ -13,6 +13,7 @@ import re
 import signal
 import sys
 import threading
+import unicodedata
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +30,29 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT: Typer's exit for a KeyboardInterrupt too
 EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE
 #: Errors only a write raises (a full disk, a file grown beyond its limit, a quota): on an unnamed stream, stdout.
 _WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
+
+#: What stands for a sign stich prints where the output's encoding lacks it (ASCII, Latin-1 or an old locale's):
+#: ``?`` would make a ✓ and a ✗ alike and write ``+2.25 ? 3.98`` for ``+2.25 ± 3.98``. A letter not listed is its
+#: base letter (:func:`ascii_fallback`: ü u, as players type the Sküs, ä a, é e), a box-drawing line ``-``, ``|``
+#: or ``+``.
+ASCII_FALLBACKS = {"±": "+/-", "✓": "yes", "✗": "no", "ß": "ss", "×": "x", "→": "->", "←": "<-", "↑": "^",
+                   "↓": "v", "…": "...", "–": "-", "—": "--", "·": ".", "•": "*", "µ": "u", "°": " deg",
+                   "‘": "'", "’": "'", "“": '"', "”": '"', "«": "<<", "»": ">>", "\u00a0": " "}
+
+
+def ascii_fallback(char: str) -> str:
+    """One character stdout cannot encode, written in ASCII so that it stays readable: the one mechanism behind
+    every command's text (:func:`cli.render.for_stdout` before a table is laid out, the streams' error handler for
+    the rest); ``?`` only for a character with no reading (a CJK letter)."""
+    if char in ASCII_FALLBACKS:
+        return ASCII_FALLBACKS[char]
+    if "\u2500" <= char <= "\u257f":  # box drawing, by the directions its name gives
+        words = set(unicodedata.name(char, "").split())
+        if words & {"UP", "DOWN", "LEFT", "RIGHT"} or {"HORIZONTAL", "VERTICAL"} <= words:
+            return "+"  # a corner, a T or a cross
+        return "-" if "HORIZONTAL" in words else "|" if "VERTICAL" in words else "+"
+    letters = "".join(part for part in unicodedata.normalize("NFKD", char) if part.isascii())
+    return letters or "?"
 
 
 def file_name(value: str) -> Path:

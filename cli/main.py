@@ -24,7 +24,7 @@ from typer.models import CommandInfo
 
 from solver import __version__
 
-from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED
+from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback
 from .startup import install_interrupt_handlers, say_stopped_before_any_work, work_began
 
 #: Every command: its name, ``module:function`` in this package, and its one line for ``stich --help`` (its own
@@ -302,27 +302,36 @@ def _safe_streams() -> None:
         value = os.environ.get(name)
         if value is not None and not (value.strip().isascii() and value.strip().isdigit() and len(value) < 10):
             del os.environ[name]
+    codecs.register_error(_READABLE, _readable)
+    codecs.register_error(_ESCAPE_OR_READABLE, _escape_or_readable)
     for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
-            stream.reconfigure(errors="replace")
+        # a character the encoding lacks (ASCII under PYTHONIOENCODING=ascii, the C locale's) was a traceback, then
+        # "?": it is its ASCII reading now (ascii_fallback: "a" for "ä", "->" for an arrow, "+/-" for "±")
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "backslashreplace"):  # stderr's
+            stream.reconfigure(errors=_READABLE)
         elif isinstance(stream, io.TextIOWrapper) and stream.errors == "surrogateescape":
-            # the C locale's stdout (LANG=C with PYTHONUTF8=0: ASCII, surrogateescape) failed on a ✓ or a ± with a
-            # traceback: a file name's undecodable bytes still go out as they came, any other character as "?"
-            codecs.register_error(_ESCAPE_OR_REPLACE, _escape_or_replace)
-            stream.reconfigure(errors=_ESCAPE_OR_REPLACE)
+            # the C locale's stdout (LANG=C with PYTHONUTF8=0): a file name's undecodable bytes go out as they came
+            stream.reconfigure(errors=_ESCAPE_OR_READABLE)
 
 
-_ESCAPE_OR_REPLACE = "stich.surrogateescape_or_replace"
+_READABLE, _ESCAPE_OR_READABLE = "stich.readable", "stich.surrogateescape_or_readable"
 
 
-def _escape_or_replace(error: UnicodeError) -> tuple[str | bytes, int]:
-    """An encoding error handler: ``surrogateescape`` for the bytes it stands for, ``replace`` ("?") for the rest."""
+def _readable(error: UnicodeError) -> tuple[str | bytes, int]:
+    """An encoding error handler: each character the encoding lacks as its ASCII reading (:func:`ascii_fallback`)."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return "".join(ascii_fallback(char) for char in error.object[error.start:error.end]), error.end
+
+
+def _escape_or_readable(error: UnicodeError) -> tuple[str | bytes, int]:
+    """An encoding error handler: ``surrogateescape`` for the bytes it stands for, :func:`_readable` for the rest."""
     if not isinstance(error, UnicodeEncodeError):
         raise error
     char = error.object[error.start]
     if "\udc80" <= char <= "\udcff":
         return bytes([ord(char) - 0xDC00]), error.start + 1
-    return "?", error.start + 1
+    return ascii_fallback(char), error.start + 1
 
 
 def out_of_memory(error: MemoryError) -> str:

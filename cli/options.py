@@ -25,10 +25,16 @@ from solver.position import Position
 from solver.scoring import MAX_POT, set_or_check_pot
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
                                   table_megabytes, usable_cores)
-from solver.variant import PAIR_FORM, Variant
+from solver.variant import PAIR_FORM, Variant, example_pair
 
 from .errors import file_name, input_errors, message
 from .render import plural
+from .whatif import game_examples
+
+
+def variant_examples() -> str:
+    """Every game's example of ``--variant`` (:func:`solver.variant.example_pair` of its flags)."""
+    return game_examples(lambda game: example_pair(game.flags))
 
 
 def all_objectives() -> list[str]:

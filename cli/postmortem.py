@@ -20,8 +20,8 @@ from solver.files import check_writable
 from solver.games.base import score_or_measure
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
-from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, card_table_title, game_change_lines,
-                               grade_note, lost_text, measure_note)
+from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, card_table_title, cost_columns,
+                               game_change_lines, grade_note, lost_text, measure_note)
 from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
@@ -179,15 +179,13 @@ def _players_table(document: Document, lost_summary: str, narrow: bool) -> Table
     """A row per seat: cards played, each grade's count, the cost and the bonuses lost."""
     unit = document["measure"]
     by_score = unit in SCORE_MEASURES and _has_points_cost(document)
-    points_unit = "tricks" if document["every_seat_for_itself"] else "points"
     summary = _table("Per seat", narrow)
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")
     for name in GRADES[1:]:
         summary.add_column(GRADE_PLURALS[name], justify="right")
-    summary.add_column(f"cost ({unit})", justify="right")
-    if by_score:
-        summary.add_column(f"cost ({points_unit})", justify="right")
+    for column in cost_columns(unit, _has_points_cost(document), document["every_seat_for_itself"]):
+        summary.add_column(column, justify="right")
     summary.add_column(lost_summary)
     for player in document["players"]:
         costs = [str(player["cost"])] + ([str(player["points_cost"])] if by_score else [])
@@ -202,13 +200,13 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
     at 80): no ``best`` column (always ``before``'s number), the ``better`` cards separated by spaces so that they
     fold, and no borders but the header's rule (``_table``)."""
     by_score = document["measure"] in SCORE_MEASURES and _has_points_cost(document)
-    alone = document["every_seat_for_itself"]
-    points_unit = "tricks" if alone else "points"
+    costs = cost_columns(document["measure"], _has_points_cost(document), document["every_seat_for_itself"],
+                         titled=True)
     table = _table(title, narrow)
-    numbers = ("#", "trick", "seat", "card", "before") + (() if narrow else ("best",)) + ("after", "cost") + (
-        (f"{points_unit} cost",) if by_score else ())
-    for column in (*numbers, "grade", "better", lost_column):
-        table.add_column(column, justify="left" if column in ("card", "grade", "better", lost_column) else "right")
+    numbers = ("#", "trick", "seat", "card", "before") + (() if narrow else ("best",)) + ("after", *costs)
+    for column in (*numbers, "grade", "better", lost_column):  # a cost's unit under it: the table fits 110 boxed
+        table.add_column(column.replace(" (", "\n(") if column.startswith("cost") else column,
+                         justify="left" if column in ("card", "grade", "better", lost_column) else "right")
     for card in document["cards"]:
         better = painter.cards(card["best_cards"], " " if narrow else "/") if card["cost"] else Text("")
         row: list[Text | str] = [str(card["number"]), str(card["trick"]), str(card["seat"]),
@@ -216,7 +214,8 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
                                  *(() if narrow else (str(card["best"]),)), str(card["after"]), str(card["cost"])]
         if by_score:
             row.append(str(card["points_cost"]))
-        table.add_row(*row, Text(card["grade"], style=_GRADE_STYLES[card["grade"]]), better, _lost_cell(card, alone))
+        table.add_row(*row, Text(card["grade"], style=_GRADE_STYLES[card["grade"]]), better,
+                      _lost_cell(card, document["every_seat_for_itself"]))
     return table
 
 

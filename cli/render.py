@@ -28,10 +28,10 @@ from solver.deal import small_number
 from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, table_cells, table_columns
 from solver.games import get_game
-from solver.games.outcome import declarers_word, side_text, signed
+from solver.games.outcome import role_text, side_text, signed
 from solver.position import Position
 
-from .errors import EXIT_PIPE_CLOSED, interrupts_held
+from .errors import EXIT_PIPE_CLOSED, ascii_fallback, interrupts_held
 from .whatif import what_if_note
 
 Document = dict[str, Any]
@@ -328,23 +328,18 @@ def stdout_encodes(text: str) -> bool:
     return True
 
 
-def glyph(sign: str, fallback: str) -> str:
-    """``sign`` where stdout's encoding has it, else ``fallback`` (ASCII): the ``?`` that stands for any other
-    missing character would make a ✓ and a ✗ alike, and write ``+2.25 ? 3.98`` for ``+2.25 ± 3.98``."""
-    return sign if stdout_encodes(sign) else fallback
-
-
-#: The signs a report may hold and what stands for each where stdout's encoding lacks it.
-GLYPH_FALLBACKS = {"±": "+/-", "✓": "yes", "✗": "no", "ü": "u"}  # ü: the Sküs, Skus as players type it
+def glyph(sign: str) -> str:
+    """``sign`` where stdout's encoding has it, else its ASCII reading (:func:`cli.errors.ascii_fallback`)."""
+    return sign if stdout_encodes(sign) else ascii_fallback(sign)
 
 
 def for_stdout(text: str) -> str:
-    """``text`` with each sign of :data:`GLYPH_FALLBACKS` that stdout's encoding lacks written in ASCII (the library's
-    reports write the signs: a notebook shows them)."""
-    for sign, fallback in GLYPH_FALLBACKS.items():
-        if sign in text:
-            text = text.replace(sign, glyph(sign, fallback))
-    return text
+    """``text`` with each character stdout's encoding lacks written in ASCII (:func:`cli.errors.ascii_fallback`: the
+    library's reports write the signs, a notebook shows them), before a table is laid out, so that ``yes`` for a
+    ``✓`` keeps its column; whatever is printed without it the streams' error handler writes the same way."""
+    if text.isascii() or stdout_encodes(text):
+        return text
+    return "".join(glyph(char) for char in text)
 
 
 def signs_shown() -> bool:
@@ -432,13 +427,14 @@ def record_title(document: Document) -> Text:
 
 def _sides_line(document: Document) -> str:
     if document["every_seat_for_itself"]:
-        return f"attacker seat {document['declarer']}; every seat plays for itself"
+        attacker = role_text(get_game(document["game"]).declarer_title, [document["declarer"]])
+        return f"{attacker}; every seat plays for itself"
     return f"{side_name(document['declaring_side'])}, defenders {seats_text(document['defending_side'])}"
 
 
 def side_name(declaring_side: Sequence[int]) -> str:
     """The declaring side for people: ``declarers 1+3``, or ``declarer seat 1`` where one seat declares (a Solo)."""
-    return f"{declarers_word(declaring_side)} {seats_text(declaring_side)}"
+    return role_text("declarer", declaring_side)
 
 
 def position_line(document: Document, painter: CardPainter) -> Text:
@@ -652,7 +648,7 @@ def render_check(document: Document, console: Console) -> None:
         game = get_game(document["game"])
         whose = f" {game.score_unit}"  # in its unit, as score and postmortem give it
         if targets:  # the score is one seat's own payment, which the bare number did not say
-            whose += f", the {game.declarer_title}'s own payment (seat {document['declarer']})"
+            whose += f", {role_text(game.declarer_title, [document['declarer']])}'s own payment"
         console.print(Text(f"score (double dummy): {signed(score['value'])}{whose}"))
         for note in score.get("notes", ()):
             console.print(Text(for_stdout(f"note: {note}")))
@@ -699,7 +695,7 @@ def render_table(document: Document, console: Console) -> None:
                 elif cell in ("won", "lost"):
                     cells.append(yes_no(cell == "won", "won", "lost"))
                 elif column.startswith("seat ") and cell[-1] in "✓✗":  # a seat's mark coloured, not its tricks
-                    cells.append(Text(cell[:-1]) + yes_no(cell[-1] == "✓", glyph("✓", "yes"), glyph("✗", "no")))
+                    cells.append(Text(cell[:-1]) + yes_no(cell[-1] == "✓", glyph("✓"), glyph("✗")))
                 else:
                     cells.append(cell)
             table.add_row(*cells)

@@ -13,7 +13,7 @@ from rich.text import Text
 from solver.analysis import score_report
 from solver.errors import SearchStopped
 from solver.games import get_game
-from solver.games.outcome import signed
+from solver.games.outcome import role_text, signed
 from solver.position import Position
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
@@ -105,7 +105,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     """The double-dummy settlement, its items and line, and what playing for the most points would settle."""
     console.print()
     # where every seat plays for itself, the settlement is the declarer's, against everyone
-    who = (f"the {get_game(game).declarer_title}, {seats_text(dd['declaring_side'])}," if every_seat_for_itself
+    who = (role_text(get_game(game).declarer_title, dd['declaring_side']) if every_seat_for_itself
            else side_name(dd['declaring_side']))
     head = Text("Double-dummy settlement", style="bold")
     head.append(f" ({'from the start' if dd['from'] == 'start' else 'from the end of the play'}): {who} net ")

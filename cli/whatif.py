@@ -4,7 +4,7 @@ positions (the hand diagram they print is drawn in :mod:`cli.render`)."""
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import typer
 
@@ -14,9 +14,16 @@ from solver.games import GAMES
 from solver.position import Position
 
 
+def game_examples(example: Callable[[Any], str]) -> str:
+    """An option's example in every game's own words, ``T17 HK in Zwanzigerrufen, E9 SA in Schafkopf, ...``: a card
+    or a flag that game has, where one game's example for all would be refused by the others (``--play``'s, analyse's
+    ``--known`` and batch's ``--variant``)."""
+    return ", ".join(f"{example(game)} in {game.name}" for game in GAMES)
+
+
 def play_examples() -> str:
     """Two cards of every game's pack, as ``--play`` writes them: ``T17 HK in Zwanzigerrufen, ...``."""
-    return ", ".join(f"{game.pack.example()} in {game.name}" for game in GAMES)
+    return game_examples(lambda game: game.pack.example())
 
 
 def card_of_some_game(token: str) -> bool:

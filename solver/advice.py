@@ -39,6 +39,7 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
+from .games.outcome import role_text, signed_mean, signed_with_interval
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -477,7 +478,8 @@ class ContractRow:
 
     def __str__(self) -> str:
         """One line for people (``print(advice.rows[0])``), each figure after its column's name: ``Rufer G  mean
-        payment: +1.62 ± 1.48  best  win: 100% (68-100%)  bonuses made: 12% (2-47%) Laufende``; the dataclass
+        payment: +1.62 (95%: +0.14 to +3.10)  best  win: 100% (95%: 68% to 100%)  bonuses made: 12% (95%: 2% to
+        47%) Laufende``; the dataclass
         ``repr`` stays."""
         return "  ".join(cell if column in ("contract", "card") or cell == "best"
                          else f"{column}: {cell}".replace("\n", ", ")
@@ -1224,7 +1226,7 @@ def win_meaning(document: Mapping[str, Any], paid: str = "where it is above 0") 
     pot under 4 chips pays with 0 (:func:`is_win`); elsewhere a positive payment."""
     game = get_game(document["game"])
     paid_from_pot = game.has_pot and document.get("pot")
-    return (f"where seat {document['seat']}, the {game.declarer_title}, makes his target (paid 0 or more)"
+    return (f"where {role_text(game.declarer_title, [document['seat']])} makes his target (paid 0 or more)"
             if paid_from_pot else paid)
 
 
@@ -1232,32 +1234,33 @@ def payment_note(document: Mapping[str, Any], sides: bool = False) -> str:
     """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
     game paid from a pot (where only the attacker's is searched) the attacker's own."""
     if get_game(document["game"]).has_pot:
-        return f"payment: seat {document['seat']}'s own as the attacker, in chips from and into the pot"
+        return (f"payment: {role_text(get_game(document['game']).declarer_title, [document['seat']])}'s own, in chips "
+                "from and into the pot")
     shared = get_game(document["game"]).shared_contract_text if sides else ""
     return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
 
 
-def plus_minus(value: float, interval: Sequence[float | None], note: str | None = None) -> str:
-    """``+1.00 ± 0.50`` for a mean and its symmetric interval; ``+1.00 (all alike)`` where every sample gave that
-    value (no interval: not ``± 0.00``, a certainty the samples do not show); the mean alone where there is none."""
+def mean_with_interval(value: float, interval: Sequence[float | None], note: str | None = None) -> str:
+    """``+1.00 (95%: +0.50 to +1.50)`` for a mean and its interval, as every report writes one; ``+1.00 (all
+    alike)`` where every sample gave that value (no interval of no width, a certainty the samples do not show); the
+    mean alone where there is none."""
     low, high = interval
     if note == ALL_ALIKE or (low is not None and low == high):
-        return f"{value:+.2f} (all alike)"
+        return f"{signed_mean(value)} (all alike)"
     if low is None or high is None or math.isnan(low):
-        return f"{value:+.2f}"
-    return f"{value:+.2f} ± {(high - low) / 2:.2f}"
+        return signed_mean(value)
+    return signed_with_interval(value, low, high)
 
 
 def ranked_texts(rank: int, row: Mapping[str, Any]) -> tuple[str, str]:
     """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it), each as
-    ``+1.00 ± 0.50``: the intervals are the mean's plus and minus a half-width, and written so a table of ten
-    contracts fits a terminal."""
-    mean = plus_minus(row["mean"], row["interval"], row.get("interval_note"))
+    every report writes a mean with its interval (:func:`mean_with_interval`)."""
+    mean = mean_with_interval(row["mean"], row["interval"], row.get("interval_note"))
     if rank == 1:
         return mean, "best"
     if row["behind_leader"] is None:  # no sample settled both (pass rows whose announcements fit other sides)
         return mean, "no sample in common"
-    behind = plus_minus(row["behind_leader"], row["behind_interval"], row.get("behind_interval_note"))
+    behind = mean_with_interval(row["behind_leader"], row["behind_interval"], row.get("behind_interval_note"))
     return mean, behind + ("" if row["told_apart"] else " ~")
 
 
@@ -1373,8 +1376,8 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                      *((bonuses, against) if with_bonuses else ())))
     # where every seat plays for itself the advised seat is the one that announces: it attacks whatever its seat
     attacks = f" as the {game.declarer_title}" if game.has_pot else ""
-    report.append(AdviceTable(f"contracts by seat {document['seat']}'s mean payment{attacks} ({units(document)} ± the "
-                              "95% interval; paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
+    report.append(AdviceTable(f"contracts by seat {document['seat']}'s mean payment{attacks} ({units(document)}; "
+                              "paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
                               frozenset({5, 6})))
     # a gap all samples gave alike has no interval: the sign test finds too few samples (2 / 2^n not below 5%)
     tilded = [row.get("behind_interval_note") == ALL_ALIKE for row in document["contracts"][1:]
@@ -1429,11 +1432,11 @@ def gain_report(document: Mapping[str, Any]) -> AdviceReport:
         gain = row.get("announcement_gain")
         if gain is None or gain["mean"] is None:
             continue
-        rows.append((row["contract"], plus_minus(gain["mean"], gain["interval"], gain["interval_note"]),
+        rows.append((row["contract"], mean_with_interval(gain["mean"], gain["interval"], gain["interval_note"]),
                      f"{gain['samples']:,}"))
     return [AdviceTable("what each announcement adds to the same contract announcing nothing (paired samples)",
                         ("contract", "adds", "samples"), rows, frozenset({1, 2})),
-            "adds: the mean over the samples both were settled on, ± its 95% interval (each on its own)"]
+            "adds: the mean over the samples both were settled on, with its 95% interval (each on its own)"]
 
 
 #: Which samples card advice counts as won, in a game not paid from a pot.
@@ -1475,8 +1478,8 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
         rows.append((str(rank), row["card"], mean_text, behind,
                      share(row["win_probability"], row.get("win_interval"), compact=True),
                      *((bonuses, against) if with_bonuses else ())))
-    report.append(AdviceTable(f"cards by seat {document['seat']}'s mean payment ({units(document)} ± the 95% "
-                              "interval; paired)", ("", "card", "mean payment", "behind the best", "win")
+    report.append(AdviceTable(f"cards by seat {document['seat']}'s mean payment ({units(document)}; paired)",
+                              ("", "card", "mean payment", "behind the best", "win")
                               + (("bonuses made", "against") if with_bonuses else ()), rows,
                               frozenset({0, 2, 3, 4}), frozenset({5, 6})))
     bonus_note = ("; bonuses made / against: paid to the declarers / to the others along the best line after the "

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Sequence
 from .cards import Pack, bits
 from .errors import StichError
 from .games import get_game
+from .games.outcome import role_text
 
 if TYPE_CHECKING:
     from .position import Position
@@ -286,7 +287,8 @@ def _targets_text(position: "Position", targets: list[int]) -> str:
     if others == {targets[attacker]}:
         return f"every seat {tricks(targets[attacker])}"
     if len(others) == 1:
-        return (f"seat {attacker + 1} ({position.game.declarer_title}) {tricks(targets[attacker])}, every other seat "
+        role = role_text(position.game.declarer_title, [attacker + 1])
+        return (f"{role} {tricks(targets[attacker])}, every other seat "
                 f"{tricks(others.pop())}")
     return ", ".join(f"seat {seat + 1} {tricks(count)}" for seat, count in enumerate(targets))
 

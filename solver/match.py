@@ -34,6 +34,7 @@ from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
+from .games.outcome import role_text, signed_mean, signed_with_interval
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
@@ -220,6 +221,9 @@ class MatchResult:
     #: the seats at the table, one bot each (0: not said; then read off ``first_deal``): how many deals a rotated
     #: board is, known before any deal is played
     table_seats: int = 0
+    #: how many cards were decided on each number of samples (a timed sampling bot's ``samples``, 0s left out: a
+    #: card that was the only legal one), every deal played counted, kept or not; empty where no bot was timed
+    card_samples: dict[int, int] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         if self.deals_played < 0:
@@ -265,7 +269,7 @@ class MatchResult:
         """The report for people (``print(result)``), as ``stich match`` prints it (:func:`match_report`); the
         dataclass ``repr`` stays for debugging."""
         report = match_report(self)
-        lines = [report.heading, report.setup, report.pot_note]
+        lines = [report.heading, report.setup, report.card_samples, report.pot_note]
         if report.table is not None:
             lines += table_text(report.table)
         lines += [report.fixed, report.side, report.difference, report.intervals, report.no_means, report.stopped,
@@ -276,7 +280,7 @@ class MatchResult:
         """The same for Jupyter, the bots' means as a table."""
         report = match_report(self)
         parts = [html_lines([report.heading], bold=True),
-                 html_lines(line for line in (report.setup, report.pot_note) if line is not None)]
+                 html_lines(line for line in (report.setup, report.card_samples, report.pot_note) if line is not None)]
         if report.table is not None:
             title, columns, rows = report.table
             parts += [html_lines([title], bold=True), html_table(columns, rows, right={1, 2})]
@@ -295,19 +299,12 @@ def match_heading(game: str, seed: int, boards: int, rotate: bool, pot: int | No
             "pot": pot, "contract": setup.contract, "declarer": setup.declarer, "variant": dict(setup.variant) or None}
 
 
-def signed_interval(value: float, low: float, high: float) -> str:
-    """``+2.30 (+1.23 .. +3.37)``: a signed mean and its interval, or the mean alone where there is none."""
-    if math.isnan(low):
-        return f"{value:+.2f}"
-    return f"{value:+.2f} ({low:+.2f} .. {high:+.2f})"
-
-
 def mean_text(mean: Mean) -> str:
-    """``+2.30 (+1.23 .. +3.37)``; where every board gave the same value, that instead of an interval of no width
+    """``+2.30 (95%: +1.23 to +3.37)``; where every board gave the same value, that instead of an interval of no width
     (a certainty the boards do not show), as analyse and advice say it."""
     if mean.note == ALL_ALIKE:
-        return f"{mean.mean:+.2f} (all {mean.count:,} boards alike: no interval)"
-    return signed_interval(mean.mean, mean.low, mean.high)
+        return f"{signed_mean(mean.mean)} (all {mean.count:,} boards alike: no interval)"
+    return signed_with_interval(mean.mean, mean.low, mean.high)
 
 
 def setup_text(result: MatchResult) -> str | None:
@@ -353,6 +350,7 @@ class MatchReport:
     no_means: str | None
     stopped: str | None
     mixed: str | None  # boards by more than one engine build (:func:`mixed_builds_text`)
+    card_samples: str | None = None  # a timed bot's samples a card (:func:`card_samples_text`)
 
 
 def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
@@ -383,7 +381,7 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
             why = "pot 0: every payment is 0" if game.has_pot else "zero-sum deals"
             fixed = f"{next(iter(result.bots))} holds every seat: 0 by construction ({why}), no interval"
         if game.has_pot:  # every seat for itself, paid in chips from and into the pot
-            side = (f"{game.declarer_title} (seat {first_deal.declarer}): {mean_text(result.declaring_side)} "
+            side = (f"{role_text(game.declarer_title, [first_deal.declarer])}: {mean_text(result.declaring_side)} "
                     f"{units} per deal, his own payment")
         else:
             side = f"declaring side: {mean_text(result.declaring_side)} {units} per deal"
@@ -402,7 +400,23 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
         stopped = (f"stopped by the {result.stopped} after {played} of {count * rotations} deals: the result so far"
                    + (f" (not counted: the {cut:,} deal{'' if cut == 1 else 's'} of a board cut short)" if cut else ""))
     return MatchReport(heading, setup_text(result), pot_note, table, fixed, side, difference, intervals, no_means,
-                       stopped, mixed_builds_text(result.engine_builds))
+                       stopped, mixed_builds_text(result.engine_builds), card_samples_text(result.card_samples))
+
+
+def card_samples_text(counts: Mapping[int, int]) -> str | None:
+    """``samples a card: median 120, 40 to 400 (96 cards)``: what a sampling bot with a deadline a card
+    (``--card-time``) managed, which the JSON gives card by card and the text report did not say (None: no such
+    card). The median is the lower middle one of an even count: a number of samples some card had."""
+    if not counts:
+        return None
+    total = sum(counts.values())
+    seen = 0
+    for samples in sorted(counts):
+        seen += counts[samples]
+        if 2 * seen >= total:
+            break
+    return (f"samples a card: median {samples:,}, {min(counts):,} to {max(counts):,} "
+            f"({total:,} card{'' if total == 1 else 's'} the bots sampled)")
 
 
 class BotError(StichError):
@@ -929,10 +943,14 @@ class MatchTally:
         self.played = 0
         self.counted = 0  # the deals of the boards played whole
         self.first: PlayedDeal | None = None
+        self.card_samples: dict[int, int] = {}  # cards by their samples (MatchResult.card_samples)
 
     def add(self, deal: PlayedDeal) -> None:
         """One deal played (a board's rotations in order)."""
         self.played += 1
+        for samples in deal.samples or ():
+            if samples:  # None: a bot that does not sample; 0: the only legal card
+                self.card_samples[samples] = self.card_samples.get(samples, 0) + 1
         if self.first is None or (deal.board, deal.rotation) < (self.first.board, self.first.rotation):
             self.first = deal
         if self.kept is not None:  # in board order, whatever order boards are played or resumed in
@@ -979,7 +997,8 @@ class MatchTally:
             difference = (first, second, Mean.of(gaps))
         return MatchResult(game, seed, boards, self.rotate, tuple(self.kept or ()), bots, Mean.of(self.declaring),
                            difference, stopped, {name: self.seats[name] for name in names}, self.counted, pot, setup,
-                           dict(engine_builds or {}), self.played, self.first, self.table_seats)
+                           dict(engine_builds or {}), self.played, self.first, self.table_seats,
+                           dict(sorted(self.card_samples.items())))
 
 
 def zero_sum(game: str, pot: int | None) -> bool:

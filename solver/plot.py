@@ -61,7 +61,7 @@ def plot_figure(analysis: PlayAnalysis):
     axes = figure.add_subplot()
     unit = "payment in chips" if analysis.measure == "chips" else analysis.measure  # Kratzen: the attacker's own
     from .games import get_game
-    from .games.outcome import side_text
+    from .games.outcome import role_text, side_text
 
     whose = side_text(analysis.declaring_side)  # ``1+3``, ``seat 2``: as the text and every command write a side
 
@@ -205,8 +205,8 @@ def plot_figure(analysis: PlayAnalysis):
                               label=f"{changed[0] if changed else ''} {made} or {missed} by this card"))
     for summary in analysis.players:
         handles.append(Line2D([], [], marker="s", linestyle="", color=SEAT_COLOURS[(summary.seat - 1) % 6],
-                              label=f"seat {summary.seat}" + (f" ({title})" if summary.seat == analysis.declarer
-                                                              else "")))
+                              label=role_text(title, [summary.seat]) if summary.seat == analysis.declarer
+                              else side_text([summary.seat])))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     axes.grid(axis="y", color="#eeeeee")
     _place_labels(figure, axes, labels, sorted(notes), fixed, analysis, names, levels)

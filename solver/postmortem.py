@@ -24,7 +24,7 @@ from .diagram import card_names
 from .errors import InvalidContractError, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules, tricks_objective
-from .games.outcome import side_text
+from .games.outcome import role_text, side_text
 from .html_tables import html_lines, html_table
 from .position import Position, check_position, every_seat_for_itself
 from .scoring import scoring_inputs
@@ -327,7 +327,7 @@ def game_change_lines(document: Mapping[str, Any]) -> list[tuple[str, str, str]]
     where = "" if document.get("whole_deal", True) else ", on the ending's own cards"
     if winning["name"] == "target":  # Kratzen: the attacker's own target, every other seat plays against it
         title = get_game(document["game"]).declarer_title
-        whose = f"Target (double dummy{where}): {{}} for the {title}, seat {document['declarer']}"
+        whose = f"Target (double dummy{where}): {{}} for {role_text(title, [document['declarer']])}"
         them = f"the {title}"
         made, missed, lose, hand = "made", "missed", "missed it", f"let the {title} make it"
     else:
@@ -530,21 +530,30 @@ def number_columns(columns: Sequence[str]) -> frozenset[int]:
     return frozenset(range(list(columns).index("grade"))) - {3}
 
 
+def cost_columns(measure: str, points: bool, alone: bool, *, titled: bool = False) -> list[str]:
+    """The cost columns of both post-mortem tables, one form: ``cost (game units)``, and graded by the score (where
+    ``points``: the card points are known) ``cost (points)`` beside, ``cost (tricks)`` where every seat plays for
+    itself (``alone``); the card table wrote the second ``points cost``. ``titled``: the table's title names the
+    measure (the card table's ``totals: game units of 1+3``), so its own cost is ``cost``, and the table fits 110
+    columns boxed."""
+    by_points = [f"cost ({'tricks' if alone else 'points'})"] if measure in SCORE_MEASURES and points else []
+    return ["cost" if titled else f"cost ({measure or 'value'})", *by_points]
+
+
 def card_columns(measure: str, points: bool = True) -> list[str]:
     """``stich postmortem``'s card table's columns (its wide layout): graded by the score, the card points (a
     Kratzen seat's tricks) a card cost beside; a game where every seat plays for itself loses targets, not bonuses."""
     alone = measure in OWN_MEASURES
-    cost = [f"{'tricks' if alone else 'points'} cost"] if measure in SCORE_MEASURES and points else []
-    return ["#", "trick", "seat", "card", "before", "best", "after", "cost", *cost, "grade", "better",
-            "target lost" if alone else "bonus lost"]
+    return ["#", "trick", "seat", "card", "before", "best", "after", *cost_columns(measure, points, alone, titled=True),
+            "grade",
+            "better", "target lost" if alone else "bonus lost"]
 
 
 def player_columns(measure: str, points: bool = True) -> list[str]:
     """``stich postmortem``'s per-seat table's columns: the seat, its cards, each grade's count, the cost (and,
     graded by the score, in card points or a Kratzen seat's tricks) and the bonuses (targets) lost."""
     alone = measure in OWN_MEASURES
-    cost = [f"cost ({'tricks' if alone else 'points'})"] if measure in SCORE_MEASURES and points else []
-    return ["seat", "cards", *(GRADE_PLURALS[name] for name in GRADES[1:]), f"cost ({measure or 'value'})", *cost,
+    return ["seat", "cards", *(GRADE_PLURALS[name] for name in GRADES[1:]), *cost_columns(measure, points, alone),
             "target lost" if alone else "bonuses lost"]
 
 
@@ -562,7 +571,7 @@ def totals_view(game: str, measure: str, declarer: int, declaring_side: Sequence
     plays for itself (OWN_MEASURES) the mover's own tricks or the attacker's own payment: not "tricks of seat 1"
     over every seat's cards."""
     if measure == "chips":
-        return f"the {get_game(game).declarer_title}'s own payment in chips, seat {declarer}"
+        return f"{role_text(get_game(game).declarer_title, [declarer])}'s own payment in chips"
     if measure in OWN_MEASURES:
         return "each mover's own tricks"
     return f"{measure} of {side_text(declaring_side)}"
@@ -823,6 +832,6 @@ def position_at(position: Position, state: PlayState) -> Position:
 
 __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
            "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
-           "by_score", "card_columns", "card_table_title", "game_change_lines", "game_change_text", "grade",
-           "grade_note", "lost_cell", "measure_note", "player_columns", "summarise", "totals_view",
+           "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines", "game_change_text",
+           "grade", "grade_note", "lost_cell", "measure_note", "player_columns", "summarise", "totals_view",
            "unscored_bonuses"]

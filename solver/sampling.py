@@ -36,7 +36,7 @@ from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidD
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .games.outcome import read_pot
+from .games.outcome import interval_words, read_pot, role_text, side_text, signed_mean, with_interval
 from .generate import DEFAULT_SEED
 from .html_tables import html_lines, html_table
 from .intervals import t_quantile, wilson_interval_95
@@ -1169,13 +1169,13 @@ def samples_text(document: Mapping[str, Any]) -> str:
 
 def share(probability: float, interval: Sequence[float | None] | None, *, compact: bool = False) -> str:
     """A share of the samples with its 95% Wilson interval, as every share of the reports is written:
-    ``80.0% (95%: 62.7% .. 90.5%)``, or ``80% (63-91%)`` in a table of advice, whose note says what the brackets
-    are (so that ten contracts fit a terminal); the share alone where there is no interval."""
-    text = f"{probability:.0%}" if compact else f"{probability:.1%}"
+    ``80.0% (95%: 62.7% to 90.5%)`` (:func:`with_interval`, as a mean's), or in whole percent in a table of advice,
+    ``80% (95%: 63% to 91%)``; the share alone where there is no interval."""
+    percent = "{:.0%}" if compact else "{:.1%}"
     low, high = interval or (None, None)
     if low is None or high is None:
-        return text
-    return f"{text} ({low * 100:.0f}-{high * 100:.0f}%)" if compact else f"{text} (95%: {low:.1%} .. {high:.1%})"
+        return percent.format(probability)
+    return with_interval(percent.format(probability), percent.format(low), percent.format(high))
 
 
 def spread_text(samples: int, interval: Sequence[float | None], note: str | None,
@@ -1188,7 +1188,7 @@ def spread_text(samples: int, interval: Sequence[float | None], note: str | None
         return "one sample: no interval"
     if note or low is None or high is None or low == high:
         return f"all {samples:,} samples alike: no interval"
-    return f"95% interval {number(low)} .. {number(high)}"
+    return interval_words(number(low), number(high))
 
 
 def scored_with(document: Mapping[str, Any]) -> str:
@@ -1222,10 +1222,11 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     spread = spread_text(document["samples"], document["interval"], document.get("interval_note"), "{:.1f}".format)
     if document.get("score_mean") is not None:
         score_spread = spread_text(document["samples"], document["score_interval"],
-                                   document.get("score_interval_note"), "{:+.2f}".format)
+                                   document.get("score_interval_note"), signed_mean)
         whose = (f"the {game.declarer_title}'s own, from the pot" if game.has_pot
                  else f"seat {document['seat']}'s share of its side's settlement")
-        lines.append(f"mean payment: {document['score_mean']:+.2f} {game.score_unit} ({score_spread}), {whose}")
+        mean = signed_mean(document['score_mean'])
+        lines.append(f"mean payment {mean} {game.score_unit} ({score_spread}), {whose}")
         if game.has_pot and not document.get("pot"):
             lines.append("note: pot 0: every sample settles at 0 (give the pot with --pot CHIPS, or a record a [Pot] "
                          "tag)")
@@ -1234,8 +1235,9 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
                      "cards rank "
                      f"by seat {document['seat']}'s own {unit}")
     # where every seat plays for itself each wins by its own trick target (RULES.md 3.3), the attacker's or not
-    attacker = f", the {game.declarer_title}," if document["seat"] == document["declarer"] else ""
-    title = f"win (seat {document['seat']}{attacker} makes its own trick target)" if game.has_pot else "win"
+    seat = [document["seat"]]
+    whose = role_text(game.declarer_title, seat) if document["seat"] == document["declarer"] else side_text(seat)
+    title = f"win ({whose} makes its own trick target)" if game.has_pot else "win"
     lines.append(f"{title}: {share(document['win_probability'], document.get('win_interval'))}, mean {unit} "
                  f"{document['mean']:.1f} ({spread}), each sample played double dummy")
     return lines
@@ -1248,7 +1250,7 @@ def best_card_parts(document: Mapping[str, Any]) -> tuple[str, str, str] | None:
         return None
     best = document["openings"][0]
     now = "card to play now" if document.get("played") else "opening card"
-    score = f"mean payment {best['mean_score']:+.2f}, " if best.get("mean_score") is not None else ""
+    score = f"mean payment {signed_mean(best['mean_score'])}, " if best.get("mean_score") is not None else ""
     return (f"best single {now} over all samples: ", best["card"],
             f", {score}win {share(best['win_probability'], best.get('win_interval'))}, "
             f"mean {measure_words(document['measure'])} {best['mean']:.1f}")
@@ -1281,7 +1283,7 @@ def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
     scored = document["openings"][0].get("mean_score") is not None
     columns = ("card",) + (("mean payment",) if scored else ()) + (
         "win", f"mean {measure_words(document['measure'])}".rstrip())
-    rows = [(card["card"], *((f"{card['mean_score']:+.2f}",) if scored else ()),
+    rows = [(card["card"], *((signed_mean(card['mean_score']),) if scored else ()),
              share(card["win_probability"], card.get("win_interval")), f"{card['mean']:.1f}")
             for card in document["openings"]]
     return ("cards to play now" if document.get("played") else "opening cards", columns, rows)

@@ -24,7 +24,7 @@ from .cards import bits
 from .errors import InvalidPositionError, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules, items_net
-from .games.outcome import ScoreItem, declarers_word, net_amount, seats_of, side_net, side_text, signed
+from .games.outcome import ScoreItem, declarers_word, net_amount, role_text, seats_of, side_net, side_text, signed
 from .position import Position, check_position, every_seat_for_itself
 from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
 from .search.boundary import Deadline, check_state
@@ -93,10 +93,10 @@ class DDSettlement:
 
     def _summary(self) -> list[str]:
         """What ``stich score --dd`` says under its tables: the net, the line, and what playing for points settles."""
-        role = f"the {get_game(self.game).declarer_title}" if self.every_seat_for_itself else \
-            f"the {declarers_word(self.declaring_side)}"
+        title = get_game(self.game).declarer_title if self.every_seat_for_itself else "declarer"
         net = net_amount(self.value, get_game(self.game).score_unit)
-        lines = [f"double dummy: {role} {side_text(self.declaring_side)} net {net}"]
+        # the declaring side as stich score --dd's headline names it: "declarer seat 1", "declarers 1+3"
+        lines = [f"double dummy: {role_text(title, self.declaring_side)} net {net}"]
         if self.line_names:
             lines.append("line: " + " ".join(self.line_names))
         return lines + [text if value is None else f"{text}{signed(value)}"

@@ -301,7 +301,7 @@ def test_card_advice_gives_each_cards_bonus_odds_as_contract_advice_does():
     assert all(set(card["bonuses"]) == {"schneider", "schwarz"} for card in document["cards"])
     assert document["cards"][0]["bonuses_intervals"]["schwarz"][0] == 0.0
     text = str(advice)
-    assert "bonuses made" in text and "100% (76-100%) Schneider" in text
+    assert "bonuses made" in text and "100% (95%: 76% to 100%) Schneider" in text
     assert "never made in 12 samples, so each below 24% (the top of its 95% interval): Schwarz (every card)" in text
     kratzen = next(iter(read_positions(str(ROOT / "examples" / "kratzen.tbn"))))
     assert all(not card["bonuses"] for card in card_advice(kratzen, samples=2, workers=1, pot=8).as_dict()["cards"])
@@ -641,17 +641,18 @@ def test_contract_advice_takes_only_the_seats_own_announcements():
 
 def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
     """Bonuses were joined with commas under their JSON keys, so an 80-column terminal broke 'pagat_ul|timo' across
-    lines; now each is a line of its own, the odds first and the name the rule book uses (Pagat Ultimo)."""
-    from rich.console import Console
-
+    lines; now each is a line of its own, the odds first and the name the rule book uses (Pagat Ultimo). The
+    command's console, which narrows a table to the terminal (the mean's interval wraps in its cell too)."""
     from cli.analyse import render_advice
+    from cli.render import stdout_console
     document = {"game": "Zwanzigerrufen", "seat": 1, "hand": ["T21", "T20"], "known": {}, "samples": 40, "seed": 1,
                 "stopped": None, "requested": 40, "announcements": None, "pot": None,
                 "contracts": [{"contract": "Normal T18", "mean": 2.6, "interval": [1.84, 3.36], "behind": None,
                                "win_probability": 0.92, "bonuses": {"absolut": 0.72, "pagat_ultimo": 0.32},
                                "bonuses_against": {"mondfang": 0.05}}]}
     for width in (80, 120):
-        console = Console(record=True, width=width)
+        console = stdout_console()
+        console.width, console.narrows, console.record = width, True, True
         render_advice(document, console)
         text = console.export_text()
         assert "pagat_ul" not in text and "Ultimo" in text and "Absolut" in text and "Mondfang" in text
@@ -682,11 +683,12 @@ def test_every_share_of_the_advice_has_a_wilson_interval():
     assert first["bonuses_intervals"]["schneider"] == [0.0567, 0.5098]
     assert document["contracts"][1]["bonuses_against_intervals"] == {"schneider": [0.3127, 0.8318],
                                                                      "schwarz": [0.0, 0.2775]}  # 0 of 10
-    console = Console(record=True, width=160)
+    console = Console(record=True, width=200)
     render_advice(document, console)
     text = console.export_text()
-    assert "90% (60-98%)" in text and "20% (6-51%) Schneider" in text and "60% (31-83%) Schneider" in text
-    assert "0% (0-28%)" in text and "each share with its 95% Wilson interval in brackets" in text
+    assert "90% (95%: 60% to 98%)" in text and "20% (95%: 6% to 51%) Schneider" in text
+    assert "60% (95%: 31% to 83%) Schneider" in text
+    assert "0% (95%: 0% to 28%)" in text and "each share with its 95% Wilson interval in brackets" in text
 
 
 def test_every_card_of_card_advice_has_its_win_rates_wilson_interval():
@@ -722,14 +724,14 @@ def test_an_interval_of_no_width_is_said_to_be_none():
     console = Console(record=True, width=160)
     render_cards(document, console)
     text = console.export_text()
-    assert "± 0.00" not in text and "+2.00 (all alike)" in text and "+0.00 (all alike) ~" in text
+    assert "± 0.00" not in text and "+2.00 (all alike)" in text and "0.00 (all alike) ~" in text
     assert "all alike: every sample gave this value, so there is no interval" in text
 
 
 def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
     """The status line on stderr while advice samples printed the leader's mean as '+2.00 (+2.00 .. +2.00)' when
     every sample so far paid the same, where the table says '(all alike)'; it now goes through the table's
-    :func:`plus_minus`: '(all alike)', the mean alone after one sample, '± half-width' otherwise."""
+    :func:`mean_with_interval`: '(all alike)', the mean alone after one sample, '(95%: low to high)' otherwise."""
     from types import SimpleNamespace
 
     from cli.analyse import advice_status
@@ -740,7 +742,7 @@ def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
     spread = contract_advice(**KRATZEN, contracts="all", samples=6, seed=1, workers=1)
     assert spread.rows[0].as_dict()["interval"] == [1.9252, 3.0748]
     assert advice_status("contract advice", spread, 20) == ("contract advice: 6 of 20 samples; best so far "
-                                                            "Trump E +2.50 ± 0.57")
+                                                            "Trump E +2.50 (95%: +1.93 to +3.07)")
     nothing = SimpleNamespace(samples=0, rows=ranked_rows(["A", "B"], AdviceSums(), ""))  # no item settled yet
     assert advice_status("contract advice", nothing, 20) == "contract advice: 0 of 20 samples"
 
@@ -800,7 +802,7 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
     console = Console(record=True, width=200)
     render_advice({**document, "known": {}, "hand": ["EO"]}, console)
     text = console.export_text()
-    assert "+1.00 ± 1.16 ~" in text  # not told apart, at 97.5%
+    assert "+1.00 (95%: -0.16 to +2.16) ~" in text  # not told apart, at 97.5%
     assert ("behind the best: 95% for the 2 contracts compared with it together (Bonferroni: each interval 97.50%); "
             "each mean payment's interval is 95% on its own") in text
 
@@ -830,7 +832,7 @@ def test_a_bonus_the_contract_could_make_but_never_made_is_listed_at_0_with_its_
     text = console.export_text()
     assert ("never made in 30 samples, so each below 11% (the top of its 95% interval): Schneider, Schwarz (Wenz, "
             "Solo E)") in text
-    assert "0% (0-11%) schneider" not in text  # the table's cells keep the bonuses made
+    assert "0% (95%: 0% to 11%) schneider" not in text  # the table's cells keep the bonuses made
     # one sample is said in the singular (it read 'never made in 1 samples')
     one = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Wenz, Solo E", samples=1, seed=1, workers=1)
     console = Console(width=200, record=True)
@@ -856,11 +858,12 @@ def test_a_kratzen_attacker_paid_nothing_for_his_target_has_won(tmp_path):
     # a missed target pays 2P = 24 in a Muss and a made one 0: each card's mean is -24 x its losses
     assert [(row.contract, row.mean, row.win_probability) for row in cards.rows] == [
         ("SU", 0.0, 1.0), ("SK", -1.2, 0.95), ("GA", -3.6, 0.85), ("GZ", -15.6, 0.35)]
-    shown = _stich("analyse", str(record), "--seat", "1", "--cards", "-n", "20", "--seed", "1", "-j", "1")
+    shown = _stich("analyse", str(record), "--seat", "1", "--cards", "-n", "20", "--seed", "1", "-j", "1",
+                   env={**os.environ, "COLUMNS": "120"})
     assert shown.returncode == 0, shown.stderr
     text = " ".join(shown.stdout.split())
-    assert "│ 1 │ SU │ +0.00 (all alike) │ best │ 100% (84-100%) │" in text
-    assert "win: the samples where seat 1, the attacker, makes his target (paid 0 or more)" in text
+    assert "│ 1 │ SU │ 0.00 (all alike) │ best │ 100% (95%: 84% to 100%) │" in text
+    assert "win: the samples where attacker seat 1 makes his target (paid 0 or more)" in text
 
 
 def test_kratzen_advice_plays_no_line_for_bonuses_it_has_none_of(monkeypatch):
@@ -897,7 +900,8 @@ def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
                    env={**os.environ, "COLUMNS": "160"})
     assert shown.returncode == 0, shown.stderr
     assert "bonuses made" not in shown.stdout and "trick 1" not in shown.stdout
-    assert "│ 1 │ Trump H  │  +8.47 ± 0.43 │          best │ 100% (91-100%) │" in shown.stdout
+    assert ("│ 1 │ Trump H  │    +8.47 (95%: +8.05 to +8.90) │                           best │ "
+            "100% (95%: 91% to 100%) │") in shown.stdout
 
 
 def test_a_schwarz_counts_as_the_schneider_it_includes():
@@ -937,7 +941,7 @@ def test_the_notes_under_the_advice_say_only_what_its_table_shows():
     assert "Rufer" not in text
     rows[1]["told_apart"] = False
     text = rendered(document)
-    assert "+10.30 ± 3.47 ~" in text
+    assert "+10.30 (95%: +6.83 to +13.77) ~" in text
     assert "~ : not told apart from the best at this sample size (its interval behind the best holds 0)" in text
     schafkopf = {**document, "game": "Schafkopf", "hand": ["EO", "GO"],
                  "contracts": [{**rows[0], "contract": "Solo E"}, {**rows[1], "contract": "Rufer G"}]}

@@ -74,7 +74,7 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
     text = str(analysis)
     assert text.splitlines()[:3] == ["Kratzen Trump E, seat 1: EO E9 SU SZ", "4 samples (seed 1); scored with pot 4",
-                                     "mean payment: +2.25 chips (95% interval +1.45 .. +3.05), the attacker's own, "
+                                     "mean payment +2.25 chips (95%: +1.45 to +3.05), the attacker's own, "
                                      "from the pot"]
     assert "targets forced\ntarget           whose     forced\ntricks (seat 1)  the hand  100.0%" in text
     assert "opening cards\ncard  mean payment  win" in text and repr(analysis).startswith("HandAnalysis(game=")
@@ -103,11 +103,11 @@ def test_the_reports_say_targets_where_each_bonus_is_a_seat_s_own_not_where_ther
     # print(dd_settlement(...)) named the attacker alone where there was a pot (pot is not None), now where every
     # seat plays for itself, as stich score --dd does
     settled = solver.dd_settlement(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
-    assert settled.every_seat_for_itself and "double dummy: the attacker " in str(settled)
-    assert "double dummy: the attacker " in str(dataclasses.replace(settled, pot=None))
+    assert settled.every_seat_for_itself and "double dummy: attacker seat 1 " in str(settled)
+    assert "double dummy: attacker seat 1 " in str(dataclasses.replace(settled, pot=None))
     assert "every seat playing for tricks" in str(dataclasses.replace(settled, pot=None))
     side = dataclasses.replace(settled, every_seat_for_itself=False, pot=4)
-    assert "double dummy: the declarer " in str(side) and "both sides playing for tricks" in str(side)
+    assert "double dummy: declarer seat " in str(side) and "both sides playing for tricks" in str(side)
 
 
 def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
@@ -225,9 +225,9 @@ def test_a_hand_analysis_renders_its_report_in_jupyter():
     assert shown.paragraphs[:5] == text[:5]
     assert shown.paragraphs[1] == "4 samples (seed 1); scored with pot 4" and "+2.25 chips" in shown.paragraphs[2]
     assert shown.rows[:2] == [["target", "whose", "forced"],
-                              ["tricks (seat 1)", "the hand", "100.0% (95%: 51.0% .. 100.0%)"]]
+                              ["tricks (seat 1)", "the hand", "100.0% (95%: 51.0% to 100.0%)"]]
     assert ["card", "mean payment", "win", "mean tricks"] in shown.rows
-    assert ["SU", "+2.25", "100.0% (95%: 51.0% .. 100.0%)", "2.2"] in shown.rows
+    assert ["SU", "+2.25", "100.0% (95%: 51.0% to 100.0%)", "2.2"] in shown.rows
     french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
                                  workers=1)
     assert _Cells(french._repr_html_()).paragraphs[0] == str(french).splitlines()[0]
@@ -249,9 +249,9 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     assert text[1] == ("bots: random, cheater (plays for the score as attacker, else its own tricks); each board's "
                        "own contract, attacker 1; variant: the game's defaults")
     assert text[2:4] == ["mean settlement per seat and deal", "bot      seats played  mean settlement (chips)"]
-    assert text[4] == "random   18            -1.89 (-3.97 .. +0.19)"
-    assert text[-3:] == ["attacker (seat 1): -4.89 (-13.97 .. +4.19) chips per deal, his own payment",
-                         "random - cheater: -0.78 (-5.63 .. +4.07) chips per deal, paired (the same cards)",
+    assert text[4] == "random   18            -1.89 (95%: -3.97 to +0.19)"
+    assert text[-3:] == ["attacker seat 1: -4.89 (95%: -13.97 to +4.19) chips per deal, his own payment",
+                         "random - cheater: -0.78 (95%: -5.63 to +4.07) chips per deal, paired (the same cards)",
                          "95% intervals over 3 boards, one value a board (its mean over the rotations)"]
     shown = CliRunner().invoke(app, ["match", "--game", "kratzen", "--bots", "random,random,cheater", "-n", "3",
                                      "-j", "1", "--pot", "4"]).stdout.splitlines()
@@ -260,7 +260,8 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     html = _Cells(result._repr_html_())
     assert html.paragraphs[0] == text[0] and text[-1] in html.paragraphs
     assert html.rows == [["bot", "seats played", "mean settlement (chips)"],
-                         ["random", "18", "-1.89 (-3.97 .. +0.19)"], ["cheater", "9", "-1.11 (-7.80 .. +5.58)"]]
+                         ["random", "18", "-1.89 (95%: -3.97 to +0.19)"],
+                         ["cheater", "9", "-1.11 (95%: -7.80 to +5.58)"]]
     assert repr(result).startswith("MatchResult(game='Kratzen'")
 
 
@@ -276,8 +277,9 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
     text = str(advice).splitlines()
     assert text[:3] == ["Schafkopf, seat 1: EU E8 E7 GK GO HA H9 SU", "8 samples (seed 1)",
-                        "contracts by seat 1's mean payment (game units ± the 95% interval; paired samples)"]
-    assert "1   Rufer G      +1.62 ± 1.48        best            100% (68-100%)  12% (2-47%) Laufende" in text
+                        "contracts by seat 1's mean payment (game units; paired samples)"]
+    assert ("1   Rufer G      +1.62 (95%: +0.15 to +3.10)     best                            100% (95%: 68% to 100%)  "
+            "12% (95%: 2% to 47%) Laufende") in text
     assert "payment: the seat's share of its side's settlement (two seats share a Rufer's)" in text
     shown = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                      "1", "--contract", "all", "--samples", "8", "-j", "1"]).stdout.splitlines()
@@ -286,8 +288,8 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     html = _Cells(advice._repr_html_())
     assert html.paragraphs[:2] == text[:2] and html.paragraphs[-1] == text[-1]
     assert html.rows[0] == ["", "contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
-    assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 ± 1.48", "best", "100% (68-100%)"]
-    assert len(html.rows) == 1 + len(advice.rows) and "<br>12% (2-47%) Schneider" in advice._repr_html_()
+    assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 (95%: +0.15 to +3.10)", "best", "100% (95%: 68% to 100%)"]
+    assert len(html.rows) == 1 + len(advice.rows) and "<br>12% (95%: 2% to 47%) Schneider" in advice._repr_html_()
     assert repr(advice).startswith("ContractAdvice(game='Schafkopf'")
 
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
@@ -295,11 +297,15 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     text = str(cards).splitlines()
     assert text[:3] == ["Zwanzigerrufen, Normal T20: seat 3 to move after 24 cards played, holding ♠G ♣Q ♣N ♦Q",
                         "3 samples (seed 1)",
-                        "cards by seat 3's mean payment (game units ± the 95% interval; paired)"]
-    assert "1  ♠G    -2.00 (all alike)  best                 0% (0-56%)  100% (44-100%) Absolut" in text
+                        "cards by seat 3's mean payment (game units; paired)"]
+    assert "1  ♠G    -2.00 (all alike)  best                0% (95%: 0% to 56%)  100% (95%: 44% to 100%) Absolut" \
+        in text
+    assert "2  ♣Q    -2.00 (all alike)  0.00 (all alike) ~  0% (95%: 0% to 56%)  100% (95%: 44% to 100%) Absolut" \
+        in text
     html = _Cells(cards._repr_html_())
     assert html.rows[:2] == [["", "card", "mean payment", "behind the best", "win", "bonuses made", "against"],
-                             ["1", "♠G", "-2.00 (all alike)", "best", "0% (0-56%)", "100% (44-100%) Absolut", ""]]
+                             ["1", "♠G", "-2.00 (all alike)", "best", "0% (95%: 0% to 56%)",
+                              "100% (95%: 44% to 100%) Absolut", ""]]
     assert html.paragraphs[-2] == text[-2] == "payment: the seat's share of its side's settlement"
     assert html.paragraphs[-1] == text[-1] == ("never made in 3 samples, so each below 56% (the top of its 95% "
                                                "interval): Mondfang, Pagat Ultimo, Valat (every card)")
@@ -435,23 +441,23 @@ def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_re
     each figure after its column's name; the ``repr`` stays the dataclass's."""
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
     first, target = analysis.openings[0], analysis.bonuses[0]
-    assert str(first) == "SU  mean payment +2.25  win 100.0% (95%: 51.0% .. 100.0%)  mean tricks 2.2"
+    assert str(first) == "SU  mean payment +2.25  win 100.0% (95%: 51.0% to 100.0%)  mean tricks 2.2"
     assert cells(first._repr_html_()) == [["card", "mean payment", "win", "mean tricks"],
-                                          ["SU", "+2.25", "100.0% (95%: 51.0% .. 100.0%)", "2.2"]]
+                                          ["SU", "+2.25", "100.0% (95%: 51.0% to 100.0%)", "2.2"]]
     assert cells(first._repr_html_())[1] in _Cells(analysis._repr_html_()).rows  # the report's own row
-    assert str(target) == "tricks (seat 1): the hand, forced 100.0% (95%: 51.0% .. 100.0%)"
+    assert str(target) == "tricks (seat 1): the hand, forced 100.0% (95%: 51.0% to 100.0%)"
     assert cells(target._repr_html_()) == [["target", "whose", "forced"],
-                                           ["tricks (seat 1)", "the hand", "100.0% (95%: 51.0% .. 100.0%)"]]
+                                           ["tricks (seat 1)", "the hand", "100.0% (95%: 51.0% to 100.0%)"]]
     assert repr(first).startswith("OpeningCard(card='SU', mean=2.25,") and repr(target).startswith("BonusChance(")
     french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
                                  workers=1)
     best = str(french.openings[0])
     assert best.startswith("♥K  mean payment ") and "  mean card points " in best
-    assert "Valat: the hand's side, forced 0.0% (95%: 0.0% .. 65.8%)" in map(str, french.bonuses)
+    assert "Valat: the hand's side, forced 0.0% (95%: 0.0% to 65.8%)" in map(str, french.bonuses)
     made = solver.OpeningCard("HK", 3.0, 0.5)  # by hand, without its game: the names it was given
     assert str(made) == "HK  win 50.0%  mean 3.0" and cells(made._repr_html_())[1] == ["HK", "50.0%", "3.0"]
     made_bonus = solver.BonusChance("valat", None, "", 2, 1, 0, 2)
-    assert str(made_bonus) == "valat: the hand's side, forced 50.0% (95%: 9.5% .. 90.5%)"
+    assert str(made_bonus) == "valat: the hand's side, forced 50.0% (95%: 9.5% to 90.5%)"
 
 
 def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s_tables():
@@ -492,7 +498,8 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
     printed = " ".join(CliRunner().invoke(app, ["postmortem", str(zwanzigerrufen), "-b", "1"]).stdout.split())
     for line in shown.paragraphs[1:]:  # the command's title, note and headers, word for word
         assert " ".join(line.split()) in printed
-    assert shown.rows[5][3] == "♥K" and shown.rows[0][8] == "points cost" and "points cost" in printed
+    assert shown.rows[5][3] == "♥K" and shown.rows[0][7:9] == ["cost", "cost (points)"] \
+        and "cost (points)" in printed
     assert str(scored.players[3]).endswith("cost (game units) 0  cost (points) 5")
     assert solver.analyse_play(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))._repr_html_() == (
         "<p>the record has no Play section: nothing to analyse</p>")
@@ -505,9 +512,11 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
 
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
     best, second = advice.rows[:2]
-    assert str(best) == ("Rufer G  mean payment: +1.62 ± 1.48  best  win: 100% (68-100%)  bonuses made: 12% (2-47%) "
-                         "Laufende, 12% (2-47%) Schneider, 12% (2-47%) Schwarz")
-    assert str(second).startswith("Rufer E  mean payment: +0.62 ± 1.26  behind the best: +1.00 ± 3.88 ~  win: 62%")
+    assert str(best) == ("Rufer G  mean payment: +1.62 (95%: +0.15 to +3.10)  best  win: 100% (95%: 68% to 100%)  "
+                         "bonuses made: 12% (95%: 2% to 47%) Laufende, 12% (95%: 2% to 47%) Schneider, "
+                         "12% (95%: 2% to 47%) Schwarz")
+    assert str(second).startswith("Rufer E  mean payment: +0.62 (95%: -0.63 to +1.88)  behind the best: +1.00 "
+                                  "(95%: -2.88 to +4.88) ~  win: 62%")
     rows = cells(best._repr_html_())
     assert rows[0] == ["contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
     assert rows[1] == _Cells(advice._repr_html_()).rows[1][1:]  # the advice's own row, without the rank
@@ -516,13 +525,14 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
     assert str(cards.rows[0]) == (  # the card as the advice's table and the hand diagram write it
-        "♠G  mean payment: -2.00 (all alike)  best  win: 0% (0-56%)  bonuses made: 100% (44-100%) Absolut")
+        "♠G  mean payment: -2.00 (all alike)  best  win: 0% (95%: 0% to 56%)  bonuses made: 100% (95%: 44% to 100%) "
+        "Absolut")
     assert cells(cards.rows[0]._repr_html_()) == [row[1:] for row in _Cells(cards._repr_html_()).rows[:2]]
     announced = contract_advice("zwanzigerrufen", "TS T21 T15 T14 T13 T12 T1 SK HK DG", 2, "Solo", samples=2,
                                 workers=1, each_announcement=True)
     trull = next(row for row in announced.rows if row.announced == "2: Trull")
     assert str(trull).startswith("Solo + Trull  mean payment: ")  # as the table names it, not a second "Solo"
-    assert str(trull).endswith("bonuses made: 100% (34-100%) Trull")  # not "trull"
+    assert str(trull).endswith("bonuses made: 100% (95%: 34% to 100%) Trull")  # not "trull"
     kratzen = solver.contract_table(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))[0]
     assert [str(seat) for seat in kratzen.seats] == ["seat 1 2/2 ✓", "seat 2 0/1 ✗", "seat 3 2/1 ✓"]
     assert f"  {kratzen.seats[1]}  " in str(kratzen)

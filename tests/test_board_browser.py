@@ -691,8 +691,8 @@ def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
         " win_interval: [0.7225, 1],"
         " interval: [70, 70], score_mean: 1, score_interval: [0.5, 1.5], openings: []});"
         "return document.getElementById('odds-summary').textContent;")
-    assert "mean card points 70.0 (all 10 samples alike: no interval)" in summary and "(95%: 0.5..1.5)" in summary
-    assert summary.startswith("win 100.0% (95%: 72.3%..100.0%)")  # the win chance's Wilson interval
+    assert "mean card points 70.0 (all 10 samples alike: no interval)" in summary and "(95%: 0.5 to 1.5)" in summary
+    assert summary.startswith("win 100.0% (95%: 72.3% to 100.0%)")  # the win chance's Wilson interval
     one = driver.execute_script(
         "renderOdds({seat: 1, samples: 1, kind: 'progress', of: 32, measure: 'points', win_probability: 1, mean: 70,"
         " interval: [70, 70], score_mean: null, openings: []});"
@@ -721,7 +721,7 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
     driver.execute_script("renderOdds(arguments[0])", odds)
     summary = driver.execute_script("return document.getElementById('odds-summary').textContent")
     assert f"mean payment 0.0 ({_spread(6, [low, high], None, str)})" in summary  # all 6 samples alike: no interval
-    assert summary.startswith(f"win {share(odds['win_probability'], odds['win_interval'])}".replace(" .. ", ".."))
+    assert summary.startswith(f"win {share(odds['win_probability'], odds['win_interval'])}")
     cards = driver.execute_script("return [...document.querySelectorAll('#odds tr[data-card]')]"
                                   ".map((row) => [row.dataset.card, row.lastChild.textContent])")
     assert cards == [[o["card"], share(o["win_probability"], o["win_interval"], compact=True)]

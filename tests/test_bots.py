@@ -741,7 +741,7 @@ def test_a_kratzen_match_text_counts_chips_and_the_attackers_own_payment():
                                   "--pot", "12"])
     assert kratzen.exit_code == 0, kratzen.output
     assert "mean settlement (chips)" in kratzen.stdout
-    assert "attacker (seat 1): " in kratzen.stdout and "chips per deal, his own payment" in kratzen.stdout
+    assert "attacker seat 1: " in kratzen.stdout and "chips per deal, his own payment" in kratzen.stdout
     assert "cheater - random: " in kratzen.stdout and "game units" not in kratzen.stdout
     assert "declaring side" not in kratzen.stdout
     schafkopf = runner.invoke(app, ["match", "-g", "schafkopf", "--bots", "cheater,random,random,random", "-n", "1",
@@ -1171,15 +1171,15 @@ FROZEN_MATCH = ("match", "--game", "kratzen", "--bots", "random,cheater,random",
 FROZEN_REPORT = """\
 Kratzen: 5 boards (seed 11), each played 3 times with the bots rotated; pot 3
 bots: random, cheater (plays for its own tricks); each board's own contract, attacker 1; variant: the game's defaults
-mean settlement per seat and deal                   
-┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━┓
-┃ bot     ┃ seats played ┃ mean settlement (chips) ┃
-┡━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━┩
-│ random  │           30 │  -2.30 (-3.34 .. -1.26) │
-│ cheater │           15 │  -1.40 (-2.08 .. -0.72) │
-└─────────┴──────────────┴─────────────────────────┘
-attacker (seat 1): -4.00 (-7.04 .. -0.96) chips per deal, his own payment
-random - cheater: -0.90 (-2.17 .. +0.37) chips per deal, paired (the same cards)
+mean settlement per seat and deal                       
+┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓
+┃ bot     ┃ seats played ┃     mean settlement (chips) ┃
+┡━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┩
+│ random  │           30 │ -2.30 (95%: -3.34 to -1.26) │
+│ cheater │           15 │ -1.40 (95%: -2.08 to -0.72) │
+└─────────┴──────────────┴─────────────────────────────┘
+attacker seat 1: -4.00 (95%: -7.04 to -0.96) chips per deal, his own payment
+random - cheater: -0.90 (95%: -2.17 to +0.37) chips per deal, paired (the same cards)
 95% intervals over 5 boards, one value a board (its mean over the rotations)
 """
 FROZEN_DOCUMENT_SHA256 = "47797689ed07aa012920fa471a78725e4fd06c98f09ec719594fe6f12cc8fadf"
@@ -1602,3 +1602,24 @@ def test_card_time_0_is_the_apis_one_sample_a_card():
                  "--card-time", "0")
     assert unused.stderr == "stich: match: --card-time is for sampling bots, and no bot here samples: ignored\n"
     run("match", "-g", "kratzen", "--bots", "cheater,random,random", "--card-time", "-1", code=2)
+
+
+def test_the_match_text_report_says_the_samples_a_card_the_json_gives_card_by_card():
+    """A sampling bot with a deadline a card (--card-time) decides each card on as many samples as it managed: the
+    JSON gives them card by card, the text report said nothing of them. It says their median and range now, counted
+    over every deal played (the CLI keeps no deal), the only legal cards (0) and other bots' (None) left out."""
+    from solver.match import card_samples_text
+    assert card_samples_text({}) is None
+    assert card_samples_text({40: 1, 120: 3, 400: 1}) == \
+        "samples a card: median 120, 40 to 400 (5 cards the bots sampled)"
+    assert card_samples_text({10: 2, 20: 2}) == "samples a card: median 10, 10 to 20 (4 cards the bots sampled)"
+    deal = PlayedDeal(1, 0, ("sampling:5", "random", "random", "random"), "Rufer G", 1, (1, 3), (), (1, -1, 1, -1),
+                      samples=(5, None, None, None, 0, None, None, None, 3))
+    result = summarise("schafkopf", 1, 1, False, [deal])
+    assert result.card_samples == {3: 1, 5: 1}
+    assert "samples a card: median 3, 3 to 5 (2 cards the bots sampled)" in str(result).splitlines()
+    text = _stich("match", "--game", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "--card-time", "5",
+                  "-j", "1")
+    assert "\nsamples a card: median 3, 3 to 3 (" in text  # a deadline that cuts no card short
+    plain = _stich("match", "--game", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "-j", "1")
+    assert "\nsamples a card: " not in plain  # without a deadline every card takes the bot's samples: said above

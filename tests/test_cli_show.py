@@ -136,7 +136,7 @@ def test_the_diagram_says_the_announcements_and_the_pot_the_score_reads(tmp_path
     kratzen.write_text('[Game "Kratzen"]\n[Seats "3"]\n[Pot "12"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO '
                        'SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n', encoding="utf-8")
     assert run("solve", kratzen).stdout.splitlines()[2:4] == [
-        "pot: 12 chips, each trick pays 3", "targets: seat 1 (attacker) 2 tricks, every other seat 1 trick"]
+        "pot: 12 chips, each trick pays 3", "targets: attacker seat 1 2 tricks, every other seat 1 trick"]
     # a pot of one chip is said in the singular, here and by score (it read 'pot: 1 chips')
     assert run("show", kratzen, "--pot", "1").stdout.splitlines()[2].startswith("pot: 1 chip, ")
     assert run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "1").stdout.splitlines()[1] == \
@@ -152,7 +152,7 @@ def test_the_diagram_says_what_a_trick_pays_and_every_target():
         return run("show", EXAMPLES / "kratzen.tbn", "-b", board, "--pot", pot).stdout.splitlines()[2:4]
 
     assert header("3", "12") == ["pot: 12 chips, a Muss: tricks pay nothing",
-                                 "targets: seat 1 (attacker) 2 tricks, every other seat 1 trick"]
+                                 "targets: attacker seat 1 2 tricks, every other seat 1 trick"]
     assert header("4", "12") == ["pot: 12 chips, a Muss: tricks pay nothing", "targets: every seat 1 trick"]
     assert header("1", "3")[0] == "pot: 3 chips, a quarter of it is under a chip: tricks pay nothing"
 
@@ -179,7 +179,7 @@ def test_show_takes_the_pot_as_solve_does(tmp_path):
     """show had no --pot: a Kratzen record's pot could be shown (and written with --tbn) only from its [Pot] tag."""
     shown = run("show", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.splitlines()
     assert shown[2:4] == ["pot: 40 chips, each trick pays 10",
-                          "targets: seat 1 (attacker) 2 tricks, every other seat 1 trick"]
+                          "targets: attacker seat 1 2 tricks, every other seat 1 trick"]
     assert '[Pot "40"]' in run("show", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40", "--tbn").stdout
     other = run("show", VALAT, "--pot", "4")
     assert other.stderr == "stich: --pot is for Kratzen records; Zwanzigerrufen has no pot, so it is not used there\n"

@@ -302,7 +302,7 @@ def test_results_print_for_people_and_render_in_a_notebook():
     assert repr(result).startswith("<SolveResult valat; total 10")
     settled = solver.dd_settlement(next(solver.read_positions(EXAMPLES / "settlement.tbn")))
     text = str(settled).splitlines()
-    assert text[0] == "Zwanzigerrufen Normal T20, double dummy: the declarers 1+4 net +12 game units"
+    assert text[0] == "Zwanzigerrufen Normal T20, double dummy: declarers 1+4 net +12 game units"
     assert text[1].split() == ["item", "to", "from", "base", "x", "value", "why"]
     assert text[4].startswith("Pagat Ultimo (announced)  1+4  2+3")
     assert "payments: seat 1 +6, seat 2 -6, seat 3 -6, seat 4 +6" in text
@@ -311,7 +311,7 @@ def test_results_print_for_people_and_render_in_a_notebook():
                          "the best settlement while the declarers force their 88 points: +8",
                          "the settlement-optimal play gives up points to score more"]
     html = settled._repr_html_()
-    assert "the declarers 1+4 net +12 game units" in html and ">Pagat Ultimo (announced)</td>" in html
+    assert "double dummy: declarers 1+4 net +12 game units" in html and ">Pagat Ultimo (announced)</td>" in html
     assert ">+6</td>" in html
     assert repr(settled).startswith("DDSettlement(game='Zwanzigerrufen'")
     checks = {check.bonus: check for check in solver.check_bonuses(position)}

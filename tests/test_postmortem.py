@@ -808,8 +808,8 @@ def test_the_postmortem_tables_fit_80_columns_without_their_boxes(tmp_path, monk
     assert max(len(line) for line in tables.splitlines() if not line.startswith("game units:")) == 80
     assert "┃" not in tables and "│" not in tables and "─" * 80 in tables
     header = next(line for line in tables.splitlines() if line.lstrip().startswith("#"))
-    assert header.split() == ["#", "trick", "seat", "card", "before", "after", "cost", "cost", "grade", "better",
-                              "lost"]
+    assert header.split() == ["#", "trick", "seat", "card", "before", "after", "cost", "(points)", "grade",
+                              "better", "lost"]  # "cost (points)", as the seats' table writes it
     first = next(line for line in tables.splitlines() if line.lstrip().startswith("1 "))
     assert first.split()[:10] == ["1", "1", "1", "♥K", "90", "-12", "102", "17", "blunder", "T17"]
     assert "T17/T16" not in tables and "inaccuracies  mistakes  blunders" in tables
@@ -1310,7 +1310,7 @@ def test_a_kratzen_postmortem_counts_chips_and_no_side(tmp_path):
     path = tmp_path / "k.tbn"
     path.write_text(KRATZEN_WITH_POT, encoding="utf-8")
     by_score = run("postmortem", path, "-o", "score", "--plot", tmp_path / "k.svg")
-    for words in ("the attacker's own payment in chips, seat 1", "cost (chips)", "chips: the attacker's own payment"):
+    for words in ("attacker seat 1's own payment in chips", "cost (chips)", "chips: the attacker's own payment"):
         assert words in by_score.stdout, words
     assert "game units" not in by_score.stdout and "side" not in by_score.stdout
     assert "payment in chips of seat 1" in _svg_text(tmp_path / "k.svg")  # one record: the name given
@@ -1434,7 +1434,7 @@ def test_the_text_names_the_cards_after_which_the_game_changed_hands(tmp_path):
     kratzen = tmp_path / "k.tbn"
     kratzen.write_text(KRATZEN_WITH_POT, encoding="utf-8")
     chips = run("postmortem", kratzen, "-o", "score").stdout
-    assert "Target (double dummy): made for the attacker, seat 1, from the start" in chips
+    assert "Target (double dummy): made for attacker seat 1, from the start" in chips
     assert "card 1 (trick 1): seat 1's SU missed it" in chips
     # a Tout graded by points has no game line on its curve (120 points need not be every trick): nothing said
     tout = run("postmortem", EXAMPLES / "schafkopf.tbn", "--board", "4", "-o", "points").stdout
@@ -1646,13 +1646,13 @@ def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):
     path.write_text(KRATZEN_WITH_POT, encoding="utf-8")
     (position,) = solver.read_positions(path)
     text = _svg_text(write_plot(analyse_play(position), tmp_path / "k.svg"))
-    assert "Kratzen Trump S, attacker 1" in text and "seat 1 (attacker)" in text
+    assert "Kratzen Trump S, attacker 1" in text and "attacker seat 1" in text
     assert "declarer" not in text
     rufer = tmp_path / "r.tbn"
     rufer.write_text(RUFER_SWINGS, encoding="utf-8")
     (position,) = solver.read_positions(rufer)
     schafkopf = _svg_text(write_plot(analyse_play(position), tmp_path / "r.svg"))
-    assert "Schafkopf Rufer E, declarer 1" in schafkopf and "seat 1 (declarer)" in schafkopf
+    assert "Schafkopf Rufer E, declarer 1" in schafkopf and "declarer seat 1" in schafkopf
 
 
 def test_the_text_says_what_each_grade_means_in_its_measure(tmp_path):
@@ -1828,4 +1828,4 @@ def test_a_kratzen_post_mortem_prints_whose_tricks_each_card_is_valued_by():
     assert lines[0] == "Kratzen Trump S, attacker 1: each mover's own tricks"
     assert lines[1].split()[4:9] == ["1", "EO", "2", "->", "2"] and lines[2].split()[4:9] == ["2", "S7", "1", "->", "1"]
     assert str(analyse_play(position, objective="score")).splitlines()[0] == \
-        "Kratzen Trump S, attacker 1: the attacker's own payment in chips, seat 1"
+        "Kratzen Trump S, attacker 1: attacker seat 1's own payment in chips"

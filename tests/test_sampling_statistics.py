@@ -182,8 +182,8 @@ def test_samples_all_alike_are_said_to_give_no_interval() -> None:
     console = Console(record=True, width=160)
     render_analysis(document, console)
     text = console.export_text()
-    assert "mean payment: +1.00 game units (all 10 samples alike: no interval)" in text
-    assert ", mean card points 85.2 (95% interval 82.6 .. 87.8)" in text
+    assert "mean payment +1.00 game units (all 10 samples alike: no interval)" in text
+    assert ", mean card points 85.2 (95%: 82.6 to 87.8)" in text
     one = analyse_position(position, 1, samples=1, seed=2, workers=1).as_dict()  # it wrote [m, m] for one sample
     assert one["interval"] == one["score_interval"] == [None, None]
     assert one["interval_note"] == one["score_interval_note"] == "one sample"
@@ -196,13 +196,13 @@ def test_the_live_status_line_says_what_the_report_says_of_the_intervals() -> No
     from cli.analyse import analysis_status
     hand = "EO GO HO SO EU GU HU HA"  # a Solo H won schwarz on every deal: 120 points each time
     alike = analyse_hand("schafkopf", hand, 1, "Solo H", samples=3, seed=1, workers=1)
-    assert analysis_status(alike, 10) == ("analyse: 3 of 10 samples; win 100.0% (95%: 43.9% .. 100.0%), mean "
+    assert analysis_status(alike, 10) == ("analyse: 3 of 10 samples; win 100.0% (95%: 43.9% to 100.0%), mean "
                                           "card points 120.0 (all 3 samples alike: no interval)")
     one = analyse_hand("schafkopf", hand, 1, "Solo H", samples=1, seed=1, workers=1)
-    assert analysis_status(one, 10) == ("analyse: 1 of 10 samples; win 100.0% (95%: 20.7% .. 100.0%), mean "
+    assert analysis_status(one, 10) == ("analyse: 1 of 10 samples; win 100.0% (95%: 20.7% to 100.0%), mean "
                                         "card points 120.0 (one sample: no interval)")
     spread = analyse_position(solver.parse_positions(RUFER_ENDING)[0], 1, samples=10, seed=2, workers=1)
-    assert analysis_status(spread, 10).endswith("mean card points 85.2 (95% interval 82.6 .. 87.8)")
+    assert analysis_status(spread, 10).endswith("mean card points 85.2 (95%: 82.6 to 87.8)")
 
 
 def test_the_win_chance_has_a_wilson_interval():
@@ -252,9 +252,9 @@ def test_every_share_of_the_analysis_has_a_wilson_interval():
     console = Console(record=True, width=160)
     render_analysis(document, console)
     text = console.export_text()
-    assert "│ Schneider │ the hand's side │ 33.3% (95%: 13.8% .. 60.9%)" in text  # by its item's name
-    assert "win 58.3% (95%: 32.0% .. 80.7%)" in text  # the best single card, as the headline's win chance
-    assert "│ H9   │        +0.50 │ 58.3% (95%: 32.0% .. 80.7%) │" in text
+    assert "│ Schneider │ the hand's side │ 33.3% (95%: 13.8% to 60.9%)" in text  # by its item's name
+    assert "win 58.3% (95%: 32.0% to 80.7%)" in text  # the best single card, as the headline's win chance
+    assert "│ H9   │        +0.50 │ 58.3% (95%: 32.0% to 80.7%) │" in text
 
 
 # --- card values against a brute force of the endings -------------------------------------------------------------

@@ -20,7 +20,7 @@ from solver import Position
 from solver.announcements import Announcement, parse_announcements
 from solver.errors import StichError
 from solver.games import get_game
-from solver.games.outcome import total_payments
+from solver.games.outcome import signed_mean, total_payments
 from solver.games.schafkopf import laufende, score_items
 from solver.scoring import Settlement, score_deal, scoring_inputs
 from solver.settlement import dd_settlement
@@ -1207,3 +1207,14 @@ def test_scoring_a_made_position_before_its_end_says_every_card_is_needed_not_a_
         solver.score_deal(position)
     assert str(caught.value) == ("scoring needs every card of the deal played (0 of 4 tricks and 2 cards "
                                  "played; dd_settlement settles the rest double dummy)")
+
+
+def test_a_mean_that_rounds_to_zero_is_written_unsigned_in_every_report():
+    """analyse, match and advice wrote a mean with ``:+.2f``: ``+0.00`` for 0 and ``-0.00`` for a tiny negative, a
+    gain or a loss that was neither. One helper writes them all, as ``signed`` writes a settlement's 0."""
+    from solver.advice import mean_with_interval
+    from solver.match import Mean, mean_text
+    assert [signed_mean(v) for v in (0.0, -0.0, -0.004, 0.004, 0.005001, -1.25, 12.5)] == [
+        "0.00", "0.00", "0.00", "0.00", "+0.01", "-1.25", "+12.50"]
+    assert mean_with_interval(-0.001, [None, None]) == "0.00"
+    assert mean_text(Mean.of([-0.001])) == "0.00"

@@ -440,7 +440,7 @@ def test_score_dd_of_a_deal_not_yet_played_is_from_its_start(tmp_path):
     (document,) = [json.loads(line) for line in cli("score", path, "--dd", "--json").stdout.splitlines()]
     assert (document["dd"]["from"], document["dd"]["value"], document["dd"]["cards_on_table"]) == ("start", -24, 0)
     text = cli("score", path, "--dd").stdout
-    assert "Double-dummy settlement (from the start): the attacker, seat 1, net -24 chips" in text
+    assert "Double-dummy settlement (from the start): attacker seat 1 net -24 chips" in text
     assert "end of the play" not in text
 
 
@@ -585,3 +585,20 @@ def test_a_payoff_table_shared_across_deals_is_each_deals_own(config):
         items = game.settlement_items(rules, state, inputs)[1]
         assert table.made == tuple(bonuses_made(rules, items(v)) for v in values), f"#{number}"
     assert shared >= 10  # tables were handed to other deals
+
+
+def test_print_names_the_declaring_seat_as_score_dd_s_headline_does():
+    """``stich score --dd``'s headline said ``declarer seat 1 net +21 game units`` and ``print(dd_settlement(...))``
+    ``the declarer seat 1 net ...``: one form now (role_text), for a Wenz's declarer, a Rufer's side and Kratzen's
+    attacker."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    for name, board, expected in (("schafkopf.tbn", "2", "declarer seat 1 net +21 game units"),
+                                  ("kratzen.tbn", "1", "attacker seat 1 net 0 chips")):
+        position = [p for p in read_positions(EXAMPLES / name) if p.label == f"board {board}"][0]
+        printed = str(dd_settlement(position)).splitlines()[0]
+        assert printed.endswith(f", double dummy: {expected}")
+        shown = CliRunner().invoke(app, ["score", str(EXAMPLES / name), "--board", board, "--dd"])
+        assert shown.exit_code == 0, shown.output
+        assert f"): {expected}\n" in shown.stdout

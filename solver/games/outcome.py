@@ -8,6 +8,7 @@ settlement).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -115,10 +116,44 @@ def side_text(seats: Sequence[int]) -> str:
     return "+".join(str(seat) for seat in seats) if seats else "-"
 
 
+def role_text(title: str, seats: Sequence[int]) -> str:
+    """The declaring seat or side with its role, one form in every command: ``attacker seat 1`` (Kratzen),
+    ``declarer seat 1`` (a Solo), ``declarers 1+3`` (1-based seats, ``title`` the game's word for one seat). The
+    attacker was also written ``attacker (seat 1)``, ``seat 1 (attacker)`` and ``seat 1, the attacker,``."""
+    return f"{title}{'s' if len(seats) > 1 else ''} {side_text(seats)}"
+
+
 def signed(value: int) -> str:
     """A settlement as every table of payments and every report writes it: ``+6``, ``-6``, and ``0`` unsigned (a
     ``+0`` reads as a payment that was not made)."""
     return f"{value:+d}" if value else "0"
+
+
+def signed_mean(value: float) -> str:
+    """A mean payment to two places, signed as :func:`signed` signs a settlement: ``+1.25``, ``-0.40``, and ``0.00``
+    for a mean that rounds to zero (``+0.00`` read as a gain, ``-0.00`` of a tiny negative as a loss)."""
+    text = f"{value:+.2f}"
+    return "0.00" if text in ("+0.00", "-0.00") else text
+
+
+def interval_words(low: str, high: str) -> str:
+    """A 95% interval as every report writes one, in the brackets after its figure: ``95%: +0.80 to +1.70`` (the
+    caller formats both ends as the figure is)."""
+    return f"95%: {low} to {high}"
+
+
+def with_interval(value: str, low: str, high: str) -> str:
+    """A figure with its 95% interval: ``+1.25 (95%: +0.80 to +1.70)``, ``80.0% (95%: 62.7% to 90.5%)``, one form in
+    analyse, advice and a match (they wrote ``95% interval a .. b``, ``(a .. b)``, ``± half-width``, ``(a-b%)``)."""
+    return f"{value} ({interval_words(low, high)})"
+
+
+def signed_with_interval(value: float, low: float | None, high: float | None) -> str:
+    """A mean payment with its 95% interval (:func:`with_interval`, each number by :func:`signed_mean`), or the mean
+    alone where it has none (None or nan)."""
+    if low is None or high is None or math.isnan(low):
+        return signed_mean(value)
+    return with_interval(signed_mean(value), signed_mean(low), signed_mean(high))
 
 
 def net_amount(value: int, unit: str) -> str:
