@@ -47,10 +47,13 @@ def ascii_fallback(char: str) -> str:
     if char in ASCII_FALLBACKS:
         return ASCII_FALLBACKS[char]
     if "\u2500" <= char <= "\u257f":  # box drawing, by the directions its name gives
-        words = set(unicodedata.name(char, "").split())
-        if words & {"UP", "DOWN", "LEFT", "RIGHT"} or {"HORIZONTAL", "VERTICAL"} <= words:
-            return "+"  # a corner, a T or a cross
-        return "-" if "HORIZONTAL" in words else "|" if "VERTICAL" in words else "+"
+        name = unicodedata.name(char, "")
+        words = set(name.split())
+        if "DIAGONAL" in words:
+            return "X" if "CROSS" in words else "/" if "UPPER RIGHT" in name else "\\"
+        across = bool(words & {"LEFT", "RIGHT", "HORIZONTAL"})
+        down = bool(words & {"UP", "DOWN", "VERTICAL"})
+        return "+" if across == down else "-" if across else "|"  # a corner, a T or a cross: +
     letters = "".join(part for part in unicodedata.normalize("NFKD", char) if part.isascii())
     return letters or "?"
 

@@ -15,6 +15,7 @@ import io
 import os
 import re
 import sys
+import unicodedata
 from typing import Any, Optional
 
 import typer
@@ -304,17 +305,20 @@ def _safe_streams() -> None:
             del os.environ[name]
     codecs.register_error(_READABLE, _readable)
     codecs.register_error(_ESCAPE_OR_READABLE, _escape_or_readable)
-    for stream in (sys.stdout, sys.stderr):
-        # a character the encoding lacks (ASCII under PYTHONIOENCODING=ascii, the C locale's) was a traceback, then
-        # "?": it is its ASCII reading now (ascii_fallback: "a" for "ä", "->" for an arrow, "+/-" for "±")
-        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "backslashreplace"):  # stderr's
-            stream.reconfigure(errors=_READABLE)
-        elif isinstance(stream, io.TextIOWrapper) and stream.errors == "surrogateescape":
-            # the C locale's stdout (LANG=C with PYTHONUTF8=0): a file name's undecodable bytes go out as they came
-            stream.reconfigure(errors=_ESCAPE_OR_READABLE)
+    codecs.register_error(_SIGNS_READABLE, _signs_readable)
+    if isinstance(sys.stderr, io.TextIOWrapper) and sys.stderr.errors in ("strict", "backslashreplace"):
+        sys.stderr.reconfigure(errors=_SIGNS_READABLE)
+    # a character stdout's encoding lacks (ASCII under PYTHONIOENCODING=ascii, the C locale's) is its ASCII reading
+    # (ascii_fallback: "a" for "ä", "->" for an arrow, "+/-" for "±")
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
+        sys.stdout.reconfigure(errors=_READABLE)
+    elif isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "surrogateescape":
+        # the C locale's stdout (LANG=C with PYTHONUTF8=0): a file name's undecodable bytes go out as they came
+        sys.stdout.reconfigure(errors=_ESCAPE_OR_READABLE)
 
 
 _READABLE, _ESCAPE_OR_READABLE = "stich.readable", "stich.surrogateescape_or_readable"
+_SIGNS_READABLE = "stich.signs_readable"
 
 
 def _readable(error: UnicodeError) -> tuple[str | bytes, int]:
@@ -322,6 +326,19 @@ def _readable(error: UnicodeError) -> tuple[str | bytes, int]:
     if not isinstance(error, UnicodeEncodeError):
         raise error
     return "".join(ascii_fallback(char) for char in error.object[error.start:error.end]), error.end
+
+
+def _signs_readable(error: UnicodeError) -> tuple[str | bytes, int]:
+    """stderr's encoding error handler: its messages quote what was typed or read (a file name, a bad token), which
+    must stay exact, so a letter, a digit or an undecodable byte the encoding lacks is escaped as Python's stderr
+    does (``\\xe4``: ``ä.tbn`` and ``a.tbn`` stay two names, ``EÄ`` is not read as the card ``EA``); stich's own
+    signs (±, arrows, dashes, box drawing) are their ASCII reading (:func:`ascii_fallback`)."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    char = error.object[error.start]
+    if unicodedata.category(char)[0] in "SPZ" and ascii_fallback(char) != "?":
+        return ascii_fallback(char), error.start + 1
+    return char.encode("ascii", "backslashreplace").decode("ascii"), error.start + 1
 
 
 def _escape_or_readable(error: UnicodeError) -> tuple[str | bytes, int]:

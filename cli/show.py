@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -42,6 +43,11 @@ def show(
         raise typer.BadParameter("--tbn writes the record as text and --json the position as JSON: give one",
                                  param_hint="'--json'")
     flags = parse_variant_options(variant)
+    if tbn and isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.encoding.lower().replace("-", "") != "utf8":
+        # a record is read back as UTF-8: an ASCII or Latin-1 stdout would write its tags' text (an [Event]'s names)
+        # changed, a file that reads back as something else
+        sys.stdout.flush()
+        sys.stdout.reconfigure(encoding="utf-8", errors="surrogateescape")
     signs = signs_shown()
     width = diagram_width(stdout_console())  # a narrow terminal's: the hands stacked where the table does not fit
 

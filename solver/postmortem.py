@@ -533,7 +533,7 @@ def number_columns(columns: Sequence[str]) -> frozenset[int]:
 def cost_columns(measure: str, points: bool, alone: bool, *, titled: bool = False) -> list[str]:
     """The cost columns of both post-mortem tables, one form: ``cost (game units)``, and graded by the score (where
     ``points``: the card points are known) ``cost (points)`` beside, ``cost (tricks)`` where every seat plays for
-    itself (``alone``); the card table wrote the second ``points cost``. ``titled``: the table's title names the
+    itself (``alone``), the same words in both tables. ``titled``: the table's title names the
     measure (the card table's ``totals: game units of 1+3``), so its own cost is ``cost``, and the table fits 110
     columns boxed."""
     by_points = [f"cost ({'tricks' if alone else 'points'})"] if measure in SCORE_MEASURES and points else []

@@ -2824,6 +2824,7 @@ def test_every_non_ascii_character_has_a_readable_ascii_fallback():
     assert [ascii_fallback(char) for char in "äöüÄÖÜßé"] == ["a", "o", "u", "A", "O", "U", "ss", "e"]
     assert [ascii_fallback(char) for char in "±✓✗→×…—"] == ["+/-", "yes", "no", "->", "x", "...", "--"]
     assert [ascii_fallback(char) for char in "─│┌┼━┃╇═║"] == ["-", "|", "+", "+", "-", "|", "+", "-", "|"]
+    assert [ascii_fallback(char) for char in "╴╶╼╵╷╽╱╲╳"] == ["-", "-", "-", "|", "|", "|", "/", "\\", "X"]
     assert ascii_fallback("\u4e2d") == "?"  # no reading at all
     c_locale = {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
     with tempfile.TemporaryDirectory() as folder:
@@ -2835,5 +2836,10 @@ def test_every_non_ascii_character_has_a_readable_ascii_fallback():
         # the C locale reads the name's bytes as undecodable and writes them back as they came: the rest is ASCII
         done = _stich("check", str(EXAMPLES / "valat.tbn"), **c_locale)
         assert done.returncode == 0 and done.stdout.isascii() and "catches it with the Skus" in done.stdout
+        # stderr quotes what was typed: a letter escaped, as Python does (ä.tbn and a.tbn stay apart), a sign read
         said = _stich("solve", str(Path(folder) / "fehlt-ä.tbn"), PYTHONIOENCODING="ascii")
-        assert said.returncode == 1 and "fehlt-a.tbn" in said.stderr and "?" not in said.stderr
+        assert said.returncode == 1 and "fehlt-\\xe4.tbn" in said.stderr and "?" not in said.stderr
+        bad = Path(folder) / "bad.tbn"
+        bad.write_text('[Game "Kratzen"]\n[Deal "EÄ EK EO / GA GK GO / HA HK HO"]\n', encoding="utf-8")
+        said = _stich("solve", str(bad), PYTHONIOENCODING="ascii")
+        assert said.returncode == 1 and "got 'E\\xc4'" in said.stderr and "'EA'" not in said.stderr, said.stderr

@@ -347,3 +347,19 @@ def test_show_json_gives_each_record_s_position_under_the_schema(tmp_path):
     assert len(as_json.stdout.splitlines()) == 6
     refused = run("show", schafkopf, "--json", "--tbn", code=2)
     assert "give one" in refused.stderr and refused.stdout == ""
+
+
+def test_show_tbn_writes_utf8_whatever_stdout_encodes(tmp_path):
+    """A record written by show --tbn is a file to read back, in UTF-8: at an ASCII stdout (PYTHONIOENCODING=ascii)
+    its [Event] 'Wüst – Größe' was written 'Wust - Grosse', a record that reads back as another."""
+    import os
+    import subprocess
+    import sys
+
+    deal = run("deal", "-g", "kr", "-n", "1").stdout
+    record = tmp_path / "event.tbn"
+    record.write_text('[Event "Wüst – Größe"]\n' + deal, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", "from solver.cli import main; main()", "show", str(record), "--tbn"],
+                          capture_output=True, env={**os.environ, "PYTHONIOENCODING": "ascii"}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode("utf-8") == record.read_text(encoding="utf-8")

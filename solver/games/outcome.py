@@ -117,9 +117,9 @@ def side_text(seats: Sequence[int]) -> str:
 
 
 def role_text(title: str, seats: Sequence[int]) -> str:
-    """The declaring seat or side with its role, one form in every command: ``attacker seat 1`` (Kratzen),
-    ``declarer seat 1`` (a Solo), ``declarers 1+3`` (1-based seats, ``title`` the game's word for one seat). The
-    attacker was also written ``attacker (seat 1)``, ``seat 1 (attacker)`` and ``seat 1, the attacker,``."""
+    """The declaring seat or side with its role, one form in the commands' sentences: ``attacker seat 1`` (Kratzen),
+    ``declarer seat 1`` (a Solo), ``declarers 1+3`` (1-based seats, ``title`` the game's word for one seat), in
+    every sentence that names it; a record's title and a match's setup line keep their shorter ``attacker 1``."""
     return f"{title}{'s' if len(seats) > 1 else ''} {side_text(seats)}"
 
 
