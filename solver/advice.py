@@ -480,16 +480,15 @@ class ContractRow:
     def __str__(self) -> str:
         """One line for people (``print(advice.rows[0])``), each figure after its column's name and each interval
         as a line writes it, since no title says what ± is: ``Rufer G  mean payment: +1.62 (95%: +0.14 to +3.10)
-        best  win: 100.0% (95%: 67.6% to 100.0%)  bonuses made: 12.0% (95%: 2.2% to 47.1%) Laufende``; the dataclass
+        best  win: 100.0% (95%: 67.6% to 100.0%)  bonuses made: 12.5% (95%: 2.2% to 47.1%) Laufende``; the dataclass
         ``repr`` stays."""
         return "  ".join(cell if column in ("contract", "card") or cell == "best"
                          else f"{column}: {cell}".replace("\n", ", ")
                          for column, cell in zip(self.columns(), self.cells(compact=False)) if cell)
 
     def _repr_html_(self) -> str:
-        """The same row for Jupyter, under the advice table's columns, its intervals as :meth:`__str__` writes them
-        (no title says what ± is)."""
-        return html_table(self.columns(), [self.cells(compact=False)], right={1, 2, 3})
+        """The same row for Jupyter, under the advice table's columns, as the table writes it."""
+        return html_table(self.columns(), [self.cells()], right={1, 2, 3})
 
     def as_dict(self) -> dict[str, Any]:
         """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two

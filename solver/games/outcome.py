@@ -144,7 +144,8 @@ def interval_words(low: str, high: str) -> str:
 
 def with_interval(value: str, low: str, high: str) -> str:
     """A figure with its 95% interval: ``+1.25 (95%: +0.80 to +1.70)``, ``80.0% (95%: 62.7% to 90.5%)``, one form in
-    analyse, advice and a match (they wrote ``95% interval a .. b``, ``(a .. b)``, ``± half-width``, ``(a-b%)``)."""
+    every line of analyse, advice and a match (they wrote ``95% interval a .. b``, ``(a .. b)``); a table of advice's
+    cells write theirs compactly (:func:`in_table_cell`)."""
     return f"{value} ({interval_words(low, high)})"
 
 
