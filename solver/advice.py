@@ -1438,10 +1438,9 @@ def gain_report(document: Mapping[str, Any]) -> AdviceReport:
         rows.append((row["contract"], mean_with_interval(gain["mean"], gain["interval"], gain["interval_note"],
                                                          compact=True),
                      f"{gain['samples']:,}"))
-    return [AdviceTable("what each announcement adds to the same contract announcing nothing (± and brackets: 95% "
-                        "intervals; paired samples)",
+    return [AdviceTable("what each announcement adds to the same contract announcing nothing (paired samples)",
                         ("contract", "adds", "samples"), rows, frozenset({1, 2})),
-            "adds: the mean over the samples both were settled on, with its 95% interval (each on its own)"]
+            "adds: the mean over the samples both were settled on, ± its 95% interval (each on its own)"]
 
 
 #: Which samples card advice counts as won, in a game not paid from a pot.

@@ -1252,6 +1252,7 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     assert advice_status("contract advice", advice, 8).startswith(
         f"contract advice: 4 of 8 samples; best so far {advice.rows[0].contract} + ")  # the leader's announcement
     assert "what each announcement adds to the same contract announcing nothing" in " ".join(out.split())
+    assert "adds: the mean over the samples both were settled on, ± its 95% interval (each on its own)" in out
     usage = run("analyse", "--game", "schafkopf", "--hand", HAND, "--seat", "1", "--contract", "all", "-n", "2",
                 "--each-announcement", code=2).stderr
     assert "Schafkopf has no announcements to compare" in usage
