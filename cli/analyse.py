@@ -442,9 +442,10 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
 
 
 def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) -> str:
-    """The status line of contract or card advice so far: the leader's mean payment as the table writes it
-    (:func:`mean_with_interval`: ``(all alike)`` where every sample paid the same, where the line printed
-    ``-30.00 (95%: -30.00 to -30.00)``; the mean alone before two samples)."""
+    """The status line of contract or card advice so far: the leader's mean payment as a line writes it
+    (:func:`mean_with_interval`, ``+2.50 (95%: +1.93 to +3.07)``; ``(all alike)`` where every sample paid the same,
+    as the table says it, where the line printed ``-30.00 (95%: -30.00 to -30.00)``; the mean alone before two
+    samples)."""
     done = f"{what}: {advice.samples:,} of {samples:,} samples"
     best = advice.rows[0].as_dict() if advice.rows else None
     if best is None or best["mean"] is None:  # no item settled on any sample yet

@@ -39,7 +39,7 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
-from .games.outcome import role_text, signed_mean, signed_with_interval
+from .games.outcome import in_table_cell, role_text, signed_mean, signed_with_interval
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -455,38 +455,39 @@ class ContractRow:
             return ROW_COLUMNS
         return ("card", *ROW_COLUMNS[1:4], *(ROW_COLUMNS[4:] if self.bonuses or self.against else ()))
 
-    def cells(self) -> list[str]:
+    def cells(self, compact: bool = True) -> list[str]:
         """Its row of the advice table for people (:func:`contract_advice_report`'s or :func:`card_advice_report`'s,
         without the rank): the contract with what it announces, or the card as the hand diagram writes it, the mean
         payment, how far behind the best, the win chance; a contract's bonuses as the table names them (their
-        objectives' names in a row made without its game)."""
+        objectives' names in a row made without its game). Each interval as a table cell writes it, or not
+        ``compact``: as a line does (:func:`mean_with_interval`)."""
         row = self.as_dict()
         name = card_names(self.game, [self.contract]) if self.card and self.game else \
             self.contract if self.card else row_name(self.contract, self.announced)
         if row["mean"] is None:
             return [name, "refused on every sample", "", ""]
-        mean, behind = ranked_texts(1 if self.best else 2, row)
-        cells = [name, mean, behind, share(row["win_probability"], row["win_interval"], compact=True)]
+        mean, behind = ranked_texts(1 if self.best else 2, row, compact)
+        cells = [name, mean, behind, share(row["win_probability"], row["win_interval"], compact=compact)]
         if self.card and not (self.bonuses or self.against):
             return cells
         title = get_game(self.game).item_title if self.game else str
         for shares, intervals in ((self.bonuses, self.bonus_intervals), (self.against, self.against_intervals)):
-            made = [f"{share(p, intervals.get(name), compact=True)} {title(name)}" for name, p in shares.items()
+            made = [f"{share(p, intervals.get(name), compact=compact)} {title(name)}" for name, p in shares.items()
                     if p]
             cells.append("\n".join(made))
         return cells
 
     def __str__(self) -> str:
-        """One line for people (``print(advice.rows[0])``), each figure after its column's name: ``Rufer G  mean
-        payment: +1.62 (95%: +0.14 to +3.10)  best  win: 100% (95%: 68% to 100%)  bonuses made: 12% (95%: 2% to
-        47%) Laufende``; the dataclass
+        """One line for people (``print(advice.rows[0])``), each figure after its column's name and each interval
+        as a line writes it, since no title says what ± is: ``Rufer G  mean payment: +1.62 (95%: +0.14 to +3.10)
+        best  win: 100.0% (95%: 67.6% to 100.0%)  bonuses made: 12.5% (95%: 2.2% to 47.1%) Laufende``; the dataclass
         ``repr`` stays."""
         return "  ".join(cell if column in ("contract", "card") or cell == "best"
                          else f"{column}: {cell}".replace("\n", ", ")
-                         for column, cell in zip(self.columns(), self.cells()) if cell)
+                         for column, cell in zip(self.columns(), self.cells(compact=False)) if cell)
 
     def _repr_html_(self) -> str:
-        """The same row for Jupyter, under the advice table's columns."""
+        """The same row for Jupyter, under the advice table's columns, as the table writes it."""
         return html_table(self.columns(), [self.cells()], right={1, 2, 3})
 
     def as_dict(self) -> dict[str, Any]:
@@ -1240,27 +1241,29 @@ def payment_note(document: Mapping[str, Any], sides: bool = False) -> str:
     return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
 
 
-def mean_with_interval(value: float, interval: Sequence[float | None], note: str | None = None) -> str:
-    """``+1.00 (95%: +0.50 to +1.50)`` for a mean and its interval, as every report writes one; ``+1.00 (all
+def mean_with_interval(value: float, interval: Sequence[float | None], note: str | None = None, *,
+                       compact: bool = False) -> str:
+    """``+1.00 (95%: +0.50 to +1.50)`` for a mean and its interval, as every report's line writes one, or
+    ``compact`` in a table cell, whose title says what ± is, ``+1.00 ± 0.50`` (:func:`in_table_cell`); ``+1.00 (all
     alike)`` where every sample gave that value (no interval of no width, a certainty the samples do not show); the
     mean alone where there is none."""
     low, high = interval
     if note == ALL_ALIKE or (low is not None and low == high):
         return f"{signed_mean(value)} (all alike)"
-    if low is None or high is None or math.isnan(low):
-        return signed_mean(value)
-    return signed_with_interval(value, low, high)
+    return in_table_cell(value, low, high) if compact else signed_with_interval(value, low, high)
 
 
-def ranked_texts(rank: int, row: Mapping[str, Any]) -> tuple[str, str]:
-    """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it), each as
-    every report writes a mean with its interval (:func:`mean_with_interval`)."""
-    mean = mean_with_interval(row["mean"], row["interval"], row.get("interval_note"))
+def ranked_texts(rank: int, row: Mapping[str, Any], compact: bool = True) -> tuple[str, str]:
+    """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it), each as a
+    table cell writes a mean with its interval, ``+1.00 ± 0.50``, so that a table of ten contracts fits a terminal
+    (:func:`mean_with_interval`; not ``compact``: as a line does)."""
+    mean = mean_with_interval(row["mean"], row["interval"], row.get("interval_note"), compact=compact)
     if rank == 1:
         return mean, "best"
     if row["behind_leader"] is None:  # no sample settled both (pass rows whose announcements fit other sides)
         return mean, "no sample in common"
-    behind = mean_with_interval(row["behind_leader"], row["behind_interval"], row.get("behind_interval_note"))
+    behind = mean_with_interval(row["behind_leader"], row["behind_interval"], row.get("behind_interval_note"),
+                                compact=compact)
     return mean, behind + ("" if row["told_apart"] else " ~")
 
 
@@ -1376,8 +1379,8 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                      *((bonuses, against) if with_bonuses else ())))
     # where every seat plays for itself the advised seat is the one that announces: it attacks whatever its seat
     attacks = f" as the {game.declarer_title}" if game.has_pot else ""
-    report.append(AdviceTable(f"contracts by seat {document['seat']}'s mean payment{attacks} ({units(document)}; "
-                              "paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
+    report.append(AdviceTable(f"contracts by seat {document['seat']}'s mean payment{attacks} ({units(document)}; ± "
+                              "and brackets: 95% intervals; paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
                               frozenset({5, 6})))
     # a gap all samples gave alike has no interval: the sign test finds too few samples (2 / 2^n not below 5%)
     tilded = [row.get("behind_interval_note") == ALL_ALIKE for row in document["contracts"][1:]
@@ -1432,11 +1435,12 @@ def gain_report(document: Mapping[str, Any]) -> AdviceReport:
         gain = row.get("announcement_gain")
         if gain is None or gain["mean"] is None:
             continue
-        rows.append((row["contract"], mean_with_interval(gain["mean"], gain["interval"], gain["interval_note"]),
+        rows.append((row["contract"], mean_with_interval(gain["mean"], gain["interval"], gain["interval_note"],
+                                                         compact=True),
                      f"{gain['samples']:,}"))
     return [AdviceTable("what each announcement adds to the same contract announcing nothing (paired samples)",
                         ("contract", "adds", "samples"), rows, frozenset({1, 2})),
-            "adds: the mean over the samples both were settled on, with its 95% interval (each on its own)"]
+            "adds: the mean over the samples both were settled on, ± its 95% interval (each on its own)"]
 
 
 #: Which samples card advice counts as won, in a game not paid from a pot.
@@ -1478,7 +1482,8 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
         rows.append((str(rank), row["card"], mean_text, behind,
                      share(row["win_probability"], row.get("win_interval"), compact=True),
                      *((bonuses, against) if with_bonuses else ())))
-    report.append(AdviceTable(f"cards by seat {document['seat']}'s mean payment ({units(document)}; paired)",
+    report.append(AdviceTable(f"cards by seat {document['seat']}'s mean payment ({units(document)}; ± and brackets: "
+                              "95% intervals; paired)",
                               ("", "card", "mean payment", "behind the best", "win")
                               + (("bonuses made", "against") if with_bonuses else ()), rows,
                               frozenset({0, 2, 3, 4}), frozenset({5, 6})))

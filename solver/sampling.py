@@ -36,7 +36,7 @@ from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidD
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .games.outcome import interval_words, read_pot, role_text, side_text, signed_mean, with_interval
+from .games.outcome import in_table_cell, interval_words, read_pot, role_text, side_text, signed_mean, with_interval
 from .generate import DEFAULT_SEED
 from .html_tables import html_lines, html_table
 from .intervals import t_quantile, wilson_interval_95
@@ -1168,14 +1168,16 @@ def samples_text(document: Mapping[str, Any]) -> str:
 
 
 def share(probability: float, interval: Sequence[float | None] | None, *, compact: bool = False) -> str:
-    """A share of the samples with its 95% Wilson interval, as every share of the reports is written:
-    ``80.0% (95%: 62.7% to 90.5%)`` (:func:`with_interval`, as a mean's), or in whole percent in a table of advice,
-    ``80% (95%: 63% to 91%)``; the share alone where there is no interval."""
-    percent = "{:.0%}" if compact else "{:.1%}"
+    """A share of the samples with its 95% Wilson interval, as every share of the reports' lines is written:
+    ``80.0% (95%: 62.7% to 90.5%)`` (:func:`with_interval`, as a mean's), or ``compact`` in a table cell, whose title
+    says what the brackets are, ``80% (63-91%)`` (:func:`in_table_cell`); the share alone where there is no
+    interval."""
     low, high = interval or (None, None)
+    if compact:
+        return in_table_cell(probability, low, high, percent=True)
     if low is None or high is None:
-        return percent.format(probability)
-    return with_interval(percent.format(probability), percent.format(low), percent.format(high))
+        return f"{probability:.1%}"
+    return with_interval(f"{probability:.1%}", f"{low:.1%}", f"{high:.1%}")
 
 
 def spread_text(samples: int, interval: Sequence[float | None], note: str | None,

@@ -301,7 +301,7 @@ def test_card_advice_gives_each_cards_bonus_odds_as_contract_advice_does():
     assert all(set(card["bonuses"]) == {"schneider", "schwarz"} for card in document["cards"])
     assert document["cards"][0]["bonuses_intervals"]["schwarz"][0] == 0.0
     text = str(advice)
-    assert "bonuses made" in text and "100% (95%: 76% to 100%) Schneider" in text
+    assert "bonuses made" in text and "100% (76-100%) Schneider" in text
     assert "never made in 12 samples, so each below 24% (the top of its 95% interval): Schwarz (every card)" in text
     kratzen = next(iter(read_positions(str(ROOT / "examples" / "kratzen.tbn"))))
     assert all(not card["bonuses"] for card in card_advice(kratzen, samples=2, workers=1, pot=8).as_dict()["cards"])
@@ -686,9 +686,9 @@ def test_every_share_of_the_advice_has_a_wilson_interval():
     console = Console(record=True, width=200)
     render_advice(document, console)
     text = console.export_text()
-    assert "90% (95%: 60% to 98%)" in text and "20% (95%: 6% to 51%) Schneider" in text
-    assert "60% (95%: 31% to 83%) Schneider" in text
-    assert "0% (95%: 0% to 28%)" in text and "each share with its 95% Wilson interval in brackets" in text
+    assert "90% (60-98%)" in text and "20% (6-51%) Schneider" in text and "60% (31-83%) Schneider" in text
+    assert "0% (0-28%)" in text and "each share with its 95% Wilson interval in brackets" in text
+    assert "(95%:" not in text and "± and brackets: 95% intervals" in text  # said once, in the title
 
 
 def test_every_card_of_card_advice_has_its_win_rates_wilson_interval():
@@ -747,6 +747,29 @@ def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
     assert advice_status("contract advice", nothing, 20) == "contract advice: 0 of 20 samples"
 
 
+def test_a_line_writes_an_interval_at_length_and_a_table_cell_compactly():
+    """Every interval read '+1.25 (95%: +0.80 to +1.70)', and the contract table, each cell repeating '95%:', grew
+    from 110 to 190 columns. A line (the status line, a row printed alone) keeps that form; a table's cell, under a
+    title that says once what ± and brackets are, writes the mean ± half its symmetric interval (the JSON's ends,
+    rounded to 4 places, are symmetric within a cent), the ends where they are not, and a share in whole percent."""
+    from cli.analyse import advice_status
+    from solver.advice import AdviceTable, contract_advice_report
+    from solver.games.outcome import in_table_cell, signed_with_interval
+    assert in_table_cell(1.0, 0.48, 1.52) == "+1.00 ± 0.52" and in_table_cell(2.5, 1.9252, 3.0748) == "+2.50 ± 0.57"
+    assert in_table_cell(1.0, 0.4, 1.52) == "+1.00 (+0.40 to +1.52)"  # not symmetric: its ends
+    assert in_table_cell(0.8, 0.63, 0.9, percent=True) == "80% (63-90%)"
+    assert in_table_cell(-0.001, None, None) == "0.00" and in_table_cell(1.0, math.nan, math.nan) == "+1.00"
+    assert in_table_cell(0.5, None, None, percent=True) == "50%"
+    assert signed_with_interval(1.0, 0.48, 1.52) == "+1.00 (95%: +0.48 to +1.52)"
+    spread = contract_advice(**KRATZEN, contracts="all", samples=6, seed=1, workers=1)
+    assert advice_status("contract advice", spread, 20).endswith("Trump E +2.50 (95%: +1.93 to +3.07)")
+    assert str(spread.rows[0]).startswith("Trump E  mean payment: +2.50 (95%: +1.93 to +3.07)  best  win: ")
+    table = next(part for part in contract_advice_report(spread.as_dict()) if isinstance(part, AdviceTable))
+    title, rows = table.title, table.rows
+    assert "± and brackets: 95% intervals" in title and rows[0][2] == "+2.50 ± 0.57" and "95%" not in rows[0][4]
+    assert all("95%" not in cell for row in rows for cell in row)
+
+
 def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
     """A gap of +5 on both of 2 samples has an interval of no width, [5, 5], which told the item apart from the best
     at 2 samples. The exact sign test decides there: one sign on all n samples has p = 2 / 2^n, 0.0625 at 5 samples
@@ -802,7 +825,7 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
     console = Console(record=True, width=200)
     render_advice({**document, "known": {}, "hand": ["EO"]}, console)
     text = console.export_text()
-    assert "+1.00 (95%: -0.16 to +2.16) ~" in text  # not told apart, at 97.5%
+    assert "+1.00 ± 1.16 ~" in text  # not told apart, at 97.5%
     assert ("behind the best: 95% for the 2 contracts compared with it together (Bonferroni: each interval 97.50%); "
             "each mean payment's interval is 95% on its own") in text
 
@@ -832,7 +855,7 @@ def test_a_bonus_the_contract_could_make_but_never_made_is_listed_at_0_with_its_
     text = console.export_text()
     assert ("never made in 30 samples, so each below 11% (the top of its 95% interval): Schneider, Schwarz (Wenz, "
             "Solo E)") in text
-    assert "0% (95%: 0% to 11%) schneider" not in text  # the table's cells keep the bonuses made
+    assert "0% (0-11%) schneider" not in text  # the table's cells keep the bonuses made
     # one sample is said in the singular (it read 'never made in 1 samples')
     one = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Wenz, Solo E", samples=1, seed=1, workers=1)
     console = Console(width=200, record=True)
@@ -862,7 +885,7 @@ def test_a_kratzen_attacker_paid_nothing_for_his_target_has_won(tmp_path):
                    env={**os.environ, "COLUMNS": "120"})
     assert shown.returncode == 0, shown.stderr
     text = " ".join(shown.stdout.split())
-    assert "│ 1 │ SU │ 0.00 (all alike) │ best │ 100% (95%: 84% to 100%) │" in text
+    assert "│ 1 │ SU │ 0.00 (all alike) │ best │ 100% (84-100%) │" in text
     assert "win: the samples where attacker seat 1 makes his target (paid 0 or more)" in text
 
 
@@ -900,8 +923,7 @@ def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
                    env={**os.environ, "COLUMNS": "160"})
     assert shown.returncode == 0, shown.stderr
     assert "bonuses made" not in shown.stdout and "trick 1" not in shown.stdout
-    assert ("│ 1 │ Trump H  │    +8.47 (95%: +8.05 to +8.90) │                           best │ "
-            "100% (95%: 91% to 100%) │") in shown.stdout
+    assert "│ 1 │ Trump H  │  +8.47 ± 0.43 │          best │ 100% (91-100%) │" in shown.stdout
 
 
 def test_a_schwarz_counts_as_the_schneider_it_includes():
@@ -941,7 +963,7 @@ def test_the_notes_under_the_advice_say_only_what_its_table_shows():
     assert "Rufer" not in text
     rows[1]["told_apart"] = False
     text = rendered(document)
-    assert "+10.30 (95%: +6.83 to +13.77) ~" in text
+    assert "+10.30 ± 3.47 ~" in text
     assert "~ : not told apart from the best at this sample size (its interval behind the best holds 0)" in text
     schafkopf = {**document, "game": "Schafkopf", "hand": ["EO", "GO"],
                  "contracts": [{**rows[0], "contract": "Solo E"}, {**rows[1], "contract": "Rufer G"}]}
@@ -1230,6 +1252,7 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     assert advice_status("contract advice", advice, 8).startswith(
         f"contract advice: 4 of 8 samples; best so far {advice.rows[0].contract} + ")  # the leader's announcement
     assert "what each announcement adds to the same contract announcing nothing" in " ".join(out.split())
+    assert "adds: the mean over the samples both were settled on, ± its 95% interval (each on its own)" in out
     usage = run("analyse", "--game", "schafkopf", "--hand", HAND, "--seat", "1", "--contract", "all", "-n", "2",
                 "--each-announcement", code=2).stderr
     assert "Schafkopf has no announcements to compare" in usage

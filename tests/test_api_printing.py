@@ -277,9 +277,11 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
     text = str(advice).splitlines()
     assert text[:3] == ["Schafkopf, seat 1: EU E8 E7 GK GO HA H9 SU", "8 samples (seed 1)",
-                        "contracts by seat 1's mean payment (game units; paired samples)"]
-    assert ("1   Rufer G      +1.62 (95%: +0.15 to +3.10)     best                            100% (95%: 68% to 100%)  "
-            "12% (95%: 2% to 47%) Laufende") in text
+                        "contracts by seat 1's mean payment (game units; ± and brackets: 95% intervals; paired "
+                        "samples)"]
+    assert "1   Rufer G      +1.62 ± 1.48        best            100% (68-100%)  12% (2-47%) Laufende" in text
+    assert "2   Rufer E      +0.62 ± 1.26        +1.00 ± 3.88 ~  62% (31-86%)    25% (7-59%) Schneider" in text
+    assert max(map(len, text[3:14])) < 120  # each cell said '(95%: ...)': 190 columns
     assert "payment: the seat's share of its side's settlement (two seats share a Rufer's)" in text
     shown = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                      "1", "--contract", "all", "--samples", "8", "-j", "1"]).stdout.splitlines()
@@ -288,8 +290,8 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     html = _Cells(advice._repr_html_())
     assert html.paragraphs[:2] == text[:2] and html.paragraphs[-1] == text[-1]
     assert html.rows[0] == ["", "contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
-    assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 (95%: +0.15 to +3.10)", "best", "100% (95%: 68% to 100%)"]
-    assert len(html.rows) == 1 + len(advice.rows) and "<br>12% (95%: 2% to 47%) Schneider" in advice._repr_html_()
+    assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 ± 1.48", "best", "100% (68-100%)"]
+    assert len(html.rows) == 1 + len(advice.rows) and "<br>12% (2-47%) Schneider" in advice._repr_html_()
     assert repr(advice).startswith("ContractAdvice(game='Schafkopf'")
 
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
@@ -297,15 +299,12 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     text = str(cards).splitlines()
     assert text[:3] == ["Zwanzigerrufen, Normal T20: seat 3 to move after 24 cards played, holding ♠G ♣Q ♣N ♦Q",
                         "3 samples (seed 1)",
-                        "cards by seat 3's mean payment (game units; paired)"]
-    assert "1  ♠G    -2.00 (all alike)  best                0% (95%: 0% to 56%)  100% (95%: 44% to 100%) Absolut" \
-        in text
-    assert "2  ♣Q    -2.00 (all alike)  0.00 (all alike) ~  0% (95%: 0% to 56%)  100% (95%: 44% to 100%) Absolut" \
-        in text
+                        "cards by seat 3's mean payment (game units; ± and brackets: 95% intervals; paired)"]
+    assert "1  ♠G    -2.00 (all alike)  best                0% (0-56%)  100% (44-100%) Absolut" in text
+    assert "2  ♣Q    -2.00 (all alike)  0.00 (all alike) ~  0% (0-56%)  100% (44-100%) Absolut" in text
     html = _Cells(cards._repr_html_())
     assert html.rows[:2] == [["", "card", "mean payment", "behind the best", "win", "bonuses made", "against"],
-                             ["1", "♠G", "-2.00 (all alike)", "best", "0% (95%: 0% to 56%)",
-                              "100% (95%: 44% to 100%) Absolut", ""]]
+                             ["1", "♠G", "-2.00 (all alike)", "best", "0% (0-56%)", "100% (44-100%) Absolut", ""]]
     assert html.paragraphs[-2] == text[-2] == "payment: the seat's share of its side's settlement"
     assert html.paragraphs[-1] == text[-1] == ("never made in 3 samples, so each below 56% (the top of its 95% "
                                                "interval): Mondfang, Pagat Ultimo, Valat (every card)")
@@ -512,11 +511,12 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
 
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
     best, second = advice.rows[:2]
-    assert str(best) == ("Rufer G  mean payment: +1.62 (95%: +0.15 to +3.10)  best  win: 100% (95%: 68% to 100%)  "
-                         "bonuses made: 12% (95%: 2% to 47%) Laufende, 12% (95%: 2% to 47%) Schneider, "
-                         "12% (95%: 2% to 47%) Schwarz")
+    # a row printed alone is a line, with no title to say what ± is: the long form, a table cell's the compact one
+    assert str(best) == ("Rufer G  mean payment: +1.62 (95%: +0.15 to +3.10)  best  win: 100.0% (95%: 67.6% to "
+                         "100.0%)  bonuses made: 12.5% (95%: 2.2% to 47.1%) Laufende, 12.5% (95%: 2.2% to 47.1%) "
+                         "Schneider, 12.5% (95%: 2.2% to 47.1%) Schwarz")
     assert str(second).startswith("Rufer E  mean payment: +0.62 (95%: -0.63 to +1.88)  behind the best: +1.00 "
-                                  "(95%: -2.88 to +4.88) ~  win: 62%")
+                                  "(95%: -2.88 to +4.88) ~  win: 62.5%")
     rows = cells(best._repr_html_())
     assert rows[0] == ["contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
     assert rows[1] == _Cells(advice._repr_html_()).rows[1][1:]  # the advice's own row, without the rank
@@ -525,14 +525,14 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
     assert str(cards.rows[0]) == (  # the card as the advice's table and the hand diagram write it
-        "♠G  mean payment: -2.00 (all alike)  best  win: 0% (95%: 0% to 56%)  bonuses made: 100% (95%: 44% to 100%) "
-        "Absolut")
+        "♠G  mean payment: -2.00 (all alike)  best  win: 0.0% (95%: 0.0% to 56.1%)  bonuses made: 100.0% (95%: 43.9% "
+        "to 100.0%) Absolut")
     assert cells(cards.rows[0]._repr_html_()) == [row[1:] for row in _Cells(cards._repr_html_()).rows[:2]]
     announced = contract_advice("zwanzigerrufen", "TS T21 T15 T14 T13 T12 T1 SK HK DG", 2, "Solo", samples=2,
                                 workers=1, each_announcement=True)
     trull = next(row for row in announced.rows if row.announced == "2: Trull")
     assert str(trull).startswith("Solo + Trull  mean payment: ")  # as the table names it, not a second "Solo"
-    assert str(trull).endswith("bonuses made: 100% (95%: 34% to 100%) Trull")  # not "trull"
+    assert str(trull).endswith("bonuses made: 100.0% (95%: 34.2% to 100.0%) Trull")  # not "trull"
     kratzen = solver.contract_table(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))[0]
     assert [str(seat) for seat in kratzen.seats] == ["seat 1 2/2 ✓", "seat 2 0/1 ✗", "seat 3 2/1 ✓"]
     assert f"  {kratzen.seats[1]}  " in str(kratzen)

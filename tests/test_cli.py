@@ -2024,16 +2024,20 @@ def test_output_in_the_c_locale_without_utf8_mode_does_not_fail():
         assert done.stdout.isascii() and ("Trump E" in done.stdout or "Rufer G" in done.stdout)
 
 
-def test_marks_fall_back_to_ascii_words_where_the_encoding_lacks_them():
+def test_marks_and_plus_minus_fall_back_to_ascii_words_where_the_encoding_lacks_them():
     # ASCII, Latin-1 and cp1252 lack ✓ and ✗: Kratzen's table wrote both as "?", so whether a seat met its target was
-    # lost; ASCII lacks ± too, and the advice wrote "+2.25 ? 3.98" (its intervals are "(95%: a to b)" now)
+    # lost; ASCII lacks ± too, and the advice's cells wrote "+2.25 ? 3.98"
     for encoding in ("ascii", "latin-1", "cp1252"):
         table = _stich("table", str(EXAMPLES / "kratzen.tbn"), "--board", "1", PYTHONIOENCODING=encoding)
         assert table.returncode == 0, table.stderr
         assert "2/2 yes" in table.stdout and "0/1 no" in table.stdout and " ?" not in table.stdout
     hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
     advice = _stich("analyse", *hand, "-n", "4", "--seed", "1", "-j", "1", PYTHONIOENCODING="ascii").stdout
-    assert "+2.25 (95%: -1.73 to +6.23)" in advice and "?" not in advice
+    assert "+2.25 +/- 3.98" in advice and "units; +/- and brackets: 95% intervals" in advice and "?" not in advice
+    latin = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "analyse", *hand, "-n",
+                            "4", "--seed", "1", "-j", "1"], capture_output=True, cwd=ROOT, timeout=300,
+                           env={**os.environ, "PYTHONIOENCODING": "latin-1"})
+    assert "+2.25 \u00b1 3.98" in latin.stdout.decode("latin-1")  # Latin-1 has the ±
 
 
 def test_force_color_in_a_pipe_colours_only():
@@ -2132,16 +2136,16 @@ def test_a_table_too_wide_for_the_terminal_loses_no_value():
 
 
 def test_a_table_with_unwrapped_columns_keeps_its_wrapping_columns_at_80():
-    # the contract advice's figures do not wrap where the table fits with them whole (200 columns): rich squeezed its
+    # the contract advice's figures do not wrap where the table fits with them whole (130 columns): rich squeezed its
     # "bonuses made" and "against" columns to a border's width and printed them empty; at 80, where it cannot fit,
     # the figures may wrap too, and still no column is squeezed to nothing
     hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
-    for columns in ("200", "80"):
+    for columns in ("130", "80"):
         done = _stich("analyse", *hand, "-n", "4", "--seed", "1", "-j", "1", COLUMNS=columns)
         assert done.returncode == 0, done.stderr
         assert "bonuses made" in done.stdout and "Laufende" in done.stdout and "Schneider" in done.stdout
         assert "\u2503 \u2503" not in done.stdout and "\u2502 \u2502" not in done.stdout  # no column of no width
-        assert ("+2.25 (95%: -1.73 to +6.23)" in done.stdout) == (columns == "200")  # whole where it fits
+        assert ("+2.25 \u00b1 3.98" in done.stdout) == (columns == "130")  # whole where it fits, wrapped at 80
 
 
 def test_a_table_with_room_for_its_longest_words_folds_none():

@@ -354,7 +354,8 @@ def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():
     advice = runner.invoke(app, [*hand, "--seat", "2", "--contract", "all", "--pot", "12"])
     assert advice.exit_code == 0, advice.output
     text = " ".join(advice.stdout.split())
-    assert "contracts by seat 2's mean payment as the attacker (chips; paired samples)" in text
+    assert ("contracts by seat 2's mean payment as the attacker (chips; ± and brackets: 95% intervals; paired "
+            "samples)") in text
     assert "payment: attacker seat 2's own, in chips from and into the pot" in text
     assert "win: the samples where attacker seat 2 makes his target (paid 0 or more)" in text
 

@@ -144,16 +144,45 @@ def interval_words(low: str, high: str) -> str:
 
 def with_interval(value: str, low: str, high: str) -> str:
     """A figure with its 95% interval: ``+1.25 (95%: +0.80 to +1.70)``, ``80.0% (95%: 62.7% to 90.5%)``, one form in
-    analyse, advice and a match (they wrote ``95% interval a .. b``, ``(a .. b)``, ``± half-width``, ``(a-b%)``)."""
+    every line of analyse, advice and a match (they wrote ``95% interval a .. b``, ``(a .. b)``); a table of advice's
+    cells write theirs compactly (:func:`in_table_cell`)."""
     return f"{value} ({interval_words(low, high)})"
+
+
+def has_interval(low: float | None, high: float | None) -> bool:
+    """Whether a figure has an interval to write: None or nan ends mean none (one sample, or none)."""
+    return low is not None and high is not None and not math.isnan(low) and not math.isnan(high)
 
 
 def signed_with_interval(value: float, low: float | None, high: float | None) -> str:
     """A mean payment with its 95% interval (:func:`with_interval`, each number by :func:`signed_mean`), or the mean
     alone where it has none (None or nan)."""
-    if low is None or high is None or math.isnan(low):
+    if not has_interval(low, high):
         return signed_mean(value)
+    assert low is not None and high is not None
     return with_interval(signed_mean(value), signed_mean(low), signed_mean(high))
+
+
+#: Half a unit of the last place :func:`signed_mean` writes: ends closer than this to symmetric read as symmetric.
+HALF_LAST_PLACE = 0.005
+
+
+def in_table_cell(value: float, low: float | None, high: float | None, *, percent: bool = False) -> str:
+    """A figure with its 95% interval in a table cell, whose title says once what the brackets and ± are (the long
+    form of :func:`with_interval` repeated ``95%:`` in every cell and made a contract table twice a terminal's
+    width): a mean payment with a symmetric interval ``+1.00 ± 0.52``, with another ``+1.00 (+0.48 to +1.52)``; a
+    share (``percent``) in whole percent, ``80% (63-90%)``; the figure alone where it has no interval."""
+    if percent:
+        if not has_interval(low, high):
+            return f"{value:.0%}"
+        assert low is not None and high is not None
+        return f"{value:.0%} ({low * 100:.0f}-{high:.0%})"
+    if not has_interval(low, high):
+        return signed_mean(value)
+    assert low is not None and high is not None
+    if abs((value - low) - (high - value)) < HALF_LAST_PLACE:
+        return f"{signed_mean(value)} ± {(high - low) / 2:.2f}"
+    return f"{signed_mean(value)} ({signed_mean(low)} to {signed_mean(high)})"
 
 
 def net_amount(value: int, unit: str) -> str:

@@ -842,11 +842,11 @@ function renderOdds(odds) {
   const interval = (i) => (!i || !Number.isFinite(i[0]) ? "" : odds.samples < 2 ? " (one sample: no interval)"
     : i[0] === i[1] ? ` (all ${odds.samples.toLocaleString("en-US")} samples alike: no interval)`
     : ` (95%: ${tenth(i[0])} to ${tenth(i[1])})`);
-  // every share of the samples with its 95% Wilson interval, as stich analyse writes it; in the tables as its
-  // tables of advice do, in whole percent: 31% (95%: 23% to 41%)
+  // every share of the samples with its 95% Wilson interval, as stich analyse writes it in a line; in the tables as
+  // its tables of advice write a cell (so that they fit the panel; the note says what the brackets are): 31% (23-41%)
   const share = (p, i) => pct(p) + (i && i[0] !== null ? ` (95%: ${pct(i[0])} to ${pct(i[1])})` : "");
   const percent = (p) => `${(100 * p).toFixed(0)}%`;
-  const compact = (p, i) => percent(p) + (i && i[0] !== null ? ` (95%: ${percent(i[0])} to ${percent(i[1])})` : "");
+  const compact = (p, i) => percent(p) + (i && i[0] !== null ? ` (${(100 * i[0]).toFixed(0)}-${percent(i[1])})` : "");
   const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
     el("td", {}, tenth(o.mean)), ...(scored ? [el("td", {}, tenth(o.mean_score))] : []),
     el("td", { class: "share" }, compact(o.win_probability, o.win_interval))));
