@@ -34,7 +34,7 @@ from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
-from .games.outcome import role_text, signed_mean, signed_with_interval
+from .games.outcome import in_table_cell, role_text, signed_mean, signed_with_interval
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
@@ -299,11 +299,14 @@ def match_heading(game: str, seed: int, boards: int, rotate: bool, pot: int | No
             "pot": pot, "contract": setup.contract, "declarer": setup.declarer, "variant": dict(setup.variant) or None}
 
 
-def mean_text(mean: Mean) -> str:
-    """``+2.30 (95%: +1.23 to +3.37)``; where every board gave the same value, that instead of an interval of no width
-    (a certainty the boards do not show), as analyse and advice say it."""
+def mean_text(mean: Mean, *, compact: bool = False) -> str:
+    """``+2.30 (95%: +1.23 to +3.37)``, or ``compact`` in a table cell ``+2.30 ± 1.07`` (:func:`in_table_cell`);
+    where every board gave the same value, that instead of an interval of no width (a certainty the boards do not
+    show), as analyse and advice say it."""
     if mean.note == ALL_ALIKE:
         return f"{signed_mean(mean.mean)} (all {mean.count:,} boards alike: no interval)"
+    if compact:
+        return in_table_cell(mean.mean, mean.low, mean.high)
     return signed_with_interval(mean.mean, mean.low, mean.high)
 
 
@@ -374,8 +377,9 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
     table: ReportTable | None = None
     fixed = side = difference = intervals = no_means = stopped = None
     if counted and first_deal is not None:  # a board counted: a deal played
-        table = ("mean settlement per seat and deal", ("bot", "seats played", f"mean settlement ({units})"),
-                 [(name, str(result.seats[name]), mean_text(mean)) for name, mean in result.bots.items()])
+        table = ("mean settlement per seat and deal (± 95% intervals)",
+                 ("bot", "seats played", f"mean settlement ({units})"),
+                 [(name, str(result.seats[name]), mean_text(mean, compact=True)) for name, mean in result.bots.items()])
         if len(result.bots) == 1 and next(iter(result.bots.values())).fixed:
             # a game paid from a pot is no zero-sum game between the seats: its mean is fixed only by a pot of 0
             why = "pot 0: every payment is 0" if game.has_pot else "zero-sum deals"

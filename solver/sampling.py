@@ -125,14 +125,15 @@ class BonusChance:
     samples: int
     game: str = field(default="", compare=False)  # names the bonus as players do (none: its objective's name)
 
-    def row(self) -> tuple[str, str, str]:
-        """Its row of the report's bonus table (:func:`bonus_table`): the bonus, whose it is, how often forced."""
-        return bonus_row(self.as_dict(), self.game, self.samples)
+    def row(self, compact: bool = True) -> tuple[str, str, str]:
+        """Its row of the report's bonus table (:func:`bonus_table`): the bonus, whose it is, how often forced (not
+        ``compact``: the interval at length, for a line)."""
+        return bonus_row(self.as_dict(), self.game, self.samples, compact=compact)
 
     def __str__(self) -> str:
         """One line for people (``print(analysis.bonuses[0])``), the report's row: ``Valat: the hand's side,
         forced 12.5% (95%: ...)``; the dataclass ``repr`` stays for debugging."""
-        item, whose, forced = self.row()
+        item, whose, forced = self.row(compact=False)
         return f"{item}: {whose}, forced {forced}"
 
     def _repr_html_(self) -> str:
@@ -188,10 +189,11 @@ class OpeningCard:
     game: str = field(default="", compare=False)
     measure: str = field(default="", compare=False)
 
-    def _table(self) -> ReportTable:
+    def _table(self, compact: bool = True) -> ReportTable:
         """Its row under the report's opening-card columns (:func:`opening_table`), the card as the diagram writes
-        it."""
-        table = opening_table({"game": self.game, "measure": self.measure, "openings": [self.as_dict()]})
+        it (not ``compact``: the interval at length, for a line)."""
+        table = opening_table({"game": self.game, "measure": self.measure, "openings": [self.as_dict()]},
+                              compact=compact)
         assert table is not None
         title, columns, rows = table
         card = card_names(self.game, [self.card]) if self.game else self.card
@@ -200,7 +202,7 @@ class OpeningCard:
     def __str__(self) -> str:
         """One line for people (``print(analysis.openings[0])``), each figure after its column's name:
         ``♥K  mean payment +1.20  win 80.0% (95%: ...)  mean card points 70.1``; the ``repr`` stays."""
-        _, columns, rows = self._table()
+        _, columns, rows = self._table(compact=False)
         return "  ".join(cell if column == "card" else f"{column} {cell}" for column, cell in zip(columns, rows[0]))
 
     def _repr_html_(self) -> str:
@@ -1200,11 +1202,12 @@ def scored_with(document: Mapping[str, Any]) -> str:
     return f"; scored with {', '.join(parts)}" if parts else ""
 
 
-def forced_by_whom(bonus: Mapping[str, Any], samples: int) -> tuple[str, str]:
+def forced_by_whom(bonus: Mapping[str, Any], samples: int, *, compact: bool = False) -> tuple[str, str]:
     """Whose objective it is and how often it was forced: the hand's side's or the other side's in every sample, or
-    either (a partner the deal names changes the sides from sample to sample), each side's share then apart."""
-    ours = share(bonus["probability_for"], bonus.get("interval_for"))
-    theirs = share(bonus["probability_against"], bonus.get("interval_against"))
+    either (a partner the deal names changes the sides from sample to sample), each side's share then apart
+    (``compact``: as a table cell writes it, :func:`share`)."""
+    ours = share(bonus["probability_for"], bonus.get("interval_for"), compact=compact)
+    theirs = share(bonus["probability_against"], bonus.get("interval_against"), compact=compact)
     if bonus.get("seat") is not None:  # a seat's own target where every seat plays for itself: no sides
         return ("the hand", ours) if bonus["samples_for_side"] == samples else (f"seat {bonus['seat']}", theirs)
     if bonus["samples_for_side"] == samples:
@@ -1261,34 +1264,42 @@ def best_card_parts(document: Mapping[str, Any]) -> tuple[str, str, str] | None:
 ReportTable = tuple[str, tuple[str, ...], list[tuple[str, ...]]]  # a title, the column names and the rows
 
 
+#: What a report table's title says of its cells' brackets (:func:`in_table_cell`), once for the table.
+TABLE_INTERVALS = " (brackets: 95% intervals)"
+
+
 def bonus_table(document: Mapping[str, Any]) -> ReportTable:
-    """The bonuses forced (Kratzen: each seat's trick target, RULES.md 3.3), named as players name them."""
+    """The bonuses forced (Kratzen: each seat's trick target, RULES.md 3.3), named as players name them, each share
+    with its interval as a table cell writes it."""
     targets = own_targets(bonus["seat"] for bonus in document["bonuses"])
-    rows: list[tuple[str, ...]] = [bonus_row(bonus, document["game"], document["samples"])
+    rows: list[tuple[str, ...]] = [bonus_row(bonus, document["game"], document["samples"], compact=True)
                                    for bonus in document["bonuses"]]
-    return ("targets forced" if targets else "bonuses forced",
+    return (("targets forced" if targets else "bonuses forced") + TABLE_INTERVALS,
             ("target" if targets else "item", "whose", "forced"), rows)
 
 
-def bonus_row(bonus: Mapping[str, Any], game: str, samples: int) -> tuple[str, str, str]:
+def bonus_row(bonus: Mapping[str, Any], game: str, samples: int, *, compact: bool = False) -> tuple[str, str, str]:
     """A bonus's row of :func:`bonus_table`: its title (the objective's name where the game is not known), whose it
-    is and how often it was forced."""
+    is and how often it was forced (``compact`` in a table; a row printed alone writes its interval at length)."""
     title = get_game(game).objective_title(bonus["objective"]) if game else bonus["objective"]
-    return (title + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})"), *forced_by_whom(bonus, samples))
+    return (title + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})"),
+            *forced_by_whom(bonus, samples, compact=compact))
 
 
-def opening_table(document: Mapping[str, Any]) -> ReportTable | None:
+def opening_table(document: Mapping[str, Any], *, compact: bool = True) -> ReportTable | None:
     """Every opening card (or card to play now) with its mean payment, win chance and mean; None where the hand
-    does not lead. The card is each row's first cell."""
+    does not lead. The card is each row's first cell; the win chance's interval as a table cell writes it, or at
+    length for a row printed alone (not ``compact``)."""
     if not document["openings"]:
         return None
     scored = document["openings"][0].get("mean_score") is not None
     columns = ("card",) + (("mean payment",) if scored else ()) + (
         "win", f"mean {measure_words(document['measure'])}".rstrip())
     rows = [(card["card"], *((signed_mean(card['mean_score']),) if scored else ()),
-             share(card["win_probability"], card.get("win_interval")), f"{card['mean']:.1f}")
+             share(card["win_probability"], card.get("win_interval"), compact=compact), f"{card['mean']:.1f}")
             for card in document["openings"]]
-    return ("cards to play now" if document.get("played") else "opening cards", columns, rows)
+    title = "cards to play now" if document.get("played") else "opening cards"
+    return (title + TABLE_INTERVALS if compact else title, columns, rows)
 
 
 #: What the opening-card table does not say, and where it is said: its means have no intervals and its order settles

@@ -76,8 +76,8 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
     assert text.splitlines()[:3] == ["Kratzen Trump E, seat 1: EO E9 SU SZ", "4 samples (seed 1); scored with pot 4",
                                      "mean payment +2.25 chips (95%: +1.45 to +3.05), the attacker's own, "
                                      "from the pot"]
-    assert "targets forced\ntarget           whose     forced\ntricks (seat 1)  the hand  100.0%" in text
-    assert "opening cards\ncard  mean payment  win" in text and repr(analysis).startswith("HandAnalysis(game=")
+    assert "targets forced (brackets: 95% intervals)\ntarget           whose     forced\ntricks (seat 1)  the hand  100%" in text
+    assert "opening cards (brackets: 95% intervals)\ncard  mean payment  win" in text and repr(analysis).startswith("HandAnalysis(game=")
     shown = CliRunner().invoke(app, ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1",
                                      "--contract", "Trump E", "-n", "4", "-j", "1", "--pot", "4"]).stdout
     for line in text.splitlines()[:5]:  # the lines above the tables, word for word
@@ -95,11 +95,11 @@ def test_the_reports_say_targets_where_each_bonus_is_a_seat_s_own_not_where_ther
     document = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=2, workers=1, pot=4).as_dict()
     monkeypatch.setattr(Kratzen, "has_pot", False)  # a Kratzen paid without a pot still has each seat's target
     title, columns, _ = bonus_table(document)
-    assert (title, columns[0]) == ("targets forced", "target")
+    assert (title, columns[0]) == ("targets forced (brackets: 95% intervals)", "target")
     monkeypatch.setattr(Kratzen, "has_pot", True)
     by_side = document | {"bonuses": [bonus | {"seat": None} for bonus in document["bonuses"]]}
     title, columns, _ = bonus_table(by_side)  # a side's bonuses, pot or not
-    assert (title, columns[0]) == ("bonuses forced", "item")
+    assert (title, columns[0]) == ("bonuses forced (brackets: 95% intervals)", "item")
     # print(dd_settlement(...)) named the attacker alone where there was a pot (pot is not None), now where every
     # seat plays for itself, as stich score --dd does
     settled = solver.dd_settlement(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
@@ -224,10 +224,9 @@ def test_a_hand_analysis_renders_its_report_in_jupyter():
     shown, text = _Cells(analysis._repr_html_()), str(analysis).splitlines()
     assert shown.paragraphs[:5] == text[:5]
     assert shown.paragraphs[1] == "4 samples (seed 1); scored with pot 4" and "+2.25 chips" in shown.paragraphs[2]
-    assert shown.rows[:2] == [["target", "whose", "forced"],
-                              ["tricks (seat 1)", "the hand", "100.0% (95%: 51.0% to 100.0%)"]]
+    assert shown.rows[:2] == [["target", "whose", "forced"], ["tricks (seat 1)", "the hand", "100% (51-100%)"]]
     assert ["card", "mean payment", "win", "mean tricks"] in shown.rows
-    assert ["SU", "+2.25", "100.0% (95%: 51.0% to 100.0%)", "2.2"] in shown.rows
+    assert ["SU", "+2.25", "100% (51-100%)", "2.2"] in shown.rows
     french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
                                  workers=1)
     assert _Cells(french._repr_html_()).paragraphs[0] == str(french).splitlines()[0]
@@ -248,8 +247,9 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     assert text[0] == "Kratzen: 3 boards (seed 1), each played 3 times with the bots rotated; pot 4"
     assert text[1] == ("bots: random, cheater (plays for the score as attacker, else its own tricks); each board's "
                        "own contract, attacker 1; variant: the game's defaults")
-    assert text[2:4] == ["mean settlement per seat and deal", "bot      seats played  mean settlement (chips)"]
-    assert text[4] == "random   18            -1.89 (95%: -3.97 to +0.19)"
+    assert text[2:4] == ["mean settlement per seat and deal (± 95% intervals)",
+                         "bot      seats played  mean settlement (chips)"]
+    assert text[4] == "random   18            -1.89 ± 2.08"
     assert text[-3:] == ["attacker seat 1: -4.89 (95%: -13.97 to +4.19) chips per deal, his own payment",
                          "random - cheater: -0.78 (95%: -5.63 to +4.07) chips per deal, paired (the same cards)",
                          "95% intervals over 3 boards, one value a board (its mean over the rotations)"]
@@ -260,8 +260,8 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     html = _Cells(result._repr_html_())
     assert html.paragraphs[0] == text[0] and text[-1] in html.paragraphs
     assert html.rows == [["bot", "seats played", "mean settlement (chips)"],
-                         ["random", "18", "-1.89 (95%: -3.97 to +0.19)"],
-                         ["cheater", "9", "-1.11 (95%: -7.80 to +5.58)"]]
+                         ["random", "18", "-1.89 ± 2.08"],
+                         ["cheater", "9", "-1.11 ± 6.69"]]
     assert repr(result).startswith("MatchResult(game='Kratzen'")
 
 
@@ -382,7 +382,7 @@ def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_tie
                             "paired intervals (card advice)")
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1)
     lines = str(analysis).splitlines()
-    assert lines[-1] == OPENING_NOTE and lines[-7] == "opening cards"  # under the table: its header, four cards
+    assert lines[-1] == OPENING_NOTE and lines[-7] == "opening cards (brackets: 95% intervals)"  # its header, 4 cards
     assert f"<small>{OPENING_NOTE}</small>" in analysis._repr_html_()
     shown = CliRunner().invoke(app, ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1",
                                      "--contract", "Trump E", "-n", "4", "-j", "1"]).stdout.splitlines()
@@ -442,11 +442,11 @@ def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_re
     first, target = analysis.openings[0], analysis.bonuses[0]
     assert str(first) == "SU  mean payment +2.25  win 100.0% (95%: 51.0% to 100.0%)  mean tricks 2.2"
     assert cells(first._repr_html_()) == [["card", "mean payment", "win", "mean tricks"],
-                                          ["SU", "+2.25", "100.0% (95%: 51.0% to 100.0%)", "2.2"]]
+                                          ["SU", "+2.25", "100% (51-100%)", "2.2"]]  # a table's cell: compact
     assert cells(first._repr_html_())[1] in _Cells(analysis._repr_html_()).rows  # the report's own row
     assert str(target) == "tricks (seat 1): the hand, forced 100.0% (95%: 51.0% to 100.0%)"
     assert cells(target._repr_html_()) == [["target", "whose", "forced"],
-                                           ["tricks (seat 1)", "the hand", "100.0% (95%: 51.0% to 100.0%)"]]
+                                           ["tricks (seat 1)", "the hand", "100% (51-100%)"]]
     assert repr(first).startswith("OpeningCard(card='SU', mean=2.25,") and repr(target).startswith("BonusChance(")
     french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
                                  workers=1)
@@ -454,7 +454,7 @@ def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_re
     assert best.startswith("♥K  mean payment ") and "  mean card points " in best
     assert "Valat: the hand's side, forced 0.0% (95%: 0.0% to 65.8%)" in map(str, french.bonuses)
     made = solver.OpeningCard("HK", 3.0, 0.5)  # by hand, without its game: the names it was given
-    assert str(made) == "HK  win 50.0%  mean 3.0" and cells(made._repr_html_())[1] == ["HK", "50.0%", "3.0"]
+    assert str(made) == "HK  win 50.0%  mean 3.0" and cells(made._repr_html_())[1] == ["HK", "50%", "3.0"]
     made_bonus = solver.BonusChance("valat", None, "", 2, 1, 0, 2)
     assert str(made_bonus) == "valat: the hand's side, forced 50.0% (95%: 9.5% to 90.5%)"
 

@@ -1171,13 +1171,13 @@ FROZEN_MATCH = ("match", "--game", "kratzen", "--bots", "random,cheater,random",
 FROZEN_REPORT = """\
 Kratzen: 5 boards (seed 11), each played 3 times with the bots rotated; pot 3
 bots: random, cheater (plays for its own tricks); each board's own contract, attacker 1; variant: the game's defaults
-mean settlement per seat and deal                       
-┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓
-┃ bot     ┃ seats played ┃     mean settlement (chips) ┃
-┡━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┩
-│ random  │           30 │ -2.30 (95%: -3.34 to -1.26) │
-│ cheater │           15 │ -1.40 (95%: -2.08 to -0.72) │
-└─────────┴──────────────┴─────────────────────────────┘
+mean settlement per seat and deal (± 95% intervals) 
+┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━┓
+┃ bot     ┃ seats played ┃ mean settlement (chips) ┃
+┡━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━┩
+│ random  │           30 │            -2.30 ± 1.04 │
+│ cheater │           15 │            -1.40 ± 0.68 │
+└─────────┴──────────────┴─────────────────────────┘
 attacker seat 1: -4.00 (95%: -7.04 to -0.96) chips per deal, his own payment
 random - cheater: -0.90 (95%: -2.17 to +0.37) chips per deal, paired (the same cards)
 95% intervals over 5 boards, one value a board (its mean over the rotations)

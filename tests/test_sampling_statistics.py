@@ -252,9 +252,9 @@ def test_every_share_of_the_analysis_has_a_wilson_interval():
     console = Console(record=True, width=160)
     render_analysis(document, console)
     text = console.export_text()
-    assert "│ Schneider │ the hand's side │ 33.3% (95%: 13.8% to 60.9%)" in text  # by its item's name
+    assert "│ Schneider │ the hand's side │ 33% (14-61%)" in text  # by its item's name, a table cell's form
     assert "win 58.3% (95%: 32.0% to 80.7%)" in text  # the best single card, as the headline's win chance
-    assert "│ H9   │        +0.50 │ 58.3% (95%: 32.0% to 80.7%) │" in text
+    assert "│ H9   │        +0.50 │ 58% (32-81%) │" in text
 
 
 # --- card values against a brute force of the endings -------------------------------------------------------------
