@@ -76,8 +76,10 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
     assert text.splitlines()[:3] == ["Kratzen Trump E, seat 1: EO E9 SU SZ", "4 samples (seed 1); scored with pot 4",
                                      "mean payment +2.25 chips (95%: +1.45 to +3.05), the attacker's own, "
                                      "from the pot"]
-    assert "targets forced (brackets: 95% intervals)\ntarget           whose     forced\ntricks (seat 1)  the hand  100%" in text
-    assert "opening cards (brackets: 95% intervals)\ncard  mean payment  win" in text and repr(analysis).startswith("HandAnalysis(game=")
+    assert ("targets forced (brackets: 95% intervals)\ntarget           whose     forced\n"
+            "tricks (seat 1)  the hand  100%") in text
+    assert "opening cards (brackets: 95% intervals)\ncard  mean payment  win" in text
+    assert repr(analysis).startswith("HandAnalysis(game=")
     shown = CliRunner().invoke(app, ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1",
                                      "--contract", "Trump E", "-n", "4", "-j", "1", "--pot", "4"]).stdout
     for line in text.splitlines()[:5]:  # the lines above the tables, word for word
