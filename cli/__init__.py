@@ -9,9 +9,10 @@ def main() -> None:
     """The ``stich`` command. The interrupt handlers are set before anything else loads, and the app (Typer) loads
     here, not when this package is imported, so that Ctrl-C or SIGTERM during its loading ends the command with one
     line and 130, as later, instead of with a traceback or death by the signal; a command's own modules load when
-    it runs (:mod:`cli.main`)."""
-    install_interrupt_handlers()
+    it runs (:mod:`cli.main`). Setting the handlers imports modules too, so a Ctrl-C while they are set is caught
+    here as well."""
     try:
+        install_interrupt_handlers()
         from .main import main as run
     except KeyboardInterrupt:
         say_stopped_before_any_work()

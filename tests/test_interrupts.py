@@ -321,3 +321,30 @@ def test_sigterm_during_the_start_up_ends_with_one_line_and_130(deals, moment) -
         assert process.stderr == "stich: solve: stopped by the interrupt before any record was answered\n"
     else:
         assert process.stderr == "stich: solve: stopped before any work began\n"
+
+
+#: A run of ``stich solve FILE`` whose Ctrl-C comes while the interrupt handlers are being set (their module's
+#: imports): ``install_interrupt_handlers`` raises KeyboardInterrupt as the default handler would.
+_STOPPED_WHILE_HANDLERS_ARE_SET = """
+import sys
+
+import solver.cli
+
+def stopped_while_setting():
+    raise KeyboardInterrupt
+
+solver.cli.install_interrupt_handlers = stopped_while_setting
+sys.argv[0] = "stich"
+sys.exit(solver.cli.main())
+"""
+
+
+def test_ctrl_c_while_the_interrupt_handlers_are_set_ends_with_one_line_and_130(deals) -> None:
+    """Setting the handlers imports :mod:`signal`, :mod:`threading` and :mod:`solver.interrupts` before any handler
+    of stich's is set, so a Ctrl-C then is Python's KeyboardInterrupt: it is caught with the rest of the start-up,
+    not left to end the process with a traceback."""
+    process = subprocess.run([sys.executable, "-c", _STOPPED_WHILE_HANDLERS_ARE_SET, "solve", str(deals)],
+                             capture_output=True, text=True, timeout=120)
+    assert process.returncode == 130, (process.returncode, process.stderr)
+    assert process.stdout == ""
+    assert process.stderr == "stich: solve: stopped before any work began\n"
