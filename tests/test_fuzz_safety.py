@@ -24,20 +24,41 @@ SOURCES = sorted(p for folder in ("solver", "cli") for p in (ROOT / folder).rglo
                  if "solver/cli" not in p.as_posix())
 #: What turns text into code or objects, by the dotted name it resolves to through the module's imports (``from
 #: importlib import import_module as load`` makes ``load`` importlib.import_module, ``import pickle as p`` makes
-#: ``p.loads`` pickle.loads). The builtins are their bare names where no import rebinds them.
+#: ``p.loads`` pickle.loads). The builtins are their bare names, also where an import binds the name to something
+#: else (``from math import exp as eval`` in one function leaves the builtin in the others).
 FORBIDDEN_NAMES = frozenset({
     "eval", "exec", "compile", "__import__", "builtins.eval", "builtins.exec", "builtins.compile",
-    "builtins.__import__", "importlib.__import__",
-    "pickle.load", "pickle.loads", "pickle.Unpickler", "_pickle.load", "_pickle.loads", "_pickle.Unpickler",
-    "marshal.load", "marshal.loads", "shelve.open", "yaml.load", "yaml.unsafe_load", "yaml.full_load",
+    "builtins.__import__", "importlib.__import__", "shelve.open",
     # a module named by text, unless the text is relative ('.name'): that reaches only the package's own modules
     # (the commands and the public names, imported on first use)
     "importlib.import_module",
-    # a module loaded from a file by its path (what an import by name does, without the search), or run from one
-    "importlib.util.spec_from_file_location", "importlib.util.spec_from_loader", "importlib.util.module_from_spec",
-    "importlib.machinery.SourceFileLoader", "importlib.machinery.SourcelessFileLoader",
     "runpy.run_path", "runpy.run_module",
 })
+#: The bare names of :data:`FORBIDDEN_NAMES` that are builtins: an import binding one of them hides nothing.
+FORBIDDEN_BUILTINS = frozenset(name for name in FORBIDDEN_NAMES if "." not in name)
+#: The last two parts of a dotted name that unpickle or unmarshal, whatever module they are reached through
+#: (``distributed.protocol.pickle.loads``, an attribute of an object assigned the module).
+FORBIDDEN_ENDINGS = frozenset((module, function) for module in ("pickle", "_pickle", "marshal")
+                              for function in ("load", "loads", "Unpickler") if (module, function) != ("marshal",
+                                                                                                      "Unpickler"))
+#: The last part of a dotted name that builds a module from a file by its path (what an import by name does,
+#: without the search), whatever precedes it (``importlib.util``, ``importlib._bootstrap``, a local alias).
+FORBIDDEN_LAST_PARTS = frozenset({"spec_from_file_location", "spec_from_loader", "module_from_spec",
+                                  "SourceFileLoader", "SourcelessFileLoader"})
+#: YAML's loaders that may build any object (``yaml.load``, ``ruamel.yaml.load``, ``yaml.unsafe_load_all``): each
+#: function of a ``yaml`` module with "load" in its name except the two that build only plain data.
+YAML_SAFE_LOADERS = frozenset({"safe_load", "safe_load_all"})
+
+
+def _forbidden(dotted: str) -> bool:
+    """Whether a dotted name (as resolved through the imports) turns text into code or objects."""
+    parts = dotted.split(".")
+    return (dotted in FORBIDDEN_NAMES or parts[-1] in FORBIDDEN_LAST_PARTS
+            or tuple(parts[-2:]) in FORBIDDEN_ENDINGS
+            or (len(parts) > 1 and parts[-2] == "yaml" and "load" in parts[-1]
+                and parts[-1] not in YAML_SAFE_LOADERS))
+
+
 #: Modules whose import alone is the finding (each is unpickling by another name).
 FORBIDDEN_MODULES = frozenset({"cPickle", "dill", "jsonpickle"})
 #: Methods that are the finding on any object (a module spec's loader running a file).
@@ -64,6 +85,8 @@ def _imported_names(tree: ast.AST) -> dict[str, set[str]]:
 def _resolved(node: ast.expr, bound: dict[str, set[str]]) -> set[str]:
     """The dotted names a name or an attribute chain stands for (empty for anything else: a call's result)."""
     if isinstance(node, ast.Name):
+        if node.id in FORBIDDEN_BUILTINS:  # an import of that name elsewhere may not reach this use
+            return bound.get(node.id, set()) | {node.id}
         return bound.get(node.id, {node.id})
     if isinstance(node, ast.Attribute):
         return {f"{base}.{node.attr}" for base in _resolved(node.value, bound)}
@@ -85,6 +108,8 @@ def forbidden_uses(source: str) -> list[tuple[int, str, str]]:
     import_module``)."""
     tree = ast.parse(source)
     bound = _imported_names(tree)
+    # a forbidden name imported but never read by its name is reported at its import (it may be reached otherwise)
+    loaded = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
     uses: list[tuple[int, str, str]] = []
 
     def visit(node: ast.AST, scope: str, exempt: set[int]) -> None:
@@ -99,9 +124,12 @@ def forbidden_uses(source: str) -> list[tuple[int, str, str]]:
         elif isinstance(node, ast.ImportFrom) and (node.module or "").partition(".")[0] in FORBIDDEN_MODULES \
                 and not node.level:
             uses.append((node.lineno, scope, node.module or ""))
+        elif isinstance(node, ast.ImportFrom) and not node.level:  # imported and not used by its name here
+            uses.extend((node.lineno, scope, f"{node.module}.{alias.name}") for alias in node.names
+                        if _forbidden(f"{node.module}.{alias.name}") and (alias.asname or alias.name) not in loaded)
         elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) \
                 and id(node) not in exempt:
-            names = sorted(_resolved(node, bound) & FORBIDDEN_NAMES)
+            names = sorted(name for name in _resolved(node, bound) if _forbidden(name))
             if isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_METHODS:
                 names.append(f".{node.attr}")
             uses.extend((node.lineno, scope, name) for name in names)
@@ -152,6 +180,23 @@ def test_the_audit_sees_the_source():
     ("import dill", [(1, "<module>", "dill")]),
     ("from jsonpickle import decode", [(1, "<module>", "jsonpickle")]),
     ("from .games import import_module\nimport_module(name)", []),  # the package's own function of that name
+    ("from distributed.protocol import pickle\npickle.loads(b)",
+     [(2, "<module>", "distributed.protocol.pickle.loads")]),
+    ("import ruamel.yaml\nruamel.yaml.load(s)", [(2, "<module>", "ruamel.yaml.load")]),
+    ("from ruamel import yaml\nyaml.unsafe_load_all(s)", [(2, "<module>", "ruamel.yaml.unsafe_load_all")]),
+    ("import yaml\nyaml.safe_load(s)", []),
+    ("import importlib.util\nu = importlib.util\nu.spec_from_file_location(n, p)",
+     [(3, "<module>", "u.spec_from_file_location")]),
+    ("from importlib._bootstrap_external import SourceFileLoader",
+     [(1, "<module>", "importlib._bootstrap_external.SourceFileLoader")]),
+    ("import importlib._bootstrap\nimportlib._bootstrap.module_from_spec(spec)",
+     [(2, "<module>", "importlib._bootstrap.module_from_spec")]),
+    ("from importlib.util import spec_from_loader as spec\nspec(n, loader)",
+     [(2, "<module>", "importlib.util.spec_from_loader")]),
+    ("from marshal import load\nload(f)", [(2, "<module>", "marshal.load")]),
+    ("def f():\n    from math import exp as eval\n    return eval(1)\ndef g(t):\n    return eval(t)",
+     [(3, "f", "eval"), (5, "g", "eval")]),  # the import does not reach g; in f it is suspect too
+    ("from math import exp as exec\nexec(t)", [(2, "<module>", "exec")]),
 ])
 def test_the_audit_resolves_imports_and_aliases(source, expected):
     """Each way of spelling a forbidden name is seen as that name; a harmless name of the same modules is not."""
