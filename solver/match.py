@@ -328,7 +328,7 @@ def setup_text(result: MatchResult) -> str | None:
         samples = player["samples"]
         said = ([f"{samples:,} sample{'' if samples == 1 else 's'} a card"] if samples else []) \
             + ([f"plays for {measures.get(player['plays_for'], player['plays_for'])}"] if player["plays_for"] else []) \
-            + ([f"deadline {player['card_time']:g} s a card (its first sample always finishes)"]
+            + ([f"deadline {player['card_time'] + 0.0:g} s a card (its first sample always finishes)"]  # not -0
                if player["card_time"] is not None else [])
         bots.append(f"{name} ({', '.join(said)})" if said else name)
     contract = f"contract {game.contract_in_words(setup.contract)}" if setup.contract else "each board's own contract"

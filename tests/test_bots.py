@@ -1587,7 +1587,7 @@ def test_a_match_its_time_limit_stopped_says_how_long_it_took_in_its_json_too():
 def test_card_time_0_is_the_apis_one_sample_a_card():
     """``--card-time`` took 0.001 at least where ``SamplingBot(time_limit=0)`` takes 0 (one sample a card, the
     deadline already past): ``--card-time 0`` was a usage error. Now it is the API's 0, said in the setup line (which
-    dropped a deadline of 0 as none) and said ignored beside bots that do not sample."""
+    dropped a deadline of 0 as none) and said ignored beside bots that do not sample. ``-0`` is 0, not "-0 s"."""
     from test_cli import run
 
     timed = run("match", "-g", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "-j", "1", "--pot", "3",
@@ -1598,6 +1598,11 @@ def test_card_time_0_is_the_apis_one_sample_a_card():
     shown = run("match", "-g", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "-j", "1", "--pot", "3",
                 "--card-time", "0")
     assert "deadline 0 s a card (its first sample always finishes)" in shown.stdout
+    negative_zero = run("match", "-g", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "-j", "1",
+                        "--pot", "3", "--card-time", "-0", "--json")
+    assert json.dumps(json.loads(negative_zero.stdout)["bots"]["sampling:3"]["card_time"]) == "0.0"
+    assert "deadline 0 s a card" in run("match", "-g", "kratzen", "--bots", "sampling:3,random,random", "-n", "1",
+                                         "-j", "1", "--pot", "3", "--card-time", "-0").stdout
     unused = run("match", "-g", "kratzen", "--bots", "cheater,random,random", "-n", "1", "-j", "1", "--pot", "3",
                  "--card-time", "0")
     assert unused.stderr == "stich: match: --card-time is for sampling bots, and no bot here samples: ignored\n"
