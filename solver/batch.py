@@ -29,7 +29,6 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
@@ -41,7 +40,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .analysis import SCHEMA, solve_report
-from .checkpoint import trim_partial_line
+from .checkpoint import trim_partial_line, write_error_fix
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
 from .files import HeldLock, atomic_file, json_text, lock_beside, remove_stale_temporaries
 from .formats.tbn import Record, format_record, iter_records
@@ -548,9 +547,8 @@ def _output_full(error: OSError, out_path: str | os.PathLike) -> OSError:
     """A write's error (a full disk names no file) naming the output file and that the lines written stay."""
     if error.filename is not None:
         return error
-    kept = "the lines written so far are kept (a rerun trims a half-written last one): " + \
-        ("make it writable and rerun to resume" if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
-         else "make room and rerun to resume")
+    kept = "the lines written so far are kept (a rerun trims a half-written last one): " \
+        f"{write_error_fix(error.errno)} and rerun to resume"
     return type(error)(error.errno, f"{error.strerror}; {kept}", str(out_path))
 
 

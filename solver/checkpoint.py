@@ -107,9 +107,19 @@ class SpanSet:
             yield start, end
 
 
-#: The write errors after which the journal's lines so far stand and a rerun resumes from them: a full disk, and
-#: a file or folder made read-only during the run (rather than a file that was never one to append to).
-KEPT_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EACCES, errno.EPERM, errno.EROFS)
+#: A write's errors that room on the disk mends (a full disk, a quota, the largest file the system allows).
+NO_ROOM_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+#: A write's errors that permission mends: a file or folder made read-only during the run.
+NOT_WRITABLE_ERRORS = (errno.EACCES, errno.EPERM, errno.EROFS)
+#: The write errors after which the journal's lines so far stand and a rerun resumes from them (rather than a file
+#: that was never one to append to).
+KEPT_ERRORS = NO_ROOM_ERRORS + NOT_WRITABLE_ERRORS
+
+
+def write_error_fix(number: int | None) -> str:
+    """What mends a failed write of lines that are kept (:data:`KEPT_ERRORS`), said before "and rerun to resume":
+    the journal and a batch's output say it alike."""
+    return "make it writable" if number in NOT_WRITABLE_ERRORS else "make room"
 
 
 class Journal:
@@ -223,9 +233,8 @@ class Journal:
         except OSError as error:
             said = error.strerror or str(error)
             if error.errno in KEPT_ERRORS:
-                fix = "make room" if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) else "make it writable"
-                said += f"; what was written before it is kept (a rerun trims a half-written last line): {fix} and " \
-                        "rerun to resume"
+                said += "; what was written before it is kept (a rerun trims a half-written last line): " \
+                        f"{write_error_fix(error.errno)} and rerun to resume"
             raise OSError(error.errno, said, str(self.path)) from None
 
     def _torn_header(self) -> bool:
