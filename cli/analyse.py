@@ -320,10 +320,10 @@ def analyse(
 
 @contextlib.contextmanager
 def checkpoint_held(checkpoint: Path | None) -> Iterator[None]:
-    """The checkpoint's lock held for a whole run over a FILE's records, as batch holds its output's: each record's
-    journal took it and let it go, so a second run could take it between two records and the two append to one
-    file. A second run meanwhile is refused at its start with the holder's kind (``another stich analyse is writing
-    this file``); a run that wrote nothing leaves no lock file."""
+    """The checkpoint's lock held for a whole run over a FILE's records, as batch holds its output's: a lock taken
+    record by record would let a second run take it between two records, and the two append to one file. A second
+    run meanwhile is refused at its start with the holder's kind (``another stich analyse is writing this file``);
+    a run that wrote nothing leaves no lock file."""
     if checkpoint is None:
         yield
         return

@@ -9,10 +9,10 @@ _work_began = False
 
 
 def install_interrupt_handlers() -> None:
-    """Ctrl-C and SIGTERM turned into the commands' stop (:func:`solver.interrupts.interrupt`), first thing: SIGTERM
-    during the start-up's imports killed the process by the signal (exit 143) without a word. A SIGINT ignored from
-    outside (a background job) stays ignored; only the main thread can set handlers. A command starts here: none of
-    its own code has run yet."""
+    """Ctrl-C and SIGTERM turned into the commands' stop (:func:`solver.interrupts.interrupt`), first thing, so that
+    a SIGTERM during the start-up's imports ends the command with one line and 130, not with death by the signal
+    (exit 143) and no word. A SIGINT ignored from outside (a background job) stays ignored; only the main thread can
+    set handlers. A command starts here: none of its own code has run yet."""
     import signal
     import threading
 

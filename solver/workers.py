@@ -164,9 +164,9 @@ def check_memory_limit(memory_mb: int | None) -> int | None:
 def dask_connect_seconds(worker_wait: float) -> float:
     """How long the run's Dask client tries to connect, and to reconnect, to its scheduler (its ``timeout=`` and
     the run's ``distributed.comm.timeouts.connect``): ``worker_wait``, from DASK_CONNECT_LEAST_SECONDS (a
-    connection's handshake; ``--worker-wait 0`` still connects) to Dask's own 30 s. A scheduler that went away
-    (during the wait for workers) was said only after Dask's 30 s of reconnecting, whatever ``--worker-wait``; and
-    longer is of no use, since a reconnected client has lost every task it had sent."""
+    connection's handshake; ``--worker-wait 0`` still connects) to Dask's own 30 s. So a scheduler that goes away
+    (during the wait for workers) is said within the time the user gave for waiting, not after Dask's 30 s of
+    reconnecting; and longer is of no use, since a reconnected client has lost every task it had sent."""
     return min(max(float(worker_wait), DASK_CONNECT_LEAST_SECONDS), DASK_CONNECT_MOST_SECONDS)
 
 
