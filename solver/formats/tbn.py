@@ -764,24 +764,24 @@ class _LineReader:
         self.peek: Any = getattr(stream, "peek", None)  # a buffered binary stream's (a file, standard input)
         self.read1: Any = getattr(stream, "read1", None)
         # how the stream is read: "lf" (readline) or "cr" (read1, what has arrived); None until peeked at
-        self.waits = self.peek is not None and self.read1 is not None  # a file or a pipe, not a stream in memory
-        self.breaks: str | None = None if self.waits else "lf"
+        self.peekable = self.peek is not None and self.read1 is not None  # a file or a pipe, not a stream in memory
+        self.read_mode: str | None = None if self.peekable else "lf"
         self.after_cr = False  # the last line ended with a CR at the end of what was read: an LF may follow it
 
     def _read(self, limit: int) -> Any:
         """The stream's next piece, at most ``limit`` characters: a line (``readline``) or what has arrived."""
         if self.end is not None:
             return self.end
-        if self.breaks is None:
+        if self.read_mode is None:
             ahead = self.peek(1)[:limit]  # what has arrived, not taken from the stream (empty: its end)
             cr, lf = ahead.find(b"\r"), ahead.find(b"\n")
             if 0 <= lf and (cr < 0 or lf <= cr + 1):
-                self.breaks = "lf"  # its first line ends in LF or CR LF
+                self.read_mode = "lf"  # its first line ends in LF or CR LF
             elif 0 <= cr < len(ahead) - 1:
-                self.breaks = "cr"
+                self.read_mode = "cr"
             else:  # no line break yet, or a CR last: what has arrived is taken, and the next piece peeked at
                 return self.read1(len(ahead))
-        if self.breaks == "lf":
+        if self.read_mode == "lf":
             return self.stream.readline(limit)
         return self.read1(limit)
 
@@ -800,7 +800,7 @@ class _LineReader:
                 self.end = line
                 return line
             # the common line, LF-ended without a CR, is the stream's own: split no further
-            if self.breaks == "lf":
+            if self.read_mode == "lf":
                 if isinstance(line, str):
                     if line[-1:] == "\n" and "\r" not in line:
                         return line
@@ -816,8 +816,8 @@ class _LineReader:
                 if buffer[end - 1:end] == cr:
                     if buffer[end:end + 1] == lf:
                         end += 1
-                    elif end < len(buffer) and self.waits:
-                        self.breaks = "cr"  # a CR alone: from now on what arrives is read, not a line to an LF
+                    elif end < len(buffer) and self.peekable:
+                        self.read_mode = "cr"  # a CR alone: from now on what arrives is read, not a line to an LF
                     elif end == len(buffer):
                         self.after_cr = self.end is None  # said now: the LF of a CR LF, if it comes, is skipped
                 break
