@@ -790,22 +790,24 @@ class _LineReader:
         empty at the end of the stream."""
         buffer, start = self.buffer, self.start
         if start >= len(buffer):
-            # the end of the stream is read once: a terminal's standard input would wait for another Ctrl-D
-            line = self._read(limit)
-            if self.after_cr:
-                self.after_cr = False
-                if line[:1] == ("\n" if isinstance(line, str) else b"\n"):  # the LF of the CR LF cut before it
-                    line = line[1:] or self._read(limit)
-            if not line:
-                self.end = line
-                return line
-            # the common line, LF-ended without a CR, is the stream's own: split no further
-            if self.read_mode == "lf":
+            if self.read_mode == "lf" and self.end is None and not self.after_cr:
+                # the common line, LF-ended without a CR, is the stream's own: read directly, split no further
+                line = self.stream.readline(limit)
                 if isinstance(line, str):
                     if line[-1:] == "\n" and "\r" not in line:
                         return line
                 elif line[-1:] == b"\n" and b"\r" not in line:
                     return line
+            else:
+                # the end of the stream is read once: a terminal's standard input would wait for another Ctrl-D
+                line = self._read(limit)
+                if self.after_cr:
+                    self.after_cr = False
+                    if line[:1] == ("\n" if isinstance(line, str) else b"\n"):  # the LF of the CR LF cut before it
+                        line = line[1:] or self._read(limit)
+            if not line:
+                self.end = line
+                return line
             buffer, start = line, 0
         cr, lf, breaks = ("\r", "\n", _BREAK) if isinstance(buffer, str) else (b"\r", b"\n", _BREAK_BYTES)
         while True:
