@@ -786,6 +786,30 @@ def test_a_cr_inside_a_line_read_from_memory_keeps_the_blank_line_after_it():
         assert [(r.get("Board"), r.line) for r in records] == [("1", 1), ("2", 5)]
 
 
+def test_a_stray_cr_in_an_lf_file_leaves_the_rest_read_to_lfs(tmp_path):
+    """One CR alone inside a line of an LF file (a file or a pipe, which is peeked at) is a line break and turns the
+    reader to what has arrived; the next piece, LF-ended with no CR, turns it back to reading lines to an LF: every
+    record read, its lines numbered as the CR makes them."""
+    import solver.formats.tbn as tbn
+
+    record = '[Game "Kratzen"]\n[Board "{n}"]\n[Deal "EA EK EO / GA GK GO / HA HK HO"]\n\n'
+    text = record.format(n=1).replace('[Board "1"]\n', '[Board "1"]\r[Dealer "Vorhand"]\n', 1)
+    text += "".join(record.format(n=n) for n in range(2, 5))
+    path = tmp_path / "stray-cr.tbn"
+    path.write_bytes(text.encode())
+    with path.open("rb") as stream:
+        records = list(iter_records(stream))
+    assert [(r.get("Board"), r.line) for r in records] == [("1", 1), ("2", 6), ("3", 10), ("4", 14)]
+    assert records[0].get("Dealer") == "Vorhand"
+    with path.open("rb") as stream:
+        reader = tbn._LineReader(stream)
+        lines = [reader.readline(tbn._READ_LIMIT), reader.readline(tbn._READ_LIMIT)]
+        assert lines == [b'[Game "Kratzen"]\n', b'[Board "1"]\r'] and reader.read_mode == "cr"
+        lines = [reader.readline(tbn._READ_LIMIT) for _ in range(3)]
+        assert lines == [b'[Dealer "Vorhand"]\n', b'[Deal "EA EK EO / GA GK GO / HA HK HO"]\n', b"\n"]
+        assert reader.readline(tbn._READ_LIMIT) == b'[Game "Kratzen"]\n' and reader.read_mode == "lf"
+
+
 def test_writer_refuses_a_line_comment_between_cards():
     """A ';' comment inside a card line would end the line and split the trick; a brace comment stands there."""
     text = ('[Game "Zwanzigerrufen"]\n[Deal "1: TS T21 / T18 T17 / T14 T13 / T10 T9"]\n[Contract "Solo"]\n'

@@ -763,7 +763,8 @@ class _LineReader:
         self.end: Any = None  # the stream's empty read, once met: not read again
         self.peek: Any = getattr(stream, "peek", None)  # a buffered binary stream's (a file, standard input)
         self.read1: Any = getattr(stream, "read1", None)
-        # how the stream is read: "lf" (readline) or "cr" (read1, what has arrived); None until peeked at
+        # how the stream is read: "lf" (readline) or "cr" (read1, what has arrived); None until peeked at. A CR alone
+        # inside a line turns it to "cr"; a piece then read that ends in LF with no CR turns it back to "lf"
         self.peekable = self.peek is not None and self.read1 is not None  # a file or a pipe, not a stream in memory
         self.read_mode: str | None = None if self.peekable else "lf"
         self.after_cr = False  # the last line ended with a CR at the end of what was read: an LF may follow it
@@ -783,7 +784,10 @@ class _LineReader:
                 return self.read1(len(ahead))
         if self.read_mode == "lf":
             return self.stream.readline(limit)
-        return self.read1(limit)
+        piece = self.read1(limit)
+        if piece[-1:] == b"\n" and b"\r" not in piece:
+            self.read_mode = "lf"  # the CR alone was a stray one in an LF file: its lines are read to an LF again
+        return piece
 
     def readline(self, limit: int) -> Any:
         """The next line with its line break, at most ``limit`` characters (one more for a CR LF the limit cuts);
