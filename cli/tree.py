@@ -15,7 +15,7 @@ from solver.files import check_writable
 from solver.formats.tbn import iter_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
-from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_bytes, node_memory_text, nodes_memory_holds
+from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_memory_text, nodes_memory_holds
 
 from .errors import EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, say_interrupted
 from .output import atomic_path
@@ -91,8 +91,7 @@ def tree(
     suffix = ".json" if out is None else out.suffix  # what a node costs held: a summary's tree is held as JSON's
     nothing = "nothing printed" if out is None else "nothing written"
     # what a node costs, in the words of the case: without --out nothing is written, the tree is held to be printed
-    per_node = (node_memory_text(suffix) if out is not None else
-                f"about {node_bytes(suffix) >> 10} KB of memory a node held to be printed")
+    per_node = node_memory_text(suffix, to_print=out is None)
     engine = engine_for(table_mb, threads)
     with input_errors():
         if out is not None:
@@ -135,7 +134,7 @@ def tree(
                                       progress=lambda made, total: report(f"{made:,} of {total:,} nodes"))
         except TreeTooLarge as error:
             if not max_nodes or holds < max_nodes:  # memory's bound, not the one asked
-                held = error.memory_text(suffix).replace(node_memory_text(suffix), per_node)
+                held = error.memory_text(suffix, to_print=out is None)
                 raise StichError(f"{name}:{record.line}: {held}; {nothing}: ask for fewer cards (--depth)") from None
             raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, over "
                              f"--max-nodes {error.max_nodes:,} ({per_node}); {nothing}: ask "

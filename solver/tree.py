@@ -73,12 +73,13 @@ class TreeTooLarge(StichError):
     def size_text(self) -> str:
         return f"{'' if self.exact else 'more than '}{self.nodes:,} nodes"
 
-    def memory_text(self, suffix: str = ".graphml") -> str:
+    def memory_text(self, suffix: str = ".graphml", *, to_print: bool = False) -> str:
         """The tree against the memory's bound (``max_nodes`` the nodes it held, written in the format of
-        ``suffix``), in the words of the API's refusal and of ``stich tree``'s, which add what to do."""
+        ``suffix``, or held as that format to be printed when ``to_print``), in the words of the API's refusal and
+        of ``stich tree``'s, which add what to do."""
         return (f"the tree to depth {self.depth} has {self.size_text()}, more than the memory available now holds "
                 f"({self.max_nodes:,} nodes: {self.max_nodes * node_bytes(suffix) / (1 << 30):.1f} GB at "
-                f"{node_memory_text(suffix)})")
+                f"{node_memory_text(suffix, to_print=to_print)})")
 
 
 def tree_size(position: Position, depth: int, *, stop_above: int | None = None,
@@ -125,11 +126,13 @@ def node_bytes(suffix: str) -> int:
     return NODE_BYTES.get(suffix.lower(), max(NODE_BYTES.values()))
 
 
-def node_memory_text(suffix: str | None = None) -> str:
-    """``about 4 KB of memory a node written as JSON``; without a suffix, every format's figure."""
+def node_memory_text(suffix: str | None = None, *, to_print: bool = False) -> str:
+    """``about 4 KB of memory a node written as JSON``, or ``... a node held to be printed`` when ``to_print`` (a
+    tree printed, not written to a file, is held as the format of ``suffix``); without a suffix, every format's
+    figure."""
     if suffix is not None:
-        name = _FORMAT_NAMES.get(suffix.lower(), suffix)
-        return f"about {node_bytes(suffix) >> 10} KB of memory a node written as {name}"
+        ending = "held to be printed" if to_print else f"written as {_FORMAT_NAMES.get(suffix.lower(), suffix)}"
+        return f"about {node_bytes(suffix) >> 10} KB of memory a node {ending}"
     by_size: dict[int, list[str]] = {}
     for known, size in NODE_BYTES.items():
         by_size.setdefault(size >> 10, []).append(_FORMAT_NAMES[known])
