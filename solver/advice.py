@@ -39,7 +39,7 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
-from .games.outcome import in_table_cell, role_text, signed_mean, signed_with_interval
+from .games.outcome import mean_in_words, role_text
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -1248,9 +1248,8 @@ def mean_with_interval(value: float, interval: Sequence[float | None], note: str
     alike)`` where every sample gave that value (no interval of no width, a certainty the samples do not show); the
     mean alone where there is none."""
     low, high = interval
-    if note == ALL_ALIKE or (low is not None and low == high):
-        return f"{signed_mean(value)} (all alike)"
-    return in_table_cell(value, low, high) if compact else signed_with_interval(value, low, high)
+    alike = "all alike" if note == ALL_ALIKE or (low is not None and low == high) else None
+    return mean_in_words(value, low, high, all_alike=alike, compact=compact)
 
 
 def ranked_texts(rank: int, row: Mapping[str, Any], compact: bool = True) -> tuple[str, str]:

@@ -34,7 +34,7 @@ from .checkpoint import Journal, Span
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
-from .games.outcome import in_table_cell, role_text, signed_mean, signed_with_interval
+from .games.outcome import mean_in_words, role_text
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
@@ -303,11 +303,8 @@ def mean_text(mean: Mean, *, compact: bool = False) -> str:
     """``+2.30 (95%: +1.23 to +3.37)``, or ``compact`` in a table cell ``+2.30 ± 1.07`` (:func:`in_table_cell`);
     where every board gave the same value, that instead of an interval of no width (a certainty the boards do not
     show), as analyse and advice say it."""
-    if mean.note == ALL_ALIKE:
-        return f"{signed_mean(mean.mean)} (all {mean.count:,} boards alike: no interval)"
-    if compact:
-        return in_table_cell(mean.mean, mean.low, mean.high)
-    return signed_with_interval(mean.mean, mean.low, mean.high)
+    alike = f"all {mean.count:,} boards alike: no interval" if mean.note == ALL_ALIKE else None
+    return mean_in_words(mean.mean, mean.low, mean.high, all_alike=alike, compact=compact)
 
 
 def setup_text(result: MatchResult) -> str | None:

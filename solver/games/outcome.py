@@ -185,6 +185,17 @@ def in_table_cell(value: float, low: float | None, high: float | None, *, percen
     return f"{signed_mean(value)} ({signed_mean(low)} to {signed_mean(high)})"
 
 
+def mean_in_words(value: float, low: float | None, high: float | None, *, all_alike: str | None = None,
+                  compact: bool = False) -> str:
+    """A mean payment with its 95% interval, as a report's line writes it (:func:`signed_with_interval`) or
+    ``compact`` as a table cell does (:func:`in_table_cell`); where every sample gave the same value, the mean with
+    ``all_alike``'s words in brackets instead: an interval of no width would claim a certainty the samples do not
+    show. Advice's and a match's figures are all written by it."""
+    if all_alike is not None:
+        return f"{signed_mean(value)} ({all_alike})"
+    return in_table_cell(value, low, high) if compact else signed_with_interval(value, low, high)
+
+
 def net_amount(value: int, unit: str) -> str:
     """A double-dummy net with its unit, as ``stich score --dd`` and ``print(dd_settlement(...))`` both write it:
     ``+12 game units``, ``0 chips``."""
