@@ -103,9 +103,10 @@ class Scored:
     pot_change: int = 0
 
 
-def declarers_word(side: Sequence[int] | frozenset[int]) -> str:
-    """``declarers`` for a side of two, ``declarer`` for the one seat of a Solo, Wenz or Tout."""
-    return "declarer" if len(side) == 1 else "declarers"
+def declarers_word(side: Sequence[int] | frozenset[int], title: str = "declarer") -> str:
+    """``declarers`` for a side of two, ``declarer`` for the one seat of a Solo, Wenz or Tout; ``title`` is the
+    game's word for one declaring seat (Kratzen's ``attacker``)."""
+    return title if len(side) == 1 else f"{title}s"
 
 
 def side_text(seats: Sequence[int]) -> str:
@@ -120,7 +121,7 @@ def role_text(title: str, seats: Sequence[int]) -> str:
     """The declaring seat or side with its role, one form in the commands' sentences: ``attacker seat 1`` (Kratzen),
     ``declarer seat 1`` (a Solo), ``declarers 1+3`` (1-based seats, ``title`` the game's word for one seat), in
     every sentence that names it; a record's title and a match's setup line keep their shorter ``attacker 1``."""
-    return f"{title}{'s' if len(seats) > 1 else ''} {side_text(seats)}"
+    return f"{declarers_word(seats, title)} {side_text(seats)}"
 
 
 def signed(value: int) -> str:
