@@ -236,7 +236,7 @@ class SamplingBot(_PointsEngine):
         self.samples = samples
         self.seed = seed
         self.workers = local_workers(workers)  # a bad count fails here, more than the cores is cut (said once)
-        self.time_limit = None if time_limit is None else abs(time_limit)  # -0.0 (``--card-time -0``) is 0
+        self.time_limit = time_limit  # -0.0 (``--card-time -0``) is 0, as a match reads it (solver.match.card_time)
         self._engine = engine
         # named as make_bot names it, so that a match tells SamplingBot(samples=10) from SamplingBot(samples=100)
         self.name = sampling_name(samples) if name is None else name

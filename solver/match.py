@@ -179,7 +179,7 @@ class MatchSetup:
         for bot in bots:
             players.setdefault(bot.name, (("plays_for", getattr(bot, "plays_for", None)),
                                           ("samples", getattr(bot, "samples", None)),
-                                          ("card_time", getattr(bot, "time_limit", None))))
+                                          ("card_time", card_time(bot))))
         flags = tuple(sorted((str(name), str(value)) for name, value in (variant or {}).items()))
         return cls(contract, declarer, flags, tuple(players.items()))
 
@@ -325,7 +325,7 @@ def setup_text(result: MatchResult) -> str | None:
         samples = player["samples"]
         said = ([f"{samples:,} sample{'' if samples == 1 else 's'} a card"] if samples else []) \
             + ([f"plays for {measures.get(player['plays_for'], player['plays_for'])}"] if player["plays_for"] else []) \
-            + ([f"deadline {player['card_time'] + 0.0:g} s a card (its first sample always finishes)"]  # not -0
+            + ([f"deadline {player['card_time']:g} s a card (its first sample always finishes)"]
                if player["card_time"] is not None else [])
         bots.append(f"{name} ({', '.join(said)})" if said else name)
     contract = f"contract {game.contract_in_words(setup.contract)}" if setup.contract else "each board's own contract"
@@ -636,12 +636,20 @@ def _kind(bot: Bot) -> str:
     return bot_source(bot) or type(bot).__name__
 
 
+def card_time(bot: Bot) -> Any:
+    """A bot's deadline a card, its ``time_limit`` (None where it has none), with -0.0 (``--card-time -0``, or a bot
+    of one's own's) as 0.0: the one place a match reads it, so that its report says ``0 s``, not ``-0 s``, its JSON
+    ``0.0`` and a checkpoint's identity is that of a deadline of 0."""
+    limit = getattr(bot, "time_limit", None)
+    return limit + 0.0 if isinstance(limit, float) else limit
+
+
 def bot_settings(bot: Bot) -> dict[str, Any]:
     """What makes two bots of one name and one class two kinds of bot: what they play for, their samples a card and
     their deadline a card (a seed is no such thing: two seeds of one bot are one kind, as a match seats them). Two
     classes are two kinds whatever their settings (:func:`check_bots`)."""
     return {"plays_for": getattr(bot, "plays_for", None),
-            "samples": getattr(bot, "samples", None), "time_limit": getattr(bot, "time_limit", None)}
+            "samples": getattr(bot, "samples", None), "time_limit": card_time(bot)}
 
 
 def _same_setting(one: object, other: object) -> bool:
@@ -733,7 +741,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
         raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
     # a deadline a card changes what a bot plays: a resume with another --card-time is another match (said only
     # where there is one, so that the checkpoints of untimed matches keep their identity)
-    deadlines = [getattr(bot, "time_limit", None) for bot in bots]
+    deadlines = [card_time(bot) for bot in bots]
     # and a bot of one's own is said by its source too (bot_source: the MODULE:ATTRIBUTE it was loaded from, or its
     # class), so that a resume with another bot of the same name is another match; checkpoints written before said
     # only the name, and stay this match's (an alias)

@@ -1609,6 +1609,25 @@ def test_card_time_0_is_the_apis_one_sample_a_card():
     run("match", "-g", "kratzen", "--bots", "cheater,random,random", "--card-time", "-1", code=2)
 
 
+def test_a_bot_of_ones_own_with_a_deadline_of_minus_zero_is_said_as_zero():
+    """A bot of one's own whose ``time_limit`` is -0.0 is read as a SamplingBot's is (:func:`solver.match.card_time`):
+    its deadline is said ``0 s`` and kept as 0.0, not ``-0``."""
+    from solver.match import card_time
+
+    class FirstCard:
+        name, time_limit = "first", -0.0
+
+        def choose(self, position):
+            return next(iter(position.legal_cards()))
+
+    assert math.copysign(1, card_time(FirstCard())) == 1 and card_time(SamplingBot(time_limit=-0.0)) == 0.0
+    assert math.copysign(1, card_time(SamplingBot(time_limit=-0.0))) == 1 and card_time(RandomBot()) is None
+    result = play_match("kratzen", [FirstCard(), RandomBot(seed=2), RandomBot(seed=3)], boards=1, seed=5, pot=3,
+                        rotate=False)
+    assert math.copysign(1, result.setup.player("first")["card_time"]) == 1
+    assert "first (deadline 0 s a card (its first sample always finishes))" in str(result)
+
+
 def test_the_match_text_report_says_the_samples_a_card_the_json_gives_card_by_card():
     """A sampling bot with a deadline a card (--card-time) decides each card on as many samples as it managed: the
     JSON gives them card by card, the text report said nothing of them. It says their median and range now, counted
