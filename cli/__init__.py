@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .startup import install_interrupt_handlers, say_stopped_before_any_work
+from .startup import install_interrupt_handlers, stopped_during_start_up
 
 
 def main() -> None:
@@ -15,6 +15,5 @@ def main() -> None:
         install_interrupt_handlers()
         from .main import main as run
     except KeyboardInterrupt:
-        say_stopped_before_any_work()
-        raise SystemExit(130) from None
-    run()
+        stopped_during_start_up()
+    run(handlers_set=True)

@@ -23,10 +23,11 @@ import typer
 
 from solver.errors import StichError, StichWarning
 
+from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes are all here; set early in startup
+
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130  # 128 + SIGINT: Typer's exit for a KeyboardInterrupt too
 EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE
 #: Errors only a write raises (a full disk, a file grown beyond its limit, a quota): on an unnamed stream, stdout.
 _WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}

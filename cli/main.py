@@ -26,7 +26,7 @@ from typer.models import CommandInfo
 from solver import __version__
 
 from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback
-from .startup import install_interrupt_handlers, say_stopped_before_any_work, work_began
+from .startup import install_interrupt_handlers, say_stopped_before_any_work, stopped_during_start_up, work_began
 
 #: Every command: its name, ``module:function`` in this package, and its one line for ``stich --help`` (its own
 #: ``--help`` shows the function's whole docstring).
@@ -359,15 +359,16 @@ def out_of_memory(error: MemoryError) -> str:
             "each searching command holds two tables of that size: the search's and the settlement's)")
 
 
-def main() -> None:
-    # (batch installs its own for its run, and restores these after); set again where this is the entry point
-    install_interrupt_handlers()
+def main(handlers_set: bool = False) -> None:
+    """The app, run: ``handlers_set`` where the ``stich`` command (:func:`solver.cli.main`) set the interrupt
+    handlers before this module loaded; else (``from cli.main import main``) they are set here first."""
     try:
+        if not handlers_set:
+            install_interrupt_handlers()
         _safe_streams()
         stdout_before = _stdout_file()
     except KeyboardInterrupt:
-        say_stopped_before_any_work()
-        raise SystemExit(EXIT_INTERRUPTED) from None
+        stopped_during_start_up()
     try:
         app()
     except ClosedStreamError as error:  # where no command's own handler (cli.errors.input_errors) saw it first

@@ -3,6 +3,8 @@ stop that comes before a command's own code has begun. Nothing heavier than :mod
 
 from __future__ import annotations
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT: Typer's exit for a KeyboardInterrupt too
+
 #: Whether a command's own code has started (:meth:`cli.main.Command.invoke`): a stop before it is said here, as
 #: one line, since no command is there yet to say what it finished.
 _work_began = False
@@ -44,3 +46,10 @@ def say_stopped_before_any_work() -> None:
         print(f"stich: {words[0] + ': ' if words else ''}stopped before any work began", file=sys.stderr)
     except (OSError, ValueError):  # stderr closed or gone: the exit code still says it
         pass
+
+
+def stopped_during_start_up() -> None:
+    """Called where a KeyboardInterrupt (Ctrl-C, or SIGTERM by :func:`install_interrupt_handlers`) ended the
+    start-up: says so in one line (:func:`say_stopped_before_any_work`) and exits 130, not with a traceback."""
+    say_stopped_before_any_work()
+    raise SystemExit(EXIT_INTERRUPTED) from None
