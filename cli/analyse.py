@@ -17,7 +17,7 @@ from solver.advice import (PASS, AdviceReport, AdviceSetup, CardAdvice, Contract
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidSeatError, StichError
-from solver.files import lock_beside
+from solver.files import locked_while_written
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.position import Position
@@ -327,12 +327,10 @@ def checkpoint_held(checkpoint: Path | None) -> Iterator[None]:
     if checkpoint is None:
         yield
         return
-    with input_errors():
-        lock = lock_beside(checkpoint, "stich analyse")
-    try:
+    with contextlib.ExitStack() as held:
+        with input_errors():
+            held.enter_context(locked_while_written(checkpoint, "stich analyse"))
         yield
-    finally:
-        lock.close(remove=not checkpoint.exists())
 
 
 @contextlib.contextmanager

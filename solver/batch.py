@@ -42,7 +42,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, S
 from .analysis import SCHEMA, solve_report
 from .checkpoint import trim_partial_line, write_error_fix
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
-from .files import HeldLock, atomic_file, json_text, lock_beside, remove_stale_temporaries
+from .files import atomic_file, json_text, locked_while_written, remove_stale_temporaries
 from .formats.tbn import Record, format_record, iter_records
 from .html_tables import html_lines, html_table
 from .games import GAMES, check_flags_of_some_game
@@ -651,7 +651,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     Every line carries the record's ``key`` (:func:`record_key`) and what the run ``asked`` (the input file's real
     path, objectives, cards, variant flags): a rerun skips the keys already solved and refuses an output written
     for another question, though not for the same question of the same file moved (:func:`_check_moved`, told to
-    ``notify``); a second run on an output in use is refused too (:func:`_lock_output`). The summary counts the
+    ``notify``); a second run on an output in use is refused too (:func:`solver.files.locked_while_written`). The summary counts the
     duplicates of a record above and the lines that answer no record of the file any more."""
     if not is_whole_number(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
         raise StichError(f"chunk_size must be a whole number from 1 to {MAX_CHUNK_SIZE:,}, not {chunk_size!r}")
@@ -674,22 +674,21 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             raise StichError(f"{name} must be a function (or None), not {callback!r}")
     start = time.perf_counter()
     asked = asked_of(source, objectives, cards, variant, pot)
-    lock = _lock_output(out_path)
-    new = not os.path.exists(out_path)
-    try:
-        remove_stale_temporaries(out_path)  # a rewrite killed half way (the lock says no run is at work on it)
-        scan = _scan_output(Path(out_path), asked, moved=True)
-        if scan.elsewhere:
-            _check_moved(source, out_path, scan, asked, notify)
-        _tidy_output(Path(out_path), scan)
-        _check_room(out_path)
-        question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
-        return _solve_records(source, out_path, scan.keys, question, pool, chunk_size, progress, start, on_error)
-    finally:
-        if new and os.path.isfile(out_path) and not os.path.getsize(out_path):
-            os.unlink(out_path)  # nothing was written (an input without records): leave no empty file behind
-        # a run that leaves no output (an empty or unreadable input) leaves no lock file either
-        lock.close(remove=not os.path.lexists(out_path))
+    # the run's lock on its output; a run that leaves no output (an empty or unreadable input) leaves no lock file
+    with locked_while_written(out_path, "stich batch"):
+        new = not os.path.exists(out_path)
+        try:
+            remove_stale_temporaries(out_path)  # a rewrite killed half way (the lock says no run is at work on it)
+            scan = _scan_output(Path(out_path), asked, moved=True)
+            if scan.elsewhere:
+                _check_moved(source, out_path, scan, asked, notify)
+            _tidy_output(Path(out_path), scan)
+            _check_room(out_path)
+            question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
+            return _solve_records(source, out_path, scan.keys, question, pool, chunk_size, progress, start, on_error)
+        finally:
+            if new and os.path.isfile(out_path) and not os.path.getsize(out_path):
+                os.unlink(out_path)  # nothing was written (an input without records): leave no empty file behind
 
 
 def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
@@ -728,11 +727,6 @@ def _check_room(out_path: str | os.PathLike) -> None:
     if free == 0:
         raise StichError(f"{out_path}: no space left on its device (nothing solved); make room, or choose another "
                          "--out file")
-
-
-def _lock_output(out_path: str | os.PathLike) -> HeldLock:
-    """The run's lock on its output (see :func:`solver.files.lock_beside`)."""
-    return lock_beside(out_path, "stich batch")
 
 
 def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done: set[str], question: Question,

@@ -308,6 +308,18 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
     raise FileError(f"{path}: its lock {lock_path} keeps being removed by another process; try again")
 
 
+@contextmanager
+def locked_while_written(path: str | os.PathLike, holder: str) -> Iterator[HeldLock]:
+    """:func:`lock_beside` held for the block: for a whole run over records, so that a second run cannot take it
+    between two of them and append to the same file. A run that leaves nothing by the name ``path`` (not even a
+    dangling link: ``lexists``) leaves no lock file either."""
+    lock = lock_beside(path, holder)
+    try:
+        yield lock
+    finally:
+        lock.close(remove=not os.path.lexists(path))
+
+
 def _name_holder(handle: IO, holder: str) -> None:
     """Write the holder's kind into the lock file it holds, so that a second run refused says who holds it: an
     ``analyse`` refused a ``match``'s checkpoint as held by "another stich analyse". Written on the descriptor, past
@@ -372,4 +384,4 @@ def remove_stale_temporaries(path: str | os.PathLike, min_age: float = 0.0) -> i
 
 
 __all__ = ["STALE_TEMPORARY_SECONDS", "HeldLock", "atomic_file", "atomic_path", "check_writable", "lock_beside",
-           "remove_stale_temporaries"]
+           "locked_while_written", "remove_stale_temporaries"]

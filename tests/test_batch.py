@@ -274,7 +274,8 @@ def test_a_second_run_on_an_output_in_use_is_refused(tmp_path: Path, through_lin
     out = tmp_path / "out.jsonl"
     alias = tmp_path / "alias.jsonl"
     alias.symlink_to(out.name)
-    code = ("import sys, time; from solver.batch import _lock_output; handle = _lock_output(sys.argv[1]); "
+    code = ("import sys, time; from solver.files import locked_while_written; "
+            "held = locked_while_written(sys.argv[1], 'stich batch'); held.__enter__(); "
             "print('held', flush=True); time.sleep(60)")
     holder = subprocess.Popen([sys.executable, "-c", code, str(out)], stdout=subprocess.PIPE, text=True)
     try:
