@@ -651,8 +651,8 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     Every line carries the record's ``key`` (:func:`record_key`) and what the run ``asked`` (the input file's real
     path, objectives, cards, variant flags): a rerun skips the keys already solved and refuses an output written
     for another question, though not for the same question of the same file moved (:func:`_check_moved`, told to
-    ``notify``); a second run on an output in use is refused too (:func:`solver.files.locked_while_written`). The summary counts the
-    duplicates of a record above and the lines that answer no record of the file any more."""
+    ``notify``); a second run on an output in use is refused too (:func:`solver.files.locked_while_written`). The
+    summary counts the duplicates of a record above and the lines that answer no record of the file any more."""
     if not is_whole_number(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
         raise StichError(f"chunk_size must be a whole number from 1 to {MAX_CHUNK_SIZE:,}, not {chunk_size!r}")
     for name, path in (("source", source), ("out_path", out_path)):

@@ -29,7 +29,7 @@ from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import CommandVariantError, InvalidPositionError, StichError, is_whole_number, quoted
-from ..formats.tbn import Record, iter_records, read_records
+from ..formats.tbn import LINE_END, Record, iter_records, read_records
 from ..games import get_game
 from ..games.base import Game, Rules
 from ..games.outcome import declarers_word
@@ -340,10 +340,6 @@ def decoded_text(raw: bytes, source: str) -> str:
         except StichError as error:
             raise BoardError(str(error)) from None
         raise BoardError(f"{source} is not UTF-8 text") from None
-
-
-#: A line end as the file reader counts them (solver.formats.tbn's _LineReader): CR LF, a CR alone or an LF.
-LINE_END = re.compile("\r\n|\r|\n")
 
 
 def pasted_bytes(text: str, source: str) -> bytes:

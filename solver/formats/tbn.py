@@ -24,6 +24,7 @@ from typing import IO, Any, Iterable, Iterator, TextIO
 from ..errors import ParseError, StichError
 
 __all__ = [
+    "LINE_END",
     "MAX_BRACE_COMMENT_LENGTH",
     "MAX_COMMENTS",
     "MAX_COMMENT_CHARS",
@@ -739,6 +740,8 @@ def _skipped(skipping: str, text: str | ParseError) -> str | None:
 
 
 _BREAK, _BREAK_BYTES = re.compile("[\r\n]"), re.compile(b"[\r\n]")
+#: A line end as :class:`_LineReader` counts them: CR LF, a CR alone or an LF (for counting lines of text in hand).
+LINE_END = re.compile("\r\n|\r|\n")
 
 
 class _LineReader:
