@@ -236,12 +236,18 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table]) -> tuple[T
     """``make``'s table, its long texts in their cells where each fits in :attr:`CellNotes.TALLEST` lines of the
     room the console leaves its column, else moved below it as numbered notes (a narrow terminal, or a pipe's
     ``COLUMNS``); a pipe without ``COLUMNS`` keeps them in, its tables at their natural width."""
+    kept = CellNotes(False)
+    plain = make(kept)
+    if not kept.texts or not getattr(console, "narrows", True):
+        return plain, kept
+    unbounded = console.options.update_width(1 << 16)
+    # the common case, measured once: a table that fits with every text in its cell has each on one line, and the
+    # room the steps below would find its column is at least that (the other columns are no wider with texts moved)
+    if (Measurement.get(console, unbounded, plain).maximum <= console.width
+            and not any("\n" in text for _, text in kept.texts)):
+        return plain, kept
     trial = CellNotes(True)
     short = make(trial)
-    if not trial.notes or not getattr(console, "narrows", True):
-        kept = CellNotes(False)
-        return make(kept), kept
-    unbounded = console.options.update_width(1 << 16)
     if _least_width(console, unbounded, short) > console.width and not _own_layout(short):
         _compact(console, unbounded, short, console.width)  # as the console will print it
     if Measurement.get(console, unbounded, short).maximum > console.width:
@@ -257,8 +263,7 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table]) -> tuple[T
     # counted as rich wraps them: a long unbreakable word (``suit_solo_min_suit_cards``) takes a line of its own
     if all(len(Text(text).wrap(console, max(1, console.width - natural + widths[column]))) <= CellNotes.TALLEST
            for column, text in trial.texts):
-        kept = CellNotes(False)
-        return make(kept), kept
+        return plain, kept
     moved = CellNotes(True, keeping=trial.keeping)
     return make(moved), moved
 
