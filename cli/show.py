@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from solver.analysis import show_report
+from solver.analysis import contract_header, record_header, show_report
 from solver.diagram import diagram
 from solver.position import Position
 
@@ -60,8 +60,10 @@ def show(
         if as_json:
             return show_report(position)
         # the title the other commands print over their diagram (record_title: board, file:line, game, contract,
-        # what-if), not the diagram's own heading, which says less and differently
-        title = record_title(with_what_if(show_report(position), position, play)).plain
+        # what-if), not the diagram's own heading, which says less and differently; made of the headers it reads
+        # alone, not of a whole show_report (hands, tricks, taken) per record
+        headers = {**record_header(position), **contract_header(position)}
+        title = record_title(with_what_if(headers, position, play)).plain
         return {"text": f"{title}\n{diagram(position, signs=signs, heading=False, width=width)}"}
 
     try:  # each record's text as it is (a console would turn its tabs into spaces)
