@@ -375,7 +375,7 @@ def say_samples_stopped(what: str, nothing: str, done: int | None, samples: int,
 def analysis_status(analysis: HandAnalysis, samples: int) -> str:
     """The status line of a single-contract analysis so far, in its report's words (:func:`share`, :func:`spread_text`):
     the win chance with its Wilson interval, and the mean without an interval where it has none (one sample, or all
-    alike), where the line printed ``120.0 (95%: 120.0 to 120.0)``, a certainty the report does not claim."""
+    alike): an interval of no width would claim a certainty the samples do not show."""
     document = analysis.as_dict()
     spread = spread_text(document["samples"], document["interval"], document["interval_note"], "{:.1f}".format)
     return (f"analyse: {document['samples']:,} of {samples:,} samples; win "
@@ -442,8 +442,8 @@ def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Cal
 def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) -> str:
     """The status line of contract or card advice so far: the leader's mean payment as a line writes it
     (:func:`mean_with_interval`, ``+2.50 (95%: +1.93 to +3.07)``; ``(all alike)`` where every sample paid the same,
-    as the table says it, where the line printed ``-30.00 (95%: -30.00 to -30.00)``; the mean alone before two
-    samples)."""
+    as the table says it, since an interval of no width would claim a certainty the samples do not show; the mean
+    alone before two samples)."""
     done = f"{what}: {advice.samples:,} of {samples:,} samples"
     best = advice.rows[0].as_dict() if advice.rows else None
     if best is None or best["mean"] is None:  # no item settled on any sample yet

@@ -202,7 +202,7 @@ def _fit_columns(console: Console, options: Any, table: Table, width: int, fold:
 class CellNotes:
     """Long texts of a table's cells (a contract's ``not biddable`` reason, a score item's ``why``) moved below the
     table as numbered notes where the console is too narrow for them to stay readable in their cells: folded into a
-    column a dozen characters wide, one reason made a cell of fifteen lines at 60 columns. ``moved`` False keeps
+    column a dozen characters wide, a reason would take a cell of many lines and the row with it. ``moved`` False keeps
     every text in its cell (:func:`noted_table` decides); ``keeping`` False leaves only the note's number in it,
     where the words kept would make the table too wide for the console."""
 
@@ -652,7 +652,7 @@ def render_check(document: Document, console: Console) -> None:
     if score:
         game = get_game(document["game"])
         whose = f" {game.score_unit}"  # in its unit, as score and postmortem give it
-        if targets:  # the score is one seat's own payment, which the bare number did not say
+        if targets:  # the score is one seat's own payment: said, as the bare number would not tell
             whose += f", {role_text(game.declarer_title, [document['declarer']])}'s own payment"
         console.print(Text(f"score (double dummy): {signed(score['value'])}{whose}"))
         for note in score.get("notes", ()):

@@ -406,7 +406,7 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
 
 def card_samples_text(counts: Mapping[int, int]) -> str | None:
     """``samples a card: median 120, 40 to 400 (96 cards the bots sampled)``: what a sampling bot with a deadline a card
-    (``--card-time``) managed, which the JSON gives card by card and the text report did not say (None: no such
+    (``--card-time``) managed, summed up for the text report as the JSON gives it card by card (None: no such
     card). The median is the lower middle one of an even count: a number of samples some card had."""
     if not counts:
         return None

@@ -145,8 +145,8 @@ def interval_words(low: str, high: str) -> str:
 
 def with_interval(value: str, low: str, high: str) -> str:
     """A figure with its 95% interval: ``+1.25 (95%: +0.80 to +1.70)``, ``80.0% (95%: 62.7% to 90.5%)``, one form in
-    every line of analyse, advice and a match (they wrote ``95% interval a .. b``, ``(a .. b)``); a table of advice's
-    cells write theirs compactly (:func:`in_table_cell`)."""
+    every line of analyse, advice and a match, so that their figures read alike; a table's cells write theirs
+    compactly (:func:`in_table_cell`)."""
     return f"{value} ({interval_words(low, high)})"
 
 
@@ -170,9 +170,9 @@ HALF_LAST_PLACE = 0.005
 
 def in_table_cell(value: float, low: float | None, high: float | None, *, percent: bool = False) -> str:
     """A figure with its 95% interval in a table cell, whose title says once what the brackets and ± are (the long
-    form of :func:`with_interval` repeated ``95%:`` in every cell and made a contract table twice a terminal's
-    width): a mean payment with a symmetric interval ``+1.00 ± 0.52``, with another ``+1.00 (+0.48 to +1.52)``; a
-    share (``percent``) in whole percent, ``80% (63-90%)``; the figure alone where it has no interval."""
+    form of :func:`with_interval` would repeat ``95%:`` in every cell and widen a table of ten contracts past a
+    terminal's width): a mean payment with a symmetric interval ``+1.00 ± 0.52``, with another ``+1.00 (+0.48 to
+    +1.52)``; a share (``percent``) in whole percent, ``80% (63-90%)``; the figure alone where it has no interval."""
     if percent:
         if not has_interval(low, high):
             return f"{value:.0%}"
