@@ -276,8 +276,8 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     console.print(report.heading)
     if report.setup is not None:
         console.print(report.setup, highlight=False)  # one line piped, for grep; wrapped on a terminal
-    if report.card_samples is not None:
-        console.print(report.card_samples)
+    if report.card_samples_line is not None:
+        console.print(report.card_samples_line)
     if report.pot_note is not None:
         console.print(report.pot_note)
     if report.table is not None:

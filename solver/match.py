@@ -269,7 +269,7 @@ class MatchResult:
         """The report for people (``print(result)``), as ``stich match`` prints it (:func:`match_report`); the
         dataclass ``repr`` stays for debugging."""
         report = match_report(self)
-        lines = [report.heading, report.setup, report.card_samples, report.pot_note]
+        lines = [report.heading, report.setup, report.card_samples_line, report.pot_note]
         if report.table is not None:
             lines += table_text(report.table)
         lines += [report.fixed, report.side, report.difference, report.intervals, report.no_means, report.stopped,
@@ -280,7 +280,8 @@ class MatchResult:
         """The same for Jupyter, the bots' means as a table."""
         report = match_report(self)
         parts = [html_lines([report.heading], bold=True),
-                 html_lines(line for line in (report.setup, report.card_samples, report.pot_note) if line is not None)]
+                 html_lines(line for line in (report.setup, report.card_samples_line, report.pot_note)
+                            if line is not None)]
         if report.table is not None:
             title, columns, rows = report.table
             parts += [html_lines([title], bold=True), html_table(columns, rows, right={1, 2})]
@@ -350,7 +351,7 @@ class MatchReport:
     no_means: str | None
     stopped: str | None
     mixed: str | None  # boards by more than one engine build (:func:`mixed_builds_text`)
-    card_samples: str | None = None  # a timed bot's samples a card (:func:`card_samples_text`)
+    card_samples_line: str | None = None  # a timed bot's samples a card (:func:`card_samples_text`)
 
 
 def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
