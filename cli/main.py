@@ -26,7 +26,8 @@ from typer.models import CommandInfo
 from solver import __version__
 
 from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback
-from .startup import install_interrupt_handlers, say_stopped_before_any_work, stopped_during_start_up, work_began
+from .startup import (install_interrupt_handlers, mark_work_began, reset_work_began, say_stopped_before_any_work,
+                      stopped_during_start_up)
 
 #: Every command: its name, ``module:function`` in this package, and its one line for ``stich --help`` (its own
 #: ``--help`` shows the function's whole docstring).
@@ -71,7 +72,7 @@ class LazyCommands(TyperGroup):
         if self._listing:
             return self.commands[cmd_name]
         target, short_help = entry
-        work_began(False)  # this command's own code has not run yet (another's may have, in this process)
+        reset_work_began()  # this command's own code has not run yet (another's may have, in this process)
         module_name, function_name = target.split(":")
         module = importlib.import_module(f".{module_name}", __package__)
         info = CommandInfo(cmd_name, cls=Command, callback=getattr(module, function_name), short_help=short_help)
@@ -202,8 +203,8 @@ class Command(typer.core.TyperCommand):
         return rest
 
     def invoke(self, ctx: Any) -> Any:
-        """The command's own code runs: from here its stop is its own to say (:func:`cli.startup.work_began`)."""
-        work_began()
+        """The command's own code runs: from here its stop is its own to say (:func:`cli.startup.mark_work_began`)."""
+        mark_work_began()
         return super().invoke(ctx)
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:

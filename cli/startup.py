@@ -20,18 +20,24 @@ def install_interrupt_handlers() -> None:
 
     from solver.interrupts import interrupt
 
-    work_began(False)
+    reset_work_began()
     if threading.current_thread() is threading.main_thread():
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, interrupt)
         signal.signal(signal.SIGTERM, interrupt)
 
 
-def work_began(began: bool = True) -> None:
-    """The command's own code starts: from here it says its own stop (``stopped by the interrupt ...``). False: a
-    new command starts in this process (:func:`install_interrupt_handlers`), none of whose code has run yet."""
+def mark_work_began() -> None:
+    """The command's own code starts: from here it says its own stop (``stopped by the interrupt ...``)."""
     global _work_began
-    _work_began = began
+    _work_began = True
+
+
+def reset_work_began() -> None:
+    """A new command starts in this process (:func:`install_interrupt_handlers`, a command invoked): none of its own
+    code has run yet, so a stop now is said as one before any work."""
+    global _work_began
+    _work_began = False
 
 
 def say_stopped_before_any_work() -> None:
