@@ -75,8 +75,6 @@ MAX_POOL_RESTARTS = 5
 #: How long the connection to a Dask scheduler may take, all in all (Dask's own timeout does not cover a peer that
 #: accepts the connection and never answers).
 DASK_CONNECT_SECONDS = 40
-#: How often a connection whose answer does not read as Dask's is tried before the peer is said to be foreign.
-DASK_CONNECT_ATTEMPTS = 3
 #: The least and the most a run's Dask client tries to connect to its scheduler, and to reconnect to it once the
 #: connection is lost, within which ``--worker-wait`` sets it (:func:`dask_connect_seconds`); the most is Dask's own.
 #: The least leaves a handshake room on a busy machine: at 5 s a client's first connection failed while two test
@@ -1009,27 +1007,21 @@ def _dask_client(client_class: Any, scheduler: str, connect_seconds: float = DAS
     client tries ``connect_seconds`` to connect, and as long to reconnect (:func:`dask_connect_seconds`)."""
     scheduler = scheduler_with_port(scheduler)
     _probe_scheduler(scheduler)
-    deadline = time.monotonic() + DASK_CONNECT_SECONDS
-    for attempt in range(1, DASK_CONNECT_ATTEMPTS + 1):
-        box: dict[str, Any] = {}
+    box: dict[str, Any] = {}
 
-        def connect() -> None:
-            try:
-                box["client"] = client_class(scheduler, timeout=f"{connect_seconds:g}s")
-            except BaseException as error:  # noqa: BLE001 - handed to the caller as a message
-                box["error"] = error
+    def connect() -> None:
+        try:
+            box["client"] = client_class(scheduler, timeout=f"{connect_seconds:g}s")
+        except BaseException as error:  # noqa: BLE001 - handed to the caller as a message
+            box["error"] = error
 
-        thread = threading.Thread(target=connect, name="stich-dask-connect", daemon=True)
-        thread.start()
-        thread.join(max(0.0, deadline - time.monotonic()))
-        if thread.is_alive():
-            raise StichError(f"cannot use the Dask scheduler {scheduler!r}: no answer in {DASK_CONNECT_SECONDS} s "
-                             "(is a Dask scheduler listening at that address? a web server, such as the dashboard, "
-                             "waits for a request Dask never sends)")
-        if "error" not in box or not _read_garbage(box["error"]) or attempt == DASK_CONNECT_ATTEMPTS:
-            break
-        # a live scheduler's first answer can fail Dask's own check of it (``assert len(msg) == 1`` in
-        # ``Client._ensure_connected``), which reads as a foreign peer's bytes: a foreign peer fails every time
+    thread = threading.Thread(target=connect, name="stich-dask-connect", daemon=True)
+    thread.start()
+    thread.join(DASK_CONNECT_SECONDS)
+    if thread.is_alive():
+        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: no answer in {DASK_CONNECT_SECONDS} s (is "
+                         "a Dask scheduler listening at that address? a web server, such as the dashboard, waits "
+                         "for a request Dask never sends)")
     if "error" in box:
         error = box["error"]
         if _read_garbage(error):

@@ -203,34 +203,6 @@ def test_a_web_server_at_the_scheduler_address_is_said_to_be_no_scheduler(tmp_pa
     assert not (tmp_path / "out.jsonl").exists()
 
 
-def test_a_live_scheduler_s_first_answer_that_fails_dask_s_own_check_is_tried_again(monkeypatch):
-    """Dask's client checks its scheduler's first answer with ``assert len(msg) == 1`` (Client._ensure_connected); a
-    live scheduler's answer failed it now and then in the suite, and the AssertionError read as a foreign peer's bytes
-    ("does not speak Dask's protocol"): such a connection is tried again (a foreign peer fails every time, as the web
-    server above does, which is still said so)."""
-    pytest.importorskip("dask.distributed")
-    monkeypatch.setattr(pool, "_probe_scheduler", lambda scheduler: None)
-    made: list[int] = []
-
-    class FailsOnce:
-        def __init__(self, scheduler, timeout):
-            made.append(1)
-            if len(made) == 1:
-                raise AssertionError  # as Dask's own check of the first answer raises it
-
-    assert isinstance(pool._dask_client(FailsOnce, "tcp://127.0.0.1:1"), FailsOnce) and len(made) == 2
-
-    class Foreign:
-        def __init__(self, scheduler, timeout):
-            made.append(1)
-            raise MemoryError("Unable to allocate 3.07 EiB")
-
-    made.clear()
-    with pytest.raises(solver.StichError, match="does not speak Dask's protocol"):
-        pool._dask_client(Foreign, "tcp://127.0.0.1:1")
-    assert len(made) == pool.DASK_CONNECT_ATTEMPTS
-
-
 def test_a_scheduler_address_with_nothing_behind_it_is_said_with_its_cause(tmp_path):
     """A mistyped port or a scheduler not started: Dask retried the refused connection for 30 s and then said "OSError:
     Timed out trying to connect", and the same for a host name that does not resolve. A refused port is said after
