@@ -77,9 +77,7 @@ MAX_POOL_RESTARTS = 5
 DASK_CONNECT_SECONDS = 40
 #: The least and the most a run's Dask client tries to connect to its scheduler, and to reconnect to it once the
 #: connection is lost, within which ``--worker-wait`` sets it (:func:`dask_connect_seconds`); the most is Dask's own.
-#: The least leaves a handshake room on a busy machine: at 5 s a client's first connection failed while two test
-#: suites shared two cores, and Dask's error was read as a peer that does not speak its protocol.
-DASK_CONNECT_LEAST_SECONDS = 10.0
+DASK_CONNECT_LEAST_SECONDS = 5.0
 DASK_CONNECT_MOST_SECONDS = 30.0
 #: How long a run waits for a first worker to join a Dask scheduler that has none, unless told (``--worker-wait``).
 DEFAULT_WORKER_WAIT_SECONDS = 120.0

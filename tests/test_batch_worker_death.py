@@ -387,10 +387,10 @@ def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lac
 
 
 def test_the_dask_client_s_connect_and_reconnect_follow_worker_wait() -> None:
-    """--worker-wait sets how long the run's Dask client tries to reach its scheduler, from 10 s (a handshake's
+    """--worker-wait sets how long the run's Dask client tries to reach its scheduler, from 5 s (a handshake's
     time, --worker-wait 0 included) to Dask's own 30 s (a client reconnected has lost its tasks: no use waiting
     longer)."""
-    assert [pool.dask_connect_seconds(wait) for wait in (0, 2, 7, 12.5, 30, 120, 1e6)] == [10, 10, 10, 12.5, 30, 30, 30]
+    assert [pool.dask_connect_seconds(wait) for wait in (0, 2, 7, 12.5, 30, 120, 1e6)] == [5, 5, 7, 12.5, 30, 30, 30]
 
 
 @pytest.mark.parametrize("wait", [0, 7])
