@@ -112,8 +112,7 @@ def batch(
     worker_wait: float = typer.Option(
         DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
         help="With --scheduler: how long to wait for a worker to join (at the start, or after every "
-             "worker left) before giving up; also how long to try to reach a scheduler that went away "
-             "(from 5 s to Dask's 30 s)."),
+             "worker left) before giving up."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     pot: Optional[int] = POT,
     all_messages: bool = ALL_MESSAGES,

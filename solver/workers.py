@@ -75,10 +75,6 @@ MAX_POOL_RESTARTS = 5
 #: How long the connection to a Dask scheduler may take, all in all (Dask's own timeout does not cover a peer that
 #: accepts the connection and never answers).
 DASK_CONNECT_SECONDS = 40
-#: The least and the most a run's Dask client tries to connect to its scheduler, and to reconnect to it once the
-#: connection is lost, within which ``--worker-wait`` sets it (:func:`dask_connect_seconds`); the most is Dask's own.
-DASK_CONNECT_LEAST_SECONDS = 5.0
-DASK_CONNECT_MOST_SECONDS = 30.0
 #: How long a run waits for a first worker to join a Dask scheduler that has none, unless told (``--worker-wait``).
 DEFAULT_WORKER_WAIT_SECONDS = 120.0
 MAX_WORKER_WAIT_SECONDS = 1_000_000.0  # about 11.6 days
@@ -159,15 +155,6 @@ def check_memory_limit(memory_mb: int | None) -> int | None:
         raise StichError(f"the worker memory limit must be {MIN_WORKER_MEMORY_MB} to {MAX_WORKER_MEMORY_MB:,} MB, "
                          f"not {memory_mb}")
     return memory_mb
-
-
-def dask_connect_seconds(worker_wait: float) -> float:
-    """How long the run's Dask client tries to connect, and to reconnect, to its scheduler (its ``timeout=`` and
-    the run's ``distributed.comm.timeouts.connect``): ``worker_wait``, from DASK_CONNECT_LEAST_SECONDS (a
-    connection's handshake; ``--worker-wait 0`` still connects) to Dask's own 30 s. So a scheduler that goes away
-    (during the wait for workers) is said within the time the user gave for waiting, not after Dask's 30 s of
-    reconnecting; and longer is of no use, since a reconnected client has lost every task it had sent."""
-    return min(max(float(worker_wait), DASK_CONNECT_LEAST_SECONDS), DASK_CONNECT_MOST_SECONDS)
 
 
 def check_worker_wait(seconds: float) -> float:
@@ -835,13 +822,11 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
     whole. A scheduler without workers is waited for ``worker_wait`` seconds, ``notify`` told so; then StichError."""
     worker_wait = check_worker_wait(worker_wait)
     try:
-        import dask
         from dask.distributed import Client, wait as dask_wait
     except ImportError:
         raise StichError("--scheduler needs Dask: pip install 'stich[cluster]' (or \"dask[distributed]\")") from None
-    connect = dask_connect_seconds(worker_wait)
-    with dask_log(verbose), dask.config.set({"distributed.comm.timeouts.connect": f"{connect:g}s"}):
-        client = _dask_client(Client, scheduler, connect)
+    with dask_log(verbose):
+        client = _dask_client(Client, scheduler)
         with client:
             _wait_for_workers(client, scheduler, worker_wait, notify)
             slots, counted = 4, 0.0
@@ -899,7 +884,7 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
     on the unfinished tasks when every worker left), so the run says that it waits, waits ``seconds``
     (``--worker-wait``; 0 gives up at once, which Dask's own wait reads as no timeout), then gives up with a
     StichError. ``in_flight``: mid-run, the tasks unfinished (their results handed on so far are kept). At the
-    start, a scheduler that goes away (Dask gives up reconnecting after :func:`dask_connect_seconds`) is said
+    start, a scheduler that goes away (Dask gives up reconnecting after its connect timeout, 30 s by default) is said
     as such, not as a wait for workers given up; mid-run its error is the run's own (:func:`run_dask`)."""
     try:
         threads = sum(client.nthreads().values())
@@ -999,17 +984,16 @@ def _probe_scheduler(scheduler: str) -> None:
         return
 
 
-def _dask_client(client_class: Any, scheduler: str, connect_seconds: float = DASK_CONNECT_MOST_SECONDS) -> Any:
+def _dask_client(client_class: Any, scheduler: str) -> Any:
     """A Dask client connected to ``scheduler``, or a StichError within DASK_CONNECT_SECONDS: whatever the peer at
-    that address does (nothing, or bytes that are not Dask's), the message says so and no traceback follows. The
-    client tries ``connect_seconds`` to connect, and as long to reconnect (:func:`dask_connect_seconds`)."""
+    that address does (nothing, or bytes that are not Dask's), the message says so and no traceback follows."""
     scheduler = scheduler_with_port(scheduler)
     _probe_scheduler(scheduler)
     box: dict[str, Any] = {}
 
     def connect() -> None:
         try:
-            box["client"] = client_class(scheduler, timeout=f"{connect_seconds:g}s")
+            box["client"] = client_class(scheduler, timeout="30s")
         except BaseException as error:  # noqa: BLE001 - handed to the caller as a message
             box["error"] = error
 

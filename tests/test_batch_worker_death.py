@@ -364,8 +364,8 @@ def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lac
         address = cluster.scheduler_address
         connect = pool._dask_client
 
-        def connected(client_class, scheduler, *args):
-            client = connect(QuickToGiveUp, scheduler, *args)
+        def connected(client_class, scheduler):
+            client = connect(QuickToGiveUp, scheduler)
             if not wait:  # gone once the run is connected, before it counts the workers
                 cluster.close()
             return client
@@ -384,49 +384,6 @@ def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lac
     assert last.endswith("; start it again ('dask scheduler') and rerun")
     assert "no Dask worker joined" not in result.stderr and "Traceback" not in result.stderr
     assert not out.exists()
-
-
-def test_the_dask_client_s_connect_and_reconnect_follow_worker_wait() -> None:
-    """--worker-wait sets how long the run's Dask client tries to reach its scheduler, from 5 s (a handshake's
-    time, --worker-wait 0 included) to Dask's own 30 s (a client reconnected has lost its tasks: no use waiting
-    longer)."""
-    assert [pool.dask_connect_seconds(wait) for wait in (0, 2, 7, 12.5, 30, 120, 1e6)] == [5, 5, 7, 12.5, 30, 30, 30]
-
-
-@pytest.mark.parametrize("wait", [0, 7])
-def test_a_scheduler_gone_is_said_after_the_worker_wait_not_dask_s_30_s(tmp_path, monkeypatch, wait):
-    """The scheduler gone as the run starts its wait for workers was said only once the client had spent Dask's
-    30 s reconnecting, whatever --worker-wait: the client (its timeout=) and Dask's comm timeout now follow
-    --worker-wait (dask_connect_seconds), so the run says it went away after that."""
-    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
-    import dask
-    from typer.testing import CliRunner
-
-    from solver.cli.main import app
-
-    source = tmp_path / "deals.tbn"
-    source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
-    out = tmp_path / "out.jsonl"
-    seen: list[tuple[float, object]] = []
-    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=None) as cluster:
-        address = cluster.scheduler_address
-        connect = pool._dask_client
-
-        def connected(client_class, scheduler, *args):
-            client = connect(client_class, scheduler, *args)
-            seen.append((client._timeout, dask.config.get("distributed.comm.timeouts.connect")))
-            cluster.close()  # gone once the run is connected, before it counts the workers
-            return client
-
-        monkeypatch.setattr(pool, "_dask_client", connected)
-        result = CliRunner().invoke(app, ["batch", str(source), "--out", str(out), "--scheduler", address,
-                                          "--worker-wait", str(wait)])
-    expected = pool.dask_connect_seconds(wait)
-    assert seen == [(expected, f"{expected:g}s")]
-    assert result.exit_code == 1, result.output
-    assert result.stderr.splitlines()[-1].startswith(f"stich: the Dask scheduler at {address} went away before the "
-                                                     "run sent it a job")
-    assert "Traceback" not in result.stderr and not out.exists()
 
 
 def _closing_on_notice(wait_for_workers, cluster):
