@@ -152,6 +152,9 @@ def tree(
                                     f"{'' if out is None else f' to {out}'}")
             raise
         finished = graph.nodes["root"]["over"]  # a tree of one node: said so, not as a tree of K cards
+        # a tree ends with the deal (its depth attribute the cards it goes): a --depth past it is said after --out's
+        shallower = "" if finished or graph.graph["depth"] == depth else (
+            f": the tree of the {plural(graph.graph['depth'], 'card')} left, to the deal's end (not {depth})")
         if out is None:
             with interrupts_held():  # printed whole or not at all
                 if as_json:
@@ -171,6 +174,6 @@ def tree(
             raise
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
             f"{plural(graph.number_of_edges(), 'edge')})"
-            f"{': the deal is finished, no cards left to play' if finished else ''}")
+            f"{': the deal is finished, no cards left to play' if finished else shallower}")
     if unreadable:
         raise typer.Exit(EXIT_BAD_INPUT)
