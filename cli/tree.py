@@ -119,12 +119,15 @@ def tree(
             raise StichError(no_such_record(name, board, record_number, count) if count else
                              no_such_record(name, None, None, 0))
         try:
-            position = what_if(position_from_record(record, variant=flags), play)  # the root: after --play's cards
+            position = position_from_record(record, variant=flags)
+            position = what_if(position, play)  # the root: after --play's cards
         except (CommandVariantError, ForeignPlayCard) as error:  # the command's flag or card, not the record's
             refused = GameRefusals("--variant" if isinstance(error, CommandVariantError) else "--play")
             refused.add(error)  # said as every command says it
             refused.say()
             raise typer.Exit(EXIT_BAD_INPUT) from None
+        except OptionRefused as error:  # a --play card the record's position refuses
+            raise StichError(error.said(position)) from None
         PotOption(pot).apply(position)  # read where the game reads its [Pot], as solve does
         holds = nodes_memory_holds(suffix)  # held whole until written: never more than memory holds
         try:

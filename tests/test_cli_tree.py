@@ -84,8 +84,9 @@ def test_a_variant_flag_or_a_card_of_another_game_is_said_as_every_command_says_
     assert not out.exists()
     tree = run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--play", "EA", "--out", out, code=1)  # Schafkopf's card
     show = run("show", EXAMPLES / "valat.tbn", "--play", "EA", code=1)
-    assert tree.stderr == show.stderr and tree.stderr.startswith("stich: --play: card 1 of the play (EA): 'EA' is not "
-                                                                 "a card of the Zwanzigerrufen pack (the ")
+    assert tree.stderr == show.stderr == ("stich: --play: card 1: 'EA' is not a card of the Zwanzigerrufen pack "
+                                          "(expected a Zwanzigerrufen card, such as T17 HK) (the Zwanzigerrufen "
+                                          f"record at {EXAMPLES / 'valat.tbn'}:13 not answered)\n")
     assert not out.exists()
 
 
