@@ -48,7 +48,8 @@ def tree(
                                 help="A .tbn file (- for standard input); its first record is used (see --board, "
                                      "--record)."),
     depth: int = typer.Option(..., "--depth", "-d", metavar="K", min=0, max=MAX_PERFT_DEPTH,
-                              help="How many cards (plies) deep."),
+                              help="How many cards (plies) deep; a tree ends with the deal, so at most the cards "
+                                   "left."),
     out: Optional[Path] = output_file("Where to write the tree; the format follows the suffix (without --out: the "
                                       "tree's summary on stdout, or with --json the tree itself).",
                                       metavar="OUT.graphml|OUT.gexf|OUT.json"),
