@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Optional
+from typing import Any, Callable, Iterator, List, Optional, Sequence
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.advice import (PASS, AdviceReport, AdviceSetup, CardAdvice, ContractAdvice, can_pass, card_advice,
-                           card_advice_report, card_advice_title, contract_advice, contract_advice_report,
+from solver.advice import (PASS, AdviceReport, AdviceSetup, AdviceTable, CardAdvice, ContractAdvice, can_pass,
+                           card_advice, card_advice_report, card_advice_title, contract_advice, contract_advice_report,
                            contracts_in_words, make_setup, mean_with_interval, other_contract_lists, pass_refusal,
                            row_name, SeatNotAdvised)
 from solver.analysis import record_header
@@ -34,7 +34,8 @@ from .options import (ALL_MESSAGES, CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER
                       SCHEDULER, check_game_options, checked_game, checked_seed, engine_for, game_examples,
                       parse_variant_options, pool_options, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
-from .render import CardPainter, fits, for_stdout, plural, record_head, status_on_stderr, stdout_console
+from .render import (CardPainter, fits, fits_compacted, for_stdout, keep_figures_whole, plural, record_head,
+                     status_on_stderr, stdout_console)
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
@@ -396,22 +397,44 @@ def render_advice(document: dict, console=None) -> None:
 
 def print_report(report: AdviceReport, console, card: Callable[[str], Text] | None = None) -> None:
     """An advice report's lines and tables (``card``: paints the cards of a table's second column); the figures stay
-    whole, a bonus a line, which wraps only where the table is too wide for it."""
+    whole, a bonus a line, which wraps only where the table is too wide for it. Where the table does not fit even so
+    (contract advice at 60 columns was 78 wide), its bonus columns follow it as a table of their own, each row named
+    by its rank and contract as in the first, rather than a figure being cut."""
     for part in report:
         if isinstance(part, str):
             console.print(for_stdout(part))
             continue
-        table = Table(title=for_stdout(part.title), title_justify="left", title_style="bold")
-        for index, column in enumerate(part.columns):
-            table.add_column(column, justify="right" if index in part.right else "left",
-                             no_wrap=index not in part.wraps)
-        for row in part.rows:
-            cells = [for_stdout(cell) for cell in row]
-            table.add_row(*cells) if card is None else table.add_row(cells[0], card(row[1]), *cells[2:])
-        if getattr(console, "narrows", False) and not fits(console, table):
+        table = _report_table(part, range(len(part.columns)), part.title, card, console)
+        moved = [index for index in sorted(part.wraps) if index < len(part.columns)]
+        narrow = getattr(console, "narrows", False)
+        if narrow and not fits(console, table):
             for laid_out in table.columns:  # at 80 columns the figures wrap too: the table was 127 wide
                 laid_out.no_wrap = False
-        console.print(table)
+        if not (narrow and moved and not fits_compacted(console, table)):
+            console.print(table)
+            continue
+        kept = [index for index in range(len(part.columns)) if index not in moved]
+        console.print(_report_table(part, kept, part.title, card, console, wrap=True))
+        names = " and ".join(part.columns[index] for index in moved)
+        rows = [row for row in part.rows if any(row[index] for index in moved)]
+        if rows:
+            console.print(_report_table(part._replace(rows=rows), [0, 1, *moved],
+                                        f"{part.title.split(' (')[0]}: {names}", card, console, wrap=True))
+
+
+def _report_table(part: AdviceTable, indices: Sequence[int], title: str, card: Callable[[str], Text] | None,
+                  console, wrap: bool = False) -> Table:
+    """The columns ``indices`` of an advice report's table (``wrap``: every column may wrap; a figure with its
+    interval stays whole all the same, :func:`cli.render.keep_figures_whole`)."""
+    table = Table(title=for_stdout(title), title_justify="left", title_style="bold")
+    for index in indices:
+        table.add_column(part.columns[index], justify="right" if index in part.right else "left",
+                         no_wrap=not wrap and index not in part.wraps)
+    for row in part.rows:
+        table.add_row(*(card(row[index]) if index == 1 and card is not None else for_stdout(row[index])
+                        for index in indices))
+    keep_figures_whole(console, table)
+    return table
 
 
 def anytime(what: str, samples: int, run: Callable[[Callable], Any], finish: Callable[[dict], None],

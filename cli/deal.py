@@ -40,9 +40,9 @@ def deal(
                                                      "records carry it as their [Variant] tag."),
     pot: Optional[int] = DEAL_POT,
 ) -> None:
-    """Write seeded random deals as a .tbn file (board k of a seed never depends on how many are asked for). A game
-    paid from a pot (Kratzen) gets the pot as each record's [Pot] tag, as the board's Deal form writes it, so that
-    score, solve and the board settle with it."""
+    """Write seeded random deals as a .tbn file (board k of a seed never depends on how many are asked for). With
+    --pot, a game paid from a pot (Kratzen) gets it as each record's [Pot] tag (without it, none), as the board's
+    Deal form writes it, so that score, solve and the board settle with it."""
     flags = parse_variant_options(variant)
     check_game_options(game, flags, seats, declarer, contract, everyday=True, pot=pot)
     with input_errors():

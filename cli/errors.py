@@ -17,13 +17,16 @@ import unicodedata
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, TextIO
+from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 import typer
 
 from solver.errors import StichError, StichWarning
 
 from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes are all here; set early in startup
+
+if TYPE_CHECKING:
+    from solver.position import Position
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
@@ -57,6 +60,24 @@ def ascii_fallback(char: str) -> str:
         return "+" if across == down else "-" if across else "|"  # a corner, a T or a cross: +
     letters = "".join(part for part in unicodedata.normalize("NFKD", char) if part.isascii())
     return letters or "?"
+
+
+class OptionRefused(StichError):
+    """A command option's value that one record cannot take (``--seat 5`` at a 3-seat table, card advice for a seat
+    not to move, a ``--play`` card its position refuses): said as the option's error, with the record it was refused
+    for, not pointed at a tag of the record, which is not wrong. The record is skipped as a bad one is (exit code 1),
+    the others still answered."""
+
+    def __init__(self, option: str, reason: str) -> None:
+        super().__init__(reason)
+        self.option = option
+
+    def said(self, position: Position) -> str:
+        """``--seat: <reason> (the record at FILE:LINE, board N, not answered)``, as a refused ``--variant`` is said."""
+        record = position.record
+        where = f"{record.source}:{record.line}" if record is not None else position.label
+        board = record.get("Board") if record is not None else None
+        return f"{self.option}: {self} (the record at {where}{f', board {board},' if board else ''} not answered)"
 
 
 def file_name(value: str) -> Path:

@@ -41,7 +41,7 @@ COMMANDS = (
     ("score", "score:score", "Score finished deals; with --dd the double-dummy settlement."),
     ("bench", "bench:bench", "Time the engine on seeded deals: medians, p90, nodes/s; --out and --compare runs."),
     ("postmortem", "postmortem:postmortem", "Grade every card played by what it cost under double-dummy play."),
-    ("tree", "tree:tree", "Write the game tree of --depth cards with double-dummy values as a graph file."),
+    ("tree", "tree:tree", "The game tree of --depth cards with double-dummy values: a summary, JSON or a graph file."),
     ("analyse", "analyse:analyse", "Single-dummy odds of one hand, by sampling the unseen cards."),
     ("batch", "batch:batch", "Solve every record of a file on all cores (or a Dask cluster), resumably."),
     ("board", "board:board",

@@ -63,7 +63,8 @@ def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -
 
 
 FILE = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
-                      help="A .tbn file (- for standard input); every record is analysed (see --board).")
+                      help="A .tbn file (- for standard input); every record is analysed (see --board, "
+                           "--record).")
 BOARD = typer.Option(None, "--board", "-b", metavar="BOARD", help="Only the records whose [Board] tag is this.")
 # the highest --record a file can be counted to (itertools.islice's limit: a larger one was a traceback)
 MAX_RECORD_NUMBER = sys.maxsize

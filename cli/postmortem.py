@@ -242,7 +242,8 @@ def postmortem(
     plot: Optional[Path] = typer.Option(
         None, "--plot", metavar="OUT.png|OUT.svg|OUT.pdf", parser=file_name,
         help="Also draw the value over the play: cards, tricks, thresholds, mistakes and bonuses marked (one file "
-             "per record, named by its board: OUT-7.png for [Board \"7\"]; OUT itself with --board or --record)."),
+             "per record, named by its board: OUT-7.png for [Board \"7\"], OUT-line40.png for a record without "
+             "one; OUT itself with --board or --record, or for a file of one record)."),
     objective: Optional[str] = typer.Option(
         None, "--objective", "-o", metavar="NAME",
         help="Grade by 'score' (game units, the card points beside; the default) or by the game's own measure, "

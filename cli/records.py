@@ -23,8 +23,8 @@ from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
-from .errors import (EXIT_BAD_INPUT, OutputCut, RecordMessages, input_errors, interrupts_held, message,
-                     say_interrupted)
+from .errors import (EXIT_BAD_INPUT, OptionRefused, OutputCut, RecordMessages, input_errors, interrupts_held,
+                     message, say_interrupted)
 from .options import PotOption
 from .render import Document, plural, print_diagram, record_title, stdout_console, stdout_encodes
 from .whatif import ForeignPlayCard, played_names, what_if
@@ -39,23 +39,6 @@ def located(error: StichError, position: Position) -> StichError:
     tag = record.tag("Deal") if isinstance(error, InvalidDealError) else record.tag("Contract")
     line, column = (tag.value_line, tag.value_column) if tag is not None else (record.line, 1)
     return ParseError(str(error), source=record.source, line=line, column=column)
-
-
-class OptionRefused(StichError):
-    """A command option's value that one record cannot take (``--seat 5`` at a 3-seat table, card advice for a seat
-    not to move): said as the option's error, with the record it was refused for, not pointed at a tag of the
-    record, which is not wrong. The record is skipped as a bad one is (exit code 1), the others still answered."""
-
-    def __init__(self, option: str, reason: str) -> None:
-        super().__init__(reason)
-        self.option = option
-
-    def said(self, position: Position) -> str:
-        """``--seat: <reason> (the record at FILE:LINE, board N, not answered)``, as a refused ``--variant`` is said."""
-        record = position.record
-        where = f"{record.source}:{record.line}" if record is not None else position.label
-        board = record.get("Board") if record is not None else None
-        return f"{self.option}: {self} (the record at {where}{f', board {board},' if board else ''} not answered)"
 
 
 def records_of_a_game(game: str, count: int, first: str) -> str:
@@ -281,7 +264,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     unanswered += 1
                     continue
                 try:
-                    position = what_if(position_from_record(item, variant=variant), play)
+                    position = position_from_record(item, variant=variant)
+                    position = what_if(position, play)  # the record's position kept, to say a card it refuses
                     pot_of.apply(position)  # read where the game reads its [Pot]
                 except CommandVariantError as error:  # the command's flags, the same for every record of the game
                     refused.add(error)
@@ -289,6 +273,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     continue
                 except ForeignPlayCard as error:  # --play's card of another game: likewise
                     play_refused.add(error)
+                    failed = True
+                    continue
+                except OptionRefused as error:  # --play's card that this record's position refuses
+                    said(f"stich: {error.said(position)}")
                     failed = True
                     continue
                 except StichError as error:

@@ -13,12 +13,15 @@ The hand diagram (:mod:`solver.diagram`) is printed here too, above each record'
 from __future__ import annotations
 
 import os
+import re
 import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
 from rich import box
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions
+from rich.containers import Lines
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
@@ -52,13 +55,14 @@ class _DataConsole(Console):
     narrows = True
 
     def print(self, *objects: Any, **options: Any) -> None:
-        """Tables never lose a value to an ellipsis: their cells wrap. A table too wide for the console even so
-        drops its boxes (rich's own lighter layout, :func:`_compact`), then folds its longest words (never a
-        header's); one that would not fit even then (rich would squeeze columns to nothing) is printed at its least
-        width, the terminal wrapping its lines, rather than cut. Text piped on is never wrapped: a sentence stays one
-        line."""
+        """Tables never lose a value to an ellipsis: their cells wrap, a figure with its interval as one word
+        (:func:`keep_figures_whole`). A table too wide for the console even so drops its boxes (rich's own lighter
+        layout, :func:`_compact`), then folds its longest words (never a header's, nor a figure); one that would not
+        fit even then (rich would squeeze columns to nothing) is printed at its least width, the terminal wrapping
+        its lines, rather than cut. Text piped on is never wrapped: a sentence stays one line."""
         tables = [item for item in objects if isinstance(item, Table)]
         for table in tables:
+            keep_figures_whole(self, table)
             for column in table.columns:
                 column.overflow = "fold"
         if tables:
@@ -73,6 +77,8 @@ class _DataConsole(Console):
                 # a pipe's table stays whole at its natural width; a terminal's is as narrow as it can be
                 self.width = least if self.narrows else max(Measurement.get(self, unbounded, table).maximum
                                                             for table in tables)
+                for table in tables:  # rich's own narrowing takes no column's least width: a figure split
+                    _fit_columns(self, unbounded, table, self.width)
                 try:
                     super().print(*objects, **options)
                 finally:
@@ -89,6 +95,61 @@ class _DataConsole(Console):
             super().on_broken_pipe()  # goes quiet and points stdout at /dev/null, then exits 1
         except SystemExit:
             raise SystemExit(EXIT_PIPE_CLOSED) from None
+
+
+#: A figure with its 95% interval as a table cell writes it (:func:`solver.games.outcome.in_table_cell`): ``+1.00 ±
+#: 0.52`` (``+/-`` where stdout has no ±), ``+1.00 (+0.48 to +1.52)``, ``80% (63-90%)``; and ``-30.00 (all alike)``,
+#: whose words stand where a mean has no interval (:func:`solver.games.outcome.mean_in_words`).
+FIGURE = re.compile(r"[+-]?\d[\d,]*\.\d+ (?:±|\+/-) \d[\d,]*\.\d+"
+                    r"|[+-]?\d[\d,]*\.\d+ \([+-]?\d[\d,]*\.\d+ to [+-]?\d[\d,]*\.\d+\)"
+                    r"|\d+% \(\d+-\d+%\)|[+-]?\d[\d,]*\.\d+ \(all alike\)")
+
+#: What stands for a space inside a figure while rich wraps a cell: a character of one column that is no space (rich
+#: breaks lines at every space, a no-break one too) and that no cell holds (Unicode's private use).
+_JOINER = "\ue000"
+
+
+class WholeFigures(Text):
+    """A cell's text whose figures with their intervals (:data:`FIGURE`) wrap as one word: at 80 columns the contract
+    advice's ``+3.93 ± 0.56`` broke after its ``±``, ``80% (63-90%)`` after its ``80%``. Its least width is its
+    widest figure (or word), so no column is narrowed below it."""
+
+    def _joined(self) -> Text:
+        """A plain copy (its wrap is rich's own) with each figure's spaces joined."""
+        joined = Text.copy(self)
+        joined.plain = FIGURE.sub(lambda figure: figure.group().replace(" ", _JOINER), self.plain)
+        return joined
+
+    def wrap(self, console: Console, width: int, **options: Any) -> Lines:
+        lines = self._joined().wrap(console, width, **options)
+        for line in lines:
+            line.plain = line.plain.replace(_JOINER, " ")
+        return lines
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return self._joined().__rich_measure__(console, options)
+
+    def widest_figure(self) -> int:
+        """The columns the widest figure takes: the least a column of this cell may be, its other words folded."""
+        return max((cell_len(figure.group()) for figure in FIGURE.finditer(self.plain)), default=0)
+
+
+def keep_figures_whole(console: Console, table: Table) -> None:
+    """Make every cell of ``table`` that holds a figure with its interval a :class:`WholeFigures`, whichever command
+    built it: such a figure is never split over two lines (a column too narrow for it makes the console narrow the
+    table otherwise, or print it at its least width). Cells given as strings are read as rich reads them."""
+    for column in table.columns:
+        cells = column._cells  # rich keeps a column's cells here (Table.add_row appends to it)
+        for index, cell in enumerate(cells):
+            if isinstance(cell, WholeFigures) or not isinstance(cell, (str, Text)):
+                continue
+            text = console.render_str(cell) if isinstance(cell, str) else cell
+            if not any(" " in figure.group() for figure in FIGURE.finditer(text.plain)):
+                continue
+            whole = WholeFigures(text.plain, style=text.style, justify=text.justify, overflow=text.overflow,
+                                 no_wrap=text.no_wrap, end=text.end, tab_size=text.tab_size)
+            whole.spans[:] = text.spans
+            cells[index] = whole
 
 
 def _least_width(console: Console, options: Any, table: Table) -> int:
@@ -112,6 +173,18 @@ def fits(console: Console, table: Table) -> bool:
     """Whether ``table`` fits ``console``'s width with its cells wrapped: a command with a narrower layout of its
     own (the post-mortem's) takes it where this one would be printed at its natural width."""
     return least_width(console, table) <= console.width
+
+
+def fits_compacted(console: Console, table: Table) -> bool:
+    """Whether ``table`` fits ``console``'s width with its cells wrapped once the console has dropped its boxes as
+    printing it would (:func:`_compact`, done here to ``table``): where it does not, a command may lay its columns
+    out otherwise rather than have them folded or the table printed wider than the terminal."""
+    if fits(console, table):
+        return True
+    unbounded = console.options.update_width(1 << 16)
+    if not _own_layout(table):
+        _compact(console, unbounded, table, console.width)
+    return _least_width(console, unbounded, table) <= console.width
 
 
 def on_a_terminal(console: Console) -> bool:
@@ -167,8 +240,9 @@ def _fit_columns(console: Console, options: Any, table: Table, width: int, fold:
         high = max(cell.maximum for cell in cells)
         if column.no_wrap:
             low = high
-        elif fold:
-            low = max(1, Measurement.get(console, options, column.header).minimum)
+        elif fold:  # a figure with its interval stays whole (WholeFigures), a word may fold
+            low = max(1, Measurement.get(console, options, column.header).minimum,
+                      *(cell.widest_figure() for cell in column.cells if isinstance(cell, WholeFigures)))
         else:
             low = max(cell.minimum for cell in cells)
         ranges.append((low, high))

@@ -48,7 +48,8 @@ def tree(
                                 help="A .tbn file (- for standard input); its first record is used (see --board, "
                                      "--record)."),
     depth: int = typer.Option(..., "--depth", "-d", metavar="K", min=0, max=MAX_PERFT_DEPTH,
-                              help="How many cards (plies) deep."),
+                              help="How many cards (plies) deep; a tree ends with the deal, so at most the cards "
+                                   "left."),
     out: Optional[Path] = output_file("Where to write the tree; the format follows the suffix (without --out: the "
                                       "tree's summary on stdout, or with --json the tree itself).",
                                       metavar="OUT.graphml|OUT.gexf|OUT.json"),
@@ -119,12 +120,15 @@ def tree(
             raise StichError(no_such_record(name, board, record_number, count) if count else
                              no_such_record(name, None, None, 0))
         try:
-            position = what_if(position_from_record(record, variant=flags), play)  # the root: after --play's cards
+            position = position_from_record(record, variant=flags)
+            position = what_if(position, play)  # the root: after --play's cards
         except (CommandVariantError, ForeignPlayCard) as error:  # the command's flag or card, not the record's
             refused = GameRefusals("--variant" if isinstance(error, CommandVariantError) else "--play")
             refused.add(error)  # said as every command says it
             refused.say()
             raise typer.Exit(EXIT_BAD_INPUT) from None
+        except OptionRefused as error:  # a --play card the record's position refuses
+            raise StichError(error.said(position)) from None
         PotOption(pot).apply(position)  # read where the game reads its [Pot], as solve does
         holds = nodes_memory_holds(suffix)  # held whole until written: never more than memory holds
         try:
@@ -152,6 +156,9 @@ def tree(
                                     f"{'' if out is None else f' to {out}'}")
             raise
         finished = graph.nodes["root"]["over"]  # a tree of one node: said so, not as a tree of K cards
+        # a tree ends with the deal (its depth attribute the cards it goes): a --depth past it is said after --out's
+        shallower = "" if finished or graph.graph["depth"] == depth else (
+            f": the tree of the {plural(graph.graph['depth'], 'card')} left, to the deal's end (not {depth})")
         if out is None:
             with interrupts_held():  # printed whole or not at all
                 if as_json:
@@ -171,6 +178,6 @@ def tree(
             raise
     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
             f"{plural(graph.number_of_edges(), 'edge')})"
-            f"{': the deal is finished, no cards left to play' if finished else ''}")
+            f"{': the deal is finished, no cards left to play' if finished else shallower}")
     if unreadable:
         raise typer.Exit(EXIT_BAD_INPUT)

@@ -13,6 +13,8 @@ from solver.errors import ParseError, StichError, UnknownCardError, did_you_mean
 from solver.games import GAMES
 from solver.position import Position
 
+from .errors import OptionRefused
+
 
 def game_examples(example: Callable[[Any], str]) -> str:
     """An option's example in every game's own words, ``T17 HK in Zwanzigerrufen, E9 SA in Schafkopf, ...``: a card
@@ -81,8 +83,8 @@ def what_if_note(names: list[str]) -> str:
 
 class ForeignPlayCard(ParseError):
     """A ``--play`` card of another game's pack than a record's (the file may mix games): the same for every record
-    of that game, so the record loop says it once a game (``bare``: what is wrong, ``game``: the record's game), as
-    it says a refused ``--variant``."""
+    of that game, so the record loop says it once a game (``bare``: what is wrong, ``game``: the record's game; its
+    line the record's first), as it says a refused ``--variant``."""
 
     def __init__(self, bare: str, game: str, **where: Any) -> None:
         super().__init__(f"--play: {bare}", **where)
@@ -91,19 +93,27 @@ class ForeignPlayCard(ParseError):
 
 
 def what_if(position: Position, play: Optional[str]) -> Position:
-    """``position`` with the ``--play`` cards played; an illegal or unknown card is a ParseError at the record,
-    naming the card, its number and the rule it breaks (ForeignPlayCard for a card of another game's pack)."""
+    """``position`` with the ``--play`` cards played. A card is the command line's error, not the record's: one of
+    another game's pack is ForeignPlayCard (the same for every record of that game: said once a game), one the
+    position refuses (not the mover's, against the rules, past the deal's end) is OptionRefused; each is said at
+    ``--play``, naming the card's number and what was expected, with the record it was refused for (``show FILE -b 6
+    --play EO`` pointed at the record's Play tag, file:line:col, which is not wrong)."""
     if not play:
         return position
-    try:
-        return position.play_cards(play)
-    except StichError as error:
-        record = position.record
-        if record is None:
-            raise StichError(f"--play: {error}") from None
-        tag = record.tag("Play")
-        line, column = (tag.line, tag.column) if tag is not None and tag.line else (record.line, 1)
-        if isinstance(error, UnknownCardError):
-            raise ForeignPlayCard(str(error), position.game.name, source=record.source, line=line,
-                                  column=column) from None
-        raise ParseError(f"--play: {error}", source=record.source, line=line, column=column) from None
+    record = position.record
+    reached = position
+    for number, token in enumerate(play.split(), 1):
+        try:
+            reached = reached.play(token)
+        except UnknownCardError as error:
+            game = position.game.name
+            bare = f"card {number}: {error} (expected a {game} card, such as {position.pack.example()})"
+            if record is None:
+                raise StichError(f"--play: {bare}") from None
+            raise ForeignPlayCard(bare, game, source=record.source, line=record.line, column=1) from None
+        except StichError as error:  # the rule it breaks; a card against the rules has the legal ones said already
+            mover, index = reached.to_move, reached.pack.lookup(token)
+            held = mover is None or index is None or index in reached.hand(mover)
+            legal = "" if held else f" (legal: {' '.join(card.name for card in reached.legal_cards())})"
+            raise OptionRefused("--play", f"card {number}: {error}{legal}") from None
+    return reached

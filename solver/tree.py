@@ -149,10 +149,15 @@ def nodes_memory_holds(suffix: str = ".graphml") -> int:
     return max(1, min(MAX_TREE_NODES, available_memory() // node_bytes(suffix)))
 
 
+def _cards_left(state: PlayState) -> int:
+    """The cards still to be played from ``state``: every play sequence ends the deal after as many."""
+    return sum(hand.bit_count() for hand in state.hands)
+
+
 def _count_nodes(position: Position, depth: int, stop_above: int | None, engine: EngineSolver) -> tuple[int, bool]:
     """:func:`tree_size`'s count, and whether it is the whole tree's (False when it stopped above the bound)."""
     state = position.state
-    last = min(depth, sum(hand.bit_count() for hand in state.hands))
+    last = min(depth, _cards_left(state))
     total = 0
     for level in range(last + 1):
         total += engine.perft(state, level)
@@ -221,7 +226,8 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     (the maximising side's total: achieved + double-dummy rest; the declaring side for ``points``; for ``score``
     the declaring side's settlement in game units), ``depth``.
     Edge attributes: ``card``, ``seat`` (who plays it), ``value`` (the total the card keeps) and ``optimal``.
-    Graph attributes: ``objective``, ``maximiser``, ``game``, ``contract``, ``depth``, ``variant`` (the flags
+    Graph attributes: ``objective``, ``maximiser``, ``game``, ``contract``, ``depth`` (the cards the tree goes: fewer
+    than ``depth`` where the deal ends sooner, 0 for a finished deal), ``variant`` (the flags
     that differ from the game's defaults, ``NAME=VALUE, ...``), ``target`` (the total the maximiser needs, where the
     objective has one), and where the tree came from: ``source`` (the
     record's ``file:line``), ``board``, ``deal`` and ``played`` (the cards before the root), and where the record
@@ -238,6 +244,8 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
 
     check_position(position)
     check_number("the tree depth (cards)", depth, 0, MAX_PERFT_DEPTH)
+    # a tree ends with the deal: its depth (the graph's attribute, the summary's words) is the cards it goes, not more
+    depth = min(depth, _cards_left(position.state))
     engine = solver_for(engine)
     by_memory = max_nodes is None
     max_nodes = nodes_memory_holds() if max_nodes is None else check_number("max_nodes", max_nodes, 1, MAX_TREE_NODES)

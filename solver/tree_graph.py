@@ -25,7 +25,12 @@ class StrategyTree(nx.DiGraph):
         where = f"after {cards:,} card{'' if cards == 1 else 's'} played" if played else "from the deal's start"
         depth, nodes = graph.get("depth", 0), self.number_of_nodes()
         made = f"{graph.get('game', '')} {graph.get('contract', '')}".strip()  # none in a graph made by hand
-        title = (f"{made + ': ' if made else ''}strategy tree of {depth} card{'' if depth == 1 else 's'} {where}, "
+        cards_deep = f"{depth} card{'' if depth == 1 else 's'}"
+        # every play sequence ends the deal after the same number of cards: a leaf over is a tree to the deal's end,
+        # which a --depth past it made no deeper ("a tree of 10 cards" held 7)
+        if any(over for _, over in self.nodes(data="over", default=False)):
+            cards_deep = f"the {cards_deep} left"
+        title = (f"{made + ': ' if made else ''}strategy tree of {cards_deep} {where}, "
                  f"{nodes:,} node{'' if nodes == 1 else 's'}")
         finished = "root" in self and bool(self.nodes["root"].get("over"))
         if finished:  # one node: "a tree of 2 cards" would promise cards there are not

@@ -568,6 +568,10 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
     rufer = list(solver.read_positions(VALAT.parent / "schafkopf.tbn"))[5]  # board 6: one card played
     assert str(solver.strategy_tree(rufer, 2)).splitlines()[0] == \
         "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # it read '1 cards played'
+    past = solver.strategy_tree(rufer, 10)  # 7 cards left: it said "of 10 cards", its depth attribute 10
+    assert str(past).splitlines()[0] == \
+        "Schafkopf Rufer G: strategy tree of the 7 cards left after 1 card played, 15 nodes"
+    assert past.graph["depth"] == 7
 
 
 def test_a_strategy_tree_s_repr_says_what_it_is_of():

@@ -275,3 +275,24 @@ def test_a_seed_is_any_64_bit_seed_as_on_the_board():
             (command, result.stderr)
     with pytest.raises(solver.StichError, match="seed must be a whole number from -18,446,744,073,709,551,615 to"):
         random_record("Kratzen", -(2**64), 1)
+
+
+def test_the_help_says_what_the_commands_do():
+    """Help read at 80 columns against the commands: ``stich --help`` said tree writes a graph file (without --out it
+    prints a summary, with --json the tree), deal's said a Kratzen deal gets a pot (only with --pot), postmortem's
+    --plot named OUT itself only with --board or --record (a file of one record keeps it too), tree's --depth did not
+    say a tree ends with the deal, and the FILE of solve, check, table, score and postmortem named --board alone."""
+    def helped(*args: str) -> str:
+        result = runner.invoke(app, [*args, "--help"], env={"COLUMNS": "80"})
+        assert result.exit_code == 0, result.output
+        return " ".join(result.stdout.split())
+
+    assert "tree The game tree of --depth cards with double-dummy values: a summary, JSON or a graph file." in \
+        helped()
+    assert ("With --pot, a game paid from a pot (Kratzen) gets it as each record's [Pot] tag (without it, none)"
+            in helped("deal"))
+    assert "[Pot" not in runner.invoke(app, ["deal", "-g", "kr", "-n", "2"]).stdout
+    assert "OUT itself with --board or --record, or for a file of one record" in helped("postmortem")
+    assert "a tree ends with the deal, so at most the cards left" in helped("tree")
+    for command in ("solve", "check", "table", "score", "postmortem"):
+        assert "every record is analysed (see --board, --record)" in helped(command), command

@@ -64,15 +64,19 @@ def test_play_answers_what_if():
 
 
 def test_an_illegal_play_is_named_with_its_rule_and_the_other_records_still_answer(tmp_path):
+    """An illegal ``--play`` card is the command line's error, said at ``--play`` with the record it was refused for
+    (it was pointed at the record's [Play] tag, ``valat.tbn:19:1``, which is not wrong), and the others answer."""
     result = run("solve", VALAT, "--play", "HK SQ", code=1)
     assert result.stdout == ""
-    assert result.stderr.startswith(f"stich: {VALAT}:19:1: --play: card 2 of the play (SQ): seat 2 may not play SQ "
-                                    "here: cannot follow suit to the lead HK and must trump: with one of T1")
+    assert result.stderr == ("stich: --play: card 2: seat 2 may not play SQ here: cannot follow suit to the lead HK "
+                             "and must trump: with one of T1 (legal: T1) "
+                             f"(the record at {VALAT}:13, board 1, not answered)\n")
     two = tmp_path / "two.tbn"
     two.write_text(Path(VALAT).read_text(encoding="utf-8") + "\n" + Path(VALAT).read_text(encoding="utf-8")
                    .replace('[Board "1"]', '[Board "2"]').replace("T18 T15 HG DJ\n", ""), encoding="utf-8")
     result = run("show", two, "--play", "T18", code=1)  # board 1 is past T18; board 2 plays it
-    assert "seat 1 does not hold T18" in result.stderr and "Seat 2 (to play)" in result.stdout
+    assert "stich: --play: card 1: seat 1 does not hold T18 (legal: " in result.stderr
+    assert f"(the record at {two}:13, board 1, not answered)" in result.stderr and "Seat 2 (to play)" in result.stdout
 
 
 def test_cards_run_together_with_commas_are_said_so_not_taken_for_a_misspelt_card():
@@ -268,11 +272,12 @@ def test_a_card_of_another_game_is_said_once_a_game_and_an_illegal_one_once_a_re
                      (EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8"), encoding="utf-8")
     result = run("show", mixed, "--play", "EA", code=1)
     lines = result.stderr.splitlines()
-    assert lines[-1] == (f"stich: --play: card 1 of the play (EA): 'EA' is not a card of the Zwanzigerrufen pack "
-                         f"(2 records of Zwanzigerrufen from {mixed}:19 not answered)")
+    assert lines[-1] == ("stich: --play: card 1: 'EA' is not a card of the Zwanzigerrufen pack (expected a "
+                         f"Zwanzigerrufen card, such as T17 HK) (2 records of Zwanzigerrufen from {mixed}:13 not "
+                         "answered)")  # the first record's line, not its [Play] tag's (19)
     assert sum("Zwanzigerrufen" in line for line in lines) == 1
     schafkopf = len(solver.parse_positions((EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8")))
-    illegal = [line for line in lines if line.startswith(f"stich: {mixed}:") and "(EA): " in line]
+    illegal = [line for line in lines if line.startswith("stich: --play: card 1: ") and f"record at {mixed}:" in line]
     assert len(illegal) + result.stdout.count("Seat 1") == schafkopf  # every Schafkopf record answered or said
     assert any("seat 3 does not hold EA" in line for line in illegal) and result.stdout.count("Seat 1") >= 1
 
@@ -363,3 +368,29 @@ def test_show_tbn_writes_utf8_whatever_stdout_encodes(tmp_path):
                           capture_output=True, env={**os.environ, "PYTHONIOENCODING": "ascii"}, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode("utf-8") == record.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", [("show",), ("solve",), ("check",), ("score",), ("postmortem",),
+                                     ("tree", "-d", "1")])
+def test_a_play_card_given_on_the_command_line_is_said_at_play_and_one_in_the_file_at_its_place(tmp_path, command):
+    """``show FILE -b 6 --play EO`` (seat 2 to play, who holds GA SZ) said ``schafkopf.tbn:96:1: --play: ...``, the
+    record's [Play] tag, as if the file were wrong; ``--play XX`` (a Zwanzigerrufen card) named that line as the
+    record's. Every command with --play says its card at --play, with what the seat may play (or the game's cards)
+    and the record; the same card in the file's own [Play] section is still said at its file:line:col."""
+    schafkopf = EXAMPLES / "schafkopf.tbn"
+    illegal = run(*command[:1], schafkopf, *command[1:], "-b", "6", "--play", "EO", code=1)
+    assert illegal.stdout == "" and illegal.stderr == (
+        "stich: --play: card 1: seat 2 does not hold EO (legal: GA SZ) "
+        f"(the record at {schafkopf}:88, board 6, not answered)\n")
+    foreign = run(*command[:1], schafkopf, *command[1:], "-b", "6", "--play", "XX", code=1)
+    assert foreign.stderr == (
+        "stich: --play: card 1: 'XX' is not a card of the Schafkopf pack (expected a Schafkopf card, such as E9 SA) "
+        f"(the Schafkopf record at {schafkopf}:88 not answered)\n")
+    board = schafkopf.read_text(encoding="utf-8").split("[Board \"6\"]")[1].split("*")[0]
+    for card, why in (("EO", "seat 2 does not hold this card"), ("XX", "not a card of the Schafkopf pack")):
+        own = tmp_path / f"own-{card}.tbn"
+        own.write_text(f'[Game "Schafkopf"]\n[Board "6"]{board.replace(chr(10) + "EO", chr(10) + "EO " + card)}*\n',
+                       encoding="utf-8")
+        assert own.read_text(encoding="utf-8").splitlines()[8] == f"EO {card}"  # line 9, the card at column 4
+        said = run(*command[:1], own, *command[1:], code=1).stderr
+        assert said.startswith(f"stich: {own}:9:4: {why}"), said

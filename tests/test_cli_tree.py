@@ -84,8 +84,9 @@ def test_a_variant_flag_or_a_card_of_another_game_is_said_as_every_command_says_
     assert not out.exists()
     tree = run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--play", "EA", "--out", out, code=1)  # Schafkopf's card
     show = run("show", EXAMPLES / "valat.tbn", "--play", "EA", code=1)
-    assert tree.stderr == show.stderr and tree.stderr.startswith("stich: --play: card 1 of the play (EA): 'EA' is not "
-                                                                 "a card of the Zwanzigerrufen pack (the ")
+    assert tree.stderr == show.stderr == ("stich: --play: card 1: 'EA' is not a card of the Zwanzigerrufen pack "
+                                          "(expected a Zwanzigerrufen card, such as T17 HK) (the Zwanzigerrufen "
+                                          f"record at {EXAMPLES / 'valat.tbn'}:13 not answered)\n")
     assert not out.exists()
 
 
@@ -237,3 +238,27 @@ def test_a_refusal_over_max_nodes_without_out_says_the_tree_is_printed_not_writt
     out = tmp_path / "tree.json"
     written = run("tree", valat, "--depth", 4, "--max-nodes", 3, "--out", out, code=1).stderr
     assert "(about 4 KB of memory a node written as JSON); nothing written:" in written and not out.exists()
+
+
+def test_a_tree_past_the_deal_s_end_says_the_cards_left_in_its_text_json_and_graphml(tmp_path):
+    """``--depth 10`` with 7 cards left said "strategy tree of 10 cards" and wrote ``depth`` 10 into the graph: the
+    tree is 7 cards deep, the deal's end, and its summary, its JSON, its GraphML and ``--out``'s line all say so; a
+    tree that stops short of the end keeps its words ("of 3 cards")."""
+    import networkx as nx
+
+    path = EXAMPLES / "schafkopf.tbn"  # board 6: 7 cards left after its Play section's one
+    summary = run("tree", path, "-b", "6", "-d", "10").stdout.splitlines()
+    assert summary[0] == "Schafkopf Rufer G: strategy tree of the 7 cards left after 1 card played, 15 nodes"
+    assert run("tree", path, "-b", "6", "-d", "7").stdout.splitlines()[0] == summary[0]  # the end exactly: alike
+    document = json.loads(run("tree", path, "-b", "6", "-d", "10", "--json").stdout)
+    assert document["graph"]["depth"] == max(node["depth"] for node in document["nodes"]) == 7
+    out = tmp_path / "past.graphml"
+    assert run("tree", path, "-b", "6", "-d", "10", "--out", out).stderr == (
+        f"stich: wrote {out} (15 nodes, 14 edges): the tree of the 7 cards left, to the deal's end (not 10)\n")
+    assert nx.read_graphml(out).graph["depth"] == 7
+    short = run("tree", path, "-b", "6", "-d", "3")
+    assert short.stdout.splitlines()[0] == "Schafkopf Rufer G: strategy tree of 3 cards after 1 card played, 7 nodes"
+    assert json.loads(run("tree", path, "-b", "6", "-d", "3", "--json").stdout)["graph"]["depth"] == 3
+    assert run("tree", path, "-b", "6", "-d", "3", "--out", tmp_path / "short.json").stderr.endswith("edges)\n")
+    finished = json.loads(run("tree", path, "-b", "7", "-d", "2", "--json").stdout)
+    assert finished["graph"]["depth"] == 0  # one node, the deal over: no card deep

@@ -206,3 +206,79 @@ def test_show_and_solve_draw_the_diagram_for_a_40_column_terminal():
                             str(EXAMPLES / "valat.tbn")], cwd=ROOT, capture_output=True, text=True,
                            env={key: value for key, value in os.environ.items() if key != "COLUMNS"})
     assert "Seat 2                   +---------------+            Seat 4" in piped.stdout.splitlines()
+
+
+def _figures(text: str) -> Counter:
+    """The figures with their intervals in ``text`` (``+1.00 ± 0.52``, ``80% (63-90%)``, ``-30.00 (all alike)``), each
+    counted where it stands whole on one line: a figure split over two lines is not counted."""
+    from cli.render import FIGURE
+
+    return Counter(figure.group() for line in text.splitlines() for figure in FIGURE.finditer(line))
+
+
+def _rendered(render, document: dict, width: int) -> list[str]:
+    """``render``'s report of ``document`` on the command's console narrowed to ``width`` columns."""
+    from cli.render import stdout_console
+
+    console = stdout_console()
+    console.width, console.narrows, console.record = width, True, True
+    render(document, console)
+    return console.export_text().splitlines()
+
+
+@pytest.fixture(scope="module")
+def advice_documents() -> dict:
+    """Contract advice of the README's hand (its Tout rows all alike), card advice mid-play and what each
+    announcement adds to a Zwanzigerrufen contract: every advice table with figures and intervals."""
+    from solver import read_positions
+    from solver.advice import card_advice, contract_advice
+
+    position = list(read_positions(EXAMPLES / "schafkopf.tbn"))[1]  # board 2, a Wenz: seat 1 to move
+    return {"contracts": contract_advice("schafkopf", HAND[3], 1, "all", samples=30, seed=1, workers=1).as_dict(),
+            "cards": card_advice(position, samples=10, seed=1, workers=1).as_dict(),
+            "announcements": contract_advice("zwanzigerrufen", "T21 T20 T19 T15 T1 HK HQ SK SQ CK", 1,
+                                             "Solo, Normal T18", samples=10, seed=1, workers=1,
+                                             each_announcement=True).as_dict()}
+
+
+@pytest.mark.parametrize("width", [60, 80, 100, 120])
+@pytest.mark.parametrize("kind", ["contracts", "cards", "announcements"])
+def test_no_figure_of_the_advice_is_split_from_its_interval(advice_documents, kind, width):
+    """At 80 columns the contract advice wrapped ``+1.00 ±`` on one line and ``0.52`` on the next, ``80%`` and
+    ``(63-90%)`` likewise. Every figure of the report's cells stands whole on one line at 60 to 120 columns, and
+    the report's tables keep to the width: at 60 the bonus columns follow the table as a table of their own, each
+    row named by its rank and contract."""
+    from cli.analyse import render_advice, render_cards
+    from solver.advice import AdviceTable, card_advice_report, contract_advice_report
+
+    document = advice_documents[kind]
+    report = (card_advice_report if kind == "cards" else contract_advice_report)(document)
+    cells = "\n".join(cell for part in report if isinstance(part, AdviceTable) for row in part.rows for cell in row)
+    wanted = _figures(cells)
+    assert wanted["-30.00 (all alike)" if kind == "contracts" else "100% (72-100%)" if kind == "cards"
+                  else "-12.00 (all alike)"]  # the forms the cells hold
+    lines = _rendered(render_cards if kind == "cards" else render_advice, document, width)
+    table = [line for line in lines if line.startswith((" ", "│", "┃", "┏", "┡", "└", "─", "┗"))]
+    assert not _too_wide(table, width), _too_wide(table, width)
+    found = _figures("\n".join(lines))
+    assert {figure: found[figure] for figure in wanted} == dict(wanted), "\n".join(lines)
+    if kind == "contracts" and width == 60:
+        second = lines.index("contracts by seat 1's mean payment: bonuses made and against")
+        rows = [line.split("│") for line in lines[second:] if line.startswith("│ ")]
+        assert [cells[2].strip() for cells in rows if cells[1].strip()] == [
+            "Rufer G", "Rufer E", "Wenz", "Solo E", "Solo G", "Solo H"]
+        assert rows[0][3].strip() == "3% (1-17%) Laufende"
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_no_figure_of_a_match_or_a_hands_analysis_is_split_from_its_interval(width):
+    """The match's table and a hand's single-dummy tables (bonuses forced, opening cards) on a pty of 60 and 80
+    columns: each figure with its interval on one line, the lines within the width."""
+    match = _on_terminal("match", "--game", "schafkopf", "--bots", "sampling:2,random,random,random", "-n", "2",
+                         "-j", "1", "--seed", "3", width=width)
+    rows = [line for line in match if line.startswith("│")]
+    assert len(rows) == 2 and all(len(_figures(row)) == 1 for row in rows), "\n".join(match)
+    hand = _on_terminal("analyse", *HAND, "--contract", "Rufer G", "-n", "30", "--seed", "1", "-j", "1", width=width)
+    rows = [line for line in hand if line.startswith("│")]
+    assert sum(_figures("\n".join(rows)).values()) == 13, "\n".join(hand)  # 5 bonuses forced, 8 opening cards
+    assert not _too_wide(rows, width), _too_wide(rows, width)

@@ -1044,8 +1044,8 @@ def test_a_tree_of_a_random_deal_names_no_file_it_was_not_read_from():
 
 def test_tree_command_roots_the_tree_at_a_what_if_of_play(tmp_path):
     """--play, as show, solve, check, score and postmortem take it: the tree starts after those cards, its values
-    are those solve gives there, the graph's 'played' ends with them; an illegal card is said at the record's
-    [Play] tag, with the rule it breaks, and nothing is written."""
+    are those solve gives there, the graph's 'played' ends with them; an illegal card is said at --play (not at the
+    record's [Play] tag, which is not wrong), with the rule it breaks and the record, and nothing is written."""
     valat = EXAMPLES / "valat.tbn"
     out = tmp_path / "what-if.graphml"
     run("tree", valat, "--play", "HK T1", "--depth", 1, "--out", out)
@@ -1057,8 +1057,9 @@ def test_tree_command_roots_the_tree_at_a_what_if_of_play(tmp_path):
     assert {card: value for _, card, value in graph.edges(data="value")} == {
         position.pack[cv.card].name: points.achieved + cv.value for cv in points.card_values}
     bad = run("tree", valat, "--play", "HK SQ", "--depth", 1, "--out", tmp_path / "bad.json", code=1)
-    assert bad.stderr.startswith(f"stich: {valat}:19:1: --play: card 2 of the play (SQ): seat 2 may not play SQ "
-                                 "here: cannot follow suit to the lead HK and must trump")
+    assert bad.stderr.startswith("stich: --play: card 2: seat 2 may not play SQ here: cannot follow suit to the lead "
+                                 "HK and must trump")
+    assert bad.stderr.endswith(f"(the record at {valat}:13, board 1, not answered)\n")
     assert "Traceback" not in bad.stderr and not (tmp_path / "bad.json").exists()
 
 
