@@ -1923,6 +1923,34 @@ def test_a_board_with_variant_flags_plays_a_pasted_deal_under_them_and_says_so(d
             " · dealt under --variant must_undertrump=false")
 
 
+def test_the_boards_variant_wins_over_a_records_tag_whether_named_or_uploaded(driver, tmp_path):
+    """One file with [Variant "must_undertrump=true"] on a board started with --variant must_undertrump=false:
+    named on the command line and uploaded through the page it is played the same way, the flag over the tag as
+    in every command (seat 3 may throw its G8), and the contract panel says the flag won. The upload used to keep
+    its tag's value, so the same file played under two rules."""
+    path = tmp_path / "own.tbn"
+    path.write_text('[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+                    '[Variant "must_undertrump=true"]\n', encoding="utf-8")
+    won = "--variant must_undertrump=false over the record's must_undertrump=true"
+
+    def seat_3_may_play() -> list[str]:
+        driver.execute_script("goTo(0); S.moves = ['E9', 'HA']; goTo(2)")
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 2, "two cards in")
+        assert won in driver.find_element("id", "variant-note").get_attribute("textContent")
+        return driver.execute_script("return [...document.querySelectorAll('#seat-3 .card.legal')]"
+                                     ".map((n) => n.dataset.card)")
+
+    with serving([path], variant={"must_undertrump": "false"}) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.view && S.view.game") == "Kratzen",
+                 "the named file's record")
+        named = driver.execute_script("return S.board")
+        assert seat_3_may_play() == ["H7", "G8"]
+        driver.find_element("id", "upload").send_keys(str(path))
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.board") != named, "the upload")
+        assert seat_3_may_play() == ["H7", "G8"]
+
+
 def test_a_bad_character_in_a_cr_only_paste_is_said_at_its_line(driver, server):
     """A pasted old Mac record (lines ended by a CR alone) with a lone surrogate on its third line: the page says
     line 3, counted as the file reader counts lines, whether the text comes as pasted (the page's own request) or

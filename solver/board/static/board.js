@@ -359,8 +359,8 @@ function renderContract() {
   if (view.called) facts.push(["Called", view.called.spoken]);
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
-  // the flags this deal is played under, and where the board's --variant touched them, which won (an upload's own
-  // [Variant] over it, it over a named file's)
+  // the flags this deal is played under, and where the board's --variant touched them (over a record's own
+  // [Variant], a named file's or an upload's alike, as in every command)
   if (view.variant || view.variant_note) {
     facts.push(["Variant", el("span", {}, view.variant || "the rules' defaults",
       view.variant_note ? el("span", { class: "hint", id: "variant-note" }, ` · ${view.variant_note}`) : "")]);
@@ -369,8 +369,8 @@ function renderContract() {
   const boardFlags = Object.entries(S.boardVariant).map(([game, flags]) => `${game} ${flags}`).join("; ");
   if (boardFlags) {
     facts.push(["Board's --variant", el("span", { id: "board-variant" }, boardFlags,
-      el("span", { class: "hint" }, " · every deal of its game, uploads and deals too; an upload's own [Variant] " +
-        "keeps a flag it sets"))]);
+      el("span", { class: "hint" }, " · every deal of its game, uploads and deals too, over a record's own " +
+        "[Variant]"))]);
   }
   if (view.pot && !view.pot.start) facts.push(["Pot", POT_NONE]);
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
