@@ -1532,6 +1532,33 @@ def test_a_mouses_graph_fits_its_panel_whole(driver, server, label, moves, point
         driver.execute_script("document.getElementById('graph-frame').style.width = ''")
 
 
+def test_a_mouses_graph_fits_the_narrowest_panel(driver, server):
+    """The graph was drawn at least 200 pixels wide, so a mouse's graph scrolled sideways in a frame under 206
+    pixels (a window some 250 pixels wide, or a desktop zoomed to 500%): drawn at the frame's width, it fits it at
+    any window width, while a finger's still gets its 24-pixel columns and scrolls."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 7", 20)
+    graph = "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
+    try:
+        for width in (320, 240):
+            driver.set_window_size(width, 900)
+            wait_for(lambda: driver.execute_script("return innerWidth") == width, f"a {width}-pixel window")
+            wait_for(lambda: settled(driver) and driver.execute_script(graph) and driver.execute_script(
+                "return S.curveWidth === document.getElementById('graph-frame').clientWidth - 6"), "the graph redrawn")
+            page = driver.execute_script(MOUSE_GRAPH)
+            assert page["scroll"] <= page["client"], (width, page["scroll"], page["client"])
+            assert len(page["hits"]) == 33
+        assert page["client"] < 206  # the frame the floor of 200 scrolled in
+        with coarse_pointer(driver):  # a finger's columns stay 24 pixels, scrolling in the same frame
+            wait_for(lambda: driver.execute_script("return S.curveWidth === 40 + 24 * (S.curve.curve.length - 1)"),
+                     "the graph drawn for a finger")
+            assert driver.execute_script("const f = document.getElementById('graph-frame');"
+                                         "return f.scrollWidth > f.clientWidth")
+    finally:
+        driver.set_window_size(1400, 900)
+
+
 @pytest.mark.parametrize("width, height", [(390, 844), (768, 1024), (1024, 768), (1366, 768)])
 def test_a_large_default_font_takes_a_narrower_windows_layout(driver, server, width, height):
     """The tablet review: a reader who sets the browser's font to 24 pixels (a large default, as 200% zoom doubles

@@ -638,13 +638,14 @@ const COARSE_POINTER = matchMedia("(pointer: coarse)");
 // own, but for its padding (2 pixels a side) and the graph's border (1), so that the drawing is at one to one
 const graphFrameWidth = () => Math.max($("graph-frame").clientWidth - 6, 0);
 
-// the width the graph of ``cards`` cards is drawn at: its own pixels, the frame's, at least 200 (400 while it has no
-// width yet), and for a finger at least what gives each point a column of 24 pixels
-const curveDrawWidth = (cards) => Math.max(200, graphFrameWidth() || 400,
+// the width the graph of ``cards`` cards is drawn at: its own pixels, the frame's (400 while it has no width yet),
+// and for a finger at least what gives each point a column of 24 pixels; no least width of its own, so that a
+// mouse's graph fits the narrowest panel too (a floor of 200 scrolled it in a frame under 206 pixels)
+const curveDrawWidth = (cards) => Math.max(graphFrameWidth() || 400,
   COARSE_POINTER.matches ? CURVE_LEFT + CURVE_PAD + POINT_TARGET * Math.max(cards, 1) : 0);
 
 // a window that changes the frame's width (a phone turned, the panels going under the table) draws the graph again;
-// one narrower than the graph's least width draws the same, so its resizes do not
+// a finger's graph wider than the frame draws the same, so its resizes do not
 new ResizeObserver(() => {
   if (!S.curve || !graphFrameWidth()) return;
   if (curveDrawWidth(S.curve.curve.length - 1) !== S.curveWidth) renderCurve();
