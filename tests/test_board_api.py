@@ -650,6 +650,22 @@ def test_the_odds_are_the_analysers():
     assert [o["mean_score"] for o in odds["openings"]] == pytest.approx([o["mean_score"] for o in document["openings"]])
 
 
+def test_the_odds_of_an_ending_are_refused_at_once_with_why():
+    """An ending (Schafkopf board 6: two cards a hand) has no single-dummy odds, the analyser redealing a whole
+    deal's unseen cards: refused before the stream begins, in the board's words, not said after a "thinking" line
+    as the analyser's error on a position."""
+    c = client(SK, board="6")
+    board, moves = opened(c)
+    answer = c.post("/api/odds", json={"board": board, "moves": moves})
+    assert answer.status_code == 400
+    assert answer.json()["error"] == ("single-dummy odds redeal the unseen cards of a whole deal played from its first "
+                                      "trick; this record is an ending (hands of a few cards): the double-dummy view "
+                                      "values it")
+    with pytest.raises(solver.errors.InvalidDealError, match="not an ending"):  # the analyser's own refusal
+        solver.analyse_position(next(p for p in solver.read_positions(SK) if p.record.get("Board") == "6"), 2,
+                                samples=2)
+
+
 def test_save_writes_a_record_every_command_reads(tmp_path):
     c = client(ZR, board="1")
     board, moves = opened(c)

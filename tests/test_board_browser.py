@@ -681,6 +681,25 @@ def test_a_kratzen_score_below_zero_draws_one_0_and_says_its_unit(driver, server
     assert f"dashed: {title}" in driver.find_element("id", "curve-note").text
 
 
+def test_an_endings_odds_say_why_there_are_none_and_no_longer_sampling(driver, server):
+    """Walking the examples: Schafkopf board 6, an ending, in single dummy showed "sampling the unseen cards…"
+    beside the analyser's refusal of an ending, as if still at work. The panel now says at once, in the board's
+    words, why there are no odds, and nothing of sampling."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "schafkopf.tbn board 6")
+    driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
+    try:
+        wait_for(lambda: driver.execute_script("return S.mode") == "sd" and odds_done(driver), "the odds' answer")
+        odds = driver.find_element("id", "odds").get_attribute("textContent")
+        assert odds == ("Odds for seat 2single-dummy odds redeal the unseen cards of a whole deal played from its "
+                        "first trick; this record is an ending (hands of a few cards): the double-dummy view values "
+                        "it"), odds
+    finally:
+        driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.mode") == "dd", "double dummy again")
+
+
 def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
     """The statistics audit: every sample alike gives an interval of no width, which says only that no other value
     was met; the odds say so, as stich analyse does, instead of a '95%' interval."""

@@ -569,6 +569,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             seat = None if state.is_over else state.to_move + 1
         if seat is None:
             raise BoardError("the deal is over: there is no seat to move")
+        if not current.game.is_whole(current.rules.deal):  # said at once, not after the stream began as sampling
+            raise BoardError("single-dummy odds redeal the unseen cards of a whole deal played from its first trick; "
+                             "this record is an ending (hands of a few cards): the double-dummy view values it")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= current.rules.seats:
             raise BoardError(f"seat is a seat number from 1 to {current.rules.seats}")
         client = _client(body)

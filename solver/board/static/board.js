@@ -804,12 +804,15 @@ async function loadOdds() {
     box.replaceChildren();
     return;
   }
-  box.replaceChildren(el("h2", {}, `Odds for seat ${S.view.to_move}`), el("div", { class: "hint" }, "sampling the unseen cards…"));
+  box.replaceChildren(el("h2", {}, `Odds for seat ${S.view.to_move}`),
+    el("div", { class: "hint", id: "odds-sampling" }, "sampling the unseen cards…"));
   S.odds = null;  // a stop before the first odds says nothing of an earlier question's
   busy("odds", true);
   const asked = ask("odds", "/api/odds", { board: S.board, moves: S.moves.slice(0, S.cursor), samples: 100 }, { raw: true });
   const mine = S.requests.odds;
   let ended = false;
+  // what went wrong, in place of "sampling…" where no odds came (an ending's refusal said it still sampled)
+  const said = (text) => { $("odds-sampling")?.remove(); box.append(el("div", { class: "error" }, text)); };
   try {
     for await (const message of jsonLines(await asked)) {
       if (S.requests.odds !== mine) break;
@@ -820,14 +823,14 @@ async function loadOdds() {
       } else if (message.kind === "stopped" || message.kind === "error") {
         // the odds so far stay on the table, said to be partial
         const why = message.reason || message.error;
-        box.append(el("div", { class: "error" }, S.odds && S.odds.kind === "progress" ?
-          `stopped after ${S.odds.samples} of ${S.odds.of} deals: ${why}` : why));
+        said(S.odds && S.odds.kind === "progress" ? `stopped after ${S.odds.samples} of ${S.odds.of} deals: ${why}`
+          : why);
       }
     }
     // an answer cut off (the server stopped, the connection dropped) is not the odds over every deal
-    if (!ended && S.requests.odds === mine) box.append(el("div", { class: "error" }, "the answer was cut off"));
+    if (!ended && S.requests.odds === mine) said("the answer was cut off");
   } catch (error) {
-    if (!aborted(error)) box.append(el("div", { class: "error" }, error.message));
+    if (!aborted(error)) said(error.message);
   } finally {
     if (S.requests.odds === mine) { busy("odds", false); box.dataset.done = "yes"; }
   }
