@@ -1248,6 +1248,26 @@ def phones_and_zoomed_windows_have_big_enough_targets(driver) -> None:
         restore_window(driver)
 
 
+def test_every_examples_record_fits_a_320_pixel_window(driver, server):
+    """Walking the examples at 320 CSS pixels (a desktop at 400%, WCAG 1.4.10's reflow): Zwanzigerrufen board 2's
+    contract panel ran 12 pixels off the page's side, its [Variant] flag sagotrick=mond_skus_pagat one word the
+    panel's table could not break. Every record of the three games' examples now fits."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    labels = driver.execute_script("return [...document.querySelectorAll('#records option')]"
+                                   ".map((o) => o.textContent.split(':')[0])")
+    assert len(labels) == 19
+    try:
+        driver.set_window_size(320, 800)
+        wait_for(lambda: driver.execute_script("return innerWidth") == 320, "a 320-pixel window")
+        for label in labels:
+            open_record(driver, label)
+            wide = driver.execute_script("return document.scrollingElement.scrollWidth")
+            assert wide <= 320, (label, wide)
+    finally:
+        driver.set_window_size(1400, 900)
+
+
 def redrawn(drawn):
     """The graph's shapes once its dots are round (a drawing at the window's width), else None: a drawing still at
     the old width stretches them until the resize observer draws again."""
