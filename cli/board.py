@@ -56,8 +56,8 @@ def board(
     table_mb: Optional[int] = TABLE_MB,
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",
-        help="A variant flag (repeatable); overrides the FILEs' [Variant] tags. Uploads, pastes and deals of its game "
-             "are played under it too, a flag their own [Variant] sets keeping its value."),
+        help="A variant flag (repeatable); overrides the [Variant] tags of the FILEs' records and of uploaded and "
+             "pasted ones alike. Deals of its game are dealt under it."),
 ) -> None:
     """Open records on a table in the browser: every hand, the trick, each legal card's double-dummy value, click
     to play, undo and redo, the evaluation graph with the mistakes, single-dummy odds, save as .tbn. Ctrl-C stops."""
@@ -132,8 +132,8 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     ...``, at most the page's 20 a file), a file the page opens nothing of, and a ``--board`` no file has or whose
     record cannot be opened (exit 1, as every other command refuses it: the page opened another record and said so
     in a corner). ``variant``: the --variant flags, over each record's as the page takes them (the page's uploads
-    and deals take them too, under their own, so --variant needs no FILE); a flag of another game than a record's
-    is left out of it, as of an upload's, said once a game."""
+    and pastes take them so too, and its deals are dealt under them, so --variant needs no FILE); a flag of another
+    game than a record's is left out of it, as of an upload's, said once a game."""
     import io
 
     from solver.board.session import BoardError, Boards, decoded_text

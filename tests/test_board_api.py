@@ -650,6 +650,22 @@ def test_the_odds_are_the_analysers():
     assert [o["mean_score"] for o in odds["openings"]] == pytest.approx([o["mean_score"] for o in document["openings"]])
 
 
+def test_the_odds_of_an_ending_are_refused_at_once_with_why():
+    """An ending (Schafkopf board 6: two cards a hand) has no single-dummy odds, the analyser redealing a whole
+    deal's unseen cards: refused before the stream begins, in the board's words, not said after a "thinking" line
+    as the analyser's error on a position."""
+    c = client(SK, board="6")
+    board, moves = opened(c)
+    answer = c.post("/api/odds", json={"board": board, "moves": moves})
+    assert answer.status_code == 400
+    assert answer.json()["error"] == ("single-dummy odds redeal the unseen cards of a whole deal played from its first "
+                                      "trick; this record is an ending (hands of a few cards): the double-dummy view "
+                                      "values it")
+    with pytest.raises(solver.errors.InvalidDealError, match="not an ending"):  # the analyser's own refusal
+        solver.analyse_position(next(p for p in solver.read_positions(SK) if p.record.get("Board") == "6"), 2,
+                                samples=2)
+
+
 def test_save_writes_a_record_every_command_reads(tmp_path):
     c = client(ZR, board="1")
     board, moves = opened(c)
@@ -2161,7 +2177,9 @@ def test_variant_option_plays_uploads_and_deals_of_its_game_under_the_flags(tmp_
         assert _seat_3_may_play(c, board) == ["H7", "G8"]
         view = c.post("/api/position", json={"board": board, "moves": []}).json()
         assert view["variant"] == "must_undertrump=false"
-        assert view["variant_note"] == "must_undertrump=false (--variant)"
+        # the Zwanzigerrufen flag is left out of a Kratzen record, said as for a named file's
+        assert view["variant_note"] == \
+            "must_undertrump=false (--variant); --variant sagotrick=off left out: not Kratzen's (its own rules)"
         saved = c.post("/api/save", json={"board": board, "moves": ["E9", "HA"]}).text
         assert '[Variant "must_undertrump=false"]' in saved
         assert sorted(str(card) for card in next(solver.read_positions(_write(tmp_path, saved))).legal_cards()) == \
@@ -2178,38 +2196,55 @@ def test_variant_option_plays_uploads_and_deals_of_its_game_under_the_flags(tmp_
     schafkopf = c.post("/api/load", json={"text": SK.read_text(encoding="utf-8")}).json()
     assert schafkopf["refused"] == [] and len(schafkopf["boards"]) == 7
     view = c.post("/api/position", json={"board": schafkopf["open"], "moves": []}).json()
-    assert view["variant_note"] == "" and "must_undertrump" not in view["variant"]
+    assert view["variant_note"] == \
+        "--variant must_undertrump=false, sagotrick=off left out: not Schafkopf's (its own rules)"
+    assert "must_undertrump" not in view["variant"]
     zwanzigerrufen = c.post("/api/load", json={"text": ZR.read_text(encoding="utf-8")}).json()["open"]
     assert c.post("/api/position", json={"board": zwanzigerrufen, "moves": []}).json()["variant_note"] == \
-        "sagotrick=off (--variant)"
+        "sagotrick=off (--variant); --variant must_undertrump=false left out: not Zwanzigerrufen's (its own rules)"
 
 
-def test_an_uploads_own_variant_tag_wins_over_the_boards_flags_and_the_page_is_told(tmp_path):
-    """An uploaded record whose own [Variant] sets a flag keeps its value: it says how the deal was played, where
-    the board's --variant is only what the board plays when a record says nothing. A file named with --variant is
-    the other way round, as in every command; the view says which won."""
+def test_the_boards_variant_wins_over_a_records_own_tag_named_or_uploaded_alike(tmp_path):
+    """--variant overrides a record's own [Variant] flag by flag, as in every command (``stich solve FILE
+    --variant``), and the same whether the file is named on the command line, uploaded or pasted: an upload used to
+    keep its tag's value where the named file took the flag's, so one file opened two ways under two rules. The
+    view says which won, and a saved record carries the flag in force."""
     own = UNDERTRUMP + '[Variant "must_undertrump=true"]\n'
-    c = client(variant={"must_undertrump": "false"})
-    board = c.post("/api/load", json={"text": own}).json()["open"]
-    assert _seat_3_may_play(c, board) == ["H7"]
-    view = c.post("/api/position", json={"board": board, "moves": []}).json()
-    assert view["variant_note"] == "the record's own must_undertrump=true over --variant must_undertrump=false"
-    assert "[Variant \"must_undertrump=true\"]" in c.post("/api/save", json={"board": board, "moves": []}).text
-    # a tag that says the same as the flag in other words: in force, no conflict
-    same = c.post("/api/load", json={"text": UNDERTRUMP + '[Variant "must_undertrump=no"]\n'}).json()["open"]
-    assert _seat_3_may_play(c, same) == ["H7", "G8"]
-    assert c.post("/api/position", json={"board": same, "moves": []}).json()["variant_note"] == \
-        "must_undertrump=false (--variant)"
     path = tmp_path / "own.tbn"
     path.write_text(own, encoding="utf-8")
+    # the command line's own rule, which the board follows: the flag over the tag
+    read = next(solver.read_positions(path, variant={"must_undertrump": "false"})).play_cards("E9 HA")
+    assert sorted(str(card) for card in read.legal_cards()) == ["G8", "H7"]
     named = client(path, variant={"must_undertrump": "false"})
     board = named.get("/api/start").json()["open"]
-    assert _seat_3_may_play(named, board) == ["H7", "G8"]
-    assert named.post("/api/position", json={"board": board, "moves": []}).json()["variant_note"] == \
-        "--variant must_undertrump=false over the record's must_undertrump=true"
-    # the named file's text uploaded again under its name is played the upload's way, not given the file's boards
-    again = named.post("/api/load", files={"file": (str(path), own.encode(), "text/plain")}).json()["open"]
-    assert again != board and _seat_3_may_play(named, again) == ["H7"]
+    uploaded = named.post("/api/load", files={"file": ("own.tbn", own.encode(), "text/plain")}).json()["open"]
+    pasted = named.post("/api/load", json={"text": own}).json()["open"]
+    assert len({board, uploaded, pasted}) == 3  # three boards, one rule
+    for opened in (board, uploaded, pasted):
+        assert _seat_3_may_play(named, opened) == ["H7", "G8"]
+        view = named.post("/api/position", json={"board": opened, "moves": []}).json()
+        assert view["variant"] == "must_undertrump=false"
+        assert view["variant_note"] == "--variant must_undertrump=false over the record's must_undertrump=true"
+        assert '[Variant "must_undertrump=false"]' in named.post("/api/save", json={"board": opened, "moves": []}).text
+    # a tag that says the same as the flag in other words: in force, no conflict
+    same = named.post("/api/load", json={"text": UNDERTRUMP + '[Variant "must_undertrump=no"]\n'}).json()["open"]
+    assert _seat_3_may_play(named, same) == ["H7", "G8"]
+    assert named.post("/api/position", json={"board": same, "moves": []}).json()["variant_note"] == \
+        "must_undertrump=false (--variant)"
+    # without --variant the record's own tag rules, uploaded as named
+    bare = client(path)
+    assert _seat_3_may_play(bare, bare.get("/api/start").json()["open"]) == ["H7"]
+    assert _seat_3_may_play(bare, bare.post("/api/load", json={"text": own}).json()["open"]) == ["H7"]
+
+
+def test_an_uploads_record_of_another_game_than_a_flags_opens_under_its_own_rules():
+    """An upload mixing games under a --variant of one of them: the other game's records open under their own
+    rules, said on the page as for a named file's, not refused."""
+    c = client(variant={"sagotrick": "off"})
+    loaded = c.post("/api/load", json={"text": SK.read_text(encoding="utf-8")}).json()
+    assert loaded["refused"] == [] and len(loaded["boards"]) == 7
+    view = c.post("/api/position", json={"board": loaded["open"], "moves": []}).json()
+    assert view["variant_note"] == "--variant sagotrick=off left out: not Schafkopf's (its own rules)"
 
 
 def test_board_variant_option_is_checked_as_every_commands(tmp_path, monkeypatch):

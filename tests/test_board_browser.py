@@ -681,6 +681,25 @@ def test_a_kratzen_score_below_zero_draws_one_0_and_says_its_unit(driver, server
     assert f"dashed: {title}" in driver.find_element("id", "curve-note").text
 
 
+def test_an_endings_odds_say_why_there_are_none_and_no_longer_sampling(driver, server):
+    """Walking the examples: Schafkopf board 6, an ending, in single dummy showed "sampling the unseen cards…"
+    beside the analyser's refusal of an ending, as if still at work. The panel now says at once, in the board's
+    words, why there are no odds, and nothing of sampling."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "schafkopf.tbn board 6")
+    driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
+    try:
+        wait_for(lambda: driver.execute_script("return S.mode") == "sd" and odds_done(driver), "the odds' answer")
+        odds = driver.find_element("id", "odds").get_attribute("textContent")
+        assert odds == ("Odds for seat 2single-dummy odds redeal the unseen cards of a whole deal played from its "
+                        "first trick; this record is an ending (hands of a few cards): the double-dummy view values "
+                        "it"), odds
+    finally:
+        driver.find_element("css selector", 'input[name="mode"][value="dd"]').click()
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.mode") == "dd", "double dummy again")
+
+
 def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
     """The statistics audit: every sample alike gives an interval of no width, which says only that no other value
     was met; the odds say so, as stich analyse does, instead of a '95%' interval."""
@@ -1229,6 +1248,26 @@ def phones_and_zoomed_windows_have_big_enough_targets(driver) -> None:
         restore_window(driver)
 
 
+def test_every_examples_record_fits_a_320_pixel_window(driver, server):
+    """Walking the examples at 320 CSS pixels (a desktop at 400%, WCAG 1.4.10's reflow): Zwanzigerrufen board 2's
+    contract panel ran 12 pixels off the page's side, its [Variant] flag sagotrick=mond_skus_pagat one word the
+    panel's table could not break. Every record of the three games' examples now fits."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    labels = driver.execute_script("return [...document.querySelectorAll('#records option')]"
+                                   ".map((o) => o.textContent.split(':')[0])")
+    assert len(labels) == 19
+    try:
+        driver.set_window_size(320, 800)
+        wait_for(lambda: driver.execute_script("return innerWidth") == 320, "a 320-pixel window")
+        for label in labels:
+            open_record(driver, label)
+            wide = driver.execute_script("return document.scrollingElement.scrollWidth")
+            assert wide <= 320, (label, wide)
+    finally:
+        driver.set_window_size(1400, 900)
+
+
 def redrawn(drawn):
     """The graph's shapes once its dots are round (a drawing at the window's width), else None: a drawing still at
     the old width stretches them until the resize observer draws again."""
@@ -1530,6 +1569,33 @@ def test_a_mouses_graph_fits_its_panel_whole(driver, server, label, moves, point
         assert narrow["scroll"] <= narrow["client"] == 300 and len(narrow["hits"]) == points
     finally:
         driver.execute_script("document.getElementById('graph-frame').style.width = ''")
+
+
+def test_a_mouses_graph_fits_the_narrowest_panel(driver, server):
+    """The graph was drawn at least 200 pixels wide, so a mouse's graph scrolled sideways in a frame under 206
+    pixels (a window some 250 pixels wide, or a desktop zoomed to 500%): drawn at the frame's width, it fits it at
+    any window width, while a finger's still gets its 24-pixel columns and scrolls."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 7", 20)
+    graph = "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
+    try:
+        for width in (320, 240):
+            driver.set_window_size(width, 900)
+            wait_for(lambda: driver.execute_script("return innerWidth") == width, f"a {width}-pixel window")
+            wait_for(lambda: settled(driver) and driver.execute_script(graph) and driver.execute_script(
+                "return S.curveWidth === document.getElementById('graph-frame').clientWidth - 6"), "the graph redrawn")
+            page = driver.execute_script(MOUSE_GRAPH)
+            assert page["scroll"] <= page["client"], (width, page["scroll"], page["client"])
+            assert len(page["hits"]) == 33
+        assert page["client"] < 206  # the frame the floor of 200 scrolled in
+        with coarse_pointer(driver):  # a finger's columns stay 24 pixels, scrolling in the same frame
+            wait_for(lambda: driver.execute_script("return S.curveWidth === 40 + 24 * (S.curve.curve.length - 1)"),
+                     "the graph drawn for a finger")
+            assert driver.execute_script("const f = document.getElementById('graph-frame');"
+                                         "return f.scrollWidth > f.clientWidth")
+    finally:
+        driver.set_window_size(1400, 900)
 
 
 @pytest.mark.parametrize("width, height", [(390, 844), (768, 1024), (1024, 768), (1366, 768)])
@@ -1921,6 +1987,34 @@ def test_a_board_with_variant_flags_plays_a_pasted_deal_under_them_and_says_so(d
         driver.execute_script("document.getElementById('deal-game').value = 'Kratzen'; fillDealForm()")
         assert driver.find_element("id", "deal-help").get_attribute("textContent").endswith(
             " · dealt under --variant must_undertrump=false")
+
+
+def test_the_boards_variant_wins_over_a_records_tag_whether_named_or_uploaded(driver, tmp_path):
+    """One file with [Variant "must_undertrump=true"] on a board started with --variant must_undertrump=false:
+    named on the command line and uploaded through the page it is played the same way, the flag over the tag as
+    in every command (seat 3 may throw its G8), and the contract panel says the flag won. The upload used to keep
+    its tag's value, so the same file played under two rules."""
+    path = tmp_path / "own.tbn"
+    path.write_text('[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+                    '[Variant "must_undertrump=true"]\n', encoding="utf-8")
+    won = "--variant must_undertrump=false over the record's must_undertrump=true"
+
+    def seat_3_may_play() -> list[str]:
+        driver.execute_script("goTo(0); S.moves = ['E9', 'HA']; goTo(2)")
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 2, "two cards in")
+        assert won in driver.find_element("id", "variant-note").get_attribute("textContent")
+        return driver.execute_script("return [...document.querySelectorAll('#seat-3 .card.legal')]"
+                                     ".map((n) => n.dataset.card)")
+
+    with serving([path], variant={"must_undertrump": "false"}) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.view && S.view.game") == "Kratzen",
+                 "the named file's record")
+        named = driver.execute_script("return S.board")
+        assert seat_3_may_play() == ["H7", "G8"]
+        driver.find_element("id", "upload").send_keys(str(path))
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.board") != named, "the upload")
+        assert seat_3_may_play() == ["H7", "G8"]
 
 
 def test_a_bad_character_in_a_cr_only_paste_is_said_at_its_line(driver, server):

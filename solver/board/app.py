@@ -361,8 +361,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     whether the address bound is one other machines reach (None: judged from ``host``; a name is as local as the
     address it was bound to, which the caller knows). A request body may hold ``max_body`` bytes and take
     ``body_seconds`` to arrive. ``variant`` (``--variant``) overrides the ``[Variant]`` tags of the records of
-    ``files``, flag by flag, as every command's ``--variant`` does; an upload's, a paste's and a deal's records of a
-    game it has flags of are played under them too, but a flag their own ``[Variant]`` sets keeps its value."""
+    ``files`` and of uploads and pastes alike, flag by flag, as every command's ``--variant`` does (one rule, so that
+    a file opens the same named or uploaded); a deal of a game it has flags of is dealt and played under them."""
     allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
@@ -458,7 +458,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         if not text.strip():
             raise BoardError(empty)
         # 1,000 records parse in about 0.3 s: on a worker thread, so that the event loop answers others meanwhile
-        found, refused = await run_in_threadpool(lambda: boards.add_text_said(text, source, defaults=variant))
+        # --variant over the records' own tags, as for a named FILE: the same text opens the same way either way
+        found, refused = await run_in_threadpool(lambda: boards.add_text_said(text, source, variant))
         return JSONResponse({"boards": [b.summary() for b in found], "open": found[0].id, "refused": refused})
 
     async def deal(request: Request) -> Response:
@@ -568,6 +569,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             seat = None if state.is_over else state.to_move + 1
         if seat is None:
             raise BoardError("the deal is over: there is no seat to move")
+        if not current.game.is_whole(current.rules.deal):  # said at once, not after the stream began as sampling
+            raise BoardError("single-dummy odds redeal the unseen cards of a whole deal played from its first trick; "
+                             "this record is an ending (hands of a few cards): the double-dummy view values it")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= current.rules.seats:
             raise BoardError(f"seat is a seat number from 1 to {current.rules.seats}")
         client = _client(body)

@@ -174,10 +174,10 @@ class Boards:
     def add(self, record: Record, label: str, variant: Mapping[str, object] | None = None,
             defaults: Mapping[str, object] | None = None,
             variant_left_out: Callable[[CommandVariantError], object] | None = None) -> Board:
-        """``record`` as a board; ``variant`` (``stich board --variant`` for the files named with it) over its
-        ``[Variant]`` tag flag by flag, or ``defaults`` (the same flags for an upload, a paste or a deal) under it:
-        those of the record's game, each the record's own tag does not set (one or the other: ``defaults`` given,
-        ``variant`` is not read). The flags are kept in the board's record,
+        """``record`` as a board; ``variant`` (``stich board --variant``, for the files named with it, uploads and
+        pastes alike) over its ``[Variant]`` tag flag by flag, or ``defaults`` (the same flags for a deal, whose tag
+        they wrote) under it: those of the record's game, each the record's own tag does not set (one or the other:
+        ``defaults`` given, ``variant`` is not read). The flags are kept in the board's record,
         so that a saved record says the flags it was played under. Either way a flag of another game than the
         record's is left out, so that a named file opens any record an upload of it opens, under its own game's
         rules: the board's note says so, and ``variant_left_out`` is given why (``stich board`` says it once a
@@ -248,9 +248,9 @@ class Boards:
         same boards while they are all open. ``variant``: flags over every record's, as :meth:`add` takes them;
         ``variant_refused``, given, takes each record's refusal of them instead of the list (the same for every
         record of a game, which ``stich board`` says once a game); ``defaults``: flags under every record's, of its
-        game alone (an upload's), as :meth:`add` takes them; ``variant_left_out``: why a record opened without the
+        game alone, as :meth:`add` takes them; ``variant_left_out``: why a record opened without the
         flags of another game (:meth:`add`)."""
-        # the flags' way is part of the key: a named file's text uploaded again under its name has its own boards
+        # the flags' way is part of the key: the same text read under other flags has its own boards
         key = (source, hashlib.sha256(text.encode()).digest(), "under" if defaults else "over" if variant else "")
         with self._lock:
             known = self._texts.get(key)
@@ -441,7 +441,7 @@ def _same_value(game: type[Game], name: str, one: object, other: object) -> bool
 def flags_note(record: Record, flags: Mapping[str, object], over: bool) -> str:
     """What the page says of a board's variant flags the board's ``--variant`` touched: those in force by it, and a
     flag on which it and the record's own tag disagree, with the one that won (``over``: the board's, for the files
-    named with it; else the record's)."""
+    named with it, uploads and pastes; else the record's, for a deal's tag, which the board's flags wrote)."""
     read = _record_flags(record)
     if read is None:
         return ""
@@ -484,7 +484,7 @@ def flags_of_record_game(record: Record, flags: Mapping[str, object]
 
 
 def flags_under_record(record: Record, defaults: Mapping[str, object]) -> tuple[dict[str, object], str]:
-    """The board's ``--variant`` flags for an upload's, a paste's or a deal's record: those of its game that its own
+    """The board's ``--variant`` flags for a record the page dealt: those of its game that its own
     ``[Variant]`` tag does not set (the record's own win), and the note :func:`flags_note` makes of them."""
     read = _record_flags(record)
     if read is None:

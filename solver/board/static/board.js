@@ -359,8 +359,8 @@ function renderContract() {
   if (view.called) facts.push(["Called", view.called.spoken]);
   if (partner) facts.push(["Partner", partner]);
   if (view.announcements) facts.push(["Announced", view.announcements]);
-  // the flags this deal is played under, and where the board's --variant touched them, which won (an upload's own
-  // [Variant] over it, it over a named file's)
+  // the flags this deal is played under, and where the board's --variant touched them (over a record's own
+  // [Variant], a named file's or an upload's alike, as in every command)
   if (view.variant || view.variant_note) {
     facts.push(["Variant", el("span", {}, view.variant || "the rules' defaults",
       view.variant_note ? el("span", { class: "hint", id: "variant-note" }, ` · ${view.variant_note}`) : "")]);
@@ -369,8 +369,8 @@ function renderContract() {
   const boardFlags = Object.entries(S.boardVariant).map(([game, flags]) => `${game} ${flags}`).join("; ");
   if (boardFlags) {
     facts.push(["Board's --variant", el("span", { id: "board-variant" }, boardFlags,
-      el("span", { class: "hint" }, " · every deal of its game, uploads and deals too; an upload's own [Variant] " +
-        "keeps a flag it sets"))]);
+      el("span", { class: "hint" }, " · every deal of its game, uploads and deals too, over a record's own " +
+        "[Variant]"))]);
   }
   if (view.pot && !view.pot.start) facts.push(["Pot", POT_NONE]);
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
@@ -638,13 +638,14 @@ const COARSE_POINTER = matchMedia("(pointer: coarse)");
 // own, but for its padding (2 pixels a side) and the graph's border (1), so that the drawing is at one to one
 const graphFrameWidth = () => Math.max($("graph-frame").clientWidth - 6, 0);
 
-// the width the graph of ``cards`` cards is drawn at: its own pixels, the frame's, at least 200 (400 while it has no
-// width yet), and for a finger at least what gives each point a column of 24 pixels
-const curveDrawWidth = (cards) => Math.max(200, graphFrameWidth() || 400,
+// the width the graph of ``cards`` cards is drawn at: its own pixels, the frame's (400 while it has no width yet),
+// and for a finger at least what gives each point a column of 24 pixels; no least width of its own, so that a
+// mouse's graph fits the narrowest panel too (a floor of 200 scrolled it in a frame under 206 pixels)
+const curveDrawWidth = (cards) => Math.max(graphFrameWidth() || 400,
   COARSE_POINTER.matches ? CURVE_LEFT + CURVE_PAD + POINT_TARGET * Math.max(cards, 1) : 0);
 
 // a window that changes the frame's width (a phone turned, the panels going under the table) draws the graph again;
-// one narrower than the graph's least width draws the same, so its resizes do not
+// a finger's graph wider than the frame draws the same, so its resizes do not
 new ResizeObserver(() => {
   if (!S.curve || !graphFrameWidth()) return;
   if (curveDrawWidth(S.curve.curve.length - 1) !== S.curveWidth) renderCurve();
@@ -803,12 +804,15 @@ async function loadOdds() {
     box.replaceChildren();
     return;
   }
-  box.replaceChildren(el("h2", {}, `Odds for seat ${S.view.to_move}`), el("div", { class: "hint" }, "sampling the unseen cards…"));
+  box.replaceChildren(el("h2", {}, `Odds for seat ${S.view.to_move}`),
+    el("div", { class: "hint", id: "odds-sampling" }, "sampling the unseen cards…"));
   S.odds = null;  // a stop before the first odds says nothing of an earlier question's
   busy("odds", true);
   const asked = ask("odds", "/api/odds", { board: S.board, moves: S.moves.slice(0, S.cursor), samples: 100 }, { raw: true });
   const mine = S.requests.odds;
   let ended = false;
+  // what went wrong, in place of "sampling…" where no odds came (an ending's refusal said it still sampled)
+  const said = (text) => { $("odds-sampling")?.remove(); box.append(el("div", { class: "error" }, text)); };
   try {
     for await (const message of jsonLines(await asked)) {
       if (S.requests.odds !== mine) break;
@@ -819,14 +823,14 @@ async function loadOdds() {
       } else if (message.kind === "stopped" || message.kind === "error") {
         // the odds so far stay on the table, said to be partial
         const why = message.reason || message.error;
-        box.append(el("div", { class: "error" }, S.odds && S.odds.kind === "progress" ?
-          `stopped after ${S.odds.samples} of ${S.odds.of} deals: ${why}` : why));
+        said(S.odds && S.odds.kind === "progress" ? `stopped after ${S.odds.samples} of ${S.odds.of} deals: ${why}`
+          : why);
       }
     }
     // an answer cut off (the server stopped, the connection dropped) is not the odds over every deal
-    if (!ended && S.requests.odds === mine) box.append(el("div", { class: "error" }, "the answer was cut off"));
+    if (!ended && S.requests.odds === mine) said("the answer was cut off");
   } catch (error) {
-    if (!aborted(error)) box.append(el("div", { class: "error" }, error.message));
+    if (!aborted(error)) said(error.message);
   } finally {
     if (S.requests.odds === mine) { busy("odds", false); box.dataset.done = "yes"; }
   }
