@@ -2078,6 +2078,32 @@ def test_a_cr_only_record_on_a_pipe_is_answered_when_its_blank_line_arrives():
     assert b"board 8 (<stdin>:6)" in rest and process.stderr.read() == b""
 
 
+def test_a_cr_only_record_after_lf_ones_on_a_pipe_kept_open_is_answered_at_its_blank_line():
+    """A bot writes LF records and then a CR-only one to solve's standard input and keeps the pipe open: the CR-only
+    record is answered as soon as its blank line is there (the reader, reading to LFs since the first line, waited for
+    an LF or the pipe's end)."""
+    import select
+
+    record = '[Game "Kratzen"]{e}[Board "{n}"]{e}[Deal "EA EK EO / GA GK GO / HA HK HO"]{e}[Contract "Trump E"]{e}{e}'
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", "--json", "-"],
+                               cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    said = b""
+    for written, wanted in ((record.format(e="\n", n=1), b'"line":1,'), (record.format(e="\r", n=2), b'"line":6,')):
+        process.stdin.write(written.encode())
+        process.stdin.flush()
+        while wanted not in said:  # the pipe stays open: read what has come, waiting at most 60 s
+            assert select.select([process.stdout], [], [], 60)[0], said
+            piece = os.read(process.stdout.fileno(), 65536)
+            assert piece, said
+            said += piece
+    process.stdin.close()
+    rest = process.stdout.read()
+    assert process.wait(60) == 0, process.stderr.read()
+    answers = [json.loads(line) for line in (said + rest).splitlines()]
+    assert [(answer["record"]["line"], answer["record"]["board"]) for answer in answers] == [(1, "1"), (6, "2")]
+
+
 def test_the_spinner_of_an_ascii_terminal_is_ascii():
     # rich's braille spinner on a terminal whose encoding is ASCII: stderr escapes what it lacks, and every frame of
     # the status line began with a literal \u280b
