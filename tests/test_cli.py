@@ -2420,20 +2420,54 @@ def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monk
                           timeout=120).stdout.strip() == "free"
 
 
-def test_a_checkpoint_line_of_no_job_at_all_refuses_the_file_once(tmp_path):
-    """A line that is no checkpoint line (not JSON, or no job's key) is read by every record's analysis alike: the
-    file is refused once, with its line, and the rest counted, not said again record by record."""
+@pytest.mark.parametrize("damage, column, fault", [
+    (lambda line: b"garbage", 1, "expecting value, found 'garbage'"),
+    (lambda line: line[:line.index(b'"sums"') + 6], None, "expecting ':' delimiter: the line ends"),
+    (lambda line: line[:9] + b"\xe9" + line[9:], 10, "invalid UTF-8, byte e9"),
+    (lambda line: b"[1, 2]", 1, "a JSON list, not an object"),
+    (lambda line: b'{"span": [0, 1]}', 1, 'no "key"'),
+])
+def test_a_checkpoint_line_of_no_job_at_all_refuses_the_file_once(tmp_path, damage, column, fault):
+    """A complete line that is no checkpoint line (not JSON, or no job's key: typed by hand, or a line cut short with
+    lines after it) is read by every record's analysis alike: the file is refused once, at the line and column where
+    it stops reading as one, with what was expected and the mend, and the rest counted, not said again record by
+    record. The mend loses nothing but that line: with it removed, a rerun answers every record as the first run."""
+    def answered(lines: list[dict]) -> list[dict]:
+        return [{name: value for name, value in line.items() if name != "seconds"} for line in lines]
+
     checkpoint = tmp_path / "kratzen.ckpt"
     args = ("analyse", EXAMPLES / "kratzen.tbn", "--seat", "1", "-n", "2", "-j", "1", "--checkpoint", checkpoint)
-    documents(*args)
-    lines = checkpoint.read_text().splitlines()
-    lines[4] = "garbage"
-    checkpoint.write_text("\n".join(lines) + "\n")
+    first = documents(*args)
+    lines = checkpoint.read_bytes().splitlines()
+    damaged = damage(lines[4])
+    checkpoint.write_bytes(b"\n".join([*lines[:4], damaged, *lines[5:]]) + b"\n")
     again = run(*args, "--json", code=1)
     assert again.stdout == ""
     said = again.stderr.splitlines()
-    assert said[0] == f"stich: {checkpoint}:5:1: not a line of a stich checkpoint"
+    column = column or len(damaged) + 1
+    assert said[0] == (f"stich: {checkpoint}:5:{column}: not a line of a stich checkpoint ({fault}; "
+                       'expected a JSON object naming its analysis by its "key", one a line as stich writes them); '
+                       "remove the line (a rerun solves its samples again) or choose another file")
     assert len(said) == 2 and "4 more records not answered" in said[1]
+    checkpoint.write_bytes(b"\n".join([*lines[:4], *lines[5:]]) + b"\n")
+    assert answered(documents(*args)) == answered(first)
+
+
+def test_a_torn_last_checkpoint_line_is_trimmed_and_its_samples_solved_again(tmp_path):
+    """A kill while a line is written leaves its start as the file's last line, with no line break, or the zeros a
+    lost write leaves: the rerun trims it without a word and answers every record as an uninterrupted run does."""
+    def answered(lines: list[dict]) -> list[dict]:
+        return [{name: value for name, value in line.items() if name != "seconds"} for line in lines]
+
+    checkpoint = tmp_path / "kratzen.ckpt"
+    args = ("analyse", EXAMPLES / "kratzen.tbn", "--seat", "1", "-n", "2", "-j", "1", "--checkpoint", checkpoint)
+    first = documents(*args)
+    whole = checkpoint.read_bytes()
+    for torn in (whole[:-40], whole + b"\x00" * 300, whole[:-1]):
+        checkpoint.write_bytes(torn)
+        again = run(*args, "--json")
+        assert answered([json.loads(line) for line in again.stdout.splitlines()]) == answered(first)
+        assert again.stderr == "" and checkpoint.read_bytes().endswith(b"\n")
 
 
 def test_a_checkpoint_that_cannot_be_used_is_named_not_the_records_contract(tmp_path):
