@@ -2104,6 +2104,70 @@ def test_a_cr_only_record_after_lf_ones_on_a_pipe_kept_open_is_answered_at_its_b
     assert [(answer["record"]["line"], answer["record"]["board"]) for answer in answers] == [(1, "1"), (6, "2")]
 
 
+def _bad_inputs_between_two_good_records(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A file of the bad records users make, between two good ones (Schafkopf's board 7, played to the end, as
+    boards 7 and 8): a tag repeated, Windows-1252 bytes in a comment, a block of binary bytes, a line of 300,000
+    characters, a UTF-16 record. Returned with the messages each command must say of them, in order."""
+    good = next(block for block in EXAMPLES.joinpath("schafkopf.tbn").read_text().split("\n\n")
+                if '[Board "7"]' in block).strip() + "\n"
+    repeated = good.replace('[Board "7"]', '[Board "2"]\n[board "3"]')
+    cp1252 = good.replace('[Board "7"]', '[Board "4"]').encode().replace(b"winning trick", b"na\xefve trick")
+    binary = bytes(range(128, 256)) * 8 + b"\n"
+    huge = "% " + "x" * 300_000 + "\n" + good.replace('[Board "7"]', '[Board "5"]')
+    utf16 = "\ufeff".encode("utf-16-le") + good.replace('[Board "7"]', '[Board "6"]').encode("utf-16-le")
+    last = good.replace('[Board "7"]', '[Board "8"]')
+    path = tmp_path / "bad.tbn"
+    path.write_bytes(b"\n".join([good.encode(), repeated.encode(), cp1252, binary, huge.encode(), utf16 + b"\n",
+                                 last.encode()]))
+    lines = path.read_bytes().split(b"\n")
+    first_line = [number for number, line in enumerate(lines, 1) if line.startswith(b"% 7.")]
+    huge_line = next(number for number, line in enumerate(lines, 1) if len(line) > 100_000)
+    said = [f"{path}:{first_line[1] + 6}:1: duplicate tag board, first at line {first_line[1] + 5} (got 'board', "
+            "expected each tag once per record)",
+            f"{path}:{first_line[2] + 2}:8: invalid UTF-8 (byte ef) (expected UTF-8 text)",
+            f"{path}:{huge_line - 2}:1: invalid UTF-8 (byte 80) (expected UTF-8 text)",
+            f"{path}:{huge_line}:100001: line longer than 100000 characters (expected at most 100000 characters per "
+            "line)",
+            f"{path}:{huge_line + 22}:1: invalid UTF-8 (byte ff fe, a UTF-16 byte order mark: save the file as UTF-8)"
+            " (expected UTF-8 text)"]
+    return path, said
+
+
+@pytest.mark.parametrize("command", ["solve", "check", "table", "postmortem", "score", "show"])
+def test_the_bad_records_users_make_are_said_at_their_place_and_the_others_answered(tmp_path, command):
+    """A repeated tag, a Windows-1252 byte in a comment, binary bytes, a huge line and a UTF-16 record among good
+    records: every reading command says each at its line and column, once, without a traceback, answers the good
+    records before and after them, and exits with 1."""
+    path, said = _bad_inputs_between_two_good_records(tmp_path)
+    result = run(command, path, "--json", code=1)
+    answered = [json.loads(line)["record"] for line in result.stdout.splitlines()]
+    assert [(record["board"], record["line"]) for record in answered] == [("7", 4), ("8", answered[1]["line"])]
+    assert path.read_bytes().split(b"\n")[answered[1]["line"] - 1] == b'[Game "Schafkopf"]'
+    assert result.stderr.splitlines() == [f"stich: {line}" for line in said]
+
+
+def test_batch_writes_the_bad_records_users_make_as_error_lines_at_their_place(tmp_path):
+    path, said = _bad_inputs_between_two_good_records(tmp_path)
+    out = tmp_path / "out.jsonl"
+    run("batch", path, "--out", out, "-j", "1", code=1)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(line["error"] for line in lines if "error" in line) == sorted(said)
+    assert sorted(line["id"].split("#")[1] for line in lines if "error" not in line) == ["7", "8"]
+
+
+def test_a_board_asked_for_among_unreadable_records_is_not_said_to_be_missing_from_the_file(tmp_path):
+    """``solve FILE -b 3`` of a file whose board 3 repeats a tag: its error is said, and then not 'no record with
+    [Board "3"]', which the file has, but that none of the records read is board 3 and one could not be read."""
+    path, said = _bad_inputs_between_two_good_records(tmp_path)
+    for command in (("solve",), ("show",), ("tree", "-d", "1")):
+        result = run(*command, path, "-b", "2", code=1)
+        assert result.stderr.splitlines() == [f"stich: {line}" for line in said] + [
+            f'stich: {path}: no record with [Board "2"] among those read (5 records could not be read, said above: it '
+            "may be one of them)"]
+    result = run("solve", path, "-b", "9", code=1)
+    assert result.stderr.splitlines()[-1].startswith(f'stich: {path}: no record with [Board "9"] among those read')
+
+
 def test_the_spinner_of_an_ascii_terminal_is_ascii():
     # rich's braille spinner on a terminal whose encoding is ASCII: stderr escapes what it lacks, and every frame of
     # the status line began with a literal \u280b

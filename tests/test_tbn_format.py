@@ -343,6 +343,11 @@ def test_a_utf16_file_is_said_to_be_one():
     # a stray ff fe further on is a bad byte, no byte order mark
     error = next(iter(iter_records(io.BytesIO(b'[A "\xff\xfe"]\n'))))
     assert isinstance(error, ParseError) and "byte ff)" in error.message and "UTF-16" not in error.message
+    # but at a line's start after the first, it is the byte order mark of a UTF-16 file appended to a UTF-8 one
+    appended = b'[A "1"]\n\n' + '\ufeff[B "2"]\n'.encode("utf-16-le")
+    first, error = list(iter_records(io.BytesIO(appended)))
+    assert first.get("A") == "1" and (error.line, error.column) == (3, 1)
+    assert "byte ff fe, a UTF-16 byte order mark: save the file as UTF-8" in error.message
 
 
 def test_very_long_line_is_not_read_whole_and_batch_goes_on():

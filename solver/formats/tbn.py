@@ -940,7 +940,8 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
             if column > MAX_LINE_LENGTH:  # the line was over the limit before the bad byte: that error comes first
                 return _too_long(source, number)
             bad = body[exc.start : exc.end].hex(" ")
-            if number == 1 and exc.start == 0 and body[:2] in _UTF16_BOMS:  # Windows "Unicode": say what it is
+            # Windows "Unicode": say what it is, first in the file or a line's start after it (a file appended)
+            if exc.start == 0 and body[:2] in _UTF16_BOMS:
                 bad = f"{body[:2].hex(' ')}, a UTF-16 byte order mark: save the file as UTF-8"
             return ParseError(
                 f"invalid UTF-8 (byte {bad})", source=source, line=number, column=column, expected="UTF-8 text"
