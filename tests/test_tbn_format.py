@@ -350,6 +350,17 @@ def test_a_utf16_file_is_said_to_be_one():
     assert "byte ff fe, a UTF-16 byte order mark: save the file as UTF-8" in error.message
 
 
+def test_a_utf16_file_without_a_byte_order_mark_is_said_to_be_one_likely():
+    """ASCII text saved as UTF-16 without a byte order mark reads as a NUL every other character: the error says
+    what the file likely is, at the first NUL; a lone NUL in a line says no more than that."""
+    for encoding, column in (("utf-16-le", 2), ("utf-16-be", 1)):
+        error = next(iter(iter_records(io.BytesIO('[Game "Kratzen"]\n'.encode(encoding)))))
+        assert isinstance(error, ParseError) and (error.line, error.column) == (1, column)
+        assert error.message == "NUL character in the input (every other character: a UTF-16 file? Save it as UTF-8)"
+    error = next(iter(iter_records(io.BytesIO(b'[B "x\x00"]\n'))))
+    assert isinstance(error, ParseError) and error.message == "NUL character in the input"
+
+
 def test_very_long_line_is_not_read_whole_and_batch_goes_on():
     text = '[A "1"]\n' + "x" * (5 * MAX_LINE_LENGTH) + '\n\n[B "2"]\n'
     results = list(iter_records(io.StringIO(text)))

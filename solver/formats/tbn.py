@@ -957,9 +957,11 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
         return _too_long(source, number)
     nul = text.find("\x00")
     if nul >= 0:
-        return ParseError(
-            "NUL character in the input", source=source, line=number, column=nul + 1, token="\x00", expected="text"
-        )
+        # every other character a NUL: ASCII text saved as UTF-16 without a byte order mark
+        utf16 = len(text) >= 4 and not text[nul::2].strip("\x00") and "\x00" not in text[nul + 1::2]
+        why = " (every other character: a UTF-16 file? Save it as UTF-8)" if utf16 else ""
+        return ParseError(f"NUL character in the input{why}", source=source, line=number, column=nul + 1,
+                          token="\x00", expected="text")
     return text
 
 
