@@ -830,6 +830,16 @@ def test_a_record_after_lf_ones_is_given_from_a_pipe_kept_open(second_end):
     assert [(r.get("Board"), r.line, r.tag("Deal").value_line) for r in got] == [("1", 1, 3), ("2", 5, 7), ("3", 9, 11)]
 
 
+@pytest.mark.parametrize("ends", [("\n", "\r"), ("\n", "\n"), ("\r\n", "\r\n")])
+def test_the_end_of_a_stream_that_can_wait_is_read_once(ends):
+    """A stream that can wait (no regular file: peeked at before each line, for an LF) is read past its end once, as
+    a terminal's standard input must be (a second read waits for another Ctrl-D), whatever its lines end with."""
+    record = '[Game "Kratzen"]{e}[Board "{n}"]{e}[Deal "EA EK EO / GA GK GO / HA HK HO"]{e}{e}'
+    raw = _Arriving([record.format(e=ends[0], n=1).encode(), record.format(e=ends[1], n=2).encode()[:-1]])
+    records = list(iter_records(io.BufferedReader(raw)))
+    assert [(r.get("Board"), r.line) for r in records] == [("1", 1), ("2", 5)] and raw.waits == 1
+
+
 def test_a_cr_at_the_end_of_what_has_arrived_ends_its_line_at_once():
     """A CR-only blank line that is the last of what has arrived ends its record at once, as an LF one does: it is
     not held back to see whether an LF follows (docs/format.md). An LF that then comes first is that CR's (a CR LF
