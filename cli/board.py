@@ -13,7 +13,7 @@ from typing import List, Optional
 
 import typer
 
-from solver.errors import StichError
+from solver.errors import ParseError, StichError
 
 from .errors import EXIT_BAD_INPUT, file_name, message
 from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options
@@ -145,6 +145,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
         raise typer.BadParameter("--board picks a record of the FILEs: give the file", param_hint="'--board'")
     store = Boards()  # the page's reading, on boards of its own
     found = unreadable = False
+    broken = 0
 
     def has_record(text: str | None, path: Path) -> bool:
         """Whether the text holds a record ``--board`` picks that the board could not open (said above)."""
@@ -173,9 +174,11 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
             continue
         found = any(selected(opened.record, board) for opened in boards)
         unreadable = unreadable or (not found and has_record(text, path))
+        if not found:  # records too broken to read, said above: --board's may be one of them
+            broken += sum(isinstance(item, ParseError) for item in iter_records(io.StringIO(text), name=str(path)))
     if board is not None and not found:
         if not unreadable:  # a record that cannot be opened was said above, with why
-            message(f"stich: {no_such_record(', '.join(str(path) for path in files), board, None, 0)}")
+            message(f"stich: {no_such_record(', '.join(str(path) for path in files), board, None, 0, broken)}")
         raise typer.Exit(EXIT_BAD_INPUT)
 
 

@@ -180,12 +180,17 @@ def check_selection(board: str | None, record: int | None) -> None:
         raise typer.BadParameter("give --board or --record, not both", param_hint="'--record'")
 
 
-def no_such_record(name: object, board: str | None, record: int | None, read: int) -> str:
-    """What a file lacks that ``--board`` or ``--record`` asked for (without either: any record, so it has none)."""
+def no_such_record(name: object, board: str | None, record: int | None, read: int, unreadable: int = 0) -> str:
+    """What a file lacks that ``--board`` or ``--record`` asked for (without either: any record, so it has none).
+    ``unreadable`` counts the records too broken to read (said above): ``--board``'s may be one of them, so it is
+    not said to be missing from the file, only from the records read."""
     if board is None and record is None:
         return f"{name}: no records (an empty file, or only comments)"
     if record is not None:
         return f"{name}: no record {record}: it has {read} record{'' if read == 1 else 's'}"
+    if unreadable:
+        return (f"{name}: no record with [Board \"{board}\"] among those read ({plural(unreadable, 'record')} could "
+                "not be read, said above: it may be one of them)")
     return f"{name}: no record" + (f" with [Board \"{board}\"]" if board is not None else "")
 
 
@@ -235,6 +240,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     refused, play_refused = GameRefusals("--variant"), GameRefusals("--play")
     file_refused = False  # a file beside the records (the checkpoint) refused as a whole: the same for every one
     unanswered = 0  # the records after it, not tried
+    unreadable = 0  # records too broken to read: --board's may be one of them
     said = RecordMessages("<stdin>" if str(path) == "-" else path, every=all_messages)  # the first 20, then a count
     console = None if as_json else stdout_console()
 
@@ -256,6 +262,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 if isinstance(item, ParseError):
                     said(f"stich: {item}")
                     failed = True
+                    unreadable += 1
                     continue
                 if not selected(item, board):
                     continue
@@ -352,7 +359,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
         message(f"stich: {shown_name}: no records (an empty file, or only comments)")
         failed = True
     elif (board is not None and matched == 0) or (record is not None and read < record):
-        message(f"stich: {no_such_record(shown_name, board, record, read)}")
+        message(f"stich: {no_such_record(shown_name, board, record, read, unreadable)}")
         failed = True
     if failed:
         raise typer.Exit(EXIT_BAD_INPUT)

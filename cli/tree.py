@@ -103,7 +103,7 @@ def tree(
         # --board, one before it too broken to read is said (it might have been that board) and the search goes on,
         # as in every command that reads records (the exit code then says 1); with --record, the ones before it are
         # only counted
-        record, unreadable, count = None, False, 0
+        record, unreadable, count = None, 0, 0
         items = iter_records(source, name=name)
         for count, item in enumerate(items if record_number is None else islice(items, record_number), 1):
             if record_number is not None and count != record_number:
@@ -112,12 +112,12 @@ def tree(
                 if board is None:
                     raise item
                 message(f"stich: {item}")
-                unreadable = True
+                unreadable += 1
             elif selected(item, board):
                 record = item
                 break
         if record is None:  # a file of no record at all is said so, whatever was asked of it, as every command says
-            raise StichError(no_such_record(name, board, record_number, count) if count else
+            raise StichError(no_such_record(name, board, record_number, count, unreadable) if count else
                              no_such_record(name, None, None, 0))
         try:
             position = position_from_record(record, variant=flags)

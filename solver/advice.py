@@ -44,7 +44,7 @@ from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import Announcement, parse_announcements
-from .checkpoint import HEADER, Journal, Span
+from .checkpoint import HEADER, REMOVE_THE_LINE, Journal, Span
 from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
@@ -948,7 +948,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
         try:
             return AdviceSums.from_json(document)
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise FileError(f"{where}: this checkpoint line holds no sums of advice") from None
+            raise FileError(f"{where}: this checkpoint line holds no sums of advice; {REMOVE_THE_LINE}") from None
 
     # a sample here is a search per contract (or per card): chunks of one to three samples, about 64 a worker
     run_spans(pool, samples, chunk_size(samples, count, 64, 3), partial(task, limits=limits), setup, journal, read,

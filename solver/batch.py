@@ -42,7 +42,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, S
 from .analysis import SCHEMA, solve_report
 from .checkpoint import trim_partial_line, write_error_fix
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
-from .files import atomic_file, json_text, locked_while_written, remove_stale_temporaries
+from .files import atomic_file, json_line_fault, json_text, locked_while_written, remove_stale_temporaries
 from .formats.tbn import Record, format_record, iter_records
 from .html_tables import html_lines, html_table
 from .games import GAMES, check_flags_of_some_game
@@ -362,8 +362,11 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
                 break  # a half-written last line: trimmed later, once the question is known to be this one
             document = _batch_line(raw)
             if document is None:
-                raise StichError(f"{path}:{number}: not a stich batch line (a result or an error line as JSON); "
-                                 "remove the line (a rerun solves its record again) or choose another --out file")
+                column, fault = json_line_fault(raw)
+                fault = fault or 'no text "id"'
+                raise StichError(f"{path}:{number}:{column}: not a stich batch line ({fault}; expected a result or an "
+                                 "error line as JSON); remove the line (a rerun solves its record again) or choose "
+                                 "another --out file")
             written: Any = document.get("asked")
             other_source = (moved and asked is not None and isinstance(written, dict)
                             and same_question_elsewhere(written, asked))

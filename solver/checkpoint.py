@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import FileError, FileRefusedError
-from .files import lock_beside
+from .files import json_line_fault, lock_beside
 
 #: The header's tag and the journal format it names.
 HEADER = "stich-analysis"
@@ -190,7 +190,7 @@ class Journal:
                     key = entry["key"]
                     hash(key)
                 except (ValueError, KeyError, TypeError, AttributeError):
-                    raise FileRefusedError(f"{self.path}:{number}:1: not a line of a stich checkpoint") from None
+                    raise FileRefusedError(self._no_line_of_a_job(number, line)) from None
                 if HEADER in entry:
                     known = self._known.get(key)
                     if known is not None and {name: entry.get(name) for name in known} == known:
@@ -205,7 +205,8 @@ class Journal:
                             or span.first + span.size > MAX_SPAN_END:
                         raise TypeError
                 except (ValueError, KeyError, TypeError, AttributeError):
-                    raise FileError(f"{self.path}:{number}:1: not a line of a stich checkpoint") from None
+                    raise FileError(f"{self.path}:{number}:1: not a line of a stich checkpoint: its \"span\" is no "
+                                    f"[first, count] of samples or its \"sums\" no object; {REMOVE_THE_LINE}") from None
                 if seen.overlaps(span):
                     continue  # written twice (cannot happen, but never counted twice)
                 seen.add(span)
@@ -214,6 +215,14 @@ class Journal:
         self._stream = open(self.path, "ab", buffering=0)
         if self.key not in found:
             self._write_header()
+
+    def _no_line_of_a_job(self, number: int, line: bytes) -> str:
+        """The message for a line that names no job (not JSON, not an object, no key): where it stops reading as one,
+        what was expected, and the mend; the file is refused until then, since the line may have been any job's."""
+        column, fault = json_line_fault(line)
+        fault = fault or 'no "key"'
+        return (f"{self.path}:{number}:{column}: not a line of a stich checkpoint ({fault}; expected a JSON object "
+                f'naming its analysis by its "key", one a line as stich writes them); {REMOVE_THE_LINE}')
 
     def _write_header(self) -> None:
         self._write({HEADER: VERSION, "key": self.key, **self.identity})
@@ -259,6 +268,9 @@ class Journal:
             raise FileRefusedError(f"{self.path}: a checkpoint of another stich version ({found[HEADER]!r}); "
                              "remove it or choose another file")
 
+
+#: The mend of a checkpoint line that cannot be read: without it, the samples it held are merely missing.
+REMOVE_THE_LINE = "remove the line (a rerun solves its samples again) or choose another file"
 
 #: How every header line of this version starts (:meth:`Journal._write_header`).
 HEADER_START = json.dumps({HEADER: VERSION})[:-1].encode()

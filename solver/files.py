@@ -52,6 +52,28 @@ def json_text(value: Any, **options: Any) -> str:
     return text
 
 
+def json_line_fault(raw: bytes) -> tuple[int, str]:
+    """Where and why a line of a JSON Lines file stich wrote (a checkpoint, a batch output) does not read as one
+    JSON object: its column (in characters, 1-based) and what is there, for a message ``FILE:LINE:COLUMN: ...``; a
+    line that is an object gives ``(1, "")``."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        column = len(raw[:error.start].decode("utf-8", "replace")) + 1
+        return column, f"invalid UTF-8, byte {raw[error.start]:02x}"
+    text = text.rstrip("\r\n")
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        found, said = text[error.pos:error.pos + 20], error.msg.lower()  # "expecting value", "extra data", ...
+        if not found:
+            return error.pos + 1, f"{said}: the line ends"
+        return error.pos + 1, f"{said} {found!r}" if said.endswith(" at") else f"{said}, found {found!r}"
+    if not isinstance(document, dict):
+        return 1, f"a JSON {type(document).__name__.replace('NoneType', 'null')}, not an object"
+    return 1, ""
+
+
 def _file_mode() -> int:
     """The mode a plain ``open(path, "w")`` would give (mkstemp's files are private to their owner)."""
     umask = os.umask(0)

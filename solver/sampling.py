@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_condition
 from .announcements import parse_announcements
 from .cards import Card, CardTokens, card_items
-from .checkpoint import Journal, Span, SpanSet
+from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError, StichError,
@@ -1112,7 +1112,7 @@ def _checkpoint_sums(document: Mapping[str, Any], where: str) -> Sums:
     try:
         return Sums.from_json(document)
     except (ValueError, KeyError, TypeError):
-        raise FileError(f"{where}: this checkpoint line holds no sums of samples") from None
+        raise FileError(f"{where}: this checkpoint line holds no sums of samples; {REMOVE_THE_LINE}") from None
 
 
 def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnalysis:

@@ -154,17 +154,26 @@ def test_an_output_file_that_is_no_batch_output_is_refused_and_left_alone(tmp_pa
 
 def test_a_line_of_garbage_in_the_output_is_refused_with_its_number(tmp_path: Path) -> None:
     """A complete line that is no batch line (typed by hand) was kept silently, and the output stayed invalid JSON
-    Lines on every rerun: it is refused, naming its line, and the file is left as it was."""
+    Lines on every rerun: it is refused, at its line and the column where it stops reading as one (a line cut short
+    ends where it was cut), and the file is left as it was."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 5, 3)), source)
     out = tmp_path / "out.jsonl"
     solve_batch(source, out, workers=1)
     lines = out.read_bytes().splitlines(keepends=True)
-    for garbage in (b"garbage\n", b'{"id": 3}\n', b"[1, 2]\n", b"\xff\xfe\n"):
+    for garbage, column, fault in ((b"garbage\n", 1, "expecting value, found 'garbage'"),
+                                   (b'{"id": 3}\n', 1, 'no text "id"'),
+                                   (b"[1, 2]\n", 1, "a JSON list, not an object"),
+                                   (b'{"id": "x\xff"}\n', 10, "invalid UTF-8, byte ff"),
+                                   (b"\xff\xfe\n", 1, "invalid UTF-8, byte ff"),
+                                   (lines[1][:30] + b"\n", 7, "unterminated string starting at '\"")):
         edited = b"".join([lines[0], garbage, *lines[1:]])
         out.write_bytes(edited)
-        with pytest.raises(StichError, match=rf"^{re.escape(str(out))}:2: not a stich batch line"):
+        with pytest.raises(StichError) as refused:
             solve_batch(source, out, workers=1)
+        assert str(refused.value).startswith(f"{out}:2:{column}: not a stich batch line ({fault}")
+        assert str(refused.value).endswith("; expected a result or an error line as JSON); remove the line (a rerun "
+                                           "solves its record again) or choose another --out file")
         assert out.read_bytes() == edited
 
 

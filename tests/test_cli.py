@@ -2078,6 +2078,96 @@ def test_a_cr_only_record_on_a_pipe_is_answered_when_its_blank_line_arrives():
     assert b"board 8 (<stdin>:6)" in rest and process.stderr.read() == b""
 
 
+def test_a_cr_only_record_after_lf_ones_on_a_pipe_kept_open_is_answered_at_its_blank_line():
+    """A bot writes LF records and then a CR-only one to solve's standard input and keeps the pipe open: the CR-only
+    record is answered as soon as its blank line is there (the reader, reading to LFs since the first line, waited for
+    an LF or the pipe's end)."""
+    import select
+
+    record = '[Game "Kratzen"]{e}[Board "{n}"]{e}[Deal "EA EK EO / GA GK GO / HA HK HO"]{e}[Contract "Trump E"]{e}{e}'
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", "--json", "-"],
+                               cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    said = b""
+    for written, wanted in ((record.format(e="\n", n=1), b'"line":1,'), (record.format(e="\r", n=2), b'"line":6,')):
+        process.stdin.write(written.encode())
+        process.stdin.flush()
+        while wanted not in said:  # the pipe stays open: read what has come, waiting at most 60 s
+            assert select.select([process.stdout], [], [], 60)[0], said
+            piece = os.read(process.stdout.fileno(), 65536)
+            assert piece, said
+            said += piece
+    process.stdin.close()
+    rest = process.stdout.read()
+    assert process.wait(60) == 0, process.stderr.read()
+    answers = [json.loads(line) for line in (said + rest).splitlines()]
+    assert [(answer["record"]["line"], answer["record"]["board"]) for answer in answers] == [(1, "1"), (6, "2")]
+
+
+def _bad_inputs_between_two_good_records(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A file of the bad records users make, between two good ones (Schafkopf's board 7, played to the end, as
+    boards 7 and 8): a tag repeated, Windows-1252 bytes in a comment, a block of binary bytes, a line of 300,000
+    characters, a UTF-16 record. Returned with the messages each command must say of them, in order."""
+    good = next(block for block in EXAMPLES.joinpath("schafkopf.tbn").read_text().split("\n\n")
+                if '[Board "7"]' in block).strip() + "\n"
+    repeated = good.replace('[Board "7"]', '[Board "2"]\n[board "3"]')
+    cp1252 = good.replace('[Board "7"]', '[Board "4"]').encode().replace(b"winning trick", b"na\xefve trick")
+    binary = bytes(range(128, 256)) * 8 + b"\n"
+    huge = "% " + "x" * 300_000 + "\n" + good.replace('[Board "7"]', '[Board "5"]')
+    utf16 = "\ufeff".encode("utf-16-le") + good.replace('[Board "7"]', '[Board "6"]').encode("utf-16-le")
+    last = good.replace('[Board "7"]', '[Board "8"]')
+    path = tmp_path / "bad.tbn"
+    path.write_bytes(b"\n".join([good.encode(), repeated.encode(), cp1252, binary, huge.encode(), utf16 + b"\n",
+                                 last.encode()]))
+    lines = path.read_bytes().split(b"\n")
+    first_line = [number for number, line in enumerate(lines, 1) if line.startswith(b"% 7.")]
+    huge_line = next(number for number, line in enumerate(lines, 1) if len(line) > 100_000)
+    said = [f"{path}:{first_line[1] + 6}:1: duplicate tag board, first at line {first_line[1] + 5} (got 'board', "
+            "expected each tag once per record)",
+            f"{path}:{first_line[2] + 2}:8: invalid UTF-8 (byte ef) (expected UTF-8 text)",
+            f"{path}:{huge_line - 2}:1: invalid UTF-8 (byte 80) (expected UTF-8 text)",
+            f"{path}:{huge_line}:100001: line longer than 100000 characters (expected at most 100000 characters per "
+            "line)",
+            f"{path}:{huge_line + 22}:1: invalid UTF-8 (byte ff fe, a UTF-16 byte order mark: save the file as UTF-8)"
+            " (expected UTF-8 text)"]
+    return path, said
+
+
+@pytest.mark.parametrize("command", ["solve", "check", "table", "postmortem", "score", "show"])
+def test_the_bad_records_users_make_are_said_at_their_place_and_the_others_answered(tmp_path, command):
+    """A repeated tag, a Windows-1252 byte in a comment, binary bytes, a huge line and a UTF-16 record among good
+    records: every reading command says each at its line and column, once, without a traceback, answers the good
+    records before and after them, and exits with 1."""
+    path, said = _bad_inputs_between_two_good_records(tmp_path)
+    result = run(command, path, "--json", code=1)
+    answered = [json.loads(line)["record"] for line in result.stdout.splitlines()]
+    assert [(record["board"], record["line"]) for record in answered] == [("7", 4), ("8", answered[1]["line"])]
+    assert path.read_bytes().split(b"\n")[answered[1]["line"] - 1] == b'[Game "Schafkopf"]'
+    assert result.stderr.splitlines() == [f"stich: {line}" for line in said]
+
+
+def test_batch_writes_the_bad_records_users_make_as_error_lines_at_their_place(tmp_path):
+    path, said = _bad_inputs_between_two_good_records(tmp_path)
+    out = tmp_path / "out.jsonl"
+    run("batch", path, "--out", out, "-j", "1", code=1)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(line["error"] for line in lines if "error" in line) == sorted(said)
+    assert sorted(line["id"].split("#")[1] for line in lines if "error" not in line) == ["7", "8"]
+
+
+def test_a_board_asked_for_among_unreadable_records_is_not_said_to_be_missing_from_the_file(tmp_path):
+    """``solve FILE -b 3`` of a file whose board 3 repeats a tag: its error is said, and then not 'no record with
+    [Board "3"]', which the file has, but that none of the records read is board 3 and one could not be read."""
+    path, said = _bad_inputs_between_two_good_records(tmp_path)
+    for command in (("solve",), ("show",), ("tree", "-d", "1")):
+        result = run(*command, path, "-b", "2", code=1)
+        assert result.stderr.splitlines() == [f"stich: {line}" for line in said] + [
+            f'stich: {path}: no record with [Board "2"] among those read (5 records could not be read, said above: it '
+            "may be one of them)"]
+    result = run("solve", path, "-b", "9", code=1)
+    assert result.stderr.splitlines()[-1].startswith(f'stich: {path}: no record with [Board "9"] among those read')
+
+
 def test_the_spinner_of_an_ascii_terminal_is_ascii():
     # rich's braille spinner on a terminal whose encoding is ASCII: stderr escapes what it lacks, and every frame of
     # the status line began with a literal \u280b
@@ -2394,20 +2484,54 @@ def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monk
                           timeout=120).stdout.strip() == "free"
 
 
-def test_a_checkpoint_line_of_no_job_at_all_refuses_the_file_once(tmp_path):
-    """A line that is no checkpoint line (not JSON, or no job's key) is read by every record's analysis alike: the
-    file is refused once, with its line, and the rest counted, not said again record by record."""
+@pytest.mark.parametrize("damage, column, fault", [
+    (lambda line: b"garbage", 1, "expecting value, found 'garbage'"),
+    (lambda line: line[:line.index(b'"sums"') + 6], None, "expecting ':' delimiter: the line ends"),
+    (lambda line: line[:9] + b"\xe9" + line[9:], 10, "invalid UTF-8, byte e9"),
+    (lambda line: b"[1, 2]", 1, "a JSON list, not an object"),
+    (lambda line: b'{"span": [0, 1]}', 1, 'no "key"'),
+])
+def test_a_checkpoint_line_of_no_job_at_all_refuses_the_file_once(tmp_path, damage, column, fault):
+    """A complete line that is no checkpoint line (not JSON, or no job's key: typed by hand, or a line cut short with
+    lines after it) is read by every record's analysis alike: the file is refused once, at the line and column where
+    it stops reading as one, with what was expected and the mend, and the rest counted, not said again record by
+    record. The mend loses nothing but that line: with it removed, a rerun answers every record as the first run."""
+    def answered(lines: list[dict]) -> list[dict]:
+        return [{name: value for name, value in line.items() if name != "seconds"} for line in lines]
+
     checkpoint = tmp_path / "kratzen.ckpt"
     args = ("analyse", EXAMPLES / "kratzen.tbn", "--seat", "1", "-n", "2", "-j", "1", "--checkpoint", checkpoint)
-    documents(*args)
-    lines = checkpoint.read_text().splitlines()
-    lines[4] = "garbage"
-    checkpoint.write_text("\n".join(lines) + "\n")
+    first = documents(*args)
+    lines = checkpoint.read_bytes().splitlines()
+    damaged = damage(lines[4])
+    checkpoint.write_bytes(b"\n".join([*lines[:4], damaged, *lines[5:]]) + b"\n")
     again = run(*args, "--json", code=1)
     assert again.stdout == ""
     said = again.stderr.splitlines()
-    assert said[0] == f"stich: {checkpoint}:5:1: not a line of a stich checkpoint"
+    column = column or len(damaged) + 1
+    assert said[0] == (f"stich: {checkpoint}:5:{column}: not a line of a stich checkpoint ({fault}; "
+                       'expected a JSON object naming its analysis by its "key", one a line as stich writes them); '
+                       "remove the line (a rerun solves its samples again) or choose another file")
     assert len(said) == 2 and "4 more records not answered" in said[1]
+    checkpoint.write_bytes(b"\n".join([*lines[:4], *lines[5:]]) + b"\n")
+    assert answered(documents(*args)) == answered(first)
+
+
+def test_a_torn_last_checkpoint_line_is_trimmed_and_its_samples_solved_again(tmp_path):
+    """A kill while a line is written leaves its start as the file's last line, with no line break, or the zeros a
+    lost write leaves: the rerun trims it without a word and answers every record as an uninterrupted run does."""
+    def answered(lines: list[dict]) -> list[dict]:
+        return [{name: value for name, value in line.items() if name != "seconds"} for line in lines]
+
+    checkpoint = tmp_path / "kratzen.ckpt"
+    args = ("analyse", EXAMPLES / "kratzen.tbn", "--seat", "1", "-n", "2", "-j", "1", "--checkpoint", checkpoint)
+    first = documents(*args)
+    whole = checkpoint.read_bytes()
+    for torn in (whole[:-40], whole + b"\x00" * 300, whole[:-1]):
+        checkpoint.write_bytes(torn)
+        again = run(*args, "--json")
+        assert answered([json.loads(line) for line in again.stdout.splitlines()]) == answered(first)
+        assert again.stderr == "" and checkpoint.read_bytes().endswith(b"\n")
 
 
 def test_a_checkpoint_that_cannot_be_used_is_named_not_the_records_contract(tmp_path):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import threading
 
 import pytest
 
@@ -341,6 +343,22 @@ def test_a_utf16_file_is_said_to_be_one():
     # a stray ff fe further on is a bad byte, no byte order mark
     error = next(iter(iter_records(io.BytesIO(b'[A "\xff\xfe"]\n'))))
     assert isinstance(error, ParseError) and "byte ff)" in error.message and "UTF-16" not in error.message
+    # but at a line's start after the first, it is the byte order mark of a UTF-16 file appended to a UTF-8 one
+    appended = b'[A "1"]\n\n' + '\ufeff[B "2"]\n'.encode("utf-16-le")
+    first, error = list(iter_records(io.BytesIO(appended)))
+    assert first.get("A") == "1" and (error.line, error.column) == (3, 1)
+    assert "byte ff fe, a UTF-16 byte order mark: save the file as UTF-8" in error.message
+
+
+def test_a_utf16_file_without_a_byte_order_mark_is_said_to_be_one_likely():
+    """ASCII text saved as UTF-16 without a byte order mark reads as a NUL every other character: the error says
+    what the file likely is, at the first NUL; a lone NUL in a line says no more than that."""
+    for encoding, column in (("utf-16-le", 2), ("utf-16-be", 1)):
+        error = next(iter(iter_records(io.BytesIO('[Game "Kratzen"]\n'.encode(encoding)))))
+        assert isinstance(error, ParseError) and (error.line, error.column) == (1, column)
+        assert error.message == "NUL character in the input (every other character: a UTF-16 file? Save it as UTF-8)"
+    error = next(iter(iter_records(io.BytesIO(b'[B "x\x00"]\n'))))
+    assert isinstance(error, ParseError) and error.message == "NUL character in the input"
 
 
 def test_very_long_line_is_not_read_whole_and_batch_goes_on():
@@ -774,6 +792,80 @@ def test_a_cr_only_record_is_given_from_what_has_arrived():
     stream = io.BufferedReader(lf)
     (third,) = iter_records(stream)
     assert third.get("Board") == "3" and third.tag("Deal").value_line == 3
+
+
+def _written_to_an_open_pipe(pieces: list[bytes], answered: threading.Event) -> tuple[io.BufferedReader, list]:
+    """The reading end of a real pipe a thread writes ``pieces`` into, keeping it open until ``answered`` is set or
+    60 s have gone by; ``said`` then holds whether it was set before the close (a reader that waited for more input
+    or the pipe's end sets it only after)."""
+    read_end, write_end = os.pipe()
+    said: list[bool] = []
+
+    def write() -> None:
+        with open(write_end, "wb", buffering=0) as stream:
+            for piece in pieces:
+                stream.write(piece)
+            said.append(answered.wait(60))
+
+    threading.Thread(target=write, daemon=True).start()
+    return open(read_end, "rb"), said
+
+
+@pytest.mark.parametrize("second_end", ["\r", "\r\n"])
+def test_a_record_after_lf_ones_is_given_from_a_pipe_kept_open(second_end):
+    """A producer (a bot, ``tail -f``) writes LF records and then a CR-only one into a pipe it keeps open: the
+    CR-only record is given when its blank line has arrived, before the pipe is closed (the reader, reading the
+    stream to LFs since its first line, waited for an LF or the end); a CR LF one likewise."""
+    record = '[Game "Kratzen"]{e}[Board "{n}"]{e}[Deal "EA EK EO / GA GK GO / HA HK HO"]{e}{e}'
+    pieces = [record.format(e="\n", n=1).encode() + record.format(e="\n", n=2).encode(),
+              record.format(e=second_end, n=3).encode()]
+    answered = threading.Event()
+    stream, said = _written_to_an_open_pipe(pieces, answered)
+    with stream:
+        records = iter_records(stream)
+        got = [next(records) for _ in range(3)]
+        answered.set()
+        assert list(records) == []
+    assert said == [True]  # the third record came while the pipe was open
+    assert [(r.get("Board"), r.line, r.tag("Deal").value_line) for r in got] == [("1", 1, 3), ("2", 5, 7), ("3", 9, 11)]
+
+
+@pytest.mark.parametrize("ends", [("\n", "\r"), ("\n", "\n"), ("\r\n", "\r\n")])
+def test_the_end_of_a_stream_that_can_wait_is_read_once(ends):
+    """A stream that can wait (no regular file: peeked at before each line, for an LF) is read past its end once, as
+    a terminal's standard input must be (a second read waits for another Ctrl-D), whatever its lines end with."""
+    record = '[Game "Kratzen"]{e}[Board "{n}"]{e}[Deal "EA EK EO / GA GK GO / HA HK HO"]{e}{e}'
+    raw = _Arriving([record.format(e=ends[0], n=1).encode(), record.format(e=ends[1], n=2).encode()[:-1]])
+    records = list(iter_records(io.BufferedReader(raw)))
+    assert [(r.get("Board"), r.line) for r in records] == [("1", 1), ("2", 5)] and raw.waits == 1
+
+
+def test_a_cr_at_the_end_of_what_has_arrived_ends_its_line_at_once():
+    """A CR-only blank line that is the last of what has arrived ends its record at once, as an LF one does: it is
+    not held back to see whether an LF follows (docs/format.md). An LF that then comes first is that CR's (a CR LF
+    cut in two by the writes), so the lines after it keep their numbers."""
+    record = '[Game "Kratzen"]{e}[Board "{n}"]{e}[Deal "EA EK EO / GA GK GO / HA HK HO"]{e}{e}'
+    answered = [threading.Event(), threading.Event()]
+    read_end, write_end = os.pipe()
+    closed_after: list[bool] = []
+
+    def write() -> None:
+        with open(write_end, "wb", buffering=0) as stream:
+            stream.write(record.format(e="\n", n=1).encode() + record.format(e="\r\n", n=2).encode()[:-1])
+            closed_after.append(answered[0].wait(60))
+            stream.write(b"\n" + record.format(e="\r", n=3).encode())
+            closed_after.append(answered[1].wait(60))
+
+    threading.Thread(target=write, daemon=True).start()
+    with open(read_end, "rb") as stream:
+        records = iter_records(stream)
+        got = [next(records), next(records)]
+        answered[0].set()
+        got.append(next(records))
+        answered[1].set()
+        assert list(records) == []
+    assert closed_after == [True, True]
+    assert [(r.get("Board"), r.line) for r in got] == [("1", 1), ("2", 5), ("3", 9)]
 
 
 def test_a_cr_inside_a_line_read_from_memory_keeps_the_blank_line_after_it():

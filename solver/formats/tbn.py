@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import stat
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any, Iterable, Iterator, TextIO
@@ -750,14 +751,16 @@ class _LineReader:
     with ``newline="\\n"`` split at LF only, and a CR-only file read as one line.
 
     A line is given as soon as its line break is read: on standard input (a pipe) a record is answered when its
-    blank line arrives (a stream whose first line ends in LF is then read to LFs, so a CR-only record after LF ones
-    waits for an LF or the end). The stream's own ``readline`` would wait for an LF, which a CR-only file
-    has none of, so a buffered binary stream (a file, standard input) is first peeked at: where its first line ends
-    in LF or CR LF it is read with ``readline``, and a line read whole, ending in LF with no CR in it, is given as
-    the stream gave it (cutting every line here would be a tenth of the parse); where it ends in a CR alone, what
-    has arrived is read (``read1``) and cut into lines here. A CR at the end of what was read ends its line at once;
-    an LF that then comes first is that CR LF's, and skipped. A stream that cannot be peeked at (in memory, never
-    waiting) is read with ``readline``."""
+    blank line arrives, whatever its line ends. The stream's own ``readline`` would wait for an LF, which a CR-only
+    file has none of, so a buffered binary stream (a file, standard input) is first peeked at: where its first line
+    ends in LF or CR LF it is read with ``readline``, and a line read whole, ending in LF with no CR in it, is given
+    as the stream gave it (cutting every line here would be a tenth of the parse); where it ends in a CR alone, what
+    has arrived is read (``read1``) and cut into lines here. A stream that can wait (a pipe, a terminal, a socket:
+    anything but a regular file) is read with ``readline`` only when an LF has arrived: until one has, what has
+    arrived is taken, so that a CR-only record sent after LF ones on a pipe kept open (a bot) is answered at its
+    blank line, not at the next LF. A CR at the end of what was read ends its line at once; an LF that then comes
+    first is that CR LF's, and skipped. A stream that cannot be peeked at (in memory, never waiting) is read with
+    ``readline``."""
 
     def __init__(self, stream: IO) -> None:
         self.stream = stream
@@ -771,6 +774,7 @@ class _LineReader:
         self.peekable = self.peek is not None and self.read1 is not None  # a file or a pipe, not a stream in memory
         self.read_mode: str | None = None if self.peekable else "lf"
         self.after_cr = False  # the last line ended with a CR at the end of what was read: an LF may follow it
+        self.waits = self.peekable and _may_wait(stream)  # its readline may wait on a writer for an LF
 
     def _read(self, limit: int) -> Any:
         """The stream's next piece, at most ``limit`` characters: a line (``readline``) or what has arrived."""
@@ -786,6 +790,10 @@ class _LineReader:
             else:  # no line break yet, or a CR last: what has arrived is taken, and the next piece peeked at
                 return self.read1(len(ahead))
         if self.read_mode == "lf":
+            if self.waits:
+                ahead = self.peek(1)  # what has arrived (waits for some, or the end: empty)
+                if not ahead or ahead.find(b"\n", 0, limit) < 0:
+                    return self.read1(min(len(ahead), limit)) if ahead else ahead  # no LF yet: it, not a wait
             return self.stream.readline(limit)
         piece = self.read1(limit)
         if piece[-1:] == b"\n" and b"\r" not in piece:
@@ -799,7 +807,7 @@ class _LineReader:
         if start >= len(buffer):
             if self.read_mode == "lf" and self.end is None and not self.after_cr:
                 # the common line, LF-ended without a CR, is the stream's own: read directly, split no further
-                line = self.stream.readline(limit)
+                line = self.stream.readline(limit) if not self.waits else self._read(limit)
                 if isinstance(line, str):
                     if line[-1:] == "\n" and "\r" not in line:
                         return line
@@ -841,6 +849,14 @@ class _LineReader:
             buffer, start = buffer[start:] + more, 0
         self.buffer, self.start = buffer, end
         return buffer[start:end]
+
+
+def _may_wait(stream: IO) -> bool:
+    """Whether reading ``stream`` may wait on a writer: anything but a regular file (a pipe, a terminal, a socket)."""
+    try:
+        return not stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):  # no file descriptor (io.UnsupportedOperation is both), or closed
+        return True
 
 
 def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseError]]:
@@ -924,7 +940,8 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
             if column > MAX_LINE_LENGTH:  # the line was over the limit before the bad byte: that error comes first
                 return _too_long(source, number)
             bad = body[exc.start : exc.end].hex(" ")
-            if number == 1 and exc.start == 0 and body[:2] in _UTF16_BOMS:  # Windows "Unicode": say what it is
+            # Windows "Unicode": say what it is, first in the file or a line's start after it (a file appended)
+            if exc.start == 0 and body[:2] in _UTF16_BOMS:
                 bad = f"{body[:2].hex(' ')}, a UTF-16 byte order mark: save the file as UTF-8"
             return ParseError(
                 f"invalid UTF-8 (byte {bad})", source=source, line=number, column=column, expected="UTF-8 text"
@@ -940,9 +957,11 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
         return _too_long(source, number)
     nul = text.find("\x00")
     if nul >= 0:
-        return ParseError(
-            "NUL character in the input", source=source, line=number, column=nul + 1, token="\x00", expected="text"
-        )
+        # every other character a NUL: ASCII text saved as UTF-16 without a byte order mark
+        utf16 = len(text) >= 4 and not text[nul::2].strip("\x00") and "\x00" not in text[nul + 1::2]
+        why = " (every other character: a UTF-16 file? Save it as UTF-8)" if utf16 else ""
+        return ParseError(f"NUL character in the input{why}", source=source, line=number, column=nul + 1,
+                          token="\x00", expected="text")
     return text
 
 
