@@ -2237,6 +2237,23 @@ def test_the_boards_variant_wins_over_a_records_own_tag_named_or_uploaded_alike(
     assert _seat_3_may_play(bare, bare.post("/api/load", json={"text": own}).json()["open"]) == ["H7"]
 
 
+def test_a_bad_value_of_a_records_variant_tag_is_located_though_the_boards_variant_replaces_it():
+    """The tag's own flags were read again, with nothing saying where they came from, to tell whether the board's
+    --variant changed them: an upload whose tag held a bad value of the flag --variant gives was refused without its
+    file:line:col (a board without --variant said it), and in an upload of several the refusal named no record."""
+    bad = UNDERTRUMP + '[Variant "must_undertrump=maybe"]\n'
+    said = "variant flag must_undertrump takes true or false, not 'maybe' (got 'must_undertrump=maybe', expected " \
+           "flags of docs/rules.md)"
+    for c in (client(), client(variant={"must_undertrump": "false"})):
+        pasted = c.post("/api/load", json={"text": bad})
+        assert pasted.status_code == 400 and pasted.json()["error"] == f"pasted text:4:11: {said}"
+        uploaded = c.post("/api/load", files={"file": ("maybe.tbn", bad.encode(), "text/plain")})
+        assert uploaded.status_code == 400 and uploaded.json()["error"] == f"maybe.tbn:4:11: {said}"
+        # the second record of two refused, the first opened: the refusal says which, at its tag
+        both = c.post("/api/load", files={"file": ("two.tbn", (UNDERTRUMP + "\n" + bad).encode(), "text/plain")})
+        assert len(both.json()["boards"]) == 1 and both.json()["refused"] == [f"two.tbn:8:11: {said}"]
+
+
 def test_an_uploads_record_of_another_game_than_a_flags_opens_under_its_own_rules():
     """An upload mixing games under a --variant of one of them: the other game's records open under their own
     rules, said on the page as for a named file's, not refused."""
