@@ -1598,6 +1598,29 @@ def test_a_mouses_graph_fits_the_narrowest_panel(driver, server):
         driver.set_window_size(1400, 900)
 
 
+def test_a_mouses_graph_in_a_frame_narrower_than_its_margins_is_not_drawn_backwards(driver, server):
+    """With no least width, a frame under the margins' 40 pixels drew a mouse's graph at its own width: each point's
+    column (the frame's width less 40, over the cards) was negative, the points ran right to left and the columns had
+    negative widths. The graph is drawn at least a pixel a point wide there, scrolling in its frame."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 7", 20)
+    graph = "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
+    wait_for(lambda: settled(driver) and driver.execute_script(graph), "the graph")
+    try:
+        driver.execute_script("document.getElementById('graph-frame').style.width = '30px'")
+        wait_for(lambda: driver.execute_script("return S.curveWidth") == 40 + 32, "the graph drawn in 30 pixels")
+        wait_for(lambda: driver.execute_script(graph), "its points")
+        columns = driver.execute_script("return [...document.querySelectorAll('#graph .hit')].map((n) =>"
+                                        " [Number(n.getAttribute('x')), Number(n.getAttribute('width'))])")
+        assert len(columns) == 33 and all(width == 1 for _, width in columns), columns
+        assert all(a[0] < b[0] for a, b in zip(columns, columns[1:])), columns  # left to right
+        assert driver.execute_script("const f = document.getElementById('graph-frame');"
+                                     "return f.scrollWidth > f.clientWidth")
+    finally:
+        driver.execute_script("document.getElementById('graph-frame').style.width = ''")
+
+
 @pytest.mark.parametrize("width, height", [(390, 844), (768, 1024), (1024, 768), (1366, 768)])
 def test_a_large_default_font_takes_a_narrower_windows_layout(driver, server, width, height):
     """The tablet review: a reader who sets the browser's font to 24 pixels (a large default, as 200% zoom doubles
