@@ -2040,6 +2040,33 @@ def test_the_boards_variant_wins_over_a_records_tag_whether_named_or_uploaded(dr
         assert seat_3_may_play() == ["H7", "G8"]
 
 
+def test_an_upload_of_a_named_file_adds_no_empty_group_to_the_list(driver, tmp_path, monkeypatch):
+    """A file named on the command line by its relative name and uploaded under the same name is the same text from
+    the same source: the upload answers the named file's boards, already listed. The page made an "uploaded" group
+    before it skipped them, an empty heading in the list; a group is made only for a record it gets."""
+    record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+    (tmp_path / "two.tbn").write_text(record + "\n" + record.replace("E9 EK", "EK E9"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    groups = "return [...document.querySelectorAll('#records optgroup')].map((g) => [g.label, g.children.length])"
+    with serving([Path("two.tbn")]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.view && S.view.game") == "Kratzen",
+                 "the named file's record")
+        first, second = driver.execute_script("return [...document.querySelectorAll('#records option')]"
+                                              ".map((o) => o.value)")
+        driver.execute_script("openBoard(arguments[0])", second)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.board") == second, "the second record")
+        driver.find_element("id", "upload").send_keys(str(tmp_path / "two.tbn"))
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.board") == first, "the upload's first")
+        assert driver.execute_script(groups) == [["two.tbn", 2]]
+        # an upload of records the list has not: their group, as before
+        (tmp_path / "other.tbn").write_text(record.replace("Trump H", "Trump G"), encoding="utf-8")
+        driver.find_element("id", "upload").send_keys(str(tmp_path / "other.tbn"))
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.board") not in (first, second),
+                 "the other upload")
+        assert driver.execute_script(groups) == [["two.tbn", 2], ["uploaded", 1]]
+
+
 def test_a_bad_character_in_a_cr_only_paste_is_said_at_its_line(driver, server):
     """A pasted old Mac record (lines ended by a CR alone) with a lone surrogate on its third line: the page says
     line 3, counted as the file reader counts lines, whether the text comes as pasted (the page's own request) or

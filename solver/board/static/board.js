@@ -90,9 +90,10 @@ const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 function addRecords(boards, group) {
   const select = $("records");
   let optgroup = [...select.querySelectorAll("optgroup")].find((g) => g.label === group);
-  if (!optgroup) { optgroup = el("optgroup", { label: group }); select.append(optgroup); }
   for (const board of boards) {
     if (select.querySelector(`option[value="${board.id}"]`)) continue;  // the same file again: its boards are listed
+    // the group made for a record it gets: a named file uploaded under its name adds no empty one
+    if (!optgroup) { optgroup = el("optgroup", { label: group }); select.append(optgroup); }
     optgroup.append(el("option", { value: board.id, "data-moves": JSON.stringify(board.moves) },
       `${board.label}: ${board.game} ${board.contract_words}`));  // the rule book's name, "Wenz Tout"
   }
