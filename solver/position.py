@@ -521,20 +521,13 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     try:
         chosen = game.variant(flags)
     except StichError as error:
-        column, token = variant_tag.value_column, variant_tag.value
-        for name, value in from_tag.items():  # the tag's own flag at fault: pointed at, as a card of a deal is
-            if name in override:
-                continue
-            try:
-                game.variant({name: value})
-            except StichError:
-                found = variant_tag.value.lower().find(str(name).strip().lower())
-                if found >= 0:  # the pair at fault as the token, not the whole tag cut short
-                    column += found
-                    token = variant_tag.value[found:].split(",")[0].strip()
-                break
-        raise _error(record, str(error), variant_tag.value_line, column, token,
-                     None if "expected" in str(error) else "flags of docs/rules.md") from None
+        raise _variant_tag_error(record, game, variant_tag, error, from_tag, override) from None
+    as_written = chosen
+    if override:
+        try:  # a bad value of the tag's own is the file's mistake, said at the tag even where a flag given replaces it
+            as_written = game.variant(from_tag)
+        except StichError as error:
+            raise _variant_tag_error(record, game, variant_tag, error, from_tag, {}) from None
     state_tags: dict[str, object] = {}
     for name, tag_name in RECORD_TAGS.items():  # the rule state a tag of its own gives, of any game: the rules
         tag = record.tag(tag_name)                # refuse what does not apply to this one
@@ -573,7 +566,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     except StichError as error:  # a contract that parsed but cannot be played with this deal: the reason says why
         raise _rules_error(record, contract_tag, error, declarer, announcements or []) from None
     state, played = _replay(record, rules, override)
-    if override and game.variant(from_tag) != chosen:
+    if as_written != chosen:
         # the record the position writes (to_tbn) says the flags it is played under, or it reads back under others;
         # its [Result] was worked out under the file's flags
         record = _copy_record(record)
@@ -583,6 +576,27 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
             record.remove("Variant")
         record.remove("Result")
     return Position(game, rules, state, played, record)
+
+
+def _variant_tag_error(record: Record, game: type[Game], variant_tag: Tag, error: StichError,
+                       from_tag: Mapping[str, object], given: Mapping[str, object]) -> ParseError:
+    """The game's refusal of a record's flags, pointed at the ``[Variant]`` tag's pair at fault (the first of its own
+    flags, those ``given`` by the caller left out, that the game refuses alone), as a card of a deal is; at the whole
+    tag where none is at fault alone."""
+    column, token = variant_tag.value_column, variant_tag.value
+    for name, value in from_tag.items():
+        if name in given:
+            continue
+        try:
+            game.variant({name: value})
+        except StichError:
+            found = variant_tag.value.lower().find(str(name).strip().lower())
+            if found >= 0:  # the pair at fault as the token, not the whole tag cut short
+                column += found
+                token = variant_tag.value[found:].split(",")[0].strip()
+            break
+    return _error(record, str(error), variant_tag.value_line, column, token,
+                  None if "expected" in str(error) else "flags of docs/rules.md")
 
 
 #: The tag that gives each argument of Game.rules an InvalidContractError can be about: the seats' and every game's

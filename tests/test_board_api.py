@@ -2186,7 +2186,10 @@ def test_variant_option_plays_uploads_and_deals_of_its_game_under_the_flags(tmp_
             ["G8", "H7"]
     dealt = c.post("/api/deal", json=DEAL).json()["open"]
     view = c.post("/api/position", json={"board": dealt, "moves": []}).json()
-    assert view["variant"] == "must_undertrump=false" and view["variant_note"] == "must_undertrump=false (--variant)"
+    assert view["variant"] == "must_undertrump=false"
+    # the deal's note is an upload's of the same record: the other game's flag said left out
+    assert view["variant_note"] == \
+        "must_undertrump=false (--variant); --variant sagotrick=off left out: not Kratzen's (its own rules)"
     assert '[Variant "must_undertrump=false"]' in c.post("/api/save", json={"board": dealt, "moves": []}).text
     # the same deal on a board without the flag: the same cards, the default rules
     bare = client()
@@ -2237,6 +2240,23 @@ def test_the_boards_variant_wins_over_a_records_own_tag_named_or_uploaded_alike(
     assert _seat_3_may_play(bare, bare.post("/api/load", json={"text": own}).json()["open"]) == ["H7"]
 
 
+def test_a_bad_value_of_a_records_variant_tag_is_located_though_the_boards_variant_replaces_it():
+    """The tag's own flags were read again, with nothing saying where they came from, to tell whether the board's
+    --variant changed them: an upload whose tag held a bad value of the flag --variant gives was refused without its
+    file:line:col (a board without --variant said it), and in an upload of several the refusal named no record."""
+    bad = UNDERTRUMP + '[Variant "must_undertrump=maybe"]\n'
+    said = "variant flag must_undertrump takes true or false, not 'maybe' (got 'must_undertrump=maybe', expected " \
+           "flags of docs/rules.md)"
+    for c in (client(), client(variant={"must_undertrump": "false"})):
+        pasted = c.post("/api/load", json={"text": bad})
+        assert pasted.status_code == 400 and pasted.json()["error"] == f"pasted text:4:11: {said}"
+        uploaded = c.post("/api/load", files={"file": ("maybe.tbn", bad.encode(), "text/plain")})
+        assert uploaded.status_code == 400 and uploaded.json()["error"] == f"maybe.tbn:4:11: {said}"
+        # the second record of two refused, the first opened: the refusal says which, at its tag
+        both = c.post("/api/load", files={"file": ("two.tbn", (UNDERTRUMP + "\n" + bad).encode(), "text/plain")})
+        assert len(both.json()["boards"]) == 1 and both.json()["refused"] == [f"two.tbn:8:11: {said}"]
+
+
 def test_an_uploads_record_of_another_game_than_a_flags_opens_under_its_own_rules():
     """An upload mixing games under a --variant of one of them: the other game's records open under their own
     rules, said on the page as for a named file's, not refused."""
@@ -2245,6 +2265,21 @@ def test_an_uploads_record_of_another_game_than_a_flags_opens_under_its_own_rule
     assert loaded["refused"] == [] and len(loaded["boards"]) == 7
     view = c.post("/api/position", json={"board": loaded["open"], "moves": []}).json()
     assert view["variant_note"] == "--variant sagotrick=off left out: not Schafkopf's (its own rules)"
+
+
+def test_a_deal_of_another_game_than_the_flags_says_them_left_out_as_the_same_deal_pasted_back():
+    """A deal was added with the board's flags under its own tag (a path of its own), which said nothing of the flags
+    of another game: a Schafkopf deal on a board started with a Kratzen flag showed no note, while the same deal
+    saved and pasted back said the flag left out (docs/board.md: the note appears for every record)."""
+    c = client(variant={"must_undertrump": "false"})
+    dealt = c.post("/api/deal", json={"game": "Schafkopf", "seed": 3}).json()["open"]
+    view = c.post("/api/position", json={"board": dealt, "moves": []}).json()
+    note = "--variant must_undertrump=false left out: not Schafkopf's (its own rules)"
+    assert view["variant"] == "" and view["variant_note"] == note
+    saved = c.post("/api/save", json={"board": dealt, "moves": []}).text
+    assert "[Variant" not in saved
+    pasted = c.post("/api/load", json={"text": saved}).json()["open"]
+    assert c.post("/api/position", json={"board": pasted, "moves": []}).json()["variant_note"] == note
 
 
 def test_board_variant_option_is_checked_as_every_commands(tmp_path, monkeypatch):

@@ -1598,6 +1598,29 @@ def test_a_mouses_graph_fits_the_narrowest_panel(driver, server):
         driver.set_window_size(1400, 900)
 
 
+def test_a_mouses_graph_in_a_frame_narrower_than_its_margins_is_not_drawn_backwards(driver, server):
+    """With no least width, a frame under the margins' 40 pixels drew a mouse's graph at its own width: each point's
+    column (the frame's width less 40, over the cards) was negative, the points ran right to left and the columns had
+    negative widths. The graph is drawn at least a pixel a point wide there, scrolling in its frame."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 7", 20)
+    graph = "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"
+    wait_for(lambda: settled(driver) and driver.execute_script(graph), "the graph")
+    try:
+        driver.execute_script("document.getElementById('graph-frame').style.width = '30px'")
+        wait_for(lambda: driver.execute_script("return S.curveWidth") == 40 + 32, "the graph drawn in 30 pixels")
+        wait_for(lambda: driver.execute_script(graph), "its points")
+        columns = driver.execute_script("return [...document.querySelectorAll('#graph .hit')].map((n) =>"
+                                        " [Number(n.getAttribute('x')), Number(n.getAttribute('width'))])")
+        assert len(columns) == 33 and all(width == 1 for _, width in columns), columns
+        assert all(a[0] < b[0] for a, b in zip(columns, columns[1:])), columns  # left to right
+        assert driver.execute_script("const f = document.getElementById('graph-frame');"
+                                     "return f.scrollWidth > f.clientWidth")
+    finally:
+        driver.execute_script("document.getElementById('graph-frame').style.width = ''")
+
+
 @pytest.mark.parametrize("width, height", [(390, 844), (768, 1024), (1024, 768), (1366, 768)])
 def test_a_large_default_font_takes_a_narrower_windows_layout(driver, server, width, height):
     """The tablet review: a reader who sets the browser's font to 24 pixels (a large default, as 200% zoom doubles
@@ -2015,6 +2038,33 @@ def test_the_boards_variant_wins_over_a_records_tag_whether_named_or_uploaded(dr
         driver.find_element("id", "upload").send_keys(str(path))
         wait_for(lambda: settled(driver) and driver.execute_script("return S.board") != named, "the upload")
         assert seat_3_may_play() == ["H7", "G8"]
+
+
+def test_an_upload_of_a_named_file_adds_no_empty_group_to_the_list(driver, tmp_path, monkeypatch):
+    """A file named on the command line by its relative name and uploaded under the same name is the same text from
+    the same source: the upload answers the named file's boards, already listed. The page made an "uploaded" group
+    before it skipped them, an empty heading in the list; a group is made only for a record it gets."""
+    record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+    (tmp_path / "two.tbn").write_text(record + "\n" + record.replace("E9 EK", "EK E9"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    groups = "return [...document.querySelectorAll('#records optgroup')].map((g) => [g.label, g.children.length])"
+    with serving([Path("two.tbn")]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.view && S.view.game") == "Kratzen",
+                 "the named file's record")
+        first, second = driver.execute_script("return [...document.querySelectorAll('#records option')]"
+                                              ".map((o) => o.value)")
+        driver.execute_script("openBoard(arguments[0])", second)
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.board") == second, "the second record")
+        driver.find_element("id", "upload").send_keys(str(tmp_path / "two.tbn"))
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.board") == first, "the upload's first")
+        assert driver.execute_script(groups) == [["two.tbn", 2]]
+        # an upload of records the list has not: their group, as before
+        (tmp_path / "other.tbn").write_text(record.replace("Trump H", "Trump G"), encoding="utf-8")
+        driver.find_element("id", "upload").send_keys(str(tmp_path / "other.tbn"))
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.board") not in (first, second),
+                 "the other upload")
+        assert driver.execute_script(groups) == [["two.tbn", 2], ["uploaded", 1]]
 
 
 def test_a_bad_character_in_a_cr_only_paste_is_said_at_its_line(driver, server):

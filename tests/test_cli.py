@@ -463,6 +463,19 @@ def test_variant_option_overrides_the_file_flag_by_flag():
     assert document["variant"]["sagotrick"] == "mond_skus_pagat"
 
 
+def test_a_bad_value_of_the_files_variant_tag_is_located_though_the_option_replaces_the_flag(tmp_path):
+    """The tag's own flags were read again, with nothing saying where they came from, to tell whether --variant
+    changed them: a bad value the option replaces was said without its file:line:col, which the same file without
+    the option says."""
+    path = tmp_path / "maybe.tbn"
+    path.write_text('[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+                    '[Variant "must_undertrump=maybe"]\n', encoding="utf-8")
+    said = f"stich: {path}:4:11: variant flag must_undertrump takes true or false, not 'maybe' (got " \
+           "'must_undertrump=maybe', expected flags of docs/rules.md)"
+    assert run("solve", path, code=1).stderr.splitlines() == [said]
+    assert run("solve", path, "--variant", "must_undertrump=false", code=1).stderr.splitlines() == [said]
+
+
 def test_a_malformed_variant_is_a_usage_error():
     result = run("solve", EXAMPLES / "valat.tbn", "--variant", "solo_value", code=2)
     said = " ".join(result.stderr.replace("│", "").split())

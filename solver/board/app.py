@@ -466,7 +466,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         body = await _json_body(request)
         record = new_deal(body.get("game"), body.get("contract"), body.get("seed", 1), body.get("seats"),
                           body.get("declarer", 1), body.get("pot"), variant)
-        found = boards.add(record, f"{record.get('Game')} seed {record.get('Seed')}", defaults=variant)
+        found = boards.add(record, f"{record.get('Game')} seed {record.get('Seed')}", variant)
         return JSONResponse({"boards": [found.summary()], "open": found.id})
 
     async def position(request: Request) -> Response:

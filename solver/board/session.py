@@ -172,24 +172,18 @@ class Boards:
     _refused: dict[tuple[str, bytes, str], list[str]] = field(default_factory=dict)
 
     def add(self, record: Record, label: str, variant: Mapping[str, object] | None = None,
-            defaults: Mapping[str, object] | None = None,
             variant_left_out: Callable[[CommandVariantError], object] | None = None) -> Board:
-        """``record`` as a board; ``variant`` (``stich board --variant``, for the files named with it, uploads and
-        pastes alike) over its ``[Variant]`` tag flag by flag, or ``defaults`` (the same flags for a deal, whose tag
-        they wrote) under it: those of the record's game, each the record's own tag does not set (one or the other:
-        ``defaults`` given, ``variant`` is not read). The flags are kept in the board's record,
-        so that a saved record says the flags it was played under. Either way a flag of another game than the
-        record's is left out, so that a named file opens any record an upload of it opens, under its own game's
-        rules: the board's note says so, and ``variant_left_out`` is given why (``stich board`` says it once a
-        game)."""
+        """``record`` as a board; ``variant`` (``stich board --variant``, for the files named with it, uploads,
+        pastes and deals alike) over its ``[Variant]`` tag flag by flag. The flags are kept in the board's record,
+        so that a saved record says the flags it was played under. A flag of another game than the record's is left
+        out, so that a named file opens any record an upload of it opens, under its own game's rules: the board's
+        note says so, and ``variant_left_out`` is given why (``stich board`` says it once a game)."""
         flags = dict(variant or {})
         note = ""
         left_out: CommandVariantError | None = None
-        if defaults:
-            flags, note = flags_under_record(record, defaults)
-        elif flags:
+        if flags:
             flags, left_out, left_out_note = flags_of_record_game(record, flags)
-            note = "; ".join(filter(None, [flags_note(record, flags, over=True), left_out_note]))
+            note = "; ".join(filter(None, [flags_note(record, flags), left_out_note]))
         try:
             position = position_from_record(record, variant=flags or None)
         except StichError as error:
@@ -239,7 +233,6 @@ class Boards:
 
     def add_text_said(self, text: str, source: str, variant: Mapping[str, object] | None = None,
                       variant_refused: Callable[[CommandVariantError], object] | None = None,
-                      defaults: Mapping[str, object] | None = None,
                       variant_left_out: Callable[[CommandVariantError], object] | None = None
                       ) -> tuple[list[Board], list[str]]:
         """Every record of a .tbn text as a board, and what is wrong with each record that is not one (file, line,
@@ -247,11 +240,10 @@ class Boards:
         good record is a BoardError with the first of them. The same text from the same source again gives the
         same boards while they are all open. ``variant``: flags over every record's, as :meth:`add` takes them;
         ``variant_refused``, given, takes each record's refusal of them instead of the list (the same for every
-        record of a game, which ``stich board`` says once a game); ``defaults``: flags under every record's, of its
-        game alone, as :meth:`add` takes them; ``variant_left_out``: why a record opened without the
-        flags of another game (:meth:`add`)."""
-        # the flags' way is part of the key: the same text read under other flags has its own boards
-        key = (source, hashlib.sha256(text.encode()).digest(), "under" if defaults else "over" if variant else "")
+        record of a game, which ``stich board`` says once a game); ``variant_left_out``: why a record opened without
+        the flags of another game (:meth:`add`)."""
+        # whether flags are given is part of the key: the same text read under the board's flags has its own boards
+        key = (source, hashlib.sha256(text.encode()).digest(), "over" if variant else "")
         with self._lock:
             known = self._texts.get(key)
             if known is not None and all(board.id in self.boards for board in known):
@@ -272,7 +264,7 @@ class Boards:
                 refused.append(str(item))
                 continue
             try:
-                found.append(self.add(item, record_label(item, source, number), variant, defaults, variant_left_out))
+                found.append(self.add(item, record_label(item, source, number), variant, variant_left_out))
             except BoardError as error:
                 if variant_refused is not None and isinstance(error.__cause__, CommandVariantError):
                     variant_refused(error.__cause__)
@@ -438,10 +430,9 @@ def _same_value(game: type[Game], name: str, one: object, other: object) -> bool
         return False
 
 
-def flags_note(record: Record, flags: Mapping[str, object], over: bool) -> str:
+def flags_note(record: Record, flags: Mapping[str, object]) -> str:
     """What the page says of a board's variant flags the board's ``--variant`` touched: those in force by it, and a
-    flag on which it and the record's own tag disagree, with the one that won (``over``: the board's, for the files
-    named with it, uploads and pastes; else the record's, for a deal's tag, which the board's flags wrote)."""
+    flag on which it and the record's own tag disagree, the board's having won."""
     read = _record_flags(record)
     if read is None:
         return ""
@@ -450,8 +441,7 @@ def flags_note(record: Record, flags: Mapping[str, object], over: bool) -> str:
     for name, value in flags.items():
         key = str(name).strip().lower()
         if key in own and not _same_value(game, key, own[key], value):
-            said.append(f"--variant {key}={value} over the record's {key}={own[key]}" if over
-                        else f"the record's own {key}={own[key]} over --variant {key}={value}")
+            said.append(f"--variant {key}={value} over the record's {key}={own[key]}")
         else:
             said.append(f"{key}={value} (--variant)")
     return "; ".join(said)
@@ -481,18 +471,6 @@ def flags_of_record_game(record: Record, flags: Mapping[str, object]
         named = ", ".join(f"{str(name).strip().lower()}={value}" for name, value in foreign.items())
         return mine, left_out, f"--variant {named} left out: not {game.name}'s (its own rules)"
     return dict(flags), None, ""  # a value another game's flag of the same name reads: the game's own check says
-
-
-def flags_under_record(record: Record, defaults: Mapping[str, object]) -> tuple[dict[str, object], str]:
-    """The board's ``--variant`` flags for a record the page dealt: those of its game that its own
-    ``[Variant]`` tag does not set (the record's own win), and the note :func:`flags_note` makes of them."""
-    read = _record_flags(record)
-    if read is None:
-        return {}, ""
-    game, own = read
-    mine = game_flags(game, defaults)
-    under = {name: value for name, value in mine.items() if str(name).strip().lower() not in own}
-    return under, flags_note(record, mine, over=False)
 
 
 def _whole(value: object) -> int | None:

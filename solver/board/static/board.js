@@ -90,9 +90,10 @@ const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 function addRecords(boards, group) {
   const select = $("records");
   let optgroup = [...select.querySelectorAll("optgroup")].find((g) => g.label === group);
-  if (!optgroup) { optgroup = el("optgroup", { label: group }); select.append(optgroup); }
   for (const board of boards) {
     if (select.querySelector(`option[value="${board.id}"]`)) continue;  // the same file again: its boards are listed
+    // the group made for a record it gets: a named file uploaded under its name adds no empty one
+    if (!optgroup) { optgroup = el("optgroup", { label: group }); select.append(optgroup); }
     optgroup.append(el("option", { value: board.id, "data-moves": JSON.stringify(board.moves) },
       `${board.label}: ${board.game} ${board.contract_words}`));  // the rule book's name, "Wenz Tout"
   }
@@ -639,10 +640,11 @@ const COARSE_POINTER = matchMedia("(pointer: coarse)");
 const graphFrameWidth = () => Math.max($("graph-frame").clientWidth - 6, 0);
 
 // the width the graph of ``cards`` cards is drawn at: its own pixels, the frame's (400 while it has no width yet),
-// and for a finger at least what gives each point a column of 24 pixels; no least width of its own, so that a
-// mouse's graph fits the narrowest panel too (a floor of 200 scrolled it in a frame under 206 pixels)
+// and at least what gives each point a column of 24 pixels for a finger, of 1 for a mouse: a mouse's graph fits the
+// narrowest panel (a floor of 200 scrolled it in a frame under 206 pixels), and a frame narrower than the margins'
+// 40 pixels no longer draws it backwards (columns of negative width)
 const curveDrawWidth = (cards) => Math.max(graphFrameWidth() || 400,
-  COARSE_POINTER.matches ? CURVE_LEFT + CURVE_PAD + POINT_TARGET * Math.max(cards, 1) : 0);
+  CURVE_LEFT + CURVE_PAD + (COARSE_POINTER.matches ? POINT_TARGET : 1) * Math.max(cards, 1));
 
 // a window that changes the frame's width (a phone turned, the panels going under the table) draws the graph again;
 // a finger's graph wider than the frame draws the same, so its resizes do not
