@@ -1702,7 +1702,7 @@ def apart(a: dict, b: dict, gap: float = 0) -> bool:
 @pytest.mark.parametrize("width", [1024, 683])
 def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
     """The short-window review: in Kratzen board 5 (no [Pot] tag) at 1,024 by 768 and at 683 pixels the pot line said
-    how to give a pot in three lines, and its last sat on seat 1's label with no gap. The table says "pot 0 chips:
+    how to give a pot in three lines, and its last sat on seat 1's label with no gap. The table says "pot 0 chips ·
     tricks and targets only", the contract panel (and the line's tooltip) how to give one."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
@@ -1710,10 +1710,11 @@ def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
         emulate_window(driver, width, 768, 1, False)
         open_record(driver, "kratzen.tbn board 5")
         pot = driver.find_element("id", "pot")
-        assert pot.text == "pot 0 chips: tricks and targets only"
-        assert pot.get_attribute("title") == "pot none: a record's [Pot] tag, or the Deal form's pot, gives one"
-        assert "Pot none: a record's [Pot] tag, or the Deal form's pot, gives one" in driver.find_element(
-            "id", "contract").text
+        assert pot.text == "pot 0 chips · tricks and targets only"
+        assert pot.get_attribute("title") == ("pot 0 chips, no [Pot] tag: a record's [Pot] tag, or the Deal form's "
+                                              "pot, gives one")
+        assert "Pot 0 chips, no [Pot] tag: a record's [Pot] tag, or the Deal form's pot, gives one" in \
+            driver.find_element("id", "contract").text
         page = driver.execute_script(LABELS)
         assert page["width"] <= page["window"]
         near = [label["name"] for label in page["labels"] if not apart(page["pot"], label, 4)]
