@@ -121,6 +121,28 @@ def render_analysis(document: dict, console=None) -> None:
         console.print(opening_note(document))
 
 
+def advice_asked(file: Path | None, contract: str | None, cards: bool) -> str | None:
+    """Which advice the options ask for, in words naming the flag that asks it (None: the analysis of one
+    contract): card advice with ``--cards``, contract advice with a ``--contract`` list (all, pass or several)
+    without a FILE."""
+    if cards:
+        return "card advice (--cards)"
+    if contract is not None and file is None and (contract.strip().lower() in ("all", PASS) or "," in contract):
+        return f"contract advice (--contract {contract})"
+    return None
+
+
+def refuse_analysis_only(advice: str, scheduler: str | None, worker_memory: int | None,
+                         table_mb: int | None) -> None:
+    """``--scheduler``, ``--worker-memory`` and ``--table-mb`` beside card or contract advice: a usage error naming
+    both flags. The advice runs on this machine's workers at their default size, so they were silently ignored (a
+    scheduler that was not even there ran the advice locally)."""
+    for flag, value in (("--scheduler", scheduler), ("--worker-memory", worker_memory), ("--table-mb", table_mb)):
+        if value is not None:
+            raise typer.BadParameter(f"only for the analysis of one contract: {advice} runs on this machine's "
+                                     "workers (-j) at their default size", param_hint=f"'{flag}'")
+
+
 def print_record(document: dict, console) -> None:
     """Which record a report from a file answers (a file of several boards gives several reports): its board and
     place, as the other commands head theirs."""
@@ -129,6 +151,7 @@ def print_record(document: dict, console) -> None:
 
 
 def analyse(
+    context: typer.Context,
     file: Optional[Path] = typer.Argument(
         None, metavar="FILE", show_default=False, parser=file_name,
         help="Analyse from the records of this file instead: the seat's hand as dealt and the play so far are "
@@ -203,7 +226,10 @@ def analyse(
     announce settled on the same samples, ranked by what the seat is paid (its share of its side's settlement: a
     Rufer's is shared by two, a Solo's is the soloist's) with its 95% interval, the win rate and each bonus's odds;
     contracts the samples cannot tell apart from the best are marked."""
-    scheduler, workers = pool_options(threads, scheduler, workers, worker_memory, table_mb)
+    scheduler, workers = pool_options(threads, scheduler, workers, worker_memory, table_mb, context)
+    advice_mode = advice_asked(file, contract, cards)
+    if advice_mode is not None:
+        refuse_analysis_only(advice_mode, scheduler, worker_memory, table_mb)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     owners = parse_known(known)
@@ -218,7 +244,8 @@ def analyse(
     if all_messages and file is None:
         raise typer.BadParameter("lifts the cap on a FILE's record messages; without a FILE there is none",
                                  param_hint="'--all-messages'")
-    if contract is not None and file is None and (contract.strip().lower() in ("all", PASS) or "," in contract):
+    if advice_mode is not None and not cards:
+        assert contract is not None  # contract advice is asked by a --contract list
         if not game or not hand:
             raise typer.BadParameter("contract advice needs --game and --hand", param_hint="'--game/--hand'")
         if declarer is not None and declarer != seat:

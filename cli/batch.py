@@ -91,6 +91,7 @@ class _Bar:
 
 
 def batch(
+    context: typer.Context,
     file: Path = typer.Argument(..., metavar="FILE", parser=file_name, show_default=False,
                                 help="A .tbn file; every record is solved."),
     out: Path = output_file("The JSON Lines output: appended to, and resumed on a rerun.", required=True),
@@ -128,7 +129,7 @@ def batch(
     if str(out) == "-":
         raise typer.BadParameter("batch appends to a file it can resume from, not to standard output (a pipe: "
                                  "--out /dev/stdout)", param_hint="'--out'")
-    scheduler, workers = pool_options(threads, scheduler, workers, worker_memory, table_mb)
+    scheduler, workers = pool_options(threads, scheduler, workers, worker_memory, table_mb, context)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     previous = _install_handlers()

@@ -320,14 +320,39 @@ def cluster_address(scheduler: str | None, workers: int | None, worker_memory: i
     return address
 
 
+def given(context: typer.Context, name: str) -> bool:
+    """Whether the user gave the option whose parameter is ``name`` (on the command line, or from the environment),
+    not merely left its default: an option that means nothing without another is refused only when given, never
+    for its default value (``--worker-wait``'s 120 seconds)."""
+    source = context.get_parameter_source(name)  # Typer's own click's enum: compared by name
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+#: The options that are about a Dask cluster alone: (parameter, flag, what a local run lacks)
+CLUSTER_ONLY = (("worker_wait", "--worker-wait", "there are no workers to wait for"),
+                ("verbose", "--verbose", "there is no Dask log"))
+
+
+def refuse_cluster_only(context: typer.Context, scheduler: str | None) -> None:
+    """``--worker-wait`` and ``--verbose`` without ``--scheduler``: a usage error naming both flags (they were
+    ignored, while ``--scheduler`` beside the options of a local run was refused: one rule for both directions)."""
+    if scheduler is not None:
+        return
+    for name, flag, lacks in CLUSTER_ONLY:
+        if given(context, name):
+            raise typer.BadParameter(f"only with --scheduler: without it the run is local, and {lacks}",
+                                     param_hint=f"'{flag}'")
+
+
 def pool_options(threads: int | None, scheduler: str | None, workers: int | None, worker_memory: int | None,
-                 table_mb: int | None) -> tuple[str | None, int | None]:
+                 table_mb: int | None, context: typer.Context) -> tuple[str | None, int | None]:
     """The pool options of ``analyse`` and ``batch`` checked in one order, so that the same bad pair gives the same
     first error in both (they checked them in opposite orders): ``--threads`` refused, then ``--scheduler`` beside
-    the options that size local workers, then ``-j`` cut to the cores. Returns the cluster's address (None: a local
-    run) and the number of workers."""
+    the options that size local workers, then the cluster's own options without ``--scheduler``, then ``-j`` cut
+    to the cores. Returns the cluster's address (None: a local run) and the number of workers."""
     refuse_pool_threads(threads)
     address = cluster_address(scheduler, workers, worker_memory, table_mb)
+    refuse_cluster_only(context, scheduler)
     return address, workers_within_cores(workers)
 
 

@@ -58,6 +58,9 @@ def table(
     tricks) and whether it wins, and its double-dummy settlement; where every seat plays for itself (Kratzen), every
     trump suit for the record's attacker, with every seat's guaranteed tricks. Endings are rejected (bids are made on
     whole deals); a record's Play section is ignored."""
+    if pot is not None and not settlement:  # the pot is paid in the settlement column alone
+        raise typer.BadParameter("the pot only changes the settlement column, and --no-settlement leaves it out",
+                                 param_hint="'--pot'")
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     settlement_engine = SettlementEngine(table_mb, threads=threads) if engine is not None and settlement else None

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Sequence
 from .cards import Pack, bits
 from .errors import StichError
 from .games import get_game
+from .games.kratzen import EMPTY_POT, NO_POT_TAG
 from .games.outcome import role_text
 
 if TYPE_CHECKING:
@@ -251,23 +252,28 @@ def _scoring_facts(position: "Position") -> list[str]:
     if record is None:
         return []
     announced, pot = ((record.get(tag) or "").strip() for tag in ("Announcements", "Pot"))
-    facts = ([f"announced: {announced}"] if announced else []) + (_pot_facts(position, pot) if pot else [])
+    # a game paid from a pot scores a record without a tag at 0 (docs/scoring.md): said so, as the board says it
+    pots = (_pot_facts(position, pot) if pot else
+            _pot_facts(position, "0", tagless=True) if position.game.has_pot else [])
+    facts = ([f"announced: {announced}"] if announced else []) + pots
     return facts + [""] if facts else []
 
 
-def _pot_facts(position: "Position", pot: str) -> list[str]:
+def _pot_facts(position: "Position", pot: str, tagless: bool = False) -> list[str]:
     """The pot, what each trick pays from it and every seat's trick target (RULES.md 3.3-3.4): the board says them
-    beside the table, and the penalty for a missed target is paid from the same pot."""
+    beside the table, and the penalty for a missed target is paid from the same pot. ``tagless``: the record has no
+    ``[Pot]`` tag (its pot is 0), said with the way to give one."""
     if not pot.isdigit() or not position.game.has_pot:
         return [f"pot: {pot} chip{'' if pot == '1' else 's'}"]  # the tag as given (parsed before)
     count = int(pot)  # a tag "01" is 1 chip
-    chips = f"pot: {count} chip{'' if count == 1 else 's'}"
+    chips = f"pot: {count} chip{'' if count == 1 else 's'}" + (f", {NO_POT_TAG} (give one, or --pot CHIPS)"
+                                                                if tagless else "")
     rules = position.rules
     share = position.game.pot_share(rules, count)
     if position.game.pays_no_tricks(rules):  # a Muss pays no trick whatever the pot (RULES.md 3.4)
         paid = "a Muss: tricks pay nothing"
     elif count == 0:
-        paid = "an empty pot: tricks and missed targets pay nothing"
+        paid = EMPTY_POT
     else:
         paid = f"each trick pays {share}" if share else "a quarter of it is under a chip: tricks pay nothing"
     lines = [f"{chips}, {paid}"]

@@ -172,6 +172,26 @@ def test_the_view_gives_the_contract_suit_sign_the_cards_show():
     assert zwanzigerrufen.post("/api/position", json={"board": board, "moves": moves}).json()["contract_suit"] is None
 
 
+def test_a_refused_deal_names_the_form_field_at_fault():
+    """The Deal dialog keeps itself open on a refusal and marks the field at fault: the server's refusal names it
+    (game, seed, seats, declarer, contract, pot) beside the message; a refusal of no field has none."""
+    c = client()
+    for body, field, words in (
+            ({"game": "Skat"}, "game", "Skat"),
+            ({"game": "Schafkopf", "seed": "x"}, "seed", "the seed is"),
+            ({"game": "Kratzen", "seats": 9}, "seats", "not 9"),
+            ({"game": "Schafkopf", "declarer": 7}, "declarer", "the declarer is a seat from 1 to 4, not 7"),
+            ({"game": "Schafkopf", "contract": "Rufer Q"}, "contract", "'Q' is not a suit"),
+            ({"game": "Zwanzigerrufen", "declarer": 2}, "declarer", "seat 2 cannot bid Normal"),
+            ({"game": "Schafkopf", "pot": 5}, "pot", "not paid from a pot"),
+            ({"game": "Kratzen", "pot": -1}, "pot", "whole number of chips")):
+        refused = c.post("/api/deal", json=body)
+        assert refused.status_code == 400, body
+        assert refused.json()["field"] == field and words in refused.json()["error"], (body, refused.json())
+    unknown = c.post("/api/position", json={"board": "nothing", "moves": []})
+    assert unknown.status_code >= 400 and "field" not in unknown.json()
+
+
 def test_the_board_names_a_contract_as_the_rule_book_does_and_keeps_its_token():
     """The page showed "Schafkopf WenzTout", the token, where RULES.md 2.2 says "Wenz Tout": the board's summary and
     the view give the rule book's name beside the token, and the page shows it."""

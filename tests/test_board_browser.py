@@ -529,6 +529,52 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
     driver.execute_script("document.getElementById('deal-dialog').close()")
 
 
+def test_the_deal_dialog_says_a_refusal_inside_itself_and_keeps_what_was_typed(driver, server):
+    """The board audit: a contract or seat the server refused closed the Deal dialog and said why in the page's
+    bar, so what was typed was lost; a declarer above the seat count got only the browser's own bubble. The dialog
+    now stays open with the server's message inside it (a live region), the field at fault marked and focused, and
+    closes on a deal alone; Enter in a field deals (Cancel was the form's default button and closed it)."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    opened = driver.execute_script("return S.board")
+    find = lambda name: driver.find_element("id", name)  # noqa: E731
+    dialog_open = "return document.getElementById('deal-dialog').open"
+    find("deal-open").click()
+    Select(find("deal-game")).select_by_value("Schafkopf")
+    find("deal-contract").send_keys("Rufer Q")
+    find("deal-go").click()
+    error = wait_for(lambda: find("deal-error").is_displayed() and find("deal-error"), "the contract's refusal")
+    assert driver.execute_script(dialog_open) and find("deal-contract").get_attribute("value") == "Rufer Q"
+    assert error.text == "contract 'Rufer Q': 'Q' is not a suit (E, G, H or S)"  # the server's own words
+    assert error.get_attribute("role") == "alert" and error.get_attribute("aria-live") == "assertive"
+    assert driver.execute_script("return document.activeElement.id") == "deal-contract"
+    assert find("deal-contract").get_attribute("aria-invalid") == "true"
+    assert find("deal-contract").get_attribute("aria-describedby") == "deal-error"
+    assert not find("error").is_displayed() and driver.execute_script("return S.board") == opened  # nothing dealt
+    # a declarer past the seats: the server's words, not the browser's bubble, with the declarer's field at fault
+    find("deal-contract").clear()
+    find("deal-declarer").clear()
+    find("deal-declarer").send_keys("7")
+    find("deal-go").click()
+    wait_for(lambda: find("deal-error").text == "the declarer is a seat from 1 to 4, not '7'", "the declarer's refusal")
+    assert driver.execute_script(dialog_open)
+    assert driver.execute_script("return document.activeElement.id") == "deal-declarer"
+    assert find("deal-declarer").get_attribute("aria-invalid") == "true"
+    assert find("deal-contract").get_attribute("aria-invalid") is None  # put right: no longer marked
+    # put right, Enter in a field deals, and the dialog closes with the message gone
+    find("deal-declarer").clear()
+    find("deal-declarer").send_keys("2", Keys.ENTER)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.label") == "Schafkopf seed 1", "dealt")
+    assert not driver.execute_script(dialog_open)
+    find("deal-open").click()  # opened again, it says no old refusal
+    assert not find("deal-error").is_displayed() and find("deal-declarer").get_attribute("aria-invalid") is None
+    find("deal-cancel").click()
+    assert not driver.execute_script(dialog_open) and driver.execute_script("return S.view.label") == "Schafkopf seed 1"
+
+
 def test_the_table_on_a_phone(driver, server):
     """The board audit: in a phone's 400 pixels the hands around the ellipse covered each other and the trick, and
     ran off the page's sides."""
@@ -1679,7 +1725,7 @@ def apart(a: dict, b: dict, gap: float = 0) -> bool:
 @pytest.mark.parametrize("width", [1024, 683])
 def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
     """The short-window review: in Kratzen board 5 (no [Pot] tag) at 1,024 by 768 and at 683 pixels the pot line said
-    how to give a pot in three lines, and its last sat on seat 1's label with no gap. The table says "pot 0 chips:
+    how to give a pot in three lines, and its last sat on seat 1's label with no gap. The table says "pot 0 chips ·
     tricks and targets only", the contract panel (and the line's tooltip) how to give one."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
@@ -1687,10 +1733,11 @@ def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
         emulate_window(driver, width, 768, 1, False)
         open_record(driver, "kratzen.tbn board 5")
         pot = driver.find_element("id", "pot")
-        assert pot.text == "pot 0 chips: tricks and targets only"
-        assert pot.get_attribute("title") == "pot none: a record's [Pot] tag, or the Deal form's pot, gives one"
-        assert "Pot none: a record's [Pot] tag, or the Deal form's pot, gives one" in driver.find_element(
-            "id", "contract").text
+        assert pot.text == "pot 0 chips · tricks and targets only"
+        assert pot.get_attribute("title") == ("pot 0 chips, no [Pot] tag: a record's [Pot] tag, or the Deal form's "
+                                              "pot, gives one")
+        assert "Pot 0 chips, no [Pot] tag: a record's [Pot] tag, or the Deal form's pot, gives one" in \
+            driver.find_element("id", "contract").text
         page = driver.execute_script(LABELS)
         assert page["width"] <= page["window"]
         near = [label["name"] for label in page["labels"] if not apart(page["pot"], label, 4)]

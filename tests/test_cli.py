@@ -860,8 +860,17 @@ def test_table_takes_the_pot_of_a_game_paid_from_one():
     paid = {e["contract"]: e["settlement"] for e in
             documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40")[0]["entries"]}
     assert set(plain.values()) == {0} and paid == {"Trump E": 30, "Trump G": -80, "Trump H": 30, "Trump S": -70}
-    result = run("table", EXAMPLES / "schafkopf.tbn", "-b", "7", "--pot", "4", "--no-settlement")
+    result = run("table", EXAMPLES / "schafkopf.tbn", "-b", "7", "--pot", "4")
     assert result.stderr == "stich: --pot is for Kratzen records; Schafkopf has no pot, so it is not used there\n"
+
+
+def test_table_refuses_a_pot_beside_no_settlement():
+    """The pot is paid in the settlement column alone: ``--pot`` beside ``--no-settlement`` changed nothing and was
+    silently ignored; it is a usage error naming both flags, as every flag that means nothing without another is."""
+    result = run("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40", "--no-settlement", code=2)
+    assert result.stdout == ""
+    assert ("Invalid value for '--pot': the pot only changes the settlement column, and --no-settlement leaves it "
+            "out") in " ".join(result.stderr.split())
 
 
 def test_table_names_the_pot_its_settlement_column_is_paid_from():

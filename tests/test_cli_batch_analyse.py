@@ -670,3 +670,43 @@ def test_analyse_says_hard_pagat_reservation_is_idle_in_a_suit_solo_without_aski
     assert "--announce" not in result.stderr
     refused = runner.invoke(app, [*hand, "--announce", "1: Pagat"])  # what the note would have sent the user to
     assert refused.exit_code != 0 and "Pagat Ultimo does not count in a Suit Solo" in refused.stderr
+
+
+def test_the_cluster_options_without_a_scheduler_are_refused_naming_both_flags(tmp_path):
+    """--worker-wait and --verbose mean something only beside --scheduler, and without it were silently ignored
+    (while -b without a FILE, or --scheduler beside -j, was refused). Each is now a usage error (exit 2) naming
+    both flags, before any work, in analyse and batch alike; its default value is never refused."""
+    out = tmp_path / "out.jsonl"
+    commands = (["analyse", str(EXAMPLES / "kratzen.tbn"), "-b", "1", "--seat", "1", "-n", "2"],
+                ["batch", str(EXAMPLES / "kratzen.tbn"), "--out", str(out), "-j", "1"])
+    for command in commands:
+        for flag, extra, lacks in (("--verbose", [], "there is no Dask log"),
+                                   ("--worker-wait", ["5"], "there are no workers to wait for"),
+                                   ("--worker-wait", ["120"], "there are no workers to wait for")):  # its default
+            result = runner.invoke(app, [*command, flag, *extra])
+            assert result.exit_code == 2, result.stderr
+            assert result.stdout == ""
+            assert (f"Invalid value for '{flag}': only with --scheduler: without it the run is local, and {lacks}"
+                    in " ".join(result.stderr.split()))
+        assert not out.exists()
+        plain = runner.invoke(app, command)  # the default --worker-wait, not given, is no error
+        assert plain.exit_code == 0, plain.stderr
+    assert len(out.read_text().splitlines()) == 5  # batch solved every record of the file once refusals were past
+
+
+def test_advice_refuses_the_options_only_the_analysis_of_one_contract_uses(tmp_path):
+    """Card and contract advice run on this machine's workers at their default size: --scheduler (even one that
+    was not there), --worker-memory and --table-mb were silently ignored. Each is a usage error naming the advice's
+    flag; the analysis of one contract still takes them."""
+    hand = ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "-n", "2"]
+    cards = ["analyse", str(EXAMPLES / "kratzen.tbn"), "-b", "1", "--seat", "1", "-n", "2", "--cards"]
+    for command, advice in (([*hand, "--contract", "all"], "contract advice (--contract all)"),
+                            (cards, "card advice (--cards)")):
+        for option in (["--scheduler", "tcp://127.0.0.1:9"], ["--worker-memory", "512"], ["--table-mb", "8"]):
+            result = runner.invoke(app, [*command, *option])
+            assert result.exit_code == 2, result.stderr
+            assert (f"Invalid value for '{option[0]}': only for the analysis of one contract: {advice} runs on this "
+                    "machine's workers (-j) at their default size") in " ".join(result.stderr.split())
+    one = runner.invoke(app, [*hand, "--contract", "Trump S", "--table-mb", "8", "--json"])
+    assert one.exit_code == 0, one.stderr
+    assert json.loads(one.stdout)["samples"] == 2

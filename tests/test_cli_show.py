@@ -171,7 +171,7 @@ def test_a_muss_pays_no_trick_whatever_the_pot_and_an_empty_pot_is_said_plainly(
     assert header("3", "0") == "pot: 0 chips, a Muss: tricks pay nothing"
     assert header("4", "2") == "pot: 2 chips, a Muss: tricks pay nothing"  # board 4: a Seven-Muss
     assert header("4", "0") == "pot: 0 chips, a Muss: tricks pay nothing"
-    assert header("1", "0") == "pot: 0 chips, an empty pot: tricks and missed targets pay nothing"
+    assert header("1", "0") == "pot: 0 chips, tricks and targets only"
     padded = tmp_path / "padded.tbn"
     padded.write_text('[Game "Kratzen"]\n[Seats "3"]\n[Pot "01"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO '
                       'SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n', encoding="utf-8")
@@ -394,3 +394,22 @@ def test_a_play_card_given_on_the_command_line_is_said_at_play_and_one_in_the_fi
         assert own.read_text(encoding="utf-8").splitlines()[8] == f"EO {card}"  # line 9, the card at column 4
         said = run(*command[:1], own, *command[1:], code=1).stderr
         assert said.startswith(f"stich: {own}:9:4: {why}"), said
+
+
+def test_a_kratzen_record_without_a_pot_is_said_to_have_0_chips_as_score_and_the_board_say():
+    """A Kratzen record without a [Pot] tag is scored with a pot of 0 (docs/scoring.md): the board's table said "pot
+    0 chips", its panel "Pot none", show nothing at all and score's note other words than solve's. show now says the
+    0 chips, the missing tag and the way to give one, with the words of a pot of 0 everywhere; a tag or --pot of 0
+    is said without the missing tag."""
+    lines = run("show", EXAMPLES / "kratzen.tbn", "-b", "1").stdout.splitlines()
+    assert lines[2:4] == ["pot: 0 chips, no [Pot] tag (give one, or --pot CHIPS), tricks and targets only",
+                          "targets: attacker seat 1 2 tricks, every other seat 1 trick"]
+    assert run("show", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "0").stdout.splitlines()[2] == \
+        "pot: 0 chips, tricks and targets only"
+    assert "pot" not in run("show", EXAMPLES / "schafkopf.tbn", "-b", "1").stdout  # a game without a pot: no line
+    played = ["--play", "EO S7 EK GA G8 SU E9 HA SK HO SZ HU"]
+    scored = json.loads(run("score", EXAMPLES / "kratzen.tbn", "-b", "1", *played, "--json").stdout)
+    solved = json.loads(run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "--json").stdout)
+    assert scored["pot"] == 0
+    assert scored["notes"] == ["pot 0: tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"]
+    assert solved["notes"] == ["pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]

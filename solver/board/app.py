@@ -292,10 +292,11 @@ def _filled(field: object) -> bool:
     return isinstance(field, str) and bool(field.strip())
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
+def _error(message: str, status: int = 400, field: str | None = None) -> JSONResponse:
+    """A refusal as JSON: its message, and the form field at fault where one is (the Deal dialog marks it)."""
     if len(message) > MAX_ERROR_LENGTH:
         message = f"{message[:MAX_ERROR_LENGTH]}... ({len(message):,} characters)"
-    return JSONResponse({"error": message}, status_code=status)
+    return JSONResponse({"error": message, **({"field": field} if field else {})}, status_code=status)
 
 
 class _LongNumber(Exception):
@@ -657,7 +658,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
 
     async def bad_input(request: Request, error: Exception) -> Response:
         status = getattr(error, "status", 400)
-        return _error(str(error), status)
+        return _error(str(error), status, getattr(error, "field", None))
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)

@@ -62,9 +62,10 @@ _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 class BoardError(StichError):
     """A request the board cannot answer: an unknown board, a bad move list, a bad objective (HTTP 4xx)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, field: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.field = field  # the Deal form's field at fault (game, contract, seed, seats, declarer, pot), if one is
 
 
 def roman(number: int) -> str:
@@ -361,29 +362,35 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
     the board's ``--variant`` flags, those of the game bid under and written as its ``[Variant]``, as ``stich deal
     --variant`` does."""
     if not isinstance(game, str) or not game.strip():
-        raise BoardError("choose a game")
+        raise BoardError("choose a game", field="game")
     try:
         game_class = get_game(game)
+    except StichError as error:
+        raise BoardError(str(error), field="game") from None
+    text: str | None = None  # the contract asked for (None: any everyday one)
+    try:
         written = str(seed).strip() if is_whole_number(seed) or isinstance(seed, str) else ""
         seed_number = int(written) if SEED_TEXT.fullmatch(written) else None  # ASCII digits, not "1_0" or "١"
         if seed_number is None or not -MAX_SEED <= seed_number <= MAX_SEED:
-            raise BoardError(f"the seed is {SEED_RANGE}, not {quoted(seed)}")
+            raise BoardError(f"the seed is {SEED_RANGE}, not {quoted(seed)}", field="seed")
         seat_count = None if seats in (None, "") else _whole(seats)
         if seats not in (None, "") and seat_count not in game_class.seat_counts:
             raise BoardError(f"{game_class.name} is played by {game_class.seat_counts_text()} seats, "
-                             f"not {quoted(seats)}")
+                             f"not {quoted(seats)}", field="seats")
         declarer_seat, dealt = _whole(declarer), seat_count or game_class.seat_counts[0]
         if declarer_seat is None or not 1 <= declarer_seat <= dealt:
-            raise BoardError(f"the {game_class.declarer_title} is a seat from 1 to {dealt}, not {quoted(declarer)}")
+            raise BoardError(f"the {game_class.declarer_title} is a seat from 1 to {dealt}, not {quoted(declarer)}",
+                             field="declarer")
         if contract is not None and not isinstance(contract, str):
             raise BoardError(f"a contract is text such as {game_class.contract_help} (empty: any everyday one), "
-                             f"not {quoted(contract)}")
+                             f"not {quoted(contract)}", field="contract")
         text = contract.strip() if contract and contract.strip() else None
         chips = None if pot in (None, "") else _whole(pot)
         if pot not in (None, "") and not game_class.has_pot:
-            raise BoardError(f"{game_class.name} is not paid from a pot: leave the pot empty")
+            raise BoardError(f"{game_class.name} is not paid from a pot: leave the pot empty", field="pot")
         if pot not in (None, "") and (chips is None or not 0 <= chips <= MAX_POT):
-            raise BoardError(f"the pot is a whole number of chips from 0 to {MAX_POT:,}, not {quoted(pot)}")
+            raise BoardError(f"the pot is a whole number of chips from 0 to {MAX_POT:,}, not {quoted(pot)}",
+                             field="pot")
         record = random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count,
                                variant=game_flags(game_class, variant or {}))
         if chips is not None:
@@ -391,8 +398,8 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
         return record
     except BoardError:
         raise
-    except StichError as error:
-        raise BoardError(str(error)) from None
+    except StichError as error:  # the contract refused (or, without one, the declarer's everyday contracts)
+        raise BoardError(str(error), field="contract" if text else "declarer") from None
 
 
 def game_flags(game: type[Game], variant: Mapping[str, object]) -> dict[str, object]:

@@ -146,8 +146,15 @@ def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list
                                    + ("; the attacker pays 2P)" if attacker else ")"), (seat + 1,)))
     notes = ["a Muss deal: no trick payouts"] if muss else []
     if pot == 0:
-        notes.append("pot 0: tricks and targets only (give --pot or a [Pot] tag)")
+        notes.append(f"pot 0: {EMPTY_POT} (give the record a [Pot] tag, or --pot CHIPS)")
     return items, notes
+
+
+#: What a pot of 0 (a record without a ``[Pot]`` tag has one: docs/scoring.md) pays, in the words of every place that
+#: says it (the score's note, ``stich show``'s diagram, the board's table)
+EMPTY_POT = "tricks and targets only"
+#: What a Kratzen record without a ``[Pot]`` tag (and no ``--pot``) is said to have, beside its 0 chips
+NO_POT_TAG = "no [Pot] tag"
 
 
 class Kratzen(Game):

@@ -56,9 +56,15 @@ async function ask(kind, url, body, { raw = false } = {}) {
   const response = await fetch(url, options);
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
-    try { const answer = await response.json(); message = answer.error || answer.reason || message; } catch (e) { /* not JSON */ }
+    let field = null;  // the form field at fault (the Deal dialog's), where the server names one
+    try {
+      const answer = await response.json();
+      message = answer.error || answer.reason || message;
+      field = answer.field || null;
+    } catch (e) { /* not JSON */ }
     const error = new Error(message);
     error.status = response.status;
+    error.field = field;
     throw error;
   }
   return raw ? response : response.json();
@@ -111,15 +117,19 @@ function openBoard(id) {
   refresh();
 }
 
-async function loaded(promise, group) {
+// Opens what an upload, a paste or a deal gave; a refusal goes to `refused` (the page's bar unless the caller says
+// it where it was asked). True once opened.
+async function loaded(promise, group, refused = (error) => showError(error.message)) {
   try {
     const answer = await promise;
     addRecords(answer.boards, group);
     openBoard(answer.open);
     // the records that are not boards, each with its line and column: the others are open
     if (answer.refused && answer.refused.length) showError(answer.refused.join("\n"));
+    return true;
   } catch (error) {
-    if (!aborted(error)) showError(error.message);
+    if (!aborted(error)) refused(error);
+    return false;
   }
 }
 
@@ -329,14 +339,15 @@ function chipsTitle(view, seat) {
     `: ${signed(view.settlement.payments[seat - 1])} in all`;
 }
 
-// What a Kratzen record without a pot is told, in the contract panel and the pot line's tooltip
-const POT_NONE = "none: a record's [Pot] tag, or the Deal form's pot, gives one";
+// What a Kratzen record without a pot is told, in the contract panel and the pot line's tooltip: its pot is 0, as
+// stich show and score say it (docs/scoring.md), with the way to give one
+const POT_NONE = "0 chips, no [Pot] tag: a record's [Pot] tag, or the Deal form's pot, gives one";
 
 // The pot in the middle of a Kratzen table: what is left of it and what a trick takes from it (RULES.md 3.4)
 function potText(pot) {
   const left = pot.left === pot.start ? `pot ${plural(pot.start, "chip")}` : `pot ${pot.left} of ${pot.start} chips`;
   // the way to a pot is the contract panel's (POT_NONE): on the table it sat on seat 1's label (two lines more)
-  if (!pot.start) return `${left}: tricks and targets only`;
+  if (!pot.start) return `${left} · tricks and targets only`;  // a pot of 0: stich show's and score's words
   if (pot.per_trick) return `${left} · each trick pays ${pot.per_trick}`;
   return `${left} · ` + (pot.start < 4 ? "a quarter of it is under a chip: tricks pay nothing" : "a Muss: tricks pay nothing");
 }
@@ -1013,6 +1024,36 @@ function fillDealForm() {
   $("deal-contract").placeholder = `e.g. ${game.examples[0]} (empty: any everyday one)`;
 }
 
+// The Deal dialog closes only on a deal: a refused contract or seat is said inside it, beside what was typed, the
+// field at fault marked and given the focus (else the message itself), so that it can be put right there.
+async function dealFromForm() {
+  dealRefused(null);
+  const asked = ask("deal", "/api/deal", {
+    game: $("deal-game").value, contract: $("deal-contract").value, seed: $("deal-seed").value,
+    seats: $("deal-seats").value, declarer: $("deal-declarer").value,
+    pot: $("deal-pot-field").hidden ? null : $("deal-pot").value });
+  if (await loaded(asked, "dealt", dealRefused)) $("deal-dialog").close();
+}
+
+function dealRefused(error) {
+  const box = $("deal-error");
+  for (const field of $("deal-dialog").querySelectorAll("[aria-invalid]")) {
+    field.removeAttribute("aria-invalid");
+    field.removeAttribute("aria-describedby");
+  }
+  box.textContent = error ? error.message : "";
+  box.hidden = !error;
+  if (!error) return;
+  const field = error.field ? $(`deal-${error.field}`) : null;
+  if (field && !field.closest("[hidden]")) {
+    field.setAttribute("aria-invalid", "true");
+    field.setAttribute("aria-describedby", "deal-error");
+    field.focus();
+  } else {
+    box.focus();
+  }
+}
+
 function fitDeclarer() {
   $("deal-declarer").max = $("deal-seats").value;  // a seat of the deal
 }
@@ -1040,13 +1081,12 @@ async function start() {
   });
   $("paste-open").addEventListener("click", () => $("paste-dialog").showModal());
   $("paste-go").addEventListener("click", () => loaded(ask("load", "/api/load", { text: $("paste-text").value }), "pasted"));
-  $("deal-open").addEventListener("click", () => $("deal-dialog").showModal());
+  $("deal-open").addEventListener("click", () => { dealRefused(null); $("deal-dialog").showModal(); });
   $("deal-game").addEventListener("change", fillDealForm);
   $("deal-seats").addEventListener("change", fitDeclarer);
-  $("deal-go").addEventListener("click", (e) => $("deal-declarer").checkValidity() && loaded(ask("deal", "/api/deal", {
-    game: $("deal-game").value, contract: $("deal-contract").value, seed: $("deal-seed").value,
-    seats: $("deal-seats").value, declarer: $("deal-declarer").value,
-    pot: $("deal-pot-field").hidden ? null : $("deal-pot").value }), "dealt"));
+  // Deal, or Enter in a field (Deal is the form's default button: Cancel is no submit button), asks; only a deal closes
+  $("deal-go").closest("form").addEventListener("submit", (e) => { e.preventDefault(); dealFromForm(); });
+  $("deal-cancel").addEventListener("click", () => $("deal-dialog").close());
   $("save").addEventListener("click", save);
   $("objective").addEventListener("change", (e) => {
     S.objective = e.target.value; S.values = null;
