@@ -19,6 +19,7 @@ from solver.match import (MatchResult, MatchSetup, PlayedDeal, check_bots, match
                           mixed_builds_text, play_match)
 
 from .errors import file_name, input_errors, interrupts_held, message, say_interrupted
+from .startup import mark_stop_said
 from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, parse_variant_options,
                       workers_option, workers_within_cores)
 from .records import compact_json
@@ -175,6 +176,7 @@ def match(
                     else:  # no progress call: stopped while the checkpoint was checked, before any board
                         if stream is not None:
                             stream.end()
+                        mark_stop_said()
                         message(STOPPED_BEFORE_PLAY)
                     raise
                 except BrokenPipeError:  # the reader is gone: nothing more to write
