@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 from typing import List, Optional
 
@@ -48,11 +49,13 @@ def deal(
     flags = parse_variant_options(variant)
     check_game_options(game, flags, seats, declarer, contract, everyday=True, pot=pot)
     written = 0  # the records written whole (to stdout, or to --out's temporary file)
+    finished = False  # all written, and --out renamed into place (stdout flushed)
     with input_errors():
         try:
             records = random_records(game, seed, count, contract=contract, declarer=declarer, seats=seats,
                                      first_board=first_board, variant=flags)
-            with atomic_writer(out) as stream:
+            with ExitStack() as writing:
+                stream = writing.enter_context(atomic_writer(out))
                 for record in records:
                     if pot is not None:
                         record.set("Pot", str(pot))
@@ -60,19 +63,27 @@ def deal(
                     with interrupts_held():  # written and counted together, for what an interrupt says
                         stream.write(text)
                         written += 1
+                with interrupts_held():  # the file renamed into place and known to be, together
+                    writing.close()
+                    finished = True
         except KeyboardInterrupt as stop:
-            say_interrupted("deal", deals_stopped(written, count, first_board, out, isinstance(stop, OutputCut)))
+            said = deals_stopped(written, count, first_board, out, isinstance(stop, OutputCut), finished)
+            say_interrupted("deal", said)
             raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def deals_stopped(written: int, count: int, first_board: int, out: Path | None, cut: bool) -> str:
+def deals_stopped(written: int, count: int, first_board: int, out: Path | None, cut: bool, finished: bool) -> str:
     """What ``stich deal`` stopped by the interrupt says it finished (:func:`~cli.errors.say_interrupted`): on
     stdout, the deals written whole and the options that write the rest (board k of a seed is the same whatever the
     count, so the two outputs concatenate to the whole run's); with --out, that the file was not written, as its
     temporary file is removed."""
     done = f"after {written:,} of {count:,} deal{'s' if count != 1 else ''}"
-    if out is not None and str(out) != "-":
-        return f"{done}: nothing written to {out} (it is written whole or not at all; a file there is left as it was)"
+    to_file = out is not None and str(out) != "-"
+    if finished:
+        return f"after all {count:,} deals were written whole to {out if to_file else 'stdout'}"
+    if to_file:
+        kept = f"nothing written to {out} (it is written whole or not at all; a file there is left as it was)"
+        return f"{done}: {kept}" if written else f"before any deal was written: {kept}"
     if cut:
         return (f"{done}: a second interrupt cut the deal of board {first_board + written} short on stdout; the "
                 f"{written:,} before it are whole")

@@ -351,7 +351,8 @@ def test_ctrl_c_while_the_interrupt_handlers_are_set_ends_with_one_line_and_130(
 
 
 #: ``stich ARGS`` with the signal argv[1] names (INT, TERM) sent to itself at a moment of the command chosen by
-#: argv[2]: ``record:K`` as ``deal`` formats its K-th record (before it is written), ``returned`` as ``solve``'s
+#: argv[2]: ``record:K`` as ``deal`` formats its K-th record (before it is written), ``written`` as its output file is
+#: renamed into place, ``returned`` as ``solve``'s
 #: record loop returns (its work done, its stop no longer the loop's to say), ``closed`` as the command
 #: (:class:`cli.main.Command`) returns.
 _SIGNALLED_AT = """
@@ -377,6 +378,17 @@ if moment == "record":
         return format_record(record)
 
     cli.deal.format_record = formatting
+elif moment == "written":
+    import contextlib
+    atomic_writer = cli.deal.atomic_writer
+
+    @contextlib.contextmanager
+    def writing(path):
+        with atomic_writer(path) as stream:
+            yield stream
+        send()
+
+    cli.deal.atomic_writer = writing
 else:  # solve's record loop, as the solve command calls it
     import cli.solve
     loop = cli.solve.run_over_records
@@ -437,10 +449,25 @@ def test_sigterm_in_deal_to_a_file_leaves_the_file_as_it_was(tmp_path) -> None:
     assert out.read_text() == "before\n" and [path.name for path in tmp_path.iterdir()] == ["deals.tbn"]
 
 
-def test_a_stop_before_the_first_deal_says_none_was_written() -> None:
+def test_a_stop_before_the_first_deal_says_none_was_written(tmp_path) -> None:
     process = signalled_at("INT", "record:1", ["deal", "-g", "kratzen", "-n", "3"])
     assert (process.returncode, process.stdout) == (130, "")
     assert process.stderr == "stich: deal: stopped by the interrupt before any deal was written\n"
+    out = tmp_path / "deals.tbn"
+    process = signalled_at("INT", "record:1", ["deal", "-g", "kratzen", "-n", "3", "--out", str(out)])
+    assert (process.returncode, process.stdout, out.exists()) == (130, "", False)
+    assert process.stderr == (f"stich: deal: stopped by the interrupt before any deal was written: nothing written to "
+                              f"{out} (it is written whole or not at all; a file there is left as it was)\n")
+
+
+def test_a_stop_as_deal_renames_its_file_into_place_says_the_file_is_whole(tmp_path) -> None:
+    """The file renamed into place and the stop's line agree: a stop that came as the rename finished said nothing
+    was written, of a file written whole."""
+    out = tmp_path / "deals.tbn"
+    process = signalled_at("TERM", "written", ["deal", "-g", "schafkopf", "-n", "3", "--out", str(out)])
+    assert process.returncode == 130, process.stderr
+    assert process.stderr == f"stich: deal: stopped by the interrupt after all 3 deals were written whole to {out}\n"
+    assert len(list(solver.read_positions(out))) == 3
 
 
 @pytest.mark.parametrize("signum", ["INT", "TERM"])
