@@ -352,7 +352,7 @@ def test_ctrl_c_while_the_interrupt_handlers_are_set_ends_with_one_line_and_130(
 
 #: ``stich ARGS`` with the signal argv[1] names (INT, TERM) sent to itself at a moment of the command chosen by
 #: argv[2]: ``record:K`` as ``deal`` formats its K-th record (before it is written), ``written`` as its output file is
-#: renamed into place, ``returned`` as ``solve``'s
+#: renamed into place, ``report`` as ``bench`` or ``match`` begins to print its report, ``returned`` as ``solve``'s
 #: record loop returns (its work done, its stop no longer the loop's to say), ``closed`` as the command
 #: (:class:`cli.main.Command`) returns.
 _SIGNALLED_AT = """
@@ -378,6 +378,17 @@ if moment == "record":
         return format_record(record)
 
     cli.deal.format_record = formatting
+elif moment == "report":  # bench's or match's report, as it begins to be printed
+    import importlib
+    module = importlib.import_module(f"cli.{sys.argv[1]}")
+    name = f"render_{sys.argv[1]}"
+    render = getattr(module, name)
+
+    def rendering(*args, **kwargs):
+        send()
+        return render(*args, **kwargs)
+
+    setattr(module, name, rendering)
 elif moment == "written":
     import contextlib
     atomic_writer = cli.deal.atomic_writer
@@ -489,3 +500,26 @@ def test_a_stop_after_the_command_returned_leaves_its_output_and_exit_code(deals
     ignored and the command's own exit stands."""
     process = signalled_at(signum, "closed", ["solve", str(deals)])
     assert (process.returncode, process.stderr, process.stdout) == (0, "", solved(deals))
+
+
+def test_a_stop_as_bench_prints_its_table_comes_after_the_table_and_the_saved_run(tmp_path) -> None:
+    """Ctrl-C as the table of a finished bench was printed cut the table short, saved nothing of the finished run and
+    said nothing (exit 130). The table and the save are done first now, and the line says so."""
+    out = tmp_path / "run.json"
+    process = signalled_at("INT", "report", ["bench", "--game", "kratzen", "-n", "2", "--out", str(out)])
+    assert process.returncode == 130, process.stderr
+    assert process.stderr.splitlines()[-1] == (f"stich: bench: stopped by the interrupt after all 1 line finished: the "
+                                               f"table above is whole; the run saved whole to {out}")
+    assert "deals: Kratzen 2 deals" in process.stdout and "partial" not in json.loads(out.read_text())
+
+
+def test_a_stop_as_match_prints_its_report_comes_after_the_report() -> None:
+    """Likewise for a match played to the end: its report is printed whole, then the stop is said."""
+    arguments = ["match", "--game", "schafkopf", "--bots", "random,random,random,random", "-n", "4", "-j", "1"]
+    process = signalled_at("TERM", "report", arguments)
+    assert process.returncode == 130, process.stderr
+    assert process.stderr == ("stich: match: stopped by the interrupt after all 16 deals were played: its report is "
+                              "printed\n")
+    finished = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *arguments],
+                              capture_output=True, text=True, cwd=ROOT, check=True)
+    assert process.stdout == finished.stdout
