@@ -26,7 +26,7 @@ from solver.errors import StichError
 from solver.files import check_writable
 from solver.search.engine import default_threads, usable_cores
 
-from .errors import file_name, input_errors, interrupts_held, message, say_interrupted
+from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
 from .options import (TABLE_MB, THREADS, check_game_options, checked_game, checked_seed, engine_for, finite_seconds,
                       note_threads_over_cores, output_file, parse_variant_options)
 from .output import atomic_writer
@@ -448,10 +448,20 @@ def bench(
         for line in lines:
             if flags:
                 line = dataclasses.replace(line, variant=tuple(sorted(flags.items())))
+            working: str | None = line.name  # the line being measured (None: finished, the next not begun)
             try:
                 with progress_on_stderr(line.name) as progress:
                     stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
                                      progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
+                document = bench_document(line, stats, line_seed(line, seed), host, recorded)
+                bounds[line.name] = lower_bounds(stats)
+                if compared is not None:
+                    document["compared"] = comparison(document, compared.lines.get(line.name))
+                with interrupts_held():  # printed and counted together, for what an interrupt says
+                    if as_json:
+                        emit_json(document)
+                    documents.append(document)
+                    working = None
             except KeyboardInterrupt:  # the finished lines are whole: show and save them, marked partial
                 shown = bool(documents) and not as_json and not saved_to_stdout
                 if shown:
@@ -464,18 +474,26 @@ def bench(
                 saved = "" if save is None else (f"; the finished lines saved to {target}, marked partial{kept}"
                                                  if documents else f"; nothing saved to {save}")
                 finished = f"{len(documents)} of {plural(len(lines), 'line')} finished" + (" (above)" if shown else "")
-                say_interrupted("bench", f"in the line {line.name!r}: {finished}{saved}")
+                where = f"in the line {working!r}" if working is not None else "between two lines"
+                say_interrupted("bench", f"{where}: {finished}{saved}")
                 raise
-            document = bench_document(line, stats, line_seed(line, seed), host, recorded)
-            bounds[line.name] = lower_bounds(stats)
-            if compared is not None:
-                document["compared"] = comparison(document, compared.lines.get(line.name))
-            with interrupts_held():  # printed and counted together, for what an interrupt says
-                if as_json:
-                    emit_json(document)
-                documents.append(document)
-    if not as_json and not saved_to_stdout:  # the table first: a save that fails (a full disk) does not take it along
-        render_bench(documents, stdout_console(), host, compared, bounds)
-    with input_errors():
+    table_shown = run_saved = False
+    try:
+        with interrupts_held():  # the run printed and saved whole before a stop that comes now, which then says so
+            if not as_json and not saved_to_stdout:  # the table first: a save that fails (a full disk) keeps it
+                render_bench(documents, stdout_console(), host, compared, bounds)
+                table_shown = True
+            with input_errors():
+                if save is not None:
+                    save_run(save, saved_run(documents, host))
+                    run_saved = True
+    except KeyboardInterrupt as stop:
+        said = f"after all {plural(len(lines), 'line')} finished"
+        if isinstance(stop, OutputCut):
+            said += ": a second interrupt cut the table short"
+        elif table_shown:
+            said += ": the table above is whole"
         if save is not None:
-            save_run(save, saved_run(documents, host))
+            said += f"; the run saved whole to {save}" if run_saved else f"; nothing saved to {save}"
+        say_interrupted("bench", said)
+        raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 from typing import List, Optional
 
@@ -12,7 +13,7 @@ from solver.games import game_list
 from solver.generate import random_records
 from solver.scoring import MAX_POT
 
-from .errors import input_errors
+from .errors import EXIT_INTERRUPTED, OutputCut, input_errors, interrupts_held, say_interrupted
 from .output import atomic_writer
 from .options import DEFAULT_SEED, check_game_options, checked_game, checked_seed, output_file, parse_variant_options
 
@@ -42,14 +43,52 @@ def deal(
 ) -> None:
     """Write seeded random deals as a .tbn file (board k of a seed never depends on how many are asked for). With
     --pot, a game paid from a pot (Kratzen) gets it as each record's [Pot] tag (without it, none), as the board's
-    Deal form writes it, so that score, solve and the board settle with it."""
+    Deal form writes it, so that score, solve and the board settle with it. Ctrl-C or SIGTERM stops it (exit 130)
+    with one line on stderr: how many deals are written whole on stdout and how to write the rest, or, with --out,
+    that the file was not written (it is written whole or not at all)."""
     flags = parse_variant_options(variant)
     check_game_options(game, flags, seats, declarer, contract, everyday=True, pot=pot)
+    written = 0  # the records written whole (to stdout, or to --out's temporary file)
+    finished = False  # all written, and --out renamed into place (stdout flushed)
     with input_errors():
-        records = random_records(game, seed, count, contract=contract, declarer=declarer, seats=seats,
-                                 first_board=first_board, variant=flags)
-        with atomic_writer(out) as stream:
-            for record in records:
-                if pot is not None:
-                    record.set("Pot", str(pot))
-                stream.write(format_record(record) + "\n")  # a blank line ends each record: files concatenate
+        try:
+            records = random_records(game, seed, count, contract=contract, declarer=declarer, seats=seats,
+                                     first_board=first_board, variant=flags)
+            with ExitStack() as writing:
+                stream = writing.enter_context(atomic_writer(out))
+                for record in records:
+                    if pot is not None:
+                        record.set("Pot", str(pot))
+                    text = format_record(record) + "\n"  # a blank line ends each record: files concatenate
+                    with interrupts_held():  # written and counted together, for what an interrupt says
+                        stream.write(text)
+                        written += 1
+                with interrupts_held():  # the file renamed into place and known to be, together
+                    writing.close()
+                    finished = True
+        except KeyboardInterrupt as stop:
+            said = deals_stopped(written, count, first_board, out, isinstance(stop, OutputCut), finished)
+            say_interrupted("deal", said)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def deals_stopped(written: int, count: int, first_board: int, out: Path | None, cut: bool, finished: bool) -> str:
+    """What ``stich deal`` stopped by the interrupt says it finished (:func:`~cli.errors.say_interrupted`): on
+    stdout, the deals written whole and the options that write the rest (board k of a seed is the same whatever the
+    count, so the two outputs concatenate to the whole run's); with --out, that the file was not written, as its
+    temporary file is removed."""
+    done = f"after {written:,} of {count:,} deal{'s' if count != 1 else ''}"
+    to_file = out is not None and str(out) != "-"
+    if finished:
+        return f"after all {count:,} deals were written whole to {out if to_file else 'stdout'}"
+    if to_file:
+        kept = f"nothing written to {out} (it is written whole or not at all; a file there is left as it was)"
+        return f"{done}: {kept}" if written else f"before any deal was written: {kept}"
+    if cut:
+        return (f"{done}: a second interrupt cut the deal of board {first_board + written} short on stdout; the "
+                f"{written:,} before it are whole")
+    if not written:
+        return "before any deal was written"
+    boards = (f"board {first_board} is" if written == 1 else f"boards {first_board}-{first_board + written - 1} are")
+    return (f"{done}: {boards} written whole on stdout; --first-board {first_board + written} "
+            f"-n {count - written} with the same options writes the rest")

@@ -24,6 +24,7 @@ import typer
 from solver.errors import StichError, StichWarning
 
 from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes are all here; set early in startup
+from .startup import mark_stop_said
 
 if TYPE_CHECKING:
     from solver.position import Position
@@ -167,6 +168,7 @@ def say_interrupted(command: str, what: str) -> None:
     """The one line on stderr of a command stopped by Ctrl-C or SIGTERM, in every command's words: ``stich: solve:
     stopped by the interrupt <what>``, where ``what`` says what is finished (and how to resume, where the command
     can); without it the exit (130) said nothing of what the output above holds."""
+    mark_stop_said()
     message(f"stich: {command}: stopped by the interrupt {what}")
 
 

@@ -27,7 +27,7 @@ from solver import __version__
 
 from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback
 from .startup import (install_interrupt_handlers, mark_work_began, reset_work_began, say_stopped_before_any_work,
-                      stopped_during_start_up)
+                      stopped_during_start_up, work_ended)
 
 #: Every command: its name, ``module:function`` in this package, and its one line for ``stich --help`` (its own
 #: ``--help`` shows the function's whole docstring).
@@ -203,9 +203,13 @@ class Command(typer.core.TyperCommand):
         return rest
 
     def invoke(self, ctx: Any) -> Any:
-        """The command's own code runs: from here its stop is its own to say (:func:`cli.startup.mark_work_began`)."""
+        """The command's own code runs: from here its stop is its own to say (:func:`cli.startup.mark_work_began`);
+        once it has returned, a late Ctrl-C or SIGTERM is ignored (:func:`cli.startup.work_ended`)."""
         mark_work_began()
-        return super().invoke(ctx)
+        try:
+            return super().invoke(ctx)
+        finally:
+            work_ended()
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         """Typer (0.28) writes a required argument ``{FILE}`` in the usage line, which every usage error repeats;
@@ -371,7 +375,13 @@ def main(handlers_set: bool = False) -> None:
     except KeyboardInterrupt:
         stopped_during_start_up()
     try:
-        app()
+        try:
+            app()
+        finally:
+            work_ended()  # a usage error, --help: all that is left is the exit, which a late signal must not cut
+    except KeyboardInterrupt:  # one that came as the app returned, before the line above ignored the next ones
+        say_stopped_before_any_work()
+        raise SystemExit(EXIT_INTERRUPTED) from None
     except ClosedStreamError as error:  # where no command's own handler (cli.errors.input_errors) saw it first
         with contextlib.suppress(OSError):
             print(f"stich: {error.filename}: {error.strerror}", file=sys.stderr)

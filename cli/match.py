@@ -18,7 +18,8 @@ from solver.scoring import MAX_POT
 from solver.match import (MatchResult, MatchSetup, PlayedDeal, check_bots, match_heading, match_report, mean_text,
                           mixed_builds_text, play_match)
 
-from .errors import file_name, input_errors, interrupts_held, message, say_interrupted
+from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
+from .startup import mark_stop_said
 from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, parse_variant_options,
                       workers_option, workers_within_cores)
 from .records import compact_json
@@ -175,6 +176,7 @@ def match(
                     else:  # no progress call: stopped while the checkpoint was checked, before any board
                         if stream is not None:
                             stream.end()
+                        mark_stop_said()
                         message(STOPPED_BEFORE_PLAY)
                     raise
                 except BrokenPipeError:  # the reader is gone: nothing more to write
@@ -197,9 +199,16 @@ def match(
     # a match the time limit cut: how long it took in all, in the JSON too, for a reader of stdout alone
     timing = ({"limit": match_time, "elapsed": round(seconds, 1)}
               if result.stopped == "time limit" and match_time is not None else None)
-    render_match(result, count, rotate, stream, timing)
-    if timing is not None:
-        message(overrun_text(timing["limit"], seconds))
+    try:
+        with interrupts_held():  # the report printed whole before a stop that comes now, which then says so
+            render_match(result, count, rotate, stream, timing)
+            if timing is not None:
+                message(overrun_text(timing["limit"], seconds))
+    except KeyboardInterrupt as stop:
+        printed = "a second interrupt cut its report short" if isinstance(stop, OutputCut) else "its report is printed"
+        kept = f"; the boards are kept in {checkpoint}" if checkpoint is not None else ""
+        say_interrupted("match", f"after all {result.deals_played:,} deals were played: {printed}{kept}")
+        raise
 
 
 def overrun_text(limit: float, seconds: float) -> str:

@@ -8,6 +8,9 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT: Typer's exit for a KeyboardInterrupt too
 #: Whether a command's own code has started (:meth:`cli.main.Command.invoke`): a stop before it is said here, as
 #: one line, since no command is there yet to say what it finished.
 _work_began = False
+#: Whether the command has said its own stop (:func:`mark_stop_said`): a stop it did not say, outside the part of
+#: its work that says one, is said here (:func:`say_unsaid_stop`).
+_stop_said = False
 
 
 def install_interrupt_handlers() -> None:
@@ -36,21 +39,60 @@ def mark_work_began() -> None:
 def reset_work_began() -> None:
     """A new command starts in this process (:func:`install_interrupt_handlers`, a command invoked): none of its own
     code has run yet, so a stop now is said as one before any work."""
-    global _work_began
-    _work_began = False
+    global _work_began, _stop_said
+    _work_began = _stop_said = False
+
+
+def mark_stop_said() -> None:
+    """The command has said its stop in its own words (:func:`cli.errors.say_interrupted`): nothing more is said."""
+    global _stop_said
+    _stop_said = True
+
+
+def work_ended() -> None:
+    """The command's own code has returned (or ended with its own exit): all it does from here is exit. A Ctrl-C or
+    SIGTERM now is ignored, so that its finished output and exit code stand, instead of an exit 130 with no line
+    (typer's for a KeyboardInterrupt after the command returned) or a traceback as the interpreter exits. Only where
+    the command's handlers are set (:func:`install_interrupt_handlers`: not in a caller's process that runs the app
+    itself, as tests do)."""
+    import signal
+
+    from solver.interrupts import begin_stop, interrupt
+
+    if signal.getsignal(signal.SIGTERM) is interrupt:
+        begin_stop()
 
 
 def say_stopped_before_any_work() -> None:
     """``stich: solve: stopped before any work began``, where Ctrl-C or SIGTERM came during the start-up (the imports,
-    the parsing of the command line), unless the command had begun and says its own stop."""
+    the parsing of the command line); where the command had begun, its stop is its own to say, and one it did not say
+    (it came outside the part of its work that says one) is said by :func:`say_unsaid_stop`."""
     import sys
 
     if _work_began:
+        say_unsaid_stop()
         return
     words = [word for word in sys.argv[1:] if not word.startswith("-")]  # the root takes no option with a value
     try:
         print(f"stich: {words[0] + ': ' if words else ''}stopped before any work began", file=sys.stderr)
     except (OSError, ValueError):  # stderr closed or gone: the exit code still says it
+        pass
+
+
+def say_unsaid_stop() -> None:
+    """``stich: solve: stopped by the interrupt as it set up or closed its work ...``, for a stop that came after the
+    command began but where it says none (while it checked its options and set up, or said its closing lines):
+    without it the command exited 130 without a word. What it printed is whole: each command prints its data whole
+    or not at all."""
+    import sys
+
+    if _stop_said:
+        return
+    words = [word for word in sys.argv[1:] if not word.startswith("-")]
+    try:
+        print(f"stich: {words[0] + ': ' if words else ''}stopped by the interrupt as it set up or closed its work: "
+              "what is printed above is whole", file=sys.stderr)
+    except (OSError, ValueError):
         pass
 
 

@@ -4,6 +4,7 @@ printed: its summary for people, or with ``--json`` the JSON document on stdout.
 from __future__ import annotations
 
 import sys
+from contextlib import ExitStack
 from itertools import islice
 from pathlib import Path
 from typing import List, Optional
@@ -169,15 +170,23 @@ def tree(
             if unreadable:
                 raise typer.Exit(EXIT_BAD_INPUT)
             return
+        written = False  # renamed into place, and said so
         try:
-            with atomic_path(out) as temporary:  # an interrupt while it is written leaves no file, as one before
-                write_tree(graph, temporary)
+            with ExitStack() as writing:  # an interrupt while it is written leaves no file, as one before
+                write_tree(graph, writing.enter_context(atomic_path(out)))
+                with interrupts_held():  # renamed into place and said so together, for what an interrupt says
+                    writing.close()
+                    message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
+                            f"{plural(graph.number_of_edges(), 'edge')})"
+                            f"{': the deal is finished, no cards left to play' if finished else shallower}")
+                    written = True
         except KeyboardInterrupt:
-            say_interrupted("tree", f"in the record at {record_place(position)}, while its tree was written: nothing "
-                                    f"written to {out}")
+            if written:
+                say_interrupted("tree", f"after the tree of the record at {record_place(position)} was written whole "
+                                        f"to {out}")
+            else:
+                say_interrupted("tree", f"in the record at {record_place(position)}, while its tree was written: "
+                                        f"nothing written to {out}")
             raise
-    message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
-            f"{plural(graph.number_of_edges(), 'edge')})"
-            f"{': the deal is finished, no cards left to play' if finished else shallower}")
     if unreadable:
         raise typer.Exit(EXIT_BAD_INPUT)

@@ -124,6 +124,32 @@ def test_an_interrupt_while_the_tree_is_written_is_said_and_leaves_no_file(tmp_p
     assert list(tmp_path.iterdir()) == []
 
 
+def test_an_interrupt_as_the_tree_file_is_renamed_into_place_says_it_is_written(tmp_path):
+    """A SIGTERM as the finished file was renamed into place said ``nothing written`` of a file written whole (or,
+    a moment later, the line of a stop outside the command's work, not naming the file). The rename and its line are
+    one step now: the stop after them says the file is whole."""
+    out = tmp_path / "tree.json"
+    code = ("import contextlib, os, signal, cli.tree\n"
+            "renamed = cli.tree.atomic_path\n"
+            "@contextlib.contextmanager\n"
+            "def renaming(path):\n"
+            "    with renamed(path) as temporary:\n"
+            "        yield temporary\n"
+            "    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "cli.tree.atomic_path = renaming\n"
+            "from cli.main import main\n"
+            "main()\n")
+    result = subprocess.run([sys.executable, "-c", code, "tree", str(EXAMPLES / "valat.tbn"), "-d", "1", "--out",
+                             str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 130, result.stderr
+    wrote, stopped = result.stderr.splitlines()
+    assert wrote.startswith(f"stich: wrote {out} (") and stopped == (
+        f"stich: tree: stopped by the interrupt after the tree of the record at {EXAMPLES / 'valat.tbn'}:13: board 1 "
+        f"was written whole to {out}")
+    assert json.loads(out.read_text())["graph"]["depth"] == 1 and [path.name for path in tmp_path.iterdir()] == [
+        "tree.json"]
+
+
 @pytest.mark.parametrize("selection", [[], ["-b", "3"], ["-r", "3"]])
 def test_a_file_of_no_record_is_said_so_whatever_was_asked_of_it(tmp_path, selection):
     """``tree -b 3`` of a file of comments alone said ``no record with [Board "3"]``, ``-r 3`` ``no record 3: it has

@@ -348,3 +348,178 @@ def test_ctrl_c_while_the_interrupt_handlers_are_set_ends_with_one_line_and_130(
     assert process.returncode == 130, (process.returncode, process.stderr)
     assert process.stdout == ""
     assert process.stderr == "stich: solve: stopped before any work began\n"
+
+
+#: ``stich ARGS`` with the signal argv[1] names (INT, TERM) sent to itself at a moment of the command chosen by
+#: argv[2]: ``record:K`` as ``deal`` formats its K-th record (before it is written), ``written`` as its output file is
+#: renamed into place, ``report`` as ``bench`` or ``match`` begins to print its report, ``returned`` as ``solve``'s
+#: record loop returns (its work done, its stop no longer the loop's to say), ``closed`` as the command
+#: (:class:`cli.main.Command`) returns.
+_SIGNALLED_AT = """
+import os, signal, sys
+
+import cli.deal
+from cli.main import Command, main
+
+kind = getattr(signal, "SIG" + sys.argv.pop(1))
+moment, _, number = sys.argv.pop(1).partition(":")
+
+def send():
+    os.kill(os.getpid(), kind)
+
+if moment == "record":
+    formatted = []
+    format_record = cli.deal.format_record
+
+    def formatting(record):
+        formatted.append(record)
+        if len(formatted) == int(number):
+            send()
+        return format_record(record)
+
+    cli.deal.format_record = formatting
+elif moment == "report":  # bench's or match's report, as it begins to be printed
+    import importlib
+    module = importlib.import_module(f"cli.{sys.argv[1]}")
+    name = f"render_{sys.argv[1]}"
+    render = getattr(module, name)
+
+    def rendering(*args, **kwargs):
+        send()
+        return render(*args, **kwargs)
+
+    setattr(module, name, rendering)
+elif moment == "written":
+    import contextlib
+    atomic_writer = cli.deal.atomic_writer
+
+    @contextlib.contextmanager
+    def writing(path):
+        with atomic_writer(path) as stream:
+            yield stream
+        send()
+
+    cli.deal.atomic_writer = writing
+else:  # solve's record loop, as the solve command calls it
+    import cli.solve
+    loop = cli.solve.run_over_records
+
+    def returning(*args, **kwargs):
+        result = loop(*args, **kwargs)
+        if moment == "returned":
+            send()
+        else:
+            sys.setprofile(at_the_command_s_return)
+        return result
+
+    def at_the_command_s_return(frame, event, arg):
+        if event == "return" and frame.f_code is Command.invoke.__code__:
+            sys.setprofile(None)
+            send()
+
+    cli.solve.run_over_records = returning
+sys.argv[0] = "stich"
+main()
+"""
+
+
+def signalled_at(signum: str, moment: str, arguments: list[str], **options) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", _SIGNALLED_AT, signum, moment, *arguments], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, preexec_fn=signals_as_a_shell_gives_them, **options)
+
+
+def solved(deals: Path) -> str:
+    """What ``stich solve DEALS`` prints, not stopped."""
+    return subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "solve", str(deals)],
+                          capture_output=True, text=True, cwd=ROOT, check=True).stdout
+
+
+def test_ctrl_c_in_deal_says_which_boards_are_written_whole_and_how_to_write_the_rest() -> None:
+    """``stich deal`` stopped exited 130 without a word. Now it says how many deals are on stdout, each whole, and the
+    options that write the rest: the two outputs together are the whole run's."""
+    process = signalled_at("INT", "record:5", ["deal", "-g", "zwanzigerrufen", "-s", "3", "-n", "9"])
+    assert process.returncode == 130, process.stderr
+    assert process.stderr == ("stich: deal: stopped by the interrupt after 4 of 9 deals: boards 1-4 are written whole "
+                              "on stdout; --first-board 5 -n 5 with the same options writes the rest\n")
+    assert re.findall(r"\[Board \"(\d+)\"\]", process.stdout) == ["1", "2", "3", "4"]
+    whole, rest = (subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "deal", "-g",
+                                   "zwanzigerrufen", "-s", "3", *more], capture_output=True, text=True, cwd=ROOT,
+                                  check=True).stdout for more in (["-n", "9"], ["--first-board", "5", "-n", "5"]))
+    assert process.stdout + rest == whole
+
+
+def test_sigterm_in_deal_to_a_file_leaves_the_file_as_it_was(tmp_path) -> None:
+    """With --out the deals go to a temporary file renamed into place only when all are written: a stop leaves the
+    file as it was and no temporary beside it, and says so."""
+    out = tmp_path / "deals.tbn"
+    out.write_text("before\n")
+    process = signalled_at("TERM", "record:3", ["deal", "-g", "schafkopf", "-n", "6", "--out", str(out)])
+    assert process.returncode == 130 and process.stdout == "", process.stderr
+    assert process.stderr == (f"stich: deal: stopped by the interrupt after 2 of 6 deals: nothing written to {out} (it "
+                              "is written whole or not at all; a file there is left as it was)\n")
+    assert out.read_text() == "before\n" and [path.name for path in tmp_path.iterdir()] == ["deals.tbn"]
+
+
+def test_a_stop_before_the_first_deal_says_none_was_written(tmp_path) -> None:
+    process = signalled_at("INT", "record:1", ["deal", "-g", "kratzen", "-n", "3"])
+    assert (process.returncode, process.stdout) == (130, "")
+    assert process.stderr == "stich: deal: stopped by the interrupt before any deal was written\n"
+    out = tmp_path / "deals.tbn"
+    process = signalled_at("INT", "record:1", ["deal", "-g", "kratzen", "-n", "3", "--out", str(out)])
+    assert (process.returncode, process.stdout, out.exists()) == (130, "", False)
+    assert process.stderr == (f"stich: deal: stopped by the interrupt before any deal was written: nothing written to "
+                              f"{out} (it is written whole or not at all; a file there is left as it was)\n")
+
+
+def test_a_stop_as_deal_renames_its_file_into_place_says_the_file_is_whole(tmp_path) -> None:
+    """The file renamed into place and the stop's line agree: a stop that came as the rename finished said nothing
+    was written, of a file written whole."""
+    out = tmp_path / "deals.tbn"
+    process = signalled_at("TERM", "written", ["deal", "-g", "schafkopf", "-n", "3", "--out", str(out)])
+    assert process.returncode == 130, process.stderr
+    assert process.stderr == f"stich: deal: stopped by the interrupt after all 3 deals were written whole to {out}\n"
+    assert len(list(solver.read_positions(out))) == 3
+
+
+@pytest.mark.parametrize("signum", ["INT", "TERM"])
+def test_a_stop_as_the_command_closes_its_work_is_said_in_one_line(deals, signum) -> None:
+    """A Ctrl-C after the record loop had ended, as the command said its closing lines, came out as typer's exit 130
+    with no line: the command had begun, so the start-up's line was not said, and the command's own was no longer
+    in reach. It is said now, as one outside the command's work."""
+    process = signalled_at(signum, "returned", ["solve", str(deals)])
+    assert process.returncode == 130, process.stderr
+    assert process.stdout == solved(deals)  # every record answered, as by a run not stopped
+    assert process.stderr == ("stich: solve: stopped by the interrupt as it set up or closed its work: what is printed "
+                              "above is whole\n")
+
+
+@pytest.mark.parametrize("signum", ["INT", "TERM"])
+def test_a_stop_after_the_command_returned_leaves_its_output_and_exit_code(deals, signum) -> None:
+    """A Ctrl-C that came once the command had returned (its output all printed), as the app exited, ended it with
+    130 and no line, or with a traceback while the interpreter exited. The work is done by then: the signal is
+    ignored and the command's own exit stands."""
+    process = signalled_at(signum, "closed", ["solve", str(deals)])
+    assert (process.returncode, process.stderr, process.stdout) == (0, "", solved(deals))
+
+
+def test_a_stop_as_bench_prints_its_table_comes_after_the_table_and_the_saved_run(tmp_path) -> None:
+    """Ctrl-C as the table of a finished bench was printed cut the table short, saved nothing of the finished run and
+    said nothing (exit 130). The table and the save are done first now, and the line says so."""
+    out = tmp_path / "run.json"
+    process = signalled_at("INT", "report", ["bench", "--game", "kratzen", "-n", "2", "--out", str(out)])
+    assert process.returncode == 130, process.stderr
+    assert process.stderr.splitlines()[-1] == (f"stich: bench: stopped by the interrupt after all 1 line finished: the "
+                                               f"table above is whole; the run saved whole to {out}")
+    assert "deals: Kratzen 2 deals" in process.stdout and "partial" not in json.loads(out.read_text())
+
+
+def test_a_stop_as_match_prints_its_report_comes_after_the_report() -> None:
+    """Likewise for a match played to the end: its report is printed whole, then the stop is said."""
+    arguments = ["match", "--game", "schafkopf", "--bots", "random,random,random,random", "-n", "4", "-j", "1"]
+    process = signalled_at("TERM", "report", arguments)
+    assert process.returncode == 130, process.stderr
+    assert process.stderr == ("stich: match: stopped by the interrupt after all 16 deals were played: its report is "
+                              "printed\n")
+    finished = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *arguments],
+                              capture_output=True, text=True, cwd=ROOT, check=True)
+    assert process.stdout == finished.stdout
