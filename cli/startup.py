@@ -49,18 +49,67 @@ def mark_stop_said() -> None:
     _stop_said = True
 
 
+#: How long a stop that came after the command returned lets the exit finish before it ends the process itself.
+LATE_STOP_GRACE = 2.0
+
+
 def work_ended() -> None:
     """The command's own code has returned (or ended with its own exit): all it does from here is exit. A Ctrl-C or
-    SIGTERM now is ignored, so that its finished output and exit code stand, instead of an exit 130 with no line
-    (typer's for a KeyboardInterrupt after the command returned) or a traceback as the interpreter exits. Only where
-    the command's handlers are set (:func:`install_interrupt_handlers`: not in a caller's process that runs the app
-    itself, as tests do)."""
+    SIGTERM now lets that exit finish, so that its finished output and exit code stand, instead of an exit 130 with
+    no line (typer's for a KeyboardInterrupt after the command returned) or a traceback as the interpreter exits; but
+    an exit that does not finish within :data:`LATE_STOP_GRACE` seconds (a flush to a reader that stopped reading, a
+    pool's thread joined at exit), or a second signal, ends the process with one line and 130
+    (:func:`_late_stop`), so that a stop is never ignored for good. Only where the command's handlers are set
+    (:func:`install_interrupt_handlers`: not in a caller's process that runs the app itself, as tests do)."""
     import signal
 
-    from solver.interrupts import begin_stop, interrupt
+    from solver.interrupts import interrupt
 
     if signal.getsignal(signal.SIGTERM) is interrupt:
-        begin_stop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(signum) is interrupt:
+                signal.signal(signum, _late_stop)
+
+
+_late_stop_timer: object = None  # the grace's timer, once a late stop has come
+
+
+def _late_stop(signum: int, frame: object) -> None:
+    """A Ctrl-C or SIGTERM after the command returned (:func:`work_ended`): the exit goes on, and a timer ends the
+    process if it has not exited within the grace; a second one ends it at once."""
+    global _late_stop_timer
+    import threading
+
+    if _late_stop_timer is not None:
+        _end_late_stop()
+    timer = threading.Timer(LATE_STOP_GRACE, _end_late_stop)
+    timer.daemon = True  # it must not keep the process alive, nor be joined at exit
+    _late_stop_timer = timer
+    try:
+        timer.start()
+    except RuntimeError:  # the interpreter is past the point where it starts threads: no grace to give
+        _end_late_stop()
+
+
+def _end_late_stop() -> None:
+    """The process ends here, 130, once a late stop's grace is over: its exit did not finish."""
+    import os
+    import sys
+
+    try:
+        print(f"stich: {_command_word()}stopped by the interrupt as it exited, after its work was done: the exit did "
+              f"not finish within {LATE_STOP_GRACE:g} s", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr closed or gone: the exit code still says it
+        pass
+    os._exit(EXIT_INTERRUPTED)
+
+
+def _command_word() -> str:
+    """``solve: `` for the command named on the command line (the root takes no option with a value), or nothing."""
+    import sys
+
+    words = [word for word in sys.argv[1:] if not word.startswith("-")]
+    return f"{words[0]}: " if words else ""
 
 
 def say_stopped_before_any_work() -> None:
@@ -72,9 +121,8 @@ def say_stopped_before_any_work() -> None:
     if _work_began:
         say_unsaid_stop()
         return
-    words = [word for word in sys.argv[1:] if not word.startswith("-")]  # the root takes no option with a value
     try:
-        print(f"stich: {words[0] + ': ' if words else ''}stopped before any work began", file=sys.stderr)
+        print(f"stich: {_command_word()}stopped before any work began", file=sys.stderr)
     except (OSError, ValueError):  # stderr closed or gone: the exit code still says it
         pass
 
@@ -88,9 +136,8 @@ def say_unsaid_stop() -> None:
 
     if _stop_said:
         return
-    words = [word for word in sys.argv[1:] if not word.startswith("-")]
     try:
-        print(f"stich: {words[0] + ': ' if words else ''}stopped by the interrupt as it set up or closed its work: "
+        print(f"stich: {_command_word()}stopped by the interrupt as it set up or closed its work: "
               "what is printed above is whole", file=sys.stderr)
     except (OSError, ValueError):
         pass

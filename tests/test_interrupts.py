@@ -354,7 +354,7 @@ def test_ctrl_c_while_the_interrupt_handlers_are_set_ends_with_one_line_and_130(
 #: argv[2]: ``record:K`` as ``deal`` formats its K-th record (before it is written), ``written`` as its output file is
 #: renamed into place, ``report`` as ``bench`` or ``match`` begins to print its report, ``returned`` as ``solve``'s
 #: record loop returns (its work done, its stop no longer the loop's to say), ``closed`` as the command
-#: (:class:`cli.main.Command`) returns.
+#: (:class:`cli.main.Command`) returns, ``hung`` likewise, with an exit that then never finishes.
 _SIGNALLED_AT = """
 import os, signal, sys
 
@@ -418,6 +418,9 @@ else:  # solve's record loop, as the solve command calls it
             send()
 
     cli.solve.run_over_records = returning
+    if moment == "hung":  # an exit that does not finish: a handler at exit that waits on and on
+        import atexit, time
+        atexit.register(time.sleep, 600)
 sys.argv[0] = "stich"
 main()
 """
@@ -500,6 +503,17 @@ def test_a_stop_after_the_command_returned_leaves_its_output_and_exit_code(deals
     ignored and the command's own exit stands."""
     process = signalled_at(signum, "closed", ["solve", str(deals)])
     assert (process.returncode, process.stderr, process.stdout) == (0, "", solved(deals))
+
+
+@pytest.mark.parametrize("signum", ["INT", "TERM"])
+def test_a_stop_after_the_command_returned_still_ends_an_exit_that_hangs(deals, signum) -> None:
+    """A late stop lets the exit finish, but not for ever: an exit that hangs (here a handler at exit that sleeps ten
+    minutes) is ended after the grace with one line and 130, where ignoring the signal left only SIGKILL."""
+    process = signalled_at(signum, "hung", ["solve", str(deals)])
+    assert process.returncode == 130, process.stderr
+    assert process.stdout == solved(deals)
+    assert process.stderr == ("stich: solve: stopped by the interrupt as it exited, after its work was done: the exit "
+                              "did not finish within 2 s\n")
 
 
 def test_a_stop_as_bench_prints_its_table_comes_after_the_table_and_the_saved_run(tmp_path) -> None:
