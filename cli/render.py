@@ -150,8 +150,8 @@ def widest_figure(console: Console, cell: Any) -> int:
 
 def _least_width(console: Console, options: Any, table: Table) -> int:
     """The narrowest width ``table`` fits in whole. Rich's own measure takes each cell's longest word as its least
-    width, but a ``no_wrap`` column keeps its cells whole, so rich met a table too wide for its no_wrap columns by
-    squeezing its other columns below their padding (the contract advice's bonus columns printed empty at 80)."""
+    width, but a ``no_wrap`` column keeps its cells whole: its widest cell is its least width, or a table too wide
+    for its no_wrap columns would leave its other columns narrower than their padding, and empty."""
     least = Measurement.get(console, options, table).minimum
     for column in table.columns:
         if column.no_wrap:
@@ -205,8 +205,8 @@ def _compact(console: Console, options: Any, table: Table, width: int) -> None:
     """Drop a too-wide table's boxes for the header's rule and two spaces between the columns (the post-mortem's
     narrow layout; seven boxed columns take 22 of 80 columns, these 12); one space where only that fits the table
     whole, or where even its least width does not fit with two (the contract table at 60 columns, its reasons
-    in notes, wrapped each ``Suit Solo`` to two lines with two spaces and fits in one line a row with one).
-    The contract table of a Zwanzigerrufen deal was 182 columns wide at 80, the Kratzen one 99."""
+    in notes, fits a row on one line with one space). Boxes cost a table two columns and a rule per column: a
+    contract table of many columns would not fit a terminal with them."""
     if table.box is not None:
         table.box = box.SIMPLE_HEAD
     table.show_edge = False
@@ -223,9 +223,9 @@ def _compact(console: Console, options: Any, table: Table, width: int) -> None:
 
 def _fit_columns(console: Console, options: Any, table: Table, width: int, fold: bool = False) -> bool:
     """Narrow a table too wide for ``width`` as rich does, its widest columns first down to the width of the next,
-    but none below its longest word (a no_wrap column below its widest cell). Rich narrowed them below it where the
-    table had room for it, so a cell folded mid-word (``schneider_again`` / ``st`` in the post-mortem piped at 110
-    columns). ``fold``: for a table that does not fit with its words whole, a column may go down to its header's
+    but none below its longest word (a no_wrap column below its widest cell): rich's own narrowing takes no
+    column's least width, so a word would fold mid-word where the table has room for it whole. ``fold``: for a
+    table that does not fit with its words whole, a column may go down to its header's
     longest word, its cells' longer words folding. Whether the table fits ``width`` now."""
     columns = table.columns
     if _own_layout(table):
