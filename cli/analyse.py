@@ -34,7 +34,7 @@ from .options import (ALL_MESSAGES, CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER
                       SCHEDULER, check_game_options, checked_game, checked_seed, engine_for, game_examples,
                       parse_variant_options, pool_options, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
-from .render import (CardPainter, fits, fits_compacted, for_stdout, plural, record_head,
+from .render import (CardPainter, fits, fits_compacted, for_stdout, plural, record_head, table_cell,
                      status_on_stderr, stdout_console)
 
 
@@ -106,7 +106,7 @@ def render_analysis(document: dict, console=None) -> None:
         for index, column in enumerate(columns):
             bonuses.add_column(column, justify="right" if index in BONUS_NUMBERS else "left")
         for row in rows:
-            bonuses.add_row(*row)
+            bonuses.add_row(*(table_cell(console, cell) for cell in row))
         console.print(bonuses)
     openings_found = opening_table(document)
     if openings_found is not None:
@@ -116,7 +116,7 @@ def render_analysis(document: dict, console=None) -> None:
         for index, column in enumerate(columns):
             openings.add_column(column, justify="right" if index in numbers else "left")
         for card, *cells in rows:
-            openings.add_row(painter.card(card), *cells)
+            openings.add_row(painter.card(card), *(table_cell(console, cell) for cell in cells))
         console.print(openings)
         console.print(opening_note(document))
 
@@ -450,8 +450,8 @@ def _report_table(part: AdviceTable, indices: Sequence[int], title: str, card: C
         table.add_column(part.columns[index], justify="right" if index in part.right else "left",
                          no_wrap=index == name or not wrap and index not in part.wraps)
     for row in part.rows:
-        table.add_row(*(card(row[index]) if index == 1 and card is not None else for_stdout(row[index])
-                        for index in indices))
+        table.add_row(*(card(row[index]) if index == 1 and card is not None
+                        else table_cell(console, for_stdout(row[index])) for index in indices))
     if wrap and name in indices:
         _name_whole_if_it_fits(console, table, list(indices).index(name))
     return table

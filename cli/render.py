@@ -138,6 +138,12 @@ class WholeFigures(Text):
         return self._joined().__rich_measure__(console, options)
 
 
+def table_cell(console: Console, text: str) -> Text:
+    """``text`` as a table's cell read on ``console`` (as rich reads a cell given as a string), its figures kept
+    whole and printed with plain spaces on any console, a notebook's or a test's too (:class:`WholeFigures`)."""
+    return WholeFigures.of(console.render_str(text))
+
+
 def widest_figure(console: Console, cell: Any) -> int:
     """The columns the widest figure of a table's ``cell`` takes (0 where it has none): the least its column may be,
     its other words folded."""

@@ -230,8 +230,9 @@ def test_every_share_of_the_analysis_has_a_wilson_interval():
     """The bonus odds and each opening card's win chance were bare shares beside the win chance's Wilson interval
     (the statistician's review): each has its own, here checked against the hand calculation (4 of 12:
     (p + z²/2n) / (1 + z²/n) -/+ z sqrt(p(1 - p)/n + z²/4n²) / (1 + z²/n) = 0.1381 .. 0.6094)."""
+    from rich.console import Console
+
     from cli.analyse import render_analysis
-    from cli.render import stdout_console
 
     analysis = analyse_hand("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E", samples=12, seed=0, workers=1)
     bonuses = {bonus.name: bonus for bonus in analysis.bonuses}
@@ -248,8 +249,7 @@ def test_every_share_of_the_analysis_has_a_wilson_interval():
     assert row["interval_for"] == list(schneider.interval_for)
     assert row["interval_against"] == pytest.approx([0.0, 0.2425], abs=1e-4)  # never forced against: 0 of 12
     assert document["openings"][0]["win_interval"] == list(best.win_interval)
-    console = stdout_console()  # the command's, which prints a figure's no-break spaces as spaces
-    console.width, console.record = 160, True
+    console = Console(record=True, width=160)
     render_analysis(document, console)
     text = console.export_text()
     assert "│ Schneider │ the hand's side │ 33% (14-61%)" in text  # by its item's name, a table cell's form
