@@ -34,7 +34,7 @@ from .options import (ALL_MESSAGES, CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER
                       SCHEDULER, check_game_options, checked_game, checked_seed, engine_for, game_examples,
                       parse_variant_options, pool_options, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
-from .render import (CardPainter, fits, fits_compacted, for_stdout, keep_figures_whole, plural, record_head,
+from .render import (CardPainter, fits, fits_compacted, for_stdout, plural, record_head, table_cell,
                      status_on_stderr, stdout_console)
 
 
@@ -106,7 +106,7 @@ def render_analysis(document: dict, console=None) -> None:
         for index, column in enumerate(columns):
             bonuses.add_column(column, justify="right" if index in BONUS_NUMBERS else "left")
         for row in rows:
-            bonuses.add_row(*row)
+            bonuses.add_row(*(table_cell(console, cell) for cell in row))
         console.print(bonuses)
     openings_found = opening_table(document)
     if openings_found is not None:
@@ -116,7 +116,7 @@ def render_analysis(document: dict, console=None) -> None:
         for index, column in enumerate(columns):
             openings.add_column(column, justify="right" if index in numbers else "left")
         for card, *cells in rows:
-            openings.add_row(painter.card(card), *cells)
+            openings.add_row(painter.card(card), *(table_cell(console, cell) for cell in cells))
         console.print(openings)
         console.print(opening_note(document))
 
@@ -424,9 +424,9 @@ def render_advice(document: dict, console=None) -> None:
 
 def print_report(report: AdviceReport, console, card: Callable[[str], Text] | None = None) -> None:
     """An advice report's lines and tables (``card``: paints the cards of a table's second column); the figures stay
-    whole, a bonus a line, which wraps only where the table is too wide for it. Where the table does not fit even so
-    (contract advice at 60 columns was 78 wide), its bonus columns follow it as a table of their own, each row named
-    by its rank and contract as in the first, rather than a figure being cut."""
+    whole, a bonus a line, which wraps only where the table is too wide for it. Where the table does not fit even so,
+    its bonus columns follow it as a table of their own, each row named by its rank and contract as in the first,
+    rather than a figure being cut: a figure is read whole or misread."""
     for part in report:
         if isinstance(part, str):
             console.print(for_stdout(part))
@@ -434,10 +434,15 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
         table = _report_table(part, range(len(part.columns)), part.title, card, console)
         moved = [index for index in sorted(part.wraps) if index < len(part.columns)]
         narrow = getattr(console, "narrows", False)
+        name = _name_column(part)
         if narrow and not fits(console, table):
-            for laid_out in table.columns:  # at 80 columns the figures wrap too: the table was 127 wide
-                laid_out.no_wrap = False
-        if not (narrow and moved and not fits_compacted(console, table)):
+            for index, laid_out in enumerate(table.columns):  # every cell may wrap but the row's name
+                laid_out.no_wrap = index == name
+        if not (narrow and not fits_compacted(console, table)):
+            console.print(table)
+            continue
+        if not moved:
+            table.columns[name].no_wrap = False  # the least width it has: its names wrap rather than a figure
             console.print(table)
             continue
         kept = [index for index in range(len(part.columns)) if index not in moved]
@@ -446,21 +451,36 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
         rows = [row for row in part.rows if any(row[index] for index in moved)]
         if rows:
             console.print(_report_table(part._replace(rows=rows), [0, 1, *moved],
-                                        f"{part.title.split(' (')[0]}: {names}", card, console, wrap=True))
+                                        f"{part.name or part.title}: {names}", card, console, wrap=True))
+
+
+def _name_column(part: AdviceTable) -> int:
+    """The column that names a row of an advice table (a contract, a card: its first not of numbers). Split over two
+    lines, ``Solo Tout`` above ``E`` reads as two contracts, so it stays whole where the table has room for it."""
+    return next(index for index in range(len(part.columns)) if index not in part.right)
+
+
+def _name_whole_if_it_fits(console, table: Table, name: int) -> None:
+    """Let ``table``'s row names (column ``name``) wrap only where the table does not fit the console even with its
+    other cells wrapped and its boxes dropped."""
+    if not fits_compacted(console, table):
+        table.columns[name].no_wrap = False
 
 
 def _report_table(part: AdviceTable, indices: Sequence[int], title: str, card: Callable[[str], Text] | None,
                   console, wrap: bool = False) -> Table:
-    """The columns ``indices`` of an advice report's table (``wrap``: every column may wrap; a figure with its
-    interval stays whole all the same, :func:`cli.render.keep_figures_whole`)."""
+    """The columns ``indices`` of an advice report's table (``wrap``: every column may wrap but the row's name, where
+    the table fits with it whole; a figure with its interval stays whole all the same, written so by the library)."""
     table = Table(title=for_stdout(title), title_justify="left", title_style="bold")
+    name = _name_column(part)
     for index in indices:
         table.add_column(part.columns[index], justify="right" if index in part.right else "left",
-                         no_wrap=not wrap and index not in part.wraps)
+                         no_wrap=index == name or not wrap and index not in part.wraps)
     for row in part.rows:
-        table.add_row(*(card(row[index]) if index == 1 and card is not None else for_stdout(row[index])
-                        for index in indices))
-    keep_figures_whole(console, table)
+        table.add_row(*(card(row[index]) if index == 1 and card is not None
+                        else table_cell(console, for_stdout(row[index])) for index in indices))
+    if wrap and name in indices:
+        _name_whole_if_it_fits(console, table, list(indices).index(name))
     return table
 
 

@@ -23,7 +23,7 @@ from .startup import mark_stop_said
 from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, parse_variant_options,
                       workers_option, workers_within_cores)
 from .records import compact_json
-from .render import plural, progress_on_stderr, stdout_console
+from .render import plural, progress_on_stderr, stdout_console, table_cell
 
 
 #: What ``-o`` names the bots' own measure, as solve, tree and postmortem name it: the card points, or the seat's
@@ -295,7 +295,7 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
         for column in columns:
             table.add_column(column, justify="left" if column == "bot" else "right")
         for row in rows:
-            table.add_row(*row)
+            table.add_row(*(table_cell(console, cell) for cell in row))
         console.print(table)
         if report.fixed is not None:
             console.print(report.fixed)

@@ -13,7 +13,6 @@ The hand diagram (:mod:`solver.diagram`) is printed here too, above each record'
 from __future__ import annotations
 
 import os
-import re
 import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
@@ -31,7 +30,7 @@ from solver.deal import small_number
 from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, table_cells, table_columns
 from solver.games import get_game
-from solver.games.outcome import role_text, side_text, signed
+from solver.games.outcome import FIGURE_SPACE, role_text, side_text, signed
 from solver.position import Position
 
 from .errors import EXIT_PIPE_CLOSED, ascii_fallback, interrupts_held
@@ -56,13 +55,12 @@ class _DataConsole(Console):
 
     def print(self, *objects: Any, **options: Any) -> None:
         """Tables never lose a value to an ellipsis: their cells wrap, a figure with its interval as one word
-        (:func:`keep_figures_whole`). A table too wide for the console even so drops its boxes (rich's own lighter
+        (:meth:`render_str`). A table too wide for the console even so drops its boxes (rich's own lighter
         layout, :func:`_compact`), then folds its longest words (never a header's, nor a figure); one that would not
         fit even then (rich would squeeze columns to nothing) is printed at its least width, the terminal wrapping
         its lines, rather than cut. Text piped on is never wrapped: a sentence stays one line."""
         tables = [item for item in objects if isinstance(item, Table)]
         for table in tables:
-            keep_figures_whole(self, table)
             for column in table.columns:
                 column.overflow = "fold"
         if tables:
@@ -90,6 +88,11 @@ class _DataConsole(Console):
             options["soft_wrap"] = True  # a line of text piped on stays one line, for grep and for the reader
         super().print(*objects, **options)
 
+    def render_str(self, text: str, **options: Any) -> Text:
+        """Rich's text of ``text`` (a table's cell, a line), its figures kept whole (:class:`WholeFigures`): each
+        table cell given as a string is read through here."""
+        return WholeFigures.of(super().render_str(text, **options))
+
     def on_broken_pipe(self) -> None:
         try:
             super().on_broken_pipe()  # goes quiet and points stdout at /dev/null, then exits 1
@@ -97,27 +100,32 @@ class _DataConsole(Console):
             raise SystemExit(EXIT_PIPE_CLOSED) from None
 
 
-#: A figure with its 95% interval as a table cell writes it (:func:`solver.games.outcome.in_table_cell`): ``+1.00 ±
-#: 0.52`` (``+/-`` where stdout has no ±), ``+1.00 (+0.48 to +1.52)``, ``80% (63-90%)``; and ``-30.00 (all alike)``,
-#: whose words stand where a mean has no interval (:func:`solver.games.outcome.mean_in_words`).
-FIGURE = re.compile(r"[+-]?\d[\d,]*\.\d+ (?:±|\+/-) \d[\d,]*\.\d+"
-                    r"|[+-]?\d[\d,]*\.\d+ \([+-]?\d[\d,]*\.\d+ to [+-]?\d[\d,]*\.\d+\)"
-                    r"|\d+% \(\d+-\d+%\)|[+-]?\d[\d,]*\.\d+ \(all alike\)")
-
-#: What stands for a space inside a figure while rich wraps a cell: a character of one column that is no space (rich
-#: breaks lines at every space, a no-break one too) and that no cell holds (Unicode's private use).
+#: What stands for a figure's no-break space (:data:`solver.games.outcome.FIGURE_SPACE`) while rich wraps a cell: a
+#: character of one column that is no space (rich breaks lines at every space, a no-break one too) and that no cell
+#: holds (Unicode's private use).
 _JOINER = "\ue000"
 
 
 class WholeFigures(Text):
-    """A cell's text whose figures with their intervals (:data:`FIGURE`) wrap as one word: at 80 columns the contract
-    advice's ``+3.93 ± 0.56`` broke after its ``±``, ``80% (63-90%)`` after its ``80%``. Its least width is its
-    widest figure (or word), so no column is narrowed below it."""
+    """A text whose figures with their intervals (the pieces their writers join with
+    :data:`~solver.games.outcome.FIGURE_SPACE`) wrap as one word, printed with plain spaces: a figure split from its
+    interval, or a gap from its ``~``, reads as two values. Its least width is its widest figure (or word), so no
+    column is narrowed below it."""
+
+    @classmethod
+    def of(cls, text: Text) -> Text:
+        """``text`` as a :class:`WholeFigures` where it holds a figure, else as it is."""
+        if isinstance(text, WholeFigures) or FIGURE_SPACE not in text.plain:
+            return text
+        whole = cls(text.plain, style=text.style, justify=text.justify, overflow=text.overflow, no_wrap=text.no_wrap,
+                    end=text.end, tab_size=text.tab_size)
+        whole.spans[:] = text.spans
+        return whole
 
     def _joined(self) -> Text:
         """A plain copy (its wrap is rich's own) with each figure's spaces joined."""
         joined = Text.copy(self)
-        joined.plain = FIGURE.sub(lambda figure: figure.group().replace(" ", _JOINER), self.plain)
+        joined.plain = self.plain.replace(FIGURE_SPACE, _JOINER)
         return joined
 
     def wrap(self, console: Console, width: int, **options: Any) -> Lines:
@@ -129,33 +137,27 @@ class WholeFigures(Text):
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return self._joined().__rich_measure__(console, options)
 
-    def widest_figure(self) -> int:
-        """The columns the widest figure takes: the least a column of this cell may be, its other words folded."""
-        return max((cell_len(figure.group()) for figure in FIGURE.finditer(self.plain)), default=0)
+
+def table_cell(console: Console, text: str) -> Text:
+    """``text`` as a table's cell read on ``console`` (as rich reads a cell given as a string), its figures kept
+    whole and printed with plain spaces on any console, a notebook's or a test's too (:class:`WholeFigures`)."""
+    return WholeFigures.of(console.render_str(text))
 
 
-def keep_figures_whole(console: Console, table: Table) -> None:
-    """Make every cell of ``table`` that holds a figure with its interval a :class:`WholeFigures`, whichever command
-    built it: such a figure is never split over two lines (a column too narrow for it makes the console narrow the
-    table otherwise, or print it at its least width). Cells given as strings are read as rich reads them."""
-    for column in table.columns:
-        cells = column._cells  # rich keeps a column's cells here (Table.add_row appends to it)
-        for index, cell in enumerate(cells):
-            if isinstance(cell, WholeFigures) or not isinstance(cell, (str, Text)):
-                continue
-            text = console.render_str(cell) if isinstance(cell, str) else cell
-            if not any(" " in figure.group() for figure in FIGURE.finditer(text.plain)):
-                continue
-            whole = WholeFigures(text.plain, style=text.style, justify=text.justify, overflow=text.overflow,
-                                 no_wrap=text.no_wrap, end=text.end, tab_size=text.tab_size)
-            whole.spans[:] = text.spans
-            cells[index] = whole
+def widest_figure(console: Console, cell: Any) -> int:
+    """The columns the widest figure of a table's ``cell`` takes (0 where it has none): the least its column may be,
+    its other words folded."""
+    text = console.render_str(cell) if isinstance(cell, str) else cell
+    if not isinstance(text, Text):
+        return 0
+    words = text.plain.replace(FIGURE_SPACE, _JOINER).split()  # str.split() splits at a no-break space too
+    return max((cell_len(word) for word in words if _JOINER in word), default=0)
 
 
 def _least_width(console: Console, options: Any, table: Table) -> int:
     """The narrowest width ``table`` fits in whole. Rich's own measure takes each cell's longest word as its least
-    width, but a ``no_wrap`` column keeps its cells whole, so rich met a table too wide for its no_wrap columns by
-    squeezing its other columns below their padding (the contract advice's bonus columns printed empty at 80)."""
+    width, but a ``no_wrap`` column keeps its cells whole: its widest cell is its least width, or a table too wide
+    for its no_wrap columns would leave its other columns narrower than their padding, and empty."""
     least = Measurement.get(console, options, table).minimum
     for column in table.columns:
         if column.no_wrap:
@@ -209,8 +211,8 @@ def _compact(console: Console, options: Any, table: Table, width: int) -> None:
     """Drop a too-wide table's boxes for the header's rule and two spaces between the columns (the post-mortem's
     narrow layout; seven boxed columns take 22 of 80 columns, these 12); one space where only that fits the table
     whole, or where even its least width does not fit with two (the contract table at 60 columns, its reasons
-    in notes, wrapped each ``Suit Solo`` to two lines with two spaces and fits in one line a row with one).
-    The contract table of a Zwanzigerrufen deal was 182 columns wide at 80, the Kratzen one 99."""
+    in notes, fits a row on one line with one space). Boxes cost a table two columns and a rule per column: a
+    contract table of many columns would not fit a terminal with them."""
     if table.box is not None:
         table.box = box.SIMPLE_HEAD
     table.show_edge = False
@@ -227,9 +229,9 @@ def _compact(console: Console, options: Any, table: Table, width: int) -> None:
 
 def _fit_columns(console: Console, options: Any, table: Table, width: int, fold: bool = False) -> bool:
     """Narrow a table too wide for ``width`` as rich does, its widest columns first down to the width of the next,
-    but none below its longest word (a no_wrap column below its widest cell). Rich narrowed them below it where the
-    table had room for it, so a cell folded mid-word (``schneider_again`` / ``st`` in the post-mortem piped at 110
-    columns). ``fold``: for a table that does not fit with its words whole, a column may go down to its header's
+    but none below its longest word (a no_wrap column below its widest cell): rich's own narrowing takes no
+    column's least width, so a word would fold mid-word where the table has room for it whole. ``fold``: for a
+    table that does not fit with its words whole, a column may go down to its header's
     longest word, its cells' longer words folding. Whether the table fits ``width`` now."""
     columns = table.columns
     if _own_layout(table):
@@ -242,7 +244,7 @@ def _fit_columns(console: Console, options: Any, table: Table, width: int, fold:
             low = high
         elif fold:  # a figure with its interval stays whole (WholeFigures), a word may fold
             low = max(1, Measurement.get(console, options, column.header).minimum,
-                      *(cell.widest_figure() for cell in column.cells if isinstance(cell, WholeFigures)))
+                      *(widest_figure(console, cell) for cell in column.cells))
         else:
             low = max(cell.minimum for cell in cells)
         ranges.append((low, high))
@@ -418,7 +420,7 @@ def for_stdout(text: str) -> str:
     ``✓`` keeps its column; whatever is printed without it the streams' error handler writes the same way."""
     if text.isascii() or stdout_encodes(text):
         return text
-    return "".join(glyph(char) for char in text)
+    return "".join(char if char == FIGURE_SPACE else glyph(char) for char in text)  # a figure's space is printed as " "
 
 
 def signs_shown() -> bool:

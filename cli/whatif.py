@@ -96,8 +96,8 @@ def what_if(position: Position, play: Optional[str]) -> Position:
     """``position`` with the ``--play`` cards played. A card is the command line's error, not the record's: one of
     another game's pack is ForeignPlayCard (the same for every record of that game: said once a game), one the
     position refuses (not the mover's, against the rules, past the deal's end) is OptionRefused; each is said at
-    ``--play``, naming the card's number and what was expected, with the record it was refused for (``show FILE -b 6
-    --play EO`` pointed at the record's Play tag, file:line:col, which is not wrong)."""
+    ``--play``, naming the card's number and what was expected, with the record it was refused for: the record
+    itself is not wrong, so no file:line:col points into it."""
     if not play:
         return position
     record = position.record
@@ -111,9 +111,6 @@ def what_if(position: Position, play: Optional[str]) -> Position:
             if record is None:
                 raise StichError(f"--play: {bare}") from None
             raise ForeignPlayCard(bare, game, source=record.source, line=record.line, column=1) from None
-        except StichError as error:  # the rule it breaks; a card against the rules has the legal ones said already
-            mover, index = reached.to_move, reached.pack.lookup(token)
-            held = mover is None or index is None or index in reached.hand(mover)
-            legal = "" if held else f" (legal: {' '.join(card.name for card in reached.legal_cards())})"
-            raise OptionRefused("--play", f"card {number}: {error}{legal}") from None
+        except StichError as error:  # the rule it breaks, with the cards the mover may play (PlayState.play's)
+            raise OptionRefused("--play", f"card {number}: {error}") from None
     return reached

@@ -39,7 +39,7 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
-from .games.outcome import mean_in_words, role_text
+from .games.outcome import FIGURE_SPACE, mean_in_words, role_text
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -1204,13 +1204,15 @@ def card_advice(position: Position, seat: SupportsIndex | None = None, *, known:
 
 class AdviceTable(NamedTuple):
     """A table of an advice report: its title, column names and rows of text, the columns of numbers (aligned
-    right) and those whose cells may wrap (a bonus a line)."""
+    right) and those whose cells may wrap (a bonus a line); ``name``, what the table ranks without its title's
+    brackets, titles a table continuing it (its wrapping columns, where a narrow terminal has no room for them)."""
 
     title: str
     columns: tuple[str, ...]
     rows: list[tuple[str, ...]]
     right: frozenset[int]
     wraps: frozenset[int] = frozenset()
+    name: str = ""
 
 
 #: A report: its lines and tables in order (``stich analyse`` prints each; ``str`` and Jupyter lay them out).
@@ -1255,7 +1257,8 @@ def mean_with_interval(value: float, interval: Sequence[float | None], note: str
 def ranked_texts(rank: int, row: Mapping[str, Any], compact: bool = True) -> tuple[str, str]:
     """A ranked row's mean with its interval, and its gap behind the best (``~``: not told apart from it), each as a
     table cell writes a mean with its interval, ``+1.00 ± 0.50``, so that a table of ten contracts fits a terminal
-    (:func:`mean_with_interval`; not ``compact``: as a line does)."""
+    (:func:`mean_with_interval`; not ``compact``: as a line does). The ``~`` is part of the gap it marks: a table's
+    layout keeps them on one line (:data:`FIGURE_SPACE`)."""
     mean = mean_with_interval(row["mean"], row["interval"], row.get("interval_note"), compact=compact)
     if rank == 1:
         return mean, "best"
@@ -1263,7 +1266,7 @@ def ranked_texts(rank: int, row: Mapping[str, Any], compact: bool = True) -> tup
         return mean, "no sample in common"
     behind = mean_with_interval(row["behind_leader"], row["behind_interval"], row.get("behind_interval_note"),
                                 compact=compact)
-    return mean, behind + ("" if row["told_apart"] else " ~")
+    return mean, behind + ("" if row["told_apart"] else (FIGURE_SPACE if compact else " ") + "~")
 
 
 def behind_note(document: Mapping[str, Any], what: str) -> str | None:
@@ -1378,9 +1381,9 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                      *((bonuses, against) if with_bonuses else ())))
     # where every seat plays for itself the advised seat is the one that announces: it attacks whatever its seat
     attacks = f" as the {game.declarer_title}" if game.has_pot else ""
-    report.append(AdviceTable(f"contracts by seat {document['seat']}'s mean payment{attacks} ({units(document)}; ± "
-                              "and brackets: 95% intervals; paired samples)", columns, rows, frozenset({0, 2, 3, 4}),
-                              frozenset({5, 6})))
+    name = f"contracts by seat {document['seat']}'s mean payment{attacks}"
+    report.append(AdviceTable(f"{name} ({units(document)}; ± and brackets: 95% intervals; paired samples)", columns,
+                              rows, frozenset({0, 2, 3, 4}), frozenset({5, 6}), name))
     # a gap all samples gave alike has no interval: the sign test finds too few samples (2 / 2^n not below 5%)
     tilded = [row.get("behind_interval_note") == ALL_ALIKE for row in document["contracts"][1:]
               if row.get("mean") is not None and not row.get("told_apart", True)]
@@ -1437,8 +1440,9 @@ def gain_report(document: Mapping[str, Any]) -> AdviceReport:
         rows.append((row["contract"], mean_with_interval(gain["mean"], gain["interval"], gain["interval_note"],
                                                          compact=True),
                      f"{gain['samples']:,}"))
-    return [AdviceTable("what each announcement adds to the same contract announcing nothing (paired samples)",
-                        ("contract", "adds", "samples"), rows, frozenset({1, 2})),
+    name = "what each announcement adds to the same contract announcing nothing"
+    return [AdviceTable(f"{name} (paired samples)", ("contract", "adds", "samples"), rows, frozenset({1, 2}),
+                        name=name),
             "adds: the mean over the samples both were settled on, ± its 95% interval (each on its own)"]
 
 
@@ -1481,11 +1485,11 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
         rows.append((str(rank), row["card"], mean_text, behind,
                      share(row["win_probability"], row.get("win_interval"), compact=True),
                      *((bonuses, against) if with_bonuses else ())))
-    report.append(AdviceTable(f"cards by seat {document['seat']}'s mean payment ({units(document)}; ± and brackets: "
-                              "95% intervals; paired)",
+    name = f"cards by seat {document['seat']}'s mean payment"
+    report.append(AdviceTable(f"{name} ({units(document)}; ± and brackets: 95% intervals; paired)",
                               ("", "card", "mean payment", "behind the best", "win")
                               + (("bonuses made", "against") if with_bonuses else ()), rows,
-                              frozenset({0, 2, 3, 4}), frozenset({5, 6})))
+                              frozenset({0, 2, 3, 4}), frozenset({5, 6}), name))
     bonus_note = ("; bonuses made / against: paid to the declarers / to the others along the best line after the "
                   "card, each share with its 95% Wilson interval" if with_bonuses else "")
     report += [tilde_note(document["cards"], "~ : not told apart from the best card at this sample size"),

@@ -36,7 +36,8 @@ from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidD
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .games.outcome import in_table_cell, interval_words, read_pot, role_text, side_text, signed_mean, with_interval
+from .games.outcome import (FIGURE_SPACE, in_table_cell, interval_words, read_pot, role_text, side_text, signed_mean,
+                            with_interval)
 from .generate import DEFAULT_SEED
 from .html_tables import html_lines, html_table
 from .intervals import t_quantile, wilson_interval_95
@@ -1333,7 +1334,8 @@ def table_text(table: ReportTable) -> list[str]:
     """A report table as plain text: its title, then its columns and rows aligned, two spaces apart (a cell of
     several lines, as a header ``behind\\nthe best``, takes as many)."""
     title, columns, rows = table
-    cells = [[str(cell).split("\n") for cell in row] for row in [columns, *rows]]  # a cell may have several lines
+    # a cell may have several lines; a figure's no-break spaces are plain ones where nothing wraps
+    cells = [[str(cell).replace(FIGURE_SPACE, " ").split("\n") for cell in row] for row in [columns, *rows]]
     widths = [max(len(line) for row in cells for line in row[i]) for i in range(len(columns))]
     lines = [title]
     for row in cells:

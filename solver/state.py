@@ -103,8 +103,8 @@ class PlayState:
 
     def play(self, card: "int | str | Card") -> "PlayState":
         """The state after the player to move plays ``card`` (a pack index, a Card or a card token);
-        IllegalPlayError if the rules forbid it (UnknownCardPlayError, an IllegalPlayError too, for a card that is
-        not in the pack)."""
+        IllegalPlayError if the rules forbid it, with the cards the seat may play (UnknownCardPlayError, an
+        IllegalPlayError too, for a card that is not in the pack)."""
         if isinstance(card, (str, Card)):
             try:
                 card = self.rules.pack.parse(card).index  # another game's card: the message names its game
@@ -121,10 +121,10 @@ class PlayState:
         seat = self.to_move
         if self.is_over:
             raise IllegalPlayError("the deal is over: no card can be played")
-        if not self.hands[seat] >> card & 1:
-            raise IllegalPlayError(f"seat {seat + 1} does not hold {self.rules.pack[card].name}")
-        if not self.legal_cards() >> card & 1:
+        if not self.legal_cards() >> card & 1:  # either refusal says what the seat may play instead
             legal = " ".join(self.rules.pack.names(self.legal_cards()))
+            if not self.hands[seat] >> card & 1:
+                raise IllegalPlayError(f"seat {seat + 1} does not hold {self.rules.pack[card].name} (legal: {legal})")
             raise IllegalPlayError(f"seat {seat + 1} may not play {self.rules.pack[card].name} here: "
                                    f"{self.rules.illegal_reason(self, card)} (legal: {legal})")
         return self.advance(card)

@@ -27,7 +27,7 @@ class StrategyTree(nx.DiGraph):
         made = f"{graph.get('game', '')} {graph.get('contract', '')}".strip()  # none in a graph made by hand
         cards_deep = f"{depth} card{'' if depth == 1 else 's'}"
         # every play sequence ends the deal after the same number of cards: a leaf over is a tree to the deal's end,
-        # which a --depth past it made no deeper ("a tree of 10 cards" held 7)
+        # which a --depth past it makes no deeper, so the title counts the cards left rather than the depth asked
         if any(over for _, over in self.nodes(data="over", default=False)):
             cards_deep = f"the {cards_deep} left"
         title = (f"{made + ': ' if made else ''}strategy tree of {cards_deep} {where}, "

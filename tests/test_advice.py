@@ -754,7 +754,11 @@ def test_a_line_writes_an_interval_at_length_and_a_table_cell_compactly():
     rounded to 4 places, are symmetric within a cent), the ends where they are not, and a share in whole percent."""
     from cli.analyse import advice_status
     from solver.advice import AdviceTable, contract_advice_report
-    from solver.games.outcome import in_table_cell, signed_with_interval
+    from solver.games.outcome import FIGURE_SPACE, in_table_cell as joined, signed_with_interval
+
+    def in_table_cell(*figure, **percent) -> str:  # as printed: a figure's no-break spaces (it stays whole) as spaces
+        return joined(*figure, **percent).replace(FIGURE_SPACE, " ")
+
     assert in_table_cell(1.0, 0.48, 1.52) == "+1.00 ± 0.52" and in_table_cell(2.5, 1.9252, 3.0748) == "+2.50 ± 0.57"
     assert in_table_cell(1.0, 0.4, 1.52) == "+1.00 (+0.40 to +1.52)"  # not symmetric: its ends
     assert in_table_cell(0.8, 0.63, 0.9, percent=True) == "80% (63-90%)"
@@ -766,7 +770,8 @@ def test_a_line_writes_an_interval_at_length_and_a_table_cell_compactly():
     assert str(spread.rows[0]).startswith("Trump E  mean payment: +2.50 (95%: +1.93 to +3.07)  best  win: ")
     table = next(part for part in contract_advice_report(spread.as_dict()) if isinstance(part, AdviceTable))
     title, rows = table.title, table.rows
-    assert "± and brackets: 95% intervals" in title and rows[0][2] == "+2.50 ± 0.57" and "95%" not in rows[0][4]
+    assert "± and brackets: 95% intervals" in title and rows[0][2] == "+2.50\u00a0±\u00a00.57"
+    assert "95%" not in rows[0][4]
     assert all("95%" not in cell for row in rows for cell in row)
 
 

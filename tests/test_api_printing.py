@@ -158,8 +158,8 @@ class _Cells(HTMLParser):
             self._in_p, self._text = True, []
 
     def handle_endtag(self, tag):
-        if tag in ("td", "th") and self._text is not None:
-            self.rows[-1].append("".join(self._text))
+        if tag in ("td", "th") and self._text is not None:  # a figure's no-break spaces (whole in a notebook) as read
+            self.rows[-1].append("".join(self._text).replace("\u00a0", " "))
             self._text = None
         elif tag == "p" and self._in_p:
             self.paragraphs.append("".join(self._text or []))
@@ -293,7 +293,8 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     assert html.paragraphs[:2] == text[:2] and html.paragraphs[-1] == text[-1]
     assert html.rows[0] == ["", "contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
     assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 ± 1.48", "best", "100% (68-100%)"]
-    assert len(html.rows) == 1 + len(advice.rows) and "<br>12% (2-47%) Schneider" in advice._repr_html_()
+    # a figure is kept whole in a notebook too (a no-break space)
+    assert len(html.rows) == 1 + len(advice.rows) and "<br>12%\u00a0(2-47%) Schneider" in advice._repr_html_()
     assert repr(advice).startswith("ContractAdvice(game='Schafkopf'")
 
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))

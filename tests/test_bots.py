@@ -200,7 +200,8 @@ def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_
                        rotate=False)
     assert len(match.deals) == 2 and all(len(deal.play) == 32 for deal in match.deals)
     with pytest.raises(StichError, match=r"^board 1, rotation 0, card 1 \(trick 1\): bot illegal at seat 1 chose "
-                                         r"\w+, which is not a legal card here \(seat 1 does not hold \w+\)$"):
+                                         r"\w+, which is not a legal card here "
+                                         r"\(seat 1 does not hold \w+ \(legal: [\w ]+\)\)$"):
         play_match("schafkopf", [Illegal(), FirstCard(), FirstCard(), FirstCard()], boards=1, seed=3,
                    contract="Solo E")
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Sequence
 
 import pytest
 
@@ -208,12 +209,23 @@ def test_show_and_solve_draw_the_diagram_for_a_40_column_terminal():
     assert "Seat 2                   +---------------+            Seat 4" in piped.stdout.splitlines()
 
 
-def _figures(text: str) -> Counter:
-    """The figures with their intervals in ``text`` (``+1.00 ± 0.52``, ``80% (63-90%)``, ``-30.00 (all alike)``), each
-    counted where it stands whole on one line: a figure split over two lines is not counted."""
-    from cli.render import FIGURE
+#: The figures of a pty's tables as the command line writes them (a figure with its interval, a gap with its ``~``,
+#: a mean with the words that stand for its interval): read back here only to count them.
+_PRINTED_FIGURE = re.compile(r"[+-]?\d[\d,]*\.\d+ (?:±|\+/-) \d[\d,]*\.\d+(?: ~)?|\d+% \(\d+-\d+%\)"
+                             r"|[+-]?\d[\d,]*\.\d+ \(all (?:[\d,]+ boards )?alike(?:: no interval)?\)")
 
-    return Counter(figure.group() for line in text.splitlines() for figure in FIGURE.finditer(line))
+
+def _figures(cells: str) -> Counter:
+    """The figures with their intervals in table cells written by the library (``+1.00 ± 0.52``, ``+0.27 ± 1.13 ~``,
+    ``80% (63-90%)``, ``-30.00 (all alike)``): the pieces it joins with no-break spaces, as printed."""
+    from solver.games.outcome import FIGURE_SPACE
+
+    return Counter(word.replace(FIGURE_SPACE, " ") for word in re.split(r"[ \n]+", cells) if FIGURE_SPACE in word)
+
+
+def _whole(wanted: Counter, lines: Sequence[str]) -> dict[str, int]:
+    """How often each of the ``wanted`` figures stands whole on one of ``lines`` (one split over two is not counted)."""
+    return {figure: sum(line.count(figure) for line in lines) for figure in wanted}
 
 
 def _rendered(render, document: dict, width: int) -> list[str]:
@@ -260,14 +272,78 @@ def test_no_figure_of_the_advice_is_split_from_its_interval(advice_documents, ki
     lines = _rendered(render_cards if kind == "cards" else render_advice, document, width)
     table = [line for line in lines if line.startswith((" ", "│", "┃", "┏", "┡", "└", "─", "┗"))]
     assert not _too_wide(table, width), _too_wide(table, width)
-    found = _figures("\n".join(lines))
-    assert {figure: found[figure] for figure in wanted} == dict(wanted), "\n".join(lines)
+    assert _whole(wanted, lines) == dict(wanted), "\n".join(lines)
     if kind == "contracts" and width == 60:
         second = lines.index("contracts by seat 1's mean payment: bonuses made and against")
         rows = [line.split("│") for line in lines[second:] if line.startswith("│ ")]
         assert [cells[2].strip() for cells in rows if cells[1].strip()] == [
             "Rufer G", "Rufer E", "Wenz", "Solo E", "Solo G", "Solo H"]
         assert rows[0][3].strip() == "3% (1-17%) Laufende"
+
+
+def test_the_library_says_where_its_figures_are_and_plain_text_prints_plain_spaces(advice_documents):
+    """The layout kept a figure whole by reading the cells' wording back with a pattern, which a new wording (the
+    match's ``(all 2 boards alike: no interval)``) escaped: the cells' writers join a figure's words themselves, with
+    a no-break space, and text that nothing wraps (``print(advice)``) writes plain spaces."""
+    from solver.advice import AdviceTable, advice_text, contract_advice_report
+    from solver.games.outcome import FIGURE_SPACE, in_table_cell, mean_in_words
+    from solver.match import Mean, mean_text
+
+    assert in_table_cell(1.0, 0.48, 1.52) == "+1.00\u00a0±\u00a00.52" and FIGURE_SPACE == "\u00a0"
+    assert in_table_cell(1.0, 0.40, 1.52) == "+1.00\u00a0(+0.40\u00a0to\u00a0+1.52)"
+    assert in_table_cell(0.8, 0.63, 0.9, percent=True) == "80%\u00a0(63-90%)"
+    assert mean_in_words(-30.0, None, None, all_alike="all alike", compact=True) == "-30.00\u00a0(all\u00a0alike)"
+    assert mean_in_words(-30.0, None, None, all_alike="all alike") == "-30.00 (all alike)"  # a line's, for grep
+    assert mean_text(Mean.of([0.5, 0.5]), compact=True).split(FIGURE_SPACE) == [
+        "+0.50", "(all", "2", "boards", "alike:", "no", "interval)"]
+    report = contract_advice_report(advice_documents["contracts"])
+    table = next(part for part in report if isinstance(part, AdviceTable))
+    assert table.name == "contracts by seat 1's mean payment" and table.title.startswith(table.name + " (")
+    assert "+0.27\u00a0±\u00a01.13\u00a0~" in [row[3] for row in table.rows]
+    text = advice_text(report)
+    assert FIGURE_SPACE not in text and "+0.27 ± 1.13 ~" in text and "-30.00 (all alike)" in text
+
+
+@pytest.mark.parametrize("width", [70, 85, 90, 100])
+def test_contract_names_and_the_tilde_stay_whole_where_the_table_has_room(advice_documents, width):
+    """From 70 to 100 columns the contract advice printed ``Solo Tout`` with its ``E`` on the next line (two
+    contracts to the reader) and ``+0.27 ± 1.13 ~`` with its ``~`` on a line of its own: the names stay whole where
+    the table fits with them so, and the ``~`` stays with the gap it marks."""
+    from cli.analyse import render_advice
+    from solver.advice import AdviceTable, contract_advice_report
+
+    document = advice_documents["contracts"]
+    table = next(part for part in contract_advice_report(document) if isinstance(part, AdviceTable))
+    named = [(row[0], row[1]) for row in table.rows]
+    assert ("8", "Solo Tout E") in named and any(row[3].endswith("~") for row in table.rows)
+    lines = _rendered(render_advice, document, width)
+    first = lines[:lines.index("~ : not told apart from the best at this sample size (its interval behind the best "
+                                "holds 0)")]
+    for rank, name in named:  # the row's rank, then its whole name, then the next cell (or the line's end)
+        assert any(re.match(rf"[│ ]*{rank}[│ ]+{re.escape(name)}(?=[ │]|$)", line) for line in first), (
+            name, "\n".join(lines))
+    tilded = _figures("\n".join(row[3] for row in table.rows if row[3].endswith("~")))
+    assert tilded and _whole(tilded, first) == dict(tilded), "\n".join(lines)
+
+
+def test_a_match_mean_without_interval_stays_whole_in_a_narrow_column():
+    """A match's mean whose boards were all alike is written ``+0.50 (all 2 boards alike: no interval)``, which
+    wrapped mid-phrase in a narrow column: its words stand for the interval and stay with the mean."""
+    from rich.table import Table
+
+    from cli.render import stdout_console
+    from solver.match import Mean, mean_text
+
+    alike = mean_text(Mean.of([0.5, 0.5]), compact=True)
+    console = stdout_console()
+    console.width, console.narrows, console.record = 44, True, True
+    table = Table(title="mean settlement per seat and deal")
+    for column in ("bot", "seats played", "mean settlement (game units)"):
+        table.add_column(column)
+    table.add_row("sampling:2", "2", alike)
+    console.print(table)
+    lines = console.export_text().splitlines()
+    assert sum("+0.50 (all 2 boards alike: no interval)" in line for line in lines) == 1, "\n".join(lines)
 
 
 @pytest.mark.parametrize("width", [60, 80])
@@ -277,8 +353,8 @@ def test_no_figure_of_a_match_or_a_hands_analysis_is_split_from_its_interval(wid
     match = _on_terminal("match", "--game", "schafkopf", "--bots", "sampling:2,random,random,random", "-n", "2",
                          "-j", "1", "--seed", "3", width=width)
     rows = [line for line in match if line.startswith("│")]
-    assert len(rows) == 2 and all(len(_figures(row)) == 1 for row in rows), "\n".join(match)
+    assert len(rows) == 2 and all(len(_PRINTED_FIGURE.findall(row)) == 1 for row in rows), "\n".join(match)
     hand = _on_terminal("analyse", *HAND, "--contract", "Rufer G", "-n", "30", "--seed", "1", "-j", "1", width=width)
     rows = [line for line in hand if line.startswith("│")]
-    assert sum(_figures("\n".join(rows)).values()) == 13, "\n".join(hand)  # 5 bonuses forced, 8 opening cards
+    assert len(_PRINTED_FIGURE.findall("\n".join(rows))) == 13, "\n".join(hand)  # 5 bonuses forced, 8 opening cards
     assert not _too_wide(rows, width), _too_wide(rows, width)

@@ -168,22 +168,34 @@ def signed_with_interval(value: float, low: float | None, high: float | None) ->
 HALF_LAST_PLACE = 0.005
 
 
+#: The space inside a figure with its interval as a table cell writes it (:func:`in_table_cell`): a no-break space, so
+#: that whoever lays the table out keeps the figure whole (the command line's tables wrap their cells at spaces, a
+#: notebook's HTML at spaces too) without reading the figure's wording back; plain text writes it as a space.
+FIGURE_SPACE = "\u00a0"
+
+
+def unbroken(text: str) -> str:
+    """``text`` as one piece a table's layout does not break: its spaces written as :data:`FIGURE_SPACE`."""
+    return text.replace(" ", FIGURE_SPACE)
+
+
 def in_table_cell(value: float, low: float | None, high: float | None, *, percent: bool = False) -> str:
     """A figure with its 95% interval in a table cell, whose title says once what the brackets and ± are (the long
     form of :func:`with_interval` would repeat ``95%:`` in every cell and widen a table of ten contracts past a
     terminal's width): a mean payment with a symmetric interval ``+1.00 ± 0.52``, with another ``+1.00 (+0.48 to
-    +1.52)``; a share (``percent``) in whole percent, ``80% (63-90%)``; the figure alone where it has no interval."""
+    +1.52)``; a share (``percent``) in whole percent, ``80% (63-90%)``; the figure alone where it has no interval.
+    Its spaces are :data:`FIGURE_SPACE`: a figure and its interval read as one."""
     if percent:
         if not has_interval(low, high):
             return f"{value:.0%}"
         assert low is not None and high is not None
-        return f"{value:.0%} ({low * 100:.0f}-{high:.0%})"
+        return unbroken(f"{value:.0%} ({low * 100:.0f}-{high:.0%})")
     if not has_interval(low, high):
         return signed_mean(value)
     assert low is not None and high is not None
     if abs((value - low) - (high - value)) < HALF_LAST_PLACE:
-        return f"{signed_mean(value)} ± {(high - low) / 2:.2f}"
-    return f"{signed_mean(value)} ({signed_mean(low)} to {signed_mean(high)})"
+        return unbroken(f"{signed_mean(value)} ± {(high - low) / 2:.2f}")
+    return unbroken(f"{signed_mean(value)} ({signed_mean(low)} to {signed_mean(high)})")
 
 
 def mean_in_words(value: float, low: float | None, high: float | None, *, all_alike: str | None = None,
@@ -191,9 +203,11 @@ def mean_in_words(value: float, low: float | None, high: float | None, *, all_al
     """A mean payment with its 95% interval, as a report's line writes it (:func:`signed_with_interval`) or
     ``compact`` as a table cell does (:func:`in_table_cell`); where every sample gave the same value, the mean with
     ``all_alike``'s words in brackets instead: an interval of no width would claim a certainty the samples do not
-    show. Advice's and a match's figures are all written by it."""
+    show. Advice's and a match's figures are all written by it; ``compact``, the words with the mean as one piece
+    (:func:`unbroken`), as a figure's interval is."""
     if all_alike is not None:
-        return f"{signed_mean(value)} ({all_alike})"
+        written = f"{signed_mean(value)} ({all_alike})"
+        return unbroken(written) if compact else written
     return in_table_cell(value, low, high) if compact else signed_with_interval(value, low, high)
 
 
