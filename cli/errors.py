@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 import typer
 
-from solver.errors import StichError, StichWarning
+from solver.errors import StichError, StichWarning, visible
 
 from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes are all here; set early in startup
 
@@ -75,8 +75,8 @@ class OptionRefused(StichError):
     def said(self, position: Position) -> str:
         """``--seat: <reason> (the record at FILE:LINE, board N, not answered)``, as a refused ``--variant`` is said."""
         record = position.record
-        where = f"{record.source}:{record.line}" if record is not None else position.label
-        board = record.get("Board") if record is not None else None
+        where = f"{visible(str(record.source))}:{record.line}" if record is not None else position.label
+        board = visible(record.get("Board") or "") if record is not None else None
         return f"{self.option}: {self} (the record at {where}{f', board {board},' if board else ''} not answered)"
 
 

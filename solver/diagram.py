@@ -20,7 +20,7 @@ from html import escape
 from typing import TYPE_CHECKING, Sequence
 
 from .cards import Pack, bits
-from .errors import StichError
+from .errors import StichError, visible
 from .games import get_game
 from .games.outcome import role_text
 
@@ -250,7 +250,7 @@ def _scoring_facts(position: "Position") -> list[str]:
     record = position.record
     if record is None:
         return []
-    announced, pot = ((record.get(tag) or "").strip() for tag in ("Announcements", "Pot"))
+    announced, pot = (visible((record.get(tag) or "").strip()) for tag in ("Announcements", "Pot"))
     facts = ([f"announced: {announced}"] if announced else []) + (_pot_facts(position, pot) if pot else [])
     return facts + [""] if facts else []
 
