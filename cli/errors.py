@@ -92,8 +92,9 @@ def file_name(value: str) -> Path:
 
 
 def message(text: str) -> None:
-    """A message for people: stderr, so that stdout carries only data."""
-    print(text, file=sys.stderr)
+    """A message for people: stderr, so that stdout carries only data; a file name or text it names shows its
+    control characters as escapes (:func:`solver.errors.visible`), its own line breaks kept."""
+    print("\n".join(visible(line) for line in text.split("\n")), file=sys.stderr)
 
 
 #: How many records' messages a command says in full (as the board lists at most 20 refused records): past them a
@@ -227,10 +228,12 @@ def warnings_said(command: str) -> Iterator[None]:
         warnings.simplefilter("always", StichWarning)
         shown = warnings.showwarning
 
+        say_it = message  # showwarning's first parameter is named message too
+
         def say(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                 file: TextIO | None = None, line: str | None = None) -> None:
             if issubclass(category, StichWarning):
-                print(f"stich: {command}: {message}", file=sys.stderr)  # as message() says it
+                say_it(f"stich: {command}: {message}")
             else:
                 shown(message, category, filename, lineno, file, line)
 

@@ -106,3 +106,10 @@ def test_a_record_written_back_keeps_its_tags_and_comments(evil):
     assert [re.sub(r"[\r\n]+", " ", c.text) for c in again.comments] == \
         [re.sub(r"[\r\n]+", " ", c.text) for c in original.comments]
     assert "\x1b[2J1\x9b" in out and "\u202e" in out  # byte for byte: a record is data
+
+
+def test_a_message_naming_a_file_escapes_its_controls(tmp_path):
+    result = runner.invoke(app, ["solve", str(tmp_path / "x\x1b[2Jy\u202e.tbn")])
+    assert result.exit_code == 1
+    assert RAW_CONTROL.findall(result.stderr) == []
+    assert "x\\x1b[2Jy\\u202e.tbn: " in result.stderr
