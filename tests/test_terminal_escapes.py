@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from solver.board.session import record_label
 from solver.errors import visible
 from solver.files import json_text
 from solver.formats.tbn import parse_records
@@ -113,3 +114,7 @@ def test_a_message_naming_a_file_escapes_its_controls(tmp_path):
     assert result.exit_code == 1
     assert RAW_CONTROL.findall(result.stderr) == []
     assert "x\\x1b[2Jy\\u202e.tbn: " in result.stderr
+
+
+def test_a_board_page_title_shows_the_board_with_its_controls_escaped():
+    assert record_label(parse_records(RECORD)[0], "dir/evil.tbn", 1) == "evil.tbn " + SHOWN
