@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 import typer
 
-from solver.errors import StichError, StichWarning
+from solver.errors import StichError, StichWarning, visible
 
 from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes are all here; set early in startup
 from .startup import mark_stop_said
@@ -76,8 +76,8 @@ class OptionRefused(StichError):
     def said(self, position: Position) -> str:
         """``--seat: <reason> (the record at FILE:LINE, board N, not answered)``, as a refused ``--variant`` is said."""
         record = position.record
-        where = f"{record.source}:{record.line}" if record is not None else position.label
-        board = record.get("Board") if record is not None else None
+        where = f"{visible(str(record.source))}:{record.line}" if record is not None else position.label
+        board = visible(record.get("Board") or "") if record is not None else None
         return f"{self.option}: {self} (the record at {where}{f', board {board},' if board else ''} not answered)"
 
 
@@ -93,8 +93,9 @@ def file_name(value: str) -> Path:
 
 
 def message(text: str) -> None:
-    """A message for people: stderr, so that stdout carries only data."""
-    print(text, file=sys.stderr)
+    """A message for people: stderr, so that stdout carries only data; a file name or text it names shows its
+    control characters as escapes (:func:`solver.errors.visible`), its own line breaks kept."""
+    print("\n".join(visible(line) for line in text.split("\n")), file=sys.stderr)
 
 
 #: How many records' messages a command says in full (as the board lists at most 20 refused records): past them a
@@ -229,10 +230,12 @@ def warnings_said(command: str) -> Iterator[None]:
         warnings.simplefilter("always", StichWarning)
         shown = warnings.showwarning
 
+        say_it = message  # showwarning's first parameter is named message too
+
         def say(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                 file: TextIO | None = None, line: str | None = None) -> None:
             if issubclass(category, StichWarning):
-                print(f"stich: {command}: {message}", file=sys.stderr)  # as message() says it
+                say_it(f"stich: {command}: {message}")
             else:
                 shown(message, category, filename, lineno, file, line)
 

@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 
 from solver.analysis import SCHEMA, record_header
-from solver.errors import (CommandVariantError, FileError, FileRefusedError, InvalidDealError, ParseError,
+from solver.errors import (visible, CommandVariantError, FileError, FileRefusedError, InvalidDealError, ParseError,
                            SearchStopped, StichError)
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
@@ -87,7 +87,7 @@ class GameNotes:
         """One line on stderr a game and note."""
         for (game, note), (first, count) in self.notes.items():
             record = first.record
-            where = f"{record.source}:{record.line}" if record is not None else first.label
+            where = f"{visible(str(record.source))}:{record.line}" if record is not None else first.label
             message(f"stich: {note} ({records_of_a_game(game, count, where)}{self.outcome})")
         self.notes.clear()
 
@@ -95,9 +95,9 @@ class GameNotes:
 def record_place(position: Position) -> str:
     """Where a position's record starts, and its board where it has one: ``deals.tbn:19: board 4``."""
     record = position.record
-    where = f"{record.source}:{record.line}" if record is not None else position.label
+    where = f"{visible(str(record.source))}:{record.line}" if record is not None else position.label
     board = record.get("Board") if record is not None else None
-    return f"{where}: board {board}" if board else where
+    return f"{where}: board {visible(board)}" if board else where
 
 
 def stopped_record(position: Position, time_limit: float | None, missing: str = "not answered") -> str:

@@ -27,6 +27,7 @@ from rich.text import Text
 
 from solver.cards import Pack
 from solver.deal import small_number
+from solver.errors import visible
 from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, table_cells, table_columns
 from solver.games import get_game
@@ -490,9 +491,10 @@ def plural(count: int, word: str) -> str:
 
 
 def record_head(record: dict) -> str:
-    """Which record a report answers: ``board 7 (examples/deals.tbn:112)``, or its place alone without a board."""
-    place = f"{record['source']}:{record['line']}" if record.get("source") else "position"
-    return f"board {record['board']} ({place})" if record.get("board") else place
+    """Which record a report answers: ``board 7 (examples/deals.tbn:112)``, or its place alone without a board; the
+    one place a report's title takes the record's text, made visible (:func:`solver.errors.visible`)."""
+    place = f"{visible(str(record['source']))}:{record['line']}" if record.get("source") else "position"
+    return f"board {visible(str(record['board']))} ({place})" if record.get("board") else place
 
 
 def record_title(document: Document) -> Text:

@@ -20,7 +20,7 @@ from html import escape
 from typing import TYPE_CHECKING, Sequence
 
 from .cards import Pack, bits
-from .errors import StichError
+from .errors import StichError, visible
 from .games import get_game
 from .games.kratzen import EMPTY_POT, NO_POT_TAG
 from .games.outcome import role_text
@@ -251,7 +251,7 @@ def _scoring_facts(position: "Position") -> list[str]:
     record = position.record
     if record is None:
         return []
-    announced, pot = ((record.get(tag) or "").strip() for tag in ("Announcements", "Pot"))
+    announced, pot = (visible((record.get(tag) or "").strip()) for tag in ("Announcements", "Pot"))
     # a game paid from a pot scores a record without a tag at 0 (docs/scoring.md): said so, as the board says it
     pots = (_pot_facts(position, pot) if pot else
             _pot_facts(position, "0", tagless=True) if position.game.has_pot else [])

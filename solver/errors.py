@@ -8,6 +8,7 @@ was expected, so that the CLI can print ``file:line:col: message`` and nothing e
 from __future__ import annotations
 
 import operator
+import re
 from typing import Any, Iterable, Mapping, TypeGuard
 
 
@@ -34,6 +35,20 @@ def quoted(value: object, limit: int = MAX_QUOTED_LENGTH) -> str:
         cut = repr(value[:limit])
         return f"{cut[:-1]}...{cut[-1]} ({len(value):,} characters)"
     return _cut(repr(value), limit)
+
+
+#: What a record's text may hold that would drive a terminal rather than show on it: the C0 and C1 controls and DEL
+#: (ESC starts a sequence that clears the screen or recolours the line, CR and backspace overwrite what came before,
+#: BEL rings) and the bidi controls that reorder a line as it is shown (the "Trojan source" trick).
+HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """``text`` as a person may be shown it: each control character of :data:`HIDDEN` written as its escape, as a
+    message's :func:`quoted` (its repr) writes it (``\\x1b``, ``\\r``, ``\\u202e``), so that a tag value or a file
+    name cannot clear the screen, hide a line or fake a result; every other character (ä, ß, ♠) as it is. For text
+    printed for people only: a record written back, or JSON, keeps the text itself."""
+    return HIDDEN.sub(lambda match: repr(match.group())[1:-1], text)
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from .errors import FileError, FileRefusedError
+from .errors import HIDDEN, FileError, FileRefusedError
 
 #: How long a temporary file must have been left unchanged, besides being held by no writer, before the next write
 #: of its file removes it (:func:`remove_stale_temporaries`).
@@ -42,9 +42,12 @@ STALE_TEMPORARY_SECONDS = 600.0
 def json_text(value: Any, **options: Any) -> str:
     """``json.dumps`` with non-ASCII characters as they are, for a UTF-8 file or stream. A lone surrogate (a file
     name that is not UTF-8, as ``os.fsdecode`` gives it) has no UTF-8 form: the text is then all ``\\u`` escapes,
-    which read back to the same name, instead of failing the write or emitting bytes that are not UTF-8."""
+    which read back to the same name, instead of failing the write or emitting bytes that are not UTF-8. A C1 control
+    or a bidi control (:data:`solver.errors.HIDDEN`: ``json.dumps`` escapes only C0's) is a ``\\u`` escape too, so
+    that JSON printed to a terminal cannot drive it either; it reads back the same."""
     text = json.dumps(value, ensure_ascii=False, **options)
     if not text.isascii():
+        text = HIDDEN.sub(lambda match: f"\\u{ord(match.group()):04x}", text)  # only inside strings: reads the same
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:

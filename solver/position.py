@@ -16,7 +16,7 @@ from .announcements import (Announcement, AnnouncementSeatError, AnnouncementSyn
                             pagat_announcement, parse_announcements)
 from .cards import Card, CardSet, Pack, card_items
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
-from .errors import (CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
+from .errors import (visible, CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
                      InvalidPositionError, InvalidSeatContractError, InvalidSeatPositionError, ParseError, StichError,
                      UnknownCardError, did_you_mean, integral, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
@@ -190,12 +190,13 @@ class Position:
 
     @property
     def label(self) -> str:
-        """What messages call the position: ``board N``, else its record's ``file:line``, else ``position``."""
+        """What messages call the position: ``board N``, else its record's ``file:line``, else ``position``; their
+        control characters made visible (:func:`~solver.errors.visible`), as it is printed for people."""
         if self.record is not None:
             board = self.record.get("Board")
             if board:
-                return f"board {board}"
-            return f"{self.record.source}:{self.record.line}"
+                return f"board {visible(board)}"
+            return f"{visible(str(self.record.source))}:{self.record.line}"
         return "position"
 
 

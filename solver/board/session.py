@@ -28,7 +28,7 @@ from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
-from ..errors import CommandVariantError, InvalidPositionError, StichError, is_whole_number, quoted
+from ..errors import CommandVariantError, InvalidPositionError, StichError, is_whole_number, quoted, visible
 from ..formats.tbn import LINE_END, Record, iter_records, read_records
 from ..games import get_game
 from ..games.base import Game, Rules
@@ -350,9 +350,11 @@ def pasted_bytes(text: str, source: str) -> bytes:
 
 
 def record_label(record: Record, source: str, number: int) -> str:
+    """The board's title on the page: its file's name and board, their control and bidi characters made visible
+    (:func:`solver.errors.visible`), as every title for people shows them."""
     board = record.get("Board")
-    name = Path(source).name
-    return f"{name} board {board}" if board else f"{name} record {number}"
+    name = visible(Path(source).name)
+    return f"{name} board {visible(board)}" if board else f"{name} record {number}"
 
 
 def new_deal(game: object, contract: object, seed: object, seats: object = None, declarer: object = 1,

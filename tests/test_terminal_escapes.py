@@ -1,0 +1,120 @@
+"""A record's text never drives the terminal: its control characters (ESC, C1, BEL, backspace, CR) and bidi controls
+are printed as escapes in every report for people, rich markup in it is printed as written, and JSON and a record
+written back keep the text itself."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from solver.board.session import record_label
+from solver.errors import visible
+from solver.files import json_text
+from solver.formats.tbn import parse_records
+from solver.position import position_from_record
+from solver.cli.main import app
+
+runner = CliRunner()
+
+BOARD = "\x1b[2J1\x9b\x07\x08\u202e[red]x[/red] ä♠"
+EVENT = "Ev\x1b[31mRED\x07\u2067[bold]b[/bold] äß♠"
+COMMENT = "{ note \x1b[2J \x9b C1 \x07 bel \x08 bs \r cr \u202e bidi [red]markup[/red] ä ß ♠ }"
+RECORD = (f"{COMMENT}\n[Game \"Kratzen\"]\n[Event \"{EVENT}\"]\n[Board \"{BOARD}\"]\n[Seats \"3\"]\n"
+          "[Deal \"1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK\"]\n[Contract \"Trump S\"]\n[Declarer \"1\"]\n")
+#: The board as a title shows it: each control as its escape, the markup as written.
+SHOWN = "board \\x1b[2J1\\x9b\\x07\\x08\\u202e[red]x[/red] ä♠"
+#: What must never reach a terminal raw: C0 controls but the line's end, DEL, C1 and the bidi controls.
+RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+@pytest.fixture
+def evil(tmp_path: Path) -> Path:
+    path = tmp_path / "evil.tbn"
+    path.write_bytes(RECORD.encode("utf-8"))
+    return path
+
+
+def printed(*args: object, code: int = 0) -> str:
+    """A command's stdout, checked to hold no raw control character (nor a traceback)."""
+    result = runner.invoke(app, [str(arg) for arg in args])
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    assert "Traceback" not in result.stderr
+    for stream in (result.stdout, result.stderr):
+        assert RAW_CONTROL.findall(stream) == []
+    return result.stdout
+
+
+def test_visible_escapes_controls_and_keeps_letters_and_backslashes():
+    assert visible("a\x1b[2J\x9b\x07\x08\r\t\u202e\u2066 äß♠ \\x") == \
+        "a\\x1b[2J\\x9b\\x07\\x08\\r\\t\\u202e\\u2066 äß♠ \\x"
+    assert visible("Board 7: Müller ♠") == "Board 7: Müller ♠"
+
+
+@pytest.mark.parametrize("command", [["solve"], ["check"], ["table"], ["show"], ["postmortem"], ["score", "--dd"],
+                                     ["analyse", "--seat", "1", "--samples", "4"]])
+def test_a_title_shows_the_board_with_its_controls_escaped_and_its_markup_as_written(evil, command):
+    out = printed(*command, evil)
+    assert out.splitlines()[0].startswith(SHOWN + f" ({evil}:")  # the letters and signs as they are
+
+
+def test_a_tree_summary_holds_no_raw_control(evil):
+    out = printed("tree", evil, "--depth", "1")
+    assert "strategy tree of 1 card" in out
+
+
+def test_a_message_naming_the_board_escapes_it(evil):
+    result = runner.invoke(app, ["analyse", str(evil), "--seat", "5", "--samples", "4"])
+    assert result.exit_code == 1
+    assert RAW_CONTROL.findall(result.stderr) == [] and RAW_CONTROL.findall(result.stdout) == []
+    assert f"board {SHOWN[len('board '):]}, not answered" in result.stderr
+
+
+def test_the_library_diagram_escapes_the_board():
+    position = position_from_record(parse_records(RECORD, name="evil.tbn")[0])
+    assert position.label == SHOWN
+    text = str(position)
+    assert RAW_CONTROL.findall(text) == [] and SHOWN in text
+
+
+def test_json_keeps_the_text_and_escapes_every_control(evil):
+    out = printed("solve", evil, "--json")
+    document = json.loads(out)
+    assert document["record"]["board"] == BOARD and document["record"]["event"] == EVENT
+    assert "äß♠" in out  # letters as they are, not \u escapes
+    assert json.loads(json_text({"x": BOARD + EVENT})) == {"x": BOARD + EVENT}
+
+
+def test_batch_keeps_the_text_in_its_lines_and_prints_no_raw_control(evil, tmp_path):
+    out = tmp_path / "out.jsonl"
+    printed("batch", evil, "--out", out, "--workers", "1")
+    text = out.read_text(encoding="utf-8")
+    assert RAW_CONTROL.findall(text) == []
+    line = json.loads(text.splitlines()[0])
+    assert line["record"]["board"] == BOARD and line["record"]["event"] == EVENT
+
+
+def test_a_record_written_back_keeps_its_tags_and_comments(evil):
+    result = runner.invoke(app, ["show", str(evil), "--tbn"])
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    again, original = parse_records(out)[0], parse_records(RECORD)[0]
+    assert again.get("Board") == BOARD and again.get("Event") == EVENT
+    # a lone CR ends a line (as in the file read), so the comment is compared without line ends
+    assert [re.sub(r"[\r\n]+", " ", c.text) for c in again.comments] == \
+        [re.sub(r"[\r\n]+", " ", c.text) for c in original.comments]
+    assert "\x1b[2J1\x9b" in out and "\u202e" in out  # byte for byte: a record is data
+
+
+def test_a_message_naming_a_file_escapes_its_controls(tmp_path):
+    result = runner.invoke(app, ["solve", str(tmp_path / "x\x1b[2Jy\u202e.tbn")])
+    assert result.exit_code == 1
+    assert RAW_CONTROL.findall(result.stderr) == []
+    assert "x\\x1b[2Jy\\u202e.tbn: " in result.stderr
+
+
+def test_a_board_page_title_shows_the_board_with_its_controls_escaped():
+    assert record_label(parse_records(RECORD)[0], "dir/evil.tbn", 1) == "evil.tbn " + SHOWN
