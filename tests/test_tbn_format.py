@@ -359,6 +359,13 @@ def test_a_utf16_file_without_a_byte_order_mark_is_said_to_be_one_likely():
         assert error.message == "NUL character in the input (every other character: a UTF-16 file? Save it as UTF-8)"
     error = next(iter(iter_records(io.BytesIO(b'[B "x\x00"]\n'))))
     assert isinstance(error, ParseError) and error.message == "NUL character in the input"
+    # a NUL at a line's end (or two characters from it) alone is no UTF-16 text: every other character from the
+    # line's start must be one, several times (a UTF-16 LE line's LF leaves a NUL first on the next line)
+    for line in (b'[Board "1"]\x00', b'[Board "1"]\x00x', b'[Board "1"]x\x00', b"x\x00y\x00", b"\x00\x00\x00\x00\x00"):
+        error = next(iter(iter_records(io.BytesIO(line + b"\n"))))
+        assert isinstance(error, ParseError) and error.message == "NUL character in the input", line
+    error = next(iter(iter_records(io.BytesIO(b"\x00[\x00B\x00x\n"))))
+    assert error.column == 1 and "a UTF-16 file?" in error.message
 
 
 def test_very_long_line_is_not_read_whole_and_batch_goes_on():

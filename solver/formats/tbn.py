@@ -925,6 +925,8 @@ def _too_big(source: str, number: int, column: int) -> ParseError:
 
 #: The byte order marks a UTF-16 file starts with (little- and big-endian).
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+#: The NULs, every other character from a line's start, that say a line is likely UTF-16 without a byte order mark.
+_UTF16_LEAST_NULS = 3
 
 
 def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseError:
@@ -957,8 +959,11 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
         return _too_long(source, number)
     nul = text.find("\x00")
     if nul >= 0:
-        # every other character a NUL: ASCII text saved as UTF-16 without a byte order mark
-        utf16 = len(text) >= 4 and not text[nul::2].strip("\x00") and "\x00" not in text[nul + 1::2]
+        # every other character a NUL from the line's start (its first or second), several of them: ASCII text saved
+        # as UTF-16 without a byte order mark (a NUL at a line's end alone is not one)
+        every_other = text[nul::2]
+        utf16 = (nul <= 1 and len(every_other) >= _UTF16_LEAST_NULS and not every_other.strip("\x00")
+                 and "\x00" not in text[1 - nul::2])
         why = " (every other character: a UTF-16 file? Save it as UTF-8)" if utf16 else ""
         return ParseError(f"NUL character in the input{why}", source=source, line=number, column=nul + 1,
                           token="\x00", expected="text")
