@@ -362,8 +362,8 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
                 break  # a half-written last line: trimmed later, once the question is known to be this one
             document = _batch_line(raw)
             if document is None:
-                column, fault = json_line_fault(raw)
-                fault = fault or 'no text "id"'
+                column, fault = json_line_fault(raw, "id")
+                fault = fault or 'no text "id"'  # read alike: not empty here
                 raise StichError(f"{path}:{number}:{column}: not a stich batch line ({fault}; expected a result or an "
                                  "error line as JSON); remove the line (a rerun solves its record again) or choose "
                                  "another --out file")

@@ -188,7 +188,8 @@ class Journal:
                 try:  # a line of no job at all: the file is refused as a whole, for every record alike
                     entry = json.loads(line)
                     key = entry["key"]
-                    hash(key)
+                    if not isinstance(key, str):  # every job's key is text (a number is no job's either)
+                        raise TypeError
                 except (ValueError, KeyError, TypeError, AttributeError):
                     raise FileRefusedError(self._no_line_of_a_job(number, line)) from None
                 if HEADER in entry:
@@ -219,8 +220,8 @@ class Journal:
     def _no_line_of_a_job(self, number: int, line: bytes) -> str:
         """The message for a line that names no job (not JSON, not an object, no key): where it stops reading as one,
         what was expected, and the mend; the file is refused until then, since the line may have been any job's."""
-        column, fault = json_line_fault(line)
-        fault = fault or 'no "key"'
+        column, fault = json_line_fault(line, "key")
+        fault = fault or 'no text "key"'  # read alike: not empty here
         return (f"{self.path}:{number}:{column}: not a line of a stich checkpoint ({fault}; expected a JSON object "
                 f'naming its analysis by its "key", one a line as stich writes them); {REMOVE_THE_LINE}')
 

@@ -162,8 +162,10 @@ def test_a_line_of_garbage_in_the_output_is_refused_with_its_number(tmp_path: Pa
     solve_batch(source, out, workers=1)
     lines = out.read_bytes().splitlines(keepends=True)
     for garbage, column, fault in ((b"garbage\n", 1, "expecting value, found 'garbage'"),
-                                   (b'{"id": 3}\n', 1, 'no text "id"'),
-                                   (b"[1, 2]\n", 1, "a JSON list, not an object"),
+                                   (b'{"id": 3}\n', 1, 'its "id" is a JSON number, not a string'),
+                                   (b'{"id": true}\n', 1, 'its "id" is a JSON boolean, not a string'),
+                                   (b'{"key": "k"}\n', 1, 'no "id"'),
+                                   (b"[1, 2]\n", 1, "a JSON array, not an object"),
                                    (b'{"id": "x\xff"}\n', 10, "invalid UTF-8, byte ff"),
                                    (b"\xff\xfe\n", 1, "invalid UTF-8, byte ff"),
                                    (lines[1][:30] + b"\n", 7, "unterminated string starting at '\"")):

@@ -1171,8 +1171,8 @@ def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tm
     line = {"command": "bench", "line": "Kratzen 6 seats: every seat's guaranteed tricks"}
     for run_document, said in (
             ({"machine": "x", "lines": []}, "not a saved stich bench run: its 'machine' is a string, not an object"),
-            ({"lines": [{**line, "machine": []}]}, "line document 1: its 'machine' is a list, not an object"),
-            ({"lines": [{**line, "boards": "1-5"}]}, "line document 1: its 'boards' is a string, not a list")):
+            ({"lines": [{**line, "machine": []}]}, "line document 1: its 'machine' is an array, not an object"),
+            ({"lines": [{**line, "boards": "1-5"}]}, "line document 1: its 'boards' is a string, not an array")):
         bad.write_text(json.dumps(run_document))
         result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", bad, code=1)
         assert result.stderr.startswith(f"stich: {bad}: {said}; write ") and not result.stdout
@@ -1189,11 +1189,11 @@ def test_bench_compare_reads_every_figure_it_compares_as_saved_or_refuses_the_fi
     (line,) = good["lines"]
     bad = tmp_path / "bad.json"
     for changed, said in (
-            ({"variant": [1]}, "line document 1: its 'variant' is a list, not an object"),
+            ({"variant": [1]}, "line document 1: its 'variant' is an array, not an object"),
             ({"table_allocated_bytes": "64 MB"}, "line document 1: its 'table_allocated_bytes' is a string, not a "
                                                  "number"),
             ({"median_ms": "fast"}, "line document 1: its 'median_ms' is a string, not a number"),
-            ({"seed": True}, "line document 1: its 'seed' is true or false, not a number"),
+            ({"seed": True}, "line document 1: its 'seed' is a boolean, not a number"),
             ({"boards": ["a"]}, "line document 1: its 'boards' are not all board numbers")):
         bad.write_text(json.dumps(good | {"lines": [line | changed]}))
         result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", bad, code=1)
@@ -2501,8 +2501,12 @@ def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monk
     (lambda line: b"garbage", 1, "expecting value, found 'garbage'"),
     (lambda line: line[:line.index(b'"sums"') + 6], None, "expecting ':' delimiter: the line ends"),
     (lambda line: line[:9] + b"\xe9" + line[9:], 10, "invalid UTF-8, byte e9"),
-    (lambda line: b"[1, 2]", 1, "a JSON list, not an object"),
+    (lambda line: b"[1, 2]", 1, "a JSON array, not an object"),
     (lambda line: b'{"span": [0, 1]}', 1, 'no "key"'),
+    (lambda line: b'{"key": ["a"], "span": [0, 1]}', 1, 'its "key" is a JSON array, not a string'),
+    (lambda line: b'{"key": 3.5, "span": [0, 1]}', 1, 'its "key" is a JSON number, not a string'),
+    (lambda line: b"null", 1, "a JSON null, not an object"),
+    (lambda line: b'"key"', 1, "a JSON string, not an object"),
 ])
 def test_a_checkpoint_line_of_no_job_at_all_refuses_the_file_once(tmp_path, damage, column, fault):
     """A complete line that is no checkpoint line (not JSON, or no job's key: typed by hand, or a line cut short with
