@@ -825,8 +825,12 @@ class _LineReader:
                 return line
             buffer, start = line, 0
         cr, lf, breaks = ("\r", "\n", _BREAK) if isinstance(buffer, str) else (b"\r", b"\n", _BREAK_BYTES)
+        # a line that has no line break in what was read is built of the pieces read for it (a pipe gives a few KB at
+        # a time), each searched once: joining and searching it again from its start at each piece was quadratic
+        head: list[Any] = []
+        held = 0  # characters in head
         while True:
-            stop = start + limit
+            stop = start + limit - held
             found = breaks.search(buffer, start, stop)  # the first CR or LF: str.find of each scanned to the limit
             if found:
                 end = found.end()
@@ -838,16 +842,21 @@ class _LineReader:
                     elif end == len(buffer):
                         self.after_cr = self.end is None  # said now: the LF of a CR LF, if it comes, is skipped
                 break
-            if len(buffer) - start >= limit:
+            if held + len(buffer) - start >= limit:
                 end = stop
                 break
-            more = self._read(limit - (len(buffer) - start))
+            more = self._read(limit - held - (len(buffer) - start))
             if not more:
                 self.end = more
                 end = len(buffer)
                 break
-            buffer, start = buffer[start:] + more, 0
+            head.append(buffer[start:])
+            held += len(buffer) - start
+            buffer, start = more, 0
         self.buffer, self.start = buffer, end
+        if head:
+            head.append(buffer[start:end])
+            return buffer[:0].join(head)
         return buffer[start:end]
 
 
