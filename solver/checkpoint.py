@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import FileError, FileRefusedError
-from .files import json_line_fault, lock_beside
+from .files import json_line_fault, lock_beside, read_once_kind
 
 #: The header's tag and the journal format it names.
 HEADER = "stich-analysis"
@@ -138,6 +138,9 @@ class Journal:
         self._done: array[int] = array("q")  # the offset in the file of each line done() yields
         self._numbers: array[int] = array("q")  # and its line number, for messages naming it
         self._stream: FileIO | None = None  # unbuffered: a line is written when _write returns, or not
+        if (kind := read_once_kind(self.path)) is not None:  # opening a named pipe would wait for a writer
+            raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
+                                   f"and appended to, which {kind} cannot be; give a file's name")
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()

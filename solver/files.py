@@ -186,6 +186,20 @@ def _held(path: str) -> bool:
     return False
 
 
+def read_once_kind(path: str | os.PathLike) -> str | None:
+    """What ``path`` names if it can be read only once, as it is written: ``a pipe`` (a named pipe, /dev/stdin on a
+    pipe), ``a socket`` or ``a device`` (a terminal, /dev/null); None for a regular file, a folder or nothing there
+    (their own messages say those). Asked of its status, without opening it: opening a named pipe waits for a
+    writer, so a file that must be read twice (a batch's input, a checkpoint) is refused before it."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):  # nothing there, no permission, a NUL in the name: the opening says it
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+
+
 def check_writable(path: str | os.PathLike) -> None:
     """OSError naming ``path`` if :func:`atomic_path` could not write it (no such directory, no permission, a
     directory by that name), found by making and removing the temporary file it would write: a command that

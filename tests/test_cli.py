@@ -2663,6 +2663,47 @@ def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp
     assert document["record"]["source"].endswith("ä.tbn")  # JSON stays exact: \u00e4 escaped, not replaced
 
 
+def test_a_named_pipe_is_read_once_by_the_commands_and_refused_by_batch_and_as_a_checkpoint(tmp_path):
+    """A named pipe as FILE: each reading command answers its records (read once, as standard input is), while
+    batch, which reads its input again to count and to resume, hung at its second opening of the pipe, and
+    ``stich batch /dev/stdin`` on a pipe said 'no records' (the count had read them). Both are refused at once, as
+    is a checkpoint that is a pipe (read back and appended to: it hung at its opening, waiting for a reader)."""
+    import threading
+
+    fifo = tmp_path / "deals.fifo"
+    os.mkfifo(fifo)
+    text = (EXAMPLES / "kratzen.tbn").read_bytes()
+
+    def write() -> None:
+        with open(fifo, "wb") as stream:
+            stream.write(text)
+
+    for command in (("solve",), ("show",), ("check",)):
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        process = _stich(*command, str(fifo), "--json")
+        writer.join(60)
+        assert process.returncode == 0, process.stderr
+        assert [json.loads(line)["record"]["board"] for line in process.stdout.splitlines()] == list("12345")
+    said = ("a pipe, not a regular file: batch reads its input more than once (to count what is left, and again on a "
+            "rerun to resume), which a pipe gives only once; save the records to a file and run batch on it")
+    out = tmp_path / "out.jsonl"
+    piped = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "batch", "/dev/stdin",
+                            "--out", str(out), "-j", "1"], input=text, capture_output=True, cwd=ROOT, timeout=300)
+    assert (piped.returncode, piped.stderr.decode()) == (1, f"stich: /dev/stdin: {said}\n")
+    refused = _stich("batch", str(fifo), "--out", str(out), "-j", "1")  # no writer: it must not open the pipe
+    assert (refused.returncode, refused.stdout, refused.stderr) == (1, "", f"stich: {fifo}: {said}\n")
+    assert not out.exists()
+    checkpoint = _stich("analyse", str(EXAMPLES / "kratzen.tbn"), "--seat", "1", "-n", "2", "-j", "1",
+                        "--checkpoint", str(fifo))
+    assert (checkpoint.returncode, checkpoint.stdout) == (1, "")
+    assert checkpoint.stderr.splitlines() == [
+        f"stich: {fifo}: a pipe, not a regular file: a checkpoint is read back to resume and appended to, which a "
+        "pipe cannot be; give a file's name",
+        f"stich: {EXAMPLES / 'kratzen.tbn'}: 4 more records not answered: the file refused above would be refused for "
+        "each"]
+
+
 def test_batch_writes_to_a_pipe_through_dev_stdout():
     # docs/batch.md recommends --out /dev/stdout; into a pipe its real path is "pipe:[...]", whose lock file could
     # not be made
