@@ -138,7 +138,8 @@ class Journal:
         self._done: array[int] = array("q")  # the offset in the file of each line done() yields
         self._numbers: array[int] = array("q")  # and its line number, for messages naming it
         self._stream: FileIO | None = None  # unbuffered: a line is written when _write returns, or not
-        if (kind := read_once_kind(self.path)) is not None:  # opening a named pipe would wait for a writer
+        # opening a named pipe waits for a writer (a device is written as a file: /dev/full fails, said at the write)
+        if (kind := read_once_kind(self.path)) in ("a pipe", "a socket"):
             raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
                                    f"and appended to, which {kind} cannot be; give a file's name")
         self._lock = lock_beside(self.path, holder)
