@@ -151,14 +151,14 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
         """Whether the file (its text, or its bytes where they are not UTF-8) holds a record ``--board`` picks that
         the board could not open (said above), and how many of its records are too broken to read (said above:
         ``--board``'s may be one of them). One reading for both."""
-        picked, broken = False, 0
+        picked, unread = False, 0
         stream = io.StringIO(source) if isinstance(source, str) else io.BytesIO(source)
         for item in iter_records(stream, name=str(path)):
             if isinstance(item, ParseError):
-                broken += 1
+                unread += 1
             elif not isinstance(item, StichError) and selected(item, board):
                 picked = True
-        return picked, broken
+        return picked, unread
 
     for path in files:
         raw, text = b"", None
