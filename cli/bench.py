@@ -23,7 +23,7 @@ from solver.analysis import SCHEMA
 from solver.benchmark import (DEFAULT_LIMIT_S, MAX_LIMIT_S, BenchLine, BenchStats, line_seed, machine, run_line,
                               standard_lines)
 from solver.errors import StichError
-from solver.files import check_writable
+from solver.files import check_writable, json_kind
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
@@ -183,10 +183,9 @@ def _of_kind(value: object, kinds: tuple[type, ...]) -> bool:
 
 
 def _json_kind(value: object) -> str:
-    """What a JSON value is, in a message: ``an object``, ``a list``, ``a string``."""
-    kinds = ((dict, "an object"), (list, "a list"), (str, "a string"), (bool, "true or false"),
-             ((int, float), "a number"))
-    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
+    """What a JSON value is, in a message, in JSON's words: ``an object``, ``an array``, ``a boolean``, ``null``."""
+    kind = json_kind(value)
+    return kind if kind == "null" else f"an {kind}" if kind[0] in "ao" else f"a {kind}"
 
 
 def _same_deals(now: Document, before: Document) -> bool:

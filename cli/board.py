@@ -147,24 +147,36 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     found = unreadable = False
     broken = 0
 
-    def has_record(text: str | None, path: Path) -> bool:
-        """Whether the text holds a record ``--board`` picks that the board could not open (said above)."""
-        return text is not None and any(not isinstance(record, StichError) and selected(record, board)
-                                        for record in iter_records(io.StringIO(text), name=str(path)))
+    def scanned(source: str | bytes, path: Path) -> tuple[bool, int]:
+        """Whether the file (its text, or its bytes where they are not UTF-8) holds a record ``--board`` picks that
+        the board could not open (said above), and how many of its records are too broken to read (said above:
+        ``--board``'s may be one of them). One reading for both."""
+        picked, unread = False, 0
+        stream = io.StringIO(source) if isinstance(source, str) else io.BytesIO(source)
+        for item in iter_records(stream, name=str(path)):
+            if isinstance(item, ParseError):
+                unread += 1
+            elif not isinstance(item, StichError) and selected(item, board):
+                picked = True
+        return picked, unread
 
     for path in files:
-        text = None
+        raw, text = b"", None
         variant_refused = GameRefusals("--variant")  # said once a game, as every command says them
         left_out = GameRefusals("--variant")  # another game's flags: the records open under their own rules
         try:
-            text = decoded_text(path.read_bytes(), str(path))
+            raw = path.read_bytes()
+            text = decoded_text(raw, str(path))
             boards, refused = store.add_text_said(text, str(path), variant, variant_refused.add,
                                                   variant_left_out=left_out.add)
         except BoardError as error:
             variant_refused.say("not opened")
             message(f"stich: {error} (the board opens nothing of this file)")
-            # every record refused (a --variant of another game): the --board record is there, not missing
-            unreadable = unreadable or (board is not None and not found and has_record(text, path))
+            if board is not None and not found:
+                # the --board record may be there, refused (a --variant of another game), or in a record too broken
+                # to read (a byte that is not UTF-8 refuses the whole file): not missing
+                picked, unread = scanned(raw if text is None else text, path)
+                unreadable, broken = unreadable or picked, broken + unread
             continue
         for line in refused:
             message(f"stich: {line} (the board opens the file's other records)")
@@ -173,9 +185,9 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
         if board is None or found:
             continue
         found = any(selected(opened.record, board) for opened in boards)
-        unreadable = unreadable or (not found and has_record(text, path))
-        if not found:  # records too broken to read, said above: --board's may be one of them
-            broken += sum(isinstance(item, ParseError) for item in iter_records(io.StringIO(text), name=str(path)))
+        if not found:  # a record the board could not open, or one too broken to read: --board's may be one of them
+            picked, unread = scanned(text, path)
+            unreadable, broken = unreadable or picked, broken + unread
     if board is not None and not found:
         if not unreadable:  # a record that cannot be opened was said above, with why
             message(f"stich: {no_such_record(', '.join(str(path) for path in files), board, None, 0, broken)}")

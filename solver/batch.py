@@ -42,7 +42,8 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, S
 from .analysis import SCHEMA, solve_report
 from .checkpoint import trim_partial_line, write_error_fix
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
-from .files import atomic_file, json_line_fault, json_text, locked_while_written, remove_stale_temporaries
+from .files import (atomic_file, json_line_fault, json_text, locked_while_written, read_once_kind,
+                    remove_stale_temporaries)
 from .formats.tbn import Record, format_record, iter_records
 from .html_tables import html_lines, html_table
 from .games import GAMES, check_flags_of_some_game
@@ -362,8 +363,8 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
                 break  # a half-written last line: trimmed later, once the question is known to be this one
             document = _batch_line(raw)
             if document is None:
-                column, fault = json_line_fault(raw)
-                fault = fault or 'no text "id"'
+                column, fault = json_line_fault(raw, "id")
+                fault = fault or 'no text "id"'  # read alike: not empty here
                 raise StichError(f"{path}:{number}:{column}: not a stich batch line ({fault}; expected a result or an "
                                  "error line as JSON); remove the line (a rerun solves its record again) or choose "
                                  "another --out file")
@@ -655,12 +656,18 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     path, objectives, cards, variant flags): a rerun skips the keys already solved and refuses an output written
     for another question, though not for the same question of the same file moved (:func:`_check_moved`, told to
     ``notify``); a second run on an output in use is refused too (:func:`solver.files.locked_while_written`). The
-    summary counts the duplicates of a record above and the lines that answer no record of the file any more."""
+    summary counts the duplicates of a record above and the lines that answer no record of the file any more.
+    ``source`` is read more than once (to count, to judge an output written for another path, on a rerun), so one
+    that can be read only once (a named pipe, /dev/stdin on a pipe, a device) is refused before it is opened."""
     if not is_whole_number(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
         raise StichError(f"chunk_size must be a whole number from 1 to {MAX_CHUNK_SIZE:,}, not {chunk_size!r}")
     for name, path in (("source", source), ("out_path", out_path)):
         if not isinstance(path, (str, os.PathLike)):
             raise StichError(f"{name} must be a file path, not {type(path).__name__}")
+    if (kind := read_once_kind(source)) is not None:  # read again to count what is left, and on a rerun to resume
+        raise StichError(f"{source}: {kind}, not a regular file: batch reads its input more than once (to count what "
+                         f"is left, and again on a rerun to resume), which {kind} gives only once; save the records "
+                         "to a file and run batch on it")
     if os.path.exists(out_path) and os.path.exists(source) and os.path.samefile(source, out_path):
         raise StichError(f"{out_path}: the results would be appended to the deal file being read; "
                          f"choose another output file")

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import FileError, FileRefusedError
-from .files import json_line_fault, lock_beside
+from .files import json_line_fault, lock_beside, read_once_kind
 
 #: The header's tag and the journal format it names.
 HEADER = "stich-analysis"
@@ -138,6 +138,10 @@ class Journal:
         self._done: array[int] = array("q")  # the offset in the file of each line done() yields
         self._numbers: array[int] = array("q")  # and its line number, for messages naming it
         self._stream: FileIO | None = None  # unbuffered: a line is written when _write returns, or not
+        # opening a named pipe waits for a writer (a device is written as a file: /dev/full fails, said at the write)
+        if (kind := read_once_kind(self.path)) in ("a pipe", "a socket"):
+            raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
+                                   f"and appended to, which {kind} cannot be; give a file's name")
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()
@@ -188,7 +192,8 @@ class Journal:
                 try:  # a line of no job at all: the file is refused as a whole, for every record alike
                     entry = json.loads(line)
                     key = entry["key"]
-                    hash(key)
+                    if not isinstance(key, str):  # every job's key is text (a number is no job's either)
+                        raise TypeError
                 except (ValueError, KeyError, TypeError, AttributeError):
                     raise FileRefusedError(self._no_line_of_a_job(number, line)) from None
                 if HEADER in entry:
@@ -219,8 +224,8 @@ class Journal:
     def _no_line_of_a_job(self, number: int, line: bytes) -> str:
         """The message for a line that names no job (not JSON, not an object, no key): where it stops reading as one,
         what was expected, and the mend; the file is refused until then, since the line may have been any job's."""
-        column, fault = json_line_fault(line)
-        fault = fault or 'no "key"'
+        column, fault = json_line_fault(line, "key")
+        fault = fault or 'no text "key"'  # read alike: not empty here
         return (f"{self.path}:{number}:{column}: not a line of a stich checkpoint ({fault}; expected a JSON object "
                 f'naming its analysis by its "key", one a line as stich writes them); {REMOVE_THE_LINE}')
 

@@ -55,10 +55,17 @@ def json_text(value: Any, **options: Any) -> str:
     return text
 
 
-def json_line_fault(raw: bytes) -> tuple[int, str]:
+def json_kind(value: object) -> str:
+    """JSON's name of what a value read from JSON is (``array``, not Python's ``list``; ``string``, not ``str``):
+    a message about a file's line speaks of what the file holds, in the words of its format."""
+    kinds = ((bool, "boolean"), ((int, float), "number"), (str, "string"), (list, "array"), (dict, "object"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
+
+
+def json_line_fault(raw: bytes, text_member: str | None = None) -> tuple[int, str]:
     """Where and why a line of a JSON Lines file stich wrote (a checkpoint, a batch output) does not read as one
-    JSON object: its column (in characters, 1-based) and what is there, for a message ``FILE:LINE:COLUMN: ...``; a
-    line that is an object gives ``(1, "")``."""
+    JSON object (with the member ``text_member`` a string, if given): its column (in characters, 1-based) and what
+    is there, for a message ``FILE:LINE:COLUMN: ...``; a line that is such an object gives ``(1, "")``."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -73,7 +80,11 @@ def json_line_fault(raw: bytes) -> tuple[int, str]:
             return error.pos + 1, f"{said}: the line ends"
         return error.pos + 1, f"{said} {found!r}" if said.endswith(" at") else f"{said}, found {found!r}"
     if not isinstance(document, dict):
-        return 1, f"a JSON {type(document).__name__.replace('NoneType', 'null')}, not an object"
+        return 1, f"a JSON {json_kind(document)}, not an object"
+    if text_member is not None and text_member not in document:
+        return 1, f'no "{text_member}"'
+    if text_member is not None and not isinstance(document[text_member], str):
+        return 1, f'its "{text_member}" is a JSON {json_kind(document[text_member])}, not a string'
     return 1, ""
 
 
@@ -176,6 +187,20 @@ def _held(path: str) -> bool:
     finally:
         os.close(handle)  # releases the probe's lock with its only descriptor
     return False
+
+
+def read_once_kind(path: str | os.PathLike) -> str | None:
+    """What ``path`` names if it can be read only once, as it is written: ``a pipe`` (a named pipe, /dev/stdin on a
+    pipe), ``a socket`` or ``a device`` (a terminal, /dev/null); None for a regular file, a folder or nothing there
+    (their own messages say those). Asked of its status, without opening it: opening a named pipe waits for a
+    writer, so a file that must be read twice (a batch's input, a checkpoint) is refused before it."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):  # nothing there, no permission, a NUL in the name: the opening says it
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
 
 
 def check_writable(path: str | os.PathLike) -> None:

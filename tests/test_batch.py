@@ -152,6 +152,35 @@ def test_an_output_file_that_is_no_batch_output_is_refused_and_left_alone(tmp_pa
     assert notes.read_bytes() == b"my notes\nthe last line, without a newline"
 
 
+def test_an_input_that_can_be_read_only_once_is_refused_before_it_is_opened(tmp_path: Path) -> None:
+    """A named pipe as the input: batch reads its input again (to count what is left, on a rerun to resume, when
+    the output names another path), which a pipe gives once, so the CLI's run hung at its second opening. It is
+    refused at once, without opening it (what the writer wrote is all still in the pipe), and nothing is written."""
+    import os
+    import threading
+
+    fifo = tmp_path / "deals.tbn"
+    os.mkfifo(fifo)
+    text = format_record(next(iter(solver.random_records("Kratzen", 1, 3)))).encode()
+
+    def write() -> None:
+        with open(fifo, "wb") as stream:  # waits for a reader
+            stream.write(text)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    out = tmp_path / "out.jsonl"
+    with pytest.raises(StichError) as refused:
+        solve_batch(fifo, out, workers=1)
+    assert str(refused.value) == (f"{fifo}: a pipe, not a regular file: batch reads its input more than once (to count "
+                                  "what is left, and again on a rerun to resume), which a pipe gives only once; save "
+                                  "the records to a file and run batch on it")
+    with open(fifo, "rb") as stream:
+        assert stream.read() == text  # not read by batch
+    writer.join(60)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["deals.tbn"]  # no output, no lock file
+
+
 def test_a_line_of_garbage_in_the_output_is_refused_with_its_number(tmp_path: Path) -> None:
     """A complete line that is no batch line (typed by hand) was kept silently, and the output stayed invalid JSON
     Lines on every rerun: it is refused, at its line and the column where it stops reading as one (a line cut short
@@ -162,8 +191,10 @@ def test_a_line_of_garbage_in_the_output_is_refused_with_its_number(tmp_path: Pa
     solve_batch(source, out, workers=1)
     lines = out.read_bytes().splitlines(keepends=True)
     for garbage, column, fault in ((b"garbage\n", 1, "expecting value, found 'garbage'"),
-                                   (b'{"id": 3}\n', 1, 'no text "id"'),
-                                   (b"[1, 2]\n", 1, "a JSON list, not an object"),
+                                   (b'{"id": 3}\n', 1, 'its "id" is a JSON number, not a string'),
+                                   (b'{"id": true}\n', 1, 'its "id" is a JSON boolean, not a string'),
+                                   (b'{"key": "k"}\n', 1, 'no "id"'),
+                                   (b"[1, 2]\n", 1, "a JSON array, not an object"),
                                    (b'{"id": "x\xff"}\n', 10, "invalid UTF-8, byte ff"),
                                    (b"\xff\xfe\n", 1, "invalid UTF-8, byte ff"),
                                    (lines[1][:30] + b"\n", 7, "unterminated string starting at '\"")):

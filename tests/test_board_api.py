@@ -2395,3 +2395,32 @@ def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path,
                       '[Declarer "9"]\n', encoding="utf-8")
     result = CliRunner().invoke(app, ["board", str(broken), "-b", "1", "--no-open", "-p", "0"])
     assert result.exit_code == 1 and "no record with" not in result.stderr and "Declarer" in result.stderr
+
+
+def test_a_board_in_a_file_that_is_not_utf8_is_not_called_missing(tmp_path, monkeypatch):
+    """A file whose board 2 has a Latin-1 byte: the board opens nothing of it (said at the byte), and ``-b 2`` then
+    said 'no record with [Board "2"]' (its unreadable records were not counted where the file was refused); it now
+    says, as every command does, that none of the records read is board 2 and one could not be read. ``-b 1``, a
+    record that is there but not opened, is said alone (it was called missing too)."""
+    from typer.testing import CliRunner
+
+    import uvicorn
+
+    from solver.cli.main import app
+
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: object())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    text = (EXAMPLES / "valat.tbn").read_bytes()
+    record = text[text.index(b"[Game"):]
+    path = tmp_path / "latin1.tbn"
+    latin1 = record.replace(b'[Board "1"]', b'[Board "2"]').replace(b"Example", b"Ex\xfcample")
+    path.write_bytes(record + b"\n" + latin1)
+    line = 1 + (record + b"\n").count(b"\n") + record[:record.index(b"Example")].count(b"\n")
+    said = (f"stich: {path}:{line}:11: invalid UTF-8 (byte fc) (expected UTF-8 text) (the board opens nothing of "
+            "this file)")
+    result = CliRunner().invoke(app, ["board", str(path), "-b", "2", "--no-open", "-p", "0"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.splitlines() == [said, f'stich: {path}: no record with [Board "2"] among those read (1 record '
+                                                "could not be read, said above: it may be one of them)"]
+    result = CliRunner().invoke(app, ["board", str(path), "-b", "1", "--no-open", "-p", "0"])
+    assert result.exit_code == 1 and result.stderr.splitlines() == [said]

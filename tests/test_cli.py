@@ -1180,8 +1180,8 @@ def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tm
     line = {"command": "bench", "line": "Kratzen 6 seats: every seat's guaranteed tricks"}
     for run_document, said in (
             ({"machine": "x", "lines": []}, "not a saved stich bench run: its 'machine' is a string, not an object"),
-            ({"lines": [{**line, "machine": []}]}, "line document 1: its 'machine' is a list, not an object"),
-            ({"lines": [{**line, "boards": "1-5"}]}, "line document 1: its 'boards' is a string, not a list")):
+            ({"lines": [{**line, "machine": []}]}, "line document 1: its 'machine' is an array, not an object"),
+            ({"lines": [{**line, "boards": "1-5"}]}, "line document 1: its 'boards' is a string, not an array")):
         bad.write_text(json.dumps(run_document))
         result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", bad, code=1)
         assert result.stderr.startswith(f"stich: {bad}: {said}; write ") and not result.stdout
@@ -1198,11 +1198,11 @@ def test_bench_compare_reads_every_figure_it_compares_as_saved_or_refuses_the_fi
     (line,) = good["lines"]
     bad = tmp_path / "bad.json"
     for changed, said in (
-            ({"variant": [1]}, "line document 1: its 'variant' is a list, not an object"),
+            ({"variant": [1]}, "line document 1: its 'variant' is an array, not an object"),
             ({"table_allocated_bytes": "64 MB"}, "line document 1: its 'table_allocated_bytes' is a string, not a "
                                                  "number"),
             ({"median_ms": "fast"}, "line document 1: its 'median_ms' is a string, not a number"),
-            ({"seed": True}, "line document 1: its 'seed' is true or false, not a number"),
+            ({"seed": True}, "line document 1: its 'seed' is a boolean, not a number"),
             ({"boards": ["a"]}, "line document 1: its 'boards' are not all board numbers")):
         bad.write_text(json.dumps(good | {"lines": [line | changed]}))
         result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", bad, code=1)
@@ -2510,8 +2510,12 @@ def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monk
     (lambda line: b"garbage", 1, "expecting value, found 'garbage'"),
     (lambda line: line[:line.index(b'"sums"') + 6], None, "expecting ':' delimiter: the line ends"),
     (lambda line: line[:9] + b"\xe9" + line[9:], 10, "invalid UTF-8, byte e9"),
-    (lambda line: b"[1, 2]", 1, "a JSON list, not an object"),
+    (lambda line: b"[1, 2]", 1, "a JSON array, not an object"),
     (lambda line: b'{"span": [0, 1]}', 1, 'no "key"'),
+    (lambda line: b'{"key": ["a"], "span": [0, 1]}', 1, 'its "key" is a JSON array, not a string'),
+    (lambda line: b'{"key": 3.5, "span": [0, 1]}', 1, 'its "key" is a JSON number, not a string'),
+    (lambda line: b"null", 1, "a JSON null, not an object"),
+    (lambda line: b'"key"', 1, "a JSON string, not an object"),
 ])
 def test_a_checkpoint_line_of_no_job_at_all_refuses_the_file_once(tmp_path, damage, column, fault):
     """A complete line that is no checkpoint line (not JSON, or no job's key: typed by hand, or a line cut short with
@@ -2666,6 +2670,47 @@ def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp
     assert table.returncode == 0 and "/a.tbn" in table.stdout and "Traceback" not in table.stderr
     document = json.loads(_stich("solve", str(odd), "--board", "1", "--json", PYTHONIOENCODING="ascii").stdout)
     assert document["record"]["source"].endswith("ä.tbn")  # JSON stays exact: \u00e4 escaped, not replaced
+
+
+def test_a_named_pipe_is_read_once_by_the_commands_and_refused_by_batch_and_as_a_checkpoint(tmp_path):
+    """A named pipe as FILE: each reading command answers its records (read once, as standard input is), while
+    batch, which reads its input again to count and to resume, hung at its second opening of the pipe, and
+    ``stich batch /dev/stdin`` on a pipe said 'no records' (the count had read them). Both are refused at once, as
+    is a checkpoint that is a pipe (read back and appended to: it hung at its opening, waiting for a reader)."""
+    import threading
+
+    fifo = tmp_path / "deals.fifo"
+    os.mkfifo(fifo)
+    text = (EXAMPLES / "kratzen.tbn").read_bytes()
+
+    def write() -> None:
+        with open(fifo, "wb") as stream:
+            stream.write(text)
+
+    for command in (("solve",), ("show",), ("check",)):
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        process = _stich(*command, str(fifo), "--json")
+        writer.join(60)
+        assert process.returncode == 0, process.stderr
+        assert [json.loads(line)["record"]["board"] for line in process.stdout.splitlines()] == list("12345")
+    said = ("a pipe, not a regular file: batch reads its input more than once (to count what is left, and again on a "
+            "rerun to resume), which a pipe gives only once; save the records to a file and run batch on it")
+    out = tmp_path / "out.jsonl"
+    piped = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "batch", "/dev/stdin",
+                            "--out", str(out), "-j", "1"], input=text, capture_output=True, cwd=ROOT, timeout=300)
+    assert (piped.returncode, piped.stderr.decode()) == (1, f"stich: /dev/stdin: {said}\n")
+    refused = _stich("batch", str(fifo), "--out", str(out), "-j", "1")  # no writer: it must not open the pipe
+    assert (refused.returncode, refused.stdout, refused.stderr) == (1, "", f"stich: {fifo}: {said}\n")
+    assert not out.exists()
+    checkpoint = _stich("analyse", str(EXAMPLES / "kratzen.tbn"), "--seat", "1", "-n", "2", "-j", "1",
+                        "--checkpoint", str(fifo))
+    assert (checkpoint.returncode, checkpoint.stdout) == (1, "")
+    assert checkpoint.stderr.splitlines() == [
+        f"stich: {fifo}: a pipe, not a regular file: a checkpoint is read back to resume and appended to, which a "
+        "pipe cannot be; give a file's name",
+        f"stich: {EXAMPLES / 'kratzen.tbn'}: 4 more records not answered: the file refused above would be refused for "
+        "each"]
 
 
 def test_batch_writes_to_a_pipe_through_dev_stdout():

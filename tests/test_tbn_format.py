@@ -359,6 +359,13 @@ def test_a_utf16_file_without_a_byte_order_mark_is_said_to_be_one_likely():
         assert error.message == "NUL character in the input (every other character: a UTF-16 file? Save it as UTF-8)"
     error = next(iter(iter_records(io.BytesIO(b'[B "x\x00"]\n'))))
     assert isinstance(error, ParseError) and error.message == "NUL character in the input"
+    # a NUL at a line's end (or two characters from it) alone is no UTF-16 text: every other character from the
+    # line's start must be one, several times (a UTF-16 LE line's LF leaves a NUL first on the next line)
+    for line in (b'[Board "1"]\x00', b'[Board "1"]\x00x', b'[Board "1"]x\x00', b"x\x00y\x00", b"\x00\x00\x00\x00\x00"):
+        error = next(iter(iter_records(io.BytesIO(line + b"\n"))))
+        assert isinstance(error, ParseError) and error.message == "NUL character in the input", line
+    error = next(iter(iter_records(io.BytesIO(b"\x00[\x00B\x00x\n"))))
+    assert error.column == 1 and "a UTF-16 file?" in error.message
 
 
 def test_very_long_line_is_not_read_whole_and_batch_goes_on():
@@ -866,6 +873,39 @@ def test_a_cr_at_the_end_of_what_has_arrived_ends_its_line_at_once():
         assert list(records) == []
     assert closed_after == [True, True]
     assert [(r.get("Board"), r.line) for r in got] == [("1", 1), ("2", 5), ("3", 9)]
+
+
+class _CountedSearch:
+    """A compiled pattern whose ``search`` counts the characters it scanned (to its match, or to its stop)."""
+
+    def __init__(self, pattern) -> None:
+        self.pattern, self.scanned = pattern, 0
+
+    def search(self, text, pos: int, endpos: int):
+        found = self.pattern.search(text, pos, endpos)
+        self.scanned += (found.end() if found else min(endpos, len(text))) - pos
+        return found
+
+
+def test_long_lines_through_a_pipe_are_searched_once(monkeypatch):
+    """Forty comment lines of 98 KB and a 5 MB line through a pipe, which gives a few KB at a time: a line was joined
+    and searched for its line break again from its start at each piece (ten times a file's time); each byte is now
+    searched at most once, and the records and the error are the same."""
+    import solver.formats.tbn as tbn
+
+    counted = _CountedSearch(tbn._BREAK_BYTES)
+    monkeypatch.setattr(tbn, "_BREAK_BYTES", counted)
+    data = b"".join(b"% " + b"x" * 98_000 + b'\n[Board "%d"]\n\n' % n for n in range(1, 41))
+    data += b"y" * 5_000_000 + b'\n\n[Board "41"]\n'
+    written = threading.Event()
+    written.set()  # the pipe is closed once all is written
+    stream, said = _written_to_an_open_pipe([data], written)
+    with stream:
+        items = list(iter_records(stream))
+    assert [item.get("Board") for item in items if not isinstance(item, ParseError)] == [str(n) for n in range(1, 42)]
+    (error,) = [item for item in items if isinstance(item, ParseError)]
+    assert items.index(error) == 40 and error.line == 121 and "longer than" in error.message
+    assert 0 < counted.scanned <= len(data)
 
 
 def test_a_cr_inside_a_line_read_from_memory_keeps_the_blank_line_after_it():

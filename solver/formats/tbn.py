@@ -825,8 +825,12 @@ class _LineReader:
                 return line
             buffer, start = line, 0
         cr, lf, breaks = ("\r", "\n", _BREAK) if isinstance(buffer, str) else (b"\r", b"\n", _BREAK_BYTES)
+        # a line that has no line break in what was read is built of the pieces read for it (a pipe gives a few KB at
+        # a time), each searched once: joining and searching it again from its start at each piece was quadratic
+        head: list[Any] = []
+        held = 0  # characters in head
         while True:
-            stop = start + limit
+            stop = start + limit - held
             found = breaks.search(buffer, start, stop)  # the first CR or LF: str.find of each scanned to the limit
             if found:
                 end = found.end()
@@ -838,16 +842,21 @@ class _LineReader:
                     elif end == len(buffer):
                         self.after_cr = self.end is None  # said now: the LF of a CR LF, if it comes, is skipped
                 break
-            if len(buffer) - start >= limit:
+            if held + len(buffer) - start >= limit:
                 end = stop
                 break
-            more = self._read(limit - (len(buffer) - start))
+            more = self._read(limit - held - (len(buffer) - start))
             if not more:
                 self.end = more
                 end = len(buffer)
                 break
-            buffer, start = buffer[start:] + more, 0
+            head.append(buffer[start:])
+            held += len(buffer) - start
+            buffer, start = more, 0
         self.buffer, self.start = buffer, end
+        if head:
+            head.append(buffer[start:end])
+            return buffer[:0].join(head)
         return buffer[start:end]
 
 
@@ -925,6 +934,8 @@ def _too_big(source: str, number: int, column: int) -> ParseError:
 
 #: The byte order marks a UTF-16 file starts with (little- and big-endian).
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+#: The NULs, every other character from a line's start, that say a line is likely UTF-16 without a byte order mark.
+_UTF16_LEAST_NULS = 3
 
 
 def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseError:
@@ -957,8 +968,11 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
         return _too_long(source, number)
     nul = text.find("\x00")
     if nul >= 0:
-        # every other character a NUL: ASCII text saved as UTF-16 without a byte order mark
-        utf16 = len(text) >= 4 and not text[nul::2].strip("\x00") and "\x00" not in text[nul + 1::2]
+        # every other character a NUL from the line's start (its first or second), several of them: ASCII text saved
+        # as UTF-16 without a byte order mark (a NUL at a line's end alone is not one)
+        every_other = text[nul::2]
+        utf16 = (nul <= 1 and len(every_other) >= _UTF16_LEAST_NULS and not every_other.strip("\x00")
+                 and "\x00" not in text[1 - nul::2])
         why = " (every other character: a UTF-16 file? Save it as UTF-8)" if utf16 else ""
         return ParseError(f"NUL character in the input{why}", source=source, line=number, column=nul + 1,
                           token="\x00", expected="text")
