@@ -487,7 +487,7 @@ def bench(
                     save_run(save, saved_run(documents, host))
                     run_saved = True
     except KeyboardInterrupt as stop:
-        said = f"after all {plural(len(lines), 'line')} finished"
+        said = f"after {'its one line' if len(lines) == 1 else f'all {len(lines)} lines'} finished"
         if isinstance(stop, OutputCut):
             said += ": a second interrupt cut the table short"
         elif table_shown:

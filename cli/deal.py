@@ -79,11 +79,15 @@ def deals_stopped(written: int, count: int, first_board: int, out: Path | None, 
     temporary file is removed."""
     done = f"after {written:,} of {count:,} deal{'s' if count != 1 else ''}"
     to_file = out is not None and str(out) != "-"
+    every = f"all {count:,} deals were" if count != 1 else "its one deal was"
     if finished:
-        return f"after all {count:,} deals were written whole to {out if to_file else 'stdout'}"
+        return f"after {every} written whole to {out if to_file else 'stdout'}"
     if to_file:
         kept = f"nothing written to {out} (it is written whole or not at all; a file there is left as it was)"
         return f"{done}: {kept}" if written else f"before any deal was written: {kept}"
+    if cut and written == count:  # the last flush, once every deal was written to the buffer
+        return (f"after {every} written: a second interrupt cut the last of them short on stdout, as it was flushed; "
+                "the records that arrived whole are whole")
     if cut:
         return (f"{done}: a second interrupt cut the deal of board {first_board + written} short on stdout; the "
                 f"{written:,} before it are whole")

@@ -207,7 +207,8 @@ def match(
     except KeyboardInterrupt as stop:
         printed = "a second interrupt cut its report short" if isinstance(stop, OutputCut) else "its report is printed"
         kept = f"; the boards are kept in {checkpoint}" if checkpoint is not None else ""
-        say_interrupted("match", f"after all {result.deals_played:,} deals were played: {printed}{kept}")
+        played = "its one deal was" if result.deals_played == 1 else f"all {result.deals_played:,} deals were"
+        say_interrupted("match", f"after {played} played: {printed}{kept}")
         raise
 
 

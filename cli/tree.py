@@ -170,16 +170,16 @@ def tree(
             if unreadable:
                 raise typer.Exit(EXIT_BAD_INPUT)
             return
-        written = False  # renamed into place, and said so
+        written = False  # renamed into place
         try:
             with ExitStack() as writing:  # an interrupt while it is written leaves no file, as one before
                 write_tree(graph, writing.enter_context(atomic_path(out)))
                 with interrupts_held():  # renamed into place and said so together, for what an interrupt says
                     writing.close()
+                    written = True  # before the line: a second interrupt may cut a line to a full stderr
                     message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
                             f"{plural(graph.number_of_edges(), 'edge')})"
                             f"{': the deal is finished, no cards left to play' if finished else shallower}")
-                    written = True
         except KeyboardInterrupt:
             if written:
                 say_interrupted("tree", f"after the tree of the record at {record_place(position)} was written whole "

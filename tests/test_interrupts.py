@@ -522,8 +522,8 @@ def test_a_stop_as_bench_prints_its_table_comes_after_the_table_and_the_saved_ru
     out = tmp_path / "run.json"
     process = signalled_at("INT", "report", ["bench", "--game", "kratzen", "-n", "2", "--out", str(out)])
     assert process.returncode == 130, process.stderr
-    assert process.stderr.splitlines()[-1] == (f"stich: bench: stopped by the interrupt after all 1 line finished: the "
-                                               f"table above is whole; the run saved whole to {out}")
+    assert process.stderr.splitlines()[-1] == (f"stich: bench: stopped by the interrupt after its one line finished: "
+                                               f"the table above is whole; the run saved whole to {out}")
     assert "deals: Kratzen 2 deals" in process.stdout and "partial" not in json.loads(out.read_text())
 
 
@@ -537,3 +537,15 @@ def test_a_stop_as_match_prints_its_report_comes_after_the_report() -> None:
     finished = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *arguments],
                               capture_output=True, text=True, cwd=ROOT, check=True)
     assert process.stdout == finished.stdout
+
+
+def test_a_second_interrupt_in_deal_s_last_flush_names_no_board_past_the_run() -> None:
+    """Every deal written to stdout's buffer, then a second Ctrl-C cut the last flush to a full pipe: the line named
+    'the deal of board 10' of a run of 9. It says the last of them was cut as it was flushed."""
+    from cli.deal import deals_stopped
+
+    said = deals_stopped(9, 9, 1, None, cut=True, finished=False)
+    assert said == ("after all 9 deals were written: a second interrupt cut the last of them short on stdout, as it "
+                    "was flushed; the records that arrived whole are whole")
+    one = deals_stopped(1, 1, 1, Path("d.tbn"), cut=False, finished=True)
+    assert one == "after its one deal was written whole to d.tbn"
