@@ -451,7 +451,7 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
         rows = [row for row in part.rows if any(row[index] for index in moved)]
         if rows:
             console.print(_report_table(part._replace(rows=rows), [0, 1, *moved],
-                                        f"{part.name or part.title}: {names}", card, console, wrap=True))
+                                        f"{part.name or part.title.split(' (')[0]}: {names}", card, console, wrap=True))
 
 
 def _name_column(part: AdviceTable) -> int:

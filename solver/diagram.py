@@ -266,7 +266,7 @@ def _pot_facts(position: "Position", pot: str, tagless: bool = False) -> list[st
     if not pot.isdigit() or not position.game.has_pot:
         return [f"pot: {pot} chip{'' if pot == '1' else 's'}"]  # the tag as given (parsed before)
     count = int(pot)  # a tag "01" is 1 chip
-    chips = f"pot: {count} chip{'' if count == 1 else 's'}" + (f", {NO_POT_TAG} (give one, or --pot CHIPS)"
+    chips = f"pot: {count} chip{'' if count == 1 else 's'}" + (f" ({NO_POT_TAG}: give one, or --pot)"
                                                                 if tagless else "")
     rules = position.rules
     share = position.game.pot_share(rules, count)

@@ -402,7 +402,7 @@ def test_a_kratzen_record_without_a_pot_is_said_to_have_0_chips_as_score_and_the
     0 chips, the missing tag and the way to give one, with the words of a pot of 0 everywhere; a tag or --pot of 0
     is said without the missing tag."""
     lines = run("show", EXAMPLES / "kratzen.tbn", "-b", "1").stdout.splitlines()
-    assert lines[2:4] == ["pot: 0 chips, no [Pot] tag (give one, or --pot CHIPS), tricks and targets only",
+    assert lines[2:4] == ["pot: 0 chips (no [Pot] tag: give one, or --pot), tricks and targets only",
                           "targets: attacker seat 1 2 tricks, every other seat 1 trick"]
     assert run("show", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "0").stdout.splitlines()[2] == \
         "pot: 0 chips, tricks and targets only"
