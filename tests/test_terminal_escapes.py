@@ -4,6 +4,7 @@ written back keep the text itself."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -16,6 +17,7 @@ from solver.errors import visible
 from solver.files import json_text
 from solver.formats.tbn import parse_records
 from solver.position import position_from_record
+from solver.cli import render
 from solver.cli.main import app
 
 runner = CliRunner()
@@ -118,3 +120,46 @@ def test_a_message_naming_a_file_escapes_its_controls(tmp_path):
 
 def test_a_board_page_title_shows_the_board_with_its_controls_escaped():
     assert record_label(parse_records(RECORD)[0], "dir/evil.tbn", 1) == "evil.tbn " + SHOWN
+
+
+class _TerminalScreen(io.StringIO):
+    """What a terminal on stderr would be shown: a buffer that says it is a tty, so that the status line runs."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+PLAIN_RECORD = RECORD.replace(COMMENT, "").replace(f"[Event \"{EVENT}\"]\n", "")
+
+
+@pytest.mark.parametrize("command", ["table", "postmortem"])
+@pytest.mark.parametrize("board, name", [("7[/red]", "f.tbn"), (None, "d[/i].tbn")])
+def test_rich_markup_in_a_board_or_a_path_is_shown_as_written_in_the_status_line(monkeypatch, tmp_path, command,
+                                                                                 board, name):
+    """On a terminal, the status line names the board (or the file): rich read it as markup, and ``[/red]`` failed
+    the command with a traceback (CliRunner's stderr is no terminal, so the stderr console is made one here)."""
+    record = PLAIN_RECORD.replace(f"[Board \"{BOARD}\"]\n", f"[Board \"{board}\"]\n" if board else "")
+    path = tmp_path / name  # d[/i].tbn: a folder d[ and its file i].tbn
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(record, encoding="utf-8")
+    screen, statuses = _TerminalScreen(), []
+    made = render.stderr_console
+
+    def terminal_console():
+        console = made()
+        console.file, console._force_terminal = screen, True
+        opened = console.status
+
+        def status(*args, **options):
+            statuses.append(opened(*args, **options))
+            return statuses[-1]
+        console.status = status
+        return console
+    monkeypatch.setattr(render, "stderr_console", terminal_console)
+    result = runner.invoke(app, [command, str(path)])
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    assert "Traceback" not in result.stderr + screen.getvalue()
+    shown = statuses[0].renderable.text.plain  # the spinner's line, as it was drawn
+    assert shown.startswith("table of " if command == "table" else "post-mortem of ")
+    assert ("board 7[/red]" if board else "d[/i].tbn") in shown, shown
+    assert not statuses[0].renderable.text.spans  # no markup made a colour
