@@ -348,7 +348,7 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table]) -> tuple[T
 def stdout_console() -> Console:
     """The console for data (stdout): no automatic highlighting, a fixed width when piped (PIPE_WIDTH, or the
     COLUMNS variable when it is set, as rich reads it for a terminal)."""
-    console = _DataConsole(highlight=False, emoji=False, soft_wrap=False)
+    console = _DataConsole(highlight=False, emoji=False, soft_wrap=False, markup=False)  # a record's [x] as it is
     if not on_a_terminal(console):
         columns = os.environ.get("COLUMNS", "").strip()
         width = small_number(columns)
@@ -358,7 +358,9 @@ def stdout_console() -> Console:
 
 
 def stderr_console() -> Console:
-    return Console(stderr=True, highlight=False, emoji=False)
+    """The console for messages (stderr). No markup: a board, a path or a tag holding ``[/red]`` is shown as it is,
+    never read as rich's markup (which failed the command with a traceback, or recoloured the line)."""
+    return Console(stderr=True, highlight=False, emoji=False, markup=False)
 
 
 def spinner_for(console: Console) -> str:
@@ -387,11 +389,11 @@ def status_on_stderr(first: str, live: bool = True) -> Iterator[Callable[[str], 
     if not (live and on_a_terminal(console)):
         yield lambda text: None
         return
-    status = console.status(first, spinner=spinner_for(console))
+    status = console.status(Text(first), spinner=spinner_for(console))  # rich reads a str status as markup
     try:
         with interrupts_held():  # a Ctrl-C inside rich's start left the cursor hidden and the spinner turning
             status.start()
-        yield status.update
+        yield lambda text: status.update(Text(text))
     finally:
         status.stop()
 

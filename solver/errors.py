@@ -39,8 +39,10 @@ def quoted(value: object, limit: int = MAX_QUOTED_LENGTH) -> str:
 
 #: What a record's text may hold that would drive a terminal rather than show on it: the C0 and C1 controls and DEL
 #: (ESC starts a sequence that clears the screen or recolours the line, CR and backspace overwrite what came before,
-#: BEL rings) and the bidi controls that reorder a line as it is shown (the "Trojan source" trick).
-HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: BEL rings) and the bidi controls that reorder a line as it is shown (the "Trojan source" trick); and the lone
+#: surrogates by which a file name that is not UTF-8 stands for its bytes (``\udc9b`` would reach an 8-bit terminal
+#: as the C1 byte 0x9b, CSI; no surrogate can be written as UTF-8 anyway).
+HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def visible(text: str) -> str:

@@ -32,22 +32,27 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from .errors import HIDDEN, FileError, FileRefusedError
+from .errors import FileError, FileRefusedError
 
 #: How long a temporary file must have been left unchanged, besides being held by no writer, before the next write
 #: of its file removes it (:func:`remove_stale_temporaries`).
 STALE_TEMPORARY_SECONDS = 600.0
+
+#: What :func:`json_text` writes as a ``\\u`` escape besides what ``json.dumps`` escapes itself (the C0 controls):
+#: DEL, the C1 controls and the bidi controls of :data:`solver.errors.HIDDEN`. Not a newline or a tab: ``indent``
+#: puts them between members, where an escape is no JSON.
+JSON_HIDDEN = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def json_text(value: Any, **options: Any) -> str:
     """``json.dumps`` with non-ASCII characters as they are, for a UTF-8 file or stream. A lone surrogate (a file
     name that is not UTF-8, as ``os.fsdecode`` gives it) has no UTF-8 form: the text is then all ``\\u`` escapes,
     which read back to the same name, instead of failing the write or emitting bytes that are not UTF-8. A C1 control
-    or a bidi control (:data:`solver.errors.HIDDEN`: ``json.dumps`` escapes only C0's) is a ``\\u`` escape too, so
+    or a bidi control or DEL (:data:`JSON_HIDDEN`: ``json.dumps`` escapes only C0's) is a ``\\u`` escape too, so
     that JSON printed to a terminal cannot drive it either; it reads back the same."""
-    text = json.dumps(value, ensure_ascii=False, **options)
+    text = JSON_HIDDEN.sub(lambda match: f"\\u{ord(match.group()):04x}",  # only inside strings: reads the same
+                           json.dumps(value, ensure_ascii=False, **options))
     if not text.isascii():
-        text = HIDDEN.sub(lambda match: f"\\u{ord(match.group()):04x}", text)  # only inside strings: reads the same
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:

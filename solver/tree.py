@@ -17,6 +17,7 @@ takes milliseconds, and a tree over the bound is refused before any node is made
 from __future__ import annotations
 
 import os
+import re
 import threading
 from contextlib import ExitStack
 from pathlib import Path
@@ -369,9 +370,33 @@ def tree_document(graph: nx.DiGraph) -> dict[str, object]:
     return {"schema": SCHEMA, "command": "tree", **nx.node_link_data(graph, edges="links")}
 
 
+#: What XML 1.0 has no character for (the C0 controls but tab and newline, the lone surrogates of a file name that
+#: is not UTF-8, U+FFFE and U+FFFF), and CR, which an XML reader reads as a newline: written to GraphML and GEXF as
+#: its escape (``\x1b``, ``\udc9b``, ``\r``), so that every file written reads back (networkx wrote them as they
+#: were, or as ``&#56475;``, and ``nx.read_graphml`` failed on the file).
+NOT_IN_XML = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(graph: nx.DiGraph) -> nx.DiGraph:
+    """A copy of ``graph`` whose text attributes (the graph's, its nodes' and its edges') have every character of
+    :data:`NOT_IN_XML` as its escape; ``graph`` itself where none has one (a tree is large: no copy needless)."""
+    def safe(text: object) -> object:
+        return NOT_IN_XML.sub(lambda match: repr(match.group())[1:-1], text) if isinstance(text, str) else text
+
+    attributes = [graph.graph, *(data for _, data in graph.nodes(data=True)),
+                  *(data for _, _, data in graph.edges(data=True))]
+    if not any(safe(value) != value for data in attributes for value in data.values()):
+        return graph
+    copy = graph.copy()
+    for data in [copy.graph, *(data for _, data in copy.nodes(data=True)),
+                 *(data for _, _, data in copy.edges(data=True))]:
+        data.update({key: safe(value) for key, value in data.items()})
+    return copy
+
+
 def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
-    """Write the tree with networkx's own writers, chosen by the suffix: GraphML, GEXF, or node-link JSON
-    (:func:`tree_document`)."""
+    """Write the tree with networkx's own writers, chosen by the suffix: GraphML, GEXF (their text XML-safe:
+    :func:`xml_safe`), or node-link JSON (:func:`tree_document`)."""
     import networkx as nx
 
     if not isinstance(graph, nx.DiGraph):
@@ -381,9 +406,9 @@ def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".graphml":
-        nx.write_graphml(graph, path)
+        nx.write_graphml(xml_safe(graph), path)
     elif suffix == ".gexf":
-        nx.write_gexf(graph, path)
+        nx.write_gexf(xml_safe(graph), path)
     elif suffix == ".json":
         path.write_text(json_text(tree_document(graph)) + "\n", encoding="utf-8")
     else:

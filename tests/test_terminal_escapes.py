@@ -4,18 +4,23 @@ written back keep the text itself."""
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import re
 from pathlib import Path
 
+import networkx as nx
 import pytest
 from typer.testing import CliRunner
 
-from solver.board.session import record_label
+from solver.board.session import Board, record_label, view
 from solver.errors import visible
 from solver.files import json_text
 from solver.formats.tbn import parse_records
 from solver.position import position_from_record
+from solver.tree import strategy_tree, write_tree
+from solver.cli import render
 from solver.cli.main import app
 
 runner = CliRunner()
@@ -118,3 +123,95 @@ def test_a_message_naming_a_file_escapes_its_controls(tmp_path):
 
 def test_a_board_page_title_shows_the_board_with_its_controls_escaped():
     assert record_label(parse_records(RECORD)[0], "dir/evil.tbn", 1) == "evil.tbn " + SHOWN
+
+
+class _TerminalScreen(io.StringIO):
+    """What a terminal on stderr would be shown: a buffer that says it is a tty, so that the status line runs."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+PLAIN_RECORD = RECORD.replace(COMMENT, "").replace(f"[Event \"{EVENT}\"]\n", "")
+
+
+@pytest.mark.parametrize("command", ["table", "postmortem"])
+@pytest.mark.parametrize("board, name", [("7[/red]", "f.tbn"), (None, "d[/i].tbn")])
+def test_rich_markup_in_a_board_or_a_path_is_shown_as_written_in_the_status_line(monkeypatch, tmp_path, command,
+                                                                                 board, name):
+    """On a terminal, the status line names the board (or the file): rich read it as markup, and ``[/red]`` failed
+    the command with a traceback (CliRunner's stderr is no terminal, so the stderr console is made one here)."""
+    record = PLAIN_RECORD.replace(f"[Board \"{BOARD}\"]\n", f"[Board \"{board}\"]\n" if board else "")
+    path = tmp_path / name  # d[/i].tbn: a folder d[ and its file i].tbn
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(record, encoding="utf-8")
+    screen, statuses = _TerminalScreen(), []
+    made = render.stderr_console
+
+    def terminal_console():
+        console = made()
+        console.file, console._force_terminal = screen, True
+        opened = console.status
+
+        def status(*args, **options):
+            statuses.append(opened(*args, **options))
+            return statuses[-1]
+        console.status = status
+        return console
+    monkeypatch.setattr(render, "stderr_console", terminal_console)
+    result = runner.invoke(app, [command, str(path)])
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    assert "Traceback" not in result.stderr + screen.getvalue()
+    shown = statuses[0].renderable.text.plain  # the spinner's line, as it was drawn
+    assert shown.startswith("table of " if command == "table" else "post-mortem of ")
+    assert ("board 7[/red]" if board else "d[/i].tbn") in shown, shown
+    assert not statuses[0].renderable.text.spans  # no markup made a colour
+
+
+#: A file name that is not UTF-8, as os.fsdecode gives it: 0x9b is CSI on an 8-bit terminal.
+NOT_UTF8_NAME = os.fsdecode(b"ok\x9b31m\xe9.tbn")
+
+
+@pytest.mark.parametrize("suffix", ["graphml", "gexf"])
+def test_a_tree_of_such_a_record_from_a_file_named_not_in_utf8_reads_back_from_xml(tmp_path, suffix):
+    """The Board's ESC and the name's surrogates (``&#56475;``) made the GraphML no XML: networkx could not read
+    it. They are written as their escapes; the rest of the text as it is."""
+    position = position_from_record(parse_records(RECORD, name=NOT_UTF8_NAME)[0])
+    tree = strategy_tree(position, 1)
+    path = write_tree(tree, tmp_path / f"tree.{suffix}")
+    back = (nx.read_graphml if suffix == "graphml" else nx.read_gexf)(path)
+    assert sorted(back.nodes) == sorted(tree.nodes) and len(back.edges) == len(tree.edges)
+    if suffix == "graphml":  # GEXF keeps no graph attributes
+        assert back.graph["board"] == "\\x1b[2J1\x9b\\x07\\x08\u202e[red]x[/red] ä♠"
+        assert back.graph["source"] == "ok\\udc9b31m\\udce9.tbn:3"
+    assert tree.graph["board"] == BOARD  # the tree itself keeps the text
+
+
+def test_json_text_escapes_del_even_in_ascii_and_stays_json_with_an_indent():
+    """``\\n`` and ``\\t`` were substituted as controls, inside the indent too; DEL was left raw in an ASCII text."""
+    for value in ({"a": "ä"}, {"a": "x\x7fy", "b": [1, "\t"]}, {"a": "\x9b\u202e ä\n"}):
+        for options in ({}, {"indent": 1}, {"indent": "\t"}):
+            text = json_text(value, **options)
+            assert json.loads(text) == value, (value, options, text)
+            assert RAW_CONTROL.findall(text.replace("\t", "").replace("\n", "")) == []
+    assert json_text({"a": "x\x7fy"}) == '{"a": "x\\u007fy"}'
+
+
+def test_visible_escapes_the_surrogates_of_a_file_name_that_is_not_utf8():
+    assert visible(NOT_UTF8_NAME) == "ok\\udc9b31m\\udce9.tbn"
+    assert visible("\ud800x\udfff") == "\\ud800x\\udfff"
+
+
+def test_a_solve_title_of_a_file_named_not_in_utf8_holds_no_raw_c1_byte(tmp_path):
+    path = tmp_path / NOT_UTF8_NAME
+    path.write_bytes(RECORD.encode("utf-8"))
+    out = printed("solve", path)
+    assert "ok\\udc9b31m\\udce9.tbn:" in out.splitlines()[0]
+    assert "\udc9b" not in out
+
+
+def test_the_board_page_shows_the_event_with_its_controls_escaped():
+    record = parse_records(RECORD)[0]
+    position = position_from_record(record)
+    shown = view(Board("b1", "evil", position, (), record), [])
+    assert shown["event"] == "Ev\\x1b[31mRED\\x07\\u2067[bold]b[/bold] äß♠"

@@ -633,7 +633,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "declaring_side": _side_text(declaring), "per_seat": per_seat,
         "announcements": record.get("Announcements") or "", "variant": rules.variant.text(),
         "variant_note": board.variant_note,
-        "event": record.get("Event") or "",
+        "event": visible(record.get("Event") or ""),  # shown on the page as its title is: controls as escapes
         "hands": hands, "trick": trick, "history": history, "sides": sides,
         "to_move": None if state.is_over else state.to_move + 1, "is_over": state.is_over,
         "leader": state.leader + 1, "moves": played_moves, "whole": game.is_whole(rules.deal),
