@@ -104,6 +104,14 @@ def test_a_score_tree_says_the_pot_and_the_announcements_its_values_depend_on(tm
     assert not {"pot", "announcements"} & set(tree_json(tmp_path, EXAMPLES / "valat.tbn", "-d", "1")["graph"])
 
 
+def tree_to_file_patched(patch: str, out: Path) -> subprocess.CompletedProcess:
+    """``stich tree examples/valat.tbn -d 1 --out OUT`` in a process where the Python ``patch`` ran first (a stand-in
+    for a signal at a chosen moment)."""
+    code = patch + "from cli.main import main\nmain()\n"
+    return subprocess.run([sys.executable, "-c", code, "tree", str(EXAMPLES / "valat.tbn"), "-d", "1", "--out",
+                           str(out)], cwd=ROOT, capture_output=True, text=True)
+
+
 def test_an_interrupt_while_the_tree_is_written_is_said_and_leaves_no_file(tmp_path):
     """Ctrl-C while the tree was being written (seconds, for a large GraphML) ended the command with 130 and not a
     word, where one during its searches says what was stopped: now both say it, and no file (nor a temporary one)
@@ -113,11 +121,8 @@ def test_an_interrupt_while_the_tree_is_written_is_said_and_leaves_no_file(tmp_p
             "def interrupted(graph, path):\n"
             "    open(path, 'w').write('<graphml')\n"
             "    raise KeyboardInterrupt\n"
-            "solver.tree.write_tree = interrupted\n"
-            "from cli.main import main\n"
-            "main()\n")
-    result = subprocess.run([sys.executable, "-c", code, "tree", str(EXAMPLES / "valat.tbn"), "-d", "1", "--out",
-                             str(out)], cwd=ROOT, capture_output=True, text=True)
+            "solver.tree.write_tree = interrupted\n")
+    result = tree_to_file_patched(code, out)
     assert result.returncode == 130 and "Traceback" not in result.stderr, result.stderr
     assert result.stderr == (f"stich: tree: stopped by the interrupt in the record at {EXAMPLES / 'valat.tbn'}:13: "
                              f"board 1, while its tree was written: nothing written to {out}\n")
@@ -136,11 +141,8 @@ def test_an_interrupt_as_the_tree_file_is_renamed_into_place_says_it_is_written(
             "    with renamed(path) as temporary:\n"
             "        yield temporary\n"
             "    os.kill(os.getpid(), signal.SIGTERM)\n"
-            "cli.tree.atomic_path = renaming\n"
-            "from cli.main import main\n"
-            "main()\n")
-    result = subprocess.run([sys.executable, "-c", code, "tree", str(EXAMPLES / "valat.tbn"), "-d", "1", "--out",
-                             str(out)], cwd=ROOT, capture_output=True, text=True)
+            "cli.tree.atomic_path = renaming\n")
+    result = tree_to_file_patched(code, out)
     assert result.returncode == 130, result.stderr
     wrote, stopped = result.stderr.splitlines()
     assert wrote.startswith(f"stich: wrote {out} (") and stopped == (
