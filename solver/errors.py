@@ -42,7 +42,14 @@ def quoted(value: object, limit: int = MAX_QUOTED_LENGTH) -> str:
 #: BEL rings) and the bidi controls that reorder a line as it is shown (the "Trojan source" trick); and the lone
 #: surrogates by which a file name that is not UTF-8 stands for its bytes (``\udc9b`` would reach an 8-bit terminal
 #: as the C1 byte 0x9b, CSI; no surrogate can be written as UTF-8 anyway).
-HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+HIDDEN_BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # DEL, C1, bidi: JSON's share too
+HIDDEN = re.compile(f"[\x00-\x1f{HIDDEN_BEYOND_C0}\ud800-\udfff]")
+
+
+def escaped(match: re.Match[str]) -> str:
+    """The matched character as its repr writes it (``\\x1b``, ``\\udc9b``): the one escape of text shown to
+    people and of text in XML files."""
+    return repr(match.group())[1:-1]
 
 
 def visible(text: str) -> str:
@@ -50,7 +57,7 @@ def visible(text: str) -> str:
     message's :func:`quoted` (its repr) writes it (``\\x1b``, ``\\r``, ``\\u202e``), so that a tag value or a file
     name cannot clear the screen, hide a line or fake a result; every other character (ä, ß, ♠) as it is. For text
     printed for people only: a record written back, or JSON, keeps the text itself."""
-    return HIDDEN.sub(lambda match: repr(match.group())[1:-1], text)
+    return HIDDEN.sub(escaped, text)
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:

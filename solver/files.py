@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from .errors import FileError, FileRefusedError
+from .errors import HIDDEN_BEYOND_C0, FileError, FileRefusedError
 
 #: How long a temporary file must have been left unchanged, besides being held by no writer, before the next write
 #: of its file removes it (:func:`remove_stale_temporaries`).
@@ -41,7 +41,7 @@ STALE_TEMPORARY_SECONDS = 600.0
 #: What :func:`json_text` writes as a ``\\u`` escape besides what ``json.dumps`` escapes itself (the C0 controls):
 #: DEL, the C1 controls and the bidi controls of :data:`solver.errors.HIDDEN`. Not a newline or a tab: ``indent``
 #: puts them between members, where an escape is no JSON.
-JSON_HIDDEN = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+JSON_HIDDEN = re.compile(f"[{HIDDEN_BEYOND_C0}]")
 
 
 def json_text(value: Any, **options: Any) -> str:

@@ -23,7 +23,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, SupportsIndex
 
-from .errors import StichError
+from .errors import StichError, escaped
 from .files import json_text
 from .games.base import Objective
 from .position import Position, check_position, names_score
@@ -380,17 +380,15 @@ NOT_IN_XML = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
 def xml_safe(graph: nx.DiGraph) -> nx.DiGraph:
     """A copy of ``graph`` whose text attributes (the graph's, its nodes' and its edges') have every character of
     :data:`NOT_IN_XML` as its escape; ``graph`` itself where none has one (a tree is large: no copy needless)."""
-    def safe(text: object) -> object:
-        return NOT_IN_XML.sub(lambda match: repr(match.group())[1:-1], text) if isinstance(text, str) else text
+    def attributes(of: nx.DiGraph) -> list[dict]:
+        return [of.graph, *(data for _, data in of.nodes(data=True)), *(data for _, _, data in of.edges(data=True))]
 
-    attributes = [graph.graph, *(data for _, data in graph.nodes(data=True)),
-                  *(data for _, _, data in graph.edges(data=True))]
-    if not any(safe(value) != value for data in attributes for value in data.values()):
+    if not any(isinstance(value, str) and NOT_IN_XML.search(value)
+               for data in attributes(graph) for value in data.values()):
         return graph
     copy = graph.copy()
-    for data in [copy.graph, *(data for _, data in copy.nodes(data=True)),
-                 *(data for _, _, data in copy.edges(data=True))]:
-        data.update({key: safe(value) for key, value in data.items()})
+    for data in attributes(copy):
+        data.update({key: NOT_IN_XML.sub(escaped, value) for key, value in data.items() if isinstance(value, str)})
     return copy
 
 

@@ -178,9 +178,11 @@ def test_a_tree_of_such_a_record_from_a_file_named_not_in_utf8_reads_back_from_x
     it. They are written as their escapes; the rest of the text as it is."""
     position = position_from_record(parse_records(RECORD, name=NOT_UTF8_NAME)[0])
     tree = strategy_tree(position, 1)
+    tree.nodes["root"]["note"] = "a\x01b"  # a node's text too: GEXF keeps no graph attributes, but its nodes'
     path = write_tree(tree, tmp_path / f"tree.{suffix}")
     back = (nx.read_graphml if suffix == "graphml" else nx.read_gexf)(path)
     assert sorted(back.nodes) == sorted(tree.nodes) and len(back.edges) == len(tree.edges)
+    assert back.nodes["root"]["note"] == "a\\x01b"
     if suffix == "graphml":  # GEXF keeps no graph attributes
         assert back.graph["board"] == "\\x1b[2J1\x9b\\x07\\x08\u202e[red]x[/red] ä♠"
         assert back.graph["source"] == "ok\\udc9b31m\\udce9.tbn:3"
