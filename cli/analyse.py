@@ -135,8 +135,8 @@ def advice_asked(file: Path | None, contract: str | None, cards: bool) -> str | 
 def refuse_analysis_only(advice: str, scheduler: str | None, worker_memory: int | None,
                          table_mb: int | None) -> None:
     """``--scheduler``, ``--worker-memory`` and ``--table-mb`` beside card or contract advice: a usage error naming
-    both flags. The advice runs on this machine's workers at their default size, so they were silently ignored (a
-    scheduler that was not even there ran the advice locally)."""
+    both flags. The advice runs on this machine's workers at their default size: taken silently, they would say a
+    cluster or a size the run does not use."""
     for flag, value in (("--scheduler", scheduler), ("--worker-memory", worker_memory), ("--table-mb", table_mb)):
         if value is not None:
             raise typer.BadParameter(f"only for the analysis of one contract: {advice} runs on this machine's "

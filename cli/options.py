@@ -321,7 +321,7 @@ def cluster_address(scheduler: str | None, workers: int | None, worker_memory: i
 
 
 def given(context: typer.Context, name: str) -> bool:
-    """Whether the user gave the option whose parameter is ``name`` (on the command line, or from the environment),
+    """Whether the user gave the option whose parameter is ``name`` (on the command line),
     not merely left its default: an option that means nothing without another is refused only when given, never
     for its default value (``--worker-wait``'s 120 seconds)."""
     source = context.get_parameter_source(name)  # Typer's own click's enum: compared by name
@@ -334,8 +334,8 @@ CLUSTER_ONLY = (("worker_wait", "--worker-wait", "there are no workers to wait f
 
 
 def refuse_cluster_only(context: typer.Context, scheduler: str | None) -> None:
-    """``--worker-wait`` and ``--verbose`` without ``--scheduler``: a usage error naming both flags (they were
-    ignored, while ``--scheduler`` beside the options of a local run was refused: one rule for both directions)."""
+    """``--worker-wait`` and ``--verbose`` without ``--scheduler``: a usage error naming both flags, as
+    ``--scheduler`` beside the options of a local run is: one rule for both directions."""
     if scheduler is not None:
         return
     for name, flag, lacks in CLUSTER_ONLY:

@@ -93,11 +93,13 @@ class GameNotes:
 
 
 def record_place(position: Position) -> str:
-    """Where a position's record starts, and its board where it has one: ``deals.tbn:19: board 4``."""
+    """Where a position's record starts, and its board where it has one: ``deals.tbn:19: board 4``. The text as it
+    is: :func:`cli.errors.message` shows its control characters as escapes on stderr, and a JSON document's ``error``
+    keeps the board as its ``record`` does."""
     record = position.record
-    where = f"{visible(str(record.source))}:{record.line}" if record is not None else position.label
+    where = f"{record.source}:{record.line}" if record is not None else position.label
     board = record.get("Board") if record is not None else None
-    return f"{where}: board {visible(board)}" if board else where
+    return f"{where}: board {board}" if board else where
 
 
 def stopped_record(position: Position, time_limit: float | None, missing: str = "not answered") -> str:

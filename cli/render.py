@@ -359,7 +359,7 @@ def stdout_console() -> Console:
 
 def stderr_console() -> Console:
     """The console for messages (stderr). No markup: a board, a path or a tag holding ``[/red]`` is shown as it is,
-    never read as rich's markup (which failed the command with a traceback, or recoloured the line)."""
+    never read as rich's markup (a closing tag with no opening one is an error to rich; an opening one recolours)."""
     return Console(stderr=True, highlight=False, emoji=False, markup=False)
 
 

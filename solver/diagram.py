@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING, Sequence
 from .cards import Pack, bits
 from .errors import StichError, visible
 from .games import get_game
-from .games.kratzen import EMPTY_POT, NO_POT_TAG
-from .games.outcome import role_text
+from .games.outcome import EMPTY_POT, NO_POT_TAG, role_text
 
 if TYPE_CHECKING:
     from .position import Position

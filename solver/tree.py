@@ -372,8 +372,8 @@ def tree_document(graph: nx.DiGraph) -> dict[str, object]:
 
 #: What XML 1.0 has no character for (the C0 controls but tab and newline, the lone surrogates of a file name that
 #: is not UTF-8, U+FFFE and U+FFFF), and CR, which an XML reader reads as a newline: written to GraphML and GEXF as
-#: its escape (``\x1b``, ``\udc9b``, ``\r``), so that every file written reads back (networkx wrote them as they
-#: were, or as ``&#56475;``, and ``nx.read_graphml`` failed on the file).
+#: its escape (``\x1b``, ``\udc9b``, ``\r``), so that every file written reads back (networkx writes them as they
+#: are, or as ``&#56475;``, which no XML reader takes).
 NOT_IN_XML = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
 
 

@@ -217,3 +217,16 @@ def test_the_board_page_shows_the_event_with_its_controls_escaped():
     position = position_from_record(record)
     shown = view(Board("b1", "evil", position, (), record), [])
     assert shown["event"] == "Ev\\x1b[31mRED\\x07\\u2067[bold]b[/bold] äß♠"
+
+
+def test_a_json_error_keeps_the_board_as_its_record_does_while_stderr_escapes_it(tmp_path):
+    """The ``error`` of an unanswered record's JSON line wrote the board escaped (``1\\x1b[31m`` as a backslash and
+    letters) beside ``record.board`` as the text itself: JSON keeps the text; stderr shows it escaped."""
+    deal = runner.invoke(app, ["deal", "-g", "zwanzigerrufen", "-n", "1", "-s", "5"]).stdout  # a whole deal: not
+    path = tmp_path / "timed.tbn"                                                               # solved in 1 ms
+    path.write_text(deal.replace('[Board "1"]', '[Board "1\x1b[31m"]'), encoding="utf-8")
+    result = runner.invoke(app, ["solve", str(path), "--json", "--cards", "--time-limit", "0.001"])
+    document = json.loads(result.stdout.splitlines()[0])
+    assert document["record"]["board"] == "1\x1b[31m"
+    assert document["error"].startswith(f"{path}:1: board 1\x1b[31m: not answered: the time limit")
+    assert "board 1\\x1b[31m: not answered" in result.stderr and RAW_CONTROL.findall(result.stderr) == []

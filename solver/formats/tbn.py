@@ -826,7 +826,7 @@ class _LineReader:
             buffer, start = line, 0
         cr, lf, breaks = ("\r", "\n", _BREAK) if isinstance(buffer, str) else (b"\r", b"\n", _BREAK_BYTES)
         # a line that has no line break in what was read is built of the pieces read for it (a pipe gives a few KB at
-        # a time), each searched once: joining and searching it again from its start at each piece was quadratic
+        # a time), each searched once: joined and searched from its start at each piece, a long line costs its square
         head: list[Any] = []
         held = 0  # characters in head
         while True:

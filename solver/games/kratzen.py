@@ -15,7 +15,7 @@ from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import Level, RuleTables
 from ..formats.tbn import Record
-from .outcome import ScoreItem, Scored, pot_payments, read_pot
+from .outcome import EMPTY_POT, ScoreItem, Scored, pot_payments, read_pot
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
                    GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suited_pack, parse_words, require, tricks_objective,
                    unknown_objective)
@@ -149,12 +149,6 @@ def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list
         notes.append(f"pot 0: {EMPTY_POT} (give the record a [Pot] tag, or --pot CHIPS)")
     return items, notes
 
-
-#: What a pot of 0 (a record without a ``[Pot]`` tag has one: docs/scoring.md) pays, in the words of every place that
-#: says it (the score's note, ``stich show``'s diagram, the board's table)
-EMPTY_POT = "tricks and targets only"
-#: What a Kratzen record without a ``[Pot]`` tag (and no ``--pot``) is said to have, beside its 0 chips
-NO_POT_TAG = "no [Pot] tag"
 
 
 class Kratzen(Game):
