@@ -136,7 +136,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     game than a record's is left out of it, as of an upload's, said once a game."""
     import io
 
-    from solver.board.session import BoardError, Boards, decoded_text
+    from solver.board.session import BoardError, Boards, file_text
     from solver.formats.tbn import iter_records
 
     from .records import GameRefusals, no_such_record, selected
@@ -166,7 +166,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
         left_out = GameRefusals("--variant")  # another game's flags: the records open under their own rules
         try:
             raw = path.read_bytes()
-            text = decoded_text(raw, str(path))
+            text = file_text(raw)
             boards, refused = store.add_text_said(text, str(path), variant, variant_refused.add,
                                                   variant_left_out=left_out.add)
         except BoardError as error:
@@ -174,7 +174,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
             message(f"stich: {error} (the board opens nothing of this file)")
             if board is not None and not found:
                 # the --board record may be there, refused (a --variant of another game), or in a record too broken
-                # to read (a byte that is not UTF-8 refuses the whole file): not missing
+                # to read (a byte that is not UTF-8, each such record said on its own): not missing
                 picked, unread = scanned(raw if text is None else text, path)
                 unreadable, broken = unreadable or picked, broken + unread
             continue

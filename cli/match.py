@@ -20,7 +20,7 @@ from solver.match import (MatchResult, MatchSetup, PlayedDeal, check_bots, match
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
 from .startup import mark_stop_said
-from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, parse_variant_options,
+from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, given, parse_variant_options,
                       workers_option, workers_within_cores)
 from .records import compact_json
 from .render import plural, progress_on_stderr, stdout_console, table_cell
@@ -50,7 +50,30 @@ def bots_plays_for(game: str, objective: str) -> str:
         raise typer.BadParameter(str(refused), param_hint="'--objective'") from None
 
 
+def refuse_unused_sampling_options(context: typer.Context, specs: list[str]) -> None:
+    """``--samples`` and ``--card-time`` where no bot takes them: a usage error naming the flags given (they were
+    said ignored, while the other options that mean nothing without another are refused: cli/options.py's rule).
+    Only the built-in sampling bot takes them (``--samples`` the bare ``sampling`` alone, not ``sampling:N``); a bot
+    of one's own is made from its module with the seed alone, so neither reaches it, a SamplingBot of one's own
+    neither."""
+    named = [spec.lower().partition(":") for spec in specs]
+    sampling = [count.strip() for name, _, count in named if name.strip() == "sampling"]
+    unused = []
+    if given(context, "samples") and "" not in sampling:
+        unused.append(("--samples", "no bot here is a bare 'sampling' bot (sampling:N names its own samples)"
+                       if sampling else "no bot here is a sampling bot"))
+    if given(context, "time_limit") and not sampling:
+        unused.append(("--card-time", "no bot here is a sampling bot"))
+    if unused:
+        flags = " and ".join(flag for flag, _ in unused)
+        why = unused[0][1] if len(unused) == 1 or unused[0][1] == unused[1][1] else "; ".join(
+            f"{flag}: {reason}" for flag, reason in unused)
+        raise typer.BadParameter(f"only for the built-in sampling bot: {why}",
+                                 param_hint=" / ".join(f"'{flag}'" for flag, _ in unused))
+
+
 def match(
+    context: typer.Context,
     game: str = typer.Option(..., "--game", "-g", metavar="GAME", callback=checked_game,
                              help=f"{game_list()} (or an alias)."),
     bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
@@ -125,15 +148,7 @@ def match(
         check_bots(players)
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
-    sampling = any(isinstance(player, SamplingBot) for player in players)
-    if not sampling:  # said, not silently dropped
-        unused = [flag for flag, value in (("--samples", samples), ("--card-time", time_limit)) if value is not None]
-        if unused:
-            message(f"stich: match: {' and '.join(unused)} {'is' if len(unused) == 1 else 'are'} for sampling bots, "
-                    f"and no bot here samples: ignored")
-    elif samples is not None and not any(spec.lower().partition(":")[::2] == ("sampling", "") for spec in specs):
-        message("stich: match: --samples is for a bare 'sampling' bot, and each sampling bot here names its own "
-                "(sampling:N): ignored")
+    refuse_unused_sampling_options(context, specs)
     spellings: dict[str, list[str]] = {}  # one bot, one name: sampling:50 is sampling at --samples 50
     for spec, player in zip(specs, players):
         spelt = spec if ":" in spec and not isinstance(player, SamplingBot) else spec.lower()  # a module's own case

@@ -756,8 +756,10 @@ def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
         " win_interval: [0.7225, 1],"
         " interval: [70, 70], score_mean: 1, score_interval: [0.5, 1.5], openings: []});"
         "return document.getElementById('odds-summary').textContent;")
-    assert "mean card points 70.0 (all 10 samples alike: no interval)" in summary and "(95%: 0.5 to 1.5)" in summary
-    assert summary.startswith("win 100.0% (95%: 72.3% to 100.0%)")  # the win chance's Wilson interval
+    # a figure and its interval joined by no-break spaces, as stich's table cells join them; words wrap
+    assert "mean card points 70.0 (all 10 samples alike: no interval)" in summary
+    assert "1.0\xa0(95%:\xa00.5\xa0to\xa01.5)" in summary
+    assert summary.startswith("win 100.0%\xa0(95%:\xa072.3%\xa0to\xa0100.0%)")  # the win chance's Wilson interval
     one = driver.execute_script(
         "renderOdds({seat: 1, samples: 1, kind: 'progress', of: 32, measure: 'points', win_probability: 1, mean: 70,"
         " interval: [70, 70], score_mean: null, openings: []});"
@@ -770,6 +772,7 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
     intervals and stich analyse prints them (every share has one), and it said "all samples alike" where analyse
     says "all 6 samples alike". The API's odds, drawn by the page, now read as analyse's report of the same numbers
     (the tables in the compact form of analyse's tables of advice, to fit the panel)."""
+    from solver.games.outcome import FIGURE_SPACE
     from solver.sampling import forced_by_whom as _forced_by_whom, share, spread_text as _spread
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
@@ -786,11 +789,13 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
     driver.execute_script("renderOdds(arguments[0])", odds)
     summary = driver.execute_script("return document.getElementById('odds-summary').textContent")
     assert f"mean payment 0.0 ({_spread(6, [low, high], None, str)})" in summary  # all 6 samples alike: no interval
-    assert summary.startswith(f"win {share(odds['win_probability'], odds['win_interval'])}")
+    # the figure whole, its spaces no-break ones (FIGURE_SPACE) as in the library's table cells
+    whole = share(odds["win_probability"], odds["win_interval"]).replace(" ", FIGURE_SPACE)
+    assert summary.startswith(f"win {whole}")
     cards = driver.execute_script("return [...document.querySelectorAll('#odds tr[data-card]')]"
                                   ".map((row) => [row.dataset.card, row.lastChild.textContent])")
-    def cell(probability, interval):  # the library's table cell, whose no-break spaces the page writes as spaces
-        return share(probability, interval, compact=True).replace("\xa0", " ")
+    def cell(probability, interval):  # the library's table cell, with its no-break spaces, as the page writes it
+        return share(probability, interval, compact=True)
 
     assert cards == [[o["card"], cell(o["win_probability"], o["win_interval"])]
                      for o in odds["openings"]] and len(cards) == 4
@@ -804,6 +809,53 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
                       bonus["interval_for" if ours else "interval_against"])
         expected.append([f"{bonus['title']} (seat {bonus['seat']})", whose, forced])
     assert bonuses == expected and len(expected) == 3 and expected[0][1] == "the hand"  # no sides: every seat alone
+
+
+#: Odds whose every figure has an interval, and a bonus either side may force (its cell holds two figures): the
+#: widest the odds panel's cells and summary get.
+WIDE_ODDS = ("{seat: 1, samples: 100, kind: 'odds', measure: 'points', win_probability: 0.456, win_interval: [0.361,"
+             " 0.554], mean: 61.25, interval: [55.5, 66.75], score_mean: -12.5, score_interval: [-20.25, -4.75],"
+             " openings: [{card: 'EA', mean: 61.25, mean_score: -12.5, win_probability: 1,"
+             " win_interval: [0.963, 1]}, {card: 'GZ', mean: 40, mean_score: -30, win_probability: 0.456,"
+             " win_interval: [0.361, 0.554]}], bonuses: [{objective: 'schneider', title: 'Schneider', seat: null,"
+             " samples_for_side: 40, probability_for: 0.25, interval_for: [0.171, 0.35], probability_against:"
+             " 0.125, interval_against: [0.07, 0.21]}]}")
+
+
+def test_the_odds_keep_each_figure_and_its_interval_on_one_line_at_320_pixels(driver, server):
+    """The command line never splits a figure from its interval in a table cell (``80% (63-90%)``, joined by
+    no-break spaces: FIGURE_SPACE), but the board's odds wrote theirs with plain spaces, so a narrow panel could put
+    ``100%`` over ``(96-100%)``, and the summary ``(95%:`` over ``30.2% to 60.1%)``. At 320 pixels every figure of
+    the odds' cells and summary is one line box (one client rect), its spaces no-break ones, the page and the panel
+    within the window (a table wider than a phone's panel scrolls in its own box); a cell of two figures wraps
+    between them."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        emulate_window(driver, 320, 800)
+        figures = driver.execute_script(
+            f"renderOdds({WIDE_ODDS}); document.getElementById('odds').hidden = false;"
+            "return [...document.querySelectorAll('#odds .figure')].map((node) => ["
+            " node.closest('td') ? 'cell' : node.parentNode.id, node.textContent, node.getClientRects().length]);")
+        wide = driver.execute_script("return document.scrollingElement.scrollWidth")
+        panel = driver.execute_script("return document.getElementById('odds').getBoundingClientRect().right")
+        either = driver.execute_script(
+            "const cell = document.querySelector('#odds-bonuses tr[data-bonus] td:last-child');"
+            "const range = document.createRange(); range.selectNodeContents(cell);"
+            "return [cell.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,"
+            " cell.getBoundingClientRect().right];")
+    finally:
+        restore_window(driver)
+    assert [text for _, text, _ in figures] == [
+        "45.6%\xa0(95%:\xa036.1%\xa0to\xa055.4%)", "61.3\xa0(95%:\xa055.5\xa0to\xa066.8)",
+        "-12.5\xa0(95%:\xa0-20.3\xa0to\xa0-4.8)", "100%\xa0(96-100%)", "46%\xa0(36-55%)", "25%\xa0(17-35%)",
+        "13%\xa0(7-21%)"]
+    assert [where for where, _, _ in figures] == ["odds-summary"] * 3 + ["cell"] * 4
+    assert all(lines == 1 for _, _, lines in figures), figures  # no figure broken over two lines
+    assert wide <= 320 and panel <= 320, (wide, panel)
+    text, lines, right = either
+    assert text == "25%\xa0(17-35%) by the hand's side, 13%\xa0(7-21%) by the other"
+    assert lines > 1 and right <= 320, either  # the cell of two figures wraps between them, within the window
 
 
 def test_single_dummy_keeps_the_partner_secret(driver, server):

@@ -1535,25 +1535,31 @@ def test_bots_of_one_name_with_numpy_settings_are_compared_without_an_error():
         play_match("kratzen", [Weighted(), other, RandomBot()], boards=1, seed=3, pot=3)
 
 
-def test_card_time_and_samples_without_a_sampling_bot_are_said_to_be_ignored():
-    """``stich match --bots cheater,random,... --card-time 0.1 --samples 7`` played as if neither was given and said
-    nothing: a bot author who meant to time the cheater was not told it has no deadline."""
+def test_card_time_and_samples_without_a_sampling_bot_are_refused():
+    """``stich match --bots cheater,random,... --card-time 0.1 --samples 7`` played as if neither was given (then
+    said them ignored on stderr), while every other option that means nothing without another is a usage error
+    (``analyse --verbose`` without ``--scheduler``). Now refused too, only where given: no bot of one's own takes
+    them (it is made with the seed alone)."""
     from test_cli import run
 
+    def refused(*extra: str) -> str:
+        done = run(*extra, code=2)
+        return [line for line in done.stderr.splitlines() if "Invalid value" in line][0]
+
     args = ("match", "-g", "kratzen", "--bots", "cheater,random,random", "-n", "1", "-j", "1", "--pot", "3")
-    both = run(*args, "--card-time", "0.1", "--samples", "7")
-    assert both.stderr == ("stich: match: --samples and --card-time are for sampling bots, and no bot here samples: "
-                           "ignored\n")
-    assert run(*args, "--card-time", "0.1").stderr == ("stich: match: --card-time is for sampling bots, and no bot "
-                                                       "here samples: ignored\n")
+    assert refused(*args, "--card-time", "0.1", "--samples", "7").endswith(
+        "Invalid value for '--samples' / '--card-time': only for the built-in sampling bot: no bot here is a sampling "
+        "bot")
+    assert refused(*args, "--card-time", "0.1").endswith(
+        "Invalid value for '--card-time': only for the built-in sampling bot: no bot here is a sampling bot")
     assert run(*args).stderr == ""
-    # --samples given is said even at its default's value; beside sampling bots that each name their samples too
-    assert run(*args, "--samples", "50").stderr == ("stich: match: --samples is for sampling bots, and no bot here "
-                                                    "samples: ignored\n")
+    # --samples given is refused even at its default's value; beside sampling bots that each name their samples too
+    assert "Invalid value for '--samples'" in refused(*args, "--samples", "50")
     own = ("match", "-g", "kratzen", "--bots", "sampling:2,random,random", "-n", "1", "-j", "1")
     assert run(*own, "--card-time", "0.1").stderr == ""
-    assert run(*own, "--samples", "20").stderr == ("stich: match: --samples is for a bare 'sampling' bot, and each "
-                                                   "sampling bot here names its own (sampling:N): ignored\n")
+    assert refused(*own, "--samples", "20").endswith(
+        "Invalid value for '--samples': only for the built-in sampling bot: no bot here is a bare 'sampling' bot "
+        "(sampling:N names its own samples)")
     # 'sampling:' with no count is a bare sampling bot, which takes --samples (the review)
     bare = run("match", "-g", "kratzen", "--bots", "sampling:,random,random", "-n", "1", "-j", "1", "--samples", "2")
     assert bare.stderr == "" and "sampling (2 samples a card" in bare.stdout
@@ -1588,7 +1594,7 @@ def test_a_match_its_time_limit_stopped_says_how_long_it_took_in_its_json_too():
 def test_card_time_0_is_the_apis_one_sample_a_card():
     """``--card-time`` took 0.001 at least where ``SamplingBot(time_limit=0)`` takes 0 (one sample a card, the
     deadline already past): ``--card-time 0`` was a usage error. Now it is the API's 0, said in the setup line (which
-    dropped a deadline of 0 as none) and said ignored beside bots that do not sample. ``-0`` is 0, not "-0 s"."""
+    dropped a deadline of 0 as none) and refused beside bots that do not sample. ``-0`` is 0, not "-0 s"."""
     from test_cli import run
 
     timed = run("match", "-g", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "-j", "1", "--pot", "3",
@@ -1605,8 +1611,8 @@ def test_card_time_0_is_the_apis_one_sample_a_card():
     assert "deadline 0 s a card" in run("match", "-g", "kratzen", "--bots", "sampling:3,random,random", "-n", "1",
                                          "-j", "1", "--pot", "3", "--card-time", "-0").stdout
     unused = run("match", "-g", "kratzen", "--bots", "cheater,random,random", "-n", "1", "-j", "1", "--pot", "3",
-                 "--card-time", "0")
-    assert unused.stderr == "stich: match: --card-time is for sampling bots, and no bot here samples: ignored\n"
+                 "--card-time", "0", code=2)
+    assert "Invalid value for '--card-time': only for the built-in sampling bot" in unused.stderr
     run("match", "-g", "kratzen", "--bots", "cheater,random,random", "--card-time", "-1", code=2)
 
 

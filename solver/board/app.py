@@ -45,7 +45,7 @@ from ..workers import worker_engine, worker_settlement_engine
 from ..api import solve
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
 from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_header, chosen_objective,
-                      curve_document, decoded_text, file_name_for, graph_measure, named_file, new_deal,
+                      curve_document, file_text, file_name_for, graph_measure, named_file, new_deal,
                       objective_seat, odds_document, pasted_bytes, saved_record, too_large_text, values_document,
                       variant_by_game, view)
 
@@ -388,7 +388,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raw = handle.read(MAX_FILE_BYTES + 1)  # a file that grew since it was looked at reads no further
         if len(raw) > MAX_FILE_BYTES:
             raise BoardError(too_large_text(path))
-        found, refused = boards.add_text_said(decoded_text(raw, str(path)), str(path), variant)
+        found, refused = boards.add_text_said(file_text(raw), str(path), variant)
         read[path] = (stamp, found, refused)
         return found, refused
 
@@ -455,7 +455,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             if not isinstance(text, str):
                 raise BoardError("paste the text of a .tbn record")
             raw, source, empty = pasted_bytes(text, "pasted text"), "pasted text", "the pasted text is empty"
-        text = decoded_text(raw, source)
+        text = file_text(raw)
         if not text.strip():
             raise BoardError(empty)
         # 1,000 records parse in about 0.3 s: on a worker thread, so that the event loop answers others meanwhile

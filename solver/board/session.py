@@ -29,7 +29,7 @@ from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import CommandVariantError, InvalidPositionError, StichError, is_whole_number, quoted, visible
-from ..formats.tbn import LINE_END, Record, iter_records, read_records
+from ..formats.tbn import LINE_END, Record, iter_records
 from ..games import get_game
 from ..games.base import Game, Rules
 from ..games.outcome import declarers_word
@@ -232,7 +232,7 @@ class Boards:
         """Every good record of a .tbn text as a board (:meth:`add_text_said`, its refusals left out)."""
         return self.add_text_said(text, source)[0]
 
-    def add_text_said(self, text: str, source: str, variant: Mapping[str, object] | None = None,
+    def add_text_said(self, text: str | bytes, source: str, variant: Mapping[str, object] | None = None,
                       variant_refused: Callable[[CommandVariantError], object] | None = None,
                       variant_left_out: Callable[[CommandVariantError], object] | None = None
                       ) -> tuple[list[Board], list[str]]:
@@ -242,9 +242,11 @@ class Boards:
         same boards while they are all open. ``variant``: flags over every record's, as :meth:`add` takes them;
         ``variant_refused``, given, takes each record's refusal of them instead of the list (the same for every
         record of a game, which ``stich board`` says once a game); ``variant_left_out``: why a record opened without
-        the flags of another game (:meth:`add`)."""
+        the flags of another game (:meth:`add`). ``text`` as bytes (a file not all UTF-8, :func:`file_text`) is read
+        as the command line reads a file, each record decoded on its own."""
         # whether flags are given is part of the key: the same text read under the board's flags has its own boards
-        key = (source, hashlib.sha256(text.encode()).digest(), "over" if variant else "")
+        raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+        key = (source, hashlib.sha256(raw).digest(), "over" if variant else "")
         with self._lock:
             known = self._texts.get(key)
             if known is not None and all(board.id in self.boards for board in known):
@@ -252,7 +254,8 @@ class Boards:
                     self.boards.move_to_end(board.id)
                 return list(known), list(self._refused.get(key, []))
         # one past the most the board opens: a flood of records (or of errors) is refused without reading it all
-        items = list(itertools.islice(iter_records(io.StringIO(text), name=source), MAX_RECORDS + 1))
+        stream = io.BytesIO(text) if isinstance(text, bytes) else io.StringIO(text)
+        items = list(itertools.islice(iter_records(stream, name=source), MAX_RECORDS + 1))
         if not items:
             raise BoardError(f"{source} holds no record (a .tbn record starts with tags such as [Game \"...\"])")
         if len(items) > MAX_RECORDS:
@@ -321,18 +324,14 @@ def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
         yield status, file
 
 
-def decoded_text(raw: bytes, source: str) -> str:
-    """The text of an uploaded or named .tbn file (a BOM dropped). Bytes that are not UTF-8 (a Latin-1 'ü') are
-    said as ``stich solve`` says them, with the line, column and byte, by reading the bytes as the CLI does."""
+def file_text(raw: bytes) -> str | bytes:
+    """The text of an uploaded or named .tbn file (a BOM dropped), or its bytes where they are not all UTF-8 (a
+    Latin-1 'ü'): :meth:`Boards.add_text_said` reads those record by record as ``stich check`` does, each record
+    with a bad byte said at its line, column and byte and the others opened (the first bad byte refused the file)."""
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        try:
-            for _ in read_records(io.BytesIO(raw), name=source):
-                pass
-        except StichError as error:
-            raise BoardError(str(error)) from None
-        raise BoardError(f"{source} is not UTF-8 text") from None
+        return raw
 
 
 def pasted_bytes(text: str, source: str) -> bytes:

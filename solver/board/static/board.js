@@ -854,16 +854,21 @@ function renderOdds(odds) {
   const tenth = (x) => (Math.abs(x) < 0.05 ? 0 : x).toFixed(1);  // a payment rounding to 0 is "0.0", not "-0.0"
   const scored = odds.score_mean !== null && odds.score_mean !== undefined;  // the score where the deal has one
   const measure = UNITS[odds.measure] ?? odds.measure;
-  // an interval of no width says only that no other value was met in these samples, not a certainty (stich
-  // analyse's words)
-  const interval = (i) => (!i || !Number.isFinite(i[0]) ? "" : odds.samples < 2 ? " (one sample: no interval)"
-    : i[0] === i[1] ? ` (all ${odds.samples.toLocaleString("en-US")} samples alike: no interval)`
-    : ` (95%: ${tenth(i[0])} to ${tenth(i[1])})`);
+  // a figure and its interval are one piece the panel's layout never breaks, as stich's table cells join them with
+  // no-break spaces (solver/games/outcome.py FIGURE_SPACE): a span kept on one line, its spaces no-break ones
+  const figure = (text) => el("span", { class: "figure" }, text.replaceAll(" ", "\u00a0"));
+  // a mean and its 95% interval; an interval of no width says only that no other value was met in these samples,
+  // not a certainty (stich analyse's words, which may wrap)
+  const withInterval = (x, i) => (!i || !Number.isFinite(i[0]) ? [x] : odds.samples < 2
+    ? [x, " (one sample: no interval)"]
+    : i[0] === i[1] ? [x, ` (all ${odds.samples.toLocaleString("en-US")} samples alike: no interval)`]
+    : [figure(`${x} (95%: ${tenth(i[0])} to ${tenth(i[1])})`)]);
   // every share of the samples with its 95% Wilson interval, as stich analyse writes it in a line; in the tables as
   // its tables of advice write a cell (so that they fit the panel; the note says what the brackets are): 31% (23-41%)
-  const share = (p, i) => pct(p) + (i && i[0] !== null ? ` (95%: ${pct(i[0])} to ${pct(i[1])})` : "");
+  const share = (p, i) => (i && i[0] !== null ? figure(`${pct(p)} (95%: ${pct(i[0])} to ${pct(i[1])})`) : pct(p));
   const percent = (p) => `${(100 * p).toFixed(0)}%`;
-  const compact = (p, i) => percent(p) + (i && i[0] !== null ? ` (${(100 * i[0]).toFixed(0)}-${percent(i[1])})` : "");
+  const compact = (p, i) => (i && i[0] !== null ? figure(`${percent(p)} (${(100 * i[0]).toFixed(0)}-${percent(i[1])})`)
+    : percent(p));
   const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
     el("td", {}, tenth(o.mean)), ...(scored ? [el("td", {}, tenth(o.mean_score))] : []),
     el("td", { class: "share" }, compact(o.win_probability, o.win_interval))));
@@ -876,26 +881,28 @@ function renderOdds(odds) {
   const forced = (b) => (b.seat !== null && b.seat !== undefined ? own(b) : b.samples_for_side === odds.samples
     ? ["the hand's side", compact(b.probability_for, b.interval_for)]
     : b.samples_for_side === 0 ? ["the other side", compact(b.probability_against, b.interval_against)]
-    : ["either, by the deal", `${compact(b.probability_for, b.interval_for)} by the hand's side, ` +
-       `${compact(b.probability_against, b.interval_against)} by the other`]);
+    : ["either, by the deal", [compact(b.probability_for, b.interval_for), " by the hand's side, ",
+       compact(b.probability_against, b.interval_against), " by the other"]]);  // wraps between its figures only
   const bonuses = (odds.bonuses || []).map((b) => el("tr", { dataset: { bonus: b.objective } },
     el("td", { class: "name" }, b.seat === null ? b.title : `${b.title} (seat ${b.seat})`),
-    ...forced(b).map((text, column) => el("td", column ? { class: "share" } : {}, text))));
-  const score = scored ? ` · mean payment ${tenth(odds.score_mean)}` + interval(odds.score_interval) : "";
+    ...forced(b).map((text, column) => el("td", column ? { class: "share" } : {}, ...[text].flat()))));
+  const score = scored ? [" · mean payment ", ...withInterval(tenth(odds.score_mean), odds.score_interval)] : [];
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
   $("odds").replaceChildren(el("h2", {}, `Odds for seat ${odds.seat}`),
-    el("div", { id: "odds-summary" }, `win ${share(odds.win_probability, odds.win_interval)}` +
-      ` · mean ${measure} ${odds.mean.toFixed(1)}` +
-      interval(odds.interval) + score),
+    el("div", { id: "odds-summary" }, "win ", share(odds.win_probability, odds.win_interval), ` · mean ${measure} `,
+      ...withInterval(odds.mean.toFixed(1), odds.interval), ...score),
     el("div", { class: "hint", id: "odds-count" }, `${count} of the unseen cards, each solved double dummy (the line ` +
       "above lets each deal choose its own best card; the table is one card over all of them)" +
       (scored ? `; the score is ${S.view.per_seat ? "the attacker's own payment"  // Kratzen: no sides (RULES.md 3)
         : `seat ${odds.seat}'s share of its side's`}, in ${S.view.score_unit}, and ranks the cards` : "") +
       "; each share of the deals with its 95% Wilson interval in brackets"),
-    rows.length ? el("table", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, `mean ${measure}`),
-      ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")), ...rows) : "",
-    bonuses.length ? el("table", { id: "odds-bonuses" }, el("tr", {}, el("th", { class: "name" }, S.view.per_seat ? "target forced" : "bonus forced"), el("th", {}, "whose"),
-      el("th", {}, "deals")), ...bonuses) : "");
+    // each table in a box that scrolls sideways where a phone's panel is narrower than its whole figures
+    rows.length ? el("div", { class: "odds-table" }, el("table", {}, el("tr", {}, el("th", {}, "card"),
+      el("th", {}, `mean ${measure}`), ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")),
+      ...rows)) : "",
+    bonuses.length ? el("div", { class: "odds-table" }, el("table", { id: "odds-bonuses" }, el("tr", {},
+      el("th", { class: "name" }, S.view.per_seat ? "target forced" : "bonus forced"), el("th", {}, "whose"),
+      el("th", {}, "deals")), ...bonuses)) : "");
   markOdds();
 }
 
