@@ -245,6 +245,7 @@ class Boards:
         the flags of another game (:meth:`add`). ``text`` as bytes (a file not all UTF-8, :func:`file_text`) is read
         as the command line reads a file, each record decoded on its own."""
         # whether flags are given is part of the key: the same text read under the board's flags has its own boards
+        # a lone surrogate (pasted text a browser sent) is hashed as it is, and said by the reader as bad text
         raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
         key = (source, hashlib.sha256(raw).digest(), "over" if variant else "")
         with self._lock:
