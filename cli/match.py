@@ -52,9 +52,9 @@ def bots_plays_for(game: str, objective: str) -> str:
 
 def refuse_unused_sampling_options(context: typer.Context, specs: list[str]) -> None:
     """``--samples`` and ``--card-time`` where no bot takes them: a usage error naming the flags given, as every
-    option that means nothing without another is (cli/options.py's rule). Only the built-in sampling bot takes them (``--samples`` the bare ``sampling`` alone, not ``sampling:N``); a bot
-    of one's own is made from its module with the seed alone, so neither reaches it, a SamplingBot of one's own
-    neither."""
+    option that means nothing without another is (cli/options.py's rule). Only the built-in sampling bot takes them
+    (``--samples`` the bare ``sampling`` alone, not ``sampling:N``); a bot of one's own is made from its module with
+    the seed alone, so neither reaches it, a SamplingBot of one's own neither."""
     named = [spec.lower().partition(":") for spec in specs]
     sampling = [count.strip() for name, _, count in named if name.strip() == "sampling"]
     unused = []
