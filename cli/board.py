@@ -131,9 +131,10 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     reads them (at most its 1,000 records a file, record by record as ``stich check`` reads them): each record that
     cannot be opened (``FILE:LINE:COL: ...``, at most the page's 20 a file), a file the page opens nothing of, and a
     ``--board`` no file has or whose record cannot be opened (exit 1, as every other command refuses it: the page
-    opened another record and said so in a corner). ``variant``: the --variant flags, over each record's as the page takes them (the page's uploads
-    and pastes take them so too, and its deals are dealt under them, so --variant needs no FILE); a flag of another
-    game than a record's is left out of it, as of an upload's, said once a game."""
+    opened another record and said so in a corner). ``variant``: the --variant flags, over each record's as the page
+    takes them (the page's uploads and pastes take them so too, and its deals are dealt under them, so --variant
+    needs no FILE); a flag of another game than a record's is left out of it, as of an upload's, said once a
+    game."""
     import io
 
     from solver.board.session import BoardError, Boards, file_text
