@@ -451,6 +451,21 @@ def test_kratzen_pot_example():
     assert zero_sum(settlement)
 
 
+def test_kratzen_a_pot_that_does_not_divide_by_four_says_what_stays_in_it():
+    """RULES.md 3.4: "each trick pays its winner P/4 (the remainder stays in the pot)". With 13 chips a trick pays 3,
+    and a note says what the items' "P/4" came to and that 1 chip stays in the pot; 12 chips divide."""
+    deal = "1: HA GK SO E8 / HZ S7 GO GZ / EA HK SU SZ"
+    play = "HK HA HZ E8 S7 EA SZ SO GZ GK GO SU"  # the attacker (seat 3) leads; seat 1 wins tricks 1, 3 and 4
+    position = position_of("Kratzen", deal, "Trump H", play, Declarer="3", Seats="3")
+    settlement = score_deal(position, pot=13)
+    assert [(item.name, item.winners, item.value) for item in settlement.items if item.name.startswith("trick")] == [
+        ("trick 1", (1,), 3), ("trick 2", (3,), 3), ("trick 3", (1,), 3), ("trick 4", (1,), 3)]
+    assert settlement.payments == (9, -13, -23) and settlement.pot_change == 27
+    assert "pot 13 does not divide by 4: each trick pays 3, and 1 chip stays in the pot" in settlement.notes
+    assert "note: pot 13 does not divide by 4" in str(settlement)
+    assert not [note for note in score_deal(position, pot=12).notes if "divide" in note]
+
+
 def test_kratzen_explicit_pot_case():
     # seat 1 attacks with hearts trump and takes every trick: 4 x 3 from a pot of 12; the others each pay 12
     deal = "1: HA S6 HK HO / E7 E8 E9 EZ / G7 G8 G9 GZ / S7 S8 S9 SZ"
