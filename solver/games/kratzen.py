@@ -147,8 +147,8 @@ def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list
     notes = ["a Muss deal: no trick payouts"] if muss else []
     left = pot - 4 * share
     if not muss and left:  # the items say P/4; this says what it came to (RULES.md 3.4)
-        notes.append(f"pot {pot} does not divide by 4: each trick pays {share}, and {left} chip{'' if left == 1 else 's'}"
-                     " stays in the pot")
+        chips = "1 chip stays" if left == 1 else f"{left} chips stay"
+        notes.append(f"pot {pot} does not divide by 4: each trick pays {share}, and {chips} in the pot")
     if pot == 0:
         notes.append(f"pot 0: {EMPTY_POT} (give the record a [Pot] tag, or --pot CHIPS)")
     return items, notes
