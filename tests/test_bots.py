@@ -1535,6 +1535,29 @@ def test_bots_of_one_name_with_numpy_settings_are_compared_without_an_error():
         play_match("kratzen", [Weighted(), other, RandomBot()], boards=1, seed=3, pot=3)
 
 
+def test_a_bot_spec_is_read_once_and_says_which_match_options_reach_its_bot():
+    """``stich match`` read each bot spec twice, once to make the bot and once to ask which bots take ``--samples``
+    and ``--card-time``: now :func:`solver.bots.read_bot_spec` reads it, and the bot is made from what it read."""
+    import re
+
+    from solver.bots import BotSpec, make_bot, read_bot_spec
+
+    read = {text: read_bot_spec(text) for text in ("sampling", "Sampling:", "sampling:20", "random", "cheater",
+                                                   "mybots:LastCard")}
+    assert read == {"sampling": BotSpec("sampling", "sampling"), "Sampling:": BotSpec("Sampling:", "sampling"),
+                    "sampling:20": BotSpec("sampling:20", "sampling", 20), "random": BotSpec("random", "random"),
+                    "cheater": BotSpec("cheater", "cheater"), "mybots:LastCard": BotSpec("mybots:LastCard", "own")}
+    assert [text for text, spec in read.items() if spec.takes_samples] == ["sampling", "Sampling:"]
+    assert [text for text, spec in read.items() if spec.takes_card_time] == ["sampling", "Sampling:", "sampling:20"]
+    for text in ("sampling", "sampling:20", "random", "cheater"):
+        assert make_bot(read[text], samples=7).name == make_bot(text, samples=7).name
+    assert make_bot(read["sampling:20"], samples=7).samples == 20 and make_bot(read["sampling"], samples=7).samples == 7
+    for bad, said in (("sampling:x", "the sample count after ':' is a whole number"),
+                      ("random:3", "only the sampling bot takes a sample count"), ("randm", "unknown bot 'randm'")):
+        with pytest.raises(StichError, match=re.escape(said)):
+            read_bot_spec(bad)
+
+
 def test_card_time_and_samples_without_a_sampling_bot_are_refused():
     """``stich match --bots cheater,random,... --card-time 0.1 --samples 7`` played as if neither was given (then
     said them ignored on stderr), while every other option that means nothing without another is a usage error
