@@ -426,7 +426,8 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
     """An advice report's lines and tables (``card``: paints the cards of a table's second column); the figures stay
     whole, a bonus a line, which wraps only where the table is too wide for it. Where the table does not fit even so,
     its bonus columns follow it as a table of their own, each row named by its rank and contract as in the first,
-    rather than a figure being cut: a figure is read whole or misread."""
+    rather than a figure being cut: a figure is read whole or misread; and its last figure columns go with them where
+    the first table's names would not stand whole otherwise (``Solo Tout`` above ``E`` reads as two contracts)."""
     for part in report:
         if isinstance(part, str):
             console.print(for_stdout(part))
@@ -446,8 +447,15 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
             console.print(table)
             continue
         kept = [index for index in range(len(part.columns)) if index not in moved]
-        console.print(_report_table(part, kept, part.title, card, console, wrap=True))
-        names = " and ".join(part.columns[index] for index in moved)
+        first = _report_table(part, kept, part.title, card, console, wrap=True)
+        while not first.columns[kept.index(name)].no_wrap and len(kept) > name + 2:
+            # its names would wrap (``Solo Tout`` above ``E`` at 60 columns): the second table starts a column
+            # earlier, rather than a name be split
+            moved.insert(0, kept.pop())
+            first = _report_table(part, kept, part.title, card, console, wrap=True)
+        console.print(first)
+        names = ", ".join(part.columns[index] for index in moved[:-1]) + f" and {part.columns[moved[-1]]}" \
+            if len(moved) > 1 else part.columns[moved[0]]
         rows = [row for row in part.rows if any(row[index] for index in moved)]
         if rows:
             console.print(_report_table(part._replace(rows=rows), [0, 1, *moved],

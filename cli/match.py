@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from solver.bots import DEFAULT_SAMPLES, PLAYS_FOR, SamplingBot, make_bot
+from solver.bots import DEFAULT_SAMPLES, PLAYS_FOR, BotSpec, SamplingBot, make_bot, read_bot_spec
 from solver.errors import InvalidContractError, StichError, did_you_mean
 from solver.games import game_list, games_with, get_game
 from solver.games.base import score_or_measure
@@ -50,15 +50,16 @@ def bots_plays_for(game: str, objective: str) -> str:
         raise typer.BadParameter(str(refused), param_hint="'--objective'") from None
 
 
-def refuse_unused_sampling_options(context: typer.Context, specs: list[str]) -> None:
-    """``--samples`` and ``--card-time`` where no bot takes them: a usage error naming the flags given, as every
-    option that means nothing without another is (cli/options.py's rule). Only the built-in sampling bot takes them
-    (``--samples`` the bare ``sampling`` alone, not ``sampling:N``); a bot of one's own is made from its module with
-    the seed alone, so neither reaches it, a SamplingBot of one's own neither."""
-    named = [spec.lower().partition(":") for spec in specs]
-    sampling = [count.strip() for name, _, count in named if name.strip() == "sampling"]
+def refuse_unused_sampling_options(context: typer.Context, specs: list[BotSpec], checkpoint: Path | None) -> None:
+    """``--samples`` and ``--card-time`` where no bot takes them (:attr:`BotSpec.takes_samples`,
+    :attr:`BotSpec.takes_card_time`: the built-in sampling bot alone, ``--samples`` the bare ``sampling`` alone): a
+    usage error naming the flags given, as every option that means nothing without another is (cli/options.py's
+    rule). A rerun that resumes a checkpoint is warned instead (:func:`resumes`): checkpoints were saved by such
+    commands before the refusal, and the flag changes nothing a checkpoint keeps (its bots' samples and deadlines are
+    theirs, not the flags')."""
+    sampling = any(spec.takes_card_time for spec in specs)
     unused = []
-    if given(context, "samples") and "" not in sampling:
+    if given(context, "samples") and not any(spec.takes_samples for spec in specs):
         unused.append(("--samples", "no bot here is a bare 'sampling' bot (sampling:N names its own samples)"
                        if sampling else "no bot here is a sampling bot"))
     if given(context, "time_limit") and not sampling:
@@ -67,8 +68,21 @@ def refuse_unused_sampling_options(context: typer.Context, specs: list[str]) -> 
         flags = " and ".join(flag for flag, _ in unused)
         why = unused[0][1] if len(unused) == 1 or unused[0][1] == unused[1][1] else "; ".join(
             f"{flag}: {reason}" for flag, reason in unused)
+        if checkpoint is not None and resumes(checkpoint):
+            message(f"stich: match: {flags} unused, only for the built-in sampling bot: {why}; resuming {checkpoint} "
+                    f"as saved")
+            return
         raise typer.BadParameter(f"only for the built-in sampling bot: {why}",
                                  param_hint=" / ".join(f"'{flag}'" for flag, _ in unused))
+
+
+def resumes(checkpoint: Path) -> bool:
+    """Whether ``checkpoint`` is one already written (a file with lines), which the run resumes or refuses as
+    another match's; else the run begins it."""
+    try:
+        return checkpoint.is_file() and checkpoint.stat().st_size > 0
+    except (OSError, ValueError):  # no permission, a NUL in the name: the journal's opening says it
+        return False
 
 
 def match(
@@ -142,12 +156,16 @@ def match(
         raise typer.BadParameter(f"{get_game(game).name} has no pot (it is for {games_with('has_pot')})",
                                  param_hint="'--pot'")
     try:  # a bot name or count that is no bot, or two kinds of bot under one name, is a usage error
-        players = [make_bot(spec, seed=seed, samples=DEFAULT_SAMPLES if samples is None else samples,
-                            time_limit=time_limit, plays_for=plays_for) for spec in specs]
+        read: list[BotSpec] = []  # each spec read once: what made its bot says which options it takes
+        players = []
+        for spec in specs:
+            read.append(read_bot_spec(spec))
+            players.append(make_bot(read[-1], seed=seed, samples=DEFAULT_SAMPLES if samples is None else samples,
+                                    time_limit=time_limit, plays_for=plays_for))
         check_bots(players)
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
-    refuse_unused_sampling_options(context, specs)
+    refuse_unused_sampling_options(context, read, checkpoint)
     spellings: dict[str, list[str]] = {}  # one bot, one name: sampling:50 is sampling at --samples 50
     for spec, player in zip(specs, players):
         spelt = spec if ":" in spec and not isinstance(player, SamplingBot) else spec.lower()  # a module's own case

@@ -303,28 +303,40 @@ BOT_NAMES = ("sampling", "random", "cheater")
 BOT_SPECS = "sampling, sampling:N, random, cheater or MODULE:ATTRIBUTE (a bot of your own)"
 
 
-def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMPLES, time_limit: float | None = None,
-             plays_for: str = "score", workers: int = 1) -> Bot:
-    """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``, or a bot of one's own
-    as ``MODULE:ATTRIBUTE`` (:func:`load_bot`, given ``seed``). A match groups its
-    results by the bot's name, so one bot has one name: ``sampling`` for ``samples`` samples a card (however it was
-    spelled: ``sampling:50`` is ``sampling`` at the default 50), ``sampling:N`` for any other count, so a match
-    tells ``sampling:20`` from ``sampling:100`` but never counts one bot as two kinds. ``plays_for``: what the
-    sampling and cheater bots maximise (``score`` or ``points``); ``workers``: the sampling bot's processes."""
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot spec read once (:func:`read_bot_spec`), so that what made the bot and what asks which options it takes
+    read it alike: ``kind`` is ``sampling``, ``random``, ``cheater`` or ``own`` (``MODULE:ATTRIBUTE``, loaded by
+    :func:`make_bot`), ``samples`` the count after ``sampling:`` (None where none was given)."""
+
+    text: str
+    kind: str
+    samples: int | None = None
+
+    @property
+    def takes_samples(self) -> bool:
+        """Whether the match's sample count reaches the bot: a bare ``sampling`` (``sampling:N`` names its own)."""
+        return self.kind == "sampling" and self.samples is None
+
+    @property
+    def takes_card_time(self) -> bool:
+        """Whether the match's deadline a card reaches the bot: the built-in sampling bot's alone (a bot of one's own
+        is made with the seed alone, a SamplingBot of one's own too)."""
+        return self.kind == "sampling"
+
+
+def read_bot_spec(spec: str) -> BotSpec:
+    """``spec`` read as :func:`make_bot` takes it (a StichError for one that names no bot); a bot of one's own is
+    not loaded here."""
     if not isinstance(spec, str):
         raise StichError(f"a bot spec is text ({BOT_SPECS}), not {spec!r}")
     name, _, count = spec.strip().lower().partition(":")
     if name not in BOT_NAMES and ":" in spec and not count.isdigit():  # 'module:attribute' ('samplng:6' a slip)
-        return load_bot(spec, seed=seed)
+        return BotSpec(spec, "own")
     if name == "sampling":
-        own = samples
-        if count:
-            if not (count.isascii() and count.isdigit()):
-                raise StichError(f"bot {spec!r}: the sample count after ':' is a whole number")
-            own = int(count)
-        return SamplingBot(samples=own, seed=seed, time_limit=time_limit,
-                           name=sampling_name(own, samples), plays_for=plays_for,
-                           workers=workers)
+        if count and not (count.isascii() and count.isdigit()):
+            raise StichError(f"bot {spec!r}: the sample count after ':' is a whole number")
+        return BotSpec(spec, name, int(count) if count else None)
     if name not in BOT_NAMES:
         raise StichError(f"unknown bot {spec!r}{did_you_mean(name, BOT_NAMES)} (expected {BOT_SPECS})")
     if count and not count.isdigit():  # 'cheater:LastCard': a module of one's own under a built-in bot's name
@@ -332,7 +344,26 @@ def make_bot(spec: str, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMP
                          f"another name")
     if count:
         raise StichError(f"bot {spec!r}: only the sampling bot takes a sample count")
-    if name == "random":
+    return BotSpec(spec, name)
+
+
+def make_bot(spec: str | BotSpec, *, seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMPLES,
+             time_limit: float | None = None, plays_for: str = "score", workers: int = 1) -> Bot:
+    """A bot by name: ``sampling`` (or ``sampling:N`` for N samples), ``random``, ``cheater``, or a bot of one's own
+    as ``MODULE:ATTRIBUTE`` (:func:`load_bot`, given ``seed``); or a spec :func:`read_bot_spec` has read. A match
+    groups its results by the bot's name, so one bot has one name: ``sampling`` for ``samples`` samples a card
+    (however it was spelled: ``sampling:50`` is ``sampling`` at the default 50), ``sampling:N`` for any other count,
+    so a match tells ``sampling:20`` from ``sampling:100`` but never counts one bot as two kinds. ``plays_for``: what
+    the sampling and cheater bots maximise (``score`` or ``points``); ``workers``: the sampling bot's processes."""
+    read = spec if isinstance(spec, BotSpec) else read_bot_spec(spec)
+    if read.kind == "own":
+        return load_bot(read.text, seed=seed)
+    if read.kind == "sampling":
+        own = samples if read.samples is None else read.samples
+        return SamplingBot(samples=own, seed=seed, time_limit=time_limit,
+                           name=sampling_name(own, samples), plays_for=plays_for,
+                           workers=workers)
+    if read.kind == "random":
         return RandomBot(seed=seed)
     return CheaterBot(plays_for=plays_for)
 

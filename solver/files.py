@@ -140,7 +140,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     removed otherwise (see the module docstring for links, permissions and paths that are no regular file)."""
     with _named(path):
         mode = _existing_mode(path)
-        if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        if mode is not None and stream_kind(mode) is not None:
             with _written_through(Path(path)) as through:
                 yield through
             return
@@ -194,18 +194,26 @@ def _held(path: str) -> bool:
     return False
 
 
+def stream_kind(mode: int) -> str | None:
+    """What a file of status ``mode`` (``st_mode`` of a stat or an fstat) is if it is no regular file and no folder:
+    ``a pipe``, ``a socket`` or ``a device``; None for a regular file or a folder. The one rule for what is read or
+    written as a stream, not a file: it can be read only once, may wait on a writer, and renaming over it would
+    replace it with a file."""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+
+
 def read_once_kind(path: str | os.PathLike) -> str | None:
-    """What ``path`` names if it can be read only once, as it is written: ``a pipe`` (a named pipe, /dev/stdin on a
-    pipe), ``a socket`` or ``a device`` (a terminal, /dev/null); None for a regular file, a folder or nothing there
+    """What ``path`` names if it can be read only once, as it is written (:func:`stream_kind`: a named pipe,
+    /dev/stdin on a pipe, a socket, a terminal, /dev/null); None for a regular file, a folder or nothing there
     (their own messages say those). Asked of its status, without opening it: opening a named pipe waits for a
     writer, so a file that must be read twice (a batch's input, a checkpoint) is refused before it."""
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):  # nothing there, no permission, a NUL in the name: the opening says it
         return None
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    return "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+    return stream_kind(mode)
 
 
 def check_writable(path: str | os.PathLike) -> None:
@@ -213,7 +221,7 @@ def check_writable(path: str | os.PathLike) -> None:
     directory by that name), found by making and removing the temporary file it would write: a command that
     computes for minutes before writing (a benchmark, a game tree) asks first, rather than lose the work."""
     mode = _existing_mode(path)
-    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+    if mode is not None and stream_kind(mode) is not None:
         return  # written through (a pipe, a device)
     handle, temporary = _temporary(Path(os.path.realpath(path)), Path(path).suffix, path)
     os.close(handle)

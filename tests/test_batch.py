@@ -181,6 +181,34 @@ def test_an_input_that_can_be_read_only_once_is_refused_before_it_is_opened(tmp_
     assert sorted(path.name for path in tmp_path.iterdir()) == ["deals.tbn"]  # no output, no lock file
 
 
+def test_a_socket_as_the_input_or_the_checkpoint_is_refused_as_a_socket(tmp_path: Path) -> None:
+    """A Unix socket's path is no file either (solver.files.stream_kind): batch, which reads its input more than
+    once, and a checkpoint, read back and appended to, refuse it by its kind before opening it (which fails on a
+    socket with a message about the opening, not about why it cannot serve)."""
+    import socket
+
+    from solver.checkpoint import Journal
+    from solver.errors import FileRefusedError
+
+    path = tmp_path / "deals.tbn"
+    listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listening.bind(str(path))
+        out = tmp_path / "out.jsonl"
+        with pytest.raises(StichError) as refused:
+            solve_batch(path, out, workers=1)
+        assert str(refused.value) == (f"{path}: a socket, not a regular file: batch reads its input more than once (to "
+                                      "count what is left, and again on a rerun to resume), which a socket gives only "
+                                      "once; save the records to a file and run batch on it")
+        with pytest.raises(FileRefusedError) as refused_checkpoint:
+            Journal(path, {"command": "analyse"})
+        assert str(refused_checkpoint.value) == (f"{path}: a socket, not a regular file: a checkpoint is read back to "
+                                                 "resume and appended to, which a socket cannot be; give a file's name")
+    finally:
+        listening.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deals.tbn"]  # no output, no lock file
+
+
 def test_a_line_of_garbage_in_the_output_is_refused_with_its_number(tmp_path: Path) -> None:
     """A complete line that is no batch line (typed by hand) was kept silently, and the output stayed invalid JSON
     Lines on every rerun: it is refused, at its line and the column where it stops reading as one (a line cut short

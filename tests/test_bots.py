@@ -1535,6 +1535,29 @@ def test_bots_of_one_name_with_numpy_settings_are_compared_without_an_error():
         play_match("kratzen", [Weighted(), other, RandomBot()], boards=1, seed=3, pot=3)
 
 
+def test_a_bot_spec_is_read_once_and_says_which_match_options_reach_its_bot():
+    """``stich match`` read each bot spec twice, once to make the bot and once to ask which bots take ``--samples``
+    and ``--card-time``: now :func:`solver.bots.read_bot_spec` reads it, and the bot is made from what it read."""
+    import re
+
+    from solver.bots import BotSpec, make_bot, read_bot_spec
+
+    read = {text: read_bot_spec(text) for text in ("sampling", "Sampling:", "sampling:20", "random", "cheater",
+                                                   "mybots:LastCard")}
+    assert read == {"sampling": BotSpec("sampling", "sampling"), "Sampling:": BotSpec("Sampling:", "sampling"),
+                    "sampling:20": BotSpec("sampling:20", "sampling", 20), "random": BotSpec("random", "random"),
+                    "cheater": BotSpec("cheater", "cheater"), "mybots:LastCard": BotSpec("mybots:LastCard", "own")}
+    assert [text for text, spec in read.items() if spec.takes_samples] == ["sampling", "Sampling:"]
+    assert [text for text, spec in read.items() if spec.takes_card_time] == ["sampling", "Sampling:", "sampling:20"]
+    for text in ("sampling", "sampling:20", "random", "cheater"):
+        assert make_bot(read[text], samples=7).name == make_bot(text, samples=7).name
+    assert make_bot(read["sampling:20"], samples=7).samples == 20 and make_bot(read["sampling"], samples=7).samples == 7
+    for bad, said in (("sampling:x", "the sample count after ':' is a whole number"),
+                      ("random:3", "only the sampling bot takes a sample count"), ("randm", "unknown bot 'randm'")):
+        with pytest.raises(StichError, match=re.escape(said)):
+            read_bot_spec(bad)
+
+
 def test_card_time_and_samples_without_a_sampling_bot_are_refused():
     """``stich match --bots cheater,random,... --card-time 0.1 --samples 7`` played as if neither was given (then
     said them ignored on stderr), while every other option that means nothing without another is a usage error
@@ -1563,6 +1586,29 @@ def test_card_time_and_samples_without_a_sampling_bot_are_refused():
     # 'sampling:' with no count is a bare sampling bot, which takes --samples (the review)
     bare = run("match", "-g", "kratzen", "--bots", "sampling:,random,random", "-n", "1", "-j", "1", "--samples", "2")
     assert bare.stderr == "" and "sampling (2 samples a card" in bare.stdout
+
+
+def test_a_checkpoint_saved_with_an_unused_sampling_flag_is_resumed_with_a_warning(tmp_path):
+    """A ``match --checkpoint`` run with ``--samples``/``--card-time`` and no bot taking them was saved before such
+    flags were refused; rerun as saved, it stopped with exit 2 and its boards could not be resumed. The flags change
+    nothing the checkpoint keeps (the bots' samples and deadlines are theirs), so a rerun that resumes one is warned
+    in one line and resumes; a run that begins a checkpoint is refused as before, and writes none."""
+    from test_cli import run
+
+    checkpoint = tmp_path / "match.jsonl"
+    args = ("match", "-g", "kratzen", "--bots", "cheater,random,random", "-j", "1", "--pot", "3", "--json")
+    refused = run(*args, "-n", "2", "--samples", "7", "--checkpoint", checkpoint, code=2)
+    assert "Invalid value for '--samples': only for the built-in sampling bot" in refused.stderr
+    assert not checkpoint.exists()
+    run(*args, "-n", "2", "--checkpoint", checkpoint)  # the two boards, as the flag would have saved them
+    saved = checkpoint.read_bytes()
+    resumed = run(*args, "-n", "4", "--samples", "7", "--card-time", "0.1", "--checkpoint", checkpoint)
+    assert resumed.stderr.splitlines() == [
+        "stich: match: --samples and --card-time unused, only for the built-in sampling bot: no bot here is a sampling "
+        f"bot; resuming {checkpoint} as saved"]
+    fresh = json.loads(run(*args, "-n", "4").stdout)
+    assert json.loads(resumed.stdout)["deals"] == fresh["deals"]
+    assert checkpoint.read_bytes().startswith(saved) and len(checkpoint.read_bytes()) > len(saved)  # 2 boards added
 
 
 def test_a_match_its_time_limit_stopped_says_how_long_it_took_in_its_json_too():

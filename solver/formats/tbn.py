@@ -17,12 +17,12 @@ from __future__ import annotations
 import io
 import os
 import re
-import stat
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any, Iterable, Iterator, TextIO
 
 from ..errors import ParseError, StichError
+from ..files import stream_kind
 
 __all__ = [
     "LINE_END",
@@ -861,9 +861,9 @@ class _LineReader:
 
 
 def _may_wait(stream: IO) -> bool:
-    """Whether reading ``stream`` may wait on a writer: anything but a regular file (a pipe, a terminal, a socket)."""
+    """Whether reading ``stream`` may wait on a writer: what :func:`stream_kind` calls a pipe, a socket or a device."""
     try:
-        return not stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+        return stream_kind(os.fstat(stream.fileno()).st_mode) is not None
     except (OSError, ValueError, AttributeError):  # no file descriptor (io.UnsupportedOperation is both), or closed
         return True
 
