@@ -434,6 +434,7 @@ def test_a_won_tout_is_worth_10_plus_2l_without_schwarz():
     assert [(item.name, item.winners, item.value) for item in settlement.items] == [("game", (1,), 10),
                                                                                     ("laufende", (1,), 8)]
     assert settlement.payments == (54, -18, -18, -18)
+    assert settlement.items[0].reason == "the declarer took all 8 tricks (Tout)"
     wenz = score_deal(position_of("Schafkopf", WENZ_TOUT_DEAL, "Wenz", play))
     assert [(item.name, item.value) for item in wenz.items] == [("game", 5), ("schwarz", 2), ("laufende", 4)]
     assert wenz.payments == (33, -11, -11, -11)
@@ -918,6 +919,8 @@ def test_a_tout_ends_at_its_first_lost_trick():
     assert {name: found[0].value for name, found in items(settlement).items()} == {"game": 10, "laufende": 4}
     assert settlement.payments == (14, 14, 14, -42)
     assert any("trick 1" in note for note in settlement.notes)
+    # the deal ended at trick 1: not "took 0 of 8 tricks", of which seven were never played
+    assert items(settlement)["game"][0].reason == "the declarer lost a trick (a Tout needs all 8)"
     # a Tout the declarer has not lost yet still needs its play
     unbroken = position_of("Schafkopf", TOUT_DEAL, "WenzTout", "EA E8 H7 EO", Declarer="1")
     with pytest.raises(StichError, match="complete Play section"):

@@ -226,7 +226,8 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
     tout = kind in TOUTS
     if tout:
         won = tricks == rules.tricks_in_deal
-        reason = f"the declarer took {tricks} of {rules.tricks_in_deal} tricks (Tout)"
+        reason = (f"the declarer took all {tricks} tricks (Tout)" if won else  # a lost Tout ends at that trick
+                  f"the declarer lost a trick (a Tout needs all {rules.tricks_in_deal})")
     else:
         won = points >= 61
         reason = f"{who} took {points} points (61 needed)"
