@@ -50,13 +50,11 @@ def bots_plays_for(game: str, objective: str) -> str:
         raise typer.BadParameter(str(refused), param_hint="'--objective'") from None
 
 
-def refuse_unused_sampling_options(context: typer.Context, specs: list[BotSpec], checkpoint: Path | None) -> None:
+def refuse_unused_sampling_options(context: typer.Context, specs: list[BotSpec]) -> None:
     """``--samples`` and ``--card-time`` where no bot takes them (:attr:`BotSpec.takes_samples`,
     :attr:`BotSpec.takes_card_time`: the built-in sampling bot alone, ``--samples`` the bare ``sampling`` alone): a
     usage error naming the flags given, as every option that means nothing without another is (cli/options.py's
-    rule). A rerun that resumes a checkpoint is warned instead (:func:`resumes`): checkpoints were saved by such
-    commands before the refusal, and the flag changes nothing a checkpoint keeps (its bots' samples and deadlines are
-    theirs, not the flags')."""
+    rule)."""
     sampling = any(spec.takes_card_time for spec in specs)
     unused = []
     if given(context, "samples") and not any(spec.takes_samples for spec in specs):
@@ -68,21 +66,8 @@ def refuse_unused_sampling_options(context: typer.Context, specs: list[BotSpec],
         flags = " and ".join(flag for flag, _ in unused)
         why = unused[0][1] if len(unused) == 1 or unused[0][1] == unused[1][1] else "; ".join(
             f"{flag}: {reason}" for flag, reason in unused)
-        if checkpoint is not None and resumes(checkpoint):
-            message(f"stich: match: {flags} unused, only for the built-in sampling bot: {why}; resuming {checkpoint} "
-                    f"as saved")
-            return
         raise typer.BadParameter(f"only for the built-in sampling bot: {why}",
                                  param_hint=" / ".join(f"'{flag}'" for flag, _ in unused))
-
-
-def resumes(checkpoint: Path) -> bool:
-    """Whether ``checkpoint`` is one already written (a file with lines), which the run resumes or refuses as
-    another match's; else the run begins it."""
-    try:
-        return checkpoint.is_file() and checkpoint.stat().st_size > 0
-    except (OSError, ValueError):  # no permission, a NUL in the name: the journal's opening says it
-        return False
 
 
 def match(
@@ -165,7 +150,7 @@ def match(
         check_bots(players)
     except StichError as error:
         raise typer.BadParameter(str(error), param_hint="'--bots'") from None
-    refuse_unused_sampling_options(context, read, checkpoint)
+    refuse_unused_sampling_options(context, read)
     spellings: dict[str, list[str]] = {}  # one bot, one name: sampling:50 is sampling at --samples 50
     for spec, player in zip(specs, players):
         spelt = spec if ":" in spec and not isinstance(player, SamplingBot) else spec.lower()  # a module's own case

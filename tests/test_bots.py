@@ -1588,29 +1588,6 @@ def test_card_time_and_samples_without_a_sampling_bot_are_refused():
     assert bare.stderr == "" and "sampling (2 samples a card" in bare.stdout
 
 
-def test_a_checkpoint_saved_with_an_unused_sampling_flag_is_resumed_with_a_warning(tmp_path):
-    """A ``match --checkpoint`` run with ``--samples``/``--card-time`` and no bot taking them was saved before such
-    flags were refused; rerun as saved, it stopped with exit 2 and its boards could not be resumed. The flags change
-    nothing the checkpoint keeps (the bots' samples and deadlines are theirs), so a rerun that resumes one is warned
-    in one line and resumes; a run that begins a checkpoint is refused as before, and writes none."""
-    from test_cli import run
-
-    checkpoint = tmp_path / "match.jsonl"
-    args = ("match", "-g", "kratzen", "--bots", "cheater,random,random", "-j", "1", "--pot", "3", "--json")
-    refused = run(*args, "-n", "2", "--samples", "7", "--checkpoint", checkpoint, code=2)
-    assert "Invalid value for '--samples': only for the built-in sampling bot" in refused.stderr
-    assert not checkpoint.exists()
-    run(*args, "-n", "2", "--checkpoint", checkpoint)  # the two boards, as the flag would have saved them
-    saved = checkpoint.read_bytes()
-    resumed = run(*args, "-n", "4", "--samples", "7", "--card-time", "0.1", "--checkpoint", checkpoint)
-    assert resumed.stderr.splitlines() == [
-        "stich: match: --samples and --card-time unused, only for the built-in sampling bot: no bot here is a sampling "
-        f"bot; resuming {checkpoint} as saved"]
-    fresh = json.loads(run(*args, "-n", "4").stdout)
-    assert json.loads(resumed.stdout)["deals"] == fresh["deals"]
-    assert checkpoint.read_bytes().startswith(saved) and len(checkpoint.read_bytes()) > len(saved)  # 2 boards added
-
-
 def test_a_match_its_time_limit_stopped_says_how_long_it_took_in_its_json_too():
     """How far a match ran past its --time-limit was said only on stderr: a reader of the JSON saw "time limit" and
     not that the boards in play took it well past. ``time_limit`` holds the limit and the seconds in all, only where
