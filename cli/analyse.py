@@ -448,18 +448,30 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
             continue
         kept = [index for index in range(len(part.columns)) if index not in moved]
         first = _report_table(part, kept, part.title, card, console, wrap=True)
+        second = _moved_table(part, moved, card, console)
         while not first.columns[kept.index(name)].no_wrap and len(kept) > name + 2:
             # its names would wrap (``Solo Tout`` above ``E`` at 60 columns): the second table starts a column
-            # earlier, rather than a name be split
+            # earlier, rather than a name be split, where the second table then fits with its names whole
+            wider = _moved_table(part, [kept[-1], *moved], card, console)
+            if wider is not None and not wider.columns[name].no_wrap:  # its first two columns are the first's
+                break
             moved.insert(0, kept.pop())
-            first = _report_table(part, kept, part.title, card, console, wrap=True)
+            first, second = _report_table(part, kept, part.title, card, console, wrap=True), wider
         console.print(first)
-        names = ", ".join(part.columns[index] for index in moved[:-1]) + f" and {part.columns[moved[-1]]}" \
-            if len(moved) > 1 else part.columns[moved[0]]
-        rows = [row for row in part.rows if any(row[index] for index in moved)]
-        if rows:
-            console.print(_report_table(part._replace(rows=rows), [0, 1, *moved],
-                                        f"{part.name or part.title.split(' (')[0]}: {names}", card, console, wrap=True))
+        if second is not None:
+            console.print(second)
+
+
+def _moved_table(part: AdviceTable, moved: list[int], card: Callable[[str], Text] | None, console) -> Table | None:
+    """The table of an advice table's ``moved`` columns that :func:`print_report` prints after the rest, each row
+    named by its rank and contract as in the first; None where no row has a figure in them."""
+    names = ", ".join(part.columns[index] for index in moved[:-1]) + f" and {part.columns[moved[-1]]}" \
+        if len(moved) > 1 else part.columns[moved[0]]
+    rows = [row for row in part.rows if any(row[index] for index in moved)]
+    if not rows:
+        return None
+    return _report_table(part._replace(rows=rows), [0, 1, *moved], f"{part.name or part.title.split(' (')[0]}: {names}",
+                         card, console, wrap=True)
 
 
 def _name_column(part: AdviceTable) -> int:

@@ -331,6 +331,25 @@ def test_contract_names_and_the_tilde_stay_whole_where_the_table_has_room(advice
     assert tilded and _whole(tilded, first) == dict(tilded), "\n".join(lines)
 
 
+@pytest.mark.parametrize("width", [44, 52])
+def test_the_win_column_moves_to_the_bonuses_table_only_where_that_keeps_its_names_whole(advice_documents, width):
+    """Below the least width of the advice's first table (58 columns here) its names split whatever moves: moving its
+    win column to the bonuses' table made that table wider than the first (67 columns at 44) and split its names
+    there (``Wenz`` above ``Tout`` at 48). The column moves only where the second table keeps its names whole, so
+    the report is no wider than its first table and no name of the second is split."""
+    from cli.analyse import render_advice
+
+    lines = _rendered(render_advice, advice_documents["contracts"], width)
+    second = next(at for at, line in enumerate(lines) if line.startswith("contracts by seat 1's mean payment:"))
+    notes = next(at for at, line in enumerate(lines) if line.startswith("~ : "))
+    first_width = max(len(line.rstrip()) for line in lines[:second])
+    assert max(len(line.rstrip()) for line in lines[second:notes]) <= first_width, "\n".join(lines)
+    assert " ".join(lines[second:second + 2]).split()[6:8] == ["bonuses", "made"], "\n".join(lines)  # no win
+    names = [re.match(r"[│ ]*\d+[│ ]+(\S+(?: \S+)?)", line) for line in lines[second:notes]]
+    assert {found.group(1) for found in names if found} <= {"Rufer G", "Rufer E", "Wenz", "Solo E", "Solo G",
+                                                           "Solo H"}, "\n".join(lines)
+
+
 def test_a_match_mean_without_interval_stays_whole_in_a_narrow_column():
     """A match's mean whose boards were all alike is written ``+0.50 (all 2 boards alike: no interval)``, which
     wrapped mid-phrase in a narrow column: its words stand for the interval and stay with the mean."""
