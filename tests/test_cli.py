@@ -768,6 +768,23 @@ def test_output_errors_name_the_file_asked_for(tmp_path):
                              f"(to write into the folder, name the file in it: {tmp_path / 'NAME'})\n")
 
 
+def test_a_socket_named_as_a_file_is_said_to_be_a_socket(tmp_path):
+    """Opening a Unix socket as a file fails with ENXIO, which said only "No such device or address" of the path,
+    as output (`deal --out`, `batch --out`) and as input alike."""
+    import socket
+
+    path = tmp_path / "s"
+    listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listening.bind(str(path))
+        said = f"stich: {path}: a socket, not a file: stich reads and writes files, pipes and devices\n"
+        assert run("deal", "-g", "sk", "-n", "1", "--out", path, code=1).stderr == said
+        assert run("batch", EXAMPLES / "valat.tbn", "--out", path, "-j", "1", code=1).stderr == said
+        assert run("solve", path, code=1).stderr == said
+    finally:
+        listening.close()
+
+
 def test_an_output_path_that_is_a_folder_says_so_and_what_was_expected(tmp_path):
     """``--plot d.png`` where d.png is a folder: the shared writer said only "Is a directory"; every output option
     says what the path is, that a file name was expected and how to write into the folder (exit 1, as a missing
