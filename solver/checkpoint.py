@@ -145,6 +145,7 @@ class Journal:
         if (kind := read_once_kind(self.path)) in ("a pipe", "a socket"):
             raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
                                    f"and appended to, which {kind} cannot be; give a file's name")
+        self.holder = holder  # the kind of run, for its messages
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()
@@ -221,21 +222,28 @@ class Journal:
                 seen.add(span)
                 self._done.append(at)
                 self._numbers.append(number)
-        self._check_size_limit(offset, longest)
+        self._check_room(offset, longest, "played" if self.holder == "stich match" else "solved")
         self._stream = open(self.path, "ab", buffering=0)
         if self.key not in found:
             self._write_header()
 
-    def _check_size_limit(self, size: int, line: int) -> None:
-        """FileRefusedError when the file is within ``line`` bytes (its longest line) of the largest file this
-        process may write (``ulimit -f``): a resume would otherwise solve a chunk for nothing before its first line
-        failed with EFBIG. After the limit was met the rerun trimmed the half-written line, so the file is just
-        under the limit then, not at it."""
+    def _check_room(self, size: int, line: int, done: str) -> None:
+        """FileRefusedError, before a resume solves anything, when the journal's file system has no block left for
+        this user, or the file is within ``line`` bytes (its longest line) of the largest file this process may
+        write (``ulimit -f``): a resume would otherwise solve a chunk of samples (a match: a board) for nothing
+        before its first line failed again. After the limit was met the rerun trimmed the half-written line, so the
+        file is just under the limit then, not at it. As a batch's output is checked (``solver.batch``)."""
         limit = file_size_limit()
         if limit is not None and size + max(line, 1) > limit:
             raise FileRefusedError(f"{self.path}: {size:,} bytes, and this process may write no file over {limit:,} "
-                                   "bytes (ulimit -f): no room for another line (nothing solved); raise the file "
+                                   f"bytes (ulimit -f): no room for another line (nothing {done}); raise the file "
                                    "size limit, or choose another file")
+        if not (hasattr(os, "statvfs") and self.path.is_file()):  # a device (/dev/full) says it at the write
+            return
+        stats = os.statvfs(self.path)
+        if (stats.f_bfree if os.geteuid() == 0 else stats.f_bavail) == 0:  # root may write into the reserved blocks
+            raise FileRefusedError(f"{self.path}: no space left on its device (nothing {done}); make room, or "
+                                   "choose another file")
 
     def _no_line_of_a_job(self, number: int, line: bytes) -> str:
         """The message for a line that names no job (not JSON, not an object, no key): where it stops reading as one,

@@ -606,6 +606,43 @@ def test_a_batch_output_whose_error_lines_cannot_be_dropped_for_want_of_room_say
     assert sorted(out.read_bytes().splitlines()) == sorted(written.splitlines())
 
 
+@pytest.mark.parametrize("command", ["analyse", "match"])
+def test_a_checkpoint_on_a_full_disk_is_refused_before_any_work_is_done(tmp_path: Path, monkeypatch,
+                                                                        command: str) -> None:
+    """A resume whose disk was still full (no block left: the rerun after ``No space left on device``) solved a
+    chunk of samples, or played a whole board of a match, before its first line failed again; a batch output was
+    already refused up front. The checkpoint is refused before any work, in one line, and left as it was."""
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    journal = tmp_path / "c.ckpt"
+    if command == "analyse":
+        args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "12",
+                "-s", "7", "-j", "1", "--json", "--checkpoint", str(journal)]
+        done = "solved"
+    else:
+        args = ["match", "--game", "Kratzen", "--bots", "random,random,random", "-n", "4", "--seed", "3", "--json",
+                "--checkpoint", str(journal)]
+        done = "played"
+    assert CliRunner().invoke(app, args).exit_code == 0
+    lines = journal.read_bytes().splitlines(keepends=True)
+    journal.write_bytes(b"".join(lines[:2]))  # the header and one finished line: a run stopped early
+    before = journal.read_bytes()
+    real_statvfs = os.statvfs
+
+    def full(path):
+        stats = real_statvfs(path)
+        return os.statvfs_result((stats.f_bsize, stats.f_frsize, stats.f_blocks, 0, 0, *tuple(stats)[5:]))
+
+    monkeypatch.setattr(os, "statvfs", full)
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1 and result.stdout == "" and "Traceback" not in result.stderr
+    assert result.stderr == (f"stich: {journal}: no space left on its device (nothing {done}); make room, or choose "
+                             "another file\n")
+    assert journal.read_bytes() == before
+
+
 class _TurnsReadOnly:
     """A file opened before its folder was made read-only: its writes fail from the ``fail_at``-th on with
     PermissionError, as they would on a file system remounted read-only (root ignores a folder's permissions, so
