@@ -74,6 +74,48 @@ def test_analyser_killed_with_minus_nine_resumes_to_the_uninterrupted_result(tmp
     assert sorted(covered) == list(range(ANALYSIS["samples"]))  # every sample once, none twice
 
 
+def _kill_group_at(args: list, journal: Path, lines: int) -> None:
+    """Run ``args`` in a process group of its own and kill the whole group (its pool's workers too: the OOM killer
+    or a power cut ends them all) once ``journal`` holds ``lines`` line ends."""
+    process = subprocess.Popen(args, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None:
+            if journal.exists() and journal.read_bytes().count(b"\n") >= lines:
+                break
+            time.sleep(0.005)
+        assert process.poll() is None, f"the run ended before {lines} lines could be written"
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+@pytest.mark.slow
+def test_analyse_of_a_file_killed_three_times_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
+    """``analyse FILE --checkpoint``: the records' analyses share one journal, their lines interleaved; the whole
+    process group killed three times (inside the first record's analysis, then further on), each time resumed,
+    gives the uninterrupted run's JSON lines byte for byte, and the journal holds every sample of each record once."""
+    source, journal = tmp_path / "deals.tbn", tmp_path / "a.ckpt"
+    write_records(list(solver.random_records("Schafkopf", 5, 2)), source)
+    command = [sys.executable, "-c", "from solver.cli.main import main; main()", "analyse", str(source), "--seat",
+               "2", "-n", "40", "-j", "2", "--json"]
+    for lines in (5, 30, 55):
+        _kill_group_at([*command, "--checkpoint", str(journal)], journal, lines)
+    resumed = subprocess.run([*command, "--checkpoint", str(journal)], capture_output=True, text=True)
+    whole = subprocess.run(command, capture_output=True, text=True)
+    assert resumed.returncode == whole.returncode == 0
+    assert resumed.stdout == whole.stdout and resumed.stdout.count("\n") == 2
+    samples: dict[str, list[int]] = {}
+    for line in journal.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if "span" in entry:
+            first, count = entry["span"]
+            samples.setdefault(entry["key"], []).extend(range(first, first + count))
+    assert len(samples) == 2 and all(sorted(numbers) == list(range(40)) for numbers in samples.values())
+
+
 @pytest.mark.slow
 def test_a_finished_checkpoint_is_read_back_without_solving(tmp_path: Path, monkeypatch) -> None:
     journal = tmp_path / "a.ckpt"
