@@ -146,6 +146,7 @@ class Journal:
             raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
                                    f"and appended to, which {kind} cannot be; give a file's name")
         self.holder = holder  # the kind of run, for its messages
+        self._longest = 0  # the longest line of the file as opened, in bytes: what the next line may need
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()
@@ -222,23 +223,28 @@ class Journal:
                 seen.add(span)
                 self._done.append(at)
                 self._numbers.append(number)
-        self._check_room(offset, longest, "played" if self.holder == "stich match" else "solved")
+        self._longest = longest
         self._stream = open(self.path, "ab", buffering=0)
         if self.key not in found:
             self._write_header()
 
-    def _check_room(self, size: int, line: int, done: str) -> None:
-        """FileRefusedError, before a resume solves anything, when the journal's file system has no block left for
-        this user, or the file is within ``line`` bytes (its longest line) of the largest file this process may
-        write (``ulimit -f``): a resume would otherwise solve a chunk of samples (a match: a board) for nothing
-        before its first line failed again. After the limit was met the rerun trimmed the half-written line, so the
-        file is just under the limit then, not at it. As a batch's output is checked (``solver.batch``)."""
+    def check_room(self) -> None:
+        """FileRefusedError when the journal's file system has no block left for this user, or the file is within
+        its longest line of the largest file this process may write (``ulimit -f``): asked by a run that has work
+        left, before it starts on it, which would otherwise solve a chunk of samples (a match: play a board) for
+        nothing before its first line failed again (a finished job, only read back, writes nothing and is not
+        refused). After the limit was met the rerun trimmed the half-written line, so the file is just under the
+        limit then, not at it. As a batch's output is checked (``solver.batch``)."""
+        if not self.path.is_file():  # a device (/dev/full) says it at the write
+            return
+        size = self.path.stat().st_size
+        done = "played" if self.holder == "stich match" else "solved"
         limit = file_size_limit()
-        if limit is not None and size + max(line, 1) > limit:
+        if limit is not None and size + max(self._longest, 1) > limit:
             raise FileRefusedError(f"{self.path}: {size:,} bytes, and this process may write no file over {limit:,} "
                                    f"bytes (ulimit -f): no room for another line (nothing {done}); raise the file "
                                    "size limit, or choose another file")
-        if not (hasattr(os, "statvfs") and self.path.is_file()):  # a device (/dev/full) says it at the write
+        if not hasattr(os, "statvfs"):
             return
         stats = os.statvfs(self.path)
         if (stats.f_bfree if os.geteuid() == 0 else stats.f_bavail) == 0:  # root may write into the reserved blocks

@@ -653,7 +653,8 @@ def test_a_checkpoint_on_a_full_disk_is_refused_before_any_work_is_done(tmp_path
                                                                         command: str) -> None:
     """A resume whose disk was still full (no block left: the rerun after ``No space left on device``) solved a
     chunk of samples, or played a whole board of a match, before its first line failed again; a batch output was
-    already refused up front. The checkpoint is refused before any work, in one line, and left as it was."""
+    already refused up front. The checkpoint is refused before any work, in one line, and left as it was; a finished
+    one, which needs no room, is still read back."""
     from typer.testing import CliRunner
 
     from solver.cli.main import app
@@ -667,8 +668,10 @@ def test_a_checkpoint_on_a_full_disk_is_refused_before_any_work_is_done(tmp_path
         args = ["match", "--game", "Kratzen", "--bots", "random,random,random", "-n", "4", "--seed", "3", "--json",
                 "--checkpoint", str(journal)]
         done = "played"
-    assert CliRunner().invoke(app, args).exit_code == 0
-    lines = journal.read_bytes().splitlines(keepends=True)
+    finished = CliRunner().invoke(app, args)
+    assert finished.exit_code == 0
+    complete = journal.read_bytes()
+    lines = complete.splitlines(keepends=True)
     journal.write_bytes(b"".join(lines[:2]))  # the header and one finished line: a run stopped early
     before = journal.read_bytes()
     real_statvfs = os.statvfs
@@ -683,6 +686,9 @@ def test_a_checkpoint_on_a_full_disk_is_refused_before_any_work_is_done(tmp_path
     assert result.stderr == (f"stich: {journal}: no space left on its device (nothing {done}); make room, or choose "
                              "another file\n")
     assert journal.read_bytes() == before
+    journal.write_bytes(complete)
+    read_back = CliRunner().invoke(app, args)
+    assert read_back.exit_code == 0 and read_back.stdout == finished.stdout and journal.read_bytes() == complete
 
 
 class _TurnsReadOnly:
