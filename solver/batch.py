@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .analysis import SCHEMA, solve_report
-from .checkpoint import trim_partial_line, write_error_fix
+from .checkpoint import KEPT_ERRORS, file_size_limit, trim_partial_line, write_error_fix
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
 from .files import (atomic_file, json_line_fault, json_text, locked_while_written, read_once_kind,
                     remove_stale_temporaries)
@@ -338,11 +338,13 @@ def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None
 class _OutputScan(NamedTuple):
     """What an output holds: the keys of its solved records, how many error lines, and, by input path, the keys
     of lines that answer this run's question of an input by another path (``elsewhere``; only when the scan
-    was asked to collect them, else such lines are refused)."""
+    was asked to collect them, else such lines are refused), and the length of its longest line in bytes (what
+    the next line may need under a file size limit: :func:`_check_room`)."""
 
     keys: set[str]
     errors: int
     elsewhere: dict[str, set[str]]
+    longest: int = 0
 
 
 def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = False) -> _OutputScan:
@@ -353,7 +355,7 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
     _check_batch_output(path)
     keys: set[str] = set()
     elsewhere: dict[str, set[str]] = {}
-    errors = 0
+    errors = longest = 0
     with open(path, "rb") as stream:
         for number, raw in _output_lines(stream):
             if raw is None:
@@ -361,6 +363,7 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
                                  "line; remove the line (a rerun solves its record again) or choose another --out file")
             if not raw.endswith(b"\n"):
                 break  # a half-written last line: trimmed later, once the question is known to be this one
+            longest = max(longest, len(raw))
             document = _batch_line(raw)
             if document is None:
                 column, fault = json_line_fault(raw, "id")
@@ -388,15 +391,25 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
                 keys.add(document["key"])
                 if other_source:
                     elsewhere.setdefault(str(written["source"]), set()).add(document["key"])
-    return _OutputScan(keys, errors, elsewhere)
+    return _OutputScan(keys, errors, elsewhere, longest)
 
 
 def _tidy_output(path: Path, scan: _OutputScan) -> None:
     """Trim a half-written last line and drop the error lines, once the output is known to be this run's."""
     if path.exists() and path.stat().st_size:
         trim_partial_line(path)
-    if scan.errors:
+    if not scan.errors:
+        return
+    try:
         _drop_error_lines(path)
+    except OSError as error:
+        if error.errno not in KEPT_ERRORS:
+            raise
+        # the rewrite is a copy beside the file: a disk too full for it left the bare "No space left on device"
+        lines = f"{scan.errors:,} error line was" if scan.errors == 1 else f"{scan.errors:,} error lines were"
+        raise StichError(f"{path}: {error.strerror} as its {lines} dropped (the file is written anew beside "
+                         "it, which needs room for a copy): nothing solved, its lines are kept; "
+                         f"{write_error_fix(error.errno)} and rerun to resume") from None
 
 
 def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _OutputScan,
@@ -693,7 +706,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             if scan.elsewhere:
                 _check_moved(source, out_path, scan, asked, notify)
             _tidy_output(Path(out_path), scan)
-            _check_room(out_path)
+            _check_room(out_path, scan.longest)
             question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
             return _solve_records(source, out_path, scan.keys, question, pool, chunk_size, progress, start, on_error)
         finally:
@@ -725,13 +738,21 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
     return names
 
 
-def _check_room(out_path: str | os.PathLike) -> None:
-    """StichError when the output's file system has no room left for this user: a full disk would otherwise be
+def _check_room(out_path: str | os.PathLike, line: int = 0) -> None:
+    """StichError when the output's file system has no room left for this user, or the file is within ``line``
+    bytes (its longest line) of the largest this process may write (``ulimit -f``): either would otherwise be
     found only at the first line, once its records (a pool's first chunks, or a long search) were solved for
-    nothing. A path that is no regular file (``/dev/stdout``, a pipe) has no room to measure."""
+    nothing. A rerun after the limit was met trims the half-written line that met it, so the file is then just
+    under the limit, not at it. A path that is no regular file (``/dev/stdout``, a pipe) has no room to measure."""
     if os.path.exists(out_path) and not os.path.isfile(out_path) or not hasattr(os, "statvfs"):
         return  # asked of the name: /dev/stdout into a pipe resolves to "pipe:[...]", which no path names
     path = os.path.realpath(out_path)
+    size = os.path.getsize(path) if os.path.exists(path) else 0
+    limit = file_size_limit()
+    if limit is not None and size + max(line, 1) > limit:
+        raise StichError(f"{out_path}: {size:,} bytes, and this process may write no file over {limit:,} bytes "
+                         f"(ulimit -f): no room for another line (nothing solved); raise the file size limit, or "
+                         "choose another --out file")
     stats = os.statvfs(path if os.path.exists(path) else os.path.dirname(path))
     free = stats.f_bfree if os.geteuid() == 0 else stats.f_bavail  # root may write into the reserved blocks
     if free == 0:

@@ -118,7 +118,10 @@ KEPT_ERRORS = NO_ROOM_ERRORS + NOT_WRITABLE_ERRORS
 
 def write_error_fix(number: int | None) -> str:
     """What mends a failed write of lines that are kept (:data:`KEPT_ERRORS`), said before "and rerun to resume":
-    the journal and a batch's output say it alike."""
+    the journal and a batch's output say it alike. A file grown to the largest size allowed (EFBIG: ``ulimit -f``, or
+    the file system's own limit) is not mended by room on the disk, which "make room" had said of it too."""
+    if number == errno.EFBIG:
+        return "raise the file size limit (ulimit -f), or move the file where larger files fit,"
     return "make it writable" if number in NOT_WRITABLE_ERRORS else "make room"
 
 
@@ -142,6 +145,8 @@ class Journal:
         if (kind := read_once_kind(self.path)) in ("a pipe", "a socket"):
             raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
                                    f"and appended to, which {kind} cannot be; give a file's name")
+        self.holder = holder  # the kind of run, for its messages
+        self._longest = 0  # the longest line of the file as opened, in bytes: what the next line may need
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()
@@ -185,10 +190,11 @@ class Journal:
         trim_partial_line(self.path)
         found: set[str] = set()  # the keys of this job's headers read (a header precedes its spans)
         seen = SpanSet()
-        offset = 0
+        offset = longest = 0
         with open(self.path, "rb") as stream:
             for number, line in enumerate(stream, 1):
                 at, offset = offset, offset + len(line)
+                longest = max(longest, len(line))
                 try:  # a line of no job at all: the file is refused as a whole, for every record alike
                     entry = json.loads(line)
                     key = entry["key"]
@@ -217,9 +223,33 @@ class Journal:
                 seen.add(span)
                 self._done.append(at)
                 self._numbers.append(number)
+        self._longest = longest
         self._stream = open(self.path, "ab", buffering=0)
         if self.key not in found:
             self._write_header()
+
+    def check_room(self) -> None:
+        """FileRefusedError when the journal's file system has no block left for this user, or the file is within
+        its longest line of the largest file this process may write (``ulimit -f``): asked by a run that has work
+        left, before it starts on it, which would otherwise solve a chunk of samples (a match: play a board) for
+        nothing before its first line failed again (a finished job, only read back, writes nothing and is not
+        refused). After the limit was met the rerun trimmed the half-written line, so the file is just under the
+        limit then, not at it. As a batch's output is checked (``solver.batch``)."""
+        if not self.path.is_file():  # a device (/dev/full) says it at the write
+            return
+        size = self.path.stat().st_size
+        done = "played" if self.holder == "stich match" else "solved"
+        limit = file_size_limit()
+        if limit is not None and size + max(self._longest, 1) > limit:
+            raise FileRefusedError(f"{self.path}: {size:,} bytes, and this process may write no file over {limit:,} "
+                                   f"bytes (ulimit -f): no room for another line (nothing {done}); raise the file "
+                                   "size limit, or choose another file")
+        if not hasattr(os, "statvfs"):
+            return
+        stats = os.statvfs(self.path)
+        if (stats.f_bfree if os.geteuid() == 0 else stats.f_bavail) == 0:  # root may write into the reserved blocks
+            raise FileRefusedError(f"{self.path}: no space left on its device (nothing {done}); make room, or "
+                                   "choose another file")
 
     def _no_line_of_a_job(self, number: int, line: bytes) -> str:
         """The message for a line that names no job (not JSON, not an object, no key): where it stops reading as one,
@@ -283,6 +313,16 @@ HEADER_START = json.dumps({HEADER: VERSION})[:-1].encode()
 # the longest header line a checkpoint is read for (a header is an analysis's options, some hundred bytes): the
 # first line of a file named by mistake is read no further than this
 MAX_HEADER_LINE = 1024 * 1024
+
+
+def file_size_limit() -> int | None:
+    """The largest file this process may write, in bytes (``ulimit -f``), or None where there is no limit."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return None if soft == resource.RLIM_INFINITY else soft
 
 
 def _key_of(identity: Mapping[str, Any]) -> str:

@@ -818,8 +818,12 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             reported[0] = time.monotonic()
 
     try:
+        kept_boards = 0  # a count, not a set: the match's memory does not grow with its boards
         for number, span, document in kept():  # every line checked before a deal is handed on: none half said
             resumed(number, span, document)
+            kept_boards += 1  # the journal yields each board once
+        if journal is not None and kept_boards < boards:
+            journal.check_room()  # boards left to play, not to be played for nothing on a full disk: before any is said
         try:
             for number, span, document in kept():  # read again, one line at a time, so none is held
                 done[span.first] = 1

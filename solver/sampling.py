@@ -960,6 +960,8 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
             for number, span, document in journal.done_lines():
                 add(read(document, f"{journal.path}:{number}:1"))
                 done.add(span)  # the journal yields each sample once
+            if next(done.gaps(samples), None) is not None:
+                journal.check_room()  # samples left to solve: not for nothing on a full disk
         pool.run(jobs(), task, (setup,), finished)
     finally:
         if journal is not None:

@@ -74,6 +74,48 @@ def test_analyser_killed_with_minus_nine_resumes_to_the_uninterrupted_result(tmp
     assert sorted(covered) == list(range(ANALYSIS["samples"]))  # every sample once, none twice
 
 
+def _kill_group_at(args: list, journal: Path, lines: int) -> None:
+    """Run ``args`` in a process group of its own and kill the whole group (its pool's workers too: the OOM killer
+    or a power cut ends them all) once ``journal`` holds ``lines`` line ends."""
+    process = subprocess.Popen(args, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None:
+            if journal.exists() and journal.read_bytes().count(b"\n") >= lines:
+                break
+            time.sleep(0.005)
+        assert process.poll() is None, f"the run ended before {lines} lines could be written"
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+@pytest.mark.slow
+def test_analyse_of_a_file_killed_three_times_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
+    """``analyse FILE --checkpoint``: the records' analyses share one journal, their lines interleaved; the whole
+    process group killed three times (inside the first record's analysis, then further on), each time resumed,
+    gives the uninterrupted run's JSON lines byte for byte, and the journal holds every sample of each record once."""
+    source, journal = tmp_path / "deals.tbn", tmp_path / "a.ckpt"
+    write_records(list(solver.random_records("Schafkopf", 5, 2)), source)
+    command = [sys.executable, "-c", "from solver.cli.main import main; main()", "analyse", str(source), "--seat",
+               "2", "-n", "40", "-j", "2", "--json"]
+    for lines in (5, 30, 55):
+        _kill_group_at([*command, "--checkpoint", str(journal)], journal, lines)
+    resumed = subprocess.run([*command, "--checkpoint", str(journal)], capture_output=True, text=True)
+    whole = subprocess.run(command, capture_output=True, text=True)
+    assert resumed.returncode == whole.returncode == 0
+    assert resumed.stdout == whole.stdout and resumed.stdout.count("\n") == 2
+    samples: dict[str, list[int]] = {}
+    for line in journal.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if "span" in entry:
+            first, count = entry["span"]
+            samples.setdefault(entry["key"], []).extend(range(first, first + count))
+    assert len(samples) == 2 and all(sorted(numbers) == list(range(40)) for numbers in samples.values())
+
+
 @pytest.mark.slow
 def test_a_finished_checkpoint_is_read_back_without_solving(tmp_path: Path, monkeypatch) -> None:
     journal = tmp_path / "a.ckpt"
@@ -495,12 +537,13 @@ def _report_text(stdout: str) -> dict:
 @pytest.mark.parametrize("command, name, said", [
     (["analyse", "--record", "1", "--seat", "1", "-n", "2", "-j", "1", "--json", "--checkpoint"], "c.ckpt",
      "File too large; what was written before it is kept"),
-    (["batch", "-j", "1", "--out"], "o.jsonl", "File too large; the lines written so far are kept")])
+    (["batch", "-j", "1", "--out"], "o.jsonl", "0 bytes, and this process may write no file over 0 bytes")])
 def test_a_disk_full_from_the_start_names_the_file_not_stdout(tmp_path: Path, command: list, name: str,
                                                               said: str) -> None:
     """With no room from the start, the lock's holder name stayed in the lock file's buffer; closing the lock wrote
     it again and failed naming no file, so ``stich: <stdout>: File too large`` replaced the checkpoint's (or the
-    output's) own error. The name is written past any buffer; the file the run was writing is named."""
+    output's) own error. The name is written past any buffer; the file the run was writing is named (a batch now
+    meets the limit before it solves anything)."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     args = [command[0], str(source), *command[1:], name]
     limited = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=0), *args], capture_output=True,
@@ -508,6 +551,144 @@ def test_a_disk_full_from_the_start_names_the_file_not_stdout(tmp_path: Path, co
     assert limited.returncode == 1 and limited.stdout == ""
     assert limited.stderr.startswith(f"stich: {name}: {said}")
     assert "<stdout>" not in limited.stderr and "Traceback" not in limited.stderr
+
+
+def _limited(limit: int, args: list, cwd: Path) -> subprocess.CompletedProcess:
+    """``stich ARGS`` in a process that may write no file over ``limit`` bytes (``ulimit -f``)."""
+    return subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=limit), *args], capture_output=True,
+                          text=True, cwd=cwd)
+
+
+def _whole_lines(path: Path) -> bytes:
+    """A file's complete lines (what a rerun keeps of it: it trims a half-written last one)."""
+    data = path.read_bytes()
+    return data[:data.rfind(b"\n") + 1]
+
+
+def test_a_batch_output_at_the_file_size_limit_says_to_raise_it_and_a_rerun_under_it_solves_nothing(
+        tmp_path: Path) -> None:
+    """An output that met the largest file this process may write (``ulimit -f``, EFBIG) was told "make room",
+    which no room on the disk mends; and a rerun under the same limit (its half-written last line trimmed, so just
+    under the limit) solved a chunk for nothing before its first line failed again. The advice is to raise the
+    limit, the rerun under it is refused before any record is solved with its lines kept, and one with the limit
+    raised resumes to the uninterrupted run's lines."""
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 3, 12)), source)
+    args = ["batch", str(source), "-j", "1", "--out", "out.jsonl"]
+    out = tmp_path / "out.jsonl"
+    first = _limited(4000, args, tmp_path)
+    assert first.returncode == 1 and first.stderr.count("\n") == 1 and "Traceback" not in first.stderr
+    assert first.stderr.startswith("stich: out.jsonl: File too large; the lines written so far are kept")
+    assert "raise the file size limit (ulimit -f)" in first.stderr and "make room" not in first.stderr
+    kept = _whole_lines(out)
+    assert 1 <= kept.count(b"\n") < 12
+    again = _limited(4000, args, tmp_path)
+    assert again.returncode == 1 and again.stderr == (
+        f"stich: out.jsonl: {len(kept):,} bytes, and this process may write no file over 4,000 bytes (ulimit -f): "
+        "no room for another line (nothing solved); raise the file size limit, or choose another --out file\n")
+    assert out.read_bytes() == kept  # the half-written line trimmed, nothing added
+    resumed = _limited(10 ** 7, args, tmp_path)
+    whole = tmp_path / "whole.jsonl"
+    uninterrupted = _limited(10 ** 7, ["batch", str(source), "-j", "1", "--out", str(whole)], tmp_path)
+    assert resumed.returncode == uninterrupted.returncode == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert out.read_bytes().startswith(kept) and len(lines) == len(set(lines)) == 12
+    assert sorted(lines) == sorted(whole.read_text(encoding="utf-8").splitlines())
+
+
+def test_a_checkpoint_at_the_file_size_limit_says_to_raise_it_and_a_rerun_under_it_solves_nothing(
+        tmp_path: Path) -> None:
+    """As a batch output: an analysis checkpoint that met ``ulimit -f`` was told "make room", and a resume under the
+    same limit solved a chunk of samples before its first line failed again. The advice is to raise the limit, the
+    resume under it is refused before any sample is solved (the checkpoint's lines kept), and one with the limit
+    raised gives the uninterrupted analysis."""
+    journal = tmp_path / "analysis.ckpt"
+    args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "24",
+            "-s", "7", "-j", "1", "--json"]
+    first = _limited(1500, [*args, "--checkpoint", str(journal)], tmp_path)
+    assert first.returncode == 1 and first.stdout == "" and first.stderr.count("\n") == 1
+    assert first.stderr.startswith(f"stich: {journal}: File too large; what was written before it is kept")
+    assert "raise the file size limit (ulimit -f)" in first.stderr and "make room" not in first.stderr
+    kept = _whole_lines(journal)
+    again = _limited(1500, [*args, "--checkpoint", str(journal)], tmp_path)
+    assert again.returncode == 1 and again.stdout == "" and again.stderr == (
+        f"stich: {journal}: {len(kept):,} bytes, and this process may write no file over 1,500 bytes (ulimit -f): "
+        "no room for another line (nothing solved); raise the file size limit, or choose another file\n")
+    assert journal.read_bytes() == kept
+    resumed = _limited(10 ** 7, [*args, "--checkpoint", str(journal)], tmp_path)
+    whole = _limited(10 ** 7, args, tmp_path)
+    assert resumed.returncode == whole.returncode == 0
+    assert _report_text(resumed.stdout) == _report_text(whole.stdout)
+
+
+def test_a_batch_output_whose_error_lines_cannot_be_dropped_for_want_of_room_says_so_and_is_kept(
+        tmp_path: Path) -> None:
+    """A rerun drops the error lines by writing the output anew beside it; with no room for that copy it said only
+    ``stich: out.jsonl: File too large`` (or ``No space left on device``): not what was being done, that nothing was
+    solved and the file kept, nor the mend. It says all of that, leaves the file as it was, and a rerun with room
+    tries the bad record again."""
+    records = list(solver.random_records("Kratzen", 4, 8))
+    records[2].set("Contract", "Nonsense")
+    source = tmp_path / "deals.tbn"
+    write_records(records, source)
+    out = tmp_path / "out.jsonl"
+    args = ["batch", str(source), "-j", "1", "--out", "out.jsonl"]
+    assert _limited(10 ** 7, args, tmp_path).returncode == 1  # the bad record's error line
+    written = out.read_bytes()
+    assert written.count(b"\n") == 8 and written.count(b'"error"') == 1
+    refused = _limited(len(written) // 2, args, tmp_path)
+    assert refused.returncode == 1 and refused.stderr == (
+        "stich: out.jsonl: File too large as its 1 error line was dropped (the file is written anew beside it, "
+        "which needs room for a copy): nothing solved, its lines are kept; raise the file size limit (ulimit -f), "
+        "or move the file where larger files fit, and rerun to resume\n")
+    assert out.read_bytes() == written and sorted(p.name for p in tmp_path.iterdir()) == [
+        ".out.jsonl.lock", "deals.tbn", "out.jsonl"]
+    rerun = _limited(10 ** 7, args, tmp_path)
+    assert rerun.returncode == 1 and "1 written to out.jsonl (0 solved, 1 error), 7 already done" in rerun.stderr
+    assert sorted(out.read_bytes().splitlines()) == sorted(written.splitlines())
+
+
+@pytest.mark.parametrize("command", ["analyse", "match"])
+def test_a_checkpoint_on_a_full_disk_is_refused_before_any_work_is_done(tmp_path: Path, monkeypatch,
+                                                                        command: str) -> None:
+    """A resume whose disk was still full (no block left: the rerun after ``No space left on device``) solved a
+    chunk of samples, or played a whole board of a match, before its first line failed again; a batch output was
+    already refused up front. The checkpoint is refused before any work, in one line, and left as it was; a finished
+    one, which needs no room, is still read back."""
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    journal = tmp_path / "c.ckpt"
+    if command == "analyse":
+        args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "12",
+                "-s", "7", "-j", "1", "--json", "--checkpoint", str(journal)]
+        done = "solved"
+    else:
+        args = ["match", "--game", "Kratzen", "--bots", "random,random,random", "-n", "4", "--seed", "3", "--json",
+                "--checkpoint", str(journal)]
+        done = "played"
+    finished = CliRunner().invoke(app, args)
+    assert finished.exit_code == 0
+    complete = journal.read_bytes()
+    lines = complete.splitlines(keepends=True)
+    journal.write_bytes(b"".join(lines[:2]))  # the header and one finished line: a run stopped early
+    before = journal.read_bytes()
+    real_statvfs = os.statvfs
+
+    def full(path):
+        stats = real_statvfs(path)
+        return os.statvfs_result((stats.f_bsize, stats.f_frsize, stats.f_blocks, 0, 0, *tuple(stats)[5:]))
+
+    monkeypatch.setattr(os, "statvfs", full)
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1 and result.stdout == "" and "Traceback" not in result.stderr
+    assert result.stderr == (f"stich: {journal}: no space left on its device (nothing {done}); make room, or choose "
+                             "another file\n")
+    assert journal.read_bytes() == before
+    journal.write_bytes(complete)
+    read_back = CliRunner().invoke(app, args)
+    assert read_back.exit_code == 0 and read_back.stdout == finished.stdout and journal.read_bytes() == complete
 
 
 class _TurnsReadOnly:
