@@ -21,7 +21,7 @@ from solver.games.base import score_or_measure
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, card_table_title, cost_columns,
-                               game_change_lines, grade_note, lost_text, measure_note)
+                               game_change_lines, grade_note, lost_text, measure_note, perfect_play_line)
 from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
@@ -141,6 +141,9 @@ def render_postmortem(document: Document, console: Console) -> None:
     if note:
         console.print(Text(note, style="dim"))
     console.print(Text(grade_note(unit), style="dim"))
+    perfect = perfect_play_line(document)
+    if perfect:
+        console.print(Text(perfect, style="bold"))
     for line in painted_game_changes(document, painter):
         console.print(line)
     _print_fitted(console, *(_players_table(document, lost_summary, narrow=narrow) for narrow in (False, True)))
