@@ -1862,3 +1862,24 @@ def test_a_deal_in_which_no_card_cost_anything_says_so(tmp_path, objective, libr
     played.write_text(_played_by_cheaters(["SU"], pot=objective == "score").to_tbn(), encoding="utf-8")
     text = run("postmortem", played, "-o", objective).stdout
     assert "blunder" in text and "every card kept" not in text
+
+
+TOUT_LOST_IN_TRICK_1 = ('[Game "Schafkopf"]\n[Board "9"]\n'
+                        '[Deal "1: EO GO HO SO EU GU HU EA / SU EZ EK GA GZ GK G9 G8 / E9 E8 HA HZ HK H9 H8 H7 / '
+                        'E7 G7 SA SZ SK S9 S8 S7"]\n[Contract "SoloTout E"]\n[Declarer "1"]\n[Play "1"]\nEA SU E9 E7\n')
+
+
+def test_a_play_that_goes_on_after_the_rules_end_the_deal_is_said(tmp_path):
+    """A Tout ends at the first trick its declarer loses (RULES.md 2.5), and ``stich score`` says so; a Play section
+    that went on past it was graded card for card without a word. Now stderr says where the deal ended and that the
+    cards after it are graded as if it went on; a Tout stopped at its lost trick says nothing."""
+    record = tmp_path / "tout.tbn"
+    record.write_text(TOUT_LOST_IN_TRICK_1 + "GA HA G7 EO\n*\n", encoding="utf-8")
+    result = run("postmortem", record, "--json")
+    document = json.loads(result.stdout)
+    assert len(document["cards"]) == 8 and document["cards"][0]["cost"] == 144  # EA gives the Tout away: 72 to -72
+    assert result.stderr == (f"stich: {record}:1: board 9: the rules end this deal after card 4 (trick 1), where "
+                             "stich score scores it; the 4 cards played after that are graded as if it went on\n")
+    record.write_text(TOUT_LOST_IN_TRICK_1 + "*\n", encoding="utf-8")
+    result = run("postmortem", record)
+    assert result.stderr == "" and "card 1 (trick 1): seat 1's EA lost it" in result.stdout
