@@ -21,7 +21,7 @@ from solver.games.base import score_or_measure
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, card_table_title, cost_columns,
-                               game_change_lines, grade_note, lost_text, measure_note)
+                               game_change_lines, grade_note, lost_text, measure_note, perfect_play_line)
 from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
@@ -31,7 +31,7 @@ from .output import atomic_path
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
-from .records import GameNotes, run_over_records
+from .records import GameNotes, record_place, run_over_records
 from .render import CardPainter, Document, fits, progress_on_stderr
 from .whatif import PLAY
 
@@ -109,9 +109,32 @@ def postmortem_document(position: Position, plot: PlotNames | None,
         with atomic_path(written) as temporary:
             write_plot(analysis, temporary)
         message(f"stich: wrote {written} ({position.label})")
+    settled = settled_at(position)
+    if settled is not None:
+        number, trick = settled
+        after = len(position.played) - number
+        where = f"after card {number} (trick {trick})" if number else "before its first card"
+        message(f"stich: {record_place(position)}: the rules end this deal {where}, where stich score scores it; "
+                f"the {after} card{'s' if after != 1 else ''} played after that {'are' if after != 1 else 'is'} "
+                f"graded as if it went on")
     for note in said:
         notes.add(position, note)
     return document
+
+
+def settled_at(position: Position) -> tuple[int, int] | None:
+    """The card (its number, its trick; 0, 0 for a deal settled before any card, a Schafkopf Sie) after which the
+    rules end the deal though the record's play goes on (a Schafkopf Tout ends at the first trick its declarer
+    loses, RULES.md 2.5), None where the play ends where the deal does: a Play section that went on was graded card
+    for card without a word, where ``score`` says the deal ends."""
+    game, rules, state = position.game, position.rules, position.rules.start()
+    if position.played and game.play_settles(rules, state):
+        return 0, 0
+    for number, card in enumerate(position.played[:-1], 1):
+        state = state.play(card)
+        if not state.trick and game.play_settles(rules, state):
+            return number, len(state.history)
+    return None
 
 
 def graded_by(position: Position, objective: str) -> str:
@@ -141,6 +164,9 @@ def render_postmortem(document: Document, console: Console) -> None:
     if note:
         console.print(Text(note, style="dim"))
     console.print(Text(grade_note(unit), style="dim"))
+    perfect = perfect_play_line(document)
+    if perfect:
+        console.print(Text(perfect, style="bold"))
     for line in painted_game_changes(document, painter):
         console.print(line)
     _print_fitted(console, *(_players_table(document, lost_summary, narrow=narrow) for narrow in (False, True)))

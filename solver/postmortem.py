@@ -248,7 +248,9 @@ class PlayAnalysis:
         game = get_game(self.game)
         what = totals_view(self.game, self.measure, self.declarer, self.declaring_side)
         lines = [f"{self.game} {game.contract_in_words(self.contract)}, {game.declarer_title} {self.declarer}: {what}"]
-        return "\n".join(lines + [str(card) for card in self.cards] + game_change_text(self.as_dict()))
+        perfect = perfect_play_line(self.as_dict())
+        return "\n".join(lines + [str(card) for card in self.cards] + ([perfect] if perfect else [])
+                         + game_change_text(self.as_dict()))
 
     def plot_svg(self) -> str:
         """The plot of the value over the play (:func:`solver.plot.plot_figure`) as SVG text, which the notebook's
@@ -275,6 +277,9 @@ class PlayAnalysis:
                  html_table(columns, [card.cells() for card in self.cards], right=number_columns(columns)),
                  html_lines([note for note in [measure_note(self.measure), grade_note(self.measure)] if note],
                             small=True)]
+        perfect = perfect_play_line(self.as_dict())
+        if perfect:
+            parts.append(html_lines([perfect]))
         changes = game_change_text(self.as_dict())
         if changes:  # the heading (whose game it was) bold, as the command prints it
             parts += [html_lines(changes[:1], bold=True), html_lines(changes[1:])]
@@ -352,6 +357,17 @@ def game_change_text(document: Mapping[str, Any]) -> list[str]:
     """:func:`game_change_lines` as plain lines, the cards written as the diagram writes them (``♠K``)."""
     return [before + (card_names(document["game"], [card]) if card else "") + after
             for before, card, after in game_change_lines(document)]
+
+
+def perfect_play_line(document: Mapping[str, Any]) -> str | None:
+    """The line that says no card of the record cost anything by its measure, so that a reader need not scan every
+    grade to learn it: the game's lines say only that no card changed the game. It does not say "perfect": where
+    nothing could move the value (a Tout lost in trick 1, by the score) every card keeps it. None where a card cost
+    something, or there are no cards; by the score a card may still have cost card points (``points_cost``)."""
+    cards = document["cards"]
+    if not cards or any(card["cost"] for card in cards):
+        return None
+    return f"every card kept the double-dummy value: none cost anything in {document['measure']}"
 
 
 def grade(cost: int, measure: str, bonus_lost: bool, payout: int = 1) -> str:
@@ -833,5 +849,5 @@ def position_at(position: Position, state: PlayState) -> Position:
 __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
            "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
            "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines", "game_change_text",
-           "grade", "grade_note", "lost_cell", "measure_note", "player_columns", "summarise", "totals_view",
-           "unscored_bonuses"]
+           "grade", "grade_note", "lost_cell", "measure_note", "perfect_play_line", "player_columns", "summarise",
+           "totals_view", "unscored_bonuses"]

@@ -1830,3 +1830,56 @@ def test_a_kratzen_post_mortem_prints_whose_tricks_each_card_is_valued_by():
     assert lines[1].split()[4:9] == ["1", "EO", "2", "->", "2"] and lines[2].split()[4:9] == ["2", "S7", "1", "->", "1"]
     assert str(analyse_play(position, objective="score")).splitlines()[0] == \
         "Kratzen Trump S, attacker 1: attacker seat 1's own payment in chips"
+
+
+def _played_by_cheaters(play: list[str], pot: bool) -> solver.Position:
+    """The Kratzen deal after ``play`` (with a pot of 8 where ``pot``), played to the end by a double-dummy bot in
+    every seat playing for the score (with the pot) or its own tricks."""
+    from solver.bots import CheaterBot
+
+    text = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play=play).to_tbn()
+    (position,) = solver.parse_positions(text.replace("[Declarer", '[Pot "8"]\n[Declarer') if pot else text)
+    bot = CheaterBot(plays_for="score" if pot else "points")
+    while position.to_move is not None:
+        position = position.play(bot.choose(position))
+    return position
+
+
+@pytest.mark.parametrize("objective, library, measure", [("tricks", "points", "tricks"), ("score", "score", "chips")])
+def test_a_deal_in_which_no_card_cost_anything_says_so(tmp_path, objective, library, measure):
+    """A deal played card for card as double-dummy play would printed a table of 'ok' and the game's 'no card
+    changed that', which says only that the game stayed: now a line says no card cost anything, in the command, in
+    print() and in Jupyter's view, and a deal with a costly card has no such line."""
+    position = _played_by_cheaters([], pot=objective == "score")
+    played = tmp_path / "played.tbn"
+    played.write_text(position.to_tbn(), encoding="utf-8")
+    document = json.loads(run("postmortem", played, "--json", "-o", objective).stdout)
+    assert len(document["cards"]) == 12 and {card["cost"] for card in document["cards"]} == {0}
+    line = f"every card kept the double-dummy value: none cost anything in {measure}"
+    assert line in run("postmortem", played, "-o", objective).stdout.splitlines()
+    analysis = analyse_play(position, objective=library)  # the library's 'points' are Kratzen's tricks
+    assert line in str(analysis).splitlines() and line in analysis._repr_html_()
+    played.write_text(_played_by_cheaters(["SU"], pot=objective == "score").to_tbn(), encoding="utf-8")
+    text = run("postmortem", played, "-o", objective).stdout
+    assert "blunder" in text and "every card kept" not in text
+
+
+TOUT_LOST_IN_TRICK_1 = ('[Game "Schafkopf"]\n[Board "9"]\n'
+                        '[Deal "1: EO GO HO SO EU GU HU EA / SU EZ EK GA GZ GK G9 G8 / E9 E8 HA HZ HK H9 H8 H7 / '
+                        'E7 G7 SA SZ SK S9 S8 S7"]\n[Contract "SoloTout E"]\n[Declarer "1"]\n[Play "1"]\nEA SU E9 E7\n')
+
+
+def test_a_play_that_goes_on_after_the_rules_end_the_deal_is_said(tmp_path):
+    """A Tout ends at the first trick its declarer loses (RULES.md 2.5), and ``stich score`` says so; a Play section
+    that went on past it was graded card for card without a word. Now stderr says where the deal ended and that the
+    cards after it are graded as if it went on; a Tout stopped at its lost trick says nothing."""
+    record = tmp_path / "tout.tbn"
+    record.write_text(TOUT_LOST_IN_TRICK_1 + "GA HA G7 EO\n*\n", encoding="utf-8")
+    result = run("postmortem", record, "--json")
+    document = json.loads(result.stdout)
+    assert len(document["cards"]) == 8 and document["cards"][0]["cost"] == 144  # EA gives the Tout away: 72 to -72
+    assert result.stderr == (f"stich: {record}:1: board 9: the rules end this deal after card 4 (trick 1), where "
+                             "stich score scores it; the 4 cards played after that are graded as if it went on\n")
+    record.write_text(TOUT_LOST_IN_TRICK_1 + "*\n", encoding="utf-8")
+    result = run("postmortem", record)
+    assert result.stderr == "" and "card 1 (trick 1): seat 1's EA lost it" in result.stdout
