@@ -34,7 +34,7 @@ from .options import (ALL_MESSAGES, CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER
                       SCHEDULER, check_game_options, checked_game, checked_seed, engine_for, game_examples,
                       parse_variant_options, pool_options, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
-from .render import (CardPainter, fits, fits_compacted, for_stdout, plural, record_head, table_cell,
+from .render import (CardPainter, fits, fits_compacted, for_stdout, least_width, plural, record_head, table_cell,
                      status_on_stderr, stdout_console)
 
 
@@ -451,9 +451,11 @@ def print_report(report: AdviceReport, console, card: Callable[[str], Text] | No
         second = _moved_table(part, moved, card, console)
         while not first.columns[kept.index(name)].no_wrap and len(kept) > name + 2:
             # its names would wrap (``Solo Tout`` above ``E`` at 60 columns): the second table starts a column
-            # earlier, rather than a name be split, where the second table then fits with its names whole
+            # earlier, rather than a name be split, where the second table then fits or is still no wider than
+            # the first (below that the first table is the narrower place for the column)
             wider = _moved_table(part, [kept[-1], *moved], card, console)
-            if wider is not None and not wider.columns[name].no_wrap:  # its first two columns are the first's
+            if wider is not None and not fits_compacted(console, wider) and (
+                    fits_compacted(console, first) or least_width(console, wider) > least_width(console, first)):
                 break
             moved.insert(0, kept.pop())
             first, second = _report_table(part, kept, part.title, card, console, wrap=True), wider
