@@ -292,6 +292,37 @@ def test_play_the_best_line_to_the_end_then_undo(driver, server):
     _ = best
 
 
+def test_a_reload_keeps_the_record_the_moves_and_a_deal(driver, server):
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    Select(driver.find_element("id", "records")).select_by_visible_text("schafkopf.tbn board 2: Schafkopf Wenz")
+    wait_for(lambda: settled(driver) and "schafkopf.tbn board 2" in driver.find_element("id", "title").text, "board 2")
+    recorded = len(moves(driver))
+    for _ in range(2):
+        driver.find_element("id", "best").click()
+        wait_for(lambda: settled(driver) and len(moves(driver)) > recorded + _, "a best card")
+    driver.find_element("id", "undo").click()
+    wait_for(lambda: settled(driver) and len(moves(driver)) == recorded + 1, "undo")
+    table = driver.execute_script("return [S.board, S.moves, S.cursor]")
+    driver.refresh()  # the moves, the one to redo too, are still there
+    wait_for(lambda: settled(driver), "the reloaded table")
+    assert driver.execute_script("return [S.board, S.moves, S.cursor]") == table
+    assert "schafkopf.tbn board 2" in driver.find_element("id", "title").text
+    assert driver.find_element("id", "redo").get_attribute("aria-disabled") != "true"
+    driver.execute_script("loaded(ask('deal', '/api/deal', { game: 'Kratzen', seed: 7, seats: 5 }), 'dealt')")
+    wait_for(lambda: settled(driver) and "Kratzen seed 7" in driver.find_element("id", "title").text, "the deal")
+    table = driver.execute_script("return [S.board, S.moves, S.cursor]")
+    driver.refresh()  # a deal's record is listed and open again
+    wait_for(lambda: settled(driver), "the reloaded deal")
+    assert driver.execute_script("return [S.board, S.moves, S.cursor]") == table
+    assert "Kratzen seed 7" in driver.find_element("id", "title").text
+    driver.get(server)  # the address opened again: the first record, as new
+    wait_for(lambda: settled(driver) and "zwanzigerrufen.tbn board 1" in driver.find_element("id", "title").text,
+             "the first record")
+
+
 def test_save_and_read_the_file_again(driver, server):
     driver.get(server)
     wait_for(lambda: settled(driver), "values")

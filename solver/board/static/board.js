@@ -9,6 +9,7 @@ const S = {
   requests: {},  // kind -> AbortController of the request in flight
   graphDot: null,  // the graph's point the arrow keys chose (its one tab stop)
   boardVariant: {},  // the board's --variant flags, by game (/api/start)
+  opened: [],  // the uploads', pastes' and deals' records this page listed ({ boards, group } each), kept for a reload
 };
 const $ = (id) => document.getElementById(id);
 
@@ -105,11 +106,12 @@ function addRecords(boards, group) {
   }
 }
 
-function openBoard(id) {
+// The record `id` with its own Play section, or with `moves` and the `cursor` into them (a reload's).
+function openBoard(id, moves = null, cursor = null) {
   const option = [...$("records").options].find((o) => o.value === id);
   S.board = id;
-  S.moves = option ? JSON.parse(option.dataset.moves) : [];
-  S.cursor = S.moves.length;
+  S.moves = moves || (option ? JSON.parse(option.dataset.moves) : []);
+  S.cursor = cursor === null ? S.moves.length : cursor;
   S.objective = null;
   S.curveKey = null;
   if (option) $("records").value = id;
@@ -123,6 +125,7 @@ async function loaded(promise, group, refused = (error) => showError(error.messa
   try {
     const answer = await promise;
     addRecords(answer.boards, group);
+    S.opened.push({ boards: answer.boards, group });
     openBoard(answer.open);
     // the records that are not boards, each with its line and column: the others are open
     if (answer.refused && answer.refused.length) showError(answer.refused.join("\n"));
@@ -923,6 +926,7 @@ function markOdds() {
 
 async function refresh() {
   if (!S.board) return;
+  remember();
   S.ready = false;  // until the values of this very position are in (the browser tests wait on it)
   try {
     S.view = await ask("position", "/api/position", { board: S.board, moves: S.moves.slice(0, S.cursor) });
@@ -1016,6 +1020,49 @@ async function save() {
   } catch (error) {
     if (!aborted(error)) showError(error.message);
   }
+}
+
+// --- a reload keeps the table ----------------------------------------------------------------------------------------
+
+// The tab's record, moves, cursor and listed uploads, pastes and deals, in its sessionStorage: a reload (F5, a phone
+// waking the tab) opens the table as it was instead of the first file's first record with the play lost.
+const KEPT = "stich-board";
+
+function remember() {
+  const option = $("records").selectedOptions[0];
+  const kept = { board: S.board, label: option ? option.textContent : null, moves: S.moves, cursor: S.cursor,
+    opened: S.opened };
+  try { sessionStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* storage off or full: no reload memory */ }
+}
+
+// The table kept before a reload (or a step back to the page), once the server has answered for it (a restarted
+// server knows none of the uploads, pastes and deals, and may number its boards otherwise: then the page opens as
+// new). The address opened afresh opens as new too. True if restored.
+async function restore() {
+  const how = performance.getEntriesByType("navigation")[0];
+  if (!how || (how.type !== "reload" && how.type !== "back_forward")) return false;
+  let kept;
+  try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch (e) { kept = null; }
+  if (!kept || typeof kept.board !== "string" || !Array.isArray(kept.moves)) return false;
+  const known = [];
+  for (const item of kept.opened || []) {
+    try {  // one question per upload, paste or deal: does this server still hold its first record?
+      await ask("restore", "/api/position", { board: item.boards[0].id, moves: [] });
+      known.push(item);
+    } catch (error) { /* forgotten, or another server's: not listed again */ }
+  }
+  for (const item of known) addRecords(item.boards, item.group);
+  S.opened = known;
+  const option = [...$("records").options].find((o) => o.value === kept.board);
+  if (!option || option.textContent !== kept.label) return false;
+  const cursor = Math.max(0, Math.min(Number(kept.cursor) || 0, kept.moves.length));
+  try {  // the moves still play on this board (the named file may have changed since)
+    await ask("restore", "/api/position", { board: kept.board, moves: kept.moves.slice(0, cursor) });
+  } catch (error) {
+    return false;
+  }
+  openBoard(kept.board, kept.moves, cursor);
+  return true;
 }
 
 // --- start ----------------------------------------------------------------------------------------------------------
@@ -1150,9 +1197,10 @@ async function start() {
     addRecords(file.boards, file.file);
     if (file.error) problems.push(file.error);
   }
-  if (begin.open) openBoard(begin.open);
+  const restored = await restore();
+  if (!restored && begin.open) openBoard(begin.open);
   if (problems.length) showError(problems.join("\n"));
-  else if (!begin.open) $("centre").textContent = "Open a .tbn file, paste a record or deal a new one.";
+  else if (!restored && !begin.open) $("centre").textContent = "Open a .tbn file, paste a record or deal a new one.";
 }
 
 start();
