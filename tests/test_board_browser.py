@@ -1212,6 +1212,31 @@ def test_backspace_takes_a_card_back_with_the_focus_on_the_cards(driver, server)
     driver.find_element("id", "best").send_keys(Keys.BACKSPACE)  # off the cards too
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == len(start) - 1, "one more back")
 
+def test_the_last_card_from_the_keyboard_leaves_the_focus_on_the_table(driver, server):
+    """The last card played with Enter left the focus on the page's body (the card was gone and no seat was to move):
+    Tab started again at the header and Backspace brought the card back with the focus nowhere near it."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "schafkopf.tbn board 6")  # an ending: two tricks
+    driver.execute_script("goTo(S.moves.length)")
+    played = len(driver.execute_script("return S.moves"))
+    for _ in range(20):
+        if driver.execute_script("return S.view.is_over"):
+            break
+        driver.execute_script("document.querySelector('.seat.to-move .card.legal').focus()")
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        played += 1
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == played, "a card played")
+    assert driver.execute_script("return S.view.is_over")
+    assert wait_for(lambda: driver.execute_script("return document.activeElement.id") == "table", "the table focused")
+    driver.switch_to.active_element.send_keys(Keys.BACKSPACE)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == played - 1, "the card back")
+    assert wait_for(lambda: driver.execute_script(
+        "return document.activeElement.matches('.seat.to-move .card.legal')"), "the focus on the cards again")
+
+
 def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
     """The accessibility audit: the play list marked an inaccuracy, a mistake and a blunder by the colour of a wavy
     underline alone (and the graph by its dots' colour), which a player with weak colour vision cannot tell apart."""

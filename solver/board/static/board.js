@@ -274,7 +274,8 @@ function renderTable() {
   S.tableWidth = Math.round(table.getBoundingClientRect().width);  // the layout the side seats were measured in
   if (S.focusNext) {  // a card played from the keyboard: the keys go on with the next seat's cards
     S.focusNext = false;
-    table.querySelector('.card.legal[tabindex="0"]')?.focus();
+    // after the last card the table itself, not the page's start: Backspace there takes the card back to its seat
+    (table.querySelector('.card.legal[tabindex="0"]') || table).focus();
   }
   const trick = $("trick");
   trick.replaceChildren();
@@ -1168,7 +1169,8 @@ async function start() {
     }
     if (e.key === "Backspace") {  // takes a card back from anywhere, on a card too, where ← chooses among the cards
       e.preventDefault();
-      if (card && S.cursor > 0) S.focusNext = true;  // the keys stay with the cards: the seat to move again
+      // the keys stay with the cards (from a card, or the table after the last one): the seat to move again
+      if ((card || e.target === $("table")) && S.cursor > 0) S.focusNext = true;
       goTo(S.cursor - 1);
       return;
     }
