@@ -323,6 +323,17 @@ def test_a_reload_keeps_the_record_the_moves_and_a_deal(driver, server):
              "the first record")
 
 
+def test_a_board_that_stopped_is_said_in_the_boards_words_not_the_browsers(driver):
+    """A card clicked after the server stopped said the browser's "Failed to fetch"."""
+    with serving([EXAMPLES / "schafkopf.tbn"]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver), "values")
+    driver.find_element("css selector", ".seat.to-move .card.legal").click()
+    error = wait_for(lambda: driver.find_element("id", "error").text, "the error bar")
+    assert "no answer from the board at 127.0.0.1:" in error and "stich board still running" in error
+    assert "Failed to fetch" not in error
+
+
 def test_save_and_read_the_file_again(driver, server):
     driver.get(server)
     wait_for(lambda: settled(driver), "values")

@@ -54,7 +54,14 @@ async function ask(kind, url, body, { raw = false } = {}) {
     options.body = JSON.stringify(Object.assign({ client: S.client }, body));
     options.headers["Content-Type"] = "application/json";
   }
-  const response = await fetch(url, options);
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (error) {  // no answer at all: the browser's own words ("Failed to fetch") say nothing to a player
+    if (aborted(error)) throw error;
+    throw new Error(`no answer from the board at ${location.host}: is stich board still running? Start it again `
+      + "and reload this page");
+  }
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
     let field = null;  // the form field at fault (the Deal dialog's), where the server names one
