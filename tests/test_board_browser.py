@@ -2251,4 +2251,30 @@ def test_a_bad_character_in_a_cr_only_paste_is_said_at_its_line(driver, server):
     driver.execute_script("showError(''); document.getElementById('paste-open').click();"
                           f"document.getElementById('paste-text').value = {bad};"
                           "document.getElementById('paste-go').click()", text)
-    wait_for(lambda: driver.find_element("id", "error").text == said, "the message of the dialog")
+    wait_for(lambda: driver.find_element("id", "paste-error").text == said, "the message of the dialog")
+    driver.execute_script("document.getElementById('paste-dialog').close()")
+
+
+def test_a_refused_paste_stays_in_its_dialog_with_the_caret_at_the_fault(driver, server):
+    """A paste with a typo closed the dialog and said the fault in the page's bar: the player opened Paste again and
+    hunted for line 2, column 32. The Deal dialog already kept a refusal inside itself."""
+    text = ('[Game "Schafkopf"]\n[Deal "1: EA EO E9 GZ G8 HZ HK XX / EZ E8 G9 G7 H7 SZ S9 S7 / EU E7 GA GO GU HU SA SO'
+            ' / EK GK HA HO H8 SK SU S8"]\n[Contract "Rufer G"]\n[Declarer "1"]\n')
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.find_element("id", "paste-open").click()
+    box = driver.find_element("id", "paste-text")
+    driver.execute_script("arguments[0].value = arguments[1]", box, text)
+    driver.find_element("id", "paste-go").click()
+    said = wait_for(lambda: driver.find_element("id", "paste-error").text, "the refusal in the dialog")
+    assert said.startswith("pasted text:2:32: seat 1: not a card of the Schafkopf pack (got 'XX'")
+    assert driver.execute_script("return document.getElementById('paste-dialog').open")
+    assert not driver.find_element("id", "error").is_displayed()
+    caret = driver.execute_script("const t = document.activeElement; return t.id === 'paste-text' && "
+                                  "t.value.slice(t.selectionStart, t.selectionStart + 2)")
+    assert caret == "XX"
+    assert box.get_attribute("aria-invalid") == "true"
+    driver.execute_script("arguments[0].value = arguments[0].value.replace('XX', 'H9')", box)
+    driver.find_element("id", "paste-go").click()  # mended: opened, and the dialog closes
+    wait_for(lambda: settled(driver) and "pasted" in driver.find_element("id", "title").text
+             and not driver.execute_script("return document.getElementById('paste-dialog').open"), "the mended paste")

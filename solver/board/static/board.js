@@ -1116,6 +1116,37 @@ function dealRefused(error) {
   }
 }
 
+// The pasted text opened, the dialog closed; a refusal stays in the dialog with the text, the caret at the line and
+// column it names, so that a typo is mended where it is rather than pasted again after a reopened dialog.
+async function pasteFromForm() {
+  pasteRefused(null);
+  if (await loaded(ask("load", "/api/load", { text: $("paste-text").value }), "pasted", pasteRefused)) {
+    $("paste-dialog").close();
+  }
+}
+
+function pasteRefused(error) {
+  const box = $("paste-error"), text = $("paste-text");
+  box.textContent = error ? error.message : "";
+  box.hidden = !error;
+  if (!error) {
+    text.removeAttribute("aria-invalid");
+    text.removeAttribute("aria-describedby");
+    return;
+  }
+  text.setAttribute("aria-invalid", "true");
+  text.setAttribute("aria-describedby", "paste-error");
+  const at = error.message.match(/^pasted text:(\d+):(\d+):/);
+  if (!at) { box.focus(); return; }
+  // the server counts a CR, an LF or a CRLF as one line end, and the text box holds LFs alone
+  const lines = text.value.split("\n");
+  const line = Math.min(Number(at[1]), lines.length);
+  const offset = lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0)
+    + Math.min(Number(at[2]) - 1, lines[line - 1].length);
+  text.focus();
+  text.setSelectionRange(offset, offset);
+}
+
 function fitDeclarer() {
   $("deal-declarer").max = $("deal-seats").value;  // a seat of the deal
 }
@@ -1141,8 +1172,10 @@ async function start() {
     loaded(ask("load", "/api/load", form), "uploaded");
     e.target.value = "";
   });
-  $("paste-open").addEventListener("click", () => $("paste-dialog").showModal());
-  $("paste-go").addEventListener("click", () => loaded(ask("load", "/api/load", { text: $("paste-text").value }), "pasted"));
+  $("paste-open").addEventListener("click", () => { pasteRefused(null); $("paste-dialog").showModal(); });
+  // Open asks (Enter in the text box is a new line); only an opened record closes the dialog
+  $("paste-go").closest("form").addEventListener("submit", (e) => { e.preventDefault(); pasteFromForm(); });
+  $("paste-cancel").addEventListener("click", () => $("paste-dialog").close());
   $("deal-open").addEventListener("click", () => { dealRefused(null); $("deal-dialog").showModal(); });
   $("deal-game").addEventListener("change", fillDealForm);
   $("deal-seats").addEventListener("change", fitDeclarer);
