@@ -1818,7 +1818,8 @@ def test_a_finished_deal_says_what_it_pays():
     assert view["is_over"]
     settled = solver.score_deal(solver.parse_positions(text)[0].play_cards(" ".join(moves)))
     assert view["settlement"] == {"payments": list(settled.payments), "pot": 10, "pot_change": settled.pot_change,
-                                  "notes": []}
+                                  "notes": ["pot 10 does not divide by 4: each trick pays 2, and 2 chips stay in the "
+                                            "pot"]}
     assert settled.payments[0] > 0 and settled.pot_change < 0  # the attacker made his target: paid from the pot
 
 

@@ -292,6 +292,48 @@ def test_play_the_best_line_to_the_end_then_undo(driver, server):
     _ = best
 
 
+def test_a_reload_keeps_the_record_the_moves_and_a_deal(driver, server):
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    Select(driver.find_element("id", "records")).select_by_visible_text("schafkopf.tbn board 2: Schafkopf Wenz")
+    wait_for(lambda: settled(driver) and "schafkopf.tbn board 2" in driver.find_element("id", "title").text, "board 2")
+    recorded = len(moves(driver))
+    for _ in range(2):
+        driver.find_element("id", "best").click()
+        wait_for(lambda: settled(driver) and len(moves(driver)) > recorded + _, "a best card")
+    driver.find_element("id", "undo").click()
+    wait_for(lambda: settled(driver) and len(moves(driver)) == recorded + 1, "undo")
+    table = driver.execute_script("return [S.board, S.moves, S.cursor]")
+    driver.refresh()  # the moves, the one to redo too, are still there
+    wait_for(lambda: settled(driver), "the reloaded table")
+    assert driver.execute_script("return [S.board, S.moves, S.cursor]") == table
+    assert "schafkopf.tbn board 2" in driver.find_element("id", "title").text
+    assert driver.find_element("id", "redo").get_attribute("aria-disabled") != "true"
+    driver.execute_script("loaded(ask('deal', '/api/deal', { game: 'Kratzen', seed: 7, seats: 5 }), 'dealt')")
+    wait_for(lambda: settled(driver) and "Kratzen seed 7" in driver.find_element("id", "title").text, "the deal")
+    table = driver.execute_script("return [S.board, S.moves, S.cursor]")
+    driver.refresh()  # a deal's record is listed and open again
+    wait_for(lambda: settled(driver), "the reloaded deal")
+    assert driver.execute_script("return [S.board, S.moves, S.cursor]") == table
+    assert "Kratzen seed 7" in driver.find_element("id", "title").text
+    driver.get(server)  # the address opened again: the first record, as new
+    wait_for(lambda: settled(driver) and "zwanzigerrufen.tbn board 1" in driver.find_element("id", "title").text,
+             "the first record")
+
+
+def test_a_board_that_stopped_is_said_in_the_boards_words_not_the_browsers(driver):
+    """A card clicked after the server stopped said the browser's "Failed to fetch"."""
+    with serving([EXAMPLES / "schafkopf.tbn"]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver), "values")
+    driver.find_element("css selector", ".seat.to-move .card.legal").click()
+    error = wait_for(lambda: driver.find_element("id", "error").text, "the error bar")
+    assert "no answer from the board at 127.0.0.1:" in error and "stich board still running" in error
+    assert "Failed to fetch" not in error
+
+
 def test_save_and_read_the_file_again(driver, server):
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
@@ -1180,6 +1222,31 @@ def test_backspace_takes_a_card_back_with_the_focus_on_the_cards(driver, server)
     assert driver.execute_script("return S.moves") == start + [chosen]  # kept: ▶ plays it again
     driver.find_element("id", "best").send_keys(Keys.BACKSPACE)  # off the cards too
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == len(start) - 1, "one more back")
+
+def test_the_last_card_from_the_keyboard_leaves_the_focus_on_the_table(driver, server):
+    """The last card played with Enter left the focus on the page's body (the card was gone and no seat was to move):
+    Tab started again at the header and Backspace brought the card back with the focus nowhere near it."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "schafkopf.tbn board 6")  # an ending: two tricks
+    driver.execute_script("goTo(S.moves.length)")
+    played = len(driver.execute_script("return S.moves"))
+    for _ in range(20):
+        if driver.execute_script("return S.view.is_over"):
+            break
+        driver.execute_script("document.querySelector('.seat.to-move .card.legal').focus()")
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        played += 1
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == played, "a card played")
+    assert driver.execute_script("return S.view.is_over")
+    assert wait_for(lambda: driver.execute_script("return document.activeElement.id") == "table", "the table focused")
+    driver.switch_to.active_element.send_keys(Keys.BACKSPACE)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == played - 1, "the card back")
+    assert wait_for(lambda: driver.execute_script(
+        "return document.activeElement.matches('.seat.to-move .card.legal')"), "the focus on the cards again")
+
 
 def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
     """The accessibility audit: the play list marked an inaccuracy, a mistake and a blunder by the colour of a wavy
@@ -2184,4 +2251,30 @@ def test_a_bad_character_in_a_cr_only_paste_is_said_at_its_line(driver, server):
     driver.execute_script("showError(''); document.getElementById('paste-open').click();"
                           f"document.getElementById('paste-text').value = {bad};"
                           "document.getElementById('paste-go').click()", text)
-    wait_for(lambda: driver.find_element("id", "error").text == said, "the message of the dialog")
+    wait_for(lambda: driver.find_element("id", "paste-error").text == said, "the message of the dialog")
+    driver.execute_script("document.getElementById('paste-dialog').close()")
+
+
+def test_a_refused_paste_stays_in_its_dialog_with_the_caret_at_the_fault(driver, server):
+    """A paste with a typo closed the dialog and said the fault in the page's bar: the player opened Paste again and
+    hunted for line 2, column 32. The Deal dialog already kept a refusal inside itself."""
+    text = ('[Game "Schafkopf"]\n[Deal "1: EA EO E9 GZ G8 HZ HK XX / EZ E8 G9 G7 H7 SZ S9 S7 / EU E7 GA GO GU HU SA SO'
+            ' / EK GK HA HO H8 SK SU S8"]\n[Contract "Rufer G"]\n[Declarer "1"]\n')
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.find_element("id", "paste-open").click()
+    box = driver.find_element("id", "paste-text")
+    driver.execute_script("arguments[0].value = arguments[1]", box, text)
+    driver.find_element("id", "paste-go").click()
+    said = wait_for(lambda: driver.find_element("id", "paste-error").text, "the refusal in the dialog")
+    assert said.startswith("pasted text:2:32: seat 1: not a card of the Schafkopf pack (got 'XX'")
+    assert driver.execute_script("return document.getElementById('paste-dialog').open")
+    assert not driver.find_element("id", "error").is_displayed()
+    caret = driver.execute_script("const t = document.activeElement; return t.id === 'paste-text' && "
+                                  "t.value.slice(t.selectionStart, t.selectionStart + 2)")
+    assert caret == "XX"
+    assert box.get_attribute("aria-invalid") == "true"
+    driver.execute_script("arguments[0].value = arguments[0].value.replace('XX', 'H9')", box)
+    driver.find_element("id", "paste-go").click()  # mended: opened, and the dialog closes
+    wait_for(lambda: settled(driver) and "pasted" in driver.find_element("id", "title").text
+             and not driver.execute_script("return document.getElementById('paste-dialog').open"), "the mended paste")

@@ -9,6 +9,7 @@ const S = {
   requests: {},  // kind -> AbortController of the request in flight
   graphDot: null,  // the graph's point the arrow keys chose (its one tab stop)
   boardVariant: {},  // the board's --variant flags, by game (/api/start)
+  opened: [],  // the uploads', pastes' and deals' records this page listed ({ boards, group } each), kept for a reload
 };
 const $ = (id) => document.getElementById(id);
 
@@ -53,7 +54,14 @@ async function ask(kind, url, body, { raw = false } = {}) {
     options.body = JSON.stringify(Object.assign({ client: S.client }, body));
     options.headers["Content-Type"] = "application/json";
   }
-  const response = await fetch(url, options);
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (error) {  // no answer at all: the browser's own words ("Failed to fetch") say nothing to a player
+    if (aborted(error)) throw error;
+    throw new Error(`no answer from the board at ${location.host}: is stich board still running? Start it again `
+      + "and reload this page");
+  }
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
     let field = null;  // the form field at fault (the Deal dialog's), where the server names one
@@ -105,11 +113,12 @@ function addRecords(boards, group) {
   }
 }
 
-function openBoard(id) {
+// The record `id` with its own Play section, or with `moves` and the `cursor` into them (a reload's).
+function openBoard(id, moves = null, cursor = null) {
   const option = [...$("records").options].find((o) => o.value === id);
   S.board = id;
-  S.moves = option ? JSON.parse(option.dataset.moves) : [];
-  S.cursor = S.moves.length;
+  S.moves = moves || (option ? JSON.parse(option.dataset.moves) : []);
+  S.cursor = cursor === null ? S.moves.length : cursor;
   S.objective = null;
   S.curveKey = null;
   if (option) $("records").value = id;
@@ -123,6 +132,7 @@ async function loaded(promise, group, refused = (error) => showError(error.messa
   try {
     const answer = await promise;
     addRecords(answer.boards, group);
+    S.opened.push({ boards: answer.boards, group });
     openBoard(answer.open);
     // the records that are not boards, each with its line and column: the others are open
     if (answer.refused && answer.refused.length) showError(answer.refused.join("\n"));
@@ -271,7 +281,8 @@ function renderTable() {
   S.tableWidth = Math.round(table.getBoundingClientRect().width);  // the layout the side seats were measured in
   if (S.focusNext) {  // a card played from the keyboard: the keys go on with the next seat's cards
     S.focusNext = false;
-    table.querySelector('.card.legal[tabindex="0"]')?.focus();
+    // after the last card the table itself, not the page's start: Backspace there takes the card back to its seat
+    (table.querySelector('.card.legal[tabindex="0"]') || table).focus();
   }
   const trick = $("trick");
   trick.replaceChildren();
@@ -923,6 +934,7 @@ function markOdds() {
 
 async function refresh() {
   if (!S.board) return;
+  remember();
   S.ready = false;  // until the values of this very position are in (the browser tests wait on it)
   try {
     S.view = await ask("position", "/api/position", { board: S.board, moves: S.moves.slice(0, S.cursor) });
@@ -1018,6 +1030,49 @@ async function save() {
   }
 }
 
+// --- a reload keeps the table ----------------------------------------------------------------------------------------
+
+// The tab's record, moves, cursor and listed uploads, pastes and deals, in its sessionStorage: a reload (F5, a phone
+// waking the tab) opens the table as it was instead of the first file's first record with the play lost.
+const KEPT = "stich-board";
+
+function remember() {
+  const option = $("records").selectedOptions[0];
+  const kept = { board: S.board, label: option ? option.textContent : null, moves: S.moves, cursor: S.cursor,
+    opened: S.opened };
+  try { sessionStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* storage off or full: no reload memory */ }
+}
+
+// The table kept before a reload (or a step back to the page), once the server has answered for it (a restarted
+// server knows none of the uploads, pastes and deals, and may number its boards otherwise: then the page opens as
+// new). The address opened afresh opens as new too. True if restored.
+async function restore() {
+  const how = performance.getEntriesByType("navigation")[0];
+  if (!how || (how.type !== "reload" && how.type !== "back_forward")) return false;
+  let kept;
+  try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch (e) { kept = null; }
+  if (!kept || typeof kept.board !== "string" || !Array.isArray(kept.moves)) return false;
+  const known = [];
+  for (const item of kept.opened || []) {
+    try {  // one question per upload, paste or deal: does this server still hold its first record?
+      await ask("restore", "/api/position", { board: item.boards[0].id, moves: [] });
+      known.push(item);
+    } catch (error) { /* forgotten, or another server's: not listed again */ }
+  }
+  for (const item of known) addRecords(item.boards, item.group);
+  S.opened = known;
+  const option = [...$("records").options].find((o) => o.value === kept.board);
+  if (!option || option.textContent !== kept.label) return false;
+  const cursor = Math.max(0, Math.min(Number(kept.cursor) || 0, kept.moves.length));
+  try {  // the moves still play on this board (the named file may have changed since)
+    await ask("restore", "/api/position", { board: kept.board, moves: kept.moves.slice(0, cursor) });
+  } catch (error) {
+    return false;
+  }
+  openBoard(kept.board, kept.moves, cursor);
+  return true;
+}
+
 // --- start ----------------------------------------------------------------------------------------------------------
 
 function fillDealForm() {
@@ -1061,6 +1116,37 @@ function dealRefused(error) {
   }
 }
 
+// The pasted text opened, the dialog closed; a refusal stays in the dialog with the text, the caret at the line and
+// column it names, so that a typo is mended where it is rather than pasted again after a reopened dialog.
+async function pasteFromForm() {
+  pasteRefused(null);
+  if (await loaded(ask("load", "/api/load", { text: $("paste-text").value }), "pasted", pasteRefused)) {
+    $("paste-dialog").close();
+  }
+}
+
+function pasteRefused(error) {
+  const box = $("paste-error"), text = $("paste-text");
+  box.textContent = error ? error.message : "";
+  box.hidden = !error;
+  if (!error) {
+    text.removeAttribute("aria-invalid");
+    text.removeAttribute("aria-describedby");
+    return;
+  }
+  text.setAttribute("aria-invalid", "true");
+  text.setAttribute("aria-describedby", "paste-error");
+  const at = error.message.match(/^pasted text:(\d+):(\d+):/);
+  if (!at) { box.focus(); return; }
+  // the server counts a CR, an LF or a CRLF as one line end, and the text box holds LFs alone
+  const lines = text.value.split("\n");
+  const line = Math.min(Number(at[1]), lines.length);
+  const offset = lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0)
+    + Math.min(Number(at[2]) - 1, lines[line - 1].length);
+  text.focus();
+  text.setSelectionRange(offset, offset);
+}
+
 function fitDeclarer() {
   $("deal-declarer").max = $("deal-seats").value;  // a seat of the deal
 }
@@ -1086,8 +1172,10 @@ async function start() {
     loaded(ask("load", "/api/load", form), "uploaded");
     e.target.value = "";
   });
-  $("paste-open").addEventListener("click", () => $("paste-dialog").showModal());
-  $("paste-go").addEventListener("click", () => loaded(ask("load", "/api/load", { text: $("paste-text").value }), "pasted"));
+  $("paste-open").addEventListener("click", () => { pasteRefused(null); $("paste-dialog").showModal(); });
+  // Open asks (Enter in the text box is a new line); only an opened record closes the dialog
+  $("paste-go").closest("form").addEventListener("submit", (e) => { e.preventDefault(); pasteFromForm(); });
+  $("paste-cancel").addEventListener("click", () => $("paste-dialog").close());
   $("deal-open").addEventListener("click", () => { dealRefused(null); $("deal-dialog").showModal(); });
   $("deal-game").addEventListener("change", fillDealForm);
   $("deal-seats").addEventListener("change", fitDeclarer);
@@ -1121,7 +1209,8 @@ async function start() {
     }
     if (e.key === "Backspace") {  // takes a card back from anywhere, on a card too, where ← chooses among the cards
       e.preventDefault();
-      if (card && S.cursor > 0) S.focusNext = true;  // the keys stay with the cards: the seat to move again
+      // the keys stay with the cards (from a card, or the table after the last one): the seat to move again
+      if ((card || e.target === $("table")) && S.cursor > 0) S.focusNext = true;
       goTo(S.cursor - 1);
       return;
     }
@@ -1150,9 +1239,10 @@ async function start() {
     addRecords(file.boards, file.file);
     if (file.error) problems.push(file.error);
   }
-  if (begin.open) openBoard(begin.open);
+  const restored = await restore();
+  if (!restored && begin.open) openBoard(begin.open);
   if (problems.length) showError(problems.join("\n"));
-  else if (!begin.open) $("centre").textContent = "Open a .tbn file, paste a record or deal a new one.";
+  else if (!restored && !begin.open) $("centre").textContent = "Open a .tbn file, paste a record or deal a new one.";
 }
 
 start();
