@@ -7,7 +7,7 @@ interleaved as the jobs ran. Why this shape:
 
 * Appending one flushed line per finished span loses at most the line being written when the process is killed at
   any moment (``kill -9`` included); that half-written last line is never read, and is trimmed before the next
-  line is appended (a file that is only the start of its first header holds no work, and is written afresh).
+  line is appended or as the run ends (kept only by a run refused for want of room, whose rerun measures it) (a file that is only the start of its first header holds no work, and is written afresh).
 * A header before its spans lets one pass find this job's section and skip the others', which stay as they are.
 * A span already read is never counted twice, and a file that is not a journal (its first line no header of this
   version) is refused untouched: it may be someone else's.
@@ -147,7 +147,8 @@ class Journal:
             raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
                                    f"and appended to, which {kind} cannot be; give a file's name")
         self._longest = 0  # the longest line of the file as opened, in bytes: what the next line may need
-        self._torn = 0  # the length of a half-written last line, trimmed before the first line is appended
+        self._torn = 0  # the length of a half-written last line: trimmed before a line is appended, or at the close
+        self._refused = False  # check_room refused the run: the half-written line stays, for the next rerun to measure
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()
@@ -178,9 +179,16 @@ class Journal:
         self._write({"key": self.key, "span": list(span), "sums": dict(sums)})
 
     def close(self) -> None:
-        if self._stream is not None:
-            self._stream.close()
-        self._lock.close()
+        """Close the file, trimming a half-written last line unless :meth:`check_room` refused the run (its length
+        is what a rerun under the same limit measures), and release the lock."""
+        try:
+            if self._stream is not None:
+                self._stream.close()
+            if self._torn and not self._refused:
+                trim_partial_line(self.path)
+                self._torn = 0
+        finally:
+            self._lock.close()
 
     def _open(self) -> None:
         if not (self.path.exists() and self.path.stat().st_size) or self._torn_header():
@@ -188,7 +196,7 @@ class Journal:
             self._write_header()
             return
         self._check_first_line()  # the file may be someone else's: refused untouched
-        self._torn = torn_tail(self.path)  # trimmed at the first write: a run refused (check_room) leaves it
+        self._torn = torn_tail(self.path)  # trimmed later (_write, close): a run refused by check_room leaves it
         found: set[str] = set()  # the keys of this job's headers read (a header precedes its spans)
         seen = SpanSet()
         offset = longest = 0
@@ -239,6 +247,7 @@ class Journal:
             return
         refusal = room_refusal(self.path, self._longest, self._torn, untouched, "another file")
         if refusal is not None:
+            self._refused = True
             raise FileRefusedError(refusal)
 
     def _no_line_of_a_job(self, number: int, line: bytes) -> str:
