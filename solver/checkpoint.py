@@ -7,7 +7,8 @@ interleaved as the jobs ran. Why this shape:
 
 * Appending one flushed line per finished span loses at most the line being written when the process is killed at
   any moment (``kill -9`` included); that half-written last line is never read, and is trimmed before the next
-  line is appended or as the run ends (kept only by a run refused for want of room, whose rerun measures it) (a file that is only the start of its first header holds no work, and is written afresh).
+  line is appended or as the run ends (kept only by a run refused for want of room, whose rerun measures it); a
+  file that is only the start of its first header holds no work, and is written afresh.
 * A header before its spans lets one pass find this job's section and skip the others', which stay as they are.
 * A span already read is never counted twice, and a file that is not a journal (its first line no header of this
   version) is refused untouched: it may be someone else's.
