@@ -301,7 +301,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     failed = True
                     continue
                 except FileRefusedError as error:  # a checkpoint in use or not one: said once, not for every record
-                    said(f"stich: {error}")
+                    # refused after records were answered (a checkpoint they filled): which one it stopped at
+                    after = f"; refused at the record at {item.source}:{item.line}, after {plural(shown, 'record')} " \
+                        "answered above" if shown else ""
+                    said(f"stich: {error}{after}")
                     failed = file_refused = True
                     continue
                 except StichError as error:

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .analysis import SCHEMA, solve_report
-from .checkpoint import KEPT_ERRORS, file_size_limit, trim_partial_line, write_error_fix
+from .checkpoint import KEPT_ERRORS, NOT_WRITABLE_ERRORS, room_refusal, torn_tail, trim_partial_line, write_error_fix
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
 from .files import (atomic_file, json_line_fault, json_text, locked_while_written, read_once_kind,
                     remove_stale_temporaries)
@@ -332,6 +332,8 @@ def done_ids(out_path: str | os.PathLike, asked: Mapping[str, Any] | None = None
     changed."""
     scan = _scan_output(Path(out_path), asked)
     _tidy_output(Path(out_path), scan)
+    if scan.torn:
+        trim_partial_line(out_path)
     return scan.keys
 
 
@@ -339,12 +341,14 @@ class _OutputScan(NamedTuple):
     """What an output holds: the keys of its solved records, how many error lines, and, by input path, the keys
     of lines that answer this run's question of an input by another path (``elsewhere``; only when the scan
     was asked to collect them, else such lines are refused), and the length of its longest line in bytes (what
-    the next line may need under a file size limit: :func:`_check_room`)."""
+    the next line may need under a file size limit: :func:`~solver.checkpoint.room_refusal`), and of a half-written
+    last line (``torn``)."""
 
     keys: set[str]
     errors: int
     elsewhere: dict[str, set[str]]
     longest: int = 0
+    torn: int = 0
 
 
 def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = False) -> _OutputScan:
@@ -391,13 +395,12 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
                 keys.add(document["key"])
                 if other_source:
                     elsewhere.setdefault(str(written["source"]), set()).add(document["key"])
-    return _OutputScan(keys, errors, elsewhere, longest)
+    return _OutputScan(keys, errors, elsewhere, longest, torn_tail(path))
 
 
 def _tidy_output(path: Path, scan: _OutputScan) -> None:
-    """Trim a half-written last line and drop the error lines, once the output is known to be this run's."""
-    if path.exists() and path.stat().st_size:
-        trim_partial_line(path)
+    """Drop the error lines, once the output is known to be this run's (a half-written last line is copied as it
+    is: trimmed by the caller, once the run goes on)."""
     if not scan.errors:
         return
     try:
@@ -405,11 +408,14 @@ def _tidy_output(path: Path, scan: _OutputScan) -> None:
     except OSError as error:
         if error.errno not in KEPT_ERRORS:
             raise
-        # the rewrite is a copy beside the file: a disk too full for it left the bare "No space left on device"
-        lines = f"{scan.errors:,} error line was" if scan.errors == 1 else f"{scan.errors:,} error lines were"
-        raise StichError(f"{path}: {error.strerror} as its {lines} dropped (the file is written anew beside "
-                         "it, which needs room for a copy): nothing solved, its lines are kept; "
-                         f"{write_error_fix(error.errno)} and rerun to resume") from None
+        # the rewrite is a copy beside the file, in its folder: the bare error would not say which step needed what
+        lines = f"{scan.errors:,} error line" if scan.errors == 1 else f"{scan.errors:,} error lines"
+        if error.errno in NOT_WRITABLE_ERRORS:
+            needs, mend = "in its folder, which must be writable", "make the folder writable"
+        else:
+            needs, mend = "which needs room for a copy", write_error_fix(error.errno)
+        raise StichError(f"{path}: {error.strerror} while dropping its {lines} (the file is written anew beside "
+                         f"it, {needs}): nothing solved, its lines are kept; {mend} and rerun to resume") from None
 
 
 def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _OutputScan,
@@ -706,7 +712,11 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             if scan.elsewhere:
                 _check_moved(source, out_path, scan, asked, notify)
             _tidy_output(Path(out_path), scan)
-            _check_room(out_path, scan.longest)
+            refusal = room_refusal(out_path, scan.longest, scan.torn, "nothing solved", "another --out file")
+            if refusal is not None:  # before any record is solved for nothing; the file left as it is
+                raise StichError(refusal)
+            if scan.torn:
+                trim_partial_line(out_path)
             question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
             return _solve_records(source, out_path, scan.keys, question, pool, chunk_size, progress, start, on_error)
         finally:
@@ -736,28 +746,6 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
             raise StichError(f"variant must be flags (a mapping or 'NAME=VALUE, ...' text), not {variant!r}")
         check_flags_of_some_game(variant)
     return names
-
-
-def _check_room(out_path: str | os.PathLike, line: int = 0) -> None:
-    """StichError when the output's file system has no room left for this user, or the file is within ``line``
-    bytes (its longest line) of the largest this process may write (``ulimit -f``): either would otherwise be
-    found only at the first line, once its records (a pool's first chunks, or a long search) were solved for
-    nothing. A rerun after the limit was met trims the half-written line that met it, so the file is then just
-    under the limit, not at it. A path that is no regular file (``/dev/stdout``, a pipe) has no room to measure."""
-    if os.path.exists(out_path) and not os.path.isfile(out_path) or not hasattr(os, "statvfs"):
-        return  # asked of the name: /dev/stdout into a pipe resolves to "pipe:[...]", which no path names
-    path = os.path.realpath(out_path)
-    size = os.path.getsize(path) if os.path.exists(path) else 0
-    limit = file_size_limit()
-    if limit is not None and size + max(line, 1) > limit:
-        raise StichError(f"{out_path}: {size:,} bytes, and this process may write no file over {limit:,} bytes "
-                         f"(ulimit -f): no room for another line (nothing solved); raise the file size limit, or "
-                         "choose another --out file")
-    stats = os.statvfs(path if os.path.exists(path) else os.path.dirname(path))
-    free = stats.f_bfree if os.geteuid() == 0 else stats.f_bavail  # root may write into the reserved blocks
-    if free == 0:
-        raise StichError(f"{out_path}: no space left on its device (nothing solved); make room, or choose another "
-                         "--out file")
 
 
 def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done: set[str], question: Question,

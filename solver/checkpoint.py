@@ -6,8 +6,9 @@ finished spans (the job's key, the span ``[first, size]`` and its sums, a JSON o
 interleaved as the jobs ran. Why this shape:
 
 * Appending one flushed line per finished span loses at most the line being written when the process is killed at
-  any moment (``kill -9`` included); opening trims that half-written last line, so it is never read (a file that
-  is only the start of its first header holds no work, and is written afresh).
+  any moment (``kill -9`` included); that half-written last line is never read, and is trimmed before the next
+  line is appended or as the run ends (kept only by a run refused for want of room, whose rerun measures it); a
+  file that is only the start of its first header holds no work, and is written afresh.
 * A header before its spans lets one pass find this job's section and skip the others', which stay as they are.
 * A span already read is never counted twice, and a file that is not a journal (its first line no header of this
   version) is refused untouched: it may be someone else's.
@@ -107,7 +108,8 @@ class SpanSet:
             yield start, end
 
 
-#: A write's errors that room on the disk mends (a full disk, a quota, the largest file the system allows).
+#: A write's errors of a file that cannot grow: a full disk, a quota, the largest file allowed (:func:`write_error_fix`
+#: says what mends each).
 NO_ROOM_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 #: A write's errors that permission mends: a file or folder made read-only during the run.
 NOT_WRITABLE_ERRORS = (errno.EACCES, errno.EPERM, errno.EROFS)
@@ -119,7 +121,7 @@ KEPT_ERRORS = NO_ROOM_ERRORS + NOT_WRITABLE_ERRORS
 def write_error_fix(number: int | None) -> str:
     """What mends a failed write of lines that are kept (:data:`KEPT_ERRORS`), said before "and rerun to resume":
     the journal and a batch's output say it alike. A file grown to the largest size allowed (EFBIG: ``ulimit -f``, or
-    the file system's own limit) is not mended by room on the disk, which "make room" had said of it too."""
+    the file system's own limit) stays too large however much room the disk has: its mend is the limit."""
     if number == errno.EFBIG:
         return "raise the file size limit (ulimit -f), or move the file where larger files fit,"
     return "make it writable" if number in NOT_WRITABLE_ERRORS else "make room"
@@ -145,8 +147,9 @@ class Journal:
         if (kind := read_once_kind(self.path)) in ("a pipe", "a socket"):
             raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
                                    f"and appended to, which {kind} cannot be; give a file's name")
-        self.holder = holder  # the kind of run, for its messages
         self._longest = 0  # the longest line of the file as opened, in bytes: what the next line may need
+        self._torn = 0  # the length of a half-written last line: trimmed before a line is appended, or at the close
+        self._refused = False  # check_room refused the run: the half-written line stays, for the next rerun to measure
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()
@@ -177,22 +180,31 @@ class Journal:
         self._write({"key": self.key, "span": list(span), "sums": dict(sums)})
 
     def close(self) -> None:
-        if self._stream is not None:
-            self._stream.close()
-        self._lock.close()
+        """Close the file, trimming a half-written last line unless :meth:`check_room` refused the run (its length
+        is what a rerun under the same limit measures), and release the lock."""
+        try:
+            if self._stream is not None:
+                self._stream.close()
+            if self._torn and not self._refused:
+                trim_partial_line(self.path)
+                self._torn = 0
+        finally:
+            self._lock.close()
 
     def _open(self) -> None:
         if not (self.path.exists() and self.path.stat().st_size) or self._torn_header():
             self._stream = open(self.path, "wb", buffering=0)
             self._write_header()
             return
-        self._check_first_line()  # before anything is trimmed: the file may be someone else's
-        trim_partial_line(self.path)
+        self._check_first_line()  # the file may be someone else's: refused untouched
+        self._torn = torn_tail(self.path)  # trimmed later (_write, close): a run refused by check_room leaves it
         found: set[str] = set()  # the keys of this job's headers read (a header precedes its spans)
         seen = SpanSet()
         offset = longest = 0
         with open(self.path, "rb") as stream:
             for number, line in enumerate(stream, 1):
+                if not line.endswith(b"\n"):
+                    break  # the half-written last line
                 at, offset = offset, offset + len(line)
                 longest = max(longest, len(line))
                 try:  # a line of no job at all: the file is refused as a whole, for every record alike
@@ -228,28 +240,16 @@ class Journal:
         if self.key not in found:
             self._write_header()
 
-    def check_room(self) -> None:
-        """FileRefusedError when the journal's file system has no block left for this user, or the file is within
-        its longest line of the largest file this process may write (``ulimit -f``): asked by a run that has work
-        left, before it starts on it, which would otherwise solve a chunk of samples (a match: play a board) for
-        nothing before its first line failed again (a finished job, only read back, writes nothing and is not
-        refused). After the limit was met the rerun trimmed the half-written line, so the file is just under the
-        limit then, not at it. As a batch's output is checked (``solver.batch``)."""
+    def check_room(self, untouched: str) -> None:
+        """FileRefusedError when no line should be appended now (:func:`room_refusal`): asked by a run that has work
+        left, before it starts on it (a finished job, only read back, writes nothing and is not refused).
+        ``untouched`` says what the refusal leaves undone, in the caller's words ("no board played")."""
         if not self.path.is_file():  # a device (/dev/full) says it at the write
             return
-        size = self.path.stat().st_size
-        done = "played" if self.holder == "stich match" else "solved"
-        limit = file_size_limit()
-        if limit is not None and size + max(self._longest, 1) > limit:
-            raise FileRefusedError(f"{self.path}: {size:,} bytes, and this process may write no file over {limit:,} "
-                                   f"bytes (ulimit -f): no room for another line (nothing {done}); raise the file "
-                                   "size limit, or choose another file")
-        if not hasattr(os, "statvfs"):
-            return
-        stats = os.statvfs(self.path)
-        if (stats.f_bfree if os.geteuid() == 0 else stats.f_bavail) == 0:  # root may write into the reserved blocks
-            raise FileRefusedError(f"{self.path}: no space left on its device (nothing {done}); make room, or "
-                                   "choose another file")
+        refusal = room_refusal(self.path, self._longest, self._torn, untouched, "another file")
+        if refusal is not None:
+            self._refused = True
+            raise FileRefusedError(refusal)
 
     def _no_line_of_a_job(self, number: int, line: bytes) -> str:
         """The message for a line that names no job (not JSON, not an object, no key): where it stops reading as one,
@@ -267,6 +267,9 @@ class Journal:
         with what it kept, and leaves nothing buffered for :meth:`close` to write again: a second failure there names
         no file and would replace this one."""
         assert self._stream is not None
+        if self._torn:
+            trim_partial_line(self.path)  # appended to by this run (opened to append): the next line starts anew
+            self._torn = 0
         line = memoryview((json.dumps(entry) + "\n").encode("utf-8"))
         try:
             while line:  # a short write (the disk filling up) goes on with the rest, until it fails
@@ -329,9 +332,10 @@ def _key_of(identity: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def trim_partial_line(path: Path) -> None:
-    """Cut a half-written last line (a process killed while writing it), reading only the file's tail."""
-    with open(path, "r+b") as stream:
+def torn_tail(path: str | os.PathLike) -> int:
+    """The length in bytes of a half-written last line (a process killed, or a write refused, while writing it),
+    reading only the file's tail: 0 when the file ends with a line break (or is empty)."""
+    with open(path, "rb") as stream:
         size = end = stream.seek(0, os.SEEK_END)
         while end > 0:
             start = max(0, end - 65536)
@@ -341,8 +345,38 @@ def trim_partial_line(path: Path) -> None:
                 end = start + newline + 1
                 break
             end = start
-        if end != size:
-            stream.truncate(end)
+    return size - end
 
 
-__all__ = ["Journal", "Span", "SpanSet", "trim_partial_line"]
+def trim_partial_line(path: str | os.PathLike) -> None:
+    """Cut a half-written last line (:func:`torn_tail`)."""
+    if torn := torn_tail(path):
+        os.truncate(path, os.path.getsize(path) - torn)
+
+
+def room_refusal(path: str | os.PathLike, longest: int, torn: int, untouched: str, other: str) -> str | None:
+    """Why no line should be appended to the file at ``path`` now, or None: its file system has no block left for
+    this user, or the file is within its ``longest`` line of the largest file this process may write (``ulimit -f``).
+    Asked by a run with work left before it starts on it, since either is otherwise found only at its first line,
+    after a chunk of work was done for nothing. ``torn`` is the length of a half-written last line not yet trimmed:
+    the line it began was longer still, so a file that met the limit while writing it is refused, rerun after rerun
+    (it is trimmed only once a run goes on). ``untouched`` says what the refusal leaves undone ("nothing solved"),
+    ``other`` the file to choose instead ("another --out file"): a batch's output and a checkpoint say it alike. A
+    path that is no regular file (a device, ``/dev/stdout`` into a pipe) has no room to measure."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        return None  # asked of the name: /dev/stdout into a pipe resolves to "pipe:[...]", which no path names
+    real = os.path.realpath(path)
+    size = os.path.getsize(real) if os.path.exists(real) else 0
+    limit = file_size_limit()
+    if limit is not None and size - torn + max(longest, torn + 1 if torn else 1) > limit:
+        return (f"{path}: {size:,} bytes, and this process may write no file over {limit:,} bytes (ulimit -f): no "
+                f"room for another line ({untouched}); raise the file size limit, or choose {other}")
+    if not hasattr(os, "statvfs"):
+        return None
+    stats = os.statvfs(real if os.path.exists(real) else os.path.dirname(real))
+    if (stats.f_bfree if os.geteuid() == 0 else stats.f_bavail) == 0:  # root may write into the reserved blocks
+        return f"{path}: no space left on its device ({untouched}); make room, or choose {other}"
+    return None
+
+
+__all__ = ["Journal", "Span", "SpanSet", "room_refusal", "torn_tail", "trim_partial_line"]

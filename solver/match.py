@@ -823,7 +823,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             resumed(number, span, document)
             kept_boards += 1  # the journal yields each board once
         if journal is not None and kept_boards < boards:
-            journal.check_room()  # boards left to play, not to be played for nothing on a full disk: before any is said
+            # boards left to play, not to be played for nothing on a full disk: refused before any is said
+            journal.check_room("no board played")
         try:
             for number, span, document in kept():  # read again, one line at a time, so none is held
                 done[span.first] = 1

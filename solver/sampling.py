@@ -961,7 +961,7 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
                 add(read(document, f"{journal.path}:{number}:1"))
                 done.add(span)  # the journal yields each sample once
             if next(done.gaps(samples), None) is not None:
-                journal.check_room()  # samples left to solve: not for nothing on a full disk
+                journal.check_room("no sample of this analysis solved")  # not for nothing on a full disk
         pool.run(jobs(), task, (setup,), finished)
     finally:
         if journal is not None:

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import solver
+from solver.checkpoint import room_refusal
 from solver.cli.main import app
 from solver.formats.tbn import format_record
 
@@ -579,7 +580,8 @@ def test_batch_on_a_full_disk_says_so_before_solving_anything(tmp_path, monkeypa
         assert result.stderr == (f"stich: {target}: no space left on its device (nothing solved); make room, or "
                                  "choose another --out file\n")
     assert out.read_bytes() == before and not (tmp_path / "new.jsonl").exists()
-    batch._check_room("/dev/null")  # a device (a pipe, /dev/stdout) has no room to measure: not refused
+    # a device (a pipe, /dev/stdout) has no room to measure: not refused
+    assert room_refusal("/dev/null", 0, 0, "nothing solved", "another --out file") is None
 
 
 def test_batch_whose_disk_fills_says_the_lines_written_stay(tmp_path):

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import io
 import json
@@ -570,8 +572,9 @@ def test_a_batch_output_at_the_file_size_limit_says_to_raise_it_and_a_rerun_unde
     """An output that met the largest file this process may write (``ulimit -f``, EFBIG) was told "make room",
     which no room on the disk mends; and a rerun under the same limit (its half-written last line trimmed, so just
     under the limit) solved a chunk for nothing before its first line failed again. The advice is to raise the
-    limit, the rerun under it is refused before any record is solved with its lines kept, and one with the limit
-    raised resumes to the uninterrupted run's lines."""
+    limit, every rerun under it is refused before any record is solved with the file as it was (the half-written
+    line kept, so that the next rerun measures it too), and one with the limit raised resumes to the uninterrupted
+    run's lines."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 3, 12)), source)
     args = ["batch", str(source), "-j", "1", "--out", "out.jsonl"]
@@ -582,11 +585,14 @@ def test_a_batch_output_at_the_file_size_limit_says_to_raise_it_and_a_rerun_unde
     assert "raise the file size limit (ulimit -f)" in first.stderr and "make room" not in first.stderr
     kept = _whole_lines(out)
     assert 1 <= kept.count(b"\n") < 12
-    again = _limited(4000, args, tmp_path)
-    assert again.returncode == 1 and again.stderr == (
-        f"stich: out.jsonl: {len(kept):,} bytes, and this process may write no file over 4,000 bytes (ulimit -f): "
-        "no room for another line (nothing solved); raise the file size limit, or choose another --out file\n")
-    assert out.read_bytes() == kept  # the half-written line trimmed, nothing added
+    written = out.read_bytes()
+    for _ in range(2):
+        again = _limited(4000, args, tmp_path)
+        assert again.returncode == 1 and again.stderr == (
+            f"stich: out.jsonl: {len(written):,} bytes, and this process may write no file over 4,000 bytes "
+            "(ulimit -f): no room for another line (nothing solved); raise the file size limit, or choose another "
+            "--out file\n")
+        assert out.read_bytes() == written  # nothing trimmed, nothing added
     resumed = _limited(10 ** 7, args, tmp_path)
     whole = tmp_path / "whole.jsonl"
     uninterrupted = _limited(10 ** 7, ["batch", str(source), "-j", "1", "--out", str(whole)], tmp_path)
@@ -599,9 +605,9 @@ def test_a_batch_output_at_the_file_size_limit_says_to_raise_it_and_a_rerun_unde
 def test_a_checkpoint_at_the_file_size_limit_says_to_raise_it_and_a_rerun_under_it_solves_nothing(
         tmp_path: Path) -> None:
     """As a batch output: an analysis checkpoint that met ``ulimit -f`` was told "make room", and a resume under the
-    same limit solved a chunk of samples before its first line failed again. The advice is to raise the limit, the
-    resume under it is refused before any sample is solved (the checkpoint's lines kept), and one with the limit
-    raised gives the uninterrupted analysis."""
+    same limit solved a chunk of samples before its first line failed again. The advice is to raise the limit, every
+    resume under it is refused before any sample is solved (the checkpoint as it was), and one with the limit raised
+    gives the uninterrupted analysis."""
     journal = tmp_path / "analysis.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "24",
             "-s", "7", "-j", "1", "--json"]
@@ -609,16 +615,81 @@ def test_a_checkpoint_at_the_file_size_limit_says_to_raise_it_and_a_rerun_under_
     assert first.returncode == 1 and first.stdout == "" and first.stderr.count("\n") == 1
     assert first.stderr.startswith(f"stich: {journal}: File too large; what was written before it is kept")
     assert "raise the file size limit (ulimit -f)" in first.stderr and "make room" not in first.stderr
-    kept = _whole_lines(journal)
-    again = _limited(1500, [*args, "--checkpoint", str(journal)], tmp_path)
-    assert again.returncode == 1 and again.stdout == "" and again.stderr == (
-        f"stich: {journal}: {len(kept):,} bytes, and this process may write no file over 1,500 bytes (ulimit -f): "
-        "no room for another line (nothing solved); raise the file size limit, or choose another file\n")
-    assert journal.read_bytes() == kept
+    written = journal.read_bytes()
+    for _ in range(2):
+        again = _limited(1500, [*args, "--checkpoint", str(journal)], tmp_path)
+        assert again.returncode == 1 and again.stdout == "" and again.stderr == (
+            f"stich: {journal}: {len(written):,} bytes, and this process may write no file over 1,500 bytes (ulimit "
+            "-f): no room for another line (no sample of this analysis solved); raise the file size limit, or choose "
+            "another file\n")
+        assert journal.read_bytes() == written
     resumed = _limited(10 ** 7, [*args, "--checkpoint", str(journal)], tmp_path)
     whole = _limited(10 ** 7, args, tmp_path)
     assert resumed.returncode == whole.returncode == 0
     assert _report_text(resumed.stdout) == _report_text(whole.stdout)
+
+
+@pytest.mark.parametrize("command", ["batch", "match"])
+def test_a_line_longer_than_the_file_size_limit_leaves_every_rerun_refused(tmp_path: Path, command: str) -> None:
+    """Under a limit smaller than a line (``ulimit -f 1``), the rerun trimmed the half-written line before it
+    measured the file, so no complete line (or only the checkpoint's header) was as long as the line that met the
+    limit: every rerun solved a chunk (played a board) for nothing and met the limit again. The half-written line
+    counts, and is kept until a run goes on, so every rerun under the limit is refused before any work; one with
+    the limit raised gives the uninterrupted run's result."""
+    if command == "batch":
+        args = ["batch", str(Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"), "-j", "1",
+                "--out", "o.jsonl"]
+        written = tmp_path / "o.jsonl"
+        words = "nothing solved); raise the file size limit, or choose another --out file"
+    else:
+        args = ["match", "--game", "Kratzen", "--bots", "random,random,random", "-n", "4", "--seed", "3", "--json",
+                "--checkpoint", "m.ckpt"]
+        written, words = tmp_path / "m.ckpt", "no board played); raise the file size limit, or choose another file"
+    first = _limited(1024, args, tmp_path)
+    assert first.returncode == 1 and "File too large" in first.stderr and "Traceback" not in first.stderr
+    torn = written.read_bytes()
+    assert len(torn) == 1024 and not torn.endswith(b"\n")  # the line that met the limit, half-written
+    for _ in range(2):
+        again = _limited(1024, args, tmp_path)
+        assert again.returncode == 1 and again.stdout == "" and again.stderr == (
+            f"stich: {written.name}: 1,024 bytes, and this process may write no file over 1,024 bytes (ulimit -f): "
+            f"no room for another line ({words}\n")
+        assert written.read_bytes() == torn
+    resumed = _limited(10 ** 7, args, tmp_path)
+    assert resumed.returncode == 0 and written.read_bytes().startswith(_whole_lines_of(torn))
+    if command == "batch":
+        whole = tmp_path / "whole.jsonl"
+        assert _limited(10 ** 7, [*args[:-1], str(whole)], tmp_path).returncode == 0
+        assert sorted(written.read_text().splitlines()) == sorted(whole.read_text().splitlines())
+    else:
+        uninterrupted = _limited(10 ** 7, args[:-2], tmp_path)
+        assert uninterrupted.returncode == 0 and resumed.stdout == uninterrupted.stdout
+
+
+def _whole_lines_of(data: bytes) -> bytes:
+    return data[:data.rfind(b"\n") + 1]
+
+
+def test_a_checkpoint_filled_by_the_records_before_says_which_record_it_stopped_at(tmp_path: Path) -> None:
+    """Analysing a FILE with one checkpoint, the first record's lines left less room under ``ulimit -f`` than the
+    second needed: the first was answered and printed, then the second refused with ``(nothing solved)``, which the
+    printed record belied. The refusal says what it leaves undone and at which record, the answered record stays
+    printed, and the exit is 1."""
+    source = tmp_path / "two.tbn"
+    write_records(list(solver.random_records("Schafkopf", 5, 2)), source)
+    second = list(iter_records(source))[1]
+    args = ["analyse", str(source), "--seat", "1", "-n", "12", "-s", "7", "-j", "1", "--json"]
+    journal = tmp_path / "first.ckpt"
+    alone = _limited(10 ** 7, [*args, "--record", "1", "--checkpoint", str(journal)], tmp_path)
+    assert alone.returncode == 0
+    limit = journal.stat().st_size + 394  # room for the second record's header, not for its first line
+    both = tmp_path / "both.ckpt"
+    refused = _limited(limit, [*args, "--checkpoint", str(both)], tmp_path)
+    assert refused.returncode == 1 and refused.stdout == alone.stdout  # the first record's line, whole
+    assert refused.stderr == (
+        f"stich: {both}: {both.stat().st_size:,} bytes, and this process may write no file over {limit:,} bytes "
+        "(ulimit -f): no room for another line (no sample of this analysis solved); raise the file size limit, or "
+        f"choose another file; refused at the record at {source}:{second.line}, after 1 record answered above\n")
 
 
 def test_a_batch_output_whose_error_lines_cannot_be_dropped_for_want_of_room_says_so_and_is_kept(
@@ -638,7 +709,7 @@ def test_a_batch_output_whose_error_lines_cannot_be_dropped_for_want_of_room_say
     assert written.count(b"\n") == 8 and written.count(b'"error"') == 1
     refused = _limited(len(written) // 2, args, tmp_path)
     assert refused.returncode == 1 and refused.stderr == (
-        "stich: out.jsonl: File too large as its 1 error line was dropped (the file is written anew beside it, "
+        "stich: out.jsonl: File too large while dropping its 1 error line (the file is written anew beside it, "
         "which needs room for a copy): nothing solved, its lines are kept; raise the file size limit (ulimit -f), "
         "or move the file where larger files fit, and rerun to resume\n")
     assert out.read_bytes() == written and sorted(p.name for p in tmp_path.iterdir()) == [
@@ -646,6 +717,35 @@ def test_a_batch_output_whose_error_lines_cannot_be_dropped_for_want_of_room_say
     rerun = _limited(10 ** 7, args, tmp_path)
     assert rerun.returncode == 1 and "1 written to out.jsonl (0 solved, 1 error), 7 already done" in rerun.stderr
     assert sorted(out.read_bytes().splitlines()) == sorted(written.splitlines())
+
+
+@pytest.mark.parametrize("number", [errno.EROFS, errno.EACCES])
+def test_error_lines_that_cannot_be_dropped_in_a_read_only_folder_say_the_folder_must_be_writable(
+        tmp_path: Path, monkeypatch, number: int) -> None:
+    """The rewrite that drops the error lines creates its copy in the output's folder: refused there (a read-only
+    file system, a folder without write permission), the mend said was "make it writable" and "needs room for a
+    copy", as if the file or the disk were at fault. The folder is named as what must be writable, the file kept."""
+    records = list(solver.random_records("Kratzen", 4, 3))
+    records[1].set("Contract", "Nonsense")
+    source, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_records(records, source)
+    batch.solve_batch(source, out, workers=1)
+    written = out.read_bytes()
+    assert written.count(b"\n") == 3 and written.count(b'"error"') == 1  # the bad record's error line
+
+    @contextlib.contextmanager
+    def refused(path, **_):
+        raise OSError(number, os.strerror(number), str(path) + ".tmp")
+        yield  # a generator, as atomic_file is
+
+    monkeypatch.setattr(batch, "atomic_file", refused)
+    with pytest.raises(StichError) as said:
+        batch.solve_batch(source, out, workers=1)
+    assert str(said.value) == (
+        f"{out}: {os.strerror(number)} while dropping its 1 error line (the file is written anew beside it, in its "
+        "folder, which must be writable): nothing solved, its lines are kept; make the folder writable and rerun to "
+        "resume")
+    assert out.read_bytes() == written
 
 
 @pytest.mark.parametrize("command", ["analyse", "match"])
@@ -663,11 +763,11 @@ def test_a_checkpoint_on_a_full_disk_is_refused_before_any_work_is_done(tmp_path
     if command == "analyse":
         args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "12",
                 "-s", "7", "-j", "1", "--json", "--checkpoint", str(journal)]
-        done = "solved"
+        done = "no sample of this analysis solved"
     else:
         args = ["match", "--game", "Kratzen", "--bots", "random,random,random", "-n", "4", "--seed", "3", "--json",
                 "--checkpoint", str(journal)]
-        done = "played"
+        done = "no board played"
     finished = CliRunner().invoke(app, args)
     assert finished.exit_code == 0
     complete = journal.read_bytes()
@@ -683,7 +783,7 @@ def test_a_checkpoint_on_a_full_disk_is_refused_before_any_work_is_done(tmp_path
     monkeypatch.setattr(os, "statvfs", full)
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1 and result.stdout == "" and "Traceback" not in result.stderr
-    assert result.stderr == (f"stich: {journal}: no space left on its device (nothing {done}); make room, or choose "
+    assert result.stderr == (f"stich: {journal}: no space left on its device ({done}); make room, or choose "
                              "another file\n")
     assert journal.read_bytes() == before
     journal.write_bytes(complete)
