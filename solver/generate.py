@@ -14,6 +14,7 @@ from .errors import (InvalidContractError, InvalidDealError, InvalidSeatContract
                      is_whole_number, quoted)
 from .formats.tbn import Record, Tag
 from .games import get_game
+from .deal import Deal
 from .games.base import Game
 from .position import Position, position_from_record
 
@@ -71,8 +72,11 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
         if refusal is not None:
             raise InvalidContractError(refusal)
     reason = ""
+    needed = game.cards_to_bid(game.parse_contract(contract)) if contract else 0
     for _ in range(MAX_REDEALS):
         deal = game.deal_random(rng, seats)
+        if needed:
+            deal = holding(deal, declarer - 1, needed, rng)
         for text in [contract] if contract else list(calls) if calls else game.default_contracts(rng):
             try:
                 rules = game.rules(deal, text, declarer=declarer, variant=chosen)
@@ -88,6 +92,27 @@ def random_record(game: str | type[Game], seed: int, board: int, *, contract: st
             return Record(tags)
     asked = contract or f"any of its everyday contracts ({', '.join(game.default_contracts(random.Random(0)))})"
     raise StichError(f"no deal in {MAX_REDEALS} tries lets seat {declarer} bid {asked} in {game.name}: {reason}")
+
+
+def holding(deal: Deal, seat: int, cards: int, rng: random.Random) -> Deal:
+    """``deal`` with ``cards`` in the hand of ``seat`` (0-based): each one held elsewhere (or not dealt) changes
+    places with a card of that hand not among them, drawn at random. From a uniformly random deal this gives a
+    uniformly random one of those where the seat holds ``cards``: the cards the hand keeps, and the places the
+    others go to, are a random draw of the same kind as the deal's own. A hand too small for them is left as
+    it is (the contract's own check refuses it)."""
+    hands = list(deal.hands)
+    if cards.bit_count() > hands[seat].bit_count():
+        return deal
+    for card in range(len(deal.pack)):
+        if not cards >> card & 1 or hands[seat] >> card & 1:
+            continue
+        spare = [other for other in range(len(deal.pack)) if hands[seat] >> other & 1 and not cards >> other & 1]
+        swap = (1 << card) | (1 << rng.choice(spare))
+        holder = deal.holder(card)
+        hands[seat] ^= swap
+        if holder is not None:
+            hands[holder] ^= swap
+    return Deal(deal.pack, tuple(hands))
 
 
 def contract_refusal(game: type[Game], contract: str, declarer: int) -> str | None:

@@ -252,12 +252,39 @@ def test_help_says_what_show_and_score_time_limit_do():
     assert "it is said on stderr and not answered (exit 1)" in _help("solve")
 
 
-def test_a_sie_refusal_says_all_eight_obers_and_unters():
+def test_a_sie_refusal_says_all_eight_obers_and_unters(tmp_path):
     """"needs all four Obers and Unters" read as four of each rank: Sie needs the four Obers and the four Unters."""
-    result = runner.invoke(app, ["deal", "-g", "schafkopf", "-c", "Sie", "-n", "1"])
+    record = tmp_path / "sie.tbn"
+    record.write_text('[Game "Schafkopf"]\n[Deal "1: EO EU GO GU HO HU SO EA / SU E9 E8 E7 GK G9 G8 G7 / HA HZ HK GZ '
+                      'H9 H8 H7 EZ / SA SZ SK S9 S8 S7 GA EK"]\n[Contract "Sie"]\n[Declarer "1"]\n')
+    result = runner.invoke(app, ["solve", str(record)])
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert "Sie needs all eight Obers and Unters (the four Obers and the four Unters); seat 1 lacks some" in \
         result.stderr
+
+
+def test_a_sie_is_dealt_with_its_obers_and_unters_and_the_rest_at_random():
+    """A search of random deals for a Sie (one in ten million holds the eight) said "no deal in 10000 tries" for
+    `deal -c Sie` and the board's Deal dialog: the declarer is dealt the eight (Game.cards_to_bid) and the rest
+    at random, each other card in each other hand about as often (a uniform deal of what is left); the same seed
+    gives the same deals."""
+    from collections import Counter
+
+    from solver.generate import random_records
+
+    result = runner.invoke(app, ["deal", "-g", "schafkopf", "-c", "Sie", "--declarer", "3", "-n", "2", "-s", "5"])
+    assert result.exit_code == 0, result.stderr
+    positions = solver.parse_positions(result.stdout)
+    assert [(p.rules.contract.text, p.rules.declarer) for p in positions] == [("Sie", 2)] * 2
+    assert all(p.game.is_whole(p.rules.deal) for p in positions)
+    assert runner.invoke(app, ["deal", "-g", "sk", "-c", "Sie", "--declarer", "3", "-n", "2", "-s", "5"]).stdout \
+        == result.stdout
+    places: Counter = Counter()
+    for record in random_records("schafkopf", 1, 300, contract="Sie"):
+        deal = solver.position_from_record(record).rules.deal
+        places.update((card, deal.holder(card)) for card in range(32) if deal.holder(card) != 0)
+    assert {seat for _, seat in places} == {1, 2, 3} and len(places) == 24 * 3
+    assert 60 <= min(places.values()) and max(places.values()) <= 140, places.most_common(3)  # 100 expected
 
 
 def test_a_seed_is_any_64_bit_seed_as_on_the_board():

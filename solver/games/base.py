@@ -810,6 +810,13 @@ class Game(metaclass=GameType):
         return None
 
     @classmethod
+    def cards_to_bid(cls, contract: Contract) -> int:
+        """The cards (a mask) the declarer must hold to bid ``contract`` whatever the rest of the deal (Schafkopf's
+        Sie: the eight Obers and Unters), 0 where none: a random deal for the contract deals them to the declarer
+        first, since a search of deals would almost never find them (one deal in ten million for a Sie)."""
+        return 0
+
+    @classmethod
     def make_rules(cls, deal: Deal, contract: Contract, declarer: int, variant: Variant, leader: int | None,
                    state_tags: dict[str, object]) -> Rules:
         """The game's rules from checked arguments (0-based seats): what each game implements, and :meth:`rules`

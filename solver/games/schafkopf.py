@@ -444,11 +444,16 @@ class Schafkopf(Game):
                     f"a Solo declarer must hold a plain {contract.suit} card; seat {declarer + 1} holds none "
                     f"(variant flag solo_requires_plain_trump_card=false lifts this)")
         if contract.kind == "sie" and whole:
-            ou = sum(1 << c.index for c in PACK if c.rank in "OU")
+            ou = cls.cards_to_bid(contract)
             require(hand & ou == ou, f"Sie needs all eight Obers and Unters (the four Obers and the four Unters); "
                                      f"seat {declarer + 1} lacks some")
         return SchafkopfRules(cls, deal, contract, declarer, variant, leader=0 if leader is None else leader,
                               flags=flags, partner=partner, runaway_allowed_at_deal=runaway_at_deal)
+
+    @classmethod
+    def cards_to_bid(cls, contract: Contract) -> int:
+        """A Sie's eight Obers and Unters (RULES.md 2.2); no other contract needs given cards."""
+        return sum(1 << c.index for c in PACK if c.rank in "OU") if contract.kind == "sie" else 0
 
     @classmethod
     def default_contracts(cls, rng) -> list[str]:
