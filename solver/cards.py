@@ -13,7 +13,8 @@ from __future__ import annotations
 import importlib
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Mapping, NoReturn, Sequence, TypeAlias
+from typing import (TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NoReturn, Sequence, TypeAlias, TypeVar,
+                    overload)
 
 from .errors import UnknownCardError, did_you_mean, is_whole_number
 
@@ -97,6 +98,25 @@ class Card:
 #: Cards as the API takes them (:func:`card_items`): one string of tokens, or a collection of tokens and Cards (a
 #: :class:`CardSet`, ``position.hand(seat)``, among them).
 CardTokens: TypeAlias = "str | Iterable[str | Card]"
+
+_Value = TypeVar("_Value")
+_Default = TypeVar("_Default")
+
+
+class CardDict(dict[Card, _Value]):
+    """A dict keyed by :class:`Card` s, which a card's name finds too (a Card hashes and compares as its name): the
+    type says so, so that ``result.values_by_card()["T17"]`` type-checks as it runs. At run time a plain dict."""
+
+    if TYPE_CHECKING:  # the lookups a name may make; dict's own do them
+        def __getitem__(self, card: Card | str, /) -> _Value: ...
+
+        @overload
+        def get(self, card: Card | str, default: None = None, /) -> _Value | None: ...
+
+        @overload
+        def get(self, card: Card | str, default: _Value | _Default, /) -> _Value | _Default: ...
+
+        def get(self, card: Card | str, default: object = None, /) -> object: ...
 
 
 def card_items(cards: object) -> list | None:
