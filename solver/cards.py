@@ -53,6 +53,10 @@ class Card:
     def __str__(self) -> str:
         return self.name
 
+    def __format__(self, spec: str) -> str:
+        """As its name formats (``f"{card:>4}"``): object's own takes no spec."""
+        return format(self.name, spec)
+
     def __repr__(self) -> str:
         """The expression that gives the card back (``Card.of('Schafkopf', 'GA')``, as python-chess's
         ``Move.from_uci('e2e4')``), where the card is a registered game's; else ``<Card GA of no game's pack>``.
@@ -396,6 +400,10 @@ class CardSet:
 
     def __str__(self) -> str:
         return " ".join(self.names())
+
+    def __format__(self, spec: str) -> str:
+        """As its text formats (``f"{hand:>30}"``), as a Card's does."""
+        return format(str(self), spec)
 
     def __repr__(self) -> str:
         """The expression that gives the set back (``CardSet.of('Schafkopf', 'GA GZ')``), where its pack is a

@@ -680,3 +680,12 @@ def test_a_double_dummy_settlement_prints_its_net_and_settlements_as_stich_score
     assert f" net {net}\n" in shown and net == {"valat.tbn": "+90 game units", "kratzen.tbn": "0 chips"}[example]
     settles = next(line for line in printed if "the deal settles " in line)
     assert settles in shown.splitlines() and "+0" not in "\n".join(printed)
+
+
+def test_a_card_and_a_card_set_take_a_format_spec_as_their_names_do():
+    """A Card prints as its name, but ``f"{card:>4}"`` (a bot author's aligned table) raised ``TypeError:
+    unsupported format string passed to Card.__format__``; a CardSet likewise. Both format as their text."""
+    pack = solver.get_game("Schafkopf").pack
+    card, cards = pack.parse("GA"), pack.card_set("GA GZ")
+    assert f"{card:>4}|{card:<3}|{card}" == "  GA|GA |GA" and format(card, "^6") == "  GA  "
+    assert f"{cards:>8}|{cards}" == "   GA GZ|GA GZ"
