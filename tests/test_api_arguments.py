@@ -912,3 +912,31 @@ def test_known_cards_of_a_seat_that_name_none_are_refused_as_the_cli_refuses_the
         with pytest.raises(InvalidDealError) as caught:
             call()
         assert str(caught.value) == said(example)
+
+
+@pytest.mark.parametrize("k, tries, expected", [
+    (True, 100, "k, the sample's number, must be a whole number, at least 0, not True"),
+    (1.0, 100, "k, the sample's number, must be a whole number, at least 0, not 1.0"),
+    ("1", 100, "k, the sample's number, must be a whole number, at least 0, not '1'"),
+    (-1, 100, "k, the sample's number, must be a whole number, at least 0, not -1"),
+    (0, 0, "tries must be a whole number, at least 1, not 0"),
+])
+def test_draw_sample_refuses_a_sample_number_that_is_no_count(kratzen, k, tries, expected):
+    """``draw_sample(setup, k)``, which a bot of one's own calls (docs/api.md), seeds its shuffle with the text of
+    ``k``: ``True`` or ``1.0`` silently drew another deal than sample 1, and ``tries=0`` said "no deal found in 0
+    shuffles (0 of them)"."""
+    from solver.sampling import draw_sample, position_setup
+
+    setup = position_setup(kratzen, 1, seed=3)
+    with pytest.raises(StichError, match=re.escape(expected)):
+        draw_sample(setup, k, tries)
+    assert draw_sample(setup, 1) == draw_sample(setup, 1)  # a whole number draws as before
+
+
+def test_draw_sample_refuses_what_is_no_sampling_setup(kratzen):
+    """A position where the setup belongs raised ``AttributeError: 'Position' object has no attribute 'game'``."""
+    from solver.sampling import draw_sample
+
+    with pytest.raises(StichError, match=r"setup must be a sampling setup \(solver\.sampling\.position_setup"
+                                         r"\(position, seat\)\), not Position"):
+        draw_sample(kratzen, 0)
