@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import (TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NoReturn, Sequence, TypeAlias, TypeVar,
                     overload)
 
-from .errors import UnknownCardError, did_you_mean, is_whole_number
+from .errors import UnknownCardError, did_you_mean, integral, is_whole_number
 
 MAX_CARDS = 64
 
@@ -97,6 +97,28 @@ class Card:
 
     def __ge__(self, other: object) -> bool:
         return self.index >= other.index if isinstance(other, Card) else NotImplemented
+
+
+class CardIndex(int):
+    """A card's pack index that knows its card, as an ``IntEnum`` member knows its name: an int wherever it is used
+    (``pack[index]``, a dict key, arithmetic, JSON, ``str`` and f-strings give the digits, as they did), whose
+    ``repr`` is the card's name, so a :class:`CardValue` in a result prints ``CardValue(card=T17, value=5)`` and not
+    a number a reader must look up. ``card`` is the :class:`Card`."""
+
+    card: Card
+
+    def __new__(cls, index: int, card: Card) -> CardIndex:
+        made = super().__new__(cls, index)
+        made.card = card
+        return made
+
+    def __repr__(self) -> str:
+        return self.card.name
+
+    __str__ = int.__repr__  # the digits, as before: a script's f"{cv.card}" or str() keeps its text
+
+    def __reduce__(self) -> tuple[type[CardIndex], tuple[int, Card]]:
+        return CardIndex, (int(self), self.card)
 
 
 #: Cards as the API takes them (:func:`card_items`): one string of tokens, or a collection of tokens and Cards (a
@@ -322,8 +344,13 @@ class CardSet:
         return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
-        """A Card of this pack, its index (as the solver's results give cards) or a token; another pack's card is
-        not in the set, whatever its index."""
+        """A Card of this pack, its index (as the solver's results give cards; a numpy integer too, as ``play``
+        takes one) or a token; another pack's card is not in the set, whatever its index (a result's
+        :class:`CardIndex` knows its card)."""
+        if isinstance(card, CardIndex):
+            card = card.card
+        elif not isinstance(card, (Card, str)):
+            card = integral(card)  # a bot's np.argmax: it was silently in no set
         if isinstance(card, Card):
             return self.pack.holds(card) and bool(self.mask >> card.index & 1)
         if isinstance(card, str):

@@ -940,3 +940,33 @@ def test_draw_sample_refuses_what_is_no_sampling_setup(kratzen):
     with pytest.raises(StichError, match=r"setup must be a sampling setup \(solver\.sampling\.position_setup"
                                          r"\(position, seat\)\), not Position"):
         draw_sample(kratzen, 0)
+
+
+def test_a_result_s_card_of_another_game_is_refused_by_play_and_in_no_set():
+    """A card value's ``card`` is a pack index that knows its Card (``CardIndex``): one of a Zwanzigerrufen result
+    (T18, index 4) played on a Schafkopf position played that pack's index 4 (EU) without a word, and was "in" a
+    Schafkopf hand holding EU. docs/api.md: another game's card is refused (UnknownCardPlayError) and in no set."""
+    tarock = solver.random_position("zwanzigerrufen", 3, 1)
+    result = solver.solve(tarock, "points", cards=True)
+    foreign = next(value.card for value in result.card_values if value.card == 4)
+    assert repr(foreign) == "T18"
+    schafkopf = solver.random_position("schafkopf", 3, 1, contract="Solo E")
+    assert schafkopf.pack[4] == "EU" and "EU" in schafkopf.legal_cards() and 4 in schafkopf.hand(1)
+    assert foreign not in schafkopf.hand(1) and foreign in tarock.hand(1)
+    with pytest.raises(solver.UnknownCardPlayError, match="T18 is a card of the Zwanzigerrufen pack, not of the "
+                                                          "Schafkopf pack"):
+        schafkopf.play(foreign)
+    with pytest.raises(solver.UnknownCardPlayError, match="T18 is a card of the Zwanzigerrufen pack"):
+        schafkopf.state.play(foreign)
+    assert tarock.play(foreign).played == (4,) and type(tarock.play(foreign).played[0]) is int
+
+
+def test_a_numpy_pack_index_is_in_a_card_set_as_play_takes_it():
+    """``position.play(np.int64(i))`` plays the card (a bot's argmax), but ``np.int64(i) in position.hand(seat)``
+    was False for a card the hand holds: a bot that checked before it played was told no."""
+    position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
+    index = next(iter(position.legal_cards())).index
+    assert np.int64(index) in position.hand(1) and np.int64(index) in position.legal_cards()
+    assert np.int64(31) not in position.hand(1) and np.int64(99) not in position.hand(1)
+    assert True not in position.hand(1) and 1.0 not in position.hand(1)  # a bool or a float is no pack index
+    assert position.play(np.int64(index)) == position.play(index)

@@ -6,34 +6,12 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import NamedTuple
 
-from ..cards import Card, CardDict, Pack
+from ..cards import Card, CardDict, CardIndex, Pack  # CardIndex: its home was here
 from ..errors import StichError
 from ..games.base import Objective
 from ..games.outcome import seats_of, side_text
 from ..html_tables import html_table
 from ..state import PlayState
-
-
-class CardIndex(int):
-    """A card's pack index that knows its card, as an ``IntEnum`` member knows its name: an int wherever it is used
-    (``pack[index]``, a dict key, arithmetic, JSON, ``str`` and f-strings give the digits, as they did), whose
-    ``repr`` is the card's name, so a :class:`CardValue` in a result prints ``CardValue(card=T17, value=5)`` and not
-    a number a reader must look up. ``card`` is the :class:`Card`."""
-
-    card: Card
-
-    def __new__(cls, index: int, card: Card) -> CardIndex:
-        made = super().__new__(cls, index)
-        made.card = card
-        return made
-
-    def __repr__(self) -> str:
-        return self.card.name
-
-    __str__ = int.__repr__  # the digits, as before: a script's f"{cv.card}" or str() keeps its text
-
-    def __reduce__(self) -> tuple[type[CardIndex], tuple[int, Card]]:
-        return CardIndex, (int(self), self.card)
 
 
 class CardValue(NamedTuple):
