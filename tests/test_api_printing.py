@@ -690,3 +690,17 @@ def test_a_card_and_a_card_set_take_a_format_spec_as_their_names_do():
     card, cards = pack.parse("GA"), pack.card_set("GA GZ")
     assert f"{card:>4}|{card:<3}|{card}" == "  GA|GA |GA" and format(card, "^6") == "  GA  "
     assert f"{cards:>8}|{cards}" == "   GA GZ|GA GZ"
+
+
+def test_a_position_made_of_wrong_parts_still_reprs():
+    """``solver.Position(game, rules, "x")`` is refused by every function that takes it, but its ``repr`` (a
+    debugger's, a traceback's local) raised ``AttributeError: 'str' object has no attribute 'is_over'``; it shows
+    the fields as given, as a broken PlayState does."""
+    position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
+    broken = solver.Position(position.game, position.rules, "x")
+    assert repr(broken) == f"Position(game=Schafkopf, rules={position.rules!r}, state='x', played=())"
+    assert repr(solver.Position("Schafkopf", position.rules, position.state)).startswith(
+        "Position(game='Schafkopf', rules=<SchafkopfRules Schafkopf Solo E, declarer 1, 4 seats>, state=<PlayState")
+    with pytest.raises(solver.InvalidPositionError, match="position must hold Rules and a PlayState, not "
+                                                          "SchafkopfRules and str"):
+        solver.solve(broken)
