@@ -153,7 +153,8 @@ def card_items(cards: object) -> list | None:
         return cards.split()
     if isinstance(cards, (bytes, dict)) or not hasattr(cards, "__iter__"):
         return None
-    items = list(cards)  # type: ignore[call-overload]
+    items = [item if isinstance(item, (str, Card)) else integral(item)  # a numpy index too, as play takes one
+             for item in cards]
     return items if all(isinstance(item, (str, Card)) or is_whole_number(item) for item in items) else None
 
 

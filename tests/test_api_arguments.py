@@ -970,3 +970,20 @@ def test_a_numpy_pack_index_is_in_a_card_set_as_play_takes_it():
     assert np.int64(31) not in position.hand(1) and np.int64(99) not in position.hand(1)
     assert True not in position.hand(1) and 1.0 not in position.hand(1)  # a bool or a float is no pack index
     assert position.play(np.int64(index)) == position.play(index)
+
+
+def test_play_cards_and_make_position_take_numpy_pack_indices_as_play_does():
+    """``position.play(np.int64(i))`` plays a bot's argmax, but ``play_cards`` and ``make_position(play=...)``
+    refused the same indices in a list or a numpy array: "the cards to play are card tokens, as one string or a
+    list, not [np.int64(4)]", which a list it is."""
+    position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
+    first = next(iter(position.legal_cards())).index
+    second = next(iter(position.play(first).legal_cards())).index
+    by_ints = position.play_cards([first, second])
+    assert position.play_cards([np.int64(first), np.int64(second)]) == by_ints
+    assert position.play_cards(np.array([first, second])) == by_ints and type(by_ints.played[0]) is int
+    hands = [position.hand(seat) for seat in (1, 2, 3, 4)]
+    assert make_position("schafkopf", hands, "Solo E", play=np.array([first, second])).played == (first, second)
+    with pytest.raises(IllegalPlayError, match=r"the cards to play are card tokens, as one string or a list, not "
+                                               r"\[True\]"):
+        position.play_cards([True])  # a bool is still no pack index
