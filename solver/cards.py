@@ -13,9 +13,10 @@ from __future__ import annotations
 import importlib
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Mapping, NoReturn, Sequence, TypeAlias
+from typing import (TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NoReturn, Sequence, TypeAlias, TypeVar,
+                    overload)
 
-from .errors import UnknownCardError, did_you_mean, is_whole_number
+from .errors import UnknownCardError, did_you_mean, integral, is_whole_number
 
 MAX_CARDS = 64
 
@@ -51,6 +52,10 @@ class Card:
 
     def __str__(self) -> str:
         return self.name
+
+    def __format__(self, spec: str) -> str:
+        """As its name formats (``f"{card:>4}"``): object's own takes no spec."""
+        return format(self.name, spec)
 
     def __repr__(self) -> str:
         """The expression that gives the card back (``Card.of('Schafkopf', 'GA')``, as python-chess's
@@ -94,9 +99,50 @@ class Card:
         return self.index >= other.index if isinstance(other, Card) else NotImplemented
 
 
+class CardIndex(int):
+    """A card's pack index that knows its card, as an ``IntEnum`` member knows its name: an int wherever it is used
+    (``pack[index]``, a dict key, arithmetic, JSON, ``str`` and f-strings give the digits, as they did), whose
+    ``repr`` is the card's name, so a :class:`CardValue` in a result prints ``CardValue(card=T17, value=5)`` and not
+    a number a reader must look up. ``card`` is the :class:`Card`."""
+
+    card: Card
+
+    def __new__(cls, index: int, card: Card) -> CardIndex:
+        made = super().__new__(cls, index)
+        made.card = card
+        return made
+
+    def __repr__(self) -> str:
+        return self.card.name
+
+    __str__ = int.__repr__  # the digits, as before: a script's f"{cv.card}" or str() keeps its text
+
+    def __reduce__(self) -> tuple[type[CardIndex], tuple[int, Card]]:
+        return CardIndex, (int(self), self.card)
+
+
 #: Cards as the API takes them (:func:`card_items`): one string of tokens, or a collection of tokens and Cards (a
 #: :class:`CardSet`, ``position.hand(seat)``, among them).
 CardTokens: TypeAlias = "str | Iterable[str | Card]"
+
+_Value = TypeVar("_Value")
+_Default = TypeVar("_Default")
+
+
+class CardDict(dict[Card, _Value]):
+    """A dict keyed by :class:`Card` s, which a card's name finds too (a Card hashes and compares as its name): the
+    type says so, so that ``result.values_by_card()["T17"]`` type-checks as it runs. At run time a plain dict."""
+
+    if TYPE_CHECKING:  # the lookups a name may make; dict's own do them
+        def __getitem__(self, card: Card | str, /) -> _Value: ...
+
+        @overload
+        def get(self, card: Card | str, default: None = None, /) -> _Value | None: ...
+
+        @overload
+        def get(self, card: Card | str, default: _Value | _Default, /) -> _Value | _Default: ...
+
+        def get(self, card: Card | str, default: object = None, /) -> object: ...
 
 
 def card_items(cards: object) -> list | None:
@@ -107,7 +153,8 @@ def card_items(cards: object) -> list | None:
         return cards.split()
     if isinstance(cards, (bytes, dict)) or not hasattr(cards, "__iter__"):
         return None
-    items = list(cards)  # type: ignore[call-overload]
+    items = [item if isinstance(item, (str, Card)) else integral(item)  # a numpy index too, as play takes one
+             for item in cards]
     return items if all(isinstance(item, (str, Card)) or is_whole_number(item) for item in items) else None
 
 
@@ -298,8 +345,13 @@ class CardSet:
         return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
-        """A Card of this pack, its index (as the solver's results give cards) or a token; another pack's card is
-        not in the set, whatever its index."""
+        """A Card of this pack, its index (as the solver's results give cards; a numpy integer too, as ``play``
+        takes one) or a token; another pack's card is not in the set, whatever its index (a result's
+        :class:`CardIndex` knows its card)."""
+        if isinstance(card, CardIndex):
+            card = card.card
+        elif not isinstance(card, (Card, str)):
+            card = integral(card)  # a bot's np.argmax: it was silently in no set
         if isinstance(card, Card):
             return self.pack.holds(card) and bool(self.mask >> card.index & 1)
         if isinstance(card, str):
@@ -376,6 +428,10 @@ class CardSet:
 
     def __str__(self) -> str:
         return " ".join(self.names())
+
+    def __format__(self, spec: str) -> str:
+        """As its text formats (``f"{hand:>30}"``), as a Card's does."""
+        return format(str(self), spec)
 
     def __repr__(self) -> str:
         """The expression that gives the set back (``CardSet.of('Schafkopf', 'GA GZ')``), where its pack is a

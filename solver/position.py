@@ -109,13 +109,18 @@ class Position:
                      for number, trick in enumerate(self.state.history, 1))
 
     def __repr__(self) -> str:
-        """A line that says which position it is (the diagram is ``str()``)."""
-        state, rules = self.state, self.rules
-        where = "over" if state.is_over else (f"trick {len(state.history) + 1} of {rules.tricks_in_deal}, "
-                                              f"seat {state.to_move + 1} to play")
-        title = self.game.declarer_title  # Kratzen's attacker: it has no declarer
-        label = "" if self.record is None else f"{self.label}: "  # not '<Position position: ...>' for one made
-        return f"<Position {label}{self.game.name} {rules.contract}, {title} {rules.declarer + 1}; {where}>"
+        """A line that says which position it is (the diagram is ``str()``); the fields as given for one whose
+        parts are no game, rules and state (made by hand: every function refuses it, and a debugger shows it)."""
+        try:
+            state, rules = self.state, self.rules
+            where = "over" if state.is_over else (f"trick {len(state.history) + 1} of {rules.tricks_in_deal}, "
+                                                  f"seat {state.to_move + 1} to play")
+            title = self.game.declarer_title  # Kratzen's attacker: it has no declarer
+            label = "" if self.record is None else f"{self.label}: "  # not '<Position position: ...>' for one made
+            return f"<Position {label}{self.game.name} {rules.contract}, {title} {rules.declarer + 1}; {where}>"
+        except (AttributeError, TypeError, ValueError, ZeroDivisionError):  # a position check_position refuses
+            return (f"Position(game={self.game!r}, rules={self.rules!r}, state={self.state!r}, "
+                    f"played={self.played!r})")
 
     def __str__(self) -> str:
         """The hand diagram (:mod:`solver.diagram`): the hands around the table, the trick, who is to play."""

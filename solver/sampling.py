@@ -322,7 +322,17 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
     Replaying the play under the rules is what makes the sample consistent with everything the play showed (a seat
     that did not follow a suit holds none of it, a seat that did not beat could not, the called ace's holder is
     whoever played it) without a line of game-specific inference: a deal the play contradicts is simply redrawn.
-    After ``tries`` shuffles without a fit the error names the commonest reason the rules gave."""
+    After ``tries`` shuffles without a fit the error names the commonest reason the rules gave.
+
+    A bot of one's own calls this (docs/api.md), so the arguments are checked: the seed text is made of ``k``, and
+    ``k=True`` or ``1.0`` would silently draw another deal than ``1``."""
+    if not isinstance(setup, Setup):
+        raise StichError(f"setup must be a sampling setup (solver.sampling.position_setup(position, seat)), "
+                         f"not {type(setup).__name__}")
+    if not is_whole_number(k) or k < 0:
+        raise StichError(f"k, the sample's number, must be a whole number, at least 0, not {k!r}")
+    if not is_whole_number(tries) or tries < 1:
+        raise StichError(f"tries must be a whole number, at least 1, not {tries!r}")
     game = get_game(setup.game)
     rng = random.Random(f"{setup.seed}:{k}")
     unseen = unseen_cards(game, setup.fixed)

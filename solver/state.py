@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
-from .cards import Card, bits, union
+from .cards import Card, CardIndex, bits, union
 from .errors import IllegalPlayError, UnknownCardError, UnknownCardPlayError, integral, is_whole_number
 
 if TYPE_CHECKING:
@@ -105,6 +105,8 @@ class PlayState:
         """The state after the player to move plays ``card`` (a pack index, a Card or a card token);
         IllegalPlayError if the rules forbid it, with the cards the seat may play (UnknownCardPlayError, an
         IllegalPlayError too, for a card that is not in the pack)."""
+        if isinstance(card, CardIndex):  # a result's pack index knows its card: another game's is refused, not played
+            card = card.card
         if isinstance(card, (str, Card)):
             try:
                 card = self.rules.pack.parse(card).index  # another game's card: the message names its game

@@ -912,3 +912,78 @@ def test_known_cards_of_a_seat_that_name_none_are_refused_as_the_cli_refuses_the
         with pytest.raises(InvalidDealError) as caught:
             call()
         assert str(caught.value) == said(example)
+
+
+@pytest.mark.parametrize("k, tries, expected", [
+    (True, 100, "k, the sample's number, must be a whole number, at least 0, not True"),
+    (1.0, 100, "k, the sample's number, must be a whole number, at least 0, not 1.0"),
+    ("1", 100, "k, the sample's number, must be a whole number, at least 0, not '1'"),
+    (-1, 100, "k, the sample's number, must be a whole number, at least 0, not -1"),
+    (0, 0, "tries must be a whole number, at least 1, not 0"),
+])
+def test_draw_sample_refuses_a_sample_number_that_is_no_count(kratzen, k, tries, expected):
+    """``draw_sample(setup, k)``, which a bot of one's own calls (docs/api.md), seeds its shuffle with the text of
+    ``k``: ``True`` or ``1.0`` silently drew another deal than sample 1, and ``tries=0`` said "no deal found in 0
+    shuffles (0 of them)"."""
+    from solver.sampling import draw_sample, position_setup
+
+    setup = position_setup(kratzen, 1, seed=3)
+    with pytest.raises(StichError, match=re.escape(expected)):
+        draw_sample(setup, k, tries)
+    assert draw_sample(setup, 1) == draw_sample(setup, 1)  # a whole number draws as before
+
+
+def test_draw_sample_refuses_what_is_no_sampling_setup(kratzen):
+    """A position where the setup belongs raised ``AttributeError: 'Position' object has no attribute 'game'``."""
+    from solver.sampling import draw_sample
+
+    with pytest.raises(StichError, match=r"setup must be a sampling setup \(solver\.sampling\.position_setup"
+                                         r"\(position, seat\)\), not Position"):
+        draw_sample(kratzen, 0)
+
+
+def test_a_result_s_card_of_another_game_is_refused_by_play_and_in_no_set():
+    """A card value's ``card`` is a pack index that knows its Card (``CardIndex``): one of a Zwanzigerrufen result
+    (T18, index 4) played on a Schafkopf position played that pack's index 4 (EU) without a word, and was "in" a
+    Schafkopf hand holding EU. docs/api.md: another game's card is refused (UnknownCardPlayError) and in no set."""
+    tarock = solver.random_position("zwanzigerrufen", 3, 1)
+    result = solver.solve(tarock, "points", cards=True)
+    foreign = next(value.card for value in result.card_values if value.card == 4)
+    assert repr(foreign) == "T18"
+    schafkopf = solver.random_position("schafkopf", 3, 1, contract="Solo E")
+    assert schafkopf.pack[4] == "EU" and "EU" in schafkopf.legal_cards() and 4 in schafkopf.hand(1)
+    assert foreign not in schafkopf.hand(1) and foreign in tarock.hand(1)
+    with pytest.raises(solver.UnknownCardPlayError, match="T18 is a card of the Zwanzigerrufen pack, not of the "
+                                                          "Schafkopf pack"):
+        schafkopf.play(foreign)
+    with pytest.raises(solver.UnknownCardPlayError, match="T18 is a card of the Zwanzigerrufen pack"):
+        schafkopf.state.play(foreign)
+    assert tarock.play(foreign).played == (4,) and type(tarock.play(foreign).played[0]) is int
+
+
+def test_a_numpy_pack_index_is_in_a_card_set_as_play_takes_it():
+    """``position.play(np.int64(i))`` plays the card (a bot's argmax), but ``np.int64(i) in position.hand(seat)``
+    was False for a card the hand holds: a bot that checked before it played was told no."""
+    position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
+    index = next(iter(position.legal_cards())).index
+    assert np.int64(index) in position.hand(1) and np.int64(index) in position.legal_cards()
+    assert np.int64(31) not in position.hand(1) and np.int64(99) not in position.hand(1)
+    assert True not in position.hand(1) and 1.0 not in position.hand(1)  # a bool or a float is no pack index
+    assert position.play(np.int64(index)) == position.play(index)
+
+
+def test_play_cards_and_make_position_take_numpy_pack_indices_as_play_does():
+    """``position.play(np.int64(i))`` plays a bot's argmax, but ``play_cards`` and ``make_position(play=...)``
+    refused the same indices in a list or a numpy array: "the cards to play are card tokens, as one string or a
+    list, not [np.int64(4)]", which a list it is."""
+    position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
+    first = next(iter(position.legal_cards())).index
+    second = next(iter(position.play(first).legal_cards())).index
+    by_ints = position.play_cards([first, second])
+    assert position.play_cards([np.int64(first), np.int64(second)]) == by_ints
+    assert position.play_cards(np.array([first, second])) == by_ints and type(by_ints.played[0]) is int
+    hands = [position.hand(seat) for seat in (1, 2, 3, 4)]
+    assert make_position("schafkopf", hands, "Solo E", play=np.array([first, second])).played == (first, second)
+    with pytest.raises(IllegalPlayError, match=r"the cards to play are card tokens, as one string or a list, not "
+                                               r"\[True\]"):
+        position.play_cards([True])  # a bool is still no pack index

@@ -251,9 +251,10 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
                        "own contract, attacker 1; variant: the game's defaults")
     assert text[2:4] == ["mean settlement per seat and deal (± 95% intervals)",
                          "bot      seats played  mean settlement (chips)"]
-    assert text[4] == "random   18            -1.89 ± 2.08"
-    assert text[-3:] == ["attacker seat 1: -4.89 (95%: -13.97 to +4.19) chips per deal, his own payment",
-                         "random - cheater: -0.78 (95%: -5.63 to +4.07) chips per deal, paired (the same cards)",
+    assert text[4] == "random   18            -1.89 ± 3.71"  # its random bots' seeds no longer see the
+    # cheater's cards as names (tests/test_bots.py: test_a_bot_s_choice_is_a_function_of_the_position_...)
+    assert text[-3:] == ["attacker seat 1: -4.00 (95%: -11.45 to +3.45) chips per deal, his own payment",
+                         "random - cheater: -1.67 (95%: -5.62 to +2.28) chips per deal, paired (the same cards)",
                          "95% intervals over 3 boards, one value a board (its mean over the rotations)"]
     shown = CliRunner().invoke(app, ["match", "--game", "kratzen", "--bots", "random,random,cheater", "-n", "3",
                                      "-j", "1", "--pot", "4"]).stdout.splitlines()
@@ -262,8 +263,8 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     html = _Cells(result._repr_html_())
     assert html.paragraphs[0] == text[0] and text[-1] in html.paragraphs
     assert html.rows == [["bot", "seats played", "mean settlement (chips)"],
-                         ["random", "18", "-1.89 ± 2.08"],
-                         ["cheater", "9", "-1.11 ± 6.69"]]
+                         ["random", "18", "-1.89 ± 3.71"],
+                         ["cheater", "9", "-0.22 ± 5.51"]]
     assert repr(result).startswith("MatchResult(game='Kratzen'")
 
 
@@ -680,3 +681,26 @@ def test_a_double_dummy_settlement_prints_its_net_and_settlements_as_stich_score
     assert f" net {net}\n" in shown and net == {"valat.tbn": "+90 game units", "kratzen.tbn": "0 chips"}[example]
     settles = next(line for line in printed if "the deal settles " in line)
     assert settles in shown.splitlines() and "+0" not in "\n".join(printed)
+
+
+def test_a_card_and_a_card_set_take_a_format_spec_as_their_names_do():
+    """A Card prints as its name, but ``f"{card:>4}"`` (a bot author's aligned table) raised ``TypeError:
+    unsupported format string passed to Card.__format__``; a CardSet likewise. Both format as their text."""
+    pack = solver.get_game("Schafkopf").pack
+    card, cards = pack.parse("GA"), pack.card_set("GA GZ")
+    assert f"{card:>4}|{card:<3}|{card}" == "  GA|GA |GA" and format(card, "^6") == "  GA  "
+    assert f"{cards:>8}|{cards}" == "   GA GZ|GA GZ"
+
+
+def test_a_position_made_of_wrong_parts_still_reprs():
+    """``solver.Position(game, rules, "x")`` is refused by every function that takes it, but its ``repr`` (a
+    debugger's, a traceback's local) raised ``AttributeError: 'str' object has no attribute 'is_over'``; it shows
+    the fields as given, as a broken PlayState does."""
+    position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
+    broken = solver.Position(position.game, position.rules, "x")
+    assert repr(broken) == f"Position(game=Schafkopf, rules={position.rules!r}, state='x', played=())"
+    assert repr(solver.Position("Schafkopf", position.rules, position.state)).startswith(
+        "Position(game='Schafkopf', rules=<SchafkopfRules Schafkopf Solo E, declarer 1, 4 seats>, state=<PlayState")
+    with pytest.raises(solver.InvalidPositionError, match="position must hold Rules and a PlayState, not "
+                                                          "SchafkopfRules and str"):
+        solver.solve(broken)

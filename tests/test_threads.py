@@ -64,3 +64,44 @@ def test_settlements_in_threads() -> None:
     positions = _positions(6)
     expected = [(dd_settlement(p).value, dd_settlement(p).line) for p in positions]
     assert _in_threads(lambda: [(dd_settlement(p).value, dd_settlement(p).line) for p in positions]) == [expected] * 2
+
+
+
+
+def test_a_thread_s_stopping_block_holds_a_shared_engine_as_a_settlement_engine_s_does() -> None:
+    """docs/api.md: threads sharing one engine take turns, correctly. But ``EngineSolver.stopping`` set its limit
+    on the whole engine without holding it: another thread's search that asked for no limit was stopped by it
+    (SearchStopped), and two threads' blocks closing out of order left the first one's deadline behind, stopping
+    every later search of the engine. The block holds the engine now, as a SettlementEngine's block does: another
+    thread's search waits for it, then answers."""
+    position = solver.random_position("schafkopf", 3, 1, contract="Solo E")  # a whole deal: its search polls
+    objective = position.objective("points")
+    engine = EngineSolver(8, threads=1)
+    expected = solver.solve(position, "points").future
+    stop, inside, leave = threading.Event(), threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with engine.stopping(stop=stop):
+            inside.set()
+            leave.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    inside.wait()
+    stop.set()  # the holder's block says stop; its limit is its own
+    assert not engine._lock.acquire(blocking=False)  # the block holds the engine
+    answers: list = []
+
+    def ask() -> None:  # another thread's search without a limit: it waits for the block, then answers
+        try:
+            answers.append(engine.value(position.state, objective))
+        except solver.SearchStopped as error:
+            answers.append(error)
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    leave.set()
+    holder.join()
+    asker.join()
+    assert answers == [expected]
+    assert engine.value(position.state, objective) == expected and engine.engine.stop_check is None

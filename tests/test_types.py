@@ -150,3 +150,24 @@ def test_cards_and_variants_are_typed_as_the_arguments_take_them(tmp_path):
     source = CARD_ARGUMENTS
     assert_strict_client_type_checks(tmp_path, source)
     exec(compile(source, "client.py", "exec"), {})  # and each of them runs
+
+
+def test_a_result_s_cards_type_check_as_documented(tmp_path):
+    """docs/api.md: ``values_by_card()["T17"]`` finds a card by its name; it ran, but ``values_by_card`` was typed
+    ``dict[Card, int]``, so mypy --strict refused the lookup (and ``.get``) in a bot author's script. A card value's
+    Card is typed as the docs now show it: ``position.pack[value.card]`` (``CardValue.card`` is typed ``int``)."""
+    source = '''"""A script reading a result's cards, as docs/api.md shows them."""
+import solver
+
+position = solver.random_position("zwanzigerrufen", 1, 1)
+result = solver.solve(position, "points", cards=True)
+name = result.best_cards()[0].name
+found: int = result.values_by_card()[name]
+maybe: int | None = result.values_by_card().get(name)
+missing: int = result.values_by_card().get("no such card", -1)
+cards: list[solver.Card] = [position.pack[value.card] for value in result.card_values]
+assert found == maybe and missing == -1 and name in [card.name for card in cards]
+assert dict(result.card_values)[cards[0].index] == result.values_by_card()[cards[0]]
+'''
+    assert_strict_client_type_checks(tmp_path, source)
+    exec(compile(source, "client.py", "exec"), {})  # and it runs

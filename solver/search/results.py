@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import NamedTuple
 
-from ..cards import Card, Pack
+from ..cards import Card, CardDict, CardIndex, Pack  # CardIndex: its home was here
 from ..errors import StichError
 from ..games.base import Objective
 from ..games.outcome import seats_of, side_text
@@ -14,33 +14,12 @@ from ..html_tables import html_table
 from ..state import PlayState
 
 
-class CardIndex(int):
-    """A card's pack index that knows its card, as an ``IntEnum`` member knows its name: an int wherever it is used
-    (``pack[index]``, a dict key, arithmetic, JSON, ``str`` and f-strings give the digits, as they did), whose
-    ``repr`` is the card's name, so a :class:`CardValue` in a result prints ``CardValue(card=T17, value=5)`` and not
-    a number a reader must look up. ``card`` is the :class:`Card`."""
-
-    card: Card
-
-    def __new__(cls, index: int, card: Card) -> CardIndex:
-        made = super().__new__(cls, index)
-        made.card = card
-        return made
-
-    def __repr__(self) -> str:
-        return self.card.name
-
-    __str__ = int.__repr__  # the digits, as before: a script's f"{cv.card}" or str() keeps its text
-
-    def __reduce__(self) -> tuple[type[CardIndex], tuple[int, Card]]:
-        return CardIndex, (int(self), self.card)
-
-
 class CardValue(NamedTuple):
     """The value of the rest of the deal (for the maximising side) if this card is played now: a pair, so that
     ``dict(result.card_values)`` maps pack indices to values and the values sort (``SolveResult.values_by_card``
     keys them by Cards). In a :class:`SolveResult` ``card`` is a :class:`CardIndex`: the pack index, printed by
-    the card's name in a ``repr``."""
+    the card's name in a ``repr``. Typed ``int``, so that ``dict(result.card_values)[index]`` type-checks: a typed
+    script reads the Card as ``position.pack[value.card]`` or from ``values_by_card()``."""
 
     card: int
     value: int
@@ -108,12 +87,12 @@ class SolveResult:
         pack = self._pack()
         return {pack[cv.card].name: cv.value for cv in self.card_values}
 
-    def values_by_card(self) -> dict[Card, int]:
+    def values_by_card(self) -> CardDict[int]:
         """Each card value by the card as a :class:`Card`, in the order of ``card_values``: for an app, whose cards
         print as their names, where ``card_values`` holds the engine's pack indices (``dict(result.card_values)``
         stays keyed by them). A Card equals and hashes as its name, so ``values_by_card()["T17"]`` finds it too."""
         pack = self._pack()
-        return {pack[cv.card]: cv.value for cv in self.card_values}
+        return CardDict((pack[cv.card], cv.value) for cv in self.card_values)
 
     def line_names(self) -> list[str]:
         """The principal variation by the cards' names."""
