@@ -302,8 +302,9 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     continue
                 except FileRefusedError as error:  # a checkpoint in use or not one: said once, not for every record
                     # refused after records were answered (a checkpoint they filled): which one it stopped at
-                    after = f"; refused at the record at {item.source}:{item.line}, after {plural(shown, 'record')} " \
-                        "answered above" if shown else ""
+                    answered = shown - partly_shown  # a partly answered one is not among these
+                    after = f"; refused at the record at {visible(str(item.source))}:{item.line}, after " \
+                        f"{plural(answered, 'record')} answered above" if answered else ""
                     said(f"stich: {error}{after}")
                     failed = file_refused = True
                     continue

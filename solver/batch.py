@@ -713,7 +713,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
                 _check_moved(source, out_path, scan, asked, notify)
             _tidy_output(Path(out_path), scan)
             refusal = room_refusal(out_path, scan.longest, scan.torn, "nothing solved", "another --out file")
-            if refusal is not None:  # before any record is solved for nothing; the file left as it is
+            if refusal is not None:  # before any record is solved for nothing; its lines kept
                 raise StichError(refusal)
             if scan.torn:
                 trim_partial_line(out_path)
