@@ -21,7 +21,8 @@ from solver.games.base import score_or_measure
 from solver.plot import PLOT_FORMATS, write_plot
 from solver.position import Position
 from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, card_table_title, cost_columns,
-                               game_change_lines, grade_note, lost_text, measure_note, perfect_play_line)
+                               game_change_lines, grade_note, lost_text, measure_note, no_cost_line,
+                               settled_line)
 from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
@@ -109,32 +110,12 @@ def postmortem_document(position: Position, plot: PlotNames | None,
         with atomic_path(written) as temporary:
             write_plot(analysis, temporary)
         message(f"stich: wrote {written} ({position.label})")
-    settled = settled_at(position)
+    settled = settled_line(document)  # the library's line, which JSON carries as settled_after
     if settled is not None:
-        number, trick = settled
-        after = len(position.played) - number
-        where = f"after card {number} (trick {trick})" if number else "before its first card"
-        message(f"stich: {record_place(position)}: the rules end this deal {where}, where stich score scores it; "
-                f"the {after} card{'s' if after != 1 else ''} played after that {'are' if after != 1 else 'is'} "
-                f"graded as if it went on")
+        message(f"stich: {record_place(position)}: {settled}")
     for note in said:
         notes.add(position, note)
     return document
-
-
-def settled_at(position: Position) -> tuple[int, int] | None:
-    """The card (its number, its trick; 0, 0 for a deal settled before any card, a Schafkopf Sie) after which the
-    rules end the deal though the record's play goes on (a Schafkopf Tout ends at the first trick its declarer
-    loses, RULES.md 2.5), None where the play ends where the deal does: a Play section that went on was graded card
-    for card without a word, where ``score`` says the deal ends."""
-    game, rules, state = position.game, position.rules, position.rules.start()
-    if position.played and game.play_settles(rules, state):
-        return 0, 0
-    for number, card in enumerate(position.played[:-1], 1):
-        state = state.play(card)
-        if not state.trick and game.play_settles(rules, state):
-            return number, len(state.history)
-    return None
 
 
 def graded_by(position: Position, objective: str) -> str:
@@ -164,9 +145,9 @@ def render_postmortem(document: Document, console: Console) -> None:
     if note:
         console.print(Text(note, style="dim"))
     console.print(Text(grade_note(unit), style="dim"))
-    perfect = perfect_play_line(document)
-    if perfect:
-        console.print(Text(perfect, style="bold"))
+    unharmed = no_cost_line(document)
+    if unharmed:
+        console.print(Text(unharmed, style="bold"))
     for line in painted_game_changes(document, painter):
         console.print(line)
     _print_fitted(console, *(_players_table(document, lost_summary, narrow=narrow) for narrow in (False, True)))

@@ -203,6 +203,9 @@ class PlayAnalysis:
     #: False for an ending: its game line is the whole deal's (61, 45) on the ending's own cards, which are scored as
     #: a whole deal's would be (docs/scoring.md), so a small ending's game is lost from the start
     whole_deal: bool = field(default=True, compare=False)
+    #: where the rules end the deal though the Play section goes on (:func:`settled_after`), as (card number,
+    #: trick); the cards after it are graded as if the deal went on. None where the play ends with the deal
+    settled_after: tuple[int, int] | None = field(default=None, compare=False)
 
     @property
     def game_line(self) -> tuple[str, int, tuple[int, ...]] | None:
@@ -248,9 +251,9 @@ class PlayAnalysis:
         game = get_game(self.game)
         what = totals_view(self.game, self.measure, self.declarer, self.declaring_side)
         lines = [f"{self.game} {game.contract_in_words(self.contract)}, {game.declarer_title} {self.declarer}: {what}"]
-        perfect = perfect_play_line(self.as_dict())
-        return "\n".join(lines + [str(card) for card in self.cards] + ([perfect] if perfect else [])
-                         + game_change_text(self.as_dict()))
+        document = self.as_dict()
+        said = [line for line in (no_cost_line(document), settled_line(document)) if line]
+        return "\n".join(lines + [str(card) for card in self.cards] + said + game_change_text(document))
 
     def plot_svg(self) -> str:
         """The plot of the value over the play (:func:`solver.plot.plot_figure`) as SVG text, which the notebook's
@@ -277,10 +280,11 @@ class PlayAnalysis:
                  html_table(columns, [card.cells() for card in self.cards], right=number_columns(columns)),
                  html_lines([note for note in [measure_note(self.measure), grade_note(self.measure)] if note],
                             small=True)]
-        perfect = perfect_play_line(self.as_dict())
-        if perfect:
-            parts.append(html_lines([perfect]))
-        changes = game_change_text(self.as_dict())
+        document = self.as_dict()
+        said = [line for line in (no_cost_line(document), settled_line(document)) if line]
+        if said:
+            parts.append(html_lines(said))
+        changes = game_change_text(document)
         if changes:  # the heading (whose game it was) bold, as the command prints it
             parts += [html_lines(changes[:1], bold=True), html_lines(changes[1:])]
         parts.append(html_lines(["Per seat"], bold=True))
@@ -302,7 +306,9 @@ class PlayAnalysis:
                 **({"points_winning": {"name": self.points_winning[0], "value": self.points_winning[1]}}
                    if self.points_winning is not None else {}),
                 "game_changes": [{"number": number, "won": won} for number, won in self.game_changes],
-                "bonuses_kept": list(self.bonuses_kept), "whole_deal": self.whole_deal}
+                "bonuses_kept": list(self.bonuses_kept), "whole_deal": self.whole_deal,
+                "settled_after": None if self.settled_after is None else {"card": self.settled_after[0],
+                                                                          "trick": self.settled_after[1]}}
 
 
 def document_game_line(document: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[int]] | None:
@@ -359,15 +365,47 @@ def game_change_text(document: Mapping[str, Any]) -> list[str]:
             for before, card, after in game_change_lines(document)]
 
 
-def perfect_play_line(document: Mapping[str, Any]) -> str | None:
+def no_cost_line(document: Mapping[str, Any]) -> str | None:
     """The line that says no card of the record cost anything by its measure, so that a reader need not scan every
-    grade to learn it: the game's lines say only that no card changed the game. It does not say "perfect": where
-    nothing could move the value (a Tout lost in trick 1, by the score) every card keeps it. None where a card cost
-    something, or there are no cards; by the score a card may still have cost card points (``points_cost``)."""
+    grade to learn it: the game's lines say only that no card changed the game. Said of the measure alone: where
+    nothing could move the value (a Tout lost in trick 1, by the score) every card keeps it, so it is no praise of
+    the play. None where a card is graded worse than ``ok`` or lost a bonus (by points a bonus lost at cost 0 is a
+    blunder), or there are no cards; by the score the card points the cards cost (``points_cost``) are added, as a
+    line saying nothing was lost would hide them."""
     cards = document["cards"]
-    if not cards or any(card["cost"] for card in cards):
+    if not cards or any(card["cost"] or card["grade"] != "ok" or card["bonuses_lost"] for card in cards):
         return None
-    return f"every card kept the double-dummy value: none cost anything in {document['measure']}"
+    line = f"every card kept the double-dummy value: none cost anything in {document['measure']}"
+    points = sum(card.get("points_cost") or 0 for card in cards)
+    return line + (f" (card points lost: {points})" if points else "")
+
+
+def settled_line(document: Mapping[str, Any]) -> str | None:
+    """The line that says where the rules end the deal while its Play section goes on (the document's
+    ``settled_after``): the cards after it are graded as if the deal went on, while ``stich score`` scores the deal
+    where it ended, so a reader of the grades must know which cards count. None where the play ends with the deal."""
+    settled = document.get("settled_after")
+    if settled is None:
+        return None
+    after = len(document["cards"]) - settled["card"]
+    where = f"after card {settled['card']} (trick {settled['trick']})" if settled["card"] else "before its first card"
+    return (f"the rules end this deal {where}, where stich score scores it; the {after} card{'s' if after != 1 else ''}"
+            f" played after that {'are' if after != 1 else 'is'} graded as if it went on")
+
+
+def settled_after(position: Position) -> tuple[int, int] | None:
+    """The card after which the rules end the deal though the record's play goes on, as (its number, its trick):
+    a Schafkopf Tout ends at the first trick its declarer loses (RULES.md 2.5), a Sie before its first card (0, 0).
+    None where the play ends where the deal does. The post-mortem grades every card of the Play section, and
+    ``stich score`` scores the deal where it ends: this says which of the graded cards the score never sees."""
+    game, rules, state = position.game, position.rules, position.rules.start()
+    if position.played and game.play_settles(rules, state):
+        return 0, 0
+    for number, card in enumerate(position.played[:-1], 1):
+        state = state.play(card)
+        if not state.trick and game.play_settles(rules, state):
+            return number, len(state.history)
+    return None
 
 
 def grade(cost: int, measure: str, bonus_lost: bool, payout: int = 1) -> str:
@@ -775,7 +813,7 @@ def _analyse_play(position: Position, engine: EngineSolver | None, objective: st
                         players=summarise(analysed, rules.seats), maximum=maximum,
                         thresholds=_thresholds(rules, curve_objective, maximum, unscored),
                         winning=_winning(rules, curve_objective), bonuses_kept=_kept(engine, state, unscored),
-                        whole_deal=position.game.is_whole(rules.deal))
+                        whole_deal=position.game.is_whole(rules.deal), settled_after=settled_after(position))
 
 
 def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None,
@@ -849,5 +887,5 @@ def position_at(position: Position, state: PlayState) -> Position:
 __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
            "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
            "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines", "game_change_text",
-           "grade", "grade_note", "lost_cell", "measure_note", "perfect_play_line", "player_columns", "summarise",
-           "totals_view", "unscored_bonuses"]
+           "grade", "grade_note", "lost_cell", "measure_note", "no_cost_line", "player_columns", "settled_after",
+           "settled_line", "summarise", "totals_view", "unscored_bonuses"]

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -585,11 +586,11 @@ def test_a_named_file_replaced_while_served_by_a_pipe_or_a_huge_file_is_refused(
         asking.join(20)
     listed = answers[0].json()["files"][0]
     assert listed["boards"] == [] and listed["error"] == (
-        f"{served}: not a regular file now (a named pipe, device or directory is at its name); the board reads only "
-        "regular files")
+        f"{served}: not a regular file now (a pipe is at its name); the board reads only regular files")
     served.unlink()
     served.mkdir()  # a directory is said in the same words (it was "Is a directory: 8", a descriptor's number)
-    assert c.get("/api/start").json()["files"][0]["error"] == listed["error"]
+    assert c.get("/api/start").json()["files"][0]["error"] == (
+        f"{served}: not a regular file now (a folder is at its name); the board reads only regular files")
     served.rmdir()
     served.write_text(SK.read_text())
     monkeypatch.setattr(board_app, "MAX_FILE_BYTES", 1000)
@@ -1687,8 +1688,19 @@ def test_the_command_refuses_what_it_cannot_open(tmp_path):
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(pipe),
                           "--no-open", "--port", "0"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and run.stderr == (
-        f"stich: {pipe}: not a regular file (the board reads its files again when a page loads, which a named pipe, "
-        "device or directory cannot give; upload its text on the page)\n")
+        f"stich: {pipe}: a pipe, not a regular file (the board reads its files again when a page loads, which a pipe "
+        "cannot give; upload its text on the page)\n")
+    listening = socket.socket(socket.AF_UNIX)  # a socket is no regular file either, named as stream_kind names it
+    unix = tmp_path / "board.sock"
+    listening.bind(str(unix))
+    try:
+        run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(unix),
+                              "--no-open", "--port", "0"], capture_output=True, text=True, timeout=60)
+    finally:
+        listening.close()
+    assert run.returncode == 1 and run.stderr == (
+        f"stich: {unix}: a socket, not a regular file (the board reads its files again when a page loads, which a "
+        "socket cannot give; upload its text on the page)\n")
     huge = tmp_path / "huge.tbn"  # sparse: no disk is used
     with huge.open("wb") as file:
         file.truncate(session.MAX_FILE_BYTES + 1)

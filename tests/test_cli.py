@@ -1398,6 +1398,21 @@ def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
     assert by_score["cards"][1]["grade"] == "ok" and by_score["measure"] == "chips"  # the attacker's own payment
 
 
+def test_a_postmortem_past_the_deals_end_says_where_it_ended_under_the_schema(tmp_path):
+    """``settled_after`` (a Tout lost in trick 1, played on) is an object under the schema, null where the play ends
+    with the deal; it was said only on stderr."""
+    record = tmp_path / "tout.tbn"
+    tout = ('[Game "Schafkopf"]\n[Board "9"]\n[Deal "1: EO GO HO SO EU GU HU EA / SU EZ EK GA GZ GK G9 G8 / '
+            'E9 E8 HA HZ HK H9 H8 H7 / E7 G7 SA SZ SK S9 S8 S7"]\n[Contract "SoloTout E"]\n[Declarer "1"]\n'
+            '[Play "1"]\nEA SU E9 E7\n')
+    record.write_text(tout + "GA HA G7 EO\n*\n")
+    (document,) = documents("postmortem", record)
+    assert document["settled_after"] == {"card": 4, "trick": 1} and len(document["cards"]) == 8
+    record.write_text(tout + "*\n")
+    assert documents("postmortem", record)[0]["settled_after"] is None
+    assert schema_errors({**document, "settled_after": {"card": 4}}, SCHEMA) != []
+
+
 def test_postmortem_names_the_measure_as_solve_does(tmp_path):
     """One meaning per flag: postmortem took -o points for a Kratzen record (each mover's tricks) and refused
     -o tricks, while solve and tree call Kratzen's measure tricks and refuse points. Now -o tricks grades a Kratzen

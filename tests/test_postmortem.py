@@ -21,7 +21,8 @@ import solver
 from cli.main import app
 from solver.formats.tbn import read_records
 from solver.plot import write_plot
-from solver.postmortem import CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, trick_payout, unscored_bonuses
+from solver.postmortem import (CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, no_cost_line, trick_payout,
+                               unscored_bonuses)
 from solver.tree import strategy_tree, write_tree
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -1880,6 +1881,59 @@ def test_a_play_that_goes_on_after_the_rules_end_the_deal_is_said(tmp_path):
     assert len(document["cards"]) == 8 and document["cards"][0]["cost"] == 144  # EA gives the Tout away: 72 to -72
     assert result.stderr == (f"stich: {record}:1: board 9: the rules end this deal after card 4 (trick 1), where "
                              "stich score scores it; the 4 cards played after that are graded as if it went on\n")
+    assert document["settled_after"] == {"card": 4, "trick": 1}  # the JSON says it too, not only stderr
     record.write_text(TOUT_LOST_IN_TRICK_1 + "*\n", encoding="utf-8")
     result = run("postmortem", record)
     assert result.stderr == "" and "card 1 (trick 1): seat 1's EA lost it" in result.stdout
+    assert json.loads(run("postmortem", record, "--json").stdout)["settled_after"] is None
+
+
+def test_a_bonus_lost_at_no_cost_is_not_called_a_card_that_cost_nothing(tmp_path):
+    """By points a card that throws a bonus away is a blunder at cost 0 (the Pagat led in trick 7: Pagat Ultimo
+    lost, the points kept), and the line under the grades said no card cost anything: it looked at the cost alone."""
+    record = tmp_path / "pagat.tbn"
+    record.write_text((EXAMPLES / "pagat_ultimo.tbn").read_text(encoding="utf-8").replace(
+        "T18 CN T13 T12\n", "T18 CN T13 T12\nT17 SQ T15 T14\n"), encoding="utf-8")
+    document = json.loads(run("postmortem", record, "--json", "-o", "points", "--play", "T1").stdout)
+    last = document["cards"][-1]
+    assert (last["number"], last["card"], last["cost"], last["grade"], last["bonuses_lost"]) == (
+        25, "T1", 0, "blunder", ["pagat_ultimo"])
+    assert no_cost_line(document) is None
+    assert "every card kept" not in run("postmortem", record, "-o", "points", "--play", "T1").stdout
+
+
+#: A Tout lost from the start (the declarer's G7 loses a trick to seat 2's Gras, whatever he plays), lost in trick
+#: 1 and played on to the end; seat 2 wins trick 1 with G8, keeping GA, which falls to the declarer in trick 8
+TOUT_PLAYED_ON = ('[Game "Schafkopf"]\n[Board "9"]\n[Variant "solo_requires_plain_trump_card=false"]\n'
+                  '[Deal "1: EO GO HO SO EU GU HU G7 / SU EZ EK GA GZ GK G9 G8 / E9 E8 HA HZ HK H9 H8 H7 / '
+                  'E7 EA SA SZ SK S9 S8 S7"]\n[Contract "SoloTout E"]\n[Declarer "1"]\n[Play "1"]\n'
+                  'G7 G8 HA SA\nSU E8 E7 SO\nHU EK E9 EA\nHO EZ H7 S7\nGU G9 H8 S8\nGO GK H9 S9\nEU GZ HK SK\n'
+                  'EO GA HZ SZ\n*\n')
+
+
+def test_where_the_deal_ended_and_the_card_points_lost_are_in_every_view(tmp_path):
+    """The deal's end was said only on the command's stderr: the JSON, analyse_play, print(), Jupyter and the
+    board's graph carry it now (``settled_after``). And by the score a line saying no card cost anything hid the
+    card points a card gave away (seat 2's G8 keeps GA for the declarer: 11 points, the lost Tout's score the same):
+    the line adds them."""
+    record = tmp_path / "tout.tbn"
+    record.write_text(TOUT_PLAYED_ON, encoding="utf-8")
+    result = run("postmortem", record, "--json")
+    document = json.loads(result.stdout)
+    assert [card["points_cost"] for card in document["cards"]][:3] == [0, 11, 0]
+    assert {card["cost"] for card in document["cards"]} == {0} and document["settled_after"] == {"card": 4, "trick": 1}
+    settled = ("the rules end this deal after card 4 (trick 1), where stich score scores it; the 28 cards played "
+               "after that are graded as if it went on")
+    assert result.stderr == f"stich: {record}:1: board 9: {settled}\n"
+    line = "every card kept the double-dummy value: none cost anything in game units (card points lost: 11)"
+    assert line in run("postmortem", record).stdout.splitlines()
+    (position,) = solver.parse_positions(TOUT_PLAYED_ON)
+    analysis = analyse_play(position, objective="score")
+    assert analysis.settled_after == (4, 1)
+    assert {line, settled} <= set(str(analysis).splitlines())
+    assert line in analysis._repr_html_() and settled in analysis._repr_html_()
+    from solver.board.session import curve_document
+
+    assert curve_document(analysis)["settled_after"] == {"card": 4, "trick": 1}
+    by_points = analyse_play(position)  # by points the line has no card points to add: they are its measure
+    assert no_cost_line(by_points.as_dict()) is None and by_points.cards[1].cost == 11

@@ -29,6 +29,7 @@ from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import CommandVariantError, InvalidPositionError, StichError, is_whole_number, quoted, visible
+from ..files import stream_kind
 from ..formats.tbn import LINE_END, Record, iter_records
 from ..games import get_game
 from ..games.base import Game, Rules
@@ -316,8 +317,8 @@ def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
         raise
     if not stat.S_ISREG(status.st_mode):  # looked at before a file object is made: fdopen refuses a directory
         os.close(handle)
-        raise BoardError(f"{path}: not a regular file now (a named pipe, device or directory is at its name); "
-                         "the board reads only regular files")
+        kind = "a folder" if stat.S_ISDIR(status.st_mode) else stream_kind(status.st_mode)
+        raise BoardError(f"{path}: not a regular file now ({kind} is at its name); the board reads only regular files")
     if status.st_size > MAX_FILE_BYTES:
         os.close(handle)
         raise BoardError(too_large_text(path, status.st_size))
@@ -717,7 +718,9 @@ def curve_document(analysis: Any) -> dict[str, Any]:
     none), which the graph draws dashed: a curve on it wins, one a point under it loses (RULES.md 1.1, 2.4);
     ``whole_deal`` false in an ending, whose line is the whole deal's on the ending's own cards, as the CLI says;
     ``points_winning`` by the score where the game changes hands on the card points' line instead (Zwanzigerrufen's
-    45: ``PlayAnalysis.points_winning``), which the note names for the rings."""
+    45: ``PlayAnalysis.points_winning``), which the note names for the rings; ``settled_after``, ``{card, trick}``
+    where the rules end the deal while the moves go on (a lost Tout: ``PlayAnalysis.settled_after``), else null,
+    which the graph says, since the cards after it are graded as if the deal went on."""
     line = analysis.game_line
     winning, points_winning = analysis.winning, analysis.points_winning
     return {"kind": "curve", "measure": analysis.measure, "curve": list(analysis.curve),
@@ -725,7 +728,7 @@ def curve_document(analysis: Any) -> dict[str, Any]:
             "cards": [card.as_dict() for card in analysis.cards], "game": None if line is None else line[0],
             "game_changes": [{"number": number, "won": won} for number, won in analysis.game_changes],
             "winning": None if winning is None else {"name": winning[0], "value": winning[1]},
-            "whole_deal": analysis.whole_deal,
+            "whole_deal": analysis.whole_deal, "settled_after": analysis.as_dict()["settled_after"],
             "points_winning": None if points_winning is None else {"name": points_winning[0],
                                                                    "value": points_winning[1]}}
 

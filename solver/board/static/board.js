@@ -799,7 +799,11 @@ function renderCurve() {
     (turns.length ? `; ${curve.game} changed hands after card ${turns.join(", ")} (ringed` +
       (curve.points_winning ? `; the ${curve.points_winning.name}: ${curve.points_winning.value} card points)` : ")")
       : "") +
-    (winning ? `; dashed: ${wonAt}` : "");
+    (winning ? `; dashed: ${wonAt}` : "") +
+    // a lost Tout played on: stich score scores it where it ended, the graph grades the cards after as if it went on
+    (curve.settled_after ? `; the rules end this deal ${curve.settled_after.card ? `after card ${curve.settled_after.card}` +
+      ` (trick ${curve.settled_after.trick})` : "before its first card"}: the cards after that are graded as if it went on`
+      : "");
 }
 
 // The arrow keys among the graph's points (the one tab stop moves with the focus), Home and End to the first and last;
