@@ -581,15 +581,8 @@ class EngineSolver(ThreadedEngine):
                  stop: threading.Event | None = None) -> AbstractContextManager[None]:
         """Every search of this engine inside the block ends with :class:`~solver.errors.SearchStopped` once
         ``time_limit`` seconds have passed (from the block's start) or ``stop`` is set. The engine stays usable; a
-        stopped search keeps nothing it half proved. The block holds the engine, as a SettlementEngine's does, so
-        another thread's searches on it wait rather than inherit the limit (they did: a thread that asked for none
-        was stopped, and two threads' blocks closing out of order left the first one's deadline behind)."""
-        return self._stopping(time_limit, stop)
-
-    @contextmanager
-    def _stopping(self, time_limit: float | None, stop: threading.Event | None) -> Iterator[None]:
-        with self._lock, stop_checked(self.engine, time_limit, stop):
-            yield
+        stopped search keeps nothing it half proved."""
+        return stop_checked(self.engine, time_limit, stop)
 
     @property
     def table_bytes(self) -> int:
