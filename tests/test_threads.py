@@ -64,3 +64,59 @@ def test_settlements_in_threads() -> None:
     positions = _positions(6)
     expected = [(dd_settlement(p).value, dd_settlement(p).line) for p in positions]
     assert _in_threads(lambda: [(dd_settlement(p).value, dd_settlement(p).line) for p in positions]) == [expected] * 2
+
+
+def test_a_stopping_block_stops_only_its_own_thread_s_searches_on_a_shared_engine() -> None:
+    """``EngineSolver.stopping`` set its limit on the whole engine: another thread's search on a shared engine that
+    asked for no limit was stopped by it, and blocks of two threads closing out of order left the first one's
+    limit behind for every later search. (Holding the engine for the block instead hung a block that waits on other
+    threads' searches of the engine.) A block's limit is its thread's: the other thread's search inside it answers,
+    the block's own search stops, and the engine has no check left once both blocks have closed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    # whole Zwanzigerrufen deals, a new one for each search (a position the table holds is answered before the
+    # engine's first poll, at 16,384 nodes), their values from an engine of their own
+    positions = [solver.random_position("zwanzigerrufen", 5, board) for board in range(1, 8)]
+    objective = positions[0].objective("points")
+    expected = [EngineSolver(8, threads=1).value(p.state, objective) for p in positions]
+    engine = EngineSolver(8, threads=1)
+    first_stop, second_stop, own_stop = threading.Event(), threading.Event(), threading.Event()
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen: dict[str, object] = {}
+
+    def value(index: int) -> object:
+        try:
+            return engine.value(positions[index].state, objective)
+        except solver.SearchStopped:
+            return "stopped"
+
+    def first() -> None:  # its block closes first, then says stop: that must not reach anyone
+        with engine.stopping(stop=first_stop):
+            first_in.set()
+            second_in.wait()
+        first_out.set()
+
+    def second() -> None:
+        first_in.wait()
+        with engine.stopping(stop=second_stop):
+            second_in.set()
+            first_out.wait()
+            first_stop.set()
+            seen["second, going"] = value(0)
+            second_stop.set()
+            seen["second, stopped"] = value(1)
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {"second, going": expected[0], "second, stopped": "stopped"}
+    assert engine.engine.stop_check is None and value(2) == expected[2]
+
+    with engine.stopping(stop=own_stop):  # this thread's searches stop; the pool's threads have no limit
+        own_stop.set()
+        with ThreadPoolExecutor(2) as pool:
+            assert list(pool.map(value, [3, 4])) == expected[3:5]
+        assert value(5) == "stopped"
+    assert engine.engine.stop_check is None and value(6) == expected[6]

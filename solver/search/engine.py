@@ -446,19 +446,47 @@ def stop_checked(engine: _engine.Engine, time_limit: float | None = None,
     """A block in which the compiled ``engine``'s searches (the points search and the settlement search alike) ask
     a stop check every 16,384 nodes: ``time_limit`` seconds from the block's start passed, or ``stop`` set; when it
     says stop, the search unwinds and raises :class:`~solver.errors.SearchStopped` (src_ext/search.pxd,
-    Interrupts). Raises it at once when the limit is already past."""
+    Interrupts). Raises it at once when the limit is already past. The limit is the calling thread's
+    (:class:`_ThreadLimits`): another thread's searches on a shared engine keep their own, or none."""
     deadline = Deadline(time_limit, stop)
     if not deadline.limited:
         yield
         return
-    previous = engine.stop_check
-    engine.stop_check = deadline.passed
+    thread = threading.get_ident()
+    with _LIMITS_LOCK:
+        limits = engine.stop_check
+        if not isinstance(limits, _ThreadLimits):  # None: no block is open on this engine
+            limits = engine.stop_check = _ThreadLimits()
+        limits.by_thread.setdefault(thread, []).append(deadline)
     try:
         if deadline.passed():  # already past: not even the first 16,384 nodes
             raise SearchStopped(f"the search was stopped before it started: {deadline.reason()}")
         yield
     finally:
-        engine.stop_check = previous
+        with _LIMITS_LOCK:
+            held = limits.by_thread[thread]
+            held.remove(deadline)
+            if not held:
+                del limits.by_thread[thread]
+            if not limits.by_thread and engine.stop_check is limits:
+                engine.stop_check = None
+
+
+class _ThreadLimits:
+    """The stop check of an engine on which blocks of :func:`stop_checked` are open: a search stops by the innermost
+    open block of the thread that called it (the engine asks its check from that thread alone, search.pxd), so a
+    block's limit never stops another thread's search on a shared engine, nor outlives its block when blocks of two
+    threads close out of order (a limit set on the engine as a whole did both)."""
+
+    def __init__(self) -> None:
+        self.by_thread: dict[int, list[Deadline]] = {}
+
+    def __call__(self) -> bool:
+        held = self.by_thread.get(threading.get_ident())
+        return held is not None and held[-1].passed()  # a thread's list is dropped once empty
+
+
+_LIMITS_LOCK = threading.Lock()
 
 
 def per_thread(factory: Callable[[int], _Engine],
