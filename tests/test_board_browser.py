@@ -334,6 +334,26 @@ def test_a_board_that_stopped_is_said_in_the_boards_words_not_the_browsers(drive
     assert "Failed to fetch" not in error
 
 
+def test_a_stream_cut_off_by_a_stopped_board_is_said_in_the_boards_words(driver, server):
+    """A server stopped during a streamed search: its stream fails part-way, and the page said the browser's
+    "network error". An aborted search (a newer question) is still no error."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    cut = """const cause = arguments[0] === 'abort' ? new DOMException('stopped', 'AbortError')
+               : new TypeError('network error');
+             window.fetch = async () => new Response(new ReadableStream({ start(control) {
+               control.enqueue(new TextEncoder().encode('{"kind": "thinking"}\\n'));
+               setTimeout(() => control.error(cause), 50); } }));
+             showError(''); loadValues();"""
+    driver.execute_script(cut, "abort")
+    wait_for(lambda: driver.execute_script("return document.body.dataset.busy") == "no", "the aborted search")
+    assert not driver.find_element("id", "error").is_displayed()
+    driver.execute_script(cut, "network")
+    error = wait_for(lambda: driver.find_element("id", "error").text, "the error bar")
+    assert error.startswith("no answer from the board at 127.0.0.1:") and "stich board still running" in error
+    driver.get(server)  # the page's own fetch again
+
+
 def test_save_and_read_the_file_again(driver, server):
     driver.get(server)
     wait_for(lambda: settled(driver), "values")

@@ -57,10 +57,8 @@ async function ask(kind, url, body, { raw = false } = {}) {
   let response;
   try {
     response = await fetch(url, options);
-  } catch (error) {  // no answer at all: the browser's own words ("Failed to fetch") say nothing to a player
-    if (aborted(error)) throw error;
-    throw new Error(`no answer from the board at ${location.host}: is stich board still running? Start it again `
-      + "and reload this page");
+  } catch (error) {  // no answer at all
+    throw aborted(error) ? error : noAnswer();
   }
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
@@ -80,13 +78,20 @@ async function ask(kind, url, body, { raw = false } = {}) {
 
 const aborted = (error) => error && error.name === "AbortError";
 
+// A server that stopped, or a connection that dropped, before or during an answer: the browser's own words ("Failed
+// to fetch", "network error") say nothing to a player.
+const noAnswer = () => new Error(`no answer from the board at ${location.host}: is stich board still running? `
+  + "Start it again and reload this page");
+
 // The JSON lines of a streamed answer, each as it arrives.
 async function* jsonLines(response) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   for (;;) {
-    const { done, value } = await reader.read();
+    let read;
+    try { read = await reader.read(); } catch (error) { throw aborted(error) ? error : noAnswer(); }
+    const { done, value } = read;
     if (done) return;
     buffer += decoder.decode(value, { stream: true });
     let end;
