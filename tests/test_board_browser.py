@@ -1243,6 +1243,7 @@ def test_backspace_takes_a_card_back_with_the_focus_on_the_cards(driver, server)
     driver.find_element("id", "best").send_keys(Keys.BACKSPACE)  # off the cards too
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == len(start) - 1, "one more back")
 
+
 def test_the_last_card_from_the_keyboard_leaves_the_focus_on_the_table(driver, server):
     """The last card played with Enter left the focus on the page's body (the card was gone and no seat was to move):
     Tab started again at the header and Backspace brought the card back with the focus nowhere near it."""
@@ -2298,3 +2299,26 @@ def test_a_refused_paste_stays_in_its_dialog_with_the_caret_at_the_fault(driver,
     driver.find_element("id", "paste-go").click()  # mended: opened, and the dialog closes
     wait_for(lambda: settled(driver) and "pasted" in driver.find_element("id", "title").text
              and not driver.execute_script("return document.getElementById('paste-dialog').open"), "the mended paste")
+
+
+def test_the_paste_caret_counts_a_card_sign_as_one_character(driver, server):
+    """The server counts columns in characters, the page counted UTF-16 units: a 🂡 before the fault put the caret
+    one place early. A refusal with no line and column gives the focus to the message, the text box marked."""
+    text = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n[Event "🂡"] XX\n'
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.find_element("id", "paste-open").click()
+    box = driver.find_element("id", "paste-text")
+    driver.execute_script("arguments[0].value = arguments[1]", box, text)
+    driver.find_element("id", "paste-go").click()
+    said = wait_for(lambda: driver.find_element("id", "paste-error").text, "the refusal in the dialog")
+    assert said.startswith("pasted text:4:13: unexpected text after a tag (got 'XX'")
+    caret = driver.execute_script("const t = document.activeElement; return t.id === 'paste-text' && "
+                                  "t.value.slice(t.selectionStart, t.selectionStart + 2)")
+    assert caret == "XX"
+    driver.execute_script("arguments[0].value = ''", box)
+    driver.find_element("id", "paste-go").click()
+    wait_for(lambda: driver.find_element("id", "paste-error").text == "the pasted text is empty", "the empty paste")
+    assert driver.execute_script("return document.activeElement.id") == "paste-error"
+    assert box.get_attribute("aria-invalid") == "true"
+    driver.execute_script("document.getElementById('paste-dialog').close()")

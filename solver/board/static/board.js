@@ -1103,19 +1103,28 @@ async function dealFromForm() {
 }
 
 function dealRefused(error) {
-  const box = $("deal-error");
-  for (const field of $("deal-dialog").querySelectorAll("[aria-invalid]")) {
-    field.removeAttribute("aria-invalid");
-    field.removeAttribute("aria-describedby");
+  const field = error && error.field ? $(`deal-${error.field}`) : null;
+  sayRefused($("deal-dialog"), $("deal-error"), error, field);
+}
+
+// A refusal said inside its dialog (`box`, null clears it): the `field` at fault marked; given the focus where
+// `focused` (with `caret` then placing the caret in it), else the message itself, so that a screen reader reads it.
+function sayRefused(dialog, box, error, field, { focused = true, caret = null } = {}) {
+  for (const marked of dialog.querySelectorAll("[aria-invalid]")) {
+    marked.removeAttribute("aria-invalid");
+    marked.removeAttribute("aria-describedby");
   }
   box.textContent = error ? error.message : "";
   box.hidden = !error;
   if (!error) return;
-  const field = error.field ? $(`deal-${error.field}`) : null;
-  if (field && !field.closest("[hidden]")) {
+  const shown = field && !field.closest("[hidden]");
+  if (shown) {
     field.setAttribute("aria-invalid", "true");
-    field.setAttribute("aria-describedby", "deal-error");
+    field.setAttribute("aria-describedby", box.id);
+  }
+  if (shown && focused) {
     field.focus();
+    if (caret) caret(field);
   } else {
     box.focus();
   }
@@ -1130,26 +1139,24 @@ async function pasteFromForm() {
   }
 }
 
+// The text box is marked at any refusal; the focus goes to it, the caret at the fault, where the message names a line
+// and column, else to the message.
 function pasteRefused(error) {
-  const box = $("paste-error"), text = $("paste-text");
-  box.textContent = error ? error.message : "";
-  box.hidden = !error;
-  if (!error) {
-    text.removeAttribute("aria-invalid");
-    text.removeAttribute("aria-describedby");
-    return;
-  }
-  text.setAttribute("aria-invalid", "true");
-  text.setAttribute("aria-describedby", "paste-error");
-  const at = error.message.match(/^pasted text:(\d+):(\d+):/);
-  if (!at) { box.focus(); return; }
+  const at = error ? error.message.match(/^pasted text:(\d+):(\d+):/) : null;
+  sayRefused($("paste-dialog"), $("paste-error"), error, $("paste-text"), { focused: Boolean(at), caret: (text) => {
+    const offset = textOffset(text.value, Number(at[1]), Number(at[2]));
+    text.setSelectionRange(offset, offset);
+  } });
+}
+
+// Where line `line`, column `column` (from 1, as the server counts: a column a character) is in `text`, in the
+// UTF-16 units a text box counts: a card sign such as 🂡 is one character but two units.
+function textOffset(text, line, column) {
   // the server counts a CR, an LF or a CRLF as one line end, and the text box holds LFs alone
-  const lines = text.value.split("\n");
-  const line = Math.min(Number(at[1]), lines.length);
-  const offset = lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0)
-    + Math.min(Number(at[2]) - 1, lines[line - 1].length);
-  text.focus();
-  text.setSelectionRange(offset, offset);
+  const lines = text.split("\n");
+  const row = Math.min(line, lines.length);
+  const before = lines.slice(0, row - 1).reduce((sum, l) => sum + l.length + 1, 0);
+  return before + Array.from(lines[row - 1]).slice(0, Math.max(0, column - 1)).join("").length;
 }
 
 function fitDeclarer() {
