@@ -9,7 +9,7 @@ const S = {
   requests: {},  // kind -> AbortController of the request in flight
   graphDot: null,  // the graph's point the arrow keys chose (its one tab stop)
   boardVariant: {},  // the board's --variant flags, by game (/api/start)
-  opened: [],  // the uploads', pastes' and deals' records this page listed ({ boards, group } each), kept for a reload
+  server: null,  // the token of this start of the server (/api/start): a reload keeps uploads of the same start only
 };
 const $ = (id) => document.getElementById(id);
 
@@ -106,15 +106,24 @@ const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 // --- opening records ----------------------------------------------------------------------------------------------
 
-function addRecords(boards, group) {
+// The list is the page's one record of what it opened: a reload's memory is read off it (remember), so an upload,
+// paste or deal listed once is kept once. `named`: a file named on the command line (the server lists it again).
+function addRecords(boards, group, named = false) {
   const select = $("records");
   let optgroup = [...select.querySelectorAll("optgroup")].find((g) => g.label === group);
   for (const board of boards) {
-    if (select.querySelector(`option[value="${board.id}"]`)) continue;  // the same file again: its boards are listed
+    if (select.querySelector(`option[value="${board.id}"]`)) continue;  // the same text again: its boards are listed
     // the group made for a record it gets: a named file uploaded under its name adds no empty one
-    if (!optgroup) { optgroup = el("optgroup", { label: group }); select.append(optgroup); }
-    optgroup.append(el("option", { value: board.id, "data-moves": JSON.stringify(board.moves) },
-      `${board.label}: ${board.game} ${board.contract_words}`));  // the rule book's name, "Wenz Tout"
+    if (!optgroup) {
+      optgroup = el("optgroup", { label: group });
+      if (!named) optgroup.dataset.opened = "yes";
+      select.append(optgroup);
+    }
+    const kept = { id: board.id, label: board.label, game: board.game, contract_words: board.contract_words,
+      moves: board.moves };
+    optgroup.append(el("option", { value: board.id, "data-moves": JSON.stringify(board.moves),
+      "data-label": board.label, "data-record": JSON.stringify(kept) },
+    `${board.label}: ${board.game} ${board.contract_words}`));  // the rule book's name, "Wenz Tout"
   }
 }
 
@@ -137,7 +146,6 @@ async function loaded(promise, group, refused = (error) => showError(error.messa
   try {
     const answer = await promise;
     addRecords(answer.boards, group);
-    S.opened.push({ boards: answer.boards, group });
     openBoard(answer.open);
     // the records that are not boards, each with its line and column: the others are open
     if (answer.refused && answer.refused.length) showError(answer.refused.join("\n"));
@@ -1043,38 +1051,38 @@ const KEPT = "stich-board";
 
 function remember() {
   const option = $("records").selectedOptions[0];
-  const kept = { board: S.board, label: option ? option.textContent : null, moves: S.moves, cursor: S.cursor,
-    opened: S.opened };
+  const opened = [...$("records").querySelectorAll("optgroup[data-opened]")].map((group) => ({ group: group.label,
+    boards: [...group.querySelectorAll("option")].map((o) => JSON.parse(o.dataset.record)) }));
+  const kept = { server: S.server, board: S.board, moves: S.moves, cursor: S.cursor, opened,
+    label: option ? option.dataset.label : null, group: option ? option.parentElement.label : null };
   try { sessionStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* storage off or full: no reload memory */ }
 }
 
-// The table kept before a reload (or a step back to the page), once the server has answered for it (a restarted
-// server knows none of the uploads, pastes and deals, and may number its boards otherwise: then the page opens as
-// new). The address opened afresh opens as new too. True if restored.
+// The table kept before a reload (or a step back to the page). The same start of the server still holds the uploads,
+// pastes and deals (a board it forgot since says so when opened, as without the reload); another start numbers its
+// boards anew from b1, so their ids may be other records': they are dropped, and only a named file's record is
+// opened again. That one is found by its file and label, not its id: an edit to the file numbers its records anew.
+// The moves must still play on it. The address opened afresh opens as new. True if restored.
 async function restore() {
   const how = performance.getEntriesByType("navigation")[0];
   if (!how || (how.type !== "reload" && how.type !== "back_forward")) return false;
   let kept;
   try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch (e) { kept = null; }
   if (!kept || typeof kept.board !== "string" || !Array.isArray(kept.moves)) return false;
-  const known = [];
-  for (const item of kept.opened || []) {
-    try {  // one question per upload, paste or deal: does this server still hold its first record?
-      await ask("restore", "/api/position", { board: item.boards[0].id, moves: [] });
-      known.push(item);
-    } catch (error) { /* forgotten, or another server's: not listed again */ }
-  }
-  for (const item of known) addRecords(item.boards, item.group);
-  S.opened = known;
-  const option = [...$("records").options].find((o) => o.value === kept.board);
-  if (!option || option.textContent !== kept.label) return false;
+  const same = kept.server === S.server;
+  if (same) for (const item of kept.opened || []) addRecords(item.boards, item.group);
+  const options = [...$("records").options];
+  const option = (same && options.find((o) => o.value === kept.board))
+    || options.find((o) => !o.parentElement.dataset.opened && o.parentElement.label === kept.group
+      && o.dataset.label === kept.label);
+  if (!option) return false;
   const cursor = Math.max(0, Math.min(Number(kept.cursor) || 0, kept.moves.length));
   try {  // the moves still play on this board (the named file may have changed since)
-    await ask("restore", "/api/position", { board: kept.board, moves: kept.moves.slice(0, cursor) });
+    await ask("restore", "/api/position", { board: option.value, moves: kept.moves.slice(0, cursor) });
   } catch (error) {
     return false;
   }
-  openBoard(kept.board, kept.moves, cursor);
+  openBoard(option.value, kept.moves, cursor);
   return true;
 }
 
@@ -1247,8 +1255,9 @@ async function start() {
   $("deal-game").replaceChildren(...S.games.map((g) => el("option", { value: g.name }, g.name)));
   fillDealForm();
   const problems = [];
+  S.server = begin.server;
   for (const file of begin.files) {
-    addRecords(file.boards, file.file);
+    addRecords(file.boards, file.file, true);
     if (file.error) problems.push(file.error);
   }
   const restored = await restore();
