@@ -73,6 +73,18 @@ def test_start_lists_the_named_files_and_opens_the_board_asked_for():
         assert c.get(f"/static/{asset}").status_code == 200
 
 
+def test_start_names_this_start_of_the_server_by_a_token_another_start_does_not_share():
+    """Board ids start again at b1 at each start of the server: a page that kept a deal's b8 over a restart took
+    another tab's deal, also b8, for it. The token tells the page its kept ids are another start's."""
+    first, again = client(ZR), client(ZR)
+    token = first.get("/api/start").json()["server"]
+    assert re.fullmatch(r"[0-9a-f]{16}", token)
+    assert first.get("/api/start").json()["server"] == token  # the same start: a reload keeps its uploads
+    assert again.get("/api/start").json()["server"] != token
+    deal = {"game": "Kratzen", "seed": 7, "seats": 5}
+    assert first.post("/api/deal", json=deal).json()["open"] == again.post("/api/deal", json=deal).json()["open"]
+
+
 def test_a_board_missing_from_the_file_is_said():
     start = client(ZR, board="99").get("/api/start").json()
     assert "no record with [Board \"99\"]" in start["files"][0]["error"]

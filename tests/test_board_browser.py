@@ -69,11 +69,11 @@ def server():
 
 
 @contextmanager
-def serving(files: list[Path], **options):
-    """The board of ``files`` served by uvicorn on a free port for the block: its address."""
+def serving(files: list[Path], port: int = 0, **options):
+    """The board of ``files`` served by uvicorn on ``port`` (a free one by default) for the block: its address."""
     import uvicorn
 
-    listener = socket.create_server(("127.0.0.1", 0))
+    listener = socket.create_server(("127.0.0.1", port))
     port = listener.getsockname()[1]
     app = create_app(files, host="127.0.0.1", port=port, time_limit=60, **options)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
@@ -332,6 +332,102 @@ def test_a_board_that_stopped_is_said_in_the_boards_words_not_the_browsers(drive
     error = wait_for(lambda: driver.find_element("id", "error").text, "the error bar")
     assert "no answer from the board at 127.0.0.1:" in error and "stich board still running" in error
     assert "Failed to fetch" not in error
+
+
+def title(driver) -> str:
+    return driver.find_element("id", "title").text
+
+
+def listed(driver) -> list[list[str]]:
+    """The record list's groups, each its heading and its records' names."""
+    return driver.execute_script("return [...document.querySelectorAll('#records optgroup')]"
+                                 ".map((g) => [g.label, ...[...g.children].map((o) => o.textContent)])")
+
+
+def test_a_reload_after_a_restart_keeps_the_named_files_play_and_drops_the_deals(driver):
+    """Board ids start again at b1 when the server starts again: a reload after a restart on the same port listed
+    the tab's deal of Kratzen seed 7 under its id, which another tab's Schafkopf seed 3 had got since, and opened
+    that. The deals of an earlier start are dropped; the named file's record is opened again with its moves."""
+    import urllib.request
+
+    with serving([EXAMPLES / "kratzen.tbn"]) as address:
+        port = int(address.rstrip("/").rsplit(":", 1)[1])
+        driver.get(address)
+        wait_for(lambda: settled(driver), "values")
+        driver.execute_script("loaded(ask('deal', '/api/deal', { game: 'Kratzen', seed: 7, seats: 5 }), 'dealt')")
+        wait_for(lambda: settled(driver) and "Kratzen seed 7" in title(driver), "the deal")
+        dealt = driver.execute_script("return S.board")
+        driver.execute_script("openBoard(document.querySelector('#records option').value)")
+        wait_for(lambda: settled(driver) and "kratzen.tbn board 1" in title(driver), "the file's first record")
+        driver.find_element("id", "best").click()
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a card played")
+        table = driver.execute_script("return [S.moves, S.cursor]")
+    with serving([EXAMPLES / "kratzen.tbn"], port=port) as again:
+        urllib.request.urlopen(again + "api/start").read()  # another tab, then its deal
+        asked = urllib.request.Request(again + "api/deal", headers={"Content-Type": "application/json"},
+                                       data=json.dumps({"game": "Schafkopf", "seed": 3}).encode())
+        assert json.loads(urllib.request.urlopen(asked).read())["open"] == dealt
+        driver.refresh()
+        wait_for(lambda: settled(driver), "the reloaded table")
+        assert "kratzen.tbn board 1" in title(driver)
+        assert driver.execute_script("return [S.moves, S.cursor]") == table
+        assert [group[0] for group in listed(driver)] == ["kratzen.tbn"]
+
+
+def test_a_reload_after_an_edit_to_the_named_file_keeps_the_play(driver, tmp_path):
+    """An edit to a named file gives its records new ids: a reload lost the play and opened board 1. The record is
+    found again by its label, its moves checked to play on it as edited."""
+    record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+    path = tmp_path / "own.tbn"
+    path.write_text(record + "\n" + record.replace("E9 EK", "EK E9"), encoding="utf-8")
+    with serving([path]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver), "values")
+        driver.execute_script("openBoard(document.querySelectorAll('#records option')[1].value)")
+        wait_for(lambda: settled(driver) and "own.tbn record 2" in title(driver), "record 2")
+        before = driver.execute_script("S.moves = ['EK']; goTo(1); return S.board")
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a card played")
+        path.write_text(record.replace("]\n", "]\n[Event \"edited\"]\n", 1) + "\n"
+                        + record.replace("E9 EK", "EK E9"), encoding="utf-8")
+        driver.refresh()
+        wait_for(lambda: settled(driver), "the reloaded table")
+        assert driver.execute_script("return S.board") != before  # the edited file's ids
+        assert "own.tbn record 2" in title(driver)
+        assert driver.execute_script("return [S.moves, S.cursor]") == [["EK"], 1]
+
+
+def test_a_stream_cut_off_by_a_stopped_board_is_said_in_the_boards_words(driver, server):
+    """A server stopped during a streamed search: its stream fails part-way, and the page said the browser's
+    "network error". An aborted search (a newer question) is still no error."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    cut = """const cause = arguments[0] === 'abort' ? new DOMException('stopped', 'AbortError')
+               : new TypeError('network error');
+             window.fetch = async () => new Response(new ReadableStream({ start(control) {
+               control.enqueue(new TextEncoder().encode('{"kind": "thinking"}\\n'));
+               setTimeout(() => control.error(cause), 50); } }));
+             showError(''); loadValues();"""
+    driver.execute_script(cut, "abort")
+    wait_for(lambda: driver.execute_script("return document.body.dataset.busy") == "no", "the aborted search")
+    assert not driver.find_element("id", "error").is_displayed()
+    driver.execute_script(cut, "network")
+    error = wait_for(lambda: driver.find_element("id", "error").text, "the error bar")
+    assert error.startswith("no answer from the board at 127.0.0.1:") and "stich board still running" in error
+    driver.get(server)  # the page's own fetch again
+
+
+def test_the_same_paste_twice_is_kept_once_for_a_reload(driver, server):
+    """The page kept its pastes in a list of its own beside the record list: the same text pasted twice was listed
+    once but kept twice, and the reload's memory grew at every paste."""
+    text = '[Game "Kratzen"]\n[Event "twice"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+    paste_record(driver, server, text, "S.view.game === 'Kratzen'", "the paste")
+    driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
+    wait_for(lambda: settled(driver), "the paste again")
+    kept = driver.execute_script("return JSON.parse(sessionStorage.getItem('stich-board')).opened")
+    assert [(item["group"], len(item["boards"])) for item in kept] == [("pasted", 1)]
+    driver.refresh()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.game") == "Kratzen", "the reload")
+    assert [len(group) - 1 for group in listed(driver) if group[0] == "pasted"] == [1]
 
 
 def test_save_and_read_the_file_again(driver, server):
@@ -1222,6 +1318,7 @@ def test_backspace_takes_a_card_back_with_the_focus_on_the_cards(driver, server)
     assert driver.execute_script("return S.moves") == start + [chosen]  # kept: ▶ plays it again
     driver.find_element("id", "best").send_keys(Keys.BACKSPACE)  # off the cards too
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == len(start) - 1, "one more back")
+
 
 def test_the_last_card_from_the_keyboard_leaves_the_focus_on_the_table(driver, server):
     """The last card played with Enter left the focus on the page's body (the card was gone and no seat was to move):
@@ -2278,3 +2375,26 @@ def test_a_refused_paste_stays_in_its_dialog_with_the_caret_at_the_fault(driver,
     driver.find_element("id", "paste-go").click()  # mended: opened, and the dialog closes
     wait_for(lambda: settled(driver) and "pasted" in driver.find_element("id", "title").text
              and not driver.execute_script("return document.getElementById('paste-dialog').open"), "the mended paste")
+
+
+def test_the_paste_caret_counts_a_card_sign_as_one_character(driver, server):
+    """The server counts columns in characters, the page counted UTF-16 units: a 🂡 before the fault put the caret
+    one place early. A refusal with no line and column gives the focus to the message, the text box marked."""
+    text = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n[Event "🂡"] XX\n'
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.find_element("id", "paste-open").click()
+    box = driver.find_element("id", "paste-text")
+    driver.execute_script("arguments[0].value = arguments[1]", box, text)
+    driver.find_element("id", "paste-go").click()
+    said = wait_for(lambda: driver.find_element("id", "paste-error").text, "the refusal in the dialog")
+    assert said.startswith("pasted text:4:13: unexpected text after a tag (got 'XX'")
+    caret = driver.execute_script("const t = document.activeElement; return t.id === 'paste-text' && "
+                                  "t.value.slice(t.selectionStart, t.selectionStart + 2)")
+    assert caret == "XX"
+    driver.execute_script("arguments[0].value = ''", box)
+    driver.find_element("id", "paste-go").click()
+    wait_for(lambda: driver.find_element("id", "paste-error").text == "the pasted text is empty", "the empty paste")
+    assert driver.execute_script("return document.activeElement.id") == "paste-error"
+    assert box.get_attribute("aria-invalid") == "true"
+    driver.execute_script("document.getElementById('paste-dialog').close()")

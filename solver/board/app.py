@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import random
+import secrets
 import sys
 import threading
 import time
@@ -392,8 +393,13 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         read[path] = (stamp, found, refused)
         return found, refused
 
+    # A new token at every start of the server: board ids (b1, b2, ...) start again at each, so a page that kept an
+    # upload's id from an earlier start would take another record's board for it.
+    server_start = secrets.token_hex(8)
+
     async def start(request: Request) -> Response:
-        """The files named on the command line with their boards, the record to open first, the games."""
+        """The files named on the command line with their boards, the record to open first, the games, and the
+        token of this start of the server (a reload drops what it kept of an earlier start's uploads)."""
         from ..games import GAMES
 
         listed: list[dict[str, Any]] = []
@@ -421,7 +427,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                   "declarer_title": game.declarer_title} for game in GAMES]
         # the --variant flags in force, each game's: the page says them, and its uploads and deals are played so
         return JSONResponse({"files": listed, "open": opened, "games": games, "time_limit": searches.time_limit,
-                             "variant": variant_by_game(variant or {})})
+                             "variant": variant_by_game(variant or {}), "server": server_start})
 
     async def load(request: Request) -> Response:
         """An uploaded .tbn file (multipart field ``file``) or pasted text (field ``text``): its records as boards."""

@@ -9,7 +9,7 @@ const S = {
   requests: {},  // kind -> AbortController of the request in flight
   graphDot: null,  // the graph's point the arrow keys chose (its one tab stop)
   boardVariant: {},  // the board's --variant flags, by game (/api/start)
-  opened: [],  // the uploads', pastes' and deals' records this page listed ({ boards, group } each), kept for a reload
+  server: null,  // the token of this start of the server (/api/start): a reload keeps uploads of the same start only
 };
 const $ = (id) => document.getElementById(id);
 
@@ -57,10 +57,8 @@ async function ask(kind, url, body, { raw = false } = {}) {
   let response;
   try {
     response = await fetch(url, options);
-  } catch (error) {  // no answer at all: the browser's own words ("Failed to fetch") say nothing to a player
-    if (aborted(error)) throw error;
-    throw new Error(`no answer from the board at ${location.host}: is stich board still running? Start it again `
-      + "and reload this page");
+  } catch (error) {  // no answer at all
+    throw aborted(error) ? error : noAnswer();
   }
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
@@ -80,13 +78,20 @@ async function ask(kind, url, body, { raw = false } = {}) {
 
 const aborted = (error) => error && error.name === "AbortError";
 
+// A server that stopped, or a connection that dropped, before or during an answer: the browser's own words ("Failed
+// to fetch", "network error") say nothing to a player.
+const noAnswer = () => new Error(`no answer from the board at ${location.host}: is stich board still running? `
+  + "Start it again and reload this page");
+
 // The JSON lines of a streamed answer, each as it arrives.
 async function* jsonLines(response) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   for (;;) {
-    const { done, value } = await reader.read();
+    let read;
+    try { read = await reader.read(); } catch (error) { throw aborted(error) ? error : noAnswer(); }
+    const { done, value } = read;
     if (done) return;
     buffer += decoder.decode(value, { stream: true });
     let end;
@@ -101,15 +106,24 @@ const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 // --- opening records ----------------------------------------------------------------------------------------------
 
-function addRecords(boards, group) {
+// The list is the page's one record of what it opened: a reload's memory is read off it (remember), so an upload,
+// paste or deal listed once is kept once. `named`: a file named on the command line (the server lists it again).
+function addRecords(boards, group, named = false) {
   const select = $("records");
   let optgroup = [...select.querySelectorAll("optgroup")].find((g) => g.label === group);
   for (const board of boards) {
-    if (select.querySelector(`option[value="${board.id}"]`)) continue;  // the same file again: its boards are listed
+    if (select.querySelector(`option[value="${board.id}"]`)) continue;  // the same text again: its boards are listed
     // the group made for a record it gets: a named file uploaded under its name adds no empty one
-    if (!optgroup) { optgroup = el("optgroup", { label: group }); select.append(optgroup); }
-    optgroup.append(el("option", { value: board.id, "data-moves": JSON.stringify(board.moves) },
-      `${board.label}: ${board.game} ${board.contract_words}`));  // the rule book's name, "Wenz Tout"
+    if (!optgroup) {
+      optgroup = el("optgroup", { label: group });
+      if (!named) optgroup.dataset.opened = "yes";
+      select.append(optgroup);
+    }
+    const kept = { id: board.id, label: board.label, game: board.game, contract_words: board.contract_words,
+      moves: board.moves };
+    optgroup.append(el("option", { value: board.id, "data-moves": JSON.stringify(board.moves),
+      "data-label": board.label, "data-record": JSON.stringify(kept) },
+    `${board.label}: ${board.game} ${board.contract_words}`));  // the rule book's name, "Wenz Tout"
   }
 }
 
@@ -132,7 +146,6 @@ async function loaded(promise, group, refused = (error) => showError(error.messa
   try {
     const answer = await promise;
     addRecords(answer.boards, group);
-    S.opened.push({ boards: answer.boards, group });
     openBoard(answer.open);
     // the records that are not boards, each with its line and column: the others are open
     if (answer.refused && answer.refused.length) showError(answer.refused.join("\n"));
@@ -1042,38 +1055,38 @@ const KEPT = "stich-board";
 
 function remember() {
   const option = $("records").selectedOptions[0];
-  const kept = { board: S.board, label: option ? option.textContent : null, moves: S.moves, cursor: S.cursor,
-    opened: S.opened };
+  const opened = [...$("records").querySelectorAll("optgroup[data-opened]")].map((group) => ({ group: group.label,
+    boards: [...group.querySelectorAll("option")].map((o) => JSON.parse(o.dataset.record)) }));
+  const kept = { server: S.server, board: S.board, moves: S.moves, cursor: S.cursor, opened,
+    label: option ? option.dataset.label : null, group: option ? option.parentElement.label : null };
   try { sessionStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* storage off or full: no reload memory */ }
 }
 
-// The table kept before a reload (or a step back to the page), once the server has answered for it (a restarted
-// server knows none of the uploads, pastes and deals, and may number its boards otherwise: then the page opens as
-// new). The address opened afresh opens as new too. True if restored.
+// The table kept before a reload (or a step back to the page). The same start of the server still holds the uploads,
+// pastes and deals (a board it forgot since says so when opened, as without the reload); another start numbers its
+// boards anew from b1, so their ids may be other records': they are dropped, and only a named file's record is
+// opened again. That one is found by its file and label, not its id: an edit to the file numbers its records anew.
+// The moves must still play on it. The address opened afresh opens as new. True if restored.
 async function restore() {
   const how = performance.getEntriesByType("navigation")[0];
   if (!how || (how.type !== "reload" && how.type !== "back_forward")) return false;
   let kept;
   try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch (e) { kept = null; }
   if (!kept || typeof kept.board !== "string" || !Array.isArray(kept.moves)) return false;
-  const known = [];
-  for (const item of kept.opened || []) {
-    try {  // one question per upload, paste or deal: does this server still hold its first record?
-      await ask("restore", "/api/position", { board: item.boards[0].id, moves: [] });
-      known.push(item);
-    } catch (error) { /* forgotten, or another server's: not listed again */ }
-  }
-  for (const item of known) addRecords(item.boards, item.group);
-  S.opened = known;
-  const option = [...$("records").options].find((o) => o.value === kept.board);
-  if (!option || option.textContent !== kept.label) return false;
+  const same = kept.server === S.server;
+  if (same) for (const item of kept.opened || []) addRecords(item.boards, item.group);
+  const options = [...$("records").options];
+  const option = (same && options.find((o) => o.value === kept.board))
+    || options.find((o) => !o.parentElement.dataset.opened && o.parentElement.label === kept.group
+      && o.dataset.label === kept.label);
+  if (!option) return false;
   const cursor = Math.max(0, Math.min(Number(kept.cursor) || 0, kept.moves.length));
   try {  // the moves still play on this board (the named file may have changed since)
-    await ask("restore", "/api/position", { board: kept.board, moves: kept.moves.slice(0, cursor) });
+    await ask("restore", "/api/position", { board: option.value, moves: kept.moves.slice(0, cursor) });
   } catch (error) {
     return false;
   }
-  openBoard(kept.board, kept.moves, cursor);
+  openBoard(option.value, kept.moves, cursor);
   return true;
 }
 
@@ -1102,19 +1115,28 @@ async function dealFromForm() {
 }
 
 function dealRefused(error) {
-  const box = $("deal-error");
-  for (const field of $("deal-dialog").querySelectorAll("[aria-invalid]")) {
-    field.removeAttribute("aria-invalid");
-    field.removeAttribute("aria-describedby");
+  const field = error && error.field ? $(`deal-${error.field}`) : null;
+  sayRefused($("deal-dialog"), $("deal-error"), error, field);
+}
+
+// A refusal said inside its dialog (`box`, null clears it): the `field` at fault marked; given the focus where
+// `focused` (with `caret` then placing the caret in it), else the message itself, so that a screen reader reads it.
+function sayRefused(dialog, box, error, field, { focused = true, caret = null } = {}) {
+  for (const marked of dialog.querySelectorAll("[aria-invalid]")) {
+    marked.removeAttribute("aria-invalid");
+    marked.removeAttribute("aria-describedby");
   }
   box.textContent = error ? error.message : "";
   box.hidden = !error;
   if (!error) return;
-  const field = error.field ? $(`deal-${error.field}`) : null;
-  if (field && !field.closest("[hidden]")) {
+  const shown = field && !field.closest("[hidden]");
+  if (shown) {
     field.setAttribute("aria-invalid", "true");
-    field.setAttribute("aria-describedby", "deal-error");
+    field.setAttribute("aria-describedby", box.id);
+  }
+  if (shown && focused) {
     field.focus();
+    if (caret) caret(field);
   } else {
     box.focus();
   }
@@ -1129,26 +1151,24 @@ async function pasteFromForm() {
   }
 }
 
+// The text box is marked at any refusal; the focus goes to it, the caret at the fault, where the message names a line
+// and column, else to the message.
 function pasteRefused(error) {
-  const box = $("paste-error"), text = $("paste-text");
-  box.textContent = error ? error.message : "";
-  box.hidden = !error;
-  if (!error) {
-    text.removeAttribute("aria-invalid");
-    text.removeAttribute("aria-describedby");
-    return;
-  }
-  text.setAttribute("aria-invalid", "true");
-  text.setAttribute("aria-describedby", "paste-error");
-  const at = error.message.match(/^pasted text:(\d+):(\d+):/);
-  if (!at) { box.focus(); return; }
+  const at = error ? error.message.match(/^pasted text:(\d+):(\d+):/) : null;
+  sayRefused($("paste-dialog"), $("paste-error"), error, $("paste-text"), { focused: Boolean(at), caret: (text) => {
+    const offset = textOffset(text.value, Number(at[1]), Number(at[2]));
+    text.setSelectionRange(offset, offset);
+  } });
+}
+
+// Where line `line`, column `column` (from 1, as the server counts: a column a character) is in `text`, in the
+// UTF-16 units a text box counts: a card sign such as 🂡 is one character but two units.
+function textOffset(text, line, column) {
   // the server counts a CR, an LF or a CRLF as one line end, and the text box holds LFs alone
-  const lines = text.value.split("\n");
-  const line = Math.min(Number(at[1]), lines.length);
-  const offset = lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0)
-    + Math.min(Number(at[2]) - 1, lines[line - 1].length);
-  text.focus();
-  text.setSelectionRange(offset, offset);
+  const lines = text.split("\n");
+  const row = Math.min(line, lines.length);
+  const before = lines.slice(0, row - 1).reduce((sum, l) => sum + l.length + 1, 0);
+  return before + Array.from(lines[row - 1]).slice(0, Math.max(0, column - 1)).join("").length;
 }
 
 function fitDeclarer() {
@@ -1239,8 +1259,9 @@ async function start() {
   $("deal-game").replaceChildren(...S.games.map((g) => el("option", { value: g.name }, g.name)));
   fillDealForm();
   const problems = [];
+  S.server = begin.server;
   for (const file of begin.files) {
-    addRecords(file.boards, file.file);
+    addRecords(file.boards, file.file, true);
     if (file.error) problems.push(file.error);
   }
   const restored = await restore();
