@@ -30,4 +30,4 @@ class RandomLead:
         legal = sorted(position.legal_cards(), key=lambda card: card.index)
         if position.trick:
             return legal[-1]
-        return random.Random(f"{self.seed} {position.played}").choice(legal)
+        return random.Random(f"{self.seed} {tuple(map(int, position.played))}").choice(legal)

@@ -73,6 +73,11 @@ class Position:
                 object.__setattr__(self, "played", self.state.history_cards())
             except (AttributeError, TypeError):
                 pass  # a broken history: check_position says what is wrong with it
+        # plain ints, so that equal positions print (and seed a bot) alike: a state advanced with a result's
+        # CardIndex, or a played tuple of IntEnums, holds int subclasses that print by name
+        if (isinstance(self.played, tuple) and any(type(card) is not int for card in self.played)
+                and all(isinstance(card, int) and not isinstance(card, bool) for card in self.played)):
+            object.__setattr__(self, "played", tuple(map(int, self.played)))
 
     @property
     def pack(self) -> Pack:

@@ -129,7 +129,7 @@ class PlayState:
                 raise IllegalPlayError(f"seat {seat + 1} does not hold {self.rules.pack[card].name} (legal: {legal})")
             raise IllegalPlayError(f"seat {seat + 1} may not play {self.rules.pack[card].name} here: "
                                    f"{self.rules.illegal_reason(self, card)} (legal: {legal})")
-        return self.advance(card)
+        return self.advance(int(card))  # an IntEnum's member is played as its number, as a CardIndex is
 
     def advance(self, card: int) -> "PlayState":
         """``play`` without the checks, for searches that only play legal cards."""

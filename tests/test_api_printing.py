@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import pickle
 from html.parser import HTMLParser
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import solver
+from solver.bots import RandomBot
 from solver.search.results import CardIndex, CardValue
 
 VALAT = Path(__file__).resolve().parents[1] / "examples" / "valat.tbn"
@@ -704,3 +706,29 @@ def test_a_position_made_of_wrong_parts_still_reprs():
     with pytest.raises(solver.InvalidPositionError, match="position must hold Rules and a PlayState, not "
                                                           "SchafkopfRules and str"):
         solver.solve(broken)
+
+
+def test_a_position_from_a_state_advanced_with_a_result_card_is_the_played_position_and_bots_choose_alike(valat):
+    """A state advanced with a result's CardIndex kept it in its trick, so a position made from it printed
+    ``played`` ending ``E9)`` where ``valat.play(5)``'s ended ``5)``: equal positions with the same hash, yet the
+    bots, which seed from the play's text, chose differently (RandomBot for 30 of 40 seeds)."""
+    card = solver.solve(valat, "valat", cards=True).card_values[0].card
+    from_state = solver.Position(valat.game, valat.rules, valat.state.advance(card))
+    played = valat.play(int(card))
+    assert from_state == played and hash(from_state) == hash(played)
+    assert repr(from_state.played) == repr(played.played) and repr(from_state.played[-1]) == str(int(card))
+    assert all(type(index) is int for index in from_state.played)
+    assert valat.play(card).played == played.played and type(valat.play(card).played[-1]) is int
+    for seed in range(40):
+        assert RandomBot(seed=seed).choose(from_state) == RandomBot(seed=seed).choose(played)
+
+
+def test_a_card_given_as_an_int_enum_member_is_played_and_kept_as_its_number(valat):
+    """``position.play(SomeIntEnum.X)`` kept the member in ``played`` and the state's trick: printed by name."""
+    legal = min(card.index for card in valat.legal_cards())
+    Chosen = enum.IntEnum("Chosen", {"FIRST": legal})
+    played = valat.play(Chosen.FIRST)
+    assert type(played.played[-1]) is int and type(played.state.trick[-1]) is int
+    assert repr(played.played) == repr(valat.played + (legal,)) and played == valat.play(legal)
+    made = solver.Position(valat.game, valat.rules, played.state, played=valat.played + (Chosen.FIRST,))
+    assert repr(made.played) == repr(played.played) and made == played
