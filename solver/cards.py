@@ -131,10 +131,25 @@ _Default = TypeVar("_Default")
 
 class CardDict(dict[Card, _Value]):
     """A dict keyed by :class:`Card` s, which a card's name finds too (a Card hashes and compares as its name): the
-    type says so, so that ``result.values_by_card()["T17"]`` type-checks as it runs. At run time a plain dict."""
+    type says so, so that ``result.values_by_card()["T17"]`` type-checks as it runs. A subclass of dict
+    (``type()`` says CardDict) that adds no behaviour: its methods are dict's, only their types take a name."""
 
     if TYPE_CHECKING:  # the lookups a name may make; dict's own do them
         def __getitem__(self, card: Card | str, /) -> _Value: ...
+
+        def __delitem__(self, card: Card | str, /) -> None: ...
+
+        def __contains__(self, card: object, /) -> bool: ...
+
+        def setdefault(self, card: Card | str, default: _Value, /) -> _Value: ...  # type: ignore[override]
+
+        @overload  # type: ignore[override]
+        def pop(self, card: Card | str, /) -> _Value: ...
+
+        @overload
+        def pop(self, card: Card | str, default: _Value | _Default, /) -> _Value | _Default: ...
+
+        def pop(self, card: Card | str, default: object = None, /) -> object: ...
 
         @overload
         def get(self, card: Card | str, default: None = None, /) -> _Value | None: ...

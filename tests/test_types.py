@@ -171,3 +171,26 @@ assert dict(result.card_values)[cards[0].index] == result.values_by_card()[cards
 '''
     assert_strict_client_type_checks(tmp_path, source)
     exec(compile(source, "client.py", "exec"), {})  # and it runs
+
+
+def test_a_card_dict_s_other_methods_take_a_name_too(tmp_path):
+    """A CardDict typed only ``[]`` and ``.get`` with a name: mypy --strict refused ``pop``, ``setdefault``,
+    ``del`` and ``in`` with one, though each works at run time (a Card hashes and compares as its name)."""
+    source = '''"""A script editing a result's values by card name."""
+import solver
+
+position = solver.random_position("zwanzigerrufen", 1, 1)
+values = solver.solve(position, "points", cards=True).values_by_card()
+first, second, *_ = [card.name for card in values]
+assert first in values and "no such card" not in values
+kept: int = values.setdefault(first, -99)
+taken: int = values.pop(first)
+gone: int | None = values.pop(first, None)
+fallback: int | str = values.pop(first, "none")
+del values[second]
+assert kept == taken and gone is None and fallback == "none"
+assert first not in values and second not in values and len(values) == len(position.legal_cards()) - 2
+assert type(values).__name__ == "CardDict" and isinstance(values, dict)
+'''
+    assert_strict_client_type_checks(tmp_path, source)
+    exec(compile(source, "client.py", "exec"), {})  # and it runs
