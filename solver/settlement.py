@@ -20,7 +20,7 @@ from html import escape
 from typing import Any, Callable, Mapping, Sequence
 
 from .announcements import Announcement
-from .cards import bits
+from .cards import CardIndex, bits
 from .errors import InvalidPositionError, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules, items_net
@@ -28,7 +28,6 @@ from .games.outcome import ScoreItem, declarers_word, net_amount, role_text, sea
 from .position import Position, check_position, every_seat_for_itself
 from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
 from .search.boundary import Deadline, check_state
-from .search.results import CardIndex
 from .search.engine import EngineSolver, per_thread, solver_for, uses_reference
 from .search.reference import solve as reference_solve
 from .search.settle import PAYOFF_LIMIT, PayoffSpec, SettlementEngine, bucket_tuples, reference_settlement

@@ -29,13 +29,13 @@ from typing import Callable, Iterator, TypeVar
 from dataclasses import dataclass
 
 from .. import _engine
-from ..cards import bits
+from ..cards import CardIndex, bits
 from ..errors import EngineError, InvalidPositionError, SearchStopped, StichError
 from ..games.base import Objective, Rules, TrickEvent
 from ..games.tables import RuleTables
 from ..state import PlayState
 from .boundary import MAX_VALUE, Deadline, check_flag, check_number, check_objective, check_state
-from .results import CardIndex, CardValue, SolveResult, seat_to_move
+from .results import CardValue, SolveResult, seat_to_move
 
 DEFAULT_TT_MEGABYTES = 64
 #: The largest table a solver may ask for.

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import NamedTuple
 
-from ..cards import Card, CardDict, CardIndex, Pack  # CardIndex: its home was here
+from ..cards import Card, CardDict, CardIndex, Pack
 from ..errors import StichError
 from ..games.base import Objective
 from ..games.outcome import seats_of, side_text
