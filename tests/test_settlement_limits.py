@@ -20,6 +20,7 @@ from solver.analysis import contract_table, score_report, table_report
 from solver.benchmark import SEEDS
 from solver.cli.main import app
 from solver.formats.tbn import format_record
+from solver.search.engine import open_limits
 from solver.search.settle import SettlementEngine
 from solver.settlement import dd_settlement, settlement_value
 from stopping_helpers import stopped_from_another_thread
@@ -70,7 +71,7 @@ def test_a_tiny_limit_or_a_set_stop_stops_the_settlement_of_a_whole_deal(limit) 
     with pytest.raises(solver.SearchStopped):
         table_report(position, settlement=True, engine=points, **limit)
     assert time.monotonic() - started < 1.0  # stopped at once, not after the second the answer takes
-    assert engine.engine.stop_check is None and points.engine.stop_check is None  # the limit went with the call
+    assert open_limits(engine.engine) == 0 and open_limits(points.engine) == 0  # the limit went with the call
 
 
 def test_a_generous_limit_gives_exactly_the_answer_without_one() -> None:
@@ -81,7 +82,7 @@ def test_a_generous_limit_gives_exactly_the_answer_without_one() -> None:
     assert limited == plain  # every field but the effort: value, line, items, the points comparison
     assert (limited.value, limited.line, limited.points_line) == (plain.value, plain.line, plain.points_line)
     assert settlement_value(position, engine=engine, time_limit=60, stop=threading.Event()) == plain.value
-    assert engine.engine.stop_check is None and points.engine.stop_check is None
+    assert open_limits(engine.engine) == 0 and open_limits(points.engine) == 0
 
 
 def test_the_deadline_bounds_every_search_of_the_call_together(monkeypatch) -> None:

@@ -14,6 +14,7 @@ import pytest
 
 import solver
 from solver.benchmark import SEEDS
+from solver.search.engine import open_limits
 from stopping_helpers import stopped_from_another_thread
 
 VALAT = Path(__file__).resolve().parent.parent / "examples" / "valat.tbn"
@@ -100,7 +101,7 @@ def test_a_time_limit_stops_a_settlement_and_the_engine_answers_right_afterwards
     assert (after.total, after.line) == (fresh.total, fresh.line)
     with engine.stopping(time_limit=60):  # a generous limit changes nothing, and goes with the block
         assert solver.solve(position, "score", engine=engine).total == fresh.total
-    assert engine.engine.stop_check is None
+    assert open_limits(engine.engine) == 0
 
 
 def wait_for_the_pool_stop(job: int) -> tuple[int, float | None]:

@@ -8,7 +8,7 @@ import threading
 
 import solver
 import solver.search.engine
-from solver.search.engine import EngineSolver, default_solver
+from solver.search.engine import EngineSolver, default_solver, open_limits
 from solver.settlement import dd_settlement
 
 
@@ -112,11 +112,55 @@ def test_a_stopping_block_stops_only_its_own_thread_s_searches_on_a_shared_engin
     for thread in threads:
         thread.join()
     assert seen == {"second, going": expected[0], "second, stopped": "stopped"}
-    assert engine.engine.stop_check is None and value(2) == expected[2]
+    assert open_limits(engine.engine) == 0 and value(2) == expected[2]
 
     with engine.stopping(stop=own_stop):  # this thread's searches stop; the pool's threads have no limit
         own_stop.set()
         with ThreadPoolExecutor(2) as pool:
             assert list(pool.map(value, [3, 4])) == expected[3:5]
         assert value(5) == "stopped"
-    assert engine.engine.stop_check is None and value(6) == expected[6]
+    assert open_limits(engine.engine) == 0 and value(6) == expected[6]
+
+
+def test_a_search_outlives_the_block_it_started_in_and_an_outer_block_s_limit_holds_in_an_inner_one() -> None:
+    """A search holds the stop check it started with without a reference of its own: the engine's check put away
+    when the last block closed, while another thread's search that began inside it still ran, was called after it
+    was freed (a segmentation fault, the reviewer's case); the check stays the engine's. An outer block's stop
+    holds inside an inner block with a limit of its own (the inner one replaced it). A settlement engine's block
+    lets another thread settle on it (it held the engine, and a block waiting on that thread hung)."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from solver.search.settle import SettlementEngine
+
+    position = solver.random_position("zwanzigerrufen", 5, 1)
+    state = position.state
+    for _ in range(4):
+        state = state.play(state.legal_list()[0])
+    objective = position.objective("points")
+    expected = EngineSolver(8, threads=1).value(state, objective)
+    engine = EngineSolver(8, threads=1, use_table=False)  # a search of a tenth of a second, or more
+    answers: list = []
+    with engine.stopping(time_limit=3600):
+        worker = threading.Thread(target=lambda: answers.append(engine.value(state, objective)))
+        worker.start()
+        time.sleep(0.02)
+    garbage = [[index] * 8 for index in range(100_000)]  # what reuses the memory of a check freed too soon
+    worker.join()
+    assert answers == [expected] and open_limits(engine.engine) == 0 and len(garbage) == 100_000
+
+    cancel = threading.Event()
+    with engine.stopping(stop=cancel):
+        cancel.set()
+        with engine.stopping(time_limit=3600):
+            try:
+                engine.value(state, objective)
+            except solver.SearchStopped:
+                answers.append("stopped")
+    assert answers == [expected, "stopped"]
+
+    settlement = SettlementEngine(8, threads=1)
+    ending = solver.Position(position.game, position.rules, state)
+    alone = solver.dd_settlement(ending).value
+    with settlement.stopping(time_limit=3600), ThreadPoolExecutor(1) as pool:
+        assert pool.submit(lambda: solver.dd_settlement(ending, engine=settlement).value).result(timeout=60) == alone

@@ -149,10 +149,10 @@ class SettlementEngine(ThreadedEngine):
     def stopping(self, time_limit: float | None = None, stop: threading.Event | None = None) -> Iterator[None]:
         """Every settlement search of this engine inside the block ends with :class:`~solver.errors.SearchStopped`
         once ``time_limit`` seconds have passed (from the block's start) or ``stop`` is set, as the points search
-        does (:meth:`solver.search.engine.EngineSolver.stopping`); the block holds the engine, so another thread's
-        searches on it wait rather than inherit the limit. The engine stays usable; a stopped search keeps nothing
-        it half proved."""
-        with self._lock, stop_checked(self.engine, time_limit, stop):
+        does (:meth:`solver.search.engine.EngineSolver.stopping`): the limit is the calling thread's, so another
+        thread's searches on a shared engine keep their own, or none. The engine stays usable; a stopped search
+        keeps nothing it half proved."""
+        with stop_checked(self.engine, time_limit, stop):
             yield
 
     def _load(self, state: PlayState, spec: PayoffSpec) -> Compiled:
