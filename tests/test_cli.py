@@ -827,12 +827,15 @@ def test_score_of_an_unfinished_play_points_at_where_it_stops():
         "settlement plays the rest: stich score --dd, dd_settlement)" in result.stderr
 
 
-def test_deal_says_why_no_deal_lets_the_seat_bid():
-    # a rule of seats is said at once, as a usage error; a hand no deal allows after the search of deals
+def test_deal_says_why_no_deal_lets_the_seat_bid(monkeypatch):
+    # a rule of seats is said at once, as a usage error; a hand no deal allows after the search of deals (a Sie is
+    # dealt since its cards go to the declarer: the search is cut to two deals, which board 1 of seed 1 misses)
     result = run("deal", "-g", "zr", "--declarer", "2", code=2)
     assert "seat 2 cannot bid Normal in Zwanzigerrufen" in result.stderr and "forehand (seat 1)" in result.stderr
-    result = run("deal", "-g", "sk", "-c", "Sie", code=1)
-    assert "no deal in 10000 tries lets seat 1 bid Sie" in result.stderr
+    monkeypatch.setattr(solver.generate, "MAX_REDEALS", 2)
+    result = run("deal", "-g", "sk", "-c", "Rufer S", code=1)
+    assert result.stderr == ("stich: no deal in 2 tries lets seat 1 bid Rufer S in Schafkopf: the caller (seat 1) "
+                             "holds the called ace SA\n")
 
 
 def test_standard_input():
