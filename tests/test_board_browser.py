@@ -2352,11 +2352,9 @@ def test_a_bad_character_in_a_cr_only_paste_is_said_at_its_line(driver, server):
     driver.execute_script("document.getElementById('paste-dialog').close()")
 
 
-def test_a_refused_paste_stays_in_its_dialog_with_the_caret_at_the_fault(driver, server):
-    """A paste with a typo closed the dialog and said the fault in the page's bar: the player opened Paste again and
-    hunted for line 2, column 32. The Deal dialog already kept a refusal inside itself."""
-    text = ('[Game "Schafkopf"]\n[Deal "1: EA EO E9 GZ G8 HZ HK XX / EZ E8 G9 G7 H7 SZ S9 S7 / EU E7 GA GO GU HU SA SO'
-            ' / EK GK HA HO H8 SK SU S8"]\n[Contract "Rufer G"]\n[Declarer "1"]\n')
+def _paste_refused(driver, server, text: str):
+    """``text`` pasted on a fresh page and refused: the text box, the dialog's message, and the two characters from
+    the caret (False where the focus is not in the text box)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     driver.find_element("id", "paste-open").click()
@@ -2364,11 +2362,20 @@ def test_a_refused_paste_stays_in_its_dialog_with_the_caret_at_the_fault(driver,
     driver.execute_script("arguments[0].value = arguments[1]", box, text)
     driver.find_element("id", "paste-go").click()
     said = wait_for(lambda: driver.find_element("id", "paste-error").text, "the refusal in the dialog")
+    caret = driver.execute_script("const t = document.activeElement; return t.id === 'paste-text' && "
+                                  "t.value.slice(t.selectionStart, t.selectionStart + 2)")
+    return box, said, caret
+
+
+def test_a_refused_paste_stays_in_its_dialog_with_the_caret_at_the_fault(driver, server):
+    """A paste with a typo closed the dialog and said the fault in the page's bar: the player opened Paste again and
+    hunted for line 2, column 32. The Deal dialog already kept a refusal inside itself."""
+    text = ('[Game "Schafkopf"]\n[Deal "1: EA EO E9 GZ G8 HZ HK XX / EZ E8 G9 G7 H7 SZ S9 S7 / EU E7 GA GO GU HU SA SO'
+            ' / EK GK HA HO H8 SK SU S8"]\n[Contract "Rufer G"]\n[Declarer "1"]\n')
+    box, said, caret = _paste_refused(driver, server, text)
     assert said.startswith("pasted text:2:32: seat 1: not a card of the Schafkopf pack (got 'XX'")
     assert driver.execute_script("return document.getElementById('paste-dialog').open")
     assert not driver.find_element("id", "error").is_displayed()
-    caret = driver.execute_script("const t = document.activeElement; return t.id === 'paste-text' && "
-                                  "t.value.slice(t.selectionStart, t.selectionStart + 2)")
     assert caret == "XX"
     assert box.get_attribute("aria-invalid") == "true"
     driver.execute_script("arguments[0].value = arguments[0].value.replace('XX', 'H9')", box)
@@ -2381,16 +2388,8 @@ def test_the_paste_caret_counts_a_card_sign_as_one_character(driver, server):
     """The server counts columns in characters, the page counted UTF-16 units: a 🂡 before the fault put the caret
     one place early. A refusal with no line and column gives the focus to the message, the text box marked."""
     text = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n[Event "🂡"] XX\n'
-    driver.get(server)
-    wait_for(lambda: settled(driver), "values")
-    driver.find_element("id", "paste-open").click()
-    box = driver.find_element("id", "paste-text")
-    driver.execute_script("arguments[0].value = arguments[1]", box, text)
-    driver.find_element("id", "paste-go").click()
-    said = wait_for(lambda: driver.find_element("id", "paste-error").text, "the refusal in the dialog")
+    box, said, caret = _paste_refused(driver, server, text)
     assert said.startswith("pasted text:4:13: unexpected text after a tag (got 'XX'")
-    caret = driver.execute_script("const t = document.activeElement; return t.id === 'paste-text' && "
-                                  "t.value.slice(t.selectionStart, t.selectionStart + 2)")
     assert caret == "XX"
     driver.execute_script("arguments[0].value = ''", box)
     driver.find_element("id", "paste-go").click()
