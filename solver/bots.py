@@ -120,11 +120,6 @@ def _deal_key(position: Position) -> tuple:
     return (position.game.name, position.rules.contract.text, position.rules.deal.hands)
 
 
-def _played(position: Position) -> tuple[int, ...]:
-    """The play as plain ints, as a seed reads it: equal positions seed alike, however their cards were given."""
-    return tuple(map(int, position.played))
-
-
 def _check_to_move(position: Position) -> PlayState:
     state = check_position(position).state
     if state.is_over:
@@ -146,7 +141,7 @@ class RandomBot:
     def choose(self, position: Position) -> int:
         state = _check_to_move(position)
         legal = [card for card in range(len(position.pack)) if state.legal_cards() >> card & 1]
-        rng = random.Random(_mix(self.seed, _deal_key(position), _played(position)))
+        rng = random.Random(_mix(self.seed, _deal_key(position), position.played))
         return rng.choice(legal)
 
 
@@ -260,7 +255,7 @@ class SamplingBot(_PointsEngine):
         return position_setup(position, state.to_move + 1, seed=self._seed(position))
 
     def _seed(self, position: Position) -> int:
-        return _mix(self.seed, _deal_key(position), _played(position))
+        return _mix(self.seed, _deal_key(position), position.played)
 
     def choose(self, position: Position) -> int:
         state = _check_to_move(position)

@@ -74,10 +74,12 @@ class Position:
             except (AttributeError, TypeError):
                 pass  # a broken history: check_position says what is wrong with it
         # plain ints, so that equal positions print (and seed a bot) alike: a state advanced with a result's
-        # CardIndex, or a played tuple of IntEnums, holds int subclasses that print by name
-        if (isinstance(self.played, tuple) and any(type(card) is not int for card in self.played)
-                and all(isinstance(card, int) and not isinstance(card, bool) for card in self.played)):
-            object.__setattr__(self, "played", tuple(map(int, self.played)))
+        # CardIndex, or a played tuple of IntEnums or numpy integers, holds cards that print otherwise
+        if isinstance(self.played, tuple) and any(type(card) is not int for card in self.played):
+            plain = tuple(int(card) if isinstance(card, int) and not isinstance(card, bool) else integral(card)
+                          for card in self.played)
+            if all(type(card) is int for card in plain):  # else check_position says what is wrong
+                object.__setattr__(self, "played", plain)
 
     @property
     def pack(self) -> Pack:

@@ -732,3 +732,7 @@ def test_a_card_given_as_an_int_enum_member_is_played_and_kept_as_its_number(val
     assert repr(played.played) == repr(valat.played + (legal,)) and played == valat.play(legal)
     made = solver.Position(valat.game, valat.rules, played.state, played=valat.played + (Chosen.FIRST,))
     assert repr(made.played) == repr(played.played) and made == played
+    import numpy  # a played tuple of numpy integers is kept as plain ints too (it printed np.int64(5))
+
+    made = solver.Position(valat.game, valat.rules, played.state, played=tuple(map(numpy.int64, played.played)))
+    assert repr(made.played) == repr(played.played) and made == played

@@ -828,8 +828,8 @@ def test_score_of_an_unfinished_play_points_at_where_it_stops():
 
 
 def test_deal_says_why_no_deal_lets_the_seat_bid(monkeypatch):
-    # a rule of seats is said at once, as a usage error; a hand no deal allows after the search of deals (a Sie is
-    # dealt since its cards go to the declarer: the search is cut to two deals, which board 1 of seed 1 misses)
+    # a rule of seats is said at once, as a usage error; a hand no deal allows after the search of deals (cut to two
+    # deals, which board 1 of seed 1 misses for a Rufer S: every contract is dealt in 10,000)
     result = run("deal", "-g", "zr", "--declarer", "2", code=2)
     assert "seat 2 cannot bid Normal in Zwanzigerrufen" in result.stderr and "forehand (seat 1)" in result.stderr
     monkeypatch.setattr(solver.generate, "MAX_REDEALS", 2)

@@ -123,11 +123,12 @@ def test_a_stopping_block_stops_only_its_own_thread_s_searches_on_a_shared_engin
 
 
 def test_a_search_outlives_the_block_it_started_in_and_an_outer_block_s_limit_holds_in_an_inner_one() -> None:
-    """A search holds the stop check it started with without a reference of its own: the engine's check put away
-    when the last block closed, while another thread's search that began inside it still ran, was called after it
-    was freed (a segmentation fault, the reviewer's case); the check stays the engine's. An outer block's stop
-    holds inside an inner block with a limit of its own (the inner one replaced it). A settlement engine's block
-    lets another thread settle on it (it held the engine, and a block waiting on that thread hung)."""
+    """A search holds the stop check it started with without a reference of its own, so a check put away when the
+    last block closed, while another thread's search begun inside it still ran, would be called after it was freed
+    (a segmentation fault): the check stays the engine's. An outer block's stop holds inside an inner block with a
+    limit of its own. A settlement engine's block lets another thread settle on it (a block that held the engine
+    would wait for that thread for ever). A thread's open blocks go with the thread: a block left open by a
+    generator whose thread ended does not stop a later thread, which may be given the same id."""
     import time
     from concurrent.futures import ThreadPoolExecutor
 
@@ -164,3 +165,23 @@ def test_a_search_outlives_the_block_it_started_in_and_an_outer_block_s_limit_ho
     alone = solver.dd_settlement(ending).value
     with settlement.stopping(time_limit=3600), ThreadPoolExecutor(1) as pool:
         assert pool.submit(lambda: solver.dd_settlement(ending, engine=settlement).value).result(timeout=60) == alone
+
+    stop = threading.Event()
+
+    def held_open():
+        with engine.stopping(stop=stop):
+            yield
+
+    left_open = held_open()
+    opener = threading.Thread(target=lambda: next(left_open))
+    opener.start()
+    opener.join()
+    stop.set()
+    later: list = []
+    for _ in range(3):  # new threads, some of which are given the ended thread's id
+        worker = threading.Thread(target=lambda: later.append(engine.value(state, objective)))
+        worker.start()
+        worker.join()
+    assert later == [expected] * 3 and open_limits(engine.engine) == 1
+    left_open.close()
+    assert open_limits(engine.engine) == 0

@@ -452,39 +452,46 @@ def stop_checked(engine: _engine.Engine, time_limit: float | None = None,
     if not deadline.limited:
         yield
         return
-    thread = threading.get_ident()
     with _LIMITS_LOCK:
         limits = engine.stop_check
         if not isinstance(limits, _ThreadLimits):  # the engine's first block
             limits = engine.stop_check = _ThreadLimits()
-        limits.by_thread.setdefault(thread, []).append(deadline)
+        held = limits.held()
+        held.append(deadline)
+        limits.open += 1
     try:
         if deadline.passed():  # already past: not even the first 16,384 nodes
             raise SearchStopped(f"the search was stopped before it started: {deadline.reason()}")
         yield
     finally:
         with _LIMITS_LOCK:
-            held = limits.by_thread[thread]
-            held.remove(deadline)
-            if not held:
-                del limits.by_thread[thread]
+            held.remove(deadline)  # the list of the thread that opened it, wherever the block is closed
+            limits.open -= 1
 
 
 class _ThreadLimits:
     """The stop check of an engine once a block of :func:`stop_checked` was opened on it: a search stops by the
     open blocks of the thread that called it (the engine asks its check from that thread alone, search.pxd), so a
     block's limit never stops another thread's search on a shared engine, nor outlives its block when blocks of two
-    threads close out of order (a limit set on the engine as a whole did both). It stays the engine's check for
-    good: a search holds the check it started with without a reference of its own (_engine.pyx), so one put away
-    while another thread's search ran would be called after it was freed. Asked once in 16,384 nodes, it costs
-    nothing to keep."""
+    threads close out of order (a limit set on the engine as a whole did both). Each thread's blocks are kept in a
+    thread-local list, which goes with its thread: a new thread given a dead one's id inherits nothing. It stays the
+    engine's check for good: a search holds the check it started with without a reference of its own (_engine.pyx),
+    so one put away while another thread's search ran would be called after it was freed. Asked once in 16,384
+    nodes, it costs nothing to keep."""
 
     def __init__(self) -> None:
-        self.by_thread: dict[int, list[Deadline]] = {}
+        self._local = threading.local()
+        self.open = 0  # blocks open in every thread (:func:`open_limits`)
+
+    def held(self) -> list[Deadline]:
+        """The calling thread's open blocks, innermost last."""
+        if not hasattr(self._local, "held"):
+            self._local.held = []
+        return self._local.held
 
     def __call__(self) -> bool:
-        held = self.by_thread.get(threading.get_ident())
-        return held is not None and any(deadline.passed() for deadline in held)  # an outer block's limit holds too
+        held: list[Deadline] = getattr(self._local, "held", [])
+        return any(deadline.passed() for deadline in held)  # an outer block's limit holds inside an inner one
 
 
 _LIMITS_LOCK = threading.Lock()
@@ -494,7 +501,7 @@ def open_limits(engine: _engine.Engine) -> int:
     """How many blocks of :func:`stop_checked` are open on the compiled ``engine``, in every thread (0 once they
     have all closed: none of their limits is left behind)."""
     limits = engine.stop_check
-    return sum(map(len, limits.by_thread.values())) if isinstance(limits, _ThreadLimits) else 0
+    return limits.open if isinstance(limits, _ThreadLimits) else 0
 
 
 def per_thread(factory: Callable[[int], _Engine],
