@@ -243,17 +243,6 @@ def warnings_said(command: str) -> Iterator[None]:
         yield
 
 
-def _is_socket(name: str) -> bool:
-    """Whether ``name`` is a Unix socket, which opening as a file fails on with ENXIO, "No such device or
-    address", a message that names neither."""
-    from solver.files import stream_kind
-
-    try:
-        return stream_kind(os.stat(name).st_mode) == "a socket"
-    except (OSError, ValueError):
-        return False
-
-
 @contextmanager
 def input_errors() -> Iterator[None]:
     """Turn bad input into a one-line message and exit code 1; OSError (missing file, ...) likewise."""
@@ -273,7 +262,10 @@ def input_errors() -> Iterator[None]:
         said = error.strerror or str(error)
         if error.errno == errno.EISDIR and said == os.strerror(errno.EISDIR):  # a file read (a written one says more)
             said = "it is a folder, where a file was expected"
-        elif error.errno == errno.ENXIO and name and _is_socket(name):  # open() of a socket: "No such device"
-            said = "a socket, not a file: stich reads and writes files, pipes and devices"
+        elif error.errno == errno.ENXIO and name:  # open() of a socket says "No such device or address"
+            from solver.files import read_once_kind
+
+            if read_once_kind(name) == "a socket":
+                said = "a socket, not a file: stich reads and writes files, pipes and devices"
         message(f"stich: {name}: {said}" if name else f"stich: {said}")
         raise typer.Exit(EXIT_BAD_INPUT) from None
