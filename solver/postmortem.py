@@ -307,8 +307,12 @@ class PlayAnalysis:
                    if self.points_winning is not None else {}),
                 "game_changes": [{"number": number, "won": won} for number, won in self.game_changes],
                 "bonuses_kept": list(self.bonuses_kept), "whole_deal": self.whole_deal,
-                "settled_after": None if self.settled_after is None else {"card": self.settled_after[0],
-                                                                          "trick": self.settled_after[1]}}
+                "settled_after": settled_after_document(self.settled_after)}
+
+
+def settled_after_document(settled: tuple[int, int] | None) -> dict[str, int] | None:
+    """:attr:`PlayAnalysis.settled_after` as the JSON documents write it: ``{card, trick}``, or None."""
+    return None if settled is None else {"card": settled[0], "trick": settled[1]}
 
 
 def document_game_line(document: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[int]] | None:
@@ -888,4 +892,4 @@ __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", 
            "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
            "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines", "game_change_text",
            "grade", "grade_note", "lost_cell", "measure_note", "no_cost_line", "player_columns", "settled_after",
-           "settled_line", "summarise", "totals_view", "unscored_bonuses"]
+           "settled_after_document", "settled_line", "summarise", "totals_view", "unscored_bonuses"]

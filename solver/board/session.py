@@ -721,6 +721,8 @@ def curve_document(analysis: Any) -> dict[str, Any]:
     45: ``PlayAnalysis.points_winning``), which the note names for the rings; ``settled_after``, ``{card, trick}``
     where the rules end the deal while the moves go on (a lost Tout: ``PlayAnalysis.settled_after``), else null,
     which the graph says, since the cards after it are graded as if the deal went on."""
+    from ..postmortem import settled_after_document  # the post-mortem's module, loaded with its analysis
+
     line = analysis.game_line
     winning, points_winning = analysis.winning, analysis.points_winning
     return {"kind": "curve", "measure": analysis.measure, "curve": list(analysis.curve),
@@ -728,7 +730,7 @@ def curve_document(analysis: Any) -> dict[str, Any]:
             "cards": [card.as_dict() for card in analysis.cards], "game": None if line is None else line[0],
             "game_changes": [{"number": number, "won": won} for number, won in analysis.game_changes],
             "winning": None if winning is None else {"name": winning[0], "value": winning[1]},
-            "whole_deal": analysis.whole_deal, "settled_after": analysis.as_dict()["settled_after"],
+            "whole_deal": analysis.whole_deal, "settled_after": settled_after_document(analysis.settled_after),
             "points_winning": None if points_winning is None else {"name": points_winning[0],
                                                                    "value": points_winning[1]}}
 
