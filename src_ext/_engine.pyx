@@ -166,6 +166,8 @@ cdef class Engine:
     cdef int proved_card
     cdef int proved_value
     cdef public object stop_check             # None, or () -> bool asked every POLL_EVERY nodes (search.pxd)
+    cdef object _searched_check               # the stop check the last search began with, which its threads borrow:
+                                              # held here, so stop_check can be changed while a search runs
     cdef int _threads
     cdef Shared* _running                     # the question's shared record while its threads search, else NULL
     cdef readonly list thread_nodes           # each thread's nodes in parallel questions since the counters were reset
@@ -424,7 +426,8 @@ cdef class Engine:
         S.iterations = 0
         S.quasi_hits = 0
         S.aborted = 0
-        S.stop_check = <void*>self.stop_check if self.stop_check is not None else NULL
+        self._searched_check = self.stop_check
+        S.stop_check = <void*>self._searched_check if self._searched_check is not None else NULL
         S.polls_python = 1
         S.shared_stop = NULL
         S.task_stop = NULL
@@ -879,7 +882,8 @@ cdef class Engine:
         S.use_canonical = self.options.use_canonical
         S.use_equivalence = self.options.use_equivalence
         S.use_lookahead = self.options.use_lookahead
-        S.stop_check = <void*>self.stop_check if self.stop_check is not None else NULL
+        self._searched_check = self.stop_check
+        S.stop_check = <void*>self._searched_check if self._searched_check is not None else NULL
         S.deciding = -1
         if m >= 0:
             # above every final value of the deciding component (the same for every question on this deal); the

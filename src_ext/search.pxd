@@ -71,14 +71,19 @@ cdef extern from *:
     void __builtin_prefetch(const void*) nogil
 
 cdef extern from "Python.h":
-    int PyErr_CheckSignals()                  # needs the GIL: called in a ``with gil`` block only
+    ctypedef struct PyObject
+    int PyErr_CheckSignals()                  # these need the GIL: called in a ``with gil`` block only
+    PyObject* PyObject_CallNoArgs(PyObject* callable)
+    int PyObject_IsTrue(PyObject* o)
+    void Py_DECREF(PyObject* o)
 
 cdef enum:
     POLL_EVERY = 1 << 14                      # nodes between two looks at the interpreter's signals (see Interrupts)
     SHARED_POLL_EVERY = 1 << 8                # nodes between two looks at the other threads' stop flag
 
 cdef enum:
-    ABORT_SIGNAL = 1                          # why a search unwinds (Search.aborted): a signal handler raised,
+    ABORT_SIGNAL = 1                          # why a search unwinds (Search.aborted): a signal handler or the
+                                              # stop check raised,
     ABORT_STOP = 2                            # the stop check said stop,
     ABORT_DONE = 3                            # another thread of the question answered it first (parallel.pxd),
     ABORT_RETIRED = 4                         # this helper's core went to another question (parallel.pxd, Retiring)
@@ -131,7 +136,8 @@ ctypedef struct Search:
     int killer[MAX_SEATS][MAX_CARDS + 1]      # per seat and cards in hand: the lead that last cut off, -1 none
     int history[MAX_SEATS][MAX_CARDS]         # cut-offs each card caused, weighted by the tricks still to play
     int aborted                               # an ABORT_ reason: unwind, storing nothing; 0 searching
-    void* stop_check                          # a Python callable () -> bool, borrowed from the Engine; NULL none
+    void* stop_check                          # a Python callable () -> bool, borrowed from the Engine, which
+                                              # holds it until its next search (Engine._searched_check); NULL none
     int polls_python                          # this thread looks at signals and the stop check (one per question)
     int* shared_stop                          # the question's stop flag when it runs on several threads, else NULL
     int* task_stop                            # the flag of the card this thread searches in a queue, else NULL
@@ -142,15 +148,30 @@ ctypedef struct Search:
     int defer_min                             # cards in the mover's hand for a node to defer (Step 5')
 
 
+cdef inline int stop_asked(PyObject* stop_check) noexcept:
+    """Ask the stop check (with the GIL): ABORT_STOP when it says stop, 0 when not, and ABORT_SIGNAL when it raised
+    or its answer has no truth value, its exception left set for the Engine method to raise (a callable of the
+    user's: ignoring its exception would search on, unstoppable, and print the error as unraisable)."""
+    cdef PyObject* answer = PyObject_CallNoArgs(stop_check)
+    cdef int says_stop
+    if answer == NULL:
+        return ABORT_SIGNAL
+    says_stop = PyObject_IsTrue(answer)
+    Py_DECREF(answer)
+    if says_stop < 0:
+        return ABORT_SIGNAL
+    return ABORT_STOP if says_stop else 0
+
+
 cdef inline int interrupted(uint64_t nodes, int* aborted, void* stop_check) noexcept nogil:
     """Whether the search must unwind: a signal handler raised or the stop check said stop, now or at an earlier
-    look (see Interrupts). The stop check is the wrapper's own closure (a clock or an Event), which does not raise."""
+    look (see Interrupts). A stop check that raises unwinds the search as a signal handler's exception does."""
     if (nodes & (POLL_EVERY - 1)) == 0 and not aborted[0]:
         with gil:
             if PyErr_CheckSignals() != 0:
                 aborted[0] = ABORT_SIGNAL     # the handler's exception stays set for the Engine method to raise
-            elif stop_check != NULL and (<object>stop_check)():
-                aborted[0] = ABORT_STOP
+            elif stop_check != NULL:
+                aborted[0] = stop_asked(<PyObject*>stop_check)
     return aborted[0]
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 import solver
 import solver.search.engine
 from solver.search.engine import EngineSolver, default_solver, open_limits
@@ -185,3 +187,53 @@ def test_a_search_outlives_the_block_it_started_in_and_an_outer_block_s_limit_ho
     assert later == [expected] * 3 and open_limits(engine.engine) == 1
     left_open.close()
     assert open_limits(engine.engine) == 0
+
+
+def test_the_compiled_engine_holds_the_stop_check_its_search_began_with_and_a_check_that_raises_stops_it() -> None:
+    """The compiled engine's ``stop_check`` is an attribute anyone can set: a search borrows the check it began with,
+    so the engine holds it until its next search, and a check changed and dropped while a search runs is not freed
+    under it (it was: the search then called freed memory). A check that raises stops the search with its
+    exception, on one thread or several (the exception was printed as unraisable and the search went on)."""
+    import gc
+    import weakref
+
+    position = solver.random_position("zwanzigerrufen", 5, 1)
+    state = position.state
+    for _ in range(4):
+        state = state.play(state.legal_list()[0])
+    objective = position.objective("points")
+    expected = EngineSolver(8, threads=1).value(state, objective)
+    engine = EngineSolver(8, threads=1, use_table=False)  # a search of a tenth of a second, or more
+    asked = threading.Event()
+
+    class Check:
+        def __call__(self) -> bool:
+            asked.set()
+            return False
+
+    check = Check()
+    kept = weakref.ref(check)
+    engine.engine.stop_check = check
+    del check
+    answers: list = []
+    worker = threading.Thread(target=lambda: answers.append(engine.value(state, objective)))
+    worker.start()
+    assert asked.wait(60)
+    engine.engine.stop_check = None
+    gc.collect()
+    held = kept() is not None
+    garbage = [[index] * 8 for index in range(100_000)]  # what reuses the memory of a check freed too soon
+    worker.join()
+    assert held and answers == [expected] and len(garbage) == 100_000
+    assert engine.value(state, objective) == expected and kept() is None  # the next search lets it go
+
+    def failing() -> bool:
+        raise ValueError("the caller's check failed")
+
+    for threads in (1, 2):
+        engine = EngineSolver(8, threads=threads)
+        engine.engine.stop_check = failing
+        with pytest.raises(ValueError, match="the caller's check failed"):
+            engine.value(state, objective)
+        engine.engine.stop_check = None
+        assert engine.value(state, objective) == expected  # the table kept only what was proved

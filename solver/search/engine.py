@@ -475,9 +475,8 @@ class _ThreadLimits:
     block's limit never stops another thread's search on a shared engine, nor outlives its block when blocks of two
     threads close out of order (a limit set on the engine as a whole did both). Each thread's blocks are kept in a
     thread-local list, which goes with its thread: a new thread given a dead one's id inherits nothing. It stays the
-    engine's check for good: a search holds the check it started with without a reference of its own (_engine.pyx),
-    so one put away while another thread's search ran would be called after it was freed. Asked once in 16,384
-    nodes, it costs nothing to keep."""
+    engine's check for good, so a block never races another thread's block to put it away or set it up again;
+    asked once in 16,384 nodes, it costs nothing to keep."""
 
     def __init__(self) -> None:
         self._local = threading.local()
