@@ -85,6 +85,25 @@ def test_start_names_this_start_of_the_server_by_a_token_another_start_does_not_
     assert first.post("/api/deal", json=deal).json()["open"] == again.post("/api/deal", json=deal).json()["open"]
 
 
+def test_a_boards_fingerprint_is_its_deal_and_contract_not_its_place_or_label(tmp_path):
+    """A reload found a named file's record again by its label, a tagless record's place: after an edit it opened
+    another deal under the kept play. Each board has a fingerprint of what it is, the same wherever the record
+    stands, under another label, event or comment, and another where the deal, contract, flags or pot differ."""
+    record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+    others = [record.replace("HA G7 / H7 G8", "H7 G8 / HA G7"), record.replace("Trump H", "Trump G"),
+              record + '[Variant "must_undertrump=false"]\n', record + '[Pot "12"]\n']
+    texts = [record, '% moved down, renamed\n[Event "edited"]\n[Board "7"]\n' + record.split("\n", 1)[1]
+             .replace("[Deal", '[Game "Kratzen"]\n[Deal'), *others]
+    (listed,) = client(_write(tmp_path, "\n".join(texts))).get("/api/start").json()["files"]
+    assert "error" not in listed
+    labels = [board["label"] for board in listed["boards"]]
+    assert labels == ["again.tbn record 1", "again.tbn board 7", *[f"again.tbn record {n}" for n in range(3, 7)]]
+    prints = [board["fingerprint"] for board in listed["boards"]]
+    assert prints[0] == prints[1] and len(set(prints)) == 5
+    (pasted,) = client().post("/api/load", json={"text": "\n".join(reversed(texts))}).json()["boards"][-1:]
+    assert pasted["label"] == "pasted text record 6" and pasted["fingerprint"] == prints[0]  # any source, any place
+
+
 def test_a_board_missing_from_the_file_is_said():
     start = client(ZR, board="99").get("/api/start").json()
     assert "no record with [Board \"99\"]" in start["files"][0]["error"]

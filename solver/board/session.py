@@ -147,12 +147,27 @@ class Board:
                 raise BoardError(f"move {number} ({token}): {error}") from None
         return position
 
+    @property
+    def fingerprint(self) -> str:
+        """What the record is, as a page keeps it over a reload: a digest of what its play and its score are made of
+        (game, seats, hands, contract, declarer, first leader, variant flags, state tags, pot and announcements),
+        not of its place in its file or its label, which an edit gives another record. Its event, comments and own
+        play are left out: an edit to them leaves the moves a page made on the deal what they were."""
+        rules, record = self.start.rules, self.record
+        pack = self.start.pack
+        hands = " / ".join(" ".join(pack[card].name for card in range(len(pack)) if hand >> card & 1)
+                           for hand in rules.deal.hands)
+        parts = [rules.game.name, str(rules.seats), hands, str(rules.contract), str(rules.declarer),
+                 str(rules.first_leader), str(rules.initial_flags), rules.variant.text(),
+                 repr(sorted(rules.state_tags.items())), record.get("Pot") or "", record.get("Announcements") or ""]
+        return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
     def summary(self) -> dict[str, Any]:
         rules = self.start.rules
         game = self.start.game
         return {"id": self.id, "label": self.label, "game": game.name, "contract": str(rules.contract),
                 "contract_words": game.contract_in_words(rules.contract), "declarer": rules.declarer + 1,
-                "seats": rules.seats,
+                "seats": rules.seats, "fingerprint": self.fingerprint,
                 "moves": [self.start.pack[card].name for card in self.record_play]}
 
 
