@@ -14,7 +14,7 @@ from typing import List, Optional
 import typer
 
 from solver.errors import ParseError, StichError
-from solver.files import stream_kind
+from solver.files import not_file_kind
 
 from .errors import EXIT_BAD_INPUT, file_name, message
 from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options
@@ -72,9 +72,9 @@ def board(
 
     flags = parse_variant_options(variant)
     for path in files or []:
-        if path != Path("-") and path.exists() and not path.is_file():
-            # what is there, by the one rule for "not a regular file" (a socket too), or a folder
-            kind = "a folder" if path.is_dir() else stream_kind(path.stat().st_mode) or "no regular file"
+        # what is there, by the one rule for "not a regular file" (a folder, a pipe, a socket, a device)
+        kind = not_file_kind(path.stat().st_mode) if path != Path("-") and path.exists() else None
+        if kind is not None:
             message(f"stich: {path}: {kind}, not a regular file (the board reads its files again when a page loads, "
                     f"which {kind} cannot give; upload its text on the page)")
             raise typer.Exit(EXIT_BAD_INPUT)

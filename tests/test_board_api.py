@@ -1710,6 +1710,24 @@ def test_the_commands_card_values_search_on_every_free_core(monkeypatch, table):
         assert made["engine"].table_bytes == 16 << 20  # --table-mb still sizes it
 
 
+def test_what_is_at_a_files_name_is_said_by_one_rule_at_start_and_at_a_page_load(tmp_path):
+    """The command at its start and the page at each load said "a folder, else stream_kind" in two phrasings of their
+    own: one helper now, whose words both say."""
+    from solver.files import not_file_kind
+
+    folder, pipe, plain = tmp_path / "folder.tbn", tmp_path / "pipe.tbn", tmp_path / "plain.tbn"
+    folder.mkdir()
+    os.mkfifo(pipe)
+    plain.write_text("")
+    kinds = [not_file_kind(os.stat(path).st_mode) for path in (folder, pipe, plain, os.devnull)]
+    assert kinds == ["a folder", "a pipe", None, "a device"]
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(folder),
+                          "--no-open", "--port", "0"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and run.stderr == (
+        f"stich: {folder}: a folder, not a regular file (the board reads its files again when a page loads, which a "
+        "folder cannot give; upload its text on the page)\n")
+
+
 def test_the_command_refuses_what_it_cannot_open(tmp_path):
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board",
                           str(tmp_path / "missing.tbn"), "--no-open"], capture_output=True, text=True, timeout=60)

@@ -29,7 +29,7 @@ from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import CommandVariantError, InvalidPositionError, StichError, is_whole_number, quoted, visible
-from ..files import stream_kind
+from ..files import not_file_kind
 from ..formats.tbn import LINE_END, Record, iter_records
 from ..games import get_game
 from ..games.base import Game, Rules
@@ -332,7 +332,7 @@ def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
         raise
     if not stat.S_ISREG(status.st_mode):  # looked at before a file object is made: fdopen refuses a directory
         os.close(handle)
-        kind = "a folder" if stat.S_ISDIR(status.st_mode) else stream_kind(status.st_mode)
+        kind = not_file_kind(status.st_mode)
         raise BoardError(f"{path}: not a regular file now ({kind} is at its name); the board reads only regular files")
     if status.st_size > MAX_FILE_BYTES:
         os.close(handle)
