@@ -140,7 +140,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     game."""
     import io
 
-    from solver.board.session import BoardError, Boards, file_text
+    from solver.board.session import OTHERS_OPENED, BoardError, Boards, file_text
     from solver.formats.tbn import iter_records
 
     from .records import GameRefusals, no_such_record, selected
@@ -182,8 +182,9 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
                 picked, unread = scanned(raw if text is None else text, path)
                 unreadable, broken = unreadable or picked, broken + unread
             continue
-        for line in refused:
-            message(f"stich: {line} (the board opens the file's other records)")
+        for line in refused:  # the line counting those left unsaid says so itself
+            message(f"stich: {line}" + ("" if line.endswith(OTHERS_OPENED) else
+                                        " (the board opens the file's other records)"))
         variant_refused.say("not opened")
         left_out.say("opened under their own game's rules, as an upload's are")
         if board is None or found:

@@ -806,11 +806,37 @@ def test_one_bad_record_does_not_keep_the_others_off_the_table(tmp_path):
     # what is said and kept of many bad records is bounded (the review): the first 20, and how many more
     many = "\n\n".join([good[0]] + [bad] * 25) + "\n"
     said = c.post("/api/load", json={"text": many}).json()["refused"]
-    assert len(said) == 21 and said[-1] == "pasted text: and 5 more bad records"
+    assert len(said) == 21 and said[-1] == ("pasted text: and 5 more bad records, not said one by one (the first 20 "
+                                            "are above); the board opens the other records")
     flood = c.post("/api/load", json={"text": "[\n\n" * 5000})  # refused without reading every error to the end
     refused(flood, 400, "holds more than 1,000 records; the board opens at most 1,000")
     two = c.post("/api/load", json={"text": bad + "\n\n" + bad})  # no good record: the first, and the count
     refused(two, 400, "(and 1 more bad record)")
+
+
+def test_many_bad_records_are_said_by_the_command_lines_rule_on_the_page_and_at_start(tmp_path):
+    """The board said the first 20 bad records and counted the rest in "and 6 more bad records": a different error
+    after 25 of one kind was hidden in the count, where the command line (cli.errors.RecordMessages) says the first
+    of each kind past the 20. The page and the command's start say them by the same rule, in the same words."""
+    record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]
+    bad = record.replace('[Declarer "1"]', '[Declarer "9"]')
+    other = record.replace('[Contract "', '[Contract "Nonsense ')
+    text = "\n\n".join([record] + [bad] * 25 + [other] + [bad] * 2) + "\n"
+    path = _write(tmp_path, text)
+    (listed,) = client(path).get("/api/start").json()["files"]
+    said = listed["error"].split("\n")
+    assert len(listed["boards"]) == 1 and len(said) == 22
+    assert all("[Declarer] is not a seat" in line for line in said[:20])
+    line = text.split("\n").index('[Contract "Nonsense Trump S"]') + 1
+    assert said[20].startswith(f"{path}:{line}:") and "Nonsense" in said[20]  # the first of its kind, said
+    assert said[21] == (f"{path}: and 7 more bad records, not said one by one (the first 20 are above, and 1 after "
+                        "them, the first of its kind); the board opens the other records")
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(path),
+                          "--no-open", "--port", "0", "--host", "256.0.0.1"], capture_output=True, text=True,
+                         timeout=60)
+    stderr = run.stderr.splitlines()
+    assert stderr[:20] == [f"stich: {line} (the board opens the file's other records)" for line in said[:20]]
+    assert stderr[20:22] == [f"stich: {said[20]} (the board opens the file's other records)", f"stich: {said[21]}"]
 
 
 @pytest.mark.parametrize("opened_by", ["upload", "named file"])

@@ -473,6 +473,26 @@ def test_a_tab_kept_by_an_older_page_or_damaged_opens_as_new_and_is_kept_anew(dr
         assert kept() is None and not driver.find_element("id", "error").is_displayed()
 
 
+def test_a_file_of_many_bad_records_is_said_in_a_bar_that_leaves_the_table_in_view(driver, tmp_path):
+    """A named file of many bad records filled the top of the page with their 22 lines, 412 of a 757-pixel window,
+    the table pushed below them: the bar scrolls now, in a fifth of the window, its last line reached by scrolling."""
+    record = (EXAMPLES / "kratzen.tbn").read_text(encoding="utf-8").split("\n\n% 2.")[0]
+    path = tmp_path / "many.tbn"
+    path.write_text("\n\n".join([record] + [record.replace('[Declarer "1"]', '[Declarer "9"]')] * 25) + "\n",
+                    encoding="utf-8")
+    with serving([path]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver), "values")
+        bar = driver.find_element("id", "error")
+        assert bar.text.count("[Declarer] is not a seat") == 20
+        high, window = driver.execute_script("return [arguments[0].offsetHeight, innerHeight]", bar)
+        assert high <= window / 5 + 1
+        assert driver.execute_script("return document.getElementById('title').getBoundingClientRect().bottom") < window
+        driver.execute_script("arguments[0].scrollTop = arguments[0].scrollHeight", bar)
+        assert driver.execute_script("const bar = arguments[0]; return bar.scrollTop + bar.clientHeight >= "
+                                     "bar.scrollHeight - 1 && bar.scrollTop > 0", bar)
+
+
 def test_a_stream_cut_off_by_a_stopped_board_is_said_in_the_boards_words(driver, server):
     """A server stopped during a streamed search: its stream fails part-way, and the page said the browser's
     "network error". An aborted search (a newer question) is still no error."""

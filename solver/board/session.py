@@ -28,7 +28,8 @@ from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
-from ..errors import CommandVariantError, InvalidPositionError, StichError, is_whole_number, quoted, visible
+from ..errors import (CommandVariantError, InvalidPositionError, MessageSieve, StichError, is_whole_number, quoted,
+                      visible)
 from ..files import not_file_kind
 from ..formats.tbn import LINE_END, Record, iter_records
 from ..games import get_game
@@ -51,9 +52,9 @@ MAX_FILE_BYTES = 32_000_000
 #: twice a file of the most records, so that an upload's own boards all stay, and so do the boards a page used before
 #: it (some 40 MB resident a thousand boards).
 MAX_BOARDS = 2 * MAX_RECORDS
-#: The bad records of a file said by name (the page shows them, the server keeps them for the file's next opening);
-#: any more are counted in one line.
-MAX_REFUSALS_SAID = 20
+#: How the line that counts a file's bad records left unsaid ends (:class:`~solver.errors.MessageSieve`): the
+#: records that are good are open all the same.
+OTHERS_OPENED = "the board opens the other records"
 #: The longest move list a request may send (no game has more cards than this).
 MAX_MOVES = 64
 
@@ -299,8 +300,13 @@ class Boards:
             raise BoardError(f"{source}: no record of it opens with the --variant flags")
         if not found:
             raise BoardError(refused[0] + (f" (and {more_bad(len(refused) - 1)})" if len(refused) > 1 else ""))
-        if len(refused) > MAX_REFUSALS_SAID:  # what a page shows and the server keeps: the first, and how many more
-            refused = refused[:MAX_REFUSALS_SAID] + [f"{source}: and {more_bad(len(refused) - MAX_REFUSALS_SAID)}"]
+        # what a page shows and the server keeps, by the command line's rule: the first 20, then the first of each
+        # kind of error (a different one is not hidden behind a systematic one), the rest counted in one line
+        sieve = MessageSieve(source)
+        refused = [text for text in refused if sieve.keep(text)]
+        if sieve.more:
+            refused.append(f"{source}: and {more_bad(sieve.more)}, not said one by one ({sieve.above()}); "
+                           f"{OTHERS_OPENED}")
         with self._lock:
             if all(board.id in self.boards for board in found):  # else its first records are already forgotten
                 for board in self._texts.get(key, []):  # the same text opened twice at once: the newer boards serve
