@@ -14,7 +14,7 @@ from typing import List, Optional
 import typer
 
 from solver.errors import ParseError, StichError
-from solver.files import stream_kind
+from solver.files import not_file_kind
 
 from .errors import EXIT_BAD_INPUT, file_name, message
 from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options
@@ -72,9 +72,9 @@ def board(
 
     flags = parse_variant_options(variant)
     for path in files or []:
-        if path != Path("-") and path.exists() and not path.is_file():
-            # what is there, by the one rule for "not a regular file" (a socket too), or a folder
-            kind = "a folder" if path.is_dir() else stream_kind(path.stat().st_mode) or "no regular file"
+        # what is there, by the one rule for "not a regular file" (a folder, a pipe, a socket, a device)
+        kind = not_file_kind(path.stat().st_mode) if path != Path("-") and path.exists() else None
+        if kind is not None:
             message(f"stich: {path}: {kind}, not a regular file (the board reads its files again when a page loads, "
                     f"which {kind} cannot give; upload its text on the page)")
             raise typer.Exit(EXIT_BAD_INPUT)
@@ -140,7 +140,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     game."""
     import io
 
-    from solver.board.session import BoardError, Boards, file_text
+    from solver.board.session import OTHERS_OPENED, BoardError, Boards, file_text
     from solver.formats.tbn import iter_records
 
     from .records import GameRefusals, no_such_record, selected
@@ -182,8 +182,9 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
                 picked, unread = scanned(raw if text is None else text, path)
                 unreadable, broken = unreadable or picked, broken + unread
             continue
-        for line in refused:
-            message(f"stich: {line} (the board opens the file's other records)")
+        for line in refused:  # the line counting those left unsaid says so itself
+            message(f"stich: {line}" + ("" if line.endswith(OTHERS_OPENED) else
+                                        " (the board opens the file's other records)"))
         variant_refused.say("not opened")
         left_out.say("opened under their own game's rules, as an upload's are")
         if board is None or found:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import signal
 import sys
 import threading
@@ -21,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 import typer
 
-from solver.errors import StichError, StichWarning, visible
+from solver.errors import MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, MessageSieve, StichError, StichWarning, visible
+from solver.errors import message_kind  # noqa: F401 - the rule's kinds, where the commands' tests name them
 
 from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes are all here; set early in startup
 from .startup import mark_stop_said
@@ -98,71 +98,37 @@ def message(text: str) -> None:
     print("\n".join(visible(line) for line in text.split("\n")), file=sys.stderr)
 
 
-#: How many records' messages a command says in full (as the board lists at most 20 refused records): past them a
-#: file with one systematic error would write a line a record, 100,000 lines for 100,000 records.
-MAX_RECORD_MESSAGES = 20
-#: How many kinds of message :class:`RecordMessages` tells apart: past the first 20 messages, the first of each new
-#: kind is still said, so a different error is not hidden behind a systematic one; bounded, so that messages of
-#: unforeseen shapes (a kind each) cannot bring back a line a record.
-MAX_MESSAGE_KINDS = 100
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-_BOARD = re.compile(r"\bboard [^:,()]+")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-
-
-def message_kind(text: str, source: object = None) -> str:
-    """The kind of a record's message: its text with its place (``source``, ``:line:col``, ``board N``) and its
-    quoted tokens and numbers taken out, so that the same error in two records (``seat 2: not a card ... (got
-    'XX', ...)`` at line 3 and ``seat 3: ... 'YY'`` at line 8) is one kind and a different error another."""
-    if source is not None and str(source):
-        text = text.replace(str(source), "")
-    return _NUMBER.sub("#", _BOARD.sub("board #", _QUOTED.sub("'?'", text)))
-
-
 class RecordMessages:
-    """The messages of a file's records that were not answered in full (bad, refused, stopped by --time-limit): the
-    first ``limit`` said as they come; past them the first of each kind (:func:`message_kind`, or the caller's
-    ``kind``) not met before, up to ``kinds`` kinds, so a different error after a systematic one is still said; the
-    rest only counted, and :meth:`close` says in one line how many more there were and where all of them are, if
-    anywhere (``batch``'s output file). ``--json`` lines are not affected: every record's document is still
-    written. ``every`` (``--all-messages``): every message is said, none only counted."""
+    """The messages of a file's records that were not answered in full (bad, refused, stopped by --time-limit), said
+    on stderr by :class:`solver.errors.MessageSieve`'s rule, the board's too: the first ``limit`` as they come; past
+    them the first of each kind (:func:`message_kind`, or the caller's ``kind``) not met before, up to ``kinds``
+    kinds, so a different error after a systematic one is still said; the rest only counted, and :meth:`close` says
+    in one line how many more there were and where all of them are, if anywhere (``batch``'s output file).
+    ``--json`` lines are not affected: every record's document is still written. ``every`` (``--all-messages``):
+    every message is said, none only counted."""
 
     def __init__(self, source: object, limit: int = MAX_RECORD_MESSAGES, kinds: int = MAX_MESSAGE_KINDS,
                  every: bool = False) -> None:
         self.source = source
-        self.limit = sys.maxsize if every else limit
-        self.kinds_kept = kinds
-        self.kinds: set[str] = set()
-        self.said = 0
-        self.more = 0
+        self.sieve = MessageSieve(source, limit, kinds, every)
 
     def __call__(self, text: str, kind: str | None = None) -> None:
         """Say one record's message (``stich: ...``), or count it past the limit unless it is of a new kind.
         ``kind``: what makes two messages the same (:func:`message_kind` of it is taken), where the text says
         more than its kind (a ParseError's message without its token); by default the text's own kind."""
-        kind = message_kind(text if kind is None else kind, self.source)
-        new = kind not in self.kinds and len(self.kinds) < self.kinds_kept
-        if new:
-            self.kinds.add(kind)
-        if self.said < self.limit or new:
+        if self.sieve.keep(text, kind):
             message(text)
-            self.said += 1
-        else:
-            self.more += 1
 
     def close(self, rest: str = "the other records were answered") -> None:
         """The closing line, where messages were left unsaid: ``stich: FILE: and N more records not answered in full,
         not said one by one (the first 20 are above); <rest>``, which adds ``, and M after them, each the first of
         its kind`` inside the brackets where such were said. Said once."""
-        if self.more:
-            records = "record" if self.more == 1 else "records"
-            above = f"the first {self.limit} are above"
-            if self.said > self.limit:
-                after = self.said - self.limit
-                above += f", and {after:,} after them, {'each the' if after > 1 else 'the'} first of its kind"
-            message(f"stich: {self.source}: and {self.more:,} more {records} not answered in full, not said one by one "
-                    f"({above}); {rest}")
-            self.more = 0
+        more = self.sieve.more
+        if more:
+            records = "record" if more == 1 else "records"
+            message(f"stich: {self.source}: and {more:,} more {records} not answered in full, not said one by one "
+                    f"({self.sieve.above()}); {rest}")
+            self.sieve.more = 0
 
 
 def say_interrupted(command: str, what: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 import re
+import sys
 from typing import Any, Iterable, Mapping, TypeGuard
 
 
@@ -19,6 +20,17 @@ MAX_TOKEN_LENGTH = 40
 #: Longest user text a message quotes whole (:func:`quoted`).
 MAX_QUOTED_LENGTH = 60
 
+#: How many records' messages a file is said with in full, on the command line (cli.errors.RecordMessages) and on the
+#: board's page alike: past them a file with one systematic error would say a line a record, 100,000 lines for 100,000
+#: records.
+MAX_RECORD_MESSAGES = 20
+#: How many kinds of message :class:`MessageSieve` tells apart: past the first 20 messages, the first of each new
+#: kind is still said, so a different error is not hidden behind a systematic one; bounded, so that messages of
+#: unforeseen shapes (a kind each) cannot bring back a line a record.
+MAX_MESSAGE_KINDS = 100
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_BOARD = re.compile(r"\bboard [^:,()]+")
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
 def _cut(text: str, limit: int) -> str:
     """``text``, or its first ``limit`` characters and ``...`` (a text cut to 40 + ``...`` already stays as it is)."""
@@ -239,3 +251,50 @@ class SearchStopped(TimeoutError):
     """A search stopped before it finished, at its ``time_limit`` or when its ``stop`` event was set (a bot's move
     deadline, another thread's request). No bad input: the engine is still usable, and nothing the stopped search
     half proved is kept."""
+
+
+def message_kind(text: str, source: object = None) -> str:
+    """The kind of a record's message: its text with its place (``source``, ``:line:col``, ``board N``) and its
+    quoted tokens and numbers taken out, so that the same error in two records (``seat 2: not a card ... (got
+    'XX', ...)`` at line 3 and ``seat 3: ... 'YY'`` at line 8) is one kind and a different error another."""
+    if source is not None and str(source):
+        text = text.replace(str(source), "")
+    return _DIGITS.sub("#", _BOARD.sub("board #", _QUOTED.sub("'?'", text)))
+
+
+class MessageSieve:
+    """Which of a file's record messages are said, one rule for the command line (cli.errors.RecordMessages) and the
+    board's page (a file's bad records): the first ``limit`` as they come; past them the first of each kind
+    (:func:`message_kind`, or the caller's ``kind``) not met before, up to ``kinds`` kinds, so a different error
+    after a systematic one is still said; the rest counted in ``more``. ``every``: each is said."""
+
+    def __init__(self, source: object, limit: int = MAX_RECORD_MESSAGES, kinds: int = MAX_MESSAGE_KINDS,
+                 every: bool = False) -> None:
+        self.source = source
+        self.limit = sys.maxsize if every else limit
+        self.kinds_kept = kinds
+        self.kinds: set[str] = set()
+        self.said = 0
+        self.more = 0
+
+    def keep(self, text: str, kind: str | None = None) -> bool:
+        """Whether ``text`` is said (counted in ``said``), else counted in ``more``. ``kind``: what makes two
+        messages the same (:func:`message_kind` of it), where the text says more than its kind."""
+        kind = message_kind(text if kind is None else kind, self.source)
+        new = kind not in self.kinds and len(self.kinds) < self.kinds_kept
+        if new:
+            self.kinds.add(kind)
+        if self.said < self.limit or new:
+            self.said += 1
+            return True
+        self.more += 1
+        return False
+
+    def above(self) -> str:
+        """Which messages were said, for the closing line's brackets: ``the first 20 are above``, and ``, and M after
+        them, each the first of its kind`` where such were said."""
+        above = f"the first {self.limit} are above"
+        if self.said > self.limit:
+            after = self.said - self.limit
+            above += f", and {after:,} after them, {'each the' if after > 1 else 'the'} first of its kind"
+        return above

@@ -204,6 +204,13 @@ def stream_kind(mode: int) -> str | None:
     return "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
 
 
+def not_file_kind(mode: int) -> str | None:
+    """What a file of status ``mode`` is if it is no regular file: ``a folder``, or :func:`stream_kind`'s pipe, socket
+    or device; None for a regular file. The one phrasing of what stands at a name that must be a regular file (the
+    board's files, said at its start and at each page load)."""
+    return "a folder" if stat.S_ISDIR(mode) else stream_kind(mode)
+
+
 def read_once_kind(path: str | os.PathLike) -> str | None:
     """What ``path`` names if it can be read only once, as it is written (:func:`stream_kind`: a named pipe,
     /dev/stdin on a pipe, a socket, a terminal, /dev/null); None for a regular file, a folder or nothing there

@@ -85,6 +85,25 @@ def test_start_names_this_start_of_the_server_by_a_token_another_start_does_not_
     assert first.post("/api/deal", json=deal).json()["open"] == again.post("/api/deal", json=deal).json()["open"]
 
 
+def test_a_boards_fingerprint_is_its_deal_and_contract_not_its_place_or_label(tmp_path):
+    """A reload found a named file's record again by its label, a tagless record's place: after an edit it opened
+    another deal under the kept play. Each board has a fingerprint of what it is, the same wherever the record
+    stands, under another label, event or comment, and another where the deal, contract, flags or pot differ."""
+    record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+    others = [record.replace("HA G7 / H7 G8", "H7 G8 / HA G7"), record.replace("Trump H", "Trump G"),
+              record + '[Variant "must_undertrump=false"]\n', record + '[Pot "12"]\n']
+    texts = [record, '% moved down, renamed\n[Event "edited"]\n[Board "7"]\n' + record.split("\n", 1)[1]
+             .replace("[Deal", '[Game "Kratzen"]\n[Deal'), *others]
+    (listed,) = client(_write(tmp_path, "\n".join(texts))).get("/api/start").json()["files"]
+    assert "error" not in listed
+    labels = [board["label"] for board in listed["boards"]]
+    assert labels == ["again.tbn record 1", "again.tbn board 7", *[f"again.tbn record {n}" for n in range(3, 7)]]
+    prints = [board["fingerprint"] for board in listed["boards"]]
+    assert prints[0] == prints[1] and len(set(prints)) == 5
+    (pasted,) = client().post("/api/load", json={"text": "\n".join(reversed(texts))}).json()["boards"][-1:]
+    assert pasted["label"] == "pasted text record 6" and pasted["fingerprint"] == prints[0]  # any source, any place
+
+
 def test_a_board_missing_from_the_file_is_said():
     start = client(ZR, board="99").get("/api/start").json()
     assert "no record with [Board \"99\"]" in start["files"][0]["error"]
@@ -787,11 +806,37 @@ def test_one_bad_record_does_not_keep_the_others_off_the_table(tmp_path):
     # what is said and kept of many bad records is bounded (the review): the first 20, and how many more
     many = "\n\n".join([good[0]] + [bad] * 25) + "\n"
     said = c.post("/api/load", json={"text": many}).json()["refused"]
-    assert len(said) == 21 and said[-1] == "pasted text: and 5 more bad records"
+    assert len(said) == 21 and said[-1] == ("pasted text: and 5 more bad records, not said one by one (the first 20 "
+                                            "are above); the board opens the other records")
     flood = c.post("/api/load", json={"text": "[\n\n" * 5000})  # refused without reading every error to the end
     refused(flood, 400, "holds more than 1,000 records; the board opens at most 1,000")
     two = c.post("/api/load", json={"text": bad + "\n\n" + bad})  # no good record: the first, and the count
     refused(two, 400, "(and 1 more bad record)")
+
+
+def test_many_bad_records_are_said_by_the_command_lines_rule_on_the_page_and_at_start(tmp_path):
+    """The board said the first 20 bad records and counted the rest in "and 6 more bad records": a different error
+    after 25 of one kind was hidden in the count, where the command line (cli.errors.RecordMessages) says the first
+    of each kind past the 20. The page and the command's start say them by the same rule, in the same words."""
+    record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]
+    bad = record.replace('[Declarer "1"]', '[Declarer "9"]')
+    other = record.replace('[Contract "', '[Contract "Nonsense ')
+    text = "\n\n".join([record] + [bad] * 25 + [other] + [bad] * 2) + "\n"
+    path = _write(tmp_path, text)
+    (listed,) = client(path).get("/api/start").json()["files"]
+    said = listed["error"].split("\n")
+    assert len(listed["boards"]) == 1 and len(said) == 22
+    assert all("[Declarer] is not a seat" in line for line in said[:20])
+    line = text.split("\n").index('[Contract "Nonsense Trump S"]') + 1
+    assert said[20].startswith(f"{path}:{line}:") and "Nonsense" in said[20]  # the first of its kind, said
+    assert said[21] == (f"{path}: and 7 more bad records, not said one by one (the first 20 are above, and 1 after "
+                        "them, the first of its kind); the board opens the other records")
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(path),
+                          "--no-open", "--port", "0", "--host", "256.0.0.1"], capture_output=True, text=True,
+                         timeout=60)
+    stderr = run.stderr.splitlines()
+    assert stderr[:20] == [f"stich: {line} (the board opens the file's other records)" for line in said[:20]]
+    assert stderr[20:22] == [f"stich: {said[20]} (the board opens the file's other records)", f"stich: {said[21]}"]
 
 
 @pytest.mark.parametrize("opened_by", ["upload", "named file"])
@@ -1689,6 +1734,24 @@ def test_the_commands_card_values_search_on_every_free_core(monkeypatch, table):
     assert made["engine"].threads == default_threads()
     if table:
         assert made["engine"].table_bytes == 16 << 20  # --table-mb still sizes it
+
+
+def test_what_is_at_a_files_name_is_said_by_one_rule_at_start_and_at_a_page_load(tmp_path):
+    """The command at its start and the page at each load said "a folder, else stream_kind" in two phrasings of their
+    own: one helper now, whose words both say."""
+    from solver.files import not_file_kind
+
+    folder, pipe, plain = tmp_path / "folder.tbn", tmp_path / "pipe.tbn", tmp_path / "plain.tbn"
+    folder.mkdir()
+    os.mkfifo(pipe)
+    plain.write_text("")
+    kinds = [not_file_kind(os.stat(path).st_mode) for path in (folder, pipe, plain, os.devnull)]
+    assert kinds == ["a folder", "a pipe", None, "a device"]
+    run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(folder),
+                          "--no-open", "--port", "0"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and run.stderr == (
+        f"stich: {folder}: a folder, not a regular file (the board reads its files again when a page loads, which a "
+        "folder cannot give; upload its text on the page)\n")
 
 
 def test_the_command_refuses_what_it_cannot_open(tmp_path):

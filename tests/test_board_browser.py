@@ -396,6 +396,103 @@ def test_a_reload_after_an_edit_to_the_named_file_keeps_the_play(driver, tmp_pat
         assert driver.execute_script("return [S.moves, S.cursor]") == [["EK"], 1]
 
 
+KRATZEN_TAGLESS = '[Game "Kratzen"]\n[Deal "1: E9 EK / {}"]\n[Contract "Trump H"]\n'
+
+
+def test_a_reload_after_the_named_files_records_were_reordered_keeps_the_deal_played(driver, tmp_path):
+    """A named file's record was found again by its label, a tagless record's place: the records swapped, a reload
+    opened the other deal's cards under the kept play. It is found by what it is (its deal and contract)."""
+    played_on, other = KRATZEN_TAGLESS.format("HA G7 / H7 G8"), KRATZEN_TAGLESS.format("H7 G8 / HA G7")
+    path = tmp_path / "swapped.tbn"
+    path.write_text(other + "\n" + played_on, encoding="utf-8")
+    with serving([path]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver), "values")
+        driver.execute_script("openBoard(document.querySelectorAll('#records option')[1].value)")
+        wait_for(lambda: settled(driver) and "swapped.tbn record 2" in title(driver), "record 2")
+        driver.execute_script("S.moves = ['EK']; goTo(1)")
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a card played")
+        hands = driver.execute_script("return S.view.hands.map((h) => h.cards.map((c) => c.name))")
+        path.write_text(played_on + "\n" + other, encoding="utf-8")
+        driver.refresh()
+        wait_for(lambda: settled(driver), "the reloaded table")
+        assert "swapped.tbn record 1" in title(driver)  # its place now
+        assert driver.execute_script("return S.view.hands.map((h) => h.cards.map((c) => c.name))") == hands
+        assert driver.execute_script("return [S.moves, S.cursor]") == [["EK"], 1]
+        assert not driver.find_element("id", "error").is_displayed()
+
+
+def test_a_reload_after_the_record_was_changed_says_so_and_opens_the_files_first_record(driver, tmp_path):
+    """A record changed in its file (its deal) was opened again under its label with the kept play, another deal's
+    cards under it. Now the page says the record is no longer there as it was and opens the file's first record with
+    its own play."""
+    first, changed = KRATZEN_TAGLESS.format("HA G7 / H7 G8"), KRATZEN_TAGLESS.format("H7 G8 / HA G7")
+    path = tmp_path / "edited.tbn"
+    path.write_text(first + "\n" + first.replace("Trump H", "Trump G"), encoding="utf-8")
+    with serving([path]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver), "values")
+        driver.execute_script("openBoard(document.querySelectorAll('#records option')[1].value)")
+        wait_for(lambda: settled(driver) and "edited.tbn record 2" in title(driver), "record 2")
+        driver.execute_script("S.moves = ['EK']; goTo(1)")
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a card played")
+        path.write_text(first + "\n" + changed, encoding="utf-8")
+        driver.refresh()
+        wait_for(lambda: settled(driver), "the reloaded table")
+        error = driver.find_element("id", "error").text
+        assert error.startswith("edited.tbn record 2 is no longer in edited.tbn as it was") and "edited" in error
+        assert "edited.tbn record 1" in title(driver)
+        assert driver.execute_script("return [S.moves, S.cursor]") == [[], 0]  # its own play, not the kept moves
+
+
+def test_a_tab_kept_by_an_older_page_or_damaged_opens_as_new_and_is_kept_anew(driver):
+    """What an older page kept (another shape, no version) or a damaged one is not read: the page opens as new,
+    with nothing said, and keeps its own table from then on; without a named file (no record opens) the old one
+    was read again and dropped at every reload, and a damaged list of uploads stopped the page's start."""
+    kept = lambda: driver.execute_script("return JSON.parse(sessionStorage.getItem('stich-board'))")  # noqa: E731
+    older = {"board": "b1", "label": "kratzen.tbn board 1: Kratzen Trump H", "moves": ["EK"], "cursor": 1,
+             "opened": [{"group": "dealt", "boards": [{"id": "b9"}]}]}
+    with serving([EXAMPLES / "kratzen.tbn"]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver), "values")
+        for state in (older, {**older, "version": 2, "server": "", "opened": [{"group": "x", "boards": 5}]}):
+            token = driver.execute_script("return S.server")
+            state = {**state, "server": token} if "server" in state else state
+            driver.execute_script("sessionStorage.setItem('stich-board', JSON.stringify(arguments[0]))", state)
+            driver.refresh()
+            wait_for(lambda: settled(driver) and "kratzen.tbn board 1" in title(driver), "the first record")
+            assert driver.execute_script("return [S.cursor, S.moves.length]") == [0, 0]
+            assert not driver.find_element("id", "error").is_displayed()
+            assert kept()["opened"] == [] and kept()["moves"] == [] and kept()["server"] == token
+    with serving([]) as address:
+        driver.get(address)
+        wait_for(lambda: "Open a .tbn file" in driver.find_element("id", "centre").text, "the empty page")
+        driver.execute_script("sessionStorage.setItem('stich-board', JSON.stringify(arguments[0]))", older)
+        driver.refresh()
+        wait_for(lambda: "Open a .tbn file" in driver.find_element("id", "centre").text, "the empty page again")
+        assert kept() is None and not driver.find_element("id", "error").is_displayed()
+
+
+def test_a_file_of_many_bad_records_is_said_in_a_bar_that_leaves_the_table_in_view(driver, tmp_path):
+    """A named file of many bad records filled the top of the page with their 22 lines, 412 of a 757-pixel window,
+    the table pushed below them: the bar scrolls now, in a fifth of the window, its last line reached by scrolling."""
+    record = (EXAMPLES / "kratzen.tbn").read_text(encoding="utf-8").split("\n\n% 2.")[0]
+    path = tmp_path / "many.tbn"
+    path.write_text("\n\n".join([record] + [record.replace('[Declarer "1"]', '[Declarer "9"]')] * 25) + "\n",
+                    encoding="utf-8")
+    with serving([path]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver), "values")
+        bar = driver.find_element("id", "error")
+        assert bar.text.count("[Declarer] is not a seat") == 20
+        high, window = driver.execute_script("return [arguments[0].offsetHeight, innerHeight]", bar)
+        assert high <= window / 5 + 1
+        assert driver.execute_script("return document.getElementById('title').getBoundingClientRect().bottom") < window
+        driver.execute_script("arguments[0].scrollTop = arguments[0].scrollHeight", bar)
+        assert driver.execute_script("const bar = arguments[0]; return bar.scrollTop + bar.clientHeight >= "
+                                     "bar.scrollHeight - 1 && bar.scrollTop > 0", bar)
+
+
 def test_a_stream_cut_off_by_a_stopped_board_is_said_in_the_boards_words(driver, server):
     """A server stopped during a streamed search: its stream fails part-way, and the page said the browser's
     "network error". An aborted search (a newer question) is still no error."""

@@ -28,8 +28,9 @@ from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
-from ..errors import CommandVariantError, InvalidPositionError, StichError, is_whole_number, quoted, visible
-from ..files import stream_kind
+from ..errors import (CommandVariantError, InvalidPositionError, MessageSieve, StichError, is_whole_number, quoted,
+                      visible)
+from ..files import not_file_kind
 from ..formats.tbn import LINE_END, Record, iter_records
 from ..games import get_game
 from ..games.base import Game, Rules
@@ -51,9 +52,9 @@ MAX_FILE_BYTES = 32_000_000
 #: twice a file of the most records, so that an upload's own boards all stay, and so do the boards a page used before
 #: it (some 40 MB resident a thousand boards).
 MAX_BOARDS = 2 * MAX_RECORDS
-#: The bad records of a file said by name (the page shows them, the server keeps them for the file's next opening);
-#: any more are counted in one line.
-MAX_REFUSALS_SAID = 20
+#: How the line that counts a file's bad records left unsaid ends (:class:`~solver.errors.MessageSieve`): the
+#: records that are good are open all the same.
+OTHERS_OPENED = "the board opens the other records"
 #: The longest move list a request may send (no game has more cards than this).
 MAX_MOVES = 64
 
@@ -147,12 +148,27 @@ class Board:
                 raise BoardError(f"move {number} ({token}): {error}") from None
         return position
 
+    @property
+    def fingerprint(self) -> str:
+        """What the record is, as a page keeps it over a reload: a digest of what its play and its score are made of
+        (game, seats, hands, contract, declarer, first leader, variant flags, state tags, pot and announcements),
+        not of its place in its file or its label, which an edit gives another record. Its event, comments and own
+        play are left out: an edit to them leaves the moves a page made on the deal what they were."""
+        rules, record = self.start.rules, self.record
+        pack = self.start.pack
+        hands = " / ".join(" ".join(pack[card].name for card in range(len(pack)) if hand >> card & 1)
+                           for hand in rules.deal.hands)
+        parts = [rules.game.name, str(rules.seats), hands, str(rules.contract), str(rules.declarer),
+                 str(rules.first_leader), str(rules.initial_flags), rules.variant.text(),
+                 repr(sorted(rules.state_tags.items())), record.get("Pot") or "", record.get("Announcements") or ""]
+        return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
     def summary(self) -> dict[str, Any]:
         rules = self.start.rules
         game = self.start.game
         return {"id": self.id, "label": self.label, "game": game.name, "contract": str(rules.contract),
                 "contract_words": game.contract_in_words(rules.contract), "declarer": rules.declarer + 1,
-                "seats": rules.seats,
+                "seats": rules.seats, "fingerprint": self.fingerprint,
                 "moves": [self.start.pack[card].name for card in self.record_play]}
 
 
@@ -284,8 +300,13 @@ class Boards:
             raise BoardError(f"{source}: no record of it opens with the --variant flags")
         if not found:
             raise BoardError(refused[0] + (f" (and {more_bad(len(refused) - 1)})" if len(refused) > 1 else ""))
-        if len(refused) > MAX_REFUSALS_SAID:  # what a page shows and the server keeps: the first, and how many more
-            refused = refused[:MAX_REFUSALS_SAID] + [f"{source}: and {more_bad(len(refused) - MAX_REFUSALS_SAID)}"]
+        # what a page shows and the server keeps, by the command line's rule: the first 20, then the first of each
+        # kind of error (a different one is not hidden behind a systematic one), the rest counted in one line
+        sieve = MessageSieve(source)
+        refused = [text for text in refused if sieve.keep(text)]
+        if sieve.more:
+            refused.append(f"{source}: and {more_bad(sieve.more)}, not said one by one ({sieve.above()}); "
+                           f"{OTHERS_OPENED}")
         with self._lock:
             if all(board.id in self.boards for board in found):  # else its first records are already forgotten
                 for board in self._texts.get(key, []):  # the same text opened twice at once: the newer boards serve
@@ -317,7 +338,7 @@ def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
         raise
     if not stat.S_ISREG(status.st_mode):  # looked at before a file object is made: fdopen refuses a directory
         os.close(handle)
-        kind = "a folder" if stat.S_ISDIR(status.st_mode) else stream_kind(status.st_mode)
+        kind = not_file_kind(status.st_mode)
         raise BoardError(f"{path}: not a regular file now ({kind} is at its name); the board reads only regular files")
     if status.st_size > MAX_FILE_BYTES:
         os.close(handle)

@@ -120,9 +120,9 @@ function addRecords(boards, group, named = false) {
       select.append(optgroup);
     }
     const kept = { id: board.id, label: board.label, game: board.game, contract_words: board.contract_words,
-      moves: board.moves };
+      moves: board.moves, fingerprint: board.fingerprint };
     optgroup.append(el("option", { value: board.id, "data-moves": JSON.stringify(board.moves),
-      "data-label": board.label, "data-record": JSON.stringify(kept) },
+      "data-label": board.label, "data-fingerprint": board.fingerprint, "data-record": JSON.stringify(kept) },
     `${board.label}: ${board.game} ${board.contract_words}`));  // the rule book's name, "Wenz Tout"
   }
 }
@@ -1052,38 +1052,72 @@ async function save() {
 // The tab's record, moves, cursor and listed uploads, pastes and deals, in its sessionStorage: a reload (F5, a phone
 // waking the tab) opens the table as it was instead of the first file's first record with the play lost.
 const KEPT = "stich-board";
+// The shape of what a tab keeps: a tab kept by an older page (without it, or another) is not read but opened as new.
+const KEPT_VERSION = 2;
 
 function remember() {
   const option = $("records").selectedOptions[0];
   const opened = [...$("records").querySelectorAll("optgroup[data-opened]")].map((group) => ({ group: group.label,
     boards: [...group.querySelectorAll("option")].map((o) => JSON.parse(o.dataset.record)) }));
-  const kept = { server: S.server, board: S.board, moves: S.moves, cursor: S.cursor, opened,
-    label: option ? option.dataset.label : null, group: option ? option.parentElement.label : null };
+  const kept = { version: KEPT_VERSION, server: S.server, board: S.board, moves: S.moves, cursor: S.cursor, opened,
+    label: option ? option.dataset.label : null, group: option ? option.parentElement.label : null,
+    fingerprint: option ? option.dataset.fingerprint : null };
   try { sessionStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* storage off or full: no reload memory */ }
 }
 
-// The table kept before a reload (or a step back to the page). The same start of the server still holds the uploads,
-// pastes and deals (a board it forgot since says so when opened, as without the reload); another start numbers its
-// boards anew from b1, so their ids may be other records': they are dropped, and only a named file's record is
-// opened again. That one is found by its file and label, not its id: an edit to the file numbers its records anew.
-// The moves must still play on it. The address opened afresh opens as new. True if restored.
-async function restore() {
-  const how = performance.getEntriesByType("navigation")[0];
-  if (!how || (how.type !== "reload" && how.type !== "back_forward")) return false;
+// What the tab kept, if this page's version kept it whole; else null (nothing kept, an older page's, a damaged one).
+function keptTable() {
   let kept;
-  try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch (e) { kept = null; }
-  if (!kept || typeof kept.board !== "string" || !Array.isArray(kept.moves)) return false;
+  try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch (e) { return null; }
+  const text = (value) => typeof value === "string";
+  const record = (b) => b && text(b.id) && text(b.label) && Array.isArray(b.moves) && b.moves.every(text);
+  const whole = kept && kept.version === KEPT_VERSION && text(kept.board) && Array.isArray(kept.moves)
+    && kept.moves.every(text) && Array.isArray(kept.opened)
+    && kept.opened.every((item) => item && text(item.group) && Array.isArray(item.boards) && item.boards.every(record));
+  return whole ? kept : null;
+}
+
+// The table kept before a reload (or a step back to the page). The same start of the server still holds the uploads,
+// pastes and deals (a board it forgot since says so when opened, as without the reload), and an id names one record
+// for good; another start numbers its boards anew from b1, so their ids may be other records': they are dropped, and
+// only a named file's record is opened again. A named file's record whose id is not listed (an edit to the file
+// gives its records new ids; another start) is found by what it is, its fingerprint (deal, contract, flags), not its
+// label: a tagless record's label is its place, which an edit gives another record. One no longer in the file as it
+// was is said in `problems`, and the file's first record opens with its own play, never another deal with the kept
+// moves. The address opened afresh opens as new; what is not restored is forgotten, so that the next reload does not
+// read it again. True if a record was opened.
+async function restore(problems) {
+  const how = performance.getEntriesByType("navigation")[0];
+  const kept = how && (how.type === "reload" || how.type === "back_forward") ? keptTable() : null;
+  if (!kept) {
+    try { sessionStorage.removeItem(KEPT); } catch (e) { /* storage off */ }
+    return false;
+  }
   const same = kept.server === S.server;
-  if (same) for (const item of kept.opened || []) addRecords(item.boards, item.group);
+  if (same) for (const item of kept.opened) addRecords(item.boards, item.group);
   const options = [...$("records").options];
-  const option = (same && options.find((o) => o.value === kept.board))
-    || options.find((o) => !o.parentElement.dataset.opened && o.parentElement.label === kept.group
-      && o.dataset.label === kept.label);
-  if (!option) return false;
+  let option = same ? options.find((o) => o.value === kept.board) : undefined;
+  if (!option) {
+    const named = options.filter((o) => !o.parentElement.dataset.opened && o.parentElement.label === kept.group);
+    const found = named.filter((o) => kept.fingerprint && o.dataset.fingerprint === kept.fingerprint);
+    option = found.find((o) => o.dataset.label === kept.label) || found[0];
+    if (!option && named.length) {
+      problems.push(`${kept.label} is no longer in ${kept.group} as it was when this tab showed it (the file was `
+        + "edited since): its play is not restored, and the file's first record is open; choose its record in the "
+        + "list");
+      openBoard(named[0].value);
+      return true;
+    }
+  }
+  if (!option) {
+    try { sessionStorage.removeItem(KEPT); } catch (e) { /* storage off */ }
+    return false;
+  }
   const cursor = Math.max(0, Math.min(Number(kept.cursor) || 0, kept.moves.length));
-  try {  // the moves still play on this board (the named file may have changed since)
+  try {  // the moves still play on this board (an upload's board may have been forgotten since)
     await ask("restore", "/api/position", { board: option.value, moves: kept.moves.slice(0, cursor) });
   } catch (error) {
+    try { sessionStorage.removeItem(KEPT); } catch (e) { /* storage off */ }
     return false;
   }
   openBoard(option.value, kept.moves, cursor);
@@ -1264,7 +1298,7 @@ async function start() {
     addRecords(file.boards, file.file, true);
     if (file.error) problems.push(file.error);
   }
-  const restored = await restore();
+  const restored = await restore(problems);
   if (!restored && begin.open) openBoard(begin.open);
   if (problems.length) showError(problems.join("\n"));
   else if (!restored && !begin.open) $("centre").textContent = "Open a .tbn file, paste a record or deal a new one.";
