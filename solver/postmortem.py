@@ -452,6 +452,19 @@ def has_points(rules: Rules) -> bool:
     return every_seat_for_itself(rules) or "points" in rules.objective_names()
 
 
+def points_beside(rules: Rules) -> bool:
+    """Whether a post-mortem graded by the score keeps the card points' cost (and curve) beside: where the game is
+    decided by card points (the game module's :meth:`Rules.game_objective` counts them: 61, 45), or each seat's own
+    tricks where every seat plays for itself. Not where the game is decided by tricks (a Schafkopf Tout: every
+    trick, RULES.md 2.5) or by the deal alone (a Sie): its score never looks at the card points, so a column of
+    their cost beside it said nothing, or misled (11 points a defender's card kept from the declarer of a Tout
+    lost in trick 1 count for nothing), nor where the contract has no card points at all."""
+    if every_seat_for_itself(rules):
+        return True
+    game = rules.game_objective()
+    return "points" in rules.objective_names() and game is not None and bool(game.points_weight)
+
+
 def _curve_objective(rules: Rules) -> Objective:
     """The plotted value: the declaring side's points, or the declarer's tricks in a trick-counting game."""
     return _value_objective(rules, rules.declarer)
@@ -825,7 +838,8 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     """``points`` (the card-points post-mortem) graded by the score: each card's before / best / after are the
     declaring side's double-dummy settlement (``Game.score_unit``: game units, or the attacker's own payment in
     chips where every seat plays for itself and pays into a pot), its cost what the mover's side lost of it, the card
-    points it cost stay beside (``points_cost``), and the curve is the score's (the points' in ``points_curve``).
+    points it cost stay beside (``points_cost``, where they decide the game: :func:`points_beside`), and the curve is
+    the score's (the points' in ``points_curve``).
     One settlement search a card: the value before a card is the value after the previous one, and the best card
     keeps it, so only the card played needs a search (and the best cards are searched only for a costly card).
     ``deadline`` is :func:`analyse_play`'s, looked at between cards."""
@@ -838,7 +852,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     payout = position.game.trick_payout(rules, inputs)
     state = rules.start()
     declaring = rules.declaring_side
-    counted = has_points(rules)  # a team contract without card points: no points cost beside the score's
+    counted = points_beside(rules)  # no card points' cost beside where points do not decide the game (a Tout)
     before = solve_score(position_at(position, state), engine=searcher).total
     curve = [before]
     cards = []
@@ -888,8 +902,9 @@ def position_at(position: Position, state: PlayState) -> Position:
     return Position(position.game, position.rules, state, record=position.record)
 
 
-__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
-           "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
-           "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines", "game_change_text",
-           "grade", "grade_note", "lost_cell", "measure_note", "no_cost_line", "player_columns", "settled_after",
-           "settled_after_document", "settled_line", "summarise", "totals_view", "unscored_bonuses"]
+__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES",
+           "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES",
+           "analyse_play", "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines",
+           "game_change_text", "grade", "grade_note", "lost_cell", "measure_note", "no_cost_line",
+           "player_columns", "points_beside", "settled_after", "settled_after_document", "settled_line", "summarise",
+           "totals_view", "unscored_bonuses"]
