@@ -384,6 +384,35 @@ def no_cost_line(document: Mapping[str, Any]) -> str | None:
     return line + (f" (card points lost: {points})" if points else "")
 
 
+#: A measure in words where a count of cards says what they lost (``3 cards lost card points``).
+MEASURE_WORDS = {"points": "card points"}
+
+
+def lost_value_line(document: Mapping[str, Any]) -> str | None:
+    """How many cards lost value in the measure shown (``cost`` above 0), the words under the board's graph: its
+    note said ``N cards cost something`` of every card graded worse than ``ok``, and by card points a card that
+    throws a bonus away is a blunder at cost 0 (``grade_note``: "or a bonus lost"), so it counted cards that had
+    cost no card points. Those are counted apart, as having lost a bonus alone (the dots' colours still grade
+    them). Where no card lost anything the line is :func:`no_cost_line`'s, in the same words as the command's
+    (by the score with the card points lost beside); None where there are no cards."""
+    cards = document["cards"]
+    if not cards:
+        return None
+    unharmed = no_cost_line(document)
+    if unharmed is not None:
+        return unharmed
+    measure = MEASURE_WORDS.get(document["measure"], document["measure"])
+    lost = sum(1 for card in cards if card["cost"] > 0)
+    # graded by a bonus (or a seat's own target) alone: no value lost in the measure shown
+    by_bonus = sum(1 for card in cards if card["cost"] <= 0 and card["grade"] != "ok")
+    line = (f"{lost} card{'s' if lost != 1 else ''} lost {measure}" if lost
+            else f"no card lost {measure}")
+    if by_bonus:
+        line += (f"; {by_bonus}{' more' if lost else ''} card{'s' if by_bonus != 1 else ''} lost a bonus alone, "
+                 f"at no cost in {measure}")
+    return line
+
+
 def settled_line(document: Mapping[str, Any]) -> str | None:
     """The line that says where the rules end the deal while its Play section goes on (the document's
     ``settled_after``): the cards after it are graded as if the deal went on, while ``stich score`` scores the deal
@@ -902,9 +931,9 @@ def position_at(position: Position, state: PlayState) -> Position:
     return Position(position.game, position.rules, state, record=position.record)
 
 
-__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES",
+__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "MEASURE_WORDS", "NO_PLAY", "OWN_MEASURES",
            "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES",
            "analyse_play", "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines",
-           "game_change_text", "grade", "grade_note", "lost_cell", "measure_note", "no_cost_line",
+           "game_change_text", "grade", "grade_note", "lost_cell", "lost_value_line", "measure_note", "no_cost_line",
            "player_columns", "points_beside", "settled_after", "settled_after_document", "settled_line", "summarise",
            "totals_view", "unscored_bonuses"]

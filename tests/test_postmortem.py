@@ -21,7 +21,7 @@ import solver
 from cli.main import app
 from solver.formats.tbn import read_records
 from solver.plot import write_plot
-from solver.postmortem import (CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, no_cost_line,
+from solver.postmortem import (CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, lost_value_line, no_cost_line,
                                points_beside, trick_payout, unscored_bonuses)
 from solver.tree import strategy_tree, write_tree
 
@@ -1925,6 +1925,37 @@ def test_a_bonus_lost_at_no_cost_is_not_called_a_card_that_cost_nothing(tmp_path
         25, "T1", 0, "blunder", ["pagat_ultimo"])
     assert no_cost_line(document) is None
     assert "every card kept" not in run("postmortem", record, "-o", "points", "--play", "T1").stdout
+
+
+def test_the_graphs_count_is_of_the_cards_that_lost_value_in_its_measure(tmp_path):
+    """The board's graph said ``N cards cost something`` of every card graded worse than ok, and by card points a
+    card that throws a bonus away is a blunder at cost 0: the pagat ultimo deal's T1 (card 25) was counted as
+    having cost something while it cost no card points. The count is now the library's (``lost_value_line``, in the
+    graph's document as ``lost_line``): the cards whose cost in the measure shown is above 0, those graded by a
+    bonus alone counted apart, and where no card lost anything the command's own line."""
+    from solver.board.session import curve_document
+
+    text = (EXAMPLES / "pagat_ultimo.tbn").read_text(encoding="utf-8").replace(
+        "T18 CN T13 T12\n", "T18 CN T13 T12\nT17 SQ T15 T14\n")
+    (position,) = solver.parse_positions(text)
+    graph = curve_document(analyse_play(position.play_cards(["T1"])))
+    blunders = [(card["number"], card["cost"], card["grade"]) for card in graph["cards"] if card["grade"] != "ok"]
+    assert blunders == [(25, 0, "blunder")]
+    assert graph["lost_line"] == "no card lost card points; 1 card lost a bonus alone, at no cost in card points"
+    (board_7,) = [found for found in solver.parse_positions((EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8"))
+                  if found.record is not None and found.record.get("Board") == "7"]
+    by_points = analyse_play(board_7)
+    assert lost_value_line(by_points.as_dict()) == "10 cards lost card points"
+    assert sum(card.cost > 0 for card in by_points.cards) == 10 == len(by_points.mistakes)
+    assert curve_document(analyse_play(board_7, objective="score"))["lost_line"] == "2 cards lost game units"
+    document = by_points.as_dict()
+    thrown = {**document["cards"][0], "cost": 0, "grade": "blunder", "bonuses_lost": ["schneider"]}
+    assert (lost_value_line({**document, "cards": [thrown, *document["cards"][1:]]})
+            == "9 cards lost card points; 1 more card lost a bonus alone, at no cost in card points")
+    (tout,) = solver.parse_positions(TOUT_PLAYED_ON)
+    unharmed = curve_document(analyse_play(tout, objective="score"))
+    assert unharmed["lost_line"] == "every card kept the double-dummy value: none cost anything in game units"
+    assert lost_value_line({**document, "cards": []}) is None
 
 
 #: A Tout lost from the start (the declarer's G7 loses a trick to seat 2's Gras, whatever he plays), lost in trick
