@@ -338,7 +338,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     continue
                 except StichError as error:
                     said(f"stich: {located(error, position)}")
-                    fail(item, located(error, position))
+                    fail(item, str(located(error, position)))
                     failed = True
                     continue
                 except SearchStopped:

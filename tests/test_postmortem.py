@@ -21,8 +21,8 @@ import solver
 from cli.main import app
 from solver.formats.tbn import read_records
 from solver.plot import write_plot
-from solver.postmortem import (CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, lost_value_line, no_cost_line,
-                               points_beside, trick_payout, unscored_bonuses)
+from solver.postmortem import (CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, lost_value_line,
+                               no_cost_line, points_beside, trick_payout, unscored_bonuses)
 from solver.tree import strategy_tree, write_tree
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
