@@ -2224,10 +2224,16 @@ def _bad_inputs_between_two_good_records(tmp_path: Path) -> tuple[Path, list[str
 def test_the_bad_records_users_make_are_said_at_their_place_and_the_others_answered(tmp_path, command):
     """A repeated tag, a Windows-1252 byte in a comment, binary bytes, a huge line and a UTF-16 record among good
     records: every reading command says each at its line and column, once, without a traceback, answers the good
-    records before and after them, and exits with 1."""
+    records before and after them, and exits with 1; postmortem writes a ``failed`` line for each in its place."""
     path, said = _bad_inputs_between_two_good_records(tmp_path)
     result = run(command, path, "--json", code=1)
-    answered = [json.loads(line)["record"] for line in result.stdout.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    failed = [line["error"] for line in lines if line.get("stopped") == "error"]
+    assert failed == (said if command == "postmortem" else [])
+    if command == "postmortem":
+        assert [schema_errors(line, SCHEMA) for line in lines] == [[]] * len(lines)
+        assert "stopped" not in lines[0] and "stopped" not in lines[-1]
+    answered = [line["record"] for line in lines if "stopped" not in line]
     assert [(record["board"], record["line"]) for record in answered] == [("7", 4), ("8", answered[1]["line"])]
     assert path.read_bytes().split(b"\n")[answered[1]["line"] - 1] == b'[Game "Schafkopf"]'
     assert result.stderr.splitlines() == [f"stich: {line}" for line in said]
