@@ -127,6 +127,21 @@ def unanswered_document(position: Position, command: str, said: str) -> Document
     return {"schema": SCHEMA, "command": command, **record_header(position), "stopped": "time limit", "error": said}
 
 
+def failed_document(command: str, item: Record | ParseError, said: str) -> Document:
+    """The JSON line of a record that could not be answered (``failed`` in the schema): where it starts, as far as
+    it could be read, ``stopped`` ``"error"`` (as ``advice`` and ``match`` say a failure) and what stderr says of it.
+    Without it a script reading the lines could not tell which record failed: the others' lines come all the same.
+    A record too broken to be read (a ParseError) has no board to give, and the line of its first tag where the
+    reader knows it."""
+    if isinstance(item, ParseError):
+        record: dict[str, Any] = {"source": item.source, "line": item.record_line, "board": None, "event": None}
+    else:
+        record = {"source": item.source, "line": item.line or None, "board": item.get("Board"),
+                  "event": item.get("Event")}
+    return {"schema": SCHEMA, "command": command, "record": record, "stopped": "error",
+            "error": said.removeprefix("stich: ")}
+
+
 class InterruptedInPart(KeyboardInterrupt):
     """Ctrl-C or SIGTERM in a record whose answer so far was printed, said as such (``stich analyse FILE``'s
     samples solved so far), where any other record stopped is not answered at all."""
@@ -207,7 +222,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                      render: Callable[[Document, Console], None] | None, play: str | None = None,
                      diagram: str | None = None, time_limit: float | None = None, record: int | None = None,
                      pot: int | None = None, command: str, notes: GameNotes | None = None,
-                     all_messages: bool = False) -> None:
+                     all_messages: bool = False, failed_lines: bool = False) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``,
     or only its ``record``-th) and print each document.
 
@@ -229,7 +244,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     counted, but for the first of each new kind of message: one line after them says how many more there were and
     how many records were answered in full (:class:`~cli.errors.RecordMessages`), so that a file with one systematic
     error does not write a line a record; ``--json``'s lines are written for every record still. ``all_messages``
-    (``--all-messages``) says every one.
+    (``--all-messages``) says every one. ``failed_lines`` (postmortem): with --json a record that could not be
+    answered gets a line that says so too (:func:`failed_document`), so that a script can tell which one failed.
 
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
@@ -245,6 +261,12 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     unreadable = 0  # records too broken to read: --board's may be one of them
     said = RecordMessages("<stdin>" if str(path) == "-" else path, every=all_messages)  # the first 20, then a count
     console = None if as_json else stdout_console()
+
+    def fail(item: Record | ParseError, said_text: str) -> None:
+        """A record not answered: its line with --json where the command writes one (``failed_lines``)."""
+        if console is None and failed_lines:
+            with interrupts_held():
+                emit_json(failed_document(command, item, said_text))
 
     def say_once_a_game() -> None:  # after the records, or before an interrupt's line
         refused.say()
@@ -263,6 +285,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     continue  # not even a record too broken to read: it is not the one asked for
                 if isinstance(item, ParseError):
                     said(f"stich: {item}")
+                    fail(item, str(item))
                     failed = True
                     unreadable += 1
                     continue
@@ -278,18 +301,22 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     pot_of.apply(position)  # read where the game reads its [Pot]
                 except CommandVariantError as error:  # the command's flags, the same for every record of the game
                     refused.add(error)
+                    fail(item, str(error))
                     failed = True
                     continue
                 except ForeignPlayCard as error:  # --play's card of another game: likewise
                     play_refused.add(error)
+                    fail(item, str(error))
                     failed = True
                     continue
                 except OptionRefused as error:  # --play's card that this record's position refuses
                     said(f"stich: {error.said(position)}")
+                    fail(item, error.said(position))
                     failed = True
                     continue
                 except StichError as error:
                     said(f"stich: {error}")
+                    fail(item, str(error))
                     failed = True
                     continue
                 working = position
@@ -298,6 +325,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     result = with_what_if(document(position), position, play)
                 except OptionRefused as error:
                     said(f"stich: {error.said(position)}")
+                    fail(item, error.said(position))
                     failed = True
                     continue
                 except FileRefusedError as error:  # a checkpoint in use or not one: said once, not for every record
@@ -310,6 +338,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     continue
                 except StichError as error:
                     said(f"stich: {located(error, position)}")
+                    fail(item, str(located(error, position)))
                     failed = True
                     continue
                 except SearchStopped:

@@ -384,6 +384,35 @@ def no_cost_line(document: Mapping[str, Any]) -> str | None:
     return line + (f" (card points lost: {points})" if points else "")
 
 
+#: A measure in words where a count of cards says what they lost (``3 cards lost card points``).
+MEASURE_WORDS = {"points": "card points"}
+
+
+def lost_value_line(document: Mapping[str, Any]) -> str | None:
+    """How many cards lost value in the measure shown (``cost`` above 0), the words under the board's graph: its
+    note said ``N cards cost something`` of every card graded worse than ``ok``, and by card points a card that
+    throws a bonus away is a blunder at cost 0 (``grade_note``: "or a bonus lost"), so it counted cards that had
+    cost no card points. Those are counted apart, as having lost a bonus alone (the dots' colours still grade
+    them). Where no card lost anything the line is :func:`no_cost_line`'s, in the same words as the command's
+    (by the score with the card points lost beside); None where there are no cards."""
+    cards = document["cards"]
+    if not cards:
+        return None
+    unharmed = no_cost_line(document)
+    if unharmed is not None:
+        return unharmed
+    measure = MEASURE_WORDS.get(document["measure"], document["measure"])
+    lost = sum(1 for card in cards if card["cost"] > 0)
+    # graded by a bonus (or a seat's own target) alone: no value lost in the measure shown
+    by_bonus = sum(1 for card in cards if card["cost"] <= 0 and card["grade"] != "ok")
+    line = (f"{lost} card{'s' if lost != 1 else ''} lost {measure}" if lost
+            else f"no card lost {measure}")
+    if by_bonus:
+        line += (f"; {by_bonus}{' more' if lost else ''} card{'s' if by_bonus != 1 else ''} lost a bonus alone, "
+                 f"at no cost in {measure}")
+    return line
+
+
 def settled_line(document: Mapping[str, Any]) -> str | None:
     """The line that says where the rules end the deal while its Play section goes on (the document's
     ``settled_after``): the cards after it are graded as if the deal went on, while ``stich score`` scores the deal
@@ -450,6 +479,19 @@ def has_points(rules: Rules) -> bool:
     """Whether the contract counts card points (``--objective points`` grades by them), or is played for itself
     (Kratzen: each seat's own tricks)."""
     return every_seat_for_itself(rules) or "points" in rules.objective_names()
+
+
+def points_beside(rules: Rules) -> bool:
+    """Whether a post-mortem graded by the score keeps the card points' cost (and curve) beside: where the game is
+    decided by card points (the game module's :meth:`Rules.game_objective` counts them: 61, 45), or each seat's own
+    tricks where every seat plays for itself. Not where the game is decided by tricks (a Schafkopf Tout: every
+    trick, RULES.md 2.5) or by the deal alone (a Sie): its score never looks at the card points, so a column of
+    their cost beside it said nothing, or misled (11 points a defender's card kept from the declarer of a Tout
+    lost in trick 1 count for nothing), nor where the contract has no card points at all."""
+    if every_seat_for_itself(rules):
+        return True
+    game = rules.game_objective()
+    return "points" in rules.objective_names() and game is not None and bool(game.points_weight)
 
 
 def _curve_objective(rules: Rules) -> Objective:
@@ -825,7 +867,8 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     """``points`` (the card-points post-mortem) graded by the score: each card's before / best / after are the
     declaring side's double-dummy settlement (``Game.score_unit``: game units, or the attacker's own payment in
     chips where every seat plays for itself and pays into a pot), its cost what the mover's side lost of it, the card
-    points it cost stay beside (``points_cost``), and the curve is the score's (the points' in ``points_curve``).
+    points it cost stay beside (``points_cost``, where they decide the game: :func:`points_beside`), and the curve is
+    the score's (the points' in ``points_curve``).
     One settlement search a card: the value before a card is the value after the previous one, and the best card
     keeps it, so only the card played needs a search (and the best cards are searched only for a costly card).
     ``deadline`` is :func:`analyse_play`'s, looked at between cards."""
@@ -838,7 +881,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     payout = position.game.trick_payout(rules, inputs)
     state = rules.start()
     declaring = rules.declaring_side
-    counted = has_points(rules)  # a team contract without card points: no points cost beside the score's
+    counted = points_beside(rules)  # no card points' cost beside where points do not decide the game (a Tout)
     before = solve_score(position_at(position, state), engine=searcher).total
     curve = [before]
     cards = []
@@ -888,8 +931,9 @@ def position_at(position: Position, state: PlayState) -> Position:
     return Position(position.game, position.rules, state, record=position.record)
 
 
-__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES", "POINT_GRADES",
-           "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES", "analyse_play",
-           "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines", "game_change_text",
-           "grade", "grade_note", "lost_cell", "measure_note", "no_cost_line", "player_columns", "settled_after",
-           "settled_after_document", "settled_line", "summarise", "totals_view", "unscored_bonuses"]
+__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "MEASURE_WORDS", "NO_PLAY", "OWN_MEASURES",
+           "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES",
+           "analyse_play", "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines",
+           "game_change_text", "grade", "grade_note", "lost_cell", "lost_value_line", "measure_note", "no_cost_line",
+           "player_columns", "points_beside", "settled_after", "settled_after_document", "settled_line", "summarise",
+           "totals_view", "unscored_bonuses"]

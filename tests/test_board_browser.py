@@ -1456,6 +1456,8 @@ def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
                                   "[n.classList.contains('mistake'), n.getAttribute('r')])")
     assert {tuple(size) for size in sizes} == {(True, "5.2"), (False, "3.2")}  # a mistake's dot is larger
     assert "?! an inaccuracy, ? a mistake, ?? a blunder" in driver.find_element("id", "curve-note").text
+    # the count is of the cards that lost value in the graph's measure (the library's words), not of the grades
+    assert "; 2 cards lost game units (coloured and larger by grade" in driver.find_element("id", "curve-note").text
 
 
 def test_the_arrow_keys_go_through_the_objectives_on_their_list(driver, server):

@@ -1416,6 +1416,36 @@ def test_a_postmortem_past_the_deals_end_says_where_it_ended_under_the_schema(tm
     assert schema_errors({**document, "settled_after": {"card": 4}}, SCHEMA) != []
 
 
+def test_a_postmortem_record_that_failed_has_a_json_line_saying_so(tmp_path):
+    """A bad record of ``postmortem --json`` (a Play illegal at a card, a contract the game does not know, a record
+    too broken to read) said its error on stderr and had no line on stdout, so a script reading the lines could not
+    tell which record failed: each now has a ``failed`` line in its place, with what stderr says; exit code 1."""
+    hands = ('[Deal "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / '
+             'E8 GK GO G8 HA H9 SK SO"]\n')
+    record = tmp_path / "mixed.tbn"
+    record.write_text('[Game "Schafkopf"]\n[Board "1"]\n' + hands + '[Contract "WenzTout"]\n[Declarer "1"]\n'
+                      '[Play "1"]\nEU E7 H8 E8\nGU G7 S8 SA\n*\n\n'
+                      '[Game "Schafkopf"]\n[Board "2"]\n' + hands + '[Contract "Bogus"]\n[Declarer "1"]\n\n'
+                      '[Game "Schafkopf"\n[Board "3"]\n\n'
+                      '[Game "Schafkopf"]\n[Board "4"]\n' + hands + '[Contract "WenzTout"]\n[Declarer "1"]\n'
+                      '[Play "1"]\nEU E7 H8 E8\n*\n')
+    found = documents("postmortem", record, code=1)
+    assert [d.get("stopped") for d in found] == ["error", "error", "error", None]
+    assert [d["record"]["board"] for d in found] == ["1", "2", None, "4"]
+    assert [d["record"]["line"] for d in found] == [1, 11, 17, 20]
+    illegal, contract, broken, answered = found
+    assert illegal["error"].startswith(f"{record}:8:10: seat 4 does not hold this card")
+    assert "Bogus" in contract["error"] and broken["error"].startswith(f"{record}:17:18: missing ']'")
+    assert answered["command"] == "postmortem" and len(answered["cards"]) == 4
+    stderr = run("postmortem", record, "--json", code=1).stderr
+    for line in found[:3]:
+        assert f"stich: {line['error']}" in stderr
+    defs = SCHEMA["$defs"]
+    assert schema_errors(illegal, defs["failed"]) == [] and schema_errors(illegal, defs["unanswered"])
+    assert schema_errors({**illegal, "stopped": "time limit"}, SCHEMA)
+    assert not any("stopped" in line for line in documents("postmortem", record, "--board", "4", code=1)[1:])
+
+
 def test_postmortem_names_the_measure_as_solve_does(tmp_path):
     """One meaning per flag: postmortem took -o points for a Kratzen record (each mover's tricks) and refused
     -o tricks, while solve and tree call Kratzen's measure tricks and refuse points. Now -o tricks grades a Kratzen
@@ -1548,8 +1578,8 @@ def test_the_batch_line_schema_is_the_solve_schema_without_timings():
 def test_every_kind_of_document_is_in_the_top_level_one_of():
     kinds = {option["$ref"].removeprefix("#/$defs/") for option in SCHEMA["oneOf"]}
     assert kinds == {"solve", "checkDocument", "table", "bench", "benchRun", "score", "scoreUnfinished", "postmortem",
-                     "unanswered", "analyse", "batchResult", "batchError", "batchSummary", "advice", "cardAdvice",
-                     "match", "show", "tree"}
+                     "unanswered", "failed", "analyse", "batchResult", "batchError", "batchSummary", "advice",
+                     "cardAdvice", "match", "show", "tree"}
 
 
 def test_an_unanswered_line_shares_its_answer_s_head_and_is_told_apart_from_every_answer():
@@ -2194,10 +2224,16 @@ def _bad_inputs_between_two_good_records(tmp_path: Path) -> tuple[Path, list[str
 def test_the_bad_records_users_make_are_said_at_their_place_and_the_others_answered(tmp_path, command):
     """A repeated tag, a Windows-1252 byte in a comment, binary bytes, a huge line and a UTF-16 record among good
     records: every reading command says each at its line and column, once, without a traceback, answers the good
-    records before and after them, and exits with 1."""
+    records before and after them, and exits with 1; postmortem writes a ``failed`` line for each in its place."""
     path, said = _bad_inputs_between_two_good_records(tmp_path)
     result = run(command, path, "--json", code=1)
-    answered = [json.loads(line)["record"] for line in result.stdout.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    failed = [line["error"] for line in lines if line.get("stopped") == "error"]
+    assert failed == (said if command == "postmortem" else [])
+    if command == "postmortem":
+        assert [schema_errors(line, SCHEMA) for line in lines] == [[]] * len(lines)
+        assert "stopped" not in lines[0] and "stopped" not in lines[-1]
+    answered = [line["record"] for line in lines if "stopped" not in line]
     assert [(record["board"], record["line"]) for record in answered] == [("7", 4), ("8", answered[1]["line"])]
     assert path.read_bytes().split(b"\n")[answered[1]["line"] - 1] == b'[Game "Schafkopf"]'
     assert result.stderr.splitlines() == [f"stich: {line}" for line in said]

@@ -21,8 +21,8 @@ import solver
 from cli.main import app
 from solver.formats.tbn import read_records
 from solver.plot import write_plot
-from solver.postmortem import (CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, no_cost_line, trick_payout,
-                               unscored_bonuses)
+from solver.postmortem import (CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, lost_value_line,
+                               no_cost_line, points_beside, trick_payout, unscored_bonuses)
 from solver.tree import strategy_tree, write_tree
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -1293,6 +1293,31 @@ def test_a_tout_marks_only_the_tout():
                                ("schwarz (all tricks)", 120))
 
 
+def test_a_tout_by_the_score_has_no_card_points_cost_beside():
+    """A Tout is won by every trick (RULES.md 2.5), so its score never looks at the card points: graded by the score
+    it still had a ``cost (points)`` column (JSON ``points_cost``, ``points_curve``) that said nothing or misled. The
+    game's own data decides it (the objective that decides the game counts no card points), in the library, the
+    command's text and JSON and Jupyter's tables alike; a Wenz of the same cards keeps the column."""
+    deal = "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / E8 GK GO G8 HA H9 SK SO"
+    record = (f'[Game "Schafkopf"]\n[Deal "{deal}"]\n[Contract "{{}}"]\n[Declarer "1"]\n[Play "1"]\n'
+              'EU E7 H8 E8\nGU G7 S8 G8\n*\n')
+    (tout,) = solver.parse_positions(record.format("WenzTout"))
+    (wenz,) = solver.parse_positions(record.format("Wenz"))
+    assert not points_beside(tout.rules) and points_beside(wenz.rules)
+    by_score = analyse_play(tout, objective="score")
+    assert by_score.measure == "game units" and len(by_score.cards) == 8
+    assert all(card.points_cost is None for card in by_score.cards) and by_score.points_curve == ()
+    assert all(player.points_cost is None for player in by_score.players)
+    document = by_score.as_dict()
+    assert "points_curve" not in document and not any("points_cost" in card for card in document["cards"])
+    assert "cost (points)" not in by_score._repr_html_() and "cost (points)" not in str(by_score.players[0])
+    kept = analyse_play(wenz, objective="score")
+    assert all(card.points_cost is not None for card in kept.cards) and "cost (points)" in kept._repr_html_()
+    result = CliRunner().invoke(app, ["postmortem", "-"], input=record.format("WenzTout"), env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.stderr
+    assert "cost (game units)" in result.stdout and "(points)" not in result.stdout
+
+
 KRATZEN_WITH_POT = f"""[Game "Kratzen"]
 [Seats "3"]
 [Deal "{KRATZEN_DEAL}"]
@@ -1902,6 +1927,37 @@ def test_a_bonus_lost_at_no_cost_is_not_called_a_card_that_cost_nothing(tmp_path
     assert "every card kept" not in run("postmortem", record, "-o", "points", "--play", "T1").stdout
 
 
+def test_the_graphs_count_is_of_the_cards_that_lost_value_in_its_measure(tmp_path):
+    """The board's graph said ``N cards cost something`` of every card graded worse than ok, and by card points a
+    card that throws a bonus away is a blunder at cost 0: the pagat ultimo deal's T1 (card 25) was counted as
+    having cost something while it cost no card points. The count is now the library's (``lost_value_line``, in the
+    graph's document as ``lost_line``): the cards whose cost in the measure shown is above 0, those graded by a
+    bonus alone counted apart, and where no card lost anything the command's own line."""
+    from solver.board.session import curve_document
+
+    text = (EXAMPLES / "pagat_ultimo.tbn").read_text(encoding="utf-8").replace(
+        "T18 CN T13 T12\n", "T18 CN T13 T12\nT17 SQ T15 T14\n")
+    (position,) = solver.parse_positions(text)
+    graph = curve_document(analyse_play(position.play_cards(["T1"])))
+    blunders = [(card["number"], card["cost"], card["grade"]) for card in graph["cards"] if card["grade"] != "ok"]
+    assert blunders == [(25, 0, "blunder")]
+    assert graph["lost_line"] == "no card lost card points; 1 card lost a bonus alone, at no cost in card points"
+    (board_7,) = [found for found in solver.parse_positions((EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8"))
+                  if found.record is not None and found.record.get("Board") == "7"]
+    by_points = analyse_play(board_7)
+    assert lost_value_line(by_points.as_dict()) == "10 cards lost card points"
+    assert sum(card.cost > 0 for card in by_points.cards) == 10 == len(by_points.mistakes)
+    assert curve_document(analyse_play(board_7, objective="score"))["lost_line"] == "2 cards lost game units"
+    document = by_points.as_dict()
+    thrown = {**document["cards"][0], "cost": 0, "grade": "blunder", "bonuses_lost": ["schneider"]}
+    assert (lost_value_line({**document, "cards": [thrown, *document["cards"][1:]]})
+            == "9 cards lost card points; 1 more card lost a bonus alone, at no cost in card points")
+    (tout,) = solver.parse_positions(TOUT_PLAYED_ON)
+    unharmed = curve_document(analyse_play(tout, objective="score"))
+    assert unharmed["lost_line"] == "every card kept the double-dummy value: none cost anything in game units"
+    assert lost_value_line({**document, "cards": []}) is None
+
+
 #: A Tout lost from the start (the declarer's G7 loses a trick to seat 2's Gras, whatever he plays), lost in trick
 #: 1 and played on to the end; seat 2 wins trick 1 with G8, keeping GA, which falls to the declarer in trick 8
 TOUT_PLAYED_ON = ('[Game "Schafkopf"]\n[Board "9"]\n[Variant "solo_requires_plain_trump_card=false"]\n'
@@ -1914,19 +1970,24 @@ TOUT_PLAYED_ON = ('[Game "Schafkopf"]\n[Board "9"]\n[Variant "solo_requires_plai
 def test_where_the_deal_ended_and_the_card_points_lost_are_in_every_view(tmp_path):
     """The deal's end was said only on the command's stderr: the JSON, analyse_play, print(), Jupyter and the
     board's graph carry it now (``settled_after``). And by the score a line saying no card cost anything hid the
-    card points a card gave away (seat 2's G8 keeps GA for the declarer: 11 points, the lost Tout's score the same):
-    the line adds them."""
+    card points a card gave away (GO led at once in board 7's Rufer: 9 points, its lost game's score the same): the
+    line adds them. Not in a Tout, whose score the card points do not decide: seat 2's G8 keeps GA for the
+    declarer, 11 points of a lost Tout that nobody scores, and no points cost is listed."""
     record = tmp_path / "tout.tbn"
     record.write_text(TOUT_PLAYED_ON, encoding="utf-8")
     result = run("postmortem", record, "--json")
     document = json.loads(result.stdout)
-    assert [card["points_cost"] for card in document["cards"]][:3] == [0, 11, 0]
+    assert not any("points_cost" in card for card in document["cards"]) and "points_curve" not in document
     assert {card["cost"] for card in document["cards"]} == {0} and document["settled_after"] == {"card": 4, "trick": 1}
     settled = ("the rules end this deal after card 4 (trick 1), where stich score scores it; the 28 cards played "
                "after that are graded as if it went on")
     assert result.stderr == f"stich: {record}:1: board 9: {settled}\n"
-    line = "every card kept the double-dummy value: none cost anything in game units (card points lost: 11)"
+    line = "every card kept the double-dummy value: none cost anything in game units"
     assert line in run("postmortem", record).stdout.splitlines()
+    rufer = tmp_path / "rufer.tbn"
+    board_7 = (EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8").split('[Board "7"]')[1].split("*")[0]
+    rufer.write_text('[Game "Schafkopf"]\n[Board "7"]' + board_7.split("SZ SK S7 S8")[0] + "*\n", encoding="utf-8")
+    assert (f"{line} (card points lost: 9)" in run("postmortem", rufer).stdout.splitlines())
     (position,) = solver.parse_positions(TOUT_PLAYED_ON)
     analysis = analyse_play(position, objective="score")
     assert analysis.settled_after == (4, 1)

@@ -741,8 +741,10 @@ def curve_document(analysis: Any) -> dict[str, Any]:
     ``points_winning`` by the score where the game changes hands on the card points' line instead (Zwanzigerrufen's
     45: ``PlayAnalysis.points_winning``), which the note names for the rings; ``settled_after``, ``{card, trick}``
     where the rules end the deal while the moves go on (a lost Tout: ``PlayAnalysis.settled_after``), else null,
-    which the graph says, since the cards after it are graded as if the deal went on."""
-    from ..postmortem import settled_after_document  # the post-mortem's module, loaded with its analysis
+    which the graph says, since the cards after it are graded as if the deal went on; ``lost_line``, how many cards
+    lost value in the curve's measure (:func:`~solver.postmortem.lost_value_line`: a bonus thrown away at no cost
+    counted apart), the note's words for the coloured dots."""
+    from ..postmortem import lost_value_line, settled_after_document  # loaded with its analysis
 
     line = analysis.game_line
     winning, points_winning = analysis.winning, analysis.points_winning
@@ -752,6 +754,7 @@ def curve_document(analysis: Any) -> dict[str, Any]:
             "game_changes": [{"number": number, "won": won} for number, won in analysis.game_changes],
             "winning": None if winning is None else {"name": winning[0], "value": winning[1]},
             "whole_deal": analysis.whole_deal, "settled_after": settled_after_document(analysis.settled_after),
+            "lost_line": lost_value_line(analysis.as_dict()),
             "points_winning": None if points_winning is None else {"name": points_winning[0],
                                                                    "value": points_winning[1]}}
 

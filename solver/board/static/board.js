@@ -805,9 +805,10 @@ function renderCurve() {
   const turns = Object.keys(changed).map(Number).map((i) => `${i} (${curve.cards[i - 1].card}: ${changed[i]})`);
   const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
   note.textContent = `${measure} of ${whose} under best play from each point; ` +
-    (mistakes.length ? `${plural(mistakes.length, "card")} cost something (coloured and larger by grade; in the` +
-      " play list ?! an inaccuracy, ? a mistake, ?? a blunder)"
-      : "no card cost anything") +
+    // the library's count of the cards that lost value in this measure (a bonus lost at no cost counted apart)
+    (curve.lost_line || "") +
+    (mistakes.length ? " (coloured and larger by grade; in the play list ?! an inaccuracy, ? a mistake, ?? a blunder)"
+      : "") +
     // by the score the rings may be read on the card points' line, not the dashed one (Zwanzigerrufen's 45)
     (turns.length ? `; ${curve.game} changed hands after card ${turns.join(", ")} (ringed` +
       (curve.points_winning ? `; the ${curve.points_winning.name}: ${curve.points_winning.value} card points)` : ")")
