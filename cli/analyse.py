@@ -20,10 +20,11 @@ from solver.errors import InvalidSeatError, StichError
 from solver.files import locked_while_written
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
+from solver.games.outcome import measure_words
 from solver.position import Position
 from solver.sampling import (BONUS_NUMBERS, FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand,
                              analyse_position, announced_tags, best_card_parts, bonus_table, draw_sample,
-                             hand_position, known_cards_of, measure_words, no_known_cards_text, opening_note,
+                             hand_position, known_cards_of, no_known_cards_text, opening_note,
                              opening_numbers, opening_table, position_setup, share, spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,

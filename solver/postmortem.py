@@ -24,7 +24,7 @@ from .diagram import card_names
 from .errors import InvalidContractError, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules, tricks_objective
-from .games.outcome import role_text, side_text
+from .games.outcome import measure_words, role_text, side_text
 from .html_tables import html_lines, html_table
 from .position import Position, check_position, every_seat_for_itself
 from .scoring import scoring_inputs
@@ -379,21 +379,16 @@ def no_cost_line(document: Mapping[str, Any]) -> str | None:
     cards = document["cards"]
     if not cards or any(card["cost"] or card["grade"] != "ok" or card["bonuses_lost"] for card in cards):
         return None
-    line = f"every card kept the double-dummy value: none cost anything in {document['measure']}"
+    line = f"every card kept the double-dummy value: none cost anything in {measure_words(document['measure'])}"
     points = sum(card.get("points_cost") or 0 for card in cards)
     return line + (f" (card points lost: {points})" if points else "")
 
 
-#: A measure in words where a count of cards says what they lost (``3 cards lost card points``).
-MEASURE_WORDS = {"points": "card points"}
-
-
 def lost_value_line(document: Mapping[str, Any]) -> str | None:
-    """How many cards lost value in the measure shown (``cost`` above 0), the words under the board's graph: its
-    note said ``N cards cost something`` of every card graded worse than ``ok``, and by card points a card that
-    throws a bonus away is a blunder at cost 0 (``grade_note``: "or a bonus lost"), so it counted cards that had
-    cost no card points. Those are counted apart, as having lost a bonus alone (the dots' colours still grade
-    them). Where no card lost anything the line is :func:`no_cost_line`'s, in the same words as the command's
+    """How many cards lost value in the measure shown (``cost`` above 0), the words under the board's graph. By card
+    points a card that throws a bonus away is a blunder at cost 0 (``grade_note``: "or a bonus lost"): such cards
+    are counted apart, as having lost a bonus alone, so the count says what the curve shows (the dots' colours still
+    grade them). Where no card lost anything the line is :func:`no_cost_line`'s, in the same words as the command's
     (by the score with the card points lost beside); None where there are no cards."""
     cards = document["cards"]
     if not cards:
@@ -401,7 +396,7 @@ def lost_value_line(document: Mapping[str, Any]) -> str | None:
     unharmed = no_cost_line(document)
     if unharmed is not None:
         return unharmed
-    measure = MEASURE_WORDS.get(document["measure"], document["measure"])
+    measure = measure_words(document["measure"])
     lost = sum(1 for card in cards if card["cost"] > 0)
     # graded by a bonus (or a seat's own target) alone: no value lost in the measure shown
     by_bonus = sum(1 for card in cards if card["cost"] <= 0 and card["grade"] != "ok")
@@ -931,7 +926,7 @@ def position_at(position: Position, state: PlayState) -> Position:
     return Position(position.game, position.rules, state, record=position.record)
 
 
-__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "MEASURE_WORDS", "NO_PLAY", "OWN_MEASURES",
+__all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", "OWN_MEASURES",
            "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES",
            "analyse_play", "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines",
            "game_change_text", "grade", "grade_note", "lost_cell", "lost_value_line", "measure_note", "no_cost_line",

@@ -36,8 +36,8 @@ from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidD
                      integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .games.outcome import (FIGURE_SPACE, in_table_cell, interval_words, read_pot, role_text, side_text, signed_mean,
-                            with_interval)
+from .games.outcome import (FIGURE_SPACE, in_table_cell, interval_words, measure_words, read_pot, role_text, side_text,
+                            signed_mean, with_interval)
 from .generate import DEFAULT_SEED
 from .html_tables import html_lines, html_table
 from .intervals import t_quantile, wilson_interval_95
@@ -1165,12 +1165,6 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
 
 
 # --- the report for people (print(analysis) and stich analyse) -------------------------------------------------------
-
-
-def measure_words(measure: str) -> str:
-    """What the measure counts in players' words: ``card points`` for the ``points`` objective (the board says so
-    too), ``tricks`` for Kratzen's."""
-    return "card points" if measure == "points" else measure
 
 
 def samples_text(document: Mapping[str, Any]) -> str:

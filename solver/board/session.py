@@ -748,13 +748,14 @@ def curve_document(analysis: Any) -> dict[str, Any]:
 
     line = analysis.game_line
     winning, points_winning = analysis.winning, analysis.points_winning
+    cards = [card.as_dict() for card in analysis.cards]
     return {"kind": "curve", "measure": analysis.measure, "curve": list(analysis.curve),
             "declaring_side": list(analysis.declaring_side), "trick_ends": list(analysis.trick_ends),
-            "cards": [card.as_dict() for card in analysis.cards], "game": None if line is None else line[0],
+            "cards": cards, "game": None if line is None else line[0],
             "game_changes": [{"number": number, "won": won} for number, won in analysis.game_changes],
             "winning": None if winning is None else {"name": winning[0], "value": winning[1]},
             "whole_deal": analysis.whole_deal, "settled_after": settled_after_document(analysis.settled_after),
-            "lost_line": lost_value_line(analysis.as_dict()),
+            "lost_line": lost_value_line({"cards": cards, "measure": analysis.measure}),
             "points_winning": None if points_winning is None else {"name": points_winning[0],
                                                                    "value": points_winning[1]}}
 

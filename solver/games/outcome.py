@@ -137,6 +137,12 @@ def signed_mean(value: float) -> str:
     return "0.00" if text in ("+0.00", "-0.00") else text
 
 
+def measure_words(measure: str) -> str:
+    """What a measure counts in players' words: ``card points`` for the ``points`` objective (the board says so
+    too), ``tricks`` for Kratzen's; the others (``game units``, ``chips``) are words already."""
+    return "card points" if measure == "points" else measure
+
+
 def interval_words(low: str, high: str) -> str:
     """A 95% interval as every report writes one, in the brackets after its figure: ``95%: +0.80 to +1.70`` (the
     caller formats both ends as the figure is)."""
