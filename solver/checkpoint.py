@@ -214,6 +214,12 @@ class Journal:
         if not self.path.exists():
             self._afresh = True
             return
+        if not self.path.is_file():  # a device, read as no file: written at once, so /dev/full fails before any work
+            self._afresh = True
+            self._stream = open(self.path, "wb", buffering=0)
+            self._header_due = False
+            self._write_through(self._header_line())
+            return
         unstarted = unstarted_file(self.path, (HEADER_START,))
         if unstarted is not None:
             self._afresh = True
@@ -319,6 +325,11 @@ class Journal:
         if self._header_due:
             data = self._header_line() + data
             self._header_due = False
+        self._write_through(data)
+
+    def _write_through(self, data: bytes) -> None:
+        """``data`` written to the open stream whole, or OSError naming the journal (:meth:`_write`)."""
+        assert self._stream is not None
         line = memoryview(data)
         try:
             while line:  # a short write (the disk filling up) goes on with the rest, until it fails
