@@ -152,9 +152,6 @@ class Journal:
                                                     for alias in (json.loads(json.dumps(dict(a))) for a in aliases)}
         self._varying = frozenset(varying)
         self._end = MAX_SPAN_END if end is None else end
-        #: the values of the ``varying`` fields of this job's headers that differ from this run's (a resume of the
-        #: samples of a run with another ``-n``), in the order met
-        self.resumed_from: list[dict[str, Any]] = []
         self._done: array[int] = array("q")  # the offset in the file of each line done() yields
         self._numbers: array[int] = array("q")  # and its line number, for messages naming it
         self._stream: FileIO | None = None  # unbuffered: a line is written when _write returns, or not
@@ -267,15 +264,9 @@ class Journal:
         self._header_due = self.key not in found
 
     def _is_this_job(self, header: Mapping[str, Any]) -> bool:
-        """Whether a header names this job (or an alias of it), its ``varying`` fields aside; one that differs in
-        them is noted in :attr:`resumed_from`."""
-        for known in self._known.values():
-            if all(header.get(name) == value for name, value in known.items() if name not in self._varying):
-                other = {name: header.get(name) for name in self._varying if header.get(name) != known.get(name)}
-                if other and other not in self.resumed_from:
-                    self.resumed_from.append(other)
-                return True
-        return False
+        """Whether a header names this job (or an alias of it), its ``varying`` fields aside."""
+        return any(all(header.get(name) == value for name, value in known.items() if name not in self._varying)
+                   for known in self._known.values())
 
     def check_room(self, untouched: str) -> None:
         """FileRefusedError when no line should be appended now (:func:`room_refusal`): asked by a run that has work
