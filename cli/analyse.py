@@ -227,6 +227,7 @@ def analyse(
     announce settled on the same samples, ranked by what the seat is paid (its share of its side's settlement: a
     Rufer's is shared by two, a Solo's is the soloist's) with its 95% interval, the win rate and each bonus's odds;
     contracts the samples cannot tell apart from the best are marked."""
+    context.with_resource(warnings_said("analyse"))  # a checkpoint written afresh (it held no work), ...
     scheduler, workers = pool_options(threads, scheduler, workers, worker_memory, table_mb, context)
     advice_mode = advice_asked(file, contract, cards)
     if advice_mode is not None:

@@ -18,7 +18,7 @@ from solver.scoring import MAX_POT
 from solver.match import (MatchResult, MatchSetup, PlayedDeal, check_bots, match_heading, match_report, mean_text,
                           mixed_builds_text, play_match)
 
-from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
+from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted, warnings_said
 from .startup import mark_stop_said
 from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, given, parse_variant_options,
                       workers_option, workers_within_cores)
@@ -128,6 +128,7 @@ def match(
     its 95% interval over the boards (a board's value: the mean over its rotations). With --rotate (the default)
     each deal is played once per seat with the bots moved round, so two kinds of bot are compared on the same cards
     and their paired difference is given."""
+    context.with_resource(warnings_said("match"))  # a checkpoint written afresh (it held no work)
     flags = parse_variant_options(variant)
     workers = workers_within_cores(workers)
     specs = [spec.strip() for spec in bots.split(",")]

@@ -930,9 +930,10 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     limits = ChunkLimits(deadline, pool.task_stop, at_least)
     stopped: list[str] = []
     header = {**identity, "samples": samples, "share_scale": SHARE_SCALE}
+    # sample k is drawn from the seed and k alone: a run of another -n holds this one's samples, those below -n
     journal = Journal(checkpoint, header, holder="stich analyse",
-                      aliases=[{**alias, "samples": samples, "share_scale": SHARE_SCALE} for alias in aliases]) \
-        if checkpoint is not None else None
+                      aliases=[{**alias, "samples": samples, "share_scale": SHARE_SCALE} for alias in aliases],
+                      varying=("samples",), end=samples) if checkpoint is not None else None
 
     watch = Deadline(time_limit, stop)  # the same limit, for the run's own look between chunks
 

@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .analysis import SCHEMA, solve_report
-from .checkpoint import KEPT_ERRORS, NOT_WRITABLE_ERRORS, room_refusal, torn_tail, trim_partial_line, write_error_fix
+from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, room_refusal, torn_tail, trim_partial_line, unstarted_file,
+                         write_error_fix)
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
 from .files import (atomic_file, json_line_fault, json_text, locked_while_written, read_once_kind,
                     remove_stale_temporaries)
@@ -481,13 +482,16 @@ def _batch_line(raw: bytes) -> dict | None:
     return document if isinstance(document, dict) and isinstance(document.get("id"), str) else None
 
 
+#: How a batch line starts, as json_line writes it (and earlier stich did).
+BATCH_LINE_STARTS = (b'{"id":"', b'{"id": "')
+
+
 def _check_batch_output(path: Path) -> None:
-    """StichError unless the file starts with a batch line (or the start of one, if the first write was cut)."""
+    """StichError unless the file starts with a batch line (or the start of one, if the first write was cut:
+    :func:`~solver.checkpoint.unstarted_file`)."""
     with open(path, "rb") as stream:
         first = stream.readline(MAX_OUTPUT_LINE + 1)
-    starts = (b'{"id":"', b'{"id": "')  # how a line starts, as json_line writes it (and earlier stich did)
-    if _batch_line(first) is None and not (b"\n" not in first and (first.startswith(starts)
-                                                                    or any(s.startswith(first) for s in starts))):
+    if _batch_line(first) is None and unstarted_file(path, BATCH_LINE_STARTS) is None:
         raise StichError(f"{path}: not a stich batch output (its first line is no result or error line); "
                          "choose another --out file")
 
@@ -713,8 +717,12 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
                 _check_moved(source, out_path, scan, asked, notify)
             _tidy_output(Path(out_path), scan)
             refusal = room_refusal(out_path, scan.longest, scan.torn, "nothing solved", "another --out file")
-            if refusal is not None:  # before any record is solved for nothing; its lines kept
+            # before any record is solved for nothing, its lines kept; a complete output has nothing to write
+            if refusal is not None and not _answers_every_record(source, scan.keys):
                 raise StichError(refusal)
+            if not new and notify is not None and os.path.isfile(out_path) \
+                    and (unstarted := unstarted_file(out_path, BATCH_LINE_STARTS)) is not None:
+                notify(f"{out_path}: {unstarted}; it holds no work, so the run writes it afresh")
             if scan.torn:
                 trim_partial_line(out_path)
             question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
@@ -722,6 +730,12 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
         finally:
             if new and os.path.isfile(out_path) and not os.path.getsize(out_path):
                 os.unlink(out_path)  # nothing was written (an input without records): leave no empty file behind
+
+
+def _answers_every_record(source: str | os.PathLike, done: set[str]) -> bool:
+    """Whether every record of ``source`` is solved in the output (its keys ``done``): a rerun of a finished batch,
+    which writes nothing and so needs no room. One pass over the input, asked only when there is no room."""
+    return all(item.key in done for item in read_items(source))
 
 
 def check_question_of_batch(objectives: Sequence[str] | None, cards: object,

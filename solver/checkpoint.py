@@ -8,7 +8,13 @@ interleaved as the jobs ran. Why this shape:
 * Appending one flushed line per finished span loses at most the line being written when the process is killed at
   any moment (``kill -9`` included); that half-written last line is never read, and is trimmed before the next
   line is appended or as the run ends (kept only by a run refused for want of room, whose rerun measures it); a
-  file that is only the start of its first header holds no work, and is written afresh.
+  file that is empty or only the start of its first line holds no work, and is written afresh, said as such
+  (:func:`unstarted_file`: the rule of a batch output too).
+* Nothing is written until the first span is finished: a run refused (no room, :meth:`Journal.check_room`) or
+  stopped before it leaves the file exactly as it was, its own header included, which goes out with its first span.
+* A job's count of pieces (an analysis's samples) may change between runs (``varying``): each numbered piece is the
+  same whatever the count (sample ``k`` is drawn from the seed and ``k`` alone), so the spans of a run of another
+  count are this job's, those within ``end``.
 * A header before its spans lets one pass find this job's section and skip the others', which stay as they are.
 * A span already read is never counted twice, and a file that is not a journal (its first line no header of this
   version) is refused untouched: it may be someone else's.
@@ -32,6 +38,7 @@ from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import FileError, FileRefusedError
 from .files import json_line_fault, lock_beside, read_once_kind
+from .workers import warn_caller
 
 #: The header's tag and the journal format it names.
 HEADER = "stich-analysis"
@@ -131,15 +138,20 @@ class Journal:
     """The journal of one job in the file at ``path``: :meth:`done` yields the spans already finished with their
     sums (read when the journal is opened), :meth:`append` adds one; :meth:`close` when the job ends. ``holder``
     names the kind of process in the message of a journal in use. ``aliases`` are earlier spellings of the same
-    job's identity (a bot renamed since): their spans are this job's too."""
+    job's identity (a bot renamed since): their spans are this job's too. ``varying`` names the identity's fields a
+    header may differ in and still be this job's (an analysis's ``samples``), and ``end`` the first number past the
+    job: a span reaching it was written by a longer run, and is not read (its numbers are done again)."""
 
     def __init__(self, path: str | os.PathLike, identity: Mapping[str, Any], holder: str = "stich analyse",
-                 aliases: Sequence[Mapping[str, Any]] = ()) -> None:
+                 aliases: Sequence[Mapping[str, Any]] = (), varying: Sequence[str] = (),
+                 end: int | None = None) -> None:
         self.path = Path(path)
         self.identity = json.loads(json.dumps(dict(identity)))  # as it reads back
         self.key = _key_of(self.identity)
         self._known = {self.key: self.identity} | {_key_of(alias): alias
                                                     for alias in (json.loads(json.dumps(dict(a))) for a in aliases)}
+        self._varying = frozenset(varying)
+        self._end = MAX_SPAN_END if end is None else end
         self._done: array[int] = array("q")  # the offset in the file of each line done() yields
         self._numbers: array[int] = array("q")  # and its line number, for messages naming it
         self._stream: FileIO | None = None  # unbuffered: a line is written when _write returns, or not
@@ -150,6 +162,9 @@ class Journal:
         self._longest = 0  # the longest line of the file as opened, in bytes: what the next line may need
         self._torn = 0  # the length of a half-written last line: trimmed before a line is appended, or at the close
         self._refused = False  # check_room refused the run: the half-written line stays, for the next rerun to measure
+        self._afresh = False  # the file holds no work (none, empty, a torn first line): truncated at the first write
+        self._header_due = True  # this job's header not in the file: written with the first span
+        self._afresh_note: str | None = None  # why a file there is written afresh: said once the run goes on
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()
@@ -192,9 +207,20 @@ class Journal:
             self._lock.close()
 
     def _open(self) -> None:
-        if not (self.path.exists() and self.path.stat().st_size) or self._torn_header():
+        """Read the file (nothing is written here: see :meth:`_write`)."""
+        if not self.path.exists():
+            self._afresh = True
+            return
+        if not self.path.is_file():  # a device, read as no file: written at once, so /dev/full fails before any work
+            self._afresh = True
             self._stream = open(self.path, "wb", buffering=0)
-            self._write_header()
+            self._header_due = False
+            self._write_through(self._header_line())
+            return
+        unstarted = unstarted_file(self.path, (HEADER_START,))
+        if unstarted is not None:
+            self._afresh = True
+            self._afresh_note = f"{self.path}: {unstarted}; it holds no work, so the run writes it afresh"
             return
         self._check_first_line()  # the file may be someone else's: refused untouched
         self._torn = torn_tail(self.path)  # trimmed later (_write, close): a run refused by check_room leaves it
@@ -215,8 +241,7 @@ class Journal:
                 except (ValueError, KeyError, TypeError, AttributeError):
                     raise FileRefusedError(self._no_line_of_a_job(number, line)) from None
                 if HEADER in entry:
-                    known = self._known.get(key)
-                    if known is not None and {name: entry.get(name) for name in known} == known:
+                    if self._is_this_job(entry):
                         found.add(key)
                     continue
                 if key not in found:
@@ -230,26 +255,40 @@ class Journal:
                 except (ValueError, KeyError, TypeError, AttributeError):
                     raise FileError(f"{self.path}:{number}:1: not a line of a stich checkpoint: its \"span\" is no "
                                     f"[first, count] of samples or its \"sums\" no object; {REMOVE_THE_LINE}") from None
-                if seen.overlaps(span):
-                    continue  # written twice (cannot happen, but never counted twice)
+                if span.first + span.size > self._end or seen.overlaps(span):
+                    continue  # a longer run's, or written twice (cannot happen, but never counted twice)
                 seen.add(span)
                 self._done.append(at)
                 self._numbers.append(number)
         self._longest = longest
-        self._stream = open(self.path, "ab", buffering=0)
-        if self.key not in found:
-            self._write_header()
+        self._header_due = self.key not in found
+
+    def _is_this_job(self, header: Mapping[str, Any]) -> bool:
+        """Whether a header names this job (or an alias of it), its ``varying`` fields aside."""
+        return any(all(header.get(name) == value for name, value in known.items() if name not in self._varying)
+                   for known in self._known.values())
 
     def check_room(self, untouched: str) -> None:
         """FileRefusedError when no line should be appended now (:func:`room_refusal`): asked by a run that has work
         left, before it starts on it (a finished job, only read back, writes nothing and is not refused).
         ``untouched`` says what the refusal leaves undone, in the caller's words ("no board played")."""
-        if not self.path.is_file():  # a device (/dev/full) says it at the write
+        if self.path.exists() and not self.path.is_file():  # a device (/dev/full) says it at the write
             return
-        refusal = room_refusal(self.path, self._longest, self._torn, untouched, "another file")
+        # the first line appended may bring this job's header with it; a file written afresh loses what it holds
+        header = len(self._header_line()) if self._header_due else 0
+        kept = self.path.stat().st_size if self._afresh and self.path.exists() else self._torn
+        refusal = room_refusal(self.path, self._longest + header, kept, untouched, "another file")
         if refusal is not None:
             self._refused = True
             raise FileRefusedError(refusal)
+        self._say_afresh()
+
+    def _say_afresh(self) -> None:
+        """A :class:`~solver.errors.StichWarning` that a file there is written afresh, once, as the run goes on (a
+        run refused leaves it as it was, and says only that)."""
+        if self._afresh_note is not None:
+            warn_caller(self._afresh_note)
+            self._afresh_note = None
 
     def _no_line_of_a_job(self, number: int, line: bytes) -> str:
         """The message for a line that names no job (not JSON, not an object, no key): where it stops reading as one,
@@ -259,18 +298,30 @@ class Journal:
         return (f"{self.path}:{number}:{column}: not a line of a stich checkpoint ({fault}; expected a JSON object "
                 f'naming its analysis by its "key", one a line as stich writes them); {REMOVE_THE_LINE}')
 
-    def _write_header(self) -> None:
-        self._write({HEADER: VERSION, "key": self.key, **self.identity})
+    def _header_line(self) -> bytes:
+        return (json.dumps({HEADER: VERSION, "key": self.key, **self.identity}) + "\n").encode("utf-8")
 
     def _write(self, entry: dict[str, Any]) -> None:
         """One line, written through (no buffer), so that a failed write (a full disk) is said naming the journal,
         with what it kept, and leaves nothing buffered for :meth:`close` to write again: a second failure there names
-        no file and would replace this one."""
-        assert self._stream is not None
+        no file and would replace this one. The first opens the file (written afresh where it held no work), trims a
+        half-written last line and brings this job's header, so that a run that writes no line changes nothing."""
+        if self._stream is None:
+            self._say_afresh()
+            self._stream = open(self.path, "wb" if self._afresh else "ab", buffering=0)
         if self._torn:
             trim_partial_line(self.path)  # appended to by this run (opened to append): the next line starts anew
             self._torn = 0
-        line = memoryview((json.dumps(entry) + "\n").encode("utf-8"))
+        data = (json.dumps(entry) + "\n").encode("utf-8")
+        if self._header_due:
+            data = self._header_line() + data
+            self._header_due = False
+        self._write_through(data)
+
+    def _write_through(self, data: bytes) -> None:
+        """``data`` written to the open stream whole, or OSError naming the journal (:meth:`_write`)."""
+        assert self._stream is not None
+        line = memoryview(data)
         try:
             while line:  # a short write (the disk filling up) goes on with the rest, until it fails
                 written = self._stream.write(line)
@@ -283,13 +334,6 @@ class Journal:
                 said += "; what was written before it is kept (a rerun trims a half-written last line): " \
                         f"{write_error_fix(error.errno)} and rerun to resume"
             raise OSError(error.errno, said, str(self.path)) from None
-
-    def _torn_header(self) -> bool:
-        """Whether the file is only the start of a header line, its end never written (killed, or the disk full,
-        while the first line was written): it holds no work, and is written afresh. Anything else is checked."""
-        with open(self.path, "rb") as stream:
-            first = stream.read(MAX_HEADER_LINE + 1)
-        return b"\n" not in first and (HEADER_START.startswith(first) or first.startswith(HEADER_START))
 
     def _check_first_line(self) -> None:
         """FileRefusedError unless the file starts with a header line of this version."""
@@ -316,6 +360,21 @@ HEADER_START = json.dumps({HEADER: VERSION})[:-1].encode()
 # the longest header line a checkpoint is read for (a header is an analysis's options, some hundred bytes): the
 # first line of a file named by mistake is read no further than this
 MAX_HEADER_LINE = 1024 * 1024
+
+
+def unstarted_file(path: str | os.PathLike, starts: Sequence[bytes]) -> str | None:
+    """What a file that holds no work is (a journal, a batch output: its writer stopped, killed or out of room,
+    before its first line was whole), or None for any other: empty, or no line end and only the start of one of the
+    ways its first line starts (``starts``), or such a start and more (the first line cut short further on). Such a
+    file is written afresh, said with these words: the one rule of the checkpoint and of the batch output."""
+    with open(path, "rb") as stream:
+        first = stream.read(MAX_HEADER_LINE + 1)
+    if not first:
+        return "empty (its writer stopped before its first line)"
+    if b"\n" not in first and any(start.startswith(first) or first.startswith(start) for start in starts):
+        return (f"only the start of its first line ({len(first):,} byte{'s' if len(first) > 1 else ''}: its writer "
+                "stopped while it wrote it)")
+    return None
 
 
 def file_size_limit() -> int | None:
@@ -379,4 +438,4 @@ def room_refusal(path: str | os.PathLike, longest: int, torn: int, untouched: st
     return None
 
 
-__all__ = ["Journal", "Span", "SpanSet", "room_refusal", "torn_tail", "trim_partial_line"]
+__all__ = ["Journal", "Span", "SpanSet", "room_refusal", "torn_tail", "trim_partial_line", "unstarted_file"]

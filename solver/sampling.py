@@ -868,7 +868,9 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
         setup_aliases += [document | {"contract": typed_contract} for document in (setup_identity, *setup_aliases)]
     identity = {"setup": setup_identity, "samples": samples, "share_scale": SHARE_SCALE}
     aliases = [identity | {"setup": document} for document in setup_aliases]
-    journal = Journal(checkpoint, identity, aliases=aliases) if checkpoint is not None else None
+    # sample k is drawn from the seed and k alone: a run of another -n holds this one's samples, those below -n
+    journal = Journal(checkpoint, identity, aliases=aliases, varying=("samples",), end=samples) \
+        if checkpoint is not None else None
     deadline = Deadline(time_limit, stop)
     stopped: list[str] = []
 

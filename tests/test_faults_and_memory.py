@@ -28,7 +28,7 @@ import pytest
 import solver
 from solver import batch, sampling
 from solver import workers as pool
-from solver.errors import StichError
+from solver.errors import StichError, StichWarning
 from solver.formats.tbn import format_record, iter_records, write_records
 
 HAND = "EO GO HO EU HA HZ HK H9"  # a Solo hand of Schafkopf seat 1 (hearts trump)
@@ -477,7 +477,9 @@ def test_a_checkpoint_cut_inside_its_header_is_written_afresh(tmp_path: Path, ke
     journal = tmp_path / "cut.ckpt"
     header = whole.read_bytes().split(b"\n")[0]
     journal.write_bytes(header[:kept])
-    again = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
+    with pytest.warns(StichWarning, match=rf"only the start of its first line \({kept:,} bytes?: its writer stopped "
+                                          r"while it wrote it\); it holds no work, so the run writes it afresh"):
+        again = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
     assert _report(again) == _report(first)
     assert journal.read_bytes().split(b"\n")[0] == header
 
@@ -489,7 +491,8 @@ def test_a_checkpoint_of_a_lone_brace_is_a_torn_header_and_one_of_a_whole_line_i
     no header, so it is refused and left as it was, as any other file that is no checkpoint."""
     torn = tmp_path / "torn.ckpt"
     torn.write_bytes(b"{")
-    first = sampling.analyse_hand(**{**ANALYSIS, "samples": 6}, workers=1, checkpoint=torn)
+    with pytest.warns(StichWarning, match=r"only the start of its first line \(1 byte: "):
+        first = sampling.analyse_hand(**{**ANALYSIS, "samples": 6}, workers=1, checkpoint=torn)
     assert first.samples == 6 and json.loads(torn.read_text().splitlines()[0])["stich-analysis"]
     whole = tmp_path / "whole.ckpt"
     whole.write_bytes(b"{\n")
@@ -538,14 +541,14 @@ def _report_text(stdout: str) -> dict:
 
 @pytest.mark.parametrize("command, name, said", [
     (["analyse", "--record", "1", "--seat", "1", "-n", "2", "-j", "1", "--json", "--checkpoint"], "c.ckpt",
-     "File too large; what was written before it is kept"),
+     "0 bytes, and this process may write no file over 0 bytes"),
     (["batch", "-j", "1", "--out"], "o.jsonl", "0 bytes, and this process may write no file over 0 bytes")])
 def test_a_disk_full_from_the_start_names_the_file_not_stdout(tmp_path: Path, command: list, name: str,
                                                               said: str) -> None:
     """With no room from the start, the lock's holder name stayed in the lock file's buffer; closing the lock wrote
     it again and failed naming no file, so ``stich: <stdout>: File too large`` replaced the checkpoint's (or the
-    output's) own error. The name is written past any buffer; the file the run was writing is named (a batch now
-    meets the limit before it solves anything)."""
+    output's) own error. The name is written past any buffer; the file the run was writing is named (each now meets
+    the limit before it solves anything: a checkpoint writes its header with its first line)."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     args = [command[0], str(source), *command[1:], name]
     limited = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=0), *args], capture_output=True,
@@ -849,7 +852,7 @@ def test_an_output_made_read_only_mid_run_is_said_once_and_what_it_wrote_is_kept
                 "last one): make it writable and rerun to resume\n")
     elif command == "analyse":
         out = tmp_path / "a.ckpt"
-        _read_only_after(monkeypatch, solver.checkpoint, ".ckpt", 4)
+        _read_only_after(monkeypatch, solver.checkpoint, ".ckpt", 3)  # the header goes with the first span
         args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "24",
                 "-s", "7", "-j", "1", "--checkpoint", str(out)]
         said = (f"stich: {out}: Permission denied; what was written before it is kept (a rerun trims a half-written "
@@ -880,3 +883,121 @@ def test_an_output_made_read_only_mid_run_is_said_once_and_what_it_wrote_is_kept
         assert len(lines) == 3 and all(json.loads(line) for line in lines)
     else:
         assert sorted(path.name for path in tmp_path.iterdir()) == ["p-1.svg", "p-2.svg"]
+
+
+def test_a_checkpoint_resumed_with_another_sample_count_solves_only_the_samples_it_lacks(tmp_path: Path,
+                                                                                         monkeypatch) -> None:
+    """A rerun with another ``-n`` was keyed as another analysis and started over silently, solving again the samples
+    the checkpoint held. Sample ``k`` is drawn from the seed and ``k`` alone, so the saved samples are this run's
+    exactly: more samples resume on top of them, fewer read back those within the count, each run's report the
+    uninterrupted one's; and a run that needs nothing new leaves the file as it was (no header for nothing)."""
+    journal = tmp_path / "a.ckpt"
+    whole = {count: _report(sampling.analyse_hand(**{**ANALYSIS, "samples": count}, workers=1))
+             for count in (4, 10)}
+    sampling.analyse_hand(**{**ANALYSIS, "samples": 6}, workers=1, checkpoint=journal)
+    solved: list[int] = []
+    real = sampling.sample_chunk
+
+    def counted(setup, first, size, *rest):
+        solved.extend(range(first, first + size))
+        return real(setup, first, size, *rest)
+
+    monkeypatch.setattr(sampling, "sample_chunk", counted)
+    assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)) == whole[10]
+    assert sorted(solved) == [6, 7, 8, 9]
+    before, stamp = journal.read_bytes(), journal.stat().st_mtime_ns
+    solved.clear()
+    assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 4}, workers=1, checkpoint=journal)) == whole[4]
+    assert solved == [] and journal.read_bytes() == before and journal.stat().st_mtime_ns == stamp
+    assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)) == whole[10]
+    assert solved == [] and journal.read_bytes() == before
+
+
+def test_stich_analyse_with_a_larger_n_resumes_the_checkpoint_of_a_smaller_one(tmp_path: Path) -> None:
+    """The command line alike: ``-n 8`` on the checkpoint of ``-n 4`` adds one header and the four samples it
+    lacks, and prints what ``-n 8`` without a checkpoint prints."""
+    journal = tmp_path / "a.ckpt"
+    args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-s", "7",
+            "-j", "1", "--json"]
+    assert _limited(10 ** 7, [*args, "-n", "4", "--checkpoint", str(journal)], tmp_path).returncode == 0
+    resumed = _limited(10 ** 7, [*args, "-n", "8", "--checkpoint", str(journal)], tmp_path)
+    whole = _limited(10 ** 7, [*args, "-n", "8"], tmp_path)
+    assert resumed.returncode == whole.returncode == 0 and resumed.stderr == ""
+    assert _report_text(resumed.stdout) == _report_text(whole.stdout)
+    entries = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert [entry.get("samples") for entry in entries if "stich-analysis" in entry] == [4, 8]
+    spans = [tuple(entry["span"]) for entry in entries if "span" in entry]
+    assert sorted(number for first, size in spans for number in range(first, first + size)) == list(range(8))
+
+
+@pytest.mark.parametrize("command", ["analyse", "match", "batch"])
+def test_an_empty_checkpoint_or_output_is_written_afresh_and_said(tmp_path: Path, command: str) -> None:
+    """A run killed right after it created its checkpoint (or batch output) leaves an empty file: the rerun wrote it
+    afresh without a word. It still does (an empty file holds no work to lose), and says so on stderr, with the
+    result of a run without the file."""
+    source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
+    kept = tmp_path / "kept.jsonl"
+    if command == "analyse":
+        args, option = ["analyse", str(source), "--seat", "1", "-n", "2", "-j", "1", "--json"], "--checkpoint"
+    elif command == "match":
+        args, option = ["match", "--game", "Kratzen", "--bots", "random,random,random", "-n", "3", "--json"], \
+            "--checkpoint"
+    else:
+        args, option = ["batch", str(source), "-j", "1"], "--out"
+    kept.write_bytes(b"")
+    rerun = _limited(10 ** 7, [*args, option, str(kept)], tmp_path)
+    said = f"{kept}: empty (its writer stopped before its first line); it holds no work, so the run writes it afresh"
+    assert rerun.returncode == 0
+    assert rerun.stderr.splitlines()[0] == (f"stich: {said}" if command == "batch" else f"stich: {command}: {said}")
+    fresh = tmp_path / "fresh.jsonl"
+    alone = _limited(10 ** 7, [*args, option, str(fresh)], tmp_path)
+    assert alone.returncode == 0 and said.replace(str(kept), str(fresh)) not in alone.stderr
+    assert command == "batch" or rerun.stdout == alone.stdout
+    # the lines alike, each once (a match's boards are written in the order they finish)
+    assert sorted(kept.read_text().splitlines()) == sorted(fresh.read_text().splitlines())
+
+
+def test_a_complete_batch_output_at_the_file_size_limit_is_said_complete(tmp_path: Path, monkeypatch) -> None:
+    """A rerun of a finished batch has nothing to write, but under ``ulimit -f`` at its size (or on a full disk) it
+    was refused for want of room, exit 1. It says the output is complete, as any rerun of a finished batch does
+    (exit 0), and leaves the file as it was; an output with a record left is still refused before any is solved."""
+    source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
+    out = tmp_path / "out.jsonl"
+    args = ["batch", str(source), "-j", "1", "--out", str(out)]
+    assert _limited(10 ** 7, args, tmp_path).returncode == 0
+    complete, stamp = out.read_bytes(), out.stat().st_mtime_ns
+    rerun = _limited(len(complete), args, tmp_path)
+    assert rerun.returncode == 0 and rerun.stderr.startswith(f"stich: 0 written to {out} (0 solved, 0 errors), 5 "
+                                                             "already done")
+    assert out.read_bytes() == complete and out.stat().st_mtime_ns == stamp
+    real_statvfs = os.statvfs
+
+    def full(path):
+        stats = real_statvfs(path)
+        return os.statvfs_result((stats.f_bsize, stats.f_frsize, stats.f_blocks, 0, 0, *tuple(stats)[5:]))
+
+    monkeypatch.setattr(os, "statvfs", full)
+    summary = batch.solve_batch(source, out, workers=1)
+    assert (summary.solved, summary.skipped) == (0, 5) and out.read_bytes() == complete
+    out.write_bytes(b"".join(complete.splitlines(keepends=True)[:4]))
+    with pytest.raises(StichError, match="no space left on its device"):
+        batch.solve_batch(source, out, workers=1)
+
+
+def test_a_shared_checkpoint_refused_for_room_is_left_exactly_as_it_was(tmp_path: Path) -> None:
+    """Analysing a FILE on the checkpoint of its first record, the second record's header was appended before the
+    room under ``ulimit -f`` was measured, so the refused run changed the file. Nothing is written before the
+    refusal now (a header goes out with its first span): the bytes and the time of the last change are the same."""
+    source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
+    journal = tmp_path / "c.ckpt"
+    args = ["analyse", str(source), "--seat", "1", "-n", "4", "-j", "1", "--json", "--checkpoint", str(journal)]
+    assert _limited(10 ** 7, [*args, "--record", "1"], tmp_path).returncode == 0
+    before, stamp = journal.read_bytes(), journal.stat().st_mtime_ns
+    limit = len(before) + 600  # room for a header, not for a header and a line of samples
+    refused = _limited(limit, args, tmp_path)
+    assert refused.returncode == 1 and refused.stderr.startswith(
+        f"stich: {journal}: {len(before):,} bytes, and this process may write no file over {limit:,} bytes (ulimit "
+        "-f): no room for another line (no sample of this analysis solved)")
+    assert journal.read_bytes() == before and journal.stat().st_mtime_ns == stamp
+    assert _limited(10 ** 7, args, tmp_path).returncode == 0  # with room, every record resumes
+    assert journal.read_bytes().startswith(before)
