@@ -2224,19 +2224,46 @@ def _bad_inputs_between_two_good_records(tmp_path: Path) -> tuple[Path, list[str
 def test_the_bad_records_users_make_are_said_at_their_place_and_the_others_answered(tmp_path, command):
     """A repeated tag, a Windows-1252 byte in a comment, binary bytes, a huge line and a UTF-16 record among good
     records: every reading command says each at its line and column, once, without a traceback, answers the good
-    records before and after them, and exits with 1; postmortem writes a ``failed`` line for each in its place."""
+    records before and after them, and exits with 1; with --json each has a ``failed`` line in its place (only
+    postmortem wrote one: the others wrote nothing, and a script could not tell which record failed)."""
     path, said = _bad_inputs_between_two_good_records(tmp_path)
     result = run(command, path, "--json", code=1)
     lines = [json.loads(line) for line in result.stdout.splitlines()]
-    failed = [line["error"] for line in lines if line.get("stopped") == "error"]
-    assert failed == (said if command == "postmortem" else [])
-    if command == "postmortem":
-        assert [schema_errors(line, SCHEMA) for line in lines] == [[]] * len(lines)
-        assert "stopped" not in lines[0] and "stopped" not in lines[-1]
+    assert [line.get("stopped") for line in lines] == [None] + ["error"] * len(said) + [None]
+    assert [line["error"] for line in lines[1:-1]] == said
+    assert {line["command"] for line in lines} == {command}
+    assert [schema_errors(line, SCHEMA) for line in lines] == [[]] * len(lines)
     answered = [line["record"] for line in lines if "stopped" not in line]
     assert [(record["board"], record["line"]) for record in answered] == [("7", 4), ("8", answered[1]["line"])]
     assert path.read_bytes().split(b"\n")[answered[1]["line"] - 1] == b'[Game "Schafkopf"]'
     assert result.stderr.splitlines() == [f"stich: {line}" for line in said]
+
+
+@pytest.mark.parametrize(("command", "options", "kind"), [
+    ("analyse", ("--seat", "1", "-n", "2", "-j", "1"), "analyse"),
+    ("analyse", ("--seat", "1", "-n", "2", "-j", "1", "--cards"), "card-advice"),
+    ("solve", (), "solve"), ("check", (), "check"), ("table", (), "table"), ("score", ("--dd",), "score"),
+    ("show", (), "show"), ("postmortem", (), "postmortem")])
+def test_a_record_that_failed_has_its_json_line_between_the_others_in_every_reading_command(tmp_path, command,
+                                                                                           options, kind):
+    """A contract the game does not know and a record too broken to read, between two good Kratzen records: only
+    postmortem wrote a line for them, so the other commands' --json gave two documents for four records and a
+    script could not tell which failed. Each now has its ``failed`` line in its place, named as its documents are
+    (``analyse --cards`` writes ``card-advice``), saying what stderr says; exit code 1."""
+    blocks = [block for block in (EXAMPLES / "kratzen.tbn").read_text().split("\n\n") if "[Board " in block]
+    first, second = (block[block.index("[Game"):].strip() + "\n" for block in blocks[:2])
+    bogus = first.replace('[Contract "Trump S"]', '[Contract "Bogus"]').replace('[Board "1"]', '[Board "7"]')
+    path = tmp_path / "mixed.tbn"
+    path.write_text("\n".join([first, bogus, '[Game "Kratzen"\n[Board "8"]\n', second]))
+    result = run(command, path, *options, "--json", code=1)
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [schema_errors(line, SCHEMA) for line in lines] == [[]] * 4
+    assert [line["command"] for line in lines] == [kind] * 4
+    assert [line.get("stopped") for line in lines] == [None, "error", "error", None]
+    assert [line["record"]["board"] for line in lines] == ["1", "7", None, "2"]
+    assert [line["record"]["line"] for line in lines] == [1, 9, 17, 20]
+    assert "Bogus" in lines[1]["error"] and lines[2]["error"].startswith(f"{path}:17:")
+    assert [f"stich: {line['error']}" for line in lines[1:3]] == result.stderr.splitlines()
 
 
 def test_batch_writes_the_bad_records_users_make_as_error_lines_at_their_place(tmp_path):
