@@ -604,10 +604,12 @@ def bad_file(tmp_path: Path) -> Path:
 def test_bad_records_are_reported_and_the_others_processed(bad_file, command):
     result = run(command, bad_file, "--json", code=1)
     found = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [d["record"]["board"] for d in found] == ["1", "4"]
+    assert [d["record"]["board"] for d in found if "stopped" not in d] == ["1", "4"]
     assert all(schema_errors(d, SCHEMA) == [] for d in found)
     lines = result.stderr.splitlines()
     assert len(lines) == 2
+    # each bad record's failed line is in its place, saying what stderr says
+    assert [f"stich: {d['error']}" for d in found if d.get("stopped") == "error"] == lines
     assert lines[0].startswith(f"stich: {bad_file}:8:34: ") and "'XX'" in lines[0]
     assert lines[1].startswith(f"stich: {bad_file}:12:") and "]" in lines[1]
 
@@ -915,8 +917,10 @@ def test_table_rejects_an_ending(tmp_path):
                     '[Deal "1: TS T21 SK CK / T19 SQ CQ DN / T1 HK HQ HN / T4 DK DQ SN"]\n'
                     '[Contract "Normal T19"]\n', encoding="utf-8")
     result = run("table", path, "--json", code=1)
-    assert len(result.stdout.splitlines()) == 1
+    answered, refused = (json.loads(line) for line in result.stdout.splitlines())
+    assert "stopped" not in answered and refused["record"]["board"] == "5" and refused["stopped"] == "error"
     assert result.stderr.startswith(f"stich: {path}:7:8: a contract table needs a whole deal")
+    assert result.stderr == f"stich: {refused['error']}\n"
 
 
 @pytest.mark.skipif(solver.search.engine.implementation() == "python", reason="whole deals need the engine")
@@ -2557,9 +2561,12 @@ def test_a_checkpoint_line_of_one_record_that_is_broken_stops_only_that_record(t
         lines[broken] = json.dumps(entry)
         checkpoint.write_text("\n".join(lines) + "\n")
         again = run(*args, "--json", code=1)
-        assert answered([json.loads(line) for line in again.stdout.splitlines()]) == answered(first[:1] + first[2:])
+        lines_again = [json.loads(line) for line in again.stdout.splitlines()]
+        assert answered(lines_again[:1] + lines_again[2:]) == answered(first[:1] + first[2:])
+        assert lines_again[1]["stopped"] == "error" and lines_again[1]["record"] == first[1]["record"]
         # the line named, as the file's other refusals are
         assert again.stderr.startswith(f"stich: {checkpoint}:{broken + 1}:1: this checkpoint line holds no sums of ")
+        assert again.stderr == f"stich: {lines_again[1]['error']}\n"
         assert again.stderr.count("\n") == 1 and "not answered" not in again.stderr
 
 
@@ -2953,8 +2960,10 @@ def test_bad_record_messages_are_capped_with_one_closing_line_and_json_keeps_eve
         assert lines[19].startswith(f"stich: {many}:{5 * 21 + 3}:25: ")  # the 20th bad record (the 10th is good)
         assert lines[20] == (f"stich: {many}: and 880 more records not answered in full, not said one by one (the "
                              "first 20 are above); the other 100 records were answered")
-    answers = documents("solve", many, code=1)
-    assert [document["record"]["board"] for document in answers] == [str(n) for n in range(10, 1001, 10)]
+    answers = documents("solve", many, code=1)  # every bad record's failed line too, past the 20 said
+    assert [document["record"]["board"] for document in answers if "stopped" not in document] == [
+        str(n) for n in range(10, 1001, 10)]
+    assert len(answers) == 1000 and sum(document.get("stopped") == "error" for document in answers) == 900
     few = tmp_path / "few.tbn"  # 20 bad records: every one said, no closing line
     _records_with_one_systematic_error(few, 22, 11)
     lines = run("show", few, code=1).stderr.splitlines()
