@@ -294,7 +294,8 @@ def analyse(
         # --pot over a FILE's records: the [Pot] tag of those of a game paid from a pot
         with checkpoint_held(checkpoint):
             run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_cards,
-                             document=card_document, pot=pot, command="analyse", all_messages=all_messages)
+                             document=card_document, pot=pot, command="analyse", all_messages=all_messages,
+                             kind="card-advice")
         return
     if file is not None:
         if any(option is not None for option in (game, hand, contract, seats, declarer)):

@@ -285,6 +285,6 @@ def postmortem(
     notes = GameNotes()  # the notes say what became of the records
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
                      render=render_postmortem, pot=pot, time_limit=time_limit, command="postmortem", notes=notes,
-                     all_messages=all_messages, failed_lines=True,
+                     all_messages=all_messages,
                      document=lambda position: postmortem_document(position, names, engine, name, time_limit,
                                                                    notes=notes))

@@ -222,7 +222,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                      render: Callable[[Document, Console], None] | None, play: str | None = None,
                      diagram: str | None = None, time_limit: float | None = None, record: int | None = None,
                      pot: int | None = None, command: str, notes: GameNotes | None = None,
-                     all_messages: bool = False, failed_lines: bool = False) -> None:
+                     all_messages: bool = False, kind: str | None = None) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``,
     or only its ``record``-th) and print each document.
 
@@ -244,8 +244,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     counted, but for the first of each new kind of message: one line after them says how many more there were and
     how many records were answered in full (:class:`~cli.errors.RecordMessages`), so that a file with one systematic
     error does not write a line a record; ``--json``'s lines are written for every record still. ``all_messages``
-    (``--all-messages``) says every one. ``failed_lines`` (postmortem): with --json a record that could not be
-    answered gets a line that says so too (:func:`failed_document`), so that a script can tell which one failed.
+    (``--all-messages``) says every one. With --json a record that could not be read or answered gets a line that
+    says so in its place (:func:`failed_document`), so that a script reading the lines can tell which one failed.
+    ``kind`` is the ``command`` of those lines where the documents are not named after the command (``analyse
+    --cards``: ``card-advice``), so that a script that tells the lines apart by ``command`` reads them with the rest.
 
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
@@ -261,12 +263,13 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     unreadable = 0  # records too broken to read: --board's may be one of them
     said = RecordMessages("<stdin>" if str(path) == "-" else path, every=all_messages)  # the first 20, then a count
     console = None if as_json else stdout_console()
+    named = kind or command  # the lines' ``command``
 
     def fail(item: Record | ParseError, said_text: str) -> None:
-        """A record not answered: its line with --json where the command writes one (``failed_lines``)."""
-        if console is None and failed_lines:
+        """A record not answered: with --json its line in the record's place (the text output prints nothing)."""
+        if console is None:
             with interrupts_held():
-                emit_json(failed_document(command, item, said_text))
+                emit_json(failed_document(named, item, said_text))
 
     def say_once_a_game() -> None:  # after the records, or before an interrupt's line
         refused.say()
@@ -347,7 +350,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     failed = True
                     if console is None and time_limit is not None:  # a line for it, that a script can tell
                         with interrupts_held():
-                            emit_json(with_what_if(unanswered_document(position, command, stopped), position, play))
+                            emit_json(with_what_if(unanswered_document(position, named, stopped), position, play))
                     continue
                 except PartlyAnswered as partly:
                     said(f"stich: {stopped_record(position, time_limit, partly.missing)}")

@@ -604,10 +604,12 @@ def bad_file(tmp_path: Path) -> Path:
 def test_bad_records_are_reported_and_the_others_processed(bad_file, command):
     result = run(command, bad_file, "--json", code=1)
     found = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [d["record"]["board"] for d in found] == ["1", "4"]
+    assert [d["record"]["board"] for d in found if "stopped" not in d] == ["1", "4"]
     assert all(schema_errors(d, SCHEMA) == [] for d in found)
     lines = result.stderr.splitlines()
     assert len(lines) == 2
+    # each bad record's failed line is in its place, saying what stderr says
+    assert [f"stich: {d['error']}" for d in found if d.get("stopped") == "error"] == lines
     assert lines[0].startswith(f"stich: {bad_file}:8:34: ") and "'XX'" in lines[0]
     assert lines[1].startswith(f"stich: {bad_file}:12:") and "]" in lines[1]
 
@@ -915,8 +917,10 @@ def test_table_rejects_an_ending(tmp_path):
                     '[Deal "1: TS T21 SK CK / T19 SQ CQ DN / T1 HK HQ HN / T4 DK DQ SN"]\n'
                     '[Contract "Normal T19"]\n', encoding="utf-8")
     result = run("table", path, "--json", code=1)
-    assert len(result.stdout.splitlines()) == 1
+    answered, refused = (json.loads(line) for line in result.stdout.splitlines())
+    assert "stopped" not in answered and refused["record"]["board"] == "5" and refused["stopped"] == "error"
     assert result.stderr.startswith(f"stich: {path}:7:8: a contract table needs a whole deal")
+    assert result.stderr == f"stich: {refused['error']}\n"
 
 
 @pytest.mark.skipif(solver.search.engine.implementation() == "python", reason="whole deals need the engine")
@@ -2224,19 +2228,46 @@ def _bad_inputs_between_two_good_records(tmp_path: Path) -> tuple[Path, list[str
 def test_the_bad_records_users_make_are_said_at_their_place_and_the_others_answered(tmp_path, command):
     """A repeated tag, a Windows-1252 byte in a comment, binary bytes, a huge line and a UTF-16 record among good
     records: every reading command says each at its line and column, once, without a traceback, answers the good
-    records before and after them, and exits with 1; postmortem writes a ``failed`` line for each in its place."""
+    records before and after them, and exits with 1; with --json each has a ``failed`` line in its place (only
+    postmortem wrote one: the others wrote nothing, and a script could not tell which record failed)."""
     path, said = _bad_inputs_between_two_good_records(tmp_path)
     result = run(command, path, "--json", code=1)
     lines = [json.loads(line) for line in result.stdout.splitlines()]
-    failed = [line["error"] for line in lines if line.get("stopped") == "error"]
-    assert failed == (said if command == "postmortem" else [])
-    if command == "postmortem":
-        assert [schema_errors(line, SCHEMA) for line in lines] == [[]] * len(lines)
-        assert "stopped" not in lines[0] and "stopped" not in lines[-1]
+    assert [line.get("stopped") for line in lines] == [None] + ["error"] * len(said) + [None]
+    assert [line["error"] for line in lines[1:-1]] == said
+    assert {line["command"] for line in lines} == {command}
+    assert [schema_errors(line, SCHEMA) for line in lines] == [[]] * len(lines)
     answered = [line["record"] for line in lines if "stopped" not in line]
     assert [(record["board"], record["line"]) for record in answered] == [("7", 4), ("8", answered[1]["line"])]
     assert path.read_bytes().split(b"\n")[answered[1]["line"] - 1] == b'[Game "Schafkopf"]'
     assert result.stderr.splitlines() == [f"stich: {line}" for line in said]
+
+
+@pytest.mark.parametrize(("command", "options", "kind"), [
+    ("analyse", ("--seat", "1", "-n", "2", "-j", "1"), "analyse"),
+    ("analyse", ("--seat", "1", "-n", "2", "-j", "1", "--cards"), "card-advice"),
+    ("solve", (), "solve"), ("check", (), "check"), ("table", (), "table"), ("score", ("--dd",), "score"),
+    ("show", (), "show"), ("postmortem", (), "postmortem")])
+def test_a_record_that_failed_has_its_json_line_between_the_others_in_every_reading_command(tmp_path, command,
+                                                                                           options, kind):
+    """A contract the game does not know and a record too broken to read, between two good Kratzen records: only
+    postmortem wrote a line for them, so the other commands' --json gave two documents for four records and a
+    script could not tell which failed. Each now has its ``failed`` line in its place, named as its documents are
+    (``analyse --cards`` writes ``card-advice``), saying what stderr says; exit code 1."""
+    blocks = [block for block in (EXAMPLES / "kratzen.tbn").read_text().split("\n\n") if "[Board " in block]
+    first, second = (block[block.index("[Game"):].strip() + "\n" for block in blocks[:2])
+    bogus = first.replace('[Contract "Trump S"]', '[Contract "Bogus"]').replace('[Board "1"]', '[Board "7"]')
+    path = tmp_path / "mixed.tbn"
+    path.write_text("\n".join([first, bogus, '[Game "Kratzen"\n[Board "8"]\n', second]))
+    result = run(command, path, *options, "--json", code=1)
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [schema_errors(line, SCHEMA) for line in lines] == [[]] * 4
+    assert [line["command"] for line in lines] == [kind] * 4
+    assert [line.get("stopped") for line in lines] == [None, "error", "error", None]
+    assert [line["record"]["board"] for line in lines] == ["1", "7", None, "2"]
+    assert [line["record"]["line"] for line in lines] == [1, 9, 17, 20]
+    assert "Bogus" in lines[1]["error"] and lines[2]["error"].startswith(f"{path}:17:")
+    assert [f"stich: {line['error']}" for line in lines[1:3]] == result.stderr.splitlines()
 
 
 def test_batch_writes_the_bad_records_users_make_as_error_lines_at_their_place(tmp_path):
@@ -2530,9 +2561,12 @@ def test_a_checkpoint_line_of_one_record_that_is_broken_stops_only_that_record(t
         lines[broken] = json.dumps(entry)
         checkpoint.write_text("\n".join(lines) + "\n")
         again = run(*args, "--json", code=1)
-        assert answered([json.loads(line) for line in again.stdout.splitlines()]) == answered(first[:1] + first[2:])
+        lines_again = [json.loads(line) for line in again.stdout.splitlines()]
+        assert answered(lines_again[:1] + lines_again[2:]) == answered(first[:1] + first[2:])
+        assert lines_again[1]["stopped"] == "error" and lines_again[1]["record"] == first[1]["record"]
         # the line named, as the file's other refusals are
         assert again.stderr.startswith(f"stich: {checkpoint}:{broken + 1}:1: this checkpoint line holds no sums of ")
+        assert again.stderr == f"stich: {lines_again[1]['error']}\n"
         assert again.stderr.count("\n") == 1 and "not answered" not in again.stderr
 
 
@@ -2926,8 +2960,10 @@ def test_bad_record_messages_are_capped_with_one_closing_line_and_json_keeps_eve
         assert lines[19].startswith(f"stich: {many}:{5 * 21 + 3}:25: ")  # the 20th bad record (the 10th is good)
         assert lines[20] == (f"stich: {many}: and 880 more records not answered in full, not said one by one (the "
                              "first 20 are above); the other 100 records were answered")
-    answers = documents("solve", many, code=1)
-    assert [document["record"]["board"] for document in answers] == [str(n) for n in range(10, 1001, 10)]
+    answers = documents("solve", many, code=1)  # every bad record's failed line too, past the 20 said
+    assert [document["record"]["board"] for document in answers if "stopped" not in document] == [
+        str(n) for n in range(10, 1001, 10)]
+    assert len(answers) == 1000 and sum(document.get("stopped") == "error" for document in answers) == 900
     few = tmp_path / "few.tbn"  # 20 bad records: every one said, no closing line
     _records_with_one_systematic_error(few, 22, 11)
     lines = run("show", few, code=1).stderr.splitlines()

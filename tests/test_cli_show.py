@@ -349,7 +349,9 @@ def test_show_json_gives_each_record_s_position_under_the_schema(tmp_path):
                    encoding="utf-8")
     text, as_json = run("show", bad, code=1), run("show", bad, "--json", code=1)
     assert as_json.stderr == text.stderr and "Rufer X" in text.stderr
-    assert len(as_json.stdout.splitlines()) == 6
+    shown = [json.loads(line) for line in as_json.stdout.splitlines()]
+    assert len(shown) == 7 and [line.get("stopped") for line in shown].count("error") == 1
+    assert [f"stich: {line['error']}" for line in shown if "stopped" in line] == as_json.stderr.splitlines()
     refused = run("show", schafkopf, "--json", "--tbn", code=2)
     assert "give one" in refused.stderr and refused.stdout == ""
 
