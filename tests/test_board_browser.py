@@ -247,6 +247,7 @@ def test_every_card_on_the_page_shows_the_engines_value_in_schafkopf_and_kratzen
         else:
             assert shown == str(value)
 
+
 def test_play_the_best_line_to_the_end_then_undo(driver, server):
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
@@ -1383,6 +1384,7 @@ def test_a_screen_reader_is_told_what_the_deal_pays(driver, server):
     wait_for(lambda: settled(driver) and not driver.execute_script("return S.view.is_over"), "a card back")
     assert "pays" not in driver.find_element("id", "announce").get_attribute("textContent")
 
+
 def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, server):
     """The board audit: the play list's cards, which a click returns to, were plain text no key reached and a
     screen reader did not offer to press. They are buttons with one tab stop, the card shown (aria-current), each
@@ -1418,6 +1420,7 @@ def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, serve
     assert later.accessible_name.endswith(", not yet played")
     driver.execute_script("arguments[0].focus()", later)  # a screen reader's cursor on card 10
     keyed(Keys.ENTER, 10)
+
 
 def test_click_a_play_list_card_then_space_plays_the_best_card(driver, server):
     """A click on the play list goes to its card and leaves the keys with the play: Space plays a best card and ↓
