@@ -23,6 +23,7 @@ from .options import (ALL_MESSAGES, CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL
 from .records import emit_json
 from .render import on_a_terminal, stderr_console
 
+
 class Stopped(Exception):
     """Raised in the main thread by the SIGINT/SIGTERM handler: the run stops where it is, keeping what it wrote."""
 

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO
 import typer
 
 from solver.errors import MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, MessageSieve, StichError, StichWarning, visible
-from solver.errors import message_kind  # noqa: F401 - the rule's kinds, where the commands' tests name them
 
 from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes are all here; set early in startup
 from .startup import mark_stop_said
@@ -101,9 +100,10 @@ def message(text: str) -> None:
 class RecordMessages:
     """The messages of a file's records that were not answered in full (bad, refused, stopped by --time-limit), said
     on stderr by :class:`solver.errors.MessageSieve`'s rule, the board's too: the first ``limit`` as they come; past
-    them the first of each kind (:func:`message_kind`, or the caller's ``kind``) not met before, up to ``kinds``
-    kinds, so a different error after a systematic one is still said; the rest only counted, and :meth:`close` says
-    in one line how many more there were and where all of them are, if anywhere (``batch``'s output file).
+    them the first of each kind (:func:`solver.errors.message_kind`, or the caller's ``kind``) not met before, up to
+    ``kinds`` kinds, so a different error after a systematic one is still said; the rest only counted, and
+    :meth:`close` says in one line how many more there were and where all of them are, if anywhere (``batch``'s
+    output file).
     ``--json`` lines are not affected: every record's document is still written. ``every`` (``--all-messages``):
     every message is said, none only counted."""
 
@@ -114,8 +114,8 @@ class RecordMessages:
 
     def __call__(self, text: str, kind: str | None = None) -> None:
         """Say one record's message (``stich: ...``), or count it past the limit unless it is of a new kind.
-        ``kind``: what makes two messages the same (:func:`message_kind` of it is taken), where the text says
-        more than its kind (a ParseError's message without its token); by default the text's own kind."""
+        ``kind``: what makes two messages the same (:func:`solver.errors.message_kind` of it is taken), where the
+        text says more than its kind (a ParseError's message without its token); by default the text's own kind."""
         if self.sieve.keep(text, kind):
             message(text)
 

@@ -32,6 +32,7 @@ _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 _BOARD = re.compile(r"\bboard [^:,()]+")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
+
 def _cut(text: str, limit: int) -> str:
     """``text``, or its first ``limit`` characters and ``...`` (a text cut to 40 + ``...`` already stays as it is)."""
     return text if len(text) <= limit + 3 else text[:limit] + "..."

@@ -247,6 +247,7 @@ def test_every_card_on_the_page_shows_the_engines_value_in_schafkopf_and_kratzen
         else:
             assert shown == str(value)
 
+
 def test_play_the_best_line_to_the_end_then_undo(driver, server):
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
@@ -445,6 +446,50 @@ def test_a_reload_after_the_record_was_changed_says_so_and_opens_the_files_first
         assert driver.execute_script("return [S.moves, S.cursor]") == [[], 0]  # its own play, not the kept moves
 
 
+def test_a_reload_after_a_record_was_put_in_front_of_two_saves_of_one_deal_opens_the_save_played(driver, tmp_path):
+    """Two saves of one deal (Play E9, Play EK: a concatenated file) have one fingerprint, and the one with the kept
+    label was taken: a record put in front gave save B's label to save A, and a reload opened A under B's moves.
+    The save whose own play is the one kept is opened."""
+    deal = KRATZEN_TAGLESS.format("HA G7 / H7 G8")
+    save_a, save_b = deal + "[Play \"1\"]\nE9\n", deal + "[Play \"1\"]\nEK\n"
+    path = tmp_path / "saves.tbn"
+    path.write_text(save_a + "\n" + save_b, encoding="utf-8")
+    with serving([path]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver), "values")
+        driver.execute_script("openBoard(document.querySelectorAll('#records option')[1].value)")
+        wait_for(lambda: settled(driver) and "saves.tbn record 2" in title(driver), "save B")
+        assert driver.execute_script("return [S.moves, S.cursor]") == [["EK"], 1]
+        path.write_text(KRATZEN_TAGLESS.format("H7 G8 / HA G7") + "\n" + save_a + "\n" + save_b, encoding="utf-8")
+        driver.refresh()
+        wait_for(lambda: settled(driver), "the reloaded table")
+        assert "saves.tbn record 3" in title(driver)  # save B's place now; save A is record 2
+        assert driver.execute_script("return [S.moves, S.cursor]") == [["EK"], 1]
+        assert not driver.find_element("id", "error").is_displayed()
+
+
+def test_a_reload_after_a_restart_with_another_variant_says_so_and_opens_the_board_record(driver):
+    """The fingerprint holds the --variant flags: after a restart with another --variant, the unchanged file's
+    record was said to be gone because "the file was edited since", and the file's first record opened, not the
+    --board record the page opens first. The page says the --variant changed and opens the --board record."""
+    with serving([EXAMPLES / "kratzen.tbn"]) as address:
+        port = int(address.rstrip("/").rsplit(":", 1)[1])
+        driver.get(address)
+        wait_for(lambda: settled(driver) and "kratzen.tbn board 1" in title(driver), "the file's first record")
+        driver.find_element("id", "best").click()
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a card played")
+    with serving([EXAMPLES / "kratzen.tbn"], port=port, board="3", variant={"must_undertrump": "false"}):
+        driver.refresh()
+        wait_for(lambda: settled(driver), "the reloaded table")
+        error = driver.find_element("id", "error").text
+        assert error.startswith("kratzen.tbn board 1 is no longer in kratzen.tbn as it was")
+        assert "(the board's --variant changed since: Kratzen must_undertrump=false, was none)" in error
+        assert "edited" not in error and "kratzen.tbn board 3 is open with its own play" in error
+        assert "kratzen.tbn board 3" in title(driver)
+        own = driver.execute_script("return JSON.parse($('records').selectedOptions[0].dataset.moves)")
+        assert driver.execute_script("return [S.moves, S.cursor]") == [own, len(own)]
+
+
 def test_a_tab_kept_by_an_older_page_or_damaged_opens_as_new_and_is_kept_anew(driver):
     """What an older page kept (another shape, no version) or a damaged one is not read: the page opens as new,
     with nothing said, and keeps its own table from then on; without a named file (no record opens) the old one
@@ -455,7 +500,10 @@ def test_a_tab_kept_by_an_older_page_or_damaged_opens_as_new_and_is_kept_anew(dr
     with serving([EXAMPLES / "kratzen.tbn"]) as address:
         driver.get(address)
         wait_for(lambda: settled(driver), "values")
-        for state in (older, {**older, "version": 2, "server": "", "opened": [{"group": "x", "boards": 5}]}):
+        # the third is this page's shape but for its fingerprint: it was said to be a record changed in its file
+        current = {"version": 3, "server": "", "board": "b999", "moves": ["EK"], "cursor": 1, "opened": [],
+                   "label": "kratzen.tbn board 1", "group": "kratzen.tbn", "own": [], "variant": ""}
+        for state in (older, {**current, "opened": [{"group": "x", "boards": 5}], "fingerprint": "0"}, current):
             token = driver.execute_script("return S.server")
             state = {**state, "server": token} if "server" in state else state
             driver.execute_script("sessionStorage.setItem('stich-board', JSON.stringify(arguments[0]))", state)
@@ -1336,6 +1384,7 @@ def test_a_screen_reader_is_told_what_the_deal_pays(driver, server):
     wait_for(lambda: settled(driver) and not driver.execute_script("return S.view.is_over"), "a card back")
     assert "pays" not in driver.find_element("id", "announce").get_attribute("textContent")
 
+
 def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, server):
     """The board audit: the play list's cards, which a click returns to, were plain text no key reached and a
     screen reader did not offer to press. They are buttons with one tab stop, the card shown (aria-current), each
@@ -1371,6 +1420,7 @@ def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, serve
     assert later.accessible_name.endswith(", not yet played")
     driver.execute_script("arguments[0].focus()", later)  # a screen reader's cursor on card 10
     keyed(Keys.ENTER, 10)
+
 
 def test_click_a_play_list_card_then_space_plays_the_best_card(driver, server):
     """A click on the play list goes to its card and leaves the keys with the play: Space plays a best card and ↓

@@ -3018,7 +3018,8 @@ def test_the_first_message_of_a_new_kind_is_said_past_the_cap(tmp_path):
 def test_record_messages_keep_a_bounded_set_of_kinds(capsys):
     """Past the cap, a new kind is said until the kinds kept are full; then every message is only counted (messages
     of unforeseen shapes must not bring back a line a record). A kind given by the caller stands for the text's."""
-    from cli.errors import RecordMessages, message_kind
+    from cli.errors import RecordMessages
+    from solver.errors import message_kind
 
     assert message_kind("stich: a.tbn:3:25: seat 2: got 'XX'", "a.tbn") == message_kind(
         "stich: a.tbn:80:2: seat 3: got \"Y'Y\"", "a.tbn")

@@ -1,5 +1,6 @@
 """The sources' line length: at most 120 characters, the width the code is written to (69 lines of solver/,
-cli/, bench/ and tests/ had grown past it, up to 166).
+cli/, bench/ and tests/ had grown past it, up to 166); and PEP 8's two blank lines before a top-level function or
+class (five had one, solver/errors.py's ``_cut`` among them).
 
 The Python sources of solver/, cli/, bench/, tests/ and examples/ and the engine's Cython sources (src_ext/) are
 checked; src_ext/tt.pxd is left out: three of its comment lines are longer, and the engine is not changed for its
@@ -8,6 +9,7 @@ comments' sake.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,3 +45,42 @@ def test_the_check_names_the_file_and_line_of_a_long_line(tmp_path):
     (tmp_path / "src_ext" / "tt.pxd").write_text("#" * 200 + "\n", encoding="utf-8")
     (tmp_path / "src_ext" / "search.pxd").write_text("#" * 130 + "\n", encoding="utf-8")
     assert long_lines(tmp_path) == ["solver/games/long.py:2: 121 characters", "src_ext/search.pxd:1: 130 characters"]
+
+
+def python_sources(root: Path) -> list[Path]:
+    """The checked Python sources under ``root``."""
+    return sorted(path for folder, patterns in CHECKED.items() if "*.py" in patterns
+                  for path in (root / folder).rglob("*.py"))
+
+
+def few_blank_lines(root: Path) -> list[str]:
+    """``file:line`` for each top-level function or class (at its first decorator) that follows a statement with
+    fewer than two blank lines between them; comment lines between are not counted, as pycodestyle's E302."""
+    found = []
+    for path in python_sources(root):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        body = ast.parse(text).body
+        for before, node in zip(body, body[1:]):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            start = min([node.lineno] + [decorator.lineno for decorator in node.decorator_list])
+            end = before.end_lineno or before.lineno
+            if sum(1 for line in lines[end:start - 1] if not line.strip()) < 2:
+                found.append(f"{path.relative_to(root).as_posix()}:{start}")
+    return found
+
+
+def test_a_top_level_function_or_class_has_two_blank_lines_before_it():
+    too_close = few_blank_lines(ROOT)
+    assert not too_close, "top-level functions or classes without two blank lines before them:\n" + "\n".join(
+        too_close)
+
+
+def test_the_blank_line_check_names_the_file_and_line_and_counts_blank_lines_around_comments(tmp_path):
+    """One blank line before a def (or a decorated one) is named; two, or two around a section comment, are not."""
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "cli" / "near.py").write_text(
+        "X = 1\n\ndef near():\n    pass\n\n\n# --- a section\n\n@staticmethod\ndef far():\n    pass\n"
+        "\n@property\nclass Near:\n    pass\n", encoding="utf-8")
+    assert few_blank_lines(tmp_path) == ["cli/near.py:3", "cli/near.py:13"]

@@ -1054,26 +1054,37 @@ async function save() {
 // waking the tab) opens the table as it was instead of the first file's first record with the play lost.
 const KEPT = "stich-board";
 // The shape of what a tab keeps: a tab kept by an older page (without it, or another) is not read but opened as new.
-const KEPT_VERSION = 2;
+const KEPT_VERSION = 3;
 
 function remember() {
   const option = $("records").selectedOptions[0];
   const opened = [...$("records").querySelectorAll("optgroup[data-opened]")].map((group) => ({ group: group.label,
     boards: [...group.querySelectorAll("option")].map((o) => JSON.parse(o.dataset.record)) }));
+  // `own`: the record's own play, which tells two saves of one deal (one fingerprint) in a concatenated file apart
   const kept = { version: KEPT_VERSION, server: S.server, board: S.board, moves: S.moves, cursor: S.cursor, opened,
     label: option ? option.dataset.label : null, group: option ? option.parentElement.label : null,
-    fingerprint: option ? option.dataset.fingerprint : null };
+    fingerprint: option ? option.dataset.fingerprint : null, own: option ? JSON.parse(option.dataset.moves) : null,
+    variant: variantText(S.boardVariant) };
   try { sessionStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* storage off or full: no reload memory */ }
 }
 
+// The board's --variant flags as one text, each game's in the order of their names (the same flags, the same text).
+const variantText = (variant) => Object.entries(variant).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  .map(([game, flags]) => `${game} ${flags}`).join("; ");
+
 // What the tab kept, if this page's version kept it whole; else null (nothing kept, an older page's, a damaged one).
+// Every field is checked: one missing (a state without its fingerprint) is not a record changed in its file.
 function keptTable() {
   let kept;
   try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch (e) { return null; }
   const text = (value) => typeof value === "string";
-  const record = (b) => b && text(b.id) && text(b.label) && Array.isArray(b.moves) && b.moves.every(text);
-  const whole = kept && kept.version === KEPT_VERSION && text(kept.board) && Array.isArray(kept.moves)
-    && kept.moves.every(text) && Array.isArray(kept.opened)
+  const textOrNull = (value) => value === null || text(value);
+  const play = (value) => Array.isArray(value) && value.every(text);
+  const record = (b) => b && text(b.id) && text(b.label) && play(b.moves);
+  const whole = kept && typeof kept === "object" && kept.version === KEPT_VERSION && text(kept.server)
+    && text(kept.board) && play(kept.moves) && Number.isInteger(kept.cursor) && textOrNull(kept.label)
+    && textOrNull(kept.group) && textOrNull(kept.fingerprint) && (kept.own === null || play(kept.own))
+    && text(kept.variant) && Array.isArray(kept.opened)
     && kept.opened.every((item) => item && text(item.group) && Array.isArray(item.boards) && item.boards.every(record));
   return whole ? kept : null;
 }
@@ -1083,11 +1094,14 @@ function keptTable() {
 // for good; another start numbers its boards anew from b1, so their ids may be other records': they are dropped, and
 // only a named file's record is opened again. A named file's record whose id is not listed (an edit to the file
 // gives its records new ids; another start) is found by what it is, its fingerprint (deal, contract, flags), not its
-// label: a tagless record's label is its place, which an edit gives another record. One no longer in the file as it
-// was is said in `problems`, and the file's first record opens with its own play, never another deal with the kept
-// moves. The address opened afresh opens as new; what is not restored is forgotten, so that the next reload does not
-// read it again. True if a record was opened.
-async function restore(problems) {
+// label: a tagless record's label is its place, which an edit gives another record. Saves of one deal at different
+// points (a concatenated file) share a fingerprint: among them the one with the same own play is taken, then the one
+// with the same label. One no longer in the file as it was (the file edited, or the board's --variant changed: the
+// fingerprint holds the flags) is said in `problems`, and the record the page opens first in that file (`first`, the
+// --board record) or else the file's first record opens with its own play, never another deal with the kept moves.
+// The address opened afresh opens as new; what is not restored is forgotten, so that the next reload does not read
+// it again. True if a record was opened.
+async function restore(problems, first) {
   const how = performance.getEntriesByType("navigation")[0];
   const kept = how && (how.type === "reload" || how.type === "back_forward") ? keptTable() : null;
   if (!kept) {
@@ -1101,12 +1115,18 @@ async function restore(problems) {
   if (!option) {
     const named = options.filter((o) => !o.parentElement.dataset.opened && o.parentElement.label === kept.group);
     const found = named.filter((o) => kept.fingerprint && o.dataset.fingerprint === kept.fingerprint);
-    option = found.find((o) => o.dataset.label === kept.label) || found[0];
+    const own = (o) => kept.own !== null && o.dataset.moves === JSON.stringify(kept.own);
+    const label = (o) => o.dataset.label === kept.label;
+    option = found.find((o) => own(o) && label(o)) || found.find(own) || found.find(label) || found[0];
     if (!option && named.length) {
-      problems.push(`${kept.label} is no longer in ${kept.group} as it was when this tab showed it (the file was `
-        + "edited since): its play is not restored, and the file's first record is open; choose its record in the "
-        + "list");
-      openBoard(named[0].value);
+      const opening = named.find((o) => o.value === first) || named[0];
+      const flags = variantText(S.boardVariant);
+      const why = flags === kept.variant ? "the file was edited since"
+        : `the board's --variant changed since: ${flags || "none"}, was ${kept.variant || "none"}`;
+      problems.push(`${kept.label} is no longer in ${kept.group} as it was when this tab showed it (${why}): `
+        + `its play is not restored, and ${opening.dataset.label} is open with its own play; choose its record in `
+        + "the list");
+      openBoard(opening.value);
       return true;
     }
   }
@@ -1299,7 +1319,7 @@ async function start() {
     addRecords(file.boards, file.file, true);
     if (file.error) problems.push(file.error);
   }
-  const restored = await restore(problems);
+  const restored = await restore(problems, begin.open);
   if (!restored && begin.open) openBoard(begin.open);
   if (problems.length) showError(problems.join("\n"));
   else if (!restored && !begin.open) $("centre").textContent = "Open a .tbn file, paste a record or deal a new one.";
