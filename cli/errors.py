@@ -26,6 +26,7 @@ from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes a
 from .startup import mark_stop_said
 
 if TYPE_CHECKING:
+    from solver.formats.tbn import Record
     from solver.position import Position
 
 EXIT_OK = 0
@@ -74,10 +75,17 @@ class OptionRefused(StichError):
 
     def said(self, position: Position) -> str:
         """``--seat: <reason> (the record at FILE:LINE, board N, not answered)``, as a refused ``--variant`` is said."""
-        record = position.record
-        where = f"{visible(str(record.source))}:{record.line}" if record is not None else position.label
-        board = visible(record.get("Board") or "") if record is not None else None
-        return f"{self.option}: {self} (the record at {where}{f', board {board},' if board else ''} not answered)"
+        return refused_for_record(self.option, str(self), position.record, position.label)
+
+
+def refused_for_record(option: str, reason: str, record: Record | None, label: str = "") -> str:
+    """What an option a record refused is said as, for that one record: ``--seat: <reason> (the record at
+    FILE:LINE, board N, not answered)`` (``label``: where a position with no record came from). One phrasing for
+    :class:`OptionRefused` and for a ``--variant`` flag or ``--play`` card of another game, whose ``failed`` JSON
+    line names the option, not the record's ``[Game]`` tag, which is not wrong."""
+    where = f"{visible(str(record.source))}:{record.line}" if record is not None else label
+    board = visible(record.get("Board") or "") if record is not None else None
+    return f"{option}: {reason} (the record at {where}{f', board {board},' if board else ''} not answered)"
 
 
 def file_name(value: str) -> Path:

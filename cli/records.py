@@ -24,7 +24,7 @@ from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
 from .errors import (EXIT_BAD_INPUT, OptionRefused, OutputCut, RecordMessages, input_errors, interrupts_held,
-                     message, say_interrupted)
+                     message, refused_for_record, say_interrupted)
 from .options import PotOption
 from .render import Document, plural, print_diagram, record_title, stdout_console, stdout_encodes
 from .whatif import ForeignPlayCard, played_names, what_if
@@ -258,7 +258,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     matched = read = shown = partly_shown = 0  # partly_shown: printed, but said among the records not answered in full
     working: Position | None = None  # the record being answered, for what an interrupt says
     refused, play_refused = GameRefusals("--variant"), GameRefusals("--play")
-    file_refused = False  # a file beside the records (the checkpoint) refused as a whole: the same for every one
+    file_refused = ""  # a file beside the records (the checkpoint) refused as a whole, the same for every one: why
     unanswered = 0  # the records after it, not tried
     unreadable = 0  # records too broken to read: --board's may be one of them
     said = RecordMessages("<stdin>" if str(path) == "-" else path, every=all_messages)  # the first 20, then a count
@@ -297,6 +297,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 matched += 1
                 if file_refused:
                     unanswered += 1
+                    fail(item, file_refused)  # not tried, but a line still: a script sees every record
                     continue
                 try:
                     position = position_from_record(item, variant=variant)
@@ -304,12 +305,12 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     pot_of.apply(position)  # read where the game reads its [Pot]
                 except CommandVariantError as error:  # the command's flags, the same for every record of the game
                     refused.add(error)
-                    fail(item, str(error))
+                    fail(item, refused_for_record("--variant", error.bare, item))  # the option's, not the [Game]'s
                     failed = True
                     continue
                 except ForeignPlayCard as error:  # --play's card of another game: likewise
                     play_refused.add(error)
-                    fail(item, str(error))
+                    fail(item, refused_for_record("--play", error.bare, item))
                     failed = True
                     continue
                 except OptionRefused as error:  # --play's card that this record's position refuses
@@ -337,7 +338,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     after = f"; refused at the record at {visible(str(item.source))}:{item.line}, after " \
                         f"{plural(answered, 'record')} answered above" if answered else ""
                     said(f"stich: {error}{after}")
-                    failed = file_refused = True
+                    fail(item, f"{error}{after}")
+                    failed, file_refused = True, str(error)
                     continue
                 except StichError as error:
                     said(f"stich: {located(error, position)}")
