@@ -2270,6 +2270,40 @@ def test_a_record_that_failed_has_its_json_line_between_the_others_in_every_read
     assert [f"stich: {line['error']}" for line in lines[1:3]] == result.stderr.splitlines()
 
 
+def test_a_record_refused_for_another_games_variant_flag_or_play_card_has_the_options_refusal_as_its_error(
+        tmp_path):
+    """A ``--variant`` flag or ``--play`` card of another game, said once a game on stderr as the option's refusal,
+    gave each record's ``failed`` line the record's own error, pointed at its ``[Game]`` tag
+    (``mixed.tbn:69:8: the variant given with the command or call: ...``), as if the file were wrong. The line now
+    says the option's refusal in stderr's words, for its record: ``--variant: <why> (the record at FILE:LINE, board
+    N, not answered)``, as a ``--play`` card the position refuses is said."""
+    path = tmp_path / "mixed.tbn"
+    path.write_text((EXAMPLES / "kratzen.tbn").read_text() + "\n" + (EXAMPLES / "schafkopf.tbn").read_text())
+    result = run("solve", path, "--json", "--variant", "weli_also_bells=true", code=1)
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    failed = [line for line in lines if "stopped" in line]
+    assert [line["game"] for line in lines if "stopped" not in line] == ["Kratzen"] * 5 and len(failed) == 7
+    (said,) = result.stderr.splitlines()
+    bare = ("variant flag weli_also_bells is Kratzen's, not Schafkopf's (Schafkopf's flags: laufende_mode, "
+            "runaway_count_at, solo_requires_plain_trump_card)")
+    assert said == f"stich: --variant: {bare} (7 records of Schafkopf from {path}:{failed[0]['record']['line']} not " \
+        "answered)"
+    assert [line["error"] for line in failed] == [
+        f"--variant: {bare} (the record at {path}:{line['record']['line']}, board {line['record']['board']}, not "
+        "answered)" for line in failed]
+    assert [schema_errors(line, SCHEMA) for line in lines] == [[]] * 12
+    result = run("solve", path, "--json", "--play", "T1", code=1)
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["stopped"] for line in lines] == ["error"] * 12
+    kratzen, schafkopf = result.stderr.splitlines()
+    for said, games in ((kratzen, lines[:5]), (schafkopf, lines[5:])):
+        bare = said.removeprefix("stich: --play: ")[:said.rindex(" (") - len("stich: --play: ")]
+        assert bare.startswith("card 1: 'T1' is not a card of the ") and "(expected a " in bare
+        assert [line["error"] for line in games] == [
+            f"--play: {bare} (the record at {path}:{line['record']['line']}, board {line['record']['board']}, not "
+            "answered)" for line in games]
+
+
 def test_batch_writes_the_bad_records_users_make_as_error_lines_at_their_place(tmp_path):
     path, said = _bad_inputs_between_two_good_records(tmp_path)
     out = tmp_path / "out.jsonl"
@@ -2539,6 +2573,27 @@ def test_a_checkpoint_that_cannot_be_used_is_said_once_for_a_file_of_records(tmp
                                   "for each\n")
 
 
+def test_every_record_after_a_refused_checkpoint_has_a_failed_json_line(tmp_path):
+    """After a refused ``--checkpoint`` only the records too broken to read had ``failed`` lines: the refused record
+    and those after it, not tried, had none, so a script did not see every record. Each now has one in its place, the
+    refusal as its error; the record too broken to read keeps its own."""
+    not_a_checkpoint = tmp_path / "notes.txt"
+    not_a_checkpoint.write_text("hello\n")
+    path = tmp_path / "broken-first.tbn"
+    path.write_text('[Game "Kratzen"\n\n' + (EXAMPLES / "kratzen.tbn").read_text())
+    for cards, kind in (((), "analyse"), (("--cards",), "card-advice")):
+        result = run("analyse", path, "--seat", "1", "-n", "2", "-j", "1", *cards, "--checkpoint", not_a_checkpoint,
+                     "--json", code=1)
+        lines = [json.loads(line) for line in result.stdout.splitlines()]
+        broken, refusal, untried = result.stderr.splitlines()
+        assert broken.startswith(f"stich: {path}:1:16: missing ']'") and "4 more records not answered" in untried
+        assert [line["record"]["board"] for line in lines] == [None, "1", "2", "3", "4", "5"]
+        assert [line["error"] for line in lines] == [broken.removeprefix("stich: ")] + [
+            refusal.removeprefix("stich: ")] * 5
+        assert {line["command"] for line in lines} == {kind} and {line["stopped"] for line in lines} == {"error"}
+        assert [schema_errors(line, SCHEMA["$defs"]["failed"]) for line in lines] == [[]] * 6
+
+
 def test_a_checkpoint_line_of_one_record_that_is_broken_stops_only_that_record(tmp_path):
     """A checkpoint line whose sums are broken belongs to one record's analysis: the refusal said once for the file
     (a checkpoint in use or not one) stopped at it too, answering record 1 and saying "4 more records not answered".
@@ -2637,8 +2692,9 @@ def test_a_checkpoint_line_of_no_job_at_all_refuses_the_file_once(tmp_path, dama
     damaged = damage(lines[4])
     checkpoint.write_bytes(b"\n".join([*lines[:4], damaged, *lines[5:]]) + b"\n")
     again = run(*args, "--json", code=1)
-    assert again.stdout == ""
     said = again.stderr.splitlines()
+    # a failed line for every record, the refusal its error: a script sees each record it asked for
+    assert [json.loads(line)["error"] for line in again.stdout.splitlines()] == [said[0].removeprefix("stich: ")] * 5
     column = column or len(damaged) + 1
     assert said[0] == (f"stich: {checkpoint}:5:{column}: not a line of a stich checkpoint ({fault}; "
                        'expected a JSON object naming its analysis by its "key", one a line as stich writes them); '

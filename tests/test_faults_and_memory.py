@@ -688,11 +688,16 @@ def test_a_checkpoint_filled_by_the_records_before_says_which_record_it_stopped_
     limit = journal.stat().st_size + 394  # room for the second record's header, not for its first line
     both = tmp_path / "both.ckpt"
     refused = _limited(limit, [*args, "--checkpoint", str(both)], tmp_path)
-    assert refused.returncode == 1 and refused.stdout == alone.stdout  # the first record's line, whole
+    answered, failed = refused.stdout.splitlines(keepends=True)
+    assert refused.returncode == 1 and answered == alone.stdout  # the first record's line, whole
     assert refused.stderr == (
         f"stich: {both}: {both.stat().st_size:,} bytes, and this process may write no file over {limit:,} bytes "
         "(ulimit -f): no room for another line (no sample of this analysis solved); raise the file size limit, or "
         f"choose another file; refused at the record at {source}:{second.line}, after 1 record answered above\n")
+    # the second record's failed line, with what stderr says of it
+    assert json.loads(failed) == {"schema": "stich-result/1", "command": "analyse", "record": {
+        "source": str(source), "line": second.line, "board": second.get("Board"), "event": second.get("Event")},
+        "stopped": "error", "error": refused.stderr.removeprefix("stich: ").rstrip("\n")}
 
 
 def test_a_batch_output_whose_error_lines_cannot_be_dropped_for_want_of_room_says_so_and_is_kept(
