@@ -2268,6 +2268,11 @@ def test_a_record_that_failed_has_its_json_line_between_the_others_in_every_read
     assert [line["record"]["line"] for line in lines] == [1, 9, 17, 20]
     assert "Bogus" in lines[1]["error"] and lines[2]["error"].startswith(f"{path}:17:")
     assert [f"stich: {line['error']}" for line in lines[1:3]] == result.stderr.splitlines()
+    # --board 2: the record too broken to read keeps its line (it may be board 2), the bad board 7 has none
+    chosen = [json.loads(line) for line in run(command, path, *options, "--json", "--board", "2", code=1)
+              .stdout.splitlines()]
+    assert [(line["record"]["board"], line.get("stopped")) for line in chosen] == [(None, "error"), ("2", None)]
+    assert chosen[0] == lines[2]
 
 
 def test_a_record_refused_for_another_games_variant_flag_or_play_card_has_the_options_refusal_as_its_error(

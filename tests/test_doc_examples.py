@@ -143,20 +143,28 @@ def test_every_public_name_and_its_public_methods_have_a_docstring():
     assert not missing, f"no docstring: {', '.join(missing)}"
 
 
-def test_the_json_md_example_reads_the_documents_as_it_says(monkeypatch):
+def test_the_json_md_example_reads_the_documents_as_it_says(tmp_path, monkeypatch):
     """docs/json.md's script (the one Python example no other test ran: it runs ``stich`` rather than importing
-    solver) finds the Valat check of examples/valat.tbn; ``stich`` is this tree's CLI, whatever the PATH holds."""
+    solver) finds the Valat check of examples/valat.tbn; ``stich`` is this tree's CLI, whatever the PATH holds.
+    Among records that fail (too broken to read, a contract the game does not know) it finds it all the same: their
+    ``failed`` lines have no ``checks``, and the script read them as if they had (a KeyError)."""
     import sys
 
     (block,) = [code for code in re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "json.md").read_text(
         encoding="utf-8"), flags=re.S | re.M)]
-    assert '["stich", ' in block
+    assert '["stich", ' in block and '"examples/valat.tbn"' in block
     code = block.replace('["stich", ', f'[{sys.executable!r}, "-c", "from cli.main import main; main()", ')
+    valat = (ROOT / "examples" / "valat.tbn").read_text(encoding="utf-8")
+    bogus = valat[valat.index("[Game"):].replace('[Board "1"]', '[Board "7"]', 1)
+    bogus = re.sub(r'\[Contract "[^"]*"\]', '[Contract "Bogus"]', bogus, count=1)
+    mixed = tmp_path / "mixed.tbn"
+    mixed.write_text('[Game "Zwanzigerrufen"\n\n' + bogus + "\n" + valat, encoding="utf-8")
     monkeypatch.chdir(ROOT)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, "docs/json.md", "exec"), {})
-    assert out.getvalue() == "1 True [1]\n"  # board 1: the declarer, seat 1, can force Valat
+    for script in (code, code.replace('"examples/valat.tbn"', repr(str(mixed)))):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            exec(compile(script, "docs/json.md", "exec"), {})
+        assert out.getvalue() == "1 True [1]\n"  # board 1: the declarer, seat 1, can force Valat
 
 
 def test_the_batch_md_example_reads_a_batch_output_as_it_says(tmp_path, monkeypatch):
