@@ -141,6 +141,8 @@ def render_postmortem(document: Document, console: Console) -> None:
     lost_column, lost_summary = ("target lost", "target lost") if alone else ("bonus lost", "bonuses lost")
     _print_fitted(console, *(_cards_table(document, painter, title, lost_column, narrow=narrow)
                              for narrow in (False, True)))
+    if document.get("points_note"):  # graded by card points that the contract's score does not count (a Tout)
+        console.print(Text(document["points_note"], style="bold"))
     note = measure_note(unit)  # the library's words, which a PlayAnalysis renders in Jupyter too
     if note:
         console.print(Text(note, style="dim"))

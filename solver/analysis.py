@@ -34,7 +34,8 @@ from .games.base import Contract, Game, Objective, Rules
 from .games.outcome import CHECK_COLUMNS, DealtBonus, side_text, signed
 from .html_tables import html_lines, html_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
-from .scoring import check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs
+from .scoring import (check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs,
+                      uncounted_points_note)
 from .search import reference
 from .search.cooperative import Cooperative
 from .search.boundary import Deadline, check_flag
@@ -340,6 +341,9 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     if not_applicable:
         document["not_applicable"] = not_applicable
     notes = score_notes(position) if any(r["objective"] == SCORE for r in results) else []
+    uncounted = uncounted_points_note(position.rules)  # card points answered that its score never counts (a Tout)
+    if uncounted and any(r["objective"] == "points" for r in results):
+        notes.append(uncounted)
     if notes:
         document["notes"] = notes
     return document

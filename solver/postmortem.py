@@ -27,7 +27,7 @@ from .games.base import Objective, PayoffComponent, Rules, tricks_objective
 from .games.outcome import measure_words, role_text, side_text
 from .html_tables import html_lines, html_table
 from .position import Position, check_position, every_seat_for_itself
-from .scoring import scoring_inputs
+from .scoring import score_counts_points, scoring_inputs, uncounted_points_note
 from .search.boundary import Deadline
 from .search.engine import EngineSolver, solver_for
 from .search.settle import PayoffSpec
@@ -206,6 +206,9 @@ class PlayAnalysis:
     #: where the rules end the deal though the Play section goes on (:func:`settled_after`), as (card number,
     #: trick); the cards after it are graded as if the deal went on. None where the play ends with the deal
     settled_after: tuple[int, int] | None = field(default=None, compare=False)
+    #: graded by card points where the contract's score does not count them (a Schafkopf Tout, a Sie): the line
+    #: that says so (:func:`~solver.scoring.uncounted_points_note`), which every view prints; None elsewhere
+    points_note: str | None = field(default=None, compare=False)
 
     @property
     def game_line(self) -> tuple[str, int, tuple[int, ...]] | None:
@@ -252,7 +255,7 @@ class PlayAnalysis:
         what = totals_view(self.game, self.measure, self.declarer, self.declaring_side)
         lines = [f"{self.game} {game.contract_in_words(self.contract)}, {game.declarer_title} {self.declarer}: {what}"]
         document = self.as_dict()
-        said = [line for line in (no_cost_line(document), settled_line(document)) if line]
+        said = [line for line in (self.points_note, no_cost_line(document), settled_line(document)) if line]
         return "\n".join(lines + [str(card) for card in self.cards] + said + game_change_text(document))
 
     def plot_svg(self) -> str:
@@ -278,8 +281,8 @@ class PlayAnalysis:
                  html_lines([card_table_title(self.game, self.measure, self.declarer, self.declaring_side)],
                             bold=True),
                  html_table(columns, [card.cells() for card in self.cards], right=number_columns(columns)),
-                 html_lines([note for note in [measure_note(self.measure), grade_note(self.measure)] if note],
-                            small=True)]
+                 html_lines([note for note in [self.points_note, measure_note(self.measure),
+                                               grade_note(self.measure)] if note], small=True)]
         document = self.as_dict()
         said = [line for line in (no_cost_line(document), settled_line(document)) if line]
         if said:
@@ -307,7 +310,7 @@ class PlayAnalysis:
                    if self.points_winning is not None else {}),
                 "game_changes": [{"number": number, "won": won} for number, won in self.game_changes],
                 "bonuses_kept": list(self.bonuses_kept), "whole_deal": self.whole_deal,
-                "settled_after": settled_after_document(self.settled_after)}
+                "settled_after": settled_after_document(self.settled_after), "points_note": self.points_note}
 
 
 def settled_after_document(settled: tuple[int, int] | None) -> dict[str, int] | None:
@@ -477,16 +480,12 @@ def has_points(rules: Rules) -> bool:
 
 
 def points_beside(rules: Rules) -> bool:
-    """Whether a post-mortem graded by the score keeps the card points' cost (and curve) beside: where the game is
-    decided by card points (the game module's :meth:`Rules.game_objective` counts them: 61, 45), or each seat's own
-    tricks where every seat plays for itself. Not where the game is decided by tricks (a Schafkopf Tout: every
-    trick, RULES.md 2.5) or by the deal alone (a Sie): its score never looks at the card points, so a column of
-    their cost beside it said nothing, or misled (11 points a defender's card kept from the declarer of a Tout
-    lost in trick 1 count for nothing), nor where the contract has no card points at all."""
-    if every_seat_for_itself(rules):
-        return True
-    game = rules.game_objective()
-    return "points" in rules.objective_names() and game is not None and bool(game.points_weight)
+    """Whether a post-mortem graded by the score keeps the card points' cost (and curve) beside: where the score
+    counts them (:func:`~solver.scoring.score_counts_points`). Not in a Schafkopf Tout (won by every trick, RULES.md
+    2.5) or a Sie (by the deal alone): its score never looks at the card points, so a column of their cost beside it
+    said nothing, or misled (11 points a defender's card kept from the declarer of a Tout lost in trick 1 count for
+    nothing), nor where the contract has no card points at all."""
+    return score_counts_points(rules)
 
 
 def _curve_objective(rules: Rules) -> Objective:
@@ -854,7 +853,8 @@ def _analyse_play(position: Position, engine: EngineSolver | None, objective: st
                         players=summarise(analysed, rules.seats), maximum=maximum,
                         thresholds=_thresholds(rules, curve_objective, maximum, unscored),
                         winning=_winning(rules, curve_objective), bonuses_kept=_kept(engine, state, unscored),
-                        whole_deal=position.game.is_whole(rules.deal), settled_after=settled_after(position))
+                        whole_deal=position.game.is_whole(rules.deal), settled_after=settled_after(position),
+                        points_note=uncounted_points_note(rules) if measure == "points" else None)
 
 
 def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None,
@@ -905,6 +905,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     winning = None if won_from is None else ("target" if every_seat_for_itself(rules) else "game", won_from)
     return replace(points, measure=measure, cards=analysed, curve=tuple(curve), players=players,
                    points_curve=points.curve if counted else (), thresholds=(), maximum=max(curve), winning=winning,
+                   points_note=None,
                    points_winning=points.winning if winning is None and position.game.game_item_on_points(rules)
                    else None)
 

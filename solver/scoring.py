@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidPositionError, ParseError, StichError
 from .games import games_with, get_game
-from .games.base import Game
+from .games.base import Game, Rules
 from .games.outcome import MAX_POT, ScoreItem, Scored, read_pot, side_text, signed
 from .html_tables import html_table
-from .position import Position, check_position
+from .position import Position, check_position, every_seat_for_itself
 
 if TYPE_CHECKING:
     from .settlement import Announcements  # the tag text or a list of Announcements, as dd_settlement takes
@@ -179,6 +179,35 @@ def score_notes(position: Position) -> list[str]:
     return notes
 
 
+def score_counts_points(rules: Rules) -> bool:
+    """Whether the contract's score looks at card points: where its game is decided by them (the game module's
+    :meth:`Rules.game_objective` counts them: 61, 45), or each seat's own tricks where every seat plays for itself.
+    Not where the game is decided by tricks (a Schafkopf Tout: every trick, RULES.md 2.5) or by the deal alone (a
+    Sie), nor where the contract has no card points at all. Read from the game's data, not the contract's name."""
+    if every_seat_for_itself(rules):
+        return True
+    game = rules.game_objective()
+    return "points" in rules.objective_names() and game is not None and bool(game.points_weight)
+
+
+def uncounted_points_note(rules: Rules) -> str | None:
+    """The one line that says a contract's score does not count card points, where it has them to measure and still
+    does not (a Schafkopf Tout, a Sie): ``solve``'s ``points`` and the post-mortem graded by card points measure
+    something its score never counts, and the reader is told so and what measures what counts. None elsewhere."""
+    if every_seat_for_itself(rules) or "points" not in rules.objective_names() or score_counts_points(rules):
+        return None
+    game = rules.game_objective()
+    if game is None:
+        decided = "decided by the deal alone"
+    elif game.trick_weight and not game.points_weight and not game.events and game.target is not None:
+        decided = ("won by every trick" if game.target >= rules.tricks_in_deal
+                   else f"won by {game.target} trick{'' if game.target == 1 else 's'}")
+    else:
+        decided = f"decided by its {game.name!r}"
+    named = rules.game.contract_in_words(rules.contract)
+    return f"card points: a {named}'s score does not count them ({decided}); objective 'score' measures it"
+
+
 def settle(position: Position, inputs: object) -> Settlement:
     """The settlement of the position's finished deal under checked ``inputs`` (:func:`scoring_inputs`)."""
     rules = position.rules
@@ -221,5 +250,5 @@ def set_or_check_pot(position: Position, chips: int | None) -> None:
         read_pot(position.record, None)  # a ParseError at the tag
 
 
-__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "read_pot", "score_deal", "score_notes",
-           "scoring_inputs", "set_or_check_pot", "settle"]
+__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "read_pot", "score_counts_points", "score_deal",
+           "score_notes", "scoring_inputs", "set_or_check_pot", "settle", "uncounted_points_note"]

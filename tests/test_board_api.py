@@ -571,6 +571,25 @@ def test_the_curve_says_where_the_game_is_won_for_the_graph_s_dashed_line():
         "winning"] is None
 
 
+def test_the_curve_of_a_tout_by_card_points_says_its_score_does_not_count_them():
+    """A Tout's graph by card points measured what its score never counts (it is won by every trick, RULES.md 2.5)
+    and said nothing of it; the curve carries the library's line (``PlayAnalysis.points_note``), which the page's
+    note ends with. By the score, and for a contract won by card points, there is none."""
+    tout = client(SK, board="4")
+    board, moves = opened(tout)
+    points = tout.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()
+    assert points["points_note"] == ("card points: a Wenz Tout's score does not count them (won by every trick); "
+                                     "objective 'score' measures it")
+    assert tout.post("/api/curve", json={"board": board, "moves": moves, "objective": "score"}).json()[
+        "points_note"] is None
+    rufer = client(SK, board="7")
+    board, moves = opened(rufer)
+    assert rufer.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()[
+        "points_note"] is None
+    assert "curve.points_note" in (Path(solver.__file__).parent / "board" / "static" / "board.js").read_text(
+        encoding="utf-8")
+
+
 def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_path, monkeypatch):
     """Every page load used to add the files' boards again under new ids; after some 10 reloads of a file of 7
     records the server's 200 boards had pushed out the board an open tab was using (the audit)."""

@@ -219,6 +219,24 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     assert "note: pot 0" in run("check", EXAMPLES / "kratzen.tbn", "--board", "1").stdout
 
 
+def test_the_card_points_of_a_tout_come_with_a_note_that_its_score_does_not_count_them():
+    """A Tout is won by every trick (RULES.md 2.5): the 120 card points ``solve -o points`` answers measure nothing
+    its score counts, and nothing said so. A note says it wherever ``points`` is answered, in the post-mortem's
+    words (one helper, ``uncounted_points_note``); a contract won by card points has none."""
+    words = "card points: a Wenz Tout's score does not count them (won by every trick); objective 'score' measures it"
+    (points,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "4", "-o", "points")
+    assert points["notes"] == [words] and points["results"][0]["total"] == 120
+    text = runner.invoke(app, ["solve", str(EXAMPLES / "schafkopf.tbn"), "--board", "4", "-o", "points"],
+                         env={"COLUMNS": "200"})
+    assert text.exit_code == 0 and f"note: {words}" in text.stdout.splitlines()
+    (default,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "4")  # score and points: said too
+    assert [r["objective"] for r in default["results"]] == ["score", "points"] and default["notes"] == [words]
+    (tout_only,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "4", "-o", "tout")
+    assert "notes" not in tout_only  # no card points answered, nothing to say of them
+    (rufer,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "1", "-o", "points")
+    assert "notes" not in rufer
+
+
 def test_a_finished_deal_says_why_it_has_no_cards_or_line():
     out = run("solve", EXAMPLES / "schafkopf.tbn", "--board", "7", "--cards", "--line").stdout
     assert "the deal is over: no cards and no line to show" in out

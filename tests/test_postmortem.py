@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from html import escape
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -1316,6 +1317,54 @@ def test_a_tout_by_the_score_has_no_card_points_cost_beside():
     result = CliRunner().invoke(app, ["postmortem", "-"], input=record.format("WenzTout"), env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.stderr
     assert "cost (game units)" in result.stdout and "(points)" not in result.stdout
+
+
+def test_a_tout_graded_by_card_points_says_its_score_does_not_count_them():
+    """``-o points`` on a Tout graded by what its score never counts (it is won by every trick, RULES.md 2.5) and
+    said nothing of it: the analyst read 120 card points kept as if they were the game. It still grades (the card
+    points are the contract's question, ``solve -o points`` answers it, and a card losing the Tout is a blunder by
+    its lost ``tout``), and says so in one line (``points_note``) in the library's words, in ``print()``, Jupyter's
+    view, the JSON and the command's text; a Sie (won by the deal alone) too. The game's data decides: a Wenz of the
+    same cards, and a Tout graded by the score, have no such line."""
+    deal = "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / E8 GK GO G8 HA H9 SK SO"
+    record = (f'[Game "Schafkopf"]\n[Deal "{deal}"]\n[Contract "{{}}"]\n[Declarer "1"]\n[Play "1"]\n'
+              'EU E7 H8 E8\nGU G7 S8 G8\n*\n')
+    words = "card points: a Wenz Tout's score does not count them (won by every trick); objective 'score' measures it"
+    (tout,) = solver.parse_positions(record.format("WenzTout"))
+    (wenz,) = solver.parse_positions(record.format("Wenz"))
+    by_points = analyse_play(tout, objective="points")
+    assert by_points.points_note == words and by_points.as_dict()["points_note"] == words
+    assert words in str(by_points).splitlines() and escape(words) in by_points._repr_html_()
+    assert analyse_play(tout, objective="score").points_note is None
+    assert analyse_play(wenz, objective="points").as_dict()["points_note"] is None
+    sie_deal = ("1: EO GO HO SO EU GU HU SU / EA EZ EK E9 E8 E7 GA GZ / G9 G8 G7 GK HA HZ HK H9 / "
+                "H8 H7 SA SZ SK S9 S8 S7")
+    (sie,) = solver.parse_positions(f'[Game "Schafkopf"]\n[Deal "{sie_deal}"]\n[Contract "Sie"]\n[Declarer "1"]\n'
+                                    '[Play "1"]\nEO EA HA H8\n*\n')
+    assert analyse_play(sie, objective="points").points_note == (
+        "card points: a Sie's score does not count them (decided by the deal alone); objective 'score' measures it")
+    runner = CliRunner()
+    text = runner.invoke(app, ["postmortem", "-", "-o", "points"], input=record.format("WenzTout"),
+                         env={"COLUMNS": "200"})
+    assert text.exit_code == 0, text.stderr
+    assert words in text.stdout.splitlines()
+    plain = runner.invoke(app, ["postmortem", "-", "-o", "points"], input=record.format("Wenz"), env={"COLUMNS": "200"})
+    assert plain.exit_code == 0 and "card points:" not in plain.stdout
+    document = json.loads(runner.invoke(app, ["postmortem", "-", "-o", "points", "--json"],
+                                        input=record.format("WenzTout")).stdout)
+    assert document["points_note"] == words and document["measure"] == "points"
+    scored = json.loads(runner.invoke(app, ["postmortem", "-", "--json"], input=record.format("WenzTout")).stdout)
+    assert scored["points_note"] is None and scored["measure"] == "game units"
+
+
+def test_a_tout_graded_by_card_points_still_marks_the_card_that_loses_it_a_blunder():
+    """Graded by card points a Tout's card points cost little, but the card that gives away a trick throws away the
+    ``tout``: a blunder, as the note's grading by card points promises (docs/postmortem.md)."""
+    deal = "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / E8 GK GO G8 HA H9 SK SO"
+    (tout,) = solver.parse_positions(f'[Game "Schafkopf"]\n[Deal "{deal}"]\n[Contract "WenzTout"]\n[Declarer "1"]\n'
+                                     '[Play "1"]\nE9 EO GA E8\n*\n')  # E9 led: seat 2's EO takes the trick
+    first = analyse_play(tout, objective="points").cards[0]
+    assert first.card == "E9" and "tout" in first.bonuses_lost and first.grade == "blunder"
 
 
 KRATZEN_WITH_POT = f"""[Game "Kratzen"]

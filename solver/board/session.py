@@ -743,7 +743,9 @@ def curve_document(analysis: Any) -> dict[str, Any]:
     where the rules end the deal while the moves go on (a lost Tout: ``PlayAnalysis.settled_after``), else null,
     which the graph says, since the cards after it are graded as if the deal went on; ``lost_line``, how many cards
     lost value in the curve's measure (:func:`~solver.postmortem.lost_value_line`: a bonus thrown away at no cost
-    counted apart), the note's words for the coloured dots."""
+    counted apart), the note's words for the coloured dots; ``points_note``, graded by card points that the
+    contract's score does not count (a Tout, a Sie: :attr:`~solver.postmortem.PlayAnalysis.points_note`), the
+    line the note ends with, else null."""
     from ..postmortem import lost_value_line, settled_after_document  # loaded with its analysis
 
     line = analysis.game_line
@@ -756,6 +758,7 @@ def curve_document(analysis: Any) -> dict[str, Any]:
             "winning": None if winning is None else {"name": winning[0], "value": winning[1]},
             "whole_deal": analysis.whole_deal, "settled_after": settled_after_document(analysis.settled_after),
             "lost_line": lost_value_line({"cards": cards, "measure": analysis.measure}),
+            "points_note": analysis.points_note,
             "points_winning": None if points_winning is None else {"name": points_winning[0],
                                                                    "value": points_winning[1]}}
 

@@ -817,7 +817,9 @@ function renderCurve() {
     // a lost Tout played on: stich score scores it where it ended, the graph grades the cards after as if it went on
     (curve.settled_after ? `; the rules end this deal ${curve.settled_after.card ? `after card ${curve.settled_after.card}` +
       ` (trick ${curve.settled_after.trick})` : "before its first card"}: the cards after that are graded as if it went on`
-      : "");
+      : "") +
+    // card points of a contract whose score does not count them (a Tout, a Sie): the library's words
+    (curve.points_note ? `; ${curve.points_note}` : "");
 }
 
 // The arrow keys among the graph's points (the one tab stop moves with the focus), Home and End to the first and last;
