@@ -173,6 +173,7 @@ class Journal:
         self._afresh_note: str | None = None  # why a file there is written afresh: said once the run goes on
         #: the values of the ``varying`` fields of the other runs whose spans were read (``{"samples": 8}``)
         self.resumed_from: list[dict[str, Any]] = []
+        self.resumed_samples = 0  #: the numbers of the spans read that those runs wrote
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()
@@ -267,8 +268,10 @@ class Journal:
                 if span.first + span.size > self._end or seen.overlaps(span):
                     continue  # a longer run's, or written twice (cannot happen, but never counted twice)
                 seen.add(span)
-                if found[key] and found[key] not in self.resumed_from:
-                    self.resumed_from.append(found[key])
+                if found[key]:
+                    self.resumed_samples += span.size
+                    if found[key] not in self.resumed_from:
+                        self.resumed_from.append(found[key])
                 self._done.append(at)
                 self._numbers.append(number)
         self._longest = longest

@@ -973,8 +973,8 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
                 add(read(document, f"{journal.path}:{number}:1"))
                 done.add(span)  # the journal yields each sample once
             if journal.resumed_from:
-                warn_caller(other_count_text(journal.path, journal.resumed_from, done.count(), samples),
-                            OtherCountResumed)
+                warn_caller(other_count_text(journal.path, journal.resumed_from, journal.resumed_samples,
+                                             done.count(), samples), OtherCountResumed)
             if next(done.gaps(samples), None) is not None:
                 journal.check_room("no sample of this analysis solved")  # not for nothing on a full disk
         pool.run(jobs(), task, (setup,), finished)
@@ -983,13 +983,14 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
             journal.close()
 
 
-def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]], read: int, samples: int) -> str:
+def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]], theirs: int, read: int,
+                     samples: int) -> str:
     """What a run resumes from a checkpoint of runs of another sample count (:attr:`Journal.resumed_from`): what
-    they were, the samples read back and those left to solve."""
-    counts = ", ".join(f"{other.get('samples'):,}" if isinstance(other.get("samples"), int) else str(other)
-                       for other in others)
-    return (f"{path}: resuming the samples of a run of {counts} samples (sample k is the same whatever their "
-            f"number): {read:,} read back, {samples - read:,} left to solve")
+    they were and the samples of theirs, then all the samples read back and those left to solve."""
+    counts = " and ".join(f"{other.get('samples'):,}" if isinstance(other.get("samples"), int) else str(other)
+                          for other in others)
+    return (f"{path}: resuming {theirs:,} sample{'' if theirs == 1 else 's'} of a run of {counts} samples (sample k "
+            f"is the same whatever their number): {read:,} read back, {samples - read:,} left to solve")
 
 
 def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:
