@@ -173,7 +173,7 @@ class Journal:
         self._afresh_note: str | None = None  # why a file there is written afresh: said once the run goes on
         #: the values of the ``varying`` fields of the other runs whose spans were read (``{"samples": 8}``)
         self.resumed_from: list[dict[str, Any]] = []
-        self.resumed_samples = 0  #: the numbers of the spans read that those runs wrote
+        self.resumed_samples = 0  # the samples of the spans read that those runs wrote
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()
