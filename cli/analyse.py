@@ -616,10 +616,9 @@ def advise_cards(position: Position, seat: int, *, known: dict | None, samples: 
         else:
             render_cards(document, stdout_console())
 
-    with warnings_said("analyse"):  # a checkpoint's samples solved again (written before the bonus odds)
-        return anytime("card advice", samples, lambda show: card_advice(
-            position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-            checkpoint=checkpoint, progress=show), finish, as_json, checkpoint, in_record_loop=True)
+    return anytime("card advice", samples, lambda show: card_advice(
+        position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
+        checkpoint=checkpoint, progress=show), finish, as_json, checkpoint, in_record_loop=True)
 
 
 def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: str | None, *, known: dict,
@@ -647,10 +646,9 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
             document = _with_deal(position, document)
             emit_json(document) if as_json else render_cards(document, stdout_console())
 
-        with warnings_said("analyse"):  # a checkpoint's samples solved again (written before the bonus odds)
-            document = anytime("card advice", samples, lambda show: card_advice(
-                position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
-                checkpoint=checkpoint, progress=show, pot=pot), finish, as_json, checkpoint)
+        document = anytime("card advice", samples, lambda show: card_advice(
+            position, seat, known=known, samples=samples, seed=seed, workers=workers, time_limit=time_limit,
+            checkpoint=checkpoint, progress=show, pot=pot), finish, as_json, checkpoint)
     finish(document)
 
 

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 import typer
 
-from solver.errors import MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, MessageSieve, StichError, StichWarning, visible
+from solver.errors import (MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, MessageSieve, OtherCountResumed, StichError,
+                          StichWarning, visible)
 
 from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes are all here; set early in startup
 from .startup import mark_stop_said
@@ -199,7 +200,9 @@ def interrupts_held() -> Iterator[None]:
 @contextmanager
 def warnings_said(command: str) -> Iterator[None]:
     """The library's :class:`~solver.errors.StichWarning` said as a message (``stich: analyse: ...``), each as it
-    is given, where Python would print the library's file and line beside it."""
+    is given, where Python would print the library's file and line beside it; an
+    :class:`~solver.errors.OtherCountResumed` only the first time (analysing a FILE, each record may resume some)."""
+    said_once: set[type[Warning]] = set()
     with warnings.catch_warnings():
         warnings.simplefilter("always", StichWarning)
         shown = warnings.showwarning
@@ -208,6 +211,10 @@ def warnings_said(command: str) -> Iterator[None]:
 
         def say(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                 file: TextIO | None = None, line: str | None = None) -> None:
+            if issubclass(category, OtherCountResumed):
+                if category in said_once:
+                    return
+                said_once.add(category)
             if issubclass(category, StichWarning):
                 say_it(f"stich: {command}: {message}")
             else:

@@ -44,7 +44,7 @@ from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import Announcement, parse_announcements
-from .checkpoint import HEADER, REMOVE_THE_LINE, Journal, Span
+from .checkpoint import REMOVE_THE_LINE, Journal, Span, same_job, samples_held
 from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
@@ -816,42 +816,37 @@ def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
 def other_contract_lists(setup: AdviceSetup, samples: int,
                          checkpoint: str | os.PathLike) -> list[tuple[tuple[str, ...], int]]:
     """The advice of the same question over other lists of contracts that the ``checkpoint`` journal holds, each
-    with the samples it finished: such as seat 2's ``--contract all`` written before ``pass`` was offered. They
-    cannot be resumed, since each pair of contracts is summed over the samples both were settled on and a new
-    contract needs every sample again; a rerun starts afresh beside them, and the caller says so (naming the list
-    that resumes them). The variant may be spelt as the key names it or as an earlier checkpoint gave it."""
+    with the samples it finished (whatever its sample count: a run of another count would resume them): such as
+    seat 2's ``--contract all`` written before ``pass`` was offered. They cannot be resumed, since each pair of
+    contracts is summed over the samples both were settled on and a new contract needs every sample again; a rerun
+    starts afresh beside them, and the caller says so (naming the list that resumes them). The variant may be spelt
+    as the key names it or as an earlier checkpoint gave it. A header is this question's by the journal's own rule
+    (:func:`~solver.checkpoint.same_job`), its list of contracts aside."""
     identity, aliases = advice_identity(setup)
-    wanted = [json.loads(json.dumps({**document, "contracts": None, "announced": None}))
+    wanted = [json.loads(json.dumps({"advice": {**document, "contracts": None, "announced": None},
+                                     "share_scale": SHARE_SCALE}))
               for document in (identity, *aliases)]
-    found: dict[str, tuple[str, ...]] = {}
-    done: dict[str, int] = {}
+    this_list = (setup.contracts, setup.announced)
+
+    def other_list(header: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        advice = header.get("advice")
+        if not isinstance(advice, dict) or bool(advice.get("announced")) != bool(setup.announced):
+            return None
+        try:
+            listed = (tuple(advice.get("contracts") or ()), tuple(advice.get("announced") or ()))
+            hash(listed)
+        except TypeError:
+            return None
+        question = {**header, "advice": {**advice, "contracts": None, "announced": None}}
+        if listed == this_list or not any(same_job(question, document, ("samples",)) for document in wanted):
+            return None
+        return listed
+
     try:
-        for entry in journal_entries(checkpoint):
-            advice = entry.get("advice")
-            if isinstance(advice, dict) and entry.get("samples") == samples \
-                    and {**advice, "contracts": None, "announced": None} in wanted \
-                    and bool(advice.get("announced")) == bool(setup.announced) \
-                    and (tuple(advice.get("contracts") or ()), tuple(advice.get("announced") or ())) \
-                    != (setup.contracts, setup.announced):
-                found[entry["key"]] = tuple(advice["contracts"])
-            elif entry.get("key") in found and isinstance(entry.get("span"), list):
-                done[entry["key"]] = done.get(entry["key"], 0) + int(entry["span"][1])
+        held = samples_held(checkpoint, other_list)
     except OSError:
         return []
-    return [(contracts, done.get(key, 0)) for key, contracts in found.items()]
-
-
-def journal_entries(checkpoint: str | os.PathLike) -> Iterator[dict[str, Any]]:
-    """Each line of a checkpoint journal that is a JSON object (a line cut short by a kill, or any other, is passed
-    over: the journal itself says what is wrong when it opens the file); OSError where it cannot be read."""
-    with open(checkpoint, "rb") as stream:
-        for line in stream:
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(entry, dict):
-                yield entry
+    return [(cast(tuple[tuple[str, ...], tuple[str, ...]], listed)[0], done) for listed, done in held.items()]
 
 
 def announcement_choices(game: type[Game], fixed: Sequence[int], seat: int, announcements: str | None,
@@ -1125,9 +1120,8 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     # chunks journalled before the cards' bonuses were tallied hold none: another job, not resumed with these
     key = {"cards": identity, "bonuses": True} if bonuses else {"cards": identity}
     if bonuses and checkpoint is not None:  # said while the old samples are still to be solved again, not after
-        without, done = (journalled_samples(checkpoint, [{**job, "cards": document, "samples": samples,
-                                                          "share_scale": SHARE_SCALE}
-                                                         for document in (identity, *aliases)])
+        without, done = (journalled_samples(checkpoint, [{**job, "cards": document, "share_scale": SHARE_SCALE}
+                                                         for document in (identity, *aliases)], samples)
                          for job in ({}, {"bonuses": True}))
         if done < min(without, samples):
             warn_caller(without_bonuses_text(checkpoint, without))
@@ -1136,23 +1130,18 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     return setup.cards, total, stopped
 
 
-def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[str, Any]]) -> int:
-    """The samples a checkpoint journal holds for the jobs of these ``headers`` (each header's fields as
-    :class:`~solver.checkpoint.Journal` writes them, the tag and key left out); 0 for a file that cannot be read
-    (the journal says why when it opens it)."""
+def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[str, Any]], samples: int) -> int:
+    """The samples of a run of ``samples`` that a checkpoint journal holds for the jobs of these ``headers`` (each
+    header's fields as :class:`~solver.checkpoint.Journal` writes them, the tag and key left out, a header of any
+    sample count matching as the journal's does: :func:`~solver.checkpoint.same_job`): those it would read back. 0
+    for a file that cannot be read (the journal says why when it opens it)."""
     wanted = [json.loads(json.dumps(dict(header))) for header in headers]
-    keys: set[object] = set()
-    done = 0
     try:
-        for entry in journal_entries(checkpoint):
-            if HEADER in entry:  # the header's fields exactly: a later job's header adds some
-                if {name: value for name, value in entry.items() if name not in (HEADER, "key")} in wanted:
-                    keys.add(entry.get("key"))
-            elif entry.get("key") in keys and isinstance(entry.get("span"), list) and len(entry["span"]) == 2:
-                done += int(entry["span"][1])
-    except (OSError, TypeError, ValueError):
+        held = samples_held(checkpoint, lambda header: True if any(same_job(header, job, ("samples",))
+                                                                   for job in wanted) else None, samples)
+    except OSError:
         return 0
-    return done
+    return held.get(True, 0)
 
 
 def without_bonuses_text(checkpoint: str | os.PathLike, samples: int) -> str:

@@ -34,7 +34,7 @@ from array import array
 from bisect import bisect_right
 from io import FileIO
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import FileError, FileRefusedError
 from .files import json_line_fault, lock_beside, read_once_kind
@@ -72,6 +72,10 @@ class SpanSet:
     def __len__(self) -> int:
         """The runs held (not the numbers)."""
         return len(self._firsts)
+
+    def count(self) -> int:
+        """The numbers held."""
+        return sum(end - first for first, end in zip(self._firsts, self._ends))
 
     def __contains__(self, number: object) -> bool:
         if not isinstance(number, int):
@@ -140,7 +144,9 @@ class Journal:
     names the kind of process in the message of a journal in use. ``aliases`` are earlier spellings of the same
     job's identity (a bot renamed since): their spans are this job's too. ``varying`` names the identity's fields a
     header may differ in and still be this job's (an analysis's ``samples``), and ``end`` the first number past the
-    job: a span reaching it was written by a longer run, and is not read (its numbers are done again)."""
+    job: a span that goes past it was written by a longer run, and is not read (its numbers are done again). A header
+    is this job's when its fields are the job's exactly (:func:`same_job`): one that adds a field (card advice that
+    tallies bonuses) is another job's."""
 
     def __init__(self, path: str | os.PathLike, identity: Mapping[str, Any], holder: str = "stich analyse",
                  aliases: Sequence[Mapping[str, Any]] = (), varying: Sequence[str] = (),
@@ -165,6 +171,9 @@ class Journal:
         self._afresh = False  # the file holds no work (none, empty, a torn first line): truncated at the first write
         self._header_due = True  # this job's header not in the file: written with the first span
         self._afresh_note: str | None = None  # why a file there is written afresh: said once the run goes on
+        #: the values of the ``varying`` fields of the other runs whose spans were read (``{"samples": 8}``)
+        self.resumed_from: list[dict[str, Any]] = []
+        self.resumed_samples = 0  # the samples of the spans read that those runs wrote
         self._lock = lock_beside(self.path, holder)
         try:
             self._open()
@@ -224,7 +233,7 @@ class Journal:
             return
         self._check_first_line()  # the file may be someone else's: refused untouched
         self._torn = torn_tail(self.path)  # trimmed later (_write, close): a run refused by check_room leaves it
-        found: set[str] = set()  # the keys of this job's headers read (a header precedes its spans)
+        found: dict[str, dict[str, Any]] = {}  # the keys of this job's headers read, with their varying fields
         seen = SpanSet()
         offset = longest = 0
         with open(self.path, "rb") as stream:
@@ -242,7 +251,8 @@ class Journal:
                     raise FileRefusedError(self._no_line_of_a_job(number, line)) from None
                 if HEADER in entry:
                     if self._is_this_job(entry):
-                        found.add(key)
+                        found[key] = {name: entry.get(name) for name in sorted(self._varying)
+                                      if entry.get(name) != self.identity.get(name)}
                     continue
                 if key not in found:
                     continue  # another job's span
@@ -258,6 +268,10 @@ class Journal:
                 if span.first + span.size > self._end or seen.overlaps(span):
                     continue  # a longer run's, or written twice (cannot happen, but never counted twice)
                 seen.add(span)
+                if found[key]:
+                    self.resumed_samples += span.size
+                    if found[key] not in self.resumed_from:
+                        self.resumed_from.append(found[key])
                 self._done.append(at)
                 self._numbers.append(number)
         self._longest = longest
@@ -265,8 +279,7 @@ class Journal:
 
     def _is_this_job(self, header: Mapping[str, Any]) -> bool:
         """Whether a header names this job (or an alias of it), its ``varying`` fields aside."""
-        return any(all(header.get(name) == value for name, value in known.items() if name not in self._varying)
-                   for known in self._known.values())
+        return any(same_job(header, known, self._varying) for known in self._known.values())
 
     def check_room(self, untouched: str) -> None:
         """FileRefusedError when no line should be appended now (:func:`room_refusal`): asked by a run that has work
@@ -275,9 +288,11 @@ class Journal:
         if self.path.exists() and not self.path.is_file():  # a device (/dev/full) says it at the write
             return
         # the first line appended may bring this job's header with it; a file written afresh loses what it holds
-        header = len(self._header_line()) if self._header_due else 0
+        header = len(self._header_line())
+        line = max(self._longest, LINE_PER_HEADER * header)  # the first span's line, its sums not yet known
         kept = self.path.stat().st_size if self._afresh and self.path.exists() else self._torn
-        refusal = room_refusal(self.path, self._longest + header, kept, untouched, "another file")
+        refusal = room_refusal(self.path, line + (header if self._header_due else 0), kept, untouched,
+                               "another file")
         if refusal is not None:
             self._refused = True
             raise FileRefusedError(refusal)
@@ -354,7 +369,61 @@ class Journal:
 #: The mend of a checkpoint line that cannot be read: without it, the samples it held are merely missing.
 REMOVE_THE_LINE = "remove the line (a rerun solves its samples again) or choose another file"
 
-#: How every header line of this version starts (:meth:`Journal._write_header`).
+#: A span's line is estimated at this many times its job's header line before one is written (the sums of an
+#: analysis's cards and bonuses run to about 2.6 times its header, an advice's to 1.3): the room asked for it.
+LINE_PER_HEADER = 3
+
+#: The fields of a header that are the journal's bookkeeping, not the job's identity.
+BOOKKEEPING = (HEADER, "key")
+
+
+def same_job(header: Mapping[str, Any], identity: Mapping[str, Any], varying: Iterable[str] = ()) -> bool:
+    """Whether a header line names the job of ``identity`` (its fields as read back from JSON): every field equal,
+    none missing and none added, except the bookkeeping (:data:`BOOKKEEPING`) and the ``varying`` ones (an
+    analysis's ``samples``: sample k is the same whatever their count). A header that holds the job's fields and
+    more is another job's: card advice that tallies bonuses adds ``"bonuses": true`` to the job without them, whose
+    samples hold none. The one rule of the journal and of the notes on what it holds (:mod:`solver.advice`)."""
+    left_out = {*BOOKKEEPING, *varying}
+    return ({name: value for name, value in header.items() if name not in left_out}
+            == {name: value for name, value in identity.items() if name not in left_out})
+
+
+def samples_held(path: str | os.PathLike, job_of: Callable[[Mapping[str, Any]], Hashable | None],
+                 end: int | None = None) -> dict[Hashable, int]:
+    """The samples a journal holds for each job ``job_of(header)`` names (None: a header of no job asked about),
+    each number counted once however many runs wrote it, only those of spans within ``end`` where given (the spans a
+    run of ``end`` samples reads back); a line that is no JSON object is passed over (the journal says what is wrong
+    when it opens the file). OSError where the file cannot be read."""
+    jobs: dict[str, Hashable] = {}
+    held: dict[Hashable, SpanSet] = {}
+    with open(path, "rb") as stream:
+        for line in stream:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(entry, dict):
+                continue
+            if HEADER in entry:
+                job = job_of(entry)
+                if job is not None and isinstance(entry.get("key"), str):
+                    jobs[entry["key"]] = job
+                continue
+            try:
+                job = jobs[entry["key"]]
+                first, count = (int(number) for number in entry["span"])
+            except (KeyError, TypeError, ValueError):
+                continue
+            if first < 0 or count < 1 or first + count > (MAX_SPAN_END if end is None else end):
+                continue
+            numbers = held.setdefault(job, SpanSet())
+            for start, stop in list(numbers.gaps(first + count)):  # the numbers of the span not yet counted
+                if stop > first:
+                    numbers.add(Span(max(start, first), stop - max(start, first)))
+    return {job: numbers.count() for job, numbers in held.items()}
+
+
+#: How every header line of this version starts (:meth:`Journal._header_line`).
 HEADER_START = json.dumps({HEADER: VERSION})[:-1].encode()
 
 # the longest header line a checkpoint is read for (a header is an analysis's options, some hundred bytes): the
@@ -438,4 +507,5 @@ def room_refusal(path: str | os.PathLike, longest: int, torn: int, untouched: st
     return None
 
 
-__all__ = ["Journal", "Span", "SpanSet", "room_refusal", "torn_tail", "trim_partial_line", "unstarted_file"]
+__all__ = ["Journal", "Span", "SpanSet", "room_refusal", "same_job", "samples_held",
+           "torn_tail", "trim_partial_line", "unstarted_file"]

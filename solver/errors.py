@@ -117,6 +117,11 @@ class StichWarning(UserWarning):
     an app may filter it (``warnings.simplefilter("ignore", StichWarning)``) or make it an error."""
 
 
+class OtherCountResumed(StichWarning):
+    """A checkpoint's samples written by a run of another sample count, resumed (sample k is the same whatever the
+    count): said once a command, not once for each record of a FILE that resumes such samples."""
+
+
 class ParseError(StichError):
     """A text record that does not follow the format: where, which token, and what was expected."""
 

@@ -32,8 +32,8 @@ from .cards import Card, CardTokens, card_items
 from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet
 from .deal import Deal, parse_hand
 from .diagram import card_names
-from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError, StichError,
-                     integral, is_whole_number)
+from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
+                     OtherCountResumed, StichError, integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import (FIGURE_SPACE, in_table_cell, interval_words, measure_words, read_pot, role_text, side_text,
@@ -47,7 +47,7 @@ from .state import PlayState
 from .search.boundary import Deadline, check_stop, check_time_limit
 from .search.engine import EngineSolver
 from .variant import Variant, value_text
-from .workers import (DEFAULT_WORKER_WAIT_SECONDS, ChunkLimits, Notify, Pool, worker_engine,
+from .workers import (DEFAULT_WORKER_WAIT_SECONDS, ChunkLimits, Notify, Pool, warn_caller, worker_engine,
                       worker_settlement_engine)
 
 #: Shuffles tried for the first sample of an analysis from a hand before its constraints are declared impossible
@@ -972,12 +972,25 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
             for number, span, document in journal.done_lines():
                 add(read(document, f"{journal.path}:{number}:1"))
                 done.add(span)  # the journal yields each sample once
+            if journal.resumed_from:
+                warn_caller(other_count_text(journal.path, journal.resumed_from, journal.resumed_samples,
+                                             done.count(), samples), OtherCountResumed)
             if next(done.gaps(samples), None) is not None:
                 journal.check_room("no sample of this analysis solved")  # not for nothing on a full disk
         pool.run(jobs(), task, (setup,), finished)
     finally:
         if journal is not None:
             journal.close()
+
+
+def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]], theirs: int, read: int,
+                     samples: int) -> str:
+    """What a run resumes from a checkpoint of runs of another sample count (:attr:`Journal.resumed_from`): what
+    they were and the samples of theirs, then all the samples read back and those left to solve."""
+    counts = " and ".join(f"{other.get('samples'):,}" if isinstance(other.get("samples"), int) else str(other)
+                          for other in others)
+    return (f"{path}: resuming {theirs:,} sample{'' if theirs == 1 else 's'} of a run of {counts} samples (sample k "
+            f"is the same whatever their number): {read:,} read back, {samples - read:,} left to solve")
 
 
 def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:

@@ -138,14 +138,15 @@ def check_workers(workers: object) -> int | None:
     return workers
 
 
-def warn_caller(text: str) -> None:
-    """A :class:`~solver.errors.StichWarning` pointed at the first caller outside this package (the app's line)."""
+def warn_caller(text: str, category: type[StichWarning] = StichWarning) -> None:
+    """A :class:`~solver.errors.StichWarning` (or ``category`` of it) pointed at the first caller outside this
+    package (the app's line)."""
     package = __name__.partition(".")[0]
     frame, level = sys._getframe(1), 2
     # by module, not file: a dataclass's generated __init__ (Pool's) has no file of its own
     while frame.f_back is not None and frame.f_globals.get("__name__", "").partition(".")[0] == package:
         frame, level = frame.f_back, level + 1
-    warnings.warn(text, StichWarning, stacklevel=level)
+    warnings.warn(text, category, stacklevel=level)
 
 
 def check_memory_limit(memory_mb: int | None) -> int | None:

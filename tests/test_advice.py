@@ -399,9 +399,11 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
         advice = card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [words]
     assert advice == card_advice(position, samples=4, seed=4, workers=1)  # solved again, with the bonus odds
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # the same question asked apart: nothing to say
+    with pytest.warns(StichWarning) as caught:  # the same question asked apart: only its 4 samples resumed said
         card_advice(position, samples=6, seed=4, workers=1, checkpoint=journal)
+    assert [str(warning.message) for warning in caught] == [
+        f"{journal}: resuming 4 samples of a run of 4 samples (sample k is the same whatever their number): 4 read "
+        "back, 2 left to solve"]
     # once solved again, nothing is said: the old lines stay, but the new job's samples are there (the review: the
     # warning came on every rerun, though nothing was solved)
     with warnings.catch_warnings():
@@ -415,6 +417,51 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
     assert shown.returncode == 0 and shown.stderr == f"stich: analyse: {words.replace(str(journal), str(fresh))}\n"
     again = _stich(*cli)
     assert again.returncode == 0 and again.stderr == "" and again.stdout == shown.stdout
+
+
+def test_card_advice_without_bonuses_does_not_read_the_samples_of_card_advice_with_them(tmp_path):
+    """A header was taken as the job's when it held the job's fields (the review): card advice without bonuses
+    (``{"cards": ...}``) read the samples of card advice with them (``{"cards": ..., "bonuses": true}``) as its own,
+    so its sums were not a fresh run's and nothing was written. A header is the job's when its fields are the
+    job's exactly, ``samples`` aside."""
+    from solver.advice import card_sums
+
+    position = _position()
+    journal = tmp_path / "cards.ckpt"
+    card_sums(position, 3, samples=6, seed=1, workers=1, bonuses=True, checkpoint=journal)
+    before = journal.read_bytes()
+    resumed = card_sums(position, 3, samples=6, seed=1, workers=1, bonuses=False, checkpoint=journal)
+    assert resumed == card_sums(position, 3, samples=6, seed=1, workers=1, bonuses=False)
+    headers = [json.loads(line) for line in journal.read_text().splitlines() if "stich-analysis" in line]
+    assert journal.read_bytes().startswith(before) and [header.get("bonuses") for header in headers] == [True, None]
+
+
+def test_the_notes_on_a_checkpoint_of_another_job_hold_for_another_sample_count(tmp_path):
+    """The notes on samples a checkpoint holds that are not resumed (without the bonus odds; over other contracts)
+    each required the run's own sample count, so ``-n 6`` after ``-n 4`` said nothing (the review). They match a
+    header by the journal's own rule now, its ``samples`` aside."""
+    from solver.advice import card_sums
+    from solver.errors import StichWarning
+    from test_cli import run
+
+    position = _position()
+    journal = tmp_path / "cards.ckpt"
+    card_sums(position, samples=4, seed=4, workers=1, checkpoint=journal, bonuses=False)
+    with pytest.warns(StichWarning) as caught:
+        card_advice(position, samples=6, seed=4, workers=1, checkpoint=journal)
+    assert [str(warning.message) for warning in caught] == [
+        f"{journal} holds 4 samples of this card advice written before each card's bonus odds were tallied: they "
+        "hold no bonus odds, so they are solved again (their lines stay in the file)"]
+    advice = tmp_path / "advice.ckpt"
+    args = ["analyse", "--game", "Schafkopf", "--hand", "EO GO HO EU HA HZ HK H9", "--seat", "1", "-j", "1",
+            "--checkpoint", str(advice), "--json"]
+    assert run(*args, "-c", "Wenz,Solo H", "-n", "3").exit_code == 0
+    larger = run(*args, "-c", "all", "-n", "5")
+    assert larger.exit_code == 0 and json.loads(larger.stdout)["samples"] == 5
+    assert " ".join(larger.stderr.split()) == (
+        f"stich: analyse: {advice} holds 3 samples of this advice over other contracts (Wenz, Solo H; another "
+        "list): they are not resumed, since every contract is settled on the same samples, so this run starts "
+        "afresh beside them; --contract \"Wenz, Solo H\" resumes them")
 
 
 def _stich(*args: str, **kwargs) -> subprocess.CompletedProcess:

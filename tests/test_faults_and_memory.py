@@ -927,12 +927,55 @@ def test_stich_analyse_with_a_larger_n_resumes_the_checkpoint_of_a_smaller_one(t
     assert _limited(10 ** 7, [*args, "-n", "4", "--checkpoint", str(journal)], tmp_path).returncode == 0
     resumed = _limited(10 ** 7, [*args, "-n", "8", "--checkpoint", str(journal)], tmp_path)
     whole = _limited(10 ** 7, [*args, "-n", "8"], tmp_path)
-    assert resumed.returncode == whole.returncode == 0 and resumed.stderr == ""
+    assert resumed.returncode == whole.returncode == 0
+    assert resumed.stderr == (f"stich: analyse: {journal}: resuming 4 samples of a run of 4 samples (sample k is the "
+                              "same whatever their number): 4 read back, 4 left to solve\n")
     assert _report_text(resumed.stdout) == _report_text(whole.stdout)
     entries = [json.loads(line) for line in journal.read_text().splitlines()]
     assert [entry.get("samples") for entry in entries if "stich-analysis" in entry] == [4, 8]
     spans = [tuple(entry["span"]) for entry in entries if "span" in entry]
     assert sorted(number for first, size in spans for number in range(first, first + size)) == list(range(8))
+
+
+def test_samples_of_another_n_resumed_are_said_once_a_run(tmp_path: Path) -> None:
+    """A run resuming the samples of a run of another ``-n`` said nothing, where other resumes say what they resume
+    (the review). The library warns (OtherCountResumed, a StichWarning) with the samples read back and those left;
+    the command says it on stderr once, not once for each record of a FILE."""
+    from solver.errors import OtherCountResumed
+
+    journal = tmp_path / "a.ckpt"
+    sampling.analyse_hand(**{**ANALYSIS, "samples": 3}, workers=1, checkpoint=journal)
+    with pytest.warns(OtherCountResumed) as caught:
+        sampling.analyse_hand(**{**ANALYSIS, "samples": 5}, workers=1, checkpoint=journal)
+    assert [str(warning.message) for warning in caught] == [
+        f"{journal}: resuming 3 samples of a run of 3 samples (sample k is the same whatever their number): 3 read "
+        "back, 2 left to solve"]
+    source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
+    shared = tmp_path / "file.ckpt"
+    args = ["analyse", str(source), "--seat", "1", "-j", "1", "--json", "--checkpoint", str(shared)]
+    assert _limited(10 ** 7, [*args, "-n", "2"], tmp_path).returncode == 0
+    resumed = _limited(10 ** 7, [*args, "-n", "3"], tmp_path)
+    assert resumed.returncode == 0
+    assert [line for line in resumed.stderr.splitlines() if "resuming" in line] == [
+        f"stich: analyse: {shared}: resuming 2 samples of a run of 2 samples (sample k is the same whatever their "
+        "number): 2 read back, 1 left to solve"]
+    assert len(resumed.stdout.splitlines()) == len(list(iter_records(str(source)))) > 1
+
+
+def test_a_new_checkpoint_under_a_file_size_limit_without_room_for_its_first_chunk_is_refused_before_solving(
+        tmp_path: Path) -> None:
+    """Room was asked for the header alone, so under ``ulimit -f 1`` a new checkpoint's run solved its first chunk
+    and then failed to write it (File too large): the room asked counts the chunk's line too, so the run is refused
+    before it solves a sample, and leaves no file."""
+    journal = tmp_path / "d.ckpt"
+    args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "4",
+            "-j", "1", "--json", "--checkpoint", str(journal)]
+    refused = _limited(1024, args, tmp_path)
+    assert refused.returncode == 1 and "File too large" not in refused.stderr
+    assert refused.stderr.startswith(f"stich: {journal}: 0 bytes, and this process may write no file over 1,024 "
+                                     "bytes (ulimit -f): no room for another line (no sample of this analysis "
+                                     "solved)")
+    assert not journal.exists() and refused.stdout == ""
 
 
 @pytest.mark.parametrize("command", ["analyse", "match", "batch"])
