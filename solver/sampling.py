@@ -989,8 +989,10 @@ def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]
     they were and the samples of theirs, then all the samples read back and those left to solve."""
     counts = " and ".join(f"{other.get('samples'):,}" if isinstance(other.get("samples"), int) else str(other)
                           for other in others)
-    return (f"{path}: resuming {theirs:,} sample{'' if theirs == 1 else 's'} of a run of {counts} samples (sample k "
-            f"is the same whatever their number): {read:,} read back, {samples - read:,} left to solve")
+    runs = "a run" if len(others) == 1 else "runs"
+    return (f"{path}: {theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts} resumed in a run of "
+            f"{samples:,} (sample k is the same whatever their number): {read:,} read back, {samples - read:,} left to "
+            "solve")
 
 
 def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:

@@ -402,8 +402,8 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
     with pytest.warns(StichWarning) as caught:  # the same question asked apart: only its 4 samples resumed said
         card_advice(position, samples=6, seed=4, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [
-        f"{journal}: resuming 4 samples of a run of 4 samples (sample k is the same whatever their number): 4 read "
-        "back, 2 left to solve"]
+        f"{journal}: 4 samples of a run of 4 resumed in a run of 6 (sample k is the same whatever their number): 4 "
+        "read back, 2 left to solve"]
     # once solved again, nothing is said: the old lines stay, but the new job's samples are there (the review: the
     # warning came on every rerun, though nothing was solved)
     with warnings.catch_warnings():

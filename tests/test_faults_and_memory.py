@@ -28,7 +28,7 @@ import pytest
 import solver
 from solver import batch, sampling
 from solver import workers as pool
-from solver.errors import StichError, StichWarning
+from solver.errors import OtherCountResumed, StichError, StichWarning
 from solver.formats.tbn import format_record, iter_records, write_records
 
 HAND = "EO GO HO EU HA HZ HK H9"  # a Solo hand of Schafkopf seat 1 (hearts trump)
@@ -548,14 +548,18 @@ def test_a_disk_full_from_the_start_names_the_file_not_stdout(tmp_path: Path, co
     """With no room from the start, the lock's holder name stayed in the lock file's buffer; closing the lock wrote
     it again and failed naming no file, so ``stich: <stdout>: File too large`` replaced the checkpoint's (or the
     output's) own error. The name is written past any buffer; the file the run was writing is named (each now meets
-    the limit before it solves anything: a checkpoint writes its header with its first line)."""
+    the limit before it solves anything: a checkpoint writes its header with its first line). The record refused
+    still gets its line on stdout with ``--json``."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     args = [command[0], str(source), *command[1:], name]
     limited = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=0), *args], capture_output=True,
                              text=True, cwd=tmp_path)
-    assert limited.returncode == 1 and limited.stdout == ""
-    assert limited.stderr.startswith(f"stich: {name}: {said}")
+    assert limited.returncode == 1 and limited.stderr.startswith(f"stich: {name}: {said}")
     assert "<stdout>" not in limited.stderr and "Traceback" not in limited.stderr
+    # analyse --json says the record the refusal left unanswered on stdout (a pipe, not a file under the limit)
+    lines = [json.loads(line) for line in limited.stdout.splitlines()]
+    assert [(line["stopped"], line["error"].startswith(f"{name}: {said}")) for line in lines] == (
+        [("error", True)] if command[0] == "analyse" else [])
 
 
 def _limited(limit: int, args: list, cwd: Path) -> subprocess.CompletedProcess:
@@ -908,13 +912,16 @@ def test_a_checkpoint_resumed_with_another_sample_count_solves_only_the_samples_
         return real(setup, first, size, *rest)
 
     monkeypatch.setattr(sampling, "sample_chunk", counted)
-    assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)) == whole[10]
+    with pytest.warns(OtherCountResumed):
+        assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)) == whole[10]
     assert sorted(solved) == [6, 7, 8, 9]
     before, stamp = journal.read_bytes(), journal.stat().st_mtime_ns
     solved.clear()
-    assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 4}, workers=1, checkpoint=journal)) == whole[4]
+    with pytest.warns(OtherCountResumed):
+        assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 4}, workers=1, checkpoint=journal)) == whole[4]
     assert solved == [] and journal.read_bytes() == before and journal.stat().st_mtime_ns == stamp
-    assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)) == whole[10]
+    with pytest.warns(OtherCountResumed):
+        assert _report(sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)) == whole[10]
     assert solved == [] and journal.read_bytes() == before
 
 
@@ -928,8 +935,8 @@ def test_stich_analyse_with_a_larger_n_resumes_the_checkpoint_of_a_smaller_one(t
     resumed = _limited(10 ** 7, [*args, "-n", "8", "--checkpoint", str(journal)], tmp_path)
     whole = _limited(10 ** 7, [*args, "-n", "8"], tmp_path)
     assert resumed.returncode == whole.returncode == 0
-    assert resumed.stderr == (f"stich: analyse: {journal}: resuming 4 samples of a run of 4 samples (sample k is the "
-                              "same whatever their number): 4 read back, 4 left to solve\n")
+    assert resumed.stderr == (f"stich: analyse: {journal}: 4 samples of a run of 4 resumed in a run of 8 (sample k "
+                              "is the same whatever their number): 4 read back, 4 left to solve\n")
     assert _report_text(resumed.stdout) == _report_text(whole.stdout)
     entries = [json.loads(line) for line in journal.read_text().splitlines()]
     assert [entry.get("samples") for entry in entries if "stich-analysis" in entry] == [4, 8]
@@ -948,17 +955,17 @@ def test_samples_of_another_n_resumed_are_said_once_a_run(tmp_path: Path) -> Non
     with pytest.warns(OtherCountResumed) as caught:
         sampling.analyse_hand(**{**ANALYSIS, "samples": 5}, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [
-        f"{journal}: resuming 3 samples of a run of 3 samples (sample k is the same whatever their number): 3 read "
-        "back, 2 left to solve"]
+        f"{journal}: 3 samples of a run of 3 resumed in a run of 5 (sample k is the same whatever their number): 3 "
+        "read back, 2 left to solve"]
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     shared = tmp_path / "file.ckpt"
     args = ["analyse", str(source), "--seat", "1", "-j", "1", "--json", "--checkpoint", str(shared)]
     assert _limited(10 ** 7, [*args, "-n", "2"], tmp_path).returncode == 0
     resumed = _limited(10 ** 7, [*args, "-n", "3"], tmp_path)
     assert resumed.returncode == 0
-    assert [line for line in resumed.stderr.splitlines() if "resuming" in line] == [
-        f"stich: analyse: {shared}: resuming 2 samples of a run of 2 samples (sample k is the same whatever their "
-        "number): 2 read back, 1 left to solve"]
+    assert [line for line in resumed.stderr.splitlines() if "resumed in a run" in line] == [
+        f"stich: analyse: {shared}: 2 samples of a run of 2 resumed in a run of 3 (sample k is the same whatever "
+        "their number): 2 read back, 1 left to solve"]
     assert len(resumed.stdout.splitlines()) == len(list(iter_records(str(source)))) > 1
 
 
