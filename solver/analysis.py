@@ -533,6 +533,8 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
             checks.append(BonusCheck(name, objective.description, tuple(_seat_list(objective.maximiser)),
                                      tuple(_seat_list(everybody - objective.maximiser)), objective.target,
                                      achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed))
+    for name, why in rules.objectives_left_out().items():  # asked of a Suit Solo's Pagat: said, not left blank
+        checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=why))
     from .score_check import check_notes  # the settlement's modules load on first use, as check_report's
 
     return BonusChecks(checks, check_notes(position, checks))

@@ -292,6 +292,12 @@ class Rules:
         """The names of the objectives this contract can be asked (``Position.objective`` takes them)."""
         raise NotImplementedError
 
+    def objectives_left_out(self) -> dict[str, str]:
+        """The game's bonuses that this contract leaves out, each with why (a Suit Solo has no Pagat, RULES.md 1.6):
+        ``stich check`` lists them as not arising, so a reader looking for the row learns why it has no answer.
+        None by default."""
+        return {}
+
     def objective(self, name: str, seat: int | None = None) -> Objective:
         """The objective ``name`` of these rules, for ``seat`` (0-based) where it is a seat's own;
         InvalidContractError for one the contract has not."""
