@@ -693,6 +693,8 @@ def _dealt_answer(bonus: Document) -> Text:
 
 def _score_answer(bonus: Document | None) -> Text:
     """Whether the play that is best for the score also forces the bonus (and what forcing it settles)."""
+    if bonus is not None and not bonus.get("scores", True):
+        return Text("scores nothing here", style="dim")  # the note below the table says why
     if bonus is None or bonus["score_forces"] is None:
         return Text("")
     if bonus["with_bonus"] is None:

@@ -537,6 +537,8 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
             checks.append(BonusCheck(name, objective.description, tuple(_seat_list(objective.maximiser)),
                                      tuple(_seat_list(everybody - objective.maximiser)), objective.target,
                                      achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed))
+    for name, why in rules.objectives_left_out().items():  # asked of a Suit Solo's Pagat: said, not left blank
+        checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=why))
     from .score_check import check_notes  # the settlement's modules load on first use, as check_report's
 
     return BonusChecks(checks, check_notes(position, checks))
@@ -555,10 +557,11 @@ def dealt_bonuses(position: Position) -> list[DealtBonus]:
 
 def most_still_possible(rules: Rules, state: PlayState, objective: Objective) -> int:
     """The most reward the rest of the play could add to ``objective`` whoever plays what: every trick still to
-    come won by its side, and every event whose cards are all still unplayed (in a hand or on the table; each card
-    falls once). Below the target the play has already decided the bonus against the side: a Pagat spent before the
-    last trick, a Mond that fell without the Sküs, a Valat after a lost trick. That is not the other side stopping
-    it, so ``stich check`` says ``missed``. An objective with a negative weight or reward has no such bound here."""
+    come won by its side, and every event whose cards can still fall together (:meth:`TrickEvent.can_still_happen`;
+    each card falls once). Below the target the play has already decided the bonus against the side: a Pagat spent
+    before the last trick (or on the table in an earlier one), a Mond that fell without the Sküs, a Valat after a
+    lost trick. That is not the other side stopping it, so ``stich check`` says ``missed``. An objective with a
+    negative weight or reward has no such bound here."""
     if min(objective.points_weight, objective.trick_weight, *(event.reward for event in objective.events)) < 0:
         return objective.maximum
     unplayed = state.cards_left
@@ -566,7 +569,7 @@ def most_still_possible(rules: Rules, state: PlayState, objective: Objective) ->
         unplayed |= 1 << card
     points = sum(rules.points[card] for card in range(len(rules.pack)) if unplayed >> card & 1)
     most = objective.points_weight * points + objective.trick_weight * (rules.tricks_in_deal - len(state.history))
-    return most + sum(event.reward for event in objective.events if unplayed & event.present == event.present)
+    return most + sum(event.reward for event in objective.events if event.can_still_happen(state))
 
 
 def targets_together(position: Position, *, time_limit: float | None = None,

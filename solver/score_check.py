@@ -69,16 +69,18 @@ def _core(objective: Objective) -> tuple:
 class BonusScore:
     """One bonus under the score: ``with_bonus`` is the best settlement its side can force while also forcing it
     (None: it cannot be forced; for the defenders' bonuses the least settlement), and ``score_forces`` whether the
-    score-optimal play forces it (``with_bonus`` equals the score)."""
+    score-optimal play forces it (``with_bonus`` equals the score). A bonus that scores nothing here (``scores``
+    false: a Tout's Schneider, a bonus the other side announced) is not searched: the score is blind to it."""
 
     bonus: str
     side: tuple[int, ...]
     with_bonus: int | None
     score_forces: bool | None
+    scores: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         return {"bonus": self.bonus, "side": list(self.side), "with_bonus": self.with_bonus,
-                "score_forces": self.score_forces}
+                "score_forces": self.score_forces, "scores": self.scores}
 
 
 @dataclass(frozen=True)
@@ -99,9 +101,11 @@ class BonusChoice:
 
 def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective, bool]], *,
                      announcements: Announcements = None, pot: int | None = None, engine: Any = None,
-                     reference_solver: bool | None = None) -> tuple[int, list[BonusScore], list[BonusChoice]]:
+                     reference_solver: bool | None = None,
+                     unscored: frozenset[str] = frozenset()) -> tuple[int, list[BonusScore], list[BonusChoice]]:
     """The score, each bonus under it, and the choices between bonuses of one side that cannot be forced together.
-    ``bonuses`` are (name, objective with a target, forced alone) from the ordinary bonus check."""
+    ``bonuses`` are (name, objective with a target, forced alone) from the ordinary bonus check; those ``unscored``
+    score nothing here, so they are neither searched under the score nor offered as a choice."""
     state = position.state
     spec = payoff_spec(position, announcements=announcements, pot=pot)
     declaring = position.rules.declaring_side
@@ -115,6 +119,9 @@ def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective,
         side = tuple(sorted(s + 1 for s in objective.maximiser))
         maximising = objective.maximiser <= declaring
         assert objective.target is not None
+        if name in unscored:
+            results.append(BonusScore(name, side, None, None, scores=False))
+            continue
         required = requiring(spec, [(objective, objective.target)], maximising)
         if required is None or not forced:
             results.append(BonusScore(name, side, None, None if required is None else False))
@@ -156,9 +163,21 @@ def score_check_report(position: Position, checks: Sequence[Any], *, engine: Any
         if check.can_force is None or check.seat is not None:
             continue  # per-seat targets are no side's bonuses: the score is only the declarer's
         bonuses.append((check.bonus, position.objective(check.bonus), bool(check.can_force)))
-    score, results, choices = score_of_bonuses(position, bonuses, engine=engine, reference_solver=reference_solver)
+    score, results, choices = score_of_bonuses(position, bonuses, engine=engine, reference_solver=reference_solver,
+                                               unscored=unscored_bonuses(position))
     return {"value": score, "bonuses": [r.as_dict() for r in results], "choices": [c.as_dict() for c in choices],
             "notes": check_notes(position, checks)}
+
+
+def unscored_bonuses(position: Position) -> frozenset[str]:
+    """The bonuses that score nothing on this record whatever the play (``Game.unscored_bonuses``: the contract or
+    the announcements leave them out); none when the record's scoring tags are wrong (the score says so)."""
+    from .scoring import scoring_inputs
+
+    try:
+        return frozenset(position.game.unscored_bonuses(position.rules, scoring_inputs(position)))
+    except StichError:
+        return frozenset()
 
 
 def check_notes(position: Position, checks: Sequence[Any]) -> list[str]:
@@ -166,16 +185,13 @@ def check_notes(position: Position, checks: Sequence[Any]) -> list[str]:
     deal, a pot of 0, and the checked bonuses that score nothing here (a Tout's Schneider, a bonus the other side
     announced: a question of the play, worth nothing); none where the rules have no settlement search (the command
     prints no score then)."""
-    from .scoring import score_notes, scoring_inputs
+    from .scoring import score_notes
     from .settlement import settlement_unsupported
 
     if settlement_unsupported(position) is not None:
         return []
     notes = score_notes(position)
-    try:
-        unscored = position.game.unscored_bonuses(position.rules, scoring_inputs(position))
-    except StichError:
-        unscored = frozenset()  # the score says what is wrong with the record's scoring tags
+    unscored = unscored_bonuses(position)
     listed = [check.bonus for check in checks if check.bonus in unscored]
     if listed:
         notes.append(f"scores nothing here, whatever the play (the contract or the announcements leave it out): "

@@ -196,6 +196,36 @@ def test_check_a_bonus_the_play_has_already_decided_is_missed_not_stopped():
     assert open_pagat["valat_against"].already_missed and not open_pagat["valat"].already_missed
 
 
+def test_check_a_bonus_whose_card_is_on_the_table_of_an_earlier_trick_is_missed_not_stopped():
+    """The Pagat led to trick 6 of 10 cannot be in the last trick any more, and a Sküs played to a trick whose Mond
+    lies in the hand of a seat that has played to it already cannot catch it: check said "3+4 can stop it" (and
+    "1+2 can stop it") as if the other side had to, because the card was still "unplayed" on the table."""
+    pagat_led = board("pagat_ultimo.tbn", 1).play_cards("T1")
+    checks = {c.bonus: c for c in check_bonuses(pagat_led)}
+    for name in ("pagat_ultimo", "pagat_beaten"):
+        assert checks[name].already_missed and checks[name].can_force is False, name
+        assert checks[name].answer() == "no - missed", name
+        assert reference(pagat_led, name).success is False
+    assert not checks["valat"].already_missed  # trick 6 may still go to the declarers
+    followed = board("pagat_ultimo.tbn", 1).play_cards("T17 SQ T15 T14 SK")  # the Pagat still in seat 1's hand
+    assert not {c.bonus: c for c in check_bonuses(followed)}["pagat_ultimo"].already_missed
+    ending = """[Game "Zwanzigerrufen"]
+[Deal "1: SK T21 / TS HQ / T6 T7 / T4 T5"]
+[Contract "Normal T19"]
+[Declarer "1"]
+[Partner "2"]
+[Play "1"]
+SK TS
+*
+"""
+    mond_played_past = solver.parse_positions(ending)[0]
+    mondfang = {c.bonus: c for c in check_bonuses(mond_played_past)}["mondfang"]
+    assert mondfang.side == (3, 4) and mondfang.already_missed and mondfang.answer() == "no - missed"
+    assert reference(mond_played_past, "mondfang").success is False
+    lead_mond = solver.parse_positions(ending.replace("SK TS", "SK"))[0]  # seat 2 may still add TS to T21 later
+    assert not {c.bonus: c for c in check_bonuses(lead_mond)}["mondfang"].already_missed
+
+
 def test_check_sagotrick_variant_decides_the_pagat():
     # ending 6: the Pagat wins the last trick only as a Sagotrick; without the rule it is beaten
     assert {c.bonus: c for c in check_bonuses(board("zwanzigerrufen.tbn", 6))}["pagat_ultimo"].can_force

@@ -372,8 +372,19 @@ def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
     not count in a Suit Solo, RULES.md 1.7)."""
     (document,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4")
     assert schema_errors(document, SCHEMA) == []
-    assert [c["bonus"] for c in document["checks"]] == ["game", "absolut", "absolut_against", "valat",
-                                                         "valat_against"]  # the searched ones, as before
+    assert [c["bonus"] for c in document["checks"] if c["can_force"] is not None] == [
+        "game", "absolut", "absolut_against", "valat", "valat_against"]  # the searched ones, as before
+    # RULES.md 1.6: no Pagat or Mondfang in a Suit Solo; their rows were left out, so a reader asking for the
+    # Pagat found no row: they now say why they do not arise, and the score does not search them
+    left_out = [c for c in document["checks"] if c["can_force"] is None]
+    assert [(c["bonus"], c["reason"], c["side"]) for c in left_out] == [
+        (name, "not in a Suit Solo (RULES.md 1.6)", []) for name in ("pagat_ultimo", "pagat_beaten", "mondfang")]
+    assert "pagat_ultimo" not in [b["bonus"] for b in document["score"]["bonuses"]]
+    rows = [line for line in run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4").stdout.splitlines()
+            if line.startswith(("│ pagat", "│ mondfang"))]
+    assert [[cell.strip() for cell in row.split("│")[1:4]] for row in rows] == [
+        [name, "-", ""] for name in ("pagat_ultimo", "pagat_beaten", "mondfang")]
+    assert all("does not arise: not in a" in row for row in rows), rows
     dealt = {b["bonus"]: b for b in document["dealt_bonuses"]}
     assert dealt["four_kings"] == {
         "bonus": "four_kings", "description": "one player was dealt the four Kings (4 Kings)", "side": [4], "seat": 4,

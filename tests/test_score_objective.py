@@ -15,8 +15,10 @@ import random
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import solver
+from solver.cli.main import app
 from solver import StichError, read_positions
 from solver.search.settle import SettlementEngine
 from solver.score_objective import solve_score
@@ -123,7 +125,8 @@ def test_check_says_which_bonus_the_score_prefers():
     score = check_report(position)["score"]  # the reference agrees on the random endings below (40 s here)
     assert score["value"] == 12
     by_bonus = {b["bonus"]: b for b in score["bonuses"]}
-    assert by_bonus["valat"] == {"bonus": "valat", "side": [1, 4], "with_bonus": 8, "score_forces": False}
+    assert by_bonus["valat"] == {"bonus": "valat", "side": [1, 4], "with_bonus": 8, "score_forces": False,
+                                 "scores": True}
     assert by_bonus["pagat_ultimo"]["score_forces"] is True and by_bonus["game"]["score_forces"] is True
     assert score["choices"] == [{"side": [1, 4], "bonuses": ["valat", "pagat_ultimo"], "settlements": [8, 12],
                                  "prefers": "pagat_ultimo"}]
@@ -147,8 +150,24 @@ def test_check_says_which_bonuses_a_tout_does_not_score():
     assert document["score"]["notes"] == ["scores nothing here, whatever the play (the contract or the announcements "
                                           "leave it out): game, schneider, schneider_against, schwarz, "
                                           "schwarz_against"]
+    # the score-optimal column said "forces it" on schneider_against, which a Tout cannot pay: those rows now say
+    # they score nothing (not searched under the score), the Tout's own row is answered
+    under_score = {b["bonus"]: b for b in document["score"]["bonuses"]}
+    for name in ("game", "schneider", "schneider_against", "schwarz", "schwarz_against"):
+        assert under_score[name] == {"bonus": name, "side": under_score[name]["side"], "with_bonus": None,
+                                     "score_forces": None, "scores": False}, name
+    # the Tout itself scores and is searched: the defenders' acorns stop it (Obers are plain in a Wenz)
+    assert under_score["tout"] == {"bonus": "tout", "side": [1], "with_bonus": None, "score_forces": False,
+                                   "scores": True}
+    result = CliRunner().invoke(app, ["check", "-"], input=text)
+    assert result.exit_code == 0, result.output
+    rows = {line.split("│")[1].strip(): line.split("│")[-2].strip() for line in result.stdout.splitlines()
+            if line.startswith("│ ") and line.split("│")[1].strip()}
+    assert [name for name, cell in rows.items() if cell == "scores nothing here"] == list(under_score)[:5], rows
+    assert rows["tout"] == "-"
     wenz = next(iter(solver.parse_positions(text.replace("WenzTout", "Wenz"), name="wenz.tbn")))
     assert check_report(wenz)["score"]["notes"] == []  # a Wenz scores its Schneider
+    assert all(b["scores"] for b in check_report(wenz)["score"]["bonuses"])
     # RULES.md 2.2, 2.5: a Sie wins at once, 52 whatever the play: none of its rows scores either
     sie = next(iter(solver.parse_positions(text.replace("WenzTout", "Sie"), name="sie.tbn")))
     assert check_report(sie)["score"]["notes"] == document["score"]["notes"]

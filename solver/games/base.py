@@ -93,6 +93,24 @@ class TrickEvent:
             return False
         return not self.last_only or last
 
+    def can_still_happen(self, state: PlayState) -> bool:
+        """Whether some play of the rest could still make the event happen, by where its cards are: none fell in an
+        earlier trick, and once one is on the table the trick in progress must be able to take the others (each in
+        the hand of a seat yet to play to it, no ``absent`` card there, and the deal's last trick for a
+        ``last_only`` event). A bound, not a search: ``stich check`` says a bonus whose event cannot happen any
+        more ``missed``, not stopped."""
+        on_table = 0
+        for card in state.trick:
+            on_table |= 1 << card
+        if self.present & ~(state.cards_left | on_table):
+            return False  # a card of it fell in an earlier trick
+        if not self.present & on_table:
+            return True
+        if self.absent & on_table or (self.last_only and state.tricks_left > 1):
+            return False
+        played = {(state.leader + k) % state.seats for k in range(len(state.trick))}
+        return not any(state.hands[seat] & self.present for seat in played)
+
 
 @dataclass(frozen=True)
 class Objective:
@@ -273,6 +291,12 @@ class Rules:
     def objective_names(self) -> list[str]:
         """The names of the objectives this contract can be asked (``Position.objective`` takes them)."""
         raise NotImplementedError
+
+    def objectives_left_out(self) -> dict[str, str]:
+        """The game's bonuses that this contract leaves out, each with why (a Suit Solo has no Pagat, RULES.md 1.6):
+        ``stich check`` lists them as not arising, so a reader looking for the row learns why it has no answer.
+        None by default."""
+        return {}
 
     def objective(self, name: str, seat: int | None = None) -> Objective:
         """The objective ``name`` of these rules, for ``seat`` (0-based) where it is a seat's own;

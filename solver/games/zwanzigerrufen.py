@@ -170,8 +170,13 @@ class ZwanzigerrufenRules(Rules):
     def objective_names(self) -> list[str]:
         names = ["points", "game", "absolut", "absolut_against", "valat", "valat_against"]
         if not self.suit_solo:
-            names += ["pagat_ultimo", "pagat_beaten", "mondfang"]
+            names += list(SOLO_AND_NORMAL_ONLY)
         return names
+
+    def objectives_left_out(self) -> dict[str, str]:
+        if self.suit_solo:
+            return dict.fromkeys(SOLO_AND_NORMAL_ONLY, "not in a Suit Solo (RULES.md 1.6)")
+        return {}
 
     def holder_side(self, card: int) -> frozenset[int] | None:
         """The side of the seat that was dealt ``card`` in this deal, or None if no hand holds it."""
@@ -221,6 +226,10 @@ class ZwanzigerrufenRules(Rules):
             return Objective(name, other, "the side without the Mond catches it with the Sküs (Mondfang)",
                              events=(event,), target=1, maximum=1, game=self.game.name)
         raise unknown_objective(self, name)
+
+
+#: The objectives RULES.md 1.6 leaves out of a Suit Solo.
+SOLO_AND_NORMAL_ONLY = ("pagat_ultimo", "pagat_beaten", "mondfang")
 
 
 # RULES.md 1.7: scoring -------------------------------------------------------------------------------------------
