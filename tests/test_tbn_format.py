@@ -1084,6 +1084,19 @@ def test_files_that_start_with_a_byte_order_mark_can_be_concatenated(tmp_path):
     path.write_text("\n".join([lines[0], "\ufeff", *lines[1:]]) + "\n", encoding="utf-8")
     errors = [item for item in iter_records(path) if isinstance(item, ParseError)]
     assert [(error.line, error.column) for error in errors] == [(2, 1)], errors
+    assert "a byte order mark alone on a line inside a record" in str(errors[0])
+
+
+def test_a_file_whose_first_line_is_a_byte_order_mark_alone_can_be_appended(tmp_path):
+    """A file a Windows editor saved with an empty first line starts with a line of its BOM alone; appended to a file
+    stich wrote (`cat a.tbn b.tbn`, a blank line after a's last record) that line stands between records, where it
+    is as blank as the same file read alone. It was read as a card before any tag, and the record after it (in the
+    same block) was skipped with it."""
+    written = SCHAFKOPF_DEAL + "\n"
+    saved = "\ufeff\r\n" + SCHAFKOPF_DEAL.replace("\n", "\r\n")
+    path = tmp_path / "both.tbn"
+    path.write_bytes((written + saved + "\r\n" + " \ufeff \r\n" + saved).encode())
+    assert [item.line if isinstance(item, Record) else str(item) for item in iter_records(path)] == [1, 6, 12]
 
 
 def test_a_position_read_with_variant_flags_writes_them_into_its_record():

@@ -679,11 +679,18 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
             skipping = _skipped(skipping, text)
             if skipping is not None:
                 continue
-        blank = isinstance(text, str) and not text.strip()
+        # a line of a BOM alone (a file a Windows editor saved with an empty first line, appended) is blank between
+        # records; inside one it would end the record unseen, and is refused
+        bom_alone = isinstance(text, str) and text.strip() == "\ufeff"
+        blank = isinstance(text, str) and (not text.strip() or bom_alone and not builder.tags)
         done: Record | None = None
         try:
             if isinstance(text, ParseError):
                 raise text
+            if bom_alone and not blank:
+                raise ParseError("a byte order mark alone on a line inside a record", source=source, line=number,
+                                 column=text.index("\ufeff") + 1, token="\ufeff",
+                                 expected="a blank line before a file appended to this one")
             if blank:
                 lexer.blank_line()
                 if builder.tags:
@@ -733,7 +740,7 @@ def _skipped(skipping: str, text: str | ParseError) -> str | None:
     if isinstance(text, ParseError):
         return skipping
     stripped = text.strip()
-    if not stripped:
+    if not stripped or stripped == "\ufeff" and skipping != "record":  # a BOM alone is blank between records
         return None if skipping == "record" else "stray-blank"
     if skipping == "stray-blank" and stripped.startswith(_RECORD_STARTS):
         return None
@@ -960,8 +967,8 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
     else:
         text = chunk[:-1] if chunk.endswith("\n") else chunk
         text = text[:-1] if text.endswith("\r") else text
-    # a file's BOM; after line 1, that of a file appended to another (cat a b), which has text after it: a line of a
-    # BOM alone inside a record would end the record as a blank line does, and is refused instead
+    # a file's BOM; after line 1, that of a file appended to another (cat a b), which has text after it. A line of a
+    # BOM alone is kept: the reader takes it as blank between records and refuses it inside one
     if text.startswith("\ufeff") and (number == 1 or text[1:].strip()):
         text = text[1:]
     if len(text) > MAX_LINE_LENGTH:
