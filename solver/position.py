@@ -662,7 +662,11 @@ def _replay(record: Record, rules: Rules,
     given = ", ".join(f"{name}={value}" for name, value in (override or {}).items())
     under = f" (with the variant flags given: {given})" if given else ""
     if seat - 1 != state.leader:
-        raise _error(record, f"the first trick is led by seat {state.leader + 1} under these rules{under}",
+        if rules.game.is_whole(rules.deal):
+            why = f"under these rules{under}"
+        else:  # an ending is led as its [Leader] tag says, not as the rules would lead a whole deal
+            why = "as [Leader] says" if record.tag("Leader") is not None else "in an ending without a [Leader] tag"
+        raise _error(record, f"the first trick is led by seat {state.leader + 1} {why}",
                      leader.line, leader.column, leader.text, str(state.leader + 1))
     played = []
     for number, line in enumerate(play.tricks):

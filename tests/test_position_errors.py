@@ -203,3 +203,14 @@ def test_a_long_name_is_quoted_cut_short_and_the_message_keeps_its_end():
     assert len(game) < 400 and len(contract) < 400
     short = str(error_of(GOOD.replace("Solo H", "Solo Q")))
     assert "contract 'Solo Q': 'Q' is not a suit" in short  # a short one is quoted whole, as before
+
+
+def test_an_endings_play_led_by_another_seat_than_its_leader_says_why():
+    """An ending's first trick is led as its [Leader] tag says (FORMAT.md: seat 1 without one), not as the rules lead
+    a whole deal: the error said 'under these rules', which sent the user to the variant flags."""
+    ending = '[Game "Zwanzigerrufen"]\n[Deal "1: T1 SK / T20 SQ / T21 HK / T15 DK"]\n[Contract "Normal T20"]\n'
+    untagged = error_of(ending + '[Play "3"]\nT21\n')
+    assert str(untagged) == ("bad.tbn:4:8: the first trick is led by seat 1 in an ending without a [Leader] tag "
+                             "(got '3', expected 1)")
+    tagged = error_of(ending + '[Leader "3"]\n[Play "1"]\nT1\n')
+    assert str(tagged) == "bad.tbn:5:8: the first trick is led by seat 3 as [Leader] says (got '1', expected 3)"
