@@ -52,10 +52,14 @@ def show(
     width = diagram_width(stdout_console())  # a narrow terminal's: the hands stacked where the table does not fit
 
     made = [0]  # records made (printed but for one an interrupt stopped): a blank line ends the last one
+    # the last record written and its comments then: comments after a file's last record (after its blank line) are
+    # given to it when the file ends, after it was written, and are written after it then
+    written: list = [None, 0]
 
     def document(position: Position) -> Document:
         made[0] += 1
         if tbn:
+            written[:] = [position.record, len(position.record.comments) if position.record is not None else 0]
             return {"text": position.to_tbn()}
         if as_json:
             return show_report(position)
@@ -72,4 +76,7 @@ def show(
     finally:
         if tbn and made[0]:
             sys.stdout.write("\n")  # a blank line ends the last record too, so that saved files concatenate
+            last, count = written
+            for comment in last.comments[count:] if last is not None else []:
+                sys.stdout.write(comment.text + "\n")
             sys.stdout.flush()
