@@ -1097,6 +1097,10 @@ def test_a_file_whose_first_line_is_a_byte_order_mark_alone_can_be_appended(tmp_
     path = tmp_path / "both.tbn"
     path.write_bytes((written + saved + "\r\n" + " \ufeff \r\n" + saved).encode())
     assert [item.line if isinstance(item, Record) else str(item) for item in iter_records(path)] == [1, 6, 12]
+    # after stray text between records (said once, and skipped to a block that can start a record) it is as blank
+    stray = '[Game "x"]\n[Play "1"]\nT1\n\nT2\n\n\ufeff\n[Game "y"]\n'
+    read = list(iter_records(io.BytesIO(stray.encode())))
+    assert [(type(item).__name__, item.line) for item in read] == [("Record", 1), ("ParseError", 5), ("Record", 8)]
 
 
 def test_a_position_read_with_variant_flags_writes_them_into_its_record():
