@@ -106,6 +106,12 @@ class SpanSet:
             self._firsts.insert(at, first)
             self._ends.insert(at, end)
 
+    def count_not_in(self, other: "SpanSet") -> int:
+        """The numbers held here that ``other`` does not hold: the samples one job has that another still lacks."""
+        return sum(min(stop, end) - max(start, first)
+                   for first, end in zip(self._firsts, self._ends)
+                   for start, stop in other.gaps(end) if stop > first)
+
     def gaps(self, end: int) -> Iterator[tuple[int, int]]:
         """The runs ``[first, end)`` of the numbers 0 to ``end - 1`` not held, in order."""
         start = 0
@@ -389,11 +395,12 @@ def same_job(header: Mapping[str, Any], identity: Mapping[str, Any], varying: It
 
 
 def samples_held(path: str | os.PathLike, job_of: Callable[[Mapping[str, Any]], Hashable | None],
-                 end: int | None = None) -> dict[Hashable, int]:
-    """The samples a journal holds for each job ``job_of(header)`` names (None: a header of no job asked about),
-    each number counted once however many runs wrote it, only those of spans within ``end`` where given (the spans a
-    run of ``end`` samples reads back); a line that is no JSON object is passed over (the journal says what is wrong
-    when it opens the file). OSError where the file cannot be read."""
+                 end: int | None = None) -> dict[Hashable, SpanSet]:
+    """The samples a journal holds for each job ``job_of(header)`` names (None: a header of no job asked about), as
+    the set of their numbers (each held once however many runs wrote it, so that a caller can count them or ask
+    which another job lacks), only those of spans within ``end`` where given (the spans a run of ``end`` samples
+    reads back); a line that is no JSON object is passed over (the journal says what is wrong when it opens the
+    file). OSError where the file cannot be read."""
     jobs: dict[str, Hashable] = {}
     held: dict[Hashable, SpanSet] = {}
     with open(path, "rb") as stream:
@@ -420,7 +427,7 @@ def samples_held(path: str | os.PathLike, job_of: Callable[[Mapping[str, Any]], 
             for start, stop in list(numbers.gaps(first + count)):  # the numbers of the span not yet counted
                 if stop > first:
                     numbers.add(Span(max(start, first), stop - max(start, first)))
-    return {job: numbers.count() for job, numbers in held.items()}
+    return held
 
 
 #: How every header line of this version starts (:meth:`Journal._header_line`).
