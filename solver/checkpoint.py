@@ -171,7 +171,8 @@ class Journal:
         if (kind := read_once_kind(self.path)) in ("a pipe", "a socket"):
             raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
                                    f"and appended to, which {kind} cannot be; give a file's name")
-        self._longest = 0  # the longest line of the file as opened, in bytes: what the next line may need
+        self._longest = 0  # the longest line of the file as opened, in bytes
+        self._job_longest = 0  # and of this job's spans: what its next line needs, measured (0: none written yet)
         self._torn = 0  # the length of a half-written last line: trimmed before a line is appended, or at the close
         self._refused = False  # check_room refused the run: the half-written line stays, for the next rerun to measure
         self._afresh = False  # the file holds no work (none, empty, a torn first line): truncated at the first write
@@ -241,7 +242,7 @@ class Journal:
         self._torn = torn_tail(self.path)  # trimmed later (_write, close): a run refused by check_room leaves it
         found: dict[str, dict[str, Any]] = {}  # the keys of this job's headers read, with their varying fields
         seen = SpanSet()
-        offset = longest = 0
+        offset = longest = job_longest = 0
         with open(self.path, "rb") as stream:
             for number, line in enumerate(stream, 1):
                 if not line.endswith(b"\n"):
@@ -271,6 +272,7 @@ class Journal:
                 except (ValueError, KeyError, TypeError, AttributeError):
                     raise FileError(f"{self.path}:{number}:1: not a line of a stich checkpoint: its \"span\" is no "
                                     f"[first, count] of samples or its \"sums\" no object; {REMOVE_THE_LINE}") from None
+                job_longest = max(job_longest, len(line))  # a longer run's too: a line of this job's shape
                 if span.first + span.size > self._end or seen.overlaps(span):
                     continue  # a longer run's, or written twice (cannot happen, but never counted twice)
                 seen.add(span)
@@ -281,6 +283,7 @@ class Journal:
                 self._done.append(at)
                 self._numbers.append(number)
         self._longest = longest
+        self._job_longest = job_longest
         self._header_due = self.key not in found
 
     def _is_this_job(self, header: Mapping[str, Any]) -> bool:
@@ -295,7 +298,9 @@ class Journal:
             return
         # the first line appended may bring this job's header with it; a file written afresh loses what it holds
         header = len(self._header_line())
-        line = max(self._longest, LINE_PER_HEADER * header)  # the first span's line, its sums not yet known
+        # a line of this job's already in the file measures the next; else its first line is estimated (the sums not
+        # yet known), at least as long as the file's longest line of any job
+        line = self._job_longest or max(self._longest, LINE_PER_HEADER * header)
         kept = self.path.stat().st_size if self._afresh and self.path.exists() else self._torn
         refusal = room_refusal(self.path, line + (header if self._header_due else 0), kept, untouched,
                                "another file")
