@@ -380,8 +380,9 @@ class Journal:
 #: The mend of a checkpoint line that cannot be read: without it, the samples it held are merely missing.
 REMOVE_THE_LINE = "remove the line (a rerun solves its samples again) or choose another file"
 
-#: A span's line is estimated at this many times its job's header line before one is written (the sums of an
-#: analysis's cards and bonuses run to about 2.6 times its header, an advice's to 1.3): the room asked for it.
+#: A span's line is estimated at this many times its job's header line before the job has one in the file (then its
+#: own longest measures it): a rough figure, since a first line runs from 1.8 (Zwanzigerrufen contract advice) to
+#: 7.1 (its card advice) times its header by the kind of job.
 LINE_PER_HEADER = 3
 
 #: The fields of a header that are the journal's bookkeeping, not the job's identity.

@@ -1063,7 +1063,8 @@ def test_a_resume_is_measured_by_its_own_lines_and_says_it_resumed_only_once_the
     """The room for a resume's next line was estimated at three times its header even where the file held the job's
     own lines, which are shorter (the review): a resume with room for one of them was refused. A job with lines in
     the file is measured by its longest: room for it (and the run's header) just above is not refused and solves the
-    last sample; just below, the run is refused before any work, and no longer says first that it resumed samples it then left."""
+    last sample; just below, the run is refused before any work, and no longer says first that it resumed samples
+    it then left."""
     journal = tmp_path / "r.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-s", "7",
             "-j", "1", "--json", "--checkpoint", str(journal)]
