@@ -579,7 +579,7 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
         if checkpoint is not None and checkpoint.is_file():
             setup = make_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant or None,
                                seats=seats, announcements=announce, pot=pot, each_announcement=each_announcement)
-            for others, done in other_contract_lists(setup, samples, checkpoint):
+            for others, done in other_contract_lists(setup, checkpoint):
                 message(unresumed_note(checkpoint, setup, others, done))
         document = anytime("contract advice", samples, lambda show: contract_advice(
             game, hand, seat, contracts, known=known, samples=samples, seed=seed, workers=workers,

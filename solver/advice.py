@@ -44,7 +44,7 @@ from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import Announcement, parse_announcements
-from .checkpoint import REMOVE_THE_LINE, Journal, Span, same_job, samples_held
+from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, same_job, samples_held
 from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
@@ -813,8 +813,7 @@ def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
                        seed, announcements, pot), left_out
 
 
-def other_contract_lists(setup: AdviceSetup, samples: int,
-                         checkpoint: str | os.PathLike) -> list[tuple[tuple[str, ...], int]]:
+def other_contract_lists(setup: AdviceSetup, checkpoint: str | os.PathLike) -> list[tuple[tuple[str, ...], int]]:
     """The advice of the same question over other lists of contracts that the ``checkpoint`` journal holds, each
     with the samples it finished (whatever its sample count: a run of another count would resume them): such as
     seat 2's ``--contract all`` written before ``pass`` was offered. They cannot be resumed, since each pair of
@@ -846,7 +845,7 @@ def other_contract_lists(setup: AdviceSetup, samples: int,
         held = samples_held(checkpoint, other_list)
     except OSError:
         return []
-    return [(cast(tuple[tuple[str, ...], tuple[str, ...]], listed)[0], done) for listed, done in held.items()]
+    return [(cast(tuple[tuple[str, ...], tuple[str, ...]], listed)[0], done.count()) for listed, done in held.items()]
 
 
 def announcement_choices(game: type[Game], fixed: Sequence[int], seat: int, announcements: str | None,
@@ -1123,32 +1122,34 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
         without, done = (journalled_samples(checkpoint, [{**job, "cards": document, "share_scale": SHARE_SCALE}
                                                          for document in (identity, *aliases)], samples)
                          for job in ({}, {"bonuses": True}))
-        if done < min(without, samples):
-            warn_caller(without_bonuses_text(checkpoint, without))
+        if again := without.count_not_in(done):  # only those the job with bonuses lacks are solved again
+            warn_caller(without_bonuses_text(checkpoint, again))
     total, stopped = run_samples(samples, workers, card_chunk, setup, key, checkpoint, time_limit, stop, progress,
                                  at_least, aliases=[{**key, "cards": alias} for alias in aliases])
     return setup.cards, total, stopped
 
 
-def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[str, Any]], samples: int) -> int:
+def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[str, Any]],
+                       samples: int) -> SpanSet:
     """The samples of a run of ``samples`` that a checkpoint journal holds for the jobs of these ``headers`` (each
     header's fields as :class:`~solver.checkpoint.Journal` writes them, the tag and key left out, a header of any
-    sample count matching as the journal's does: :func:`~solver.checkpoint.same_job`): those it would read back. 0
-    for a file that cannot be read (the journal says why when it opens it)."""
+    sample count matching as the journal's does: :func:`~solver.checkpoint.same_job`), as the set of their numbers:
+    those it would read back. An empty set for a file that cannot be read (the journal says why when it opens it)."""
     wanted = [json.loads(json.dumps(dict(header))) for header in headers]
     try:
         held = samples_held(checkpoint, lambda header: True if any(same_job(header, job, ("samples",))
                                                                    for job in wanted) else None, samples)
     except OSError:
-        return 0
-    return held.get(True, 0)
+        return SpanSet()
+    return held.get(True, SpanSet())
 
 
 def without_bonuses_text(checkpoint: str | os.PathLike, samples: int) -> str:
-    """Why card advice solves again the samples a checkpoint kept from before the cards' bonus odds were tallied."""
-    return (f"{checkpoint} holds {samples:,} sample{'' if samples == 1 else 's'} of this card advice written before "
-            "each card's bonus odds were tallied: they hold no bonus odds, so they are solved again (their lines "
-            "stay in the file)")
+    """Why card advice solves again the samples a checkpoint holds only without the cards' bonus odds (by a stich
+    from before they were tallied, or by a bot choosing by the mean: ``card_sums(bonuses=False)``): ``samples``
+    counts those the job with them lacks, which are the ones solved again."""
+    return (f"{checkpoint} holds {samples:,} sample{'' if samples == 1 else 's'} of this card advice written without "
+            "bonus odds: they hold none, so they are solved again (their lines stay in the file)")
 
 
 def known_by_seat(position: Position, known: Mapping[int, CardTokens] | None) -> dict[int, tuple[str, ...]]:

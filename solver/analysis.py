@@ -341,8 +341,9 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     if not_applicable:
         document["not_applicable"] = not_applicable
     notes = score_notes(position) if any(r["objective"] == SCORE for r in results) else []
-    uncounted = uncounted_points_note(position.rules)  # card points answered that its score never counts (a Tout)
-    if uncounted and any(r["objective"] == "points" for r in results):
+    # card points measured (points, game, schneider: the answer's measure) that its score never counts (a Tout)
+    uncounted = uncounted_points_note(position.rules)
+    if uncounted and any(r["measure"] == "points" for r in results):
         notes.append(uncounted)
     if notes:
         document["notes"] = notes

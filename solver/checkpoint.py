@@ -106,6 +106,12 @@ class SpanSet:
             self._firsts.insert(at, first)
             self._ends.insert(at, end)
 
+    def count_not_in(self, other: "SpanSet") -> int:
+        """The numbers held here that ``other`` does not hold: the samples one job has that another still lacks."""
+        return sum(min(stop, end) - max(start, first)
+                   for first, end in zip(self._firsts, self._ends)
+                   for start, stop in other.gaps(end) if stop > first)
+
     def gaps(self, end: int) -> Iterator[tuple[int, int]]:
         """The runs ``[first, end)`` of the numbers 0 to ``end - 1`` not held, in order."""
         start = 0
@@ -165,7 +171,8 @@ class Journal:
         if (kind := read_once_kind(self.path)) in ("a pipe", "a socket"):
             raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
                                    f"and appended to, which {kind} cannot be; give a file's name")
-        self._longest = 0  # the longest line of the file as opened, in bytes: what the next line may need
+        self._longest = 0  # the longest line of the file as opened, in bytes
+        self._job_longest = 0  # and of this job's spans: what its next line needs, measured (0: none written yet)
         self._torn = 0  # the length of a half-written last line: trimmed before a line is appended, or at the close
         self._refused = False  # check_room refused the run: the half-written line stays, for the next rerun to measure
         self._afresh = False  # the file holds no work (none, empty, a torn first line): truncated at the first write
@@ -235,7 +242,7 @@ class Journal:
         self._torn = torn_tail(self.path)  # trimmed later (_write, close): a run refused by check_room leaves it
         found: dict[str, dict[str, Any]] = {}  # the keys of this job's headers read, with their varying fields
         seen = SpanSet()
-        offset = longest = 0
+        offset = longest = job_longest = 0
         with open(self.path, "rb") as stream:
             for number, line in enumerate(stream, 1):
                 if not line.endswith(b"\n"):
@@ -265,6 +272,7 @@ class Journal:
                 except (ValueError, KeyError, TypeError, AttributeError):
                     raise FileError(f"{self.path}:{number}:1: not a line of a stich checkpoint: its \"span\" is no "
                                     f"[first, count] of samples or its \"sums\" no object; {REMOVE_THE_LINE}") from None
+                job_longest = max(job_longest, len(line))  # a longer run's too: a line of this job's shape
                 if span.first + span.size > self._end or seen.overlaps(span):
                     continue  # a longer run's, or written twice (cannot happen, but never counted twice)
                 seen.add(span)
@@ -275,6 +283,7 @@ class Journal:
                 self._done.append(at)
                 self._numbers.append(number)
         self._longest = longest
+        self._job_longest = job_longest
         self._header_due = self.key not in found
 
     def _is_this_job(self, header: Mapping[str, Any]) -> bool:
@@ -289,7 +298,9 @@ class Journal:
             return
         # the first line appended may bring this job's header with it; a file written afresh loses what it holds
         header = len(self._header_line())
-        line = max(self._longest, LINE_PER_HEADER * header)  # the first span's line, its sums not yet known
+        # a line of this job's already in the file measures the next; else its first line is estimated (the sums not
+        # yet known), at least as long as the file's longest line of any job
+        line = self._job_longest or max(self._longest, LINE_PER_HEADER * header)
         kept = self.path.stat().st_size if self._afresh and self.path.exists() else self._torn
         refusal = room_refusal(self.path, line + (header if self._header_due else 0), kept, untouched,
                                "another file")
@@ -369,8 +380,9 @@ class Journal:
 #: The mend of a checkpoint line that cannot be read: without it, the samples it held are merely missing.
 REMOVE_THE_LINE = "remove the line (a rerun solves its samples again) or choose another file"
 
-#: A span's line is estimated at this many times its job's header line before one is written (the sums of an
-#: analysis's cards and bonuses run to about 2.6 times its header, an advice's to 1.3): the room asked for it.
+#: A span's line is estimated at this many times its job's header line before the job has one in the file (then its
+#: own longest measures it): a rough figure, since a first line runs from 1.8 (Zwanzigerrufen contract advice) to
+#: 7.1 (its card advice) times its header by the kind of job.
 LINE_PER_HEADER = 3
 
 #: The fields of a header that are the journal's bookkeeping, not the job's identity.
@@ -389,11 +401,12 @@ def same_job(header: Mapping[str, Any], identity: Mapping[str, Any], varying: It
 
 
 def samples_held(path: str | os.PathLike, job_of: Callable[[Mapping[str, Any]], Hashable | None],
-                 end: int | None = None) -> dict[Hashable, int]:
-    """The samples a journal holds for each job ``job_of(header)`` names (None: a header of no job asked about),
-    each number counted once however many runs wrote it, only those of spans within ``end`` where given (the spans a
-    run of ``end`` samples reads back); a line that is no JSON object is passed over (the journal says what is wrong
-    when it opens the file). OSError where the file cannot be read."""
+                 end: int | None = None) -> dict[Hashable, SpanSet]:
+    """The samples a journal holds for each job ``job_of(header)`` names (None: a header of no job asked about), as
+    the set of their numbers (each held once however many runs wrote it, so that a caller can count them or ask
+    which another job lacks), only those of spans within ``end`` where given (the spans a run of ``end`` samples
+    reads back); a line that is no JSON object is passed over (the journal says what is wrong when it opens the
+    file). OSError where the file cannot be read."""
     jobs: dict[str, Hashable] = {}
     held: dict[Hashable, SpanSet] = {}
     with open(path, "rb") as stream:
@@ -420,7 +433,7 @@ def samples_held(path: str | os.PathLike, job_of: Callable[[Mapping[str, Any]], 
             for start, stop in list(numbers.gaps(first + count)):  # the numbers of the span not yet counted
                 if stop > first:
                     numbers.add(Span(max(start, first), stop - max(start, first)))
-    return {job: numbers.count() for job, numbers in held.items()}
+    return held
 
 
 #: How every header line of this version starts (:meth:`Journal._header_line`).

@@ -27,7 +27,7 @@ from .games.base import Objective, PayoffComponent, Rules, tricks_objective
 from .games.outcome import measure_words, role_text, side_text
 from .html_tables import html_lines, html_table
 from .position import Position, check_position, every_seat_for_itself
-from .scoring import score_counts_points, scoring_inputs, uncounted_points_note
+from .scoring import score_counts_points_measure, scoring_inputs, uncounted_points_note
 from .search.boundary import Deadline
 from .search.engine import EngineSolver, solver_for
 from .search.settle import PayoffSpec
@@ -481,11 +481,11 @@ def has_points(rules: Rules) -> bool:
 
 def points_beside(rules: Rules) -> bool:
     """Whether a post-mortem graded by the score keeps the card points' cost (and curve) beside: where the score
-    counts them (:func:`~solver.scoring.score_counts_points`). Not in a Schafkopf Tout (won by every trick, RULES.md
-    2.5) or a Sie (by the deal alone): its score never looks at the card points, so a column of their cost beside it
-    said nothing, or misled (11 points a defender's card kept from the declarer of a Tout lost in trick 1 count for
-    nothing), nor where the contract has no card points at all."""
-    return score_counts_points(rules)
+    counts them (:func:`~solver.scoring.score_counts_points_measure`). Not in a Schafkopf Tout (won by every trick,
+    RULES.md 2.5) or a Sie (by the deal alone): its score never looks at the card points, so a column of their cost
+    beside it said nothing, or misled (11 points a defender's card kept from the declarer of a Tout lost in trick 1
+    count for nothing), nor where the contract has no card points at all."""
+    return score_counts_points_measure(rules)
 
 
 def _curve_objective(rules: Rules) -> Objective:

@@ -972,11 +972,11 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
             for number, span, document in journal.done_lines():
                 add(read(document, f"{journal.path}:{number}:1"))
                 done.add(span)  # the journal yields each sample once
-            if journal.resumed_from:
-                warn_caller(other_count_text(journal.path, journal.resumed_from, journal.resumed_samples,
-                                             done.count(), samples), OtherCountResumed)
             if next(done.gaps(samples), None) is not None:
                 journal.check_room("no sample of this analysis solved")  # not for nothing on a full disk
+            if journal.resumed_from:  # said once the room is there: a refused run resumes nothing
+                warn_caller(other_count_text(journal.path, journal.resumed_from, journal.resumed_samples,
+                                             done.count(), samples), OtherCountResumed)
         pool.run(jobs(), task, (setup,), finished)
     finally:
         if journal is not None:

@@ -179,11 +179,12 @@ def score_notes(position: Position) -> list[str]:
     return notes
 
 
-def score_counts_points(rules: Rules) -> bool:
-    """Whether the contract's score looks at card points: where its game is decided by them (the game module's
-    :meth:`Rules.game_objective` counts them: 61, 45), or each seat's own tricks where every seat plays for itself.
-    Not where the game is decided by tricks (a Schafkopf Tout: every trick, RULES.md 2.5) or by the deal alone (a
-    Sie), nor where the contract has no card points at all. Read from the game's data, not the contract's name."""
+def score_counts_points_measure(rules: Rules) -> bool:
+    """Whether the contract's score looks at what a points column measures: the card points, where its game is
+    decided by them (the game module's :meth:`Rules.game_objective` counts them: 61, 45); or, where every seat
+    plays for itself (Kratzen, which has no card points), each seat's own tricks, which the points column counts
+    there. Not where the game is decided by tricks (a Schafkopf Tout: every trick, RULES.md 2.5) or by the deal
+    alone (a Sie), nor where the contract has no card points at all. Read from the game's data, not its name."""
     if every_seat_for_itself(rules):
         return True
     game = rules.game_objective()
@@ -194,7 +195,7 @@ def uncounted_points_note(rules: Rules) -> str | None:
     """The one line that says a contract's score does not count card points, where it has them to measure and still
     does not (a Schafkopf Tout, a Sie): ``solve``'s ``points`` and the post-mortem graded by card points measure
     something its score never counts, and the reader is told so and what measures what counts. None elsewhere."""
-    if every_seat_for_itself(rules) or "points" not in rules.objective_names() or score_counts_points(rules):
+    if every_seat_for_itself(rules) or "points" not in rules.objective_names() or score_counts_points_measure(rules):
         return None
     game = rules.game_objective()
     if game is None:
@@ -250,5 +251,5 @@ def set_or_check_pot(position: Position, chips: int | None) -> None:
         read_pot(position.record, None)  # a ParseError at the tag
 
 
-__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "read_pot", "score_counts_points", "score_deal",
+__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "read_pot", "score_counts_points_measure", "score_deal",
            "score_notes", "scoring_inputs", "set_or_check_pot", "settle", "uncounted_points_note"]

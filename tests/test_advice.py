@@ -393,8 +393,8 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
     position = _position()
     journal = tmp_path / "cards.ckpt"
     card_sums(position, samples=4, seed=4, workers=1, checkpoint=journal, bonuses=False)
-    words = (f"{journal} holds 4 samples of this card advice written before each card's bonus odds were tallied: "
-             "they hold no bonus odds, so they are solved again (their lines stay in the file)")
+    words = (f"{journal} holds 4 samples of this card advice written without bonus odds: they hold none, so they "
+             "are solved again (their lines stay in the file)")
     with pytest.warns(StichWarning) as caught:
         advice = card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [words]
@@ -417,6 +417,34 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
     assert shown.returncode == 0 and shown.stderr == f"stich: analyse: {words.replace(str(journal), str(fresh))}\n"
     again = _stich(*cli)
     assert again.returncode == 0 and again.stderr == "" and again.stdout == shown.stdout
+
+
+def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(tmp_path):
+    """The warning counted every sample written without bonus odds (the review): after 4 and 6 with them and 8 and
+    10 without, ``-n 10`` said it held 10 to solve again, then resumed 6 and solved 4. It counts the samples the job
+    with bonus odds lacks, and says they were written without them (a bot writes them, not only an older stich)."""
+    from solver.advice import card_sums
+    from solver.errors import StichWarning
+
+    position = _position()
+    journal = tmp_path / "cards.ckpt"
+    card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal)
+    with pytest.warns(StichWarning):  # the run of 10 resumes the run of 8's samples, and says so
+        for samples in (8, 10):
+            card_sums(position, samples=samples, seed=4, workers=1, checkpoint=journal, bonuses=False)
+    with pytest.warns(StichWarning):
+        card_advice(position, samples=6, seed=4, workers=1, checkpoint=journal)
+    with pytest.warns(StichWarning) as caught:
+        advice = card_advice(position, samples=10, seed=4, workers=1, checkpoint=journal)
+    assert [str(warning.message) for warning in caught] == [
+        f"{journal} holds 4 samples of this card advice written without bonus odds: they hold none, so they are "
+        "solved again (their lines stay in the file)",
+        f"{journal}: 6 samples of runs of 4 and 6 resumed in a run of 10 (sample k is the same whatever their "
+        "number): 6 read back, 4 left to solve"]
+    assert advice == card_advice(position, samples=10, seed=4, workers=1)
+    with pytest.warns(StichWarning) as caught:  # all 10 held with bonus odds now: none solved again, none said so
+        card_advice(position, samples=10, seed=4, workers=1, checkpoint=journal)
+    assert not any("without bonus odds" in str(warning.message) for warning in caught)
 
 
 def test_card_advice_without_bonuses_does_not_read_the_samples_of_card_advice_with_them(tmp_path):
@@ -450,8 +478,8 @@ def test_the_notes_on_a_checkpoint_of_another_job_hold_for_another_sample_count(
     with pytest.warns(StichWarning) as caught:
         card_advice(position, samples=6, seed=4, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [
-        f"{journal} holds 4 samples of this card advice written before each card's bonus odds were tallied: they "
-        "hold no bonus odds, so they are solved again (their lines stay in the file)"]
+        f"{journal} holds 4 samples of this card advice written without bonus odds: they hold none, so they are "
+        "solved again (their lines stay in the file)"]
     advice = tmp_path / "advice.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", "EO GO HO EU HA HZ HK H9", "--seat", "1", "-j", "1",
             "--checkpoint", str(advice), "--json"]

@@ -235,6 +235,9 @@ def test_the_card_points_of_a_tout_come_with_a_note_that_its_score_does_not_coun
     assert "notes" not in tout_only  # no card points answered, nothing to say of them
     (rufer,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "1", "-o", "points")
     assert "notes" not in rufer
+    # the game and schneider lines are card-point targets too (measure "points"): the note is keyed on the measure
+    (targets,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "4", "-o", "game", "-o", "schneider")
+    assert [r["measure"] for r in targets["results"]] == ["points", "points"] and targets["notes"] == [words]
 
 
 def test_a_finished_deal_says_why_it_has_no_cards_or_line():

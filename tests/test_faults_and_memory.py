@@ -1056,3 +1056,27 @@ def test_a_shared_checkpoint_refused_for_room_is_left_exactly_as_it_was(tmp_path
     assert journal.read_bytes() == before and journal.stat().st_mtime_ns == stamp
     assert _limited(10 ** 7, args, tmp_path).returncode == 0  # with room, every record resumes
     assert journal.read_bytes().startswith(before)
+
+
+def test_a_resume_is_measured_by_its_own_lines_and_says_it_resumed_only_once_the_room_is_there(
+        tmp_path: Path) -> None:
+    """The room for a resume's next line was estimated at three times its header even where the file held the job's
+    own lines, which are shorter (the review): a resume with room for one of them was refused. A job with lines in
+    the file is measured by its longest: room for it (and the run's header) just above is not refused and solves the
+    last sample; just below, the run is refused before any work, and no longer says first that it resumed samples
+    it then left."""
+    journal = tmp_path / "r.ckpt"
+    args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-s", "7",
+            "-j", "1", "--json", "--checkpoint", str(journal)]
+    assert _limited(10 ** 7, [*args, "-n", "4"], tmp_path).returncode == 0  # four lines of one sample each
+    before = journal.read_bytes()
+    header, *spans = before.splitlines(keepends=True)
+    need = len(header) + max(len(line) for line in spans)  # the run of 5's header (as long) and a line
+    assert 4 * len(header) > need + 16  # the old estimate (a header and 3 for the line) asked for more than that
+    refused = _limited(len(before) + need - 1, [*args, "-n", "5"], tmp_path)
+    assert refused.returncode == 1 and "no room for another line" in refused.stderr
+    assert "resumed" not in refused.stderr and journal.read_bytes() == before
+    resumed = _limited(len(before) + need + 16, [*args, "-n", "5"], tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "4 samples of a run of 4 resumed in a run of 5" in resumed.stderr
+    assert json.loads(resumed.stdout)["samples"] == 5 and journal.read_bytes().startswith(before)
