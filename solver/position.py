@@ -20,7 +20,7 @@ from .errors import (visible, CommandVariantError, IllegalPlayError, InvalidCont
                      InvalidPositionError, InvalidSeatContractError, InvalidSeatPositionError, ParseError, StichError,
                      UnknownCardError, did_you_mean, integral, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
-from .games import GAMES, games_with, get_game
+from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
 from .state import PlayState
 from .variant import Variant
@@ -478,14 +478,6 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
     return Deal(game.pack, tuple(masks))
 
 
-def _games_expected() -> str:
-    """What a [Game] tag may say (the games registered, each by its name or its shortest alias), for the error that
-    refuses another name."""
-    names = ", ".join(game.name for game in GAMES[:-1]) + f" or {GAMES[-1].name}" if len(GAMES) > 1 else GAMES[0].name
-    aliases = ", ".join(min(game.aliases, key=len) for game in GAMES if game.aliases)
-    return f"a game: {names}, or an alias such as {aliases}"
-
-
 def position_from_record(record: Record, *, variant: Mapping[str, object] | str | None = None) -> Position:
     """The position after the record's Play section (or the ending it gives).
 
@@ -499,7 +491,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     try:
         game = get_game(game_tag.value)
     except StichError as error:
-        raise _tag_error(record, game_tag, str(error), _games_expected()) from None
+        raise _tag_error(record, game_tag, str(error)) from None  # the message names the known games
     deal_tag = _required(record, "Deal")
     deal = _read_deal(record, game, deal_tag)
     seats_tag = record.tag("Seats")
