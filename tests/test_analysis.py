@@ -226,6 +226,44 @@ SK TS
     assert not {c.bonus: c for c in check_bonuses(lead_mond)}["mondfang"].already_missed
 
 
+def test_check_the_last_trick_in_progress_decides_its_bonuses_by_who_wins_it():
+    """In the deal's last trick every seat yet to play holds one card, so the trick's winner is settled: the Pagat
+    led and beaten by the partner's T6 (no TS and T21 left for a Sagotrick) is missed, not "3+4 can stop it";
+    the Pagat that nothing left can beat is still open and forced."""
+    ending = """[Game "Zwanzigerrufen"]
+[Deal "1: T1 / T6 / HK / SK"]
+[Contract "Normal T19"]
+[Declarer "1"]
+[Partner "2"]
+[Play "1"]
+T1 T6
+"""
+    beaten = solver.parse_positions(ending)[0]
+    checks = {c.bonus: c for c in check_bonuses(beaten)}
+    assert checks["pagat_ultimo"].already_missed and checks["pagat_ultimo"].answer() == "no - missed"
+    assert reference(beaten, "pagat_ultimo").success is False
+    assert not checks["pagat_beaten"].already_missed and checks["pagat_beaten"].can_force
+    winning = solver.parse_positions(ending.replace("T6 /", "CK /").replace("T1 T6", "T1 CK"))[0]
+    checks = {c.bonus: c for c in check_bonuses(winning)}
+    assert not checks["pagat_ultimo"].already_missed and checks["pagat_ultimo"].can_force
+    assert checks["pagat_beaten"].already_missed and checks["pagat_beaten"].answer() == "no - missed"
+
+
+def test_check_an_event_whose_two_cards_share_a_hand_is_missed():
+    """A trick takes one card of each seat, so the Sküs and the Mond in one hand never fall together: no Mondfang
+    can happen, whoever plays what."""
+    ending = """[Game "Zwanzigerrufen"]
+[Deal "1: TS T21 / T8 HQ / T6 T7 / T4 T5"]
+[Contract "Normal T19"]
+[Declarer "1"]
+[Partner "2"]
+"""
+    position = solver.parse_positions(ending)[0]
+    mondfang = {c.bonus: c for c in check_bonuses(position)}["mondfang"]
+    assert mondfang.side == (3, 4) and mondfang.already_missed and mondfang.answer() == "no - missed"
+    assert reference(position, "mondfang").success is False
+
+
 def test_check_sagotrick_variant_decides_the_pagat():
     # ending 6: the Pagat wins the last trick only as a Sagotrick; without the rule it is beaten
     assert {c.bonus: c for c in check_bonuses(board("zwanzigerrufen.tbn", 6))}["pagat_ultimo"].can_force
