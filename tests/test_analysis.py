@@ -198,8 +198,8 @@ def test_check_a_bonus_the_play_has_already_decided_is_missed_not_stopped():
 
 def test_check_a_bonus_whose_card_is_on_the_table_of_an_earlier_trick_is_missed_not_stopped():
     """The Pagat led to trick 6 of 10 cannot be in the last trick any more, and a Sküs played to a trick whose Mond
-    lies in the hand of a seat that has played to it already cannot catch it: check said "3+4 can stop it" (and
-    "1+2 can stop it") as if the other side had to, because the card was still "unplayed" on the table."""
+    lies in the hand of a seat that has played to it already cannot catch it: no play of the rest brings them, so
+    they are missed, not something the other side "can stop"."""
     pagat_led = board("pagat_ultimo.tbn", 1).play_cards("T1")
     checks = {c.bonus: c for c in check_bonuses(pagat_led)}
     for name in ("pagat_ultimo", "pagat_beaten"):

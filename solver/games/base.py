@@ -625,6 +625,13 @@ class Game(metaclass=GameType):
         return frozenset()
 
     @classmethod
+    def scored_as(cls, rules: Rules, inputs: object) -> dict[str, str]:
+        """Of :meth:`unscored_bonuses`, those whose outcome another, announced, objective's row scores (a Pagat
+        beaten after the Pagat was announced is that announcement failed), each with that objective's name:
+        ``stich check`` says where they count rather than calling them worthless. None by default."""
+        return {}
+
+    @classmethod
     def contract_unscored_bonuses(cls, rules: Rules) -> frozenset[str]:
         """Those of :meth:`unscored_bonuses` that the contract alone leaves out, whatever the announcements or the
         cards (a Schafkopf Tout's 61, Schneider and Schwarz): ``stich analyse`` does not count their odds, which no
@@ -1003,7 +1010,8 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     # the rules refuse 'score' (above): listed among their choices it read as one they take
     known = f"{', '.join(rules.objective_names())}; solve and tree also take 'score'"
     if name in rules.game.objectives:
-        return InvalidContractError(f"objective {name!r} does not apply to {named} "
+        why = rules.objectives_left_out().get(name)  # the contract's own reason (a Suit Solo has no Pagat)
+        return InvalidContractError(f"objective {name!r} does not apply to {named}{f': {why}' if why else ''} "
                                     f"(choose from: {known})")
     # the other games' objectives are no typo but the wrong game's question
     owners = objective_owners(name)
