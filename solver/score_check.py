@@ -193,8 +193,8 @@ def check_notes(position: Position, checks: Sequence[Any]) -> list[str]:
     scored_as = bonuses_scored_as(position, tolerate_errors=True)
     for check in checks:
         if check.bonus in scored_as:
-            notes.append(f"{check.bonus} is scored as the announced {scored_as[check.bonus]}: an announced bonus is "
-                         f"settled by its announcement alone, made or failed (RULES.md 1.7)")
+            notes.append(f"{check.bonus} is scored as the announced {scored_as[check.bonus]} (RULES.md 1.7: an "
+                         f"announcement settles its bonus)")
     listed = [check.bonus for check in checks if check.bonus in unscored and check.bonus not in scored_as]
     if listed:
         notes.append(f"scores nothing here, whatever the play (the contract or the announcements leave it out): "

@@ -126,7 +126,7 @@ def test_check_says_which_bonus_the_score_prefers():
     assert score["value"] == 12
     by_bonus = {b["bonus"]: b for b in score["bonuses"]}
     assert by_bonus["valat"] == {"bonus": "valat", "side": [1, 4], "with_bonus": 8, "score_forces": False,
-                                 "scores": True}
+                                 "scores": True, "scored_as": None}
     assert by_bonus["pagat_ultimo"]["score_forces"] is True and by_bonus["game"]["score_forces"] is True
     assert score["choices"] == [{"side": [1, 4], "bonuses": ["valat", "pagat_ultimo"], "settlements": [8, 12],
                                  "prefers": "pagat_ultimo"}]
@@ -145,8 +145,8 @@ def test_check_says_an_announced_bonus_scores_the_silent_outcome_of_the_same_ite
     under_score = {b["bonus"]: b for b in document["score"]["bonuses"]}
     assert under_score["pagat_beaten"]["scores"] is False and under_score["pagat_beaten"]["scored_as"] == "pagat_ultimo"
     assert under_score["pagat_ultimo"]["scores"] is True and under_score["pagat_ultimo"]["scored_as"] is None
-    assert document["score"]["notes"] == ["pagat_beaten is scored as the announced pagat_ultimo: an announced bonus is "
-                                          "settled by its announcement alone, made or failed (RULES.md 1.7)"]
+    assert document["score"]["notes"] == ["pagat_beaten is scored as the announced pagat_ultimo (RULES.md 1.7: an "
+                                          "announcement settles its bonus)"]
     result = CliRunner().invoke(app, ["check", str(EXAMPLES / "pagat_ultimo.tbn")], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     row = next(line for line in result.stdout.splitlines() if line.startswith("│ pagat_beaten"))
