@@ -693,8 +693,10 @@ def _dealt_answer(bonus: Document) -> Text:
 
 def _score_answer(bonus: Document | None) -> Text:
     """Whether the play that is best for the score also forces the bonus (and what forcing it settles)."""
-    if bonus is not None and not bonus.get("scores", True):
-        return Text("scores nothing here", style="dim")  # the note below the table says why
+    if bonus is not None and not bonus["scores"]:  # the note below the table says why
+        if bonus["scored_as"] is not None:
+            return Text(f"scored as the announced {bonus['scored_as']}", style="dim")
+        return Text("scores nothing here", style="dim")
     if bonus is None or bonus["score_forces"] is None:
         return Text("")
     if bonus["with_bonus"] is None:

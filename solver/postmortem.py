@@ -27,7 +27,7 @@ from .games.base import Objective, PayoffComponent, Rules, tricks_objective
 from .games.outcome import measure_words, role_text, side_text
 from .html_tables import html_lines, html_table
 from .position import Position, check_position, every_seat_for_itself
-from .scoring import score_counts_points_measure, scoring_inputs, uncounted_points_note
+from .scoring import score_counts_points_measure, scoring_inputs, uncounted_points_note, unscored_bonuses
 from .search.boundary import Deadline
 from .search.engine import EngineSolver, solver_for
 from .search.settle import PayoffSpec
@@ -913,13 +913,6 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
 def trick_payout(position: Position) -> int:
     """What a trick pays in the score's unit (``Game.trick_payout``: the chips of a Kratzen trick), 1 elsewhere."""
     return position.game.trick_payout(position.rules, scoring_inputs(position))
-
-
-def unscored_bonuses(position: Position) -> frozenset[str]:
-    """The contract's bonuses that no play of this record can make score (``Game.unscored_bonuses``: a silent
-    Absolut against after the declarers announced Absolut, Schneider in a Tout), which the post-mortem does not
-    watch: listed as lost or handed over, they would cost nothing and mislead."""
-    return position.game.unscored_bonuses(position.rules, scoring_inputs(position))
 
 
 def position_at(position: Position, state: PlayState) -> Position:

@@ -70,17 +70,20 @@ class BonusScore:
     """One bonus under the score: ``with_bonus`` is the best settlement its side can force while also forcing it
     (None: it cannot be forced; for the defenders' bonuses the least settlement), and ``score_forces`` whether the
     score-optimal play forces it (``with_bonus`` equals the score). A bonus that scores nothing here (``scores``
-    false: a Tout's Schneider, a bonus the other side announced) is not searched: the score is blind to it."""
+    false: a Tout's Schneider, a bonus the other side announced) is not searched: the score is blind to it. Its
+    ``scored_as`` names the announced bonus whose row scores its outcome instead (a Pagat beaten after an announced
+    Pagat is ``pagat_ultimo`` failed), None when nothing does."""
 
     bonus: str
     side: tuple[int, ...]
     with_bonus: int | None
     score_forces: bool | None
     scores: bool = True
+    scored_as: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"bonus": self.bonus, "side": list(self.side), "with_bonus": self.with_bonus,
-                "score_forces": self.score_forces, "scores": self.scores}
+                "score_forces": self.score_forces, "scores": self.scores, "scored_as": self.scored_as}
 
 
 @dataclass(frozen=True)
@@ -102,10 +105,17 @@ class BonusChoice:
 def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective, bool]], *,
                      announcements: Announcements = None, pot: int | None = None, engine: Any = None,
                      reference_solver: bool | None = None,
-                     unscored: frozenset[str] = frozenset()) -> tuple[int, list[BonusScore], list[BonusChoice]]:
+                     unscored: frozenset[str] | None = None) -> tuple[int, list[BonusScore], list[BonusChoice]]:
     """The score, each bonus under it, and the choices between bonuses of one side that cannot be forced together.
     ``bonuses`` are (name, objective with a target, forced alone) from the ordinary bonus check; those ``unscored``
-    score nothing here, so they are neither searched under the score nor offered as a choice."""
+    (by default those of the position's record, or of ``announcements`` and ``pot`` when given:
+    :func:`~solver.scoring.unscored_bonuses`) score nothing here, so they are neither searched under the score nor
+    offered as a choice."""
+    from .scoring import bonuses_scored_as, unscored_bonuses
+
+    if unscored is None:
+        unscored = unscored_bonuses(position, pot=pot, announcements=announcements, tolerate_errors=True)
+    scored_as = bonuses_scored_as(position, pot=pot, announcements=announcements, tolerate_errors=True)
     state = position.state
     spec = payoff_spec(position, announcements=announcements, pot=pot)
     declaring = position.rules.declaring_side
@@ -120,7 +130,7 @@ def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective,
         maximising = objective.maximiser <= declaring
         assert objective.target is not None
         if name in unscored:
-            results.append(BonusScore(name, side, None, None, scores=False))
+            results.append(BonusScore(name, side, None, None, scores=False, scored_as=scored_as.get(name)))
             continue
         required = requiring(spec, [(objective, objective.target)], maximising)
         if required is None or not forced:
@@ -163,36 +173,29 @@ def score_check_report(position: Position, checks: Sequence[Any], *, engine: Any
         if check.can_force is None or check.seat is not None:
             continue  # per-seat targets are no side's bonuses: the score is only the declarer's
         bonuses.append((check.bonus, position.objective(check.bonus), bool(check.can_force)))
-    score, results, choices = score_of_bonuses(position, bonuses, engine=engine, reference_solver=reference_solver,
-                                               unscored=unscored_bonuses(position))
+    score, results, choices = score_of_bonuses(position, bonuses, engine=engine, reference_solver=reference_solver)
     return {"value": score, "bonuses": [r.as_dict() for r in results], "choices": [c.as_dict() for c in choices],
             "notes": check_notes(position, checks)}
 
 
-def unscored_bonuses(position: Position) -> frozenset[str]:
-    """The bonuses that score nothing on this record whatever the play (``Game.unscored_bonuses``: the contract or
-    the announcements leave them out); none when the record's scoring tags are wrong (the score says so)."""
-    from .scoring import scoring_inputs
-
-    try:
-        return frozenset(position.game.unscored_bonuses(position.rules, scoring_inputs(position)))
-    except StichError:
-        return frozenset()
-
-
 def check_notes(position: Position, checks: Sequence[Any]) -> list[str]:
     """The notes ``stich check`` prints under its table, none of which needs a search: an ending scored as a whole
-    deal, a pot of 0, and the checked bonuses that score nothing here (a Tout's Schneider, a bonus the other side
-    announced: a question of the play, worth nothing); none where the rules have no settlement search (the command
-    prints no score then)."""
-    from .scoring import score_notes
+    deal, a pot of 0, the checked bonuses an announced bonus's row scores instead (a Pagat beaten after an
+    announced Pagat), and those that score nothing at all here (a Tout's Schneider); none where the rules have no
+    settlement search (the command prints no score then)."""
+    from .scoring import bonuses_scored_as, score_notes, unscored_bonuses
     from .settlement import settlement_unsupported
 
     if settlement_unsupported(position) is not None:
         return []
     notes = score_notes(position)
-    unscored = unscored_bonuses(position)
-    listed = [check.bonus for check in checks if check.bonus in unscored]
+    unscored = unscored_bonuses(position, tolerate_errors=True)
+    scored_as = bonuses_scored_as(position, tolerate_errors=True)
+    for check in checks:
+        if check.bonus in scored_as:
+            notes.append(f"{check.bonus} is scored as the announced {scored_as[check.bonus]} (RULES.md 1.7: an "
+                         f"announcement settles its bonus)")
+    listed = [check.bonus for check in checks if check.bonus in unscored and check.bonus not in scored_as]
     if listed:
         notes.append(f"scores nothing here, whatever the play (the contract or the announcements leave it out): "
                      f"{', '.join(listed)}")

@@ -161,6 +161,33 @@ def scoring_inputs(position: Position, *, pot: object = None, announcements: obj
     return position.game.scoring_inputs(position.rules, position.record, pot=pot, announcements=announcements)
 
 
+def unscored_bonuses(position: Position, *, pot: object = None, announcements: object = None,
+                     tolerate_errors: bool = False) -> frozenset[str]:
+    """The contract's bonuses that no play of this record (or of ``announcements``) can make score
+    (``Game.unscored_bonuses``: a silent Absolut against after the declarers announced Absolut, Schneider in a
+    Tout). Wrong scoring tags raise, or with ``tolerate_errors`` give none: ``stich check`` still checks the play,
+    and its score says what is wrong with the tags."""
+    try:
+        return frozenset(position.game.unscored_bonuses(
+            position.rules, scoring_inputs(position, pot=pot, announcements=announcements)))
+    except StichError:
+        if not tolerate_errors:
+            raise
+        return frozenset()
+
+
+def bonuses_scored_as(position: Position, *, pot: object = None, announcements: object = None,
+                      tolerate_errors: bool = False) -> dict[str, str]:
+    """Of :func:`unscored_bonuses`, each one whose outcome an announced bonus's row scores, with that bonus
+    (``Game.scored_as``: a Pagat beaten after an announced Pagat is ``pagat_ultimo`` failed); errors as there."""
+    try:
+        return position.game.scored_as(position.rules, scoring_inputs(position, pot=pot, announcements=announcements))
+    except StichError:
+        if not tolerate_errors:
+            raise
+        return {}
+
+
 #: What the score of an ending means (every settlement of one says so).
 ENDING_NOTE = "an ending: scored on the cards it holds, as a whole deal would be (docs/scoring.md)"
 
@@ -251,5 +278,6 @@ def set_or_check_pot(position: Position, chips: int | None) -> None:
         read_pot(position.record, None)  # a ParseError at the tag
 
 
-__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "read_pot", "score_counts_points_measure", "score_deal",
-           "score_notes", "scoring_inputs", "set_or_check_pot", "settle", "uncounted_points_note"]
+__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "bonuses_scored_as", "read_pot",
+           "score_counts_points_measure", "score_deal", "score_notes", "scoring_inputs", "set_or_check_pot", "settle",
+           "uncounted_points_note", "unscored_bonuses"]

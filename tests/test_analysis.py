@@ -198,8 +198,8 @@ def test_check_a_bonus_the_play_has_already_decided_is_missed_not_stopped():
 
 def test_check_a_bonus_whose_card_is_on_the_table_of_an_earlier_trick_is_missed_not_stopped():
     """The Pagat led to trick 6 of 10 cannot be in the last trick any more, and a Sküs played to a trick whose Mond
-    lies in the hand of a seat that has played to it already cannot catch it: check said "3+4 can stop it" (and
-    "1+2 can stop it") as if the other side had to, because the card was still "unplayed" on the table."""
+    lies in the hand of a seat that has played to it already cannot catch it: no play of the rest brings them, so
+    they are missed, not something the other side "can stop"."""
     pagat_led = board("pagat_ultimo.tbn", 1).play_cards("T1")
     checks = {c.bonus: c for c in check_bonuses(pagat_led)}
     for name in ("pagat_ultimo", "pagat_beaten"):
@@ -224,6 +224,44 @@ SK TS
     assert reference(mond_played_past, "mondfang").success is False
     lead_mond = solver.parse_positions(ending.replace("SK TS", "SK"))[0]  # seat 2 may still add TS to T21 later
     assert not {c.bonus: c for c in check_bonuses(lead_mond)}["mondfang"].already_missed
+
+
+def test_check_the_last_trick_in_progress_decides_its_bonuses_by_who_wins_it():
+    """In the deal's last trick every seat yet to play holds one card, so the trick's winner is settled: the Pagat
+    led and beaten by the partner's T6 (no TS and T21 left for a Sagotrick) is missed, not "3+4 can stop it";
+    the Pagat that nothing left can beat is still open and forced."""
+    ending = """[Game "Zwanzigerrufen"]
+[Deal "1: T1 / T6 / HK / SK"]
+[Contract "Normal T19"]
+[Declarer "1"]
+[Partner "2"]
+[Play "1"]
+T1 T6
+"""
+    beaten = solver.parse_positions(ending)[0]
+    checks = {c.bonus: c for c in check_bonuses(beaten)}
+    assert checks["pagat_ultimo"].already_missed and checks["pagat_ultimo"].answer() == "no - missed"
+    assert reference(beaten, "pagat_ultimo").success is False
+    assert not checks["pagat_beaten"].already_missed and checks["pagat_beaten"].can_force
+    winning = solver.parse_positions(ending.replace("T6 /", "CK /").replace("T1 T6", "T1 CK"))[0]
+    checks = {c.bonus: c for c in check_bonuses(winning)}
+    assert not checks["pagat_ultimo"].already_missed and checks["pagat_ultimo"].can_force
+    assert checks["pagat_beaten"].already_missed and checks["pagat_beaten"].answer() == "no - missed"
+
+
+def test_check_an_event_whose_two_cards_share_a_hand_is_missed():
+    """A trick takes one card of each seat, so the Sküs and the Mond in one hand never fall together: no Mondfang
+    can happen, whoever plays what."""
+    ending = """[Game "Zwanzigerrufen"]
+[Deal "1: TS T21 / T8 HQ / T6 T7 / T4 T5"]
+[Contract "Normal T19"]
+[Declarer "1"]
+[Partner "2"]
+"""
+    position = solver.parse_positions(ending)[0]
+    mondfang = {c.bonus: c for c in check_bonuses(position)}["mondfang"]
+    assert mondfang.side == (3, 4) and mondfang.already_missed and mondfang.answer() == "no - missed"
+    assert reference(position, "mondfang").success is False
 
 
 def test_check_sagotrick_variant_decides_the_pagat():

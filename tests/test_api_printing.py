@@ -426,8 +426,8 @@ def test_bonus_checks_print_and_render_the_notes_stich_check_prints_under_its_ta
 
     pagat = VALAT.parent / "pagat_ultimo.tbn"
     checks = solver.check_bonuses(next(solver.read_positions(pagat)))
-    note = ("note: scores nothing here, whatever the play (the contract or the announcements leave it out): "
-            "pagat_beaten")
+    note = ("note: pagat_beaten is scored as the announced pagat_ultimo (RULES.md 1.7: an announcement settles its "
+            "bonus)")
     assert str(checks).splitlines() == [str(check) for check in checks] + [note]
     shown = _Cells(checks._repr_html_())
     assert shown.paragraphs == ["Bonuses", note] and len(shown.rows) == 1 + len(checks)

@@ -377,8 +377,8 @@ def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
     assert schema_errors(document, SCHEMA) == []
     assert [c["bonus"] for c in document["checks"] if c["can_force"] is not None] == [
         "game", "absolut", "absolut_against", "valat", "valat_against"]  # the searched ones, as before
-    # RULES.md 1.6: no Pagat or Mondfang in a Suit Solo; their rows were left out, so a reader asking for the
-    # Pagat found no row: they now say why they do not arise, and the score does not search them
+    # RULES.md 1.6: no Pagat or Mondfang in a Suit Solo; their rows say why they do not arise (a reader asking
+    # for the Pagat finds its row), and the score does not search them
     left_out = [c for c in document["checks"] if c["can_force"] is None]
     assert [(c["bonus"], c["reason"], c["side"]) for c in left_out] == [
         (name, "not in a Suit Solo (RULES.md 1.6)", []) for name in ("pagat_ultimo", "pagat_beaten", "mondfang")]
@@ -388,6 +388,9 @@ def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
     assert [[cell.strip() for cell in row.split("│")[1:4]] for row in rows] == [
         [name, "-", ""] for name in ("pagat_ultimo", "pagat_beaten", "mondfang")]
     assert all("does not arise: not in a" in row for row in rows), rows
+    refused = run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4", "-o", "pagat_ultimo", code=1)
+    assert "objective 'pagat_ultimo' does not apply to Zwanzigerrufen Suit Solo: not in a Suit Solo (RULES.md 1.6)" \
+        in refused.stderr and not refused.stdout
     dealt = {b["bonus"]: b for b in document["dealt_bonuses"]}
     assert dealt["four_kings"] == {
         "bonus": "four_kings", "description": "one player was dealt the four Kings (4 Kings)", "side": [4], "seat": 4,

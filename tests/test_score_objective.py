@@ -126,16 +126,43 @@ def test_check_says_which_bonus_the_score_prefers():
     assert score["value"] == 12
     by_bonus = {b["bonus"]: b for b in score["bonuses"]}
     assert by_bonus["valat"] == {"bonus": "valat", "side": [1, 4], "with_bonus": 8, "score_forces": False,
-                                 "scores": True}
+                                 "scores": True, "scored_as": None}
     assert by_bonus["pagat_ultimo"]["score_forces"] is True and by_bonus["game"]["score_forces"] is True
     assert score["choices"] == [{"side": [1, 4], "bonuses": ["valat", "pagat_ultimo"], "settlements": [8, 12],
                                  "prefers": "pagat_ultimo"}]
 
 
+def test_check_says_an_announced_bonus_scores_the_silent_outcome_of_the_same_item():
+    """RULES.md 1.7: an announced bonus is settled by its announcement alone, so after an announced Pagat its silent
+    loss (``pagat_beaten``) is the announced ``pagat_ultimo`` failed, and after an announced Absolut the Absolut
+    against is the ``absolut`` failed: the rows say where they are scored, not that they are worth nothing. A
+    caller giving other announcements gets the rows those leave out."""
+    from solver.analysis import check_bonuses, check_report
+    from solver.score_check import score_of_bonuses
+
+    position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn"))  # 1 announced the Pagat
+    document = check_report(position)
+    under_score = {b["bonus"]: b for b in document["score"]["bonuses"]}
+    assert under_score["pagat_beaten"]["scores"] is False and under_score["pagat_beaten"]["scored_as"] == "pagat_ultimo"
+    assert under_score["pagat_ultimo"]["scores"] is True and under_score["pagat_ultimo"]["scored_as"] is None
+    assert document["score"]["notes"] == ["pagat_beaten is scored as the announced pagat_ultimo (RULES.md 1.7: an "
+                                          "announcement settles its bonus)"]
+    result = CliRunner().invoke(app, ["check", str(EXAMPLES / "pagat_ultimo.tbn")], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.stdout.splitlines() if line.startswith("│ pagat_beaten"))
+    assert row.split("│")[-2].strip() == "scored as the announced pagat_ultimo"
+    checks = [c for c in check_bonuses(position) if c.can_force is not None]
+    bonuses = [(c.bonus, position.objective(c.bonus), bool(c.can_force)) for c in checks]
+    _, results, _ = score_of_bonuses(position, bonuses, announcements="1: Absolut")
+    by_bonus = {r.bonus: r for r in results}
+    assert not by_bonus["absolut_against"].scores and by_bonus["absolut_against"].scored_as == "absolut"
+    assert by_bonus["pagat_beaten"].scores and by_bonus["pagat_beaten"].scored_as is None  # no Pagat announced here
+
+
 def test_check_says_which_bonuses_a_tout_does_not_score():
     """A Tout is worth 10 + 2L whatever else happens (RULES.md 2.5: no Schneider or Schwarz; it is won by every
-    trick, not by 61): check still answers the card-point questions, and now says under the table that they score
-    nothing here (a CARDAVIA player read the Schneider rows as the Tout's), the 61 of the ``game`` row among them."""
+    trick, not by 61): check still answers the card-point questions, and says under the table that they score
+    nothing here (else the Schneider rows read as the Tout's), the 61 of the ``game`` row among them."""
     from solver.analysis import check_report
 
     text = """[Game "Schafkopf"]
@@ -150,15 +177,15 @@ def test_check_says_which_bonuses_a_tout_does_not_score():
     assert document["score"]["notes"] == ["scores nothing here, whatever the play (the contract or the announcements "
                                           "leave it out): game, schneider, schneider_against, schwarz, "
                                           "schwarz_against"]
-    # the score-optimal column said "forces it" on schneider_against, which a Tout cannot pay: those rows now say
-    # they score nothing (not searched under the score), the Tout's own row is answered
+    # a Tout pays no 61, Schneider or Schwarz: those rows say they score nothing (not searched under the score,
+    # which would call a row "forces it" that cannot pay), the Tout's own row is answered
     under_score = {b["bonus"]: b for b in document["score"]["bonuses"]}
     for name in ("game", "schneider", "schneider_against", "schwarz", "schwarz_against"):
         assert under_score[name] == {"bonus": name, "side": under_score[name]["side"], "with_bonus": None,
-                                     "score_forces": None, "scores": False}, name
+                                     "score_forces": None, "scores": False, "scored_as": None}, name
     # the Tout itself scores and is searched: the defenders' acorns stop it (Obers are plain in a Wenz)
     assert under_score["tout"] == {"bonus": "tout", "side": [1], "with_bonus": None, "score_forces": False,
-                                   "scores": True}
+                                   "scores": True, "scored_as": None}
     result = CliRunner().invoke(app, ["check", "-"], input=text)
     assert result.exit_code == 0, result.output
     rows = {line.split("│")[1].strip(): line.split("│")[-2].strip() for line in result.stdout.splitlines()

@@ -95,19 +95,29 @@ class TrickEvent:
 
     def can_still_happen(self, state: PlayState) -> bool:
         """Whether some play of the rest could still make the event happen, by where its cards are: none fell in an
-        earlier trick, and once one is on the table the trick in progress must be able to take the others (each in
-        the hand of a seat yet to play to it, no ``absent`` card there, and the deal's last trick for a
-        ``last_only`` event). A bound, not a search: ``stich check`` says a bonus whose event cannot happen any
-        more ``missed``, not stopped."""
+        earlier trick, no two sit in one hand (a trick takes one card of each seat), and once one is on the table
+        the trick in progress must be able to take the others (each in the hand of a seat yet to play to it, no
+        ``absent`` card there, and the deal's last trick for a ``last_only`` event). In the deal's last trick every
+        seat yet to play holds one card, so the rest is forced: the event is decided by the trick it completes
+        (its winner by the rules, a Sagotrick only if its cards are all there). A bound, not a search: ``stich
+        check`` says a bonus whose event cannot happen any more ``missed``, not stopped."""
+        if state.is_over:
+            return False
+        if state.tricks_left == 1:
+            trick = state.trick + tuple(state.hands[(state.to_move + k) % state.seats].bit_length() - 1
+                                        for k in range(state.seats - len(state.trick)))
+            return self.happens(trick, trick[state.rules.trick_winner(trick)], True)
         on_table = 0
         for card in state.trick:
             on_table |= 1 << card
         if self.present & ~(state.cards_left | on_table):
             return False  # a card of it fell in an earlier trick
+        if any((hand & self.present).bit_count() > 1 for hand in state.hands):
+            return False  # two of its cards in one hand never fall in one trick
         if not self.present & on_table:
             return True
-        if self.absent & on_table or (self.last_only and state.tricks_left > 1):
-            return False
+        if self.absent & on_table or self.last_only:
+            return False  # the trick in progress is not the deal's last
         played = {(state.leader + k) % state.seats for k in range(len(state.trick))}
         return not any(state.hands[seat] & self.present for seat in played)
 
@@ -615,6 +625,13 @@ class Game(metaclass=GameType):
         return frozenset()
 
     @classmethod
+    def scored_as(cls, rules: Rules, inputs: object) -> dict[str, str]:
+        """Of :meth:`unscored_bonuses`, those whose outcome another, announced, objective's row scores (a Pagat
+        beaten after the Pagat was announced is that announcement failed), each with that objective's name:
+        ``stich check`` says where they count rather than calling them worthless. None by default."""
+        return {}
+
+    @classmethod
     def contract_unscored_bonuses(cls, rules: Rules) -> frozenset[str]:
         """Those of :meth:`unscored_bonuses` that the contract alone leaves out, whatever the announcements or the
         cards (a Schafkopf Tout's 61, Schneider and Schwarz): ``stich analyse`` does not count their odds, which no
@@ -993,7 +1010,8 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     # the rules refuse 'score' (above): listed among their choices it read as one they take
     known = f"{', '.join(rules.objective_names())}; solve and tree also take 'score'"
     if name in rules.game.objectives:
-        return InvalidContractError(f"objective {name!r} does not apply to {named} "
+        why = rules.objectives_left_out().get(name)  # the contract's own reason (a Suit Solo has no Pagat)
+        return InvalidContractError(f"objective {name!r} does not apply to {named}{f': {why}' if why else ''} "
                                     f"(choose from: {known})")
     # the other games' objectives are no typo but the wrong game's question
     owners = objective_owners(name)

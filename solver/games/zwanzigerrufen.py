@@ -900,6 +900,17 @@ class Zwanzigerrufen(Game):
         return frozenset(unscored)
 
     @classmethod
+    def scored_as(cls, rules: Rules, inputs: object) -> dict[str, str]:
+        """An unscored bonus whose item an announcement settles (:data:`OBJECTIVE_BONUSES`: the same item) is
+        scored as the announced objective of that item that does score: a silent Pagat beaten after the Pagat was
+        announced is the announced ``pagat_ultimo`` failed, an Absolut against after an announced Absolut the
+        ``absolut`` failed (RULES.md 1.7)."""
+        unscored = cls.unscored_bonuses(rules, inputs)
+        scored = [name for name in OBJECTIVE_BONUSES if name in rules.objective_names() and name not in unscored]
+        return {name: other for name in sorted(unscored) if name in OBJECTIVE_BONUSES
+                for other in scored if OBJECTIVE_BONUSES[other] == OBJECTIVE_BONUSES[name]}
+
+    @classmethod
     def dealt_bonuses(cls, rules: Rules, state: PlayState, inputs: object = None) -> tuple[DealtBonus, ...]:
         """Trull and 4 Kings (RULES.md 1.6): decided by the deal, or under ``captured`` by the tricks; an announced
         one says whether the announcement is made or fails (RULES.md 1.7: a failed one goes to the other side)."""
