@@ -7,7 +7,7 @@ interleaved as the jobs ran. Why this shape:
 
 * Appending one flushed line per finished span loses at most the line being written when the process is killed at
   any moment (``kill -9`` included); that half-written last line is never read, and is trimmed before the next
-  line is appended or as the run ends (kept only by a run refused for want of room, whose rerun measures it); a
+  line is appended (kept by a run that appends none, so that a rerun under a file size limit measures it); a
   file that is empty or only the start of its first line holds no work, and is written afresh, said as such
   (:func:`unstarted_file`: the rule of a batch output too).
 * Nothing is written until the first span is finished: a run refused (no room, :meth:`Journal.check_room`) or
@@ -171,10 +171,8 @@ class Journal:
         if (kind := read_once_kind(self.path)) in ("a pipe", "a socket"):
             raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
                                    f"and appended to, which {kind} cannot be; give a file's name")
-        self._longest = 0  # the longest line of the file as opened, in bytes
-        self._job_longest = 0  # and of this job's spans: what its next line needs, measured (0: none written yet)
-        self._torn = 0  # the length of a half-written last line: trimmed before a line is appended, or at the close
-        self._refused = False  # check_room refused the run: the half-written line stays, for the next rerun to measure
+        self._job_longest = 0  # the longest line of this job's spans in the file: what its next needs (0: none yet)
+        self._torn = 0  # the length of a half-written last line: trimmed before a line is appended, else kept
         self._afresh = False  # the file holds no work (none, empty, a torn first line): truncated at the first write
         self._header_due = True  # this job's header not in the file: written with the first span
         self._afresh_note: str | None = None  # why a file there is written afresh: said once the run goes on
@@ -211,14 +209,12 @@ class Journal:
         self._write({"key": self.key, "span": list(span), "sums": dict(sums)})
 
     def close(self) -> None:
-        """Close the file, trimming a half-written last line unless :meth:`check_room` refused the run (its length
-        is what a rerun under the same limit measures), and release the lock."""
+        """Close the file and release the lock. A half-written last line is trimmed only by a run that appends a
+        line (:meth:`_write`): one that writes none (refused, stopped, or a finished job read back) leaves it for
+        the next run to measure (:meth:`check_room`), as the line that met ``ulimit -f`` may be a job's first."""
         try:
             if self._stream is not None:
                 self._stream.close()
-            if self._torn and not self._refused:
-                trim_partial_line(self.path)
-                self._torn = 0
         finally:
             self._lock.close()
 
@@ -239,16 +235,15 @@ class Journal:
             self._afresh_note = f"{self.path}: {unstarted}; it holds no work, so the run writes it afresh"
             return
         self._check_first_line()  # the file may be someone else's: refused untouched
-        self._torn = torn_tail(self.path)  # trimmed later (_write, close): a run refused by check_room leaves it
+        self._torn = torn_tail(self.path)  # trimmed by the first write (_write): a run that writes none leaves it
         found: dict[str, dict[str, Any]] = {}  # the keys of this job's headers read, with their varying fields
         seen = SpanSet()
-        offset = longest = job_longest = 0
+        offset = job_longest = 0
         with open(self.path, "rb") as stream:
             for number, line in enumerate(stream, 1):
                 if not line.endswith(b"\n"):
                     break  # the half-written last line
                 at, offset = offset, offset + len(line)
-                longest = max(longest, len(line))
                 try:  # a line of no job at all: the file is refused as a whole, for every record alike
                     entry = json.loads(line)
                     key = entry["key"]
@@ -282,7 +277,6 @@ class Journal:
                         self.resumed_from.append(found[key])
                 self._done.append(at)
                 self._numbers.append(number)
-        self._longest = longest
         self._job_longest = job_longest
         self._header_due = self.key not in found
 
@@ -298,14 +292,14 @@ class Journal:
             return
         # the first line appended may bring this job's header with it; a file written afresh loses what it holds
         header = len(self._header_line())
-        # a line of this job's already in the file measures the next; else its first line is estimated (the sums not
-        # yet known), at least as long as the file's longest line of any job
-        line = self._job_longest or max(self._longest, LINE_PER_HEADER * header)
+        # a line of this job's already in the file measures the next; its first line is not estimated (its length
+        # ran from 1.8 to 7.1 times the header by the kind of job): a first run that meets the limit leaves it torn,
+        # kept and measured by the rerun (self._torn), which is refused before any work
+        line = self._job_longest
         kept = self.path.stat().st_size if self._afresh and self.path.exists() else self._torn
         refusal = room_refusal(self.path, line + (header if self._header_due else 0), kept, untouched,
                                "another file")
         if refusal is not None:
-            self._refused = True
             raise FileRefusedError(refusal)
         self._say_afresh()
 
@@ -379,11 +373,6 @@ class Journal:
 
 #: The mend of a checkpoint line that cannot be read: without it, the samples it held are merely missing.
 REMOVE_THE_LINE = "remove the line (a rerun solves its samples again) or choose another file"
-
-#: A span's line is estimated at this many times its job's header line before the job has one in the file (then its
-#: own longest measures it): a rough figure, since a first line runs from 1.8 (Zwanzigerrufen contract advice) to
-#: 7.1 (its card advice) times its header by the kind of job.
-LINE_PER_HEADER = 3
 
 #: The fields of a header that are the journal's bookkeeping, not the job's identity.
 BOOKKEEPING = (HEADER, "key")
