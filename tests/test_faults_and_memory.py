@@ -679,9 +679,11 @@ def _whole_lines_of(data: bytes) -> bytes:
 
 def test_a_checkpoint_filled_by_the_records_before_says_which_record_it_stopped_at(tmp_path: Path) -> None:
     """Analysing a FILE with one checkpoint, the first record's lines left less room under ``ulimit -f`` than the
-    second needed: the first was answered and printed, then the second refused with ``(nothing solved)``, which the
-    printed record belied. The refusal says what it leaves undone and at which record, the answered record stays
-    printed, and the exit is 1."""
+    second's first line needed: the second solved and failed to write it (a job's first line is not estimated: its
+    length is known once solved), and the rerun's first record, finished and read back, trimmed the half-written line,
+    so the second solved for nothing again. The torn line is kept: the rerun under the same limit answers the first,
+    refuses the second before any sample with the file unchanged, says what it leaves undone and at which record,
+    and exits 1."""
     source = tmp_path / "two.tbn"
     write_records(list(solver.random_records("Schafkopf", 5, 2)), source)
     second = list(iter_records(source))[1]
@@ -691,13 +693,18 @@ def test_a_checkpoint_filled_by_the_records_before_says_which_record_it_stopped_
     assert alone.returncode == 0
     limit = journal.stat().st_size + 394  # room for the second record's header, not for its first line
     both = tmp_path / "both.ckpt"
+    met = _limited(limit, [*args, "--checkpoint", str(both)], tmp_path)
+    assert met.returncode == 1 and "File too large" in met.stderr and "Traceback" not in met.stderr
+    written = both.read_bytes()
+    assert len(written) == limit and not written.endswith(b"\n")  # the second's first line, half-written
     refused = _limited(limit, [*args, "--checkpoint", str(both)], tmp_path)
     answered, failed = refused.stdout.splitlines(keepends=True)
     assert refused.returncode == 1 and answered == alone.stdout  # the first record's line, whole
     assert refused.stderr == (
-        f"stich: {both}: {both.stat().st_size:,} bytes, and this process may write no file over {limit:,} bytes "
+        f"stich: {both}: {limit:,} bytes, and this process may write no file over {limit:,} bytes "
         "(ulimit -f): no room for another line (no sample of this analysis solved); raise the file size limit, or "
         f"choose another file; refused at the record at {source}:{second.line}, after 1 record answered above\n")
+    assert both.read_bytes() == written
     # the second record's failed line, with what stderr says of it
     assert json.loads(failed) == {"schema": "stich-result/1", "command": "analyse", "record": {
         "source": str(source), "line": second.line, "board": second.get("Board"), "event": second.get("Event")},
@@ -969,17 +976,61 @@ def test_samples_of_another_n_resumed_are_said_once_a_run(tmp_path: Path) -> Non
     assert len(resumed.stdout.splitlines()) == len(list(iter_records(str(source)))) > 1
 
 
-def test_a_new_checkpoint_under_a_file_size_limit_without_room_for_its_first_chunk_is_refused_before_solving(
-        tmp_path: Path) -> None:
-    """Room was asked for the header alone, so under ``ulimit -f 1`` a new checkpoint's run solved its first chunk
-    and then failed to write it (File too large): the room asked counts the chunk's line too, so the run is refused
-    before it solves a sample, and leaves no file."""
+ROOM_HAND = "T19 T14 T1 SK SN HQ HN HJ DJ DG"  # a Zwanzigerrufen hand of seat 1
+
+#: Each kind of job a checkpoint holds, with what a refusal leaves undone: a first line runs from 1.8 to 7.1 times
+#: its header by the kind (an estimate of 3 times refused the contract advice under a limit it fits in, and missed
+#: the card advice's line that did not fit).
+ROOM_JOBS = {
+    "analysis": (["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "4",
+                  "-s", "7", "-j", "1", "--json"], "no sample of this analysis solved"),
+    "contract advice": (["analyse", "--game", "Zwanzigerrufen", "--hand", ROOM_HAND, "--seat", "1", "-c", "all",
+                         "-n", "1", "-j", "1", "--json"], "no sample of this analysis solved"),
+    "card advice": (["analyse", "--game", "Zwanzigerrufen", "--hand", ROOM_HAND, "--seat", "1", "--contract",
+                     "Rufer", "--cards", "-n", "2", "-j", "1", "--json"], "no sample of this analysis solved"),
+    "match": (["match", "--game", "Kratzen", "--bots", "random,random,random", "-n", "4", "--seed", "3", "--json"],
+              "no board played"),
+}
+
+
+@pytest.mark.parametrize("kind", ROOM_JOBS)
+def test_a_new_checkpoint_runs_under_a_limit_it_fits_and_its_rerun_after_meeting_one_is_refused(
+        tmp_path: Path, kind: str) -> None:
+    """A job with no line in its checkpoint had its first line estimated at 3 times its header, wrong both ways:
+    contract advice was refused under ``ulimit -f 1`` though its whole file is 806 bytes, and card advice under
+    ``ulimit -f 2`` solved a chunk and failed "File too large". No estimate now: a new checkpoint runs under a limit
+    of exactly its size, and one that meets the limit in its first line keeps that half-written line, so that every
+    rerun under the same limit is refused before any work with the file unchanged."""
+    args, undone = ROOM_JOBS[kind]
+    whole = _limited(10 ** 7, [*args, "--checkpoint", "whole.ckpt"], tmp_path)
+    assert whole.returncode == 0
+    need = (tmp_path / "whole.ckpt").read_bytes()
+    header, first = need.splitlines(keepends=True)[:2]
+    fits = _limited(len(need), [*args, "--checkpoint", "fits.ckpt"], tmp_path)
+    assert fits.returncode == 0 and fits.stdout == whole.stdout
+    assert (tmp_path / "fits.ckpt").stat().st_size == len(need)
+    limit = len(header) + len(first) // 2  # the header whole, the first line not
+    met = _limited(limit, [*args, "--checkpoint", "met.ckpt"], tmp_path)
+    assert met.returncode == 1 and "File too large" in met.stderr and "Traceback" not in met.stderr
+    torn = (tmp_path / "met.ckpt").read_bytes()
+    assert torn.startswith(header) and len(torn) == limit  # the first line, half-written
+    for _ in range(2):
+        again = _limited(limit, [*args, "--checkpoint", "met.ckpt"], tmp_path)
+        assert again.returncode == 1 and again.stdout == "" and again.stderr == (
+            f"stich: met.ckpt: {limit:,} bytes, and this process may write no file over {limit:,} bytes (ulimit -f): "
+            f"no room for another line ({undone}); raise the file size limit, or choose another file\n")
+        assert (tmp_path / "met.ckpt").read_bytes() == torn
+
+
+def test_a_new_checkpoint_under_a_limit_below_its_header_is_refused_before_solving(tmp_path: Path) -> None:
+    """The header is known before any work: a new checkpoint under a limit it cannot hold is refused before a
+    sample is solved, and leaves no file."""
     journal = tmp_path / "d.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "4",
             "-j", "1", "--json", "--checkpoint", str(journal)]
-    refused = _limited(1024, args, tmp_path)
+    refused = _limited(100, args, tmp_path)
     assert refused.returncode == 1 and "File too large" not in refused.stderr
-    assert refused.stderr.startswith(f"stich: {journal}: 0 bytes, and this process may write no file over 1,024 "
+    assert refused.stderr.startswith(f"stich: {journal}: 0 bytes, and this process may write no file over 100 "
                                      "bytes (ulimit -f): no room for another line (no sample of this analysis "
                                      "solved)")
     assert not journal.exists() and refused.stdout == ""
@@ -1042,18 +1093,24 @@ def test_a_complete_batch_output_at_the_file_size_limit_is_said_complete(tmp_pat
 def test_a_shared_checkpoint_refused_for_room_is_left_exactly_as_it_was(tmp_path: Path) -> None:
     """Analysing a FILE on the checkpoint of its first record, the second record's header was appended before the
     room under ``ulimit -f`` was measured, so the refused run changed the file. Nothing is written before the
-    refusal now (a header goes out with its first span): the bytes and the time of the last change are the same."""
+    refusal now (a header goes out with its first span): the run that met the limit in the second record's first
+    line left it half-written, and the rerun refused under the same limit leaves the bytes and the time of the last
+    change the same."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     journal = tmp_path / "c.ckpt"
     args = ["analyse", str(source), "--seat", "1", "-n", "4", "-j", "1", "--json", "--checkpoint", str(journal)]
     assert _limited(10 ** 7, [*args, "--record", "1"], tmp_path).returncode == 0
-    before, stamp = journal.read_bytes(), journal.stat().st_mtime_ns
+    before = journal.read_bytes()
     limit = len(before) + 600  # room for a header, not for a header and a line of samples
+    met = _limited(limit, args, tmp_path)
+    assert met.returncode == 1 and "File too large" in met.stderr
+    torn, stamp = journal.read_bytes(), journal.stat().st_mtime_ns
+    assert torn.startswith(before) and len(torn) == limit
     refused = _limited(limit, args, tmp_path)
     assert refused.returncode == 1 and refused.stderr.startswith(
-        f"stich: {journal}: {len(before):,} bytes, and this process may write no file over {limit:,} bytes (ulimit "
+        f"stich: {journal}: {limit:,} bytes, and this process may write no file over {limit:,} bytes (ulimit "
         "-f): no room for another line (no sample of this analysis solved)")
-    assert journal.read_bytes() == before and journal.stat().st_mtime_ns == stamp
+    assert journal.read_bytes() == torn and journal.stat().st_mtime_ns == stamp
     assert _limited(10 ** 7, args, tmp_path).returncode == 0  # with room, every record resumes
     assert journal.read_bytes().startswith(before)
 
