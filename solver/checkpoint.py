@@ -7,7 +7,8 @@ interleaved as the jobs ran. Why this shape:
 
 * Appending one flushed line per finished span loses at most the line being written when the process is killed at
   any moment (``kill -9`` included); that half-written last line is never read, and is trimmed before the next
-  line is appended (kept by a run that appends none, so that a rerun under a file size limit measures it); a
+  line is appended or as the run ends (kept by a run refused for want of room, or where it met the file size
+  limit: a rerun under the same limit measures it, the only measure of a job's first line); a
   file that is empty or only the start of its first line holds no work, and is written afresh, said as such
   (:func:`unstarted_file`: the rule of a batch output too).
 * Nothing is written until the first span is finished: a run refused (no room, :meth:`Journal.check_room`) or
@@ -172,7 +173,8 @@ class Journal:
             raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
                                    f"and appended to, which {kind} cannot be; give a file's name")
         self._job_longest = 0  # the longest line of this job's spans in the file: what its next needs (0: none yet)
-        self._torn = 0  # the length of a half-written last line: trimmed before a line is appended, else kept
+        self._torn = 0  # the length of a half-written last line: trimmed before a line is appended, or at the close
+        self._refused = False  # check_room refused the run: the half-written line stays, for the next rerun to measure
         self._afresh = False  # the file holds no work (none, empty, a torn first line): truncated at the first write
         self._header_due = True  # this job's header not in the file: written with the first span
         self._afresh_note: str | None = None  # why a file there is written afresh: said once the run goes on
@@ -209,12 +211,16 @@ class Journal:
         self._write({"key": self.key, "span": list(span), "sums": dict(sums)})
 
     def close(self) -> None:
-        """Close the file and release the lock. A half-written last line is trimmed only by a run that appends a
-        line (:meth:`_write`): one that writes none (refused, stopped, or a finished job read back) leaves it for
-        the next run to measure (:meth:`check_room`), as the line that met ``ulimit -f`` may be a job's first."""
+        """Close the file, trimming a half-written last line unless :meth:`check_room` refused the run or the line
+        met the largest file this process may write (``ulimit -f``): its length is what a rerun under the same limit
+        measures, and it may be a job's first line, which nothing else measures (a finished job read back by the
+        run of a FILE would otherwise trim the next record's), and release the lock."""
         try:
             if self._stream is not None:
                 self._stream.close()
+            if self._torn and not self._refused and room_refusal(self.path, 0, self._torn, "", "") is None:
+                trim_partial_line(self.path)
+                self._torn = 0
         finally:
             self._lock.close()
 
@@ -235,7 +241,7 @@ class Journal:
             self._afresh_note = f"{self.path}: {unstarted}; it holds no work, so the run writes it afresh"
             return
         self._check_first_line()  # the file may be someone else's: refused untouched
-        self._torn = torn_tail(self.path)  # trimmed by the first write (_write): a run that writes none leaves it
+        self._torn = torn_tail(self.path)  # trimmed later (_write, close): one that met the limit may be kept
         found: dict[str, dict[str, Any]] = {}  # the keys of this job's headers read, with their varying fields
         seen = SpanSet()
         offset = job_longest = 0
@@ -300,6 +306,7 @@ class Journal:
         refusal = room_refusal(self.path, line + (header if self._header_due else 0), kept, untouched,
                                "another file")
         if refusal is not None:
+            self._refused = True
             raise FileRefusedError(refusal)
         self._say_afresh()
 
