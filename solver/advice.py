@@ -36,7 +36,7 @@ from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping, Name
 from .cards import CardTokens
 from .deal import Deal
 from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
-                     integral, is_whole_number)
+                     StichWarning, integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
 from .games.outcome import FIGURE_SPACE, mean_in_words, role_text
@@ -58,7 +58,7 @@ from .search.boundary import Deadline, check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
 from .variant import Variant
-from .workers import ChunkLimits, Pool, local_workers, warn_caller, worker_settlement_engine
+from .workers import ChunkLimits, Pool, local_workers, worker_settlement_engine
 
 
 class SeatNotAdvised(StichError):
@@ -907,14 +907,16 @@ def _start(game: type[Game], deal: Deal, contract: str, seat: int, variant: Vari
 def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSums], setup: Any,
                 identity: Mapping[str, Any], checkpoint: str | os.PathLike | None, time_limit: float | None,
                 stop: threading.Event | None, progress: Callable[[AdviceSums], None] | None,
-                at_least: int = 0, aliases: Sequence[Mapping[str, Any]] = ()) -> tuple[AdviceSums, str | None]:
+                at_least: int = 0, aliases: Sequence[Mapping[str, Any]] = (),
+                notices: Sequence[tuple[str, type[StichWarning]]] = ()) -> tuple[AdviceSums, str | None]:
     """Samples 0 .. ``samples - 1`` in chunks (``task(span, setup, limits)`` on the pool,
     :func:`solver.sampling.run_spans`), resumed from and appended to the ``checkpoint`` journal; stopped early by
     ``time_limit`` or ``stop`` (the reason is returned with the sums): no chunk is handed out after it, and the
     settlement running in a chunk stops too (:class:`~solver.workers.ChunkLimits`; in a local pool's workers too),
     except in the first ``at_least`` samples. Sums are integers merged in any order, so the result does not depend
     on ``workers`` or on a resume. ``aliases`` are earlier spellings of ``identity``, whose checkpoints are this run's
-    too (:class:`~solver.checkpoint.Journal`)."""
+    too (:class:`~solver.checkpoint.Journal`). ``notices`` are warned once the checkpoint has room for the samples
+    left (:func:`~solver.sampling.run_spans`)."""
     check_run(samples, checkpoint)
     check_time_limit(time_limit, StichError)  # 0 as everywhere: the first at_least samples, then stopped
     count = min(local_workers(workers), samples)
@@ -948,7 +950,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     # a sample here is a search per contract (or per card): chunks of one to three samples, about 64 a worker
     run_spans(pool, samples, chunk_size(samples, count, 64, 3), partial(task, limits=limits), setup, journal, read,
               total.merge, None if progress is None else lambda: progress(total), go_on,
-              lambda span, sums: Span(span.first, sums.samples))
+              lambda span, sums: Span(span.first, sums.samples), notices)
     if total.samples < samples and not stopped:  # the last chunks were cut short
         go_on()
     return total, stopped[0] if stopped else None
@@ -1118,23 +1120,27 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     identity, aliases = checkpoint_identity(asdict(sampling))
     # chunks journalled before the cards' bonuses were tallied hold none: another job, not resumed with these
     key = {"cards": identity, "bonuses": True} if bonuses else {"cards": identity}
-    if bonuses and checkpoint is not None:  # said while the old samples are still to be solved again, not after
-        without, done = (journalled_samples(checkpoint, [{**job, "cards": document, "share_scale": SHARE_SCALE}
-                                                         for document in (identity, *aliases)], samples)
-                         for job in ({}, {"bonuses": True}))
+    notices: list[tuple[str, type[StichWarning]]] = []
+    if bonuses and checkpoint is not None:  # said once the room is there, while they are still to be solved again
+        without_bonuses, with_bonuses = ([{**job, "cards": document, "share_scale": SHARE_SCALE}
+                                          for document in (identity, *aliases)] for job in ({}, {"bonuses": True}))
+        without, done = (journalled_samples(checkpoint, headers, samples)
+                         for headers in (without_bonuses, with_bonuses))
         if again := without.count_not_in(done):  # only those the job with bonuses lacks are solved again
-            warn_caller(without_bonuses_text(checkpoint, again))
+            held = journalled_samples(checkpoint, without_bonuses).count()  # the file's, of runs of any count
+            notices.append((without_bonuses_text(checkpoint, held, again), StichWarning))
     total, stopped = run_samples(samples, workers, card_chunk, setup, key, checkpoint, time_limit, stop, progress,
-                                 at_least, aliases=[{**key, "cards": alias} for alias in aliases])
+                                 at_least, aliases=[{**key, "cards": alias} for alias in aliases], notices=notices)
     return setup.cards, total, stopped
 
 
 def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[str, Any]],
-                       samples: int) -> SpanSet:
-    """The samples of a run of ``samples`` that a checkpoint journal holds for the jobs of these ``headers`` (each
-    header's fields as :class:`~solver.checkpoint.Journal` writes them, the tag and key left out, a header of any
-    sample count matching as the journal's does: :func:`~solver.checkpoint.same_job`), as the set of their numbers:
-    those it would read back. An empty set for a file that cannot be read (the journal says why when it opens it)."""
+                       samples: int | None = None) -> SpanSet:
+    """The samples of a run of ``samples`` (None: of runs of any count) that a checkpoint journal holds for the jobs
+    of these ``headers`` (each header's fields as :class:`~solver.checkpoint.Journal` writes them, the tag and key
+    left out, a header of any sample count matching as the journal's does: :func:`~solver.checkpoint.same_job`), as
+    the set of their numbers: those it would read back. An empty set for a file that cannot be read (the journal
+    says why when it opens it)."""
     wanted = [json.loads(json.dumps(dict(header))) for header in headers]
     try:
         held = samples_held(checkpoint, lambda header: True if any(same_job(header, job, ("samples",))
@@ -1144,12 +1150,14 @@ def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[
     return held.get(True, SpanSet())
 
 
-def without_bonuses_text(checkpoint: str | os.PathLike, samples: int) -> str:
+def without_bonuses_text(checkpoint: str | os.PathLike, held: int, again: int) -> str:
     """Why card advice solves again the samples a checkpoint holds only without the cards' bonus odds (by a stich
-    from before they were tallied, or by a bot choosing by the mean: ``card_sums(bonuses=False)``): ``samples``
-    counts those the job with them lacks, which are the ones solved again."""
-    return (f"{checkpoint} holds {samples:,} sample{'' if samples == 1 else 's'} of this card advice written without "
-            "bonus odds: they hold none, so they are solved again (their lines stay in the file)")
+    from before they were tallied, or by a bot choosing by the mean: ``card_sums(bonuses=False)``): ``held`` counts
+    all of those in the file (of runs of any sample count), ``again`` those of this run that the job with bonus
+    odds lacks, which are the ones solved again."""
+    lacked = f"the {again:,} this run lacks are" if again > 1 else "the one this run lacks is"
+    return (f"{checkpoint} holds {held:,} sample{'' if held == 1 else 's'} of this card advice written without bonus "
+            f"odds, which hold none: {lacked} solved again (the old lines stay in the file)")
 
 
 def known_by_seat(position: Position, known: Mapping[int, CardTokens] | None) -> dict[int, tuple[str, ...]]:

@@ -33,7 +33,7 @@ from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
-                     OtherCountResumed, StichError, integral, is_whole_number)
+                     OtherCountResumed, StichError, StichWarning, integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import (FIGURE_SPACE, in_table_cell, interval_words, measure_words, read_pot, role_text, side_text,
@@ -939,7 +939,8 @@ def check_run(samples: object, checkpoint: object) -> None:
 def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], setup: Any, journal: Journal | None,
               read: Callable[[Mapping[str, Any], str], Any], add: Callable[[Any], None],
               after: Callable[[], None] | None = None, go_on: Callable[[Span], bool] | None = None,
-              solved: Callable[[Span, Any], Span] | None = None) -> None:
+              solved: Callable[[Span, Any], Span] | None = None,
+              notices: Sequence[tuple[str, type[StichWarning]]] = ()) -> None:
     """Samples 0 .. ``samples - 1`` in spans of at most ``size`` on ``pool`` (``task(span, setup)`` returns a span's
     integer sums, which ``add`` merges): the spans ``journal`` holds are read back (``read(sums, "FILE:LINE:1")``,
     the place for its refusal) instead of solved,
@@ -947,7 +948,9 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
     before each span is handed out: False hands out no more (a time limit, a stop), and the spans in flight finish.
     A task that may stop early (its searches' time limit) solves the first samples of its span only: ``solved(span,
     sums)`` says which, and only those count as done (journalled; a resume solves the rest). The journal is closed
-    at the end, however the run ends."""
+    at the end, however the run ends. ``notices`` (text and category) are warned once the journal has room for the
+    samples left, before what a resume of another sample count says: a run the full disk refuses says nothing it
+    did not do."""
     done = SpanSet()
 
     def jobs() -> Iterator[Span]:
@@ -974,9 +977,12 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
                 done.add(span)  # the journal yields each sample once
             if next(done.gaps(samples), None) is not None:
                 journal.check_room("no sample of this analysis solved")  # not for nothing on a full disk
-            if journal.resumed_from:  # said once the room is there: a refused run resumes nothing
-                warn_caller(other_count_text(journal.path, journal.resumed_from, journal.resumed_samples,
-                                             done.count(), samples), OtherCountResumed)
+            said = list(notices)  # said once the room is there: a refused run resumes nothing, solves nothing again
+            if journal.resumed_from:
+                said.append((other_count_text(journal.path, journal.resumed_from, journal.resumed_samples,
+                                               done.count(), samples), OtherCountResumed))
+            for text, category in said:
+                warn_caller(text, category)
         pool.run(jobs(), task, (setup,), finished)
     finally:
         if journal is not None:

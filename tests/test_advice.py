@@ -20,7 +20,7 @@ from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_ad
                            other_side_wording, ranked_rows, settle_sample, told_apart)
 from solver.sampling import SHARE_SCALE, scaled_share
 from solver.api import read_positions
-from solver.errors import InvalidContractError, StichError
+from solver.errors import InvalidContractError, StichError, StichWarning
 from stopping_helpers import signals_as_a_shell_gives_them
 from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
@@ -393,8 +393,8 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
     position = _position()
     journal = tmp_path / "cards.ckpt"
     card_sums(position, samples=4, seed=4, workers=1, checkpoint=journal, bonuses=False)
-    words = (f"{journal} holds 4 samples of this card advice written without bonus odds: they hold none, so they "
-             "are solved again (their lines stay in the file)")
+    words = (f"{journal} holds 4 samples of this card advice written without bonus odds, which hold none: the 4 "
+             "this run lacks are solved again (the old lines stay in the file)")
     with pytest.warns(StichWarning) as caught:
         advice = card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [words]
@@ -422,7 +422,8 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
 def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(tmp_path):
     """The warning counted every sample written without bonus odds (the review): after 4 and 6 with them and 8 and
     10 without, ``-n 10`` said it held 10 to solve again, then resumed 6 and solved 4. It counts the samples the job
-    with bonus odds lacks, and says they were written without them (a bot writes them, not only an older stich)."""
+    with bonus odds lacks, and says they were written without them (a bot writes them, not only an older stich).
+    Then it said the file held only those 4 (a later review): it says both, the file's 10 and the 4 solved again."""
     from solver.advice import card_sums
     from solver.errors import StichWarning
 
@@ -436,15 +437,65 @@ def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(t
         card_advice(position, samples=6, seed=4, workers=1, checkpoint=journal)
     with pytest.warns(StichWarning) as caught:
         advice = card_advice(position, samples=10, seed=4, workers=1, checkpoint=journal)
-    assert [str(warning.message) for warning in caught] == [
-        f"{journal} holds 4 samples of this card advice written without bonus odds: they hold none, so they are "
-        "solved again (their lines stay in the file)",
+    assert [str(warning.message) for warning in caught] == [  # the file's 10, the run's 4 the 6 with them lack
+        f"{journal} holds 10 samples of this card advice written without bonus odds, which hold none: the 4 this "
+        "run lacks are solved again (the old lines stay in the file)",
         f"{journal}: 6 samples of runs of 4 and 6 resumed in a run of 10 (sample k is the same whatever their "
         "number): 6 read back, 4 left to solve"]
     assert advice == card_advice(position, samples=10, seed=4, workers=1)
     with pytest.warns(StichWarning) as caught:  # all 10 held with bonus odds now: none solved again, none said so
         card_advice(position, samples=10, seed=4, workers=1, checkpoint=journal)
     assert not any("without bonus odds" in str(warning.message) for warning in caught)
+
+
+def test_the_samples_without_bonus_odds_are_said_only_once_the_checkpoint_has_room(tmp_path):
+    """The warning that the samples without bonus odds are solved again came before the checkpoint's room check (the
+    review): on a disk with room for no chunk the run said they were solved again, then was refused with none solved.
+    It is said once the room is there, with the resumed samples' warning; a run from a smaller file than the one
+    written without bonus odds counts the file's samples and the run's apart (here 10 and 4)."""
+    from solver.advice import card_sums
+
+    position = _position()
+    journal = tmp_path / "cards.ckpt"
+    card_sums(position, samples=10, seed=4, workers=1, checkpoint=journal, bonuses=False)
+    limit = journal.stat().st_size + 50  # the header of the job with bonus odds fits, a chunk's line does not
+    filled = subprocess.run(
+        [sys.executable, "-c", _FILLED_DISK_CARDS.format(limit=limit, journal=str(journal))],
+        capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert filled.returncode == 0, filled.stderr
+    said = json.loads(filled.stdout)
+    assert said["warnings"] == [] and said["error"].startswith("FileRefusedError: ")
+    assert "no sample of this analysis solved" in said["error"]
+    with pytest.warns(StichWarning) as caught:  # with room, the same run says it
+        card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal)
+    assert [str(warning.message) for warning in caught] == [
+        f"{journal} holds 10 samples of this card advice written without bonus odds, which hold none: the 4 this "
+        "run lacks are solved again (the old lines stay in the file)"]
+    single = tmp_path / "single.ckpt"
+    card_sums(position, samples=1, seed=4, workers=1, checkpoint=single, bonuses=False)
+    with pytest.warns(StichWarning) as caught:
+        card_advice(position, samples=1, seed=4, workers=1, checkpoint=single)
+    assert [str(warning.message) for warning in caught] == [
+        f"{single} holds 1 sample of this card advice written without bonus odds, which hold none: the one this run "
+        "lacks is solved again (the old lines stay in the file)"]
+
+
+_FILLED_DISK_CARDS = """
+import json, resource, signal, warnings
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing
+resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))
+from solver.advice import card_advice
+from solver.api import read_positions
+position = next(iter(read_positions("examples/schafkopf.tbn")))
+error = None
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    try:
+        card_advice(position, samples=4, seed=4, workers=1, checkpoint={journal!r})
+    except Exception as refused:
+        error = f"{{type(refused).__name__}}: {{refused}}"
+print(json.dumps({{"warnings": [str(warning.message) for warning in caught], "error": error}}))
+"""
 
 
 def test_card_advice_without_bonuses_does_not_read_the_samples_of_card_advice_with_them(tmp_path):
@@ -478,8 +529,8 @@ def test_the_notes_on_a_checkpoint_of_another_job_hold_for_another_sample_count(
     with pytest.warns(StichWarning) as caught:
         card_advice(position, samples=6, seed=4, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [
-        f"{journal} holds 4 samples of this card advice written without bonus odds: they hold none, so they are "
-        "solved again (their lines stay in the file)"]
+        f"{journal} holds 4 samples of this card advice written without bonus odds, which hold none: the 4 this run "
+        "lacks are solved again (the old lines stay in the file)"]
     advice = tmp_path / "advice.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", "EO GO HO EU HA HZ HK H9", "--seat", "1", "-j", "1",
             "--checkpoint", str(advice), "--json"]
