@@ -1005,9 +1005,11 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     # the rules refuse 'score' (above): listed among their choices it read as one they take
     known = f"{', '.join(rules.objective_names())}; solve and tree also take 'score'"
     if name in rules.game.objectives:
-        why = rules.objectives_left_out().get(name)  # the contract's own reason (a Suit Solo has no Pagat)
-        return InvalidContractError(f"objective {name!r} does not apply to {named}{f': {why}' if why else ''} "
-                                    f"(choose from: {known})")
+        why = rules.objectives_left_out().get(name)  # the contract's own reason, naming it (a Suit Solo has no Pagat)
+        if why:  # worded as stich check's row, so the contract is named once: "not in a Suit Solo (RULES.md 1.6)"
+            return InvalidContractError(f"objective {name!r} of {rules.game.name} does not arise: {why} "
+                                        f"(choose from: {known})")
+        return InvalidContractError(f"objective {name!r} does not apply to {named} (choose from: {known})")
     # the other games' objectives are no typo but the wrong game's question
     owners = objective_owners(name)
     if owners:
