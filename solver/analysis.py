@@ -515,6 +515,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
         with solver_for(engine).stopping(deadline.left(), stop):
             return check_bonuses(position, engine=engine, reference_solver=reference_solver)
     everybody = frozenset(range(rules.seats))
+    decided = forced_to_the_end(position.state)  # the last trick's cards are forced: its objectives are decided
     checks = BonusChecks()
     for name in rules.objective_names():
         try:
@@ -525,7 +526,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
         for seat, objective in pairs:
             if objective.target is None:
                 continue  # an exact value (card points), not a bonus
-            achieved = objective.achieved(rules, position.state)
+            achieved = objective.achieved(rules, decided)
             guaranteed = None
             if seat is not None:  # per-seat targets are cheap and the number itself is the answer
                 result = solve(position, name, seat=seat, engine=engine, reference_solver=reference_solver)
@@ -534,7 +535,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
             else:
                 forced = can_force(position, objective, engine=engine, reference_solver=reference_solver)
             # a seat's own target too: a Kratzen seat short of it with too few tricks left (the deal over) missed it
-            missed = achieved + most_still_possible(rules, position.state, objective) < objective.target
+            missed = achieved + most_still_possible(rules, decided, objective) < objective.target
             checks.append(BonusCheck(name, objective.description, tuple(_seat_list(objective.maximiser)),
                                      tuple(_seat_list(everybody - objective.maximiser)), objective.target,
                                      achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed))
@@ -554,6 +555,18 @@ def dealt_bonuses(position: Position) -> list[DealtBonus]:
     except StichError:
         inputs = None  # the score says what is wrong with the record's scoring tags
     return list(position.game.dealt_bonuses(position.rules, position.state, inputs))
+
+
+def forced_to_the_end(state: PlayState) -> PlayState:
+    """``state``, or the finished deal when only the last trick is left: each seat yet to play to it holds one card,
+    so nobody has a choice, and every objective is made or missed by the trick that card completes (its winner by
+    the rules, a Sagotrick only if its cards all fall there). ``stich check`` then says ``made already`` or
+    ``missed`` on every row, where a search would only call the forced result forced or stopped."""
+    if state.tricks_left != 1:
+        return state
+    while not state.is_over:
+        state = state.advance(state.hands[state.to_move].bit_length() - 1)  # the seat's one card
+    return state
 
 
 def most_still_possible(rules: Rules, state: PlayState, objective: Objective) -> int:

@@ -7,6 +7,7 @@ contract tables, from the engine's own ``solve`` on each contract (the reference
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -226,11 +227,7 @@ SK TS
     assert not {c.bonus: c for c in check_bonuses(lead_mond)}["mondfang"].already_missed
 
 
-def test_check_the_last_trick_in_progress_decides_its_bonuses_by_who_wins_it():
-    """In the deal's last trick every seat yet to play holds one card, so the trick's winner is settled: the Pagat
-    led and beaten by the partner's T6 (no TS and T21 left for a Sagotrick) is missed, not "3+4 can stop it";
-    the Pagat that nothing left can beat is still open and forced."""
-    ending = """[Game "Zwanzigerrufen"]
+LAST_TRICK_BEATEN = """[Game "Zwanzigerrufen"]
 [Deal "1: T1 / T6 / HK / SK"]
 [Contract "Normal T19"]
 [Declarer "1"]
@@ -238,15 +235,66 @@ def test_check_the_last_trick_in_progress_decides_its_bonuses_by_who_wins_it():
 [Play "1"]
 T1 T6
 """
-    beaten = solver.parse_positions(ending)[0]
-    checks = {c.bonus: c for c in check_bonuses(beaten)}
-    assert checks["pagat_ultimo"].already_missed and checks["pagat_ultimo"].answer() == "no - missed"
+
+
+def checked_answers(position):
+    """Each searched row's answer in words, by bonus, and whether check_report's JSON says the same of it."""
+    checks = check_bonuses(position)
+    document = {row["bonus"]: row for row in check_report(position)["checks"]}
+    for check in checks:
+        row = document[check.bonus]
+        assert (row["already_made"], row["already_missed"], row["can_force"], row["achieved"]) == (
+            check.already_made, check.already_missed, check.can_force, check.achieved), check.bonus
+    return {check.bonus: check.answer() for check in checks if check.can_force is not None}
+
+
+def test_check_the_last_trick_in_progress_decides_every_bonus_by_its_forced_play():
+    """In the deal's last trick every seat yet to play holds one card, so nobody has a choice: every row is made or
+    missed by the trick those cards complete, as on the finished deal. T1 led and beaten by the partner's T6
+    (no TS and T21 left for a Sagotrick): the silent loss and the Valat are made, the Pagat and the defenders'
+    Valat missed, not "3+4 can force it" or "1+2 can stop it"; the JSON says the same."""
+    beaten = solver.parse_positions(LAST_TRICK_BEATEN)[0]
+    finished = solver.parse_positions(LAST_TRICK_BEATEN.replace("T1 T6\n", "T1 T6 HK SK\n"))[0]
+    answers = {"game": "no - missed", "absolut": "no - missed", "absolut_against": "yes - made already",
+               "valat": "yes - made already", "valat_against": "no - missed", "pagat_ultimo": "no - missed",
+               "pagat_beaten": "yes - made already"}
+    assert checked_answers(beaten) == answers == checked_answers(finished)
     assert reference(beaten, "pagat_ultimo").success is False
-    assert not checks["pagat_beaten"].already_missed and checks["pagat_beaten"].can_force
-    winning = solver.parse_positions(ending.replace("T6 /", "CK /").replace("T1 T6", "T1 CK"))[0]
-    checks = {c.bonus: c for c in check_bonuses(winning)}
-    assert not checks["pagat_ultimo"].already_missed and checks["pagat_ultimo"].can_force
-    assert checks["pagat_beaten"].already_missed and checks["pagat_beaten"].answer() == "no - missed"
+    winning = solver.parse_positions(LAST_TRICK_BEATEN.replace("T6 /", "CK /").replace("T1 T6", "T1 CK"))[0]
+    assert {bonus: checked_answers(winning)[bonus] for bonus in ("pagat_ultimo", "pagat_beaten")} == {
+        "pagat_ultimo": "yes - made already", "pagat_beaten": "no - missed"}
+
+
+def test_check_a_forced_last_trick_with_the_skus_and_mond_still_to_come_follows_the_sagotrick_rule(tmp_path):
+    """T1 led, then TS and T21 forced in that order: under the default sagotrick=any_order the three make a
+    Sagotrick, so the Pagat wins the last trick (pagat_via_sagotrick counts it) and there is no Mondfang; under
+    sagotrick=mond_skus_pagat only T21, TS, T1 in that order is one, so the Sküs wins: the Pagat is beaten and
+    the Mond caught. Either way every row is decided by the forced play."""
+    ending = """[Game "Zwanzigerrufen"]
+[Deal "1: T1 / TS / T21 / HK"]
+[Contract "Normal T19"]
+[Declarer "1"]
+[Partner "2"]
+[Play "1"]
+T1
+"""
+    sagotrick = checked_answers(solver.parse_positions(ending)[0])
+    assert {bonus: sagotrick[bonus] for bonus in ("valat", "pagat_ultimo", "pagat_beaten", "mondfang")} == {
+        "valat": "yes - made already", "pagat_ultimo": "yes - made already", "pagat_beaten": "no - missed",
+        "mondfang": "no - missed"}
+    in_order = ending.replace('[Contract', '[Variant "sagotrick=mond_skus_pagat"]\n[Contract')
+    skus_wins = checked_answers(solver.parse_positions(in_order)[0])
+    (tmp_path / "ending.pbn").write_text(ending, encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(tmp_path / "ending.pbn"), "--variant", "sagotrick=mond_skus_pagat",
+                                      "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {row["bonus"]: row for row in json.loads(result.stdout)["checks"]}
+    assert {bonus: (rows[bonus]["already_made"], rows[bonus]["already_missed"]) for bonus in skus_wins} == {
+        bonus: (answer.endswith("made already"), answer.endswith("missed")) for bonus, answer in skus_wins.items()}
+    assert {bonus: skus_wins[bonus] for bonus in ("valat", "pagat_ultimo", "pagat_beaten", "mondfang")} == {
+        "valat": "yes - made already", "pagat_ultimo": "no - missed", "pagat_beaten": "yes - made already",
+        "mondfang": "yes - made already"}
+    assert all(answer.endswith(("made already", "missed")) for answer in [*sagotrick.values(), *skus_wins.values()])
 
 
 def test_check_an_event_whose_two_cards_share_a_hand_is_missed():
@@ -460,9 +508,10 @@ def test_a_kratzen_seat_short_of_its_target_with_too_few_tricks_left_has_missed_
         (1, 1, False, True), (2, 2, True, False), (3, 1, True, False)]
     assert checks[0].answer() == "no - missed already: guarantees 1 trick, needs 2"
     assert checks[1].answer() == "yes - guarantees 2 tricks, needs 1"
-    # six seats, three tricks to seat 4: the attacker (0 of 2) has missed with one trick left, seats 2, 3, 5, 6
-    # (0 of 1) have not
+    # six seats, three tricks to seat 4: one trick left, led by seat 4's trump GO, whom nothing left beats, so
+    # every seat short of its target has missed it (the attacker 0 of 2, seats 2, 3, 5, 6 0 of 1)
     six = "1: EA EK EO EU / HA HK HO HU / SA SK SO SU / GA GK GO GU / S6 EZ HZ GZ / E9 H9 S9 G9"
     late = solver.make_position("Kratzen", six, "Trump G", play="EA HA SA GU EZ E9 GA S6 G9 EK HK SK GK GZ H9 EO HO SO")
-    assert [c.already_missed for c in check_bonuses(late)] == [True, False, False, False, False, False]
+    assert [(c.already_missed, c.achieved) for c in check_bonuses(late)] == [
+        (True, 0), (True, 0), (True, 0), (False, 4), (True, 0), (True, 0)]
     assert check_report(late)["checks"][0]["already_missed"] is True

@@ -97,16 +97,11 @@ class TrickEvent:
         """Whether some play of the rest could still make the event happen, by where its cards are: none fell in an
         earlier trick, no two sit in one hand (a trick takes one card of each seat), and once one is on the table
         the trick in progress must be able to take the others (each in the hand of a seat yet to play to it, no
-        ``absent`` card there, and the deal's last trick for a ``last_only`` event). In the deal's last trick every
-        seat yet to play holds one card, so the rest is forced: the event is decided by the trick it completes
-        (its winner by the rules, a Sagotrick only if its cards are all there). A bound, not a search: ``stich
-        check`` says a bonus whose event cannot happen any more ``missed``, not stopped."""
+        ``absent`` card there, and the deal's last trick for a ``last_only`` event). A bound, not a search: ``stich
+        check`` says a bonus whose event cannot happen any more ``missed``, not stopped (and plays a last trick's
+        forced cards through before asking, :func:`solver.analysis.forced_to_the_end`)."""
         if state.is_over:
             return False
-        if state.tricks_left == 1:
-            trick = state.trick + tuple(state.hands[(state.to_move + k) % state.seats].bit_length() - 1
-                                        for k in range(state.seats - len(state.trick)))
-            return self.happens(trick, trick[state.rules.trick_winner(trick)], True)
         on_table = 0
         for card in state.trick:
             on_table |= 1 << card
@@ -1010,9 +1005,11 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     # the rules refuse 'score' (above): listed among their choices it read as one they take
     known = f"{', '.join(rules.objective_names())}; solve and tree also take 'score'"
     if name in rules.game.objectives:
-        why = rules.objectives_left_out().get(name)  # the contract's own reason (a Suit Solo has no Pagat)
-        return InvalidContractError(f"objective {name!r} does not apply to {named}{f': {why}' if why else ''} "
-                                    f"(choose from: {known})")
+        why = rules.objectives_left_out().get(name)  # the contract's own reason, naming it (a Suit Solo has no Pagat)
+        if why:  # worded as stich check's row, so the contract is named once: "not in a Suit Solo (RULES.md 1.6)"
+            return InvalidContractError(f"objective {name!r} of {rules.game.name} does not arise: {why} "
+                                        f"(choose from: {known})")
+        return InvalidContractError(f"objective {name!r} does not apply to {named} (choose from: {known})")
     # the other games' objectives are no typo but the wrong game's question
     owners = objective_owners(name)
     if owners:
