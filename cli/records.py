@@ -222,7 +222,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                      render: Callable[[Document, Console], None] | None, play: str | None = None,
                      diagram: str | None = None, time_limit: float | None = None, record: int | None = None,
                      pot: int | None = None, command: str, notes: GameNotes | None = None,
-                     all_messages: bool = False, kind: str | None = None) -> None:
+                     all_messages: bool = False, kind: str | None = None,
+                     as_read: Callable[[Record], None] | None = None) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``,
     or only its ``record``-th) and print each document.
 
@@ -248,6 +249,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     says so in its place (:func:`failed_document`), so that a script reading the lines can tell which one failed.
     ``kind`` is the ``command`` of those lines where the documents are not named after the command (``analyse
     --cards``: ``card-advice``), so that a script that tells the lines apart by ``command`` reads them with the rest.
+    ``as_read`` is called with each record to be answered as read, before ``play``'s cards copy it: comments after
+    the file's last record reach that record when the file ends (``show --tbn`` writes them then).
 
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
@@ -299,6 +302,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     unanswered += 1
                     fail(item, file_refused)  # not tried, but a line still: a script sees every record
                     continue
+                if as_read is not None:
+                    as_read(item)
                 try:
                     position = position_from_record(item, variant=variant)
                     position = what_if(position, play)  # the record's position kept, to say a card it refuses

@@ -11,6 +11,7 @@ import typer
 
 from solver.analysis import contract_header, record_header, show_report
 from solver.diagram import diagram
+from solver.formats.tbn import Record, write_late_comments
 from solver.position import Position
 
 from .errors import file_name
@@ -52,14 +53,18 @@ def show(
     width = diagram_width(stdout_console())  # a narrow terminal's: the hands stacked where the table does not fit
 
     made = [0]  # records made (printed but for one an interrupt stopped): a blank line ends the last one
-    # the last record written and its comments then: comments after a file's last record (after its blank line) are
-    # given to it when the file ends, after it was written, and are written after it then
+    # the record being answered as read (before --play's cards copy it), then the last one written and its comments
+    # then: comments after a file's last record reach it as read when the file ends, and are written after it then
+    reading: list[Record | None] = [None]
     written: list = [None, 0]
+
+    def note_read(item: Record) -> None:
+        reading[0] = item
 
     def document(position: Position) -> Document:
         made[0] += 1
         if tbn:
-            written[:] = [position.record, len(position.record.comments) if position.record is not None else 0]
+            written[:] = [reading[0], len(reading[0].comments) if reading[0] is not None else 0]
             return {"text": position.to_tbn()}
         if as_json:
             return show_report(position)
@@ -72,11 +77,12 @@ def show(
 
     try:  # each record's text as it is (a console would turn its tabs into spaces)
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=as_json, pot=pot,
-                         render=None, document=document, command="show", all_messages=all_messages)
+                         render=None, document=document, command="show", all_messages=all_messages,
+                         as_read=note_read)
     finally:
         if tbn and made[0]:
             sys.stdout.write("\n")  # a blank line ends the last record too, so that saved files concatenate
             last, count = written
-            for comment in last.comments[count:] if last is not None else []:
-                sys.stdout.write(comment.text + "\n")
+            if last is not None:
+                write_late_comments(last, count, sys.stdout)
             sys.stdout.flush()

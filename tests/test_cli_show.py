@@ -237,20 +237,23 @@ def test_show_tbn_of_several_records_writes_a_blank_line_between_them(tmp_path):
     assert not shown.endswith("\n\n")
 
 
-
 def test_show_tbn_keeps_the_comments_after_the_last_record(tmp_path):
-    """Comments after a file's last record (after its blank line) belong to that record (docs/format.md), but the
-    reader gives them to it when the file ends, after show --tbn had written it: they were lost. They are written
-    after it, where they stood, and the text reads back as the file does."""
+    """Comments after a file's last record (after its blank line) belong to that record (docs/format.md) and reach it
+    when the file ends, after show --tbn wrote it: they are written after it, where they stood, so that the text
+    reads back as the file does, with --play's cards too (a what-if played on a copy of the record as read)."""
     ending = '[Game "zr"]\n[Deal "1: T1 SK / T20 SQ / T21 HK / T15 DK"]\n[Contract "Normal T20"]\n'
     path = tmp_path / "tail.tbn"
-    path.write_text(f"% head\n{ending}\n% between\n\n{ending}[Play \"1\"]\nT1\n\n% tail\n{{one more}}\n",
+    path.write_text(f"% head\n{ending}\n% between\n\n{ending}[Board \"7\"]\n[Play \"1\"]\nT1\n\n% tail\n{{one more}}\n",
                     encoding="utf-8")
     written = run("show", path, "--tbn").stdout
     assert written.endswith('[Play "1"]\nT1\n\n% tail\n{one more}\n')
     again = [format_record(record) for record in parse_records(written)]
     assert again == [format_record(record) for record in list(read_records(path))]
     assert run("show", path, "--tbn", "-r", "1").stdout.count("%") == 1  # the last record not written: nor its tail
+    played = run("show", path, "--tbn", "--board", "7", "--play", "T20").stdout
+    assert played.endswith('[Board "7"]\n[Play "1"]\nT1 T20\n\n% tail\n{one more}\n')
+    assert [comment.text for comment in parse_records(played)[0].comments] == ["% between", "% tail", "{one more}"]
+
 
 EXAMPLES_SAID = "T17 HK in Zwanzigerrufen, E9 SA in Schafkopf, EZ H7 in Kratzen"
 

@@ -203,7 +203,7 @@ def test_a_long_name_is_quoted_cut_short_and_the_message_keeps_its_end():
 
 def test_an_endings_play_led_by_another_seat_than_its_leader_says_why():
     """An ending's first trick is led as its [Leader] tag says (FORMAT.md: seat 1 without one), not as the rules lead
-    a whole deal: the error said 'under these rules', which sent the user to the variant flags."""
+    a whole deal: the error names that leader and where it comes from, not the variant flags, which do not set it."""
     ending = '[Game "Zwanzigerrufen"]\n[Deal "1: T1 SK / T20 SQ / T21 HK / T15 DK"]\n[Contract "Normal T20"]\n'
     untagged = error_of(ending + '[Play "3"]\nT21\n')
     assert str(untagged) == ("bad.tbn:4:8: the first trick is led by seat 1 in an ending without a [Leader] tag "

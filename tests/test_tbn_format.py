@@ -1090,8 +1090,7 @@ def test_files_that_start_with_a_byte_order_mark_can_be_concatenated(tmp_path):
 def test_a_file_whose_first_line_is_a_byte_order_mark_alone_can_be_appended(tmp_path):
     """A file a Windows editor saved with an empty first line starts with a line of its BOM alone; appended to a file
     stich wrote (`cat a.tbn b.tbn`, a blank line after a's last record) that line stands between records, where it
-    is as blank as the same file read alone. It was read as a card before any tag, and the record after it (in the
-    same block) was skipped with it."""
+    is as blank as the same file read alone: every record of both files is read, the one right after it too."""
     written = SCHAFKOPF_DEAL + "\n"
     saved = "\ufeff\r\n" + SCHAFKOPF_DEAL.replace("\n", "\r\n")
     path = tmp_path / "both.tbn"
@@ -1101,6 +1100,45 @@ def test_a_file_whose_first_line_is_a_byte_order_mark_alone_can_be_appended(tmp_
     stray = '[Game "x"]\n[Play "1"]\nT1\n\nT2\n\n\ufeff\n[Game "y"]\n'
     read = list(iter_records(io.BytesIO(stray.encode())))
     assert [(type(item).__name__, item.line) for item in read] == [("Record", 1), ("ParseError", 5), ("Record", 8)]
+
+
+def test_a_file_with_a_byte_order_mark_line_appended_to_one_without_a_final_blank_line_loses_no_record(tmp_path):
+    """`cat a.tbn w.tbn` of a file without a final blank line and a Windows file that starts with a line of its BOM
+    alone puts that line inside a's last record, where the reader cannot tell an appended file from a stray BOM:
+    it is said there (the record's error), and what follows is read as between records, so that every record of
+    both files is accounted for: the appended file's first record is read, not skipped as the bad record's rest.
+    The same after a record already bad before the BOM line (a broken tag): its rest ends at the BOM line."""
+    lines = SCHAFKOPF_DEAL.splitlines()
+    windows = "\ufeff\r\n" + SCHAFKOPF_DEAL.replace("\n", "\r\n") + "\r\n" + SCHAFKOPF_DEAL.replace("\n", "\r\n")
+    path = tmp_path / "cat.tbn"
+    path.write_bytes((SCHAFKOPF_DEAL + windows).encode())
+    read = [(type(item).__name__, item.line) for item in iter_records(path)]
+    assert read == [("ParseError", 4), ("Record", 5), ("Record", 9)]
+    broken = "\n".join([lines[0], '[Dealer "1', *lines[1:]]) + "\n"
+    path.write_bytes((broken + windows).encode())
+    read = [(type(item).__name__, item.line) for item in iter_records(path)]
+    assert read == [("ParseError", 2), ("Record", 6), ("Record", 10)]
+
+
+def test_writing_records_as_they_are_read_keeps_the_comments_after_the_last_one(tmp_path):
+    """Comments after a file's last record belong to it but reach it when the file ends, after ``write_records`` of
+    a generator wrote it: they are written after its blank line, where they stood, so that the text written reads
+    back as the file does, whether the records come as they are read, as a list, or as positions."""
+    path = tmp_path / "tail.tbn"
+    path.write_text(f"{SCHAFKOPF_DEAL}\n% between\n\n{SCHAFKOPF_DEAL}\n% tail\n{{one more}}\n", encoding="utf-8")
+    expected = [format_record(record) for record in list(read_records(path))]
+    last = parse_records(path.read_text(encoding="utf-8"))[-1]
+    assert [comment.text for comment in last.comments] == ["% between", "% tail", "{one more}"]
+    for records in (read_records(path), list(read_records(path)), solver.read_positions(path)):
+        out = io.StringIO()
+        write_records(records, out)
+        assert [format_record(record) for record in parse_records(out.getvalue())] == expected
+    streamed = io.StringIO()
+    write_records(read_records(path), streamed)
+    assert streamed.getvalue().endswith("\n\n% tail\n{one more}\n")
+    written = tmp_path / "written.tbn"
+    write_records(read_records(path), written)
+    assert written.read_text(encoding="utf-8") == streamed.getvalue()
 
 
 def test_a_position_read_with_variant_flags_writes_them_into_its_record():

@@ -679,10 +679,8 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
             skipping = _skipped(skipping, text)
             if skipping is not None:
                 continue
-        # a line of a BOM alone (a file a Windows editor saved with an empty first line, appended) is blank between
-        # records; inside one it would end the record unseen, and is refused
-        bom_alone = isinstance(text, str) and text.strip() == "\ufeff"
-        blank = isinstance(text, str) and (not text.strip() or bom_alone and not builder.tags)
+        bom_alone = isinstance(text, str) and _bom_alone(text)
+        blank = isinstance(text, str) and _blank(text, between_records=not builder.tags)
         done: Record | None = None
         try:
             if isinstance(text, ParseError):
@@ -714,7 +712,9 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
             stray = not builder.tags and isinstance(text, str) and not text.strip().startswith(_RECORD_STARTS)
             lexer, builder, size = _Lexer(source), _Builder(source), 0
             builder.after_open_play = open_play
-            skipping = "stray" if stray else None if blank else "record"
+            # a BOM alone ends the bad record as a blank line does (a file appended to it starts there): what follows
+            # is read as between records, its records read or reported, none skipped unsaid
+            skipping = "stray" if stray else None if blank or bom_alone else "record"
             yield error
             continue
         if done is not None:
@@ -735,14 +735,25 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
         _attach_trailing(last, builder.comments)
 
 
+def _bom_alone(text: str) -> bool:
+    """A line of a byte order mark alone (spaces aside): the first line of a file a Windows editor saved with an
+    empty first line, where that file is appended to another (cat a b)."""
+    return text.strip() == "\ufeff"
+
+
+def _blank(text: str, *, between_records: bool) -> bool:
+    """A line that ends a record or stands between records. A BOM alone is blank between records, where it starts a
+    file appended; inside a record it is not (it would end the record unseen), and the reader refuses it there."""
+    return not text.strip() or between_records and _bom_alone(text)
+
+
 def _skipped(skipping: str, text: str | ParseError) -> str | None:
     """What is still skipped after an error (see ``_read``) once ``text`` is read; None: read ``text``."""
     if isinstance(text, ParseError):
         return skipping
-    stripped = text.strip()
-    if not stripped or stripped == "\ufeff" and skipping != "record":  # a BOM alone is blank between records
+    if _blank(text, between_records=True):  # a BOM alone ends a bad record's rest too: a file appended starts there
         return None if skipping == "record" else "stray-blank"
-    if skipping == "stray-blank" and stripped.startswith(_RECORD_STARTS):
+    if skipping == "stray-blank" and text.strip().startswith(_RECORD_STARTS):
         return None
     return "record" if skipping == "record" else "stray"
 
@@ -968,8 +979,8 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
         text = chunk[:-1] if chunk.endswith("\n") else chunk
         text = text[:-1] if text.endswith("\r") else text
     # a file's BOM; after line 1, that of a file appended to another (cat a b), which has text after it. A line of a
-    # BOM alone is kept: the reader takes it as blank between records and refuses it inside one
-    if text.startswith("\ufeff") and (number == 1 or text[1:].strip()):
+    # BOM alone is kept for the reader to judge (see _blank)
+    if text.startswith("\ufeff") and (number == 1 or not _bom_alone(text)):
         text = text[1:]
     if len(text) > MAX_LINE_LENGTH:
         return _too_long(source, number)
@@ -1018,7 +1029,6 @@ def write_records(records: Iterable[Record], dest: str | os.PathLike | TextIO) -
     """Write records, each followed by one blank line (so that files written can be concatenated), to a path
     (UTF-8, LF line breaks; atomically: the file appears only when complete) or a text stream. Positions may stand
     for records: each is written as its ``to_record()`` (the record as played)."""
-    records = (item.to_record() if hasattr(item, "to_record") else item for item in records)
     if isinstance(dest, (str, os.PathLike)):
         _write_atomically(records, os.fspath(dest))
     else:
@@ -1035,8 +1045,27 @@ def _write_atomically(records: Iterable[Record], path: str) -> None:
 
 
 def _write(records: Iterable[Record], stream: TextIO) -> None:
-    for record in records:
+    """Each record (a position: its ``to_record()``) and its blank line, then the last one's late comments."""
+    last: Record | None = None
+    written = 0
+    for item in records:
+        record = item.to_record() if hasattr(item, "to_record") else item
         stream.write(format_record(record) + "\n")
+        last = item.record if hasattr(item, "to_record") else item  # type: ignore[attr-defined]
+        written = len(last.comments) if last is not None else 0
+    if last is not None:
+        write_late_comments(last, written, stream)
+
+
+def write_late_comments(record: Record, written: int, stream: TextIO) -> None:
+    """Write the comments ``record`` (as read) was given after its first ``written`` ones, each on a line of its own.
+
+    Comments after a file's last record belong to it, but reading streams, so they reach it when the input ends,
+    after a writer that writes each record as it comes (``write_records`` of ``read_records``, ``stich show --tbn``)
+    has written it: written after its blank line, where they stood, they read back as the file's.
+    """
+    for comment in record.comments[written:]:
+        stream.write(_checked_comment(comment) + "\n")
 
 
 def _comment_slots(
