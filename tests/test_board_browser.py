@@ -400,6 +400,17 @@ def test_a_reload_after_an_edit_to_the_named_file_keeps_the_play(driver, tmp_pat
 KRATZEN_TAGLESS = '[Game "Kratzen"]\n[Deal "1: E9 EK / {}"]\n[Contract "Trump H"]\n'
 
 
+def _open_record_2_and_play_ek(driver, address: str, name: str) -> None:
+    """Open the board at ``address``, then the second record of the file ``name`` (a Kratzen deal of KRATZEN_TAGLESS),
+    and play EK on it: the kept table a reload is to find again."""
+    driver.get(address)
+    wait_for(lambda: settled(driver), "values")
+    driver.execute_script("openBoard(document.querySelectorAll('#records option')[1].value)")
+    wait_for(lambda: settled(driver) and f"{name} record 2" in title(driver), "record 2")
+    driver.execute_script("S.moves = ['EK']; goTo(1)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a card played")
+
+
 def test_a_reload_after_the_named_files_records_were_reordered_keeps_the_deal_played(driver, tmp_path):
     """A named file's record was found again by its label, a tagless record's place: the records swapped, a reload
     opened the other deal's cards under the kept play. It is found by what it is (its deal and contract)."""
@@ -407,12 +418,7 @@ def test_a_reload_after_the_named_files_records_were_reordered_keeps_the_deal_pl
     path = tmp_path / "swapped.tbn"
     path.write_text(other + "\n" + played_on, encoding="utf-8")
     with serving([path]) as address:
-        driver.get(address)
-        wait_for(lambda: settled(driver), "values")
-        driver.execute_script("openBoard(document.querySelectorAll('#records option')[1].value)")
-        wait_for(lambda: settled(driver) and "swapped.tbn record 2" in title(driver), "record 2")
-        driver.execute_script("S.moves = ['EK']; goTo(1)")
-        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a card played")
+        _open_record_2_and_play_ek(driver, address, "swapped.tbn")
         hands = driver.execute_script("return S.view.hands.map((h) => h.cards.map((c) => c.name))")
         path.write_text(played_on + "\n" + other, encoding="utf-8")
         driver.refresh()
@@ -431,12 +437,7 @@ def test_a_reload_after_the_record_was_changed_says_so_and_opens_the_files_first
     path = tmp_path / "edited.tbn"
     path.write_text(first + "\n" + first.replace("Trump H", "Trump G"), encoding="utf-8")
     with serving([path]) as address:
-        driver.get(address)
-        wait_for(lambda: settled(driver), "values")
-        driver.execute_script("openBoard(document.querySelectorAll('#records option')[1].value)")
-        wait_for(lambda: settled(driver) and "edited.tbn record 2" in title(driver), "record 2")
-        driver.execute_script("S.moves = ['EK']; goTo(1)")
-        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a card played")
+        _open_record_2_and_play_ek(driver, address, "edited.tbn")
         path.write_text(first + "\n" + changed, encoding="utf-8")
         driver.refresh()
         wait_for(lambda: settled(driver), "the reloaded table")

@@ -124,6 +124,18 @@ def test_a_stopping_block_stops_only_its_own_thread_s_searches_on_a_shared_engin
     assert open_limits(engine.engine) == 0 and value(6) == expected[6]
 
 
+def _a_long_search():
+    """A Zwanzigerrufen position four cards in, its points objective and value, and an engine without a table, on
+    which the search takes a tenth of a second or more (time for another thread to act while it runs)."""
+    position = solver.random_position("zwanzigerrufen", 5, 1)
+    state = position.state
+    for _ in range(4):
+        state = state.play(state.legal_list()[0])
+    objective = position.objective("points")
+    return position, state, objective, EngineSolver(8, threads=1).value(state, objective), \
+        EngineSolver(8, threads=1, use_table=False)
+
+
 def test_a_search_outlives_the_block_it_started_in_and_an_outer_block_s_limit_holds_in_an_inner_one() -> None:
     """A search holds the stop check it started with without a reference of its own, so a check put away when the
     last block closed, while another thread's search begun inside it still ran, would be called after it was freed
@@ -136,13 +148,7 @@ def test_a_search_outlives_the_block_it_started_in_and_an_outer_block_s_limit_ho
 
     from solver.search.settle import SettlementEngine
 
-    position = solver.random_position("zwanzigerrufen", 5, 1)
-    state = position.state
-    for _ in range(4):
-        state = state.play(state.legal_list()[0])
-    objective = position.objective("points")
-    expected = EngineSolver(8, threads=1).value(state, objective)
-    engine = EngineSolver(8, threads=1, use_table=False)  # a search of a tenth of a second, or more
+    position, state, objective, expected, engine = _a_long_search()
     answers: list = []
     with engine.stopping(time_limit=3600):
         worker = threading.Thread(target=lambda: answers.append(engine.value(state, objective)))
@@ -197,13 +203,7 @@ def test_the_compiled_engine_holds_the_stop_check_its_search_began_with_and_a_ch
     import gc
     import weakref
 
-    position = solver.random_position("zwanzigerrufen", 5, 1)
-    state = position.state
-    for _ in range(4):
-        state = state.play(state.legal_list()[0])
-    objective = position.objective("points")
-    expected = EngineSolver(8, threads=1).value(state, objective)
-    engine = EngineSolver(8, threads=1, use_table=False)  # a search of a tenth of a second, or more
+    _, state, objective, expected, engine = _a_long_search()
     asked = threading.Event()
 
     class Check:
