@@ -574,7 +574,7 @@ def _output_full(error: OSError, out_path: str | os.PathLike) -> OSError:
     """A write's error (a full disk names no file) naming the output file and that the lines written stay."""
     if error.filename is not None:
         return error
-    kept = "the lines written so far are kept (a rerun trims a half-written last one): " \
+    kept = "the lines written so far are kept (a rerun with room trims a half-written last one): " \
         f"{write_error_fix(error.errno)} and rerun to resume"
     return type(error)(error.errno, f"{error.strerror}; {kept}", str(out_path))
 

@@ -358,7 +358,7 @@ class Journal:
         except OSError as error:
             said = error.strerror or str(error)
             if error.errno in KEPT_ERRORS:
-                said += "; what was written before it is kept (a rerun trims a half-written last line): " \
+                said += "; what was written before it is kept (a rerun with room trims a half-written last line): " \
                         f"{write_error_fix(error.errno)} and rerun to resume"
             raise OSError(error.errno, said, str(self.path)) from None
 
@@ -402,11 +402,14 @@ def samples_held(path: str | os.PathLike, job_of: Callable[[Mapping[str, Any]], 
     the set of their numbers (each held once however many runs wrote it, so that a caller can count them or ask
     which another job lacks), only those of spans within ``end`` where given (the spans a run of ``end`` samples
     reads back); a line that is no JSON object is passed over (the journal says what is wrong when it opens the
-    file). OSError where the file cannot be read."""
+    file), and so is a last line without its newline, which the journal does not read back either (its writer
+    stopped before the line was whole). OSError where the file cannot be read."""
     jobs: dict[str, Hashable] = {}
     held: dict[Hashable, SpanSet] = {}
     with open(path, "rb") as stream:
         for line in stream:
+            if not line.endswith(b"\n"):
+                continue
             try:
                 entry = json.loads(line)
             except ValueError:
@@ -497,7 +500,7 @@ def room_refusal(path: str | os.PathLike, longest: int, torn: int, untouched: st
     Asked by a run with work left before it starts on it, since either is otherwise found only at its first line,
     after a chunk of work was done for nothing. ``torn`` is the length of a half-written last line not yet trimmed:
     the line it began was longer still, so a file that met the limit while writing it is refused, rerun after rerun
-    (it is trimmed only once a run goes on). ``untouched`` says what the refusal leaves undone ("nothing solved"),
+    (a run with room trims it). ``untouched`` says what the refusal leaves undone ("nothing solved"),
     ``other`` the file to choose instead ("another --out file"): a batch's output and a checkpoint say it alike. A
     path that is no regular file (a device, ``/dev/stdout`` into a pipe) has no room to measure."""
     if os.path.exists(path) and not os.path.isfile(path):

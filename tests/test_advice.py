@@ -480,6 +480,27 @@ def test_the_samples_without_bonus_odds_are_said_only_once_the_checkpoint_has_ro
         "lacks is solved again (the old lines stay in the file)"]
 
 
+def test_a_last_line_without_its_newline_is_not_counted_among_the_samples_held(tmp_path):
+    """A writer stopped on a line's last byte leaves a whole JSON object without its newline, which the journal does
+    not read back (it solves those samples again): the count of the samples written without bonus odds leaves it out
+    too, so the warning's figures are the samples the run really reads back."""
+    from solver.advice import card_sums
+
+    position = _position()
+    journal = tmp_path / "cards.ckpt"
+    card_sums(position, samples=4, seed=4, workers=1, checkpoint=journal, bonuses=False)
+    data = journal.read_bytes()
+    last = json.loads(data.rstrip(b"\n").rsplit(b"\n", 1)[1])
+    journal.write_bytes(data.rstrip(b"\n"))
+    kept = 4 - last["span"][1]
+    assert 0 < kept < 4
+    with pytest.warns(StichWarning) as caught:
+        card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal)
+    assert [str(warning.message) for warning in caught] == [
+        f"{journal} holds {kept} samples of this card advice written without bonus odds, which hold none: the {kept} "
+        "this run lacks are solved again (the old lines stay in the file)"]
+
+
 _FILLED_DISK_CARDS = """
 import json, resource, signal, warnings
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing

@@ -592,7 +592,7 @@ def test_batch_whose_disk_fills_says_the_lines_written_stay(tmp_path):
     result = runner.invoke(app, ["batch", str(deals), "--out", "/dev/full", "--workers", "1"])
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert result.stderr == ("stich: /dev/full: No space left on device; the lines written so far are kept (a rerun "
-                             "trims a half-written last one): make room and rerun to resume\n")
+                             "with room trims a half-written last one): make room and rerun to resume\n")
 
 
 def test_an_os_error_of_the_run_that_is_no_output_write_is_not_said_as_the_output_file_s(tmp_path, monkeypatch):

@@ -864,15 +864,15 @@ def test_an_output_made_read_only_mid_run_is_said_once_and_what_it_wrote_is_kept
         out = tmp_path / "out.jsonl"
         _read_only_after(monkeypatch, batch, ".jsonl", 3)
         args = ["batch", str(examples / "schafkopf.tbn"), "--out", str(out), "-j", "1"]
-        said = (f"stich: {out}: Permission denied; the lines written so far are kept (a rerun trims a half-written "
-                "last one): make it writable and rerun to resume\n")
+        said = (f"stich: {out}: Permission denied; the lines written so far are kept (a rerun with room trims a "
+                "half-written last one): make it writable and rerun to resume\n")
     elif command == "analyse":
         out = tmp_path / "a.ckpt"
         _read_only_after(monkeypatch, solver.checkpoint, ".ckpt", 3)  # the header goes with the first span
         args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "24",
                 "-s", "7", "-j", "1", "--checkpoint", str(out)]
-        said = (f"stich: {out}: Permission denied; what was written before it is kept (a rerun trims a half-written "
-                "last line): make it writable and rerun to resume\n")
+        said = (f"stich: {out}: Permission denied; what was written before it is kept (a rerun with room trims a "
+                "half-written last line): make it writable and rerun to resume\n")
     else:
         out = tmp_path / "p-3.svg"
         real_replace = os.replace
