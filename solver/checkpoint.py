@@ -211,10 +211,11 @@ class Journal:
         self._write({"key": self.key, "span": list(span), "sums": dict(sums)})
 
     def close(self) -> None:
-        """Close the file, trimming a half-written last line unless :meth:`check_room` refused the run or the line
-        met the largest file this process may write (``ulimit -f``): its length is what a rerun under the same limit
-        measures, and it may be a job's first line, which nothing else measures (a finished job read back by the
-        run of a FILE would otherwise trim the next record's), and release the lock."""
+        """Close the file, trimming a half-written last line unless :meth:`check_room` refused the run or the file
+        has no room for it now (the line met the largest file this process may write, ``ulimit -f``, or the disk is
+        full: the room check's own test): its length is what a rerun under the same limit measures, and it may be a
+        job's first line, which nothing else measures (a finished job read back by the run of a FILE would otherwise
+        trim the next record's), and release the lock."""
         try:
             if self._stream is not None:
                 self._stream.close()
@@ -298,9 +299,9 @@ class Journal:
             return
         # the first line appended may bring this job's header with it; a file written afresh loses what it holds
         header = len(self._header_line())
-        # a line of this job's already in the file measures the next; its first line is not estimated (its length
-        # ran from 1.8 to 7.1 times the header by the kind of job): a first run that meets the limit leaves it torn,
-        # kept and measured by the rerun (self._torn), which is refused before any work
+        # a line of this job's already in the file measures the next; its first line cannot be measured before it
+        # is solved (its shape comes from the samples): a first run that meets the limit leaves it torn, kept and
+        # measured by the rerun (self._torn), which is refused before any work
         line = self._job_longest
         kept = self.path.stat().st_size if self._afresh and self.path.exists() else self._torn
         refusal = room_refusal(self.path, line + (header if self._header_due else 0), kept, untouched,
@@ -444,14 +445,15 @@ MAX_HEADER_LINE = 1024 * 1024
 
 
 def unstarted_file(path: str | os.PathLike, starts: Sequence[bytes]) -> str | None:
-    """What a file that holds no work is (a journal, a batch output: its writer stopped, killed or out of room,
-    before its first line was whole), or None for any other: empty, or no line end and only the start of one of the
-    ways its first line starts (``starts``), or such a start and more (the first line cut short further on). Such a
-    file is written afresh, said with these words: the one rule of the checkpoint and of the batch output."""
+    """What a file that holds no work is (a journal, a batch output: made empty, or its writer stopped, killed or out
+    of room, before its first line was whole), or None for any other: empty, or no line end and only the start of
+    one of the ways its first line starts (``starts``), or such a start and more (the first line cut short further
+    on). Such a file is written afresh, said with these words: the one rule of the checkpoint and of the batch
+    output."""
     with open(path, "rb") as stream:
         first = stream.read(MAX_HEADER_LINE + 1)
     if not first:
-        return "empty (its writer stopped before its first line)"
+        return "empty"
     if b"\n" not in first and any(start.startswith(first) or first.startswith(start) for start in starts):
         return (f"only the start of its first line ({len(first):,} byte{'s' if len(first) > 1 else ''}: its writer "
                 "stopped while it wrote it)")

@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 import solver
 from solver import InvalidContractError, InvalidDealError, make_position
 from solver.analysis import (SCHEMA, BonusCheck, TableEntry, can_force, card_groups, check_bonuses, check_report,
-                             contract_table, default_objectives, line_by_trick, objectives_named, solve_report,
-                             table_report)
+                             contract_table, default_objectives, line_by_trick, most_still_possible,
+                             objectives_named, solve_report, table_report)
 from solver.cli.main import app
 from example_records import board, reference
 
@@ -263,6 +263,9 @@ def test_check_the_last_trick_in_progress_decides_every_bonus_by_its_forced_play
     winning = solver.parse_positions(LAST_TRICK_BEATEN.replace("T6 /", "CK /").replace("T1 T6", "T1 CK"))[0]
     assert {bonus: checked_answers(winning)[bonus] for bonus in ("pagat_ultimo", "pagat_beaten")} == {
         "pagat_ultimo": "yes - made already", "pagat_beaten": "no - missed"}
+    # the bound alone, without the forced play: the Pagat on the table of the deal's last trick may still make it
+    pagat = winning.objective("pagat_ultimo")
+    assert most_still_possible(winning.rules, winning.state, pagat) == pagat.maximum > 0
 
 
 def test_check_a_forced_last_trick_with_the_skus_and_mond_still_to_come_follows_the_sagotrick_rule(tmp_path):

@@ -1052,7 +1052,7 @@ def test_an_empty_checkpoint_or_output_is_written_afresh_and_said(tmp_path: Path
         args, option = ["batch", str(source), "-j", "1"], "--out"
     kept.write_bytes(b"")
     rerun = _limited(10 ** 7, [*args, option, str(kept)], tmp_path)
-    said = f"{kept}: empty (its writer stopped before its first line); it holds no work, so the run writes it afresh"
+    said = f"{kept}: empty; it holds no work, so the run writes it afresh"
     assert rerun.returncode == 0
     assert rerun.stderr.splitlines()[0] == (f"stich: {said}" if command == "batch" else f"stich: {command}: {said}")
     fresh = tmp_path / "fresh.jsonl"

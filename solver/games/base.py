@@ -111,8 +111,8 @@ class TrickEvent:
             return False  # two of its cards in one hand never fall in one trick
         if not self.present & on_table:
             return True
-        if self.absent & on_table or self.last_only:
-            return False  # the trick in progress is not the deal's last
+        if self.absent & on_table or (self.last_only and state.tricks_left > 1):
+            return False  # an absent card in the trick, or a last-trick event in another trick
         played = {(state.leader + k) % state.seats for k in range(len(state.trick))}
         return not any(state.hands[seat] & self.present for seat in played)
 
