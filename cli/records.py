@@ -17,8 +17,8 @@ import typer
 from rich.console import Console
 
 from solver.analysis import SCHEMA, record_header
-from solver.errors import (visible, CommandVariantError, FileError, FileRefusedError, InvalidDealError, ParseError,
-                           SearchStopped, StichError)
+from solver.errors import (visible, CommandVariantError, FileError, FileRefusedError, InvalidDealError,
+                           JournalWriteError, ParseError, SearchStopped, StichError)
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
@@ -337,7 +337,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     fail(item, error.said(position))
                     failed = True
                     continue
-                except (FileRefusedError, OSError) as error:
+                except (FileRefusedError, JournalWriteError) as error:
                     # a checkpoint in use or not one, or its write failing (a full disk, the file size limit): the
                     # same for every record after it, so said once, naming the record it stopped at
                     file_refused = str(error) if isinstance(error, FileRefusedError) else os_error_said(error)
