@@ -224,6 +224,24 @@ def warnings_said(command: str) -> Iterator[None]:
         yield
 
 
+def os_error_said(error: OSError) -> str:
+    """An OSError in one line, its file first (``<stdout>`` for a write error that names none), without "stich: ":
+    said alike where it ends the command (:func:`input_errors`) and where it ends a file's records at one record
+    (a checkpoint's write error, cli/records.py)."""
+    name = getattr(error, "filename", None) or ""
+    if not name and error.errno in _WRITE_ERRORS:  # only writing fails so; files name themselves
+        name = "<stdout>"
+    said = error.strerror or str(error)
+    if error.errno == errno.EISDIR and said == os.strerror(errno.EISDIR):  # a file read (a written one says more)
+        said = "it is a folder, where a file was expected"
+    elif error.errno == errno.ENXIO and name:  # open() of a socket says "No such device or address"
+        from solver.files import read_once_kind
+
+        if read_once_kind(name) == "a socket":
+            said = "a socket, not a file: stich reads and writes files, pipes and devices"
+    return f"{name}: {said}" if name else said
+
+
 @contextmanager
 def input_errors() -> Iterator[None]:
     """Turn bad input into a one-line message and exit code 1; OSError (missing file, ...) likewise."""
@@ -237,16 +255,5 @@ def input_errors() -> Iterator[None]:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(EXIT_PIPE_CLOSED) from None
     except OSError as error:
-        name = getattr(error, "filename", None) or ""
-        if not name and error.errno in _WRITE_ERRORS:  # only writing fails so; files name themselves
-            name = "<stdout>"
-        said = error.strerror or str(error)
-        if error.errno == errno.EISDIR and said == os.strerror(errno.EISDIR):  # a file read (a written one says more)
-            said = "it is a folder, where a file was expected"
-        elif error.errno == errno.ENXIO and name:  # open() of a socket says "No such device or address"
-            from solver.files import read_once_kind
-
-            if read_once_kind(name) == "a socket":
-                said = "a socket, not a file: stich reads and writes files, pipes and devices"
-        message(f"stich: {name}: {said}" if name else f"stich: {said}")
+        message(f"stich: {os_error_said(error)}")
         raise typer.Exit(EXIT_BAD_INPUT) from None

@@ -17,14 +17,14 @@ import typer
 from rich.console import Console
 
 from solver.analysis import SCHEMA, record_header
-from solver.errors import (visible, CommandVariantError, FileError, FileRefusedError, InvalidDealError, ParseError,
-                           SearchStopped, StichError)
+from solver.errors import (visible, CommandVariantError, FileError, FileRefusedError, InvalidDealError,
+                           JournalWriteError, ParseError, SearchStopped, StichError)
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records
 from solver.position import Position, position_from_record
 
 from .errors import (EXIT_BAD_INPUT, OptionRefused, OutputCut, RecordMessages, input_errors, interrupts_held,
-                     message, refused_for_record, say_interrupted)
+                     message, os_error_said, refused_for_record, say_interrupted)
 from .options import PotOption
 from .render import Document, plural, print_diagram, record_title, stdout_console, stdout_encodes
 from .whatif import ForeignPlayCard, played_names, what_if
@@ -337,14 +337,16 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     fail(item, error.said(position))
                     failed = True
                     continue
-                except FileRefusedError as error:  # a checkpoint in use or not one: said once, not for every record
-                    # refused after records were answered (a checkpoint they filled): which one it stopped at
+                except (FileRefusedError, JournalWriteError) as error:
+                    # a checkpoint in use or not one, or its write failing (a full disk, the file size limit): the
+                    # same for every record after it, so said once, naming the record it stopped at
+                    file_refused = str(error) if isinstance(error, FileRefusedError) else os_error_said(error)
                     answered = shown - partly_shown  # a partly answered one is not among these
                     after = f"; refused at the record at {visible(str(item.source))}:{item.line}, after " \
                         f"{plural(answered, 'record')} answered above" if answered else ""
-                    said(f"stich: {error}{after}")
-                    fail(item, f"{error}{after}")
-                    failed, file_refused = True, str(error)
+                    said(f"stich: {file_refused}{after}")
+                    fail(item, f"{file_refused}{after}")
+                    failed = True
                     continue
                 except StichError as error:
                     said(f"stich: {located(error, position)}")

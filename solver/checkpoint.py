@@ -37,7 +37,7 @@ from io import FileIO
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .errors import FileError, FileRefusedError
+from .errors import FileError, FileRefusedError, JournalWriteError
 from .files import json_line_fault, lock_beside, read_once_kind
 from .workers import warn_caller
 
@@ -334,12 +334,15 @@ class Journal:
         with what it kept, and leaves nothing buffered for :meth:`close` to write again: a second failure there names
         no file and would replace this one. The first opens the file (written afresh where it held no work), trims a
         half-written last line and brings this job's header, so that a run that writes no line changes nothing."""
-        if self._stream is None:
-            self._say_afresh()
-            self._stream = open(self.path, "wb" if self._afresh else "ab", buffering=0)
-        if self._torn:
-            trim_partial_line(self.path)  # appended to by this run (opened to append): the next line starts anew
-            self._torn = 0
+        try:
+            if self._stream is None:
+                self._say_afresh()
+                self._stream = open(self.path, "wb" if self._afresh else "ab", buffering=0)
+            if self._torn:
+                trim_partial_line(self.path)  # appended to by this run (opened to append): the next line starts anew
+                self._torn = 0
+        except OSError as error:
+            raise self._write_error(error) from None
         data = (json.dumps(entry) + "\n").encode("utf-8")
         if self._header_due:
             data = self._header_line() + data
@@ -347,7 +350,7 @@ class Journal:
         self._write_through(data)
 
     def _write_through(self, data: bytes) -> None:
-        """``data`` written to the open stream whole, or OSError naming the journal (:meth:`_write`)."""
+        """``data`` written to the open stream whole, or :class:`JournalWriteError` naming the journal."""
         assert self._stream is not None
         line = memoryview(data)
         try:
@@ -357,11 +360,15 @@ class Journal:
                     raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
                 line = line[written:]
         except OSError as error:
-            said = error.strerror or str(error)
-            if error.errno in KEPT_ERRORS:
-                said += "; what was written before it is kept (a rerun with room trims a half-written last line): " \
-                        f"{write_error_fix(error.errno)} and rerun to resume"
-            raise OSError(error.errno, said, str(self.path)) from None
+            raise self._write_error(error) from None
+
+    def _write_error(self, error: OSError) -> JournalWriteError:
+        """``error`` naming the journal, with what it kept and the mend where the lines written are kept."""
+        said = error.strerror or str(error)
+        if error.errno in KEPT_ERRORS:
+            said += "; what was written before it is kept (a rerun with room trims a half-written last line): " \
+                    f"{write_error_fix(error.errno)} and rerun to resume"
+        return JournalWriteError(error.errno, said, str(self.path))
 
     def _check_first_line(self) -> None:
         """FileRefusedError unless the file starts with a header line of this version."""

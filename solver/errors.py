@@ -112,6 +112,12 @@ class FileRefusedError(FileError):
     alone, and the others are still answered."""
 
 
+class JournalWriteError(OSError):
+    """A checkpoint that could not be written (a full disk, the file size limit, made read-only), its message naming
+    the file and the mend. Not bad input, but like a :class:`FileRefusedError` the same for every record after it:
+    a command reading records says it once, naming the record it met, and tries no other."""
+
+
 class StichWarning(UserWarning):
     """A request the library met other than as asked, and why (``workers=64`` on a 2-core machine runs 2 workers):
     an app may filter it (``warnings.simplefilter("ignore", StichWarning)``) or make it an error."""

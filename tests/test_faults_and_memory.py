@@ -711,6 +711,38 @@ def test_a_checkpoint_filled_by_the_records_before_says_which_record_it_stopped_
         "stopped": "error", "error": refused.stderr.removeprefix("stich: ").rstrip("\n")}
 
 
+def test_a_checkpoint_write_error_at_a_record_of_a_file_names_it_and_fails_the_records_after(tmp_path: Path) -> None:
+    """Analysing a FILE with one checkpoint, the second record's first line met ``ulimit -f`` (a job's first line
+    is not estimated, so a new job under a tight limit meets it once): the OSError passed by the per-record handling,
+    so stderr said neither which record met it nor how many were answered, and with --json the second and third
+    records had no line. Said as a refusal is: the record it met and the records answered above, the write error's
+    own advice kept, a failed line for it and for the untried third, exit 1 and no traceback."""
+    source = tmp_path / "three.tbn"
+    write_records(list(solver.random_records("Schafkopf", 5, 3)), source)
+    second, third = list(iter_records(source))[1:]
+    args = ["analyse", str(source), "--seat", "1", "-n", "12", "-s", "7", "-j", "1", "--json"]
+    journal = tmp_path / "first.ckpt"
+    alone = _limited(10 ** 7, [*args, "--record", "1", "--checkpoint", str(journal)], tmp_path)
+    assert alone.returncode == 0
+    limit = journal.stat().st_size + 394  # room for the second record's header, not for its first line
+    shared = tmp_path / "shared.ckpt"
+    met = _limited(limit, [*args, "--checkpoint", str(shared)], tmp_path)
+    answered, failed, untried = met.stdout.splitlines(keepends=True)
+    assert met.returncode == 1 and answered == alone.stdout and "Traceback" not in met.stderr
+    error, more = met.stderr.splitlines()
+    assert error.startswith(f"stich: {shared}: File too large; what was written before it is kept")
+    assert "raise the file size limit (ulimit -f)" in error
+    assert error.endswith(f"; refused at the record at {source}:{second.line}, after 1 record answered above")
+    assert more == f"stich: {source}: 1 more record not answered: the file refused above would be refused for each"
+    said = error.removeprefix("stich: ")
+    lines = [json.loads(failed), json.loads(untried)]
+    assert [(line["record"]["line"], line["stopped"]) for line in lines] == [(second.line, "error"),
+                                                                             (third.line, "error")]
+    assert lines[0]["error"] == said  # the record it met, as stderr says; the untried one, the error alone
+    assert lines[1]["error"] == said.removesuffix(
+        f"; refused at the record at {source}:{second.line}, after 1 record answered above")
+
+
 def test_a_batch_output_whose_error_lines_cannot_be_dropped_for_want_of_room_says_so_and_is_kept(
         tmp_path: Path) -> None:
     """A rerun drops the error lines by writing the output anew beside it; with no room for that copy it said only
