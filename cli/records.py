@@ -139,7 +139,7 @@ def failed_document(command: str, item: Record | ParseError, said: str) -> Docum
         record = {"source": item.source, "line": item.line or None, "board": item.get("Board"),
                   "event": item.get("Event")}
     return {"schema": SCHEMA, "command": command, "record": record, "stopped": "error",
-            "error": said.removeprefix("stich: ")}
+            "error": said}
 
 
 class InterruptedInPart(KeyboardInterrupt):
@@ -274,6 +274,13 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
             with interrupts_held():
                 emit_json(failed_document(named, item, said_text))
 
+    def not_answered(item: Record | ParseError, text: str) -> None:
+        """A record not answered for ``text``: said on stderr (within the cap), its --json line, the exit code 1."""
+        nonlocal failed
+        said(f"stich: {text}")
+        fail(item, text)
+        failed = True
+
     def say_once_a_game() -> None:  # after the records, or before an interrupt's line
         refused.say()
         play_refused.say()
@@ -290,9 +297,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 if record is not None and read != record:
                     continue  # not even a record too broken to read: it is not the one asked for
                 if isinstance(item, ParseError):
-                    said(f"stich: {item}")
-                    fail(item, str(item))
-                    failed = True
+                    not_answered(item, str(item))
                     unreadable += 1
                     continue
                 if not selected(item, board):
@@ -319,23 +324,17 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     failed = True
                     continue
                 except OptionRefused as error:  # --play's card that this record's position refuses
-                    said(f"stich: {error.said(position)}")
-                    fail(item, error.said(position))
-                    failed = True
+                    not_answered(item, error.said(position))
                     continue
                 except StichError as error:
-                    said(f"stich: {error}")
-                    fail(item, str(error))
-                    failed = True
+                    not_answered(item, str(error))
                     continue
                 working = position
                 partial = False
                 try:
                     result = with_what_if(document(position), position, play)
                 except OptionRefused as error:
-                    said(f"stich: {error.said(position)}")
-                    fail(item, error.said(position))
-                    failed = True
+                    not_answered(item, error.said(position))
                     continue
                 except (FileRefusedError, JournalWriteError) as error:
                     # a checkpoint in use or not one, or its write failing (a full disk, the file size limit): the
@@ -344,14 +343,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     answered = shown - partly_shown  # a partly answered one is not among these
                     after = f"; refused at the record at {visible(str(item.source))}:{item.line}, after " \
                         f"{plural(answered, 'record')} answered above" if answered else ""
-                    said(f"stich: {file_refused}{after}")
-                    fail(item, f"{file_refused}{after}")
-                    failed = True
+                    not_answered(item, f"{file_refused}{after}")
                     continue
                 except StichError as error:
-                    said(f"stich: {located(error, position)}")
-                    fail(item, str(located(error, position)))
-                    failed = True
+                    not_answered(item, str(located(error, position)))
                     continue
                 except SearchStopped:
                     stopped = stopped_record(position, time_limit)

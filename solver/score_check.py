@@ -104,17 +104,14 @@ class BonusChoice:
 
 def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective, bool]], *,
                      announcements: Announcements = None, pot: int | None = None, engine: Any = None,
-                     reference_solver: bool | None = None,
-                     unscored: frozenset[str] | None = None) -> tuple[int, list[BonusScore], list[BonusChoice]]:
+                     reference_solver: bool | None = None) -> tuple[int, list[BonusScore], list[BonusChoice]]:
     """The score, each bonus under it, and the choices between bonuses of one side that cannot be forced together.
-    ``bonuses`` are (name, objective with a target, forced alone) from the ordinary bonus check; those ``unscored``
-    (by default those of the position's record, or of ``announcements`` and ``pot`` when given:
-    :func:`~solver.scoring.unscored_bonuses`) score nothing here, so they are neither searched under the score nor
-    offered as a choice."""
+    ``bonuses`` are (name, objective with a target, forced alone) from the ordinary bonus check; those that score
+    nothing under the position's record, or ``announcements`` and ``pot`` when given
+    (:func:`~solver.scoring.unscored_bonuses`), are neither searched under the score nor offered as a choice."""
     from .scoring import bonuses_scored_as, unscored_bonuses
 
-    if unscored is None:
-        unscored = unscored_bonuses(position, pot=pot, announcements=announcements, tolerate_errors=True)
+    unscored = unscored_bonuses(position, pot=pot, announcements=announcements, tolerate_errors=True)
     scored_as = bonuses_scored_as(position, pot=pot, announcements=announcements, tolerate_errors=True)
     state = position.state
     spec = payoff_spec(position, announcements=announcements, pot=pot)

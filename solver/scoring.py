@@ -222,7 +222,7 @@ def uncounted_points_note(rules: Rules) -> str | None:
     """The one line that says a contract's score does not count card points, where it has them to measure and still
     does not (a Schafkopf Tout, a Sie): ``solve``'s ``points`` and the post-mortem graded by card points measure
     something its score never counts, and the reader is told so and what measures what counts. None elsewhere."""
-    if every_seat_for_itself(rules) or "points" not in rules.objective_names() or score_counts_points_measure(rules):
+    if "points" not in rules.objective_names() or score_counts_points_measure(rules):  # Kratzen among the counted
         return None
     game = rules.game_objective()
     if game is None:
