@@ -677,6 +677,19 @@ def _whole_lines_of(data: bytes) -> bytes:
     return data[:data.rfind(b"\n") + 1]
 
 
+def _a_file_whose_second_record_meets_the_limit(tmp_path: Path, count: int) -> tuple:
+    """A file of ``count`` Schafkopf records, its records, the arguments of ``analyse FILE --json`` over it, the first
+    record's answer alone and a file size limit with room for the first record's checkpoint and the second's header,
+    not for the second's first line."""
+    source = tmp_path / "records.tbn"
+    write_records(list(solver.random_records("Schafkopf", 5, count)), source)
+    args = ["analyse", str(source), "--seat", "1", "-n", "12", "-s", "7", "-j", "1", "--json"]
+    journal = tmp_path / "first.ckpt"
+    alone = _limited(10 ** 7, [*args, "--record", "1", "--checkpoint", str(journal)], tmp_path)
+    assert alone.returncode == 0
+    return source, list(iter_records(source)), args, alone, journal.stat().st_size + 394
+
+
 def test_a_checkpoint_filled_by_the_records_before_says_which_record_it_stopped_at(tmp_path: Path) -> None:
     """Analysing a FILE with one checkpoint, the first record's lines left less room under ``ulimit -f`` than the
     second's first line needed: the second solved and failed to write it (a job's first line is not estimated: its
@@ -684,14 +697,8 @@ def test_a_checkpoint_filled_by_the_records_before_says_which_record_it_stopped_
     so the second solved for nothing again. The torn line is kept: the rerun under the same limit answers the first,
     refuses the second before any sample with the file unchanged, says what it leaves undone and at which record,
     and exits 1."""
-    source = tmp_path / "two.tbn"
-    write_records(list(solver.random_records("Schafkopf", 5, 2)), source)
-    second = list(iter_records(source))[1]
-    args = ["analyse", str(source), "--seat", "1", "-n", "12", "-s", "7", "-j", "1", "--json"]
-    journal = tmp_path / "first.ckpt"
-    alone = _limited(10 ** 7, [*args, "--record", "1", "--checkpoint", str(journal)], tmp_path)
-    assert alone.returncode == 0
-    limit = journal.stat().st_size + 394  # room for the second record's header, not for its first line
+    source, records, args, alone, limit = _a_file_whose_second_record_meets_the_limit(tmp_path, 2)
+    second = records[1]
     both = tmp_path / "both.ckpt"
     met = _limited(limit, [*args, "--checkpoint", str(both)], tmp_path)
     assert met.returncode == 1 and "File too large" in met.stderr and "Traceback" not in met.stderr
@@ -717,14 +724,8 @@ def test_a_checkpoint_write_error_at_a_record_of_a_file_names_it_and_fails_the_r
     so stderr said neither which record met it nor how many were answered, and with --json the second and third
     records had no line. Said as a refusal is: the record it met and the records answered above, the write error's
     own advice kept, a failed line for it and for the untried third, exit 1 and no traceback."""
-    source = tmp_path / "three.tbn"
-    write_records(list(solver.random_records("Schafkopf", 5, 3)), source)
-    second, third = list(iter_records(source))[1:]
-    args = ["analyse", str(source), "--seat", "1", "-n", "12", "-s", "7", "-j", "1", "--json"]
-    journal = tmp_path / "first.ckpt"
-    alone = _limited(10 ** 7, [*args, "--record", "1", "--checkpoint", str(journal)], tmp_path)
-    assert alone.returncode == 0
-    limit = journal.stat().st_size + 394  # room for the second record's header, not for its first line
+    source, records, args, alone, limit = _a_file_whose_second_record_meets_the_limit(tmp_path, 3)
+    second, third = records[1:]
     shared = tmp_path / "shared.ckpt"
     met = _limited(limit, [*args, "--checkpoint", str(shared)], tmp_path)
     answered, failed, untried = met.stdout.splitlines(keepends=True)
