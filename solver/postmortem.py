@@ -479,15 +479,6 @@ def has_points(rules: Rules) -> bool:
     return every_seat_for_itself(rules) or "points" in rules.objective_names()
 
 
-def points_beside(rules: Rules) -> bool:
-    """Whether a post-mortem graded by the score keeps the card points' cost (and curve) beside: where the score
-    counts them (:func:`~solver.scoring.score_counts_points_measure`). Not in a Schafkopf Tout (won by every trick,
-    RULES.md 2.5) or a Sie (by the deal alone): its score never looks at the card points, so a column of their cost
-    beside it said nothing, or misled (11 points a defender's card kept from the declarer of a Tout lost in trick 1
-    count for nothing), nor where the contract has no card points at all."""
-    return score_counts_points_measure(rules)
-
-
 def _curve_objective(rules: Rules) -> Objective:
     """The plotted value: the declaring side's points, or the declarer's tricks in a trick-counting game."""
     return _value_objective(rules, rules.declarer)
@@ -862,8 +853,9 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     """``points`` (the card-points post-mortem) graded by the score: each card's before / best / after are the
     declaring side's double-dummy settlement (``Game.score_unit``: game units, or the attacker's own payment in
     chips where every seat plays for itself and pays into a pot), its cost what the mover's side lost of it, the card
-    points it cost stay beside (``points_cost``, where they decide the game: :func:`points_beside`), and the curve is
-    the score's (the points' in ``points_curve``).
+    points it cost stay beside (``points_cost``, where the score counts them:
+    :func:`~solver.scoring.score_counts_points_measure`), and the curve is the score's (the points' in
+    ``points_curve``).
     One settlement search a card: the value before a card is the value after the previous one, and the best card
     keeps it, so only the card played needs a search (and the best cards are searched only for a costly card).
     ``deadline`` is :func:`analyse_play`'s, looked at between cards."""
@@ -876,7 +868,7 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
     payout = position.game.trick_payout(rules, inputs)
     state = rules.start()
     declaring = rules.declaring_side
-    counted = points_beside(rules)  # no card points' cost beside where points do not decide the game (a Tout)
+    counted = score_counts_points_measure(rules)  # none beside where the score never counts them (a Tout, a Sie)
     before = solve_score(position_at(position, state), engine=searcher).total
     curve = [before]
     cards = []
@@ -924,5 +916,5 @@ __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", 
            "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES",
            "analyse_play", "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines",
            "game_change_text", "grade", "grade_note", "lost_cell", "lost_value_line", "measure_note", "no_cost_line",
-           "player_columns", "points_beside", "settled_after", "settled_after_document", "settled_line", "summarise",
+           "player_columns", "settled_after", "settled_after_document", "settled_line", "summarise",
            "totals_view", "unscored_bonuses"]

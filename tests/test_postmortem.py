@@ -23,7 +23,8 @@ from cli.main import app
 from solver.formats.tbn import read_records
 from solver.plot import write_plot
 from solver.postmortem import (CardAnalysis, PlayAnalysis, analyse_play, grade, lost_text, lost_value_line,
-                               no_cost_line, points_beside, trick_payout, unscored_bonuses)
+                               no_cost_line, trick_payout, unscored_bonuses)
+from solver.scoring import score_counts_points_measure
 from solver.tree import strategy_tree, write_tree
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -1304,7 +1305,8 @@ def test_a_tout_by_the_score_has_no_card_points_cost_beside():
               'EU E7 H8 E8\nGU G7 S8 G8\n*\n')
     (tout,) = solver.parse_positions(record.format("WenzTout"))
     (wenz,) = solver.parse_positions(record.format("Wenz"))
-    assert not points_beside(tout.rules) and points_beside(wenz.rules)
+    assert not score_counts_points_measure(tout.rules) and score_counts_points_measure(wenz.rules)
+    assert not hasattr(solver.postmortem, "points_beside")  # was an alias of it: one name, the scoring's
     by_score = analyse_play(tout, objective="score")
     assert by_score.measure == "game units" and len(by_score.cards) == 8
     assert all(card.points_cost is None for card in by_score.cards) and by_score.points_curve == ()
