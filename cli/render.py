@@ -745,7 +745,10 @@ def render_check(document: Document, console: Console) -> None:
             first, second = choice["bonuses"]
             a, b = choice["settlements"]
             verdict = f"the score prefers {choice['prefers']}" if choice["prefers"] else "the score is the same"
-            console.print(Text(f"{seats_text(choice['side'])} can force {first} or {second}, not both: {verdict} "
+            # each row says "can force it": who stops the pair is said, so the two do not read as had together
+            others = [seat for seat in range(1, document["seats"] + 1) if seat not in choice["side"]]
+            console.print(Text(f"{seats_text(choice['side'])} can force {first} or {second}, not both: "
+                               f"{seats_text(others)} can always stop one of them; {verdict} "
                                f"(score with {first} {signed(a)}, with {second} {signed(b)})"))
     if document.get("together") is not None:
         answer = "yes" if document["together"] else "no"

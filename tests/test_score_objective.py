@@ -132,6 +132,15 @@ def test_check_says_which_bonus_the_score_prefers():
                                  "prefers": "pagat_ultimo"}]
 
 
+def test_check_says_the_other_side_stops_one_of_an_either_or_pair():
+    """examples/settlement.tbn: each row says 1+4 can force the Valat and the Pagat, and the line under the table
+    said only "not both", not who stops the pair: it names the other side, 2+3, which can always stop one of them."""
+    result = CliRunner().invoke(app, ["check", str(EXAMPLES / "settlement.tbn")], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert ("1+4 can force valat or pagat_ultimo, not both: 2+3 can always stop one of them; the score prefers "
+            "pagat_ultimo (score with valat +8, with pagat_ultimo +12)") in result.stdout.splitlines()
+
+
 def test_check_says_an_announced_bonus_scores_the_silent_outcome_of_the_same_item():
     """RULES.md 1.7: an announced bonus is settled by its announcement alone, so after an announced Pagat its silent
     loss (``pagat_beaten``) is the announced ``pagat_ultimo`` failed, and after an announced Absolut the Absolut
