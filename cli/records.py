@@ -250,7 +250,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     ``kind`` is the ``command`` of those lines where the documents are not named after the command (``analyse
     --cards``: ``card-advice``), so that a script that tells the lines apart by ``command`` reads them with the rest.
     ``as_read`` is called with each record to be answered as read, before ``play``'s cards copy it: comments after
-    the file's last record reach that record when the file ends (``show --tbn`` writes them then).
+    the file's last record reach that record when the file ends (``show --tbn`` writes them then); with ``record``
+    one record more is read for them, from a file (standard input is read no further than the record asked for).
 
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
@@ -291,7 +292,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
         with input_errors():  # a file that cannot be read at all
             source = stdin_bytes() if str(path) == "-" else path
             items = iter_records(source, name="<stdin>" if str(path) == "-" else str(path))
-            for item in items if record is None else islice(items, record):  # none read past the record asked for
+            for item in items if record is None else islice(items, record):  # none past the record asked for (but below)
                 working = None
                 read += 1
                 if record is not None and read != record:
@@ -383,6 +384,13 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     shown += 1
                     partly_shown += partial
                     working = None
+            if record is not None and read == record and as_read is not None and str(path) != "-":
+                # comments after a file's last record reach it as the file ends: one record more is read (a
+                # file's, never standard input's, which might keep the command waiting) to see whether it ends
+                try:
+                    next(items, None)
+                except StichError:
+                    pass  # what follows the record asked for is not answered, so not said either
     except KeyboardInterrupt as stop:
         said.close("the records printed above were answered")  # before the interrupt's line, which is the last
         say_once_a_game()

@@ -250,6 +250,11 @@ def test_show_tbn_keeps_the_comments_after_the_last_record(tmp_path):
     again = [format_record(record) for record in parse_records(written)]
     assert again == [format_record(record) for record in list(read_records(path))]
     assert run("show", path, "--tbn", "-r", "1").stdout.count("%") == 1  # the last record not written: nor its tail
+    # -r of the last record read no further and so never saw its tail; one record more is read now, to see the end
+    assert run("show", path, "--tbn", "-r", "2").stdout.endswith('[Play "1"]\nT1\n\n% tail\n{one more}\n')
+    piped = runner.invoke(app, ["show", "-", "--tbn", "-r", "2"], input=path.read_text(encoding="utf-8"))
+    assert piped.exit_code == 0 and piped.stdout.endswith('[Play "1"]\nT1\n\n')
+    assert "tail" not in piped.stdout  # standard input is read no further: a stream might keep it waiting
     played = run("show", path, "--tbn", "--board", "7", "--play", "T20").stdout
     assert played.endswith('[Board "7"]\n[Play "1"]\nT1 T20\n\n% tail\n{one more}\n')
     assert [comment.text for comment in parse_records(played)[0].comments] == ["% between", "% tail", "{one more}"]
