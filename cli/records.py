@@ -292,7 +292,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
         with input_errors():  # a file that cannot be read at all
             source = stdin_bytes() if str(path) == "-" else path
             items = iter_records(source, name="<stdin>" if str(path) == "-" else str(path))
-            for item in items if record is None else islice(items, record):  # none past the record asked for (but below)
+            for item in items if record is None else islice(items, record):  # none past the record asked (but below)
                 working = None
                 read += 1
                 if record is not None and read != record:
