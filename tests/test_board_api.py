@@ -104,6 +104,21 @@ def test_a_boards_fingerprint_is_its_deal_and_contract_not_its_place_or_label(tm
     assert pasted["label"] == "pasted text record 6" and pasted["fingerprint"] == prints[0]  # any source, any place
 
 
+def test_a_boards_record_fingerprint_is_the_record_as_its_file_has_it_whatever_the_boards_variant(tmp_path):
+    """A reload whose record is gone said only that the board's --variant changed when the file had been edited too:
+    the fingerprint holds the flags, so it could not tell. The record fingerprint holds the record's own [Variant]
+    in their place: the same under another --variant, another where the deal or the record's own flags differ."""
+    record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+    flagged = record + '[Variant "must_undertrump=false"]\n'
+    path = _write(tmp_path, "\n".join([record, record.replace("HA G7 / H7 G8", "H7 G8 / HA G7"), flagged]))
+    (plain,) = client(path).get("/api/start").json()["files"]
+    (over,) = client(path, variant={"must_undertrump": "false"}).get("/api/start").json()["files"]
+    prints = [[board[key] for board in plain["boards"]] for key in ("fingerprint", "record_fingerprint")]
+    over_prints = [[board[key] for board in over["boards"]] for key in ("fingerprint", "record_fingerprint")]
+    assert over_prints[1] == prints[1] and len(set(prints[1])) == 3  # the file's records, whatever the --variant
+    assert over_prints[0][0] != prints[0][0] and over_prints[0][0] == prints[0][2]  # the flags the record plays by
+
+
 def test_a_board_missing_from_the_file_is_said():
     start = client(ZR, board="99").get("/api/start").json()
     assert "no record with [Board \"99\"]" in start["files"][0]["error"]

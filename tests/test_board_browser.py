@@ -491,6 +491,28 @@ def test_a_reload_after_a_restart_with_another_variant_says_so_and_opens_the_boa
         assert driver.execute_script("return [S.moves, S.cursor]") == [own, len(own)]
 
 
+def test_a_reload_after_the_file_was_edited_and_the_variant_changed_says_both(driver, tmp_path):
+    """A record changed in its file (its deal) and the board restarted with another --variant: the page said only
+    that the --variant changed (the fingerprint holds the flags, so it could not tell). The record as its file has
+    it (its record fingerprint) is not there either, and the page says both."""
+    first, changed = KRATZEN_TAGLESS.format("HA G7 / H7 G8"), KRATZEN_TAGLESS.format("H7 G8 / HA G7")
+    path = tmp_path / "both.tbn"
+    path.write_text(first + "\n" + first.replace("Trump H", "Trump G"), encoding="utf-8")
+    with serving([path]) as address:
+        port = int(address.rstrip("/").rsplit(":", 1)[1])
+        _open_record_2_and_play_ek(driver, address, "both.tbn")
+    path.write_text(first + "\n" + changed, encoding="utf-8")
+    with serving([path], port=port, variant={"must_undertrump": "false"}):
+        driver.refresh()
+        wait_for(lambda: settled(driver), "the reloaded table")
+        error = driver.find_element("id", "error").text
+        assert error.startswith("both.tbn record 2 is no longer in both.tbn as it was")
+        assert ("(the file was edited and the board's --variant changed since: Kratzen must_undertrump=false, was "
+                "none)") in error
+        assert "both.tbn record 1" in title(driver)
+        assert driver.execute_script("return [S.moves, S.cursor]") == [[], 0]  # its own play, not the kept moves
+
+
 def test_a_tab_kept_by_an_older_page_or_damaged_opens_as_new_and_is_kept_anew(driver):
     """What an older page kept (another shape, no version) or a damaged one is not read: the page opens as new,
     with nothing said, and keeps its own table from then on; without a named file (no record opens) the old one
@@ -502,8 +524,9 @@ def test_a_tab_kept_by_an_older_page_or_damaged_opens_as_new_and_is_kept_anew(dr
         driver.get(address)
         wait_for(lambda: settled(driver), "values")
         # the third is this page's shape but for its fingerprint: it was said to be a record changed in its file
-        current = {"version": 3, "server": "", "board": "b999", "moves": ["EK"], "cursor": 1, "opened": [],
-                   "label": "kratzen.tbn board 1", "group": "kratzen.tbn", "own": [], "variant": ""}
+        current = {"version": 4, "server": "", "board": "b999", "moves": ["EK"], "cursor": 1, "opened": [],
+                   "label": "kratzen.tbn board 1", "group": "kratzen.tbn", "own": [], "recordFingerprint": "0",
+                   "variant": ""}
         for state in (older, {**current, "opened": [{"group": "x", "boards": 5}], "fingerprint": "0"}, current):
             token = driver.execute_script("return S.server")
             state = {**state, "server": token} if "server" in state else state

@@ -127,6 +127,9 @@ class Board:
     #: Where the board's variant flags came from, where the board's ``--variant`` touched them: ``sagotrick=no
     #: (--variant)``, or which of it and the record's own ``[Variant]`` won a flag they disagree on; else "".
     variant_note: str = ""
+    #: The record's own ``[Variant]`` tag as its file gives it, before the board's ``--variant``: what
+    #: :attr:`record_fingerprint` holds of the flags.
+    own_variant: str = ""
 
     def position(self, moves: Sequence[object]) -> Position:
         """The position after ``moves`` (card tokens) from the start; a move the rules refuse is a BoardError
@@ -154,13 +157,26 @@ class Board:
         (game, seats, hands, contract, declarer, first leader, variant flags, state tags, pot and announcements),
         not of its place in its file or its label, which an edit gives another record. Its event, comments and own
         play are left out: an edit to them leaves the moves a page made on the deal what they were."""
+        rules = self.start.rules
+        return self._digest([str(rules.initial_flags), rules.variant.text()])
+
+    @property
+    def record_fingerprint(self) -> str:
+        """The :attr:`fingerprint` of the record as its file has it: its own ``[Variant]`` tag in place of the flags
+        the board's ``--variant`` set, so that a page whose kept record is gone can tell an edited file from a
+        board restarted with another ``--variant`` (or both: each is said)."""
+        return self._digest([self.own_variant])
+
+    def _digest(self, flags: list[str]) -> str:
+        """A digest of the record's deal, contract, seats and scoring tags with ``flags``, the fingerprints' one
+        difference."""
         rules, record = self.start.rules, self.record
         pack = self.start.pack
         hands = " / ".join(" ".join(pack[card].name for card in range(len(pack)) if hand >> card & 1)
                            for hand in rules.deal.hands)
         parts = [rules.game.name, str(rules.seats), hands, str(rules.contract), str(rules.declarer),
-                 str(rules.first_leader), str(rules.initial_flags), rules.variant.text(),
-                 repr(sorted(rules.state_tags.items())), record.get("Pot") or "", record.get("Announcements") or ""]
+                 str(rules.first_leader), *flags, repr(sorted(rules.state_tags.items())), record.get("Pot") or "",
+                 record.get("Announcements") or ""]
         return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
     def summary(self) -> dict[str, Any]:
@@ -169,6 +185,7 @@ class Board:
         return {"id": self.id, "label": self.label, "game": game.name, "contract": str(rules.contract),
                 "contract_words": game.contract_in_words(rules.contract), "declarer": rules.declarer + 1,
                 "seats": rules.seats, "fingerprint": self.fingerprint,
+                "record_fingerprint": self.record_fingerprint,
                 "moves": [self.start.pack[card].name for card in self.record_play]}
 
 
@@ -208,6 +225,7 @@ class Boards:
             raise BoardError(str(error)) from error  # its cause: a refused --variant is said once a game at start
         if left_out is not None and variant_left_out is not None:
             variant_left_out(left_out)
+        own_variant = record.get("Variant") or ""  # before the copy below carries the board's flags
         record = position.record or record  # a copy carrying the flags, when ``variant`` changed them
         rules = position.rules
         unplayed = copy.deepcopy(record)  # Position.play writes each move into the record's Play section
@@ -215,7 +233,7 @@ class Boards:
         unplayed.remove("Result")
         start = Position(position.game, rules, rules.start(), (), unplayed)
         with self._lock:
-            board = Board(f"b{next(self._ids)}", label, start, position.played, record, note)
+            board = Board(f"b{next(self._ids)}", label, start, position.played, record, note, own_variant)
             self.boards[board.id] = board
             while len(self.boards) > MAX_BOARDS:
                 self._forget(self.boards.popitem(last=False)[0])

@@ -120,9 +120,10 @@ function addRecords(boards, group, named = false) {
       select.append(optgroup);
     }
     const kept = { id: board.id, label: board.label, game: board.game, contract_words: board.contract_words,
-      moves: board.moves, fingerprint: board.fingerprint };
+      moves: board.moves, fingerprint: board.fingerprint, record_fingerprint: board.record_fingerprint };
     optgroup.append(el("option", { value: board.id, "data-moves": JSON.stringify(board.moves),
-      "data-label": board.label, "data-fingerprint": board.fingerprint, "data-record": JSON.stringify(kept) },
+      "data-label": board.label, "data-fingerprint": board.fingerprint,
+      "data-record-fingerprint": board.record_fingerprint, "data-record": JSON.stringify(kept) },
     `${board.label}: ${board.game} ${board.contract_words}`));  // the rule book's name, "Wenz Tout"
   }
 }
@@ -1056,17 +1057,18 @@ async function save() {
 // waking the tab) opens the table as it was instead of the first file's first record with the play lost.
 const KEPT = "stich-board";
 // The shape of what a tab keeps: a tab kept by an older page (without it, or another) is not read but opened as new.
-const KEPT_VERSION = 3;
+const KEPT_VERSION = 4;
 
 function remember() {
   const option = $("records").selectedOptions[0];
   const opened = [...$("records").querySelectorAll("optgroup[data-opened]")].map((group) => ({ group: group.label,
     boards: [...group.querySelectorAll("option")].map((o) => JSON.parse(o.dataset.record)) }));
-  // `own`: the record's own play, which tells two saves of one deal (one fingerprint) in a concatenated file apart
+  // `own`: the record's own play, which tells two saves of one deal (one fingerprint) in a concatenated file apart;
+  // `recordFingerprint`: the record as its file has it (no --variant's flags), to tell an edit from a new --variant
   const kept = { version: KEPT_VERSION, server: S.server, board: S.board, moves: S.moves, cursor: S.cursor, opened,
     label: option ? option.dataset.label : null, group: option ? option.parentElement.label : null,
     fingerprint: option ? option.dataset.fingerprint : null, own: option ? JSON.parse(option.dataset.moves) : null,
-    variant: variantText(S.boardVariant) };
+    recordFingerprint: option ? option.dataset.recordFingerprint : null, variant: variantText(S.boardVariant) };
   try { sessionStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* storage off or full: no reload memory */ }
 }
 
@@ -1086,6 +1088,7 @@ function keptTable() {
   const whole = kept && typeof kept === "object" && kept.version === KEPT_VERSION && text(kept.server)
     && text(kept.board) && play(kept.moves) && Number.isInteger(kept.cursor) && textOrNull(kept.label)
     && textOrNull(kept.group) && textOrNull(kept.fingerprint) && (kept.own === null || play(kept.own))
+    && textOrNull(kept.recordFingerprint)
     && text(kept.variant) && Array.isArray(kept.opened)
     && kept.opened.every((item) => item && text(item.group) && Array.isArray(item.boards) && item.boards.every(record));
   return whole ? kept : null;
@@ -1098,8 +1101,9 @@ function keptTable() {
 // gives its records new ids; another start) is found by what it is, its fingerprint (deal, contract, flags), not its
 // label: a tagless record's label is its place, which an edit gives another record. Saves of one deal at different
 // points (a concatenated file) share a fingerprint: among them the one with the same own play is taken, then the one
-// with the same label. One no longer in the file as it was (the file edited, or the board's --variant changed: the
-// fingerprint holds the flags) is said in `problems`, and the record the page opens first in that file (`first`, the
+// with the same label. One no longer in the file as it was (the file edited, the board's --variant changed: the
+// fingerprint holds the flags, or both: the record as its file has it, its record fingerprint, is not there either)
+// is said in `problems`, each change that applies, and the record the page opens first in that file (`first`, the
 // --board record) or else the file's first record opens with its own play, never another deal with the kept moves.
 // The address opened afresh opens as new; what is not restored is forgotten, so that the next reload does not read
 // it again. True if a record was opened.
@@ -1123,8 +1127,11 @@ async function restore(problems, first) {
     if (!option && named.length) {
       const opening = named.find((o) => o.value === first) || named[0];
       const flags = variantText(S.boardVariant);
-      const why = flags === kept.variant ? "the file was edited since"
-        : `the board's --variant changed since: ${flags || "none"}, was ${kept.variant || "none"}`;
+      const asInFile = (o) => kept.recordFingerprint && o.dataset.recordFingerprint === kept.recordFingerprint;
+      const changed = flags === kept.variant ? null : `${flags || "none"}, was ${kept.variant || "none"}`;
+      const why = !changed ? "the file was edited since"  // the same flags: only an edit changes a fingerprint
+        : named.some(asInFile) ? `the board's --variant changed since: ${changed}`
+        : `the file was edited and the board's --variant changed since: ${changed}`;
       problems.push(`${kept.label} is no longer in ${kept.group} as it was when this tab showed it (${why}): `
         + `its play is not restored, and ${opening.dataset.label} is open with its own play; choose its record in `
         + "the list");
