@@ -199,12 +199,11 @@ def match(
                     raise
                 except BrokenPipeError:  # the reader is gone: nothing more to write
                     raise
-                except Exception:  # the deals written stay one JSON document: the match so far, stopped by the error
-                    if stream is not None:
-                        if latest and latest[0].stopped == "error":
-                            stream.close(latest[0])
-                        else:
-                            stream.end()
+                except Exception:  # the match so far, stopped by the error, is printed as --json closes with it
+                    if latest and latest[0].stopped == "error":
+                        render_match(latest[0], count, rotate, stream)
+                    elif stream is not None:
+                        stream.end()
                     raise
         except KeyboardInterrupt:
             if latest:

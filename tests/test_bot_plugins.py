@@ -92,6 +92,17 @@ BOTS_MODULE = textwrap.dedent('''
             raise RuntimeError("lost my cards")
 
 
+    class CrashOnBoard2:
+        """The first legal card, until its sixth card of board 2."""
+
+        name = "crash2"
+
+        def choose(self, position):
+            if position.record.get("Board") == "2" and len(position.played) >= 5:
+                raise RuntimeError("lost my cards")
+            return min(position.legal_cards(), key=lambda card: card.index)
+
+
     class Exits:
         name = "exits"
 
@@ -424,6 +435,23 @@ def test_a_bot_that_raises_in_play_ends_the_match_with_a_bot_error(bots_dir):
     assert process.returncode == 1
     assert "bot crash at seat 1 failed: RuntimeError: lost my cards" in process.stderr
     assert "Traceback" not in process.stderr
+
+
+def test_a_bot_failing_midway_prints_the_match_so_far_as_its_json_says_it(bots_dir):
+    """A bot's failure on board 2 printed nothing on stdout without --json (only the error): board 1's means, which
+    --json closes its document with, were lost. The text report now says them, and that the error stopped it."""
+    bots = "mybots:CrashOnBoard2,random,random,random"
+    text = _match(bots_dir, bots, "-n", "3", "-j", "1")
+    data = _match(bots_dir, bots, "-n", "3", "-j", "1", "--json")
+    assert text.returncode == data.returncode == 1 and text.stderr == data.stderr
+    assert "bot crash2 at seat 1 failed: RuntimeError: lost my cards" in text.stderr
+    document = json.loads(data.stdout)
+    assert document["stopped"] == "error" and document["declaring_side"]["count"] == 1
+    crash2 = document["bots"]["crash2"]["mean"]
+    rows = {line.split()[1]: line.split()[5] for line in text.stdout.splitlines() if line.startswith("│ ")}
+    assert float(rows["crash2"]) == pytest.approx(crash2, abs=0.005) and rows["crash2"].startswith("+-"[crash2 < 0])
+    assert "stopped by the error after 4 of 12 deals: the result so far" in text.stdout
+    assert "one board played: no interval" in text.stdout
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
