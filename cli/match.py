@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -18,7 +19,8 @@ from solver.scoring import MAX_POT
 from solver.match import (MatchResult, MatchSetup, PlayedDeal, check_bots, match_heading, match_report, mean_text,
                           mixed_builds_text, play_match)
 
-from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted, warnings_said
+from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
+                     warnings_said)
 from .startup import mark_stop_said
 from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, given, parse_variant_options,
                       workers_option, workers_within_cores)
@@ -199,12 +201,18 @@ def match(
                     raise
                 except BrokenPipeError:  # the reader is gone: nothing more to write
                     raise
-                except Exception:  # the deals written stay one JSON document: the match so far, stopped by the error
-                    if stream is not None:
+                except Exception as failure:  # the match so far, stopped by the error, printed as --json closes
+                    try:
                         if latest and latest[0].stopped == "error":
-                            stream.close(latest[0])
-                        else:
+                            render_match(latest[0], count, rotate, stream)
+                        elif stream is not None:
                             stream.end()
+                        sys.stdout.flush()
+                    except (BrokenPipeError, SystemExit):  # the reader is gone (rich's console exits 141): the
+                        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # error is still said
+                    except OSError as unwritten:  # stdout failed too: said, then the error that stopped the match
+                        if not (isinstance(failure, OSError) and os_error_said(failure) == os_error_said(unwritten)):
+                            message(f"stich: {os_error_said(unwritten)}")
                     raise
         except KeyboardInterrupt:
             if latest:
@@ -218,7 +226,8 @@ def match(
     timing = ({"limit": match_time, "elapsed": round(seconds, 1)}
               if result.stopped == "time limit" and match_time is not None else None)
     try:
-        with interrupts_held():  # the report printed whole before a stop that comes now, which then says so
+        # the report printed whole before a stop that comes now, which then says so; a full stdout said in one line
+        with input_errors(), interrupts_held():
             render_match(result, count, rotate, stream, timing)
             if timing is not None:
                 message(overrun_text(timing["limit"], seconds))

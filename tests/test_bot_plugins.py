@@ -92,6 +92,17 @@ BOTS_MODULE = textwrap.dedent('''
             raise RuntimeError("lost my cards")
 
 
+    class CrashOnBoard2:
+        """The first legal card, until its sixth card of board 2."""
+
+        name = "crash2"
+
+        def choose(self, position):
+            if position.record.get("Board") == "2" and len(position.played) >= 5:
+                raise RuntimeError("lost my cards")
+            return min(position.legal_cards(), key=lambda card: card.index)
+
+
     class Exits:
         name = "exits"
 
@@ -424,6 +435,56 @@ def test_a_bot_that_raises_in_play_ends_the_match_with_a_bot_error(bots_dir):
     assert process.returncode == 1
     assert "bot crash at seat 1 failed: RuntimeError: lost my cards" in process.stderr
     assert "Traceback" not in process.stderr
+
+
+def test_a_bot_failing_midway_prints_the_match_so_far_as_its_json_says_it(bots_dir):
+    """A bot's failure on board 2 printed nothing on stdout without --json (only the error): board 1's means, which
+    --json closes its document with, were lost. The text report now says them, and that the error stopped it."""
+    bots = "mybots:CrashOnBoard2,random,random,random"
+    text = _match(bots_dir, bots, "-n", "3", "-j", "1")
+    data = _match(bots_dir, bots, "-n", "3", "-j", "1", "--json")
+    assert text.returncode == data.returncode == 1 and text.stderr == data.stderr
+    assert "bot crash2 at seat 1 failed: RuntimeError: lost my cards" in text.stderr
+    document = json.loads(data.stdout)
+    assert document["stopped"] == "error" and document["declaring_side"]["count"] == 1
+    crash2 = document["bots"]["crash2"]["mean"]
+    rows = {line.split()[1]: line.split()[5] for line in text.stdout.splitlines() if line.startswith("│ ")}
+    assert float(rows["crash2"]) == pytest.approx(crash2, abs=0.005) and rows["crash2"].startswith("+-"[crash2 < 0])
+    assert "stopped by the error after 4 of 12 deals: the result so far" in text.stdout
+    assert "one board played: no interval" in text.stdout
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_match_printed_to_a_full_stdout_says_so_in_one_line_and_a_bot_s_failure_too(bots_dir, as_json):
+    """The match's report written to a full stdout ended in a traceback (its printing was outside the handler of
+    write errors); the match so far printed after a bot's failure, failing so, hid the bot's error behind it: both
+    are said, the write error first."""
+    json_flag = ("--json",) if as_json else ()
+    with open("/dev/full", "w") as full:
+        whole, failed = (subprocess.run([sys.executable, "-c", STICH, "match", "--game", "schafkopf", "--bots", bots,
+                                         "-n", "3", "-j", "1", *json_flag], cwd=bots_dir, stdout=full,
+                                        stderr=subprocess.PIPE, text=True, timeout=600)
+                         for bots in ("random,random,random,random", "mybots:CrashOnBoard2,random,random,random"))
+    assert whole.returncode == 1 and whole.stderr == "stich: <stdout>: No space left on device\n"
+    bot_error = "stich: board 2, rotation 0, card 8 (trick 2): bot crash2 at seat 1 failed: RuntimeError: lost my cards"
+    # --json writes the deals as they are played: the full stdout ends the match before the bot fails
+    assert failed.returncode == 1 and failed.stderr.splitlines() == ["stich: <stdout>: No space left on device",
+                                                                     *([] if as_json else [bot_error])]
+
+
+def test_a_bot_s_failure_is_still_said_when_the_reader_of_stdout_is_gone(bots_dir):
+    """A reader that closed stdout (``| head``) while the match so far was printed after a bot's failure ended the
+    command with rich's exit 141 and no word of the bot's error."""
+    reader_gone = subprocess.Popen([sys.executable, "-c", STICH, "match", "--game", "schafkopf", "--bots",
+                                    "mybots:CrashOnBoard2,random,random,random", "-n", "3", "-j", "1"],
+                                   cwd=bots_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert reader_gone.stdout is not None and reader_gone.stderr is not None
+    reader_gone.stdout.close()
+    said = reader_gone.stderr.read()
+    assert reader_gone.wait(timeout=600) == 141 and "Traceback" not in said
+    assert said == ("stich: board 2, rotation 0, card 8 (trick 2): bot crash2 at seat 1 failed: RuntimeError: lost "
+                    "my cards\n")
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])

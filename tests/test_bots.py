@@ -752,6 +752,49 @@ def test_a_kratzen_match_text_counts_chips_and_the_attackers_own_payment():
     assert "declaring side: " in schafkopf.stdout and "chips" not in schafkopf.stdout
 
 
+def test_the_match_command_s_text_and_json_agree_with_their_deals_recomputed_and_seat_every_bot_everywhere():
+    """What a researcher checks of ``stich match``: from the --json deals alone, each board's value (a bot's mean
+    payment per seat it held, over the rotations), the means, Student's t intervals, the paired difference and the
+    attacker's mean are recomputed and equal the JSON's summary and the text's numbers; every bot held every seat of
+    every board as often (one cheater in 3 seats: once a seat), on one board's one contract and attacker; two workers
+    play the same match."""
+    from test_cli import run
+
+    args = ("match", "-g", "kratzen", "--bots", "cheater,random,random", "-n", "6", "--seed", "5", "--pot", "6")
+    document = json.loads(run(*args, "-j", "1", "--json").stdout)
+    assert json.loads(run(*args, "-j", "2", "--json").stdout) == document
+    text = run(*args, "-j", "1").stdout
+    deals = [PlayedDeal.from_dict(deal) for deal in document["deals"]]
+    assert [(deal.board, deal.rotation) for deal in deals] == [(b, r) for b in range(1, 7) for r in range(3)]
+    for board in range(1, 7):
+        rotations = [deal for deal in deals if deal.board == board]
+        assert len({(deal.contract, deal.declarer, deal.declaring_side) for deal in rotations}) == 1
+        seats = sorted((deal.bots.index("cheater"), deal.bots.count("random")) for deal in rotations)
+        assert seats == [(0, 2), (1, 2), (2, 2)]
+    t = t_quantile_95(5)
+    for name, seats in (("cheater", 18), ("random", 36)):
+        values = _board_values(deals, lambda deal: _seat_mean(deal, name))
+        said = document["bots"][name]
+        assert (said["count"], said["seats"]) == (6, seats)
+        assert [said["mean"], *said["interval"]] == pytest.approx([statistics.fmean(values), *_interval(values, t)],
+                                                                  abs=1e-4)
+        half = (said["interval"][1] - said["interval"][0]) / 2
+        assert f"│ {name} " in text and f"{said['mean']:+.2f} ± {half:.2f} │" in text
+    gaps = _board_values(deals, lambda deal: _seat_mean(deal, "cheater") - _seat_mean(deal, "random"))
+    difference = document["difference"]
+    assert (difference["first"], difference["second"], difference["paired"]) == ("cheater", "random", True)
+    assert [difference["mean"], *difference["interval"]] == pytest.approx(
+        [statistics.fmean(gaps), *_interval(gaps, t)], abs=1e-4)
+    low, high = difference["interval"]
+    assert (f"cheater - random: {difference['mean']:+.2f} (95%: {low:+.2f} to {high:+.2f}) chips per deal, paired"
+            in text)
+    attacker = _board_values(deals, lambda deal: deal.payments[0])  # the attacker is seat 1, his own payment
+    side = document["declaring_side"]
+    assert [side["mean"], *side["interval"]] == pytest.approx([statistics.fmean(attacker), *_interval(attacker, t)],
+                                                              abs=1e-4)
+    assert f"attacker seat 1: {side['mean']:+.2f} (95%: {side['interval'][0]:+.2f} to" in text
+
+
 def test_a_pot_match_is_no_zero_sum_match_when_a_deal_pays_0_by_chance():
     """One random bot in every seat of a Kratzen deal with a pot of 4 whose payments summed to 0 by chance: the
     match said "0 by construction (pot 0: every payment is 0), no interval" though the pot was 4. Zero-sum is the

@@ -320,3 +320,93 @@ def test_a_random_rufer_calls_each_callable_ace_alike_and_the_bench_keeps_its_de
     assert ordered == "Rufer S" and prepare_deal(line, 1, 1849).position.rules.contract.text != ordered
     with pytest.raises(StichError, match="calls are contract texts"):
         random_record("schafkopf", 1, 1, calls="Rufer E")
+
+
+# --- the seeded deals of stich deal: every card in every place as often as the rules allow ----------------------------
+
+
+def _rufer_seat_one_shares() -> dict[str, float]:
+    """Each Schafkopf card's chance to be in seat 1's hand on a deal ``stich deal`` keeps without a contract: a
+    uniform deal on which seat 1 can call an ace (RULES.md: a plain card of its suit held, the ace not; hearts not
+    callable), the others redrawn. Counted exactly over the hand's make-up: the ace and how many of the five other
+    plain cards of each of acorns, leaves and bells, and how many of the 14 trumps (Obers, Unters, hearts)."""
+    import itertools
+    from math import comb
+
+    total = 0.0
+    aces = dict.fromkeys("EGS", 0.0)
+    plain = dict.fromkeys("EGS", 0.0)  # a plain card other than the ace, each of the five alike
+    trump = 0.0  # each of the 14 alike
+    for make_up in itertools.product([(ace, others) for ace in (0, 1) for others in range(6)], repeat=3):
+        trumps = 8 - sum(ace + others for ace, others in make_up)
+        if not 0 <= trumps <= 14 or not any(not ace and others for ace, others in make_up):
+            continue
+        hands = comb(14, trumps)
+        for _, others in make_up:
+            hands *= comb(5, others)
+        total += hands
+        trump += hands * trumps / 14
+        for suit, (ace, others) in zip("EGS", make_up):
+            aces[suit] += hands * ace
+            plain[suit] += hands * others / 5
+    return {card.name: (trump if card.name[1] in "OU" or card.name[0] == "H" else
+                        aces[card.name[0]] if card.name[1] == "A" else plain[card.name[0]]) / total
+            for card in SK}
+
+
+def _zwanzigerrufen_seat_one_shares() -> dict[str, float]:
+    """Each card's chance to be in forehand's hand on a kept Zwanzigerrufen deal: a uniform deal less those where
+    she holds all of T20..T16 (no tarock to call: redrawn), which hold 5 more of the other 35 cards' 5 places."""
+    from math import comb
+
+    all_five = comb(35, 5) / comb(40, 10)
+    called = {"T20", "T19", "T18", "T17", "T16"}
+    return {card.name: (0.25 - all_five * (1 if card.name in called else 5 / 35)) / (1 - all_five) for card in ZR}
+
+
+@pytest.mark.parametrize("game, seats, draws", [("zwanzigerrufen", 4, 5000), ("schafkopf", 4, 10000),
+                                                ("kratzen", 3, 4000), ("kratzen", 6, 3000)])
+def test_stich_deal_puts_every_card_in_every_place_as_often_as_the_rules_allow(game, seats, draws):
+    """A chi-square over the seeded deals of ``stich deal`` (solver.generate.random_record, without a contract):
+    each card's count in each hand (and undealt, in Kratzen) against a uniform deal's, where seat 1's hand is the
+    one a redraw conditions (a Schafkopf Rufer's callable ace, exactly; Zwanzigerrufen's T20..T16, nearly never),
+    the others sharing the rest alike. The bound is some 7 standard deviations of the statistic above its mean
+    (this seed's are within 1.5), so it never flakes; a uniform share for the Rufer's seat 1 is far above it (its
+    aces are held less often: the redraw's conditioning is real, and the test sees a bias of that size)."""
+    import math
+    from collections import Counter
+
+    from solver.games import get_game
+    from solver.generate import random_record
+
+    rules = get_game(game)
+    hand = rules.hand_size
+    undealt = len(rules.pack) - seats * hand
+    counts: Counter = Counter()
+    for board in range(1, draws + 1):
+        record = random_record(game, 11, board, seats=seats if game == "kratzen" else None)
+        deal = rules.parse_deal(record.get("Deal"))
+        assert [deal.hands[seat].bit_count() for seat in range(seats)] == [hand] * seats
+        counts.update((card, deal.holder(card)) for card in range(len(rules.pack)))
+    uniform = {card.name: hand / len(rules.pack) for card in rules.pack}
+    seat_one = {"schafkopf": _rufer_seat_one_shares(), "zwanzigerrufen": _zwanzigerrufen_seat_one_shares()}.get(
+        game, uniform)
+    assert sum(seat_one.values()) == pytest.approx(hand)
+
+    def chi_square(first_seat: dict[str, float]) -> float:
+        statistic = 0.0
+        for card in range(len(rules.pack)):
+            one = first_seat[rules.pack[card].name]
+            left = len(rules.pack) - hand  # the cards seat 1 does not hold, shared alike by the other places
+            shares = {0: one, **{seat: (1 - one) * hand / left for seat in range(1, seats)}}
+            if undealt:
+                shares[None] = (1 - one) * undealt / left
+            for place, share in shares.items():
+                statistic += (counts[card, place] - draws * share) ** 2 / (draws * share)
+        return statistic
+
+    freedom = len(rules.pack) * (seats - (0 if undealt else 1))
+    bound = freedom + 7 * math.sqrt(2 * freedom)
+    assert chi_square(seat_one) < bound, (chi_square(seat_one), freedom)
+    if game == "schafkopf":
+        assert chi_square(uniform) > bound + 50, chi_square(uniform)

@@ -461,6 +461,10 @@ def test_sigterm_in_deal_to_a_file_leaves_the_file_as_it_was(tmp_path) -> None:
     assert process.stderr == (f"stich: deal: stopped by the interrupt after 2 of 6 deals: nothing written to {out} (it "
                               "is written whole or not at all; a file there is left as it was)\n")
     assert out.read_text() == "before\n" and [path.name for path in tmp_path.iterdir()] == ["deals.tbn"]
+    # the same command again writes the file byte for byte as a run never stopped writes it
+    deal = [sys.executable, "-c", "from cli.main import main; main()", "deal", "-g", "schafkopf", "-n", "6"]
+    subprocess.run([*deal, "--out", str(out)], cwd=ROOT, check=True)
+    assert out.read_bytes() == subprocess.run(deal, capture_output=True, cwd=ROOT, check=True).stdout
 
 
 def test_a_stop_before_the_first_deal_says_none_was_written(tmp_path) -> None:
