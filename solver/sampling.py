@@ -387,12 +387,18 @@ def _for_hand(value: int, objective: Objective, seat: int, everything: int) -> i
     return value if seat in objective.maximiser else everything - value
 
 
-def _wins(total: int, objective: Objective, seat: int) -> bool:
+def _drawn_total(rules: Rules, objective: Objective) -> int | None:
+    """The game objective's total that wins for neither side (``Game.drawn_game_total``: a 44:44 that scores
+    nothing); None for any other objective, or where every total decides it."""
+    return rules.game.drawn_game_total(rules) if objective.name == "game" else None
+
+
+def _wins(total: int, objective: Objective, seat: int, drawn: int | None = None) -> bool:
     """Whether the hand's side wins when the maximiser's total is ``total``: the target reached, or for the
-    defenders the target missed."""
+    defenders the target missed, and not at the ``drawn`` total (:func:`_drawn_total`), which neither side wins."""
     assert objective.target is not None
     reached = total >= objective.target
-    return reached if seat in objective.maximiser else not reached
+    return reached if seat in objective.maximiser else not reached and total != drawn
 
 
 @dataclass
@@ -531,7 +537,8 @@ def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: E
     sums.n += 1
     sums.total += value
     sums.squares += value * value
-    sums.wins += int(_wins(win_value, win, seat))
+    drawn = _drawn_total(rules, win)
+    sums.wins += int(_wins(win_value, win, seat, drawn))
     if state.to_move == seat:
         assert measure_cards is not None
         if _from_measure(win, measure, 0, everything, rules.seats) is None:
@@ -545,7 +552,7 @@ def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: E
             tally = sums.cards.setdefault(cv.card, CardTally())
             tally.samples += 1
             tally.total += _for_hand(measure_won + cv.value, measure, seat, everything)
-            tally.wins += int(_wins(win_values[cv.card], win, seat))
+            tally.wins += int(_wins(win_values[cv.card], win, seat, drawn))
     for bonus in (name for name in rules.objective_names() if name not in unscored):
         try:
             pairs = objectives_named(position, bonus)
