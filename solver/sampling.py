@@ -1287,13 +1287,21 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
 
 def best_card_parts(document: Mapping[str, Any]) -> tuple[str, str, str] | None:
     """The best single card over all samples as (the words before it, the card, the words after it), or None where
-    the hand does not lead: every sample above chose its own best card, a player picks one for all of them."""
+    the hand does not lead: every sample above chose its own best card, a player picks one for all of them. Cards
+    equal to it on every figure the cards are ranked by are said to tie with it: the pack's order, which puts it
+    first among them, is no reason to play it."""
     if not document["openings"]:
         return None
     best = document["openings"][0]
+
+    def figures(card: Mapping[str, Any]) -> tuple[Any, ...]:
+        return card.get("mean_score"), card["win_probability"], card["mean"]
+
+    tied = sum(1 for card in document["openings"][1:] if figures(card) == figures(best))
     now = "card to play now" if document.get("played") else "opening card"
+    ties = f", tied on every figure with {tied} other{'s' if tied > 1 else ''} (the table below)" if tied else ""
     score = f"mean payment {signed_mean(best['mean_score'])}, " if best.get("mean_score") is not None else ""
-    return (f"best single {now} over all samples: ", best["card"],
+    return (f"best single {now} over all samples{ties}: ", best["card"],
             f", {score}win {share(best['win_probability'], best.get('win_interval'))}, "
             f"mean {measure_words(document['measure'])} {best['mean']:.1f}")
 

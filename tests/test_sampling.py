@@ -15,7 +15,8 @@ from solver.advice import make_setup
 from solver.deal import parse_hand
 from solver.errors import InvalidContractError, InvalidDealError, StichError
 from solver.position import Position
-from solver.sampling import _setup, analyse_hand, analyse_position, draw_rules, draw_sample, position_setup
+from solver.sampling import (_setup, analyse_hand, analyse_position, draw_rules, draw_sample, position_setup,
+                             report_text)
 
 DATA = Path(__file__).parent / "data"
 
@@ -789,3 +790,16 @@ def test_a_44_44_that_scores_nothing_is_no_win_for_the_defenders() -> None:
     analysis = analyse_position(position, 4, samples=10, seed=3, workers=1)
     assert analysis.win_probability == sum(total < 44 for total in totals) / 10
     assert {opening.card: round(opening.win_probability * 10) for opening in analysis.openings} == card_wins
+
+
+def test_the_best_single_card_says_the_cards_it_ties_with() -> None:
+    """Seat 3 to move in the first Zwanzigerrufen example: CQ and SG are equal on every figure over the samples
+    (payment, win and card points), so the headline's "best single card" says that another does as well rather
+    than crowning the first in pack order; CN, a twentieth of a card point behind, is not tied."""
+    position = next(solver.read_positions(Path(__file__).parent.parent / "examples" / "zwanzigerrufen.tbn"))
+    analysis = analyse_position(position, 3, samples=20, workers=1)
+    figures = [(o.card, o.mean_score, o.win_probability, o.mean) for o in analysis.openings]
+    assert figures[:3] == [("CQ", -1.95, 0.0, 16.9), ("SG", -1.95, 0.0, 16.9), ("CN", -1.95, 0.0, 16.85)]
+    line = next(line for line in report_text(analysis.as_dict()).splitlines() if line.startswith("best single"))
+    assert line.startswith("best single card to play now over all samples, tied on every figure with 1 other "
+                           "(the table below): ♣Q, mean payment -1.95"), line
