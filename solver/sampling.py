@@ -387,12 +387,18 @@ def _for_hand(value: int, objective: Objective, seat: int, everything: int) -> i
     return value if seat in objective.maximiser else everything - value
 
 
-def _wins(total: int, objective: Objective, seat: int) -> bool:
+def _drawn_total(rules: Rules, objective: Objective) -> int | None:
+    """The game objective's total that wins for neither side (``Game.drawn_game_total``: a 44:44 that scores
+    nothing); None for any other objective, or where every total decides it."""
+    return rules.game.drawn_game_total(rules) if objective.name == "game" else None
+
+
+def _wins(total: int, objective: Objective, seat: int, drawn: int | None = None) -> bool:
     """Whether the hand's side wins when the maximiser's total is ``total``: the target reached, or for the
-    defenders the target missed."""
+    defenders the target missed, and not at the ``drawn`` total (:func:`_drawn_total`), which neither side wins."""
     assert objective.target is not None
     reached = total >= objective.target
-    return reached if seat in objective.maximiser else not reached
+    return reached if seat in objective.maximiser else not reached and total != drawn
 
 
 @dataclass
@@ -531,7 +537,8 @@ def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: E
     sums.n += 1
     sums.total += value
     sums.squares += value * value
-    sums.wins += int(_wins(win_value, win, seat))
+    drawn = _drawn_total(rules, win)
+    sums.wins += int(_wins(win_value, win, seat, drawn))
     if state.to_move == seat:
         assert measure_cards is not None
         if _from_measure(win, measure, 0, everything, rules.seats) is None:
@@ -545,7 +552,7 @@ def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: E
             tally = sums.cards.setdefault(cv.card, CardTally())
             tally.samples += 1
             tally.total += _for_hand(measure_won + cv.value, measure, seat, everything)
-            tally.wins += int(_wins(win_values[cv.card], win, seat))
+            tally.wins += int(_wins(win_values[cv.card], win, seat, drawn))
     for bonus in (name for name in rules.objective_names() if name not in unscored):
         try:
             pairs = objectives_named(position, bonus)
@@ -1280,13 +1287,21 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
 
 def best_card_parts(document: Mapping[str, Any]) -> tuple[str, str, str] | None:
     """The best single card over all samples as (the words before it, the card, the words after it), or None where
-    the hand does not lead: every sample above chose its own best card, a player picks one for all of them."""
+    the hand does not lead: every sample above chose its own best card, a player picks one for all of them. Cards
+    equal to it on every figure the cards are ranked by are said to tie with it: the pack's order, which puts it
+    first among them, is no reason to play it."""
     if not document["openings"]:
         return None
     best = document["openings"][0]
+
+    def figures(card: Mapping[str, Any]) -> tuple[Any, ...]:
+        return card.get("mean_score"), card["win_probability"], card["mean"]
+
+    tied = sum(1 for card in document["openings"][1:] if figures(card) == figures(best))
     now = "card to play now" if document.get("played") else "opening card"
+    ties = f", tied on every figure with {tied} other{'s' if tied > 1 else ''} (the table below)" if tied else ""
     score = f"mean payment {signed_mean(best['mean_score'])}, " if best.get("mean_score") is not None else ""
-    return (f"best single {now} over all samples: ", best["card"],
+    return (f"best single {now} over all samples{ties}: ", best["card"],
             f", {score}win {share(best['win_probability'], best.get('win_interval'))}, "
             f"mean {measure_words(document['measure'])} {best['mean']:.1f}")
 

@@ -15,7 +15,8 @@ from solver.advice import make_setup
 from solver.deal import parse_hand
 from solver.errors import InvalidContractError, InvalidDealError, StichError
 from solver.position import Position
-from solver.sampling import _setup, analyse_hand, analyse_position, draw_rules, draw_sample
+from solver.sampling import (_setup, analyse_hand, analyse_position, draw_rules, draw_sample, position_setup,
+                             report_text)
 
 DATA = Path(__file__).parent / "data"
 
@@ -748,3 +749,57 @@ def test_the_deal_parser_names_the_seat_or_the_label_it_is_given():
         parse_hand(pack, "H9 EU H9", 1)
     with pytest.raises(InvalidDealError, match=r"^the analysed hand \(seat 2\): 'T1' is not a card of the Schafkopf "):
         parse_hand(pack, "EU T1", 1, label="the analysed hand (seat 2)")
+
+
+
+# The 44:44 deal of tests/data/tie44_whole.tbn under tie_44=no_score, six tricks and two cards played: seat 4, a
+# defender, is to move, and some deals of the unseen cards end 44:44 whatever it plays
+TIE_44_MIDPLAY = """[Game "Zwanzigerrufen"]
+[Deal "1: T17 T15 T12 SK SN SG CJ CG DN DG / T20 T19 T16 T13 T11 T1 HQ HJ HG DJ / T18 T8 T5 SJ CK CN HK HN DK DQ / \
+TS T21 T14 T10 T9 T7 T6 T4 SQ CQ"]
+[Contract "Normal T20"]
+[Declarer "1"]
+[Variant "tie_44=no_score"]
+[Play "1"]
+DG DJ DK T7
+T21 T17 T13 T5
+CQ CJ T11 CK
+HJ HK T9 T12
+CG T20 CN TS
+T6 T15 T19 T18
+HG HN
+*
+"""
+
+
+def test_a_44_44_that_scores_nothing_is_no_win_for_the_defenders() -> None:
+    """Under tie_44=no_score a 44:44 gives the game to neither side (RULES.md 1.1): a defender's win is the
+    declarers held to 43, not to 44, for the headline and for every card to play alike. Each sample is solved here
+    on its own and its wins counted by that rule; the seed is one that meets a 44."""
+    position = solver.parse_positions(TIE_44_MIDPLAY)[0]
+    setup = position_setup(position, 4, seed=3)
+    totals, card_wins = [], {}
+    for k in range(10):
+        rules, state = draw_sample(setup, k)
+        result = solver.solve(Position(position.game, rules, state), "points", cards=True)
+        totals.append(result.total)
+        for value in result.card_values:
+            name = position.pack[value.card].name
+            card_wins[name] = card_wins.get(name, 0) + (result.achieved + value.value < 44)
+    assert totals.count(44) == 3
+    analysis = analyse_position(position, 4, samples=10, seed=3, workers=1)
+    assert analysis.win_probability == sum(total < 44 for total in totals) / 10
+    assert {opening.card: round(opening.win_probability * 10) for opening in analysis.openings} == card_wins
+
+
+def test_the_best_single_card_says_the_cards_it_ties_with() -> None:
+    """Seat 3 to move in the first Zwanzigerrufen example: CQ and SG are equal on every figure over the samples
+    (payment, win and card points), so the headline's "best single card" says that another does as well rather
+    than crowning the first in pack order; CN, a twentieth of a card point behind, is not tied."""
+    position = next(solver.read_positions(Path(__file__).parent.parent / "examples" / "zwanzigerrufen.tbn"))
+    analysis = analyse_position(position, 3, samples=20, workers=1)
+    figures = [(o.card, o.mean_score, o.win_probability, o.mean) for o in analysis.openings]
+    assert figures[:3] == [("CQ", -1.95, 0.0, 16.9), ("SG", -1.95, 0.0, 16.9), ("CN", -1.95, 0.0, 16.85)]
+    line = next(line for line in report_text(analysis.as_dict()).splitlines() if line.startswith("best single"))
+    assert line.startswith("best single card to play now over all samples, tied on every figure with 1 other "
+                           "(the table below): ♣Q, mean payment -1.95"), line

@@ -392,3 +392,36 @@ def test_card_advice_and_the_analysis_value_each_card_as_the_brute_force_does(re
                                              for shares in drawn])
             misses[card] += not (low <= exact[card] <= high or low == high == exact[card])
     assert max(misses.values()) <= MOST_MISSES, misses
+
+
+# The Rufer of the Schafkopf example played to the end, cut after five tricks and a lead: seat 2 sees neither the
+# called GA nor the caller's leaves, which the bid says are there
+RUFER_MIDPLAY = """[Game "Schafkopf"]
+[Deal "1: E9 GO G8 G7 HZ H7 SU S8 / EK EO E7 HA HK HO SZ S9 / EZ EU E8 GA G9 HU SK SO / EA GZ GK GU H9 H8 SA S7"]
+[Contract "Rufer G"]
+[Declarer "1"]
+[Play "1"]
+GO EO HU H8
+SZ SK S7 S8
+EK EZ EA E9
+SA H7 S9 E8
+SU HO EU H9
+E7
+*
+"""
+
+
+def test_a_rufer_is_dealt_uniformly_with_the_partner_unseen() -> None:
+    """Seat 2, a defender who does not know it, five tricks and a lead in: of the 1,680 ways to deal the 9 unseen
+    cards, those where the caller holds a plain leaf and not the called ace (RULES.md 2.2) are drawn alike (5,000
+    draws), the ace in seat 3's or seat 4's hand."""
+    position = solver.parse_positions(RUFER_MIDPLAY)[0]
+    setup = position_setup(position, 2, seed=5)
+    allowed = consistent(setup)
+    ace = position.pack.parse("GA").index
+    leaves = sum(1 << position.pack.parse(card).index for card in ("GZ", "GK", "G9", "G8", "G7"))
+    assert len(layouts(setup)) == 1680
+    assert set(allowed) == {hands for hands in layouts(setup) if hands[0] & leaves and not hands[0] >> ace & 1}
+    assert {next(seat for seat in range(4) if hands[seat] >> ace & 1) for hands in allowed} == {2, 3}
+    outside, p = uniformity(setup, 5000)
+    assert outside == 0 and p > 0.001

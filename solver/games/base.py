@@ -604,6 +604,13 @@ class Game(metaclass=GameType):
         return True
 
     @classmethod
+    def drawn_game_total(cls, rules: Rules) -> int | None:
+        """The total of :meth:`Rules.game_objective`'s measure at which the game item goes to neither side
+        (Zwanzigerrufen's 44:44 under ``tie_44=no_score``), or None where every total below the target loses it:
+        the defenders win the game only below this total, and an analysis counts their wins so."""
+        return None
+
+    @classmethod
     def game_item_on_points(cls, rules: Rules) -> bool:
         """Whether, graded by the score where :meth:`winning_settlement` is None, the game item is still decided by
         the game's line on the card points' curve (Zwanzigerrufen scores the game apart from its bonuses, RULES.md

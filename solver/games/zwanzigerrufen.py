@@ -873,6 +873,11 @@ class Zwanzigerrufen(Game):
         return rules.variant["tie_44"] != "no_score"
 
     @classmethod
+    def drawn_game_total(cls, rules: Rules) -> int | None:
+        """44 under ``tie_44=no_score``: 44:44 scores nothing (RULES.md 1.1), a win for neither side."""
+        return 44 if rules.variant["tie_44"] == "no_score" else None
+
+    @classmethod
     def game_item_on_points(cls, rules: Rules) -> bool:
         """The game item is the declarers' at 45 card points (RULES.md 1.7), whatever the bonuses; an ending's too,
         which is scored on the cards it holds as a whole deal would be (docs/json.md), as its points' post-mortem
