@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -107,7 +108,8 @@ def partial_text(run: Document) -> str:
 SAVED_LINE_KEYS: dict[str, tuple[type, ...]] = {
     "game": (str,), "seed": (int,), "variant": (dict,), "deals": (int,), "boards": (list,),
     "median_ms": (int, float), "p90_ms": (int, float), "nodes_per_second": (int, float),
-    "table_allocated_bytes": (int,), "threads": (int,), "threads_used": (int,), "machine": (dict,)}
+    "table_allocated_bytes": (int,), "threads": (int,), "threads_used": (int,), "machine": (dict,),
+    "timeouts": (int,), "limit_ms": (int, float)}
 
 
 @dataclass(frozen=True)
@@ -137,10 +139,13 @@ def read_saved_run(path: Path) -> SavedRun:
         column = len(raw[line_start:error.start].decode("utf-8", errors="replace")) + 1
         raise StichError(f"{path}:{line}:{column}: not a saved stich bench run (invalid UTF-8, byte "
                          f"{raw[error.start]:02x}); write one with stich bench --out FILE") from None
+    if not text.strip():
+        raise StichError(f"{path}: empty: not a saved stich bench run; write one with stich bench --out FILE")
     try:
         whole = json.loads(text)
-    except json.JSONDecodeError:
-        whole = None
+        stopped = None
+    except json.JSONDecodeError as error:
+        whole, stopped = None, error
     if isinstance(whole, dict) and isinstance(whole.get("lines"), list):
         run = whole
     else:  # JSON Lines: one line document per row
@@ -151,6 +156,8 @@ def read_saved_run(path: Path) -> SavedRun:
             try:
                 lines.append(json.loads(row))
             except json.JSONDecodeError as error:
+                if not lines and stopped is not None:  # not JSON Lines either: where the document stops (a cut run)
+                    number, error = stopped.lineno, stopped
                 raise StichError(f"{path}:{number}:{error.colno}: not a saved stich bench run ({error.msg}); write "
                                  f"one with stich bench --out FILE") from None
         run = {"lines": lines, "machine": next((line.get("machine") for line in lines
@@ -164,6 +171,10 @@ def read_saved_run(path: Path) -> SavedRun:
             if line.get(key) is not None and not _of_kind(line[key], kinds):
                 raise StichError(f"{path}: line document {number}: its {key!r} is {_json_kind(line[key])}, not "
                                  f"{_json_kind(kinds[0]())}; write a run with stich bench --out FILE")
+        for key, kinds in SAVED_LINE_KEYS.items():  # a figure JSON cannot hold (NaN) or no run measures
+            if float in kinds and line.get(key) is not None and not 0 <= line[key] < math.inf:
+                raise StichError(f"{path}: line document {number}: its {key!r} is {json.dumps(line[key])}, not a "
+                                 f"figure a run measures; write a run with stich bench --out FILE")
         if not all(_of_kind(board, (int,)) for board in line.get("boards") or ()):
             raise StichError(f"{path}: line document {number}: its 'boards' are not all board numbers; write a run "
                              f"with stich bench --out FILE")
@@ -174,6 +185,9 @@ def read_saved_run(path: Path) -> SavedRun:
     if run.get("machine") is not None and not isinstance(run["machine"], dict):
         raise StichError(f"{path}: not a saved stich bench run: its 'machine' is {_json_kind(run['machine'])}, not "
                          f"an object; write one with stich bench --out FILE")
+    if not by_name:  # every run stich saves has a line: a file of none compares with nothing
+        raise StichError(f"{path}: not a saved stich bench run: it holds no line document; write one with stich bench "
+                         f"--out FILE")
     return SavedRun(path, run, by_name)
 
 
@@ -219,6 +233,8 @@ def run_differences(host: Document, run: SavedRun, documents: Sequence[Document]
     differ = []
     if any(saved_host.get(key) != host.get(key) for key in ("cpu", "cores", "cores_total", "python", "system")):
         differ.append("the machine")
+    if saved_host.get("stich") not in (None, host.get("stich")):  # its lines may be timed other ways
+        differ.append(f"the version of stich ({saved_host['stich']} then, {host.get('stich')} now)")
     if "engine" not in saved_host:
         differ.append("the engine build (the saved run does not name its build)")
     elif saved_host["engine"] != host.get("engine"):
@@ -227,11 +243,20 @@ def run_differences(host: Document, run: SavedRun, documents: Sequence[Document]
     key = "threads_used" if all("threads_used" in line for line in run.lines.values()) else "threads"
     if any(run.lines[doc["line"]].get(key) != doc.get(key) for doc in documents if doc["line"] in run.lines):
         differ.append("the threads a question")
+    saved_limits = {line.get("limit_ms") for line in run.lines.values() if "limit_ms" in line}
+    if saved_limits and saved_limits != {doc["limit_ms"] for doc in documents}:  # --time-limit
+        then = " and ".join(map(_limit, sorted(saved_limits, key=lambda limit: limit or math.inf)))
+        differ.append(f"the time limit ({then} then, {_limit(documents[0]['limit_ms'])} now)")
     saved_tables = {line["table_allocated_bytes"] for line in run.lines.values()
                     if line.get("table_allocated_bytes") is not None}
     if saved_tables and saved_tables != {doc["table_allocated_bytes"] for doc in documents}:  # --table-mb
         differ.append(f"the table size ({' and '.join(_size(size) for size in sorted(saved_tables))} then)")
     return differ
+
+
+def _limit(limit_ms: float | None) -> str:
+    """A line's ``limit_ms`` as ``--time-limit`` takes it: ``60 s``, or ``none`` (``--time-limit 0``)."""
+    return "none" if limit_ms is None else f"{limit_ms / 1000:g} s"
 
 
 def comparison(document: Document, before: Document | None) -> Document | None:
@@ -353,9 +378,15 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
                            "the saved run has no such line or timed other deals)", style="dim"))
         for doc in documents:
-            reason = not_compared_reason(doc, compared.lines.get(doc["line"]))
+            before = compared.lines.get(doc["line"])
+            reason = not_compared_reason(doc, before)
             if reason is not None:
                 console.print(Text(f"- {doc['line']}: {reason}", style="dim"))
+            elif before is not None and (before.get("timeouts") or 0) > 0:  # the same deals, as many
+                console.print(Text(f"{doc['line']}: the saved run stopped {before['timeouts']} of "
+                                   f"{plural(doc['deals'], 'deal')} at its limit ({_limit(before.get('limit_ms'))})"
+                                   f" and counted them at it: its times are lower bounds, and the ratios to them "
+                                   f"upper bounds", style="dim"))
     for doc in documents:
         if doc["timeouts"]:
             console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
