@@ -334,6 +334,28 @@ def lower_bounds(stats: BenchStats) -> set[str]:
     return {key for key, value in figures.items() if stats.is_lower_bound(value)}
 
 
+def differences_text(host: Document, compared: SavedRun, documents: Sequence[Document]) -> str:
+    """``not the same in the two runs: ...`` (:func:`run_differences`), or '' when the runs differ only in time."""
+    differ = run_differences(host, compared, documents)
+    return f"not the same in the two runs: {', '.join(differ)}; the ratios measure that too" if differ else ""
+
+
+def comparison_notes(documents: Sequence[Document], compared: SavedRun) -> list[str]:
+    """What a line's ratios are not, said under the table (or on stderr with ``--json``): why a line has none,
+    and that a saved line stopped at its limit gave ratios to lower bounds."""
+    notes = []
+    for doc in documents:
+        before = compared.lines.get(doc["line"])
+        reason = not_compared_reason(doc, before)
+        if reason is not None:
+            notes.append(f"- {doc['line']}: {reason}")
+        elif before is not None and (before.get("timeouts") or 0) > 0:  # the same deals, as many
+            notes.append(f"{doc['line']}: the saved run stopped {before['timeouts']} of {plural(doc['deals'], 'deal')}"
+                         f" at its limit ({_limit(before.get('limit_ms'))}) and counted them at it: its times are "
+                         f"lower bounds, and the ratios to them upper bounds")
+    return notes
+
+
 def render_bench(documents: Sequence[Document], console: Console, host: Document,
                  compared: SavedRun | None = None, bounds: dict[str, set[str]] | None = None) -> None:
     """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios. ``bounds``: each
@@ -345,9 +367,9 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         console.print(Text(f"compared with {compared.path}{when}: {machine_text(compared.machine)}"
                            f"{_threads_text(list(compared.lines.values()))}"
                            + (f"; {partial_text(run)}" if partial_text(run) else "")))
-        differ = run_differences(host, compared, documents)
+        differ = differences_text(host, compared, documents)
         if differ:
-            console.print(Text(f"not the same in the two runs: {', '.join(differ)}; the ratios measure that too"))
+            console.print(Text(differ))
     table = Table(title=f"Engine benchmark (ms per deal{_threads_text(documents)})", title_justify="left",
                   title_style="bold")
     table.add_column("line", ratio=1, min_width=24)
@@ -377,16 +399,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
     if compared is not None:
         console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
                            "the saved run has no such line or timed other deals)", style="dim"))
-        for doc in documents:
-            before = compared.lines.get(doc["line"])
-            reason = not_compared_reason(doc, before)
-            if reason is not None:
-                console.print(Text(f"- {doc['line']}: {reason}", style="dim"))
-            elif before is not None and (before.get("timeouts") or 0) > 0:  # the same deals, as many
-                console.print(Text(f"{doc['line']}: the saved run stopped {before['timeouts']} of "
-                                   f"{plural(doc['deals'], 'deal')} at its limit ({_limit(before.get('limit_ms'))})"
-                                   f" and counted them at it: its times are lower bounds, and the ratios to them "
-                                   f"upper bounds", style="dim"))
+        for note in comparison_notes(documents, compared):
+            console.print(Text(note, style="dim"))
     for doc in documents:
         if doc["timeouts"]:
             console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
@@ -507,6 +521,9 @@ def bench(
                 where = f"in the line {working!r}" if working is not None else "between two lines"
                 say_interrupted("bench", f"{where}: {finished}{saved}")
                 raise
+    if as_json and compared is not None:  # what the table's lines say of the comparison, beside the JSON
+        for note in filter(None, [differences_text(host, compared, documents), *comparison_notes(documents, compared)]):
+            message(f"stich: bench: {note.removeprefix('- ')}")
     table_shown = run_saved = False
     try:
         with interrupts_held():  # the run printed and saved whole before a stop that comes now, which then says so

@@ -1306,7 +1306,7 @@ def test_bench_compare_refuses_an_empty_file_a_cut_run_and_figures_no_run_measur
 def test_bench_compare_says_another_version_or_time_limit_and_a_saved_line_at_its_limit(tmp_path):
     """A run saved by another stich version, or under another --time-limit, was compared without a word (only the
     machine, build, threads and table were said), and a saved line whose deals stopped at its limit gave ratios to
-    its lower bounds as if they were times."""
+    its lower bounds as if they were times; with --json nothing at all was said of what the table says."""
     saved = tmp_path / "before.json"
     run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--out", saved)
     same = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--compare", saved).stdout
@@ -1323,6 +1323,21 @@ def test_bench_compare_says_another_version_or_time_limit_and_a_saved_line_at_it
     assert ("Kratzen 6 seats: every seat's guaranteed tricks: the saved run stopped 1 of 2 deals at its limit "
             "(0.005 s) and counted them at it: its times are lower bounds, and the ratios to them upper bounds"
             ) in " ".join(other.split())
+    # --json said none of it: its documents' ratios looked like-for-like; stderr now says what the table's lines do
+    as_json = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--compare", saved,
+                  "--json")
+    assert as_json.stderr.splitlines() == [
+        f"stich: bench: not the same in the two runs: the version of stich (0.0.1 then, {solver.__version__} now), "
+        "the time limit (0.005 s then, none now); the ratios measure that too",
+        "stich: bench: Kratzen 6 seats: every seat's guaranteed tricks: the saved run stopped 1 of 2 deals at its "
+        "limit (0.005 s) and counted them at it: its times are lower bounds, and the ratios to them upper bounds"]
+    assert json.loads(as_json.stdout)["compared"]["median_ms"] > 0
+    other_deals = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--threads", "1", "--compare", saved,
+                      "--json")
+    assert other_deals.stderr.splitlines()[-1] == (
+        "stich: bench: Kratzen 6 seats: every seat's guaranteed tricks: the saved run timed 2 deals, boards 1-2 of "
+        "seed 1766, this run 1 deal, board 1 of seed 1766")
+    assert json.loads(other_deals.stdout)["compared"] is None
 
 
 def test_bench_table_says_which_deals_it_timed():
