@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,7 +32,7 @@ from .errors import OutputCut, file_name, input_errors, interrupts_held, message
 from .options import (TABLE_MB, THREADS, check_game_options, checked_game, checked_seed, engine_for, finite_seconds,
                       note_threads_over_cores, output_file, parse_variant_options)
 from .output import atomic_writer
-from .records import emit_json
+from .records import emit_json, stdin_bytes
 from .render import Document, fits, plural, progress_on_stderr, stdout_console
 
 T = TypeVar("T")
@@ -126,11 +127,28 @@ class SavedRun:
         return self.document.get("machine")
 
 
+#: The most of a ``--compare`` file read: a saved run of 100 deals a line is some 40 KB, so a file past this is none
+#: (a device such as /dev/zero, read whole, ran the process out of memory).
+MAX_SAVED_RUN_BYTES = 256 << 20
+
+
+def saved_run_bytes(path: Path) -> bytes:
+    """The bytes of a ``--compare`` FILE (``-``: standard input, as every command reads it), at most
+    :data:`MAX_SAVED_RUN_BYTES`; more is bad input."""
+    with (nullcontext(stdin_bytes()) if str(path) == "-" else path.open("rb")) as stream:
+        raw = stream.read(MAX_SAVED_RUN_BYTES + 1)
+    if len(raw) > MAX_SAVED_RUN_BYTES:
+        raise StichError(f"{'<stdin>' if str(path) == '-' else path}: over {_size(MAX_SAVED_RUN_BYTES)}, more than "
+                         f"any saved run: not a saved stich bench run; write one with stich bench --out FILE")
+    return raw
+
+
 def read_saved_run(path: Path) -> SavedRun:
     """A run written by ``--out`` (or the JSON Lines of ``--json``), checked to be of the shape the comparison
     reads (:data:`SAVED_LINE_KEYS`); a file that is not is bad input, named with the line where it stops making
     sense."""
-    raw = path.read_bytes()
+    raw = saved_run_bytes(path)
+    path = Path("<stdin>") if str(path) == "-" else path
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:  # a binary or Latin-1 file: bad input at its place, not a traceback

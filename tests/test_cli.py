@@ -1340,6 +1340,25 @@ def test_bench_compare_says_another_version_or_time_limit_and_a_saved_line_at_it
     assert json.loads(other_deals.stdout)["compared"] is None
 
 
+def test_bench_compare_reads_standard_input_and_refuses_a_file_larger_than_any_run(tmp_path, monkeypatch):
+    """--compare - said "-: No such file or directory", where every command reads - as standard input; and
+    --compare /dev/zero read for ever, until the process ran out of memory (said as a --table-mb problem)."""
+    saved = tmp_path / "before.json"
+    run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--out", saved)
+    result = runner.invoke(app, ["bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", "-",
+                                 "--json"], input=saved.read_text())
+    assert result.exit_code == 0, result.stderr
+    line = json.loads(saved.read_text())["lines"][0]
+    document = json.loads(result.stdout)
+    assert document["compared"]["median_ms"] == pytest.approx(document["median_ms"] / line["median_ms"])
+    result = runner.invoke(app, ["bench", "-g", "kratzen", "-n", "1", "--compare", "-"], input="{}\n")
+    assert result.exit_code == 1 and result.stderr.startswith("stich: <stdin>: line document 1 is not a stich bench")
+    monkeypatch.setattr("solver.cli.bench.MAX_SAVED_RUN_BYTES", 1 << 20)
+    result = run("bench", "-g", "kratzen", "-n", "1", "--compare", "/dev/zero", code=1)
+    assert result.stderr == ("stich: /dev/zero: over 1 MB, more than any saved run: not a saved stich bench run; "
+                             "write one with stich bench --out FILE\n") and not result.stdout
+
+
 def test_bench_table_says_which_deals_it_timed():
     """The table for people was the same for the fixed deals and for --seed 5 --variant ...: only --json said which
     deals and rules a run timed, so a published table could not be told from the standard one."""
