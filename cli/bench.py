@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,7 +32,7 @@ from .errors import OutputCut, file_name, input_errors, interrupts_held, message
 from .options import (TABLE_MB, THREADS, check_game_options, checked_game, checked_seed, engine_for, finite_seconds,
                       note_threads_over_cores, output_file, parse_variant_options)
 from .output import atomic_writer
-from .records import emit_json
+from .records import emit_json, stdin_bytes
 from .render import Document, fits, plural, progress_on_stderr, stdout_console
 
 T = TypeVar("T")
@@ -107,7 +109,8 @@ def partial_text(run: Document) -> str:
 SAVED_LINE_KEYS: dict[str, tuple[type, ...]] = {
     "game": (str,), "seed": (int,), "variant": (dict,), "deals": (int,), "boards": (list,),
     "median_ms": (int, float), "p90_ms": (int, float), "nodes_per_second": (int, float),
-    "table_allocated_bytes": (int,), "threads": (int,), "threads_used": (int,), "machine": (dict,)}
+    "table_allocated_bytes": (int,), "threads": (int,), "threads_used": (int,), "machine": (dict,),
+    "timeouts": (int,), "limit_ms": (int, float)}
 
 
 @dataclass(frozen=True)
@@ -124,11 +127,28 @@ class SavedRun:
         return self.document.get("machine")
 
 
+#: The most of a ``--compare`` file read: a saved run of 100 deals a line is some 40 KB, so a file past this is none
+#: (a device such as /dev/zero, read whole, ran the process out of memory).
+MAX_SAVED_RUN_BYTES = 256 << 20
+
+
+def saved_run_bytes(path: Path) -> bytes:
+    """The bytes of a ``--compare`` FILE (``-``: standard input, as every command reads it), at most
+    :data:`MAX_SAVED_RUN_BYTES`; more is bad input."""
+    with (nullcontext(stdin_bytes()) if str(path) == "-" else path.open("rb")) as stream:
+        raw = stream.read(MAX_SAVED_RUN_BYTES + 1)
+    if len(raw) > MAX_SAVED_RUN_BYTES:
+        raise StichError(f"{'<stdin>' if str(path) == '-' else path}: over {_size(MAX_SAVED_RUN_BYTES)}, more than "
+                         f"any saved run: not a saved stich bench run; write one with stich bench --out FILE")
+    return raw
+
+
 def read_saved_run(path: Path) -> SavedRun:
     """A run written by ``--out`` (or the JSON Lines of ``--json``), checked to be of the shape the comparison
     reads (:data:`SAVED_LINE_KEYS`); a file that is not is bad input, named with the line where it stops making
     sense."""
-    raw = path.read_bytes()
+    raw = saved_run_bytes(path)
+    path = Path("<stdin>") if str(path) == "-" else path
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:  # a binary or Latin-1 file: bad input at its place, not a traceback
@@ -137,10 +157,13 @@ def read_saved_run(path: Path) -> SavedRun:
         column = len(raw[line_start:error.start].decode("utf-8", errors="replace")) + 1
         raise StichError(f"{path}:{line}:{column}: not a saved stich bench run (invalid UTF-8, byte "
                          f"{raw[error.start]:02x}); write one with stich bench --out FILE") from None
+    if not text.strip():
+        raise StichError(f"{path}: empty: not a saved stich bench run; write one with stich bench --out FILE")
     try:
         whole = json.loads(text)
-    except json.JSONDecodeError:
-        whole = None
+        stopped = None
+    except json.JSONDecodeError as error:
+        whole, stopped = None, error
     if isinstance(whole, dict) and isinstance(whole.get("lines"), list):
         run = whole
     else:  # JSON Lines: one line document per row
@@ -151,6 +174,8 @@ def read_saved_run(path: Path) -> SavedRun:
             try:
                 lines.append(json.loads(row))
             except json.JSONDecodeError as error:
+                if not lines and stopped is not None:  # not JSON Lines either: where the document stops (a cut run)
+                    number, error = stopped.lineno, stopped
                 raise StichError(f"{path}:{number}:{error.colno}: not a saved stich bench run ({error.msg}); write "
                                  f"one with stich bench --out FILE") from None
         run = {"lines": lines, "machine": next((line.get("machine") for line in lines
@@ -164,6 +189,10 @@ def read_saved_run(path: Path) -> SavedRun:
             if line.get(key) is not None and not _of_kind(line[key], kinds):
                 raise StichError(f"{path}: line document {number}: its {key!r} is {_json_kind(line[key])}, not "
                                  f"{_json_kind(kinds[0]())}; write a run with stich bench --out FILE")
+        for key, kinds in SAVED_LINE_KEYS.items():  # a figure JSON cannot hold (NaN) or no run measures
+            if float in kinds and line.get(key) is not None and not 0 <= line[key] < math.inf:
+                raise StichError(f"{path}: line document {number}: its {key!r} is {json.dumps(line[key])}, not a "
+                                 f"figure a run measures; write a run with stich bench --out FILE")
         if not all(_of_kind(board, (int,)) for board in line.get("boards") or ()):
             raise StichError(f"{path}: line document {number}: its 'boards' are not all board numbers; write a run "
                              f"with stich bench --out FILE")
@@ -174,6 +203,9 @@ def read_saved_run(path: Path) -> SavedRun:
     if run.get("machine") is not None and not isinstance(run["machine"], dict):
         raise StichError(f"{path}: not a saved stich bench run: its 'machine' is {_json_kind(run['machine'])}, not "
                          f"an object; write one with stich bench --out FILE")
+    if not by_name:  # every run stich saves has a line: a file of none compares with nothing
+        raise StichError(f"{path}: not a saved stich bench run: it holds no line document; write one with stich bench "
+                         f"--out FILE")
     return SavedRun(path, run, by_name)
 
 
@@ -219,6 +251,8 @@ def run_differences(host: Document, run: SavedRun, documents: Sequence[Document]
     differ = []
     if any(saved_host.get(key) != host.get(key) for key in ("cpu", "cores", "cores_total", "python", "system")):
         differ.append("the machine")
+    if saved_host.get("stich") not in (None, host.get("stich")):  # its lines may be timed other ways
+        differ.append(f"the version of stich ({saved_host['stich']} then, {host.get('stich')} now)")
     if "engine" not in saved_host:
         differ.append("the engine build (the saved run does not name its build)")
     elif saved_host["engine"] != host.get("engine"):
@@ -227,11 +261,20 @@ def run_differences(host: Document, run: SavedRun, documents: Sequence[Document]
     key = "threads_used" if all("threads_used" in line for line in run.lines.values()) else "threads"
     if any(run.lines[doc["line"]].get(key) != doc.get(key) for doc in documents if doc["line"] in run.lines):
         differ.append("the threads a question")
+    saved_limits = {line.get("limit_ms") for line in run.lines.values() if "limit_ms" in line}
+    if saved_limits and saved_limits != {doc["limit_ms"] for doc in documents}:  # --time-limit
+        then = " and ".join(map(_limit, sorted(saved_limits, key=lambda limit: limit or math.inf)))
+        differ.append(f"the time limit ({then} then, {_limit(documents[0]['limit_ms'])} now)")
     saved_tables = {line["table_allocated_bytes"] for line in run.lines.values()
                     if line.get("table_allocated_bytes") is not None}
     if saved_tables and saved_tables != {doc["table_allocated_bytes"] for doc in documents}:  # --table-mb
         differ.append(f"the table size ({' and '.join(_size(size) for size in sorted(saved_tables))} then)")
     return differ
+
+
+def _limit(limit_ms: float | None) -> str:
+    """A line's ``limit_ms`` as ``--time-limit`` takes it: ``60 s``, or ``none`` (``--time-limit 0``)."""
+    return "none" if limit_ms is None else f"{limit_ms / 1000:g} s"
 
 
 def comparison(document: Document, before: Document | None) -> Document | None:
@@ -309,6 +352,28 @@ def lower_bounds(stats: BenchStats) -> set[str]:
     return {key for key, value in figures.items() if stats.is_lower_bound(value)}
 
 
+def differences_text(host: Document, compared: SavedRun, documents: Sequence[Document]) -> str:
+    """``not the same in the two runs: ...`` (:func:`run_differences`), or '' when the runs differ only in time."""
+    differ = run_differences(host, compared, documents)
+    return f"not the same in the two runs: {', '.join(differ)}; the ratios measure that too" if differ else ""
+
+
+def comparison_notes(documents: Sequence[Document], compared: SavedRun) -> list[str]:
+    """What a line's ratios are not, said under the table (or on stderr with ``--json``): why a line has none,
+    and that a saved line stopped at its limit gave ratios to lower bounds."""
+    notes = []
+    for doc in documents:
+        before = compared.lines.get(doc["line"])
+        reason = not_compared_reason(doc, before)
+        if reason is not None:
+            notes.append(f"- {doc['line']}: {reason}")
+        elif before is not None and (before.get("timeouts") or 0) > 0:  # the same deals, as many
+            notes.append(f"{doc['line']}: the saved run stopped {before['timeouts']} of {plural(doc['deals'], 'deal')}"
+                         f" at its limit ({_limit(before.get('limit_ms'))}) and counted them at it: its times are "
+                         f"lower bounds, and the ratios to them upper bounds")
+    return notes
+
+
 def render_bench(documents: Sequence[Document], console: Console, host: Document,
                  compared: SavedRun | None = None, bounds: dict[str, set[str]] | None = None) -> None:
     """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios. ``bounds``: each
@@ -320,9 +385,9 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         console.print(Text(f"compared with {compared.path}{when}: {machine_text(compared.machine)}"
                            f"{_threads_text(list(compared.lines.values()))}"
                            + (f"; {partial_text(run)}" if partial_text(run) else "")))
-        differ = run_differences(host, compared, documents)
+        differ = differences_text(host, compared, documents)
         if differ:
-            console.print(Text(f"not the same in the two runs: {', '.join(differ)}; the ratios measure that too"))
+            console.print(Text(differ))
     table = Table(title=f"Engine benchmark (ms per deal{_threads_text(documents)})", title_justify="left",
                   title_style="bold")
     table.add_column("line", ratio=1, min_width=24)
@@ -352,10 +417,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
     if compared is not None:
         console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
                            "the saved run has no such line or timed other deals)", style="dim"))
-        for doc in documents:
-            reason = not_compared_reason(doc, compared.lines.get(doc["line"]))
-            if reason is not None:
-                console.print(Text(f"- {doc['line']}: {reason}", style="dim"))
+        for note in comparison_notes(documents, compared):
+            console.print(Text(note, style="dim"))
     for doc in documents:
         if doc["timeouts"]:
             console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
@@ -476,6 +539,9 @@ def bench(
                 where = f"in the line {working!r}" if working is not None else "between two lines"
                 say_interrupted("bench", f"{where}: {finished}{saved}")
                 raise
+    if as_json and compared is not None:  # what the table's lines say of the comparison, beside the JSON
+        for note in filter(None, [differences_text(host, compared, documents), *comparison_notes(documents, compared)]):
+            message(f"stich: bench: {note.removeprefix('- ')}")
     table_shown = run_saved = False
     try:
         with interrupts_held():  # the run printed and saved whole before a stop that comes now, which then says so

@@ -29,6 +29,7 @@ back, in the order jobs finish. What every runner keeps (docs/batch.md):
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -812,6 +813,36 @@ def dask_log(verbose: bool) -> Iterator[None]:
             logger.setLevel(level)
 
 
+_build: str | None = None
+
+
+def stich_build() -> str:
+    """12 hex digits of the sha256 of this process's stich package (its Python modules and compiled engine), read
+    once: what a Dask worker's code is checked against, since ``stich 0.1.0`` is the same version on every commit."""
+    global _build
+    if _build is None:
+        package = Path(__file__).resolve().parent
+        digest = hashlib.sha256()
+        for path in sorted([*package.rglob("*.py"), *package.glob("_engine*.so")]):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+        _build = digest.hexdigest()[:12]
+    return _build
+
+
+def _on_this_build(build: str, task: Callable[..., Any], job: Any, *args: Any) -> Any:
+    """``task(job, *args)`` on a Dask worker whose stich is ``build``, the driver's: a worker with another stich
+    installed (an older copy on one node) would answer with its own rules and engine, and its lines would mix with
+    the others' unseen. Another build is a StichError, raised in the driver, which stops the run."""
+    here = stich_build()
+    if here != build:
+        worker = _dask_worker()
+        raise StichError(f"the Dask worker {getattr(worker, 'address', '')} runs another stich (build {here}, "
+                         f"{Path(__file__).resolve().parent.parent}) than this run's (build {build}): its answers "
+                         "would not be this stich's; install this run's stich, the same files, on every worker, and "
+                         "rerun to resume (every result handed on so far is kept)")
+    return task(job, *args)
+
+
 def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_result: OnResult, scheduler: str, *,
              worker_wait: float = DEFAULT_WORKER_WAIT_SECONDS, notify: Notify | None = None,
              verbose: bool = False, on_threads: Callable[[int], None] | None = None) -> None:
@@ -826,6 +857,7 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
         from dask.distributed import Client, wait as dask_wait
     except ImportError:
         raise StichError("--scheduler needs Dask: pip install 'stich[cluster]' (or \"dask[distributed]\")") from None
+    build = stich_build()
     with dask_log(verbose):
         client = _dask_client(Client, scheduler)
         with client:
@@ -846,7 +878,7 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                         if job is None:
                             exhausted = True
                             break
-                        pending[client.submit(task, job, *args, pure=False)] = job
+                        pending[client.submit(_on_this_build, build, task, job, *args, pure=False)] = job
                     if not pending:
                         break
                     try:  # not for ever: a cluster whose workers all left finishes nothing (_wait_for_workers)
@@ -864,6 +896,14 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                     raise StichError(f"the Dask cluster at {scheduler} cannot run stich's tasks ({error}): install "
                                      "stich, with its compiled engine, where the scheduler and the workers run "
                                      "(every result handed on so far is kept; rerun to resume)") from None
+                if isinstance(error, RuntimeError) and "deserialization of the task graph" in str(error):
+                    # the scheduler unpickles the tasks: without stich, or with another one, it cannot (Dask's words
+                    # after a traceback were "... if the Scheduler and Client have different environments")
+                    cause = error.__cause__ or error
+                    raise StichError(f"the Dask scheduler at {scheduler} cannot read stich's tasks "
+                                     f"({type(cause).__name__}: {_one_line(cause)}): install this run's stich, with "
+                                     "its compiled engine, where the scheduler runs, and restart it (every result "
+                                     "handed on so far is kept; rerun to resume)") from None
                 if isinstance(error, OSError) or isinstance(error, Exception) and type(error).__module__.split(".")[0] \
                         in ("distributed", "tornado", "asyncio", "concurrent"):
                     # a job the scheduler gave up on (KilledWorker), the scheduler gone: what was handed on stays

@@ -287,6 +287,50 @@ def test_a_dask_cluster_solves_the_same(tmp_path: Path, monkeypatch: pytest.Monk
     assert threads and threads[0] == 2  # the cluster's worker threads, which size the chunks
 
 
+def _not_on_this_scheduler() -> None:
+    """What unpickling a task meets on a scheduler without stich (or with another one, lacking a function)."""
+    raise ModuleNotFoundError("No module named 'solver.batch'; 'solver' is not a package")
+
+
+class _JobTheSchedulerCannotRead:
+    """A job whose pickle fails to load, as every stich task's does on a scheduler without stich."""
+
+    def __reduce__(self) -> tuple:
+        return _not_on_this_scheduler, ()
+
+
+def test_a_dask_cluster_of_another_stich_is_said_and_stops_the_run(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scheduler that could not read stich's tasks (no stich where it runs, or another one) ended the run in a
+    RuntimeError traceback ("... if the Scheduler and Client have different environments"); a worker with another
+    stich installed answered by its own rules and engine, its lines mixed with the others' unseen. Each is one
+    message naming the cause, the run stopped, what was handed on kept."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from solver import workers
+
+    source = tmp_path / "deals.tbn"
+    write_records(list(solver.random_records("Kratzen", 9, 6)), source)
+    out = tmp_path / "dask.jsonl"
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        address = cluster.scheduler_address
+        with pytest.raises(StichError) as unread:
+            workers.run_dask([_JobTheSchedulerCannotRead()], len, (), lambda job, result: None, address)
+        assert str(unread.value) == (
+            f"the Dask scheduler at {address} cannot read stich's tasks (ModuleNotFoundError: No module named "
+            "'solver.batch'; 'solver' is not a package): install this run's stich, with its compiled engine, where "
+            "the scheduler runs, and restart it (every result handed on so far is kept; rerun to resume)")
+        monkeypatch.setattr(workers, "stich_build", lambda: "000000000000")  # this run's: the workers' differs
+        with pytest.raises(StichError) as other:
+            solve_batch(source, out, objectives=None, scheduler=address)
+        assert re.fullmatch(r"the Dask worker tcp://\S+ runs another stich \(build [0-9a-f]{12}, \S+\) than this "
+                            r"run's \(build 000000000000\): its answers would not be this stich's; install this run's "
+                            r"stich, the same files, on every worker, and rerun to resume \(every result handed on so "
+                            r"far is kept\)", str(other.value))
+        assert not out.exists() or out.read_text() == ""
+        monkeypatch.undo()
+        assert solve_batch(source, out, objectives=None, scheduler=address).solved == 6
+
+
 # --- what a rerun recognises, and what it refuses ------------------------------------------------------------------
 
 

@@ -1275,6 +1275,90 @@ def test_bench_compare_reads_every_figure_it_compares_as_saved_or_refuses_the_fi
     assert document["compared"]["median_ms"] == pytest.approx(document["median_ms"] / line["median_ms"])
 
 
+def test_bench_compare_refuses_an_empty_file_a_cut_run_and_figures_no_run_measures(tmp_path):
+    """An empty --compare file (or one of no lines) was taken as a run with no lines, every ratio '-', exit 0; a
+    saved run cut short was located at its line 1, column 2 (read as JSON Lines); a NaN, Infinity or negative
+    median (JSON has no NaN: a file edited or written by another tool) showed '-' or 0.00 as if measured."""
+    saved = tmp_path / "before.json"
+    run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--out", saved)
+    good = saved.read_text()
+    bad = tmp_path / "bad.json"
+    for text, said in (("", "empty: not a saved stich bench run"), ("  \n\n", "empty: not a saved stich bench run"),
+                       ('{"lines": []}', "not a saved stich bench run: it holds no line document")):
+        bad.write_text(text)
+        result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", bad, code=1)
+        assert result.stderr == f"stich: {bad}: {said}; write one with stich bench --out FILE\n"
+        assert not result.stdout
+    cut = good[:good.index('"median_ms"') + 5]  # a copy stopped in the middle of the first line's figures
+    bad.write_text(cut)
+    result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", bad, code=1)
+    line, column = cut.count("\n") + 1, len(cut) - cut.rindex("\n")
+    assert result.stderr.startswith(f"stich: {bad}:{line}:{column - 5}: not a saved stich bench run (Unterminated")
+    document = json.loads(good)
+    for figure, written in ((float("nan"), "NaN"), (float("inf"), "Infinity"), (-1.5, "-1.5")):
+        document["lines"][0]["median_ms"] = figure
+        bad.write_text(json.dumps(document))
+        result = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", bad, code=1)
+        assert result.stderr == (f"stich: {bad}: line document 1: its 'median_ms' is {written}, not a figure a run "
+                                 "measures; write a run with stich bench --out FILE\n")
+
+
+def test_bench_compare_says_another_version_or_time_limit_and_a_saved_line_at_its_limit(tmp_path):
+    """A run saved by another stich version, or under another --time-limit, was compared without a word (only the
+    machine, build, threads and table were said), and a saved line whose deals stopped at its limit gave ratios to
+    its lower bounds as if they were times; with --json nothing at all was said of what the table says."""
+    saved = tmp_path / "before.json"
+    run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--out", saved)
+    same = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--compare", saved).stdout
+    assert "not the same in the two runs" not in same and "at its limit" not in same
+    limited = run("bench", "-g", "kratzen", "-n", "2", "--threads", "1", "--compare", saved).stdout
+    assert "not the same in the two runs: the time limit (none then, 60 s now); the ratios measure" in limited
+    document = json.loads(saved.read_text())
+    document["machine"]["stich"] = "0.0.1"
+    document["lines"][0] |= {"timeouts": 1, "limit_ms": 5.0}
+    saved.write_text(json.dumps(document))
+    other = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--compare", saved).stdout
+    assert (f"not the same in the two runs: the version of stich (0.0.1 then, {solver.__version__} now), the time "
+            "limit (0.005 s then, none now); the ratios measure that too") in other
+    assert ("Kratzen 6 seats: every seat's guaranteed tricks: the saved run stopped 1 of 2 deals at its limit "
+            "(0.005 s) and counted them at it: its times are lower bounds, and the ratios to them upper bounds"
+            ) in " ".join(other.split())
+    # --json said none of it: its documents' ratios looked like-for-like; stderr now says what the table's lines do
+    as_json = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--compare", saved,
+                  "--json")
+    assert as_json.stderr.splitlines() == [
+        f"stich: bench: not the same in the two runs: the version of stich (0.0.1 then, {solver.__version__} now), "
+        "the time limit (0.005 s then, none now); the ratios measure that too",
+        "stich: bench: Kratzen 6 seats: every seat's guaranteed tricks: the saved run stopped 1 of 2 deals at its "
+        "limit (0.005 s) and counted them at it: its times are lower bounds, and the ratios to them upper bounds"]
+    assert json.loads(as_json.stdout)["compared"]["median_ms"] > 0
+    other_deals = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--threads", "1", "--compare", saved,
+                      "--json")
+    assert other_deals.stderr.splitlines()[-1] == (
+        "stich: bench: Kratzen 6 seats: every seat's guaranteed tricks: the saved run timed 2 deals, boards 1-2 of "
+        "seed 1766, this run 1 deal, board 1 of seed 1766")
+    assert json.loads(other_deals.stdout)["compared"] is None
+
+
+def test_bench_compare_reads_standard_input_and_refuses_a_file_larger_than_any_run(tmp_path, monkeypatch):
+    """--compare - said "-: No such file or directory", where every command reads - as standard input; and
+    --compare /dev/zero read for ever, until the process ran out of memory (said as a --table-mb problem)."""
+    saved = tmp_path / "before.json"
+    run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--out", saved)
+    result = runner.invoke(app, ["bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", "-",
+                                 "--json"], input=saved.read_text())
+    assert result.exit_code == 0, result.stderr
+    line = json.loads(saved.read_text())["lines"][0]
+    document = json.loads(result.stdout)
+    assert document["compared"]["median_ms"] == pytest.approx(document["median_ms"] / line["median_ms"])
+    result = runner.invoke(app, ["bench", "-g", "kratzen", "-n", "1", "--compare", "-"], input="{}\n")
+    assert result.exit_code == 1 and result.stderr.startswith("stich: <stdin>: line document 1 is not a stich bench")
+    monkeypatch.setattr("solver.cli.bench.MAX_SAVED_RUN_BYTES", 1 << 20)
+    result = run("bench", "-g", "kratzen", "-n", "1", "--compare", "/dev/zero", code=1)
+    assert result.stderr == ("stich: /dev/zero: over 1 MB, more than any saved run: not a saved stich bench run; "
+                             "write one with stich bench --out FILE\n") and not result.stdout
+
+
 def test_bench_table_says_which_deals_it_timed():
     """The table for people was the same for the fixed deals and for --seed 5 --variant ...: only --json said which
     deals and rules a run timed, so a published table could not be told from the standard one."""
