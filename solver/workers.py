@@ -817,13 +817,15 @@ _build: str | None = None
 
 
 def stich_build() -> str:
-    """12 hex digits of the sha256 of this process's stich package (its Python modules and compiled engine), read
-    once: what a Dask worker's code is checked against, since ``stich 0.1.0`` is the same version on every commit."""
+    """12 hex digits of the sha256 of this process's stich package (its Python modules: the rules, the scoring, the
+    drivers), read once: what a Dask worker's code is checked against, since ``stich 0.1.0`` is the same version on
+    every commit. The compiled engine is left out: each machine builds its own, and two builds of the same sources
+    (another compiler, another Python's file name) differ in their bytes, not in their answers."""
     global _build
     if _build is None:
         package = Path(__file__).resolve().parent
         digest = hashlib.sha256()
-        for path in sorted([*package.rglob("*.py"), *package.glob("_engine*.so")]):
+        for path in sorted(package.rglob("*.py")):
             digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
         _build = digest.hexdigest()[:12]
     return _build
