@@ -112,7 +112,7 @@ def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective,
     from .scoring import bonuses_scored_as, unscored_bonuses
 
     unscored = unscored_bonuses(position, pot=pot, announcements=announcements, tolerate_errors=True)
-    scored_as = bonuses_scored_as(position, pot=pot, announcements=announcements)
+    scored_as = bonuses_scored_as(position, pot=pot, announcements=announcements, tolerate_errors=True)
     state = position.state
     spec = payoff_spec(position, announcements=announcements, pot=pot)
     declaring = position.rules.declaring_side
@@ -187,7 +187,7 @@ def check_notes(position: Position, checks: Sequence[Any]) -> list[str]:
         return []
     notes = score_notes(position)
     unscored = unscored_bonuses(position, tolerate_errors=True)
-    scored_as = bonuses_scored_as(position)
+    scored_as = bonuses_scored_as(position, tolerate_errors=True)
     for check in checks:
         if check.bonus in scored_as:
             notes.append(f"{check.bonus} is scored as the announced {scored_as[check.bonus]} (RULES.md 1.7: an "
