@@ -128,8 +128,8 @@ def test_check_says_which_bonus_the_score_prefers():
     assert by_bonus["valat"] == {"bonus": "valat", "side": [1, 4], "with_bonus": 8, "score_forces": False,
                                  "scores": True, "scored_as": None}
     assert by_bonus["pagat_ultimo"]["score_forces"] is True and by_bonus["game"]["score_forces"] is True
-    assert score["choices"] == [{"side": [1, 4], "bonuses": ["valat", "pagat_ultimo"], "settlements": [8, 12],
-                                 "prefers": "pagat_ultimo"}]
+    assert score["choices"] == [{"side": [1, 4], "other_side": [2, 3], "bonuses": ["valat", "pagat_ultimo"],
+                                 "settlements": [8, 12], "prefers": "pagat_ultimo"}]  # who stops one, for --json
 
 
 def test_check_says_the_other_side_stops_one_of_an_either_or_pair():
