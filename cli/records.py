@@ -251,7 +251,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     --cards``: ``card-advice``), so that a script that tells the lines apart by ``command`` reads them with the rest.
     ``as_read`` is called with each record to be answered as read, before ``play``'s cards copy it: comments after
     the file's last record reach that record when the file ends (``show --tbn`` writes them then); with ``record``
-    one record more is read for them, from a file (standard input is read no further than the record asked for).
+    they are read for it where the file is a regular one (``iter_records``' ``first``: a pipe is read no further).
 
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
@@ -291,7 +291,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     try:
         with input_errors():  # a file that cannot be read at all
             source = stdin_bytes() if str(path) == "-" else path
-            items = iter_records(source, name="<stdin>" if str(path) == "-" else str(path))
+            items = iter_records(source, name="<stdin>" if str(path) == "-" else str(path), first=record)
             for item in items if record is None else islice(items, record):  # none past the record asked (but below)
                 working = None
                 read += 1
@@ -384,13 +384,10 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     shown += 1
                     partly_shown += partial
                     working = None
-            if record is not None and read == record and as_read is not None and str(path) != "-":
-                # comments after a file's last record reach it as the file ends: one record more is read (a
-                # file's, never standard input's, which might keep the command waiting) to see whether it ends
-                try:
-                    next(items, None)
-                except StichError:
-                    pass  # what follows the record asked for is not answered, so not said either
+            if record is not None and read == record and as_read is not None:
+                # comments after a file's last record reach it as the file ends: iter_records(first=) reads on over
+                # comments and blank lines only, and from a regular file only (a pipe would keep the command waiting)
+                next(items, None)
     except KeyboardInterrupt as stop:
         said.close("the records printed above were answered")  # before the interrupt's line, which is the last
         say_once_a_game()

@@ -746,9 +746,8 @@ def render_check(document: Document, console: Console) -> None:
             a, b = choice["settlements"]
             verdict = f"the score prefers {choice['prefers']}" if choice["prefers"] else "the score is the same"
             # each row says "can force it": who stops the pair is said, so the two do not read as had together
-            others = [seat for seat in range(1, document["seats"] + 1) if seat not in choice["side"]]
             console.print(Text(f"{seats_text(choice['side'])} can force {first} or {second}, not both: "
-                               f"{seats_text(others)} can always stop one of them; {verdict} "
+                               f"{seats_text(choice['other_side'])} can always stop one of them; {verdict} "
                                f"(score with {first} {signed(a)}, with {second} {signed(b)})"))
     if document.get("together") is not None:
         answer = "yes" if document["together"] else "no"

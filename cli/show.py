@@ -78,7 +78,7 @@ def show(
     try:  # each record's text as it is (a console would turn its tabs into spaces)
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=as_json, pot=pot,
                          render=None, document=document, command="show", all_messages=all_messages,
-                         as_read=note_read)
+                         as_read=note_read if tbn else None)  # only --tbn writes a record's late comments
     finally:
         if tbn and made[0]:
             sys.stdout.write("\n")  # a blank line ends the last record too, so that saved files concatenate

@@ -31,7 +31,7 @@ from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules
-from .games.outcome import CHECK_COLUMNS, DealtBonus, side_text, signed
+from .games.outcome import CHECK_COLUMNS, DealtBonus, other_side, side_text, signed
 from .html_tables import html_lines, html_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
 from .scoring import (check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs,
@@ -277,7 +277,7 @@ def _objective_entry(position: Position, seat: int | None, objective: Objective,
     if measure in ("points", "tricks"):
         # Zero-sum: whatever the maximising side does not take, the others do.
         everything = rules.pack.points(rules.deal.cards) if measure == "points" else rules.tricks_in_deal
-        entry["other_side"] = {"seats": _seat_list(frozenset(range(rules.seats)) - objective.maximiser),
+        entry["other_side"] = {"seats": other_side(_seat_list(objective.maximiser), rules.seats),
                                "total": everything - result.total}
     if cards:
         entry["cards"] = [] if position.state.is_over else card_groups(position.state, result)

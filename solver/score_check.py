@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 
 from .errors import StichError
 from .games.base import Objective
+from .games.outcome import other_side
 from .position import Position
 from .search.engine import uses_reference
 from .search.settle import PAYOFF_LIMIT, PayoffComponent, PayoffSpec, bucket_tuples, reference_settlement
@@ -96,10 +97,12 @@ class BonusChoice:
     bonuses: tuple[str, str]
     settlements: tuple[int, int]
     prefers: str | None
+    #: The seats against ``side`` (1-based), which can always stop one of the two.
+    other_side: tuple[int, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {"side": list(self.side), "bonuses": list(self.bonuses), "settlements": list(self.settlements),
-                "prefers": self.prefers}
+        return {"side": list(self.side), "other_side": list(self.other_side), "bonuses": list(self.bonuses),
+                "settlements": list(self.settlements), "prefers": self.prefers}
 
 
 def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective, bool]], *,
@@ -112,7 +115,7 @@ def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective,
     from .scoring import bonuses_scored_as, unscored_bonuses
 
     unscored = unscored_bonuses(position, pot=pot, announcements=announcements, tolerate_errors=True)
-    scored_as = bonuses_scored_as(position, pot=pot, announcements=announcements)
+    scored_as = bonuses_scored_as(position, pot=pot, announcements=announcements, tolerate_errors=True)
     state = position.state
     spec = payoff_spec(position, announcements=announcements, pot=pot)
     declaring = position.rules.declaring_side
@@ -152,7 +155,8 @@ def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective,
             a, b = constrained[first], constrained[second]
             better = (a > b) if maximising else (a < b)
             prefers = None if a == b else (first if better else second)
-            choices.append(BonusChoice(side, (first, second), (a, b), prefers))
+            choices.append(BonusChoice(side, (first, second), (a, b), prefers,
+                                       tuple(other_side(side, position.rules.seats))))
     return score, results, choices
 
 
@@ -187,7 +191,7 @@ def check_notes(position: Position, checks: Sequence[Any]) -> list[str]:
         return []
     notes = score_notes(position)
     unscored = unscored_bonuses(position, tolerate_errors=True)
-    scored_as = bonuses_scored_as(position)
+    scored_as = bonuses_scored_as(position, tolerate_errors=True)
     for check in checks:
         if check.bonus in scored_as:
             notes.append(f"{check.bonus} is scored as the announced {scored_as[check.bonus]} (RULES.md 1.7: an "

@@ -176,14 +176,17 @@ def unscored_bonuses(position: Position, *, pot: object = None, announcements: o
         return frozenset()
 
 
-def bonuses_scored_as(position: Position, *, pot: object = None, announcements: object = None) -> dict[str, str]:
+def bonuses_scored_as(position: Position, *, pot: object = None, announcements: object = None,
+                      tolerate_errors: bool = False) -> dict[str, str]:
     """Of :func:`unscored_bonuses`, each one whose outcome an announced bonus's row scores, with that bonus
-    (``Game.scored_as``: a Pagat beaten after an announced Pagat is ``pagat_ultimo`` failed). Wrong scoring tags give
-    none, as ``unscored_bonuses(..., tolerate_errors=True)``: its callers (``stich check``) still check the play,
-    and their score says what is wrong with the tags."""
+    (``Game.scored_as``: a Pagat beaten after an announced Pagat is ``pagat_ultimo`` failed). Wrong scoring tags raise,
+    or with ``tolerate_errors`` give none, as there: ``stich check`` still checks the play, and its score says what
+    is wrong with the tags; a caller of its own is told."""
     try:
         return position.game.scored_as(position.rules, scoring_inputs(position, pot=pot, announcements=announcements))
     except StichError:
+        if not tolerate_errors:
+            raise
         return {}
 
 

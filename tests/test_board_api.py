@@ -117,6 +117,13 @@ def test_a_boards_record_fingerprint_is_the_record_as_its_file_has_it_whatever_t
     over_prints = [[board[key] for board in over["boards"]] for key in ("fingerprint", "record_fingerprint")]
     assert over_prints[1] == prints[1] and len(set(prints[1])) == 3  # the file's records, whatever the --variant
     assert over_prints[0][0] != prints[0][0] and over_prints[0][0] == prints[0][2]  # the flags the record plays by
+    # a flag that moves the first leader (Kratzen's: the attacker or forehand) moved the record fingerprint too, so
+    # an unedited file under --variant first_leader=forehand was said as edited as well
+    second = _write(tmp_path, '[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+                              '[Contract "Trump S"]\n[Declarer "2"]\n')  # a whole deal: the flag moves its lead
+    prints = [[client(second, variant=flags).get("/api/start").json()["files"][0]["boards"][0][key]
+               for key in ("fingerprint", "record_fingerprint")] for flags in ({}, {"first_leader": "forehand"})]
+    assert prints[0][1] == prints[1][1] and prints[0][0] != prints[1][0]
 
 
 def test_a_board_missing_from_the_file_is_said():

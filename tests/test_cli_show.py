@@ -260,6 +260,41 @@ def test_show_tbn_keeps_the_comments_after_the_last_record(tmp_path):
     assert [comment.text for comment in parse_records(played)[0].comments] == ["% between", "% tail", "{one more}"]
 
 
+
+@pytest.mark.parametrize("shown", [("--tbn",), (), ("--json",)])
+def test_show_of_one_record_of_a_named_pipe_does_not_wait_for_the_writer(tmp_path, shown):
+    """``show -r N`` read one record past N, for the comments that end a file, from a named pipe too (only ``-`` was
+    spared): it waited for the writer to close, and plain ``show -r N`` and ``--json`` (which write no such comments)
+    read past N as well. A pipe is read no further than record N, so the command is done while the writer is open."""
+    import os
+    import threading
+
+    ending = '[Game "zr"]\n[Deal "1: T1 SK / T20 SQ / T21 HK / T15 DK"]\n[Contract "Normal T20"]\n'
+    fifo = tmp_path / "deals.fifo"
+    os.mkfifo(fifo)
+    answered, closed = threading.Event(), threading.Event()
+
+    def write() -> None:  # both records and the blank line that ends the second, then open until answered
+        with open(fifo, "wb") as stream:
+            stream.write(f"{ending}\n{ending}[Board \"7\"]\n\n".encode())
+            stream.flush()
+            answered.wait(30)  # a bound for the test's failure only: an answer comes at once
+        closed.set()
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        result = run("show", fifo, "-r", "2", *shown)
+        still_open = not closed.is_set()
+    finally:
+        answered.set()
+        writer.join(30)
+    assert still_open  # record 2 was answered without reading on to the pipe's end
+    expected = {"--tbn": f'{ending}[Board "7"]\n\n', "--json": '"board":"7"'}.get(shown[0] if shown else "")
+    assert expected is None or expected in result.stdout
+    assert shown or result.stdout.startswith(f"board 7 ({fifo}:5) - Zwanzigerrufen")
+
+
 EXAMPLES_SAID = "T17 HK in Zwanzigerrufen, E9 SA in Schafkopf, EZ H7 in Kratzen"
 
 

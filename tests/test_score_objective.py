@@ -128,8 +128,8 @@ def test_check_says_which_bonus_the_score_prefers():
     assert by_bonus["valat"] == {"bonus": "valat", "side": [1, 4], "with_bonus": 8, "score_forces": False,
                                  "scores": True, "scored_as": None}
     assert by_bonus["pagat_ultimo"]["score_forces"] is True and by_bonus["game"]["score_forces"] is True
-    assert score["choices"] == [{"side": [1, 4], "bonuses": ["valat", "pagat_ultimo"], "settlements": [8, 12],
-                                 "prefers": "pagat_ultimo"}]
+    assert score["choices"] == [{"side": [1, 4], "other_side": [2, 3], "bonuses": ["valat", "pagat_ultimo"],
+                                 "settlements": [8, 12], "prefers": "pagat_ultimo"}]  # who stops one, for --json
 
 
 def test_check_says_the_other_side_stops_one_of_an_either_or_pair():
@@ -168,10 +168,10 @@ def test_check_says_an_announced_bonus_scores_the_silent_outcome_of_the_same_ite
     assert by_bonus["pagat_beaten"].scores and by_bonus["pagat_beaten"].scored_as is None  # no Pagat announced here
 
 
-def test_the_bonuses_scored_as_an_announced_one_are_none_under_wrong_announcements():
-    """``bonuses_scored_as`` took ``tolerate_errors`` (else wrong tags raised) and its only callers, ``stich check``'s
-    score, always passed True: wrong announcements now give no such bonus, as there, so the play is still checked
-    and the score says what is wrong with the tags."""
+def test_the_bonuses_scored_as_an_announced_one_under_wrong_announcements_raise_as_its_siblings_do():
+    """Wrong announcements raise in ``bonuses_scored_as`` as in its sibling ``unscored_bonuses`` (it had come to give
+    ``{}`` alone, a public function's wrong input unsaid), and give no such bonus with ``tolerate_errors``, which
+    ``stich check``'s score passes to both: the play is still checked, and the score says what is wrong."""
     from solver.scoring import bonuses_scored_as, unscored_bonuses
 
     position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn"))  # 1 announced the Pagat, which 1 holds
@@ -179,7 +179,10 @@ def test_the_bonuses_scored_as_an_announced_one_are_none_under_wrong_announcemen
     assert bonuses_scored_as(position, announcements="1: Absolut") == {"absolut_against": "absolut"}
     with pytest.raises(StichError, match="Pagat Ultimo is announced by the Pagat's holder, seat 1"):
         unscored_bonuses(position, announcements="4: Pagat")
-    assert bonuses_scored_as(position, announcements="4: Pagat") == {}
+    with pytest.raises(StichError, match="Pagat Ultimo is announced by the Pagat's holder, seat 1"):
+        bonuses_scored_as(position, announcements="4: Pagat")
+    assert bonuses_scored_as(position, announcements="4: Pagat", tolerate_errors=True) == {}
+    assert unscored_bonuses(position, announcements="4: Pagat", tolerate_errors=True) == frozenset()
 
 
 def test_check_says_which_bonuses_a_tout_does_not_score():

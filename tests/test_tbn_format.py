@@ -9,7 +9,7 @@ import threading
 import pytest
 
 import solver
-from solver.errors import ParseError
+from solver.errors import ParseError, StichError
 from solver.formats.tbn import (
     MAX_BRACE_COMMENT_LENGTH,
     MAX_LINE_LENGTH,
@@ -1180,3 +1180,30 @@ def test_cards_after_a_blank_line_in_a_play_section_say_why():
     error = records[1]
     assert isinstance(error, ParseError) and (error.line, error.column, error.token) == (7, 1, "G8")
     assert "cards before any tag (a blank line ends a record: one inside the Play section above?)" in str(error)
+
+
+def test_iter_records_first_reads_past_its_last_record_only_over_comments_and_a_few_blank_lines(tmp_path):
+    """``first=N`` gives record N the comments that end a file, as a whole reading does, but reads past it only over
+    comments and at most MAX_BLANK_LINES_AHEAD blank lines: show -r N read the whole record after N, and every
+    blank line before it (30 million of them took 46 s), to see whether N was the last."""
+    from solver.formats.tbn import MAX_BLANK_LINES_AHEAD
+
+    record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
+    path = tmp_path / "deals.tbn"
+
+    def tail_of(text: str, first: int) -> list[str]:
+        path.write_text(text, encoding="utf-8")
+        items = iter_records(path, first=first)
+        answered = list(items)
+        return [comment.text for comment in answered[-1].comments]
+
+    assert tail_of(f"{record}\n% one\n\n{{two}}\n", 1) == ["% one", "{two}"]
+    assert tail_of(f"{record}\n% one\n{record}\n% two\n", 1) == []  # a record follows: no tail, none read
+    assert tail_of(f"{record}\n% one\n[Game \"bad\n", 1) == []  # a bad record after it is not said either
+    assert tail_of(f"{record}\n% one\n{record}\n% two\n", 2) == ["% one", "% two"]  # its head, its tail
+    assert tail_of(record + "\n" * MAX_BLANK_LINES_AHEAD + "% end\n", 1) == ["% end"]
+    assert tail_of(record + "\n" * (MAX_BLANK_LINES_AHEAD + 2) + "% end\n", 1) == []  # read no further
+    assert [type(item) for item in iter_records(path, first=0)] == []
+    with pytest.raises(StichError, match="first is a count of records"):
+        list(iter_records(path, first=-1))
+    assert tail_of(f"{record}\n% one\n", 1) == [c.text for c in list(iter_records(path))[-1].comments]

@@ -130,6 +130,9 @@ class Board:
     #: The record's own ``[Variant]`` tag as its file gives it, before the board's ``--variant``: what
     #: :attr:`record_fingerprint` holds of the flags.
     own_variant: str = ""
+    #: The seat that leads to trick 1 under the record's own flags, before the board's ``--variant`` (Kratzen's
+    #: ``first_leader`` moves it): what :attr:`record_fingerprint` holds of the first leader; None for the board's.
+    own_first_leader: int | None = None
 
     def position(self, moves: Sequence[object]) -> Position:
         """The position after ``moves`` (card tokens) from the start; a move the rules refuse is a BoardError
@@ -158,24 +161,26 @@ class Board:
         not of its place in its file or its label, which an edit gives another record. Its event, comments and own
         play are left out: an edit to them leaves the moves a page made on the deal what they were."""
         rules = self.start.rules
-        return self._digest([str(rules.initial_flags), rules.variant.text()])
+        return self._digest(rules.first_leader, [str(rules.initial_flags), rules.variant.text()])
 
     @property
     def record_fingerprint(self) -> str:
         """The :attr:`fingerprint` of the record as its file has it: its own ``[Variant]`` tag in place of the flags
         the board's ``--variant`` set, so that a page whose kept record is gone can tell an edited file from a
-        board restarted with another ``--variant`` (or both: each is said)."""
-        return self._digest([self.own_variant])
+        board restarted with another ``--variant`` (or both: each is said). Its first leader too is the record's own,
+        which a flag can move."""
+        leader = self.start.rules.first_leader if self.own_first_leader is None else self.own_first_leader
+        return self._digest(leader, [self.own_variant])
 
-    def _digest(self, flags: list[str]) -> str:
-        """A digest of the record's deal, contract, seats and scoring tags with ``flags``, the fingerprints' one
-        difference."""
+    def _digest(self, first_leader: int, flags: list[str]) -> str:
+        """A digest of the record's deal, contract, seats and scoring tags with ``first_leader`` and ``flags``, where
+        the fingerprints differ."""
         rules, record = self.start.rules, self.record
         pack = self.start.pack
         hands = " / ".join(" ".join(pack[card].name for card in range(len(pack)) if hand >> card & 1)
                            for hand in rules.deal.hands)
         parts = [rules.game.name, str(rules.seats), hands, str(rules.contract), str(rules.declarer),
-                 str(rules.first_leader), *flags, repr(sorted(rules.state_tags.items())), record.get("Pot") or "",
+                 str(first_leader), *flags, repr(sorted(rules.state_tags.items())), record.get("Pot") or "",
                  record.get("Announcements") or ""]
         return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
@@ -226,6 +231,12 @@ class Boards:
         if left_out is not None and variant_left_out is not None:
             variant_left_out(left_out)
         own_variant = record.get("Variant") or ""  # before the copy below carries the board's flags
+        own_first_leader = None
+        if flags:  # the first leader the record's own flags give: a --variant flag may move it
+            try:
+                own_first_leader = position_from_record(record).rules.first_leader
+            except StichError:
+                own_first_leader = -1  # the record reads only under the board's flags: no board without them
         record = position.record or record  # a copy carrying the flags, when ``variant`` changed them
         rules = position.rules
         unplayed = copy.deepcopy(record)  # Position.play writes each move into the record's Play section
@@ -233,7 +244,8 @@ class Boards:
         unplayed.remove("Result")
         start = Position(position.game, rules, rules.start(), (), unplayed)
         with self._lock:
-            board = Board(f"b{next(self._ids)}", label, start, position.played, record, note, own_variant)
+            board = Board(f"b{next(self._ids)}", label, start, position.played, record, note, own_variant,
+                          own_first_leader)
             self.boards[board.id] = board
             while len(self.boards) > MAX_BOARDS:
                 self._forget(self.boards.popitem(last=False)[0])

@@ -26,6 +26,7 @@ from ..files import stream_kind
 
 __all__ = [
     "LINE_END",
+    "MAX_BLANK_LINES_AHEAD",
     "MAX_BRACE_COMMENT_LENGTH",
     "MAX_COMMENTS",
     "MAX_COMMENT_CHARS",
@@ -55,6 +56,7 @@ MAX_COMMENTS = 10_000  # comments in one record
 MAX_COMMENT_CHARS = 1_000_000  # characters of all comments of one record together
 MAX_TAG_VALUE_LENGTH = 10_000  # characters of one tag value as written (escapes included)
 MAX_RECORD_LENGTH = 1_000_000  # characters of one record's lines (line breaks counted), comments before it included
+MAX_BLANK_LINES_AHEAD = 1_000  # blank lines iter_records(first=N) reads past its last record, for comments after it
 
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 _SPECIAL = '[]{}"%;'  # characters that can never be part of a card token
@@ -610,15 +612,23 @@ def read_records(source: str | os.PathLike | IO, *, name: str | None = None) -> 
         yield from _read(stream, label, recover=False)  # type: ignore[misc]
 
 
-def iter_records(source: str | os.PathLike | IO, *, name: str | None = None) -> Iterator[Record | ParseError]:
+def iter_records(source: str | os.PathLike | IO, *, name: str | None = None,
+                 first: int | None = None) -> Iterator[Record | ParseError]:
     """Like :func:`read_records`, but a bad record is yielded as its ParseError and reading goes on.
 
     After an error the reader skips the rest of the bad record, to the next blank line, and reads on from there as
     anywhere between records: one bad record costs only itself in a batch, and stray text after it (a line that
     starts no record) is reported at its line and column as it is after a good record, not skipped unsaid.
+
+    ``first``: only the first that many items are yielded. The input is then read on, once the last is asked past,
+    only to give that record the comments that end the input, if they do (where a whole reading puts them): from a
+    regular file alone (a pipe, a terminal or a socket would keep it waiting on its writer), over comments and at
+    most :data:`MAX_BLANK_LINES_AHEAD` blank lines, up to the first line of anything else.
     """
+    if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
+        raise StichError(f"first is a count of records, 0 or more, not {first!r}")
     with _opened(source, name) as (stream, label):
-        yield from _read(stream, label, recover=True)
+        yield from _read(stream, label, recover=True, first=first)
 
 
 def parse_records(text: str, *, name: str = "<string>") -> list[Record]:
@@ -664,8 +674,13 @@ def _stream_name(stream: IO) -> str:
     return stream_name if isinstance(stream_name, str) else "<stream>"
 
 
-def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseError]:
-    """The reading loop: physical lines -> lexer -> builder -> records, with resynchronisation after errors."""
+def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -> Iterator[Record | ParseError]:
+    """The reading loop: physical lines -> lexer -> builder -> records, with resynchronisation after errors; after
+    ``first`` items, :func:`_read_tail` alone (see :func:`iter_records`)."""
+    if first == 0:
+        return
+    given = 0  # items yielded
+    lines = _physical_lines(stream, source)
     lexer = _Lexer(source)
     builder = _Builder(source)
     size = 0  # characters of the record being built
@@ -674,7 +689,7 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
     # between records (said once), its block and every block after it up to one that can start a record ("stray",
     # and "stray-blank" once a blank line ended a block)
     skipping: str | None = None
-    for number, text in _physical_lines(stream, source):
+    for number, text in lines:
         if skipping is not None:
             skipping = _skipped(skipping, text)
             if skipping is not None:
@@ -716,10 +731,18 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
             # is read as between records, its records read or reported, none skipped unsaid
             skipping = "stray" if stray else None if blank or bom_alone else "record"
             yield error
+            given += 1
+            if given == first:
+                return
             continue
         if done is not None:
             last = done
             yield done
+            given += 1
+            if given == first:
+                if not _may_wait(stream):
+                    _read_tail(lines, done, source, builder)
+                return
     if skipping:
         return
     try:
@@ -733,6 +756,32 @@ def _read(stream: IO, source: str, *, recover: bool) -> Iterator[Record | ParseE
         yield builder.finish()
     elif builder.comments and last is not None:
         _attach_trailing(last, builder.comments)
+
+
+def _read_tail(lines: Iterator[tuple[int, str | ParseError]], last: Record, source: str, builder: _Builder) -> None:
+    """Give ``last`` the comments after it if nothing but them and blank lines follows it to the input's end (what
+    :func:`_read` does at the end): read no further than the first line of anything else, or the
+    :data:`MAX_BLANK_LINES_AHEAD` + 1st blank line, so that what follows a record asked for costs a few lines."""
+    lexer = _Lexer(source)
+    blanks = 0
+    try:
+        for number, text in lines:
+            if isinstance(text, ParseError):
+                return
+            if _blank(text, between_records=True):
+                lexer.blank_line()
+                blanks += 1
+                if blanks > MAX_BLANK_LINES_AHEAD:
+                    return
+                continue
+            events = lexer.line(number, text)
+            if not all(isinstance(event, Comment) for event in events):
+                return  # another record, or stray text: ``last`` is not the input's last
+            builder.feed(events, continues=lexer.brace is not None)
+        lexer.end()
+    except ParseError:
+        return  # what follows the records asked for is not answered, so not said either
+    _attach_trailing(last, builder.comments)
 
 
 def _bom_alone(text: str) -> bool:

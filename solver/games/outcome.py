@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..deal import MAX_NUMBER_DIGITS, small_number
 from ..errors import ParseError, StichError, is_whole_number
@@ -115,6 +115,13 @@ def side_text(seats: Sequence[int]) -> str:
     if len(seats) == 1:
         return f"seat {seats[0]}"
     return "+".join(str(seat) for seat in seats) if seats else "-"
+
+
+def other_side(side: Iterable[int], seats: int) -> list[int]:
+    """The 1-based seats of a deal of ``seats`` not in ``side`` (1-based): whoever plays against it, the one way
+    ``solve``'s ``other_side`` and ``check``'s either-or lines work it out."""
+    taken = set(side)
+    return [seat for seat in range(1, seats + 1) if seat not in taken]
 
 
 def role_text(title: str, seats: Sequence[int]) -> str:
