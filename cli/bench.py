@@ -422,7 +422,7 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
     for doc in documents:
         if doc["timeouts"]:
             console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
-                               f"limit ({doc['limit_ms'] / 1000:g} s) and counted at it: the figures marked >= are "
+                               f"limit ({_limit(doc['limit_ms'])}) and counted at it: the figures marked >= are "
                                f"lower bounds, and nodes/s counts only the finished deals", style="dim"))
 
 
