@@ -359,8 +359,8 @@ def differences_text(host: Document, compared: SavedRun, documents: Sequence[Doc
 
 
 def comparison_notes(documents: Sequence[Document], compared: SavedRun) -> list[str]:
-    """What a line's ratios are not, said under the table (or on stderr with ``--json``): why a line has none,
-    and that a saved line stopped at its limit gave ratios to lower bounds."""
+    """What a line's ratios are not, said under the table (or on stderr with ``--json`` or ``--out -``): why a line
+    has none, and that a saved line stopped at its limit gave ratios to lower bounds."""
     notes = []
     for doc in documents:
         before = compared.lines.get(doc["line"])
@@ -422,7 +422,7 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
     for doc in documents:
         if doc["timeouts"]:
             console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
-                               f"limit ({doc['limit_ms'] / 1000:g} s) and counted at it: the figures marked >= are "
+                               f"limit ({_limit(doc['limit_ms'])}) and counted at it: the figures marked >= are "
                                f"lower bounds, and nodes/s counts only the finished deals", style="dim"))
 
 
@@ -539,7 +539,7 @@ def bench(
                 where = f"in the line {working!r}" if working is not None else "between two lines"
                 say_interrupted("bench", f"{where}: {finished}{saved}")
                 raise
-    if as_json and compared is not None:  # what the table's lines say of the comparison, beside the JSON
+    if (as_json or saved_to_stdout) and compared is not None:  # what the table says of the comparison, beside JSON
         for note in filter(None, [differences_text(host, compared, documents), *comparison_notes(documents, compared)]):
             message(f"stich: bench: {note.removeprefix('- ')}")
     table_shown = run_saved = False

@@ -1332,6 +1332,11 @@ def test_bench_compare_says_another_version_or_time_limit_and_a_saved_line_at_it
         "stich: bench: Kratzen 6 seats: every seat's guaranteed tricks: the saved run stopped 1 of 2 deals at its "
         "limit (0.005 s) and counted them at it: its times are lower bounds, and the ratios to them upper bounds"]
     assert json.loads(as_json.stdout)["compared"]["median_ms"] > 0
+    # --out - (the run's document on stdout, no table) said it nowhere: stderr says it as with --json
+    to_stdout = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--compare", saved,
+                    "--out", "-")
+    assert to_stdout.stderr.splitlines() == as_json.stderr.splitlines()
+    assert json.loads(to_stdout.stdout)["lines"][0]["compared"]["median_ms"] > 0
     other_deals = run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--threads", "1", "--compare", saved,
                       "--json")
     assert other_deals.stderr.splitlines()[-1] == (
