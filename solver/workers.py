@@ -813,48 +813,27 @@ def dask_log(verbose: bool) -> Iterator[None]:
             logger.setLevel(level)
 
 
-#: The modules a stich build is: every module of the packages pyproject.toml installs but ``solver.cli`` (the command
-#: line, which no worker runs, and which a wheel puts inside ``solver/`` where a source tree has it in ``cli/``). Named,
-#: not globbed from the folder, so that a wheel and a source tree of one commit are one build, whatever else lies in
-#: the folder (a stray file, a cache); tests/test_batch.py holds the list to the modules git tracks there.
-BUILD_MODULES = (
-    "solver", "solver.advice", "solver.analysis", "solver.announcements", "solver.api", "solver.batch",
-    "solver.benchmark", "solver.board", "solver.board.app", "solver.board.guard", "solver.board.session",
-    "solver.bots", "solver.cards", "solver.checkpoint", "solver.deal", "solver.diagram", "solver.errors",
-    "solver.files", "solver.formats", "solver.formats.tbn", "solver.games", "solver.games.base",
-    "solver.games.illegal", "solver.games.kratzen", "solver.games.outcome", "solver.games.schafkopf",
-    "solver.games.tables", "solver.games.zwanzigerrufen", "solver.generate", "solver.html_tables",
-    "solver.interrupts", "solver.intervals", "solver.match", "solver.plot", "solver.position", "solver.postmortem",
-    "solver.sampling", "solver.score_check", "solver.score_objective", "solver.scoring", "solver.search",
-    "solver.search.boundary", "solver.search.cooperative", "solver.search.engine", "solver.search.reference",
-    "solver.search.results", "solver.search.settle", "solver.settlement", "solver.state", "solver.tree",
-    "solver.tree_graph", "solver.variant", "solver.workers",
-)
-
 _build: str | None = None
 
 
 def stich_build() -> str:
-    """12 hex digits of the sha256 of this process's stich, its :data:`BUILD_MODULES` (the rules, the scoring, the
-    drivers), read once: what a Dask worker's code is checked against, since ``stich 0.1.0`` is the same version on
-    every commit. Only these Python modules are compared: the compiled engine is not, since each machine builds its
-    own and two builds of the same sources (another compiler, another Python's file name) differ in their bytes, so
-    a worker whose engine was built from other ``src_ext/`` sources passes the check."""
+    """12 hex digits of the sha256 of this process's stich, each of its Python modules (the rules, the scoring, the
+    drivers) by its path and bytes, read once: what a Dask worker's code is checked against, since ``stich 0.1.0`` is
+    the same version on every commit. ``cli/`` is left out (``solver.cli``, the command line, which no worker runs,
+    and which a wheel puts inside ``solver/`` where a source tree has it in ``cli/``), so that a wheel and a source
+    tree of one commit are one build. The compiled engine is not compared: each machine builds its own, and two
+    builds of the same sources differ in their bytes, so a worker whose engine was built from other ``src_ext/``
+    sources passes the check."""
     global _build
     if _build is None:
-        _build = modules_build(Path(__file__).resolve().parent)
+        package = Path(__file__).resolve().parent
+        digest = hashlib.sha256()
+        for path in sorted(package.rglob("*.py")):
+            name = path.relative_to(package)
+            if name.parts[0] != "cli":
+                digest.update(name.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        _build = digest.hexdigest()[:12]
     return _build
-
-
-def modules_build(package: Path) -> str:
-    """The build (:func:`stich_build`) of the ``solver`` package in the folder ``package``: each of
-    :data:`BUILD_MODULES` by its dotted name and its bytes (a module missing there counts as missing)."""
-    digest = hashlib.sha256()
-    for name in BUILD_MODULES:
-        folder = package.joinpath(*name.split(".")[1:])
-        path = folder / "__init__.py" if folder.is_dir() else folder.with_suffix(".py")
-        digest.update(name.encode() + (b"\0" + path.read_bytes() if path.is_file() else b"\1") + b"\0")
-    return digest.hexdigest()[:12]
 
 
 def _on_this_build(build: str, task: Callable[..., Any], job: Any, *args: Any) -> Any:
