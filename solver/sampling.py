@@ -105,6 +105,15 @@ class Setup:
         rules, _ = draw_sample(self, 0, tries)
         self.__dict__["unscored"] = rules.game.contract_unscored_bonuses(rules)
         self.__dict__["measure"] = _rules_measure(rules)
+        self.__dict__["drawn_total"] = _drawn_total(rules, _win_objective(rules, self.seat))
+
+    @cached_property
+    def drawn_total(self) -> int | None:
+        """The win objective's total that wins for neither side (:func:`_drawn_total`: 44 under Zwanzigerrufen's
+        ``tie_44=no_score``), read off sample 0's rules like :attr:`unscored`. A checkpoint names it in its job
+        (:func:`_analyse`): one written before such a draw was counted as no win counted it as the defenders'."""
+        rules, _ = draw_sample(self, 0)
+        return _drawn_total(rules, _win_objective(rules, self.seat))
 
 
 def _rules_measure(rules: Rules) -> str:
@@ -874,6 +883,8 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     if typed_contract is not None and typed_contract != setup.contract:
         setup_aliases += [document | {"contract": typed_contract} for document in (setup_identity, *setup_aliases)]
     identity = {"setup": setup_identity, "samples": samples, "share_scale": SHARE_SCALE}
+    if setup.drawn_total is not None:  # only there: other variants' checkpoints, written before it, still resume
+        identity["drawn_total"] = setup.drawn_total
     aliases = [identity | {"setup": document} for document in setup_aliases]
     # sample k is drawn from the seed and k alone: a run of another -n holds this one's samples, those below -n
     journal = Journal(checkpoint, identity, aliases=aliases, varying=("samples",), end=samples) \
