@@ -105,6 +105,15 @@ class Setup:
         rules, _ = draw_sample(self, 0, tries)
         self.__dict__["unscored"] = rules.game.contract_unscored_bonuses(rules)
         self.__dict__["measure"] = _rules_measure(rules)
+        self.__dict__["drawn_total"] = _drawn_total(rules, _win_objective(rules, self.seat))
+
+    @cached_property
+    def drawn_total(self) -> int | None:
+        """The win objective's total that wins for neither side (:func:`_drawn_total`: 44 under Zwanzigerrufen's
+        ``tie_44=no_score``), read off sample 0's rules like :attr:`unscored`. A checkpoint names it in its job
+        (:func:`_analyse`): one written before such a draw was counted as no win counted it as the defenders'."""
+        rules, _ = draw_sample(self, 0)
+        return _drawn_total(rules, _win_objective(rules, self.seat))
 
 
 def _rules_measure(rules: Rules) -> str:
@@ -874,6 +883,8 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     if typed_contract is not None and typed_contract != setup.contract:
         setup_aliases += [document | {"contract": typed_contract} for document in (setup_identity, *setup_aliases)]
     identity = {"setup": setup_identity, "samples": samples, "share_scale": SHARE_SCALE}
+    if setup.drawn_total is not None:  # only there: other variants' checkpoints, written before it, still resume
+        identity["drawn_total"] = setup.drawn_total
     aliases = [identity | {"setup": document} for document in setup_aliases]
     # sample k is drawn from the seed and k alone: a run of another -n holds this one's samples, those below -n
     journal = Journal(checkpoint, identity, aliases=aliases, varying=("samples",), end=samples) \
@@ -1175,12 +1186,14 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
                                              mean_interval(n, total.score_total, total.score_squares))
         score_interval = (score_low, score_high) if n > 1 else (score_mean, score_mean)
     # best play means the score: the cards are ranked by their mean score, then win chance and mean points
-    openings = tuple(sorted((OpeningCard(game.pack[card].name, tally.total / tally.samples, tally.wins / tally.samples,
-                                         tally.score_total / SHARE_SCALE / tally.samples if scored else None,
-                                         wilson_interval_95(tally.wins, tally.samples), game=game.name,
-                                         measure=measure)
-                             for card, tally in total.cards.items()),
-                            key=lambda o: (-(o.mean_score or 0.0), -o.win_probability, -o.mean, o.card)))
+    # cards equal on all three in the pack's order (the card's index, not its name: ``SG`` is no card before ``CQ``)
+    ranked = sorted(((card, OpeningCard(game.pack[card].name, tally.total / tally.samples, tally.wins / tally.samples,
+                                        tally.score_total / SHARE_SCALE / tally.samples if scored else None,
+                                        wilson_interval_95(tally.wins, tally.samples), game=game.name,
+                                        measure=measure))
+                     for card, tally in total.cards.items()),
+                    key=lambda pair: (-(pair[1].mean_score or 0.0), -pair[1].win_probability, -pair[1].mean, pair[0]))
+    openings = tuple(opening for _, opening in ranked)
     return HandAnalysis(
         game=game.name, contract=setup.contract, seat=setup.seat + 1,
         hand=tuple(game.pack.names(setup.fixed[setup.seat])),
@@ -1288,8 +1301,9 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
 def best_card_parts(document: Mapping[str, Any]) -> tuple[str, str, str] | None:
     """The best single card over all samples as (the words before it, the card, the words after it), or None where
     the hand does not lead: every sample above chose its own best card, a player picks one for all of them. Cards
-    equal to it on every figure the cards are ranked by are said to tie with it: the pack's order, which puts it
-    first among them, is no reason to play it."""
+    equal to it on the exact figures the cards are ranked by are said to tie with it: the pack's order, which puts it
+    first among them, is no reason to play it. Exact, not as the table rounds them (mean card points to one
+    decimal): a card a twentieth of a point behind is behind."""
     if not document["openings"]:
         return None
     best = document["openings"][0]
@@ -1299,7 +1313,8 @@ def best_card_parts(document: Mapping[str, Any]) -> tuple[str, str, str] | None:
 
     tied = sum(1 for card in document["openings"][1:] if figures(card) == figures(best))
     now = "card to play now" if document.get("played") else "opening card"
-    ties = f", tied on every figure with {tied} other{'s' if tied > 1 else ''} (the table below)" if tied else ""
+    # the exact figures, as the JSON has them: the table's one decimal may show cards alike that are not
+    ties = f", tied on the exact figures with {tied} other{'s' if tied > 1 else ''} (the table below)" if tied else ""
     score = f"mean payment {signed_mean(best['mean_score'])}, " if best.get("mean_score") is not None else ""
     return (f"best single {now} over all samples{ties}: ", best["card"],
             f", {score}win {share(best['win_probability'], best.get('win_interval'))}, "

@@ -1622,6 +1622,25 @@ def test_under_tie_44_no_score_the_game_line_is_left_out(tmp_path):
     assert not any(mark["name"] == "game" for mark in document["thresholds"])
 
 
+def test_a_drawn_game_total_is_what_leaves_the_game_line_out():
+    """``game_line_decides`` and ``drawn_game_total`` said one thing twice, each game to keep both (Zwanzigerrufen
+    tested ``tie_44`` in each): the base class's line now decides where no total is drawn, so a game that states a
+    drawn total (a Schafkopf made so here) draws no game line with no second override."""
+    from solver.games import get_game
+
+    schafkopf = get_game("schafkopf")
+    rules = next(iter(solver.read_positions(EXAMPLES / "schafkopf.tbn"))).rules
+    drawing = type("DrawingSchafkopf", (schafkopf,), {"drawn_game_total": classmethod(lambda cls, rules: 60)})
+    assert schafkopf.game_line_decides(rules) and not drawing.game_line_decides(rules)
+    zwanzigerrufen = get_game("zwanzigerrufen")
+    for variant, decides in (("tie_44=no_score", False), ("tie_44=declarers_lose", True)):
+        tied = solver.make_position("zwanzigerrufen", VALAT_ENDING, "Solo", declarer=1, leader=1,
+                                    variant=variant).rules
+        assert zwanzigerrufen.game_line_decides(tied) is decides
+        assert (zwanzigerrufen.drawn_game_total(tied) is None) is decides
+    assert "game_line_decides" not in vars(zwanzigerrufen)
+
+
 def test_the_game_line_is_chosen_in_one_place():
     """The choice "``winning`` on the curve, else ``points_winning`` on the points' curve" was written out four times
     (game_changes, the plot, the board's curve, the text's lines from the JSON document): it is

@@ -792,14 +792,45 @@ def test_a_44_44_that_scores_nothing_is_no_win_for_the_defenders() -> None:
     assert {opening.card: round(opening.win_probability * 10) for opening in analysis.openings} == card_wins
 
 
+def test_a_checkpoint_counting_a_44_44_as_a_defenders_win_is_another_job(tmp_path: Path) -> None:
+    """A checkpoint written under tie_44=no_score before a 44:44 was no win for the defenders counted it as one, and
+    was resumed with those counts, silently (the review: 0.7 for 0.4). The drawn total is now in the job's identity
+    (only where there is one, so that other variants' checkpoints still resume): the older job's spans are another
+    job's, solved again beside them, and the report is a fresh run's."""
+    from solver.checkpoint import _key_of
+
+    position = solver.parse_positions(TIE_44_MIDPLAY)[0]
+    path = tmp_path / "ck.jsonl"
+    fresh = analyse_position(position, 4, samples=10, seed=3, workers=1, checkpoint=path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["drawn_total"] == 44
+    old = {name: value for name, value in lines[0].items() if name != "drawn_total"}
+    old["key"] = _key_of({name: old[name] for name in ("setup", "samples", "share_scale")})
+    spans = [json.loads(json.dumps(line)) | {"key": old["key"]} for line in lines[1:]]
+    for span in spans:  # as the older version counted: the declarers held to 44 (of 88), a defenders' win
+        span["sums"]["wins"] = int(span["sums"]["sum"] >= 44)
+    assert sum(span["sums"]["wins"] for span in spans) == 7 and fresh.win_probability == 0.4
+    path.write_text("".join(json.dumps(line) + "\n" for line in [old, *spans]))
+    again = analyse_position(position, 4, samples=10, seed=3, workers=1, checkpoint=path)
+    assert again.as_dict() == fresh.as_dict()
+    written = [json.loads(line) for line in path.read_text().splitlines()]
+    assert written[:len(spans) + 1] == [old, *spans] and written[len(spans) + 1:] == lines  # solved again, beside
+    plain = tmp_path / "plain.jsonl"  # no drawn total: the job's identity as before, which older files resume
+    analyse_position(solver.parse_positions(TIE_44_MIDPLAY.replace('[Variant "tie_44=no_score"]\n', ""))[0], 4,
+                     samples=2, seed=3, workers=1, checkpoint=plain)
+    assert "drawn_total" not in json.loads(plain.read_text().splitlines()[0])
+
+
 def test_the_best_single_card_says_the_cards_it_ties_with() -> None:
-    """Seat 3 to move in the first Zwanzigerrufen example: CQ and SG are equal on every figure over the samples
+    """Seat 3 to move in the first Zwanzigerrufen example: SG and CQ are equal on the exact figures over the samples
     (payment, win and card points), so the headline's "best single card" says that another does as well rather
-    than crowning the first in pack order; CN, a twentieth of a card point behind, is not tied."""
+    than crowning the first in pack order (SG, spades before clubs: the pack's order, not the names'); CN, a
+    twentieth of a card point behind, is not tied, though the table's one decimal shows it alike, which the
+    headline's "exact figures" says."""
     position = next(solver.read_positions(Path(__file__).parent.parent / "examples" / "zwanzigerrufen.tbn"))
     analysis = analyse_position(position, 3, samples=20, workers=1)
     figures = [(o.card, o.mean_score, o.win_probability, o.mean) for o in analysis.openings]
-    assert figures[:3] == [("CQ", -1.95, 0.0, 16.9), ("SG", -1.95, 0.0, 16.9), ("CN", -1.95, 0.0, 16.85)]
+    assert figures[:3] == [("SG", -1.95, 0.0, 16.9), ("CQ", -1.95, 0.0, 16.9), ("CN", -1.95, 0.0, 16.85)]
     line = next(line for line in report_text(analysis.as_dict()).splitlines() if line.startswith("best single"))
-    assert line.startswith("best single card to play now over all samples, tied on every figure with 1 other "
-                           "(the table below): ♣Q, mean payment -1.95"), line
+    assert line.startswith("best single card to play now over all samples, tied on the exact figures with 1 other "
+                           "(the table below): ♠G, mean payment -1.95"), line

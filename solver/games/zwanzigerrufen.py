@@ -867,12 +867,6 @@ class Zwanzigerrufen(Game):
         return Scored(tuple(items), total_payments(items, rules.seats), tuple(notes))
 
     @classmethod
-    def game_line_decides(cls, rules: Rules) -> bool:
-        """Not under ``tie_44=no_score``: 44:44 scores nothing (RULES.md 1.1), so 45 is not where the game changes
-        hands."""
-        return rules.variant["tie_44"] != "no_score"
-
-    @classmethod
     def drawn_game_total(cls, rules: Rules) -> int | None:
         """44 under ``tie_44=no_score``: 44:44 scores nothing (RULES.md 1.1), a win for neither side."""
         return 44 if rules.variant["tie_44"] == "no_score" else None
