@@ -97,6 +97,13 @@ class Setup:
         rules, _ = draw_sample(self, 0)
         return _rules_measure(rules)
 
+    @cached_property
+    def measure_most(self) -> int:
+        """The largest total the measure can reach, the deal's tricks or card points: with 0, the bounds of every
+        sample's value, which the mean's interval keeps within (a seat that never takes a trick has no "-0.1")."""
+        rules, _ = draw_sample(self, 0)
+        return _rules_measure_most(rules)
+
     def draw_first_sample(self, tries: int = MAX_REDRAWS) -> None:
         """Sample 0 drawn within ``tries`` shuffles (else StichError naming why: impossible constraints fail in a
         few seconds with FEASIBILITY_TRIES), and :attr:`unscored` found on its rules, so that the setup pickled to
@@ -106,6 +113,7 @@ class Setup:
         self.__dict__["unscored"] = rules.game.contract_unscored_bonuses(rules)
         self.__dict__["measure"] = _rules_measure(rules)
         self.__dict__["drawn_total"] = _drawn_total(rules, _win_objective(rules, self.seat))
+        self.__dict__["measure_most"] = _rules_measure_most(rules)
 
     @cached_property
     def drawn_total(self) -> int | None:
@@ -119,6 +127,13 @@ class Setup:
 def _rules_measure(rules: Rules) -> str:
     """``points`` where the rules' objectives count card points, else ``tricks``: the unit of an analysis's means."""
     return "points" if "points" in rules.objective_names() else "tricks"
+
+
+def _rules_measure_most(rules: Rules) -> int:
+    """The deal's card points where the measure is points, else its tricks (:func:`_rules_measure`)."""
+    if _rules_measure(rules) == "points":
+        return rules.pack.points(rules.deal.cards)
+    return rules.tricks_in_deal
 
 
 @dataclass(frozen=True)
@@ -1174,6 +1189,8 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
     from a record, those each seat has played."""
     n = total.n
     mean, low, high = mean_interval(n, total.total, total.squares)
+    if n > 1:  # no value lies outside 0 .. the deal's total: nor does the interval
+        low, high = max(low, 0.0), min(high, float(setup.measure_most))
     interval = (low, high) if n > 1 else (mean, mean)  # one sample: the interval's ends are the mean
     bonuses = tuple(BonusChance(name, s, tally.description, tally.for_side, tally.forced_for, tally.forced_against, n,
                                 game=game.name)

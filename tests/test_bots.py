@@ -1739,3 +1739,16 @@ def test_a_bot_s_choice_is_a_function_of_the_position_however_its_cards_were_han
     assert type(handed.played[0]) is int and type(handed.state.history_cards()[0]) is int
     assert [RandomBot(seed=seed).choose(handed) for seed in range(20)] == [
         RandomBot(seed=seed).choose(typed) for seed in range(20)]
+
+
+def test_with_a_pot_the_bots_difference_is_not_the_first_bots_mean_scaled():
+    """Kratzen's pot takes a share of every deal, so its seats' payments do not sum to zero and one bot's mean does not
+    give the other's (docs/cli.md and json.md said the difference was the first's mean times seats / the second's
+    seats): the difference is the two means' own, and they differ from the zero-sum scaling."""
+    result = play_match("kratzen", [CheaterBot(), RandomBot(seed=2), RandomBot(seed=3), RandomBot(seed=4)],
+                        boards=4, seed=1, pot=8)
+    cheater, random_bot = result.bots["cheater"].mean, result.bots["random"].mean
+    first, second, gap = result.difference
+    assert (first, second) == ("cheater", "random") and math.isclose(gap.mean, cheater - random_bot)
+    assert not math.isclose(gap.mean, cheater * 4 / 3)  # -1.75 and -2.75 chips: +1.00 apart, not -2.33
+    assert cheater * 1 + random_bot * 3 < 0  # the seats together paid the pot

@@ -834,3 +834,15 @@ def test_the_best_single_card_says_the_cards_it_ties_with() -> None:
     line = next(line for line in report_text(analysis.as_dict()).splitlines() if line.startswith("best single"))
     assert line.startswith("best single card to play now over all samples, tied on the exact figures with 1 other "
                            "(the table below): ♠G, mean payment -1.95"), line
+
+
+def test_the_mean_tricks_interval_stays_within_what_a_seat_can_take():
+    """A seat takes 0 to 4 tricks in Kratzen, so its mean's interval is bounded so: Student's t alone gave seat 2 of
+    the six-seat example "mean tricks 0.0 (95%: -0.0 to 0.1)" and a strong attacker an upper end above 4."""
+    position = next(p for p in solver.read_positions(Path(__file__).parent.parent / "examples" / "kratzen.tbn")
+                    if p.record.get("Board") == "5")
+    weak = analyse_position(position, 2, samples=30, seed=1, workers=1)
+    assert 0 < weak.mean < 0.1 and weak.interval[0] == 0.0 < weak.interval[1]
+    assert "(95%: 0.0 to 0.1)" in report_text(weak.as_dict())
+    strong = analyse_hand("kratzen", "HA S6 HO EA", 1, "Trump H", seats=4, samples=30, seed=1, workers=1)
+    assert 3.9 < strong.mean < 4 and strong.interval[0] < strong.mean and strong.interval[1] == 4.0
