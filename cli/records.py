@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-from itertools import islice
 from pathlib import Path
 from typing import Any, Callable
 
@@ -292,7 +291,9 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
         with input_errors():  # a file that cannot be read at all
             source = stdin_bytes() if str(path) == "-" else path
             items = iter_records(source, name="<stdin>" if str(path) == "-" else str(path), first=record)
-            for item in items if record is None else islice(items, record):  # none past the record asked (but below)
+            # iter_records(first=) yields no item past the record asked; asked past it, it reads on over the comments
+            # that end a regular file, for that record (docs/format.md), and not at all from a pipe
+            for item in items:
                 working = None
                 read += 1
                 if record is not None and read != record:
@@ -384,10 +385,6 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     shown += 1
                     partly_shown += partial
                     working = None
-            if record is not None and read == record and as_read is not None:
-                # comments after a file's last record reach it as the file ends: iter_records(first=) reads on over
-                # comments and blank lines only, and from a regular file only (a pipe would keep the command waiting)
-                next(items, None)
     except KeyboardInterrupt as stop:
         said.close("the records printed above were answered")  # before the interrupt's line, which is the last
         say_once_a_game()

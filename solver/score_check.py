@@ -94,11 +94,12 @@ class BonusChoice:
     equal)."""
 
     side: tuple[int, ...]
+    #: The seats against ``side`` (1-based), which can always stop one of the two: required, since the line that
+    #: names them (stich check) would name no one for a choice made without them.
+    other_side: tuple[int, ...]
     bonuses: tuple[str, str]
     settlements: tuple[int, int]
     prefers: str | None
-    #: The seats against ``side`` (1-based), which can always stop one of the two.
-    other_side: tuple[int, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {"side": list(self.side), "other_side": list(self.other_side), "bonuses": list(self.bonuses),
@@ -155,8 +156,8 @@ def score_of_bonuses(position: Position, bonuses: Sequence[tuple[str, Objective,
             a, b = constrained[first], constrained[second]
             better = (a > b) if maximising else (a < b)
             prefers = None if a == b else (first if better else second)
-            choices.append(BonusChoice(side, (first, second), (a, b), prefers,
-                                       tuple(other_side(side, position.rules.seats))))
+            choices.append(BonusChoice(side=side, other_side=tuple(other_side(side, position.rules.seats)),
+                                       bonuses=(first, second), settlements=(a, b), prefers=prefers))
     return score, results, choices
 
 

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,7 +16,8 @@ import solver
 from cli.main import app
 from solver.formats.tbn import format_record, parse_records, read_records
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
 VALAT = str(EXAMPLES / "valat.tbn")
 runner = CliRunner()
 
@@ -250,25 +255,44 @@ def test_show_tbn_keeps_the_comments_after_the_last_record(tmp_path):
     again = [format_record(record) for record in parse_records(written)]
     assert again == [format_record(record) for record in list(read_records(path))]
     assert run("show", path, "--tbn", "-r", "1").stdout.count("%") == 1  # the last record not written: nor its tail
-    # -r of the last record read no further and so never saw its tail; one record more is read now, to see the end
+    # -r of the last record: the file is read on past it, over comments and blank lines only, for its tail
     assert run("show", path, "--tbn", "-r", "2").stdout.endswith('[Play "1"]\nT1\n\n% tail\n{one more}\n')
+    # a stream with no file number (CliRunner's input) may wait on its writer, so it is read no further than record 2
     piped = runner.invoke(app, ["show", "-", "--tbn", "-r", "2"], input=path.read_text(encoding="utf-8"))
     assert piped.exit_code == 0 and piped.stdout.endswith('[Play "1"]\nT1\n\n')
-    assert "tail" not in piped.stdout  # standard input is read no further: a stream might keep it waiting
+    assert "tail" not in piped.stdout
     played = run("show", path, "--tbn", "--board", "7", "--play", "T20").stdout
     assert played.endswith('[Board "7"]\n[Play "1"]\nT1 T20\n\n% tail\n{one more}\n')
     assert [comment.text for comment in parse_records(played)[0].comments] == ["% between", "% tail", "{one more}"]
 
 
+def test_show_of_the_last_record_of_standard_input_redirected_from_a_file_writes_its_tail(tmp_path):
+    """``stich show - --tbn -r N < FILE``: standard input redirected from a file is that regular file, which cannot
+    keep the command waiting, so it is read on past record N for the comments that end it, as the named file is
+    (docs/format.md); a pipe is not (the test below)."""
+    ending = '[Game "zr"]\n[Deal "1: T1 SK / T20 SQ / T21 HK / T15 DK"]\n[Contract "Normal T20"]\n'
+    path = tmp_path / "tail.tbn"
+    path.write_text(f'{ending}\n{ending}[Board "7"]\n\n% tail\n{{one more}}\n', encoding="utf-8")
+    for source in ("-", "/dev/stdin"):
+        with open(path, "rb") as redirected:
+            result = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "show", source,
+                                     "--tbn", "-r", "2"], stdin=redirected, capture_output=True, text=True, cwd=ROOT,
+                                    timeout=300)
+        assert result.returncode == 0, (source, result.stderr)
+        assert result.stdout == f'{ending}[Board "7"]\n\n% tail\n{{one more}}\n', source
+        assert run("show", path, "--tbn", "-r", "2").stdout == result.stdout
+        with open(path, "rb") as redirected:  # record 1 is not the file's last: nor is the tail its own
+            first = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "show", source,
+                                    "--tbn", "-r", "1"], stdin=redirected, capture_output=True, text=True, cwd=ROOT,
+                                   timeout=300)
+        assert first.returncode == 0 and first.stdout == f"{ending}\n", (source, first.stderr)
+
 
 @pytest.mark.parametrize("shown", [("--tbn",), (), ("--json",)])
 def test_show_of_one_record_of_a_named_pipe_does_not_wait_for_the_writer(tmp_path, shown):
-    """``show -r N`` read one record past N, for the comments that end a file, from a named pipe too (only ``-`` was
-    spared): it waited for the writer to close, and plain ``show -r N`` and ``--json`` (which write no such comments)
-    read past N as well. A pipe is read no further than record N, so the command is done while the writer is open."""
-    import os
-    import threading
-
+    """A named pipe may stay open long after record N (a generator writing records as it makes them): reading on for
+    the comments that end it would keep ``show -r N`` waiting on its writer, with or without --tbn and --json, so a
+    pipe is read no further than record N and the command is done while the writer is still open."""
     ending = '[Game "zr"]\n[Deal "1: T1 SK / T20 SQ / T21 HK / T15 DK"]\n[Contract "Normal T20"]\n'
     fifo = tmp_path / "deals.fifo"
     os.mkfifo(fifo)

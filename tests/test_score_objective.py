@@ -133,12 +133,26 @@ def test_check_says_which_bonus_the_score_prefers():
 
 
 def test_check_says_the_other_side_stops_one_of_an_either_or_pair():
-    """examples/settlement.tbn: each row says 1+4 can force the Valat and the Pagat, and the line under the table
-    said only "not both", not who stops the pair: it names the other side, 2+3, which can always stop one of them."""
+    """examples/settlement.tbn: each row says 1+4 can force the Valat and the Pagat, so the line under the table
+    names who stops the pair, the other side 2+3, lest "not both" read as the two had together."""
     result = CliRunner().invoke(app, ["check", str(EXAMPLES / "settlement.tbn")], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert ("1+4 can force valat or pagat_ultimo, not both: 2+3 can always stop one of them; the score prefers "
             "pagat_ultimo (score with valat +8, with pagat_ultimo +12)") in result.stdout.splitlines()
+
+
+def test_a_bonus_choice_is_made_with_the_side_that_stops_it():
+    """``BonusChoice.other_side`` has no default: one made without it would have check's line name no one ("- can
+    always stop one of them"), so leaving it out is the caller's error, said at once."""
+    from solver.score_check import BonusChoice
+
+    with pytest.raises(TypeError, match="other_side"):
+        BonusChoice(side=(1, 4), bonuses=("valat", "pagat_ultimo"), settlements=(8, 12),  # type: ignore[call-arg]
+                    prefers="pagat_ultimo")
+    made = BonusChoice(side=(1, 4), other_side=(2, 3), bonuses=("valat", "pagat_ultimo"), settlements=(8, 12),
+                       prefers="pagat_ultimo")
+    assert made.as_dict() == {"side": [1, 4], "other_side": [2, 3], "bonuses": ["valat", "pagat_ultimo"],
+                              "settlements": [8, 12], "prefers": "pagat_ultimo"}
 
 
 def test_check_says_an_announced_bonus_scores_the_silent_outcome_of_the_same_item():

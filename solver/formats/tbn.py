@@ -56,7 +56,7 @@ MAX_COMMENTS = 10_000  # comments in one record
 MAX_COMMENT_CHARS = 1_000_000  # characters of all comments of one record together
 MAX_TAG_VALUE_LENGTH = 10_000  # characters of one tag value as written (escapes included)
 MAX_RECORD_LENGTH = 1_000_000  # characters of one record's lines (line breaks counted), comments before it included
-MAX_BLANK_LINES_AHEAD = 1_000  # blank lines iter_records(first=N) reads past its last record, for comments after it
+MAX_BLANK_LINES_AHEAD = 1_000  # blank lines iter_records(first=N) reads after its last record (its own end among them)
 
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 _SPECIAL = '[]{}"%;'  # characters that can never be part of a card token
@@ -623,7 +623,8 @@ def iter_records(source: str | os.PathLike | IO, *, name: str | None = None,
     ``first``: only the first that many items are yielded. The input is then read on, once the last is asked past,
     only to give that record the comments that end the input, if they do (where a whole reading puts them): from a
     regular file alone (a pipe, a terminal or a socket would keep it waiting on its writer), over comments and at
-    most :data:`MAX_BLANK_LINES_AHEAD` blank lines, up to the first line of anything else.
+    most :data:`MAX_BLANK_LINES_AHEAD` blank lines (the one that ends that record among them), up to the first line
+    of anything else. Standard input redirected from a file is that regular file, and is read on too.
     """
     if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
         raise StichError(f"first is a count of records, 0 or more, not {first!r}")
@@ -761,9 +762,10 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
 def _read_tail(lines: Iterator[tuple[int, str | ParseError]], last: Record, source: str, builder: _Builder) -> None:
     """Give ``last`` the comments after it if nothing but them and blank lines follows it to the input's end (what
     :func:`_read` does at the end): read no further than the first line of anything else, or the
-    :data:`MAX_BLANK_LINES_AHEAD` + 1st blank line, so that what follows a record asked for costs a few lines."""
+    :data:`MAX_BLANK_LINES_AHEAD` + 1st blank line after it (the one that ended it counted), so that what follows a
+    record asked for costs a few lines."""
     lexer = _Lexer(source)
-    blanks = 0
+    blanks = 1  # the blank line that ended ``last``
     try:
         for number, text in lines:
             if isinstance(text, ParseError):
