@@ -44,7 +44,7 @@ from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import Announcement, parse_announcements
-from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, same_job, samples_held
+from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_samples, same_job, samples_held
 from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
@@ -52,7 +52,8 @@ from .html_tables import html_lines, html_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
                        lacks_announced, mean_interval, position_setup, record_scoring, run_spans, samples_text,
-                       scaled_share, scored_with, seat_cards, share, shuffled_deal, table_text, unseen_cards)
+                       scaled_share, scored_with, seat_cards, share, shuffled_deal, solved_again_text, table_text,
+                       unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
@@ -1128,36 +1129,11 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
                          for headers in (without_bonuses, with_bonuses))
         if again := without.count_not_in(done):  # only those the job with bonuses lacks are solved again
             held = journalled_samples(checkpoint, without_bonuses).count()  # the file's, of runs of any count
-            notices.append((without_bonuses_text(checkpoint, held, again), StichWarning))
+            notices.append((solved_again_text(checkpoint, held, again, "of this card advice written without "
+                                              "bonus odds, which hold none"), StichWarning))
     total, stopped = run_samples(samples, workers, card_chunk, setup, key, checkpoint, time_limit, stop, progress,
                                  at_least, aliases=[{**key, "cards": alias} for alias in aliases], notices=notices)
     return setup.cards, total, stopped
-
-
-def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[str, Any]],
-                       samples: int | None = None) -> SpanSet:
-    """The samples of a run of ``samples`` (None: of runs of any count) that a checkpoint journal holds for the jobs
-    of these ``headers`` (each header's fields as :class:`~solver.checkpoint.Journal` writes them, the tag and key
-    left out, a header of any sample count matching as the journal's does: :func:`~solver.checkpoint.same_job`), as
-    the set of their numbers: those it would read back. An empty set for a file that cannot be read (the journal
-    says why when it opens it)."""
-    wanted = [json.loads(json.dumps(dict(header))) for header in headers]
-    try:
-        held = samples_held(checkpoint, lambda header: True if any(same_job(header, job, ("samples",))
-                                                                   for job in wanted) else None, samples)
-    except OSError:
-        return SpanSet()
-    return held.get(True, SpanSet())
-
-
-def without_bonuses_text(checkpoint: str | os.PathLike, held: int, again: int) -> str:
-    """Why card advice solves again the samples a checkpoint holds only without the cards' bonus odds (by a stich
-    from before they were tallied, or by a bot choosing by the mean: ``card_sums(bonuses=False)``): ``held`` counts
-    all of those in the file (of runs of any sample count), ``again`` those of this run that the job with bonus
-    odds lacks, which are the ones solved again."""
-    lacked = f"the {again:,} this run lacks are" if again > 1 else "the one this run lacks is"
-    return (f"{checkpoint} holds {held:,} sample{'' if held == 1 else 's'} of this card advice written without bonus "
-            f"odds, which hold none: {lacked} solved again (the old lines stay in the file)")
 
 
 def known_by_seat(position: Position, known: Mapping[int, CardTokens] | None) -> dict[int, tuple[str, ...]]:

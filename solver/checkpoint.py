@@ -528,5 +528,20 @@ def room_refusal(path: str | os.PathLike, longest: int, torn: int, untouched: st
     return None
 
 
-__all__ = ["Journal", "Span", "SpanSet", "room_refusal", "same_job", "samples_held",
+def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[str, Any]],
+                       samples: int | None = None) -> SpanSet:
+    """The samples of a run of ``samples`` (None: of runs of any count) that a checkpoint journal holds for the jobs
+    of these ``headers`` (each header's fields as :class:`Journal` writes them, the tag and key left out, a header of
+    any sample count matching as the journal's does: :func:`same_job`), as the set of their numbers: those it would
+    read back. An empty set for a file that cannot be read (the journal says why when it opens it)."""
+    wanted = [json.loads(json.dumps(dict(header))) for header in headers]
+    try:
+        held = samples_held(checkpoint, lambda header: True if any(same_job(header, job, ("samples",))
+                                                                   for job in wanted) else None, samples)
+    except OSError:
+        return SpanSet()
+    return held.get(True, SpanSet())
+
+
+__all__ = ["Journal", "Span", "SpanSet", "journalled_samples", "room_refusal", "same_job", "samples_held",
            "torn_tail", "trim_partial_line", "unstarted_file"]

@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_condition
 from .announcements import parse_announcements
 from .cards import Card, CardTokens, card_items
-from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet
+from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_samples
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
@@ -901,6 +901,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     if setup.drawn_total is not None:  # only there: other variants' checkpoints, written before it, still resume
         identity["drawn_total"] = setup.drawn_total
     aliases = [identity | {"setup": document} for document in setup_aliases]
+    notices = [] if checkpoint is None else _without_drawn_total(checkpoint, identity, aliases, samples)
     # sample k is drawn from the seed and k alone: a run of another -n holds this one's samples, those below -n
     journal = Journal(checkpoint, identity, aliases=aliases, varying=("samples",), end=samples) \
         if checkpoint is not None else None
@@ -924,10 +925,32 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
               None if progress is None else lambda: progress(replace(_report(game, setup, total, seed),
                                                                      requested=samples)),
               go_on=go_on if deadline.limited else None,
-              solved=(lambda span, sums: Span(span.first, sums.n)) if task is not sample_span else None)
+              solved=(lambda span, sums: Span(span.first, sums.n)) if task is not sample_span else None,
+              notices=notices)
     if total.n < samples and not stopped:  # the last chunks were cut short
         go_on()
     return replace(_report(game, setup, total, seed), stopped=stopped[0] if stopped else None, requested=samples)
+
+
+def _without_drawn_total(checkpoint: str | os.PathLike, identity: Mapping[str, Any],
+                         aliases: Sequence[Mapping[str, Any]], samples: int) -> list[tuple[str, type[StichWarning]]]:
+    """What to say of the samples a checkpoint holds for this analysis under its identity without the drawn total
+    (written before a 44:44 under ``tie_44=no_score`` was neither side's win, when it counted as the defenders'):
+    another job's, so that those this run lacks are solved again beside them, which is said rather than done
+    silently. Nothing where the identity has no drawn total or the file holds none of them."""
+    if "drawn_total" not in identity:
+        return []
+    named = [identity, *aliases]
+    before = [{name: value for name, value in job.items() if name != "drawn_total"} for job in named]
+    again = journalled_samples(checkpoint, before, samples).count_not_in(journalled_samples(checkpoint, named,
+                                                                                            samples))
+    if not again:
+        return []
+    held = journalled_samples(checkpoint, before).count()  # the file's, of runs of any count
+    drawn = identity["drawn_total"]
+    written = (f"of this analysis written before its job named the drawn total ({drawn}), when the declarers held to "
+               f"{drawn} counted as the defenders' win")
+    return [(solved_again_text(checkpoint, held, again, written), StichWarning)]
 
 
 def chunk_size(samples: int, workers: int, per_worker: int = 32, most: int = 10) -> int:
@@ -1032,6 +1055,16 @@ def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]
     return (f"{path}: {theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts} resumed in a run of "
             f"{samples:,} (sample k is the same whatever their number): {read:,} read back, {samples - read:,} left to "
             "solve")
+
+
+def solved_again_text(checkpoint: str | os.PathLike, held: int, again: int, written: str) -> str:
+    """Why a run solves again samples a checkpoint holds under an older identity of its job (``written``: of which
+    job, and how it was written: card advice without bonus odds, an analysis before its drawn total was in its
+    identity): ``held`` counts all of those in the file (of runs of any sample count), ``again`` those of this run
+    that the job as named now lacks, which are the ones solved again."""
+    lacked = f"the {again:,} this run lacks are" if again > 1 else "the one this run lacks is"
+    return (f"{checkpoint} holds {held:,} sample{'' if held == 1 else 's'} {written}: {lacked} solved again (the old "
+            "lines stay in the file)")
 
 
 def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:

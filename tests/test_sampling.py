@@ -793,11 +793,13 @@ def test_a_44_44_that_scores_nothing_is_no_win_for_the_defenders() -> None:
 
 
 def test_a_checkpoint_counting_a_44_44_as_a_defenders_win_is_another_job(tmp_path: Path) -> None:
-    """A checkpoint written under tie_44=no_score before a 44:44 was no win for the defenders counted it as one, and
-    was resumed with those counts, silently (the review: 0.7 for 0.4). The drawn total is now in the job's identity
-    (only where there is one, so that other variants' checkpoints still resume): the older job's spans are another
-    job's, solved again beside them, and the report is a fresh run's."""
+    """A checkpoint written under tie_44=no_score before a 44:44 was no win for the defenders counted it as one: read
+    back, its counts would report 0.7 where the samples give 0.4. The drawn total is in the job's identity (only
+    where there is one, so that other variants' checkpoints still resume), so the older job's spans are another
+    job's, solved again beside them, and the report is a fresh run's; the run says so (StichWarning, as card advice
+    says of samples without bonus odds), since a rerun that solves everything again is otherwise a surprise."""
     from solver.checkpoint import _key_of
+    from solver.errors import StichWarning
 
     position = solver.parse_positions(TIE_44_MIDPLAY)[0]
     path = tmp_path / "ck.jsonl"
@@ -811,10 +813,25 @@ def test_a_checkpoint_counting_a_44_44_as_a_defenders_win_is_another_job(tmp_pat
         span["sums"]["wins"] = int(span["sums"]["sum"] >= 44)
     assert sum(span["sums"]["wins"] for span in spans) == 7 and fresh.win_probability == 0.4
     path.write_text("".join(json.dumps(line) + "\n" for line in [old, *spans]))
-    again = analyse_position(position, 4, samples=10, seed=3, workers=1, checkpoint=path)
+    with pytest.warns(StichWarning) as caught:
+        again = analyse_position(position, 4, samples=10, seed=3, workers=1, checkpoint=path)
+    assert [str(warning.message) for warning in caught] == [
+        f"{path} holds 10 samples of this analysis written before its job named the drawn total (44), when the "
+        "declarers held to 44 counted as the defenders' win: the 10 this run lacks are solved again (the old lines "
+        "stay in the file)"]
     assert again.as_dict() == fresh.as_dict()
     written = [json.loads(line) for line in path.read_text().splitlines()]
     assert written[:len(spans) + 1] == [old, *spans] and written[len(spans) + 1:] == lines  # solved again, beside
+    record, older = tmp_path / "r.tbn", tmp_path / "older.jsonl"  # the command says it on stderr, once
+    record.write_text(TIE_44_MIDPLAY)
+    older.write_text("".join(json.dumps(line) + "\n" for line in [old, *spans]))
+    command = [sys.executable, "-c", "from cli.main import main; main()", "analyse", str(record), "--seat", "4", "-n",
+               "10", "--seed", "3", "--checkpoint", str(older)]
+    shown, again_shown = (subprocess.run(command, capture_output=True, text=True,
+                                         cwd=Path(__file__).resolve().parent.parent) for _ in range(2))
+    said = str(caught[0].message).replace(str(path), str(older))
+    assert (shown.returncode, shown.stderr) == (0, f"stich: analyse: {said}\n")
+    assert (again_shown.returncode, again_shown.stderr, again_shown.stdout) == (0, "", shown.stdout)
     plain = tmp_path / "plain.jsonl"  # no drawn total: the job's identity as before, which older files resume
     analyse_position(solver.parse_positions(TIE_44_MIDPLAY.replace('[Variant "tie_44=no_score"]\n', ""))[0], 4,
                      samples=2, seed=3, workers=1, checkpoint=plain)

@@ -600,7 +600,8 @@ class Game(metaclass=GameType):
         """Whether the line of :meth:`Rules.game_objective` decides the game item both ways: won at its target, lost
         below it. Not where a value just below scores nothing (Zwanzigerrufen's 44:44 under ``tie_44=no_score``,
         RULES.md 1.1): a post-mortem would call a card taking the declarers from 45 to 44 one that lost the game, so
-        it draws no game line there. The same as a drawn total (:meth:`drawn_game_total`): one game states both."""
+        it draws no game line there. The same as a drawn total (:meth:`drawn_game_total`), so that a game states
+        only its drawn total and the two cannot disagree."""
         return cls.drawn_game_total(rules) is None
 
     @classmethod
