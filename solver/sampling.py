@@ -948,8 +948,8 @@ def _without_drawn_total(checkpoint: str | os.PathLike, identity: Mapping[str, A
         return []
     held = journalled_samples(checkpoint, before).count()  # the file's, of runs of any count
     drawn = identity["drawn_total"]
-    written = (f"of this analysis written before its job named the drawn total ({drawn}), when the declarers held to "
-               f"{drawn} counted as the defenders' win")
+    written = (f"of this analysis written before its job named the drawn total ({drawn}), when a total of {drawn} "
+               "counted as the defenders' win")
     return [(solved_again_text(checkpoint, held, again, written), StichWarning)]
 
 
