@@ -124,22 +124,24 @@ class Variant(Mapping[str, object]):
     @staticmethod
     def parse_pairs(text: str | Iterable[str], flags: Mapping[str, Flag] | None = None) -> dict[str, str]:
         """``"a=b, c=d"`` (or a list of ``"a=b"``) as a dict; VariantError on anything but one name, one ``=`` and
-        one value, and on a flag named twice in one text (in a list, as repeated options, the later one wins).
-        ``flags``: the game's, where it is known, for the example in the message (:func:`pair_form`)."""
+        one value, and on a flag named twice in one text (in a list, as repeated options, the later one wins), its
+        ``pair`` the index of the text's pair at fault. ``flags``: the game's, where it is known, for the example in
+        the message (:func:`pair_form`)."""
         one_text = isinstance(text, str)
         items = text.split(",") if one_text else list(text)  # type: ignore[union-attr]
         pairs: dict[str, str] = {}
-        for item in items:
+        for index, item in enumerate(items):
+            at = index if one_text else None
             if not isinstance(item, str):
-                raise VariantError(f"variant {quoted(item)} is not of the form {pair_form(flags)}")
+                raise VariantError(f"variant {quoted(item)} is not of the form {pair_form(flags)}", at)
             item = item.strip()
             if not item:
                 continue
             name, _, value = (part.strip() for part in item.partition("="))
             if not name or not value or "=" in value:
-                raise VariantError(f"variant {quoted(item)} is not of the form {pair_form(flags)}")
+                raise VariantError(f"variant {quoted(item)} is not of the form {pair_form(flags)}", at)
             if one_text and name.lower() in pairs:
-                raise VariantError(f"variant flag {name.lower()} is given twice")
+                raise VariantError(f"variant flag {name.lower()} is given twice", at)
             pairs[name.lower()] = value
         return pairs
 

@@ -591,6 +591,24 @@ def test_a_bad_flag_of_a_variant_tag_is_pointed_at(tmp_path):
     assert caught.value.token == "sagotrick=bogus" and "(got 'sagotrick=bogus'" in str(caught.value)
 
 
+@pytest.mark.parametrize("value, pair, message", [
+    # the flag at fault's name inside another's (pagat_via_sagotrick) is not its pair
+    ("pagat_via_sagotrick=true, sagotrick=bogus", "sagotrick=bogus", "sagotrick takes"),
+    # a flag named twice: at its second pair, the one that repeats it
+    ("solo_value=4, mondfang=team, solo_value=5", "solo_value=5", "solo_value is given twice"),
+    # a pair without '=': at that pair, not at the tag's first
+    ("sagotrick=off, mondfang", "mondfang", "'mondfang' is not of the form"),
+])
+def test_the_pair_at_fault_of_a_variant_tag_is_pointed_at(value, pair, message):
+    text = (Path(__file__).parent.parent / "examples" / "valat.tbn").read_text()
+    tag = f'[Variant "{value}"]'
+    text = text.replace('[Contract "Solo"]', f'[Contract "Solo"]\n{tag}')
+    with pytest.raises(StichError, match=message) as caught:
+        parse_positions(text, name="v.tbn")
+    line = text.splitlines().index(tag) + 1
+    assert (caught.value.line, caught.value.column, caught.value.token) == (line, tag.rindex(pair) + 1, pair)
+
+
 def test_a_record_refused_under_the_flags_given_names_them():
     """A record that keeps its own rules but not the flags given with the command or call (a board's --variant over
     an upload) says those flags beside what broke: the first leader here, as an illegal card already did."""
