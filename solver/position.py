@@ -528,6 +528,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     except StichError as error:  # pointed at the record's game, whose flags they are not
         raise CommandVariantError(str(error), game.name, source=record.source, line=game_tag.value_line,
                                   column=game_tag.value_column) from None
+    override = {name.strip().lower(): value for name, value in override.items()}  # as the tag's names: one key a flag
     from_tag = dict(flags)
     flags.update(override)
     variant_tag = record.tag("Variant") or contract_tag

@@ -109,6 +109,7 @@ class Variant(Mapping[str, object]):
         elif values is not None and not isinstance(values, Mapping):
             raise VariantError(f"a variant is a mapping of flags to values or 'NAME=VALUE, ...' text, not "
                                f"{quoted(values)}")
+        spelt: dict[str, str] = {}
         for name, value in (values or {}).items():
             if not isinstance(name, str):
                 raise VariantError(f"a variant flag's name is text, not {quoted(name)}")
@@ -117,6 +118,9 @@ class Variant(Mapping[str, object]):
                 known = ", ".join(sorted(flags)) or "none"
                 raise VariantError(f"unknown variant flag {quoted(name)}{did_you_mean(key, list(flags))} (this "
                                    f"game's flags: {known})")
+            if key in spelt:  # one flag under two keys of a mapping ('Sagotrick', 'sagotrick'): which value is meant
+                raise VariantError(f"variant flag {key} is given twice ({quoted(spelt[key])} and {quoted(name)})")
+            spelt[key] = name
             chosen[key] = flags[key].parse(value)
         self._flags = dict(flags)
         self._values = chosen

@@ -177,6 +177,23 @@ def test_flag_names_and_word_values_are_case_insensitive():
     assert variant["sagotrick"] == "off" and variant["suit_solo_follow"] == "strict"
 
 
+def test_a_mapping_naming_a_flag_twice_in_two_spellings_is_refused():
+    # a dict's keys differ where the flag's names do not: one of the two values was kept without a word
+    with pytest.raises(VariantError, match="variant flag sagotrick is given twice"):
+        Zwanzigerrufen.variant({"Sagotrick": "off", "sagotrick": "any_order"})
+    with pytest.raises(VariantError, match="variant flag sagotrick is given twice"):
+        make_position(Zwanzigerrufen, "1: T17 SK / T1 T19 / TS DQ / T21 T11", "Solo", declarer=3,
+                      variant={"SAGOTRICK": "off", "sagotrick ": "mond_skus_pagat"})
+
+
+def test_a_flag_given_over_a_variant_tag_replaces_it_however_spelt():
+    text = ('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n[Deal "1: T17 SK / T1 T19 / TS DQ / T21 T11"]\n'
+            '[Contract "Solo"]\n[Declarer "3"]\n')
+    for given in ({"SAGOTRICK": "any_order"}, {" Sagotrick ": "any_order"}, "SAGOTRICK=any_order"):
+        position = parse_positions(text, name="v.tbn", variant=given)[0]
+        assert position.rules.variant["sagotrick"] == "any_order" and position.record.get("Variant") is None
+
+
 @pytest.mark.parametrize("text, value", [("true", True), ("yes", True), ("on", True), ("1", True),
                                          ("false", False), ("no", False), ("off", False), ("0", False)])
 def test_boolean_spellings(text, value):
