@@ -186,6 +186,17 @@ def test_a_mapping_naming_a_flag_twice_in_two_spellings_is_refused():
                       variant={"SAGOTRICK": "off", "sagotrick ": "mond_skus_pagat"})
 
 
+def test_a_batch_given_one_flag_under_two_spellings_is_refused_before_its_output_is_opened(tmp_path):
+    # wrong whatever the records: each record said it as its own error, and the output kept the question for good
+    from solver.batch import solve_batch
+
+    out = tmp_path / "out.jsonl"
+    with pytest.raises(VariantError, match=r"variant flag sagotrick is given twice \('Sagotrick' and 'sagotrick'\)"):
+        solve_batch(Path(__file__).parent.parent / "examples" / "valat.tbn", out,
+                    variant={"Sagotrick": "off", "sagotrick": "any_order"})
+    assert not out.exists()
+
+
 def test_a_flag_given_over_a_variant_tag_replaces_it_however_spelt():
     text = ('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n[Deal "1: T17 SK / T1 T19 / TS DQ / T21 T11"]\n'
             '[Contract "Solo"]\n[Declarer "3"]\n')
