@@ -52,7 +52,8 @@ class Flag:
                 raise VariantError(f"variant flag {self.name} takes a number from {self.minimum} to {self.maximum}, "
                                    f"not {_cut(text, MAX_TOKEN_LENGTH)}")
             else:
-                raise VariantError(f"variant flag {self.name} takes a whole number, not {quoted(value)}")
+                raise VariantError(f"variant flag {self.name} takes a whole number from {self.minimum} to "
+                                   f"{self.maximum}, not {quoted(value)}")
             if not self.minimum <= number <= self.maximum:
                 raise VariantError(
                     f"variant flag {self.name} takes a number from {self.minimum} to {self.maximum}, not {number}")
