@@ -200,12 +200,18 @@ def checked_game(value: str | None) -> str | None:
 
 def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
     """``--variant NAME=VALUE`` options as a dict (later ones win); a malformed one is a usage error, and so is an
-    empty one (an unset shell variable), which the pairs' parser would read as no flag at all, and a flag no game
-    has or a value no game reads (wrong whatever the records: exit 2 in every command; a flag of another game than
-    a record's is that record's error, exit 1)."""
+    empty one (an unset shell variable), which the pairs' parser would read as no flag at all, a [Variant] tag's
+    list copied into one (said as the options to give), and a flag no game has or a value no game reads (wrong
+    whatever the records: exit 2 in every command; a flag of another game than a record's is that record's error,
+    exit 1)."""
     if any(not value.strip() for value in values or []):
         raise typer.BadParameter(f"an empty value (an unset shell variable?), not of the form {PAIR_FORM}",
                                  param_hint="'--variant'")
+    for value in values or []:
+        pairs = [pair.strip() for pair in value.split(",") if pair.strip()]
+        if len(pairs) > 1 and all("=" in pair for pair in pairs):  # a [Variant] tag's value, copied
+            raise typer.BadParameter("one flag per --variant, not a list of them: give "
+                                     + " ".join(f"--variant {pair}" for pair in pairs), param_hint="'--variant'")
     try:
         flags = Variant.parse_pairs(list(values or []))
         check_flags_of_some_game(flags)

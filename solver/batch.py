@@ -226,9 +226,9 @@ def asked_of(source: str | os.PathLike, objectives: Sequence[str] | None, cards:
 
 def canonical_variant(variant: Mapping[str, object] | None) -> dict[str, str] | None:
     """``--variant`` flags as a batch line records them: names in lower case, each value as the games that have the
-    flag read it (``TRUE`` and ``yes`` are ``true``), and a flag at its default in every such game left out, so that
-    one question spelt two ways is one question. A flag no game reads the value of is kept as given: each record
-    refuses it."""
+    flag read it (``TRUE`` and ``yes`` are ``true``), so that one question spelt two ways is one question. A flag
+    at its default is kept: it replaces a record's ``[Variant]`` tag that sets it otherwise, so it asks another
+    question than no flag. A flag no game reads the value of is kept as given: each record refuses it."""
     canonical: dict[str, str] = {}
     for name, value in (variant or {}).items():
         key = str(name).strip().lower()
@@ -244,7 +244,7 @@ def canonical_variant(variant: Mapping[str, object] | None) -> dict[str, str] | 
                 break
         if not readings or any(reading != readings[0] for reading in readings):
             canonical[key] = str(value)
-        elif readings[0][0] != readings[0][1]:
+        else:
             canonical[key] = value_text(readings[0][0])
     return dict(sorted(canonical.items())) or None
 

@@ -186,7 +186,13 @@ class InvalidContractError(StichError):
 
 
 class VariantError(StichError):
-    """An unknown variant flag, or a value the flag does not take."""
+    """An unknown variant flag, or a value the flag does not take. ``pair``: the index of the pair at fault in a
+    ``NAME=VALUE, ...`` text (a flag named twice, a pair not of that form), so a ``[Variant]`` tag's message points
+    at that pair rather than at the tag's first."""
+
+    def __init__(self, message: str, pair: int | None = None) -> None:
+        super().__init__(message)
+        self.pair = pair
 
 
 class CommandVariantError(ParseError):

@@ -18,7 +18,7 @@ from .cards import Card, CardSet, Pack, card_items
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (visible, CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
                      InvalidPositionError, InvalidSeatContractError, InvalidSeatPositionError, ParseError, StichError,
-                     UnknownCardError, did_you_mean, integral, is_whole_number)
+                     UnknownCardError, VariantError, did_you_mean, integral, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
@@ -520,7 +520,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         raise _tag_error(record, leader_tag,  # type: ignore[arg-type]
                          "[Leader] is for endings; a whole deal is led as the rules say",
                          "no [Leader] tag on a whole deal")
-    flags: dict[str, object] = dict(tag_value("Variant", lambda t: Variant.parse_pairs(t.value, game.flags),
+    flags: dict[str, object] = dict(tag_value("Variant", lambda t: _variant_pairs(record, t, game),
                                               "NAME=VALUE pairs, separated by commas") or {})
     override = Variant.parse_pairs(variant, game.flags) if isinstance(variant, str) else (variant or {})
     try:
@@ -528,6 +528,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     except StichError as error:  # pointed at the record's game, whose flags they are not
         raise CommandVariantError(str(error), game.name, source=record.source, line=game_tag.value_line,
                                   column=game_tag.value_column) from None
+    override = {name.strip().lower(): value for name, value in override.items()}  # as the tag's names: one key a flag
     from_tag = dict(flags)
     flags.update(override)
     variant_tag = record.tag("Variant") or contract_tag
@@ -596,20 +597,43 @@ def _variant_tag_error(record: Record, game: type[Game], variant_tag: Tag, error
     """The game's refusal of a record's flags, pointed at the ``[Variant]`` tag's pair at fault (the first of its own
     flags, those ``given`` by the caller left out, that the game refuses alone), as a card of a deal is; at the whole
     tag where none is at fault alone."""
-    column, token = variant_tag.value_column, variant_tag.value
+    line, column, token = variant_tag.value_line, variant_tag.value_column, variant_tag.value
     for name, value in from_tag.items():
         if name in given:
             continue
         try:
             game.variant({name: value})
         except StichError:
-            found = variant_tag.value.lower().find(str(name).strip().lower())
-            if found >= 0:  # the pair at fault as the token, not the whole tag cut short
-                column += found
-                token = variant_tag.value[found:].split(",")[0].strip()
+            named = [(offset, pair) for offset, pair in _pair_offsets(variant_tag.value)
+                     if pair.partition("=")[0].strip().lower() == str(name).strip().lower()]
+            if named:  # the pair at fault as the token (its last, the one read), not the whole tag cut short
+                offset, token = named[-1]
+                line, column = variant_tag.position(offset)
             break
-    return _error(record, str(error), variant_tag.value_line, column, token,
+    return _error(record, str(error), line, column, token,
                   None if "expected" in str(error) else "flags of docs/rules.md")
+
+
+def _pair_offsets(text: str) -> list[tuple[int, str]]:
+    """Each comma-separated pair of a ``[Variant]`` tag's value, stripped, with its offset in the value."""
+    pairs, start = [], 0
+    for item in text.split(","):
+        pairs.append((start + len(item) - len(item.lstrip()), item.strip()))
+        start += len(item) + 1
+    return pairs
+
+
+def _variant_pairs(record: Record, tag: Tag, game: type[Game]) -> dict[str, str]:
+    """The ``[Variant]`` tag's pairs (:meth:`Variant.parse_pairs`); a pair not of the form, or a flag named twice,
+    pointed at that pair as a card of a deal is."""
+    try:
+        return Variant.parse_pairs(tag.value, game.flags)
+    except VariantError as error:
+        if error.pair is None:
+            raise
+        offset, pair = _pair_offsets(tag.value)[error.pair]
+        line, column = tag.position(offset)
+        raise _error(record, str(error), line, column, pair, "NAME=VALUE pairs, separated by commas") from None
 
 
 #: The tag that gives each argument of Game.rules an InvalidContractError can be about: the seats' and every game's

@@ -52,7 +52,8 @@ class Flag:
                 raise VariantError(f"variant flag {self.name} takes a number from {self.minimum} to {self.maximum}, "
                                    f"not {_cut(text, MAX_TOKEN_LENGTH)}")
             else:
-                raise VariantError(f"variant flag {self.name} takes a whole number, not {quoted(value)}")
+                raise VariantError(f"variant flag {self.name} takes a whole number from {self.minimum} to "
+                                   f"{self.maximum}, not {quoted(value)}")
             if not self.minimum <= number <= self.maximum:
                 raise VariantError(
                     f"variant flag {self.name} takes a number from {self.minimum} to {self.maximum}, not {number}")
@@ -109,6 +110,7 @@ class Variant(Mapping[str, object]):
         elif values is not None and not isinstance(values, Mapping):
             raise VariantError(f"a variant is a mapping of flags to values or 'NAME=VALUE, ...' text, not "
                                f"{quoted(values)}")
+        spelt: dict[str, str] = {}
         for name, value in (values or {}).items():
             if not isinstance(name, str):
                 raise VariantError(f"a variant flag's name is text, not {quoted(name)}")
@@ -117,6 +119,9 @@ class Variant(Mapping[str, object]):
                 known = ", ".join(sorted(flags)) or "none"
                 raise VariantError(f"unknown variant flag {quoted(name)}{did_you_mean(key, list(flags))} (this "
                                    f"game's flags: {known})")
+            if key in spelt:  # one flag under two keys of a mapping ('Sagotrick', 'sagotrick'): which value is meant
+                raise VariantError(f"variant flag {key} is given twice ({quoted(spelt[key])} and {quoted(name)})")
+            spelt[key] = name
             chosen[key] = flags[key].parse(value)
         self._flags = dict(flags)
         self._values = chosen
@@ -124,22 +129,24 @@ class Variant(Mapping[str, object]):
     @staticmethod
     def parse_pairs(text: str | Iterable[str], flags: Mapping[str, Flag] | None = None) -> dict[str, str]:
         """``"a=b, c=d"`` (or a list of ``"a=b"``) as a dict; VariantError on anything but one name, one ``=`` and
-        one value, and on a flag named twice in one text (in a list, as repeated options, the later one wins).
-        ``flags``: the game's, where it is known, for the example in the message (:func:`pair_form`)."""
+        one value, and on a flag named twice in one text (in a list, as repeated options, the later one wins), its
+        ``pair`` the index of the text's pair at fault. ``flags``: the game's, where it is known, for the example in
+        the message (:func:`pair_form`)."""
         one_text = isinstance(text, str)
         items = text.split(",") if one_text else list(text)  # type: ignore[union-attr]
         pairs: dict[str, str] = {}
-        for item in items:
+        for index, item in enumerate(items):
+            at = index if one_text else None
             if not isinstance(item, str):
-                raise VariantError(f"variant {quoted(item)} is not of the form {pair_form(flags)}")
+                raise VariantError(f"variant {quoted(item)} is not of the form {pair_form(flags)}", at)
             item = item.strip()
             if not item:
                 continue
             name, _, value = (part.strip() for part in item.partition("="))
             if not name or not value or "=" in value:
-                raise VariantError(f"variant {quoted(item)} is not of the form {pair_form(flags)}")
+                raise VariantError(f"variant {quoted(item)} is not of the form {pair_form(flags)}", at)
             if one_text and name.lower() in pairs:
-                raise VariantError(f"variant flag {name.lower()} is given twice")
+                raise VariantError(f"variant flag {name.lower()} is given twice", at)
             pairs[name.lower()] = value
         return pairs
 

@@ -751,7 +751,7 @@ def test_pool_chunks_are_sized_to_about_half_a_second_of_work(monkeypatch):
 
 
 def test_one_question_spelt_two_ways_resumes(tmp_path):
-    # the flags are compared canonically: a rerun with =TRUE (or the default written out) is the same question
+    # the flags are compared canonically: a rerun with =TRUE is the same question
     from solver.batch import canonical_variant
 
     source = tmp_path / "deals.tbn"
@@ -760,14 +760,32 @@ def test_one_question_spelt_two_ways_resumes(tmp_path):
     first = solve_batch(source, out, workers=1, variant={"hard_pagat_reservation": "true"})
     assert first.solved >= 1 and first.errors == 0
     lines = out.read_text()
-    for spelling in ({"Hard_Pagat_Reservation": "TRUE"}, {"hard_pagat_reservation": "yes", "solo_value": "4"}):
+    for spelling in ({"Hard_Pagat_Reservation": "TRUE"}, {"hard_pagat_reservation": "yes"}):
         summary = solve_batch(source, out, workers=1, variant=spelling)
         assert summary.solved == 0 and summary.skipped == first.solved
     assert out.read_text() == lines
     with pytest.raises(StichError, match="this output answers"):
         solve_batch(source, out, workers=1)
-    assert canonical_variant({"solo_value": "4"}) is None and canonical_variant({"tie_44": " Declarers_Lose"}) is None
+    assert canonical_variant({"Tie_44": " Declarers_Lose"}) == {"tie_44": "declarers_lose"}
     assert canonical_variant({"solo_value": "5", "nonsense": "x"}) == {"nonsense": "x", "solo_value": "5"}
+
+
+def test_a_flag_given_at_its_default_over_a_records_tag_is_another_question(tmp_path):
+    """--variant sagotrick=any_order (the default) replaces a record's [Variant "sagotrick=off"]: a rerun asking it
+    was told the record was already done, and the output kept the answer under sagotrick=off (8 points, not 0)."""
+    source = tmp_path / "ending.tbn"
+    source.write_text('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n'
+                      '[Deal "1: T17 SK / T1 T19 / TS DQ / T21 T11"]\n[Contract "Solo"]\n[Declarer "3"]\n')
+    out = tmp_path / "out.jsonl"
+    assert solve_batch(source, out, workers=1).solved == 1
+    with pytest.raises(StichError, match=r"this output answers .*no variant flags.*sagotrick=any_order"):
+        solve_batch(source, out, workers=1, variant={"sagotrick": "any_order"})
+    other = tmp_path / "other.jsonl"
+    assert solve_batch(source, other, workers=1, variant={"sagotrick": "any_order"}).solved == 1
+    points = {json.loads(line)["variant"]["sagotrick"]: next(r["total"] for r in json.loads(line)["results"]
+                                                              if r["objective"] == "points")
+              for text in (out, other) for line in text.read_text().splitlines()}
+    assert points == {"off": 8, "any_order": 0}
 
 
 def _engine_threads(_: object) -> object:

@@ -533,6 +533,16 @@ def test_a_malformed_variant_is_a_usage_error():
             "solo_requires_plain_trump_card=false)") in str(caught.value)
 
 
+@pytest.mark.parametrize("command", ["solve", "check", "show", "batch"])
+def test_a_variant_tags_list_given_to_one_variant_option_says_to_repeat_the_option(command, tmp_path):
+    """A club copying its [Variant] tag's value into --variant was told only that it is not NAME=VALUE."""
+    extra = ["--out", str(tmp_path / "out.jsonl")] if command == "batch" else []
+    result = run(command, EXAMPLES / "valat.tbn", "--variant", "sagotrick=off, solo_value=5", *extra, code=2)
+    said = " ".join(result.stderr.replace("│", "").split())
+    assert ("Invalid value for '--variant': one flag per --variant, not a list of them: give "
+            "--variant sagotrick=off --variant solo_value=5") in said
+
+
 def test_a_variant_flag_no_game_has_is_a_usage_error():
     """Wrong whatever the records: exit 2, as in deal and bench (the researcher audit found batch's 1 and deal's 2);
     a flag of another game than a record's stays that record's error (below)."""

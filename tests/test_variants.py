@@ -177,6 +177,34 @@ def test_flag_names_and_word_values_are_case_insensitive():
     assert variant["sagotrick"] == "off" and variant["suit_solo_follow"] == "strict"
 
 
+def test_a_mapping_naming_a_flag_twice_in_two_spellings_is_refused():
+    # a dict's keys differ where the flag's names do not: one of the two values was kept without a word
+    with pytest.raises(VariantError, match="variant flag sagotrick is given twice"):
+        Zwanzigerrufen.variant({"Sagotrick": "off", "sagotrick": "any_order"})
+    with pytest.raises(VariantError, match="variant flag sagotrick is given twice"):
+        make_position(Zwanzigerrufen, "1: T17 SK / T1 T19 / TS DQ / T21 T11", "Solo", declarer=3,
+                      variant={"SAGOTRICK": "off", "sagotrick ": "mond_skus_pagat"})
+
+
+def test_a_batch_given_one_flag_under_two_spellings_is_refused_before_its_output_is_opened(tmp_path):
+    # wrong whatever the records: each record said it as its own error, and the output kept the question for good
+    from solver.batch import solve_batch
+
+    out = tmp_path / "out.jsonl"
+    with pytest.raises(VariantError, match=r"variant flag sagotrick is given twice \('Sagotrick' and 'sagotrick'\)"):
+        solve_batch(Path(__file__).parent.parent / "examples" / "valat.tbn", out,
+                    variant={"Sagotrick": "off", "sagotrick": "any_order"})
+    assert not out.exists()
+
+
+def test_a_flag_given_over_a_variant_tag_replaces_it_however_spelt():
+    text = ('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n[Deal "1: T17 SK / T1 T19 / TS DQ / T21 T11"]\n'
+            '[Contract "Solo"]\n[Declarer "3"]\n')
+    for given in ({"SAGOTRICK": "any_order"}, {" Sagotrick ": "any_order"}, "SAGOTRICK=any_order"):
+        position = parse_positions(text, name="v.tbn", variant=given)[0]
+        assert position.rules.variant["sagotrick"] == "any_order" and position.record.get("Variant") is None
+
+
 @pytest.mark.parametrize("text, value", [("true", True), ("yes", True), ("on", True), ("1", True),
                                          ("false", False), ("no", False), ("off", False), ("0", False)])
 def test_boolean_spellings(text, value):
@@ -573,7 +601,8 @@ def test_variant_object_accepted_by_rules():
 @pytest.mark.parametrize("spelling", ["1_0", "+5", "\u0665", "5.0", "0x5", "five"])
 def test_a_number_flag_takes_ascii_digits_only(spelling):
     # int() reads '1_0' as 10 and an Arabic-Indic five as 5: one value spelt several ways
-    with pytest.raises(VariantError, match="takes a whole number"):
+    # the message names the values the flag takes, as a word flag's does, not only that they are numbers
+    with pytest.raises(VariantError, match="solo_value takes a whole number from 4 to 5, not "):
         Zwanzigerrufen.variant({"solo_value": spelling})
     assert Zwanzigerrufen.variant({"solo_value": " 5 "})["solo_value"] == 5
 
@@ -589,6 +618,24 @@ def test_a_bad_flag_of_a_variant_tag_is_pointed_at(tmp_path):
     assert "sagotrick takes" in str(caught.value)
     # the token is the pair at fault, not the whole tag's value cut short from its start
     assert caught.value.token == "sagotrick=bogus" and "(got 'sagotrick=bogus'" in str(caught.value)
+
+
+@pytest.mark.parametrize("value, pair, message", [
+    # the flag at fault's name inside another's (pagat_via_sagotrick) is not its pair
+    ("pagat_via_sagotrick=true, sagotrick=bogus", "sagotrick=bogus", "sagotrick takes"),
+    # a flag named twice: at its second pair, the one that repeats it
+    ("solo_value=4, mondfang=team, solo_value=5", "solo_value=5", "solo_value is given twice"),
+    # a pair without '=': at that pair, not at the tag's first
+    ("sagotrick=off, mondfang", "mondfang", "'mondfang' is not of the form"),
+])
+def test_the_pair_at_fault_of_a_variant_tag_is_pointed_at(value, pair, message):
+    text = (Path(__file__).parent.parent / "examples" / "valat.tbn").read_text()
+    tag = f'[Variant "{value}"]'
+    text = text.replace('[Contract "Solo"]', f'[Contract "Solo"]\n{tag}')
+    with pytest.raises(StichError, match=message) as caught:
+        parse_positions(text, name="v.tbn")
+    line = text.splitlines().index(tag) + 1
+    assert (caught.value.line, caught.value.column, caught.value.token) == (line, tag.rindex(pair) + 1, pair)
 
 
 def test_a_record_refused_under_the_flags_given_names_them():
