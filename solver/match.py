@@ -8,9 +8,9 @@ measured on the same cards (paired), which is what makes a small match tell bots
 paid from one: Kratzen).
 
 The board is the unit of the statistics: its rotations are the same cards (identical bots play them card for card
-the same) and the seats of one deal share its zero-sum payments, so neither a rotation nor a seat is an independent
-observation. Each mean is over the boards played in all their rotations, one value a board (the mean over its
-deals), and its 95% interval uses Student's t for the boards' count.
+the same) and the seats of one deal share its payments (zero-sum but for Kratzen's pot), so neither a rotation nor
+a seat is an independent observation. Each mean is over the boards played in all their rotations, one value a board
+(the mean over its deals), and its 95% interval uses Student's t for the boards' count.
 """
 
 from __future__ import annotations

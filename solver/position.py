@@ -495,8 +495,8 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     deal_tag = _required(record, "Deal")
     deal = _read_deal(record, game, deal_tag)
     seats_tag = record.tag("Seats")
-    if seats_tag is not None and small_number(seats_tag.value) != deal.seats:
-        what = "disagrees with" if small_number(seats_tag.value) is not None else "is not a number of players for"
+    if seats_tag is not None and (seats_given := small_number(seats_tag.value)) != deal.seats:
+        what = "disagrees with" if seats_given is not None else "is not a number of players for"
         raise _tag_error(record, seats_tag, f"[Seats] {what} the deal's {deal.seats} hands", str(deal.seats))
 
     def tag_value(name: str, parse, expected: str):

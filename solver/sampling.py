@@ -99,10 +99,11 @@ class Setup:
 
     @cached_property
     def measure_most(self) -> int:
-        """The largest total the measure can reach, the deal's tricks or card points: with 0, the bounds of every
-        sample's value, which the mean's interval keeps within (a seat that never takes a trick has no "-0.1")."""
+        """The largest total the measure can reach (its objective's ``maximum``: the deal's tricks or card points):
+        with 0, the bounds of every sample's value, which the mean's interval keeps within (a seat that never takes
+        a trick has no "-0.1")."""
         rules, _ = draw_sample(self, 0)
-        return _rules_measure_most(rules)
+        return _measure_objective(rules, self.seat)[1].maximum
 
     def draw_first_sample(self, tries: int = MAX_REDRAWS) -> None:
         """Sample 0 drawn within ``tries`` shuffles (else StichError naming why: impossible constraints fail in a
@@ -113,7 +114,7 @@ class Setup:
         self.__dict__["unscored"] = rules.game.contract_unscored_bonuses(rules)
         self.__dict__["measure"] = _rules_measure(rules)
         self.__dict__["drawn_total"] = _drawn_total(rules, _win_objective(rules, self.seat))
-        self.__dict__["measure_most"] = _rules_measure_most(rules)
+        self.__dict__["measure_most"] = _measure_objective(rules, self.seat)[1].maximum
 
     @cached_property
     def drawn_total(self) -> int | None:
@@ -127,13 +128,6 @@ class Setup:
 def _rules_measure(rules: Rules) -> str:
     """``points`` where the rules' objectives count card points, else ``tricks``: the unit of an analysis's means."""
     return "points" if "points" in rules.objective_names() else "tricks"
-
-
-def _rules_measure_most(rules: Rules) -> int:
-    """The deal's card points where the measure is points, else its tricks (:func:`_rules_measure`)."""
-    if _rules_measure(rules) == "points":
-        return rules.pack.points(rules.deal.cards)
-    return rules.tricks_in_deal
 
 
 @dataclass(frozen=True)
@@ -400,7 +394,8 @@ def _win_objective(rules: Rules, seat: int) -> Objective:
 
 
 def _measure_objective(rules: Rules, seat: int) -> tuple[str, Objective]:
-    """Card points where the game counts them, else the seat's tricks."""
+    """Card points where the game counts them, else the seat's tricks. Its ``maximum`` (88, 120, 4) is the whole
+    deal's, the only kind an analysis samples: the bound of every sample's value and the rest of a zero-sum split."""
     if "points" in rules.objective_names():
         return "points", rules.objective("points")
     return "tricks", rules.objective(rules.objective_names()[0], seat)
@@ -544,7 +539,7 @@ def _add_sample(sums: Sums, rules: Rules, state: PlayState, seat: int, engine: E
     which no sample could make pay)."""
     position = Position(rules.game, rules, state)
     name, measure = _measure_objective(rules, seat)
-    everything = rules.pack.points(rules.deal.cards) if name == "points" else rules.tricks_in_deal
+    everything = measure.maximum
     win = _win_objective(rules, seat)
     measure_won = measure.achieved(rules, state)
     win_won = win.achieved(rules, state)

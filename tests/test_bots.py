@@ -1743,8 +1743,8 @@ def test_a_bot_s_choice_is_a_function_of_the_position_however_its_cards_were_han
 
 def test_with_a_pot_the_bots_difference_is_not_the_first_bots_mean_scaled():
     """Kratzen's pot takes a share of every deal, so its seats' payments do not sum to zero and one bot's mean does not
-    give the other's (docs/cli.md and json.md said the difference was the first's mean times seats / the second's
-    seats): the difference is the two means' own, and they differ from the zero-sum scaling."""
+    give the other's: the difference is the two means' own, not the first's mean times seats / the second's seats as
+    in zero-sum deals (the example of docs/cli.md's match section)."""
     result = play_match("kratzen", [CheaterBot(), RandomBot(seed=2), RandomBot(seed=3), RandomBot(seed=4)],
                         boards=4, seed=1, pot=8)
     cheater, random_bot = result.bots["cheater"].mean, result.bots["random"].mean

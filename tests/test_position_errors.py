@@ -132,7 +132,7 @@ def test_unequal_hands_point_at_the_odd_hand():
 def test_seats_tag_is_read_as_a_number():
     assert solver.parse_positions(GOOD + '[Seats "04"]\n')[0].rules.seats == 4
     assert "disagrees with the deal's 4 hands" in str(error_of(GOOD + '[Seats "3"]\n'))
-    # a word is not a count that disagrees: "drei" was "[Seats] disagrees with the deal's 4 hands"
+    # a word is not a count, so it cannot disagree with the hands: the message says it is no number
     error = error_of(GOOD + '[Seats "vier"]\n')
     assert "[Seats] is not a number of players for the deal's 4 hands" in str(error) and error.token == "vier"
 

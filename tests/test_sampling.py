@@ -854,8 +854,9 @@ def test_the_best_single_card_says_the_cards_it_ties_with() -> None:
 
 
 def test_the_mean_tricks_interval_stays_within_what_a_seat_can_take():
-    """A seat takes 0 to 4 tricks in Kratzen, so its mean's interval is bounded so: Student's t alone gave seat 2 of
-    the six-seat example "mean tricks 0.0 (95%: -0.0 to 0.1)" and a strong attacker an upper end above 4."""
+    """A seat takes 0 to 4 tricks in Kratzen, so its mean's interval is kept within 0 to 4: Student's t is symmetric
+    about the mean, so a mean near a bound (seat 2 of the six-seat example, a strong attacker) would reach past it
+    ("-0.0", above 4), a number of tricks no seat can take."""
     position = next(p for p in solver.read_positions(Path(__file__).parent.parent / "examples" / "kratzen.tbn")
                     if p.record.get("Board") == "5")
     weak = analyse_position(position, 2, samples=30, seed=1, workers=1)
