@@ -374,6 +374,73 @@ class OwnFolderFinder(importlib.abc.MetaPathFinder):
                                                                for folder in _own_folders], target)
 
 
+#: The thread settings of the numeric libraries a bot of one's own may load (OpenBLAS, MKL, OpenMP, BLIS, Apple's
+#: Accelerate, numexpr), read as each starts: a pool's worker sets each to 1 unless it is set already, so that N
+#: workers multiplying matrices run N threads on N cores, not N times every core (one thread per worker, as its engine).
+NUMERIC_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+                            "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+#: Per kind of library (a pattern of its file's name): the variable it reads and its functions that set and tell its
+#: threads once it is loaded (OpenBLAS's names differ by build: numpy's own wheel is ``scipy_openblas64_``).
+NUMERIC_THREAD_FUNCTIONS = {
+    r"openblas": ("OPENBLAS_NUM_THREADS", ("openblas_set_num_threads", "openblas_set_num_threads64_",
+                                           "scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads"),
+                  ("openblas_get_num_threads", "openblas_get_num_threads64_", "scipy_openblas_get_num_threads64_",
+                   "scipy_openblas_get_num_threads")),
+    r"^libmkl_rt\.": ("MKL_NUM_THREADS", ("MKL_Set_Num_Threads",), ("MKL_Get_Max_Threads",)),
+    r"^lib[gi]?omp\d*\.": ("OMP_NUM_THREADS", ("omp_set_num_threads",), ("omp_get_max_threads",)),
+    r"^libblis": ("BLIS_NUM_THREADS", ("bli_thread_set_num_threads",), ("bli_thread_get_num_threads",)),
+}
+
+
+def loaded_numeric_libraries() -> list[tuple[str, str]]:
+    """(kind, file) of each numeric library of :data:`NUMERIC_THREAD_FUNCTIONS` this process has loaded, read from
+    ``/proc/self/maps`` (none where there is no such file: elsewhere a pool's workers are spawned, and read the
+    variables as they load them)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            files = {line.split(maxsplit=5)[5].strip() for line in maps if line.count(" ") >= 5 and "/" in line}
+    except OSError:
+        return []
+    found = []
+    for file in sorted(files):
+        name = os.path.basename(file).lower()
+        kind = next((kind for kind in NUMERIC_THREAD_FUNCTIONS if re.search(kind, name) and ".so" in name), None)
+        if kind is not None:
+            found.append((kind, file))
+    return found
+
+
+def numeric_library_threads(set_to_variables: bool = False) -> dict[str, int]:
+    """Each loaded numeric library's threads (file: count); with ``set_to_variables``, first set to its variable of
+    :data:`NUMERIC_THREAD_VARIABLES`. A worker forked from a parent that had loaded one (the parent imported a bot
+    module that imports numpy, say) inherits it started, with a thread per core: setting the variable is too late."""
+    counts = {}
+    for kind, file in loaded_numeric_libraries():
+        variable, setters, getters = NUMERIC_THREAD_FUNCTIONS[kind]
+        try:
+            library = ctypes.CDLL(file)
+        except OSError:
+            continue
+        if set_to_variables and os.environ.get(variable, "").isdigit():
+            setter = next((getattr(library, name) for name in setters if hasattr(library, name)), None)
+            if setter is not None:
+                setter(ctypes.c_int(int(os.environ[variable])))
+        getter = next((getattr(library, name) for name in getters if hasattr(library, name)), None)
+        if getter is not None:
+            getter.restype = ctypes.c_int
+            counts[file] = int(getter())
+    return counts
+
+
+def one_numeric_thread() -> None:
+    """A pool worker's numeric libraries on one thread each (:data:`NUMERIC_THREAD_VARIABLES`; a variable already
+    set, by the user or the cluster, is kept): those it loads later read the variables, those it inherited loaded
+    are set now."""
+    for variable in NUMERIC_THREAD_VARIABLES:
+        os.environ.setdefault(variable, "1")
+    numeric_library_threads(set_to_variables=True)
+
+
 def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int | None = POOL_ENGINE_THREADS,
                 table_mb: int | None = None, stop_flag: Any | None = None,
                 own_modules: dict[str, ModuleOrigin] | None = None, own_folders: list[str] | None = None) -> None:
@@ -401,6 +468,7 @@ def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int |
     _worker_stop = stop_flag
     _worker_memory_mb = memory_mb
     set_default_threads(engine_threads)  # the shared engines of functions called without one, too
+    one_numeric_thread()
     if memory_mb is not None:
         import resource
         limit = memory_mb << 20

@@ -248,6 +248,63 @@ def test_a_pool_worker_holds_two_tables_of_the_run_s_size_on_one_thread() -> Non
     assert found == [(8 << 20, 8 << 20, 1, 1)] * 4
 
 
+
+def _worker_numeric_threads(job: int) -> tuple[str | None, dict[str, int]]:
+    """In a pool's worker: OpenBLAS's variable and each loaded numeric library's threads."""
+    return os.environ.get("OPENBLAS_NUM_THREADS"), workers.numeric_library_threads()
+
+
+def _openblas_on(threads: int) -> int:
+    """numpy's OpenBLAS loaded in this process on ``threads`` threads, as a bot module importing numpy leaves the
+    parent that forks a pool's workers; returns the threads it had (to put back)."""
+    numpy = pytest.importorskip("numpy")
+    assert numpy.ones(2) @ numpy.ones(2) == 2.0
+    if not any(kind == "openblas" for kind, _ in workers.loaded_numeric_libraries()):
+        pytest.skip("numpy here is not built on OpenBLAS")
+    before = max(workers.numeric_library_threads().values())
+    previous = os.environ.get("OPENBLAS_NUM_THREADS")
+    os.environ["OPENBLAS_NUM_THREADS"] = str(threads)
+    try:
+        workers.numeric_library_threads(set_to_variables=True)
+    finally:
+        if previous is None:
+            del os.environ["OPENBLAS_NUM_THREADS"]
+        else:
+            os.environ["OPENBLAS_NUM_THREADS"] = previous
+    assert set(workers.numeric_library_threads().values()) == {threads}
+    return before
+
+
+def test_a_pool_worker_multiplies_matrices_on_one_thread_though_its_parent_loaded_openblas_on_more(
+        monkeypatch) -> None:
+    """N workers each running a bot that multiplies matrices with numpy would be N x every core of busy threads: a
+    worker forked from a parent that loaded OpenBLAS on two threads runs it on one, and says 1 to what it loads."""
+    before = _openblas_on(2)
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    try:
+        found: list[tuple[str | None, dict[str, int]]] = []
+        workers.run_pool([1, 2], _worker_numeric_threads, (), lambda job, seen: found.append(seen), 2)
+    finally:
+        _openblas_on(before)
+    assert len(found) == 2
+    for variable, threads in found:
+        assert variable == "1"
+        assert threads and set(threads.values()) == {1}
+
+
+def test_a_pool_worker_keeps_a_numeric_thread_count_set_by_the_user(monkeypatch) -> None:
+    """OPENBLAS_NUM_THREADS set before the run is the user's choice, kept in every worker."""
+    before = _openblas_on(2)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
+    try:
+        found: list[tuple[str | None, dict[str, int]]] = []
+        workers.run_pool([1, 2], _worker_numeric_threads, (), lambda job, seen: found.append(seen), 2)
+    finally:
+        _openblas_on(before)
+    assert [variable for variable, _ in found] == ["2", "2"]
+    assert all(set(threads.values()) == {2} for _, threads in found)
+
+
 @pytest.mark.parametrize("cores", [1, 2])
 def test_the_board_s_pages_search_on_no_more_threads_than_cores_together(monkeypatch, tmp_path, cores) -> None:
     """``stich board`` with several pages asking at once: card values (every free core) and odds (one core, on the
