@@ -379,66 +379,48 @@ class OwnFolderFinder(importlib.abc.MetaPathFinder):
 #: workers multiplying matrices run N threads on N cores, not N times every core (one thread per worker, as its engine).
 NUMERIC_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
                             "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
-#: Per kind of library (a pattern of its file's name): the variable it reads and its functions that set and tell its
-#: threads once it is loaded (OpenBLAS's names differ by build: numpy's own wheel is ``scipy_openblas64_``).
-NUMERIC_THREAD_FUNCTIONS = {
-    r"openblas": ("OPENBLAS_NUM_THREADS", ("openblas_set_num_threads", "openblas_set_num_threads64_",
-                                           "scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads"),
-                  ("openblas_get_num_threads", "openblas_get_num_threads64_", "scipy_openblas_get_num_threads64_",
-                   "scipy_openblas_get_num_threads")),
-    r"^libmkl_rt\.": ("MKL_NUM_THREADS", ("MKL_Set_Num_Threads",), ("MKL_Get_Max_Threads",)),
-    r"^lib[gi]?omp\d*\.": ("OMP_NUM_THREADS", ("omp_set_num_threads",), ("omp_get_max_threads",)),
-    r"^libblis": ("BLIS_NUM_THREADS", ("bli_thread_set_num_threads",), ("bli_thread_get_num_threads",)),
-}
+#: The variable each kind of library threadpoolctl finds loaded (its ``internal_api``) reads as it starts.
+NUMERIC_LIBRARY_VARIABLES = {"openmp": "OMP_NUM_THREADS", "openblas": "OPENBLAS_NUM_THREADS",
+                             "mkl": "MKL_NUM_THREADS", "blis": "BLIS_NUM_THREADS"}
 
 
-def loaded_numeric_libraries() -> list[tuple[str, str]]:
-    """(kind, file) of each numeric library of :data:`NUMERIC_THREAD_FUNCTIONS` this process has loaded, read from
-    ``/proc/self/maps`` (none where there is no such file: elsewhere a pool's workers are spawned, and read the
-    variables as they load them)."""
-    try:
-        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
-            files = {line.split(maxsplit=5)[5].strip() for line in maps if line.count(" ") >= 5 and "/" in line}
-    except OSError:
-        return []
-    found = []
-    for file in sorted(files):
-        name = os.path.basename(file).lower()
-        kind = next((kind for kind in NUMERIC_THREAD_FUNCTIONS if re.search(kind, name) and ".so" in name), None)
-        if kind is not None:
-            found.append((kind, file))
-    return found
+def numeric_library_variable(library: dict[str, Any]) -> str | None:
+    """The variable whose threads a loaded library (an entry of threadpoolctl's ``threadpool_info()``) should run
+    on: its own; FlexiBLAS's is its current backend's (``OPENBLAS-OPENMP``, ``BLIS-THREADS``...); None for one with
+    none (FlexiBLAS on the reference BLAS, which runs one thread)."""
+    kind = library.get("internal_api", "")
+    if kind == "flexiblas":
+        backend = str(library.get("current_backend", "")).lower()
+        kind = next((known for known in ("openblas", "mkl", "blis") if known in backend), "")
+    return NUMERIC_LIBRARY_VARIABLES.get(kind)
 
 
-def numeric_library_threads(set_to_variables: bool = False) -> dict[str, int]:
-    """Each loaded numeric library's threads (file: count); with ``set_to_variables``, first set to its variable of
-    :data:`NUMERIC_THREAD_VARIABLES`. A worker forked from a parent that had loaded one (the parent imported a bot
-    module that imports numpy, say) inherits it started, with a thread per core: setting the variable is too late."""
-    counts = {}
-    for kind, file in loaded_numeric_libraries():
-        variable, setters, getters = NUMERIC_THREAD_FUNCTIONS[kind]
-        try:
-            library = ctypes.CDLL(file)
-        except OSError:
-            continue
-        if set_to_variables and os.environ.get(variable, "").isdigit():
-            setter = next((getattr(library, name) for name in setters if hasattr(library, name)), None)
-            if setter is not None:
-                setter(ctypes.c_int(int(os.environ[variable])))
-        getter = next((getattr(library, name) for name in getters if hasattr(library, name)), None)
-        if getter is not None:
-            getter.restype = ctypes.c_int
-            counts[file] = int(getter())
-    return counts
+def thread_count(setting: str | None) -> int | None:
+    """The threads a variable of :data:`NUMERIC_THREAD_VARIABLES` says (OpenMP's ``4,2`` for nested levels: 4), or
+    None where it says no positive whole number (the library then keeps what it has)."""
+    first = (setting or "").split(",")[0].strip()
+    return int(first) if first.isdigit() and int(first) > 0 else None
 
 
 def one_numeric_thread() -> None:
     """A pool worker's numeric libraries on one thread each (:data:`NUMERIC_THREAD_VARIABLES`; a variable already
-    set, by the user or the cluster, is kept): those it loads later read the variables, those it inherited loaded
-    are set now."""
+    set, by the user or the cluster, is kept): those it loads later read the variables; those it inherited loaded (a
+    worker forked from a parent that imported a bot module importing numpy), with a thread per core, are set now to
+    their variable, through threadpoolctl, which finds each build on each platform (numpy's own wheel's OpenBLAS is
+    ``libscipy_openblas64_``). OpenMP is set first: a BLAS's own variable overrides ``OMP_NUM_THREADS``, as when it
+    loads. Importing threadpoolctl and listing the libraries takes 2-7 ms, against 200-300 ms of importing this
+    module, so every worker does it."""
     for variable in NUMERIC_THREAD_VARIABLES:
         os.environ.setdefault(variable, "1")
-    numeric_library_threads(set_to_variables=True)
+    from threadpoolctl import ThreadpoolController
+
+    controller = ThreadpoolController()
+    for user_api in ("openmp", "blas"):
+        for library in controller.select(user_api=user_api).info():
+            its_variable = numeric_library_variable(library)
+            threads = thread_count(os.environ.get(its_variable)) if its_variable is not None else None
+            if threads is not None:
+                controller.select(filepath=library["filepath"]).limit(limits=threads)
 
 
 def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int | None = POOL_ENGINE_THREADS,
