@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+import threadpoolctl
 
 from solver import workers
 from solver.errors import StichError, StichWarning
@@ -246,6 +247,80 @@ def test_a_pool_worker_holds_two_tables_of_the_run_s_size_on_one_thread() -> Non
     found: list[tuple[int, int, int, int]] = []
     workers.run_pool([1, 2, 3, 4], _worker_tables, (), lambda job, tables: found.append(tables), 2, table_mb=8)
     assert found == [(8 << 20, 8 << 20, 1, 1)] * 4
+
+
+
+def _blas_threads() -> dict[str, int]:
+    """Each BLAS library this process has loaded (file: its threads), as threadpoolctl reads them."""
+    return {library["filepath"]: library["num_threads"] for library in threadpoolctl.threadpool_info()
+            if library["user_api"] == "blas"}
+
+
+def _worker_numeric_threads(job: int) -> tuple[str | None, dict[str, int]]:
+    """In a pool's worker: OpenBLAS's variable and each loaded BLAS library's threads."""
+    return os.environ.get("OPENBLAS_NUM_THREADS"), _blas_threads()
+
+
+def _openblas_on(threads: int) -> int:
+    """numpy's OpenBLAS loaded in this process on ``threads`` threads, as a bot module importing numpy leaves the
+    parent that forks a pool's workers; returns the threads it had (to put back)."""
+    numpy = pytest.importorskip("numpy")
+    assert numpy.ones(2) @ numpy.ones(2) == 2.0
+    openblas = threadpoolctl.ThreadpoolController().select(internal_api="openblas")
+    if not openblas.info():
+        pytest.skip("numpy here is not built on OpenBLAS")
+    before = max(library["num_threads"] for library in openblas.info())
+    openblas.limit(limits=threads)
+    assert set(_blas_threads().values()) == {threads}
+    return before
+
+
+def test_a_pool_worker_multiplies_matrices_on_one_thread_though_its_parent_loaded_openblas_on_more(
+        monkeypatch) -> None:
+    """N workers each running a bot that multiplies matrices with numpy would be N x every core of busy threads: a
+    worker forked from a parent that loaded OpenBLAS on two threads runs it on one, and says 1 to what it loads."""
+    before = _openblas_on(2)
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    try:
+        found: list[tuple[str | None, dict[str, int]]] = []
+        workers.run_pool([1, 2], _worker_numeric_threads, (), lambda job, seen: found.append(seen), 2)
+    finally:
+        _openblas_on(before)
+    assert len(found) == 2
+    for variable, threads in found:
+        assert variable == "1"
+        assert threads and set(threads.values()) == {1}
+
+
+def test_a_pool_worker_keeps_a_numeric_thread_count_set_by_the_user(monkeypatch) -> None:
+    """OPENBLAS_NUM_THREADS set before the run is the user's choice, kept in every worker."""
+    before = _openblas_on(2)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
+    try:
+        found: list[tuple[str | None, dict[str, int]]] = []
+        workers.run_pool([1, 2], _worker_numeric_threads, (), lambda job, seen: found.append(seen), 2)
+    finally:
+        _openblas_on(before)
+    assert [variable for variable, _ in found] == ["2", "2"]
+    assert all(set(threads.values()) == {2} for _, threads in found)
+
+
+@pytest.mark.parametrize(("library", "variable", "setting", "threads"), [
+    ({"internal_api": "openblas"}, "OPENBLAS_NUM_THREADS", "3", 3),
+    ({"internal_api": "openmp"}, "OMP_NUM_THREADS", "4,2", 4),  # OpenMP's nested levels: the outer one
+    ({"internal_api": "mkl"}, "MKL_NUM_THREADS", "0", None),  # no positive count: the library keeps its own
+    ({"internal_api": "blis"}, "BLIS_NUM_THREADS", "many", None),
+    ({"internal_api": "flexiblas", "current_backend": "OPENBLAS-OPENMP"}, "OPENBLAS_NUM_THREADS", "2", 2),
+])
+def test_a_loaded_numeric_library_runs_on_the_threads_its_own_variable_says(library, variable, setting,
+                                                                              threads) -> None:
+    """Each library threadpoolctl finds is set from the variable it reads as it loads (FlexiBLAS: its backend's)."""
+    assert workers.numeric_library_variable(library) == variable
+    assert workers.thread_count(setting) == threads
+
+
+def test_flexiblas_on_the_reference_blas_has_no_thread_variable() -> None:
+    assert workers.numeric_library_variable({"internal_api": "flexiblas", "current_backend": "NETLIB"}) is None
 
 
 @pytest.mark.parametrize("cores", [1, 2])
