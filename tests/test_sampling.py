@@ -751,7 +751,6 @@ def test_the_deal_parser_names_the_seat_or_the_label_it_is_given():
         parse_hand(pack, "EU T1", 1, label="the analysed hand (seat 2)")
 
 
-
 # The 44:44 deal of tests/data/tie44_whole.tbn under tie_44=no_score, six tricks and two cards played: seat 4, a
 # defender, is to move, and some deals of the unseen cards end 44:44 whatever it plays
 TIE_44_MIDPLAY = """[Game "Zwanzigerrufen"]
