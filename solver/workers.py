@@ -379,48 +379,29 @@ class OwnFolderFinder(importlib.abc.MetaPathFinder):
 #: workers multiplying matrices run N threads on N cores, not N times every core (one thread per worker, as its engine).
 NUMERIC_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
                             "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
-#: The variable each kind of library threadpoolctl finds loaded (its ``internal_api``) reads as it starts.
+#: The variable each kind of library threadpoolctl finds loaded (its ``internal_api``) reads as it starts (FlexiBLAS's
+#: backend, OpenBLAS or BLIS, shows as an entry of its own kind).
 NUMERIC_LIBRARY_VARIABLES = {"openmp": "OMP_NUM_THREADS", "openblas": "OPENBLAS_NUM_THREADS",
                              "mkl": "MKL_NUM_THREADS", "blis": "BLIS_NUM_THREADS"}
-
-
-def numeric_library_variable(library: dict[str, Any]) -> str | None:
-    """The variable whose threads a loaded library (an entry of threadpoolctl's ``threadpool_info()``) should run
-    on: its own; FlexiBLAS's is its current backend's (``OPENBLAS-OPENMP``, ``BLIS-THREADS``...); None for one with
-    none (FlexiBLAS on the reference BLAS, which runs one thread)."""
-    kind = library.get("internal_api", "")
-    if kind == "flexiblas":
-        backend = str(library.get("current_backend", "")).lower()
-        kind = next((known for known in ("openblas", "mkl", "blis") if known in backend), "")
-    return NUMERIC_LIBRARY_VARIABLES.get(kind)
-
-
-def thread_count(setting: str | None) -> int | None:
-    """The threads a variable of :data:`NUMERIC_THREAD_VARIABLES` says (OpenMP's ``4,2`` for nested levels: 4), or
-    None where it says no positive whole number (the library then keeps what it has)."""
-    first = (setting or "").split(",")[0].strip()
-    return int(first) if first.isdigit() and int(first) > 0 else None
 
 
 def one_numeric_thread() -> None:
     """A pool worker's numeric libraries on one thread each (:data:`NUMERIC_THREAD_VARIABLES`; a variable already
     set, by the user or the cluster, is kept): those it loads later read the variables; those it inherited loaded (a
-    worker forked from a parent that imported a bot module importing numpy), with a thread per core, are set now to
-    their variable, through threadpoolctl, which finds each build on each platform (numpy's own wheel's OpenBLAS is
-    ``libscipy_openblas64_``). OpenMP is set first: a BLAS's own variable overrides ``OMP_NUM_THREADS``, as when it
-    loads. Importing threadpoolctl and listing the libraries takes 2-7 ms, against 200-300 ms of importing this
-    module, so every worker does it."""
-    for variable in NUMERIC_THREAD_VARIABLES:
-        os.environ.setdefault(variable, "1")
-    from threadpoolctl import ThreadpoolController
+    worker forked from a parent that imported a bot module importing numpy), with a thread per core, are limited to
+    1 now through threadpoolctl, which finds each build on each platform (numpy's own wheel's OpenBLAS is
+    ``libscipy_openblas64_``), if their variable was unset. One whose variable was set already runs what it said,
+    read by the parent as it loaded the library, and is left alone. Importing threadpoolctl and listing the
+    libraries takes about 10 ms (with numpy loaded), against 200-300 ms of importing this module, so every worker
+    does it."""
+    unset = [variable for variable in NUMERIC_THREAD_VARIABLES if variable not in os.environ]
+    for variable in unset:
+        os.environ[variable] = "1"
+    kinds = [kind for kind, variable in NUMERIC_LIBRARY_VARIABLES.items() if variable in unset]
+    if kinds:
+        from threadpoolctl import ThreadpoolController
 
-    controller = ThreadpoolController()
-    for user_api in ("openmp", "blas"):
-        for library in controller.select(user_api=user_api).info():
-            its_variable = numeric_library_variable(library)
-            threads = thread_count(os.environ.get(its_variable)) if its_variable is not None else None
-            if threads is not None:
-                controller.select(filepath=library["filepath"]).limit(limits=threads)
+        ThreadpoolController().select(internal_api=kinds).limit(limits=1)
 
 
 def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int | None = POOL_ENGINE_THREADS,

@@ -251,76 +251,109 @@ def test_a_pool_worker_holds_two_tables_of_the_run_s_size_on_one_thread() -> Non
 
 
 def _blas_threads() -> dict[str, int]:
-    """Each BLAS library this process has loaded (file: its threads), as threadpoolctl reads them."""
+    """Each BLAS library of a kind stich limits loaded in this process (file: its threads), as threadpoolctl reads
+    them: OpenBLAS (FlexiBLAS's backend among them), MKL, BLIS."""
     return {library["filepath"]: library["num_threads"] for library in threadpoolctl.threadpool_info()
-            if library["user_api"] == "blas"}
+            if library["user_api"] == "blas" and library["internal_api"] in workers.NUMERIC_LIBRARY_VARIABLES}
 
 
-def _worker_numeric_threads(job: int) -> tuple[str | None, dict[str, int]]:
-    """In a pool's worker: OpenBLAS's variable and each loaded BLAS library's threads."""
-    return os.environ.get("OPENBLAS_NUM_THREADS"), _blas_threads()
+def _worker_numeric_threads(job: int) -> tuple[dict[str, str | None], dict[str, int]]:
+    """In a pool's worker: the numeric libraries' variables and each loaded BLAS library's threads."""
+    return {variable: os.environ.get(variable) for variable in workers.NUMERIC_THREAD_VARIABLES}, _blas_threads()
 
 
-def _openblas_on(threads: int) -> int:
-    """numpy's OpenBLAS loaded in this process on ``threads`` threads, as a bot module importing numpy leaves the
-    parent that forks a pool's workers; returns the threads it had (to put back)."""
+def _blas_on(threads: int | dict[str, int]) -> dict[str, int]:
+    """numpy's BLAS (OpenBLAS, MKL, BLIS: each one loaded) in this process on ``threads`` threads (or each file on
+    its own count), as a bot module importing numpy leaves the parent that forks a pool's workers; returns the
+    threads each had (to put back). Skipped where numpy loads no BLAS threadpoolctl can set."""
     numpy = pytest.importorskip("numpy")
     assert numpy.ones(2) @ numpy.ones(2) == 2.0
-    openblas = threadpoolctl.ThreadpoolController().select(internal_api="openblas")
-    if not openblas.info():
-        pytest.skip("numpy here is not built on OpenBLAS")
-    before = max(library["num_threads"] for library in openblas.info())
-    openblas.limit(limits=threads)
-    assert set(_blas_threads().values()) == {threads}
+    before = _blas_threads()
+    if not before:
+        pytest.skip("numpy here loads no BLAS threadpoolctl can set")
+    controller = threadpoolctl.ThreadpoolController()
+    for filepath in before:
+        count = threads if isinstance(threads, int) else threads[filepath]
+        controller.select(filepath=filepath).limit(limits=count)
+    assert _blas_threads() == {filepath: threads if isinstance(threads, int) else threads[filepath]
+                               for filepath in before}
     return before
 
 
-def test_a_pool_worker_multiplies_matrices_on_one_thread_though_its_parent_loaded_openblas_on_more(
-        monkeypatch) -> None:
+def _fork_pool(monkeypatch) -> None:
+    """Pools start their workers forked, as a parent that loaded numpy would hand them its libraries (Python 3.14's
+    default start is forkserver and macOS spawns: those workers inherit nothing loaded)."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform: a worker inherits no loaded library")
+    monkeypatch.setattr(workers, "pool_context", lambda memory_mb=None: multiprocessing.get_context("fork"))
+
+
+def _blas_variables() -> list[str]:
+    """The variable of each kind of BLAS loaded here."""
+    kinds = {library["internal_api"] for library in threadpoolctl.threadpool_info() if library["user_api"] == "blas"}
+    return [workers.NUMERIC_LIBRARY_VARIABLES[kind] for kind in kinds if kind in workers.NUMERIC_LIBRARY_VARIABLES]
+
+
+def test_a_pool_worker_multiplies_matrices_on_one_thread_though_its_parent_loaded_blas_on_more(monkeypatch) -> None:
     """N workers each running a bot that multiplies matrices with numpy would be N x every core of busy threads: a
-    worker forked from a parent that loaded OpenBLAS on two threads runs it on one, and says 1 to what it loads."""
-    before = _openblas_on(2)
-    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    worker forked from a parent that loaded its BLAS on two threads runs it on one, and says 1 to what it loads."""
+    _fork_pool(monkeypatch)
+    before = _blas_on(2)
+    for variable in workers.NUMERIC_THREAD_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
     try:
-        found: list[tuple[str | None, dict[str, int]]] = []
+        found: list[tuple[dict[str, str | None], dict[str, int]]] = []
         workers.run_pool([1, 2], _worker_numeric_threads, (), lambda job, seen: found.append(seen), 2)
     finally:
-        _openblas_on(before)
+        _blas_on(before)
     assert len(found) == 2
-    for variable, threads in found:
-        assert variable == "1"
-        assert threads and set(threads.values()) == {1}
+    for variables, threads in found:
+        assert set(variables.values()) == {"1"}
+        assert threads == {filepath: 1 for filepath in before}
 
 
 def test_a_pool_worker_keeps_a_numeric_thread_count_set_by_the_user(monkeypatch) -> None:
-    """OPENBLAS_NUM_THREADS set before the run is the user's choice, kept in every worker."""
-    before = _openblas_on(2)
-    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
+    """A BLAS's variable set before the run is the user's choice: the library the forked worker inherits, loaded
+    with it, keeps its threads, and the variable is kept in every worker."""
+    _fork_pool(monkeypatch)
+    before = _blas_on(2)
+    for variable in _blas_variables():
+        monkeypatch.setenv(variable, "2")
     try:
-        found: list[tuple[str | None, dict[str, int]]] = []
+        found: list[tuple[dict[str, str | None], dict[str, int]]] = []
         workers.run_pool([1, 2], _worker_numeric_threads, (), lambda job, seen: found.append(seen), 2)
     finally:
-        _openblas_on(before)
-    assert [variable for variable, _ in found] == ["2", "2"]
-    assert all(set(threads.values()) == {2} for _, threads in found)
+        _blas_on(before)
+    assert len(found) == 2
+    for variables, threads in found:
+        assert all(variables[variable] == "2" for variable in _blas_variables())
+        assert threads == {filepath: 2 for filepath in before}
 
 
-@pytest.mark.parametrize(("library", "variable", "setting", "threads"), [
-    ({"internal_api": "openblas"}, "OPENBLAS_NUM_THREADS", "3", 3),
-    ({"internal_api": "openmp"}, "OMP_NUM_THREADS", "4,2", 4),  # OpenMP's nested levels: the outer one
-    ({"internal_api": "mkl"}, "MKL_NUM_THREADS", "0", None),  # no positive count: the library keeps its own
-    ({"internal_api": "blis"}, "BLIS_NUM_THREADS", "many", None),
-    ({"internal_api": "flexiblas", "current_backend": "OPENBLAS-OPENMP"}, "OPENBLAS_NUM_THREADS", "2", 2),
-])
-def test_a_loaded_numeric_library_runs_on_the_threads_its_own_variable_says(library, variable, setting,
-                                                                              threads) -> None:
-    """Each library threadpoolctl finds is set from the variable it reads as it loads (FlexiBLAS: its backend's)."""
-    assert workers.numeric_library_variable(library) == variable
-    assert workers.thread_count(setting) == threads
+def _worker_numeric_variables(job: int) -> dict[str, str | None]:
+    """In a pool's worker: the numeric libraries' thread variables."""
+    return {variable: os.environ.get(variable) for variable in workers.NUMERIC_THREAD_VARIABLES}
 
 
-def test_flexiblas_on_the_reference_blas_has_no_thread_variable() -> None:
-    assert workers.numeric_library_variable({"internal_api": "flexiblas", "current_backend": "NETLIB"}) is None
+@pytest.mark.parametrize("start", ["spawn", "forkserver"])
+def test_a_started_pool_worker_says_one_thread_to_every_numeric_library_but_keeps_the_user_s(monkeypatch,
+                                                                                              start) -> None:
+    """A worker started fresh (spawn: macOS, capped runs; forkserver: Python 3.14's default) inherits no library
+    loaded: every variable a numeric library reads as it loads is 1 there, and one the user set keeps its value."""
+    import multiprocessing
+
+    if start not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start} on this platform")
+    monkeypatch.setattr(workers, "pool_context", lambda memory_mb=None: multiprocessing.get_context(start))
+    for variable in workers.NUMERIC_THREAD_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    found: list[dict[str, str | None]] = []
+    workers.run_pool([1, 2], _worker_numeric_variables, (), lambda job, seen: found.append(seen), 2)
+    expected = {variable: "1" for variable in workers.NUMERIC_THREAD_VARIABLES} | {"MKL_NUM_THREADS": "3"}
+    assert found == [expected, expected]
 
 
 @pytest.mark.parametrize("cores", [1, 2])
