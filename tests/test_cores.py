@@ -249,7 +249,6 @@ def test_a_pool_worker_holds_two_tables_of_the_run_s_size_on_one_thread() -> Non
     assert found == [(8 << 20, 8 << 20, 1, 1)] * 4
 
 
-
 def _blas_threads() -> dict[str, int]:
     """Each BLAS library of a kind stich limits loaded in this process (file: its threads), as threadpoolctl reads
     them: OpenBLAS (FlexiBLAS's backend among them), MKL, BLIS."""

@@ -484,7 +484,6 @@ def test_a_checkpoint_cut_inside_its_header_is_written_afresh(tmp_path: Path, ke
     assert journal.read_bytes().split(b"\n")[0] == header
 
 
-
 def test_a_checkpoint_of_a_lone_brace_is_a_torn_header_and_one_of_a_whole_line_is_refused(tmp_path: Path) -> None:
     """A checkpoint that is only ``{`` is the rule for torn first lines at its shortest (the header's first byte, no
     line end: killed as it was written), so it is written afresh; ``{`` and a line end is a whole first line that is

@@ -10,6 +10,8 @@ comments' sake.
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,6 +77,35 @@ def test_a_top_level_function_or_class_has_two_blank_lines_before_it():
     too_close = few_blank_lines(ROOT)
     assert not too_close, "top-level functions or classes without two blank lines before them:\n" + "\n".join(
         too_close)
+
+
+def many_blank_lines(root: Path) -> list[str]:
+    """``file:line`` of the third blank line in a row outside a string (pycodestyle's E303): two set top-level
+    definitions apart, more only spread a file out."""
+    found = []
+    for path in python_sources(root):
+        text = path.read_text(encoding="utf-8")
+        in_strings = set()
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.STRING and token.start[0] != token.end[0]:
+                in_strings.update(range(token.start[0], token.end[0] + 1))
+        run = 0
+        for number, line in enumerate(text.splitlines(), 1):
+            run = run + 1 if not line.strip() and number not in in_strings else 0
+            if run == 3:
+                found.append(f"{path.relative_to(root).as_posix()}:{number}")
+    return found
+
+
+def test_no_more_than_two_blank_lines_in_a_row():
+    too_far = many_blank_lines(ROOT)
+    assert not too_far, "three or more blank lines in a row:\n" + "\n".join(too_far)
+
+
+def test_the_many_blank_lines_check_skips_strings_and_names_the_third_line(tmp_path):
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "cli" / "far.py").write_text('X = """a\n\n\n\nb"""\n\n\n\ndef far():\n    pass\n', encoding="utf-8")
+    assert many_blank_lines(tmp_path) == ["cli/far.py:8"]
 
 
 def test_the_blank_line_check_names_the_file_and_line_and_counts_blank_lines_around_comments(tmp_path):

@@ -154,7 +154,6 @@ def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list
     return items, notes
 
 
-
 class Kratzen(Game):
     """Kratzen (RULES.md 3): 3 to 6 players, four cards each from the 33-card German pack with the Weli; a trump
     suit, follow and beat, and each seat's own trick target (the attacker's two)."""
