@@ -17,7 +17,7 @@ from typing import Any, Sequence
 import typer
 
 from solver.announcements import parse_announcements
-from solver.errors import StichError, did_you_mean
+from solver.errors import FlagGivenTwiceError, StichError, did_you_mean
 from solver.games import GAMES, check_flags_of_some_game, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
                              everyday_refusal)
@@ -201,17 +201,25 @@ def checked_game(value: str | None) -> str | None:
 def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
     """``--variant NAME=VALUE`` options as a dict (later ones win); a malformed one is a usage error, and so is an
     empty one (an unset shell variable), which the pairs' parser would read as no flag at all, a [Variant] tag's
-    list copied into one (said as the options to give), and a flag no game has or a value no game reads (wrong
-    whatever the records: exit 2 in every command; a flag of another game than a record's is that record's error,
-    exit 1)."""
+    list copied into one (said as the options to give, or as a flag given twice), and a flag no game has or a value
+    no game reads (wrong whatever the records: exit 2 in every command; a flag of another game than a record's is
+    that record's error, exit 1)."""
     if any(not value.strip() for value in values or []):
         raise typer.BadParameter(f"an empty value (an unset shell variable?), not of the form {PAIR_FORM}",
                                  param_hint="'--variant'")
     for value in values or []:
         pairs = [pair.strip() for pair in value.split(",") if pair.strip()]
         if len(pairs) > 1 and all("=" in pair for pair in pairs):  # a [Variant] tag's value, copied
+            try:
+                Variant.parse_pairs(value)  # one flag twice: no options to give
+            except FlagGivenTwiceError as error:
+                raise typer.BadParameter(str(error), param_hint="'--variant'") from None
+            except StichError:
+                pass  # a pair of another form: said as its option, below
+            split = (pair.partition("=") for pair in pairs)
+            given = [f"{name.strip()}={flag.strip()}" for name, _, flag in split]  # each one shell word
             raise typer.BadParameter("one flag per --variant, not a list of them: give "
-                                     + " ".join(f"--variant {pair}" for pair in pairs), param_hint="'--variant'")
+                                     + " ".join(f"--variant {pair}" for pair in given), param_hint="'--variant'")
     try:
         flags = Variant.parse_pairs(list(values or []))
         check_flags_of_some_game(flags)

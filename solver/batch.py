@@ -232,21 +232,38 @@ def canonical_variant(variant: Mapping[str, object] | None) -> dict[str, str] | 
     canonical: dict[str, str] = {}
     for name, value in (variant or {}).items():
         key = str(name).strip().lower()
-        readings = []
-        for game in GAMES:
-            flag = game.flags.get(key)
-            if flag is None:
-                continue
-            try:
-                readings.append((flag.parse(value), flag.default))
-            except StichError:
-                readings = []
-                break
+        readings = _readings(key, value)
         if not readings or any(reading != readings[0] for reading in readings):
             canonical[key] = str(value)
         else:
-            canonical[key] = value_text(readings[0][0])
+            canonical[key] = value_text(readings[0])
     return dict(sorted(canonical.items())) or None
+
+
+def _readings(key: str, value: object) -> list[object]:
+    """``value`` as each game that has flag ``key`` reads it; none where a game that has it refuses the value."""
+    readings = []
+    for game in GAMES:
+        flag = game.flags.get(key)
+        if flag is None:
+            continue
+        try:
+            readings.append(flag.parse(value))
+        except StichError:
+            return []
+    return readings
+
+
+def _only_defaults(variant: Mapping[str, object]) -> bool:
+    """Whether ``variant`` has flags and each is at its default in every game that has it: a question an output of
+    an earlier stich, which left such flags out, wrote as no flags at all."""
+    def at_default(key: str, value: object) -> bool:
+        flags = [game.flags[key] for game in GAMES if key in game.flags]
+        try:
+            return bool(flags) and all(flag.parse(value) == flag.default for flag in flags)
+        except StichError:
+            return False
+    return bool(variant) and all(at_default(key, value) for key, value in variant.items())
 
 
 def same_question(written: Mapping[str, Any], asked: Mapping[str, Any]) -> bool:
@@ -386,7 +403,7 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
                                      "output of an earlier stich); choose another --out file")
                 raise StichError(f"{path}:{number}: this output answers {_describe(written)}, not "
                                  f"{_describe(asked)}; rerun with the same input and options, or choose another "
-                                 "--out file")
+                                 f"--out file{_defaults_left_out(written, asked)}")
             if not isinstance(document.get("key"), str):
                 raise StichError(f"{path}:{number}: this line has no key (an output of an earlier stich); choose "
                                  "another --out file")
@@ -442,6 +459,20 @@ def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _
                          "another --out file")
     if notify is not None:
         notify(f"{out_path} was written for {old}; resuming with {asked['source']}, whose records it answers")
+
+
+def _defaults_left_out(written: Any, asked: Mapping[str, Any]) -> str:
+    """The refusal's hint where the output asked no flags and this run only flags at their default: a stich before
+    this one left such flags out of the question, so a rerun of the very command that wrote the output is refused,
+    and the output may hold answers under those flags that no rerun can tell apart."""
+    if not isinstance(written, Mapping) or written.get("variant") is not None:
+        return ""
+    if not _only_defaults(asked.get("variant") or {}):
+        return ""
+    if {k: v for k, v in written.items() if k != "variant"} != {k: v for k, v in asked.items() if k != "variant"}:
+        return ""
+    return ("; if this output was written with these --variant flags, it was by an earlier stich, which left flags "
+            "at their default out of the question: use a new --out (or delete this one) to solve them again")
 
 
 def _describe(asked: Any) -> str:

@@ -195,6 +195,11 @@ class VariantError(StichError):
         self.pair = pair
 
 
+class FlagGivenTwiceError(VariantError):
+    """One variant flag given twice (two pairs of one text, two keys of a mapping): a mistake of its own, not of a
+    pair's form, so a ``[Variant]`` tag's message expects each flag once rather than ``NAME=VALUE`` pairs."""
+
+
 class CommandVariantError(ParseError):
     """A variant flag given with the command or call (``--variant``, ``variant=``) that a record's game refuses:
     pointed at the record's ``[Game]``, whose flags they are not, and the same for every record of that game, so a

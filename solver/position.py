@@ -16,9 +16,9 @@ from .announcements import (Announcement, AnnouncementSeatError, AnnouncementSyn
                             pagat_announcement, parse_announcements)
 from .cards import Card, CardSet, Pack, card_items
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
-from .errors import (visible, CommandVariantError, IllegalPlayError, InvalidContractError, InvalidDealError,
-                     InvalidPositionError, InvalidSeatContractError, InvalidSeatPositionError, ParseError, StichError,
-                     UnknownCardError, VariantError, did_you_mean, integral, is_whole_number)
+from .errors import (visible, CommandVariantError, FlagGivenTwiceError, IllegalPlayError, InvalidContractError,
+                     InvalidDealError, InvalidPositionError, InvalidSeatContractError, InvalidSeatPositionError,
+                     ParseError, StichError, UnknownCardError, VariantError, did_you_mean, integral, is_whole_number)
 from .formats.tbn import PlaySection, Record, Tag, Token
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
@@ -625,7 +625,7 @@ def _pair_offsets(text: str) -> list[tuple[int, str]]:
 
 def _variant_pairs(record: Record, tag: Tag, game: type[Game]) -> dict[str, str]:
     """The ``[Variant]`` tag's pairs (:meth:`Variant.parse_pairs`); a pair not of the form, or a flag named twice,
-    pointed at that pair as a card of a deal is."""
+    pointed at that pair as a card of a deal is, each said with what belongs there."""
     try:
         return Variant.parse_pairs(tag.value, game.flags)
     except VariantError as error:
@@ -633,7 +633,9 @@ def _variant_pairs(record: Record, tag: Tag, game: type[Game]) -> dict[str, str]
             raise
         offset, pair = _pair_offsets(tag.value)[error.pair]
         line, column = tag.position(offset)
-        raise _error(record, str(error), line, column, pair, "NAME=VALUE pairs, separated by commas") from None
+        expected = ("each flag once" if isinstance(error, FlagGivenTwiceError)
+                    else "NAME=VALUE pairs, separated by commas")
+        raise _error(record, str(error), line, column, pair, expected) from None
 
 
 #: The tag that gives each argument of Game.rules an InvalidContractError can be about: the seats' and every game's

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
 
-from .errors import MAX_TOKEN_LENGTH, VariantError, _cut, did_you_mean, is_whole_number, quoted
+from .errors import MAX_TOKEN_LENGTH, FlagGivenTwiceError, VariantError, _cut, did_you_mean, is_whole_number, quoted
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -94,6 +94,16 @@ def pair_form(flags: Mapping[str, Flag] | None = None) -> str:
     return f"NAME=VALUE (a flag's name, '=' and its value, such as {example_pair(flags)})"
 
 
+def note_once(spelt: dict[str, str], key: str, spelling: str, pair: int | None = None) -> None:
+    """Note flag ``key`` as given, as ``spelling``, in ``spelt``; FlagGivenTwiceError naming both spellings where it
+    was given already (``pair``: the index of the second in a ``NAME=VALUE, ...`` text): one flag under two keys of
+    a mapping (``Sagotrick``, ``sagotrick``) or in two pairs of one text leaves which value is meant unsaid."""
+    if key in spelt:
+        raise FlagGivenTwiceError(f"variant flag {key} is given twice ({quoted(spelt[key])} and {quoted(spelling)})",
+                                  pair)
+    spelt[key] = spelling
+
+
 #: :func:`pair_form` where no game is known (``--variant`` before any record is read).
 PAIR_FORM = pair_form()
 
@@ -119,9 +129,7 @@ class Variant(Mapping[str, object]):
                 known = ", ".join(sorted(flags)) or "none"
                 raise VariantError(f"unknown variant flag {quoted(name)}{did_you_mean(key, list(flags))} (this "
                                    f"game's flags: {known})")
-            if key in spelt:  # one flag under two keys of a mapping ('Sagotrick', 'sagotrick'): which value is meant
-                raise VariantError(f"variant flag {key} is given twice ({quoted(spelt[key])} and {quoted(name)})")
-            spelt[key] = name
+            note_once(spelt, key, name)
             chosen[key] = flags[key].parse(value)
         self._flags = dict(flags)
         self._values = chosen
@@ -135,6 +143,7 @@ class Variant(Mapping[str, object]):
         one_text = isinstance(text, str)
         items = text.split(",") if one_text else list(text)  # type: ignore[union-attr]
         pairs: dict[str, str] = {}
+        spelt: dict[str, str] = {}
         for index, item in enumerate(items):
             at = index if one_text else None
             if not isinstance(item, str):
@@ -145,8 +154,8 @@ class Variant(Mapping[str, object]):
             name, _, value = (part.strip() for part in item.partition("="))
             if not name or not value or "=" in value:
                 raise VariantError(f"variant {quoted(item)} is not of the form {pair_form(flags)}", at)
-            if one_text and name.lower() in pairs:
-                raise VariantError(f"variant flag {name.lower()} is given twice", at)
+            if one_text:
+                note_once(spelt, name.lower(), item, at)
             pairs[name.lower()] = value
         return pairs
 

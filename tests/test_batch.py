@@ -788,6 +788,27 @@ def test_a_flag_given_at_its_default_over_a_records_tag_is_another_question(tmp_
     assert points == {"off": 8, "any_order": 0}
 
 
+def test_a_refusal_of_flags_at_their_default_over_no_flags_says_an_earlier_stich_left_them_out(tmp_path):
+    """An output an earlier stich wrote with --variant sagotrick=any_order says "variant": null (it left flags at
+    their default out) but holds answers under the flag: the very command that wrote it is refused, and the message
+    says why and how to solve them again; flags not at their default, or another question besides, get no hint."""
+    source = tmp_path / "ending.tbn"
+    source.write_text('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n'
+                      '[Deal "1: T17 SK / T1 T19 / TS DQ / T21 T11"]\n[Contract "Solo"]\n[Declarer "3"]\n')
+    out = tmp_path / "out.jsonl"
+    assert solve_batch(source, out, workers=1).solved == 1
+    assert json.loads(out.read_text())["asked"]["variant"] is None
+    hint = "earlier stich, which left flags at their default out of the question: use a new --out (or delete"
+    for flags in ({"sagotrick": "any_order"}, {"Sagotrick": "ANY_ORDER", "tie_44": "declarers_lose"}):
+        with pytest.raises(StichError, match=r"no variant flags.*sagotrick=any_order") as refused:
+            solve_batch(source, out, workers=1, variant=flags)
+        assert hint in str(refused.value)
+    for flags, objectives in (({"sagotrick": "off"}, None), ({"sagotrick": "any_order"}, ["tricks"])):
+        with pytest.raises(StichError, match="this output answers") as refused:
+            solve_batch(source, out, workers=1, variant=flags, objectives=objectives)
+        assert "earlier stich" not in str(refused.value)
+
+
 def _engine_threads(_: object) -> object:
     from solver.workers import worker_engine_threads
     return worker_engine_threads()

@@ -543,6 +543,19 @@ def test_a_variant_tags_list_given_to_one_variant_option_says_to_repeat_the_opti
             "--variant sagotrick=off --variant solo_value=5") in said
 
 
+@pytest.mark.parametrize("listed, said", [
+    # spaces around '=' would make each suggested option three shell words
+    ("sagotrick=off , solo_value = 5", "give --variant sagotrick=off --variant solo_value=5"),
+    # one flag twice is no list to split: which value is meant is unsaid
+    ("sagotrick=off, Sagotrick = any_order",
+     "variant flag sagotrick is given twice ('sagotrick=off' and 'Sagotrick = any_order')"),
+])
+def test_a_variant_tags_list_given_to_one_option_is_said_as_options_to_give_each_flag_once(listed, said):
+    result = run("check", EXAMPLES / "valat.tbn", "--variant", listed, code=2)
+    assert said in " ".join(result.stderr.replace("│", "").split())
+    assert "give --variant sagotrick=off --variant Sagotrick" not in result.stderr
+
+
 def test_a_variant_flag_no_game_has_is_a_usage_error():
     """Wrong whatever the records: exit 2, as in deal and bench (the researcher audit found batch's 1 and deal's 2);
     a flag of another game than a record's stays that record's error (below)."""

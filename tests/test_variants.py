@@ -624,9 +624,13 @@ def test_a_bad_flag_of_a_variant_tag_is_pointed_at(tmp_path):
     # the flag at fault's name inside another's (pagat_via_sagotrick) is not its pair
     ("pagat_via_sagotrick=true, sagotrick=bogus", "sagotrick=bogus", "sagotrick takes"),
     # a flag named twice: at its second pair, the one that repeats it
-    ("solo_value=4, mondfang=team, solo_value=5", "solo_value=5", "solo_value is given twice"),
+    ("solo_value=4, mondfang=team, solo_value=5", "solo_value=5",
+     r"solo_value is given twice \('solo_value=4' and 'solo_value=5'\) "
+     r"\(got 'solo_value=5', expected each flag once\)"),
     # a pair without '=': at that pair, not at the tag's first
     ("sagotrick=off, mondfang", "mondfang", "'mondfang' is not of the form"),
+    # an escaped quote before the pair at fault is one character of the value but two of the line
+    ('sagotrick=\\"off\\", mondfang', "mondfang", "'mondfang' is not of the form"),
 ])
 def test_the_pair_at_fault_of_a_variant_tag_is_pointed_at(value, pair, message):
     text = (Path(__file__).parent.parent / "examples" / "valat.tbn").read_text()

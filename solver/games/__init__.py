@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..cards import Pack, register_pack
-from ..errors import StichError, UnknownGameError, VariantError, did_you_mean, quoted
+from ..errors import StichError, UnknownGameError, did_you_mean, quoted
+from ..variant import note_once
 from .base import GAMES, Contract, Game, Objective, Rules, TrickEvent
 from .kratzen import Kratzen
 from .schafkopf import Schafkopf
@@ -71,12 +72,11 @@ def check_flags_of_some_game(variant: Mapping[str, object]) -> None:
     """StichError for a variant flag that no game has, or whose value no game that has it reads: given for a file
     that may mix games, a flag need only be some game's (each record then checks it against its own), but one that
     is nobody's is wrong whatever the records, as is one flag under two keys of a mapping."""
-    spelt: dict[str, object] = {}
+    spelt: dict[str, str] = {}
     for name, value in variant.items():
-        if (key := str(name).strip().lower()) in spelt:
-            raise VariantError(f"variant flag {key} is given twice ({quoted(spelt[key])} and {quoted(name)})")
-        spelt[key] = name
-        games = [game for game in GAMES if str(name).strip().lower() in game.flags]  # read as Variant reads it
+        key = str(name).strip().lower()  # read as Variant reads it
+        note_once(spelt, key, str(name))
+        games = [game for game in GAMES if key in game.flags]
         if not games:
             every = sorted({flag for game in GAMES for flag in game.flags})
             raise StichError(f"unknown variant flag {quoted(name)}{did_you_mean(str(name), every)} (no game has it; "
