@@ -388,20 +388,22 @@ NUMERIC_LIBRARY_VARIABLES = {"openmp": "OMP_NUM_THREADS", "openblas": "OPENBLAS_
 def one_numeric_thread() -> None:
     """A pool worker's numeric libraries on one thread each (:data:`NUMERIC_THREAD_VARIABLES`; a variable already
     set, by the user or the cluster, is kept): those it loads later read the variables; those it inherited loaded (a
-    worker forked from a parent that imported a bot module importing numpy), with a thread per core, are limited to
-    1 now through threadpoolctl, which finds each build on each platform (numpy's own wheel's OpenBLAS is
-    ``libscipy_openblas64_``), if their variable was unset. One whose variable was set already runs what it said,
-    read by the parent as it loaded the library, and is left alone. Importing threadpoolctl and listing the
-    libraries takes about 10 ms (with numpy loaded), against 200-300 ms of importing this module, so every worker
-    does it."""
-    unset = [variable for variable in NUMERIC_THREAD_VARIABLES if variable not in os.environ]
-    for variable in unset:
-        os.environ[variable] = "1"
-    kinds = [kind for kind, variable in NUMERIC_LIBRARY_VARIABLES.items() if variable in unset]
-    if kinds:
+    worker forked from a parent that imported a bot module importing numpy) read theirs as the parent loaded them,
+    so they are limited now through threadpoolctl, which finds each build on each platform (numpy's own wheel's
+    OpenBLAS is ``libscipy_openblas64_``): to the count their variable says where it is a positive whole number (set
+    after numpy was loaded, by ``os.environ`` or a notebook's ``%env``, it would be ignored otherwise), to 1 where it
+    was unset; another value is left to the library. Importing threadpoolctl and listing the libraries takes about
+    10 ms (with numpy loaded), against 200-300 ms of importing this module, so every worker does it."""
+    for variable in NUMERIC_THREAD_VARIABLES:
+        os.environ.setdefault(variable, "1")
+    limits = {kind: int(text) for kind, variable in NUMERIC_LIBRARY_VARIABLES.items()
+              if (text := os.environ[variable].strip()).isascii() and text.isdigit() and int(text) > 0}
+    if limits:
         from threadpoolctl import ThreadpoolController
 
-        ThreadpoolController().select(internal_api=kinds).limit(limits=1)
+        controller = ThreadpoolController()
+        for kind, count in limits.items():
+            controller.select(internal_api=kind).limit(limits=count)
 
 
 def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int | None = POOL_ENGINE_THREADS,

@@ -331,6 +331,26 @@ def test_a_pool_worker_keeps_a_numeric_thread_count_set_by_the_user(monkeypatch)
         assert threads == {filepath: 2 for filepath in before}
 
 
+def test_a_pool_worker_runs_the_thread_count_set_after_numpy_was_loaded(monkeypatch) -> None:
+    """A BLAS's variable set once numpy is loaded (``os.environ`` in a script, a notebook's ``%env``) is read by no
+    library: the forked worker's inherited library runs the count it says, not the parent's."""
+    _fork_pool(monkeypatch)
+    before = _blas_on(2)
+    for variable in workers.NUMERIC_THREAD_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    for variable in _blas_variables():
+        monkeypatch.setenv(variable, "1")
+    try:
+        found: list[tuple[dict[str, str | None], dict[str, int]]] = []
+        workers.run_pool([1, 2], _worker_numeric_threads, (), lambda job, seen: found.append(seen), 2)
+    finally:
+        _blas_on(before)
+    assert len(found) == 2
+    for variables, threads in found:
+        assert set(variables.values()) == {"1"}
+        assert threads == {filepath: 1 for filepath in before}
+
+
 def _worker_numeric_variables(job: int) -> dict[str, str | None]:
     """In a pool's worker: the numeric libraries' thread variables."""
     return {variable: os.environ.get(variable) for variable in workers.NUMERIC_THREAD_VARIABLES}
