@@ -254,16 +254,10 @@ def _readings(key: str, value: object) -> list[object]:
     return readings
 
 
-def _only_defaults(variant: Mapping[str, object]) -> bool:
-    """Whether ``variant`` has flags and each is at its default in every game that has it: a question an output of
-    an earlier stich, which left such flags out, wrote as no flags at all."""
-    def at_default(key: str, value: object) -> bool:
-        flags = [game.flags[key] for game in GAMES if key in game.flags]
-        try:
-            return bool(flags) and all(flag.parse(value) == flag.default for flag in flags)
-        except StichError:
-            return False
-    return bool(variant) and all(at_default(key, value) for key, value in variant.items())
+def _at_default(key: str, value: object) -> bool:
+    """Whether flag ``key`` at ``value`` is at its default in every game that has it (and some game has it)."""
+    readings = _readings(key, value)
+    return bool(readings) and readings == [game.flags[key].default for game in GAMES if key in game.flags]
 
 
 def same_question(written: Mapping[str, Any], asked: Mapping[str, Any]) -> bool:
@@ -462,12 +456,15 @@ def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _
 
 
 def _defaults_left_out(written: Any, asked: Mapping[str, Any]) -> str:
-    """The refusal's hint where the output asked no flags and this run only flags at their default: a stich before
-    this one left such flags out of the question, so a rerun of the very command that wrote the output is refused,
+    """The refusal's hint where the output asked this run's flags less those at their default, and some were: a
+    stich before this one left such flags out of the question (``sagotrick=any_order tie_44=no_score`` written as
+    ``tie_44=no_score``, one flag alone as no flags), so a rerun of the very command that wrote the output is refused,
     and the output may hold answers under those flags that no rerun can tell apart."""
-    if not isinstance(written, Mapping) or written.get("variant") is not None:
+    if not isinstance(written, Mapping):
         return ""
-    if not _only_defaults(asked.get("variant") or {}):
+    flags = asked.get("variant") or {}
+    kept = {key: value for key, value in flags.items() if not _at_default(key, value)}
+    if len(kept) == len(flags) or (written.get("variant") or {}) != kept:
         return ""
     if {k: v for k, v in written.items() if k != "variant"} != {k: v for k, v in asked.items() if k != "variant"}:
         return ""

@@ -809,6 +809,26 @@ def test_a_refusal_of_flags_at_their_default_over_no_flags_says_an_earlier_stich
         assert "earlier stich" not in str(refused.value)
 
 
+def test_a_refusal_of_flags_some_at_their_default_says_an_earlier_stich_left_those_out(tmp_path):
+    """An earlier stich dropped each flag at its default alone: --variant sagotrick=any_order --variant
+    tie_44=no_score wrote {"tie_44": "no_score"}; rerunning that command is refused with the hint, other flags are
+    refused without it."""
+    source = tmp_path / "ending.tbn"
+    source.write_text('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n'
+                      '[Deal "1: T17 SK / T1 T19 / TS DQ / T21 T11"]\n[Contract "Solo"]\n[Declarer "3"]\n')
+    out = tmp_path / "out.jsonl"
+    assert solve_batch(source, out, workers=1, variant={"tie_44": "no_score"}).solved == 1
+    hint = "earlier stich, which left flags at their default out of the question"
+    with pytest.raises(StichError, match="this output answers") as refused:
+        solve_batch(source, out, workers=1, variant={"sagotrick": "any_order", "TIE_44": "no_score"})
+    assert hint in str(refused.value)
+    for flags in ({"sagotrick": "off", "tie_44": "no_score"}, {"sagotrick": "any_order"},
+                  {"sagotrick": "any_order", "tie_44": "declarers_lose"}):
+        with pytest.raises(StichError, match="this output answers") as refused:
+            solve_batch(source, out, workers=1, variant=flags)
+        assert "earlier stich" not in str(refused.value)
+
+
 def _engine_threads(_: object) -> object:
     from solver.workers import worker_engine_threads
     return worker_engine_threads()
