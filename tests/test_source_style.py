@@ -80,17 +80,18 @@ def test_a_top_level_function_or_class_has_two_blank_lines_before_it():
 
 
 def many_blank_lines(root: Path) -> list[str]:
-    """``file:line`` of the third blank line in a row outside a string (pycodestyle's E303): two set top-level
+    """``file:line`` of the third blank line in a row, counted on every line but those inside a string (a token
+    over several lines: a string, or an f-string's parts on Python 3.12+), brackets included: two set top-level
     definitions apart, more only spread a file out."""
     found = []
     for path in python_sources(root):
         text = path.read_text(encoding="utf-8")
         in_strings = set()
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.STRING and token.start[0] != token.end[0]:
+            if token.type not in (tokenize.NL, tokenize.NEWLINE) and token.start[0] != token.end[0]:
                 in_strings.update(range(token.start[0], token.end[0] + 1))
         run = 0
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(text.split("\n"), 1):  # as tokenize numbers lines (no form feed breaks)
             run = run + 1 if not line.strip() and number not in in_strings else 0
             if run == 3:
                 found.append(f"{path.relative_to(root).as_posix()}:{number}")
@@ -105,6 +106,7 @@ def test_no_more_than_two_blank_lines_in_a_row():
 def test_the_many_blank_lines_check_skips_strings_and_names_the_third_line(tmp_path):
     (tmp_path / "cli").mkdir()
     (tmp_path / "cli" / "far.py").write_text('X = """a\n\n\n\nb"""\n\n\n\ndef far():\n    pass\n', encoding="utf-8")
+    (tmp_path / "cli" / "fstring.py").write_text('name = 1\nX = f"""a {name}\n\n\n\nb"""\n', encoding="utf-8")
     assert many_blank_lines(tmp_path) == ["cli/far.py:8"]
 
 
