@@ -25,7 +25,7 @@ from solver.position import Position
 from solver.scoring import MAX_POT, set_or_check_pot
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
                                   table_megabytes, usable_cores)
-from solver.variant import PAIR_FORM, Variant, example_pair
+from solver.variant import PAIR_FORM, Variant, example_pair, note_once
 
 from .errors import file_name, input_errors, message
 from .render import plural
@@ -210,12 +210,13 @@ def parse_variant_options(values: Sequence[str] | None) -> dict[str, str]:
     for value in values or []:
         pairs = [pair.strip() for pair in value.split(",") if pair.strip()]
         if len(pairs) > 1 and all("=" in pair for pair in pairs):  # a [Variant] tag's value, copied
-            try:
-                Variant.parse_pairs(value)  # one flag twice: no options to give
+            spelt: dict[str, str] = {}
+            try:  # one flag twice, whatever the other pairs' form: no options to give
+                for pair in pairs:
+                    if name := pair.partition("=")[0].strip().lower():
+                        note_once(spelt, name, pair)
             except FlagGivenTwiceError as error:
                 raise typer.BadParameter(str(error), param_hint="'--variant'") from None
-            except StichError:
-                pass  # a pair of another form: said as its option, below
             split = (pair.partition("=") for pair in pairs)
             given = [f"{name.strip()}={flag.strip()}" for name, _, flag in split]  # each one shell word
             raise typer.BadParameter("one flag per --variant, not a list of them: give "

@@ -549,6 +549,9 @@ def test_a_variant_tags_list_given_to_one_variant_option_says_to_repeat_the_opti
     # one flag twice is no list to split: which value is meant is unsaid
     ("sagotrick=off, Sagotrick = any_order",
      "variant flag sagotrick is given twice ('sagotrick=off' and 'Sagotrick = any_order')"),
+    # a malformed pair between hid the repeat
+    ("sagotrick=off, a=b=c, Sagotrick = any_order",
+     "variant flag sagotrick is given twice ('sagotrick=off' and 'Sagotrick = any_order')"),
 ])
 def test_a_variant_tags_list_given_to_one_option_is_said_as_options_to_give_each_flag_once(listed, said):
     result = run("check", EXAMPLES / "valat.tbn", "--variant", listed, code=2)
