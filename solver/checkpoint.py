@@ -31,6 +31,7 @@ import errno
 import hashlib
 import json
 import os
+import stat
 from array import array
 from bisect import bisect_right
 from io import FileIO
@@ -533,9 +534,12 @@ def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[
     """The samples of a run of ``samples`` (None: of runs of any count) that a checkpoint journal holds for the jobs
     of these ``headers`` (each header's fields as :class:`Journal` writes them, the tag and key left out, a header of
     any sample count matching as the journal's does: :func:`same_job`), as the set of their numbers: those it would
-    read back. An empty set for a file that cannot be read (the journal says why when it opens it)."""
+    read back. An empty set for a file that cannot be read (the journal says why when it opens it) and for one that
+    is no regular file (a device such as /dev/zero, which holds no journal and would be read without end)."""
     wanted = [json.loads(json.dumps(dict(header))) for header in headers]
     try:
+        if not stat.S_ISREG(os.stat(checkpoint).st_mode):
+            return SpanSet()
         held = samples_held(checkpoint, lambda header: True if any(same_job(header, job, ("samples",))
                                                                    for job in wanted) else None, samples)
     except OSError:

@@ -896,7 +896,6 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     if setup.drawn_total is not None:  # only there: other variants' checkpoints, written before it, still resume
         identity["drawn_total"] = setup.drawn_total
     aliases = [identity | {"setup": document} for document in setup_aliases]
-    notices = [] if checkpoint is None else _without_drawn_total(checkpoint, identity, aliases, samples)
     # sample k is drawn from the seed and k alone: a run of another -n holds this one's samples, those below -n
     journal = Journal(checkpoint, identity, aliases=aliases, varying=("samples",), end=samples) \
         if checkpoint is not None else None
@@ -921,7 +920,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
                                                                      requested=samples)),
               go_on=go_on if deadline.limited else None,
               solved=(lambda span, sums: Span(span.first, sums.n)) if task is not sample_span else None,
-              notices=notices)
+              notices=lambda: _without_drawn_total(cast(str, checkpoint), identity, aliases, samples))
     if total.n < samples and not stopped:  # the last chunks were cut short
         go_on()
     return replace(_report(game, setup, total, seed), stopped=stopped[0] if stopped else None, requested=samples)
@@ -991,7 +990,7 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
               read: Callable[[Mapping[str, Any], str], Any], add: Callable[[Any], None],
               after: Callable[[], None] | None = None, go_on: Callable[[Span], bool] | None = None,
               solved: Callable[[Span, Any], Span] | None = None,
-              notices: Sequence[tuple[str, type[StichWarning]]] = ()) -> None:
+              notices: Callable[[], Sequence[tuple[str, type[StichWarning]]]] | None = None) -> None:
     """Samples 0 .. ``samples - 1`` in spans of at most ``size`` on ``pool`` (``task(span, setup)`` returns a span's
     integer sums, which ``add`` merges): the spans ``journal`` holds are read back (``read(sums, "FILE:LINE:1")``,
     the place for its refusal) instead of solved,
@@ -999,9 +998,9 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
     before each span is handed out: False hands out no more (a time limit, a stop), and the spans in flight finish.
     A task that may stop early (its searches' time limit) solves the first samples of its span only: ``solved(span,
     sums)`` says which, and only those count as done (journalled; a resume solves the rest). The journal is closed
-    at the end, however the run ends. ``notices`` (text and category) are warned once the journal has room for the
-    samples left, before what a resume of another sample count says: a run the full disk refuses says nothing it
-    did not do."""
+    at the end, however the run ends. ``notices()`` (text and category) are worked out and warned once the journal has
+    accepted the file and has room for the samples left, before what a resume of another sample count says: a run
+    the full disk refuses says nothing it did not do, and a pipe or a device is refused before anything reads it."""
     done = SpanSet()
 
     def jobs() -> Iterator[Span]:
@@ -1028,7 +1027,7 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
                 done.add(span)  # the journal yields each sample once
             if next(done.gaps(samples), None) is not None:
                 journal.check_room("no sample of this analysis solved")  # not for nothing on a full disk
-            said = list(notices)  # said once the room is there: a refused run resumes nothing, solves nothing again
+            said = [] if notices is None else list(notices())  # said once the room is there: a refused run resumes nothing, solves nothing again
             if journal.resumed_from:
                 said.append((other_count_text(journal.path, journal.resumed_from, journal.resumed_samples,
                                                done.count(), samples), OtherCountResumed))
