@@ -44,7 +44,8 @@ from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import Announcement, parse_announcements
-from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_samples, same_job, samples_held
+from .checkpoint import (REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_by_job, journalled_samples, same_job,
+                         samples_held)
 from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
@@ -1138,8 +1139,8 @@ def _without_bonus_odds(checkpoint: str | os.PathLike, identity: Mapping[str, An
     notices: list[tuple[str, type[StichWarning]]] = []
     without_bonuses, with_bonuses = ([{**job, "cards": document, "share_scale": SHARE_SCALE}
                                       for document in (identity, *aliases)] for job in ({}, {"bonuses": True}))
-    without, done = (journalled_samples(checkpoint, headers, samples)
-                     for headers in (without_bonuses, with_bonuses))
+    held_by = journalled_by_job(checkpoint, {"without": without_bonuses, "with": with_bonuses}, samples)  # one reading
+    without, done = held_by["without"], held_by["with"]
     if again := without.count_not_in(done):  # only those the job with bonuses lacks are solved again
         held = journalled_samples(checkpoint, without_bonuses).count()  # the file's, of runs of any count
         notices.append((solved_again_text(checkpoint, held, again, "of this card advice written without "

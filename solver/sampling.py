@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_condition
 from .announcements import parse_announcements
 from .cards import Card, CardTokens, card_items
-from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_samples
+from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_by_job, journalled_samples
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
@@ -936,11 +936,11 @@ def _without_drawn_total(checkpoint: str | os.PathLike, identity: Mapping[str, A
         return []
     named = [identity, *aliases]
     before = [{name: value for name, value in job.items() if name != "drawn_total"} for job in named]
-    again = journalled_samples(checkpoint, before, samples).count_not_in(journalled_samples(checkpoint, named,
-                                                                                            samples))
+    held_by = journalled_by_job(checkpoint, {"before": before, "named": named}, samples)  # one reading of the file
+    again = held_by["before"].count_not_in(held_by["named"])
     if not again:
         return []
-    held = journalled_samples(checkpoint, before).count()  # the file's, of runs of any count
+    held = journalled_samples(checkpoint, before).count()  # the file's, of runs of any count: read only to say it
     drawn = identity["drawn_total"]
     written = (f"of this analysis written before its job named the drawn total ({drawn}), when a total of {drawn} "
                "counted as the defenders' win")

@@ -860,6 +860,36 @@ def test_a_pipe_named_as_the_checkpoint_is_refused_before_it_is_read(tmp_path: P
     assert (device.returncode, device.stderr, device.stdout) == (0, "", plain.stdout)  # a device is written as a file
 
 
+@pytest.mark.parametrize("cards", [False, True], ids=["analysis", "card advice"])
+def test_a_resumed_run_reads_its_checkpoint_for_the_older_job_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    cards: bool) -> None:
+    """Whether a checkpoint holds samples of an older job (before the drawn total, without bonus odds) is one reading
+    of the file, which may hold many records' runs, not one for each job asked about; the file's count of the older
+    job's samples is read only when there is something to say."""
+    import solver.checkpoint
+    from solver.advice import card_advice
+
+    position = solver.parse_positions(TIE_44_MIDPLAY)[0]
+    path = tmp_path / "ck.jsonl"
+
+    def run() -> object:
+        if cards:
+            return card_advice(position, 4, samples=2, seed=3, workers=1, checkpoint=path).as_dict()
+        return analyse_position(position, 4, samples=2, seed=3, workers=1, checkpoint=path).as_dict()
+
+    first = run()
+    readings: list[str] = []
+    read_once = solver.checkpoint.samples_held
+
+    def counted(checkpoint, job_of, end=None):  # type: ignore[no-untyped-def]
+        readings.append(str(checkpoint))
+        return read_once(checkpoint, job_of, end)
+
+    monkeypatch.setattr(solver.checkpoint, "samples_held", counted)
+    assert run() == first
+    assert readings == [str(path)]
+
+
 def test_the_best_single_card_says_the_cards_it_ties_with() -> None:
     """Seat 3 to move in the first Zwanzigerrufen example: SG and CQ are equal on the exact figures over the samples
     (payment, win and card points), so the headline's "best single card" says that another does as well rather
