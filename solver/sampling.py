@@ -1027,7 +1027,9 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
                 done.add(span)  # the journal yields each sample once
             if next(done.gaps(samples), None) is not None:
                 journal.check_room("no sample of this analysis solved")  # not for nothing on a full disk
-            said = [] if notices is None else list(notices())  # said once the room is there: a refused run resumes nothing, solves nothing again
+            # worked out and said once the file is accepted and the room is there: a refused run reads nothing of
+            # it, resumes nothing, solves nothing again
+            said = [] if notices is None else list(notices())
             if journal.resumed_from:
                 said.append((other_count_text(journal.path, journal.resumed_from, journal.resumed_samples,
                                                done.count(), samples), OtherCountResumed))

@@ -844,7 +844,8 @@ def test_a_pipe_named_as_the_checkpoint_is_refused_before_it_is_read(tmp_path: P
     """What a checkpoint holds under an older job (a drawn total, bonus odds) is worked out only once the journal has
     accepted the file: read before it, a named pipe waited for a writer that never came (the run hung, and its
     interrupt said the chunks were kept in the pipe), refused now at once with nothing on stdout; and /dev/zero,
-    which the journal writes to as a file, was read without end until memory ran out: it holds no journal. The timeout only ends a hanging run: it is no measure of speed."""
+    which the journal writes to as a file, was read without end until memory ran out: it holds no journal. The
+    timeout only ends a hanging run: it is no measure of speed."""
     record, pipe = tmp_path / "t44.tbn", tmp_path / "ck.fifo"
     record.write_text(TIE_44_MIDPLAY)
     os.mkfifo(pipe)
