@@ -44,7 +44,8 @@ from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import Announcement, parse_announcements
-from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_samples, same_job, samples_held
+from .checkpoint import (REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_by_job, journalled_samples, same_job,
+                         samples_held)
 from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
@@ -909,15 +910,16 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
                 identity: Mapping[str, Any], checkpoint: str | os.PathLike | None, time_limit: float | None,
                 stop: threading.Event | None, progress: Callable[[AdviceSums], None] | None,
                 at_least: int = 0, aliases: Sequence[Mapping[str, Any]] = (),
-                notices: Sequence[tuple[str, type[StichWarning]]] = ()) -> tuple[AdviceSums, str | None]:
+                notices: Callable[[], Sequence[tuple[str, type[StichWarning]]]] | None = None
+                ) -> tuple[AdviceSums, str | None]:
     """Samples 0 .. ``samples - 1`` in chunks (``task(span, setup, limits)`` on the pool,
     :func:`solver.sampling.run_spans`), resumed from and appended to the ``checkpoint`` journal; stopped early by
     ``time_limit`` or ``stop`` (the reason is returned with the sums): no chunk is handed out after it, and the
     settlement running in a chunk stops too (:class:`~solver.workers.ChunkLimits`; in a local pool's workers too),
     except in the first ``at_least`` samples. Sums are integers merged in any order, so the result does not depend
     on ``workers`` or on a resume. ``aliases`` are earlier spellings of ``identity``, whose checkpoints are this run's
-    too (:class:`~solver.checkpoint.Journal`). ``notices`` are warned once the checkpoint has room for the samples
-    left (:func:`~solver.sampling.run_spans`)."""
+    too (:class:`~solver.checkpoint.Journal`). ``notices()`` are worked out and warned once the journal has accepted
+    the checkpoint and it has room for the samples left (:func:`~solver.sampling.run_spans`)."""
     check_run(samples, checkpoint)
     check_time_limit(time_limit, StichError)  # 0 as everywhere: the first at_least samples, then stopped
     count = min(local_workers(workers), samples)
@@ -1121,19 +1123,29 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     identity, aliases = checkpoint_identity(asdict(sampling))
     # chunks journalled before the cards' bonuses were tallied hold none: another job, not resumed with these
     key = {"cards": identity, "bonuses": True} if bonuses else {"cards": identity}
-    notices: list[tuple[str, type[StichWarning]]] = []
-    if bonuses and checkpoint is not None:  # said once the room is there, while they are still to be solved again
-        without_bonuses, with_bonuses = ([{**job, "cards": document, "share_scale": SHARE_SCALE}
-                                          for document in (identity, *aliases)] for job in ({}, {"bonuses": True}))
-        without, done = (journalled_samples(checkpoint, headers, samples)
-                         for headers in (without_bonuses, with_bonuses))
-        if again := without.count_not_in(done):  # only those the job with bonuses lacks are solved again
-            held = journalled_samples(checkpoint, without_bonuses).count()  # the file's, of runs of any count
-            notices.append((solved_again_text(checkpoint, held, again, "of this card advice written without "
-                                              "bonus odds, which hold none"), StichWarning))
+    notices: Callable[[], list[tuple[str, type[StichWarning]]]] | None = None
+    if bonuses and checkpoint is not None:  # said once the file is accepted and has room, while still to be solved
+        notices = partial(_without_bonus_odds, checkpoint, identity, aliases, samples)
     total, stopped = run_samples(samples, workers, card_chunk, setup, key, checkpoint, time_limit, stop, progress,
                                  at_least, aliases=[{**key, "cards": alias} for alias in aliases], notices=notices)
     return setup.cards, total, stopped
+
+
+def _without_bonus_odds(checkpoint: str | os.PathLike, identity: Mapping[str, Any],
+                        aliases: Sequence[Mapping[str, Any]], samples: int) -> list[tuple[str, type[StichWarning]]]:
+    """What to say of the samples a checkpoint holds for this card advice under its job without bonus odds (chunks
+    journalled before the cards' bonuses were tallied hold none): another job's, so that those the job with bonuses
+    lacks are solved again, which is said. Read only once the journal has accepted the file (not a pipe)."""
+    notices: list[tuple[str, type[StichWarning]]] = []
+    without_bonuses, with_bonuses = ([{**job, "cards": document, "share_scale": SHARE_SCALE}
+                                      for document in (identity, *aliases)] for job in ({}, {"bonuses": True}))
+    held_by = journalled_by_job(checkpoint, {"without": without_bonuses, "with": with_bonuses}, samples)  # one reading
+    without, done = held_by["without"], held_by["with"]
+    if again := without.count_not_in(done):  # only those the job with bonuses lacks are solved again
+        held = journalled_samples(checkpoint, without_bonuses).count()  # the file's, of runs of any count
+        notices.append((solved_again_text(checkpoint, held, again, "of this card advice written without "
+                                          "bonus odds, which hold none"), StichWarning))
+    return notices
 
 
 def known_by_seat(position: Position, known: Mapping[int, CardTokens] | None) -> dict[int, tuple[str, ...]]:

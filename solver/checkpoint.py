@@ -31,6 +31,7 @@ import errno
 import hashlib
 import json
 import os
+import stat
 from array import array
 from bisect import bisect_right
 from io import FileIO
@@ -533,15 +534,30 @@ def journalled_samples(checkpoint: str | os.PathLike, headers: Sequence[Mapping[
     """The samples of a run of ``samples`` (None: of runs of any count) that a checkpoint journal holds for the jobs
     of these ``headers`` (each header's fields as :class:`Journal` writes them, the tag and key left out, a header of
     any sample count matching as the journal's does: :func:`same_job`), as the set of their numbers: those it would
-    read back. An empty set for a file that cannot be read (the journal says why when it opens it)."""
-    wanted = [json.loads(json.dumps(dict(header))) for header in headers]
+    read back. An empty set for a file that cannot be read (the journal says why when it opens it) and for one that
+    is no regular file (a device such as /dev/zero, which holds no journal and would be read without end)."""
+    return journalled_by_job(checkpoint, {True: headers}, samples)[True]
+
+
+def journalled_by_job(checkpoint: str | os.PathLike, jobs: Mapping[Hashable, Sequence[Mapping[str, Any]]],
+                      samples: int | None = None) -> dict[Hashable, SpanSet]:
+    """:func:`journalled_samples` for several jobs (each named by its headers) in one reading of the file, which may
+    be long: the set of each job's samples, empty for a job of none. A header is counted for the first job it
+    matches."""
+    wanted = [(name, [json.loads(json.dumps(dict(header))) for header in headers]) for name, headers in jobs.items()]
+
+    def job_of(header: Mapping[str, Any]) -> Hashable | None:
+        return next((name for name, known in wanted if any(same_job(header, job, ("samples",)) for job in known)),
+                    None)
+
+    held: dict[Hashable, SpanSet] = {}
     try:
-        held = samples_held(checkpoint, lambda header: True if any(same_job(header, job, ("samples",))
-                                                                   for job in wanted) else None, samples)
+        if stat.S_ISREG(os.stat(checkpoint).st_mode):
+            held = samples_held(checkpoint, job_of, samples)
     except OSError:
-        return SpanSet()
-    return held.get(True, SpanSet())
+        pass
+    return {name: held.get(name, SpanSet()) for name in jobs}
 
 
-__all__ = ["Journal", "Span", "SpanSet", "journalled_samples", "room_refusal", "same_job", "samples_held",
-           "torn_tail", "trim_partial_line", "unstarted_file"]
+__all__ = ["Journal", "Span", "SpanSet", "journalled_by_job", "journalled_samples", "room_refusal", "same_job",
+           "samples_held",           "torn_tail", "trim_partial_line", "unstarted_file"]

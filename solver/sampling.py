@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_condition
 from .announcements import parse_announcements
 from .cards import Card, CardTokens, card_items
-from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_samples
+from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_by_job, journalled_samples
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
@@ -896,7 +896,6 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     if setup.drawn_total is not None:  # only there: other variants' checkpoints, written before it, still resume
         identity["drawn_total"] = setup.drawn_total
     aliases = [identity | {"setup": document} for document in setup_aliases]
-    notices = [] if checkpoint is None else _without_drawn_total(checkpoint, identity, aliases, samples)
     # sample k is drawn from the seed and k alone: a run of another -n holds this one's samples, those below -n
     journal = Journal(checkpoint, identity, aliases=aliases, varying=("samples",), end=samples) \
         if checkpoint is not None else None
@@ -921,7 +920,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
                                                                      requested=samples)),
               go_on=go_on if deadline.limited else None,
               solved=(lambda span, sums: Span(span.first, sums.n)) if task is not sample_span else None,
-              notices=notices)
+              notices=lambda: _without_drawn_total(cast(str, checkpoint), identity, aliases, samples))
     if total.n < samples and not stopped:  # the last chunks were cut short
         go_on()
     return replace(_report(game, setup, total, seed), stopped=stopped[0] if stopped else None, requested=samples)
@@ -937,11 +936,11 @@ def _without_drawn_total(checkpoint: str | os.PathLike, identity: Mapping[str, A
         return []
     named = [identity, *aliases]
     before = [{name: value for name, value in job.items() if name != "drawn_total"} for job in named]
-    again = journalled_samples(checkpoint, before, samples).count_not_in(journalled_samples(checkpoint, named,
-                                                                                            samples))
+    held_by = journalled_by_job(checkpoint, {"before": before, "named": named}, samples)  # one reading of the file
+    again = held_by["before"].count_not_in(held_by["named"])
     if not again:
         return []
-    held = journalled_samples(checkpoint, before).count()  # the file's, of runs of any count
+    held = journalled_samples(checkpoint, before).count()  # the file's, of runs of any count: read only to say it
     drawn = identity["drawn_total"]
     written = (f"of this analysis written before its job named the drawn total ({drawn}), when a total of {drawn} "
                "counted as the defenders' win")
@@ -991,7 +990,7 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
               read: Callable[[Mapping[str, Any], str], Any], add: Callable[[Any], None],
               after: Callable[[], None] | None = None, go_on: Callable[[Span], bool] | None = None,
               solved: Callable[[Span, Any], Span] | None = None,
-              notices: Sequence[tuple[str, type[StichWarning]]] = ()) -> None:
+              notices: Callable[[], Sequence[tuple[str, type[StichWarning]]]] | None = None) -> None:
     """Samples 0 .. ``samples - 1`` in spans of at most ``size`` on ``pool`` (``task(span, setup)`` returns a span's
     integer sums, which ``add`` merges): the spans ``journal`` holds are read back (``read(sums, "FILE:LINE:1")``,
     the place for its refusal) instead of solved,
@@ -999,9 +998,9 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
     before each span is handed out: False hands out no more (a time limit, a stop), and the spans in flight finish.
     A task that may stop early (its searches' time limit) solves the first samples of its span only: ``solved(span,
     sums)`` says which, and only those count as done (journalled; a resume solves the rest). The journal is closed
-    at the end, however the run ends. ``notices`` (text and category) are warned once the journal has room for the
-    samples left, before what a resume of another sample count says: a run the full disk refuses says nothing it
-    did not do."""
+    at the end, however the run ends. ``notices()`` (text and category) are worked out and warned once the journal has
+    accepted the file and has room for the samples left, before what a resume of another sample count says: a run
+    the full disk refuses says nothing it did not do, and a pipe or a device is refused before anything reads it."""
     done = SpanSet()
 
     def jobs() -> Iterator[Span]:
@@ -1028,7 +1027,9 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
                 done.add(span)  # the journal yields each sample once
             if next(done.gaps(samples), None) is not None:
                 journal.check_room("no sample of this analysis solved")  # not for nothing on a full disk
-            said = list(notices)  # said once the room is there: a refused run resumes nothing, solves nothing again
+            # worked out and said once the file is accepted and the room is there: a refused run reads nothing of
+            # it, resumes nothing, solves nothing again
+            said = [] if notices is None else list(notices())
             if journal.resumed_from:
                 said.append((other_count_text(journal.path, journal.resumed_from, journal.resumed_samples,
                                                done.count(), samples), OtherCountResumed))

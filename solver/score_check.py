@@ -87,11 +87,11 @@ class BonusScore:
                 "score_forces": self.score_forces, "scores": self.scores, "scored_as": self.scored_as}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BonusChoice:
     """Two bonuses of one side that can each be forced but not both: the settlement while forcing each, and the one
     the score prefers (the greater settlement for the declaring side, the lesser for the defenders; None when
-    equal)."""
+    equal). Made with its fields named: a call in the order of before ``other_side`` errs, filling nothing wrong."""
 
     side: tuple[int, ...]
     #: The seats against ``side`` (1-based), which can always stop one of the two: required, since the line that

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -835,6 +836,58 @@ def test_a_checkpoint_counting_a_44_44_as_a_defenders_win_is_another_job(tmp_pat
     analyse_position(solver.parse_positions(TIE_44_MIDPLAY.replace('[Variant "tie_44=no_score"]\n', ""))[0], 4,
                      samples=2, seed=3, workers=1, checkpoint=plain)
     assert "drawn_total" not in json.loads(plain.read_text().splitlines()[0])
+
+
+@pytest.mark.parametrize("cards", [False, True], ids=["analysis", "card advice"])
+def test_a_pipe_named_as_the_checkpoint_is_refused_before_it_is_read(tmp_path: Path, cards: bool) -> None:
+    """What a checkpoint holds under an older job (a drawn total, bonus odds) is worked out only once the journal has
+    accepted the file: read before it, a named pipe waited for a writer that never came (the run hung, and its
+    interrupt said the chunks were kept in the pipe), refused now at once with nothing on stdout; and /dev/zero,
+    which the journal writes to as a file, was read without end until memory ran out: it holds no journal. The
+    timeout only ends a hanging run: it is no measure of speed."""
+    record, pipe = tmp_path / "t44.tbn", tmp_path / "ck.fifo"
+    record.write_text(TIE_44_MIDPLAY)
+    os.mkfifo(pipe)
+    command = [sys.executable, "-c", "from cli.main import main; main()", "analyse", str(record), "--seat", "4", "-n",
+               "4", "-j", "1", *(["--cards"] if cards else []), "--checkpoint"]
+    root = Path(__file__).resolve().parent.parent
+    refused = subprocess.run([*command, str(pipe)], capture_output=True, text=True, cwd=root, timeout=60)
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr == (f"stich: {pipe}: a pipe, not a regular file: a checkpoint is read back to "
+                              "resume and appended to, which a pipe cannot be; give a file's name\n")
+    device = subprocess.run([*command, "/dev/zero"], capture_output=True, text=True, cwd=root, timeout=60)
+    plain = subprocess.run(command[:-1], capture_output=True, text=True, cwd=root, timeout=60)
+    assert (device.returncode, device.stderr, device.stdout) == (0, "", plain.stdout)  # a device is written as a file
+
+
+@pytest.mark.parametrize("cards", [False, True], ids=["analysis", "card advice"])
+def test_a_resumed_run_reads_its_checkpoint_for_the_older_job_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    cards: bool) -> None:
+    """Whether a checkpoint holds samples of an older job (before the drawn total, without bonus odds) is one reading
+    of the file, which may hold many records' runs, not one for each job asked about; the file's count of the older
+    job's samples is read only when there is something to say."""
+    import solver.checkpoint
+    from solver.advice import card_advice
+
+    position = solver.parse_positions(TIE_44_MIDPLAY)[0]
+    path = tmp_path / "ck.jsonl"
+
+    def run() -> object:
+        if cards:
+            return card_advice(position, 4, samples=2, seed=3, workers=1, checkpoint=path).as_dict()
+        return analyse_position(position, 4, samples=2, seed=3, workers=1, checkpoint=path).as_dict()
+
+    first = run()
+    readings: list[str] = []
+    read_once = solver.checkpoint.samples_held
+
+    def counted(checkpoint, job_of, end=None):  # type: ignore[no-untyped-def]
+        readings.append(str(checkpoint))
+        return read_once(checkpoint, job_of, end)
+
+    monkeypatch.setattr(solver.checkpoint, "samples_held", counted)
+    assert run() == first
+    assert readings == [str(path)]
 
 
 def test_the_best_single_card_says_the_cards_it_ties_with() -> None:

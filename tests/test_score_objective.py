@@ -143,8 +143,12 @@ def test_check_says_the_other_side_stops_one_of_an_either_or_pair():
 
 def test_a_bonus_choice_is_made_with_the_side_that_stops_it():
     """``BonusChoice.other_side`` has no default: one made without it would have check's line name no one ("- can
-    always stop one of them"), so leaving it out is the caller's error, said at once."""
+    always stop one of them"), so leaving it out is the caller's error, said at once. Its fields are named, never
+    given in order, which a change of the fields would silently turn into the wrong ones."""
     from solver.score_check import BonusChoice
+
+    with pytest.raises(TypeError, match=r"takes 1 positional argument but 6 were given"):
+        BonusChoice((1, 4), (2, 3), ("valat", "pagat_ultimo"), (8, 12), "pagat_ultimo")  # type: ignore[misc]
 
     with pytest.raises(TypeError, match="other_side"):
         BonusChoice(side=(1, 4), bonuses=("valat", "pagat_ultimo"), settlements=(8, 12),  # type: ignore[call-arg]
