@@ -153,8 +153,10 @@ def test_a_resume_reads_the_checkpoint_as_a_stream(tmp_path: Path, monkeypatch) 
     header, line = (json.loads(text) for text in journal.read_text().splitlines()[:2])
     samples, size = 20_000, line["span"][1]
     header["samples"] = samples
-    header["key"] = solver.checkpoint.Journal(tmp_path / "key.ckpt", {name: header[name] for name in header
-                                                                       if name not in ("stich-analysis", "key")}).key
+    keyed = solver.checkpoint.Journal(tmp_path / "key.ckpt", {name: header[name] for name in header
+                                                              if name not in ("stich-analysis", "key")})
+    header["key"] = keyed.key
+    keyed.close()
     with open(journal, "w", encoding="utf-8") as stream:  # every sample done, each chunk the same sums
         stream.write(json.dumps(header) + "\n")
         for first in range(0, samples, size):
