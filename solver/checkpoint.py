@@ -560,4 +560,4 @@ def journalled_by_job(checkpoint: str | os.PathLike, jobs: Mapping[Hashable, Seq
 
 
 __all__ = ["Journal", "Span", "SpanSet", "journalled_by_job", "journalled_samples", "room_refusal", "same_job",
-           "samples_held",           "torn_tail", "trim_partial_line", "unstarted_file"]
+           "samples_held", "torn_tail", "trim_partial_line", "unstarted_file"]

@@ -120,7 +120,7 @@ class Setup:
     def drawn_total(self) -> int | None:
         """The win objective's total that wins for neither side (:func:`_drawn_total`: 44 under Zwanzigerrufen's
         ``tie_44=no_score``), read off sample 0's rules like :attr:`unscored`. A checkpoint names it in its job
-        (:func:`_analyse`): one written before such a draw was counted as no win counted it as the defenders'."""
+        (:func:`_analyse`), so that one whose wins count a 44:44 as the defenders' is another job's."""
         rules, _ = draw_sample(self, 0)
         return _drawn_total(rules, _win_objective(rules, self.seat))
 
@@ -920,7 +920,8 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
                                                                      requested=samples)),
               go_on=go_on if deadline.limited else None,
               solved=(lambda span, sums: Span(span.first, sums.n)) if task is not sample_span else None,
-              notices=lambda: _without_drawn_total(cast(str, checkpoint), identity, aliases, samples))
+              notices=None if checkpoint is None else partial(_without_drawn_total, checkpoint, identity, aliases,
+                                                               samples))
     if total.n < samples and not stopped:  # the last chunks were cut short
         go_on()
     return replace(_report(game, setup, total, seed), stopped=stopped[0] if stopped else None, requested=samples)

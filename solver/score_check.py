@@ -91,7 +91,7 @@ class BonusScore:
 class BonusChoice:
     """Two bonuses of one side that can each be forced but not both: the settlement while forcing each, and the one
     the score prefers (the greater settlement for the declaring side, the lesser for the defenders; None when
-    equal). Made with its fields named: a call in the order of before ``other_side`` errs, filling nothing wrong."""
+    equal). Made with its fields named, so that a field added cannot shift the others under a positional call."""
 
     side: tuple[int, ...]
     #: The seats against ``side`` (1-based), which can always stop one of the two: required, since the line that
