@@ -295,19 +295,33 @@ def _blas_variables() -> list[str]:
     return [workers.NUMERIC_LIBRARY_VARIABLES[kind] for kind in kinds if kind in workers.NUMERIC_LIBRARY_VARIABLES]
 
 
-def test_a_pool_worker_multiplies_matrices_on_one_thread_though_its_parent_loaded_blas_on_more(monkeypatch) -> None:
-    """N workers each running a bot that multiplies matrices with numpy would be N x every core of busy threads: a
-    worker forked from a parent that loaded its BLAS on two threads runs it on one, and says 1 to what it loads."""
+WorkerSeen = tuple[dict[str, "str | None"], dict[str, int]]
+
+
+def _forked_workers_seen(monkeypatch, blas_variable: str | None) -> tuple[dict[str, int], list[WorkerSeen]]:
+    """The parent's BLAS threads (set to two for the run) and what each of two forked workers sees: its numeric
+    variables and its libraries' threads, every variable unset in the parent but the BLAS's own, set to
+    ``blas_variable`` (unless None) once the library is loaded."""
     _fork_pool(monkeypatch)
     before = _blas_on(2)
     for variable in workers.NUMERIC_THREAD_VARIABLES:
         monkeypatch.delenv(variable, raising=False)
+    if blas_variable is not None:
+        for variable in _blas_variables():
+            monkeypatch.setenv(variable, blas_variable)
     try:
-        found: list[tuple[dict[str, str | None], dict[str, int]]] = []
+        found: list[WorkerSeen] = []
         workers.run_pool([1, 2], _worker_numeric_threads, (), lambda job, seen: found.append(seen), 2)
     finally:
         _blas_on(before)
     assert len(found) == 2
+    return before, found
+
+
+def test_a_pool_worker_multiplies_matrices_on_one_thread_though_its_parent_loaded_blas_on_more(monkeypatch) -> None:
+    """N workers each running a bot that multiplies matrices with numpy would be N x every core of busy threads: a
+    worker forked from a parent that loaded its BLAS on two threads runs it on one, and says 1 to what it loads."""
+    before, found = _forked_workers_seen(monkeypatch, None)
     for variables, threads in found:
         assert set(variables.values()) == {"1"}
         assert threads == {filepath: 1 for filepath in before}
@@ -316,16 +330,7 @@ def test_a_pool_worker_multiplies_matrices_on_one_thread_though_its_parent_loade
 def test_a_pool_worker_keeps_a_numeric_thread_count_set_by_the_user(monkeypatch) -> None:
     """A BLAS's variable set before the run is the user's choice: the library the forked worker inherits, loaded
     with it, keeps its threads, and the variable is kept in every worker."""
-    _fork_pool(monkeypatch)
-    before = _blas_on(2)
-    for variable in _blas_variables():
-        monkeypatch.setenv(variable, "2")
-    try:
-        found: list[tuple[dict[str, str | None], dict[str, int]]] = []
-        workers.run_pool([1, 2], _worker_numeric_threads, (), lambda job, seen: found.append(seen), 2)
-    finally:
-        _blas_on(before)
-    assert len(found) == 2
+    before, found = _forked_workers_seen(monkeypatch, "2")
     for variables, threads in found:
         assert all(variables[variable] == "2" for variable in _blas_variables())
         assert threads == {filepath: 2 for filepath in before}
@@ -334,18 +339,7 @@ def test_a_pool_worker_keeps_a_numeric_thread_count_set_by_the_user(monkeypatch)
 def test_a_pool_worker_runs_the_thread_count_set_after_numpy_was_loaded(monkeypatch) -> None:
     """A BLAS's variable set once numpy is loaded (``os.environ`` in a script, a notebook's ``%env``) is read by no
     library: the forked worker's inherited library runs the count it says, not the parent's."""
-    _fork_pool(monkeypatch)
-    before = _blas_on(2)
-    for variable in workers.NUMERIC_THREAD_VARIABLES:
-        monkeypatch.delenv(variable, raising=False)
-    for variable in _blas_variables():
-        monkeypatch.setenv(variable, "1")
-    try:
-        found: list[tuple[dict[str, str | None], dict[str, int]]] = []
-        workers.run_pool([1, 2], _worker_numeric_threads, (), lambda job, seen: found.append(seen), 2)
-    finally:
-        _blas_on(before)
-    assert len(found) == 2
+    before, found = _forked_workers_seen(monkeypatch, "1")
     for variables, threads in found:
         assert set(variables.values()) == {"1"}
         assert threads == {filepath: 1 for filepath in before}
