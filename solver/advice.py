@@ -44,16 +44,15 @@ from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import Announcement, parse_announcements
-from .checkpoint import (REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_by_job, journalled_samples, same_job,
-                         samples_held)
+from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, same_job, samples_held
 from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
 from .html_tables import html_lines, html_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
-                       lacks_announced, mean_interval, position_setup, record_scoring, run_spans, samples_text,
-                       scaled_share, scored_with, seat_cards, share, shuffled_deal, solved_again_text, table_text,
+                       lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, run_spans,
+                       samples_text, scaled_share, scored_with, seat_cards, share, shuffled_deal, table_text,
                        unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
@@ -1136,16 +1135,10 @@ def _without_bonus_odds(checkpoint: str | os.PathLike, identity: Mapping[str, An
     """What to say of the samples a checkpoint holds for this card advice under its job without bonus odds (chunks
     journalled before the cards' bonuses were tallied hold none): another job's, so that those the job with bonuses
     lacks are solved again, which is said. Read only once the journal has accepted the file (not a pipe)."""
-    notices: list[tuple[str, type[StichWarning]]] = []
     without_bonuses, with_bonuses = ([{**job, "cards": document, "share_scale": SHARE_SCALE}
                                       for document in (identity, *aliases)] for job in ({}, {"bonuses": True}))
-    held_by = journalled_by_job(checkpoint, {"without": without_bonuses, "with": with_bonuses}, samples)  # one reading
-    without, done = held_by["without"], held_by["with"]
-    if again := without.count_not_in(done):  # only those the job with bonuses lacks are solved again
-        held = journalled_samples(checkpoint, without_bonuses).count()  # the file's, of runs of any count
-        notices.append((solved_again_text(checkpoint, held, again, "of this card advice written without "
-                                          "bonus odds, which hold none"), StichWarning))
-    return notices
+    return older_job_notices(checkpoint, without_bonuses, with_bonuses, samples,
+                             "of this card advice written without bonus odds, which hold none")
 
 
 def known_by_seat(position: Position, known: Mapping[int, CardTokens] | None) -> dict[int, tuple[str, ...]]:

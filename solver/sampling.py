@@ -937,15 +937,10 @@ def _without_drawn_total(checkpoint: str | os.PathLike, identity: Mapping[str, A
         return []
     named = [identity, *aliases]
     before = [{name: value for name, value in job.items() if name != "drawn_total"} for job in named]
-    held_by = journalled_by_job(checkpoint, {"before": before, "named": named}, samples)  # one reading of the file
-    again = held_by["before"].count_not_in(held_by["named"])
-    if not again:
-        return []
-    held = journalled_samples(checkpoint, before).count()  # the file's, of runs of any count: read only to say it
     drawn = identity["drawn_total"]
-    written = (f"of this analysis written before its job named the drawn total ({drawn}), when a total of {drawn} "
-               "counted as the defenders' win")
-    return [(solved_again_text(checkpoint, held, again, written), StichWarning)]
+    return older_job_notices(checkpoint, before, named, samples,
+                             f"of this analysis written before its job named the drawn total ({drawn}), when a total "
+                             f"of {drawn} counted as the defenders' win")
 
 
 def chunk_size(samples: int, workers: int, per_worker: int = 32, most: int = 10) -> int:
@@ -1054,14 +1049,22 @@ def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]
             "solve")
 
 
-def solved_again_text(checkpoint: str | os.PathLike, held: int, again: int, written: str) -> str:
-    """Why a run solves again samples a checkpoint holds under an older identity of its job (``written``: of which
-    job, and how it was written: card advice without bonus odds, an analysis before its drawn total was in its
-    identity): ``held`` counts all of those in the file (of runs of any sample count), ``again`` those of this run
-    that the job as named now lacks, which are the ones solved again."""
+def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str, Any]],
+                      named: Sequence[Mapping[str, Any]], samples: int,
+                      written: str) -> list[tuple[str, type[StichWarning]]]:
+    """What to say of the samples a checkpoint holds for this run's job under an older identity of it (``older``:
+    its headers; ``named``: the job's as named now; ``written``: of which job, and how it was written): another
+    job's, so that those of this run the job as named lacks are solved again beside them, which is said rather than
+    done silently. Nothing where there are none. One reading of the file, and one more for the count of all of
+    them (of runs of any sample count) only when there is something to say."""
+    held_by = journalled_by_job(checkpoint, {"older": older, "named": named}, samples)
+    again = held_by["older"].count_not_in(held_by["named"])
+    if not again:
+        return []
+    held = journalled_samples(checkpoint, older).count()
     lacked = f"the {again:,} this run lacks are" if again > 1 else "the one this run lacks is"
-    return (f"{checkpoint} holds {held:,} sample{'' if held == 1 else 's'} {written}: {lacked} solved again (the old "
-            "lines stay in the file)")
+    return [(f"{checkpoint} holds {held:,} sample{'' if held == 1 else 's'} {written}: {lacked} solved again (the "
+             "old lines stay in the file)", StichWarning)]
 
 
 def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:
