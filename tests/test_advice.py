@@ -393,8 +393,7 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
     position = _position()
     journal = tmp_path / "cards.ckpt"
     card_sums(position, samples=4, seed=4, workers=1, checkpoint=journal, bonuses=False)
-    words = (f"{journal} holds 4 samples of this card advice written without bonus odds, which hold none: the 4 "
-             "this run lacks are solved again (the old lines stay in the file)")
+    words = _without_bonus_odds_said(journal, 4, 4)
     with pytest.warns(StichWarning) as caught:
         advice = card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [words]
@@ -419,6 +418,13 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
     assert again.returncode == 0 and again.stderr == "" and again.stdout == shown.stdout
 
 
+def _without_bonus_odds_said(journal, held: int, lacked: int) -> str:
+    """The warning that ``lacked`` samples of a checkpoint's ``held`` written without bonus odds are solved again."""
+    lacks = f"the {lacked} this run lacks are" if lacked > 1 else "the one this run lacks is"
+    return (f"{journal} holds {held} sample{'s' if held > 1 else ''} of this card advice written without bonus odds, "
+            f"which hold none: {lacks} solved again (the old lines stay in the file)")
+
+
 def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(tmp_path):
     """The warning counted every sample written without bonus odds (the review): after 4 and 6 with them and 8 and
     10 without, ``-n 10`` said it held 10 to solve again, then resumed 6 and solved 4. It counts the samples the job
@@ -438,8 +444,7 @@ def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(t
     with pytest.warns(StichWarning) as caught:
         advice = card_advice(position, samples=10, seed=4, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [  # the file's 10, the run's 4 the 6 with them lack
-        f"{journal} holds 10 samples of this card advice written without bonus odds, which hold none: the 4 this "
-        "run lacks are solved again (the old lines stay in the file)",
+        _without_bonus_odds_said(journal, 10, 4),
         f"{journal}: 6 samples of runs of 4 and 6 resumed in a run of 10 (sample k is the same whatever their "
         "number): 6 read back, 4 left to solve"]
     assert advice == card_advice(position, samples=10, seed=4, workers=1)
@@ -468,16 +473,12 @@ def test_the_samples_without_bonus_odds_are_said_only_once_the_checkpoint_has_ro
     assert "no sample of this analysis solved" in said["error"]
     with pytest.warns(StichWarning) as caught:  # with room, the same run says it
         card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal)
-    assert [str(warning.message) for warning in caught] == [
-        f"{journal} holds 10 samples of this card advice written without bonus odds, which hold none: the 4 this "
-        "run lacks are solved again (the old lines stay in the file)"]
+    assert [str(warning.message) for warning in caught] == [_without_bonus_odds_said(journal, 10, 4)]
     single = tmp_path / "single.ckpt"
     card_sums(position, samples=1, seed=4, workers=1, checkpoint=single, bonuses=False)
     with pytest.warns(StichWarning) as caught:
         card_advice(position, samples=1, seed=4, workers=1, checkpoint=single)
-    assert [str(warning.message) for warning in caught] == [
-        f"{single} holds 1 sample of this card advice written without bonus odds, which hold none: the one this run "
-        "lacks is solved again (the old lines stay in the file)"]
+    assert [str(warning.message) for warning in caught] == [_without_bonus_odds_said(single, 1, 1)]
 
 
 def test_a_last_line_without_its_newline_is_not_counted_among_the_samples_held(tmp_path):
@@ -496,9 +497,7 @@ def test_a_last_line_without_its_newline_is_not_counted_among_the_samples_held(t
     assert 0 < kept < 4
     with pytest.warns(StichWarning) as caught:
         card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal)
-    assert [str(warning.message) for warning in caught] == [
-        f"{journal} holds {kept} samples of this card advice written without bonus odds, which hold none: the {kept} "
-        "this run lacks are solved again (the old lines stay in the file)"]
+    assert [str(warning.message) for warning in caught] == [_without_bonus_odds_said(journal, kept, kept)]
 
 
 _FILLED_DISK_CARDS = """
@@ -549,9 +548,7 @@ def test_the_notes_on_a_checkpoint_of_another_job_hold_for_another_sample_count(
     card_sums(position, samples=4, seed=4, workers=1, checkpoint=journal, bonuses=False)
     with pytest.warns(StichWarning) as caught:
         card_advice(position, samples=6, seed=4, workers=1, checkpoint=journal)
-    assert [str(warning.message) for warning in caught] == [
-        f"{journal} holds 4 samples of this card advice written without bonus odds, which hold none: the 4 this run "
-        "lacks are solved again (the old lines stay in the file)"]
+    assert [str(warning.message) for warning in caught] == [_without_bonus_odds_said(journal, 4, 4)]
     advice = tmp_path / "advice.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", "EO GO HO EU HA HZ HK H9", "--seat", "1", "-j", "1",
             "--checkpoint", str(advice), "--json"]
