@@ -223,6 +223,7 @@ app = typer.Typer(
     cls=LazyCommands,
     help="Exact double-dummy solver and hand analyser for trick-taking games (`stich deal --help` names them).",
     no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command's too: no command takes -h
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help and usage errors: rich's help renderer alone costs 60 ms of start-up

@@ -2018,6 +2018,19 @@ def test_import_solver_is_cheap_and_the_public_names_still_import():
         solver.no_such_name
 
 
+def test_dash_h_is_help_as_dash_dash_help_is_for_the_root_and_every_command():
+    """``-h`` is what a first try at help types: it was refused (``No such option: -h``, exit 2) where ``--help``
+    printed the page. No command gives ``-h`` another meaning, so it is the same page everywhere."""
+    from solver.cli.main import COMMANDS
+
+    assert run("-h").stdout == run("--help").stdout
+    assert "-h, --help" in run("--help").stdout
+    for name, _, _ in COMMANDS:
+        page = run(name, "-h").stdout
+        assert page == run(name, "--help").stdout and page.startswith(f"Usage: stich {name} "), name
+        assert "-h, --help" in page, name
+
+
 def test_help_lists_every_command_with_its_line_and_no_type_names():
     from solver.cli.main import COMMANDS
 
