@@ -2018,6 +2018,43 @@ def test_import_solver_is_cheap_and_the_public_names_still_import():
         solver.no_such_name
 
 
+def _solve_stdin_from_a_terminal(text: bytes) -> tuple[int, str, str]:
+    """``stich solve -`` with a pty as its standard input, ``text`` typed into it and then Ctrl-D, as a person
+    would (no echo: only the command's own output is read); stdout and stderr are pipes."""
+    import pty
+    import termios
+
+    main_end, terminal = pty.openpty()
+    attributes = termios.tcgetattr(terminal)
+    attributes[3] &= ~termios.ECHO
+    termios.tcsetattr(terminal, termios.TCSANOW, attributes)
+    process = subprocess.Popen([sys.executable, "-c", "from solver.cli import main; main()", "solve", "-"],
+                               cwd=ROOT, stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(terminal)
+    os.write(main_end, text + b"\n\x04")
+    try:
+        out, err = process.communicate(timeout=120)
+    finally:
+        os.close(main_end)
+    return process.returncode, out.decode(), err.decode()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pty is POSIX")
+def test_standard_input_from_a_terminal_is_said_and_from_a_pipe_is_not():
+    """``stich solve -`` at a terminal waited for input without a word, which looked like a hang to a first user:
+    it now says on stderr that it reads the terminal and how to end it, and still reads what is typed. From a pipe
+    nothing is said."""
+    ending = b'[Game "Zwanzigerrufen"]\n[Deal "1: TS T20 / T19 T18 / SK SQ / HK HQ"]\n[Contract "Normal T19"]\n'
+    code, out, err = _solve_stdin_from_a_terminal(ending)
+    assert code == 0, err
+    assert err == "stich: reading the records from the terminal (standard input): end the input with Ctrl-D on a line " \
+        "of its own\n"
+    assert "Double-dummy value" in out and "<stdin>" in out
+    piped = subprocess.run([sys.executable, "-c", "from solver.cli import main; main()", "solve", "-"], cwd=ROOT,
+                           input=ending, capture_output=True)
+    assert piped.returncode == 0 and b"Double-dummy value" in piped.stdout and b"terminal" not in piped.stderr
+
+
 def test_dash_h_is_help_as_dash_dash_help_is_for_the_root_and_every_command():
     """``-h`` is what a first try at help types: it was refused (``No such option: -h``, exit 2) where ``--help``
     printed the page. No command gives ``-h`` another meaning, so it is the same page everywhere."""
