@@ -2005,6 +2005,32 @@ def test_a_command_imports_only_what_it_uses():
     assert "networkx" not in _modules_after("solve", "--help")
 
 
+#: Third-party stacks of a few commands alone (the graph, the plot, the board's web server, the cluster, a pool
+#: worker's thread limits, typer >= 0.29's option conversion): no other command, nor any command's help, loads them.
+STACKS = ("numpy", "matplotlib", "networkx", "starlette", "uvicorn", "dask", "distributed", "threadpoolctl",
+          "pydantic")
+
+
+def test_no_help_and_no_light_command_loads_a_stack_it_does_not_use():
+    """Every command's ``--help`` and a first user's commands (show, solve, check, score, table, deal) run one after
+    the other in one process, with the stacks each loaded said after it: none is, so none of them pays for one."""
+    from solver.cli.main import COMMANDS
+
+    runs = [[name, "--help"] for name, _, _ in COMMANDS] + [
+        [name, str(EXAMPLES / "valat.tbn")] for name in ("show", "solve", "check", "table")] + [
+        ["score", str(EXAMPLES / "settlement.tbn")], ["deal", "-g", "zr", "-n", "1"]]
+    code = ("import contextlib, io, json, sys\nfrom solver.cli import main\nloaded = {}\n"
+            f"for argv in {runs!r}:\n"
+            "    sys.argv = ['stich', *argv]\n"
+            "    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            "        main()\n"
+            f"    loaded[' '.join(argv[:2])] = [name for name in {STACKS!r} if name in sys.modules]\n"
+            "print(json.dumps(loaded), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    loaded = json.loads(result.stderr.splitlines()[-1])
+    assert len(loaded) == len(runs) and all(stacks == [] for stacks in loaded.values()), loaded
+
+
 def test_import_solver_is_cheap_and_the_public_names_still_import():
     code = "import sys, solver; print(sorted(m for m in sys.modules if m.startswith('solver')))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
