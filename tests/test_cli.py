@@ -2081,6 +2081,40 @@ def test_standard_input_from_a_terminal_is_said_and_from_a_pipe_is_not():
     assert piped.returncode == 0 and b"Double-dummy value" in piped.stdout and b"terminal" not in piped.stderr
 
 
+def _completed(words: str) -> tuple[list[str], set[str]]:
+    """What bash's completion of ``words`` (the last one being completed) offers, as the script of ``stich
+    --show-completion`` asks it of the command, and the command modules that loaded for it."""
+    code = ("import sys\nfrom solver.cli import main\nsys.argv = ['stich']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('solver.cli.'))), file=sys.stderr)")
+    environment = {**os.environ, "_STICH_COMPLETE": "complete_bash", "COMP_WORDS": words,
+                   "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+                            env=environment)
+    return result.stdout.split(), set(result.stderr.splitlines()[-1].split())
+
+
+def test_shell_completion_offers_the_commands_and_a_commands_options():
+    """Tab completion was turned off (``--show-completion``: ``No such option``), so that a first user typed every
+    command and option out. Bash's script is shown, and the commands and a command's options complete; completing
+    the command's name loads no command's module (13 of them for ``stich <Tab>``), only the one being completed
+    loads for its options."""
+    from typer._completion_shared import _get_shell_name
+
+    from solver.cli.main import COMMANDS
+
+    shell = _get_shell_name()  # the shell this test runs under, as the command detects it (it runs in this process)
+    if shell in ("bash", "zsh", "fish"):
+        assert f"_STICH_COMPLETE=complete_{shell}" in run("--show-completion").stdout
+    assert "--install-completion" in run("--help").stdout
+    offered, loaded = _completed("stich ")
+    assert offered == [name for name, _, _ in COMMANDS]
+    assert not {f"solver.cli.{name}" for name, _, _ in COMMANDS} & loaded, loaded
+    assert _completed("stich so")[0] == ["solve"]
+    offered, loaded = _completed("stich solve --js")
+    assert offered == ["--json"] and "solver.cli.solve" in loaded and "solver.cli.analyse" not in loaded
+
+
 def test_dash_h_is_help_as_dash_dash_help_is_for_the_root_and_every_command():
     """``-h`` is what a first try at help types: it was refused (``No such option: -h``, exit 2) where ``--help``
     printed the page. No command gives ``-h`` another meaning, so it is the same page everywhere."""
