@@ -2073,8 +2073,8 @@ def test_standard_input_from_a_terminal_is_said_and_from_a_pipe_is_not():
     ending = b'[Game "Zwanzigerrufen"]\n[Deal "1: TS T20 / T19 T18 / SK SQ / HK HQ"]\n[Contract "Normal T19"]\n'
     code, out, err = _solve_stdin_from_a_terminal(ending)
     assert code == 0, err
-    assert err == "stich: reading the records from the terminal (standard input): end the input with Ctrl-D on a line " \
-        "of its own\n"
+    assert err == ("stich: reading the records from the terminal (standard input): end the input with Ctrl-D on a "
+                   "line of its own\n")
     assert "Double-dummy value" in out and "<stdin>" in out
     piped = subprocess.run([sys.executable, "-c", "from solver.cli import main; main()", "solve", "-"], cwd=ROOT,
                            input=ending, capture_output=True)
