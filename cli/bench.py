@@ -135,7 +135,7 @@ MAX_SAVED_RUN_BYTES = 256 << 20
 def saved_run_bytes(path: Path) -> bytes:
     """The bytes of a ``--compare`` FILE (``-``: standard input, as every command reads it), at most
     :data:`MAX_SAVED_RUN_BYTES`; more is bad input."""
-    with (nullcontext(stdin_bytes()) if str(path) == "-" else path.open("rb")) as stream:
+    with (nullcontext(stdin_bytes("the saved run")) if str(path) == "-" else path.open("rb")) as stream:
         raw = stream.read(MAX_SAVED_RUN_BYTES + 1)
     if len(raw) > MAX_SAVED_RUN_BYTES:
         raise StichError(f"{'<stdin>' if str(path) == '-' else path}: over {_size(MAX_SAVED_RUN_BYTES)}, more than "

@@ -78,6 +78,15 @@ class LazyCommands(TyperGroup):
         info = CommandInfo(cmd_name, cls=Command, callback=getattr(module, function_name), short_help=short_help)
         return get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=self.rich_markup_mode)
 
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        """The commands offered to a Tab at the command's place, from their names and lines as ``stich --help``
+        lists them: without this each one offered was imported for its line (all 13 for ``stich <Tab>``)."""
+        self._listing = True
+        try:
+            return super().shell_complete(ctx, incomplete)
+        finally:
+            self._listing = False
+
     def get_params(self, ctx: Any) -> list[Any]:
         return without_type_labels(super().get_params(ctx))
 
@@ -223,7 +232,8 @@ app = typer.Typer(
     cls=LazyCommands,
     help="Exact double-dummy solver and hand analyser for trick-taking games (`stich deal --help` names them).",
     no_args_is_help=True,
-    add_completion=False,
+    context_settings={"help_option_names": ["--help", "-h"]},  # every command's too: no command takes -h
+    add_completion=True,  # --install-completion, --show-completion: Tab completes the commands and their options
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help and usage errors: rich's help renderer alone costs 60 ms of start-up
 )

@@ -210,9 +210,19 @@ def no_such_record(name: object, board: str | None, record: int | None, read: in
     return f"{name}: no record" + (f" with [Board \"{board}\"]" if board is not None else "")
 
 
-def stdin_bytes():
+def stdin_bytes(what: str = "the records"):
     """Standard input as bytes, so that it is decoded like a file: strictly, with the place of a bad byte (the text
-    stream decodes with the locale's error handler, which under a C locale lets invalid bytes through)."""
+    stream decodes with the locale's error handler, which under a C locale lets invalid bytes through). Where it is
+    a terminal, a line on stderr says that ``what`` is read from it and how to end it: without it the command
+    waited for input without a word, which looks like a hang (``stich solve -`` typed to try it)."""
+    try:
+        typed = sys.stdin.isatty()
+    except (OSError, ValueError):  # closed: reading it says so
+        typed = False
+    if typed:
+        end = "Ctrl-Z and Enter" if sys.platform == "win32" else "Ctrl-D on a line of its own"
+        print(f"stich: reading {what} from the terminal (standard input): end the input with {end}",
+              file=sys.stderr, flush=True)
     return getattr(sys.stdin, "buffer", sys.stdin)
 
 

@@ -2005,6 +2005,32 @@ def test_a_command_imports_only_what_it_uses():
     assert "networkx" not in _modules_after("solve", "--help")
 
 
+#: Third-party stacks of a few commands alone (the graph, the plot, the board's web server, the cluster, a pool
+#: worker's thread limits, typer >= 0.29's option conversion): no other command, nor any command's help, loads them.
+STACKS = ("numpy", "matplotlib", "networkx", "starlette", "uvicorn", "dask", "distributed", "threadpoolctl",
+          "pydantic")
+
+
+def test_no_help_and_no_light_command_loads_a_stack_it_does_not_use():
+    """Every command's ``--help`` and a first user's commands (show, solve, check, score, table, deal) run one after
+    the other in one process, with the stacks each loaded said after it: none is, so none of them pays for one."""
+    from solver.cli.main import COMMANDS
+
+    runs = [[name, "--help"] for name, _, _ in COMMANDS] + [
+        [name, str(EXAMPLES / "valat.tbn")] for name in ("show", "solve", "check", "table")] + [
+        ["score", str(EXAMPLES / "settlement.tbn")], ["deal", "-g", "zr", "-n", "1"]]
+    code = ("import contextlib, io, json, sys\nfrom solver.cli import main\nloaded = {}\n"
+            f"for argv in {runs!r}:\n"
+            "    sys.argv = ['stich', *argv]\n"
+            "    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            "        main()\n"
+            f"    loaded[' '.join(argv[:2])] = [name for name in {STACKS!r} if name in sys.modules]\n"
+            "print(json.dumps(loaded), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    loaded = json.loads(result.stderr.splitlines()[-1])
+    assert len(loaded) == len(runs) and all(stacks == [] for stacks in loaded.values()), loaded
+
+
 def test_import_solver_is_cheap_and_the_public_names_still_import():
     code = "import sys, solver; print(sorted(m for m in sys.modules if m.startswith('solver')))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -2016,6 +2042,90 @@ def test_import_solver_is_cheap_and_the_public_names_still_import():
         assert getattr(solver, name) is not None, name
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         solver.no_such_name
+
+
+def _solve_stdin_from_a_terminal(text: bytes) -> tuple[int, str, str]:
+    """``stich solve -`` with a pty as its standard input, ``text`` typed into it and then Ctrl-D, as a person
+    would (no echo: only the command's own output is read); stdout and stderr are pipes."""
+    import pty
+    import termios
+
+    main_end, terminal = pty.openpty()
+    attributes = termios.tcgetattr(terminal)
+    attributes[3] &= ~termios.ECHO
+    termios.tcsetattr(terminal, termios.TCSANOW, attributes)
+    process = subprocess.Popen([sys.executable, "-c", "from solver.cli import main; main()", "solve", "-"],
+                               cwd=ROOT, stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(terminal)
+    os.write(main_end, text + b"\n\x04")
+    try:
+        out, err = process.communicate(timeout=120)
+    finally:
+        os.close(main_end)
+    return process.returncode, out.decode(), err.decode()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pty is POSIX")
+def test_standard_input_from_a_terminal_is_said_and_from_a_pipe_is_not():
+    """``stich solve -`` at a terminal waited for input without a word, which looked like a hang to a first user:
+    it now says on stderr that it reads the terminal and how to end it, and still reads what is typed. From a pipe
+    nothing is said."""
+    ending = b'[Game "Zwanzigerrufen"]\n[Deal "1: TS T20 / T19 T18 / SK SQ / HK HQ"]\n[Contract "Normal T19"]\n'
+    code, out, err = _solve_stdin_from_a_terminal(ending)
+    assert code == 0, err
+    assert err == ("stich: reading the records from the terminal (standard input): end the input with Ctrl-D on a "
+                   "line of its own\n")
+    assert "Double-dummy value" in out and "<stdin>" in out
+    piped = subprocess.run([sys.executable, "-c", "from solver.cli import main; main()", "solve", "-"], cwd=ROOT,
+                           input=ending, capture_output=True)
+    assert piped.returncode == 0 and b"Double-dummy value" in piped.stdout and b"terminal" not in piped.stderr
+
+
+def _completed(words: str) -> tuple[list[str], set[str]]:
+    """What bash's completion of ``words`` (the last one being completed) offers, as the script of ``stich
+    --show-completion`` asks it of the command, and the command modules that loaded for it."""
+    code = ("import sys\nfrom solver.cli import main\nsys.argv = ['stich']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('solver.cli.'))), file=sys.stderr)")
+    environment = {**os.environ, "_STICH_COMPLETE": "complete_bash", "COMP_WORDS": words,
+                   "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+                            env=environment)
+    return result.stdout.split(), set(result.stderr.splitlines()[-1].split())
+
+
+def test_shell_completion_offers_the_commands_and_a_commands_options():
+    """Tab completion was turned off (``--show-completion``: ``No such option``), so that a first user typed every
+    command and option out. Bash's script is shown, and the commands and a command's options complete; completing
+    the command's name loads no command's module (13 of them for ``stich <Tab>``), only the one being completed
+    loads for its options."""
+    from typer._completion_shared import _get_shell_name
+
+    from solver.cli.main import COMMANDS
+
+    shell = _get_shell_name()  # the shell this test runs under, as the command detects it (it runs in this process)
+    if shell in ("bash", "zsh", "fish"):
+        assert f"_STICH_COMPLETE=complete_{shell}" in run("--show-completion").stdout
+    assert "--install-completion" in run("--help").stdout
+    offered, loaded = _completed("stich ")
+    assert offered == [name for name, _, _ in COMMANDS]
+    assert not {f"solver.cli.{name}" for name, _, _ in COMMANDS} & loaded, loaded
+    assert _completed("stich so")[0] == ["solve"]
+    offered, loaded = _completed("stich solve --js")
+    assert offered == ["--json"] and "solver.cli.solve" in loaded and "solver.cli.analyse" not in loaded
+
+
+def test_dash_h_is_help_as_dash_dash_help_is_for_the_root_and_every_command():
+    """``-h`` is what a first try at help types: it was refused (``No such option: -h``, exit 2) where ``--help``
+    printed the page. No command gives ``-h`` another meaning, so it is the same page everywhere."""
+    from solver.cli.main import COMMANDS
+
+    assert run("-h").stdout == run("--help").stdout
+    assert "-h, --help" in run("--help").stdout
+    for name, _, _ in COMMANDS:
+        page = run(name, "-h").stdout
+        assert page == run(name, "--help").stdout and page.startswith(f"Usage: stich {name} "), name
+        assert "-h, --help" in page, name
 
 
 def test_help_lists_every_command_with_its_line_and_no_type_names():

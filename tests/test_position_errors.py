@@ -191,6 +191,25 @@ def test_a_misspelt_required_tag_is_named_with_the_tag_it_was_meant_to_be():
     assert "the record has no [Deal] tag (expected" in str(alone) and "Dealer" not in str(alone)
 
 
+def test_a_bridge_pbn_record_is_named_as_one_where_its_game_tag_is_missing():
+    """A bridge PBN file (a first try with a file another program wrote) was told only that it has no [Game] tag, as
+    if one line were missing; its [Deal "N:AKQ.J9..."] is said to be a bridge deal, at the deal, so the user knows
+    the file is of another game, not a record short of a tag. A record of stich's own without [Game] is said as
+    before."""
+    bridge = ('[Event "club night"]\n[Board "1"]\n[Dealer "N"]\n'
+              '[Deal "N:AKQ.AKQ.AKQ.AKQJ 2345.2345.2345.2 6789.6789.6789.3 JT.JT.JT.T9876"]\n[Contract "4S"]\n')
+    error = error_of(bridge)
+    assert (error.line, error.column) == (4, 8)
+    assert str(error) == ("bad.tbn:4:8: the record has no [Game] tag, and its deal is a bridge deal (PBN: hands by "
+                          "suit, separated by dots): stich reads Zwanzigerrufen, Schafkopf and Kratzen records "
+                          "(got 'N:AKQ.AKQ.AKQ.AKQJ 2345.2345.2345.2 6789...', expected a [Game \"...\"] tag and "
+                          "a deal of that game's cards)")
+    lower = error_of(bridge.replace("N:AKQ", "w:AKQ").replace(" 2345.", "  2345."))
+    assert "is a bridge deal (PBN" in str(lower)
+    own = error_of(GOOD.replace('[Game "Schafkopf"]\n', ""))
+    assert str(own).startswith("bad.tbn:1:1: the record has no [Game] tag (expected") and "bridge" not in str(own)
+
+
 def test_a_long_name_is_quoted_cut_short_and_the_message_keeps_its_end():
     """A 9,000-character game or contract was quoted whole, and the message cut at 300 characters lost what follows
     the name (the known games, the contracts expected): the name is cut to 60 characters and its length said."""
