@@ -499,6 +499,25 @@ class BonusChecks(_ResultList, list[BonusCheck]):
         return f"<div>{title}{html_table(columns, [check.cells() for check in self])}{notes}</div>"
 
 
+class DealtBonuses(_ResultList, list[DealtBonus]):
+    """What :func:`dealt_bonuses` gives: a list of :class:`DealtBonus` (it is one, and compares equal to one), which
+    prints a line a bonus and renders in Jupyter as the rows ``stich check`` adds under its table for them; a plain
+    list showed a notebook the dataclass dumps of its items."""
+
+    def __str__(self) -> str:
+        return "\n".join(str(bonus) for bonus in self) if self else NO_DEALT_BONUS
+
+    def _repr_html_(self) -> str:
+        if not self:
+            return html_lines([NO_DEALT_BONUS])
+        title = html_lines(["Bonuses the cards decide (no search)"], bold=True)
+        return f"<div>{title}{html_table(CHECK_COLUMNS, [bonus.cells() for bonus in self])}</div>"
+
+
+#: What an empty :class:`DealtBonuses` says (Kratzen, a Schafkopf contract without Laufende).
+NO_DEALT_BONUS = "no bonus of this contract is decided by the cards alone"
+
+
 def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
                   reference_solver: bool | None = None, time_limit: float | None = None,
                   stop: threading.Event | None = None) -> BonusChecks:
@@ -546,15 +565,16 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
     return BonusChecks(checks, check_notes(position, checks))
 
 
-def dealt_bonuses(position: Position) -> list[DealtBonus]:
+def dealt_bonuses(position: Position) -> DealtBonuses:
     """The bonuses of the contract that the cards decide without a search (RULES.md 1.6: Zwanzigerrufen's Trull and
-    4 Kings, ``Game.dealt_bonuses``), which ``stich check`` lists beside :func:`check_bonuses`' answers."""
+    4 Kings, ``Game.dealt_bonuses``), which ``stich check`` lists beside :func:`check_bonuses`' answers: a
+    :class:`DealtBonuses`, the list of them, which prints a line a bonus and renders in Jupyter as their table."""
     check_position(position)
     try:
         inputs = scoring_inputs(position)  # which of them were announced
     except StichError:
         inputs = None  # the score says what is wrong with the record's scoring tags
-    return list(position.game.dealt_bonuses(position.rules, position.state, inputs))
+    return DealtBonuses(position.game.dealt_bonuses(position.rules, position.state, inputs))
 
 
 def forced_to_the_end(state: PlayState) -> PlayState:
