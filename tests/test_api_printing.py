@@ -225,6 +225,29 @@ def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
                                            "yes - guarantees 2 tricks, needs 2"]]
 
 
+def test_a_contract_table_s_settlement_column_is_explained_under_it_with_its_unit():
+    """A notebook's contract table showed the settlement column without the legend ``stich table`` prints under
+    it, so a reader could not tell what ``-30`` was; the legend now says it in both, with the unit: game units, or
+    the Kratzen attacker's chips from the pot the column was paid from (``ContractTable.pot``)."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    schafkopf, kratzen = VALAT.parent / "schafkopf.tbn", VALAT.parent / "kratzen.tbn"
+    table = solver.contract_table(next(solver.read_positions(schafkopf)), settlement=True)
+    legend = "settlement: the declaring side's double-dummy net score in game units, without announcements"
+    assert table.pot is None and _Cells(table._repr_html_()).paragraphs == ["Double-dummy contract table", legend]
+    assert legend in CliRunner().invoke(app, ["table", str(schafkopf), "-b", "1"]).stdout.splitlines()
+    assert _Cells(solver.contract_table(next(solver.read_positions(schafkopf)))._repr_html_()).paragraphs == [
+        "Double-dummy contract table"]  # no column, no legend
+    paid = solver.contract_table(next(solver.read_positions(kratzen)), settlement=True, pot=40)
+    legend = "settlement: the attacker's double-dummy payment, with a pot of 40 chips"
+    assert paid.pot == 40 and paid[1:].pot == 40 and _Cells(paid._repr_html_()).paragraphs[-1] == legend
+    assert legend in CliRunner().invoke(app, ["table", str(kratzen), "-b", "1", "--pot", "40"]).stdout.splitlines()
+    assert _Cells(paid[0]._repr_html_()).paragraphs[-1] == "settlement: the attacker's double-dummy payment in chips"
+    assert solver.contract_table(next(solver.read_positions(kratzen)), settlement=True).pot == 0  # no [Pot] tag
+
+
 def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
     """``dealt_bonuses`` gave a plain list: a notebook showed a dump of the DealtBonus dataclasses, ``print`` the
     same. Now a DealtBonuses (a list of them) prints a line a bonus and renders the rows ``stich check`` adds for them
