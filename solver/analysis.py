@@ -499,6 +499,25 @@ class BonusChecks(_ResultList, list[BonusCheck]):
         return f"<div>{title}{html_table(columns, [check.cells() for check in self])}{notes}</div>"
 
 
+class DealtBonuses(_ResultList, list[DealtBonus]):
+    """What :func:`dealt_bonuses` gives: a list of :class:`DealtBonus` (it is one, and compares equal to one), which
+    prints a line a bonus and renders in Jupyter as the rows ``stich check`` adds under its table for them; a plain
+    list showed a notebook the dataclass dumps of its items."""
+
+    def __str__(self) -> str:
+        return "\n".join(str(bonus) for bonus in self) if self else NO_DEALT_BONUS
+
+    def _repr_html_(self) -> str:
+        if not self:
+            return html_lines([NO_DEALT_BONUS])
+        title = html_lines(["Bonuses the cards decide (no search)"], bold=True)
+        return f"<div>{title}{html_table(CHECK_COLUMNS, [bonus.cells() for bonus in self])}</div>"
+
+
+#: What an empty :class:`DealtBonuses` says (Kratzen, a Schafkopf contract without Laufende).
+NO_DEALT_BONUS = "no bonus of this contract is decided by the cards alone"
+
+
 def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
                   reference_solver: bool | None = None, time_limit: float | None = None,
                   stop: threading.Event | None = None) -> BonusChecks:
@@ -546,15 +565,16 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
     return BonusChecks(checks, check_notes(position, checks))
 
 
-def dealt_bonuses(position: Position) -> list[DealtBonus]:
+def dealt_bonuses(position: Position) -> DealtBonuses:
     """The bonuses of the contract that the cards decide without a search (RULES.md 1.6: Zwanzigerrufen's Trull and
-    4 Kings, ``Game.dealt_bonuses``), which ``stich check`` lists beside :func:`check_bonuses`' answers."""
+    4 Kings, ``Game.dealt_bonuses``), which ``stich check`` lists beside :func:`check_bonuses`' answers: a
+    :class:`DealtBonuses`, the list of them, which prints a line a bonus and renders in Jupyter as their table."""
     check_position(position)
     try:
         inputs = scoring_inputs(position)  # which of them were announced
     except StichError:
         inputs = None  # the score says what is wrong with the record's scoring tags
-    return list(position.game.dealt_bonuses(position.rules, position.state, inputs))
+    return DealtBonuses(position.game.dealt_bonuses(position.rules, position.state, inputs))
 
 
 def forced_to_the_end(state: PlayState) -> PlayState:
@@ -719,7 +739,15 @@ class TableEntry:
 class ContractTable(_ResultList, list[TableEntry]):
     """What :func:`contract_table` gives: a list of :class:`TableEntry` (it is one, and compares equal to one), which
     prints a row an entry (``print(entry)``'s) and renders in Jupyter as ``stich table``'s table, under one set of
-    columns."""
+    columns, with the command's legends below it. ``pot`` is the pot the settlement column was paid from, in a game
+    paid from one (None: no settlement column, or a game without a pot); a slice or copy keeps it."""
+
+    def __init__(self, entries: Iterable[TableEntry] = (), pot: int | None = None) -> None:
+        super().__init__(entries)
+        self.pot = pot
+
+    def _kin(self, items: Iterable[Any]) -> Self:
+        return type(self)(items, self.pot)
 
     def __str__(self) -> str:
         return "\n".join(str(entry) for entry in self)
@@ -733,14 +761,25 @@ class ContractTable(_ResultList, list[TableEntry]):
                  *table_cells(entry.as_dict(), per_seat=per_seat, seats=seats, settled=settled)] for entry in self]
         table = html_table(columns, rows, right={i for i, name in enumerate(columns)
                                                  if name not in ("contract", "side", "result")})
-        legend = html_lines([SEAT_LEGEND] if per_seat else [], small=True)
-        return f"<div>{html_lines([CONTRACT_TABLE_TITLE], bold=True)}{table}{legend}</div>"
+        legends = ([SEAT_LEGEND] if per_seat else []) + ([settlement_legend(self[0].game, self.pot)] if settled else [])
+        return f"<div>{html_lines([CONTRACT_TABLE_TITLE], bold=True)}{table}{html_lines(legends, small=True)}</div>"
 
 
 #: The title of a contract table (``stich table``'s), and what a seat's cell says where every seat plays for
 #: itself (``2/2 ✓``).
 CONTRACT_TABLE_TITLE = "Double-dummy contract table"
 SEAT_LEGEND = "each seat: tricks it can guarantee against everyone / tricks it needs"
+
+
+def settlement_legend(game: str, pot: int | None) -> str:
+    """What a contract table's settlement column holds, with its unit, as ``stich table`` and a notebook say it
+    under the table: the declaring side's net, or in a game paid from a pot the declarer's payment from ``pot``
+    (None: a table entry alone, which does not know it)."""
+    paid_from_a_pot = get_game(game) if game and get_game(game).has_pot else None
+    if paid_from_a_pot is None:
+        return "settlement: the declaring side's double-dummy net score in game units, without announcements"
+    chips = " in chips" if pot is None else f", with a pot of {pot:,} chips"
+    return f"settlement: the {paid_from_a_pot.declarer_title}'s double-dummy payment{chips}"
 
 
 def table_columns(game: str, *, per_seat: bool, seats: int, settled: bool) -> list[str]:
@@ -890,7 +929,9 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
             entry = _table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement, pot,
                                  deadline, settlement_engine)
             entries.append(replace(entry, game=chosen_game.name))
-    return ContractTable(entries)
+    paid_from = read_pot(source.record if isinstance(source, Position) else None, pot) \
+        if settlement and chosen_game.has_pot else None  # as the settlement column was paid (no [Pot]: 0)
+    return ContractTable(entries, paid_from)
 
 
 def _bids(game: type[Game], deal: Deal, contract: Contract, declarer: int,

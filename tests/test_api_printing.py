@@ -225,6 +225,80 @@ def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
                                            "yes - guarantees 2 tricks, needs 2"]]
 
 
+def test_a_contract_table_s_settlement_column_is_explained_under_it_with_its_unit():
+    """A notebook's contract table showed the settlement column without the legend ``stich table`` prints under
+    it, so a reader could not tell what ``-30`` was; the legend now says it in both, with the unit: game units, or
+    the Kratzen attacker's chips from the pot the column was paid from (``ContractTable.pot``)."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    schafkopf, kratzen = VALAT.parent / "schafkopf.tbn", VALAT.parent / "kratzen.tbn"
+    table = solver.contract_table(next(solver.read_positions(schafkopf)), settlement=True)
+    legend = "settlement: the declaring side's double-dummy net score in game units, without announcements"
+    assert table.pot is None and _Cells(table._repr_html_()).paragraphs == ["Double-dummy contract table", legend]
+    assert legend in CliRunner().invoke(app, ["table", str(schafkopf), "-b", "1"]).stdout.splitlines()
+    assert _Cells(solver.contract_table(next(solver.read_positions(schafkopf)))._repr_html_()).paragraphs == [
+        "Double-dummy contract table"]  # no column, no legend
+    paid = solver.contract_table(next(solver.read_positions(kratzen)), settlement=True, pot=40)
+    legend = "settlement: the attacker's double-dummy payment, with a pot of 40 chips"
+    assert paid.pot == 40 and paid[1:].pot == 40 and _Cells(paid._repr_html_()).paragraphs[-1] == legend
+    assert legend in CliRunner().invoke(app, ["table", str(kratzen), "-b", "1", "--pot", "40"]).stdout.splitlines()
+    assert _Cells(paid[0]._repr_html_()).paragraphs[-1] == "settlement: the attacker's double-dummy payment in chips"
+    assert solver.contract_table(next(solver.read_positions(kratzen)), settlement=True).pot == 0  # no [Pot] tag
+
+
+def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
+    """``dealt_bonuses`` gave a plain list: a notebook showed a dump of the DealtBonus dataclasses, ``print`` the
+    same. Now a DealtBonuses (a list of them) prints a line a bonus and renders the rows ``stich check`` adds for them
+    under its columns; with none, a line that says so rather than an empty table."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    zwanzigerrufen = VALAT.parent / "zwanzigerrufen.tbn"
+    bonuses = solver.dealt_bonuses(next(solver.read_positions(zwanzigerrufen)))
+    assert isinstance(bonuses, list) and bonuses == list(bonuses) and [b.bonus for b in bonuses] == ["trull",
+                                                                                                     "four_kings"]
+    assert str(bonuses).splitlines() == [str(bonus) for bonus in bonuses]
+    shown = _Cells(bonuses._repr_html_())
+    assert shown.paragraphs == ["Bonuses the cards decide (no search)"]
+    assert shown.rows == [["bonus", "for", "what", "forced alone?"],
+                          ["trull", "-", "one player was dealt TS T21 T1 (Trull)",
+                           "no - nobody was dealt all three; decided by the deal, no search"],
+                          ["four_kings", "-", "one player was dealt the four Kings (4 Kings)",
+                           "no - nobody was dealt all four; decided by the deal, no search"]]
+    document = json.loads(CliRunner().invoke(app, ["check", str(zwanzigerrufen), "-b", "1", "--json"]).stdout)
+    assert [[bonus["bonus"], "-", bonus["description"], f"no - {bonus['reason']}"]
+            for bonus in document["dealt_bonuses"]] == shown.rows[1:]  # what the command's rows are made from
+    assert type(bonuses[:1]) is type(bonuses) and str(bonuses[:1]) == str(bonuses[0])
+    none = solver.dealt_bonuses(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
+    assert none == [] and str(none) == "no bonus of this contract is decided by the cards alone"
+    assert _Cells(none._repr_html_()).paragraphs == [str(none)] and "<table" not in none._repr_html_()
+
+
+def test_the_post_mortem_figure_shows_in_a_notebook_and_leaves_the_backend_alone():
+    """``plot_figure`` called ``matplotlib.use("Agg")``: in Jupyter that switched the inline backend off, so after a
+    post-mortem (its ``_repr_html_`` draws the plot) the notebook's own ``plt.show()`` showed nothing, and the
+    Figure itself, made without pyplot, showed as ``<Figure size 880x572 with 1 Axes>``. Now the backend is left
+    as it was and the figure gives Jupyter its picture as PNG."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    from solver.plot import PlotFigure, plot_figure
+
+    analysis = solver.analyse_play(next(solver.read_positions(VALAT.parent / "schafkopf.tbn")))
+    with matplotlib.rc_context({"backend": "template"}):  # a backend of the program's own choosing
+        figure = plot_figure(analysis)
+        assert "<svg" in analysis._repr_html_()
+        assert matplotlib.rcParams["backend"] == "template"
+    assert isinstance(figure, Figure) and isinstance(figure, PlotFigure) and len(figure.axes) == 1
+    png = figure._repr_png_()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")  # the IHDR chunk
+    assert (width, height) == (round(figure.get_figwidth() * figure.dpi), round(figure.get_figheight() * figure.dpi))
+
+
 def test_a_hand_analysis_renders_its_report_in_jupyter():
     """A HandAnalysis renders the report ``print(analysis)`` gives (solver.sampling.report_parts builds both): its
     lines as paragraphs, its bonus and opening-card tables as HTML tables, the cards written as the diagram does."""

@@ -81,10 +81,13 @@ class DealtBonus:
         who = f" for {side_text(self.side)}" if self.side else ""
         return f"{self.bonus}{who}: {self.description}: {self.answer()}"
 
+    def cells(self) -> tuple[str, str, str, str]:
+        """Its row under ``stich check``'s columns (:data:`CHECK_COLUMNS`), as the command writes it."""
+        return self.bonus, side_text(self.side) if self.side else "-", self.description, self.answer()
+
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under ``stich check``'s columns (:data:`CHECK_COLUMNS`)."""
-        return html_table(CHECK_COLUMNS, [(self.bonus, side_text(self.side) if self.side else "-", self.description,
-                                           self.answer())])
+        return html_table(CHECK_COLUMNS, [self.cells()])
 
 
 #: The columns of ``stich check``'s table, which a bonus check and a dealt bonus render under in Jupyter.
