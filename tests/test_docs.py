@@ -326,6 +326,20 @@ def test_json_md_lists_the_match_document_s_keys_in_the_order_they_are_written()
     assert places == sorted(places), [key for _, key in sorted(zip(places, keys))]
 
 
+def test_json_md_s_tree_table_names_every_key_of_the_tree_document_and_its_parts() -> None:
+    """``stich tree --json``'s document: every key at its top level, of its ``graph``, its nodes and its links is in
+    json.md's ``tree`` section (its table left out ``schema`` and ``command``, which the document starts with)."""
+    result = runner.invoke(app, ["tree", str(ROOT / "examples" / "valat.tbn"), "--depth", "1", "--json"])
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    text = TEXT[ROOT / "docs" / "json.md"]
+    section = text[text.index("## `tree`"):text.index("## `unanswered`")]
+    keys = {*document, *document["graph"], *document["nodes"][0], *document["links"][0]}
+    assert {"schema", "command", "links", "maximiser", "to_move", "optimal"} <= keys
+    assert sorted(key for key in keys if f"`{key}`" not in section and not re.search(rf"[{{ ]{key}[,}}]", section)) \
+        == []
+
+
 def test_json_md_names_every_top_level_key_whose_kind_differs_between_documents() -> None:
     """A script reading several kinds of document meets ``declaring_side`` as seats (``solve``) and as a mean payment
     (``match``), ``deals`` and ``boards`` as a number in one and a list in the other: json.md's conventions say so,
