@@ -194,6 +194,21 @@ def test_every_command_the_docs_show_takes_the_options_they_give_it() -> None:
     assert wrong == []
 
 
+def test_every_file_a_readme_command_reads_is_shipped_or_made_by_a_command_before_it() -> None:
+    """A new user types README's commands in order on a fresh checkout: each ``.tbn`` file one reads is in the
+    repository (``examples/valat.tbn``) or written by a command shown before it (``stich deal ... > deals.tbn``);
+    ``stich analyse played.tbn --seat 2`` named a file nothing makes."""
+    made: set[str] = set()
+    missing = []
+    for shown in sorted((shown for shown in shown_commands() if shown.page == "README.md"), key=lambda s: s.line):
+        words = shlex.split(shown.text.replace("...", ""))
+        read = [word for word in words[2:] if word.endswith(".tbn") and words[words.index(word) - 1] != ">"]
+        missing += [f"README.md:{shown.line}: {name}" for name in read
+                    if name not in made and not (ROOT / name).is_file()]
+        made |= {words[n + 1] for n, word in enumerate(words[:-1]) if word in (">", "--out")}
+    assert missing == []
+
+
 # --- the outputs the docs show ---------------------------------------------------------------------------------------
 
 @dataclass
