@@ -500,7 +500,6 @@ def test_limits_md_gives_each_limit_the_value_of_its_constant() -> None:
     assert wrong == []
 
 
-
 @pytest.mark.parametrize("name", ["batch", "analyse"])
 def test_the_pool_table_mb_help_gives_each_table_the_share_of_worker_memory_it_gets(name: str) -> None:
     """``--table-mb``'s help of a worker pool says how much of ``--worker-memory`` each table may take: it said "a
@@ -513,6 +512,7 @@ def test_the_pool_table_mb_help_gives_each_table_the_share_of_worker_memory_it_g
     (said,) = [share for words, share in shares.items() if f"{words} of --worker-memory" in option.help
                or f"{words} of it each" in option.help]
     assert table_megabytes_for(1024, ENGINES_PER_WORKER, table_mb=4096) == 1024 // said
+
 
 def source_map_paths(source_map: str) -> set[str]:
     """The paths of the modules architecture.md's map names, as it groups them: a folder at the left margin
