@@ -87,8 +87,9 @@ THREADS = typer.Option(None, "--threads", metavar="N", min=1, max=MAX_THREADS,
 #: ``--table-mb`` where a pool of workers searches (``analyse``, ``batch``): every local worker's table, capped by
 #: ``--worker-memory``
 POOL_TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT_MEGABYTES,
-                             help=f"Each local worker's transposition table in MB (default {DEFAULT_TT_MEGABYTES}, or "
-                                  "STICH_TABLE_MB; at most a quarter of --worker-memory).")
+                             help=f"Each local worker's transposition tables in MB (default {DEFAULT_TT_MEGABYTES}, or "
+                                  "STICH_TABLE_MB; with --worker-memory, at most an eighth of it each: its points and "
+                                  "settlement searches' tables share a quarter).")
 #: ``--scheduler`` of ``analyse`` and ``batch``: one text, with what to install
 SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
                          help="Run on this Dask cluster instead (pip install 'stich[cluster]').")

@@ -19,7 +19,8 @@ Why it is shaped like this (docs/batch.md, measurements in /work/shared/NOTES.md
 * Input and output are streamed: the input file is read record by record (twice when a progress display needs the
   total), and the ids already done are scanned line by line, so a file of any size never sits in memory at once.
 * ``memory_mb`` bounds each worker process: its address space is capped with ``RLIMIT_AS`` and its transposition
-  table sized to fit (a quarter of the limit, at most the default). A record that still runs out of memory is
+  tables sized to fit (the points search's and the settlement search's share a quarter of the limit, each at most
+  the default). A record that still runs out of memory is
   written as an error line and the others go on; a table no worker can allocate stops the run with one message
   (every record would fail alike). On a Dask cluster the workers' own ``--memory-limit`` applies, and
   each task sizes its table from it the same way.
@@ -695,7 +696,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     without them beside every seat's tricks).
     ``workers`` processes (default: every local core; 1 solves in this process unless ``memory_mb`` asks for a
     capped worker), or the Dask cluster at ``scheduler``. ``memory_mb`` caps each local worker process (see the
-    module docstring); ``table_mb`` sizes its table (None: the default, at most a quarter of ``memory_mb``).
+    module docstring); ``table_mb`` sizes its two tables (None: the default; each at most an eighth of ``memory_mb``).
     ``progress`` is called once what is left is counted (0 written) and after every line written; with it the file
     is read twice, first to count what is left to do. ``on_error`` is called with each error line's message as it is
     written. On a Dask cluster without workers the run waits ``worker_wait`` seconds for one (telling ``notify``),

@@ -73,6 +73,17 @@ def test_start_lists_the_named_files_and_opens_the_board_asked_for():
         assert c.get(f"/static/{asset}").status_code == 200
 
 
+def test_board_md_names_every_key_of_the_start_answer():
+    """docs/board.md's HTTP API row of ``GET /api/start`` names each key of the answer (``time_limit``, the
+    board's ``--time-limit`` in seconds, was sent and not named)."""
+    start = client(SK, time_limit=30.0).get("/api/start").json()
+    assert start["time_limit"] == 30.0
+    text = (EXAMPLES.parent / "docs" / "board.md").read_text(encoding="utf-8")
+    (row,) = [line for line in text.splitlines() if line.startswith("| `GET /api/start`")]
+    assert [key for key in start if f"`{key}`" not in row and key not in ("files", "games", "open")] == []
+    assert "the files named" in row and "the board to open first" in row and "the games" in row
+
+
 def test_start_names_this_start_of_the_server_by_a_token_another_start_does_not_share():
     """Board ids start again at b1 at each start of the server: a page that kept a deal's b8 over a restart took
     another tab's deal, also b8, for it. The token tells the page its kept ids are another start's."""

@@ -194,6 +194,21 @@ def test_every_command_the_docs_show_takes_the_options_they_give_it() -> None:
     assert wrong == []
 
 
+def test_every_file_a_readme_command_reads_is_shipped_or_made_by_a_command_before_it() -> None:
+    """A new user types README's commands in order on a fresh checkout: each ``.tbn`` file one reads is in the
+    repository (``examples/valat.tbn``) or written by a command shown before it (``stich deal ... > deals.tbn``);
+    ``stich analyse played.tbn --seat 2`` named a file nothing makes."""
+    made: set[str] = set()
+    missing = []
+    for shown in sorted((shown for shown in shown_commands() if shown.page == "README.md"), key=lambda s: s.line):
+        words = shlex.split(shown.text.replace("...", ""))
+        read = [word for word in words[2:] if word.endswith(".tbn") and words[words.index(word) - 1] != ">"]
+        missing += [f"README.md:{shown.line}: {name}" for name in read
+                    if name not in made and not (ROOT / name).is_file()]
+        made |= {words[n + 1] for n, word in enumerate(words[:-1]) if word in (">", "--out")}
+    assert missing == []
+
+
 # --- the outputs the docs show ---------------------------------------------------------------------------------------
 
 @dataclass
@@ -324,6 +339,20 @@ def test_json_md_lists_the_match_document_s_keys_in_the_order_they_are_written()
     # a key's own place, not a deal's field of the same name ("`bots` and `payments` in seat order")
     places = [re.search(rf"`{key}`(?! and )", paragraph).start() for key in keys]
     assert places == sorted(places), [key for _, key in sorted(zip(places, keys))]
+
+
+def test_json_md_s_tree_table_names_every_key_of_the_tree_document_and_its_parts() -> None:
+    """``stich tree --json``'s document: every key at its top level, of its ``graph``, its nodes and its links is in
+    json.md's ``tree`` section (its table left out ``schema`` and ``command``, which the document starts with)."""
+    result = runner.invoke(app, ["tree", str(ROOT / "examples" / "valat.tbn"), "--depth", "1", "--json"])
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    text = TEXT[ROOT / "docs" / "json.md"]
+    section = text[text.index("## `tree`"):text.index("## `unanswered`")]
+    keys = {*document, *document["graph"], *document["nodes"][0], *document["links"][0]}
+    assert {"schema", "command", "links", "maximiser", "to_move", "optimal"} <= keys
+    assert sorted(key for key in keys if f"`{key}`" not in section and not re.search(rf"[{{ ]{key}[,}}]", section)) \
+        == []
 
 
 def test_json_md_names_every_top_level_key_whose_kind_differs_between_documents() -> None:
@@ -469,6 +498,20 @@ def test_limits_md_gives_each_limit_the_value_of_its_constant() -> None:
         if int(value.replace(",", "")) != getattr(module, name):
             wrong.append(f"{constant}: limits.md {value}, the code {getattr(module, name)}")
     assert wrong == []
+
+
+@pytest.mark.parametrize("name", ["batch", "analyse"])
+def test_the_pool_table_mb_help_gives_each_table_the_share_of_worker_memory_it_gets(name: str) -> None:
+    """``--table-mb``'s help of a worker pool says how much of ``--worker-memory`` each table may take: it said "a
+    quarter", yet a worker holds two engines (the points and the settlement searches) sharing that quarter, so each
+    table is cut to an eighth (``--worker-memory 256 --table-mb 64`` gave 32 MB tables, where the help allowed 64)."""
+    from solver.workers import ENGINES_PER_WORKER, table_megabytes_for
+
+    (option,) = [param for param in command_of(name).params if "--table-mb" in param.opts]
+    shares = {"a quarter": 4, "an eighth": 8, "a half": 2}
+    (said,) = [share for words, share in shares.items() if f"{words} of --worker-memory" in option.help
+               or f"{words} of it each" in option.help]
+    assert table_megabytes_for(1024, ENGINES_PER_WORKER, table_mb=4096) == 1024 // said
 
 
 def source_map_paths(source_map: str) -> set[str]:
