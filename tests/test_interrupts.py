@@ -22,7 +22,7 @@ import solver.search.settle
 from solver.benchmark import SEEDS
 from solver.search.settle import SettlementEngine
 from solver.settlement import dd_settlement
-from stopping_helpers import ROOT, ctrl_c_on_a_terminal, signals_as_a_shell_gives_them
+from stopping_helpers import ROOT, ctrl_c_on_a_terminal, read_pty, signals_as_a_shell_gives_them
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs signal.setitimer")
 
@@ -283,6 +283,66 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path) -> None
     assert process.returncode == 130, stderr
     assert "stopped by the interrupt in the record at" in stderr and "cut its output short" in stderr, stderr
     assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_ctrl_c_while_a_record_waits_on_the_terminal_prints_it_whole_and_the_line_after_it(tmp_path, unbuffered):
+    """``stich solve`` on a terminal that has not caught up, under ``python -u`` or PYTHONUNBUFFERED: a Ctrl-C
+    while a record's text waited on the terminal ended that write partway, Python dropped the rest, and the stop's
+    line came after half a table row. The record is now written whole (once its terminal reads on), the line starts
+    a line of its own, and the records before it are the uninterrupted run's."""
+    import pty
+    import time
+
+    deals = tmp_path / "many.tbn"
+    deals.write_text(((ROOT / "examples" / "zwanzigerrufen.tbn").read_text() + "\n") * 3)
+    arguments = [sys.executable, "-c", "from cli.main import main; main()", "solve", str(deals), "--cards",
+                 "--threads", "1"]
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        environment["PYTHONUNBUFFERED"] = "1"
+
+    def on_a_terminal(interrupt: bool) -> tuple[int, str]:
+        """The command on a pty: read all along, or (``interrupt``) not read until it waits on the full terminal
+        and a Ctrl-C came; its exit code and all it showed."""
+        pid, terminal = pty.fork()
+        if pid == 0:
+            os.chdir(ROOT)
+            signals_as_a_shell_gives_them()
+            os.execve(sys.executable, arguments, environment)
+        try:
+            if interrupt:
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and not _waits_on_its_output(pid):
+                    time.sleep(0.05)
+                if not _waits_on_its_output(pid):
+                    pytest.skip("the process was never seen waiting on the terminal (no /proc/PID/wchan here)")
+                os.killpg(pid, signal.SIGINT)
+            shown = read_pty(terminal, 120)
+            _, status = os.waitpid(pid, 0)
+        finally:
+            os.close(terminal)
+        return os.waitstatus_to_exitcode(status), shown.decode(errors="replace")  # cut mid-character, it was
+
+    code, whole = on_a_terminal(interrupt=False)
+    assert code == 0, whole[-1000:]
+    code, shown = on_a_terminal(interrupt=True)
+    assert code == 130, shown[-1000:]
+    said = STOPPED_IN_A_RECORD.search(shown)
+    assert said is not None and said.end() == len(shown), shown[-1000:]
+    data = shown[:said.start()]
+    assert data.endswith("\r\n"), data[-300:]  # the line starts a line of its own, after whole rows
+    assert whole.startswith(data) and len(whole) > len(data), data[-300:]
+    assert data.count("board ") == answered_count(said)
+
+
+def _waits_on_its_output(pid: int) -> bool:
+    """Whether the process waits, as a write to a full terminal does (the kernel's word for where it waits, Linux;
+    the command reads nothing from its terminal)."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text() == "wait_woken"
+    except OSError:
+        return False
 
 
 #: ``stich`` as its console script starts (``solver.cli:main``), with SIGTERM sent to itself at the first audit event
