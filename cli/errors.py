@@ -145,7 +145,21 @@ def say_interrupted(command: str, what: str) -> None:
     stopped by the interrupt <what>``, where ``what`` says what is finished (and how to resume, where the command
     can); without it the exit (130) said nothing of what the output above holds."""
     mark_stop_said()
-    message(f"stich: {command}: stopped by the interrupt {what}")
+    fresh = "\n" if _output_cut and _stdout_shares_stderr() else ""  # a row cut mid-line: the line after it
+    message(f"{fresh}stich: {command}: stopped by the interrupt {what}")
+
+
+#: Whether a second interrupt cut a piece of output short (:func:`interrupts_held`): stdout may end mid-line.
+_output_cut = False
+
+
+def _stdout_shares_stderr() -> bool:
+    """Whether stdout and stderr are one terminal or file (a terminal, ``2>&1``), where a message follows the data
+    on the same line unless it starts a new one."""
+    try:
+        return os.path.samestat(os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno()))
+    except (OSError, ValueError, AttributeError):  # a stream with no file (a test's)
+        return False
 
 
 class OutputCut(KeyboardInterrupt):
@@ -161,6 +175,7 @@ def interrupts_held() -> Iterator[None]:
     write blocked on a full
     pipe would hold every interrupt until its reader read, so it stops the write (:class:`OutputCut`). Off the main
     thread (no handlers there) nothing is held."""
+    global _output_cut
     signals = (signal.SIGINT, signal.SIGTERM)
     # a handler set outside Python (None) could not be put back
     if threading.current_thread() is not threading.main_thread() or None in map(signal.getsignal, signals):
@@ -178,7 +193,7 @@ def interrupts_held() -> Iterator[None]:
     try:
         yield
     except OutputCut:
-        cut = True
+        cut = _output_cut = True
         raise
     finally:
         for signum, handler in previous.items():

@@ -302,18 +302,50 @@ class _ClosedStream(io.RawIOBase):
         raise self._closed()
 
 
+class _WholeWrites(io.FileIO):
+    """stdout's or stderr's file under ``python -u`` or PYTHONUNBUFFERED: Python writes text there straight to the
+    file, once, and a write a signal interrupts partway (Ctrl-C while a terminal or a pipe is full) went out only in
+    part, the rest dropped: a record cut mid-row, and the stop's line after it on the same line. This one writes
+    all of it, as a buffered stream's flush does, and stays unbuffered."""
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            written = super().write(view[done:])
+            if written is None:  # a non-blocking file that is full: said as a buffered stream says it
+                raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN), done)
+            done += written
+        return done
+
+
+def _written_whole(stream: Any) -> Any:
+    """``stream`` as it is, or, where it is unbuffered text over its file (:class:`_WholeWrites`), the same stream
+    over a file that writes each piece whole."""
+    if not (isinstance(stream, io.TextIOWrapper) and type(stream.buffer) is io.FileIO):
+        return stream
+    stream.flush()
+    whole = _WholeWrites(stream.fileno(), "w", closefd=False)
+    whole.name = stream.name  # type: ignore[misc]  # "<stdout>", as Python names its own
+    return io.TextIOWrapper(whole, encoding=stream.encoding, errors=stream.errors,
+                            line_buffering=stream.line_buffering, write_through=True)
+
+
 def _safe_streams() -> None:
     """What rich and the streams would fail on before any command runs: a COLUMNS or LINES that is no ASCII number
     (rich reads it with ``int`` after ``str.isdigit``, which takes "²") is dropped, as if unset; and a stdout whose
     encoding lacks a character (ASCII, Latin-1) shows it as "?" instead of failing on a card sign, a file name or a
     tag's text (JSON stays exact: it escapes what the encoding lacks). A standard stream the process was started
-    without is one that fails when used (:class:`_ClosedStream`)."""
+    without is one that fails when used (:class:`_ClosedStream`); an unbuffered one (``python -u``) writes each
+    piece whole though a signal comes as it waits (:class:`_WholeWrites`)."""
     if sys.stdin is None:
         sys.stdin = io.TextIOWrapper(io.BufferedReader(_ClosedStream("<stdin>")), encoding="utf-8")
     for attribute in ("stdout", "stderr"):
         if getattr(sys, attribute) is None:  # unbuffered: the failure comes at the write, not at exit
             closed = _ClosedStream(f"<{attribute}>")
             setattr(sys, attribute, io.TextIOWrapper(closed, encoding="utf-8", write_through=True))
+        else:
+            setattr(sys, attribute, _written_whole(getattr(sys, attribute)))
     for name in ("COLUMNS", "LINES"):
         value = os.environ.get(name)
         if value is not None and not (value.strip().isascii() and value.strip().isdigit() and len(value) < 10):

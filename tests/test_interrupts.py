@@ -22,7 +22,7 @@ import solver.search.settle
 from solver.benchmark import SEEDS
 from solver.search.settle import SettlementEngine
 from solver.settlement import dd_settlement
-from stopping_helpers import ROOT, ctrl_c_on_a_terminal, signals_as_a_shell_gives_them
+from stopping_helpers import ROOT, ctrl_c_on_a_terminal, read_pty, signals_as_a_shell_gives_them
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs signal.setitimer")
 
@@ -283,6 +283,86 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path) -> None
     assert process.returncode == 130, stderr
     assert "stopped by the interrupt in the record at" in stderr and "cut its output short" in stderr, stderr
     assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_ctrl_c_while_a_record_waits_on_the_terminal_prints_it_whole_and_the_line_after_it(tmp_path, unbuffered):
+    """``stich solve`` on a terminal that has not caught up, under ``python -u`` or PYTHONUNBUFFERED: a Ctrl-C
+    while a record's text waited on the terminal ended that write partway, Python dropped the rest, and the stop's
+    line came after half a table row. The record is now written whole (once its terminal reads on), the line starts
+    a line of its own, and the records before it are the uninterrupted run's."""
+    arguments = _many_records(tmp_path)
+    code, whole = _on_a_stalled_terminal(arguments, unbuffered, presses=0)
+    assert code == 0, whole[-1000:]
+    code, shown = _on_a_stalled_terminal(arguments, unbuffered, presses=1)
+    assert code == 130, shown[-1000:]
+    said = STOPPED_IN_A_RECORD.search(shown)
+    assert said is not None and said.end() == len(shown), shown[-1000:]
+    data = shown[:said.start()]
+    assert data.endswith("\r\n"), data[-300:]  # the line starts a line of its own, after whole rows
+    assert whole.startswith(data) and len(whole) > len(data), data[-300:]
+    assert data.count("board ") == answered_count(said)
+
+
+def test_a_second_ctrl_c_that_cuts_a_record_on_the_terminal_says_so_on_a_line_of_its_own(tmp_path) -> None:
+    """Two Ctrl-C while a record waits on a terminal that does not read: the second cuts the record's text short,
+    mid-row, and the stop's line, which said so on that same row, starts a line of its own."""
+    code, shown = _on_a_stalled_terminal(_many_records(tmp_path), unbuffered=False, presses=2)
+    assert code == 130, shown[-1000:]
+    said = re.search(r"stich: solve: stopped by the interrupt in the record at \S+: board \d+ \(a second interrupt "
+                     r"cut its output short\)", shown)
+    assert said is not None and shown[:said.start()].endswith("\n"), shown[-600:]
+
+
+def _many_records(tmp_path: Path) -> list[str]:
+    """``stich solve`` of the Zwanzigerrufen examples three times over with their cards: records of some 4 kB."""
+    deals = tmp_path / "many.tbn"
+    deals.write_text(((ROOT / "examples" / "zwanzigerrufen.tbn").read_text() + "\n") * 3)
+    return [sys.executable, "-c", "from cli.main import main; main()", "solve", str(deals), "--cards", "--threads",
+            "1"]
+
+
+def _on_a_stalled_terminal(arguments: list[str], unbuffered: bool, presses: int) -> tuple[int, str]:
+    """``arguments`` run on a pty (``python -u`` or not): with no ``presses``, read all along; else not read until
+    the command waits on the full terminal and ``presses`` Ctrl-C came, 0.3 s apart. Its exit code and all it
+    showed."""
+    import pty
+    import time
+
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        environment["PYTHONUNBUFFERED"] = "1"
+    pid, terminal = pty.fork()
+    if pid == 0:
+        os.chdir(ROOT)
+        signals_as_a_shell_gives_them()
+        os.execve(sys.executable, arguments, environment)
+    try:
+        if presses:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not _waits_on_its_output(pid):
+                time.sleep(0.05)
+            if not _waits_on_its_output(pid):
+                os.kill(pid, signal.SIGKILL)
+                pytest.skip("the process was never seen waiting on the terminal (no /proc/PID/wchan here)")
+            for press in range(presses):
+                if press:
+                    time.sleep(0.3)
+                os.killpg(pid, signal.SIGINT)
+        shown = read_pty(terminal, 120)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(terminal)
+    return os.waitstatus_to_exitcode(status), shown.decode(errors="replace")  # cut mid-character, it may be
+
+
+def _waits_on_its_output(pid: int) -> bool:
+    """Whether the process waits, as a write to a full terminal does (the kernel's word for where it waits, Linux;
+    the command reads nothing from its terminal)."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text() == "wait_woken"
+    except OSError:
+        return False
 
 
 #: ``stich`` as its console script starts (``solver.cli:main``), with SIGTERM sent to itself at the first audit event
