@@ -288,10 +288,16 @@ def test_the_post_mortem_figure_shows_in_a_notebook_and_leaves_the_backend_alone
     from solver.plot import PlotFigure, plot_figure
 
     analysis = solver.analyse_play(next(solver.read_positions(VALAT.parent / "schafkopf.tbn")))
-    with matplotlib.rc_context({"backend": "template"}):  # a backend of the program's own choosing
+    # a backend of the program's own choosing, set back afterwards (rc_context does not restore "backend"); read and
+    # written with dict's own methods, as rcParams["backend"] would pick a backend when none is chosen yet
+    backend_before = dict.__getitem__(matplotlib.rcParams, "backend")
+    matplotlib.rcParams["backend"] = "template"
+    try:
         figure = plot_figure(analysis)
         assert "<svg" in analysis._repr_html_()
         assert matplotlib.rcParams["backend"] == "template"
+    finally:
+        dict.__setitem__(matplotlib.rcParams, "backend", backend_before)
     assert isinstance(figure, Figure) and isinstance(figure, PlotFigure) and len(figure.axes) == 1
     png = figure._repr_png_()
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
