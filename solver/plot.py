@@ -17,8 +17,6 @@ follows the file's suffix: PNG, SVG or PDF. Every mark carries a ``gid`` (in the
 
 from __future__ import annotations
 
-import functools
-import io
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
@@ -26,6 +24,7 @@ from typing import TYPE_CHECKING, Sequence
 from .errors import StichError
 
 if TYPE_CHECKING:  # the post-mortem draws itself in a notebook with this module: it is below postmortem.py
+    from .figure import PlotFigure
     from .postmortem import PlayAnalysis
 
 #: The formats matplotlib writes for us, by file suffix.
@@ -49,43 +48,19 @@ NAME_PLACES = ((1, -4, 2, "right", "bottom"), (1, -4, -2, "right", "top"), (0, 4
                (0, 4, -2, "left", "top"))
 
 
-@functools.cache
-def _plot_figure_class() -> type:
-    """:class:`PlotFigure`, made on the first plot (matplotlib is imported then, not with this module)."""
-    from matplotlib.figure import Figure
-
-    class PlotFigure(Figure):
-        """The post-mortem's Figure: a matplotlib ``Figure`` that a notebook shows as its picture
-        (``_repr_png_``). A Figure made without pyplot, as this one is, showed as ``<Figure size 880x572 with 1
-        Axes>`` unless pyplot's inline backend was loaded; pyplot's own figures are not drawn again by it."""
-
-        def _repr_png_(self) -> bytes:
-            buffer = io.BytesIO()
-            self.savefig(buffer, format="png")
-            return buffer.getvalue()
-
-    PlotFigure.__module__, PlotFigure.__qualname__ = __name__, "PlotFigure"  # named as solver.plot.PlotFigure
-    return PlotFigure
-
-
-def __getattr__(name: str) -> type:
-    """``solver.plot.PlotFigure``, made on first use: this module does not import matplotlib (the CLI imports it)."""
-    if name == "PlotFigure":
-        return _plot_figure_class()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def plot_figure(analysis: PlayAnalysis):
+def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
     """The matplotlib Figure of the post-mortem (what :func:`write_plot` saves), for a program to add to or show; a
-    notebook shows it as its picture (:class:`PlotFigure`). No backend is chosen: the figure draws itself with Agg,
-    so a notebook's or a program's pyplot backend is left as it was (``matplotlib.use("Agg")`` here switched a
-    notebook's inline backend off, and its own ``plt.show()`` showed nothing after a post-mortem)."""
+    notebook shows it as its picture (:class:`solver.figure.PlotFigure`). No backend is chosen: the figure draws
+    itself with Agg, so a notebook's or a program's pyplot backend is left as it was (``matplotlib.use("Agg")`` here
+    switched a notebook's inline backend off, and its own ``plt.show()`` showed nothing after a post-mortem)."""
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
 
+    from .figure import PlotFigure
+
     cards = analysis.cards
     count = len(cards)
-    figure = _plot_figure_class()(figsize=(max(8.0, 0.28 * count + 3), 5.2), dpi=110, layout="constrained")
+    figure = PlotFigure(figsize=(max(8.0, 0.28 * count + 3), 5.2), dpi=110, layout="constrained")
     axes = figure.add_subplot()
     unit = "payment in chips" if analysis.measure == "chips" else analysis.measure  # Kratzen: the attacker's own
     from .games import get_game
@@ -364,4 +339,4 @@ def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
     return path
 
 
-__all__ = ["GRADE_COLOURS", "PLOT_FORMATS", "PlotFigure", "cost_sign_note", "plot_figure", "write_plot"]
+__all__ = ["GRADE_COLOURS", "PLOT_FORMATS", "cost_sign_note", "plot_figure", "write_plot"]

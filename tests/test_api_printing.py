@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import enum
 import json
@@ -285,7 +286,9 @@ def test_the_post_mortem_figure_shows_in_a_notebook_and_leaves_the_backend_alone
     import matplotlib
     from matplotlib.figure import Figure
 
-    from solver.plot import PlotFigure, plot_figure
+    import solver.figure
+    from solver.figure import PlotFigure
+    from solver.plot import plot_figure
 
     analysis = solver.analyse_play(next(solver.read_positions(VALAT.parent / "schafkopf.tbn")))
     # a backend of the program's own choosing, set back afterwards (rc_context does not restore "backend"); read and
@@ -299,6 +302,9 @@ def test_the_post_mortem_figure_shows_in_a_notebook_and_leaves_the_backend_alone
     finally:
         dict.__setitem__(matplotlib.rcParams, "backend", backend_before)
     assert isinstance(figure, Figure) and isinstance(figure, PlotFigure) and len(figure.axes) == 1
+    assert "PlotFigure" in dir(solver.figure) and PlotFigure.__module__ == "solver.figure"
+    assert type(copy.deepcopy(figure)) is PlotFigure and len(copy.deepcopy(figure).axes) == 1
+    assert type(pickle.loads(pickle.dumps(PlotFigure()))) is PlotFigure  # found again by its module's name
     png = figure._repr_png_()
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")  # the IHDR chunk
