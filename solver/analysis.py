@@ -775,11 +775,12 @@ def settlement_legend(game: str, pot: int | None) -> str:
     """What a contract table's settlement column holds, with its unit, as ``stich table`` and a notebook say it
     under the table: the declaring side's net, or in a game paid from a pot the declarer's payment from ``pot``
     (None: a table entry alone, which does not know it)."""
-    paid_from_a_pot = get_game(game) if game and get_game(game).has_pot else None
-    if paid_from_a_pot is None:
-        return "settlement: the declaring side's double-dummy net score in game units, without announcements"
-    chips = " in chips" if pot is None else f", with a pot of {pot:,} chips"
-    return f"settlement: the {paid_from_a_pot.declarer_title}'s double-dummy payment{chips}"
+    rules = get_game(game) if game else None
+    unit = Game.score_unit if rules is None else rules.score_unit
+    if rules is None or not rules.has_pot:
+        return f"settlement: the declaring side's double-dummy net score in {unit}, without announcements"
+    amount = f" in {unit}" if pot is None else f", with a pot of {pot:,} {unit}"
+    return f"settlement: the {rules.declarer_title}'s double-dummy payment{amount}"
 
 
 def table_columns(game: str, *, per_seat: bool, seats: int, settled: bool) -> list[str]:
