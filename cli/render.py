@@ -29,8 +29,8 @@ from solver.cards import Pack
 from solver.deal import small_number
 from solver.errors import visible
 from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
-from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, settlement_legend, table_cells,
-                             table_columns)
+from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, settlement_legend, settlement_notes,
+                             table_cells, table_columns)
 from solver.games import get_game
 from solver.games.outcome import FIGURE_SPACE, role_text, side_text, signed
 from solver.position import Position
@@ -801,5 +801,5 @@ def render_table(document: Document, console: Console) -> None:
     if settled:
         pot = document.get("pot")
         console.print(Text(settlement_legend(document["game"], pot), style="dim"))
-        if pot == 0:
-            console.print("note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)")
+        for note in settlement_notes(pot):
+            console.print(note)

@@ -762,7 +762,9 @@ class ContractTable(_ResultList, list[TableEntry]):
         table = html_table(columns, rows, right={i for i, name in enumerate(columns)
                                                  if name not in ("contract", "side", "result")})
         legends = ([SEAT_LEGEND] if per_seat else []) + ([settlement_legend(self[0].game, self.pot)] if settled else [])
-        return f"<div>{html_lines([CONTRACT_TABLE_TITLE], bold=True)}{table}{html_lines(legends, small=True)}</div>"
+        notes = settlement_notes(self.pot) if settled else []
+        return (f"<div>{html_lines([CONTRACT_TABLE_TITLE], bold=True)}{table}{html_lines(legends, small=True)}"
+                f"{html_lines(notes)}</div>")
 
 
 #: The title of a contract table (``stich table``'s), and what a seat's cell says where every seat plays for
@@ -781,6 +783,14 @@ def settlement_legend(game: str, pot: int | None) -> str:
         return f"settlement: the declaring side's double-dummy net score in {unit}, without announcements"
     amount = f" in {unit}" if pot is None else f", with a pot of {pot:,} {unit}"
     return f"settlement: the {rules.declarer_title}'s double-dummy payment{amount}"
+
+
+def settlement_notes(pot: int | None) -> list[str]:
+    """The notes ``stich table`` prints under its settlement legend, and a notebook's contract table shows there:
+    at pot 0 every contract settles at 0, which a reader would otherwise take for the result of the search."""
+    if pot != 0:
+        return []
+    return ["note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
 
 
 def table_columns(game: str, *, per_seat: bool, seats: int, settled: bool) -> list[str]:

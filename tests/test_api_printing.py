@@ -249,6 +249,23 @@ def test_a_contract_table_s_settlement_column_is_explained_under_it_with_its_uni
     assert solver.contract_table(next(solver.read_positions(kratzen)), settlement=True).pot == 0  # no [Pot] tag
 
 
+
+def test_a_contract_table_at_pot_0_carries_stich_table_s_note_in_a_notebook():
+    """At pot 0 (a Kratzen record without a [Pot] tag) every contract settles at 0: ``stich table`` says so in a
+    note under its legend, and the notebook's table says the same words after the same legend."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    kratzen = VALAT.parent / "kratzen.tbn"
+    shown = _Cells(solver.contract_table(next(solver.read_positions(kratzen)), settlement=True)._repr_html_())
+    printed = CliRunner().invoke(app, ["table", str(kratzen), "-b", "1"]).stdout.splitlines()
+    note = "note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
+    legend = "settlement: the attacker's double-dummy payment, with a pot of 0 chips"
+    assert shown.paragraphs[-2:] == [legend, note] and printed[-2:] == [legend, note]
+    paid = solver.contract_table(next(solver.read_positions(kratzen)), settlement=True, pot=40)
+    assert not any(line.startswith("note: pot") for line in _Cells(paid._repr_html_()).paragraphs)
+
 def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
     """``dealt_bonuses`` gave a plain list: a notebook showed a dump of the DealtBonus dataclasses, ``print`` the
     same. Now a DealtBonuses (a list of them) prints a line a bonus and renders the rows ``stich check`` adds for them
