@@ -501,8 +501,8 @@ class BonusChecks(_ResultList, list[BonusCheck]):
 
 class DealtBonuses(_ResultList, list[DealtBonus]):
     """What :func:`dealt_bonuses` gives: a list of :class:`DealtBonus` (it is one, and compares equal to one), which
-    prints a line a bonus and renders in Jupyter as the rows ``stich check`` adds under its table for them; a plain
-    list showed a notebook the dataclass dumps of its items."""
+    prints a line a bonus and renders in Jupyter as the rows ``stich check`` adds under its table for them, so that
+    a notebook and the command show the same words, not the items' dataclass fields."""
 
     def __str__(self) -> str:
         return "\n".join(str(bonus) for bonus in self) if self else NO_DEALT_BONUS

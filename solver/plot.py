@@ -51,8 +51,8 @@ NAME_PLACES = ((1, -4, 2, "right", "bottom"), (1, -4, -2, "right", "top"), (0, 4
 def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
     """The matplotlib Figure of the post-mortem (what :func:`write_plot` saves), for a program to add to or show; a
     notebook shows it as its picture (:class:`solver.figure.PlotFigure`). No backend is chosen: the figure draws
-    itself with Agg, so a notebook's or a program's pyplot backend is left as it was (``matplotlib.use("Agg")`` here
-    switched a notebook's inline backend off, and its own ``plt.show()`` showed nothing after a post-mortem)."""
+    itself with Agg, so a notebook's or a program's pyplot backend stays as it was, and a notebook's own
+    ``plt.show()`` still shows its figures after a post-mortem has drawn this one."""
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
 
