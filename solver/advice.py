@@ -48,7 +48,7 @@ from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, same_job, sampl
 from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
-from .html_tables import html_lines, html_table
+from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
                        lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, run_spans,
@@ -1513,6 +1513,6 @@ def advice_html(report: AdviceReport) -> str:
         if isinstance(part, str):
             parts.append(html_lines([part], bold=not index))
         else:
-            parts += [html_lines([part.title], bold=True),
-                      html_table([column.replace("\n", " ") for column in part.columns], part.rows, right=part.right)]
+            parts.append(html_titled_table(part.title, [column.replace("\n", " ") for column in part.columns],
+                                           part.rows, right=part.right))
     return f"<div>{''.join(parts)}</div>"

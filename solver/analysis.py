@@ -32,7 +32,7 @@ from .errors import InvalidContractError, InvalidDealError, SearchStopped, Stich
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules
 from .games.outcome import CHECK_COLUMNS, DealtBonus, other_side, side_text, signed
-from .html_tables import html_lines, html_table
+from .html_tables import html_lines, html_table, html_titled_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
 from .scoring import (check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs,
                       uncounted_points_note)
@@ -494,9 +494,9 @@ class BonusChecks(_ResultList, list[BonusCheck]):
     def _repr_html_(self) -> str:
         targets = own_targets(check.seat for check in self)
         columns = ("target", *CHECK_COLUMNS[1:]) if targets else CHECK_COLUMNS
-        title = html_lines(["Targets" if targets else "Bonuses"], bold=True)  # stich check's title
-        notes = html_lines([f"note: {note}" for note in self.notes], small=True)
-        return f"<div>{title}{html_table(columns, [check.cells() for check in self])}{notes}</div>"
+        table = html_titled_table("Targets" if targets else "Bonuses", columns,  # stich check's title
+                                  [check.cells() for check in self])
+        return f"<div>{table}{html_lines([f'note: {note}' for note in self.notes], small=True)}</div>"
 
 
 class DealtBonuses(_ResultList, list[DealtBonus]):
@@ -510,8 +510,8 @@ class DealtBonuses(_ResultList, list[DealtBonus]):
     def _repr_html_(self) -> str:
         if not self:
             return html_lines([NO_DEALT_BONUS])
-        title = html_lines(["Bonuses the cards decide (no search)"], bold=True)
-        return f"<div>{title}{html_table(CHECK_COLUMNS, [bonus.cells() for bonus in self])}</div>"
+        rows = [bonus.cells() for bonus in self]
+        return f"<div>{html_titled_table('Bonuses the cards decide (no search)', CHECK_COLUMNS, rows)}</div>"
 
 
 #: What an empty :class:`DealtBonuses` says (Kratzen, a Schafkopf contract without Laufende).
@@ -759,12 +759,11 @@ class ContractTable(_ResultList, list[TableEntry]):
         columns = table_columns(self[0].game if self else "", per_seat=per_seat, seats=seats, settled=settled)
         rows = [[entry.contract_in_words, str(entry.declarer),
                  *table_cells(entry.as_dict(), per_seat=per_seat, seats=seats, settled=settled)] for entry in self]
-        table = html_table(columns, rows, right={i for i, name in enumerate(columns)
-                                                 if name not in ("contract", "side", "result")})
+        table = html_titled_table(CONTRACT_TABLE_TITLE, columns, rows, right={
+            i for i, name in enumerate(columns) if name not in ("contract", "side", "result")})
         legends = ([SEAT_LEGEND] if per_seat else []) + ([settlement_legend(self[0].game, self.pot)] if settled else [])
         notes = settlement_notes(self.pot) if settled else []
-        return (f"<div>{html_lines([CONTRACT_TABLE_TITLE], bold=True)}{table}{html_lines(legends, small=True)}"
-                f"{html_lines(notes)}</div>")
+        return f"<div>{table}{html_lines(legends, small=True)}{html_lines(notes)}</div>"
 
 
 #: The title of a contract table (``stich table``'s), and what a seat's cell says where every seat plays for

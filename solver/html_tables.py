@@ -24,6 +24,12 @@ def html_table(head: Sequence[str], rows: Iterable[Sequence[object]], *, right: 
     return f'<table style="border-collapse:collapse">{"".join(lines)}</table>'
 
 
+def html_titled_table(title: str, head: Sequence[str], rows: Iterable[Sequence[object]], *,
+                      right: Collection[int] = ()) -> str:
+    """:func:`html_table` under its title in bold, as every command prints its tables under theirs."""
+    return html_lines([title], bold=True) + html_table(head, rows, right=right)
+
+
 def html_lines(lines: Iterable[str], *, bold: bool = False, small: bool = False) -> str:
     """Each line a paragraph, escaped (``bold``: a heading; ``small``: a note)."""
     def one(line: str) -> str:
@@ -32,4 +38,4 @@ def html_lines(lines: Iterable[str], *, bold: bool = False, small: bool = False)
     return "".join(one(line) for line in lines)
 
 
-__all__ = ["CELL", "html_lines", "html_table"]
+__all__ = ["CELL", "html_lines", "html_table", "html_titled_table"]

@@ -38,7 +38,7 @@ from .games.outcome import mean_in_words, role_text
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
-from .html_tables import html_lines, html_table
+from .html_tables import html_lines, html_titled_table
 from .sampling import ALL_ALIKE, ReportTable, interval_note, table_text
 from .search.boundary import check_time_limit
 from .scoring import check_scoring_inputs, read_pot, score_deal
@@ -284,7 +284,7 @@ class MatchResult:
                             if line is not None)]
         if report.table is not None:
             title, columns, rows = report.table
-            parts += [html_lines([title], bold=True), html_table(columns, rows, right={1, 2})]
+            parts.append(html_titled_table(title, columns, rows, right={1, 2}))
         parts.append(html_lines(line for line in (report.fixed, report.side, report.difference, report.intervals,
                                                   report.no_means, report.stopped) if line is not None))
         parts.append(html_lines([f"note: {report.mixed}"] if report.mixed else [], small=True))

@@ -39,7 +39,7 @@ from .games.base import Game, Objective, Rules
 from .games.outcome import (FIGURE_SPACE, in_table_cell, interval_words, measure_words, read_pot, role_text, side_text,
                             signed_mean, with_interval)
 from .generate import DEFAULT_SEED
-from .html_tables import html_lines, html_table
+from .html_tables import html_lines, html_table, html_titled_table
 from .intervals import t_quantile, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
@@ -1493,7 +1493,7 @@ def report_html(document: Mapping[str, Any]) -> str:
     lines, tables = report_parts(document)
     parts = [html_lines(lines[:1], bold=True), html_lines(lines[1:])]
     for (title, columns, rows), numbers in tables:
-        parts += [html_lines([title], bold=True), html_table(columns, rows, right=numbers)]
+        parts.append(html_titled_table(title, columns, rows, right=numbers))
     note = opening_note(document)
     return f"<div>{''.join(parts)}{html_lines([note], small=True) if note else ''}</div>"
 
