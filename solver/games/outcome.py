@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..deal import MAX_NUMBER_DIGITS, small_number
 from ..errors import ParseError, StichError, is_whole_number
@@ -73,7 +73,7 @@ class DealtBonus:
     def answer(self) -> str:
         """Its answer as ``stich check`` words it: ``yes - seat 4 was dealt them; decided by the deal, no search``
         (``open`` while the tricks to come decide it)."""
-        return f"{'open' if self.made is None else 'yes' if self.made else 'no'} - {self.reason}"
+        return dealt_bonus_cells(self.as_dict())[3]
 
     def __str__(self) -> str:
         """The row ``stich check`` prints for it: ``four_kings for seat 4: one player was dealt the four Kings
@@ -83,11 +83,19 @@ class DealtBonus:
 
     def cells(self) -> tuple[str, str, str, str]:
         """Its row under ``stich check``'s columns (:data:`CHECK_COLUMNS`), as the command writes it."""
-        return self.bonus, side_text(self.side) if self.side else "-", self.description, self.answer()
+        return dealt_bonus_cells(self.as_dict())
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under ``stich check``'s columns (:data:`CHECK_COLUMNS`)."""
         return html_table(CHECK_COLUMNS, [self.cells()])
+
+
+def dealt_bonus_cells(bonus: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    """A dealt bonus's row under ``stich check``'s columns (:data:`CHECK_COLUMNS`) from its document
+    (:meth:`DealtBonus.as_dict`, what the command renders): one wording, which the command colours and a notebook
+    shows as it is."""
+    answer = "open" if bonus["made"] is None else "yes" if bonus["made"] else "no"
+    return bonus["bonus"], side_text(bonus["side"]), bonus["description"], f"{answer} - {bonus['reason']}"
 
 
 #: The columns of ``stich check``'s table, which a bonus check and a dealt bonus render under in Jupyter.
