@@ -500,6 +500,17 @@ def test_limits_md_gives_each_limit_the_value_of_its_constant() -> None:
     assert wrong == []
 
 
+def test_the_docs_give_piped_tables_the_width_the_command_gives_them() -> None:
+    """cli.md says how wide a piped table is (``piped or written to a file they are 110 columns wide``, ``Piped
+    (110 columns)``): every such width is ``PIPE_WIDTH``, the one the command sets, so that a width changed in the
+    code cannot leave the page promising the old one."""
+    from solver.cli.render import PIPE_WIDTH
+
+    widths = [(page.name, int(match.group(1))) for page, text in TEXT.items()
+              for match in re.finditer(r"[Pp]iped\b[^.:;]*?\b(\d+) columns", text)]
+    assert len(widths) >= 3 and ("cli.md", PIPE_WIDTH) in widths
+    assert [(page, width) for page, width in widths if width != PIPE_WIDTH] == []
+
 @pytest.mark.parametrize("name", ["batch", "analyse"])
 def test_the_pool_table_mb_help_gives_each_table_the_share_of_worker_memory_it_gets(name: str) -> None:
     """``--table-mb``'s help of a worker pool says how much of ``--worker-memory`` each table may take: it said "a
