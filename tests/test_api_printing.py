@@ -249,7 +249,6 @@ def test_a_contract_table_s_settlement_column_is_explained_under_it_with_its_uni
     assert solver.contract_table(next(solver.read_positions(kratzen)), settlement=True).pot == 0  # no [Pot] tag
 
 
-
 def test_a_contract_table_at_pot_0_carries_stich_table_s_note_in_a_notebook():
     """At pot 0 (a Kratzen record without a [Pot] tag) every contract settles at 0: ``stich table`` says so in a
     note under its legend, and the notebook's table says the same words after the same legend."""
@@ -265,6 +264,7 @@ def test_a_contract_table_at_pot_0_carries_stich_table_s_note_in_a_notebook():
     assert shown.paragraphs[-2:] == [legend, note] and printed[-2:] == [legend, note]
     paid = solver.contract_table(next(solver.read_positions(kratzen)), settlement=True, pot=40)
     assert not any(line.startswith("note: pot") for line in _Cells(paid._repr_html_()).paragraphs)
+
 
 def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
     """``dealt_bonuses`` gave a plain list: a notebook showed a dump of the DealtBonus dataclasses, ``print`` the

@@ -511,6 +511,7 @@ def test_the_docs_give_piped_tables_the_width_the_command_gives_them() -> None:
     assert len(widths) >= 3 and ("cli.md", PIPE_WIDTH) in widths
     assert [(page, width) for page, width in widths if width != PIPE_WIDTH] == []
 
+
 @pytest.mark.parametrize("name", ["batch", "analyse"])
 def test_the_pool_table_mb_help_gives_each_table_the_share_of_worker_memory_it_gets(name: str) -> None:
     """``--table-mb``'s help of a worker pool says how much of ``--worker-memory`` each table may take: it said "a
