@@ -303,6 +303,7 @@ def test_kratzen_documents_give_no_card_points_but_count_the_tricks():
         assert schafkopf["position"]["points_in_deal"] == 120
         assert all(isinstance(s["points"], int) for s in schafkopf["taken"]["seats"] + schafkopf["taken"]["sides"])
 
+
 def test_solve_a_trick_in_progress_line_in_json():
     (document,) = documents("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "7", "--line")
     line = document["results"][0]["line"]
