@@ -80,7 +80,7 @@ def tree(
     """Every play sequence of K (--depth) cards from the position after the record's Play section (and --play's
     cards), each node with the double-dummy value and every card an edge marked optimal when it keeps the value. The
     first record (or the one of --board or --record) is used; --time-limit bounds its searches together (past it
-    nothing is written, exit 1). Without --out, the tree's summary (the root's value and cards) is printed, or with
+    no tree is written, exit 1). Without --out, the tree's summary (the root's value and cards) is printed, or with
     --json the whole tree as JSON, on stdout."""
     from solver.tree import FORMATS, TreeTooLarge, strategy_tree, tree_document, write_tree
 
