@@ -13,17 +13,18 @@ import typer
 
 from solver.errors import CommandVariantError, InvalidSeatError, ParseError, SearchStopped, StichError
 from solver.files import check_writable
-from solver.formats.tbn import iter_records
+from solver.formats.tbn import Record, iter_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_memory_text, nodes_memory_holds
 
-from .errors import EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, say_interrupted
+from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, refused_for_record,
+                     say_interrupted)
 from .output import atomic_path
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
-from .records import (GameRefusals, OptionRefused, check_selection, emit_json, located, no_such_record, record_place,
-                      selected, stdin_bytes, stopped_record)
+from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located, no_such_record,
+                      record_place, selected, stdin_bytes, stopped_record, unanswered_document)
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, ForeignPlayCard, what_if
 
@@ -31,7 +32,7 @@ from .whatif import PLAY, ForeignPlayCard, what_if
 #: ``tree``'s --time-limit: its one record's searches (the shared text's "the other records still are" does not apply)
 TREE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
                                help="Give up once the tree's searches take longer than SECONDS in all: it is said on "
-                                    "stderr and nothing is written (exit 1).")
+                                    "stderr and no tree is written (exit 1; with --json, a line that says so).")
 
 
 def one_objective(value: str | None) -> str | None:
@@ -79,7 +80,7 @@ def tree(
     """Every play sequence of K (--depth) cards from the position after the record's Play section (and --play's
     cards), each node with the double-dummy value and every card an edge marked optimal when it keeps the value. The
     first record (or the one of --board or --record) is used; --time-limit bounds its searches together (past it
-    nothing is written, exit 1). Without --out, the tree's summary (the root's value and cards) is printed, or with
+    no tree is written, exit 1). Without --out, the tree's summary (the root's value and cards) is printed, or with
     --json the whole tree as JSON, on stdout."""
     from solver.tree import FORMATS, TreeTooLarge, strategy_tree, tree_document, write_tree
 
@@ -95,6 +96,14 @@ def tree(
     # what a node costs, in the words of the case: without --out nothing is written, the tree is held to be printed
     per_node = node_memory_text(suffix, to_print=out is None)
     engine = engine_for(table_mb, threads)
+
+    def failed_line(item: Record | ParseError, said: str) -> None:
+        """With --json, a record tried and not answered gets the ``failed`` line every command's --json gives one in
+        its place (docs/json.md), with what stderr says of it: a script tells it from the tree by ``stopped``."""
+        if as_json:
+            with interrupts_held():
+                emit_json(failed_document("tree", item, said))
+
     with input_errors():
         if out is not None:
             check_writable(out)  # before the tree is built, not after
@@ -110,6 +119,7 @@ def tree(
             if record_number is not None and count != record_number:
                 continue
             if isinstance(item, ParseError):
+                failed_line(item, str(item))
                 if board is None:
                     raise item
                 message(f"stich: {item}")
@@ -126,10 +136,15 @@ def tree(
         except (CommandVariantError, ForeignPlayCard) as error:  # the command's flag or card, not the record's
             refused = GameRefusals("--variant" if isinstance(error, CommandVariantError) else "--play")
             refused.add(error)  # said as every command says it
+            failed_line(record, refused_for_record(refused.option, error.bare, record))
             refused.say()
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except OptionRefused as error:  # a --play card the record's position refuses
+            failed_line(record, error.said(position))
             raise StichError(error.said(position)) from None
+        except StichError as error:  # the record is wrong: a bad deal, contract or Play section
+            failed_line(record, str(error))
+            raise
         PotOption(pot).apply(position)  # read where the game reads its [Pot], as solve does
         holds = nodes_memory_holds(suffix)  # held whole until written: never more than memory holds
         try:
@@ -140,17 +155,27 @@ def tree(
         except TreeTooLarge as error:
             if not max_nodes or holds < max_nodes:  # memory's bound, not the one asked
                 held = error.memory_text(suffix, to_print=out is None)
-                raise StichError(f"{name}:{record.line}: {held}; {nothing}: ask for fewer cards (--depth)") from None
-            raise StichError(f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, over "
-                             f"--max-nodes {error.max_nodes:,} ({per_node}); {nothing}: ask "
-                             "for fewer cards (--depth), or a larger --max-nodes (0: as many as the available memory "
-                             "holds)") from None
+                too_large = f"{name}:{record.line}: {held}; {nothing}: ask for fewer cards (--depth)"
+            else:
+                too_large = (f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, over "
+                             f"--max-nodes {error.max_nodes:,} ({per_node}); {nothing}: ask for fewer cards "
+                             "(--depth), or a larger --max-nodes (0: as many as the available memory holds)")
+            failed_line(record, too_large)
+            raise StichError(too_large) from None
         except InvalidSeatError as error:  # --seat's own error, said as analyse --seat's is: the record is not wrong
-            raise StichError(OptionRefused("--seat", str(error)).said(position)) from None
+            seat_refused = OptionRefused("--seat", str(error)).said(position)
+            failed_line(record, seat_refused)
+            raise StichError(seat_refused) from None
         except StichError as error:  # an objective the record's contract has not: pointed at the record
-            raise located(error, position) from None
+            pointed = located(error, position)
+            failed_line(record, str(pointed))
+            raise pointed from None
         except SearchStopped:
-            message(f"stich: {stopped_record(position, time_limit, nothing)}")
+            stopped = stopped_record(position, time_limit, nothing)
+            message(f"stich: {stopped}")
+            if as_json:  # the line of a record --time-limit stopped, as every command's --json gives it
+                with interrupts_held():
+                    emit_json(unanswered_document(position, "tree", stopped))
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except KeyboardInterrupt:
             say_interrupted("tree", f"in the record at {record_place(position)}: {nothing}"

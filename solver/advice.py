@@ -56,10 +56,11 @@ from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announc
                        unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
+from .state import PlayState
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
 from .variant import Variant
-from .workers import ChunkLimits, Pool, local_workers, worker_settlement_engine
+from .workers import ChunkLimits, Pool, local_workers, worker_engine, worker_settlement_engine
 
 
 class SeatNotAdvised(StichError):
@@ -316,14 +317,28 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
     return results
 
 
-def is_win(position: Position, inputs: object, seat: int, net: int) -> bool:
+def is_win(position: Position, inputs: object, seat: int, net: int, state: PlayState | None = None) -> bool:
     """Whether ``seat`` (0-based) has won when the declaring side's net is ``net``: where the game's settlement says
     who won (``Game.winning_settlement``) by that line, so that a Kratzen attacker who makes his target and is paid
-    nothing (a Muss, a pot under 4 chips) has won, as ``analyse`` of one contract says; else by a positive share."""
+    nothing (a Muss, a pot under 4 chips) has won, as ``analyse`` of one contract says; else by a positive share.
+    A game paid from a pot of 0 settles every line at 0, which says nothing of who won: there the attacker's target
+    decides, searched from ``state`` (the position's own by default), as ``analyse`` of one contract counts it
+    (it said 0% where the same samples made the target every time)."""
     won_from = position.game.winning_settlement(position.rules, inputs)
+    if won_from is None and position.game.has_pot:
+        return target_made(position, position.state if state is None else state) == (
+            seat in position.rules.declaring_side)
     if won_from is None:
         return scaled_share(position, seat, net) > 0
     return (net >= won_from) == (seat in position.rules.declaring_side)
+
+
+def target_made(position: Position, state: PlayState) -> bool:
+    """Whether the declaring side makes its game (Kratzen: the attacker's trick target) from ``state`` under
+    double-dummy play, searched on this worker's engine."""
+    objective = position.rules.game_objective()
+    assert objective is not None and objective.target is not None  # a game paid from a pot has a target
+    return objective.achieved(position.rules, state) + worker_engine().value(state, objective) >= objective.target
 
 
 def bonuses_possible(table: PayoffTable) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -1032,7 +1047,8 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
                 final = play_out(after, worker_settlement_engine().line(after, table.spec, value))
                 items = final_net(position, final, inputs=inputs)[1].items
                 bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
-            settled.append((scaled_share(position, seat, value), is_win(position, inputs, seat, value), *bonuses,
+            won = is_win(position, inputs, seat, value, state.advance(card))
+            settled.append((scaled_share(position, seat, value), won, *bonuses,
                             *(possible if setup.bonuses else ((), ()))))
         return settled
 
@@ -1208,9 +1224,10 @@ def win_meaning(document: Mapping[str, Any], paid: str = "where it is above 0") 
     """Which samples the advice counts as won: in a game paid from a pot the attacker's target made, which a Muss or a
     pot under 4 chips pays with 0 (:func:`is_win`); elsewhere a positive payment."""
     game = get_game(document["game"])
-    paid_from_pot = game.has_pot and document.get("pot")
-    return (f"where {role_text(game.declarer_title, [document['seat']])} makes his target (paid 0 or more)"
-            if paid_from_pot else paid)
+    if not game.has_pot:
+        return paid
+    return (f"where {role_text(game.declarer_title, [document['seat']])} makes his target"
+            f"{' (paid 0 or more)' if document.get('pot') else ''}")
 
 
 def payment_note(document: Mapping[str, Any], sides: bool = False) -> str:
@@ -1405,7 +1422,8 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     for contract, reason in document.get("left_out", {}).items():
         report.append(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     if game.has_pot and not document["pot"]:
-        report.append("note: pot 0: every contract settles at 0, so none wins (give the pot with --pot CHIPS)")
+        report.append("note: pot 0: every contract settles at 0, so the payments cannot rank them; win still counts "
+                      "the attacker's target made (give the pot with --pot CHIPS)")
     return [part for part in report if part is not None]
 
 

@@ -30,7 +30,7 @@ from .api import solve
 from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
-from .games.base import Contract, Game, Objective, Rules
+from .games.base import Contract, Game, Objective, Rules, own_measure
 from .games.outcome import CHECK_COLUMNS, DealtBonus, other_side, side_text, signed
 from .html_tables import html_lines, html_table, html_titled_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
@@ -151,7 +151,7 @@ def position_summary(position: Position) -> dict[str, Any]:
     pack = position.rules.pack
     return {
         "whole_deal": position.game.is_whole(position.rules.deal),
-        "points_in_deal": pack.points(position.rules.deal.cards),
+        "points_in_deal": pack.points(position.rules.deal.cards) if counts_card_points(position) else None,
         "tricks_in_deal": position.rules.tricks_in_deal,
         "tricks_played": len(state.history),
         "tricks_left": state.tricks_left,
@@ -163,13 +163,21 @@ def position_summary(position: Position) -> dict[str, Any]:
     }
 
 
+def counts_card_points(position: Position) -> bool:
+    """Whether the game counts card points: Kratzen counts tricks only (RULES.md 3.1), so its documents give null,
+    not a 0 that reads as a count of points nobody could take."""
+    return own_measure(position.game) == "points"
+
+
 def taken_so_far(position: Position) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Points and tricks each seat, and each side, has already won (completed tricks only)."""
+    """Points and tricks each seat, and each side, has already won (completed tricks only); points are null in a
+    game without card points (Kratzen)."""
     state = position.state
     rules = position.rules
-    seats = [{"seat": seat + 1, "points": state.points[seat], "tricks": state.tricks[seat]}
+    counted = counts_card_points(position)
+    seats = [{"seat": seat + 1, "points": state.points[seat] if counted else None, "tricks": state.tricks[seat]}
              for seat in range(rules.seats)]
-    sides = [{"name": name, "seats": _seat_list(side), "points": state.side_points(side),
+    sides = [{"name": name, "seats": _seat_list(side), "points": state.side_points(side) if counted else None,
               "tricks": state.side_tricks(side)}
              for name, side in (("declarers", rules.declaring_side), ("defenders", rules.defending_side))]
     return seats, sides

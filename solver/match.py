@@ -224,6 +224,9 @@ class MatchResult:
     #: how many cards were decided on each number of samples (a timed sampling bot's ``samples``, 0s left out: a
     #: card that was the only legal one), every deal played counted, kept or not; empty where no bot was timed
     card_samples: dict[int, int] = field(default_factory=dict, hash=False)
+    #: the boards some deal of which was played, as runs ``(first, last)`` in board order: on several workers a
+    #: match stopped by an error has played the boards in flight past the one that failed, and its report names them
+    board_runs: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if self.deals_played < 0:
@@ -386,7 +389,8 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
             side = (f"{role_text(game.declarer_title, [first_deal.declarer])}: {mean_text(result.declaring_side)} "
                     f"{units} per deal, his own payment")
         else:
-            side = f"declaring side: {mean_text(result.declaring_side)} {units} per deal"
+            side = (f"declaring side: {mean_text(result.declaring_side)} {units} per deal, its seats' payments "
+                    "together")
         if result.difference is not None:
             first, second, gap = result.difference
             difference = (f"{first} - {second}: {mean_text(gap)} {units} per deal, "
@@ -399,10 +403,25 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
         no_means = "no board played in all its rotations: no means"
     if result.stopped:
         cut = played - result.deals_counted
-        stopped = (f"stopped by the {result.stopped} after {played} of {count * rotations} deals: the result so far"
+        stopped = (f"stopped by the {result.stopped} after {played} of {count * rotations} deals"
+                   f"{boards_played(result)}: the result so far"
                    + (f" (not counted: the {cut:,} deal{'' if cut == 1 else 's'} of a board cut short)" if cut else ""))
     return MatchReport(heading, setup_text(result), pot_note, table, fixed, side, difference, intervals, no_means,
                        stopped, mixed_builds_text(result.engine_builds), card_samples_text(result.card_samples))
+
+
+def boards_played(result: MatchResult) -> str:
+    """Which boards a stopped match played, where they are not the first N (`` (boards 1-2 and 4; the others not
+    played)``): on several workers the boards in flight are played to the end past the one whose bot failed, and
+    "after 3 of 12 deals" beside "board 3 ... failed" read as boards 1 to 3. Empty where they are boards 1 to N (the
+    count says them) or not known (a result made without its tally)."""
+    runs = result.board_runs
+    if not runs or (len(runs) == 1 and runs[0][0] == 1):
+        return ""
+    named = [str(first) if first == last else f"{first}-{last}" for first, last in runs]
+    joined = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    single = len(runs) == 1 and runs[0][0] == runs[0][1]
+    return f" (board{'' if single else 's'} {joined}; the others not played)"
 
 
 def card_samples_text(counts: Mapping[int, int]) -> str | None:
@@ -959,10 +978,26 @@ class MatchTally:
         self.counted = 0  # the deals of the boards played whole
         self.first: PlayedDeal | None = None
         self.card_samples: dict[int, int] = {}  # cards by their samples (MatchResult.card_samples)
+        self.runs: list[list[int]] = []  # the boards played, as runs [first, last] in order (a few: MatchResult's)
+
+    def _played_board(self, board: int) -> None:
+        """``board`` among the runs of boards played, runs that meet joined: as many runs as gaps, which only the
+        boards in flight on workers leave, not one entry a board."""
+        at = bisect.bisect_right(self.runs, board, key=lambda run: run[0])
+        if at and self.runs[at - 1][1] >= board:
+            return
+        if at and self.runs[at - 1][1] == board - 1:
+            self.runs[at - 1][1] = board
+        else:
+            self.runs.insert(at, [board, board])
+            at += 1
+        if at < len(self.runs) and self.runs[at][0] == self.runs[at - 1][1] + 1:
+            self.runs[at - 1][1] = self.runs.pop(at)[1]
 
     def add(self, deal: PlayedDeal) -> None:
         """One deal played (a board's rotations in order)."""
         self.played += 1
+        self._played_board(deal.board)
         for samples in deal.samples or ():
             if samples:  # None: a bot that does not sample; 0: the only legal card
                 self.card_samples[samples] = self.card_samples.get(samples, 0) + 1
@@ -1013,7 +1048,7 @@ class MatchTally:
         return MatchResult(game, seed, boards, self.rotate, tuple(self.kept or ()), bots, Mean.of(self.declaring),
                            difference, stopped, {name: self.seats[name] for name in names}, self.counted, pot, setup,
                            dict(engine_builds or {}), self.played, self.first, self.table_seats,
-                           dict(sorted(self.card_samples.items())))
+                           dict(sorted(self.card_samples.items())), tuple((first, last) for first, last in self.runs))
 
 
 def zero_sum(game: str, pot: int | None) -> bool:

@@ -18,7 +18,7 @@ import pytest
 
 from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup,
                            other_side_wording, ranked_rows, settle_sample, told_apart)
-from solver.sampling import SHARE_SCALE, scaled_share
+from solver.sampling import SHARE_SCALE, analyse_hand, scaled_share
 from solver.api import read_positions
 from solver.errors import InvalidContractError, StichError, StichWarning
 from stopping_helpers import signals_as_a_shell_gives_them
@@ -582,16 +582,37 @@ def test_cli_contract_advice_json_and_time_limit():
     assert document["stopped"] == "time limit" and 1 <= document["samples"] < 100000
 
 
-def test_cli_contract_advice_without_a_pot_says_why_nothing_wins():
-    """Kratzen is paid from the pot: without one every contract settles at 0 and wins 0% (the audit read it as a
-    fault); the text says so, and not where a pot was given."""
+def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_contracts():
+    """Kratzen is paid from the pot: without one every contract settles at 0, which the text says, and not where a
+    pot was given; the win column still counts the attacker's target made (it said 0%, "so none wins")."""
     args = ("analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "--seats", "3", "--contract",
             "Trump E, Trump S", "-n", "3", "-j", "1")
     plain, paid = _stich(*args), _stich(*args, "--pot", "8")
     assert plain.returncode == paid.returncode == 0, plain.stderr + paid.stderr
-    assert "note: pot 0: every contract settles at 0, so none wins (give the pot with --pot CHIPS)" \
-        in " ".join(plain.stdout.split())  # as wrapped to the terminal's width
+    assert ("note: pot 0: every contract settles at 0, so the payments cannot rank them; win still counts the "
+            "attacker's target made (give the pot with --pot CHIPS)") in " ".join(plain.stdout.split())
+    assert "win: the samples where attacker seat 1 makes his target;" in " ".join(plain.stdout.split())
     assert "note: pot 0" not in paid.stdout
+
+
+def test_a_kratzen_win_is_the_target_made_with_a_pot_of_0_too(tmp_path):
+    """With a pot of 0 every Kratzen line settles at 0, and contract and card advice counted no sample won (0%)
+    where ``analyse`` of the one contract, on the same samples, said the attacker made his target on every one. The
+    win is the target made whatever the pot: the same shares as with a pot, and as the one contract's analysis."""
+    hand = dict(game="kratzen", hand="EA G7 HA HK", seat=1, seats=4, samples=20, seed=1, workers=1)
+    contracts = "Trump E, Trump G, Trump H, Trump S"
+    unpaid = {row.contract: row.win_probability for row in contract_advice(contracts=contracts, pot=0, **hand).rows}
+    paid = {row.contract: row.win_probability for row in contract_advice(contracts=contracts, pot=12, **hand).rows}
+    assert unpaid == paid and unpaid["Trump H"] == 1.0 and min(unpaid.values()) < 1.0
+    one = analyse_hand("kratzen", "EA G7 HA HK", 1, "Trump H", seats=4, samples=20, seed=1, workers=1)
+    assert one.win_probability == unpaid["Trump H"]
+    record = tmp_path / "muss.tbn"  # the Muss of the test above, without its pot
+    record.write_text('[Game "Kratzen"]\n[Seats "4"]\n[Deal "1: GA GZ SK SU / EA GO HK S7 / S6 E9 H8 H7 / GU G7 HU HZ"]'
+                      '\n[Contract "Trump G Muss"]\n[Declarer "1"]\n')
+    position = next(iter(read_positions(str(record))))
+    cards = card_advice(position, samples=20, seed=1, workers=1)
+    assert {row.contract: (row.mean, row.win_probability) for row in cards.rows} == {  # with the pot: the same wins
+        "SU": (0.0, 1.0), "SK": (0.0, 0.95), "GA": (0.0, 0.85), "GZ": (0.0, 0.35)}
 
 
 def test_cli_analyse_file_takes_a_pot_over_the_records_tag():

@@ -1752,3 +1752,30 @@ def test_with_a_pot_the_bots_difference_is_not_the_first_bots_mean_scaled():
     assert (first, second) == ("cheater", "random") and math.isclose(gap.mean, cheater - random_bot)
     assert not math.isclose(gap.mean, cheater * 4 / 3)  # -1.75 and -2.75 chips: +1.00 apart, not -2.33
     assert cheater * 1 + random_bot * 3 < 0  # the seats together paid the pot
+
+
+def test_a_match_stopped_on_several_workers_names_the_boards_it_played_past_the_failed_one():
+    """On several workers the boards in flight are played to the end after a bot fails on one: stopped on board 3
+    with board 4 played, the report said "after 3 of 12 deals" beside the error's "board 3", which read as boards 1
+    to 3. It names the boards where they are not the first N, and a declaring side's mean says it is its seats'
+    payments together (the bots' means above it are per seat)."""
+    from solver.match import MatchTally, match_report
+
+    def deal(board: int) -> PlayedDeal:
+        return PlayedDeal(board, 0, ("a", "b", "b", "b"), "Rufer G", 1, (1, 3), (), (1, -1, 1, -1))
+
+    def report(boards: list[int]) -> str | None:
+        tally = MatchTally(rotate=False, keep_deals=False, table_seats=4)
+        for board in boards:
+            tally.add(deal(board))
+        return match_report(tally.result("Schafkopf", 1, 12, "error"), 12).stopped
+
+    assert report([1, 2]) == "stopped by the error after 2 of 12 deals: the result so far"
+    assert report([2, 4, 1]) == ("stopped by the error after 3 of 12 deals (boards 1-2 and 4; the others not "
+                                 "played): the result so far")
+    assert report([7, 3, 5, 1, 2, 6]) == ("stopped by the error after 6 of 12 deals (boards 1-3 and 5-7; the others "
+                                          "not played): the result so far")
+    assert report([2]) == "stopped by the error after 1 of 12 deals (board 2; the others not played): the result so far"
+    side = match_report(summarise("Schafkopf", 1, 12, False, [deal(1), deal(2)]), 12).side
+    assert side == "declaring side: +2.00 (all 2 boards alike: no interval) game units per deal, its seats' payments " \
+                   "together"

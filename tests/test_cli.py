@@ -287,6 +287,23 @@ def test_solve_kratzen_every_seat():
     assert "every seat plays for itself" in out and "tricks (seat 3)" in out
 
 
+def test_kratzen_documents_give_no_card_points_but_count_the_tricks():
+    """Kratzen counts tricks, not card points: solve, check and show give null where a card-point game gives its
+    points (they read 0, as if nobody had taken any), and the tricks taken as the play has them."""
+    kratzen = board("kratzen.tbn", 5)
+    taken = [kratzen.state.tricks[seat] for seat in range(6)]
+    assert sum(taken) == 1
+    for command in ("solve", "check", "show"):
+        (document,) = documents(command, EXAMPLES / "kratzen.tbn", "-b", "5")
+        assert document["position"]["points_in_deal"] is None
+        assert [(s["points"], s["tricks"]) for s in document["taken"]["seats"]] == [(None, t) for t in taken]
+        assert [(s["points"], s["tricks"]) for s in document["taken"]["sides"]] == [(None, taken[0]),
+                                                                                   (None, sum(taken[1:]))]
+        (schafkopf,) = documents(command, EXAMPLES / "schafkopf.tbn", "-b", "1")
+        assert schafkopf["position"]["points_in_deal"] == 120
+        assert all(isinstance(s["points"], int) for s in schafkopf["taken"]["seats"] + schafkopf["taken"]["sides"])
+
+
 def test_solve_a_trick_in_progress_line_in_json():
     (document,) = documents("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "7", "--line")
     line = document["results"][0]["line"]
@@ -2218,7 +2235,8 @@ def test_tree_time_limit_help_says_what_tree_does_past_it():
     from test_docs import command_of
 
     limit = next(param for param in command_of("tree").params if "--time-limit" in param.opts)
-    assert "nothing is written (exit 1)" in limit.help and "other records" not in limit.help
+    assert "no tree is written (exit 1; with --json, a line that says so)" in limit.help  # the unanswered line
+    assert "other records" not in limit.help
     solve_limit = next(param for param in command_of("solve").params if "--time-limit" in param.opts)
     assert "the other records still are" in solve_limit.help
 

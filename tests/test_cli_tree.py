@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import EXAMPLES, ROOT, run
+import solver.tree
+from solver.errors import SearchStopped
+from test_cli import EXAMPLES, ROOT, documents, run
 
 
 def tree_json(tmp_path: Path, *args: object) -> dict:
@@ -206,7 +208,7 @@ def test_tree_json_prints_the_tree_on_stdout_as_the_out_file_holds_it(tmp_path):
     """``tree`` wrote only files: a bot had to make a temporary file to read a tree. ``--json`` prints the tree as
     one document on stdout, the very document ``--out tree.json`` writes, under the schema, which networkx reads
     back; without ``--out`` or ``--json`` the summary ``print(tree)`` gives. A bad record says the same lines either
-    way; ``--out`` with ``--json`` is a usage error."""
+    way on stderr (and with --json has its failed line on stdout); ``--out`` with ``--json`` is a usage error."""
     import networkx as nx
 
     from test_cli import SCHEMA, schema_errors
@@ -231,7 +233,9 @@ def test_tree_json_prints_the_tree_on_stdout_as_the_out_file_holds_it(tmp_path):
                    encoding="utf-8")
     as_json, to_file = run("tree", bad, "-d", "1", "--json", code=1), run("tree", bad, "-d", "1", "--out",
                                                                          tmp_path / "t.json", code=1)
-    assert as_json.stderr == to_file.stderr and "Rufer X" in as_json.stderr and as_json.stdout == ""
+    assert as_json.stderr == to_file.stderr and "Rufer X" in as_json.stderr and to_file.stdout == ""
+    failed = json.loads(as_json.stdout)  # --json: the record's failed line, as solve's (stderr's message its error)
+    assert (failed["stopped"], f"stich: {failed['error']}\n") == ("error", as_json.stderr)
     both = run("tree", path, "-d", "1", "--json", "--out", tmp_path / "t.json", code=2)
     assert "give one" in both.stderr and not (tmp_path / "t.json").exists()
 
@@ -290,3 +294,49 @@ def test_a_tree_past_the_deal_s_end_says_the_cards_left_in_its_text_json_and_gra
     assert run("tree", path, "-b", "6", "-d", "3", "--out", tmp_path / "short.json").stderr.endswith("edges)\n")
     finished = json.loads(run("tree", path, "-b", "7", "-d", "2", "--json").stdout)
     assert finished["graph"]["depth"] == 0  # one node, the deal over: no card deep
+
+
+def test_tree_json_gives_a_record_it_cannot_answer_the_line_solve_gives_it(tmp_path, monkeypatch):
+    """``tree --json`` printed nothing on stdout for a record it could not answer (stderr alone said why), where
+    every other command's --json gives that record a ``failed`` line (``unanswered`` for --time-limit) that a
+    script reads in its place: now the same line as solve's, but for its ``command``; with --board, each record too
+    broken to read before it has one too."""
+    bad = tmp_path / "bad.tbn"
+    kratzen = (EXAMPLES / "kratzen.tbn").read_text(encoding="utf-8")
+    bad.write_text("garbage [[[\n\n" + kratzen.replace("[Board \"1\"]\n[Seats \"3\"]\n[Deal \"1: EO E9 SU SZ /",
+                                                           "[Board \"1\"]\n[Seats \"3\"]\n[Deal \"1: EO E9 SU XX /"),
+                   encoding="utf-8")
+
+    def lines(command: str, *args: object, code: int = 1) -> list[dict]:
+        found = documents(command, bad, *args, code=code)
+        assert all(document["command"] == command for document in found)
+        return [{key: value for key, value in document.items() if key != "command"} for document in found]
+
+    unreadable, broken = lines("solve", "-b", "1")
+    assert unreadable["stopped"] == broken["stopped"] == "error" and broken["record"]["board"] == "1"
+    assert "'XX'" in broken["error"]
+    assert lines("tree", "-b", "1", "-d", "1") == [unreadable, broken]
+    assert lines("tree", "-d", "1") == [unreadable]  # the first record, too broken to read
+    for refusal in (("--variant", "tie_44=no_score"), ("--play", "T1")):
+        (refused,) = lines("solve", "-b", "2", *refusal)[1:]
+        assert refused["stopped"] == "error" and refused["error"].startswith(refusal[0] + ": ")
+        assert lines("tree", "-b", "2", "-d", "1", *refusal) == [unreadable, refused]
+    for refusal, said in ((("-d", "1", "--seat", "9", "-o", "tricks"),
+                           "--seat: seat 9 is not a seat of this 4-seat deal"),
+                          (("-d", "4", "--max-nodes", "3"), f"{bad}:22: the tree to depth 4 has more than 5 nodes")):
+        stderr = run("tree", bad, "-b", "2", *refusal, "--json", code=1).stderr.splitlines()
+        (refused,) = lines("tree", "-b", "2", *refusal)[1:]
+        assert refused["stopped"] == "error" and refused["record"]["board"] == "2"
+        assert refused["error"].startswith(said) and f"stich: {refused['error']}" == stderr[-1]
+    tree = lines("tree", "-b", "2", "-d", "1")  # the board answered: its tree after the unreadable record's line
+    assert tree[0] == unreadable and tree[1]["graph"]["board"] == "2"
+
+    def stopped(*args: object, **kwargs: object) -> None:
+        raise SearchStopped("the time limit ran out")
+
+    monkeypatch.setattr(solver.tree, "strategy_tree", stopped)
+    ran_out = documents("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "1", "--time-limit", "5", code=1)
+    assert [(line["command"], line["stopped"], line["record"]["board"], line["game"]) for line in ran_out] == [
+        ("tree", "time limit", "2", "Kratzen")]
+    assert ran_out[0]["error"].endswith("nothing printed: the time limit (5 s) ran out before the answer (give it "
+                                        "more time: --time-limit)")
