@@ -411,7 +411,6 @@ def test_an_announced_pagat_seen_elsewhere_is_refused() -> None:
         solver.parse_positions(PAGAT_ANNOUNCED_BY_SEAT_3.replace('"3: Pagat"', '"2: Kontra, Pagat dagegen"'))
 
 
-
 def _counting_rules(monkeypatch) -> dict[str, int]:
     """Count the rule tables compiled (``Rules.tables``, which compiles them once per rules object) and the illegal
     cards put in words (``Rules.illegal_reason``) from now on."""
