@@ -463,6 +463,28 @@ def test_a_setup_no_deal_fits_names_its_commonest_refusal_with_its_count() -> No
             in message)
 
 
+
+def test_the_redrawn_deals_rules_share_the_contracts_card_ranks() -> None:
+    """Each shuffle builds the rules of its deal; a Schafkopf contract's trump ranks, effective suits and plain ranks
+    were built anew each time (a seventh of a sampling bot's match). They are built once per contract and shared,
+    the called ace's holder (a deal's own) still each deal's."""
+    from solver.games.schafkopf import _card_ranks
+
+    position = _midplay_position()
+    rules = position.rules
+    setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text, None, 1,
+                   None, 4, 3, None, position.played)
+    built = _card_ranks.cache_info().misses
+    drawn = [sample for sample, _ in (draw_sample(setup, k) for k in range(10))]
+    assert _card_ranks.cache_info().misses <= built + 1
+    assert all(sample.trump_rank is rules.trump_rank and sample.effective is rules.effective for sample in drawn)
+    assert len(rules.trump_rank) == 14 and rules.effective[rules.pack.parse("HA").index] == "T"  # a hearts Solo
+    rufer = [solver.position_from_record(solver.random_record("Schafkopf", seed, 1, contract="Rufer E")).rules
+             for seed in (1, 2, 3)]
+    assert len({id(r.eff_masks) for r in rufer}) == 1 and rufer[0].effective[rules.pack.parse("HA").index] == "T"
+    assert len({r.called_holder for r in rufer}) > 1
+
+
 WENZ_THREE_LEFT = """[Game "Schafkopf"]
 [Deal "1: GA GU HK SZ SK SO SU S8 / EU GZ G9 G7 HA HO H9 H8 / EZ EK E8 E7 GK GO H7 SA / EA EO E9 G8 HZ HU S9 S7"]
 [Contract "Wenz"]
