@@ -463,7 +463,6 @@ def test_a_setup_no_deal_fits_names_its_commonest_refusal_with_its_count() -> No
             in message)
 
 
-
 def test_the_redrawn_deals_rules_share_the_contracts_card_ranks() -> None:
     """Each shuffle builds the rules of its deal; a Schafkopf contract's trump ranks, effective suits and plain ranks
     were built anew each time (a seventh of a sampling bot's match). They are built once per contract and shared,
