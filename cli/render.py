@@ -67,25 +67,29 @@ class _DataConsole(Console):
                 column.overflow = "fold"
         if tables:
             unbounded = self.options.update_width(1 << 16)
+            measured = []  # each table's measure, taken once: measuring is most of a table's cost before rendering
             for table in tables:
-                if self.narrows and _least_width(self, unbounded, table) > self.width and not _own_layout(table):
+                whole = Measurement.get(self, unbounded, table)
+                if self.narrows and _least_width(self, unbounded, table, whole) > self.width and not _own_layout(table):
                     _compact(self, unbounded, table, self.width)
-            least = max(_least_width(self, unbounded, table) for table in tables)
+                    whole = Measurement.get(self, unbounded, table)  # its boxes dropped
+                measured.append(whole)
+            least = max(_least_width(self, unbounded, table, whole) for table, whole in zip(tables, measured))
             if least > self.width and not (self.narrows and all(_fit_columns(self, unbounded, table, self.width,
-                                                                              fold=True) for table in tables)):
+                                                                              fold=True, measured=whole)
+                                                                 for table, whole in zip(tables, measured))):
                 width = self.width  # print's width= is capped: widen the console
                 # a pipe's table stays whole at its natural width; a terminal's is as narrow as it can be
-                self.width = least if self.narrows else max(Measurement.get(self, unbounded, table).maximum
-                                                            for table in tables)
-                for table in tables:  # rich's own narrowing takes no column's least width: a figure split
-                    _fit_columns(self, unbounded, table, self.width)
+                self.width = least if self.narrows else max(whole.maximum for whole in measured)
+                for table, whole in zip(tables, measured):  # rich's own narrowing takes no column's least width
+                    _fit_columns(self, unbounded, table, self.width, measured=whole)
                 try:
                     super().print(*objects, **options)
                 finally:
                     self.width = width
                 return
-            for table in tables:
-                _fit_columns(self, unbounded, table, self.width)
+            for table, whole in zip(tables, measured):
+                _fit_columns(self, unbounded, table, self.width, measured=whole)
         elif not on_a_terminal(self) and "soft_wrap" not in options:
             options["soft_wrap"] = True  # a line of text piped on stays one line, for grep and for the reader
         super().print(*objects, **options)
@@ -156,11 +160,12 @@ def widest_figure(console: Console, cell: Any) -> int:
     return max((cell_len(word) for word in words if _JOINER in word), default=0)
 
 
-def _least_width(console: Console, options: Any, table: Table) -> int:
+def _least_width(console: Console, options: Any, table: Table, measured: Measurement | None = None) -> int:
     """The narrowest width ``table`` fits in whole. Rich's own measure takes each cell's longest word as its least
     width, but a ``no_wrap`` column keeps its cells whole: its widest cell is its least width, or a table too wide
-    for its no_wrap columns would leave its other columns narrower than their padding, and empty."""
-    least = Measurement.get(console, options, table).minimum
+    for its no_wrap columns would leave its other columns narrower than their padding, and empty. ``measured``:
+    the table's measure under ``options``, where the caller has it already."""
+    least = (Measurement.get(console, options, table) if measured is None else measured).minimum
     for column in table.columns:
         if column.no_wrap:
             cells = [Measurement.get(console, options, cell) for cell in (column.header, *column.cells)]
@@ -229,12 +234,14 @@ def _compact(console: Console, options: Any, table: Table, width: int) -> None:
             table.padding = padding  # not whole even with one space: two, the cells wrapped
 
 
-def _fit_columns(console: Console, options: Any, table: Table, width: int, fold: bool = False) -> bool:
+def _fit_columns(console: Console, options: Any, table: Table, width: int, fold: bool = False,
+                 measured: Measurement | None = None) -> bool:
     """Narrow a table too wide for ``width`` as rich does, its widest columns first down to the width of the next,
     but none below its longest word (a no_wrap column below its widest cell): rich's own narrowing takes no
     column's least width, so a word would fold mid-word where the table has room for it whole. ``fold``: for a
     table that does not fit with its words whole, a column may go down to its header's
-    longest word, its cells' longer words folding. Whether the table fits ``width`` now."""
+    longest word, its cells' longer words folding. ``measured``: the table's measure under ``options`` as the caller
+    took it (valid until a column is given a width). Whether the table fits ``width`` now."""
     columns = table.columns
     if _own_layout(table):
         return not fold  # a layout of the table's own
@@ -251,7 +258,8 @@ def _fit_columns(console: Console, options: Any, table: Table, width: int, fold:
             low = max(cell.minimum for cell in cells)
         ranges.append((low, high))
     wanted = sum(high for _, high in ranges)
-    room = width - (Measurement.get(console, options, table).maximum - wanted)  # less the borders and padding
+    whole = Measurement.get(console, options, table) if measured is None else measured
+    room = width - (whole.maximum - wanted)  # less the borders and padding
 
     def capped(level: int) -> list[int]:
         return [max(low, min(high, level)) for low, high in ranges]

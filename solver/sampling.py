@@ -351,27 +351,13 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
         raise StichError(f"k, the sample's number, must be a whole number, at least 0, not {k!r}")
     if not is_whole_number(tries) or tries < 1:
         raise StichError(f"tries must be a whole number, at least 1, not {tries!r}")
-    game = get_game(setup.game)
-    rng = random.Random(f"{setup.seed}:{k}")
-    unseen = unseen_cards(game, setup.fixed)
+    drawn = _draw(setup, k, tries, None)
+    if drawn is not None:
+        return drawn
+    # no deal fitted: the same shuffles again (the same seed), this time each refusal in words for the error
     refusals: Counter[str] = Counter()
-    tags: dict[str, Any] = dict(setup.tags)
-    for _ in range(tries):
-        try:
-            rules = game.rules(shuffled_deal(game, setup.fixed, unseen, rng), setup.contract, declarer=setup.declarer,
-                               variant=dict(setup.variant) or None, **tags)
-            state = rules.start()
-            for card in setup.played:
-                state = state.play(card)
-            if setup.announcements is not None:  # a Kontra or a 'dagegen' says which side its seat is on
-                game.scoring_inputs(rules, None, announcements=setup.announcements, pot=setup.pot)
-        except (InvalidContractError, InvalidDealError, IllegalPlayError) as refusal:
-            refusals[str(refusal)] += 1
-            continue
-        except StichError as refusal:  # announcements that these sides could not have made
-            refusals[f"the announcements: {refusal}"] += 1
-            continue
-        return rules, state
+    _draw(setup, k, tries, refusals)
+    game = get_game(setup.game)
     if refusals and all(reason.startswith("the announcements: ") for reason in refusals):
         reasons = "; ".join(reason.removeprefix("the announcements: ") for reason, _ in refusals.most_common(3))
         raise StichError(f"the announcements fit none of {tries:,} deals of the unseen cards, whoever holds them: "
@@ -381,6 +367,47 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
                      f"{game.contract_in_words(setup.contract)} with declarer {setup.declarer}, the cards given and "
                      f"the play; the commonest refusal ({count:,} of them): {reason}. Check the hand, --known and "
                      "the play: such a deal may not exist, or be too rare to sample")
+
+
+def _draw(setup: Setup, k: int, tries: int, refusals: Counter[str] | None) -> tuple[Rules, PlayState] | None:
+    """:func:`draw_sample`'s shuffles: the first deal that fits, or None after ``tries``. ``refusals`` None: a card
+    of the play that the deal makes illegal just redraws; most shuffles are refused so (some 20 a sample a few
+    tricks into a Schafkopf deal), and putting the rule in words compiled each refused deal's rule tables, a fifth
+    of a sampling bot's time. Else each refusal's words are counted in ``refusals``, as the error reports them."""
+    game = get_game(setup.game)
+    rng = random.Random(f"{setup.seed}:{k}")
+    unseen = unseen_cards(game, setup.fixed)
+    tags: dict[str, Any] = dict(setup.tags)
+    for _ in range(tries):
+        try:
+            rules = game.rules(shuffled_deal(game, setup.fixed, unseen, rng), setup.contract, declarer=setup.declarer,
+                               variant=dict(setup.variant) or None, **tags)
+            state = rules.start()
+            for card in setup.played:
+                if refusals is None and type(card) is int and 0 <= card < len(rules.pack):
+                    if not state.legal_cards() >> card & 1:
+                        raise _Unexplained
+                    state = state.advance(card)  # what play() does with a legal card
+                else:
+                    state = state.play(card)
+            if setup.announcements is not None:  # a Kontra or a 'dagegen' says which side its seat is on
+                game.scoring_inputs(rules, None, announcements=setup.announcements, pot=setup.pot)
+        except _Unexplained:
+            continue
+        except (InvalidContractError, InvalidDealError, IllegalPlayError) as refusal:
+            if refusals is not None:
+                refusals[str(refusal)] += 1
+            continue
+        except StichError as refusal:  # announcements that these sides could not have made
+            if refusals is not None:
+                refusals[f"the announcements: {refusal}"] += 1
+            continue
+        return rules, state
+    return None
+
+
+class _Unexplained(Exception):
+    """A shuffle the play refutes (a card the deal makes illegal), its rule not put in words (:func:`_draw`)."""
 
 
 # --- one sample --------------------------------------------------------------------------------------------------

@@ -379,3 +379,55 @@ def test_no_figure_of_a_match_or_a_hands_analysis_is_split_from_its_interval(wid
     rows = [line for line in hand if line.startswith("│")]
     assert len(_PRINTED_FIGURE.findall("\n".join(rows))) == 13, "\n".join(hand)  # 5 bonuses forced, 8 opening cards
     assert not _too_wide(rows, width), _too_wide(rows, width)
+
+
+class _CountedMeasurement:
+    """``cli.render``'s Measurement, counting how often it measures a whole table (rich's own measures, inside the
+    rendering, are not counted: they take rich's name)."""
+
+    def __init__(self, real) -> None:
+        self.real = real
+        self.tables = 0
+
+    def get(self, console, options, renderable):
+        from rich.table import Table
+
+        self.tables += isinstance(renderable, Table)
+        return self.real.get(console, options, renderable)
+
+
+def _printed(width: int, narrows: bool, monkeypatch) -> tuple[list[str], int]:
+    """A report-like table of twelve columns printed by the data console ``width`` columns wide: its lines and the
+    times cli.render measured the whole table."""
+    import io
+
+    from rich.table import Table
+
+    from cli import render
+
+    counted = _CountedMeasurement(render.Measurement)
+    monkeypatch.setattr(render, "Measurement", counted)
+    table = Table(*(f"column {n}" for n in range(1, 13)), title="Per card")
+    for row in range(6):
+        table.add_row(*(f"{row * n} (handed over)" if n % 5 == 0 else str(row * n) for n in range(1, 13)))
+    console = render._DataConsole(file=io.StringIO(), width=width, highlight=False, markup=False, color_system=None)
+    console.narrows = narrows
+    console.print(table)
+    return console.file.getvalue().splitlines(), counted.tables
+
+
+@pytest.mark.parametrize("width, narrows", [(200, False), (80, True), (60, True)])
+def test_the_data_console_measures_a_table_once_before_rendering(width, narrows, monkeypatch):
+    """Printing a table measured it whole three times before rich's rendering measured it again (its least width
+    twice, its columns' room once): a third of `stich solve kratzen.tbn`'s time went to rich's measuring. It is
+    measured once, and again only after its boxes were dropped (:func:`cli.render._compact`, which measures what it
+    tries); the table printed is the same: every value, at its least width where even folded it is too wide."""
+    lines, measured = _printed(width, narrows, monkeypatch)
+    assert max(map(len, lines)) == (151 if width == 200 else 85), lines  # natural and boxed; least, wrapped
+    text = " ".join(lines)
+    for row in range(6):
+        assert f"{row * 11}" in text and f"{row * 10}" in text
+    assert "handed" in text and "Per card" in text
+    # the boxes are dropped only where the boxed table does not fit: _compact measures its least width once (here
+    # even that is too wide: no spaces), and print measures the compacted table once more; it was 2 and 5 times
+    assert measured == (1 if width == 200 else 3)

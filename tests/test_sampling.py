@@ -411,6 +411,79 @@ def test_an_announced_pagat_seen_elsewhere_is_refused() -> None:
         solver.parse_positions(PAGAT_ANNOUNCED_BY_SEAT_3.replace('"3: Pagat"', '"2: Kontra, Pagat dagegen"'))
 
 
+def _counting_rules(monkeypatch) -> dict[str, int]:
+    """Count the rule tables compiled (``Rules.tables``, which compiles them once per rules object) and the illegal
+    cards put in words (``Rules.illegal_reason``) from now on."""
+    from solver.games.base import Rules
+
+    counts = {"tables": 0, "illegal_reason": 0}
+    for name in counts:
+        real = getattr(Rules, name)
+
+        def counted(self, *args, _real=real, _name=name):
+            counts[_name] += 1
+            return _real(self, *args)
+
+        monkeypatch.setattr(Rules, name, counted)
+    return counts
+
+
+def test_a_sample_puts_no_refused_shuffle_in_words(monkeypatch) -> None:
+    """Most shuffles of a deal mid-play are refused by a card of the play (seat 3 discarded on a Gras lead: every
+    deal giving it a Gras card). Each refusal was an IllegalPlayError whose words compiled the refused deal's rule
+    tables: 12,482 compilations in a 3-board Schafkopf `stich match` of a sampling bot, a fifth of its time. The
+    samples are the same deals; nothing is compiled or put in words for the refused ones."""
+    position = _midplay_position()
+    rules = position.rules
+    setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text, None, 1,
+                   None, 4, 3, None, position.played)
+    counts = _counting_rules(monkeypatch)
+    drawn = [draw_sample(setup, k) for k in range(30)]
+    assert counts == {"tables": 0, "illegal_reason": 0}
+    # the deals as drawn before: seed 3's first samples (the fixed hand of seat 2, seat 3 without a plain Gras card)
+    assert [rules.pack.names(sample.deal.hands[2]) for sample, _ in drawn[:2]] == [
+        ['E9', 'E8', 'HU', 'H8', 'SK', 'SO', 'S9', 'S7'], ['EK', 'HA', 'HZ', 'SA', 'SO', 'SU', 'S9', 'S7']]
+    assert all(not set(rules.pack.names(sample.deal.hands[2])) & PLAIN_GRAS for sample, _ in drawn)
+
+
+def test_a_setup_no_deal_fits_names_its_commonest_refusal_with_its_count() -> None:
+    """Where no shuffle fits, the error still names the commonest refusal in words with how many shuffles it
+    refused, as before (the refused shuffles are drawn again, the same ones, to put them in words): seat 3 is known
+    to hold G9 yet discarded S7 on the Gras lead, so no shuffle fits; the illegal cards' words name each deal's
+    other cards, so the commonest is a rule of the deal."""
+    position = _midplay_position()
+    rules = position.rules
+    setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text,
+                   {3: "G9"}, 1, None, 4, 3, None, position.played)
+    with pytest.raises(StichError) as refused:
+        draw_sample(setup, 0, 40)
+    message = str(refused.value)
+    assert "no deal of the unseen cards found in 40 shuffles" in message
+    assert ("the commonest refusal (5 of them): a Solo declarer must hold a plain H card; seat 1 holds none"
+            in message)
+
+
+def test_the_redrawn_deals_rules_share_the_contracts_card_ranks() -> None:
+    """Each shuffle builds the rules of its deal; a Schafkopf contract's trump ranks, effective suits and plain ranks
+    were built anew each time (a seventh of a sampling bot's match). They are built once per contract and shared,
+    the called ace's holder (a deal's own) still each deal's."""
+    from solver.games.schafkopf import _card_ranks
+
+    position = _midplay_position()
+    rules = position.rules
+    setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text, None, 1,
+                   None, 4, 3, None, position.played)
+    built = _card_ranks.cache_info().misses
+    drawn = [sample for sample, _ in (draw_sample(setup, k) for k in range(10))]
+    assert _card_ranks.cache_info().misses <= built + 1
+    assert all(sample.trump_rank is rules.trump_rank and sample.effective is rules.effective for sample in drawn)
+    assert len(rules.trump_rank) == 14 and rules.effective[rules.pack.parse("HA").index] == "T"  # a hearts Solo
+    rufer = [solver.position_from_record(solver.random_record("Schafkopf", seed, 1, contract="Rufer E")).rules
+             for seed in (1, 2, 3)]
+    assert len({id(r.eff_masks) for r in rufer}) == 1 and rufer[0].effective[rules.pack.parse("HA").index] == "T"
+    assert len({r.called_holder for r in rufer}) > 1
+
+
 WENZ_THREE_LEFT = """[Game "Schafkopf"]
 [Deal "1: GA GU HK SZ SK SO SU S8 / EU GZ G9 G7 HA HO H9 H8 / EZ EK E8 E7 GK GO H7 SA / EA EO E9 G8 HZ HU S9 S7"]
 [Contract "Wenz"]

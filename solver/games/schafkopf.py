@@ -6,8 +6,10 @@ Contracts: Rufer (call an ace), Wenz, Solo in a suit, the two Touts, Sie.
 
 from __future__ import annotations
 
+import functools
 from typing import Hashable
 
+from ..cards import Pack
 from ..deal import Deal
 from ..errors import InvalidContractError, did_you_mean, quoted
 from ..state import PlayState
@@ -49,6 +51,21 @@ def trump_order(kind: str, suit: str | None) -> list[str]:
     return obers + unters + [suit + r for r in "AZK987"]
 
 
+@functools.lru_cache(maxsize=None)
+def _card_ranks(pack: Pack, kind: str, trump_suit: str | None) -> tuple[dict[int, int], int, dict[int, str],
+                                                                          dict[str, int], dict[int, int]]:
+    """A contract's trump ranks, trump mask, effective suits ('T' for a trump, else the printed suit), their masks
+    and the plain ranks: the same for every deal of the contract, and read only. A sampling bot's or an analysis's
+    redraws build rules for thousands of deals: building these each time was a seventh of a Schafkopf match."""
+    trumps = trump_order(kind, trump_suit)
+    trump_rank = {pack.parse(n).index: len(trumps) - i for i, n in enumerate(trumps)}
+    trump_mask = sum(1 << c for c in trump_rank)
+    effective = {c.index: "T" if c.index in trump_rank else c.suit for c in pack}
+    eff_masks = {s: sum(1 << c for c, e in effective.items() if e == s) for s in "TEGHS"}
+    plain_rank = {c.index: len(PLAIN_ORDER) - PLAIN_ORDER.index(c.rank) for c in pack}
+    return trump_rank, trump_mask, effective, eff_masks, plain_rank
+
+
 class SchafkopfRules(TrumpSuitRules):
     """Rule methods of RULES.md 2.3, including the called-ace rules of a Rufer."""
 
@@ -58,13 +75,8 @@ class SchafkopfRules(TrumpSuitRules):
         trump_suit = self.contract.suit if kind != "rufer" else "H"
         if kind == "sie":
             trump_suit = "H"  # Sie is not played; its cards are ranked as a hearts Solo
-        trumps = trump_order("solo" if kind == "sie" else kind, trump_suit)
-        self.trump_rank = {pack.parse(n).index: len(trumps) - i for i, n in enumerate(trumps)}
-        self.trump_mask = sum(1 << c for c in self.trump_rank)
-        # effective suit: 'T' for trump, else the printed suit; plain order within a suit
-        self.effective = {c.index: "T" if c.index in self.trump_rank else c.suit for c in pack}
-        self.eff_masks = {s: sum(1 << c for c, e in self.effective.items() if e == s) for s in "TEGHS"}
-        self.plain_rank = {c.index: len(PLAIN_ORDER) - PLAIN_ORDER.index(c.rank) for c in pack}
+        self.trump_rank, self.trump_mask, self.effective, self.eff_masks, self.plain_rank = _card_ranks(
+            pack, "solo" if kind == "sie" else kind, trump_suit)
         side = {self.declarer}
         if partner is not None:
             side.add(partner)
