@@ -25,7 +25,7 @@ from typer.models import CommandInfo
 
 from solver import __version__
 
-from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback
+from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback, os_error_said
 from .startup import (install_interrupt_handlers, mark_work_began, reset_work_began, say_stopped_before_any_work,
                       stopped_during_start_up, work_ended)
 
@@ -50,6 +50,10 @@ COMMANDS = (
 )
 
 
+#: Typer's options of the root command for Tab completion (``add_completion=True``): flags, given alone.
+COMPLETION_OPTIONS = ("--install-completion", "--show-completion")
+
+
 class LazyCommands(TyperGroup):
     """The root group: it knows every command by name and one line, and imports a command's module only to run it
     or to show its own help. Listing the commands (``stich --help``) needs only the names and lines."""
@@ -64,6 +68,20 @@ class LazyCommands(TyperGroup):
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self._entries)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Typer's parsing, but ``--install-completion`` and ``--show-completion`` with another word are refused:
+        they take no shell name (Typer's options are flags that detect the shell they run in) and ran before the
+        word was read, so ``--show-completion zsh`` printed bash's script and ``--install-completion nosuch``
+        installed it."""
+        for option in COMPLETION_OPTIONS:
+            others = [word for word in args if word != option]
+            if option in args and others:
+                does = "sets up" if option == "--install-completion" else "prints the script of"
+                raise typer.BadParameter(
+                    f"it takes no shell name or other word (got {others[0]!r}): it {does} the shell it runs in, "
+                    "so run it alone, from that shell", ctx=ctx, param_hint=f"'{option}'")
+        return super().parse_args(ctx, args)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         entry = self._entries.get(cmd_name)
@@ -427,6 +445,15 @@ def main(handlers_set: bool = False) -> None:
     except ClosedStreamError as error:  # where no command's own handler (cli.errors.input_errors) saw it first
         with contextlib.suppress(OSError):
             print(f"stich: {error.filename}: {error.strerror}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    except OSError as error:
+        # no command's (each has cli.errors.input_errors): --install-completion's, writing the shell's start-up file
+        # in a HOME that cannot be written (a read-only or missing one), once a traceback
+        if isinstance(error, BrokenPipeError):
+            raise
+        option = next((f"{name}: " for name in COMPLETION_OPTIONS if name in sys.argv[1:]), "")
+        with contextlib.suppress(OSError):
+            print(f"stich: {option}{os_error_said(error)}", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT) from None
     except MemoryError as error:
         # a transposition table larger than this process may map (``--table-mb 4096`` under ``ulimit -v``, a
