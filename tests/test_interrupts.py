@@ -258,18 +258,8 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path) -> None
                                preexec_fn=signals_as_a_shell_gives_them)
     os.close(write)
 
-    def blocked_in_a_write() -> bool:  # the kernel's word for where the process waits (Linux)
-        try:
-            return "pipe_write" in Path(f"/proc/{process.pid}/wchan").read_text()
-        except OSError:
-            return False
-
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and process.poll() is None and not blocked_in_a_write():
-            time.sleep(0.1)
-        if not blocked_in_a_write():
-            pytest.skip("the process was never seen waiting on the pipe (no /proc/PID/wchan here)")
+        _wait_until_blocked_writing(process.pid, "the pipe")
         process.send_signal(signal.SIGINT)
         time.sleep(0.3)
         for _ in range(3):  # the second cuts the write; the third, a double press, is ignored by the stop
@@ -339,12 +329,11 @@ def _on_a_stalled_terminal(arguments: list[str], unbuffered: bool, presses: int)
         os.execve(sys.executable, arguments, environment)
     try:
         if presses:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and not _waits_on_its_output(pid):
-                time.sleep(0.05)
-            if not _waits_on_its_output(pid):
+            try:
+                _wait_until_blocked_writing(pid, "the terminal")
+            except BaseException:  # pytest's skip too: the child, which nothing reads, is not left waiting
                 os.kill(pid, signal.SIGKILL)
-                pytest.skip("the process was never seen waiting on the terminal (no /proc/PID/wchan here)")
+                raise
             for press in range(presses):
                 if press:
                     time.sleep(0.3)
@@ -356,13 +345,51 @@ def _on_a_stalled_terminal(arguments: list[str], unbuffered: bool, presses: int)
     return os.waitstatus_to_exitcode(status), shown.decode(errors="replace")  # cut mid-character, it may be
 
 
-def _waits_on_its_output(pid: int) -> bool:
-    """Whether the process waits, as a write to a full terminal does (the kernel's word for where it waits, Linux;
-    the command reads nothing from its terminal)."""
+#: The write system calls by their numbers (Linux's /proc/PID/syscall), for the machines the tests run on.
+_WRITE_SYSCALLS = {"x86_64": {1, 20}, "aarch64": {64, 66}, "arm64": {64, 66}}
+
+
+def _where_it_waits(pid: int) -> tuple[bool | None, str]:
+    """Whether process ``pid`` is blocked in a write (a full pipe or terminal), with what was seen: the system call
+    it sleeps in (/proc/PID/syscall), or, where that cannot be read or its numbers are not known here, the kernel's
+    word for where it waits (/proc/PID/wchan): any but "0" that is no read. None: it is gone or has exited."""
+    import platform
+
     try:
-        return Path(f"/proc/{pid}/wchan").read_text() == "wait_woken"
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return None, "no /proc/PID/stat"
+    if state in "ZX":
+        return None, "it exited"
+    if state != "S":
+        return False, f"state {state}"
+    writes = _WRITE_SYSCALLS.get(platform.machine())
+    try:
+        call = Path(f"/proc/{pid}/syscall").read_text().split()[0]
+    except (OSError, IndexError):
+        call = ""
+    if writes is not None and call.lstrip("-").isdigit():
+        return int(call) in writes, f"system call {call}"
+    try:
+        wchan = Path(f"/proc/{pid}/wchan").read_text().strip()
     except OSError:
-        return False
+        return False, "neither /proc/PID/syscall nor /proc/PID/wchan could be read"
+    return wchan not in ("", "0") and "read" not in wchan, f"wchan {wchan!r}"
+
+
+def _wait_until_blocked_writing(pid: int, output: str) -> None:
+    """Return once process ``pid`` is blocked writing to ``output`` (which nothing reads), polled for up to 20 s;
+    else skip the test with what was last seen (a machine without /proc, a process that ended first)."""
+    import time
+
+    deadline = time.monotonic() + 20
+    while True:
+        blocked, seen = _where_it_waits(pid)
+        if blocked or blocked is None or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    if not blocked:
+        pytest.skip(f"the process was not seen blocked writing to {output} within 20 s (last seen: {seen})")
 
 
 #: ``stich`` as its console script starts (``solver.cli:main``), with SIGTERM sent to itself at the first audit event
