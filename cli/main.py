@@ -320,7 +320,38 @@ class _ClosedStream(io.RawIOBase):
         raise self._closed()
 
 
-class _WholeWrites(io.FileIO):
+class _LineEnds(io.FileIO):
+    """stdout's file, knowing whether the last byte it wrote ended a line (:attr:`mid_line`): the line a stop says
+    after output a second interrupt cut short starts a line of its own only where the output stopped mid-line
+    (:func:`cli.errors.say_interrupted`), not after a blank one where the cut came before any byte of a piece."""
+
+    #: Whether the last byte written was no line break (nothing written yet: at the start of a line).
+    mid_line = False
+    #: An interrupt that came as a write went out in part: raised at the next write, the count returned first.
+    _cut: KeyboardInterrupt | None = None
+
+    def write(self, data: Any) -> Any:  # FileIO's: the count, or None where a non-blocking file is full
+        if self._cut is not None:
+            cut, self._cut = self._cut, None
+            raise cut
+        view = memoryview(data).cast("B")
+        counts: list[int | None] = []
+        try:
+            # the count is kept by C code (extend): a signal's handler, run as this call ends, would lose it
+            counts.extend(map(super().write, (view,)))
+        except KeyboardInterrupt as interrupt:
+            if not counts:
+                raise  # nothing of it written
+            # a buffered stream must learn the count, or it writes those bytes again; it writes the rest at once,
+            # and that write raises the interrupt (no call from here on: no handler runs before the return)
+            self._cut = interrupt
+        written = counts[0]
+        if written:
+            self.mid_line = view[written - 1] != 0x0A
+        return written
+
+
+class _WholeWrites(_LineEnds):
     """stdout's or stderr's file under ``python -u`` or PYTHONUNBUFFERED: Python writes text there straight to the
     file, once, and a write a signal interrupts partway (Ctrl-C while a terminal or a pipe is full) went out only in
     part, the rest dropped: a record cut mid-row, and the stop's line after it on the same line. This one writes
@@ -334,19 +365,29 @@ class _WholeWrites(io.FileIO):
             if written is None:  # a non-blocking file that is full: said as a buffered stream says it
                 raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN), done)
             done += written
+        if self._cut is not None:  # it came as the last part went out: no count is owed to a buffer
+            cut, self._cut = self._cut, None
+            raise cut
         return done
 
 
-def _written_whole(stream: Any) -> Any:
-    """``stream`` as it is, or, where it is unbuffered text over its file (:class:`_WholeWrites`), the same stream
-    over a file that writes each piece whole."""
-    if not (isinstance(stream, io.TextIOWrapper) and type(stream.buffer) is io.FileIO):
+def _written_whole(stream: Any, attribute: str) -> Any:
+    """``stream`` (``sys.stdout`` or ``sys.stderr``: ``attribute``) as it is, or the same stream over a file that
+    writes each piece whole where it is unbuffered text over its file (:class:`_WholeWrites`), and, for a buffered
+    stdout, over one that knows whether its output ends mid-line (:class:`_LineEnds`)."""
+    if not isinstance(stream, io.TextIOWrapper):
+        return stream
+    unbuffered = type(stream.buffer) is io.FileIO
+    buffered = type(stream.buffer) is io.BufferedWriter and type(stream.buffer.raw) is io.FileIO
+    if not (unbuffered or (buffered and attribute == "stdout")):
         return stream
     stream.flush()
-    whole = _WholeWrites(stream.fileno(), "w", closefd=False)
-    whole.name = stream.name  # type: ignore[misc]  # "<stdout>", as Python names its own
-    return io.TextIOWrapper(whole, encoding=stream.encoding, errors=stream.errors,
-                            line_buffering=stream.line_buffering, write_through=True)
+    raw = (_WholeWrites if unbuffered else _LineEnds)(stream.fileno(), "w", closefd=False)
+    raw.name = stream.name  # type: ignore[misc]  # "<stdout>", as Python names its own
+    size = getattr(getattr(stream.buffer, "raw", None), "_blksize", 0)  # as Python chose it: the file's block
+    binary = raw if unbuffered else io.BufferedWriter(raw, buffer_size=size if size > 1 else io.DEFAULT_BUFFER_SIZE)
+    return io.TextIOWrapper(binary, encoding=stream.encoding, errors=stream.errors,
+                            line_buffering=stream.line_buffering, write_through=unbuffered)
 
 
 def _safe_streams() -> None:
@@ -363,7 +404,7 @@ def _safe_streams() -> None:
             closed = _ClosedStream(f"<{attribute}>")
             setattr(sys, attribute, io.TextIOWrapper(closed, encoding="utf-8", write_through=True))
         else:
-            setattr(sys, attribute, _written_whole(getattr(sys, attribute)))
+            setattr(sys, attribute, _written_whole(getattr(sys, attribute), attribute))
     for name in ("COLUMNS", "LINES"):
         value = os.environ.get(name)
         if value is not None and not (value.strip().isascii() and value.strip().isdigit() and len(value) < 10):

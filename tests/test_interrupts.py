@@ -304,6 +304,41 @@ def test_a_second_ctrl_c_that_cuts_a_record_on_the_terminal_says_so_on_a_line_of
     assert said is not None and shown[:said.start()].endswith("\n"), shown[-600:]
 
 
+#: A command's stop said twice in one process, stdout and stderr one file, after a whole line and after half of one,
+#: as if a second interrupt had cut each (cli.errors' flag set by hand; the real cuts are the terminal tests').
+_STOP_AFTER_A_CUT = """
+import sys
+from cli import errors
+from cli.main import _safe_streams
+_safe_streams()
+print("row one")
+sys.stdout.flush()
+errors._output_cut = True
+errors.say_interrupted("solve", "after a whole line")
+print("half a row", end="")
+sys.stdout.flush()
+errors._output_cut = True
+errors.say_interrupted("solve", "after half a line")
+print("cut still marked:", errors._output_cut, file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_the_stop_after_a_cut_starts_a_new_line_only_where_the_output_stopped_mid_line(unbuffered: bool) -> None:
+    """The stop's line after output a second interrupt cut short started with a line break, to start a line of its
+    own after a row cut mid-line; where the cut came before any byte of a piece, the output ended with a whole line
+    and that left a blank line. stdout's file knows whether its last byte ended a line, buffered or not (python -u,
+    PYTHONUNBUFFERED), and the cut is forgotten once said (a second command in the same process)."""
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        environment["PYTHONUNBUFFERED"] = "1"
+    shown = subprocess.run([sys.executable, "-c", _STOP_AFTER_A_CUT], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=environment, check=True).stdout
+    assert shown == ("row one\nstich: solve: stopped by the interrupt after a whole line\n"
+                     "half a row\nstich: solve: stopped by the interrupt after half a line\n"
+                     "cut still marked: False\n")
+
+
 def _many_records(tmp_path: Path) -> list[str]:
     """``stich solve`` of the Zwanzigerrufen examples three times over with their cards: records of some 4 kB."""
     deals = tmp_path / "many.tbn"
