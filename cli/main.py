@@ -386,8 +386,10 @@ def _written_whole(stream: Any, attribute: str) -> Any:
     raw.name = stream.name  # type: ignore[misc]  # "<stdout>", as Python names its own
     size = getattr(getattr(stream.buffer, "raw", None), "_blksize", 0)  # as Python chose it: the file's block
     binary = raw if unbuffered else io.BufferedWriter(raw, buffer_size=size if size > 1 else io.DEFAULT_BUFFER_SIZE)
-    return io.TextIOWrapper(binary, encoding=stream.encoding, errors=stream.errors,
-                            line_buffering=stream.line_buffering, write_through=unbuffered)
+    wrapped = io.TextIOWrapper(binary, encoding=stream.encoding, errors=stream.errors,
+                               line_buffering=stream.line_buffering, write_through=unbuffered)
+    wrapped.mode = stream.mode  # type: ignore[misc]  # "w", as open() sets it (a TextIOWrapper made so has none)
+    return wrapped
 
 
 def _safe_streams() -> None:

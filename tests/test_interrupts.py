@@ -339,6 +339,21 @@ def test_the_stop_after_a_cut_starts_a_new_line_only_where_the_output_stopped_mi
                      "cut still marked: False\n")
 
 
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_the_standard_streams_stich_wraps_keep_their_mode_and_name(unbuffered: bool) -> None:
+    """stdout and stderr, wrapped to write each piece whole (python -u, PYTHONUNBUFFERED) and to know where stdout's
+    output ends, had lost ``.mode``: ``sys.stdout.mode`` raised AttributeError. They keep it, and their names."""
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        environment["PYTHONUNBUFFERED"] = "1"
+    code = ("import sys\nfrom cli.main import _safe_streams\n_safe_streams()\nout, err = sys.stdout, sys.stderr\n"
+            "print(type(out.buffer).__name__, out.mode, out.name, err.mode, err.name)")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=environment,
+                           check=True).stdout
+    kind = "_WholeWrites" if unbuffered else "BufferedWriter"
+    assert shown == f"{kind} w <stdout> w <stderr>\n"
+
+
 def _many_records(tmp_path: Path) -> list[str]:
     """``stich solve`` of the Zwanzigerrufen examples three times over with their cards: records of some 4 kB."""
     deals = tmp_path / "many.tbn"
