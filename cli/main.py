@@ -25,7 +25,7 @@ from typer.models import CommandInfo
 
 from solver import __version__
 
-from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback, os_error_said
+from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, OutputCut, ascii_fallback, os_error_said
 from .startup import (install_interrupt_handlers, mark_work_began, reset_work_began, say_stopped_before_any_work,
                       stopped_during_start_up, work_ended)
 
@@ -329,17 +329,25 @@ class _LineEnds(io.FileIO):
     mid_line = False
     #: An interrupt that came as a write went out in part: raised at the next write, the count returned first.
     _cut: KeyboardInterrupt | None = None
+    #: Whether a second interrupt cut the output short (:class:`cli.errors.OutputCut`): what a buffer still holds
+    #: is dropped, as an unbuffered stream drops it, not written at exit, where a reader that does not read would
+    #: hold the process for ever.
+    cut_short = False
 
     def write(self, data: Any) -> Any:  # FileIO's: the count, or None where a non-blocking file is full
         if self._cut is not None:
             cut, self._cut = self._cut, None
             raise cut
         view = memoryview(data).cast("B")
+        if self.cut_short:
+            return len(view)
         counts: list[int | None] = []
         try:
             # the count is kept by C code (extend): a signal's handler, run as this call ends, would lose it
             counts.extend(map(super().write, (view,)))
         except KeyboardInterrupt as interrupt:
+            if interrupt.__class__ is OutputCut:  # no call: the count is not lost to a third interrupt
+                self.cut_short = True
             if not counts:
                 raise  # nothing of it written
             # a buffered stream must learn the count, or it writes those bytes again; it writes the rest at once,
