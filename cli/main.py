@@ -329,17 +329,18 @@ class _LineEnds(io.FileIO):
     mid_line = False
     #: An interrupt that came as a write went out in part: raised at the next write, the count returned first.
     _cut: KeyboardInterrupt | None = None
-    #: Whether a second interrupt cut the output short (:class:`cli.errors.OutputCut`): what a buffer still holds
-    #: is dropped, as an unbuffered stream drops it, not written at exit, where a reader that does not read would
-    #: hold the process for ever.
-    cut_short = False
+    #: Whether a second interrupt cut the output short (:class:`cli.errors.OutputCut`) or a write failed (a full
+    #: disk, ``>/dev/full``): what a buffer still holds is dropped, as an unbuffered stream drops it, not written at
+    #: exit, where a reader that does not read would hold the process for ever and a failing file fail again after
+    #: its message (exit 120, "Exception ignored").
+    dropping = False
 
     def write(self, data: Any) -> Any:  # FileIO's: the count, or None where a non-blocking file is full
         if self._cut is not None:
             cut, self._cut = self._cut, None
             raise cut
         view = memoryview(data).cast("B")
-        if self.cut_short:
+        if self.dropping:
             return len(view)
         counts: list[int | None] = []
         try:
@@ -347,12 +348,15 @@ class _LineEnds(io.FileIO):
             counts.extend(map(super().write, (view,)))
         except KeyboardInterrupt as interrupt:
             if interrupt.__class__ is OutputCut:  # no call: the count is not lost to a third interrupt
-                self.cut_short = True
+                self.dropping = True
             if not counts:
                 raise  # nothing of it written
             # a buffered stream must learn the count, or it writes those bytes again; it writes the rest at once,
             # and that write raises the interrupt (no call from here on: no handler runs before the return)
             self._cut = interrupt
+        except OSError:  # said by the command (cli.errors.input_errors), once
+            self.dropping = True
+            raise
         written = counts[0]
         if written:
             self.mid_line = view[written - 1] != 0x0A
