@@ -144,13 +144,24 @@ def say_interrupted(command: str, what: str) -> None:
     """The one line on stderr of a command stopped by Ctrl-C or SIGTERM, in every command's words: ``stich: solve:
     stopped by the interrupt <what>``, where ``what`` says what is finished (and how to resume, where the command
     can); without it the exit (130) said nothing of what the output above holds."""
+    global _output_cut
     mark_stop_said()
-    fresh = "\n" if _output_cut and _stdout_shares_stderr() else ""  # a row cut mid-line: the line after it
+    # a row cut mid-line: the line after it (not after a line break, where it would leave a blank line)
+    fresh = "\n" if _output_cut and _stdout_mid_line() and _stdout_shares_stderr() else ""
+    _output_cut = False  # said: the next command run in this process starts afresh
     message(f"{fresh}stich: {command}: stopped by the interrupt {what}")
 
 
 #: Whether a second interrupt cut a piece of output short (:func:`interrupts_held`): stdout may end mid-line.
 _output_cut = False
+
+
+def _stdout_mid_line() -> bool:
+    """Whether the last byte written to stdout was no line break, as its file knows (cli.main's ``_LineEnds``); a
+    stream that does not know (a test's) may have stopped mid-line."""
+    binary = getattr(sys.stdout, "buffer", None)
+    mid_line = getattr(getattr(binary, "raw", binary), "mid_line", None)
+    return True if mid_line is None else bool(mid_line)
 
 
 def _stdout_shares_stderr() -> bool:

@@ -25,7 +25,7 @@ from typer.models import CommandInfo
 
 from solver import __version__
 
-from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback
+from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, OutputCut, ascii_fallback, os_error_said
 from .startup import (install_interrupt_handlers, mark_work_began, reset_work_began, say_stopped_before_any_work,
                       stopped_during_start_up, work_ended)
 
@@ -50,6 +50,10 @@ COMMANDS = (
 )
 
 
+#: Typer's options of the root command for Tab completion (``add_completion=True``): flags, given alone.
+COMPLETION_OPTIONS = ("--install-completion", "--show-completion")
+
+
 class LazyCommands(TyperGroup):
     """The root group: it knows every command by name and one line, and imports a command's module only to run it
     or to show its own help. Listing the commands (``stich --help``) needs only the names and lines."""
@@ -64,6 +68,20 @@ class LazyCommands(TyperGroup):
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self._entries)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Typer's parsing, but ``--install-completion`` and ``--show-completion`` with another word are refused:
+        they take no shell name (Typer's options are flags that detect the shell they run in) and ran before the
+        word was read, so ``--show-completion zsh`` printed bash's script and ``--install-completion nosuch``
+        installed it."""
+        for option in COMPLETION_OPTIONS:
+            others = [word for word in args if word != option]
+            if option in args and others:
+                does = "sets up" if option == "--install-completion" else "prints the script of"
+                raise typer.BadParameter(
+                    f"it takes no shell name or other word (got {others[0]!r}): it {does} the shell it runs in, "
+                    "so run it alone, from that shell", ctx=ctx, param_hint=f"'{option}'")
+        return super().parse_args(ctx, args)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         entry = self._entries.get(cmd_name)
@@ -302,7 +320,50 @@ class _ClosedStream(io.RawIOBase):
         raise self._closed()
 
 
-class _WholeWrites(io.FileIO):
+class _LineEnds(io.FileIO):
+    """stdout's file, knowing whether the last byte it wrote ended a line (:attr:`mid_line`): the line a stop says
+    after output a second interrupt cut short starts a line of its own only where the output stopped mid-line
+    (:func:`cli.errors.say_interrupted`), not after a blank one where the cut came before any byte of a piece."""
+
+    #: Whether the last byte written was no line break (nothing written yet: at the start of a line).
+    mid_line = False
+    #: An interrupt that came as a write went out in part: raised at the next write, the count returned first.
+    _cut: KeyboardInterrupt | None = None
+    #: Whether a second interrupt cut the output short (:class:`cli.errors.OutputCut`) or a write failed (a full
+    #: disk, ``>/dev/full``): what a buffer still holds is dropped, as an unbuffered stream drops it, not written at
+    #: exit, where a reader that does not read would hold the process for ever and a failing file fail again after
+    #: its message (exit 120, "Exception ignored").
+    dropping = False
+
+    def write(self, data: Any) -> Any:  # FileIO's: the count, or None where a non-blocking file is full
+        if self._cut is not None:
+            cut, self._cut = self._cut, None
+            raise cut
+        view = memoryview(data).cast("B")
+        if self.dropping:
+            return len(view)
+        counts: list[int | None] = []
+        try:
+            # the count is kept by C code (extend): a signal's handler, run as this call ends, would lose it
+            counts.extend(map(super().write, (view,)))
+        except KeyboardInterrupt as interrupt:
+            if interrupt.__class__ is OutputCut:  # no call: the count is not lost to a third interrupt
+                self.dropping = True
+            if not counts:
+                raise  # nothing of it written
+            # a buffered stream must learn the count, or it writes those bytes again; it writes the rest at once,
+            # and that write raises the interrupt (no call from here on: no handler runs before the return)
+            self._cut = interrupt
+        except OSError:  # said by the command (cli.errors.input_errors), once
+            self.dropping = True
+            raise
+        written = counts[0]
+        if written:
+            self.mid_line = view[written - 1] != 0x0A
+        return written
+
+
+class _WholeWrites(_LineEnds):
     """stdout's or stderr's file under ``python -u`` or PYTHONUNBUFFERED: Python writes text there straight to the
     file, once, and a write a signal interrupts partway (Ctrl-C while a terminal or a pipe is full) went out only in
     part, the rest dropped: a record cut mid-row, and the stop's line after it on the same line. This one writes
@@ -316,19 +377,31 @@ class _WholeWrites(io.FileIO):
             if written is None:  # a non-blocking file that is full: said as a buffered stream says it
                 raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN), done)
             done += written
+        if self._cut is not None:  # it came as the last part went out: no count is owed to a buffer
+            cut, self._cut = self._cut, None
+            raise cut
         return done
 
 
-def _written_whole(stream: Any) -> Any:
-    """``stream`` as it is, or, where it is unbuffered text over its file (:class:`_WholeWrites`), the same stream
-    over a file that writes each piece whole."""
-    if not (isinstance(stream, io.TextIOWrapper) and type(stream.buffer) is io.FileIO):
+def _written_whole(stream: Any, attribute: str) -> Any:
+    """``stream`` (``sys.stdout`` or ``sys.stderr``: ``attribute``) as it is, or the same stream over a file that
+    writes each piece whole where it is unbuffered text over its file (:class:`_WholeWrites`), and, for a buffered
+    stdout, over one that knows whether its output ends mid-line (:class:`_LineEnds`)."""
+    if not isinstance(stream, io.TextIOWrapper):
+        return stream
+    unbuffered = type(stream.buffer) is io.FileIO
+    buffered = type(stream.buffer) is io.BufferedWriter and type(stream.buffer.raw) is io.FileIO
+    if not (unbuffered or (buffered and attribute == "stdout")):
         return stream
     stream.flush()
-    whole = _WholeWrites(stream.fileno(), "w", closefd=False)
-    whole.name = stream.name  # type: ignore[misc]  # "<stdout>", as Python names its own
-    return io.TextIOWrapper(whole, encoding=stream.encoding, errors=stream.errors,
-                            line_buffering=stream.line_buffering, write_through=True)
+    raw = (_WholeWrites if unbuffered else _LineEnds)(stream.fileno(), "w", closefd=False)
+    raw.name = stream.name  # type: ignore[misc]  # "<stdout>", as Python names its own
+    size = getattr(getattr(stream.buffer, "raw", None), "_blksize", 0)  # as Python chose it: the file's block
+    binary = raw if unbuffered else io.BufferedWriter(raw, buffer_size=size if size > 1 else io.DEFAULT_BUFFER_SIZE)
+    wrapped = io.TextIOWrapper(binary, encoding=stream.encoding, errors=stream.errors,
+                               line_buffering=stream.line_buffering, write_through=unbuffered)
+    wrapped.mode = stream.mode  # type: ignore[misc]  # "w", as open() sets it (a TextIOWrapper made so has none)
+    return wrapped
 
 
 def _safe_streams() -> None:
@@ -345,7 +418,7 @@ def _safe_streams() -> None:
             closed = _ClosedStream(f"<{attribute}>")
             setattr(sys, attribute, io.TextIOWrapper(closed, encoding="utf-8", write_through=True))
         else:
-            setattr(sys, attribute, _written_whole(getattr(sys, attribute)))
+            setattr(sys, attribute, _written_whole(getattr(sys, attribute), attribute))
     for name in ("COLUMNS", "LINES"):
         value = os.environ.get(name)
         if value is not None and not (value.strip().isascii() and value.strip().isdigit() and len(value) < 10):
@@ -427,6 +500,15 @@ def main(handlers_set: bool = False) -> None:
     except ClosedStreamError as error:  # where no command's own handler (cli.errors.input_errors) saw it first
         with contextlib.suppress(OSError):
             print(f"stich: {error.filename}: {error.strerror}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    except OSError as error:
+        # no command's (each has cli.errors.input_errors): --install-completion's, writing the shell's start-up file
+        # in a HOME that cannot be written (a read-only or missing one), once a traceback
+        if isinstance(error, BrokenPipeError):
+            raise
+        option = next((f"{name}: " for name in COMPLETION_OPTIONS if name in sys.argv[1:]), "")
+        with contextlib.suppress(OSError):
+            print(f"stich: {option}{os_error_said(error)}", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT) from None
     except MemoryError as error:
         # a transposition table larger than this process may map (``--table-mb 4096`` under ``ulimit -v``, a

@@ -19,7 +19,8 @@ from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (visible, CommandVariantError, FlagGivenTwiceError, IllegalPlayError, InvalidContractError,
                      InvalidDealError, InvalidPositionError, InvalidSeatContractError, InvalidSeatPositionError,
                      ParseError, StichError, UnknownCardError, VariantError, did_you_mean, integral, is_whole_number)
-from .formats.tbn import PlaySection, Record, Tag, Token
+from .formats.tbn import (BRIDGE_DEAL_EXPECTED, PlaySection, Record, Tag, Token, bridge_deal_said,
+                          is_bridge_deal)
 from .games import game_list, games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
 from .state import PlayState
@@ -388,19 +389,12 @@ OTHER_TAGS = frozenset({"announcements", "board", "dealer", "date", "event", "le
                         "seats", "seed", "site", "variant", "note", "name"})
 
 
-#: A bridge deal as PBN writes it (``N:AKQ.J98.T7.6543 ...``): a compass seat, then hands of four suits split by dots.
-_BRIDGE_DEAL = re.compile(r"\s*[NESW]\s*:\s*(?:[^\s./]*\.){3}[^\s./]*(?:\s+(?:[^\s./]*\.){3}[^\s./]*)*\s*",
-                          re.IGNORECASE)
-
-
 def _required(record: Record, name: str) -> Tag:
     tag = record.tag(name)
     deal = record.tag("Deal") if name == "Game" else None
-    if tag is None and deal is not None and _BRIDGE_DEAL.fullmatch(deal.value):
+    if tag is None and deal is not None and is_bridge_deal(deal.value):
         # a file another program wrote: the user is told what it is, not only the tag a record of stich's has
-        raise _tag_error(record, deal, "the record has no [Game] tag, and its deal is a bridge deal (PBN: hands by "
-                         f"suit, separated by dots): stich reads {game_list('and')} records",
-                         "a [Game \"...\"] tag and a deal of that game's cards")
+        raise _tag_error(record, deal, bridge_deal_said(), BRIDGE_DEAL_EXPECTED)
     if tag is None:
         # a misspelt tag ([Gmae "Schafkopf"]) is pointed at with the name it was meant to be: the closest of the
         # record's tags that are no tag of their own

@@ -2132,6 +2132,33 @@ def test_shell_completion_offers_the_commands_and_a_commands_options():
     assert offered == ["--json"] and "solver.cli.solve" in loaded and "solver.cli.analyse" not in loaded
 
 
+def test_install_completion_in_a_home_it_cannot_write_says_so_in_one_line(tmp_path: Path):
+    """``--install-completion`` writes the shell's start-up files under HOME; a HOME that cannot be made (here
+    under a file, as ``HOME=/proc/nonexistent``) failed with an OSError traceback. It is one line naming the option
+    and the folder, exit 1, and nothing is written. Run under bash (its parent), the shell the option detects."""
+    blocking = tmp_path / "a-file"
+    blocking.write_text("")
+    environment = {**os.environ, "HOME": str(blocking / "home")}
+    command = f"{sys.executable} -c 'from solver.cli.main import main; main()' --install-completion; exit $?"
+    process = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, env=environment)
+    assert process.returncode == 1, process.stderr
+    assert process.stderr == f"stich: --install-completion: {blocking}/home: Not a directory\n"
+    assert process.stdout == "" and blocking.read_text() == ""
+
+
+@pytest.mark.parametrize("option", ["--install-completion", "--show-completion"])
+def test_a_completion_option_refuses_a_shell_name(option: str, tmp_path: Path):
+    """Typer's completion options are flags: a word after them was ignored, so ``--show-completion zsh`` printed
+    bash's script and ``--install-completion nosuch`` installed bash's. Such a word is a usage error (exit 2)
+    that names it, and nothing is installed."""
+    environment = {**os.environ, "HOME": str(tmp_path)}
+    process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", option, "zsh"],
+                             capture_output=True, text=True, cwd=ROOT, env=environment)
+    assert process.returncode == 2 and process.stdout == ""
+    assert f"Invalid value for '{option}': it takes no shell name or other word (got 'zsh')" in process.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_dash_h_is_help_as_dash_dash_help_is_for_the_root_and_every_command():
     """``-h`` is what a first try at help types: it was refused (``No such option: -h``, exit 2) where ``--help``
     printed the page. No command gives ``-h`` another meaning, so it is the same page everywhere."""

@@ -176,12 +176,18 @@ def test_scheduler_addresses():
 def test_errors_name_the_stream_or_file_that_failed():
     import os
     if os.path.exists("/dev/full"):
-        with open("/dev/full", "w") as full:
-            import subprocess
-            import sys
-            done = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "deal", "-g",
-                                   "sk"], stdout=full, stderr=subprocess.PIPE, text=True)
-        assert done.returncode == 1 and done.stderr.strip() == "stich: <stdout>: No space left on device"
+        import subprocess
+        import sys
+
+        # stdout buffered or not (PYTHONUNBUFFERED): said once, exit 1 (buffered, the buffer's rest failed again at
+        # exit: "Exception ignored", exit 120)
+        for unbuffered in (True, False):
+            environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+            environment.update({"PYTHONUNBUFFERED": "1"} if unbuffered else {})
+            with open("/dev/full", "w") as full:
+                done = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "deal",
+                                       "-g", "sk"], stdout=full, stderr=subprocess.PIPE, text=True, env=environment)
+            assert done.returncode == 1 and done.stderr == "stich: <stdout>: No space left on device\n", unbuffered
         # a file named by --out is named (a full disk under it was reported as "<stdout>")
         assert _run("deal", "-g", "sk", "--out", "/dev/full", code=1).stderr.strip() == \
             "stich: /dev/full: No space left on device"

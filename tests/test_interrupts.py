@@ -6,6 +6,7 @@ usable and its next answers are a fresh engine's (the bounds stored while unwind
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import random
@@ -243,9 +244,11 @@ def test_a_second_interrupt_while_output_is_held_cuts_the_output_short() -> None
         signal.signal(signal.SIGINT, previous)
 
 
-def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path) -> None:
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path, unbuffered: bool) -> None:
     """``stich solve many.tbn --json | reader-that-sleeps``: once the pipe is full the record's write blocks, and the
-    held interrupt waited for the reader; a second Ctrl-C stops it at once, said as a record cut short (exit 130)."""
+    held interrupt waited for the reader; a second Ctrl-C stops it at once, said as a record cut short (exit 130).
+    With PYTHONUNBUFFERED and without: stdout's two kinds of file, whichever the environment running the tests has."""
     import fcntl
     import time
 
@@ -255,21 +258,11 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path) -> None
     fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", str(deals),
                                 "--json", "--threads", "1"], stdout=write, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=signals_as_a_shell_gives_them)
+                               preexec_fn=signals_as_a_shell_gives_them, env=_environment(unbuffered))
     os.close(write)
 
-    def blocked_in_a_write() -> bool:  # the kernel's word for where the process waits (Linux)
-        try:
-            return "pipe_write" in Path(f"/proc/{process.pid}/wchan").read_text()
-        except OSError:
-            return False
-
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and process.poll() is None and not blocked_in_a_write():
-            time.sleep(0.1)
-        if not blocked_in_a_write():
-            pytest.skip("the process was never seen waiting on the pipe (no /proc/PID/wchan here)")
+        _wait_until_blocked_writing(process.pid, "the pipe")
         process.send_signal(signal.SIGINT)
         time.sleep(0.3)
         for _ in range(3):  # the second cuts the write; the third, a double press, is ignored by the stop
@@ -304,14 +297,99 @@ def test_ctrl_c_while_a_record_waits_on_the_terminal_prints_it_whole_and_the_lin
     assert data.count("board ") == answered_count(said)
 
 
-def test_a_second_ctrl_c_that_cuts_a_record_on_the_terminal_says_so_on_a_line_of_its_own(tmp_path) -> None:
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_a_second_ctrl_c_that_cuts_a_record_on_the_terminal_says_so_on_a_line_of_its_own(tmp_path,
+                                                                                         unbuffered: bool) -> None:
     """Two Ctrl-C while a record waits on a terminal that does not read: the second cuts the record's text short,
-    mid-row, and the stop's line, which said so on that same row, starts a line of its own."""
-    code, shown = _on_a_stalled_terminal(_many_records(tmp_path), unbuffered=False, presses=2)
+    mid-row, and the stop's line, which said so on that same row, starts a line of its own (python -u or not)."""
+    code, shown = _on_a_stalled_terminal(_many_records(tmp_path), unbuffered=unbuffered, presses=2)
     assert code == 130, shown[-1000:]
     said = re.search(r"stich: solve: stopped by the interrupt in the record at \S+: board \d+ \(a second interrupt "
                      r"cut its output short\)", shown)
     assert said is not None and shown[:said.start()].endswith("\n"), shown[-600:]
+
+
+#: A command's stop said twice in one process, stdout and stderr one file, after a whole line and after half of one,
+#: as if a second interrupt had cut each (cli.errors' flag set by hand; the real cuts are the terminal tests').
+_STOP_AFTER_A_CUT = """
+import sys
+from cli import errors
+from cli.main import _safe_streams
+_safe_streams()
+print("row one")
+sys.stdout.flush()
+errors._output_cut = True
+errors.say_interrupted("solve", "after a whole line")
+print("half a row", end="")
+sys.stdout.flush()
+errors._output_cut = True
+errors.say_interrupted("solve", "after half a line")
+print("cut still marked:", errors._output_cut, file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_the_stop_after_a_cut_starts_a_new_line_only_where_the_output_stopped_mid_line(unbuffered: bool) -> None:
+    """The stop's line after output a second interrupt cut short started with a line break, to start a line of its
+    own after a row cut mid-line; where the cut came before any byte of a piece, the output ended with a whole line
+    and that left a blank line. stdout's file knows whether its last byte ended a line, buffered or not (python -u,
+    PYTHONUNBUFFERED), and the cut is forgotten once said (a second command in the same process)."""
+    environment = _environment(unbuffered)
+    shown = subprocess.run([sys.executable, "-c", _STOP_AFTER_A_CUT], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=environment, check=True).stdout
+    assert shown == ("row one\nstich: solve: stopped by the interrupt after a whole line\n"
+                     "half a row\nstich: solve: stopped by the interrupt after half a line\n"
+                     "cut still marked: False\n")
+
+
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_the_standard_streams_stich_wraps_keep_their_mode_and_name(unbuffered: bool) -> None:
+    """stdout and stderr, wrapped to write each piece whole (python -u, PYTHONUNBUFFERED) and to know where stdout's
+    output ends, had lost ``.mode``: ``sys.stdout.mode`` raised AttributeError. They keep it, and their names."""
+    environment = _environment(unbuffered)
+    code = ("import sys\nfrom cli.main import _safe_streams\n_safe_streams()\nout, err = sys.stdout, sys.stderr\n"
+            "print(type(out.buffer).__name__, out.mode, out.name, err.mode, err.name)")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=environment,
+                           check=True).stdout
+    kind = "_WholeWrites" if unbuffered else "BufferedWriter"
+    assert shown == f"{kind} w <stdout> w <stderr>\n"
+
+
+def _environment(unbuffered: bool) -> dict[str, str]:
+    """This process's environment with PYTHONUNBUFFERED set (``unbuffered``) or unset: stich's stdout is then over
+    one kind of file or the other (cli.main's ``_WholeWrites``, or a buffer over ``_LineEnds``), both tested
+    whichever the environment running the tests has."""
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        environment["PYTHONUNBUFFERED"] = "1"
+    return environment
+
+
+def test_a_full_non_blocking_output_is_said_as_a_buffered_stream_says_it() -> None:
+    """stdout's unbuffered file writes each piece whole; on a non-blocking file that fills (a pipe set so by the
+    process reading it), a write has nothing to wait for: it raises BlockingIOError with the count of bytes that
+    went, as a buffered stream does, and knows whether those ended mid-line."""
+    from cli.main import _WholeWrites
+
+    read, write = os.pipe()
+    try:
+        os.set_blocking(write, False)
+        os.set_blocking(read, False)
+        whole = _WholeWrites(write, "w", closefd=False)
+        data = b"a row\n" * 100_000  # more than any pipe holds
+        with pytest.raises(BlockingIOError) as raised:
+            whole.write(data)
+        received = b""
+        with contextlib.suppress(BlockingIOError):
+            while chunk := os.read(read, 1 << 16):
+                received += chunk
+    finally:
+        os.close(read)
+        os.close(write)
+    went = raised.value.characters_written
+    assert raised.value.errno == errno.EAGAIN and 0 < went < len(data)
+    assert received == data[:went]
+    assert whole.mid_line == (received[-1:] != b"\n")
 
 
 def _many_records(tmp_path: Path) -> list[str]:
@@ -329,9 +407,7 @@ def _on_a_stalled_terminal(arguments: list[str], unbuffered: bool, presses: int)
     import pty
     import time
 
-    environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
-    if unbuffered:
-        environment["PYTHONUNBUFFERED"] = "1"
+    environment = _environment(unbuffered)
     pid, terminal = pty.fork()
     if pid == 0:
         os.chdir(ROOT)
@@ -339,12 +415,11 @@ def _on_a_stalled_terminal(arguments: list[str], unbuffered: bool, presses: int)
         os.execve(sys.executable, arguments, environment)
     try:
         if presses:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and not _waits_on_its_output(pid):
-                time.sleep(0.05)
-            if not _waits_on_its_output(pid):
+            try:
+                _wait_until_blocked_writing(pid, "the terminal")
+            except BaseException:  # pytest's skip too: the child, which nothing reads, is not left waiting
                 os.kill(pid, signal.SIGKILL)
-                pytest.skip("the process was never seen waiting on the terminal (no /proc/PID/wchan here)")
+                raise
             for press in range(presses):
                 if press:
                     time.sleep(0.3)
@@ -356,13 +431,51 @@ def _on_a_stalled_terminal(arguments: list[str], unbuffered: bool, presses: int)
     return os.waitstatus_to_exitcode(status), shown.decode(errors="replace")  # cut mid-character, it may be
 
 
-def _waits_on_its_output(pid: int) -> bool:
-    """Whether the process waits, as a write to a full terminal does (the kernel's word for where it waits, Linux;
-    the command reads nothing from its terminal)."""
+#: The write system calls by their numbers (Linux's /proc/PID/syscall), for the machines the tests run on.
+_WRITE_SYSCALLS = {"x86_64": {1, 20}, "aarch64": {64, 66}, "arm64": {64, 66}}
+
+
+def _where_it_waits(pid: int) -> tuple[bool | None, str]:
+    """Whether process ``pid`` is blocked in a write (a full pipe or terminal), with what was seen: the system call
+    it sleeps in (/proc/PID/syscall), or, where that cannot be read or its numbers are not known here, the kernel's
+    word for where it waits (/proc/PID/wchan): any but "0" that is no read. None: it is gone or has exited."""
+    import platform
+
     try:
-        return Path(f"/proc/{pid}/wchan").read_text() == "wait_woken"
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return None, "no /proc/PID/stat"
+    if state in "ZX":
+        return None, "it exited"
+    if state != "S":
+        return False, f"state {state}"
+    writes = _WRITE_SYSCALLS.get(platform.machine())
+    try:
+        call = Path(f"/proc/{pid}/syscall").read_text().split()[0]
+    except (OSError, IndexError):
+        call = ""
+    if writes is not None and call.lstrip("-").isdigit():
+        return int(call) in writes, f"system call {call}"
+    try:
+        wchan = Path(f"/proc/{pid}/wchan").read_text().strip()
     except OSError:
-        return False
+        return False, "neither /proc/PID/syscall nor /proc/PID/wchan could be read"
+    return wchan not in ("", "0") and "read" not in wchan, f"wchan {wchan!r}"
+
+
+def _wait_until_blocked_writing(pid: int, output: str) -> None:
+    """Return once process ``pid`` is blocked writing to ``output`` (which nothing reads), polled for up to 20 s;
+    else skip the test with what was last seen (a machine without /proc, a process that ended first)."""
+    import time
+
+    deadline = time.monotonic() + 20
+    while True:
+        blocked, seen = _where_it_waits(pid)
+        if blocked or blocked is None or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    if not blocked:
+        pytest.skip(f"the process was not seen blocked writing to {output} within 20 s (last seen: {seen})")
 
 
 #: ``stich`` as its console script starts (``solver.cli:main``), with SIGTERM sent to itself at the first audit event

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 import solver
@@ -208,6 +210,53 @@ def test_a_bridge_pbn_record_is_named_as_one_where_its_game_tag_is_missing():
     assert "is a bridge deal (PBN" in str(lower)
     own = error_of(GOOD.replace('[Game "Schafkopf"]\n', ""))
     assert str(own).startswith("bad.tbn:1:1: the record has no [Game] tag (expected") and "bridge" not in str(own)
+
+
+#: A bridge PBN file as scoring programs export it: its header comments, an [Auction] section and a [Play] section,
+#: then a board whose deal gives one hand and ``-`` for the others.
+BRIDGE_PBN = """% PBN 2.1
+% EXPORT
+[Event "Club pairs"]
+[Site "Vienna"]
+[Board "1"]
+[West "Huber"]
+[North "Gruber"]
+[East "Bauer"]
+[South "Wagner"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQ.AKQ.AKQ.AKQJ 2345.2345.2345.2 6789.6789.6789.3 JT.JT.JT.T9876"]
+[Declarer "N"]
+[Contract "7NT"]
+[Result "13"]
+[Auction "N"]
+2C Pass 2D Pass
+7NT Pass Pass Pass
+[Play "E"]
+S2 SJ SA S6
+H6 HJ HA H2
+*
+
+[Board "2"]
+[Dealer "E"]
+[Deal "E:- AKQ.AKQ.AKQ.AKQJ - -"]
+[Contract "3NT"]
+"""
+
+
+def test_a_real_bridge_pbn_file_is_named_as_one_at_each_record():
+    """Most bridge PBN files never got the bridge message: a record with an [Auction] section stopped first at its
+    bids (``Play section without a [Play] tag (got '2C')``), and a deal with ``-`` for hands not given was told
+    only "no [Game] tag". Both records are said to be bridge deals, at their [Deal] tag's value."""
+    errors = list(solver.iter_positions(io.StringIO(BRIDGE_PBN), name="club.pbn"))
+    assert all(isinstance(error, ParseError) for error in errors), errors
+    said = "the record has no [Game] tag, and its deal is a bridge deal (PBN: hands by suit, separated by dots)"
+    assert [(error.line, error.column) for error in errors] == [(12, 8), (26, 8)]
+    assert all(str(error).startswith(f"club.pbn:{error.line}:8: {said}") for error in errors), errors
+    assert "(got 'E:- AKQ.AKQ.AKQ.AKQJ - -', expected a [Game" in str(errors[1])
+    # a record of stich's own with an extra section before its [Play] tag is said as before
+    stray = error_of(GOOD + '[Note "x"]\nEO EK\n')
+    assert str(stray).startswith("bad.tbn:") and "Play section without a [Play] tag" in str(stray)
 
 
 def test_a_long_name_is_quoted_cut_short_and_the_message_keeps_its_end():

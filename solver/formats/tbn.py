@@ -281,6 +281,31 @@ def _leader(tag: Tag) -> Token:
     return Token(text, *tag.position(lead))
 
 
+#: One hand of a bridge deal as PBN writes it: four suits split by dots (``AKQ.J98.T7.6543``), or ``-`` (not given).
+_BRIDGE_HAND = r"(?:(?:[^\s./]*\.){3}[^\s./]*|-)"
+#: A bridge deal as PBN writes it (``N:AKQ.J98.T7.6543 - ...``): a compass seat, then its hands.
+_BRIDGE_DEAL = re.compile(rf"\s*[NESW]\s*:\s*{_BRIDGE_HAND}(?:\s+{_BRIDGE_HAND})*\s*", re.IGNORECASE)
+
+
+def is_bridge_deal(value: str) -> bool:
+    """Whether a [Deal] tag's value is a bridge deal (PBN's, a file another program wrote): at least one hand given."""
+    return "." in value and _BRIDGE_DEAL.fullmatch(value) is not None
+
+
+def bridge_deal_said() -> str:
+    """What a record with no [Game] tag and a bridge deal is told, wherever its reading stops first (a bridge PBN
+    record's [Auction] section here, its missing [Game] tag in :mod:`solver.position`): what the file is, not only
+    the tag a record of stich's has."""
+    from ..games import game_list  # the games' modules, only for this message
+
+    return ("the record has no [Game] tag, and its deal is a bridge deal (PBN: hands by suit, separated by dots): "
+            f"stich reads {game_list('and')} records")
+
+
+#: What a record with a bridge deal was expected to have (:func:`bridge_deal_said`).
+BRIDGE_DEAL_EXPECTED = "a [Game \"...\"] tag and a deal of that game's cards"
+
+
 def _shorten(text: str | None, limit: int = 40) -> str | None:
     """Keep error messages readable when the offending token is a whole long line."""
     if text is None or len(text) <= limit:
@@ -535,6 +560,12 @@ class _Builder:
             raise self.error(f"cards before any tag{why}", token.line, token.column, token.text,
                              "a tag such as [Game \"...\"]")
         if self.state == _TAGS:
+            deal = self.first.get("deal")
+            if deal is not None and "game" not in self.first and is_bridge_deal(deal.value):
+                # a bridge PBN record's [Auction] section (``1S Pass 2H``): the record is said as the bridge deal
+                # it is, not as a Play section short of its tag
+                raise self.error(bridge_deal_said(), deal.value_line, deal.value_column, deal.value,
+                                 BRIDGE_DEAL_EXPECTED)
             raise self.error(
                 "Play section without a [Play] tag", token.line, token.column, token.text,
                 "a [Play \"seat\"] tag before the card lines",
