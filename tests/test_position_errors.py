@@ -203,9 +203,9 @@ def test_a_bridge_pbn_record_is_named_as_one_where_its_game_tag_is_missing():
     error = error_of(bridge)
     assert (error.line, error.column) == (4, 8)
     assert str(error) == ("bad.tbn:4:8: the record has no [Game] tag, and its deal is a bridge deal (PBN: hands by "
-                          "suit, separated by dots): stich reads Zwanzigerrufen, Schafkopf and Kratzen records "
-                          "(got 'N:AKQ.AKQ.AKQ.AKQJ 2345.2345.2345.2 6789...', expected a [Game \"...\"] tag and "
-                          "a deal of that game's cards)")
+                          "suit, separated by dots), a game stich does not play "
+                          "(got 'N:AKQ.AKQ.AKQ.AKQJ 2345.2345.2345.2 6789...', expected a [Game \"...\"] tag naming "
+                          "one of stich's games (`stich deal --help` names them) and a deal of that game's cards)")
     lower = error_of(bridge.replace("N:AKQ", "w:AKQ").replace(" 2345.", "  2345."))
     assert "is a bridge deal (PBN" in str(lower)
     own = error_of(GOOD.replace('[Game "Schafkopf"]\n', ""))

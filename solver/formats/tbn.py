@@ -295,15 +295,15 @@ def is_bridge_deal(value: str) -> bool:
 def bridge_deal_said() -> str:
     """What a record with no [Game] tag and a bridge deal is told, wherever its reading stops first (a bridge PBN
     record's [Auction] section here, its missing [Game] tag in :mod:`solver.position`): what the file is, not only
-    the tag a record of stich's has."""
-    from ..games import game_list  # the games' modules, only for this message
-
-    return ("the record has no [Game] tag, and its deal is a bridge deal (PBN: hands by suit, separated by dots): "
-            f"stich reads {game_list('and')} records")
+    the tag a record of stich's has. The games are not listed: the reader sits below them (``stich deal --help``
+    and ``solver.GAMES`` name them)."""
+    return ("the record has no [Game] tag, and its deal is a bridge deal (PBN: hands by suit, separated by dots), "
+            "a game stich does not play")
 
 
 #: What a record with a bridge deal was expected to have (:func:`bridge_deal_said`).
-BRIDGE_DEAL_EXPECTED = "a [Game \"...\"] tag and a deal of that game's cards"
+BRIDGE_DEAL_EXPECTED = ("a [Game \"...\"] tag naming one of stich's games (`stich deal --help` names them) and a "
+                        "deal of that game's cards")
 
 
 def _shorten(text: str | None, limit: int = 40) -> str | None:
