@@ -920,11 +920,13 @@ def test_postmortem_command_bad_input(tmp_path):
 
 @pytest.mark.parametrize("game, bots, options", [
     ("kratzen", "cheater,random,random,random", ["--pot", "8", "-s", "9"]),
+    ("kratzen", "random,cheater,random", ["--pot", "8", "-s", "9", "--declarer", "2"]),
     ("schafkopf", "random,cheater,random,random", ["-s", "4", "--contract", "Solo H", "--declarer", "2"])])
 def test_a_match_s_deal_is_graded_from_stich_deal_s_board_and_its_play(tmp_path, game, bots, options):
     """docs/postmortem.md's recipe: a match writes each deal's play, not its hands; ``stich deal`` with the match's
-    seed, board and options writes its hands, and with the play added as the record's Play section the post-mortem
-    grades the bots' cards, and ``stich score`` settles it as the match did (the same deal, not a lookalike)."""
+    seed, board and options writes its hands, and with the play added as the record's Play section (``[Play "N"]``:
+    seat 1 leads, but the Kratzen attacker does) the post-mortem grades the bots' cards, and ``stich score`` settles
+    it as the match did (the same deal, not a lookalike)."""
     seats = len(bots.split(","))
     match = json.loads(run("match", "-g", game, "--bots", bots, "-n", "2", "-j", "1", "--json", *options).stdout)
     deal = next(deal for deal in match["deals"] if deal["board"] == 2 and deal["rotation"] == 1)
@@ -933,7 +935,13 @@ def test_a_match_s_deal_is_graded_from_stich_deal_s_board_and_its_play(tmp_path,
     tricks = [" ".join(deal["play"][start:start + seats]) for start in range(0, len(deal["play"]), seats)]
     record = tmp_path / "board2.tbn"
     without_last_line = "".join(written.splitlines(keepends=True)[:-1])  # the recipe's sed '$d'
-    record.write_text(without_last_line + '[Play "1"]\n' + "\n".join(tricks) + "\n*\n", encoding="utf-8")
+    leader = deal["declarer"] if game == "kratzen" else 1  # first_leader=attacker, the default
+    play = f'[Play "{leader}"]\n' + "\n".join(tricks) + "\n*\n"
+    record.write_text(without_last_line + play, encoding="utf-8")
+    if leader != 1:  # the recipe's seat matters: seat 1 would be refused, not misread
+        (tmp_path / "seat1.tbn").write_text(without_last_line + play.replace(f'"{leader}"', '"1"', 1))
+        refused = run("postmortem", tmp_path / "seat1.tbn", code=1).stderr
+        assert f"the first trick is led by seat {leader} under these rules (got '1', expected {leader})" in refused
     graded = json.loads(run("postmortem", record, "--json").stdout)
     assert [card["card"] for card in graded["cards"]] == deal["play"]
     assert graded["contract"] == deal["contract"] and graded["declaring_side"] == deal["declaring_side"]
