@@ -153,6 +153,27 @@ def other_side_wording(game: type[Game], announcements: str, seats: int) -> str:
     return "; ".join(words)
 
 
+def pot_0_wins(game: str, pot: int | None) -> dict[str, str]:
+    """What a checkpoint's job adds where the game is paid from a pot of 0 (none given): its wins are the attacker's
+    target made (:func:`is_win`), where earlier versions counted none, so that their lines are another job's,
+    solved again and said (:func:`older_pot_0_notices`) rather than mixed in. Nothing elsewhere, so that the
+    checkpoints of every other game and pot still resume."""
+    return {"pot_0_wins": "target"} if get_game(game).has_pot and not pot else {}
+
+
+def older_pot_0_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[str, Any]], samples: int,
+                        what: str) -> list[tuple[str, type[StichWarning]]]:
+    """What to say of the samples a checkpoint holds for this run's job (``named``: its headers, with
+    :func:`pot_0_wins`' field) written before the field was: another job's, whose wins at pot 0 were counted as
+    none. Nothing where the headers have no such field."""
+    if not any("pot_0_wins" in header for header in named):
+        return []
+    before = [{name: value for name, value in header.items() if name != "pot_0_wins"} for header in named]
+    return older_job_notices(checkpoint, before, named, samples,
+                             f"of this {what} written before a win at pot 0 was the attacker's target made, when "
+                             "none counted as won")
+
+
 def advice_identity(setup: AdviceSetup) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The setup as a checkpoint names its job (its variant as the game reads it, :func:`checkpoint_identity`), and
     the spellings earlier checkpoints name it by: without ``announced`` when it is empty, so that the checkpoints
@@ -998,9 +1019,14 @@ def contract_advice(game: str | type[Game], hand: CardTokens, seat: SupportsInde
         return advice_report(setup, sums, samples, stopped, left_out)
 
     identity, aliases = advice_identity(setup)
-    total, stopped = run_samples(samples, workers, advice_chunk, setup, {"advice": identity}, checkpoint,
+    pot_key = pot_0_wins(setup.game, setup.pot)
+    named = [{"advice": document, **pot_key} for document in (identity, *aliases)]
+    notices = None if checkpoint is None or not pot_key else partial(
+        older_pot_0_notices, checkpoint, [{**job, "share_scale": SHARE_SCALE} for job in named], samples,
+        "contract advice")
+    total, stopped = run_samples(samples, workers, advice_chunk, setup, named[0], checkpoint,
                                  time_limit, stop, None if progress is None else lambda sums: progress(report(sums)),
-                                 aliases=[{"advice": alias} for alias in aliases])
+                                 aliases=named[1:], notices=notices)
     return report(total, stopped)
 
 
@@ -1137,24 +1163,30 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1), bonuses)
     identity, aliases = checkpoint_identity(asdict(sampling))
     # chunks journalled before the cards' bonuses were tallied hold none: another job, not resumed with these
-    key = {"cards": identity, "bonuses": True} if bonuses else {"cards": identity}
+    pot_key = pot_0_wins(sampling.game, sampling.pot)
+    key = {"cards": identity, "bonuses": True, **pot_key} if bonuses else {"cards": identity, **pot_key}
     notices: Callable[[], list[tuple[str, type[StichWarning]]]] | None = None
-    if bonuses and checkpoint is not None:  # said once the file is accepted and has room, while still to be solved
-        notices = partial(_without_bonus_odds, checkpoint, identity, aliases, samples)
+    if (bonuses or pot_key) and checkpoint is not None:  # said once the file is accepted and has room, while to solve
+        notices = partial(_older_card_jobs, checkpoint, key, identity, aliases, samples)
     total, stopped = run_samples(samples, workers, card_chunk, setup, key, checkpoint, time_limit, stop, progress,
                                  at_least, aliases=[{**key, "cards": alias} for alias in aliases], notices=notices)
     return setup.cards, total, stopped
 
 
-def _without_bonus_odds(checkpoint: str | os.PathLike, identity: Mapping[str, Any],
-                        aliases: Sequence[Mapping[str, Any]], samples: int) -> list[tuple[str, type[StichWarning]]]:
-    """What to say of the samples a checkpoint holds for this card advice under its job without bonus odds (chunks
-    journalled before the cards' bonuses were tallied hold none): another job's, so that those the job with bonuses
-    lacks are solved again, which is said. Read only once the journal has accepted the file (not a pipe)."""
-    without_bonuses, with_bonuses = ([{**job, "cards": document, "share_scale": SHARE_SCALE}
-                                      for document in (identity, *aliases)] for job in ({}, {"bonuses": True}))
-    return older_job_notices(checkpoint, without_bonuses, with_bonuses, samples,
-                             "of this card advice written without bonus odds, which hold none")
+def _older_card_jobs(checkpoint: str | os.PathLike, key: Mapping[str, Any], identity: Mapping[str, Any],
+                     aliases: Sequence[Mapping[str, Any]], samples: int) -> list[tuple[str, type[StichWarning]]]:
+    """What to say of the samples a checkpoint holds for this card advice under an older job of it: without bonus
+    odds (chunks journalled before the cards' bonuses were tallied hold none), or at a pot of 0 before a win there
+    was the target made (:func:`pot_0_wins`): another job's, so that those this job lacks are solved again, which
+    is said. Read only once the journal has accepted the file (not a pipe)."""
+    named = [{**key, "cards": document, "share_scale": SHARE_SCALE} for document in (identity, *aliases)]
+    notices = older_pot_0_notices(checkpoint, named, samples, "card advice")
+    if key.get("bonuses"):
+        without_bonuses = [{name: value for name, value in header.items() if name not in ("bonuses", "pot_0_wins")}
+                           for header in named]
+        notices += older_job_notices(checkpoint, without_bonuses, named, samples,
+                                     "of this card advice written without bonus odds, which hold none")
+    return notices
 
 
 def known_by_seat(position: Position, known: Mapping[int, CardTokens] | None) -> dict[int, tuple[str, ...]]:
