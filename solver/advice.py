@@ -642,24 +642,27 @@ def comparisons_with_the_best(rows: Sequence[ContractRow]) -> int:
 
 
 def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: bool = False) -> tuple[ContractRow, ...]:
-    """The items (contracts, or ``cards``) ranked by mean, best first, each with its paired gap to the leader: the
-    gaps' intervals are corrected for their number (:func:`behind_confidence`), the means' are each 95% on their
-    own. Each row knows ``game``, so that it prints as the advice's table does."""
-    means = []
-    for index in range(len(names)):
+    """The items (contracts, or ``cards``) ranked by mean, then win share (as ``analyse`` ranks its opening cards:
+    at a pot of 0 every mean is 0 and the win share alone tells them apart), best first, each with its paired gap
+    to the leader: the gaps' intervals are corrected for their number (:func:`behind_confidence`), the means' are
+    each 95% on their own. Each row knows ``game``, so that it prints as the advice's table does."""
+
+    def order(index: int) -> tuple[float, float, int]:
         entry = sums.contracts.get(index, ContractSums())
-        means.append((mean_interval(entry.n, entry.total, entry.squares)[0], index))
-    ranked = sorted(means, key=lambda pair: (-pair[0] if not math.isnan(pair[0]) else math.inf, pair[1]))
-    leader = ranked[0][1] if ranked else 0
+        mean = mean_interval(entry.n, entry.total, entry.squares)[0]
+        return (math.inf if math.isnan(mean) else -mean, -entry.wins / entry.n if entry.n else math.inf, index)
+
+    ranked = sorted(range(len(names)), key=order)
+    leader = ranked[0] if ranked else 0
 
     def pair_with_leader(index: int) -> tuple[PairSums, int]:
         key = (min(index, leader), max(index, leader))
         return sums.pairs.get(key, PairSums()), 1 if key == (leader, index) else -1  # pairs hold first - second
 
-    confidence = behind_confidence(sum(1 for _, index in ranked
+    confidence = behind_confidence(sum(1 for index in ranked
                                        if index != leader and pair_with_leader(index)[0].n >= 2))
     rows = []
-    for _, index in ranked:
+    for index in ranked:
         entry = sums.contracts.get(index, ContractSums())
         mean, low, high = (x / SHARE_SCALE for x in mean_interval(entry.n, entry.total, entry.squares))
         if index == leader:
@@ -1529,7 +1532,8 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                payment_note(document),
                never_made_note([{**row, "contract": row["card"]} for row in document["cards"]], title, "every card")]
     if get_game(document["game"]).has_pot and not document.get("pot"):
-        report.append("note: pot 0: every card settles at 0 (give the record a [Pot] tag, or --pot CHIPS)")
+        report.append("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the "
+                      "attacker's target made, and ranks them (give the record a [Pot] tag, or --pot CHIPS)")
     return [part for part in report if part is not None]
 
 

@@ -685,6 +685,22 @@ def test_cli_contract_advice_says_a_checkpoint_counting_no_win_at_pot_0_is_solve
     assert rows["Trump H"] == 1.0
 
 
+def test_at_pot_0_the_best_row_is_the_one_that_wins_most(tmp_path: Path) -> None:
+    """At a pot of 0 every mean is 0, and the rows kept their index order: contract advice called Trump E (55%) best
+    above Trump H (100%), card advice GA (85%) best and SU (100%) fourth. Ties on the mean are broken on the win
+    share, as ``analyse`` ranks its opening cards; card advice's note says the win ranks them."""
+    advice = contract_advice("kratzen", "EA G7 HA HK", 1, "Trump E, Trump H", seats=4, samples=20, seed=1, workers=1)
+    assert [(row.contract, row.best, row.win_probability) for row in advice.rows] == [
+        ("Trump H", True, 1.0), ("Trump E", False, 0.55)]
+    record = tmp_path / "muss.tbn"
+    record.write_text(MUSS_WITHOUT_A_POT)
+    cards = card_advice(next(iter(read_positions(str(record)))), samples=20, seed=1, workers=1)
+    assert [(row.contract, row.best, row.win_probability) for row in cards.rows] == [
+        ("SU", True, 1.0), ("SK", False, 0.95), ("GA", False, 0.85), ("GZ", False, 0.35)]
+    assert ("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the attacker's "
+            "target made, and ranks them") in " ".join(str(cards).split())
+
+
 def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
     """``analyse FILE --pot N`` was refused ("a record is scored with its own tags") while score and table take
     --pot over a record's [Pot]: a Kratzen record without one settled every sample and card at 0. Now the pot is
