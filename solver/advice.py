@@ -52,8 +52,8 @@ from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
                        lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, run_spans,
-                       samples_text, scaled_share, scored_with, seat_cards, share, shuffled_deal, table_text,
-                       unseen_cards)
+                       samples_text, scaled_share, scored_with, searched_win, seat_cards, share, shuffled_deal,
+                       table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .state import PlayState
@@ -342,24 +342,15 @@ def is_win(position: Position, inputs: object, seat: int, net: int, state: PlayS
     """Whether ``seat`` (0-based) has won when the declaring side's net is ``net``: where the game's settlement says
     who won (``Game.winning_settlement``) by that line, so that a Kratzen attacker who makes his target and is paid
     nothing (a Muss, a pot under 4 chips) has won, as ``analyse`` of one contract says; else by a positive share.
-    A game paid from a pot of 0 settles every line at 0, which says nothing of who won: there the attacker's target
-    decides, searched from ``state`` (the position's own by default), as ``analyse`` of one contract counts it
-    (it said 0% where the same samples made the target every time)."""
+    A game paid from a pot of 0 settles every line at 0, which cannot tell a win from a loss: there the seat's win
+    is searched from ``state`` (the position's own by default) as ``analyse`` of one contract counts it
+    (:func:`~solver.sampling.searched_win`), so that the advice and the analysis of the same samples agree."""
     won_from = position.game.winning_settlement(position.rules, inputs)
     if won_from is None and position.game.has_pot:
-        return target_made(position, position.state if state is None else state) == (
-            seat in position.rules.declaring_side)
+        return searched_win(position.rules, position.state if state is None else state, seat, worker_engine())
     if won_from is None:
         return scaled_share(position, seat, net) > 0
     return (net >= won_from) == (seat in position.rules.declaring_side)
-
-
-def target_made(position: Position, state: PlayState) -> bool:
-    """Whether the declaring side makes its game (Kratzen: the attacker's trick target) from ``state`` under
-    double-dummy play, searched on this worker's engine."""
-    objective = position.rules.game_objective()
-    assert objective is not None and objective.target is not None  # a game paid from a pot has a target
-    return objective.achieved(position.rules, state) + worker_engine().value(state, objective) >= objective.target
 
 
 def bonuses_possible(table: PayoffTable) -> tuple[tuple[str, ...], tuple[str, ...]]:
