@@ -32,7 +32,7 @@ from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, settlement_legend, settlement_notes,
                              table_cells, table_columns)
 from solver.games import get_game
-from solver.games.outcome import FIGURE_SPACE, dealt_bonus_cells, role_text, side_text, signed
+from solver.games.outcome import FIGURE_SPACE, dealt_bonus_answer, dealt_bonus_cells, role_text, side_text, signed
 from solver.position import Position
 
 from .errors import EXIT_PIPE_CLOSED, ascii_fallback, interrupts_held
@@ -688,11 +688,12 @@ def _check_answer(check: Document, over: bool) -> Text:
     return answer
 
 
-def _dealt_answer(bonus: Document, words: str) -> Text:
-    """A bonus the cards decide (Trull, 4 Kings): the library's ``words`` (whether its side has it, and why no
-    search was needed, :func:`solver.games.outcome.dealt_bonus_cells`) with the yes or no in colour."""
-    answer = Text("open", style="dim") if bonus["made"] is None else yes_no(bonus["made"])
-    answer.append(for_stdout(words[words.index(" "):]))  # the library's words after its yes, no or open
+def _dealt_answer(bonus: Document) -> Text:
+    """A bonus the cards decide (Trull, 4 Kings): the library's words (whether its side has it, and why no search
+    was needed, :func:`solver.games.outcome.dealt_bonus_answer`) with the yes or no in colour."""
+    word, after = dealt_bonus_answer(bonus)
+    answer = Text(word, style="dim") if bonus["made"] is None else yes_no(bonus["made"], word, word)
+    answer.append(for_stdout(after))
     if not bonus["counts"]:
         answer.stylize("dim")
     return answer
@@ -736,8 +737,8 @@ def render_check(document: Document, console: Console) -> None:
             row.append(_score_answer(under_score.get(check["bonus"])))
         table.add_row(*row)
     for bonus in document.get("dealt_bonuses", ()):  # RULES.md 1.6: Trull and 4 Kings need no search
-        name, side, description, words = dealt_bonus_cells(bonus)
-        row = [name, side, for_stdout(description), _dealt_answer(bonus, words)]
+        name, side, description, _ = dealt_bonus_cells(bonus)
+        row = [name, side, for_stdout(description), _dealt_answer(bonus)]
         table.add_row(*(row + [Text("-", style="dim")] if by_score else row))
     console.print(table)
     if score:

@@ -24,7 +24,7 @@ from .output import atomic_path
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
 from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located, no_such_record,
-                      record_place, selected, stdin_bytes, stopped_record, unanswered_document)
+                      record_place, selected, stdin_bytes, stopped_record, unanswered_document, with_what_if)
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, ForeignPlayCard, what_if
 
@@ -92,7 +92,7 @@ def tree(
     if out is not None and out.suffix.lower() not in FORMATS:
         raise typer.BadParameter(f"{out}: the tree is written as {', '.join(FORMATS)}", param_hint="'--out'")
     suffix = ".json" if out is None else out.suffix  # what a node costs held: a summary's tree is held as JSON's
-    nothing = "nothing printed" if out is None else "nothing written"
+    nothing = "no tree printed" if out is None else "nothing written"  # with --json a line is printed in its place
     # what a node costs, in the words of the case: without --out nothing is written, the tree is held to be printed
     per_node = node_memory_text(suffix, to_print=out is None)
     engine = engine_for(table_mb, threads)
@@ -175,7 +175,7 @@ def tree(
             message(f"stich: {stopped}")
             if as_json:  # the line of a record --time-limit stopped, as every command's --json gives it
                 with interrupts_held():
-                    emit_json(unanswered_document(position, "tree", stopped))
+                    emit_json(with_what_if(unanswered_document(position, "tree", stopped), position, play))
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except KeyboardInterrupt:
             say_interrupted("tree", f"in the record at {record_place(position)}: {nothing}"

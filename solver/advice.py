@@ -52,8 +52,8 @@ from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
                        lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, run_spans,
-                       samples_text, scaled_share, scored_with, seat_cards, share, shuffled_deal, table_text,
-                       unseen_cards)
+                       samples_text, scaled_share, scored_with, searched_win, seat_cards, share, shuffled_deal,
+                       table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .state import PlayState
@@ -151,6 +151,27 @@ def other_side_wording(game: type[Game], announcements: str, seats: int) -> str:
                 text = bare
         words.append(f"{item.seat}: {text}")
     return "; ".join(words)
+
+
+def pot_0_wins(game: str, pot: int | None) -> dict[str, str]:
+    """What a checkpoint's job adds where the game is paid from a pot of 0 (none given): its wins are the attacker's
+    target made (:func:`is_win`), where earlier versions counted none, so that their lines are another job's,
+    solved again and said (:func:`older_pot_0_notices`) rather than mixed in. Nothing elsewhere, so that the
+    checkpoints of every other game and pot still resume."""
+    return {"pot_0_wins": "target"} if get_game(game).has_pot and not pot else {}
+
+
+def older_pot_0_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[str, Any]], samples: int,
+                        what: str) -> list[tuple[str, type[StichWarning]]]:
+    """What to say of the samples a checkpoint holds for this run's job (``named``: its headers, with
+    :func:`pot_0_wins`' field) written before the field was: another job's, whose wins at pot 0 were counted as
+    none. Nothing where the headers have no such field."""
+    if not any("pot_0_wins" in header for header in named):
+        return []
+    before = [{name: value for name, value in header.items() if name != "pot_0_wins"} for header in named]
+    return older_job_notices(checkpoint, before, named, samples,
+                             f"of this {what} written before a win at pot 0 was the attacker's target made, when "
+                             "none counted as won")
 
 
 def advice_identity(setup: AdviceSetup) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -321,24 +342,15 @@ def is_win(position: Position, inputs: object, seat: int, net: int, state: PlayS
     """Whether ``seat`` (0-based) has won when the declaring side's net is ``net``: where the game's settlement says
     who won (``Game.winning_settlement``) by that line, so that a Kratzen attacker who makes his target and is paid
     nothing (a Muss, a pot under 4 chips) has won, as ``analyse`` of one contract says; else by a positive share.
-    A game paid from a pot of 0 settles every line at 0, which says nothing of who won: there the attacker's target
-    decides, searched from ``state`` (the position's own by default), as ``analyse`` of one contract counts it
-    (it said 0% where the same samples made the target every time)."""
+    A game paid from a pot of 0 settles every line at 0, which cannot tell a win from a loss: there the seat's win
+    is searched from ``state`` (the position's own by default) as ``analyse`` of one contract counts it
+    (:func:`~solver.sampling.searched_win`), so that the advice and the analysis of the same samples agree."""
     won_from = position.game.winning_settlement(position.rules, inputs)
     if won_from is None and position.game.has_pot:
-        return target_made(position, position.state if state is None else state) == (
-            seat in position.rules.declaring_side)
+        return searched_win(position.rules, position.state if state is None else state, seat, worker_engine())
     if won_from is None:
         return scaled_share(position, seat, net) > 0
     return (net >= won_from) == (seat in position.rules.declaring_side)
-
-
-def target_made(position: Position, state: PlayState) -> bool:
-    """Whether the declaring side makes its game (Kratzen: the attacker's trick target) from ``state`` under
-    double-dummy play, searched on this worker's engine."""
-    objective = position.rules.game_objective()
-    assert objective is not None and objective.target is not None  # a game paid from a pot has a target
-    return objective.achieved(position.rules, state) + worker_engine().value(state, objective) >= objective.target
 
 
 def bonuses_possible(table: PayoffTable) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -621,24 +633,27 @@ def comparisons_with_the_best(rows: Sequence[ContractRow]) -> int:
 
 
 def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: bool = False) -> tuple[ContractRow, ...]:
-    """The items (contracts, or ``cards``) ranked by mean, best first, each with its paired gap to the leader: the
-    gaps' intervals are corrected for their number (:func:`behind_confidence`), the means' are each 95% on their
-    own. Each row knows ``game``, so that it prints as the advice's table does."""
-    means = []
-    for index in range(len(names)):
+    """The items (contracts, or ``cards``) ranked by mean, then win share (as ``analyse`` ranks its opening cards:
+    at a pot of 0 every mean is 0 and the win share alone tells them apart), best first, each with its paired gap
+    to the leader: the gaps' intervals are corrected for their number (:func:`behind_confidence`), the means' are
+    each 95% on their own. Each row knows ``game``, so that it prints as the advice's table does."""
+
+    def order(index: int) -> tuple[float, float, int]:
         entry = sums.contracts.get(index, ContractSums())
-        means.append((mean_interval(entry.n, entry.total, entry.squares)[0], index))
-    ranked = sorted(means, key=lambda pair: (-pair[0] if not math.isnan(pair[0]) else math.inf, pair[1]))
-    leader = ranked[0][1] if ranked else 0
+        mean = mean_interval(entry.n, entry.total, entry.squares)[0]
+        return (math.inf if math.isnan(mean) else -mean, -entry.wins / entry.n if entry.n else math.inf, index)
+
+    ranked = sorted(range(len(names)), key=order)
+    leader = ranked[0] if ranked else 0
 
     def pair_with_leader(index: int) -> tuple[PairSums, int]:
         key = (min(index, leader), max(index, leader))
         return sums.pairs.get(key, PairSums()), 1 if key == (leader, index) else -1  # pairs hold first - second
 
-    confidence = behind_confidence(sum(1 for _, index in ranked
+    confidence = behind_confidence(sum(1 for index in ranked
                                        if index != leader and pair_with_leader(index)[0].n >= 2))
     rows = []
-    for _, index in ranked:
+    for index in ranked:
         entry = sums.contracts.get(index, ContractSums())
         mean, low, high = (x / SHARE_SCALE for x in mean_interval(entry.n, entry.total, entry.squares))
         if index == leader:
@@ -998,9 +1013,14 @@ def contract_advice(game: str | type[Game], hand: CardTokens, seat: SupportsInde
         return advice_report(setup, sums, samples, stopped, left_out)
 
     identity, aliases = advice_identity(setup)
-    total, stopped = run_samples(samples, workers, advice_chunk, setup, {"advice": identity}, checkpoint,
+    pot_key = pot_0_wins(setup.game, setup.pot)
+    named = [{"advice": document, **pot_key} for document in (identity, *aliases)]
+    notices = None if checkpoint is None or not pot_key else partial(
+        older_pot_0_notices, checkpoint, [{**job, "share_scale": SHARE_SCALE} for job in named], samples,
+        "contract advice")
+    total, stopped = run_samples(samples, workers, advice_chunk, setup, named[0], checkpoint,
                                  time_limit, stop, None if progress is None else lambda sums: progress(report(sums)),
-                                 aliases=[{"advice": alias} for alias in aliases])
+                                 aliases=named[1:], notices=notices)
     return report(total, stopped)
 
 
@@ -1137,24 +1157,30 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1), bonuses)
     identity, aliases = checkpoint_identity(asdict(sampling))
     # chunks journalled before the cards' bonuses were tallied hold none: another job, not resumed with these
-    key = {"cards": identity, "bonuses": True} if bonuses else {"cards": identity}
+    pot_key = pot_0_wins(sampling.game, sampling.pot)
+    key = {"cards": identity, "bonuses": True, **pot_key} if bonuses else {"cards": identity, **pot_key}
     notices: Callable[[], list[tuple[str, type[StichWarning]]]] | None = None
-    if bonuses and checkpoint is not None:  # said once the file is accepted and has room, while still to be solved
-        notices = partial(_without_bonus_odds, checkpoint, identity, aliases, samples)
+    if (bonuses or pot_key) and checkpoint is not None:  # said once the file is accepted and has room, while to solve
+        notices = partial(_older_card_jobs, checkpoint, key, identity, aliases, samples)
     total, stopped = run_samples(samples, workers, card_chunk, setup, key, checkpoint, time_limit, stop, progress,
                                  at_least, aliases=[{**key, "cards": alias} for alias in aliases], notices=notices)
     return setup.cards, total, stopped
 
 
-def _without_bonus_odds(checkpoint: str | os.PathLike, identity: Mapping[str, Any],
-                        aliases: Sequence[Mapping[str, Any]], samples: int) -> list[tuple[str, type[StichWarning]]]:
-    """What to say of the samples a checkpoint holds for this card advice under its job without bonus odds (chunks
-    journalled before the cards' bonuses were tallied hold none): another job's, so that those the job with bonuses
-    lacks are solved again, which is said. Read only once the journal has accepted the file (not a pipe)."""
-    without_bonuses, with_bonuses = ([{**job, "cards": document, "share_scale": SHARE_SCALE}
-                                      for document in (identity, *aliases)] for job in ({}, {"bonuses": True}))
-    return older_job_notices(checkpoint, without_bonuses, with_bonuses, samples,
-                             "of this card advice written without bonus odds, which hold none")
+def _older_card_jobs(checkpoint: str | os.PathLike, key: Mapping[str, Any], identity: Mapping[str, Any],
+                     aliases: Sequence[Mapping[str, Any]], samples: int) -> list[tuple[str, type[StichWarning]]]:
+    """What to say of the samples a checkpoint holds for this card advice under an older job of it: without bonus
+    odds (chunks journalled before the cards' bonuses were tallied hold none), or at a pot of 0 before a win there
+    was the target made (:func:`pot_0_wins`): another job's, so that those this job lacks are solved again, which
+    is said. Read only once the journal has accepted the file (not a pipe)."""
+    named = [{**key, "cards": document, "share_scale": SHARE_SCALE} for document in (identity, *aliases)]
+    notices = older_pot_0_notices(checkpoint, named, samples, "card advice")
+    if key.get("bonuses"):
+        without_bonuses = [{name: value for name, value in header.items() if name not in ("bonuses", "pot_0_wins")}
+                           for header in named]
+        notices += older_job_notices(checkpoint, without_bonuses, named, samples,
+                                     "of this card advice written without bonus odds, which hold none")
+    return notices
 
 
 def known_by_seat(position: Position, known: Mapping[int, CardTokens] | None) -> dict[int, tuple[str, ...]]:
@@ -1497,7 +1523,8 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                payment_note(document),
                never_made_note([{**row, "contract": row["card"]} for row in document["cards"]], title, "every card")]
     if get_game(document["game"]).has_pot and not document.get("pot"):
-        report.append("note: pot 0: every card settles at 0 (give the record a [Pot] tag, or --pot CHIPS)")
+        report.append("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the "
+                      "attacker's target made, and ranks them (give the record a [Pot] tag, or --pot CHIPS)")
     return [part for part in report if part is not None]
 
 

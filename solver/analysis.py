@@ -770,7 +770,7 @@ class ContractTable(_ResultList, list[TableEntry]):
         table = html_titled_table(CONTRACT_TABLE_TITLE, columns, rows, right={
             i for i, name in enumerate(columns) if name not in ("contract", "side", "result")})
         legends = ([SEAT_LEGEND] if per_seat else []) + ([settlement_legend(self[0].game, self.pot)] if settled else [])
-        notes = settlement_notes(self.pot) if settled else []
+        notes = settlement_notes(self.pot, POT_BY_ARGUMENT) if settled else []
         return f"<div>{table}{html_lines(legends, small=True)}{html_lines(notes)}</div>"
 
 
@@ -792,12 +792,18 @@ def settlement_legend(game: str, pot: int | None) -> str:
     return f"settlement: the {rules.declarer_title}'s double-dummy payment{amount}"
 
 
-def settlement_notes(pot: int | None) -> list[str]:
+#: How a pot is given, in a note that asks for one: ``stich``'s flag, and the API's argument (a notebook's words).
+POT_BY_FLAG = "--pot CHIPS"
+POT_BY_ARGUMENT = "the argument pot=CHIPS"
+
+
+def settlement_notes(pot: int | None, give_pot: str = POT_BY_FLAG) -> list[str]:
     """The notes ``stich table`` prints under its settlement legend, and a notebook's contract table shows there:
-    at pot 0 every contract settles at 0, which a reader would otherwise take for the result of the search."""
+    at pot 0 every contract settles at 0, which a reader would otherwise take for the result of the search.
+    ``give_pot``: how the reader gives a pot (:data:`POT_BY_FLAG`, or the API's :data:`POT_BY_ARGUMENT`)."""
     if pot != 0:
         return []
-    return ["note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
+    return [f"note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or {give_pot})"]
 
 
 def table_columns(game: str, *, per_seat: bool, seats: int, settled: bool) -> list[str]:

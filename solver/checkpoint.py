@@ -108,6 +108,10 @@ class SpanSet:
             self._firsts.insert(at, first)
             self._ends.insert(at, end)
 
+    def runs(self) -> Iterator[tuple[int, int]]:
+        """The runs held, ``(first, end)`` in order."""
+        return zip(self._firsts, self._ends)
+
     def count_not_in(self, other: "SpanSet") -> int:
         """The numbers held here that ``other`` does not hold: the samples one job has that another still lacks."""
         return sum(min(stop, end) - max(start, first)

@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 
 from .analysis import SCHEMA
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot
-from .checkpoint import Journal, Span
+from .checkpoint import Journal, Span, SpanSet
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
@@ -978,26 +978,13 @@ class MatchTally:
         self.counted = 0  # the deals of the boards played whole
         self.first: PlayedDeal | None = None
         self.card_samples: dict[int, int] = {}  # cards by their samples (MatchResult.card_samples)
-        self.runs: list[list[int]] = []  # the boards played, as runs [first, last] in order (a few: MatchResult's)
-
-    def _played_board(self, board: int) -> None:
-        """``board`` among the runs of boards played, runs that meet joined: as many runs as gaps, which only the
-        boards in flight on workers leave, not one entry a board."""
-        at = bisect.bisect_right(self.runs, board, key=lambda run: run[0])
-        if at and self.runs[at - 1][1] >= board:
-            return
-        if at and self.runs[at - 1][1] == board - 1:
-            self.runs[at - 1][1] = board
-        else:
-            self.runs.insert(at, [board, board])
-            at += 1
-        if at < len(self.runs) and self.runs[at][0] == self.runs[at - 1][1] + 1:
-            self.runs[at - 1][1] = self.runs.pop(at)[1]
+        self.boards_played = SpanSet()  # as runs: only the boards in flight on workers leave gaps (MatchResult's)
 
     def add(self, deal: PlayedDeal) -> None:
         """One deal played (a board's rotations in order)."""
         self.played += 1
-        self._played_board(deal.board)
+        if deal.board not in self.boards_played:  # the board's first deal played
+            self.boards_played.add(Span(deal.board, 1))
         for samples in deal.samples or ():
             if samples:  # None: a bot that does not sample; 0: the only legal card
                 self.card_samples[samples] = self.card_samples.get(samples, 0) + 1
@@ -1048,7 +1035,8 @@ class MatchTally:
         return MatchResult(game, seed, boards, self.rotate, tuple(self.kept or ()), bots, Mean.of(self.declaring),
                            difference, stopped, {name: self.seats[name] for name in names}, self.counted, pot, setup,
                            dict(engine_builds or {}), self.played, self.first, self.table_seats,
-                           dict(sorted(self.card_samples.items())), tuple((first, last) for first, last in self.runs))
+                           dict(sorted(self.card_samples.items())),
+                           tuple((first, end - 1) for first, end in self.boards_played.runs()))
 
 
 def zero_sum(game: str, pot: int | None) -> bool:

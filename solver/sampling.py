@@ -447,6 +447,13 @@ def _wins(total: int, objective: Objective, seat: int, drawn: int | None = None)
     return reached if seat in objective.maximiser else not reached and total != drawn
 
 
+def searched_win(rules: Rules, state: PlayState, seat: int, engine: EngineSolver) -> bool:
+    """Whether ``seat`` (0-based) wins from ``state`` under double-dummy play, as a sample counts it (:func:`_wins`
+    of :func:`_win_objective`'s total, searched on ``engine``): for advice where the settlement cannot say it."""
+    win = _win_objective(rules, seat)
+    return _wins(win.achieved(rules, state) + engine.value(state, win), win, seat, _drawn_total(rules, win))
+
+
 @dataclass
 class BonusTally:
     """A bonus's counts over samples: samples where its maximising side was the hand's, and where it was forced for

@@ -13,6 +13,7 @@ import threading
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -613,6 +614,91 @@ def test_a_kratzen_win_is_the_target_made_with_a_pot_of_0_too(tmp_path):
     cards = card_advice(position, samples=20, seed=1, workers=1)
     assert {row.contract: (row.mean, row.win_probability) for row in cards.rows} == {  # with the pot: the same wins
         "SU": (0.0, 1.0), "SK": (0.0, 0.95), "GA": (0.0, 0.85), "GZ": (0.0, 0.35)}
+
+
+MUSS_WITHOUT_A_POT = ('[Game "Kratzen"]\n[Seats "4"]\n[Deal "1: GA GZ SK SU / EA GO HK S7 / S6 E9 H8 H7 / GU G7 HU HZ"]'
+                      '\n[Contract "Trump G Muss"]\n[Declarer "1"]\n')
+
+
+def _as_before_pot_0_wins(path: Path) -> None:
+    """Rewrite a checkpoint as a version before a win at pot 0 was the target made wrote it: no ``pot_0_wins`` in
+    its header (so another key) and no sample won."""
+    from solver.checkpoint import _key_of
+
+    header, *spans = [json.loads(line) for line in path.read_text().splitlines()]
+    assert header.pop("pot_0_wins") == "target"
+    header["key"] = _key_of({name: value for name, value in header.items() if name not in ("stich-analysis", "key")})
+    for span in spans:
+        span["key"] = header["key"]
+        for sums in span["sums"]["contracts"].values():
+            sums[3] = 0  # wins
+    path.write_text("".join(json.dumps(line) + "\n" for line in [header, *spans]))
+
+
+@pytest.mark.parametrize("cards", [False, True], ids=["contract advice", "card advice"])
+def test_a_checkpoint_counting_no_win_at_pot_0_is_another_job(tmp_path: Path, cards: bool) -> None:
+    """A checkpoint of advice at pot 0 written before a win there was the attacker's target made counted none: read
+    back into a longer run, its 10 samples' wins mixed with the new ones (Trump H 50% where a fresh run says 100%).
+    Its job is another (``pot_0_wins`` in the header, only at a pot of 0), solved again beside it, and said."""
+    path = tmp_path / "ck.jsonl"
+    if cards:
+        record = tmp_path / "muss.tbn"
+        record.write_text(MUSS_WITHOUT_A_POT)
+        position = next(iter(read_positions(str(record))))
+
+        def advise(samples: int, checkpoint: Path | None = None) -> Any:
+            return card_advice(position, samples=samples, seed=1, workers=1, checkpoint=checkpoint)
+        what = "card advice"
+    else:
+        def advise(samples: int, checkpoint: Path | None = None) -> Any:
+            return contract_advice("kratzen", "EA G7 HA HK", 1, "Trump E, Trump H", seats=4, samples=samples,
+                                   seed=1, workers=1, checkpoint=checkpoint)
+        what = "contract advice"
+    advise(10, path)
+    assert json.loads(path.read_text().splitlines()[0])["pot_0_wins"] == "target"
+    _as_before_pot_0_wins(path)
+    old_lines = path.read_text().splitlines()
+    with pytest.warns(StichWarning) as caught:
+        resumed = advise(20, path)
+    assert [str(warning.message) for warning in caught] == [
+        f"{path} holds 10 samples of this {what} written before a win at pot 0 was the attacker's target made, when "
+        "none counted as won: the 10 this run lacks are solved again (the old lines stay in the file)"]
+    fresh = advise(20)
+    assert resumed.as_dict() == fresh.as_dict() and max(row.win_probability for row in fresh.rows) == 1.0
+    assert path.read_text().splitlines()[:len(old_lines)] == old_lines  # solved again beside the old lines
+    paid = tmp_path / "paid.jsonl"  # with a pot the job is named as before, so older checkpoints resume
+    contract_advice("kratzen", "EA G7 HA HK", 1, "Trump H", seats=4, samples=2, seed=1, workers=1, pot=8,
+                    checkpoint=paid)
+    assert "pot_0_wins" not in json.loads(paid.read_text().splitlines()[0])
+
+
+def test_cli_contract_advice_says_a_checkpoint_counting_no_win_at_pot_0_is_solved_again(tmp_path: Path) -> None:
+    """The command line's run of the review's case: the old lines' samples solved again, said once on stderr."""
+    path = tmp_path / "ck.jsonl"
+    args = ("analyse", "--game", "kratzen", "--hand", "EA G7 HA HK", "--seat", "1", "--seats", "4", "--contract",
+            "Trump E, Trump H", "-j", "1", "--json", "--checkpoint", str(path))
+    assert _stich(*args, "-n", "10").returncode == 0
+    _as_before_pot_0_wins(path)
+    resumed = _stich(*args, "-n", "20")
+    assert resumed.returncode == 0 and "solved again" in resumed.stderr and resumed.stderr.count("\n") == 1
+    rows = {row["contract"]: row["win_probability"] for row in json.loads(resumed.stdout)["contracts"]}
+    assert rows["Trump H"] == 1.0
+
+
+def test_at_pot_0_the_best_row_is_the_one_that_wins_most(tmp_path: Path) -> None:
+    """At a pot of 0 every mean is 0, and the rows kept their index order: contract advice called Trump E (55%) best
+    above Trump H (100%), card advice GA (85%) best and SU (100%) fourth. Ties on the mean are broken on the win
+    share, as ``analyse`` ranks its opening cards; card advice's note says the win ranks them."""
+    advice = contract_advice("kratzen", "EA G7 HA HK", 1, "Trump E, Trump H", seats=4, samples=20, seed=1, workers=1)
+    assert [(row.contract, row.best, row.win_probability) for row in advice.rows] == [
+        ("Trump H", True, 1.0), ("Trump E", False, 0.55)]
+    record = tmp_path / "muss.tbn"
+    record.write_text(MUSS_WITHOUT_A_POT)
+    cards = card_advice(next(iter(read_positions(str(record)))), samples=20, seed=1, workers=1)
+    assert [(row.contract, row.best, row.win_probability) for row in cards.rows] == [
+        ("SU", True, 1.0), ("SK", False, 0.95), ("GA", False, 0.85), ("GZ", False, 0.35)]
+    assert ("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the attacker's "
+            "target made, and ranks them") in " ".join(str(cards).split())
 
 
 def test_cli_analyse_file_takes_a_pot_over_the_records_tag():

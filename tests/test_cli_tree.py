@@ -265,7 +265,7 @@ def test_a_refusal_over_max_nodes_without_out_says_the_tree_is_printed_not_writt
     valat = EXAMPLES / "valat.tbn"
     said = run("tree", valat, "--depth", 4, "--max-nodes", 3, *json_flag, code=1).stderr
     assert said == (f"stich: {valat}:13: the tree to depth 4 has more than 6 nodes, over --max-nodes 3 (about 4 KB "
-                    "of memory a node held to be printed); nothing printed: ask for fewer cards (--depth), or a "
+                    "of memory a node held to be printed); no tree printed: ask for fewer cards (--depth), or a "
                     "larger --max-nodes (0: as many as the available memory holds)\n")
     out = tmp_path / "tree.json"
     written = run("tree", valat, "--depth", 4, "--max-nodes", 3, "--out", out, code=1).stderr
@@ -338,5 +338,8 @@ def test_tree_json_gives_a_record_it_cannot_answer_the_line_solve_gives_it(tmp_p
     ran_out = documents("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "1", "--time-limit", "5", code=1)
     assert [(line["command"], line["stopped"], line["record"]["board"], line["game"]) for line in ran_out] == [
         ("tree", "time limit", "2", "Kratzen")]
-    assert ran_out[0]["error"].endswith("nothing printed: the time limit (5 s) ran out before the answer (give it "
+    assert ran_out[0]["error"].endswith("no tree printed: the time limit (5 s) ran out before the answer (give it "
                                         "more time: --time-limit)")
+    (what_if,) = documents("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "1", "--time-limit", "5", "--play", "EA",
+                           code=1)  # after --play's cards, as solve's line says them: not the record's own position
+    assert what_if["stopped"] == "time limit" and what_if["record"]["play"] == ["EA"]

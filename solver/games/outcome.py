@@ -92,10 +92,16 @@ class DealtBonus:
 
 def dealt_bonus_cells(bonus: Mapping[str, Any]) -> tuple[str, str, str, str]:
     """A dealt bonus's row under ``stich check``'s columns (:data:`CHECK_COLUMNS`) from its document
-    (:meth:`DealtBonus.as_dict`, what the command renders): one wording, which the command colours and a notebook
-    shows as it is."""
-    answer = "open" if bonus["made"] is None else "yes" if bonus["made"] else "no"
-    return bonus["bonus"], side_text(bonus["side"]), bonus["description"], f"{answer} - {bonus['reason']}"
+    (:meth:`DealtBonus.as_dict`, what the command renders): one wording, which a notebook shows as it is and the
+    command colours (from :func:`dealt_bonus_answer`'s parts)."""
+    answer, after = dealt_bonus_answer(bonus)
+    return bonus["bonus"], side_text(bonus["side"]), bonus["description"], answer + after
+
+
+def dealt_bonus_answer(bonus: Mapping[str, Any]) -> tuple[str, str]:
+    """A dealt bonus's answer in its two parts: ``yes``, ``no`` or ``open``, and the words after it (`` - `` and why
+    no search was needed), so that the command colours the first without cutting the text apart."""
+    return "open" if bonus["made"] is None else "yes" if bonus["made"] else "no", f" - {bonus['reason']}"
 
 
 #: The columns of ``stich check``'s table, which a bonus check and a dealt bonus render under in Jupyter.
