@@ -340,7 +340,12 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
     Replaying the play under the rules is what makes the sample consistent with everything the play showed (a seat
     that did not follow a suit holds none of it, a seat that did not beat could not, the called ace's holder is
     whoever played it) without a line of game-specific inference: a deal the play contradicts is simply redrawn.
-    After ``tries`` shuffles without a fit the error names the commonest reason the rules gave.
+    After ``tries`` shuffles without a fit the error names the commonest reason the rules gave. Putting a refusal in
+    words compiles its deal's rule tables, dearer than the shuffle, so within FEASIBILITY_TRIES (a search for a
+    first fit, which may well find none) each refusal is counted as it is drawn, a fit paying for the words of the
+    shuffles refused before it; a larger budget draws without words and, only where no shuffle fits, draws the
+    same shuffles again (the same seed) to count them: such a failure costs both passes, the second the dearer,
+    and every sample found is spared the words. Either way the deal drawn is the same.
 
     A bot of one's own calls this (docs/api.md), so the arguments are checked: the seed text is made of ``k``, and
     ``k=True`` or ``1.0`` would silently draw another deal than ``1``."""
@@ -351,12 +356,13 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
         raise StichError(f"k, the sample's number, must be a whole number, at least 0, not {k!r}")
     if not is_whole_number(tries) or tries < 1:
         raise StichError(f"tries must be a whole number, at least 1, not {tries!r}")
-    drawn = _draw(setup, k, tries, None)
+    refusals: Counter[str] | None = Counter() if tries <= FEASIBILITY_TRIES else None
+    drawn = _draw(setup, k, tries, refusals)
     if drawn is not None:
         return drawn
-    # no deal fitted: the same shuffles again (the same seed), this time each refusal in words for the error
-    refusals: Counter[str] = Counter()
-    _draw(setup, k, tries, refusals)
+    if refusals is None:  # no deal fitted: the same shuffles again (the same seed), each refusal in words
+        refusals = Counter()
+        _draw(setup, k, tries, refusals)
     game = get_game(setup.game)
     if refusals and all(reason.startswith("the announcements: ") for reason in refusals):
         reasons = "; ".join(reason.removeprefix("the announcements: ") for reason, _ in refusals.most_common(3))
