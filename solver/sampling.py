@@ -384,18 +384,21 @@ def _draw(setup: Setup, k: int, tries: int, refusals: Counter[str] | None) -> tu
     rng = random.Random(f"{setup.seed}:{k}")
     unseen = unseen_cards(game, setup.fixed)
     tags: dict[str, Any] = dict(setup.tags)
+    # pack indices (what position_setup makes) are tested for legality here, a legal one advanced without play()'s
+    # checks and second legality test; any other card (a Setup of one's own) is left to play() and its refusal
+    unexplained = refusals is None and all(type(card) is int and 0 <= card < len(game.pack) for card in setup.played)
     for _ in range(tries):
         try:
             rules = game.rules(shuffled_deal(game, setup.fixed, unseen, rng), setup.contract, declarer=setup.declarer,
                                variant=dict(setup.variant) or None, **tags)
             state = rules.start()
             for card in setup.played:
-                if refusals is None and type(card) is int and 0 <= card < len(rules.pack):
-                    if not state.legal_cards() >> card & 1:
-                        raise _Unexplained
-                    state = state.advance(card)  # what play() does with a legal card
-                else:
+                if not unexplained:
                     state = state.play(card)
+                elif state.legal_cards() >> card & 1:
+                    state = state.advance(card)
+                else:
+                    raise _Unexplained
             if setup.announcements is not None:  # a Kontra or a 'dagegen' says which side its seat is on
                 game.scoring_inputs(rules, None, announcements=setup.announcements, pot=setup.pot)
         except _Unexplained:
