@@ -378,8 +378,9 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
 def _draw(setup: Setup, k: int, tries: int, refusals: Counter[str] | None) -> tuple[Rules, PlayState] | None:
     """:func:`draw_sample`'s shuffles: the first deal that fits, or None after ``tries``. ``refusals`` None: a card
     of the play that the deal makes illegal just redraws; most shuffles are refused so (some 20 a sample a few
-    tricks into a Schafkopf deal), and putting the rule in words compiled each refused deal's rule tables, a fifth
-    of a sampling bot's time. Else each refusal's words are counted in ``refusals``, as the error reports them."""
+    tricks into a Schafkopf deal), and putting the rule in words compiles the refused deal's rule tables, which
+    costs more than drawing and replaying the deal. Else each refusal's words are counted in ``refusals``, as the
+    error reports them."""
     game = get_game(setup.game)
     rng = random.Random(f"{setup.seed}:{k}")
     unseen = unseen_cards(game, setup.fixed)
