@@ -340,7 +340,12 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
     Replaying the play under the rules is what makes the sample consistent with everything the play showed (a seat
     that did not follow a suit holds none of it, a seat that did not beat could not, the called ace's holder is
     whoever played it) without a line of game-specific inference: a deal the play contradicts is simply redrawn.
-    After ``tries`` shuffles without a fit the error names the commonest reason the rules gave.
+    After ``tries`` shuffles without a fit the error names the commonest reason the rules gave. Putting a refusal in
+    words compiles its deal's rule tables, dearer than the shuffle, so within FEASIBILITY_TRIES (a search for a
+    first fit, which may well find none) each refusal is counted as it is drawn, a fit paying for the words of the
+    shuffles refused before it; a larger budget draws without words and, only where no shuffle fits, draws the
+    same shuffles again (the same seed) to count them: such a failure costs both passes, the second the dearer,
+    and every sample found is spared the words. Either way the deal drawn is the same.
 
     A bot of one's own calls this (docs/api.md), so the arguments are checked: the seed text is made of ``k``, and
     ``k=True`` or ``1.0`` would silently draw another deal than ``1``."""
@@ -351,12 +356,13 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
         raise StichError(f"k, the sample's number, must be a whole number, at least 0, not {k!r}")
     if not is_whole_number(tries) or tries < 1:
         raise StichError(f"tries must be a whole number, at least 1, not {tries!r}")
-    drawn = _draw(setup, k, tries, None)
+    refusals: Counter[str] | None = Counter() if tries <= FEASIBILITY_TRIES else None
+    drawn = _draw(setup, k, tries, refusals)
     if drawn is not None:
         return drawn
-    # no deal fitted: the same shuffles again (the same seed), this time each refusal in words for the error
-    refusals: Counter[str] = Counter()
-    _draw(setup, k, tries, refusals)
+    if refusals is None:  # no deal fitted: the same shuffles again (the same seed), each refusal in words
+        refusals = Counter()
+        _draw(setup, k, tries, refusals)
     game = get_game(setup.game)
     if refusals and all(reason.startswith("the announcements: ") for reason in refusals):
         reasons = "; ".join(reason.removeprefix("the announcements: ") for reason, _ in refusals.most_common(3))
@@ -372,24 +378,28 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
 def _draw(setup: Setup, k: int, tries: int, refusals: Counter[str] | None) -> tuple[Rules, PlayState] | None:
     """:func:`draw_sample`'s shuffles: the first deal that fits, or None after ``tries``. ``refusals`` None: a card
     of the play that the deal makes illegal just redraws; most shuffles are refused so (some 20 a sample a few
-    tricks into a Schafkopf deal), and putting the rule in words compiled each refused deal's rule tables, a fifth
-    of a sampling bot's time. Else each refusal's words are counted in ``refusals``, as the error reports them."""
+    tricks into a Schafkopf deal), and putting the rule in words compiles the refused deal's rule tables, which
+    costs more than drawing and replaying the deal. Else each refusal's words are counted in ``refusals``, as the
+    error reports them."""
     game = get_game(setup.game)
     rng = random.Random(f"{setup.seed}:{k}")
     unseen = unseen_cards(game, setup.fixed)
     tags: dict[str, Any] = dict(setup.tags)
+    # pack indices (what position_setup makes) are tested for legality here, a legal one advanced without play()'s
+    # checks and second legality test; any other card (a Setup of one's own) is left to play() and its refusal
+    unexplained = refusals is None and all(type(card) is int and 0 <= card < len(game.pack) for card in setup.played)
     for _ in range(tries):
         try:
             rules = game.rules(shuffled_deal(game, setup.fixed, unseen, rng), setup.contract, declarer=setup.declarer,
                                variant=dict(setup.variant) or None, **tags)
             state = rules.start()
             for card in setup.played:
-                if refusals is None and type(card) is int and 0 <= card < len(rules.pack):
-                    if not state.legal_cards() >> card & 1:
-                        raise _Unexplained
-                    state = state.advance(card)  # what play() does with a legal card
-                else:
+                if not unexplained:
                     state = state.play(card)
+                elif state.legal_cards() >> card & 1:
+                    state = state.advance(card)
+                else:
+                    raise _Unexplained
             if setup.announcements is not None:  # a Kontra or a 'dagegen' says which side its seat is on
                 game.scoring_inputs(rules, None, announcements=setup.announcements, pot=setup.pot)
         except _Unexplained:

@@ -418,10 +418,11 @@ def _printed(width: int, narrows: bool, monkeypatch) -> tuple[list[str], int]:
 
 @pytest.mark.parametrize("width, narrows", [(200, False), (80, True), (60, True)])
 def test_the_data_console_measures_a_table_once_before_rendering(width, narrows, monkeypatch):
-    """Printing a table measured it whole three times before rich's rendering measured it again (its least width
-    twice, its columns' room once): a third of `stich solve kratzen.tbn`'s time went to rich's measuring. It is
-    measured once, and again only after its boxes were dropped (:func:`cli.render._compact`, which measures what it
-    tries); the table printed is the same: every value, at its least width where even folded it is too wide."""
+    """Measuring a whole table measures every cell (rich's measuring is the dearest part of printing a report's
+    tables), and the data console needs one measure for the table's least width and its columns' room: it measures
+    the table once, and again only after its boxes were dropped (:func:`cli.render._compact`, which measures what
+    it tries), before rich's rendering measures it. The table printed keeps every value, at its least width where
+    even folded it is too wide."""
     lines, measured = _printed(width, narrows, monkeypatch)
     assert max(map(len, lines)) == (151 if width == 200 else 85), lines  # natural and boxed; least, wrapped
     text = " ".join(lines)
@@ -429,5 +430,5 @@ def test_the_data_console_measures_a_table_once_before_rendering(width, narrows,
         assert f"{row * 11}" in text and f"{row * 10}" in text
     assert "handed" in text and "Per card" in text
     # the boxes are dropped only where the boxed table does not fit: _compact measures its least width once (here
-    # even that is too wide: no spaces), and print measures the compacted table once more; it was 2 and 5 times
+    # even that is too wide: no spaces), and print measures the compacted table once more
     assert measured == (1 if width == 200 else 3)

@@ -430,9 +430,9 @@ def _counting_rules(monkeypatch) -> dict[str, int]:
 
 def test_a_sample_puts_no_refused_shuffle_in_words(monkeypatch) -> None:
     """Most shuffles of a deal mid-play are refused by a card of the play (seat 3 discarded on a Gras lead: every
-    deal giving it a Gras card). Each refusal was an IllegalPlayError whose words compiled the refused deal's rule
-    tables: 12,482 compilations in a 3-board Schafkopf `stich match` of a sampling bot, a fifth of its time. The
-    samples are the same deals; nothing is compiled or put in words for the refused ones."""
+    deal giving it a Gras card). Putting a refusal in words compiles the refused deal's rule tables, dearer than
+    the shuffle, and a sample needs no words: nothing is compiled or put in words for the refused shuffles, and
+    the samples are seed 3's deals."""
     position = _midplay_position()
     rules = position.rules
     setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text, None, 1,
@@ -440,15 +440,15 @@ def test_a_sample_puts_no_refused_shuffle_in_words(monkeypatch) -> None:
     counts = _counting_rules(monkeypatch)
     drawn = [draw_sample(setup, k) for k in range(30)]
     assert counts == {"tables": 0, "illegal_reason": 0}
-    # the deals as drawn before: seed 3's first samples (the fixed hand of seat 2, seat 3 without a plain Gras card)
+    # seed 3's first samples (the fixed hand of seat 2, seat 3 without a plain Gras card)
     assert [rules.pack.names(sample.deal.hands[2]) for sample, _ in drawn[:2]] == [
         ['E9', 'E8', 'HU', 'H8', 'SK', 'SO', 'S9', 'S7'], ['EK', 'HA', 'HZ', 'SA', 'SO', 'SU', 'S9', 'S7']]
     assert all(not set(rules.pack.names(sample.deal.hands[2])) & PLAIN_GRAS for sample, _ in drawn)
 
 
 def test_a_setup_no_deal_fits_names_its_commonest_refusal_with_its_count() -> None:
-    """Where no shuffle fits, the error still names the commonest refusal in words with how many shuffles it
-    refused, as before (the refused shuffles are drawn again, the same ones, to put them in words): seat 3 is known
+    """Where no shuffle fits, the error names the commonest refusal in words with how many shuffles it refused,
+    however the shuffles were drawn (draw_sample puts them in words only to say why none fitted): seat 3 is known
     to hold G9 yet discarded S7 on the Gras lead, so no shuffle fits; the illegal cards' words name each deal's
     other cards, so the commonest is a rule of the deal."""
     position = _midplay_position()
@@ -463,10 +463,65 @@ def test_a_setup_no_deal_fits_names_its_commonest_refusal_with_its_count() -> No
             in message)
 
 
+def _counting_shuffles(monkeypatch) -> list[int]:
+    """Count the shuffles :func:`draw_sample` deals from now on (one item a shuffle)."""
+    from solver import sampling
+
+    shuffles: list[int] = []
+    real = sampling.shuffled_deal
+
+    def counted(*args):
+        shuffles.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(sampling, "shuffled_deal", counted)
+    return shuffles
+
+
+def test_a_small_budget_without_a_fit_shuffles_once_a_large_one_twice(monkeypatch) -> None:
+    """Within FEASIBILITY_TRIES each refusal is counted as it is drawn, so a search that finds no deal shuffles
+    each deal once; above it the shuffles are drawn without words and drawn again to count them only where none
+    fitted. The error is the same either way (seat 3 holds G9 yet discarded S7 on the Gras lead: nothing fits)."""
+    from solver import sampling
+
+    position = _midplay_position()
+    rules = position.rules
+    setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text,
+                   {3: "G9"}, 1, None, 4, 3, None, position.played)
+    shuffles = _counting_shuffles(monkeypatch)
+    messages = []
+    for budget, shuffled in ((sampling.FEASIBILITY_TRIES, 40), (39, 80)):
+        monkeypatch.setattr(sampling, "FEASIBILITY_TRIES", budget)
+        shuffles.clear()
+        with pytest.raises(StichError) as refused:
+            draw_sample(setup, 0, 40)
+        assert len(shuffles) == shuffled
+        messages.append(str(refused.value))
+    assert messages[0] == messages[1]
+    assert "the commonest refusal (5 of them): a Solo declarer must hold a plain H card" in messages[0]
+
+
+def test_a_small_budget_draws_the_deals_a_large_one_does(monkeypatch) -> None:
+    """Counting the refusals as they are drawn (a budget within FEASIBILITY_TRIES) changes no deal drawn: seed 3's
+    samples mid-play, most of their shuffles refused by a card of the play, are the same with 1,000 tries as with
+    the default MAX_REDRAWS, and with the same number of shuffles each."""
+    position = _midplay_position()
+    rules = position.rules
+    setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text, None, 1,
+                   None, 4, 3, None, position.played)
+    shuffles = _counting_shuffles(monkeypatch)
+    large = [draw_sample(setup, k) for k in range(8)]
+    counted = len(shuffles)
+    small = [draw_sample(setup, k, 1000) for k in range(8)]
+    assert [sample.deal.hands for sample, _ in small] == [sample.deal.hands for sample, _ in large]
+    assert [state.history for _, state in small] == [state.history for _, state in large]
+    assert len(shuffles) == 2 * counted > 16  # some shuffles refused: the counting pass explained them
+
+
 def test_the_redrawn_deals_rules_share_the_contracts_card_ranks() -> None:
-    """Each shuffle builds the rules of its deal; a Schafkopf contract's trump ranks, effective suits and plain ranks
-    were built anew each time (a seventh of a sampling bot's match). They are built once per contract and shared,
-    the called ace's holder (a deal's own) still each deal's."""
+    """Each shuffle builds the rules of its deal, and a Schafkopf contract's trump ranks, effective suits and plain
+    ranks do not depend on the deal: they are built once per contract and shared, the called ace's holder (a
+    deal's own) still each deal's."""
     from solver.games.schafkopf import _card_ranks
 
     position = _midplay_position()

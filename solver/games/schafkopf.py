@@ -55,8 +55,10 @@ def trump_order(kind: str, suit: str | None) -> list[str]:
 def _card_ranks(pack: Pack, kind: str, trump_suit: str | None) -> tuple[dict[int, int], int, dict[int, str],
                                                                           dict[str, int], dict[int, int]]:
     """A contract's trump ranks, trump mask, effective suits ('T' for a trump, else the printed suit), their masks
-    and the plain ranks: the same for every deal of the contract, and read only. A sampling bot's or an analysis's
-    redraws build rules for thousands of deals: building these each time was a seventh of a Schafkopf match."""
+    and the plain ranks: the same for every deal of the contract, so shared by every deal of the contract: never
+    mutate them. They stay dicts (rules are pickled to the -j workers, and a MappingProxyType cannot be pickled).
+    A sampling bot's or an analysis's redraws build rules for thousands of deals, and none of these depends on the
+    deal (the called ace's holder, which does, is the rules' own)."""
     trumps = trump_order(kind, trump_suit)
     trump_rank = {pack.parse(n).index: len(trumps) - i for i, n in enumerate(trumps)}
     trump_mask = sum(1 << c for c in trump_rank)
