@@ -288,7 +288,7 @@ def test_json_is_said_as_json_and_a_brace_comment_stays_one():
     up to the first '}'); now it is said as JSON, naming what reads it. Brace comments, a '{' alone on line 1 among
     them, and ``{}``, are still comments."""
     error = error_of('{"schema": "stich-result/1", "command": "solve"}\n')
-    assert "not records" in error.message and "stich bench --compare FILE" in error.expected
+    assert "not records" in error.message and "bench --compare FILE" in error.expected
     assert "jq" in error.expected
     for text in ('{}\n[Game "x"]\n', '{\na comment\n}\n[Game "x"]\n', '{"quoted" comment}\n[Game "x"]\n'):
         records = parse_records(text, name="game.tbn")

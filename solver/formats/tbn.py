@@ -320,7 +320,7 @@ def _shorten(text: str | None, limit: int = 40) -> str | None:
 
 #: What reads the JSON stich writes, said where such a file is given for records (:meth:`_Lexer.json_error`).
 JSON_READERS = ("give the records the JSON was made from; a JSON reader (jq, Python's json) reads its lines, "
-                "'stich batch' its own --out on a rerun, 'stich bench --compare FILE' a saved run")
+                "the batch command its own --out on a rerun, bench --compare FILE a saved run")
 
 #: A JSON object's key at a line's start (``  "schema": ...``): the second line of an indented JSON document.
 _JSON_KEY = re.compile(r'\s*"[^"\\]*"\s*:')
