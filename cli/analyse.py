@@ -27,6 +27,7 @@ from solver.sampling import (BONUS_NUMBERS, FEASIBILITY_TRIES, MAX_SAMPLES, Hand
                              hand_position, known_cards_of, no_known_cards_text, opening_note,
                              opening_numbers, opening_table, position_setup, share, spread_text, summary_lines)
 from solver.scoring import MAX_POT
+from solver.variant import rules_note
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
 
@@ -146,9 +147,13 @@ def refuse_analysis_only(advice: str, scheduler: str | None, worker_memory: int 
 
 def print_record(document: dict, console) -> None:
     """Which record a report from a file answers (a file of several boards gives several reports): its board and
-    place, as the other commands head theirs."""
+    place, as the other commands head theirs, and the flags it is played under where they are not the game's
+    defaults (a hand analysed without a file: those flags alone)."""
+    rules = rules_note(get_game(document["game"]).flags, document.get("variant") or {}) if "game" in document else ""
     if document.get("record"):
-        console.print(Text(record_head(document["record"]), style="bold"))
+        console.print(Text(record_head(document["record"]) + rules, style="bold"))
+    elif rules:
+        console.print(Text(rules.removeprefix("; "), style="bold"))
 
 
 def analyse(

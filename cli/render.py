@@ -34,6 +34,7 @@ from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, se
 from solver.games import get_game
 from solver.games.outcome import FIGURE_SPACE, dealt_bonus_answer, dealt_bonus_cells, role_text, side_text, signed
 from solver.position import Position
+from solver.variant import rules_note
 
 from .errors import EXIT_PIPE_CLOSED, ascii_fallback, interrupts_held
 from .whatif import what_if_note
@@ -509,13 +510,15 @@ def record_head(record: dict) -> str:
 
 
 def record_title(document: Document) -> Text:
-    """``board 7 (examples/deals.tbn:112) - <game> Normal T20, declarer 1``."""
+    """``board 7 (examples/deals.tbn:112) - <game> Normal T20, declarer 1``, then ``; rules: NAME=VALUE, ...`` where
+    the record is played under flags other than the game's defaults (:func:`solver.variant.rules_note`)."""
     title = Text(record_head(document["record"]), style="bold")
     title.append(f" - {document['game']}")
     if "contract" in document:
         contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
         title.append(f" {contract}, {get_game(document['game']).declarer_title} {document['declarer']}")
     title.append(what_if_note(document["record"].get("play") or []))  # --play's cards were played on the record's
+    title.append(rules_note(get_game(document["game"]).flags, document.get("variant") or {}))
     return title
 
 

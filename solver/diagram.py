@@ -163,6 +163,7 @@ def _heading(position: "Position") -> str:
     head = f"{game.name} {game.contract_in_words(rules.contract)}, {game.declarer_title} {rules.declarer + 1}"
     if len(rules.declaring_side) < rules.seats and len(rules.declaring_side) > 1:
         head += f" (declarers {rules.describe_side(rules.declaring_side)})"
+    head += rules.variant.note()  # the flags it is played under, as the commands' titles say them
     return head if position.record is None else f"{position.label}: {head}"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import networkx as nx
 
 from .games.outcome import side_text
+from .variant import rules_words
 from .html_tables import html_lines, html_table
 
 
@@ -31,7 +32,7 @@ class StrategyTree(nx.DiGraph):
         if any(over for _, over in self.nodes(data="over", default=False)):
             cards_deep = f"the {cards_deep} left"
         title = (f"{made + ': ' if made else ''}strategy tree of {cards_deep} {where}, "
-                 f"{nodes:,} node{'' if nodes == 1 else 's'}")
+                 f"{nodes:,} node{'' if nodes == 1 else 's'}{rules_words(str(graph.get('variant') or ''))}")
         finished = "root" in self and bool(self.nodes["root"].get("over"))
         if finished:  # one node: "a tree of 2 cards" would promise cards there are not
             title = f"{made + ': ' if made else ''}the deal is finished: no cards left to play (its tree is one node)"

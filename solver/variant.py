@@ -104,6 +104,22 @@ def note_once(spelt: dict[str, str], key: str, spelling: str, pair: int | None =
     spelt[key] = spelling
 
 
+def rules_words(text: str) -> str:
+    """``; rules: runaway_count_at=deal``: how a title for people ends whose record is played under flags other than
+    its game's defaults (a [Variant] tag, ``--variant``), ``text`` those flags as :meth:`Variant.text` spells them
+    (as ``--variant`` takes them), so that a text answer says the rules it was answered under; empty where every
+    flag is the default, so that a default record's title is unchanged. The one source of these words: the
+    commands' titles, the diagram's heading (the notebook's too), the strategy tree's summary."""
+    return f"; rules: {text}" if text else ""
+
+
+def rules_note(flags: Mapping[str, Flag], values: Mapping[str, object]) -> str:
+    """:func:`rules_words` of a document's ``variant`` (every flag of the game with its value): the flags whose
+    value is not the default, in the game's order."""
+    return rules_words(", ".join(f"{name}={value_text(values[name])}" for name, flag in flags.items()
+                                 if name in values and values[name] != flag.default))
+
+
 #: :func:`pair_form` where no game is known (``--variant`` before any record is read).
 PAIR_FORM = pair_form()
 
@@ -177,6 +193,10 @@ class Variant(Mapping[str, object]):
     def text(self) -> str:
         """The non-default flags as a ``[Variant]`` tag value."""
         return ", ".join(f"{k}={value_text(v)}" for k, v in self.changed().items())
+
+    def note(self) -> str:
+        """The non-default flags as a title ends with them (:func:`rules_note`); empty where there are none."""
+        return rules_words(self.text())
 
     def __getitem__(self, name: str) -> object:
         return self._values[name]

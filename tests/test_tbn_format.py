@@ -276,7 +276,23 @@ ERRORS = [
     ('[Game "x"]\n{open\n\n[Game "y"]\n', 2, 1, "unclosed brace comment", "{open"),
     ('[Game "x"]\nT9 }\n', 2, 4, "'}' without a '{'", "}"),
     ('[Game "x"]\n[Play "1"]\nT9 ]\n', 3, 4, "unexpected ']' outside a tag", "]"),
+    # stich's JSON given where records are expected: a --json line, an indented saved bench run
+    ('{"schema": "stich-result/1", "record": {"line": 3}, "game": "Kratzen"}\n', 1, 1, "the file holds JSON", "{"),
+    ('  {"schema": "stich-result/1"}\n{"schema": "stich-result/1"}\n', 1, 3, "the file holds JSON", "{"),
+    ('{\n "schema": "stich-bench/1",\n "lines": []\n}\n', 1, 1, "the file holds JSON", "{"),
 ]
+
+
+def test_json_is_said_as_json_and_a_brace_comment_stays_one():
+    """A JSON file given for records was said as ``unexpected '"' outside a tag`` (its '{' read as a brace comment
+    up to the first '}'); now it is said as JSON, naming what reads it. Brace comments, a '{' alone on line 1 among
+    them, and ``{}``, are still comments."""
+    error = error_of('{"schema": "stich-result/1", "command": "solve"}\n')
+    assert "not records" in error.message and "bench --compare FILE" in error.expected
+    assert "jq" in error.expected
+    for text in ('{}\n[Game "x"]\n', '{\na comment\n}\n[Game "x"]\n', '{"quoted" comment}\n[Game "x"]\n'):
+        records = parse_records(text, name="game.tbn")
+        assert [record.get("Game") for record in records] == ["x"]
 
 
 @pytest.mark.parametrize("text, line, column, message, token", ERRORS)

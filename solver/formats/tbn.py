@@ -15,6 +15,7 @@ The format itself (syntax, limits, error messages) is described in ``docs/format
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 from contextlib import contextmanager
@@ -317,6 +318,24 @@ def _shorten(text: str | None, limit: int = 40) -> str | None:
 # Lexer: one physical line into tags, words and comments
 
 
+#: What reads the JSON stich writes, said where such a file is given for records (:meth:`_Lexer.json_error`).
+JSON_READERS = ("give the records the JSON was made from; a JSON reader (jq, Python's json) reads its lines, "
+                "the batch command its own --out on a rerun, bench --compare FILE a saved run")
+
+#: A JSON object's key at a line's start (``  "schema": ...``): the second line of an indented JSON document.
+_JSON_KEY = re.compile(r'\s*"[^"\\]*"\s*:')
+
+
+def _is_json_object(text: str) -> bool:
+    """Whether a whole line is a JSON object with at least one key (``{"schema": ...}``, a line of stich's JSON
+    output): a brace comment is never one (``{}`` is an empty comment, left as such)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and bool(value)
+
+
 @dataclass
 class _OpenBrace:
     """A {...} comment that has not been closed on the line it started on."""
@@ -343,6 +362,13 @@ class _Lexer:
             message, source=self.source, line=line, column=index + 1, token=_shorten(token), expected=expected
         )
 
+    def json_error(self, line: int, index: int) -> ParseError:
+        """A file of JSON where records are expected (stich's own ``--json`` lines, a ``batch --out`` file, a saved
+        ``bench`` run): said as such at its first '{', not as the brace comment and stray quote the lexer would
+        otherwise read it as."""
+        return self.error("the file holds JSON (stich's output: --json lines, a batch --out file, a bench run?), "
+                          "not records", line, index, "{", f"TBN records: {JSON_READERS}")
+
     def unclosed_brace(self) -> ParseError:
         brace = self.brace
         assert brace is not None
@@ -366,12 +392,18 @@ class _Lexer:
 
     def line(self, number: int, text: str) -> list[Tag | Token | Comment]:
         events: list[Tag | Token | Comment] = []
+        brace = self.brace
+        if brace is not None and number == 2 and brace.line == 1 and brace.parts == ["{"] \
+                and _JSON_KEY.match(text):  # line 1 a lone '{', line 2 '"schema": ...': an indented JSON document
+            raise self.json_error(1, brace.column - 1)
         i = self._continue_brace(number, text, 0, events) if self.brace is not None else 0
         while i < len(text):
             char = text[i]
             if char.isspace():
                 i += 1
             elif char == "{":
+                if not events and _is_json_object(text):
+                    raise self.json_error(number, i)
                 self.brace = _OpenBrace(number, i + 1, [], 0)
                 i = self._continue_brace(number, text, i, events)
             elif char in _LINE_COMMENT_STARTS:

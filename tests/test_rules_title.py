@@ -1,0 +1,76 @@
+"""A text answer says the rules it was answered under: the title of every command names the variant flags in force
+that differ from the game's defaults (a [Variant] tag, ``--variant``), as ``--variant`` takes them; a default record's
+title is unchanged. And a JSON file given where records are expected is said as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import solver
+from cli.main import app
+from solver.diagram import diagram
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHAFKOPF = str(ROOT / "examples" / "schafkopf.tbn")  # board 1: [Variant "runaway_count_at=deal"]
+VALAT = str(ROOT / "examples" / "valat.tbn")
+TITLE = f"board 1 ({SCHAFKOPF}:10) - Schafkopf Rufer G, declarer 1"
+runner = CliRunner()
+
+
+def run(*args: object, code: int = 0) -> str:
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
+    return result.stdout if code == 0 else result.stderr
+
+
+def test_every_title_names_the_record_variant_tag():
+    """The record's own [Variant] tag, in solve's, check's, postmortem's, show's and score's titles alike."""
+    expected = f"{TITLE}; rules: runaway_count_at=deal"
+    for command in (["solve", "-o", "score"], ["check"], ["postmortem"], ["show"], ["score", "--dd"]):
+        assert run(command[0], SCHAFKOPF, "-b", 1, *command[1:]).splitlines()[0] == expected, command
+    assert run("table", SCHAFKOPF, "-b", 1).splitlines()[0] == \
+        f"board 1 ({SCHAFKOPF}:10) - Schafkopf; rules: runaway_count_at=deal"
+
+
+def test_variant_flags_join_the_tag_and_a_default_given_drops_out():
+    """``--variant`` over the tag: both named, in the game's order; a flag set back to its default is not named."""
+    both = run("solve", SCHAFKOPF, "-b", 1, "-o", "score", "--variant", "laufende_mode=only_if_holder_wins")
+    assert both.splitlines()[0] == f"{TITLE}; rules: runaway_count_at=deal, laufende_mode=only_if_holder_wins"
+    back = run("solve", SCHAFKOPF, "-b", 1, "-o", "score", "--variant", "runaway_count_at=lead")
+    assert back.splitlines()[0] == TITLE
+
+
+def test_a_default_record_title_is_unchanged():
+    assert run("solve", VALAT).splitlines()[0] == f"board 1 ({VALAT}:13) - Zwanzigerrufen Solo, declarer 1"
+    assert "rules:" not in run("show", SCHAFKOPF, "-b", 2).splitlines()[0]
+
+
+def test_tree_and_analyse_say_the_rules_too():
+    tree = run("tree", SCHAFKOPF, "-b", 1, "-d", 1).splitlines()[0]
+    assert tree.startswith("Schafkopf Rufer G: strategy tree of 1 card") and tree.endswith(
+        "; rules: runaway_count_at=deal")
+    analysed = run("analyse", SCHAFKOPF, "-b", 1, "--seat", 1, "--samples", 3).splitlines()[0]
+    assert analysed == f"board 1 ({SCHAFKOPF}:10); rules: runaway_count_at=deal"
+
+
+def test_the_diagram_heading_and_the_notebook_say_the_rules():
+    flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
+    heading = "board 1: Schafkopf Rufer G, declarer 1 (declarers 1+3); rules: runaway_count_at=deal"
+    assert diagram(flagged).splitlines()[0] == heading
+    assert f">{heading}</p>" in flagged._repr_html_()
+    assert "rules:" not in diagram(plain).splitlines()[0]
+
+
+def test_json_given_for_records_is_said_as_json(tmp_path):
+    """``stich score results.jsonl`` said ``unexpected '"' outside a tag``; now: JSON, at line 1 column 1, and what
+    reads it."""
+    output = tmp_path / "results.jsonl"
+    output.write_text(run("solve", VALAT, "--json"))
+    assert json.loads(output.read_text().splitlines()[0])["command"] == "solve"
+    said = run("score", output, code=1)
+    assert said.startswith(f"stich: {output}:1:1: the file holds JSON (stich's output: --json lines")
+    assert "outside a tag" not in said and "jq" in said
