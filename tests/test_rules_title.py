@@ -10,7 +10,10 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import solver
+from cli.bench import save_run, saved_run
 from cli.main import app
+from solver.analysis import SCHEMA
+from solver.benchmark import machine
 from solver.diagram import diagram
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,3 +77,17 @@ def test_json_given_for_records_is_said_as_json(tmp_path):
     said = run("score", output, code=1)
     assert said.startswith(f"stich: {output}:1:1: the file holds JSON (stich's output: --json lines")
     assert "outside a tag" not in said and "jq" in said
+
+
+def test_a_batch_out_file_and_a_saved_bench_run_given_for_records_are_said_as_json(tmp_path):
+    """The JSON message stays for stich's other JSON files now that a brace comment which is JSON is read as one:
+    a ``batch --out`` file (nested lines) and a bench run as ``bench --out`` writes it (indented, nested)."""
+    batch_out = tmp_path / "out.jsonl"
+    run("batch", ROOT / "examples" / "kratzen.tbn", "--out", batch_out, "-j", "1")
+    assert json.loads(batch_out.read_text().splitlines()[0])["schema"]
+    bench_out = tmp_path / "run.json"
+    line = {"schema": SCHEMA, "command": "bench", "line": "kr", "boards": [1, 2], "machine": machine()}
+    save_run(bench_out, saved_run([line], machine()))
+    for output in (batch_out, bench_out):
+        said = run("score", output, code=1)
+        assert said.startswith(f"stich: {output}:1:1: the file holds JSON (stich's output:"), said

@@ -318,22 +318,51 @@ def _shorten(text: str | None, limit: int = 40) -> str | None:
 # Lexer: one physical line into tags, words and comments
 
 
-#: What reads the JSON stich writes, said where such a file is given for records (:meth:`_Lexer.json_error`).
+#: What reads the JSON stich writes, said where such a file is given for records (:func:`_json_error`).
 JSON_READERS = ("give the records the JSON was made from; a JSON reader (jq, Python's json) reads its lines, "
                 "the batch command its own --out on a rerun, bench --compare FILE a saved run")
 
-#: A JSON object's key at a line's start (``  "schema": ...``): the second line of an indented JSON document.
-_JSON_KEY = re.compile(r'\s*"[^"\\]*"\s*:')
-
 
 def _is_json_object(text: str) -> bool:
-    """Whether a whole line is a JSON object with at least one key (``{"schema": ...}``, a line of stich's JSON
-    output): a brace comment is never one (``{}`` is an empty comment, left as such)."""
+    """Whether ``text`` is a JSON object with at least one key (``{"schema": ...}``, a line of stich's JSON output,
+    a saved bench run): asked only where reading already failed, or found no record, since such text is also a legal
+    brace comment (``{}`` never counts: an empty comment)."""
     try:
         value = json.loads(text)
     except ValueError:
         return False
     return isinstance(value, dict) and bool(value)
+
+
+def _json_error(source: str, line: int, text: str) -> ParseError:
+    """A file of JSON where records are expected (stich's own ``--json`` lines, a ``batch --out`` file, a saved
+    ``bench`` run): said as such at the '{' of ``text`` (its ``line``), not as the stray quote or brace the reader
+    failed at."""
+    return ParseError("the file holds JSON (stich's output: --json lines, a batch --out file, a bench run?), "
+                      "not records", source=source, line=line, column=text.index("{") + 1, token="{",
+                      expected=f"TBN records: {JSON_READERS}")
+
+
+def _json_instead(error: ParseError, source: str, line: tuple[int, str], start: list[tuple[int, str]],
+                  lines: _Lines) -> ParseError:
+    """``error``, or the JSON error where the reader failed at the file's start on JSON: the failing ``line`` is a
+    JSON object (a ``--json`` or ``batch --out`` line), or the file's first block, ``start`` (its lines so far) and
+    the lines after it up to a blank line, is one (an indented bench run). The lines read ahead are put back."""
+    number, text = line
+    if _is_json_object(text):
+        return _json_error(source, number, text)
+    if not start or not start[0][1].lstrip().startswith("{"):
+        return error
+    ahead: list[tuple[int, str | ParseError]] = []
+    size = sum(len(text) + 1 for _, text in start)
+    for item in lines:
+        ahead.append(item)
+        size += len(item[1]) + 1 if isinstance(item[1], str) else 0
+        if isinstance(item[1], ParseError) or _blank(item[1], between_records=True) or size > MAX_RECORD_LENGTH:
+            break
+    lines.put_back(ahead)
+    document = [text for _, text in start] + [text for _, text in ahead if isinstance(text, str)]
+    return _json_error(source, start[0][0], start[0][1]) if _is_json_object("\n".join(document)) else error
 
 
 @dataclass
@@ -362,13 +391,6 @@ class _Lexer:
             message, source=self.source, line=line, column=index + 1, token=_shorten(token), expected=expected
         )
 
-    def json_error(self, line: int, index: int) -> ParseError:
-        """A file of JSON where records are expected (stich's own ``--json`` lines, a ``batch --out`` file, a saved
-        ``bench`` run): said as such at its first '{', not as the brace comment and stray quote the lexer would
-        otherwise read it as."""
-        return self.error("the file holds JSON (stich's output: --json lines, a batch --out file, a bench run?), "
-                          "not records", line, index, "{", f"TBN records: {JSON_READERS}")
-
     def unclosed_brace(self) -> ParseError:
         brace = self.brace
         assert brace is not None
@@ -392,18 +414,12 @@ class _Lexer:
 
     def line(self, number: int, text: str) -> list[Tag | Token | Comment]:
         events: list[Tag | Token | Comment] = []
-        brace = self.brace
-        if brace is not None and number == 2 and brace.line == 1 and brace.parts == ["{"] \
-                and _JSON_KEY.match(text):  # line 1 a lone '{', line 2 '"schema": ...': an indented JSON document
-            raise self.json_error(1, brace.column - 1)
         i = self._continue_brace(number, text, 0, events) if self.brace is not None else 0
         while i < len(text):
             char = text[i]
             if char.isspace():
                 i += 1
             elif char == "{":
-                if not events and _is_json_object(text):
-                    raise self.json_error(number, i)
                 self.brace = _OpenBrace(number, i + 1, [], 0)
                 i = self._continue_brace(number, text, i, events)
             elif char in _LINE_COMMENT_STARTS:
@@ -744,9 +760,10 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
     if first == 0:
         return
     given = 0  # items yielded
-    lines = _physical_lines(stream, source)
+    lines = _Lines(_physical_lines(stream, source))
     lexer = _Lexer(source)
     builder = _Builder(source)
+    start: list[tuple[int, str]] = []  # the block read, while nothing is given: the file's start, told JSON or not
     size = 0  # characters of the record being built
     last: Record | None = None
     # after an error, what is skipped unsaid: a bad record's rest, to its blank line ("record"); after stray text
@@ -761,6 +778,8 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
         bom_alone = isinstance(text, str) and _bom_alone(text)
         blank = isinstance(text, str) and _blank(text, between_records=not builder.tags)
         done: Record | None = None
+        if not given and isinstance(text, str) and not blank:
+            start.append((number, text))
         try:
             if isinstance(text, ParseError):
                 raise text
@@ -770,6 +789,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
                                  expected="a blank line before a file appended to this one")
             if blank:
                 lexer.blank_line()
+                start = []
                 if builder.tags:
                     done = builder.finish()
                     builder, size = _Builder(source), 0
@@ -780,9 +800,11 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
                     raise _too_big(source, number, MAX_RECORD_LENGTH - (size - len(text) - 1) + 1)
                 events = lexer.line(number, text)
                 builder.feed(events, continues=lexer.brace is not None)
-        except ParseError as error:
+        except ParseError as failed:
+            error = _json_instead(failed, source, (number, text), start, lines) \
+                if not given and isinstance(text, str) else failed
             if not recover:
-                raise
+                raise error from None
             error.record_line = builder.tags[0].line if builder.tags else error.line
             # a bad record ends at its blank line, and what follows is read as any text between records is: stray
             # text there is said once (cards after a blank line inside a Play section with the hint), and its
@@ -811,6 +833,8 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
         return
     try:
         lexer.end()
+        if not given and not builder.tags and start and _is_json_object("\n".join(text for _, text in start)):
+            raise _json_error(source, *start[0])  # no record, only a brace comment that is JSON: a --json line?
     except ParseError as error:
         if not recover:
             raise
@@ -859,6 +883,24 @@ def _blank(text: str, *, between_records: bool) -> bool:
     """A line that ends a record or stands between records. A BOM alone is blank between records, where it starts a
     file appended; inside a record it is not (it would end the record unseen), and the reader refuses it there."""
     return not text.strip() or between_records and _bom_alone(text)
+
+
+class _Lines:
+    """The numbered physical lines, where lines read ahead (to tell a file of JSON, :func:`_json_instead`) are put
+    back to be read as any others."""
+
+    def __init__(self, lines: Iterator[tuple[int, str | ParseError]]) -> None:
+        self.lines = lines
+        self.back: list[tuple[int, str | ParseError]] = []
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> tuple[int, str | ParseError]:
+        return self.back.pop() if self.back else next(self.lines)
+
+    def put_back(self, items: list[tuple[int, str | ParseError]]) -> None:
+        self.back.extend(reversed(items))
 
 
 def _skipped(skipping: str, text: str | ParseError) -> str | None:
