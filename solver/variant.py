@@ -114,10 +114,9 @@ def rules_words(text: str) -> str:
 
 
 def rules_note(flags: Mapping[str, Flag], values: Mapping[str, object]) -> str:
-    """:func:`rules_words` of a document's ``variant`` (every flag of the game with its value): the flags whose
-    value is not the default, in the game's order."""
-    return rules_words(", ".join(f"{name}={value_text(values[name])}" for name, flag in flags.items()
-                                 if name in values and values[name] != flag.default))
+    """:meth:`Variant.note` of a document's ``variant`` (every flag of the game with its value): the flags whose
+    value is not the default, in the game's order, as :meth:`Variant.text` alone says which those are."""
+    return Variant(flags, {name: value for name, value in values.items() if name in flags}).note()
 
 
 #: :func:`pair_form` where no game is known (``--variant`` before any record is read).
