@@ -423,6 +423,7 @@ def render_advice(document: dict, console=None) -> None:
     library's, solver.advice.contract_advice_report, which ``print(advice)`` gives; here with the cards painted and
     tables drawn)."""
     console = console or stdout_console()
+    print_record(document, console)  # the flags in force, where not the defaults
     painter = CardPainter.for_game(document["game"])
     console.print(Text(f"{document['game']}, seat {document['seat']}: ") + painter.cards(document["hand"]))
     for seat, cards in document["known"].items():

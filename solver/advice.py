@@ -59,7 +59,7 @@ from .search.boundary import Deadline, check_time_limit
 from .state import PlayState
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
-from .variant import Variant
+from .variant import Variant, rules_note
 from .workers import ChunkLimits, Pool, local_workers, worker_engine, worker_settlement_engine
 
 
@@ -576,9 +576,12 @@ class ContractAdvice:
     pot: int | None = None
     left_out: dict[str, str] = field(default_factory=dict, hash=False)  # contract -> why the announcements miss it
     each_announcement: bool = False  # every contract with and without each announcement (rows' ``announced``)
+    variant: dict[str, object] = field(default_factory=dict, hash=False)  # every flag of the game, the value used
 
     def as_dict(self) -> dict[str, Any]:
-        return {"schema": SCHEMA, "command": "advice", "game": self.game, "seat": self.seat, "hand": list(self.hand),
+        variant = dict(get_game(self.game).variant(self.variant or None))  # defaults where built without one
+        return {"schema": SCHEMA, "command": "advice", "game": self.game, "variant": variant, "seat": self.seat,
+                "hand": list(self.hand),
                 "known": {str(seat): list(cards) for seat, cards in self.known.items()}, "seed": self.seed,
                 "requested": self.requested, "samples": self.samples, "announcements": self.announcements,
                 "each_announcement": self.each_announcement,
@@ -704,7 +707,8 @@ def advice_report(setup: AdviceSetup, sums: AdviceSums, requested: int, stopped:
         rows.append(row)
     return ContractAdvice(setup.game, setup.seat, tuple(pack.names(setup.fixed[setup.seat - 1])), known,
                           setup.seed, requested, sums.samples, tuple(rows), setup.announcements, stopped, setup.pot,
-                          dict(left_out or {}), bool(setup.announced))
+                          dict(left_out or {}), bool(setup.announced),
+                          dict(get_game(setup.game).variant(dict(setup.variant) or None)))
 
 
 def announcement_gain(setup: AdviceSetup, sums: AdviceSums, index: int) -> dict[str, Any]:
@@ -1529,10 +1533,12 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
 
 
 def hand_lines(document: Mapping[str, Any]) -> list[str]:
-    """Contract advice's first lines: the seat's hand and the cards known in other seats, written as the hand diagram
+    """Contract advice's first lines: the flags in force where they are not the defaults (``rules: ...``, as the
+    advice of one contract starts), the seat's hand and the cards known in other seats, written as the hand diagram
     writes them (``♠K`` in a French pack)."""
     game = document["game"]
-    return ([f"{game}, seat {document['seat']}: {card_names(game, document['hand'])}"]
+    rules = rules_note(get_game(game).flags, document.get("variant") or {}).removeprefix("; ")
+    return ([rules] if rules else []) + ([f"{game}, seat {document['seat']}: {card_names(game, document['hand'])}"]
             + [f"known in seat {seat}: {card_names(game, cards)}" for seat, cards in document["known"].items()])
 
 

@@ -91,3 +91,20 @@ def test_a_batch_out_file_and_a_saved_bench_run_given_for_records_are_said_as_js
     for output in (batch_out, bench_out):
         said = run("score", output, code=1)
         assert said.startswith(f"stich: {output}:1:1: the file holds JSON (stich's output:"), said
+
+
+def test_contract_advice_says_its_rules_as_the_advice_of_one_contract_does():
+    """``analyse --contract all --variant ...`` printed no ``rules:`` line and its --json had no ``variant`` (one
+    contract's advice and card advice have both): now both, the document under the schema."""
+    asked = ["analyse", "--game", "Kratzen", "--hand", "EO E9 SU SZ", "--seats", 3, "--seat", 1, "--pot", 8,
+             "--variant", "must_undertrump=no", "-n", 4, "-j", 1]
+    for contract in ("all", "Trump S"):
+        assert run(*asked, "--contract", contract).splitlines()[0] == "rules: must_undertrump=false", contract
+    document = json.loads(run(*asked, "--contract", "all", "--json"))
+    assert document["command"] == "advice" and document["variant"] == {
+        "weli_also_bells": False, "first_leader": "attacker", "must_undertrump": False}
+    from test_cli import SCHEMA as RESULT_SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+    assert schema_errors(document, RESULT_SCHEMA) == []
+    plain = run("analyse", "--game", "Kratzen", "--hand", "EO E9 SU SZ", "--seats", 3, "--seat", 1, "--pot", 8,
+                "--contract", "all", "-n", 4, "-j", 1)
+    assert plain.startswith("Kratzen, seat 1: EO E9 SU SZ\n")
