@@ -164,14 +164,14 @@ def pot_0_wins(game: str, pot: int | None) -> dict[str, str]:
 def older_pot_0_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[str, Any]], samples: int,
                         what: str) -> list[tuple[str, type[StichWarning]]]:
     """What to say of the samples a checkpoint holds for this run's job (``named``: its headers, with
-    :func:`pot_0_wins`' field) written before the field was: another job's, whose wins at pot 0 were counted as
-    none. Nothing where the headers have no such field."""
+    :func:`pot_0_wins`' field) written before the field was: another job's, whose wins at pot 0 may have been
+    counted otherwise (as none, in the builds before a win there was the target made; as now, in those between):
+    said so, true of both. Nothing where the headers have no such field."""
     if not any("pot_0_wins" in header for header in named):
         return []
     before = [{name: value for name, value in header.items() if name != "pot_0_wins"} for header in named]
     return older_job_notices(checkpoint, before, named, samples,
-                             f"of this {what} written before a win at pot 0 was the attacker's target made, when "
-                             "none counted as won")
+                             f"of this {what} written before its header named how a win at pot 0 is counted")
 
 
 def advice_identity(setup: AdviceSetup) -> tuple[dict[str, Any], list[dict[str, Any]]]:

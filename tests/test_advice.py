@@ -639,7 +639,9 @@ def _as_before_pot_0_wins(path: Path) -> None:
 def test_a_checkpoint_counting_no_win_at_pot_0_is_another_job(tmp_path: Path, cards: bool) -> None:
     """A checkpoint of advice at pot 0 written before a win there was the attacker's target made counted none: read
     back into a longer run, its 10 samples' wins mixed with the new ones (Trump H 50% where a fresh run says 100%).
-    Its job is another (``pot_0_wins`` in the header, only at a pot of 0), solved again beside it, and said."""
+    Its job is another (``pot_0_wins`` in the header, only at a pot of 0), solved again beside it, and said in words
+    true also of a checkpoint from the builds that counted such a win as now but did not name it (it said "when none
+    counted as won")."""
     path = tmp_path / "ck.jsonl"
     if cards:
         record = tmp_path / "muss.tbn"
@@ -661,8 +663,8 @@ def test_a_checkpoint_counting_no_win_at_pot_0_is_another_job(tmp_path: Path, ca
     with pytest.warns(StichWarning) as caught:
         resumed = advise(20, path)
     assert [str(warning.message) for warning in caught] == [
-        f"{path} holds 10 samples of this {what} written before a win at pot 0 was the attacker's target made, when "
-        "none counted as won: the 10 this run lacks are solved again (the old lines stay in the file)"]
+        f"{path} holds 10 samples of this {what} written before its header named how a win at pot 0 is counted: the "
+        "10 this run lacks are solved again (the old lines stay in the file)"]
     fresh = advise(20)
     assert resumed.as_dict() == fresh.as_dict() and max(row.win_probability for row in fresh.rows) == 1.0
     assert path.read_text().splitlines()[:len(old_lines)] == old_lines  # solved again beside the old lines
