@@ -31,11 +31,13 @@ class StrategyTree(nx.DiGraph):
         # which a --depth past it makes no deeper, so the title counts the cards left rather than the depth asked
         if any(over for _, over in self.nodes(data="over", default=False)):
             cards_deep = f"the {cards_deep} left"
+        rules = rules_words(str(graph.get("variant") or ""))  # the flags in force, as every title ends
         title = (f"{made + ': ' if made else ''}strategy tree of {cards_deep} {where}, "
-                 f"{nodes:,} node{'' if nodes == 1 else 's'}{rules_words(str(graph.get('variant') or ''))}")
+                 f"{nodes:,} node{'' if nodes == 1 else 's'}{rules}")
         finished = "root" in self and bool(self.nodes["root"].get("over"))
         if finished:  # one node: "a tree of 2 cards" would promise cards there are not
-            title = f"{made + ': ' if made else ''}the deal is finished: no cards left to play (its tree is one node)"
+            title = (f"{made + ': ' if made else ''}the deal is finished: no cards left to play (its tree is one "
+                     f"node){rules}")
         if "root" not in self:
             return [title]
         maximiser = str(graph.get("maximiser", ""))

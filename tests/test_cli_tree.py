@@ -254,6 +254,10 @@ def test_a_finished_deal_s_tree_says_the_deal_is_finished_with_its_result(tmp_pa
     document = json.loads(run("tree", path, "-b", "7", "-d", "2", "--json").stdout)
     (root,) = document["nodes"]
     assert root["over"] and root["value"] == 16 and document["links"] == []
+    # under flags other than the defaults it says them as every other tree title does (it dropped them)
+    flagged = run("tree", path, "-b", "7", "-d", "2", "--variant", "runaway_count_at=deal").stdout.splitlines()[0]
+    assert flagged == ("Schafkopf Rufer G: the deal is finished: no cards left to play (its tree is one node); "
+                       "rules: runaway_count_at=deal")
     unfinished = run("tree", path, "-b", "6", "-d", "1").stdout
     assert "finished" not in unfinished and "strategy tree of 1 card" in unfinished
 
