@@ -279,7 +279,8 @@ ERRORS = [
     ('[Game "x"]\n[Play "1"]\nT9 ]\n', 3, 4, "unexpected ']' outside a tag", "]"),
     # stich's JSON given where records are expected: a --json line, an indented saved bench run
     ('{"schema": "stich-result/1", "record": {"line": 3}, "game": "Kratzen"}\n', 1, 1, "the file holds JSON", "{"),
-    ('{\n "schema": "stich-bench/1",\n "lines": []\n}\n', 1, 1, "the file holds JSON", "{"),
+    ('{\n "schema": "stich-bench/1",\n "machine": {\n  "python": "3.12"\n },\n "lines": []\n}\n', 1, 1,
+     "the file holds JSON", "{"),
 ]
 
 
@@ -287,7 +288,7 @@ def test_json_is_said_as_json_and_a_brace_comment_stays_one():
     """A JSON file given for records was said as ``unexpected '"' outside a tag`` (its '{' read as a brace comment
     up to the first '}'); now it is said as JSON, naming what reads it. Brace comments, a '{' alone on line 1 among
     them, and ``{}``, are still comments."""
-    error = error_of('{"schema": "stich-result/1", "command": "solve"}\n')
+    error = error_of('{"schema": "stich-result/1", "record": {"line": 3}, "command": "solve"}\n')
     assert "not records" in error.message and "bench --compare FILE" in error.expected
     assert "jq" in error.expected
     for text in ('{}\n[Game "x"]\n', '{\na comment\n}\n[Game "x"]\n', '{"quoted" comment}\n[Game "x"]\n'):
@@ -297,21 +298,22 @@ def test_json_is_said_as_json_and_a_brace_comment_stays_one():
 
 def test_a_brace_comment_that_is_json_stays_a_comment():
     """``{"note": 1}`` on a line of its own, and a ``{`` on line 1 closed by ``"Author": "me"}`` on line 2, are legal
-    brace comments, but were refused as "the file holds JSON": JSON is said only where reading fails on it (or a
-    file holds nothing but it), every legal comment stays a comment."""
+    brace comments: JSON is said only where reading fails on it, so every legal comment stays a comment, a flat
+    JSON document too."""
     for text, comment in [('{"note": 1}\n[Game "x"]\n', '{"note": 1}'),
                           ('{\n"Author": "me"}\n[Game "x"]\n', '{\n"Author": "me"}'),
                           ('[Game "x"]\n{"note": 1}\n', '{"note": 1}')]:
         (record,) = parse_records(text, name="game.tbn")
         assert (record.get("Game"), [c.text for c in record.comments]) == ("x", [comment])
+    assert parse_records('{\n "schema": "stich-bench/1",\n "lines": []\n}\n', name="game.tbn") == []
     (record,) = parse_records('  {"schema": "stich-result/1"}\n{"schema": "stich-result/1"}\n[Game "x"]\n')
     assert [c.text for c in record.comments] == ['{"schema": "stich-result/1"}'] * 2
 
 
 def test_an_indented_json_document_is_said_as_json_where_reading_fails():
     """A saved bench run (``json.dump(..., indent=1)``, nested objects) fails where its first inner '}' ends the brace
-    comment; the whole document, read on to its end, is JSON: said at its '{', and a record after a blank line is
-    still read."""
+    comment, before any tag, on a line going on as JSON does, in a file opened by a '{' alone: said at that '{', and
+    a record after a blank line is still read."""
     run = {"schema": "stich-bench/1", "command": "bench", "machine": {"python": "3.12"},
            "lines": [{"line": "kr", "boards": [1, 2], "machine": {"python": "3.12"}}]}
     text = "  " + json.dumps(run, indent=1) + "\n"

@@ -343,26 +343,17 @@ def _json_error(source: str, line: int, text: str) -> ParseError:
                       expected=f"TBN records: {JSON_READERS}")
 
 
-def _json_instead(error: ParseError, source: str, line: tuple[int, str], start: list[tuple[int, str]],
-                  lines: _Lines) -> ParseError:
-    """``error``, or the JSON error where the reader failed at the file's start on JSON: the failing ``line`` is a
-    JSON object (a ``--json`` or ``batch --out`` line), or the file's first block, ``start`` (its lines so far) and
-    the lines after it up to a blank line, is one (an indented bench run). The lines read ahead are put back."""
-    number, text = line
+def _json_instead(error: ParseError, source: str, number: int, text: str, opening: tuple[int, str] | None,
+                  tagged: bool) -> ParseError:
+    """``error``, or the JSON error where reading failed at the file's start on JSON: the failing line ``text`` is a
+    JSON object (a ``--json`` or ``batch --out`` line, nested, so no brace comment), or, before any tag, the file
+    ``opening`` with a '{' alone and the failing line going on as JSON does (an indented saved bench run, whose
+    first inner '}' ended the brace comment). A legal brace comment never fails, so it is never told JSON."""
     if _is_json_object(text):
         return _json_error(source, number, text)
-    if not start or not start[0][1].lstrip().startswith("{"):
-        return error
-    ahead: list[tuple[int, str | ParseError]] = []
-    size = sum(len(text) + 1 for _, text in start)
-    for item in lines:
-        ahead.append(item)
-        size += len(item[1]) + 1 if isinstance(item[1], str) else 0
-        if isinstance(item[1], ParseError) or _blank(item[1], between_records=True) or size > MAX_RECORD_LENGTH:
-            break
-    lines.put_back(ahead)
-    document = [text for _, text in start] + [text for _, text in ahead if isinstance(text, str)]
-    return _json_error(source, start[0][0], start[0][1]) if _is_json_object("\n".join(document)) else error
+    if opening is not None and opening[1].strip() == "{" and not tagged and text.lstrip()[:1] in ('"', "}", "]", ","):
+        return _json_error(source, *opening)
+    return error
 
 
 @dataclass
@@ -760,10 +751,10 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
     if first == 0:
         return
     given = 0  # items yielded
-    lines = _Lines(_physical_lines(stream, source))
+    lines = _physical_lines(stream, source)
     lexer = _Lexer(source)
     builder = _Builder(source)
-    start: list[tuple[int, str]] = []  # the block read, while nothing is given: the file's start, told JSON or not
+    opening: tuple[int, str] | None = None  # the file's first line with text: told JSON or not
     size = 0  # characters of the record being built
     last: Record | None = None
     # after an error, what is skipped unsaid: a bad record's rest, to its blank line ("record"); after stray text
@@ -778,8 +769,8 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
         bom_alone = isinstance(text, str) and _bom_alone(text)
         blank = isinstance(text, str) and _blank(text, between_records=not builder.tags)
         done: Record | None = None
-        if not given and isinstance(text, str) and not blank:
-            start.append((number, text))
+        if opening is None and isinstance(text, str) and not blank:
+            opening = (number, text)
         try:
             if isinstance(text, ParseError):
                 raise text
@@ -789,7 +780,6 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
                                  expected="a blank line before a file appended to this one")
             if blank:
                 lexer.blank_line()
-                start = []
                 if builder.tags:
                     done = builder.finish()
                     builder, size = _Builder(source), 0
@@ -801,8 +791,8 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
                 events = lexer.line(number, text)
                 builder.feed(events, continues=lexer.brace is not None)
         except ParseError as failed:
-            error = _json_instead(failed, source, (number, text), start, lines) \
-                if not given and isinstance(text, str) else failed
+            error = _json_instead(failed, source, number, text, opening, bool(builder.tags)) \
+                if not given and isinstance(text, str) and not blank else failed
             if not recover:
                 raise error from None
             error.record_line = builder.tags[0].line if builder.tags else error.line
@@ -833,8 +823,6 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
         return
     try:
         lexer.end()
-        if not given and not builder.tags and start and _is_json_object("\n".join(text for _, text in start)):
-            raise _json_error(source, *start[0])  # no record, only a brace comment that is JSON: a --json line?
     except ParseError as error:
         if not recover:
             raise
@@ -883,24 +871,6 @@ def _blank(text: str, *, between_records: bool) -> bool:
     """A line that ends a record or stands between records. A BOM alone is blank between records, where it starts a
     file appended; inside a record it is not (it would end the record unseen), and the reader refuses it there."""
     return not text.strip() or between_records and _bom_alone(text)
-
-
-class _Lines:
-    """The numbered physical lines, where lines read ahead (to tell a file of JSON, :func:`_json_instead`) are put
-    back to be read as any others."""
-
-    def __init__(self, lines: Iterator[tuple[int, str | ParseError]]) -> None:
-        self.lines = lines
-        self.back: list[tuple[int, str | ParseError]] = []
-
-    def __iter__(self) -> _Lines:
-        return self
-
-    def __next__(self) -> tuple[int, str | ParseError]:
-        return self.back.pop() if self.back else next(self.lines)
-
-    def put_back(self, items: list[tuple[int, str | ParseError]]) -> None:
-        self.back.extend(reversed(items))
 
 
 def _skipped(skipping: str, text: str | ParseError) -> str | None:
