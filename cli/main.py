@@ -461,9 +461,14 @@ def main(handlers_set: bool = False) -> None:
         stopped_during_start_up()
     try:
         try:
-            app()
-        finally:
-            work_ended()  # a usage error, --help: all that is left is the exit, which a late signal must not cut
+            try:
+                app()
+            finally:
+                work_ended()  # a usage error, --help: all that is left is the exit, which a late signal must not cut
+        except SystemExit as done:
+            if not done.code:  # --version's line, --help's: a stdout that fails is said here, not as Python exits
+                sys.stdout.flush()
+            raise
     except KeyboardInterrupt:  # one that came as the app returned, before the line above ignored the next ones
         say_stopped_before_any_work()
         raise SystemExit(EXIT_INTERRUPTED) from None
