@@ -74,9 +74,10 @@ class LazyCommands(TyperGroup):
         they take no shell name (Typer's options are flags that detect the shell they run in) and ran before the
         word was read, so ``--show-completion zsh`` printed bash's script and ``--install-completion nosuch``
         installed it."""
-        for option in COMPLETION_OPTIONS:
+        command_at = next((index for index, word in enumerate(args) if not word.startswith("-")), len(args))
+        for option in COMPLETION_OPTIONS:  # the root's own, before the command's name (after it, the command's)
             others = [word for word in args if word != option]
-            if option in args and others:
+            if option in args[:command_at] and others:
                 does = "sets up" if option == "--install-completion" else "prints the script of"
                 raise typer.BadParameter(
                     f"it takes no shell name or other word (got {others[0]!r}): it {does} the shell it runs in, "
