@@ -8,6 +8,7 @@ head``): quietly, as a command killed by SIGPIPE would.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import signal
 import sys
@@ -168,6 +169,12 @@ def _stdout_mid_line() -> bool:
     stream that does not know (a test's) may have stopped mid-line."""
     mid_line = getattr(_stdout_file(), "mid_line", None)
     return True if mid_line is None else bool(mid_line)
+
+
+def stdout_buffered() -> bool:
+    """Whether stdout has a buffer: what it holds is dropped where a second interrupt cuts a write (cli.main's
+    ``_WholeWrites``), so the pieces given to it before the cut did not all arrive."""
+    return isinstance(getattr(sys.stdout, "buffer", None), io.BufferedWriter)
 
 
 def _stdout_written_again() -> None:
