@@ -484,7 +484,7 @@ def test_the_standard_streams_stich_wraps_keep_their_mode_and_name(unbuffered: b
 
 def _environment(unbuffered: bool) -> dict[str, str]:
     """This process's environment with PYTHONUNBUFFERED set (``unbuffered``) or unset: stich's stdout is then over
-    one kind of file or the other (cli.main's ``_WholeWrites``, or a buffer over ``_LineEnds``), both tested
+    one kind of stream or the other (cli.main's ``_WholeWrites``, or a buffer over it), both tested
     whichever the environment running the tests has."""
     environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
     if unbuffered:
