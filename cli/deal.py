@@ -13,7 +13,7 @@ from solver.games import game_list
 from solver.generate import random_records
 from solver.scoring import MAX_POT
 
-from .errors import EXIT_INTERRUPTED, OutputCut, input_errors, interrupts_held, say_interrupted
+from .errors import EXIT_INTERRUPTED, OutputCut, input_errors, interrupts_held, say_interrupted, stdout_buffered
 from .output import atomic_writer
 from .options import DEFAULT_SEED, check_game_options, checked_game, checked_seed, output_file, parse_variant_options
 
@@ -67,16 +67,18 @@ def deal(
                     writing.close()
                     finished = True
         except KeyboardInterrupt as stop:
-            said = deals_stopped(written, count, first_board, out, isinstance(stop, OutputCut), finished)
+            said = deals_stopped(written, count, first_board, out, isinstance(stop, OutputCut), finished,
+                                 buffered=stdout_buffered())
             say_interrupted("deal", said)
             raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def deals_stopped(written: int, count: int, first_board: int, out: Path | None, cut: bool, finished: bool) -> str:
+def deals_stopped(written: int, count: int, first_board: int, out: Path | None, cut: bool, finished: bool,
+                  buffered: bool = False) -> str:
     """What ``stich deal`` stopped by the interrupt says it finished (:func:`~cli.errors.say_interrupted`): on
     stdout, the deals written whole and the options that write the rest (board k of a seed is the same whatever the
     count, so the two outputs concatenate to the whole run's); with --out, that the file was not written, as its
-    temporary file is removed."""
+    temporary file is removed. A cut of a ``buffered`` stdout drops the deals its buffer held: no count is said."""
     done = f"after {written:,} of {count:,} deal{'s' if count != 1 else ''}"
     to_file = out is not None and str(out) != "-"
     every = f"all {count:,} deals were" if count != 1 else "its one deal was"
@@ -88,6 +90,9 @@ def deals_stopped(written: int, count: int, first_board: int, out: Path | None, 
     if cut and written == count:  # the last flush, once every deal was written to the buffer
         return (f"after {every} written: a second interrupt cut the last of them short on stdout, as it was flushed; "
                 "the records that arrived whole are whole")
+    if cut and buffered:  # the buffer's deals, counted as written, went nowhere
+        return (f"{done}: a second interrupt cut its output short on stdout as its buffer was written, at or before "
+                f"the deal of board {first_board + written}; the records that arrived whole are whole")
     if cut:
         return (f"{done}: a second interrupt cut the deal of board {first_board + written} short on stdout; the "
                 f"{written:,} before it are whole")

@@ -8,13 +8,14 @@ head``): quietly, as a command killed by SIGPIPE would.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import signal
 import sys
 import threading
 import unicodedata
 import warnings
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
@@ -149,6 +150,7 @@ def say_interrupted(command: str, what: str) -> None:
     # a row cut mid-line: the line after it (not after a line break, where it would leave a blank line)
     fresh = "\n" if _output_cut and _stdout_mid_line() and _stdout_shares_stderr() else ""
     _output_cut = False  # said: the next command run in this process starts afresh
+    _stdout_written_again()
     message(f"{fresh}stich: {command}: stopped by the interrupt {what}")
 
 
@@ -156,12 +158,34 @@ def say_interrupted(command: str, what: str) -> None:
 _output_cut = False
 
 
-def _stdout_mid_line() -> bool:
-    """Whether the last byte written to stdout was no line break, as its file knows (cli.main's ``_LineEnds``); a
-    stream that does not know (a test's) may have stopped mid-line."""
+def _stdout_file() -> Any:
+    """stdout's file under its buffer, if any (cli.main's ``_WholeWrites``), or what stands for it (a test's)."""
     binary = getattr(sys.stdout, "buffer", None)
-    mid_line = getattr(getattr(binary, "raw", binary), "mid_line", None)
+    return getattr(binary, "raw", binary)
+
+
+def _stdout_mid_line() -> bool:
+    """Whether the last byte written to stdout was no line break, as its file knows (cli.main's ``_WholeWrites``); a
+    stream that does not know (a test's) may have stopped mid-line."""
+    mid_line = getattr(_stdout_file(), "mid_line", None)
     return True if mid_line is None else bool(mid_line)
+
+
+def stdout_buffered() -> bool:
+    """Whether stdout has a buffer: what it holds is dropped where a second interrupt cuts a write (cli.main's
+    ``_WholeWrites``), so the pieces given to it before the cut did not all arrive."""
+    return isinstance(getattr(sys.stdout, "buffer", None), io.BufferedWriter)
+
+
+def _stdout_written_again() -> None:
+    """stdout, which an interrupt during a write left dropping what it is given (cli.main's ``_WholeWrites``), emptied
+    of what its buffer held of the stopped command's output and made to write again: a next command run in this
+    process lost its whole output, silently."""
+    file = _stdout_file()
+    if getattr(file, "dropping", False) is True:
+        with suppress(OSError, ValueError):
+            sys.stdout.flush()  # into nothing, as the file drops it
+        file.dropping = False
 
 
 def _stdout_shares_stderr() -> bool:

@@ -25,7 +25,7 @@ from typer.models import CommandInfo
 
 from solver import __version__
 
-from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, OutputCut, ascii_fallback, os_error_said
+from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback, os_error_said
 from .startup import (install_interrupt_handlers, mark_work_began, reset_work_began, say_stopped_before_any_work,
                       stopped_during_start_up, work_ended)
 
@@ -74,9 +74,10 @@ class LazyCommands(TyperGroup):
         they take no shell name (Typer's options are flags that detect the shell they run in) and ran before the
         word was read, so ``--show-completion zsh`` printed bash's script and ``--install-completion nosuch``
         installed it."""
-        for option in COMPLETION_OPTIONS:
+        command_at = next((index for index, word in enumerate(args) if not word.startswith("-")), len(args))
+        for option in COMPLETION_OPTIONS:  # the root's own, before the command's name (after it, the command's)
             others = [word for word in args if word != option]
-            if option in args and others:
+            if option in args[:command_at] and others:
                 does = "sets up" if option == "--install-completion" else "prints the script of"
                 raise typer.BadParameter(
                     f"it takes no shell name or other word (got {others[0]!r}): it {does} the shell it runs in, "
@@ -320,73 +321,43 @@ class _ClosedStream(io.RawIOBase):
         raise self._closed()
 
 
-class _LineEnds(io.FileIO):
-    """stdout's file, knowing whether the last byte it wrote ended a line (:attr:`mid_line`): the line a stop says
-    after output a second interrupt cut short starts a line of its own only where the output stopped mid-line
-    (:func:`cli.errors.say_interrupted`), not after a blank one where the cut came before any byte of a piece."""
+class _WholeWrites(io.FileIO):
+    """stdout's file (and stderr's under ``python -u`` or PYTHONUNBUFFERED), written each piece whole: a write a signal
+    interrupts partway (Ctrl-C while a terminal or a pipe is full) went out only in part under ``python -u``, the
+    rest dropped (a record cut mid-row, the stop's line after it on the same line). It knows whether its last byte
+    ended a line (:attr:`mid_line`): the line a stop says after output a second interrupt cut short starts a line of
+    its own only where the output stopped mid-line (:func:`cli.errors.say_interrupted`)."""
 
     #: Whether the last byte written was no line break (nothing written yet: at the start of a line).
     mid_line = False
-    #: An interrupt that came as a write went out in part: raised at the next write, the count returned first.
-    _cut: KeyboardInterrupt | None = None
-    #: Whether a second interrupt cut the output short (:class:`cli.errors.OutputCut`) or a write failed (a full
-    #: disk, ``>/dev/full``): what a buffer still holds is dropped, as an unbuffered stream drops it, not written at
-    #: exit, where a reader that does not read would hold the process for ever and a failing file fail again after
-    #: its message (exit 120, "Exception ignored").
+    #: Whether an interrupt or an error (a full disk, ``>/dev/full``) came during a write: from then on nothing is
+    #: written, each piece taken as written. A buffer above, which never learns how much of that write went out,
+    #: would write it again; and what it still holds is not written at exit, where a reader that does not read would
+    #: hold the process for ever and a failing file fail again after its message (exit 120, "Exception ignored").
+    #: :func:`cli.errors.say_interrupted` empties the buffer and writes again, for a next command in this process.
     dropping = False
-
-    def write(self, data: Any) -> Any:  # FileIO's: the count, or None where a non-blocking file is full
-        if self._cut is not None:
-            cut, self._cut = self._cut, None
-            raise cut
-        view = memoryview(data).cast("B")
-        if self.dropping:
-            return len(view)
-        counts: list[int | None] = []
-        try:
-            # the count is kept by C code (extend): a signal's handler, run as this call ends, would lose it
-            counts.extend(map(super().write, (view,)))
-        except KeyboardInterrupt as interrupt:
-            if interrupt.__class__ is OutputCut:  # no call: the count is not lost to a third interrupt
-                self.dropping = True
-            if not counts:
-                raise  # nothing of it written
-            # a buffered stream must learn the count, or it writes those bytes again; it writes the rest at once,
-            # and that write raises the interrupt (no call from here on: no handler runs before the return)
-            self._cut = interrupt
-        except OSError:  # said by the command (cli.errors.input_errors), once
-            self.dropping = True
-            raise
-        written = counts[0]
-        if written:
-            self.mid_line = view[written - 1] != 0x0A
-        return written
-
-
-class _WholeWrites(_LineEnds):
-    """stdout's or stderr's file under ``python -u`` or PYTHONUNBUFFERED: Python writes text there straight to the
-    file, once, and a write a signal interrupts partway (Ctrl-C while a terminal or a pipe is full) went out only in
-    part, the rest dropped: a record cut mid-row, and the stop's line after it on the same line. This one writes
-    all of it, as a buffered stream's flush does, and stays unbuffered."""
 
     def write(self, data: Any) -> int:
         view = memoryview(data).cast("B")
         done = 0
-        while done < len(view):
-            written = super().write(view[done:])
-            if written is None:  # a non-blocking file that is full: said as a buffered stream says it
-                raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN), done)
-            done += written
-        if self._cut is not None:  # it came as the last part went out: no count is owed to a buffer
-            cut, self._cut = self._cut, None
-            raise cut
-        return done
+        try:
+            while done < len(view) and not self.dropping:
+                written = super().write(view[done:])
+                if written is None:  # a non-blocking file that is full: said as a buffered stream says it
+                    raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN), done)
+                if written:  # an interrupt as the write returns skips this: the stop's line may then misjudge it
+                    self.mid_line = view[done + written - 1] != 0x0A
+                done += written
+        except (KeyboardInterrupt, OSError):  # the stop or the error is said by the command, once
+            self.dropping = True
+            raise
+        return len(view)
 
 
 def _written_whole(stream: Any, attribute: str) -> Any:
     """``stream`` (``sys.stdout`` or ``sys.stderr``: ``attribute``) as it is, or the same stream over a file that
-    writes each piece whole where it is unbuffered text over its file (:class:`_WholeWrites`), and, for a buffered
-    stdout, over one that knows whether its output ends mid-line (:class:`_LineEnds`)."""
+    writes each piece whole and knows whether its output ends mid-line (:class:`_WholeWrites`), where it is
+    unbuffered text over its file, or stdout's buffer over its file."""
     if not isinstance(stream, io.TextIOWrapper):
         return stream
     unbuffered = type(stream.buffer) is io.FileIO
@@ -394,7 +365,7 @@ def _written_whole(stream: Any, attribute: str) -> Any:
     if not (unbuffered or (buffered and attribute == "stdout")):
         return stream
     stream.flush()
-    raw = (_WholeWrites if unbuffered else _LineEnds)(stream.fileno(), "w", closefd=False)
+    raw = _WholeWrites(stream.fileno(), "w", closefd=False)
     raw.name = stream.name  # type: ignore[misc]  # "<stdout>", as Python names its own
     size = getattr(getattr(stream.buffer, "raw", None), "_blksize", 0)  # as Python chose it: the file's block
     binary = raw if unbuffered else io.BufferedWriter(raw, buffer_size=size if size > 1 else io.DEFAULT_BUFFER_SIZE)
@@ -491,9 +462,14 @@ def main(handlers_set: bool = False) -> None:
         stopped_during_start_up()
     try:
         try:
-            app()
-        finally:
-            work_ended()  # a usage error, --help: all that is left is the exit, which a late signal must not cut
+            try:
+                app()
+            finally:
+                work_ended()  # a usage error, --help: all that is left is the exit, which a late signal must not cut
+        except SystemExit as done:
+            if not done.code:  # --version's line, --help's: a stdout that fails is said here, not as Python exits
+                sys.stdout.flush()
+            raise
     except KeyboardInterrupt:  # one that came as the app returned, before the line above ignored the next ones
         say_stopped_before_any_work()
         raise SystemExit(EXIT_INTERRUPTED) from None

@@ -2159,6 +2159,32 @@ def test_a_completion_option_refuses_a_shell_name(option: str, tmp_path: Path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("option", ["--install-completion", "--show-completion"])
+def test_a_completion_option_after_a_command_is_the_command_s_unknown_option(option: str, tmp_path: Path):
+    """A completion option is the root's only before the command's name: ``stich solve --show-completion`` was
+    refused as the root's option given a word ("got 'solve'"); it is solve's unknown option, said so."""
+    environment = {**os.environ, "HOME": str(tmp_path)}
+    process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve", option],
+                             capture_output=True, text=True, cwd=ROOT, env=environment)
+    assert process.returncode == 2 and process.stdout == ""
+    assert f"No such option: {option}" in process.stderr and "got 'solve'" not in process.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_the_version_to_a_full_device_is_said_in_one_line(unbuffered: bool):
+    """``stich --version >/dev/full``: with a buffered stdout the line was written as Python exited, which said
+    "Exception ignored" and exited 120; it is flushed where main() says a failing output (one line, exit 1)."""
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        environment["PYTHONUNBUFFERED"] = "1"
+    with open("/dev/full", "w") as full:
+        process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "--version"],
+                                 stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=environment)
+    assert (process.returncode, process.stderr) == (1, "stich: <stdout>: No space left on device\n")
+
+
 def test_dash_h_is_help_as_dash_dash_help_is_for_the_root_and_every_command():
     """``-h`` is what a first try at help types: it was refused (``No such option: -h``, exit 2) where ``--help``
     printed the page. No command gives ``-h`` another meaning, so it is the same page everywhere."""

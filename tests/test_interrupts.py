@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -262,7 +263,7 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path, unbuffe
     os.close(write)
 
     try:
-        _wait_until_blocked_writing(process.pid, "the pipe")
+        _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
         process.send_signal(signal.SIGINT)
         time.sleep(0.3)
         for _ in range(3):  # the second cuts the write; the third, a double press, is ignored by the stop
@@ -276,6 +277,132 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path, unbuffe
     assert process.returncode == 130, stderr
     assert "stopped by the interrupt in the record at" in stderr and "cut its output short" in stderr, stderr
     assert "Traceback" not in stderr
+
+
+#: ``stich deal``'s stop after a second interrupt cut its output on stdout: unbuffered, the deal it cut and the
+#: count before it; buffered, where the cut's buffer held deals already counted, no count.
+_DEAL_CUT = re.compile(r"stich: deal: stopped by the interrupt after (\d+) of 400 deals: a second interrupt cut "
+                       r"(?:the deal of board (\d+) short on stdout; the \1 before it are whole|its output short on "
+                       r"stdout as its buffer was written, at or before the deal of board (\d+); the records that "
+                       r"arrived whole are whole)\n")
+
+
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_a_second_ctrl_c_that_cuts_deal_on_a_full_pipe_writes_no_piece_twice_and_says_what_arrived(
+        tmp_path, unbuffered: bool) -> None:
+    """``stich deal | reader`` whose 4 kB pipe is full under an 8 kB buffer: a first Ctrl-C, held while a deal is
+    written and counted, then a second that cuts the write. A write cut partway must neither go out again (a buffer
+    that never learned how much of it went) nor leave a counted deal out unsaid: what arrives is the uninterrupted
+    run's start, byte for byte, once the reader reads it all, and the stop's line counts no deal that did not."""
+    import fcntl
+    import time
+
+    arguments = [sys.executable, "-c", "from cli.main import main; main()", "deal", "-g", "schafkopf", "-n", "400",
+                 "--seed", "5"]
+    environment = _environment(unbuffered)
+    whole = subprocess.run(arguments, capture_output=True, cwd=ROOT, env=environment, check=True).stdout
+    read, write = os.pipe()
+    fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+    process = subprocess.Popen(arguments, stdout=write, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               preexec_fn=signals_as_a_shell_gives_them, env=environment)
+    os.close(write)
+    received = b""
+    try:
+        _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
+        process.send_signal(signal.SIGINT)  # held: the deal's write and its count go together
+        time.sleep(0.3)
+        process.send_signal(signal.SIGINT)  # cuts the write
+        while chunk := os.read(read, 1 << 16):
+            received += chunk
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        os.close(read)
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    said = _DEAL_CUT.fullmatch(stderr)
+    assert said is not None, stderr
+    assert 0 < len(received) < len(whole) and received == whole[:len(received)]  # nothing twice, nothing left out
+    arrived = received.count(b"\n\n")  # each deal ends with a blank line
+    counted = int(said.group(1))
+    if unbuffered:  # the deals counted arrived whole; the one cut may have gone out whole as the cut came
+        assert said.group(2) == str(counted + 1) and counted <= arrived <= counted + 1, (arrived, stderr)
+    else:  # no count said: the buffer's deals went nowhere, and none past the one cut arrived
+        assert said.group(3) == str(counted + 1) and arrived <= counted, (arrived, stderr)
+
+
+#: stdout's file under an 8 kB buffer, given 32 kB of numbered lines at once (past the buffer, straight to the file),
+#: then, once an interrupt has raised out of that write, more, and a flush: the buffer never learned how much went.
+_INTERRUPTED_WRITE = r"""
+import io, sys
+from cli.main import _WholeWrites
+raw = _WholeWrites(1, "w", closefd=False)
+stdout = io.BufferedWriter(raw, 8192)
+try:
+    stdout.write(b"".join(b"%07d\n" % n for n in range(4096)))
+    stdout.flush()
+except KeyboardInterrupt:
+    print("interrupted; dropping:", raw.dropping, file=sys.stderr)
+stdout.write(b"after\n")
+stdout.flush()
+"""
+
+
+def test_a_write_an_interrupt_raises_out_of_partway_never_goes_out_twice() -> None:
+    """A 4 kB pipe read one pipeful at a time, so that the write system call has sent 4 kB when the interrupt ends
+    it: the count it returned is lost to the KeyboardInterrupt, and a buffer that wrote its bytes again (at the
+    next flush, at exit) duplicated them. What arrives is the data's start, each byte once, and nothing after."""
+    import fcntl
+    import time
+
+    data = b"".join(b"%07d\n" % n for n in range(4096))
+    read, write = os.pipe()
+    fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+    process = subprocess.Popen([sys.executable, "-c", _INTERRUPTED_WRITE], stdout=write, stderr=subprocess.PIPE,
+                               text=True, cwd=ROOT)
+    os.close(write)
+    try:
+        _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
+        received = os.read(read, 4096)  # one pipeful: the same write call sends the next and waits again
+        _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
+        time.sleep(0.1)
+        process.send_signal(signal.SIGINT)  # Python's own handler: a KeyboardInterrupt raised as the call returns
+        while chunk := os.read(read, 1 << 16):
+            received += chunk
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        os.close(read)
+        if process.poll() is None:
+            process.kill()
+    assert (process.returncode, stderr) == (0, "interrupted; dropping: True\n")
+    assert 8192 <= len(received) < len(data) and received == data[:len(received)]
+
+
+#: A command cut by a second interrupt, its stdout left dropping what it is given (the flag set by hand, as the cut
+#: leaves it), then a second command in the same process.
+_OUTPUT_AFTER_A_CUT = """
+import sys
+from cli import errors
+from cli.main import _safe_streams
+_safe_streams()
+print("arrived")
+sys.stdout.flush()
+errors._stdout_file().dropping = True
+print("held in the buffer as the cut came")
+errors.say_interrupted("deal", "after the cut")
+print("the next command's output")
+"""
+
+
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_a_next_command_after_a_cut_writes_its_output(unbuffered: bool) -> None:
+    """After a cut, stdout's file drops what it is given, so that a buffer's rest is not written at exit; that was
+    never undone, and a second command run in the same process lost its whole stdout, silently. Once the stop is
+    said, what the cut command left in the buffer is dropped and stdout writes again."""
+    process = subprocess.run([sys.executable, "-c", _OUTPUT_AFTER_A_CUT], capture_output=True, text=True, cwd=ROOT,
+                             env=_environment(unbuffered), check=True)
+    assert process.stdout == "arrived\nthe next command's output\n"
+    assert process.stderr == "stich: deal: stopped by the interrupt after the cut\n"
 
 
 @pytest.mark.parametrize("unbuffered", [True, False])
@@ -357,7 +484,7 @@ def test_the_standard_streams_stich_wraps_keep_their_mode_and_name(unbuffered: b
 
 def _environment(unbuffered: bool) -> dict[str, str]:
     """This process's environment with PYTHONUNBUFFERED set (``unbuffered``) or unset: stich's stdout is then over
-    one kind of file or the other (cli.main's ``_WholeWrites``, or a buffer over ``_LineEnds``), both tested
+    one kind of stream or the other (cli.main's ``_WholeWrites``, or a buffer over it), both tested
     whichever the environment running the tests has."""
     environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
     if unbuffered:
@@ -416,9 +543,10 @@ def _on_a_stalled_terminal(arguments: list[str], unbuffered: bool, presses: int)
     try:
         if presses:
             try:
-                _wait_until_blocked_writing(pid, "the terminal")
+                _wait_until_blocked_writing(pid, "the terminal", _pty_ended(pid, terminal))
             except BaseException:  # pytest's skip too: the child, which nothing reads, is not left waiting
-                os.kill(pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):  # one that exited was waited for: gone
+                    os.kill(pid, signal.SIGKILL)
                 raise
             for press in range(presses):
                 if press:
@@ -463,9 +591,10 @@ def _where_it_waits(pid: int) -> tuple[bool | None, str]:
     return wchan not in ("", "0") and "read" not in wchan, f"wchan {wchan!r}"
 
 
-def _wait_until_blocked_writing(pid: int, output: str) -> None:
-    """Return once process ``pid`` is blocked writing to ``output`` (which nothing reads), polled for up to 20 s;
-    else skip the test with what was last seen (a machine without /proc, a process that ended first)."""
+def _wait_until_blocked_writing(pid: int, output: str, ended: Callable[[], str]) -> None:
+    """Return once process ``pid`` is blocked writing to ``output`` (which nothing reads), polled for up to 20 s.
+    A process that exited first fails the test with ``ended()`` (its exit code and what it said): a crash is no
+    reason to skip. The test is skipped only where /proc is missing or the time ran out, with what was last seen."""
     import time
 
     deadline = time.monotonic() + 20
@@ -474,8 +603,22 @@ def _wait_until_blocked_writing(pid: int, output: str) -> None:
         if blocked or blocked is None or time.monotonic() > deadline:
             break
         time.sleep(0.05)
-    if not blocked:
-        pytest.skip(f"the process was not seen blocked writing to {output} within 20 s (last seen: {seen})")
+    if blocked:
+        return
+    if blocked is None and Path("/proc/self/stat").exists():
+        pytest.fail(f"the process exited before it blocked writing to {output}: {ended()}")
+    pytest.skip(f"the process was not seen blocked writing to {output} within 20 s (last seen: {seen})")
+
+
+def _popen_ended(process: subprocess.Popen[str]) -> Callable[[], str]:
+    """What a Popen'd process that exited said: its exit code and stderr (a pipe)."""
+    return lambda: f"exit {process.wait()}, stderr: {process.stderr.read() if process.stderr else ''!r}"
+
+
+def _pty_ended(pid: int, terminal: int) -> Callable[[], str]:
+    """What a process on a pty that exited said: its exit code and what its terminal shows."""
+    return lambda: (f"exit {os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])}, terminal: "
+                    f"{read_pty(terminal, 5).decode(errors='replace')[-2000:]!r}")
 
 
 #: ``stich`` as its console script starts (``solver.cli:main``), with SIGTERM sent to itself at the first audit event
