@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 
@@ -245,24 +245,38 @@ def test_a_second_interrupt_while_output_is_held_cuts_the_output_short() -> None
         signal.signal(signal.SIGINT, previous)
 
 
+@contextlib.contextmanager
+def _writing_into_a_small_pipe(arguments: list[str], **options) -> Iterator[tuple[subprocess.Popen, int]]:
+    """A child started with its stdout a 4 kB pipe (its writes block once that is full), and the pipe's read end;
+    afterwards the read end is closed and a child still running killed."""
+    import fcntl
+
+    read, write = os.pipe()
+    fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+    process = subprocess.Popen(arguments, stdout=write, stderr=subprocess.PIPE, text=True, **options)
+    os.close(write)
+    try:
+        yield process, read
+    finally:
+        os.close(read)
+        if process.poll() is None:
+            process.kill()
+
+
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path, unbuffered: bool) -> None:
     """``stich solve many.tbn --json | reader-that-sleeps``: once the pipe is full the record's write blocks, and the
     held interrupt waited for the reader; a second Ctrl-C stops it at once, said as a record cut short (exit 130).
     With PYTHONUNBUFFERED and without: stdout's two kinds of file, whichever the environment running the tests has."""
-    import fcntl
     import time
 
     deals = tmp_path / "many.tbn"
     deals.write_text(((ROOT / "examples" / "zwanzigerrufen.tbn").read_text() + "\n") * 20)
-    read, write = os.pipe()  # nobody reads: the pipe fills and the solve's write blocks
-    fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
-    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", str(deals),
-                                "--json", "--threads", "1"], stdout=write, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=signals_as_a_shell_gives_them, env=_environment(unbuffered))
-    os.close(write)
-
-    try:
+    arguments = [sys.executable, "-c", "from cli.main import main; main()", "solve", str(deals), "--json", "--threads",
+                 "1"]
+    # nobody reads: the pipe fills and the solve's write blocks
+    with _writing_into_a_small_pipe(arguments, preexec_fn=signals_as_a_shell_gives_them,
+                                    env=_environment(unbuffered)) as (process, _):
         _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
         process.send_signal(signal.SIGINT)
         time.sleep(0.3)
@@ -270,10 +284,6 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path, unbuffe
             process.send_signal(signal.SIGINT)
             time.sleep(0.01)
         _, stderr = process.communicate(timeout=20)
-    finally:
-        os.close(read)
-        if process.poll() is None:
-            process.kill()
     assert process.returncode == 130, stderr
     assert "stopped by the interrupt in the record at" in stderr and "cut its output short" in stderr, stderr
     assert "Traceback" not in stderr
@@ -294,20 +304,15 @@ def test_a_second_ctrl_c_that_cuts_deal_on_a_full_pipe_writes_no_piece_twice_and
     written and counted, then a second that cuts the write. A write cut partway must neither go out again (a buffer
     that never learned how much of it went) nor leave a counted deal out unsaid: what arrives is the uninterrupted
     run's start, byte for byte, once the reader reads it all, and the stop's line counts no deal that did not."""
-    import fcntl
     import time
 
     arguments = [sys.executable, "-c", "from cli.main import main; main()", "deal", "-g", "schafkopf", "-n", "400",
                  "--seed", "5"]
     environment = _environment(unbuffered)
     whole = subprocess.run(arguments, capture_output=True, cwd=ROOT, env=environment, check=True).stdout
-    read, write = os.pipe()
-    fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
-    process = subprocess.Popen(arguments, stdout=write, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                               preexec_fn=signals_as_a_shell_gives_them, env=environment)
-    os.close(write)
     received = b""
-    try:
+    with _writing_into_a_small_pipe(arguments, cwd=ROOT, preexec_fn=signals_as_a_shell_gives_them,
+                                    env=environment) as (process, read):
         _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
         process.send_signal(signal.SIGINT)  # held: the deal's write and its count go together
         time.sleep(0.3)
@@ -315,10 +320,6 @@ def test_a_second_ctrl_c_that_cuts_deal_on_a_full_pipe_writes_no_piece_twice_and
         while chunk := os.read(read, 1 << 16):
             received += chunk
         _, stderr = process.communicate(timeout=20)
-    finally:
-        os.close(read)
-        if process.poll() is None:
-            process.kill()
     assert process.returncode == 130, stderr
     said = _DEAL_CUT.fullmatch(stderr)
     assert said is not None, stderr
@@ -352,16 +353,10 @@ def test_a_write_an_interrupt_raises_out_of_partway_never_goes_out_twice() -> No
     """A 4 kB pipe read one pipeful at a time, so that the write system call has sent 4 kB when the interrupt ends
     it: the count it returned is lost to the KeyboardInterrupt, and a buffer that wrote its bytes again (at the
     next flush, at exit) duplicated them. What arrives is the data's start, each byte once, and nothing after."""
-    import fcntl
     import time
 
     data = b"".join(b"%07d\n" % n for n in range(4096))
-    read, write = os.pipe()
-    fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
-    process = subprocess.Popen([sys.executable, "-c", _INTERRUPTED_WRITE], stdout=write, stderr=subprocess.PIPE,
-                               text=True, cwd=ROOT)
-    os.close(write)
-    try:
+    with _writing_into_a_small_pipe([sys.executable, "-c", _INTERRUPTED_WRITE], cwd=ROOT) as (process, read):
         _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
         received = os.read(read, 4096)  # one pipeful: the same write call sends the next and waits again
         _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
@@ -370,10 +365,6 @@ def test_a_write_an_interrupt_raises_out_of_partway_never_goes_out_twice() -> No
         while chunk := os.read(read, 1 << 16):
             received += chunk
         _, stderr = process.communicate(timeout=20)
-    finally:
-        os.close(read)
-        if process.poll() is None:
-            process.kill()
     assert (process.returncode, stderr) == (0, "interrupted; dropping: True\n")
     assert 8192 <= len(received) < len(data) and received == data[:len(received)]
 

@@ -190,6 +190,15 @@ def _midplay_position():
     return solver.parse_positions(MIDPLAY, name="midplay.tbn")[0]
 
 
+def _midplay_setup(known: dict[int, str] | None = None):
+    """The mid-play position's rules, and the setup that samples it for seat 2 (its hand fixed, ``known`` cards
+    held where said)."""
+    position = _midplay_position()
+    rules = position.rules
+    return rules, _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text,
+                         known, 1, None, 4, 3, None, position.played)
+
+
 def test_samples_mid_play_keep_the_hand_the_play_and_what_the_play_showed() -> None:
     """Seat 3 discarded S7 on a Gras lead: no sample may give seat 3 a Gras card. Seat 2 is analysed: its hand is
     fixed; the cards played are in the hands that played them; the state is the one after the play."""
@@ -433,10 +442,7 @@ def test_a_sample_puts_no_refused_shuffle_in_words(monkeypatch) -> None:
     deal giving it a Gras card). Putting a refusal in words compiles the refused deal's rule tables, dearer than
     the shuffle, and a sample needs no words: nothing is compiled or put in words for the refused shuffles, and
     the samples are seed 3's deals."""
-    position = _midplay_position()
-    rules = position.rules
-    setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text, None, 1,
-                   None, 4, 3, None, position.played)
+    rules, setup = _midplay_setup()
     counts = _counting_rules(monkeypatch)
     drawn = [draw_sample(setup, k) for k in range(30)]
     assert counts == {"tables": 0, "illegal_reason": 0}
@@ -451,10 +457,7 @@ def test_a_setup_no_deal_fits_names_its_commonest_refusal_with_its_count() -> No
     however the shuffles were drawn (draw_sample puts them in words only to say why none fitted): seat 3 is known
     to hold G9 yet discarded S7 on the Gras lead, so no shuffle fits; the illegal cards' words name each deal's
     other cards, so the commonest is a rule of the deal."""
-    position = _midplay_position()
-    rules = position.rules
-    setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text,
-                   {3: "G9"}, 1, None, 4, 3, None, position.played)
+    rules, setup = _midplay_setup({3: "G9"})
     with pytest.raises(StichError) as refused:
         draw_sample(setup, 0, 40)
     message = str(refused.value)
@@ -484,10 +487,7 @@ def test_a_small_budget_without_a_fit_shuffles_once_a_large_one_twice(monkeypatc
     fitted. The error is the same either way (seat 3 holds G9 yet discarded S7 on the Gras lead: nothing fits)."""
     from solver import sampling
 
-    position = _midplay_position()
-    rules = position.rules
-    setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text,
-                   {3: "G9"}, 1, None, 4, 3, None, position.played)
+    rules, setup = _midplay_setup({3: "G9"})
     shuffles = _counting_shuffles(monkeypatch)
     messages = []
     for budget, shuffled in ((sampling.FEASIBILITY_TRIES, 40), (39, 80)):
@@ -505,10 +505,7 @@ def test_a_small_budget_draws_the_deals_a_large_one_does(monkeypatch) -> None:
     """Counting the refusals as they are drawn (a budget within FEASIBILITY_TRIES) changes no deal drawn: seed 3's
     samples mid-play, most of their shuffles refused by a card of the play, are the same with 1,000 tries as with
     the default MAX_REDRAWS, and with the same number of shuffles each."""
-    position = _midplay_position()
-    rules = position.rules
-    setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text, None, 1,
-                   None, 4, 3, None, position.played)
+    rules, setup = _midplay_setup()
     shuffles = _counting_shuffles(monkeypatch)
     large = [draw_sample(setup, k) for k in range(8)]
     counted = len(shuffles)
@@ -524,10 +521,7 @@ def test_the_redrawn_deals_rules_share_the_contracts_card_ranks() -> None:
     deal's own) still each deal's."""
     from solver.games.schafkopf import _card_ranks
 
-    position = _midplay_position()
-    rules = position.rules
-    setup = _setup(position.game, " ".join(rules.pack.names(rules.deal.hands[1])), 2, rules.contract.text, None, 1,
-                   None, 4, 3, None, position.played)
+    rules, setup = _midplay_setup()
     built = _card_ranks.cache_info().misses
     drawn = [sample for sample, _ in (draw_sample(setup, k) for k in range(10))]
     assert _card_ranks.cache_info().misses <= built + 1
