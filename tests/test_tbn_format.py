@@ -324,6 +324,12 @@ def test_an_indented_json_document_is_said_as_json_where_reading_fails():
     assert [item.get("Game") for item in items[1:]] == ["y"]  # type: ignore[union-attr]
     # not JSON: a brace comment left open at a blank line is said as that
     assert error_of('{\n "a": 1,\n\n[Game "x"]\n').message == "unclosed brace comment"
+    # nor a record's own stray brace, nor a stray token after a brace comment opened by a '{' alone: said where it is
+    assert (error_of('[Game "x"]\n{"a": {"b": 1}}\n').message, error_of('[Game "x"]\n{"a": {"b": 1}}\n').line) \
+        == ("'}' without a '{'", 2)
+    for text, line in (('{\n}\n"x"\n', 3), ('{\n  x\n}\n]\n', 4), ('{\n comment\n}\n}\n', 4)):
+        error = error_of(text)
+        assert error.line == line and not error.message.startswith("the file holds JSON"), (text, error)
 
 
 @pytest.mark.parametrize("text, line, column, message, token", ERRORS)

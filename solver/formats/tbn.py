@@ -343,17 +343,24 @@ def _json_error(source: str, line: int, text: str) -> ParseError:
                       expected=f"TBN records: {JSON_READERS}")
 
 
-def _json_instead(error: ParseError, source: str, number: int, text: str, opening: tuple[int, str] | None,
+def _json_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
                   tagged: bool) -> ParseError:
-    """``error``, or the JSON error where reading failed at the file's start on JSON: the failing line ``text`` is a
-    JSON object (a ``--json`` or ``batch --out`` line, nested, so no brace comment), or, before any tag, the file
-    ``opening`` with a '{' alone and the failing line going on as JSON does (an indented saved bench run, whose
-    first inner '}' ended the brace comment). A legal brace comment never fails, so it is never told JSON."""
+    """``error``, or the JSON error where reading failed before any tag on JSON: the failing line ``text`` is a JSON
+    object (a ``--json`` or ``batch --out`` line, nested, so no brace comment), or the file's ``opening`` lines are a
+    '{' alone and a JSON key (an indented saved bench run, whose first inner '}' ended the brace comment) and the
+    failing line goes on as JSON does. A legal brace comment never fails, so it is never told JSON."""
+    if tagged:
+        return error
     if _is_json_object(text):
         return _json_error(source, number, text)
-    if opening is not None and opening[1].strip() == "{" and not tagged and text.lstrip()[:1] in ('"', "}", "]", ","):
-        return _json_error(source, *opening)
+    if (len(opening) == 2 and opening[0][1].strip() == "{" and _JSON_KEY.match(opening[1][1])
+            and text.lstrip()[:1] in ('"', "}", "]", ",")):
+        return _json_error(source, *opening[0])
     return error
+
+
+#: A JSON object's key at a line's start (``  "schema": ...``): the line after an indented document's '{'.
+_JSON_KEY = re.compile(r'\s*"(?:[^"\\]|\\.)*"\s*:')
 
 
 @dataclass
@@ -754,7 +761,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
     lines = _physical_lines(stream, source)
     lexer = _Lexer(source)
     builder = _Builder(source)
-    opening: tuple[int, str] | None = None  # the file's first line with text: told JSON or not
+    opening: list[tuple[int, str]] = []  # the file's first two lines with text: told JSON or not
     size = 0  # characters of the record being built
     last: Record | None = None
     # after an error, what is skipped unsaid: a bad record's rest, to its blank line ("record"); after stray text
@@ -769,8 +776,8 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
         bom_alone = isinstance(text, str) and _bom_alone(text)
         blank = isinstance(text, str) and _blank(text, between_records=not builder.tags)
         done: Record | None = None
-        if opening is None and isinstance(text, str) and not blank:
-            opening = (number, text)
+        if len(opening) < 2 and isinstance(text, str) and not blank:
+            opening.append((number, text))
         try:
             if isinstance(text, ParseError):
                 raise text
