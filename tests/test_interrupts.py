@@ -289,6 +289,42 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path, unbuffe
     assert "Traceback" not in stderr
 
 
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_ctrl_c_while_a_message_waits_on_a_full_stderr_still_says_the_stop(tmp_path, unbuffered: bool) -> None:
+    """``stich solve bad.tbn --all-messages 2>`` a 4 kB pipe nobody reads: a Ctrl-C while a record's message waits
+    on it. Under PYTHONUNBUFFERED stderr's file dropped everything after the interrupted write, the stop's line
+    too (exit 130 and silence); once the reader reads, the stop's line is the last one, after whole messages."""
+    import fcntl
+    import time
+
+    bad = tmp_path / "bad.tbn"
+    record = '[Game "Kratzen"]\n[Board "{n}"]\n[Deal "EA EK EO / GA GK XX / HA HK HO"]\n[Contract "Trump E"]\n\n'
+    bad.write_text("".join(record.format(n=n) for n in range(1, 301)), encoding="utf-8")
+    arguments = [sys.executable, "-c", "from cli.main import main; main()", "solve", str(bad), "--all-messages"]
+    read, write = os.pipe()
+    fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+    process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=write, cwd=ROOT,
+                               preexec_fn=signals_as_a_shell_gives_them, env=_environment(unbuffered))
+    os.close(write)
+    received = b""
+    try:
+        _wait_until_blocked_writing(process.pid, "stderr's pipe", lambda: f"exit {process.wait()}")
+        time.sleep(0.1)
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        while chunk := os.read(read, 1 << 16):
+            received += chunk
+        process.wait(timeout=20)
+    finally:
+        os.close(read)
+        if process.poll() is None:
+            process.kill()
+    lines = received.decode().splitlines()
+    assert process.returncode == 130, lines[-3:]
+    assert lines[-1] == "stich: solve: stopped by the interrupt before any record was answered", lines[-3:]
+    assert len(lines) > 20 and all(": seat 2: not a card of the Kratzen pack" in line for line in lines[:20])
+
+
 #: ``stich deal``'s stop after a second interrupt cut its output on stdout: unbuffered, the deal it cut and the
 #: count before it; buffered, where the cut's buffer held deals already counted, no count.
 _DEAL_CUT = re.compile(r"stich: deal: stopped by the interrupt after (\d+) of 400 deals: a second interrupt cut "
