@@ -472,7 +472,11 @@ def main(handlers_set: bool = False) -> None:
                 work_ended()  # a usage error, --help: all that is left is the exit, which a late signal must not cut
         except SystemExit as done:
             if not done.code:  # --version's line, --help's: a stdout that fails is said here, not as Python exits
-                sys.stdout.flush()
+                try:
+                    sys.stdout.flush()
+                except BrokenPipeError:  # the reader has gone: no bad input, as cli.errors.input_errors says it
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                    raise SystemExit(EXIT_PIPE_CLOSED) from None
             raise
     except KeyboardInterrupt:  # one that came as the app returned, before the line above ignored the next ones
         say_stopped_before_any_work()
