@@ -336,6 +336,9 @@ class _WholeWrites(io.FileIO):
     #: hold the process for ever and a failing file fail again after its message (exit 120, "Exception ignored").
     #: :func:`cli.errors.say_interrupted` empties the buffer and writes again, for a next command in this process.
     dropping = False
+    #: Whether such a write sets :attr:`dropping`: stdout's file does; stderr's (unbuffered: no buffer above it holds
+    #: a piece to write twice) writes on, else every later message, the stop's line too, was lost.
+    drops_after_a_failed_write = True
 
     def write(self, data: Any) -> int:
         view = memoryview(data).cast("B")
@@ -349,7 +352,7 @@ class _WholeWrites(io.FileIO):
                     self.mid_line = view[done + written - 1] != 0x0A
                 done += written
         except (KeyboardInterrupt, OSError):  # the stop or the error is said by the command, once
-            self.dropping = True
+            self.dropping = self.drops_after_a_failed_write
             raise
         return len(view)
 
@@ -367,6 +370,7 @@ def _written_whole(stream: Any, attribute: str) -> Any:
     stream.flush()
     raw = _WholeWrites(stream.fileno(), "w", closefd=False)
     raw.name = stream.name  # type: ignore[misc]  # "<stdout>", as Python names its own
+    raw.drops_after_a_failed_write = attribute == "stdout"
     size = getattr(getattr(stream.buffer, "raw", None), "_blksize", 0)  # as Python chose it: the file's block
     binary = raw if unbuffered else io.BufferedWriter(raw, buffer_size=size if size > 1 else io.DEFAULT_BUFFER_SIZE)
     wrapped = io.TextIOWrapper(binary, encoding=stream.encoding, errors=stream.errors,
@@ -468,7 +472,11 @@ def main(handlers_set: bool = False) -> None:
                 work_ended()  # a usage error, --help: all that is left is the exit, which a late signal must not cut
         except SystemExit as done:
             if not done.code:  # --version's line, --help's: a stdout that fails is said here, not as Python exits
-                sys.stdout.flush()
+                try:
+                    sys.stdout.flush()
+                except BrokenPipeError:  # the reader has gone: no bad input, as cli.errors.input_errors says it
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                    raise SystemExit(EXIT_PIPE_CLOSED) from None
             raise
     except KeyboardInterrupt:  # one that came as the app returned, before the line above ignored the next ones
         say_stopped_before_any_work()

@@ -2185,6 +2185,24 @@ def test_the_version_to_a_full_device_is_said_in_one_line(unbuffered: bool):
     assert (process.returncode, process.stderr) == (1, "stich: <stdout>: No space left on device\n")
 
 
+@pytest.mark.parametrize("unbuffered", [True, False])
+def test_the_version_to_a_closed_pipe_exits_as_a_closed_pipe_quietly(unbuffered: bool):
+    """``stich --version`` into a pipe whose reader has gone: with a buffered stdout main()'s flush of the line
+    raised BrokenPipeError outside Click, re-raised as a traceback with exit 1; it ends as every other command does
+    on a closed pipe (--help, show, solve): exit 141 and nothing said."""
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        environment["PYTHONUNBUFFERED"] = "1"
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before stich starts
+    try:
+        process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "--version"],
+                                 stdout=write, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=environment)
+    finally:
+        os.close(write)
+    assert (process.returncode, process.stderr) == (141, "")
+
+
 def test_dash_h_is_help_as_dash_dash_help_is_for_the_root_and_every_command():
     """``-h`` is what a first try at help types: it was refused (``No such option: -h``, exit 2) where ``--help``
     printed the page. No command gives ``-h`` another meaning, so it is the same page everywhere."""
