@@ -392,7 +392,8 @@ def test_a_write_an_interrupt_raises_out_of_partway_never_goes_out_twice() -> No
     import time
 
     data = b"".join(b"%07d\n" % n for n in range(4096))
-    with _writing_into_a_small_pipe([sys.executable, "-c", _INTERRUPTED_WRITE], cwd=ROOT) as (process, read):
+    with _writing_into_a_small_pipe([sys.executable, "-c", _INTERRUPTED_WRITE], cwd=ROOT,
+                                    preexec_fn=signals_as_a_shell_gives_them) as (process, read):
         _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
         received = os.read(read, 4096)  # one pipeful: the same write call sends the next and waits again
         _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
