@@ -325,8 +325,8 @@ JSON_READERS = ("give the records the JSON was made from; a JSON reader (jq, Pyt
 
 def _is_json_object(text: str) -> bool:
     """Whether ``text`` is a JSON object with at least one key (``{"schema": ...}``, a line of stich's JSON output,
-    a saved bench run): asked only where reading already failed, or found no record, since such text is also a legal
-    brace comment (``{}`` never counts: an empty comment)."""
+    a saved bench run): asked only where reading already failed, since such text is also a legal brace comment
+    (``{}`` never counts: an empty comment)."""
     try:
         value = json.loads(text)
     except ValueError:
