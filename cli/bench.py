@@ -485,8 +485,8 @@ def bench(
     saved_to_stdout = is_stdout(save)  # the run's one document is then stdout's data
     if saved_to_stdout and as_json:
         typed = "--save" if old_out is not None else "--out"  # the name the user gave it
-        raise typer.BadParameter(f"{typed} {save} writes the run to stdout, where --json writes its lines: give {typed} a "
-                                 "file", param_hint=f"'{typed}'")
+        raise typer.BadParameter(f"{typed} {save} writes the run to stdout, where --json writes its lines: give "
+                                 f"{typed} a file", param_hint=f"'{typed}'")
     if game is not None:
         check_game_options(game, flags)
     compared: SavedRun | None = None

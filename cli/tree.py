@@ -23,8 +23,9 @@ from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, m
 from .output import atomic_path
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
-from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located, no_such_record,
-                      record_place, selected, stdin_bytes, stopped_record, unanswered_document, with_what_if)
+from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located, no_records,
+                      no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
+                      with_what_if)
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, ForeignPlayCard, what_if
 
@@ -129,7 +130,7 @@ def tree(
                 break
         if record is None:  # a file of no record at all is said so, whatever was asked of it, as every command says
             raise StichError(no_such_record(name, board, record_number, count, unreadable) if count else
-                             no_such_record(name, None, None, 0))
+                             no_records(name, items.comments_alone))
         try:
             position = position_from_record(record, variant=flags)
             position = what_if(position, play)  # the root: after --play's cards
