@@ -31,7 +31,7 @@ from solver.search.engine import default_threads, usable_cores
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
 from .options import (TABLE_MB, THREADS, check_game_options, checked_game, checked_seed, engine_for, finite_seconds,
                       note_threads_over_cores, output_file, parse_variant_options)
-from .output import atomic_writer
+from .output import atomic_writer, is_stdout
 from .records import emit_json, stdin_bytes
 from .render import Document, fits, plural, progress_on_stderr, stdout_console
 
@@ -84,7 +84,7 @@ def save_run(save: Path, run: Document) -> None:
 def partial_target(save: Path) -> Path:
     """Where an interrupted run's finished lines go: ``--out FILE`` itself, unless FILE holds a whole run (a
     baseline a Ctrl-C must not replace with part of one), then ``FILE.partial.json`` beside it."""
-    if str(save) == "-" or not save.is_file():
+    if is_stdout(save) or not save.is_file():
         return save
     try:
         kept = json.loads(save.read_text(encoding="utf-8"))
@@ -482,16 +482,16 @@ def bench(
     engine_for(None)  # STICH_IMPLEMENTATION and STICH_TABLE_MB checked before any line
     if flags and game is None:
         raise typer.BadParameter("--variant needs --game (flags belong to one game)", param_hint="'--variant'")
-    saved_to_stdout = save is not None and str(save) == "-"  # the run's one document is then stdout's data
+    saved_to_stdout = is_stdout(save)  # the run's one document is then stdout's data
     if saved_to_stdout and as_json:
         typed = "--save" if old_out is not None else "--out"  # the name the user gave it
-        raise typer.BadParameter(f"{typed} - writes the run to stdout, where --json writes its lines: give {typed} a "
-                                 "file", param_hint=f"'{typed}'")
+        raise typer.BadParameter(f"{typed} {save} writes the run to stdout, where --json writes its lines: give "
+                                 f"{typed} a file", param_hint=f"'{typed}'")
     if game is not None:
         check_game_options(game, flags)
     compared: SavedRun | None = None
     with input_errors():
-        if save is not None and str(save) != "-":
+        if save is not None and not saved_to_stdout:
             check_writable(save)  # before the lines run, not after
         if compare is not None:
             compared = read_saved_run(compare)

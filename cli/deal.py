@@ -14,7 +14,7 @@ from solver.generate import random_records
 from solver.scoring import MAX_POT
 
 from .errors import EXIT_INTERRUPTED, OutputCut, input_errors, interrupts_held, say_interrupted, stdout_buffered
-from .output import atomic_writer
+from .output import atomic_writer, is_stdout
 from .options import DEFAULT_SEED, check_game_options, checked_game, checked_seed, output_file, parse_variant_options
 
 #: --pot as the other commands take it (the pot at the start of the deal), written as each record's [Pot] tag
@@ -80,7 +80,7 @@ def deals_stopped(written: int, count: int, first_board: int, out: Path | None, 
     count, so the two outputs concatenate to the whole run's); with --out, that the file was not written, as its
     temporary file is removed. A cut of a ``buffered`` stdout drops the deals its buffer held: no count is said."""
     done = f"after {written:,} of {count:,} deal{'s' if count != 1 else ''}"
-    to_file = out is not None and str(out) != "-"
+    to_file = out is not None and not is_stdout(out)
     every = f"all {count:,} deals were" if count != 1 else "its one deal was"
     if finished:
         return f"after {every} written whole to {out if to_file else 'stdout'}"

@@ -3,6 +3,8 @@ printed: its summary for people, or with ``--json`` the JSON document on stdout.
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from contextlib import ExitStack
 from itertools import islice
@@ -23,8 +25,9 @@ from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, m
 from .output import atomic_path
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
-from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located, no_such_record,
-                      record_place, selected, stdin_bytes, stopped_record, unanswered_document, with_what_if)
+from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located, no_records,
+                      no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
+                      with_what_if)
 from .render import plural, progress_on_stderr
 from .whatif import PLAY, ForeignPlayCard, what_if
 
@@ -43,6 +46,33 @@ def one_objective(value: str | None) -> str | None:
         raise typer.BadParameter("a tree has one value on each node: give one objective, not 'all'")
     objectives_among(value, [name for name in all_objectives() if name != "all"])
     return value
+
+
+def read_on(file: Path) -> bool:
+    """Whether ``tree --board`` reads the records after the one it takes, to say the board is on several: from a
+    regular file (``-`` redirected from one too), never from a pipe or a terminal, whose writer it would wait on."""
+    try:
+        status = os.fstat(sys.stdin.fileno()) if str(file) == "-" else os.stat(file)
+    except (OSError, ValueError, AttributeError):  # stdin closed, or no file (a test's)
+        return False
+    return stat.S_ISREG(status.st_mode)
+
+
+def several_records(name: str, board: str, found: list[tuple[int, int]]) -> str:
+    """What ``tree --board`` says where the board is on several records (``found``: each one's number, as
+    ``--record`` counts them, and line): that the tree is of the first, and the ``--record`` that picks another.
+    The other commands answer every record of the board; a tree is of one (the board's page opens the first too)."""
+    shown = found[:MAX_RECORDS_NAMED + 1]
+    lines = [str(line) for _, line in shown] + (["..."] if len(found) > len(shown) else [])
+    numbers = [str(number) for number, _ in shown[1:]]
+    picks = f"{', '.join(numbers[:-1])} or {numbers[-1]}" if len(numbers) > 1 else numbers[0]
+    more = f" (or one of the {len(found) - len(shown):,} more)" if len(found) > len(shown) else ""
+    return (f"{name}: board {board} is on {len(found):,} records (lines {', '.join(lines)}): the tree is of the "
+            f"first; --record {picks}{more} picks another")
+
+
+#: How many of the other records of a board ``tree --board`` names (:func:`several_records`).
+MAX_RECORDS_NAMED = 5
 
 
 def tree(
@@ -109,10 +139,10 @@ def tree(
             check_writable(out)  # before the tree is built, not after
         source = stdin_bytes() if str(file) == "-" else file
         name = "<stdin>" if str(file) == "-" else str(file)
-        # the first record that matches: the records after it are not read (nor need they be readable); with
-        # --board, one before it too broken to read is said (it might have been that board) and the search goes on,
-        # as in every command that reads records (the exit code then says 1); with --record, the ones before it are
-        # only counted
+        # the first record that matches: the records after it need not be readable (with --board they are read from
+        # a regular file only to say the board's other records); with --board, one before it too broken to read is
+        # said (it might have been that board) and the search goes on, as in every command that reads records (the
+        # exit code then says 1); with --record, the ones before it are only counted
         record, unreadable, count = None, 0, 0
         items = iter_records(source, name=name)
         for count, item in enumerate(items if record_number is None else islice(items, record_number), 1):
@@ -129,7 +159,12 @@ def tree(
                 break
         if record is None:  # a file of no record at all is said so, whatever was asked of it, as every command says
             raise StichError(no_such_record(name, board, record_number, count, unreadable) if count else
-                             no_such_record(name, None, None, 0))
+                             no_records(name, items.comments_alone))
+        if board is not None and read_on(file):
+            others = [(number, item.line) for number, item in enumerate(items, count + 1)
+                      if not isinstance(item, ParseError) and selected(item, board)]
+            if others:
+                message(f"stich: {several_records(name, board, [(count, record.line), *others])}")
         try:
             position = position_from_record(record, variant=flags)
             position = what_if(position, play)  # the root: after --play's cards

@@ -741,6 +741,32 @@ def test_a_file_without_records_is_an_error(tmp_path, text):
     assert result.stderr == f"stich: {path}: no records (an empty file, or only comments)\n"
 
 
+@pytest.mark.parametrize("text", ['{"game": "Schafkopf", "deal": "EO GO"}\n{"game": "Kratzen"}\n',
+                                  '{\n  "game": "Schafkopf",\n  "deal": "EO GO"\n}\n'])
+def test_a_file_of_json_without_records_says_it_holds_json(tmp_path, text):
+    """Flat JSON lines, or one flat indented object, are legal TBN (each a brace comment) and hold no record: every
+    command's "no records" says it saw JSON, where, and what to write instead (it said only "no records")."""
+    path = tmp_path / "deals.json"
+    path.write_text(text, encoding="utf-8")
+    said = f'stich: {path}: no records: it holds JSON (line 1: {" ".join(text.split())[:30]}'
+    for args in (["solve", path], ["show", path, "-b", "3"], ["tree", path, "-d", "1"],
+                 ["batch", path, "--out", tmp_path / "out.jsonl"]):
+        result = run(*args, code=1)
+        assert result.stderr.startswith(said) and result.stderr.count("\n") == 1, result.stderr
+        assert '[Game "Schafkopf"] [Deal "..."]' in result.stderr and "bench --compare" in result.stderr
+    result = runner.invoke(app, ["check", "-"], input=text)
+    assert result.exit_code == 1 and result.stderr.startswith("stich: <stdin>: no records: it holds JSON (line 1:")
+
+
+def test_a_json_array_is_said_as_one_with_what_to_write(tmp_path):
+    """Deals written as a JSON array were said as a tag error (``empty tag name`` at 1:2)."""
+    path = tmp_path / "deals.json"
+    path.write_text('[\n  {"game": "Schafkopf", "deal": "EO GO"}\n]\n', encoding="utf-8")
+    result = run("solve", path, code=1)
+    assert result.stderr.startswith(f"stich: {path}:1:1: the file holds a JSON array, not records (got '[', "
+                                    "expected TBN records: tags such as [Game \"Schafkopf\"]")
+
+
 def test_unknown_game_options_are_usage_errors():
     for args in (["deal", "--game", "poker"], ["analyse", "--game", "poker", "--hand", "EO", "--seat", "1", "-c", "x"]):
         result = run(*args, code=2)

@@ -45,6 +45,27 @@ def test_the_output_of_two_runs_appended_to_one_file_reads_as_both(tmp_path):
         ("Zwanzigerrufen", "1"), ("Zwanzigerrufen", "2"), ("Schafkopf", "3")]
 
 
+def test_out_naming_stdout_writes_to_stdout_as_the_deals_come(tmp_path):
+    """``--out /dev/stdout`` (or ``/dev/fd/1``) is stdout, written as ``-`` is: it went through a temporary file
+    copied at the end, so a reader waited for the last deal, and the copy reopened the file and truncated one that
+    stdout appends to (``>> deals.tbn`` lost the records already in it)."""
+    import os
+    import subprocess
+    import sys
+
+    if not os.path.exists("/dev/stdout"):
+        pytest.skip("no /dev/stdout")
+    path = tmp_path / "deals.tbn"
+    path.write_text(runner.invoke(app, ["deal", "-g", "sk", "-n", "2"]).stdout, encoding="utf-8")
+    for name, first in (("/dev/stdout", 3), ("/dev/fd/1", 5)):
+        with open(path, "a", encoding="utf-8") as appended:
+            done = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "deal", "-g",
+                                   "sk", "-n", "2", "--first-board", str(first), "--out", name], stdout=appended,
+                                  stderr=subprocess.PIPE, text=True)
+        assert (done.returncode, done.stderr) == (0, "")
+    assert [p.record.get("Board") for p in solver.read_positions(path)] == ["1", "2", "3", "4", "5", "6"]
+
+
 def test_board_k_does_not_depend_on_how_many_are_asked_for():
     one = runner.invoke(app, ["deal", "-g", "zr", "-s", "5", "-n", "1", "--first-board", "4"]).stdout
     four = runner.invoke(app, ["deal", "-g", "zr", "-s", "5", "-n", "4"]).stdout

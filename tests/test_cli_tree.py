@@ -17,6 +17,7 @@ import pytest
 
 import solver.tree
 from solver.errors import SearchStopped
+from solver.formats.tbn import parse_records
 from test_cli import EXAMPLES, ROOT, documents, run
 
 
@@ -152,6 +153,29 @@ def test_an_interrupt_as_the_tree_file_is_renamed_into_place_says_it_is_written(
         f"was written whole to {out}")
     assert json.loads(out.read_text())["graph"]["depth"] == 1 and [path.name for path in tmp_path.iterdir()] == [
         "tree.json"]
+
+
+def test_a_board_on_several_records_is_said_with_the_record_that_picks_another(tmp_path):
+    """``tree -b N`` takes the first record of board N, as the board's page opens it; where N is on several (two
+    ``stich deal`` runs appended), it said nothing of the others: stderr names their lines and the ``--record`` of
+    each. From a pipe it reads no record after the one it takes (its writer would be waited on), so says nothing."""
+    text = "".join(run("deal", "-g", "sk", "-s", str(seed), "-n", "3").stdout for seed in (1, 2))
+    path = tmp_path / "twice.tbn"
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "tree.json"
+    result = run("tree", path, "-b", "2", "-d", "1", "--out", out)
+    assert result.stderr.splitlines()[0] == (f"stich: {path}: board 2 is on 2 records (lines 8, 29): the tree is of "
+                                             "the first; --record 5 picks another")
+    graph = json.loads(out.read_text(encoding="utf-8"))["graph"]
+    assert graph["source"] == f"{path}:8"
+    assert graph["deal"] == parse_records(text)[1].get("Deal")
+    path.write_text(text * 4, encoding="utf-8")  # board 2 on 8 records: the first five others named
+    assert run("tree", path, "-b", "2", "-d", "1", "--out", out).stderr.splitlines()[0] == (
+        f"stich: {path}: board 2 is on 8 records (lines 8, 29, 50, 71, 92, 113, ...): the tree is of the first; "
+        "--record 5, 8, 11, 14 or 17 (or one of the 2 more) picks another")
+    piped = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "tree", "-", "-b", "2",
+                            "-d", "1"], input=text, capture_output=True, text=True, timeout=300)
+    assert piped.returncode == 0 and piped.stderr == "" and "strategy tree" in piped.stdout
 
 
 @pytest.mark.parametrize("selection", [[], ["-b", "3"], ["-r", "3"]])

@@ -25,6 +25,8 @@ from solver.formats.tbn import (
     Token,
     format_record,
     iter_records,
+    json_comment,
+    json_comments_said,
     parse_records,
     read_records,
     write_records,
@@ -281,6 +283,10 @@ ERRORS = [
     ('{"schema": "stich-result/1", "record": {"line": 3}, "game": "Kratzen"}\n', 1, 1, "the file holds JSON", "{"),
     ('{\n "schema": "stich-bench/1",\n "machine": {\n  "python": "3.12"\n },\n "lines": []\n}\n', 1, 1,
      "the file holds JSON", "{"),
+    # deals written as a JSON array, on one line or indented (said as an empty or bad tag name before)
+    ('[{"game": "Schafkopf", "deal": "EO GO"}, {"game": "Kratzen"}]\n', 1, 1, "the file holds a JSON array", "["),
+    ('[\n  {\n    "game": "Schafkopf"\n  }\n]\n', 1, 1, "the file holds a JSON array", "["),
+    ('  [ [ "EO", "GO" ] ]\n', 1, 3, "the file holds a JSON array", "["),
 ]
 
 
@@ -308,6 +314,38 @@ def test_a_brace_comment_that_is_json_stays_a_comment():
     assert parse_records('{\n "schema": "stich-bench/1",\n "lines": []\n}\n', name="game.tbn") == []
     (record,) = parse_records('  {"schema": "stich-result/1"}\n{"schema": "stich-result/1"}\n[Game "x"]\n')
     assert [c.text for c in record.comments] == ['{"schema": "stich-result/1"}'] * 2
+
+
+def test_a_json_array_is_said_with_what_to_write_and_a_tag_that_fails_is_not():
+    """A JSON array (deals written as JSON, which stich does not read) is said at its '[' with the tags to write
+    instead; a tag that fails as a tag, a record's own line and an array after a record are said as they were."""
+    error = error_of('[{"game": "Schafkopf"}]\n')
+    assert '[Game "Schafkopf"] [Deal "..."]' in error.expected and "no deals from JSON" in error.expected
+    assert error_of('[ "x"]\n').message == "empty tag name"
+    assert error_of('[Game "x"]\n[\n').message == "empty tag name"
+    items = list(iter_records(io.StringIO('[Game "x"]\n\n[{"a": 1}]\n'), name="game.tbn"))
+    assert isinstance(items[1], ParseError) and items[1].message == "tag name is not a word"
+
+
+def test_an_input_of_comments_alone_keeps_them_for_what_no_records_says():
+    """A file of flat JSON lines (or one flat indented object) is legal TBN, each object a brace comment, and holds
+    no record: ``comments_alone`` keeps its comments and ``json_comment`` finds the JSON among them, for the "no
+    records" of a command; where the input held a record or an error, ``comments_alone`` stays empty."""
+    reading = iter_records(io.StringIO('% deals\n{"game": "Schafkopf"}\n\n{"game": "Kratzen"}\n'), name="d.jsonl")
+    assert list(reading) == [] and [c.text for c in reading.comments_alone] == \
+        ["% deals", '{"game": "Schafkopf"}', '{"game": "Kratzen"}']
+    found = json_comment(reading.comments_alone)
+    assert found is not None and (found.line, found.text) == (2, '{"game": "Schafkopf"}')
+    said = json_comments_said(found)
+    assert said.startswith('it holds JSON (line 2: {"game": "Schafkopf"}), which TBN reads as brace comments')
+    indented = iter_records(io.StringIO('{\n  "game": "Schafkopf"\n}\n'))
+    assert list(indented) == [] and json_comment(indented.comments_alone) is not None
+    for text in ('% a note\n{not json}\n{}\n', ""):
+        plain = iter_records(io.StringIO(text))
+        assert list(plain) == [] and json_comment(plain.comments_alone) is None
+    for text in ('{"a": 1}\n[Game "x"]\n', '[Game "x"]\n\n{"a": 1}\n', '[Game "x"\n\n{"a": 1}\n'):
+        reading = iter_records(io.StringIO(text))
+        assert list(reading) and reading.comments_alone == []
 
 
 def test_an_indented_json_document_is_said_as_json_where_reading_fails():

@@ -31,7 +31,7 @@ from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import (CommandVariantError, InvalidPositionError, MessageSieve, StichError, is_whole_number, quoted,
                       visible)
 from ..files import not_file_kind
-from ..formats.tbn import LINE_END, Record, iter_records
+from ..formats.tbn import LINE_END, Record, iter_records, json_comment, json_comments_said
 from ..games import get_game
 from ..games.base import Game, Rules
 from ..games.outcome import declarers_word
@@ -303,9 +303,12 @@ class Boards:
                 return list(known), list(self._refused.get(key, []))
         # one past the most the board opens: a flood of records (or of errors) is refused without reading it all
         stream = io.BytesIO(text) if isinstance(text, bytes) else io.StringIO(text)
-        items = list(itertools.islice(iter_records(stream, name=source), MAX_RECORDS + 1))
+        reading = iter_records(stream, name=source)
+        items = list(itertools.islice(reading, MAX_RECORDS + 1))
         if not items:
-            raise BoardError(f"{source} holds no record (a .tbn record starts with tags such as [Game \"...\"])")
+            seen = json_comment(reading.comments_alone)  # JSON lines read as brace comments: said as JSON
+            raise BoardError(f"{source} holds no record: {json_comments_said(seen)}" if seen is not None else
+                             f"{source} holds no record (a .tbn record starts with tags such as [Game \"...\"])")
         if len(items) > MAX_RECORDS:
             raise BoardError(f"{source} holds more than {MAX_RECORDS:,} records; the board opens at most "
                              f"{MAX_RECORDS:,}")

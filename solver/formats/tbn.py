@@ -20,7 +20,7 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import IO, Any, Iterable, Iterator, TextIO
+from typing import IO, Any, Callable, Generator, Iterable, Iterator, TextIO
 
 from ..errors import ParseError, StichError
 from ..files import stream_kind
@@ -39,10 +39,13 @@ __all__ = [
     "Comment",
     "PlaySection",
     "Record",
+    "RecordItems",
     "Tag",
     "Token",
     "format_record",
     "iter_records",
+    "json_comment",
+    "json_comments_said",
     "parse_records",
     "read_records",
     "write_records",
@@ -318,6 +321,10 @@ def _shorten(text: str | None, limit: int = 40) -> str | None:
 # Lexer: one physical line into tags, words and comments
 
 
+#: What stich reads deals as, said where a file of JSON is given for records (a user's deals written as JSON).
+TBN_RECORDS = ('TBN records: tags such as [Game "Schafkopf"] [Deal "..."] [Contract "..."], a blank line after each '
+               "record (docs/format.md; stich deal writes some); stich reads no deals from JSON")
+
 #: What reads the JSON stich writes, said where such a file is given for records (:func:`_json_error`).
 JSON_READERS = ("give the records the JSON was made from; a JSON reader (jq, Python's json) reads its lines, "
                 "the batch command its own --out on a rerun, bench --compare FILE a saved run")
@@ -325,8 +332,8 @@ JSON_READERS = ("give the records the JSON was made from; a JSON reader (jq, Pyt
 
 def _is_json_object(text: str) -> bool:
     """Whether ``text`` is a JSON object with at least one key (``{"schema": ...}``, a line of stich's JSON output,
-    a saved bench run): asked only where reading already failed, since such text is also a legal brace comment
-    (``{}`` never counts: an empty comment)."""
+    a saved bench run): asked only where reading already failed, or no record was found, since such text is also a
+    legal brace comment (``{}`` never counts: an empty comment)."""
     try:
         value = json.loads(text)
     except ValueError:
@@ -340,23 +347,55 @@ def _json_error(source: str, line: int, text: str) -> ParseError:
     failed at."""
     return ParseError("the file holds JSON (stich's output: --json lines, a batch --out file, a bench run?), "
                       "not records", source=source, line=line, column=text.index("{") + 1, token="{",
-                      expected=f"TBN records: {JSON_READERS}")
+                      expected=f'TBN records (tags such as [Game "..."] [Deal "..."], docs/format.md): {JSON_READERS}')
+
+
+#: The opening of a JSON array of objects or arrays (``[{...}, ...]``, ``[`` alone on its line): what a user who
+#: writes deals as JSON writes first. No tag starts so (``[`` alone and ``[{`` are refused as tags).
+_JSON_ARRAY = re.compile(r"\s*\[\s*(?:[{\[]|$)")
+
+
+def _json_array_error(source: str, line: int, text: str) -> ParseError:
+    """A JSON array where records are expected: deals written as JSON, which stich does not read (it writes no
+    array either), said at its '[' with what to write instead, not as an empty or bad tag name."""
+    return ParseError("the file holds a JSON array, not records", source=source, line=line,
+                      column=text.index("[") + 1, token="[", expected=TBN_RECORDS)
 
 
 def _json_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
                   tagged: bool) -> ParseError:
     """``error``, or the JSON error where reading failed before any tag on JSON: the failing line ``text`` is a JSON
-    object (a ``--json`` or ``batch --out`` line, nested, so no brace comment), or the file's ``opening`` lines are a
-    '{' alone and a JSON key (an indented saved bench run, whose first inner '}' ended the brace comment) and the
-    failing line goes on as JSON does. A legal brace comment never fails, so it is never told JSON."""
+    object (a ``--json`` or ``batch --out`` line, nested, so no brace comment) or opens a JSON array, or the file's
+    ``opening`` lines are a '{' alone and a JSON key (an indented saved bench run, whose first inner '}' ended the
+    brace comment) and the failing line goes on as JSON does. A legal brace comment never fails, so it is never told
+    JSON."""
     if tagged:
         return error
     if _is_json_object(text):
         return _json_error(source, number, text)
+    if _JSON_ARRAY.match(text):
+        return _json_array_error(source, number, text)
     if (len(opening) == 2 and opening[0][1].strip() == "{" and _JSON_KEY.match(opening[1][1])
             and text.lstrip()[:1] in ('"', "}", "]", ",")):
         return _json_error(source, *opening[0])
     return error
+
+
+def json_comment(comments: Iterable[Comment]) -> Comment | None:
+    """The first of ``comments`` that is a JSON object, where an input held no record but them (:class:`RecordItems`'
+    ``comments_alone``): a file of flat JSON lines, or one flat indented document, is legal TBN, each object a brace
+    comment, so it reads as no record; a command's "no records" then says it saw JSON."""
+    return next((comment for comment in comments if comment.text[:1] == "{" and _is_json_object(comment.text)),
+                None)
+
+
+def json_comments_said(comment: Comment) -> str:
+    """What a command says of an input without records whose comments are JSON (``comment``: :func:`json_comment`'s):
+    where the first one stands, that the format reads it as a comment, what to give instead, and what reads the
+    JSON stich writes, where it is that."""
+    return (f"it holds JSON (line {comment.line}: {_shorten(' '.join(comment.text.split()), 30)}), which TBN reads "
+            f"as brace comments (expected {TBN_RECORDS}; the JSON stich writes is read by jq or Python's json, by "
+            "batch (its own --out, on a rerun) and by bench --compare)")
 
 
 #: A JSON object's key at a line's start (``  "schema": ...``): the line after an indented document's '{'.
@@ -689,8 +728,28 @@ def read_records(source: str | os.PathLike | IO, *, name: str | None = None) -> 
         yield from _read(stream, label, recover=False)  # type: ignore[misc]
 
 
+class RecordItems(Iterator["Record | ParseError"]):
+    """What :func:`iter_records` returns: its items, one by one, and once they have run out, ``comments_alone``: the
+    comments of an input that held nothing else (no record, no error; empty otherwise). A file of JSON lines is
+    such an input, each line a legal brace comment: a command's "no records" says so (:func:`json_comment`)."""
+
+    def __init__(self, items: Callable[[list[Comment]], Generator[Record | ParseError, None, None]]) -> None:
+        self.comments_alone: list[Comment] = []
+        self._items = items(self.comments_alone)
+
+    def __iter__(self) -> RecordItems:
+        return self
+
+    def __next__(self) -> Record | ParseError:
+        return next(self._items)
+
+    def close(self) -> None:
+        """Stop reading: a path the reader opened is closed (as a generator's ``close`` does)."""
+        self._items.close()
+
+
 def iter_records(source: str | os.PathLike | IO, *, name: str | None = None,
-                 first: int | None = None) -> Iterator[Record | ParseError]:
+                 first: int | None = None) -> RecordItems:
     """Like :func:`read_records`, but a bad record is yielded as its ParseError and reading goes on.
 
     After an error the reader skips the rest of the bad record, to the next blank line, and reads on from there as
@@ -703,10 +762,13 @@ def iter_records(source: str | os.PathLike | IO, *, name: str | None = None,
     most :data:`MAX_BLANK_LINES_AHEAD` blank lines (the one that ends that record among them), up to the first line
     of anything else. Standard input redirected from a file is that regular file, and is read on too.
     """
-    if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
-        raise StichError(f"first is a count of records, 0 or more, not {first!r}")
-    with _opened(source, name) as (stream, label):
-        yield from _read(stream, label, recover=True, first=first)
+    def items(comments_alone: list[Comment]) -> Generator[Record | ParseError, None, None]:
+        if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
+            raise StichError(f"first is a count of records, 0 or more, not {first!r}")
+        with _opened(source, name) as (stream, label):
+            yield from _read(stream, label, recover=True, first=first, comments_alone=comments_alone)
+
+    return RecordItems(items)
 
 
 def parse_records(text: str, *, name: str = "<string>") -> list[Record]:
@@ -752,9 +814,11 @@ def _stream_name(stream: IO) -> str:
     return stream_name if isinstance(stream_name, str) else "<stream>"
 
 
-def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -> Iterator[Record | ParseError]:
+def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
+          comments_alone: list[Comment] | None = None) -> Iterator[Record | ParseError]:
     """The reading loop: physical lines -> lexer -> builder -> records, with resynchronisation after errors; after
-    ``first`` items, :func:`_read_tail` alone (see :func:`iter_records`)."""
+    ``first`` items, :func:`_read_tail` alone (see :func:`iter_records`). ``comments_alone`` gets the comments of an
+    input that held nothing else (:class:`RecordItems`)."""
     if first == 0:
         return
     given = 0  # items yielded
@@ -839,6 +903,8 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None) -
         yield builder.finish()
     elif builder.comments and last is not None:
         _attach_trailing(last, builder.comments)
+    elif not given and comments_alone is not None:
+        comments_alone.extend(builder.comments)
 
 
 def _read_tail(lines: Iterator[tuple[int, str | ParseError]], last: Record, source: str, builder: _Builder) -> None:
