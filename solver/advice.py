@@ -1453,7 +1453,9 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
         report.append(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     if game.has_pot and not document["pot"]:
         report.append("note: pot 0: every contract settles at 0, so the payments cannot rank them; win still counts "
-                      "the attacker's target made (give the pot with --pot CHIPS)")
+                      "the attacker's target made, and ranks them: the highest win first, an equal win in the order "
+                      "the contracts were asked for (all: the game's order, as stich table lists them) "
+                      "(give the pot with --pot CHIPS)")
     return [part for part in report if part is not None]
 
 
@@ -1528,7 +1530,8 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                never_made_note([{**row, "contract": row["card"]} for row in document["cards"]], title, "every card")]
     if get_game(document["game"]).has_pot and not document.get("pot"):
         report.append("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the "
-                      "attacker's target made, and ranks them (give the record a [Pot] tag, or --pot CHIPS)")
+                      "attacker's target made, and ranks them: the highest win first, an equal win in the hand's "
+                      "order (give the record a [Pot] tag, or --pot CHIPS)")
     return [part for part in report if part is not None]
 
 

@@ -591,7 +591,9 @@ def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_con
     plain, paid = _stich(*args), _stich(*args, "--pot", "8")
     assert plain.returncode == paid.returncode == 0, plain.stderr + paid.stderr
     assert ("note: pot 0: every contract settles at 0, so the payments cannot rank them; win still counts the "
-            "attacker's target made (give the pot with --pot CHIPS)") in " ".join(plain.stdout.split())
+            "attacker's target made, and ranks them: the highest win first, an equal win in the order the contracts "
+            "were asked for (all: the game's order, as stich table lists them) (give the pot with --pot CHIPS)"
+            ) in " ".join(plain.stdout.split())
     assert "win: the samples where attacker seat 1 makes his target;" in " ".join(plain.stdout.split())
     assert "note: pot 0" not in paid.stdout
 
@@ -700,7 +702,16 @@ def test_at_pot_0_the_best_row_is_the_one_that_wins_most(tmp_path: Path) -> None
     assert [(row.contract, row.best, row.win_probability) for row in cards.rows] == [
         ("SU", True, 1.0), ("SK", False, 0.95), ("GA", False, 0.85), ("GZ", False, 0.35)]
     assert ("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the attacker's "
-            "target made, and ranks them") in " ".join(str(cards).split())
+            "target made, and ranks them: the highest win first, an equal win in the hand's order"
+            ) in " ".join(str(cards).split())
+
+
+def test_at_pot_0_an_equal_win_keeps_the_order_the_contracts_were_asked_for() -> None:
+    """The pot-0 note says an equal win keeps the order the contracts were asked for: on these 3 samples Trump E
+    and Trump S both win every one, and each order asked is the order ranked."""
+    for asked in (["Trump S", "Trump E"], ["Trump E", "Trump S"]):
+        advice = contract_advice("kratzen", "EO E9 SU SZ", 1, asked, seats=3, samples=3, seed=1, workers=1)
+        assert [(row.contract, row.win_probability) for row in advice.rows] == [(asked[0], 1.0), (asked[1], 1.0)]
 
 
 def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
