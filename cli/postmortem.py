@@ -18,7 +18,7 @@ from solver.errors import did_you_mean
 from solver.formats.tbn import iter_records
 from solver.files import check_writable
 from solver.games.base import score_or_measure
-from solver.plot import PLOT_FORMATS, write_plot
+from solver.plot import PLOT_FORMATS, load_matplotlib, write_plot
 from solver.position import Position
 from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, card_table_title, cost_columns,
                                game_change_lines, grade_note, lost_text, measure_note, no_cost_line,
@@ -282,6 +282,7 @@ def postmortem(
     if plot is not None:  # said at once, not after the analysis it would be drawn from
         with input_errors():
             check_writable(plot)
+            load_matplotlib()
     names = None if plot is None else PlotNames(plot, chosen=board is not None or record is not None
                                                 or one_record(file))
     notes = GameNotes()  # the notes say what became of the records

@@ -17,6 +17,7 @@ follows the file's suffix: PNG, SVG or PDF. Every mark carries a ``gid`` (in the
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
@@ -48,11 +49,24 @@ NAME_PLACES = ((1, -4, 2, "right", "bottom"), (1, -4, -2, "right", "top"), (0, 4
                (0, 4, -2, "left", "top"))
 
 
+def load_matplotlib() -> None:
+    """Import matplotlib, or say why it cannot be: its import reads ``MPLBACKEND`` and fails on a name it does not
+    know, although the plot draws itself with Agg whatever the variable names. That is the environment's error, not
+    the analysis's, so it is said as one line a user can act on instead of matplotlib's traceback."""
+    try:
+        import matplotlib  # noqa: F401  # the import is the check
+    except ValueError as error:  # an unknown MPLBACKEND (a bad matplotlibrc only warns)
+        backend = os.environ.get("MPLBACKEND")
+        hint = f" (MPLBACKEND is {backend!r}: unset it, or name a backend matplotlib knows)" if backend else ""
+        raise StichError(f"matplotlib, which draws the plot, cannot be loaded: {error}{hint}") from None
+
+
 def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
     """The matplotlib Figure of the post-mortem (what :func:`write_plot` saves), for a program to add to or show; a
     notebook shows it as its picture (:class:`solver.figure.PlotFigure`). No backend is chosen: the figure draws
     itself with Agg, so a notebook's or a program's pyplot backend stays as it was, and a notebook's own
     ``plt.show()`` still shows its figures after a post-mortem has drawn this one."""
+    load_matplotlib()
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
 
@@ -339,4 +353,4 @@ def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
     return path
 
 
-__all__ = ["GRADE_COLOURS", "PLOT_FORMATS", "cost_sign_note", "plot_figure", "write_plot"]
+__all__ = ["GRADE_COLOURS", "PLOT_FORMATS", "cost_sign_note", "load_matplotlib", "plot_figure", "write_plot"]

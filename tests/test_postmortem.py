@@ -550,6 +550,30 @@ def test_import_solver_does_not_import_matplotlib():
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
 
 
+def test_an_unknown_mplbackend_is_said_in_one_line_before_the_analysis(tmp_path):
+    """matplotlib's import fails on an MPLBACKEND it does not know, and ``postmortem --plot`` ended in its
+    traceback; the command and the library now say what is wrong (exit 1, no file), and the API raises StichError.
+    In a fresh process: matplotlib reads the variable once, when it is first imported."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "MPLBACKEND": "nonsense"}
+    plot = tmp_path / "play.png"
+    done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "postmortem",
+                           str(EXAMPLES / "kratzen.tbn"), "--board", "5", "--plot", str(plot)],
+                          capture_output=True, text=True, cwd=root, env=env, timeout=120)
+    assert done.returncode == 1 and done.stdout == "" and not plot.exists()
+    assert done.stderr.startswith("stich: matplotlib, which draws the plot, cannot be loaded: ")
+    assert "(MPLBACKEND is 'nonsense': unset it, or name a backend matplotlib knows)" in done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+    code = ("import solver, solver.plot\ntry:\n    solver.plot.load_matplotlib()\n"
+            "except solver.StichError as error:\n    print('StichError', 'nonsense' in str(error))")
+    api = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, timeout=120)
+    assert api.stdout.strip() == "StichError True", api.stderr
+
+
 # --- the tree --------------------------------------------------------------------------------------------------------
 
 
