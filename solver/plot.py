@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Sequence
 from .errors import StichError
 
 if TYPE_CHECKING:  # the post-mortem draws itself in a notebook with this module: it is below postmortem.py
+    from numpy.typing import ArrayLike
+
     from .figure import PlotFigure
     from .postmortem import PlayAnalysis
 
@@ -47,6 +49,12 @@ FOLD_WIDTH = 30
 #: ending): (axes fraction, offset x, offset y, ha, va): above its line on the right, below it, then on the left.
 NAME_PLACES = ((1, -4, 2, "right", "bottom"), (1, -4, -2, "right", "top"), (0, 4, 2, "left", "bottom"),
                (0, 4, -2, "left", "top"))
+
+
+def _same_x(x: ArrayLike) -> ArrayLike:
+    """The trick axis's scale, the cards' own, as a named function: matplotlib's default is a lambda, which cannot
+    be pickled, and a figure sent to another process (multiprocessing, Dask) is pickled."""
+    return x
 
 
 def load_matplotlib() -> None:
@@ -141,7 +149,7 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
     starts = [0, *analysis.trick_ends]
     for end in analysis.trick_ends:
         axes.axvline(end + 0.5, color="#cccccc", linestyle="--", linewidth=0.8, zorder=0)
-    tricks = axes.secondary_xaxis("top")
+    tricks = axes.secondary_xaxis("top", functions=(_same_x, _same_x))
     ends = [*analysis.trick_ends, count][:len(starts)]
     middles = [(start + 1 + end) / 2 for start, end in zip(starts, ends) if start < count]
     tricks.set_xticks(middles, [str(i + 1) for i in range(len(middles))], fontsize=8)

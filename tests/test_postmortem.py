@@ -550,6 +550,24 @@ def test_import_solver_does_not_import_matplotlib():
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
 
 
+def test_a_drawn_figure_pickles_and_draws_the_same_picture_after():
+    """A PlotFigure could not be pickled (matplotlib's secondary axis keeps two lambdas unless given functions), so
+    a post-mortem's figure could not be sent to another process (multiprocessing, Dask). It pickles now, as a
+    PlotFigure still, with every mark and the same PNG."""
+    import pickle
+
+    from solver.figure import PlotFigure
+    from solver.plot import plot_figure
+
+    figure = plot_figure(analyse_play(list(solver.read_positions(EXAMPLES / "kratzen.tbn"))[4]))
+    copy = pickle.loads(pickle.dumps(figure))
+    assert isinstance(copy, PlotFigure)
+    gids = sorted(artist.get_gid() for artist in copy.findobj() if artist.get_gid())
+    assert gids == sorted(artist.get_gid() for artist in figure.findobj() if artist.get_gid())
+    assert {"value", "threshold-target"} <= set(gids)
+    assert copy._repr_png_() == figure._repr_png_()
+
+
 def test_an_unknown_mplbackend_is_said_in_one_line_before_the_analysis(tmp_path):
     """matplotlib's import fails on an MPLBACKEND it does not know, and ``postmortem --plot`` ended in its
     traceback; the command and the library now say what is wrong (exit 1, no file), and the API raises StichError.
