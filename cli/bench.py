@@ -285,7 +285,8 @@ def comparison(document: Document, before: Document | None) -> Document | None:
     ratios: Document = {}
     for key, _ in RATIOS:
         old, new = before.get(key), document[key]
-        ratios[key] = new / old if isinstance(old, (int, float)) and old > 0 else None
+        # a nodes/s of 0 is a line none of whose deals finished: unknown, so no ratio either way
+        ratios[key] = new / old if isinstance(old, (int, float)) and old > 0 and new > 0 else None
     return ratios
 
 
@@ -311,6 +312,12 @@ def machine_text(host: Document | None) -> str:
         else f"{host.get('cores')} cores"
     build = f", engine {host['engine']}" if host.get("engine") else ""  # a run saved before builds were named has none
     return f"{host.get('cpu')}, {cores}, Python {host.get('python')}, stich {host.get('stich')}{build}"
+
+
+def _nodes_per_second(value: float) -> str:
+    """A line's nodes per second, or ``-`` where none of its deals finished (the figure is 0: a stopped solve's
+    nodes are unknown), as its ratio then is."""
+    return f"{value:,.0f}" if value > 0 else "-"
 
 
 def _ratio(value: float | None, faster_when_below: bool) -> Text:
@@ -400,7 +407,7 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         marked = (bounds or {}).get(doc["line"], set())
         times = [(">= " if key in marked else "") + _ms(doc[key])
                  for key in ("median_ms", "p90_ms", "p99_ms", "max_ms")]
-        row: list[Text | str] = [doc["line"], str(doc["deals"]), *times, f"{doc['nodes_per_second']:,.0f}",
+        row: list[Text | str] = [doc["line"], str(doc["deals"]), *times, _nodes_per_second(doc["nodes_per_second"]),
                                  f"{_size(doc['table_used_bytes'])} / {_size(doc['table_allocated_bytes'])}"]
         if compared is not None:
             ratios = doc.get("compared") or {}
@@ -416,14 +423,16 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
     console.print(Text(f"deals: {'; '.join(deal_sets)}", style="dim"))  # --seed, -n, --variant
     if compared is not None:
         console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
-                           "the saved run has no such line or timed other deals)", style="dim"))
+                           "the saved run has no such line or timed other deals, and for nodes/s where either run "
+                           "finished none of the line's deals)", style="dim"))
         for note in comparison_notes(documents, compared):
             console.print(Text(note, style="dim"))
     for doc in documents:
         if doc["timeouts"]:
             console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
                                f"limit ({_limit(doc['limit_ms'])}) and counted at it: the figures marked >= are "
-                               f"lower bounds, and nodes/s counts only the finished deals", style="dim"))
+                               f"lower bounds, and nodes/s counts only the finished deals"
+                               f"{' (- : none finished)' if doc['timeouts'] >= doc['deals'] else ''}", style="dim"))
 
 
 # --- the command ------------------------------------------------------------------------------------------------

@@ -1249,6 +1249,56 @@ def test_bench_marks_the_figures_that_are_lower_bounds(monkeypatch):
             "at it: the figures marked >= are lower bounds, and nodes/s counts only the finished deals") in shown
 
 
+def _all_stopped_stats(line, **options):
+    """Two deals of ``line``, both stopped at a 5 ms limit: no nodes per second is known."""
+    from solver.benchmark import BenchStats, DealResult
+
+    stats = BenchStats(line.name, table_allocated_bytes=1 << 20, limit_ms=5.0)
+    for board in (1, 2):
+        stats.add(DealResult(board, 5.0, 0, 0, (), timed_out=True))
+    return stats
+
+
+def _all_finished_stats(line, **options):
+    """The same two deals of ``line``, both finished (1,000 nodes in 1.25 ms each)."""
+    from solver.benchmark import BenchStats, DealResult
+
+    stats = BenchStats(line.name, table_allocated_bytes=1 << 20, limit_ms=5.0)
+    for board in (1, 2):
+        stats.add(DealResult(board, 1.25, 1000, 64, (1,)))
+    return stats
+
+
+def test_bench_shows_a_nodes_per_second_no_deal_finished_as_unknown_and_compares_it_with_nothing(monkeypatch,
+                                                                                                tmp_path):
+    """A line none of whose deals finished has no nodes per second: the table printed it as 0, and its ratio was
+    0.00 against a saved run that finished them but - the other way round. It is - in the table and in both
+    ratios (null in the JSON), and the notes say what - means there."""
+    stopped, finished = tmp_path / "stopped.json", tmp_path / "finished.json"
+    limit = ("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0.005")
+    monkeypatch.setattr("solver.cli.bench.run_line", _all_stopped_stats)
+    shown = run(*limit, "--out", stopped).stdout
+    (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
+    assert row.split("│")[7].strip() == "-"
+    assert "and nodes/s counts only the finished deals (- : none finished)" in " ".join(shown.split())
+    monkeypatch.setattr("solver.cli.bench.run_line", _all_finished_stats)
+    run(*limit, "--out", finished)
+    shown = run(*limit, "--compare", stopped).stdout
+    (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
+    assert [cell.strip() for cell in row.split("│")[7:]][:1] == ["800,000"] and row.split("│")[-2].strip() == "-"
+    assert ("- where the saved run has no such line or timed other deals, and for nodes/s where either run finished "
+            "none of the line's deals)") in " ".join(shown.split())
+    assert "none finished" not in shown
+    monkeypatch.setattr("solver.cli.bench.run_line", _all_stopped_stats)
+    (document,) = documents(*limit, "--compare", finished)
+    assert document["nodes_per_second"] == 0 and document["compared"]["nodes_per_second"] is None
+    assert schema_errors(document, SCHEMA) == []
+    assert document["compared"]["median_ms"] == pytest.approx(4.0)
+    shown = run(*limit, "--compare", finished).stdout
+    (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
+    assert row.split("│")[7].strip() == "-" and row.split("│")[-2].strip() == "-"
+
+
 def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp_path):
     """Ctrl-C ended bench with exit 130 and not a word: the lines already measured were lost, and nothing said that
     the run was cut short or that --save wrote nothing."""

@@ -716,7 +716,8 @@ def test_ctrl_c_while_the_interrupt_handlers_are_set_ends_with_one_line_and_130(
 
 #: ``stich ARGS`` with the signal argv[1] names (INT, TERM) sent to itself at a moment of the command chosen by
 #: argv[2]: ``record:K`` as ``deal`` formats its K-th record (before it is written), ``written`` as its output file is
-#: renamed into place, ``report`` as ``bench`` or ``match`` begins to print its report, ``returned`` as ``solve``'s
+#: renamed into place, ``report`` as ``bench`` or ``match`` begins to print its report, ``pinned`` as ``bench`` has
+#: made its private copy of the solver (its path said on stderr), ``returned`` as ``solve``'s
 #: record loop returns (its work done, its stop no longer the loop's to say), ``closed`` as the command
 #: (:class:`cli.main.Command`) returns, ``hung`` likewise, with an exit that then never finishes.
 _SIGNALLED_AT = """
@@ -753,6 +754,19 @@ elif moment == "report":  # bench's or match's report, as it begins to be printe
         return render(*args, **kwargs)
 
     setattr(module, name, rendering)
+elif moment == "pinned":  # bench's copy of the solver, made in the temporary directory
+    import solver.benchmark
+    pin = solver.benchmark.pinned_package
+
+    def pinning():
+        first = solver.benchmark._snapshot is None
+        root = pin()
+        if first:
+            print(f"pinned: {root}", file=sys.stderr)
+            send()
+        return root
+
+    solver.benchmark.pinned_package = pinning
 elif moment == "written":
     import contextlib
     atomic_writer = cli.deal.atomic_writer
@@ -893,6 +907,21 @@ def test_a_stop_as_bench_prints_its_table_comes_after_the_table_and_the_saved_ru
     assert process.stderr.splitlines()[-1] == (f"stich: bench: stopped by the interrupt after its one line finished: "
                                                f"the table above is whole; the run saved whole to {out}")
     assert "deals: Kratzen 2 deals" in process.stdout and "partial" not in json.loads(out.read_text())
+
+
+@pytest.mark.parametrize("signum", ["INT", "TERM"])
+def test_a_stopped_bench_leaves_no_copy_of_the_solver_behind(tmp_path, signum) -> None:
+    """bench measures a private copy of the solver package in a temporary directory; Ctrl-C or SIGTERM in the
+    middle of a line (as the copy has just been made) removes it as a finished run does."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    process = signalled_at(signum, "pinned", ["bench", "--game", "kratzen", "-n", "2"],
+                           env={**os.environ, "TMPDIR": str(temporary)})
+    assert process.returncode == 130, process.stderr
+    (pinned,) = [line.removeprefix("pinned: ") for line in process.stderr.splitlines() if line.startswith("pinned: ")]
+    assert Path(pinned).parent == temporary and Path(pinned).name.startswith("stich-bench-")
+    assert "stich: bench: stopped by the interrupt in the line " in process.stderr
+    assert list(temporary.iterdir()) == []
 
 
 def test_a_stop_as_match_prints_its_report_comes_after_the_report() -> None:
