@@ -448,13 +448,28 @@ def diagram_width(console: Console) -> int:
     return min(DIAGRAM_WIDTH, console.width) if getattr(console, "narrows", True) else DIAGRAM_WIDTH
 
 
+def wrapped_at_words(text: str, console: Console) -> str:
+    """``text`` written on as it is (a command's own lines, not a console's), but on a terminal each line wider than
+    ``console`` wrapped at its words as rich wraps a line: the terminal would break a word (a record's title, a
+    diagram's ``pot: ...``). Piped on, each line stays whole, for grep."""
+    if not (on_a_terminal(console) and getattr(console, "narrows", True)):
+        return text
+    lines = []
+    for line in text.split("\n"):
+        if cell_len(line) <= console.width:
+            lines.append(line)
+        else:
+            lines.extend(part.plain.rstrip() for part in Text(line).wrap(console, console.width))
+    return "\n".join(lines)
+
+
 def print_diagram(position: Position, console: Console, *, dealt: bool = False, heading: bool = True) -> None:
     """The hand diagram (``dealt``: of the hands as dealt, before the Play section; ``heading=False``: under a
     record title printed already), as wide as the console lets it be."""
     if dealt:
         position = Position(position.game, position.rules, position.rules.start(), record=position.record)
-    console.print(Text(diagram(position, signs=signs_shown(), heading=heading, width=diagram_width(console))),
-                  soft_wrap=True)
+    drawn = diagram(position, signs=signs_shown(), heading=heading, width=diagram_width(console))
+    console.print(Text(wrapped_at_words(drawn, console)), soft_wrap=True)  # its table keeps to the width already
 
 
 class CardPainter:
