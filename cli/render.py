@@ -16,6 +16,7 @@ import os
 import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
+from weakref import WeakKeyDictionary
 
 from rich import box
 from rich.cells import cell_len
@@ -215,17 +216,46 @@ def _own_layout(table: Table) -> bool:
                                or column.max_width is not None for column in table.columns)
 
 
+#: Shorter headers of a table's columns (:func:`short_headers`), by their headers.
+_SHORT_HEADERS: WeakKeyDictionary[Table, dict[str, str]] = WeakKeyDictionary()
+
+
+def short_headers(table: Table, shorter: dict[str, str]) -> Table:
+    """``table`` with shorter headers for some of its columns (``taken`` for ``already``), in the order they are to
+    be taken: where the table would not fit a narrow terminal's width with its words whole even without its boxes
+    (its one-word headers the widest words of their columns, a 40-column terminal), the data console takes them one
+    by one until it fits (:func:`_compact`), rather than fold its cells' words mid-word or print it wider than the
+    terminal. A pipe without ``COLUMNS`` keeps the headers as they are."""
+    _SHORT_HEADERS[table] = shorter
+    return table
+
+
 def _compact(console: Console, options: Any, table: Table, width: int) -> None:
     """Drop a too-wide table's boxes for the header's rule and two spaces between the columns (the post-mortem's
     narrow layout; seven boxed columns take 22 of 80 columns, these 12); one space where only that fits the table
     whole, or where even its least width does not fit with two (the contract table at 60 columns, its reasons
     in notes, fits a row on one line with one space). Boxes cost a table two columns and a rule per column: a
-    contract table of many columns would not fit a terminal with them."""
+    contract table of many columns would not fit a terminal with them. Where it does not fit with its words whole
+    even so, its shorter headers (:func:`short_headers`) are taken, as many as it needs."""
     if table.box is not None:
         table.box = box.SIMPLE_HEAD
     table.show_edge = False
     table.pad_edge = False
     table.collapse_padding = True
+    padding = table.padding
+    _space_columns(console, options, table, width)
+    shorter = dict(_SHORT_HEADERS.get(table, {}))
+    if shorter and _least_width(console, options, table) > width:
+        for column in [column for long in shorter for column in table.columns if column.header == long]:
+            column.header = shorter[str(column.header)]
+            if _least_width(console, options, table) <= width:
+                break
+        table.padding = padding
+        _space_columns(console, options, table, width)
+
+
+def _space_columns(console: Console, options: Any, table: Table, width: int) -> None:
+    """Two spaces between a compacted table's columns, or one (:func:`_compact`)."""
     if _least_width(console, options, table) > width:
         table.padding = (0, 0)
     elif Measurement.get(console, options, table).maximum > width:
@@ -607,7 +637,8 @@ def render_solve(document: Document, console: Console) -> None:
     console.print(Text(_sides_line(document)))
     console.print(position_line(document, painter))
     console.print(_taken_table(document))
-    values = Table(title="Double-dummy value", title_justify="left", title_style="bold")
+    values = short_headers(Table(title="Double-dummy value", title_justify="left", title_style="bold"),
+                           {"already": "taken", "target": "needs", "objective": "goal", "total": "sum"})
     for column in ("objective", "for", "target", "already", "rest", "total", "result"):
         values.add_column(column, justify="left" if column in ("objective", "for", "result") else "right")
     for result in document["results"]:
@@ -799,7 +830,9 @@ def render_table(document: Document, console: Console) -> None:
     columns = table_columns(document["game"], per_seat=per_seat, seats=document["seats"], settled=settled)
 
     def make(notes: CellNotes) -> Table:
-        table = Table(title=CONTRACT_TABLE_TITLE, title_justify="left", title_style="bold")
+        table = short_headers(Table(title=CONTRACT_TABLE_TITLE, title_justify="left", title_style="bold"),
+                              {columns[1]: "by", "settlement": "settle-\nment", "value": "has",
+                               "contract": "game"})
         for column in columns:  # the library's columns and cells (print(entry)), styled here
             table.add_column(column, justify="left" if column in ("contract", "side", "result") else "right")
         for entry in entries:
