@@ -244,11 +244,17 @@ def _compact(console: Console, options: Any, table: Table, width: int) -> None:
     table.collapse_padding = True
     padding = table.padding
     _space_columns(console, options, table, width)
-    shorter = dict(_SHORT_HEADERS.get(table, {}))
-    if shorter and _least_width(console, options, table) > width:
-        for column in [column for long in shorter for column in table.columns if column.header == long]:
-            column.header = shorter[str(column.header)]
-            if _least_width(console, options, table) <= width:
+    shorter = _SHORT_HEADERS.get(table, {})
+    least = _least_width(console, options, table) if shorter else 0
+    if least > width:
+        for long, column in [(long, column) for long in shorter for column in table.columns if column.header == long]:
+            column.header = shorter[long]
+            narrowed = _least_width(console, options, table)
+            if narrowed >= least:
+                column.header = long  # its cells are as wide: the header loses words for nothing
+                continue
+            least = narrowed
+            if least <= width:
                 break
         table.padding = padding
         _space_columns(console, options, table, width)
