@@ -33,7 +33,7 @@ from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import GameNotes, record_place, run_over_records
-from .render import CardPainter, Document, fits, progress_on_stderr
+from .render import CardPainter, Document, fits, progress_on_stderr, short_headers
 from .whatif import PLAY
 
 #: What a post-mortem grades by (Kratzen: each seat's own tricks)
@@ -188,7 +188,7 @@ def _players_table(document: Document, lost_summary: str, narrow: bool) -> Table
     """A row per seat: cards played, each grade's count, the cost and the bonuses lost."""
     unit = document["measure"]
     by_score = unit in SCORE_MEASURES and _has_points_cost(document)
-    summary = _table("Per seat", narrow)
+    summary = short_headers(_table("Per seat", narrow), {"inaccuracies": "inacc.", "cost (points)": "cost (pts)"})
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")
     for name in GRADES[1:]:
@@ -211,7 +211,7 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
     by_score = document["measure"] in SCORE_MEASURES and _has_points_cost(document)
     costs = cost_columns(document["measure"], _has_points_cost(document), document["every_seat_for_itself"],
                          titled=True)
-    table = _table(title, narrow)
+    table = short_headers(_table(title, narrow), {"cost\n(points)": "cost\n(pts)", "before": "from", "after": "to"})
     numbers = ("#", "trick", "seat", "card", "before") + (() if narrow else ("best",)) + ("after", *costs)
     for column in (*numbers, "grade", "better", lost_column):  # a cost's unit under it: the table fits 110 boxed
         table.add_column(column.replace(" (", "\n(") if column.startswith("cost") else column,

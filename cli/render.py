@@ -16,6 +16,7 @@ import os
 import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
+from weakref import WeakKeyDictionary
 
 from rich import box
 from rich.cells import cell_len
@@ -215,17 +216,52 @@ def _own_layout(table: Table) -> bool:
                                or column.max_width is not None for column in table.columns)
 
 
+#: Shorter headers of a table's columns (:func:`short_headers`), by their headers.
+_SHORT_HEADERS: WeakKeyDictionary[Table, dict[str, str]] = WeakKeyDictionary()
+
+
+def short_headers(table: Table, shorter: dict[str, str]) -> Table:
+    """``table`` with shorter headers for some of its columns (``taken`` for ``already``), in the order they are to
+    be taken: where the table would not fit a narrow terminal's width with its words whole even without its boxes
+    (its one-word headers the widest words of their columns, a 40-column terminal), the data console takes them one
+    by one until it fits (:func:`_compact`), rather than fold its cells' words mid-word or print it wider than the
+    terminal. A pipe without ``COLUMNS`` keeps the headers as they are."""
+    _SHORT_HEADERS[table] = shorter
+    return table
+
+
 def _compact(console: Console, options: Any, table: Table, width: int) -> None:
     """Drop a too-wide table's boxes for the header's rule and two spaces between the columns (the post-mortem's
     narrow layout; seven boxed columns take 22 of 80 columns, these 12); one space where only that fits the table
     whole, or where even its least width does not fit with two (the contract table at 60 columns, its reasons
     in notes, fits a row on one line with one space). Boxes cost a table two columns and a rule per column: a
-    contract table of many columns would not fit a terminal with them."""
+    contract table of many columns would not fit a terminal with them. Where it does not fit with its words whole
+    even so, its shorter headers (:func:`short_headers`) are taken, as many as it needs."""
     if table.box is not None:
         table.box = box.SIMPLE_HEAD
     table.show_edge = False
     table.pad_edge = False
     table.collapse_padding = True
+    padding = table.padding
+    _space_columns(console, options, table, width)
+    shorter = _SHORT_HEADERS.get(table, {})
+    least = _least_width(console, options, table) if shorter else 0
+    if least > width:
+        for long, column in [(long, column) for long in shorter for column in table.columns if column.header == long]:
+            column.header = shorter[long]
+            narrowed = _least_width(console, options, table)
+            if narrowed >= least:
+                column.header = long  # its cells are as wide: the header loses words for nothing
+                continue
+            least = narrowed
+            if least <= width:
+                break
+        table.padding = padding
+        _space_columns(console, options, table, width)
+
+
+def _space_columns(console: Console, options: Any, table: Table, width: int) -> None:
+    """Two spaces between a compacted table's columns, or one (:func:`_compact`)."""
     if _least_width(console, options, table) > width:
         table.padding = (0, 0)
     elif Measurement.get(console, options, table).maximum > width:
@@ -448,13 +484,28 @@ def diagram_width(console: Console) -> int:
     return min(DIAGRAM_WIDTH, console.width) if getattr(console, "narrows", True) else DIAGRAM_WIDTH
 
 
+def wrapped_at_words(text: str, console: Console) -> str:
+    """``text`` written on as it is (a command's own lines, not a console's), but on a terminal each line wider than
+    ``console`` wrapped at its words as rich wraps a line: the terminal would break a word (a record's title, a
+    diagram's ``pot: ...``). Piped on, each line stays whole, for grep."""
+    if not (on_a_terminal(console) and getattr(console, "narrows", True)):
+        return text
+    lines = []
+    for line in text.split("\n"):
+        if cell_len(line) <= console.width:
+            lines.append(line)
+        else:
+            lines.extend(part.plain.rstrip() for part in Text(line).wrap(console, console.width))
+    return "\n".join(lines)
+
+
 def print_diagram(position: Position, console: Console, *, dealt: bool = False, heading: bool = True) -> None:
     """The hand diagram (``dealt``: of the hands as dealt, before the Play section; ``heading=False``: under a
     record title printed already), as wide as the console lets it be."""
     if dealt:
         position = Position(position.game, position.rules, position.rules.start(), record=position.record)
-    console.print(Text(diagram(position, signs=signs_shown(), heading=heading, width=diagram_width(console))),
-                  soft_wrap=True)
+    drawn = diagram(position, signs=signs_shown(), heading=heading, width=diagram_width(console))
+    console.print(Text(wrapped_at_words(drawn, console)), soft_wrap=True)  # its table keeps to the width already
 
 
 class CardPainter:
@@ -592,7 +643,8 @@ def render_solve(document: Document, console: Console) -> None:
     console.print(Text(_sides_line(document)))
     console.print(position_line(document, painter))
     console.print(_taken_table(document))
-    values = Table(title="Double-dummy value", title_justify="left", title_style="bold")
+    values = short_headers(Table(title="Double-dummy value", title_justify="left", title_style="bold"),
+                           {"already": "taken", "target": "needs", "objective": "goal", "total": "sum"})
     for column in ("objective", "for", "target", "already", "rest", "total", "result"):
         values.add_column(column, justify="left" if column in ("objective", "for", "result") else "right")
     for result in document["results"]:
@@ -784,7 +836,9 @@ def render_table(document: Document, console: Console) -> None:
     columns = table_columns(document["game"], per_seat=per_seat, seats=document["seats"], settled=settled)
 
     def make(notes: CellNotes) -> Table:
-        table = Table(title=CONTRACT_TABLE_TITLE, title_justify="left", title_style="bold")
+        table = short_headers(Table(title=CONTRACT_TABLE_TITLE, title_justify="left", title_style="bold"),
+                              {columns[1]: "by", "settlement": "settle-\nment", "value": "has",
+                               "contract": "game"})
         for column in columns:  # the library's columns and cells (print(entry)), styled here
             table.add_column(column, justify="left" if column in ("contract", "side", "result") else "right")
         for entry in entries:

@@ -17,7 +17,7 @@ from solver.position import Position
 from .errors import file_name
 from .options import ALL_MESSAGES, BOARD, JSON, POT, RECORD, VARIANT, parse_variant_options
 from .records import run_over_records, with_what_if
-from .render import Document, diagram_width, record_title, signs_shown, stdout_console
+from .render import Document, diagram_width, record_title, signs_shown, stdout_console, wrapped_at_words
 from .whatif import PLAY
 
 
@@ -50,7 +50,8 @@ def show(
         sys.stdout.flush()
         sys.stdout.reconfigure(encoding="utf-8", errors="surrogateescape")
     signs = signs_shown()
-    width = diagram_width(stdout_console())  # a narrow terminal's: the hands stacked where the table does not fit
+    console = stdout_console()
+    width = diagram_width(console)  # a narrow terminal's: the hands stacked where the table does not fit
 
     made = [0]  # records made (printed but for one an interrupt stopped): a blank line ends the last one
     # the record being answered as read (before --play's cards copy it), then the last one written and its comments
@@ -73,7 +74,8 @@ def show(
         # alone, not of a whole show_report (hands, tricks, taken) per record
         headers = {**record_header(position), **contract_header(position)}
         title = record_title(with_what_if(headers, position, play)).plain
-        return {"text": f"{title}\n{diagram(position, signs=signs, heading=False, width=width)}"}
+        return {"text": wrapped_at_words(f"{title}\n{diagram(position, signs=signs, heading=False, width=width)}",
+                                         console)}
 
     try:  # each record's text as it is (a console would turn its tabs into spaces)
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=as_json, pot=pot,

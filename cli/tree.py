@@ -28,7 +28,7 @@ from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption,
 from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located, no_records,
                       no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
                       with_what_if)
-from .render import plural, progress_on_stderr
+from .render import plural, progress_on_stderr, stdout_console, wrapped_at_words
 from .whatif import PLAY, ForeignPlayCard, what_if
 
 
@@ -225,7 +225,7 @@ def tree(
                 if as_json:
                     emit_json(tree_document(graph))
                 else:
-                    sys.stdout.write(f"{graph}\n")
+                    sys.stdout.write(f"{wrapped_at_words(str(graph), stdout_console())}\n")
                     sys.stdout.flush()
             if unreadable:
                 raise typer.Exit(EXIT_BAD_INPUT)

@@ -432,3 +432,108 @@ def test_the_data_console_measures_a_table_once_before_rendering(width, narrows,
     # the boxes are dropped only where the boxed table does not fit: _compact measures its least width once (here
     # even that is too wide: no spaces), and print measures the compacted table once more
     assert measured == (1 if width == 200 else 3)
+
+
+def _piped(*args: str, columns: int | None = None) -> list[str]:
+    """``stich ARGS``' stdout piped without ``COLUMNS`` (a file's layout, PIPE_WIDTH wide), line by line; with
+    ``columns``, piped with that ``COLUMNS``."""
+    environment = {key: value for key, value in os.environ.items() if key != "COLUMNS"}
+    if columns is not None:
+        environment["COLUMNS"] = str(columns)
+    done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=240, env=environment)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+@pytest.mark.parametrize("width", [40, 60])
+def test_solve_fits_a_narrow_terminal_its_headers_shortened_only_where_it_needs(width):
+    """``COLUMNS=40 stich solve examples/zwanzigerrufen.tbn --cards`` printed its value table 46 columns wide, 47 for
+    a seat's objective: its one-word headers (``objective for target already rest total result``) were the widest
+    words of their columns. Where a table does not fit even without its boxes it takes shorter headers, one by one
+    until it fits; at 60 it fits with its own, and a pipe keeps its boxed table."""
+    for name, args in (("zwanzigerrufen.tbn", ("--cards",)), ("valat.tbn", ("--cards", "--line")),
+                       ("kratzen.tbn", ("--cards",))):
+        lines = _on_terminal("solve", str(EXAMPLES / name), *args, width=width)
+        assert not _too_wide(lines, width), (name, _too_wide(lines, width))
+        headers = [lines[at + 1].split() for at, line in enumerate(lines) if line.startswith("Double-dummy value")]
+        assert headers, name
+        if width == 40:
+            assert all(header[:5] == ["goal", "for", "needs", "taken", "rest"] for header in headers), (name, headers)
+        else:
+            assert all(header == ["objective", "for", "target", "already", "rest", "total", "result"]
+                       for header in headers), (name, headers)
+    piped = _piped("solve", str(EXAMPLES / "zwanzigerrufen.tbn"), "--cards")
+    at = piped.index("Double-dummy value" + " " * 45)
+    assert piped[at + 1:at + 7] == [
+        "┏━━━━━━━━━━━┳━━━━━┳━━━━━━━━┳━━━━━━━━━┳━━━━━━┳━━━━━━━┳━━━━━━━━━┓",
+        "┃ objective ┃ for ┃ target ┃ already ┃ rest ┃ total ┃ result  ┃",
+        "┡━━━━━━━━━━━╇━━━━━╇━━━━━━━━╇━━━━━━━━━╇━━━━━━╇━━━━━━━╇━━━━━━━━━┩",
+        "│ score     │ 1+2 │        │         │      │    +4 │         │",
+        "│ points    │ 1+2 │        │      32 │   32 │    64 │ 3+4: 24 │",
+        "└───────────┴─────┴────────┴─────────┴──────┴───────┴─────────┘"]
+
+
+@pytest.mark.parametrize("width", [40, 60])
+def test_the_contract_table_fits_a_narrow_terminal_with_shorter_headers(width):
+    """At 40 columns the contract table was 52 wide (``contract declarer side value needs result settlement``) and
+    a Kratzen one of three seats 50, at 60 one of six seats 65: they take ``game``, ``by``, ``has`` and a hyphened
+    ``settle-``/``ment`` where they need them, and fit (Kratzen's of four seats or more cannot fit 40: each seat's
+    column needs its ``2/1 ✓``, docs/cli.md). Piped, the boxed table keeps its headers."""
+    for name in ("settlement.tbn", "valat.tbn", "kratzen.tbn"):
+        lines = _on_terminal("table", str(EXAMPLES / name), width=width)
+        tables = [at for at, line in enumerate(lines) if line.startswith("Double-dummy contract table")]
+        for at in tables:
+            end = next(index for index in range(at + 1, len(lines)) if not lines[index].strip()
+                       or lines[index].startswith(("each seat:", "settlement:", "[1]")))
+            seats = lines[at + 1].split().count("seat") or None
+            if width == 60 or name != "kratzen.tbn" or seats == 3:
+                assert not _too_wide(lines[at:end], width), (name, _too_wide(lines[at:end], width))
+        if name == "settlement.tbn":
+            rule = next(index for index in range(tables[0], len(lines)) if lines[index].startswith("─"))
+            header = lines[rule - 1].split()
+            assert header == (["game", "by", "side", "has", "needs", "result", "ment"] if width == 40 else
+                              ["contract", "declarer", "side", "value", "needs", "result", "settlement"]), header
+    piped = _piped("table", str(EXAMPLES / "settlement.tbn"))
+    assert piped[4] == ("┃ contract   ┃ declarer ┃ side   ┃ value ┃ needs ┃ result                                 "
+                        "      ┃ settlement ┃")
+
+
+def test_the_postmortem_fits_60_columns_with_shorter_headers():
+    """At 60 columns the post-mortem's narrow card table was 64 to 68 wide (its headers ``before``, ``after``,
+    ``cost (points)`` and a ``mistake`` beside ``schwarz``), its per-seat table 65 (``inaccuracies``): they take
+    ``from``, ``to``, ``(pts)`` and ``inacc.`` where they need them. Piped, the boxed tables keep their headers."""
+    for name in ("zwanzigerrufen.tbn", "schafkopf.tbn", "settlement.tbn", "kratzen.tbn"):
+        lines = _on_terminal("postmortem", str(EXAMPLES / name), width=60)
+        assert not _too_wide(lines, 60), (name, _too_wide(lines, 60))
+    cards = next(line for line in lines if line.lstrip().startswith("# trick"))
+    assert cards.split()[:6] == ["#", "trick", "seat", "card", "before", "after"]  # Kratzen's fits with its own
+    lines = _on_terminal("postmortem", str(EXAMPLES / "schafkopf.tbn"), "-b", "1", width=60)
+    assert next(line for line in lines if line.lstrip().startswith("# trick")).split() == [
+        "#", "trick", "seat", "card", "from", "to", "cost", "(pts)", "grade", "better", "lost"]
+    assert any(line.split()[:3] == ["seat", "cards", "inacc."] for line in lines)
+    piped = _piped("postmortem", str(EXAMPLES / "schafkopf.tbn"), "-b", "1")
+    assert ("┃  # ┃ trick ┃ seat ┃ card ┃ before ┃ best ┃ after ┃ cost ┃ (points) ┃ grade   ┃ better            ┃ "
+            "lost    ┃") in piped
+    assert ("┃ seat ┃ cards ┃ inaccuracies ┃ mistakes ┃ blunders ┃ cost (game units) ┃ cost (points) ┃ bonuses lost ┃"
+            in piped)
+
+
+@pytest.mark.parametrize("width", [40, 60])
+def test_titles_and_a_trees_summary_wrap_at_words_on_a_narrow_terminal(width):
+    """``stich show``'s titles, the diagram's ``pot: ...`` line and the tree's first line were written whole and
+    broken mid-word by the terminal (``show`` 143 columns wide at 40, a Kratzen pot line 72): on a terminal they wrap
+    at words, every word kept (as the same pipe with ``COLUMNS`` has them, a line of text unwrapped); piped, each
+    stays one line."""
+    for args in (("show", "examples/zwanzigerrufen.tbn", "-b", "2"), ("show", "examples/kratzen.tbn"),
+                 ("solve", "examples/kratzen.tbn", "-r", "1"),
+                 ("tree", "examples/zwanzigerrufen.tbn", "-b", "1", "-d", "2")):
+        lines = _on_terminal(*args, width=width)
+        assert not _too_wide(lines, width), (args, _too_wide(lines, width))
+        unwrapped = _piped(*args, columns=width)
+        assert [line for line in unwrapped if len(line) > width], args  # a line the terminal would have broken
+        assert _words("\n".join(lines)) == _words("\n".join(unwrapped)), args
+    assert _piped("tree", "examples/zwanzigerrufen.tbn", "-b", "1", "-d", "2")[0] == (
+        "Zwanzigerrufen Normal T20: strategy tree of 2 cards after 24 cards played, 11 nodes")
+    assert "pot: 0 chips (no [Pot] tag: give one, or --pot), tricks and targets only" in _piped(
+        "show", "examples/kratzen.tbn", "-r", "1")
