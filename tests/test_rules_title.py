@@ -68,6 +68,20 @@ def test_the_diagram_heading_and_the_notebook_say_the_rules():
     assert "rules:" not in diagram(plain).splitlines()[0]
 
 
+def test_the_notebook_s_score_headings_say_the_rules():
+    """A settlement's heading (print and Jupyter) said the contract alone where ``stich score``'s title ends with the
+    rules; now both end so, the double-dummy settlement's first line too, and a default record's are unchanged."""
+    flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
+    settled = solver.dd_settlement(flagged)
+    heading = "Schafkopf Rufer G; rules: runaway_count_at=deal"
+    assert str(settled).splitlines()[0] == \
+        "Schafkopf Rufer G, double dummy: declarers 1+3 net +4 game units; rules: runaway_count_at=deal"
+    assert f'<p style="font-weight:bold">{heading}</p>' in settled._repr_html_()
+    score = solver.score_deal(flagged.play_cards(settled.line_names))
+    assert str(score).splitlines()[0] == heading and f'font-weight:bold">{heading}</p>' in score._repr_html_()
+    assert "rules:" not in str(solver.dd_settlement(plain)) + solver.dd_settlement(plain)._repr_html_()
+
+
 def test_json_given_for_records_is_said_as_json(tmp_path):
     """``stich score results.jsonl`` said ``unexpected '"' outside a tag``; now: JSON, at line 1 column 1, and what
     reads it."""
