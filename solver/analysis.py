@@ -499,6 +499,13 @@ class BonusChecks(_ResultList, list[BonusCheck]):
     def __str__(self) -> str:
         return "\n".join([str(check) for check in self] + [f"note: {note}" for note in self.notes])
 
+    def __repr__(self) -> str:
+        """One line, each check's answer by its bonus (the list's own repr was a dataclass dump a check)."""
+        answers = [f"{check.bonus}{'' if check.seat is None else f' seat {check.seat}'} "
+                   f"{'-' if check.can_force is None else 'yes' if check.can_force else 'no'}" for check in self]
+        notes = f"; {len(self.notes)} note{'' if len(self.notes) == 1 else 's'}" if self.notes else ""
+        return f"<BonusChecks {', '.join(answers) or 'none'}{notes}>"
+
     def _repr_html_(self) -> str:
         targets = own_targets(check.seat for check in self)
         columns = ("target", *CHECK_COLUMNS[1:]) if targets else CHECK_COLUMNS
@@ -514,6 +521,10 @@ class DealtBonuses(_ResultList, list[DealtBonus]):
 
     def __str__(self) -> str:
         return "\n".join(str(bonus) for bonus in self) if self else NO_DEALT_BONUS
+
+    def __repr__(self) -> str:
+        """One line, each bonus with its answer (``open`` while the tricks decide it)."""
+        return f"<DealtBonuses {', '.join(f'{bonus.bonus} {bonus.cells()[3].split()[0]}' for bonus in self) or 'none'}>"
 
     def _repr_html_(self) -> str:
         if not self:
@@ -759,6 +770,15 @@ class ContractTable(_ResultList, list[TableEntry]):
 
     def __str__(self) -> str:
         return "\n".join(str(entry) for entry in self)
+
+    def __repr__(self) -> str:
+        """One line: the game, its rows and how many are won, lost or not biddable (the list's own repr was a
+        dataclass dump a row; ``str()`` is the table)."""
+        game = f"{self[0].game}, " if self and self[0].game else ""
+        counts = {"won": sum(entry.won is True for entry in self), "lost": sum(entry.won is False for entry in self),
+                  "not biddable": sum(not entry.biddable for entry in self)}
+        said = ", ".join(f"{count} {word}" for word, count in counts.items() if count)
+        return f"<ContractTable {game}{len(self)} row{'' if len(self) == 1 else 's'}{': ' + said if said else ''}>"
 
     def _repr_html_(self) -> str:
         per_seat = any(entry.seats for entry in self)

@@ -82,6 +82,22 @@ def test_the_notebook_s_score_headings_say_the_rules():
     assert "rules:" not in str(solver.dd_settlement(plain)) + solver.dd_settlement(plain)._repr_html_()
 
 
+def test_a_hand_analysis_says_its_rules_in_print_and_in_the_notebook():
+    """``print(analysis)`` and Jupyter started at the hand where ``stich analyse`` starts with the rules (as the
+    advice's report does); now both start with them, bold in the notebook with the hand under them."""
+    import re
+
+    flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
+    analysis = solver.analyse_position(flagged, 1, samples=2, workers=1)
+    text = str(analysis).splitlines()
+    assert text[:2] == ["rules: runaway_count_at=deal", "Schafkopf Rufer G, seat 1: EA EO E9 GZ G8 HZ HK H9"]
+    bold = re.findall(r'<p style="font-weight:bold">([^<]*)</p>', analysis._repr_html_())
+    assert bold[:2] == text[:2] and bold[2].startswith("bonuses forced")
+    shown = run("analyse", SCHAFKOPF, "-b", 1, "--seat", 1, "--samples", 2, "-j", 1).splitlines()
+    assert shown[1] == text[1]
+    assert "rules:" not in str(solver.analyse_position(plain, 1, samples=2, workers=1))
+
+
 def test_json_given_for_records_is_said_as_json(tmp_path):
     """``stich score results.jsonl`` said ``unexpected '"' outside a tag``; now: JSON, at line 1 column 1, and what
     reads it."""
