@@ -1522,7 +1522,8 @@ def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[Rep
         return card_names(document["game"], cards)
 
     contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
-    lines = [*rules_line(document), f"{document['game']} {contract}, seat {document['seat']}: {names(document['hand'])}"]
+    hand = f"{document['game']} {contract}, seat {document['seat']}: {names(document['hand'])}"
+    lines = [*rules_line(document), hand]
     lines += [f"known in seat {seat}: {names(cards)}" for seat, cards in document["known"].items()]
     if document.get("played"):
         lines.append(f"played so far: {names(document['played'])}")

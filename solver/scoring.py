@@ -89,8 +89,6 @@ class Settlement:
         return cells
 
 
-
-
 def check_scoring_inputs(game: type[Game], pot: object, announcements: object = None) -> None:
     """A ``pot`` for a game without one (``Game.has_pot``) or ``announcements`` for a game without them
     (``Game.has_announcements``) are refused, not ignored."""
