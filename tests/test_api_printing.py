@@ -259,10 +259,11 @@ def test_a_contract_table_s_settlement_column_is_explained_under_it_with_its_uni
     schafkopf, kratzen = VALAT.parent / "schafkopf.tbn", VALAT.parent / "kratzen.tbn"
     table = solver.contract_table(next(solver.read_positions(schafkopf)), settlement=True)
     legend = "settlement: the declaring side's double-dummy net score in game units, without announcements"
-    assert table.pot is None and _Cells(table._repr_html_()).paragraphs == ["Double-dummy contract table", legend]
+    title = "Double-dummy contract table; rules: runaway_count_at=deal"  # board 1's [Variant]
+    assert table.pot is None and _Cells(table._repr_html_()).paragraphs == [title, legend]
     assert legend in CliRunner().invoke(app, ["table", str(schafkopf), "-b", "1"]).stdout.splitlines()
     assert _Cells(solver.contract_table(next(solver.read_positions(schafkopf)))._repr_html_()).paragraphs == [
-        "Double-dummy contract table"]  # no column, no legend
+        title]  # no column, no legend
     paid = solver.contract_table(next(solver.read_positions(kratzen)), settlement=True, pot=40)
     legend = "settlement: the attacker's double-dummy payment, with a pot of 40 chips"
     assert paid.pot == 40 and paid[1:].pot == 40 and _Cells(paid._repr_html_()).paragraphs[-1] == legend

@@ -82,6 +82,31 @@ def test_the_notebook_s_score_headings_say_the_rules():
     assert "rules:" not in str(solver.dd_settlement(plain)) + solver.dd_settlement(plain)._repr_html_()
 
 
+def test_the_notebook_s_table_titles_say_the_rules_as_the_commands_do():
+    """The titles of a post-mortem, a contract table, the bonus checks and the dealt bonuses in a notebook said no
+    rules where the commands' titles do; now each ends with them (a slice keeps them), a default record's not."""
+    import re
+
+    def titles(html: str) -> list[str]:
+        return re.findall(r'<p style="font-weight:bold">([^<]*)</p>', html)
+
+    flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
+    rules = "; rules: runaway_count_at=deal"
+    played = solver.analyse_play(flagged)
+    assert str(played).splitlines()[0] == f"Schafkopf Rufer G, declarer 1: points of 1+3{rules}"
+    assert titles(played._repr_html_())[0] == str(played).splitlines()[0]
+    assert solver.analyse_play(flagged, objective="score").rules_note == rules
+    table = solver.contract_table(flagged)
+    assert titles(table._repr_html_()) == titles(table[:1]._repr_html_()) == [f"Double-dummy contract table{rules}"]
+    assert titles(solver.contract_table(flagged.rules.deal, "Schafkopf", variant="runaway_count_at=deal")
+                  ._repr_html_()) == [f"Double-dummy contract table{rules}"]
+    assert titles(solver.contract_table(flagged, variant={})._repr_html_()) == ["Double-dummy contract table"]
+    checks = solver.check_bonuses(flagged)
+    assert titles(checks._repr_html_()) == titles(checks[1:]._repr_html_()) == [f"Bonuses{rules}"]
+    assert titles(solver.dealt_bonuses(flagged)._repr_html_()) == [f"Bonuses the cards decide (no search){rules}"]
+    assert "rules:" not in solver.check_bonuses(plain)._repr_html_() + str(solver.analyse_play(plain))
+
+
 def test_a_hand_analysis_says_its_rules_in_print_and_in_the_notebook():
     """``print(analysis)`` and Jupyter started at the hand where ``stich analyse`` starts with the rules (as the
     advice's report does); now both start with them, bold in the notebook with the hand under them."""
