@@ -311,7 +311,7 @@ class MatchResult:
         """One line: the game, the boards and deals played, each bot's mean payment (the dataclass's listed every
         deal)."""
         means = ", ".join(f"{name} {signed_mean(mean.mean) if mean.count else '-'}" for name, mean in self.bots.items())
-        stopped = f", stopped: {self.stopped}" if self.stopped else ""
+        stopped = f", stopped by the {self.stopped}" if self.stopped else ""
         return (f"<MatchResult {self.game}, {self.boards:,} board{'' if self.boards == 1 else 's'} "
                 f"({self.deals_played:,} deal{'' if self.deals_played == 1 else 's'} played{stopped})"
                 f"{': ' + means if means else ''}>")

@@ -1324,9 +1324,9 @@ def samples_text(document: Mapping[str, Any]) -> str:
 
 def samples_said(samples: int, requested: int | None, stopped: str | None) -> str:
     """How many samples a run solved, and why it stopped early where it did: ``4 samples``, ``20 of 2,000 samples,
-    stopped: time limit`` (what a sampling result's one-line ``repr`` says of its run)."""
+    stopped by the time limit`` (what a sampling result's one-line ``repr`` says of its run, as its report does)."""
     solved = samples_text({"samples": samples, "requested": requested, "stopped": stopped})
-    return f"{solved}, stopped: {stopped}" if stopped else solved
+    return f"{solved}, stopped by the {stopped}" if stopped else solved
 
 
 def share(probability: float, interval: Sequence[float | None] | None, *, compact: bool = False) -> str:

@@ -517,6 +517,8 @@ def test_an_analysis_stopped_early_says_so_when_printed():
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=400, workers=1, time_limit=0)
     assert analysis.stopped == "time limit" and analysis.samples == 1  # the first sample only
     assert str(analysis).splitlines()[1] == "1 of 400 samples (seed 1), stopped by the time limit: the figures of these"
+    assert repr(analysis).startswith("<HandAnalysis Kratzen Trump E, seat 1, 1 of 400 samples, stopped by the time "
+                                     "limit: win ")
     assert analysis.as_dict()["requested"] == 400 and "requested" not in solver.analyse_hand(
         "kratzen", "EO E9 SU SZ", 1, "Trump E", samples=2, workers=1).as_dict()  # said only beside "stopped"
 
@@ -530,10 +532,14 @@ def test_advice_stopped_early_says_how_many_samples_of_how_many_as_the_analysis_
                              time_limit=0)
     assert advice.stopped == "time limit" and advice.requested == 400
     assert f"{advice.samples} of 400 samples (seed 1), stopped by the time limit: the best answer so far" in str(advice)
+    assert repr(advice).startswith(f"<ContractAdvice Schafkopf seat 1, {advice.samples} of 400 samples, stopped by "
+                                   "the time limit: best ")
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))  # seat 3 to move
     cards = card_advice(position, 3, samples=300, workers=1, time_limit=0)
     assert cards.stopped == "time limit" and str(cards).splitlines()[1] == (
         f"{cards.samples} of 300 samples (seed 1), stopped by the time limit: the best answer so far")
+    assert repr(cards).startswith(f"<CardAdvice Zwanzigerrufen Normal T20, seat 3, {cards.samples} of 300 samples, "
+                                  "stopped by the time limit: best ")
 
 
 def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_ties():
