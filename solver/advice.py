@@ -39,7 +39,7 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
                      StichWarning, integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
-from .games.outcome import FIGURE_SPACE, mean_in_words, role_text
+from .games.outcome import FIGURE_SPACE, mean_in_words, role_text, signed_mean
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -52,8 +52,8 @@ from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
                        lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, run_spans,
-                       samples_text, scaled_share, scored_with, searched_win, seat_cards, share, shuffled_deal,
-                       table_text, unseen_cards)
+                       samples_said, samples_text, scaled_share, scored_with, searched_win, seat_cards, share,
+                       shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .state import PlayState
@@ -591,15 +591,29 @@ class ContractAdvice:
 
     def __str__(self) -> str:
         """The advice for people (``print(advice)``), as ``stich analyse --contract`` prints it: the hand, the
-        contracts ranked as a table and the notes on its figures (:func:`contract_advice_report`); the dataclass
-        ``repr`` stays for debugging."""
+        contracts ranked as a table and the notes on its figures (:func:`contract_advice_report`)."""
         document = self.as_dict()
         return advice_text([*hand_lines(document), *contract_advice_report(document)])
+
+    def __repr__(self) -> str:
+        """One line: whose advice, on how many samples, and the best contract (the dataclass's was pages)."""
+        return (f"<ContractAdvice {self.game} seat {self.seat}, "
+                f"{samples_said(self.samples, self.requested, self.stopped)}{best_said(self.rows)}>")
 
     def _repr_html_(self) -> str:
         """The same for Jupyter, the contracts as a table."""
         document = self.as_dict()
         return advice_html([*hand_lines(document), *contract_advice_report(document)])
+
+
+def best_said(rows: Sequence[ContractRow]) -> str:
+    """``: best Rufer G +1.62``: the leading row as the table names it, with its mean payment, for a one-line
+    ``repr`` (empty where nothing was ranked)."""
+    if not rows:
+        return ""
+    best = rows[0]
+    mean = "refused on every sample" if math.isnan(best.mean) else signed_mean(best.mean)
+    return f": best {best.cells()[0]} {mean}"
 
 
 #: The note of the leader's gap, which is 0 by construction and has no interval.
@@ -1118,9 +1132,15 @@ class CardAdvice:
 
     def __str__(self) -> str:
         """The advice for people (``print(advice)``), as ``stich analyse FILE --cards`` prints it: the cards ranked
-        as a table and the notes on its figures (:func:`card_advice_report`); the dataclass ``repr`` stays."""
+        as a table and the notes on its figures (:func:`card_advice_report`)."""
         document = self.as_dict()
         return advice_text(named_cards(document, card_advice_report(document)))
+
+    def __repr__(self) -> str:
+        """One line: the contract, the seat to move, the samples and the best card (the dataclass's was pages)."""
+        contract = get_game(self.game).contract_in_words(self.contract)
+        return (f"<CardAdvice {self.game} {contract}, seat {self.seat}, "
+                f"{samples_said(self.samples, self.requested, self.stopped)}{best_said(self.rows)}>")
 
     def _repr_html_(self) -> str:
         """The same for Jupyter, the cards as a table."""

@@ -487,39 +487,62 @@ class BonusChecks(_ResultList, list[BonusCheck]):
     prints a line a check (``print(check)``'s) and renders in Jupyter as ``stich check``'s table (a seat's own
     targets under ``target``), each followed by the ``notes`` the command prints under its table
     (:func:`solver.score_check.check_notes`: those that need no search; the score and its choices are
-    :func:`check_report`'s). A slice or copy keeps the notes: they are the position's."""
+    :func:`check_report`'s). ``rules_note`` ends the table's title with the flags played under where they are not
+    the game's defaults, as the command's title ends (``Variant.note``). A slice or copy keeps the notes and the
+    rules: they are the position's."""
 
-    def __init__(self, checks: Iterable[BonusCheck] = (), notes: Iterable[str] = ()) -> None:
+    def __init__(self, checks: Iterable[BonusCheck] = (), notes: Iterable[str] = (), rules_note: str = "") -> None:
         super().__init__(checks)
         self.notes: tuple[str, ...] = tuple(notes)
+        self.rules_note = rules_note
 
     def _kin(self, items: Iterable[Any]) -> Self:
-        return type(self)(items, self.notes)
+        return type(self)(items, self.notes, self.rules_note)
 
     def __str__(self) -> str:
         return "\n".join([str(check) for check in self] + [f"note: {note}" for note in self.notes])
 
+    def __repr__(self) -> str:
+        """One line, each check's answer by its bonus (the list's own repr was a dataclass dump a check)."""
+        answers = [f"{check.bonus}{'' if check.seat is None else f' seat {check.seat}'} "
+                   f"{'-' if check.can_force is None else 'yes' if check.can_force else 'no'}" for check in self]
+        notes = f"; {len(self.notes)} note{'' if len(self.notes) == 1 else 's'}" if self.notes else ""
+        return f"<BonusChecks {', '.join(answers) or 'none'}{notes}>"
+
     def _repr_html_(self) -> str:
         targets = own_targets(check.seat for check in self)
         columns = ("target", *CHECK_COLUMNS[1:]) if targets else CHECK_COLUMNS
-        table = html_titled_table("Targets" if targets else "Bonuses", columns,  # stich check's title
-                                  [check.cells() for check in self])
+        table = html_titled_table(("Targets" if targets else "Bonuses") + self.rules_note,  # stich check's title
+                                  columns, [check.cells() for check in self])
         return f"<div>{table}{html_lines([f'note: {note}' for note in self.notes], small=True)}</div>"
 
 
 class DealtBonuses(_ResultList, list[DealtBonus]):
     """What :func:`dealt_bonuses` gives: a list of :class:`DealtBonus` (it is one, and compares equal to one), which
     prints a line a bonus and renders in Jupyter as the rows ``stich check`` adds under its table for them, so that
-    a notebook and the command show the same words, not the items' dataclass fields."""
+    a notebook and the command show the same words, not the items' dataclass fields; ``rules_note`` ends the title
+    as :class:`BonusChecks`' does (a slice or copy keeps it)."""
+
+    def __init__(self, bonuses: Iterable[DealtBonus] = (), rules_note: str = "") -> None:
+        super().__init__(bonuses)
+        self.rules_note = rules_note
+
+    def _kin(self, items: Iterable[Any]) -> Self:
+        return type(self)(items, self.rules_note)
 
     def __str__(self) -> str:
         return "\n".join(str(bonus) for bonus in self) if self else NO_DEALT_BONUS
+
+    def __repr__(self) -> str:
+        """One line, each bonus with its answer (``open`` while the tricks decide it)."""
+        return f"<DealtBonuses {', '.join(f'{bonus.bonus} {bonus.cells()[3].split()[0]}' for bonus in self) or 'none'}>"
 
     def _repr_html_(self) -> str:
         if not self:
             return html_lines([NO_DEALT_BONUS])
         rows = [bonus.cells() for bonus in self]
-        return f"<div>{html_titled_table('Bonuses the cards decide (no search)', CHECK_COLUMNS, rows)}</div>"
+        title = f"Bonuses the cards decide (no search){self.rules_note}"
+        return f"<div>{html_titled_table(title, CHECK_COLUMNS, rows)}</div>"
 
 
 #: What an empty :class:`DealtBonuses` says (Kratzen, a Schafkopf contract without Laufende).
@@ -570,7 +593,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
         checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=why))
     from .score_check import check_notes  # the settlement's modules load on first use, as check_report's
 
-    return BonusChecks(checks, check_notes(position, checks))
+    return BonusChecks(checks, check_notes(position, checks), rules.variant.note())
 
 
 def dealt_bonuses(position: Position) -> DealtBonuses:
@@ -582,7 +605,8 @@ def dealt_bonuses(position: Position) -> DealtBonuses:
         inputs = scoring_inputs(position)  # which of them were announced
     except StichError:
         inputs = None  # the score says what is wrong with the record's scoring tags
-    return DealtBonuses(position.game.dealt_bonuses(position.rules, position.state, inputs))
+    return DealtBonuses(position.game.dealt_bonuses(position.rules, position.state, inputs),
+                        position.rules.variant.note())
 
 
 def forced_to_the_end(state: PlayState) -> PlayState:
@@ -748,17 +772,29 @@ class ContractTable(_ResultList, list[TableEntry]):
     """What :func:`contract_table` gives: a list of :class:`TableEntry` (it is one, and compares equal to one), which
     prints a row an entry (``print(entry)``'s) and renders in Jupyter as ``stich table``'s table, under one set of
     columns, with the command's legends below it. ``pot`` is the pot the settlement column was paid from, in a game
-    paid from one (None: no settlement column, or a game without a pot); a slice or copy keeps it."""
+    paid from one (None: no settlement column, or a game without a pot); ``rules_note`` ends the title with the
+    flags the table is of where they are not the game's defaults, as the command's title ends (``Variant.note``); a
+    slice or copy keeps both."""
 
-    def __init__(self, entries: Iterable[TableEntry] = (), pot: int | None = None) -> None:
+    def __init__(self, entries: Iterable[TableEntry] = (), pot: int | None = None, rules_note: str = "") -> None:
         super().__init__(entries)
         self.pot = pot
+        self.rules_note = rules_note
 
     def _kin(self, items: Iterable[Any]) -> Self:
-        return type(self)(items, self.pot)
+        return type(self)(items, self.pot, self.rules_note)
 
     def __str__(self) -> str:
         return "\n".join(str(entry) for entry in self)
+
+    def __repr__(self) -> str:
+        """One line: the game, its rows and how many are won, lost or not biddable (the list's own repr was a
+        dataclass dump a row; ``str()`` is the table)."""
+        game = f"{self[0].game}, " if self and self[0].game else ""
+        counts = {"won": sum(entry.won is True for entry in self), "lost": sum(entry.won is False for entry in self),
+                  "not biddable": sum(not entry.biddable for entry in self)}
+        said = ", ".join(f"{count} {word}" for word, count in counts.items() if count)
+        return f"<ContractTable {game}{len(self)} row{'' if len(self) == 1 else 's'}{': ' + said if said else ''}>"
 
     def _repr_html_(self) -> str:
         per_seat = any(entry.seats for entry in self)
@@ -767,7 +803,7 @@ class ContractTable(_ResultList, list[TableEntry]):
         columns = table_columns(self[0].game if self else "", per_seat=per_seat, seats=seats, settled=settled)
         rows = [[entry.contract_in_words, str(entry.declarer),
                  *table_cells(entry.as_dict(), per_seat=per_seat, seats=seats, settled=settled)] for entry in self]
-        table = html_titled_table(CONTRACT_TABLE_TITLE, columns, rows, right={
+        table = html_titled_table(CONTRACT_TABLE_TITLE + self.rules_note, columns, rows, right={
             i for i, name in enumerate(columns) if name not in ("contract", "side", "result")})
         legends = ([SEAT_LEGEND] if per_seat else []) + ([settlement_legend(self[0].game, self.pot)] if settled else [])
         notes = settlement_notes(self.pot, POT_BY_ARGUMENT) if settled else []
@@ -955,7 +991,7 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
             entries.append(replace(entry, game=chosen_game.name))
     paid_from = read_pot(source.record if isinstance(source, Position) else None, pot) \
         if settlement and chosen_game.has_pot else None  # as the settlement column was paid (no [Pot]: 0)
-    return ContractTable(entries, paid_from)
+    return ContractTable(entries, paid_from, chosen_game.variant(chosen_variant).note())
 
 
 def _bids(game: type[Game], deal: Deal, contract: Contract, declarer: int,

@@ -34,11 +34,11 @@ from .checkpoint import Journal, Span, SpanSet
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
-from .games.outcome import mean_in_words, role_text
+from .games.outcome import mean_in_words, role_text, side_text, signed, signed_mean
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
-from .html_tables import html_lines, html_titled_table
+from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import ALL_ALIKE, ReportTable, interval_note, table_text
 from .search.boundary import check_time_limit
 from .scoring import check_scoring_inputs, read_pot, score_deal
@@ -86,6 +86,21 @@ class Mean:
         """Why there is no interval (the words of analyse and advice: "no sample", "one sample", "all samples
         alike", a board being the match's sample; or "0 by construction"), or None where there is one."""
         return BY_CONSTRUCTION if self.fixed else interval_note(self.count, self.low, self.high)
+
+    def __str__(self) -> str:
+        """The mean as a match's report writes it, ``+2.30 (95%: +1.23 to +3.37)``, and where it has no interval
+        why: ``+0.50 (all 2 boards alike: no interval)``, ``+1.00 (one board: no interval)``, ``0.00 (0 by
+        construction)``, ``no board``."""
+        if not self.count:
+            return "no board"
+        if self.fixed:
+            return f"{signed_mean(self.mean)} ({BY_CONSTRUCTION})"
+        if self.count == 1:
+            return f"{signed_mean(self.mean)} (one board: no interval)"
+        return mean_text(self)
+
+    def __repr__(self) -> str:
+        return f"<Mean {self}{'' if self.note else f' over {self.count:,} boards'}>"
 
     def as_dict(self) -> dict[str, Any]:
         """``interval`` is two numbers, or two nulls with ``interval_note`` saying why (never ``[m, m]``)."""
@@ -144,6 +159,30 @@ class PlayedDeal:
                    field_of("contract", "str"), field_of("declarer", "int"), field_of("declaring_side", "ints"),
                    field_of("play", "strs"), field_of("payments", "ints"),
                    field_of("samples", "counts") if "samples" in document else None)
+
+    def heading(self) -> str:
+        """``board 1, rotation 0: Rufer G, declarer 1, side 1+3`` (the contract by its token: the deal does not know
+        its game)."""
+        return (f"board {self.board}, rotation {self.rotation}: {self.contract}, declarer {self.declarer}, "
+                f"side {side_text(self.declaring_side)}")
+
+    def tricks(self) -> list[tuple[str, ...]]:
+        """The cards in playing order, a trick each (a trick is a card a seat: a seat a bot)."""
+        size = len(self.bots) or 1
+        return [self.play[start:start + size] for start in range(0, len(self.play), size)]
+
+    def __repr__(self) -> str:
+        """One line: which deal, the contract and every seat's payment (the dataclass's listed every card)."""
+        return f"<PlayedDeal {self.heading()}; payments {' '.join(signed(paid) for paid in self.payments)}>"
+
+    def _repr_html_(self) -> str:
+        """What Jupyter shows of a deal: the seats with their bots and payments as a table, then the tricks."""
+        seats = html_table(("seat", "bot", "payment"),
+                           [(seat, bot, signed(paid)) for seat, (bot, paid) in enumerate(zip(self.bots, self.payments),
+                                                                                         1)], right={0, 2})
+        tricks = html_table(("trick", "cards in playing order"),
+                            [(number, " ".join(cards)) for number, cards in enumerate(self.tricks(), 1)], right={0})
+        return f"<div>{html_lines([self.heading()], bold=True)}{seats}{tricks}</div>"
 
     def as_dict(self) -> dict[str, Any]:
         return {"board": self.board, "rotation": self.rotation, "bots": list(self.bots), "contract": self.contract,
@@ -268,9 +307,17 @@ class MatchResult:
             settings["plays_for"] = own_measure(get_game(self.game))
         return settings
 
+    def __repr__(self) -> str:
+        """One line: the game, the boards and deals played, each bot's mean payment (the dataclass's listed every
+        deal)."""
+        means = ", ".join(f"{name} {signed_mean(mean.mean) if mean.count else '-'}" for name, mean in self.bots.items())
+        stopped = f", stopped by the {self.stopped}" if self.stopped else ""
+        return (f"<MatchResult {self.game}, {self.boards:,} board{'' if self.boards == 1 else 's'} "
+                f"({self.deals_played:,} deal{'' if self.deals_played == 1 else 's'} played{stopped})"
+                f"{': ' + means if means else ''}>")
+
     def __str__(self) -> str:
-        """The report for people (``print(result)``), as ``stich match`` prints it (:func:`match_report`); the
-        dataclass ``repr`` stays for debugging."""
+        """The report for people (``print(result)``), as ``stich match`` prints it (:func:`match_report`)."""
         report = match_report(self)
         lines = [report.heading, report.setup, report.card_samples_line, report.pot_note]
         if report.table is not None:

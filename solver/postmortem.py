@@ -209,6 +209,9 @@ class PlayAnalysis:
     #: graded by card points where the contract's score does not count them (a Schafkopf Tout, a Sie): the line
     #: that says so (:func:`~solver.scoring.uncounted_points_note`), which every view prints; None elsewhere
     points_note: str | None = field(default=None, compare=False)
+    #: the flags the deal is played under where they are not the game's defaults, as a title ends with them
+    #: (``Variant.note``; empty under the defaults), which the first line of the print and the notebook says
+    rules_note: str = field(default="", compare=False)
 
     @property
     def game_line(self) -> tuple[str, int, tuple[int, ...]] | None:
@@ -253,7 +256,8 @@ class PlayAnalysis:
         changed hands (:func:`game_change_lines`), as ``stich postmortem`` says it."""
         game = get_game(self.game)
         what = totals_view(self.game, self.measure, self.declarer, self.declaring_side)
-        lines = [f"{self.game} {game.contract_in_words(self.contract)}, {game.declarer_title} {self.declarer}: {what}"]
+        lines = [f"{self.game} {game.contract_in_words(self.contract)}, {game.declarer_title} {self.declarer}: {what}"
+                 f"{self.rules_note}"]
         document = self.as_dict()
         said = [line for line in (self.points_note, no_cost_line(document), settled_line(document)) if line]
         return "\n".join(lines + [str(card) for card in self.cards] + said + game_change_text(document))
@@ -845,7 +849,8 @@ def _analyse_play(position: Position, engine: EngineSolver | None, objective: st
                         thresholds=_thresholds(rules, curve_objective, maximum, unscored),
                         winning=_winning(rules, curve_objective), bonuses_kept=_kept(engine, state, unscored),
                         whole_deal=position.game.is_whole(rules.deal), settled_after=settled_after(position),
-                        points_note=uncounted_points_note(rules) if measure == "points" else None)
+                        points_note=uncounted_points_note(rules) if measure == "points" else None,
+                        rules_note=rules.variant.note())
 
 
 def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | None = None,

@@ -46,7 +46,7 @@ from .position import Position, check_position
 from .state import PlayState
 from .search.boundary import Deadline, check_stop, check_time_limit
 from .search.engine import EngineSolver
-from .variant import Variant, value_text
+from .variant import Variant, rules_note, value_text
 from .workers import (DEFAULT_WORKER_WAIT_SECONDS, ChunkLimits, Notify, Pool, warn_caller, worker_engine,
                       worker_settlement_engine)
 
@@ -274,8 +274,17 @@ class HandAnalysis:
 
     def __str__(self) -> str:
         """The report for people (``print(analysis)``), as ``stich analyse`` prints it: the chances, the means, the
-        bonuses and the opening cards (:func:`report_text`); the dataclass ``repr`` stays for debugging."""
+        bonuses and the opening cards (:func:`report_text`)."""
         return report_text(self.as_dict())
+
+    def __repr__(self) -> str:
+        """One line: the hand's contract and seat, the samples, the win chance and the means (the dataclass's was
+        pages of fields)."""
+        contract = get_game(self.game).contract_in_words(self.contract)
+        payment = [] if self.score_mean is None else [f"mean payment {signed_mean(self.score_mean)}"]
+        figures = [f"win {self.win_probability:.1%}", *payment, f"mean {measure_words(self.measure)} {self.mean:.1f}"]
+        return (f"<HandAnalysis {self.game} {contract}, seat {self.seat}, "
+                f"{samples_said(self.samples, self.requested, self.stopped)}: {', '.join(figures)}>")
 
     def _repr_html_(self) -> str:
         """The same report for Jupyter, its tables as HTML tables (:func:`report_html`)."""
@@ -1313,6 +1322,13 @@ def samples_text(document: Mapping[str, Any]) -> str:
     return f"{solved:,} sample{'' if solved == 1 else 's'}"
 
 
+def samples_said(samples: int, requested: int | None, stopped: str | None) -> str:
+    """How many samples a run solved, and why it stopped early where it did: ``4 samples``, ``20 of 2,000 samples,
+    stopped by the time limit`` (what a sampling result's one-line ``repr`` says of its run, as its report does)."""
+    solved = samples_text({"samples": samples, "requested": requested, "stopped": stopped})
+    return f"{solved}, stopped by the {stopped}" if stopped else solved
+
+
 def share(probability: float, interval: Sequence[float | None] | None, *, compact: bool = False) -> str:
     """A share of the samples with its 95% Wilson interval, as every share of the reports' lines is written:
     ``80.0% (95%: 62.7% to 90.5%)`` (:func:`with_interval`, as a mean's), or ``compact`` in a table cell, whose title
@@ -1506,7 +1522,8 @@ def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[Rep
         return card_names(document["game"], cards)
 
     contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
-    lines = [f"{document['game']} {contract}, seat {document['seat']}: {names(document['hand'])}"]
+    hand = f"{document['game']} {contract}, seat {document['seat']}: {names(document['hand'])}"
+    lines = [*rules_line(document), hand]
     lines += [f"known in seat {seat}: {names(cards)}" for seat, cards in document["known"].items()]
     if document.get("played"):
         lines.append(f"played so far: {names(document['played'])}")
@@ -1523,6 +1540,13 @@ def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[Rep
     return lines, tables
 
 
+def rules_line(document: Mapping[str, Any]) -> list[str]:
+    """``rules: runaway_count_at=deal``, the flags the samples were played under where they are not the game's
+    defaults, as ``stich analyse`` and advice start their reports (none where every flag is the default)."""
+    rules = rules_note(get_game(document["game"]).flags, document.get("variant") or {}).removeprefix("; ")
+    return [rules] if rules else []
+
+
 def report_text(document: Mapping[str, Any]) -> str:
     """The ``analyse`` document as plain text: what ``stich analyse`` prints of it, without its colours."""
     lines, tables = report_parts(document)
@@ -1535,7 +1559,8 @@ def report_text(document: Mapping[str, Any]) -> str:
 def report_html(document: Mapping[str, Any]) -> str:
     """The same for Jupyter: the lines, then each table under its title."""
     lines, tables = report_parts(document)
-    parts = [html_lines(lines[:1], bold=True), html_lines(lines[1:])]
+    heading = 1 + len(rules_line(document))  # the rules, then the hand: the title of the report
+    parts = [html_lines(lines[:heading], bold=True), html_lines(lines[heading:])]
     for (title, columns, rows), numbers in tables:
         parts.append(html_titled_table(title, columns, rows, right=numbers))
     note = opening_note(document)

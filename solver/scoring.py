@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import InvalidPositionError, ParseError, StichError
 from .games import games_with, get_game
 from .games.base import Game, Rules
-from .games.outcome import MAX_POT, ScoreItem, Scored, read_pot, side_text, signed
+from .games.outcome import ITEM_COLUMNS, ITEM_NUMBER_COLUMNS, MAX_POT, ScoreItem, Scored, read_pot, signed
 from .html_tables import html_table
 from .position import Position, check_position, every_seat_for_itself
 
@@ -36,6 +36,9 @@ class Settlement:
     pot: int | None = None
     pot_change: int = 0
     notes: tuple[str, ...] = field(default=())
+    #: the flags the deal was played under where they are not the game's defaults, as a title ends with them
+    #: (``Variant.note``: ``; rules: runaway_count_at=deal``; empty under the defaults): the heading says them
+    rules_note: str = field(default="", compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -50,8 +53,8 @@ class Settlement:
         widths = [max(len(row[i]) for row in rows) for i in range(len(ITEM_COLUMNS))]
         lines = [self._heading()]
         for row in rows:
-            cells = [cell.rjust(width) if column in NUMBER_COLUMNS else cell.ljust(width)
-                     for column, cell, width in zip(ITEM_COLUMNS, row, widths)]
+            cells = [cell.rjust(width) if column in ITEM_NUMBER_COLUMNS else cell.ljust(width)
+                     for column, (cell, width) in enumerate(zip(row, widths))]
             lines.append("  ".join(cells).rstrip())
         lines.append("payments: " + ", ".join(f"{seat} {paid}" for seat, paid in self._payment_cells()))
         lines.extend(f"note: {note}" for note in self.notes)
@@ -59,35 +62,24 @@ class Settlement:
 
     def _heading(self) -> str:
         """``Schafkopf Wenz Tout``: the game and the contract as the rule book names it (the document keeps the
-        token)."""
-        return f"{self.game} {get_game(self.game).contract_in_words(self.contract)}"
+        token), then the flags played under where they are not the game's defaults, as every command's title ends."""
+        return f"{self.game} {get_game(self.game).contract_in_words(self.contract)}{self.rules_note}"
 
     def _repr_html_(self) -> str:
         """The same as HTML tables, which Jupyter shows for a settlement (as it shows a position's diagram)."""
         head, *body = self._item_rows()
-        numbers = {column for column, name in enumerate(ITEM_COLUMNS) if name in NUMBER_COLUMNS}
         payments = self._payment_cells()
         paid = html_table([seat for seat, _ in payments], [[value for _, value in payments]],
                           right=range(len(payments)))
         notes = "".join(f"<p><small>note: {escape(note)}</small></p>" for note in self.notes)
         return (f'<div><p style="font-weight:bold">{escape(self._heading())}</p>'
-                f'{html_table(head, body, right=numbers)}<p>payments</p>{paid}{notes}</div>')
+                f'{html_table(head, body, right=ITEM_NUMBER_COLUMNS)}<p>payments</p>{paid}{notes}</div>')
 
     def _item_rows(self) -> list[tuple[str, ...]]:
-        """The header and one row per item, as text (what both renderings show)."""
-        rows: list[tuple[str, ...]] = [ITEM_COLUMNS]
+        """The header and one row per item, as text (what both renderings show): the items as the game names them,
+        ``pot`` for the pot's side of an item in a game paid from one."""
         title = get_game(self.game).item_title
-        for item in self.items:
-            rows.append((title(item.name) + (" (announced)" if item.announced else ""), self._seats(item.winners),
-                         self._seats(item.losers), str(item.base), str(item.multiplier), str(item.value),
-                         item.reason))
-        return rows
-
-    def _seats(self, seats: tuple[int, ...]) -> str:
-        """``1+3`` for a side, ``seat 2`` for one seat, ``pot`` for the pot's side of an item (``-``: nobody)."""
-        if not seats:
-            return "pot" if self.pot is not None else "-"
-        return side_text(seats)
+        return [ITEM_COLUMNS, *(item.cells(title, pot=self.pot is not None) for item in self.items)]
 
     def _payment_cells(self) -> list[tuple[str, str]]:
         """Each seat's payment signed (``+2``, ``-2``, ``0``), and the pot's change in a game paid from one."""
@@ -95,11 +87,6 @@ class Settlement:
         if self.pot is not None:
             cells.append(("pot", signed(self.pot_change)))
         return cells
-
-
-#: The columns of a settlement's items as people read them (``stich score`` prints the same), and the numeric ones.
-ITEM_COLUMNS = ("item", "to", "from", "base", "x", "value", "why")
-NUMBER_COLUMNS = frozenset({"base", "x", "value"})
 
 
 def check_scoring_inputs(game: type[Game], pot: object, announcements: object = None) -> None:
@@ -249,7 +236,7 @@ def settle(position: Position, inputs: object) -> Settlement:
     if sum(scored.payments) + scored.pot_change != 0:  # every rule balances; a failure here is a bug, not bad input
         raise AssertionError(f"settlement does not sum to zero: {scored.payments} {scored.pot_change}")
     return Settlement(game.name, str(rules.contract), scored.items, scored.payments, scored.pot, scored.pot_change,
-                      tuple(notes))
+                      tuple(notes), rules.variant.note())
 
 
 def score_deal(position: Position, *, pot: int | None = None, announcements: Announcements = None) -> Settlement:

@@ -70,6 +70,9 @@ class DDSettlement:
     pot_change: int = 0  # what the pot gains along ``line`` (a game paid from a pot); payments plus it sum to 0
     #: every seat plays for itself (``solver.position.every_seat_for_itself``): the words name the declarer alone
     every_seat_for_itself: bool = False
+    #: the flags the deal is played under where they are not the game's defaults, as a title ends with them
+    #: (``Variant.note``; empty under the defaults), which the first line and the items' heading say
+    rules_note: str = field(default="", compare=False)
 
     @property
     def differs(self) -> bool:
@@ -88,7 +91,8 @@ class DDSettlement:
 
     def _settlement(self) -> Settlement:
         """The deal played out along ``line``, as a :class:`Settlement` (which prints and renders its items)."""
-        return Settlement(self.game, self.contract, self.items, self.payments, self.pot, self.pot_change)
+        return Settlement(self.game, self.contract, self.items, self.payments, self.pot, self.pot_change,
+                          rules_note=self.rules_note)
 
     def _summary(self) -> list[str]:
         """What ``stich score --dd`` says under its tables: the net, the line, and what playing for points settles."""
@@ -104,9 +108,10 @@ class DDSettlement:
     def __str__(self) -> str:
         """The settlement for people (``print(result)``): the net, the items and payments of its line (as
         ``print(settlement)``), the line and the points-optimal comparison; the dataclass ``repr`` stays."""
-        title, *items = str(self._settlement()).splitlines()
+        _, *items = str(self._settlement()).splitlines()
         summary = self._summary()
-        return "\n".join([f"{title}, {summary[0]}", *items, *summary[1:]])
+        title = f"{self.game} {get_game(self.game).contract_in_words(self.contract)}"
+        return "\n".join([f"{title}, {summary[0]}{self.rules_note}", *items, *summary[1:]])
 
     def _repr_html_(self) -> str:
         """The same for Jupyter: the items and payments as tables (:meth:`Settlement._repr_html_`)."""
@@ -340,7 +345,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
         points_optimum=result.total, points_line=tuple(CardIndex(c, names[c]) for c in result.line),
         points_line_value=points_net,
         value_keeping_points=value_kept, pot=settled.pot, pot_change=settled.pot_change,
-        every_seat_for_itself=every_seat_for_itself(position),
+        every_seat_for_itself=every_seat_for_itself(position), rules_note=rules.variant.note(),
         nodes=nodes + result.nodes, seconds=time.perf_counter() - start,
         line_names=tuple(names[c].name for c in line), points_line_names=tuple(names[c].name for c in result.line))
 

@@ -82,7 +82,8 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
     assert ("targets forced (brackets: 95% intervals)\ntarget           whose     forced\n"
             "tricks (seat 1)  the hand  100%") in text
     assert "opening cards (brackets: 95% intervals)\ncard  mean payment  win" in text
-    assert repr(analysis).startswith("HandAnalysis(game=")
+    assert repr(analysis) == ("<HandAnalysis Kratzen Trump E, seat 1, 4 samples: win 100.0%, mean payment +2.25, "
+                              "mean tricks 2.2>")
     shown = CliRunner().invoke(app, ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1",
                                      "--contract", "Trump E", "-n", "4", "-j", "1", "--pot", "4"]).stdout
     for line in text.splitlines()[:5]:  # the lines above the tables, word for word
@@ -202,6 +203,27 @@ def test_a_contract_table_renders_in_jupyter_as_stich_table_prints_it():
     assert cells(html)[1] == ["Solo & <b>", "2", "-", "-", "-", "not biddable: seat 2 holds T20..T16"]
 
 
+def test_a_contract_table_and_the_check_lists_repr_as_one_line():
+    """A contract table, bonus checks and dealt bonuses repr'd as the list's repr, a dataclass dump a row (pages in a
+    REPL); now one line that says what each is: the game and its rows counted by result, each bonus's answer."""
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
+    table = solver.contract_table(position)
+    refused = [entry.contract for entry in table if not entry.biddable]
+    assert len(table) == 9 and len(refused) == 1 and sum(entry.won is True for entry in table) == 1
+    assert repr(table) == "<ContractTable Zwanzigerrufen, 9 rows: 1 won, 7 lost, 1 not biddable>"
+    assert repr(table[:1]) == "<ContractTable Zwanzigerrufen, 1 row: 1 won>" and table[0].won
+    by_hand = solver.analysis.ContractTable([solver.analysis.TableEntry("Solo", 2, biddable=False, reason="T20")])
+    assert repr(by_hand) == "<ContractTable 1 row: 1 not biddable>"
+    assert repr(solver.check_bonuses(position)) == (
+        "<BonusChecks game yes, absolut yes, absolut_against no, valat no, valat_against no, pagat_ultimo no, "
+        "pagat_beaten no, mondfang no>")
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    assert repr(solver.check_bonuses(kratzen)) == \
+        "<BonusChecks tricks seat 1 yes, tricks seat 2 no, tricks seat 3 yes; 1 note>"
+    assert repr(solver.dealt_bonuses(position)) == "<DealtBonuses trull no, four_kings no>"
+    assert repr(solver.dealt_bonuses(kratzen)) == "<DealtBonuses none>"
+
+
 def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
     """Each BonusCheck and DealtBonus renders in Jupyter as its ``stich check`` row: the bonus, for whom, what,
     and the answer its ``str`` gives; check_bonuses' list (a BonusChecks) as the table of them all."""
@@ -237,10 +259,11 @@ def test_a_contract_table_s_settlement_column_is_explained_under_it_with_its_uni
     schafkopf, kratzen = VALAT.parent / "schafkopf.tbn", VALAT.parent / "kratzen.tbn"
     table = solver.contract_table(next(solver.read_positions(schafkopf)), settlement=True)
     legend = "settlement: the declaring side's double-dummy net score in game units, without announcements"
-    assert table.pot is None and _Cells(table._repr_html_()).paragraphs == ["Double-dummy contract table", legend]
+    title = "Double-dummy contract table; rules: runaway_count_at=deal"  # board 1's [Variant]
+    assert table.pot is None and _Cells(table._repr_html_()).paragraphs == [title, legend]
     assert legend in CliRunner().invoke(app, ["table", str(schafkopf), "-b", "1"]).stdout.splitlines()
     assert _Cells(solver.contract_table(next(solver.read_positions(schafkopf)))._repr_html_()).paragraphs == [
-        "Double-dummy contract table"]  # no column, no legend
+        title]  # no column, no legend
     paid = solver.contract_table(next(solver.read_positions(kratzen)), settlement=True, pot=40)
     legend = "settlement: the attacker's double-dummy payment, with a pot of 40 chips"
     assert paid.pot == 40 and paid[1:].pot == 40 and _Cells(paid._repr_html_()).paragraphs[-1] == legend
@@ -346,6 +369,34 @@ def test_a_hand_analysis_renders_its_report_in_jupyter():
     assert any(row[0] == "♥K" for row in _Cells(french._repr_html_()).rows)
 
 
+def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
+    """A match's PlayedDeal repr'd as its dataclass, every card, and a notebook had nothing better; a Mean printed
+    its fields with their 15 digits. Now a deal is a line, and in Jupyter its seats, bots and payments, then its
+    tricks, as tables; a mean prints as the match report writes it."""
+    from solver.bots import CheaterBot
+    from solver.match import Mean, play_match
+
+    result = play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=3, pot=4)
+    deal = result.deals[0]
+    payments = " ".join(f"{paid:+d}" if paid else "0" for paid in deal.payments)
+    assert repr(deal) == (f"<PlayedDeal board 1, rotation 0: {deal.contract}, declarer 1, side seat 1; "
+                          f"payments {payments}>")
+    shown = _Cells(deal._repr_html_())
+    assert shown.paragraphs == [f"board 1, rotation 0: {deal.contract}, declarer 1, side seat 1"]
+    assert shown.rows[:4] == [["seat", "bot", "payment"],
+                              *([str(seat), bot, f"{paid:+d}" if paid else "0"]
+                                for seat, (bot, paid) in enumerate(zip(deal.bots, deal.payments), 1))]
+    assert shown.rows[4] == ["trick", "cards in playing order"]
+    assert shown.rows[5:] == [[str(number), " ".join(deal.play[3 * number - 3:3 * number])]
+                              for number in range(1, len(deal.play) // 3 + 1)]
+    random = result.bots["random"]
+    assert str(random) == "-1.89 (95%: -5.60 to +1.82)"
+    assert repr(random) == "<Mean -1.89 (95%: -5.60 to +1.82) over 3 boards>"
+    assert str(Mean.of([2.0, 2.0])) == "+2.00 (all 2 boards alike: no interval)"
+    assert repr(Mean.of([1.0])) == "<Mean +1.00 (one board: no interval)>" and str(Mean.of([])) == "no board"
+    assert str(Mean.of([0.0, 0.0], interval=False)) == "0.00 (0 by construction)"
+
+
 def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     """``print(play_match(...))`` printed the dataclass dump of every deal; now the report ``stich match`` prints
     (solver.match.match_report builds its lines and table for both), and Jupyter renders the means as a table."""
@@ -376,7 +427,7 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     assert html.rows == [["bot", "seats played", "mean settlement (chips)"],
                          ["random", "18", "-1.89 ± 3.71"],
                          ["cheater", "9", "-0.22 ± 5.51"]]
-    assert repr(result).startswith("MatchResult(game='Kratzen'")
+    assert repr(result) == "<MatchResult Kratzen, 3 boards (9 deals played): random -1.89, cheater -0.22>"
 
 
 def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
@@ -407,7 +458,7 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 ± 1.48", "best", "100% (68-100%)"]
     # a figure is kept whole in a notebook too (a no-break space)
     assert len(html.rows) == 1 + len(advice.rows) and "<br>12%\u00a0(2-47%) Schneider" in advice._repr_html_()
-    assert repr(advice).startswith("ContractAdvice(game='Schafkopf'")
+    assert repr(advice) == "<ContractAdvice Schafkopf seat 1, 8 samples: best Rufer G +1.62>"
 
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
@@ -420,6 +471,7 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     html = _Cells(cards._repr_html_())
     assert html.rows[:2] == [["", "card", "mean payment", "behind the best", "win", "bonuses made", "against"],
                              ["1", "♠G", "-2.00 (all alike)", "best", "0% (0-56%)", "100% (44-100%) Absolut", ""]]
+    assert repr(cards) == "<CardAdvice Zwanzigerrufen Normal T20, seat 3, 3 samples: best ♠G -2.00>"
     assert html.paragraphs[-2] == text[-2] == "payment: the seat's share of its side's settlement"
     assert html.paragraphs[-1] == text[-1] == ("never made in 3 samples, so each below 56% (the top of its 95% "
                                                "interval): Mondfang, Pagat Ultimo, Valat (every card)")
@@ -465,6 +517,8 @@ def test_an_analysis_stopped_early_says_so_when_printed():
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=400, workers=1, time_limit=0)
     assert analysis.stopped == "time limit" and analysis.samples == 1  # the first sample only
     assert str(analysis).splitlines()[1] == "1 of 400 samples (seed 1), stopped by the time limit: the figures of these"
+    assert repr(analysis).startswith("<HandAnalysis Kratzen Trump E, seat 1, 1 of 400 samples, stopped by the time "
+                                     "limit: win ")
     assert analysis.as_dict()["requested"] == 400 and "requested" not in solver.analyse_hand(
         "kratzen", "EO E9 SU SZ", 1, "Trump E", samples=2, workers=1).as_dict()  # said only beside "stopped"
 
@@ -478,10 +532,14 @@ def test_advice_stopped_early_says_how_many_samples_of_how_many_as_the_analysis_
                              time_limit=0)
     assert advice.stopped == "time limit" and advice.requested == 400
     assert f"{advice.samples} of 400 samples (seed 1), stopped by the time limit: the best answer so far" in str(advice)
+    assert repr(advice).startswith(f"<ContractAdvice Schafkopf seat 1, {advice.samples} of 400 samples, stopped by "
+                                   "the time limit: best ")
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))  # seat 3 to move
     cards = card_advice(position, 3, samples=300, workers=1, time_limit=0)
     assert cards.stopped == "time limit" and str(cards).splitlines()[1] == (
         f"{cards.samples} of 300 samples (seed 1), stopped by the time limit: the best answer so far")
+    assert repr(cards).startswith(f"<CardAdvice Zwanzigerrufen Normal T20, seat 3, {cards.samples} of 300 samples, "
+                                  "stopped by the time limit: best ")
 
 
 def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_ties():

@@ -153,7 +153,8 @@ def test_a_post_mortem_prints_for_people_and_draws_itself_in_a_notebook():
     assert repr(analysis) == (f"<PlayAnalysis Schafkopf {analysis.contract}, declarer 1: 16 cards graded by "
                               f"points; inaccuracy 0, mistake 0, blunder {blunders}>") and blunders == 1
     lines = str(analysis).splitlines()
-    assert lines[0] == f"Schafkopf {analysis.contract}, declarer 1: points of 1+3" and len(lines) == 19
+    assert lines[0] == f"Schafkopf {analysis.contract}, declarer 1: points of 1+3; rules: runaway_count_at=deal" \
+        and len(lines) == 19
     assert lines[17:] == ["Game (double dummy): won for 1+3, from the start", "  no card changed that"]
     first = analysis.cards[0]
     assert lines[1].split() == ["1", "trick", "1", "seat", "1", first.card, str(first.before), "->", str(first.after),
@@ -692,7 +693,7 @@ def test_the_text_and_the_command_name_the_declaring_side_alike():
     positions = list(solver.read_positions(EXAMPLES / "schafkopf.tbn"))
     for record, side in ((1, "1+3"), (2, "seat 1")):
         analysis = analyse_play(positions[record - 1], objective="points")
-        assert str(analysis).splitlines()[0].endswith(f": points of {side}")
+        assert str(analysis).splitlines()[0].removesuffix(analysis.rules_note).endswith(f": points of {side}")
         shown = run("postmortem", EXAMPLES / "schafkopf.tbn", "--record", record, "--objective", "points").stdout
         assert f"Every card (totals: points of {side}; cost to the mover's side)" in shown
         assert f"totals: points of {side};" in analysis._repr_html_()

@@ -68,6 +68,61 @@ def test_the_diagram_heading_and_the_notebook_say_the_rules():
     assert "rules:" not in diagram(plain).splitlines()[0]
 
 
+def test_the_notebook_s_score_headings_say_the_rules():
+    """A settlement's heading (print and Jupyter) said the contract alone where ``stich score``'s title ends with the
+    rules; now both end so, the double-dummy settlement's first line too, and a default record's are unchanged."""
+    flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
+    settled = solver.dd_settlement(flagged)
+    heading = "Schafkopf Rufer G; rules: runaway_count_at=deal"
+    assert str(settled).splitlines()[0] == \
+        "Schafkopf Rufer G, double dummy: declarers 1+3 net +4 game units; rules: runaway_count_at=deal"
+    assert f'<p style="font-weight:bold">{heading}</p>' in settled._repr_html_()
+    score = solver.score_deal(flagged.play_cards(settled.line_names))
+    assert str(score).splitlines()[0] == heading and f'font-weight:bold">{heading}</p>' in score._repr_html_()
+    assert "rules:" not in str(solver.dd_settlement(plain)) + solver.dd_settlement(plain)._repr_html_()
+
+
+def test_the_notebook_s_table_titles_say_the_rules_as_the_commands_do():
+    """The titles of a post-mortem, a contract table, the bonus checks and the dealt bonuses in a notebook said no
+    rules where the commands' titles do; now each ends with them (a slice keeps them), a default record's not."""
+    import re
+
+    def titles(html: str) -> list[str]:
+        return re.findall(r'<p style="font-weight:bold">([^<]*)</p>', html)
+
+    flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
+    rules = "; rules: runaway_count_at=deal"
+    played = solver.analyse_play(flagged)
+    assert str(played).splitlines()[0] == f"Schafkopf Rufer G, declarer 1: points of 1+3{rules}"
+    assert titles(played._repr_html_())[0] == str(played).splitlines()[0]
+    assert solver.analyse_play(flagged, objective="score").rules_note == rules
+    table = solver.contract_table(flagged)
+    assert titles(table._repr_html_()) == titles(table[:1]._repr_html_()) == [f"Double-dummy contract table{rules}"]
+    assert titles(solver.contract_table(flagged.rules.deal, "Schafkopf", variant="runaway_count_at=deal")
+                  ._repr_html_()) == [f"Double-dummy contract table{rules}"]
+    assert titles(solver.contract_table(flagged, variant={})._repr_html_()) == ["Double-dummy contract table"]
+    checks = solver.check_bonuses(flagged)
+    assert titles(checks._repr_html_()) == titles(checks[1:]._repr_html_()) == [f"Bonuses{rules}"]
+    assert titles(solver.dealt_bonuses(flagged)._repr_html_()) == [f"Bonuses the cards decide (no search){rules}"]
+    assert "rules:" not in solver.check_bonuses(plain)._repr_html_() + str(solver.analyse_play(plain))
+
+
+def test_a_hand_analysis_says_its_rules_in_print_and_in_the_notebook():
+    """``print(analysis)`` and Jupyter started at the hand where ``stich analyse`` starts with the rules (as the
+    advice's report does); now both start with them, bold in the notebook with the hand under them."""
+    import re
+
+    flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
+    analysis = solver.analyse_position(flagged, 1, samples=2, workers=1)
+    text = str(analysis).splitlines()
+    assert text[:2] == ["rules: runaway_count_at=deal", "Schafkopf Rufer G, seat 1: EA EO E9 GZ G8 HZ HK H9"]
+    bold = re.findall(r'<p style="font-weight:bold">([^<]*)</p>', analysis._repr_html_())
+    assert bold[:2] == text[:2] and bold[2].startswith("bonuses forced")
+    shown = run("analyse", SCHAFKOPF, "-b", 1, "--seat", 1, "--samples", 2, "-j", 1).splitlines()
+    assert shown[1] == text[1]
+    assert "rules:" not in str(solver.analyse_position(plain, 1, samples=2, workers=1))
+
+
 def test_json_given_for_records_is_said_as_json(tmp_path):
     """``stich score results.jsonl`` said ``unexpected '"' outside a tag``; now: JSON, at line 1 column 1, and what
     reads it."""

@@ -184,6 +184,19 @@ def test_a_settlement_prints_and_renders_for_people():
     assert "<small>note: an ending" in score_deal(ending)._repr_html_()
 
 
+def test_a_score_item_renders_its_row_of_the_settlement_in_jupyter():
+    """A ScoreItem in a notebook showed its dataclass; now its row under the settlement's columns, as the settlement's
+    table writes it (the item's key as its name: the item alone does not know its game)."""
+    position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=KONTRA_ANNOUNCEMENTS)
+    absolut = next(item for item in score_deal(position).items if item.announced)
+    html = absolut._repr_html_()
+    assert html.startswith('<table style="border-collapse:collapse">') and html.count("<tr>") == 2
+    assert re.findall(r"<th [^>]*>([^<]*)</th>", html) == ["item", "to", "from", "base", "x", "value", "why"]
+    assert re.findall(r"<td [^>]*>([^<]*)</td>", html) == [
+        "absolut (announced)", "1+3", "2+4", "2", "2", "4", "Absolut announced by the defenders 2+4: failed"]
+    assert 'text-align:right">4</td>' in html and 'text-align:left">1+3</td>' in html
+
+
 def test_kontra_check_case_with_make_position_and_keyword():
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
     assert score_deal(position, announcements=KONTRA_ANNOUNCEMENTS).payments == (-2, 2, -2, 2)

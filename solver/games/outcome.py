@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..deal import MAX_NUMBER_DIGITS, small_number
 from ..errors import ParseError, StichError, is_whole_number
@@ -44,6 +44,25 @@ class ScoreItem:
         return {"name": self.name, "winners": list(self.winners), "losers": list(self.losers), "base": self.base,
                 "multiplier": self.multiplier, "announced": self.announced, "value": self.value,
                 "reason": self.reason}
+
+    def cells(self, title: Callable[[str], str] = str, *, pot: bool = False) -> tuple[str, ...]:
+        """Its row under a settlement's columns (:data:`ITEM_COLUMNS`), as ``stich score`` writes it: ``title`` names
+        the item as its game does (``Game.item_title``; the item alone knows only its key), and an empty side is
+        ``pot`` in a game paid from one (``-`` elsewhere, and for the item alone, which does not know its game)."""
+        def seats(side: tuple[int, ...]) -> str:
+            return side_text(side) if side else "pot" if pot else "-"
+        return (title(self.name) + (" (announced)" if self.announced else ""), seats(self.winners),
+                seats(self.losers), str(self.base), str(self.multiplier), str(self.value), self.reason)
+
+    def _repr_html_(self) -> str:
+        """The item for Jupyter: its row under a settlement's columns, as a settlement's table shows it."""
+        return html_table(ITEM_COLUMNS, [self.cells()], right=ITEM_NUMBER_COLUMNS)
+
+
+#: The columns of a settlement's items as people read them (``stich score`` prints the same), and the numeric ones
+#: by their place.
+ITEM_COLUMNS = ("item", "to", "from", "base", "x", "value", "why")
+ITEM_NUMBER_COLUMNS = frozenset({3, 4, 5})
 
 
 @dataclass(frozen=True)
