@@ -5,16 +5,13 @@ from __future__ import annotations
 import signal
 import time
 from pathlib import Path
-from typing import Any, Callable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
-                           TimeRemainingColumn)
 
-from solver.batch import MAX_CHUNK_SIZE, notes_text, solve_batch, stale_text, summary_text
 from solver.interrupts import begin_stop
-from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
-                            MIN_WORKER_MEMORY_MB)
+from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
+                           MIN_WORKER_MEMORY_MB)
 
 from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name, input_errors, message,
                      say_interrupted)
@@ -22,6 +19,9 @@ from .options import (ALL_MESSAGES, CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL
                       output_file, parse_variant_options, pool_options, variant_examples, workers_option)
 from .records import emit_json
 from .render import on_a_terminal, stderr_console
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 class Stopped(Exception):
@@ -56,6 +56,9 @@ class _Bar:
     LOG_SECONDS = 60.0
 
     def __init__(self) -> None:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
+                                   TimeRemainingColumn)
+
         console = stderr_console()
         self.progress: Progress | None = None
         if on_a_terminal(console):
@@ -124,6 +127,8 @@ def batch(
     """Solve every record of FILE into --out, one JSON line per record as it is done. A rerun skips what is
     already solved in --out (and tries its error lines again), so an interrupted or killed run is resumed by running
     it again."""
+    from solver.batch import notes_text, solve_batch, stale_text, summary_text  # the pool: not for --help
+
     if str(file) == "-":
         raise typer.BadParameter("batch reads a file, not standard input: its answers name the file they answer, "
                                  "and a rerun reads it again to resume", param_hint="'FILE'")

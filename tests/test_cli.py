@@ -27,7 +27,7 @@ import solver
 import solver.search.engine
 from example_records import board, reference
 from stopping_helpers import ctrl_c_on_a_terminal, read_pty
-from solver.cli.main import app
+from solver.cli.main import COMMANDS, app
 from solver.scoring import ENDING_NOTE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -1118,7 +1118,7 @@ def test_a_file_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeyp
     """A benchmark or a tree computed for minutes and then not written lost everything: where the file cannot be
     written, the command says so before it runs anything."""
     ran: list[object] = []
-    monkeypatch.setattr("solver.cli.bench.run_line", lambda *a, **k: ran.append(a))
+    monkeypatch.setattr("solver.benchmark.run_line", lambda *a, **k: ran.append(a))
     monkeypatch.setattr("solver.tree.strategy_tree", lambda *a, **k: ran.append(a))
     missing = tmp_path / "no such directory" / "run.json"
     refused = run("bench", "-g", "kratzen", "-n", "2", "--out", missing, code=1)
@@ -1215,7 +1215,7 @@ def _stopped_stats(line, **options):
 def test_bench_marks_the_figures_that_are_lower_bounds(monkeypatch):
     """A solve stopped at --limit counts at the limit, so figures that reach it are only lower bounds: the table
     printed them as plain times under one note for every line; bench/report.py marks them ">=", and so does bench."""
-    monkeypatch.setattr("solver.cli.bench.run_line", _stopped_stats)
+    monkeypatch.setattr("solver.benchmark.run_line", _stopped_stats)
     shown = run("bench", "-g", "kratzen", "-n", "3", "--time-limit", "0.005").stdout
     (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
     assert [cell.strip() for cell in row.split("│")[2:7]] == ["3", ">= 5.000", ">= 5.000", ">= 5.000", ">= 5.000"]
@@ -1236,7 +1236,7 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
             raise KeyboardInterrupt
         return run_line(line, **{**options, "limit_s": None})
 
-    monkeypatch.setattr("solver.cli.bench.run_line", second_line_interrupted)
+    monkeypatch.setattr("solver.benchmark.run_line", second_line_interrupted)
     saved = tmp_path / "run.json"
     result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(saved)])
     assert result.exit_code == 130 and "Traceback" not in result.stderr
@@ -2020,6 +2020,25 @@ def test_a_command_imports_only_what_it_uses():
               "solver.postmortem", "solver.plot", "solver.tree", "solver.cli.batch", "solver.cli.tree")
     assert [name for name in unused if name in loaded] == []
     assert "networkx" not in _modules_after("solve", "--help")
+
+
+#: What a command's work runs and its help does not: the worker pool (multiprocessing), the sampler and the bots, the
+#: match, the benchmark, the batch and its checkpoints, the post-mortem's grading and plot, rich's progress bar, the
+#: browser's launcher. A command imports them when it runs (bench/README.md, "--help start-up").
+HELP_UNUSED = ("multiprocessing", "concurrent.futures.process", "rich.progress", "webbrowser", "solver.workers",
+               "solver.checkpoint", "solver.batch", "solver.benchmark", "solver.sampling", "solver.advice",
+               "solver.bots", "solver.match", "solver.postmortem", "solver.plot", "solver.intervals")
+
+
+@pytest.mark.parametrize("command", [name for name, _, _ in COMMANDS])
+def test_every_commands_help_loads_none_of_its_work(command):
+    """``stich analyse --help`` (and batch's, bench's, match's) loaded the worker pool's multiprocessing, the sampler
+    and the bots only to print the help: each command's help, in a fresh process, loads its own module and none of
+    what its work runs, nor another command's module (the third-party stacks: the next test)."""
+    loaded = _modules_after(command, "--help")
+    assert f"solver.cli.{command}" in loaded
+    others = tuple(f"solver.cli.{name}" for name, _, _ in COMMANDS if name != command)
+    assert [name for name in HELP_UNUSED + others if name in loaded] == []
 
 
 #: Third-party stacks of a few commands alone (the graph, the plot, the board's web server, the cluster, a pool
@@ -2991,6 +3010,7 @@ def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monk
     another process finds it held at every record, a second ``stich analyse`` at the same time is refused with the
     holder's name, and the lock is free again once the run is over."""
     import solver.cli.analyse as command
+    import solver.sampling
 
     checkpoint = tmp_path / "kratzen.ckpt"
     seen: list[str] = []
@@ -3008,8 +3028,9 @@ def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monk
             return analyse(*given, **options)
         return each_record
 
-    name = "advise_cards" if cards else "analyse_position"
-    monkeypatch.setattr(command, name, probed(getattr(command, name)))
+    # the command imports the sampler's analyse_position as it runs: patched where it lives
+    owner, name = (command, "advise_cards") if cards else (solver.sampling, "analyse_position")
+    monkeypatch.setattr(owner, name, probed(getattr(owner, name)))
     run(*args, "--json")
     held = (f"{checkpoint}: another stich analyse is writing this file (its lock {tmp_path}/.kratzen.ckpt.lock is "
             "held); wait for it to finish, or choose another file")
