@@ -175,9 +175,10 @@ def analyse(
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="The contract, as in a [Contract] tag."),
     board: Optional[str] = typer.Option(None, "--board", "-b", metavar="BOARD",
-                                        help="With FILE: only the records of this board."),
+                                        help="With FILE: only the records whose [Board] tag is this."),
     record: Optional[int] = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD_NUMBER,
-                                         help="With FILE: only its Nth record (1-based, counting every record)."),
+                                         help="With FILE: only the file's Nth record (1-based, counting every "
+                                              "record in the file), for records without a [Board] tag."),
     declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT", help="The declaring seat (default 1)."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="The number of players, for a game played by several "
@@ -188,7 +189,7 @@ def analyse(
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
                                 help="Deals of the unseen cards to solve."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
-                             help="The same seed gives the same analysis."),
+                             help="Seed of the samples: the same seed gives the same analysis."),
     workers: Optional[int] = workers_option(after=CAPPED_POOL),
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",
@@ -219,8 +220,8 @@ def analyse(
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "
              "every contract), as in an [Announcements] tag (e.g. '1: Pagat Ultimo')."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
-                                      help="A game with a pot: the pot the settlement pays into (overrides a FILE "
-                                           "record's [Pot] tag, as in score and table)."),
+                                      help="The pot at the start of the deal, for a game paid from one (with FILE, "
+                                           "overrides a record's [Pot] tag)."),
     each_announcement: bool = typer.Option(
         False, "--each-announcement",
         help="Contract advice: every contract announcing nothing and with each announcement (each of --announce's "

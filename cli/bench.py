@@ -457,7 +457,8 @@ def bench(
                               help="Deals per line (the full benchmark uses 100)."),
     old_count: Optional[int] = typer.Option(None, "--deals", metavar="N", min=1, hidden=True),  # --count's old name
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
-                                       help="Seed of the generated deals (default: each game's fixed seed)."),
+                                       help="Seed of the deals: the same seed gives the same deals (default: each "
+                                            "game's fixed seed)."),
     limit: float = typer.Option(DEFAULT_LIMIT_S, "--time-limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
                                 callback=finite_seconds,
                                 help="Seconds after which a solve is stopped and counted at the limit "

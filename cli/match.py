@@ -88,7 +88,7 @@ def match(
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000,
                               help="Number of boards (deals, each played once per seat with --rotate)."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
-                             help="Seed of the deals and of the bots' own draws: the same seed plays the same match."),
+                             help="Seed of the deals and of the bots' own draws: the same seed gives the same match."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Play every deal under this contract (default: each board's own)."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", help="The declaring seat."),
@@ -127,8 +127,8 @@ def match(
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: every deal as played, then the "
                                                       "summary (docs/json.md)."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
-                                      help="Every deal's pot, for a game paid from one (Kratzen: without it every "
-                                           "deal settles at 0)."),
+                                      help="The pot at the start of each deal, for a game paid from one (Kratzen: "
+                                           "without it every deal settles at 0)."),
 ) -> None:
     """Play seeded deals to the end with a bot in every seat and report each bot's mean settlement per deal with
     its 95% interval over the boards (a board's value: the mean over its rotations). With --rotate (the default)

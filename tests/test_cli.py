@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import solver
@@ -2420,6 +2421,63 @@ def test_a_tarock_player_is_told_which_cards_the_pack_leaves_out(tmp_path):
     pack = solver.get_game("zwanzigerrufen").pack
     assert pack.parse("S10") == pack.parse("SG") == "SG" and pack.parse("HA") == "HG"  # the real Glatzen still read
     assert pickle.loads(pickle.dumps(pack)) is pack
+
+
+def _options_of_every_command() -> dict[str, dict[str, Any]]:
+    """Every visible option of every command, by its long name and then the command's name."""
+    import click
+
+    root = typer.main.get_command(app)
+    context = click.Context(root)
+    options: dict[str, dict[str, Any]] = {}
+    for name, _, _ in COMMANDS:
+        for param in root.get_command(context, name).params:
+            if isinstance(param, typer.core.TyperOption) and not param.hidden:
+                options.setdefault(max(param.opts, key=len), {})[name] = param
+    return options
+
+
+def test_a_flag_shared_by_commands_has_one_short_form_and_reads_the_same():
+    """A flag that several commands take means one thing in all of them (cli/options.py): the same short form, one
+    long option per short form, and the same help where the meaning is the same. The differences are the meaning's
+    own: -n counts what the command makes many of (deal, bench and match: deals; analyse: sample deals), so match's
+    --samples (a sampling bot's, a card) has none; match's -o/--objective is its --plays-for (what the bots
+    maximise); analyse picks a FILE's records only where it is given one; a
+    worker pool's table is each worker's."""
+    options = _options_of_every_command()
+    shorts: dict[str, set[str]] = {}
+    several_forms = []
+    for long_name, commands in options.items():
+        forms = {tuple(sorted(o for o in param.opts if not o.startswith("--"))) for param in commands.values()}
+        several_forms += [long_name] if len(forms) > 1 else []
+        for short in set().union(*forms):
+            shorts.setdefault(short, set()).add(long_name)
+    assert several_forms == ["--samples"]  # match's -n is its --count
+    assert {short: names for short, names in shorts.items() if len(names) > 1} == {
+        "-n": {"--count", "--samples"}, "-o": {"--objective", "--plays-for"}}
+    assert "--objective" in options["--plays-for"]["match"].opts
+    assert options["--workers"].keys() == {"analyse", "batch", "match"}
+    assert all(options["--workers"][name].opts == ["--workers", "-j"] for name in ("analyse", "batch", "match"))
+
+    def texts(long_name: str, *leaving_out: str) -> set[str]:
+        return {param.help for name, param in options[long_name].items() if name not in leaving_out}
+
+    for long_name in ("--all-messages", "--play", "--scheduler", "--seats", "--verbose", "--worker-wait",
+                      "--threads", "--record"):
+        assert len(texts(long_name, "analyse")) == 1, long_name
+    for long_name in ("--board", "--record"):  # analyse's, with FILE, as every command that reads records has it
+        (shared,) = texts(long_name, "analyse", "board")
+        assert options[long_name]["analyse"].help == f"With FILE: {shared[0].lower()}{shared[1:]}"
+    assert texts("--table-mb", "analyse", "batch") == {options["--table-mb"]["solve"].help}
+    assert options["--table-mb"]["analyse"].help == options["--table-mb"]["batch"].help  # each worker's tables
+    (records_pot,) = texts("--pot", "deal", "analyse", "match")
+    assert records_pot.startswith("The pot at the start of the deal, for a game paid from one")
+    assert all(options["--pot"][name].help.startswith("The pot at the start of ") for name in ("deal", "analyse",
+                                                                                             "match"))
+    for name, param in options["--seed"].items():
+        assert param.help.startswith("Seed of the ") and ": the same seed gives the same " in param.help, name
+    for name, param in options["--workers"].items():
+        assert param.help.startswith("Worker processes") and "each searching on one thread" in param.help, name
 
 
 def test_one_meaning_per_flag_and_usage_errors_exit_2(tmp_path):
