@@ -197,8 +197,6 @@ class CardEstimate:
         return self.total / self.samples if self.samples else float("nan")
 
 
-
-
 def sampling_name(samples: int, default: int = DEFAULT_SAMPLES) -> str:
     """A sampling bot's name: ``sampling`` at the ``default`` count, ``sampling:N`` at any other."""
     return "sampling" if samples == default else f"sampling:{samples}"
