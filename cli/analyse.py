@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.advice import (PASS, AdviceReport, AdviceSetup, AdviceTable, CardAdvice, ContractAdvice, can_pass,
-                           card_advice, card_advice_report, card_advice_title, contract_advice, contract_advice_report,
-                           contracts_in_words, make_setup, mean_with_interval, other_contract_lists, pass_refusal,
-                           row_name, SeatNotAdvised)
 from solver.analysis import record_header
 from solver.deal import small_number
 from solver.errors import InvalidSeatError, StichError
@@ -21,15 +17,11 @@ from solver.files import locked_while_written
 from solver.generate import contract_refusal
 from solver.games import game_list, get_game
 from solver.games.outcome import measure_words
+from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_SAMPLES, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
+                           MIN_WORKER_MEMORY_MB)
 from solver.position import Position
-from solver.sampling import (BONUS_NUMBERS, FEASIBILITY_TRIES, MAX_SAMPLES, HandAnalysis, analyse_hand,
-                             analyse_position, announced_tags, best_card_parts, bonus_table, draw_sample,
-                             hand_position, known_cards_of, no_known_cards_text, opening_note,
-                             opening_numbers, opening_table, position_setup, share, spread_text, summary_lines)
 from solver.scoring import MAX_POT
 from solver.variant import rules_note
-from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
-                            MIN_WORKER_MEMORY_MB)
 
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
 from .options import (ALL_MESSAGES, CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB, POOL_THREADS,
@@ -39,9 +31,15 @@ from .records import InterruptedInPart, OptionRefused, emit_json, run_over_recor
 from .render import (CardPainter, fits, fits_compacted, for_stdout, least_width, plural, record_head, table_cell,
                      status_on_stderr, stdout_console)
 
+if TYPE_CHECKING:
+    from solver.advice import AdviceReport, AdviceSetup, AdviceTable, CardAdvice, ContractAdvice
+    from solver.sampling import HandAnalysis
+
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
     """``--known "seat:cards"`` options as {seat: cards}; a malformed one is a usage error."""
+    from solver.sampling import no_known_cards_text
+
     known: dict[int, str] = {}
     for value in values or []:
         text, sep, cards = value.partition(":")
@@ -59,6 +57,8 @@ def check_record_options(position: Position, seat: int, known: dict[int, str]) -
     """``--seat`` and ``--known`` checked against one record before its analysis, each refused as its own option
     (another record may have more seats): a seat the deal lacks, a known card its pack lacks, one in another hand or
     one the play rules out, is no fault of the record's tags, which the library's errors would point at."""
+    from solver.sampling import FEASIBILITY_TRIES, draw_sample, known_cards_of, position_setup
+
     seats = position.rules.seats
     for option, number in (("--seat", seat), *(("--known", other) for other in known)):
         if not 1 <= number <= seats:
@@ -86,6 +86,9 @@ def check_record_options(position: Position, seat: int, known: dict[int, str]) -
 def render_analysis(document: dict, console=None) -> None:
     """The report for people: the chances, the mean, the bonuses and the opening cards (the text is the library's,
     solver.sampling.report_text, which ``print(analysis)`` gives; here with the cards painted and tables drawn)."""
+    from solver.sampling import (BONUS_NUMBERS, best_card_parts, bonus_table, opening_note, opening_numbers,
+                                 opening_table, summary_lines)
+
     console = console or stdout_console()
     print_record(document, console)
     painter = CardPainter.for_game(document["game"])
@@ -127,6 +130,8 @@ def advice_asked(file: Path | None, contract: str | None, cards: bool) -> str | 
     """Which advice the options ask for, in words naming the flag that asks it (None: the analysis of one
     contract): card advice with ``--cards``, contract advice with a ``--contract`` list (all, pass or several)
     without a FILE."""
+    from solver.advice import PASS
+
     if cards:
         return "card advice (--cards)"
     if contract is not None and file is None and (contract.strip().lower() in ("all", PASS) or "," in contract):
@@ -170,9 +175,10 @@ def analyse(
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="The contract, as in a [Contract] tag."),
     board: Optional[str] = typer.Option(None, "--board", "-b", metavar="BOARD",
-                                        help="With FILE: only the records of this board."),
+                                        help="With FILE: only the records whose [Board] tag is this."),
     record: Optional[int] = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD_NUMBER,
-                                         help="With FILE: only its Nth record (1-based, counting every record)."),
+                                         help="With FILE: only the file's Nth record (1-based, counting every "
+                                              "record in the file), for records without a [Board] tag."),
     declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT", help="The declaring seat (default 1)."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="The number of players, for a game played by several "
@@ -183,7 +189,7 @@ def analyse(
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
                                 help="Deals of the unseen cards to solve."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
-                             help="The same seed gives the same analysis."),
+                             help="Seed of the samples: the same seed gives the same analysis."),
     workers: Optional[int] = workers_option(after=CAPPED_POOL),
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",
@@ -214,8 +220,8 @@ def analyse(
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "
              "every contract), as in an [Announcements] tag (e.g. '1: Pagat Ultimo')."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
-                                      help="A game with a pot: the pot the settlement pays into (overrides a FILE "
-                                           "record's [Pot] tag, as in score and table)."),
+                                      help="The pot at the start of the deal, for a game paid from one (with FILE, "
+                                           "overrides a record's [Pot] tag)."),
     each_announcement: bool = typer.Option(
         False, "--each-announcement",
         help="Contract advice: every contract announcing nothing and with each announcement (each of --announce's "
@@ -232,6 +238,9 @@ def analyse(
     announce settled on the same samples, ranked by what the seat is paid (its share of its side's settlement: a
     Rufer's is shared by two, a Solo's is the soloist's) with its 95% interval, the win rate and each bonus's odds;
     contracts the samples cannot tell apart from the best are marked."""
+    from solver.sampling import analyse_hand, analyse_position, announced_tags
+    from solver.advice import SeatNotAdvised
+
     context.with_resource(warnings_said("analyse"))  # a checkpoint written afresh (it held no work), ...
     scheduler, workers = pool_options(threads, scheduler, workers, worker_memory, table_mb, context)
     advice_mode = advice_asked(file, contract, cards)
@@ -376,6 +385,8 @@ def live_analysis(samples: int, as_json: bool, finish: Callable[[dict], None], c
     analysis of the samples solved so far, said as such (``stopped``), as the advice does, and the interrupt goes on
     (exit 130), said on stderr (in a FILE's record loop, whose own line says the record is printed in part, only
     where the checkpoint keeps the samples); before the first samples stderr says there is nothing to print."""
+    from solver.sampling import HandAnalysis
+
     latest: list[HandAnalysis] = []
     try:
         with status_on_stderr("analyse: starting", not as_json) as update:
@@ -411,6 +422,8 @@ def analysis_status(analysis: HandAnalysis, samples: int) -> str:
     """The status line of a single-contract analysis so far, in its report's words (:func:`share`, :func:`spread_text`):
     the win chance with its Wilson interval, and the mean without an interval where it has none (one sample, or all
     alike): an interval of no width would claim a certainty the samples do not show."""
+    from solver.sampling import share, spread_text
+
     document = analysis.as_dict()
     spread = spread_text(document["samples"], document["interval"], document["interval_note"], "{:.1f}".format)
     return (f"analyse: {document['samples']:,} of {samples:,} samples; win "
@@ -422,6 +435,8 @@ def render_advice(document: dict, console=None) -> None:
     """Contract advice for people: the contracts ranked by the seat's mean payment, best first (the text is the
     library's, solver.advice.contract_advice_report, which ``print(advice)`` gives; here with the cards painted and
     tables drawn)."""
+    from solver.advice import contract_advice_report
+
     console = console or stdout_console()
     print_record(document, console)  # the flags in force, where not the defaults
     painter = CardPainter.for_game(document["game"])
@@ -544,6 +559,8 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
     (:func:`mean_with_interval`, ``+2.50 (95%: +1.93 to +3.07)``; ``(all alike)`` where every sample paid the same,
     as the table says it, since an interval of no width would claim a certainty the samples do not show; the mean
     alone before two samples)."""
+    from solver.advice import mean_with_interval, row_name
+
     done = f"{what}: {advice.samples:,} of {samples:,} samples"
     best = advice.rows[0].as_dict() if advice.rows else None
     if best is None or best["mean"] is None:  # no item settled on any sample yet
@@ -556,6 +573,8 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
 def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
     """Each contract of a ``--contract`` list, checked as a single ``--contract`` is: one the game has not, or one
     the seat can never announce (a Zwanzigerrufen Normal game is forehand's), is a usage error (exit 2)."""
+    from solver.advice import PASS, can_pass, pass_refusal
+
     chosen = get_game(game)
     for text in (part.strip() for part in contracts.split(",")):
         if text.lower() == PASS and not can_pass(chosen, seat):
@@ -575,6 +594,8 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
            time_limit: float | None, as_json: bool, checkpoint: Path | None = None,
            each_announcement: bool = False) -> None:
     """Contract advice with a live display on a terminal; Ctrl-C prints the advice so far and exits 130."""
+    from solver.advice import contract_advice, contracts_in_words, make_setup, other_contract_lists
+
     def finish(document: dict) -> None:
         if as_json:
             emit_json(document)
@@ -602,6 +623,8 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
 
 def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...], done: int) -> str:
     """Why the advice of another list of contracts in the checkpoint is not resumed, and how to resume it."""
+    from solver.advice import PASS
+
     others = tuple(dict.fromkeys(others))  # --each-announcement lists a contract once per announcement
     why = (f"written before 'pass' was offered to seat {setup.seat}" if set(setup.contracts) - set(others) == {PASS}
            and set(others) <= set(setup.contracts) else "another list")
@@ -615,6 +638,8 @@ def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...]
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,
                  workers: int | None, time_limit: float | None, checkpoint: Path | None, as_json: bool) -> dict:
     """Card advice for a record's position, with the live display; Ctrl-C prints the advice so far (exit 130)."""
+    from solver.advice import card_advice
+
     def finish(document: dict) -> None:
         document = _with_record(position, document)
         if as_json:
@@ -633,6 +658,9 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
                       checkpoint: Path | None, as_json: bool) -> None:
     """Card advice for a hand with no record: which card to lead, every legal card of the seat to lead ranked as
     card advice ranks them mid-play, from a deal that fits the hand (whose other hands are redealt on every sample)."""
+    from solver.sampling import hand_position
+    from solver.advice import card_advice
+
     if not game or not hand or not contract:
         missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
         raise typer.BadParameter(f"card advice needs a FILE (the play so far), or {', '.join(missing)} for the "
@@ -685,6 +713,8 @@ def _with_deal(position: Position, document: dict) -> dict:
 def render_cards(document: dict, console=None) -> None:
     """Card advice for people: the legal cards ranked by the seat's mean share of its side's settlement (the text is
     the library's, solver.advice.card_advice_report, which ``print(advice)`` gives; here with the cards painted)."""
+    from solver.advice import card_advice_report, card_advice_title
+
     console = console or stdout_console()
     print_record(document, console)
     painter = CardPainter.for_game(document["game"])

@@ -5,17 +5,14 @@ from __future__ import annotations
 import signal
 import time
 from pathlib import Path
-from typing import Any, Callable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
-                           TimeRemainingColumn)
 
-from solver.batch import MAX_CHUNK_SIZE, notes_text, solve_batch, stale_text, summary_text
 from solver.formats.tbn import iter_records
 from solver.interrupts import begin_stop
-from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
-                            MIN_WORKER_MEMORY_MB)
+from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
+                           MIN_WORKER_MEMORY_MB)
 
 from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name, input_errors, message,
                      say_interrupted)
@@ -23,6 +20,9 @@ from .options import (ALL_MESSAGES, CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL
                       output_file, parse_variant_options, pool_options, variant_examples, workers_option)
 from .records import emit_json, no_records
 from .render import on_a_terminal, stderr_console
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 class Stopped(Exception):
@@ -57,6 +57,9 @@ class _Bar:
     LOG_SECONDS = 60.0
 
     def __init__(self) -> None:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
+                                   TimeRemainingColumn)
+
         console = stderr_console()
         self.progress: Progress | None = None
         if on_a_terminal(console):
@@ -105,7 +108,7 @@ def batch(
                                    help="At most N records per task (each holds about half a second of work)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help=f"A variant flag (repeatable), such as {variant_examples()}; "
-                                                     "overrides the file's."),
+                                                     "overrides the file's [Variant] tag."),
     worker_memory: Optional[int] = typer.Option(
         None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB, max=MAX_WORKER_MEMORY_MB,
         help="Cap each local worker process at MB megabytes (its table sized to fit); a record that needs more "
@@ -125,6 +128,8 @@ def batch(
     """Solve every record of FILE into --out, one JSON line per record as it is done. A rerun skips what is
     already solved in --out (and tries its error lines again), so an interrupted or killed run is resumed by running
     it again."""
+    from solver.batch import notes_text, solve_batch, stale_text, summary_text  # the pool: not for --help
+
     if str(file) == "-":
         raise typer.BadParameter("batch reads a file, not standard input: its answers name the file they answer, "
                                  "and a rerun reads it again to resume", param_hint="'FILE'")

@@ -14,7 +14,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import List, Optional, Sequence, TypeVar
+from typing import TYPE_CHECKING, List, Optional, Sequence, TypeVar
 
 import typer
 from rich.console import Console
@@ -22,10 +22,9 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import SCHEMA
-from solver.benchmark import (DEFAULT_LIMIT_S, MAX_LIMIT_S, BenchLine, BenchStats, line_seed, machine, run_line,
-                              standard_lines)
 from solver.errors import StichError
 from solver.files import check_writable, json_kind
+from solver.limits import DEFAULT_LIMIT_S, MAX_LIMIT_S
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
@@ -34,6 +33,9 @@ from .options import (TABLE_MB, THREADS, check_game_options, checked_game, check
 from .output import atomic_writer, is_stdout
 from .records import emit_json, stdin_bytes
 from .render import Document, fits, plural, progress_on_stderr, stdout_console
+
+if TYPE_CHECKING:
+    from solver.benchmark import BenchLine, BenchStats
 
 T = TypeVar("T")
 
@@ -57,6 +59,8 @@ def bench_document(line: BenchLine, stats: BenchStats, seed: int, host: Document
 
 def selected_lines(game: str | None) -> list[BenchLine]:
     """The benchmark's lines, or those of one game."""
+    from solver.benchmark import standard_lines  # the benchmark's pool: not for --help
+
     lines = standard_lines()
     if game is None:
         return lines
@@ -462,7 +466,8 @@ def bench(
                               help="Deals per line (the full benchmark uses 100)."),
     old_count: Optional[int] = typer.Option(None, "--deals", metavar="N", min=1, hidden=True),  # --count's old name
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
-                                       help="Seed of the generated deals (default: each game's fixed seed)."),
+                                       help="Seed of the deals: the same seed gives the same deals (default: each "
+                                            "game's fixed seed)."),
     limit: float = typer.Option(DEFAULT_LIMIT_S, "--time-limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
                                 callback=finite_seconds,
                                 help="Seconds after which a solve is stopped and counted at the limit "
@@ -507,6 +512,8 @@ def bench(
             if as_json and partial_text(compared.document):  # the table's "compared with" line says it otherwise
                 message(f"stich: bench: {compare} holds a run stopped early, {partial_text(compared.document)}: "
                         f"the lines it has not show no ratios")
+    from solver.benchmark import line_seed, machine, run_line  # the benchmark's pool: not for --help
+
     host = machine()
     note_threads_over_cores(threads)
     asked = default_threads() if threads is None else threads

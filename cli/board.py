@@ -7,7 +7,6 @@ import os
 import socket
 import sys
 import threading
-import webbrowser
 from pathlib import Path
 from typing import List, Optional
 
@@ -114,6 +113,8 @@ def board(
                 + (f"; it also answers to {', '.join(allow_hosts)} (--allow-host)" if allow_hosts else "")
                 + "; Ctrl-C stops it")
     if not no_open:
+        import webbrowser  # the browser's launcher: only where one is opened
+
         threading.Timer(0.5, webbrowser.open, [url]).start()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", http=_board_protocol())
     try:

@@ -28,7 +28,7 @@ def deal(
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Only deals on which this contract can be bid, e.g. 'Solo H'."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
-                             help="Seed: the same seed gives the same deals."),
+                             help="Seed of the deals: the same seed gives the same deals."),
     count: int = typer.Option(1, "-n", "--count", metavar="N", min=1, help="Number of deals."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", help="The declaring seat."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,

@@ -6,18 +6,16 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 from rich.table import Table
 
-from solver.bots import DEFAULT_SAMPLES, PLAYS_FOR, BotSpec, SamplingBot, make_bot, read_bot_spec
 from solver.errors import InvalidContractError, StichError, did_you_mean
 from solver.games import game_list, games_with, get_game
 from solver.games.base import score_or_measure
+from solver.limits import DEFAULT_SAMPLES
 from solver.scoring import MAX_POT
-from solver.match import (MatchResult, MatchSetup, PlayedDeal, check_bots, match_heading, match_report, mean_text,
-                          mixed_builds_text, play_match)
 
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
                      warnings_said)
@@ -27,6 +25,10 @@ from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_se
 from .records import compact_json
 from .render import plural, progress_on_stderr, stdout_console, table_cell
 
+if TYPE_CHECKING:
+    from solver.bots import BotSpec
+    from solver.match import MatchResult, PlayedDeal
+
 
 #: What ``-o`` names the bots' own measure, as solve, tree and postmortem name it: the card points, or the seat's
 #: own tricks in a game without card points (Kratzen), which the bots call ``points`` (:data:`PLAYS_FOR`; so a
@@ -35,6 +37,8 @@ OWN_MEASURES = ("points", "tricks")
 
 
 def _plays_for(value: str) -> str:
+    from solver.bots import PLAYS_FOR
+
     value = value.strip().lower()
     if value not in (*PLAYS_FOR, *OWN_MEASURES):
         raise typer.BadParameter(f"a bot plays for score, points or (Kratzen) tricks, not {value!r}"
@@ -84,7 +88,7 @@ def match(
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000,
                               help="Number of boards (deals, each played once per seat with --rotate)."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
-                             help="Seed of the deals and of the bots' own draws: the same seed plays the same match."),
+                             help="Seed of the deals and of the bots' own draws: the same seed gives the same match."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Play every deal under this contract (default: each board's own)."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", help="The declaring seat."),
@@ -123,13 +127,16 @@ def match(
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: every deal as played, then the "
                                                       "summary (docs/json.md)."),
     pot: Optional[int] = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
-                                      help="Every deal's pot, for a game paid from one (Kratzen: without it every "
-                                           "deal settles at 0)."),
+                                      help="The pot at the start of each deal, for a game paid from one (Kratzen: "
+                                           "without it every deal settles at 0)."),
 ) -> None:
     """Play seeded deals to the end with a bot in every seat and report each bot's mean settlement per deal with
     its 95% interval over the boards (a board's value: the mean over its rotations). With --rotate (the default)
     each deal is played once per seat with the bots moved round, so two kinds of bot are compared on the same cards
     and their paired difference is given."""
+    from solver.bots import SamplingBot, make_bot, read_bot_spec
+    from solver.match import MatchResult, MatchSetup, check_bots, match_heading, mean_text, play_match
+
     context.with_resource(warnings_said("match"))  # a checkpoint written afresh (it held no work)
     flags = parse_variant_options(variant)
     workers = workers_within_cores(workers)
@@ -300,6 +307,8 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     """The match's report (the end of its JSON stream, or the table for people); a match stopped early says so. The
     intervals are over the boards, and the report says so, so that the seats played are not read as the sample
     size. ``timing`` is the JSON's ``time_limit`` (a match its time limit stopped)."""
+    from solver.match import match_report, mixed_builds_text
+
     mixed = mixed_builds_text(result.engine_builds)  # a checkpoint resumed after an upgrade: never unsaid
     if mixed is not None:
         mixed += f" (a checkpoint resumed after an upgrade){ONE_BUILD}"

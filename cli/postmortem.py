@@ -18,11 +18,7 @@ from solver.errors import did_you_mean
 from solver.formats.tbn import iter_records
 from solver.files import check_writable
 from solver.games.base import score_or_measure
-from solver.plot import PLOT_FORMATS, load_matplotlib, write_plot
 from solver.position import Position
-from solver.postmortem import (GRADE_PLURALS, GRADES, SCORE_MEASURES, analyse_play, card_table_title, cost_columns,
-                               game_change_lines, grade_note, lost_text, measure_note, no_cost_line,
-                               settled_line)
 from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
@@ -89,6 +85,9 @@ def postmortem_document(position: Position, plot: PlotNames | None,
     plot is written). What the game's rules make the same for every record of it (graded by card points, pot 0) is
     noted in ``notes``, said once a game and note after the records (counted once the record is answered: its plot
     written too)."""
+    from solver.postmortem import analyse_play, settled_line
+    from solver.plot import write_plot
+
     if objective is None:
         objective = "points" if every_seat_for_itself(position) else "score"
     else:
@@ -129,6 +128,8 @@ def graded_by(position: Position, objective: str) -> str:
 def render_postmortem(document: Document, console: Console) -> None:
     """A row per card (before / best / after / cost / grade), then a row per seat; each table in the narrow
     layout where its boxes do not fit the console."""
+    from solver.postmortem import card_table_title, grade_note, measure_note, no_cost_line
+
     painter = CardPainter.for_game(document["game"])
     cards = document["cards"]
     if not cards:
@@ -158,6 +159,8 @@ def render_postmortem(document: Document, console: Console) -> None:
 def painted_game_changes(document: Document, painter: CardPainter) -> list[Text]:
     """The library's lines on where the game changed hands (:func:`solver.postmortem.game_change_lines`, which
     Jupyter's view prints too), the first bold and each card painted in its suit's colour."""
+    from solver.postmortem import game_change_lines
+
     lines = []
     for number, (before, card, after) in enumerate(game_change_lines(document)):
         line = Text(before, style="bold" if number == 0 else "")
@@ -186,6 +189,8 @@ def _table(title: str, narrow: bool) -> Table:
 
 def _players_table(document: Document, lost_summary: str, narrow: bool) -> Table:
     """A row per seat: cards played, each grade's count, the cost and the bonuses lost."""
+    from solver.postmortem import GRADES, GRADE_PLURALS, SCORE_MEASURES, cost_columns
+
     unit = document["measure"]
     by_score = unit in SCORE_MEASURES and _has_points_cost(document)
     summary = short_headers(_table("Per seat", narrow), {"inaccuracies": "inacc.", "cost (points)": "cost (pts)"})
@@ -208,6 +213,8 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
     """A row per card. ``narrow``: the layout for a terminal the full table does not fit (it was 116 columns wide
     at 80): no ``best`` column (always ``before``'s number), the ``better`` cards separated by spaces so that they
     fold, and no borders but the header's rule (``_table``)."""
+    from solver.postmortem import SCORE_MEASURES, cost_columns
+
     by_score = document["measure"] in SCORE_MEASURES and _has_points_cost(document)
     costs = cost_columns(document["measure"], _has_points_cost(document), document["every_seat_for_itself"],
                          titled=True)
@@ -237,6 +244,8 @@ def _has_points_cost(document: Document) -> bool:
 def _lost_cell(row: Document, alone: bool) -> str:
     """The bonuses a card or a player lost; in Kratzen the only one is the seat's own target, so the "target lost"
     column says "yes" (its JSON name stays "target", the plot's "seat N's target")."""
+    from solver.postmortem import lost_text
+
     if alone:
         return "yes" if row["bonuses_lost"] else ""
     return lost_text(row["bonuses_lost"], row["bonuses_handed_over"])
@@ -270,6 +279,8 @@ def postmortem(
     (docs/postmortem.md). By default the value is the score (the declaring side's settlement in game units); in
     Kratzen, where every seat plays for itself, each mover's own tricks (its score: the attacker's payment in
     chips)."""
+    from solver.plot import PLOT_FORMATS, load_matplotlib
+
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:

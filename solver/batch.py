@@ -54,6 +54,7 @@ from .scoring import set_or_check_pot
 from .position import Position, position_from_record
 from .search.boundary import check_flag
 from .search.engine import EngineSolver
+from .limits import MAX_CHUNK_SIZE
 from .variant import Variant, value_text
 from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, out_of_memory_text, run_pool,
                       run_serial, serial_threads, table_does_not_fit, worker_engine)
@@ -93,7 +94,6 @@ class Question:
     pot: int | None = None
 
 
-MAX_CHUNK_SIZE = 1_000_000
 # the longest line a batch output may hold (stich writes lines of some kilobytes: a record's place, its tags'
 # values of at most 10,000 characters, the answers): a longer one is refused on resuming, never read whole
 MAX_OUTPUT_LINE = 4 * 1024 * 1024

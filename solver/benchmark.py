@@ -38,6 +38,7 @@ from .errors import InvalidContractError, StichError
 from .games import GAMES, get_game
 from .games.base import Objective
 from .generate import random_record
+from .limits import DEFAULT_LIMIT_S, MAX_LIMIT_S
 from .position import Position, position_from_record
 from .search import reference
 from .search.engine import EngineSolver, usable_cores
@@ -49,9 +50,6 @@ SEEDS: dict[str, int] = {game.name: game.bench_seed for game in GAMES}
 #: Deals per line in a full run.
 STANDARD_DEALS = 100
 
-#: A solve is stopped after this many seconds and recorded at the limit.
-DEFAULT_LIMIT_S = 60.0
-MAX_LIMIT_S = 1_000_000.0  # about 11.6 days: a longer wait overflows the poll's clock
 
 #: Tricks left in the endings on which the engine is compared with the reference solver.
 ENDING_TRICKS = 5

@@ -36,6 +36,7 @@ from .cards import Card
 from .errors import SearchStopped, StichError, did_you_mean, is_whole_number
 from .games.base import Objective, Rules
 from .generate import DEFAULT_SEED
+from .limits import DEFAULT_SAMPLES
 from .position import Position, check_position
 from .sampling import MAX_SAMPLES, SHARE_SCALE, Setup, draw_sample, has_share, position_setup
 from .score_objective import solve_score
@@ -194,10 +195,6 @@ class CardEstimate:
     @property
     def mean(self) -> float:
         return self.total / self.samples if self.samples else float("nan")
-
-
-#: A sampling bot's samples a card unless told.
-DEFAULT_SAMPLES = 50
 
 
 def sampling_name(samples: int, default: int = DEFAULT_SAMPLES) -> str:

@@ -39,6 +39,7 @@ from .games.base import Game, Objective, Rules
 from .games.outcome import (FIGURE_SPACE, in_table_cell, interval_words, measure_words, read_pot, role_text, side_text,
                             signed_mean, with_interval)
 from .generate import DEFAULT_SEED
+from .limits import MAX_SAMPLES
 from .html_tables import html_lines, html_table, html_titled_table
 from .intervals import t_quantile, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
@@ -56,8 +57,6 @@ FEASIBILITY_TRIES = 10_000
 #: Shuffles tried for any sample once a deal is known to fit: a deal that fits one shuffle in 1,680 (a Wenz three
 #: tricks from the end) needs about 1,680 a sample and misses this cap with a probability of e^-600.
 MAX_REDRAWS = 1_000_000
-#: The most samples one analysis takes (some 30 hours of one core at a few milliseconds a sample).
-MAX_SAMPLES = 10_000_000
 
 
 @dataclass(frozen=True)

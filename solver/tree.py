@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, SupportsIndex
 
 from .errors import StichError, escaped
+from .limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
 from .files import json_text
 from .games.base import Objective
 from .position import Position, check_position, names_score
@@ -40,11 +41,6 @@ if TYPE_CHECKING:
 FORMATS = (".graphml", ".gexf", ".json")
 _FORMAT_NAMES = {".graphml": "GraphML", ".gexf": "GEXF", ".json": "JSON"}  # as a message names them
 
-#: How many nodes ``stich tree`` builds at most unless told (``--max-nodes``): about 1 GB of memory as GraphML.
-DEFAULT_MAX_NODES = 100_000
-
-#: The largest ``max_nodes`` taken (a tree that size would need terabytes).
-MAX_TREE_NODES = 1_000_000_000
 
 #: What a node costs at the peak, the tree held and being written, by the format it is written in: the growth of the
 #: resident memory a node, measured on trees of 8,702 nodes (Schafkopf, depth 7) and 19,822 nodes (Zwanzigerrufen,

@@ -58,16 +58,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
 from .errors import StichError, StichWarning, is_whole_number
+from .limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
+                     MIN_WORKER_MEMORY_MB)
 from .search.boundary import check_stop
 from .search.engine import CORES, EngineSolver, default_threads, set_default_threads, table_megabytes, usable_cores
 
 if TYPE_CHECKING:
     from .search.settle import SettlementEngine
 
-#: The smallest worker memory limit accepted: a spawned worker maps some 115 MB of address space (the interpreter,
-#: numpy, the compiled package) before its table, which must fit in what is left (153 MB was the least that ran).
-MIN_WORKER_MEMORY_MB = 256
-MAX_WORKER_MEMORY_MB = 1 << 30  # 1 PiB: in bytes it still fits setrlimit's C long
 #: The search threads of each pool worker's engine: the pool already runs one worker a core.
 POOL_ENGINE_THREADS = 1
 #: How many times in a row a local run replaces a broken pool (a worker that died) with no job finished in between
@@ -76,9 +74,6 @@ MAX_POOL_RESTARTS = 5
 #: How long the connection to a Dask scheduler may take, all in all (Dask's own timeout does not cover a peer that
 #: accepts the connection and never answers).
 DASK_CONNECT_SECONDS = 40
-#: How long a run waits for a first worker to join a Dask scheduler that has none, unless told (``--worker-wait``).
-DEFAULT_WORKER_WAIT_SECONDS = 120.0
-MAX_WORKER_WAIT_SECONDS = 1_000_000.0  # about 11.6 days
 #: How often the number of jobs kept in flight on a Dask cluster is fitted to its worker threads.
 DASK_RECOUNT_SECONDS = 2.0
 #: The loggers whose messages (Dask's tracebacks when its scheduler goes) stay off stderr unless ``verbose``.

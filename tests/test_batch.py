@@ -883,8 +883,8 @@ def test_the_progress_bar_reads_before_it_solves() -> None:
     import cli.batch as batch_command
 
     bar = batch_command._Bar()
-    from rich.progress import Progress
-    bar.progress = Progress(batch_command.TextColumn("{task.description}"), auto_refresh=False)  # no terminal here
+    from rich.progress import Progress, TextColumn
+    bar.progress = Progress(TextColumn("{task.description}"), auto_refresh=False)  # no terminal here
     with bar as update:
         assert bar.progress.tasks[0].description == "reading"
         update(0, 4)

@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import solver
 import solver.search.engine
 from example_records import board, reference
 from stopping_helpers import ctrl_c_on_a_terminal, read_pty
-from solver.cli.main import app
+from solver.cli.main import COMMANDS, app
 from solver.scoring import ENDING_NOTE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -1144,7 +1145,7 @@ def test_a_file_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeyp
     """A benchmark or a tree computed for minutes and then not written lost everything: where the file cannot be
     written, the command says so before it runs anything."""
     ran: list[object] = []
-    monkeypatch.setattr("solver.cli.bench.run_line", lambda *a, **k: ran.append(a))
+    monkeypatch.setattr("solver.benchmark.run_line", lambda *a, **k: ran.append(a))
     monkeypatch.setattr("solver.tree.strategy_tree", lambda *a, **k: ran.append(a))
     missing = tmp_path / "no such directory" / "run.json"
     refused = run("bench", "-g", "kratzen", "-n", "2", "--out", missing, code=1)
@@ -1241,7 +1242,7 @@ def _stopped_stats(line, **options):
 def test_bench_marks_the_figures_that_are_lower_bounds(monkeypatch):
     """A solve stopped at --limit counts at the limit, so figures that reach it are only lower bounds: the table
     printed them as plain times under one note for every line; bench/report.py marks them ">=", and so does bench."""
-    monkeypatch.setattr("solver.cli.bench.run_line", _stopped_stats)
+    monkeypatch.setattr("solver.benchmark.run_line", _stopped_stats)
     shown = run("bench", "-g", "kratzen", "-n", "3", "--time-limit", "0.005").stdout
     (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
     assert [cell.strip() for cell in row.split("│")[2:7]] == ["3", ">= 5.000", ">= 5.000", ">= 5.000", ">= 5.000"]
@@ -1312,7 +1313,7 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
             raise KeyboardInterrupt
         return run_line(line, **{**options, "limit_s": None})
 
-    monkeypatch.setattr("solver.cli.bench.run_line", second_line_interrupted)
+    monkeypatch.setattr("solver.benchmark.run_line", second_line_interrupted)
     saved = tmp_path / "run.json"
     result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(saved)])
     assert result.exit_code == 130 and "Traceback" not in result.stderr
@@ -2098,6 +2099,25 @@ def test_a_command_imports_only_what_it_uses():
     assert "networkx" not in _modules_after("solve", "--help")
 
 
+#: What a command's work runs and its help does not: the worker pool (multiprocessing), the sampler and the bots, the
+#: match, the benchmark, the batch and its checkpoints, the post-mortem's grading and plot, rich's progress bar, the
+#: browser's launcher. A command imports them when it runs (bench/README.md, "--help start-up").
+HELP_UNUSED = ("multiprocessing", "concurrent.futures.process", "rich.progress", "webbrowser", "solver.workers",
+               "solver.checkpoint", "solver.batch", "solver.benchmark", "solver.sampling", "solver.advice",
+               "solver.bots", "solver.match", "solver.postmortem", "solver.plot", "solver.intervals")
+
+
+@pytest.mark.parametrize("command", [name for name, _, _ in COMMANDS])
+def test_every_commands_help_loads_none_of_its_work(command):
+    """``stich analyse --help`` (and batch's, bench's, match's) loaded the worker pool's multiprocessing, the sampler
+    and the bots only to print the help: each command's help, in a fresh process, loads its own module and none of
+    what its work runs, nor another command's module (the third-party stacks: the next test)."""
+    loaded = _modules_after(command, "--help")
+    assert f"solver.cli.{command}" in loaded
+    others = tuple(f"solver.cli.{name}" for name, _, _ in COMMANDS if name != command)
+    assert [name for name in HELP_UNUSED + others if name in loaded] == []
+
+
 #: Third-party stacks of a few commands alone (the graph, the plot, the board's web server, the cluster, a pool
 #: worker's thread limits, typer >= 0.29's option conversion): no other command, nor any command's help, loads them.
 STACKS = ("numpy", "matplotlib", "networkx", "starlette", "uvicorn", "dask", "distributed", "threadpoolctl",
@@ -2477,6 +2497,63 @@ def test_a_tarock_player_is_told_which_cards_the_pack_leaves_out(tmp_path):
     pack = solver.get_game("zwanzigerrufen").pack
     assert pack.parse("S10") == pack.parse("SG") == "SG" and pack.parse("HA") == "HG"  # the real Glatzen still read
     assert pickle.loads(pickle.dumps(pack)) is pack
+
+
+def _options_of_every_command() -> dict[str, dict[str, Any]]:
+    """Every visible option of every command, by its long name and then the command's name."""
+    import click
+
+    root = typer.main.get_command(app)
+    context = click.Context(root)
+    options: dict[str, dict[str, Any]] = {}
+    for name, _, _ in COMMANDS:
+        for param in root.get_command(context, name).params:
+            if isinstance(param, typer.core.TyperOption) and not param.hidden:
+                options.setdefault(max(param.opts, key=len), {})[name] = param
+    return options
+
+
+def test_a_flag_shared_by_commands_has_one_short_form_and_reads_the_same():
+    """A flag that several commands take means one thing in all of them (cli/options.py): the same short form, one
+    long option per short form, and the same help where the meaning is the same. The differences are the meaning's
+    own: -n counts what the command makes many of (deal, bench and match: deals; analyse: sample deals), so match's
+    --samples (a sampling bot's, a card) has none; match's -o/--objective is its --plays-for (what the bots
+    maximise); analyse picks a FILE's records only where it is given one; a
+    worker pool's table is each worker's."""
+    options = _options_of_every_command()
+    shorts: dict[str, set[str]] = {}
+    several_forms = []
+    for long_name, commands in options.items():
+        forms = {tuple(sorted(o for o in param.opts if not o.startswith("--"))) for param in commands.values()}
+        several_forms += [long_name] if len(forms) > 1 else []
+        for short in set().union(*forms):
+            shorts.setdefault(short, set()).add(long_name)
+    assert several_forms == ["--samples"]  # match's -n is its --count
+    assert {short: names for short, names in shorts.items() if len(names) > 1} == {
+        "-n": {"--count", "--samples"}, "-o": {"--objective", "--plays-for"}}
+    assert "--objective" in options["--plays-for"]["match"].opts
+    assert options["--workers"].keys() == {"analyse", "batch", "match"}
+    assert all(options["--workers"][name].opts == ["--workers", "-j"] for name in ("analyse", "batch", "match"))
+
+    def texts(long_name: str, *leaving_out: str) -> set[str]:
+        return {param.help for name, param in options[long_name].items() if name not in leaving_out}
+
+    for long_name in ("--all-messages", "--play", "--scheduler", "--seats", "--verbose", "--worker-wait",
+                      "--threads", "--record"):
+        assert len(texts(long_name, "analyse")) == 1, long_name
+    for long_name in ("--board", "--record"):  # analyse's, with FILE, as every command that reads records has it
+        (shared,) = texts(long_name, "analyse", "board")
+        assert options[long_name]["analyse"].help == f"With FILE: {shared[0].lower()}{shared[1:]}"
+    assert texts("--table-mb", "analyse", "batch") == {options["--table-mb"]["solve"].help}
+    assert options["--table-mb"]["analyse"].help == options["--table-mb"]["batch"].help  # each worker's tables
+    (records_pot,) = texts("--pot", "deal", "analyse", "match")
+    assert records_pot.startswith("The pot at the start of the deal, for a game paid from one")
+    assert all(options["--pot"][name].help.startswith("The pot at the start of ") for name in ("deal", "analyse",
+                                                                                             "match"))
+    for name, param in options["--seed"].items():
+        assert param.help.startswith("Seed of the ") and ": the same seed gives the same " in param.help, name
+    for name, param in options["--workers"].items():
+        assert param.help.startswith("Worker processes") and "each searching on one thread" in param.help, name
 
 
 def test_one_meaning_per_flag_and_usage_errors_exit_2(tmp_path):
@@ -3067,6 +3144,7 @@ def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monk
     another process finds it held at every record, a second ``stich analyse`` at the same time is refused with the
     holder's name, and the lock is free again once the run is over."""
     import solver.cli.analyse as command
+    import solver.sampling
 
     checkpoint = tmp_path / "kratzen.ckpt"
     seen: list[str] = []
@@ -3084,8 +3162,9 @@ def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monk
             return analyse(*given, **options)
         return each_record
 
-    name = "advise_cards" if cards else "analyse_position"
-    monkeypatch.setattr(command, name, probed(getattr(command, name)))
+    # the command imports the sampler's analyse_position as it runs: patched where it lives
+    owner, name = (command, "advise_cards") if cards else (solver.sampling, "analyse_position")
+    monkeypatch.setattr(owner, name, probed(getattr(owner, name)))
     run(*args, "--json")
     held = (f"{checkpoint}: another stich analyse is writing this file (its lock {tmp_path}/.kratzen.ckpt.lock is "
             "held); wait for it to finish, or choose another file")
