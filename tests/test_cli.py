@@ -1277,12 +1277,12 @@ def test_bench_shows_a_nodes_per_second_no_deal_finished_as_unknown_and_compares
     ratios (null in the JSON), and the notes say what - means there."""
     stopped, finished = tmp_path / "stopped.json", tmp_path / "finished.json"
     limit = ("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0.005")
-    monkeypatch.setattr("solver.cli.bench.run_line", _all_stopped_stats)
+    monkeypatch.setattr("solver.benchmark.run_line", _all_stopped_stats)
     shown = run(*limit, "--out", stopped).stdout
     (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
     assert row.split("│")[7].strip() == "-"
     assert "and nodes/s counts only the finished deals (- : none finished)" in " ".join(shown.split())
-    monkeypatch.setattr("solver.cli.bench.run_line", _all_finished_stats)
+    monkeypatch.setattr("solver.benchmark.run_line", _all_finished_stats)
     run(*limit, "--out", finished)
     shown = run(*limit, "--compare", stopped).stdout
     (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
@@ -1290,7 +1290,7 @@ def test_bench_shows_a_nodes_per_second_no_deal_finished_as_unknown_and_compares
     assert ("- where the saved run has no such line or timed other deals, and for nodes/s where either run finished "
             "none of the line's deals)") in " ".join(shown.split())
     assert "none finished" not in shown
-    monkeypatch.setattr("solver.cli.bench.run_line", _all_stopped_stats)
+    monkeypatch.setattr("solver.benchmark.run_line", _all_stopped_stats)
     (document,) = documents(*limit, "--compare", finished)
     assert document["nodes_per_second"] == 0 and document["compared"]["nodes_per_second"] is None
     assert schema_errors(document, SCHEMA) == []
