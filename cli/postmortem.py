@@ -29,7 +29,7 @@ from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import GameNotes, record_place, run_over_records
-from .render import CardPainter, Document, fits, progress_on_stderr, short_headers
+from .render import CardPainter, Document, print_fitting, progress_on_stderr, short_headers
 from .whatif import PLAY
 
 #: What a post-mortem grades by (Kratzen: each seat's own tricks)
@@ -175,7 +175,7 @@ def _print_fitted(console: Console, boxed: Table, narrow: Table) -> None:
     """The boxed table where it fits, else the narrow one; where even that does not fit (a bonus such as
     ``schneider_against (handed over)`` needs its 17 letters), the console narrows it further (one space between
     the columns, then its longest words folded): it was printed at its least width, some 82 to 86 columns."""
-    console.print(boxed if fits(console, boxed) else narrow)
+    print_fitting(console, boxed, narrow)
 
 
 def _table(title: str, narrow: bool) -> Table:

@@ -63,6 +63,15 @@ class _DataConsole(Console):
         layout, :func:`_compact`), then folds its longest words (never a header's, nor a figure); one that would not
         fit even then (rich would squeeze columns to nothing) is printed at its least width, the terminal wrapping
         its lines, rather than cut. Text piped on is never wrapped: a sentence stays one line."""
+        self._print(objects, options, {})
+
+    def print_measured(self, table: Table, whole: Measurement, **options: Any) -> None:
+        """:meth:`print` of ``table`` whose measure at an unbounded width the caller took already (``whole``, as
+        :func:`print_fitting` takes it to choose the table): measuring is most of a table's cost before rendering."""
+        self._print((table,), options, {id(table): whole})
+
+    def _print(self, objects: tuple[Any, ...], options: dict[str, Any], known: dict[int, Measurement]) -> None:
+        """:meth:`print`, with the measures at an unbounded width ``known`` already, by the table's id."""
         tables = [item for item in objects if isinstance(item, Table)]
         for table in tables:
             for column in table.columns:
@@ -71,7 +80,7 @@ class _DataConsole(Console):
             unbounded = self.options.update_width(1 << 16)
             measured = []  # each table's measure, taken once: measuring is most of a table's cost before rendering
             for table in tables:
-                whole = Measurement.get(self, unbounded, table)
+                whole = known[id(table)] if id(table) in known else Measurement.get(self, unbounded, table)
                 if self.narrows and _least_width(self, unbounded, table, whole) > self.width and not _own_layout(table):
                     _compact(self, unbounded, table, self.width)
                     whole = Measurement.get(self, unbounded, table)  # its boxes dropped
@@ -182,8 +191,21 @@ def least_width(console: Console, table: Table) -> int:
 
 def fits(console: Console, table: Table) -> bool:
     """Whether ``table`` fits ``console``'s width with its cells wrapped: a command with a narrower layout of its
-    own (the post-mortem's) takes it where this one would be printed at its natural width."""
+    own (the post-mortem's, :func:`print_fitting`) takes it where this one would be printed at its natural width."""
     return least_width(console, table) <= console.width
+
+
+def print_fitting(console: Console, table: Table, otherwise: Table) -> None:
+    """Print ``table`` where it fits ``console``'s width with its cells wrapped (:func:`fits`), else ``otherwise``
+    (a command's narrower layout of its own): ``table`` is measured once, for the choice and for the print."""
+    unbounded = console.options.update_width(1 << 16)
+    whole = Measurement.get(console, unbounded, table)
+    if _least_width(console, unbounded, table, whole) > console.width:
+        console.print(otherwise)
+    elif isinstance(console, _DataConsole):
+        console.print_measured(table, whole)
+    else:
+        console.print(table)
 
 
 def fits_compacted(console: Console, table: Table) -> bool:

@@ -537,3 +537,29 @@ def test_titles_and_a_trees_summary_wrap_at_words_on_a_narrow_terminal(width):
         "Zwanzigerrufen Normal T20: strategy tree of 2 cards after 24 cards played, 11 nodes")
     assert "pot: 0 chips (no [Pot] tag: give one, or --pot), tricks and targets only" in _piped(
         "show", "examples/kratzen.tbn", "-r", "1")
+
+
+@pytest.mark.parametrize("width, measured", [(200, 1), (60, 2)])
+def test_a_table_printed_where_it_fits_is_measured_once(width, measured, monkeypatch):
+    """:func:`cli.render.print_fitting` (the post-mortem's boxed table where it fits, else its narrow one) measures
+    the boxed table once, for the choice and for the print: 151 columns wide, it is printed whole at 200; at 60 the
+    narrow table is printed instead, the boxed one measured once to refuse it and the narrow one once by print."""
+    import io
+
+    from rich.table import Table
+
+    from cli import render
+
+    counted = _CountedMeasurement(render.Measurement)
+    monkeypatch.setattr(render, "Measurement", counted)
+    boxed = Table(*(f"column {n}" for n in range(1, 13)), title="Per card")
+    for row in range(6):
+        boxed.add_row(*(f"{row * n} (handed over)" if n % 5 == 0 else str(row * n) for n in range(1, 13)))
+    narrow = Table("card", "lost", title="Narrow", box=None)
+    narrow.add_row("EA", "2")
+    console = render._DataConsole(file=io.StringIO(), width=width, highlight=False, markup=False, color_system=None)
+    render.print_fitting(console, boxed, narrow)
+    lines = console.file.getvalue().splitlines()
+    assert lines[0].strip() == ("Per card" if width == 200 else "Narrow")
+    assert max(map(len, lines)) == (151 if width == 200 else 12), lines
+    assert counted.tables == measured
