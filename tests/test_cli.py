@@ -1855,6 +1855,7 @@ def test_a_reader_closing_stdout_ends_the_command_quietly_with_the_sigpipe_code(
     (1, ["solve", str(EXAMPLES / "kratzen.tbn"), "--json"]),  # an AttributeError traceback on None
     (1, ["table", str(EXAMPLES / "kratzen.tbn"), "--board", "1"]),  # wrote its table nowhere and exited 0
     (1, ["deal", "--game", "sk"]),
+    (1, ["deal", "--game", "sk", "--out", "/dev/stdout"]),  # said as stdout too, not as a file it cannot write
     (1, ["--version"]),
     (0, ["solve", "-"]),  # "a deal file is read from a path or an open stream, not NoneType"
 ])
