@@ -12,7 +12,6 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgress
                            TimeRemainingColumn)
 
 from solver.batch import MAX_CHUNK_SIZE, notes_text, solve_batch, stale_text, summary_text
-from solver.formats.tbn import iter_records
 from solver.interrupts import begin_stop
 from solver.workers import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                             MIN_WORKER_MEMORY_MB)
@@ -158,12 +157,8 @@ def batch(
         if not stopped:
             _restore(previous)
     errors.close(kept_in)
-    if summary.records == 0:  # read again for what it holds instead: a file of comments alone, or none
-        with input_errors():
-            reading = iter_records(file)
-            for _ in reading:
-                pass
-        message(f"stich: {no_records(file, reading.comments_alone)}")
+    if summary.records == 0:
+        message(f"stich: {no_records(file, summary.comments_alone)}")
         raise typer.Exit(EXIT_BAD_INPUT)
     if summary.stale:
         message(f"stich: {stale_text(summary)}")

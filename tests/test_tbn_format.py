@@ -25,8 +25,7 @@ from solver.formats.tbn import (
     Token,
     format_record,
     iter_records,
-    json_comment,
-    json_comments_said,
+    json_said,
     parse_records,
     read_records,
     write_records,
@@ -329,20 +328,27 @@ def test_a_json_array_is_said_with_what_to_write_and_a_tag_that_fails_is_not():
 
 def test_an_input_of_comments_alone_keeps_them_for_what_no_records_says():
     """A file of flat JSON lines (or one flat indented object) is legal TBN, each object a brace comment, and holds
-    no record: ``comments_alone`` keeps its comments and ``json_comment`` finds the JSON among them, for the "no
+    no record: ``comments_alone`` keeps its comments and ``json_said`` says the first JSON among them, for the "no
     records" of a command; where the input held a record or an error, ``comments_alone`` stays empty."""
     reading = iter_records(io.StringIO('% deals\n{"game": "Schafkopf"}\n\n{"game": "Kratzen"}\n'), name="d.jsonl")
     assert list(reading) == [] and [c.text for c in reading.comments_alone] == \
         ["% deals", '{"game": "Schafkopf"}', '{"game": "Kratzen"}']
-    found = json_comment(reading.comments_alone)
-    assert found is not None and (found.line, found.text) == (2, '{"game": "Schafkopf"}')
-    said = json_comments_said(found)
-    assert said.startswith('it holds JSON (line 2: {"game": "Schafkopf"}), which TBN reads as brace comments')
-    indented = iter_records(io.StringIO('{\n  "game": "Schafkopf"\n}\n'))
-    assert list(indented) == [] and json_comment(indented.comments_alone) is not None
+    assert json_said(reading.comments_alone) == (
+        'line 2 is JSON ({"game": "Schafkopf"}), which TBN reads as a comment; give TBN records '
+        '([Game "..."] [Deal "..."], docs/format.md), not JSON')
+    indented = iter_records(io.StringIO('{\n  "game": "Schafkopf",\n  "deal": "EO GO GA GK SA SK HA HK",\n'
+                                        '  "contract": "Rufer"\n}\n'))
+    assert list(indented) == [] and json_said(indented.comments_alone) == (
+        'line 1 is JSON ({"game": "Schafkopf", ...), which TBN reads as a comment; give TBN records '
+        '([Game "..."] [Deal "..."], docs/format.md), not JSON')
+    ours = iter_records(io.StringIO('{"schema": "stich-result/1", "game": "Kratzen"}\n'))
+    assert list(ours) == [] and json_said(ours.comments_alone) == (
+        'line 1 is stich\'s JSON output ({"schema": "stich-result/1", ...), which TBN reads as a comment: give the '
+        "records the JSON was made from; a JSON reader (jq, Python's json) reads its lines, the batch command its "
+        "own --out on a rerun, bench --compare FILE a saved run")
     for text in ('% a note\n{not json}\n{}\n', ""):
         plain = iter_records(io.StringIO(text))
-        assert list(plain) == [] and json_comment(plain.comments_alone) is None
+        assert list(plain) == [] and json_said(plain.comments_alone) is None
     for text in ('{"a": 1}\n[Game "x"]\n', '[Game "x"]\n\n{"a": 1}\n', '[Game "x"\n\n{"a": 1}\n'):
         reading = iter_records(io.StringIO(text))
         assert list(reading) and reading.comments_alone == []

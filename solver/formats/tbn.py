@@ -20,7 +20,7 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import IO, Any, Callable, Generator, Iterable, Iterator, TextIO
+from typing import IO, Any, Generator, Iterable, Iterator, TextIO
 
 from ..errors import ParseError, StichError
 from ..files import stream_kind
@@ -44,8 +44,7 @@ __all__ = [
     "Token",
     "format_record",
     "iter_records",
-    "json_comment",
-    "json_comments_said",
+    "json_said",
     "parse_records",
     "read_records",
     "write_records",
@@ -347,7 +346,7 @@ def _json_error(source: str, line: int, text: str) -> ParseError:
     failed at."""
     return ParseError("the file holds JSON (stich's output: --json lines, a batch --out file, a bench run?), "
                       "not records", source=source, line=line, column=text.index("{") + 1, token="{",
-                      expected=f'TBN records (tags such as [Game "..."] [Deal "..."], docs/format.md): {JSON_READERS}')
+                      expected=f"TBN records: {JSON_READERS}")
 
 
 #: The opening of a JSON array of objects or arrays (``[{...}, ...]``, ``[`` alone on its line): what a user who
@@ -381,21 +380,24 @@ def _json_instead(error: ParseError, source: str, number: int, text: str, openin
     return error
 
 
-def json_comment(comments: Iterable[Comment]) -> Comment | None:
-    """The first of ``comments`` that is a JSON object, where an input held no record but them (:class:`RecordItems`'
-    ``comments_alone``): a file of flat JSON lines, or one flat indented document, is legal TBN, each object a brace
-    comment, so it reads as no record; a command's "no records" then says it saw JSON."""
-    return next((comment for comment in comments if comment.text[:1] == "{" and _is_json_object(comment.text)),
-                None)
-
-
-def json_comments_said(comment: Comment) -> str:
-    """What a command says of an input without records whose comments are JSON (``comment``: :func:`json_comment`'s):
-    where the first one stands, that the format reads it as a comment, what to give instead, and what reads the
-    JSON stich writes, where it is that."""
-    return (f"it holds JSON (line {comment.line}: {_shorten(' '.join(comment.text.split()), 30)}), which TBN reads "
-            f"as brace comments (expected {TBN_RECORDS}; the JSON stich writes is read by jq or Python's json, by "
-            "batch (its own --out, on a rerun) and by bench --compare)")
+def json_said(comments: Iterable[Comment]) -> str | None:
+    """What a command's "no records" says of an input that held ``comments`` alone (:class:`RecordItems`'
+    ``comments_alone``) where one of them is a JSON object, or None where none is: flat JSON lines, or one flat
+    indented object, are legal TBN, each object a brace comment, so they read as no record. The first is said with
+    its line: stich's own output (``"schema": "stich-..."``) with what reads it, other JSON with what stich reads."""
+    for comment in comments:
+        if comment.text[:1] != "{" or not _is_json_object(comment.text):
+            continue
+        value = json.loads(comment.text)
+        shown = json.dumps(value, ensure_ascii=False)  # one line, however the object was laid out
+        if len(shown) > 40:  # cut after a whole key and value where one ends within the first 40 characters
+            cut = shown.rfind(", ", 0, 40)
+            shown = (shown[:cut + 2] if cut > 0 else shown[:40]) + "..."
+        if str(value.get("schema", "")).startswith("stich-"):
+            return f"line {comment.line} is stich's JSON output ({shown}), which TBN reads as a comment: {JSON_READERS}"
+        return (f"line {comment.line} is JSON ({shown}), which TBN reads as a comment; give TBN records "
+                '([Game "..."] [Deal "..."], docs/format.md), not JSON')
+    return None
 
 
 #: A JSON object's key at a line's start (``  "schema": ...``): the line after an indented document's '{'.
@@ -731,11 +733,19 @@ def read_records(source: str | os.PathLike | IO, *, name: str | None = None) -> 
 class RecordItems(Iterator["Record | ParseError"]):
     """What :func:`iter_records` returns: its items, one by one, and once they have run out, ``comments_alone``: the
     comments of an input that held nothing else (no record, no error; empty otherwise). A file of JSON lines is
-    such an input, each line a legal brace comment: a command's "no records" says so (:func:`json_comment`)."""
+    such an input, each line a legal brace comment: a command's "no records" says so (:func:`json_said`)."""
 
-    def __init__(self, items: Callable[[list[Comment]], Generator[Record | ParseError, None, None]]) -> None:
+    def __init__(self, source: str | os.PathLike | IO, name: str | None = None, first: int | None = None) -> None:
+        if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
+            raise StichError(f"first is a count of records, 0 or more, not {first!r}")
         self.comments_alone: list[Comment] = []
-        self._items = items(self.comments_alone)
+        self._items = self._read(source, name, first)
+
+    def _read(self, source: str | os.PathLike | IO, name: str | None,
+              first: int | None) -> Generator[Record | ParseError, None, None]:
+        """The items, from ``source`` opened at the first one asked (a path is closed when they end)."""
+        with _opened(source, name) as (stream, label):
+            yield from _read(stream, label, recover=True, first=first, comments_alone=self.comments_alone)
 
     def __iter__(self) -> RecordItems:
         return self
@@ -762,13 +772,7 @@ def iter_records(source: str | os.PathLike | IO, *, name: str | None = None,
     most :data:`MAX_BLANK_LINES_AHEAD` blank lines (the one that ends that record among them), up to the first line
     of anything else. Standard input redirected from a file is that regular file, and is read on too.
     """
-    def items(comments_alone: list[Comment]) -> Generator[Record | ParseError, None, None]:
-        if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
-            raise StichError(f"first is a count of records, 0 or more, not {first!r}")
-        with _opened(source, name) as (stream, label):
-            yield from _read(stream, label, recover=True, first=first, comments_alone=comments_alone)
-
-    return RecordItems(items)
+    return RecordItems(source, name, first)
 
 
 def parse_records(text: str, *, name: str = "<string>") -> list[Record]:
