@@ -265,7 +265,7 @@ ERRORS = [
     ('[Game "x"] {ok} junk\n', 1, 17, "unexpected text after a tag", "junk"),
     ('[Ga-me "x"]\n', 1, 2, "tag name is not a word", "Ga-me"),
     ('[ "x"]\n', 1, 3, "empty tag name", '"'),
-    ("[]\n", 1, 2, "empty tag name", "]"),
+    ('[Game "x"]\n[]\n', 2, 2, "empty tag name", "]"),  # after a tag; before any, a JSON array's (below)
     ('[Game "x"]\n[Board "1"]\n[game "y"]\n', 3, 1, "duplicate tag game, first at line 1", "game"),
     ('[Game "x"] [GAME "y"]\n', 1, 12, "duplicate tag GAME, first at line 1", "GAME"),
     ('[Game "x"]\nT9 T19\n', 2, 1, "Play section without a [Play] tag", "T9"),
@@ -286,6 +286,13 @@ ERRORS = [
     ('[{"game": "Schafkopf", "deal": "EO GO"}, {"game": "Kratzen"}]\n', 1, 1, "the file holds a JSON array", "["),
     ('[\n  {\n    "game": "Schafkopf"\n  }\n]\n', 1, 1, "the file holds a JSON array", "["),
     ('  [ [ "EO", "GO" ] ]\n', 1, 3, "the file holds a JSON array", "["),
+    # a whole array on its line, empty or of numbers or strings (said as an empty or bad tag name before)
+    ("[]\n", 1, 1, "the file holds a JSON array", "["),
+    ("[1, 2, 3]\n", 1, 1, "the file holds a JSON array", "["),
+    ('["EO GO", "GA GK"]\n', 1, 1, "the file holds a JSON array", "["),
+    # a '[' alone, the next line going on as an array does
+    ('[\n  "EO GO"\n]\n', 1, 1, "the file holds a JSON array", "["),
+    ("[\n]\n", 1, 1, "the file holds a JSON array", "["),
 ]
 
 
@@ -321,7 +328,12 @@ def test_a_json_array_is_said_with_what_to_write_and_a_tag_that_fails_is_not():
     error = error_of('[{"game": "Schafkopf"}]\n')
     assert '[Game "Schafkopf"] [Deal "..."]' in error.expected and "no deals from JSON" in error.expected
     assert error_of('[ "x"]\n').message == "empty tag name"
+    assert error_of('["EO GO"]\n').message == "empty tag name"  # one string: a tag without its name
     assert error_of('[Game "x"]\n[\n').message == "empty tag name"
+    # a '[' alone is an array's only where the next line goes on as one, not where a tag follows it (or nothing)
+    for text in ('[\n[Game "Schafkopf"]\n', "[\n", '[\n\n{"a": 1}\n'):
+        assert (error_of(text).line, error_of(text).message) == (1, "empty tag name")
+    assert error_of('[[Game "x"]]\n').message == "tag name is not a word"  # a doubled bracket, not an array
     items = list(iter_records(io.StringIO('[Game "x"]\n\n[{"a": 1}]\n'), name="game.tbn"))
     assert isinstance(items[1], ParseError) and items[1].message == "tag name is not a word"
 

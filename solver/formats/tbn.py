@@ -20,7 +20,7 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import IO, Any, Generator, Iterable, Iterator, TextIO
+from typing import IO, Any, Callable, Generator, Iterable, Iterator, TextIO
 
 from ..errors import ParseError, StichError
 from ..files import stream_kind
@@ -349,9 +349,33 @@ def _json_error(source: str, line: int, text: str) -> ParseError:
                       expected=f"TBN records: {JSON_READERS}")
 
 
-#: The opening of a JSON array of objects or arrays (``[{...}, ...]``, ``[`` alone on its line): what a user who
-#: writes deals as JSON writes first. No tag starts so (``[`` alone and ``[{`` are refused as tags).
-_JSON_ARRAY = re.compile(r"\s*\[\s*(?:[{\[]|$)")
+#: The opening of a JSON array of objects or arrays (``[{...}, ...]``, ``[[...], ...]``): what a user who writes
+#: deals as JSON writes first. No tag starts so (``[[Word`` is a doubled bracket before a tag, not an array).
+_JSON_ARRAY = re.compile(r"\s*\[\s*(?:\{|\[(?!\s*[A-Za-z_]))")
+
+#: A '[' alone on its line: a JSON array's opening where the next line goes on as one (:data:`_JSON_ARRAY_ITEM`).
+_BARE_BRACKET = re.compile(r"\s*\[\s*$")
+
+#: The start of a line that goes on as a JSON array after its '[' alone: an object, an array (not ``[Word``, a
+#: tag), a string, a number or the array's ']'.
+_JSON_ARRAY_ITEM = re.compile(r'\s*(?:[{"\]\d-]|\[(?!\s*[A-Za-z_]))')
+
+
+def _is_json_array(text: str, following: Callable[[], str | None]) -> bool:
+    """Whether the line ``text``, where reading failed before any tag, opens a JSON array: it starts as one
+    (:data:`_JSON_ARRAY`), is one whole (``[]``, ``[1, 2, 3]``, ``["EO", "GO"]``), or is a '[' alone and the line
+    ``following`` it goes on as one. A single string (``["x"]``) is what a tag without its name looks like, and is
+    said as that tag."""
+    if _JSON_ARRAY.match(text):
+        return True
+    if _BARE_BRACKET.match(text):
+        after = following()
+        return after is not None and _JSON_ARRAY_ITEM.match(after) is not None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(value, list) and not (len(value) == 1 and isinstance(value[0], str))
 
 
 def _json_array_error(source: str, line: int, text: str) -> ParseError:
@@ -362,9 +386,10 @@ def _json_array_error(source: str, line: int, text: str) -> ParseError:
 
 
 def _json_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
-                  tagged: bool) -> ParseError:
+                  tagged: bool, following: Callable[[], str | None]) -> ParseError:
     """``error``, or the JSON error where reading failed before any tag on JSON: the failing line ``text`` is a JSON
-    object (a ``--json`` or ``batch --out`` line, nested, so no brace comment) or opens a JSON array, or the file's
+    object (a ``--json`` or ``batch --out`` line, nested, so no brace comment) or opens a JSON array
+    (:func:`_is_json_array`, with the line ``following`` it where it needs that), or the file's
     ``opening`` lines are a '{' alone and a JSON key (an indented saved bench run, whose first inner '}' ended the
     brace comment) and the failing line goes on as JSON does. A legal brace comment never fails, so it is never told
     JSON."""
@@ -372,7 +397,7 @@ def _json_instead(error: ParseError, source: str, number: int, text: str, openin
         return error
     if _is_json_object(text):
         return _json_error(source, number, text)
-    if _JSON_ARRAY.match(text):
+    if _is_json_array(text, following):
         return _json_array_error(source, number, text)
     if (len(opening) == 2 and opening[0][1].strip() == "{" and _JSON_KEY.match(opening[1][1])
             and text.lstrip()[:1] in ('"', "}", "]", ",")):
@@ -826,7 +851,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
     if first == 0:
         return
     given = 0  # items yielded
-    lines = _physical_lines(stream, source)
+    lines = _Lookahead(_physical_lines(stream, source))
     lexer = _Lexer(source)
     builder = _Builder(source)
     opening: list[tuple[int, str]] = []  # the file's first two lines with text: told JSON or not
@@ -866,7 +891,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
                 events = lexer.line(number, text)
                 builder.feed(events, continues=lexer.brace is not None)
         except ParseError as failed:
-            error = _json_instead(failed, source, number, text, opening, bool(builder.tags)) \
+            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), lines.next_text) \
                 if not given and isinstance(text, str) and not blank else failed
             if not recover:
                 raise error from None
@@ -909,6 +934,28 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
         _attach_trailing(last, builder.comments)
     elif not given and comments_alone is not None:
         comments_alone.extend(builder.comments)
+
+
+class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):
+    """:func:`_physical_lines` with the next line's text to be seen before it is read (:meth:`next_text`)."""
+
+    def __init__(self, lines: Iterator[tuple[int, str | ParseError]]) -> None:
+        self._lines = lines
+        self._ahead: list[tuple[int, str | ParseError]] = []
+
+    def __next__(self) -> tuple[int, str | ParseError]:
+        return self._ahead.pop() if self._ahead else next(self._lines)
+
+    def next_text(self) -> str | None:
+        """The next line's text, read now and given again by the next ``next()``; None at the end or where the
+        line cannot be read."""
+        if not self._ahead:
+            following = next(self._lines, None)
+            if following is None:
+                return None
+            self._ahead.append(following)
+        text = self._ahead[0][1]
+        return text if isinstance(text, str) else None
 
 
 def _read_tail(lines: Iterator[tuple[int, str | ParseError]], last: Record, source: str, builder: _Builder) -> None:
