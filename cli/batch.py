@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
-from solver.formats.tbn import iter_records
 from solver.interrupts import begin_stop
 from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                            MIN_WORKER_MEMORY_MB)
@@ -163,12 +162,8 @@ def batch(
         if not stopped:
             _restore(previous)
     errors.close(kept_in)
-    if summary.records == 0:  # read again for what it holds instead: a file of comments alone, or none
-        with input_errors():
-            reading = iter_records(file)
-            for _ in reading:
-                pass
-        message(f"stich: {no_records(file, reading.comments_alone)}")
+    if summary.records == 0:
+        message(f"stich: {no_records(file, summary.comments_alone)}")
         raise typer.Exit(EXIT_BAD_INPUT)
     if summary.stale:
         message(f"stich: {stale_text(summary)}")

@@ -30,7 +30,7 @@ from solver.search.engine import default_threads, usable_cores
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
 from .options import (TABLE_MB, THREADS, check_game_options, checked_game, checked_seed, engine_for, finite_seconds,
                       note_threads_over_cores, output_file, parse_variant_options)
-from .output import atomic_writer, is_stdout
+from .output import STDOUT_NAMES, atomic_writer, is_stdout
 from .records import emit_json, stdin_bytes
 from .render import Document, fits, plural, progress_on_stderr, stdout_console
 
@@ -499,8 +499,10 @@ def bench(
     saved_to_stdout = is_stdout(save)  # the run's one document is then stdout's data
     if saved_to_stdout and as_json:
         typed = "--save" if old_out is not None else "--out"  # the name the user gave it
-        raise typer.BadParameter(f"{typed} {save} writes the run to stdout, where --json writes its lines: give "
-                                 f"{typed} a file", param_hint=f"'{typed}'")
+        where, instead = (("writes the run to stdout", "a file") if str(save) in STDOUT_NAMES else
+                          ("is where stdout is redirected", "another file"))
+        raise typer.BadParameter(f"{typed} {save} {where}, where --json writes its lines: give {typed} {instead}",
+                                 param_hint=f"'{typed}'")
     if game is not None:
         check_game_options(game, flags)
     compared: SavedRun | None = None

@@ -19,7 +19,7 @@ from solver.analysis import SCHEMA, record_header
 from solver.errors import (visible, CommandVariantError, FileError, FileRefusedError, InvalidDealError,
                            JournalWriteError, ParseError, SearchStopped, StichError)
 from solver.files import json_text
-from solver.formats.tbn import Comment, Record, iter_records, json_comment, json_comments_said
+from solver.formats.tbn import Comment, Record, iter_records, json_said
 from solver.position import Position, position_from_record
 
 from .errors import (EXIT_BAD_INPUT, OptionRefused, OutputCut, RecordMessages, input_errors, interrupts_held,
@@ -198,22 +198,19 @@ def check_selection(board: str | None, record: int | None) -> None:
 
 def no_records(name: object, comments_alone: Iterable[Comment] = ()) -> str:
     """What is said of a file that holds no record: that it is empty or only comments, or, where those comments
-    (``comments_alone``, :class:`~solver.formats.tbn.RecordItems`') are JSON, that it holds JSON and what to give
-    instead (a file of flat JSON lines is legal TBN, every line a brace comment)."""
-    found = json_comment(comments_alone)
-    if found is not None:
-        return f"{name}: no records: {json_comments_said(found)}"
-    return f"{name}: no records (an empty file, or only comments)"
+    (``comments_alone``, :class:`~solver.formats.tbn.RecordItems`') are JSON, where and what to give instead (a file
+    of flat JSON lines is legal TBN, every line a brace comment)."""
+    said = json_said(comments_alone)
+    return f"{name}: no records: {said}" if said is not None else \
+        f"{name}: no records (an empty file, or only comments)"
 
 
-def no_such_record(name: object, board: str | None, record: int | None, read: int, unreadable: int = 0,
-                   comments_alone: Iterable[Comment] = ()) -> str:
-    """What a file lacks that ``--board`` or ``--record`` asked for (without either: any record, so it has none,
-    said by :func:`no_records` with its ``comments_alone``). ``unreadable`` counts the records too broken to read
-    (said above): ``--board``'s may be one of them, so it is not said to be missing from the file, only from the
-    records read."""
+def no_such_record(name: object, board: str | None, record: int | None, read: int, unreadable: int = 0) -> str:
+    """What a file lacks that ``--board`` or ``--record`` asked for (without either: any record, so it has none).
+    ``unreadable`` counts the records too broken to read (said above): ``--board``'s may be one of them, so it is
+    not said to be missing from the file, only from the records read."""
     if board is None and record is None:
-        return no_records(name, comments_alone)
+        return no_records(name)
     if record is not None:
         return f"{name}: no record {record}: it has {read} record{'' if read == 1 else 's'}"
     if unreadable:

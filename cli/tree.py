@@ -58,21 +58,26 @@ def read_on(file: Path) -> bool:
     return stat.S_ISREG(status.st_mode)
 
 
-def several_records(name: str, board: str, found: list[tuple[int, int]]) -> str:
+def several_records(name: str, board: str, found: list[tuple[int, int]], at_least: bool = False) -> str:
     """What ``tree --board`` says where the board is on several records (``found``: each one's number, as
-    ``--record`` counts them, and line): that the tree is of the first, and the ``--record`` that picks another.
-    The other commands answer every record of the board; a tree is of one (the board's page opens the first too)."""
+    ``--record`` counts them, and line; ``at_least`` where the records after them were not read): that the tree is
+    of the first, and the ``--record`` that picks another. The other commands answer every record of the board; a
+    tree is of one (the board's page opens the first too)."""
     shown = found[:MAX_RECORDS_NAMED + 1]
     lines = [str(line) for _, line in shown] + (["..."] if len(found) > len(shown) else [])
     numbers = [str(number) for number, _ in shown[1:]]
     picks = f"{', '.join(numbers[:-1])} or {numbers[-1]}" if len(numbers) > 1 else numbers[0]
     more = f" (or one of the {len(found) - len(shown):,} more)" if len(found) > len(shown) else ""
-    return (f"{name}: board {board} is on {len(found):,} records (lines {', '.join(lines)}): the tree is of the "
-            f"first; --record {picks}{more} picks another")
+    return (f"{name}: board {board} is on {'at least ' if at_least else ''}{len(found):,} records (lines "
+            f"{', '.join(lines)}): the tree is of the first; --record {picks}{more} picks another")
 
 
 #: How many of the other records of a board ``tree --board`` names (:func:`several_records`).
 MAX_RECORDS_NAMED = 5
+
+#: How many records after the one it takes ``tree --board`` reads to find the board's others: a few tenths of a
+#: second at most, however long the file.
+MAX_RECORDS_READ_ON = 1_000
 
 
 def tree(
@@ -139,10 +144,11 @@ def tree(
             check_writable(out)  # before the tree is built, not after
         source = stdin_bytes() if str(file) == "-" else file
         name = "<stdin>" if str(file) == "-" else str(file)
-        # the first record that matches: the records after it need not be readable (with --board they are read from
-        # a regular file only to say the board's other records); with --board, one before it too broken to read is
-        # said (it might have been that board) and the search goes on, as in every command that reads records (the
-        # exit code then says 1); with --record, the ones before it are only counted
+        # the first record that matches: the records after it need not be readable (with --board, at most
+        # MAX_RECORDS_READ_ON of them are read, from a regular file only, to say the board's other records); with
+        # --board, one before it too broken to read is said (it might have been that board) and the search goes on,
+        # as in every command that reads records (the exit code then says 1); with --record, the ones before it are
+        # only counted
         record, unreadable, count = None, 0, 0
         items = iter_records(source, name=name)
         for count, item in enumerate(items if record_number is None else islice(items, record_number), 1):
@@ -161,10 +167,13 @@ def tree(
             raise StichError(no_such_record(name, board, record_number, count, unreadable) if count else
                              no_records(name, items.comments_alone))
         if board is not None and read_on(file):
-            others = [(number, item.line) for number, item in enumerate(items, count + 1)
+            after = list(islice(enumerate(items, count + 1), MAX_RECORDS_READ_ON))
+            others = [(number, item.line) for number, item in after
                       if not isinstance(item, ParseError) and selected(item, board)]
             if others:
-                message(f"stich: {several_records(name, board, [(count, record.line), *others])}")
+                said = several_records(name, board, [(count, record.line), *others],
+                                       at_least=len(after) == MAX_RECORDS_READ_ON)
+                message(f"stich: {said}")
         try:
             position = position_from_record(record, variant=flags)
             position = what_if(position, play)  # the root: after --play's cards

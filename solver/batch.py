@@ -46,7 +46,7 @@ from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, room_refusal, torn_ta
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
 from .files import (atomic_file, json_line_fault, json_text, locked_while_written, read_once_kind,
                     remove_stale_temporaries)
-from .formats.tbn import Record, format_record, iter_records
+from .formats.tbn import Comment, Record, format_record, iter_records
 from .html_tables import html_lines, html_table
 from .games import GAMES, check_flags_of_some_game
 from .games.outcome import read_pot
@@ -105,7 +105,9 @@ class BatchSummary:
     records that repeat one above them in the file (one line answers both), and the output's lines that answer no
     record of the file (``stale``, the first few of their ids in ``stale_ids``: the input was regenerated or a
     record edited since they were written; they are kept); ``notes``, each note of the lines this run wrote (a
-    Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line."""
+    Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line;
+    ``comments_alone``, the comments of an input that held nothing else (:class:`~solver.formats.tbn.RecordItems`'),
+    for ``stich batch`` to say where they are JSON."""
 
     records: int
     skipped: int
@@ -118,6 +120,7 @@ class BatchSummary:
     source: str = ""  # the file of records and the output, as given (what the summary's text names)
     out: str = ""
     notes: tuple[tuple[str, int], ...] = ()
+    comments_alone: tuple[Comment, ...] = ()
 
     @property
     def written(self) -> int:
@@ -537,7 +540,12 @@ def _drop_error_lines(path: Path) -> None:
 def read_items(source: str | os.PathLike | IO, name: str | None = None) -> Iterator[Item]:
     """Every record of the file with its id and key; a record too broken to read becomes an item carrying its
     error."""
-    for entry in iter_records(source, name=name):
+    return _items_of(iter_records(source, name=name))
+
+
+def _items_of(entries: Iterable[Record | ParseError]) -> Iterator[Item]:
+    """Each of :func:`read_items`' ``entries`` (:func:`~solver.formats.tbn.iter_records`') as its item."""
+    for entry in entries:
         if isinstance(entry, ParseError):
             identifier = record_id(entry.source, entry.record_line or entry.line, None)
             yield Item(identifier, record_key(identifier, None, str(entry)), None, str(entry))
@@ -809,8 +817,10 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
     met: set[str] = set()
     seen = [0, 0, 0]  # records read, records already done, duplicates of a record above
 
+    reading = iter_records(source)  # its comments_alone, once read, go to the summary
+
     def todo() -> Iterator[Item]:
-        for item in read_items(source):
+        for item in _items_of(reading):
             seen[0] += 1
             if item.key in done:
                 done.discard(item.key)
@@ -845,7 +855,8 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
         raise error.cause from None
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
-                        source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()))
+                        source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()),
+                        comments_alone=tuple(reading.comments_alone))
 
 
 #: How many ids of stale lines a summary names.

@@ -565,7 +565,8 @@ def test_a_run_that_writes_nothing_leaves_no_lock_file(tmp_path: Path) -> None:
     empty = tmp_path / "empty.tbn"
     empty.write_text("% nothing\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
-    assert solve_batch(empty, out, workers=1).records == 0
+    nothing = solve_batch(empty, out, workers=1)
+    assert nothing.records == 0 and [c.text for c in nothing.comments_alone] == ["% nothing"]  # for its message
     with pytest.raises(OSError):
         solve_batch(tmp_path / "missing.tbn", out, workers=1)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.tbn"]

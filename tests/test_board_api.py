@@ -1011,7 +1011,7 @@ def test_a_file_with_two_records_not_utf8_says_each_and_opens_the_others(tmp_pat
     ({"text": "[Game \"Schafkopf\"]\n[Deal \"1: EA\"]\n"}, 400, "pasted text:2:"),
     ({"text": ""}, 400, "empty"),
     ({"text": "% only a comment\n"}, 400, "holds no record"),
-    ({"text": '{"game": "Schafkopf"}\n'}, 400, 'holds no record: it holds JSON (line 1: {"game": "Schafkopf"})'),
+    ({"text": '{"game": "Schafkopf"}\n'}, 400, 'holds no record: line 1 is JSON ({"game": "Schafkopf"}), which TBN'),
     ({"text": 5}, 400, "paste the text"),
 ])
 def test_bad_records_are_said_with_their_place(body, status, words):

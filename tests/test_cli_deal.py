@@ -66,6 +66,53 @@ def test_out_naming_stdout_writes_to_stdout_as_the_deals_come(tmp_path):
     assert [p.record.get("Board") for p in solver.read_positions(path)] == ["1", "2", "3", "4", "5", "6"]
 
 
+def test_out_is_stdout_by_its_names_or_as_the_file_stdout_is_redirected_to(tmp_path, monkeypatch):
+    """``--out`` is stdout by its names, stdout open or not, and where stdout is redirected to that regular file;
+    ``/dev/null`` never by what it is: ``--out /dev/null > /dev/null`` was taken for stdout, so ``bench --json``
+    refused it (exit 2), and ``--out run.json --json > run.json`` was told to give a file."""
+    import os
+    import sys
+
+    from solver.cli.output import is_stdout
+
+    for name in ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+        assert is_stdout(Path(name))
+    monkeypatch.setattr(sys, "stdout", None)  # closed, as ``>&-`` leaves it
+    assert is_stdout(Path("/dev/stdout")) and not is_stdout(Path("/dev/null")) and not is_stdout(None)
+    redirected = tmp_path / "run.json"
+    with open(redirected, "w", encoding="utf-8") as stdout, open(os.devnull, "w", encoding="utf-8") as null:
+        monkeypatch.setattr(sys, "stdout", stdout)
+        assert is_stdout(redirected) and not is_stdout(tmp_path / "other.json")
+        monkeypatch.setattr(sys, "stdout", null)
+        assert not is_stdout(Path(os.devnull))
+
+
+def test_bench_json_out_is_refused_only_where_it_is_stdout(tmp_path):
+    """``bench --json`` writes its lines to stdout, so an ``--out`` that is stdout too is refused, said as a name of
+    stdout or as the file stdout is redirected to; ``/dev/null`` both times is no clash (it exited 2)."""
+    import os
+    import subprocess
+    import sys
+
+    if not os.path.exists(os.devnull):
+        pytest.skip("no /dev/null")
+
+    def bench(out: str, stdout: str) -> subprocess.CompletedProcess:
+        with open(stdout, "w", encoding="utf-8") as redirected:
+            return subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "bench", "-g",
+                                   "kratzen", "-n", "1", "--threads", "1", "--time-limit", "0", "--json", "--out",
+                                   out], stdout=redirected, stderr=subprocess.PIPE, text=True, timeout=300)
+
+    assert bench(os.devnull, os.devnull).returncode == 0
+    run_file = str(tmp_path / "run.json")
+    refused = bench(run_file, run_file)
+    assert refused.returncode == 2 and (f"--out {run_file} is where stdout is redirected, where --json writes its "
+                                        "lines: give --out another file") in " ".join(refused.stderr.split())
+    refused = bench("/dev/stdout", str(tmp_path / "lines.jsonl"))
+    assert refused.returncode == 2 and ("--out /dev/stdout writes the run to stdout, where --json writes its "
+                                        "lines: give --out a file") in " ".join(refused.stderr.split())
+
+
 def test_board_k_does_not_depend_on_how_many_are_asked_for():
     one = runner.invoke(app, ["deal", "-g", "zr", "-s", "5", "-n", "1", "--first-board", "4"]).stdout
     four = runner.invoke(app, ["deal", "-g", "zr", "-s", "5", "-n", "4"]).stdout

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import solver.cli.tree
 import solver.tree
 from solver.errors import SearchStopped
 from solver.formats.tbn import parse_records
@@ -155,10 +156,11 @@ def test_an_interrupt_as_the_tree_file_is_renamed_into_place_says_it_is_written(
         "tree.json"]
 
 
-def test_a_board_on_several_records_is_said_with_the_record_that_picks_another(tmp_path):
+def test_a_board_on_several_records_is_said_with_the_record_that_picks_another(tmp_path, monkeypatch):
     """``tree -b N`` takes the first record of board N, as the board's page opens it; where N is on several (two
     ``stich deal`` runs appended), it said nothing of the others: stderr names their lines and the ``--record`` of
-    each. From a pipe it reads no record after the one it takes (its writer would be waited on), so says nothing."""
+    each, found among at most ``MAX_RECORDS_READ_ON`` records after it ("at least" where it stopped there; it read
+    the whole file). From a pipe it reads no record after the one it takes (its writer would be waited on)."""
     text = "".join(run("deal", "-g", "sk", "-s", str(seed), "-n", "3").stdout for seed in (1, 2))
     path = tmp_path / "twice.tbn"
     path.write_text(text, encoding="utf-8")
@@ -173,6 +175,10 @@ def test_a_board_on_several_records_is_said_with_the_record_that_picks_another(t
     assert run("tree", path, "-b", "2", "-d", "1", "--out", out).stderr.splitlines()[0] == (
         f"stich: {path}: board 2 is on 8 records (lines 8, 29, 50, 71, 92, 113, ...): the tree is of the first; "
         "--record 5, 8, 11, 14 or 17 (or one of the 2 more) picks another")
+    monkeypatch.setattr(solver.cli.tree, "MAX_RECORDS_READ_ON", 4)  # records 3 to 6 read after record 2
+    assert run("tree", path, "-b", "2", "-d", "1", "--out", out).stderr.splitlines()[0] == (
+        f"stich: {path}: board 2 is on at least 2 records (lines 8, 29): the tree is of the first; --record 5 picks "
+        "another")
     piped = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "tree", "-", "-b", "2",
                             "-d", "1"], input=text, capture_output=True, text=True, timeout=300)
     assert piped.returncode == 0 and piped.stderr == "" and "strategy tree" in piped.stdout

@@ -25,8 +25,7 @@ from solver.formats.tbn import (
     Token,
     format_record,
     iter_records,
-    json_comment,
-    json_comments_said,
+    json_said,
     parse_records,
     read_records,
     write_records,
@@ -266,7 +265,7 @@ ERRORS = [
     ('[Game "x"] {ok} junk\n', 1, 17, "unexpected text after a tag", "junk"),
     ('[Ga-me "x"]\n', 1, 2, "tag name is not a word", "Ga-me"),
     ('[ "x"]\n', 1, 3, "empty tag name", '"'),
-    ("[]\n", 1, 2, "empty tag name", "]"),
+    ('[Game "x"]\n[]\n', 2, 2, "empty tag name", "]"),  # after a tag; before any, a JSON array's (below)
     ('[Game "x"]\n[Board "1"]\n[game "y"]\n', 3, 1, "duplicate tag game, first at line 1", "game"),
     ('[Game "x"] [GAME "y"]\n', 1, 12, "duplicate tag GAME, first at line 1", "GAME"),
     ('[Game "x"]\nT9 T19\n', 2, 1, "Play section without a [Play] tag", "T9"),
@@ -287,6 +286,13 @@ ERRORS = [
     ('[{"game": "Schafkopf", "deal": "EO GO"}, {"game": "Kratzen"}]\n', 1, 1, "the file holds a JSON array", "["),
     ('[\n  {\n    "game": "Schafkopf"\n  }\n]\n', 1, 1, "the file holds a JSON array", "["),
     ('  [ [ "EO", "GO" ] ]\n', 1, 3, "the file holds a JSON array", "["),
+    # a whole array on its line, empty or of numbers or strings (said as an empty or bad tag name before)
+    ("[]\n", 1, 1, "the file holds a JSON array", "["),
+    ("[1, 2, 3]\n", 1, 1, "the file holds a JSON array", "["),
+    ('["EO GO", "GA GK"]\n', 1, 1, "the file holds a JSON array", "["),
+    # a '[' alone, the next line going on as an array does
+    ('[\n  "EO GO"\n]\n', 1, 1, "the file holds a JSON array", "["),
+    ("[\n]\n", 1, 1, "the file holds a JSON array", "["),
 ]
 
 
@@ -322,27 +328,39 @@ def test_a_json_array_is_said_with_what_to_write_and_a_tag_that_fails_is_not():
     error = error_of('[{"game": "Schafkopf"}]\n')
     assert '[Game "Schafkopf"] [Deal "..."]' in error.expected and "no deals from JSON" in error.expected
     assert error_of('[ "x"]\n').message == "empty tag name"
+    assert error_of('["EO GO"]\n').message == "empty tag name"  # one string: a tag without its name
     assert error_of('[Game "x"]\n[\n').message == "empty tag name"
+    # a '[' alone is an array's only where the next line goes on as one, not where a tag follows it (or nothing)
+    for text in ('[\n[Game "Schafkopf"]\n', "[\n", '[\n\n{"a": 1}\n'):
+        assert (error_of(text).line, error_of(text).message) == (1, "empty tag name")
+    assert error_of('[[Game "x"]]\n').message == "tag name is not a word"  # a doubled bracket, not an array
     items = list(iter_records(io.StringIO('[Game "x"]\n\n[{"a": 1}]\n'), name="game.tbn"))
     assert isinstance(items[1], ParseError) and items[1].message == "tag name is not a word"
 
 
 def test_an_input_of_comments_alone_keeps_them_for_what_no_records_says():
     """A file of flat JSON lines (or one flat indented object) is legal TBN, each object a brace comment, and holds
-    no record: ``comments_alone`` keeps its comments and ``json_comment`` finds the JSON among them, for the "no
+    no record: ``comments_alone`` keeps its comments and ``json_said`` says the first JSON among them, for the "no
     records" of a command; where the input held a record or an error, ``comments_alone`` stays empty."""
     reading = iter_records(io.StringIO('% deals\n{"game": "Schafkopf"}\n\n{"game": "Kratzen"}\n'), name="d.jsonl")
     assert list(reading) == [] and [c.text for c in reading.comments_alone] == \
         ["% deals", '{"game": "Schafkopf"}', '{"game": "Kratzen"}']
-    found = json_comment(reading.comments_alone)
-    assert found is not None and (found.line, found.text) == (2, '{"game": "Schafkopf"}')
-    said = json_comments_said(found)
-    assert said.startswith('it holds JSON (line 2: {"game": "Schafkopf"}), which TBN reads as brace comments')
-    indented = iter_records(io.StringIO('{\n  "game": "Schafkopf"\n}\n'))
-    assert list(indented) == [] and json_comment(indented.comments_alone) is not None
+    assert json_said(reading.comments_alone) == (
+        'line 2 is JSON ({"game": "Schafkopf"}), which TBN reads as a comment; give TBN records '
+        '([Game "..."] [Deal "..."], docs/format.md), not JSON')
+    indented = iter_records(io.StringIO('{\n  "game": "Schafkopf",\n  "deal": "EO GO GA GK SA SK HA HK",\n'
+                                        '  "contract": "Rufer"\n}\n'))
+    assert list(indented) == [] and json_said(indented.comments_alone) == (
+        'line 1 is JSON ({"game": "Schafkopf", ...), which TBN reads as a comment; give TBN records '
+        '([Game "..."] [Deal "..."], docs/format.md), not JSON')
+    ours = iter_records(io.StringIO('{"schema": "stich-result/1", "game": "Kratzen"}\n'))
+    assert list(ours) == [] and json_said(ours.comments_alone) == (
+        'line 1 is stich\'s JSON output ({"schema": "stich-result/1", ...), which TBN reads as a comment: give the '
+        "records the JSON was made from; a JSON reader (jq, Python's json) reads its lines, the batch command its "
+        "own --out on a rerun, bench --compare FILE a saved run")
     for text in ('% a note\n{not json}\n{}\n', ""):
         plain = iter_records(io.StringIO(text))
-        assert list(plain) == [] and json_comment(plain.comments_alone) is None
+        assert list(plain) == [] and json_said(plain.comments_alone) is None
     for text in ('{"a": 1}\n[Game "x"]\n', '[Game "x"]\n\n{"a": 1}\n', '[Game "x"\n\n{"a": 1}\n'):
         reading = iter_records(io.StringIO(text))
         assert list(reading) and reading.comments_alone == []

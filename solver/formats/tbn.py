@@ -44,8 +44,7 @@ __all__ = [
     "Token",
     "format_record",
     "iter_records",
-    "json_comment",
-    "json_comments_said",
+    "json_said",
     "parse_records",
     "read_records",
     "write_records",
@@ -347,12 +346,36 @@ def _json_error(source: str, line: int, text: str) -> ParseError:
     failed at."""
     return ParseError("the file holds JSON (stich's output: --json lines, a batch --out file, a bench run?), "
                       "not records", source=source, line=line, column=text.index("{") + 1, token="{",
-                      expected=f'TBN records (tags such as [Game "..."] [Deal "..."], docs/format.md): {JSON_READERS}')
+                      expected=f"TBN records: {JSON_READERS}")
 
 
-#: The opening of a JSON array of objects or arrays (``[{...}, ...]``, ``[`` alone on its line): what a user who
-#: writes deals as JSON writes first. No tag starts so (``[`` alone and ``[{`` are refused as tags).
-_JSON_ARRAY = re.compile(r"\s*\[\s*(?:[{\[]|$)")
+#: The opening of a JSON array of objects or arrays (``[{...}, ...]``, ``[[...], ...]``): what a user who writes
+#: deals as JSON writes first. No tag starts so (``[[Word`` is a doubled bracket before a tag, not an array).
+_JSON_ARRAY = re.compile(r"\s*\[\s*(?:\{|\[(?!\s*[A-Za-z_]))")
+
+#: A '[' alone on its line: a JSON array's opening where the next line goes on as one (:data:`_JSON_ARRAY_ITEM`).
+_BARE_BRACKET = re.compile(r"\s*\[\s*$")
+
+#: The start of a line that goes on as a JSON array after its '[' alone: an object, an array (not ``[Word``, a
+#: tag), a string, a number or the array's ']'.
+_JSON_ARRAY_ITEM = re.compile(r'\s*(?:[{"\]\d-]|\[(?!\s*[A-Za-z_]))')
+
+
+def _is_json_array(text: str, following: Callable[[], str | None]) -> bool:
+    """Whether the line ``text``, where reading failed before any tag, opens a JSON array: it starts as one
+    (:data:`_JSON_ARRAY`), is one whole (``[]``, ``[1, 2, 3]``, ``["EO", "GO"]``), or is a '[' alone and the line
+    ``following`` it goes on as one. A single string (``["x"]``) is what a tag without its name looks like, and is
+    said as that tag."""
+    if _JSON_ARRAY.match(text):
+        return True
+    if _BARE_BRACKET.match(text):
+        after = following()
+        return after is not None and _JSON_ARRAY_ITEM.match(after) is not None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(value, list) and not (len(value) == 1 and isinstance(value[0], str))
 
 
 def _json_array_error(source: str, line: int, text: str) -> ParseError:
@@ -363,9 +386,10 @@ def _json_array_error(source: str, line: int, text: str) -> ParseError:
 
 
 def _json_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
-                  tagged: bool) -> ParseError:
+                  tagged: bool, following: Callable[[], str | None]) -> ParseError:
     """``error``, or the JSON error where reading failed before any tag on JSON: the failing line ``text`` is a JSON
-    object (a ``--json`` or ``batch --out`` line, nested, so no brace comment) or opens a JSON array, or the file's
+    object (a ``--json`` or ``batch --out`` line, nested, so no brace comment) or opens a JSON array
+    (:func:`_is_json_array`, with the line ``following`` it where it needs that), or the file's
     ``opening`` lines are a '{' alone and a JSON key (an indented saved bench run, whose first inner '}' ended the
     brace comment) and the failing line goes on as JSON does. A legal brace comment never fails, so it is never told
     JSON."""
@@ -373,7 +397,7 @@ def _json_instead(error: ParseError, source: str, number: int, text: str, openin
         return error
     if _is_json_object(text):
         return _json_error(source, number, text)
-    if _JSON_ARRAY.match(text):
+    if _is_json_array(text, following):
         return _json_array_error(source, number, text)
     if (len(opening) == 2 and opening[0][1].strip() == "{" and _JSON_KEY.match(opening[1][1])
             and text.lstrip()[:1] in ('"', "}", "]", ",")):
@@ -381,21 +405,24 @@ def _json_instead(error: ParseError, source: str, number: int, text: str, openin
     return error
 
 
-def json_comment(comments: Iterable[Comment]) -> Comment | None:
-    """The first of ``comments`` that is a JSON object, where an input held no record but them (:class:`RecordItems`'
-    ``comments_alone``): a file of flat JSON lines, or one flat indented document, is legal TBN, each object a brace
-    comment, so it reads as no record; a command's "no records" then says it saw JSON."""
-    return next((comment for comment in comments if comment.text[:1] == "{" and _is_json_object(comment.text)),
-                None)
-
-
-def json_comments_said(comment: Comment) -> str:
-    """What a command says of an input without records whose comments are JSON (``comment``: :func:`json_comment`'s):
-    where the first one stands, that the format reads it as a comment, what to give instead, and what reads the
-    JSON stich writes, where it is that."""
-    return (f"it holds JSON (line {comment.line}: {_shorten(' '.join(comment.text.split()), 30)}), which TBN reads "
-            f"as brace comments (expected {TBN_RECORDS}; the JSON stich writes is read by jq or Python's json, by "
-            "batch (its own --out, on a rerun) and by bench --compare)")
+def json_said(comments: Iterable[Comment]) -> str | None:
+    """What a command's "no records" says of an input that held ``comments`` alone (:class:`RecordItems`'
+    ``comments_alone``) where one of them is a JSON object, or None where none is: flat JSON lines, or one flat
+    indented object, are legal TBN, each object a brace comment, so they read as no record. The first is said with
+    its line: stich's own output (``"schema": "stich-..."``) with what reads it, other JSON with what stich reads."""
+    for comment in comments:
+        if comment.text[:1] != "{" or not _is_json_object(comment.text):
+            continue
+        value = json.loads(comment.text)
+        shown = json.dumps(value, ensure_ascii=False)  # one line, however the object was laid out
+        if len(shown) > 40:  # cut after a whole key and value where one ends within the first 40 characters
+            cut = shown.rfind(", ", 0, 40)
+            shown = (shown[:cut + 2] if cut > 0 else shown[:40]) + "..."
+        if str(value.get("schema", "")).startswith("stich-"):
+            return f"line {comment.line} is stich's JSON output ({shown}), which TBN reads as a comment: {JSON_READERS}"
+        return (f"line {comment.line} is JSON ({shown}), which TBN reads as a comment; give TBN records "
+                '([Game "..."] [Deal "..."], docs/format.md), not JSON')
+    return None
 
 
 #: A JSON object's key at a line's start (``  "schema": ...``): the line after an indented document's '{'.
@@ -731,11 +758,19 @@ def read_records(source: str | os.PathLike | IO, *, name: str | None = None) -> 
 class RecordItems(Iterator["Record | ParseError"]):
     """What :func:`iter_records` returns: its items, one by one, and once they have run out, ``comments_alone``: the
     comments of an input that held nothing else (no record, no error; empty otherwise). A file of JSON lines is
-    such an input, each line a legal brace comment: a command's "no records" says so (:func:`json_comment`)."""
+    such an input, each line a legal brace comment: a command's "no records" says so (:func:`json_said`)."""
 
-    def __init__(self, items: Callable[[list[Comment]], Generator[Record | ParseError, None, None]]) -> None:
+    def __init__(self, source: str | os.PathLike | IO, name: str | None = None, first: int | None = None) -> None:
+        if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
+            raise StichError(f"first is a count of records, 0 or more, not {first!r}")
         self.comments_alone: list[Comment] = []
-        self._items = items(self.comments_alone)
+        self._items = self._read(source, name, first)
+
+    def _read(self, source: str | os.PathLike | IO, name: str | None,
+              first: int | None) -> Generator[Record | ParseError, None, None]:
+        """The items, from ``source`` opened at the first one asked (a path is closed when they end)."""
+        with _opened(source, name) as (stream, label):
+            yield from _read(stream, label, recover=True, first=first, comments_alone=self.comments_alone)
 
     def __iter__(self) -> RecordItems:
         return self
@@ -762,13 +797,7 @@ def iter_records(source: str | os.PathLike | IO, *, name: str | None = None,
     most :data:`MAX_BLANK_LINES_AHEAD` blank lines (the one that ends that record among them), up to the first line
     of anything else. Standard input redirected from a file is that regular file, and is read on too.
     """
-    def items(comments_alone: list[Comment]) -> Generator[Record | ParseError, None, None]:
-        if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
-            raise StichError(f"first is a count of records, 0 or more, not {first!r}")
-        with _opened(source, name) as (stream, label):
-            yield from _read(stream, label, recover=True, first=first, comments_alone=comments_alone)
-
-    return RecordItems(items)
+    return RecordItems(source, name, first)
 
 
 def parse_records(text: str, *, name: str = "<string>") -> list[Record]:
@@ -822,7 +851,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
     if first == 0:
         return
     given = 0  # items yielded
-    lines = _physical_lines(stream, source)
+    lines = _Lookahead(_physical_lines(stream, source))
     lexer = _Lexer(source)
     builder = _Builder(source)
     opening: list[tuple[int, str]] = []  # the file's first two lines with text: told JSON or not
@@ -862,7 +891,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
                 events = lexer.line(number, text)
                 builder.feed(events, continues=lexer.brace is not None)
         except ParseError as failed:
-            error = _json_instead(failed, source, number, text, opening, bool(builder.tags)) \
+            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), lines.next_text) \
                 if not given and isinstance(text, str) and not blank else failed
             if not recover:
                 raise error from None
@@ -905,6 +934,28 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
         _attach_trailing(last, builder.comments)
     elif not given and comments_alone is not None:
         comments_alone.extend(builder.comments)
+
+
+class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):
+    """:func:`_physical_lines` with the next line's text to be seen before it is read (:meth:`next_text`)."""
+
+    def __init__(self, lines: Iterator[tuple[int, str | ParseError]]) -> None:
+        self._lines = lines
+        self._ahead: list[tuple[int, str | ParseError]] = []
+
+    def __next__(self) -> tuple[int, str | ParseError]:
+        return self._ahead.pop() if self._ahead else next(self._lines)
+
+    def next_text(self) -> str | None:
+        """The next line's text, read now and given again by the next ``next()``; None at the end or where the
+        line cannot be read."""
+        if not self._ahead:
+            following = next(self._lines, None)
+            if following is None:
+                return None
+            self._ahead.append(following)
+        text = self._ahead[0][1]
+        return text if isinstance(text, str) else None
 
 
 def _read_tail(lines: Iterator[tuple[int, str | ParseError]], last: Record, source: str, builder: _Builder) -> None:
