@@ -44,7 +44,7 @@ from .html_tables import html_lines, html_table, html_titled_table
 from .intervals import t_quantile, wilson_interval_95
 from .scoring import check_scoring_inputs, scoring_inputs
 from .position import Position, check_position
-from .state import PlayState, not_held_text
+from .state import PlayState
 from .search.boundary import Deadline, check_stop, check_time_limit
 from .search.engine import EngineSolver
 from .variant import Variant, rules_note, value_text
@@ -348,13 +348,12 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
     Replaying the play under the rules is what makes the sample consistent with everything the play showed (a seat
     that did not follow a suit holds none of it, a seat that did not beat could not, the called ace's holder is
     whoever played it) without a line of game-specific inference: a deal the play contradicts is simply redrawn.
-    After ``tries`` shuffles without a fit the error names the commonest reason the rules gave. The shuffles are
-    drawn once, each refusal kept only as what its words need (:func:`_draw`) and put in words only where no
-    shuffle fits (:func:`_refusals_in_words`): most shuffles are refused by a card of the play, and the words of a
-    card the seat holds but may not play compile the refused deal's rule tables, dearer than the shuffle. A budget
-    above FEASIBILITY_TRIES (a sample's, which nearly always fits within that many) keeps nothing of its first
-    FEASIBILITY_TRIES shuffles, so that a sample found pays nothing for the words, and where no shuffle fits draws
-    those first ones again (the same seed). Either way the deal drawn is the same.
+    After ``tries`` shuffles without a fit the error names the commonest reason the rules gave. Putting a refusal in
+    words compiles its deal's rule tables, dearer than the shuffle, so within FEASIBILITY_TRIES (a search for a
+    first fit, which may well find none) each refusal is counted as it is drawn, a fit paying for the words of the
+    shuffles refused before it; a larger budget draws without words and, only where no shuffle fits, draws the
+    same shuffles again (the same seed) to count them: such a failure costs both passes, the second the dearer,
+    and every sample found is spared the words. Either way the deal drawn is the same.
 
     A bot of one's own calls this (docs/api.md), so the arguments are checked: the seed text is made of ``k``, and
     ``k=True`` or ``1.0`` would silently draw another deal than ``1``."""
@@ -365,18 +364,13 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
         raise StichError(f"k, the sample's number, must be a whole number, at least 0, not {k!r}")
     if not is_whole_number(tries) or tries < 1:
         raise StichError(f"tries must be a whole number, at least 1, not {tries!r}")
-    unrecorded = 0 if tries <= FEASIBILITY_TRIES else FEASIBILITY_TRIES
-    refused: dict[object, int] = {}
-    drawn = _draw(setup, k, tries, refused, unrecorded)
+    refusals: Counter[str] | None = Counter() if tries <= FEASIBILITY_TRIES else None
+    drawn = _draw(setup, k, tries, refusals)
     if drawn is not None:
         return drawn
-    if unrecorded:  # the first shuffles again (the same seed), recorded
-        first: dict[object, int] = {}
-        _draw(setup, k, unrecorded, first)
-        for key, count in refused.items():
-            first[key] = first.get(key, 0) + count
-        refused = first
-    refusals = _refusals_in_words(setup, refused)
+    if refusals is None:  # no deal fitted: the same shuffles again (the same seed), each refusal in words
+        refusals = Counter()
+        _draw(setup, k, tries, refusals)
     game = get_game(setup.game)
     if refusals and all(reason.startswith("the announcements: ") for reason in refusals):
         reasons = "; ".join(reason.removeprefix("the announcements: ") for reason, _ in refusals.most_common(3))
@@ -389,88 +383,49 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
                      "the play: such a deal may not exist, or be too rare to sample")
 
 
-def _draw(setup: Setup, k: int, tries: int, refused: dict[object, int],
-          unrecorded: int = 0) -> tuple[Rules, PlayState] | None:
-    """:func:`draw_sample`'s shuffles: the first deal that fits, or None after ``tries``. ``refused`` counts the
-    refusals of the shuffles after the first ``unrecorded`` in the order they first came, each by what its words
-    need, the cheapest that the shuffle allows: a refusal already in words by its words; a card the seat does not
-    hold by ``(seat, card, legal cards)``, which its words depend on alone (:func:`~solver.state.not_held_text`); a
-    card the seat holds but may not play by the deal, whose rule tables say why. A draw that finds a fit within
-    ``unrecorded`` shuffles (nearly every draw of a sample) records nothing."""
+def _draw(setup: Setup, k: int, tries: int, refusals: Counter[str] | None) -> tuple[Rules, PlayState] | None:
+    """:func:`draw_sample`'s shuffles: the first deal that fits, or None after ``tries``. ``refusals`` None: a card
+    of the play that the deal makes illegal just redraws; most shuffles are refused so (some 20 a sample a few
+    tricks into a Schafkopf deal), and putting the rule in words compiles the refused deal's rule tables, which
+    costs more than drawing and replaying the deal. Else each refusal's words are counted in ``refusals``, as the
+    error reports them."""
     game = get_game(setup.game)
     rng = random.Random(f"{setup.seed}:{k}")
     unseen = unseen_cards(game, setup.fixed)
     tags: dict[str, Any] = dict(setup.tags)
     # pack indices (what position_setup makes) are tested for legality here, a legal one advanced without play()'s
     # checks and second legality test; any other card (a Setup of one's own) is left to play() and its refusal
-    unexplained = all(type(card) is int and 0 <= card < len(game.pack) for card in setup.played)
-    for shuffle in range(tries):
+    unexplained = refusals is None and all(type(card) is int and 0 <= card < len(game.pack) for card in setup.played)
+    for _ in range(tries):
         try:
-            return _replay(game, setup, shuffled_deal(game, setup.fixed, unseen, rng), tags, unexplained)
-        except _Unexplained as refusal:
-            if shuffle < unrecorded:
-                continue
-            state, card = refusal.args
-            seat = state.to_move
-            key: object = state.rules.deal if state.hands[seat] >> card & 1 else (seat, card, state.legal_cards())
-        except StichError as refusal:
-            if shuffle < unrecorded:
-                continue
-            key = _refusal_text(refusal)
-        refused[key] = refused.get(key, 0) + 1
+            rules = game.rules(shuffled_deal(game, setup.fixed, unseen, rng), setup.contract, declarer=setup.declarer,
+                               variant=dict(setup.variant) or None, **tags)
+            state = rules.start()
+            for card in setup.played:
+                if not unexplained:
+                    state = state.play(card)
+                elif state.legal_cards() >> card & 1:
+                    state = state.advance(card)
+                else:
+                    raise _Unexplained
+            if setup.announcements is not None:  # a Kontra or a 'dagegen' says which side its seat is on
+                game.scoring_inputs(rules, None, announcements=setup.announcements, pot=setup.pot)
+        except _Unexplained:
+            continue
+        except (InvalidContractError, InvalidDealError, IllegalPlayError) as refusal:
+            if refusals is not None:
+                refusals[str(refusal)] += 1
+            continue
+        except StichError as refusal:  # announcements that these sides could not have made
+            if refusals is not None:
+                refusals[f"the announcements: {refusal}"] += 1
+            continue
+        return rules, state
     return None
 
 
-def _replay(game: type[Game], setup: Setup, deal: Deal, tags: Mapping[str, Any],
-            unexplained: bool) -> tuple[Rules, PlayState]:
-    """The rules of ``deal`` and the state after ``setup.played``, or the refusal (a StichError). ``unexplained``:
-    a card of the play that the deal makes illegal raises :class:`_Unexplained`, not put in words."""
-    rules = game.rules(deal, setup.contract, declarer=setup.declarer, variant=dict(setup.variant) or None, **tags)
-    state = rules.start()
-    for card in setup.played:
-        if not unexplained:
-            state = state.play(card)
-            continue
-        if not state.legal_cards() >> card & 1:
-            raise _Unexplained(state, card)
-        state = state.advance(card)
-    if setup.announcements is not None:  # a Kontra or a 'dagegen' says which side its seat is on
-        game.scoring_inputs(rules, None, announcements=setup.announcements, pot=setup.pot)
-    return rules, state
-
-
-def _refusal_text(refusal: StichError) -> str:
-    """A refusal as :func:`draw_sample`'s error counts it: a StichError other than the rules' refusals of the deal,
-    the contract or a card is announcements that these sides could not have made."""
-    if isinstance(refusal, (InvalidContractError, InvalidDealError, IllegalPlayError)):
-        return str(refusal)
-    return f"the announcements: {refusal}"
-
-
-def _refusals_in_words(setup: Setup, refused: Mapping[object, int]) -> Counter[str]:
-    """:func:`_draw`'s refusals in words, each with how many shuffles gave it, in the order each first came (so the
-    commonest of equal counts is the first drawn, as counting every shuffle in words as it is drawn gives)."""
-    game = get_game(setup.game)
-    tags: dict[str, Any] = dict(setup.tags)
-    refusals: Counter[str] = Counter()
-    for key, count in refused.items():
-        if isinstance(key, str):
-            text = key
-        elif isinstance(key, Deal):  # the deal dealt again, its refused card played with words
-            try:
-                _replay(game, setup, key, tags, unexplained=False)
-                raise AssertionError("a deal the play refused was accepted when replayed")
-            except StichError as refusal:
-                text = _refusal_text(refusal)
-        else:
-            text = not_held_text(game.pack, *cast(tuple[int, int, int], key))
-        refusals[text] += count
-    return refusals
-
-
 class _Unexplained(Exception):
-    """A shuffle the play refutes (a card the deal makes illegal), its rule not put in words (:func:`_draw`); its
-    arguments are the state the card was refused in and the card."""
+    """A shuffle the play refutes (a card the deal makes illegal), its rule not put in words (:func:`_draw`)."""
 
 
 # --- one sample --------------------------------------------------------------------------------------------------

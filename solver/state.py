@@ -15,15 +15,7 @@ from .cards import Card, CardIndex, bits, union
 from .errors import IllegalPlayError, UnknownCardError, UnknownCardPlayError, integral, is_whole_number
 
 if TYPE_CHECKING:
-    from .cards import Pack
     from .games.base import Rules
-
-
-def not_held_text(pack: "Pack", seat: int, card: int, legal: int) -> str:
-    """Why ``seat`` (0-based) may not play ``card``, a card it does not hold, with the ``legal`` cards (a mask): the
-    words depend on nothing else, so a draw of many deals says them once for all the deals that share them
-    (:func:`solver.sampling.draw_sample`)."""
-    return f"seat {seat + 1} does not hold {pack[card].name} (legal: {' '.join(pack.names(legal))})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +124,9 @@ class PlayState:
         if self.is_over:
             raise IllegalPlayError("the deal is over: no card can be played")
         if not self.legal_cards() >> card & 1:  # either refusal says what the seat may play instead
-            if not self.hands[seat] >> card & 1:
-                raise IllegalPlayError(not_held_text(self.rules.pack, seat, card, self.legal_cards()))
             legal = " ".join(self.rules.pack.names(self.legal_cards()))
+            if not self.hands[seat] >> card & 1:
+                raise IllegalPlayError(f"seat {seat + 1} does not hold {self.rules.pack[card].name} (legal: {legal})")
             raise IllegalPlayError(f"seat {seat + 1} may not play {self.rules.pack[card].name} here: "
                                    f"{self.rules.illegal_reason(self, card)} (legal: {legal})")
         return self.advance(int(card))  # an IntEnum's member is played as its number, as a CardIndex is
