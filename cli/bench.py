@@ -289,7 +289,7 @@ def comparison(document: Document, before: Document | None) -> Document | None:
     ratios: Document = {}
     for key, _ in RATIOS:
         old, new = before.get(key), document[key]
-        # a nodes/s of 0 is a line none of whose deals finished: unknown, so no ratio either way
+        # a 0 on either side has no ratio (a nodes/s of 0: none of the line's deals finished)
         ratios[key] = new / old if isinstance(old, (int, float)) and old > 0 and new > 0 else None
     return ratios
 
@@ -436,7 +436,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
             console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
                                f"limit ({_limit(doc['limit_ms'])}) and counted at it: the figures marked >= are "
                                f"lower bounds, and nodes/s counts only the finished deals"
-                               f"{' (- : none finished)' if doc['timeouts'] >= doc['deals'] else ''}", style="dim"))
+                               f"{'; none finished, so nodes/s is -' if doc['timeouts'] >= doc['deals'] else ''}",
+                               style="dim"))
 
 
 # --- the command ------------------------------------------------------------------------------------------------

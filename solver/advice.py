@@ -52,7 +52,8 @@ from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
                        lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, run_spans,
-                       samples_said, samples_text, scaled_share, scored_with, searched_win, seat_cards, share,
+                       samples_said, samples_text, scaled_share, scored_with, searched_measure, searched_win,
+                       seat_cards, share,
                        shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
@@ -161,6 +162,32 @@ def pot_0_wins(game: str, pot: int | None) -> dict[str, str]:
     return {"pot_0_wins": "target"} if get_game(game).has_pot and not pot else {}
 
 
+def counts_tricks(game: str) -> bool:
+    """Whether advice in ``game`` counts each item's tricks, which rank an equal mean payment and win as ``analyse``
+    ranks its opening cards: a game paid from a pot (Kratzen), whose payments tie on most cards (every one at a pot
+    of 0, a Muss's made targets at any pot) while a trick more is what a real pot pays for. Elsewhere a payment
+    tie is rare and the search for it would cost as much as the settlement's."""
+    return get_game(game).has_pot
+
+
+def tricks_key(game: str) -> dict[str, str]:
+    """What a checkpoint's job adds where advice counts tricks (:func:`counts_tricks`): lines written before they
+    were counted hold none, so they are another job's, solved again and said (:func:`older_tricks_notices`)."""
+    return {"tie_break": "tricks"} if counts_tricks(game) else {}
+
+
+def older_tricks_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[str, Any]], samples: int,
+                         what: str, items: str) -> list[tuple[str, type[StichWarning]]]:
+    """What to say of the samples a checkpoint holds for this run's job (``named``: its headers, with
+    :func:`tricks_key`'s field) written before the field was (with :func:`pot_0_wins`' field where the job has
+    it: older still are :func:`older_pot_0_notices`'): they hold no tricks, so they are solved again."""
+    if not any("tie_break" in header for header in named):
+        return []
+    before = [{name: value for name, value in header.items() if name != "tie_break"} for header in named]
+    return older_job_notices(checkpoint, before, named, samples,
+                             f"of this {what} written before it counted the {items}' tricks, which rank an equal win")
+
+
 def older_pot_0_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[str, Any]], samples: int,
                         what: str) -> list[tuple[str, type[StichWarning]]]:
     """What to say of the samples a checkpoint holds for this run's job (``named``: its headers, with
@@ -169,7 +196,8 @@ def older_pot_0_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[s
     said so, true of both. Nothing where the headers have no such field."""
     if not any("pot_0_wins" in header for header in named):
         return []
-    before = [{name: value for name, value in header.items() if name != "pot_0_wins"} for header in named]
+    before = [{name: value for name, value in header.items() if name not in ("pot_0_wins", "tie_break")}
+              for header in named]
     return older_job_notices(checkpoint, before, named, samples,
                              f"of this {what} written before its header named how a win at pot 0 is counted")
 
@@ -197,6 +225,7 @@ class ContractSums:
     # made), and where the other side was paid it
     bonuses: dict[str, int] = field(default_factory=dict)
     against: dict[str, int] = field(default_factory=dict)
+    tricks: int = 0  # the seat's tricks over the n samples, where they are counted (:func:`counts_tricks`)
 
 
 @dataclass
@@ -219,7 +248,7 @@ class AdviceSums:
     def to_json(self) -> dict[str, Any]:
         """The sums as a checkpoint line keeps them."""
         return {"samples": self.samples,
-                "contracts": {str(i): [c.n, c.total, c.squares, c.wins, c.refused, c.bonuses, c.against]
+                "contracts": {str(i): [c.n, c.total, c.squares, c.wins, c.refused, c.bonuses, c.against, c.tricks]
                               for i, c in self.contracts.items()},
                 "pairs": {f"{i},{j}": [p.n, p.total, p.squares] for (i, j), p in self.pairs.items()}}
 
@@ -227,10 +256,13 @@ class AdviceSums:
     def from_json(cls, document: Mapping[str, Any]) -> "AdviceSums":
         """The sums of a checkpoint line (KeyError, TypeError or ValueError when it holds none)."""
         sums = cls(int(document["samples"]))
-        for key, (n, total, squares, wins, refused, bonuses, against) in document["contracts"].items():
+        for key, (n, total, squares, wins, refused, bonuses, against, *tricks) in document["contracts"].items():
+            if len(tricks) > 1:
+                raise ValueError("a contract's sums are 7 or 8 numbers")
             sums.contracts[int(key)] = ContractSums(int(n), int(total), int(squares), int(wins), int(refused),
                                                     {str(k): int(v) for k, v in bonuses.items()},
-                                                    {str(k): int(v) for k, v in against.items()})
+                                                    {str(k): int(v) for k, v in against.items()},
+                                                    int(tricks[0]) if tricks else 0)
         for key, (n, total, squares) in document["pairs"].items():
             i, j = (int(x) for x in key.split(","))
             sums.pairs[(i, j)] = PairSums(int(n), int(total), int(squares))
@@ -245,6 +277,7 @@ class AdviceSums:
             mine.squares += part.squares
             mine.wins += part.wins
             mine.refused += part.refused
+            mine.tricks += part.tricks
             for name, count in part.bonuses.items():
                 mine.bonuses[name] = mine.bonuses.get(name, 0) + count
             for name, count in part.against.items():
@@ -297,9 +330,10 @@ def draw_deal(setup: AdviceSetup, k: int) -> Deal:
 
 #: One contract (or card) on one sample: the seat's share of its side's net in sixths of a game unit
 #: (:func:`~solver.sampling.scaled_share`), whether it is a win, the bonus items the declarers make and those the
-#: other side is paid for along the score-optimal line, and every bonus item the contract's scoring could pay each
-#: side on this deal (:func:`bonuses_possible`: an item never made is still listed, at 0 of n, which is information).
-Settled = tuple[int, bool, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+#: other side is paid for along the score-optimal line, every bonus item the contract's scoring could pay each
+#: side on this deal (:func:`bonuses_possible`: an item never made is still listed, at 0 of n, which is information),
+#: and the seat's tricks under double-dummy play where they are counted (:func:`counts_tricks`; else 0).
+Settled = tuple[int, bool, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], int]
 
 
 def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
@@ -333,8 +367,9 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
             items = final_net(position, final, inputs=inputs)[1].items
             bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
         seat = setup.seat - 1
+        tricks = searched_measure(rules, position.state, seat, worker_engine()) if counts_tricks(setup.game) else 0
         results.append((scaled_share(position, seat, value), is_win(position, inputs, seat, value), *bonuses,
-                        *bonuses_possible(table)))
+                        *bonuses_possible(table), tricks))
     return results
 
 
@@ -413,8 +448,9 @@ def add_sample(sums: AdviceSums, results: Sequence[Settled | None]) -> None:
         if result is None:
             entry.refused += 1
             continue
-        value, win, made, against, can_make, can_be_paid = result
+        value, win, made, against, can_make, can_be_paid, tricks = result
         entry.n += 1
+        entry.tricks += tricks
         entry.total += value
         entry.squares += value * value
         entry.wins += int(win)
@@ -650,15 +686,18 @@ def comparisons_with_the_best(rows: Sequence[ContractRow]) -> int:
 
 
 def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: bool = False) -> tuple[ContractRow, ...]:
-    """The items (contracts, or ``cards``) ranked by mean, then win share (as ``analyse`` ranks its opening cards:
-    at a pot of 0 every mean is 0 and the win share alone tells them apart), best first, each with its paired gap
-    to the leader: the gaps' intervals are corrected for their number (:func:`behind_confidence`), the means' are
-    each 95% on their own. Each row knows ``game``, so that it prints as the advice's table does."""
+    """The items (contracts, or ``cards``) ranked by mean, then win share, then the seat's mean tricks where they
+    are counted (:func:`counts_tricks`), then in the order given, as ``analyse`` ranks its opening cards: at a pot
+    of 0 every mean is 0, and the win and the tricks tell them apart. Best first, each with its paired gap to the
+    leader: the gaps' intervals are corrected for their number (:func:`behind_confidence`), the means' are each 95%
+    on their own. Each row knows ``game``, so that it prints as the advice's table does."""
 
-    def order(index: int) -> tuple[float, float, int]:
+    def order(index: int) -> tuple[float, float, float, int]:
         entry = sums.contracts.get(index, ContractSums())
         mean = mean_interval(entry.n, entry.total, entry.squares)[0]
-        return (math.inf if math.isnan(mean) else -mean, -entry.wins / entry.n if entry.n else math.inf, index)
+        if not entry.n:
+            return math.inf, math.inf, math.inf, index
+        return (math.inf if math.isnan(mean) else -mean, -entry.wins / entry.n, -entry.tricks / entry.n, index)
 
     ranked = sorted(range(len(names)), key=order)
     leader = ranked[0] if ranked else 0
@@ -1031,11 +1070,16 @@ def contract_advice(game: str | type[Game], hand: CardTokens, seat: SupportsInde
         return advice_report(setup, sums, samples, stopped, left_out)
 
     identity, aliases = advice_identity(setup)
-    pot_key = pot_0_wins(setup.game, setup.pot)
-    named = [{"advice": document, **pot_key} for document in (identity, *aliases)]
-    notices = None if checkpoint is None or not pot_key else partial(
-        older_pot_0_notices, checkpoint, [{**job, "share_scale": SHARE_SCALE} for job in named], samples,
-        "contract advice")
+    job_fields = {**pot_0_wins(setup.game, setup.pot), **tricks_key(setup.game)}
+    named = [{"advice": document, **job_fields} for document in (identity, *aliases)]
+
+    def older_jobs() -> list[tuple[str, type[StichWarning]]]:
+        assert checkpoint is not None
+        headers = [{**job, "share_scale": SHARE_SCALE} for job in named]
+        return (older_pot_0_notices(checkpoint, headers, samples, "contract advice")
+                + older_tricks_notices(checkpoint, headers, samples, "contract advice", "contracts"))
+
+    notices = None if checkpoint is None or not job_fields else older_jobs
     total, stopped = run_samples(samples, workers, advice_chunk, setup, named[0], checkpoint,
                                  time_limit, stop, None if progress is None else lambda sums: progress(report(sums)),
                                  aliases=named[1:], notices=notices)
@@ -1061,6 +1105,7 @@ class CardSetup:
     sampling: Setup
     cards: tuple[int, ...]
     bonuses: bool = True  # tally each card's bonuses (a line played where the net does not name them); a bot need not
+    tricks: bool = True  # count each card's tricks where they rank an equal win (:func:`counts_tricks`); nor these
 
 
 def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = ChunkLimits()) -> AdviceSums:
@@ -1068,6 +1113,7 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
     share of its side's settlement (in sixths of a game unit), whether it wins, and the bonuses each side is paid
     along the settlement-optimal line after the card, as contract advice tallies them for a contract."""
     seat = setup.sampling.seat  # 0-based
+    counted = setup.tricks and counts_tricks(setup.sampling.game)
 
     def solve(k: int) -> list[Settled | None]:
         rules, state = draw_sample(setup.sampling, k)
@@ -1086,8 +1132,9 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
                 items = final_net(position, final, inputs=inputs)[1].items
                 bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
             won = is_win(position, inputs, seat, value, state.advance(card))
+            tricks = searched_measure(rules, state.advance(card), seat, worker_engine()) if counted else 0
             settled.append((scaled_share(position, seat, value), won, *bonuses,
-                            *(possible if setup.bonuses else ((), ()))))
+                            *(possible if setup.bonuses else ((), ())), tricks))
         return settled
 
     return solve_span(span, limits, solve)
@@ -1153,12 +1200,13 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
               stop: threading.Event | None = None, checkpoint: str | os.PathLike | None = None,
               progress: Callable[[AdviceSums], None] | None = None,
               at_least: int = 0, pot: int | None = None,
-              bonuses: bool = True) -> tuple[tuple[int, ...], AdviceSums, str | None]:
+              bonuses: bool = True, tricks: bool = True) -> tuple[tuple[int, ...], AdviceSums, str | None]:
     """The sampling behind :func:`card_advice` (and the sampling bot's card for the score): the legal cards of the
     seat to move in pack order, their integer sums over the samples (item ``i`` of the sums is card ``i``), and why
     the run stopped early (None: it did not). The first ``at_least`` samples are solved whatever ``time_limit`` and
     ``stop`` say. ``bonuses``: tally each card's bonuses too (the advice's table; a bot choosing by the mean does
-    without, and the lines they may cost)."""
+    without, and the lines they may cost); ``tricks``: count each card's tricks where they rank an equal win
+    (:func:`counts_tricks`; the bot does without these searches too)."""
     state = check_position(position).state
     if state.is_over:
         raise StichError("the deal is over: no card is left to choose")
@@ -1178,13 +1226,15 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     if any(fixed & ~dealt for fixed, dealt in zip(sampling.fixed, position.rules.deal.hands)):
         draw_sample(sampling, 0, FEASIBILITY_TRIES)
     legal = state.legal_cards()
-    setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1), bonuses)
+    setup = CardSetup(sampling, tuple(card for card in range(len(position.pack)) if legal >> card & 1), bonuses,
+                      tricks)
     identity, aliases = checkpoint_identity(asdict(sampling))
     # chunks journalled before the cards' bonuses were tallied hold none: another job, not resumed with these
-    pot_key = pot_0_wins(sampling.game, sampling.pot)
-    key = {"cards": identity, "bonuses": True, **pot_key} if bonuses else {"cards": identity, **pot_key}
+    job_fields = {**pot_0_wins(sampling.game, sampling.pot), **(tricks_key(sampling.game) if tricks else {})}
+    key = {"cards": identity, "bonuses": True, **job_fields} if bonuses else {"cards": identity, **job_fields}
     notices: Callable[[], list[tuple[str, type[StichWarning]]]] | None = None
-    if (bonuses or pot_key) and checkpoint is not None:  # said once the file is accepted and has room, while to solve
+    # said once the file is accepted and has room, while to solve
+    if (bonuses or job_fields) and checkpoint is not None:
         notices = partial(_older_card_jobs, checkpoint, key, identity, aliases, samples)
     total, stopped = run_samples(samples, workers, card_chunk, setup, key, checkpoint, time_limit, stop, progress,
                                  at_least, aliases=[{**key, "cards": alias} for alias in aliases], notices=notices)
@@ -1194,14 +1244,16 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
 def _older_card_jobs(checkpoint: str | os.PathLike, key: Mapping[str, Any], identity: Mapping[str, Any],
                      aliases: Sequence[Mapping[str, Any]], samples: int) -> list[tuple[str, type[StichWarning]]]:
     """What to say of the samples a checkpoint holds for this card advice under an older job of it: without bonus
-    odds (chunks journalled before the cards' bonuses were tallied hold none), or at a pot of 0 before a win there
-    was the target made (:func:`pot_0_wins`): another job's, so that those this job lacks are solved again, which
-    is said. Read only once the journal has accepted the file (not a pipe)."""
+    odds (chunks journalled before the cards' bonuses were tallied hold none), at a pot of 0 before a win there
+    was the target made (:func:`pot_0_wins`), or before the cards' tricks were counted (:func:`tricks_key`): another
+    job's, so that those this job lacks are solved again, which is said. Read only once the journal has accepted the
+    file (not a pipe)."""
     named = [{**key, "cards": document, "share_scale": SHARE_SCALE} for document in (identity, *aliases)]
     notices = older_pot_0_notices(checkpoint, named, samples, "card advice")
+    notices += older_tricks_notices(checkpoint, named, samples, "card advice", "cards")
     if key.get("bonuses"):
-        without_bonuses = [{name: value for name, value in header.items() if name not in ("bonuses", "pot_0_wins")}
-                           for header in named]
+        without_bonuses = [{name: value for name, value in header.items()
+                            if name not in ("bonuses", "pot_0_wins", "tie_break")} for header in named]
         notices += older_job_notices(checkpoint, without_bonuses, named, samples,
                                      "of this card advice written without bonus odds, which hold none")
     return notices
@@ -1473,9 +1525,9 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
         report.append(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     if game.has_pot and not document["pot"]:
         report.append("note: pot 0: every contract settles at 0, so the payments cannot rank them; win still counts "
-                      "the attacker's target made, and ranks them: the highest win first, an equal win in the order "
-                      "the contracts were asked for (all: the game's order, as stich table lists them) "
-                      "(give the pot with --pot CHIPS)")
+                      "the attacker's target made, and ranks them: the highest win first, an equal win by the "
+                      "attacker's mean tricks (as analyse counts them), then in the order the contracts were asked "
+                      "for (all: the game's order, as stich table lists them) (give the pot with --pot CHIPS)")
     return [part for part in report if part is not None]
 
 
@@ -1550,8 +1602,9 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                never_made_note([{**row, "contract": row["card"]} for row in document["cards"]], title, "every card")]
     if get_game(document["game"]).has_pot and not document.get("pot"):
         report.append("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the "
-                      "attacker's target made, and ranks them: the highest win first, an equal win in the hand's "
-                      "order (give the record a [Pot] tag, or --pot CHIPS)")
+                      "attacker's target made, and ranks them: the highest win first, an equal win by the attacker's "
+                      "mean tricks (as analyse's opening cards count them), then in the order the hand above lists "
+                      "them (give the record a [Pot] tag, or --pot CHIPS)")
     return [part for part in report if part is not None]
 
 

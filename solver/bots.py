@@ -265,7 +265,8 @@ class SamplingBot(_PointsEngine):
         if plays_for_the_score(position, self.plays_for):
             # card advice's sampling: the same samples and per-card settlements, on ``workers`` processes
             cards, sums, _ = card_sums(position, samples=self.samples, seed=self._seed(position),
-                                       workers=self.workers, time_limit=self.time_limit, at_least=1, bonuses=False)
+                                       workers=self.workers, time_limit=self.time_limit, at_least=1, bonuses=False,
+                                       tricks=False)
             self.last_estimates = sorted((CardEstimate(card, sums.contracts[i].n,
                                                        sums.contracts[i].total / SHARE_SCALE)
                                           for i, card in enumerate(cards)), key=lambda e: (-e.mean, e.card))

@@ -18,6 +18,7 @@ follows the file's suffix: PNG, SVG or PDF. Every mark carries a ``gid`` (in the
 from __future__ import annotations
 
 import os
+import sys
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
@@ -60,10 +61,13 @@ def _same_x(x: ArrayLike) -> ArrayLike:
 def load_matplotlib() -> None:
     """Import matplotlib, or say why it cannot be: its import reads ``MPLBACKEND`` and fails on a name it does not
     know, although the plot draws itself with Agg whatever the variable names. That is the environment's error, not
-    the analysis's, so it is said as one line a user can act on instead of matplotlib's traceback."""
+    the analysis's, so it is said as one line a user can act on instead of matplotlib's traceback. The failed
+    import's half-loaded modules are dropped, so that a call after the variable is mended imports it afresh."""
     try:
         import matplotlib  # noqa: F401  # the import is the check
     except ValueError as error:  # an unknown MPLBACKEND (a bad matplotlibrc only warns)
+        for name in [name for name in sys.modules if name == "matplotlib" or name.startswith("matplotlib.")]:
+            del sys.modules[name]
         backend = os.environ.get("MPLBACKEND")
         hint = f" (MPLBACKEND is {backend!r}: unset it, or name a backend matplotlib knows)" if backend else ""
         raise StichError(f"matplotlib, which draws the plot, cannot be loaded: {error}{hint}") from None

@@ -472,6 +472,14 @@ def searched_win(rules: Rules, state: PlayState, seat: int, engine: EngineSolver
     return _wins(win.achieved(rules, state) + engine.value(state, win), win, seat, _drawn_total(rules, win))
 
 
+def searched_measure(rules: Rules, state: PlayState, seat: int, engine: EngineSolver) -> int:
+    """``seat``'s (0-based) tricks, or its side's card points where the game counts them, from ``state`` under
+    double-dummy play, what is already taken included: a sample's value as :func:`analyse_hand` counts it (its
+    ``mean`` and each opening card's), for advice that ranks an equal win by it as ``analyse`` does."""
+    measure = _measure_objective(rules, seat)[1]
+    return _for_hand(measure.achieved(rules, state) + engine.value(state, measure), measure, seat, measure.maximum)
+
+
 @dataclass
 class BonusTally:
     """A bonus's counts over samples: samples where its maximising side was the hand's, and where it was forced for

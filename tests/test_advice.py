@@ -19,7 +19,7 @@ import pytest
 
 from solver.advice import (PASS, AdviceSums, ContractAdvice, add_sample, card_advice, contract_advice, make_setup,
                            other_side_wording, ranked_rows, settle_sample, told_apart)
-from solver.sampling import SHARE_SCALE, analyse_hand, scaled_share
+from solver.sampling import SHARE_SCALE, analyse_hand, analyse_position, scaled_share
 from solver.api import read_positions
 from solver.errors import InvalidContractError, StichError, StichWarning
 from stopping_helpers import signals_as_a_shell_gives_them
@@ -83,8 +83,10 @@ def test_pairing_gap_is_the_mean_of_per_sample_differences():
 
 def _settled_along_the_line(setup, k):
     """Sample ``k`` settled as before the bonuses were read off the payoff table: the value, then a score-optimal
-    line played out and scored."""
-    from solver.advice import bonuses_made, bonuses_possible, draw_deal
+    line played out and scored (a Kratzen contract's tricks searched as the advice searches them)."""
+    from solver.advice import bonuses_made, bonuses_possible, counts_tricks, draw_deal
+    from solver.sampling import searched_measure
+    from solver.workers import worker_engine
     from solver.games import get_game
     from solver.position import Position
     from solver.scoring import scoring_inputs
@@ -101,8 +103,11 @@ def _settled_along_the_line(setup, k):
         value = engine.value(position.state, spec)
         final = play_out(position.state, engine.line(position.state, spec, value))
         items = final_net(position, final, inputs=inputs)[1].items
+        tricks = searched_measure(rules, position.state, setup.seat - 1, worker_engine()) \
+            if counts_tricks(setup.game) else 0
         results.append((scaled_share(position, setup.seat - 1, value), value > 0, bonuses_made(rules, items),
-                        bonuses_against(rules, items), *bonuses_possible(payoff_table(position, inputs=inputs))))
+                        bonuses_against(rules, items), *bonuses_possible(payoff_table(position, inputs=inputs)),
+                        tricks))
     return results
 
 
@@ -591,9 +596,9 @@ def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_con
     plain, paid = _stich(*args), _stich(*args, "--pot", "8")
     assert plain.returncode == paid.returncode == 0, plain.stderr + paid.stderr
     assert ("note: pot 0: every contract settles at 0, so the payments cannot rank them; win still counts the "
-            "attacker's target made, and ranks them: the highest win first, an equal win in the order the contracts "
-            "were asked for (all: the game's order, as stich table lists them) (give the pot with --pot CHIPS)"
-            ) in " ".join(plain.stdout.split())
+            "attacker's target made, and ranks them: the highest win first, an equal win by the attacker's mean "
+            "tricks (as analyse counts them), then in the order the contracts were asked for (all: the game's order, "
+            "as stich table lists them) (give the pot with --pot CHIPS)") in " ".join(plain.stdout.split())
     assert "win: the samples where attacker seat 1 makes his target;" in " ".join(plain.stdout.split())
     assert "note: pot 0" not in paid.stdout
 
@@ -624,16 +629,29 @@ MUSS_WITHOUT_A_POT = ('[Game "Kratzen"]\n[Seats "4"]\n[Deal "1: GA GZ SK SU / EA
 
 def _as_before_pot_0_wins(path: Path) -> None:
     """Rewrite a checkpoint as a version before a win at pot 0 was the target made wrote it: no ``pot_0_wins`` in
-    its header (so another key) and no sample won."""
+    its header (so another key) and no sample won; nor the tricks counted later (:func:`_as_before_tricks`)."""
+    _as_before_tricks(path)
+    _rewrite_checkpoint(path, "pot_0_wins", "target", lambda sums: sums.__setitem__(3, 0))  # wins
+
+
+def _as_before_tricks(path: Path) -> None:
+    """Rewrite a checkpoint as a version before advice counted each item's tricks wrote it: no ``tie_break`` in its
+    header (so another key) and 7 sums a contract, without the tricks."""
+    _rewrite_checkpoint(path, "tie_break", "tricks", lambda sums: sums.pop(7))
+
+
+def _rewrite_checkpoint(path: Path, field: str, value: str, change: Any) -> None:
+    """The checkpoint without the header's ``field`` (which holds ``value``) and its key made again, ``change``
+    applied to each contract's sums (a list)."""
     from solver.checkpoint import _key_of
 
     header, *spans = [json.loads(line) for line in path.read_text().splitlines()]
-    assert header.pop("pot_0_wins") == "target"
+    assert header.pop(field) == value
     header["key"] = _key_of({name: value for name, value in header.items() if name not in ("stich-analysis", "key")})
     for span in spans:
         span["key"] = header["key"]
         for sums in span["sums"]["contracts"].values():
-            sums[3] = 0  # wins
+            change(sums)
     path.write_text("".join(json.dumps(line) + "\n" for line in [header, *spans]))
 
 
@@ -676,6 +694,35 @@ def test_a_checkpoint_counting_no_win_at_pot_0_is_another_job(tmp_path: Path, ca
     assert "pot_0_wins" not in json.loads(paid.read_text().splitlines()[0])
 
 
+@pytest.mark.parametrize("pot", [None, 8], ids=["pot 0", "pot 8"])
+@pytest.mark.parametrize("cards", [False, True], ids=["contract advice", "card advice"])
+def test_a_kratzen_checkpoint_without_the_tricks_is_another_job(tmp_path: Path, cards: bool, pot: int | None) -> None:
+    """Kratzen advice ranks an equal win by the items' tricks, which a checkpoint written before they were counted
+    holds none of: its job is another (``tie_break`` in the header), solved again beside it, and said."""
+    path = tmp_path / "ck.jsonl"
+    if cards:
+        record = tmp_path / "muss.tbn"
+        record.write_text(MUSS_WITHOUT_A_POT)
+        position = next(iter(read_positions(str(record))))
+
+        def advise(samples: int, checkpoint: Path | None = None) -> Any:
+            return card_advice(position, samples=samples, seed=1, workers=1, checkpoint=checkpoint, pot=pot)
+        what, items = "card advice", "cards"
+    else:
+        def advise(samples: int, checkpoint: Path | None = None) -> Any:
+            return contract_advice("kratzen", "EA G7 HA HK", 1, "Trump E, Trump H", seats=4, samples=samples,
+                                   seed=1, workers=1, checkpoint=checkpoint, pot=pot)
+        what, items = "contract advice", "contracts"
+    advise(10, path)
+    _as_before_tricks(path)
+    with pytest.warns(StichWarning) as caught:
+        resumed = advise(20, path)
+    assert [str(warning.message) for warning in caught] == [
+        f"{path} holds 10 samples of this {what} written before it counted the {items}' tricks, which rank an equal "
+        "win: the 10 this run lacks are solved again (the old lines stay in the file)"]
+    assert resumed.as_dict() == advise(20).as_dict()
+
+
 def test_cli_contract_advice_says_a_checkpoint_counting_no_win_at_pot_0_is_solved_again(tmp_path: Path) -> None:
     """The command line's run of the review's case: the old lines' samples solved again, said once on stderr."""
     path = tmp_path / "ck.jsonl"
@@ -702,16 +749,40 @@ def test_at_pot_0_the_best_row_is_the_one_that_wins_most(tmp_path: Path) -> None
     assert [(row.contract, row.best, row.win_probability) for row in cards.rows] == [
         ("SU", True, 1.0), ("SK", False, 0.95), ("GA", False, 0.85), ("GZ", False, 0.35)]
     assert ("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the attacker's "
-            "target made, and ranks them: the highest win first, an equal win in the hand's order"
+            "target made, and ranks them: the highest win first, an equal win by the attacker's mean tricks (as "
+            "analyse's opening cards count them), then in the order the hand above lists them"
             ) in " ".join(str(cards).split())
 
 
-def test_at_pot_0_an_equal_win_keeps_the_order_the_contracts_were_asked_for() -> None:
-    """The pot-0 note says an equal win keeps the order the contracts were asked for: on these 3 samples Trump E
-    and Trump S both win every one, and each order asked is the order ranked."""
+def test_at_pot_0_an_equal_win_and_tricks_keep_the_order_the_contracts_were_asked_for() -> None:
+    """The pot-0 note says an equal win and mean tricks keep the order the contracts were asked for: on these 3
+    samples Trump E and Trump S both win every one with the same tricks, and each order asked is the order ranked."""
     for asked in (["Trump S", "Trump E"], ["Trump E", "Trump S"]):
         advice = contract_advice("kratzen", "EO E9 SU SZ", 1, asked, seats=3, samples=3, seed=1, workers=1)
         assert [(row.contract, row.win_probability) for row in advice.rows] == [(asked[0], 1.0), (asked[1], 1.0)]
+
+
+def test_card_advice_ranks_an_equal_win_by_mean_tricks_as_analyse_ranks_its_opening_cards() -> None:
+    """The Seven-Muss of examples/kratzen.tbn settles every card at 0 at any pot and every card wins: ``analyse``
+    ranked its opening cards SA, SK, HA, S9 by their mean tricks, and card advice, whose best card that table's
+    footer sends the user to, named HA best (the hand's first card). Both break the tie by mean tricks now, at pot
+    0 and with a pot."""
+    position = next(position for position in read_positions(str(ROOT / "examples" / "kratzen.tbn"))
+                    if position.record is not None and position.record.get("Board") == "4")
+    for pot in (None, 20):
+        analysis = analyse_position(position, 1, samples=100, seed=1, workers=1, pot=pot)
+        opening = [card.card for card in analysis.openings]
+        cards = card_advice(position, 1, samples=100, seed=1, workers=1, pot=pot)
+        assert all(row.mean == 0 and row.win_probability == 1.0 for row in cards.rows)
+        assert [row.contract for row in cards.rows] == opening == ["SA", "SK", "HA", "S9"]
+
+
+def test_contract_advice_ranks_an_equal_win_by_the_attackers_mean_tricks() -> None:
+    """At pot 0 Trump E and Trump H both win the first sample of this hand, Trump H with 3 tricks to Trump E's 2:
+    Trump H ranks first whichever was asked first."""
+    for asked in (["Trump E", "Trump H"], ["Trump H", "Trump E"]):
+        advice = contract_advice("kratzen", "EA G7 HA HK", 1, asked, seats=4, samples=1, seed=1, workers=1)
+        assert [(row.contract, row.win_probability) for row in advice.rows] == [("Trump H", 1.0), ("Trump E", 1.0)]
 
 
 def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
@@ -1050,7 +1121,7 @@ def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
     assert told_apart(1, 5.0, math.nan, math.nan) is False
     sums = AdviceSums()
     for _ in range(2):  # the first item pays 6 sixths (1 unit) more than the second on both samples
-        add_sample(sums, [(12, True, (), (), (), ()), (6, True, (), (), (), ())])
+        add_sample(sums, [(12, True, (), (), (), (), 0), (6, True, (), (), (), (), 0)])
     first, second = ranked_rows(["A", "B"], sums, "")
     assert (second.gap, second.gap_low, second.gap_high) == (1.0, 1.0, 1.0) and not second.told_apart
     assert second.as_dict()["behind_interval"] == [None, None]
@@ -1069,7 +1140,7 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
     def rows(*items):
         sums = AdviceSums()
         for k in range(6):
-            add_sample(sums, [(6 * item[k], item[k] > 0, (), (), (), ()) for item in items])  # sixths of a unit
+            add_sample(sums, [(6 * item[k], item[k] > 0, (), (), (), (), 0) for item in items])  # sixths of a unit
         return ranked_rows(["A", "B", "C"][:len(items)], sums, "")
 
     _, alone = rows(a, b)

@@ -593,6 +593,24 @@ def test_an_unknown_mplbackend_is_said_in_one_line_before_the_analysis(tmp_path)
     assert api.stdout.strip() == "StichError True", api.stderr
 
 
+def test_matplotlib_loads_after_a_failed_import_once_mplbackend_is_mended():
+    """A failed import leaves matplotlib's submodules behind, and a second import in the same process then failed
+    on one of them (no attribute '_docstring'); the failure drops them, so the call after ``MPLBACKEND`` is unset
+    loads matplotlib. In a fresh process: matplotlib reads the variable once, when it is first imported."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    code = ("import os, sys, solver, solver.plot\ntry:\n    solver.plot.load_matplotlib()\n"
+            "except solver.StichError:\n    print('refused')\ndel os.environ['MPLBACKEND']\n"
+            "solver.plot.load_matplotlib()\nimport matplotlib\nprint(matplotlib.get_backend())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
+                          env={**os.environ, "MPLBACKEND": "nonsense"}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "refused" and done.stdout.split("\n")[1] != ""
+
+
 # --- the tree --------------------------------------------------------------------------------------------------------
 
 
