@@ -596,9 +596,9 @@ class ContractAdvice:
         return advice_text([*hand_lines(document), *contract_advice_report(document)])
 
     def __repr__(self) -> str:
-        """One line: whose advice, on how many samples, and the best contract (the dataclass's was pages)."""
-        return (f"<ContractAdvice {self.game} seat {self.seat}, "
-                f"{samples_said(self.samples, self.requested, self.stopped)}{best_said(self.rows)}>")
+        """One line: whose advice, on how many samples, and the best contract."""
+        return (f"<ContractAdvice {self.game}, seat {self.seat}, "
+                f"{samples_said(self.samples, self.requested, self.stopped)}{best_said(self.rows, self.samples)}>")
 
     def _repr_html_(self) -> str:
         """The same for Jupyter, the contracts as a table."""
@@ -606,10 +606,11 @@ class ContractAdvice:
         return advice_html([*hand_lines(document), *contract_advice_report(document)])
 
 
-def best_said(rows: Sequence[ContractRow]) -> str:
+def best_said(rows: Sequence[ContractRow], samples: int) -> str:
     """``: best Rufer G +1.62``: the leading row as the table names it, with its mean payment, for a one-line
-    ``repr`` (empty where nothing was ranked)."""
-    if not rows:
+    ``repr``. Empty where no sample was solved (a stop before the first): the rows are then in the order asked,
+    not ranked, and the report says there is nothing to rank."""
+    if not rows or not samples:
         return ""
     best = rows[0]
     mean = "refused on every sample" if math.isnan(best.mean) else signed_mean(best.mean)
@@ -1137,10 +1138,10 @@ class CardAdvice:
         return advice_text(named_cards(document, card_advice_report(document)))
 
     def __repr__(self) -> str:
-        """One line: the contract, the seat to move, the samples and the best card (the dataclass's was pages)."""
+        """One line: the contract, the seat to move, the samples and the best card."""
         contract = get_game(self.game).contract_in_words(self.contract)
         return (f"<CardAdvice {self.game} {contract}, seat {self.seat}, "
-                f"{samples_said(self.samples, self.requested, self.stopped)}{best_said(self.rows)}>")
+                f"{samples_said(self.samples, self.requested, self.stopped)}{best_said(self.rows, self.samples)}>")
 
     def _repr_html_(self) -> str:
         """The same for Jupyter, the cards as a table."""

@@ -458,7 +458,7 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 ± 1.48", "best", "100% (68-100%)"]
     # a figure is kept whole in a notebook too (a no-break space)
     assert len(html.rows) == 1 + len(advice.rows) and "<br>12%\u00a0(2-47%) Schneider" in advice._repr_html_()
-    assert repr(advice) == "<ContractAdvice Schafkopf seat 1, 8 samples: best Rufer G +1.62>"
+    assert repr(advice) == "<ContractAdvice Schafkopf, seat 1, 8 samples: best Rufer G +1.62>"
 
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
@@ -532,14 +532,32 @@ def test_advice_stopped_early_says_how_many_samples_of_how_many_as_the_analysis_
                              time_limit=0)
     assert advice.stopped == "time limit" and advice.requested == 400
     assert f"{advice.samples} of 400 samples (seed 1), stopped by the time limit: the best answer so far" in str(advice)
-    assert repr(advice).startswith(f"<ContractAdvice Schafkopf seat 1, {advice.samples} of 400 samples, stopped by "
-                                   "the time limit: best ")
+    assert repr(advice).startswith(f"<ContractAdvice Schafkopf, seat 1, {advice.samples} of 400 samples, stopped by "
+                                   f"the time limit{': best ' if advice.samples else '>'}")  # no best of none
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))  # seat 3 to move
     cards = card_advice(position, 3, samples=300, workers=1, time_limit=0)
     assert cards.stopped == "time limit" and str(cards).splitlines()[1] == (
         f"{cards.samples} of 300 samples (seed 1), stopped by the time limit: the best answer so far")
     assert repr(cards).startswith(f"<CardAdvice Zwanzigerrufen Normal T20, seat 3, {cards.samples} of 300 samples, "
-                                  "stopped by the time limit: best ")
+                                  f"stopped by the time limit{': best ' if cards.samples else '>'}")
+
+
+def test_advice_stopped_before_its_first_sample_names_no_best_in_its_repr():
+    """Stopped before a sample was solved, the repr said "best Rufer G refused on every sample" of rows never
+    ranked, while print() said there was nothing to rank (a review): the repr names no best then."""
+    import threading
+
+    from solver.advice import card_advice, contract_advice
+
+    stop = threading.Event()
+    stop.set()
+    advice = contract_advice("schafkopf", "EA EO E9 GZ G8 HZ HK H9", 1, samples=4, workers=1, stop=stop)
+    assert advice.samples == 0 and "nothing to rank" in str(advice)
+    assert repr(advice) == "<ContractAdvice Schafkopf, seat 1, 0 of 4 samples, stopped by the interrupt>"
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))  # seat 3 to move
+    cards = card_advice(position, 3, samples=3, workers=1, stop=stop)
+    assert cards.samples == 0 and "nothing to rank" in str(cards)
+    assert repr(cards) == "<CardAdvice Zwanzigerrufen Normal T20, seat 3, 0 of 3 samples, stopped by the interrupt>"
 
 
 def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_ties():
