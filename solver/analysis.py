@@ -503,7 +503,7 @@ class BonusChecks(_ResultList, list[BonusCheck]):
         return "\n".join([str(check) for check in self] + [f"note: {note}" for note in self.notes])
 
     def __repr__(self) -> str:
-        """One line, each check's answer by its bonus (the list's own repr was a dataclass dump a check)."""
+        """One line, each check's answer by its bonus."""
         answers = [f"{check.bonus}{'' if check.seat is None else f' seat {check.seat}'} "
                    f"{'-' if check.can_force is None else 'yes' if check.can_force else 'no'}" for check in self]
         notes = f"; {len(self.notes)} note{'' if len(self.notes) == 1 else 's'}" if self.notes else ""
@@ -788,8 +788,8 @@ class ContractTable(_ResultList, list[TableEntry]):
         return "\n".join(str(entry) for entry in self)
 
     def __repr__(self) -> str:
-        """One line: the game, its rows and how many are won, lost or not biddable (the list's own repr was a
-        dataclass dump a row; ``str()`` is the table)."""
+        """One line: the game, its rows and how many are won, lost or not biddable (``str()``
+        is the table)."""
         game = f"{self[0].game}, " if self and self[0].game else ""
         counts = {"won": sum(entry.won is True for entry in self), "lost": sum(entry.won is False for entry in self),
                   "not biddable": sum(not entry.biddable for entry in self)}

@@ -172,7 +172,7 @@ class PlayedDeal:
         return [self.play[start:start + size] for start in range(0, len(self.play), size)]
 
     def __repr__(self) -> str:
-        """One line: which deal, the contract and every seat's payment (the dataclass's listed every card)."""
+        """One line: which deal, the contract and every seat's payment."""
         return f"<PlayedDeal {self.heading()}; payments {' '.join(signed(paid) for paid in self.payments)}>"
 
     def _repr_html_(self) -> str:
@@ -308,8 +308,7 @@ class MatchResult:
         return settings
 
     def __repr__(self) -> str:
-        """One line: the game, the boards and deals played, each bot's mean payment (the dataclass's listed every
-        deal)."""
+        """One line: the game, the boards and deals played, each bot's mean payment."""
         means = ", ".join(f"{name} {signed_mean(mean.mean) if mean.count else '-'}" for name, mean in self.bots.items())
         stopped = f", stopped by the {self.stopped}" if self.stopped else ""
         return (f"<MatchResult {self.game}, {self.boards:,} board{'' if self.boards == 1 else 's'} "

@@ -277,8 +277,7 @@ class HandAnalysis:
         return report_text(self.as_dict())
 
     def __repr__(self) -> str:
-        """One line: the hand's contract and seat, the samples, the win chance and the means (the dataclass's was
-        pages of fields)."""
+        """One line: the hand's contract and seat, the samples, the win chance and the means."""
         contract = get_game(self.game).contract_in_words(self.contract)
         payment = [] if self.score_mean is None else [f"mean payment {signed_mean(self.score_mean)}"]
         figures = [f"win {self.win_probability:.1%}", *payment, f"mean {measure_words(self.measure)} {self.mean:.1f}"]
