@@ -51,15 +51,15 @@ from .position import check_position
 from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
-                       lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, run_spans,
-                       samples_said, samples_text, scaled_share, scored_with, searched_win, seat_cards, share,
+                       lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, rules_line,
+                       run_spans, samples_said, samples_text, scaled_share, scored_with, searched_win, seat_cards, share,
                        shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .state import PlayState
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
-from .variant import Variant, rules_note
+from .variant import Variant
 from .workers import ChunkLimits, Pool, local_workers, worker_engine, worker_settlement_engine
 
 
@@ -1561,9 +1561,8 @@ def hand_lines(document: Mapping[str, Any]) -> list[str]:
     advice of one contract starts), the seat's hand and the cards known in other seats, written as the hand diagram
     writes them (``♠K`` in a French pack)."""
     game = document["game"]
-    rules = rules_note(get_game(game).flags, document.get("variant") or {}).removeprefix("; ")
-    return ([rules] if rules else []) + ([f"{game}, seat {document['seat']}: {card_names(game, document['hand'])}"]
-            + [f"known in seat {seat}: {card_names(game, cards)}" for seat, cards in document["known"].items()])
+    return [*rules_line(document), f"{game}, seat {document['seat']}: {card_names(game, document['hand'])}",
+            *(f"known in seat {seat}: {card_names(game, cards)}" for seat, cards in document["known"].items())]
 
 
 def named_cards(document: Mapping[str, Any], report: AdviceReport) -> AdviceReport:

@@ -31,7 +31,7 @@ from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules, own_measure
-from .games.outcome import CHECK_COLUMNS, DealtBonus, other_side, side_text, signed
+from .games.outcome import CHECK_COLUMNS, DealtBonus, dealt_bonus_answer, other_side, side_text, signed
 from .html_tables import html_lines, html_table, html_titled_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
 from .scoring import (check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs,
@@ -385,19 +385,27 @@ def show_report(position: Position) -> dict[str, Any]:
 def check_answer(can_force: bool | None, *, reason: str, guaranteed: int | None, target: int | None, made: bool,
                  missed: bool, side: Sequence[int], opponents: Sequence[int]) -> str:
     """A bonus check's answer in words, for :meth:`BonusCheck.answer` and ``stich check``'s table alike."""
+    return "".join(check_answer_parts(can_force, reason=reason, guaranteed=guaranteed, target=target, made=made,
+                                      missed=missed, side=side, opponents=opponents))
+
+
+def check_answer_parts(can_force: bool | None, *, reason: str, guaranteed: int | None, target: int | None,
+                       made: bool, missed: bool, side: Sequence[int], opponents: Sequence[int]) -> tuple[str, str]:
+    """:func:`check_answer` in its two parts: ``yes``, ``no`` or ``does not arise``, and the words after it, so
+    that the command colours the first and a one-line ``repr`` keeps it alone, neither cutting the text apart."""
     if can_force is None:
-        return f"does not arise: {reason}"
+        return "does not arise", f": {reason}"
     answer = "yes" if can_force else "no"
     if guaranteed is not None:
         already = "missed already: " if missed and not made else ""  # too few tricks left, whoever wins them
-        return f"{answer} - {already}guarantees {guaranteed:,} trick{'' if guaranteed == 1 else 's'}, needs {target}"
+        return answer, f" - {already}guarantees {guaranteed:,} trick{'' if guaranteed == 1 else 's'}, needs {target}"
     if made:
-        return f"{answer} - made already"
+        return answer, " - made already"
     if missed:
-        return f"{answer} - missed"
+        return answer, " - missed"
     if can_force:
-        return f"{answer} - {side_text(side)} can force it"
-    return f"{answer} - {side_text(opponents)} can stop it"
+        return answer, f" - {side_text(side)} can force it"
+    return answer, f" - {side_text(opponents)} can stop it"
 
 
 @dataclass(frozen=True)
@@ -435,9 +443,13 @@ class BonusCheck:
     def answer(self) -> str:
         """The answer as ``stich check`` words it: ``yes - 1+2 can force it``, ``no - 3+4 can stop it``, ``yes - made
         already``, ``no - missed``, a seat's ``guarantees 2 tricks, needs 1``, or why it does not arise."""
-        return check_answer(self.can_force, reason=self.reason, guaranteed=self.guaranteed, target=self.target,
-                            made=self.already_made, missed=self.already_missed, side=self.side,
-                            opponents=self.opponents)
+        return "".join(self.answer_parts())
+
+    def answer_parts(self) -> tuple[str, str]:
+        """The answer's yes, no or ``does not arise``, and the words after it (:func:`check_answer_parts`)."""
+        return check_answer_parts(self.can_force, reason=self.reason, guaranteed=self.guaranteed, target=self.target,
+                                  made=self.already_made, missed=self.already_missed, side=self.side,
+                                  opponents=self.opponents)
 
     def __str__(self) -> str:
         """One line for people (``print(check)``), as ``stich check``'s row: ``valat for 1+2: the declaring side
@@ -504,8 +516,8 @@ class BonusChecks(_ResultList, list[BonusCheck]):
 
     def __repr__(self) -> str:
         """One line, each check's answer by its bonus."""
-        answers = [f"{check.bonus}{'' if check.seat is None else f' seat {check.seat}'} "
-                   f"{'-' if check.can_force is None else 'yes' if check.can_force else 'no'}" for check in self]
+        answers = [f"{check.bonus}{'' if check.seat is None else f' seat {check.seat}'} {check.answer_parts()[0]}"
+                   for check in self]
         notes = f"; {len(self.notes)} note{'' if len(self.notes) == 1 else 's'}" if self.notes else ""
         return f"<BonusChecks {', '.join(answers) or 'none'}{notes}>"
 
@@ -535,7 +547,8 @@ class DealtBonuses(_ResultList, list[DealtBonus]):
 
     def __repr__(self) -> str:
         """One line, each bonus with its answer (``open`` while the tricks decide it)."""
-        return f"<DealtBonuses {', '.join(f'{bonus.bonus} {bonus.cells()[3].split()[0]}' for bonus in self) or 'none'}>"
+        answers = [f"{bonus.bonus} {dealt_bonus_answer(bonus.as_dict())[0]}" for bonus in self]
+        return f"<DealtBonuses {', '.join(answers) or 'none'}>"
 
     def _repr_html_(self) -> str:
         if not self:

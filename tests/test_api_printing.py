@@ -222,6 +222,12 @@ def test_a_contract_table_and_the_check_lists_repr_as_one_line():
         "<BonusChecks tricks seat 1 yes, tricks seat 2 no, tricks seat 3 yes; 1 note>"
     assert repr(solver.dealt_bonuses(position)) == "<DealtBonuses trull no, four_kings no>"
     assert repr(solver.dealt_bonuses(kratzen)) == "<DealtBonuses none>"
+    # a Suit Solo has no Pagat bonuses: the repr says what stich check says of them, not a bare "-"
+    suit_solo = list(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))[3]
+    assert repr(solver.check_bonuses(suit_solo)).endswith(
+        "valat_against no, pagat_ultimo does not arise, pagat_beaten does not arise, mondfang does not arise>")
+    assert "pagat_ultimo for -: does not arise: not in a Suit Solo (RULES.md 1.6)" in str(
+        solver.check_bonuses(suit_solo)).splitlines()
 
 
 def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
