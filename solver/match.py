@@ -88,9 +88,10 @@ class Mean:
         return BY_CONSTRUCTION if self.fixed else interval_note(self.count, self.low, self.high)
 
     def __str__(self) -> str:
-        """The mean as a match's report writes it, ``+2.30 (95%: +1.23 to +3.37)``, and where it has no interval
-        why: ``+0.50 (all 2 boards alike: no interval)``, ``+1.00 (one board: no interval)``, ``0.00 (0 by
-        construction)``, ``no board``."""
+        """The mean as a match's report writes it, ``+2.30 (95%: +1.23 to +3.37)`` or ``+0.50 (all 2 boards alike:
+        no interval)``; where it has no interval for another reason, which the report says once under its table
+        (:data:`ONE_BOARD`, or that a bot holding every seat has 0 by construction), a mean read alone says why in
+        brackets: ``+1.00 (one board: no interval)``, ``0.00 (0 by construction)``; ``no board``."""
         if not self.count:
             return "no board"
         if self.fixed:
@@ -349,6 +350,10 @@ def match_heading(game: str, seed: int, boards: int, rotate: bool, pot: int | No
             "pot": pot, "contract": setup.contract, "declarer": setup.declarer, "variant": dict(setup.variant) or None}
 
 
+#: What a match report of one board says once under its means, none of which has an interval.
+ONE_BOARD = "one board played: no interval"
+
+
 def mean_text(mean: Mean, *, compact: bool = False) -> str:
     """``+2.30 (95%: +1.23 to +3.37)``, or ``compact`` in a table cell ``+2.30 ± 1.07`` (:func:`in_table_cell`);
     where every board gave the same value, that instead of an interval of no width (a certainty the boards do not
@@ -396,7 +401,7 @@ class MatchReport:
     fixed: str | None  # one bot holds every seat: 0 by construction
     side: str | None  # the declaring side's (the attacker's) mean
     difference: str | None
-    intervals: str | None  # what the intervals are over
+    intervals: str | None  # what the intervals are over, or that one board gives none
     no_means: str | None
     stopped: str | None
     mixed: str | None  # boards by more than one engine build (:func:`mixed_builds_text`)
@@ -442,9 +447,8 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
             difference = (f"{first} - {second}: {mean_text(gap)} {units} per deal, "
                           + ("paired (the same cards)" if result.rotate
                              else "not paired (--no-rotate: each bot keeps its seat)"))
-        if counted > 1:
-            intervals = (f"95% intervals over {counted} boards, one value a board"
-                         + (" (its mean over the rotations)" if rotations > 1 else ""))
+        intervals = (f"95% intervals over {counted} boards, one value a board"
+                     + (" (its mean over the rotations)" if rotations > 1 else "")) if counted > 1 else ONE_BOARD
     else:
         no_means = "no board played in all its rotations: no means"
     if result.stopped:
