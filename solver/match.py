@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 from .analysis import SCHEMA
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot
 from .checkpoint import Journal, Span, SpanSet
+from .diagram import card_names
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
@@ -118,7 +119,9 @@ class PlayedDeal:
     payment (1-based seat order). ``samples``, in a match whose sampling bot has a deadline a card (``time_limit``,
     ``--card-time``: its samples then depend on the machine's speed), is each card's record of the samples its bot
     decided on (``SamplingBot.last_samples``: 0 for a card that was the only legal one; None for a bot that does not
-    sample); None, and not written, in a match without one, whose sampling bots take every sample asked."""
+    sample); None, and not written, in a match without one, whose sampling bots take every sample asked. ``game``,
+    the game's name (not written: the match's document says it), lets the views write the cards, contract and roles
+    as the match report and the hand diagram do; without it they keep the tokens."""
 
     board: int
     rotation: int
@@ -129,12 +132,13 @@ class PlayedDeal:
     play: tuple[str, ...]
     payments: tuple[int, ...]
     samples: tuple[int | None, ...] | None = None
+    game: str = field(default="", compare=False)
 
     @classmethod
-    def from_dict(cls, document: Mapping[str, Any]) -> "PlayedDeal":
+    def from_dict(cls, document: Mapping[str, Any], game: str = "") -> "PlayedDeal":
         """A deal as :meth:`as_dict` wrote it (a checkpoint line), each field of its own type: a StichError naming
         the first that is not (a string for ``bots`` was split into its characters, a ``3.7`` board cut to 3), which
-        the checkpoint's reader reports at the line."""
+        the checkpoint's reader reports at the line. ``game``: the match's, which the line does not repeat."""
         if not isinstance(document, Mapping):
             raise StichError(f"a played deal is a JSON object, not {quoted(document)}")
 
@@ -159,16 +163,21 @@ class PlayedDeal:
         return cls(field_of("board", "int"), field_of("rotation", "int"), field_of("bots", "strs"),
                    field_of("contract", "str"), field_of("declarer", "int"), field_of("declaring_side", "ints"),
                    field_of("play", "strs"), field_of("payments", "ints"),
-                   field_of("samples", "counts") if "samples" in document else None)
+                   field_of("samples", "counts") if "samples" in document else None, game)
 
     def heading(self) -> str:
-        """``board 1, rotation 0: Rufer G, declarer 1, side 1+3`` (the contract by its token: the deal does not know
-        its game)."""
-        return (f"board {self.board}, rotation {self.rotation}: {self.contract}, declarer {self.declarer}, "
-                f"side {side_text(self.declaring_side)}")
+        """``board 1, rotation 0: Rufer G, declarer seat 1, side 1+3``, ``...: Trump E, attacker seat 1``: the
+        declarer in the game's word, as the match report names him (without a ``game``, ``declarer 1, side 1+3``)."""
+        where = f"board {self.board}, rotation {self.rotation}"
+        if not self.game:
+            return f"{where}: {self.contract}, declarer {self.declarer}, side {side_text(self.declaring_side)}"
+        game = get_game(self.game)
+        side = f", side {side_text(self.declaring_side)}" if len(self.declaring_side) > 1 else ""
+        return (f"{where}: {game.contract_in_words(self.contract)}, "
+                f"{role_text(game.declarer_title, [self.declarer])}{side}")
 
     def tricks(self) -> list[tuple[str, ...]]:
-        """The cards in playing order, a trick each (a trick is a card a seat: a seat a bot)."""
+        """The cards in playing order (their tokens), a trick each (a trick is a card a seat: a seat a bot)."""
         size = len(self.bots) or 1
         return [self.play[start:start + size] for start in range(0, len(self.play), size)]
 
@@ -182,7 +191,8 @@ class PlayedDeal:
                            [(seat, bot, signed(paid)) for seat, (bot, paid) in enumerate(zip(self.bots, self.payments),
                                                                                          1)], right={0, 2})
         tricks = html_table(("trick", "cards in playing order"),
-                            [(number, " ".join(cards)) for number, cards in enumerate(self.tricks(), 1)], right={0})
+                            [(number, card_names(self.game, cards)) for number, cards in enumerate(self.tricks(), 1)],
+                            right={0})
         return f"<div>{html_lines([self.heading()], bold=True)}{seats}{tricks}</div>"
 
     def as_dict(self) -> dict[str, Any]:
@@ -604,7 +614,7 @@ def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contrac
         deal = PlayedDeal(board, rotation, tuple(bot.name for bot in seated), rules.contract.text, rules.declarer + 1,
                           tuple(sorted(s + 1 for s in rules.declaring_side)),
                           tuple(end.pack[card].name for card in end.played), tuple(settlement.payments),
-                          None if samples is None else tuple(samples))
+                          None if samples is None else tuple(samples), game_class.name)
         deals.append(deal)
         if on_deal is not None:
             on_deal(deal)
@@ -856,7 +866,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     def resumed(number: int, span: Span, document: Mapping[str, Any]) -> list[PlayedDeal]:
         """The deals of a checkpoint line: its board's, one a rotation; else a StichError naming the line."""
         try:
-            deals = [PlayedDeal.from_dict(deal) for deal in document["deals"]]
+            deals = [PlayedDeal.from_dict(deal, game.name) for deal in document["deals"]]
         except (KeyError, TypeError, ValueError):
             deals = []
         if span.size != 1 or len(deals) != rotations or any(deal.board != span.first for deal in deals):

@@ -385,16 +385,21 @@ def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
     result = play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=3, pot=4)
     deal = result.deals[0]
     payments = " ".join(f"{paid:+d}" if paid else "0" for paid in deal.payments)
-    assert repr(deal) == (f"<PlayedDeal board 1, rotation 0: {deal.contract}, declarer 1, side seat 1; "
-                          f"payments {payments}>")
+    # Kratzen's declarer is the attacker, as the match report says (they said "declarer 1, side seat 1")
+    assert repr(deal) == f"<PlayedDeal board 1, rotation 0: {deal.contract}, attacker seat 1; payments {payments}>"
     shown = _Cells(deal._repr_html_())
-    assert shown.paragraphs == [f"board 1, rotation 0: {deal.contract}, declarer 1, side seat 1"]
+    assert shown.paragraphs == [f"board 1, rotation 0: {deal.contract}, attacker seat 1"]
     assert shown.rows[:4] == [["seat", "bot", "payment"],
                               *([str(seat), bot, f"{paid:+d}" if paid else "0"]
                                 for seat, (bot, paid) in enumerate(zip(deal.bots, deal.payments), 1))]
     assert shown.rows[4] == ["trick", "cards in playing order"]
     assert shown.rows[5:] == [[str(number), " ".join(deal.play[3 * number - 3:3 * number])]
                               for number in range(1, len(deal.play) // 3 + 1)]
+    # a French pack's cards as the hand diagram writes them, a side's seats after the declarer (they said "DJ DN")
+    french = play_match("zwanzigerrufen", [RandomBot()] * 4, boards=1).deals[0]
+    assert repr(french).startswith("<PlayedDeal board 1, rotation 0: Normal T20, declarer seat 1, side 1+2; ")
+    tricks = _Cells(french._repr_html_()).rows[6:]
+    assert tricks[8] == ["9", "T20 T8 ♣G ♥N"] and french.play[32:36] == ("T20", "T8", "CG", "HN")
     random = result.bots["random"]
     assert str(random) == "-1.89 (95%: -5.60 to +1.82)"
     assert repr(random) == "<Mean -1.89 (95%: -5.60 to +1.82) over 3 boards>"
