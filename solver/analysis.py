@@ -786,16 +786,19 @@ class ContractTable(_ResultList, list[TableEntry]):
     prints a row an entry (``print(entry)``'s) and renders in Jupyter as ``stich table``'s table, under one set of
     columns, with the command's legends below it. ``pot`` is the pot the settlement column was paid from, in a game
     paid from one (None: no settlement column, or a game without a pot); ``rules_note`` ends the title with the
-    flags the table is of where they are not the game's defaults, as the command's title ends (``Variant.note``); a
-    slice or copy keeps both."""
+    flags the table is of where they are not the game's defaults, as the command's title ends (``Variant.note``);
+    ``game`` the game's name, by default its rows' (a table built by hand); a slice or copy keeps all three, so that
+    an empty slice still says its game."""
 
-    def __init__(self, entries: Iterable[TableEntry] = (), pot: int | None = None, rules_note: str = "") -> None:
+    def __init__(self, entries: Iterable[TableEntry] = (), pot: int | None = None, rules_note: str = "",
+                 game: str = "") -> None:
         super().__init__(entries)
         self.pot = pot
         self.rules_note = rules_note
+        self.game = game or next((entry.game for entry in self if entry.game), "")
 
     def _kin(self, items: Iterable[Any]) -> Self:
-        return type(self)(items, self.pot, self.rules_note)
+        return type(self)(items, self.pot, self.rules_note, self.game)
 
     def __str__(self) -> str:
         return "\n".join(str(entry) for entry in self)
@@ -803,7 +806,7 @@ class ContractTable(_ResultList, list[TableEntry]):
     def __repr__(self) -> str:
         """One line: the game, its rows and how many are won, lost or not biddable (``str()``
         is the table)."""
-        game = f"{self[0].game}, " if self and self[0].game else ""
+        game = f"{self.game}, " if self.game else ""
         counts = {"won": sum(entry.won is True for entry in self), "lost": sum(entry.won is False for entry in self),
                   "not biddable": sum(not entry.biddable for entry in self)}
         said = ", ".join(f"{count} {word}" for word, count in counts.items() if count)
@@ -1004,7 +1007,7 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
             entries.append(replace(entry, game=chosen_game.name))
     paid_from = read_pot(source.record if isinstance(source, Position) else None, pot) \
         if settlement and chosen_game.has_pot else None  # as the settlement column was paid (no [Pot]: 0)
-    return ContractTable(entries, paid_from, chosen_game.variant(chosen_variant).note())
+    return ContractTable(entries, paid_from, chosen_game.variant(chosen_variant).note(), chosen_game.name)
 
 
 def _bids(game: type[Game], deal: Deal, contract: Contract, declarer: int,

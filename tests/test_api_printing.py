@@ -212,6 +212,7 @@ def test_a_contract_table_and_the_check_lists_repr_as_one_line():
     assert len(table) == 9 and len(refused) == 1 and sum(entry.won is True for entry in table) == 1
     assert repr(table) == "<ContractTable Zwanzigerrufen, 9 rows: 1 won, 7 lost, 1 not biddable>"
     assert repr(table[:1]) == "<ContractTable Zwanzigerrufen, 1 row: 1 won>" and table[0].won
+    assert repr(table[:0]) == "<ContractTable Zwanzigerrufen, 0 rows>"  # the game kept without a row to carry it
     by_hand = solver.analysis.ContractTable([solver.analysis.TableEntry("Solo", 2, biddable=False, reason="T20")])
     assert repr(by_hand) == "<ContractTable 1 row: 1 not biddable>"
     assert repr(solver.check_bonuses(position)) == (
