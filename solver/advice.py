@@ -52,8 +52,8 @@ from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
                        lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, rules_line,
-                       run_spans, samples_said, samples_text, scaled_share, scored_with, searched_win, seat_cards, share,
-                       shuffled_deal, table_text, unseen_cards)
+                       run_spans, samples_said, samples_text, scaled_share, scored_with, searched_win, seat_cards,
+                       share, shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .state import PlayState

@@ -1560,8 +1560,9 @@ def table_text(table: ReportTable) -> list[str]:
 def report_parts(document: Mapping[str, Any]
                  ) -> tuple[list[str], list[str], list[tuple[ReportTable, frozenset[int]]]]:
     """The ``analyse`` document (:meth:`HandAnalysis.as_dict`) as ``stich analyse`` reports it: its heading (the
-    rules where not the defaults, then the hand), its other lines above the tables, and the tables, each with its columns of numbers (the cards as the hand diagram writes them: ``♠K`` in a
-    French pack). :func:`report_text` and :func:`report_html` lay them out."""
+    rules where not the defaults, then the hand), its other lines above the tables, and the tables, each with its
+    columns of numbers (the cards as the hand diagram writes them: ``♠K`` in a French pack). :func:`report_text`
+    and :func:`report_html` lay them out."""
     def names(cards: Sequence[str]) -> str:
         return card_names(document["game"], cards)
 
