@@ -382,17 +382,11 @@ def show_report(position: Position) -> dict[str, Any]:
 # --- check ----------------------------------------------------------------------------------------------------------
 
 
-def check_answer(can_force: bool | None, *, reason: str, guaranteed: int | None, target: int | None, made: bool,
-                 missed: bool, side: Sequence[int], opponents: Sequence[int]) -> str:
-    """A bonus check's answer in words, for :meth:`BonusCheck.answer` and ``stich check``'s table alike."""
-    return "".join(check_answer_parts(can_force, reason=reason, guaranteed=guaranteed, target=target, made=made,
-                                      missed=missed, side=side, opponents=opponents))
-
-
 def check_answer_parts(can_force: bool | None, *, reason: str, guaranteed: int | None, target: int | None,
                        made: bool, missed: bool, side: Sequence[int], opponents: Sequence[int]) -> tuple[str, str]:
-    """:func:`check_answer` in its two parts: ``yes``, ``no`` or ``does not arise``, and the words after it, so
-    that the command colours the first and a one-line ``repr`` keeps it alone, neither cutting the text apart."""
+    """A bonus check's answer in words, for :meth:`BonusCheck.answer` and ``stich check``'s table alike, in its two
+    parts: ``yes``, ``no`` or ``does not arise``, and the words after it, so that the command colours the first and
+    a one-line ``repr`` keeps it alone, neither cutting the text apart."""
     if can_force is None:
         return "does not arise", f": {reason}"
     answer = "yes" if can_force else "no"
