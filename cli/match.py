@@ -345,8 +345,6 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
         console.print(report.no_means)
     if report.stopped is not None:
         console.print(report.stopped)
-    if result.declaring_side.count == 1:  # it qualifies the report (its means have no interval): on stdout with it
-        console.print("one board played: no interval")
     if mixed is not None:
         console.print(f"note: {mixed}", highlight=False)
         message(f"stich: match: {mixed}")

@@ -30,8 +30,8 @@ from solver.cards import Pack
 from solver.deal import small_number
 from solver.errors import visible
 from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
-from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer, settlement_legend, settlement_notes,
-                             table_cells, table_columns)
+from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer_parts, settlement_legend,
+                             settlement_notes, table_cells, table_columns)
 from solver.games import get_game
 from solver.games.outcome import FIGURE_SPACE, dealt_bonus_answer, dealt_bonus_cells, role_text, side_text, signed
 from solver.position import Position
@@ -752,16 +752,16 @@ def _line_table(result: Document, painter: CardPainter) -> Table:
 
 
 def _check_answer(check: Document, over: bool) -> Text:
-    """The library's words (:func:`solver.analysis.check_answer`) with the yes or no in colour; on a finished deal
+    """The library's words (:func:`solver.analysis.check_answer_parts`) with the yes or no in colour; on a finished deal
     nothing is left to force or stop: the play decided it."""
-    text = for_stdout(check_answer(check["can_force"], reason=check["reason"], guaranteed=check["guaranteed"],
-                                   target=check["target"], made=check["already_made"],
-                                   missed=over or check["already_missed"], side=check["side"],
-                                   opponents=check["opponents"]))
+    word, after = check_answer_parts(check["can_force"], reason=check["reason"], guaranteed=check["guaranteed"],
+                                     target=check["target"], made=check["already_made"],
+                                     missed=over or check["already_missed"], side=check["side"],
+                                     opponents=check["opponents"])
     if check["can_force"] is None:
-        return Text(text, style="dim")
+        return Text(for_stdout(word + after), style="dim")
     answer = yes_no(check["can_force"])
-    answer.append(text[text.index(" "):])  # the library's words after its yes or no
+    answer.append(for_stdout(after))
     return answer
 
 

@@ -51,16 +51,15 @@ from .position import check_position
 from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
-                       lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, run_spans,
-                       samples_said, samples_text, scaled_share, scored_with, searched_measure, searched_win,
-                       seat_cards, share,
-                       shuffled_deal, table_text, unseen_cards)
+                       lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, rules_line,
+                       run_spans, samples_said, samples_text, scaled_share, scored_with, searched_measure,
+                       searched_win, seat_cards, share, shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .state import PlayState
 from .settlement import (PayoffTable, bonuses_against, bonuses_made, final_net, play_out, payoff_spec,
                          payoff_table)
-from .variant import Variant, rules_note
+from .variant import Variant
 from .workers import ChunkLimits, Pool, local_workers, worker_engine, worker_settlement_engine
 
 
@@ -632,9 +631,9 @@ class ContractAdvice:
         return advice_text([*hand_lines(document), *contract_advice_report(document)])
 
     def __repr__(self) -> str:
-        """One line: whose advice, on how many samples, and the best contract (the dataclass's was pages)."""
-        return (f"<ContractAdvice {self.game} seat {self.seat}, "
-                f"{samples_said(self.samples, self.requested, self.stopped)}{best_said(self.rows)}>")
+        """One line: whose advice, on how many samples, and the best contract."""
+        return (f"<ContractAdvice {self.game}, seat {self.seat}, "
+                f"{samples_said(self.samples, self.requested, self.stopped)}{best_said(self.rows, self.samples)}>")
 
     def _repr_html_(self) -> str:
         """The same for Jupyter, the contracts as a table."""
@@ -642,10 +641,11 @@ class ContractAdvice:
         return advice_html([*hand_lines(document), *contract_advice_report(document)])
 
 
-def best_said(rows: Sequence[ContractRow]) -> str:
+def best_said(rows: Sequence[ContractRow], samples: int) -> str:
     """``: best Rufer G +1.62``: the leading row as the table names it, with its mean payment, for a one-line
-    ``repr`` (empty where nothing was ranked)."""
-    if not rows:
+    ``repr``. Empty where no sample was solved (a stop before the first): the rows are then in the order asked,
+    not ranked, and the report says there is nothing to rank."""
+    if not rows or not samples:
         return ""
     best = rows[0]
     mean = "refused on every sample" if math.isnan(best.mean) else signed_mean(best.mean)
@@ -1184,10 +1184,10 @@ class CardAdvice:
         return advice_text(named_cards(document, card_advice_report(document)))
 
     def __repr__(self) -> str:
-        """One line: the contract, the seat to move, the samples and the best card (the dataclass's was pages)."""
+        """One line: the contract, the seat to move, the samples and the best card."""
         contract = get_game(self.game).contract_in_words(self.contract)
         return (f"<CardAdvice {self.game} {contract}, seat {self.seat}, "
-                f"{samples_said(self.samples, self.requested, self.stopped)}{best_said(self.rows)}>")
+                f"{samples_said(self.samples, self.requested, self.stopped)}{best_said(self.rows, self.samples)}>")
 
     def _repr_html_(self) -> str:
         """The same for Jupyter, the cards as a table."""
@@ -1613,9 +1613,8 @@ def hand_lines(document: Mapping[str, Any]) -> list[str]:
     advice of one contract starts), the seat's hand and the cards known in other seats, written as the hand diagram
     writes them (``♠K`` in a French pack)."""
     game = document["game"]
-    rules = rules_note(get_game(game).flags, document.get("variant") or {}).removeprefix("; ")
-    return ([rules] if rules else []) + ([f"{game}, seat {document['seat']}: {card_names(game, document['hand'])}"]
-            + [f"known in seat {seat}: {card_names(game, cards)}" for seat, cards in document["known"].items()])
+    return [*rules_line(document), f"{game}, seat {document['seat']}: {card_names(game, document['hand'])}",
+            *(f"known in seat {seat}: {card_names(game, cards)}" for seat, cards in document["known"].items())]
 
 
 def named_cards(document: Mapping[str, Any], report: AdviceReport) -> AdviceReport:

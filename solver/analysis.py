@@ -31,7 +31,7 @@ from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules, own_measure
-from .games.outcome import CHECK_COLUMNS, DealtBonus, other_side, side_text, signed
+from .games.outcome import CHECK_COLUMNS, DealtBonus, dealt_bonus_answer, other_side, side_text, signed
 from .html_tables import html_lines, html_table, html_titled_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
 from .scoring import (check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs,
@@ -382,22 +382,24 @@ def show_report(position: Position) -> dict[str, Any]:
 # --- check ----------------------------------------------------------------------------------------------------------
 
 
-def check_answer(can_force: bool | None, *, reason: str, guaranteed: int | None, target: int | None, made: bool,
-                 missed: bool, side: Sequence[int], opponents: Sequence[int]) -> str:
-    """A bonus check's answer in words, for :meth:`BonusCheck.answer` and ``stich check``'s table alike."""
+def check_answer_parts(can_force: bool | None, *, reason: str, guaranteed: int | None, target: int | None,
+                       made: bool, missed: bool, side: Sequence[int], opponents: Sequence[int]) -> tuple[str, str]:
+    """A bonus check's answer in words, for :meth:`BonusCheck.answer` and ``stich check``'s table alike, in its two
+    parts: ``yes``, ``no`` or ``does not arise``, and the words after it, so that the command colours the first and
+    a one-line ``repr`` keeps it alone, neither cutting the text apart."""
     if can_force is None:
-        return f"does not arise: {reason}"
+        return "does not arise", f": {reason}"
     answer = "yes" if can_force else "no"
     if guaranteed is not None:
         already = "missed already: " if missed and not made else ""  # too few tricks left, whoever wins them
-        return f"{answer} - {already}guarantees {guaranteed:,} trick{'' if guaranteed == 1 else 's'}, needs {target}"
+        return answer, f" - {already}guarantees {guaranteed:,} trick{'' if guaranteed == 1 else 's'}, needs {target}"
     if made:
-        return f"{answer} - made already"
+        return answer, " - made already"
     if missed:
-        return f"{answer} - missed"
+        return answer, " - missed"
     if can_force:
-        return f"{answer} - {side_text(side)} can force it"
-    return f"{answer} - {side_text(opponents)} can stop it"
+        return answer, f" - {side_text(side)} can force it"
+    return answer, f" - {side_text(opponents)} can stop it"
 
 
 @dataclass(frozen=True)
@@ -435,9 +437,13 @@ class BonusCheck:
     def answer(self) -> str:
         """The answer as ``stich check`` words it: ``yes - 1+2 can force it``, ``no - 3+4 can stop it``, ``yes - made
         already``, ``no - missed``, a seat's ``guarantees 2 tricks, needs 1``, or why it does not arise."""
-        return check_answer(self.can_force, reason=self.reason, guaranteed=self.guaranteed, target=self.target,
-                            made=self.already_made, missed=self.already_missed, side=self.side,
-                            opponents=self.opponents)
+        return "".join(self.answer_parts())
+
+    def answer_parts(self) -> tuple[str, str]:
+        """The answer's yes, no or ``does not arise``, and the words after it (:func:`check_answer_parts`)."""
+        return check_answer_parts(self.can_force, reason=self.reason, guaranteed=self.guaranteed, target=self.target,
+                                  made=self.already_made, missed=self.already_missed, side=self.side,
+                                  opponents=self.opponents)
 
     def __str__(self) -> str:
         """One line for people (``print(check)``), as ``stich check``'s row: ``valat for 1+2: the declaring side
@@ -503,9 +509,9 @@ class BonusChecks(_ResultList, list[BonusCheck]):
         return "\n".join([str(check) for check in self] + [f"note: {note}" for note in self.notes])
 
     def __repr__(self) -> str:
-        """One line, each check's answer by its bonus (the list's own repr was a dataclass dump a check)."""
-        answers = [f"{check.bonus}{'' if check.seat is None else f' seat {check.seat}'} "
-                   f"{'-' if check.can_force is None else 'yes' if check.can_force else 'no'}" for check in self]
+        """One line, each check's answer by its bonus."""
+        answers = [f"{check.bonus}{'' if check.seat is None else f' seat {check.seat}'} {check.answer_parts()[0]}"
+                   for check in self]
         notes = f"; {len(self.notes)} note{'' if len(self.notes) == 1 else 's'}" if self.notes else ""
         return f"<BonusChecks {', '.join(answers) or 'none'}{notes}>"
 
@@ -535,7 +541,8 @@ class DealtBonuses(_ResultList, list[DealtBonus]):
 
     def __repr__(self) -> str:
         """One line, each bonus with its answer (``open`` while the tricks decide it)."""
-        return f"<DealtBonuses {', '.join(f'{bonus.bonus} {bonus.cells()[3].split()[0]}' for bonus in self) or 'none'}>"
+        answers = [f"{bonus.bonus} {dealt_bonus_answer(bonus.as_dict())[0]}" for bonus in self]
+        return f"<DealtBonuses {', '.join(answers) or 'none'}>"
 
     def _repr_html_(self) -> str:
         if not self:
@@ -773,24 +780,27 @@ class ContractTable(_ResultList, list[TableEntry]):
     prints a row an entry (``print(entry)``'s) and renders in Jupyter as ``stich table``'s table, under one set of
     columns, with the command's legends below it. ``pot`` is the pot the settlement column was paid from, in a game
     paid from one (None: no settlement column, or a game without a pot); ``rules_note`` ends the title with the
-    flags the table is of where they are not the game's defaults, as the command's title ends (``Variant.note``); a
-    slice or copy keeps both."""
+    flags the table is of where they are not the game's defaults, as the command's title ends (``Variant.note``);
+    ``game`` the game's name, by default its rows' (a table built by hand); a slice or copy keeps all three, so that
+    an empty slice still says its game."""
 
-    def __init__(self, entries: Iterable[TableEntry] = (), pot: int | None = None, rules_note: str = "") -> None:
+    def __init__(self, entries: Iterable[TableEntry] = (), pot: int | None = None, rules_note: str = "",
+                 game: str = "") -> None:
         super().__init__(entries)
         self.pot = pot
         self.rules_note = rules_note
+        self.game = game or next((entry.game for entry in self if entry.game), "")
 
     def _kin(self, items: Iterable[Any]) -> Self:
-        return type(self)(items, self.pot, self.rules_note)
+        return type(self)(items, self.pot, self.rules_note, self.game)
 
     def __str__(self) -> str:
         return "\n".join(str(entry) for entry in self)
 
     def __repr__(self) -> str:
-        """One line: the game, its rows and how many are won, lost or not biddable (the list's own repr was a
-        dataclass dump a row; ``str()`` is the table)."""
-        game = f"{self[0].game}, " if self and self[0].game else ""
+        """One line: the game, its rows and how many are won, lost or not biddable (``str()``
+        is the table)."""
+        game = f"{self.game}, " if self.game else ""
         counts = {"won": sum(entry.won is True for entry in self), "lost": sum(entry.won is False for entry in self),
                   "not biddable": sum(not entry.biddable for entry in self)}
         said = ", ".join(f"{count} {word}" for word, count in counts.items() if count)
@@ -991,7 +1001,7 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
             entries.append(replace(entry, game=chosen_game.name))
     paid_from = read_pot(source.record if isinstance(source, Position) else None, pot) \
         if settlement and chosen_game.has_pot else None  # as the settlement column was paid (no [Pot]: 0)
-    return ContractTable(entries, paid_from, chosen_game.variant(chosen_variant).note())
+    return ContractTable(entries, paid_from, chosen_game.variant(chosen_variant).note(), chosen_game.name)
 
 
 def _bids(game: type[Game], deal: Deal, contract: Contract, declarer: int,

@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 from .analysis import SCHEMA
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot
 from .checkpoint import Journal, Span, SpanSet
+from .diagram import card_names
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
@@ -88,9 +89,10 @@ class Mean:
         return BY_CONSTRUCTION if self.fixed else interval_note(self.count, self.low, self.high)
 
     def __str__(self) -> str:
-        """The mean as a match's report writes it, ``+2.30 (95%: +1.23 to +3.37)``, and where it has no interval
-        why: ``+0.50 (all 2 boards alike: no interval)``, ``+1.00 (one board: no interval)``, ``0.00 (0 by
-        construction)``, ``no board``."""
+        """The mean as a match's report writes it, ``+2.30 (95%: +1.23 to +3.37)`` or ``+0.50 (all 2 boards alike:
+        no interval)``; where it has no interval for another reason, which the report says once under its table
+        (:data:`ONE_BOARD`, or that a bot holding every seat has 0 by construction), a mean read alone says why in
+        brackets: ``+1.00 (one board: no interval)``, ``0.00 (0 by construction)``; ``no board``."""
         if not self.count:
             return "no board"
         if self.fixed:
@@ -117,7 +119,9 @@ class PlayedDeal:
     payment (1-based seat order). ``samples``, in a match whose sampling bot has a deadline a card (``time_limit``,
     ``--card-time``: its samples then depend on the machine's speed), is each card's record of the samples its bot
     decided on (``SamplingBot.last_samples``: 0 for a card that was the only legal one; None for a bot that does not
-    sample); None, and not written, in a match without one, whose sampling bots take every sample asked."""
+    sample); None, and not written, in a match without one, whose sampling bots take every sample asked. ``game``,
+    the game's name (not written: the match's document says it), lets the views write the cards, contract and roles
+    as the match report and the hand diagram do; without it they keep the tokens."""
 
     board: int
     rotation: int
@@ -128,12 +132,13 @@ class PlayedDeal:
     play: tuple[str, ...]
     payments: tuple[int, ...]
     samples: tuple[int | None, ...] | None = None
+    game: str = field(default="", compare=False)
 
     @classmethod
-    def from_dict(cls, document: Mapping[str, Any]) -> "PlayedDeal":
+    def from_dict(cls, document: Mapping[str, Any], game: str = "") -> "PlayedDeal":
         """A deal as :meth:`as_dict` wrote it (a checkpoint line), each field of its own type: a StichError naming
         the first that is not (a string for ``bots`` was split into its characters, a ``3.7`` board cut to 3), which
-        the checkpoint's reader reports at the line."""
+        the checkpoint's reader reports at the line. ``game``: the match's, which the line does not repeat."""
         if not isinstance(document, Mapping):
             raise StichError(f"a played deal is a JSON object, not {quoted(document)}")
 
@@ -158,21 +163,26 @@ class PlayedDeal:
         return cls(field_of("board", "int"), field_of("rotation", "int"), field_of("bots", "strs"),
                    field_of("contract", "str"), field_of("declarer", "int"), field_of("declaring_side", "ints"),
                    field_of("play", "strs"), field_of("payments", "ints"),
-                   field_of("samples", "counts") if "samples" in document else None)
+                   field_of("samples", "counts") if "samples" in document else None, game)
 
     def heading(self) -> str:
-        """``board 1, rotation 0: Rufer G, declarer 1, side 1+3`` (the contract by its token: the deal does not know
-        its game)."""
-        return (f"board {self.board}, rotation {self.rotation}: {self.contract}, declarer {self.declarer}, "
-                f"side {side_text(self.declaring_side)}")
+        """``board 1, rotation 0: Rufer G, declarer seat 1, side 1+3``, ``...: Trump E, attacker seat 1``: the
+        declarer in the game's word, as the match report names him (without a ``game``, ``declarer 1, side 1+3``)."""
+        where = f"board {self.board}, rotation {self.rotation}"
+        if not self.game:
+            return f"{where}: {self.contract}, declarer {self.declarer}, side {side_text(self.declaring_side)}"
+        game = get_game(self.game)
+        side = f", side {side_text(self.declaring_side)}" if len(self.declaring_side) > 1 else ""
+        return (f"{where}: {game.contract_in_words(self.contract)}, "
+                f"{role_text(game.declarer_title, [self.declarer])}{side}")
 
     def tricks(self) -> list[tuple[str, ...]]:
-        """The cards in playing order, a trick each (a trick is a card a seat: a seat a bot)."""
+        """The cards in playing order (their tokens), a trick each (a trick is a card a seat: a seat a bot)."""
         size = len(self.bots) or 1
         return [self.play[start:start + size] for start in range(0, len(self.play), size)]
 
     def __repr__(self) -> str:
-        """One line: which deal, the contract and every seat's payment (the dataclass's listed every card)."""
+        """One line: which deal, the contract and every seat's payment."""
         return f"<PlayedDeal {self.heading()}; payments {' '.join(signed(paid) for paid in self.payments)}>"
 
     def _repr_html_(self) -> str:
@@ -181,7 +191,8 @@ class PlayedDeal:
                            [(seat, bot, signed(paid)) for seat, (bot, paid) in enumerate(zip(self.bots, self.payments),
                                                                                          1)], right={0, 2})
         tricks = html_table(("trick", "cards in playing order"),
-                            [(number, " ".join(cards)) for number, cards in enumerate(self.tricks(), 1)], right={0})
+                            [(number, card_names(self.game, cards)) for number, cards in enumerate(self.tricks(), 1)],
+                            right={0})
         return f"<div>{html_lines([self.heading()], bold=True)}{seats}{tricks}</div>"
 
     def as_dict(self) -> dict[str, Any]:
@@ -308,8 +319,7 @@ class MatchResult:
         return settings
 
     def __repr__(self) -> str:
-        """One line: the game, the boards and deals played, each bot's mean payment (the dataclass's listed every
-        deal)."""
+        """One line: the game, the boards and deals played, each bot's mean payment."""
         means = ", ".join(f"{name} {signed_mean(mean.mean) if mean.count else '-'}" for name, mean in self.bots.items())
         stopped = f", stopped by the {self.stopped}" if self.stopped else ""
         return (f"<MatchResult {self.game}, {self.boards:,} board{'' if self.boards == 1 else 's'} "
@@ -348,6 +358,10 @@ def match_heading(game: str, seed: int, boards: int, rotate: bool, pot: int | No
     setup = setup or MatchSetup()
     return {"schema": SCHEMA, "command": "match", "game": game, "seed": seed, "boards": boards, "rotate": rotate,
             "pot": pot, "contract": setup.contract, "declarer": setup.declarer, "variant": dict(setup.variant) or None}
+
+
+#: What a match report of one board says once under its means, none of which has an interval.
+ONE_BOARD = "one board played: no interval"
 
 
 def mean_text(mean: Mean, *, compact: bool = False) -> str:
@@ -397,7 +411,7 @@ class MatchReport:
     fixed: str | None  # one bot holds every seat: 0 by construction
     side: str | None  # the declaring side's (the attacker's) mean
     difference: str | None
-    intervals: str | None  # what the intervals are over
+    intervals: str | None  # what the intervals are over, or that one board gives none
     no_means: str | None
     stopped: str | None
     mixed: str | None  # boards by more than one engine build (:func:`mixed_builds_text`)
@@ -443,9 +457,8 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
             difference = (f"{first} - {second}: {mean_text(gap)} {units} per deal, "
                           + ("paired (the same cards)" if result.rotate
                              else "not paired (--no-rotate: each bot keeps its seat)"))
-        if counted > 1:
-            intervals = (f"95% intervals over {counted} boards, one value a board"
-                         + (" (its mean over the rotations)" if rotations > 1 else ""))
+        intervals = (f"95% intervals over {counted} boards, one value a board"
+                     + (" (its mean over the rotations)" if rotations > 1 else "")) if counted > 1 else ONE_BOARD
     else:
         no_means = "no board played in all its rotations: no means"
     if result.stopped:
@@ -601,7 +614,7 @@ def play_board(board: int, *, game: str, bots: Sequence[Bot], seed: int, contrac
         deal = PlayedDeal(board, rotation, tuple(bot.name for bot in seated), rules.contract.text, rules.declarer + 1,
                           tuple(sorted(s + 1 for s in rules.declaring_side)),
                           tuple(end.pack[card].name for card in end.played), tuple(settlement.payments),
-                          None if samples is None else tuple(samples))
+                          None if samples is None else tuple(samples), game_class.name)
         deals.append(deal)
         if on_deal is not None:
             on_deal(deal)
@@ -853,7 +866,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     def resumed(number: int, span: Span, document: Mapping[str, Any]) -> list[PlayedDeal]:
         """The deals of a checkpoint line: its board's, one a rotation; else a StichError naming the line."""
         try:
-            deals = [PlayedDeal.from_dict(deal) for deal in document["deals"]]
+            deals = [PlayedDeal.from_dict(deal, game.name) for deal in document["deals"]]
         except (KeyError, TypeError, ValueError):
             deals = []
         if span.size != 1 or len(deals) != rotations or any(deal.board != span.first for deal in deals):

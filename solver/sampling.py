@@ -277,8 +277,7 @@ class HandAnalysis:
         return report_text(self.as_dict())
 
     def __repr__(self) -> str:
-        """One line: the hand's contract and seat, the samples, the win chance and the means (the dataclass's was
-        pages of fields)."""
+        """One line: the hand's contract and seat, the samples, the win chance and the means."""
         contract = get_game(self.game).contract_in_words(self.contract)
         payment = [] if self.score_mean is None else [f"mean payment {signed_mean(self.score_mean)}"]
         figures = [f"win {self.win_probability:.1%}", *payment, f"mean {measure_words(self.measure)} {self.mean:.1f}"]
@@ -1521,17 +1520,19 @@ def table_text(table: ReportTable) -> list[str]:
     return lines
 
 
-def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[ReportTable, frozenset[int]]]]:
-    """The ``analyse`` document (:meth:`HandAnalysis.as_dict`) as ``stich analyse`` reports it: its lines above the
-    tables, and the tables, each with its columns of numbers (the cards as the hand diagram writes them: ``♠K`` in a
-    French pack). :func:`report_text` and :func:`report_html` lay them out."""
+def report_parts(document: Mapping[str, Any]
+                 ) -> tuple[list[str], list[str], list[tuple[ReportTable, frozenset[int]]]]:
+    """The ``analyse`` document (:meth:`HandAnalysis.as_dict`) as ``stich analyse`` reports it: its heading (the
+    rules where not the defaults, then the hand), its other lines above the tables, and the tables, each with its
+    columns of numbers (the cards as the hand diagram writes them: ``♠K`` in a French pack). :func:`report_text`
+    and :func:`report_html` lay them out."""
     def names(cards: Sequence[str]) -> str:
         return card_names(document["game"], cards)
 
     contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
     hand = f"{document['game']} {contract}, seat {document['seat']}: {names(document['hand'])}"
-    lines = [*rules_line(document), hand]
-    lines += [f"known in seat {seat}: {names(cards)}" for seat, cards in document["known"].items()]
+    heading = [*rules_line(document), hand]
+    lines = [f"known in seat {seat}: {names(cards)}" for seat, cards in document["known"].items()]
     if document.get("played"):
         lines.append(f"played so far: {names(document['played'])}")
     lines += summary_lines(document)
@@ -1544,7 +1545,7 @@ def report_parts(document: Mapping[str, Any]) -> tuple[list[str], list[tuple[Rep
     if openings is not None:
         title, columns, rows = openings
         tables.append(((title, columns, [(names([row[0]]), *row[1:]) for row in rows]), opening_numbers(columns)))
-    return lines, tables
+    return heading, lines, tables
 
 
 def rules_line(document: Mapping[str, Any]) -> list[str]:
@@ -1556,7 +1557,8 @@ def rules_line(document: Mapping[str, Any]) -> list[str]:
 
 def report_text(document: Mapping[str, Any]) -> str:
     """The ``analyse`` document as plain text: what ``stich analyse`` prints of it, without its colours."""
-    lines, tables = report_parts(document)
+    heading, lines, tables = report_parts(document)
+    lines = heading + lines
     for table, _ in tables:
         lines += table_text(table)
     note = opening_note(document)
@@ -1565,9 +1567,8 @@ def report_text(document: Mapping[str, Any]) -> str:
 
 def report_html(document: Mapping[str, Any]) -> str:
     """The same for Jupyter: the lines, then each table under its title."""
-    lines, tables = report_parts(document)
-    heading = 1 + len(rules_line(document))  # the rules, then the hand: the title of the report
-    parts = [html_lines(lines[:heading], bold=True), html_lines(lines[heading:])]
+    heading, lines, tables = report_parts(document)
+    parts = [html_lines(heading, bold=True), html_lines(lines)]
     for (title, columns, rows), numbers in tables:
         parts.append(html_titled_table(title, columns, rows, right=numbers))
     note = opening_note(document)

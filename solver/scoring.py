@@ -60,10 +60,12 @@ class Settlement:
         lines.extend(f"note: {note}" for note in self.notes)
         return "\n".join(lines)
 
-    def _heading(self) -> str:
+    def _heading(self, said: str = "") -> str:
         """``Schafkopf Wenz Tout``: the game and the contract as the rule book names it (the document keeps the
-        token), then the flags played under where they are not the game's defaults, as every command's title ends."""
-        return f"{self.game} {get_game(self.game).contract_in_words(self.contract)}{self.rules_note}"
+        token), then what the caller says of it (``DDSettlement``: ``double dummy: declarer seat 1 net +20``), then
+        the flags played under where they are not the game's defaults, as every command's title ends."""
+        contract = f"{self.game} {get_game(self.game).contract_in_words(self.contract)}"
+        return f"{contract}{f', {said}' if said else ''}{self.rules_note}"
 
     def _repr_html_(self) -> str:
         """The same as HTML tables, which Jupyter shows for a settlement (as it shows a position's diagram)."""

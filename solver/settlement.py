@@ -108,10 +108,10 @@ class DDSettlement:
     def __str__(self) -> str:
         """The settlement for people (``print(result)``): the net, the items and payments of its line (as
         ``print(settlement)``), the line and the points-optimal comparison; the dataclass ``repr`` stays."""
-        _, *items = str(self._settlement()).splitlines()
+        settlement = self._settlement()
+        _, *items = str(settlement).splitlines()
         summary = self._summary()
-        title = f"{self.game} {get_game(self.game).contract_in_words(self.contract)}"
-        return "\n".join([f"{title}, {summary[0]}{self.rules_note}", *items, *summary[1:]])
+        return "\n".join([settlement._heading(summary[0]), *items, *summary[1:]])
 
     def _repr_html_(self) -> str:
         """The same for Jupyter: the items and payments as tables (:meth:`Settlement._repr_html_`)."""

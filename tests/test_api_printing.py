@@ -212,6 +212,7 @@ def test_a_contract_table_and_the_check_lists_repr_as_one_line():
     assert len(table) == 9 and len(refused) == 1 and sum(entry.won is True for entry in table) == 1
     assert repr(table) == "<ContractTable Zwanzigerrufen, 9 rows: 1 won, 7 lost, 1 not biddable>"
     assert repr(table[:1]) == "<ContractTable Zwanzigerrufen, 1 row: 1 won>" and table[0].won
+    assert repr(table[:0]) == "<ContractTable Zwanzigerrufen, 0 rows>"  # the game kept without a row to carry it
     by_hand = solver.analysis.ContractTable([solver.analysis.TableEntry("Solo", 2, biddable=False, reason="T20")])
     assert repr(by_hand) == "<ContractTable 1 row: 1 not biddable>"
     assert repr(solver.check_bonuses(position)) == (
@@ -222,6 +223,12 @@ def test_a_contract_table_and_the_check_lists_repr_as_one_line():
         "<BonusChecks tricks seat 1 yes, tricks seat 2 no, tricks seat 3 yes; 1 note>"
     assert repr(solver.dealt_bonuses(position)) == "<DealtBonuses trull no, four_kings no>"
     assert repr(solver.dealt_bonuses(kratzen)) == "<DealtBonuses none>"
+    # a Suit Solo has no Pagat bonuses: the repr says what stich check says of them, not a bare "-"
+    suit_solo = list(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))[3]
+    assert repr(solver.check_bonuses(suit_solo)).endswith(
+        "valat_against no, pagat_ultimo does not arise, pagat_beaten does not arise, mondfang does not arise>")
+    assert "pagat_ultimo for -: does not arise: not in a Suit Solo (RULES.md 1.6)" in str(
+        solver.check_bonuses(suit_solo)).splitlines()
 
 
 def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
@@ -379,16 +386,21 @@ def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
     result = play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=3, pot=4)
     deal = result.deals[0]
     payments = " ".join(f"{paid:+d}" if paid else "0" for paid in deal.payments)
-    assert repr(deal) == (f"<PlayedDeal board 1, rotation 0: {deal.contract}, declarer 1, side seat 1; "
-                          f"payments {payments}>")
+    # Kratzen's declarer is the attacker, as the match report says (they said "declarer 1, side seat 1")
+    assert repr(deal) == f"<PlayedDeal board 1, rotation 0: {deal.contract}, attacker seat 1; payments {payments}>"
     shown = _Cells(deal._repr_html_())
-    assert shown.paragraphs == [f"board 1, rotation 0: {deal.contract}, declarer 1, side seat 1"]
+    assert shown.paragraphs == [f"board 1, rotation 0: {deal.contract}, attacker seat 1"]
     assert shown.rows[:4] == [["seat", "bot", "payment"],
                               *([str(seat), bot, f"{paid:+d}" if paid else "0"]
                                 for seat, (bot, paid) in enumerate(zip(deal.bots, deal.payments), 1))]
     assert shown.rows[4] == ["trick", "cards in playing order"]
     assert shown.rows[5:] == [[str(number), " ".join(deal.play[3 * number - 3:3 * number])]
                               for number in range(1, len(deal.play) // 3 + 1)]
+    # a French pack's cards as the hand diagram writes them, a side's seats after the declarer (they said "DJ DN")
+    french = play_match("zwanzigerrufen", [RandomBot()] * 4, boards=1).deals[0]
+    assert repr(french).startswith("<PlayedDeal board 1, rotation 0: Normal T20, declarer seat 1, side 1+2; ")
+    tricks = _Cells(french._repr_html_()).rows[6:]
+    assert tricks[8] == ["9", "T20 T8 ♣G ♥N"] and french.play[32:36] == ("T20", "T8", "CG", "HN")
     random = result.bots["random"]
     assert str(random) == "-1.89 (95%: -5.60 to +1.82)"
     assert repr(random) == "<Mean -1.89 (95%: -5.60 to +1.82) over 3 boards>"
@@ -428,6 +440,11 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
                          ["random", "18", "-1.89 ± 3.71"],
                          ["cheater", "9", "-0.22 ± 5.51"]]
     assert repr(result) == "<MatchResult Kratzen, 3 boards (9 deals played): random -1.89, cheater -0.22>"
+    # one board: the command said under its means that they have no interval, print() did not (a review)
+    single = str(play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=1, pot=4)).splitlines()
+    shown = CliRunner().invoke(app, ["match", "--game", "kratzen", "--bots", "random,random,cheater", "-n", "1",
+                                     "-j", "1", "--pot", "4"]).stdout.splitlines()
+    assert single[-1] == shown[-1] == "one board played: no interval"
 
 
 def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
@@ -458,7 +475,7 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 ± 1.48", "best", "100% (68-100%)"]
     # a figure is kept whole in a notebook too (a no-break space)
     assert len(html.rows) == 1 + len(advice.rows) and "<br>12%\u00a0(2-47%) Schneider" in advice._repr_html_()
-    assert repr(advice) == "<ContractAdvice Schafkopf seat 1, 8 samples: best Rufer G +1.62>"
+    assert repr(advice) == "<ContractAdvice Schafkopf, seat 1, 8 samples: best Rufer G +1.62>"
 
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
@@ -532,14 +549,32 @@ def test_advice_stopped_early_says_how_many_samples_of_how_many_as_the_analysis_
                              time_limit=0)
     assert advice.stopped == "time limit" and advice.requested == 400
     assert f"{advice.samples} of 400 samples (seed 1), stopped by the time limit: the best answer so far" in str(advice)
-    assert repr(advice).startswith(f"<ContractAdvice Schafkopf seat 1, {advice.samples} of 400 samples, stopped by "
-                                   "the time limit: best ")
+    assert repr(advice).startswith(f"<ContractAdvice Schafkopf, seat 1, {advice.samples} of 400 samples, stopped by "
+                                   f"the time limit{': best ' if advice.samples else '>'}")  # no best of none
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))  # seat 3 to move
     cards = card_advice(position, 3, samples=300, workers=1, time_limit=0)
     assert cards.stopped == "time limit" and str(cards).splitlines()[1] == (
         f"{cards.samples} of 300 samples (seed 1), stopped by the time limit: the best answer so far")
     assert repr(cards).startswith(f"<CardAdvice Zwanzigerrufen Normal T20, seat 3, {cards.samples} of 300 samples, "
-                                  "stopped by the time limit: best ")
+                                  f"stopped by the time limit{': best ' if cards.samples else '>'}")
+
+
+def test_advice_stopped_before_its_first_sample_names_no_best_in_its_repr():
+    """Stopped before a sample was solved, the repr said "best Rufer G refused on every sample" of rows never
+    ranked, while print() said there was nothing to rank (a review): the repr names no best then."""
+    import threading
+
+    from solver.advice import card_advice, contract_advice
+
+    stop = threading.Event()
+    stop.set()
+    advice = contract_advice("schafkopf", "EA EO E9 GZ G8 HZ HK H9", 1, samples=4, workers=1, stop=stop)
+    assert advice.samples == 0 and "nothing to rank" in str(advice)
+    assert repr(advice) == "<ContractAdvice Schafkopf, seat 1, 0 of 4 samples, stopped by the interrupt>"
+    position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))  # seat 3 to move
+    cards = card_advice(position, 3, samples=3, workers=1, stop=stop)
+    assert cards.samples == 0 and "nothing to rank" in str(cards)
+    assert repr(cards) == "<CardAdvice Zwanzigerrufen Normal T20, seat 3, 0 of 3 samples, stopped by the interrupt>"
 
 
 def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_ties():

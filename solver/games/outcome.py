@@ -62,7 +62,7 @@ class ScoreItem:
 #: The columns of a settlement's items as people read them (``stich score`` prints the same), and the numeric ones
 #: by their place.
 ITEM_COLUMNS = ("item", "to", "from", "base", "x", "value", "why")
-ITEM_NUMBER_COLUMNS = frozenset({3, 4, 5})
+ITEM_NUMBER_COLUMNS = frozenset(ITEM_COLUMNS.index(name) for name in ("base", "x", "value"))
 
 
 @dataclass(frozen=True)
