@@ -310,7 +310,6 @@ def test_tree_output_is_atomic(tmp_path, monkeypatch):
 
 def test_postmortem_plot_is_atomic(tmp_path, monkeypatch):
     """``stich postmortem --plot``: the same for the SVG/PNG picture."""
-    import solver.cli.postmortem as postmortem_command
 
     source = tmp_path / "in.tbn"
     source.write_text(EXAMPLE_TEXTS["schafkopf.tbn"], encoding="utf-8")
@@ -320,7 +319,7 @@ def test_postmortem_plot_is_atomic(tmp_path, monkeypatch):
         Path(path).write_text("<svg", encoding="utf-8")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(postmortem_command, "write_plot", broken_plot)
+    monkeypatch.setattr("solver.plot.write_plot", broken_plot)
     result = CliRunner().invoke(app, ["postmortem", str(source), "--board", "6", "--plot", str(plot)])
     assert result.exit_code == 1 and result.stderr.strip() == f"stich: {plot}: No space left on device", \
         result.stderr
