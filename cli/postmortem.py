@@ -29,7 +29,7 @@ from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import GameNotes, record_place, run_over_records
-from .render import CardPainter, Document, print_fitting, progress_on_stderr, short_headers
+from .render import CardPainter, CellNotes, Document, print_fitting, progress_on_stderr, short_headers
 from .whatif import PLAY
 
 #: What a post-mortem grades by (Kratzen: each seat's own tricks)
@@ -140,8 +140,7 @@ def render_postmortem(document: Document, console: Console) -> None:
     title = card_table_title(document["game"], unit, document["declarer"], document["declaring_side"])
     # Kratzen has no bonuses: the one objective watched is the mover's own trick target (RULES.md 3.3)
     lost_column, lost_summary = ("target lost", "target lost") if alone else ("bonus lost", "bonuses lost")
-    _print_fitted(console, *(_cards_table(document, painter, title, lost_column, narrow=narrow)
-                             for narrow in (False, True)))
+    print_fitting(console, lambda narrow, notes: _cards_table(document, painter, title, lost_column, narrow, notes))
     if document.get("points_note"):  # graded by card points that the contract's score does not count (a Tout)
         console.print(Text(document["points_note"], style="bold"))
     note = measure_note(unit)  # the library's words, which a PlayAnalysis renders in Jupyter too
@@ -153,7 +152,7 @@ def render_postmortem(document: Document, console: Console) -> None:
         console.print(Text(unharmed, style="bold"))
     for line in painted_game_changes(document, painter):
         console.print(line)
-    _print_fitted(console, *(_players_table(document, lost_summary, narrow=narrow) for narrow in (False, True)))
+    print_fitting(console, lambda narrow, notes: _players_table(document, lost_summary, narrow, notes))
 
 
 def painted_game_changes(document: Document, painter: CardPainter) -> list[Text]:
@@ -171,13 +170,6 @@ def painted_game_changes(document: Document, painter: CardPainter) -> list[Text]
     return lines
 
 
-def _print_fitted(console: Console, boxed: Table, narrow: Table) -> None:
-    """The boxed table where it fits, else the narrow one; where even that does not fit (a bonus such as
-    ``schneider_against (handed over)`` needs its 17 letters), the console narrows it further (one space between
-    the columns, then its longest words folded): it was printed at its least width, some 82 to 86 columns."""
-    print_fitting(console, boxed, narrow)
-
-
 def _table(title: str, narrow: bool) -> Table:
     """The post-mortem's tables: rich's boxes, or where they do not fit (``narrow``) no borders but the header's
     rule and two spaces between the columns: twelve columns of boxes take 37 of 80 columns."""
@@ -187,8 +179,9 @@ def _table(title: str, narrow: bool) -> Table:
     return Table(title=title, title_justify="left", title_style="bold")
 
 
-def _players_table(document: Document, lost_summary: str, narrow: bool) -> Table:
-    """A row per seat: cards played, each grade's count, the cost and the bonuses lost."""
+def _players_table(document: Document, lost_summary: str, narrow: bool, notes: CellNotes) -> Table:
+    """A row per seat: cards played, each grade's count, the cost and the bonuses lost (in ``notes`` where they are
+    moved below the table)."""
     from solver.postmortem import GRADES, GRADE_PLURALS, SCORE_MEASURES, cost_columns
 
     unit = document["measure"]
@@ -205,23 +198,26 @@ def _players_table(document: Document, lost_summary: str, narrow: bool) -> Table
         costs = [str(player["cost"])] + ([str(player["points_cost"])] if by_score else [])
         summary.add_row(str(player["seat"]), str(player["cards"]),
                         *(str(player["grades"][name]) for name in GRADES[1:]), *costs,
-                        _lost_cell(player, document["every_seat_for_itself"]))
+                        _lost_cell(player, document["every_seat_for_itself"], notes, len(summary.columns) - 1))
     return summary
 
 
-def _cards_table(document: Document, painter: CardPainter, title: str, lost_column: str, narrow: bool) -> Table:
+def _cards_table(document: Document, painter: CardPainter, title: str, lost_column: str, narrow: bool,
+                 notes: CellNotes) -> Table:
     """A row per card. ``narrow``: the layout for a terminal the full table does not fit (it was 116 columns wide
     at 80): no ``best`` column (always ``before``'s number), the ``better`` cards separated by spaces so that they
-    fold, and no borders but the header's rule (``_table``)."""
+    fold, and no borders but the header's rule (``_table``). The bonuses lost go in ``notes`` where they are moved
+    below the table."""
     from solver.postmortem import SCORE_MEASURES, cost_columns
 
     by_score = document["measure"] in SCORE_MEASURES and _has_points_cost(document)
     costs = cost_columns(document["measure"], _has_points_cost(document), document["every_seat_for_itself"],
                          titled=True)
-    table = short_headers(_table(title, narrow), {"cost\n(points)": "cost\n(pts)", "before": "from", "after": "to"})
+    table = short_headers(_table(title, narrow), {_header("cost (points)"): _header("cost (pts)"),
+                                                  ("before", "after"): ("from", "to")})
     numbers = ("#", "trick", "seat", "card", "before") + (() if narrow else ("best",)) + ("after", *costs)
     for column in (*numbers, "grade", "better", lost_column):  # a cost's unit under it: the table fits 110 boxed
-        table.add_column(column.replace(" (", "\n(") if column.startswith("cost") else column,
+        table.add_column(_header(column),
                          justify="left" if column in ("card", "grade", "better", lost_column) else "right")
     for card in document["cards"]:
         better = painter.cards(card["best_cards"], " " if narrow else "/") if card["cost"] else Text("")
@@ -231,8 +227,13 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
         if by_score:
             row.append(str(card["points_cost"]))
         table.add_row(*row, Text(card["grade"], style=_GRADE_STYLES[card["grade"]]), better,
-                      _lost_cell(card, document["every_seat_for_itself"]))
+                      _lost_cell(card, document["every_seat_for_itself"], notes, len(table.columns) - 1))
     return table
+
+
+def _header(column: str) -> str:
+    """A cost column's header, its unit on a line under it (``cost`` over ``(points)``): the tables fit 110 boxed."""
+    return column.replace(" (", "\n(") if column.startswith("cost") else column
 
 
 def _has_points_cost(document: Document) -> bool:
@@ -241,14 +242,16 @@ def _has_points_cost(document: Document) -> bool:
     return all("points_cost" in card for card in document["cards"])
 
 
-def _lost_cell(row: Document, alone: bool) -> str:
-    """The bonuses a card or a player lost; in Kratzen the only one is the seat's own target, so the "target lost"
-    column says "yes" (its JSON name stays "target", the plot's "seat N's target")."""
+def _lost_cell(row: Document, alone: bool, notes: CellNotes, column: int) -> str:
+    """The bonuses a card or a player lost, or the number of their note (``notes``, the table's ``column``); in
+    Kratzen the only one is the seat's own target, so the "target lost" column says "yes" (its JSON name stays
+    "target", the plot's "seat N's target")."""
     from solver.postmortem import lost_text
 
     if alone:
         return "yes" if row["bonuses_lost"] else ""
-    return lost_text(row["bonuses_lost"], row["bonuses_handed_over"])
+    lost = lost_text(row["bonuses_lost"], row["bonuses_handed_over"])
+    return notes.cell(lost, column) if lost else ""
 
 
 def postmortem(

@@ -195,13 +195,18 @@ def fits(console: Console, table: Table) -> bool:
     return least_width(console, table) <= console.width
 
 
-def print_fitting(console: Console, table: Table, otherwise: Table) -> None:
-    """Print ``table`` where it fits ``console``'s width with its cells wrapped (:func:`fits`), else ``otherwise``
-    (a command's narrower layout of its own): ``table`` is measured once, for the choice and for the print."""
+def print_fitting(console: Console, make: Callable[[bool, CellNotes], Table]) -> None:
+    """Print ``make``'s table (``make(narrow, notes)``) where it fits ``console``'s width with its cells wrapped
+    (:func:`fits`), else its narrow layout (a command's own), its long texts below it as numbered notes where they
+    would not stay readable in their cells (:func:`noted_table`): the first table is measured once, for the choice
+    and for the print."""
+    table = make(False, CellNotes(False))
     unbounded = console.options.update_width(1 << 16)
     whole = Measurement.get(console, unbounded, table)
     if _least_width(console, unbounded, table, whole) > console.width:
-        console.print(otherwise)
+        narrow, notes = noted_table(console, lambda notes: make(True, notes), wrapping=True)
+        console.print(narrow)
+        notes.print(console)
     elif isinstance(console, _DataConsole):
         console.print_measured(table, whole)
     else:
@@ -238,17 +243,25 @@ def _own_layout(table: Table) -> bool:
                                or column.max_width is not None for column in table.columns)
 
 
-#: Shorter headers of a table's columns (:func:`short_headers`), by their headers.
-_SHORT_HEADERS: WeakKeyDictionary[Table, dict[str, str]] = WeakKeyDictionary()
+#: Shorter headers of a table's columns (:func:`short_headers`): the steps to take, each its headers' shorter ones.
+_SHORT_HEADERS: WeakKeyDictionary[Table, list[dict[str, str]]] = WeakKeyDictionary()
 
 
-def short_headers(table: Table, shorter: dict[str, str]) -> Table:
+def short_headers(table: Table, shorter: dict[str | tuple[str, ...], str | tuple[str, ...]]) -> Table:
     """``table`` with shorter headers for some of its columns (``taken`` for ``already``), in the order they are to
     be taken: where the table would not fit a narrow terminal's width with its words whole even without its boxes
     (its one-word headers the widest words of their columns, a 40-column terminal), the data console takes them one
     by one until it fits (:func:`_compact`), rather than fold its cells' words mid-word or print it wider than the
-    terminal. A pipe without ``COLUMNS`` keeps the headers as they are."""
-    _SHORT_HEADERS[table] = shorter
+    terminal. Headers that read as a pair are shortened together (``("before", "after"): ("from", "to")``): ``from``
+    beside ``after`` would read as another pair. A pipe without ``COLUMNS`` keeps the headers as they are."""
+    steps: list[dict[str, str]] = []
+    for long, short in shorter.items():
+        longs = (long,) if isinstance(long, str) else long
+        shorts = (short,) if isinstance(short, str) else short
+        if len(longs) != len(shorts):
+            raise ValueError(f"short_headers: {long!r} and {short!r} are not as many headers")
+        steps.append(dict(zip(longs, shorts)))
+    _SHORT_HEADERS[table] = steps
     return table
 
 
@@ -258,7 +271,8 @@ def _compact(console: Console, options: Any, table: Table, width: int) -> None:
     whole, or where even its least width does not fit with two (the contract table at 60 columns, its reasons
     in notes, fits a row on one line with one space). Boxes cost a table two columns and a rule per column: a
     contract table of many columns would not fit a terminal with them. Where it does not fit with its words whole
-    even so, its shorter headers (:func:`short_headers`) are taken, as many as it needs."""
+    even so, its shorter headers (:func:`short_headers`) are taken, a step at a time, as many as it needs: a step
+    that would not narrow it, or would give a column another column's header, is left out."""
     if table.box is not None:
         table.box = box.SIMPLE_HEAD
     table.show_edge = False
@@ -266,14 +280,21 @@ def _compact(console: Console, options: Any, table: Table, width: int) -> None:
     table.collapse_padding = True
     padding = table.padding
     _space_columns(console, options, table, width)
-    shorter = _SHORT_HEADERS.get(table, {})
-    least = _least_width(console, options, table) if shorter else 0
+    steps = _SHORT_HEADERS.get(table, [])
+    least = _least_width(console, options, table) if steps else 0
     if least > width:
-        for long, column in [(long, column) for long in shorter for column in table.columns if column.header == long]:
-            column.header = shorter[long]
+        for step in steps:
+            changed = [(column, column.header) for column in table.columns
+                       if isinstance(column.header, str) and column.header in step]
+            others = [column.header for column in table.columns if all(column is not one for one, _ in changed)]
+            if not changed or any(step[long] in others for _, long in changed):
+                continue  # not in this table, or a header another column has: two columns named alike
+            for column, long in changed:
+                column.header = step[long]
             narrowed = _least_width(console, options, table)
             if narrowed >= least:
-                column.header = long  # its cells are as wide: the header loses words for nothing
+                for column, long in changed:
+                    column.header = long  # its cells are as wide: the headers lose words for nothing
                 continue
             least = narrowed
             if least <= width:
@@ -377,10 +398,14 @@ class CellNotes:
             console.print(Text(f"[{number}] {for_stdout(note)}", style="dim"))
 
 
-def noted_table(console: Console, make: Callable[[CellNotes], Table]) -> tuple[Table, CellNotes]:
+def noted_table(console: Console, make: Callable[[CellNotes], Table],
+                wrapping: bool = False) -> tuple[Table, CellNotes]:
     """``make``'s table, its long texts in their cells where each fits in :attr:`CellNotes.TALLEST` lines of the
     room the console leaves its column, else moved below it as numbered notes (a narrow terminal, or a pipe's
-    ``COLUMNS``); a pipe without ``COLUMNS`` keeps them in, its tables at their natural width."""
+    ``COLUMNS``); a pipe without ``COLUMNS`` keeps them in, its tables at their natural width. ``wrapping``: the
+    table's other cells wrap too (the post-mortem's ``better`` cards, its headers), so the room is what they leave
+    at their least widths, the table as the console will print it: a ``schneider_against (handed over)`` at 80
+    columns stays in its cell, where a word of it would fold (60) the texts go below."""
     kept = CellNotes(False)
     plain = make(kept)
     if not kept.texts or not getattr(console, "narrows", True):
@@ -391,6 +416,18 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table]) -> tuple[T
     if (Measurement.get(console, unbounded, plain).maximum <= console.width
             and not any("\n" in text for _, text in kept.texts)):
         return plain, kept
+    if wrapping:
+        if _least_width(console, unbounded, plain) > console.width and not _own_layout(plain):
+            _compact(console, unbounded, plain, console.width)  # as the console will print it
+        least = _least_width(console, unbounded, plain)
+        # the column's longest word and the room the other columns leave it at theirs
+        rooms = {column: console.width - least + max(Measurement.get(console, unbounded, cell).minimum for cell in (
+            plain.columns[column].header, *plain.columns[column].cells)) for column, _ in kept.texts}
+        if least <= console.width and all(len(Text(text).wrap(console, rooms[column])) <= CellNotes.TALLEST
+                                          for column, text in kept.texts):
+            return plain, kept
+        moved = CellNotes(True)
+        return make(moved), moved
     trial = CellNotes(True)
     short = make(trial)
     if _least_width(console, unbounded, short) > console.width and not _own_layout(short):
@@ -858,9 +895,11 @@ def render_table(document: Document, console: Console) -> None:
     columns = table_columns(document["game"], per_seat=per_seat, seats=document["seats"], settled=settled)
 
     def make(notes: CellNotes) -> Table:
+        seat_columns = tuple(column for column in columns if column.startswith("seat "))
         table = short_headers(Table(title=CONTRACT_TABLE_TITLE, title_justify="left", title_style="bold"),
                               {columns[1]: "by", "settlement": "settle-\nment", "value": "has",
-                               "contract": "game"})
+                               "contract": "game",  # a seat's column (seat 1) as wide as its cells (2/1), not its mark
+                               seat_columns: tuple(f"s{column[5:]}" for column in seat_columns)})
         for column in columns:  # the library's columns and cells (print(entry)), styled here
             table.add_column(column, justify="left" if column in ("contract", "side", "result") else "right")
         for entry in entries:
