@@ -14,7 +14,7 @@ from rich.table import Table
 from solver.errors import InvalidContractError, StichError, did_you_mean
 from solver.games import game_list, games_with, get_game
 from solver.games.base import score_or_measure
-from solver.limits import DEFAULT_SAMPLES
+from solver.limits import DEFAULT_SAMPLES, PLAYS_FOR
 from solver.scoring import MAX_POT
 
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
@@ -37,8 +37,6 @@ OWN_MEASURES = ("points", "tricks")
 
 
 def _plays_for(value: str) -> str:
-    from solver.bots import PLAYS_FOR
-
     value = value.strip().lower()
     if value not in (*PLAYS_FOR, *OWN_MEASURES):
         raise typer.BadParameter(f"a bot plays for score, points or (Kratzen) tricks, not {value!r}"

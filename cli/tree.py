@@ -18,7 +18,8 @@ from solver.files import check_writable
 from solver.formats.tbn import Record, iter_records
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
-from solver.tree import DEFAULT_MAX_NODES, MAX_TREE_NODES, node_memory_text, nodes_memory_holds
+from solver.limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
+from solver.tree import node_memory_text, nodes_memory_holds
 
 from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, refused_for_record,
                      say_interrupted)

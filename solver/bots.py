@@ -36,7 +36,7 @@ from .cards import Card
 from .errors import SearchStopped, StichError, did_you_mean, is_whole_number
 from .games.base import Objective, Rules
 from .generate import DEFAULT_SEED
-from .limits import DEFAULT_SAMPLES
+from .limits import DEFAULT_SAMPLES, PLAYS_FOR
 from .position import Position, check_position
 from .sampling import MAX_SAMPLES, SHARE_SCALE, Setup, draw_sample, has_share, position_setup
 from .score_objective import solve_score
@@ -55,11 +55,6 @@ class Bot(Protocol):
     def name(self) -> str: ...
 
     def choose(self, position: Position) -> int | str | Card: ...
-
-
-#: What a bot may play for: the settlement (``score``: game units; chips in a game paid from a pot, where only the
-#: declarer plays for it) or the card points (else the seat's tricks).
-PLAYS_FOR = ("score", "points")
 
 
 def objective_for(rules: Rules, seat: int) -> Objective:

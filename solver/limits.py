@@ -1,7 +1,8 @@
-"""The defaults and bounds of the pool, the sampling, the benchmark, the batch and the tree that the commands' options
-show in their help. They live here, in a module that imports nothing, so that ``stich X --help`` loads none of the
-machinery they belong to (the worker pool's multiprocessing, the sampler, the bots); each of those modules imports
-its own from here and names them as before (``solver.workers.MAX_WORKER_MEMORY_MB``)."""
+"""The defaults, bounds and choices of the pool, the sampling, the bots, the benchmark, the batch and the tree that the
+commands' options show in their help or check. They live here, in a module that imports nothing, so that ``stich X
+--help`` and shell completion load none of the machinery they belong to (the worker pool's multiprocessing, the
+sampler, the bots); each of those modules imports its own from here and names them as before
+(``solver.workers.MAX_WORKER_MEMORY_MB``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ MAX_WORKER_WAIT_SECONDS = 1_000_000.0  # about 11.6 days
 MAX_SAMPLES = 10_000_000
 #: A sampling bot's samples a card unless told.
 DEFAULT_SAMPLES = 50
+#: What a bot may play for: the settlement (``score``: game units; chips in a game paid from a pot, where only the
+#: declarer plays for it) or the card points (else the seat's tricks).
+PLAYS_FOR = ("score", "points")
 
 #: A benchmark's solve is stopped after this many seconds and recorded at the limit.
 DEFAULT_LIMIT_S = 60.0

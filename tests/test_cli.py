@@ -2118,6 +2118,23 @@ def test_every_commands_help_loads_none_of_its_work(command):
     assert [name for name in HELP_UNUSED + others if name in loaded] == []
 
 
+@pytest.mark.parametrize("command", [name for name, _, _ in COMMANDS])
+def test_completing_a_commands_options_loads_none_of_its_work(command):
+    """Completing ``stich match --<Tab>`` runs the options' callbacks on their defaults: ``--plays-for``'s choices
+    came from the bots, and so every Tab loaded the sampler and the worker pool. Completing any command's options
+    loads none of what its work runs."""
+    code = ("import sys\nfrom solver.cli import main\nsys.argv = ['stich']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    environment = {**os.environ, "_STICH_COMPLETE": "complete_bash", "COMP_WORDS": f"stich {command} --",
+                   "COMP_CWORD": "2"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+                            env=environment)
+    assert "--help" in result.stdout.split()
+    loaded = set(result.stderr.splitlines()[-1].split())
+    assert [name for name in HELP_UNUSED if name in loaded] == []
+
+
 #: Third-party stacks of a few commands alone (the graph, the plot, the board's web server, the cluster, a pool
 #: worker's thread limits, typer >= 0.29's option conversion): no other command, nor any command's help, loads them.
 STACKS = ("numpy", "matplotlib", "networkx", "starlette", "uvicorn", "dask", "distributed", "threadpoolctl",
