@@ -193,7 +193,7 @@ def analyse(
     workers: Optional[int] = workers_option(after=CAPPED_POOL),
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",
-        help="A variant flag (repeatable); with FILE it overrides the record's [Variant] tag."),
+        help="A variant flag (repeatable); with FILE it overrides each record's [Variant] tag."),
     as_json: bool = typer.Option(False, "--json", help="The report as one JSON document on stdout (with FILE, one "
                                                       "per record: JSON Lines, docs/json.md)."),
     checkpoint: Optional[Path] = typer.Option(

@@ -107,7 +107,7 @@ def batch(
                                    help="At most N records per task (each holds about half a second of work)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help=f"A variant flag (repeatable), such as {variant_examples()}; "
-                                                     "overrides the file's [Variant] tag."),
+                                                     "overrides each record's [Variant] tag."),
     worker_memory: Optional[int] = typer.Option(
         None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB, max=MAX_WORKER_MEMORY_MB,
         help="Cap each local worker process at MB megabytes (its table sized to fit); a record that needs more "

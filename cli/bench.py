@@ -515,7 +515,7 @@ def bench(
             if as_json and partial_text(compared.document):  # the table's "compared with" line says it otherwise
                 message(f"stich: bench: {compare} holds a run stopped early, {partial_text(compared.document)}: "
                         f"the lines it has not show no ratios")
-    from solver.benchmark import line_seed, machine, run_line  # the benchmark's pool: not for --help
+    from solver.benchmark import line_seed, machine, run_line  # the pool, once the options and files are checked
 
     host = machine()
     note_threads_over_cores(threads)

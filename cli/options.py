@@ -72,7 +72,7 @@ RECORD = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD
                       help="Only the file's Nth record (1-based, counting every record in the file), for records "
                            "without a [Board] tag.")
 VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",
-                       help="A variant flag (repeatable); overrides the file's [Variant] tag.")
+                       help="A variant flag (repeatable); overrides each record's [Variant] tag.")
 JSON = typer.Option(False, "--json", help="One JSON document per record on stdout (JSON Lines, docs/json.md).")
 #: Every record's message on stderr, not the first 20 and a count (:class:`cli.errors.RecordMessages`): for a file
 #: whose errors are to be read or grepped all at once.
