@@ -247,7 +247,8 @@ class AdviceSums:
     def to_json(self) -> dict[str, Any]:
         """The sums as a checkpoint line keeps them."""
         return {"samples": self.samples,
-                "contracts": {str(i): [c.n, c.total, c.squares, c.wins, c.refused, c.bonuses, c.against, c.tricks]
+                "contracts": {str(i): [c.n, c.total, c.squares, c.wins, c.refused, c.bonuses, c.against,
+                                       *([c.tricks] if c.tricks else [])]  # 7 numbers where none are counted
                               for i, c in self.contracts.items()},
                 "pairs": {f"{i},{j}": [p.n, p.total, p.squares] for (i, j), p in self.pairs.items()}}
 
@@ -341,6 +342,7 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
     game = get_game(setup.game)
     deal = draw_deal(setup, k)
     engine = worker_settlement_engine()
+    counted = counts_tricks(setup.game)
     results: list[Settled | None] = []
     for index, contract in enumerate(setup.contracts):
         announcements = row_announcements(setup, index)
@@ -366,7 +368,7 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
             items = final_net(position, final, inputs=inputs)[1].items
             bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
         seat = setup.seat - 1
-        tricks = searched_measure(rules, position.state, seat, worker_engine()) if counts_tricks(setup.game) else 0
+        tricks = searched_measure(rules, position.state, seat, worker_engine()) if counted else 0
         results.append((scaled_share(position, seat, value), is_win(position, inputs, seat, value), *bonuses,
                         *bonuses_possible(table), tricks))
     return results

@@ -279,6 +279,22 @@ def test_checkpoint_resume_equals_an_uninterrupted_run(tmp_path):
     assert contract_advice(contracts="all", samples=60, seed=2, workers=1, checkpoint=journal, **KRATZEN) == whole
 
 
+def test_a_checkpoint_keeps_a_contracts_tricks_only_where_some_were_counted(tmp_path):
+    """A contract's sums hold its tricks as an eighth number only where tricks were counted (Kratzen) and some were
+    taken: a Schafkopf checkpoint keeps the seven numbers an older build reads, and reads back the same advice."""
+    journal = tmp_path / "advice.ckpt"
+    whole = contract_advice("schafkopf", "EO HU EA EK GZ G9 S7 HA", 1, contracts="Rufer G, Solo E", samples=6,
+                            seed=2, workers=1, checkpoint=journal)
+    lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    sums = [numbers for line in lines if "sums" in line for numbers in line["sums"]["contracts"].values()]
+    assert sums and all(len(numbers) == 7 for numbers in sums), sums
+    assert contract_advice("schafkopf", "EO HU EA EK GZ G9 S7 HA", 1, contracts="Rufer G, Solo E", samples=6,
+                           seed=2, workers=1, checkpoint=journal) == whole
+    kratzen = tmp_path / "kratzen.ckpt"
+    contract_advice(contracts="all", samples=6, seed=2, workers=1, checkpoint=kratzen, **KRATZEN)
+    assert '"tie_break"' in kratzen.read_text(encoding="utf-8")
+
+
 def _position():
     return next(iter(read_positions(str(ROOT / "examples" / "schafkopf.tbn"))))
 
