@@ -370,7 +370,7 @@ class CellNotes:
     table as numbered notes where the console is too narrow for them to stay readable in their cells: folded into a
     column a dozen characters wide, a reason would take a cell of many lines and the row with it. ``moved`` False keeps
     every text in its cell (:func:`noted_table` decides); ``keeping`` False leaves only the note's number in it,
-    where the words kept would make the table too wide for the console."""
+    where the words kept would make the table too wide for the console. Cells of the same text share one note."""
 
     #: The lines a text may wrap to in its cell before it goes below the table.
     TALLEST = 2
@@ -379,6 +379,7 @@ class CellNotes:
         self.moved = moved
         self.keeping = keeping
         self.notes: list[str] = []
+        self.numbers: dict[str, int] = {}  # each note's number: a text met again takes the number it has
         self.texts: list[tuple[int, str]] = []  # each long text with its column, moved or not
 
     def cell(self, text: str, column: int, keep: str = "") -> str:
@@ -389,8 +390,11 @@ class CellNotes:
             return text
         keep = keep if self.keeping and text.startswith(keep) else ""
         rest = text[len(keep):].lstrip(":; ") if keep else text
-        self.notes.append(rest)
-        return f"{keep} [{len(self.notes)}]" if keep else f"[{len(self.notes)}]"
+        number = self.numbers.get(rest)
+        if number is None:
+            self.notes.append(rest)
+            number = self.numbers[rest] = len(self.notes)
+        return f"{keep} [{number}]" if keep else f"[{number}]"
 
     def print(self, console: Console) -> None:
         """The notes, numbered as their cells say, under the table."""
