@@ -370,7 +370,7 @@ class CellNotes:
     table as numbered notes where the console is too narrow for them to stay readable in their cells: folded into a
     column a dozen characters wide, a reason would take a cell of many lines and the row with it. ``moved`` False keeps
     every text in its cell (:func:`noted_table` decides); ``keeping`` False leaves only the note's number in it,
-    where the words kept would make the table too wide for the console."""
+    where the words kept would make the table too wide for the console. Cells of the same text share one note."""
 
     #: The lines a text may wrap to in its cell before it goes below the table.
     TALLEST = 2
@@ -379,6 +379,7 @@ class CellNotes:
         self.moved = moved
         self.keeping = keeping
         self.notes: list[str] = []
+        self.numbers: dict[str, int] = {}  # each note's number: a text met again takes the number it has
         self.texts: list[tuple[int, str]] = []  # each long text with its column, moved or not
 
     def cell(self, text: str, column: int, keep: str = "") -> str:
@@ -389,8 +390,11 @@ class CellNotes:
             return text
         keep = keep if self.keeping and text.startswith(keep) else ""
         rest = text[len(keep):].lstrip(":; ") if keep else text
-        self.notes.append(rest)
-        return f"{keep} [{len(self.notes)}]" if keep else f"[{len(self.notes)}]"
+        number = self.numbers.get(rest)
+        if number is None:
+            self.notes.append(rest)
+            number = self.numbers[rest] = len(self.notes)
+        return f"{keep} [{number}]" if keep else f"[{number}]"
 
     def print(self, console: Console) -> None:
         """The notes, numbered as their cells say, under the table."""
@@ -398,14 +402,31 @@ class CellNotes:
             console.print(Text(f"[{number}] {for_stdout(note)}", style="dim"))
 
 
+def _cell_rooms(console: Console, options: Any, table: Table) -> list[int]:
+    """The width each of ``table``'s columns gives its cells' text as ``console`` will print the table: its columns
+    narrowed as :meth:`_DataConsole.print` narrows them, then rich's layout at the console's width (the steps of
+    ``Table.__rich_console__``). Rich spreads the room it lacks over every wrapping column, so the room a column is
+    left is measured, not assumed from the others' least widths. ``options``: the console's at an unbounded width."""
+    fixed = [column.width for column in table.columns]
+    if isinstance(console, _DataConsole):
+        _fit_columns(console, options, table, console.width)
+    try:
+        width = console.options.max_width if table.width is None else table.width
+        widths = table._calculate_column_widths(console, console.options.update_width(width - table._extra_width))
+    finally:
+        for column, made in zip(table.columns, fixed):
+            column.width = made  # print narrows the table itself, from its measure as made
+    return [max(1, room - table._get_padding_width(index)) for index, room in enumerate(widths)]
+
+
 def noted_table(console: Console, make: Callable[[CellNotes], Table],
                 wrapping: bool = False) -> tuple[Table, CellNotes]:
     """``make``'s table, its long texts in their cells where each fits in :attr:`CellNotes.TALLEST` lines of the
     room the console leaves its column, else moved below it as numbered notes (a narrow terminal, or a pipe's
     ``COLUMNS``); a pipe without ``COLUMNS`` keeps them in, its tables at their natural width. ``wrapping``: the
-    table's other cells wrap too (the post-mortem's ``better`` cards, its headers), so the room is what they leave
-    at their least widths, the table as the console will print it: a ``schneider_against (handed over)`` at 80
-    columns stays in its cell, where a word of it would fold (60) the texts go below."""
+    table's other cells wrap too (the post-mortem's ``better`` cards, its headers), so the room is the column's
+    width in rich's layout of the table as the console will print it (:func:`_cell_rooms`): a ``schneider_against
+    (handed over)`` at 80 columns stays in its cell, where a word of it would fold (60) the texts go below."""
     kept = CellNotes(False)
     plain = make(kept)
     if not kept.texts or not getattr(console, "narrows", True):
@@ -419,13 +440,12 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table],
     if wrapping:
         if _least_width(console, unbounded, plain) > console.width and not _own_layout(plain):
             _compact(console, unbounded, plain, console.width)  # as the console will print it
-        least = _least_width(console, unbounded, plain)
-        # the column's longest word and the room the other columns leave it at theirs
-        rooms = {column: console.width - least + max(Measurement.get(console, unbounded, cell).minimum for cell in (
-            plain.columns[column].header, *plain.columns[column].cells)) for column, _ in kept.texts}
-        if least <= console.width and all(len(Text(text).wrap(console, rooms[column])) <= CellNotes.TALLEST
-                                          for column, text in kept.texts):
-            return plain, kept
+        if _least_width(console, unbounded, plain) <= console.width:
+            rooms = _cell_rooms(console, unbounded, plain)
+            if all(len(Text(text).wrap(console, rooms[column])) <= CellNotes.TALLEST
+                   and Measurement.get(console, unbounded, Text(text)).minimum <= rooms[column]
+                   for column, text in kept.texts):
+                return plain, kept  # each text in at most two lines, no word of it folded
         moved = CellNotes(True)
         return make(moved), moved
     trial = CellNotes(True)

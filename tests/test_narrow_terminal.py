@@ -540,6 +540,66 @@ def test_the_postmortem_puts_long_bonuses_lost_below_its_tables_as_numbered_note
     assert not any(line.startswith("[1]") for line in piped)
 
 
+def _lost_cells(lines: list[str]) -> list[list[str]]:
+    """The lines of each row's last column (``lost``, ``bonuses lost``) in the post-mortem's narrow tables: a row
+    starts with its number in the first column, its wrapped cells go on in lines blank there."""
+    cells = []
+    for rule in [index for index, line in enumerate(lines) if line.startswith("─")]:
+        header = lines[rule - 1].rstrip()
+        first, last = len(header) - len(header.lstrip()) + len(header.split()[0]), header.rfind(" ") + 1
+        for line in lines[rule + 1:]:
+            if not line.strip() or (line[:first].strip() and not line[:first].strip().isdigit()):
+                break  # the table's end: a blank line, a note, the text under it
+            if line[:first].strip():
+                cells.append([])
+            if line[last:].strip():
+                cells[-1].append(line[last:].strip())
+    return cells
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_no_bonuses_lost_cell_of_the_postmortem_takes_more_than_two_lines(width):
+    """At 80 columns board 3's per-seat table printed seat 4's ``valat (handed over)`` on three lines (``valat``,
+    ``(handed``, ``over)``), board 7's seat 2 too: the room the column would have was assumed (all the slack given to
+    it) where rich shares the slack with the other wrapping columns. The room is now rich's own layout of the table,
+    so such a text goes below the table as a note."""
+    lines = _on_terminal("postmortem", str(EXAMPLES / "zwanzigerrufen.tbn"), width=width)
+    assert not _too_wide(lines, width), _too_wide(lines, width)
+    cells = _lost_cells(lines)
+    assert len(cells) > 100 and any(cells) and not [cell for cell in cells if len(cell) > 2], [
+        cell for cell in cells if len(cell) > 2]
+    assert "[1] valat (handed over)" in lines
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_a_bonuses_lost_text_met_again_takes_the_number_of_its_note(width):
+    """Board 7's card table numbered its three bonuses lost ``[1] valat``, ``[2] valat (handed over)``, ``[3] valat``:
+    the same text twice under the table. Cells of the same text share one note."""
+    lines = _on_terminal("postmortem", str(EXAMPLES / "zwanzigerrufen.tbn"), "-b", "7", width=width)
+    notes = [line for line in lines if line.startswith("[")]
+    assert notes == ["[1] valat", "[2] valat (handed over)"] * 2, notes  # the card table's, the per-seat table's
+    rule = next(index for index, line in enumerate(lines) if line.startswith("─"))
+    numbers = [line.split()[-1] for line in lines[rule + 1:lines.index(notes[0])] if line.rstrip().endswith("]")]
+    assert numbers == ["[1]", "[2]", "[1]"], numbers
+
+
+def test_cell_notes_give_a_text_met_again_the_number_it_has():
+    """:class:`cli.render.CellNotes` numbers each text once: a contract's reason, kept words and all, takes the
+    number of the same rest where it came before."""
+    from cli.render import CellNotes
+
+    notes = CellNotes(True)
+    assert [notes.cell("valat", 9), notes.cell("valat (handed over)", 9), notes.cell("valat", 9)] == [
+        "[1]", "[2]", "[1]"]
+    assert notes.notes == ["valat", "valat (handed over)"]
+    reasons = CellNotes(True)
+    reason = "not biddable: forehand holds no trump"
+    assert [reasons.cell(reason, 5, keep="not biddable"), reasons.cell(reason, 5, keep="not biddable")] == [
+        "not biddable [1]", "not biddable [1]"]
+    assert reasons.notes == ["forehand holds no trump"]
+    assert CellNotes(False).cell(reason, 5) == reason
+
+
 def test_a_short_header_is_taken_only_where_it_narrows_the_table_and_names_no_other_column():
     """:func:`cli.render.short_headers` on a made-up table too wide for 30 columns: ``from`` for ``beforehand`` is
     left out (another column is ``from``), ``before`` and ``after`` are shortened together (``post`` alone narrows
