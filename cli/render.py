@@ -440,8 +440,13 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table],
     if wrapping:
         if _least_width(console, unbounded, plain) > console.width and not _own_layout(plain):
             _compact(console, unbounded, plain, console.width)  # as the console will print it
+        rooms = None
         if _least_width(console, unbounded, plain) <= console.width:
-            rooms = _cell_rooms(console, unbounded, plain)
+            try:
+                rooms = _cell_rooms(console, unbounded, plain)
+            except (AttributeError, TypeError):  # rich's private layout steps gone in a rich to come: notes
+                rooms = None
+        if rooms is not None:
             if all(len(Text(text).wrap(console, rooms[column])) <= CellNotes.TALLEST
                    and Measurement.get(console, unbounded, Text(text)).minimum <= rooms[column]
                    for column, text in kept.texts):

@@ -668,3 +668,28 @@ def test_a_table_printed_where_it_fits_is_measured_once(width, measured, monkeyp
     assert lines[0].strip() == ("Per card" if width == 200 else "Narrow")
     assert max(map(len, lines)) == (151 if width == 200 else 12), lines
     assert counted.tables == measured
+
+
+def test_a_rich_without_the_layout_steps_the_notes_read_moves_the_long_texts_below(monkeypatch):
+    """:func:`cli.render._cell_rooms` reads rich's own column widths by private steps of its table layout; where a
+    rich to come lacks them, the long texts go below the table as notes rather than the command failing."""
+    import io
+
+    from rich.table import Table
+
+    from cli import render
+
+    def make(notes):
+        table = Table("card", "lost", box=None)
+        table.add_row("EA", notes.cell("valat_against + pagat_ultimo together (handed over)", 1))
+        return table
+
+    console = render._DataConsole(file=io.StringIO(), width=40, highlight=False, markup=False, color_system=None)
+    table, notes = render.noted_table(console, make, wrapping=True)
+    assert not notes.moved  # rich's layout leaves the text room for two lines at 40
+    def gone(*args):
+        raise AttributeError("'Table' object has no attribute '_calculate_column_widths'")
+
+    monkeypatch.setattr(render, "_cell_rooms", gone)
+    table, notes = render.noted_table(console, make, wrapping=True)
+    assert notes.moved and notes.notes == ["valat_against + pagat_ultimo together (handed over)"]
