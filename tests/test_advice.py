@@ -13,7 +13,7 @@ import threading
 import time
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -671,6 +671,24 @@ def _rewrite_checkpoint(path: Path, field: str, value: str, change: Any) -> None
     path.write_text("".join(json.dumps(line) + "\n" for line in [header, *spans]))
 
 
+def _kratzen_advice(tmp_path: Path, cards: bool, pot: int | None = None) -> tuple[Callable[..., Any], str]:
+    """Kratzen advice of a given size and checkpoint, and its name: card advice on a Muss's record without a pot, or
+    contract advice between two trumps of a four-seat hand; ``pot`` replaces the record's."""
+    if cards:
+        record = tmp_path / "muss.tbn"
+        record.write_text(MUSS_WITHOUT_A_POT)
+        position = next(iter(read_positions(str(record))))
+
+        def advise(samples: int, checkpoint: Path | None = None) -> Any:
+            return card_advice(position, samples=samples, seed=1, workers=1, checkpoint=checkpoint, pot=pot)
+        return advise, "card advice"
+
+    def advise_contracts(samples: int, checkpoint: Path | None = None) -> Any:
+        return contract_advice("kratzen", "EA G7 HA HK", 1, "Trump E, Trump H", seats=4, samples=samples,
+                               seed=1, workers=1, checkpoint=checkpoint, pot=pot)
+    return advise_contracts, "contract advice"
+
+
 @pytest.mark.parametrize("cards", [False, True], ids=["contract advice", "card advice"])
 def test_a_checkpoint_counting_no_win_at_pot_0_is_another_job(tmp_path: Path, cards: bool) -> None:
     """A checkpoint of advice at pot 0 written before a win there was the attacker's target made counted none: read
@@ -679,19 +697,7 @@ def test_a_checkpoint_counting_no_win_at_pot_0_is_another_job(tmp_path: Path, ca
     true also of a checkpoint from the builds that counted such a win as now but did not name it (it said "when none
     counted as won")."""
     path = tmp_path / "ck.jsonl"
-    if cards:
-        record = tmp_path / "muss.tbn"
-        record.write_text(MUSS_WITHOUT_A_POT)
-        position = next(iter(read_positions(str(record))))
-
-        def advise(samples: int, checkpoint: Path | None = None) -> Any:
-            return card_advice(position, samples=samples, seed=1, workers=1, checkpoint=checkpoint)
-        what = "card advice"
-    else:
-        def advise(samples: int, checkpoint: Path | None = None) -> Any:
-            return contract_advice("kratzen", "EA G7 HA HK", 1, "Trump E, Trump H", seats=4, samples=samples,
-                                   seed=1, workers=1, checkpoint=checkpoint)
-        what = "contract advice"
+    advise, what = _kratzen_advice(tmp_path, cards)
     advise(10, path)
     assert json.loads(path.read_text().splitlines()[0])["pot_0_wins"] == "target"
     _as_before_pot_0_wins(path)
@@ -716,19 +722,8 @@ def test_a_kratzen_checkpoint_without_the_tricks_is_another_job(tmp_path: Path, 
     """Kratzen advice ranks an equal win by the items' tricks, which a checkpoint written before they were counted
     holds none of: its job is another (``tie_break`` in the header), solved again beside it, and said."""
     path = tmp_path / "ck.jsonl"
-    if cards:
-        record = tmp_path / "muss.tbn"
-        record.write_text(MUSS_WITHOUT_A_POT)
-        position = next(iter(read_positions(str(record))))
-
-        def advise(samples: int, checkpoint: Path | None = None) -> Any:
-            return card_advice(position, samples=samples, seed=1, workers=1, checkpoint=checkpoint, pot=pot)
-        what, items = "card advice", "cards"
-    else:
-        def advise(samples: int, checkpoint: Path | None = None) -> Any:
-            return contract_advice("kratzen", "EA G7 HA HK", 1, "Trump E, Trump H", seats=4, samples=samples,
-                                   seed=1, workers=1, checkpoint=checkpoint, pot=pot)
-        what, items = "contract advice", "contracts"
+    advise, what = _kratzen_advice(tmp_path, cards, pot)
+    items = "cards" if cards else "contracts"
     advise(10, path)
     _as_before_tricks(path)
     with pytest.warns(StichWarning) as caught:
