@@ -402,21 +402,30 @@ class CellNotes:
             console.print(Text(f"[{number}] {for_stdout(note)}", style="dim"))
 
 
-def _cell_rooms(console: Console, options: Any, table: Table) -> list[int]:
+def _rich_column_widths(console: Console, table: Table) -> list[int] | None:
+    """The width rich's layout gives each of ``table``'s columns' text at the console's width, by the private steps
+    of ``Table.__rich_console__`` (no public call tells it); None where a rich to come lacks them."""
+    try:
+        width = console.options.max_width if table.width is None else table.width
+        widths = table._calculate_column_widths(console, console.options.update_width(width - table._extra_width))
+        return [max(1, room - table._get_padding_width(index)) for index, room in enumerate(widths)]
+    except (AttributeError, TypeError):
+        return None
+
+
+def _cell_rooms(console: Console, options: Any, table: Table) -> list[int] | None:
     """The width each of ``table``'s columns gives its cells' text as ``console`` will print the table: its columns
-    narrowed as :meth:`_DataConsole.print` narrows them, then rich's layout at the console's width (the steps of
-    ``Table.__rich_console__``). Rich spreads the room it lacks over every wrapping column, so the room a column is
-    left is measured, not assumed from the others' least widths. ``options``: the console's at an unbounded width."""
+    narrowed as :meth:`_DataConsole.print` narrows them, then rich's layout at the console's width. Rich spreads the
+    room it lacks over every wrapping column, so the room a column is left is measured, not assumed from the others'
+    least widths. ``options``: the console's at an unbounded width. None where rich's layout cannot be read."""
     fixed = [column.width for column in table.columns]
     if isinstance(console, _DataConsole):
         _fit_columns(console, options, table, console.width)
     try:
-        width = console.options.max_width if table.width is None else table.width
-        widths = table._calculate_column_widths(console, console.options.update_width(width - table._extra_width))
+        return _rich_column_widths(console, table)
     finally:
         for column, made in zip(table.columns, fixed):
             column.width = made  # print narrows the table itself, from its measure as made
-    return [max(1, room - table._get_padding_width(index)) for index, room in enumerate(widths)]
 
 
 def noted_table(console: Console, make: Callable[[CellNotes], Table],
@@ -440,13 +449,9 @@ def noted_table(console: Console, make: Callable[[CellNotes], Table],
     if wrapping:
         if _least_width(console, unbounded, plain) > console.width and not _own_layout(plain):
             _compact(console, unbounded, plain, console.width)  # as the console will print it
-        rooms = None
-        if _least_width(console, unbounded, plain) <= console.width:
-            try:
-                rooms = _cell_rooms(console, unbounded, plain)
-            except (AttributeError, TypeError):  # rich's private layout steps gone in a rich to come: notes
-                rooms = None
-        if rooms is not None:
+        rooms = _cell_rooms(console, unbounded, plain) if _least_width(console, unbounded, plain) <= console.width \
+            else None
+        if rooms is not None:  # else the texts go below
             if all(len(Text(text).wrap(console, rooms[column])) <= CellNotes.TALLEST
                    and Measurement.get(console, unbounded, Text(text)).minimum <= rooms[column]
                    for column, text in kept.texts):
@@ -923,7 +928,7 @@ def render_table(document: Document, console: Console) -> None:
         seat_columns = tuple(column for column in columns if column.startswith("seat "))
         table = short_headers(Table(title=CONTRACT_TABLE_TITLE, title_justify="left", title_style="bold"),
                               {columns[1]: "by", "settlement": "settle-\nment", "value": "has",
-                               "contract": "game",  # a seat's column (seat 1) as wide as its cells (2/1), not its mark
+                               "contract": "game",
                                seat_columns: tuple(f"s{column[5:]}" for column in seat_columns)})
         for column in columns:  # the library's columns and cells (print(entry)), styled here
             table.add_column(column, justify="left" if column in ("contract", "side", "result") else "right")

@@ -1127,14 +1127,14 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
         settled: list[Settled | None] = []
         for card in setup.cards:
             value = values[card]
+            after = state.advance(card)
             bonuses = bonuses_of_value(table, value, position.game) if setup.bonuses else ((), ())
             if bonuses is None:  # outcomes of this net differ in their bonuses: the line after the card says which
-                after = state.advance(card)
                 final = play_out(after, worker_settlement_engine().line(after, table.spec, value))
                 items = final_net(position, final, inputs=inputs)[1].items
                 bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
-            won = is_win(position, inputs, seat, value, state.advance(card))
-            tricks = searched_measure(rules, state.advance(card), seat, worker_engine()) if counted else 0
+            won = is_win(position, inputs, seat, value, after)
+            tricks = searched_measure(rules, after, seat, worker_engine()) if counted else 0
             settled.append((scaled_share(position, seat, value), won, *bonuses,
                             *(possible if setup.bonuses else ((), ())), tricks))
         return settled

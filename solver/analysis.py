@@ -810,12 +810,12 @@ class ContractTable(_ResultList, list[TableEntry]):
         per_seat = any(entry.seats for entry in self)
         settled = any(entry.settlement is not None for entry in self)
         seats = max((len(entry.seats) for entry in self), default=0)
-        columns = table_columns(self[0].game if self else "", per_seat=per_seat, seats=seats, settled=settled)
+        columns = table_columns(self.game, per_seat=per_seat, seats=seats, settled=settled)
         rows = [[entry.contract_in_words, str(entry.declarer),
                  *table_cells(entry.as_dict(), per_seat=per_seat, seats=seats, settled=settled)] for entry in self]
         table = html_titled_table(CONTRACT_TABLE_TITLE + self.rules_note, columns, rows, right={
             i for i, name in enumerate(columns) if name not in ("contract", "side", "result")})
-        legends = ([SEAT_LEGEND] if per_seat else []) + ([settlement_legend(self[0].game, self.pot)] if settled else [])
+        legends = ([SEAT_LEGEND] if per_seat else []) + ([settlement_legend(self.game, self.pot)] if settled else [])
         notes = settlement_notes(self.pot, POT_BY_ARGUMENT) if settled else []
         return f"<div>{table}{html_lines(legends, small=True)}{html_lines(notes)}</div>"
 

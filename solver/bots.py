@@ -36,9 +36,9 @@ from .cards import Card
 from .errors import SearchStopped, StichError, did_you_mean, is_whole_number
 from .games.base import Objective, Rules
 from .generate import DEFAULT_SEED
-from .limits import DEFAULT_SAMPLES, PLAYS_FOR
+from .limits import DEFAULT_SAMPLES, MAX_SAMPLES, PLAYS_FOR
 from .position import Position, check_position
-from .sampling import MAX_SAMPLES, SHARE_SCALE, Setup, draw_sample, has_share, position_setup
+from .sampling import SHARE_SCALE, Setup, draw_sample, has_share, position_setup
 from .score_objective import solve_score
 from .search.boundary import check_time_limit
 from .search.engine import EngineSolver

@@ -1,7 +1,7 @@
 """The defaults, bounds and choices of the pool, the sampling, the bots, the benchmark, the batch and the tree that the
 commands' options show in their help or check. They live here, in a module that imports nothing, so that ``stich X
 --help`` and shell completion load none of the machinery they belong to (the worker pool's multiprocessing, the
-sampler, the bots); each of those modules imports its own from here and names them as before
+sampler, the bots); each of those modules imports its own from here, so they are its names too
 (``solver.workers.MAX_WORKER_MEMORY_MB``)."""
 
 from __future__ import annotations

@@ -671,8 +671,9 @@ def test_a_table_printed_where_it_fits_is_measured_once(width, measured, monkeyp
 
 
 def test_a_rich_without_the_layout_steps_the_notes_read_moves_the_long_texts_below(monkeypatch):
-    """:func:`cli.render._cell_rooms` reads rich's own column widths by private steps of its table layout; where a
-    rich to come lacks them, the long texts go below the table as notes rather than the command failing."""
+    """:func:`cli.render._rich_column_widths` reads rich's own column widths by private steps of its table layout;
+    where a rich to come lacks them, it says so (None) and the long texts go below the table as notes rather than
+    the command failing."""
     import io
 
     from rich.table import Table
@@ -687,9 +688,12 @@ def test_a_rich_without_the_layout_steps_the_notes_read_moves_the_long_texts_bel
     console = render._DataConsole(file=io.StringIO(), width=40, highlight=False, markup=False, color_system=None)
     table, notes = render.noted_table(console, make, wrapping=True)
     assert not notes.moved  # rich's layout leaves the text room for two lines at 40
-    def gone(*args):
-        raise AttributeError("'Table' object has no attribute '_calculate_column_widths'")
+    class WithoutTheSteps(Table):
+        _calculate_column_widths = None
 
-    monkeypatch.setattr(render, "_cell_rooms", gone)
+    console_of_40 = render._DataConsole(file=io.StringIO(), width=40)
+    assert render._rich_column_widths(console_of_40, WithoutTheSteps("card", "lost")) is None
+    assert render._rich_column_widths(console_of_40, Table("card", "lost")) is not None
+    monkeypatch.setattr(render, "_rich_column_widths", lambda console, table: None)
     table, notes = render.noted_table(console, make, wrapping=True)
     assert notes.moved and notes.notes == ["valat_against + pagat_ultimo together (handed over)"]
