@@ -175,6 +175,18 @@ def tricks_key(game: str) -> dict[str, str]:
     return {"tie_break": "tricks"} if counts_tricks(game) else {}
 
 
+#: The fields later versions added to an advice checkpoint's job, oldest first: a header without one of them, and so
+#: without every later one, is an older job's (:func:`older_pot_0_notices`, :func:`older_tricks_notices`).
+_LATER_JOB_FIELDS = ("bonuses", "pot_0_wins", "tie_break")
+
+
+def _older_headers(named: Sequence[Mapping[str, Any]], field: str) -> list[dict[str, Any]]:
+    """``named``'s headers as a job older than ``field`` (one of :data:`_LATER_JOB_FIELDS`) named them: without it
+    and the fields added after it."""
+    later = _LATER_JOB_FIELDS[_LATER_JOB_FIELDS.index(field):]
+    return [{name: value for name, value in header.items() if name not in later} for header in named]
+
+
 def older_tricks_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[str, Any]], samples: int,
                          what: str, items: str) -> list[tuple[str, type[StichWarning]]]:
     """What to say of the samples a checkpoint holds for this run's job (``named``: its headers, with
@@ -182,8 +194,7 @@ def older_tricks_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[
     it: older still are :func:`older_pot_0_notices`'): they hold no tricks, so they are solved again."""
     if not any("tie_break" in header for header in named):
         return []
-    before = [{name: value for name, value in header.items() if name != "tie_break"} for header in named]
-    return older_job_notices(checkpoint, before, named, samples,
+    return older_job_notices(checkpoint, _older_headers(named, "tie_break"), named, samples,
                              f"of this {what} written before it counted the {items}' tricks, which rank an equal win")
 
 
@@ -195,9 +206,7 @@ def older_pot_0_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[s
     said so, true of both. Nothing where the headers have no such field."""
     if not any("pot_0_wins" in header for header in named):
         return []
-    before = [{name: value for name, value in header.items() if name not in ("pot_0_wins", "tie_break")}
-              for header in named]
-    return older_job_notices(checkpoint, before, named, samples,
+    return older_job_notices(checkpoint, _older_headers(named, "pot_0_wins"), named, samples,
                              f"of this {what} written before its header named how a win at pot 0 is counted")
 
 
@@ -1254,9 +1263,7 @@ def _older_card_jobs(checkpoint: str | os.PathLike, key: Mapping[str, Any], iden
     notices = older_pot_0_notices(checkpoint, named, samples, "card advice")
     notices += older_tricks_notices(checkpoint, named, samples, "card advice", "cards")
     if key.get("bonuses"):
-        without_bonuses = [{name: value for name, value in header.items()
-                            if name not in ("bonuses", "pot_0_wins", "tie_break")} for header in named]
-        notices += older_job_notices(checkpoint, without_bonuses, named, samples,
+        notices += older_job_notices(checkpoint, _older_headers(named, "bonuses"), named, samples,
                                      "of this card advice written without bonus odds, which hold none")
     return notices
 
