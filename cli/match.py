@@ -67,7 +67,6 @@ def refuse_unused_sampling_options(context: typer.Context, specs: list[BotSpec])
     if given(context, "time_limit") and not sampling:
         unused.append(("--card-time", "no bot here is a sampling bot"))
     if unused:
-        flags = " and ".join(flag for flag, _ in unused)
         why = unused[0][1] if len(unused) == 1 or unused[0][1] == unused[1][1] else "; ".join(
             f"{flag}: {reason}" for flag, reason in unused)
         raise typer.BadParameter(f"only for the built-in sampling bot: {why}",

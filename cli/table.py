@@ -13,7 +13,6 @@ from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
 
-from .errors import message
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)

@@ -31,7 +31,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
-from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, SupportsIndex, cast
+from typing import AbstractSet, Any, Callable, Iterable, Mapping, NamedTuple, Sequence, SupportsIndex, cast
 
 from .cards import CardTokens
 from .deal import Deal
@@ -44,7 +44,7 @@ from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
 from .announcements import Announcement, parse_announcements
-from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, same_job, samples_held
+from .checkpoint import REMOVE_THE_LINE, Journal, Span, same_job, samples_held
 from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position

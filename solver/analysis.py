@@ -45,7 +45,6 @@ from .score_objective import SCORE
 from .search.settle import SettlementEngine
 from .settlement import dd_settlement, settlement_unsupported, settlement_value
 from .state import PlayState
-from .variant import Variant
 
 if TYPE_CHECKING:  # postmortem_report only names its type: solve and check need not load the post-mortem
     from .postmortem import PlayAnalysis

@@ -21,7 +21,7 @@ from .errors import (visible, CommandVariantError, FlagGivenTwiceError, IllegalP
                      ParseError, StichError, UnknownCardError, VariantError, did_you_mean, integral, is_whole_number)
 from .formats.tbn import (BRIDGE_DEAL_EXPECTED, PlaySection, Record, Tag, Token, bridge_deal_said,
                           is_bridge_deal)
-from .games import game_list, games_with, get_game
+from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
 from .state import PlayState
 from .variant import Variant

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Callable, Sequence
 
-from .errors import StichError
 from .games.base import Objective
 from .games.outcome import other_side
 from .position import Position

@@ -24,7 +24,7 @@ from .cards import CardIndex, bits
 from .errors import InvalidPositionError, StichError
 from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules, items_net
-from .games.outcome import ScoreItem, declarers_word, net_amount, role_text, seats_of, side_net, side_text, signed
+from .games.outcome import ScoreItem, declarers_word, net_amount, role_text, seats_of, side_net, signed
 from .position import Position, check_position, every_seat_for_itself
 from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
 from .search.boundary import Deadline, check_state
