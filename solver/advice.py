@@ -52,7 +52,7 @@ from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
                        lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, rules_line,
-                       run_spans, samples_said, samples_text, scaled_share, scored_with, searched_measure,
+                       run_spans, samples_said, samples_text, scaled_share, scored_with, searched_measure_and_win,
                        searched_win, seat_cards, share, shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
@@ -377,21 +377,37 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
             items = final_net(position, final, inputs=inputs)[1].items
             bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
         seat = setup.seat - 1
-        tricks = searched_measure(rules, position.state, seat, worker_engine()) if counted else 0
-        results.append((scaled_share(position, seat, value), is_win(position, inputs, seat, value), *bonuses,
-                        *bonuses_possible(table), tricks))
+        tricks, searched = searched_tricks_and_win(position, inputs, seat, counted=counted)
+        results.append((scaled_share(position, seat, value), is_win(position, inputs, seat, value, searched=searched),
+                        *bonuses, *bonuses_possible(table), tricks))
     return results
 
 
-def is_win(position: Position, inputs: object, seat: int, net: int, state: PlayState | None = None) -> bool:
+def searched_tricks_and_win(position: Position, inputs: object, seat: int, state: PlayState | None = None,
+                            counted: bool = True) -> tuple[int, bool | None]:
+    """The seat's (0-based) tricks from ``state`` (the position's own by default) where ``counted``
+    (:func:`counts_tricks`), else 0; and its win where :func:`is_win` would search it, read off the same search
+    (:func:`~solver.sampling.searched_measure_and_win`), else None (for :func:`is_win` to tell)."""
+    if not counted:
+        return 0, None
+    searched = position.game.winning_settlement(position.rules, inputs) is None and position.game.has_pot
+    return searched_measure_and_win(position.rules, position.state if state is None else state, seat, worker_engine(),
+                                    win=searched)
+
+
+def is_win(position: Position, inputs: object, seat: int, net: int, state: PlayState | None = None,
+           searched: bool | None = None) -> bool:
     """Whether ``seat`` (0-based) has won when the declaring side's net is ``net``: where the game's settlement says
     who won (``Game.winning_settlement``) by that line, so that a Kratzen attacker who makes his target and is paid
     nothing (a Muss, a pot under 4 chips) has won, as ``analyse`` of one contract says; else by a positive share.
     A game paid from a pot of 0 settles every line at 0, which cannot tell a win from a loss: there the seat's win
     is searched from ``state`` (the position's own by default) as ``analyse`` of one contract counts it
-    (:func:`~solver.sampling.searched_win`), so that the advice and the analysis of the same samples agree."""
+    (:func:`~solver.sampling.searched_win`; ``searched``: that win, searched already), so that the advice and the
+    analysis of the same samples agree."""
     won_from = position.game.winning_settlement(position.rules, inputs)
     if won_from is None and position.game.has_pot:
+        if searched is not None:
+            return searched
         return searched_win(position.rules, position.state if state is None else state, seat, worker_engine())
     if won_from is None:
         return scaled_share(position, seat, net) > 0
@@ -1142,8 +1158,8 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
                 final = play_out(after, worker_settlement_engine().line(after, table.spec, value))
                 items = final_net(position, final, inputs=inputs)[1].items
                 bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
-            won = is_win(position, inputs, seat, value, after)
-            tricks = searched_measure(rules, after, seat, worker_engine()) if counted else 0
+            tricks, searched = searched_tricks_and_win(position, inputs, seat, after, counted)
+            won = is_win(position, inputs, seat, value, after, searched)
             settled.append((scaled_share(position, seat, value), won, *bonuses,
                             *(possible if setup.bonuses else ((), ())), tricks))
         return settled
