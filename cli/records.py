@@ -19,7 +19,7 @@ from solver.analysis import SCHEMA, record_header
 from solver.errors import (visible, CommandVariantError, FileError, FileRefusedError, InvalidDealError,
                            JournalWriteError, ParseError, SearchStopped, StichError)
 from solver.files import json_text
-from solver.formats.tbn import Comment, Record, iter_records, json_said
+from solver.formats.tbn import Comment, Record, iter_records, no_records_said
 from solver.position import Position, position_from_record
 
 from .errors import (EXIT_BAD_INPUT, OptionRefused, OutputCut, RecordMessages, input_errors, interrupts_held,
@@ -198,11 +198,9 @@ def check_selection(board: str | None, record: int | None) -> None:
 
 def no_records(name: object, comments_alone: Iterable[Comment] = ()) -> str:
     """What is said of a file that holds no record: that it is empty or only comments, or, where those comments
-    (``comments_alone``, :class:`~solver.formats.tbn.RecordItems`') are JSON, where and what to give instead (a file
-    of flat JSON lines is legal TBN, every line a brace comment)."""
-    said = json_said(comments_alone)
-    return f"{name}: no records: {said}" if said is not None else \
-        f"{name}: no records (an empty file, or only comments)"
+    (``comments_alone``, :class:`~solver.formats.tbn.RecordItems`') are JSON, that it holds JSON and what to give
+    instead (a file of flat JSON lines is legal TBN, every line a brace comment); the board says the same."""
+    return no_records_said(str(name), comments_alone)
 
 
 def no_such_record(name: object, board: str | None, record: int | None, read: int, unreadable: int = 0) -> str:

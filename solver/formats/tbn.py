@@ -44,7 +44,8 @@ __all__ = [
     "Token",
     "format_record",
     "iter_records",
-    "json_said",
+    "json_comment_error",
+    "no_records_said",
     "parse_records",
     "read_records",
     "write_records",
@@ -320,38 +321,49 @@ def _shorten(text: str | None, limit: int = 40) -> str | None:
 # Lexer: one physical line into tags, words and comments
 
 
-#: What stich reads deals as, said where a file of JSON is given for records (a user's deals written as JSON).
-TBN_RECORDS = ('TBN records: tags such as [Game "Schafkopf"] [Deal "..."] [Contract "..."], a blank line after each '
-               "record (docs/format.md; stich deal writes some); stich reads no deals from JSON")
+#: What every file of JSON given for records is said as, before what JSON it is (:func:`_json_error`).
+JSON_NOT_RECORDS = "the file holds JSON, not TBN records"
 
-#: What reads the JSON stich writes, said where such a file is given for records (:func:`_json_error`).
-JSON_READERS = ("give the records the JSON was made from; a JSON reader (jq, Python's json) reads its lines, "
-                "the batch command its own --out on a rerun, bench --compare FILE a saved run")
+#: What to give instead of JSON that is not stich's own output (deals a user wrote as JSON).
+TBN_EXPECTED = 'TBN records such as [Game "Schafkopf"] [Deal "..."] (docs/format.md; stich deal writes some)'
+
+#: What to give instead of stich's own JSON output given back, and what reads that JSON.
+STICH_JSON_EXPECTED = ("the TBN records it was made from (jq reads the JSON; batch reads its own --out on a rerun, "
+                       "bench --compare a saved run)")
+
+#: The start of stich's own JSON: its ``schema`` key (``"schema": "stich-result/1"``), the first one it writes.
+_STICH_SCHEMA = re.compile(r'\s*"schema"\s*:\s*"stich-')
 
 
-def _is_json_object(text: str) -> bool:
-    """Whether ``text`` is a JSON object with at least one key (``{"schema": ...}``, a line of stich's JSON output,
-    a saved bench run): asked only where reading already failed, or no record was found, since such text is also a
-    legal brace comment (``{}`` never counts: an empty comment)."""
+def _json_error(source: str, line: int, column: int, shown: str, what: str) -> ParseError:
+    """A file of JSON where records are expected, said one way wherever it is found (a line reading fails on, or an
+    input of brace comments alone): :data:`JSON_NOT_RECORDS`, then ``what`` it is (``stich's own output``, ``an
+    object``, ``an array``), with the JSON ``shown`` from ``line``:``column`` and what to give instead."""
+    ours = what == "stich's own output"
+    return ParseError(f"{JSON_NOT_RECORDS}: {what}", source=source, line=line, column=column,
+                      token=_shorten(shown.strip()), expected=STICH_JSON_EXPECTED if ours else TBN_EXPECTED)
+
+
+def _json_object(text: str) -> dict | None:
+    """``text`` as a JSON object with at least one key (``{"schema": ...}``, a line of stich's JSON output, a saved
+    bench run), else None: asked only where reading already failed, or no record was found, since such text is
+    also a legal brace comment (``{}`` never counts: an empty comment)."""
     try:
         value = json.loads(text)
     except ValueError:
-        return False
-    return isinstance(value, dict) and bool(value)
+        return None
+    return value if isinstance(value, dict) and value else None
 
 
-def _json_error(source: str, line: int, text: str) -> ParseError:
-    """A file of JSON where records are expected (stich's own ``--json`` lines, a ``batch --out`` file, a saved
-    ``bench`` run): said as such at the '{' of ``text`` (its ``line``), not as the stray quote or brace the reader
-    failed at."""
-    return ParseError("the file holds JSON (stich's output: --json lines, a batch --out file, a bench run?), "
-                      "not records", source=source, line=line, column=text.index("{") + 1, token="{",
-                      expected=f"TBN records: {JSON_READERS}")
+def _object_said(value: dict) -> str:
+    """What a JSON object is said as: stich's own output where its schema is stich's, else an object."""
+    return "stich's own output" if str(value.get("schema", "")).startswith("stich-") else "an object"
 
 
-#: The opening of a JSON array of objects or arrays (``[{...}, ...]``, ``[[...], ...]``): what a user who writes
-#: deals as JSON writes first. No tag starts so (``[[Word`` is a doubled bracket before a tag, not an array).
-_JSON_ARRAY = re.compile(r"\s*\[\s*(?:\{|\[(?!\s*[A-Za-z_]))")
+#: The opening of a JSON array: of objects or arrays (``[{...}, ...]``, ``[[...], ...]``), or of numbers, strings
+#: or literals that go on past the first (``[1,``, ``["EO GO",``): what a user who writes deals as JSON writes
+#: first. No tag starts so (``[[Word`` is a doubled bracket before a tag, not an array).
+_JSON_ARRAY = re.compile(r'\s*\[\s*(?:\{|\[(?!\s*[A-Za-z_])|(?:-?\d[\d.eE+-]*|"(?:[^"\\]|\\.)*"|true|false|null)\s*,)')
 
 #: A '[' alone on its line: a JSON array's opening where the next line goes on as one (:data:`_JSON_ARRAY_ITEM`).
 _BARE_BRACKET = re.compile(r"\s*\[\s*$")
@@ -361,15 +373,15 @@ _BARE_BRACKET = re.compile(r"\s*\[\s*$")
 _JSON_ARRAY_ITEM = re.compile(r'\s*(?:[{"\]\d-]|\[(?!\s*[A-Za-z_]))')
 
 
-def _is_json_array(text: str, following: Callable[[], str | None]) -> bool:
+def _is_json_array(text: str, following: Callable[[], str | None] | None) -> bool:
     """Whether the line ``text``, where reading failed before any tag, opens a JSON array: it starts as one
     (:data:`_JSON_ARRAY`), is one whole (``[]``, ``[1, 2, 3]``, ``["EO", "GO"]``), or is a '[' alone and the line
-    ``following`` it goes on as one. A single string (``["x"]``) is what a tag without its name looks like, and is
-    said as that tag."""
+    ``following`` it goes on as one (None: that line is not asked, as on a terminal, where it is not typed yet). A
+    single string (``["x"]``) is what a tag without its name looks like, and is said as that tag."""
     if _JSON_ARRAY.match(text):
         return True
     if _BARE_BRACKET.match(text):
-        after = following()
+        after = following() if following is not None else None
         return after is not None and _JSON_ARRAY_ITEM.match(after) is not None
     try:
         value = json.loads(text)
@@ -378,15 +390,8 @@ def _is_json_array(text: str, following: Callable[[], str | None]) -> bool:
     return isinstance(value, list) and not (len(value) == 1 and isinstance(value[0], str))
 
 
-def _json_array_error(source: str, line: int, text: str) -> ParseError:
-    """A JSON array where records are expected: deals written as JSON, which stich does not read (it writes no
-    array either), said at its '[' with what to write instead, not as an empty or bad tag name."""
-    return ParseError("the file holds a JSON array, not records", source=source, line=line,
-                      column=text.index("[") + 1, token="[", expected=TBN_RECORDS)
-
-
 def _json_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
-                  tagged: bool, following: Callable[[], str | None]) -> ParseError:
+                  tagged: bool, following: Callable[[], str | None] | None) -> ParseError:
     """``error``, or the JSON error where reading failed before any tag on JSON: the failing line ``text`` is a JSON
     object (a ``--json`` or ``batch --out`` line, nested, so no brace comment) or opens a JSON array
     (:func:`_is_json_array`, with the line ``following`` it where it needs that), or the file's
@@ -395,34 +400,38 @@ def _json_instead(error: ParseError, source: str, number: int, text: str, openin
     JSON."""
     if tagged:
         return error
-    if _is_json_object(text):
-        return _json_error(source, number, text)
+    value = _json_object(text)
+    if value is not None:
+        return _json_error(source, number, text.index("{") + 1, text, _object_said(value))
     if _is_json_array(text, following):
-        return _json_array_error(source, number, text)
+        return _json_error(source, number, text.index("[") + 1, text, "an array")
     if (len(opening) == 2 and opening[0][1].strip() == "{" and _JSON_KEY.match(opening[1][1])
             and text.lstrip()[:1] in ('"', "}", "]", ",")):
-        return _json_error(source, *opening[0])
+        line, first = opening[0]
+        what = "stich's own output" if _STICH_SCHEMA.match(opening[1][1]) else "an object"
+        return _json_error(source, line, first.index("{") + 1, first, what)
     return error
 
 
-def json_said(comments: Iterable[Comment]) -> str | None:
-    """What a command's "no records" says of an input that held ``comments`` alone (:class:`RecordItems`'
+def json_comment_error(source: str, comments: Iterable[Comment]) -> ParseError | None:
+    """The JSON error (:func:`_json_error`) of an input that held ``comments`` alone (:class:`RecordItems`'
     ``comments_alone``) where one of them is a JSON object, or None where none is: flat JSON lines, or one flat
-    indented object, are legal TBN, each object a brace comment, so they read as no record. The first is said with
-    its line: stich's own output (``"schema": "stich-..."``) with what reads it, other JSON with what stich reads."""
+    indented object, are legal TBN, each object a brace comment, so they read as no record. Said at the first,
+    shown on one line however it was laid out."""
     for comment in comments:
-        if comment.text[:1] != "{" or not _is_json_object(comment.text):
-            continue
-        value = json.loads(comment.text)
-        shown = json.dumps(value, ensure_ascii=False)  # one line, however the object was laid out
-        if len(shown) > 40:  # cut after a whole key and value where one ends within the first 40 characters
-            cut = shown.rfind(", ", 0, 40)
-            shown = (shown[:cut + 2] if cut > 0 else shown[:40]) + "..."
-        if str(value.get("schema", "")).startswith("stich-"):
-            return f"line {comment.line} is stich's JSON output ({shown}), which TBN reads as a comment: {JSON_READERS}"
-        return (f"line {comment.line} is JSON ({shown}), which TBN reads as a comment; give TBN records "
-                '([Game "..."] [Deal "..."], docs/format.md), not JSON')
+        value = _json_object(comment.text) if comment.text[:1] == "{" else None
+        if value is not None:
+            shown = json.dumps(value, ensure_ascii=False)
+            return _json_error(source, comment.line, comment.column, shown, _object_said(value))
     return None
+
+
+def no_records_said(source: str, comments: Iterable[Comment] = ()) -> str:
+    """What every command, and the board, says of an input that holds no record: the JSON error where its
+    ``comments`` (:class:`RecordItems`' ``comments_alone``) are JSON (:func:`json_comment_error`), else that it is
+    empty or only comments."""
+    error = json_comment_error(source, comments)
+    return str(error) if error is not None else f"{source}: no records (an empty file, or only comments)"
 
 
 #: A JSON object's key at a line's start (``  "schema": ...``): the line after an indented document's '{'.
@@ -758,7 +767,7 @@ def read_records(source: str | os.PathLike | IO, *, name: str | None = None) -> 
 class RecordItems(Iterator["Record | ParseError"]):
     """What :func:`iter_records` returns: its items, one by one, and once they have run out, ``comments_alone``: the
     comments of an input that held nothing else (no record, no error; empty otherwise). A file of JSON lines is
-    such an input, each line a legal brace comment: a command's "no records" says so (:func:`json_said`)."""
+    such an input, each line a legal brace comment: a command's "no records" says so (:func:`no_records_said`)."""
 
     def __init__(self, source: str | os.PathLike | IO, name: str | None = None, first: int | None = None) -> None:
         if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
@@ -852,6 +861,8 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
         return
     given = 0  # items yielded
     lines = _Lookahead(_physical_lines(stream, source))
+    # the line after a failed first line, which may tell it JSON: not asked of a terminal, where it is not typed yet
+    following = None if _is_terminal(stream) else lines.next_text
     lexer = _Lexer(source)
     builder = _Builder(source)
     opening: list[tuple[int, str]] = []  # the file's first two lines with text: told JSON or not
@@ -891,7 +902,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
                 events = lexer.line(number, text)
                 builder.feed(events, continues=lexer.brace is not None)
         except ParseError as failed:
-            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), lines.next_text) \
+            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), following) \
                 if not given and isinstance(text, str) and not blank else failed
             if not recover:
                 raise error from None
@@ -1126,6 +1137,14 @@ class _LineReader:
             head.append(buffer[start:end])
             return buffer[:0].join(head)
         return buffer[start:end]
+
+
+def _is_terminal(stream: IO) -> bool:
+    """Whether ``stream`` is a terminal, whose next line a user has still to type."""
+    try:
+        return bool(stream.isatty())
+    except (OSError, ValueError, AttributeError):  # closed, or not a stream of a file
+        return False
 
 
 def _may_wait(stream: IO) -> bool:
