@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
@@ -1366,3 +1367,9 @@ def test_a_bracket_alone_typed_at_a_terminal_is_said_without_waiting_for_the_nex
     assert (info.value.line, info.value.message, typed.lines_read) == (1, "empty tag name", 1)
     assert error_of('[\n{"game": "Schafkopf"}\n]\n').message == ARRAY
 
+
+def test_a_gzip_file_is_said_as_one():
+    """A .tbn.gz given as it is was said as invalid UTF-8 at byte 8b, column 2: now at its first byte, as gzip."""
+    (error,) = list(iter_records(io.BytesIO(gzip.compress(b'[Game "Kratzen"]\n')), name="deals.tbn.gz"))
+    assert str(error) == ("deals.tbn.gz:1:1: invalid UTF-8 (byte 1f 8b, a gzip file: unpack it first (gunzip)) "
+                          "(expected UTF-8 text)")
