@@ -1010,7 +1010,8 @@ def test_a_file_with_two_records_not_utf8_says_each_and_opens_the_others(tmp_pat
 @pytest.mark.parametrize("body, status, words", [
     ({"text": "[Game \"Schafkopf\"]\n[Deal \"1: EA\"]\n"}, 400, "pasted text:2:"),
     ({"text": ""}, 400, "empty"),
-    ({"text": "% only a comment\n"}, 400, "pasted text: no records (an empty file, or only comments)"),
+    ({"text": "% only a comment\n"}, 400, 'pasted text: no records (empty, or only comments; a record starts with '
+     'tags such as [Game "Schafkopf"] [Deal "..."])'),
     ({"text": '{"game": "Schafkopf"}\n'}, 400, 'pasted text:1:1: the file holds JSON, not TBN records: an object '
      '(got \'{"game": "Schafkopf"}\', expected TBN records such as [Game "Schafkopf"] [Deal "..."] (docs/format.md; '
      "stich deal writes some))"),

@@ -256,7 +256,7 @@ def test_value_token_errors():
 # ---------------------------------------------------------------------------------------------------------------------
 # Errors: message, line, column, token, expected
 
-#: What a file of JSON is said as: stich's own output, or deals written as a JSON array.
+#: What a file of JSON is said as: stich's own output, deals written as a JSON array, or another JSON object.
 OURS = "the file holds JSON, not TBN records: stich's own output"
 ARRAY = "the file holds JSON, not TBN records: an array"
 OBJECT = "the file holds JSON, not TBN records: an object"
@@ -291,18 +291,20 @@ ERRORS = [
     ('[Game "x"]\n[Play "1"]\nT9 ]\n', 3, 4, "unexpected ']' outside a tag", "]"),
     # stich's JSON given where records are expected: a --json line, an indented saved bench run
     ('{"schema": "stich-result/1", "record": {"line": 3}, "game": "Kratzen"}\n', 1, 1, OURS,
-     '{"schema": "stich-result/1", "record": {...'),
+     '{"schema": "stich-result/1", ...'),
     ('{\n "schema": "stich-bench/1",\n "machine": {\n  "python": "3.12"\n },\n "lines": []\n}\n', 1, 1,
      OURS, "{"),
+    ('{\n "schema": "stich-bench/1", "machine": {\n  "python": "3.12"\n },\n "lines": []\n}\n', 1, 1, OURS, "{"),
     # other JSON objects, on one line or indented: said as JSON, not as stich's
     ('{"deals": [{"game": "Kratzen"}]}\n', 1, 1, OBJECT, '{"deals": [{"game": "Kratzen"}]}'),
     ('{\n "deals": [\n  {"game": "Kratzen"}\n ]\n}\n', 1, 1, OBJECT, "{"),
-    # deals written as a JSON array, on one line or indented (said as an empty or bad tag name before)
+    ('{\n "schema": "deals/1",\n "deals": {\n  "game": "Kratzen"\n }\n}\n', 1, 1, OBJECT, "{"),
+    # deals written as a JSON array, on one line or indented, shown as written up to a whole item
     ('[{"game": "Schafkopf", "deal": "EO GO"}, {"game": "Kratzen"}]\n', 1, 1, ARRAY,
-     '[{"game": "Schafkopf", "deal": "EO GO"},...'),
+     '[{"game": "Schafkopf", "deal": "EO GO"}, ...'),
     ('[\n  {\n    "game": "Schafkopf"\n  }\n]\n', 1, 1, ARRAY, "["),
     ('  [ [ "EO", "GO" ] ]\n', 1, 3, ARRAY, '[ [ "EO", "GO" ] ]'),
-    # a whole array on its line, empty or of numbers or strings (said as an empty or bad tag name before)
+    # a whole array on its line, empty or of numbers or strings: an array, not an empty or bad tag name
     ("[]\n", 1, 1, ARRAY, "[]"),
     ("[1, 2, 3]\n", 1, 1, ARRAY, "[1, 2, 3]"),
     ('["EO GO", "GA GK"]\n', 1, 1, ARRAY, '["EO GO", "GA GK"]'),
@@ -373,7 +375,11 @@ def test_an_input_of_comments_alone_keeps_them_for_what_no_records_says():
     error = json_comment_error("d.json", indented.comments_alone)
     assert error is not None
     assert (error.line, error.column, error.message, error.token, error.expected) == (
-        1, 1, OBJECT, '{"game": "Schafkopf", "deal": "EO GO GA ...', TBN_EXPECTED)  # shown on one line
+        1, 1, OBJECT, "{", TBN_EXPECTED)  # by its first line, as a failed reading shows an indented object
+    compact = iter_records(io.StringIO('{"game":"Schafkopf","deal":"EO GO GA GK SA SK HA HK","contract":"Rufer"}\n'))
+    assert list(compact) == []
+    error = json_comment_error("d.jsonl", compact.comments_alone)
+    assert error is not None and error.token == '{"game":"Schafkopf",...'  # as written, after a whole key: value
     ours = iter_records(io.StringIO('  {"schema": "stich-result/1", "game": "Kratzen"}\n'))
     assert list(ours) == []
     error = json_comment_error("r.jsonl", ours.comments_alone)
@@ -382,7 +388,9 @@ def test_an_input_of_comments_alone_keeps_them_for_what_no_records_says():
     for text in ('% a note\n{not json}\n{}\n', ""):
         plain = iter_records(io.StringIO(text))
         assert list(plain) == [] and json_comment_error("x", plain.comments_alone) is None
-        assert no_records_said("x.tbn", plain.comments_alone) == "x.tbn: no records (an empty file, or only comments)"
+        assert no_records_said("x.tbn", plain.comments_alone) == (
+            'x.tbn: no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] '
+            '[Deal "..."])')
     for text in ('{"a": 1}\n[Game "x"]\n', '[Game "x"]\n\n{"a": 1}\n', '[Game "x"\n\n{"a": 1}\n'):
         reading = iter_records(io.StringIO(text))
         assert list(reading) and reading.comments_alone == []

@@ -331,17 +331,35 @@ TBN_EXPECTED = 'TBN records such as [Game "Schafkopf"] [Deal "..."] (docs/format
 STICH_JSON_EXPECTED = ("the TBN records it was made from (jq reads the JSON; batch reads its own --out on a rerun, "
                        "bench --compare a saved run)")
 
-#: The start of stich's own JSON: its ``schema`` key (``"schema": "stich-result/1"``), the first one it writes.
+#: A key line that starts as stich's own JSON does (``"schema": "stich-bench/1",``), for one that does not read as JSON
+#: on its own (:func:`_key_line_ours`).
 _STICH_SCHEMA = re.compile(r'\s*"schema"\s*:\s*"stich-')
 
+#: How much of a line of JSON an error shows, cut after its last whole ``key: value`` within it (:func:`_json_shown`).
+_JSON_SHOWN = 40
 
-def _json_error(source: str, line: int, column: int, shown: str, what: str) -> ParseError:
+
+def _json_shown(text: str) -> str:
+    """The JSON ``text`` as an error shows it: whole where it is short, else cut after the last ',' within the first
+    :data:`_JSON_SHOWN` characters (after a whole ``key: value``, so it never ends in a value's opening ``"``, which
+    would read as a placeholder), or at that length where no ',' is."""
+    text = text.strip()
+    if len(text) <= _JSON_SHOWN:
+        return text
+    cut = text.rfind(",", 0, _JSON_SHOWN)
+    if cut <= 0:
+        return text[:_JSON_SHOWN] + "..."
+    end = cut + 2 if text[cut + 1:cut + 2] == " " else cut + 1
+    return text[:end] + "..."
+
+
+def _json_error(source: str, line: int, column: int, shown: str, *, ours: bool, array: bool = False) -> ParseError:
     """A file of JSON where records are expected, said one way wherever it is found (a line reading fails on, or an
-    input of brace comments alone): :data:`JSON_NOT_RECORDS`, then ``what`` it is (``stich's own output``, ``an
-    object``, ``an array``), with the JSON ``shown`` from ``line``:``column`` and what to give instead."""
-    ours = what == "stich's own output"
+    input of brace comments alone): :data:`JSON_NOT_RECORDS`, then what it is (stich's own output where ``ours``,
+    else an array or an object), with the JSON ``shown`` from ``line``:``column`` and what to give instead."""
+    what = "stich's own output" if ours else "an array" if array else "an object"
     return ParseError(f"{JSON_NOT_RECORDS}: {what}", source=source, line=line, column=column,
-                      token=_shorten(shown.strip()), expected=STICH_JSON_EXPECTED if ours else TBN_EXPECTED)
+                      token=_json_shown(shown), expected=STICH_JSON_EXPECTED if ours else TBN_EXPECTED)
 
 
 def _json_object(text: str) -> dict | None:
@@ -355,9 +373,16 @@ def _json_object(text: str) -> dict | None:
     return value if isinstance(value, dict) and value else None
 
 
-def _object_said(value: dict) -> str:
-    """What a JSON object is said as: stich's own output where its schema is stich's, else an object."""
-    return "stich's own output" if str(value.get("schema", "")).startswith("stich-") else "an object"
+def _is_ours(value: dict) -> bool:
+    """Whether a JSON object is stich's own output: its ``schema`` is stich's (``"stich-result/1"``, ...)."""
+    return str(value.get("schema", "")).startswith("stich-")
+
+
+def _key_line_ours(text: str) -> bool:
+    """Whether the key line after an indented object's '{' says the object is stich's own output (:func:`_is_ours`):
+    read as JSON where it is whole keys and values, else by its start (a value that opens an object or array)."""
+    value = _json_object("{" + text.strip().rstrip(",") + "}")
+    return _is_ours(value) if value is not None else _STICH_SCHEMA.match(text) is not None
 
 
 #: The opening of a JSON array: of objects or arrays (``[{...}, ...]``, ``[[...], ...]``), or of numbers, strings
@@ -402,36 +427,39 @@ def _json_instead(error: ParseError, source: str, number: int, text: str, openin
         return error
     value = _json_object(text)
     if value is not None:
-        return _json_error(source, number, text.index("{") + 1, text, _object_said(value))
+        return _json_error(source, number, text.index("{") + 1, text, ours=_is_ours(value))
     if _is_json_array(text, following):
-        return _json_error(source, number, text.index("[") + 1, text, "an array")
+        return _json_error(source, number, text.index("[") + 1, text, ours=False, array=True)
     if (len(opening) == 2 and opening[0][1].strip() == "{" and _JSON_KEY.match(opening[1][1])
             and text.lstrip()[:1] in ('"', "}", "]", ",")):
         line, first = opening[0]
-        what = "stich's own output" if _STICH_SCHEMA.match(opening[1][1]) else "an object"
-        return _json_error(source, line, first.index("{") + 1, first, what)
+        return _json_error(source, line, first.index("{") + 1, first, ours=_key_line_ours(opening[1][1]))
     return error
 
 
 def json_comment_error(source: str, comments: Iterable[Comment]) -> ParseError | None:
     """The JSON error (:func:`_json_error`) of an input that held ``comments`` alone (:class:`RecordItems`'
     ``comments_alone``) where one of them is a JSON object, or None where none is: flat JSON lines, or one flat
-    indented object, are legal TBN, each object a brace comment, so they read as no record. Said at the first,
-    shown on one line however it was laid out."""
+    indented object, are legal TBN, each object a brace comment, so they read as no record. Said at the first, shown
+    as written where it is one line, else by its first line, as a failed reading shows an indented object."""
     for comment in comments:
         value = _json_object(comment.text) if comment.text[:1] == "{" else None
         if value is not None:
-            shown = json.dumps(value, ensure_ascii=False)
-            return _json_error(source, comment.line, comment.column, shown, _object_said(value))
+            return _json_error(source, comment.line, comment.column, comment.text.split("\n", 1)[0],
+                               ours=_is_ours(value))
     return None
+
+
+#: What an input that holds no record and no JSON is said as, after its name (:func:`no_records_said`).
+NO_RECORDS = 'no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] [Deal "..."])'
 
 
 def no_records_said(source: str, comments: Iterable[Comment] = ()) -> str:
     """What every command, and the board, says of an input that holds no record: the JSON error where its
     ``comments`` (:class:`RecordItems`' ``comments_alone``) are JSON (:func:`json_comment_error`), else that it is
-    empty or only comments."""
+    empty or only comments, and what a record starts with (said alike of a file, standard input and a board paste)."""
     error = json_comment_error(source, comments)
-    return str(error) if error is not None else f"{source}: no records (an empty file, or only comments)"
+    return str(error) if error is not None else f"{source}: {NO_RECORDS}"
 
 
 #: A JSON object's key at a line's start (``  "schema": ...``): the line after an indented document's '{'.
