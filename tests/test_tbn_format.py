@@ -1377,7 +1377,12 @@ def test_a_bracket_alone_typed_at_a_terminal_is_said_without_waiting_for_the_nex
 
 
 def test_a_gzip_file_is_said_as_one():
-    """A .tbn.gz given as it is was said as invalid UTF-8 at byte 8b, column 2: now at its first byte, as gzip."""
-    (error,) = list(iter_records(io.BytesIO(gzip.compress(b'[Game "Kratzen"]\n')), name="deals.tbn.gz"))
-    assert str(error) == ("deals.tbn.gz:1:1: invalid UTF-8 (byte 1f 8b, a gzip file: unpack it first (gunzip)) "
-                          "(expected UTF-8 text)")
+    """A .tbn.gz given as it is is said as gzip at its first byte, not as invalid UTF-8 at byte 8b, column 2: first
+    in the file, after a UTF-8 byte order mark, or at a line's start after records (a file appended)."""
+    packed = gzip.compress(b'[Game "Kratzen"]\n', mtime=0)
+    said = "invalid UTF-8 (byte 1f 8b, a gzip file: unpack it first (gunzip)) (expected UTF-8 text)"
+    for text in (packed, "\ufeff".encode() + packed):
+        (error,) = list(iter_records(io.BytesIO(text), name="deals.tbn.gz"))
+        assert str(error) == f"deals.tbn.gz:1:1: {said}"
+    items = list(iter_records(io.BytesIO(b'[Game "Kratzen"]\n\n' + packed), name="all.tbn"))
+    assert [type(item) for item in items] == [Record, ParseError] and str(items[1]) == f"all.tbn:3:1: {said}"

@@ -1249,7 +1249,9 @@ def _too_big(source: str, number: int, column: int) -> ParseError:
 
 #: The byte order marks a UTF-16 file starts with (little- and big-endian).
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-#: The first bytes of a gzip file (a .tbn.gz given unpacked as it is).
+#: The UTF-8 byte order mark, which a line may start with (a file's first, or one appended to another).
+_UTF8_BOM = "\ufeff".encode("utf-8")
+#: The first bytes of a gzip file (a .tbn.gz given as it is, first or appended to another file).
 _GZIP_MAGIC = b"\x1f\x8b"
 #: The NULs, every other character from a line's start, that say a line is likely UTF-16 without a byte order mark.
 _UTF16_LEAST_NULS = 3
@@ -1268,10 +1270,11 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
             if column > MAX_LINE_LENGTH:  # the line was over the limit before the bad byte: that error comes first
                 return _too_long(source, number)
             bad = body[exc.start : exc.end].hex(" ")
-            # Windows "Unicode": say what it is, first in the file or a line's start after it (a file appended)
+            # Windows "Unicode" or a gzip file: say what it is, first in the file or at a line's start after it (a file
+            # appended)
             if exc.start == 0 and body[:2] in _UTF16_BOMS:
                 bad = f"{body[:2].hex(' ')}, a UTF-16 byte order mark: save the file as UTF-8"
-            elif number == 1 and body.startswith(_GZIP_MAGIC):  # said at its first byte, not at 0x8b after it
+            elif body.removeprefix(_UTF8_BOM).startswith(_GZIP_MAGIC):  # said at its first byte, not at 0x8b after it
                 column, bad = 1, f"{_GZIP_MAGIC.hex(' ')}, a gzip file: unpack it first (gunzip)"
             return ParseError(
                 f"invalid UTF-8 (byte {bad})", source=source, line=number, column=column, expected="UTF-8 text"
