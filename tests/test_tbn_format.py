@@ -264,6 +264,7 @@ OBJECT = "the file holds JSON, not TBN records: an object"
 OURS_EXPECTED = ("the TBN records it was made from (jq reads the JSON; batch reads its own --out on a rerun, "
                  "bench --compare a saved run)")
 TBN_EXPECTED = 'TBN records such as [Game "Schafkopf"] [Deal "..."] (docs/format.md; stich deal writes some)'
+JSON_EXPECTED = {OURS: OURS_EXPECTED, ARRAY: TBN_EXPECTED, OBJECT: TBN_EXPECTED}
 
 ERRORS = [
     # text, line, column, message start, token
@@ -308,7 +309,7 @@ ERRORS = [
     ("[]\n", 1, 1, ARRAY, "[]"),
     ("[1, 2, 3]\n", 1, 1, ARRAY, "[1, 2, 3]"),
     ('["EO GO", "GA GK"]\n', 1, 1, ARRAY, '["EO GO", "GA GK"]'),
-    # an array's first line going on past its first number or string (said as a bad or empty tag name before)
+    # an array's first line going on past its first number or string: an array, not a bad or empty tag name
     ("[1,\n 2]\n", 1, 1, ARRAY, "[1,"),
     ('["EO GO",\n "GA GK"]\n', 1, 1, ARRAY, '["EO GO",'),
     ("[-1.5e3, true]\n", 1, 1, ARRAY, "[-1.5e3, true]"),
@@ -319,9 +320,9 @@ ERRORS = [
 
 
 def test_json_is_said_as_json_and_a_brace_comment_stays_one():
-    """A JSON file given for records was said as ``unexpected '"' outside a tag`` (its '{' read as a brace comment
-    up to the first '}'); now it is said as JSON, naming what reads it. Brace comments, a '{' alone on line 1 among
-    them, and ``{}``, are still comments."""
+    """A JSON file given for records is said as JSON, naming what reads it, not as ``unexpected '"' outside a tag``
+    (its '{' read as a brace comment up to the first '}'). Brace comments, a '{' alone on line 1 among them, and
+    ``{}``, are comments."""
     error = error_of('{"schema": "stich-result/1", "record": {"line": 3}, "command": "solve"}\n')
     assert (error.message, error.expected) == (OURS, OURS_EXPECTED)
     for text in ('{}\n[Game "x"]\n', '{\na comment\n}\n[Game "x"]\n', '{"quoted" comment}\n[Game "x"]\n'):
@@ -404,9 +405,9 @@ def test_an_indented_json_document_is_said_as_json_where_reading_fails():
            "lines": [{"line": "kr", "boards": [1, 2], "machine": {"python": "3.12"}}]}
     text = "  " + json.dumps(run, indent=1) + "\n"
     error = error_of(text)
-    assert (error.line, error.column, error.token) == (1, 3, "{") and error.message.startswith("the file holds JSON")
+    assert (error.line, error.column, error.token, error.message, error.expected) == (1, 3, "{", OURS, OURS_EXPECTED)
     items = list(iter_records(io.StringIO(text + '\n[Game "y"]\n'), name="game.tbn"))
-    assert isinstance(items[0], ParseError) and items[0].message.startswith("the file holds JSON")
+    assert isinstance(items[0], ParseError) and (items[0].message, items[0].expected) == (OURS, OURS_EXPECTED)
     assert [item.get("Game") for item in items[1:]] == ["y"]  # type: ignore[union-attr]
     # not JSON: a brace comment left open at a blank line is said as that
     assert error_of('{\n "a": 1,\n\n[Game "x"]\n').message == "unclosed brace comment"
@@ -424,6 +425,8 @@ def test_syntax_errors(text, line, column, message, token):
     assert (error.source, error.line, error.column, error.token) == ("game.tbn", line, column, token)
     assert error.message.startswith(message)
     assert error.expected
+    if message in JSON_EXPECTED:  # said whole, with what to give instead
+        assert (error.message, error.expected) == (message, JSON_EXPECTED[message])
     assert str(error).startswith(f"game.tbn:{line}:{column}: {message}")
 
 
@@ -1366,9 +1369,9 @@ class _Terminal(io.BytesIO):
 
 
 def test_a_bracket_alone_typed_at_a_terminal_is_said_without_waiting_for_the_next_line():
-    """A '[' alone was told a JSON array's opening or not by the line after it, which a terminal gives only once the
-    user has typed it: there it is said as the tag it starts, at once; from a file or pipe the next line still tells
-    it an array."""
+    """A '[' alone is told a JSON array's opening or not by the line after it, which a terminal gives only once the
+    user has typed it: there it is said as the tag it starts, at once; from a file or pipe the next line tells it an
+    array."""
     typed = _Terminal(b'[\n{"game": "Schafkopf"}\n]\n')
     with pytest.raises(ParseError) as info:
         list(read_records(typed, name="<stdin>"))
