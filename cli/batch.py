@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
+from solver.formats.tbn import no_records_said
 from solver.interrupts import begin_stop
 from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                            MIN_WORKER_MEMORY_MB)
@@ -17,7 +18,7 @@ from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name
                      say_interrupted)
 from .options import (ALL_MESSAGES, CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for,
                       output_file, parse_variant_options, pool_options, variant_examples, workers_option)
-from .records import emit_json, no_records
+from .records import emit_json
 from .render import on_a_terminal, stderr_console
 
 if TYPE_CHECKING:
@@ -163,7 +164,7 @@ def batch(
             _restore(previous)
     errors.close(kept_in)
     if summary.records == 0:
-        message(f"stich: {no_records(file, summary.comments_alone)}")
+        message(f"stich: {no_records_said(str(file), summary.comments_alone)}")
         raise typer.Exit(EXIT_BAD_INPUT)
     if summary.stale:
         message(f"stich: {stale_text(summary)}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import typer
 from rich.console import Console
@@ -19,7 +19,7 @@ from solver.analysis import SCHEMA, record_header
 from solver.errors import (visible, CommandVariantError, FileError, FileRefusedError, InvalidDealError,
                            JournalWriteError, ParseError, SearchStopped, StichError)
 from solver.files import json_text
-from solver.formats.tbn import Comment, Record, iter_records, json_said
+from solver.formats.tbn import Record, iter_records, no_records_said
 from solver.position import Position, position_from_record
 
 from .errors import (EXIT_BAD_INPUT, OptionRefused, OutputCut, RecordMessages, input_errors, interrupts_held,
@@ -196,21 +196,12 @@ def check_selection(board: str | None, record: int | None) -> None:
         raise typer.BadParameter("give --board or --record, not both", param_hint="'--record'")
 
 
-def no_records(name: object, comments_alone: Iterable[Comment] = ()) -> str:
-    """What is said of a file that holds no record: that it is empty or only comments, or, where those comments
-    (``comments_alone``, :class:`~solver.formats.tbn.RecordItems`') are JSON, where and what to give instead (a file
-    of flat JSON lines is legal TBN, every line a brace comment)."""
-    said = json_said(comments_alone)
-    return f"{name}: no records: {said}" if said is not None else \
-        f"{name}: no records (an empty file, or only comments)"
-
-
 def no_such_record(name: object, board: str | None, record: int | None, read: int, unreadable: int = 0) -> str:
     """What a file lacks that ``--board`` or ``--record`` asked for (without either: any record, so it has none).
     ``unreadable`` counts the records too broken to read (said above): ``--board``'s may be one of them, so it is
     not said to be missing from the file, only from the records read."""
     if board is None and record is None:
-        return no_records(name)
+        return no_records_said(str(name))
     if record is not None:
         return f"{name}: no record {record}: it has {read} record{'' if read == 1 else 's'}"
     if unreadable:
@@ -419,7 +410,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
         message(f"stich: {shown_name}: {plural(unanswered, 'more record')} not answered: the file refused above "
                 "would be refused for each")
     if read == 0:
-        message(f"stich: {no_records(shown_name, items.comments_alone)}")
+        message(f"stich: {no_records_said(str(shown_name), items.comments_alone)}")
         failed = True
     elif (board is not None and matched == 0) or (record is not None and read < record):
         message(f"stich: {no_such_record(shown_name, board, record, read, unreadable)}")

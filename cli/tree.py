@@ -15,7 +15,7 @@ import typer
 
 from solver.errors import CommandVariantError, InvalidSeatError, ParseError, SearchStopped, StichError
 from solver.files import check_writable
-from solver.formats.tbn import Record, iter_records
+from solver.formats.tbn import Record, iter_records, no_records_said
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
@@ -26,7 +26,7 @@ from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, m
 from .output import atomic_path
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
-from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located, no_records,
+from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
                       no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
                       with_what_if)
 from .render import plural, progress_on_stderr, stdout_console, wrapped_at_words
@@ -166,7 +166,7 @@ def tree(
                 break
         if record is None:  # a file of no record at all is said so, whatever was asked of it, as every command says
             raise StichError(no_such_record(name, board, record_number, count, unreadable) if count else
-                             no_records(name, items.comments_alone))
+                             no_records_said(name, items.comments_alone))
         if board is not None and read_on(file):
             after = list(islice(enumerate(items, count + 1), MAX_RECORDS_READ_ON))
             others = [(number, item.line) for number, item in after

@@ -1010,8 +1010,11 @@ def test_a_file_with_two_records_not_utf8_says_each_and_opens_the_others(tmp_pat
 @pytest.mark.parametrize("body, status, words", [
     ({"text": "[Game \"Schafkopf\"]\n[Deal \"1: EA\"]\n"}, 400, "pasted text:2:"),
     ({"text": ""}, 400, "empty"),
-    ({"text": "% only a comment\n"}, 400, "holds no record"),
-    ({"text": '{"game": "Schafkopf"}\n'}, 400, 'holds no record: line 1 is JSON ({"game": "Schafkopf"}), which TBN'),
+    ({"text": "% only a comment\n"}, 400, 'pasted text: no records (empty, or only comments; a record starts with '
+     'tags such as [Game "Schafkopf"] [Deal "..."])'),
+    ({"text": '{"game": "Schafkopf"}\n'}, 400, 'pasted text:1:1: the file holds JSON, not TBN records: an object '
+     '(got \'{"game": "Schafkopf"}\', expected TBN records such as [Game "Schafkopf"] [Deal "..."] (docs/format.md; '
+     "stich deal writes some))"),
     ({"text": 5}, 400, "paste the text"),
 ])
 def test_bad_records_are_said_with_their_place(body, status, words):

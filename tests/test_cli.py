@@ -739,23 +739,26 @@ def test_a_file_without_records_is_an_error(tmp_path, text):
     assert f"stich: {path}: no records" in result.stderr
     assert not (tmp_path / "out.jsonl").exists()  # no empty output left behind
     result = run("tree", path, "-d", "1", "--out", tmp_path / "tree.json", code=1)  # it said "no record"
-    assert result.stderr == f"stich: {path}: no records (an empty file, or only comments)\n"
+    assert result.stderr == (f"stich: {path}: no records (empty, or only comments; a record starts with tags such as "
+                             '[Game "Schafkopf"] [Deal "..."])\n')
 
 
-@pytest.mark.parametrize("text", ['{"game": "Schafkopf", "deal": "EO GO"}\n{"game": "Kratzen"}\n',
-                                  '{\n  "game": "Schafkopf",\n  "deal": "EO GO"\n}\n'])
-def test_a_file_of_json_without_records_says_it_holds_json(tmp_path, text):
+@pytest.mark.parametrize("text, shown", [
+    ('{"game": "Schafkopf", "deal": "EO GO"}\n{"game": "Kratzen"}\n', '{"game": "Schafkopf", "deal": "EO GO"}'),
+    ('{\n  "game": "Schafkopf",\n  "deal": "EO GO"\n}\n', "{"),  # by its first line, as a failed reading shows it
+])
+def test_a_file_of_json_without_records_says_it_holds_json(tmp_path, text, shown):
     """Flat JSON lines, or one flat indented object, are legal TBN (each a brace comment) and hold no record: every
-    command's "no records" says it saw JSON, where, and what to write instead (it said only "no records")."""
+    command's "no records" says it saw JSON, where, and what to write instead, not only "no records"."""
     path = tmp_path / "deals.json"
     path.write_text(text, encoding="utf-8")
-    said = ('no records: line 1 is JSON ({"game": "Schafkopf", "deal": "EO GO"}), which TBN reads as a comment; '
-            'give TBN records ([Game "..."] [Deal "..."], docs/format.md), not JSON\n')
+    said = (f"1:1: the file holds JSON, not TBN records: an object (got {shown!r}, expected TBN records such as "
+            '[Game "Schafkopf"] [Deal "..."] (docs/format.md; stich deal writes some))\n')
     for args in (["solve", path], ["show", path, "-b", "3"], ["tree", path, "-d", "1"],
                  ["batch", path, "--out", tmp_path / "out.jsonl"]):
-        assert run(*args, code=1).stderr == f"stich: {path}: {said}"
+        assert run(*args, code=1).stderr == f"stich: {path}:{said}"
     result = runner.invoke(app, ["check", "-"], input=text)
-    assert result.exit_code == 1 and result.stderr == f"stich: <stdin>: {said}"
+    assert result.exit_code == 1 and result.stderr == f"stich: <stdin>:{said}"
 
 
 def test_a_json_array_is_said_as_one_with_what_to_write(tmp_path):
@@ -763,8 +766,9 @@ def test_a_json_array_is_said_as_one_with_what_to_write(tmp_path):
     path = tmp_path / "deals.json"
     path.write_text('[\n  {"game": "Schafkopf", "deal": "EO GO"}\n]\n', encoding="utf-8")
     result = run("solve", path, code=1)
-    assert result.stderr.startswith(f"stich: {path}:1:1: the file holds a JSON array, not records (got '[', "
-                                    "expected TBN records: tags such as [Game \"Schafkopf\"]")
+    assert result.stderr == (f"stich: {path}:1:1: the file holds JSON, not TBN records: an array (got '[', expected "
+                             'TBN records such as [Game "Schafkopf"] [Deal "..."] (docs/format.md; stich deal writes '
+                             "some))\n")
 
 
 def test_unknown_game_options_are_usage_errors():

@@ -124,28 +124,35 @@ def test_a_hand_analysis_says_its_rules_in_print_and_in_the_notebook():
 
 
 def test_json_given_for_records_is_said_as_json(tmp_path):
-    """``stich score results.jsonl`` said ``unexpected '"' outside a tag``; now: JSON, at line 1 column 1, and what
-    reads it."""
+    """``stich score results.jsonl`` is said as JSON, stich's own output, at line 1 column 1, with the line's start
+    up to a whole key and value, and what reads it (not as the stray quote the reader fails at)."""
     output = tmp_path / "results.jsonl"
     output.write_text(run("solve", VALAT, "--json"))
     assert json.loads(output.read_text().splitlines()[0])["command"] == "solve"
     said = run("score", output, code=1)
-    assert said.startswith(f"stich: {output}:1:1: the file holds JSON (stich's output: --json lines")
-    assert "outside a tag" not in said and "jq" in said
+    assert said == (f"stich: {output}:1:1: the file holds JSON, not TBN records: stich's own output (got "
+                    "'{\"schema\":\"stich-result/1\",...', "
+                    "expected the TBN records it was made from (jq reads the JSON; batch reads its own --out on a "
+                    "rerun, bench --compare a saved run))\n")
 
 
-def test_a_batch_out_file_and_a_saved_bench_run_given_for_records_are_said_as_json(tmp_path):
-    """The JSON message stays for stich's other JSON files now that a brace comment which is JSON is read as one:
-    a ``batch --out`` file (nested lines) and a bench run as ``bench --out`` writes it (indented, nested)."""
+def test_a_batch_out_file_and_a_saved_bench_run_given_for_records_are_said_as_json(tmp_path, monkeypatch):
+    """stich's other JSON files are said as its own output too, though a brace comment which is JSON is read as one:
+    a ``batch --out`` file (nested lines, shown up to a whole key and value) and a bench run as ``bench --out``
+    writes it (indented, nested: shown by its first line)."""
+    monkeypatch.chdir(tmp_path)  # the records named k.tbn, as the batch lines' ids name them
+    (tmp_path / "k.tbn").write_text((ROOT / "examples" / "kratzen.tbn").read_text(encoding="utf-8"), encoding="utf-8")
     batch_out = tmp_path / "out.jsonl"
-    run("batch", ROOT / "examples" / "kratzen.tbn", "--out", batch_out, "-j", "1")
+    run("batch", "k.tbn", "--out", batch_out, "-j", "1")
     assert json.loads(batch_out.read_text().splitlines()[0])["schema"]
     bench_out = tmp_path / "run.json"
     line = {"schema": SCHEMA, "command": "bench", "line": "kr", "boards": [1, 2], "machine": machine()}
     save_run(bench_out, saved_run([line], machine()))
-    for output in (batch_out, bench_out):
+    for output, shown in ((batch_out, '{"id":"k.tbn:10#1",...'), (bench_out, "{")):
         said = run("score", output, code=1)
-        assert said.startswith(f"stich: {output}:1:1: the file holds JSON (stich's output:"), said
+        assert said == (f"stich: {output}:1:1: the file holds JSON, not TBN records: stich's own output (got "
+                        f"{shown!r}, expected the TBN records it was made from (jq reads the JSON; batch reads its "
+                        "own --out on a rerun, bench --compare a saved run))\n"), said
 
 
 def test_contract_advice_says_its_rules_as_the_advice_of_one_contract_does():

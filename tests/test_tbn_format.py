@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
@@ -25,7 +26,8 @@ from solver.formats.tbn import (
     Token,
     format_record,
     iter_records,
-    json_said,
+    json_comment_error,
+    no_records_said,
     parse_records,
     read_records,
     write_records,
@@ -254,6 +256,16 @@ def test_value_token_errors():
 # ---------------------------------------------------------------------------------------------------------------------
 # Errors: message, line, column, token, expected
 
+#: What a file of JSON is said as: stich's own output, deals written as a JSON array, or another JSON object.
+OURS = "the file holds JSON, not TBN records: stich's own output"
+ARRAY = "the file holds JSON, not TBN records: an array"
+OBJECT = "the file holds JSON, not TBN records: an object"
+#: What each is expected to be instead.
+OURS_EXPECTED = ("the TBN records it was made from (jq reads the JSON; batch reads its own --out on a rerun, "
+                 "bench --compare a saved run)")
+TBN_EXPECTED = 'TBN records such as [Game "Schafkopf"] [Deal "..."] (docs/format.md; stich deal writes some)'
+JSON_EXPECTED = {OURS: OURS_EXPECTED, ARRAY: TBN_EXPECTED, OBJECT: TBN_EXPECTED}
+
 ERRORS = [
     # text, line, column, message start, token
     ('[Game "x"]\n[Deal "TS T21\n', 2, 7, "unterminated tag value", '"TS T21'),
@@ -279,30 +291,40 @@ ERRORS = [
     ('[Game "x"]\nT9 }\n', 2, 4, "'}' without a '{'", "}"),
     ('[Game "x"]\n[Play "1"]\nT9 ]\n', 3, 4, "unexpected ']' outside a tag", "]"),
     # stich's JSON given where records are expected: a --json line, an indented saved bench run
-    ('{"schema": "stich-result/1", "record": {"line": 3}, "game": "Kratzen"}\n', 1, 1, "the file holds JSON", "{"),
+    ('{"schema": "stich-result/1", "record": {"line": 3}, "game": "Kratzen"}\n', 1, 1, OURS,
+     '{"schema": "stich-result/1", ...'),
     ('{\n "schema": "stich-bench/1",\n "machine": {\n  "python": "3.12"\n },\n "lines": []\n}\n', 1, 1,
-     "the file holds JSON", "{"),
-    # deals written as a JSON array, on one line or indented (said as an empty or bad tag name before)
-    ('[{"game": "Schafkopf", "deal": "EO GO"}, {"game": "Kratzen"}]\n', 1, 1, "the file holds a JSON array", "["),
-    ('[\n  {\n    "game": "Schafkopf"\n  }\n]\n', 1, 1, "the file holds a JSON array", "["),
-    ('  [ [ "EO", "GO" ] ]\n', 1, 3, "the file holds a JSON array", "["),
-    # a whole array on its line, empty or of numbers or strings (said as an empty or bad tag name before)
-    ("[]\n", 1, 1, "the file holds a JSON array", "["),
-    ("[1, 2, 3]\n", 1, 1, "the file holds a JSON array", "["),
-    ('["EO GO", "GA GK"]\n', 1, 1, "the file holds a JSON array", "["),
+     OURS, "{"),
+    ('{\n "schema": "stich-bench/1", "machine": {\n  "python": "3.12"\n },\n "lines": []\n}\n', 1, 1, OURS, "{"),
+    # other JSON objects, on one line or indented: said as JSON, not as stich's
+    ('{"deals": [{"game": "Kratzen"}]}\n', 1, 1, OBJECT, '{"deals": [{"game": "Kratzen"}]}'),
+    ('{\n "deals": [\n  {"game": "Kratzen"}\n ]\n}\n', 1, 1, OBJECT, "{"),
+    ('{\n "schema": "deals/1",\n "deals": {\n  "game": "Kratzen"\n }\n}\n', 1, 1, OBJECT, "{"),
+    # deals written as a JSON array, on one line or indented, shown as written up to a whole item
+    ('[{"game": "Schafkopf", "deal": "EO GO"}, {"game": "Kratzen"}]\n', 1, 1, ARRAY,
+     '[{"game": "Schafkopf", "deal": "EO GO"}, ...'),
+    ('[\n  {\n    "game": "Schafkopf"\n  }\n]\n', 1, 1, ARRAY, "["),
+    ('  [ [ "EO", "GO" ] ]\n', 1, 3, ARRAY, '[ [ "EO", "GO" ] ]'),
+    # a whole array on its line, empty or of numbers or strings: an array, not an empty or bad tag name
+    ("[]\n", 1, 1, ARRAY, "[]"),
+    ("[1, 2, 3]\n", 1, 1, ARRAY, "[1, 2, 3]"),
+    ('["EO GO", "GA GK"]\n', 1, 1, ARRAY, '["EO GO", "GA GK"]'),
+    # an array's first line going on past its first number or string: an array, not a bad or empty tag name
+    ("[1,\n 2]\n", 1, 1, ARRAY, "[1,"),
+    ('["EO GO",\n "GA GK"]\n', 1, 1, ARRAY, '["EO GO",'),
+    ("[-1.5e3, true]\n", 1, 1, ARRAY, "[-1.5e3, true]"),
     # a '[' alone, the next line going on as an array does
-    ('[\n  "EO GO"\n]\n', 1, 1, "the file holds a JSON array", "["),
-    ("[\n]\n", 1, 1, "the file holds a JSON array", "["),
+    ('[\n  "EO GO"\n]\n', 1, 1, ARRAY, "["),
+    ("[\n]\n", 1, 1, ARRAY, "["),
 ]
 
 
 def test_json_is_said_as_json_and_a_brace_comment_stays_one():
-    """A JSON file given for records was said as ``unexpected '"' outside a tag`` (its '{' read as a brace comment
-    up to the first '}'); now it is said as JSON, naming what reads it. Brace comments, a '{' alone on line 1 among
-    them, and ``{}``, are still comments."""
+    """A JSON file given for records is said as JSON, naming what reads it, not as ``unexpected '"' outside a tag``
+    (its '{' read as a brace comment up to the first '}'). Brace comments, a '{' alone on line 1 among them, and
+    ``{}``, are comments."""
     error = error_of('{"schema": "stich-result/1", "record": {"line": 3}, "command": "solve"}\n')
-    assert "not records" in error.message and "bench --compare FILE" in error.expected
-    assert "jq" in error.expected
+    assert (error.message, error.expected) == (OURS, OURS_EXPECTED)
     for text in ('{}\n[Game "x"]\n', '{\na comment\n}\n[Game "x"]\n', '{"quoted" comment}\n[Game "x"]\n'):
         records = parse_records(text, name="game.tbn")
         assert [record.get("Game") for record in records] == ["x"]
@@ -326,7 +348,7 @@ def test_a_json_array_is_said_with_what_to_write_and_a_tag_that_fails_is_not():
     """A JSON array (deals written as JSON, which stich does not read) is said at its '[' with the tags to write
     instead; a tag that fails as a tag, a record's own line and an array after a record are said as they were."""
     error = error_of('[{"game": "Schafkopf"}]\n')
-    assert '[Game "Schafkopf"] [Deal "..."]' in error.expected and "no deals from JSON" in error.expected
+    assert (error.message, error.expected) == (ARRAY, TBN_EXPECTED)
     assert error_of('[ "x"]\n').message == "empty tag name"
     assert error_of('["EO GO"]\n').message == "empty tag name"  # one string: a tag without its name
     assert error_of('[Game "x"]\n[\n').message == "empty tag name"
@@ -340,27 +362,36 @@ def test_a_json_array_is_said_with_what_to_write_and_a_tag_that_fails_is_not():
 
 def test_an_input_of_comments_alone_keeps_them_for_what_no_records_says():
     """A file of flat JSON lines (or one flat indented object) is legal TBN, each object a brace comment, and holds
-    no record: ``comments_alone`` keeps its comments and ``json_said`` says the first JSON among them, for the "no
-    records" of a command; where the input held a record or an error, ``comments_alone`` stays empty."""
+    no record: ``comments_alone`` keeps its comments and ``no_records_said`` says the first JSON among them as a
+    failed reading says JSON (``json_comment_error``), at its line, for the "no records" of a command and of the
+    board; where the input held a record or an error, ``comments_alone`` stays empty."""
     reading = iter_records(io.StringIO('% deals\n{"game": "Schafkopf"}\n\n{"game": "Kratzen"}\n'), name="d.jsonl")
     assert list(reading) == [] and [c.text for c in reading.comments_alone] == \
         ["% deals", '{"game": "Schafkopf"}', '{"game": "Kratzen"}']
-    assert json_said(reading.comments_alone) == (
-        'line 2 is JSON ({"game": "Schafkopf"}), which TBN reads as a comment; give TBN records '
-        '([Game "..."] [Deal "..."], docs/format.md), not JSON')
+    assert no_records_said("d.jsonl", reading.comments_alone) == (
+        f"d.jsonl:2:1: {OBJECT} (got '{{\"game\": \"Schafkopf\"}}', expected {TBN_EXPECTED})")
     indented = iter_records(io.StringIO('{\n  "game": "Schafkopf",\n  "deal": "EO GO GA GK SA SK HA HK",\n'
                                         '  "contract": "Rufer"\n}\n'))
-    assert list(indented) == [] and json_said(indented.comments_alone) == (
-        'line 1 is JSON ({"game": "Schafkopf", ...), which TBN reads as a comment; give TBN records '
-        '([Game "..."] [Deal "..."], docs/format.md), not JSON')
-    ours = iter_records(io.StringIO('{"schema": "stich-result/1", "game": "Kratzen"}\n'))
-    assert list(ours) == [] and json_said(ours.comments_alone) == (
-        'line 1 is stich\'s JSON output ({"schema": "stich-result/1", ...), which TBN reads as a comment: give the '
-        "records the JSON was made from; a JSON reader (jq, Python's json) reads its lines, the batch command its "
-        "own --out on a rerun, bench --compare FILE a saved run")
+    assert list(indented) == []  # read to its end, which keeps the comments
+    error = json_comment_error("d.json", indented.comments_alone)
+    assert error is not None
+    assert (error.line, error.column, error.message, error.token, error.expected) == (
+        1, 1, OBJECT, "{", TBN_EXPECTED)  # by its first line, as a failed reading shows an indented object
+    compact = iter_records(io.StringIO('{"game":"Schafkopf","deal":"EO GO GA GK SA SK HA HK","contract":"Rufer"}\n'))
+    assert list(compact) == []
+    error = json_comment_error("d.jsonl", compact.comments_alone)
+    assert error is not None and error.token == '{"game":"Schafkopf",...'  # as written, after a whole key: value
+    ours = iter_records(io.StringIO('  {"schema": "stich-result/1", "game": "Kratzen"}\n'))
+    assert list(ours) == []
+    error = json_comment_error("r.jsonl", ours.comments_alone)
+    assert error is not None
+    assert (error.line, error.column, error.message, error.expected) == (1, 3, OURS, OURS_EXPECTED)
     for text in ('% a note\n{not json}\n{}\n', ""):
         plain = iter_records(io.StringIO(text))
-        assert list(plain) == [] and json_said(plain.comments_alone) is None
+        assert list(plain) == [] and json_comment_error("x", plain.comments_alone) is None
+        assert no_records_said("x.tbn", plain.comments_alone) == (
+            'x.tbn: no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] '
+            '[Deal "..."])')
     for text in ('{"a": 1}\n[Game "x"]\n', '[Game "x"]\n\n{"a": 1}\n', '[Game "x"\n\n{"a": 1}\n'):
         reading = iter_records(io.StringIO(text))
         assert list(reading) and reading.comments_alone == []
@@ -374,9 +405,9 @@ def test_an_indented_json_document_is_said_as_json_where_reading_fails():
            "lines": [{"line": "kr", "boards": [1, 2], "machine": {"python": "3.12"}}]}
     text = "  " + json.dumps(run, indent=1) + "\n"
     error = error_of(text)
-    assert (error.line, error.column, error.token) == (1, 3, "{") and error.message.startswith("the file holds JSON")
+    assert (error.line, error.column, error.token, error.message, error.expected) == (1, 3, "{", OURS, OURS_EXPECTED)
     items = list(iter_records(io.StringIO(text + '\n[Game "y"]\n'), name="game.tbn"))
-    assert isinstance(items[0], ParseError) and items[0].message.startswith("the file holds JSON")
+    assert isinstance(items[0], ParseError) and (items[0].message, items[0].expected) == (OURS, OURS_EXPECTED)
     assert [item.get("Game") for item in items[1:]] == ["y"]  # type: ignore[union-attr]
     # not JSON: a brace comment left open at a blank line is said as that
     assert error_of('{\n "a": 1,\n\n[Game "x"]\n').message == "unclosed brace comment"
@@ -394,6 +425,8 @@ def test_syntax_errors(text, line, column, message, token):
     assert (error.source, error.line, error.column, error.token) == ("game.tbn", line, column, token)
     assert error.message.startswith(message)
     assert error.expected
+    if message in JSON_EXPECTED:  # said whole, with what to give instead
+        assert (error.message, error.expected) == (message, JSON_EXPECTED[message])
     assert str(error).startswith(f"game.tbn:{line}:{column}: {message}")
 
 
@@ -1318,3 +1351,41 @@ def test_iter_records_first_reads_past_its_last_record_only_over_comments_and_a_
     with pytest.raises(StichError, match="first is a count of records"):
         list(iter_records(path, first=-1))
     assert tail_of(f"{record}\n% one\n", 1) == [c.text for c in list(iter_records(path))[-1].comments]
+
+
+class _Terminal(io.BytesIO):
+    """Input typed at a terminal: a line is there only once asked for, and how many were is counted."""
+
+    def __init__(self, text: bytes) -> None:
+        super().__init__(text)
+        self.lines_read = 0
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self, size: int | None = -1) -> bytes:
+        self.lines_read += 1
+        return super().readline(size)
+
+
+def test_a_bracket_alone_typed_at_a_terminal_is_said_without_waiting_for_the_next_line():
+    """A '[' alone is told a JSON array's opening or not by the line after it, which a terminal gives only once the
+    user has typed it: there it is said as the tag it starts, at once; from a file or pipe the next line tells it an
+    array."""
+    typed = _Terminal(b'[\n{"game": "Schafkopf"}\n]\n')
+    with pytest.raises(ParseError) as info:
+        list(read_records(typed, name="<stdin>"))
+    assert (info.value.line, info.value.message, typed.lines_read) == (1, "empty tag name", 1)
+    assert error_of('[\n{"game": "Schafkopf"}\n]\n').message == ARRAY
+
+
+def test_a_gzip_file_is_said_as_one():
+    """A .tbn.gz given as it is is said as gzip at its first byte, not as invalid UTF-8 at byte 8b, column 2: first
+    in the file, after a UTF-8 byte order mark, or at a line's start after records (a file appended)."""
+    packed = gzip.compress(b'[Game "Kratzen"]\n', mtime=0)
+    said = "invalid UTF-8 (byte 1f 8b, a gzip file: unpack it first (gunzip)) (expected UTF-8 text)"
+    for text in (packed, "\ufeff".encode() + packed):
+        (error,) = list(iter_records(io.BytesIO(text), name="deals.tbn.gz"))
+        assert str(error) == f"deals.tbn.gz:1:1: {said}"
+    items = list(iter_records(io.BytesIO(b'[Game "Kratzen"]\n\n' + packed), name="all.tbn"))
+    assert [type(item) for item in items] == [Record, ParseError] and str(items[1]) == f"all.tbn:3:1: {said}"

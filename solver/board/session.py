@@ -31,7 +31,7 @@ from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import (CommandVariantError, InvalidPositionError, MessageSieve, StichError, is_whole_number, quoted,
                       visible)
 from ..files import not_file_kind
-from ..formats.tbn import LINE_END, Record, iter_records, json_said
+from ..formats.tbn import LINE_END, Record, iter_records, no_records_said
 from ..games import get_game
 from ..games.base import Game, Rules
 from ..games.outcome import declarers_word
@@ -306,9 +306,7 @@ class Boards:
         reading = iter_records(stream, name=source)
         items = list(itertools.islice(reading, MAX_RECORDS + 1))
         if not items:
-            said = json_said(reading.comments_alone)  # JSON lines read as brace comments: said as JSON
-            raise BoardError(f"{source} holds no record: {said}" if said is not None else
-                             f"{source} holds no record (a .tbn record starts with tags such as [Game \"...\"])")
+            raise BoardError(no_records_said(source, reading.comments_alone))  # as the commands say it
         if len(items) > MAX_RECORDS:
             raise BoardError(f"{source} holds more than {MAX_RECORDS:,} records; the board opens at most "
                              f"{MAX_RECORDS:,}")

@@ -44,7 +44,8 @@ __all__ = [
     "Token",
     "format_record",
     "iter_records",
-    "json_said",
+    "json_comment_error",
+    "no_records_said",
     "parse_records",
     "read_records",
     "write_records",
@@ -320,38 +321,74 @@ def _shorten(text: str | None, limit: int = 40) -> str | None:
 # Lexer: one physical line into tags, words and comments
 
 
-#: What stich reads deals as, said where a file of JSON is given for records (a user's deals written as JSON).
-TBN_RECORDS = ('TBN records: tags such as [Game "Schafkopf"] [Deal "..."] [Contract "..."], a blank line after each '
-               "record (docs/format.md; stich deal writes some); stich reads no deals from JSON")
+#: What every file of JSON given for records is said as, before what JSON it is (:func:`_json_error`).
+JSON_NOT_RECORDS = "the file holds JSON, not TBN records"
 
-#: What reads the JSON stich writes, said where such a file is given for records (:func:`_json_error`).
-JSON_READERS = ("give the records the JSON was made from; a JSON reader (jq, Python's json) reads its lines, "
-                "the batch command its own --out on a rerun, bench --compare FILE a saved run")
+#: What to give instead of JSON that is not stich's own output (deals a user wrote as JSON).
+TBN_EXPECTED = 'TBN records such as [Game "Schafkopf"] [Deal "..."] (docs/format.md; stich deal writes some)'
+
+#: What to give instead of stich's own JSON output given back, and what reads that JSON.
+STICH_JSON_EXPECTED = ("the TBN records it was made from (jq reads the JSON; batch reads its own --out on a rerun, "
+                       "bench --compare a saved run)")
+
+#: A key line that starts as stich's own JSON does (``"schema": "stich-bench/1",``), for one that does not read as JSON
+#: on its own (:func:`_key_line_ours`).
+_STICH_SCHEMA = re.compile(r'\s*"schema"\s*:\s*"stich-')
+
+#: How much of a line of JSON an error shows, cut after its last whole ``key: value`` within it (:func:`_json_shown`).
+_JSON_SHOWN = 40
 
 
-def _is_json_object(text: str) -> bool:
-    """Whether ``text`` is a JSON object with at least one key (``{"schema": ...}``, a line of stich's JSON output,
-    a saved bench run): asked only where reading already failed, or no record was found, since such text is also a
-    legal brace comment (``{}`` never counts: an empty comment)."""
+def _json_shown(text: str) -> str:
+    """The JSON ``text`` as an error shows it: whole where it is short, else cut after the last ',' within the first
+    :data:`_JSON_SHOWN` characters (after a whole ``key: value``, so it never ends in a value's opening ``"``, which
+    would read as a placeholder), or at that length where no ',' is."""
+    text = text.strip()
+    if len(text) <= _JSON_SHOWN:
+        return text
+    cut = text.rfind(",", 0, _JSON_SHOWN)
+    if cut <= 0:
+        return text[:_JSON_SHOWN] + "..."
+    end = cut + 2 if text[cut + 1:cut + 2] == " " else cut + 1
+    return text[:end] + "..."
+
+
+def _json_error(source: str, line: int, column: int, shown: str, *, ours: bool, array: bool = False) -> ParseError:
+    """A file of JSON where records are expected, said one way wherever it is found (a line reading fails on, or an
+    input of brace comments alone): :data:`JSON_NOT_RECORDS`, then what it is (stich's own output where ``ours``,
+    else an array or an object), with the JSON ``shown`` from ``line``:``column`` and what to give instead."""
+    what = "stich's own output" if ours else "an array" if array else "an object"
+    return ParseError(f"{JSON_NOT_RECORDS}: {what}", source=source, line=line, column=column,
+                      token=_json_shown(shown), expected=STICH_JSON_EXPECTED if ours else TBN_EXPECTED)
+
+
+def _json_object(text: str) -> dict | None:
+    """``text`` as a JSON object with at least one key (``{"schema": ...}``, a line of stich's JSON output, a saved
+    bench run), else None: asked only where reading already failed, or no record was found, since such text is
+    also a legal brace comment (``{}`` never counts: an empty comment)."""
     try:
         value = json.loads(text)
     except ValueError:
-        return False
-    return isinstance(value, dict) and bool(value)
+        return None
+    return value if isinstance(value, dict) and value else None
 
 
-def _json_error(source: str, line: int, text: str) -> ParseError:
-    """A file of JSON where records are expected (stich's own ``--json`` lines, a ``batch --out`` file, a saved
-    ``bench`` run): said as such at the '{' of ``text`` (its ``line``), not as the stray quote or brace the reader
-    failed at."""
-    return ParseError("the file holds JSON (stich's output: --json lines, a batch --out file, a bench run?), "
-                      "not records", source=source, line=line, column=text.index("{") + 1, token="{",
-                      expected=f"TBN records: {JSON_READERS}")
+def _is_ours(value: dict) -> bool:
+    """Whether a JSON object is stich's own output: its ``schema`` is stich's (``"stich-result/1"``, ...)."""
+    return str(value.get("schema", "")).startswith("stich-")
 
 
-#: The opening of a JSON array of objects or arrays (``[{...}, ...]``, ``[[...], ...]``): what a user who writes
-#: deals as JSON writes first. No tag starts so (``[[Word`` is a doubled bracket before a tag, not an array).
-_JSON_ARRAY = re.compile(r"\s*\[\s*(?:\{|\[(?!\s*[A-Za-z_]))")
+def _key_line_ours(text: str) -> bool:
+    """Whether the key line after an indented object's '{' says the object is stich's own output (:func:`_is_ours`):
+    read as JSON where it is whole keys and values, else by its start (a value that opens an object or array)."""
+    value = _json_object("{" + text.strip().rstrip(",") + "}")
+    return _is_ours(value) if value is not None else _STICH_SCHEMA.match(text) is not None
+
+
+#: The opening of a JSON array: of objects or arrays (``[{...}, ...]``, ``[[...], ...]``), or of numbers, strings
+#: or literals that go on past the first (``[1,``, ``["EO GO",``): what a user who writes deals as JSON writes
+#: first. No tag starts so (``[[Word`` is a doubled bracket before a tag, not an array).
+_JSON_ARRAY = re.compile(r'\s*\[\s*(?:\{|\[(?!\s*[A-Za-z_])|(?:-?\d[\d.eE+-]*|"(?:[^"\\]|\\.)*"|true|false|null)\s*,)')
 
 #: A '[' alone on its line: a JSON array's opening where the next line goes on as one (:data:`_JSON_ARRAY_ITEM`).
 _BARE_BRACKET = re.compile(r"\s*\[\s*$")
@@ -361,15 +398,15 @@ _BARE_BRACKET = re.compile(r"\s*\[\s*$")
 _JSON_ARRAY_ITEM = re.compile(r'\s*(?:[{"\]\d-]|\[(?!\s*[A-Za-z_]))')
 
 
-def _is_json_array(text: str, following: Callable[[], str | None]) -> bool:
+def _is_json_array(text: str, following: Callable[[], str | None] | None) -> bool:
     """Whether the line ``text``, where reading failed before any tag, opens a JSON array: it starts as one
     (:data:`_JSON_ARRAY`), is one whole (``[]``, ``[1, 2, 3]``, ``["EO", "GO"]``), or is a '[' alone and the line
-    ``following`` it goes on as one. A single string (``["x"]``) is what a tag without its name looks like, and is
-    said as that tag."""
+    ``following`` it goes on as one (None: that line is not asked, as on a terminal, where it is not typed yet). A
+    single string (``["x"]``) is what a tag without its name looks like, and is said as that tag."""
     if _JSON_ARRAY.match(text):
         return True
     if _BARE_BRACKET.match(text):
-        after = following()
+        after = following() if following is not None else None
         return after is not None and _JSON_ARRAY_ITEM.match(after) is not None
     try:
         value = json.loads(text)
@@ -378,15 +415,8 @@ def _is_json_array(text: str, following: Callable[[], str | None]) -> bool:
     return isinstance(value, list) and not (len(value) == 1 and isinstance(value[0], str))
 
 
-def _json_array_error(source: str, line: int, text: str) -> ParseError:
-    """A JSON array where records are expected: deals written as JSON, which stich does not read (it writes no
-    array either), said at its '[' with what to write instead, not as an empty or bad tag name."""
-    return ParseError("the file holds a JSON array, not records", source=source, line=line,
-                      column=text.index("[") + 1, token="[", expected=TBN_RECORDS)
-
-
 def _json_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
-                  tagged: bool, following: Callable[[], str | None]) -> ParseError:
+                  tagged: bool, following: Callable[[], str | None] | None) -> ParseError:
     """``error``, or the JSON error where reading failed before any tag on JSON: the failing line ``text`` is a JSON
     object (a ``--json`` or ``batch --out`` line, nested, so no brace comment) or opens a JSON array
     (:func:`_is_json_array`, with the line ``following`` it where it needs that), or the file's
@@ -395,34 +425,41 @@ def _json_instead(error: ParseError, source: str, number: int, text: str, openin
     JSON."""
     if tagged:
         return error
-    if _is_json_object(text):
-        return _json_error(source, number, text)
+    value = _json_object(text)
+    if value is not None:
+        return _json_error(source, number, text.index("{") + 1, text, ours=_is_ours(value))
     if _is_json_array(text, following):
-        return _json_array_error(source, number, text)
+        return _json_error(source, number, text.index("[") + 1, text, ours=False, array=True)
     if (len(opening) == 2 and opening[0][1].strip() == "{" and _JSON_KEY.match(opening[1][1])
             and text.lstrip()[:1] in ('"', "}", "]", ",")):
-        return _json_error(source, *opening[0])
+        line, first = opening[0]
+        return _json_error(source, line, first.index("{") + 1, first, ours=_key_line_ours(opening[1][1]))
     return error
 
 
-def json_said(comments: Iterable[Comment]) -> str | None:
-    """What a command's "no records" says of an input that held ``comments`` alone (:class:`RecordItems`'
+def json_comment_error(source: str, comments: Iterable[Comment]) -> ParseError | None:
+    """The JSON error (:func:`_json_error`) of an input that held ``comments`` alone (:class:`RecordItems`'
     ``comments_alone``) where one of them is a JSON object, or None where none is: flat JSON lines, or one flat
-    indented object, are legal TBN, each object a brace comment, so they read as no record. The first is said with
-    its line: stich's own output (``"schema": "stich-..."``) with what reads it, other JSON with what stich reads."""
+    indented object, are legal TBN, each object a brace comment, so they read as no record. Said at the first, shown
+    as written where it is one line, else by its first line, as a failed reading shows an indented object."""
     for comment in comments:
-        if comment.text[:1] != "{" or not _is_json_object(comment.text):
-            continue
-        value = json.loads(comment.text)
-        shown = json.dumps(value, ensure_ascii=False)  # one line, however the object was laid out
-        if len(shown) > 40:  # cut after a whole key and value where one ends within the first 40 characters
-            cut = shown.rfind(", ", 0, 40)
-            shown = (shown[:cut + 2] if cut > 0 else shown[:40]) + "..."
-        if str(value.get("schema", "")).startswith("stich-"):
-            return f"line {comment.line} is stich's JSON output ({shown}), which TBN reads as a comment: {JSON_READERS}"
-        return (f"line {comment.line} is JSON ({shown}), which TBN reads as a comment; give TBN records "
-                '([Game "..."] [Deal "..."], docs/format.md), not JSON')
+        value = _json_object(comment.text) if comment.text[:1] == "{" else None
+        if value is not None:
+            return _json_error(source, comment.line, comment.column, comment.text.split("\n", 1)[0],
+                               ours=_is_ours(value))
     return None
+
+
+#: What an input that holds no record and no JSON is said as, after its name (:func:`no_records_said`).
+NO_RECORDS = 'no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] [Deal "..."])'
+
+
+def no_records_said(source: str, comments: Iterable[Comment] = ()) -> str:
+    """What every command, and the board, says of an input that holds no record: the JSON error where its
+    ``comments`` (:class:`RecordItems`' ``comments_alone``) are JSON (:func:`json_comment_error`), else that it is
+    empty or only comments, and what a record starts with (said alike of a file, standard input and a board paste)."""
+    error = json_comment_error(source, comments)
+    return str(error) if error is not None else f"{source}: {NO_RECORDS}"
 
 
 #: A JSON object's key at a line's start (``  "schema": ...``): the line after an indented document's '{'.
@@ -758,7 +795,7 @@ def read_records(source: str | os.PathLike | IO, *, name: str | None = None) -> 
 class RecordItems(Iterator["Record | ParseError"]):
     """What :func:`iter_records` returns: its items, one by one, and once they have run out, ``comments_alone``: the
     comments of an input that held nothing else (no record, no error; empty otherwise). A file of JSON lines is
-    such an input, each line a legal brace comment: a command's "no records" says so (:func:`json_said`)."""
+    such an input, each line a legal brace comment: a command's "no records" says so (:func:`no_records_said`)."""
 
     def __init__(self, source: str | os.PathLike | IO, name: str | None = None, first: int | None = None) -> None:
         if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
@@ -852,6 +889,8 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
         return
     given = 0  # items yielded
     lines = _Lookahead(_physical_lines(stream, source))
+    # the line after a failed first line, which may tell it JSON: not asked of a terminal, where it is not typed yet
+    following = None if _is_terminal(stream) else lines.next_text
     lexer = _Lexer(source)
     builder = _Builder(source)
     opening: list[tuple[int, str]] = []  # the file's first two lines with text: told JSON or not
@@ -891,7 +930,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
                 events = lexer.line(number, text)
                 builder.feed(events, continues=lexer.brace is not None)
         except ParseError as failed:
-            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), lines.next_text) \
+            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), following) \
                 if not given and isinstance(text, str) and not blank else failed
             if not recover:
                 raise error from None
@@ -1128,6 +1167,14 @@ class _LineReader:
         return buffer[start:end]
 
 
+def _is_terminal(stream: IO) -> bool:
+    """Whether ``stream`` is a terminal, whose next line a user has still to type."""
+    try:
+        return bool(stream.isatty())
+    except (OSError, ValueError, AttributeError):  # closed, or not a stream of a file
+        return False
+
+
 def _may_wait(stream: IO) -> bool:
     """Whether reading ``stream`` may wait on a writer: what :func:`stream_kind` calls a pipe, a socket or a device."""
     try:
@@ -1202,6 +1249,10 @@ def _too_big(source: str, number: int, column: int) -> ParseError:
 
 #: The byte order marks a UTF-16 file starts with (little- and big-endian).
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+#: The UTF-8 byte order mark, which a line may start with (a file's first, or one appended to another).
+_UTF8_BOM = "\ufeff".encode("utf-8")
+#: The first bytes of a gzip file (a .tbn.gz given as it is, first or appended to another file).
+_GZIP_MAGIC = b"\x1f\x8b"
 #: The NULs, every other character from a line's start, that say a line is likely UTF-16 without a byte order mark.
 _UTF16_LEAST_NULS = 3
 
@@ -1219,9 +1270,12 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
             if column > MAX_LINE_LENGTH:  # the line was over the limit before the bad byte: that error comes first
                 return _too_long(source, number)
             bad = body[exc.start : exc.end].hex(" ")
-            # Windows "Unicode": say what it is, first in the file or a line's start after it (a file appended)
+            # Windows "Unicode" or a gzip file: say what it is, first in the file or at a line's start after it (a file
+            # appended)
             if exc.start == 0 and body[:2] in _UTF16_BOMS:
                 bad = f"{body[:2].hex(' ')}, a UTF-16 byte order mark: save the file as UTF-8"
+            elif body.removeprefix(_UTF8_BOM).startswith(_GZIP_MAGIC):  # said at its first byte, not at 0x8b after it
+                column, bad = 1, f"{_GZIP_MAGIC.hex(' ')}, a gzip file: unpack it first (gunzip)"
             return ParseError(
                 f"invalid UTF-8 (byte {bad})", source=source, line=number, column=column, expected="UTF-8 text"
             )
