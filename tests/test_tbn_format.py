@@ -610,6 +610,9 @@ def test_bom_and_crlf(tmp_path):
 def test_bom_error_columns_do_not_count_it():
     error = error_of('\ufeff[Game "x"] junk\n')
     assert (error.line, error.column) == (1, 12)
+    with pytest.raises(ParseError) as info:  # a bad byte's column, as on the line without the BOM
+        list(read_records(io.BytesIO(b'\xef\xbb\xbf[A "\xc3(')))
+    assert (info.value.line, info.value.column, info.value.message) == (1, 5, "invalid UTF-8 (byte c3)")
 
 
 # ---------------------------------------------------------------------------------------------------------------------

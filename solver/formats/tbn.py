@@ -1266,7 +1266,7 @@ def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseErr
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as exc:
-            column = len(body[: exc.start].decode("utf-8")) + 1
+            column = len(body[: exc.start].decode("utf-8").removeprefix("\ufeff")) + 1  # a BOM is no column
             if column > MAX_LINE_LENGTH:  # the line was over the limit before the bad byte: that error comes first
                 return _too_long(source, number)
             bad = body[exc.start : exc.end].hex(" ")
