@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .errors import InvalidPositionError, ParseError, StichError
 from .games import games_with, get_game
@@ -22,6 +22,16 @@ from .position import Position, check_position, every_seat_for_itself
 
 if TYPE_CHECKING:
     from .settlement import Announcements  # the tag text or a list of Announcements, as dd_settlement takes
+
+
+def game_items(game: str, items: Sequence[ScoreItem], pot_side: bool) -> tuple[ScoreItem, ...]:
+    """``items`` with ``game``'s name for each (``Game.item_title``) and ``pot_side`` (an empty side is the pot); as
+    they are where no registered game has that name (a settlement made by hand)."""
+    try:
+        title = get_game(game).item_title
+    except StichError:
+        return tuple(items)
+    return tuple(item.with_game(title, pot_side) for item in items)
 
 
 @dataclass(frozen=True)
@@ -39,6 +49,11 @@ class Settlement:
     #: the flags the deal was played under where they are not the game's defaults, as a title ends with them
     #: (``Variant.note``: ``; rules: runaway_count_at=deal``; empty under the defaults): the heading says them
     rules_note: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        """Each item told its game's name for it and whether an empty side is the pot, so that an item shown alone
+        (``settlement.items[0]``) reads as in this settlement's table."""
+        object.__setattr__(self, "items", game_items(self.game, self.items, self.pot is not None))
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -67,14 +82,15 @@ class Settlement:
         contract = f"{self.game} {get_game(self.game).contract_in_words(self.contract)}"
         return f"{contract}{f', {said}' if said else ''}{self.rules_note}"
 
-    def _repr_html_(self) -> str:
-        """The same as HTML tables, which Jupyter shows for a settlement (as it shows a position's diagram)."""
+    def _repr_html_(self, heading: str = "") -> str:
+        """The same as HTML tables, which Jupyter shows for a settlement (as it shows a position's diagram);
+        ``heading`` what the caller says in its heading (:meth:`_heading`)."""
         head, *body = self._item_rows()
         payments = self._payment_cells()
         paid = html_table([seat for seat, _ in payments], [[value for _, value in payments]],
                           right=range(len(payments)))
         notes = "".join(f"<p><small>note: {escape(note)}</small></p>" for note in self.notes)
-        return (f'<div><p style="font-weight:bold">{escape(self._heading())}</p>'
+        return (f'<div><p style="font-weight:bold">{escape(self._heading(heading))}</p>'
                 f'{html_table(head, body, right=ITEM_NUMBER_COLUMNS)}<p>payments</p>{paid}{notes}</div>')
 
     def _item_rows(self) -> list[tuple[str, ...]]:

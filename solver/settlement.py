@@ -26,7 +26,7 @@ from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules, items_net
 from .games.outcome import ScoreItem, declarers_word, net_amount, role_text, seats_of, side_net, signed
 from .position import Position, check_position, every_seat_for_itself
-from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
+from .scoring import Settlement, check_scoring_inputs, game_items, scoring_inputs, settle
 from .search.boundary import Deadline, check_state
 from .search.engine import EngineSolver, per_thread, solver_for, uses_reference
 from .search.reference import solve as reference_solve
@@ -74,6 +74,10 @@ class DDSettlement:
     #: (``Variant.note``; empty under the defaults), which the first line and the items' heading say
     rules_note: str = field(default="", compare=False)
 
+    def __post_init__(self) -> None:
+        """Each item told its game's name for it and whether an empty side is the pot, as a :class:`Settlement`'s."""
+        object.__setattr__(self, "items", game_items(self.game, self.items, self.pot is not None))
+
     @property
     def differs(self) -> bool:
         """Whether forcing the most points costs the declarers money (see ``value_keeping_points``)."""
@@ -114,10 +118,12 @@ class DDSettlement:
         return "\n".join([settlement._heading(summary[0]), *items, *summary[1:]])
 
     def _repr_html_(self) -> str:
-        """The same for Jupyter: the items and payments as tables (:meth:`Settlement._repr_html_`)."""
+        """The same for Jupyter: the first line of ``print()`` (the game, the contract, the net, the rules) as its
+        heading, then the items and payments as tables (:meth:`Settlement._repr_html_`) and the lines under them."""
         summary = self._summary()
         lines = "".join(f"<p>{escape(line)}</p>" for line in summary[1:])
-        return (f'<div><p>{escape(summary[0])}</p>{self._settlement()._repr_html_()}{lines}</div>')
+        settlement = self._settlement()._repr_html_(heading=summary[0]).removesuffix("</div>")
+        return f"{settlement}{lines}</div>"
 
 
 # --- the payoff table ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ settlement).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..deal import MAX_NUMBER_DIGITS, small_number
@@ -28,7 +28,9 @@ class ScoreItem:
 
     The pot is the side left empty: a trick paid from the pot has empty ``losers``, a penalty paid into it empty
     ``winners``. ``value`` 0 marks an item listed for information only (e.g. a tie that scores nothing, or a trick
-    payout from an empty pot)."""
+    payout from an empty pot). ``title`` is the item's name as its game says it (``Game.item_title``: ``Absolut``
+    for ``absolut``) and ``pot_side`` whether an empty side is the pot (a game paid from one): a settlement sets both
+    on its items, so that an item shown alone reads as in its table; not compared and not in :meth:`as_dict`."""
 
     name: str
     winners: tuple[int, ...]
@@ -38,6 +40,8 @@ class ScoreItem:
     value: int
     reason: str
     losers: tuple[int, ...] = ()
+    title: str = field(default="", compare=False, repr=False)
+    pot_side: bool = field(default=False, compare=False, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -45,14 +49,26 @@ class ScoreItem:
                 "multiplier": self.multiplier, "announced": self.announced, "value": self.value,
                 "reason": self.reason}
 
-    def cells(self, title: Callable[[str], str] = str, *, pot: bool = False) -> tuple[str, ...]:
+    def cells(self, title: Callable[[str], str] | None = None, *, pot: bool | None = None) -> tuple[str, ...]:
         """Its row under a settlement's columns (:data:`ITEM_COLUMNS`), as ``stich score`` writes it: ``title`` names
-        the item as its game does (``Game.item_title``; the item alone knows only its key), and an empty side is
-        ``pot`` in a game paid from one (``-`` elsewhere, and for the item alone, which does not know its game)."""
+        the item as its game does (``Game.item_title``; by default the item's own ``title``, else its key), and an
+        empty side is ``pot`` in a game paid from one (by default as ``pot_side`` says; ``-`` elsewhere)."""
         def seats(side: tuple[int, ...]) -> str:
-            return side_text(side) if side else "pot" if pot else "-"
-        return (title(self.name) + (" (announced)" if self.announced else ""), seats(self.winners),
+            return side_text(side) if side else "pot" if (self.pot_side if pot is None else pot) else "-"
+        name = title(self.name) if title is not None else self.title or self.name
+        return (name + (" (announced)" if self.announced else ""), seats(self.winners),
                 seats(self.losers), str(self.base), str(self.multiplier), str(self.value), self.reason)
+
+    def __str__(self) -> str:
+        """Its row of ``stich score``'s items, each cell after its column's name: ``Absolut  to 1+2  from 3+4  base 1
+        x 1  value 1  why the declarers took 64 points (the contract's target)``."""
+        name, *cells = self.cells()
+        return "  ".join([name, *(f"{column} {cell}" for column, cell in zip(ITEM_COLUMNS[1:], cells))])
+
+    def with_game(self, title: Callable[[str], str], pot_side: bool) -> "ScoreItem":
+        """The item with its game's name for it (``title``: ``Game.item_title``) and whether an empty side is the
+        pot, as a settlement sets them on its items."""
+        return replace(self, title=title(self.name), pot_side=pot_side)
 
     def _repr_html_(self) -> str:
         """The item for Jupyter: its row under a settlement's columns, as a settlement's table shows it."""
