@@ -420,6 +420,9 @@ class BonusCheck:
     guaranteed: int | None = None  # per-seat questions: what the seat can guarantee (a seat's own tricks)
     reason: str = ""
     already_missed: bool = False  # the play has decided it against the side: no rest can bring it (see below)
+    #: the flags checked under where they are not the game's defaults (``Variant.note``), which the check's list
+    #: sets, so that a check shown alone ends its title with them as the table does
+    rules_note: str = field(default="", compare=False, repr=False)
 
     @property
     def decided_by(self) -> tuple[int, ...]:
@@ -453,7 +456,7 @@ class BonusCheck:
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under ``stich check``'s columns (:class:`BonusChecks` renders them all)."""
-        return BonusChecks([self])._repr_html_()
+        return BonusChecks([self], rules_note=self.rules_note)._repr_html_()
 
     def cells(self) -> tuple[str, str, str, str]:
         """The row's cells under ``stich check``'s columns: the bonus, for whom, what it is, the answer."""
@@ -487,6 +490,13 @@ class _ResultList(list[Any]):
         return type(self)(items)
 
 
+def with_rules_note(rows: Iterable[Any], rules_note: str) -> Iterable[Any]:
+    """``rows`` (checks, a table's entries) each told its list's ``rules_note``, so that a row shown alone says the
+    rules as its list's title does; as they are where the list says none."""
+    return (replace(row, rules_note=rules_note) if row.rules_note != rules_note else row
+            for row in rows) if rules_note else rows
+
+
 class BonusChecks(_ResultList, list[BonusCheck]):
     """What :func:`check_bonuses` gives: a list of :class:`BonusCheck` (it is one, and compares equal to one), which
     prints a line a check (``print(check)``'s) and renders in Jupyter as ``stich check``'s table (a seat's own
@@ -497,7 +507,7 @@ class BonusChecks(_ResultList, list[BonusCheck]):
     rules: they are the position's."""
 
     def __init__(self, checks: Iterable[BonusCheck] = (), notes: Iterable[str] = (), rules_note: str = "") -> None:
-        super().__init__(checks)
+        super().__init__(with_rules_note(checks, rules_note))
         self.notes: tuple[str, ...] = tuple(notes)
         self.rules_note = rules_note
 
@@ -744,6 +754,9 @@ class TableEntry:
     seats: tuple[SeatTarget, ...] = field(default=())
     settlement: int | None = None
     game: str = field(default="", compare=False)  # names the declarer as the game does (Kratzen's attacker)
+    #: the flags the table is of where they are not the game's defaults (``Variant.note``), which the table sets,
+    #: so that a row shown alone ends its title with them as the table does
+    rules_note: str = field(default="", compare=False, repr=False)
 
     def __str__(self) -> str:
         """The row for people (``print(entry)``), as ``stich table`` prints it, each cell after its column's name:
@@ -764,7 +777,7 @@ class TableEntry:
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under ``stich table``'s columns (:class:`ContractTable` renders them all)."""
-        return ContractTable([self])._repr_html_()
+        return ContractTable([self], rules_note=self.rules_note)._repr_html_()
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -785,7 +798,7 @@ class ContractTable(_ResultList, list[TableEntry]):
 
     def __init__(self, entries: Iterable[TableEntry] = (), pot: int | None = None, rules_note: str = "",
                  game: str = "") -> None:
-        super().__init__(entries)
+        super().__init__(with_rules_note(entries, rules_note))
         self.pot = pot
         self.rules_note = rules_note
         self.game = game or next((entry.game for entry in self if entry.game), "")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import replace
 from typing import IO, Iterator, Mapping, SupportsIndex
 
+from .diagram import position_heading
 from .errors import ParseError, StichError
 from .formats.tbn import iter_records, parse_records, read_records
 from .position import Position, check_position, make_position, names_score, position_from_record
@@ -65,6 +67,14 @@ def solve(position: Position, objective: str = "points", *, seat: SupportsIndex 
     check_position(position)
     check_flag("cards", cards)
     check_flag("line", line)
+    result = _solve(position, objective, seat, cards, line, engine, reference_solver, time_limit, stop)
+    return replace(result, heading=position_heading(position))
+
+
+def _solve(position: Position, objective: str, seat: SupportsIndex | None, cards: bool, line: bool,
+           engine: EngineSolver | SettlementEngine | None, reference_solver: bool | None, time_limit: float | None,
+           stop: threading.Event | None) -> SolveResult:
+    """:func:`solve`'s answer, by the engine asked for, once its arguments are checked."""
     if names_score(objective):
         return _solve_score(position, seat, cards, line, engine, reference_solver, time_limit, stop)
     goal = position.objective(objective, seat)

@@ -404,6 +404,19 @@ def setup_text(result: MatchResult) -> str | None:
     return f"bots: {', '.join(bots)}; {contract}, {title} {setup.declarer}; variant: {variant}"
 
 
+def match_rules_note(game: type[Game], setup: MatchSetup | None) -> str:
+    """``; rules: must_undertrump=false``: the flags the match was played under where they are not the game's
+    defaults, as every command's title ends with them (``Variant.note``), so that the heading says them as the
+    other results' do; empty under the defaults or where the result does not say (its setup line says the flags as
+    given)."""
+    if setup is None or not setup.variant:
+        return ""
+    try:
+        return game.variant(dict(setup.variant)).note()
+    except StichError:  # flags a result made by hand gives that the game does not take: the setup line says them
+        return ""
+
+
 @dataclass(frozen=True)
 class MatchReport:
     """The texts of a match's report, in ``stich match``'s order: the command prints each with its own wrapping,
@@ -436,7 +449,8 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
     rotations = seats if result.rotate else 1
     heading = (f"{result.game}: {count:,} board{'' if count == 1 else 's'} (seed {result.seed})"
                + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
-                  if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else ""))
+                  if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else "")
+               + match_rules_note(game, result.setup))
     pot_note = ("note: pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot CHIPS)"
                 if game.has_pot and not result.pot else None)
     counted = result.declaring_side.count

@@ -50,6 +50,9 @@ class SolveResult:
     seconds: float = field(default=0.0, compare=False)
     to_move: int | None = None
     pack: Pack | None = field(default=None, repr=False, compare=False)
+    #: what was solved, as the position's diagram heads it (``board 1: Schafkopf Rufer G, declarer 1 (declarers
+    #: 1+3); rules: ...``, :func:`solve` sets it; empty: a result made without a position), the notebook's title
+    heading: str = field(default="", repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """The card values' indices as :class:`CardIndex` es, which print by name (the compiled engine's come named;
@@ -148,7 +151,9 @@ class SolveResult:
 
     def _repr_html_(self) -> str:
         """The same for Jupyter, with the cards' values as a table (in the engine's order of the cards)."""
-        parts = [f'<p style="font-weight:bold">{escape(self._lines()[0])}</p>']
+        parts = ([f'<p style="font-weight:bold">{escape(self.heading)}</p>'] if self.heading else []) \
+            + [f'<p>{escape(self._lines()[0])}</p>' if self.heading else
+               f'<p style="font-weight:bold">{escape(self._lines()[0])}</p>']
         if self.objective.description:
             parts.append(f"<p>{escape(self.objective.description)}</p>")
         if self.card_values:
