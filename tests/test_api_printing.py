@@ -407,6 +407,14 @@ def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
     assert str(Mean.of([2.0, 2.0])) == "+2.00 (all 2 boards alike: no interval)"
     assert repr(Mean.of([1.0])) == "<Mean +1.00 (one board: no interval)>" and str(Mean.of([])) == "no board"
     assert str(Mean.of([0.0, 0.0], interval=False)) == "0.00 (0 by construction)"
+    # a fixed mean other than 0 said "0 by construction" too
+    assert repr(Mean.of([2.0, 3.0], interval=False)) == "<Mean +2.50 (fixed: no interval)>"
+    assert Mean.of([2.0, 3.0], interval=False).as_dict()["interval_note"] == "fixed: no interval"
+    # read back without its game (a checkpoint's line alone), a deal said "declarer 1, side seat 1"
+    alone = solver.match.PlayedDeal.from_dict(deal.as_dict())
+    assert repr(alone) == f"<PlayedDeal board 1, rotation 0: {deal.contract}, declarer seat 1; payments {payments}>"
+    assert repr(solver.match.PlayedDeal.from_dict(french.as_dict())).startswith(
+        "<PlayedDeal board 1, rotation 0: Normal T20, declarer seat 1, side 1+2; ")
 
 
 def test_a_match_prints_and_renders_its_report_as_stich_match_does():

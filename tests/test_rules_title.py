@@ -4,6 +4,7 @@ title is unchanged. And a JSON file given where records are expected is said as 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -74,9 +75,9 @@ def test_the_notebook_s_score_headings_say_the_rules():
     flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
     settled = solver.dd_settlement(flagged)
     heading = "Schafkopf Rufer G; rules: runaway_count_at=deal"
-    assert str(settled).splitlines()[0] == \
-        "Schafkopf Rufer G, double dummy: declarers 1+3 net +4 game units; rules: runaway_count_at=deal"
-    assert f'<p style="font-weight:bold">{heading}</p>' in settled._repr_html_()
+    net = "Schafkopf Rufer G, double dummy: declarers 1+3 net +4 game units; rules: runaway_count_at=deal"
+    assert str(settled).splitlines()[0] == net
+    assert settled._repr_html_().startswith(f'<div><p style="font-weight:bold">{net}</p>')  # one heading, as print's
     score = solver.score_deal(flagged.play_cards(settled.line_names))
     assert str(score).splitlines()[0] == heading and f'font-weight:bold">{heading}</p>' in score._repr_html_()
     assert "rules:" not in str(solver.dd_settlement(plain)) + solver.dd_settlement(plain)._repr_html_()
@@ -105,6 +106,47 @@ def test_the_notebook_s_table_titles_say_the_rules_as_the_commands_do():
     assert titles(checks._repr_html_()) == titles(checks[1:]._repr_html_()) == [f"Bonuses{rules}"]
     assert titles(solver.dealt_bonuses(flagged)._repr_html_()) == [f"Bonuses the cards decide (no search){rules}"]
     assert "rules:" not in solver.check_bonuses(plain)._repr_html_() + str(solver.analyse_play(plain))
+
+
+def test_a_check_or_a_table_row_shown_alone_says_the_rules_as_its_list_does():
+    """A single BonusCheck or TableEntry in a notebook rendered its list's table of one row, titled without the rules
+    its list's title ends with; now each row keeps its list's rules (not compared, not in its repr)."""
+    import re
+
+    flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
+    checks, table = solver.check_bonuses(flagged), solver.contract_table(flagged)
+    rules = "; rules: runaway_count_at=deal"
+    assert re.findall(r'font-weight:bold">([^<]*)</p>', checks[0]._repr_html_()) == [f"Bonuses{rules}"]
+    assert re.findall(r'font-weight:bold">([^<]*)</p>', table[0]._repr_html_()) == [
+        f"Double-dummy contract table{rules}"]
+    assert dataclasses.replace(checks[0], rules_note="") == checks[0]  # compared without the rules
+    assert "rules_note" not in repr(checks[0]) + repr(table[0])
+    assert "rules:" not in solver.check_bonuses(plain)[0]._repr_html_() + solver.contract_table(plain)[0]._repr_html_()
+
+
+def test_a_match_s_heading_and_a_solve_result_s_title_say_the_rules():
+    """A match's heading (print, Jupyter, ``stich match``) said no rules, its setup line naming the flags as given;
+    now it ends with them as every title does. A solve result's notebook view had no title: now its position's
+    diagram heading, rules and all, with the answer under it."""
+    import re
+
+    from solver.bots import RandomBot
+    from solver.match import play_match
+
+    result = play_match("kratzen", [RandomBot()] * 3, boards=1, pot=4, variant="must_undertrump=no")
+    heading = "Kratzen: 1 board (seed 1), each played 3 times with the bots rotated; pot 4; rules: must_undertrump=false"
+    assert str(result).splitlines()[0] == heading
+    assert re.findall(r'font-weight:bold">([^<]*)</p>', result._repr_html_())[0] == heading
+    assert run("match", "--game", "kratzen", "--bots", "random,random,random", "-n", 1, "-j", 1, "--pot", 4,
+               "--variant", "must_undertrump=no").splitlines()[0] == heading
+    assert str(play_match("kratzen", [RandomBot()] * 3, boards=1, pot=4)).splitlines()[0] == heading.split("; r")[0]
+    flagged = next(solver.read_positions(SCHAFKOPF))
+    answer = solver.solve(flagged)
+    shown = answer._repr_html_()
+    assert shown.startswith('<div><p style="font-weight:bold">board 1: Schafkopf Rufer G, declarer 1 (declarers 1+3); '
+                            'rules: runaway_count_at=deal</p><p>points for 1+3: 105 (28 won already + 77 from the '
+                            'rest)</p>')
+    assert answer.heading == diagram(flagged).splitlines()[0] and "heading" not in repr(answer)
 
 
 def test_a_hand_analysis_says_its_rules_in_print_and_in_the_notebook():
