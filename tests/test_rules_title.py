@@ -134,7 +134,8 @@ def test_a_match_s_heading_and_a_solve_result_s_title_say_the_rules():
     from solver.match import play_match
 
     result = play_match("kratzen", [RandomBot()] * 3, boards=1, pot=4, variant="must_undertrump=no")
-    heading = "Kratzen: 1 board (seed 1), each played 3 times with the bots rotated; pot 4; rules: must_undertrump=false"
+    heading = ("Kratzen: 1 board (seed 1), each played 3 times with the bots rotated; pot 4; "
+               "rules: must_undertrump=false")
     assert str(result).splitlines()[0] == heading
     assert re.findall(r'font-weight:bold">([^<]*)</p>', result._repr_html_())[0] == heading
     assert run("match", "--game", "kratzen", "--bots", "random,random,random", "-n", 1, "-j", 1, "--pot", 4,

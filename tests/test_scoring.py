@@ -204,7 +204,8 @@ def test_a_score_item_renders_its_row_of_the_settlement_in_jupyter():
     alone = ScoreItem("absolut", (1, 3), 2, 2, True, 4, "failed")
     assert alone.cells() == ("absolut (announced)", "1+3", "-", "2", "2", "4", "failed")
     # in a game paid from a pot, an item alone names the pot's side as its settlement's table does
-    kratzen = solver.dd_settlement(next(solver.read_positions(Path(__file__).parent.parent / "examples" / "kratzen.tbn")), pot=4)
+    kratzen_tbn = Path(__file__).parent.parent / "examples" / "kratzen.tbn"
+    kratzen = solver.dd_settlement(next(solver.read_positions(kratzen_tbn)), pot=4)
     assert kratzen.items[0].cells()[2] == "pot" and str(kratzen.items[0]).startswith("trick 1  to seat 2  from pot")
 
 
