@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidPositionError, ParseError, StichError
 from .games import games_with, get_game
@@ -22,16 +22,6 @@ from .position import Position, check_position, every_seat_for_itself
 
 if TYPE_CHECKING:
     from .settlement import Announcements  # the tag text or a list of Announcements, as dd_settlement takes
-
-
-def game_items(game: str, items: Sequence[ScoreItem], pot_side: bool) -> tuple[ScoreItem, ...]:
-    """``items`` with ``game``'s name for each (``Game.item_title``) and ``pot_side`` (an empty side is the pot); as
-    they are where no registered game has that name (a settlement made by hand)."""
-    try:
-        title = get_game(game).item_title
-    except StichError:
-        return tuple(items)
-    return tuple(item.with_game(title, pot_side) for item in items)
 
 
 @dataclass(frozen=True)
@@ -49,11 +39,6 @@ class Settlement:
     #: the flags the deal was played under where they are not the game's defaults, as a title ends with them
     #: (``Variant.note``: ``; rules: runaway_count_at=deal``; empty under the defaults): the heading says them
     rules_note: str = field(default="", compare=False)
-
-    def __post_init__(self) -> None:
-        """Each item told its game's name for it and whether an empty side is the pot, so that an item shown alone
-        (``settlement.items[0]``) reads as in this settlement's table."""
-        object.__setattr__(self, "items", game_items(self.game, self.items, self.pot is not None))
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -253,7 +238,8 @@ def settle(position: Position, inputs: object) -> Settlement:
         notes.append(ENDING_NOTE)
     if sum(scored.payments) + scored.pot_change != 0:  # every rule balances; a failure here is a bug, not bad input
         raise AssertionError(f"settlement does not sum to zero: {scored.payments} {scored.pot_change}")
-    return Settlement(game.name, str(rules.contract), scored.items, scored.payments, scored.pot, scored.pot_change,
+    items = tuple(item if item.game else item.of_game(game.name) for item in scored.items)  # read alone as here
+    return Settlement(game.name, str(rules.contract), items, scored.payments, scored.pot, scored.pot_change,
                       tuple(notes), rules.variant.note())
 
 

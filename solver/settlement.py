@@ -26,7 +26,7 @@ from .games import get_game
 from .games.base import Objective, PayoffComponent, Rules, items_net
 from .games.outcome import ScoreItem, declarers_word, net_amount, role_text, seats_of, side_net, signed
 from .position import Position, check_position, every_seat_for_itself
-from .scoring import Settlement, check_scoring_inputs, game_items, scoring_inputs, settle
+from .scoring import Settlement, check_scoring_inputs, scoring_inputs, settle
 from .search.boundary import Deadline, check_state
 from .search.engine import EngineSolver, per_thread, solver_for, uses_reference
 from .search.reference import solve as reference_solve
@@ -73,10 +73,6 @@ class DDSettlement:
     #: the flags the deal is played under where they are not the game's defaults, as a title ends with them
     #: (``Variant.note``; empty under the defaults), which the first line and the items' heading say
     rules_note: str = field(default="", compare=False)
-
-    def __post_init__(self) -> None:
-        """Each item told its game's name for it and whether an empty side is the pot, as a :class:`Settlement`'s."""
-        object.__setattr__(self, "items", game_items(self.game, self.items, self.pot is not None))
 
     @property
     def differs(self) -> bool:

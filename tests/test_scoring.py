@@ -199,14 +199,17 @@ def test_a_score_item_renders_its_row_of_the_settlement_in_jupyter():
     assert 'text-align:right">4</td>' in html and 'text-align:left">1+3</td>' in html
     assert str(absolut) == ("Absolut (announced)  to 1+3  from 2+4  base 2  x 2  value 4  why Absolut announced by "
                             "the defenders 2+4: failed")
-    assert absolut == dataclasses.replace(absolut, title="") and "title" not in absolut.as_dict()
+    assert absolut == dataclasses.replace(absolut, game="") and "game" not in absolut.as_dict()
     # made by hand, without a settlement: its key, and an empty side "-" (it does not know whether there is a pot)
     alone = ScoreItem("absolut", (1, 3), 2, 2, True, 4, "failed")
     assert alone.cells() == ("absolut (announced)", "1+3", "-", "2", "2", "4", "failed")
     # in a game paid from a pot, an item alone names the pot's side as its settlement's table does
     kratzen_tbn = Path(__file__).parent.parent / "examples" / "kratzen.tbn"
     kratzen = solver.dd_settlement(next(solver.read_positions(kratzen_tbn)), pot=4)
-    assert kratzen.items[0].cells()[2] == "pot" and str(kratzen.items[0]).startswith("trick 1  to seat 2  from pot")
+    assert str(kratzen.items[0]) == ("trick 1  to seat 2  from pot  base 1  x 1  value 1  why seat 2 won trick 1: P/4 "
+                                     "from the pot")
+    # the item's name is worked out when shown, so a copy renamed by replace() is named by its new key
+    assert dataclasses.replace(absolut, name="pagat_ultimo").cells()[0] == "Pagat Ultimo (announced)"
 
 
 def test_kontra_check_case_with_make_position_and_keyword():

@@ -9,7 +9,7 @@ settlement).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..deal import MAX_NUMBER_DIGITS, small_number
@@ -28,9 +28,9 @@ class ScoreItem:
 
     The pot is the side left empty: a trick paid from the pot has empty ``losers``, a penalty paid into it empty
     ``winners``. ``value`` 0 marks an item listed for information only (e.g. a tie that scores nothing, or a trick
-    payout from an empty pot). ``title`` is the item's name as its game says it (``Game.item_title``: ``Absolut``
-    for ``absolut``) and ``pot_side`` whether an empty side is the pot (a game paid from one): a settlement sets both
-    on its items, so that an item shown alone reads as in its table; not compared and not in :meth:`as_dict`."""
+    payout from an empty pot). ``game`` is the name of the game that scored it (set by :func:`solver.scoring.settle`;
+    empty in an item made by hand), so that an item shown alone is named and its empty side said as its settlement's
+    table does; not compared and not in :meth:`as_dict`."""
 
     name: str
     winners: tuple[int, ...]
@@ -40,8 +40,7 @@ class ScoreItem:
     value: int
     reason: str
     losers: tuple[int, ...] = ()
-    title: str = field(default="", compare=False, repr=False)
-    pot_side: bool = field(default=False, compare=False, repr=False)
+    game: str = field(default="", compare=False, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -51,12 +50,17 @@ class ScoreItem:
 
     def cells(self, title: Callable[[str], str] | None = None, *, pot: bool | None = None) -> tuple[str, ...]:
         """Its row under a settlement's columns (:data:`ITEM_COLUMNS`), as ``stich score`` writes it: ``title`` names
-        the item as its game does (``Game.item_title``; by default the item's own ``title``, else its key), and an
-        empty side is ``pot`` in a game paid from one (by default as ``pot_side`` says; ``-`` elsewhere)."""
+        the item as its game does (``Game.item_title``), and an empty side is ``pot`` in a game paid from one (``-``
+        elsewhere); by default both as the item's ``game`` says (its key and ``-`` for an item without one)."""
+        if self.game and (title is None or pot is None):
+            from . import get_game  # the registry imports the games, which import this module
+            game = get_game(self.game)
+            title = game.item_title if title is None else title
+            pot = game.has_pot if pot is None else pot
+
         def seats(side: tuple[int, ...]) -> str:
-            return side_text(side) if side else "pot" if (self.pot_side if pot is None else pot) else "-"
-        name = title(self.name) if title is not None else self.title or self.name
-        return (name + (" (announced)" if self.announced else ""), seats(self.winners),
+            return side_text(side) if side else "pot" if pot else "-"
+        return ((title or str)(self.name) + (" (announced)" if self.announced else ""), seats(self.winners),
                 seats(self.losers), str(self.base), str(self.multiplier), str(self.value), self.reason)
 
     def __str__(self) -> str:
@@ -65,10 +69,11 @@ class ScoreItem:
         name, *cells = self.cells()
         return "  ".join([name, *(f"{column} {cell}" for column, cell in zip(ITEM_COLUMNS[1:], cells))])
 
-    def with_game(self, title: Callable[[str], str], pot_side: bool) -> "ScoreItem":
-        """The item with its game's name for it (``title``: ``Game.item_title``) and whether an empty side is the
-        pot, as a settlement sets them on its items."""
-        return replace(self, title=title(self.name), pot_side=pot_side)
+    def of_game(self, game: str) -> "ScoreItem":
+        """The item told the name of the game that scored it (a direct copy: :func:`solver.scoring.settle` makes one
+        an item, on every leaf of the reference solver's search)."""
+        return ScoreItem(self.name, self.winners, self.base, self.multiplier, self.announced, self.value, self.reason,
+                         self.losers, game)
 
     def _repr_html_(self) -> str:
         """The item for Jupyter: its row under a settlement's columns, as a settlement's table shows it."""
