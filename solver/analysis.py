@@ -420,8 +420,8 @@ class BonusCheck:
     guaranteed: int | None = None  # per-seat questions: what the seat can guarantee (a seat's own tricks)
     reason: str = ""
     already_missed: bool = False  # the play has decided it against the side: no rest can bring it (see below)
-    #: the flags checked under where they are not the game's defaults (``Variant.note``), which the check's list
-    #: sets, so that a check shown alone ends its title with them as the table does
+    #: the flags checked under where they are not the game's defaults (``Variant.note``), set where the check is
+    #: made, so that a check shown alone ends its title with them as its list's does
     rules_note: str = field(default="", compare=False, repr=False)
 
     @property
@@ -490,13 +490,6 @@ class _ResultList(list[Any]):
         return type(self)(items)
 
 
-def with_rules_note(rows: Iterable[Any], rules_note: str) -> Iterable[Any]:
-    """``rows`` (checks, a table's entries) each told its list's ``rules_note``, so that a row shown alone says the
-    rules as its list's title does; as they are where the list says none."""
-    return (replace(row, rules_note=rules_note) if row.rules_note != rules_note else row
-            for row in rows) if rules_note else rows
-
-
 class BonusChecks(_ResultList, list[BonusCheck]):
     """What :func:`check_bonuses` gives: a list of :class:`BonusCheck` (it is one, and compares equal to one), which
     prints a line a check (``print(check)``'s) and renders in Jupyter as ``stich check``'s table (a seat's own
@@ -507,7 +500,7 @@ class BonusChecks(_ResultList, list[BonusCheck]):
     rules: they are the position's."""
 
     def __init__(self, checks: Iterable[BonusCheck] = (), notes: Iterable[str] = (), rules_note: str = "") -> None:
-        super().__init__(with_rules_note(checks, rules_note))
+        super().__init__(checks)
         self.notes: tuple[str, ...] = tuple(notes)
         self.rules_note = rules_note
 
@@ -581,13 +574,14 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
         with solver_for(engine).stopping(deadline.left(), stop):
             return check_bonuses(position, engine=engine, reference_solver=reference_solver)
     everybody = frozenset(range(rules.seats))
+    note = rules.variant.note()
     decided = forced_to_the_end(position.state)  # the last trick's cards are forced: its objectives are decided
     checks = BonusChecks()
     for name in rules.objective_names():
         try:
             pairs = objectives_named(position, name)
         except InvalidContractError as error:
-            checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=str(error)))
+            checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=str(error), rules_note=note))
             continue
         for seat, objective in pairs:
             if objective.target is None:
@@ -604,12 +598,13 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
             missed = achieved + most_still_possible(rules, decided, objective) < objective.target
             checks.append(BonusCheck(name, objective.description, tuple(_seat_list(objective.maximiser)),
                                      tuple(_seat_list(everybody - objective.maximiser)), objective.target,
-                                     achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed))
+                                     achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed,
+                                     rules_note=note))
     for name, why in rules.objectives_left_out().items():  # asked of a Suit Solo's Pagat: said, not left blank
-        checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=why))
+        checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=why, rules_note=note))
     from .score_check import check_notes  # the settlement's modules load on first use, as check_report's
 
-    return BonusChecks(checks, check_notes(position, checks), rules.variant.note())
+    return BonusChecks(checks, check_notes(position, checks), note)
 
 
 def dealt_bonuses(position: Position) -> DealtBonuses:
@@ -754,9 +749,11 @@ class TableEntry:
     seats: tuple[SeatTarget, ...] = field(default=())
     settlement: int | None = None
     game: str = field(default="", compare=False)  # names the declarer as the game does (Kratzen's attacker)
-    #: the flags the table is of where they are not the game's defaults (``Variant.note``), which the table sets,
-    #: so that a row shown alone ends its title with them as the table does
+    #: the flags the table is of where they are not the game's defaults (``Variant.note``), and the pot the
+    #: settlement was paid from in a game paid from one (None: no settlement, or no pot), set where the row is made,
+    #: so that a row shown alone says its title and its settlement's unit as its table does
     rules_note: str = field(default="", compare=False, repr=False)
+    pot: int | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         """The row for people (``print(entry)``), as ``stich table`` prints it, each cell after its column's name:
@@ -777,7 +774,7 @@ class TableEntry:
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under ``stich table``'s columns (:class:`ContractTable` renders them all)."""
-        return ContractTable([self], rules_note=self.rules_note)._repr_html_()
+        return ContractTable([self], self.pot, self.rules_note, self.game)._repr_html_()
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -798,7 +795,7 @@ class ContractTable(_ResultList, list[TableEntry]):
 
     def __init__(self, entries: Iterable[TableEntry] = (), pot: int | None = None, rules_note: str = "",
                  game: str = "") -> None:
-        super().__init__(with_rules_note(entries, rules_note))
+        super().__init__(entries)
         self.pot = pot
         self.rules_note = rules_note
         self.game = game or next((entry.game for entry in self if entry.game), "")
@@ -995,6 +992,9 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
         raise InvalidDealError(
             f"a contract table needs a whole deal ({chosen_game.hand_size} cards a hand); this is an ending of "
             f"{deal.hand_size} cards a hand")
+    paid_from = read_pot(source.record if isinstance(source, Position) else None, pot) \
+        if settlement and chosen_game.has_pot else None  # as the settlement column is paid (no [Pot]: 0)
+    note = chosen_game.variant(chosen_variant).note()
     entries = []
     like = source.rules.contract if isinstance(source, Position) else None
     record_declarer = source.rules.declarer + 1 if isinstance(source, Position) else None
@@ -1002,18 +1002,14 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
         for text, position_or_refusal in _bids(chosen_game, deal, contract, declarer, chosen_variant):
             if isinstance(position_or_refusal, str):
                 entries.append(TableEntry(text, declarer, biddable=False, reason=position_or_refusal,
-                                          game=chosen_game.name))
+                                          game=chosen_game.name, rules_note=note, pot=paid_from))
                 continue
             if progress is not None:
                 progress(f"{chosen_game.contract_in_words(text)} by seat {declarer}")  # for people: RULES.md's name
-            if settlement and pot is None and isinstance(source, Position) and chosen_game.has_pot:
-                pot = read_pot(source.record, None)
-            entry = _table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement, pot,
-                                 deadline, settlement_engine)
-            entries.append(replace(entry, game=chosen_game.name))
-    paid_from = read_pot(source.record if isinstance(source, Position) else None, pot) \
-        if settlement and chosen_game.has_pot else None  # as the settlement column was paid (no [Pot]: 0)
-    return ContractTable(entries, paid_from, chosen_game.variant(chosen_variant).note(), chosen_game.name)
+            entry = _table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement,
+                                 paid_from, deadline, settlement_engine)
+            entries.append(replace(entry, game=chosen_game.name, rules_note=note, pot=paid_from))
+    return ContractTable(entries, paid_from, note, chosen_game.name)
 
 
 def _bids(game: type[Game], deal: Deal, contract: Contract, declarer: int,
