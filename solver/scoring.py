@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .errors import InvalidPositionError, ParseError, StichError
 from .games import games_with, get_game
@@ -67,16 +67,21 @@ class Settlement:
         contract = f"{self.game} {get_game(self.game).contract_in_words(self.contract)}"
         return f"{contract}{f', {said}' if said else ''}{self.rules_note}"
 
-    def _repr_html_(self, heading: str = "") -> str:
-        """The same as HTML tables, which Jupyter shows for a settlement (as it shows a position's diagram);
-        ``heading`` what the caller says in its heading (:meth:`_heading`)."""
+    def _repr_html_(self) -> str:
+        """The same as HTML tables, which Jupyter shows for a settlement (as it shows a position's diagram)."""
+        return self._html()
+
+    def _html(self, heading: str = "", lines: Sequence[str] = ()) -> str:
+        """The settlement as HTML: ``heading`` what the caller says in its heading (:meth:`_heading`), ``lines`` the
+        paragraphs it adds under the tables and notes (:class:`~solver.settlement.DDSettlement`'s summary)."""
         head, *body = self._item_rows()
         payments = self._payment_cells()
         paid = html_table([seat for seat, _ in payments], [[value for _, value in payments]],
                           right=range(len(payments)))
         notes = "".join(f"<p><small>note: {escape(note)}</small></p>" for note in self.notes)
+        after = "".join(f"<p>{escape(line)}</p>" for line in lines)
         return (f'<div><p style="font-weight:bold">{escape(self._heading(heading))}</p>'
-                f'{html_table(head, body, right=ITEM_NUMBER_COLUMNS)}<p>payments</p>{paid}{notes}</div>')
+                f'{html_table(head, body, right=ITEM_NUMBER_COLUMNS)}<p>payments</p>{paid}{notes}{after}</div>')
 
     def _item_rows(self) -> list[tuple[str, ...]]:
         """The header and one row per item, as text (what both renderings show): the items as the game names them,
