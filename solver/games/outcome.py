@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from ..deal import MAX_NUMBER_DIGITS, small_number
 from ..errors import ParseError, StichError, is_whole_number
@@ -18,8 +18,16 @@ from ..formats.tbn import Record
 from ..html_tables import html_table
 from ..state import PlayState
 
+if TYPE_CHECKING:
+    from .base import Game  # the games import this module
+
 #: The largest pot: the tag's limit of nine digits (``solver.deal.MAX_NUMBER_DIGITS``), for the argument too.
 MAX_POT = 10 ** MAX_NUMBER_DIGITS - 1
+
+
+#: The registered games by name, which :func:`solver.games.register_game` keeps (this module sits under the games
+#: and cannot import their registry): an item that knows its ``game`` is shown in that game's words
+ITEM_GAMES: dict[str, type[Game]] = {}
 
 
 @dataclass(frozen=True)
@@ -52,9 +60,8 @@ class ScoreItem:
         """Its row under a settlement's columns (:data:`ITEM_COLUMNS`), as ``stich score`` writes it: ``title`` names
         the item as its game does (``Game.item_title``), and an empty side is ``pot`` in a game paid from one (``-``
         elsewhere); by default both as the item's ``game`` says (its key and ``-`` for an item without one)."""
-        if self.game and (title is None or pot is None):
-            from . import get_game  # the registry imports the games, which import this module
-            game = get_game(self.game)
+        game = ITEM_GAMES.get(self.game) if self.game and (title is None or pot is None) else None
+        if game is not None:
             title = game.item_title if title is None else title
             pot = game.has_pot if pot is None else pot
 
