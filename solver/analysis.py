@@ -26,7 +26,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Self, Sequence
 
-from .api import solve
+from .api import solve_answer
 from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
@@ -323,7 +323,7 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     for name in dict.fromkeys(names):  # each once, in the order asked
         try:
             if name == SCORE:
-                result = solve(position, SCORE, cards=cards, line=line, engine=engine,
+                result = solve_answer(position, SCORE, cards=cards, line=line, engine=engine,
                                reference_solver=reference_solver, time_limit=deadline.left(),
                                stop=deadline.stop)
                 results.append(_objective_entry(position, None, result.objective, result, cards=cards, line=line))
@@ -337,7 +337,7 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
             not_applicable.append({"objective": name, "reason": str(error)})
             continue
         for seat, objective in named:
-            result = solve(position, name, seat=seat, cards=cards, line=line, engine=engine,
+            result = solve_answer(position, name, seat=seat, cards=cards, line=line, engine=engine,
                            reference_solver=reference_solver, time_limit=deadline.left(),
                            stop=deadline.stop)
             results.append(_objective_entry(position, seat, objective, result, cards=cards, line=line))
@@ -589,7 +589,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
             achieved = objective.achieved(rules, decided)
             guaranteed = None
             if seat is not None:  # per-seat targets are cheap and the number itself is the answer
-                result = solve(position, name, seat=seat, engine=engine, reference_solver=reference_solver)
+                result = solve_answer(position, name, seat=seat, engine=engine, reference_solver=reference_solver)
                 guaranteed = result.total
                 forced = bool(result.success)
             else:
@@ -928,7 +928,7 @@ def _points_entry(position: Position, contract: str, declarer: int, engine: Engi
     if pairs[0][0] is not None:  # per-seat targets
         seats = []
         for seat, objective in pairs:
-            result = solve(position, condition, seat=seat, engine=engine, reference_solver=reference_solver,
+            result = solve_answer(position, condition, seat=seat, engine=engine, reference_solver=reference_solver,
                            time_limit=deadline.left(), stop=deadline.stop)
             seats.append(SeatTarget(seat or 0, result.total, objective.target or 0, bool(result.success)))
         mine = seats[declarer - 1]
@@ -938,7 +938,7 @@ def _points_entry(position: Position, contract: str, declarer: int, engine: Engi
     measure = measure_of(goal)
     # The exact points are what the table shows; the game objective only supplies the target they are held to.
     asked = "points" if measure == "points" else condition
-    result = solve(position, asked, engine=engine, reference_solver=reference_solver, time_limit=deadline.left(),
+    result = solve_answer(position, asked, engine=engine, reference_solver=reference_solver, time_limit=deadline.left(),
                    stop=deadline.stop)
     target = goal.target
     won = None if target is None else result.total >= target
