@@ -37,8 +37,8 @@ class ScoreItem:
     The pot is the side left empty: a trick paid from the pot has empty ``losers``, a penalty paid into it empty
     ``winners``. ``value`` 0 marks an item listed for information only (e.g. a tie that scores nothing, or a trick
     payout from an empty pot). ``game`` is the name of the game that scored it (set where it is scored, by the game or
-    :func:`solver.scoring.settle`; empty in an item made by hand), so that an item shown alone is named and its empty side said as its settlement's
-    table does; not compared and not in :meth:`as_dict`."""
+    :func:`solver.scoring.settle`; empty in an item made by hand), so that an item shown alone is named and its empty
+    side said as its settlement's table does; not compared and not in :meth:`as_dict`."""
 
     name: str
     winners: tuple[int, ...]
