@@ -26,7 +26,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Self, Sequence
 
-from .api import solve
+from .api import solve_answer
 from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
@@ -323,7 +323,7 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     for name in dict.fromkeys(names):  # each once, in the order asked
         try:
             if name == SCORE:
-                result = solve(position, SCORE, cards=cards, line=line, engine=engine,
+                result = solve_answer(position, SCORE, cards=cards, line=line, engine=engine,
                                reference_solver=reference_solver, time_limit=deadline.left(),
                                stop=deadline.stop)
                 results.append(_objective_entry(position, None, result.objective, result, cards=cards, line=line))
@@ -337,7 +337,7 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
             not_applicable.append({"objective": name, "reason": str(error)})
             continue
         for seat, objective in named:
-            result = solve(position, name, seat=seat, cards=cards, line=line, engine=engine,
+            result = solve_answer(position, name, seat=seat, cards=cards, line=line, engine=engine,
                            reference_solver=reference_solver, time_limit=deadline.left(),
                            stop=deadline.stop)
             results.append(_objective_entry(position, seat, objective, result, cards=cards, line=line))
@@ -420,6 +420,9 @@ class BonusCheck:
     guaranteed: int | None = None  # per-seat questions: what the seat can guarantee (a seat's own tricks)
     reason: str = ""
     already_missed: bool = False  # the play has decided it against the side: no rest can bring it (see below)
+    #: the flags checked under where they are not the game's defaults (``Variant.note``), set where the check is
+    #: made, so that a check shown alone ends its title with them as its list's does
+    rules_note: str = field(default="", compare=False, repr=False)
 
     @property
     def decided_by(self) -> tuple[int, ...]:
@@ -453,7 +456,7 @@ class BonusCheck:
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under ``stich check``'s columns (:class:`BonusChecks` renders them all)."""
-        return BonusChecks([self])._repr_html_()
+        return BonusChecks([self], rules_note=self.rules_note)._repr_html_()
 
     def cells(self) -> tuple[str, str, str, str]:
         """The row's cells under ``stich check``'s columns: the bonus, for whom, what it is, the answer."""
@@ -571,13 +574,14 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
         with solver_for(engine).stopping(deadline.left(), stop):
             return check_bonuses(position, engine=engine, reference_solver=reference_solver)
     everybody = frozenset(range(rules.seats))
+    note = rules.variant.note()
     decided = forced_to_the_end(position.state)  # the last trick's cards are forced: its objectives are decided
     checks = BonusChecks()
     for name in rules.objective_names():
         try:
             pairs = objectives_named(position, name)
         except InvalidContractError as error:
-            checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=str(error)))
+            checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=str(error), rules_note=note))
             continue
         for seat, objective in pairs:
             if objective.target is None:
@@ -585,7 +589,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
             achieved = objective.achieved(rules, decided)
             guaranteed = None
             if seat is not None:  # per-seat targets are cheap and the number itself is the answer
-                result = solve(position, name, seat=seat, engine=engine, reference_solver=reference_solver)
+                result = solve_answer(position, name, seat=seat, engine=engine, reference_solver=reference_solver)
                 guaranteed = result.total
                 forced = bool(result.success)
             else:
@@ -594,12 +598,13 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
             missed = achieved + most_still_possible(rules, decided, objective) < objective.target
             checks.append(BonusCheck(name, objective.description, tuple(_seat_list(objective.maximiser)),
                                      tuple(_seat_list(everybody - objective.maximiser)), objective.target,
-                                     achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed))
+                                     achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed,
+                                     rules_note=note))
     for name, why in rules.objectives_left_out().items():  # asked of a Suit Solo's Pagat: said, not left blank
-        checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=why))
+        checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=why, rules_note=note))
     from .score_check import check_notes  # the settlement's modules load on first use, as check_report's
 
-    return BonusChecks(checks, check_notes(position, checks), rules.variant.note())
+    return BonusChecks(checks, check_notes(position, checks), note)
 
 
 def dealt_bonuses(position: Position) -> DealtBonuses:
@@ -744,6 +749,11 @@ class TableEntry:
     seats: tuple[SeatTarget, ...] = field(default=())
     settlement: int | None = None
     game: str = field(default="", compare=False)  # names the declarer as the game does (Kratzen's attacker)
+    #: the flags the table is of where they are not the game's defaults (``Variant.note``), and the pot the
+    #: settlement was paid from in a game paid from one (None: no settlement, or no pot), set where the row is made,
+    #: so that a row shown alone says its title and its settlement's unit as its table does
+    rules_note: str = field(default="", compare=False, repr=False)
+    pot: int | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         """The row for people (``print(entry)``), as ``stich table`` prints it, each cell after its column's name:
@@ -764,7 +774,7 @@ class TableEntry:
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under ``stich table``'s columns (:class:`ContractTable` renders them all)."""
-        return ContractTable([self])._repr_html_()
+        return ContractTable([self], self.pot, self.rules_note, self.game)._repr_html_()
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -918,7 +928,7 @@ def _points_entry(position: Position, contract: str, declarer: int, engine: Engi
     if pairs[0][0] is not None:  # per-seat targets
         seats = []
         for seat, objective in pairs:
-            result = solve(position, condition, seat=seat, engine=engine, reference_solver=reference_solver,
+            result = solve_answer(position, condition, seat=seat, engine=engine, reference_solver=reference_solver,
                            time_limit=deadline.left(), stop=deadline.stop)
             seats.append(SeatTarget(seat or 0, result.total, objective.target or 0, bool(result.success)))
         mine = seats[declarer - 1]
@@ -928,7 +938,7 @@ def _points_entry(position: Position, contract: str, declarer: int, engine: Engi
     measure = measure_of(goal)
     # The exact points are what the table shows; the game objective only supplies the target they are held to.
     asked = "points" if measure == "points" else condition
-    result = solve(position, asked, engine=engine, reference_solver=reference_solver, time_limit=deadline.left(),
+    result = solve_answer(position, asked, engine=engine, reference_solver=reference_solver, time_limit=deadline.left(),
                    stop=deadline.stop)
     target = goal.target
     won = None if target is None else result.total >= target
@@ -982,6 +992,9 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
         raise InvalidDealError(
             f"a contract table needs a whole deal ({chosen_game.hand_size} cards a hand); this is an ending of "
             f"{deal.hand_size} cards a hand")
+    paid_from = read_pot(source.record if isinstance(source, Position) else None, pot) \
+        if settlement and chosen_game.has_pot else None  # as the settlement column is paid (no [Pot]: 0)
+    note = chosen_game.variant(chosen_variant).note()
     entries = []
     like = source.rules.contract if isinstance(source, Position) else None
     record_declarer = source.rules.declarer + 1 if isinstance(source, Position) else None
@@ -989,18 +1002,14 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
         for text, position_or_refusal in _bids(chosen_game, deal, contract, declarer, chosen_variant):
             if isinstance(position_or_refusal, str):
                 entries.append(TableEntry(text, declarer, biddable=False, reason=position_or_refusal,
-                                          game=chosen_game.name))
+                                          game=chosen_game.name, rules_note=note, pot=paid_from))
                 continue
             if progress is not None:
                 progress(f"{chosen_game.contract_in_words(text)} by seat {declarer}")  # for people: RULES.md's name
-            if settlement and pot is None and isinstance(source, Position) and chosen_game.has_pot:
-                pot = read_pot(source.record, None)
-            entry = _table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement, pot,
-                                 deadline, settlement_engine)
-            entries.append(replace(entry, game=chosen_game.name))
-    paid_from = read_pot(source.record if isinstance(source, Position) else None, pot) \
-        if settlement and chosen_game.has_pot else None  # as the settlement column was paid (no [Pot]: 0)
-    return ContractTable(entries, paid_from, chosen_game.variant(chosen_variant).note(), chosen_game.name)
+            entry = _table_entry(position_or_refusal, text, declarer, engine, reference_solver, settlement,
+                                 paid_from, deadline, settlement_engine)
+            entries.append(replace(entry, game=chosen_game.name, rules_note=note, pot=paid_from))
+    return ContractTable(entries, paid_from, note, chosen_game.name)
 
 
 def _bids(game: type[Game], deal: Deal, contract: Contract, declarer: int,

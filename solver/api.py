@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import replace
 from typing import IO, Iterator, Mapping, SupportsIndex
 
 from .errors import ParseError, StichError
@@ -62,9 +63,27 @@ def solve(position: Position, objective: str = "points", *, seat: SupportsIndex 
     ``points``). The score is searched by a :class:`~solver.search.settle.SettlementEngine` (pass one as ``engine``,
     or None), stops at ``time_limit`` or ``stop`` as the points search does, and takes no ``seat``.
     """
+    result = solve_answer(position, objective, seat=seat, cards=cards, line=line, engine=engine,
+                          reference_solver=reference_solver, time_limit=time_limit, stop=stop)
+    return replace(result, position=position)
+
+
+def solve_answer(position: Position, objective: str = "points", *, seat: SupportsIndex | None = None,
+                 cards: bool = False, line: bool = False, engine: EngineSolver | SettlementEngine | None = None,
+                 reference_solver: bool | None = None, time_limit: float | None = None,
+                 stop: threading.Event | None = None) -> SolveResult:
+    """:func:`solve`'s answer without the position it is of (``SolveResult.position``, which the notebook view is
+    headed by): what the library's own callers take, many a search each (a table, a check, the board's cards)."""
     check_position(position)
     check_flag("cards", cards)
     check_flag("line", line)
+    return _solve(position, objective, seat, cards, line, engine, reference_solver, time_limit, stop)
+
+
+def _solve(position: Position, objective: str, seat: SupportsIndex | None, cards: bool, line: bool,
+           engine: EngineSolver | SettlementEngine | None, reference_solver: bool | None, time_limit: float | None,
+           stop: threading.Event | None) -> SolveResult:
+    """:func:`solve`'s answer, by the engine asked for, once its arguments are checked."""
     if names_score(objective):
         return _solve_score(position, seat, cards, line, engine, reference_solver, time_limit, stop)
     goal = position.objective(objective, seat)

@@ -157,7 +157,9 @@ def _seat(position: "Position", seat: int, style: SuitStyle, with_points: bool) 
     return _Seat(title, tuple(suits), won)
 
 
-def _heading(position: "Position") -> str:
+def position_heading(position: "Position") -> str:
+    """The diagram's first line: ``board 1: Schafkopf Rufer G, declarer 1 (declarers 1+3); rules: ...`` (the board
+    where the position has a record), which a solve result's notebook view takes as its title too."""
     rules = position.rules
     game = position.game
     head = f"{game.name} {game.contract_in_words(rules.contract)}, {game.declarer_title} {rules.declarer + 1}"
@@ -214,7 +216,7 @@ def diagram(position: "Position", *, signs: bool = True, heading: bool = True, w
         body = _table(position, seats, centre, WRAPPED_CARD_LINE)
     if max(len(line) for line in body) > width:
         body = _stacked(seats, centre, width)
-    out = [_heading(position), ""] if heading else [""]  # a blank line under the caller's title
+    out = [position_heading(position), ""] if heading else [""]  # a blank line under the caller's title
     return "\n".join(out + _scoring_facts(position) + body).rstrip() + "\n"
 
 
@@ -348,7 +350,7 @@ def diagram_html(position: "Position") -> str:
             tds.append(f'<td style="{look}vertical-align:top;text-align:left;padding:4px 10px;'
                        f'font-family:monospace">{cell[0] if cell else ""}</td>')
         rows.append("<tr>" + "".join(tds) + "</tr>")
-    return (f'<div><p style="font-weight:bold">{escape(_heading(position))}</p>'
+    return (f'<div><p style="font-weight:bold">{escape(position_heading(position))}</p>'
             f'<table style="border-collapse:collapse">{"".join(rows)}</table></div>')
 
 

@@ -48,6 +48,9 @@ from .workers import local_workers, run_pool
 
 #: The note of a mean fixed by construction (one bot in every seat of zero-sum deals), which has no interval.
 BY_CONSTRUCTION = "0 by construction"
+#: What a mean taken without an interval (``Mean.of(..., interval=False)``) that does not print as 0 says in its text
+#: (its document's note stays :data:`BY_CONSTRUCTION`, the one a match writes)
+FIXED_MEAN = "fixed: no interval"
 #: The least time between two calls of a match's ``progress``: each call summarises every deal played so far, so a
 #: call after every deal made a long match quadratic (2,000 boards of random bots: 146 s, 7.9 s for 500).
 PROGRESS_SECONDS = 0.2
@@ -84,19 +87,22 @@ class Mean:
 
     @property
     def note(self) -> str | None:
-        """Why there is no interval (the words of analyse and advice: "no sample", "one sample", "all samples
-        alike", a board being the match's sample; or "0 by construction"), or None where there is one."""
+        """Why there is no interval, as the document writes it (the words of analyse and advice: "no sample", "one
+        sample", "all samples alike", a board being the match's sample; or "0 by construction", a fixed mean: a bot
+        in every seat of zero-sum deals), or None where there is one."""
         return BY_CONSTRUCTION if self.fixed else interval_note(self.count, self.low, self.high)
 
     def __str__(self) -> str:
         """The mean as a match's report writes it, ``+2.30 (95%: +1.23 to +3.37)`` or ``+0.50 (all 2 boards alike:
         no interval)``; where it has no interval for another reason, which the report says once under its table
         (:data:`ONE_BOARD`, or that a bot holding every seat has 0 by construction), a mean read alone says why in
-        brackets: ``+1.00 (one board: no interval)``, ``0.00 (0 by construction)``; ``no board``."""
+        brackets: ``+1.00 (one board: no interval)``, ``0.00 (0 by construction)``, another fixed mean ``+2.50
+        (fixed: no interval)``; ``no board``."""
         if not self.count:
             return "no board"
-        if self.fixed:
-            return f"{signed_mean(self.mean)} ({BY_CONSTRUCTION})"
+        if self.fixed:  # a mean taken without an interval by hand need not be 0: said so where it does not print 0
+            shown = signed_mean(self.mean)
+            return f"{shown} ({BY_CONSTRUCTION if shown == signed_mean(0.0) else FIXED_MEAN})"
         if self.count == 1:
             return f"{signed_mean(self.mean)} (one board: no interval)"
         return mean_text(self)
@@ -167,14 +173,13 @@ class PlayedDeal:
 
     def heading(self) -> str:
         """``board 1, rotation 0: Rufer G, declarer seat 1, side 1+3``, ``...: Trump E, attacker seat 1``: the
-        declarer in the game's word, as the match report names him (without a ``game``, ``declarer 1, side 1+3``)."""
-        where = f"board {self.board}, rotation {self.rotation}"
-        if not self.game:
-            return f"{where}: {self.contract}, declarer {self.declarer}, side {side_text(self.declaring_side)}"
-        game = get_game(self.game)
+        declarer in the game's word, as the match report names him; without a ``game`` (a deal read back alone) the
+        same words with ``declarer`` and the contract's token (``Trump E, declarer seat 1``)."""
+        game = get_game(self.game) if self.game else None
+        contract = game.contract_in_words(self.contract) if game else self.contract
         side = f", side {side_text(self.declaring_side)}" if len(self.declaring_side) > 1 else ""
-        return (f"{where}: {game.contract_in_words(self.contract)}, "
-                f"{role_text(game.declarer_title, [self.declarer])}{side}")
+        return (f"board {self.board}, rotation {self.rotation}: {contract}, "
+                f"{role_text(game.declarer_title if game else 'declarer', [self.declarer])}{side}")
 
     def tricks(self) -> list[tuple[str, ...]]:
         """The cards in playing order (their tokens), a trick each (a trick is a card a seat: a seat a bot)."""
@@ -399,6 +404,19 @@ def setup_text(result: MatchResult) -> str | None:
     return f"bots: {', '.join(bots)}; {contract}, {title} {setup.declarer}; variant: {variant}"
 
 
+def match_rules_note(game: type[Game], setup: MatchSetup | None) -> str:
+    """``; rules: must_undertrump=false``: the flags the match was played under where they are not the game's
+    defaults, as every command's title ends with them (``Variant.note``), so that the heading says them as the
+    other results' do; empty under the defaults or where the result does not say (its setup line says the flags as
+    given)."""
+    if setup is None or not setup.variant:
+        return ""
+    try:
+        return game.variant(dict(setup.variant)).note()
+    except StichError:  # flags a result made by hand gives that the game does not take: the setup line says them
+        return ""
+
+
 @dataclass(frozen=True)
 class MatchReport:
     """The texts of a match's report, in ``stich match``'s order: the command prints each with its own wrapping,
@@ -431,7 +449,8 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
     rotations = seats if result.rotate else 1
     heading = (f"{result.game}: {count:,} board{'' if count == 1 else 's'} (seed {result.seed})"
                + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
-                  if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else ""))
+                  if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else "")
+               + match_rules_note(game, result.setup))
     pot_note = ("note: pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot CHIPS)"
                 if game.has_pot and not result.pot else None)
     counted = result.declaring_side.count

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .errors import InvalidPositionError, ParseError, StichError
 from .games import games_with, get_game
@@ -69,13 +69,19 @@ class Settlement:
 
     def _repr_html_(self) -> str:
         """The same as HTML tables, which Jupyter shows for a settlement (as it shows a position's diagram)."""
+        return self._html()
+
+    def _html(self, heading: str = "", lines: Sequence[str] = ()) -> str:
+        """The settlement as HTML: ``heading`` what the caller says in its heading (:meth:`_heading`), ``lines`` the
+        paragraphs it adds under the tables and notes (:class:`~solver.settlement.DDSettlement`'s summary)."""
         head, *body = self._item_rows()
         payments = self._payment_cells()
         paid = html_table([seat for seat, _ in payments], [[value for _, value in payments]],
                           right=range(len(payments)))
         notes = "".join(f"<p><small>note: {escape(note)}</small></p>" for note in self.notes)
-        return (f'<div><p style="font-weight:bold">{escape(self._heading())}</p>'
-                f'{html_table(head, body, right=ITEM_NUMBER_COLUMNS)}<p>payments</p>{paid}{notes}</div>')
+        after = "".join(f"<p>{escape(line)}</p>" for line in lines)
+        return (f'<div><p style="font-weight:bold">{escape(self._heading(heading))}</p>'
+                f'{html_table(head, body, right=ITEM_NUMBER_COLUMNS)}<p>payments</p>{paid}{notes}{after}</div>')
 
     def _item_rows(self) -> list[tuple[str, ...]]:
         """The header and one row per item, as text (what both renderings show): the items as the game names them,
@@ -237,7 +243,8 @@ def settle(position: Position, inputs: object) -> Settlement:
         notes.append(ENDING_NOTE)
     if sum(scored.payments) + scored.pot_change != 0:  # every rule balances; a failure here is a bug, not bad input
         raise AssertionError(f"settlement does not sum to zero: {scored.payments} {scored.pot_change}")
-    return Settlement(game.name, str(rules.contract), scored.items, scored.payments, scored.pot, scored.pot_change,
+    items = tuple(item if item.game else item.of_game(game.name) for item in scored.items)  # read alone as here
+    return Settlement(game.name, str(rules.contract), items, scored.payments, scored.pot, scored.pot_change,
                       tuple(notes), rules.variant.note())
 
 

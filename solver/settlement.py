@@ -16,7 +16,6 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from html import escape
 from typing import Any, Callable, Mapping, Sequence
 
 from .announcements import Announcement
@@ -114,10 +113,10 @@ class DDSettlement:
         return "\n".join([settlement._heading(summary[0]), *items, *summary[1:]])
 
     def _repr_html_(self) -> str:
-        """The same for Jupyter: the items and payments as tables (:meth:`Settlement._repr_html_`)."""
+        """The same for Jupyter: the first line of ``print()`` (the game, the contract, the net, the rules) as its
+        heading, then the items and payments as tables (:meth:`Settlement._repr_html_`) and the lines under them."""
         summary = self._summary()
-        lines = "".join(f"<p>{escape(line)}</p>" for line in summary[1:])
-        return (f'<div><p>{escape(summary[0])}</p>{self._settlement()._repr_html_()}{lines}</div>')
+        return self._settlement()._html(heading=summary[0], lines=summary[1:])
 
 
 # --- the payoff table ---------------------------------------------------------------------------------------------

@@ -275,7 +275,9 @@ def test_a_contract_table_s_settlement_column_is_explained_under_it_with_its_uni
     legend = "settlement: the attacker's double-dummy payment, with a pot of 40 chips"
     assert paid.pot == 40 and paid[1:].pot == 40 and _Cells(paid._repr_html_()).paragraphs[-1] == legend
     assert legend in CliRunner().invoke(app, ["table", str(kratzen), "-b", "1", "--pot", "40"]).stdout.splitlines()
-    assert _Cells(paid[0]._repr_html_()).paragraphs[-1] == "settlement: the attacker's double-dummy payment in chips"
+    assert _Cells(paid[0]._repr_html_()).paragraphs[-1] == legend  # a row alone says its table's pot
+    by_hand = dataclasses.replace(paid[0], pot=None)  # a row that does not know the pot says the unit alone
+    assert _Cells(by_hand._repr_html_()).paragraphs[-1] == "settlement: the attacker's double-dummy payment in chips"
     assert solver.contract_table(next(solver.read_positions(kratzen)), settlement=True).pot == 0  # no [Pot] tag
 
 
@@ -407,6 +409,17 @@ def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
     assert str(Mean.of([2.0, 2.0])) == "+2.00 (all 2 boards alike: no interval)"
     assert repr(Mean.of([1.0])) == "<Mean +1.00 (one board: no interval)>" and str(Mean.of([])) == "no board"
     assert str(Mean.of([0.0, 0.0], interval=False)) == "0.00 (0 by construction)"
+    # a mean taken without an interval that does not print as 0 says so; its document keeps the match's note
+    fixed = Mean.of([2.0, 3.0], interval=False)
+    assert repr(fixed) == "<Mean +2.50 (fixed: no interval)>"
+    assert fixed.as_dict()["interval_note"] == "0 by construction"
+    assert str(Mean.of([1e-18, -1e-18, 1e-17], interval=False)) == "0.00 (0 by construction)"
+    # read back without its game (a checkpoint's line alone), a deal keeps the contract's token and says "declarer"
+    alone = solver.match.PlayedDeal.from_dict(deal.as_dict())
+    assert repr(alone) == f"<PlayedDeal board 1, rotation 0: {deal.contract}, declarer seat 1; payments {payments}>"
+    french_payments = " ".join(f"{paid:+d}" if paid else "0" for paid in french.payments)
+    assert repr(solver.match.PlayedDeal.from_dict(french.as_dict())) == (
+        f"<PlayedDeal board 1, rotation 0: Normal T20, declarer seat 1, side 1+2; payments {french_payments}>")
 
 
 def test_a_match_prints_and_renders_its_report_as_stich_match_does():

@@ -4,7 +4,9 @@ title is unchanged. And a JSON file given where records are expected is said as 
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -74,9 +76,19 @@ def test_the_notebook_s_score_headings_say_the_rules():
     flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
     settled = solver.dd_settlement(flagged)
     heading = "Schafkopf Rufer G; rules: runaway_count_at=deal"
-    assert str(settled).splitlines()[0] == \
-        "Schafkopf Rufer G, double dummy: declarers 1+3 net +4 game units; rules: runaway_count_at=deal"
-    assert f'<p style="font-weight:bold">{heading}</p>' in settled._repr_html_()
+    net = "Schafkopf Rufer G, double dummy: declarers 1+3 net +4 game units; rules: runaway_count_at=deal"
+    assert str(settled).splitlines()[0] == net
+    shown = settled._repr_html_()
+    assert re.findall(r'font-weight:bold">([^<]*)</p>', shown) == [net]  # one heading, print()'s first line
+    assert re.findall(r">([^<]+)<", shown) == [
+        net, "item", "to", "from", "base", "x", "value", "why",
+        "Game", "1+3", "2+4", "1", "1", "1", "the declarers took 105 points (61 needed)",
+        "Schneider", "1+3", "2+4", "1", "1", "1", "the declarers took 105 points (91 or more)",
+        "payments", "seat 1", "seat 2", "seat 3", "seat 4", "+2", "-2", "+2", "-2",
+        "line: GA GK GZ G9 GO HA H9 EZ SA SK E9 SZ SO S8 G8 S9",
+        "the line takes 105 points; the most the declarers can force is 105",
+        "both sides playing for points (one such line), the deal settles +4",
+        "the best settlement while the declarers force their 105 points: +4"]
     score = solver.score_deal(flagged.play_cards(settled.line_names))
     assert str(score).splitlines()[0] == heading and f'font-weight:bold">{heading}</p>' in score._repr_html_()
     assert "rules:" not in str(solver.dd_settlement(plain)) + solver.dd_settlement(plain)._repr_html_()
@@ -85,8 +97,6 @@ def test_the_notebook_s_score_headings_say_the_rules():
 def test_the_notebook_s_table_titles_say_the_rules_as_the_commands_do():
     """The titles of a post-mortem, a contract table, the bonus checks and the dealt bonuses in a notebook said no
     rules where the commands' titles do; now each ends with them (a slice keeps them), a default record's not."""
-    import re
-
     def titles(html: str) -> list[str]:
         return re.findall(r'<p style="font-weight:bold">([^<]*)</p>', html)
 
@@ -107,11 +117,56 @@ def test_the_notebook_s_table_titles_say_the_rules_as_the_commands_do():
     assert "rules:" not in solver.check_bonuses(plain)._repr_html_() + str(solver.analyse_play(plain))
 
 
+def test_a_check_or_a_table_row_shown_alone_says_the_rules_as_its_list_does():
+    """A single BonusCheck or TableEntry in a notebook rendered its list's table of one row, titled without the rules
+    its list's title ends with; now each row is made with the rules it was worked out under (not compared, not in
+    its repr), which a list joined from others keeps. A Kratzen table's row alone says its table's pot too."""
+    flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
+    checks, table = solver.check_bonuses(flagged), solver.contract_table(flagged)
+    rules = "; rules: runaway_count_at=deal"
+    assert re.findall(r'font-weight:bold">([^<]*)</p>', checks[0]._repr_html_()) == [f"Bonuses{rules}"]
+    assert re.findall(r'font-weight:bold">([^<]*)</p>', table[0]._repr_html_()) == [
+        f"Double-dummy contract table{rules}"]
+    assert dataclasses.replace(checks[0], rules_note="") == checks[0]  # compared without the rules
+    assert "rules_note" not in repr(checks[0]) + repr(table[0])
+    assert "rules:" not in solver.check_bonuses(plain)[0]._repr_html_() + solver.contract_table(plain)[0]._repr_html_()
+    joined = checks + solver.check_bonuses(plain)
+    assert [check.rules_note for check in joined] == [rules] * len(checks) + [""] * (len(joined) - len(checks))
+    kratzen = solver.contract_table(next(solver.read_positions(ROOT / "examples" / "kratzen.tbn")), settlement=True,
+                                    pot=4)
+    legend = "settlement: the attacker&#x27;s double-dummy payment, with a pot of 4 chips"
+    assert re.findall(r"<small>([^<]*)</small>", kratzen[0]._repr_html_())[-1] == legend
+    assert re.findall(r"<small>([^<]*)</small>", kratzen._repr_html_())[-1] == legend
+
+
+def test_a_match_s_heading_and_a_solve_result_s_title_say_the_rules():
+    """A match's heading (print, Jupyter, ``stich match``) said no rules, its setup line naming the flags as given;
+    now it ends with them as every title does. A solve result's notebook view had no title: now its position's
+    diagram heading, rules and all, with the answer under it."""
+    from solver.bots import RandomBot
+    from solver.match import play_match
+
+    result = play_match("kratzen", [RandomBot()] * 3, boards=1, pot=4, variant="must_undertrump=no")
+    heading = ("Kratzen: 1 board (seed 1), each played 3 times with the bots rotated; pot 4; "
+               "rules: must_undertrump=false")
+    assert str(result).splitlines()[0] == heading
+    assert re.findall(r'font-weight:bold">([^<]*)</p>', result._repr_html_())[0] == heading
+    assert run("match", "--game", "kratzen", "--bots", "random,random,random", "-n", 1, "-j", 1, "--pot", 4,
+               "--variant", "must_undertrump=no").splitlines()[0] == heading
+    assert str(play_match("kratzen", [RandomBot()] * 3, boards=1, pot=4)).splitlines()[0] == heading.split("; r")[0]
+    flagged = next(solver.read_positions(SCHAFKOPF))
+    answer = solver.solve(flagged)
+    shown = answer._repr_html_()
+    assert shown == ('<div><p style="font-weight:bold">board 1: Schafkopf Rufer G, declarer 1 (declarers 1+3); '
+                     'rules: runaway_count_at=deal</p><p>points for 1+3: 105 (28 won already + 77 from the rest)</p>'
+                     '<p>card points the declaring side can force</p></div>')
+    assert answer.heading == diagram(flagged).splitlines()[0] and "position" not in repr(answer)
+    assert solver.api.solve_answer(flagged) == answer and solver.api.solve_answer(flagged).heading == ""
+
+
 def test_a_hand_analysis_says_its_rules_in_print_and_in_the_notebook():
     """``print(analysis)`` and Jupyter started at the hand where ``stich analyse`` starts with the rules (as the
     advice's report does); now both start with them, bold in the notebook with the hand under them."""
-    import re
-
     flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
     analysis = solver.analyse_position(flagged, 1, samples=2, workers=1)
     text = str(analysis).splitlines()

@@ -6,6 +6,7 @@ deals; and every settlement of seeded random complete playouts of every game mus
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -20,7 +21,7 @@ from solver import Position
 from solver.announcements import Announcement, parse_announcements
 from solver.errors import StichError
 from solver.games import get_game
-from solver.games.outcome import signed_mean, total_payments
+from solver.games.outcome import ScoreItem, signed_mean, total_payments
 from solver.games.schafkopf import laufende, score_items
 from solver.scoring import Settlement, score_deal, scoring_inputs
 from solver.settlement import dd_settlement
@@ -186,15 +187,29 @@ def test_a_settlement_prints_and_renders_for_people():
 
 def test_a_score_item_renders_its_row_of_the_settlement_in_jupyter():
     """A ScoreItem in a notebook showed its dataclass; now its row under the settlement's columns, as the settlement's
-    table writes it (the item's key as its name: the item alone does not know its game)."""
+    table writes it, the item named as its game names it (it showed its key, ``absolut``: its settlement now tells
+    it its game's name for it); print() gives the same row, each cell after its column's name."""
     position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=KONTRA_ANNOUNCEMENTS)
     absolut = next(item for item in score_deal(position).items if item.announced)
     html = absolut._repr_html_()
     assert html.startswith('<table style="border-collapse:collapse">') and html.count("<tr>") == 2
     assert re.findall(r"<th [^>]*>([^<]*)</th>", html) == ["item", "to", "from", "base", "x", "value", "why"]
     assert re.findall(r"<td [^>]*>([^<]*)</td>", html) == [
-        "absolut (announced)", "1+3", "2+4", "2", "2", "4", "Absolut announced by the defenders 2+4: failed"]
+        "Absolut (announced)", "1+3", "2+4", "2", "2", "4", "Absolut announced by the defenders 2+4: failed"]
     assert 'text-align:right">4</td>' in html and 'text-align:left">1+3</td>' in html
+    assert str(absolut) == ("Absolut (announced)  to 1+3  from 2+4  base 2  x 2  value 4  why Absolut announced by "
+                            "the defenders 2+4: failed")
+    assert absolut == dataclasses.replace(absolut, game="") and "game" not in absolut.as_dict()
+    # made by hand, without a settlement: its key, and an empty side "-" (it does not know whether there is a pot)
+    alone = ScoreItem("absolut", (1, 3), 2, 2, True, 4, "failed")
+    assert alone.cells() == ("absolut (announced)", "1+3", "-", "2", "2", "4", "failed")
+    # in a game paid from a pot, an item alone names the pot's side as its settlement's table does
+    kratzen_tbn = Path(__file__).parent.parent / "examples" / "kratzen.tbn"
+    kratzen = solver.dd_settlement(next(solver.read_positions(kratzen_tbn)), pot=4)
+    assert str(kratzen.items[0]) == ("trick 1  to seat 2  from pot  base 1  x 1  value 1  why seat 2 won trick 1: P/4 "
+                                     "from the pot")
+    # the item's name is worked out when shown, so a copy renamed by replace() is named by its new key
+    assert dataclasses.replace(absolut, name="pagat_ultimo").cells()[0] == "Pagat Ultimo (announced)"
 
 
 def test_kontra_check_case_with_make_position_and_keyword():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from ..deal import MAX_NUMBER_DIGITS, small_number
 from ..errors import ParseError, StichError, is_whole_number
@@ -18,8 +18,16 @@ from ..formats.tbn import Record
 from ..html_tables import html_table
 from ..state import PlayState
 
+if TYPE_CHECKING:
+    from .base import Game  # the games import this module
+
 #: The largest pot: the tag's limit of nine digits (``solver.deal.MAX_NUMBER_DIGITS``), for the argument too.
 MAX_POT = 10 ** MAX_NUMBER_DIGITS - 1
+
+
+#: The registered games by name, which :func:`solver.games.register_game` keeps (this module sits under the games
+#: and cannot import their registry): an item that knows its ``game`` is shown in that game's words
+ITEM_GAMES: dict[str, type[Game]] = {}
 
 
 @dataclass(frozen=True)
@@ -28,7 +36,9 @@ class ScoreItem:
 
     The pot is the side left empty: a trick paid from the pot has empty ``losers``, a penalty paid into it empty
     ``winners``. ``value`` 0 marks an item listed for information only (e.g. a tie that scores nothing, or a trick
-    payout from an empty pot)."""
+    payout from an empty pot). ``game`` is the name of the game that scored it (set where it is scored, by the game or
+    :func:`solver.scoring.settle`; empty in an item made by hand), so that an item shown alone is named and its empty
+    side said as its settlement's table does; not compared and not in :meth:`as_dict`."""
 
     name: str
     winners: tuple[int, ...]
@@ -38,6 +48,7 @@ class ScoreItem:
     value: int
     reason: str
     losers: tuple[int, ...] = ()
+    game: str = field(default="", compare=False, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -45,14 +56,31 @@ class ScoreItem:
                 "multiplier": self.multiplier, "announced": self.announced, "value": self.value,
                 "reason": self.reason}
 
-    def cells(self, title: Callable[[str], str] = str, *, pot: bool = False) -> tuple[str, ...]:
+    def cells(self, title: Callable[[str], str] | None = None, *, pot: bool | None = None) -> tuple[str, ...]:
         """Its row under a settlement's columns (:data:`ITEM_COLUMNS`), as ``stich score`` writes it: ``title`` names
-        the item as its game does (``Game.item_title``; the item alone knows only its key), and an empty side is
-        ``pot`` in a game paid from one (``-`` elsewhere, and for the item alone, which does not know its game)."""
+        the item as its game does (``Game.item_title``), and an empty side is ``pot`` in a game paid from one (``-``
+        elsewhere); by default both as the item's ``game`` says (its key and ``-`` for an item without one)."""
+        game = ITEM_GAMES.get(self.game) if self.game and (title is None or pot is None) else None
+        if game is not None:
+            title = game.item_title if title is None else title
+            pot = game.has_pot if pot is None else pot
+
         def seats(side: tuple[int, ...]) -> str:
             return side_text(side) if side else "pot" if pot else "-"
-        return (title(self.name) + (" (announced)" if self.announced else ""), seats(self.winners),
+        return ((title or str)(self.name) + (" (announced)" if self.announced else ""), seats(self.winners),
                 seats(self.losers), str(self.base), str(self.multiplier), str(self.value), self.reason)
+
+    def __str__(self) -> str:
+        """Its row of ``stich score``'s items, each cell after its column's name: ``Absolut  to 1+2  from 3+4  base 1
+        x 1  value 1  why the declarers took 64 points (the contract's target)``."""
+        name, *cells = self.cells()
+        return "  ".join([name, *(f"{column} {cell}" for column, cell in zip(ITEM_COLUMNS[1:], cells))])
+
+    def of_game(self, game: str) -> "ScoreItem":
+        """The item told the name of the game that scored it (a direct copy: :func:`solver.scoring.settle` makes one
+        an item, on every leaf of the reference solver's search)."""
+        return ScoreItem(self.name, self.winners, self.base, self.multiplier, self.announced, self.value, self.reason,
+                         self.losers, game)
 
     def _repr_html_(self) -> str:
         """The item for Jupyter: its row under a settlement's columns, as a settlement's table shows it."""
