@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import time
-import tomllib
 from pathlib import Path
 
 import pytest

@@ -25,7 +25,7 @@ with warnings.catch_warnings():  # Starlette 1.x would have httpx2 for its test 
     from starlette.testclient import TestClient
 
 import solver
-from solver import postmortem, settlement
+from solver import postmortem
 from solver.board import app as board_app
 from solver.diagram import display_order
 from solver.board import session
@@ -627,7 +627,6 @@ def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_
     """Every page load used to add the files' boards again under new ids; after some 10 reloads of a file of 7
     records the server's 200 boards had pushed out the board an open tab was using (the audit)."""
     monkeypatch.setattr(session, "MAX_BOARDS", 200)
-    MAX_BOARDS = session.MAX_BOARDS
     c = client(SK)
     first = c.get("/api/start").json()
     in_use = first["open"]
@@ -940,7 +939,6 @@ def test_the_server_holds_no_more_boards_than_it_keeps(monkeypatch):
     from solver.board.session import Board
 
     monkeypatch.setattr(session, "MAX_BOARDS", 200)
-    MAX_BOARDS = session.MAX_BOARDS
     app = create_app([])
     c = TestClient(app, base_url="http://127.0.0.1")
     text = SK.read_text(encoding="utf-8")
