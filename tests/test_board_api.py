@@ -939,6 +939,7 @@ def test_the_server_holds_no_more_boards_than_it_keeps(monkeypatch):
     from solver.board.session import Board
 
     monkeypatch.setattr(session, "MAX_BOARDS", 200)
+    MAX_BOARDS = session.MAX_BOARDS
     app = create_app([])
     c = TestClient(app, base_url="http://127.0.0.1")
     text = SK.read_text(encoding="utf-8")
