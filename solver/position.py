@@ -413,6 +413,26 @@ def _required(record: Record, name: str) -> Tag:
     return tag
 
 
+#: The tags a record may leave out that change what is solved: a misspelt one would be passed over unsaid, and the
+#: deal solved as if it were absent (seat 1 declaring where [Declarer "3"] was meant).
+OPTIONAL_READ_TAGS = ("Declarer", "Leader", "Partner", "CalledSuitLed", "Announcements", "Pot", "Seats", "Variant")
+
+
+def _refuse_misspelt_optional_tag(record: Record) -> None:
+    """A tag of no meaning to stich that is a near spelling of an optional tag the record lacks ([Declaerer "3"]) is an
+    error naming the tag meant: kept as an unknown tag, it would change the answer without a word. The bar is high
+    (``difflib``'s 0.85), so that tags of other programs ([Lead], [Variation]) pass."""
+    known = OTHER_TAGS | {"game", "deal", "contract"} | {name.lower() for name in OPTIONAL_READ_TAGS}
+    absent = [name for name in OPTIONAL_READ_TAGS if record.tag(name) is None]
+    for tag in record.tags:
+        if tag.name.lower() in known:
+            continue
+        meant = did_you_mean(tag.name, absent, cutoff=0.85)
+        if meant:
+            raise _error(record, f"[{tag.name}] is no tag stich reads{meant}", tag.line, tag.column, tag.name,
+                         "the tag as docs/format.md spells it, or a name of one's own further from it")
+
+
 def _seat_number(record: Record, tag: Tag, seats: int) -> int:
     seat = small_number(tag.value)
     if seat is None or not 1 <= seat <= seats:
@@ -517,6 +537,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
             raise _tag_error(record, tag, str(error), None if "expected" in str(error) else expected) from None
 
     contract_tag = _required(record, "Contract")
+    _refuse_misspelt_optional_tag(record)
     contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help)
     declarer = tag_value("Declarer", lambda t: _seat_number(record, t, deal.seats), "a seat") or 1
     leader = tag_value("Leader", lambda t: _seat_number(record, t, deal.seats), "a seat")

@@ -281,3 +281,18 @@ def test_an_endings_play_led_by_another_seat_than_its_leader_says_why():
                              "(got '3', expected 1)")
     tagged = error_of(ending + '[Leader "3"]\n[Play "1"]\nT1\n')
     assert str(tagged) == "bad.tbn:5:8: the first trick is led by seat 3 as [Leader] says (got '1', expected 3)"
+
+
+def test_a_misspelt_optional_tag_is_refused_with_the_tag_it_was_meant_to_be():
+    """[Declaerer "2"] was kept as an unknown tag and the Solo solved for seat 1, without a word (the analyst's
+    evening): a tag stich does not read that is a near spelling of an optional tag the record lacks is an error."""
+    text = GOOD.replace('[Declarer "1"]', '[Declaerer "2"]')
+    error = error_of(text)
+    assert (error.line, error.column, error.token) == (4, 1, "Declaerer")
+    assert str(error) == ("bad.tbn:4:1: [Declaerer] is no tag stich reads; did you mean 'Declarer'? (got 'Declaerer', "
+                          "expected the tag as docs/format.md spells it, or a name of one's own further from it)")
+    assert "did you mean 'Partner'?" in str(error_of(GOOD + '[Partners "2"]\n'))
+    # other programs' tags, and a near spelling of a tag the record has, are kept as before
+    for tag in ('[Lead "HK"]', '[Variation "x"]', '[Auction "N"]', '[Declarers "1"]'):
+        assert solver.parse_positions(GOOD + tag + "\n")[0].record.get(tag[1:].split()[0]) is not None
+
