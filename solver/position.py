@@ -440,6 +440,19 @@ def _seat_number(record: Record, tag: Tag, seats: int) -> int:
     return seat
 
 
+def _unheld_note(game: type[Game], hands: list[list[tuple[str, int]]]) -> str:
+    """``"; no hand holds T12"``: the cards of a deal that deals the whole pack which no hand holds, for a card
+    written twice or left out of a hand (the card meant), when there are at most three; ``""`` for an ending or a
+    deal that misses more (where the list would be no help)."""
+    if len(hands) * game.hand_size != len(game.pack):
+        return ""
+    held = {game.pack.lookup(word) for hand in hands for word, _column in hand}
+    unheld = [card.name for card in game.pack if card.index not in held]
+    if not 1 <= len(unheld) <= 3 or sum(map(len, hands)) < len(game.pack) - 3:
+        return ""
+    return f"; no hand holds {' '.join(unheld)}"
+
+
 def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
     """The Deal tag, with every error pointing at the card or separator that causes it."""
     words = _value_words(tag)
@@ -482,7 +495,8 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
                 raise _error(record, f"seat {seat + 1}: not a card of the {game.name} pack"
                              f"{_close_cards(game.pack, word)}", tag.value_line, column, word, f"a {game.name} card")
             if index in seen:
-                raise _error(record, f"duplicate card {game.pack[index].name} (also in seat {seen[index] + 1})",
+                raise _error(record, f"duplicate card {game.pack[index].name} (also in seat {seen[index] + 1})"
+                             f"{_unheld_note(game, hands)}",
                              tag.value_line, column, word, "each card once")
             seen[index] = seat
             masks[seat] |= 1 << index
@@ -495,8 +509,8 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
         usual = max(set(sizes), key=sizes.count) or max(sizes)
         odd = next(i for i, hand in enumerate(hands) if len(hand) != usual)
         word, column = hands[odd][0] if hands[odd] else ("/", slashes[odd - 1] if odd else slashes[0])
-        raise _error(record, f"hands of unequal length: {listing}", tag.value_line, column, word,
-                     f"{usual} cards in every hand")
+        raise _error(record, f"hands of unequal length: {listing}{_unheld_note(game, hands)}", tag.value_line,
+                     column, word, f"{usual} cards in every hand")
     if sizes[0] > game.hand_size:
         raise _tag_error(record, tag, f"{game.name} hands hold at most {game.hand_size} cards",
                          f"at most {game.hand_size} cards a hand")

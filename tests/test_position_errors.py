@@ -296,3 +296,12 @@ def test_a_misspelt_optional_tag_is_refused_with_the_tag_it_was_meant_to_be():
     for tag in ('[Lead "HK"]', '[Variation "x"]', '[Auction "N"]', '[Declarers "1"]'):
         assert solver.parse_positions(GOOD + tag + "\n")[0].record.get(tag[1:].split()[0]) is not None
 
+
+def test_a_card_written_twice_or_left_out_names_the_card_no_hand_holds():
+    assert "duplicate card EO (also in seat 1); no hand holds S9 (got" in str(error_of(GOOD.replace("SK S9",
+                                                                                                     "SK EO")))
+    short = error_of(GOOD.replace(" S7\"]", "\"]"))
+    assert "seat 4 has 7; no hand holds S7 (got" in str(short)
+    ending = '[Game "Schafkopf"]\n[Deal "1: EO GO / SU EA / GZ GK / H8"]\n[Contract "Solo H"]\n'
+    assert "no hand holds" not in str(error_of(ending))  # an ending's other cards were played: none is missing
+
