@@ -727,6 +727,7 @@ def _replay(record: Record, rules: Rules,
         raise _error(record, f"the first trick is led by seat {state.leader + 1} {why}",
                      leader.line, leader.column, leader.text, str(state.leader + 1))
     played = []
+    where: dict[int, tuple[int, int]] = {}  # each card played: by whom, on which line
     for number, line in enumerate(play.tricks):
         indices = [rules.pack.lookup(token.text) for token in line]
         for token, index in zip(line, indices):  # a word that is no card (a trick number, a '-') is named before it
@@ -743,7 +744,8 @@ def _replay(record: Record, rules: Rules,
                 raise _error(record, "the deal is over", token.line, token.column, token.text, "no more cards")
             seat = state.to_move
             if not state.hands[seat] >> index & 1:
-                raise _error(record, f"seat {seat + 1} does not hold this card{_order_hint(rules, state, line)}",
+                raise _error(record, f"seat {seat + 1} does not hold this card{_whereabouts(state, index, where)}"
+                             f"{_order_hint(rules, state, line)}",
                              token.line, token.column, token.text,
                              f"a card of seat {seat + 1}: {' '.join(rules.pack.names(state.hands[seat]))}")
             legal = state.legal_cards()
@@ -751,9 +753,20 @@ def _replay(record: Record, rules: Rules,
                 raise _error(record, f"seat {seat + 1} may not play this card here{under}: "
                              f"{rules.illegal_reason(state, index)}{_order_hint(rules, state, line)}", token.line,
                              token.column, token.text, f"one of {' '.join(rules.pack.names(legal))}")
+            where[index] = (seat, token.line)
             state = state.advance(index)
             played.append(index)
     return state, tuple(played)
+
+
+def _whereabouts(state: PlayState, index: int, played: Mapping[int, tuple[int, int]]) -> str:
+    """Where a card a seat does not hold is: played already (a card written twice in the Play section, or a
+    trick's cards read in the wrong order), or in another hand."""
+    if index in played:
+        seat, line = played[index]
+        return f": played already, by seat {seat + 1} on line {line}"
+    holder = next((seat for seat, hand in enumerate(state.hands) if hand >> index & 1), None)
+    return f": seat {holder + 1} holds it" if holder is not None else ""
 
 
 def _order_hint(rules: Rules, state: PlayState, line: list) -> str:

@@ -305,3 +305,10 @@ def test_a_card_written_twice_or_left_out_names_the_card_no_hand_holds():
     ending = '[Game "Schafkopf"]\n[Deal "1: EO GO / SU EA / GZ GK / H8"]\n[Contract "Solo H"]\n'
     assert "no hand holds" not in str(error_of(ending))  # an ending's other cards were played: none is missing
 
+
+def test_a_card_the_seat_does_not_hold_is_said_where_it_is():
+    played = error_of(GOOD + '[Play "1"]\nEO SU H9 H8\nEO\n')
+    assert (played.line, played.token) == (7, "EO")
+    assert "seat 1 does not hold this card: played already, by seat 1 on line 6; seat 1 led" in str(played)
+    elsewhere = error_of(GOOD + '[Play "1"]\nEA\n')
+    assert "seat 1 does not hold this card: seat 2 holds it; seat 1 led" in str(elsewhere)
