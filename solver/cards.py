@@ -11,6 +11,7 @@ players sort their hands.
 from __future__ import annotations
 
 import importlib
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import (TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NoReturn, Sequence, TypeAlias, TypeVar,
@@ -293,8 +294,22 @@ class Pack:
         note = self.absent.get(unicodedata.normalize("NFC", str(token).strip()).upper())
         if note is not None:
             return f"; {note}"
-        return run_together_note(token, lambda part: self.lookup(part) is not None) or \
+        return run_together_note(token, lambda part: self.lookup(part) is not None) or self._shape_note(token) or \
             did_you_mean(token, [card.name for card in self.cards], cutoff=0.5)
+
+    def _shape_note(self, token: object) -> str:
+        """What a token that is no misspelt card was meant as: a suit alone (a hand copied from the diagram, which
+        groups cards by suit: ``T 21 17 ♠ K Q``) or a trick's number (``1.``); the closest cards' names would
+        mislead there (``T`` suggested TS, ``1.`` T1)."""
+        key = unicodedata.normalize("NFC", str(token).strip()).upper()
+        suits = {card.suit for card in self.cards} | {sign for sign, suit in _SIGN_SUITS.items()
+                                                      if suit in self.sign_letters}
+        if key in suits:
+            return (f"; a suit alone: each card is written whole, suit and rank together ({self.example()}), not "
+                    "grouped by suit as the hand diagram prints them")
+        if re.fullmatch(r"[0-9]+[.):]", key):
+            return "; a trick's number? A line of the Play section holds the trick's cards alone, in playing order"
+        return ""
 
     def lookup(self, token: str | Card) -> int | None:
         """The index a token (or this pack's Card, as the API hands them out) names, or None (also for anything

@@ -312,3 +312,20 @@ def test_a_card_the_seat_does_not_hold_is_said_where_it_is():
     assert "seat 1 does not hold this card: played already, by seat 1 on line 6; seat 1 led" in str(played)
     elsewhere = error_of(GOOD + '[Play "1"]\nEA\n')
     assert "seat 1 does not hold this card: seat 2 holds it; seat 1 led" in str(elsewhere)
+
+
+def test_a_hand_grouped_by_suit_or_a_numbered_trick_is_said_as_what_it_is():
+    """A hand copied from the diagram (``T 21 17 ♠ K Q``) was answered 'did you mean TS or T9 or T8?', and a trick's
+    number ``1.`` 'did you mean T1?': closest names that mislead. Each is said as what the user wrote."""
+    grouped = error_of(GOOD.replace('"1: EO GO', '"1: E O GO'))
+    assert (grouped.token, grouped.column) == ("E", 11)
+    assert str(grouped) == ("bad.tbn:2:11: seat 1: not a card of the Schafkopf pack; a suit alone: each card is "
+                            "written whole, suit and rank together (E9 SA), not grouped by suit as the hand diagram "
+                            "prints them (got 'E', expected a Schafkopf card)")
+    zwanzigerrufen = ('[Game "zr"]\n[Deal "1: ♠ K / T1 SQ / T4 SN / T5 SJ"]\n[Contract "Normal T19"]\n')
+    assert "; a suit alone: each card is written whole" in str(error_of(zwanzigerrufen))
+    numbered = error_of(GOOD + '[Play "1"]\n1. EO SU H9 H8\n')
+    assert numbered.token == "1." and "did you mean" not in str(numbered)
+    assert ("not a card of the Schafkopf pack; a trick's number? A line of the Play section holds the trick's cards "
+            "alone, in playing order (got '1.'") in str(numbered)
+    assert "did you mean 'T21' or 'T1'?" in str(error_of(zwanzigerrufen.replace("♠ K", "21 SK")))  # a number alone: a card
