@@ -328,4 +328,5 @@ def test_a_hand_grouped_by_suit_or_a_numbered_trick_is_said_as_what_it_is():
     assert numbered.token == "1." and "did you mean" not in str(numbered)
     assert ("not a card of the Schafkopf pack; a trick's number? A line of the Play section holds the trick's cards "
             "alone, in playing order (got '1.'") in str(numbered)
-    assert "did you mean 'T21' or 'T1'?" in str(error_of(zwanzigerrufen.replace("♠ K", "21 SK")))  # a number alone: a card
+    number_alone = error_of(zwanzigerrufen.replace("♠ K", "21 SK"))  # a number alone: a card misspelt
+    assert "did you mean 'T21' or 'T1'?" in str(number_alone)
