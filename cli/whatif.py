@@ -65,6 +65,11 @@ PLAY = typer.Option(None, "--play", metavar="CARDS", callback=checked_play,
                     help="What if: play these cards (one quoted string, e.g. \"T17 T1\") after the record's Play "
                          "section; the command then works on the position they reach.")
 
+FROM_START = typer.Option(False, "--from-start",
+                          help="Answer from the deal's start (an ending's start), not after the record's Play "
+                               "section, which is still read and checked: could it have been forced? --play's "
+                               "cards are then played from there.")
+
 
 def played_names(position: Position, play: Optional[str]) -> list[str]:
     """The names of ``--play``'s cards as ``position`` (the position they reach) played them, the last of its played
