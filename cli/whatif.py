@@ -8,7 +8,7 @@ from typing import Any, Callable, Optional
 
 import typer
 
-from solver.cards import run_together_note
+from solver.cards import run_together_note, trick_number_note
 from solver.errors import ParseError, StichError, UnknownCardError, did_you_mean
 from solver.games import GAMES
 from solver.position import Position
@@ -40,7 +40,8 @@ def no_game_card(token: str, number: int) -> str:
     key = unicodedata.normalize("NFC", token).upper()  # as a pack looks a token up
     notes = "".join(f"; {game.name}: {game.pack.absent[key]}" for game in GAMES if key in game.pack.absent)
     names = sorted({card.name for game in GAMES for card in game.pack.cards})
-    near = notes or run_together_note(token, card_of_some_game)
+    near = notes or run_together_note(token, card_of_some_game) or \
+        trick_number_note(token, "--play takes the cards alone")
     return (f"card {number} ({token!r}) is a card of no game{near or did_you_mean(token, names, cutoff=0.5)} "
             f"(expected cards of the record's game, such as {play_examples()})")
 

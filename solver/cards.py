@@ -28,6 +28,15 @@ _SIGN_SUITS = {
 }
 
 
+def trick_number_note(token: object, cards_alone: str) -> str:
+    """``"; a trick's number? ..."`` for a token such as ``1.`` where a list of played cards is read (a Play section's
+    line, ``--play``), ``cards_alone`` saying what holds the cards alone; ``""`` for any other token. Elsewhere such a
+    token is no trick's number, and the closest cards' names (T1) would mislead here."""
+    if re.fullmatch(r"[0-9]+[.):]", str(token).strip()):
+        return f"; a trick's number? {cards_alone}, in playing order"
+    return ""
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card of a pack. It prints as its name and compares equal to it (``card == "T21"``), as python-chess's
@@ -299,16 +308,13 @@ class Pack:
 
     def _shape_note(self, token: object) -> str:
         """What a token that is no misspelt card was meant as: a suit alone (a hand copied from the diagram, which
-        groups cards by suit: ``T 21 17 ♠ K Q``) or a trick's number (``1.``); the closest cards' names would
-        mislead there (``T`` suggested TS, ``1.`` T1)."""
+        groups cards by suit: ``T 21 17 ♠ K Q``), where the closest cards' names would mislead (``T``: TS)."""
         key = unicodedata.normalize("NFC", str(token).strip()).upper()
         suits = {card.suit for card in self.cards} | {sign for sign, suit in _SIGN_SUITS.items()
                                                       if suit in self.sign_letters}
         if key in suits:
             return (f"; a suit alone: each card is written whole, suit and rank together ({self.example()}), not "
                     "grouped by suit as the hand diagram prints them")
-        if re.fullmatch(r"[0-9]+[.):]", key):
-            return "; a trick's number? A line of the Play section holds the trick's cards alone, in playing order"
         return ""
 
     def lookup(self, token: str | Card) -> int | None:

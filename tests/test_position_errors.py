@@ -284,16 +284,26 @@ def test_an_endings_play_led_by_another_seat_than_its_leader_says_why():
 
 
 def test_a_misspelt_optional_tag_is_refused_with_the_tag_it_was_meant_to_be():
-    """[Declaerer "2"] was kept as an unknown tag and the Solo solved for seat 1, without a word (the analyst's
-    evening): a tag stich does not read that is a near spelling of an optional tag the record lacks is an error."""
+    """A tag stich does not read that is a near spelling of an optional tag the record lacks and would read is an
+    error: kept as an unknown tag, [Declaerer "2"] would leave the Solo to seat 1 without a word."""
     text = GOOD.replace('[Declarer "1"]', '[Declaerer "2"]')
     error = error_of(text)
     assert (error.line, error.column, error.token) == (4, 1, "Declaerer")
     assert str(error) == ("bad.tbn:4:1: [Declaerer] is no tag stich reads; did you mean 'Declarer'? (got 'Declaerer', "
-                          "expected the tag as docs/format.md spells it, or a name of one's own further from it)")
-    assert "did you mean 'Partner'?" in str(error_of(GOOD + '[Partners "2"]\n'))
-    # other programs' tags, and a near spelling of a tag the record has, are kept as before
-    for tag in ('[Lead "HK"]', '[Variation "x"]', '[Auction "N"]', '[Declarers "1"]'):
+                          "expected [Declarer \"2\"] if that is what it means; another program's tag can be renamed)")
+    called = GOOD.replace("Solo H", "Sauspiel E")
+    assert "did you mean 'Partner'?" in str(error_of(called + '[Partners "2"]\n'))
+    ending = ('[Game "Schafkopf"]\n[Deal "1: EO GO / SU EA / GZ GK / H8 H7"]\n[Contract "Sauspiel E"]\n'
+              '[Partner "2"]\n[CalledSuit "yes"]\n')
+    assert "did you mean 'CalledSuitLed'?" in str(error_of(ending))
+
+
+def test_a_tag_near_one_that_would_not_be_read_is_kept():
+    """Only tags this record would read are named: other programs' tags, a near spelling of a tag the record has,
+    and near spellings of tags refused here (a whole deal's leader, a Solo's partner, a pot Schafkopf has not,
+    [Seats], which only cross-checks) are kept as unknown tags."""
+    for tag in ('[Lead "HK"]', '[Variation "x"]', '[Auction "N"]', '[Declarers "1"]', '[Leaders "2"]',
+                '[Partners "2"]', '[CalledSuit "yes"]', '[Plot "x"]', '[Post "x"]', '[Seat "1"]'):
         assert solver.parse_positions(GOOD + tag + "\n")[0].record.get(tag[1:].split()[0]) is not None
 
 
@@ -315,8 +325,8 @@ def test_a_card_the_seat_does_not_hold_is_said_where_it_is():
 
 
 def test_a_hand_grouped_by_suit_or_a_numbered_trick_is_said_as_what_it_is():
-    """A hand copied from the diagram (``T 21 17 ♠ K Q``) was answered 'did you mean TS or T9 or T8?', and a trick's
-    number ``1.`` 'did you mean T1?': closest names that mislead. Each is said as what the user wrote."""
+    """A hand copied from the diagram (``T 21 17 ♠ K Q``) and a trick's number ``1.`` in the Play section are said as
+    what the user wrote, not with the closest cards' names (TS, T1), which would mislead."""
     grouped = error_of(GOOD.replace('"1: EO GO', '"1: E O GO'))
     assert (grouped.token, grouped.column) == ("E", 11)
     assert str(grouped) == ("bad.tbn:2:11: seat 1: not a card of the Schafkopf pack; a suit alone: each card is "
@@ -330,3 +340,14 @@ def test_a_hand_grouped_by_suit_or_a_numbered_trick_is_said_as_what_it_is():
             "alone, in playing order (got '1.'") in str(numbered)
     number_alone = error_of(zwanzigerrufen.replace("♠ K", "21 SK"))  # a number alone: a card misspelt
     assert "did you mean 'T21' or 'T1'?" in str(number_alone)
+
+
+def test_a_seat_number_inside_the_deal_is_said_as_one_and_no_trick_number_outside_the_play_section():
+    """``N:`` stands only before a Deal's first hand; a trick's number is a Play section's mistake only, not the
+    Deal's or a card played through the API."""
+    inside = error_of(GOOD.replace("/ SU EA", "/ 2: SU EA"))
+    assert inside.token == "2:"
+    assert "a seat number N: stands only before the first hand" in str(inside) and "trick" not in str(inside)
+    with pytest.raises(solver.StichError) as info:
+        solver.parse_positions(GOOD)[0].play("1.")
+    assert str(info.value) == "'1.' is not a card of the Schafkopf pack"
