@@ -110,11 +110,13 @@ def stopped_record(position: Position, time_limit: float | None, missing: str = 
     return f"{record_place(position)}: {missing}: {why}"
 
 
-def with_what_if(result: Document, position: Position, play: str | None) -> Document:
-    """A record's document with ``--play``'s cards in its ``record`` (``play``, by their names), where it has one:
-    the document describes the position they reach, not the one its record's file and line hold, and a script
-    keyed on the record could not tell them apart."""
+def with_what_if(result: Document, position: Position, play: str | None, from_start: bool = False) -> Document:
+    """A record's document with ``--from-start`` (``from_start``: true) and ``--play``'s cards (``play``, by their
+    names) in its ``record``, where it has one: the document describes the position they reach, not the one its
+    record's file and line hold, and a script keyed on the record could not tell them apart."""
     record = result.get("record")
+    if from_start and isinstance(record, dict):
+        record["from_start"] = True
     if play and isinstance(record, dict):
         record["play"] = played_names(position, play)
     return result
@@ -367,7 +369,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 working = position
                 partial = False
                 try:
-                    result = with_what_if(document(position), position, play)
+                    result = with_what_if(document(position), position, play, from_start)
                 except OptionRefused as error:
                     not_answered(item, error.said(position))
                     continue
@@ -389,12 +391,12 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     failed = True
                     if console is None and time_limit is not None:  # a line for it, that a script can tell
                         with interrupts_held():
-                            emit_json(with_what_if(unanswered_document(position, named, stopped), position, play))
+                            emit_json(with_what_if(unanswered_document(position, named, stopped), position, play, from_start))
                     continue
                 except PartlyAnswered as partly:
                     said(f"stich: {stopped_record(position, time_limit, partly.missing)}")
                     failed = True
-                    result = with_what_if(partly.document, position, play)
+                    result = with_what_if(partly.document, position, play, from_start)
                     partial = True
                 text = ""
                 if console is not None and render is None:

@@ -81,10 +81,11 @@ def played_names(position: Position, play: Optional[str]) -> list[str]:
     return [position.pack[card].name for card in position.played[len(position.played) - count:]]
 
 
-def what_if_note(names: list[str]) -> str:
-    """``, what if: HK T1``: how a title line ends whose position ``--play``'s cards (``names``) reached, so that it is
-    never taken for the record's own position; empty without them."""
-    return f", what if: {' '.join(names)}" if names else ""
+def what_if_note(names: list[str], from_start: bool = False) -> str:
+    """``, from the deal's start, what if: HK T1``: how a title line ends whose position ``--from-start`` and
+    ``--play``'s cards (``names``) reached, so that it is never taken for the record's own position; empty without
+    them."""
+    return (", from the deal's start" if from_start else "") + (f", what if: {' '.join(names)}" if names else "")
 
 
 class ForeignPlayCard(ParseError):
