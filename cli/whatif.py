@@ -68,8 +68,8 @@ PLAY = typer.Option(None, "--play", metavar="CARDS", callback=checked_play,
 
 FROM_START = typer.Option(False, "--from-start",
                           help="Answer from the deal's start (an ending's start), not after the record's Play "
-                               "section, which is still read and checked: could it have been forced? --play's "
-                               "cards are then played from there.")
+                               "section, which is still read and checked: what the deal as dealt allows, not what "
+                               "is left after the play. --play's cards are then played from there.")
 
 
 def played_names(position: Position, play: Optional[str]) -> list[str]:
