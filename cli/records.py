@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -238,15 +237,6 @@ def stdin_bytes(what: str = "the records"):
     return getattr(sys.stdin, "buffer", sys.stdin)
 
 
-def at_start(position: Position) -> Position:
-    """The position at its deal's start (an ending's, where it is one), its record without the Play section: what
-    ``--from-start`` answers, so that a played record asks whether a bonus could have been forced, not whether it
-    still can."""
-    record = position.to_record()
-    record.remove("Play")
-    return replace(position, state=position.rules.start(), played=(), record=record)
-
-
 def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, as_json: bool,
                      document: Callable[[Position], Document],
                      render: Callable[[Document, Console], None] | None, play: str | None = None,
@@ -282,8 +272,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     ``as_read`` is called with each record to be answered as read, before ``play``'s cards copy it: comments after
     the file's last record reach that record when the file ends (``show --tbn`` writes them then); with ``record``
     they are read for it where the file is a regular one (``iter_records``' ``first``: a pipe is read no further).
-    ``from_start`` (``--from-start``) answers each record from its deal's start (:func:`at_start`), its Play section
-    read and checked all the same; ``play``'s cards are then played from there.
+    ``from_start`` (``--from-start``) answers each record from its deal's start (``Position.at_start``), its Play
+    section read and checked all the same; ``play``'s cards are then played from there.
 
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
@@ -347,7 +337,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 try:
                     position = position_from_record(item, variant=variant)
                     if from_start:
-                        position = at_start(position)
+                        position = position.at_start()
                     position = what_if(position, play)  # the record's position kept, to say a card it refuses
                     pot_of.apply(position)  # read where the game reads its [Pot]
                 except CommandVariantError as error:  # the command's flags, the same for every record of the game

@@ -167,6 +167,16 @@ class Position:
                 raise type(error)(f"card {number} of the play ({card}): {error}") from None
         return position
 
+    def at_start(self) -> "Position":
+        """The position at its deal's start (an ending's start), no card played: to ask what the deal as dealt
+        allows (could a bonus have been forced?), not what is left after the play. Its record, where it has one, is
+        kept without the Play section."""
+        record = None
+        if self.record is not None:
+            record = _copy_record(self.record)
+            record.remove("Play")
+        return replace(self, state=self.rules.start(), played=(), record=record)
+
     def to_record(self) -> Record:
         """The position as a ``.tbn`` record: its own record (tags and comments kept, the Play section as played),
         or one made from its rules and play for a position made in Python."""
@@ -358,7 +368,7 @@ def _new_record(position: Position) -> Record:
         record.set("Variant", rules.variant.text())
     for name, value in rules.state_tags.items():
         record.set(*position.game.state_tag_text(name, value))
-    start = replace(position, state=rules.start(), played=(), record=record)
+    start = replace(position.at_start(), record=record)
     for card in position.played:
         start = start.play(card)
     assert start.record is not None
@@ -397,8 +407,8 @@ OPTIONAL_READ_TAGS = ("Declarer", "Leader", "Partner", "CalledSuitLed", "Announc
 
 #: The tags stich reads or writes, lower-cased (FORMAT.md's and those stich writes): a tag of these is never taken for
 #: a misspelling of another.
-READ_TAGS = frozenset({"game", "deal", "contract", "board", "dealer", "date", "event", "play", "result", "seats", "seed",
-                       "site", "note", "name"} | {name.lower() for name in OPTIONAL_READ_TAGS}
+READ_TAGS = frozenset({"game", "deal", "contract", "board", "dealer", "date", "event", "play", "result", "seats",
+                       "seed", "site", "note", "name"} | {name.lower() for name in OPTIONAL_READ_TAGS}
                       | {name.lower() for name in RECORD_TAGS.values()})
 
 
@@ -763,7 +773,8 @@ def _replay(record: Record, rules: Rules,
             if index is None:  # miscounts its trick
                 note = trick_number_note(token.text, "A line of the Play section holds the trick's cards alone") \
                     or rules.pack.unknown_note(token.text)
-                raise _error(record, f"not a card of the {rules.game.name} pack{note}", token.line, token.column, token.text, f"a {rules.game.name} card")
+                raise _error(record, f"not a card of the {rules.game.name} pack{note}", token.line, token.column,
+                             token.text, f"a {rules.game.name} card")
         if len(line) > rules.seats or (len(line) < rules.seats and number < len(play.tricks) - 1):
             token = line[-1] if line else leader
             raise _error(record, f"a trick has {rules.seats} cards; this line has {len(line)}", token.line,
