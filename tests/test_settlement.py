@@ -425,7 +425,7 @@ def test_score_dd_shows_the_settlement_and_the_points_play():
         ("end_of_play", 12, 8, 8, True)
     assert dd["line"][-4:] == ["T1", "HG", "DG", "SG"] and dd["payments"] == [6, -6, -6, 6]
     text = cli("score", EXAMPLE, "--dd").stdout
-    # "from the end of the play" under "the play is not complete": the play stops, it has no end yet
+    # a play that stops short is settled from where it stops: it has no end yet
     assert "Double-dummy settlement (from where the play stops): declarers 1+4 net +12 game units" in text
     assert "gives up points to score more" in text and "T1 \u2665G \u2666G \u2660G" in text  # painted
 
