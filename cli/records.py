@@ -381,7 +381,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     failed = True
                     if console is None and time_limit is not None:  # a line for it, that a script can tell
                         with interrupts_held():
-                            emit_json(with_what_if(unanswered_document(position, named, stopped), position, play, from_start))
+                            emit_json(with_what_if(unanswered_document(position, named, stopped), position, play,
+                                                   from_start))
                     continue
                 except PartlyAnswered as partly:
                     said(f"stich: {stopped_record(position, time_limit, partly.missing)}")
