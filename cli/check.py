@@ -12,7 +12,7 @@ from .options import (ALL_MESSAGES,
                       parse_variant_options)
 from .records import run_over_records
 from .render import render_check
-from .whatif import PLAY
+from .whatif import FROM_START, PLAY
 
 
 def check(
@@ -25,6 +25,7 @@ def check(
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     play: Optional[str] = PLAY,
+    from_start: bool = FROM_START,
     time_limit: Optional[float] = TIME_LIMIT,
     pot: Optional[int] = POT,
 ) -> None:
@@ -33,6 +34,7 @@ def check(
     the other side stops it."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
-    run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="position", as_json=as_json,
-                     render=render_check, time_limit=time_limit, pot=pot, command="check", all_messages=all_messages,
+    run_over_records(file, variant=flags, board=board, record=record, play=play, from_start=from_start,
+                     diagram="position", as_json=as_json, render=render_check, time_limit=time_limit, pot=pot,
+                     command="check", all_messages=all_messages,
                      document=lambda position: check_report(position, engine=engine, time_limit=time_limit))

@@ -109,11 +109,13 @@ def stopped_record(position: Position, time_limit: float | None, missing: str = 
     return f"{record_place(position)}: {missing}: {why}"
 
 
-def with_what_if(result: Document, position: Position, play: str | None) -> Document:
-    """A record's document with ``--play``'s cards in its ``record`` (``play``, by their names), where it has one:
-    the document describes the position they reach, not the one its record's file and line hold, and a script
-    keyed on the record could not tell them apart."""
+def with_what_if(result: Document, position: Position, play: str | None, from_start: bool = False) -> Document:
+    """A record's document with ``--from-start`` (``from_start``: true) and ``--play``'s cards (``play``, by their
+    names) in its ``record``, where it has one: the document describes the position they reach, not the one its
+    record's file and line hold, and a script keyed on the record could not tell them apart."""
     record = result.get("record")
+    if from_start and isinstance(record, dict):
+        record["from_start"] = True
     if play and isinstance(record, dict):
         record["play"] = played_names(position, play)
     return result
@@ -232,7 +234,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                      diagram: str | None = None, time_limit: float | None = None, record: int | None = None,
                      pot: int | None = None, command: str, notes: GameNotes | None = None,
                      all_messages: bool = False, kind: str | None = None,
-                     as_read: Callable[[Record], None] | None = None) -> None:
+                     as_read: Callable[[Record], None] | None = None, from_start: bool = False) -> None:
     """Analyse every record of ``path`` (``-``: standard input; or only the records whose ``[Board]`` is ``board``,
     or only its ``record``-th) and print each document.
 
@@ -261,6 +263,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     ``as_read`` is called with each record to be answered as read, before ``play``'s cards copy it: comments after
     the file's last record reach that record when the file ends (``show --tbn`` writes them then); with ``record``
     they are read for it where the file is a regular one (``iter_records``' ``first``: a pipe is read no further).
+    ``from_start`` (``--from-start``) answers each record from its deal's start (``Position.at_start``), its Play
+    section read and checked all the same; ``play``'s cards are then played from there.
 
     Ctrl-C or SIGTERM stops the loop (exit 130) with one line on stderr that says which record it stopped in and
     that the ones printed above are whole: each record's text is made before any of it is written, so a record is
@@ -323,6 +327,8 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     as_read(item)
                 try:
                     position = position_from_record(item, variant=variant)
+                    if from_start:
+                        position = position.at_start()
                     position = what_if(position, play)  # the record's position kept, to say a card it refuses
                     pot_of.apply(position)  # read where the game reads its [Pot]
                 except CommandVariantError as error:  # the command's flags, the same for every record of the game
@@ -344,7 +350,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 working = position
                 partial = False
                 try:
-                    result = with_what_if(document(position), position, play)
+                    result = with_what_if(document(position), position, play, from_start)
                 except OptionRefused as error:
                     not_answered(item, error.said(position))
                     continue
@@ -366,12 +372,13 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     failed = True
                     if console is None and time_limit is not None:  # a line for it, that a script can tell
                         with interrupts_held():
-                            emit_json(with_what_if(unanswered_document(position, named, stopped), position, play))
+                            emit_json(with_what_if(unanswered_document(position, named, stopped), position, play,
+                                                   from_start))
                     continue
                 except PartlyAnswered as partly:
                     said(f"stich: {stopped_record(position, time_limit, partly.missing)}")
                     failed = True
-                    result = with_what_if(partly.document, position, play)
+                    result = with_what_if(partly.document, position, play, from_start)
                     partial = True
                 text = ""
                 if console is not None and render is None:

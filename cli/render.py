@@ -657,7 +657,8 @@ def record_title(document: Document) -> Text:
     if "contract" in document:
         contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
         title.append(f" {contract}, {get_game(document['game']).declarer_title} {document['declarer']}")
-    title.append(what_if_note(document["record"].get("play") or []))  # --play's cards were played on the record's
+    # --from-start and --play's cards: the position is not the record's own
+    title.append(what_if_note(document["record"].get("play") or [], bool(document["record"].get("from_start"))))
     title.append(rules_note(get_game(document["game"]).flags, document.get("variant") or {}))
     return title
 

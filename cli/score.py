@@ -108,7 +108,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
     who = (role_text(get_game(game).declarer_title, dd['declaring_side']) if every_seat_for_itself
            else side_name(dd['declaring_side']))
     head = Text("Double-dummy settlement", style="bold")
-    head.append(f" ({'from the start' if dd['from'] == 'start' else 'from the end of the play'}): {who} net ")
+    head.append(f" ({'from the start' if dd['from'] == 'start' else 'from where the play stops'}): {who} net ")
     head.append_text(_signed(dd["value"]))  # coloured; the words as print(dd_settlement(...)) writes them
     head.append(f" {get_game(game).score_unit}")
     console.print(head)
@@ -152,7 +152,7 @@ def score_document(position: Position, dd: bool,
                             time_limit=time_limit)
     except SearchStopped:
         if not (dd and complete):
-            raise  # the settlement from the end of the play is the whole answer
+            raise  # the settlement from where the play stops is the whole answer
         # a finished deal's score needs no search: it is still given, the settlement marked as not answered
         raise PartlyAnswered({**score_report(position), "dd": None}, "no double-dummy settlement") from None
 

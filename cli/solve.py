@@ -14,7 +14,7 @@ from .options import (ALL_MESSAGES,
                       parse_variant_options)
 from .records import run_over_records
 from .render import render_solve
-from .whatif import PLAY
+from .whatif import FROM_START, PLAY
 
 
 def solve(
@@ -30,6 +30,7 @@ def solve(
     table_mb: Optional[int] = TABLE_MB,
     threads: Optional[int] = THREADS,
     play: Optional[str] = PLAY,
+    from_start: bool = FROM_START,
     time_limit: Optional[float] = TIME_LIMIT,
     pot: Optional[int] = POT,
 ) -> None:
@@ -37,7 +38,8 @@ def solve(
     taken, the double-dummy value of the rest, and the final total."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
-    run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="position", as_json=as_json,
-                     render=render_solve, time_limit=time_limit, pot=pot, command="solve", all_messages=all_messages,
+    run_over_records(file, variant=flags, board=board, record=record, play=play, from_start=from_start,
+                     diagram="position", as_json=as_json, render=render_solve, time_limit=time_limit, pot=pot,
+                     command="solve", all_messages=all_messages,
                      document=lambda position: solve_report(position, objective, cards, line, engine=engine,
                                                             time_limit=time_limit))

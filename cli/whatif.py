@@ -8,7 +8,7 @@ from typing import Any, Callable, Optional
 
 import typer
 
-from solver.cards import run_together_note
+from solver.cards import run_together_note, trick_number_note
 from solver.errors import ParseError, StichError, UnknownCardError, did_you_mean
 from solver.games import GAMES
 from solver.position import Position
@@ -40,7 +40,8 @@ def no_game_card(token: str, number: int) -> str:
     key = unicodedata.normalize("NFC", token).upper()  # as a pack looks a token up
     notes = "".join(f"; {game.name}: {game.pack.absent[key]}" for game in GAMES if key in game.pack.absent)
     names = sorted({card.name for game in GAMES for card in game.pack.cards})
-    near = notes or run_together_note(token, card_of_some_game)
+    near = notes or run_together_note(token, card_of_some_game) or \
+        trick_number_note(token, "--play takes the cards alone")
     return (f"card {number} ({token!r}) is a card of no game{near or did_you_mean(token, names, cutoff=0.5)} "
             f"(expected cards of the record's game, such as {play_examples()})")
 
@@ -65,6 +66,11 @@ PLAY = typer.Option(None, "--play", metavar="CARDS", callback=checked_play,
                     help="What if: play these cards (one quoted string, e.g. \"T17 T1\") after the record's Play "
                          "section; the command then works on the position they reach.")
 
+FROM_START = typer.Option(False, "--from-start",
+                          help="Answer from the deal's start (an ending's start), not after the record's Play "
+                               "section, which is still read and checked: what the deal as dealt allows, not what "
+                               "is left after the play. --play's cards are then played from there.")
+
 
 def played_names(position: Position, play: Optional[str]) -> list[str]:
     """The names of ``--play``'s cards as ``position`` (the position they reach) played them, the last of its played
@@ -75,10 +81,11 @@ def played_names(position: Position, play: Optional[str]) -> list[str]:
     return [position.pack[card].name for card in position.played[len(position.played) - count:]]
 
 
-def what_if_note(names: list[str]) -> str:
-    """``, what if: HK T1``: how a title line ends whose position ``--play``'s cards (``names``) reached, so that it is
-    never taken for the record's own position; empty without them."""
-    return f", what if: {' '.join(names)}" if names else ""
+def what_if_note(names: list[str], from_start: bool = False) -> str:
+    """``, from the deal's start, what if: HK T1``: how a title line ends whose position ``--from-start`` and
+    ``--play``'s cards (``names``) reached, so that it is never taken for the record's own position; empty without
+    them."""
+    return (", from the deal's start" if from_start else "") + (f", what if: {' '.join(names)}" if names else "")
 
 
 class ForeignPlayCard(ParseError):

@@ -11,6 +11,7 @@ players sort their hands.
 from __future__ import annotations
 
 import importlib
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import (TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NoReturn, Sequence, TypeAlias, TypeVar,
@@ -25,6 +26,15 @@ _SIGN_SUITS = {
     "♠": "spades", "♤": "spades", "♣": "clubs", "♧": "clubs",
     "♥": "hearts", "♡": "hearts", "♦": "diamonds", "♢": "diamonds",
 }
+
+
+def trick_number_note(token: object, cards_alone: str) -> str:
+    """``"; a trick's number? ..."`` for a token such as ``1.`` where a list of played cards is read (a Play section's
+    line, ``--play``), ``cards_alone`` saying what holds the cards alone; ``""`` for any other token. Elsewhere such a
+    token is no trick's number, and the closest cards' names (T1) would mislead here."""
+    if re.fullmatch(r"[0-9]+[.):]", str(token).strip()):
+        return f"; a trick's number? {cards_alone}, in playing order"
+    return ""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -293,8 +303,19 @@ class Pack:
         note = self.absent.get(unicodedata.normalize("NFC", str(token).strip()).upper())
         if note is not None:
             return f"; {note}"
-        return run_together_note(token, lambda part: self.lookup(part) is not None) or \
+        return run_together_note(token, lambda part: self.lookup(part) is not None) or self._shape_note(token) or \
             did_you_mean(token, [card.name for card in self.cards], cutoff=0.5)
+
+    def _shape_note(self, token: object) -> str:
+        """What a token that is no misspelt card was meant as: a suit alone (a hand copied from the diagram, which
+        groups cards by suit: ``T 21 17 ♠ K Q``), where the closest cards' names would mislead (``T``: TS)."""
+        key = unicodedata.normalize("NFC", str(token).strip()).upper()
+        suits = {card.suit for card in self.cards} | {sign for sign, suit in _SIGN_SUITS.items()
+                                                      if suit in self.sign_letters}
+        if key in suits:
+            return (f"; a suit alone: each card is written whole, suit and rank together ({self.example()}), not "
+                    "grouped by suit as the hand diagram prints them")
+        return ""
 
     def lookup(self, token: str | Card) -> int | None:
         """The index a token (or this pack's Card, as the API hands them out) names, or None (also for anything

@@ -8,21 +8,23 @@ A :class:`Position` is what every solver call starts from: the game, its :class:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, Sequence, SupportsIndex, cast
 
 from .announcements import (Announcement, AnnouncementSeatError, AnnouncementSyntaxError, announcement_error,
                             pagat_announcement, parse_announcements)
-from .cards import Card, CardSet, Pack, card_items
+from .cards import Card, CardSet, Pack, card_items, trick_number_note
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (visible, CommandVariantError, FlagGivenTwiceError, IllegalPlayError, InvalidContractError,
                      InvalidDealError, InvalidPositionError, InvalidSeatContractError, InvalidSeatPositionError,
-                     ParseError, StichError, UnknownCardError, VariantError, did_you_mean, integral, is_whole_number)
+                     ParseError, StichError, UnknownCardError, VariantError, close_matches, did_you_mean, integral,
+                     is_whole_number)
 from .formats.tbn import (BRIDGE_DEAL_EXPECTED, PlaySection, Record, Tag, Token, bridge_deal_said,
                           is_bridge_deal)
 from .games import games_with, get_game
-from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
+from .games.base import ENDING_STATE_TAGS, RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
 from .state import PlayState
 from .variant import Variant
 
@@ -164,6 +166,16 @@ class Position:
             except (IllegalPlayError, UnknownCardError) as error:
                 raise type(error)(f"card {number} of the play ({card}): {error}") from None
         return position
+
+    def at_start(self) -> "Position":
+        """The position at its deal's start (an ending's start), no card played: to ask what the deal as dealt
+        allows (could a bonus have been forced?), not what is left after the play. Its record, where it has one, is
+        kept without the Play section."""
+        record = None
+        if self.record is not None:
+            record = _copy_record(self.record)
+            record.remove("Play")
+        return replace(self, state=self.rules.start(), played=(), record=record)
 
     def to_record(self) -> Record:
         """The position as a ``.tbn`` record: its own record (tags and comments kept, the Play section as played),
@@ -356,7 +368,7 @@ def _new_record(position: Position) -> Record:
         record.set("Variant", rules.variant.text())
     for name, value in rules.state_tags.items():
         record.set(*position.game.state_tag_text(name, value))
-    start = replace(position, state=rules.start(), played=(), record=record)
+    start = replace(position.at_start(), record=record)
     for card in position.played:
         start = start.play(card)
     assert start.record is not None
@@ -371,7 +383,11 @@ def _error(record: Record, message: str, line: int, column: int, token: str | No
     return ParseError(message, source=record.source, line=line, column=column, token=token, expected=expected)
 
 
-def _close_cards(pack: Pack, word: str) -> str:
+def _deal_word_note(pack: Pack, word: str) -> str:
+    """What follows "not a card of the pack" for a word of the Deal tag: a seat number within the tag (``2:``) is
+    said as one, since FORMAT.md's ``N:`` stands only before the first hand; else the pack's own note."""
+    if re.fullmatch(r"[0-9]+:.*", word):
+        return "; a seat number N: stands only before the first hand, the others following in seat order"
     return pack.unknown_note(word)
 
 
@@ -384,9 +400,16 @@ def _value_words(tag: Tag) -> list[tuple[str, int]]:
     return [(m.group(0), tag.position(m.start())[1]) for m in _WORD.finditer(tag.value)]
 
 
-#: Tags records carry besides the required ones (FORMAT.md's and those stich writes): never a misspelt required tag.
-OTHER_TAGS = frozenset({"announcements", "board", "dealer", "date", "event", "leader", "play", "pot", "result",
-                        "seats", "seed", "site", "variant", "note", "name"})
+#: The tags a record may leave out that change what is solved: a misspelt one would be passed over unsaid, and the
+#: deal solved as if it were absent (seat 1 declaring where [Declarer "3"] was meant). [Seats] is not among them: it
+#: only cross-checks the deal.
+OPTIONAL_READ_TAGS = ("Declarer", "Leader", "Partner", "CalledSuitLed", "Announcements", "Pot", "Variant")
+
+#: The tags stich reads or writes, lower-cased (FORMAT.md's and those stich writes): a tag of these is never taken for
+#: a misspelling of another.
+READ_TAGS = frozenset({"game", "deal", "contract", "board", "dealer", "date", "event", "play", "result", "seats",
+                       "seed", "site", "note", "name"} | {name.lower() for name in OPTIONAL_READ_TAGS}
+                      | {name.lower() for name in RECORD_TAGS.values()})
 
 
 def _required(record: Record, name: str) -> Tag:
@@ -400,9 +423,7 @@ def _required(record: Record, name: str) -> Tag:
         # record's tags that are no tag of their own
         from difflib import SequenceMatcher
 
-        known = OTHER_TAGS | {tag_name.lower() for tag_name in RECORD_TAGS.values()} | {"game", "deal", "contract",
-                                                                                         "declarer"}
-        unknown = [other for other in record.tags if other.name.lower() not in known]
+        unknown = [other for other in record.tags if other.name.lower() not in READ_TAGS]
         near = max(unknown, default=None, key=lambda other: SequenceMatcher(None, other.name.lower(),
                                                                              name.lower()).ratio())
         if near is not None and did_you_mean(near.name, [name]):
@@ -413,11 +434,62 @@ def _required(record: Record, name: str) -> Tag:
     return tag
 
 
+def _tags_applying(game: type[Game], deal: Deal, contract: Contract) -> frozenset[str]:
+    """The optional tags that would be read in a record of ``game`` with this deal and contract: only these are named
+    for a near spelling, for a tag that would be refused there is no better guess than one of another program."""
+    names = {"Declarer", "Variant"}
+    if not game.is_whole(deal):
+        names.add("Leader")
+    names.update(game.record_tags[state] for state in game.state_tags_for(contract)
+                 if not (state in ENDING_STATE_TAGS and game.is_whole(deal)))
+    if game.has_announcements:
+        names.add("Announcements")
+    if game.has_pot:
+        names.add("Pot")
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=1024)
+def _close_optional_tags(lowered: str) -> tuple[str, ...]:
+    """The optional tags ``lowered`` (a tag name stich does not read, lower-cased) is a near spelling of, closest
+    first: a file of many records carries the same few foreign tags in each. The bar is high (``difflib``'s 0.85),
+    so that tags of other programs ([Lead], [Variation]) are not taken for them."""
+    return tuple(close_matches(lowered, OPTIONAL_READ_TAGS, cutoff=0.85))
+
+
+def _refuse_misspelt_optional_tag(record: Record, applying: frozenset[str]) -> None:
+    """A tag of no meaning to stich that is a near spelling of an optional tag the record lacks and would read
+    (``applying``) ([Declaerer "3"]) is an error naming the tag meant: kept as an unknown tag, it would change the
+    answer without a word."""
+    for tag in record.tags:
+        lowered = tag.name.lower()
+        if lowered in READ_TAGS:
+            continue
+        meant = [name for name in _close_optional_tags(lowered) if name in applying and record.tag(name) is None]
+        if meant:
+            raise _error(record, f"[{tag.name}] is no tag stich reads{did_you_mean(tag.name, meant)}", tag.line,
+                         tag.column, tag.name, f'[{meant[0]} "{tag.value if len(tag.value) <= 20 else "..."}"] if that '
+                         "is what it means; another program's tag can be renamed")
+
+
 def _seat_number(record: Record, tag: Tag, seats: int) -> int:
     seat = small_number(tag.value)
     if seat is None or not 1 <= seat <= seats:
         raise _tag_error(record, tag, f"[{tag.name}] is not a seat", f"a seat number from 1 to {seats}")
     return seat
+
+
+def _unheld_note(game: type[Game], hands: list[list[tuple[str, int]]]) -> str:
+    """``"; no hand holds T12"``: the cards of a deal that deals the whole pack which no hand holds, for a card
+    written twice or left out of a hand (the card meant), when there are at most three; ``""`` for an ending or a
+    deal that misses more (where the list would be no help)."""
+    if len(hands) * game.hand_size != len(game.pack):
+        return ""
+    held = {game.pack.lookup(word) for hand in hands for word, _column in hand}
+    unheld = [card.name for card in game.pack if card.index not in held]
+    if not 1 <= len(unheld) <= 3 or sum(map(len, hands)) < len(game.pack) - 3:
+        return ""
+    return f"; no hand holds {' '.join(unheld)}"
 
 
 def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
@@ -460,9 +532,10 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
             index = game.pack.lookup(word)
             if index is None:
                 raise _error(record, f"seat {seat + 1}: not a card of the {game.name} pack"
-                             f"{_close_cards(game.pack, word)}", tag.value_line, column, word, f"a {game.name} card")
+                             f"{_deal_word_note(game.pack, word)}", tag.value_line, column, word, f"a {game.name} card")
             if index in seen:
-                raise _error(record, f"duplicate card {game.pack[index].name} (also in seat {seen[index] + 1})",
+                raise _error(record, f"duplicate card {game.pack[index].name} (also in seat {seen[index] + 1})"
+                             f"{_unheld_note(game, hands)}",
                              tag.value_line, column, word, "each card once")
             seen[index] = seat
             masks[seat] |= 1 << index
@@ -475,8 +548,8 @@ def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
         usual = max(set(sizes), key=sizes.count) or max(sizes)
         odd = next(i for i, hand in enumerate(hands) if len(hand) != usual)
         word, column = hands[odd][0] if hands[odd] else ("/", slashes[odd - 1] if odd else slashes[0])
-        raise _error(record, f"hands of unequal length: {listing}", tag.value_line, column, word,
-                     f"{usual} cards in every hand")
+        raise _error(record, f"hands of unequal length: {listing}{_unheld_note(game, hands)}", tag.value_line,
+                     column, word, f"{usual} cards in every hand")
     if sizes[0] > game.hand_size:
         raise _tag_error(record, tag, f"{game.name} hands hold at most {game.hand_size} cards",
                          f"at most {game.hand_size} cards a hand")
@@ -518,6 +591,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
 
     contract_tag = _required(record, "Contract")
     contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help)
+    _refuse_misspelt_optional_tag(record, _tags_applying(game, deal, contract))
     declarer = tag_value("Declarer", lambda t: _seat_number(record, t, deal.seats), "a seat") or 1
     leader = tag_value("Leader", lambda t: _seat_number(record, t, deal.seats), "a seat")
     if leader is not None and game.is_whole(deal):
@@ -692,12 +766,15 @@ def _replay(record: Record, rules: Rules,
         raise _error(record, f"the first trick is led by seat {state.leader + 1} {why}",
                      leader.line, leader.column, leader.text, str(state.leader + 1))
     played = []
+    where: dict[int, tuple[int, int]] = {}  # each card played: by whom, on which line
     for number, line in enumerate(play.tricks):
         indices = [rules.pack.lookup(token.text) for token in line]
         for token, index in zip(line, indices):  # a word that is no card (a trick number, a '-') is named before it
             if index is None:  # miscounts its trick
-                raise _error(record, f"not a card of the {rules.game.name} pack{_close_cards(rules.pack, token.text)}",
-                             token.line, token.column, token.text, f"a {rules.game.name} card")
+                note = trick_number_note(token.text, "A line of the Play section holds the trick's cards alone") \
+                    or rules.pack.unknown_note(token.text)
+                raise _error(record, f"not a card of the {rules.game.name} pack{note}", token.line, token.column,
+                             token.text, f"a {rules.game.name} card")
         if len(line) > rules.seats or (len(line) < rules.seats and number < len(play.tricks) - 1):
             token = line[-1] if line else leader
             raise _error(record, f"a trick has {rules.seats} cards; this line has {len(line)}", token.line,
@@ -708,7 +785,8 @@ def _replay(record: Record, rules: Rules,
                 raise _error(record, "the deal is over", token.line, token.column, token.text, "no more cards")
             seat = state.to_move
             if not state.hands[seat] >> index & 1:
-                raise _error(record, f"seat {seat + 1} does not hold this card{_order_hint(rules, state, line)}",
+                raise _error(record, f"seat {seat + 1} does not hold this card{_whereabouts(state, index, where)}"
+                             f"{_order_hint(rules, state, line)}",
                              token.line, token.column, token.text,
                              f"a card of seat {seat + 1}: {' '.join(rules.pack.names(state.hands[seat]))}")
             legal = state.legal_cards()
@@ -716,9 +794,20 @@ def _replay(record: Record, rules: Rules,
                 raise _error(record, f"seat {seat + 1} may not play this card here{under}: "
                              f"{rules.illegal_reason(state, index)}{_order_hint(rules, state, line)}", token.line,
                              token.column, token.text, f"one of {' '.join(rules.pack.names(legal))}")
+            where[index] = (seat, token.line)
             state = state.advance(index)
             played.append(index)
     return state, tuple(played)
+
+
+def _whereabouts(state: PlayState, index: int, played: Mapping[int, tuple[int, int]]) -> str:
+    """Where a card a seat does not hold is: played already (a card written twice in the Play section, or a
+    trick's cards read in the wrong order), or in another hand."""
+    if index in played:
+        seat, line = played[index]
+        return f": played already, by seat {seat + 1} on line {line}"
+    holder = next((seat for seat, hand in enumerate(state.hands) if hand >> index & 1), None)
+    return f": seat {holder + 1} holds it" if holder is not None else ""
 
 
 def _order_hint(rules: Rules, state: PlayState, line: list) -> str:

@@ -3732,3 +3732,32 @@ def test_every_non_ascii_character_has_a_readable_ascii_fallback():
         bad.write_text('[Game "Kratzen"]\n[Deal "EÄ EK EO / GA GK GO / HA HK HO"]\n', encoding="utf-8")
         said = _stich("solve", str(bad), PYTHONIOENCODING="ascii")
         assert said.returncode == 1 and "got 'E\\xc4'" in said.stderr and "'EA'" not in said.stderr, said.stderr
+
+
+def test_from_start_answers_a_played_record_from_its_deals_start(tmp_path):
+    """``--from-start`` answers a played record from its deal's start (could Valat have been forced?), the Play
+    section still read and checked, and says so in the record object and the title; ``--play`` then plays from
+    there."""
+    played = EXAMPLES / "zwanzigerrufen.tbn"
+    text = played.read_text(encoding="utf-8").split("% 7.")[1]
+    record = "% 7." + text
+    unplayed = tmp_path / "unplayed.tbn"
+    unplayed.write_text(record.split("[Play")[0], encoding="utf-8")
+    with_play = tmp_path / "played.tbn"
+    with_play.write_text(record, encoding="utf-8")
+    [start] = documents("check", with_play, "--from-start")
+    [plain] = documents("check", unplayed)
+    assert start["position"]["tricks_played"] == 0 and start["position"]["whole_deal"] is True
+    assert start["record"]["from_start"] is True
+    assert start["checks"] == plain["checks"] and start["score"] == plain["score"]
+    assert {check["achieved"] for check in start["checks"] if check["bonus"] == "game"} == {0}
+    [after] = documents("check", with_play)
+    assert after["position"]["tricks_played"] == 6 and after["checks"] != start["checks"]
+    assert "from_start" not in after["record"]
+    assert ", from the deal's start" in run("check", with_play, "--from-start").stdout.splitlines()[0]
+    [first_card] = documents("solve", with_play, "--from-start", "--play", "TS")
+    assert first_card["position"]["trick"] == ["TS"] and first_card["record"]["play"] == ["TS"]
+    assert ", from the deal's start, what if: TS" in run("solve", with_play, "--from-start", "--play", "TS").stdout
+    broken = tmp_path / "broken.tbn"
+    broken.write_text(record.replace("T15 SN", "T15 SQ"), encoding="utf-8")
+    assert "seat 1 does not hold this card" in run("check", broken, "--from-start", code=1).stderr

@@ -85,6 +85,16 @@ def test_an_illegal_play_is_named_with_its_rule_and_the_other_records_still_answ
     assert f"(the record at {two}:13, board 1, not answered)" in result.stderr and "Seat 2 (to play)" in result.stdout
 
 
+def test_a_trick_number_in_play_is_said_as_one_not_as_a_card():
+    """``--play "1. EU"`` holds cards alone, as a Play section's line does: ``1.`` is said as a trick's number, not
+    with the closest card (T1)."""
+    said = " ".join(run("show", EXAMPLES / "schafkopf.tbn", "-b", "1", "--play", "1. EU", code=2).stderr
+                    .replace("│", "").split())
+    assert ("card 1 ('1.') is a card of no game; a trick's number? --play takes the cards alone, in playing order "
+            "(expected") in said
+    assert "did you mean" not in said
+
+
 def test_cards_run_together_with_commas_are_said_so_not_taken_for_a_misspelt_card():
     """``--play "SG,SJ"`` was answered "'SG,SJ' is not a card ...; did you mean 'SJ' or 'SG'?", as if one card were
     misspelt, and ``--hand "EU,E8,..."`` with no hint at all: the cards are there, only the separator is wrong. The

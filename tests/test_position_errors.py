@@ -281,3 +281,73 @@ def test_an_endings_play_led_by_another_seat_than_its_leader_says_why():
                              "(got '3', expected 1)")
     tagged = error_of(ending + '[Leader "3"]\n[Play "1"]\nT1\n')
     assert str(tagged) == "bad.tbn:5:8: the first trick is led by seat 3 as [Leader] says (got '1', expected 3)"
+
+
+def test_a_misspelt_optional_tag_is_refused_with_the_tag_it_was_meant_to_be():
+    """A tag stich does not read that is a near spelling of an optional tag the record lacks and would read is an
+    error: kept as an unknown tag, [Declaerer "2"] would leave the Solo to seat 1 without a word."""
+    text = GOOD.replace('[Declarer "1"]', '[Declaerer "2"]')
+    error = error_of(text)
+    assert (error.line, error.column, error.token) == (4, 1, "Declaerer")
+    assert str(error) == ("bad.tbn:4:1: [Declaerer] is no tag stich reads; did you mean 'Declarer'? (got 'Declaerer', "
+                          "expected [Declarer \"2\"] if that is what it means; another program's tag can be renamed)")
+    called = GOOD.replace("Solo H", "Sauspiel E")
+    assert "did you mean 'Partner'?" in str(error_of(called + '[Partners "2"]\n'))
+    ending = ('[Game "Schafkopf"]\n[Deal "1: EO GO / SU EA / GZ GK / H8 H7"]\n[Contract "Sauspiel E"]\n'
+              '[Partner "2"]\n[CalledSuit "yes"]\n')
+    assert "did you mean 'CalledSuitLed'?" in str(error_of(ending))
+
+
+def test_a_tag_near_one_that_would_not_be_read_is_kept():
+    """Only tags this record would read are named: other programs' tags, a near spelling of a tag the record has,
+    and near spellings of tags refused here (a whole deal's leader, a Solo's partner, a pot Schafkopf has not,
+    [Seats], which only cross-checks) are kept as unknown tags."""
+    for tag in ('[Lead "HK"]', '[Variation "x"]', '[Auction "N"]', '[Declarers "1"]', '[Leaders "2"]',
+                '[Partners "2"]', '[CalledSuit "yes"]', '[Plot "x"]', '[Post "x"]', '[Seat "1"]'):
+        assert solver.parse_positions(GOOD + tag + "\n")[0].record.get(tag[1:].split()[0]) is not None
+
+
+def test_a_card_written_twice_or_left_out_names_the_card_no_hand_holds():
+    assert "duplicate card EO (also in seat 1); no hand holds S9 (got" in str(error_of(GOOD.replace("SK S9",
+                                                                                                     "SK EO")))
+    short = error_of(GOOD.replace(" S7\"]", "\"]"))
+    assert "seat 4 has 7; no hand holds S7 (got" in str(short)
+    ending = '[Game "Schafkopf"]\n[Deal "1: EO GO / SU EA / GZ GK / H8"]\n[Contract "Solo H"]\n'
+    assert "no hand holds" not in str(error_of(ending))  # an ending's other cards were played: none is missing
+
+
+def test_a_card_the_seat_does_not_hold_is_said_where_it_is():
+    played = error_of(GOOD + '[Play "1"]\nEO SU H9 H8\nEO\n')
+    assert (played.line, played.token) == (7, "EO")
+    assert "seat 1 does not hold this card: played already, by seat 1 on line 6; seat 1 led" in str(played)
+    elsewhere = error_of(GOOD + '[Play "1"]\nEA\n')
+    assert "seat 1 does not hold this card: seat 2 holds it; seat 1 led" in str(elsewhere)
+
+
+def test_a_hand_grouped_by_suit_or_a_numbered_trick_is_said_as_what_it_is():
+    """A hand copied from the diagram (``T 21 17 ♠ K Q``) and a trick's number ``1.`` in the Play section are said as
+    what the user wrote, not with the closest cards' names (TS, T1), which would mislead."""
+    grouped = error_of(GOOD.replace('"1: EO GO', '"1: E O GO'))
+    assert (grouped.token, grouped.column) == ("E", 11)
+    assert str(grouped) == ("bad.tbn:2:11: seat 1: not a card of the Schafkopf pack; a suit alone: each card is "
+                            "written whole, suit and rank together (E9 SA), not grouped by suit as the hand diagram "
+                            "prints them (got 'E', expected a Schafkopf card)")
+    zwanzigerrufen = ('[Game "zr"]\n[Deal "1: ♠ K / T1 SQ / T4 SN / T5 SJ"]\n[Contract "Normal T19"]\n')
+    assert "; a suit alone: each card is written whole" in str(error_of(zwanzigerrufen))
+    numbered = error_of(GOOD + '[Play "1"]\n1. EO SU H9 H8\n')
+    assert numbered.token == "1." and "did you mean" not in str(numbered)
+    assert ("not a card of the Schafkopf pack; a trick's number? A line of the Play section holds the trick's cards "
+            "alone, in playing order (got '1.'") in str(numbered)
+    number_alone = error_of(zwanzigerrufen.replace("♠ K", "21 SK"))  # a number alone: a card misspelt
+    assert "did you mean 'T21' or 'T1'?" in str(number_alone)
+
+
+def test_a_seat_number_inside_the_deal_is_said_as_one_and_no_trick_number_outside_the_play_section():
+    """``N:`` stands only before a Deal's first hand; a trick's number is a Play section's mistake only, not the
+    Deal's or a card played through the API."""
+    inside = error_of(GOOD.replace("/ SU EA", "/ 2: SU EA"))
+    assert inside.token == "2:"
+    assert "a seat number N: stands only before the first hand" in str(inside) and "trick" not in str(inside)
+    with pytest.raises(solver.StichError) as info:
+        solver.parse_positions(GOOD)[0].play("1.")
+    assert str(info.value) == "'1.' is not a card of the Schafkopf pack"

@@ -130,6 +130,18 @@ def test_play_keeps_the_record_in_step_and_to_tbn_saves_it():
     assert [p.state for p in both] == [played.state, position.state]
 
 
+def test_at_start_is_the_deal_as_dealt_its_record_kept_without_the_play():
+    played = valat().play("T17").play("T1")
+    start = played.at_start()
+    assert start.played == () and start.state == played.rules.start()
+    assert start.record.play is None and start.record.get("Event") == played.record.get("Event")
+    assert played.record.play is not None  # the played position's record is not changed
+    assert solver.parse_positions(start.to_tbn())[0].state == start.state
+    made = solver.make_position("schafkopf", "1: EA EO E9 GZ G8 HZ HK H9 / EZ E8 G9 G7 H7 SZ S9 S7 / "
+                                "EU E7 GA GO GU HU SA SO / EK GK HA HO H8 SK SU S8", "Rufer G", play="EO H7")
+    assert made.at_start().record is None and made.at_start().played == ()
+
+
 def test_a_position_made_in_python_writes_a_record_that_reads_back():
     position = solver.make_position("schafkopf", "1: EA EO E9 GZ G8 HZ HK H9 / EZ E8 G9 G7 H7 SZ S9 S7 / "
                                     "EU E7 GA GO GU HU SA SO / EK GK HA HO H8 SK SU S8", "Rufer G", declarer=1,

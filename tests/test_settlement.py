@@ -425,7 +425,8 @@ def test_score_dd_shows_the_settlement_and_the_points_play():
         ("end_of_play", 12, 8, 8, True)
     assert dd["line"][-4:] == ["T1", "HG", "DG", "SG"] and dd["payments"] == [6, -6, -6, 6]
     text = cli("score", EXAMPLE, "--dd").stdout
-    assert "Double-dummy settlement (from the end of the play): declarers 1+4 net +12 game units" in text
+    # a play that stops short is settled from where it stops: it has no end yet
+    assert "Double-dummy settlement (from where the play stops): declarers 1+4 net +12 game units" in text
     assert "gives up points to score more" in text and "T1 \u2665G \u2666G \u2660G" in text  # painted
 
 
@@ -441,7 +442,7 @@ def test_score_dd_of_a_deal_not_yet_played_is_from_its_start(tmp_path):
     assert (document["dd"]["from"], document["dd"]["value"], document["dd"]["cards_on_table"]) == ("start", -24, 0)
     text = cli("score", path, "--dd").stdout
     assert "Double-dummy settlement (from the start): attacker seat 1 net -24 chips" in text
-    assert "end of the play" not in text
+    assert "where the play stops" not in text
 
 
 def test_score_dd_says_why_its_line_can_take_more_than_the_most_forced():

@@ -38,6 +38,8 @@ STATE_TAGS: dict[str, type] = {}
 #: Where a record gives each state tag: a tag of its own (``"Partner"``: ``[Partner "3"]``), or ``"Announcements"``
 #: for a state the announcements imply (``Game.announced_state``); every game's ``Game.record_tags``, collected.
 RECORD_TAGS: dict[str, str] = {}
+#: The state tags only an ending takes: a whole deal's play says them, as it says who leads.
+ENDING_STATE_TAGS = frozenset({"called_suit_led"})
 
 
 def _check_seat(name: str, value: object, seats: int) -> None:
@@ -793,7 +795,7 @@ class Game(metaclass=GameType):
                 continue
             if name not in cls.state_tags_for(contract):  # given for nothing: the caller meant something else
                 raise InvalidContractError(f"{name} does not apply to {cls.name} {contract}", about=name)
-            if name == "called_suit_led" and cls.is_whole(deal):  # the play says it, as for a leader
+            if name in ENDING_STATE_TAGS and cls.is_whole(deal):
                 raise InvalidContractError(f"{name} is for endings; a whole deal's play says it", about=name)
             if STATE_TAGS[name] is bool:
                 if not isinstance(value, bool):
