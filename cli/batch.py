@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
-from solver.interrupts import begin_stop
+from solver.interrupts import STOP_SIGNALS, begin_stop
 from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                            MIN_WORKER_MEMORY_MB)
 
@@ -25,22 +25,24 @@ if TYPE_CHECKING:
 
 
 class Stopped(Exception):
-    """Raised in the main thread by the SIGINT/SIGTERM handler: the run stops where it is, keeping what it wrote."""
+    """Raised in the main thread by the SIGINT/SIGTERM/SIGHUP handler: the run stops where it is, keeping what it wrote."""
 
 
 def _stop(signum: int, frame: object) -> None:
-    """Stop the run; a second SIGINT or SIGTERM is ignored from here on, since it would cut the stop short (a
+    """Stop the run; a second SIGINT, SIGTERM or SIGHUP is ignored from here on, since it would cut the stop short (a
     double Ctrl-C ended in a KeyboardInterrupt traceback or killed the process by SIGINT)."""
     begin_stop()
     raise Stopped(signal.Signals(signum).name)
 
 
 def _install_handlers() -> dict[signal.Signals, Any]:
-    """Our own SIGINT and SIGTERM handlers: a background job ignores SIGINT, and SIGTERM would otherwise kill the
-    run without stopping its workers."""
+    """Our own SIGINT, SIGTERM and SIGHUP handlers: a background job ignores SIGINT, and SIGTERM or SIGHUP (a closed
+    terminal) would otherwise kill the run without stopping its workers; a SIGHUP ignored from outside (``nohup``)
+    stays ignored."""
     previous: dict[signal.Signals, Any] = {}
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        previous[signum] = signal.signal(signum, _stop)
+    for signum in STOP_SIGNALS:
+        if signum in (signal.SIGINT, signal.SIGTERM) or signal.getsignal(signum) is not signal.SIG_IGN:
+            previous[signum] = signal.signal(signum, _stop)
     return previous
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 import typer
 
+from solver.interrupts import STOP_SIGNALS
 from solver.errors import (MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, MessageSieve, OtherCountResumed, StichError,
                           StichWarning, visible)
 
@@ -204,14 +205,16 @@ class OutputCut(KeyboardInterrupt):
 
 @contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM held off for a few statements, then let through: a piece of output and what counts it
+    """Ctrl-C, SIGTERM and SIGHUP held off for a few statements, then let through: a piece of output and what counts it
     (a record printed and the count the interrupt's line gives; a match's deal and the flag its closing reads) are
     done together or not at all, so that the interrupt's line counts what was printed. A second one is not held: a
     write blocked on a full
     pipe would hold every interrupt until its reader read, so it stops the write (:class:`OutputCut`). Off the main
     thread (no handlers there) nothing is held."""
     global _output_cut
-    signals = (signal.SIGINT, signal.SIGTERM)
+    # a SIGHUP ignored from outside (nohup) is left so: held, it would count as a first signal
+    signals = tuple(signum for signum in STOP_SIGNALS
+                    if signum in (signal.SIGINT, signal.SIGTERM) or signal.getsignal(signum) is not signal.SIG_IGN)
     # a handler set outside Python (None) could not be put back
     if threading.current_thread() is not threading.main_thread() or None in map(signal.getsignal, signals):
         yield

@@ -25,6 +25,7 @@ import math
 import os
 import platform
 import random
+import re
 import shutil
 import statistics
 import tempfile
@@ -453,6 +454,46 @@ def _measure(task: _Task, on_start: Callable[[], None] | None = None) -> DealRes
 
 _snapshot: Path | None = None
 
+#: The start of the name of :func:`pinned_package`'s directory, which then says the process that made it
+#: (``stich-bench-PID-XXXXXXXX``), so that one left by a killed run is known as such (:func:`remove_orphaned_copies`).
+COPY_PREFIX = "stich-bench-"
+_COPY_NAME = re.compile(rf"{re.escape(COPY_PREFIX)}(\d+)-\w+")
+
+
+def remove_orphaned_copies(directory: Path | None = None) -> list[Path]:
+    """Remove the :func:`pinned_package` copies in ``directory`` (the temporary directory by default) that this user
+    made and whose process is gone: a run ended by SIGKILL (or a crash) runs no clean-up, and its copy of the package
+    would stay for good. Only directories named as the copies are, and owned by this user, are looked at; one whose
+    process still runs (or whose number a new process took) is left. Returns the directories removed."""
+    folder = Path(tempfile.gettempdir()) if directory is None else directory
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        matched = _COPY_NAME.fullmatch(entry.name)
+        try:
+            if (matched is None or not entry.is_dir(follow_symlinks=False)
+                    or entry.stat(follow_symlinks=False).st_uid != os.getuid() or _process_alive(int(matched[1]))):
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed.append(Path(entry.path))
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether a process of number ``pid`` exists (this user's or another's)."""
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):  # none, or a number no process can have
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
+
 
 def pinned_package() -> Path:
     """A private copy of the solver package (compiled engine included), made at the first call: every worker this
@@ -464,7 +505,8 @@ def pinned_package() -> Path:
     global _snapshot
     if _snapshot is None or not _snapshot.exists():
         source = Path(__file__).resolve().parent
-        root = Path(tempfile.mkdtemp(prefix="stich-bench-"))
+        remove_orphaned_copies()
+        root = Path(tempfile.mkdtemp(prefix=f"{COPY_PREFIX}{os.getpid()}-"))
         atexit.register(shutil.rmtree, root, True)
         shutil.copytree(source, root / source.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         _snapshot = root

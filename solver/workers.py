@@ -419,6 +419,8 @@ def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int |
         _own_folders.extend(folder for folder in own_folders if folder not in _own_folders)
         _search_own_folders_last()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):  # a closed terminal's hangup, like its Ctrl-C, is the parent's to act on
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     # A forked worker inherits the command's SIGTERM handler, which would let it outlive the pool's terminate()
     # while it is blocked writing a large result into a full pipe (the run then never exits).
     signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -3,6 +3,9 @@ is recorded rather than skipped, and the techniques switched off still give the 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +14,7 @@ import solver
 
 from solver.benchmark import (ABLATIONS, ENDING_TRICKS, BenchLine, BenchStats, DealResult, ablation,
                               ablation_configurations, bench_deals, endings_line, endings_lines, engine_fingerprint,
-                              percentile, pinned_package, run_endings_ratio, run_line, standard_lines, target_met)
+                              percentile, pinned_package, remove_orphaned_copies, run_endings_ratio, run_line, standard_lines, target_met)
 
 LINES = {line.name: line for line in standard_lines()}
 KRATZEN = LINES["Kratzen 6 seats: every seat's guaranteed tricks"]
@@ -240,3 +243,18 @@ def test_each_deal_records_the_threads_its_question_searched_on(monkeypatch):
     stats.add(DealResult(1, 1.0, 10, 0, (1,), threads=2))
     stats.add(DealResult(2, 1.0, 10, 0, (1,), timed_out=True, threads=2))
     assert stats.threads_used == 2 and stats.as_dict()["threads_used"] == 2
+
+
+def test_a_copy_left_by_a_killed_bench_is_removed_and_no_other(tmp_path):
+    """A SIGKILLed bench runs no clean-up: the next one removes its copy of the package, known by its name, whose
+    process is gone; a live process's copy, an older name without a process and anything else stay."""
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True).stdout.strip()  # a process number no process has any more
+    left = {name: tmp_path / name for name in (f"stich-bench-{gone}-abc123", f"stich-bench-{os.getpid()}-def456",
+                                               "stich-bench-ghi789", f"other-{gone}-abc123")}
+    for folder in left.values():
+        (folder / "solver").mkdir(parents=True)
+    (tmp_path / f"stich-bench-{gone}-file").write_text("not a folder\n")
+    assert remove_orphaned_copies(tmp_path) == [left[f"stich-bench-{gone}-abc123"]]
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
+        [f"stich-bench-{os.getpid()}-def456", "stich-bench-ghi789", f"other-{gone}-abc123", f"stich-bench-{gone}-file"])

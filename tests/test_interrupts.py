@@ -866,7 +866,7 @@ def test_a_stop_as_deal_renames_its_file_into_place_says_the_file_is_whole(tmp_p
     assert len(list(solver.read_positions(out))) == 3
 
 
-@pytest.mark.parametrize("signum", ["INT", "TERM"])
+@pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stop_as_the_command_closes_its_work_is_said_in_one_line(deals, signum) -> None:
     """A Ctrl-C after the record loop had ended, as the command said its closing lines, came out as typer's exit 130
     with no line: the command had begun, so the start-up's line was not said, and the command's own was no longer
@@ -878,7 +878,7 @@ def test_a_stop_as_the_command_closes_its_work_is_said_in_one_line(deals, signum
                               "above is whole\n")
 
 
-@pytest.mark.parametrize("signum", ["INT", "TERM"])
+@pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stop_after_the_command_returned_leaves_its_output_and_exit_code(deals, signum) -> None:
     """A Ctrl-C that came once the command had returned (its output all printed), as the app exited, ended it with
     130 and no line, or with a traceback while the interpreter exited. The work is done by then: the signal is
@@ -887,7 +887,7 @@ def test_a_stop_after_the_command_returned_leaves_its_output_and_exit_code(deals
     assert (process.returncode, process.stderr, process.stdout) == (0, "", solved(deals))
 
 
-@pytest.mark.parametrize("signum", ["INT", "TERM"])
+@pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stop_after_the_command_returned_still_ends_an_exit_that_hangs(deals, signum) -> None:
     """A late stop lets the exit finish, but not for ever: an exit that hangs (here a handler at exit that sleeps ten
     minutes) is ended after the grace with one line and 130, where ignoring the signal left only SIGKILL."""
@@ -909,10 +909,10 @@ def test_a_stop_as_bench_prints_its_table_comes_after_the_table_and_the_saved_ru
     assert "deals: Kratzen 2 deals" in process.stdout and "partial" not in json.loads(out.read_text())
 
 
-@pytest.mark.parametrize("signum", ["INT", "TERM"])
+@pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stopped_bench_leaves_no_copy_of_the_solver_behind(tmp_path, signum) -> None:
-    """bench measures a private copy of the solver package in a temporary directory; Ctrl-C or SIGTERM in the
-    middle of a line (as the copy has just been made) removes it as a finished run does."""
+    """bench measures a private copy of the solver package in a temporary directory; Ctrl-C, SIGTERM or SIGHUP (its
+    terminal closed) in the middle of a line (as the copy has just been made) removes it as a finished run does."""
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     process = signalled_at(signum, "pinned", ["bench", "--game", "kratzen", "-n", "2"],
