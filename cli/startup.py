@@ -17,7 +17,8 @@ def install_interrupt_handlers() -> None:
     """Ctrl-C, SIGTERM and SIGHUP turned into the commands' stop (:func:`solver.interrupts.interrupt`), first thing,
     so that a SIGTERM during the start-up's imports ends the command with one line and 130, not with death by the
     signal (exit 143) and no word. A SIGINT ignored from outside (a background job) stays ignored, and so does a
-    SIGHUP (``nohup``); only the main thread can set handlers. A command starts here: none of its own code has run yet."""
+    SIGHUP (``nohup``); only the main thread can set handlers. A command starts here: none of its own code has run
+    yet."""
     import signal
     import threading
 

@@ -15,18 +15,18 @@ TERMINATING_SIGNALS = STOP_SIGNALS[1:]
 
 
 def begin_stop() -> None:
-    """A command's stop has begun (its first Ctrl-C, SIGTERM or SIGHUP): later ones are ignored until it exits, since they
-    would cut the stop short (a second KeyboardInterrupt in the middle of stopping a pool, or death by SIGINT once
-    Python has put its default back at exit); the stop is bounded (:func:`solver.workers.stop_pool`)."""
+    """A command's stop has begun (its first Ctrl-C, SIGTERM or SIGHUP): later ones are ignored until it exits, since
+    they would cut the stop short (a second KeyboardInterrupt in the middle of stopping a pool, or death by SIGINT
+    once Python has put its default back at exit); the stop is bounded (:func:`solver.workers.stop_pool`)."""
     for signum in STOP_SIGNALS:
         signal.signal(signum, signal.SIG_IGN)
 
 
 def interrupt(signum: int, frame: object) -> None:
-    """A command's SIGINT, SIGTERM and SIGHUP handler (``cli.main`` and ``bench/report.py`` install it): :func:`begin_stop`,
-    then KeyboardInterrupt, which the command turns into its report so far and exit 130. Later signals are ignored,
-    so that a double press cannot cut the stop short; the stop is bounded (:func:`solver.workers.stop_pool` kills a
-    worker that does not stop in a second), so nothing waits on it."""
+    """A command's SIGINT, SIGTERM and SIGHUP handler (``cli.main`` and ``bench/report.py`` install it):
+    :func:`begin_stop`, then KeyboardInterrupt, which the command turns into its report so far and exit 130. Later
+    signals are ignored, so that a double press cannot cut the stop short; the stop is bounded
+    (:func:`solver.workers.stop_pool` kills a worker that does not stop in a second), so nothing waits on it."""
     begin_stop()
     raise KeyboardInterrupt
 

@@ -14,7 +14,8 @@ import solver
 
 from solver.benchmark import (ABLATIONS, ENDING_TRICKS, BenchLine, BenchStats, DealResult, ablation,
                               ablation_configurations, bench_deals, endings_line, endings_lines, engine_fingerprint,
-                              percentile, pinned_package, remove_orphaned_copies, run_endings_ratio, run_line, standard_lines, target_met)
+                              percentile, pinned_package, remove_orphaned_copies, run_endings_ratio, run_line,
+                              standard_lines, target_met)
 
 LINES = {line.name: line for line in standard_lines()}
 KRATZEN = LINES["Kratzen 6 seats: every seat's guaranteed tricks"]
