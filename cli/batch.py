@@ -18,6 +18,7 @@ from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name
 from .options import (ALL_MESSAGES, CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for,
                       output_file, parse_variant_options, pool_options, variant_examples, workers_option)
 from .records import emit_json, no_records
+from .output import checked_output
 from .render import on_a_terminal, stderr_console
 
 if TYPE_CHECKING:
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
 
 
 class Stopped(Exception):
-    """Raised in the main thread by the SIGINT/SIGTERM/SIGHUP handler: the run stops where it is, keeping what it wrote."""
+    """Raised in the main thread by the SIGINT/SIGTERM/SIGHUP handler: the run stops where it is, keeping what it
+    wrote."""
 
 
 def _stop(signum: int, frame: object) -> None:
@@ -134,12 +136,13 @@ def batch(
     if str(file) == "-":
         raise typer.BadParameter("batch reads a file, not standard input: its answers name the file they answer, "
                                  "and a rerun reads it again to resume", param_hint="'FILE'")
-    if str(out) == "-":
-        raise typer.BadParameter("batch appends to a file it can resume from, not to standard output (a pipe: "
-                                 "--out /dev/stdout)", param_hint="'--out'")
     scheduler, workers = pool_options(threads, scheduler, workers, worker_memory, table_mb, context)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
+    with input_errors():
+        checked_output(out, inputs=[file], stdout_holds="--json writes the run's summary" if as_json else None)
+    if str(out) == "-":
+        out = Path("/dev/stdout")  # the lines appended as they come, as to any stream
     previous = _install_handlers()
     stopped = False
     errors = RecordMessages(file, every=all_messages)  # the first 20, then a count: each an error line of --out

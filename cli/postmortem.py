@@ -16,7 +16,6 @@ from rich.text import Text
 from solver.analysis import every_seat_for_itself, postmortem_report
 from solver.errors import did_you_mean
 from solver.formats.tbn import iter_records
-from solver.files import check_writable
 from solver.games.base import score_or_measure
 from solver.position import Position
 from solver.search.engine import EngineSolver
@@ -24,7 +23,7 @@ from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
 
 from .errors import file_name, input_errors, message
-from .output import atomic_path
+from .output import atomic_path, checked_output
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
@@ -286,8 +285,6 @@ def postmortem(
 
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
-    if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
-        raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf", param_hint="'--plot'")
     name = None if objective is None else objective.strip().lower()
     if name is not None and name not in POSTMORTEM_OBJECTIVES:
         raise typer.BadParameter(f"the post-mortem grades by 'score', 'points' or (Kratzen) 'tricks', not "
@@ -295,7 +292,10 @@ def postmortem(
                                  param_hint="'--objective' / '-o'")
     if plot is not None:  # said at once, not after the analysis it would be drawn from
         with input_errors():
-            check_writable(plot)
+            checked_output(plot, "--plot", inputs=[file], stdout_holds="the post-mortem is printed")
+            if plot.suffix.lower() not in PLOT_FORMATS:
+                raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf",
+                                         param_hint="'--plot'")
             load_matplotlib()
     names = None if plot is None else PlotNames(plot, chosen=board is not None or record is not None
                                                 or one_record(file))

@@ -876,16 +876,18 @@ def test_output_errors_name_the_file_asked_for(tmp_path):
 
 def test_a_socket_named_as_a_file_is_said_to_be_a_socket(tmp_path):
     """Opening a Unix socket as a file fails with ENXIO, which said only "No such device or address" of the path,
-    as output (`deal --out`, `batch --out`) and as input alike."""
+    as output (`deal --out`, `batch --out`: refused before, as every output path that is no file) and as input."""
     import socket
 
     path = tmp_path / "s"
     listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         listening.bind(str(path))
+        written = (f"stich: {path}: cannot be written: it is a socket, not a file (standard output, /dev/null and a "
+                   f"named pipe are written as the output comes; any other name a file)\n")  # as every --out says
+        assert run("deal", "-g", "sk", "-n", "1", "--out", path, code=1).stderr == written
+        assert run("batch", EXAMPLES / "valat.tbn", "--out", path, "-j", "1", code=1).stderr == written
         said = f"stich: {path}: a socket, not a file: stich reads and writes files, pipes and devices\n"
-        assert run("deal", "-g", "sk", "-n", "1", "--out", path, code=1).stderr == said
-        assert run("batch", EXAMPLES / "valat.tbn", "--out", path, "-j", "1", code=1).stderr == said
         assert run("solve", path, code=1).stderr == said
     finally:
         listening.close()
@@ -1500,12 +1502,12 @@ def test_bench_save_to_stdout_writes_the_run_alone():
     saved = json.loads(result.stdout)
     assert saved["command"] == "bench" and [line["deals"] for line in saved["lines"]] == [2]
     refused = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--out", "-", "--json", code=2)
-    assert "--out - writes the run to stdout, where --json writes its lines" in refused.stderr
+    assert "--out - writes to stdout, where --json writes its lines" in refused.stderr
     assert not refused.stdout
     # its old name is named as typed, not as --out, which the user did not type
     old = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--save", "-", "--json", code=2)
     said = " ".join(old.stderr.split())
-    assert "Invalid value for '--save': --save - writes the run to stdout, where --json writes its lines: give " \
+    assert "Invalid value for '--save': --save - writes to stdout, where --json writes its lines: give " \
            "--save a file" in said and not old.stdout
 
 
