@@ -956,3 +956,42 @@ def test_a_cut_of_deal_s_buffer_says_no_count_of_deals() -> None:
     said = deals_stopped(378, 200_000, 1, None, cut=True, finished=False, buffered=True)
     assert said == ("as a second interrupt cut its output short on stdout while its buffer was written, at or before "
                     "the deal of board 379; the records that arrived whole are whole")
+
+
+def _stich_run(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", *arguments],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+
+def _sorted_lines(path: Path) -> list[str]:
+    return sorted(path.read_text().splitlines())
+
+
+@pytest.mark.parametrize("signum", ["TERM", "HUP"])
+def test_a_batch_stopped_by_sigterm_or_a_closed_terminal_resumes_to_the_whole_run_s_lines(tmp_path, signum) -> None:
+    """SIGHUP (the terminal closed) killed a batch outright: its workers' chunks were lost without a word. It stops as
+    Ctrl-C and SIGTERM do now, once its first lines are written, keeping them; a rerun adds the rest, each record's
+    line once, the same lines as a run never stopped."""
+    import time
+
+    deals, whole, out = tmp_path / "deals.tbn", tmp_path / "whole.jsonl", tmp_path / "out.jsonl"
+    assert _stich_run("deal", "-g", "sk", "-n", "40", "--seed", "5", "--out", str(deals)).returncode == 0
+    command = ["batch", str(deals), "-j", "1", "--chunk-size", "1", "-o", "points", "--cards"]
+    assert _stich_run(*command, "--out", str(whole)).returncode == 0
+    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", *command, "--out",
+                                str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               preexec_fn=signals_as_a_shell_gives_them)
+    deadline = time.monotonic() + 120  # a bound on the wait for the first line, not on how long anything takes
+    while process.poll() is None and not (out.exists() and out.read_text().count("\n")) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if process.poll() is not None:
+        pytest.fail(f"the batch ended before its first line could be seen: exit {process.returncode}")
+    process.send_signal(getattr(signal, f"SIG{signum}"))
+    _, said = process.communicate(timeout=120)
+    assert process.returncode == 130, said
+    assert said.splitlines()[-1] == (f"stich: batch: stopped by the interrupt (SIG{signum}); the results written so "
+                                     f"far are kept in {out}: rerun the command to resume")
+    kept = out.read_text().count("\n")
+    resumed = _stich_run(*command, "--out", str(out))
+    assert resumed.returncode == 0 and f"{kept} already done" in resumed.stderr, resumed.stderr
+    assert _sorted_lines(out) == _sorted_lines(whole)
