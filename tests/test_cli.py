@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 import solver
 import solver.search.engine
 from example_records import board, reference
-from stopping_helpers import ctrl_c_on_a_terminal, read_pty
+from stopping_helpers import ctrl_c_on_a_terminal, read_pty, signals_as_a_shell_gives_them
 from solver.cli.main import COMMANDS, app
 from solver.scoring import ENDING_NOTE
 
@@ -2990,8 +2990,10 @@ def test_messages_are_one_line_whatever_the_path(tmp_path):
     assert kratzen_pot.stderr.count("\n") == 1 and "has no pot, so it is not used there" in kratzen_pot.stderr
 
 
-def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
-    # SIGTERM must not kill analyse outright (exit -15): it stops as Ctrl-C does, with 130 and its pools stopped
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGHUP"])
+def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path, signum):
+    # SIGTERM (or SIGHUP: its terminal closed) must not kill analyse outright (exit -15, -1): it stops as Ctrl-C
+    # does, with 130 and its pools stopped
     import os
     import signal
     import time
@@ -3000,11 +3002,12 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
                                 "zr", "--hand", "T1 T10 T9 T8 T7 T6 SK SQ CK HK", "--seat", "1", "--contract",
                                 "Normal", "-n", "2000", "-j", "1", "--checkpoint", str(tmp_path / "c.jsonl")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                               env={k: v for k, v in os.environ.items() if k != "COLUMNS"})
+                               env={k: v for k, v in os.environ.items() if k != "COLUMNS"},
+                               preexec_fn=signals_as_a_shell_gives_them)
     deadline = time.monotonic() + 120
     while not (tmp_path / "c.jsonl").exists() and time.monotonic() < deadline:
         time.sleep(0.1)
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(getattr(signal, signum))
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130 and "Traceback" not in err
     assert (tmp_path / "c.jsonl").read_text().count("\n") >= 1  # what was done is kept
