@@ -18,7 +18,7 @@ from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name
 from .options import (ALL_MESSAGES, CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for,
                       output_file, parse_variant_options, pool_options, variant_examples, workers_option)
 from .records import emit_json, no_records
-from .output import checked_output
+from .output import STDOUT_NAMES, checked_output
 from .render import on_a_terminal, stderr_console
 
 if TYPE_CHECKING:
@@ -139,14 +139,17 @@ def batch(
     scheduler, workers = pool_options(threads, scheduler, workers, worker_memory, table_mb, context)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
+    # stdout's names are a stream, which --json's summary ends (docs/json.md); a file stdout is redirected to is
+    # resumed from, which a summary line in it would spoil
+    streamed = str(out) in STDOUT_NAMES
     with input_errors():
-        checked_output(out, inputs=[file], stdout_holds="--json writes the run's summary" if as_json else None)
-    if str(out) == "-":
-        out = Path("/dev/stdout")  # the lines appended as they come, as to any stream
+        checked_output(out, inputs=[file], appends=True,
+                       stdout_holds="--json writes the run's summary" if as_json and not streamed else None)
     previous = _install_handlers()
     stopped = False
     errors = RecordMessages(file, every=all_messages)  # the first 20, then a count: each an error line of --out
-    kept_in = f"every one is an error line in {out}, which a rerun tries again"
+    kept_in = (f"every one is an error line on {out}" if streamed else
+               f"every one is an error line in {out}, which a rerun tries again")
     try:
         with input_errors(), _Bar() as progress:
             summary = solve_batch(file, out, objectives=objective or None, cards=cards, workers=workers,
@@ -159,9 +162,12 @@ def batch(
         # a signal's stop (_stop) leaves both ignored until the exit; another interrupt (a caller's) restores them
         stopped = signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
         errors.close(kept_in)
-        kept = (f"the results written so far are kept in {out}" if out.exists()
-                else f"nothing was written to {out} yet")
-        say_interrupted("batch", f"({stop or 'SIGINT'}); {kept}: rerun the command to resume")
+        if streamed:
+            kept = f"the results so far were written to {out}, which holds nothing to resume from"
+        else:
+            kept = (f"the results written so far are kept in {out}: rerun the command to resume" if out.exists()
+                    else f"nothing was written to {out} yet: rerun the command to resume")
+        say_interrupted("batch", f"({stop or 'SIGINT'}); {kept}")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         if not stopped:

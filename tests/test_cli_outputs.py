@@ -25,7 +25,7 @@ COMMANDS = {
     "tree": (["tree", "{input}", "--depth", "1"], "--out", []),
     "batch": (["batch", "{input}", "-j", "1"], "--out", []),
     "bench": (["bench", "-g", "kratzen", "-n", "1", "--time-limit", "5"], "--out", []),
-    "postmortem": (["postmortem", "{input}"], "--plot", []),
+    "postmortem": (["postmortem", "{input}", "--board", "5"], "--plot", []),  # one record: its plot is the path
 }
 #: The suffix each command's output takes (the tree's and the plot's format follows it).
 SUFFIX = {"deal": ".tbn", "tree": ".json", "batch": ".jsonl", "bench": ".json", "postmortem": ".svg"}
@@ -81,13 +81,38 @@ def test_a_device_other_than_dev_null_is_refused(command, source) -> None:
 @pytest.mark.parametrize("command", READS_INPUT)
 def test_the_input_file_is_refused_as_the_output_and_left_as_it_was(command, source) -> None:
     before = source.read_bytes()
+    fate = "to which the output would be appended" if command == "batch" else "which the output would replace"
     assert refused(command, source, source) == (f"stich: {source}: cannot be written: it is the input being read, "
-                                                f"which the output would replace; choose another file\n")
+                                                f"{fate}; choose another file\n")
     link = source.with_name("link.tbn")
     link.symlink_to(source.name)
     assert refused(command, link, source) == (f"stich: {link}: cannot be written: it is the input being read "
-                                              f"({source}), which the output would replace; choose another file\n")
+                                              f"({source}), {fate}; choose another file\n")
     assert source.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_file_where_a_folder_of_the_path_should_be_is_named(command, source) -> None:
+    inside = source / f"out{SUFFIX[command]}"
+    assert refused(command, inside, source) == (f"stich: {inside}: cannot be written: {source} is a file, where a "
+                                                f"folder was expected (choose another path)\n")
+
+
+def test_several_records_plots_are_checked_by_their_folder_not_by_the_path_given(tmp_path, source) -> None:
+    """With several records each plot is X-<board>: X itself is never written, so that it is read-only or the input
+    refuses nothing; a missing folder still does."""
+    given = tmp_path / "X.svg"
+    given.write_text("kept\n")
+    given.chmod(0o444)
+    result = runner.invoke(app, ["postmortem", str(source), "--plot", str(given)])
+    assert result.exit_code == 0, result.stderr
+    assert given.read_text() == "kept\n" and (tmp_path / "X-5.svg").exists()
+    result = runner.invoke(app, ["postmortem", str(source), "--plot", str(tmp_path / "deals.tbn")])
+    assert result.exit_code == 2 and "the plot is written as .png, .svg or .pdf" in result.stderr  # not "the input"
+    missing = tmp_path / "missing" / "X.svg"
+    assert runner.invoke(app, ["postmortem", str(source), "--plot", str(missing)]).stderr == (
+        f"stich: {missing}: cannot be written: the folder {missing.parent} does not exist (make it, or choose "
+        f"another file)\n")
 
 
 def stich(*arguments: str) -> subprocess.CompletedProcess:
@@ -111,3 +136,47 @@ def test_stdout_s_names_write_to_stdout_in_every_command_that_writes_data_there(
     assert plot.returncode == 2 and (f"--plot {name} writes to stdout, where the post-mortem is printed: give --plot "
                                      "a file") in " ".join(plot.stderr.replace("│", " ").split())
     assert sorted(path.name for path in tmp_path.iterdir()) == ["deals.tbn"]  # nothing written beside
+
+
+def test_a_tree_file_stdout_is_redirected_to_gets_the_tree_in_its_name_s_format(tmp_path, source) -> None:
+    """As ``deal --out d.tbn > d.tbn`` writes its records there: only stdout's names mean the JSON tree on stdout."""
+    graph = tmp_path / "t.graphml"
+    with open(graph, "w") as stdout:
+        done = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "tree", str(source),
+                               "--depth", "1", "--out", str(graph)], stdout=stdout, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert graph.read_text().startswith("<?xml") and "<graphml" in graph.read_text()
+
+
+@pytest.mark.parametrize("name", ["-", "/dev/stdout"])
+def test_tree_s_out_to_stdout_with_json_prints_the_json_tree(name, source) -> None:
+    done = stich("tree", str(source), "--depth", "1", "--out", name, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == stich("tree", str(source), "--depth", "1", "--json").stdout
+
+
+@pytest.mark.parametrize("name", ["-", "/dev/stdout"])
+def test_batch_s_lines_and_json_summary_share_stdout_the_summary_last(name, source) -> None:
+    done = stich("batch", str(source), "-j", "1", "--out", name, "--json")
+    assert done.returncode == 0, done.stderr
+    *lines, summary = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["id"].rpartition("#")[2] for line in lines] == ["1", "2", "3", "4", "5"]
+    assert summary["command"] == "batch" and summary["out"] == name and summary["solved"] == 5
+
+
+def test_batch_to_stdout_appended_to_a_file_neither_resumes_from_it_nor_rewrites_it(tmp_path, source) -> None:
+    """``>> results.jsonl`` with ``--out -``: stdout is a stream, so the file it appends to is neither read to resume
+    (every record is solved again, after the lines kept) nor tidied by a copy renamed over it."""
+    results = tmp_path / "results.jsonl"
+    for _ in range(2):
+        with open(results, "a") as stdout:
+            done = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "batch",
+                                   str(source), "-j", "1", "--out", "-"], stdout=stdout, stderr=subprocess.PIPE,
+                                  text=True, cwd=ROOT, timeout=120)
+        assert done.returncode == 0 and "written to - (5 solved, 0 errors), 0 already done" in done.stderr, \
+            done.stderr
+        assert "holds no work" not in done.stderr
+    ids = [json.loads(line)["id"].rpartition("#")[2] for line in results.read_text().splitlines()]
+    assert ids == ["1", "2", "3", "4", "5"] * 2
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["deals.tbn", "results.jsonl"]  # no lock, no copy
