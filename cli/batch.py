@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import signal
 import time
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
-from solver.interrupts import STOP_SIGNALS, begin_stop
+from solver.interrupts import begin_stop, stop_signals_taken
 from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                            MIN_WORKER_MEMORY_MB)
 
@@ -42,9 +43,8 @@ def _install_handlers() -> dict[signal.Signals, Any]:
     terminal) would otherwise kill the run without stopping its workers; a SIGHUP ignored from outside (``nohup``)
     stays ignored."""
     previous: dict[signal.Signals, Any] = {}
-    for signum in STOP_SIGNALS:
-        if signum in (signal.SIGINT, signal.SIGTERM) or signal.getsignal(signum) is not signal.SIG_IGN:
-            previous[signum] = signal.signal(signum, _stop)
+    for signum in stop_signals_taken():
+        previous[signum] = signal.signal(signum, _stop)
     return previous
 
 
@@ -161,7 +161,8 @@ def batch(
     except (Stopped, KeyboardInterrupt) as stop:
         # a signal's stop (_stop) leaves both ignored until the exit; another interrupt (a caller's) restores them
         stopped = signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
-        errors.close(kept_in)
+        with suppress(OSError, ValueError):  # stderr gone with a closed terminal: the stop's exit code stands
+            errors.close(kept_in)
         if streamed:
             kept = f"the results so far were written to {out}, which holds nothing to resume from"
         else:

@@ -22,14 +22,12 @@ def install_interrupt_handlers() -> None:
     import signal
     import threading
 
-    from solver.interrupts import TERMINATING_SIGNALS, interrupt
+    from solver.interrupts import interrupt, stop_signals_taken
 
     reset_work_began()
     if threading.current_thread() is threading.main_thread():
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, interrupt)
-        for signum in TERMINATING_SIGNALS:
-            if signum == signal.SIGTERM or signal.getsignal(signum) is not signal.SIG_IGN:
+        for signum in stop_signals_taken():  # SIGINT only where Python's own handler has it (not a background job)
+            if signum != signal.SIGINT or signal.getsignal(signum) is signal.default_int_handler:
                 signal.signal(signum, interrupt)
 
 

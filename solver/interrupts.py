@@ -10,8 +10,14 @@ import signal
 #: session that drops), where the system has it: a run so stopped keeps and says what it finished, as on Ctrl-C.
 STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-#: The stop signals but Ctrl-C's: a handler is set for them even where SIGINT is left alone (a background job's).
-TERMINATING_SIGNALS = STOP_SIGNALS[1:]
+
+
+def stop_signals_taken() -> tuple[signal.Signals, ...]:
+    """The stop signals a command takes over (handled, or held while a piece of output is written): SIGINT and
+    SIGTERM, and SIGHUP unless it is ignored from outside (``nohup``), where a closed terminal must not stop the run.
+    The one rule for every handler a command sets."""
+    return tuple(signum for signum in STOP_SIGNALS
+                 if signum in (signal.SIGINT, signal.SIGTERM) or signal.getsignal(signum) is not signal.SIG_IGN)
 
 
 def begin_stop() -> None:
@@ -31,4 +37,4 @@ def interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-__all__ = ["STOP_SIGNALS", "TERMINATING_SIGNALS", "begin_stop", "interrupt"]
+__all__ = ["STOP_SIGNALS", "begin_stop", "interrupt", "stop_signals_taken"]

@@ -717,7 +717,8 @@ def test_ctrl_c_while_the_interrupt_handlers_are_set_ends_with_one_line_and_130(
 #: ``stich ARGS`` with the signal argv[1] names (INT, TERM) sent to itself at a moment of the command chosen by
 #: argv[2]: ``record:K`` as ``deal`` formats its K-th record (before it is written), ``written`` as its output file is
 #: renamed into place, ``report`` as ``bench`` or ``match`` begins to print its report, ``pinned`` as ``bench`` has
-#: made its private copy of the solver (its path said on stderr), ``returned`` as ``solve``'s
+#: made its private copy of the solver (its path said on stderr), ``line:K`` as ``batch`` has written its K-th line
+#: (``hangup:K`` likewise, with stderr first made a terminal that has closed), ``returned`` as ``solve``'s
 #: record loop returns (its work done, its stop no longer the loop's to say), ``closed`` as the command
 #: (:class:`cli.main.Command`) returns, ``hung`` likewise, with an exit that then never finishes.
 _SIGNALLED_AT = """
@@ -767,6 +768,22 @@ elif moment == "pinned":  # bench's copy of the solver, made in the temporary di
         return root
 
     solver.benchmark.pinned_package = pinning
+elif moment in ("line", "hangup"):  # batch's K-th line, once written to its output
+    import pty
+    import solver.batch
+    write = solver.batch._Writer.write
+
+    def writing(self, lines):
+        for line in lines:
+            write(self, [line])
+            if self.solved + self.errors == int(number):
+                if moment == "hangup":  # the terminal closed: stderr a pty whose master is gone, writes fail (EIO)
+                    master, slave = pty.openpty()
+                    os.dup2(slave, 2)
+                    os.close(master)
+                send()
+
+    solver.batch._Writer.write = writing
 elif moment == "written":
     import contextlib
     atomic_writer = cli.deal.atomic_writer
@@ -970,28 +987,45 @@ def _sorted_lines(path: Path) -> list[str]:
 @pytest.mark.parametrize("signum", ["TERM", "HUP"])
 def test_a_batch_stopped_by_sigterm_or_a_closed_terminal_resumes_to_the_whole_run_s_lines(tmp_path, signum) -> None:
     """SIGHUP (the terminal closed) killed a batch outright: its workers' chunks were lost without a word. It stops as
-    Ctrl-C and SIGTERM do now, once its first lines are written, keeping them; a rerun adds the rest, each record's
+    Ctrl-C and SIGTERM do now, after its third line here, keeping its lines; a rerun adds the rest, each record's
     line once, the same lines as a run never stopped."""
-    import time
-
     deals, whole, out = tmp_path / "deals.tbn", tmp_path / "whole.jsonl", tmp_path / "out.jsonl"
-    assert _stich_run("deal", "-g", "sk", "-n", "40", "--seed", "5", "--out", str(deals)).returncode == 0
+    assert _stich_run("deal", "-g", "sk", "-n", "8", "--seed", "5", "--out", str(deals)).returncode == 0
     command = ["batch", str(deals), "-j", "1", "--chunk-size", "1", "-o", "points", "--cards"]
     assert _stich_run(*command, "--out", str(whole)).returncode == 0
-    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", *command, "--out",
-                                str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                               preexec_fn=signals_as_a_shell_gives_them)
-    deadline = time.monotonic() + 120  # a bound on the wait for the first line, not on how long anything takes
-    while process.poll() is None and not (out.exists() and out.read_text().count("\n")) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    if process.poll() is not None:
-        pytest.fail(f"the batch ended before its first line could be seen: exit {process.returncode}")
-    process.send_signal(getattr(signal, f"SIG{signum}"))
-    _, said = process.communicate(timeout=120)
-    assert process.returncode == 130, said
-    assert said.splitlines()[-1] == (f"stich: batch: stopped by the interrupt (SIG{signum}); the results written so "
-                                     f"far are kept in {out}: rerun the command to resume")
-    kept = out.read_text().count("\n")
+    process = signalled_at(signum, "line:3", [*command, "--out", str(out)])
+    assert process.returncode == 130, process.stderr
+    assert process.stderr.splitlines()[-1] == (f"stich: batch: stopped by the interrupt (SIG{signum}); the results "
+                                               f"written so far are kept in {out}: rerun the command to resume")
+    assert out.read_text().count("\n") == 3
     resumed = _stich_run(*command, "--out", str(out))
-    assert resumed.returncode == 0 and f"{kept} already done" in resumed.stderr, resumed.stderr
+    assert resumed.returncode == 0 and "3 already done" in resumed.stderr, resumed.stderr
     assert _sorted_lines(out) == _sorted_lines(whole)
+
+
+def test_a_batch_whose_terminal_closed_exits_130_though_its_stop_line_cannot_be_said(tmp_path) -> None:
+    """A closed terminal takes stderr with it: the stop's line failed with EIO, and that OSError made the exit 1 (bad
+    input). The line is lost, the exit is still the stop's, and the lines written are kept."""
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    assert _stich_run("deal", "-g", "kratzen", "-n", "5", "--out", str(deals)).returncode == 0
+    process = signalled_at("HUP", "hangup:2", ["batch", str(deals), "-j", "1", "--chunk-size", "1", "--out",
+                                               str(out)])
+    assert process.returncode == 130 and process.stderr == "", process.stderr
+    assert out.read_text().count("\n") == 2
+
+
+def _hangup_ignored() -> None:
+    """As ``nohup`` starts a command: SIGHUP ignored, the rest as a shell gives them."""
+    signals_as_a_shell_gives_them()
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def test_a_command_started_with_sighup_ignored_runs_on_when_it_comes_and_exits_0(tmp_path) -> None:
+    """Under ``nohup`` a closed terminal must not stop the run: the ignored SIGHUP stays ignored."""
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    assert _stich_run("deal", "-g", "kratzen", "-n", "5", "--out", str(deals)).returncode == 0
+    process = subprocess.run([sys.executable, "-c", _SIGNALLED_AT, "HUP", "line:2", "batch", str(deals), "-j", "1",
+                              "--chunk-size", "1", "--out", str(out)], capture_output=True, text=True, cwd=ROOT,
+                             timeout=120, preexec_fn=_hangup_ignored)
+    assert process.returncode == 0, process.stderr
+    assert "stopped" not in process.stderr and out.read_text().count("\n") == 5
