@@ -12,7 +12,7 @@ import pytest
 
 import solver
 
-from solver.benchmark import (ABLATIONS, ENDING_TRICKS, BenchLine, BenchStats, DealResult, ablation,
+from solver.benchmark import (ABLATIONS, COPY_LOCK, ENDING_TRICKS, BenchLine, BenchStats, DealResult, ablation,
                               ablation_configurations, bench_deals, endings_line, endings_lines, engine_fingerprint,
                               percentile, pinned_package, remove_orphaned_copies, run_endings_ratio, run_line,
                               standard_lines, target_met)
@@ -246,16 +246,42 @@ def test_each_deal_records_the_threads_its_question_searched_on(monkeypatch):
     assert stats.threads_used == 2 and stats.as_dict()["threads_used"] == 2
 
 
-def test_a_copy_left_by_a_killed_bench_is_removed_and_no_other(tmp_path):
-    """A SIGKILLed bench runs no clean-up: the next one removes its copy of the package, known by its name, whose
-    process is gone; a live process's copy, an older name without a process and anything else stay."""
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
-                          check=True).stdout.strip()  # a process number no process has any more
-    left = {name: tmp_path / name for name in (f"stich-bench-{gone}-abc123", f"stich-bench-{os.getpid()}-def456",
-                                               "stich-bench-ghi789", f"other-{gone}-abc123")}
-    for folder in left.values():
-        (folder / "solver").mkdir(parents=True)
-    (tmp_path / f"stich-bench-{gone}-file").write_text("not a folder\n")
-    assert remove_orphaned_copies(tmp_path) == [left[f"stich-bench-{gone}-abc123"]]
-    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
-        [f"stich-bench-{os.getpid()}-def456", "stich-bench-ghi789", f"other-{gone}-abc123", f"stich-bench-{gone}-file"])
+#: A process that holds an exclusive flock on the file argv[1] names, says so, and keeps it until its stdin closes.
+_HOLDER = ("import fcntl, sys\n"
+           "handle = open(sys.argv[1])\n"
+           "fcntl.flock(handle.fileno(), fcntl.LOCK_EX)\n"
+           "print('held', flush=True)\n"
+           "sys.stdin.read()\n")
+
+
+def test_a_copy_is_removed_once_its_lock_is_released_and_no_other(tmp_path):
+    """A SIGKILLed bench runs no clean-up: the next one removes its copy of the package once no process holds the
+    copy's lock file (a process number would not do: a live bench in another PID namespace lost its copy). A held
+    copy, one without a lock file (an older stich's), a link to a copy and anything else stay."""
+    pytest.importorskip("fcntl")
+    names = ("stich-bench-1-held", "stich-bench-2-old", "other-3-abc")
+    for name in names:
+        (tmp_path / name / "solver").mkdir(parents=True)
+    for name in ("stich-bench-1-held", "other-3-abc"):
+        (tmp_path / name / COPY_LOCK).write_text("")
+    (tmp_path / "stich-bench-4-link").symlink_to(tmp_path / "stich-bench-1-held")
+    (tmp_path / "stich-bench-5-file").write_text("not a folder\n")
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(tmp_path / "stich-bench-1-held" / COPY_LOCK)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        assert remove_orphaned_copies(tmp_path) == []
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    assert remove_orphaned_copies(tmp_path) == [tmp_path / "stich-bench-1-held"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "other-3-abc", "stich-bench-2-old", "stich-bench-4-link", "stich-bench-5-file"]
+
+
+def test_this_process_s_copy_is_held_while_it_lives():
+    """The copy :func:`pinned_package` makes carries its lock file, held: another run's sweep leaves it."""
+    pytest.importorskip("fcntl")
+    copy = pinned_package()
+    assert (copy / COPY_LOCK).is_file()
+    assert copy not in remove_orphaned_copies(copy.parent) and copy.exists()
