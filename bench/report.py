@@ -74,6 +74,12 @@ def fmt_count(value: float | None) -> str:
     return f"{value:.0f}"
 
 
+def fmt_rate(value: float) -> str:
+    """A line's nodes per second, or ``-`` where none of its deals finished (the figure is 0: a stopped solve's nodes
+    are unknown), as ``stich bench`` prints it."""
+    return fmt_count(value) if value > 0 else "-"
+
+
 def fmt_bytes(value: int) -> str:
     for size, unit in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
         if value >= size:
@@ -298,7 +304,7 @@ def render(report: Report) -> str:
     for number, (line, stats) in enumerate(report.lines, 1):
         memory = stats.peak_table_bytes
         rows.append([f"{number}. {line.name}", fmt_deals(stats), fmt_ms(stats.median, stats), fmt_ms(stats.p90, stats),
-                     fmt_ms(stats.p99, stats), fmt_ms(stats.max, stats), fmt_count(stats.nodes_per_second),
+                     fmt_ms(stats.p99, stats), fmt_ms(stats.max, stats), fmt_rate(stats.nodes_per_second),
                      f"{fmt_bytes(memory.allocated)} / {fmt_bytes(memory.used)}", line.target,
                      fmt_met(target_met(line, stats))])
     out += _table(["line", "deals", "median", "p90", "p99", "max (ms)", "nodes/s", "table memory (allocated / used)",

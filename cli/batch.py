@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import signal
 import time
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
 from solver.formats.tbn import no_records_said
-from solver.interrupts import begin_stop
+from solver.interrupts import begin_stop, stop_signals_taken
 from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                            MIN_WORKER_MEMORY_MB)
 
@@ -19,6 +20,7 @@ from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name
 from .options import (ALL_MESSAGES, CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for,
                       output_file, parse_variant_options, pool_options, variant_examples, workers_option)
 from .records import emit_json
+from .output import STDOUT_NAMES, checked_output
 from .render import on_a_terminal, stderr_console
 
 if TYPE_CHECKING:
@@ -26,21 +28,23 @@ if TYPE_CHECKING:
 
 
 class Stopped(Exception):
-    """Raised in the main thread by the SIGINT/SIGTERM handler: the run stops where it is, keeping what it wrote."""
+    """Raised in the main thread by the SIGINT/SIGTERM/SIGHUP handler: the run stops where it is, keeping what it
+    wrote."""
 
 
 def _stop(signum: int, frame: object) -> None:
-    """Stop the run; a second SIGINT or SIGTERM is ignored from here on, since it would cut the stop short (a
+    """Stop the run; a second SIGINT, SIGTERM or SIGHUP is ignored from here on, since it would cut the stop short (a
     double Ctrl-C ended in a KeyboardInterrupt traceback or killed the process by SIGINT)."""
     begin_stop()
     raise Stopped(signal.Signals(signum).name)
 
 
 def _install_handlers() -> dict[signal.Signals, Any]:
-    """Our own SIGINT and SIGTERM handlers: a background job ignores SIGINT, and SIGTERM would otherwise kill the
-    run without stopping its workers."""
+    """Our own SIGINT, SIGTERM and SIGHUP handlers: a background job ignores SIGINT, and SIGTERM or SIGHUP (a closed
+    terminal) would otherwise kill the run without stopping its workers; a SIGHUP ignored from outside (``nohup``)
+    stays ignored."""
     previous: dict[signal.Signals, Any] = {}
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in stop_signals_taken():
         previous[signum] = signal.signal(signum, _stop)
     return previous
 
@@ -133,16 +137,20 @@ def batch(
     if str(file) == "-":
         raise typer.BadParameter("batch reads a file, not standard input: its answers name the file they answer, "
                                  "and a rerun reads it again to resume", param_hint="'FILE'")
-    if str(out) == "-":
-        raise typer.BadParameter("batch appends to a file it can resume from, not to standard output (a pipe: "
-                                 "--out /dev/stdout)", param_hint="'--out'")
     scheduler, workers = pool_options(threads, scheduler, workers, worker_memory, table_mb, context)
     flags = parse_variant_options(variant)
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
+    # stdout's names are a stream, which --json's summary ends (docs/json.md); a file stdout is redirected to is
+    # resumed from, which a summary line in it would spoil
+    streamed = str(out) in STDOUT_NAMES
+    with input_errors():
+        checked_output(out, inputs=[file], appends=True,
+                       stdout_holds="--json writes the run's summary" if as_json and not streamed else None)
     previous = _install_handlers()
     stopped = False
     errors = RecordMessages(file, every=all_messages)  # the first 20, then a count: each an error line of --out
-    kept_in = f"every one is an error line in {out}, which a rerun tries again"
+    kept_in = (f"every one is an error line on {out}" if streamed else
+               f"every one is an error line in {out}, which a rerun tries again")
     try:
         with input_errors(), _Bar() as progress:
             summary = solve_batch(file, out, objectives=objective or None, cards=cards, workers=workers,
@@ -154,10 +162,14 @@ def batch(
     except (Stopped, KeyboardInterrupt) as stop:
         # a signal's stop (_stop) leaves both ignored until the exit; another interrupt (a caller's) restores them
         stopped = signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
-        errors.close(kept_in)
-        kept = (f"the results written so far are kept in {out}" if out.exists()
-                else f"nothing was written to {out} yet")
-        say_interrupted("batch", f"({stop or 'SIGINT'}); {kept}: rerun the command to resume")
+        with suppress(OSError, ValueError):  # stderr gone with a closed terminal: the stop's exit code stands
+            errors.close(kept_in)
+        if streamed:
+            kept = f"the results so far were written to {out}, which holds nothing to resume from"
+        else:
+            kept = (f"the results written so far are kept in {out}: rerun the command to resume" if out.exists()
+                    else f"nothing was written to {out} yet: rerun the command to resume")
+        say_interrupted("batch", f"({stop or 'SIGINT'}); {kept}")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         if not stopped:

@@ -23,14 +23,14 @@ from rich.text import Text
 
 from solver.analysis import SCHEMA
 from solver.errors import StichError
-from solver.files import check_writable, json_kind
+from solver.files import json_kind
 from solver.limits import DEFAULT_LIMIT_S, MAX_LIMIT_S
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
 from .options import (TABLE_MB, THREADS, check_game_options, checked_game, checked_seed, engine_for, finite_seconds,
                       note_threads_over_cores, output_file, parse_variant_options)
-from .output import STDOUT_NAMES, atomic_writer, is_stdout
+from .output import atomic_writer, checked_output, is_stdout
 from .records import emit_json, stdin_bytes
 from .render import Document, fits, plural, progress_on_stderr, stdout_console
 
@@ -497,19 +497,14 @@ def bench(
     engine_for(None)  # STICH_IMPLEMENTATION and STICH_TABLE_MB checked before any line
     if flags and game is None:
         raise typer.BadParameter("--variant needs --game (flags belong to one game)", param_hint="'--variant'")
-    saved_to_stdout = is_stdout(save)  # the run's one document is then stdout's data
-    if saved_to_stdout and as_json:
-        typed = "--save" if old_out is not None else "--out"  # the name the user gave it
-        where, instead = (("writes the run to stdout", "a file") if str(save) in STDOUT_NAMES else
-                          ("is where stdout is redirected", "another file"))
-        raise typer.BadParameter(f"{typed} {save} {where}, where --json writes its lines: give {typed} {instead}",
-                                 param_hint=f"'{typed}'")
+    typed = "--save" if old_out is not None else "--out"  # the name the user gave it
     if game is not None:
         check_game_options(game, flags)
     compared: SavedRun | None = None
     with input_errors():
-        if save is not None and not saved_to_stdout:
-            check_writable(save)  # before the lines run, not after
+        # before the lines run, not after; stdout: the run's one document is then stdout's data
+        saved_to_stdout = save is not None and checked_output(
+            save, typed, stdout_holds="--json writes its lines" if as_json else None)
         if compare is not None:
             compared = read_saved_run(compare)
             if as_json and partial_text(compared.document):  # the table's "compared with" line says it otherwise

@@ -14,7 +14,7 @@ from solver.generate import random_records
 from solver.scoring import MAX_POT
 
 from .errors import EXIT_INTERRUPTED, OutputCut, input_errors, interrupts_held, say_interrupted, stdout_buffered
-from .output import atomic_writer, is_stdout
+from .output import atomic_writer, checked_output, is_stdout
 from .options import DEFAULT_SEED, check_game_options, checked_game, checked_seed, output_file, parse_variant_options
 
 #: --pot as the other commands take it (the pot at the start of the deal), written as each record's [Pot] tag
@@ -51,6 +51,8 @@ def deal(
     written = 0  # the records written whole (to stdout, or to --out's temporary file)
     finished = False  # all written, and --out renamed into place (stdout flushed)
     with input_errors():
+        if out is not None:
+            checked_output(out)
         try:
             records = random_records(game, seed, count, contract=contract, declarer=declarer, seats=seats,
                                      first_board=first_board, variant=flags)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 import typer
 
+from solver.interrupts import stop_signals_taken
 from solver.errors import (MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, MessageSieve, OtherCountResumed, StichError,
                           StichWarning, visible)
 
@@ -142,16 +143,19 @@ class RecordMessages:
 
 
 def say_interrupted(command: str, what: str) -> None:
-    """The one line on stderr of a command stopped by Ctrl-C or SIGTERM, in every command's words: ``stich: solve:
-    stopped by the interrupt <what>``, where ``what`` says what is finished (and how to resume, where the command
-    can); without it the exit (130) said nothing of what the output above holds."""
+    """The one line on stderr of a command stopped by Ctrl-C, SIGTERM or SIGHUP, in every command's words: ``stich:
+    solve: stopped by the interrupt <what>``, where ``what`` says what is finished (and how to resume, where the
+    command can); without it the exit (130) said nothing of what the output above holds. A stderr that cannot be
+    written (a closed terminal) loses the line, not the exit code 130."""
     global _output_cut
     mark_stop_said()
     # a row cut mid-line: the line after it (not after a line break, where it would leave a blank line)
     fresh = "\n" if _output_cut and _stdout_mid_line() and _stdout_shares_stderr() else ""
     _output_cut = False  # said: the next command run in this process starts afresh
     _stdout_written_again()
-    message(f"{fresh}stich: {command}: stopped by the interrupt {what}")
+    # a closed terminal (SIGHUP) takes stderr with it (EIO): the line is lost, the exit code still says the stop
+    with suppress(OSError, ValueError):
+        message(f"{fresh}stich: {command}: stopped by the interrupt {what}")
 
 
 #: Whether a second interrupt cut a piece of output short (:func:`interrupts_held`): stdout may end mid-line.
@@ -204,14 +208,14 @@ class OutputCut(KeyboardInterrupt):
 
 @contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM held off for a few statements, then let through: a piece of output and what counts it
+    """Ctrl-C, SIGTERM and SIGHUP held off for a few statements, then let through: a piece of output and what counts it
     (a record printed and the count the interrupt's line gives; a match's deal and the flag its closing reads) are
     done together or not at all, so that the interrupt's line counts what was printed. A second one is not held: a
     write blocked on a full
     pipe would hold every interrupt until its reader read, so it stops the write (:class:`OutputCut`). Off the main
     thread (no handlers there) nothing is held."""
     global _output_cut
-    signals = (signal.SIGINT, signal.SIGTERM)
+    signals = stop_signals_taken()  # a SIGHUP ignored from outside (nohup) left so: held, it would count as a first
     # a handler set outside Python (None) could not be put back
     if threading.current_thread() is not threading.main_thread() or None in map(signal.getsignal, signals):
         yield

@@ -7,14 +7,12 @@ import stat
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import Iterator, Sequence, TextIO
 
-from solver.files import atomic_file, atomic_path
+import typer
 
-
-#: The names of standard output that ``--out`` takes as it: ``-``, as it is standard input for the commands that
-#: read, and the system's names of the file stdout is.
-STDOUT_NAMES = frozenset({"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
+from solver.errors import FileRefusedError
+from solver.files import STDOUT_NAMES, atomic_file, atomic_path, check_writable, stream_kind
 
 
 def is_stdout(path: Path | None) -> bool:
@@ -37,6 +35,73 @@ def redirected_here(path: Path) -> bool:
     return (stat.S_ISREG(standard.st_mode) or stat.S_ISFIFO(standard.st_mode)) and os.path.samestat(named, standard)
 
 
+#: The one device written to as a file is: it keeps nothing, so ``--out /dev/null`` runs the command and drops its
+#: output, as a shell's ``> /dev/null`` does.
+DISCARD = os.devnull
+
+
+def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path | None] = (),
+                   stdout_holds: str | None = None, appends: bool = False,
+                   redirect_is_stdout: bool = True) -> bool:
+    """Every command's check of an output path (``--out``, ``--plot``) before its work, so that the same path gets
+    the same answer from every command and minutes of work are never lost to an output that cannot take them.
+    Taken: a new or existing regular file (written whole or not at all), standard output's names
+    (:data:`STDOUT_NAMES`, or the file stdout is redirected to), a named pipe and /dev/null (written as the output
+    comes). Refused, with one message each: stdout where the command writes other data there (``stdout_holds``
+    says what: a usage error), a folder, a missing folder, any other device or a socket, one of the command's
+    ``inputs`` (it would be overwritten, or with ``appends`` added to, as it is read), a read-only file. Returns
+    whether ``path`` is stdout; without ``redirect_is_stdout`` only stdout's names are, and a file stdout is
+    redirected to is checked as any file (a command whose file format is not its stdout's)."""
+    if str(path) in STDOUT_NAMES or redirect_is_stdout and redirected_here(path):
+        if stdout_holds is not None:
+            where, instead = (("writes to stdout", "a file") if str(path) in STDOUT_NAMES else
+                              ("is where stdout is redirected", "another file"))
+            raise typer.BadParameter(f"{option} {path} {where}, where {stdout_holds}: give {option} {instead}",
+                                     param_hint=f"'{option}'")
+        return True
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    kind = None if mode is None else stream_kind(mode)
+    if kind == "a device" and os.path.realpath(path) != DISCARD or kind == "a socket":
+        raise FileRefusedError(f"{path}: cannot be written: it is {kind}, not a file (standard output, /dev/null and "
+                               f"a named pipe are written as the output comes; any other name a file)")
+    if mode is None or kind is not None or stat.S_ISDIR(mode):
+        check_writable(path)  # a folder, a missing folder, a folder that takes no new file: said as an OSError
+        return False
+    for source in inputs:
+        if source is not None and str(source) != "-" and _same_file(path, source):
+            named = "" if str(source) == str(path) else f" ({source})"
+            fate = "to which the output would be appended" if appends else "which the output would replace"
+            raise FileRefusedError(f"{path}: cannot be written: it is the input being read{named}, {fate}; choose "
+                                   f"another file")
+    if not stat.S_IMODE(mode) & 0o222 or not os.access(path, os.W_OK):
+        raise FileRefusedError(f"{path}: cannot be written: it is read-only (give it write permission, or choose "
+                               f"another file)")
+    check_writable(path)
+    return False
+
+
+def checked_folder(path: Path) -> None:
+    """Whether files named as ``path`` is, beside it (``X-7.svg`` for ``X.svg``), can be written, checked before the
+    work: for an output split into one file per record, where ``path`` itself is never written, so that it may be
+    a folder, read-only or an input. An OSError names ``path``, as the user gave it."""
+    probe = path.with_name(f"{path.stem}-1{path.suffix}")
+    try:
+        check_writable(probe)
+    except OSError as error:
+        raise type(error)(error.errno, error.strerror, str(path)) from None
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    """Whether two names are one file (links followed); a name that cannot be looked at is no clash."""
+    try:
+        return os.path.samefile(path, other)
+    except (OSError, ValueError):
+        return False
+
+
 @contextmanager
 def atomic_writer(path: Path | None) -> Iterator[TextIO]:
     """Write to ``path`` through a temporary file renamed into place only when all is written (stdout if None), so a
@@ -50,4 +115,5 @@ def atomic_writer(path: Path | None) -> Iterator[TextIO]:
         yield stream  # type: ignore[misc]
 
 
-__all__ = ["STDOUT_NAMES", "atomic_path", "atomic_writer", "is_stdout", "redirected_here"]
+__all__ = ["DISCARD", "STDOUT_NAMES", "atomic_path", "atomic_writer", "checked_folder", "checked_output",
+           "is_stdout", "redirected_here"]

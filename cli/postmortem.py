@@ -16,7 +16,6 @@ from rich.text import Text
 from solver.analysis import every_seat_for_itself, postmortem_report
 from solver.errors import did_you_mean
 from solver.formats.tbn import iter_records
-from solver.files import check_writable
 from solver.games.base import score_or_measure
 from solver.position import Position
 from solver.search.engine import EngineSolver
@@ -24,7 +23,7 @@ from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
 
 from .errors import file_name, input_errors, message
-from .output import atomic_path
+from .output import STDOUT_NAMES, atomic_path, checked_folder, checked_output
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
@@ -286,19 +285,23 @@ def postmortem(
 
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
-    if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
-        raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf", param_hint="'--plot'")
     name = None if objective is None else objective.strip().lower()
     if name is not None and name not in POSTMORTEM_OBJECTIVES:
         raise typer.BadParameter(f"the post-mortem grades by 'score', 'points' or (Kratzen) 'tricks', not "
                                  f"{objective!r}{did_you_mean(name, POSTMORTEM_OBJECTIVES)}",
                                  param_hint="'--objective' / '-o'")
+    names: PlotNames | None = None
     if plot is not None:  # said at once, not after the analysis it would be drawn from
         with input_errors():
-            check_writable(plot)
+            names = PlotNames(plot, chosen=board is not None or record is not None or one_record(file))
+            if names.chosen or str(plot) in STDOUT_NAMES:
+                checked_output(plot, "--plot", inputs=[file], stdout_holds="the post-mortem is printed")
+            else:
+                checked_folder(plot)  # each record's plot is X-<board> beside it: X itself is never written
+            if plot.suffix.lower() not in PLOT_FORMATS:
+                raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf",
+                                         param_hint="'--plot'")
             load_matplotlib()
-    names = None if plot is None else PlotNames(plot, chosen=board is not None or record is not None
-                                                or one_record(file))
     notes = GameNotes()  # the notes say what became of the records
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
                      render=render_postmortem, pot=pot, time_limit=time_limit, command="postmortem", notes=notes,

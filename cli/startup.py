@@ -14,20 +14,21 @@ _stop_said = False
 
 
 def install_interrupt_handlers() -> None:
-    """Ctrl-C and SIGTERM turned into the commands' stop (:func:`solver.interrupts.interrupt`), first thing, so that
-    a SIGTERM during the start-up's imports ends the command with one line and 130, not with death by the signal
-    (exit 143) and no word. A SIGINT ignored from outside (a background job) stays ignored; only the main thread can
-    set handlers. A command starts here: none of its own code has run yet."""
+    """Ctrl-C, SIGTERM and SIGHUP turned into the commands' stop (:func:`solver.interrupts.interrupt`), first thing,
+    so that a SIGTERM during the start-up's imports ends the command with one line and 130, not with death by the
+    signal (exit 143) and no word. A SIGINT ignored from outside (a background job) stays ignored, and so does a
+    SIGHUP (``nohup``); only the main thread can set handlers. A command starts here: none of its own code has run
+    yet."""
     import signal
     import threading
 
-    from solver.interrupts import interrupt
+    from solver.interrupts import interrupt, stop_signals_taken
 
     reset_work_began()
     if threading.current_thread() is threading.main_thread():
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, interrupt)
-        signal.signal(signal.SIGTERM, interrupt)
+        for signum in stop_signals_taken():  # SIGINT only where Python's own handler has it (not a background job)
+            if signum != signal.SIGINT or signal.getsignal(signum) is signal.default_int_handler:
+                signal.signal(signum, interrupt)
 
 
 def mark_work_began() -> None:
@@ -63,10 +64,10 @@ def work_ended() -> None:
     (:func:`install_interrupt_handlers`: not in a caller's process that runs the app itself, as tests do)."""
     import signal
 
-    from solver.interrupts import interrupt
+    from solver.interrupts import STOP_SIGNALS, interrupt
 
     if signal.getsignal(signal.SIGTERM) is interrupt:
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in STOP_SIGNALS:
             if signal.getsignal(signum) is interrupt:
                 signal.signal(signum, _late_stop)
 

@@ -14,7 +14,6 @@ from typing import List, Optional
 import typer
 
 from solver.errors import CommandVariantError, InvalidSeatError, ParseError, SearchStopped, StichError
-from solver.files import check_writable
 from solver.formats.tbn import Record, iter_records, no_records_said
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
@@ -23,7 +22,7 @@ from solver.tree import node_memory_text, nodes_memory_holds
 
 from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, refused_for_record,
                      say_interrupted)
-from .output import atomic_path
+from .output import STDOUT_NAMES, atomic_path, checked_output
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
 from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
@@ -122,11 +121,17 @@ def tree(
 
     flags = parse_variant_options(variant)
     check_selection(board, record_number)
+    if out is not None and str(out) in STDOUT_NAMES:
+        out, as_json = None, True  # stdout's names: the tree as --json prints it (with --json too: both say stdout)
     if out is not None and as_json:
         raise typer.BadParameter("--out writes the tree to a file and --json prints it: give one",
                                  param_hint="'--json'")
-    if out is not None and out.suffix.lower() not in FORMATS:
-        raise typer.BadParameter(f"{out}: the tree is written as {', '.join(FORMATS)}", param_hint="'--out'")
+    if out is not None:
+        with input_errors():
+            # a file stdout is redirected to gets the tree in its name's format too, as deal's --out does its records
+            checked_output(out, inputs=[file], redirect_is_stdout=False)
+            if out.suffix.lower() not in FORMATS:
+                raise typer.BadParameter(f"{out}: the tree is written as {', '.join(FORMATS)}", param_hint="'--out'")
     suffix = ".json" if out is None else out.suffix  # what a node costs held: a summary's tree is held as JSON's
     nothing = "no tree printed" if out is None else "nothing written"  # with --json a line is printed in its place
     # what a node costs, in the words of the case: without --out nothing is written, the tree is held to be printed
@@ -141,8 +146,6 @@ def tree(
                 emit_json(failed_document("tree", item, said))
 
     with input_errors():
-        if out is not None:
-            check_writable(out)  # before the tree is built, not after
         source = stdin_bytes() if str(file) == "-" else file
         name = "<stdin>" if str(file) == "-" else str(file)
         # the first record that matches: the records after it need not be readable (with --board, at most

@@ -44,7 +44,7 @@ from .analysis import SCHEMA, solve_report
 from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, room_refusal, torn_tail, trim_partial_line, unstarted_file,
                          write_error_fix)
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
-from .files import (atomic_file, json_line_fault, json_text, locked_while_written, read_once_kind,
+from .files import (STDOUT_NAMES, atomic_file, json_line_fault, json_text, locked_while_written, read_once_kind,
                     remove_stale_temporaries)
 from .formats.tbn import Comment, Record, format_record, iter_records
 from .html_tables import html_lines, html_table
@@ -718,7 +718,9 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     ``notify``); a second run on an output in use is refused too (:func:`solver.files.locked_while_written`). The
     summary counts the duplicates of a record above and the lines that answer no record of the file any more.
     ``source`` is read more than once (to count, to judge an output written for another path, on a rerun), so one
-    that can be read only once (a named pipe, /dev/stdin on a pipe, a device) is refused before it is opened."""
+    that can be read only once (a named pipe, /dev/stdin on a pipe, a device) is refused before it is opened.
+    An ``out_path`` that names stdout (``-``, ``/dev/stdout``: :data:`~solver.files.STDOUT_NAMES`) is a stream: the
+    lines are written as they come, and nothing is read from it, resumed, rewritten or locked."""
     if not is_whole_number(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
         raise StichError(f"chunk_size must be a whole number from 1 to {MAX_CHUNK_SIZE:,}, not {chunk_size!r}")
     for name, path in (("source", source), ("out_path", out_path)):
@@ -744,6 +746,10 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             raise StichError(f"{name} must be a function (or None), not {callback!r}")
     start = time.perf_counter()
     asked = asked_of(source, objectives, cards, variant, pot)
+    if os.fspath(out_path) in STDOUT_NAMES:
+        # a stream: nothing to resume from, tidy or lock (a file stdout appends to would be read and replaced)
+        question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
+        return _solve_records(source, out_path, set(), question, pool, chunk_size, progress, start, on_error)
     # the run's lock on its output; a run that leaves no output (an empty or unreadable input) leaves no lock file
     with locked_while_written(out_path, "stich batch"):
         new = not os.path.exists(out_path)
@@ -799,6 +805,10 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
     return names
 
 
+#: The file ``--out -`` appends to: stdout's descriptor, whose lines a reader gets as they come.
+STDOUT_PATH = "/dev/stdout"
+
+
 def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done: set[str], question: Question,
                    pool: Pool, chunk_size: int, progress: BatchProgress | None, start: float,
                    on_error: Callable[[str], None] | None = None) -> BatchSummary:
@@ -833,7 +843,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
                 yield item
 
     try:
-        with _appended_to(out_path) as stream:
+        with _appended_to(STDOUT_PATH if os.fspath(out_path) == "-" else out_path) as stream:
             writer = _Writer(stream, total, progress, on_error)
             if pool.scheduler:  # chunks timed as a local pool's, by the cluster's threads once counted
                 writer.chunks = _TimedChunks(todo(), chunk_size, pool.spread_over)

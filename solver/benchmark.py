@@ -25,6 +25,7 @@ import math
 import os
 import platform
 import random
+import re
 import shutil
 import statistics
 import tempfile
@@ -453,6 +454,70 @@ def _measure(task: _Task, on_start: Callable[[], None] | None = None) -> DealRes
 
 _snapshot: Path | None = None
 
+#: The start of the name of :func:`pinned_package`'s directory (``stich-bench-PID-XXXXXXXX``, PID the process that
+#: made it), by which :func:`remove_orphaned_copies` knows such copies.
+COPY_PREFIX = "stich-bench-"
+#: The file in a copy that its process holds an exclusive ``flock`` on for its whole life: released by the system
+#: however the process ends (``kill -9`` too), and seen as held from any PID namespace that shares the directory.
+COPY_LOCK = ".in-use"
+_COPY_NAME = re.compile(rf"{re.escape(COPY_PREFIX)}[\w-]+")
+_copy_lock: Any = None  # the open lock file of this process's copy, held until it exits
+
+
+def remove_orphaned_copies(directory: Path | None = None) -> list[Path]:
+    """Remove the :func:`pinned_package` copies in ``directory`` (the temporary directory by default) that this user
+    made and whose run has ended: a run ended by SIGKILL (or a crash) runs no clean-up, and its copy of the package
+    would stay for good. Only folders named as the copies are, owned by this user and not links, are looked at, and
+    one is removed only when its lock file (:data:`COPY_LOCK`) can be locked now, its process gone (a process number
+    would not do: another PID namespace sharing the directory has its own); a copy without a lock file (an older
+    stich's) is left. Returns the directories removed."""
+    folder = Path(tempfile.gettempdir()) if directory is None else directory
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        try:
+            if (not _COPY_NAME.fullmatch(entry.name) or not entry.is_dir(follow_symlinks=False)
+                    or entry.stat(follow_symlinks=False).st_uid != os.getuid()):
+                continue
+            lock = os.open(os.path.join(entry.path, COPY_LOCK), os.O_RDONLY | os.O_NOFOLLOW)
+        except (OSError, AttributeError):  # no lock file (an older copy), a link, or no O_NOFOLLOW here
+            continue
+        try:
+            if _locked_now(lock):  # held until the folder is gone: no new owner can take it meanwhile
+                shutil.rmtree(entry.path, ignore_errors=True)
+                removed.append(Path(entry.path))
+        finally:
+            os.close(lock)
+    return removed
+
+
+def _locked_now(descriptor: int) -> bool:
+    """Whether an exclusive ``flock`` on ``descriptor`` is taken now, without waiting: no process holds the file."""
+    try:
+        import fcntl
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except (ImportError, OSError):  # held by its process, or no flock on this system: left alone
+        return False
+    return True
+
+
+def _hold_copy(root: Path) -> None:
+    """Take this process's lock on its copy (:data:`COPY_LOCK`), made under another name and renamed into place once
+    locked, so that no other run ever finds the copy's lock file unlocked while its process lives."""
+    global _copy_lock
+    try:
+        import fcntl
+    except ImportError:  # no flock here: the copy has no lock file, and is never removed by another run
+        return
+    staged = root / f"{COPY_LOCK}.new"
+    handle = open(staged, "w")
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+    os.replace(staged, root / COPY_LOCK)
+    _copy_lock = handle
+
 
 def pinned_package() -> Path:
     """A private copy of the solver package (compiled engine included), made at the first call: every worker this
@@ -464,8 +529,10 @@ def pinned_package() -> Path:
     global _snapshot
     if _snapshot is None or not _snapshot.exists():
         source = Path(__file__).resolve().parent
-        root = Path(tempfile.mkdtemp(prefix="stich-bench-"))
+        remove_orphaned_copies()
+        root = Path(tempfile.mkdtemp(prefix=f"{COPY_PREFIX}{os.getpid()}-"))
         atexit.register(shutil.rmtree, root, True)
+        _hold_copy(root)
         shutil.copytree(source, root / source.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         _snapshot = root
     return _snapshot

@@ -121,8 +121,20 @@ def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, 
                if not directory.exists() else f"cannot be written: the folder {directory} takes no new file "
                f"({error.strerror})")
         raise FileNotFoundError(error.errno, why, str(shown)) from None
+    except NotADirectoryError as error:  # a part of the path is a file: say which, not the bare "Not a directory"
+        raise NotADirectoryError(error.errno, f"cannot be written: {_file_in_path(directory)} is a file, where a "
+                                 f"folder was expected (choose another path)", str(shown)) from None
     except OSError as error:
         raise type(error)(error.errno, error.strerror, str(shown)) from None
+
+
+def _file_in_path(directory: Path) -> Path:
+    """The first part of ``directory`` that exists and is no folder (the one that made the path "Not a directory"),
+    or ``directory`` itself if none is found."""
+    for part in reversed((directory, *directory.parents)):
+        if part.exists() and not part.is_dir():
+            return part
+    return directory
 
 
 def _existing_mode(path: str | os.PathLike) -> int | None:
@@ -192,6 +204,11 @@ def _held(path: str) -> bool:
     finally:
         os.close(handle)  # releases the probe's lock with its only descriptor
     return False
+
+
+#: The names of standard output that an output option (``--out``) takes as it: ``-``, as it is standard input for
+#: the commands that read, and the system's names of the file stdout is. Written as a stream, as the output comes.
+STDOUT_NAMES = frozenset({"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
 
 
 def stream_kind(mode: int) -> str | None:
@@ -453,5 +470,5 @@ def remove_stale_temporaries(path: str | os.PathLike, min_age: float = 0.0) -> i
     return removed
 
 
-__all__ = ["STALE_TEMPORARY_SECONDS", "HeldLock", "atomic_file", "atomic_path", "check_writable", "lock_beside",
-           "locked_while_written", "remove_stale_temporaries"]
+__all__ = ["STALE_TEMPORARY_SECONDS", "STDOUT_NAMES", "HeldLock", "atomic_file", "atomic_path", "check_writable",
+           "lock_beside", "locked_while_written", "remove_stale_temporaries"]

@@ -1,4 +1,4 @@
-"""A command's stop on Ctrl-C and SIGTERM: the handler every command (and ``bench/report.py``) installs, and the
+"""A command's stop on Ctrl-C, SIGTERM and SIGHUP: the handler every command (and ``bench/report.py``) installs, and the
 switch that ignores later signals while the stop runs. Nothing but :mod:`signal` is imported: the handler runs at
 any moment, and a second signal during an import left a module half imported."""
 
@@ -6,22 +6,35 @@ from __future__ import annotations
 
 import signal
 
+#: The signals that stop a command as Ctrl-C does: SIGTERM (``kill``), and SIGHUP (its terminal closed, as an ssh
+#: session that drops), where the system has it: a run so stopped keeps and says what it finished, as on Ctrl-C.
+STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def stop_signals_taken() -> tuple[signal.Signals, ...]:
+    """The stop signals a command takes over (handled, or held while a piece of output is written): SIGINT and
+    SIGTERM, and SIGHUP unless it is ignored from outside (``nohup``), where a closed terminal must not stop the run.
+    The one rule for every handler a command sets."""
+    return tuple(signum for signum in STOP_SIGNALS
+                 if signum in (signal.SIGINT, signal.SIGTERM) or signal.getsignal(signum) is not signal.SIG_IGN)
+
 
 def begin_stop() -> None:
-    """A command's stop has begun (its first Ctrl-C or SIGTERM): later ones are ignored until it exits, since they
-    would cut the stop short (a second KeyboardInterrupt in the middle of stopping a pool, or death by SIGINT once
-    Python has put its default back at exit); the stop is bounded (:func:`solver.workers.stop_pool`)."""
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    """A command's stop has begun (its first Ctrl-C, SIGTERM or SIGHUP): later ones are ignored until it exits, since
+    they would cut the stop short (a second KeyboardInterrupt in the middle of stopping a pool, or death by SIGINT
+    once Python has put its default back at exit); the stop is bounded (:func:`solver.workers.stop_pool`)."""
+    for signum in STOP_SIGNALS:
         signal.signal(signum, signal.SIG_IGN)
 
 
 def interrupt(signum: int, frame: object) -> None:
-    """A command's SIGINT and SIGTERM handler (``cli.main`` and ``bench/report.py`` install it): :func:`begin_stop`,
-    then KeyboardInterrupt, which the command turns into its report so far and exit 130. Later signals are ignored,
-    so that a double press cannot cut the stop short; the stop is bounded (:func:`solver.workers.stop_pool` kills a
-    worker that does not stop in a second), so nothing waits on it."""
+    """A command's SIGINT, SIGTERM and SIGHUP handler (``cli.main`` and ``bench/report.py`` install it):
+    :func:`begin_stop`, then KeyboardInterrupt, which the command turns into its report so far and exit 130. Later
+    signals are ignored, so that a double press cannot cut the stop short; the stop is bounded
+    (:func:`solver.workers.stop_pool` kills a worker that does not stop in a second), so nothing waits on it."""
     begin_stop()
     raise KeyboardInterrupt
 
 
-__all__ = ["begin_stop", "interrupt"]
+__all__ = ["STOP_SIGNALS", "begin_stop", "interrupt", "stop_signals_taken"]

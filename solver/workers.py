@@ -419,6 +419,8 @@ def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int |
         _own_folders.extend(folder for folder in own_folders if folder not in _own_folders)
         _search_own_folders_last()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):  # a closed terminal's hangup, like its Ctrl-C, is the parent's to act on
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     # A forked worker inherits the command's SIGTERM handler, which would let it outlive the pool's terminate()
     # while it is blocked writing a large result into a full pipe (the run then never exits).
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -529,24 +531,28 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
 
 
 def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *args: Any) -> Future:
-    """``pool.submit``, with SIGINT ignored in this process while the call may start a worker process: a worker must
-    ignore Ctrl-C from its first instruction, since the terminal sends it to the whole process group, and a worker
-    still importing stich (half a second when spawned under a memory cap) died of it with a KeyboardInterrupt
-    traceback on the terminal. An ignored SIGINT stays ignored across fork and exec, and Python leaves it so; a
-    Ctrl-C in the millisecond of the start is lost (pressed again, it stops the run), a traceback is not shown."""
+    """``pool.submit``, with SIGINT and SIGHUP ignored in this process while the call may start a worker process: a
+    worker must ignore Ctrl-C (and a closed terminal's hangup) from its first instruction, since the terminal sends
+    them to the whole process group, and a worker still importing stich (half a second when spawned under a memory
+    cap) died of it with a KeyboardInterrupt traceback on the terminal. An ignored signal stays ignored across fork
+    and exec, and Python leaves it so; a Ctrl-C in the millisecond of the start is lost (pressed again, it stops the
+    run), a traceback is not shown."""
     starting = len(getattr(pool, "_processes", None) or ()) < workers
     job = bytes(ForkingPickler.dumps((task, args)))  # rebuilt by the worker's own code: _rebuilt_and_run
+    # a closed terminal's SIGHUP reaches the process group as its Ctrl-C does
+    ignored = tuple(getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name))
     if (not starting or threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is None):  # a handler from outside Python could not be put back
+            or None in map(signal.getsignal, ignored)):  # a handler from outside Python could not be put back
         return pool.submit(_rebuilt_and_run, job)
     terminate = signal.getsignal(signal.SIGTERM)
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in ignored}
     try:
         return pool.submit(_rebuilt_and_run, job)
     finally:
-        # a stop that began meanwhile (a SIGTERM's handler) ignores both signals until the exit: not undone here
+        # a stop that began meanwhile (a SIGTERM's handler) ignores the signals until the exit: not undone here
         if signal.getsignal(signal.SIGTERM) is terminate:
-            signal.signal(signal.SIGINT, previous)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
 
 def _rebuilt_and_run(job: bytes) -> Any:

@@ -18,10 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def signals_as_a_shell_gives_them() -> None:
-    """In a child before its exec: SIGINT and SIGTERM as a terminal's shell starts a command, whatever this process
-    inherited (pytest run in the background of a script ignores SIGINT, and the command then kept ignoring Ctrl-C,
-    as it should, and ran on)."""
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    """In a child before its exec: SIGINT, SIGTERM and SIGHUP as a terminal's shell starts a command, whatever this
+    process inherited (pytest run in the background of a script ignores SIGINT, and under nohup SIGHUP, and the
+    command then kept ignoring them, as it should, and ran on)."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
 

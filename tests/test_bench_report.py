@@ -169,3 +169,11 @@ def test_ctrl_c_while_the_report_is_written_is_said_too(report, monkeypatch, tmp
     assert report.main(["--deals", "1", "--dds-deals", "0", "--ablation-deals", "0", "--out", str(readme)]) == 130
     assert capsys.readouterr().err == "report.py: interrupted: the report is written only where 'wrote' says so\n"
     assert readme.read_text(encoding="utf-8") == "old\n"
+
+
+def test_a_line_whose_every_deal_ran_over_the_limit_has_no_nodes_per_second(report):
+    from solver.benchmark import BenchStats
+
+    stopped = BenchStats("line", times_ms=[50.0, 50.0], nodes=[10, 10], timed_out=[True, True], limit_ms=50.0)
+    finished = BenchStats("line", times_ms=[1000.0], nodes=[2500], timed_out=[False])
+    assert (report.fmt_rate(stopped.nodes_per_second), report.fmt_rate(finished.nodes_per_second)) == ("-", "2.50 k")

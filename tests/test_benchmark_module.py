@@ -3,15 +3,19 @@ is recorded rather than skipped, and the techniques switched off still give the 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import solver
 
-from solver.benchmark import (ABLATIONS, ENDING_TRICKS, BenchLine, BenchStats, DealResult, ablation,
+from solver.benchmark import (ABLATIONS, COPY_LOCK, ENDING_TRICKS, BenchLine, BenchStats, DealResult, ablation,
                               ablation_configurations, bench_deals, endings_line, endings_lines, engine_fingerprint,
-                              percentile, pinned_package, run_endings_ratio, run_line, standard_lines, target_met)
+                              percentile, pinned_package, remove_orphaned_copies, run_endings_ratio, run_line,
+                              standard_lines, target_met)
 
 LINES = {line.name: line for line in standard_lines()}
 KRATZEN = LINES["Kratzen 6 seats: every seat's guaranteed tricks"]
@@ -240,3 +244,44 @@ def test_each_deal_records_the_threads_its_question_searched_on(monkeypatch):
     stats.add(DealResult(1, 1.0, 10, 0, (1,), threads=2))
     stats.add(DealResult(2, 1.0, 10, 0, (1,), timed_out=True, threads=2))
     assert stats.threads_used == 2 and stats.as_dict()["threads_used"] == 2
+
+
+#: A process that holds an exclusive flock on the file argv[1] names, says so, and keeps it until its stdin closes.
+_HOLDER = ("import fcntl, sys\n"
+           "handle = open(sys.argv[1])\n"
+           "fcntl.flock(handle.fileno(), fcntl.LOCK_EX)\n"
+           "print('held', flush=True)\n"
+           "sys.stdin.read()\n")
+
+
+def test_a_copy_is_removed_once_its_lock_is_released_and_no_other(tmp_path):
+    """A SIGKILLed bench runs no clean-up: the next one removes its copy of the package once no process holds the
+    copy's lock file (a process number would not do: a live bench in another PID namespace lost its copy). A held
+    copy, one without a lock file (an older stich's), a link to a copy and anything else stay."""
+    pytest.importorskip("fcntl")
+    names = ("stich-bench-1-held", "stich-bench-2-old", "other-3-abc")
+    for name in names:
+        (tmp_path / name / "solver").mkdir(parents=True)
+    for name in ("stich-bench-1-held", "other-3-abc"):
+        (tmp_path / name / COPY_LOCK).write_text("")
+    (tmp_path / "stich-bench-4-link").symlink_to(tmp_path / "stich-bench-1-held")
+    (tmp_path / "stich-bench-5-file").write_text("not a folder\n")
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(tmp_path / "stich-bench-1-held" / COPY_LOCK)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        assert remove_orphaned_copies(tmp_path) == []
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    assert remove_orphaned_copies(tmp_path) == [tmp_path / "stich-bench-1-held"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "other-3-abc", "stich-bench-2-old", "stich-bench-4-link", "stich-bench-5-file"]
+
+
+def test_this_process_s_copy_is_held_while_it_lives():
+    """The copy :func:`pinned_package` makes carries its lock file, held: another run's sweep leaves it."""
+    pytest.importorskip("fcntl")
+    copy = pinned_package()
+    assert (copy / COPY_LOCK).is_file()
+    assert copy not in remove_orphaned_copies(copy.parent) and copy.exists()

@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 import solver
 import solver.search.engine
 from example_records import board, reference
-from stopping_helpers import ctrl_c_on_a_terminal, read_pty
+from stopping_helpers import ctrl_c_on_a_terminal, read_pty, signals_as_a_shell_gives_them
 from solver.cli.main import COMMANDS, app
 from solver.scoring import ENDING_NOTE
 
@@ -880,16 +880,18 @@ def test_output_errors_name_the_file_asked_for(tmp_path):
 
 def test_a_socket_named_as_a_file_is_said_to_be_a_socket(tmp_path):
     """Opening a Unix socket as a file fails with ENXIO, which said only "No such device or address" of the path,
-    as output (`deal --out`, `batch --out`) and as input alike."""
+    as output (`deal --out`, `batch --out`: refused before, as every output path that is no file) and as input."""
     import socket
 
     path = tmp_path / "s"
     listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         listening.bind(str(path))
+        written = (f"stich: {path}: cannot be written: it is a socket, not a file (standard output, /dev/null and a "
+                   f"named pipe are written as the output comes; any other name a file)\n")  # as every --out says
+        assert run("deal", "-g", "sk", "-n", "1", "--out", path, code=1).stderr == written
+        assert run("batch", EXAMPLES / "valat.tbn", "--out", path, "-j", "1", code=1).stderr == written
         said = f"stich: {path}: a socket, not a file: stich reads and writes files, pipes and devices\n"
-        assert run("deal", "-g", "sk", "-n", "1", "--out", path, code=1).stderr == said
-        assert run("batch", EXAMPLES / "valat.tbn", "--out", path, "-j", "1", code=1).stderr == said
         assert run("solve", path, code=1).stderr == said
     finally:
         listening.close()
@@ -1504,12 +1506,12 @@ def test_bench_save_to_stdout_writes_the_run_alone():
     saved = json.loads(result.stdout)
     assert saved["command"] == "bench" and [line["deals"] for line in saved["lines"]] == [2]
     refused = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--out", "-", "--json", code=2)
-    assert "--out - writes the run to stdout, where --json writes its lines" in refused.stderr
+    assert "--out - writes to stdout, where --json writes its lines" in refused.stderr
     assert not refused.stdout
     # its old name is named as typed, not as --out, which the user did not type
     old = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--save", "-", "--json", code=2)
     said = " ".join(old.stderr.split())
-    assert "Invalid value for '--save': --save - writes the run to stdout, where --json writes its lines: give " \
+    assert "Invalid value for '--save': --save - writes to stdout, where --json writes its lines: give " \
            "--save a file" in said and not old.stdout
 
 
@@ -2992,8 +2994,10 @@ def test_messages_are_one_line_whatever_the_path(tmp_path):
     assert kratzen_pot.stderr.count("\n") == 1 and "has no pot, so it is not used there" in kratzen_pot.stderr
 
 
-def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
-    # SIGTERM must not kill analyse outright (exit -15): it stops as Ctrl-C does, with 130 and its pools stopped
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGHUP"])
+def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path, signum):
+    # SIGTERM (or SIGHUP: its terminal closed) must not kill analyse outright (exit -15, -1): it stops as Ctrl-C
+    # does, with 130 and its pools stopped
     import os
     import signal
     import time
@@ -3002,11 +3006,12 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
                                 "zr", "--hand", "T1 T10 T9 T8 T7 T6 SK SQ CK HK", "--seat", "1", "--contract",
                                 "Normal", "-n", "2000", "-j", "1", "--checkpoint", str(tmp_path / "c.jsonl")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                               env={k: v for k, v in os.environ.items() if k != "COLUMNS"})
+                               env={k: v for k, v in os.environ.items() if k != "COLUMNS"},
+                               preexec_fn=signals_as_a_shell_gives_them)
     deadline = time.monotonic() + 120
     while not (tmp_path / "c.jsonl").exists() and time.monotonic() < deadline:
         time.sleep(0.1)
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(getattr(signal, signum))
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130 and "Traceback" not in err
     assert (tmp_path / "c.jsonl").read_text().count("\n") >= 1  # what was done is kept

@@ -586,11 +586,15 @@ def test_batch_on_a_full_disk_says_so_before_solving_anything(tmp_path, monkeypa
     assert room_refusal("/dev/null", 0, 0, "nothing solved", "another --out file") is None
 
 
-def test_batch_whose_disk_fills_says_the_lines_written_stay(tmp_path):
+def test_batch_whose_disk_fills_says_the_lines_written_stay(tmp_path, monkeypatch):
+    import solver.cli.batch
+
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 2)
     if not Path("/dev/full").exists():
         return
+    # /dev/full stands for a disk that fills during the run: the command refuses a device as --out at the start
+    monkeypatch.setattr(solver.cli.batch, "checked_output", lambda *args, **kwargs: False)
     result = runner.invoke(app, ["batch", str(deals), "--out", "/dev/full", "--workers", "1"])
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert result.stderr == ("stich: /dev/full: No space left on device; the lines written so far are kept (a rerun "

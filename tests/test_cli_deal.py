@@ -109,7 +109,7 @@ def test_bench_json_out_is_refused_only_where_it_is_stdout(tmp_path):
     assert refused.returncode == 2 and (f"--out {run_file} is where stdout is redirected, where --json writes its "
                                         "lines: give --out another file") in " ".join(refused.stderr.split())
     refused = bench("/dev/stdout", str(tmp_path / "lines.jsonl"))
-    assert refused.returncode == 2 and ("--out /dev/stdout writes the run to stdout, where --json writes its "
+    assert refused.returncode == 2 and ("--out /dev/stdout writes to stdout, where --json writes its "
                                         "lines: give --out a file") in " ".join(refused.stderr.split())
 
 
@@ -256,9 +256,10 @@ def test_errors_name_the_stream_or_file_that_failed():
                 done = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "deal",
                                        "-g", "sk"], stdout=full, stderr=subprocess.PIPE, text=True, env=environment)
             assert done.returncode == 1 and done.stderr == "stich: <stdout>: No space left on device\n", unbuffered
-        # a file named by --out is named (a full disk under it was reported as "<stdout>")
+        # a device named by --out is refused by name before any deal is made, not written through
         assert _run("deal", "-g", "sk", "--out", "/dev/full", code=1).stderr.strip() == \
-            "stich: /dev/full: No space left on device"
+            ("stich: /dev/full: cannot be written: it is a device, not a file (standard output, /dev/null and a named "
+             "pipe are written as the output comes; any other name a file)")
     if os.path.exists("/proc/self/mem"):
         result = _run("solve", "/proc/self/mem", code=1)
         assert result.stderr.strip() == "stich: /proc/self/mem: Input/output error"

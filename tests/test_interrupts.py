@@ -717,7 +717,8 @@ def test_ctrl_c_while_the_interrupt_handlers_are_set_ends_with_one_line_and_130(
 #: ``stich ARGS`` with the signal argv[1] names (INT, TERM) sent to itself at a moment of the command chosen by
 #: argv[2]: ``record:K`` as ``deal`` formats its K-th record (before it is written), ``written`` as its output file is
 #: renamed into place, ``report`` as ``bench`` or ``match`` begins to print its report, ``pinned`` as ``bench`` has
-#: made its private copy of the solver (its path said on stderr), ``returned`` as ``solve``'s
+#: made its private copy of the solver (its path said on stderr), ``line:K`` as ``batch`` has written its K-th line
+#: (``hangup:K`` likewise, with stderr first made a terminal that has closed), ``returned`` as ``solve``'s
 #: record loop returns (its work done, its stop no longer the loop's to say), ``closed`` as the command
 #: (:class:`cli.main.Command`) returns, ``hung`` likewise, with an exit that then never finishes.
 _SIGNALLED_AT = """
@@ -767,6 +768,22 @@ elif moment == "pinned":  # bench's copy of the solver, made in the temporary di
         return root
 
     solver.benchmark.pinned_package = pinning
+elif moment in ("line", "hangup"):  # batch's K-th line, once written to its output
+    import pty
+    import solver.batch
+    write = solver.batch._Writer.write
+
+    def writing(self, lines):
+        for line in lines:
+            write(self, [line])
+            if self.solved + self.errors == int(number):
+                if moment == "hangup":  # the terminal closed: stderr a pty whose master is gone, writes fail (EIO)
+                    master, slave = pty.openpty()
+                    os.dup2(slave, 2)
+                    os.close(master)
+                send()
+
+    solver.batch._Writer.write = writing
 elif moment == "written":
     import contextlib
     atomic_writer = cli.deal.atomic_writer
@@ -866,7 +883,7 @@ def test_a_stop_as_deal_renames_its_file_into_place_says_the_file_is_whole(tmp_p
     assert len(list(solver.read_positions(out))) == 3
 
 
-@pytest.mark.parametrize("signum", ["INT", "TERM"])
+@pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stop_as_the_command_closes_its_work_is_said_in_one_line(deals, signum) -> None:
     """A Ctrl-C after the record loop had ended, as the command said its closing lines, came out as typer's exit 130
     with no line: the command had begun, so the start-up's line was not said, and the command's own was no longer
@@ -878,7 +895,7 @@ def test_a_stop_as_the_command_closes_its_work_is_said_in_one_line(deals, signum
                               "above is whole\n")
 
 
-@pytest.mark.parametrize("signum", ["INT", "TERM"])
+@pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stop_after_the_command_returned_leaves_its_output_and_exit_code(deals, signum) -> None:
     """A Ctrl-C that came once the command had returned (its output all printed), as the app exited, ended it with
     130 and no line, or with a traceback while the interpreter exited. The work is done by then: the signal is
@@ -887,7 +904,7 @@ def test_a_stop_after_the_command_returned_leaves_its_output_and_exit_code(deals
     assert (process.returncode, process.stderr, process.stdout) == (0, "", solved(deals))
 
 
-@pytest.mark.parametrize("signum", ["INT", "TERM"])
+@pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stop_after_the_command_returned_still_ends_an_exit_that_hangs(deals, signum) -> None:
     """A late stop lets the exit finish, but not for ever: an exit that hangs (here a handler at exit that sleeps ten
     minutes) is ended after the grace with one line and 130, where ignoring the signal left only SIGKILL."""
@@ -909,10 +926,10 @@ def test_a_stop_as_bench_prints_its_table_comes_after_the_table_and_the_saved_ru
     assert "deals: Kratzen 2 deals" in process.stdout and "partial" not in json.loads(out.read_text())
 
 
-@pytest.mark.parametrize("signum", ["INT", "TERM"])
+@pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stopped_bench_leaves_no_copy_of_the_solver_behind(tmp_path, signum) -> None:
-    """bench measures a private copy of the solver package in a temporary directory; Ctrl-C or SIGTERM in the
-    middle of a line (as the copy has just been made) removes it as a finished run does."""
+    """bench measures a private copy of the solver package in a temporary directory; Ctrl-C, SIGTERM or SIGHUP (its
+    terminal closed) in the middle of a line (as the copy has just been made) removes it as a finished run does."""
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     process = signalled_at(signum, "pinned", ["bench", "--game", "kratzen", "-n", "2"],
@@ -956,3 +973,59 @@ def test_a_cut_of_deal_s_buffer_says_no_count_of_deals() -> None:
     said = deals_stopped(378, 200_000, 1, None, cut=True, finished=False, buffered=True)
     assert said == ("as a second interrupt cut its output short on stdout while its buffer was written, at or before "
                     "the deal of board 379; the records that arrived whole are whole")
+
+
+def _stich_run(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", *arguments],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+
+def _sorted_lines(path: Path) -> list[str]:
+    return sorted(path.read_text().splitlines())
+
+
+@pytest.mark.parametrize("signum", ["TERM", "HUP"])
+def test_a_batch_stopped_by_sigterm_or_a_closed_terminal_resumes_to_the_whole_run_s_lines(tmp_path, signum) -> None:
+    """SIGHUP (the terminal closed) killed a batch outright: its workers' chunks were lost without a word. It stops as
+    Ctrl-C and SIGTERM do now, after its third line here, keeping its lines; a rerun adds the rest, each record's
+    line once, the same lines as a run never stopped."""
+    deals, whole, out = tmp_path / "deals.tbn", tmp_path / "whole.jsonl", tmp_path / "out.jsonl"
+    assert _stich_run("deal", "-g", "sk", "-n", "8", "--seed", "5", "--out", str(deals)).returncode == 0
+    command = ["batch", str(deals), "-j", "1", "--chunk-size", "1", "-o", "points", "--cards"]
+    assert _stich_run(*command, "--out", str(whole)).returncode == 0
+    process = signalled_at(signum, "line:3", [*command, "--out", str(out)])
+    assert process.returncode == 130, process.stderr
+    assert process.stderr.splitlines()[-1] == (f"stich: batch: stopped by the interrupt (SIG{signum}); the results "
+                                               f"written so far are kept in {out}: rerun the command to resume")
+    assert out.read_text().count("\n") == 3
+    resumed = _stich_run(*command, "--out", str(out))
+    assert resumed.returncode == 0 and "3 already done" in resumed.stderr, resumed.stderr
+    assert _sorted_lines(out) == _sorted_lines(whole)
+
+
+def test_a_batch_whose_terminal_closed_exits_130_though_its_stop_line_cannot_be_said(tmp_path) -> None:
+    """A closed terminal takes stderr with it: the stop's line failed with EIO, and that OSError made the exit 1 (bad
+    input). The line is lost, the exit is still the stop's, and the lines written are kept."""
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    assert _stich_run("deal", "-g", "kratzen", "-n", "5", "--out", str(deals)).returncode == 0
+    process = signalled_at("HUP", "hangup:2", ["batch", str(deals), "-j", "1", "--chunk-size", "1", "--out",
+                                               str(out)])
+    assert process.returncode == 130 and process.stderr == "", process.stderr
+    assert out.read_text().count("\n") == 2
+
+
+def _hangup_ignored() -> None:
+    """As ``nohup`` starts a command: SIGHUP ignored, the rest as a shell gives them."""
+    signals_as_a_shell_gives_them()
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def test_a_command_started_with_sighup_ignored_runs_on_when_it_comes_and_exits_0(tmp_path) -> None:
+    """Under ``nohup`` a closed terminal must not stop the run: the ignored SIGHUP stays ignored."""
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    assert _stich_run("deal", "-g", "kratzen", "-n", "5", "--out", str(deals)).returncode == 0
+    process = subprocess.run([sys.executable, "-c", _SIGNALLED_AT, "HUP", "line:2", "batch", str(deals), "-j", "1",
+                              "--chunk-size", "1", "--out", str(out)], capture_output=True, text=True, cwd=ROOT,
+                             timeout=120, preexec_fn=_hangup_ignored)
+    assert process.returncode == 0, process.stderr
+    assert "stopped" not in process.stderr and out.read_text().count("\n") == 5

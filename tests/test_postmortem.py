@@ -967,7 +967,8 @@ def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path
     afile = tmp_path / "afile"
     afile.write_text("")
     result = run("postmortem", EXAMPLES / "schafkopf.tbn", "--plot", afile / "play.png", code=1)
-    assert result.stdout == "" and f"stich: {afile / 'play.png'}: Not a directory" in result.stderr
+    assert result.stdout == "" and (f"stich: {afile / 'play.png'}: cannot be written: {afile} is a file, where a "
+                                    "folder was expected (choose another path)") in result.stderr
     assert "post-mortem of" not in result.stderr
     run("postmortem", EXAMPLES / "schafkopf.tbn", "--plot", missing, "-o", "bogus", code=2)
 

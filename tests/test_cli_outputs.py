@@ -1,0 +1,182 @@
+"""Every command's output path (``--out``, ``postmortem --plot``) is taken and refused by one rule
+(:func:`cli.output.checked_output`): the same path gets the same answer, in the same words, from every command."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from solver.cli.main import app
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "kratzen.tbn"
+runner = CliRunner()
+
+#: Each command with an output path, as a small run: (its arguments before the path, its option, after it).
+COMMANDS = {
+    "deal": (["deal", "-g", "kratzen", "-n", "1"], "--out", []),
+    "tree": (["tree", "{input}", "--depth", "1"], "--out", []),
+    "batch": (["batch", "{input}", "-j", "1"], "--out", []),
+    "bench": (["bench", "-g", "kratzen", "-n", "1", "--time-limit", "5"], "--out", []),
+    "postmortem": (["postmortem", "{input}", "--board", "5"], "--plot", []),  # one record: its plot is the path
+}
+#: The suffix each command's output takes (the tree's and the plot's format follows it).
+SUFFIX = {"deal": ".tbn", "tree": ".json", "batch": ".jsonl", "bench": ".json", "postmortem": ".svg"}
+READS_INPUT = ("tree", "batch", "postmortem")
+
+
+def command_line(command: str, path: object, source: Path) -> list[str]:
+    before, option, after = COMMANDS[command]
+    return [part.replace("{input}", str(source)) for part in before] + [option, str(path), *after]
+
+
+@pytest.fixture
+def source(tmp_path) -> Path:
+    copy = tmp_path / "deals.tbn"
+    shutil.copyfile(EXAMPLE, copy)
+    return copy
+
+
+def refused(command: str, path: object, source: Path) -> str:
+    result = runner.invoke(app, command_line(command, path, source))
+    assert result.exit_code == 1 and not result.stdout, (result.exit_code, result.stdout, result.stderr)
+    return result.stderr
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_folder_a_missing_folder_and_a_read_only_file_are_refused_alike(command, tmp_path, source) -> None:
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    assert refused(command, folder, source) == (
+        f"stich: {folder}: cannot be written: it is a folder, where a file name was expected (to write into the "
+        f"folder, name the file in it: {folder / 'NAME'})\n")
+    missing = tmp_path / "missing" / f"out{SUFFIX[command]}"
+    assert refused(command, missing, source) == (f"stich: {missing}: cannot be written: the folder {missing.parent} "
+                                                 f"does not exist (make it, or choose another file)\n")
+    locked = tmp_path / f"kept{SUFFIX[command]}"
+    locked.write_text("kept\n")
+    locked.chmod(0o444)  # refused by its permissions even where the user is root, whom they do not stop
+    assert refused(command, locked, source) == (f"stich: {locked}: cannot be written: it is read-only (give it "
+                                                f"write permission, or choose another file)\n")
+    assert locked.read_text() == "kept\n" and sorted(path.name for path in tmp_path.iterdir()) == [
+        "deals.tbn", locked.name, "runs"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_device_other_than_dev_null_is_refused(command, source) -> None:
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    assert refused(command, "/dev/full", source) == (
+        "stich: /dev/full: cannot be written: it is a device, not a file (standard output, /dev/null and a named "
+        "pipe are written as the output comes; any other name a file)\n")
+
+
+@pytest.mark.parametrize("command", READS_INPUT)
+def test_the_input_file_is_refused_as_the_output_and_left_as_it_was(command, source) -> None:
+    before = source.read_bytes()
+    fate = "to which the output would be appended" if command == "batch" else "which the output would replace"
+    assert refused(command, source, source) == (f"stich: {source}: cannot be written: it is the input being read, "
+                                                f"{fate}; choose another file\n")
+    link = source.with_name("link.tbn")
+    link.symlink_to(source.name)
+    assert refused(command, link, source) == (f"stich: {link}: cannot be written: it is the input being read "
+                                              f"({source}), {fate}; choose another file\n")
+    assert source.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_file_where_a_folder_of_the_path_should_be_is_named(command, source) -> None:
+    inside = source / f"out{SUFFIX[command]}"
+    assert refused(command, inside, source) == (f"stich: {inside}: cannot be written: {source} is a file, where a "
+                                                f"folder was expected (choose another path)\n")
+
+
+def test_several_records_plots_are_checked_by_their_folder_not_by_the_path_given(tmp_path, source) -> None:
+    """With several records each plot is X-<board>: X itself is never written, so that it is read-only or the input
+    refuses nothing; a missing folder still does."""
+    given = tmp_path / "X.svg"
+    given.write_text("kept\n")
+    given.chmod(0o444)
+    result = runner.invoke(app, ["postmortem", str(source), "--plot", str(given)])
+    assert result.exit_code == 0, result.stderr
+    assert given.read_text() == "kept\n" and (tmp_path / "X-5.svg").exists()
+    result = runner.invoke(app, ["postmortem", str(source), "--plot", str(tmp_path / "deals.tbn")])
+    assert result.exit_code == 2 and "the plot is written as .png, .svg or .pdf" in result.stderr  # not "the input"
+    missing = tmp_path / "missing" / "X.svg"
+    assert runner.invoke(app, ["postmortem", str(source), "--plot", str(missing)]).stderr == (
+        f"stich: {missing}: cannot be written: the folder {missing.parent} does not exist (make it, or choose "
+        f"another file)\n")
+
+
+def stich(*arguments: str) -> subprocess.CompletedProcess:
+    """The command in a process of its own, stdout a pipe (a name of stdout then names a pipe, as in a shell)."""
+    return subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", *arguments],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+@pytest.mark.parametrize("name", ["-", "/dev/stdout"])
+def test_stdout_s_names_write_to_stdout_in_every_command_that_writes_data_there(name, tmp_path, source) -> None:
+    """tree refused them (no format suffix) and batch refused ``-`` while it took /dev/stdout: each writes its output
+    to stdout now, the tree as --json prints it, batch's lines as they come."""
+    outputs = {command: stich(*command_line(command, name, source)) for command in ("deal", "tree", "batch", "bench")}
+    assert all(done.returncode == 0 for done in outputs.values()), {c: d.stderr for c, d in outputs.items()}
+    assert outputs["deal"].stdout.startswith('[Game "Kratzen"]')
+    assert outputs["tree"].stdout == stich("tree", str(source), "--depth", "1", "--json").stdout
+    assert [json.loads(line)["id"].rpartition("#")[2] for line in outputs["batch"].stdout.splitlines()] == [
+        "1", "2", "3", "4", "5"]  # every record of the file, once
+    assert json.loads(outputs["bench"].stdout)["command"] == "bench"
+    plot = stich(*command_line("postmortem", name, source))
+    assert plot.returncode == 2 and (f"--plot {name} writes to stdout, where the post-mortem is printed: give --plot "
+                                     "a file") in " ".join(plot.stderr.replace("│", " ").split())
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["deals.tbn"]  # nothing written beside
+
+
+def test_a_tree_file_stdout_is_redirected_to_gets_the_tree_in_its_name_s_format(tmp_path, source) -> None:
+    """As ``deal --out d.tbn > d.tbn`` writes its records there: only stdout's names mean the JSON tree on stdout."""
+    graph = tmp_path / "t.graphml"
+    with open(graph, "w") as stdout:
+        done = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "tree", str(source),
+                               "--depth", "1", "--out", str(graph)], stdout=stdout, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert graph.read_text().startswith("<?xml") and "<graphml" in graph.read_text()
+
+
+@pytest.mark.parametrize("name", ["-", "/dev/stdout"])
+def test_tree_s_out_to_stdout_with_json_prints_the_json_tree(name, source) -> None:
+    done = stich("tree", str(source), "--depth", "1", "--out", name, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == stich("tree", str(source), "--depth", "1", "--json").stdout
+
+
+@pytest.mark.parametrize("name", ["-", "/dev/stdout"])
+def test_batch_s_lines_and_json_summary_share_stdout_the_summary_last(name, source) -> None:
+    done = stich("batch", str(source), "-j", "1", "--out", name, "--json")
+    assert done.returncode == 0, done.stderr
+    *lines, summary = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["id"].rpartition("#")[2] for line in lines] == ["1", "2", "3", "4", "5"]
+    assert summary["command"] == "batch" and summary["out"] == name and summary["solved"] == 5
+
+
+def test_batch_to_stdout_appended_to_a_file_neither_resumes_from_it_nor_rewrites_it(tmp_path, source) -> None:
+    """``>> results.jsonl`` with ``--out -``: stdout is a stream, so the file it appends to is neither read to resume
+    (every record is solved again, after the lines kept) nor tidied by a copy renamed over it."""
+    results = tmp_path / "results.jsonl"
+    for _ in range(2):
+        with open(results, "a") as stdout:
+            done = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "batch",
+                                   str(source), "-j", "1", "--out", "-"], stdout=stdout, stderr=subprocess.PIPE,
+                                  text=True, cwd=ROOT, timeout=120)
+        assert done.returncode == 0 and "written to - (5 solved, 0 errors), 0 already done" in done.stderr, \
+            done.stderr
+        assert "holds no work" not in done.stderr
+    ids = [json.loads(line)["id"].rpartition("#")[2] for line in results.read_text().splitlines()]
+    assert ids == ["1", "2", "3", "4", "5"] * 2
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["deals.tbn", "results.jsonl"]  # no lock, no copy
