@@ -80,10 +80,12 @@ class ScoreItem:
         return "  ".join([name, *(f"{column} {cell}" for column, cell in zip(ITEM_COLUMNS[1:], cells))])
 
     def of_game(self, game: str) -> "ScoreItem":
-        """The item told the name of the game that scored it (a direct copy: :func:`solver.scoring.settle` makes one
-        an item, on every leaf of the reference solver's search)."""
-        return ScoreItem(self.name, self.winners, self.base, self.multiplier, self.announced, self.value, self.reason,
-                         self.losers, game)
+        """The item told the name of the game that scored it: every field copied whole, a field added later too, and
+        without the frozen ``__init__``'s setting of each in turn (:func:`solver.scoring.settle` makes one an item,
+        on every leaf of the reference solver's search)."""
+        item = object.__new__(ScoreItem)
+        item.__dict__.update(self.__dict__, game=game)
+        return item
 
     def _repr_html_(self) -> str:
         """The item for Jupyter: its row under a settlement's columns, as a settlement's table shows it."""
