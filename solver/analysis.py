@@ -26,7 +26,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Self, Sequence
 
-from .api import solve_answer
+from .api import _solve_checked
 from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
@@ -323,9 +323,9 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
     for name in dict.fromkeys(names):  # each once, in the order asked
         try:
             if name == SCORE:
-                result = solve_answer(position, SCORE, cards=cards, line=line, engine=engine,
-                               reference_solver=reference_solver, time_limit=deadline.left(),
-                               stop=deadline.stop)
+                result = _solve_checked(position, SCORE, cards=cards, line=line, engine=engine,
+                                        reference_solver=reference_solver, time_limit=deadline.left(),
+                                        stop=deadline.stop)
                 results.append(_objective_entry(position, None, result.objective, result, cards=cards, line=line))
                 continue
             named = objectives_named(position, name)
@@ -337,9 +337,9 @@ def solve_report(position: Position, objectives: Sequence[str] | None = None, ca
             not_applicable.append({"objective": name, "reason": str(error)})
             continue
         for seat, objective in named:
-            result = solve_answer(position, name, seat=seat, cards=cards, line=line, engine=engine,
-                           reference_solver=reference_solver, time_limit=deadline.left(),
-                           stop=deadline.stop)
+            result = _solve_checked(position, name, seat=seat, cards=cards, line=line, engine=engine,
+                                    reference_solver=reference_solver, time_limit=deadline.left(),
+                                    stop=deadline.stop)
             results.append(_objective_entry(position, seat, objective, result, cards=cards, line=line))
     rank_score_cards(results)
     document = {"schema": SCHEMA, "command": "solve", **record_header(position), **contract_header(position),
@@ -589,7 +589,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
             achieved = objective.achieved(rules, decided)
             guaranteed = None
             if seat is not None:  # per-seat targets are cheap and the number itself is the answer
-                result = solve_answer(position, name, seat=seat, engine=engine, reference_solver=reference_solver)
+                result = _solve_checked(position, name, seat=seat, engine=engine, reference_solver=reference_solver)
                 guaranteed = result.total
                 forced = bool(result.success)
             else:
@@ -928,8 +928,8 @@ def _points_entry(position: Position, contract: str, declarer: int, engine: Engi
     if pairs[0][0] is not None:  # per-seat targets
         seats = []
         for seat, objective in pairs:
-            result = solve_answer(position, condition, seat=seat, engine=engine, reference_solver=reference_solver,
-                           time_limit=deadline.left(), stop=deadline.stop)
+            result = _solve_checked(position, condition, seat=seat, engine=engine, reference_solver=reference_solver,
+                                    time_limit=deadline.left(), stop=deadline.stop)
             seats.append(SeatTarget(seat or 0, result.total, objective.target or 0, bool(result.success)))
         mine = seats[declarer - 1]
         return TableEntry(label, declarer, side, measure=measure_of(pairs[0][1]), value=mine.tricks,
@@ -938,8 +938,8 @@ def _points_entry(position: Position, contract: str, declarer: int, engine: Engi
     measure = measure_of(goal)
     # The exact points are what the table shows; the game objective only supplies the target they are held to.
     asked = "points" if measure == "points" else condition
-    result = solve_answer(position, asked, engine=engine, reference_solver=reference_solver, time_limit=deadline.left(),
-                   stop=deadline.stop)
+    result = _solve_checked(position, asked, engine=engine, reference_solver=reference_solver,
+                            time_limit=deadline.left(), stop=deadline.stop)
     target = goal.target
     won = None if target is None else result.total >= target
     return TableEntry(label, declarer, side, measure=measure, value=result.total, target=target, won=won)

@@ -7,6 +7,7 @@ import threading
 from dataclasses import replace
 from typing import IO, Iterator, Mapping, SupportsIndex
 
+from .diagram import position_heading
 from .errors import ParseError, StichError
 from .formats.tbn import iter_records, parse_records, read_records
 from .position import Position, check_position, make_position, names_score, position_from_record
@@ -63,17 +64,18 @@ def solve(position: Position, objective: str = "points", *, seat: SupportsIndex 
     ``points``). The score is searched by a :class:`~solver.search.settle.SettlementEngine` (pass one as ``engine``,
     or None), stops at ``time_limit`` or ``stop`` as the points search does, and takes no ``seat``.
     """
-    result = solve_answer(position, objective, seat=seat, cards=cards, line=line, engine=engine,
-                          reference_solver=reference_solver, time_limit=time_limit, stop=stop)
-    return replace(result, position=position)
+    result = _solve_checked(position, objective, seat=seat, cards=cards, line=line, engine=engine,
+                            reference_solver=reference_solver, time_limit=time_limit, stop=stop)
+    return replace(result, heading=position_heading(position))
 
 
-def solve_answer(position: Position, objective: str = "points", *, seat: SupportsIndex | None = None,
-                 cards: bool = False, line: bool = False, engine: EngineSolver | SettlementEngine | None = None,
-                 reference_solver: bool | None = None, time_limit: float | None = None,
-                 stop: threading.Event | None = None) -> SolveResult:
-    """:func:`solve`'s answer without the position it is of (``SolveResult.position``, which the notebook view is
-    headed by): what the library's own callers take, many a search each (a table, a check, the board's cards)."""
+def _solve_checked(position: Position, objective: str = "points", *, seat: SupportsIndex | None = None,
+                   cards: bool = False, line: bool = False, engine: EngineSolver | SettlementEngine | None = None,
+                   reference_solver: bool | None = None, time_limit: float | None = None,
+                   stop: threading.Event | None = None) -> SolveResult:
+    """:func:`solve`'s answer without its :attr:`~solver.search.results.SolveResult.heading`, which only the
+    notebook view shows: what the library's own callers take, many a search each (a table, a check, the board's
+    cards)."""
     check_position(position)
     check_flag("cards", cards)
     check_flag("line", line)

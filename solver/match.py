@@ -48,8 +48,7 @@ from .workers import local_workers, run_pool
 
 #: The note of a mean fixed by construction (one bot in every seat of zero-sum deals), which has no interval.
 BY_CONSTRUCTION = "0 by construction"
-#: What a mean taken without an interval (``Mean.of(..., interval=False)``) that does not print as 0 says in its text
-#: (its document's note stays :data:`BY_CONSTRUCTION`, the one a match writes)
+#: The note of a mean taken without an interval (``Mean.of(..., interval=False)``) that does not print as 0
 FIXED_MEAN = "fixed: no interval"
 #: The least time between two calls of a match's ``progress``: each call summarises every deal played so far, so a
 #: call after every deal made a long match quadratic (2,000 boards of random bots: 146 s, 7.9 s for 500).
@@ -88,9 +87,14 @@ class Mean:
     @property
     def note(self) -> str | None:
         """Why there is no interval, as the document writes it (the words of analyse and advice: "no sample", "one
-        sample", "all samples alike", a board being the match's sample; or "0 by construction", a fixed mean: a bot
-        in every seat of zero-sum deals), or None where there is one."""
-        return BY_CONSTRUCTION if self.fixed else interval_note(self.count, self.low, self.high)
+        sample", "all samples alike", a board being the match's sample; or a fixed mean's :meth:`_fixed_note`), or
+        None where there is one."""
+        return self._fixed_note() if self.fixed else interval_note(self.count, self.low, self.high)
+
+    def _fixed_note(self) -> str:
+        """A fixed mean's note: "0 by construction" where it prints as 0 (a bot in every seat of zero-sum deals),
+        else "fixed: no interval" (a mean taken without an interval by hand need not be 0)."""
+        return BY_CONSTRUCTION if signed_mean(self.mean) == signed_mean(0.0) else FIXED_MEAN
 
     def __str__(self) -> str:
         """The mean as a match's report writes it, ``+2.30 (95%: +1.23 to +3.37)`` or ``+0.50 (all 2 boards alike:
@@ -100,9 +104,8 @@ class Mean:
         (fixed: no interval)``; ``no board``."""
         if not self.count:
             return "no board"
-        if self.fixed:  # a mean taken without an interval by hand need not be 0: said so where it does not print 0
-            shown = signed_mean(self.mean)
-            return f"{shown} ({BY_CONSTRUCTION if shown == signed_mean(0.0) else FIXED_MEAN})"
+        if self.fixed:
+            return f"{signed_mean(self.mean)} ({self._fixed_note()})"
         if self.count == 1:
             return f"{signed_mean(self.mean)} (one board: no interval)"
         return mean_text(self)

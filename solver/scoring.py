@@ -243,7 +243,7 @@ def settle(position: Position, inputs: object) -> Settlement:
         notes.append(ENDING_NOTE)
     if sum(scored.payments) + scored.pot_change != 0:  # every rule balances; a failure here is a bug, not bad input
         raise AssertionError(f"settlement does not sum to zero: {scored.payments} {scored.pot_change}")
-    items = tuple(item if item.game else item.of_game(game.name) for item in scored.items)  # read alone as here
+    items = tuple(item.of_game(game.name) for item in scored.items)  # read alone as here
     return Settlement(game.name, str(rules.contract), items, scored.payments, scored.pot, scored.pot_change,
                       tuple(notes), rules.variant.note())
 

@@ -409,10 +409,11 @@ def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
     assert str(Mean.of([2.0, 2.0])) == "+2.00 (all 2 boards alike: no interval)"
     assert repr(Mean.of([1.0])) == "<Mean +1.00 (one board: no interval)>" and str(Mean.of([])) == "no board"
     assert str(Mean.of([0.0, 0.0], interval=False)) == "0.00 (0 by construction)"
-    # a mean taken without an interval that does not print as 0 says so; its document keeps the match's note
+    # a mean taken without an interval that does not print as 0 says so, in its text and its document alike
     fixed = Mean.of([2.0, 3.0], interval=False)
     assert repr(fixed) == "<Mean +2.50 (fixed: no interval)>"
-    assert fixed.as_dict()["interval_note"] == "0 by construction"
+    assert fixed.note == fixed.as_dict()["interval_note"] == "fixed: no interval"
+    assert Mean.of([0.0, 0.0], interval=False).as_dict()["interval_note"] == "0 by construction"
     assert str(Mean.of([1e-18, -1e-18, 1e-17], interval=False)) == "0.00 (0 by construction)"
     # read back without its game (a checkpoint's line alone), a deal keeps the contract's token and says "declarer"
     alone = solver.match.PlayedDeal.from_dict(deal.as_dict())

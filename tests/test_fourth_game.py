@@ -29,7 +29,7 @@ from solver.errors import InvalidContractError
 from solver.games import GAMES, get_game, register_game
 from solver.games.base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
                                parse_words, points_objective, require, tricks_objective, unknown_objective)
-from solver.games.outcome import Scored, side_net, total_payments, two_sided
+from solver.games.outcome import ScoreItem, Scored, side_net, total_payments, two_sided
 from solver.games.tables import Level, RuleTables
 from solver.state import PlayState
 
@@ -363,6 +363,28 @@ def test_a_game_taken_out_again_is_not_named_as_another_game_s_owner_of_an_objec
             "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen")
     finally:
         register_game(Dreier)
+
+
+def test_an_item_is_shown_in_its_game_s_words_while_the_game_is_registered():
+    """An item names its game, which the registry itself is asked for when it is shown: a game registered after the
+    item was made titles it, and one taken out again no longer does (a copy of the registry kept for the items missed
+    both)."""
+    class LoudDreier(Dreier):
+        name = "LoudDreier"
+        aliases = ("loud",)
+
+        @classmethod
+        def item_title(cls, name: str) -> str:
+            return name.upper()
+
+    item = ScoreItem("slam", (1,), 1, 1, False, 1, "seat 1 took every trick", game="LoudDreier")
+    assert item.cells()[0] == "slam"
+    register_game(LoudDreier)
+    try:
+        assert item.cells()[0] == "SLAM"
+    finally:
+        GAMES.remove(LoudDreier)
+    assert item.cells()[0] == "slam" and str(item).startswith("slam  to seat 1  from -  base 1")
 
 
 class PointlessDreierRules(TricksDreierRules):

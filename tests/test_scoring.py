@@ -212,6 +212,18 @@ def test_a_score_item_renders_its_row_of_the_settlement_in_jupyter():
     assert dataclasses.replace(absolut, name="pagat_ultimo").cells()[0] == "Pagat Ultimo (announced)"
 
 
+def test_an_item_told_its_game_keeps_every_other_field():
+    """``ScoreItem.of_game`` copied the fields one by one, by place: a field added later would have been dropped. The
+    item here sets every field (a new one makes this list fail until it is given), and the copy keeps them all."""
+    values = {"name": "penalty", "winners": (), "base": 4, "multiplier": 2, "announced": True, "value": 8,
+              "reason": "seat 1 took 1 trick (2 needed; the attacker pays 2P)", "losers": (1,), "game": "Schafkopf"}
+    assert [field.name for field in dataclasses.fields(ScoreItem)] == list(values)
+    told = ScoreItem(**values).of_game("Kratzen")
+    assert {field.name: getattr(told, field.name) for field in dataclasses.fields(ScoreItem)} == {
+        **values, "game": "Kratzen"}
+    assert told.cells()[1:3] == ("pot", "seat 1")  # shown as Kratzen shows it
+
+
 def test_kontra_check_case_with_make_position_and_keyword():
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
     assert score_deal(position, announcements=KONTRA_ANNOUNCEMENTS).payments == (-2, 2, -2, 2)

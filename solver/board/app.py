@@ -43,7 +43,7 @@ from ..sampling import analyse_position
 from ..score_objective import objective_named
 from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
-from ..api import solve_answer
+from ..api import _solve_checked
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
 from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_header, chosen_objective,
                       curve_document, file_text, file_name_for, graph_measure, named_file, new_deal,
@@ -504,12 +504,12 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         try:
             yield json_line({"kind": "thinking", "objective": name})
             if current.state.is_over:
-                result = await searches.run(lambda: solve_answer(current, name, seat=seat, engine=engine))
+                result = await searches.run(lambda: _solve_checked(current, name, seat=seat, engine=engine))
                 yield json_line(values_document(current, name, result))
                 return
             try:
-                result = await searches.run(lambda: solve_answer(current, name, seat=seat, cards=True, engine=engine,
-                                                          time_limit=min(FIRST_SLICE, left()), stop=stop))
+                result = await searches.run(lambda: _solve_checked(current, name, seat=seat, cards=True, engine=engine,
+                                                                   time_limit=min(FIRST_SLICE, left()), stop=stop))
                 yield json_line(values_document(current, name, result))
                 return
             except SearchStopped:
@@ -523,8 +523,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             found: dict[int, int] = {}
             for card in legal:
                 child = current.play(card)
-                result = await searches.run(lambda: solve_answer(child, name, seat=seat, engine=engine,
-                                                          time_limit=left(), stop=stop))
+                result = await searches.run(lambda: _solve_checked(child, name, seat=seat, engine=engine,
+                                                                   time_limit=left(), stop=stop))
                 found[card] = result.total
                 yield json_line({"kind": "card", "card": current.pack[card].name, "value": result.total})
             maximises = current.state.to_move in objective.maximiser

@@ -14,7 +14,6 @@ from ..errors import StichError, UnknownGameError, did_you_mean, quoted
 from ..variant import note_once
 from .base import GAMES, Contract, Game, Objective, Rules, TrickEvent
 from .kratzen import Kratzen
-from .outcome import ITEM_GAMES
 from .schafkopf import Schafkopf
 from .zwanzigerrufen import Zwanzigerrufen
 
@@ -30,7 +29,6 @@ def register_game(game: type[Game]) -> type[Game]:
             raise ValueError(f"{game.name}: name or alias {sorted(keys & {other.name.lower(), *other.aliases})} is "
                              f"{other.name}'s")
     GAMES[:] = [other for other in GAMES if other.name != game.name] + [game]
-    ITEM_GAMES[game.name] = game
     register_pack(game.pack, game_pack)
     return game
 

@@ -26,7 +26,7 @@ from ..errors import (InvalidContractError, InvalidDealError, InvalidSeatContrac
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
-from .outcome import DealtBonus, ScoreItem, Scored, seats_of, side_net, side_text, total_payments
+from .outcome import GAMES, DealtBonus, ScoreItem, Scored, seats_of, side_net, side_text, total_payments
 from .illegal import illegal_reason
 from .tables import RuleTables
 
@@ -972,11 +972,6 @@ def points_objective(rules: Rules, side: frozenset[int], name: str, description:
 def tricks_objective(rules: Rules, side: frozenset[int], name: str, description: str, target: int | None) -> Objective:
     return Objective(name, side, description, trick_weight=1, target=target, maximum=rules.tricks_in_deal,
                      game=rules.game.name)
-
-
-#: Every registered game, in the order commands list them (filled by :func:`solver.games.register_game`; kept here so
-#: that a game's own messages can name the others without importing the registry).
-GAMES: list[type[Game]] = []
 
 
 def objective_owners(name: str) -> list[str]:

@@ -134,7 +134,7 @@ def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list
     if not muss:
         for number, winner in enumerate(winners, 1):
             items.append(ScoreItem(f"trick {number}", (winner + 1,), share, 1, False, share,
-                                   f"seat {winner + 1} won trick {number}: P/4 from the pot", game=Kratzen.name))
+                                   f"seat {winner + 1} won trick {number}: P/4 from the pot"))
     for seat in range(rules.seats):
         target = rules.target(seat)
         taken = sum(1 for winner in winners if winner == seat)
@@ -143,7 +143,7 @@ def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list
             penalty = pot * (2 if attacker else 1)
             items.append(ScoreItem("penalty", (), pot, 2 if attacker else 1, False, penalty,
                                    f"seat {seat + 1} took {taken} trick{'' if taken == 1 else 's'} ({target} needed"
-                                   + ("; the attacker pays 2P)" if attacker else ")"), (seat + 1,), Kratzen.name))
+                                   + ("; the attacker pays 2P)" if attacker else ")"), (seat + 1,)))
     notes = ["a Muss deal: no trick payouts"] if muss else []
     left = pot - 4 * share
     if not muss and left:  # the items say P/4; this says what it came to (RULES.md 3.4)

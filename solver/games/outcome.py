@@ -25,9 +25,10 @@ if TYPE_CHECKING:
 MAX_POT = 10 ** MAX_NUMBER_DIGITS - 1
 
 
-#: The registered games by name, which :func:`solver.games.register_game` keeps (this module sits under the games
-#: and cannot import their registry): an item that knows its ``game`` is shown in that game's words
-ITEM_GAMES: dict[str, type[Game]] = {}
+#: Every registered game, in the order commands list them (filled by :func:`solver.games.register_game`; kept here,
+#: under the games, so that a game's own messages can name the others and an item that knows its ``game`` is shown
+#: in that game's words without importing the registry).
+GAMES: list[type[Game]] = []
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,10 @@ class ScoreItem:
 
     The pot is the side left empty: a trick paid from the pot has empty ``losers``, a penalty paid into it empty
     ``winners``. ``value`` 0 marks an item listed for information only (e.g. a tie that scores nothing, or a trick
-    payout from an empty pot). ``game`` is the name of the game that scored it (set where it is scored, by the game or
-    :func:`solver.scoring.settle`; empty in an item made by hand), so that an item shown alone is named and its empty
-    side said as its settlement's table does; not compared and not in :meth:`as_dict`."""
+    payout from an empty pot). ``game`` is the name of the game that scored it (set by
+    :func:`solver.scoring.settle`, which every settlement's items pass through; empty in an item made by hand), so
+    that an item shown alone is named and its empty side said as its settlement's table does; not compared and not in
+    :meth:`as_dict`."""
 
     name: str
     winners: tuple[int, ...]
@@ -60,7 +62,8 @@ class ScoreItem:
         """Its row under a settlement's columns (:data:`ITEM_COLUMNS`), as ``stich score`` writes it: ``title`` names
         the item as its game does (``Game.item_title``), and an empty side is ``pot`` in a game paid from one (``-``
         elsewhere); by default both as the item's ``game`` says (its key and ``-`` for an item without one)."""
-        game = ITEM_GAMES.get(self.game) if self.game and (title is None or pot is None) else None
+        game = (next((game for game in GAMES if game.name == self.game), None)
+                if self.game and (title is None or pot is None) else None)
         if game is not None:
             title = game.item_title if title is None else title
             pot = game.has_pot if pot is None else pot
@@ -77,10 +80,12 @@ class ScoreItem:
         return "  ".join([name, *(f"{column} {cell}" for column, cell in zip(ITEM_COLUMNS[1:], cells))])
 
     def of_game(self, game: str) -> "ScoreItem":
-        """The item told the name of the game that scored it (a direct copy: :func:`solver.scoring.settle` makes one
-        an item, on every leaf of the reference solver's search)."""
-        return ScoreItem(self.name, self.winners, self.base, self.multiplier, self.announced, self.value, self.reason,
-                         self.losers, game)
+        """The item told the name of the game that scored it: every field copied whole, a field added later too, and
+        without the frozen ``__init__``'s setting of each in turn (:func:`solver.scoring.settle` makes one an item,
+        on every leaf of the reference solver's search)."""
+        item = object.__new__(ScoreItem)
+        item.__dict__.update(self.__dict__, game=game)
+        return item
 
     def _repr_html_(self) -> str:
         """The item for Jupyter: its row under a settlement's columns, as a settlement's table shows it."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from ..cards import Card, CardDict, CardIndex, Pack
 from ..errors import StichError
@@ -12,9 +12,6 @@ from ..games.base import Objective
 from ..games.outcome import seats_of, side_text
 from ..html_tables import html_table
 from ..state import PlayState
-
-if TYPE_CHECKING:
-    from ..position import Position  # a result keeps the position solve was asked of
 
 
 class CardValue(NamedTuple):
@@ -53,9 +50,9 @@ class SolveResult:
     seconds: float = field(default=0.0, compare=False)
     to_move: int | None = None
     pack: Pack | None = field(default=None, repr=False, compare=False)
-    #: the position solved, which :func:`solver.solve` keeps (None in a result made otherwise), so that the notebook
-    #: view is titled by its diagram's heading (:attr:`heading`)
-    position: Position | None = field(default=None, repr=False, compare=False)
+    #: what was solved, as the position's diagram heads it (``board 1: Schafkopf Rufer G, declarer 1 (declarers
+    #: 1+3); rules: ...``), which :func:`solver.solve` sets: the notebook view's title (empty: untitled)
+    heading: str = field(default="", repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """The card values' indices as :class:`CardIndex` es, which print by name (the compiled engine's come named;
@@ -151,16 +148,6 @@ class SolveResult:
         """The answer for people (``print(result)``): the value, whether the target is reached, each card's value and
         the principal line by the cards' names; ``repr`` stays one line."""
         return "\n".join(self._lines())
-
-    @property
-    def heading(self) -> str:
-        """What was solved, as the position's diagram heads it (``board 1: Schafkopf Rufer G, declarer 1 (declarers
-        1+3); rules: ...``), the notebook view's title; empty without a :attr:`position`."""
-        if self.position is None:
-            return ""
-        from ..diagram import position_heading  # the diagram is drawn above the searches
-
-        return position_heading(self.position)
 
     def _repr_html_(self) -> str:
         """The same for Jupyter, with the cards' values as a table (in the engine's order of the cards)."""
