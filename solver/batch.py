@@ -608,19 +608,25 @@ class _OutputWriteError(Exception):
 
 
 def _output_full(error: OSError, out_path: str | os.PathLike) -> OSError:
-    """A write's error (a full disk names no file) naming the output file and that the lines written stay."""
+    """A write's error (a full disk names no file) naming the output file and that the lines written stay; a stream
+    (stdout: :data:`~solver.files.STDOUT_NAMES`) is never resumed, so its error says what a rerun does instead."""
     if error.filename is not None:
         return error
-    kept = "the lines written so far are kept (a rerun with room trims a half-written last one): " \
-        f"{write_error_fix(error.errno)} and rerun to resume"
+    if os.fspath(out_path) in STDOUT_NAMES:
+        kept = "the lines before it were written to stdout, a stream, which a rerun does not resume: it solves " \
+            "every record again (an --out file is resumed)"
+    else:
+        kept = "the lines written so far are kept (a rerun with room trims a half-written last one): " \
+            f"{write_error_fix(error.errno)} and rerun to resume"
     return type(error)(error.errno, f"{error.strerror}; {kept}", str(out_path))
 
 
 @contextmanager
 def _appended_to(out_path: str | os.PathLike) -> Iterator[IO[str]]:
-    """The output, opened to append (an error opening it names it). Its closing writes what is still buffered (all
-    of a write that failed): an output write too, unless the run already failed, whose error is then the one said."""
-    stream = open(out_path, "a", encoding="utf-8")
+    """The output, opened to append (an error opening it names it; ``-`` is stdout's :data:`STDOUT_PATH`). Its
+    closing writes what is still buffered (all of a write that failed): an output write too, unless the run already
+    failed, whose error is then the one said, naming the output as given."""
+    stream = open(STDOUT_PATH if os.fspath(out_path) == "-" else out_path, "a", encoding="utf-8")
     try:
         yield stream
     except BaseException:
@@ -634,11 +640,13 @@ def _appended_to(out_path: str | os.PathLike) -> Iterator[IO[str]]:
 
 
 class _Writer:
-    """Appends lines to the output, flushing each, and counts them for the summary and the progress display."""
+    """Appends lines to the output, flushing each, and counts them for the summary and the progress display. A write
+    error names the output ``name`` (as given: ``-`` for stdout), or else the stream's."""
 
     def __init__(self, stream: IO[str], total: int, progress: BatchProgress | None,
-                 on_error: Callable[[str], None] | None = None) -> None:
+                 on_error: Callable[[str], None] | None = None, name: str | os.PathLike | None = None) -> None:
         self.stream = stream
+        self.name = name
         self.total = total
         self.progress = progress
         self.on_error = on_error
@@ -659,7 +667,8 @@ class _Writer:
                 self.stream.write(line)
                 self.stream.flush()
             except OSError as error:
-                raise _OutputWriteError(_output_full(error, self.stream.name)) from None
+                named = self.stream.name if self.name is None else self.name
+                raise _OutputWriteError(_output_full(error, named)) from None
             if is_error:
                 self.errors += 1
                 if self.on_error is not None:
@@ -843,8 +852,8 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
                 yield item
 
     try:
-        with _appended_to(STDOUT_PATH if os.fspath(out_path) == "-" else out_path) as stream:
-            writer = _Writer(stream, total, progress, on_error)
+        with _appended_to(out_path) as stream:
+            writer = _Writer(stream, total, progress, on_error, out_path)
             if pool.scheduler:  # chunks timed as a local pool's, by the cluster's threads once counted
                 writer.chunks = _TimedChunks(todo(), chunk_size, pool.spread_over)
                 pool.run(iter(writer.chunks), solve_chunk, (question,), writer.write_chunk,

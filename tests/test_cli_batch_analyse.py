@@ -15,6 +15,7 @@ from solver.cli.main import app
 from solver.formats.tbn import format_record
 
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
@@ -599,6 +600,24 @@ def test_batch_whose_disk_fills_says_the_lines_written_stay(tmp_path, monkeypatc
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert result.stderr == ("stich: /dev/full: No space left on device; the lines written so far are kept (a rerun "
                              "with room trims a half-written last one): make room and rerun to resume\n")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
+@pytest.mark.parametrize("out", ["-", "/dev/fd/1"])
+def test_batch_whose_stdout_fills_says_a_rerun_solves_every_record_again(tmp_path, out):
+    """``--out -`` is a stream, never resumed: its write error says so, not "rerun to resume"."""
+    import subprocess
+    import sys
+
+    deals = tmp_path / "deals.tbn"
+    write_deals(deals, 2)
+    with open("/dev/full", "w") as full:
+        process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "batch",
+                                  str(deals), "--out", out, "--workers", "1"],
+                                 stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert (process.returncode, process.stderr) == (
+        1, f"stich: {out}: No space left on device; the lines before it were written to stdout, a stream, which a "
+        "rerun does not resume: it solves every record again (an --out file is resumed)\n")
 
 
 def test_an_os_error_of_the_run_that_is_no_output_write_is_not_said_as_the_output_file_s(tmp_path, monkeypatch):
