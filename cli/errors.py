@@ -296,9 +296,24 @@ def os_error_said(error: OSError) -> str:
     return f"{name}: {said}" if name else said
 
 
+def came_while_stopping(error: BaseException) -> bool:
+    """Whether ``error`` was raised as a command stopped by Ctrl-C, SIGTERM or SIGHUP said what it finished (a
+    KeyboardInterrupt among the exceptions being handled when it came): a write to a terminal that closed (SIGHUP,
+    EIO), which must not turn the stop's exit code 130 into 1."""
+    seen: set[int] = set()
+    context = error.__context__
+    while context is not None and id(context) not in seen:
+        if isinstance(context, KeyboardInterrupt):
+            return True
+        seen.add(id(context))
+        context = context.__context__
+    return False
+
+
 @contextmanager
 def input_errors() -> Iterator[None]:
-    """Turn bad input into a one-line message and exit code 1; OSError (missing file, ...) likewise."""
+    """Turn bad input into a one-line message and exit code 1; OSError (missing file, ...) likewise, but 130 for one
+    that came as the command stopped (:func:`came_while_stopping`), whose message is lost where stderr is gone too."""
     try:
         yield
     except StichError as error:
@@ -309,5 +324,9 @@ def input_errors() -> Iterator[None]:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(EXIT_PIPE_CLOSED) from None
     except OSError as error:
+        if came_while_stopping(error):
+            with suppress(OSError, ValueError):
+                message(f"stich: {os_error_said(error)}")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         message(f"stich: {os_error_said(error)}")
         raise typer.Exit(EXIT_BAD_INPUT) from None

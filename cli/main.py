@@ -25,7 +25,8 @@ from typer.models import CommandInfo
 
 from solver import __version__
 
-from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback, os_error_said
+from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback, came_while_stopping,
+                     os_error_said)
 from .startup import (install_interrupt_handlers, mark_work_began, reset_work_began, say_stopped_before_any_work,
                       stopped_during_start_up, work_ended)
 
@@ -487,13 +488,15 @@ def main(handlers_set: bool = False) -> None:
         raise SystemExit(EXIT_BAD_INPUT) from None
     except OSError as error:
         # no command's (each has cli.errors.input_errors): --install-completion's, writing the shell's start-up file
-        # in a HOME that cannot be written (a read-only or missing one), once a traceback
+        # in a HOME that cannot be written (a read-only or missing one), once a traceback; or one whose message
+        # failed too (stderr gone with a closed terminal)
         if isinstance(error, BrokenPipeError):
             raise
         option = next((f"{name}: " for name in COMPLETION_OPTIONS if name in sys.argv[1:]), "")
         with contextlib.suppress(OSError):
             print(f"stich: {option}{os_error_said(error)}", file=sys.stderr)
-        raise SystemExit(EXIT_BAD_INPUT) from None
+        # one a command's stop met saying what it finished (a closed terminal's EIO) leaves the stop's exit code
+        raise SystemExit(EXIT_INTERRUPTED if came_while_stopping(error) else EXIT_BAD_INPUT) from None
     except MemoryError as error:
         # a transposition table larger than this process may map (``--table-mb 4096`` under ``ulimit -v``, a
         # container's limit), made before any record or beside the first one (the settlement's tables): one line, as

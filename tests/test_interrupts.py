@@ -718,13 +718,15 @@ def test_ctrl_c_while_the_interrupt_handlers_are_set_ends_with_one_line_and_130(
 #: argv[2]: ``record:K`` as ``deal`` formats its K-th record (before it is written), ``written`` as its output file is
 #: renamed into place, ``report`` as ``bench`` or ``match`` begins to print its report, ``pinned`` as ``bench`` has
 #: made its private copy of the solver (its path said on stderr), ``line:K`` as ``batch`` has written its K-th line
-#: (``hangup:K`` likewise, with stderr first made a terminal that has closed), ``returned`` as ``solve``'s
+#: (``hangup:K`` likewise, with stderr first made a terminal that has closed), ``said:K`` as a file's K-th record
+#: message is said or counted (stdout and stderr then made a terminal that has closed), ``returned`` as ``solve``'s
 #: record loop returns (its work done, its stop no longer the loop's to say), ``closed`` as the command
 #: (:class:`cli.main.Command`) returns, ``hung`` likewise, with an exit that then never finishes.
 _SIGNALLED_AT = """
 import os, signal, sys
 
 import cli.deal
+import cli.errors
 from cli.main import Command, main
 
 kind = getattr(signal, "SIG" + sys.argv.pop(1))
@@ -784,6 +786,22 @@ elif moment in ("line", "hangup"):  # batch's K-th line, once written to its out
                 send()
 
     solver.batch._Writer.write = writing
+elif moment == "said":  # the K-th record message (said or counted), then the terminal closes: stdout and stderr fail
+    import pty
+    record_message = cli.errors.RecordMessages.__call__
+    calls = []
+
+    def saying(self, text, kind=None):
+        record_message(self, text, kind)
+        calls.append(text)
+        if len(calls) == int(number):
+            master, slave = pty.openpty()
+            os.dup2(slave, 1)
+            os.dup2(slave, 2)
+            os.close(master)
+            send()
+
+    cli.errors.RecordMessages.__call__ = saying
 elif moment == "written":
     import contextlib
     atomic_writer = cli.deal.atomic_writer
@@ -1012,6 +1030,18 @@ def test_a_batch_whose_terminal_closed_exits_130_though_its_stop_line_cannot_be_
                                                str(out)])
     assert process.returncode == 130 and process.stderr == "", process.stderr
     assert out.read_text().count("\n") == 2
+
+
+def test_a_stop_whose_terminal_closed_exits_130_though_its_closing_lines_cannot_be_said(tmp_path) -> None:
+    """solve stopped past its 20 record messages says how many more there were before its stop's line: with the
+    terminal closed (SIGHUP) that write fails (EIO) as the command stops, which leaves the exit the stop's, 130,
+    not bad input's 1."""
+    deals = tmp_path / "deals.tbn"
+    deals.write_text('[Game "Zwanzigerrufen"]\n[Deal "nonsense"]\n\n' * 25)
+    process = signalled_at("HUP", "said:22", ["solve", str(deals)])
+    assert process.returncode == 130, process.stderr
+    said = process.stderr.splitlines()
+    assert len(said) == 20 and all(line.startswith(f"stich: {deals}:") for line in said), said
 
 
 def _hangup_ignored() -> None:
