@@ -28,6 +28,7 @@ import solver
 from solver import postmortem
 from solver.board import app as board_app
 from solver.diagram import display_order
+from solver.formats.tbn import NO_RECORDS
 from solver.board import session
 from solver.workers import worker_settlement_engine
 from solver.board import create_app
@@ -2064,9 +2065,9 @@ def test_an_error_quotes_a_long_text_cut_short_with_its_length():
 
 
 def test_a_multipart_upload_is_refused_in_the_boards_words_and_takes_what_json_takes():
-    """A multipart text over 1 MB was refused in Starlette's words ("Part exceeded maximum size of 1024KB.") though
-    JSON text may be 2 MB; a file without a name was "pasted text is empty"; a bad boundary printed python-multipart's
-    "Expected boundary character 45, got 120 at index 2" on the console."""
+    """A multipart text may be as large as JSON text (2 MB), past Starlette's own part limit (1 MB), and one larger
+    is refused in the board's words; a file without a name is read as upload.tbn, not as pasted text; a bad boundary
+    is one message, with nothing of python-multipart's on the console."""
     c = client()
     text = "% " + "c" * 1_500_000 + "\n" + KR.read_text(encoding="utf-8")
     pasted = c.post("/api/load", json={"text": text}).json()
@@ -2075,17 +2076,18 @@ def test_a_multipart_upload_is_refused_in_the_boards_words_and_takes_what_json_t
     for answer in (c.post("/api/load", json={"text": "c" * 2_100_000}),
                    c.post("/api/load", data={"text": "c" * 2_100_000}, files={"none": ("", b"")})):
         refused(answer, 413, "the request is larger than the board takes (2,000,000 bytes)")
-    refused(c.post("/api/load", files={"file": ("", b"")}), 400, "the uploaded file is empty")
-    refused(c.post("/api/load", files={"file": ("mine.tbn", b" \n")}), 400, "the file mine.tbn is empty")
-    refused(c.post("/api/load", json={"text": ""}), 400, "the pasted text is empty")
+    # an empty input is said in the commands' words (no_records_said)
+    refused(c.post("/api/load", files={"file": ("", b"")}), 400, f"upload.tbn: {NO_RECORDS}")
+    refused(c.post("/api/load", files={"file": ("mine.tbn", b" \n")}), 400, f"mine.tbn: {NO_RECORDS}")
+    refused(c.post("/api/load", json={"text": ""}), 400, f"pasted text: {NO_RECORDS}")
     named = c.post("/api/load", files={"file": ("", KR.read_bytes())}).json()
     assert named["boards"][0]["label"] == "upload.tbn board 1"
-    # a plain file field beside the text (curl -F file= -F text=<deal.tbn) leaves the text to be read (the review)
+    # a plain file field beside the text (curl -F file= -F text=<deal.tbn) leaves the text to be read
     for plain in ("", "hello"):
         beside = c.post("/api/load", data={"file": plain, "text": KR.read_text(encoding="utf-8")},
                         files={"none": ("", b"")}).json()
         assert beside["boards"][0]["label"] == "pasted text board 1", beside
-    # and a blank text field beside a plain file field leaves the file to be read (the next review)
+    # and a blank text field beside a plain file field leaves the file to be read
     kept = c.post("/api/load", data={"file": KR.read_text(encoding="utf-8"), "text": ""},
                   files={"none": ("", b"")}).json()
     assert kept["boards"][0]["label"] == "upload.tbn board 1", kept
