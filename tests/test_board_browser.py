@@ -22,6 +22,7 @@ import pytest
 
 import solver
 from solver.board import create_app
+from solver.formats.tbn import NO_RECORDS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SCREENSHOT = os.environ.get("STICH_BOARD_SCREENSHOT")  # where to keep the screenshot (docs/board.png for the README)
@@ -2569,7 +2570,7 @@ def test_the_paste_caret_counts_a_card_sign_as_one_character(driver, server):
     assert caret == "XX"
     driver.execute_script("arguments[0].value = ''", box)
     driver.find_element("id", "paste-go").click()
-    wait_for(lambda: driver.find_element("id", "paste-error").text == "the pasted text is empty", "the empty paste")
+    wait_for(lambda: driver.find_element("id", "paste-error").text == f"pasted text: {NO_RECORDS}", "the empty paste")
     assert driver.execute_script("return document.activeElement.id") == "paste-error"
     assert box.get_attribute("aria-invalid") == "true"
     driver.execute_script("document.getElementById('paste-dialog').close()")
