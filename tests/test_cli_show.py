@@ -45,7 +45,7 @@ def test_show_prints_the_diagram_of_each_record():
 def test_solve_check_and_postmortem_print_the_diagram_above_their_tables_but_not_in_json():
     for command in ("solve", "check"):
         text = run(command, VALAT).stdout
-        # the record's title once, above the diagram (the diagram's own heading said it a second time: the audit)
+        # the record's title once, above the diagram, which has no heading of its own that would say it again
         assert text.startswith("board 1 (") and "Zwanzigerrufen Solo, declarer 1\n\n" in text and "Seat 2" in text
         assert text.count("Zwanzigerrufen Solo, declarer 1") == 1
         assert text.index("Seat 2") < text.index("defenders 2+3+4")
@@ -71,7 +71,7 @@ def test_play_answers_what_if():
 
 def test_an_illegal_play_is_named_with_its_rule_and_the_other_records_still_answer(tmp_path):
     """An illegal ``--play`` card is the command line's error, said at ``--play`` with the record it was refused for
-    (it was pointed at the record's [Play] tag, ``valat.tbn:19:1``, which is not wrong), and the others answer."""
+    (not at the record's [Play] tag, ``valat.tbn:19:1``, which is not wrong), and the others answer."""
     result = run("solve", VALAT, "--play", "HK SQ", code=1)
     assert result.stdout == ""
     assert result.stderr == ("stich: --play: card 2: seat 2 may not play SQ here: cannot follow suit to the lead HK "
@@ -96,9 +96,9 @@ def test_a_trick_number_in_play_is_said_as_one_not_as_a_card():
 
 
 def test_cards_run_together_with_commas_are_said_so_not_taken_for_a_misspelt_card():
-    """``--play "SG,SJ"`` was answered "'SG,SJ' is not a card ...; did you mean 'SJ' or 'SG'?", as if one card were
-    misspelt, and ``--hand "EU,E8,..."`` with no hint at all: the cards are there, only the separator is wrong. The
-    library's own refusal (``Position.play``) says so too."""
+    """``--play "SG,SJ"`` and ``--hand "EU,E8,..."`` hold cards whose separator alone is wrong: they are said so, not
+    answered as one misspelt card ("did you mean 'SJ' or 'SG'?") nor without a hint. The library's own refusal
+    (``Position.play``) says so too."""
     def said(*args: object) -> str:
         return " ".join(run(*args, code=2).stderr.replace("│", "").split())
 
@@ -128,9 +128,9 @@ def test_show_tbn_writes_the_record_as_played():
 
 
 def test_kratzen_text_names_the_attacker_and_json_keeps_its_keys():
-    """The Kratzen audit: show, solve, check and table said "declarer" (and check "Bonuses") where Kratzen says
-    attacker and has trick targets (RULES.md 3); the printed text uses the game's words, the JSON keeps the keys of
-    the schema (docs/json.md says what they mean for Kratzen), and the other games keep theirs."""
+    """Kratzen has an attacker and trick targets (RULES.md 3), not a declarer and bonuses: show, solve, check and
+    table print the game's words, the JSON keeps the keys of the schema (docs/json.md says what they mean for
+    Kratzen), and the other games keep theirs."""
     kratzen = EXAMPLES / "kratzen.tbn"
     for command in ("show", "solve", "check"):
         text = run(command, kratzen, "--board", "1").stdout
@@ -148,8 +148,8 @@ def test_kratzen_text_names_the_attacker_and_json_keeps_its_keys():
 
 
 def test_the_diagram_says_the_announcements_and_the_pot_the_score_reads(tmp_path):
-    """show and solve drew the hands of a record with announcements or a pot without them, though the score reads
-    both (the analyst's audit): they are said under the title."""
+    """show and solve say a record's announcements and its pot under the title, beside the hands: the score reads
+    both, so the diagram shows what it is scored from."""
     settled = run("show", EXAMPLES / "settlement.tbn").stdout.splitlines()
     assert settled[2] == "announced: 1: Pagat; 2: Kontra Pagat"
     kratzen = tmp_path / "pot.tbn"
@@ -221,9 +221,9 @@ def test_a_pagat_ultimo_in_a_suit_solo_is_refused_for_the_contract_by_show_as_by
 
 
 def test_a_bad_pot_is_refused_at_its_tag_by_show_and_by_commands_that_do_not_score(tmp_path):
-    """A Kratzen record's [Pot "abc"] was refused by score and solve's settlement, but show printed "pot: abc chips"
-    (exit 0) and solve -o tricks and tree said nothing: every command now names the tag's line and column, and
-    --pot, which stands for the tag, still overrides it."""
+    """A Kratzen record's [Pot "abc"] is refused at the tag's line and column by every command, show, solve -o tricks
+    and tree too, though they do not score (no "pot: abc chips" with exit 0), and --pot, which stands for the tag,
+    still overrides it."""
     path = tmp_path / "pot.tbn"
     path.write_text('[Game "Kratzen"]\n[Seats "3"]\n[Pot "abc"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO '
                     'SK"]\n[Contract "Trump S"]\n\n[Game "Kratzen"]\n[Board "2"]\n[Pot "8"]\n[Deal "1: EO E9 SU SZ / '
@@ -239,9 +239,9 @@ def test_a_bad_pot_is_refused_at_its_tag_by_show_and_by_commands_that_do_not_sco
 
 
 def test_show_tbn_of_several_records_writes_a_blank_line_between_them(tmp_path):
-    """A file of several records written by show --tbn reads back as as many records: the blank line that separates
-    them was written after the last one instead (the text went past the console's capture), so the second [Game]
-    tag stood in the first record. The diagrams of show are separated the same way."""
+    """A file of several records written by show --tbn reads back as as many records: a blank line separates each
+    from the next (written past the console's capture, it would come after the last one, and the second [Game] tag
+    would stand in the first record). The diagrams of show are separated the same way."""
     deals = tmp_path / "deals.tbn"
     deals.write_text(run("deal", "-g", "kr", "-n", "3").stdout, encoding="utf-8")
     written = run("show", deals, "--tbn").stdout
@@ -323,7 +323,7 @@ def test_show_of_one_record_of_a_named_pipe_does_not_wait_for_the_writer(tmp_pat
     finally:
         answered.set()
         writer.join(30)
-    assert still_open  # record 2 was answered without reading on to the pipe's end
+    assert still_open  # record 2 is answered without reading on to the pipe's end
     expected = {"--tbn": f'{ending}[Board "7"]\n\n', "--json": '"board":"7"'}.get(shown[0] if shown else "")
     assert expected is None or expected in result.stdout
     assert shown or result.stdout.startswith(f"board 7 ({fifo}:5) - Zwanzigerrufen")
@@ -334,8 +334,8 @@ EXAMPLES_SAID = "T17 HK in Zwanzigerrufen, E9 SA in Schafkopf, EZ H7 in Kratzen"
 
 def test_a_play_token_that_is_no_card_of_any_game_is_a_usage_error_of_every_command_said_once(tmp_path):
     """``--play ZZ``: no record can play it, whatever its game, so it is the flag's error (exit 2), said once before
-    any record is read, naming the flag, the token and what a card looks like; it was said once a record, by each
-    command's record loop."""
+    any record is read, naming the flag, the token and what a card looks like, not once a record by each command's
+    record loop."""
     many = tmp_path / "many.tbn"
     many.write_text("\n".join(Path(VALAT).read_text(encoding="utf-8").replace('[Board "1"]', f'[Board "{n}"]')
                               for n in range(1, 4)), encoding="utf-8")
@@ -376,9 +376,9 @@ def test_a_card_of_another_game_is_said_once_a_game_and_an_illegal_one_once_a_re
 
 
 def test_cards_given_unquoted_are_said_with_how_to_quote_them():
-    """``--play HK T1`` (unquoted) left T1 as an extra argument, or took it for the FILE: Typer said ``Got unexpected
-    extra argument(s) (examples/valat.tbn)``, the file itself. The usage error now says how to give the cards, and
-    where a card took the FILE's place, that it did: the file named as the extra argument was left unexplained."""
+    """``--play HK T1`` (unquoted) leaves T1 as an extra argument, or takes it for the FILE (where Typer's own words
+    would be ``Got unexpected extra argument(s) (examples/valat.tbn)``, the file itself, unexplained): the usage
+    error says how to give the cards, and where a card took the FILE's place, that it did."""
     for args, extra in ((["solve", VALAT, "--play", "HK", "T1"], "T1)"),
                         (["show", "--play", "HK", "T1", VALAT], f"{VALAT}): T1 is a card, read as the FILE"),
                         (["show", "--play=HK", "T1", VALAT], f"{VALAT}): T1 is a card, read as the FILE"),
@@ -403,9 +403,9 @@ def test_cards_given_unquoted_are_said_with_how_to_quote_them():
 
 
 def test_show_says_the_what_if_in_its_heading():
-    """``show --play`` drew the position the cards reach under the record's own heading: with a trick completed by
-    them nothing on the page said the cards were not the record's. The heading ends with them, as the other
-    commands' titles do; ``--tbn`` writes them in the Play section instead."""
+    """``show --play`` draws the position the cards reach, which is not the record's (a trick they complete is gone
+    from the page): its heading ends with them, as the other commands' titles do; ``--tbn`` writes them in the Play
+    section instead."""
     assert run("show", VALAT, "--play", "hk t1").stdout.splitlines()[0] == \
         f"board 1 ({VALAT}:13) - Zwanzigerrufen Solo, declarer 1, what if: HK T1"
     assert "what if" not in run("show", VALAT).stdout and "what if" not in run("show", VALAT, "--play", "HK",
@@ -450,8 +450,8 @@ def test_show_json_gives_each_record_s_position_under_the_schema(tmp_path):
 
 
 def test_show_tbn_writes_utf8_whatever_stdout_encodes(tmp_path):
-    """A record written by show --tbn is a file to read back, in UTF-8: at an ASCII stdout (PYTHONIOENCODING=ascii)
-    its [Event] 'Wüst – Größe' was written 'Wust - Grosse', a record that reads back as another."""
+    """A record written by show --tbn is a file to read back, in UTF-8 even at an ASCII stdout
+    (PYTHONIOENCODING=ascii): its [Event] 'Wüst – Größe' written 'Wust - Grosse' would read back as another."""
     import os
     import subprocess
     import sys
@@ -468,10 +468,10 @@ def test_show_tbn_writes_utf8_whatever_stdout_encodes(tmp_path):
 @pytest.mark.parametrize("command", [("show",), ("solve",), ("check",), ("score",), ("postmortem",),
                                      ("tree", "-d", "1")])
 def test_a_play_card_given_on_the_command_line_is_said_at_play_and_one_in_the_file_at_its_place(tmp_path, command):
-    """``show FILE -b 6 --play EO`` (seat 2 to play, who holds GA SZ) said ``schafkopf.tbn:96:1: --play: ...``, the
-    record's [Play] tag, as if the file were wrong; ``--play XX`` (a Zwanzigerrufen card) named that line as the
-    record's. Every command with --play says its card at --play, with what the seat may play (or the game's cards)
-    and the record; the same card in the file's own [Play] section is still said at its file:line:col."""
+    """``show FILE -b 6 --play EO`` (seat 2 to play, who holds GA SZ) and ``--play XX`` (a Zwanzigerrufen card) are
+    the command line's errors, not the record's [Play] tag's (``schafkopf.tbn:96:1``, as if the file were wrong):
+    every command with --play says its card at --play, with what the seat may play (or the game's cards) and the
+    record; the same card in the file's own [Play] section is said at its file:line:col."""
     schafkopf = EXAMPLES / "schafkopf.tbn"
     illegal = run(*command[:1], schafkopf, *command[1:], "-b", "6", "--play", "EO", code=1)
     assert illegal.stdout == "" and illegal.stderr == (
