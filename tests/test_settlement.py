@@ -367,7 +367,8 @@ def test_payoffs_of_any_size_are_searched_by_their_ranks(config, template, pot):
 
 
 def test_a_whole_deal_of_the_most_stacked_solo_settles():
-    """It was refused while the engine searched payoffs as they are (within +-20,000): 47,232, the whole deal."""
+    """The most stacked Solo's whole deal pays 47,232, beyond the +-20,000 that payoffs searched as they are would
+    fit in: it settles all the same."""
     position = list(read_positions(EXAMPLES / "zwanzigerrufen.tbn",
                                    variant={"solo_value": "5", "valat_mode": "multiplies_total"}))[2]
     result = dd_settlement(position, announcements=HUGE_PAYOFFS[1][1].replace("D:", "3:").replace("F:", "1:"))
@@ -431,8 +432,8 @@ def test_score_dd_shows_the_settlement_and_the_points_play():
 
 
 def test_score_dd_of_a_deal_not_yet_played_is_from_its_start(tmp_path):
-    """A fresh deal (no Play section, as `stich deal` writes it) is settled from its start, and says so: it said
-    "from the end of the play" of a play that never began (the Kratzen table audit)."""
+    """A fresh deal (no Play section, as `stich deal` writes it) is settled from its start, and says so, not "from
+    the end of the play" of a play that never began."""
     import json
 
     path = tmp_path / "deal.tbn"
@@ -447,7 +448,7 @@ def test_score_dd_of_a_deal_not_yet_played_is_from_its_start(tmp_path):
 
 def test_score_dd_says_why_its_line_can_take_more_than_the_most_forced():
     """Schafkopf board 7: the settlement's line takes 26 points, more than the 22 the declarers can force, since the
-    defenders play for the score: the text says so (the audit read it as a contradiction)."""
+    defenders play for the score: the text says so, lest the two figures read as a contradiction."""
     text = " ".join(cli("score", EXAMPLES / "schafkopf.tbn", "--board", "7", "--dd").stdout.split())
     assert "the line takes 26 points; the most the declarers can force is 22 (the other side, playing for the " \
         "score, need not hold the declarers down where it does not change it)" in text
@@ -589,8 +590,8 @@ def test_a_payoff_table_shared_across_deals_is_each_deals_own(config):
 
 
 def test_print_names_the_declaring_seat_as_score_dd_s_headline_does():
-    """``stich score --dd``'s headline said ``declarer seat 1 net +21 game units`` and ``print(dd_settlement(...))``
-    ``the declarer seat 1 net ...``: one form now (role_text), for a Wenz's declarer, a Rufer's side and Kratzen's
+    """``stich score --dd``'s headline and ``print(dd_settlement(...))`` name the declaring seat in one form
+    (role_text: ``declarer seat 1 net +21 game units``), for a Wenz's declarer, a Rufer's side and Kratzen's
     attacker."""
     from typer.testing import CliRunner
 
