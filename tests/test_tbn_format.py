@@ -461,9 +461,9 @@ def test_line_length_limit():
 
 
 def test_an_invalid_byte_past_the_line_limit_is_the_limit_error():
-    """The limit is crossed at column MAX_LINE_LENGTH + 1 before a bad byte further on is read: the error is that one
-    (it was the byte's column, where docs/limits.md says columns stop at the limit + 1); a bad byte before the limit
-    keeps its own column."""
+    """The limit is crossed at column MAX_LINE_LENGTH + 1 before a bad byte further on is read: the error is that one,
+    at that column (docs/limits.md: columns stop at the limit + 1), not the byte's; a bad byte before the limit keeps
+    its own column."""
     for path, column in ((b"x" * (MAX_LINE_LENGTH + 4), MAX_LINE_LENGTH + 1), (b"x" * 50, 51)):
         line = b";" + path[1:] + b"\xff" + b"y" * 10 + b"\n"
         error = next(iter(iter_records(io.BytesIO(line + b'[Game "x"]\n'))))
@@ -887,7 +887,7 @@ def test_lf_lines_are_given_as_read_and_only_lines_with_a_cr_are_searched(monkey
                                   b'[Game "Kratzen"]\r\n[Board "1"]'])
 def test_the_end_of_the_stream_is_read_once(text):
     """A terminal's standard input ends at a Ctrl-D, and a read after it waits for another: the reader reads the
-    stream's end once, whatever the last line ends with (a CR last was read past for its LF, then again)."""
+    stream's end once, whatever the last line ends with (a CR last too, not read past for its LF and then again)."""
     class Terminal(io.BytesIO):
         ends = 0
 
@@ -1034,9 +1034,9 @@ class _CountedSearch:
 
 
 def test_long_lines_through_a_pipe_are_searched_once(monkeypatch):
-    """Forty comment lines of 98 KB and a 5 MB line through a pipe, which gives a few KB at a time: a line was joined
-    and searched for its line break again from its start at each piece (ten times a file's time); each byte is now
-    searched at most once, and the records and the error are the same."""
+    """Forty comment lines of 98 KB and a 5 MB line through a pipe, which gives a few KB at a time: each byte is
+    searched for a line break at most once (not again from the line's start at each piece, ten times a file's time),
+    and every record and the over-long line's error are read."""
     import solver.formats.tbn as tbn
 
     counted = _CountedSearch(tbn._BREAK_BYTES)
@@ -1056,8 +1056,8 @@ def test_long_lines_through_a_pipe_are_searched_once(monkeypatch):
 
 def test_a_cr_inside_a_line_read_from_memory_keeps_the_blank_line_after_it():
     """A stray CR inside a line of text in memory (a paste, ``parse_records``) is a line break, and the blank line
-    that follows the next line still ends its record: the reader took that CR for one at the end of a read and
-    skipped the blank line's LF, so two records ran together ("duplicate tag Game")."""
+    that follows the next line still ends its record (that CR is not one at the end of a read, whose LF comes next:
+    taken for it, the blank line's LF would be skipped and two records run together, "duplicate tag Game")."""
     record = '[Game "Kratzen"]\n[Board "{n}"]\n[Deal "EA EK EO / GA GK GO / HA HK HO"]\n\n'
     text = record.format(n=1).replace('[Board "1"]\n', '[Board "1"]\r', 1) + record.format(n=2)
     for records in (parse_records(text), list(read_records(io.BytesIO(text.encode())))):
@@ -1218,7 +1218,7 @@ def test_a_hand_edited_file_reads_as_the_written_one(tmp_path):
 
 def test_files_that_start_with_a_byte_order_mark_can_be_concatenated(tmp_path):
     """`cat a.tbn b.tbn` of two files saved by a Windows editor puts the second one's BOM at the start of a line in
-    the middle: it is skipped there too (it is invisible, and was refused as a card before any tag)."""
+    the middle: it is skipped there too (it is invisible), not refused as a card before any tag."""
     saved = "\ufeff" + SCHAFKOPF_DEAL.replace("\n", "\r\n") + "\r\n"
     path = tmp_path / "both.tbn"
     path.write_bytes((saved + saved).encode())
@@ -1310,8 +1310,8 @@ def test_a_position_read_with_variant_flags_writes_them_into_its_record():
 
 
 def test_a_tag_without_its_opening_bracket_is_named_as_one():
-    """`Game "Kratzen"]` (the '[' lost in editing) was refused as a stray '"' outside a tag; the error now points at
-    the name and says the '[' is missing."""
+    """`Game "Kratzen"]` (the '[' lost in editing): the error points at the name and says the '[' is missing, not a
+    stray '"' outside a tag."""
     with pytest.raises(ParseError) as caught:
         parse_records('[Board "1"]\nGame "Kratzen"]\n', name="game.tbn")
     assert str(caught.value) == ("game.tbn:2:1: a tag without its '[' (got 'Game', expected '[' before the tag "
