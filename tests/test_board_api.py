@@ -625,8 +625,8 @@ def test_the_curve_of_a_tout_by_card_points_says_its_score_does_not_count_them()
 
 
 def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_path, monkeypatch):
-    """Every page load used to add the files' boards again under new ids; after some 10 reloads of a file of 7
-    records the server's 200 boards had pushed out the board an open tab was using (the audit)."""
+    """A page load finds the files' boards already there, under the same ids, not added again: otherwise some 10
+    reloads of a file of 7 records would fill the server's 200 boards and push out the board an open tab uses."""
     monkeypatch.setattr(session, "MAX_BOARDS", 200)
     c = client(SK)
     first = c.get("/api/start").json()
@@ -933,8 +933,8 @@ def test_a_big_file_parses_while_the_board_answers_others(monkeypatch, tmp_path,
 
 
 def test_the_server_holds_no_more_boards_than_it_keeps(monkeypatch):
-    """Each distinct upload's boards used to stay in the cache of texts after the server had forgotten them: 100
-    uploads of a 990-record file held 2.1 GB (the memory audit). Only the boards the server keeps stay alive."""
+    """Only the boards the server keeps stay alive: the cache of texts holds no board the server has forgotten, so
+    100 distinct uploads of a 990-record file do not pile up (2.1 GB if each upload's boards stayed)."""
     import gc
 
     from solver.board.session import Board
@@ -1030,9 +1030,9 @@ def test_bad_uploads_are_refused():
 
 
 def test_text_that_is_not_utf8_is_said_at_its_place(tmp_path):
-    """A Latin-1 'ü' in an uploaded or named file is said as ``stich solve`` says it (line, column, byte), where
-    the board used to say only "x.tbn is not UTF-8 text" (a named file: Python's codec message with a byte
-    offset); a pasted lone surrogate (JSON "\\udcfc") was an uncaught UnicodeEncodeError, a server error."""
+    """A Latin-1 'ü' in an uploaded or named file is said as ``stich solve`` says it (line, column, byte), not as
+    "x.tbn is not UTF-8 text" nor Python's codec message with a byte offset; a pasted lone surrogate (JSON
+    "\\udcfc") is said too, not a server error."""
     text = SK.read_text(encoding="utf-8")
     latin = text.replace("[Board \"2\"]", "[Site \"M\u00fcller\"]\n[Board \"2\"]", 1).encode("latin-1")
     line = latin.split(b"\n").index("[Site \"M\u00fcller\"]".encode("latin-1")) + 1
@@ -1732,9 +1732,9 @@ def test_the_command_serves_the_board_and_stops_on_sigterm():
 
 
 def test_odds_left_mid_stream_leave_nothing_behind():
-    """A page that stops reading the odds (a click in single dummy) used to leave its wait for the next update
-    pending: "Task was destroyed but it is pending!" on the server's stderr, two lines for every click (the memory
-    audit). The odds it left stop, and the server's threads stay the two search threads beside the event loop."""
+    """A page that stops reading the odds (a click in single dummy) leaves no wait for the next update pending (no
+    "Task was destroyed but it is pending!" on the server's stderr): the odds it left stop, and the server's
+    threads stay the two search threads beside the event loop."""
     import httpx
 
     process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board",

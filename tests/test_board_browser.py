@@ -2458,8 +2458,8 @@ def test_a_board_with_variant_flags_plays_a_pasted_deal_under_them_and_says_so(d
 def test_the_boards_variant_wins_over_a_records_tag_whether_named_or_uploaded(driver, tmp_path):
     """One file with [Variant "must_undertrump=true"] on a board started with --variant must_undertrump=false:
     named on the command line and uploaded through the page it is played the same way, the flag over the tag as
-    in every command (seat 3 may throw its G8), and the contract panel says the flag won. The upload used to keep
-    its tag's value, so the same file played under two rules."""
+    in every command (seat 3 may throw its G8), and the contract panel says the flag won: the same file is never
+    played under two rules."""
     path = tmp_path / "own.tbn"
     path.write_text('[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
                     '[Variant "must_undertrump=true"]\n', encoding="utf-8")

@@ -146,8 +146,8 @@ def test_one_checkpoint_holds_several_analyses_apart(tmp_path: Path, monkeypatch
 
 @pytest.mark.slow
 def test_a_resume_reads_the_checkpoint_as_a_stream(tmp_path: Path, monkeypatch) -> None:
-    """A resume used to hold every line's sums and a set of every sample number done: resuming a 3,000,000-sample
-    analysis took 1.5 GB (the memory audit). Now it holds each line's place and the runs of samples done."""
+    """A resume holds each line's place and the runs of samples done, not every line's sums and a set of every
+    sample number done (1.5 GB for a 3,000,000-sample analysis)."""
     journal = tmp_path / "a.ckpt"
     sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
     header, line = (json.loads(text) for text in journal.read_text().splitlines()[:2])
