@@ -517,6 +517,7 @@ def _hold_copy(root: Path) -> None:
     fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
     os.replace(staged, root / COPY_LOCK)
     _copy_lock = handle
+    atexit.register(handle.close)  # before the copy's removal, registered earlier (atexit runs last in first)
 
 
 def pinned_package() -> Path:
