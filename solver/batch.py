@@ -623,10 +623,14 @@ def _output_full(error: OSError, out_path: str | os.PathLike) -> OSError:
 
 @contextmanager
 def _appended_to(out_path: str | os.PathLike) -> Iterator[IO[str]]:
-    """The output, opened to append (an error opening it names it; ``-`` is stdout's :data:`STDOUT_PATH`). Its
-    closing writes what is still buffered (all of a write that failed): an output write too, unless the run already
-    failed, whose error is then the one said, naming the output as given."""
-    stream = open(STDOUT_PATH if os.fspath(out_path) == "-" else out_path, "a", encoding="utf-8")
+    """The output, opened to append (an error opening it names it). Its closing writes what is still buffered (all
+    of a write that failed): an output write too, unless the run already failed, whose error is then the one said,
+    naming the output as given. Stdout's names (:data:`~solver.files.STDOUT_NAMES`) append to the descriptor
+    already open (:data:`STDOUT_FILENO`), not to a name opened again, which a socket refuses."""
+    if os.fspath(out_path) in STDOUT_NAMES:
+        stream = os.fdopen(os.dup(STDOUT_FILENO), "a", encoding="utf-8")
+    else:
+        stream = open(out_path, "a", encoding="utf-8")
     try:
         yield stream
     except BaseException:
@@ -814,8 +818,8 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
     return names
 
 
-#: The file ``--out -`` appends to: stdout's descriptor, whose lines a reader gets as they come.
-STDOUT_PATH = "/dev/stdout"
+#: The descriptor ``--out -`` appends to: stdout's, whose lines a reader gets as they come.
+STDOUT_FILENO = 1
 
 
 def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done: set[str], question: Question,

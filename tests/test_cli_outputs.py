@@ -138,6 +138,38 @@ def test_stdout_s_names_write_to_stdout_in_every_command_that_writes_data_there(
     assert sorted(path.name for path in tmp_path.iterdir()) == ["deals.tbn"]  # nothing written beside
 
 
+def into_a_socket(*arguments: str) -> tuple[int, str, str]:
+    """The command in a process of its own, stdout one end of a socket pair (as under a service manager or over
+    ssh): its exit code, what the other end read, its stderr."""
+    import socket
+
+    ours, theirs = socket.socketpair()
+    with ours:
+        with subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", *arguments],
+                              stdout=theirs, stderr=subprocess.PIPE, text=True, cwd=ROOT) as process:
+            theirs.close()
+            read = b""
+            while chunk := ours.recv(65536):
+                read += chunk
+            stderr = process.communicate(timeout=120)[1]
+    return process.returncode, read.decode(), stderr
+
+
+@pytest.mark.parametrize("name", ["-", "/dev/stdout"])
+def test_stdout_s_names_write_into_a_socket_stdout_in_every_command(name, source) -> None:
+    """A socket cannot be opened by its /dev/stdout name: batch appends to the descriptor already open, as deal and
+    tree write theirs, and names the path as given."""
+    for command in ("deal", "tree", "batch"):
+        returncode, read, stderr = into_a_socket(*command_line(command, name, source))
+        assert returncode == 0, (command, stderr)
+        if command == "batch":
+            assert [json.loads(line)["id"].rpartition("#")[2] for line in read.splitlines()] == [
+                "1", "2", "3", "4", "5"]
+            assert f"5 written to {name} (5 solved, 0 errors)" in stderr
+        else:
+            assert read.startswith('[Game "Kratzen"]' if command == "deal" else "{")
+
+
 def test_a_tree_file_stdout_is_redirected_to_gets_the_tree_in_its_name_s_format(tmp_path, source) -> None:
     """As ``deal --out d.tbn > d.tbn`` writes its records there: only stdout's names mean the JSON tree on stdout."""
     graph = tmp_path / "t.graphml"
