@@ -46,9 +46,10 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
     """Every command's check of an output path (``--out``, ``--plot``) before its work, so that the same path gets
     the same answer from every command and minutes of work are never lost to an output that cannot take them.
     Taken: a new or existing regular file (written whole or not at all), standard output's names
-    (:data:`STDOUT_NAMES`, or the file stdout is redirected to), a named pipe and /dev/null (written as the output
-    comes). Refused, with one message each: stdout where the command writes other data there (``stdout_holds``
-    says what: a usage error), a folder, a missing folder, any other device or a socket, one of the command's
+    (:data:`STDOUT_NAMES`, or the file stdout is redirected to), a named pipe, a terminal and /dev/null (written as
+    the output comes). Refused, with one message each: stdout where the command writes other data there
+    (``stdout_holds`` says what: a usage error), a folder, a missing folder, any other device or a socket, one of the
+    command's
     ``inputs`` (it would be overwritten, or with ``appends`` added to, as it is read), a read-only file. Returns
     whether ``path`` is stdout; without ``redirect_is_stdout`` only stdout's names are, and a file stdout is
     redirected to is checked as any file (a command whose file format is not its stdout's)."""
@@ -64,9 +65,9 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
     except (FileNotFoundError, NotADirectoryError):
         mode = None
     kind = None if mode is None else stream_kind(mode)
-    if kind == "a device" and os.path.realpath(path) != DISCARD or kind == "a socket":
-        raise FileRefusedError(f"{path}: cannot be written: it is {kind}, not a file (standard output, /dev/null and "
-                               f"a named pipe are written as the output comes; any other name a file)")
+    if kind == "a device" and os.path.realpath(path) != DISCARD and not _is_terminal(path) or kind == "a socket":
+        raise FileRefusedError(f"{path}: cannot be written: it is {kind}, not a file (standard output, /dev/null, a "
+                               f"terminal and a named pipe are written as the output comes; any other name a file)")
     if mode is None or kind is not None or stat.S_ISDIR(mode):
         check_writable(path)  # a folder, a missing folder, a folder that takes no new file: said as an OSError
         return False
@@ -81,6 +82,22 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
                                f"another file)")
     check_writable(path)
     return False
+
+
+def _is_terminal(path: Path) -> bool:
+    """Whether the character device ``path`` is a terminal (``/dev/tty``, a pty, ``/dev/stderr`` on one), which shows
+    the output as it comes as stdout does. Asked of the device opened without waiting and without becoming the
+    process's controlling terminal; a device that cannot be opened is no terminal (the writing says why)."""
+    if not stat.S_ISCHR(os.stat(path).st_mode):
+        return False
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        return os.isatty(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def checked_folder(path: Path) -> None:

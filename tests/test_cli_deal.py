@@ -258,8 +258,8 @@ def test_errors_name_the_stream_or_file_that_failed():
             assert done.returncode == 1 and done.stderr == "stich: <stdout>: No space left on device\n", unbuffered
         # a device named by --out is refused by name before any deal is made, not written through
         assert _run("deal", "-g", "sk", "--out", "/dev/full", code=1).stderr.strip() == \
-            ("stich: /dev/full: cannot be written: it is a device, not a file (standard output, /dev/null and a named "
-             "pipe are written as the output comes; any other name a file)")
+            ("stich: /dev/full: cannot be written: it is a device, not a file (standard output, /dev/null, a "
+             "terminal and a named pipe are written as the output comes; any other name a file)")
     if os.path.exists("/proc/self/mem"):
         result = _run("solve", "/proc/self/mem", code=1)
         assert result.stderr.strip() == "stich: /proc/self/mem: Input/output error"

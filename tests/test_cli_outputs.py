@@ -74,8 +74,8 @@ def test_a_device_other_than_dev_null_is_refused(command, source) -> None:
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full")
     assert refused(command, "/dev/full", source) == (
-        "stich: /dev/full: cannot be written: it is a device, not a file (standard output, /dev/null and a named "
-        "pipe are written as the output comes; any other name a file)\n")
+        "stich: /dev/full: cannot be written: it is a device, not a file (standard output, /dev/null, a terminal and "
+        "a named pipe are written as the output comes; any other name a file)\n")
 
 
 @pytest.mark.parametrize("command", READS_INPUT)
@@ -168,6 +168,44 @@ def test_stdout_s_names_write_into_a_socket_stdout_in_every_command(name, source
             assert f"5 written to {name} (5 solved, 0 errors)" in stderr
         else:
             assert read.startswith('[Game "Kratzen"]' if command == "deal" else "{")
+
+
+def test_a_terminal_is_written_as_the_output_comes_as_dev_null_is(source) -> None:
+    """A terminal named by ``--out`` (here a pty's slave, as /dev/tty or /dev/stderr on one would be) shows the
+    output as it comes; any other device is still refused (test_a_device_other_than_dev_null_is_refused)."""
+    import threading
+    import tty
+
+    for command in ("deal", "batch"):
+        master, slave = os.openpty()
+        tty.setraw(slave)  # the bytes as written, without the terminal's \r before each \n
+        shown: list[bytes] = []
+
+        def read_all(master: int = master, shown: list[bytes] = shown) -> None:
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: every end of the slave closed, all read
+                    return
+                if not chunk:
+                    return
+                shown.append(chunk)
+
+        reader = threading.Thread(target=read_all)
+        reader.start()
+        try:
+            done = stich(*command_line(command, os.ttyname(slave), source))
+        finally:
+            os.close(slave)
+            reader.join(timeout=60)
+            os.close(master)
+        assert done.returncode == 0, done.stderr
+        text = b"".join(shown).decode()
+        if command == "deal":
+            assert text.startswith('[Game "Kratzen"]') and not done.stdout
+        else:
+            assert [json.loads(line)["id"].rpartition("#")[2] for line in text.splitlines()] == [
+                "1", "2", "3", "4", "5"]
 
 
 def test_a_tree_file_stdout_is_redirected_to_gets_the_tree_in_its_name_s_format(tmp_path, source) -> None:
