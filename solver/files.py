@@ -117,15 +117,23 @@ def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, 
     try:
         return tempfile.mkstemp(prefix=f".{path.stem if suffix else path.name}.", suffix=suffix, dir=directory)
     except FileNotFoundError as error:  # its folder is missing: say that, as a checkpoint's lock does
-        why = (f"cannot be written: the folder {directory} does not exist (make it, or choose another file)"
-               if not directory.exists() else f"cannot be written: the folder {directory} takes no new file "
+        folder = _folder_shown(directory, shown)
+        why = (f"cannot be written: the folder {folder} does not exist (make it, or choose another file)"
+               if not directory.exists() else f"cannot be written: the folder {folder} takes no new file "
                f"({error.strerror})")
         raise FileNotFoundError(error.errno, why, str(shown)) from None
     except NotADirectoryError as error:  # a part of the path is a file: say which, not the bare "Not a directory"
-        raise NotADirectoryError(error.errno, f"cannot be written: {_file_in_path(directory)} is a file, where a "
-                                 f"folder was expected (choose another path)", str(shown)) from None
+        raise NotADirectoryError(error.errno, f"cannot be written: {_file_in_path(_folder_shown(directory, shown))} "
+                                 f"is a file, where a folder was expected (choose another path)", str(shown)) from None
     except OSError as error:
         raise type(error)(error.errno, error.strerror, str(shown)) from None
+
+
+def _folder_shown(directory: Path, shown: str | os.PathLike) -> Path:
+    """``directory``, the real folder of a path, as the path was given (``nodir``, not ``/home/me/nodir``) when that
+    names the same folder; the real one when a link leads elsewhere."""
+    given = Path(os.fspath(shown)).parent
+    return given if os.path.realpath(given) == os.path.realpath(directory) else directory
 
 
 def _file_in_path(directory: Path) -> Path:
@@ -367,11 +375,12 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
         try:
             handle = open(lock_path, "a")
         except FileNotFoundError as error:  # the first thing written beside the file: its folder is missing, say that
+            folder = _folder_shown(target.parent, path)
             if target.parent.exists():  # a folder no file can be made in (/proc): not "does not exist"
-                raise FileRefusedError(f"{path}: cannot be written: the folder {target.parent} takes no new file "
-                                f"({error.strerror})") from None
-            raise FileRefusedError(f"{path}: cannot be written: the folder {target.parent} does not exist (make it, or "
-                            "choose another file)") from None
+                raise FileRefusedError(f"{path}: cannot be written: the folder {folder} takes no new file "
+                                       f"({error.strerror})") from None
+            raise FileRefusedError(f"{path}: cannot be written: the folder {folder} does not exist (make it, or "
+                                   "choose another file)") from None
         except OSError as error:
             raise FileRefusedError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
         try:

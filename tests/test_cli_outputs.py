@@ -98,6 +98,16 @@ def test_a_file_where_a_folder_of_the_path_should_be_is_named(command, source) -
                                                 f"folder was expected (choose another path)\n")
 
 
+def test_a_relative_path_s_folder_is_named_as_given(tmp_path, source, monkeypatch) -> None:
+    """The folder a message names is the path's as the user gave it, not the real path the checks use."""
+    monkeypatch.chdir(tmp_path)
+    assert refused("deal", "nodir/x.tbn", source) == (
+        "stich: nodir/x.tbn: cannot be written: the folder nodir does not exist (make it, or choose another file)\n")
+    assert refused("batch", "deals.tbn/x.jsonl", source) == (
+        "stich: deals.tbn/x.jsonl: cannot be written: deals.tbn is a file, where a folder was expected (choose "
+        "another path)\n")
+
+
 def test_several_records_plots_are_checked_by_their_folder_not_by_the_path_given(tmp_path, source) -> None:
     """With several records each plot is X-<board>: X itself is never written, so that it is read-only or the input
     refuses nothing; a missing folder still does."""
