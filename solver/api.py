@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import replace
 from typing import IO, Iterator, Mapping, SupportsIndex
 
 from .diagram import position_heading
@@ -66,7 +65,9 @@ def solve(position: Position, objective: str = "points", *, seat: SupportsIndex 
     """
     result = _solve_checked(position, objective, seat=seat, cards=cards, line=line, engine=engine,
                             reference_solver=reference_solver, time_limit=time_limit, stop=stop)
-    return replace(result, heading=position_heading(position))
+    # set on the fresh result, which no one else holds: replace() would check all its fields again
+    object.__setattr__(result, "heading", position_heading(position))
+    return result
 
 
 def _solve_checked(position: Position, objective: str = "points", *, seat: SupportsIndex | None = None,
@@ -79,13 +80,6 @@ def _solve_checked(position: Position, objective: str = "points", *, seat: Suppo
     check_position(position)
     check_flag("cards", cards)
     check_flag("line", line)
-    return _solve(position, objective, seat, cards, line, engine, reference_solver, time_limit, stop)
-
-
-def _solve(position: Position, objective: str, seat: SupportsIndex | None, cards: bool, line: bool,
-           engine: EngineSolver | SettlementEngine | None, reference_solver: bool | None, time_limit: float | None,
-           stop: threading.Event | None) -> SolveResult:
-    """:func:`solve`'s answer, by the engine asked for, once its arguments are checked."""
     if names_score(objective):
         return _solve_score(position, seat, cards, line, engine, reference_solver, time_limit, stop)
     goal = position.objective(objective, seat)
