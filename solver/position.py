@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
+from itertools import chain
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Mapping, Sequence, SupportsIndex, cast
+from typing import Callable, Iterable, Mapping, Sequence, SupportsIndex, cast
 
 from .announcements import (Announcement, AnnouncementSeatError, AnnouncementSyntaxError, announcement_error,
                             pagat_announcement, parse_announcements)
@@ -457,15 +458,18 @@ def _close_optional_tags(lowered: str) -> tuple[str, ...]:
     return tuple(close_matches(lowered, OPTIONAL_READ_TAGS, cutoff=0.85))
 
 
-def _refuse_misspelt_optional_tag(record: Record, applying: frozenset[str]) -> None:
+def _refuse_misspelt_optional_tag(record: Record, tags_applying: Callable[[], frozenset[str]]) -> None:
     """A tag of no meaning to stich that is a near spelling of an optional tag the record lacks and would read
-    (``applying``) ([Declaerer "3"]) is an error naming the tag meant: kept as an unknown tag, it would change the
-    answer without a word."""
+    (``tags_applying``, asked only when a tag is near one) ([Declaerer "3"]) is an error naming the tag meant: kept
+    as an unknown tag, it would change the answer without a word."""
+    applying: frozenset[str] | None = None
     for tag in record.tags:
         lowered = tag.name.lower()
-        if lowered in READ_TAGS:
+        if lowered in READ_TAGS or not (near := _close_optional_tags(lowered)):
             continue
-        meant = [name for name in _close_optional_tags(lowered) if name in applying and record.tag(name) is None]
+        if applying is None:
+            applying = tags_applying()
+        meant = [name for name in near if name in applying and record.tag(name) is None]
         if meant:
             raise _error(record, f"[{tag.name}] is no tag stich reads{did_you_mean(tag.name, meant)}", tag.line,
                          tag.column, tag.name, f'[{meant[0]} "{tag.value if len(tag.value) <= 20 else "..."}"] if that '
@@ -591,7 +595,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
 
     contract_tag = _required(record, "Contract")
     contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help)
-    _refuse_misspelt_optional_tag(record, _tags_applying(game, deal, contract))
+    _refuse_misspelt_optional_tag(record, lambda: _tags_applying(game, deal, contract))
     declarer = tag_value("Declarer", lambda t: _seat_number(record, t, deal.seats), "a seat") or 1
     leader = tag_value("Leader", lambda t: _seat_number(record, t, deal.seats), "a seat")
     if leader is not None and game.is_whole(deal):
@@ -765,8 +769,7 @@ def _replay(record: Record, rules: Rules,
             why = "as [Leader] says" if record.tag("Leader") is not None else "in an ending without a [Leader] tag"
         raise _error(record, f"the first trick is led by seat {state.leader + 1} {why}",
                      leader.line, leader.column, leader.text, str(state.leader + 1))
-    played = []
-    where: dict[int, tuple[int, int]] = {}  # each card played: by whom, on which line
+    played: list[int] = []
     for number, line in enumerate(play.tricks):
         indices = [rules.pack.lookup(token.text) for token in line]
         for token, index in zip(line, indices):  # a word that is no card (a trick number, a '-') is named before it
@@ -785,7 +788,8 @@ def _replay(record: Record, rules: Rules,
                 raise _error(record, "the deal is over", token.line, token.column, token.text, "no more cards")
             seat = state.to_move
             if not state.hands[seat] >> index & 1:
-                raise _error(record, f"seat {seat + 1} does not hold this card{_whereabouts(state, index, where)}"
+                raise _error(record, f"seat {seat + 1} does not hold this card"
+                             f"{_whereabouts(rules, state, index, played, [t.line for t in chain(*play.tricks)])}"
                              f"{_order_hint(rules, state, line)}",
                              token.line, token.column, token.text,
                              f"a card of seat {seat + 1}: {' '.join(rules.pack.names(state.hands[seat]))}")
@@ -794,18 +798,23 @@ def _replay(record: Record, rules: Rules,
                 raise _error(record, f"seat {seat + 1} may not play this card here{under}: "
                              f"{rules.illegal_reason(state, index)}{_order_hint(rules, state, line)}", token.line,
                              token.column, token.text, f"one of {' '.join(rules.pack.names(legal))}")
-            where[index] = (seat, token.line)
             state = state.advance(index)
             played.append(index)
     return state, tuple(played)
 
 
-def _whereabouts(state: PlayState, index: int, played: Mapping[int, tuple[int, int]]) -> str:
+def _whereabouts(rules: Rules, state: PlayState, index: int, played: Sequence[int],
+                 lines: Sequence[int] | None = None) -> str:
     """Where a card a seat does not hold is: played already (a card written twice in the Play section, or a
-    trick's cards read in the wrong order), or in another hand."""
+    trick's cards read in the wrong order), or in another hand. Who played it is found by playing ``played`` again
+    up to it, asked only for the message; ``lines`` (each played card's line in the record) adds where."""
     if index in played:
-        seat, line = played[index]
-        return f": played already, by seat {seat + 1} on line {line}"
+        at = played.index(index)
+        replay = rules.start()
+        for card in played[:at]:
+            replay = replay.advance(card)
+        on_line = f" on line {lines[at]}" if lines is not None else ""
+        return f": played already, by seat {replay.to_move + 1}{on_line}"
     holder = next((seat for seat, hand in enumerate(state.hands) if hand >> index & 1), None)
     return f": seat {holder + 1} holds it" if holder is not None else ""
 

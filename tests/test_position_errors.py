@@ -320,6 +320,8 @@ def test_a_card_the_seat_does_not_hold_is_said_where_it_is():
     played = error_of(GOOD + '[Play "1"]\nEO SU H9 H8\nEO\n')
     assert (played.line, played.token) == (7, "EO")
     assert "seat 1 does not hold this card: played already, by seat 1 on line 6; seat 1 led" in str(played)
+    by_another = error_of(GOOD + '[Play "1"]\nEO SU H9 H8\nH8\n')  # the trick's last card, read again as seat 1's
+    assert "seat 1 does not hold this card: played already, by seat 4 on line 6" in str(by_another)
     elsewhere = error_of(GOOD + '[Play "1"]\nEA\n')
     assert "seat 1 does not hold this card: seat 2 holds it; seat 1 led" in str(elsewhere)
 
