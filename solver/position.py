@@ -25,7 +25,7 @@ from .errors import (visible, CommandVariantError, FlagGivenTwiceError, IllegalP
 from .formats.tbn import (BRIDGE_DEAL_EXPECTED, PlaySection, Record, Tag, Token, bridge_deal_said,
                           is_bridge_deal)
 from .games import games_with, get_game
-from .games.base import ENDING_STATE_TAGS, RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
+from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
 from .state import PlayState
 from .variant import Variant
 
@@ -442,7 +442,7 @@ def _tags_applying(game: type[Game], deal: Deal, contract: Contract) -> frozense
     if not game.is_whole(deal):
         names.add("Leader")
     names.update(game.record_tags[state] for state in game.state_tags_for(contract)
-                 if not (state in ENDING_STATE_TAGS and game.is_whole(deal)))
+                 if not (state in game.ending_state_tags and game.is_whole(deal)))
     if game.has_announcements:
         names.add("Announcements")
     if game.has_pot:

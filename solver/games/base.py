@@ -38,8 +38,6 @@ STATE_TAGS: dict[str, type] = {}
 #: Where a record gives each state tag: a tag of its own (``"Partner"``: ``[Partner "3"]``), or ``"Announcements"``
 #: for a state the announcements imply (``Game.announced_state``); every game's ``Game.record_tags``, collected.
 RECORD_TAGS: dict[str, str] = {}
-#: The state tags only an ending takes: a whole deal's play says them, as it says who leads.
-ENDING_STATE_TAGS = frozenset({"called_suit_led"})
 
 
 def _check_seat(name: str, value: object, seats: int) -> None:
@@ -452,6 +450,8 @@ class Game(metaclass=GameType):
     hidden_state_tags: ClassVar[frozenset[str]] = frozenset()
     #: The record tag each of the game's state tags is read from (see :data:`RECORD_TAGS`).
     record_tags: ClassVar[dict[str, str]] = {}
+    #: The state tags only an ending takes: a whole deal's play says them, as it says who leads.
+    ending_state_tags: ClassVar[frozenset[str]] = frozenset()
     #: The yes/no objectives a post-mortem watches for every card (the game itself is watched through its measure).
     bonus_names: ClassVar[tuple[str, ...]] = ()
     #: The seed of the deals ``stich bench`` draws for the game (fixed, so that runs compare).
@@ -795,7 +795,7 @@ class Game(metaclass=GameType):
                 continue
             if name not in cls.state_tags_for(contract):  # given for nothing: the caller meant something else
                 raise InvalidContractError(f"{name} does not apply to {cls.name} {contract}", about=name)
-            if name in ENDING_STATE_TAGS and cls.is_whole(deal):
+            if name in cls.ending_state_tags and cls.is_whole(deal):
                 raise InvalidContractError(f"{name} is for endings; a whole deal's play says it", about=name)
             if STATE_TAGS[name] is bool:
                 if not isinstance(value, bool):

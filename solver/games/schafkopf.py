@@ -329,6 +329,7 @@ class Schafkopf(Game):
     state_tags = {"partner": int, "called_suit_led": bool}
     record_tags = {"partner": "Partner", "called_suit_led": "CalledSuitLed"}
     hidden_state_tags = frozenset({"partner", "called_suit_led"})
+    ending_state_tags = frozenset({"called_suit_led"})
     dealt_bonus_names = ("laufende",)  # laufende_bonus (RULES.md 2.5)
     bonus_names = ("schneider", "schneider_against", "schwarz", "schwarz_against", "tout")
     bench_seed = 1849
