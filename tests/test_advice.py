@@ -1680,7 +1680,7 @@ def test_a_game_without_bonus_items_settles_no_item_that_is_a_bonus():
     ``is_bonus_item`` says of the items the game settles (the review: nothing tied the two). Each game's settled
     items on a few seeded deals: a game without bonus items pays none, the others pay some."""
     import solver
-    from solver.games.base import GAMES
+    from solver.games.outcome import GAMES
     from solver.position import position_from_record
 
     for game in [game for game in GAMES if game.name in ("Zwanzigerrufen", "Schafkopf", "Kratzen")]:

@@ -12,8 +12,9 @@ from typing import Mapping
 from ..cards import Pack, register_pack
 from ..errors import StichError, UnknownGameError, did_you_mean, quoted
 from ..variant import note_once
-from .base import GAMES, Contract, Game, Objective, Rules, TrickEvent
+from .base import Contract, Game, Objective, Rules, TrickEvent
 from .kratzen import Kratzen
+from .outcome import GAMES
 from .schafkopf import Schafkopf
 from .zwanzigerrufen import Zwanzigerrufen
 
