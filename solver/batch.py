@@ -154,13 +154,16 @@ class BatchSummary:
 
 def summary_text(summary: BatchSummary) -> str:
     """A run's last line (``stich batch``'s): what it wrote where, what was done before, its duplicates and its
-    time; counts with thousands separators, as the progress lines have them."""
+    time; counts with thousands separators, as the progress lines have them. Stdout (a stream, which holds nothing
+    done before) is said as ``stdout``, without an "already done"."""
     one = summary.duplicates == 1
     duplicates = (f", {summary.duplicates:,} duplicate{'' if one else 's'} of {'a record' if one else 'records'} "
                   "above (the same text): answered once" if summary.duplicates else "")
     errors = f"{summary.errors:,} error{'' if summary.errors == 1 else 's'}"
-    return (f"{summary.written:,} written to {summary.out or 'the output'} ({summary.solved:,} solved, {errors}), "
-            f"{summary.skipped:,} already done{duplicates}, {summary.seconds:.1f} s")
+    stream = summary.out in STDOUT_NAMES
+    done = "" if stream else f", {summary.skipped:,} already done"
+    return (f"{summary.written:,} written to {'stdout' if stream else summary.out or 'the output'} "
+            f"({summary.solved:,} solved, {errors}){done}{duplicates}, {summary.seconds:.1f} s")
 
 
 def notes_text(summary: BatchSummary) -> list[str]:

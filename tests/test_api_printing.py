@@ -528,6 +528,9 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
         "3 lines of o.jsonl answer records no longer in a.tbn (their ids a.tbn:1#1, a.tbn:9#2, ...): they stay; "
         "remove them or write to a new file", "2 written to o.jsonl (2 solved, 0 errors), 0 already done, 1.0 s"]
     assert _Cells(stale._repr_html_()).paragraphs == str(stale).splitlines()[::-1]
+    streamed = solver.BatchSummary(2, 0, 2, 0, 1.0, duplicates=1, source="a.tbn", out="-")
+    assert str(streamed) == ("2 written to stdout (2 solved, 0 errors), 1 duplicate of a record above (the same "
+                             "text): answered once, 1.0 s")  # a stream holds nothing done before it
 
 
 def test_a_slice_or_copy_of_a_result_list_prints_as_the_whole_does():
