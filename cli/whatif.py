@@ -11,7 +11,7 @@ import typer
 from solver.cards import run_together_note, trick_number_note
 from solver.errors import ParseError, StichError, UnknownCardError, did_you_mean
 from solver.games import GAMES
-from solver.position import Position
+from solver.position import Position, card_whereabouts
 
 from .errors import OptionRefused
 
@@ -99,6 +99,18 @@ class ForeignPlayCard(ParseError):
         self.game = game
 
 
+def _not_held(position: Position, token: str) -> str | None:
+    """PlayState.play's refusal of a card the mover does not hold, with where the card is (``seat 4 does not hold
+    EO: seat 1 holds it (legal: ...)``), as a record's Play section says it; None for any other refusal."""
+    state = position.state
+    card = position.pack.lookup(token)
+    if card is None or state.is_over or state.hands[state.to_move] >> card & 1:
+        return None
+    legal = " ".join(position.pack.names(state.legal_cards()))
+    return (f"seat {state.to_move + 1} does not hold {position.pack[card].name}{card_whereabouts(state, card)} "
+            f"(legal: {legal})")
+
+
 def what_if(position: Position, play: Optional[str]) -> Position:
     """``position`` with the ``--play`` cards played. A card is the command line's error, not the record's: one of
     another game's pack is ForeignPlayCard (the same for every record of that game: said once a game), one the
@@ -119,5 +131,5 @@ def what_if(position: Position, play: Optional[str]) -> Position:
                 raise StichError(f"--play: {bare}") from None
             raise ForeignPlayCard(bare, game, source=record.source, line=record.line, column=1) from None
         except StichError as error:  # the rule it breaks, with the cards the mover may play (PlayState.play's)
-            raise OptionRefused("--play", f"card {number}: {error}") from None
+            raise OptionRefused("--play", f"card {number}: {_not_held(reached, token) or error}") from None
     return reached

@@ -789,7 +789,7 @@ def _replay(record: Record, rules: Rules,
             seat = state.to_move
             if not state.hands[seat] >> index & 1:
                 raise _error(record, f"seat {seat + 1} does not hold this card"
-                             f"{_whereabouts(rules, state, index, played, [t.line for t in chain(*play.tricks)])}"
+                             f"{card_whereabouts(state, index, [t.line for t in chain(*play.tricks)])}"
                              f"{_order_hint(rules, state, line)}",
                              token.line, token.column, token.text,
                              f"a card of seat {seat + 1}: {' '.join(rules.pack.names(state.hands[seat]))}")
@@ -803,18 +803,18 @@ def _replay(record: Record, rules: Rules,
     return state, tuple(played)
 
 
-def _whereabouts(rules: Rules, state: PlayState, index: int, played: Sequence[int],
-                 lines: Sequence[int] | None = None) -> str:
-    """Where a card a seat does not hold is: played already (a card written twice in the Play section, or a
-    trick's cards read in the wrong order), or in another hand. Who played it is found by playing ``played`` again
-    up to it, asked only for the message; ``lines`` (each played card's line in the record) adds where."""
-    if index in played:
-        at = played.index(index)
-        replay = rules.start()
-        for card in played[:at]:
-            replay = replay.advance(card)
-        on_line = f" on line {lines[at]}" if lines is not None else ""
-        return f": played already, by seat {replay.to_move + 1}{on_line}"
+def card_whereabouts(state: PlayState, index: int, lines: Sequence[int] | None = None) -> str:
+    """Where a card the seat to move does not hold is, for its message (``: seat 2 holds it``): played already (a
+    card written twice, or a trick's cards read in the wrong order), by the seat the state's tricks say, or in
+    another hand; empty for a card played before an ending's start. ``lines`` (each card of the state's history,
+    in playing order, on its line of the record) adds where it was played."""
+    seats = len(state.hands)
+    at = 0
+    for leader, cards in [*((trick.leader, trick.cards) for trick in state.history), (state.leader, state.trick)]:
+        if index in cards:
+            on_line = f" on line {lines[at + cards.index(index)]}" if lines is not None else ""
+            return f": played already, by seat {(leader + cards.index(index)) % seats + 1}{on_line}"
+        at += len(cards)
     holder = next((seat for seat, hand in enumerate(state.hands) if hand >> index & 1), None)
     return f": seat {holder + 1} holds it" if holder is not None else ""
 

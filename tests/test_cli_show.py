@@ -81,7 +81,10 @@ def test_an_illegal_play_is_named_with_its_rule_and_the_other_records_still_answ
     two.write_text(Path(VALAT).read_text(encoding="utf-8") + "\n" + Path(VALAT).read_text(encoding="utf-8")
                    .replace('[Board "1"]', '[Board "2"]').replace("T18 T15 HG DJ\n", ""), encoding="utf-8")
     result = run("show", two, "--play", "T18", code=1)  # board 1 is past T18; board 2 plays it
-    assert "stich: --play: card 1: seat 1 does not hold T18 (legal: " in result.stderr
+    assert "stich: --play: card 1: seat 1 does not hold T18: played already, by seat 1 (legal: " in result.stderr
+    elsewhere = run("show", VALAT, "--play", "T1", code=1)  # where the card is, as the record's Play section says
+    assert "stich: --play: card 1: seat 1 does not hold T1: seat 2 holds it (legal: T17 T16 SK CK HK) " in \
+        elsewhere.stderr
     assert f"(the record at {two}:13, board 1, not answered)" in result.stderr and "Seat 2 (to play)" in result.stdout
 
 
@@ -475,7 +478,7 @@ def test_a_play_card_given_on_the_command_line_is_said_at_play_and_one_in_the_fi
     schafkopf = EXAMPLES / "schafkopf.tbn"
     illegal = run(*command[:1], schafkopf, *command[1:], "-b", "6", "--play", "EO", code=1)
     assert illegal.stdout == "" and illegal.stderr == (
-        "stich: --play: card 1: seat 2 does not hold EO (legal: GA SZ) "
+        "stich: --play: card 1: seat 2 does not hold EO: played already, by seat 1 (legal: GA SZ) "
         f"(the record at {schafkopf}:88, board 6, not answered)\n")
     foreign = run(*command[:1], schafkopf, *command[1:], "-b", "6", "--play", "XX", code=1)
     assert foreign.stderr == (
