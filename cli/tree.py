@@ -127,11 +127,11 @@ def tree(
         raise typer.BadParameter("--out writes the tree to a file and --json prints it: give one",
                                  param_hint="'--json'")
     if out is not None:
+        if out.suffix.lower() not in FORMATS:  # a usage error, said before what the path is (the input, a folder)
+            raise typer.BadParameter(f"{out}: the tree is written as {', '.join(FORMATS)}", param_hint="'--out'")
         with input_errors():
             # a file stdout is redirected to gets the tree in its name's format too, as deal's --out does its records
             checked_output(out, inputs=[file], redirect_is_stdout=False)
-            if out.suffix.lower() not in FORMATS:
-                raise typer.BadParameter(f"{out}: the tree is written as {', '.join(FORMATS)}", param_hint="'--out'")
     suffix = ".json" if out is None else out.suffix  # what a node costs held: a summary's tree is held as JSON's
     nothing = "no tree printed" if out is None else "nothing written"  # with --json a line is printed in its place
     # what a node costs, in the words of the case: without --out nothing is written, the tree is held to be printed

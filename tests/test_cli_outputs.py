@@ -52,11 +52,12 @@ def refused(command: str, path: object, source: Path) -> str:
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_folder_a_missing_folder_and_a_read_only_file_are_refused_alike(command, tmp_path, source) -> None:
-    folder = tmp_path / "runs"
+    suffix = ".json" if command == "tree" else ""  # a tree's --out without a format's suffix is a usage error first
+    folder = tmp_path / f"runs{suffix}"
     folder.mkdir()
     assert refused(command, folder, source) == (
         f"stich: {folder}: cannot be written: it is a folder, where a file name was expected (to write into the "
-        f"folder, name the file in it: {folder / 'NAME'})\n")
+        f"folder, name the file in it: {folder / f'NAME{suffix}'})\n")
     missing = tmp_path / "missing" / f"out{SUFFIX[command]}"
     assert refused(command, missing, source) == (f"stich: {missing}: cannot be written: the folder {missing.parent} "
                                                  f"does not exist (make it, or choose another file)\n")
@@ -66,10 +67,10 @@ def test_a_folder_a_missing_folder_and_a_read_only_file_are_refused_alike(comman
     assert refused(command, locked, source) == (f"stich: {locked}: cannot be written: it is read-only (give it "
                                                 f"write permission, or choose another file)\n")
     assert locked.read_text() == "kept\n" and sorted(path.name for path in tmp_path.iterdir()) == [
-        "deals.tbn", locked.name, "runs"]
+        "deals.tbn", locked.name, folder.name]
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("command", [command for command in COMMANDS if command != "tree"])  # tree: its suffix first
 def test_a_device_other_than_dev_null_is_refused(command, source) -> None:
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full")
@@ -80,15 +81,28 @@ def test_a_device_other_than_dev_null_is_refused(command, source) -> None:
 
 @pytest.mark.parametrize("command", READS_INPUT)
 def test_the_input_file_is_refused_as_the_output_and_left_as_it_was(command, source) -> None:
+    if command == "tree":  # an --out named as a tree format's, which tree checks first
+        source = source.rename(source.with_suffix(".json"))
     before = source.read_bytes()
     fate = "to which the output would be appended" if command == "batch" else "which the output would replace"
     assert refused(command, source, source) == (f"stich: {source}: cannot be written: it is the input being read, "
                                                 f"{fate}; choose another file\n")
-    link = source.with_name("link.tbn")
+    link = source.with_name(f"link{source.suffix}")
     link.symlink_to(source.name)
     assert refused(command, link, source) == (f"stich: {link}: cannot be written: it is the input being read "
                                               f"({source}), {fate}; choose another file\n")
     assert source.read_bytes() == before
+
+
+def test_a_tree_out_without_a_format_s_suffix_is_a_usage_error_before_what_the_path_is(tmp_path, source) -> None:
+    """``tree --out deals.tbn`` (its own input), a folder or a device: the missing format is said first (exit 2),
+    since no such path would be written whatever it is."""
+    (tmp_path / "runs").mkdir()
+    for path in (source, tmp_path / "runs", "/dev/full"):
+        result = runner.invoke(app, command_line("tree", path, source))
+        assert result.exit_code == 2 and not result.stdout, result.stderr
+        assert f"{path}: the tree is written as .graphml, .gexf, .json" in " ".join(result.stderr.replace("│", " ")
+                                                                                   .split())
 
 
 @pytest.mark.parametrize("command", COMMANDS)
