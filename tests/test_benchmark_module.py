@@ -191,7 +191,6 @@ def test_disagreeing_answers_are_recorded_with_the_figures():
 def test_the_solo_worker_exits_when_its_parent_is_killed():
     """The benchmark's child (now the pool module's SoloWorker) is a pool worker in this: a driver killed with -9
     cannot stop it, so it watches its parent and exits by itself, even in the middle of a search (it searched on)."""
-    import os
     import signal
     import subprocess
     import sys
