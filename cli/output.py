@@ -49,9 +49,8 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
     (:data:`STDOUT_NAMES`, or the file stdout is redirected to), a named pipe, a terminal and /dev/null (written as
     the output comes). Refused, with one message each: stdout where the command writes other data there
     (``stdout_holds`` says what: a usage error), a folder, a missing folder, any other device or a socket, one of the
-    command's
-    ``inputs`` (it would be overwritten, or with ``appends`` added to, as it is read), a read-only file. Returns
-    whether ``path`` is stdout; without ``redirect_is_stdout`` only stdout's names are, and a file stdout is
+    command's ``inputs`` (it would be overwritten, or with ``appends`` added to, as it is read), a read-only file.
+    Returns whether ``path`` is stdout; without ``redirect_is_stdout`` only stdout's names are, and a file stdout is
     redirected to is checked as any file (a command whose file format is not its stdout's)."""
     if str(path) in STDOUT_NAMES or redirect_is_stdout and redirected_here(path):
         if stdout_holds is not None:
