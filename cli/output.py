@@ -64,10 +64,12 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
     except (FileNotFoundError, NotADirectoryError):
         mode = None
     kind = None if mode is None else stream_kind(mode)
-    if kind == "a device" and os.path.realpath(path) != DISCARD and not _is_terminal(path) or kind == "a socket":
+    if kind == "a device" and os.path.realpath(path) != DISCARD and not _is_terminal(path, mode) or kind == "a socket":
         raise FileRefusedError(f"{path}: cannot be written: it is {kind}, not a file (standard output, /dev/null, a "
                                f"terminal and a named pipe are written as the output comes; any other name a file)")
-    if mode is None or kind is not None or stat.S_ISDIR(mode):
+    if kind is not None:  # a pipe, a terminal, /dev/null: written as the output comes
+        return False
+    if mode is None or stat.S_ISDIR(mode):
         check_writable(path)  # a folder, a missing folder, a folder that takes no new file: said as an OSError
         return False
     for source in inputs:
@@ -83,11 +85,11 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
     return False
 
 
-def _is_terminal(path: Path) -> bool:
+def _is_terminal(path: Path, mode: int | None) -> bool:
     """Whether the character device ``path`` is a terminal (``/dev/tty``, a pty, ``/dev/stderr`` on one), which shows
     the output as it comes as stdout does. Asked of the device opened without waiting and without becoming the
     process's controlling terminal; a device that cannot be opened is no terminal (the writing says why)."""
-    if not stat.S_ISCHR(os.stat(path).st_mode):
+    if mode is None or not stat.S_ISCHR(mode):
         return False
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)

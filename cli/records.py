@@ -199,17 +199,15 @@ def check_selection(board: str | None, record: int | None) -> None:
 
 
 def no_such_record(name: object, board: str | None, record: int | None, read: int, unreadable: int = 0) -> str:
-    """What a file lacks that ``--board`` or ``--record`` asked for (without either: any record, so it has none).
-    ``unreadable`` counts the records too broken to read (said above): ``--board``'s may be one of them, so it is
-    not said to be missing from the file, only from the records read."""
-    if board is None and record is None:
-        return no_records_said(str(name))
+    """What a file lacks that ``--board`` or ``--record`` (one of them given) asked for. ``unreadable`` counts the
+    records too broken to read (said above): ``--board``'s may be one of them, so it is not said to be missing from
+    the file, only from the records read."""
     if record is not None:
         return f"{name}: no record {record}: it has {read} record{'' if read == 1 else 's'}"
     if unreadable:
         return (f"{name}: no record with [Board \"{board}\"] among those read ({plural(unreadable, 'record')} could "
                 "not be read, said above: it may be one of them)")
-    return f"{name}: no record" + (f" with [Board \"{board}\"]" if board is not None else "")
+    return f"{name}: no record with [Board \"{board}\"]"
 
 
 def stdin_bytes(what: str = "the records"):
