@@ -404,10 +404,10 @@ def is_win(position: Position, inputs: object, seat: int, net: int, state: PlayS
     is searched from ``state`` (the position's own by default) as ``analyse`` of one contract counts it
     (:func:`~solver.sampling.searched_win`; ``searched``: that win, searched already), so that the advice and the
     analysis of the same samples agree."""
+    if searched is not None:
+        return searched
     won_from = position.game.winning_settlement(position.rules, inputs)
     if won_from is None and position.game.has_pot:
-        if searched is not None:
-            return searched
         return searched_win(position.rules, position.state if state is None else state, seat, worker_engine())
     if won_from is None:
         return scaled_share(position, seat, net) > 0

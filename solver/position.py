@@ -402,9 +402,9 @@ def _value_words(tag: Tag) -> list[tuple[str, int]]:
 
 
 #: The tags a record may leave out that change what is solved: a misspelt one would be passed over unsaid, and the
-#: deal solved as if it were absent (seat 1 declaring where [Declarer "3"] was meant). [Seats] is not among them: it
-#: only cross-checks the deal.
-OPTIONAL_READ_TAGS = ("Declarer", "Leader", "Partner", "CalledSuitLed", "Announcements", "Pot", "Variant")
+#: deal solved as if it were absent (seat 1 declaring where [Declarer "3"] was meant); the games' own record tags
+#: among them. [Seats] is not: it only cross-checks the deal.
+OPTIONAL_READ_TAGS = tuple(dict.fromkeys(("Declarer", "Leader", *RECORD_TAGS.values(), "Pot", "Variant")))
 
 #: The tags stich reads or writes, lower-cased (FORMAT.md's and those stich writes): a tag of these is never taken for
 #: a misspelling of another.

@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
 from .errors import StichError, StichWarning, is_whole_number
+from .interrupts import STOP_SIGNALS
 from .limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                      MIN_WORKER_MEMORY_MB)
 from .search.boundary import check_stop
@@ -92,6 +93,10 @@ _STOP_RELAY_SECONDS = 0.02
 
 OnResult = Callable[[Any, Any], None]
 Notify = Callable[[str], None]
+
+#: The signals a terminal sends the whole process group (Ctrl-C, a closed terminal's SIGHUP), which a worker leaves
+#: to its parent: ignored while it starts and in it (SIGTERM is the pool's own to stop it with).
+HELD_WHILE_STARTING = tuple(signum for signum in STOP_SIGNALS if signum != signal.SIGTERM)
 
 
 # --- settings ----------------------------------------------------------------------------------------------------
@@ -418,9 +423,8 @@ def init_worker(parent: int, memory_mb: int | None = None, engine_threads: int |
     if own_folders:
         _own_folders.extend(folder for folder in own_folders if folder not in _own_folders)
         _search_own_folders_last()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGHUP"):  # a closed terminal's hangup, like its Ctrl-C, is the parent's to act on
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    for signum in HELD_WHILE_STARTING:  # a Ctrl-C, or a closed terminal's hangup, is the parent's to act on
+        signal.signal(signum, signal.SIG_IGN)
     # A forked worker inherits the command's SIGTERM handler, which would let it outlive the pool's terminate()
     # while it is blocked writing a large result into a full pipe (the run then never exits).
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -539,8 +543,7 @@ def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *
     run), a traceback is not shown."""
     starting = len(getattr(pool, "_processes", None) or ()) < workers
     job = bytes(ForkingPickler.dumps((task, args)))  # rebuilt by the worker's own code: _rebuilt_and_run
-    # a closed terminal's SIGHUP reaches the process group as its Ctrl-C does
-    ignored = tuple(getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name))
+    ignored = HELD_WHILE_STARTING
     if (not starting or threading.current_thread() is not threading.main_thread()
             or None in map(signal.getsignal, ignored)):  # a handler from outside Python could not be put back
         return pool.submit(_rebuilt_and_run, job)

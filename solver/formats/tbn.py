@@ -809,9 +809,6 @@ class RecordItems(Iterator["Record | ParseError"]):
         with _opened(source, name) as (stream, label):
             yield from _read(stream, label, recover=True, first=first, comments_alone=self.comments_alone)
 
-    def __iter__(self) -> RecordItems:
-        return self
-
     def __next__(self) -> Record | ParseError:
         return next(self._items)
 
