@@ -107,7 +107,8 @@ class BatchSummary:
     record edited since they were written; they are kept); ``notes``, each note of the lines this run wrote (a
     Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line;
     ``comments_alone``, the comments of an input that held nothing else (:class:`~solver.formats.tbn.RecordItems`'),
-    for ``stich batch`` to say where they are JSON."""
+    for ``stich batch`` to say where they are JSON; ``stream``, whether the output was a stream (stdout, a pipe, a
+    device such as /dev/tty), which holds nothing done before, so that no summary counts an "already done"."""
 
     records: int
     skipped: int
@@ -121,6 +122,7 @@ class BatchSummary:
     out: str = ""
     notes: tuple[tuple[str, int], ...] = ()
     comments_alone: tuple[Comment, ...] = ()
+    stream: bool = False
 
     @property
     def written(self) -> int:
@@ -134,12 +136,15 @@ class BatchSummary:
                          if line is not None)
 
     def _repr_html_(self) -> str:
-        """The same for Jupyter, the counts as a table."""
-        counts = [("records", self.records), ("solved", self.solved), ("errors", self.errors),
-                  ("already done", self.skipped), ("duplicates", self.duplicates), ("stale", self.stale),
+        """The same for Jupyter, the counts as a table: the text's counts, as it writes them, with the records read;
+        a stream, which holds nothing from before, has no "already done" and no "stale" (:func:`summary_text`)."""
+        stream = self.stream or self.out in STDOUT_NAMES
+        counts = [("records", f"{self.records:,}"), ("written", f"{self.written:,}"), ("solved", f"{self.solved:,}"),
+                  ("errors", f"{self.errors:,}"), ("duplicates", f"{self.duplicates:,}"),
+                  *([] if stream else [("already done", f"{self.skipped:,}"), ("stale", f"{self.stale:,}")]),
                   ("seconds", f"{self.seconds:.1f}")]
         return (f"<div>{html_lines([summary_text(self)], bold=True)}"
-                f"{html_table([name for name, _ in counts], [[count for _, count in counts]], right=range(7))}"
+                f"{html_table([name for name, _ in counts], [[count for _, count in counts]], right=range(8))}"
                 f"{html_lines([line] if (line := stale_text(self)) else [], small=True)}"
                 f"{html_lines(notes_text(self), small=True)}</div>")
 
@@ -154,15 +159,15 @@ class BatchSummary:
 
 def summary_text(summary: BatchSummary) -> str:
     """A run's last line (``stich batch``'s): what it wrote where, what was done before, its duplicates and its
-    time; counts with thousands separators, as the progress lines have them. Stdout (a stream, which holds nothing
-    done before) is said as ``stdout``, without an "already done"."""
+    time; counts with thousands separators, as the progress lines have them. A stream (which holds nothing done
+    before) has no "already done"; stdout is said as ``stdout``."""
     one = summary.duplicates == 1
     duplicates = (f", {summary.duplicates:,} duplicate{'' if one else 's'} of {'a record' if one else 'records'} "
                   "above (the same text): answered once" if summary.duplicates else "")
     errors = f"{summary.errors:,} error{'' if summary.errors == 1 else 's'}"
-    stream = summary.out in STDOUT_NAMES
-    done = "" if stream else f", {summary.skipped:,} already done"
-    return (f"{summary.written:,} written to {'stdout' if stream else summary.out or 'the output'} "
+    stdout = summary.out in STDOUT_NAMES
+    done = "" if summary.stream or stdout else f", {summary.skipped:,} already done"
+    return (f"{summary.written:,} written to {'stdout' if stdout else summary.out or 'the output'} "
             f"({summary.solved:,} solved, {errors}){done}{duplicates}, {summary.seconds:.1f} s")
 
 
@@ -735,8 +740,9 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     summary counts the duplicates of a record above and the lines that answer no record of the file any more.
     ``source`` is read more than once (to count, to judge an output written for another path, on a rerun), so one
     that can be read only once (a named pipe, /dev/stdin on a pipe, a device) is refused before it is opened.
-    An ``out_path`` that names stdout (``-``, ``/dev/stdout``: :data:`~solver.files.STDOUT_NAMES`) is a stream: the
-    lines are written as they come, and nothing is read from it, resumed, rewritten or locked."""
+    An ``out_path`` that names stdout (``-``, ``/dev/stdout``: :data:`~solver.files.STDOUT_NAMES`), a pipe or a device
+    (/dev/tty) is a stream: the lines are written as they come, and nothing is read from it, resumed, rewritten or
+    locked."""
     if not is_whole_number(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
         raise StichError(f"chunk_size must be a whole number from 1 to {MAX_CHUNK_SIZE:,}, not {chunk_size!r}")
     for name, path in (("source", source), ("out_path", out_path)):
@@ -762,8 +768,9 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             raise StichError(f"{name} must be a function (or None), not {callback!r}")
     start = time.perf_counter()
     asked = asked_of(source, objectives, cards, variant, pot)
-    if os.fspath(out_path) in STDOUT_NAMES:
-        # a stream: nothing to resume from, tidy or lock (a file stdout appends to would be read and replaced)
+    if os.fspath(out_path) in STDOUT_NAMES or read_once_kind(out_path) is not None:
+        # a stream (stdout, a pipe, /dev/tty): nothing to resume from, tidy or lock (a file stdout appends to would be
+        # read and replaced)
         question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
         return _solve_records(source, out_path, set(), question, pool, chunk_size, progress, start, on_error)
     # the run's lock on its output; a run that leaves no output (an empty or unreadable input) leaves no lock file
@@ -882,7 +889,8 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
                         source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()),
-                        comments_alone=tuple(reading.comments_alone))
+                        comments_alone=tuple(reading.comments_alone),
+                        stream=os.fspath(out_path) in STDOUT_NAMES or read_once_kind(out_path) is not None)
 
 
 #: How many ids of stale lines a summary names.

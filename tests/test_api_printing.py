@@ -518,8 +518,8 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
         f"5 written to {out} (5 solved, 0 errors), 0 already done, {summary.seconds:.1f} s"]
     html = _Cells(summary._repr_html_())
     assert html.paragraphs == str(summary).splitlines()[::-1]
-    assert html.rows == [["records", "solved", "errors", "already done", "duplicates", "stale", "seconds"],
-                         ["5", "5", "0", "0", "0", "0", f"{summary.seconds:.1f}"]]
+    assert html.rows == [["records", "written", "solved", "errors", "duplicates", "already done", "stale", "seconds"],
+                         ["5", "5", "5", "0", "0", "0", "0", f"{summary.seconds:.1f}"]]
     again = solver.solve_batch(VALAT.parent / "kratzen.tbn", out, workers=1)
     assert str(again).startswith(f"0 written to {out} (0 solved, 0 errors), 5 already done, ")
     stale = solver.BatchSummary(2, 0, 2, 0, 1.0, stale=3, stale_ids=("a.tbn:1#1", "a.tbn:9#2"), source="a.tbn",
@@ -531,6 +531,20 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
     streamed = solver.BatchSummary(2, 0, 2, 0, 1.0, duplicates=1, source="a.tbn", out="-")
     assert str(streamed) == ("2 written to stdout (2 solved, 0 errors), 1 duplicate of a record above (the same "
                              "text): answered once, 1.0 s")  # a stream holds nothing done before it
+    assert _Cells(streamed._repr_html_()).rows[0] == ["records", "written", "solved", "errors", "duplicates", "seconds"]
+
+
+def test_a_batch_to_a_device_says_no_already_done_as_no_stream_has_one():
+    """``stich batch FILE --out /dev/tty`` ended "0 already done", and Jupyter's table had the column: a device (here
+    /dev/null) is a stream as stdout is, never resumed, so neither the text nor the table counts what was done before
+    it, nor lines left from before (stale)."""
+    summary = solver.solve_batch(VALAT.parent / "kratzen.tbn", "/dev/null", workers=1)
+    assert summary.stream and str(summary).splitlines()[-1] == (
+        f"5 written to /dev/null (5 solved, 0 errors), {summary.seconds:.1f} s")
+    html = _Cells(summary._repr_html_())
+    assert html.paragraphs[0] == str(summary).splitlines()[-1]
+    assert html.rows == [["records", "written", "solved", "errors", "duplicates", "seconds"],
+                         ["5", "5", "5", "0", "0", f"{summary.seconds:.1f}"]]
 
 
 def test_a_slice_or_copy_of_a_result_list_prints_as_the_whole_does():

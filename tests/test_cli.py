@@ -3417,6 +3417,14 @@ def test_batch_writes_to_a_pipe_through_dev_stdout():
     assert len(process.stdout.splitlines()) == 5 and "5 written to stdout (5 solved, 0 errors), " in process.stderr
 
 
+def test_batch_to_a_device_ends_without_an_already_done():
+    # --out /dev/tty ended "0 already done": a device is a stream, which holds nothing done before the run
+    process = _stich("batch", str(EXAMPLES / "kratzen.tbn"), "-j", "1", "--out", "/dev/null")
+    assert process.returncode == 0, process.stderr
+    last = process.stderr.splitlines()[-1]
+    assert last.startswith("stich: 5 written to /dev/null (5 solved, 0 errors), ") and "already done" not in last
+
+
 def _stich_match(*args: str) -> subprocess.CompletedProcess:
     """``stich match`` from this checkout's ``cli`` package (``solver.cli`` may be another checkout's when the
     package is installed in editable mode elsewhere), at the pipe width: os.environ, not the process's C environment,
