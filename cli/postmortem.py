@@ -294,13 +294,14 @@ def postmortem(
     if plot is not None:  # said at once, not after the analysis it would be drawn from
         with input_errors():
             names = PlotNames(plot, chosen=board is not None or record is not None or one_record(file))
+            # the suffix before the folder: it must change wherever the plot goes (stdout's names say stdout)
+            if str(plot) not in STDOUT_NAMES and plot.suffix.lower() not in PLOT_FORMATS:
+                raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf",
+                                         param_hint="'--plot'")
             if names.chosen or str(plot) in STDOUT_NAMES:
                 checked_output(plot, "--plot", inputs=[file], stdout_holds="the post-mortem is printed")
             else:
                 checked_folder(plot)  # each record's plot is X-<board> beside it: X itself is never written
-            if plot.suffix.lower() not in PLOT_FORMATS:
-                raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf",
-                                         param_hint="'--plot'")
             load_matplotlib()
     notes = GameNotes()  # the notes say what became of the records
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,
