@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -85,9 +86,17 @@ def save_run(save: Path, run: Document) -> None:
         stream.write("\n")
 
 
+def partial_beside(save: Path) -> Path:
+    """``FILE.partial.json``, beside ``--out FILE``: where an interrupted run's finished lines go when FILE holds a
+    whole run (:func:`partial_target`)."""
+    return save.with_name(f"{save.stem}.partial{save.suffix or '.json'}")
+
+
 def partial_target(save: Path) -> Path:
     """Where an interrupted run's finished lines go: ``--out FILE`` itself, unless FILE holds a whole run (a
-    baseline a Ctrl-C must not replace with part of one), then ``FILE.partial.json`` beside it."""
+    baseline a Ctrl-C must not replace with part of one), then ``FILE.partial.json`` beside it. Nothing reads it
+    back (a rerun starts over): it is the finished lines' figures, to read or ``--compare`` with, removed once a run
+    to FILE completes."""
     if is_stdout(save) or not save.is_file():
         return save
     try:
@@ -95,8 +104,38 @@ def partial_target(save: Path) -> Path:
     except (OSError, ValueError):
         return save  # no saved run: nothing to keep (the run would have refused a bad --compare before)
     if isinstance(kept, dict) and "lines" in kept and "partial" not in kept:
-        return save.with_name(f"{save.stem}.partial{save.suffix or '.json'}")
+        return partial_beside(save)
     return save
+
+
+def same_file(save: Path, compare: Path) -> bool:
+    """Whether ``--out`` would write the file ``--compare`` reads (by its name, a link to it, or stdin/stdout's
+    names, which are never one file)."""
+    if is_stdout(save) or str(compare) == "-":
+        return False
+    if os.path.realpath(save) == os.path.realpath(compare):
+        return True
+    try:
+        return save.samefile(compare)
+    except OSError:  # one of them missing
+        return False
+
+
+def remove_partial_beside(save: Path, compare: Path | None) -> None:
+    """A completed run's ``--out FILE`` makes the finished lines an interrupted run left beside it
+    (:func:`partial_beside`) out of date: removed, unless it is the run just compared with (``--compare``)."""
+    if is_stdout(save):
+        return
+    beside = partial_beside(save)
+    if compare is not None and compare.exists() and beside.exists() and beside.samefile(compare):
+        return
+    try:
+        beside.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as error:  # the run is saved whole: this is only said
+        message(f"stich: bench: {beside}: the finished lines of an interrupted run, out of date now, could not be "
+                f"removed ({error.strerror})")
 
 
 def partial_text(run: Document) -> str:
@@ -500,6 +539,9 @@ def bench(
     typed = "--save" if old_out is not None else "--out"  # the name the user gave it
     if game is not None:
         check_game_options(game, flags)
+    if save is not None and compare is not None and same_file(save, compare):
+        raise typer.BadParameter(f"{typed} {save} and --compare {compare} name the same file: the run would replace "
+                                 f"the run it is compared with; give {typed} another file", param_hint=f"'{typed}'")
     compared: SavedRun | None = None
     with input_errors():
         # before the lines run, not after; stdout: the run's one document is then stdout's data
@@ -566,6 +608,7 @@ def bench(
                 if save is not None:
                     save_run(save, saved_run(documents, host))
                     run_saved = True
+                    remove_partial_beside(save, compare)
     except KeyboardInterrupt as stop:
         said = f"after {'its one line' if len(lines) == 1 else f'all {len(lines)} lines'} finished"
         if isinstance(stop, OutputCut):

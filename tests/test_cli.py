@@ -1357,6 +1357,52 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     assert baseline.read_text() == before and json.loads(beside.read_text())["partial"]["lines"] == 3
 
 
+def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_out(monkeypatch, tmp_path):
+    """``run.partial.json``, an interrupted run's lines beside a whole run, stayed after the next run completed,
+    out of date; nothing reads it back (a rerun starts over). It is removed then, unless it was the run compared
+    with."""
+    from solver.benchmark import run_line
+
+    calls: list[str] = []
+    interrupted = [False]  # whether this run stops in its second line
+
+    def second_line_interrupted(line, **options):
+        calls.append(line.name)
+        if interrupted[0] and len(calls) == 2:
+            raise KeyboardInterrupt
+        return run_line(line, **{**options, "limit_s": None})
+
+    monkeypatch.setattr("solver.benchmark.run_line", second_line_interrupted)
+    baseline, beside = tmp_path / "run.json", tmp_path / "run.partial.json"
+    command = ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(baseline)]
+    assert runner.invoke(app, command).exit_code == 0  # a whole run, the baseline
+    calls.clear()
+    interrupted[0] = True
+    result = runner.invoke(app, command)
+    assert result.exit_code == 130 and json.loads(beside.read_text())["partial"]["lines"] == 3, result.stderr
+    interrupted[0] = False
+    assert runner.invoke(app, [*command, "--compare", str(beside)]).exit_code == 0
+    assert beside.exists()  # the run compared with stays
+    assert runner.invoke(app, command).exit_code == 0
+    assert not beside.exists() and "partial" not in json.loads(baseline.read_text())
+
+
+def test_bench_refuses_to_write_its_run_over_the_run_it_compares_with(tmp_path):
+    """``--compare F --out F`` replaced the baseline with the run compared with it: refused before any line runs,
+    both flags named, by the file's own name or through a link."""
+    baseline = tmp_path / "base.json"
+    baseline.write_text("a baseline\n")
+    link = tmp_path / "link.json"
+    link.symlink_to(baseline.name)
+    for out in (baseline, link):
+        result = runner.invoke(app, ["bench", "-g", "kratzen", "-n", "1", "--compare", str(baseline),
+                                     "--out", str(out)])
+        assert result.exit_code == 2 and not result.stdout
+        assert (f"--out {out} and --compare {baseline} name the same file: the run would replace the run it is "
+                "compared with; give --out another file") in " ".join(result.stderr.replace("│", " ").split())
+    assert baseline.read_text() == "a baseline\n"
+
+
 def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tmp_path):
     """A saved run whose "machine" was a string ended in an AttributeError traceback (machine_text read it as an
     object); it is bad input naming what is wrong, as a file that is not JSON is."""
