@@ -8,8 +8,8 @@ the ``<!-- report:begin -->`` / ``<!-- report:end -->`` markers (so the README's
 without the markers is replaced by the report. Progress goes to stderr: a line per deal on a terminal; in a log
 one a minute, and each line's last deal. Every solve is stopped at ``--limit`` seconds
 (default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target. The options
-are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2); Ctrl-C stops
-it with exit 130 and writes nothing.
+are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2); Ctrl-C, SIGTERM
+or SIGHUP stops it with a word and exit 130, as they stop a stich command, and writes nothing.
 
 It measures the installed package (``pip install -e .`` in a checkout; ``pip install -e '.[bench]'`` adds bridge DDS
 for the side-by-side lines, bench/dds.py); the checkout's own ``solver/`` only when no package is installed.
@@ -25,7 +25,9 @@ import platform
 import signal
 import subprocess
 import sys
+import threading
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -43,7 +45,7 @@ from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, MAX_LIMIT_S
                               target_met)
 from solver.files import atomic_file, check_writable  # noqa: E402
 from solver.search.engine import usable_cores  # noqa: E402
-from solver.interrupts import interrupt  # noqa: E402  (Ctrl-C: a word, not a traceback; a second one ignored)
+from solver.interrupts import interrupt, stop_signals_taken  # noqa: E402  (a stop: a word, not a traceback)
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
@@ -426,6 +428,19 @@ def write(path: Path, text: str) -> None:
         stream.write(block)
 
 
+def _take_stop_signals(handler: Callable[[int, object], None]) -> dict[int, object]:
+    """Ctrl-C, SIGTERM and SIGHUP (:data:`solver.interrupts.STOP_SIGNALS`) handled as the stich command handles them:
+    a word and exit 130, not a traceback or a silent death; SIGINT only where Python's own handler has it (not a
+    background job), SIGHUP not under ``nohup``. The handlers replaced, to put back."""
+    previous: dict[int, object] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return previous
+    for signum in stop_signals_taken():
+        if signum != signal.SIGINT or signal.getsignal(signum) is signal.default_int_handler:
+            previous[signum] = signal.signal(signum, handler)
+    return previous
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=STANDARD_DEALS, help="deals per line (default: all 100)")
@@ -461,9 +476,13 @@ def main(argv: list[str] | None = None) -> int:
                 check_writable(path)
             except OSError as error:
                 parser.error(f"{path}: {error.strerror or error}")
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.default_int_handler:
-        signal.signal(signal.SIGINT, interrupt)
+    stopped_by: list[str] = []  # the signal that stopped the run, once one has
+
+    def stop(signum: int, frame: object) -> None:
+        stopped_by.append(signal.Signals(signum).name)
+        interrupt(signum, frame)
+
+    previous = _take_stop_signals(stop)
     report = None
     try:  # the handler stays through the writes, which are atomic: a Ctrl-C leaves each file whole, old or new
         report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)
@@ -477,11 +496,16 @@ def main(argv: list[str] | None = None) -> int:
             with atomic_file(args.json) as stream:
                 stream.write(json.dumps(as_json(report), indent=1) + "\n")
     except KeyboardInterrupt:
-        print("report.py: interrupted: " + ("no report written" if report is None else
-                                            "the report is written only where 'wrote' says so"), file=sys.stderr)
+        by = f" by {stopped_by[0]}" if stopped_by else ""
+        with suppress(OSError, ValueError):  # stderr gone with a closed terminal (SIGHUP): the exit code says it
+            print(f"report.py: interrupted{by}: " + ("no report written" if report is None else
+                                                     "the report is written only where 'wrote' says so"),
+                  file=sys.stderr, flush=True)
         return 130
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if not stopped_by:  # a stop leaves the signals ignored until the exit, as the stich command does
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
     wrong = wrong_answers(report)
     for what in wrong:
         print(f"WRONG ANSWERS: {what}", file=sys.stderr)

@@ -120,6 +120,27 @@ def test_ctrl_c_stops_the_report_with_a_word_and_130(report, monkeypatch, capsys
     assert capsys.readouterr().err == "report.py: interrupted: no report written\n"
 
 
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130(stop, tmp_path):
+    """The report handled SIGINT only: a SIGTERM or SIGHUP killed it without a word (exit 143, 129). Each now stops
+    it as it stops a stich command: one line naming the signal, exit 130, nothing written, no traceback."""
+    out = tmp_path / "report.md"
+    process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "report.py"), "--deals", "100",
+                                "--ablation-deals", "0", "--dds-deals", "0", "--out", str(out)],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = process.stderr.readline()  # the first deal's progress line: the run is under way
+        assert "1/100" in first, first
+        process.send_signal(getattr(signal, stop))
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert (process.returncode, stdout) == (130, ""), stderr
+    assert stderr == f"report.py: interrupted by {stop}: no report written\n" and not out.exists()
+
+
 def test_the_dds_worker_leaves_ctrl_c_to_the_report(report):
     """The terminal sends Ctrl-C to the DDS worker too, which died of it with a KeyboardInterrupt traceback of its
     own; it ignores it, and answers on, until the report closes it."""
