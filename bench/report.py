@@ -25,7 +25,6 @@ import platform
 import signal
 import subprocess
 import sys
-import threading
 import time
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -45,7 +44,7 @@ from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, MAX_LIMIT_S
                               target_met)
 from solver.files import atomic_file, check_writable  # noqa: E402
 from solver.search.engine import usable_cores  # noqa: E402
-from solver.interrupts import interrupt, stop_signals_taken  # noqa: E402  (a stop: a word, not a traceback)
+from solver.interrupts import interrupt, take_stop_signals  # noqa: E402  (a stop: a word, not a traceback)
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
@@ -428,19 +427,6 @@ def write(path: Path, text: str) -> None:
         stream.write(block)
 
 
-def _take_stop_signals(handler: Callable[[int, object], None]) -> dict[int, object]:
-    """Ctrl-C, SIGTERM and SIGHUP (:data:`solver.interrupts.STOP_SIGNALS`) handled as the stich command handles them:
-    a word and exit 130, not a traceback or a silent death; SIGINT only where Python's own handler has it (not a
-    background job), SIGHUP not under ``nohup``. The handlers replaced, to put back."""
-    previous: dict[int, object] = {}
-    if threading.current_thread() is not threading.main_thread():
-        return previous
-    for signum in stop_signals_taken():
-        if signum != signal.SIGINT or signal.getsignal(signum) is signal.default_int_handler:
-            previous[signum] = signal.signal(signum, handler)
-    return previous
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=STANDARD_DEALS, help="deals per line (default: all 100)")
@@ -482,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
         stopped_by.append(signal.Signals(signum).name)
         interrupt(signum, frame)
 
-    previous = _take_stop_signals(stop)
+    previous = take_stop_signals(stop)  # as the stich command takes them: a word and 130
     report = None
     try:  # the handler stays through the writes, which are atomic: a Ctrl-C leaves each file whole, old or new
         report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from stopping_helpers import signals_as_a_shell_gives_them
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -127,7 +128,8 @@ def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130
     out = tmp_path / "report.md"
     process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "report.py"), "--deals", "100",
                                 "--ablation-deals", "0", "--dds-deals", "0", "--out", str(out)],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=signals_as_a_shell_gives_them)  # not ignored, as under nohup
     try:
         first = process.stderr.readline()  # the first deal's progress line: the run is under way
         assert "1/100" in first, first
