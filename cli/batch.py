@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
-from solver.files import read_once_kind
+from solver.files import is_stream_output
 from solver.formats.tbn import no_records_said
 from solver.interrupts import begin_stop, stop_signals_taken
 from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
@@ -144,7 +144,7 @@ def batch(
     # stdout's names are a stream, which --json's summary ends (docs/json.md); a file stdout is redirected to is
     # resumed from, which a summary line in it would spoil
     streamed = str(out) in STDOUT_NAMES
-    stream = streamed or read_once_kind(out) is not None  # a pipe, /dev/tty: written as it comes, never resumed
+    stream = is_stream_output(out)  # stdout, a pipe, /dev/tty: written as it comes, never resumed
     with input_errors():
         checked_output(out, inputs=[file], appends=True,
                        stdout_holds="--json writes the run's summary" if as_json and not streamed else None)
@@ -171,7 +171,7 @@ def batch(
         else:
             kept = (f"the results written so far are kept in {out}: rerun the command to resume" if out.exists()
                     else f"nothing was written to {out} yet: rerun the command to resume")
-        say_interrupted("batch", f"({stop or 'SIGINT'}); {kept}")
+        say_interrupted("batch", f"({str(stop) or 'SIGINT'}); {kept}")  # a bare KeyboardInterrupt: Ctrl-C's
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         if not stopped:

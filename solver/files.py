@@ -248,6 +248,13 @@ def read_once_kind(path: str | os.PathLike) -> str | None:
     return stream_kind(mode)
 
 
+def is_stream_output(path: str | os.PathLike) -> bool:
+    """Whether an output ``path`` is a stream, not a file: one of stdout's names (:data:`STDOUT_NAMES`), or a pipe,
+    socket or device (:func:`read_once_kind`: /dev/tty, /dev/null). A stream is written as the output comes and
+    holds nothing to read back, resume or rewrite. The one test of it, asked once a run."""
+    return os.fspath(path) in STDOUT_NAMES or read_once_kind(path) is not None
+
+
 def check_writable(path: str | os.PathLike) -> None:
     """OSError naming ``path`` if :func:`atomic_path` could not write it (no such directory, no permission, a
     directory by that name), found by making and removing the temporary file it would write: a command that
@@ -480,4 +487,4 @@ def remove_stale_temporaries(path: str | os.PathLike, min_age: float = 0.0) -> i
 
 
 __all__ = ["STALE_TEMPORARY_SECONDS", "STDOUT_NAMES", "HeldLock", "atomic_file", "atomic_path", "check_writable",
-           "lock_beside", "locked_while_written", "remove_stale_temporaries"]
+           "is_stream_output", "lock_beside", "locked_while_written", "remove_stale_temporaries"]

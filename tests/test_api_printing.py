@@ -532,6 +532,7 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
     assert str(streamed) == ("2 written to stdout (2 solved, 0 errors), 1 duplicate of a record above (the same "
                              "text): answered once, 1.0 s")  # a stream holds nothing done before it
     assert _Cells(streamed._repr_html_()).rows[0] == ["records", "written", "solved", "errors", "duplicates", "seconds"]
+    assert streamed.stream  # stdout's names are a stream whoever makes the summary
 
 
 def test_a_batch_to_a_device_says_no_already_done_as_no_stream_has_one():

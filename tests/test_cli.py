@@ -3471,6 +3471,28 @@ def test_batch_to_a_device_ends_without_an_already_done():
     assert last.startswith("stich: 5 written to /dev/null (5 solved, 0 errors), ") and "already done" not in last
 
 
+def test_batch_to_a_named_pipe_writes_its_lines_there_and_ends_without_an_already_done(tmp_path):
+    # a named pipe as --out is a stream, as stdout is: its lines written through, no lock, nothing done before
+    import threading
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    read: list[bytes] = []
+
+    def reader() -> None:
+        with open(fifo, "rb") as stream:
+            read.append(stream.read())
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    process = _stich("batch", str(EXAMPLES / "kratzen.tbn"), "-j", "1", "--out", str(fifo))
+    thread.join(60)
+    assert process.returncode == 0, process.stderr
+    assert [json.loads(line)["record"]["board"] for line in read[0].splitlines()] == list("12345")
+    assert process.stderr.splitlines()[-1].startswith(f"stich: 5 written to {fifo} (5 solved, 0 errors), ")
+    assert "already done" not in process.stderr and sorted(path.name for path in tmp_path.iterdir()) == ["out.fifo"]
+
+
 def _stich_match(*args: str) -> subprocess.CompletedProcess:
     """``stich match`` from this checkout's ``cli`` package (``solver.cli`` may be another checkout's when the
     package is installed in editable mode elsewhere), at the pipe width: os.environ, not the process's C environment,

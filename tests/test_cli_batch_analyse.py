@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import warnings
 from pathlib import Path
 
@@ -587,19 +588,46 @@ def test_batch_on_a_full_disk_says_so_before_solving_anything(tmp_path, monkeypa
     assert room_refusal("/dev/null", 0, 0, "nothing solved", "another --out file") is None
 
 
-def test_batch_whose_disk_fills_says_the_lines_written_stay(tmp_path, monkeypatch):
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
+@pytest.mark.parametrize("as_a_file", [True, False])
+def test_batch_whose_output_fills_says_what_a_rerun_does(tmp_path, monkeypatch, as_a_file):
+    """A full disk (/dev/full taken for a file) keeps the lines written, and a rerun resumes; /dev/full as it is, a
+    device, is a stream, which a rerun never resumes: said so, named as given, not "rerun to resume"."""
     import solver.cli.batch
 
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 2)
-    if not Path("/dev/full").exists():
-        return
-    # /dev/full stands for a disk that fills during the run: the command refuses a device as --out at the start
+    # the command refuses /dev/full as --out at the start: here it stands for an output that fills during the run
     monkeypatch.setattr(solver.cli.batch, "checked_output", lambda *args, **kwargs: False)
+    if as_a_file:
+        monkeypatch.setattr("solver.batch.is_stream_output", lambda path: False)
     result = runner.invoke(app, ["batch", str(deals), "--out", "/dev/full", "--workers", "1"])
     assert result.exit_code == 1 and "Traceback" not in result.stderr
-    assert result.stderr == ("stich: /dev/full: No space left on device; the lines written so far are kept (a rerun "
-                             "with room trims a half-written last one): make room and rerun to resume\n")
+    assert result.stderr == ("stich: /dev/full: No space left on device; " + (
+        "the lines written so far are kept (a rerun with room trims a half-written last one): make room and rerun to "
+        "resume\n" if as_a_file else "the lines before it were written to /dev/full, a stream, which a rerun does "
+        "not resume: it solves every record again (an --out file is resumed)\n"))
+
+
+@pytest.mark.parametrize("kind", ["a device", "a pipe"])
+def test_batch_to_a_stream_stopped_says_it_holds_nothing_to_resume_from(tmp_path, monkeypatch, kind):
+    """A stop of ``--out /dev/null`` or a named pipe said "kept in X: rerun the command to resume", which a stream
+    never is: it says what was written there and that it holds nothing to resume from, as stdout's stop does."""
+    deals = tmp_path / "deals.tbn"
+    write_deals(deals, 2)
+    out = Path("/dev/null")
+    if kind == "a pipe":
+        out = tmp_path / "out.fifo"
+        os.mkfifo(out)
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("solver.batch.solve_batch", stopped)
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 130, result.stderr
+    assert result.stderr.endswith(f"stich: batch: stopped by the interrupt (SIGINT); the results so far were written "
+                                  f"to {out}, which holds nothing to resume from\n"), result.stderr
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
