@@ -1357,50 +1357,133 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     assert baseline.read_text() == before and json.loads(beside.read_text())["partial"]["lines"] == 3
 
 
-def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_out(monkeypatch, tmp_path):
-    """``run.partial.json``, an interrupted run's lines beside a whole run, stayed after the next run completed,
-    out of date; nothing reads it back (a rerun starts over). It is removed then, unless it was the run compared
-    with."""
+@pytest.fixture
+def second_line_interrupted(monkeypatch):
+    """``bench`` whose lines run without a time limit, and stop in their second line while ``[True]`` is set."""
     from solver.benchmark import run_line
 
     calls: list[str] = []
-    interrupted = [False]  # whether this run stops in its second line
+    interrupted = [False]
 
-    def second_line_interrupted(line, **options):
+    def line_run(line, **options):
         calls.append(line.name)
         if interrupted[0] and len(calls) == 2:
             raise KeyboardInterrupt
         return run_line(line, **{**options, "limit_s": None})
 
-    monkeypatch.setattr("solver.benchmark.run_line", second_line_interrupted)
+    monkeypatch.setattr("solver.benchmark.run_line", line_run)
+
+    def set_interrupted(on: bool) -> None:
+        calls.clear()
+        interrupted[0] = on
+    return set_interrupted
+
+
+def _on_stdin(path: Path):
+    """A context in which file descriptor 0 reads ``path`` (``< path``), as the CliRunner's input does not."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def redirected():
+        kept = os.dup(0)
+        with open(path, "rb") as stream:
+            os.dup2(stream.fileno(), 0)
+        try:
+            yield
+        finally:
+            os.dup2(kept, 0)
+            os.close(kept)
+    return redirected()
+
+
+def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_out(second_line_interrupted, tmp_path):
+    """``run.partial.json``, an interrupted run's lines beside a whole run, is out of date once a run to run.json
+    completes that measured each of its lines again (nothing reads it back: a rerun starts over): removed, and said.
+    Kept while it is the run compared with, by name or on standard input, and after a run of other lines."""
     baseline, beside = tmp_path / "run.json", tmp_path / "run.partial.json"
     command = ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(baseline)]
     assert runner.invoke(app, command).exit_code == 0  # a whole run, the baseline
-    calls.clear()
-    interrupted[0] = True
+    second_line_interrupted(True)
     result = runner.invoke(app, command)
     assert result.exit_code == 130 and json.loads(beside.read_text())["partial"]["lines"] == 3, result.stderr
-    interrupted[0] = False
+    second_line_interrupted(False)
+    kept = beside.read_text()
     assert runner.invoke(app, [*command, "--compare", str(beside)]).exit_code == 0
-    assert beside.exists()  # the run compared with stays
-    assert runner.invoke(app, command).exit_code == 0
-    assert not beside.exists() and "partial" not in json.loads(baseline.read_text())
+    with _on_stdin(beside):
+        result = runner.invoke(app, [*command, "--compare", "-"], input=kept)
+    assert result.exit_code == 0 and "removed" not in result.stderr, result.stderr
+    other = ["bench", "-g", "kratzen", "-n", "1", "--threads", "1", "--out", str(baseline)]
+    assert runner.invoke(app, other).exit_code == 0  # other lines: the partial's are not measured again
+    assert beside.read_text() == kept
+    result = runner.invoke(app, command)
+    assert result.exit_code == 0 and not beside.exists() and "partial" not in json.loads(baseline.read_text())
+    assert (f"stich: bench: {beside}: removed: the lines an interrupted run finished, each measured again by this "
+            "run") in " ".join(result.stderr.split())
 
 
-def test_bench_refuses_to_write_its_run_over_the_run_it_compares_with(tmp_path):
+def test_bench_completed_leaves_a_run_partial_json_that_is_no_partial_run_alone(second_line_interrupted, tmp_path):
+    """A file of the user's own named run.partial.json (not JSON, or a whole run) or a folder by that name: no
+    interrupted run's lines, so a completed run leaves it, and says nothing of it."""
+    baseline, beside = tmp_path / "run.json", tmp_path / "run.partial.json"
+    command = ["bench", "-g", "kratzen", "-n", "1", "--threads", "1", "--out", str(baseline)]
+    for own in ("my notes\n", '{"lines": [], "machine": {}}\n', None):
+        if own is None:
+            beside.unlink()
+            beside.mkdir()
+        else:
+            beside.write_text(own)
+        result = runner.invoke(app, command)
+        assert result.exit_code == 0 and str(beside) not in " ".join(result.stderr.split()), result.stderr
+        assert beside.is_dir() if own is None else beside.read_text() == own
+
+
+def test_bench_refuses_to_write_its_run_over_the_run_it_compares_with(tmp_path, monkeypatch):
     """``--compare F --out F`` replaced the baseline with the run compared with it: refused before any line runs,
-    both flags named, by the file's own name or through a link."""
+    both flags named as typed (``--save`` too), by the file's own name, a relative and an absolute one, or through a
+    symbolic link."""
+    monkeypatch.chdir(tmp_path)
     baseline = tmp_path / "base.json"
     baseline.write_text("a baseline\n")
     link = tmp_path / "link.json"
     link.symlink_to(baseline.name)
-    for out in (baseline, link):
-        result = runner.invoke(app, ["bench", "-g", "kratzen", "-n", "1", "--compare", str(baseline),
-                                     "--out", str(out)])
+    for flag, out, compare in (("--out", baseline, baseline), ("--out", link, baseline), ("--save", baseline, baseline),
+                               ("--out", baseline, Path("base.json")), ("--out", Path("base.json"), baseline)):
+        result = runner.invoke(app, ["bench", "-g", "kratzen", "-n", "1", "--compare", str(compare), flag, str(out)])
         assert result.exit_code == 2 and not result.stdout
-        assert (f"--out {out} and --compare {baseline} name the same file: the run would replace the run it is "
-                "compared with; give --out another file") in " ".join(result.stderr.replace("│", " ").split())
+        assert (f"{flag} {out} and --compare {compare} name the same file: the run would replace the run it is "
+                f"compared with; give {flag} another file") in " ".join(result.stderr.replace("│", " ").split())
     assert baseline.read_text() == "a baseline\n"
+
+
+def test_bench_refuses_out_as_the_file_compare_reads_on_standard_input(tmp_path):
+    """``--compare - --out base.json < base.json`` read the baseline and then replaced it: refused, saying so."""
+    baseline = tmp_path / "base.json"
+    baseline.write_text("a baseline\n")
+    with open(baseline, "rb") as stdin:
+        process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "bench", "-g",
+                                  "kratzen", "-n", "1", "--compare", "-", "--out", str(baseline)],
+                                 stdin=stdin, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert process.returncode == 2 and not process.stdout
+    assert (f"--out {baseline} is the file --compare - reads from standard input: the run would replace the run it "
+            "is compared with; give --out another file") in " ".join(process.stderr.replace("│", " ").split())
+    assert baseline.read_text() == "a baseline\n"
+
+
+def test_bench_compare_and_out_that_are_no_one_file_are_no_clash(tmp_path, monkeypatch):
+    """Only a file that exists can be replaced: the same missing name twice, or a path through a missing folder
+    that reads as the baseline's, is no clash (the run's own messages say the rest); nor is a hard link of the
+    baseline, whose other name keeps it when --out's name is replaced."""
+    from solver.cli.bench import replaces_compared
+
+    monkeypatch.chdir(tmp_path)
+    baseline = tmp_path / "base.json"
+    baseline.write_text("a baseline\n")
+    os.link(baseline, tmp_path / "hard.json")
+    assert replaces_compared(Path("missing.json"), Path("missing.json")) is None
+    assert replaces_compared(Path("nodir/../base.json"), baseline) is None
+    assert replaces_compared(Path("hard.json"), baseline) is None
+    assert replaces_compared(Path("-"), baseline) is None
+    assert replaces_compared(Path("base.json"), baseline) == f"base.json and --compare {baseline} name the same file"
 
 
 def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tmp_path):
