@@ -22,7 +22,7 @@ from solver.tree import node_memory_text, nodes_memory_holds
 
 from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, refused_for_record,
                      say_interrupted)
-from .output import STDOUT_NAMES, atomic_path, checked_output
+from .output import atomic_path, checked_output, names_stdout
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
 from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
@@ -121,7 +121,7 @@ def tree(
 
     flags = parse_variant_options(variant)
     check_selection(board, record_number)
-    if out is not None and str(out) in STDOUT_NAMES:
+    if names_stdout(out):
         out, as_json = None, True  # stdout's names: the tree as --json prints it (with --json too: both say stdout)
     if out is not None and as_json:
         raise typer.BadParameter("--out writes the tree to a file and --json prints it: give one",
