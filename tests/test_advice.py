@@ -85,7 +85,7 @@ def _settled_along_the_line(setup, k):
     """Sample ``k`` settled as before the bonuses were read off the payoff table: the value, then a score-optimal
     line played out and scored (a Kratzen contract's tricks searched as the advice searches them)."""
     from solver.advice import bonuses_made, bonuses_possible, counts_tricks, draw_deal
-    from solver.sampling import searched_measure
+    from solver.sampling import searched_measure_and_win
     from solver.workers import worker_engine
     from solver.games import get_game
     from solver.position import Position
@@ -103,7 +103,7 @@ def _settled_along_the_line(setup, k):
         value = engine.value(position.state, spec)
         final = play_out(position.state, engine.line(position.state, spec, value))
         items = final_net(position, final, inputs=inputs)[1].items
-        tricks = searched_measure(rules, position.state, setup.seat - 1, worker_engine()) \
+        tricks = searched_measure_and_win(rules, position.state, setup.seat - 1, worker_engine(), win=False)[0] \
             if counts_tricks(setup.game) else 0
         results.append((scaled_share(position, setup.seat - 1, value), value > 0, bonuses_made(rules, items),
                         bonuses_against(rules, items), *bonuses_possible(payoff_table(position, inputs=inputs)),
