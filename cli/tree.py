@@ -48,7 +48,7 @@ def one_objective(value: str | None) -> str | None:
     return value
 
 
-def read_on(file: Path) -> bool:
+def input_is_regular_file(file: Path) -> bool:
     """Whether ``tree --board`` reads the records after the one it takes, to say the board is on several: from a
     regular file (``-`` redirected from one too), never from a pipe or a terminal, whose writer it would wait on."""
     try:
@@ -58,7 +58,8 @@ def read_on(file: Path) -> bool:
     return stat.S_ISREG(status.st_mode)
 
 
-def several_records(name: str, board: str, found: list[tuple[int, int]], at_least: bool = False) -> str:
+def board_on_several_records_said(name: str, board: str, found: list[tuple[int, int]],
+                                  at_least: bool = False) -> str:
     """What ``tree --board`` says where the board is on several records (``found``: each one's number, as
     ``--record`` counts them, and line; ``at_least`` where the records after them were not read): that the tree is
     of the first, and the ``--record`` that picks another. The other commands answer every record of the board; a
@@ -72,7 +73,7 @@ def several_records(name: str, board: str, found: list[tuple[int, int]], at_leas
             f"{', '.join(lines)}): the tree is of the first; --record {picks}{more} picks another")
 
 
-#: How many of the other records of a board ``tree --board`` names (:func:`several_records`).
+#: How many of the other records of a board ``tree --board`` names (:func:`board_on_several_records_said`).
 MAX_RECORDS_NAMED = 5
 
 #: How many records after the one it takes ``tree --board`` reads to find the board's others: a few tenths of a
@@ -170,13 +171,13 @@ def tree(
         if record is None:  # a file of no record at all is said so, whatever was asked of it, as every command says
             raise StichError(no_such_record(name, board, record_number, count, unreadable) if count else
                              no_records_said(name, items.comments_alone))
-        if board is not None and read_on(file):
+        if board is not None and input_is_regular_file(file):
             after = list(islice(enumerate(items, count + 1), MAX_RECORDS_READ_ON))
             others = [(number, item.line) for number, item in after
                       if not isinstance(item, ParseError) and selected(item, board)]
             if others:
-                said = several_records(name, board, [(count, record.line), *others],
-                                       at_least=len(after) == MAX_RECORDS_READ_ON)
+                said = board_on_several_records_said(name, board, [(count, record.line), *others],
+                                                     at_least=len(after) == MAX_RECORDS_READ_ON)
                 message(f"stich: {said}")
         try:
             position = position_from_record(record, variant=flags)
