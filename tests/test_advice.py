@@ -448,10 +448,9 @@ def _without_bonus_odds_said(journal, held: int, lacked: int) -> str:
 
 
 def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(tmp_path):
-    """The warning counted every sample written without bonus odds (the review): after 4 and 6 with them and 8 and
-    10 without, ``-n 10`` said it held 10 to solve again, then resumed 6 and solved 4. It counts the samples the job
-    with bonus odds lacks, and says they were written without them (a bot writes them, not only an older stich).
-    Then it said the file held only those 4 (a later review): it says both, the file's 10 and the 4 solved again."""
+    """A checkpoint written by runs of 4 and 6 samples with bonus odds and of 8 and 10 without: ``-n 10`` counts the
+    samples the job with bonus odds lacks, not every sample written without them, and says both the file's 10 and the
+    4 solved again, written without bonus odds (a bot writes such samples, not only an older stich)."""
     from solver.advice import card_sums
     from solver.errors import StichWarning
 
@@ -605,8 +604,8 @@ def test_cli_contract_advice_json_and_time_limit():
 
 
 def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_contracts():
-    """Kratzen is paid from the pot: without one every contract settles at 0, which the text says, and not where a
-    pot was given; the win column still counts the attacker's target made (it said 0%, "so none wins")."""
+    """Kratzen is paid from the pot: without one every contract settles at 0, which the text says, and not where a pot
+    was given; the win column still counts the attacker's target made (not 0%, "so none wins")."""
     args = ("analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "--seats", "3", "--contract",
             "Trump E, Trump S", "-n", "3", "-j", "1")
     plain, paid = _stich(*args), _stich(*args, "--pot", "8")
@@ -691,11 +690,10 @@ def _kratzen_advice(tmp_path: Path, cards: bool, pot: int | None = None) -> tupl
 
 @pytest.mark.parametrize("cards", [False, True], ids=["contract advice", "card advice"])
 def test_a_checkpoint_counting_no_win_at_pot_0_is_another_job(tmp_path: Path, cards: bool) -> None:
-    """A checkpoint of advice at pot 0 written before a win there was the attacker's target made counted none: read
-    back into a longer run, its 10 samples' wins mixed with the new ones (Trump H 50% where a fresh run says 100%).
-    Its job is another (``pot_0_wins`` in the header, only at a pot of 0), solved again beside it, and said in words
-    true also of a checkpoint from the builds that counted such a win as now but did not name it (it said "when none
-    counted as won")."""
+    """A checkpoint of advice at pot 0 whose samples count no win there (none the attacker's target made) is another
+    job's (``pot_0_wins`` in the header, only at a pot of 0): read back into a longer run, its wins would mix with the
+    new ones (Trump H 50% where a fresh run says 100%). It is solved again beside it, and said in words true also of a
+    checkpoint that counts such a win but does not name it (not "when none counted as won")."""
     path = tmp_path / "ck.jsonl"
     advise, what = _kratzen_advice(tmp_path, cards)
     advise(10, path)
@@ -830,9 +828,9 @@ def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
     ("contract advice", ["--contract", "all"]),
     ("card advice", ["--contract", "Trump S", "--cards"])])  # the opening lead of a hand: no FILE either
 def test_cli_advice_sigterm_prints_the_partial_advice_says_so_and_exits_130(tmp_path, what, options):
-    """Stopped by SIGTERM, the advice prints what its samples so far give, and (as every other command) says on
-    stderr that it was interrupted and what the output holds: it said nothing there, and the exit (130) alone did
-    not tell a script that the advice printed is of 84 samples, not of the million asked for."""
+    """Stopped by SIGTERM, the advice prints what its samples so far give, and (as every other command) says on stderr
+    that it was interrupted and what the output holds: the exit (130) alone does not tell a script that the advice
+    printed is of 84 samples, not of the million asked for."""
     journal = tmp_path / "advice.ckpt"
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game",
                                 "kratzen", "--hand", "EO E9 SU SZ", "--seats", "3", "--seat", "1", *options,

@@ -436,9 +436,9 @@ def test_a_second_run_on_an_output_in_use_is_refused(tmp_path: Path, through_lin
 
 
 def test_a_file_held_by_another_kind_of_run_names_that_run(tmp_path: Path) -> None:
-    """A ``stich match`` given the checkpoint a ``stich analyse`` was writing said "another stich match is writing
-    this file": the refused run named its own kind. The holder writes its kind into the lock file, and the refusal
-    reads it; a lock file that names none (an earlier stich's) is said as before."""
+    """A ``stich match`` given the checkpoint a ``stich analyse`` is writing names the holder's kind, not its own
+    ("another stich match is writing this file" would be wrong): the holder writes its kind into the lock file, and the
+    refusal reads it; a lock file that names none (an older stich's) is said with the refused run's own kind."""
     journal = tmp_path / "analysis.ckpt"
     code = ("import sys, time; from solver.files import lock_beside; handle = lock_beside(sys.argv[1], sys.argv[2]); "
             "print('held', flush=True); time.sleep(60)")
@@ -455,8 +455,8 @@ def test_a_file_held_by_another_kind_of_run_names_that_run(tmp_path: Path) -> No
 
 
 def test_identical_records_get_one_line_in_one_run(tmp_path: Path) -> None:
-    """Two copies of a record are one question (recognised by text): one line, in a first run as on a rerun. The
-    copy is counted as a duplicate, not as already done (which read as solved by an earlier run)."""
+    """Two copies of a record are one question (recognised by text): one line, in a first run as on a rerun. The copy is
+    counted as a duplicate, not as already done (which would read as solved by another run)."""
     record = next(solver.random_records("Kratzen", 7, 1))
     source = tmp_path / "deals.tbn"
     write_records([record, record], source)
@@ -789,9 +789,9 @@ def test_a_flag_given_at_its_default_over_a_records_tag_is_another_question(tmp_
 
 
 def test_a_refusal_of_flags_at_their_default_over_no_flags_says_an_earlier_stich_left_them_out(tmp_path):
-    """An output an earlier stich wrote with --variant sagotrick=any_order says "variant": null (it left flags at
-    their default out) but holds answers under the flag: the very command that wrote it is refused, and the message
-    says why and how to solve them again; flags not at their default, or another question besides, get no hint."""
+    """An output written by a stich that left flags at their default out (--variant sagotrick=any_order wrote "variant":
+    null) but holds answers under the flag: the very command that wrote it is refused, and the message says why and how
+    to solve them again; flags not at their default, or another question besides, get no hint."""
     source = tmp_path / "ending.tbn"
     source.write_text('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n'
                       '[Deal "1: T17 SK / T1 T19 / TS DQ / T21 T11"]\n[Contract "Solo"]\n[Declarer "3"]\n')
@@ -810,8 +810,8 @@ def test_a_refusal_of_flags_at_their_default_over_no_flags_says_an_earlier_stich
 
 
 def test_a_refusal_of_flags_some_at_their_default_says_an_earlier_stich_left_those_out(tmp_path):
-    """An earlier stich dropped each flag at its default alone: --variant sagotrick=any_order --variant
-    tie_44=no_score wrote {"tie_44": "no_score"}; rerunning that command is refused with the hint, other flags are
+    """An output written by a stich that dropped each flag at its default alone (--variant sagotrick=any_order --variant
+    tie_44=no_score wrote {"tie_44": "no_score"}): rerunning that command is refused with the hint, other flags are
     refused without it."""
     source = tmp_path / "ending.tbn"
     source.write_text('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n'

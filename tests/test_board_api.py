@@ -2399,10 +2399,9 @@ def test_variant_option_plays_uploads_and_deals_of_its_game_under_the_flags(tmp_
 
 
 def test_the_boards_variant_wins_over_a_records_own_tag_named_or_uploaded_alike(tmp_path):
-    """--variant overrides a record's own [Variant] flag by flag, as in every command (``stich solve FILE
-    --variant``), and the same whether the file is named on the command line, uploaded or pasted: an upload used to
-    keep its tag's value where the named file took the flag's, so one file opened two ways under two rules. The
-    view says which won, and a saved record carries the flag in force."""
+    """--variant overrides a record's own [Variant] flag by flag, as in every command (``stich solve FILE --variant``),
+    and the same whether the file is named on the command line, uploaded or pasted, so that one file opened two ways is
+    under one set of rules. The view says which won, and a saved record carries the flag in force."""
     own = UNDERTRUMP + '[Variant "must_undertrump=true"]\n'
     path = tmp_path / "own.tbn"
     path.write_text(own, encoding="utf-8")

@@ -347,9 +347,9 @@ def listed(driver) -> list[list[str]]:
 
 
 def test_a_reload_after_a_restart_keeps_the_named_files_play_and_drops_the_deals(driver):
-    """Board ids start again at b1 when the server starts again: a reload after a restart on the same port listed
-    the tab's deal of Kratzen seed 7 under its id, which another tab's Schafkopf seed 3 had got since, and opened
-    that. The deals of an earlier start are dropped; the named file's record is opened again with its moves."""
+    """Board ids start again at b1 when the server starts again, so a reload after a restart on the same port must not
+    open a tab's deal (Kratzen seed 7) under an id another tab's deal (Schafkopf seed 3) has got since: the deals of the
+    server's last start are dropped; the named file's record is opened again with its moves."""
     import urllib.request
 
     with serving([EXAMPLES / "kratzen.tbn"]) as address:
@@ -431,9 +431,9 @@ def test_a_reload_after_the_named_files_records_were_reordered_keeps_the_deal_pl
 
 
 def test_a_reload_after_the_record_was_changed_says_so_and_opens_the_files_first_record(driver, tmp_path):
-    """A record changed in its file (its deal) was opened again under its label with the kept play, another deal's
-    cards under it. Now the page says the record is no longer there as it was and opens the file's first record with
-    its own play."""
+    """A record changed in its file (its deal) is not opened again under its label with the kept play (another deal's
+    cards under it): the page says the record is not there as it was and opens the file's first record with its own
+    play."""
     first, changed = KRATZEN_TAGLESS.format("HA G7 / H7 G8"), KRATZEN_TAGLESS.format("H7 G8 / HA G7")
     path = tmp_path / "edited.tbn"
     path.write_text(first + "\n" + first.replace("Trump H", "Trump G"), encoding="utf-8")
@@ -1076,10 +1076,10 @@ def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
 
 
 def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(driver, server):
-    """The page showed each card's win chance bare and no bonus at all, though the API sends their 95% Wilson
-    intervals and stich analyse prints them (every share has one), and it said "all samples alike" where analyse
-    says "all 6 samples alike". The API's odds, drawn by the page, now read as analyse's report of the same numbers
-    (the tables in the compact form of analyse's tables of advice, to fit the panel)."""
+    """The page shows each card's win chance and bonus odds with the 95% Wilson intervals the API sends, as stich
+    analyse prints them (every share has one), and says "all 6 samples alike" as analyse does: the API's odds, drawn by
+    the page, read as analyse's report of the same numbers (the tables in the compact form of analyse's tables of
+    advice, to fit the panel)."""
     from solver.games.outcome import FIGURE_SPACE
     from solver.sampling import forced_by_whom as _forced_by_whom, share, spread_text as _spread
     driver.get(server)
@@ -1193,10 +1193,10 @@ def test_single_dummy_keeps_the_partner_secret(driver, server):
 
 
 def test_single_dummy_shows_no_double_dummy_figure(driver, server):
-    """The play audit: in single dummy the graph still drew the double-dummy value of the position shown (a defender
-    read the declarers' +4 off it beside his 33% odds) and the past cards' grades, whose tooltips named the best cards
-    of a hidden hand. Single dummy draws neither now, and says where they are; the play list keeps its leaders. The
-    keys line no longer lists space for a best card there, where it does nothing."""
+    """The play audit: in single dummy the graph draws neither the double-dummy value of the position shown (a defender
+    would read the declarers' +4 off it beside his 33% odds) nor the past cards' grades, whose tooltips name the best
+    cards of a hidden hand, and it says where they are; the play list keeps its leaders. The keys line lists no space
+    for a best card there, where it does nothing."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 7", 8)
@@ -1967,14 +1967,13 @@ return {scroll: frame.scrollWidth, client: frame.clientWidth, drawn: S.curveWidt
 @pytest.mark.parametrize("label, moves, points", [("schafkopf.tbn board 7", 20, 33),
                                                    ("zwanzigerrufen.tbn board 1", None, 25)])
 def test_a_mouses_graph_fits_its_panel_whole(driver, server, label, moves, points):
-    """The graph review: drawn with 24-pixel columns for every pointer, a 1,400-pixel desktop's Schafkopf graph
-    (808 pixels) scrolled in its 380-pixel panel, as did a Zwanzigerrufen record's of 24 cards (616 pixels), the whole
-    deal's evaluation no longer seen at a glance. With a mouse (a fine pointer) the graph fits its panel again, no
-    sideways scrolling; each point's target is its whole column, from halfway to the point before to halfway to the
-    next, the plot's height; where that is under 24 pixels the play list's cards (and the arrow keys) reach the same
+    """With a mouse (a fine pointer) the graph fits its panel, no sideways scrolling (24-pixel columns for every pointer
+    would make a 1,400-pixel desktop's Schafkopf graph 808 pixels in a 380-pixel panel, the whole deal's evaluation not
+    seen at a glance); each point's target is its whole column, from halfway to the point before to halfway to the next,
+    the plot's height; where that is under 24 pixels the play list's cards (and the arrow keys) reach the same
     positions, every one of them and every other target at least 24 by 24 (WCAG 2.5.8's equivalent). Turning a touch
-    screen's emulation on draws the graph for a finger without a reload, and off again whole; a narrower panel draws
-    it again whole."""
+    screen's emulation on draws the graph for a finger without a reload, and off again whole; a narrower panel draws it
+    again whole."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     assert driver.execute_script("return [innerWidth, matchMedia('(pointer: coarse)').matches]") == [1400, False]

@@ -277,10 +277,10 @@ class _FailsWithItsOwnError:
 
 @pytest.fixture
 def exception_pickling():
-    """Exceptions pickled as the standard library does, whatever an earlier test left: an in-process Dask cluster
-    installs tblib's support, which pickles every exception with its traceback, cause and context (and rebuilds a
-    class whose arguments its ``__reduce__`` does not keep) for the rest of the process. The test may install it
-    again (``exception_pickling("tblib")``); the table is put back as it was after the test."""
+    """Exceptions pickled as the standard library does, whatever another test left: an in-process Dask cluster installs
+    tblib's support, which pickles every exception with its traceback, cause and context (and rebuilds a class whose
+    arguments its ``__reduce__`` does not keep) for the rest of the process. The test may install it again
+    (``exception_pickling("tblib")``); the table is put back as it was after the test."""
     import copyreg
 
     saved = dict(copyreg.dispatch_table)
@@ -1605,10 +1605,9 @@ def test_a_bot_spec_is_read_once_and_says_which_match_options_reach_its_bot():
 
 
 def test_card_time_and_samples_without_a_sampling_bot_are_refused():
-    """``stich match --bots cheater,random,... --card-time 0.1 --samples 7`` played as if neither was given (then
-    said them ignored on stderr), while every other option that means nothing without another is a usage error
-    (``analyse --verbose`` without ``--scheduler``). Now refused too, only where given: no bot of one's own takes
-    them (it is made with the seed alone)."""
+    """``stich match --bots cheater,random,... --card-time 0.1 --samples 7`` is a usage error, as every other option
+    that means nothing without another is (``analyse --verbose`` without ``--scheduler``), only where given: no bot of
+    one's own takes them (it is made with the seed alone)."""
     from test_cli import run
 
     def refused(*extra: str) -> str:

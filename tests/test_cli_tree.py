@@ -95,9 +95,9 @@ def test_a_variant_flag_or_a_card_of_another_game_is_said_as_every_command_says_
 
 
 def test_a_score_tree_says_the_pot_and_the_announcements_its_values_depend_on(tmp_path):
-    """A Kratzen ``-o score`` tree settled from ``--pot 12`` and one from the record's pot of 0 were the same file
-    but for the values: nothing in it said which pot (nor a Zwanzigerrufen tree which announcements) its values
-    were settled with. The graph now says the record's pot and announcements, where it has them."""
+    """A Kratzen ``-o score`` tree settled from ``--pot 12`` and one from the record's pot of 0 differ but for their
+    values only if the file says which pot (and a Zwanzigerrufen tree which announcements) its values were settled with:
+    the graph says the record's pot and announcements, where it has them."""
     kratzen = EXAMPLES / "kratzen.tbn"
     empty = tree_json(tmp_path, kratzen, "-b", "2", "-d", "1", "-o", "score")["graph"]
     potted = tree_json(tmp_path, kratzen, "-b", "2", "-d", "1", "-o", "score", "--pot", "12")["graph"]
@@ -157,10 +157,10 @@ def test_an_interrupt_as_the_tree_file_is_renamed_into_place_says_it_is_written(
 
 
 def test_a_board_on_several_records_is_said_with_the_record_that_picks_another(tmp_path, monkeypatch):
-    """``tree -b N`` takes the first record of board N, as the board's page opens it; where N is on several (two
-    ``stich deal`` runs appended), it said nothing of the others: stderr names their lines and the ``--record`` of
-    each, found among at most ``MAX_RECORDS_READ_ON`` records after it ("at least" where it stopped there; it read
-    the whole file). From a pipe it reads no record after the one it takes (its writer would be waited on)."""
+    """``tree -b N`` takes the first record of board N, as the board's page opens it; where N is on several (two ``stich
+    deal`` runs appended), stderr names their lines and the ``--record`` of each, found among at most
+    ``MAX_RECORDS_READ_ON`` records after it ("at least" where it stopped there, not reading the whole file). From a
+    pipe it reads no record after the one it takes (its writer would be waited on)."""
     text = "".join(run("deal", "-g", "sk", "-s", str(seed), "-n", "3").stdout for seed in (1, 2))
     path = tmp_path / "twice.tbn"
     path.write_text(text, encoding="utf-8")

@@ -747,10 +747,9 @@ def test_a_checkpoint_write_error_at_a_record_of_a_file_names_it_and_fails_the_r
 
 def test_a_batch_output_whose_error_lines_cannot_be_dropped_for_want_of_room_says_so_and_is_kept(
         tmp_path: Path) -> None:
-    """A rerun drops the error lines by writing the output anew beside it; with no room for that copy it said only
-    ``stich: out.jsonl: File too large`` (or ``No space left on device``): not what was being done, that nothing was
-    solved and the file kept, nor the mend. It says all of that, leaves the file as it was, and a rerun with room
-    tries the bad record again."""
+    """A rerun drops the error lines by writing the output anew beside it; with no room for that copy it says more than
+    ``stich: out.jsonl: File too large`` (or ``No space left on device``): what was being done, that nothing was solved
+    and the file kept, and the mend. It leaves the file as it was, and a rerun with room tries the bad record again."""
     records = list(solver.random_records("Kratzen", 4, 8))
     records[2].set("Contract", "Nonsense")
     source = tmp_path / "deals.tbn"
@@ -883,10 +882,9 @@ def _read_only_after(monkeypatch, module, suffix: str, fail_at: int) -> None:
 @pytest.mark.parametrize("command", ["batch", "analyse", "postmortem"])
 def test_an_output_made_read_only_mid_run_is_said_once_and_what_it_wrote_is_kept(tmp_path: Path, monkeypatch,
                                                                                    command: str) -> None:
-    """An output that can no longer be written part way through a run (its folder made read-only, a read-only
-    remount): said once with its path and what is kept, exit 1, no traceback, the lines or files already written
-    left whole. batch said "make room" (a full disk's advice) for it, and a checkpoint did not say its lines are
-    kept."""
+    """An output that cannot be written any more part way through a run (its folder made read-only, a read-only
+    remount): said once with its path and what is kept, exit 1, no traceback, the lines or files already written left
+    whole. batch does not say "make room" (a full disk's advice) for it, and a checkpoint says its lines are kept."""
     from typer.testing import CliRunner
 
     import solver.checkpoint
@@ -1151,11 +1149,10 @@ def test_a_shared_checkpoint_refused_for_room_is_left_exactly_as_it_was(tmp_path
 
 def test_a_resume_is_measured_by_its_own_lines_and_says_it_resumed_only_once_the_room_is_there(
         tmp_path: Path) -> None:
-    """The room for a resume's next line was estimated at three times its header even where the file held the job's
-    own lines, which are shorter (the review): a resume with room for one of them was refused. A job with lines in
-    the file is measured by its longest: room for it (and the run's header) just above is not refused and solves the
-    last sample; just below, the run is refused before any work, and no longer says first that it resumed samples
-    it then left."""
+    """The room for a resume's next line is measured by the job's own lines where the file holds them (its longest), not
+    by three times its header, which is longer: room for it (and the run's header) just above is not refused and solves
+    the last sample; just below, the run is refused before any work, without saying first that it resumed samples it
+    then left."""
     journal = tmp_path / "r.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-s", "7",
             "-j", "1", "--json", "--checkpoint", str(journal)]

@@ -366,9 +366,8 @@ def test_a_game_taken_out_again_is_not_named_as_another_game_s_owner_of_an_objec
 
 
 def test_an_item_is_shown_in_its_game_s_words_while_the_game_is_registered():
-    """An item names its game, which the registry itself is asked for when it is shown: a game registered after the
-    item was made titles it, and one taken out again no longer does (a copy of the registry kept for the items missed
-    both)."""
+    """An item names its game, which the registry itself is asked for when it is shown: a game registered after the item
+    was made titles it, and one taken out again does not (a copy of the registry kept for the items would miss both)."""
     class LoudDreier(Dreier):
         name = "LoudDreier"
         aliases = ("loud",)

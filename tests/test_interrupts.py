@@ -485,10 +485,10 @@ print("cut still marked:", errors._output_cut, file=sys.stderr)
 
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_the_stop_after_a_cut_starts_a_new_line_only_where_the_output_stopped_mid_line(unbuffered: bool) -> None:
-    """The stop's line after output a second interrupt cut short started with a line break, to start a line of its
-    own after a row cut mid-line; where the cut came before any byte of a piece, the output ended with a whole line
-    and that left a blank line. stdout's file knows whether its last byte ended a line, buffered or not (python -u,
-    PYTHONUNBUFFERED), and the cut is forgotten once said (a second command in the same process)."""
+    """The stop's line after output a second interrupt cut short starts with a line break only where a row was cut
+    mid-line: where the cut came before any byte of a piece, the output ended with a whole line, and a break would leave
+    a blank line. stdout's file knows whether its last byte ended a line, buffered or not (python -u, PYTHONUNBUFFERED),
+    and the cut is forgotten once said (a second command in the same process)."""
     environment = _environment(unbuffered)
     shown = subprocess.run([sys.executable, "-c", _STOP_AFTER_A_CUT], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=environment, check=True).stdout
@@ -903,9 +903,9 @@ def test_a_stop_as_deal_renames_its_file_into_place_says_the_file_is_whole(tmp_p
 
 @pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stop_as_the_command_closes_its_work_is_said_in_one_line(deals, signum) -> None:
-    """A Ctrl-C after the record loop had ended, as the command said its closing lines, came out as typer's exit 130
-    with no line: the command had begun, so the start-up's line was not said, and the command's own was no longer
-    in reach. It is said now, as one outside the command's work."""
+    """A Ctrl-C after the record loop has ended, as the command says its closing lines, is said in one line, as one
+    outside the command's work, not as typer's bare exit 130: the command had begun, so the start-up's line is not said,
+    and the command's own is out of reach."""
     process = signalled_at(signum, "returned", ["solve", str(deals)])
     assert process.returncode == 130, process.stderr
     assert process.stdout == solved(deals)  # every record answered, as by a run not stopped

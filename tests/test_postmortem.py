@@ -226,9 +226,9 @@ PAIR_ENDING = "1: SK T17 T6 HJ / T1 T14 T19 DG / DJ T18 DN SN / HK HQ SQ SG"
 
 
 def test_a_card_that_parts_two_bonuses_is_named(tmp_path):
-    """Each bonus was watched on its own, so a card after which two bonuses of a side could each still be forced,
-    but no longer both, was costed (6 game units by the score) with no bonus named. The pair is named now, checked
-    against the reference solver: both together before the card, each alone but not both after it."""
+    """A card after which two bonuses of a side can each still be forced, but not both, costs the pair, and the pair is
+    named (each bonus watched on its own would cost the card 6 game units by the score with no bonus named): checked
+    against the reference solver, both together before the card, each alone but not both after it."""
     from solver.games.base import PayoffComponent
     from solver.search.settle import PayoffSpec, reference_settlement
 

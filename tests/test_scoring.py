@@ -336,7 +336,7 @@ def test_score_takes_play_to_finish_a_record_as_the_other_commands_do():
 
 def test_score_of_a_play_left_short_by_play_points_at_the_file_not_at_line_0():
     """``stich score FILE --play CARDS`` that does not finish the deal: the error is located in the file, at its last
-    card of the play (examples/schafkopf.tbn board 6: EO, line 97), else at the [Play] tag or the record; it said
+    card of the play (examples/schafkopf.tbn board 6: EO, line 97), else at the [Play] tag or the record; not at
     ``schafkopf.tbn:0:0``, the place of a card that --play added."""
     examples = Path(__file__).parent.parent / "examples"
     result = runner.invoke(APP, ["score", str(examples / "schafkopf.tbn"), "-b", "6", "--play", "GA"])
@@ -349,8 +349,9 @@ def test_score_of_a_play_left_short_by_play_points_at_the_file_not_at_line_0():
 
 
 def test_score_of_a_play_left_short_by_play_counts_the_files_tricks_apart_from_plays_cards():
-    """The count pointed at the file's Play section was the position's: board 2's section plays 4 tricks, and with
-    --play's 7 cards it said ``5 of 8 tricks played`` there (the 3 cards of the unfinished trick not counted)."""
+    """The count pointed at the file's Play section is the section's own: board 2's section plays 4 tricks, said as ``4
+    of 8 tricks played in it``, and --play's 7 cards after it apart (``5 of 8 tricks and 3 cards``), not the position's
+    ``5 of 8 tricks played`` at the section."""
     examples = Path(__file__).parent.parent / "examples"
     result = runner.invoke(APP, ["score", str(examples / "schafkopf.tbn"), "-b", "2", "--play", "EZ SZ HK GK EK SO H9"])
     assert result.exit_code == 1
@@ -531,7 +532,8 @@ def test_kratzen_attacker_pays_double():
 
 
 def test_kratzen_penalty_says_the_tricks_taken_and_needed():
-    """A penalty's reason reads as the other games' ("took 45 points (61 needed)"): it said "took 0 of 1 tricks"."""
+    """A penalty's reason reads as the other games' ("took 45 points (61 needed)"): the tricks the seat took and needed
+    ("took 0 tricks (2 needed)"), not "took 0 of 1 tricks"."""
     deal = "1: E7 E8 E9 G7 / HA S6 HK HO / G8 G9 GZ GK / S7 S8 S9 SZ"
     play = first_legal_play("Kratzen", deal, "Trump H")
     penalties = items(score_deal(position_of("Kratzen", deal, "Trump H", play), pot=8))["penalty"]
