@@ -376,9 +376,9 @@ def test_card_advice_refuses_known_cards_that_contradict_the_play_up_front():
 
 
 def test_card_advice_says_the_known_cards_its_samples_were_drawn_with():
-    """The known cards every sample kept were said only by the command (its own code added them to the document):
-    ``print(advice)``, Jupyter and ``as_dict`` of the library's advice left them out. The advice says them now, by
-    seat in pack order, under the hand; none given, the document has no ``known`` (a record's advice as before)."""
+    """The advice itself says the known cards every sample kept, by seat in pack order, under the hand, so that
+    ``print(advice)``, Jupyter and ``as_dict`` show them as the command does; none given, the document has no ``known``
+    (a record's advice)."""
     from solver.sampling import hand_position
 
     position = hand_position("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G", known={4: "EZ EA", 2: "SA"})
@@ -557,9 +557,8 @@ def test_card_advice_without_bonuses_does_not_read_the_samples_of_card_advice_wi
 
 
 def test_the_notes_on_a_checkpoint_of_another_job_hold_for_another_sample_count(tmp_path):
-    """The notes on samples a checkpoint holds that are not resumed (without the bonus odds; over other contracts)
-    each required the run's own sample count, so ``-n 6`` after ``-n 4`` said nothing (the review). They match a
-    header by the journal's own rule now, its ``samples`` aside."""
+    """The notes on samples a checkpoint holds that are not resumed (without the bonus odds; over other contracts) match
+    a header by the journal's own rule, its ``samples`` aside, so that ``-n 6`` after ``-n 4`` says them too."""
     from solver.advice import card_sums
     from solver.errors import StichWarning
     from test_cli import run
@@ -772,10 +771,9 @@ def test_at_pot_0_an_equal_win_and_tricks_keep_the_order_the_contracts_were_aske
 
 
 def test_card_advice_ranks_an_equal_win_by_mean_tricks_as_analyse_ranks_its_opening_cards() -> None:
-    """The Seven-Muss of examples/kratzen.tbn settles every card at 0 at any pot and every card wins: ``analyse``
-    ranked its opening cards SA, SK, HA, S9 by their mean tricks, and card advice, whose best card that table's
-    footer sends the user to, named HA best (the hand's first card). Both break the tie by mean tricks now, at pot
-    0 and with a pot."""
+    """The Seven-Muss of examples/kratzen.tbn settles every card at 0 at any pot and every card wins: card advice, whose
+    best card ``analyse``'s table footer sends the user to, breaks the tie by mean tricks as ``analyse`` ranks its
+    opening cards (SA, SK, HA, S9), not by the hand's order (HA first), at pot 0 and with a pot."""
     position = next(position for position in read_positions(str(ROOT / "examples" / "kratzen.tbn"))
                     if position.record is not None and position.record.get("Board") == "4")
     for pot in (None, 20):
@@ -984,9 +982,9 @@ def test_contract_advice_takes_only_the_seats_own_announcements():
 
 
 def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
-    """Bonuses were joined with commas under their JSON keys, so an 80-column terminal broke 'pagat_ul|timo' across
-    lines; now each is a line of its own, the odds first and the name the rule book uses (Pagat Ultimo). The
-    command's console, which narrows a table to the terminal (the mean's interval wraps in its cell too)."""
+    """Each bonus is a line of its own, the odds first and the name the rule book uses (Pagat Ultimo), not joined with
+    commas under their JSON keys, which an 80-column terminal broke across lines ('pagat_ul|timo'). The command's
+    console narrows a table to the terminal (the mean's interval wraps in its cell too)."""
     from cli.analyse import render_advice
     from cli.render import stdout_console
     document = {"game": "Zwanzigerrufen", "seat": 1, "hand": ["T21", "T20"], "known": {}, "samples": 40, "seed": 1,
@@ -1073,9 +1071,9 @@ def test_an_interval_of_no_width_is_said_to_be_none():
 
 
 def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
-    """The status line on stderr while advice samples printed the leader's mean as '+2.00 (+2.00 .. +2.00)' when
-    every sample so far paid the same, where the table says '(all alike)'; it now goes through the table's
-    :func:`mean_with_interval`: '(all alike)', the mean alone after one sample, '(95%: low to high)' otherwise."""
+    """The status line on stderr while advice samples says the leader's mean through the table's
+    :func:`mean_with_interval`: '(all alike)' when every sample so far paid the same (not '+2.00 (+2.00 .. +2.00)'), the
+    mean alone after one sample, '(95%: low to high)' otherwise."""
     from types import SimpleNamespace
 
     from cli.analyse import advice_status
@@ -1239,9 +1237,8 @@ def test_a_kratzen_attacker_paid_nothing_for_his_target_has_won(tmp_path):
 
 
 def test_kratzen_advice_plays_no_line_for_bonuses_it_has_none_of(monkeypatch):
-    """Kratzen has no bonus items and its payoff table no items at all, so no net named its bonuses: card advice
-    played a line after every card, and contract advice one per contract, only to find none. No line is played
-    now, and the advice is the same as when one was."""
+    """Kratzen has no bonus items and its payoff table no items at all, so no net names its bonuses: card advice plays
+    no line after a card, nor contract advice one per contract, and the advice is the same as one that played them."""
     import solver.advice as advice_module
     from solver.games.kratzen import Kratzen
 
@@ -1413,9 +1410,9 @@ def test_passing_against_forehand_in_her_normal_game_or_her_solo():
 
 
 def test_pass_on_the_command_line():
-    """``--contract pass`` alone was refused as an unknown contract, and a pass the seat cannot make was said in
-    Zwanzigerrufen's words in every game, with exit 1 (the review): usage errors now, in each game's words; a run
-    whose announcements fit no contract on any sample fails instead of printing an empty ranking."""
+    """``--contract pass`` alone is ranked as a contract, and a pass the seat cannot make is a usage error in each
+    game's words (not Zwanzigerrufen's in every game, exit 1); a run whose announcements fit no contract on any sample
+    fails instead of printing an empty ranking."""
     from test_cli import run
 
     zr = ["analyse", "--game", "zwanzigerrufen", "--hand", "T20 T5 SG SJ CG CJ HG HJ DG DJ", "-n", "4"]

@@ -401,8 +401,8 @@ def test_a_fresh_engine_checks_a_none_state():
 
 
 def test_an_engine_given_a_position_or_an_objective_name_says_what_to_pass():
-    """A bot author's first call, ``engine.solve(position, "points")``, was told only "expected a PlayState, not
-    Position": the engine's methods take the engine's view, and the message now says where to find it."""
+    """A bot author's first call, ``engine.solve(position, "points")``, is told where to find what the engine's methods
+    take (the engine's view), not only "expected a PlayState, not Position"."""
     position = next(solver.read_positions(VALAT))
     with pytest.raises(InvalidPositionError, match=r"expected a PlayState \(a Position's is position.state\), "
                                                    r"not Position"):
@@ -807,8 +807,8 @@ def test_a_deals_hand_by_a_seat_index_out_of_range_says_so(valat, seat):
 
 
 def test_every_function_that_draws_at_random_defaults_to_the_commands_seed():
-    """The analyses, the advice and the bots drew with seed 0 unless told while every command's --seed (and
-    play_match) said 1: the same question of the library and of ``stich`` got two answers. One constant now."""
+    """The analyses, the advice and the bots draw with every command's default --seed (and play_match's) unless told,
+    one constant, so that the same question of the library and of ``stich`` gets one answer."""
     import inspect
 
     from cli.options import DEFAULT_SEED as COMMAND_SEED

@@ -866,7 +866,8 @@ def test_one_worker_asked_for_searches_on_one_thread() -> None:
 
 
 def test_progress_says_how_many_are_left_before_the_first_is_solved(tmp_path: Path) -> None:
-    """A resume over a large output showed 'solving 0/?' while it read the files: the count now comes first."""
+    """A resume over a large output says how many records are left while it reads the files, not 'solving 0/?': the
+    count comes first."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 5, 6)), source)
     out = tmp_path / "out.jsonl"

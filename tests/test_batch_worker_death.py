@@ -92,10 +92,9 @@ def test_a_chunk_dask_gives_up_on_is_a_message_not_a_traceback(tmp_path):
 
 @pytest.mark.slow  # waits out the connection timeout
 def test_a_cluster_whose_workers_all_leave_mid_run_is_said_and_resumed(tmp_path):
-    """Every Dask worker killed mid-run (``kill -9`` of ``dask worker`` and its nanny) left the run waiting for
-    ever on its unfinished tasks, without a word; it now says so, waits --worker-wait for a worker, then stops with
-    a message, keeping what was written; a rerun writes the rest, each record once. (Without the fix this test
-    hangs where the run did.)"""
+    """Every Dask worker killed mid-run (``kill -9`` of ``dask worker`` and its nanny): the run does not wait for ever
+    on its unfinished tasks without a word, but says so, waits --worker-wait for a worker, then stops with a message,
+    keeping what was written; a rerun writes the rest, each record once. (A run that waits for ever hangs this test.)"""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from solver.batch import solve_batch
 
@@ -323,9 +322,9 @@ def test_a_scheduler_without_workers_is_waited_for_then_given_up(tmp_path):
 
 
 def test_a_scheduler_without_workers_at_worker_wait_0_is_given_up_at_once(tmp_path):
-    """--worker-wait 0 is "give up at once", but the start handed 0 to Dask's wait_for_workers, which reads 0 as no
-    timeout and waited for ever; mid-run, 0 gave up at once without saying it waited. Both now give up at once and
-    say no "waiting" (the wait is one function, _wait_for_workers, at the start and mid-run)."""
+    """--worker-wait 0 is "give up at once", at the start (where Dask's wait_for_workers would read 0 as no timeout and
+    wait for ever) as mid-run, and says no "waiting" (the wait is one function, _wait_for_workers, at the start and
+    mid-run)."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
 
     source = tmp_path / "deals.tbn"

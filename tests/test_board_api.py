@@ -376,11 +376,10 @@ def test_the_time_limit_stops_the_graphs_settlements(monkeypatch):
 
 
 def test_the_time_limit_bounds_the_whole_graph(monkeypatch):
-    """The board task: /api/curve ran ``analyse_play`` inside the engines' ``stopping`` blocks instead of passing it
-    the time limit, so only a search of 16,384 nodes looked at the clock: where the limit ran out in a played deal's
-    last tricks (short searches), the graph ran on to its end and answered, here 0.6 s past a limit of 0.3 s. The
-    limit now reaches the post-mortem, which also looks between cards, and the answer names it as the other routes'
-    do."""
+    """/api/curve passes its time limit to the post-mortem (not ``stopping`` blocks around ``analyse_play``, which only
+    a search of 16,384 nodes looks at), which also looks between cards: where the limit runs out in a played deal's last
+    tricks (short searches), the graph stops there and the answer names the limit as the other routes' do, not 0.6 s
+    past a limit of 0.3 s."""
     c = client(SK, board="7", time_limit=0.3)
     board, moves = opened(c)
     assert len(moves) == 32
@@ -589,9 +588,9 @@ def test_the_curve_names_the_card_points_line_its_rings_are_read_on():
 
 
 def test_the_curve_says_where_the_game_is_won_for_the_graph_s_dashed_line():
-    """The graph's dashed line was drawn at half the points (60 of 120), where a curve sitting on it is a lost
-    game (RULES.md 2.4: 60:60 goes to the defenders). The curve now carries the post-mortem's own line,
-    ``PlayAnalysis.winning``, which the page draws: 61 by card points, the settlement's 0 by the score."""
+    """The curve carries the post-mortem's own line, ``PlayAnalysis.winning``, which the page draws as the graph's
+    dashed line: 61 by card points, the settlement's 0 by the score; not half the points (60 of 120), where a curve
+    sitting on it is a lost game (RULES.md 2.4: 60:60 goes to the defenders)."""
     c = client(SK, board="7")
     board, moves = opened(c)
     position = next(p for p in solver.read_positions(SK) if p.record.get("Board") == "7")
@@ -648,10 +647,9 @@ def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_
 
 
 def test_a_named_file_replaced_while_served_by_a_pipe_or_a_huge_file_is_refused(tmp_path, monkeypatch):
-    """A page load reads a named file again when it changed. Replaced by a named pipe, it was read on a worker thread
-    that waited for a writer forever (one more thread at each load, until uploads waited too); replaced by a huge
-    file, it was read whole into memory. Each is now said on the page, and the file named again once it is a good
-    file is read again."""
+    """A page load reads a named file again when it changed. Replaced by a named pipe (which a worker thread would wait
+    on for a writer forever, one more thread at each load) or by a huge file (which would be read whole into memory), it
+    is refused and said on the page, and the file named again once it is a good file is read again."""
     import threading
 
     served = tmp_path / "served.tbn"
@@ -985,9 +983,9 @@ def test_a_new_deal_is_stich_deals():
 
 
 def test_a_file_with_two_records_not_utf8_says_each_and_opens_the_others(tmp_path):
-    """The board said only a file's first byte that is not UTF-8 and opened nothing of it, where ``stich check``
-    says each bad record at its place and solves the others: now a named FILE and an upload are read by the same
-    reader, record by record."""
+    """A named FILE and an upload are read by the command line's reader, record by record: the board says each record
+    that is not UTF-8 at its place and opens the others, as ``stich check`` solves them, not only the file's first bad
+    byte with nothing opened."""
     records = [part for part in SK.read_text(encoding="utf-8").split("\n\n") if "[Game" in part][:4]
     bad = [records[0].replace('[Board "1"]', '[Board "1"]\n[Site "M\u00fcnchen"]'), records[1],
            records[2].replace('[Board "3"]', '[Board "3"]\n[Event "G\u00e4ste"]'), records[3]]
@@ -1513,9 +1511,9 @@ def test_a_body_that_does_not_arrive_in_time_is_refused():
 
 
 def test_a_refused_body_lets_its_connection_go():
-    """After the 408 a client still trickling its body kept the connection open for as long as it went on (each byte
-    renewed uvicorn's keep-alive, and the header deadline watches only idle connections): a refusal of a body now
-    closes the connection. A real server, a byte every 0.3 s."""
+    """A refusal of a body (408) closes the connection, so that a client still trickling its body cannot keep it open
+    for as long as it goes on (each byte renews uvicorn's keep-alive, and the header deadline watches only idle
+    connections). A real server, a byte every 0.3 s."""
     import socket
     import threading
 
@@ -1793,8 +1791,8 @@ def test_the_commands_card_values_search_on_every_free_core(monkeypatch, table):
 
 
 def test_what_is_at_a_files_name_is_said_by_one_rule_at_start_and_at_a_page_load(tmp_path):
-    """The command at its start and the page at each load said "a folder, else stream_kind" in two phrasings of their
-    own: one helper now, whose words both say."""
+    """The command at its start and the page at each load say what is at a file's name ("a folder, else stream_kind") in
+    the same words: one helper's."""
     from solver.files import not_file_kind
 
     folder, pipe, plain = tmp_path / "folder.tbn", tmp_path / "pipe.tbn", tmp_path / "plain.tbn"
@@ -2542,10 +2540,9 @@ def test_board_says_a_flag_of_another_game_once_a_game_and_opens_the_records(tmp
 
 
 def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path, monkeypatch):
-    """``stich board k.tbn -b 1 --variant sagotrick=off``: every Kratzen record refused the Zwanzigerrufen flag, so
-    the board opened nothing of the file, and then said 'no record with [Board "1"]' of a record that is there. The
-    record now opens under its own rules (the flag said once); a record the board cannot open, picked by --board, is
-    said alone, exit 1."""
+    """``stich board k.tbn -b 1 --variant sagotrick=off``: every Kratzen record refuses the Zwanzigerrufen flag, so the
+    record opens under its own rules (the flag said once), not 'no record with [Board "1"]' of a record that is there; a
+    record the board cannot open, picked by --board, is said alone, exit 1."""
     from typer.testing import CliRunner
 
     import uvicorn
@@ -2568,11 +2565,9 @@ def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path,
 
 
 def test_a_board_in_a_file_that_is_not_utf8_is_not_called_missing(tmp_path, monkeypatch):
-    """A file whose board 2 has a Latin-1 byte: the board opened nothing of it (said at the byte), and ``-b 2`` then
-    said 'no record with [Board "2"]' (its unreadable records were not counted where the file was refused); it now
-    says, as every command does, that none of the records read is board 2 and one could not be read. The board now
-    reads such a file record by record, as the command line does: board 1 opens (``-b 1`` serves it), the bad
-    record said at its byte."""
+    """A file whose board 2 has a Latin-1 byte is read record by record, as the command line does: board 1 opens (``-b
+    1`` serves it), the bad record said at its byte, and ``-b 2`` says, as every command does, that none of the records
+    read is board 2 and one could not be read, not 'no record with [Board "2"]'."""
     from typer.testing import CliRunner
 
     import uvicorn

@@ -2260,9 +2260,9 @@ return {under: under, title: line.querySelector('title').textContent};"""
 
 
 def test_a_mouse_beside_a_touch_screen_reads_the_dashed_lines_tooltip(driver, server):
-    """The board review: with a touch screen and a mouse (``any-pointer: coarse``) the finger's tap columns were drawn
-    over the dashed game line, whose tooltip says where the game is won, so the mouse never showed it. The columns are
-    under the line now: the line (its dashes) is what the mouse finds, and a tap on it goes to the column under it."""
+    """With a touch screen and a mouse (``any-pointer: coarse``) the finger's tap columns are drawn under the dashed
+    game line, whose tooltip says where the game is won: the line (its dashes) is what the mouse finds, and a tap on it
+    goes to the column under it."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "schafkopf.tbn board 7")

@@ -350,9 +350,9 @@ def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
 
 
 def test_an_objective_the_deal_decides_says_where_its_answer_is():
-    """RULES.md 1.6: Trull and 4 Kings come from the dealt hands and need no search. `solve -o trull` said only
-    "'trull' is no game's objective", as of a misspelling, to a player asking whether the Trull can be had; it now
-    says the cards decide it and that check lists it (Schafkopf's Laufende alike). Still a usage error."""
+    """RULES.md 1.6: Trull and 4 Kings come from the dealt hands and need no search. ``solve -o trull`` says that the
+    cards decide it and that check lists it (Schafkopf's Laufende alike), not "'trull' is no game's objective" as of a
+    misspelling, to a player asking whether the Trull can be had. Still a usage error."""
     for name, game in (("trull", "Zwanzigerrufen"), ("four_kings", "Zwanzigerrufen"), ("Laufende", "Schafkopf")):
         said = " ".join(run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4", "-o", name, code=2).stderr.split())
         assert f"'{name}' is decided by the cards ({game}: who holds them), not by a search" in said, said
@@ -701,8 +701,8 @@ def test_bad_records_in_human_output(bad_file):
 
 @pytest.mark.parametrize("command", [["show"], ["solve", "-o", "points"], ["score", "--dd"]])
 def test_a_pagat_announced_by_a_seat_without_it_is_refused_by_every_command(tmp_path, command):
-    """show and solve read the Pagat's announcer unchecked (only scoring refused it): the same refusal now, at the
-    item, from every command."""
+    """A Pagat announced by a seat that does not hold it is refused by every command, show and solve as scoring, with
+    the same refusal at the item."""
     path = tmp_path / "pagat.tbn"
     path.write_text('[Game "Zwanzigerrufen"]\n[Deal "1: SQ HQ TS / SN HN T21 / SK HK T5 / SJ HJ T1"]\n'
                     '[Contract "Normal T19"]\n[Partner "3"]\n[Announcements "3: Pagat"]\n', encoding="utf-8")
@@ -1670,9 +1670,9 @@ def test_a_postmortem_past_the_deals_end_says_where_it_ended_under_the_schema(tm
 
 
 def test_a_postmortem_record_that_failed_has_a_json_line_saying_so(tmp_path):
-    """A bad record of ``postmortem --json`` (a Play illegal at a card, a contract the game does not know, a record
-    too broken to read) said its error on stderr and had no line on stdout, so a script reading the lines could not
-    tell which record failed: each now has a ``failed`` line in its place, with what stderr says; exit code 1."""
+    """A bad record of ``postmortem --json`` (a Play illegal at a card, a contract the game does not know, a record too
+    broken to read) has a ``failed`` line in its place, with what stderr says, so that a script reading the lines can
+    tell which record failed; exit code 1."""
     hands = ('[Deal "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / '
              'E8 GK GO G8 HA H9 SK SO"]\n')
     record = tmp_path / "mixed.tbn"
@@ -2014,8 +2014,8 @@ def test_threads_choose_the_cores_of_every_question_and_change_no_answer(tmp_pat
 
 
 def test_threads_above_the_cores_are_said_once_on_stderr(monkeypatch):
-    """--threads 8 on a 2-core machine searched on 2 threads without a word (the engine's budget of cores caps it);
-    the flag is now said to be cut, as -j is, and the answer is the same."""
+    """--threads 8 on a 2-core machine searches on 2 threads (the engine's budget of cores caps it) and says that the
+    flag is cut, as -j does; the answer is the same."""
     import solver.cli.options as options
 
     monkeypatch.setattr(options, "usable_cores", lambda: 1)
@@ -2203,9 +2203,8 @@ def _solve_stdin_from_a_terminal(text: bytes) -> tuple[int, str, str]:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a pty is POSIX")
 def test_standard_input_from_a_terminal_is_said_and_from_a_pipe_is_not():
-    """``stich solve -`` at a terminal waited for input without a word, which looked like a hang to a first user:
-    it now says on stderr that it reads the terminal and how to end it, and still reads what is typed. From a pipe
-    nothing is said."""
+    """``stich solve -`` at a terminal says on stderr that it reads the terminal and how to end it (a wait without a
+    word looks like a hang to a first user), and still reads what is typed. From a pipe nothing is said."""
     ending = b'[Game "Zwanzigerrufen"]\n[Deal "1: TS T20 / T19 T18 / SK SQ / HK HQ"]\n[Contract "Normal T19"]\n'
     code, out, err = _solve_stdin_from_a_terminal(ending)
     assert code == 0, err
@@ -2775,10 +2774,10 @@ def test_the_bad_records_users_make_are_said_at_their_place_and_the_others_answe
     ("show", (), "show"), ("postmortem", (), "postmortem")])
 def test_a_record_that_failed_has_its_json_line_between_the_others_in_every_reading_command(tmp_path, command,
                                                                                            options, kind):
-    """A contract the game does not know and a record too broken to read, between two good Kratzen records: only
-    postmortem wrote a line for them, so the other commands' --json gave two documents for four records and a
-    script could not tell which failed. Each now has its ``failed`` line in its place, named as its documents are
-    (``analyse --cards`` writes ``card-advice``), saying what stderr says; exit code 1."""
+    """A contract the game does not know and a record too broken to read, between two good Kratzen records: every
+    reading command's --json gives each its ``failed`` line in its place (four lines for four records, so that a script
+    can tell which failed), named as its documents are (``analyse --cards`` writes ``card-advice``), saying what stderr
+    says; exit code 1."""
     blocks = [block for block in (EXAMPLES / "kratzen.tbn").read_text().split("\n\n") if "[Board " in block]
     first, second = (block[block.index("[Game"):].strip() + "\n" for block in blocks[:2])
     bogus = first.replace('[Contract "Trump S"]', '[Contract "Bogus"]').replace('[Board "1"]', '[Board "7"]')
@@ -2803,10 +2802,9 @@ def test_a_record_that_failed_has_its_json_line_between_the_others_in_every_read
 def test_a_record_refused_for_another_games_variant_flag_or_play_card_has_the_options_refusal_as_its_error(
         tmp_path):
     """A ``--variant`` flag or ``--play`` card of another game, said once a game on stderr as the option's refusal,
-    gave each record's ``failed`` line the record's own error, pointed at its ``[Game]`` tag
-    (``mixed.tbn:69:8: the variant given with the command or call: ...``), as if the file were wrong. The line now
-    says the option's refusal in stderr's words, for its record: ``--variant: <why> (the record at FILE:LINE, board
-    N, not answered)``, as a ``--play`` card the position refuses is said."""
+    gives each record's ``failed`` line the option's refusal in stderr's words, for its record: ``--variant: <why> (the
+    record at FILE:LINE, board N, not answered)``, as a ``--play`` card the position refuses is said; not the record's
+    own error pointed at its ``[Game]`` tag, as if the file were wrong."""
     path = tmp_path / "mixed.tbn"
     path.write_text((EXAMPLES / "kratzen.tbn").read_text() + "\n" + (EXAMPLES / "schafkopf.tbn").read_text())
     result = run("solve", path, "--json", "--variant", "weli_also_bells=true", code=1)
@@ -3107,9 +3105,9 @@ def test_a_checkpoint_that_cannot_be_used_is_said_once_for_a_file_of_records(tmp
 
 
 def test_every_record_after_a_refused_checkpoint_has_a_failed_json_line(tmp_path):
-    """After a refused ``--checkpoint`` only the records too broken to read had ``failed`` lines: the refused record
-    and those after it, not tried, had none, so a script did not see every record. Each now has one in its place, the
-    refusal as its error; the record too broken to read keeps its own."""
+    """After a refused ``--checkpoint`` the refused record and those after it, not tried, each have a ``failed`` line in
+    its place, the refusal as its error, so that a script sees every record; the record too broken to read keeps its
+    own."""
     not_a_checkpoint = tmp_path / "notes.txt"
     not_a_checkpoint.write_text("hello\n")
     path = tmp_path / "broken-first.tbn"
@@ -3298,10 +3296,10 @@ def test_analyse_options_that_do_not_fit_the_record_name_the_option(tmp_path):
 
 
 def test_card_advice_names_the_known_option_for_the_known_cards():
-    """Card advice re-raised every seat error as --seat's: --known 5:EO was said as "--seat: known cards for seat 5",
-    and a known card the pack lacks pointed at the record's [Deal] tag. Both are --known's errors now, for card
-    advice and the analysis alike, with the record they were refused for; a card the pack lacks or one given twice
-    in the library's words ("known cards for seat 1", where the command said "seat 1: GA appears twice")."""
+    """A seat or card refused in --known is --known's error, not --seat's ("--seat: known cards for seat 5" for --known
+    5:EO) nor the record's [Deal] tag's (a known card the pack lacks), for card advice and the analysis alike, with the
+    record they were refused for; a card the pack lacks or one given twice in the library's words ("known cards for seat
+    1", where the command says "seat 1: GA appears twice")."""
     schafkopf = EXAMPLES / "schafkopf.tbn"
     for cards in ((), ("--cards",)):
         for known, reason in (("5:EO", "seat 5 is not a seat of this 4-seat deal"),
@@ -3315,9 +3313,9 @@ def test_card_advice_names_the_known_option_for_the_known_cards():
 
 
 def test_known_cards_the_record_rules_out_are_the_known_options_error():
-    """A known card in another hand, or of a suit its seat showed out of, pointed at the record's [Deal] or
-    [Contract] tag, which are not wrong, and the second's message was cut before its advice; card advice took a
-    million shuffles (minutes) to fail. Each is --known's error now, said whole, in seconds."""
+    """A known card in another hand, or of a suit its seat showed out of, is --known's error, said whole and in seconds
+    (not a million shuffles, minutes, of card advice), not pointed at the record's [Deal] or [Contract] tag, which are
+    not wrong."""
     schafkopf = EXAMPLES / "schafkopf.tbn"
     where = f" (the record at {schafkopf}:10, board 1, not answered)\n"
     for cards in ((), ("--cards",)):
@@ -3508,9 +3506,9 @@ def test_help_pages_name_kratzen_words_for_kratzen():
 
 
 def test_check_says_why_kratzen_targets_cannot_all_be_met_with_four_seats_or_more():
-    """With four seats or more the Kratzen targets need more tricks than the deal's four (2 + 1 + 1 + 1), so "every
-    target met together: no" was a bare, foregone no (the Kratzen audit): the line now says the sum; a three-seat
-    deal, whose targets fit, keeps its searched answer."""
+    """With four seats or more the Kratzen targets need more tricks than the deal's four (2 + 1 + 1 + 1): "every target
+    met together: no" says the sum, not a bare, foregone no; a three-seat deal, whose targets fit, keeps its searched
+    answer."""
     last = {board: run("check", EXAMPLES / "kratzen.tbn", "--board", board).stdout.splitlines()[-1]
             for board in ("1", "2", "4", "5")}
     assert last["1"] == "every target met together, all seats helping: yes"
@@ -3677,8 +3675,9 @@ def test_play_given_unquoted_with_equals_says_how_to_quote_it():
      "string, repeated for each seat: --known \"2:SA\" --known \"3:SK\""),
 ])
 def test_a_card_taken_for_the_file_says_how_to_quote_the_cards(args, said):
-    """With no FILE, an unquoted list's second card was taken for it: ``stich: T1: No such file or directory`` (exit
-    1), or analyse's "give either FILE or --game" for a FILE nobody gave. A usage error now says how to quote them."""
+    """With no FILE, an unquoted list's second card is taken for it: a usage error says how to quote the cards, not
+    ``stich: T1: No such file or directory`` (exit 1) or analyse's "give either FILE or --game" for a FILE nobody
+    gave."""
     result = run(*args, code=2)
     assert f"Invalid value for 'FILE': {said}" in " ".join(result.stderr.split()), result.stderr
     assert result.stdout == ""
@@ -3695,8 +3694,8 @@ def test_a_missing_file_that_is_no_card_is_still_said_missing(tmp_path, monkeypa
 
 
 def test_known_and_batch_variant_helps_give_each_game_a_real_example():
-    """analyse's --known help and batch's --variant help gave no example a player could copy (no game's card or
-    flag): each now names one of every game's own, as --play's messages do, and each example is taken by its game."""
+    """analyse's --known help and batch's --variant help each name an example of every game's own card or flag that a
+    player can copy, as --play's messages do, and each example is taken by its game."""
     from solver.games import GAMES
     known = " ".join(runner.invoke(app, ["analyse", "--help"], env={"COLUMNS": "200"}).stdout.split())
     variant = " ".join(runner.invoke(app, ["batch", "--help"], env={"COLUMNS": "200"}).stdout.split())
@@ -3711,9 +3710,9 @@ def test_known_and_batch_variant_helps_give_each_game_a_real_example():
 
 
 def test_every_non_ascii_character_has_a_readable_ascii_fallback():
-    """Only the Sküs had an ASCII fallback ('Skus'), and ±, ✓ and ✗; any other character stdout's encoding lacks
-    printed as '?' (a file name's 'Spielä' as 'Spiel?'). One mechanism now, ascii_fallback: for_stdout before a
-    table is laid out and the streams' error handler for the rest, at PYTHONIOENCODING=ascii and in the C locale."""
+    """Every character stdout's encoding lacks has a readable ASCII fallback, not only the Sküs ('Skus'), ±, ✓ and ✗
+    ('?' otherwise: a file name's 'Spielä' as 'Spiel?'): one mechanism, ascii_fallback, for_stdout before a table is
+    laid out and the streams' error handler for the rest, at PYTHONIOENCODING=ascii and in the C locale."""
     from solver.cli.errors import ascii_fallback
     assert [ascii_fallback(char) for char in "äöüÄÖÜßé"] == ["a", "o", "u", "A", "O", "U", "ss", "e"]
     assert [ascii_fallback(char) for char in "±✓✗→×…—"] == ["+/-", "yes", "no", "->", "x", "...", "--"]

@@ -173,9 +173,8 @@ def test_a_single_contract_analysis_takes_a_time_limit_as_the_advice_does():
 
 
 def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
-    """--cards needed a FILE, so a player holding a hand had only the opening-card table of the single analysis,
-    whose means have no interval and whose ties are not said. From a hand it is card advice now, on the same samples
-    (the means agree card for card), with paired intervals and each bonus's odds."""
+    """--cards from a hand, without a FILE, is card advice on the same samples as the single analysis (the means agree
+    card for card), with paired intervals and each bonus's odds, which the opening-card table's means lack."""
     hand = ["--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer E",
             "-n", "20", "--seed", "1", "--workers", "1", "--json"]
     advice = runner.invoke(app, ["analyse", *hand, "--cards"])
@@ -509,8 +508,8 @@ def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):
 
 
 def test_analyse_and_batch_check_their_pool_options_in_one_order(tmp_path):
-    """The same bad pair of pool options gave different first errors: batch said --scheduler beside -j first,
-    analyse --threads first. Both now check them in one order (--threads, then --scheduler's company)."""
+    """The same bad pair of pool options gives the same first error in batch and analyse: both check them in one order
+    (--threads, then --scheduler's company)."""
     pool = ["--threads", "2", "--scheduler", "tcp://127.0.0.1:1", "-j", "2"]
     analyse = runner.invoke(app, ["analyse", "--game", "sk", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1",
                                   "--contract", "Rufer E", *pool])
@@ -670,9 +669,9 @@ def test_a_contract_list_is_checked_as_a_single_contract_is():
 
 
 def test_analyse_says_hard_pagat_reservation_is_idle_only_when_nobody_announced_the_pagat():
-    """A hand analysis said 'hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat' even
-    with --announce '1: Pagat', whose announcer the samples do bind (the flag's name was looked up in the command's
-    code; the game now says which of its flags the missing rule state leaves idle)."""
+    """A hand analysis says 'hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat' only
+    without --announce '1: Pagat', whose announcer the samples do bind: the game says which of its flags the missing
+    rule state leaves idle."""
     hand = ["analyse", "--game", "zr", "--hand", "T1 T21 TS T20 T19 T18 T17 T16 T15 SK", "--seat", "1",
             "--contract", "Solo", "--variant", "hard_pagat_reservation=true", "-n", "2"]
     silent = runner.invoke(app, hand)
@@ -700,9 +699,9 @@ def test_analyse_says_hard_pagat_reservation_is_idle_in_a_suit_solo_without_aski
 
 
 def test_the_cluster_options_without_a_scheduler_are_refused_naming_both_flags(tmp_path):
-    """--worker-wait and --verbose mean something only beside --scheduler, and without it were silently ignored
-    (while -b without a FILE, or --scheduler beside -j, was refused). Each is now a usage error (exit 2) naming
-    both flags, before any work, in analyse and batch alike; its default value is never refused."""
+    """--worker-wait and --verbose mean something only beside --scheduler: without it each is a usage error (exit 2)
+    naming both flags, before any work, in analyse and batch alike, as -b without a FILE or --scheduler beside -j is;
+    its default value is never refused."""
     out = tmp_path / "out.jsonl"
     commands = (["analyse", str(EXAMPLES / "kratzen.tbn"), "-b", "1", "--seat", "1", "-n", "2"],
                 ["batch", str(EXAMPLES / "kratzen.tbn"), "--out", str(out), "-j", "1"])

@@ -384,9 +384,9 @@ def test_json_md_names_every_top_level_key_whose_kind_differs_between_documents(
 
 
 def test_cli_md_s_bench_examples_show_what_bench_prints_but_for_its_timings(tmp_path: Path, monkeypatch) -> None:
-    """``stich bench`` is not run with the other examples (its figures change from run to run), so its shown lines
-    went stale unnoticed (the ``x:`` footnote, one line now, was shown folded in two); the lines that hold no
-    timing nor the machine (the header, the footnotes) must be printed as shown, in the same order."""
+    """``stich bench`` is not run with the other examples (its figures change from run to run), so its shown lines could
+    go stale unnoticed: the lines that hold no timing nor the machine (the header, the footnotes, the ``x:`` footnote on
+    one line) must be printed as shown, in the same order."""
     monkeypatch.chdir(tmp_path)  # --out before.json is written here, and --compare reads it back
     bench = [example for example in examples() if example.command.startswith("stich bench")]
     assert [example.command for example in bench] == ["stich bench --game kratzen -n 10 --out before.json",

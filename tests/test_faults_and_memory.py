@@ -353,9 +353,9 @@ def test_a_record_out_of_memory_is_an_error_line_and_the_others_are_solved(tmp_p
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_batch_whose_workers_cannot_allocate_their_table_stops_with_one_line(tmp_path: Path, workers: str) -> None:
-    """Under ulimit -v, --table-mb 1024 fits no worker: every record was an error line 'out of memory within the
-    worker's limit' (no limit was given), on stderr and in the output, a line each for the whole file. The run now
-    stops at once with one line that says which limit and what to give, and writes nothing."""
+    """Under ulimit -v, --table-mb 1024 fits no worker: the run stops at once with one line that says which limit and
+    what to give, and writes nothing, not an error line 'out of memory within the worker's limit' for every record of
+    the file."""
     out = tmp_path / "out.jsonl"
     process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "batch",
                               str(Path(__file__).resolve().parent.parent / "examples" / "schafkopf.tbn"), "--out",
@@ -546,11 +546,10 @@ def _report_text(stdout: str) -> dict:
     (["batch", "-j", "1", "--out"], "o.jsonl", "0 bytes, and this process may write no file over 0 bytes")])
 def test_a_disk_full_from_the_start_names_the_file_not_stdout(tmp_path: Path, command: list, name: str,
                                                               said: str) -> None:
-    """With no room from the start, the lock's holder name stayed in the lock file's buffer; closing the lock wrote
-    it again and failed naming no file, so ``stich: <stdout>: File too large`` replaced the checkpoint's (or the
-    output's) own error. The name is written past any buffer; the file the run was writing is named (each now meets
-    the limit before it solves anything: a checkpoint writes its header with its first line). The record refused
-    still gets its line on stdout with ``--json``."""
+    """With no room from the start, the error names the file the run was writing (the checkpoint, or the output), not
+    ``stich: <stdout>: File too large``: the lock holder's name is written past any buffer, so that closing the lock
+    writes nothing more (each file meets the limit before it solves anything: a checkpoint writes its header with its
+    first line). The record refused still gets its line on stdout with ``--json``."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     args = [command[0], str(source), *command[1:], name]
     limited = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=0), *args], capture_output=True,
