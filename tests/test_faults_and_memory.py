@@ -1122,11 +1122,10 @@ def test_a_complete_batch_output_at_the_file_size_limit_is_said_complete(tmp_pat
 
 
 def test_a_shared_checkpoint_refused_for_room_is_left_exactly_as_it_was(tmp_path: Path) -> None:
-    """Analysing a FILE on the checkpoint of its first record, the second record's header was appended before the
-    room under ``ulimit -f`` was measured, so the refused run changed the file. Nothing is written before the
-    refusal now (a header goes out with its first span): the run that met the limit in the second record's first
-    line left it half-written, and the rerun refused under the same limit leaves the bytes and the time of the last
-    change the same."""
+    """Analysing a FILE on the checkpoint of its first record, nothing is written before the room under ``ulimit -f`` is
+    measured (a header goes out with its first span), so a refused run leaves the file as it was: the run that met the
+    limit in the second record's first line left it half-written, and the rerun refused under the same limit leaves the
+    bytes and the time of the last change the same."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     journal = tmp_path / "c.ckpt"
     args = ["analyse", str(source), "--seat", "1", "-n", "4", "-j", "1", "--json", "--checkpoint", str(journal)]

@@ -435,10 +435,10 @@ def test_a_next_command_after_a_cut_writes_its_output(unbuffered: bool) -> None:
 
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_ctrl_c_while_a_record_waits_on_the_terminal_prints_it_whole_and_the_line_after_it(tmp_path, unbuffered):
-    """``stich solve`` on a terminal that has not caught up, under ``python -u`` or PYTHONUNBUFFERED: a Ctrl-C
-    while a record's text waited on the terminal ended that write partway, Python dropped the rest, and the stop's
-    line came after half a table row. The record is now written whole (once its terminal reads on), the line starts
-    a line of its own, and the records before it are the uninterrupted run's."""
+    """``stich solve`` on a terminal that has not caught up, under ``python -u`` or PYTHONUNBUFFERED: a Ctrl-C while a
+    record's text waits on the terminal does not end that write partway (Python would drop the rest, and the stop's line
+    would come after half a table row): the record is written whole (once its terminal reads on), the line starts a line
+    of its own, and the records before it are the uninterrupted run's."""
     arguments = _many_records(tmp_path)
     code, whole = _on_a_stalled_terminal(arguments, unbuffered, presses=0)
     assert code == 0, whole[-1000:]
@@ -934,8 +934,8 @@ def test_a_stop_after_the_command_returned_still_ends_an_exit_that_hangs(deals, 
 
 
 def test_a_stop_as_bench_prints_its_table_comes_after_the_table_and_the_saved_run(tmp_path) -> None:
-    """Ctrl-C as the table of a finished bench was printed cut the table short, saved nothing of the finished run and
-    said nothing (exit 130). The table and the save are done first now, and the line says so."""
+    """Ctrl-C as the table of a finished bench is printed does not cut the table short: the table and the save of the
+    finished run are done first, and the stop's line says so (exit 130)."""
     out = tmp_path / "run.json"
     process = signalled_at("INT", "report", ["bench", "--game", "kratzen", "-n", "2", "--out", str(out)])
     assert process.returncode == 130, process.stderr
@@ -1004,9 +1004,9 @@ def _sorted_lines(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("signum", ["TERM", "HUP"])
 def test_a_batch_stopped_by_sigterm_or_a_closed_terminal_resumes_to_the_whole_run_s_lines(tmp_path, signum) -> None:
-    """SIGHUP (the terminal closed) killed a batch outright: its workers' chunks were lost without a word. It stops as
-    Ctrl-C and SIGTERM do now, after its third line here, keeping its lines; a rerun adds the rest, each record's
-    line once, the same lines as a run never stopped."""
+    """SIGHUP (the terminal closed) stops a batch as Ctrl-C and SIGTERM do, after its third line here, keeping its lines
+    (not killed outright, its workers' chunks lost without a word); a rerun adds the rest, each record's line once, the
+    same lines as a run never stopped."""
     deals, whole, out = tmp_path / "deals.tbn", tmp_path / "whole.jsonl", tmp_path / "out.jsonl"
     assert _stich_run("deal", "-g", "sk", "-n", "8", "--seed", "5", "--out", str(deals)).returncode == 0
     command = ["batch", str(deals), "-j", "1", "--chunk-size", "1", "-o", "points", "--cards"]

@@ -310,8 +310,8 @@ def test_a_tout_is_won_only_by_every_trick() -> None:
 
 
 def test_the_contract_s_unscored_bonuses_are_found_once_an_analysis(monkeypatch) -> None:
-    """What the contract alone leaves unscored (a Tout's Schneider) is the same on every sample: it was asked of the
-    game once a sample, now once an analysis (on the setup the workers get); the odds still leave it out."""
+    """What the contract alone leaves unscored (a Tout's Schneider) is the same on every sample, so it is asked of the
+    game once an analysis (on the setup the workers get), not once a sample; the odds still leave it out."""
     from solver.games.schafkopf import Schafkopf
 
     asked = []
@@ -764,10 +764,10 @@ def test_an_analysis_stops_at_its_time_limit_or_stop_event_after_the_first_chunk
 
 
 def test_an_analysis_stops_before_the_next_sample_not_after_every_chunk_handed_out(tmp_path: Path) -> None:
-    """A time limit or stop event was looked at only between chunks: on 2 workers 8 chunks of 4 samples were in flight,
-    so a Zwanzigerrufen analysis stopped after 2 s returned after 21 s (32 samples of some 0.7 s). Each chunk now
-    looks before each sample, in this process and in a pool's workers alike: a run stopped at once solves its first
-    sample only, a chunk cut short is kept as the samples it solved, and a resume completes it exactly."""
+    """A time limit or stop event is looked at before each sample of a chunk, in this process and in a pool's workers
+    alike, not only between chunks (on 2 workers 8 chunks of 4 samples in flight would make a Zwanzigerrufen analysis
+    stopped after 2 s return after 21 s): a run stopped at once solves its first sample only, a chunk cut short is kept
+    as the samples it solved, and a resume completes it exactly."""
     import threading
 
     hand = dict(game="kratzen", hand=KRATZEN_HAND, seat=1, contract="Trump S", seed=5)
@@ -963,10 +963,9 @@ def test_a_checkpoint_counting_a_44_44_as_a_defenders_win_is_another_job(tmp_pat
 @pytest.mark.parametrize("cards", [False, True], ids=["analysis", "card advice"])
 def test_a_pipe_named_as_the_checkpoint_is_refused_before_it_is_read(tmp_path: Path, cards: bool) -> None:
     """What a checkpoint holds under an older job (a drawn total, bonus odds) is worked out only once the journal has
-    accepted the file: read before it, a named pipe waited for a writer that never came (the run hung, and its
-    interrupt said the chunks were kept in the pipe), refused now at once with nothing on stdout; and /dev/zero,
-    which the journal writes to as a file, was read without end until memory ran out: it holds no journal. The
-    timeout only ends a hanging run: it is no measure of speed."""
+    accepted the file: a named pipe is refused at once with nothing on stdout (read before, it would wait for a writer
+    that never comes), and /dev/zero, which the journal writes to as a file, is not read without end: it holds no
+    journal. The timeout only ends a hanging run: it is no measure of speed."""
     record, pipe = tmp_path / "t44.tbn", tmp_path / "ck.fifo"
     record.write_text(TIE_44_MIDPLAY)
     os.mkfifo(pipe)

@@ -192,9 +192,9 @@ def test_samples_all_alike_are_said_to_give_no_interval() -> None:
 
 
 def test_the_live_status_line_says_what_the_report_says_of_the_intervals() -> None:
-    """The status line on stderr while analyse samples printed the mean's interval as '(120.0 .. 120.0)' where
-    every sample so far gave 120 points, and after one sample, and the win chance without its Wilson interval,
-    where the report says "all 3 samples alike: no interval" or "one sample: no interval" (the same helpers now)."""
+    """The status line on stderr while analyse samples says the mean's interval and the win chance's Wilson interval
+    with the report's helpers: "all 3 samples alike: no interval" where every sample so far gave 120 points (not '(120.0
+    .. 120.0)'), "one sample: no interval" after one."""
     from cli.analyse import analysis_status
     hand = "EO GO HO SO EU GU HU HA"  # a Solo H won schwarz on every deal: 120 points each time
     alike = analyse_hand("schafkopf", hand, 1, "Solo H", samples=3, seed=1, workers=1)

@@ -186,9 +186,9 @@ def test_a_settlement_prints_and_renders_for_people():
 
 
 def test_a_score_item_renders_its_row_of_the_settlement_in_jupyter():
-    """A ScoreItem in a notebook showed its dataclass; now its row under the settlement's columns, as the settlement's
-    table writes it, the item named as its game names it (it showed its key, ``absolut``: its settlement now tells
-    it its game's name for it); print() gives the same row, each cell after its column's name."""
+    """A ScoreItem in a notebook renders its row under the settlement's columns, as the settlement's table writes it,
+    not its dataclass, the item named as its game names it (not its key, ``absolut``: its settlement tells it its game's
+    name for it); print() gives the same row, each cell after its column's name."""
     position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=KONTRA_ANNOUNCEMENTS)
     absolut = next(item for item in score_deal(position).items if item.announced)
     html = absolut._repr_html_()
