@@ -547,8 +547,9 @@ def test_a_tab_kept_by_an_older_page_or_damaged_opens_as_new_and_is_kept_anew(dr
 
 
 def test_a_file_of_many_bad_records_is_said_in_a_bar_that_leaves_the_table_in_view(driver, tmp_path):
-    """A named file of many bad records filled the top of the page with their 22 lines, 412 of a 757-pixel window,
-    the table pushed below them: the bar scrolls now, in a fifth of the window, its last line reached by scrolling."""
+    """A named file of many bad records says their 22 lines in a bar that scrolls, in a fifth of the window, its last
+    line reached by scrolling, so that the table stays in view (not 412 pixels of a 757-pixel window filled above
+    it)."""
     record = (EXAMPLES / "kratzen.tbn").read_text(encoding="utf-8").split("\n\n% 2.")[0]
     path = tmp_path / "many.tbn"
     path.write_text("\n\n".join([record] + [record.replace('[Declarer "1"]', '[Declarer "9"]')] * 25) + "\n",
@@ -682,9 +683,9 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
 
 
 def test_what_a_player_found_wrong_on_the_table(driver, server):
-    """The board audit's findings, each as the page behaves now: a side hand's cards do not cover each other (XVIII
-    read as XVI), a yes/no badge is coloured for the player to move, the arrow keys still move through the play
-    after the objective or the mode was changed, and the single-dummy badges survive an objective change."""
+    """The board audit's findings, each as the page behaves: a side hand's cards do not cover each other (XVIII read as
+    XVI), a yes/no badge is coloured for the player to move, the arrow keys still move through the play after the
+    objective or the mode was changed, and the single-dummy badges survive an objective change."""
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.select import Select
 
@@ -838,10 +839,10 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
 
 
 def test_the_deal_dialog_says_a_refusal_inside_itself_and_keeps_what_was_typed(driver, server):
-    """The board audit: a contract or seat the server refused closed the Deal dialog and said why in the page's
-    bar, so what was typed was lost; a declarer above the seat count got only the browser's own bubble. The dialog
-    now stays open with the server's message inside it (a live region), the field at fault marked and focused, and
-    closes on a deal alone; Enter in a field deals (Cancel was the form's default button and closed it)."""
+    """A contract or seat the server refuses, or a declarer above the seat count, leaves the Deal dialog open with the
+    server's message inside it (a live region), the field at fault marked and focused, so that what was typed is kept
+    (not closed, the reason in the page's bar, nor the browser's own bubble alone); it closes on a deal alone, and Enter
+    in a field deals (Cancel is not the form's default button)."""
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.select import Select
 
@@ -1036,9 +1037,9 @@ def test_a_kratzen_score_below_zero_draws_one_0_and_says_its_unit(driver, server
 
 
 def test_an_endings_odds_say_why_there_are_none_and_no_longer_sampling(driver, server):
-    """Walking the examples: Schafkopf board 6, an ending, in single dummy showed "sampling the unseen cards…"
-    beside the analyser's refusal of an ending, as if still at work. The panel now says at once, in the board's
-    words, why there are no odds, and nothing of sampling."""
+    """Schafkopf board 6 of the examples, an ending, in single dummy: the panel says at once, in the board's words, why
+    there are no odds, and nothing of sampling (not "sampling the unseen cards…" beside the analyser's refusal of an
+    ending, as if still at work)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "schafkopf.tbn board 6")
@@ -1310,9 +1311,9 @@ def test_the_graphs_numbers_are_off_its_line(driver, server):
 
 
 def test_the_graphs_dashed_line_is_where_the_game_is_won(driver, server):
-    """The board audit: the dashed line was drawn at half the card points, where a curve sitting on it loses the
-    game (RULES.md 1.1: 44:44 is no win; 2.4: 60:60 goes to the defenders). It is the post-mortem's game line now
-    (Zwanzigerrufen: 45), named in the note under the graph and in the line's tooltip."""
+    """The dashed line is the post-mortem's game line (Zwanzigerrufen: 45), named in the note under the graph and in the
+    line's tooltip, not half the card points, where a curve sitting on it loses the game (RULES.md 1.1: 44:44 is no win;
+    2.4: 60:60 goes to the defenders)."""
     from selenium.webdriver.support.select import Select
 
     driver.get(server)
@@ -1336,8 +1337,8 @@ def test_the_graphs_dashed_line_is_where_the_game_is_won(driver, server):
 
 
 def test_an_endings_dashed_line_is_said_to_be_on_its_own_cards(driver, server):
-    """The graph said "dashed: game won at ≥ 45" in an ending where stich postmortem says the line is on the
-    ending's own cards (the whole deal's 45, counted on the cards left): the note and the tooltip say so now."""
+    """In an ending the graph's note and the line's tooltip say, as stich postmortem does, that the line is on the
+    ending's own cards (the whole deal's 45, counted on the cards left), not a bare "dashed: game won at ≥ 45"."""
     from selenium.webdriver.support.select import Select
 
     driver.get(server)
@@ -1655,12 +1656,11 @@ return {width: document.scrollingElement.scrollWidth, window: innerWidth, small,
 
 
 def test_a_phone_and_a_zoomed_window_have_no_sideways_scrolling_and_big_enough_targets(driver, server):
-    """The board task: on a 375-pixel phone the lists and the radios were 19 pixels high and the play list's cards
-    (each goes back to its moment) 19 by 15, under WCAG 2.5.8's 24; at 320 CSS pixels (a desktop at 400%, WCAG
-    1.4.10's reflow) the records' list ran 14 pixels off the page's side. Each game's table, on phones (emulated as
-    such) and in a zoomed desktop window. The graph's points were 6 to 13 pixels across, their columns (a finger's
-    targets) 12 pixels wide on a 360-pixel phone: with a finger's (coarse) pointer every point's column is 24 now,
-    the graph drawn wider than its panel where it must and scrolled in its frame, the page no wider than the window."""
+    """On a 375-pixel phone the lists, the radios and the play list's cards (each goes back to its moment) are at least
+    WCAG 2.5.8's 24 pixels, and at 320 CSS pixels (a desktop at 400%, WCAG 1.4.10's reflow) the records' list stays on
+    the page. Each game's table, on phones (emulated as such) and in a zoomed desktop window. With a finger's (coarse)
+    pointer every point's column of the graph (a finger's target) is 24 pixels wide, the graph drawn wider than its
+    panel where it must and scrolled in its frame, the page no wider than the window."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     with coarse_pointer(driver):
@@ -1691,9 +1691,9 @@ def phones_and_zoomed_windows_have_big_enough_targets(driver) -> None:
 
 
 def test_every_examples_record_fits_a_320_pixel_window(driver, server):
-    """Walking the examples at 320 CSS pixels (a desktop at 400%, WCAG 1.4.10's reflow): Zwanzigerrufen board 2's
-    contract panel ran 12 pixels off the page's side, its [Variant] flag sagotrick=mond_skus_pagat one word the
-    panel's table could not break. Every record of the three games' examples now fits."""
+    """At 320 CSS pixels (a desktop at 400%, WCAG 1.4.10's reflow) every record of the three games' examples fits the
+    page, Zwanzigerrufen board 2's contract panel too, whose [Variant] flag sagotrick=mond_skus_pagat is one word the
+    panel's table must break."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     labels = driver.execute_script("return [...document.querySelectorAll('#records option')]"
@@ -1720,9 +1720,9 @@ def redrawn(drawn):
 
 
 def test_the_graph_keeps_its_dots_round_at_any_width(driver, server):
-    """The board task: the graph was drawn 400 units wide and stretched to its panel's width, so on a tablet (768
-    pixels, the panels under the table) its dots were ellipses twice as wide as high and its numbers as stretched;
-    it is now drawn in its own pixels, and again when the window's width changes."""
+    """The graph is drawn in its own pixels, and again when the window's width changes, so that on a tablet (768 pixels,
+    the panels under the table) its dots stay round and its numbers unstretched (not drawn 400 units wide and stretched
+    to the panel, dots twice as wide as high)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     dots = ("const graph = document.getElementById('graph').getBoundingClientRect(); if (S.curve === null) return null;"
@@ -1884,10 +1884,9 @@ return {card: width('#table .card'), height: document.querySelector('#table .car
 
 
 def test_the_cards_grow_with_the_browsers_font_size(driver, server):
-    """The tablet review: the cards were sized in pixels (40 by 58, their text 15), so a player who sets a larger
-    font in the browser got larger words and the same small cards. They are in rem now: at twice the font size the
-    cards, their values, the side hands and the trick's ring are twice as large; and never narrower than 24 pixels
-    (WCAG 2.5.8's targets) at a small one."""
+    """The cards are sized in rem, not pixels, so that a player who sets a larger font in the browser gets larger cards
+    too: at twice the font size the cards, their values, the side hands and the trick's ring are twice as large; and
+    never narrower than 24 pixels (WCAG 2.5.8's targets) at a small one."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "zwanzigerrufen.tbn board 1")

@@ -1027,11 +1027,11 @@ ROOM_JOBS = {
 @pytest.mark.parametrize("kind", ROOM_JOBS)
 def test_a_new_checkpoint_runs_under_a_limit_it_fits_and_its_rerun_after_meeting_one_is_refused(
         tmp_path: Path, kind: str) -> None:
-    """A job with no line in its checkpoint had its first line estimated at 3 times its header, wrong both ways:
-    contract advice was refused under ``ulimit -f 1`` though its whole file is 806 bytes, and card advice under
-    ``ulimit -f 2`` solved a chunk and failed "File too large". No estimate now: a new checkpoint runs under a limit
-    of exactly its size, and one that meets the limit in its first line keeps that half-written line, so that every
-    rerun under the same limit is refused before any work with the file unchanged."""
+    """A job with no line in its checkpoint has no estimate of its first line (3 times its header would be wrong both
+    ways: contract advice refused under ``ulimit -f 1`` though its whole file is 806 bytes, card advice under ``ulimit
+    -f 2`` solving a chunk and failing "File too large"): a new checkpoint runs under a limit of exactly its size, and
+    one that meets the limit in its first line keeps that half-written line, so that every rerun under the same limit is
+    refused before any work with the file unchanged."""
     args, undone = ROOM_JOBS[kind]
     whole = _limited(10 ** 7, [*args, "--checkpoint", "whole.ckpt"], tmp_path)
     assert whole.returncode == 0
