@@ -576,8 +576,8 @@ def test_a_run_that_writes_nothing_leaves_no_lock_file(tmp_path: Path) -> None:
 
 
 def test_a_lock_file_removed_under_a_waiting_locker_is_taken_again(tmp_path: Path, monkeypatch) -> None:
-    """A process that opened the lock file just before its holder removed it must not lock the removed file while
-    a third process locks its successor: lock_beside checks it locked the file now by that name."""
+    """A process that opened the lock file just before its holder removed it must not lock the removed file while a
+    third process locks its successor: lock_beside checks it locked the file that has the name at that moment."""
     import fcntl
 
     from solver.files import lock_beside

@@ -268,9 +268,9 @@ def test_a_scheduler_that_starts_listening_just_after_the_run_is_waited_for():
 
 
 def test_the_library_completes_a_scheduler_address_without_a_port_as_the_command_does(tmp_path, monkeypatch):
-    """``solve_batch(..., scheduler="tcp://10.0.0.5")`` went to Dask without a port, which Dask refuses ("missing
-    port number"), while the probe before it had checked port 8786: the library now gives the address Dask's
-    default port as ``--scheduler`` always has, and the probe and Dask see the same address."""
+    """``solve_batch(..., scheduler="tcp://10.0.0.5")`` gives the address Dask's default port, as ``--scheduler`` does,
+    so that the probe before it (port 8786) and Dask see the same address and Dask does not refuse it ("missing port
+    number")."""
     pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from solver import workers
 

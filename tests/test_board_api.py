@@ -489,10 +489,10 @@ def test_a_question_stops_its_pages_stale_graph(path, extra, answer):
 
 
 def test_a_flood_of_questions_is_told_the_board_is_busy():
-    """Every question (card values, the graph, the odds) waited for the one worker thread in an unbounded queue: a
-    script posting thousands of them under as many client names grew the server's memory with each. Past
-    ``max_questions`` at once the answer is now 503 in words, which the page shows; an answered question, and one
-    whose stream ended before its first line, gives its place back."""
+    """Every question (card values, the graph, the odds) waits for the one worker thread, in a bounded queue: past
+    ``max_questions`` at once the answer is 503 in words, which the page shows, so that a script posting thousands of
+    them under as many client names cannot grow the server's memory with each; an answered question, and one whose
+    stream ended before its first line, gives its place back."""
     c = client(SK, board="7")
     board, moves = opened(c)
     searches = c.app.app.state.searches
@@ -1433,7 +1433,7 @@ def test_the_command_on_every_address_is_reached_by_the_machines_address():
 
 def test_no_page_elsewhere_may_frame_the_board():
     """The board audit: a page elsewhere could show the board in a frame (its GET carries no Origin, its Host is the
-    board's) and disguise the cards and buttons under its own; every answer, a refusal too, now forbids framing."""
+    board's) and disguise the cards and buttons under its own, so every answer, a refusal too, forbids framing."""
     c = client(ZR)
     for response in (c.get("/"), c.get("/static/board.js"), c.get("/api/start"), c.get("/api/nothing"),
                      c.get("/", headers={"Host": "attacker.example"})):
@@ -1494,9 +1494,9 @@ def asgi_answer(app, method: str, path: str, parts: list[bytes], *, pause: float
 
 
 def test_a_body_that_does_not_arrive_in_time_is_refused():
-    """A client that sent a body a little at a time (a byte a second; or chunks of one byte each behind a long chunk
-    header, which counts as no body byte) held its request open for as long as it went on: the size limit counts
-    only the body's bytes. The body now has ``body_seconds`` to arrive, then the answer is 408 in words."""
+    """A client that sends a body a little at a time (a byte a second; or chunks of one byte each behind a long chunk
+    header, which counts as no body byte) cannot hold its request open for as long as it goes on (the size limit counts
+    only the body's bytes): the body has ``body_seconds`` to arrive, then the answer is 408 in words."""
     app = create_app([ZR], body_seconds=0.5)
     status, answer, seconds = asgi_answer(app, "POST", "/api/position", [b"{", b" ", b" "], pause=0.1, length=1000)
     assert status == 408 and 0.5 <= seconds < 5
@@ -2119,11 +2119,10 @@ def test_the_board_deals_every_seed_stich_deal_does_and_says_the_range():
 
 
 def test_the_curve_says_where_the_game_changed_hands(tmp_path):
-    """The board's graph had the grades but not the cards after which the game changed hands, which
-    ``stich postmortem`` names under its table and rings in its plot: /api/curve carries them now (``game``: what
-    changed hands), and the page rings those dots and names them in the note. In this Rufer the defenders hand 1+2
-    the game at cards 4 and 13, seat 1 loses it at card 5; a Zwanzigerrufen graded by the score reads it on the
-    points' 45."""
+    """/api/curve carries the cards after which the game changed hands (``game``: what changed hands), which ``stich
+    postmortem`` names under its table and rings in its plot, and the page rings those dots and names them in the note.
+    In this Rufer the defenders hand 1+2 the game at cards 4 and 13, seat 1 loses it at card 5; a Zwanzigerrufen graded
+    by the score reads it on the points' 45."""
     from test_postmortem import RUFER_SWINGS, ZR_ABSOLUT_KONTRA
 
     path = tmp_path / "club.tbn"

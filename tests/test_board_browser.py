@@ -1231,9 +1231,9 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
 
 
 def test_single_dummy_stops_a_graph_on_its_way(driver, server):
-    """The review: a double-dummy graph still being computed went on when the page turned to single dummy, which
-    draws none, and "computing…" stayed beside the graph's heading. The graph's question is now stopped and the
-    words cleared. The page's /api/curve here answers only by being stopped, so the graph is on its way for sure."""
+    """A double-dummy graph still being computed when the page turns to single dummy, which draws none, is stopped and
+    its "computing…" beside the graph's heading cleared. The page's /api/curve here answers only by being stopped, so
+    the graph is on its way for sure."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     driver.execute_script("""window.curveStopped = false;

@@ -335,9 +335,9 @@ def test_check_the_pagat_example():
 
 
 def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
-    """`gives it up (forcing it: -6)` stood on the defenders' Mondfang row of board 6, where their forcing it
-    leaves the declarers at -6, the defenders +6: the number is the declaring side's net, as the score line under
-    the table, and the row now says so ("score when forced"), as the choice line does ("score with ...")."""
+    """On the defenders' Mondfang row of board 6, where their forcing it leaves the declarers at -6, the defenders +6,
+    the number is the declaring side's net, as the score line under the table, and the row says so ("score when
+    forced"), as the choice line does ("score with ..."), not `gives it up (forcing it: -6)`."""
     monkeypatch.setenv("COLUMNS", "220")
     (document,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6")
     under_score = {b["bonus"]: b for b in document["score"]["bonuses"]}
@@ -1083,7 +1083,7 @@ def test_bench_names_its_count_and_its_file_as_the_other_commands_do(tmp_path):
 
 
 def test_bench_s_old_option_names_say_the_new_ones_on_stderr(tmp_path):
-    """``--deals``, ``--limit`` and ``--save`` still work (cli.md documents them), and now say on stderr what to give
+    """``--deals``, ``--limit`` and ``--save`` still work (cli.md documents them), and say on stderr what to give
     instead, as a deprecated spelling should; the new names say nothing."""
     old = run("bench", "-g", "kr", "--deals", "1", "--limit", "0", "--threads", "1", "--save", tmp_path / "old.json")
     for said in ("--deals is the old name of --count", "--limit is the old name of --time-limit",
@@ -1728,8 +1728,8 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
 
 
 def test_a_kratzen_postmortems_note_names_an_objective_the_command_takes(tmp_path):
-    """Graded by the score, a Kratzen post-mortem's note under the card table pointed at --objective points for
-    each seat's own tricks, an objective the command refuses for Kratzen: it names --objective tricks now."""
+    """Graded by the score, a Kratzen post-mortem's note under the card table points at --objective tricks for each
+    seat's own tricks, not at --objective points, which the command refuses for Kratzen."""
     record = tmp_path / "weli.tbn"
     record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI)
     out = " ".join(run("postmortem", record, "-o", "score").stdout.replace("│", "").split())

@@ -196,8 +196,8 @@ def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
 
 
 def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
-    """Card advice from a hand did not say its declarer, known cards or variant (no record says them there), which
-    the single-contract analysis of the same question does: both documents give them alike now."""
+    """Card advice from a hand says its declarer, known cards and variant (no record says them there), as the
+    single-contract analysis of the same question does: both documents give them alike."""
     from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
     hand = ["--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer G",
@@ -525,9 +525,9 @@ def test_analyse_and_batch_check_their_pool_options_in_one_order(tmp_path):
 
 
 def test_more_workers_than_cores_are_cut_to_the_cores_with_one_line(tmp_path, monkeypatch):
-    """-j 8 on a 2-core machine started 8 worker processes (batch, analyse, match), each searching on one thread
-    with a table of its own: the cores oversubscribed. Every pool command now runs as many as there are cores and
-    says so once on stderr; the answers are those of -j 1."""
+    """-j 8 on a 2-core machine (batch, analyse, match) runs as many worker processes as there are cores, not 8 each
+    searching on one thread with a table of its own (the cores oversubscribed), and says so once on stderr; the answers
+    are those of -j 1."""
     import solver.cli.options as options
 
     monkeypatch.setattr(options, "usable_cores", lambda: 1)

@@ -672,11 +672,10 @@ sys.exit(main())
 
 @pytest.mark.parametrize("moment", ["import:typer", "import:solver.analysis", "open:FILE"])
 def test_sigterm_during_the_start_up_ends_with_one_line_and_130(deals, moment) -> None:
-    """SIGTERM in the first moments of a run killed the process by the signal (exit -15, a shell's 143) without a
-    line, until ``cli.main`` set the handlers (as Typer loads), and after that until the command began (as its
-    module's imports load) ended it with 130 and not a word. The handlers are set first thing in ``solver.cli.main``
-    now, and a stop before the command's own code says so in one line; once the command has begun (it opens its
-    FILE) it says its own stop, as before."""
+    """SIGTERM in the first moments of a run, while Typer and the command's module load, ends it with 130 and one line,
+    not killed by the signal (exit -15, a shell's 143) or a silent 130: the handlers are set first thing in
+    ``solver.cli.main``, and a stop before the command's own code says so in one line; once the command has begun (it
+    opens its FILE) it says its own stop."""
     process = subprocess.run([sys.executable, "-c", _TERMINATED_AT, moment.replace("FILE", str(deals)), "solve",
                               str(deals)], capture_output=True, text=True, timeout=120)
     assert process.returncode == 130, (process.returncode, process.stderr)

@@ -343,9 +343,9 @@ def test_graded_by_the_score_the_game_line_is_drawn_where_the_settlement_decides
 
 
 def test_the_labels_of_mistakes_close_together_do_not_overlap():
-    """Schafkopf board 7 has mistakes on neighbouring cards (SU HO at 17 and 18, H9 E7 SO at 20 to 22): their labels
-    overlapped each other, a marker and the Schneider-against threshold's name. Each label now covers no other
-    label, no fixed text, no other mistake's marker, and stays inside the axes."""
+    """Schafkopf board 7 has mistakes on neighbouring cards (SU HO at 17 and 18, H9 E7 SO at 20 to 22): each label
+    covers no other label, no fixed text (the Schneider-against threshold's name), no other mistake's marker, and stays
+    inside the axes."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from solver.plot import plot_figure
 
@@ -551,9 +551,9 @@ def test_import_solver_does_not_import_matplotlib():
 
 
 def test_a_drawn_figure_pickles_and_draws_the_same_picture_after():
-    """A PlotFigure could not be pickled (matplotlib's secondary axis keeps two lambdas unless given functions), so
-    a post-mortem's figure could not be sent to another process (multiprocessing, Dask). It pickles now, as a
-    PlotFigure still, with every mark and the same PNG."""
+    """A PlotFigure pickles (matplotlib's secondary axis is given functions, not the two lambdas it keeps otherwise), so
+    that a post-mortem's figure can be sent to another process (multiprocessing, Dask): a PlotFigure still, with every
+    mark and the same PNG."""
     import pickle
 
     from solver.figure import PlotFigure
@@ -569,9 +569,9 @@ def test_a_drawn_figure_pickles_and_draws_the_same_picture_after():
 
 
 def test_an_unknown_mplbackend_is_said_in_one_line_before_the_analysis(tmp_path):
-    """matplotlib's import fails on an MPLBACKEND it does not know, and ``postmortem --plot`` ended in its
-    traceback; the command and the library now say what is wrong (exit 1, no file), and the API raises StichError.
-    In a fresh process: matplotlib reads the variable once, when it is first imported."""
+    """matplotlib's import fails on an MPLBACKEND it does not know: ``postmortem --plot`` and the library say what is
+    wrong (exit 1, no file) instead of matplotlib's traceback, and the API raises StichError. In a fresh process:
+    matplotlib reads the variable once, when it is first imported."""
     import os
     import subprocess
     import sys

@@ -166,8 +166,8 @@ def test_a_match_s_heading_and_a_solve_result_s_title_say_the_rules():
 
 
 def test_a_hand_analysis_says_its_rules_in_print_and_in_the_notebook():
-    """``print(analysis)`` and Jupyter started at the hand where ``stich analyse`` starts with the rules (as the
-    advice's report does); now both start with them, bold in the notebook with the hand under them."""
+    """``print(analysis)`` and Jupyter start with the rules, as ``stich analyse`` (and the advice's report) does, bold
+    in the notebook with the hand under them."""
     flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
     analysis = solver.analyse_position(flagged, 1, samples=2, workers=1)
     text = str(analysis).splitlines()

@@ -1259,9 +1259,9 @@ def test_cli_rejects_incomplete_play(tmp_path):
 
 
 def test_scoring_a_made_position_before_its_end_says_every_card_is_needed_not_a_play_section():
-    """A position from make_position has no Play section, but score_deal asked for 'a complete Play section' and
-    sent its user to 'stich score --dd', a command that never saw it. It is an InvalidPositionError now, in the
-    API's words."""
+    """A position from make_position has no Play section: score_deal of one before its end raises an
+    InvalidPositionError in the API's words, not 'a complete Play section' and 'stich score --dd', a command that never
+    saw it."""
     position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", play="EO S7")
     with pytest.raises(solver.InvalidPositionError) as caught:
         solver.score_deal(position)
