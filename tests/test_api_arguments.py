@@ -848,10 +848,10 @@ def test_make_position_takes_hands_of_cards_as_it_takes_hands_of_tokens(kratzen)
     mixed = [["EO", hands[0].pack.parse("E9"), "SU", "SZ"], "GA HA HU S7", tuple(hands[2])]
     assert str(make_position("Kratzen", mixed, "Trump S").hand(1)) == "EO E9 SU SZ"
     schafkopf_hand = make_position("Schafkopf", RUFER_ENDING, "Rufer E", partner=2).hand(3)
-    said = "E9 is a card of the Schafkopf pack, not of the Kratzen pack"  # it said 'Card(E9) is not a card of ...'
+    said = "E9 is a card of the Schafkopf pack, not of the Kratzen pack"  # not 'Card(E9) is not a card of ...'
     with pytest.raises(InvalidDealError, match=f"seat 1: {said}"):
         make_position("Kratzen", [schafkopf_hand, hands[1], hands[2]], "Trump S")  # another game's cards
-    with pytest.raises(solver.UnknownCardPlayError, match=said):  # it said 'E9 is not a card of the Kratzen pack'
+    with pytest.raises(solver.UnknownCardPlayError, match=said):  # not only 'E9 is not a card of the Kratzen pack'
         by_text.play(next(iter(schafkopf_hand)))
     with pytest.raises(InvalidDealError, match="seat 1: EO appears twice$"):  # a Card met a token
         make_position("Kratzen", [["eo", *hands[0]], hands[1], hands[2]], "Trump S")

@@ -106,8 +106,8 @@ def test_the_reports_say_targets_where_each_bonus_is_a_seat_s_own_not_where_ther
     by_side = document | {"bonuses": [bonus | {"seat": None} for bonus in document["bonuses"]]}
     title, columns, _ = bonus_table(by_side)  # a side's bonuses, pot or not
     assert (title, columns[0]) == ("bonuses forced (brackets: 95% intervals)", "item")
-    # print(dd_settlement(...)) named the attacker alone where there was a pot (pot is not None), now where every
-    # seat plays for itself, as stich score --dd does
+    # print(dd_settlement(...)) names the attacker alone where every seat plays for itself, as stich score --dd
+    # does, not wherever there is a pot (pot is not None)
     settled = solver.dd_settlement(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
     assert settled.every_seat_for_itself and "double dummy: attacker seat 1 " in str(settled)
     assert "double dummy: attacker seat 1 " in str(dataclasses.replace(settled, pot=None))
@@ -439,7 +439,7 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
                        "own contract, attacker 1; variant: the game's defaults")
     assert text[2:4] == ["mean settlement per seat and deal (± 95% intervals)",
                          "bot      seats played  mean settlement (chips)"]
-    assert text[4] == "random   18            -1.89 ± 3.71"  # its random bots' seeds no longer see the
+    assert text[4] == "random   18            -1.89 ± 3.71"  # its random bots' seeds do not see the
     # cheater's cards as names (tests/test_bots.py: test_a_bot_s_choice_is_a_function_of_the_position_...)
     assert text[-3:] == ["attacker seat 1: -4.00 (95%: -11.45 to +3.45) chips per deal, his own payment",
                          "random - cheater: -1.67 (95%: -5.62 to +2.28) chips per deal, paired (the same cards)",
@@ -615,7 +615,7 @@ def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_tie
     follower = solver.analyse_hand("kratzen", "EO E9 SU SZ", 2, "Trump E", samples=2, workers=1)
     assert not follower.openings and OPENING_NOTE not in str(follower)
     # a Kratzen seat other than the attacker, to play mid-deal: --cards refuses it (only the attacker's payment is
-    # searched), so the line no longer sends the reader there (the Kratzen audit)
+    # searched), so the line does not send the reader there
     played = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S",
                                   play="SU S7 SK")
     other = solver.analyse_position(played, 3, samples=2, workers=1)
@@ -792,7 +792,7 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
     rufer = list(solver.read_positions(VALAT.parent / "schafkopf.tbn"))[5]  # board 6: one card played
     assert str(solver.strategy_tree(rufer, 2)).splitlines()[0] == \
         "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # it read '1 cards played'
-    past = solver.strategy_tree(rufer, 10)  # 7 cards left: it said "of 10 cards", its depth attribute 10
+    past = solver.strategy_tree(rufer, 10)  # 7 cards left: not "of 10 cards", nor a depth attribute of 10
     assert str(past).splitlines()[0] == \
         "Schafkopf Rufer G: strategy tree of the 7 cards left after 1 card played, 15 nodes"
     assert past.graph["depth"] == 7

@@ -680,9 +680,9 @@ def test_stopping_a_pool_ends_its_running_jobs_at_once() -> None:
     processes, manager = list(pool._processes.values()), pool._executor_manager_thread
     assert len(processes) == 2 and manager is not None
     stop_pool(pool)
-    # joined by the stop itself, its wake-up pipe closed before Python's exit writes to it (bpo-39995): the stop
-    # took the thread after the shutdown, which forgets it too, so it never joined it, and a double Ctrl-C on a
-    # loaded machine ended in an "OSError: Bad file descriptor" traceback now and then
+    # joined by the stop itself, its wake-up pipe closed before Python's exit writes to it (bpo-39995): a stop that
+    # took the thread after the shutdown, which forgets it too, would never join it, and a double Ctrl-C on a
+    # loaded machine would end in an "OSError: Bad file descriptor" traceback now and then
     assert not manager.is_alive()  # it reaps the workers too: their exit codes are all set once it is done
     assert [process.exitcode for process in processes] == [-signal.SIGTERM] * 2  # not 0, after their 5 s
 

@@ -1182,8 +1182,8 @@ def test_a_kratzen_match_names_its_measure_tricks_as_solve_does(tmp_path):
     common = ["match", "--game", "kratzen", "--bots", "cheater,random,random", "-n", "1", "--pot", "6", "-j", "1"]
     played = run(*common, "-o", "tricks")
     assert "bots: cheater (plays for its own tricks), random; " in played.stdout
-    # the JSON says the name the command takes (it said "points", which -o refuses for Kratzen); the checkpoint's
-    # identity keeps the bots' word, "points", so that checkpoints written before still resume
+    # the JSON says the name the command takes (not "points", which -o refuses for Kratzen); the checkpoint's
+    # identity keeps the bots' word, "points", so that older checkpoints still resume
     assert json.loads(run(*common, "-o", "tricks", "--json").stdout)["bots"]["cheater"]["plays_for"] == "tricks"
     journal = tmp_path / "k.ckpt"
     run(*common, "-o", "tricks", "--checkpoint", journal)

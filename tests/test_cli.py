@@ -491,7 +491,7 @@ def test_check_schafkopf_and_kratzen():
     assert "score (double dummy): +6 chips, attacker seat 1's own payment" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "12").stdout
     assert "score (double dummy): +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's
-    # 0 unsigned, as the payments and the contract table write it (it said "+0 chips")
+    # 0 unsigned, as the payments and the contract table write it (not "+0 chips")
     assert "score (double dummy): 0 chips, attacker seat 1's own payment\n" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1").stdout
 
@@ -738,7 +738,7 @@ def test_a_file_without_records_is_an_error(tmp_path, text):
     result = run("batch", path, "--out", tmp_path / "out.jsonl", code=1)
     assert f"stich: {path}: no records" in result.stderr
     assert not (tmp_path / "out.jsonl").exists()  # no empty output left behind
-    result = run("tree", path, "-d", "1", "--out", tmp_path / "tree.json", code=1)  # it said "no record"
+    result = run("tree", path, "-d", "1", "--out", tmp_path / "tree.json", code=1)  # not "no record"
     assert result.stderr == (f"stich: {path}: no records (empty, or only comments; a record starts with tags such as "
                              '[Game "Schafkopf"] [Deal "..."])\n')
 
@@ -870,7 +870,7 @@ def test_tree_board_is_found_past_a_record_too_broken_to_read(tmp_path):
 
 def test_output_errors_name_the_file_asked_for(tmp_path):
     result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--out", tmp_path / "no" / "t.json", code=1)
-    # the folder that is missing named, as batch and --checkpoint name it (it said 'No such file or directory')
+    # the folder that is missing named, as batch and --checkpoint name it (not 'No such file or directory')
     assert result.stderr == (f"stich: {tmp_path / 'no' / 't.json'}: cannot be written: the folder {tmp_path / 'no'} "
                              "does not exist (make it, or choose another file)\n")
     result = run("deal", "-g", "sk", "--out", tmp_path, code=1)
@@ -1448,7 +1448,7 @@ def test_bench_compare_says_another_version_or_time_limit_and_a_saved_line_at_it
     assert ("Kratzen 6 seats: every seat's guaranteed tricks: the saved run stopped 1 of 2 deals at its limit "
             "(0.005 s) and counted them at it: its times are lower bounds, and the ratios to them upper bounds"
             ) in " ".join(other.split())
-    # --json said none of it: its documents' ratios looked like-for-like; stderr now says what the table's lines do
+    # --json's documents' ratios would look like-for-like: stderr says what the table's lines do
     as_json = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--compare", saved,
                   "--json")
     assert as_json.stderr.splitlines() == [
@@ -1719,7 +1719,7 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
     assert other.stderr == ("stich: examples/schafkopf.tbn:107:12: objective 'tricks' belongs to Kratzen, not to "
                             "Schafkopf (for Schafkopf Rufer G choose from: score, points)\n"
                             ).replace("examples/schafkopf.tbn", str(EXAMPLES / "schafkopf.tbn"))
-    # the contract as the rule book names it, as the reports do (it said 'for Schafkopf WenzTout', 'Kratzen Trump S
+    # the contract as the rule book names it, as the reports do (not 'for Schafkopf WenzTout', 'Kratzen Trump S
     # SevenMuss'), in postmortem's words and solve's alike
     tout = run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "4", "-o", "tricks", code=1)
     assert "(for Schafkopf Wenz Tout choose from: score, points)" in tout.stderr
@@ -3255,8 +3255,8 @@ def test_a_torn_last_checkpoint_line_is_trimmed_and_its_samples_solved_again(tmp
 
 
 def test_a_checkpoint_that_cannot_be_used_is_named_not_the_records_contract(tmp_path):
-    # analysing a FILE, a bad --checkpoint was said at the record's [Contract] tag ('examples/kratzen.tbn:25:12:
-    # /tmp/x: not a stich checkpoint ...'), which is not what is wrong; the hand form said it bare, as now both do
+    # analysing a FILE, a bad --checkpoint is said bare, as the hand form says it, not at the record's [Contract] tag
+    # ('examples/kratzen.tbn:25:12: /tmp/x: not a stich checkpoint ...'), which is not what is wrong
     not_a_checkpoint, missing = tmp_path / "notes.txt", tmp_path / "no such folder" / "c.jsonl"
     not_a_checkpoint.write_text("hello\n")
     for cards in ((), ("--cards",)):

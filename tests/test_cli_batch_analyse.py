@@ -187,7 +187,7 @@ def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
     assert {card["card"]: card["mean"] for card in document["cards"]} == pytest.approx(openings)
     assert all(card["interval"][0] is not None and "schneider" in card["bonuses"] for card in document["cards"])
     text = runner.invoke(app, ["analyse", *hand[:-1], "--cards"]).stdout
-    # the header names the hand it advises (it said only the seat and the cards played, a review)
+    # the header names the hand it advises, not only the seat and the cards played
     assert "Schafkopf, Rufer E: seat 1 to move after 0 cards played, holding EU E8 E7 GK GO HA H9 SU" in text
     assert "behind the best" in text
     refused = runner.invoke(app, ["analyse", *hand[:-1], "--cards", "--seat", "2"])

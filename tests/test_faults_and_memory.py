@@ -175,7 +175,7 @@ def test_a_resume_reads_the_checkpoint_as_a_stream(tmp_path: Path, monkeypatch) 
 
 
 def test_a_version_2_checkpoint_is_refused_and_left_alone(tmp_path: Path) -> None:
-    # version 2 journals (one analysis, chunk lines without a key) are no longer read
+    # version 2 journals (one analysis, chunk lines without a key) are not read
     journal = tmp_path / "a.ckpt"
     sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
     lines = [json.loads(line) for line in journal.read_text().splitlines()]
