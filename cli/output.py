@@ -22,7 +22,7 @@ def is_stdout(path: Path | None) -> bool:
     Such a path is written as stdout is, as the output comes: a temporary file renamed over it would make a reader
     wait for the last record, and would replace a file that stdout appends to (``>> deals.tbn``) instead of adding
     to it."""
-    return names_stdout(path) or path is not None and redirected_here(path)
+    return path is not None and (names_stdout(path) or redirected_here(path))
 
 
 def redirected_here(path: Path) -> bool:

@@ -117,7 +117,7 @@ def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, 
     try:
         return tempfile.mkstemp(prefix=f".{path.stem if suffix else path.name}.", suffix=suffix, dir=directory)
     except FileNotFoundError as error:
-        raise FileNotFoundError(error.errno, _folder_takes_no_file(directory, shown, error), str(shown)) from None
+        raise FileNotFoundError(error.errno, _unwritable_folder_said(directory, shown, error), str(shown)) from None
     except NotADirectoryError as error:  # a part of the path is a file: say which, not the bare "Not a directory"
         raise NotADirectoryError(error.errno, f"cannot be written: {_file_in_path(_folder_shown(directory, shown))} "
                                  f"is a file, where a folder was expected (choose another path)", str(shown)) from None
@@ -125,7 +125,7 @@ def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, 
         raise type(error)(error.errno, error.strerror, str(shown)) from None
 
 
-def _folder_takes_no_file(directory: Path, shown: str | os.PathLike, error: OSError) -> str:
+def _unwritable_folder_said(directory: Path, shown: str | os.PathLike, error: OSError) -> str:
     """What follows the name of an output path (``shown``, as given) whose file could not be made in ``directory``
     (``error``, a FileNotFoundError): that the folder does not exist, or that it exists but takes no new file (/proc),
     which the OS's bare "No such file or directory" does not tell apart. One message for an output and its lock."""
@@ -386,8 +386,8 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
     for _ in range(_LOCK_ATTEMPTS):
         try:
             handle = open(lock_path, "a")
-        except FileNotFoundError as error:  # the first thing written beside the file
-            raise FileRefusedError(f"{path}: {_folder_takes_no_file(target.parent, path, error)}") from None
+        except FileNotFoundError as error:  # the lock is made before the output: its folder said as the output's
+            raise FileRefusedError(f"{path}: {_unwritable_folder_said(target.parent, path, error)}") from None
         except OSError as error:
             raise FileRefusedError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
         try:
@@ -487,4 +487,4 @@ def remove_stale_temporaries(path: str | os.PathLike, min_age: float = 0.0) -> i
 
 
 __all__ = ["STALE_TEMPORARY_SECONDS", "STDOUT_NAMES", "HeldLock", "atomic_file", "atomic_path", "check_writable",
-           "lock_beside", "locked_while_written", "remove_stale_temporaries"]
+           "lock_beside", "locked_while_written", "names_stdout", "remove_stale_temporaries"]

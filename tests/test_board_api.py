@@ -2539,9 +2539,9 @@ def test_board_says_a_flag_of_another_game_once_a_game_and_opens_the_records(tmp
 
 
 def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path, monkeypatch):
-    """``stich board k.tbn -b 1 --variant sagotrick=off``: every Kratzen record refuses the Zwanzigerrufen flag, so the
-    record opens under its own rules (the flag said once), not 'no record with [Board "1"]' of a record that is there; a
-    record the board cannot open, picked by --board, is said alone, exit 1."""
+    """``stich board k.tbn -b 1 --variant sagotrick=off`` refuses the Zwanzigerrufen flag for the Kratzen record and
+    the board opens, not 'no record with [Board "1"]'; a file of one record the board cannot open, picked by --board,
+    says what is wrong with it (its Declarer), exit 1, not 'no record with'."""
     from typer.testing import CliRunner
 
     import uvicorn

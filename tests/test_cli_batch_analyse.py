@@ -525,9 +525,8 @@ def test_analyse_and_batch_check_their_pool_options_in_one_order(tmp_path):
 
 
 def test_more_workers_than_cores_are_cut_to_the_cores_with_one_line(tmp_path, monkeypatch):
-    """-j 8 on a 2-core machine (batch, analyse, match) runs as many worker processes as there are cores, not 8 each
-    searching on one thread with a table of its own (the cores oversubscribed), and says so once on stderr; the answers
-    are those of -j 1."""
+    """-j 8 where this process may use 1 core (batch, analyse, match) says once on stderr that 1 worker runs, and each
+    command answers (batch's lines without an error); where it may use 8, -j 8 says nothing and warns nothing."""
     import solver.cli.options as options
 
     monkeypatch.setattr(options, "usable_cores", lambda: 1)

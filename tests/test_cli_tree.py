@@ -95,9 +95,9 @@ def test_a_variant_flag_or_a_card_of_another_game_is_said_as_every_command_says_
 
 
 def test_a_score_tree_says_the_pot_and_the_announcements_its_values_depend_on(tmp_path):
-    """A Kratzen ``-o score`` tree settled from ``--pot 12`` and one from the record's pot of 0 differ but for their
-    values only if the file says which pot (and a Zwanzigerrufen tree which announcements) its values were settled with:
-    the graph says the record's pot and announcements, where it has them."""
+    """A ``-o score`` tree's graph says the pot its values were settled from (``--pot 12``; none for the record's pot
+    of 0, the graphs otherwise equal), and a Zwanzigerrufen tree's the announcements; a tree with neither says
+    neither."""
     kratzen = EXAMPLES / "kratzen.tbn"
     empty = tree_json(tmp_path, kratzen, "-b", "2", "-d", "1", "-o", "score")["graph"]
     potted = tree_json(tmp_path, kratzen, "-b", "2", "-d", "1", "-o", "score", "--pot", "12")["graph"]

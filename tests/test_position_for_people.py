@@ -304,7 +304,8 @@ def test_reprs_say_what_things_are_in_a_line():
 
 def test_results_print_for_people_and_render_in_a_notebook():
     """A solve, a double-dummy settlement and a bonus check print as the commands show them, not as one long line of
-    indices and fields; Jupyter renders tables, and repr is a short one-line summary (``<SolveResult valat; ...>``)."""
+    indices and fields, and Jupyter renders them as tables; a solve's repr is a short one-line summary
+    (``<SolveResult valat; ...>``), a settlement's and a bonus check's their dataclass's."""
     position = next(solver.read_positions(EXAMPLES / "valat.tbn"))
     result = solver.solve(position, "valat", cards=True, line=True)
     lines = str(result).splitlines()
