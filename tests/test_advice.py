@@ -425,8 +425,8 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
     assert [str(warning.message) for warning in caught] == [
         f"{journal}: 4 samples of a run of 4 resumed in a run of 6 (sample k is the same whatever their number): 4 "
         "read back, 2 left to solve"]
-    # once solved again, nothing is said: the old lines stay, but the new job's samples are there (the review: the
-    # warning came on every rerun, though nothing was solved)
+    # once solved again, nothing is said on a rerun that solves nothing: the old lines stay, and the new job's
+    # samples are there
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal) == advice
@@ -540,10 +540,9 @@ print(json.dumps({{"warnings": [str(warning.message) for warning in caught], "er
 
 
 def test_card_advice_without_bonuses_does_not_read_the_samples_of_card_advice_with_them(tmp_path):
-    """A header was taken as the job's when it held the job's fields (the review): card advice without bonuses
-    (``{"cards": ...}``) read the samples of card advice with them (``{"cards": ..., "bonuses": true}``) as its own,
-    so its sums were not a fresh run's and nothing was written. A header is the job's when its fields are the
-    job's exactly, ``samples`` aside."""
+    """A header is the job's when its fields are the job's exactly, ``samples`` aside: card advice without bonuses
+    (``{"cards": ...}``) does not read the samples of card advice with them (``{"cards": ..., "bonuses": true}``) as its
+    own, so its sums are a fresh run's and it writes them."""
     from solver.advice import card_sums
 
     position = _position()
@@ -732,7 +731,8 @@ def test_a_kratzen_checkpoint_without_the_tricks_is_another_job(tmp_path: Path, 
 
 
 def test_cli_contract_advice_says_a_checkpoint_counting_no_win_at_pot_0_is_solved_again(tmp_path: Path) -> None:
-    """The command line's run of the review's case: the old lines' samples solved again, said once on stderr."""
+    """The command line's run on a checkpoint whose lines count no win at pot 0: their samples are solved again, said
+    once on stderr, and Trump H wins on every sample."""
     path = tmp_path / "ck.jsonl"
     args = ("analyse", "--game", "kratzen", "--hand", "EA G7 HA HK", "--seat", "1", "--seats", "4", "--contract",
             "Trump E, Trump H", "-j", "1", "--json", "--checkpoint", str(path))
@@ -931,8 +931,7 @@ def test_a_run_stopped_before_its_first_sample_says_so_rather_than_ranking_refus
 
 def test_contracts_are_ranked_by_what_the_seat_is_paid():
     """A Rufer's net is shared by its two seats, a Solo's is the soloist's alone: advice compares the seat's own
-    payment (the audit's hand: ranked by the side's net, the Rufer led at +5.36 against the Solo's +4.20; the caller
-    is paid half of that)."""
+    payment, so the caller of a Rufer is paid half of the side's net."""
     from solver.advice import draw_deal
     from solver.games import get_game
     from solver.position import Position
@@ -953,8 +952,8 @@ def test_contracts_are_ranked_by_what_the_seat_is_paid():
 
 
 def test_the_bonuses_the_other_side_is_paid_are_counted_too():
-    """A contract's risk is what the other side is paid along the way (Laufende held against it, a Schneider
-    against it): the analyst audit missed it beside the bonuses made. Counted from the same line as those."""
+    """A contract's risk is also what the other side is paid along the way (Laufende held against it, a Schneider
+    against it), counted beside the bonuses made and from the same line as those."""
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G, Solo H", samples=30, seed=1,
                              workers=1)
     rufer, solo = _row(advice, "Rufer G"), _row(advice, "Solo H")
@@ -967,8 +966,8 @@ def test_the_bonuses_the_other_side_is_paid_are_counted_too():
 
 
 def test_contract_advice_takes_only_the_seats_own_announcements():
-    """Another seat's Kontra says who sits where, which contract advice's samples do not keep: it crashed the run on
-    the first sample where seat 4 was the partner (the review). It is refused at once."""
+    """Another seat's Kontra says who sits where, which contract advice's samples do not keep: it is refused at once.
+    The seat's own announcements are taken, and a Pagat the hand lacks is refused, as the hand's analysis refuses it."""
     with pytest.raises(StichError, match="not seat 4's"):
         contract_advice("zwanzigerrufen", "T21 T19 T18 T15 T14 T13 T12 HK SK DK", 1, "Normal T20, Solo", samples=12,
                         workers=1, announcements="4: Kontra")
@@ -1273,8 +1272,8 @@ def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
 
 
 def test_a_schwarz_counts_as_the_schneider_it_includes():
-    """RULES.md 2.5: a Schwarz is paid instead of the Schneider. Advice listed every bonus at 0 until paid, so a hand
-    taken Schwarz on every sample was said never to have made its Schneider ("below 39%"; the review)."""
+    """RULES.md 2.5: a Schwarz is paid instead of the Schneider, and counts as the Schneider it includes: a hand taken
+    Schwarz on every sample made its Schneider on every sample too, not "below 39%"."""
     done = _stich("analyse", "--game", "schafkopf", "--hand", "EO GO HO SO EU GU EA EZ", "--seat", "1", "--contract",
                   "Solo E, Wenz", "-n", "6", "-j", "1", "--json")
     assert done.returncode == 0, done.stderr
@@ -1385,8 +1384,8 @@ def test_a_seat_other_than_forehand_may_pass_and_play_in_forehands_game():
 
 
 def test_passing_against_forehand_in_her_normal_game_or_her_solo():
-    """The pass row's other cases (the review): seat 3 without the called tarock plays against forehand; against
-    a forehand who holds T20..T16 it defends her Solo; each valued by seat 3's share, sample by sample."""
+    """The pass row's other cases: seat 3 without the called tarock plays against forehand; against a forehand who holds
+    T20..T16 it defends her Solo; each valued by seat 3's share, sample by sample."""
     from solver.advice import PASS, draw_deal
     from solver.games import get_game
     from solver.position import Position
@@ -1452,11 +1451,11 @@ def test_a_dazu_is_worded_for_the_other_side_as_a_dagegen():
 
 
 def test_a_defenders_bare_absolut_is_refused_naming_absolut_dagegen():
-    """A defender's 'Absolut' (not 'Absolut dagegen') was accepted and quietly brought the Kontra on the game that only
-    'Absolut dagegen' says (RULES.md 1.7; the review): it is refused, naming the announcement meant. In advice's pass
-    row, whose side the cards decide, the seat says its Absolut as its side does in each sample (seat 2 without
-    T20..T16 always defends: 'Absolut dagegen'), so both wordings give the same row, settled on every sample; where
-    no wording fits (a defender's Pagat without a Kontra) the row is refused and the run says why."""
+    """A defender's 'Absolut' (not 'Absolut dagegen') would bring the Kontra on the game that only 'Absolut dagegen'
+    says (RULES.md 1.7): it is refused, naming the announcement meant. In advice's pass row, whose side the cards
+    decide, the seat says its Absolut as its side does in each sample (seat 2 without T20..T16 always defends: 'Absolut
+    dagegen'), so both wordings give the same row, settled on every sample; where no wording fits (a defender's Pagat
+    without a Kontra) the row is refused and the run says why."""
     from test_cli import run
 
     hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
@@ -1505,10 +1504,9 @@ def solver_api_parse(text: str):
 
 
 def test_a_checkpoint_of_other_contracts_says_why_it_is_not_resumed(tmp_path):
-    """Seat 2's ``--contract all`` checkpoints written before the pass row was offered were silently not resumed
-    (the review): resuming them cannot be done (a new contract pairs with the others on every sample, and the
-    journal keeps sums only), so the run starts afresh beside them and stderr says so, naming the list that
-    resumes them."""
+    """Seat 2's ``--contract all`` checkpoints of a list without the pass row cannot be resumed (a new contract pairs
+    with the others on every sample, and the journal keeps sums only), so the run starts afresh beside them and stderr
+    says so, naming the list that resumes them."""
     from test_cli import run
 
     hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
@@ -1532,11 +1530,10 @@ def test_a_checkpoint_of_other_contracts_says_why_it_is_not_resumed(tmp_path):
 
 
 def test_each_announcement_settles_every_contract_with_and_without_it_on_the_same_samples(monkeypatch):
-    """What an announcement is worth took two runs (with --announce and without), whose difference was lost in
-    their spread (the review): --each-announcement settles each contract announcing nothing and with each
-    announcement on the same samples, and each announced row says what it adds, paired. The gain is the paired
-    mean of (with - without), so it equals the difference of the two rows' means on the same samples, and a run
-    with --announce alone gives the announced row's own figures."""
+    """--each-announcement settles each contract announcing nothing and with each announcement on the same samples, and
+    each announced row says what it adds, paired. The gain is the paired mean of (with - without), so it equals the
+    difference of the two rows' means on the same samples, and a run with --announce alone gives the announced row's own
+    figures."""
     from test_cli import run
 
     hand = "TS T21 T20 T18 T15 T12 T1 SK HK DG"
@@ -1605,15 +1602,15 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     single_contract = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "1", "--contract", "Solo",
                           "-n", "2", "--each-announcement", code=2).stderr
     assert "contract advice only" in single_contract
-    # from a FILE, --contract all was there already: the message named it as what was missing (the Kratzen audit)
+    # from a FILE, --contract all is there already: the message does not name it as missing
     from_file = run("analyse", str(ROOT / "examples" / "kratzen.tbn"), "-b", "2", "--seat", "1", "--contract", "all",
                     "--each-announcement", code=2).stderr
     assert "contract advice only (--game and --hand, not a FILE)" in " ".join(from_file.split())
 
 
 def test_a_row_with_several_announcements_names_each_without_its_seat():
-    """``--announce "2: Pagat Ultimo; 2: Valat" --each-announcement`` named the row of both 'Solo + Pagat Ultimo;
-    2: Valat' (the review): every item of a row is named without its seat, as the comma form was."""
+    """``--announce "2: Pagat Ultimo; 2: Valat" --each-announcement``: every item of a row is named without its seat, as
+    in the comma form."""
     from solver.advice import row_name
 
     assert row_name("Solo", "2: Pagat Ultimo; 2: Valat") == "Solo + Pagat Ultimo, Valat"
@@ -1624,8 +1621,8 @@ def test_a_row_with_several_announcements_names_each_without_its_seat():
 
 
 def test_a_pass_row_refused_says_on_how_many_samples():
-    """'pass refused, for instance: ...' stood under a pass row settled on some of the samples too, as if the row
-    were refused whole (the review): a row refused on every sample says so."""
+    """A pass row refused says on how many samples: one refused on every sample says 'pass refused on every sample, for
+    instance: ...'."""
     from test_cli import run
 
     failed = run("analyse", "--game", "zwanzigerrufen", "--hand", "T20 T14 T13 T12 T11 T10 SK HK DK CK", "--seat", "2",
@@ -1672,8 +1669,8 @@ def test_a_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path, monkey
 
 def test_a_game_without_bonus_items_settles_no_item_that_is_a_bonus():
     """``Game.has_bonus_items`` lets the advice skip the line a value's bonuses are read from; it says again what
-    ``is_bonus_item`` says of the items the game settles (the review: nothing tied the two). Each game's settled
-    items on a few seeded deals: a game without bonus items pays none, the others pay some."""
+    ``is_bonus_item`` says of the items the game settles, and this ties the two. Each game's settled items on a few
+    seeded deals: a game without bonus items pays none, the others pay some."""
     import solver
     from solver.games.outcome import GAMES
     from solver.position import position_from_record

@@ -803,7 +803,7 @@ def test_a_deals_hand_by_a_seat_index_out_of_range_says_so(valat, seat):
     with pytest.raises(solver.InvalidSeatError, match="counts seats from 0"):
         valat.rules.deal.hand_names(seat)
     assert valat.rules.deal.hand_names(3)[0] == "T13"
-    assert valat.rules.deal.hand_names(np.int64(3))[0] == "T13"  # a numpy seat as elsewhere (the review)
+    assert valat.rules.deal.hand_names(np.int64(3))[0] == "T13"  # a numpy seat as elsewhere
 
 
 def test_every_function_that_draws_at_random_defaults_to_the_commands_seed():
@@ -825,8 +825,8 @@ def test_every_function_that_draws_at_random_defaults_to_the_commands_seed():
 
 
 def test_a_seat_for_the_kratzen_score_is_refused_in_kratzen_words(tmp_path):
-    """solve(..., "score", seat=1) and strategy_tree of a Kratzen position said the score is "the declaring side's
-    (or the declarer's alone)", words Kratzen has not: its score is the attacker's own payment (the Kratzen audit)."""
+    """solve(..., "score", seat=1) and strategy_tree of a Kratzen position are refused in Kratzen's words: its score is
+    the attacker's own payment, not "the declaring side's (or the declarer's alone)"."""
     position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S")
     said = "the score is the attacker's own payment (every seat plays for itself) and takes no seat"
     with pytest.raises(StichError, match=re.escape(said)):

@@ -132,8 +132,8 @@ def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
 
 
 def test_a_zwanzigerrufen_analysis_prints_its_cards_as_the_command_does():
-    """``print(analysis)`` wrote the French cards ``SK HK`` where ``stich analyse`` and the hand diagram write
-    ``♠K ♥K`` (the review)."""
+    """``print(analysis)`` writes ``♠K ♥K``, as ``stich analyse`` and the hand diagram do, not the French cards ``SK
+    HK``."""
     analysis = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal",
                                    samples=2, workers=1)
     text = str(analysis)
@@ -534,8 +534,8 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
 
 
 def test_a_slice_or_copy_of_a_result_list_prints_as_the_whole_does():
-    """``contract_table(...)[1:]``, a copy or a sum were plain lists that printed as reprs (the review): a slice of
-    the results is still the kind of list that prints and renders as the command's table."""
+    """A slice, a copy or a sum of ``contract_table(...)`` is still the kind of list that prints and renders as the
+    command's table, not a plain list of reprs."""
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
     table = solver.contract_table(kratzen)
     for part in (table[:1], table.copy(), table[:1] + table[:1]):
@@ -546,8 +546,8 @@ def test_a_slice_or_copy_of_a_result_list_prints_as_the_whole_does():
 
 
 def test_an_analysis_stopped_early_says_so_when_printed():
-    """``print(analyse_hand(..., time_limit=...))`` said "10 samples (seed 1)" as if 10 had been asked (the review):
-    a stopped analysis says it was stopped, and that its figures are of the samples solved."""
+    """``print(analyse_hand(..., time_limit=...))`` of a stopped analysis says it was stopped and that its figures are
+    of the samples solved, not "10 samples (seed 1)" as if 10 had been asked."""
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=400, workers=1, time_limit=0)
     assert analysis.stopped == "time limit" and analysis.samples == 1  # the first sample only
     assert str(analysis).splitlines()[1] == "1 of 400 samples (seed 1), stopped by the time limit: the figures of these"
@@ -627,8 +627,7 @@ def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_tie
 
 
 def test_a_table_row_made_by_hand_prints():
-    """``print(TableEntry("Solo", 1))`` (a row not searched: no value) was a TypeError (the review): it prints
-    dashes."""
+    """``print(TableEntry("Solo", 1))``, a row not searched (no value), prints dashes."""
     from solver.analysis import TableEntry
 
     row = TableEntry("Solo", 1)

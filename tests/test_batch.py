@@ -851,9 +851,8 @@ def _worker_threads(_: object) -> tuple[object, int]:
 
 
 def test_one_worker_asked_for_searches_on_one_thread() -> None:
-    """``-j 1`` is one core: the jobs run in this process (no pool), each on one search thread as a pool's worker
-    would; jobs run here for another reason (a batch too small for a pool) keep the engine's default, every core.
-    The audit found ``batch -j 1`` and ``analyse -j 1`` using both cores."""
+    """``-j 1`` is one core: the jobs run in this process (no pool), each on one search thread as a pool's worker would;
+    jobs run here for another reason (a batch too small for a pool) keep the engine's default, every core."""
     from solver.search.engine import default_threads
     from solver.workers import Pool, run_serial, serial_threads
 
@@ -914,9 +913,9 @@ def test_a_pot_settles_the_kratzen_records_and_is_part_of_the_question(tmp_path:
 
 
 def test_a_bad_pot_is_the_records_error_whatever_is_asked(tmp_path: Path) -> None:
-    """A Kratzen record's [Pot "abc"] was an error line under the default objectives (the score reads it) but the
-    record was solved under -o tricks, as stich solve once did (the Kratzen audit): it is the record's error either
-    way, at the tag, and the other records are still solved; --pot stands for the tag and is used instead."""
+    """A Kratzen record's [Pot "abc"] is the record's error, at the tag, under the default objectives (the score reads
+    it) and under -o tricks alike, and the other records are still solved; --pot stands for the tag and is used
+    instead."""
     source = tmp_path / "deals.tbn"
     deal = '[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n[Contract "Trump S"]\n'
     source.write_text(f'[Game "Kratzen"]\n[Pot "abc"]\n{deal}\n[Game "Kratzen"]\n[Pot "8"]\n{deal}')

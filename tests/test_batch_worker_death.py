@@ -488,9 +488,9 @@ def _fails_or_dies(job: int, marker: str) -> int:
 
 
 def test_a_job_in_flight_at_a_break_after_a_failure_runs_again_before_the_failure_is_raised(tmp_path):
-    """A task's failure is raised once the jobs in flight beside it are back; but when a worker then died, the jobs
-    in flight at that break were set to run again and never were (nothing new is taken after a failure, and the
-    retries were taken with the new jobs): job 1's result was lost (the review). It runs again on the new pool."""
+    """A task's failure is raised once the jobs in flight beside it are back; when a worker then dies, the jobs in
+    flight at that break run again on the new pool (job 1's result is not lost), though nothing new is taken after a
+    failure."""
     results: list[tuple[int, int]] = []
     with pytest.raises(ValueError, match="job 2 fails"):
         pool.run_pool([1, 2], _fails_or_dies, (str(tmp_path / "died"),),
@@ -515,8 +515,8 @@ def test_of_two_jobs_that_fail_the_earlier_jobs_failure_is_raised(tmp_path):
     with pytest.raises(ValueError, match="^job 1 fails$"):
         pool.run_pool([1, 2, 3], _fails_in_turn, (), lambda job, result: ran.append(job), 2, in_flight=1)
     assert ran == []
-    # a job given twice (one object, or equal interned values) keeps its first place (the review: the places were
-    # kept by the job's id, which the second 'a' took over)
+    # a job given twice (one object, or equal interned values) keeps its first place, not one keyed by the job's
+    # id, which the second 'a' would take over
     with pytest.raises(ValueError, match="^job a fails$"):
         pool.run_pool(["a", "b", "a"], _fails_in_turn, (), lambda job, result: ran.append(job), 2, in_flight=2)
 
@@ -552,11 +552,9 @@ class _BreakingPool:
 
 
 def test_a_pool_that_breaks_while_jobs_are_handed_to_it_is_restarted(monkeypatch):
-    """A job whose worker dies before the next job is submitted (after a restart, a chunk that kills its worker at
-    once) broke the pool under the submits: the next submit raised BrokenProcessPool, which ended about one run in
-    14 of a batch with a poisoned record with that traceback instead of its error line or StichError (the review).
-    Now that break restarts the pool as any other: the job not yet handed on runs on the new pool as it was, and
-    the jobs finished before the break are handed on once."""
+    """A job whose worker dies before the next job is submitted (after a restart, a chunk that kills its worker at once)
+    breaks the pool under the submits: that break restarts the pool as any other, the job not yet handed on runs on the
+    new pool as it was, and the jobs finished before the break are handed on once; no BrokenProcessPool traceback."""
     made: list[_BreakingPool] = []
     plans = iter([{3}, set()])  # the first pool breaks at job 3, with job 4 still to submit; the second is sound
     monkeypatch.setattr(pool, "process_pool", lambda *args: _BreakingPool(next(plans), made))

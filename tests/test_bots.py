@@ -704,9 +704,9 @@ def test_a_match_without_rotation_says_its_difference_is_not_paired():
 
 
 def test_a_kratzen_match_has_a_pot_and_each_seat_plays_for_its_own():
-    """A Kratzen deal without a pot settles at 0, so a match had nothing to compare (the API audit): ``pot`` is every
-    deal's [Pot]. The settlement is the attacker's payment alone: another seat playing for it would only play
-    against the attacker, so it plays for its own tricks."""
+    """A Kratzen deal without a pot settles at 0, so a match takes a ``pot`` for every deal (refused for Schafkopf) and
+    says it. The settlement is the attacker's payment alone: another seat playing for it would only play against the
+    attacker, so it plays for its own tricks."""
     from solver.bots import card_values
     from solver.search.engine import EngineSolver
 
@@ -718,7 +718,7 @@ def test_a_kratzen_match_has_a_pot_and_each_seat_plays_for_its_own():
     assert any(any(deal.payments) for deal in with_pot.deals)
     with pytest.raises(StichError, match="pot"):
         play_match("schafkopf", [RandomBot()] * 4, boards=1, pot=3)
-    # the pot takes and pays, so one bot in every seat has a mean with an interval (the review: "0 by construction")
+    # the pot takes and pays, so one bot in every seat has a mean with an interval, not 0 by construction
     alone = play_match("kratzen", [RandomBot(seed=3)] * 3, boards=4, seed=2, pot=12).bots["random"]
     assert alone.mean != 0 and alone.low < alone.mean < alone.high
     position = position_from_record(random_record("kratzen", 2, 1, seats=3))
@@ -806,7 +806,7 @@ def test_a_pot_match_is_no_zero_sum_match_when_a_deal_pays_0_by_chance():
                                       "-s", "26", "--pot", "4", "--no-rotate", "-j", "1", "--json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
-    assert sum(document["deals"][0]["payments"]) == 0  # the chance the review met
+    assert sum(document["deals"][0]["payments"]) == 0  # payments summing to 0 by chance
     assert document["bots"]["random"]["interval_note"] != "0 by construction"
     text = CliRunner().invoke(app, ["match", "-g", "kratzen", "--bots", "random,random,random,random", "-n", "1",
                                     "-s", "26", "--pot", "4", "--no-rotate", "-j", "1"]).stdout
@@ -830,7 +830,7 @@ def test_a_match_on_two_processes_is_the_match_on_one(tmp_path, two_worker_cores
     assert play_match("kratzen", bots, boards=5, seed=4, pot=12, workers=2, checkpoint=journal).as_dict() == serial
     with pytest.raises(StichError, match="give its bots workers=1"):
         play_match("kratzen", [make_bot("sampling", workers=2), *bots[1:]], boards=2, workers=2)
-    # a shorter match on that checkpoint takes only its own boards (the review: all six came in)
+    # a shorter match on that checkpoint takes only its own boards, not all six
     shorter = play_match("kratzen", bots, boards=3, seed=4, pot=12, workers=2, checkpoint=journal).as_dict()
     assert shorter == play_match("kratzen", bots, boards=3, seed=4, pot=12).as_dict()
     # progress sees the deals in board order, though the pool's boards come back as they finish
@@ -992,7 +992,7 @@ def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_pat
     assert match_module.mixed_builds_text(unrecorded) == ("boards by 1 or 2 engine builds: 1 by fedcba987654 (this "
                                                           "one), 3 by a build the checkpoint did not record (perhaps "
                                                           "another)")
-    # one wording in both (the review found it written twice)
+    # one wording in both, said once
     assert told[0].count(match_module.UNRECORDED_BUILD) == 1
     assert match_module.mixed_builds_text(unrecorded).endswith(f"3 by {match_module.UNRECORDED_BUILD}")
 
@@ -1150,8 +1150,8 @@ def test_a_match_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path):
 
 
 def test_a_numpy_declarer_makes_a_match_whose_report_is_json():
-    """play_match took a numpy declarer and kept it: the report's as_dict() then failed in json.dumps ('Object of
-    type int64 is not JSON serializable', the review). It is read as the int it stands for, as every seat is."""
+    """play_match reads a numpy declarer as the int it stands for, as every seat is, so the report's as_dict() goes
+    through json.dumps."""
     import numpy as np
 
     bots = [RandomBot(seed=seat) for seat in range(4)]
@@ -1625,7 +1625,7 @@ def test_card_time_and_samples_without_a_sampling_bot_are_refused():
     assert refused(*own, "--samples", "20").endswith(
         "Invalid value for '--samples': only for the built-in sampling bot: no bot here is a bare 'sampling' bot "
         "(sampling:N names its own samples)")
-    # 'sampling:' with no count is a bare sampling bot, which takes --samples (the review)
+    # 'sampling:' with no count is a bare sampling bot, which takes --samples
     bare = run("match", "-g", "kratzen", "--bots", "sampling:,random,random", "-n", "1", "-j", "1", "--samples", "2")
     assert bare.stderr == "" and "sampling (2 samples a card" in bare.stdout
 

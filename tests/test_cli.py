@@ -198,8 +198,9 @@ def test_solve_every_record_of_a_file_agrees_with_the_reference():
 
 
 def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
-    """The score of an ending is that of a whole deal on its cards, and Kratzen without a pot settles every line at
-    0: solve and check say so beside the score (the audit found only `score` did), in text and in JSON."""
+    """The score of an ending is that of a whole deal on its cards, and Kratzen without a pot settles every line at 0:
+    solve and check say so beside the score, in text and in JSON. Both take --pot over the record's tag, and say a
+    Schafkopf record has no pot."""
     (ending,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "6")
     assert ending["notes"] == [ENDING_NOTE]
     (whole,) = documents("solve", EXAMPLES / "valat.tbn")
@@ -209,7 +210,7 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     (kratzen,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1")
     assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"] == [
         "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]  # every command that says it
-    # takes --pot: solve and check too (the Kratzen audit), over the record's tag; a Schafkopf record is left alone
+    # takes --pot: solve and check too, over the record's tag; a Schafkopf record is left alone
     assert "│ score     │ seat 1 │        │         │      │    +4 │" in run(
         "solve", EXAMPLES / "kratzen.tbn", "--board", "1", "-o", "score", "--pot", "10").stdout  # 2 tricks x 10 // 4
     (potted,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1", "--pot", "10")
@@ -249,8 +250,8 @@ def test_a_finished_deal_says_why_it_has_no_cards_or_line():
 
 
 def test_every_card_table_is_ranked_best_first_for_the_player_to_move():
-    """The score's card table was ranked, the others in the pack's order (the audit): seat 2 defends, so the card
-    that leaves the declarers the fewest points or tricks comes first; JSON keeps the pack's order."""
+    """A card table is ranked best first for the player to move, whatever the objective (points, valat): seat 2 defends,
+    so the card that leaves the declarers the fewest points or tricks comes first; JSON keeps the pack's order."""
     out = run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "7", "-o", "points", "-o", "valat", "--cards").stdout
     rows = [line.split("│")[1].strip() for line in out.splitlines() if line.startswith("│ ♥K/♥Q") or
             line.startswith("│ ♣K") or line.startswith("│ ♦K")]
@@ -439,8 +440,8 @@ def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
 
 
 def test_an_announced_trull_that_nobody_holds_is_said_to_fail():
-    """check listed an announced Trull nobody was dealt as only 'no - nobody was dealt all three', while the score
-    gives it to the other side (RULES.md 1.7: a failed announcement; the review): the row says so."""
+    """An announced Trull nobody was dealt is said to fail, so the other side scores it (RULES.md 1.7: a failed
+    announcement), as the score has it, not only 'no - nobody was dealt all three'."""
     text = (EXAMPLES / "zwanzigerrufen.tbn").read_text(encoding="utf-8").split("\n\n% 2.")[0]
     text = text.replace('[Contract "Normal"]', '[Contract "Normal"]\n[Announcements "1: Trull"]')
     position = solver.parse_positions(text, name="ann.tbn")[0]
@@ -578,8 +579,8 @@ def test_a_variant_tags_list_given_to_one_option_is_said_as_options_to_give_each
 
 
 def test_a_variant_flag_no_game_has_is_a_usage_error():
-    """Wrong whatever the records: exit 2, as in deal and bench (the researcher audit found batch's 1 and deal's 2);
-    a flag of another game than a record's stays that record's error (below)."""
+    """A variant flag no game has is wrong whatever the records: exit 2, as is a flag's value out of its range; the
+    API's error is located at the record. A flag of another game than a record's stays that record's error (below)."""
     result = run("solve", EXAMPLES / "valat.tbn", "--variant", "no_such_flag=1", code=2)
     assert "Invalid value for '--variant': unknown variant flag 'no_such_flag'" in result.stderr
     assert "(no game has it; every game's flags: " in result.stderr and result.stdout == ""
@@ -590,8 +591,8 @@ def test_a_variant_flag_no_game_has_is_a_usage_error():
 
 
 def test_a_variant_flag_the_command_got_wrong_is_said_once_for_all_records(tmp_path):
-    """One --variant mistake refuses every record of its game alike: the audit saw it 7 times, each pointed at
-    another record. Records of other games are still answered; the whole, uncut list of flags is shown."""
+    """One --variant mistake refuses every record of its game alike and is said once, not once for each record. Records
+    of other games are still answered; the whole, uncut list of flags is shown."""
     result = run("check", EXAMPLES / "kratzen.tbn", "--variant", "solo_value=4", code=1)
     assert result.stderr.splitlines() == ["stich: --variant: variant flag solo_value is Zwanzigerrufen's, not "
                                           "Kratzen's (Kratzen's flags: first_leader, must_undertrump, "
@@ -639,7 +640,7 @@ def test_record_selects_a_record_by_its_place_in_the_file(tmp_path):
     assert f"{untagged}:4:1: " in run("solve", untagged, "--record", "1", code=1).stderr  # the broken one, asked for
     both = run("solve", untagged, "--record", "1", "--board", "1", code=2)
     assert "give --board or --record, not both" in both.stderr
-    for advice in ((), ("--contract", "all")):  # contract advice ignored them (the review)
+    for advice in ((), ("--contract", "all")):  # contract advice too
         assert "picks a record of a FILE" in run("analyse", "--game", "kratzen", "--hand", "HA EA EK GA", "--seat",
                                                  "1", *advice, "-r", "2", code=2).stderr
     out = tmp_path / "tree.json"
@@ -1112,7 +1113,7 @@ def test_bench_saves_a_run_and_compares_with_it(tmp_path):
     run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--out", saved)
     before = json.loads(saved.read_text())
     assert before["command"] == "bench" and before["machine"]["cores"] >= 1 and before["saved"]
-    # it says "schema": "stich-result/1" and was in no kind of the schema (the researcher audit of bench)
+    # it says "schema": "stich-result/1" and is a kind of the schema of its own
     assert_rejected(of_kind(before, "benchRun"), "benchRun")
     assert schema_errors({**before, "partial": {"lines": 3, "interrupted_during": "Kratzen: exact tricks"}},
                          SCHEMA) == []
@@ -1343,7 +1344,7 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(saved)])
     assert result.exit_code == 130 and f"0 of 3 lines finished; nothing saved to {saved}" in result.stderr
     assert saved.read_text() == "an earlier file\n"
-    # a whole run saved before (a baseline) is not replaced by part of one: the part goes beside it (the review)
+    # a whole run saved before (a baseline) is not replaced by part of one: the part goes beside it
     baseline = tmp_path / "base.json"
     whole = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "1", "--out",
                                 str(baseline)])
@@ -1640,9 +1641,9 @@ GA HU HK
 
 
 def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
-    """Every Kratzen seat plays for itself, and the score is the attacker's payment alone: graded by it, seat 2
-    throwing the Weli under the trump ace (the one trick it could make, so it pays the pot) was "ok" (the analyst
-    audit). By default each mover's own tricks grade it; -o score still grades by the attacker's payment."""
+    """Every Kratzen seat plays for itself, and the score is the attacker's payment alone: graded by it, seat 2 throwing
+    the Weli under the trump ace (the one trick it could make, so it pays the pot) would be "ok". By default each
+    mover's own tricks grade it; -o score still grades by the attacker's payment."""
     record = tmp_path / "weli.tbn"
     record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI)
     (document,) = documents("postmortem", record)
@@ -2619,7 +2620,7 @@ def test_output_for_an_encoding_without_suit_signs_shows_letters():
 
 
 def test_check_at_an_ascii_stdout_writes_the_skus_not_sk_question_mark():
-    # the Mondfang's "catches it with the Sküs" printed "Sk?s" at PYTHONIOENCODING=ascii (the review): descriptions
+    # the Mondfang's "catches it with the Sküs" is not "Sk?s" at PYTHONIOENCODING=ascii: descriptions
     # and reasons go through the same ASCII fallbacks as the report's signs
     process = _stich("check", str(EXAMPLES / "valat.tbn"), PYTHONIOENCODING="ascii")
     assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
@@ -3044,10 +3045,10 @@ def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
 
 
 def test_a_double_ctrl_c_stops_the_board_without_a_traceback():
-    """uvicorn took a second Ctrl-C as a forced exit that cancelled the board's shutdown half-way, and printed its
-    CancelledError traceback (the review; in every run); the board ignores it while it stops. The Ctrl-Cs come once
-    uvicorn answers a request (its own handlers in place), not a fixed 1.5 s after the startup message: on a loaded
-    machine uvicorn could still be starting then, and the test passed without reaching the case it is about."""
+    """A second Ctrl-C, which uvicorn takes as a forced exit that would cancel the board's shutdown half-way with a
+    CancelledError traceback, is ignored while the board stops. The Ctrl-Cs come once uvicorn answers a request (its own
+    handlers in place), not at a fixed time after the startup message, when on a loaded machine uvicorn may still be
+    starting."""
     import re
     import urllib.request
 
@@ -3440,7 +3441,7 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
     kratzen = _stich_match("-g", "kratzen", "--bots", "random,random,random,random,random", "-n", "2", "-j", "1")
     assert "random holds every seat: 0 by construction (pot 0: every payment is 0), no interval" in kratzen.stdout
     assert "zero-sum" not in kratzen.stdout
-    # one value a board: pooled over the 160 deals as if independent, the audit's interval left out 0
+    # one value a board: pooled over the 160 deals as if independent, the interval would leave out 0
     assert "declaring side: +0.75 (95%: -0.97 to +2.47) game units per deal" in same.stdout
     assert "95% intervals over 40 boards, one value a board (its mean over the rotations)" in same.stdout
     document = json.loads(_stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5",
@@ -3494,9 +3495,9 @@ def test_text_piped_on_is_never_wrapped() -> None:
 
 
 def test_help_pages_name_kratzen_words_for_kratzen():
-    """table's help promised "every contract each seat could bid" and, for Kratzen, "every contract": it lists the
-    trump suits of the record's attacker alone; tree's default objective was "the declarer's tricks", solve's
-    summary "what each side has taken", where Kratzen has an attacker and no sides (the Kratzen audit)."""
+    """The help pages say Kratzen's words for Kratzen, which has an attacker and no sides: table's lists every trump
+    suit for the record's attacker, tree's default objective is the attacker's tricks (or --seat's), and solve's summary
+    says what each seat has taken."""
     def page(name: str) -> str:
         return " ".join(run(name, "--help").stdout.split())
 

@@ -219,7 +219,7 @@ def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
     assert text[:4] == ["rules: laufende_mode=only_if_holder_wins",
                         "Schafkopf, Rufer G: seat 1 to move after 0 cards played, holding EU E8 E7 GK GO HA H9 SU",
                         "known in seat 2: SA", "known in seat 4: EA EZ"]
-    # from a FILE the --known cards were used and said nowhere (the review): the document and the text say them
+    # from a FILE the --known cards used are said: the document and the text say them
     on_file = ["analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "2", "-j", "1",
                "--known", "4:SK"]
     document = json.loads(runner.invoke(app, [*on_file, "--json"]).stdout)
@@ -307,9 +307,9 @@ def test_batch_progress_outside_a_terminal_is_a_line_now_and_then(monkeypatch, c
 
 
 def test_the_bonuses_table_says_whose_objective_it_is():
-    """A declaring hand's 'game' could never be forced against it: one column said 0.0% by construction (the audit
-    read it as a fault). The table says whose objective it is, and splits the two only where the sides change from
-    sample to sample (a Pagat whose holder the deal decides)."""
+    """A declaring hand's 'game' can never be forced against it, so one column is 0.0% by construction: the table says
+    whose objective it is, and splits the two only where the sides change from sample to sample (a Pagat whose holder
+    the deal decides)."""
     from solver.sampling import forced_by_whom as _forced_by_whom
 
     def bonus(ours, theirs, for_side):
@@ -334,7 +334,7 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
                     "│ tricks (seat 3) │ seat 3 │ 15% (7-29%) │",
                     "│ tricks (seat 4) │ seat 4 │ 22% (12-38%) │"]
     assert "targets forced (brackets: 95% intervals)" in result.stdout
-    assert "targets forced" in result.stdout and "bonus" not in result.stdout  # the Kratzen audit: no bonuses
+    assert "targets forced" in result.stdout and "bonus" not in result.stdout  # Kratzen has no bonuses
     result = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                       "1", "--contract", "Rufer E", "-n", "8", "--seed", "1", "-j", "1"])
     assert result.exit_code == 0 and "whose" in result.stdout and "against it" not in result.stdout
@@ -345,9 +345,9 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
 
 
 def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():
-    """The Kratzen audit: for a seat that is not the attacker ``win:`` was unexplained (it is the seat making its own
-    trick target, RULES.md 3.3), and contract advice for --seat 2 makes seat 2 the attacker while its header said
-    only "seat 2's mean payment"."""
+    """A Kratzen analysis for a seat that is not the attacker explains ``win:`` (the seat making its own trick target,
+    RULES.md 3.3), and contract advice for --seat 2, which makes seat 2 the attacker, says so in its header, not only
+    "seat 2's mean payment"."""
     hand = ["analyse", "--game", "kratzen", "--hand", "SA S6 HK E7", "--seats", "4", "-n", "8", "--seed", "1",
             "-j", "1"]
     single = runner.invoke(app, [*hand, "--seat", "2", "--contract", "Trump S"])
@@ -383,7 +383,7 @@ def test_a_single_contracts_bonuses_are_named_as_players_name_them():
                                               "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", "--seat", "1", "--contract",
                                               "Normal", "-n", "2", "-j", "1", "--json"]).stdout)
     assert "valat_against" in {bonus["objective"] for bonus in document["bonuses"]}  # the JSON keeps the names
-    # a Schafkopf Tout's own objective by its name too (it was 'tout', the review)
+    # a Schafkopf Tout's own objective by its name too (not 'tout')
     from solver.games import get_game
 
     assert get_game("schafkopf").objective_title("tout") == "Tout"
@@ -496,8 +496,8 @@ def test_an_announcement_that_does_not_parse_is_a_usage_error_of_announce():
 
 
 def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):
-    """analyse and batch search each sample or record on one thread a worker; --threads there was Typer's 'No such
-    option' with look-alikes (the CLI audit). It is refused, saying what to give instead, and not listed."""
+    """analyse and batch search each sample or record on one thread a worker: --threads there is refused, saying what to
+    give instead (not Typer's 'No such option' with look-alikes), and not listed."""
     for args in (["analyse", "--game", "sk", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract",
                   "Rufer E", "--threads", "2"],
                  ["batch", str(EXAMPLES / "schafkopf.tbn"), "--out", str(tmp_path / "out.jsonl"), "--threads", "2"]):

@@ -381,9 +381,9 @@ def test_a_record_out_of_memory_within_worker_memory_says_that_limit(monkeypatch
 
 
 def test_a_dask_worker_short_of_memory_stops_only_its_own_records(monkeypatch) -> None:
-    """A Dask worker whose table did not fit stopped the whole run, telling the user to give --table-mb or
-    --worker-memory, which --scheduler refuses (the review): on a cluster only that worker may be short, so its
-    records say so in their lines (in words for the cluster) and the others' records are solved."""
+    """On a cluster only one Dask worker may be short of memory for its table: that does not stop the run
+    (``table_does_not_fit`` is None), and its records' lines say so in words for the cluster (a Dask worker,
+    STICH_TABLE_MB), not --table-mb or --worker-memory, which --scheduler refuses."""
     from solver import workers
 
     monkeypatch.setattr(workers, "_dask_worker", lambda: object())
@@ -983,9 +983,9 @@ def test_stich_analyse_with_a_larger_n_resumes_the_checkpoint_of_a_smaller_one(t
 
 
 def test_samples_of_another_n_resumed_are_said_once_a_run(tmp_path: Path) -> None:
-    """A run resuming the samples of a run of another ``-n`` said nothing, where other resumes say what they resume
-    (the review). The library warns (OtherCountResumed, a StichWarning) with the samples read back and those left;
-    the command says it on stderr once, not once for each record of a FILE."""
+    """A run resuming the samples of a run of another ``-n`` says so, as other resumes say what they resume: the library
+    warns (OtherCountResumed, a StichWarning) with the samples read back and those left; the command says it on stderr
+    once, not once for each record of a FILE."""
     from solver.errors import OtherCountResumed
 
     journal = tmp_path / "a.ckpt"

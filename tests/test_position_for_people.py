@@ -287,8 +287,8 @@ def test_what_the_api_hands_out_it_takes_back():
 
 
 def test_reprs_say_what_things_are_in_a_line():
-    """A position, a deal, a result and an engine each print as one readable line (they printed 700 to 1,400
-    characters of masks and pack, or an object address: the API audit)."""
+    """A position, a deal, a result and an engine each print as one readable line, not hundreds of characters of masks
+    and pack, nor an object address."""
     position = next(solver.read_positions(EXAMPLES / "valat.tbn"))
     assert repr(position) == "<Position board 1: Zwanzigerrufen Solo, declarer 1; trick 6 of 10, seat 1 to play>"
     assert str(position.rules.deal) == position.rules.deal.text()

@@ -196,7 +196,7 @@ def test_chips_are_graded_in_a_tricks_payout_whatever_the_pot():
     first = analyse_play(position, objective="score").cards[0]
     assert (first.cost, first.grade) == (90, "blunder")  # 2 x 10 chips -> 1 x 10 - 2 x 40: the target missed
     assert trick_payout(position) == 10
-    # an ending's trick pays P/4 too, not the pot over the tricks left (the review: 20 chips in a 2-trick ending)
+    # an ending's trick pays P/4 too, not the pot over the tricks left (not 20 chips in a 2-trick ending)
     (ending_position,) = solver.parse_positions(
         '[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EO SZ / GA S7 / EK SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n'
         '[Pot "40"]\n')
@@ -961,7 +961,7 @@ def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path
     assert result.stdout == "" and f"stich: {missing}: cannot be written: the folder {missing.parent} does not exist " \
         "(make it, or choose another file)" in result.stderr
     assert "post-mortem of" not in result.stderr and not missing.parent.exists()
-    # nor a plot that cannot be written for another reason (the review: a file where the directory should be); a bad
+    # nor a plot that cannot be written for another reason (a file where the directory should be); a bad
     # --objective is still the usage error it is
     afile = tmp_path / "afile"
     afile.write_text("")
@@ -1286,8 +1286,8 @@ T1 HJ CJ DG
 
 
 def test_a_bonus_handed_to_the_opponents_is_told_from_one_thrown_away():
-    """The analyst audit read seat 1's lost "pagat_ultimo" as its own Pagat: it was the defenders' Pagat dagegen,
-    which seat 1's T15 let them force. A card's lost bonuses say which were the opponents' to force."""
+    """Seat 1's lost "pagat_ultimo" is the defenders' Pagat dagegen, which seat 1's T15 let them force, not its own
+    Pagat: a card's lost bonuses say which were the opponents' to force."""
     (position,) = solver.parse_positions(ANNOUNCED_AND_PLAYED)
     analysis = analyse_play(position)
     lost = {card.number: (card.seat, card.bonuses_lost, card.bonuses_handed_over) for card in analysis.cards
@@ -1676,7 +1676,7 @@ def test_under_tie_44_no_score_the_game_line_is_left_out(tmp_path):
     analysis = analyse_play(tied)
     assert analysis.curve[:5] == (61, 44, 44, 44, 45)
     assert analysis.winning is None and analysis.game_changes == ()
-    # nor a game mark among the thresholds, which the plot drew as a line at 45 (the review)
+    # nor a game mark among the thresholds, drawn as a line at 45
     assert analysis.thresholds == (("absolut_against", 33), ("absolut", 56), ("valat (all tricks)", 61))
     assert ("game", 45) in analyse_play(ending(VALAT_THROWN)).thresholds
     assert analyse_play(ending(VALAT_THROWN)).game_changes == ((1, False), (4, True))  # declarers_lose, the default

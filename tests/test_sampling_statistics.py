@@ -208,8 +208,8 @@ def test_the_live_status_line_says_what_the_report_says_of_the_intervals() -> No
 
 
 def test_the_win_chance_has_a_wilson_interval():
-    """The win chance was a bare share (the statistics audit): it has a 95% Wilson interval, which stays within
-    0..1 and has width where every sample or none was won."""
+    """The win chance has a 95% Wilson interval, not a bare share, which stays within 0..1 and has width where every
+    sample or none was won."""
     from solver.intervals import wilson_interval_95
 
     assert wilson_interval_95(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)

@@ -150,7 +150,7 @@ def test_kontra_check_case():
 
 
 def test_a_soloists_announcement_is_the_declarers_not_the_declarers_seat():
-    """A one-seat side read "announced by the declarers seat 1" (the review): a soloist is the declarer."""
+    """A one-seat side's announcement is the declarer's (a soloist is the declarer), not "the declarers seat 1"."""
     text = (Path(__file__).parent.parent / "examples" / "valat.tbn").read_text(encoding="utf-8")
     text = text.replace('[Contract "Solo"]', '[Contract "Solo"]\n[Announcements "1: Valat"]')
     settlement = solver.dd_settlement(solver.parse_positions(text, name="valat.tbn")[0])  # the rest played out
