@@ -44,8 +44,8 @@ from .analysis import SCHEMA, solve_report
 from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, room_refusal, torn_tail, trim_partial_line, unstarted_file,
                          write_error_fix)
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
-from .files import (STDOUT_NAMES, atomic_file, json_line_fault, json_text, locked_while_written, read_once_kind,
-                    remove_stale_temporaries)
+from .files import (atomic_file, json_line_fault, json_text, locked_while_written, names_stdout,
+                    read_once_kind, remove_stale_temporaries)
 from .formats.tbn import Comment, Record, format_record, iter_records
 from .html_tables import html_lines, html_table
 from .games import GAMES, check_flags_of_some_game
@@ -160,7 +160,7 @@ def summary_text(summary: BatchSummary) -> str:
     duplicates = (f", {summary.duplicates:,} duplicate{'' if one else 's'} of {'a record' if one else 'records'} "
                   "above (the same text): answered once" if summary.duplicates else "")
     errors = f"{summary.errors:,} error{'' if summary.errors == 1 else 's'}"
-    stream = summary.out in STDOUT_NAMES
+    stream = names_stdout(summary.out)
     done = "" if stream else f", {summary.skipped:,} already done"
     return (f"{summary.written:,} written to {'stdout' if stream else summary.out or 'the output'} "
             f"({summary.solved:,} solved, {errors}){done}{duplicates}, {summary.seconds:.1f} s")
@@ -615,7 +615,7 @@ def _output_full(error: OSError, out_path: str | os.PathLike) -> OSError:
     (stdout: :data:`~solver.files.STDOUT_NAMES`) is never resumed, so its error says what a rerun does instead."""
     if error.filename is not None:
         return error
-    if os.fspath(out_path) in STDOUT_NAMES:
+    if names_stdout(out_path):
         kept = "the lines before it were written to stdout, a stream, which a rerun does not resume: it solves " \
             "every record again (an --out file is resumed)"
     else:
@@ -630,7 +630,7 @@ def _appended_to(out_path: str | os.PathLike) -> Iterator[IO[str]]:
     of a write that failed): an output write too, unless the run already failed, whose error is then the one said,
     naming the output as given. Stdout's names (:data:`~solver.files.STDOUT_NAMES`) append to the descriptor
     already open (:data:`STDOUT_FILENO`), not to a name opened again, which a socket refuses."""
-    if os.fspath(out_path) in STDOUT_NAMES:
+    if names_stdout(out_path):
         stream = os.fdopen(os.dup(STDOUT_FILENO), "a", encoding="utf-8")
     else:
         stream = open(out_path, "a", encoding="utf-8")
@@ -762,7 +762,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             raise StichError(f"{name} must be a function (or None), not {callback!r}")
     start = time.perf_counter()
     asked = asked_of(source, objectives, cards, variant, pot)
-    if os.fspath(out_path) in STDOUT_NAMES:
+    if names_stdout(out_path):
         # a stream: nothing to resume from, tidy or lock (a file stdout appends to would be read and replaced)
         question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
         return _solve_records(source, out_path, set(), question, pool, chunk_size, progress, start, on_error)
