@@ -21,7 +21,7 @@ from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name
 from .options import (ALL_MESSAGES, CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for,
                       output_file, parse_variant_options, pool_options, variant_examples, workers_option)
 from .records import emit_json
-from .output import STDOUT_NAMES, checked_output
+from .output import checked_output, names_stdout
 from .render import on_a_terminal, stderr_console
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def batch(
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     # stdout's names are a stream, which --json's summary ends (docs/json.md); a file stdout is redirected to is
     # resumed from, which a summary line in it would spoil
-    streamed = str(out) in STDOUT_NAMES
+    streamed = names_stdout(out)
     stream = is_stream_output(out)  # stdout, a pipe, /dev/tty: written as it comes, never resumed
     with input_errors():
         checked_output(out, inputs=[file], appends=True,

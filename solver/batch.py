@@ -44,7 +44,7 @@ from .analysis import SCHEMA, solve_report
 from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, room_refusal, torn_tail, trim_partial_line, unstarted_file,
                          write_error_fix)
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
-from .files import (STDOUT_NAMES, atomic_file, is_stream_output, json_line_fault, json_text, locked_while_written,
+from .files import (atomic_file, is_stream_output, json_line_fault, json_text, locked_while_written, names_stdout,
                     read_once_kind, remove_stale_temporaries)
 from .formats.tbn import Comment, Record, format_record, iter_records
 from .html_tables import html_lines, html_table
@@ -126,7 +126,7 @@ class BatchSummary:
     stream: bool = False
 
     def __post_init__(self) -> None:
-        if self.out in STDOUT_NAMES:  # stdout is a stream whoever made the summary
+        if names_stdout(self.out):  # stdout is a stream whoever made the summary
             object.__setattr__(self, "stream", True)
 
     @property
@@ -170,7 +170,7 @@ def summary_text(summary: BatchSummary) -> str:
                   "above (the same text): answered once" if summary.duplicates else "")
     errors = f"{summary.errors:,} error{'' if summary.errors == 1 else 's'}"
     done = "" if summary.stream else f", {summary.skipped:,} already done"
-    where = "stdout" if summary.out in STDOUT_NAMES else summary.out or "the output"
+    where = "stdout" if names_stdout(summary.out) else summary.out or "the output"
     return (f"{summary.written:,} written to {where} "
             f"({summary.solved:,} solved, {errors}){done}{duplicates}, {summary.seconds:.1f} s")
 
@@ -626,7 +626,7 @@ def _output_full(error: OSError, out_path: str | os.PathLike, stream: bool) -> O
     if error.filename is not None:
         return error
     if stream:
-        where = "stdout" if os.fspath(out_path) in STDOUT_NAMES else os.fspath(out_path)
+        where = "stdout" if names_stdout(out_path) else os.fspath(out_path)
         kept = f"the lines before it were written to {where}, a stream, which a rerun does not resume: it solves " \
             "every record again (an --out file is resumed)"
     else:
@@ -641,7 +641,7 @@ def _appended_to(out_path: str | os.PathLike, stream_output: bool) -> Iterator[I
     of a write that failed): an output write too, unless the run already failed, whose error is then the one said,
     naming the output as given. Stdout's names (:data:`~solver.files.STDOUT_NAMES`) append to the descriptor
     already open (:data:`STDOUT_FILENO`), not to a name opened again, which a socket refuses."""
-    if os.fspath(out_path) in STDOUT_NAMES:
+    if names_stdout(out_path):
         stream = os.fdopen(os.dup(STDOUT_FILENO), "a", encoding="utf-8")
     else:
         stream = open(out_path, "a", encoding="utf-8")

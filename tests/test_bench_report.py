@@ -92,9 +92,9 @@ def test_bad_options_are_said_before_the_run_not_as_a_traceback_after_it(report,
 
 
 def test_progress_in_a_log_is_one_line_a_minute_and_each_lines_last_deal(report, capsys, monkeypatch):
-    """With stderr in a log the report wrote a line per deal, 300 a run, several a second (`1/100`, `2/100`, ...).
-    Off a terminal it now says the first, then one every LOG_SECONDS, each line's last deal and a deal stopped at the
-    limit; on a terminal every deal still."""
+    """With stderr in a log the report says the first deal, then one line every LOG_SECONDS, each line's last deal and a
+    deal stopped at the limit, not a line per deal (300 a run, several a second: `1/100`, `2/100`, ...); on a terminal
+    every deal."""
     clock = [100.0]
     monkeypatch.setattr(report.time, "monotonic", lambda: clock[0])
     deals = [report.Progress("Kratzen", done, 150, done, 1.5, done == 40) for done in range(1, 151)]
@@ -159,8 +159,8 @@ def test_the_dds_worker_leaves_ctrl_c_to_the_report(report):
 
 
 def test_out_and_json_are_written_atomically_so_a_failed_write_keeps_the_old_file(report, monkeypatch, tmp_path):
-    """``--out`` and ``--json`` were written with ``path.write_text``: a kill during the write left a README cut off
-    in the middle. They now go through a temporary file renamed into place, as ``stich bench --out`` does."""
+    """``--out`` and ``--json`` go through a temporary file renamed into place, as ``stich bench --out`` does, so that a
+    kill during the write leaves the old file whole, not a README cut off in the middle."""
     readme = tmp_path / "README.md"
     readme.write_text(f"# Bench\nabove\n{report.BEGIN}\nold figures\n{report.END}\nbelow\n", encoding="utf-8")
     report.write(readme, "new figures\n")
@@ -178,8 +178,8 @@ def test_out_and_json_are_written_atomically_so_a_failed_write_keeps_the_old_fil
 
 
 def test_ctrl_c_while_the_report_is_written_is_said_too(report, monkeypatch, tmp_path, capsys):
-    """A Ctrl-C after the run, while the report was rendered and written, printed a KeyboardInterrupt traceback
-    (the review): the handler now covers the writes, which keep the old file whole."""
+    """A Ctrl-C after the run, while the report is rendered and written, is said without a KeyboardInterrupt traceback:
+    the handler covers the writes, which keep the old file whole."""
     readme = tmp_path / "README.md"
     readme.write_text("old\n", encoding="utf-8")
     monkeypatch.setattr(report, "run", lambda *args: "measured")

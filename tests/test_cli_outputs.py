@@ -161,8 +161,9 @@ def stich(*arguments: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("name", ["-", "/dev/stdout"])
 def test_stdout_s_names_write_to_stdout_in_every_command_that_writes_data_there(name, tmp_path, source) -> None:
-    """tree refused them (no format suffix) and batch refused ``-`` while it took /dev/stdout: each writes its output
-    to stdout now, the tree as --json prints it, batch's lines as they come."""
+    """Stdout's names (``-``, /dev/stdout) write each command's output to stdout: tree's as --json prints it (it has no
+    format suffix), batch's lines as they come, ``-`` as /dev/stdout. Post-mortem's ``--plot`` to stdout, where the
+    post-mortem is printed, is refused (exit 2), and nothing is written beside the source."""
     outputs = {command: stich(*command_line(command, name, source)) for command in ("deal", "tree", "batch", "bench")}
     assert all(done.returncode == 0 for done in outputs.values()), {c: d.stderr for c, d in outputs.items()}
     assert outputs["deal"].stdout.startswith('[Game "Kratzen"]')
