@@ -341,13 +341,13 @@ def test_a_scheduler_without_workers_at_worker_wait_0_is_given_up_at_once(tmp_pa
     assert notes == [] and not out.exists()
 
 
-@pytest.mark.parametrize("wait", [0, 60])
+@pytest.mark.parametrize("moment", ["counting", "given up", "waiting"])
 def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lack_workers(tmp_path, monkeypatch,
-                                                                                         wait):
-    """A scheduler gone while the run looks for its workers, before the first count of them (--worker-wait 0) or
-    during the wait for one (60), is said to have gone, with Dask's words, once its client gives up reconnecting
-    (after 30 s; 2 s here): not as a wait for workers given up, nor as an error of the output file (no output is
-    written), since neither is what happened."""
+                                                                                         moment):
+    """A scheduler gone while the run looks for its workers is said to have gone, with Dask's words: before the
+    first count of them (--worker-wait 0), counted while Dask's client still tries to reconnect ("counting") or once
+    it has given up ("given up"), or during the wait for one (--worker-wait 60, "waiting"). Not as a wait for workers
+    given up, nor as an error of the output file (no output is written), since neither is what happened."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from typer.testing import CliRunner
 
@@ -356,9 +356,14 @@ def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lac
     source = tmp_path / "deals.tbn"
     source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
     out = tmp_path / "out.jsonl"
-    class QuickToGiveUp(distributed.Client):  # reconnects for 2 s, not the run's 30 s
+    wait = 60 if moment == "waiting" else 0
+
+    class QuickToGiveUp(distributed.Client):
+        """Gives up a call to a scheduler gone after 2 s; reconnects for 2 s once given up on, else for the run's
+        30 s, so that a count made as soon as the scheduler is gone is made while the client still reconnects."""
         def __init__(self, *args, **kwargs):
-            super().__init__(*args, **{**kwargs, "timeout": "2s"})
+            super().__init__(*args, **({**kwargs, "timeout": "2s"} if moment == "given up" else kwargs))
+            self.rpc.timeout = 2
 
     with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=None) as cluster:
         address = cluster.scheduler_address
@@ -366,12 +371,14 @@ def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lac
 
         def connected(client_class, scheduler):
             client = connect(QuickToGiveUp, scheduler)
-            if not wait:  # gone once the run is connected, before it counts the workers
+            if moment != "waiting":  # gone once the run is connected, before it counts the workers
                 cluster.close()
+            if moment == "given up":
+                _wait_until(lambda: client.status == "closed", "the client gave up reconnecting")
             return client
 
         monkeypatch.setattr(pool, "_dask_client", connected)
-        if wait:  # gone as the run says that it waits
+        if moment == "waiting":  # gone as the run says that it waits
             monkeypatch.setattr(pool, "_wait_for_workers", _closing_on_notice(pool._wait_for_workers, cluster))
         result = CliRunner().invoke(app, ["batch", str(source), "--out", str(out), "--scheduler", address,
                                           "--worker-wait", str(wait)])
@@ -379,11 +386,20 @@ def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lac
     *waiting, last = result.stderr.splitlines()
     assert waiting == ([f"stich: waiting for a Dask worker to join the scheduler at {address} (giving up after "
                         f"{wait} s: --worker-wait)"] if wait else [])
+    cause = "Dask's client gave up reconnecting to it)" if moment == "given up" else "OSError: "
     assert last.startswith(f"stich: the Dask scheduler at {address} went away before the run sent it a job "
-                           f"(OSError: ")
+                           f"({cause}")
     assert last.endswith("; start it again ('dask scheduler') and rerun")
     assert "no Dask worker joined" not in result.stderr and "Traceback" not in result.stderr
     assert not out.exists()
+
+
+def _wait_until(happened, what, seconds=120.0):
+    """Return once ``happened()`` is true; fail the test, saying ``what`` did not happen, after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not happened():
+        assert time.monotonic() < deadline, f"{what}: not within {seconds:g} s"
+        time.sleep(0.05)
 
 
 def _closing_on_notice(wait_for_workers, cluster):
