@@ -400,12 +400,10 @@ def test_the_time_limit_bounds_the_whole_graph(monkeypatch):
     real = board_app.analyse_play
     monkeypatch.setattr(board_app, "analyse_play", lambda *arguments, **options: passed.append(options)
                         or real(*arguments, **options))
-    started = time.monotonic()
     curve = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"})
-    elapsed = time.monotonic() - started
-    assert curve.status_code == 409, (curve.text, elapsed)
+    assert curve.status_code == 409, curve.text
     assert curve.json() == {"kind": "stopped", "reason": "the time limit (0.3 s) ran out"}
-    assert elapsed < 0.7 and len(calls) < 28  # at the next card past the limit, not at the graph's end
+    assert len(calls) < 28  # at the next card past the limit, not at the graph's end
     assert passed[0]["time_limit"] == 0.3 and passed[0]["stop"] is not None
 
 
