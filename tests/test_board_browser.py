@@ -1765,7 +1765,11 @@ RESIZED_GRAPH = """const [widths, done] = arguments; const frame = document.getE
 const original = window.renderCurve; let drawn = 0;
 window.renderCurve = function () { drawn += 1; return original.apply(this, arguments); };
 const step = (i) => {
-  if (i < widths.length) { frame.style.width = widths[i] + 'px'; requestAnimationFrame(() => requestAnimationFrame(() => step(i + 1))); return; }
+  if (i < widths.length) {
+    frame.style.width = widths[i] + 'px';
+    requestAnimationFrame(() => requestAnimationFrame(() => step(i + 1)));
+    return;
+  }
   window.renderCurve = original; done([drawn, S.curveWidth]);
 };
 step(0);"""
