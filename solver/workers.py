@@ -936,8 +936,15 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                         on_result(pending.pop(future), result)
                         future.release()
             except BaseException as error:
-                for future in pending:
-                    future.cancel()
+                # a client that gave up reconnecting to a scheduler gone mid-run is closed: it cancels nothing more
+                # (its cancel raises), and its count of the workers fails on its closed connections
+                given_up = client.status in ("closing", "closed")
+                if not given_up:
+                    for future in pending:
+                        future.cancel()
+                if given_up and isinstance(error, (RuntimeError, AttributeError)):
+                    raise StichError(f"the Dask cluster at {scheduler} failed: Dask's client gave up reconnecting to "
+                                     "its scheduler (every result handed on so far is kept; rerun to resume)") from None
                 if isinstance(error, ImportError):  # the scheduler or a worker without stich
                     raise StichError(f"the Dask cluster at {scheduler} cannot run stich's tasks ({error}): install "
                                      "stich, with its compiled engine, where the scheduler and the workers run "

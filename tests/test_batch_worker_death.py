@@ -391,6 +391,50 @@ def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lac
     assert not out.exists()
 
 
+def test_a_scheduler_given_up_on_mid_run_is_said_as_a_cluster_that_failed(tmp_path, monkeypatch):
+    """A scheduler gone mid-run for longer than Dask's connect timeout: the client gives up reconnecting and closes,
+    and the run's next count of the workers fails on its closed connections (an AttributeError or RuntimeError, no
+    OSError). It is said as a scheduler gone mid-run by an OSError is, not as a traceback: what was written is kept,
+    and a rerun resumes."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+
+    source, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    source.write_text("\n".join(format_record(r) for r in solver.random_records("Kratzen", 5, 30, seats=3)))
+    # the workers are counted again once the client has given up (its reconnecting takes 2 s), before anything else
+    monkeypatch.setattr(pool, "DASK_RECOUNT_SECONDS", 0.5)
+
+    class QuickToGiveUp(distributed.Client):
+        """Reconnects to a scheduler gone for 2 s, not the run's 30 s, then closes."""
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **{**kwargs, "timeout": "2s"})
+            self.rpc.timeout = 2
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        connect = pool._dask_client
+        clients = []
+
+        def connected(client_class, scheduler):
+            clients.append(connect(QuickToGiveUp, scheduler))
+            return clients[0]
+
+        def progress(written: int, total: int) -> None:
+            if written == 1:  # the first line is back: the scheduler goes, and the client gives up on it
+                cluster.close()
+                _wait_until(lambda: clients[0].status == "closed", "the client gave up reconnecting")
+
+        monkeypatch.setattr(pool, "_dask_client", connected)
+        with pytest.raises(solver.StichError) as gone:
+            batch.solve_batch(source, out, scheduler=address, chunk_size=1, progress=progress)
+    assert str(gone.value) == (f"the Dask cluster at {address} failed: Dask's client gave up reconnecting to its "
+                               "scheduler (every result handed on so far is kept; rerun to resume)")
+    kept = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert 1 <= len(kept) < 30
+    summary = batch.solve_batch(source, out, workers=1)
+    assert summary.skipped == len(kept) and summary.solved == 30 - len(kept)
+
+
 def _wait_until(happened, what, seconds=120.0):
     """Return once ``happened()`` is true; fail the test, saying ``what`` did not happen, after ``seconds``."""
     deadline = time.monotonic() + seconds
