@@ -149,13 +149,13 @@ def test_a_game_without_itemised_buckets_settles_its_bonuses_along_a_line():
         assert settle_sample(setup, k) == _settled_along_the_line(setup, k)
 
 
-def test_same_result_with_one_and_two_workers():
+def test_same_result_with_one_and_two_workers(two_worker_cores):
     one = contract_advice(contracts="all", samples=40, seed=5, workers=1, **KRATZEN)
     two = contract_advice(contracts="all", samples=40, seed=5, workers=2, **KRATZEN)
     assert one == two and one.samples == 40 and len(one.rows) == 4
 
 
-def test_bonus_odds_are_the_same_with_one_and_two_workers():
+def test_bonus_odds_are_the_same_with_one_and_two_workers(two_worker_cores):
     one = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=12, seed=6, workers=1)
     two = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=12, seed=6, workers=2)
     assert one == two and one.samples == 12
@@ -252,7 +252,7 @@ class _StopAtAsking:
         return self.asked >= self.at
 
 
-def test_a_chunk_cut_short_keeps_its_solved_samples_in_the_checkpoint(tmp_path):
+def test_a_chunk_cut_short_keeps_its_solved_samples_in_the_checkpoint(tmp_path, two_worker_cores):
     """Chunks of three samples here; the stop is first seen as sample 4 starts (asked before each chunk is handed
     out and as each sample's search starts), so the second chunk ends after sample 3: the checkpoint keeps samples
     0-3, and the resumed run equals an uninterrupted one."""
@@ -266,7 +266,7 @@ def test_a_chunk_cut_short_keeps_its_solved_samples_in_the_checkpoint(tmp_path):
     assert contract_advice(contracts="all", samples=200, seed=5, workers=2, checkpoint=journal, **KRATZEN) == whole
 
 
-def test_checkpoint_resume_equals_an_uninterrupted_run(tmp_path):
+def test_checkpoint_resume_equals_an_uninterrupted_run(tmp_path, two_worker_cores):
     whole = contract_advice(contracts="all", samples=60, seed=2, workers=1, **KRATZEN)
     journal = tmp_path / "advice.ckpt"
     stop = threading.Event()
@@ -299,7 +299,7 @@ def _position():
     return next(iter(read_positions(str(ROOT / "examples" / "schafkopf.tbn"))))
 
 
-def test_card_advice_ranks_every_legal_card():
+def test_card_advice_ranks_every_legal_card(two_worker_cores):
     position = _position()
     advice = card_advice(position, samples=12, seed=1, workers=1)
     legal = {position.pack[c].name for c in range(len(position.pack)) if position.state.legal_cards() >> c & 1}

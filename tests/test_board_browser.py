@@ -26,7 +26,7 @@ from solver.formats.tbn import NO_RECORDS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SCREENSHOT = os.environ.get("STICH_BOARD_SCREENSHOT")  # where to keep the screenshot (docs/board.png for the README)
-WAIT = 30.0
+WAIT = 60.0  # bounds a failure: a wait on a loaded machine ends as soon as the page is ready
 
 
 def _browser_missing(reason: str) -> None:
@@ -80,8 +80,9 @@ def serving(files: list[Path], port: int = 0, **options):
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
+    deadline = time.monotonic() + WAIT
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the board's server did not start"
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}/"
     server.should_exit = True
@@ -132,6 +133,15 @@ ODDS_COUNTS = """window.oddsCounts = [];
 new MutationObserver((records) => { for (const record of records) for (const node of record.addedNodes)
   if (node.id === 'odds-count') window.oddsCounts.push(node.textContent); })
   .observe(document.getElementById('odds'), { childList: true });"""
+
+
+#: Counts the page's calls of loadCurve, begun and ended (answered, stopped or aborted): the only writer of the graph.
+CURVE_CALLS = """window.curveCalls = { begun: 0, ended: 0 };
+const loadCurveBefore = loadCurve;
+loadCurve = async function (...args) {
+  curveCalls.begun += 1;
+  try { return await loadCurveBefore(...args); } finally { curveCalls.ended += 1; }
+};"""
 
 
 def values_on_page(driver) -> dict[str, int]:
@@ -650,16 +660,19 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
                    "document.querySelectorAll('#graph .dot').length === S.curve.curve.length")
     objective.select_by_value("score")
     wait_for(lambda: settled(driver) and driver.execute_script(score_graph), "the score's graph")
+    driver.execute_script(CURVE_CALLS)
     for name in ("points", "score"):
         objective.select_by_value(name)
-    wait_for(lambda: settled(driver) and driver.execute_script(score_graph), "the score's graph again")
-    time.sleep(0.5)  # and stays so: no answer of the points' graph still on its way replaces it
+    # once every graph asked for has been answered or stopped, none can replace the score's: the points' neither
+    wait_for(lambda: settled(driver) and driver.execute_script("return curveCalls.begun === curveCalls.ended"),
+             "every graph asked for")
+    assert driver.execute_script("return curveCalls.begun") >= 2
     assert driver.execute_script(score_graph)
     # the single-dummy view hides the other hands and shows the analyser's odds for the seat to move: the odds so
     # far while the samples are solved, then over all of them
     driver.execute_script(ODDS_COUNTS)
     driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
-    wait_for(lambda: odds_done(driver), "the odds", timeout=60)
+    wait_for(lambda: odds_done(driver), "the odds", timeout=120)
     counts = driver.execute_script("return window.oddsCounts")
     assert any(text.startswith("so far ") for text in counts) and counts[-1].startswith("100 deals"), counts
     assert "mean payment" in driver.find_element("id", "odds-summary").text  # the score beside the points
@@ -728,12 +741,14 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     driver.execute_script("goTo(4)")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 4, "four cards in")
     driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
-    wait_for(lambda: odds_done(driver), "the odds", timeout=60)
+    wait_for(lambda: odds_done(driver), "the odds", timeout=120)
     odds = "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.textContent)"
     before = driver.execute_script(odds)
     assert before and all(text.endswith("%") for text in before)
     Select(driver.find_element("id", "objective")).select_by_value("points")
-    time.sleep(0.3)
+    # the change is drawn at once; nothing is asked in single dummy, so once nothing is in flight it is all drawn
+    wait_for(lambda: driver.execute_script("return S.objective === 'points' && document.body.dataset.busy === 'no'"),
+             "the objective points")
     assert driver.execute_script(odds) == before
     driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)  # and the keys after the mode's radio
     wait_for(lambda: driver.execute_script("return S.cursor") == 3 and driver.execute_script("return S.mode") == "sd",
@@ -1738,13 +1753,18 @@ def test_the_graph_keeps_its_dots_round_at_any_width(driver, server):
         restore_window(driver)
 
 
-#: Sets the graph's frame's width to each of the given widths in turn (CSS pixels, 0.15 s apart) and answers how often
-#: the graph was drawn again meanwhile, and the width it was drawn at last.
+#: Sets the graph's frame's width to each of the given widths in turn (CSS pixels), each once the resize observers have
+#: seen the one before (they run in the frame after a change, before the second animation frame's callbacks), and
+#: answers how often the graph was drawn again meanwhile, and the width it was drawn at last.
 RESIZED_GRAPH = """const [widths, done] = arguments; const frame = document.getElementById('graph-frame');
 const original = window.renderCurve; let drawn = 0;
 window.renderCurve = function () { drawn += 1; return original.apply(this, arguments); };
 const step = (i) => {
-  if (i < widths.length) { frame.style.width = widths[i] + 'px'; setTimeout(() => step(i + 1), 150); return; }
+  if (i < widths.length) {
+    frame.style.width = widths[i] + 'px';
+    requestAnimationFrame(() => requestAnimationFrame(() => step(i + 1)));
+    return;
+  }
   window.renderCurve = original; done([drawn, S.curveWidth]);
 };
 step(0);"""

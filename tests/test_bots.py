@@ -17,6 +17,8 @@ from solver.intervals import t_quantile_95
 from solver.match import Mean, PlayedDeal, engine_build, play_match, summarise
 from solver.position import position_from_record
 
+from machine_cores import TWO_CORES, needs_two_cores
+
 
 def _start(game="schafkopf", contract="Solo E", board=1):
     return position_from_record(random_record(game, 7, board, contract=contract, declarer=1))
@@ -503,8 +505,8 @@ def test_stich_match_killed_with_minus_nine_resumes_to_the_uninterrupted_match(t
     import sys
     from pathlib import Path
 
-    args = [sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen", "--bots",
-            "sampling:2,random,random", "-n", "8", "--seed", "4", "-j", "2", "--json"]
+    args = [sys.executable, "-c", f"{TWO_CORES}from cli.main import main; main()", "match", "--game", "kratzen",
+            "--bots", "sampling:2,random,random", "-n", "8", "--seed", "4", "-j", "2", "--json"]
     root = Path(__file__).resolve().parent.parent
     journal = tmp_path / "match.ckpt"
     process = subprocess.Popen([*args, "--checkpoint", str(journal)], cwd=root, stdout=subprocess.DEVNULL,
@@ -751,6 +753,7 @@ def test_a_kratzen_match_text_counts_chips_and_the_attackers_own_payment():
     assert "declaring side: " in schafkopf.stdout and "chips" not in schafkopf.stdout
 
 
+@needs_two_cores
 def test_the_match_command_s_text_and_json_agree_with_their_deals_recomputed_and_seat_every_bot_everywhere():
     """What a researcher checks of ``stich match``: from the --json deals alone, each board's value (a bot's mean
     payment per seat it held, over the rotations), the means, Student's t intervals, the paired difference and the

@@ -31,6 +31,8 @@ from solver import workers as pool
 from solver.errors import OtherCountResumed, StichError, StichWarning
 from solver.formats.tbn import format_record, iter_records, write_records
 
+from machine_cores import TWO_CORES
+
 HAND = "EO GO HO EU HA HZ HK H9"  # a Solo hand of Schafkopf seat 1 (hearts trump)
 ANALYSIS = dict(game="Schafkopf", hand=HAND, seat=1, contract="Solo H", samples=48, seed=7)
 
@@ -44,7 +46,7 @@ def _report(analysis) -> dict:
 @pytest.mark.slow
 def test_analyser_killed_with_minus_nine_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
     journal = tmp_path / "analysis.ckpt"
-    code = ("from solver.sampling import analyse_hand; "
+    code = (f"{TWO_CORES}from solver.sampling import analyse_hand; "
             f"analyse_hand(**{ANALYSIS!r}, workers=2, checkpoint={str(journal)!r})")
     process = subprocess.Popen([sys.executable, "-c", code])
     try:
@@ -101,8 +103,8 @@ def test_analyse_of_a_file_killed_three_times_resumes_to_the_uninterrupted_resul
     gives the uninterrupted run's JSON lines byte for byte, and the journal holds every sample of each record once."""
     source, journal = tmp_path / "deals.tbn", tmp_path / "a.ckpt"
     write_records(list(solver.random_records("Schafkopf", 5, 2)), source)
-    command = [sys.executable, "-c", "from solver.cli.main import main; main()", "analyse", str(source), "--seat",
-               "2", "-n", "40", "-j", "2", "--json"]
+    command = [sys.executable, "-c", f"{TWO_CORES}from solver.cli.main import main; main()", "analyse", str(source),
+               "--seat", "2", "-n", "40", "-j", "2", "--json"]
     for lines in (5, 30, 55):
         _kill_group_at([*command, "--checkpoint", str(journal)], journal, lines)
     resumed = subprocess.run([*command, "--checkpoint", str(journal)], capture_output=True, text=True)
@@ -401,7 +403,7 @@ def test_a_dask_worker_short_of_memory_stops_only_its_own_records(monkeypatch) -
     assert all(line.is_error for line in lines)
 
 
-def test_batch_under_a_memory_limit_solves_everything(tmp_path: Path) -> None:
+def test_batch_under_a_memory_limit_solves_everything(tmp_path: Path, two_worker_cores) -> None:
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Schafkopf", 4, 8)), source)
     capped, free = tmp_path / "capped.jsonl", tmp_path / "free.jsonl"

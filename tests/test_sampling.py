@@ -24,7 +24,7 @@ DATA = Path(__file__).parent / "data"
 KRATZEN_HAND = "GA GK G9 HZ"  # seat 1 of Kratzen board 1, seed 1: Trump S
 
 
-def test_the_same_seed_gives_the_same_analysis_with_one_or_two_workers() -> None:
+def test_the_same_seed_gives_the_same_analysis_with_one_or_two_workers(two_worker_cores) -> None:
     one = analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", samples=40, seed=5, workers=1)
     two = analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", samples=40, seed=5, workers=2)
     assert one == two
@@ -225,7 +225,7 @@ def test_samples_mid_play_keep_the_hand_the_play_and_what_the_play_showed() -> N
         assert sample_state.hands[1] == position.state.hands[1]
 
 
-def test_analysis_mid_play_is_reproducible_and_reports_the_play() -> None:
+def test_analysis_mid_play_is_reproducible_and_reports_the_play(two_worker_cores) -> None:
     from solver.sampling import analyse_position
     position = _midplay_position()
     one = analyse_position(position, 2, samples=12, seed=4, workers=1)
