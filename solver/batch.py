@@ -106,8 +106,9 @@ class BatchSummary:
     record of the file (``stale``, the first few of their ids in ``stale_ids``: the input was regenerated or a
     record edited since they were written; they are kept); ``notes``, each note of the lines this run wrote (a
     Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line;
-    ``comments_alone``, the comments of an input that held nothing else (:class:`~solver.formats.tbn.RecordItems`'),
-    for ``stich batch`` to say where they are JSON."""
+    ``comments_alone`` and ``lines_read``, the comments and the count of lines of an input that held nothing else
+    (:class:`~solver.formats.tbn.RecordItems`'), for ``stich batch`` to say where they are JSON or where reading
+    ended."""
 
     records: int
     skipped: int
@@ -121,6 +122,7 @@ class BatchSummary:
     out: str = ""
     notes: tuple[tuple[str, int], ...] = ()
     comments_alone: tuple[Comment, ...] = ()
+    lines_read: int = 0
 
     @property
     def written(self) -> int:
@@ -882,7 +884,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
                         source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()),
-                        comments_alone=tuple(reading.comments_alone))
+                        comments_alone=tuple(reading.comments_alone), lines_read=reading.lines_read)
 
 
 #: How many ids of stale lines a summary names.

@@ -726,21 +726,24 @@ def test_an_objective_that_does_not_apply(tmp_path):
         "from: tricks; solve and tree also take 'score')" in result.stderr
 
 
-@pytest.mark.parametrize("text", ["", "; only a comment\n", "\n\n"])
-def test_a_file_without_records_is_an_error(tmp_path, text):
+@pytest.mark.parametrize("text, where", [("", "1:1"), ("; only a comment\n", "1:1"), ("\n\n", "2:1"),
+                                         ("% one\n\n% two\n", "3:1")])
+def test_a_file_without_records_is_an_error(tmp_path, text, where):
+    """Said where reading ended, the last line read (``1:1`` for an empty file), in every command alike."""
     path = tmp_path / "empty.tbn"
     path.write_text(text, encoding="utf-8")
-    for command in ("solve", "check", "score"):
+    said = ('no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] '
+            '[Deal "..."])\n')
+    for command in ("solve", "check", "score", "postmortem"):
         result = run(command, path, code=1)
-        assert f"stich: {path}: no records" in result.stderr and result.stdout == ""
+        assert result.stderr == f"stich: {path}:{where}: {said}" and result.stdout == ""
     result = runner.invoke(app, ["check", "-"], input=text)
-    assert result.exit_code == 1 and "stich: <stdin>: no records" in result.stderr
+    assert result.exit_code == 1 and result.stderr == f"stich: <stdin>:{where}: {said}"
     result = run("batch", path, "--out", tmp_path / "out.jsonl", code=1)
-    assert f"stich: {path}: no records" in result.stderr
+    assert f"stich: {path}:{where}: {said}" in result.stderr
     assert not (tmp_path / "out.jsonl").exists()  # no empty output left behind
     result = run("tree", path, "-d", "1", "--out", tmp_path / "tree.json", code=1)  # it said "no record"
-    assert result.stderr == (f"stich: {path}: no records (empty, or only comments; a record starts with tags such as "
-                             '[Game "Schafkopf"] [Deal "..."])\n')
+    assert result.stderr == f"stich: {path}:{where}: {said}"
 
 
 @pytest.mark.parametrize("text, shown", [

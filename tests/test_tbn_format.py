@@ -386,11 +386,11 @@ def test_an_input_of_comments_alone_keeps_them_for_what_no_records_says():
     error = json_comment_error("r.jsonl", ours.comments_alone)
     assert error is not None
     assert (error.line, error.column, error.message, error.expected) == (1, 3, OURS, OURS_EXPECTED)
-    for text in ('% a note\n{not json}\n{}\n', ""):
+    for text, where in (('% a note\n{not json}\n{}\n', "3:1"), ("", "1:1")):
         plain = iter_records(io.StringIO(text))
         assert list(plain) == [] and json_comment_error("x", plain.comments_alone) is None
-        assert no_records_said("x.tbn", plain.comments_alone) == (
-            'x.tbn: no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] '
+        assert no_records_said("x.tbn", plain.comments_alone, plain.lines_read) == (
+            f'x.tbn:{where}: no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] '
             '[Deal "..."])')
     for text in ('{"a": 1}\n[Game "x"]\n', '[Game "x"]\n\n{"a": 1}\n', '[Game "x"\n\n{"a": 1}\n'):
         reading = iter_records(io.StringIO(text))

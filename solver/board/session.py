@@ -306,7 +306,7 @@ class Boards:
         reading = iter_records(stream, name=source)
         items = list(itertools.islice(reading, MAX_RECORDS + 1))
         if not items:
-            raise BoardError(no_records_said(source, reading.comments_alone))  # as the commands say it
+            raise BoardError(no_records_said(source, reading.comments_alone))  # as the commands say it, without a place for a caret
         if len(items) > MAX_RECORDS:
             raise BoardError(f"{source} holds more than {MAX_RECORDS:,} records; the board opens at most "
                              f"{MAX_RECORDS:,}")

@@ -454,12 +454,17 @@ def json_comment_error(source: str, comments: Iterable[Comment]) -> ParseError |
 NO_RECORDS = 'no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] [Deal "..."])'
 
 
-def no_records_said(source: str, comments: Iterable[Comment] = ()) -> str:
+def no_records_said(source: str, comments: Iterable[Comment] = (), lines_read: int | None = None) -> str:
     """What every command, and the board, says of an input that holds no record: the JSON error where its
     ``comments`` (:class:`RecordItems`' ``comments_alone``) are JSON (:func:`json_comment_error`), else that it is
-    empty or only comments, and what a record starts with (said alike of a file, standard input and a board paste)."""
+    empty or only comments, and what a record starts with (said alike of a file, standard input and a board paste).
+    A command says it at the last line read (``lines_read``, :class:`RecordItems`'), where reading ended (``1:1`` for
+    an empty input); the board, given none, without a place, so that its paste dialog does not put a caret in a box
+    with nothing to mend."""
     error = json_comment_error(source, comments)
-    return str(error) if error is not None else f"{source}: {NO_RECORDS}"
+    if error is not None:
+        return str(error)
+    return f"{source}: {NO_RECORDS}" if lines_read is None else f"{source}:{max(lines_read, 1)}:1: {NO_RECORDS}"
 
 
 #: A JSON object's key at a line's start (``  "schema": ...``): the line after an indented document's '{'.
@@ -794,20 +799,22 @@ def read_records(source: str | os.PathLike | IO, *, name: str | None = None) -> 
 
 class RecordItems(Iterator["Record | ParseError"]):
     """What :func:`iter_records` returns: its items, one by one, and once they have run out, ``comments_alone``: the
-    comments of an input that held nothing else (no record, no error; empty otherwise). A file of JSON lines is
-    such an input, each line a legal brace comment: a command's "no records" says so (:func:`no_records_said`)."""
+    comments of an input that held nothing else (no record, no error; empty otherwise), and ``lines_read``: the
+    lines of such an input (0 otherwise), where its "no records" is said (:func:`no_records_said`). A file of JSON
+    lines is such an input, each line a legal brace comment: a command's "no records" says so."""
 
     def __init__(self, source: str | os.PathLike | IO, name: str | None = None, first: int | None = None) -> None:
         if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
             raise StichError(f"first is a count of records, 0 or more, not {first!r}")
         self.comments_alone: list[Comment] = []
+        self.lines_read = 0
         self._items = self._read(source, name, first)
 
     def _read(self, source: str | os.PathLike | IO, name: str | None,
               first: int | None) -> Generator[Record | ParseError, None, None]:
         """The items, from ``source`` opened at the first one asked (a path is closed when they end)."""
         with _opened(source, name) as (stream, label):
-            yield from _read(stream, label, recover=True, first=first, comments_alone=self.comments_alone)
+            yield from _read(stream, label, recover=True, first=first, alone=self)
 
     def __next__(self) -> Record | ParseError:
         return next(self._items)
@@ -878,10 +885,10 @@ def _stream_name(stream: IO) -> str:
 
 
 def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
-          comments_alone: list[Comment] | None = None) -> Iterator[Record | ParseError]:
+          alone: RecordItems | None = None) -> Iterator[Record | ParseError]:
     """The reading loop: physical lines -> lexer -> builder -> records, with resynchronisation after errors; after
-    ``first`` items, :func:`_read_tail` alone (see :func:`iter_records`). ``comments_alone`` gets the comments of an
-    input that held nothing else (:class:`RecordItems`)."""
+    ``first`` items, :func:`_read_tail` alone (see :func:`iter_records`). ``alone`` gets the comments and the count
+    of lines of an input that held nothing else (:class:`RecordItems`)."""
     if first == 0:
         return
     given = 0  # items yielded
@@ -897,6 +904,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
     # between records (said once), its block and every block after it up to one that can start a record ("stray",
     # and "stray-blank" once a blank line ended a block)
     skipping: str | None = None
+    number = 0
     for number, text in lines:
         if skipping is not None:
             skipping = _skipped(skipping, text)
@@ -968,8 +976,9 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
         yield builder.finish()
     elif builder.comments and last is not None:
         _attach_trailing(last, builder.comments)
-    elif not given and comments_alone is not None:
-        comments_alone.extend(builder.comments)
+    elif not given and alone is not None:
+        alone.comments_alone.extend(builder.comments)
+        alone.lines_read = number
 
 
 class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):
