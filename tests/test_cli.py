@@ -10,9 +10,11 @@ dependency): it implements exactly the keywords the schema uses, and a test fail
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import pickle
+import random
 import re
 import subprocess
 import sys
@@ -724,6 +726,31 @@ def test_an_objective_that_does_not_apply(tmp_path):
     result = run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "points", code=1)
     assert "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen (for Kratzen Trump S choose " \
         "from: tricks; solve and tree also take 'score')" in result.stderr
+
+
+def test_a_binary_file_is_said_once_in_every_command(tmp_path):
+    """A binary file given for records is one cause: said once, at its first unreadable byte, with what it is, and
+    read no further (each stretch of it between blank lines was said as a bad record), in every command alike."""
+    noise = random.Random(5).randbytes(2000)
+    kinds = {
+        "noise.tbn": (noise + b"\n\n" + noise + b"\n\n" + noise,
+                      "1:4: invalid UTF-8 (byte 9f, a binary file, not text)"),
+        "scan.pdf": (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n\n\x01\x02\xff\n\n\x80\n",
+                     "2:2: invalid UTF-8 (byte e2, a binary file, not text)"),
+        "board.png": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\n\n\xff\xfe\x00\n\n\x80\n",
+                      "1:1: invalid UTF-8 (byte 89, a PNG image, not text)"),
+        "deals.tbn.gz": (gzip.compress((EXAMPLES / "kratzen.tbn").read_bytes() * 4, mtime=0),
+                         "1:1: invalid UTF-8 (byte 1f 8b, a gzip file: unpack it first (gunzip))"),
+    }
+    for name, (data, said) in kinds.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        for command in ("solve", "check", "postmortem", "score"):
+            assert run(command, path, code=1).stderr == f"stich: {path}:{said} (expected UTF-8 text)\n", command
+        out = tmp_path / f"{name}.jsonl"
+        assert run("batch", path, "--out", out, code=1).stderr.splitlines() == [
+            f"stich: {path}:{said} (expected UTF-8 text)", f"stich: 1 written to {out} (0 solved, 1 error), 0 already "
+            "done, 0.0 s"]
 
 
 @pytest.mark.parametrize("text, where", [("", "1:1"), ("; only a comment\n", "1:1"), ("\n\n", "2:1"),

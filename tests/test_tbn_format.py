@@ -1382,6 +1382,31 @@ def test_a_bracket_alone_typed_at_a_terminal_is_said_without_waiting_for_the_nex
     assert error_of('[\n{"game": "Schafkopf"}\n]\n').message == ARRAY
 
 
+def test_a_binary_input_is_said_once_and_read_no_further():
+    """An input whose first unreadable line is among bytes no text holds is binary: said once, as what it is where
+    its first bytes tell it, and read no further. A text file's bad bytes (Latin-1, a stray NUL) are said record by
+    record, as before, and so is a UTF-16 file, whose records after it (a file appended) are read."""
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\n\n\xff\xfe\n\n\x80\n"
+    (error,) = list(iter_records(io.BytesIO(png), name="board.png"))
+    assert str(error) == "board.png:1:1: invalid UTF-8 (byte 89, a PNG image, not text) (expected UTF-8 text)"
+    spreadsheet = b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\xb5U\n\n\x80\n"
+    (error,) = list(iter_records(io.BytesIO(spreadsheet), name="deals.xlsx"))
+    assert str(error) == ("deals.xlsx:1:15: invalid UTF-8 (byte b5, a zip file such as an .xlsx or .ods "
+                          "spreadsheet, not text) (expected UTF-8 text)")
+    (error,) = list(iter_records(io.BytesIO(b"ab\x00\x01\n\n\x80\n"), name="x.bin"))  # a NUL among controls
+    assert str(error) == "x.bin:1:3: NUL character in the input (a binary file, not text) (got '\\x00', expected text)"
+    (error,) = list(iter_records(io.BytesIO(b"[A \"\xff\x01\"]\n\n\x80\n"), name="x.bin"))
+    assert str(error) == "x.bin:1:5: invalid UTF-8 (byte ff, a binary file, not text) (expected UTF-8 text)"
+    latin1 = '[Event "Müller"]\n\n[Event "Bär"]\n\n[Event "ok"]\n'.encode("latin-1")
+    items = list(iter_records(io.BytesIO(latin1), name="l.tbn"))
+    assert [str(item) if isinstance(item, ParseError) else item.get("Event") for item in items] == [
+        "l.tbn:1:10: invalid UTF-8 (byte fc) (expected UTF-8 text)",
+        "l.tbn:3:10: invalid UTF-8 (byte e4) (expected UTF-8 text)", "ok"]
+    stray = list(iter_records(io.BytesIO(b'[B "x\x00"]\n\n[B "y"]\n')))
+    assert isinstance(stray[0], ParseError) and stray[0].message == "NUL character in the input"
+    assert stray[1].get("B") == "y"
+
+
 def test_a_gzip_file_is_said_as_one():
     """A .tbn.gz given as it is is said as gzip at its first byte, not as invalid UTF-8 at byte 8b, column 2: first
     in the file, after a UTF-8 byte order mark, or at a line's start after records (a file appended)."""

@@ -1197,6 +1197,8 @@ def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseE
     """
     number = 0
     stream = _LineReader(stream)  # type: ignore[assignment]
+    head: bytes | None = b""  # the input's first bytes, up to _BINARY_WINDOW, to tell it binary at its first
+    # unreadable line (None once one was read: an input not binary there is text, said record by record)
     while True:
         try:
             chunk = stream.readline(_READ_LIMIT)
@@ -1214,7 +1216,54 @@ def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseE
                 return
             yield number, _too_long(source, number)
             continue
-        yield number, _decode_line(chunk, number, source)
+        line = _decode_line(chunk, number, source)
+        if head is not None and isinstance(chunk, bytes) and len(head) < _BINARY_WINDOW:
+            if isinstance(line, ParseError):
+                gzip = chunk.removeprefix(_UTF8_BOM).startswith(_GZIP_MAGIC)  # said so already
+                kind = "" if gzip else _binary_kind(head + chunk + _ahead(stream),  # type: ignore[arg-type]
+                                                    nul=line.message.startswith("NUL"))
+                if kind is not None:  # one message for the input, not one for each stretch between blank lines
+                    yield number, _binary_error(line, kind)
+                    return
+                head = None
+            else:
+                head += chunk
+        yield number, line
+
+
+def _ahead(reader: _LineReader) -> bytes:
+    """What a regular file's reader holds after the line it gave, read already or buffered: never waited for (a
+    pipe's writer may not have written it)."""
+    held = reader.buffer[reader.start:] if isinstance(reader.buffer, bytes) else b""
+    if reader.peekable and not reader.waits and len(held) < _BINARY_WINDOW:
+        held += reader.peek(_BINARY_WINDOW)[:_BINARY_WINDOW]
+    return held
+
+
+def _binary_kind(start: bytes, *, nul: bool) -> str | None:
+    """What an input is said as where its first unreadable line is among ``start`` (its first bytes, that line and
+    what follows it, read or buffered already) and they say it is binary: a known kind by its first bytes, else "a
+    binary file" where a control byte no text holds is among them (other than a NUL, where a NUL made the line
+    unreadable: a stray one is said as itself); None for text: a Latin-1 file's accented letters, and a UTF-16 file,
+    whose records after it (a file appended) are read."""
+    start = start[:_BINARY_WINDOW]
+    if start[:2] in _UTF16_BOMS or _UTF16_NULS.match(start):
+        return None
+    for magic, kind in _BINARY_MAGIC:
+        if start.startswith(magic):
+            return kind
+    return "a binary file" if _BINARY_CONTROL.search(start.replace(b"\x00", b"") if nul else start) else None
+
+
+def _binary_error(error: ParseError, kind: str) -> ParseError:
+    """``error``, the first unreadable line of a binary input, saying the input is ``kind`` (``""``: its message
+    says what it is already) and not text: reading stops at it."""
+    if not kind:
+        return error
+    message = error.message[:-1] + f", {kind}, not text)" if error.message.endswith(")") \
+        else f"{error.message} ({kind}, not text)"
+    return ParseError(message, source=error.source, line=error.line, column=error.column, token=error.token,
+                      expected=error.expected)
 
 
 def _ends_line(chunk: str | bytes) -> bool:
@@ -1261,6 +1310,16 @@ _UTF8_BOM = "\ufeff".encode("utf-8")
 _GZIP_MAGIC = b"\x1f\x8b"
 #: The NULs, every other character from a line's start, that say a line is likely UTF-16 without a byte order mark.
 _UTF16_LEAST_NULS = 3
+#: How much of an input's start is looked at to tell it binary (:func:`_binary_kind`): what ``file`` and git look at.
+_BINARY_WINDOW = 1024
+#: The first bytes of the binary files given for records most often, with what each is said as.
+_BINARY_MAGIC = ((b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
+                 (b"PK\x03\x04", "a zip file such as an .xlsx or .ods spreadsheet"))
+#: The control bytes no text file holds (a tab, the line breaks, a form feed and an escape, as in coloured output,
+#: are text): one among an input's first bytes, where a line of them is not UTF-8, says the input is binary.
+_BINARY_CONTROL = re.compile(b"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+#: The start of ASCII text saved as UTF-16 without a byte order mark: a NUL every other byte.
+_UTF16_NULS = re.compile(b"(?:[\x01-\x7f]\x00){3}|(?:\x00[\x01-\x7f]){3}")
 
 
 def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseError:
