@@ -753,6 +753,16 @@ def test_a_binary_file_is_said_once_in_every_command(tmp_path):
             "done, 0.0 s"]
 
 
+def test_a_csv_file_is_said_as_csv_once_in_every_command(tmp_path):
+    path = tmp_path / "deals.csv"
+    path.write_text("Board,North,East,South,West\n1,EO GO,GA GK,SA SK,HA HK\n2,EO GO,GA GK,SA SK,HA HK\n")
+    said = (f"stich: {path}:1:1: the file holds CSV, not TBN records: values separated by commas (got 'Board,North,"
+            "East,South,West', expected TBN records such as [Game \"Schafkopf\"] [Deal \"...\"] (docs/format.md; "
+            "stich deal writes some))\n")
+    for command in ("solve", "check", "postmortem", "score"):
+        assert run(command, path, code=1).stderr == said, command
+
+
 @pytest.mark.parametrize("text, where", [("", "1:1"), ("; only a comment\n", "1:1"), ("\n\n", "2:1"),
                                          ("% one\n\n% two\n", "3:1")])
 def test_a_file_without_records_is_an_error(tmp_path, text, where):

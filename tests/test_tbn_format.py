@@ -419,6 +419,40 @@ def test_an_indented_json_document_is_said_as_json_where_reading_fails():
         assert error.line == line and not error.message.startswith("the file holds JSON"), (text, error)
 
 
+def test_a_nested_json_document_is_said_as_json_where_it_starts():
+    """An object holding arrays spread over lines fails where an inner '}' ends the brace comment its '{' opened,
+    on a line going on as JSON does: said at the document's '{', not at that line (nor as a stray ','), whether the
+    '{' stands alone or holds the first key."""
+    for text, shown in (('{\n  "deals": [\n    {"a": 1},\n    {"b": [1,\n 2]}\n  ]\n}\n', "{"),
+                        ('{"deals": [\n  {"a": 1},\n  {"b": 2}\n]}\n', '{"deals": ['),
+                        ('{ "deals":\n  [ { "a": [1, 2] },\n    { "b": 2 } ] }\n', '{ "deals":')):
+        assert str(error_of(text)) == f"game.tbn:1:1: {OBJECT} (got '{shown}', expected {TBN_EXPECTED})", text
+    # one with no inner '}' is one brace comment, read whole: its "no records" says it at its '{' too
+    reading = iter_records(io.StringIO('{\n  "deals": [\n    [1, 2],\n    [3]\n  ]\n}\n'), name="game.tbn")
+    assert list(reading) == []
+    assert no_records_said("game.tbn", reading.comments_alone, reading.lines_read) == (
+        f"game.tbn:1:1: {OBJECT} (got '{{', expected {TBN_EXPECTED})")
+    ours = '{"schema": "stich-result/1",\n "x": {"y": [1,\n 2]},\n "z": 1}\n'
+    assert str(error_of(ours)) == (f"game.tbn:1:1: {OURS} (got '{{\"schema\": \"stich-result/1\",', expected "
+                                   f"{OURS_EXPECTED})")
+
+
+def test_a_csv_file_is_said_as_csv():
+    """A spreadsheet's export (``Board,North,...``) is said as CSV, as JSON is said as JSON, where its first line,
+    without a '[' or '{', and the next split into the same count of values at commas, semicolons or tabs; a line
+    alone, or one the next does not match (cards written with commas), is said as before."""
+    for text, what, shown in (('Board,North,East,South,West\n1,"EO, GO",b,c,d\n2,a,b,c,d\n', "commas",
+                               "Board,North,East,South,West"),
+                              ("Board;North;East\n1;a;b\n", "semicolons", "Board;North;East"),
+                              ("Board\tNorth\n1\tx\n", "tabs", "Board\\tNorth")):
+        items = list(iter_records(io.StringIO(text), name="deals.csv"))
+        assert [str(item) for item in items] == [
+            f"deals.csv:1:1: the file holds CSV, not TBN records: values separated by {what} (got '{shown}', "
+            f"expected {TBN_EXPECTED})"]
+    for text in ("EO, GO\n", 'EO, GO\n[Game "x"]\n', "a,b\n\n1,2\n"):
+        assert error_of(text).message == "cards before any tag", text
+
+
 @pytest.mark.parametrize("text, line, column, message, token", ERRORS)
 def test_syntax_errors(text, line, column, message, token):
     error = error_of(text)

@@ -14,6 +14,7 @@ The format itself (syntax, limits, error messages) is described in ``docs/format
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -428,13 +429,16 @@ def _json_instead(error: ParseError, source: str, number: int, text: str, openin
     value = _json_object(text)
     if value is not None:
         return _json_error(source, number, text.index("{") + 1, text, ours=_is_ours(value))
+    if opening and number != opening[0][0] and _JSON_GOES_ON.match(text):
+        line, first = opening[0]
+        if first.strip() == "{" and len(opening) == 2 and _JSON_KEY.match(opening[1][1]):
+            return _json_error(source, line, first.index("{") + 1, first, ours=_key_line_ours(opening[1][1]))
+        if _JSON_OBJECT_START.match(first):  # its first key on the '{' line, a value that opens an array or object
+            return _json_error(source, line, first.index("{") + 1, first,
+                               ours=_key_line_ours(first[first.index("{") + 1:]))
     if _is_json_array(text, following):
         return _json_error(source, number, text.index("[") + 1, text, ours=False, array=True)
-    if (len(opening) == 2 and opening[0][1].strip() == "{" and _JSON_KEY.match(opening[1][1])
-            and text.lstrip()[:1] in ('"', "}", "]", ",")):
-        line, first = opening[0]
-        return _json_error(source, line, first.index("{") + 1, first, ours=_key_line_ours(opening[1][1]))
-    return error
+    return _csv_instead(error, source, number, text, opening, following)
 
 
 def json_comment_error(source: str, comments: Iterable[Comment]) -> ParseError | None:
@@ -469,6 +473,46 @@ def no_records_said(source: str, comments: Iterable[Comment] = (), lines_read: i
 
 #: A JSON object's key at a line's start (``  "schema": ...``): the line after an indented document's '{'.
 _JSON_KEY = re.compile(r'\s*"(?:[^"\\]|\\.)*"\s*:')
+
+#: A JSON object's first line that holds its first key and goes on over the next lines (``{"deals": [``,
+#: ``{ "a": {``, ``{ "a":``): a brace comment's start, which the first inner '}' ends.
+_JSON_OBJECT_START = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:(?:.*[\[{,])?\s*$')
+
+#: A line that goes on as JSON inside a document: a key or string, a closing or opening bracket or brace (not
+#: ``[Word``, a tag), a ',', a number or a literal.
+_JSON_GOES_ON = re.compile(r'\s*(?:["{}\],\d-]|\[(?!\s*[A-Za-z_])|(?:true|false|null)\b)')
+
+#: What every file of CSV given for records is said as, before what separates its values (:func:`_csv_instead`).
+CSV_NOT_RECORDS = "the file holds CSV, not TBN records"
+
+#: The separators of values a spreadsheet exports, with how each is said.
+_CSV_SEPARATORS = ((",", "values separated by commas"), (";", "values separated by semicolons"),
+                   ("\t", "values separated by tabs"))
+
+
+def _csv_fields(text: str, separator: str) -> int:
+    """The count of values of the CSV row ``text`` (quoted values may hold the separator)."""
+    return len(next(csv.reader([text], delimiter=separator), []))
+
+
+def _csv_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
+                 following: Callable[[], str | None] | None) -> ParseError:
+    """``error``, or the CSV error where reading failed on an input's first line and it is CSV (a spreadsheet's
+    export, ``Board,North,East,...``): that line holds no '[' nor '{', and it and the next split into the same
+    count of values, two or more, at commas, semicolons or tabs. A single line is not told (cards written with
+    commas look alike), nor a terminal's, whose next line is not typed yet."""
+    if not opening or number != opening[0][0] or "[" in text or "{" in text or following is None:
+        return error
+    after = following()
+    if after is None or not after.strip():
+        return error
+    for separator, what in _CSV_SEPARATORS:
+        fields = _csv_fields(text, separator)
+        if fields >= 2 and _csv_fields(after, separator) == fields:
+            return ParseError(f"{CSV_NOT_RECORDS}: {what}", source=source, line=number,
+                              column=len(text) - len(text.lstrip()) + 1, token=_json_shown(text),
+                              expected=TBN_EXPECTED)
+    return error
 
 
 @dataclass
