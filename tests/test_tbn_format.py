@@ -437,6 +437,14 @@ def test_a_nested_json_document_is_said_as_json_where_it_starts():
                                    f"{OURS_EXPECTED})")
 
 
+def test_a_tag_without_its_name_says_a_name_was_expected_where_it_is_missing():
+    """A tag whose name is left out (``[ "x"]``, ``[""]``, a .json file's ``["x"]``, one string, which no JSON of
+    deals is) says at the missing name's column that a tag name was expected there."""
+    for text, name, column in (('[ "x"]\n', "deals.tbn", 3), ('[""]\n', "deals.tbn", 2), ('["x"]\n', "deals.json", 2)):
+        assert str(error_of(text, name)) == (f"{name}:1:{column}: empty tag name (got '\"', expected a tag name "
+                                             "(letters, digits, '_'))")
+
+
 def test_a_csv_file_is_said_as_csv():
     """A spreadsheet's export (``Board,North,...``) is said as CSV, as JSON is said as JSON, where its first line,
     without a '[' or '{', and the next split into the same count of values at commas, semicolons or tabs; a line
