@@ -92,10 +92,9 @@ def test_a_chunk_dask_gives_up_on_is_a_message_not_a_traceback(tmp_path):
 
 @pytest.mark.slow  # waits out the connection timeout
 def test_a_cluster_whose_workers_all_leave_mid_run_is_said_and_resumed(tmp_path):
-    """Every Dask worker killed mid-run (``kill -9`` of ``dask worker`` and its nanny) left the run waiting for
-    ever on its unfinished tasks, without a word; it now says so, waits --worker-wait for a worker, then stops with
-    a message, keeping what was written; a rerun writes the rest, each record once. (Without the fix this test
-    hangs where the run did.)"""
+    """Every Dask worker killed mid-run (``kill -9`` of ``dask worker`` and its nanny): the run does not wait for ever
+    on its unfinished tasks without a word, but says so, waits --worker-wait for a worker, then stops with a message,
+    keeping what was written; a rerun writes the rest, each record once. (A run that waits for ever hangs this test.)"""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from solver.batch import solve_batch
 
@@ -269,9 +268,9 @@ def test_a_scheduler_that_starts_listening_just_after_the_run_is_waited_for():
 
 
 def test_the_library_completes_a_scheduler_address_without_a_port_as_the_command_does(tmp_path, monkeypatch):
-    """``solve_batch(..., scheduler="tcp://10.0.0.5")`` went to Dask without a port, which Dask refuses ("missing
-    port number"), while the probe before it had checked port 8786: the library now gives the address Dask's
-    default port as ``--scheduler`` always has, and the probe and Dask see the same address."""
+    """``solve_batch(..., scheduler="tcp://10.0.0.5")`` gives the address Dask's default port, as ``--scheduler`` does,
+    so that the probe before it (port 8786) and Dask see the same address and Dask does not refuse it ("missing port
+    number")."""
     pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from solver import workers
 
@@ -323,9 +322,9 @@ def test_a_scheduler_without_workers_is_waited_for_then_given_up(tmp_path):
 
 
 def test_a_scheduler_without_workers_at_worker_wait_0_is_given_up_at_once(tmp_path):
-    """--worker-wait 0 is "give up at once", but the start handed 0 to Dask's wait_for_workers, which reads 0 as no
-    timeout and waited for ever; mid-run, 0 gave up at once without saying it waited. Both now give up at once and
-    say no "waiting" (the wait is one function, _wait_for_workers, at the start and mid-run)."""
+    """--worker-wait 0 is "give up at once", at the start (where Dask's wait_for_workers would read 0 as no timeout and
+    wait for ever) as mid-run, and says no "waiting" (the wait is one function, _wait_for_workers, at the start and
+    mid-run)."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
 
     source = tmp_path / "deals.tbn"
@@ -489,9 +488,9 @@ def _fails_or_dies(job: int, marker: str) -> int:
 
 
 def test_a_job_in_flight_at_a_break_after_a_failure_runs_again_before_the_failure_is_raised(tmp_path):
-    """A task's failure is raised once the jobs in flight beside it are back; but when a worker then died, the jobs
-    in flight at that break were set to run again and never were (nothing new is taken after a failure, and the
-    retries were taken with the new jobs): job 1's result was lost (the review). It runs again on the new pool."""
+    """A task's failure is raised once the jobs in flight beside it are back; when a worker then dies, the jobs in
+    flight at that break run again on the new pool (job 1's result is not lost), though nothing new is taken after a
+    failure."""
     results: list[tuple[int, int]] = []
     with pytest.raises(ValueError, match="job 2 fails"):
         pool.run_pool([1, 2], _fails_or_dies, (str(tmp_path / "died"),),
@@ -516,8 +515,8 @@ def test_of_two_jobs_that_fail_the_earlier_jobs_failure_is_raised(tmp_path):
     with pytest.raises(ValueError, match="^job 1 fails$"):
         pool.run_pool([1, 2, 3], _fails_in_turn, (), lambda job, result: ran.append(job), 2, in_flight=1)
     assert ran == []
-    # a job given twice (one object, or equal interned values) keeps its first place (the review: the places were
-    # kept by the job's id, which the second 'a' took over)
+    # a job given twice (one object, or equal interned values) keeps its first place, not one keyed by the job's
+    # id, which the second 'a' would take over
     with pytest.raises(ValueError, match="^job a fails$"):
         pool.run_pool(["a", "b", "a"], _fails_in_turn, (), lambda job, result: ran.append(job), 2, in_flight=2)
 
@@ -553,11 +552,9 @@ class _BreakingPool:
 
 
 def test_a_pool_that_breaks_while_jobs_are_handed_to_it_is_restarted(monkeypatch):
-    """A job whose worker dies before the next job is submitted (after a restart, a chunk that kills its worker at
-    once) broke the pool under the submits: the next submit raised BrokenProcessPool, which ended about one run in
-    14 of a batch with a poisoned record with that traceback instead of its error line or StichError (the review).
-    Now that break restarts the pool as any other: the job not yet handed on runs on the new pool as it was, and
-    the jobs finished before the break are handed on once."""
+    """A job whose worker dies before the next job is submitted (after a restart, a chunk that kills its worker at once)
+    breaks the pool under the submits: that break restarts the pool as any other, the job not yet handed on runs on the
+    new pool as it was, and the jobs finished before the break are handed on once; no BrokenProcessPool traceback."""
     made: list[_BreakingPool] = []
     plans = iter([{3}, set()])  # the first pool breaks at job 3, with job 4 still to submit; the second is sound
     monkeypatch.setattr(pool, "process_pool", lambda *args: _BreakingPool(next(plans), made))

@@ -438,8 +438,8 @@ def test_a_bot_that_raises_in_play_ends_the_match_with_a_bot_error(bots_dir):
 
 
 def test_a_bot_failing_midway_prints_the_match_so_far_as_its_json_says_it(bots_dir):
-    """A bot's failure on board 2 printed nothing on stdout without --json (only the error): board 1's means, which
-    --json closes its document with, were lost. The text report now says them, and that the error stopped it."""
+    """A bot's failure on board 2 without --json prints on stdout board 1's means, which --json closes its document
+    with, and that the error stopped the match, not only the error."""
     bots = "mybots:CrashOnBoard2,random,random,random"
     text = _match(bots_dir, bots, "-n", "3", "-j", "1")
     data = _match(bots_dir, bots, "-n", "3", "-j", "1", "--json")
