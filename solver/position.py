@@ -482,10 +482,12 @@ def _reads_as(name: str, value: str, game: type[Game], seats: int) -> bool:
             return bool(parse_announcements(value, seats))
         except StichError:
             return False
+    if name == "Pot":
+        return small_number(value) is not None
     state = next((state for state, tag_name in RECORD_TAGS.items() if tag_name == name), None)
     if state is not None and STATE_TAGS[state] is bool:
-        return value.strip().lower() in ("yes", "no", "true", "false")
-    return small_number(value) is not None  # a seat (Declarer, Leader, Partner) or the chips of a Pot
+        return _yes_or_no(value) is not None
+    return _seat_of(value, seats) is not None  # Declarer, Leader, Partner
 
 
 def _refuse_misspelt_optional_tag(record: Record, tags_applying: Callable[[], frozenset[str]], game: type[Game],
@@ -510,9 +512,24 @@ def _refuse_misspelt_optional_tag(record: Record, tags_applying: Callable[[], fr
                          "is what it means; another program's tag can be renamed")
 
 
+#: The words a yes-or-no tag ([CalledSuitLed]) is read from, each with what it says.
+_YES_NO_WORDS = {"yes": True, "true": True, "no": False, "false": False}
+
+
+def _yes_or_no(value: str) -> bool | None:
+    """A yes-or-no tag's ``value`` (:data:`_YES_NO_WORDS`, case and spaces aside), or None where it is neither."""
+    return _YES_NO_WORDS.get(value.strip().lower())
+
+
+def _seat_of(value: str, seats: int) -> int | None:
+    """A seat tag's ``value`` as its seat, 1 to ``seats``, or None where it is no seat of the game."""
+    seat = small_number(value)
+    return seat if seat is not None and 1 <= seat <= seats else None
+
+
 def _seat_number(record: Record, tag: Tag, seats: int) -> int:
-    seat = small_number(tag.value)
-    if seat is None or not 1 <= seat <= seats:
+    seat = _seat_of(tag.value, seats)
+    if seat is None:
         raise _tag_error(record, tag, f"[{tag.name}] is not a seat", f"a seat number from 1 to {seats}")
     return seat
 
@@ -665,10 +682,10 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         if tag is None or tag_name == "Announcements":
             continue
         if STATE_TAGS[name] is bool:
-            value = tag.value.strip().lower()
-            if value not in ("yes", "no", "true", "false"):
+            said = _yes_or_no(tag.value)
+            if said is None:
                 raise _tag_error(record, tag, f"[{tag_name}] is yes or no", "yes or no")
-            state_tags[name] = value in ("yes", "true")
+            state_tags[name] = said
         else:
             state_tags[name] = tag_value(tag_name, lambda t: _seat_number(record, t, deal.seats), "a seat")
     for name, feature in (("Announcements", "has_announcements"), ("Pot", "has_pot")):

@@ -321,9 +321,13 @@ def test_a_near_tag_whose_value_the_meant_tag_could_not_have_is_kept():
             f"bad.tbn:6:1: [{name}] is no tag stich reads; did you mean 'Pot'? (got '{name}', expected [Pot \"5\"] "
             "if that is what it means; another program's tag can be renamed)")
     called = '[Game "Schafkopf"]\n[Deal "1: EO GO / SU EA / GZ GK / H8 H7"]\n[Contract "Sauspiel E"]\n'  # an ending
-    for tag in ('[Declarers "Anna"]', '[Partners "Anna and Ben"]', '[Leaders "x"]', '[Variants "classic"]'):
+    for tag in ('[Declarers "Anna"]', '[Partners "Anna and Ben"]', '[Leaders "x"]', '[Variants "classic"]',
+                '[Leaders "12"]', '[Declarers "0"]', '[Partners "5"]'):  # no seat of a 4-seat game
         assert solver.parse_positions(called + tag + "\n")[0].record.get(tag[1:].split()[0]) is not None
     assert "did you mean 'Declarer'?" in str(error_of(GOOD.replace('[Declarer "1"]', '[Delcarer "Anna"]')))
+    assert "did you mean 'Leader'?" in str(error_of(called + '[Leaders "4"]\n'))
+    assert "did you mean 'CalledSuitLed'?" in str(error_of(called + '[CalledSuitLeds " True "]\n'))
+    assert solver.parse_positions(called + '[CalledSuitLeds "maybe"]\n')[0].record.get("CalledSuitLeds") == "maybe"
     assert "did you mean 'Variant'?" in str(error_of(GOOD + '[Varaint "x"]\n'))
     assert "did you mean 'Variant'?" in str(error_of(GOOD + '[Variants "schneider_at=31"]\n'))
 
