@@ -731,7 +731,7 @@ def test_an_objective_that_does_not_apply(tmp_path):
 
 def test_a_binary_file_is_said_once_in_every_command(tmp_path):
     """A binary file given for records is one cause: said once, at its first unreadable byte, with what it is, and
-    read no further (each stretch of it between blank lines was said as a bad record), in every command alike."""
+    read no further, not once for each stretch of it between blank lines, in every command alike."""
     noise = random.Random(5).randbytes(2000)
     kinds = {
         "noise.tbn": (noise + b"\n\n" + noise + b"\n\n" + noise,

@@ -1426,8 +1426,9 @@ def test_a_bracket_alone_typed_at_a_terminal_is_said_without_waiting_for_the_nex
 
 def test_a_binary_input_is_said_once_and_read_no_further():
     """An input whose first unreadable line is among bytes no text holds is binary: said once, as what it is where
-    its first bytes tell it, and read no further. A text file's bad bytes (Latin-1, a stray NUL) are said record by
-    record, as before, and so is a UTF-16 file, whose records after it (a file appended) are read."""
+    its first bytes tell it, and read no further. A text file's bad bytes (Latin-1, one ending in DOS's Ctrl-Z, a
+    stray NUL) are said record by record, and so is a UTF-16 file or a UTF-16 part appended after UTF-8 records,
+    whose records after it are read."""
     png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\n\n\xff\xfe\n\n\x80\n"
     (error,) = list(iter_records(io.BytesIO(png), name="board.png"))
     assert str(error) == "board.png:1:1: invalid UTF-8 (byte 89, a PNG image, not text) (expected UTF-8 text)"
@@ -1447,6 +1448,15 @@ def test_a_binary_input_is_said_once_and_read_no_further():
     stray = list(iter_records(io.BytesIO(b'[B "x\x00"]\n\n[B "y"]\n')))
     assert isinstance(stray[0], ParseError) and stray[0].message == "NUL character in the input"
     assert stray[1].get("B") == "y"
+    dos = '[Event "Müller"]\r\n\r\n[Event "ok"]\r\n\r\n'.encode("latin-1") + b"\x1a"  # Ctrl-Z: DOS's end of file
+    items = list(iter_records(io.BytesIO(dos), name="d.tbn"))
+    assert [str(item) if isinstance(item, ParseError) else item.get("Event") for item in items][:2] == [
+        "d.tbn:1:10: invalid UTF-8 (byte fc) (expected UTF-8 text)", "ok"]
+    utf16 = '[Event "a"]\n\n'.encode() + '\ufeff[Event "b"]\n\n'.encode("utf-16-le") + b"\n\n" + b'[Event "c"]\n'
+    items = list(iter_records(io.BytesIO(utf16), name="u.tbn"))
+    assert [str(item) if isinstance(item, ParseError) else item.get("Event") for item in items] == [
+        "a", "u.tbn:3:1: invalid UTF-8 (byte ff fe, a UTF-16 byte order mark: save the file as UTF-8) "
+        "(expected UTF-8 text)", "c"]
 
 
 def test_a_gzip_file_is_said_as_one():
@@ -1459,3 +1469,20 @@ def test_a_gzip_file_is_said_as_one():
         assert str(error) == f"deals.tbn.gz:1:1: {said}"
     items = list(iter_records(io.BytesIO(b'[Game "Kratzen"]\n\n' + packed), name="all.tbn"))
     assert [type(item) for item in items] == [Record, ParseError] and str(items[1]) == f"all.tbn:3:1: {said}"
+
+
+def test_a_binary_input_on_a_pipe_is_said_binary_once_it_has_read_as_far(tmp_path):
+    """A pipe, whose writer may not have sent more, is judged on what it has read: its later unreadable lines within
+    the first 1,024 bytes are judged too, so a PDF said a bad record at its first bad line is said binary at the
+    next and read no further, as the file is at once."""
+    pdf = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n\n\x01\x02\xff\n\n\x80\n\n\x80\n"
+    reading, writing = os.pipe()
+    os.write(writing, pdf)
+    os.close(writing)
+    with open(reading, "rb") as stream:
+        items = [str(item) for item in iter_records(stream, name="<stdin>")]
+    assert items == ["<stdin>:2:2: invalid UTF-8 (byte e2) (expected UTF-8 text)",
+                     "<stdin>:5:3: invalid UTF-8 (byte ff, a binary file, not text) (expected UTF-8 text)"]
+    (tmp_path / "scan.pdf").write_bytes(pdf)
+    (error,) = list(iter_records(tmp_path / "scan.pdf", name="scan.pdf"))
+    assert str(error) == "scan.pdf:2:2: invalid UTF-8 (byte e2, a binary file, not text) (expected UTF-8 text)"

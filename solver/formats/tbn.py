@@ -1133,6 +1133,14 @@ class _LineReader:
         self.after_cr = False  # the last line ended with a CR at the end of what was read: an LF may follow it
         self.waits = self.peekable and _may_wait(stream)  # its readline may wait on a writer for an LF
 
+    def held_ahead(self, most: int) -> bytes:
+        """Up to ``most`` bytes after the line given last, read already or buffered: a regular file's peeked at, an
+        input's that can wait only what it holds (its writer may not have written more)."""
+        held = self.buffer[self.start:self.start + most] if isinstance(self.buffer, bytes) else b""
+        if self.peekable and not self.waits and len(held) < most:
+            held += self.peek(most)[:most - len(held)]
+        return held
+
     def _read(self, limit: int) -> Any:
         """The stream's next piece, at most ``limit`` characters: a line (``readline``) or what has arrived."""
         if self.end is not None:
@@ -1264,35 +1272,27 @@ def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseE
         if head is not None and isinstance(chunk, bytes) and len(head) < _BINARY_WINDOW:
             if isinstance(line, ParseError):
                 gzip = chunk.removeprefix(_UTF8_BOM).startswith(_GZIP_MAGIC)  # said so already
-                kind = "" if gzip else _binary_kind(head + chunk + _ahead(stream),  # type: ignore[arg-type]
-                                                    nul=line.message.startswith("NUL"))
+                kind = "" if gzip else None if "UTF-16" in line.message else _binary_kind(
+                    head + chunk + stream.held_ahead(_BINARY_WINDOW), chunk,  # type: ignore[attr-defined]
+                    nul=line.message.startswith("NUL"))
                 if kind is not None:  # one message for the input, not one for each stretch between blank lines
                     yield number, _binary_error(line, kind)
                     return
-                head = None
-            else:
-                head += chunk
+            # a regular file's verdict saw the window's bytes ahead of the line; an input that can wait showed only
+            # what had arrived, so its later unreadable lines are judged too while the window is not used up
+            head = head + chunk if isinstance(line, str) or stream.waits else None  # type: ignore[attr-defined]
         yield number, line
 
 
-def _ahead(reader: _LineReader) -> bytes:
-    """What a regular file's reader holds after the line it gave, read already or buffered: never waited for (a
-    pipe's writer may not have written it)."""
-    held = reader.buffer[reader.start:] if isinstance(reader.buffer, bytes) else b""
-    if reader.peekable and not reader.waits and len(held) < _BINARY_WINDOW:
-        held += reader.peek(_BINARY_WINDOW)[:_BINARY_WINDOW]
-    return held
-
-
-def _binary_kind(start: bytes, *, nul: bool) -> str | None:
-    """What an input is said as where its first unreadable line is among ``start`` (its first bytes, that line and
+def _binary_kind(start: bytes, line: bytes, *, nul: bool) -> str | None:
+    """What an input is said as where its unreadable ``line`` is among ``start`` (its first bytes, that line and
     what follows it, read or buffered already) and they say it is binary: a known kind by its first bytes, else "a
     binary file" where a control byte no text holds is among them (other than a NUL, where a NUL made the line
-    unreadable: a stray one is said as itself); None for text: a Latin-1 file's accented letters, and a UTF-16 file,
-    whose records after it (a file appended) are read."""
-    start = start[:_BINARY_WINDOW]
-    if start[:2] in _UTF16_BOMS or _UTF16_NULS.match(start):
+    unreadable: a stray one is said as itself); None for text: a Latin-1 file's accented letters, and a line of
+    UTF-16 (a file's first or one appended), whose records after it are read."""
+    if line[:2] in _UTF16_BOMS or _UTF16_NULS.match(line):
         return None
+    start = start[:_BINARY_WINDOW]
     for magic, kind in _BINARY_MAGIC:
         if start.startswith(magic):
             return kind
@@ -1359,9 +1359,9 @@ _BINARY_WINDOW = 1024
 #: The first bytes of the binary files given for records most often, with what each is said as.
 _BINARY_MAGIC = ((b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
                  (b"PK\x03\x04", "a zip file such as an .xlsx or .ods spreadsheet"))
-#: The control bytes no text file holds (a tab, the line breaks, a form feed and an escape, as in coloured output,
-#: are text): one among an input's first bytes, where a line of them is not UTF-8, says the input is binary.
-_BINARY_CONTROL = re.compile(b"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+#: The control bytes no text file holds (a tab, the line breaks, a form feed, DOS's end-of-file Ctrl-Z and an
+#: escape, as in coloured output, are text): one among an input's first bytes, where a line of them is not UTF-8, says the input is binary.
+_BINARY_CONTROL = re.compile(b"[\x00-\x08\x0e-\x19\x1c-\x1f]")
 #: The start of ASCII text saved as UTF-16 without a byte order mark: a NUL every other byte.
 _UTF16_NULS = re.compile(b"(?:[\x01-\x7f]\x00){3}|(?:\x00[\x01-\x7f]){3}")
 
