@@ -1360,7 +1360,8 @@ _BINARY_WINDOW = 1024
 _BINARY_MAGIC = ((b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
                  (b"PK\x03\x04", "a zip file such as an .xlsx or .ods spreadsheet"))
 #: The control bytes no text file holds (a tab, the line breaks, a form feed, DOS's end-of-file Ctrl-Z and an
-#: escape, as in coloured output, are text): one among an input's first bytes, where a line of them is not UTF-8, says the input is binary.
+#: escape, as in coloured output, are text): one among an input's first bytes, where a line of them is not UTF-8,
+#: says the input is binary.
 _BINARY_CONTROL = re.compile(b"[\x00-\x08\x0e-\x19\x1c-\x1f]")
 #: The start of ASCII text saved as UTF-16 without a byte order mark: a NUL every other byte.
 _UTF16_NULS = re.compile(b"(?:[\x01-\x7f]\x00){3}|(?:\x00[\x01-\x7f]){3}")
