@@ -6,6 +6,7 @@ import gzip
 import io
 import json
 import os
+import queue
 import threading
 
 import pytest
@@ -447,18 +448,46 @@ def test_a_tag_without_its_name_says_a_name_was_expected_where_it_is_missing():
 
 def test_a_csv_file_is_said_as_csv():
     """A spreadsheet's export (``Board,North,...``) is said as CSV, as JSON is said as JSON, where its first line,
-    without a '[' or '{', and the next split into the same count of values at commas, semicolons or tabs; a line
-    alone, or one the next does not match (cards written with commas), is said as before."""
+    without a '[' or '{', and the next two (where it has them) split into the same count of values, three or more,
+    at commas, semicolons or tabs, most of them no card. A line alone, prose with a comma or two, lines that differ
+    in count, and hands written with commas are said as the stray text they are."""
     for text, what, shown in (('Board,North,East,South,West\n1,"EO, GO",b,c,d\n2,a,b,c,d\n', "commas",
                                "Board,North,East,South,West"),
                               ("Board;North;East\n1;a;b\n", "semicolons", "Board;North;East"),
-                              ("Board\tNorth\n1\tx\n", "tabs", "Board\\tNorth")):
+                              ("Board\tNorth\tEast\n1\tx\ty\n\n", "tabs", "Board\\tNorth\\tEast")):
         items = list(iter_records(io.StringIO(text), name="deals.csv"))
         assert [str(item) for item in items] == [
             f"deals.csv:1:1: the file holds CSV, not TBN records: values separated by {what} (got '{shown}', "
             f"expected {TBN_EXPECTED})"]
-    for text in ("EO, GO\n", 'EO, GO\n[Game "x"]\n', "a,b\n\n1,2\n"):
+    for text in ("EO, GO\n", 'EO, GO\n[Game "x"]\n', "a,b\n\n1,2\n", "EA, EO, E9, EK\nGA, GO, G9, GK\n",
+                 "EA,EO,E9\nGA,GO,G9\nSA,SO,S9\n", "Hello, world\nFine, thanks\n",
+                 "One, two, three\nfour, five, six\nseven, eight\n"):
         assert error_of(text).message == "cards before any tag", text
+
+
+def test_a_bad_first_line_on_a_pipe_is_said_before_the_writer_sends_more():
+    """A pipe kept open (a bot) hears of a bad first line as soon as it has arrived: the lines after it, which
+    could tell a file CSV, are not waited for."""
+    reading, writing = os.pipe()
+    said: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        with open(reading, "rb") as stream:
+            for item in iter_records(stream, name="<stdin>"):
+                said.put(item)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        os.write(writing, b"hello there, you, all\n")
+        first = said.get(timeout=30)  # bounds a failure alone: the message comes before anything more is sent
+        assert str(first) == ("<stdin>:1:1: cards before any tag (got 'hello', expected a tag such as "
+                              '[Game "..."])')
+    finally:
+        os.write(writing, b"\n")
+        os.close(writing)
+        reader.join(timeout=30)
+    assert not reader.is_alive()
 
 
 @pytest.mark.parametrize("text, line, column, message, token", ERRORS)

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Generator, Iterable, Iterator, TextIO
 
+from ..cards import names_a_card
 from ..errors import ParseError, StichError
 from ..files import stream_kind
 
@@ -417,13 +418,14 @@ def _is_json_array(text: str, following: Callable[[], str | None] | None) -> boo
 
 
 def _json_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
-                  tagged: bool, following: Callable[[], str | None] | None) -> ParseError:
+                  tagged: bool, following: Callable[[], str | None] | None,
+                  ahead: Callable[[int], str | None] | None) -> ParseError:
     """``error``, or the JSON error where reading failed before any tag on JSON: the failing line ``text`` is a JSON
     object (a ``--json`` or ``batch --out`` line, nested, so no brace comment) or opens a JSON array
     (:func:`_is_json_array`, with the line ``following`` it where it needs that), or the file's
     ``opening`` lines are a '{' alone and a JSON key (an indented saved bench run, whose first inner '}' ended the
     brace comment) and the failing line goes on as JSON does. A legal brace comment never fails, so it is never told
-    JSON."""
+    JSON; else the CSV error where it is CSV (:func:`_csv_instead`, with the lines ``ahead``)."""
     if tagged:
         return error
     value = _json_object(text)
@@ -438,7 +440,7 @@ def _json_instead(error: ParseError, source: str, number: int, text: str, openin
                                ours=_key_line_ours(first[first.index("{") + 1:]))
     if _is_json_array(text, following):
         return _json_error(source, number, text.index("[") + 1, text, ours=False, array=True)
-    return _csv_instead(error, source, number, text, opening, following)
+    return _csv_instead(error, source, number, text, opening, ahead)
 
 
 def json_comment_error(source: str, comments: Iterable[Comment]) -> ParseError | None:
@@ -490,25 +492,39 @@ _CSV_SEPARATORS = ((",", "values separated by commas"), (";", "values separated 
                    ("\t", "values separated by tabs"))
 
 
-def _csv_fields(text: str, separator: str) -> int:
-    """The count of values of the CSV row ``text`` (quoted values may hold the separator)."""
-    return len(next(csv.reader([text], delimiter=separator), []))
+def _csv_values(text: str, separator: str) -> list[str]:
+    """The values of the CSV row ``text`` (quoted values may hold the separator)."""
+    return next(csv.reader([text], delimiter=separator), [])
+
+
+#: The fewest values a line of CSV holds, and the lines (where the input has them) that hold as many: two values a
+#: line are prose with a comma as often.
+_CSV_LEAST_VALUES, _CSV_LINES = 3, 3
 
 
 def _csv_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
-                 following: Callable[[], str | None] | None) -> ParseError:
+                 ahead: Callable[[int], str | None] | None) -> ParseError:
     """``error``, or the CSV error where reading failed on an input's first line and it is CSV (a spreadsheet's
-    export, ``Board,North,East,...``): that line holds no '[' nor '{', and it and the next split into the same
-    count of values, two or more, at commas, semicolons or tabs. A single line is not told (cards written with
-    commas look alike), nor a terminal's, whose next line is not typed yet."""
-    if not opening or number != opening[0][0] or "[" in text or "{" in text or following is None:
+    export, ``Board,North,East,...``): that line holds no '[' nor '{', and it and the next lines, up to
+    :data:`_CSV_LINES` where the input has them, split into the same count of values, three or more, at commas,
+    semicolons or tabs, most of which name no card (hands written with commas, ``EA, EO, E9``, are cards before any
+    tag). A single line is not told, nor one of an input whose next line would be waited for (``ahead`` None: a
+    terminal, a pipe), which reading answers as it arrives."""
+    if not opening or number != opening[0][0] or "[" in text or "{" in text or ahead is None:
         return error
-    after = following()
-    if after is None or not after.strip():
+    rows = [text]
+    while len(rows) < _CSV_LINES:
+        after = ahead(len(rows) - 1)
+        if after is None or not after.strip():
+            break
+        rows.append(after)
+    if len(rows) < 2:
         return error
     for separator, what in _CSV_SEPARATORS:
-        fields = _csv_fields(text, separator)
-        if fields >= 2 and _csv_fields(after, separator) == fields:
+        values = [_csv_values(row, separator) for row in rows]
+        counts = {len(row) for row in values}
+        if len(counts) == 1 and counts.pop() >= _CSV_LEAST_VALUES and not any(
+                2 * sum(names_a_card(value) for value in row) > len(row) for row in values):
             return ParseError(f"{CSV_NOT_RECORDS}: {what}", source=source, line=number,
                               column=len(text) - len(text.lstrip()) + 1, token=_json_shown(text),
                               expected=TBN_EXPECTED)
@@ -939,6 +955,9 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
     lines = _Lookahead(_physical_lines(stream, source))
     # the line after a failed first line, which may tell it JSON: not asked of a terminal, where it is not typed yet
     following = None if _is_terminal(stream) else lines.next_text
+    # the lines after it, which may tell it CSV: asked only where reading them cannot wait on a writer, so that a
+    # pipe kept open hears of its bad first line before it sends more
+    ahead = lines.text_ahead if isinstance(stream, (io.StringIO, io.BytesIO)) or not _may_wait(stream) else None
     lexer = _Lexer(source)
     builder = _Builder(source)
     opening: list[tuple[int, str]] = []  # the file's first two lines with text: told JSON or not
@@ -979,7 +998,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
                 events = lexer.line(number, text)
                 builder.feed(events, continues=lexer.brace is not None)
         except ParseError as failed:
-            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), following) \
+            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), following, ahead) \
                 if not given and isinstance(text, str) and not blank else failed
             if not recover:
                 raise error from None
@@ -1026,25 +1045,31 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
 
 
 class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):
-    """:func:`_physical_lines` with the next line's text to be seen before it is read (:meth:`next_text`)."""
+    """:func:`_physical_lines` with the next lines' text to be seen before they are read (:meth:`text_ahead`)."""
 
     def __init__(self, lines: Iterator[tuple[int, str | ParseError]]) -> None:
         self._lines = lines
-        self._ahead: list[tuple[int, str | ParseError]] = []
+        self._ahead: list[tuple[int, str | ParseError]] = []  # read already, given again in order
 
     def __next__(self) -> tuple[int, str | ParseError]:
-        return self._ahead.pop() if self._ahead else next(self._lines)
+        return self._ahead.pop(0) if self._ahead else next(self._lines)
 
-    def next_text(self) -> str | None:
-        """The next line's text, read now and given again by the next ``next()``; None at the end or where the
-        line cannot be read."""
-        if not self._ahead:
+    def text_ahead(self, index: int) -> str | None:
+        """The text of the line ``index`` lines after the next (0: the next), read now and given again by the
+        ``next()`` that comes to it; None past the end or where a line up to it cannot be read."""
+        while len(self._ahead) <= index:
             following = next(self._lines, None)
             if following is None:
                 return None
             self._ahead.append(following)
-        text = self._ahead[0][1]
+        if any(isinstance(text, ParseError) for _, text in self._ahead[:index + 1]):
+            return None
+        text = self._ahead[index][1]
         return text if isinstance(text, str) else None
+
+    def next_text(self) -> str | None:
+        """The next line's text (:meth:`text_ahead`)."""
+        return self.text_ahead(0)
 
 
 def _read_tail(lines: Iterator[tuple[int, str | ParseError]], last: Record, source: str, builder: _Builder) -> None:
