@@ -178,7 +178,7 @@ def batch(
             _restore(previous)
     errors.close(kept_in)
     if summary.records == 0:
-        message(f"stich: {no_records_said(str(file), summary.comments_alone)}")
+        message(f"stich: {no_records_said(str(file), summary.comments_alone, summary.lines_read)}")
         raise typer.Exit(EXIT_BAD_INPUT)
     if summary.stale:
         message(f"stich: {stale_text(summary)}")

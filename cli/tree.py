@@ -170,7 +170,7 @@ def tree(
                 break
         if record is None:  # a file of no record at all is said so, whatever was asked of it, as every command says
             raise StichError(no_such_record(name, board, record_number, count, unreadable) if count else
-                             no_records_said(name, items.comments_alone))
+                             no_records_said(name, items.comments_alone, items.lines_read))
         if board is not None and input_is_regular_file(file):
             after = list(islice(enumerate(items, count + 1), MAX_RECORDS_READ_ON))
             others = [(number, item.line) for number, item in after

@@ -106,10 +106,11 @@ class BatchSummary:
     record of the file (``stale``, the first few of their ids in ``stale_ids``: the input was regenerated or a
     record edited since they were written; they are kept); ``notes``, each note of the lines this run wrote (a
     Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line;
-    ``comments_alone``, the comments of an input that held nothing else (:class:`~solver.formats.tbn.RecordItems`'),
-    for ``stich batch`` to say where they are JSON; ``stream``, whether the output was a stream
-    (:func:`~solver.files.is_stream_output`: stdout, a pipe, a device such as /dev/tty; stdout's names always), which
-    holds nothing done before, so that no summary counts an "already done"."""
+    ``comments_alone`` and ``lines_read``, the comments and the count of lines of an input that held nothing else
+    (:class:`~solver.formats.tbn.RecordItems`'), for ``stich batch`` to say where they are JSON or where reading
+    ended; ``stream``, whether the output was a stream (:func:`~solver.files.is_stream_output`: stdout, a pipe, a
+    device such as /dev/tty; stdout's names always), which holds nothing done before, so that no summary counts an
+    "already done"."""
 
     records: int
     skipped: int
@@ -123,6 +124,7 @@ class BatchSummary:
     out: str = ""
     notes: tuple[tuple[str, int], ...] = ()
     comments_alone: tuple[Comment, ...] = ()
+    lines_read: int = 0
     stream: bool = False
 
     def __post_init__(self) -> None:
@@ -899,7 +901,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
                         source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()),
-                        comments_alone=tuple(reading.comments_alone),
+                        comments_alone=tuple(reading.comments_alone), lines_read=reading.lines_read,
                         stream=stream)
 
 

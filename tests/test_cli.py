@@ -10,9 +10,11 @@ dependency): it implements exactly the keywords the schema uses, and a test fail
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import pickle
+import random
 import re
 import subprocess
 import sys
@@ -727,21 +729,59 @@ def test_an_objective_that_does_not_apply(tmp_path):
         "from: tricks; solve and tree also take 'score')" in result.stderr
 
 
-@pytest.mark.parametrize("text", ["", "; only a comment\n", "\n\n"])
-def test_a_file_without_records_is_an_error(tmp_path, text):
+def test_a_binary_file_is_said_once_in_every_command(tmp_path):
+    """A binary file given for records is one cause: said once, at its first unreadable byte, with what it is, and
+    read no further, not once for each stretch of it between blank lines, in every command alike."""
+    noise = random.Random(5).randbytes(2000)
+    kinds = {
+        "noise.tbn": (noise + b"\n\n" + noise + b"\n\n" + noise,
+                      "1:4: invalid UTF-8 (byte 9f, a binary file, not text)"),
+        "scan.pdf": (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n\n\x01\x02\xff\n\n\x80\n",
+                     "2:2: invalid UTF-8 (byte e2, a binary file, not text)"),
+        "board.png": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\n\n\xff\xfe\x00\n\n\x80\n",
+                      "1:1: invalid UTF-8 (byte 89, a PNG image, not text)"),
+        "deals.tbn.gz": (gzip.compress((EXAMPLES / "kratzen.tbn").read_bytes() * 4, mtime=0),
+                         "1:1: invalid UTF-8 (byte 1f 8b, a gzip file: unpack it first (gunzip))"),
+    }
+    for name, (data, said) in kinds.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        for command in ("solve", "check", "postmortem", "score"):
+            assert run(command, path, code=1).stderr == f"stich: {path}:{said} (expected UTF-8 text)\n", command
+        out = tmp_path / f"{name}.jsonl"
+        assert run("batch", path, "--out", out, code=1).stderr.splitlines() == [
+            f"stich: {path}:{said} (expected UTF-8 text)", f"stich: 1 written to {out} (0 solved, 1 error), 0 already "
+            "done, 0.0 s"]
+
+
+def test_a_csv_file_is_said_as_csv_once_in_every_command(tmp_path):
+    path = tmp_path / "deals.csv"
+    path.write_text("Board,North,East,South,West\n1,EO GO,GA GK,SA SK,HA HK\n2,EO GO,GA GK,SA SK,HA HK\n")
+    said = (f"stich: {path}:1:1: the file holds CSV, not TBN records: values separated by commas (got 'Board,North,"
+            "East,South,West', expected TBN records such as [Game \"Schafkopf\"] [Deal \"...\"] (docs/format.md; "
+            "stich deal writes some))\n")
+    for command in ("solve", "check", "postmortem", "score"):
+        assert run(command, path, code=1).stderr == said, command
+
+
+@pytest.mark.parametrize("text, where", [("", "1:1"), ("; only a comment\n", "1:1"), ("\n\n", "2:1"),
+                                         ("% one\n\n% two\n", "3:1")])
+def test_a_file_without_records_is_an_error(tmp_path, text, where):
+    """Said where reading ended, the last line read (``1:1`` for an empty file), in every command alike."""
     path = tmp_path / "empty.tbn"
     path.write_text(text, encoding="utf-8")
-    for command in ("solve", "check", "score"):
+    said = ('no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] '
+            '[Deal "..."])\n')
+    for command in ("solve", "check", "score", "postmortem"):
         result = run(command, path, code=1)
-        assert f"stich: {path}: no records" in result.stderr and result.stdout == ""
+        assert result.stderr == f"stich: {path}:{where}: {said}" and result.stdout == ""
     result = runner.invoke(app, ["check", "-"], input=text)
-    assert result.exit_code == 1 and "stich: <stdin>: no records" in result.stderr
+    assert result.exit_code == 1 and result.stderr == f"stich: <stdin>:{where}: {said}"
     result = run("batch", path, "--out", tmp_path / "out.jsonl", code=1)
-    assert f"stich: {path}: no records" in result.stderr
+    assert f"stich: {path}:{where}: {said}" in result.stderr
     assert not (tmp_path / "out.jsonl").exists()  # no empty output left behind
     result = run("tree", path, "-d", "1", "--out", tmp_path / "tree.json", code=1)  # not "no record"
-    assert result.stderr == (f"stich: {path}: no records (empty, or only comments; a record starts with tags such as "
-                             '[Game "Schafkopf"] [Deal "..."])\n')
+    assert result.stderr == f"stich: {path}:{where}: {said}"
 
 
 @pytest.mark.parametrize("text, shown", [

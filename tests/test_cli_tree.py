@@ -191,7 +191,7 @@ def test_a_file_of_no_record_is_said_so_whatever_was_asked_of_it(tmp_path, selec
     comments = tmp_path / "comments.tbn"
     comments.write_text("% a file of comments alone\n", encoding="utf-8")
     out = tmp_path / "tree.json"
-    said = (f"stich: {comments}: no records (empty, or only comments; a record starts with tags such as "
+    said = (f"stich: {comments}:1:1: no records (empty, or only comments; a record starts with tags such as "
             '[Game "Schafkopf"] [Deal "..."])\n')
     assert run("tree", comments, "-d", "1", "--out", out, *selection, code=1).stderr == said
     assert run("show", comments, *selection, code=1).stderr == said

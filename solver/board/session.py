@@ -306,7 +306,8 @@ class Boards:
         reading = iter_records(stream, name=source)
         items = list(itertools.islice(reading, MAX_RECORDS + 1))
         if not items:
-            raise BoardError(no_records_said(source, reading.comments_alone))  # as the commands say it
+            # as the commands say it, but without a place: the paste dialog would put a caret at it
+            raise BoardError(no_records_said(source, reading.comments_alone))
         if len(items) > MAX_RECORDS:
             raise BoardError(f"{source} holds more than {MAX_RECORDS:,} records; the board opens at most "
                              f"{MAX_RECORDS:,}")
