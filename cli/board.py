@@ -120,7 +120,7 @@ def board(
         threading.Timer(0.5, webbrowser.open, [url]).start()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", http=_board_protocol())
     try:
-        _board_server()(config).run(sockets=[listener])
+        _board_server(app)(config).run(sockets=[listener])
     except KeyboardInterrupt:
         pass
     finally:
@@ -257,14 +257,19 @@ def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
     return BoardProtocol
 
 
-def _board_server():
-    """uvicorn's server, but a second Ctrl-C while the board stops is ignored: uvicorn took it as a forced exit that
+def _board_server(app: object):
+    """uvicorn's server, but a Ctrl-C (or SIGTERM) first stops the searches of ``app``: uvicorn waits for the open
+    connections before the app's shutdown, so a streaming question (the odds of a whole deal) ran on to its answer or
+    the time limit. A second Ctrl-C while the board stops is ignored: uvicorn took it as a forced exit that
     cancelled the app's shutdown half-way and printed its CancelledError traceback (the stop takes a moment anyway)."""
     import uvicorn
+
+    from solver.board.app import stop_questions
 
     class BoardServer(uvicorn.Server):
         def handle_exit(self, sig: int, frame: object) -> None:
             if not self.should_exit:
+                stop_questions(app)
                 super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
     return BoardServer

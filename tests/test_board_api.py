@@ -1770,6 +1770,54 @@ def test_odds_left_mid_stream_leave_nothing_behind():
     assert "Task was destroyed" not in stderr and "Traceback" not in stderr, stderr
 
 
+def test_ctrl_c_stops_a_search_that_is_running_at_once():
+    """Ctrl-C while a page's odds were streaming: uvicorn waits for the open connections before the app's shutdown
+    stops the searches, so the board ran the odds of 2,000 deals on to their end (some seconds; a slower question
+    to the time limit) before it stopped. The Ctrl-C now stops them first: the stream ends with a "stopped" line
+    saying why, and the board exits with no traceback."""
+    import httpx
+
+    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(ZR),
+                                "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=dict(os.environ, BROWSER="false"))
+    try:
+        url = process.stdout.readline().strip()
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                board = httpx.get(url + "api/start", timeout=5).json()["open"]
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        with httpx.Client(base_url=url, timeout=60) as c:
+            with c.stream("POST", "/api/odds", json={"board": board, "moves": [], "samples": 2000,
+                                                     "client": "page"}) as response:
+                streamed = (json.loads(line) for line in response.iter_lines())
+                assert next(line for line in streamed if line["kind"] == "progress")  # the odds are being searched
+                process.send_signal(signal.SIGINT)
+                rest = list(streamed)
+        assert rest[-1] == {"kind": "stopped", "reason": "the board is stopping (Ctrl-C)"}
+        assert all(line["kind"] == "progress" for line in rest[:-1])  # never the odds of all 2,000 deals
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr
+    assert "Traceback" not in stderr and "Task was destroyed" not in stderr, stderr
+
+
+def test_a_question_asked_while_the_board_stops_is_refused():
+    """Once Ctrl-C has stopped the searches, a question still arriving on an open connection is refused, not
+    searched: it would hold the stop as the running ones did."""
+    c = client(ZR)
+    board, moves = opened(c)
+    board_app.stop_questions(c.app)
+    for route in ("/api/values", "/api/curve", "/api/odds"):
+        refused(c.post(route, json={"board": board, "moves": moves, "objective": "score", "client": "page"}), 503,
+                "the board is stopping (Ctrl-C)")
+
+
 @pytest.mark.parametrize("table", [[], ["--table-mb", "16"]])
 def test_the_commands_card_values_search_on_every_free_core(monkeypatch, table):
     """``stich board`` gave its card values an engine of one thread, so on an idle machine a slow position searched

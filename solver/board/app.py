@@ -117,15 +117,26 @@ class CheckedEngine(EngineSolver):
         return super().value_and_cards(*args, **kwargs)
 
 
+def stop_questions(app: object) -> None:
+    """Stop the searches of the board ``app`` (:func:`create_app`'s) and refuse new ones: the server is stopping."""
+    inner = app.app if isinstance(app, Guard) else app
+    searches = getattr(getattr(inner, "state", None), "searches", None)
+    if isinstance(searches, Searches):
+        searches.stop_all()
+
+
 def json_line(document: dict[str, Any]) -> str:
     """One line of a streamed answer (JSON lines)."""
     return json.dumps(document) + "\n"
 
 
-def stopped_document(replaced: bool, time_limit: float) -> dict[str, Any]:
-    """The last line of a streamed answer that was stopped: by a newer question of the page, or the time limit."""
+def stopped_document(replaced: bool, searches: Searches) -> dict[str, Any]:
+    """The last line of a streamed answer that was stopped: by the server's stopping, a newer question of the page,
+    or the time limit."""
+    if searches.stopping:
+        return {"kind": "stopped", "reason": "the board is stopping (Ctrl-C)"}
     return {"kind": "stopped", "reason": "replaced by a newer question" if replaced
-            else f"the time limit ({time_limit:g} s) ran out"}
+            else f"the time limit ({searches.time_limit:g} s) ran out"}
 
 
 def failure_document(route: str, error: Exception) -> dict[str, Any]:
@@ -166,12 +177,16 @@ class Searches:
     #: The stop events of the questions claimed and not yet released, at most ``max_questions``.
     live: set[threading.Event] = field(default_factory=set)
     max_questions: int = MAX_QUESTIONS
+    #: Set once the server is stopping (:meth:`stop_all`): a question asked after it is refused, not searched.
+    stopping: bool = False
 
     def claim(self, slot: str) -> threading.Event:
         """A stop event for a new question in ``slot``; the question it replaces is told to stop. A BoardError (503)
-        when ``max_questions`` are claimed already."""
+        when ``max_questions`` are claimed already, or the server is stopping."""
         event = threading.Event()
         with self.lock:
+            if self.stopping:
+                raise BoardError("the board is stopping (Ctrl-C): start stich board again to ask", status=503)
             if len(self.live) >= self.max_questions:
                 raise BoardError(f"the board is busy: {len(self.live)} questions are being answered or waiting (other "
                                  "pages or a script asking many); ask again when they are answered", status=503)
@@ -200,7 +215,18 @@ class Searches:
     async def run(self, work: Callable[[], T], pool: ThreadPoolExecutor | None = None) -> T:
         return await asyncio.get_running_loop().run_in_executor(pool or self.search, work)
 
+    def stop_all(self) -> None:
+        """Stop every question being answered or waiting, and refuse new ones: the server is stopping. Called at
+        Ctrl-C, before uvicorn waits for the open connections, so that a streaming search (odds, values, a graph)
+        ends at once with its "stopped" line instead of running on to its answer or the time limit."""
+        with self.lock:
+            self.stopping = True
+            live = list(self.live)
+        for event in live:
+            event.set()
+
     def close(self) -> None:
+        self.stop_all()
         with self.lock:
             for event in self.slots.values():
                 event.set()
@@ -511,7 +537,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 return
             except SearchStopped:
                 if stop.is_set():
-                    yield json_line(stopped_document(True, searches.time_limit))
+                    yield json_line(stopped_document(True, searches))
                     return
             objective = objective_named(current, name, seat)
             achieved = objective.achieved(current.rules, current.state)
@@ -535,7 +561,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                         "mover_maximises": maximises, "description": objective.description,
                         "seconds": round(time.monotonic() - started, 4), "nodes": None})
         except SearchStopped:
-            yield json_line(stopped_document(stop.is_set() and left() > 0, searches.time_limit))
+            yield json_line(stopped_document(stop.is_set() and left() > 0, searches))
         except Exception as error:
             yield json_line(failure_document("/api/values", error))
         finally:
@@ -620,7 +646,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                     update.cancel()
             yield json_line(odds_document(analysis.result()))
         except SearchStopped:
-            yield json_line(stopped_document(stop.is_set(), searches.time_limit))
+            yield json_line(stopped_document(stop.is_set(), searches))
         except Exception as error:
             yield json_line(failure_document("/api/odds", error))
         finally:  # a page that left mid-stream leaves a wait for the next update: ended, not dropped pending
@@ -644,7 +670,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 return JSONResponse({"kind": "stopped", "reason": "the client left"}, status_code=409)
             return JSONResponse(answer.result())
         except SearchStopped:
-            return JSONResponse(stopped_document(stop.is_set(), searches.time_limit), status_code=409)
+            return JSONResponse(stopped_document(stop.is_set(), searches), status_code=409)
         finally:
             leaving.cancel()
             if not answer.done():
