@@ -2644,3 +2644,56 @@ def test_a_board_in_a_file_that_is_not_utf8_is_not_called_missing(tmp_path, monk
                                                 "could not be read, said above: it may be one of them)"]
     result = CliRunner().invoke(app, ["board", str(path), "-b", "1", "--no-open", "-p", "0"])
     assert result.exit_code == 0 and result.stderr.splitlines()[0] == said  # board 1 is read: the file is not refused
+
+
+def _values_of_command(c: TestClient, board_id: str, moves: list[str]) -> str:
+    """The position's command line, run as the player would run it (in the directory it names its file from), gives
+    the card values the board shows by the score."""
+    import shlex
+
+    command = c.post("/api/position", json={"board": board_id, "moves": moves}).json()["command"]
+    words = shlex.split(command)
+    assert words[:2] == ["stich", "solve"] and words[-1] == "--cards"
+    assert ("--play" in words) == bool(moves) and "--from-start" in words
+    [solved] = _cli_json(*words[1:], "--json", "-o", "score")
+    shown = lines(c.post("/api/values", json={"board": board_id, "moves": moves, "objective": "score"}))[-1]
+    assert shown["kind"] == "values"
+    assert shown["cards"] == {card: group["total"] for group in solved["results"][0]["cards"]
+                              for card in group["cards"]}
+    return command
+
+
+def test_the_command_line_of_a_named_files_position_gives_its_card_values(tmp_path, monkeypatch):
+    """A player takes the position shown to the command line: `stich solve` with the file as named, its board (or
+    its place, for a record without a [Board] tag) and the moves from the deal's start, whatever the record's own
+    Play section holds (Schafkopf board 7 has one)."""
+    monkeypatch.chdir(EXAMPLES)
+    c = client(Path("schafkopf.tbn"), board="7")
+    board_id, record_moves = opened(c)
+    assert len(record_moves) > 5
+    assert _values_of_command(c, board_id, record_moves[:5]) == (
+        f"stich solve schafkopf.tbn --board 7 --from-start --play '{' '.join(record_moves[:5])}' --cards")
+    assert _values_of_command(c, board_id, []) == "stich solve schafkopf.tbn --board 7 --from-start --cards"
+    untagged = tmp_path / "untagged.tbn"
+    untagged.write_text(re.sub(r'\[Board "\d+"\]\n', "", ZR.read_text()))
+    monkeypatch.chdir(tmp_path)
+    c = client(Path(untagged.name))
+    second = c.get("/api/start").json()["files"][0]["boards"][1]
+    assert second["label"] == "untagged.tbn record 2"
+    assert _values_of_command(c, second["id"], []) == "stich solve untagged.tbn --record 2 --from-start --cards"
+
+
+def test_the_command_line_of_another_record_names_the_file_save_downloads(tmp_path, monkeypatch):
+    """An upload, a deal, and a named file's record whose flags the board's --variant changed: the command names the
+    file Save .tbn downloads (the record with the flags it is played under), and run on it gives the values shown."""
+    monkeypatch.chdir(tmp_path)
+    c = client(ZR, variant={"must_undertrump": False})
+    uploaded = c.post("/api/load", files={"file": ("mine.tbn", SK.read_bytes())}).json()["open"]
+    dealt = c.post("/api/deal", json={"game": "Kratzen", "seed": 3}).json()["open"]
+    named = c.get("/api/start").json()["open"]
+    for board_id in (uploaded, dealt, named):
+        moves = lines(c.post("/api/values", json={"board": board_id, "moves": [], "objective": "score"}))[-1]["best"]
+        saved = c.post("/api/save", json={"board": board_id, "moves": moves[:1]})
+        name = re.search(r'filename="([^"]+)"', saved.headers["content-disposition"]).group(1)
+        (tmp_path / name).write_text(saved.text)
+        assert _values_of_command(c, board_id, moves[:1]).startswith(f"stich solve {name} --from-start --play")

@@ -415,7 +415,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raw = handle.read(MAX_FILE_BYTES + 1)  # a file that grew since it was looked at reads no further
         if len(raw) > MAX_FILE_BYTES:
             raise BoardError(too_large_text(path))
-        found, refused = boards.add_text_said(file_text(raw), str(path), variant)
+        found, refused = boards.add_text_said(file_text(raw), str(path), variant, named=True)
         read[path] = (stamp, found, refused)
         return found, refused
 

@@ -15,6 +15,7 @@ import io
 import itertools
 import os
 import re
+import shlex
 import stat
 import threading
 import urllib.parse
@@ -133,6 +134,10 @@ class Board:
     #: The seat that leads to trick 1 under the record's own flags, before the board's ``--variant`` (Kratzen's
     #: ``first_leader`` moves it): what :attr:`record_fingerprint` holds of the first leader; None for the board's.
     own_first_leader: int | None = None
+    #: The record's place in its text (``stich solve --record``'s count), and whether that text is a file named on
+    #: the command line, which the board's :func:`command_line` names for a shell in the same directory.
+    number: int = 1
+    named: bool = False
 
     def position(self, moves: Sequence[object]) -> Position:
         """The position after ``moves`` (card tokens) from the start; a move the rules refuse is a BoardError
@@ -212,7 +217,8 @@ class Boards:
     _refused: dict[tuple[str, bytes, str], list[str]] = field(default_factory=dict)
 
     def add(self, record: Record, label: str, variant: Mapping[str, object] | None = None,
-            variant_left_out: Callable[[CommandVariantError], object] | None = None) -> Board:
+            variant_left_out: Callable[[CommandVariantError], object] | None = None, number: int = 1,
+            named: bool = False) -> Board:
         """``record`` as a board; ``variant`` (``stich board --variant``, for the files named with it, uploads,
         pastes and deals alike) over its ``[Variant]`` tag flag by flag. The flags are kept in the board's record,
         so that a saved record says the flags it was played under. A flag of another game than the record's is left
@@ -245,7 +251,7 @@ class Boards:
         start = Position(position.game, rules, rules.start(), (), unplayed)
         with self._lock:
             board = Board(f"b{next(self._ids)}", label, start, position.played, record, note, own_variant,
-                          own_first_leader)
+                          own_first_leader, number, named)
             self.boards[board.id] = board
             while len(self.boards) > MAX_BOARDS:
                 self._forget(self.boards.popitem(last=False)[0])
@@ -281,8 +287,8 @@ class Boards:
 
     def add_text_said(self, text: str | bytes, source: str, variant: Mapping[str, object] | None = None,
                       variant_refused: Callable[[CommandVariantError], object] | None = None,
-                      variant_left_out: Callable[[CommandVariantError], object] | None = None
-                      ) -> tuple[list[Board], list[str]]:
+                      variant_left_out: Callable[[CommandVariantError], object] | None = None,
+                      named: bool = False) -> tuple[list[Board], list[str]]:
         """Every record of a .tbn text as a board, and what is wrong with each record that is not one (file, line,
         column: one bad record does not keep the others off the table, as on the command line). A text without a
         good record is a BoardError with the first of them. The same text from the same source again gives the
@@ -294,7 +300,8 @@ class Boards:
         # whether flags are given is part of the key: the same text read under the board's flags has its own boards
         # a lone surrogate (pasted text a browser sent) is hashed as it is, and said by the reader as bad text
         raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-        key = (source, hashlib.sha256(raw).digest(), "over" if variant else "")
+        # and so is whether it is a named file's, whose boards name it in their command line (an upload's do not)
+        key = (source, hashlib.sha256(raw).digest(), ("over" if variant else "") + (" named" if named else ""))
         with self._lock:
             known = self._texts.get(key)
             if known is not None and all(board.id in self.boards for board in known):
@@ -317,7 +324,8 @@ class Boards:
                 refused.append(str(item))
                 continue
             try:
-                found.append(self.add(item, record_label(item, source, number), variant, variant_left_out))
+                found.append(self.add(item, record_label(item, source, number), variant, variant_left_out, number,
+                                      named))
             except BoardError as error:
                 if variant_refused is not None and isinstance(error.__cause__, CommandVariantError):
                     variant_refused(error.__cause__)
@@ -697,7 +705,26 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "score_unit": game.score_unit,
         "settlement": final_settlement(position),
         "pot": pot_so_far(position),
+        "command": command_line(board, played_moves),
     }
+
+
+def command_line(board: Board, moves: Sequence[str]) -> str:
+    """The ``stich solve`` command giving the card values of the position ``moves`` reach, quoted for a shell, so
+    that a player can take the position shown to the command line: a file named on the command line by its name
+    and board (a shell in the board's directory finds it), any other record by the name Save .tbn downloads it
+    under, as is one whose flags the board's ``--variant`` changed (the saved record carries them). ``--from-start``
+    plays the moves from the deal's start, whatever the record's own Play section holds."""
+    record = board.record
+    if board.named and not board.variant_note and record.source:
+        tag = record.get("Board")
+        words = ["stich", "solve", record.source, *(["--board", tag] if tag else ["--record", str(board.number)])]
+    else:
+        words = ["stich", "solve", file_name_for(board)]
+    words.append("--from-start")
+    if moves:
+        words += ["--play", " ".join(moves)]
+    return shlex.join([*words, "--cards"])
 
 
 def pot_so_far(position: Position) -> dict[str, Any] | None:
