@@ -300,8 +300,7 @@ class Boards:
         # whether flags are given is part of the key: the same text read under the board's flags has its own boards
         # a lone surrogate (pasted text a browser sent) is hashed as it is, and said by the reader as bad text
         raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-        # and so is whether it is a named file's, whose boards name it in their command line (an upload's do not)
-        key = (source, hashlib.sha256(raw).digest(), ("over" if variant else "") + (" named" if named else ""))
+        key = (source, hashlib.sha256(raw).digest(), "over" if variant else "")
         with self._lock:
             known = self._texts.get(key)
             if known is not None and all(board.id in self.boards for board in known):
