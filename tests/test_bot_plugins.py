@@ -19,6 +19,8 @@ from solver.bots import RandomBot, SamplingBot, bot_source, load_bot, make_bot
 from solver.errors import StichError
 from solver.match import play_match
 
+from machine_cores import needs_two_cores
+
 #: A bot author's module, as a file in the directory the match is run from.
 BOTS_MODULE = textwrap.dedent('''
     import random
@@ -164,6 +166,7 @@ def _json_match(cwd: Path, bots: str, *args: str) -> dict:
     return json.loads(process.stdout)
 
 
+@needs_two_cores
 def test_a_bot_of_ones_own_plays_alike_on_one_and_two_workers(bots_dir):
     one = _json_match(bots_dir, "mybots:Seeded,random,random,random", "-n", "3", "--seed", "5", "-j", "1")
     two = _json_match(bots_dir, "mybots:Seeded,random,random,random", "-n", "3", "--seed", "5", "-j", "2")
@@ -361,6 +364,7 @@ def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
     assert "│ last " in process.stdout
 
 
+@needs_two_cores
 @pytest.mark.parametrize("spec", ["mybots:make_last", "mybots:last_instance"])
 def test_a_factory_or_an_instance_plays_as_the_class_does(bots_dir, spec):
     by_class = _json_match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "-j", "2")
@@ -430,6 +434,7 @@ def test_play_match_refuses_two_classes_under_one_name(imported_here):
     assert result.seats == {"last": 6, "random": 3}
 
 
+@needs_two_cores
 def test_a_bot_that_raises_in_play_ends_the_match_with_a_bot_error(bots_dir):
     process = _match(bots_dir, "mybots:Crash,random,random,random", "-n", "2", "-j", "2")
     assert process.returncode == 1
@@ -438,8 +443,8 @@ def test_a_bot_that_raises_in_play_ends_the_match_with_a_bot_error(bots_dir):
 
 
 def test_a_bot_failing_midway_prints_the_match_so_far_as_its_json_says_it(bots_dir):
-    """A bot's failure on board 2 printed nothing on stdout without --json (only the error): board 1's means, which
-    --json closes its document with, were lost. The text report now says them, and that the error stopped it."""
+    """A bot's failure on board 2 without --json prints on stdout board 1's means, which --json closes its document
+    with, and that the error stopped the match, not only the error."""
     bots = "mybots:CrashOnBoard2,random,random,random"
     text = _match(bots_dir, bots, "-n", "3", "-j", "1")
     data = _match(bots_dir, bots, "-n", "3", "-j", "1", "--json")

@@ -179,14 +179,14 @@ def test_a_wrong_partner_names_the_called_aces_real_holder_even_seat_one():
 
 
 def test_a_misspelt_required_tag_is_named_with_the_tag_it_was_meant_to_be():
-    """[Gmae "Schafkopf"] gave only 'the record has no [Game] tag' at the record's first line (the robustness audit):
-    the misspelt tag is pointed at, and the name it was meant to be is said."""
+    """[Gmae "Schafkopf"] is pointed at, and the name it was meant to be is said, not only 'the record has no [Game]
+    tag' at the record's first line."""
     error = error_of(GOOD.replace("[Game ", "[Gmae "))
     assert (error.line, error.column, error.token) == (1, 1, "Gmae")
     assert "the record has no [Game] tag; [Gmae] on line 1; did you mean 'Game'?" in str(error)
     far = error_of(GOOD.replace('[Game "Schafkopf"]', '[Note "Schafkopf"]'))  # nothing like it: said as before
     assert str(far).startswith("bad.tbn:1:1: the record has no [Game] tag (expected")
-    # a tag of its own ([Dealer], FORMAT.md's) is no misspelt [Deal]: the closest other one is named (the review)
+    # a tag of its own ([Dealer], FORMAT.md's) is no misspelt [Deal]: the closest other one is named
     dealer = GOOD.replace("[Deal ", '[Dealer "4"]\n[Deals ')
     assert "; [Deals] on line 3; did you mean 'Deal'?" in str(error_of(dealer))
     alone = error_of(GOOD.replace("[Deal ", '[Dealer "4"]\n[Note '))
