@@ -8,7 +8,7 @@ import socket
 import sys
 import threading
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -17,6 +17,9 @@ from solver.files import not_file_kind
 
 from .errors import EXIT_BAD_INPUT, file_name, message
 from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options
+
+if TYPE_CHECKING:
+    from solver.board.guard import Guard
 
 
 def checked_allow_hosts(values: Optional[List[str]]) -> Optional[List[str]]:
@@ -257,11 +260,13 @@ def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
     return BoardProtocol
 
 
-def _board_server(app: object):
-    """uvicorn's server, but a Ctrl-C (or SIGTERM) first stops the searches of ``app``: uvicorn waits for the open
-    connections before the app's shutdown, so a streaming question (the odds of a whole deal) ran on to its answer or
-    the time limit. A second Ctrl-C while the board stops is ignored: uvicorn took it as a forced exit that
-    cancelled the app's shutdown half-way and printed its CancelledError traceback (the stop takes a moment anyway)."""
+def _board_server(app: Guard):
+    """uvicorn's server, but its stop first stops the searches of ``app``: uvicorn waits for the open connections
+    before the app's shutdown, so a streaming question (the odds of a whole deal) ran on to its answer or the time
+    limit. They are stopped as the stop begins on the event loop, not in the signal handler: the handler runs on
+    the loop's thread between two instructions, perhaps while it holds the searches' lock, which it would then wait
+    for forever. A second Ctrl-C while the board stops is ignored: uvicorn took it as a forced exit that cancelled
+    the app's shutdown half-way and printed its CancelledError traceback (the stop takes a moment anyway)."""
     import uvicorn
 
     from solver.board.app import stop_questions
@@ -269,8 +274,11 @@ def _board_server(app: object):
     class BoardServer(uvicorn.Server):
         def handle_exit(self, sig: int, frame: object) -> None:
             if not self.should_exit:
-                stop_questions(app)
                 super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+        async def shutdown(self, sockets: Optional[list] = None) -> None:
+            stop_questions(app)
+            await super().shutdown(sockets)
 
     return BoardServer
 

@@ -1790,7 +1790,7 @@ def test_ctrl_c_stops_a_search_that_is_running_at_once():
                 assert next(line for line in streamed if line["kind"] == "progress")  # the odds are being searched
                 process.send_signal(signal.SIGINT)
                 rest = list(streamed)
-        assert rest[-1] == {"kind": "stopped", "reason": "the board is stopping (Ctrl-C)"}
+        assert rest[-1] == {"kind": "stopped", "reason": "the board is stopping"}
         assert all(line["kind"] == "progress" for line in rest[:-1])  # never the odds of all 2,000 deals
     finally:
         process.send_signal(signal.SIGTERM)
@@ -1807,7 +1807,43 @@ def test_a_question_asked_while_the_board_stops_is_refused():
     board_app.stop_questions(c.app)
     for route in ("/api/values", "/api/curve", "/api/odds"):
         refused(c.post(route, json={"board": board, "moves": moves, "objective": "score", "client": "page"}), 503,
-                "the board is stopping (Ctrl-C)")
+                "the board is stopping")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_searches_lock_is_held_stops_the_board(sig):
+    """uvicorn's signal handler runs on the event loop's thread between two instructions, perhaps while a question
+    holds the searches' lock there: the handler stopped the searches itself and waited for that lock forever (a
+    second signal too). The searches are now stopped as the server's stop begins, on the loop, and the board ends."""
+    script = f"""
+import asyncio, os, signal, uvicorn
+from cli.board import _board_server
+from solver.board import create_app
+
+app = create_app([])
+searches = app.app.state.searches
+
+class Server(_board_server(app)):
+    async def startup(self, sockets=None):
+        await super().startup(sockets)
+
+        def signal_under_the_lock():
+            with searches.lock:
+                os.kill(os.getpid(), {int(sig)})
+                print("held", flush=True)
+
+        asyncio.get_running_loop().call_soon(signal_under_the_lock)
+
+try:
+    Server(uvicorn.Config(app, port=0, log_level="warning", lifespan="on")).run()
+except KeyboardInterrupt:
+    pass
+print("stopped" if searches.stopping else "not stopped", flush=True)  # SIGTERM's end is uvicorn's own
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == (["held", "stopped"] if sig == signal.SIGINT else ["held"]), done
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == (0 if sig == signal.SIGINT else -signal.SIGTERM), done
 
 
 @pytest.mark.parametrize("table", [[], ["--table-mb", "16"]])

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
+from typing import Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar, cast
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -117,12 +117,9 @@ class CheckedEngine(EngineSolver):
         return super().value_and_cards(*args, **kwargs)
 
 
-def stop_questions(app: object) -> None:
+def stop_questions(app: Guard) -> None:
     """Stop the searches of the board ``app`` (:func:`create_app`'s) and refuse new ones: the server is stopping."""
-    inner = app.app if isinstance(app, Guard) else app
-    searches = getattr(getattr(inner, "state", None), "searches", None)
-    if isinstance(searches, Searches):
-        searches.stop_all()
+    cast(Starlette, app.app).state.searches.stop_all()
 
 
 def json_line(document: dict[str, Any]) -> str:
@@ -134,7 +131,7 @@ def stopped_document(replaced: bool, searches: Searches) -> dict[str, Any]:
     """The last line of a streamed answer that was stopped: by the server's stopping, a newer question of the page,
     or the time limit."""
     if searches.stopping:
-        return {"kind": "stopped", "reason": "the board is stopping (Ctrl-C)"}
+        return {"kind": "stopped", "reason": "the board is stopping"}
     return {"kind": "stopped", "reason": "replaced by a newer question" if replaced
             else f"the time limit ({searches.time_limit:g} s) ran out"}
 
@@ -186,7 +183,7 @@ class Searches:
         event = threading.Event()
         with self.lock:
             if self.stopping:
-                raise BoardError("the board is stopping (Ctrl-C): start stich board again to ask", status=503)
+                raise BoardError("the board is stopping: start stich board again to ask", status=503)
             if len(self.live) >= self.max_questions:
                 raise BoardError(f"the board is busy: {len(self.live)} questions are being answered or waiting (other "
                                  "pages or a script asking many); ask again when they are answered", status=503)
@@ -216,8 +213,8 @@ class Searches:
         return await asyncio.get_running_loop().run_in_executor(pool or self.search, work)
 
     def stop_all(self) -> None:
-        """Stop every question being answered or waiting, and refuse new ones: the server is stopping. Called at
-        Ctrl-C, before uvicorn waits for the open connections, so that a streaming search (odds, values, a graph)
+        """Stop every question being answered or waiting, and refuse new ones: the server is stopping. Called as
+        the server's stop begins (Ctrl-C, SIGTERM), on its event loop, before uvicorn waits for the open connections, so that a streaming search (odds, values, a graph)
         ends at once with its "stopped" line instead of running on to its answer or the time limit."""
         with self.lock:
             self.stopping = True
@@ -227,9 +224,6 @@ class Searches:
 
     def close(self) -> None:
         self.stop_all()
-        with self.lock:
-            for event in self.slots.values():
-                event.set()
         self.search.shutdown(wait=False, cancel_futures=True)
         self.analysis.shutdown(wait=False, cancel_futures=True)
 
