@@ -214,8 +214,9 @@ class Searches:
 
     def stop_all(self) -> None:
         """Stop every question being answered or waiting, and refuse new ones: the server is stopping. Called as
-        the server's stop begins (Ctrl-C, SIGTERM), on its event loop, before uvicorn waits for the open connections, so that a streaming search (odds, values, a graph)
-        ends at once with its "stopped" line instead of running on to its answer or the time limit."""
+        the server's stop begins (Ctrl-C, SIGTERM), on its event loop, before uvicorn waits for the open
+        connections, so that a streaming search (odds, values, a graph) ends at once with its "stopped"
+        line instead of running on to its answer or the time limit."""
         with self.lock:
             self.stopping = True
             live = list(self.live)
