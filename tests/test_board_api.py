@@ -2706,16 +2706,53 @@ def test_the_command_line_of_a_named_files_position_gives_its_card_values(tmp_pa
 
 
 def test_the_command_line_of_another_record_names_the_file_save_downloads(tmp_path, monkeypatch):
-    """An upload, a deal, and a named file's record whose flags the board's --variant changed: the command names the
-    file Save .tbn downloads (the record with the flags it is played under), and run on it gives the values shown."""
+    """An upload and a deal: the command names the file Save .tbn downloads (the record with the flags it is played
+    under), the page is told to say it must be saved first, and run on it the command gives the values shown."""
     monkeypatch.chdir(tmp_path)
     c = client(ZR, variant={"must_undertrump": False})
     uploaded = c.post("/api/load", files={"file": ("mine.tbn", SK.read_bytes())}).json()["open"]
     dealt = c.post("/api/deal", json={"game": "Kratzen", "seed": 3}).json()["open"]
-    named = c.get("/api/start").json()["open"]
-    for board_id in (uploaded, dealt, named):
+    for board_id in (uploaded, dealt):
         moves = lines(c.post("/api/values", json={"board": board_id, "moves": [], "objective": "score"}))[-1]["best"]
+        assert c.post("/api/position", json={"board": board_id, "moves": []}).json()["needs_save"] is True
         saved = c.post("/api/save", json={"board": board_id, "moves": moves[:1]})
         name = re.search(r'filename="([^"]+)"', saved.headers["content-disposition"]).group(1)
         (tmp_path / name).write_text(saved.text)
         assert _values_of_command(c, board_id, moves[:1]).startswith(f"stich solve {name} --from-start --play")
+
+
+@pytest.mark.parametrize("variant, passed", [({"sagotrick": "off"}, " --variant sagotrick=off"),
+                                             ({"must_undertrump": False}, "")])
+def test_the_command_line_of_a_named_file_passes_the_boards_flags_of_its_game(variant, passed, monkeypatch):
+    """A named file's record played under the board's --variant is named by its file, with the flags of its game as
+    --variant (no Save needed); a flag of another game, left out of the record's rules, is left out of it too."""
+    monkeypatch.chdir(EXAMPLES)
+    c = client(Path(ZR.name), variant=variant)
+    board_id = c.get("/api/start").json()["open"]
+    assert c.post("/api/position", json={"board": board_id, "moves": []}).json()["needs_save"] is False
+    assert _values_of_command(c, board_id, []) == f"stich solve {ZR.name} --board 1{passed} --from-start --cards"
+
+
+def test_the_command_line_of_a_file_named_with_a_dash_or_a_tag_twice(tmp_path, monkeypatch):
+    """A file whose name starts with - is named ./-name (else the command reads it as options), and a record whose
+    [Board] tag another record of its file has too is named by its place (--board would solve both)."""
+    monkeypatch.chdir(tmp_path)
+    text = ZR.read_text()
+    Path("-dash.tbn").write_text(text + "\n" + text)
+    c = client(Path("-dash.tbn"))
+    second = c.get("/api/start").json()["files"][0]["boards"][1]
+    assert _values_of_command(c, second["id"], []) == "stich solve ./-dash.tbn --record 2 --from-start --cards"
+
+
+def test_a_file_name_not_utf8_is_said_by_its_bytes(tmp_path):
+    """A file named by bytes that are not UTF-8 made /api/start a 500 (UnicodeEncodeError): the page is given the
+    name with those bytes written out, and a command that names the file Save .tbn downloads."""
+    name = os.fsdecode(b"bad\xffname.tbn")
+    (tmp_path / name).write_bytes(ZR.read_bytes())
+    c = client(tmp_path / name)
+    started = c.get("/api/start")
+    assert started.status_code == 200
+    [listed] = started.json()["files"]
+    assert listed["file"] == "bad\\xffname.tbn" and listed["boards"][0]["label"] == "bad\\xffname.tbn board 1"
+    view = c.post("/api/position", json={"board": listed["boards"][0]["id"], "moves": []}).json()
+    assert view["command"] == "stich solve bad_name-1.tbn --from-start --cards" and view["needs_save"] is True

@@ -47,8 +47,8 @@ from ..api import _solve_checked
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
 from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_header, chosen_objective,
                       curve_document, file_text, file_name_for, graph_measure, named_file, new_deal,
-                      objective_seat, odds_document, pasted_bytes, saved_record, too_large_text, values_document,
-                      variant_by_game, view)
+                      objective_seat, odds_document, pasted_bytes, saved_record, shown_name, too_large_text,
+                      values_document, variant_by_game, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
 FIRST_SLICE = 1.0
@@ -433,14 +433,14 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                                "boards": []})
                 continue
             except BoardError as error:
-                listed.append({"file": item.path.name, "error": str(error), "boards": []})
+                listed.append({"file": shown_name(item.path.name), "error": shown_name(str(error)), "boards": []})
                 continue
-            listed.append({"file": item.path.name, "boards": [b.summary() for b in found]}
-                          | ({"error": "\n".join(refused)} if refused else {}))
+            listed.append({"file": shown_name(item.path.name), "boards": [b.summary() for b in found]}
+                          | ({"error": shown_name("\n".join(refused))} if refused else {}))
             if opened is None:
                 wanted = [b for b in found if item.board is None or b.record.get("Board") == item.board]
                 if not wanted:
-                    missing = f"{item.path} has no record with [Board \"{item.board}\"]"
+                    missing = f"{shown_name(str(item.path))} has no record with [Board \"{item.board}\"]"
                     listed[-1]["error"] = "\n".join(filter(None, (listed[-1].get("error"), missing)))
                 opened = (wanted or found)[0].id
         games = [{"name": game.name, "seats": list(game.seat_counts), "contracts": game.contract_help,

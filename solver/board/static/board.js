@@ -971,6 +971,7 @@ async function refresh() {
   renderTable();
   renderPlay();
   $("command").textContent = S.view.command;
+  $("command-save").textContent = S.view.needs_save ? "(Save .tbn first)" : "";
   $("copy-said").textContent = "";
   S.values = null;
   renderValues();
