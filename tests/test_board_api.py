@@ -9,6 +9,7 @@ import ipaddress
 import json
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -2705,6 +2706,17 @@ def test_the_command_line_of_a_named_files_position_gives_its_card_values(tmp_pa
     assert _values_of_command(c, second["id"], []) == "stich solve untagged.tbn --record 2 --from-start --cards"
 
 
+def test_the_command_line_docs_board_md_shows_is_the_boards(monkeypatch):
+    """docs/board.md's example command is what the board shows for its position, and run it gives the values shown
+    (it once played a card of the record's second trick first, which the command refused)."""
+    page = (EXAMPLES.parent / "docs" / "board.md").read_text(encoding="utf-8")
+    example = re.search(r"`(stich solve examples/schafkopf\.tbn --board 7 [^`]*)`", page).group(1)
+    monkeypatch.chdir(EXAMPLES.parent)
+    c = client(Path("examples/schafkopf.tbn"), board="7")
+    board_id = c.get("/api/start").json()["open"]
+    assert _values_of_command(c, board_id, shlex.split(example)[-2].split()) == example
+
+
 def test_the_command_line_of_another_record_names_the_file_save_downloads(tmp_path, monkeypatch):
     """An upload and a deal: the command names the file Save .tbn downloads (the record with the flags it is played
     under), the page is told to say it must be saved first, and run on it the command gives the values shown."""
@@ -2731,6 +2743,18 @@ def test_the_command_line_of_a_named_file_passes_the_boards_flags_of_its_game(va
     board_id = c.get("/api/start").json()["open"]
     assert c.post("/api/position", json={"board": board_id, "moves": []}).json()["needs_save"] is False
     assert _values_of_command(c, board_id, []) == f"stich solve {ZR.name} --board 1{passed} --from-start --cards"
+
+
+def test_a_named_files_text_uploaded_before_the_page_opened_it_is_named_by_its_file(monkeypatch):
+    """An upload of a named file's text under its name, made before the page asked for the named files, gives the
+    same boards to both: once the file opens them, their command names the file, not the name Save gives."""
+    monkeypatch.chdir(EXAMPLES)
+    c = client(Path(ZR.name))
+    uploaded = c.post("/api/load", files={"file": (ZR.name, ZR.read_bytes())}).json()["open"]
+    assert c.post("/api/position", json={"board": uploaded, "moves": []}).json()["needs_save"] is True
+    assert c.get("/api/start").json()["open"] == uploaded
+    view = c.post("/api/position", json={"board": uploaded, "moves": []}).json()
+    assert view["needs_save"] is False and view["command"] == f"stich solve {ZR.name} --board 1 --from-start --cards"
 
 
 def test_the_command_line_of_a_file_named_with_a_dash_or_a_tag_twice(tmp_path, monkeypatch):
