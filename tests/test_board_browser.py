@@ -238,6 +238,7 @@ def test_the_position_shown_is_one_copy_from_the_command_line(driver, server):
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the start")
     path = str(EXAMPLES / "zwanzigerrufen.tbn")
     assert driver.find_element("id", "command").text == f"stich solve {path} --board 1 --from-start --cards"
+    assert driver.find_element("id", "command-save").text == ""  # the named file itself: nothing to save first
     card = sorted(values_on_page(driver))[0]
     driver.find_element("css selector", f'.seat.to-move .card[data-card="{card}"]').click()
     wait_for(lambda: settled(driver) and moves(driver) == [card], "the card played")
