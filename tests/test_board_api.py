@@ -9,6 +9,7 @@ import ipaddress
 import json
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -1762,6 +1763,90 @@ def test_odds_left_mid_stream_leave_nothing_behind():
     assert "Task was destroyed" not in stderr and "Traceback" not in stderr, stderr
 
 
+def test_ctrl_c_stops_a_search_that_is_running_at_once():
+    """Ctrl-C while a page's odds were streaming: uvicorn waits for the open connections before the app's shutdown
+    stops the searches, so the board ran the odds of 2,000 deals on to their end (some seconds; a slower question
+    to the time limit) before it stopped. The Ctrl-C now stops them first: the stream ends with a "stopped" line
+    saying why, and the board exits with no traceback."""
+    import httpx
+
+    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(ZR),
+                                "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=dict(os.environ, BROWSER="false"))
+    try:
+        url = process.stdout.readline().strip()
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                board = httpx.get(url + "api/start", timeout=5).json()["open"]
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        with httpx.Client(base_url=url, timeout=60) as c:
+            with c.stream("POST", "/api/odds", json={"board": board, "moves": [], "samples": 2000,
+                                                     "client": "page"}) as response:
+                streamed = (json.loads(line) for line in response.iter_lines())
+                assert next(line for line in streamed if line["kind"] == "progress")  # the odds are being searched
+                process.send_signal(signal.SIGINT)
+                rest = list(streamed)
+        assert rest[-1] == {"kind": "stopped", "reason": "the board is stopping"}
+        assert all(line["kind"] == "progress" for line in rest[:-1])  # never the odds of all 2,000 deals
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr
+    assert "Traceback" not in stderr and "Task was destroyed" not in stderr, stderr
+
+
+def test_a_question_asked_while_the_board_stops_is_refused():
+    """Once Ctrl-C has stopped the searches, a question still arriving on an open connection is refused, not
+    searched: it would hold the stop as the running ones did."""
+    c = client(ZR)
+    board, moves = opened(c)
+    board_app.stop_questions(c.app)
+    for route in ("/api/values", "/api/curve", "/api/odds"):
+        refused(c.post(route, json={"board": board, "moves": moves, "objective": "score", "client": "page"}), 503,
+                "the board is stopping")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_searches_lock_is_held_stops_the_board(sig):
+    """uvicorn's signal handler runs on the event loop's thread between two instructions, perhaps while a question
+    holds the searches' lock there: the handler stopped the searches itself and waited for that lock forever (a
+    second signal too). The searches are now stopped as the server's stop begins, on the loop, and the board ends."""
+    script = f"""
+import asyncio, os, signal, uvicorn
+from cli.board import _board_server
+from solver.board import create_app
+
+app = create_app([])
+searches = app.app.state.searches
+
+class Server(_board_server(app)):
+    async def startup(self, sockets=None):
+        await super().startup(sockets)
+
+        def signal_under_the_lock():
+            with searches.lock:
+                os.kill(os.getpid(), {int(sig)})
+                print("held", flush=True)
+
+        asyncio.get_running_loop().call_soon(signal_under_the_lock)
+
+try:
+    Server(uvicorn.Config(app, port=0, log_level="warning", lifespan="on")).run()
+except KeyboardInterrupt:
+    pass
+print("stopped" if searches.stopping else "not stopped", flush=True)  # SIGTERM's end is uvicorn's own
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == (["held", "stopped"] if sig == signal.SIGINT else ["held"]), done
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == (0 if sig == signal.SIGINT else -signal.SIGTERM), done
+
+
 @pytest.mark.parametrize("table", [[], ["--table-mb", "16"]])
 def test_the_commands_card_values_search_on_every_free_core(monkeypatch, table):
     """``stich board`` gives its card values an engine of the default threads, every core the graph and the odds leave,
@@ -2582,3 +2667,116 @@ def test_a_board_in_a_file_that_is_not_utf8_is_not_called_missing(tmp_path, monk
                                                 "could not be read, said above: it may be one of them)"]
     result = CliRunner().invoke(app, ["board", str(path), "-b", "1", "--no-open", "-p", "0"])
     assert result.exit_code == 0 and result.stderr.splitlines()[0] == said  # board 1 is read: the file is not refused
+
+
+def _values_of_command(c: TestClient, board_id: str, moves: list[str]) -> str:
+    """The position's command line, run as the player would run it (in the directory it names its file from), gives
+    the card values the board shows by the score."""
+    import shlex
+
+    command = c.post("/api/position", json={"board": board_id, "moves": moves}).json()["command"]
+    words = shlex.split(command)
+    assert words[:2] == ["stich", "solve"] and words[-1] == "--cards"
+    assert ("--play" in words) == bool(moves) and "--from-start" in words
+    [solved] = _cli_json(*words[1:], "--json", "-o", "score")
+    shown = lines(c.post("/api/values", json={"board": board_id, "moves": moves, "objective": "score"}))[-1]
+    assert shown["kind"] == "values"
+    assert shown["cards"] == {card: group["total"] for group in solved["results"][0]["cards"]
+                              for card in group["cards"]}
+    return command
+
+
+def test_the_command_line_of_a_named_files_position_gives_its_card_values(tmp_path, monkeypatch):
+    """A player takes the position shown to the command line: `stich solve` with the file as named, its board (or
+    its place, for a record without a [Board] tag) and the moves from the deal's start, whatever the record's own
+    Play section holds (Schafkopf board 7 has one)."""
+    monkeypatch.chdir(EXAMPLES)
+    c = client(Path("schafkopf.tbn"), board="7")
+    board_id, record_moves = opened(c)
+    assert len(record_moves) > 5
+    assert _values_of_command(c, board_id, record_moves[:5]) == (
+        f"stich solve schafkopf.tbn --board 7 --from-start --play '{' '.join(record_moves[:5])}' --cards")
+    assert _values_of_command(c, board_id, []) == "stich solve schafkopf.tbn --board 7 --from-start --cards"
+    untagged = tmp_path / "untagged.tbn"
+    untagged.write_text(re.sub(r'\[Board "\d+"\]\n', "", ZR.read_text()))
+    monkeypatch.chdir(tmp_path)
+    c = client(Path(untagged.name))
+    second = c.get("/api/start").json()["files"][0]["boards"][1]
+    assert second["label"] == "untagged.tbn record 2"
+    assert _values_of_command(c, second["id"], []) == "stich solve untagged.tbn --record 2 --from-start --cards"
+
+
+def test_the_command_line_docs_board_md_shows_is_the_boards(monkeypatch):
+    """docs/board.md's example command is what the board shows for its position, and run it gives the values shown
+    (it once played a card of the record's second trick first, which the command refused)."""
+    page = (EXAMPLES.parent / "docs" / "board.md").read_text(encoding="utf-8")
+    example = re.search(r"`(stich solve examples/schafkopf\.tbn --board 7 [^`]*)`", page).group(1)
+    monkeypatch.chdir(EXAMPLES.parent)
+    c = client(Path("examples/schafkopf.tbn"), board="7")
+    board_id = c.get("/api/start").json()["open"]
+    assert _values_of_command(c, board_id, shlex.split(example)[-2].split()) == example
+
+
+def test_the_command_line_of_another_record_names_the_file_save_downloads(tmp_path, monkeypatch):
+    """An upload and a deal: the command names the file Save .tbn downloads (the record with the flags it is played
+    under), the page is told to say it must be saved first, and run on it the command gives the values shown."""
+    monkeypatch.chdir(tmp_path)
+    c = client(ZR, variant={"must_undertrump": False})
+    uploaded = c.post("/api/load", files={"file": ("mine.tbn", SK.read_bytes())}).json()["open"]
+    dealt = c.post("/api/deal", json={"game": "Kratzen", "seed": 3}).json()["open"]
+    for board_id in (uploaded, dealt):
+        moves = lines(c.post("/api/values", json={"board": board_id, "moves": [], "objective": "score"}))[-1]["best"]
+        assert c.post("/api/position", json={"board": board_id, "moves": []}).json()["needs_save"] is True
+        saved = c.post("/api/save", json={"board": board_id, "moves": moves[:1]})
+        name = re.search(r'filename="([^"]+)"', saved.headers["content-disposition"]).group(1)
+        (tmp_path / name).write_text(saved.text)
+        assert _values_of_command(c, board_id, moves[:1]).startswith(f"stich solve {name} --from-start --play")
+
+
+@pytest.mark.parametrize("variant, passed", [({"sagotrick": "off"}, " --variant sagotrick=off"),
+                                             ({"must_undertrump": False}, "")])
+def test_the_command_line_of_a_named_file_passes_the_boards_flags_of_its_game(variant, passed, monkeypatch):
+    """A named file's record played under the board's --variant is named by its file, with the flags of its game as
+    --variant (no Save needed); a flag of another game, left out of the record's rules, is left out of it too."""
+    monkeypatch.chdir(EXAMPLES)
+    c = client(Path(ZR.name), variant=variant)
+    board_id = c.get("/api/start").json()["open"]
+    assert c.post("/api/position", json={"board": board_id, "moves": []}).json()["needs_save"] is False
+    assert _values_of_command(c, board_id, []) == f"stich solve {ZR.name} --board 1{passed} --from-start --cards"
+
+
+def test_a_named_files_text_uploaded_before_the_page_opened_it_is_named_by_its_file(monkeypatch):
+    """An upload of a named file's text under its name, made before the page asked for the named files, gives the
+    same boards to both: once the file opens them, their command names the file, not the name Save gives."""
+    monkeypatch.chdir(EXAMPLES)
+    c = client(Path(ZR.name))
+    uploaded = c.post("/api/load", files={"file": (ZR.name, ZR.read_bytes())}).json()["open"]
+    assert c.post("/api/position", json={"board": uploaded, "moves": []}).json()["needs_save"] is True
+    assert c.get("/api/start").json()["open"] == uploaded
+    view = c.post("/api/position", json={"board": uploaded, "moves": []}).json()
+    assert view["needs_save"] is False and view["command"] == f"stich solve {ZR.name} --board 1 --from-start --cards"
+
+
+def test_the_command_line_of_a_file_named_with_a_dash_or_a_tag_twice(tmp_path, monkeypatch):
+    """A file whose name starts with - is named ./-name (else the command reads it as options), and a record whose
+    [Board] tag another record of its file has too is named by its place (--board would solve both)."""
+    monkeypatch.chdir(tmp_path)
+    text = ZR.read_text()
+    Path("-dash.tbn").write_text(text + "\n" + text)
+    c = client(Path("-dash.tbn"))
+    second = c.get("/api/start").json()["files"][0]["boards"][1]
+    assert _values_of_command(c, second["id"], []) == "stich solve ./-dash.tbn --record 2 --from-start --cards"
+
+
+def test_a_file_name_not_utf8_is_said_by_its_bytes(tmp_path):
+    """A file named by bytes that are not UTF-8 made /api/start a 500 (UnicodeEncodeError): the page is given the
+    name with those bytes written out, and a command that names the file Save .tbn downloads."""
+    name = os.fsdecode(b"bad\xffname.tbn")
+    (tmp_path / name).write_bytes(ZR.read_bytes())
+    c = client(tmp_path / name)
+    started = c.get("/api/start")
+    assert started.status_code == 200
+    [listed] = started.json()["files"]
+    assert listed["file"] == "bad\\xffname.tbn" and listed["boards"][0]["label"] == "bad\\xffname.tbn board 1"
+    view = c.post("/api/position", json={"board": listed["boards"][0]["id"], "moves": []}).json()
+    assert view["command"] == "stich solve bad_name-1.tbn --from-start --cards" and view["needs_save"] is True

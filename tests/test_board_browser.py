@@ -228,6 +228,33 @@ def test_a_card_value_on_the_page_is_the_engines(driver, server):
         assert card.get_attribute("title").endswith(f": {card.text} {unit} for seats 1+2")
 
 
+def test_the_position_shown_is_one_copy_from_the_command_line(driver, server):
+    """A player who wants the position at the command line finds its `stich solve` command under the play list,
+    following the cards clicked, and Copy puts it on the clipboard (or, where the page may not write there, selects
+    it for Ctrl-C)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.find_element("id", "first").click()  # the record opens at the end of its own play
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the start")
+    path = str(EXAMPLES / "zwanzigerrufen.tbn")
+    assert driver.find_element("id", "command").text == f"stich solve {path} --board 1 --from-start --cards"
+    assert driver.find_element("id", "command-save").text == ""  # the named file itself: nothing to save first
+    card = sorted(values_on_page(driver))[0]
+    driver.find_element("css selector", f'.seat.to-move .card[data-card="{card}"]').click()
+    wait_for(lambda: settled(driver) and moves(driver) == [card], "the card played")
+    command = f"stich solve {path} --board 1 --from-start --play {card} --cards"
+    assert driver.find_element("id", "command").text == command
+    driver.find_element("id", "copy-command").click()
+    said = wait_for(lambda: driver.find_element("id", "copy-said").text, "the copy said")
+    if said == "copied":
+        driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.rstrip("/"),
+                                                             "permissions": ["clipboardReadWrite"]})
+        assert driver.execute_async_script("navigator.clipboard.readText().then(arguments[0])") == command
+    else:
+        assert said == "selected: Ctrl-C copies it"
+        assert driver.execute_script("return getSelection().toString()") == command
+
+
 @pytest.mark.parametrize("label, path, cards", [("schafkopf.tbn board 1", "schafkopf.tbn", 6),
                                                 ("kratzen.tbn board 5", "kratzen.tbn", 2)])
 def test_every_card_on_the_page_shows_the_engines_value_in_schafkopf_and_kratzen(driver, server, label, path, cards):

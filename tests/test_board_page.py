@@ -82,8 +82,8 @@ def test_thinking_is_for_the_eye_not_said_by_the_status_region():
     status = re.search(r'<div id="status"[^>]*>(.*?)</div>', html, re.S)
     assert status and "thinking" not in status.group(1) and 'id="summary"' in status.group(1)
     live = re.findall(r'<(\w+)[^>]*(?:role="(?:status|alert)"|aria-live=)[^>]*>(.*?)</\1>', html, re.S)
-    # the page's error bar, the status line, the announcements and the Paste and Deal dialogs' refusals
-    assert len(live) == 5 and not any("thinking" in inside for _, inside in live)
+    # the page's error bar, the status line, the announcements, the Paste and Deal dialogs' refusals and what Copy did
+    assert len(live) == 6 and not any("thinking" in inside for _, inside in live)
     script = (STATIC / "board.js").read_text(encoding="utf-8")
     assert '$("status").setAttribute("aria-busy", String(busy.kinds.has("values")))' in script
 
