@@ -44,7 +44,8 @@ from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, MAX_LIMIT_S
                               target_met)
 from solver.files import atomic_file, check_writable  # noqa: E402
 from solver.search.engine import usable_cores  # noqa: E402
-from solver.interrupts import interrupt, take_stop_signals  # noqa: E402  (a stop: a word, not a traceback)
+from solver.interrupts import (interrupt, restore_signals,  # noqa: E402  (a stop: a word, not a traceback)
+                               take_stop_signals)
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
@@ -490,8 +491,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     finally:
         if not stopped_by:  # a stop leaves the signals ignored until the exit, as the stich command does
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
+            restore_signals(previous)
     wrong = wrong_answers(report)
     for what in wrong:
         print(f"WRONG ANSWERS: {what}", file=sys.stderr)

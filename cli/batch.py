@@ -12,7 +12,7 @@ import typer
 
 from solver.files import is_stream_output
 from solver.formats.tbn import no_records_said
-from solver.interrupts import begin_stop, stop_signals_taken
+from solver.interrupts import begin_stop, restore_signals, stop_signals_taken
 from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                            MIN_WORKER_MEMORY_MB)
 
@@ -48,11 +48,6 @@ def _install_handlers() -> dict[signal.Signals, Any]:
     for signum in stop_signals_taken():
         previous[signum] = signal.signal(signum, _stop)
     return previous
-
-
-def _restore(previous: dict[signal.Signals, Any]) -> None:
-    for signum, handler in previous.items():
-        signal.signal(signum, handler)
 
 
 class _Bar:
@@ -143,11 +138,10 @@ def batch(
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     # stdout's names are a stream, which --json's summary ends (docs/json.md); a file stdout is redirected to is
     # resumed from, which a summary line in it would spoil
-    streamed = names_stdout(out)
     stream = is_stream_output(out)  # stdout, a pipe, /dev/tty: written as it comes, never resumed
     with input_errors():
         checked_output(out, inputs=[file], appends=True,
-                       stdout_holds="--json writes the run's summary" if as_json and not streamed else None)
+                       stdout_holds="--json writes the run's summary" if as_json and not names_stdout(out) else None)
     previous = _install_handlers()
     stopped = False
     errors = RecordMessages(file, every=all_messages)  # the first 20, then a count: each an error line of --out
@@ -175,7 +169,7 @@ def batch(
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         if not stopped:
-            _restore(previous)
+            restore_signals(previous)
     errors.close(kept_in)
     if summary.records == 0:
         message(f"stich: {no_records_said(str(file), summary.comments_alone, summary.lines_read)}")

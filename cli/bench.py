@@ -114,14 +114,6 @@ def partial_target(save: Path) -> Path:
     return save
 
 
-def stdin_status() -> os.stat_result | None:
-    """The status of the file standard input reads (``--compare -``), None where it has none (closed)."""
-    try:
-        return os.fstat(0)
-    except OSError:
-        return None
-
-
 def replaces_compared(save: Path, compare: Path) -> str | None:
     """How ``--out`` would replace the run ``--compare`` reads, said for the refusal; None where it would not. Only
     a file that exists can be replaced: one ``--compare`` names, which ``--out`` names too or through a symbolic link
@@ -131,7 +123,7 @@ def replaces_compared(save: Path, compare: Path) -> str | None:
     if is_stdout(save):
         return None
     if str(compare) == "-":
-        given, written = stdin_status(), _status(save)
+        given, written = _status(compare), _status(save)
         if given is not None and written is not None and os.path.samestat(given, written):
             return f"{save} is the file --compare - reads from standard input"
         return None
@@ -145,8 +137,9 @@ def replaces_compared(save: Path, compare: Path) -> str | None:
 
 
 def _status(path: Path) -> os.stat_result | None:
+    """The status of the file ``path`` names (``-``: the one standard input reads); None where there is none."""
     try:
-        return path.stat()
+        return os.fstat(0) if str(path) == "-" else path.stat()
     except (OSError, ValueError):
         return None
 
@@ -171,7 +164,7 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
             and all(isinstance(line, dict) and line.get("line") in measured for line in kept["lines"])):
         return
     if compare is not None:
-        read = stdin_status() if str(compare) == "-" else _status(compare)
+        read = _status(compare)
         if read is not None and os.path.samestat(read, status):
             return
     try:

@@ -163,6 +163,11 @@ class BatchSummary:
                 "seconds": round(self.seconds, 3)}
 
 
+def _output_shown(path: str | os.PathLike) -> str:
+    """The output as a message names it: ``stdout`` for stdout's names, else the path as given."""
+    return "stdout" if names_stdout(path) else os.fspath(path) or "the output"
+
+
 def summary_text(summary: BatchSummary) -> str:
     """A run's last line (``stich batch``'s): what it wrote where, what was done before, its duplicates and its
     time; counts with thousands separators, as the progress lines have them. A stream (which holds nothing done
@@ -172,8 +177,7 @@ def summary_text(summary: BatchSummary) -> str:
                   "above (the same text): answered once" if summary.duplicates else "")
     errors = f"{summary.errors:,} error{'' if summary.errors == 1 else 's'}"
     done = "" if summary.stream else f", {summary.skipped:,} already done"
-    where = "stdout" if names_stdout(summary.out) else summary.out or "the output"
-    return (f"{summary.written:,} written to {where} "
+    return (f"{summary.written:,} written to {_output_shown(summary.out)} "
             f"({summary.solved:,} solved, {errors}){done}{duplicates}, {summary.seconds:.1f} s")
 
 
@@ -628,9 +632,8 @@ def _output_full(error: OSError, out_path: str | os.PathLike, stream: bool) -> O
     if error.filename is not None:
         return error
     if stream:
-        where = "stdout" if names_stdout(out_path) else os.fspath(out_path)
-        kept = f"the lines before it were written to {where}, a stream, which a rerun does not resume: it solves " \
-            "every record again (an --out file is resumed)"
+        kept = f"the lines before it were written to {_output_shown(out_path)}, a stream, which a rerun does not " \
+            "resume: it solves every record again (an --out file is resumed)"
     else:
         kept = "the lines written so far are kept (a rerun with room trims a half-written last one): " \
             f"{write_error_fix(error.errno)} and rerun to resume"

@@ -40,6 +40,12 @@ def take_stop_signals(handler: Callable[[int, FrameType | None], Any]) -> dict[s
     return previous
 
 
+def restore_signals(previous: dict[signal.Signals, Handler]) -> None:
+    """The handlers :func:`take_stop_signals` (or a command's own loop) replaced, put back."""
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+
+
 def begin_stop() -> None:
     """A command's stop has begun (its first Ctrl-C, SIGTERM or SIGHUP): later ones are ignored until it exits, since
     they would cut the stop short (a second KeyboardInterrupt in the middle of stopping a pool, or death by SIGINT
@@ -57,4 +63,5 @@ def interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-__all__ = ["STOP_SIGNALS", "Handler", "begin_stop", "interrupt", "stop_signals_taken", "take_stop_signals"]
+__all__ = ["STOP_SIGNALS", "Handler", "begin_stop", "interrupt", "restore_signals", "stop_signals_taken",
+           "take_stop_signals"]

@@ -936,9 +936,7 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                         on_result(pending.pop(future), result)
                         future.release()
             except BaseException as error:
-                # a client that gave up reconnecting to a scheduler gone mid-run is closed: it cancels nothing more
-                # (its cancel raises), and its count of the workers fails on its closed connections
-                given_up = client.status in ("closing", "closed")
+                given_up = _gave_up(client)  # its cancel raises
                 if not given_up:
                     for future in pending:
                         future.cancel()
@@ -954,15 +952,14 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                     # after a traceback were "... if the Scheduler and Client have different environments")
                     cause = error.__cause__ or error
                     raise StichError(f"the Dask scheduler at {scheduler} cannot read stich's tasks "
-                                     f"({type(cause).__name__}: {_one_line(cause)}): install this run's stich, with "
+                                     f"({_dask_said(cause)}): install this run's stich, with "
                                      "its compiled engine, where the scheduler runs, and restart it (every result "
                                      "handed on so far is kept; rerun to resume)") from None
                 if isinstance(error, OSError) or isinstance(error, Exception) and type(error).__module__.split(".")[0] \
                         in ("distributed", "tornado", "asyncio", "concurrent"):
                     # a job the scheduler gave up on (KilledWorker), the scheduler gone: what was handed on stays
-                    raise StichError(f"the Dask cluster at {scheduler} failed: {type(error).__name__}: "
-                                     f"{_one_line(error)} (every result handed on so far is kept; rerun to "
-                                     "resume)") from None
+                    raise StichError(f"the Dask cluster at {scheduler} failed: {_dask_said(error)} (every result "
+                                     "handed on so far is kept; rerun to resume)") from None
                 raise
 
 
@@ -970,6 +967,17 @@ def _one_line(error: BaseException) -> str:
     """Dask's message on one line, without its list of futures (a cancelled run names every one)."""
     return " ".join(line.strip() for line in str(error).splitlines() if line.strip()
                     and not line.startswith("Futures:"))
+
+
+def _dask_said(error: BaseException) -> str:
+    """Dask's error as a message quotes it: its type and :func:`_one_line`."""
+    return f"{type(error).__name__}: {_one_line(error)}"
+
+
+def _gave_up(client: Any) -> bool:
+    """Whether Dask's client has given up reconnecting to a scheduler that went away: it is closed then, cancels
+    nothing more (its cancel raises), and its count of the workers fails on its closed connections."""
+    return client.status in ("closing", "closed")
 
 
 def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notify | None,
@@ -986,10 +994,10 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
     except OSError as error:
         if in_flight is not None:
             raise
-        raise _scheduler_went_away(scheduler, f"{type(error).__name__}: {_one_line(error)}") from None
+        raise _scheduler_went_away(scheduler, _dask_said(error)) from None
     except (RuntimeError, AttributeError):
         # a client that has given up reconnecting is closed: its count fails on its closed connections
-        if in_flight is not None or client.status not in ("closing", "closed"):
+        if in_flight is not None or not _gave_up(client):
             raise
         raise _scheduler_went_away(scheduler, "Dask's client gave up reconnecting to it") from None
     if threads:
@@ -1013,7 +1021,7 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
         except OSError as error:  # the scheduler gone (a TimeoutError is an OSError too: caught above)
             if in_flight is not None:
                 raise
-            raise _scheduler_went_away(scheduler, f"{type(error).__name__}: {_one_line(error)}") from None
+            raise _scheduler_went_away(scheduler, _dask_said(error)) from None
     if in_flight is None:
         raise StichError(f"no Dask worker joined the scheduler at {scheduler} in {seconds:g} s; start workers with "
                          f"'dask worker {scheduler}', or wait longer with --worker-wait SECONDS") from None

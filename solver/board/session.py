@@ -9,7 +9,6 @@ state the rules do not allow.
 
 from __future__ import annotations
 
-import collections
 import copy
 import hashlib
 import io
@@ -20,7 +19,7 @@ import shlex
 import stat
 import threading
 import urllib.parse
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +41,7 @@ from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
 from ..scoring import MAX_POT, score_deal, scoring_inputs
 from ..settlement import settlement_unsupported
+from ..variant import value_text
 
 #: The most records one file, upload or paste may hold.
 MAX_RECORDS = 1000
@@ -325,14 +325,14 @@ class Boards:
                              f"{MAX_RECORDS:,}")
         found: list[Board] = []
         refused: list[str] = []
-        tags = collections.Counter(item.get("Board") for item in items if not isinstance(item, StichError))
+        tags = Counter(item.get("Board") for item in items if not isinstance(item, StichError))
         for number, item in enumerate(items, 1):
             if isinstance(item, StichError):
                 refused.append(str(item))
                 continue
             try:
-                found.append(self.add(item, record_label(item, source, number), variant, variant_left_out, number,
-                                      named, tags[item.get("Board")] == 1))
+                found.append(self.add(item, record_label(item, source, number), variant, variant_left_out,
+                                      number=number, named=named, tag_unique=tags[item.get("Board")] == 1))
             except BoardError as error:
                 if variant_refused is not None and isinstance(error.__cause__, CommandVariantError):
                     variant_refused(error.__cause__)
@@ -745,8 +745,7 @@ def command_line(board: Board, moves: Sequence[str]) -> str:
         tag = record.get("Board")
         words = [record.source, *(["--board", tag] if tag and board.tag_unique else ["--record", str(board.number)])]
         for name, value in board.variant_flags.items():
-            spelt = str(value).lower() if isinstance(value, bool) else str(value)
-            words += ["--variant", f"{str(name).strip().lower()}={spelt}"]
+            words += ["--variant", f"{str(name).strip().lower()}={value_text(value)}"]
     else:
         words = [file_name_for(board)]
     if words[0].startswith("-"):

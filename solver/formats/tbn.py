@@ -954,7 +954,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
     given = 0  # items yielded
     lines = _Lookahead(_physical_lines(stream, source))
     # the line after a failed first line, which may tell it JSON: not asked of a terminal, where it is not typed yet
-    following = None if _is_terminal(stream) else lines.next_text
+    following = None if _is_terminal(stream) else (lambda: lines.text_ahead(0))
     # the lines after it, which may tell it CSV: asked only where reading them cannot wait on a writer, so that a
     # pipe kept open hears of its bad first line before it sends more
     ahead = lines.text_ahead if isinstance(stream, (io.StringIO, io.BytesIO)) or not _may_wait(stream) else None
@@ -1066,10 +1066,6 @@ class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):
             return None
         text = self._ahead[index][1]
         return text if isinstance(text, str) else None
-
-    def next_text(self) -> str | None:
-        """The next line's text (:meth:`text_ahead`)."""
-        return self.text_ahead(0)
 
 
 def _read_tail(lines: Iterator[tuple[int, str | ParseError]], last: Record, source: str, builder: _Builder) -> None:
