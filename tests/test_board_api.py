@@ -1386,6 +1386,35 @@ def test_every_interfaces_address_is_listed_not_only_the_default_routes():
     assert every <= found, (every, found)
 
 
+def _board_process(*arguments: str) -> subprocess.Popen:
+    """``stich board ARGUMENTS --no-open --port 0`` in a process of its own: its address is its stdout's first line."""
+    return subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", *arguments,
+                             "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, BROWSER="false"))
+
+
+def _ends_cleanly_on_sigterm(process: subprocess.Popen) -> None:
+    """The board ``process`` stopped by SIGTERM exits 0, with no traceback and no task left pending on stderr."""
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr
+    assert "Task was destroyed" not in stderr and "Traceback" not in stderr, stderr
+
+
+def _once_serving(ask):
+    """``ask()``'s answer once the board's socket takes connections: asked again while it refuses, 20 s at most."""
+    import httpx
+
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            return ask()
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
 def test_the_command_on_every_address_is_reached_by_the_machines_address():
     """``stich board --host 0.0.0.0`` fetched as another machine does, by this machine's own IP address (a real
     server and socket): it answers, names that address in its startup message, and still refuses other names."""
@@ -1397,23 +1426,13 @@ def test_the_command_on_every_address_is_reached_by_the_machines_address():
     if not addresses:
         pytest.skip("this machine has no IPv4 address but loopback")
     address = addresses[0]
-    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(ZR),
-                                "--no-open", "--port", "0", "--host", "0.0.0.0"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=dict(os.environ, BROWSER="false"))
+    process = _board_process(str(ZR), "--host", "0.0.0.0")
     try:
         local = process.stdout.readline().strip()
         assert local.startswith("http://127.0.0.1:") and local.endswith("/")  # what this machine's browser opens
         port = int(local.rsplit(":", 1)[1].rstrip("/"))
         url = f"http://{address}:{port}/"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                start = httpx.get(url + "api/start", timeout=5)
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        start = _once_serving(lambda: httpx.get(url + "api/start", timeout=5))
         assert start.status_code == 200 and start.json()["files"][0]["file"] == "zwanzigerrufen.tbn"
         dealt = httpx.post(url + "api/deal", json=DEAL, headers={"Origin": url.rstrip("/")}, timeout=5)
         assert dealt.status_code == 200
@@ -1698,23 +1717,13 @@ def test_the_weli_is_named_on_its_face():
 
 
 def test_the_command_serves_the_board_and_stops_on_sigterm():
-    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(ZR),
-                                "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=dict(os.environ, BROWSER="false"))
+    process = _board_process(str(ZR))
     try:
         url = process.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:") and url.endswith("/")
         import httpx
 
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                start = httpx.get(url + "api/start", timeout=5).json()
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        start = _once_serving(lambda: httpx.get(url + "api/start", timeout=5).json())
         assert start["files"][0]["file"] == "zwanzigerrufen.tbn"
         assert httpx.get(url + "api/start", headers={"Host": "evil.example"}).status_code == 421
     finally:
@@ -1730,20 +1739,11 @@ def test_odds_left_mid_stream_leave_nothing_behind():
     threads stay the two search threads beside the event loop."""
     import httpx
 
-    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board",
-                                "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=dict(os.environ, BROWSER="false"))
+    process = _board_process()
     try:
         url = process.stdout.readline().strip()
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                dealt = httpx.post(url + "api/deal", json={"game": "Zwanzigerrufen", "seed": 5}, timeout=5).json()
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        dealt = _once_serving(lambda: httpx.post(url + "api/deal", json={"game": "Zwanzigerrufen", "seed": 5},
+                                                 timeout=5).json())
         threads = []
         with httpx.Client(base_url=url, timeout=60) as c:
             for number in range(6):
@@ -1757,33 +1757,19 @@ def test_odds_left_mid_stream_leave_nothing_behind():
             assert view["game"] == "Zwanzigerrufen"
         assert max(threads) <= 3  # the event loop, the card values' thread and the analysis thread
     finally:
-        process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=60)
-    assert process.returncode == 0, stderr
-    assert "Task was destroyed" not in stderr and "Traceback" not in stderr, stderr
+        _ends_cleanly_on_sigterm(process)
 
 
 def test_ctrl_c_stops_a_search_that_is_running_at_once():
-    """Ctrl-C while a page's odds were streaming: uvicorn waits for the open connections before the app's shutdown
-    stops the searches, so the board ran the odds of 2,000 deals on to their end (some seconds; a slower question
-    to the time limit) before it stopped. The Ctrl-C now stops them first: the stream ends with a "stopped" line
-    saying why, and the board exits with no traceback."""
+    """Ctrl-C while a page's odds are streaming stops their search before uvicorn waits for the open connections:
+    the stream ends with a "stopped" line saying why, never the odds of all 2,000 deals, and the board exits 0 with
+    no traceback."""
     import httpx
 
-    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(ZR),
-                                "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=dict(os.environ, BROWSER="false"))
+    process = _board_process(str(ZR))
     try:
         url = process.stdout.readline().strip()
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                board = httpx.get(url + "api/start", timeout=5).json()["open"]
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        board = _once_serving(lambda: httpx.get(url + "api/start", timeout=5).json()["open"])
         with httpx.Client(base_url=url, timeout=60) as c:
             with c.stream("POST", "/api/odds", json={"board": board, "moves": [], "samples": 2000,
                                                      "client": "page"}) as response:
@@ -1794,10 +1780,7 @@ def test_ctrl_c_stops_a_search_that_is_running_at_once():
         assert rest[-1] == {"kind": "stopped", "reason": "the board is stopping"}
         assert all(line["kind"] == "progress" for line in rest[:-1])  # never the odds of all 2,000 deals
     finally:
-        process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=60)
-    assert process.returncode == 0, stderr
-    assert "Traceback" not in stderr and "Task was destroyed" not in stderr, stderr
+        _ends_cleanly_on_sigterm(process)
 
 
 def test_a_question_asked_while_the_board_stops_is_refused():
