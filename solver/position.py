@@ -26,6 +26,7 @@ from .formats.tbn import (BRIDGE_DEAL_EXPECTED, PlaySection, Record, Tag, Token,
                           is_bridge_deal)
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
+from .games.tables import current_winner
 from .state import PlayState
 from .variant import Variant
 
@@ -111,6 +112,33 @@ class Position:
     def trick(self) -> tuple[Card, ...]:
         """The cards on the table, in playing order."""
         return tuple(self.pack[card] for card in self.state.trick)
+
+    @property
+    def trumps(self) -> CardSet:
+        """The contract's trumps (none in a game without them, as a Zwanzigerrufen Suit Solo): the cards that win a
+        trick led in another suit, read from the rule tables the engine plays by, so that a bot needs no game's
+        rules of its own to tell them."""
+        tables = self.rules.tables()
+        return CardSet(self.pack, sum(1 << card for card in range(tables.n_cards)
+                                      if any(tables.power[led][card] > 0 for led in range(tables.n_classes)
+                                             if led != tables.card_class[card])))
+
+    @property
+    def winning_seat(self) -> int | None:
+        """The seat (1-based) whose card wins the trick on the table so far, None with no card on it."""
+        trick = self.state.trick
+        if not trick:
+            return None
+        return (self.state.leader + current_winner(self.rules.tables(), tuple(trick))) % self.rules.seats + 1
+
+    def side(self, seat: SupportsIndex) -> frozenset[int]:
+        """The seats (1-based) of ``seat``'s side, as the deal has it: a Rufer's or a Normal game's partner is in
+        the declarer's side from the first card, though at the table the others learn him only when the called
+        card falls (a fair bot reads that from ``history``)."""
+        number = integral(seat)
+        if not is_whole_number(number) or not 1 <= number <= self.rules.seats:
+            raise InvalidSeatPositionError(f"seat {number!r} is not a seat of this {self.rules.seats}-seat deal")
+        return frozenset(other + 1 for other in self.rules.side_of(number - 1))
 
     @property
     def history(self) -> tuple[PlayedTrick, ...]:

@@ -1779,3 +1779,28 @@ def test_a_match_stopped_on_several_workers_names_the_boards_it_played_past_the_
     side = match_report(summarise("Schafkopf", 1, 12, False, [deal(1), deal(2)]), 12).side
     assert side == "declaring side: +2.00 (all 2 boards alike: no interval) game units per deal, its seats' payments " \
                    "together"
+
+
+def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_position():
+    """A bot of one's own had to read the games' rule objects (a trump table Zwanzigerrufen's rules have not, and
+    0-based seats) to tell a trump or who wins the trick: the position says both, and each seat's side, 1-based."""
+    from solver.errors import InvalidSeatError
+    from solver.generate import random_position
+
+    rufer = random_position("schafkopf", 1, 1)  # Rufer E, declarer 1; seat 2 holds the called EA
+    assert str(rufer.rules.contract) == "Rufer E" and "EA" in rufer.hand(2)
+    assert sorted(card.name for card in rufer.trumps) == sorted(
+        "EO GO HO SO EU GU HU SU HA HZ HK H9 H8 H7".split())  # the Ober, the Unter and the hearts
+    assert rufer.winning_seat is None
+    on_table = rufer.play_cards("H8 SO GO")  # seats 1, 2, 3: the Gras-Ober beats the Schellen-Ober
+    taken = on_table.play("HO")  # the trick complete: its winner leads, and no card is on the table
+    assert on_table.winning_seat == 3 == taken.history[-1].winner and taken.winning_seat is None
+    assert taken.play("GO" if "GO" in taken.hand(3) else next(iter(taken.legal_cards()))).winning_seat == 3
+    assert rufer.side(1) == rufer.side(2) == frozenset({1, 2}) and rufer.side(4) == frozenset({3, 4})
+    with pytest.raises(InvalidSeatError, match="seat 5 is not a seat of this 4-seat deal"):
+        rufer.side(5)
+    assert len(random_position("zwanzigerrufen", 1, 1, contract="Normal T20").trumps) == 20  # the tarocks
+    assert not random_position("zwanzigerrufen", 1, 1, contract="Suit Solo").trumps  # a tarock never wins a suit
+    kratzen = random_position("kratzen", 1, 2)
+    assert kratzen.side(1) == frozenset({1}) and kratzen.side(3) == frozenset({2, 3})
+    assert "S6" in kratzen.trumps  # the Weli, a trump in every contract
