@@ -132,7 +132,7 @@ def match(
     each deal is played once per seat with the bots moved round, so two kinds of bot are compared on the same cards
     and their paired difference is given."""
     from solver.bots import SamplingBot, make_bot, read_bot_spec
-    from solver.match import MatchResult, MatchSetup, check_bots, match_heading, mean_text, play_match
+    from solver.match import BotError, MatchResult, MatchSetup, check_bots, match_heading, mean_text, play_match
 
     context.with_resource(warnings_said("match"))  # a checkpoint written afresh (it held no work)
     flags = parse_variant_options(variant)
@@ -217,13 +217,18 @@ def match(
                     except OSError as unwritten:  # stdout failed too: said, then the error that stopped the match
                         if not (isinstance(failure, OSError) and os_error_said(failure) == os_error_said(unwritten)):
                             message(f"stich: {os_error_said(unwritten)}")
+                    bot_traceback = failure.bot_traceback() if isinstance(failure, BotError) else None
+                    if bot_traceback is not None:  # the bot's own code raised: where, for its author
+                        message(f"stich: match: the bot's own code raised; its traceback:\n{bot_traceback.rstrip()}")
                     raise
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             if latest:
                 kept = (f"; the boards played whole are kept in {checkpoint}: rerun the command to resume"
                         if checkpoint is not None else "")
-                say_interrupted("match", f"after {latest[0].deals_played:,} deals: the match so far is printed, "
-                                         f"said as such{kept}")
+                # the bot it stopped, where the match knows it (in this process): a bot too slow is said by name
+                choosing = "".join(f" ({note})" for note in getattr(stop, "__notes__", ()) if "was choosing" in note)
+                say_interrupted("match", f"after {latest[0].deals_played:,} deals{choosing}: the match so far is "
+                                         f"printed, said as such{kept}")
             raise
     seconds = time.monotonic() - started
     # a match the time limit cut: how long it took in all, in the JSON too, for a reader of stdout alone

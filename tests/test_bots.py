@@ -323,6 +323,9 @@ def test_a_bot_that_fails_in_a_worker_is_said_without_the_worker_s_traceback(two
     assert "RemoteTraceback" not in shown and 'raise KeyError("this hand")' not in shown
     assert shown.startswith("KeyError: 'this hand'\n\nThe above exception was the direct cause")
     assert one.worker_traceback is None and 'raise KeyError("this hand")' in two.worker_traceback
+    # the bot's own frames, alike from this process and from a worker: its choose down, none of the match's
+    assert two.bot_traceback() == one.bot_traceback() == two.worker_traceback
+    assert one.bot_traceback().splitlines()[1].endswith("in choose") and "solver" not in one.bot_traceback()
     odd = failing(_FailsWithItsOwnError(), 2)
     assert str(odd) == "board 1, rotation 0, card 1 (trick 1): bot odd at seat 1 failed: _TwoPartError: SA is missing"
     assert odd.__cause__ is None and odd.bot_exception is None and odd.result.deals_played == 0
