@@ -8,8 +8,8 @@ the ``<!-- report:begin -->`` / ``<!-- report:end -->`` markers (so the README's
 without the markers is replaced by the report. Progress goes to stderr: a line per deal on a terminal; in a log
 one a minute, and each line's last deal. Every solve is stopped at ``--limit`` seconds
 (default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target. The options
-are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2); Ctrl-C stops
-it with exit 130 and writes nothing.
+are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2); Ctrl-C, SIGTERM
+or SIGHUP stops it with a word and exit 130, as they stop a stich command, and writes nothing.
 
 It measures the installed package (``pip install -e .`` in a checkout; ``pip install -e '.[bench]'`` adds bridge DDS
 for the side-by-side lines, bench/dds.py); the checkout's own ``solver/`` only when no package is installed.
@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -43,7 +44,7 @@ from solver.benchmark import (DEFAULT_LIMIT_S, ENDINGS_TARGET_RATIO, MAX_LIMIT_S
                               target_met)
 from solver.files import atomic_file, check_writable  # noqa: E402
 from solver.search.engine import usable_cores  # noqa: E402
-from solver.interrupts import interrupt  # noqa: E402  (Ctrl-C: a word, not a traceback; a second one ignored)
+from solver.interrupts import interrupt, take_stop_signals  # noqa: E402  (a stop: a word, not a traceback)
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
@@ -461,9 +462,13 @@ def main(argv: list[str] | None = None) -> int:
                 check_writable(path)
             except OSError as error:
                 parser.error(f"{path}: {error.strerror or error}")
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.default_int_handler:
-        signal.signal(signal.SIGINT, interrupt)
+    stopped_by: list[str] = []  # the signal that stopped the run, once one has
+
+    def stop(signum: int, frame: object) -> None:
+        stopped_by.append(signal.Signals(signum).name)
+        interrupt(signum, frame)
+
+    previous = take_stop_signals(stop)  # as the stich command takes them: a word and 130
     report = None
     try:  # the handler stays through the writes, which are atomic: a Ctrl-C leaves each file whole, old or new
         report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)
@@ -477,11 +482,16 @@ def main(argv: list[str] | None = None) -> int:
             with atomic_file(args.json) as stream:
                 stream.write(json.dumps(as_json(report), indent=1) + "\n")
     except KeyboardInterrupt:
-        print("report.py: interrupted: " + ("no report written" if report is None else
-                                            "the report is written only where 'wrote' says so"), file=sys.stderr)
+        by = f" by {stopped_by[0]}" if stopped_by else ""
+        with suppress(OSError, ValueError):  # stderr gone with a closed terminal (SIGHUP): the exit code says it
+            print(f"report.py: interrupted{by}: " + ("no report written" if report is None else
+                                                     "the report is written only where 'wrote' says so"),
+                  file=sys.stderr, flush=True)
         return 130
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if not stopped_by:  # a stop leaves the signals ignored until the exit, as the stich command does
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
     wrong = wrong_answers(report)
     for what in wrong:
         print(f"WRONG ANSWERS: {what}", file=sys.stderr)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
+from solver.files import is_stream_output
 from solver.formats.tbn import no_records_said
 from solver.interrupts import begin_stop, stop_signals_taken
 from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
@@ -20,7 +21,7 @@ from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name
 from .options import (ALL_MESSAGES, CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for,
                       output_file, parse_variant_options, pool_options, variant_examples, workers_option)
 from .records import emit_json
-from .output import STDOUT_NAMES, checked_output
+from .output import checked_output, names_stdout
 from .render import on_a_terminal, stderr_console
 
 if TYPE_CHECKING:
@@ -142,14 +143,15 @@ def batch(
     engine_for(None)  # STICH_TABLE_MB and STICH_IMPLEMENTATION checked before any record
     # stdout's names are a stream, which --json's summary ends (docs/json.md); a file stdout is redirected to is
     # resumed from, which a summary line in it would spoil
-    streamed = str(out) in STDOUT_NAMES
+    streamed = names_stdout(out)
+    stream = is_stream_output(out)  # stdout, a pipe, /dev/tty: written as it comes, never resumed
     with input_errors():
         checked_output(out, inputs=[file], appends=True,
                        stdout_holds="--json writes the run's summary" if as_json and not streamed else None)
     previous = _install_handlers()
     stopped = False
     errors = RecordMessages(file, every=all_messages)  # the first 20, then a count: each an error line of --out
-    kept_in = (f"every one is an error line on {out}" if streamed else
+    kept_in = (f"every one is an error line on {out}" if stream else
                f"every one is an error line in {out}, which a rerun tries again")
     try:
         with input_errors(), _Bar() as progress:
@@ -164,19 +166,19 @@ def batch(
         stopped = signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
         with suppress(OSError, ValueError):  # stderr gone with a closed terminal: the stop's exit code stands
             errors.close(kept_in)
-        if streamed:
+        if stream:
             kept = f"the results so far were written to {out}, which holds nothing to resume from"
         else:
             kept = (f"the results written so far are kept in {out}: rerun the command to resume" if out.exists()
                     else f"nothing was written to {out} yet: rerun the command to resume")
-        say_interrupted("batch", f"({stop or 'SIGINT'}); {kept}")
+        say_interrupted("batch", f"({str(stop) or 'SIGINT'}); {kept}")  # a bare KeyboardInterrupt: Ctrl-C's
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         if not stopped:
             _restore(previous)
     errors.close(kept_in)
     if summary.records == 0:
-        message(f"stich: {no_records_said(str(file), summary.comments_alone)}")
+        message(f"stich: {no_records_said(str(file), summary.comments_alone, summary.lines_read)}")
         raise typer.Exit(EXIT_BAD_INPUT)
     if summary.stale:
         message(f"stich: {stale_text(summary)}")

@@ -10,11 +10,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
+import stat
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional, Sequence, TypeVar
+from typing import TYPE_CHECKING, Collection, List, Optional, Sequence, TypeVar
 
 import typer
 from rich.console import Console
@@ -85,9 +87,22 @@ def save_run(save: Path, run: Document) -> None:
         stream.write("\n")
 
 
+#: The largest ``FILE.partial.json`` read to see whether it is a partial run to remove (a run's lines are some
+#: kilobytes each): a larger file is no such run, and is left.
+MAX_PARTIAL_BYTES = 16 * 1024 * 1024
+
+
+def partial_beside(save: Path) -> Path:
+    """``FILE.partial.json``, beside ``--out FILE``: where an interrupted run's finished lines go when FILE holds a
+    whole run (:func:`partial_target`)."""
+    return save.with_name(f"{save.stem}.partial{save.suffix or '.json'}")
+
+
 def partial_target(save: Path) -> Path:
     """Where an interrupted run's finished lines go: ``--out FILE`` itself, unless FILE holds a whole run (a
-    baseline a Ctrl-C must not replace with part of one), then ``FILE.partial.json`` beside it."""
+    baseline a Ctrl-C must not replace with part of one), then ``FILE.partial.json`` beside it. Nothing reads it
+    back (a rerun starts over): it is the finished lines' figures, to read or ``--compare`` with, removed once a run
+    to FILE completes."""
     if is_stdout(save) or not save.is_file():
         return save
     try:
@@ -95,8 +110,79 @@ def partial_target(save: Path) -> Path:
     except (OSError, ValueError):
         return save  # no saved run: nothing to keep (the run would have refused a bad --compare before)
     if isinstance(kept, dict) and "lines" in kept and "partial" not in kept:
-        return save.with_name(f"{save.stem}.partial{save.suffix or '.json'}")
+        return partial_beside(save)
     return save
+
+
+def stdin_status() -> os.stat_result | None:
+    """The status of the file standard input reads (``--compare -``), None where it has none (closed)."""
+    try:
+        return os.fstat(0)
+    except OSError:
+        return None
+
+
+def replaces_compared(save: Path, compare: Path) -> str | None:
+    """How ``--out`` would replace the run ``--compare`` reads, said for the refusal; None where it would not. Only
+    a file that exists can be replaced: one ``--compare`` names, which ``--out`` names too or through a symbolic link
+    (written through to it); or the file standard input is (``--compare - < base.json``). A hard link of it is no
+    clash: the write renames a new file over ``--out``'s name alone, and the other name keeps the run compared with.
+    Stdout's names as ``--out`` write no file."""
+    if is_stdout(save):
+        return None
+    if str(compare) == "-":
+        given, written = stdin_status(), _status(save)
+        if given is not None and written is not None and os.path.samestat(given, written):
+            return f"{save} is the file --compare - reads from standard input"
+        return None
+    try:
+        same = save.samefile(compare)  # through symbolic links; both must exist, each path as given
+    except OSError:
+        return None
+    if same and os.path.realpath(save) == os.path.realpath(compare):  # not a hard link: one name, the one replaced
+        return f"{save} and --compare {compare} name the same file"
+    return None
+
+
+def _status(path: Path) -> os.stat_result | None:
+    try:
+        return path.stat()
+    except (OSError, ValueError):
+        return None
+
+
+def remove_partial_beside(save: Path, compare: Path | None, measured: Collection[str]) -> None:
+    """A completed run's ``--out FILE`` makes the finished lines an interrupted run left beside it
+    (:func:`partial_beside`) out of date: removed, and said, where it is such a run (a regular file holding a run
+    marked ``partial``) all of whose lines this run ``measured`` again, and not the run just compared with
+    (``--compare``, by its name or as standard input). Anything else by that name (a user's own file, a folder, the
+    lines of other games) is left alone, unsaid."""
+    if is_stdout(save):
+        return
+    beside = partial_beside(save)
+    try:
+        status = beside.lstat()
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_PARTIAL_BYTES:
+            return
+        kept = json.loads(beside.read_bytes())
+    except (OSError, ValueError):
+        return
+    if not (isinstance(kept, dict) and "partial" in kept and isinstance(kept.get("lines"), list)
+            and all(isinstance(line, dict) and line.get("line") in measured for line in kept["lines"])):
+        return
+    if compare is not None:
+        read = stdin_status() if str(compare) == "-" else _status(compare)
+        if read is not None and os.path.samestat(read, status):
+            return
+    try:
+        beside.unlink()
+    except FileNotFoundError:
+        return
+    except OSError as error:  # the run is saved whole: this is only said
+        message(f"stich: bench: {beside}: the finished lines of an interrupted run, out of date now, could not be "
+                f"removed ({error.strerror})")
+        return
+    message(f"stich: bench: {beside}: removed: the lines an interrupted run finished, each measured again by this run")
 
 
 def partial_text(run: Document) -> str:
@@ -500,6 +586,9 @@ def bench(
     typed = "--save" if old_out is not None else "--out"  # the name the user gave it
     if game is not None:
         check_game_options(game, flags)
+    if save is not None and compare is not None and (clash := replaces_compared(save, compare)) is not None:
+        raise typer.BadParameter(f"{typed} {clash}: the run would replace the run it is compared with; give {typed} "
+                                 "another file", param_hint=f"'{typed}'")
     compared: SavedRun | None = None
     with input_errors():
         # before the lines run, not after; stdout: the run's one document is then stdout's data
@@ -566,6 +655,7 @@ def bench(
                 if save is not None:
                     save_run(save, saved_run(documents, host))
                     run_saved = True
+                    remove_partial_beside(save, compare, {doc["line"] for doc in documents})
     except KeyboardInterrupt as stop:
         said = f"after {'its one line' if len(lines) == 1 else f'all {len(lines)} lines'} finished"
         if isinstance(stop, OutputCut):

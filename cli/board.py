@@ -8,7 +8,7 @@ import socket
 import sys
 import threading
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -17,6 +17,9 @@ from solver.files import not_file_kind
 
 from .errors import EXIT_BAD_INPUT, file_name, message
 from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options
+
+if TYPE_CHECKING:
+    from solver.board.guard import Guard
 
 
 def checked_allow_hosts(values: Optional[List[str]]) -> Optional[List[str]]:
@@ -120,7 +123,7 @@ def board(
         threading.Timer(0.5, webbrowser.open, [url]).start()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", http=_board_protocol())
     try:
-        _board_server()(config).run(sockets=[listener])
+        _board_server(app)(config).run(sockets=[listener])
     except KeyboardInterrupt:
         pass
     finally:
@@ -257,15 +260,25 @@ def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
     return BoardProtocol
 
 
-def _board_server():
-    """uvicorn's server, but a second Ctrl-C while the board stops is ignored: uvicorn took it as a forced exit that
-    cancelled the app's shutdown half-way and printed its CancelledError traceback (the stop takes a moment anyway)."""
+def _board_server(app: Guard):
+    """uvicorn's server, but its stop first stops the searches of ``app``: uvicorn waits for the open connections
+    before the app's shutdown, so a streaming question (the odds of a whole deal) ran on to its answer or the time
+    limit. They are stopped as the stop begins on the event loop, not in the signal handler: the handler runs on
+    the loop's thread between two instructions, perhaps while it holds the searches' lock, which it would then wait
+    for forever. A second Ctrl-C while the board stops is ignored: uvicorn took it as a forced exit that cancelled
+    the app's shutdown half-way and printed its CancelledError traceback (the stop takes a moment anyway)."""
     import uvicorn
+
+    from solver.board.app import stop_questions
 
     class BoardServer(uvicorn.Server):
         def handle_exit(self, sig: int, frame: object) -> None:
             if not self.should_exit:
                 super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+        async def shutdown(self, sockets: Optional[list] = None) -> None:
+            stop_questions(app)
+            await super().shutdown(sockets)
 
     return BoardServer
 

@@ -12,16 +12,17 @@ from typing import Iterator, Sequence, TextIO
 import typer
 
 from solver.errors import FileRefusedError
-from solver.files import STDOUT_NAMES, atomic_file, atomic_path, check_writable, stream_kind
+from solver.files import atomic_file, atomic_path, check_writable, names_stdout, stream_kind
 
 
 def is_stdout(path: Path | None) -> bool:
-    """Whether ``--out``'s ``path`` is standard output: one of :data:`STDOUT_NAMES` (even where stdout is closed,
-    said then as for ``-``), or the regular file or named pipe stdout is redirected to (:func:`redirected_here`).
+    """Whether ``--out``'s ``path`` is standard output: one of its names (:func:`names_stdout`, even where stdout is
+    closed: said then as for ``-``), or the regular file or named pipe stdout is redirected to
+    (:func:`redirected_here`).
     Such a path is written as stdout is, as the output comes: a temporary file renamed over it would make a reader
     wait for the last record, and would replace a file that stdout appends to (``>> deals.tbn``) instead of adding
     to it."""
-    return path is not None and (str(path) in STDOUT_NAMES or redirected_here(path))
+    return path is not None and (names_stdout(path) or redirected_here(path))
 
 
 def redirected_here(path: Path) -> bool:
@@ -46,15 +47,15 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
     """Every command's check of an output path (``--out``, ``--plot``) before its work, so that the same path gets
     the same answer from every command and minutes of work are never lost to an output that cannot take them.
     Taken: a new or existing regular file (written whole or not at all), standard output's names
-    (:data:`STDOUT_NAMES`, or the file stdout is redirected to), a named pipe, a terminal and /dev/null (written as
+    (:func:`names_stdout`, or the file stdout is redirected to), a named pipe, a terminal and /dev/null (written as
     the output comes). Refused, with one message each: stdout where the command writes other data there
     (``stdout_holds`` says what: a usage error), a folder, a missing folder, any other device or a socket, one of the
     command's ``inputs`` (it would be overwritten, or with ``appends`` added to, as it is read), a read-only file.
     Returns whether ``path`` is stdout; without ``redirect_is_stdout`` only stdout's names are, and a file stdout is
     redirected to is checked as any file (a command whose file format is not its stdout's)."""
-    if str(path) in STDOUT_NAMES or redirect_is_stdout and redirected_here(path):
+    if names_stdout(path) or redirect_is_stdout and redirected_here(path):
         if stdout_holds is not None:
-            where, instead = (("writes to stdout", "a file") if str(path) in STDOUT_NAMES else
+            where, instead = (("writes to stdout", "a file") if names_stdout(path) else
                               ("is where stdout is redirected", "another file"))
             raise typer.BadParameter(f"{option} {path} {where}, where {stdout_holds}: give {option} {instead}",
                                      param_hint=f"'{option}'")
@@ -133,5 +134,5 @@ def atomic_writer(path: Path | None) -> Iterator[TextIO]:
         yield stream  # type: ignore[misc]
 
 
-__all__ = ["DISCARD", "STDOUT_NAMES", "atomic_path", "atomic_writer", "checked_folder", "checked_output",
-           "is_stdout", "redirected_here"]
+__all__ = ["DISCARD", "atomic_path", "atomic_writer", "checked_folder", "checked_output", "is_stdout", "names_stdout",
+           "redirected_here"]

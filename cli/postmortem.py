@@ -23,7 +23,7 @@ from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
 
 from .errors import file_name, input_errors, message
-from .output import STDOUT_NAMES, atomic_path, checked_folder, checked_output
+from .output import atomic_path, checked_folder, checked_output, names_stdout
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
@@ -294,13 +294,14 @@ def postmortem(
     if plot is not None:  # said at once, not after the analysis it would be drawn from
         with input_errors():
             names = PlotNames(plot, chosen=board is not None or record is not None or one_record(file))
-            if names.chosen or str(plot) in STDOUT_NAMES:
+            # the suffix before the folder: it must change wherever the plot goes (stdout's names say stdout)
+            if not names_stdout(plot) and plot.suffix.lower() not in PLOT_FORMATS:
+                raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf",
+                                         param_hint="'--plot'")
+            if names.chosen or names_stdout(plot):
                 checked_output(plot, "--plot", inputs=[file], stdout_holds="the post-mortem is printed")
             else:
                 checked_folder(plot)  # each record's plot is X-<board> beside it: X itself is never written
-            if plot.suffix.lower() not in PLOT_FORMATS:
-                raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf",
-                                         param_hint="'--plot'")
             load_matplotlib()
     notes = GameNotes()  # the notes say what became of the records
     run_over_records(file, variant=flags, board=board, record=record, play=play, diagram="dealt", as_json=as_json,

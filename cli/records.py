@@ -415,7 +415,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
         message(f"stich: {shown_name}: {plural(unanswered, 'more record')} not answered: the file refused above "
                 "would be refused for each")
     if read == 0:
-        message(f"stich: {no_records_said(str(shown_name), items.comments_alone)}")
+        message(f"stich: {no_records_said(str(shown_name), items.comments_alone, items.lines_read)}")
         failed = True
     elif (board is not None and matched == 0) or (record is not None and read < record):
         message(f"stich: {no_such_record(shown_name, board, record, read, unreadable)}")

@@ -19,16 +19,10 @@ def install_interrupt_handlers() -> None:
     signal (exit 143) and no word. A SIGINT ignored from outside (a background job) stays ignored, and so does a
     SIGHUP (``nohup``); only the main thread can set handlers. A command starts here: none of its own code has run
     yet."""
-    import signal
-    import threading
-
-    from solver.interrupts import interrupt, stop_signals_taken
+    from solver.interrupts import interrupt, take_stop_signals
 
     reset_work_began()
-    if threading.current_thread() is threading.main_thread():
-        for signum in stop_signals_taken():  # SIGINT only where Python's own handler has it (not a background job)
-            if signum != signal.SIGINT or signal.getsignal(signum) is signal.default_int_handler:
-                signal.signal(signum, interrupt)
+    take_stop_signals(interrupt)
 
 
 def mark_work_began() -> None:

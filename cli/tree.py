@@ -22,7 +22,7 @@ from solver.tree import node_memory_text, nodes_memory_holds
 
 from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, refused_for_record,
                      say_interrupted)
-from .output import STDOUT_NAMES, atomic_path, checked_output
+from .output import atomic_path, checked_output, names_stdout
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
                       engine_for, objectives_among, output_file, parse_variant_options)
 from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
@@ -48,7 +48,7 @@ def one_objective(value: str | None) -> str | None:
     return value
 
 
-def read_on(file: Path) -> bool:
+def input_is_regular_file(file: Path) -> bool:
     """Whether ``tree --board`` reads the records after the one it takes, to say the board is on several: from a
     regular file (``-`` redirected from one too), never from a pipe or a terminal, whose writer it would wait on."""
     try:
@@ -58,7 +58,8 @@ def read_on(file: Path) -> bool:
     return stat.S_ISREG(status.st_mode)
 
 
-def several_records(name: str, board: str, found: list[tuple[int, int]], at_least: bool = False) -> str:
+def board_on_several_records_said(name: str, board: str, found: list[tuple[int, int]],
+                                  at_least: bool = False) -> str:
     """What ``tree --board`` says where the board is on several records (``found``: each one's number, as
     ``--record`` counts them, and line; ``at_least`` where the records after them were not read): that the tree is
     of the first, and the ``--record`` that picks another. The other commands answer every record of the board; a
@@ -72,7 +73,7 @@ def several_records(name: str, board: str, found: list[tuple[int, int]], at_leas
             f"{', '.join(lines)}): the tree is of the first; --record {picks}{more} picks another")
 
 
-#: How many of the other records of a board ``tree --board`` names (:func:`several_records`).
+#: How many of the other records of a board ``tree --board`` names (:func:`board_on_several_records_said`).
 MAX_RECORDS_NAMED = 5
 
 #: How many records after the one it takes ``tree --board`` reads to find the board's others: a few tenths of a
@@ -121,7 +122,7 @@ def tree(
 
     flags = parse_variant_options(variant)
     check_selection(board, record_number)
-    if out is not None and str(out) in STDOUT_NAMES:
+    if names_stdout(out):
         out, as_json = None, True  # stdout's names: the tree as --json prints it (with --json too: both say stdout)
     if out is not None and as_json:
         raise typer.BadParameter("--out writes the tree to a file and --json prints it: give one",
@@ -169,14 +170,14 @@ def tree(
                 break
         if record is None:  # a file of no record at all is said so, whatever was asked of it, as every command says
             raise StichError(no_such_record(name, board, record_number, count, unreadable) if count else
-                             no_records_said(name, items.comments_alone))
-        if board is not None and read_on(file):
+                             no_records_said(name, items.comments_alone, items.lines_read))
+        if board is not None and input_is_regular_file(file):
             after = list(islice(enumerate(items, count + 1), MAX_RECORDS_READ_ON))
             others = [(number, item.line) for number, item in after
                       if not isinstance(item, ParseError) and selected(item, board)]
             if others:
-                said = several_records(name, board, [(count, record.line), *others],
-                                       at_least=len(after) == MAX_RECORDS_READ_ON)
+                said = board_on_several_records_said(name, board, [(count, record.line), *others],
+                                                     at_least=len(after) == MAX_RECORDS_READ_ON)
                 message(f"stich: {said}")
         try:
             position = position_from_record(record, variant=flags)

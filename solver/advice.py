@@ -169,9 +169,10 @@ def counts_tricks(game: str) -> bool:
     return get_game(game).has_pot
 
 
-def tricks_key(game: str) -> dict[str, str]:
-    """What a checkpoint's job adds where advice counts tricks (:func:`counts_tricks`): lines written before they
-    were counted hold none, so they are another job's, solved again and said (:func:`older_tricks_notices`)."""
+def tie_break_field(game: str) -> dict[str, str]:
+    """The ``tie_break`` field a checkpoint's job adds where advice counts tricks (:func:`counts_tricks`), else none:
+    lines written before they were counted hold none, so they are another job's, solved again and said
+    (:func:`older_tricks_notices`)."""
     return {"tie_break": "tricks"} if counts_tricks(game) else {}
 
 
@@ -190,7 +191,7 @@ def _older_headers(named: Sequence[Mapping[str, Any]], field: str) -> list[dict[
 def older_tricks_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[str, Any]], samples: int,
                          what: str, items: str) -> list[tuple[str, type[StichWarning]]]:
     """What to say of the samples a checkpoint holds for this run's job (``named``: its headers, with
-    :func:`tricks_key`'s field) written before the field was (with :func:`pot_0_wins`' field where the job has
+    :func:`tie_break_field`'s field) written before the field was (with :func:`pot_0_wins`' field where the job has
     it: older still are :func:`older_pot_0_notices`'): they hold no tricks, so they are solved again."""
     if not any("tie_break" in header for header in named):
         return []
@@ -1097,7 +1098,7 @@ def contract_advice(game: str | type[Game], hand: CardTokens, seat: SupportsInde
         return advice_report(setup, sums, samples, stopped, left_out)
 
     identity, aliases = advice_identity(setup)
-    job_fields = {**pot_0_wins(setup.game, setup.pot), **tricks_key(setup.game)}
+    job_fields = {**pot_0_wins(setup.game, setup.pot), **tie_break_field(setup.game)}
     named = [{"advice": document, **job_fields} for document in (identity, *aliases)]
 
     def older_jobs() -> list[tuple[str, type[StichWarning]]]:
@@ -1257,7 +1258,7 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
                       tricks)
     identity, aliases = checkpoint_identity(asdict(sampling))
     # chunks journalled before the cards' bonuses were tallied hold none: another job, not resumed with these
-    job_fields = {**pot_0_wins(sampling.game, sampling.pot), **(tricks_key(sampling.game) if tricks else {})}
+    job_fields = {**pot_0_wins(sampling.game, sampling.pot), **(tie_break_field(sampling.game) if tricks else {})}
     key = {"cards": identity, "bonuses": True, **job_fields} if bonuses else {"cards": identity, **job_fields}
     notices: Callable[[], list[tuple[str, type[StichWarning]]]] | None = None
     # said once the file is accepted and has room, while to solve
@@ -1272,9 +1273,9 @@ def _older_card_jobs(checkpoint: str | os.PathLike, key: Mapping[str, Any], iden
                      aliases: Sequence[Mapping[str, Any]], samples: int) -> list[tuple[str, type[StichWarning]]]:
     """What to say of the samples a checkpoint holds for this card advice under an older job of it: without bonus
     odds (chunks journalled before the cards' bonuses were tallied hold none), at a pot of 0 before a win there
-    was the target made (:func:`pot_0_wins`), or before the cards' tricks were counted (:func:`tricks_key`): another
-    job's, so that those this job lacks are solved again, which is said. Read only once the journal has accepted the
-    file (not a pipe)."""
+    was the target made (:func:`pot_0_wins`), or before the cards' tricks were counted (:func:`tie_break_field`):
+    another job's, so that those this job lacks are solved again, which is said. Read only once the journal has
+    accepted the file (not a pipe)."""
     named = [{**key, "cards": document, "share_scale": SHARE_SCALE} for document in (identity, *aliases)]
     notices = older_pot_0_notices(checkpoint, named, samples, "card advice")
     notices += older_tricks_notices(checkpoint, named, samples, "card advice", "cards")

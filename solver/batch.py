@@ -44,8 +44,8 @@ from .analysis import SCHEMA, solve_report
 from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, room_refusal, torn_tail, trim_partial_line, unstarted_file,
                          write_error_fix)
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
-from .files import (STDOUT_NAMES, atomic_file, json_line_fault, json_text, locked_while_written, read_once_kind,
-                    remove_stale_temporaries)
+from .files import (atomic_file, is_stream_output, json_line_fault, json_text, locked_while_written, names_stdout,
+                    read_once_kind, remove_stale_temporaries)
 from .formats.tbn import Comment, Record, format_record, iter_records
 from .html_tables import html_lines, html_table
 from .games import GAMES, check_flags_of_some_game
@@ -106,8 +106,11 @@ class BatchSummary:
     record of the file (``stale``, the first few of their ids in ``stale_ids``: the input was regenerated or a
     record edited since they were written; they are kept); ``notes``, each note of the lines this run wrote (a
     Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line;
-    ``comments_alone``, the comments of an input that held nothing else (:class:`~solver.formats.tbn.RecordItems`'),
-    for ``stich batch`` to say where they are JSON."""
+    ``comments_alone`` and ``lines_read``, the comments and the count of lines of an input that held nothing else
+    (:class:`~solver.formats.tbn.RecordItems`'), for ``stich batch`` to say where they are JSON or where reading
+    ended; ``stream``, whether the output was a stream (:func:`~solver.files.is_stream_output`: stdout, a pipe, a
+    device such as /dev/tty; stdout's names always), which holds nothing done before, so that no summary counts an
+    "already done"."""
 
     records: int
     skipped: int
@@ -121,6 +124,12 @@ class BatchSummary:
     out: str = ""
     notes: tuple[tuple[str, int], ...] = ()
     comments_alone: tuple[Comment, ...] = ()
+    lines_read: int = 0
+    stream: bool = False
+
+    def __post_init__(self) -> None:
+        if names_stdout(self.out):  # stdout is a stream whoever made the summary
+            object.__setattr__(self, "stream", True)
 
     @property
     def written(self) -> int:
@@ -134,12 +143,14 @@ class BatchSummary:
                          if line is not None)
 
     def _repr_html_(self) -> str:
-        """The same for Jupyter, the counts as a table."""
-        counts = [("records", self.records), ("solved", self.solved), ("errors", self.errors),
-                  ("already done", self.skipped), ("duplicates", self.duplicates), ("stale", self.stale),
+        """The same for Jupyter, the counts as a table: the text's counts, as it writes them, with the records read;
+        a stream, which holds nothing from before, has no "already done" and no "stale" (:func:`summary_text`)."""
+        counts = [("records", f"{self.records:,}"), ("written", f"{self.written:,}"), ("solved", f"{self.solved:,}"),
+                  ("errors", f"{self.errors:,}"), ("duplicates", f"{self.duplicates:,}"),
+                  *([] if self.stream else [("already done", f"{self.skipped:,}"), ("stale", f"{self.stale:,}")]),
                   ("seconds", f"{self.seconds:.1f}")]
-        return (f"<div>{html_lines([summary_text(self)], bold=True)}"
-                f"{html_table([name for name, _ in counts], [[count for _, count in counts]], right=range(7))}"
+        table = html_table([name for name, _ in counts], [[count for _, count in counts]], right=range(len(counts)))
+        return (f"<div>{html_lines([summary_text(self)], bold=True)}{table}"
                 f"{html_lines([line] if (line := stale_text(self)) else [], small=True)}"
                 f"{html_lines(notes_text(self), small=True)}</div>")
 
@@ -154,15 +165,15 @@ class BatchSummary:
 
 def summary_text(summary: BatchSummary) -> str:
     """A run's last line (``stich batch``'s): what it wrote where, what was done before, its duplicates and its
-    time; counts with thousands separators, as the progress lines have them. Stdout (a stream, which holds nothing
-    done before) is said as ``stdout``, without an "already done"."""
+    time; counts with thousands separators, as the progress lines have them. A stream (which holds nothing done
+    before) has no "already done"; stdout is said as ``stdout``."""
     one = summary.duplicates == 1
     duplicates = (f", {summary.duplicates:,} duplicate{'' if one else 's'} of {'a record' if one else 'records'} "
                   "above (the same text): answered once" if summary.duplicates else "")
     errors = f"{summary.errors:,} error{'' if summary.errors == 1 else 's'}"
-    stream = summary.out in STDOUT_NAMES
-    done = "" if stream else f", {summary.skipped:,} already done"
-    return (f"{summary.written:,} written to {'stdout' if stream else summary.out or 'the output'} "
+    done = "" if summary.stream else f", {summary.skipped:,} already done"
+    where = "stdout" if names_stdout(summary.out) else summary.out or "the output"
+    return (f"{summary.written:,} written to {where} "
             f"({summary.solved:,} solved, {errors}){done}{duplicates}, {summary.seconds:.1f} s")
 
 
@@ -610,13 +621,15 @@ class _OutputWriteError(Exception):
         self.cause = cause
 
 
-def _output_full(error: OSError, out_path: str | os.PathLike) -> OSError:
+def _output_full(error: OSError, out_path: str | os.PathLike, stream: bool) -> OSError:
     """A write's error (a full disk names no file) naming the output file and that the lines written stay; a stream
-    (stdout: :data:`~solver.files.STDOUT_NAMES`) is never resumed, so its error says what a rerun does instead."""
+    (:func:`~solver.files.is_stream_output`: stdout, a pipe, a device) is never resumed, so its error says what a
+    rerun does instead."""
     if error.filename is not None:
         return error
-    if os.fspath(out_path) in STDOUT_NAMES:
-        kept = "the lines before it were written to stdout, a stream, which a rerun does not resume: it solves " \
+    if stream:
+        where = "stdout" if names_stdout(out_path) else os.fspath(out_path)
+        kept = f"the lines before it were written to {where}, a stream, which a rerun does not resume: it solves " \
             "every record again (an --out file is resumed)"
     else:
         kept = "the lines written so far are kept (a rerun with room trims a half-written last one): " \
@@ -625,12 +638,12 @@ def _output_full(error: OSError, out_path: str | os.PathLike) -> OSError:
 
 
 @contextmanager
-def _appended_to(out_path: str | os.PathLike) -> Iterator[IO[str]]:
+def _appended_to(out_path: str | os.PathLike, stream_output: bool) -> Iterator[IO[str]]:
     """The output, opened to append (an error opening it names it). Its closing writes what is still buffered (all
     of a write that failed): an output write too, unless the run already failed, whose error is then the one said,
     naming the output as given. Stdout's names (:data:`~solver.files.STDOUT_NAMES`) append to the descriptor
     already open (:data:`STDOUT_FILENO`), not to a name opened again, which a socket refuses."""
-    if os.fspath(out_path) in STDOUT_NAMES:
+    if names_stdout(out_path):
         stream = os.fdopen(os.dup(STDOUT_FILENO), "a", encoding="utf-8")
     else:
         stream = open(out_path, "a", encoding="utf-8")
@@ -643,7 +656,7 @@ def _appended_to(out_path: str | os.PathLike) -> Iterator[IO[str]]:
     try:
         stream.close()
     except OSError as error:
-        raise _OutputWriteError(_output_full(error, out_path)) from None
+        raise _OutputWriteError(_output_full(error, out_path, stream_output)) from None
 
 
 class _Writer:
@@ -651,8 +664,10 @@ class _Writer:
     error names the output ``name`` (as given: ``-`` for stdout), or else the stream's."""
 
     def __init__(self, stream: IO[str], total: int, progress: BatchProgress | None,
-                 on_error: Callable[[str], None] | None = None, name: str | os.PathLike | None = None) -> None:
+                 on_error: Callable[[str], None] | None = None, name: str | os.PathLike | None = None,
+                 stream_output: bool = False) -> None:
         self.stream = stream
+        self.stream_output = stream_output  # the output is a stream (stdout, a pipe), which a rerun never resumes
         self.name = name
         self.total = total
         self.progress = progress
@@ -675,7 +690,7 @@ class _Writer:
                 self.stream.flush()
             except OSError as error:
                 named = self.stream.name if self.name is None else self.name
-                raise _OutputWriteError(_output_full(error, named)) from None
+                raise _OutputWriteError(_output_full(error, named, self.stream_output)) from None
             if is_error:
                 self.errors += 1
                 if self.on_error is not None:
@@ -735,8 +750,9 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     summary counts the duplicates of a record above and the lines that answer no record of the file any more.
     ``source`` is read more than once (to count, to judge an output written for another path, on a rerun), so one
     that can be read only once (a named pipe, /dev/stdin on a pipe, a device) is refused before it is opened.
-    An ``out_path`` that names stdout (``-``, ``/dev/stdout``: :data:`~solver.files.STDOUT_NAMES`) is a stream: the
-    lines are written as they come, and nothing is read from it, resumed, rewritten or locked."""
+    An ``out_path`` that names stdout (``-``, ``/dev/stdout``: :data:`~solver.files.STDOUT_NAMES`), a pipe or a device
+    (/dev/tty) is a stream: the lines are written as they come, and nothing is read from it, resumed, rewritten or
+    locked."""
     if not is_whole_number(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
         raise StichError(f"chunk_size must be a whole number from 1 to {MAX_CHUNK_SIZE:,}, not {chunk_size!r}")
     for name, path in (("source", source), ("out_path", out_path)):
@@ -762,10 +778,12 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             raise StichError(f"{name} must be a function (or None), not {callback!r}")
     start = time.perf_counter()
     asked = asked_of(source, objectives, cards, variant, pot)
-    if os.fspath(out_path) in STDOUT_NAMES:
-        # a stream: nothing to resume from, tidy or lock (a file stdout appends to would be read and replaced)
+    if is_stream_output(out_path):
+        # a stream (stdout, a pipe, /dev/tty): nothing to resume from, tidy or lock (a file stdout appends to would be
+        # read and replaced)
         question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
-        return _solve_records(source, out_path, set(), question, pool, chunk_size, progress, start, on_error)
+        return _solve_records(source, out_path, set(), question, pool, chunk_size, progress, start, on_error,
+                              stream=True)
     # the run's lock on its output; a run that leaves no output (an empty or unreadable input) leaves no lock file
     with locked_while_written(out_path, "stich batch"):
         new = not os.path.exists(out_path)
@@ -827,10 +845,11 @@ STDOUT_FILENO = 1
 
 def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done: set[str], question: Question,
                    pool: Pool, chunk_size: int, progress: BatchProgress | None, start: float,
-                   on_error: Callable[[str], None] | None = None) -> BatchSummary:
+                   on_error: Callable[[str], None] | None = None, stream: bool = False) -> BatchSummary:
     """The records of ``source`` whose keys are not ``done`` (solved in the output), solved and appended to
-    ``out_path``. The keys met in the file move from ``done`` to ``met``, so that what is left in ``done`` at the
-    end is the lines that answer no record of the file, without a second set of them."""
+    ``out_path`` (a ``stream``, :func:`~solver.files.is_stream_output`, or a file). The keys met in the file move
+    from ``done`` to ``met``, so that what is left in ``done`` at the end is the lines that answer no record of the
+    file, without a second set of them."""
     total = 0
     if progress is not None:
         counted: set[str] = set()
@@ -859,8 +878,8 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
                 yield item
 
     try:
-        with _appended_to(out_path) as stream:
-            writer = _Writer(stream, total, progress, on_error, out_path)
+        with _appended_to(out_path, stream) as appended:
+            writer = _Writer(appended, total, progress, on_error, out_path, stream)
             if pool.scheduler:  # chunks timed as a local pool's, by the cluster's threads once counted
                 writer.chunks = _TimedChunks(todo(), chunk_size, pool.spread_over)
                 pool.run(iter(writer.chunks), solve_chunk, (question,), writer.write_chunk,
@@ -882,7 +901,8 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
                         source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()),
-                        comments_alone=tuple(reading.comments_alone))
+                        comments_alone=tuple(reading.comments_alone), lines_read=reading.lines_read,
+                        stream=stream)
 
 
 #: How many ids of stale lines a summary names.

@@ -536,6 +536,13 @@ def pack_game(card: Card) -> str | None:
     return next((game for game, pack in _GAME_PACKS.items() if pack.holds(card)), None)
 
 
+def names_a_card(token: str) -> bool:
+    """Whether ``token`` names a card of any game's pack (the games' registry loaded where none has registered):
+    text of cards a user wrote, not of some other program's."""
+    _game_loader()
+    return any(pack.lookup(token) is not None for pack in _GAME_PACKS.values())
+
+
 def game_pack_named(game: str) -> Pack:
     """The pack of the game ``game`` names (any spelling the games' registry takes), through the registry's loader:
     the games are built on the cards, so the registry is loaded by name where no game has registered yet, as

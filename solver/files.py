@@ -116,17 +116,23 @@ def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, 
     directory = path.parent if str(path.parent) else Path(".")
     try:
         return tempfile.mkstemp(prefix=f".{path.stem if suffix else path.name}.", suffix=suffix, dir=directory)
-    except FileNotFoundError as error:  # its folder is missing: say that, as a checkpoint's lock does
-        folder = _folder_shown(directory, shown)
-        why = (f"cannot be written: the folder {folder} does not exist (make it, or choose another file)"
-               if not directory.exists() else f"cannot be written: the folder {folder} takes no new file "
-               f"({error.strerror})")
-        raise FileNotFoundError(error.errno, why, str(shown)) from None
+    except FileNotFoundError as error:
+        raise FileNotFoundError(error.errno, _unwritable_folder_said(directory, shown, error), str(shown)) from None
     except NotADirectoryError as error:  # a part of the path is a file: say which, not the bare "Not a directory"
         raise NotADirectoryError(error.errno, f"cannot be written: {_file_in_path(_folder_shown(directory, shown))} "
                                  f"is a file, where a folder was expected (choose another path)", str(shown)) from None
     except OSError as error:
         raise type(error)(error.errno, error.strerror, str(shown)) from None
+
+
+def _unwritable_folder_said(directory: Path, shown: str | os.PathLike, error: OSError) -> str:
+    """What follows the name of an output path (``shown``, as given) whose file could not be made in ``directory``
+    (``error``, a FileNotFoundError): that the folder does not exist, or that it exists but takes no new file (/proc),
+    which the OS's bare "No such file or directory" does not tell apart. One message for an output and its lock."""
+    folder = _folder_shown(directory, shown)
+    if directory.exists():
+        return f"cannot be written: the folder {folder} takes no new file ({error.strerror})"
+    return f"cannot be written: the folder {folder} does not exist (make it, or choose another file)"
 
 
 def _folder_shown(directory: Path, shown: str | os.PathLike) -> Path:
@@ -219,6 +225,12 @@ def _held(path: str) -> bool:
 STDOUT_NAMES = frozenset({"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
 
 
+def names_stdout(path: str | os.PathLike | None) -> bool:
+    """Whether ``path``, as given, is one of :data:`STDOUT_NAMES`: the one test of every output option, so that each
+    takes the same names as stdout (a file stdout is redirected to is another question: cli/output.py)."""
+    return path is not None and os.fspath(path) in STDOUT_NAMES
+
+
 def stream_kind(mode: int) -> str | None:
     """What a file of status ``mode`` (``st_mode`` of a stat or an fstat) is if it is no regular file and no folder:
     ``a pipe``, ``a socket`` or ``a device``; None for a regular file or a folder. The one rule for what is read or
@@ -246,6 +258,13 @@ def read_once_kind(path: str | os.PathLike) -> str | None:
     except (OSError, ValueError):  # nothing there, no permission, a NUL in the name: the opening says it
         return None
     return stream_kind(mode)
+
+
+def is_stream_output(path: str | os.PathLike) -> bool:
+    """Whether an output ``path`` is a stream, not a file: one of stdout's names (:func:`names_stdout`), or a pipe,
+    socket or device (:func:`read_once_kind`: /dev/tty, /dev/null). A stream is written as the output comes and
+    holds nothing to read back, resume or rewrite. The one test of it, asked once a run."""
+    return names_stdout(path) or read_once_kind(path) is not None
 
 
 def check_writable(path: str | os.PathLike) -> None:
@@ -374,13 +393,8 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
     for _ in range(_LOCK_ATTEMPTS):
         try:
             handle = open(lock_path, "a")
-        except FileNotFoundError as error:  # the first thing written beside the file: its folder is missing, say that
-            folder = _folder_shown(target.parent, path)
-            if target.parent.exists():  # a folder no file can be made in (/proc): not "does not exist"
-                raise FileRefusedError(f"{path}: cannot be written: the folder {folder} takes no new file "
-                                       f"({error.strerror})") from None
-            raise FileRefusedError(f"{path}: cannot be written: the folder {folder} does not exist (make it, or "
-                                   "choose another file)") from None
+        except FileNotFoundError as error:  # the lock is made before the output: its folder said as the output's
+            raise FileRefusedError(f"{path}: {_unwritable_folder_said(target.parent, path, error)}") from None
         except OSError as error:
             raise FileRefusedError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
         try:
@@ -480,4 +494,4 @@ def remove_stale_temporaries(path: str | os.PathLike, min_age: float = 0.0) -> i
 
 
 __all__ = ["STALE_TEMPORARY_SECONDS", "STDOUT_NAMES", "HeldLock", "atomic_file", "atomic_path", "check_writable",
-           "lock_beside", "locked_while_written", "remove_stale_temporaries"]
+           "is_stream_output", "lock_beside", "locked_while_written", "names_stdout", "remove_stale_temporaries"]

@@ -486,10 +486,45 @@ def _close_optional_tags(lowered: str) -> tuple[str, ...]:
     return tuple(close_matches(lowered, OPTIONAL_READ_TAGS, cutoff=0.85))
 
 
-def _refuse_misspelt_optional_tag(record: Record, tags_applying: Callable[[], frozenset[str]]) -> None:
+def _one_transposition(name: str, meant: str) -> bool:
+    """Whether ``name`` is ``meant`` with two neighbouring letters swapped (case aside): [Delcarer]."""
+    name, meant = name.lower(), meant.lower()
+    if len(name) != len(meant):
+        return False
+    differ = [i for i, (a, b) in enumerate(zip(name, meant)) if a != b]
+    return len(differ) == 2 and differ[1] == differ[0] + 1 and name[differ[0]] == meant[differ[1]] \
+        and name[differ[1]] == meant[differ[0]]
+
+
+def _reads_as(name: str, value: str, game: type[Game], seats: int) -> bool:
+    """Whether ``value`` would be read as a value of the optional tag ``name``: a seat, yes or no, a number of
+    chips, announcements or flags, as that tag is read."""
+    if name == "Variant":
+        try:
+            Variant.parse_pairs(value, game.flags)
+        except StichError:
+            return False
+        return bool(value.strip())
+    if name == "Announcements":
+        try:
+            return bool(parse_announcements(value, seats))
+        except StichError:
+            return False
+    if name == "Pot":
+        return small_number(value) is not None
+    state = next((state for state, tag_name in RECORD_TAGS.items() if tag_name == name), None)
+    if state is not None and STATE_TAGS[state] is bool:
+        return _yes_or_no(value) is not None
+    return _seat_of(value, seats) is not None  # Declarer, Leader, Partner
+
+
+def _refuse_misspelt_optional_tag(record: Record, tags_applying: Callable[[], frozenset[str]], game: type[Game],
+                                  seats: int) -> None:
     """A tag of no meaning to stich that is a near spelling of an optional tag the record lacks and would read
     (``tags_applying``, asked only when a tag is near one) ([Declaerer "3"]) is an error naming the tag meant: kept
-    as an unknown tag, it would change the answer without a word."""
+    as an unknown tag, it would change the answer without a word. Only where it is likely a misspelling: its value
+    reads as the meant tag's, or its name is the meant one with two letters swapped; a tag of the user's own whose
+    value could not be the near tag's ([Plot "x"] near [Pot]) is kept."""
     applying: frozenset[str] | None = None
     for tag in record.tags:
         lowered = tag.name.lower()
@@ -497,16 +532,32 @@ def _refuse_misspelt_optional_tag(record: Record, tags_applying: Callable[[], fr
             continue
         if applying is None:
             applying = tags_applying()
-        meant = [name for name in near if name in applying and record.tag(name) is None]
+        meant = [name for name in near if name in applying and record.tag(name) is None
+                 and (_one_transposition(tag.name, name) or _reads_as(name, tag.value, game, seats))]
         if meant:
             raise _error(record, f"[{tag.name}] is no tag stich reads{did_you_mean(tag.name, meant)}", tag.line,
                          tag.column, tag.name, f'[{meant[0]} "{tag.value if len(tag.value) <= 20 else "..."}"] if that '
                          "is what it means; another program's tag can be renamed")
 
 
+#: The words a yes-or-no tag ([CalledSuitLed]) is read from, each with what it says.
+_YES_NO_WORDS = {"yes": True, "true": True, "no": False, "false": False}
+
+
+def _yes_or_no(value: str) -> bool | None:
+    """A yes-or-no tag's ``value`` (:data:`_YES_NO_WORDS`, case and spaces aside), or None where it is neither."""
+    return _YES_NO_WORDS.get(value.strip().lower())
+
+
+def _seat_of(value: str, seats: int) -> int | None:
+    """A seat tag's ``value`` as its seat, 1 to ``seats``, or None where it is no seat of the game."""
+    seat = small_number(value)
+    return seat if seat is not None and 1 <= seat <= seats else None
+
+
 def _seat_number(record: Record, tag: Tag, seats: int) -> int:
-    seat = small_number(tag.value)
-    if seat is None or not 1 <= seat <= seats:
+    seat = _seat_of(tag.value, seats)
+    if seat is None:
         raise _tag_error(record, tag, f"[{tag.name}] is not a seat", f"a seat number from 1 to {seats}")
     return seat
 
@@ -623,7 +674,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
 
     contract_tag = _required(record, "Contract")
     contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help)
-    _refuse_misspelt_optional_tag(record, lambda: _tags_applying(game, deal, contract))
+    _refuse_misspelt_optional_tag(record, lambda: _tags_applying(game, deal, contract), game, deal.seats)
     declarer = tag_value("Declarer", lambda t: _seat_number(record, t, deal.seats), "a seat") or 1
     leader = tag_value("Leader", lambda t: _seat_number(record, t, deal.seats), "a seat")
     if leader is not None and game.is_whole(deal):
@@ -659,10 +710,10 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         if tag is None or tag_name == "Announcements":
             continue
         if STATE_TAGS[name] is bool:
-            value = tag.value.strip().lower()
-            if value not in ("yes", "no", "true", "false"):
+            said = _yes_or_no(tag.value)
+            if said is None:
                 raise _tag_error(record, tag, f"[{tag_name}] is yes or no", "yes or no")
-            state_tags[name] = value in ("yes", "true")
+            state_tags[name] = said
         else:
             state_tags[name] = tag_value(tag_name, lambda t: _seat_number(record, t, deal.seats), "a seat")
     for name, feature in (("Announcements", "has_announcements"), ("Pot", "has_pot")):

@@ -471,18 +471,14 @@ def searched_win(rules: Rules, state: PlayState, seat: int, engine: EngineSolver
     return _wins(win.achieved(rules, state) + engine.value(state, win), win, seat, _drawn_total(rules, win))
 
 
-def searched_measure(rules: Rules, state: PlayState, seat: int, engine: EngineSolver) -> int:
-    """``seat``'s (0-based) tricks, or its side's card points where the game counts them, from ``state`` under
-    double-dummy play, what is already taken included: a sample's value as :func:`analyse_hand` counts it (its
-    ``mean`` and each opening card's), for advice that ranks an equal win by it as ``analyse`` does."""
-    return searched_measure_and_win(rules, state, seat, engine, win=False)[0]
-
-
 def searched_measure_and_win(rules: Rules, state: PlayState, seat: int, engine: EngineSolver,
                              win: bool = True) -> tuple[int, bool | None]:
-    """:func:`searched_measure` and, with ``win``, :func:`searched_win` of the same position, the win read off the
-    measure where both count the same thing (a Kratzen attacker's tricks and his target: one search, as
-    :func:`analyse_hand` counts a sample); else None for the win."""
+    """``seat``'s (0-based) tricks, or its side's card points where the game counts them, from ``state`` under
+    double-dummy play, what is already taken included: a sample's value as :func:`analyse_hand` counts it (its
+    ``mean`` and each opening card's), for advice that ranks an equal win by it as ``analyse`` does. With ``win``,
+    :func:`searched_win` of the same position too, read off the measure where both count the same thing (a Kratzen
+    attacker's tricks and his target: one search, as :func:`analyse_hand` counts a sample); else None for the
+    win."""
     measure = _measure_objective(rules, seat)[1]
     measure_value = measure.achieved(rules, state) + engine.value(state, measure)
     value = _for_hand(measure_value, measure, seat, measure.maximum)

@@ -936,8 +936,15 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                         on_result(pending.pop(future), result)
                         future.release()
             except BaseException as error:
-                for future in pending:
-                    future.cancel()
+                # a client that gave up reconnecting to a scheduler gone mid-run is closed: it cancels nothing more
+                # (its cancel raises), and its count of the workers fails on its closed connections
+                given_up = client.status in ("closing", "closed")
+                if not given_up:
+                    for future in pending:
+                        future.cancel()
+                if given_up and isinstance(error, (RuntimeError, AttributeError)):
+                    raise StichError(f"the Dask cluster at {scheduler} failed: Dask's client gave up reconnecting to "
+                                     "its scheduler (every result handed on so far is kept; rerun to resume)") from None
                 if isinstance(error, ImportError):  # the scheduler or a worker without stich
                     raise StichError(f"the Dask cluster at {scheduler} cannot run stich's tasks ({error}): install "
                                      "stich, with its compiled engine, where the scheduler and the workers run "
@@ -971,14 +978,20 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
     on the unfinished tasks when every worker left), so the run says that it waits, waits ``seconds``
     (``--worker-wait``; 0 gives up at once, which Dask's own wait reads as no timeout), then gives up with a
     StichError. ``in_flight``: mid-run, the tasks unfinished (their results handed on so far are kept). At the
-    start, a scheduler that goes away (Dask gives up reconnecting after its connect timeout, 30 s by default) is said
-    as such, not as a wait for workers given up; mid-run its error is the run's own (:func:`run_dask`)."""
+    start, a scheduler that goes away is said as such, not as a wait for workers given up, whether Dask's client still
+    tries to reconnect (for its connect timeout, 30 s by default) or has given up; mid-run its error is the run's own
+    (:func:`run_dask`)."""
     try:
         threads = sum(client.nthreads().values())
     except OSError as error:
         if in_flight is not None:
             raise
-        raise _scheduler_went_away(scheduler, error) from None
+        raise _scheduler_went_away(scheduler, f"{type(error).__name__}: {_one_line(error)}") from None
+    except (RuntimeError, AttributeError):
+        # a client that has given up reconnecting is closed: its count fails on its closed connections
+        if in_flight is not None or client.status not in ("closing", "closed"):
+            raise
+        raise _scheduler_went_away(scheduler, "Dask's client gave up reconnecting to it") from None
     if threads:
         return threads
     if in_flight is not None:  # a worker restarted by its nanny is gone from the scheduler for a moment: not left
@@ -1000,7 +1013,7 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
         except OSError as error:  # the scheduler gone (a TimeoutError is an OSError too: caught above)
             if in_flight is not None:
                 raise
-            raise _scheduler_went_away(scheduler, error) from None
+            raise _scheduler_went_away(scheduler, f"{type(error).__name__}: {_one_line(error)}") from None
     if in_flight is None:
         raise StichError(f"no Dask worker joined the scheduler at {scheduler} in {seconds:g} s; start workers with "
                          f"'dask worker {scheduler}', or wait longer with --worker-wait SECONDS") from None
@@ -1009,10 +1022,10 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
                      f"so far is kept; start workers ('dask worker {scheduler}') and rerun to resume") from None
 
 
-def _scheduler_went_away(scheduler: str, error: OSError) -> StichError:
+def _scheduler_went_away(scheduler: str, cause: str) -> StichError:
     """What a run says of a scheduler that went away before its jobs were sent: that, with Dask's words for it."""
-    return StichError(f"the Dask scheduler at {scheduler} went away before the run sent it a job "
-                      f"({type(error).__name__}: {_one_line(error)}); start it again ('dask scheduler') and rerun")
+    return StichError(f"the Dask scheduler at {scheduler} went away before the run sent it a job ({cause}); start it "
+                      "again ('dask scheduler') and rerun")
 
 
 #: How long a running cluster may show no worker before the run says every worker left: a nanny restarts a killed

@@ -15,8 +15,8 @@ import pytest  # noqa: E402
 
 @pytest.fixture
 def two_cores_at_least(monkeypatch):
-    """The two-thread tests get their helper thread on any machine: the process's core budget (engine.CORES) counts
-    at least two cores, and starts empty whatever an earlier test left searching."""
+    """The two-thread tests get their helper thread on any machine: the process's core budget (engine.CORES) counts at
+    least two cores, and starts empty whatever another test left searching."""
     from solver.search import engine
 
     real = engine.usable_cores

@@ -85,7 +85,7 @@ def _settled_along_the_line(setup, k):
     """Sample ``k`` settled as before the bonuses were read off the payoff table: the value, then a score-optimal
     line played out and scored (a Kratzen contract's tricks searched as the advice searches them)."""
     from solver.advice import bonuses_made, bonuses_possible, counts_tricks, draw_deal
-    from solver.sampling import searched_measure
+    from solver.sampling import searched_measure_and_win
     from solver.workers import worker_engine
     from solver.games import get_game
     from solver.position import Position
@@ -103,7 +103,7 @@ def _settled_along_the_line(setup, k):
         value = engine.value(position.state, spec)
         final = play_out(position.state, engine.line(position.state, spec, value))
         items = final_net(position, final, inputs=inputs)[1].items
-        tricks = searched_measure(rules, position.state, setup.seat - 1, worker_engine()) \
+        tricks = searched_measure_and_win(rules, position.state, setup.seat - 1, worker_engine(), win=False)[0] \
             if counts_tricks(setup.game) else 0
         results.append((scaled_share(position, setup.seat - 1, value), value > 0, bonuses_made(rules, items),
                         bonuses_against(rules, items), *bonuses_possible(payoff_table(position, inputs=inputs)),
@@ -149,13 +149,13 @@ def test_a_game_without_itemised_buckets_settles_its_bonuses_along_a_line():
         assert settle_sample(setup, k) == _settled_along_the_line(setup, k)
 
 
-def test_same_result_with_one_and_two_workers():
+def test_same_result_with_one_and_two_workers(two_worker_cores):
     one = contract_advice(contracts="all", samples=40, seed=5, workers=1, **KRATZEN)
     two = contract_advice(contracts="all", samples=40, seed=5, workers=2, **KRATZEN)
     assert one == two and one.samples == 40 and len(one.rows) == 4
 
 
-def test_bonus_odds_are_the_same_with_one_and_two_workers():
+def test_bonus_odds_are_the_same_with_one_and_two_workers(two_worker_cores):
     one = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=12, seed=6, workers=1)
     two = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=12, seed=6, workers=2)
     assert one == two and one.samples == 12
@@ -252,7 +252,7 @@ class _StopAtAsking:
         return self.asked >= self.at
 
 
-def test_a_chunk_cut_short_keeps_its_solved_samples_in_the_checkpoint(tmp_path):
+def test_a_chunk_cut_short_keeps_its_solved_samples_in_the_checkpoint(tmp_path, two_worker_cores):
     """Chunks of three samples here; the stop is first seen as sample 4 starts (asked before each chunk is handed
     out and as each sample's search starts), so the second chunk ends after sample 3: the checkpoint keeps samples
     0-3, and the resumed run equals an uninterrupted one."""
@@ -266,7 +266,7 @@ def test_a_chunk_cut_short_keeps_its_solved_samples_in_the_checkpoint(tmp_path):
     assert contract_advice(contracts="all", samples=200, seed=5, workers=2, checkpoint=journal, **KRATZEN) == whole
 
 
-def test_checkpoint_resume_equals_an_uninterrupted_run(tmp_path):
+def test_checkpoint_resume_equals_an_uninterrupted_run(tmp_path, two_worker_cores):
     whole = contract_advice(contracts="all", samples=60, seed=2, workers=1, **KRATZEN)
     journal = tmp_path / "advice.ckpt"
     stop = threading.Event()
@@ -299,7 +299,7 @@ def _position():
     return next(iter(read_positions(str(ROOT / "examples" / "schafkopf.tbn"))))
 
 
-def test_card_advice_ranks_every_legal_card():
+def test_card_advice_ranks_every_legal_card(two_worker_cores):
     position = _position()
     advice = card_advice(position, samples=12, seed=1, workers=1)
     legal = {position.pack[c].name for c in range(len(position.pack)) if position.state.legal_cards() >> c & 1}
@@ -376,9 +376,9 @@ def test_card_advice_refuses_known_cards_that_contradict_the_play_up_front():
 
 
 def test_card_advice_says_the_known_cards_its_samples_were_drawn_with():
-    """The known cards every sample kept were said only by the command (its own code added them to the document):
-    ``print(advice)``, Jupyter and ``as_dict`` of the library's advice left them out. The advice says them now, by
-    seat in pack order, under the hand; none given, the document has no ``known`` (a record's advice as before)."""
+    """The advice itself says the known cards every sample kept, by seat in pack order, under the hand, so that
+    ``print(advice)``, Jupyter and ``as_dict`` show them as the command does; none given, the document has no ``known``
+    (a record's advice)."""
     from solver.sampling import hand_position
 
     position = hand_position("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G", known={4: "EZ EA", 2: "SA"})
@@ -425,8 +425,8 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
     assert [str(warning.message) for warning in caught] == [
         f"{journal}: 4 samples of a run of 4 resumed in a run of 6 (sample k is the same whatever their number): 4 "
         "read back, 2 left to solve"]
-    # once solved again, nothing is said: the old lines stay, but the new job's samples are there (the review: the
-    # warning came on every rerun, though nothing was solved)
+    # once solved again, nothing is said on a rerun that solves nothing: the old lines stay, and the new job's
+    # samples are there
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert card_advice(position, samples=4, seed=4, workers=1, checkpoint=journal) == advice
@@ -448,10 +448,9 @@ def _without_bonus_odds_said(journal, held: int, lacked: int) -> str:
 
 
 def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(tmp_path):
-    """The warning counted every sample written without bonus odds (the review): after 4 and 6 with them and 8 and
-    10 without, ``-n 10`` said it held 10 to solve again, then resumed 6 and solved 4. It counts the samples the job
-    with bonus odds lacks, and says they were written without them (a bot writes them, not only an older stich).
-    Then it said the file held only those 4 (a later review): it says both, the file's 10 and the 4 solved again."""
+    """A checkpoint written by runs of 4 and 6 samples with bonus odds and of 8 and 10 without: ``-n 10`` counts the
+    samples the job with bonus odds lacks, not every sample written without them, and says both the file's 10 and the
+    4 solved again, written without bonus odds (a bot writes such samples, not only an older stich)."""
     from solver.advice import card_sums
     from solver.errors import StichWarning
 
@@ -541,10 +540,9 @@ print(json.dumps({{"warnings": [str(warning.message) for warning in caught], "er
 
 
 def test_card_advice_without_bonuses_does_not_read_the_samples_of_card_advice_with_them(tmp_path):
-    """A header was taken as the job's when it held the job's fields (the review): card advice without bonuses
-    (``{"cards": ...}``) read the samples of card advice with them (``{"cards": ..., "bonuses": true}``) as its own,
-    so its sums were not a fresh run's and nothing was written. A header is the job's when its fields are the
-    job's exactly, ``samples`` aside."""
+    """A header is the job's when its fields are the job's exactly, ``samples`` aside: card advice without bonuses
+    (``{"cards": ...}``) does not read the samples of card advice with them (``{"cards": ..., "bonuses": true}``) as its
+    own, so its sums are a fresh run's and it writes them."""
     from solver.advice import card_sums
 
     position = _position()
@@ -558,9 +556,8 @@ def test_card_advice_without_bonuses_does_not_read_the_samples_of_card_advice_wi
 
 
 def test_the_notes_on_a_checkpoint_of_another_job_hold_for_another_sample_count(tmp_path):
-    """The notes on samples a checkpoint holds that are not resumed (without the bonus odds; over other contracts)
-    each required the run's own sample count, so ``-n 6`` after ``-n 4`` said nothing (the review). They match a
-    header by the journal's own rule now, its ``samples`` aside."""
+    """The notes on samples a checkpoint holds that are not resumed (without the bonus odds; over other contracts) match
+    a header by the journal's own rule, its ``samples`` aside, so that ``-n 6`` after ``-n 4`` says them too."""
     from solver.advice import card_sums
     from solver.errors import StichWarning
     from test_cli import run
@@ -605,8 +602,8 @@ def test_cli_contract_advice_json_and_time_limit():
 
 
 def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_contracts():
-    """Kratzen is paid from the pot: without one every contract settles at 0, which the text says, and not where a
-    pot was given; the win column still counts the attacker's target made (it said 0%, "so none wins")."""
+    """Kratzen is paid from the pot: without one every contract settles at 0, which the text says, and not where a pot
+    was given; the win column still counts the attacker's target made (not 0%, "so none wins")."""
     args = ("analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "--seats", "3", "--contract",
             "Trump E, Trump S", "-n", "3", "-j", "1")
     plain, paid = _stich(*args), _stich(*args, "--pot", "8")
@@ -691,11 +688,10 @@ def _kratzen_advice(tmp_path: Path, cards: bool, pot: int | None = None) -> tupl
 
 @pytest.mark.parametrize("cards", [False, True], ids=["contract advice", "card advice"])
 def test_a_checkpoint_counting_no_win_at_pot_0_is_another_job(tmp_path: Path, cards: bool) -> None:
-    """A checkpoint of advice at pot 0 written before a win there was the attacker's target made counted none: read
-    back into a longer run, its 10 samples' wins mixed with the new ones (Trump H 50% where a fresh run says 100%).
-    Its job is another (``pot_0_wins`` in the header, only at a pot of 0), solved again beside it, and said in words
-    true also of a checkpoint from the builds that counted such a win as now but did not name it (it said "when none
-    counted as won")."""
+    """A checkpoint of advice at pot 0 whose samples count no win there (none the attacker's target made) is another
+    job's (``pot_0_wins`` in the header, only at a pot of 0): read back into a longer run, its wins would mix with the
+    new ones (Trump H 50% where a fresh run says 100%). It is solved again beside it, and said in words true also of a
+    checkpoint that counts such a win but does not name it (not "when none counted as won")."""
     path = tmp_path / "ck.jsonl"
     advise, what = _kratzen_advice(tmp_path, cards)
     advise(10, path)
@@ -735,7 +731,8 @@ def test_a_kratzen_checkpoint_without_the_tricks_is_another_job(tmp_path: Path, 
 
 
 def test_cli_contract_advice_says_a_checkpoint_counting_no_win_at_pot_0_is_solved_again(tmp_path: Path) -> None:
-    """The command line's run of the review's case: the old lines' samples solved again, said once on stderr."""
+    """The command line's run on a checkpoint whose lines count no win at pot 0: their samples are solved again, said
+    once on stderr, and Trump H wins on every sample."""
     path = tmp_path / "ck.jsonl"
     args = ("analyse", "--game", "kratzen", "--hand", "EA G7 HA HK", "--seat", "1", "--seats", "4", "--contract",
             "Trump E, Trump H", "-j", "1", "--json", "--checkpoint", str(path))
@@ -774,10 +771,9 @@ def test_at_pot_0_an_equal_win_and_tricks_keep_the_order_the_contracts_were_aske
 
 
 def test_card_advice_ranks_an_equal_win_by_mean_tricks_as_analyse_ranks_its_opening_cards() -> None:
-    """The Seven-Muss of examples/kratzen.tbn settles every card at 0 at any pot and every card wins: ``analyse``
-    ranked its opening cards SA, SK, HA, S9 by their mean tricks, and card advice, whose best card that table's
-    footer sends the user to, named HA best (the hand's first card). Both break the tie by mean tricks now, at pot
-    0 and with a pot."""
+    """The Seven-Muss of examples/kratzen.tbn settles every card at 0 at any pot and every card wins: card advice, whose
+    best card ``analyse``'s table footer sends the user to, breaks the tie by mean tricks as ``analyse`` ranks its
+    opening cards (SA, SK, HA, S9), not by the hand's order (HA first), at pot 0 and with a pot."""
     position = next(position for position in read_positions(str(ROOT / "examples" / "kratzen.tbn"))
                     if position.record is not None and position.record.get("Board") == "4")
     for pot in (None, 20):
@@ -830,9 +826,9 @@ def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
     ("contract advice", ["--contract", "all"]),
     ("card advice", ["--contract", "Trump S", "--cards"])])  # the opening lead of a hand: no FILE either
 def test_cli_advice_sigterm_prints_the_partial_advice_says_so_and_exits_130(tmp_path, what, options):
-    """Stopped by SIGTERM, the advice prints what its samples so far give, and (as every other command) says on
-    stderr that it was interrupted and what the output holds: it said nothing there, and the exit (130) alone did
-    not tell a script that the advice printed is of 84 samples, not of the million asked for."""
+    """Stopped by SIGTERM, the advice prints what its samples so far give, and (as every other command) says on stderr
+    that it was interrupted and what the output holds: the exit (130) alone does not tell a script that the advice
+    printed is of 84 samples, not of the million asked for."""
     journal = tmp_path / "advice.ckpt"
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game",
                                 "kratzen", "--hand", "EO E9 SU SZ", "--seats", "3", "--seat", "1", *options,
@@ -935,8 +931,7 @@ def test_a_run_stopped_before_its_first_sample_says_so_rather_than_ranking_refus
 
 def test_contracts_are_ranked_by_what_the_seat_is_paid():
     """A Rufer's net is shared by its two seats, a Solo's is the soloist's alone: advice compares the seat's own
-    payment (the audit's hand: ranked by the side's net, the Rufer led at +5.36 against the Solo's +4.20; the caller
-    is paid half of that)."""
+    payment, so the caller of a Rufer is paid half of the side's net."""
     from solver.advice import draw_deal
     from solver.games import get_game
     from solver.position import Position
@@ -957,8 +952,8 @@ def test_contracts_are_ranked_by_what_the_seat_is_paid():
 
 
 def test_the_bonuses_the_other_side_is_paid_are_counted_too():
-    """A contract's risk is what the other side is paid along the way (Laufende held against it, a Schneider
-    against it): the analyst audit missed it beside the bonuses made. Counted from the same line as those."""
+    """A contract's risk is also what the other side is paid along the way (Laufende held against it, a Schneider
+    against it), counted beside the bonuses made and from the same line as those."""
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G, Solo H", samples=30, seed=1,
                              workers=1)
     rufer, solo = _row(advice, "Rufer G"), _row(advice, "Solo H")
@@ -971,8 +966,8 @@ def test_the_bonuses_the_other_side_is_paid_are_counted_too():
 
 
 def test_contract_advice_takes_only_the_seats_own_announcements():
-    """Another seat's Kontra says who sits where, which contract advice's samples do not keep: it crashed the run on
-    the first sample where seat 4 was the partner (the review). It is refused at once."""
+    """Another seat's Kontra says who sits where, which contract advice's samples do not keep: it is refused at once.
+    The seat's own announcements are taken, and a Pagat the hand lacks is refused, as the hand's analysis refuses it."""
     with pytest.raises(StichError, match="not seat 4's"):
         contract_advice("zwanzigerrufen", "T21 T19 T18 T15 T14 T13 T12 HK SK DK", 1, "Normal T20, Solo", samples=12,
                         workers=1, announcements="4: Kontra")
@@ -986,9 +981,9 @@ def test_contract_advice_takes_only_the_seats_own_announcements():
 
 
 def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
-    """Bonuses were joined with commas under their JSON keys, so an 80-column terminal broke 'pagat_ul|timo' across
-    lines; now each is a line of its own, the odds first and the name the rule book uses (Pagat Ultimo). The
-    command's console, which narrows a table to the terminal (the mean's interval wraps in its cell too)."""
+    """Each bonus is a line of its own, the odds first and the name the rule book uses (Pagat Ultimo), not joined with
+    commas under their JSON keys, which an 80-column terminal broke across lines ('pagat_ul|timo'). The command's
+    console narrows a table to the terminal (the mean's interval wraps in its cell too)."""
     from cli.analyse import render_advice
     from cli.render import stdout_console
     document = {"game": "Zwanzigerrufen", "seat": 1, "hand": ["T21", "T20"], "known": {}, "samples": 40, "seed": 1,
@@ -1075,9 +1070,9 @@ def test_an_interval_of_no_width_is_said_to_be_none():
 
 
 def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
-    """The status line on stderr while advice samples printed the leader's mean as '+2.00 (+2.00 .. +2.00)' when
-    every sample so far paid the same, where the table says '(all alike)'; it now goes through the table's
-    :func:`mean_with_interval`: '(all alike)', the mean alone after one sample, '(95%: low to high)' otherwise."""
+    """The status line on stderr while advice samples says the leader's mean through the table's
+    :func:`mean_with_interval`: '(all alike)' when every sample so far paid the same (not '+2.00 (+2.00 .. +2.00)'), the
+    mean alone after one sample, '(95%: low to high)' otherwise."""
     from types import SimpleNamespace
 
     from cli.analyse import advice_status
@@ -1241,9 +1236,8 @@ def test_a_kratzen_attacker_paid_nothing_for_his_target_has_won(tmp_path):
 
 
 def test_kratzen_advice_plays_no_line_for_bonuses_it_has_none_of(monkeypatch):
-    """Kratzen has no bonus items and its payoff table no items at all, so no net named its bonuses: card advice
-    played a line after every card, and contract advice one per contract, only to find none. No line is played
-    now, and the advice is the same as when one was."""
+    """Kratzen has no bonus items and its payoff table no items at all, so no net names its bonuses: card advice plays
+    no line after a card, nor contract advice one per contract, and the advice is the same as one that played them."""
     import solver.advice as advice_module
     from solver.games.kratzen import Kratzen
 
@@ -1278,8 +1272,8 @@ def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
 
 
 def test_a_schwarz_counts_as_the_schneider_it_includes():
-    """RULES.md 2.5: a Schwarz is paid instead of the Schneider. Advice listed every bonus at 0 until paid, so a hand
-    taken Schwarz on every sample was said never to have made its Schneider ("below 39%"; the review)."""
+    """RULES.md 2.5: a Schwarz is paid instead of the Schneider, and counts as the Schneider it includes: a hand taken
+    Schwarz on every sample made its Schneider on every sample too, not "below 39%"."""
     done = _stich("analyse", "--game", "schafkopf", "--hand", "EO GO HO SO EU GU EA EZ", "--seat", "1", "--contract",
                   "Solo E, Wenz", "-n", "6", "-j", "1", "--json")
     assert done.returncode == 0, done.stderr
@@ -1390,8 +1384,8 @@ def test_a_seat_other_than_forehand_may_pass_and_play_in_forehands_game():
 
 
 def test_passing_against_forehand_in_her_normal_game_or_her_solo():
-    """The pass row's other cases (the review): seat 3 without the called tarock plays against forehand; against
-    a forehand who holds T20..T16 it defends her Solo; each valued by seat 3's share, sample by sample."""
+    """The pass row's other cases: seat 3 without the called tarock plays against forehand; against a forehand who holds
+    T20..T16 it defends her Solo; each valued by seat 3's share, sample by sample."""
     from solver.advice import PASS, draw_deal
     from solver.games import get_game
     from solver.position import Position
@@ -1415,9 +1409,9 @@ def test_passing_against_forehand_in_her_normal_game_or_her_solo():
 
 
 def test_pass_on_the_command_line():
-    """``--contract pass`` alone was refused as an unknown contract, and a pass the seat cannot make was said in
-    Zwanzigerrufen's words in every game, with exit 1 (the review): usage errors now, in each game's words; a run
-    whose announcements fit no contract on any sample fails instead of printing an empty ranking."""
+    """``--contract pass`` alone is ranked as a contract, and a pass the seat cannot make is a usage error in each
+    game's words (not Zwanzigerrufen's in every game, exit 1); a run whose announcements fit no contract on any sample
+    fails instead of printing an empty ranking."""
     from test_cli import run
 
     zr = ["analyse", "--game", "zwanzigerrufen", "--hand", "T20 T5 SG SJ CG CJ HG HJ DG DJ", "-n", "4"]
@@ -1457,11 +1451,11 @@ def test_a_dazu_is_worded_for_the_other_side_as_a_dagegen():
 
 
 def test_a_defenders_bare_absolut_is_refused_naming_absolut_dagegen():
-    """A defender's 'Absolut' (not 'Absolut dagegen') was accepted and quietly brought the Kontra on the game that only
-    'Absolut dagegen' says (RULES.md 1.7; the review): it is refused, naming the announcement meant. In advice's pass
-    row, whose side the cards decide, the seat says its Absolut as its side does in each sample (seat 2 without
-    T20..T16 always defends: 'Absolut dagegen'), so both wordings give the same row, settled on every sample; where
-    no wording fits (a defender's Pagat without a Kontra) the row is refused and the run says why."""
+    """A defender's 'Absolut' (not 'Absolut dagegen') would bring the Kontra on the game that only 'Absolut dagegen'
+    says (RULES.md 1.7): it is refused, naming the announcement meant. In advice's pass row, whose side the cards
+    decide, the seat says its Absolut as its side does in each sample (seat 2 without T20..T16 always defends: 'Absolut
+    dagegen'), so both wordings give the same row, settled on every sample; where no wording fits (a defender's Pagat
+    without a Kontra) the row is refused and the run says why."""
     from test_cli import run
 
     hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
@@ -1510,10 +1504,9 @@ def solver_api_parse(text: str):
 
 
 def test_a_checkpoint_of_other_contracts_says_why_it_is_not_resumed(tmp_path):
-    """Seat 2's ``--contract all`` checkpoints written before the pass row was offered were silently not resumed
-    (the review): resuming them cannot be done (a new contract pairs with the others on every sample, and the
-    journal keeps sums only), so the run starts afresh beside them and stderr says so, naming the list that
-    resumes them."""
+    """Seat 2's ``--contract all`` checkpoints of a list without the pass row cannot be resumed (a new contract pairs
+    with the others on every sample, and the journal keeps sums only), so the run starts afresh beside them and stderr
+    says so, naming the list that resumes them."""
     from test_cli import run
 
     hand = "TS T21 T15 T14 T13 T12 T11 SK HK DG"
@@ -1537,11 +1530,10 @@ def test_a_checkpoint_of_other_contracts_says_why_it_is_not_resumed(tmp_path):
 
 
 def test_each_announcement_settles_every_contract_with_and_without_it_on_the_same_samples(monkeypatch):
-    """What an announcement is worth took two runs (with --announce and without), whose difference was lost in
-    their spread (the review): --each-announcement settles each contract announcing nothing and with each
-    announcement on the same samples, and each announced row says what it adds, paired. The gain is the paired
-    mean of (with - without), so it equals the difference of the two rows' means on the same samples, and a run
-    with --announce alone gives the announced row's own figures."""
+    """--each-announcement settles each contract announcing nothing and with each announcement on the same samples, and
+    each announced row says what it adds, paired. The gain is the paired mean of (with - without), so it equals the
+    difference of the two rows' means on the same samples, and a run with --announce alone gives the announced row's own
+    figures."""
     from test_cli import run
 
     hand = "TS T21 T20 T18 T15 T12 T1 SK HK DG"
@@ -1610,15 +1602,15 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     single_contract = run("analyse", "--game", "zwanzigerrufen", "--hand", hand, "--seat", "1", "--contract", "Solo",
                           "-n", "2", "--each-announcement", code=2).stderr
     assert "contract advice only" in single_contract
-    # from a FILE, --contract all was there already: the message named it as what was missing (the Kratzen audit)
+    # from a FILE, --contract all is there already: the message does not name it as missing
     from_file = run("analyse", str(ROOT / "examples" / "kratzen.tbn"), "-b", "2", "--seat", "1", "--contract", "all",
                     "--each-announcement", code=2).stderr
     assert "contract advice only (--game and --hand, not a FILE)" in " ".join(from_file.split())
 
 
 def test_a_row_with_several_announcements_names_each_without_its_seat():
-    """``--announce "2: Pagat Ultimo; 2: Valat" --each-announcement`` named the row of both 'Solo + Pagat Ultimo;
-    2: Valat' (the review): every item of a row is named without its seat, as the comma form was."""
+    """``--announce "2: Pagat Ultimo; 2: Valat" --each-announcement``: every item of a row is named without its seat, as
+    in the comma form."""
     from solver.advice import row_name
 
     assert row_name("Solo", "2: Pagat Ultimo; 2: Valat") == "Solo + Pagat Ultimo, Valat"
@@ -1629,8 +1621,8 @@ def test_a_row_with_several_announcements_names_each_without_its_seat():
 
 
 def test_a_pass_row_refused_says_on_how_many_samples():
-    """'pass refused, for instance: ...' stood under a pass row settled on some of the samples too, as if the row
-    were refused whole (the review): a row refused on every sample says so."""
+    """A pass row refused says on how many samples: one refused on every sample says 'pass refused on every sample, for
+    instance: ...'."""
     from test_cli import run
 
     failed = run("analyse", "--game", "zwanzigerrufen", "--hand", "T20 T14 T13 T12 T11 T10 SK HK DK CK", "--seat", "2",
@@ -1677,8 +1669,8 @@ def test_a_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path, monkey
 
 def test_a_game_without_bonus_items_settles_no_item_that_is_a_bonus():
     """``Game.has_bonus_items`` lets the advice skip the line a value's bonuses are read from; it says again what
-    ``is_bonus_item`` says of the items the game settles (the review: nothing tied the two). Each game's settled
-    items on a few seeded deals: a game without bonus items pays none, the others pay some."""
+    ``is_bonus_item`` says of the items the game settles, and this ties the two. Each game's settled items on a few
+    seeded deals: a game without bonus items pays none, the others pay some."""
     import solver
     from solver.games.outcome import GAMES
     from solver.position import position_from_record

@@ -501,9 +501,9 @@ def test_held_to_few_points_is_measured_on_what_an_ending_holds(game, deal, cont
 
 
 def test_a_kratzen_seat_short_of_its_target_with_too_few_tricks_left_has_missed_it():
-    """check said already_missed false for every Kratzen seat, even on a finished deal where the attacker took 1 of
-    his 2 tricks ("no - guarantees 1 trick, needs 2"), while a Valat after a lost trick is "missed": a seat whose
-    tricks plus those left are short of its target has missed it too, mid-deal as at the end (the Kratzen audit)."""
+    """A Kratzen seat whose tricks plus those left are short of its target has missed it, mid-deal as at the end (the
+    attacker who took 1 of his 2 tricks: "no - guarantees 1 trick, needs 2", already_missed), as a Valat after a lost
+    trick is "missed"."""
     deal = "1: HA EK E7 G9 / S6 EA G7 H8 / HK HZ EZ S8"
     over = solver.make_position("Kratzen", deal, "Trump H", play="HA H8 HZ EK EA EZ G7 HK G9 S8 E7 S6")
     checks = check_bonuses(over)

@@ -401,8 +401,8 @@ def test_a_fresh_engine_checks_a_none_state():
 
 
 def test_an_engine_given_a_position_or_an_objective_name_says_what_to_pass():
-    """A bot author's first call, ``engine.solve(position, "points")``, was told only "expected a PlayState, not
-    Position": the engine's methods take the engine's view, and the message now says where to find it."""
+    """A bot author's first call, ``engine.solve(position, "points")``, is told where to find what the engine's methods
+    take (the engine's view), not only "expected a PlayState, not Position"."""
     position = next(solver.read_positions(VALAT))
     with pytest.raises(InvalidPositionError, match=r"expected a PlayState \(a Position's is position.state\), "
                                                    r"not Position"):
@@ -803,12 +803,12 @@ def test_a_deals_hand_by_a_seat_index_out_of_range_says_so(valat, seat):
     with pytest.raises(solver.InvalidSeatError, match="counts seats from 0"):
         valat.rules.deal.hand_names(seat)
     assert valat.rules.deal.hand_names(3)[0] == "T13"
-    assert valat.rules.deal.hand_names(np.int64(3))[0] == "T13"  # a numpy seat as elsewhere (the review)
+    assert valat.rules.deal.hand_names(np.int64(3))[0] == "T13"  # a numpy seat as elsewhere
 
 
 def test_every_function_that_draws_at_random_defaults_to_the_commands_seed():
-    """The analyses, the advice and the bots drew with seed 0 unless told while every command's --seed (and
-    play_match) said 1: the same question of the library and of ``stich`` got two answers. One constant now."""
+    """The analyses, the advice and the bots draw with every command's default --seed (and play_match's) unless told,
+    one constant, so that the same question of the library and of ``stich`` gets one answer."""
     import inspect
 
     from cli.options import DEFAULT_SEED as COMMAND_SEED
@@ -825,8 +825,8 @@ def test_every_function_that_draws_at_random_defaults_to_the_commands_seed():
 
 
 def test_a_seat_for_the_kratzen_score_is_refused_in_kratzen_words(tmp_path):
-    """solve(..., "score", seat=1) and strategy_tree of a Kratzen position said the score is "the declaring side's
-    (or the declarer's alone)", words Kratzen has not: its score is the attacker's own payment (the Kratzen audit)."""
+    """solve(..., "score", seat=1) and strategy_tree of a Kratzen position are refused in Kratzen's words: its score is
+    the attacker's own payment, not "the declaring side's (or the declarer's alone)"."""
     position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S")
     said = "the score is the attacker's own payment (every seat plays for itself) and takes no seat"
     with pytest.raises(StichError, match=re.escape(said)):
@@ -848,10 +848,10 @@ def test_make_position_takes_hands_of_cards_as_it_takes_hands_of_tokens(kratzen)
     mixed = [["EO", hands[0].pack.parse("E9"), "SU", "SZ"], "GA HA HU S7", tuple(hands[2])]
     assert str(make_position("Kratzen", mixed, "Trump S").hand(1)) == "EO E9 SU SZ"
     schafkopf_hand = make_position("Schafkopf", RUFER_ENDING, "Rufer E", partner=2).hand(3)
-    said = "E9 is a card of the Schafkopf pack, not of the Kratzen pack"  # it said 'Card(E9) is not a card of ...'
+    said = "E9 is a card of the Schafkopf pack, not of the Kratzen pack"  # not 'Card(E9) is not a card of ...'
     with pytest.raises(InvalidDealError, match=f"seat 1: {said}"):
         make_position("Kratzen", [schafkopf_hand, hands[1], hands[2]], "Trump S")  # another game's cards
-    with pytest.raises(solver.UnknownCardPlayError, match=said):  # it said 'E9 is not a card of the Kratzen pack'
+    with pytest.raises(solver.UnknownCardPlayError, match=said):  # not only 'E9 is not a card of the Kratzen pack'
         by_text.play(next(iter(schafkopf_hand)))
     with pytest.raises(InvalidDealError, match="seat 1: EO appears twice$"):  # a Card met a token
         make_position("Kratzen", [["eo", *hands[0]], hands[1], hands[2]], "Trump S")

@@ -27,8 +27,8 @@ def valat():
 @pytest.mark.parametrize("how", [{"objective": "valat"}, {"objective": "valat", "reference_solver": True},
                                  {"objective": "score"}])
 def test_card_values_print_by_name_and_stay_pack_indices(valat, how):
-    """``print(result.card_values)`` showed ``CardValue(card=5, value=5)``: a number the reader had to look up in the
-    pack. The card is now a CardIndex, printed by name and still the int a script keys, plays and writes."""
+    """``print(result.card_values)`` names each card (a CardIndex), not ``CardValue(card=5, value=5)``, a number the
+    reader would look up in the pack; it stays the int a script keys, plays and writes."""
     result = solver.solve(valat, how.pop("objective"), cards=True, **how)
     first = result.card_values[0]
     assert repr(first).startswith("CardValue(card=T17, value=")
@@ -50,9 +50,9 @@ def test_a_result_made_without_a_pack_keeps_plain_indices():
 
 
 def test_a_table_entry_prints_its_row_as_stich_table_does():
-    """README loops ``print(entry)`` over a contract table, which printed the dataclass dump
-    ``TableEntry(contract='Normal T20', declarer=1, declaring_side=(1, 2), biddable=True, reason='', ...)``; now the
-    row ``stich table`` prints, each cell after its column (one function builds both: solver.analysis.table_cells)."""
+    """README loops ``print(entry)`` over a contract table: each prints the row ``stich table`` prints, each cell after
+    its column (one function builds both: solver.analysis.table_cells), not the dataclass dump
+    ``TableEntry(contract='Normal T20', declarer=1, ...)``."""
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     first = solver.contract_table(position, settlement=True)[0]
     assert str(first) == "Normal T20  declarer 1  side 1+2  value 67  needs 45  won  settlement +4"
@@ -68,8 +68,8 @@ def test_a_table_entry_prints_its_row_as_stich_table_does():
 
 
 def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
-    """``print(analyse_hand(...))`` printed the dataclass dump of every field; now the report ``stich analyse``
-    prints (its lines and tables are built by one set of functions in solver.sampling), without the colours."""
+    """``print(analyse_hand(...))`` prints the report ``stich analyse`` prints (its lines and tables are built by one
+    set of functions in solver.sampling), without the colours, not the dataclass dump of every field."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -106,8 +106,8 @@ def test_the_reports_say_targets_where_each_bonus_is_a_seat_s_own_not_where_ther
     by_side = document | {"bonuses": [bonus | {"seat": None} for bonus in document["bonuses"]]}
     title, columns, _ = bonus_table(by_side)  # a side's bonuses, pot or not
     assert (title, columns[0]) == ("bonuses forced (brackets: 95% intervals)", "item")
-    # print(dd_settlement(...)) named the attacker alone where there was a pot (pot is not None), now where every
-    # seat plays for itself, as stich score --dd does
+    # print(dd_settlement(...)) names the attacker alone where every seat plays for itself, as stich score --dd
+    # does, not wherever there is a pot (pot is not None)
     settled = solver.dd_settlement(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
     assert settled.every_seat_for_itself and "double dummy: attacker seat 1 " in str(settled)
     assert "double dummy: attacker seat 1 " in str(dataclasses.replace(settled, pot=None))
@@ -117,9 +117,9 @@ def test_the_reports_say_targets_where_each_bonus_is_a_seat_s_own_not_where_ther
 
 
 def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
-    """``repr(dd_settlement(...))`` showed ``line=(3, 32, 2, ...)`` beside its own ``line_names``, and
-    ``EngineSolver.card_values`` gave ``CardValue(card=5, value=61)`` where ``solve(..., cards=True)`` gives the
-    card's name: both are CardIndex now, still the ints a script keys and writes (the JSON is unchanged)."""
+    """``repr(dd_settlement(...))``'s line and ``EngineSolver.card_values`` name their cards as ``solve(...,
+    cards=True)`` does (CardIndex, not ``line=(3, 32, 2, ...)`` or ``CardValue(card=5, value=61)``), still the ints a
+    script keys and writes (the JSON the same)."""
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
     settled = solver.dd_settlement(kratzen)
     assert "line=(EO, S7, EK, GA, " in repr(settled) and "points_line=(EO, S7, " in repr(settled)
@@ -132,8 +132,8 @@ def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
 
 
 def test_a_zwanzigerrufen_analysis_prints_its_cards_as_the_command_does():
-    """``print(analysis)`` wrote the French cards ``SK HK`` where ``stich analyse`` and the hand diagram write
-    ``♠K ♥K`` (the review)."""
+    """``print(analysis)`` writes ``♠K ♥K``, as ``stich analyse`` and the hand diagram do, not the French cards ``SK
+    HK``."""
     analysis = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal",
                                    samples=2, workers=1)
     text = str(analysis)
@@ -183,8 +183,8 @@ def cells(html: str) -> list[list[str]]:
 
 
 def test_a_contract_table_renders_in_jupyter_as_stich_table_prints_it():
-    """A notebook showed a contract table as the list's repr, a dataclass dump a row; now ``contract_table`` gives a
-    ContractTable (a list of its entries) that prints a row an entry and renders the command's table."""
+    """``contract_table`` gives a ContractTable (a list of its entries) that prints a row an entry and renders in a
+    notebook as the command's table, not as the list's repr, a dataclass dump a row."""
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     table = solver.contract_table(position, settlement=True)
     assert isinstance(table, list) and table == list(table) and str(table).splitlines()[0] == str(table[0])
@@ -204,8 +204,8 @@ def test_a_contract_table_renders_in_jupyter_as_stich_table_prints_it():
 
 
 def test_a_contract_table_and_the_check_lists_repr_as_one_line():
-    """A contract table, bonus checks and dealt bonuses repr'd as the list's repr, a dataclass dump a row (pages in a
-    REPL); now one line that says what each is: the game and its rows counted by result, each bonus's answer."""
+    """A contract table, bonus checks and dealt bonuses repr as one line that says what each is (the game and its rows
+    counted by result, each bonus's answer), not as the list's repr, a dataclass dump a row (pages in a REPL)."""
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     table = solver.contract_table(position)
     refused = [entry.contract for entry in table if not entry.biddable]
@@ -256,9 +256,9 @@ def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
 
 
 def test_a_contract_table_s_settlement_column_is_explained_under_it_with_its_unit():
-    """A notebook's contract table showed the settlement column without the legend ``stich table`` prints under
-    it, so a reader could not tell what ``-30`` was; the legend now says it in both, with the unit: game units, or
-    the Kratzen attacker's chips from the pot the column was paid from (``ContractTable.pot``)."""
+    """A notebook's contract table has the legend ``stich table`` prints under its settlement column, so that a reader
+    can tell what ``-30`` is, with the unit: game units, or the Kratzen attacker's chips from the pot the column was
+    paid from (``ContractTable.pot``)."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -424,8 +424,8 @@ def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
 
 
 def test_a_match_prints_and_renders_its_report_as_stich_match_does():
-    """``print(play_match(...))`` printed the dataclass dump of every deal; now the report ``stich match`` prints
-    (solver.match.match_report builds its lines and table for both), and Jupyter renders the means as a table."""
+    """``print(play_match(...))`` prints the report ``stich match`` prints (solver.match.match_report builds its lines
+    and table for both), not the dataclass dump of every deal, and Jupyter renders the means as a table."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -439,7 +439,7 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
                        "own contract, attacker 1; variant: the game's defaults")
     assert text[2:4] == ["mean settlement per seat and deal (± 95% intervals)",
                          "bot      seats played  mean settlement (chips)"]
-    assert text[4] == "random   18            -1.89 ± 3.71"  # its random bots' seeds no longer see the
+    assert text[4] == "random   18            -1.89 ± 3.71"  # its random bots' seeds do not see the
     # cheater's cards as names (tests/test_bots.py: test_a_bot_s_choice_is_a_function_of_the_position_...)
     assert text[-3:] == ["attacker seat 1: -4.00 (95%: -11.45 to +3.45) chips per deal, his own payment",
                          "random - cheater: -1.67 (95%: -5.62 to +2.28) chips per deal, paired (the same cards)",
@@ -462,9 +462,9 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
 
 
 def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
-    """``print(contract_advice(...))`` printed the dataclass dump of every row; now the advice ``stich analyse
-    --contract all`` prints (solver.advice.contract_advice_report builds its lines and tables for both), and Jupyter
-    renders the contracts (the cards) as a table."""
+    """``print(contract_advice(...))`` prints the advice ``stich analyse --contract all`` prints
+    (solver.advice.contract_advice_report builds its lines and tables for both), not the dataclass dump of every row,
+    and Jupyter renders the contracts (the cards) as a table."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -509,8 +509,8 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
 
 
 def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp_path):
-    """``print(solve_batch(...))`` printed the dataclass; now the line ``stich batch`` ends with (solver.batch's
-    summary_text, which names the output the summary now keeps), and Jupyter renders the counts as a table."""
+    """``print(solve_batch(...))`` prints the line ``stich batch`` ends with (solver.batch's summary_text, which names
+    the output the summary keeps), not the dataclass, and Jupyter renders the counts as a table."""
     out = tmp_path / "out.jsonl"
     summary = solver.solve_batch(VALAT.parent / "kratzen.tbn", out, workers=1)
     assert str(summary).splitlines() == [  # the examples' Kratzen records name no pot: the lines' note, said once
@@ -518,8 +518,8 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
         f"5 written to {out} (5 solved, 0 errors), 0 already done, {summary.seconds:.1f} s"]
     html = _Cells(summary._repr_html_())
     assert html.paragraphs == str(summary).splitlines()[::-1]
-    assert html.rows == [["records", "solved", "errors", "already done", "duplicates", "stale", "seconds"],
-                         ["5", "5", "0", "0", "0", "0", f"{summary.seconds:.1f}"]]
+    assert html.rows == [["records", "written", "solved", "errors", "duplicates", "already done", "stale", "seconds"],
+                         ["5", "5", "5", "0", "0", "0", "0", f"{summary.seconds:.1f}"]]
     again = solver.solve_batch(VALAT.parent / "kratzen.tbn", out, workers=1)
     assert str(again).startswith(f"0 written to {out} (0 solved, 0 errors), 5 already done, ")
     stale = solver.BatchSummary(2, 0, 2, 0, 1.0, stale=3, stale_ids=("a.tbn:1#1", "a.tbn:9#2"), source="a.tbn",
@@ -531,11 +531,26 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
     streamed = solver.BatchSummary(2, 0, 2, 0, 1.0, duplicates=1, source="a.tbn", out="-")
     assert str(streamed) == ("2 written to stdout (2 solved, 0 errors), 1 duplicate of a record above (the same "
                              "text): answered once, 1.0 s")  # a stream holds nothing done before it
+    assert _Cells(streamed._repr_html_()).rows[0] == ["records", "written", "solved", "errors", "duplicates", "seconds"]
+    assert streamed.stream  # stdout's names are a stream whoever makes the summary
+
+
+def test_a_batch_to_a_device_says_no_already_done_as_no_stream_has_one():
+    """``stich batch FILE --out /dev/tty`` ended "0 already done", and Jupyter's table had the column: a device (here
+    /dev/null) is a stream as stdout is, never resumed, so neither the text nor the table counts what was done before
+    it, nor lines left from before (stale)."""
+    summary = solver.solve_batch(VALAT.parent / "kratzen.tbn", "/dev/null", workers=1)
+    assert summary.stream and str(summary).splitlines()[-1] == (
+        f"5 written to /dev/null (5 solved, 0 errors), {summary.seconds:.1f} s")
+    html = _Cells(summary._repr_html_())
+    assert html.paragraphs[0] == str(summary).splitlines()[-1]
+    assert html.rows == [["records", "written", "solved", "errors", "duplicates", "seconds"],
+                         ["5", "5", "5", "0", "0", f"{summary.seconds:.1f}"]]
 
 
 def test_a_slice_or_copy_of_a_result_list_prints_as_the_whole_does():
-    """``contract_table(...)[1:]``, a copy or a sum were plain lists that printed as reprs (the review): a slice of
-    the results is still the kind of list that prints and renders as the command's table."""
+    """A slice, a copy or a sum of ``contract_table(...)`` is still the kind of list that prints and renders as the
+    command's table, not a plain list of reprs."""
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
     table = solver.contract_table(kratzen)
     for part in (table[:1], table.copy(), table[:1] + table[:1]):
@@ -546,8 +561,8 @@ def test_a_slice_or_copy_of_a_result_list_prints_as_the_whole_does():
 
 
 def test_an_analysis_stopped_early_says_so_when_printed():
-    """``print(analyse_hand(..., time_limit=...))`` said "10 samples (seed 1)" as if 10 had been asked (the review):
-    a stopped analysis says it was stopped, and that its figures are of the samples solved."""
+    """``print(analyse_hand(..., time_limit=...))`` of a stopped analysis says it was stopped and that its figures are
+    of the samples solved, not "10 samples (seed 1)" as if 10 had been asked."""
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=400, workers=1, time_limit=0)
     assert analysis.stopped == "time limit" and analysis.samples == 1  # the first sample only
     assert str(analysis).splitlines()[1] == "1 of 400 samples (seed 1), stopped by the time limit: the figures of these"
@@ -615,7 +630,7 @@ def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_tie
     follower = solver.analyse_hand("kratzen", "EO E9 SU SZ", 2, "Trump E", samples=2, workers=1)
     assert not follower.openings and OPENING_NOTE not in str(follower)
     # a Kratzen seat other than the attacker, to play mid-deal: --cards refuses it (only the attacker's payment is
-    # searched), so the line no longer sends the reader there (the Kratzen audit)
+    # searched), so the line does not send the reader there
     played = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S",
                                   play="SU S7 SK")
     other = solver.analyse_position(played, 3, samples=2, workers=1)
@@ -627,8 +642,7 @@ def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_tie
 
 
 def test_a_table_row_made_by_hand_prints():
-    """``print(TableEntry("Solo", 1))`` (a row not searched: no value) was a TypeError (the review): it prints
-    dashes."""
+    """``print(TableEntry("Solo", 1))``, a row not searched (no value), prints dashes."""
     from solver.analysis import TableEntry
 
     row = TableEntry("Solo", 1)
@@ -660,9 +674,9 @@ def test_bonus_checks_print_and_render_the_notes_stich_check_prints_under_its_ta
 
 
 def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_report_rows():
-    """``analysis.openings[0]`` and ``analysis.bonuses[0]`` in a notebook showed dataclass dumps (the card as its
-    French letter, ``HK``, where the report writes ``♥K``): each now prints and renders its row of the report's table,
-    each figure after its column's name; the ``repr`` stays the dataclass's."""
+    """``analysis.openings[0]`` and ``analysis.bonuses[0]`` each print and render in a notebook their row of the
+    report's table, each figure after its column's name and the card as the report writes it (``♥K``, not ``HK``), not a
+    dataclass dump; the ``repr`` stays the dataclass's."""
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
     first, target = analysis.openings[0], analysis.bonuses[0]
     assert str(first) == "SU  mean payment +2.25  win 100.0% (95%: 51.0% to 100.0%)  mean tricks 2.2"
@@ -731,8 +745,8 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
 
 
 def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
-    """``advice.rows[0]`` (a ContractRow) and ``entry.seats[1]`` (a SeatTarget) showed dataclass dumps in a
-    notebook: each now prints and renders what the command's table shows of it."""
+    """``advice.rows[0]`` (a ContractRow) and ``entry.seats[1]`` (a SeatTarget) each print and render in a notebook what
+    the command's table shows of it, not a dataclass dump."""
     from solver.advice import card_advice, contract_advice
 
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
@@ -768,9 +782,9 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
 
 
 def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards():
-    """``print(strategy_tree(...))`` said only networkx's ``DiGraph with 9 nodes and 8 edges`` and a notebook showed
-    ``<networkx.classes.digraph.DiGraph object at 0x...>``: the tree (still a DiGraph, written and pickled as one) now
-    prints its game, depth, root value and the root's cards with the totals they keep, and renders them as a table."""
+    """``print(strategy_tree(...))`` says the tree's game, depth, root value and the root's cards with the totals they
+    keep, and a notebook renders them as a table (not networkx's ``DiGraph with 9 nodes and 8 edges`` or
+    ``<networkx.classes.digraph.DiGraph object at 0x...>``); the tree is still a DiGraph, written and pickled as one."""
     import networkx as nx
 
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
@@ -792,15 +806,15 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
     rufer = list(solver.read_positions(VALAT.parent / "schafkopf.tbn"))[5]  # board 6: one card played
     assert str(solver.strategy_tree(rufer, 2)).splitlines()[0] == \
         "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # it read '1 cards played'
-    past = solver.strategy_tree(rufer, 10)  # 7 cards left: it said "of 10 cards", its depth attribute 10
+    past = solver.strategy_tree(rufer, 10)  # 7 cards left: not "of 10 cards", nor a depth attribute of 10
     assert str(past).splitlines()[0] == \
         "Schafkopf Rufer G: strategy tree of the 7 cards left after 1 card played, 15 nodes"
     assert past.graph["depth"] == 7
 
 
 def test_a_strategy_tree_s_repr_says_what_it_is_of():
-    """``repr(tree)``, what a notebook's list or a debugger shows, was ``<solver.tree_graph.StrategyTree object at
-    0x7f...>``: networkx gives a graph no repr of its own. It is now the first line the tree prints."""
+    """``repr(tree)``, what a notebook's list or a debugger shows, is the first line the tree prints, not
+    ``<solver.tree_graph.StrategyTree object at 0x7f...>`` (networkx gives a graph no repr of its own)."""
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
     tree = solver.strategy_tree(kratzen, 2)
     assert repr(tree) == "<StrategyTree Kratzen Trump S: strategy tree of 2 cards from the deal's start, 9 nodes>"
@@ -808,9 +822,9 @@ def test_a_strategy_tree_s_repr_says_what_it_is_of():
 
 
 def test_the_reports_name_a_contract_as_the_rule_book_does_and_the_documents_keep_its_token():
-    """The tables for people printed the contract tokens, ``SuitSolo``, ``WenzTout``, ``SoloTout E``, ``SevenMuss``,
-    where RULES.md (1.2, 2.2, 3.3) names them "Suit Solo", "Wenz Tout", "Solo Tout E", "Seven-Muss" (a review). The
-    reports now say the rule book's names; ``--contract`` reads both, and ``--json`` keeps the token (json.md)."""
+    """The tables for people name a contract as RULES.md (1.2, 2.2, 3.3) does, "Suit Solo", "Wenz Tout", "Solo Tout E",
+    "Seven-Muss", not by its token (``SuitSolo``, ``WenzTout``, ``SoloTout E``, ``SevenMuss``); ``--contract`` reads
+    both, and ``--json`` keeps the token (json.md)."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -842,8 +856,8 @@ def test_the_reports_name_a_contract_as_the_rule_book_does_and_the_documents_kee
 
 
 def test_a_play_state_s_repr_names_its_cards_and_says_its_seats_count_from_0():
-    """``repr(position.state)`` printed every hand as the engine's int mask (``hands=(281324552192, ...)``) and
-    the trick as pack indices; it names them now, and marks its seats as the 0-based ones a state keeps."""
+    """``repr(position.state)`` names every hand's cards and the trick's (not the engine's int masks,
+    ``hands=(281324552192, ...)``, or pack indices), and marks its seats as the 0-based ones a state keeps."""
     ending = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     assert repr(ending.state) == (
         "<PlayState Zwanzigerrufen Normal T20, 0-based seats: hands [0] SN HQ HN DJ, [1] T13 T12 SQ DN, "
@@ -855,10 +869,10 @@ def test_a_play_state_s_repr_names_its_cards_and_says_its_seats_count_from_0():
 
 
 def test_a_card_and_a_card_set_repr_as_the_expression_that_gives_them_back():
-    """``repr(card)`` was ``Card(GA)``, which neither evaluates nor says whose GA (Schafkopf's and Kratzen's are
-    different cards): now it is the expression that gives the card back, as python-chess's ``Move.from_uci('e2e4')``,
-    naming its game; a card or set of a pack no game registered keeps a readable ``<...>`` form. ``str()`` stays
-    the names."""
+    """``repr(card)`` is the expression that gives the card back, naming its game, as python-chess's
+    ``Move.from_uci('e2e4')`` (``Card(GA)`` would neither evaluate nor say whose GA: Schafkopf's and Kratzen's are
+    different cards); a card or set of a pack no game registered keeps a readable ``<...>`` form. ``str()`` is the
+    names."""
     from solver import Card, CardSet
 
     for game, token, tokens in (("Schafkopf", "GA", "GA GZ HU"), ("Kratzen", "GA", "S6 GA"),
@@ -890,8 +904,8 @@ def test_a_position_s_played_tricks_print_their_cards_by_name():
 
 @pytest.mark.parametrize("example", ["valat.tbn", "kratzen.tbn"])
 def test_a_double_dummy_settlement_prints_its_net_and_settlements_as_stich_score_dd_does(example):
-    """``print(dd_settlement(...))`` wrote ``net +90`` without a unit and ``+0`` where ``stich score --dd`` writes
-    ``net +90 game units``, ``net 0 chips`` and ``settles 0`` (the review): one formatter writes both now."""
+    """``print(dd_settlement(...))`` writes what ``stich score --dd`` writes, ``net +90 game units``, ``net 0 chips``
+    and ``settles 0`` (not ``net +90`` without a unit, or ``+0``): one formatter writes both."""
     from typer.testing import CliRunner
 
     from cli.main import app

@@ -23,6 +23,8 @@ from solver.match import play_match
 from solver.files import lock_beside
 from solver.formats.tbn import format_record, write_records
 
+from machine_cores import TWO_CORES
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -56,12 +58,12 @@ def _lines(path: Path) -> list[dict]:
 
 
 @pytest.mark.slow
-def test_kill_minus_nine_then_resume_gives_every_record_once(tmp_path: Path) -> None:
+def test_kill_minus_nine_then_resume_gives_every_record_once(tmp_path: Path, two_worker_cores) -> None:
     source = tmp_path / "deals.tbn"
     out = tmp_path / "out.jsonl"
     write_records(_mixed_records(200), source)
-    code = (f"from solver.batch import solve_batch; solve_batch({str(source)!r}, {str(out)!r}, objectives=None, "
-            f"workers=2, chunk_size=2)")
+    code = (f"{TWO_CORES}from solver.batch import solve_batch; solve_batch({str(source)!r}, {str(out)!r}, "
+            "objectives=None, workers=2, chunk_size=2)")
     process = subprocess.Popen([sys.executable, "-c", code])
     try:
         deadline = time.monotonic() + 60
@@ -436,9 +438,9 @@ def test_a_second_run_on_an_output_in_use_is_refused(tmp_path: Path, through_lin
 
 
 def test_a_file_held_by_another_kind_of_run_names_that_run(tmp_path: Path) -> None:
-    """A ``stich match`` given the checkpoint a ``stich analyse`` was writing said "another stich match is writing
-    this file": the refused run named its own kind. The holder writes its kind into the lock file, and the refusal
-    reads it; a lock file that names none (an earlier stich's) is said as before."""
+    """A ``stich match`` given the checkpoint a ``stich analyse`` is writing names the holder's kind, not its own
+    ("another stich match is writing this file" would be wrong): the holder writes its kind into the lock file, and the
+    refusal reads it; a lock file that names none (an older stich's) is said with the refused run's own kind."""
     journal = tmp_path / "analysis.ckpt"
     code = ("import sys, time; from solver.files import lock_beside; handle = lock_beside(sys.argv[1], sys.argv[2]); "
             "print('held', flush=True); time.sleep(60)")
@@ -455,8 +457,8 @@ def test_a_file_held_by_another_kind_of_run_names_that_run(tmp_path: Path) -> No
 
 
 def test_identical_records_get_one_line_in_one_run(tmp_path: Path) -> None:
-    """Two copies of a record are one question (recognised by text): one line, in a first run as on a rerun. The
-    copy is counted as a duplicate, not as already done (which read as solved by an earlier run)."""
+    """Two copies of a record are one question (recognised by text): one line, in a first run as on a rerun. The copy is
+    counted as a duplicate, not as already done (which would read as solved by another run)."""
     record = next(solver.random_records("Kratzen", 7, 1))
     source = tmp_path / "deals.tbn"
     write_records([record, record], source)
@@ -576,8 +578,8 @@ def test_a_run_that_writes_nothing_leaves_no_lock_file(tmp_path: Path) -> None:
 
 
 def test_a_lock_file_removed_under_a_waiting_locker_is_taken_again(tmp_path: Path, monkeypatch) -> None:
-    """A process that opened the lock file just before its holder removed it must not lock the removed file while
-    a third process locks its successor: lock_beside checks it locked the file now by that name."""
+    """A process that opened the lock file just before its holder removed it must not lock the removed file while a
+    third process locks its successor: lock_beside checks it locked the file that has the name at that moment."""
     import fcntl
 
     from solver.files import lock_beside
@@ -680,9 +682,9 @@ def test_stopping_a_pool_ends_its_running_jobs_at_once() -> None:
     processes, manager = list(pool._processes.values()), pool._executor_manager_thread
     assert len(processes) == 2 and manager is not None
     stop_pool(pool)
-    # joined by the stop itself, its wake-up pipe closed before Python's exit writes to it (bpo-39995): the stop
-    # took the thread after the shutdown, which forgets it too, so it never joined it, and a double Ctrl-C on a
-    # loaded machine ended in an "OSError: Bad file descriptor" traceback now and then
+    # joined by the stop itself, its wake-up pipe closed before Python's exit writes to it (bpo-39995): a stop that
+    # took the thread after the shutdown, which forgets it too, would never join it, and a double Ctrl-C on a
+    # loaded machine would end in an "OSError: Bad file descriptor" traceback now and then
     assert not manager.is_alive()  # it reaps the workers too: their exit codes are all set once it is done
     assert [process.exitcode for process in processes] == [-signal.SIGTERM] * 2  # not 0, after their 5 s
 
@@ -789,9 +791,9 @@ def test_a_flag_given_at_its_default_over_a_records_tag_is_another_question(tmp_
 
 
 def test_a_refusal_of_flags_at_their_default_over_no_flags_says_an_earlier_stich_left_them_out(tmp_path):
-    """An output an earlier stich wrote with --variant sagotrick=any_order says "variant": null (it left flags at
-    their default out) but holds answers under the flag: the very command that wrote it is refused, and the message
-    says why and how to solve them again; flags not at their default, or another question besides, get no hint."""
+    """An output written by a stich that left flags at their default out (--variant sagotrick=any_order wrote "variant":
+    null) but holds answers under the flag: the very command that wrote it is refused, and the message says why and how
+    to solve them again; flags not at their default, or another question besides, get no hint."""
     source = tmp_path / "ending.tbn"
     source.write_text('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n'
                       '[Deal "1: T17 SK / T1 T19 / TS DQ / T21 T11"]\n[Contract "Solo"]\n[Declarer "3"]\n')
@@ -810,8 +812,8 @@ def test_a_refusal_of_flags_at_their_default_over_no_flags_says_an_earlier_stich
 
 
 def test_a_refusal_of_flags_some_at_their_default_says_an_earlier_stich_left_those_out(tmp_path):
-    """An earlier stich dropped each flag at its default alone: --variant sagotrick=any_order --variant
-    tie_44=no_score wrote {"tie_44": "no_score"}; rerunning that command is refused with the hint, other flags are
+    """An output written by a stich that dropped each flag at its default alone (--variant sagotrick=any_order --variant
+    tie_44=no_score wrote {"tie_44": "no_score"}): rerunning that command is refused with the hint, other flags are
     refused without it."""
     source = tmp_path / "ending.tbn"
     source.write_text('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n'
@@ -851,9 +853,8 @@ def _worker_threads(_: object) -> tuple[object, int]:
 
 
 def test_one_worker_asked_for_searches_on_one_thread() -> None:
-    """``-j 1`` is one core: the jobs run in this process (no pool), each on one search thread as a pool's worker
-    would; jobs run here for another reason (a batch too small for a pool) keep the engine's default, every core.
-    The audit found ``batch -j 1`` and ``analyse -j 1`` using both cores."""
+    """``-j 1`` is one core: the jobs run in this process (no pool), each on one search thread as a pool's worker would;
+    jobs run here for another reason (a batch too small for a pool) keep the engine's default, every core."""
     from solver.search.engine import default_threads
     from solver.workers import Pool, run_serial, serial_threads
 
@@ -866,7 +867,8 @@ def test_one_worker_asked_for_searches_on_one_thread() -> None:
 
 
 def test_progress_says_how_many_are_left_before_the_first_is_solved(tmp_path: Path) -> None:
-    """A resume over a large output showed 'solving 0/?' while it read the files: the count now comes first."""
+    """A resume over a large output says how many records are left while it reads the files, not 'solving 0/?': the
+    count comes first."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 5, 6)), source)
     out = tmp_path / "out.jsonl"
@@ -913,9 +915,9 @@ def test_a_pot_settles_the_kratzen_records_and_is_part_of_the_question(tmp_path:
 
 
 def test_a_bad_pot_is_the_records_error_whatever_is_asked(tmp_path: Path) -> None:
-    """A Kratzen record's [Pot "abc"] was an error line under the default objectives (the score reads it) but the
-    record was solved under -o tricks, as stich solve once did (the Kratzen audit): it is the record's error either
-    way, at the tag, and the other records are still solved; --pot stands for the tag and is used instead."""
+    """A Kratzen record's [Pot "abc"] is the record's error, at the tag, under the default objectives (the score reads
+    it) and under -o tricks alike, and the other records are still solved; --pot stands for the tag and is used
+    instead."""
     source = tmp_path / "deals.tbn"
     deal = '[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n[Contract "Trump S"]\n'
     source.write_text(f'[Game "Kratzen"]\n[Pot "abc"]\n{deal}\n[Game "Kratzen"]\n[Pot "8"]\n{deal}')

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from stopping_helpers import signals_as_a_shell_gives_them
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,9 +92,9 @@ def test_bad_options_are_said_before_the_run_not_as_a_traceback_after_it(report,
 
 
 def test_progress_in_a_log_is_one_line_a_minute_and_each_lines_last_deal(report, capsys, monkeypatch):
-    """With stderr in a log the report wrote a line per deal, 300 a run, several a second (`1/100`, `2/100`, ...).
-    Off a terminal it now says the first, then one every LOG_SECONDS, each line's last deal and a deal stopped at the
-    limit; on a terminal every deal still."""
+    """With stderr in a log the report says the first deal, then one line every LOG_SECONDS, each line's last deal and a
+    deal stopped at the limit, not a line per deal (300 a run, several a second: `1/100`, `2/100`, ...); on a terminal
+    every deal."""
     clock = [100.0]
     monkeypatch.setattr(report.time, "monotonic", lambda: clock[0])
     deals = [report.Progress("Kratzen", done, 150, done, 1.5, done == 40) for done in range(1, 151)]
@@ -120,6 +121,28 @@ def test_ctrl_c_stops_the_report_with_a_word_and_130(report, monkeypatch, capsys
     assert capsys.readouterr().err == "report.py: interrupted: no report written\n"
 
 
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130(stop, tmp_path):
+    """The report handled SIGINT only: a SIGTERM or SIGHUP killed it without a word (exit 143, 129). Each now stops
+    it as it stops a stich command: one line naming the signal, exit 130, nothing written, no traceback."""
+    out = tmp_path / "report.md"
+    process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "report.py"), "--deals", "100",
+                                "--ablation-deals", "0", "--dds-deals", "0", "--out", str(out)],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=signals_as_a_shell_gives_them)  # not ignored, as under nohup
+    try:
+        first = process.stderr.readline()  # the first deal's progress line: the run is under way
+        assert "1/100" in first, first
+        process.send_signal(getattr(signal, stop))
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert (process.returncode, stdout) == (130, ""), stderr
+    assert stderr == f"report.py: interrupted by {stop}: no report written\n" and not out.exists()
+
+
 def test_the_dds_worker_leaves_ctrl_c_to_the_report(report):
     """The terminal sends Ctrl-C to the DDS worker too, which died of it with a KeyboardInterrupt traceback of its
     own; it ignores it, and answers on, until the report closes it."""
@@ -136,8 +159,8 @@ def test_the_dds_worker_leaves_ctrl_c_to_the_report(report):
 
 
 def test_out_and_json_are_written_atomically_so_a_failed_write_keeps_the_old_file(report, monkeypatch, tmp_path):
-    """``--out`` and ``--json`` were written with ``path.write_text``: a kill during the write left a README cut off
-    in the middle. They now go through a temporary file renamed into place, as ``stich bench --out`` does."""
+    """``--out`` and ``--json`` go through a temporary file renamed into place, as ``stich bench --out`` does, so that a
+    kill during the write leaves the old file whole, not a README cut off in the middle."""
     readme = tmp_path / "README.md"
     readme.write_text(f"# Bench\nabove\n{report.BEGIN}\nold figures\n{report.END}\nbelow\n", encoding="utf-8")
     report.write(readme, "new figures\n")
@@ -155,8 +178,8 @@ def test_out_and_json_are_written_atomically_so_a_failed_write_keeps_the_old_fil
 
 
 def test_ctrl_c_while_the_report_is_written_is_said_too(report, monkeypatch, tmp_path, capsys):
-    """A Ctrl-C after the run, while the report was rendered and written, printed a KeyboardInterrupt traceback
-    (the review): the handler now covers the writes, which keep the old file whole."""
+    """A Ctrl-C after the run, while the report is rendered and written, is said without a KeyboardInterrupt traceback:
+    the handler covers the writes, which keep the old file whole."""
     readme = tmp_path / "README.md"
     readme.write_text("old\n", encoding="utf-8")
     monkeypatch.setattr(report, "run", lambda *args: "measured")

@@ -74,8 +74,8 @@ def test_yes_no_line_and_progress():
 
 
 def test_a_line_of_a_billion_deals_deals_each_only_when_it_is_solved(monkeypatch):
-    """bench -n 1000000000 dealt every deal before solving the first: 14 MB a second and never a figure. Each deal is
-    now dealt just before it is solved, so a run stopped after two deals has dealt two."""
+    """bench -n 1000000000 deals each deal just before it is solved, not every deal before solving the first (14 MB a
+    second and never a figure), so a run stopped after two deals has dealt two."""
     import solver.benchmark as benchmark
 
     dealt = []
@@ -189,8 +189,8 @@ def test_disagreeing_answers_are_recorded_with_the_figures():
 
 
 def test_the_solo_worker_exits_when_its_parent_is_killed():
-    """The benchmark's child (now the pool module's SoloWorker) is a pool worker in this: a driver killed with -9
-    cannot stop it, so it watches its parent and exits by itself, even in the middle of a search (it searched on)."""
+    """The benchmark's child (the pool module's SoloWorker) is a pool worker in this: a driver killed with -9 cannot
+    stop it, so it watches its parent and exits by itself, even in the middle of a search (it would search on)."""
     import signal
     import subprocess
     import sys

@@ -9,6 +9,7 @@ import ipaddress
 import json
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -172,8 +173,8 @@ def test_the_view_shows_the_table():
 @pytest.mark.parametrize("path, board, called", [(ZR, "1", "T20"), (SK, "7", "GA"), (ZR, "3", None),
                                                   (SK, "2", None)])
 def test_the_partner_is_public_once_the_called_card_is_played(path, board, called):
-    """The single-dummy view hid the partner's seat but showed the sides' tricks and card points with their seats
-    (the board audit): the view says whether the table knows the partner, so the page shows the sides only then."""
+    """The single-dummy view says whether the table knows the partner, so that the page shows the sides' tricks and card
+    points with their seats only then."""
     c = client(path, board=board)
     opened_board, moves = opened(c)
     public = [c.post("/api/position", json={"board": opened_board, "moves": moves[:count]}).json()["partner_public"]
@@ -190,8 +191,8 @@ def test_the_partner_is_public_once_the_called_card_is_played(path, board, calle
                                                   (SK, "1", ("GA", "Gras Ace (GA)")), (ZR, "3", None), (SK, "2", None),
                                                   (KR, "1", None)])
 def test_the_view_names_the_called_card(path, board, called):
-    """The play audit: the page never said which card called the partner (Zwanzigerrufen's Zwanzger, a Rufer's
-    ace), though the bid says it aloud; the view names it, in words too, and nothing where nobody is called."""
+    """The view names the card that called the partner (Zwanzigerrufen's Zwanzger, a Rufer's ace), as the bid says it
+    aloud, in words too, and nothing where nobody is called."""
     c = client(path, board=board)
     opened_board, moves = opened(c)
     shown = c.post("/api/position", json={"board": opened_board, "moves": []}).json()["called"]
@@ -376,11 +377,10 @@ def test_the_time_limit_stops_the_graphs_settlements(monkeypatch):
 
 
 def test_the_time_limit_bounds_the_whole_graph(monkeypatch):
-    """The board task: /api/curve ran ``analyse_play`` inside the engines' ``stopping`` blocks instead of passing it
-    the time limit, so only a search of 16,384 nodes looked at the clock: where the limit ran out in a played deal's
-    last tricks (short searches), the graph ran on to its end and answered, here 0.6 s past a limit of 0.3 s. The
-    limit now reaches the post-mortem, which also looks between cards, and the answer names it as the other routes'
-    do."""
+    """/api/curve passes its time limit to the post-mortem (not ``stopping`` blocks around ``analyse_play``, which only
+    a search of 16,384 nodes looks at), which also looks between cards: where the limit runs out in a played deal's last
+    tricks (short searches), the graph stops there and the answer names the limit as the other routes' do, not 0.6 s
+    past a limit of 0.3 s."""
     c = client(SK, board="7", time_limit=0.3)
     board, moves = opened(c)
     assert len(moves) == 32
@@ -400,12 +400,10 @@ def test_the_time_limit_bounds_the_whole_graph(monkeypatch):
     real = board_app.analyse_play
     monkeypatch.setattr(board_app, "analyse_play", lambda *arguments, **options: passed.append(options)
                         or real(*arguments, **options))
-    started = time.monotonic()
     curve = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"})
-    elapsed = time.monotonic() - started
-    assert curve.status_code == 409, (curve.text, elapsed)
+    assert curve.status_code == 409, curve.text
     assert curve.json() == {"kind": "stopped", "reason": "the time limit (0.3 s) ran out"}
-    assert elapsed < 0.7 and len(calls) < 28  # at the next card past the limit, not at the graph's end
+    assert len(calls) < 28  # at the next card past the limit, not at the graph's end
     assert passed[0]["time_limit"] == 0.3 and passed[0]["stop"] is not None
 
 
@@ -427,9 +425,8 @@ def test_the_time_limit_stops_the_odds_settlements(monkeypatch):
 
 
 def test_the_time_limit_stops_the_odds_points_searches(monkeypatch):
-    """The samples run in the board's thread with one worker, on one search thread: the worker's engine that the
-    limit stops is the one they search with (the review found a fresh engine made for the run, which nothing
-    stopped: 20 samples of a whole Zwanzigerrufen deal ran on for 2.5 s past a limit of 0.3 s)."""
+    """The samples run in the board's thread with one worker, on one search thread: the worker's engine that the limit
+    stops is the one they search with, not a fresh engine made for the run that nothing stops."""
     import solver.sampling
 
     c = client(time_limit=0.3)
@@ -474,8 +471,8 @@ def test_a_newer_question_stops_the_stale_one():
                                                  ("/api/odds", {"samples": 1}, "odds")])
 def test_a_question_stops_its_pages_stale_graph(path, extra, answer):
     """The card values and the odds each stop the graph their page asked before (the moves before the click, or a
-    double-dummy graph when the page turned to single dummy), which would hold the analysis thread they wait for; the
-    review found the odds waiting behind a stale graph. Another page's graph runs on."""
+    double-dummy graph when the page turned to single dummy), which would hold the analysis thread they wait for.
+    Another page's graph runs on."""
     c = client(SK, board="7")
     board, moves = opened(c)
     searches = c.app.app.state.searches
@@ -490,10 +487,10 @@ def test_a_question_stops_its_pages_stale_graph(path, extra, answer):
 
 
 def test_a_flood_of_questions_is_told_the_board_is_busy():
-    """Every question (card values, the graph, the odds) waited for the one worker thread in an unbounded queue: a
-    script posting thousands of them under as many client names grew the server's memory with each. Past
-    ``max_questions`` at once the answer is now 503 in words, which the page shows; an answered question, and one
-    whose stream ended before its first line, gives its place back."""
+    """Every question (card values, the graph, the odds) waits for the one worker thread, in a bounded queue: past
+    ``max_questions`` at once the answer is 503 in words, which the page shows, so that a script posting thousands of
+    them under as many client names cannot grow the server's memory with each; an answered question, and one whose
+    stream ended before its first line, gives its place back."""
     c = client(SK, board="7")
     board, moves = opened(c)
     searches = c.app.app.state.searches
@@ -517,9 +514,8 @@ def test_a_flood_of_questions_is_told_the_board_is_busy():
 
 
 def test_the_page_and_its_files_are_served_while_the_questions_are_busy():
-    """The second accessibility audit reported that under a flood of questions every request was answered 503, the
-    page and its static files too. Only the questions are budgeted: with every question's place taken and the bodies'
-    budget full, the page, its files and the list of records are still served; a question is told the board is busy."""
+    """Only the questions are budgeted: with every question's place taken and the bodies' budget full, the page, its
+    files and the list of records are still served, not 503; a question is told the board is busy."""
     c = client(SK, board="7")
     board, moves = opened(c)
     searches = c.app.app.state.searches
@@ -589,9 +585,9 @@ def test_the_curve_names_the_card_points_line_its_rings_are_read_on():
 
 
 def test_the_curve_says_where_the_game_is_won_for_the_graph_s_dashed_line():
-    """The graph's dashed line was drawn at half the points (60 of 120), where a curve sitting on it is a lost
-    game (RULES.md 2.4: 60:60 goes to the defenders). The curve now carries the post-mortem's own line,
-    ``PlayAnalysis.winning``, which the page draws: 61 by card points, the settlement's 0 by the score."""
+    """The curve carries the post-mortem's own line, ``PlayAnalysis.winning``, which the page draws as the graph's
+    dashed line: 61 by card points, the settlement's 0 by the score; not half the points (60 of 120), where a curve
+    sitting on it is a lost game (RULES.md 2.4: 60:60 goes to the defenders)."""
     c = client(SK, board="7")
     board, moves = opened(c)
     position = next(p for p in solver.read_positions(SK) if p.record.get("Board") == "7")
@@ -648,10 +644,9 @@ def test_reloading_the_page_keeps_the_files_boards_and_a_board_in_use_stays(tmp_
 
 
 def test_a_named_file_replaced_while_served_by_a_pipe_or_a_huge_file_is_refused(tmp_path, monkeypatch):
-    """A page load reads a named file again when it changed. Replaced by a named pipe, it was read on a worker thread
-    that waited for a writer forever (one more thread at each load, until uploads waited too); replaced by a huge
-    file, it was read whole into memory. Each is now said on the page, and the file named again once it is a good
-    file is read again."""
+    """A page load reads a named file again when it changed. Replaced by a named pipe (which a worker thread would wait
+    on for a writer forever, one more thread at each load) or by a huge file (which would be read whole into memory), it
+    is refused and said on the page, and the file named again once it is a good file is read again."""
     import threading
 
     served = tmp_path / "served.tbn"
@@ -687,8 +682,8 @@ def test_a_named_file_replaced_while_served_by_a_pipe_or_a_huge_file_is_refused(
 
 
 def test_the_texts_opened_keep_no_forgotten_board(monkeypatch):
-    """Each text opened kept its list of boards, so a forgotten board stayed in memory, up to MAX_BOARDS texts of
-    up to a thousand boards each (the review): the texts keep ids, and only of boards still open."""
+    """The texts opened keep ids, and only of boards still open, so a forgotten board is not kept in memory by its
+    text."""
     import gc
     import weakref
 
@@ -824,8 +819,8 @@ def test_upload_and_paste_open_records():
 
 
 def test_the_largest_upload_keeps_its_boards_and_the_one_in_use():
-    """An upload of 1,000 records (the most it may hold) into a server that kept 200 boards pushed out its own first
-    board, the one the page opens ("no board 'b25' is open"), and every board of the named files (the board audit)."""
+    """An upload of 1,000 records (the most it may hold) keeps its own first board, the one the page opens, and every
+    board of the named files."""
     c = client(SK)
     in_use, _ = opened(c)
     record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]  # the first record of the Kratzen examples
@@ -837,8 +832,8 @@ def test_the_largest_upload_keeps_its_boards_and_the_one_in_use():
 
 
 def test_one_bad_record_does_not_keep_the_others_off_the_table(tmp_path):
-    """An upload of many records with one bad one among them was refused whole (the robustness audit); as on the
-    command line, the good records open and the bad one is named with its line and column."""
+    """An upload of many records with one bad one among them is not refused whole: as on the command line, the good
+    records open and the bad one is named with its line and column."""
     record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]
     good = [record.replace('[Board "1"]', f'[Board "{n}"]') for n in range(1, 4)]
     bad = good[1].replace('[Declarer "1"]', '[Declarer "9"]')
@@ -855,7 +850,7 @@ def test_one_bad_record_does_not_keep_the_others_off_the_table(tmp_path):
     named = client(_write(tmp_path, text)).get("/api/start").json()
     (listed,) = named["files"]
     assert len(listed["boards"]) == 2 and listed["error"].startswith(f"{tmp_path / 'again.tbn'}:{line}:")
-    # what is said and kept of many bad records is bounded (the review): the first 20, and how many more
+    # what is said and kept of many bad records is bounded: the first 20, and how many more
     many = "\n\n".join([good[0]] + [bad] * 25) + "\n"
     said = c.post("/api/load", json={"text": many}).json()["refused"]
     assert len(said) == 21 and said[-1] == ("pasted text: and 5 more bad records, not said one by one (the first 20 "
@@ -956,9 +951,8 @@ def test_the_server_holds_no_more_boards_than_it_keeps(monkeypatch):
 
 
 def test_a_file_of_the_most_records_opens_at_its_first_board(tmp_path):
-    """The server kept 200 boards while a file may hold 1,000 records: a file of 990 named on the command line (or
-    uploaded) had forgotten its first boards before the page opened them (404), and every page load read it again
-    under new ids (the memory audit)."""
+    """A file of the most records a board opens, named on the command line or uploaded, opens at its first board, and a
+    reload lists the same boards, not the file read again under new ids."""
     copies = session.MAX_RECORDS // 7  # the 7 records of the Schafkopf examples
     text = "\n\n".join([SK.read_text(encoding="utf-8")] * copies)
     big = _write(tmp_path, text)
@@ -985,9 +979,9 @@ def test_a_new_deal_is_stich_deals():
 
 
 def test_a_file_with_two_records_not_utf8_says_each_and_opens_the_others(tmp_path):
-    """The board said only a file's first byte that is not UTF-8 and opened nothing of it, where ``stich check``
-    says each bad record at its place and solves the others: now a named FILE and an upload are read by the same
-    reader, record by record."""
+    """A named FILE and an upload are read by the command line's reader, record by record: the board says each record
+    that is not UTF-8 at its place and opens the others, as ``stich check`` solves them, not only the file's first bad
+    byte with nothing opened."""
     records = [part for part in SK.read_text(encoding="utf-8").split("\n\n") if "[Game" in part][:4]
     bad = [records[0].replace('[Board "1"]', '[Board "1"]\n[Site "M\u00fcnchen"]'), records[1],
            records[2].replace('[Board "3"]', '[Board "3"]\n[Event "G\u00e4ste"]'), records[3]]
@@ -1083,18 +1077,18 @@ def test_bad_questions_are_refused():
             "not one of this contract's")
     refused(c.post("/api/odds", json={"board": board, "moves": moves, "samples": 10 ** 9}), 400, "samples")
     refused(c.post("/api/odds", json={"board": board, "moves": moves, "seat": 9}), 400, "seat")
-    for seat in (0, False, "", []):  # were read as "the seat to move" (the board audit)
+    for seat in (0, False, "", []):  # not read as "the seat to move"
         refused(c.post("/api/odds", json={"board": board, "moves": moves, "seat": seat}), 400, "seat is a seat number")
     refused(c.post("/api/position", content=b"{not json", headers={"Content-Type": "application/json"}), 400,
             "not JSON")
     refused(c.post("/api/position", json=[1, 2]), 400, "JSON object")
-    # JSON nested past the decoder's recursion limit was a 500 "please report it" (the board audit)
+    # JSON nested past the decoder's recursion limit is refused, not a 500 "please report it"
     deep = b"[" * 100_000 + b"]" * 100_000
     refused(c.post("/api/position", content=deep, headers={"Content-Type": "application/json"}), 400,
             "nested too deeply")
     refused(c.post("/api/load", content=b'{"text": ' + deep + b"}", headers={"Content-Type": "application/json"}),
             400, "nested too deeply")
-    # a number of more digits than Python converts is JSON all the same: it was said not to be (the board audit)
+    # a number of more digits than Python converts is JSON all the same, and not said to be otherwise
     long_number = b'{"game": "Kratzen", "seed": 1' + b"0" * 5000 + b"}"
     refused(c.post("/api/deal", content=long_number, headers={"Content-Type": "application/json"}), 400,
             "the request body has a number of 5,001 digits; the board reads numbers of at most 100")
@@ -1105,7 +1099,7 @@ def test_bad_questions_are_refused():
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": "x"}), 400, "seed")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "seats": 9}), 400, "3 to 6")
     refused(c.post("/api/deal", json={"game": "Schafkopf", "seed": 1, "contract": "Grand"}), 400, "Grand")
-    # the audit's: a contract that is no text, a declarer in a list or beyond the seats, seats written "04"
+    # a contract that is no text, a declarer in a list or beyond the seats, seats written "04"
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "contract": 5}), 400, "a contract is text")
     refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 1, "declarer": [1]}), 400,
             "the attacker is a seat from 1 to 3, not [1]")  # as the Deal form names the field in Kratzen
@@ -1165,8 +1159,8 @@ def test_bound_to_every_address_the_machines_addresses_and_names_are_its_own(clu
                          ("[fd00::5]:8421", "http://[fd00::5]:8421"), ("localhost:8421", "http://localhost:8421"),
                          ("127.0.0.1:8421", "http://127.0.0.1:8421")):
         assert c.post("/api/deal", json=DEAL, headers={"Host": host, "Origin": origin}).status_code == 200, origin
-    # a loopback name in an Origin is the visitor's own machine (the review: a page on its localhost at the board's
-    # port could post to a board on the network), the board's only when it is the request's own Host
+    # a loopback name in an Origin is the visitor's own machine (a page on its localhost at the board's port must not
+    # post to a board on the network), the board's only when it is the request's own Host
     for host, origin in (("clubpc:8421", "http://localhost:8421"), ("192.0.2.7:8421", "http://127.0.0.1:8421"),
                          ("192.0.2.7:8421", "http://[::1]:8421")):
         refused(c.post("/api/deal", json=DEAL, headers={"Host": host, "Origin": origin}), 403, "other sites")
@@ -1179,9 +1173,9 @@ def test_bound_to_every_address_the_machines_addresses_and_names_are_its_own(clu
 
 
 def test_a_name_bound_to_loopback_is_not_on_the_network(club_machine):
-    """``--host NAME`` where NAME is this machine's name resolving to 127.0.0.1: the socket is bound to loopback, so
-    the board answers as on loopback (the review: create_app judged a name to be a network address and took any IP
-    literal, while the command said "serving on this machine")."""
+    """``--host NAME`` where NAME is this machine's name resolving to 127.0.0.1: the socket is bound to loopback, so the
+    board answers as on loopback (a name is not taken for a network address, and another IP literal as Host is refused),
+    as the command's "serving on this machine" says."""
     c = TestClient(create_app([ZR], host="clubpc", port=8421, network=False), base_url="http://clubpc:8421")
     assert c.get("/api/start").status_code == 200
     refused(c.get("/api/start", headers={"Host": "10.0.0.7:8421"}), 421, "its own address")
@@ -1256,9 +1250,8 @@ def test_the_command_refuses_a_bad_allow_host():
 
 
 def test_the_command_refuses_a_time_limit_that_is_no_number():
-    """The board audit: ``--time-limit nan`` passed the option's range (every comparison with nan is false) and the
-    board served, its page's first request a 500 ("Out of range float values are not JSON compliant"): a usage
-    error, as every other command's --time-limit nan is."""
+    """``--time-limit nan`` (which a range check passes: every comparison with nan is false) is a usage error, as every
+    other command's --time-limit nan is; the board does not serve."""
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "--no-open",
                           "--port", "0", "--time-limit", "nan"], capture_output=True, text=True, timeout=60,
                          env=dict(os.environ, BROWSER="false"))
@@ -1267,8 +1260,8 @@ def test_the_command_refuses_a_time_limit_that_is_no_number():
 
 
 def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_board():
-    """The board audit: ``--host 192.0.2.1`` (an address of no interface here) said "Cannot assign requested address
-    ... (another board? try --port 0)", a hint no port helps with."""
+    """``--host 192.0.2.1`` (an address of no interface here) is said to be no address of this machine, without the
+    "another board? try --port 0" hint that no port helps with."""
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "--no-open",
                           "--host", "192.0.2.1"], capture_output=True, text=True, timeout=60,
                          env=dict(os.environ, BROWSER="false"))
@@ -1295,8 +1288,9 @@ def test_a_host_name_that_does_not_resolve_is_said_so_not_blamed_on_another_boar
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="interfaces are read the Linux way")
 def test_the_startup_list_asks_no_multicast_dns(club_machine, monkeypatch):
-    """The machine's names are looked up for the startup list; its NAME.local would be a multicast-DNS query that
-    can wait seconds for no answer (the review): it is a name of the board's, not looked up."""
+    """The machine's names are looked up for the startup list; where its interfaces are read, its NAME.local, a
+    multicast-DNS query that can wait seconds for no answer, is a name of the board's, not looked up; off Linux, where a
+    Mac's own name is NAME.local, it is looked up."""
     from solver.board import guard
 
     asked: list[str] = []
@@ -1309,7 +1303,7 @@ def test_the_startup_list_asks_no_multicast_dns(club_machine, monkeypatch):
     monkeypatch.setattr(guard, "interface_addresses", lambda: {"192.0.2.7"})
     guard.machine_addresses()
     assert "clubpc.local" in guard.machine_names() and sorted(asked) == ["clubpc", "clubpc.club.lan"]
-    # off Linux no interface is read, and a Mac's own name is NAME.local: then it is looked up (the review)
+    # off Linux no interface is read, and a Mac's own name is NAME.local: then it is looked up
     asked.clear()
     monkeypatch.setattr(guard, "interface_addresses", lambda: set())
     guard.machine_addresses()
@@ -1434,8 +1428,8 @@ def test_the_command_on_every_address_is_reached_by_the_machines_address():
 
 
 def test_no_page_elsewhere_may_frame_the_board():
-    """The board audit: a page elsewhere could show the board in a frame (its GET carries no Origin, its Host is the
-    board's) and disguise the cards and buttons under its own; every answer, a refusal too, now forbids framing."""
+    """A page elsewhere could show the board in a frame (its GET carries no Origin, its Host is the board's) and
+    disguise the cards and buttons under its own, so every answer, a refusal too, forbids framing."""
     c = client(ZR)
     for response in (c.get("/"), c.get("/static/board.js"), c.get("/api/start"), c.get("/api/nothing"),
                      c.get("/", headers={"Host": "attacker.example"})):
@@ -1496,12 +1490,12 @@ def asgi_answer(app, method: str, path: str, parts: list[bytes], *, pause: float
 
 
 def test_a_body_that_does_not_arrive_in_time_is_refused():
-    """A client that sent a body a little at a time (a byte a second; or chunks of one byte each behind a long chunk
-    header, which counts as no body byte) held its request open for as long as it went on: the size limit counts
-    only the body's bytes. The body now has ``body_seconds`` to arrive, then the answer is 408 in words."""
+    """A client that sends a body a little at a time (a byte a second; or chunks of one byte each behind a long chunk
+    header, which counts as no body byte) cannot hold its request open for as long as it goes on (the size limit counts
+    only the body's bytes): the body has ``body_seconds`` to arrive, then the answer is 408 in words."""
     app = create_app([ZR], body_seconds=0.5)
-    status, answer, seconds = asgi_answer(app, "POST", "/api/position", [b"{", b" ", b" "], pause=0.1, length=1000)
-    assert status == 408 and 0.5 <= seconds < 5
+    status, answer, seconds = asgi_answer(app, "POST", "/api/position", [b"{", b" ", b" "], pause=0.01, length=1000)
+    assert status == 408 and seconds >= 0.5  # once the 0.5 s were up (without a limit the 30 s wait would raise)
     assert answer["error"] == ("the request's body did not arrive within 0.5 s (3 of 1,000 bytes came); the board "
                                "waits no longer for a body")
     status, answer, _ = asgi_answer(app, "POST", "/api/load", [b" "] * 100, pause=0.02)  # no Content-Length
@@ -1513,9 +1507,9 @@ def test_a_body_that_does_not_arrive_in_time_is_refused():
 
 
 def test_a_refused_body_lets_its_connection_go():
-    """After the 408 a client still trickling its body kept the connection open for as long as it went on (each byte
-    renewed uvicorn's keep-alive, and the header deadline watches only idle connections): a refusal of a body now
-    closes the connection. A real server, a byte every 0.3 s."""
+    """A refusal of a body (408) closes the connection, so that a client still trickling its body cannot keep it open
+    for as long as it goes on (each byte renews uvicorn's keep-alive, and the header deadline watches only idle
+    connections). A real server, a byte every 0.3 s."""
     import socket
     import threading
 
@@ -1657,9 +1651,8 @@ def test_card_faces_have_signs_and_colours():
 
 
 def test_every_card_comes_with_its_name_in_words():
-    """The second accessibility audit: the page named cards for a screen reader from a table of its own keyed on the
-    game's name, a copy of the server's cards that a fourth game would have missed (its cards read as bare tokens).
-    The server sends each card's name in words (``Game.card_in_words``): in the hands, the trick and the last trick."""
+    """The server sends each card's name in words (``Game.card_in_words``) in the hands, the trick and the last trick,
+    so the page keeps no table of its own that a fourth game would miss."""
     c = client(ZR, SK, KR)
     start = c.get("/api/start").json()
     spoken = {}
@@ -1689,8 +1682,8 @@ def test_every_card_comes_with_its_name_in_words():
 
 
 def test_the_weli_is_named_on_its_face():
-    """The Kratzen audit: the Weli (S6, RULES.md 3.1) was drawn as a plain bell six with the tooltip "S6"; a new player
-    could not tell which card it is. Its face carries the game's name for it; the other cards have no label."""
+    """The Weli (S6, RULES.md 3.1) carries the game's name for it on its face, so a new player can tell which card it
+    is; the other cards have no label."""
     kratzen = solver.get_game("Kratzen")
     pack = kratzen.pack
     assert card_face(pack, pack.parse("S6"), kratzen.named_cards) == {
@@ -1770,11 +1763,95 @@ def test_odds_left_mid_stream_leave_nothing_behind():
     assert "Task was destroyed" not in stderr and "Traceback" not in stderr, stderr
 
 
+def test_ctrl_c_stops_a_search_that_is_running_at_once():
+    """Ctrl-C while a page's odds were streaming: uvicorn waits for the open connections before the app's shutdown
+    stops the searches, so the board ran the odds of 2,000 deals on to their end (some seconds; a slower question
+    to the time limit) before it stopped. The Ctrl-C now stops them first: the stream ends with a "stopped" line
+    saying why, and the board exits with no traceback."""
+    import httpx
+
+    process = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", str(ZR),
+                                "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=dict(os.environ, BROWSER="false"))
+    try:
+        url = process.stdout.readline().strip()
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                board = httpx.get(url + "api/start", timeout=5).json()["open"]
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        with httpx.Client(base_url=url, timeout=60) as c:
+            with c.stream("POST", "/api/odds", json={"board": board, "moves": [], "samples": 2000,
+                                                     "client": "page"}) as response:
+                streamed = (json.loads(line) for line in response.iter_lines())
+                assert next(line for line in streamed if line["kind"] == "progress")  # the odds are being searched
+                process.send_signal(signal.SIGINT)
+                rest = list(streamed)
+        assert rest[-1] == {"kind": "stopped", "reason": "the board is stopping"}
+        assert all(line["kind"] == "progress" for line in rest[:-1])  # never the odds of all 2,000 deals
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr
+    assert "Traceback" not in stderr and "Task was destroyed" not in stderr, stderr
+
+
+def test_a_question_asked_while_the_board_stops_is_refused():
+    """Once Ctrl-C has stopped the searches, a question still arriving on an open connection is refused, not
+    searched: it would hold the stop as the running ones did."""
+    c = client(ZR)
+    board, moves = opened(c)
+    board_app.stop_questions(c.app)
+    for route in ("/api/values", "/api/curve", "/api/odds"):
+        refused(c.post(route, json={"board": board, "moves": moves, "objective": "score", "client": "page"}), 503,
+                "the board is stopping")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_searches_lock_is_held_stops_the_board(sig):
+    """uvicorn's signal handler runs on the event loop's thread between two instructions, perhaps while a question
+    holds the searches' lock there: the handler stopped the searches itself and waited for that lock forever (a
+    second signal too). The searches are now stopped as the server's stop begins, on the loop, and the board ends."""
+    script = f"""
+import asyncio, os, signal, uvicorn
+from cli.board import _board_server
+from solver.board import create_app
+
+app = create_app([])
+searches = app.app.state.searches
+
+class Server(_board_server(app)):
+    async def startup(self, sockets=None):
+        await super().startup(sockets)
+
+        def signal_under_the_lock():
+            with searches.lock:
+                os.kill(os.getpid(), {int(sig)})
+                print("held", flush=True)
+
+        asyncio.get_running_loop().call_soon(signal_under_the_lock)
+
+try:
+    Server(uvicorn.Config(app, port=0, log_level="warning", lifespan="on")).run()
+except KeyboardInterrupt:
+    pass
+print("stopped" if searches.stopping else "not stopped", flush=True)  # SIGTERM's end is uvicorn's own
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == (["held", "stopped"] if sig == signal.SIGINT else ["held"]), done
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == (0 if sig == signal.SIGINT else -signal.SIGTERM), done
+
+
 @pytest.mark.parametrize("table", [[], ["--table-mb", "16"]])
 def test_the_commands_card_values_search_on_every_free_core(monkeypatch, table):
-    """``stich board`` gave its card values an engine of one thread, so on an idle machine a slow position searched
-    on one core of two, while docs/board.md says they take every core the graph and the odds leave (the audit).
-    The core budget keeps the process's search threads within the cores either way (tests/test_cores.py)."""
+    """``stich board`` gives its card values an engine of the default threads, every core the graph and the odds leave,
+    as docs/board.md says; --table-mb still sizes its table. The core budget keeps the process's search threads within
+    the cores either way (tests/test_cores.py)."""
     from typer.testing import CliRunner
 
     import uvicorn
@@ -1793,8 +1870,8 @@ def test_the_commands_card_values_search_on_every_free_core(monkeypatch, table):
 
 
 def test_what_is_at_a_files_name_is_said_by_one_rule_at_start_and_at_a_page_load(tmp_path):
-    """The command at its start and the page at each load said "a folder, else stream_kind" in two phrasings of their
-    own: one helper now, whose words both say."""
+    """The command at its start and the page at each load say what is at a file's name ("a folder, else stream_kind") in
+    the same words: one helper's."""
     from solver.files import not_file_kind
 
     folder, pipe, plain = tmp_path / "folder.tbn", tmp_path / "pipe.tbn", tmp_path / "plain.tbn"
@@ -1944,8 +2021,8 @@ def test_a_stale_graph_stops_at_its_next_search():
 
 
 def test_a_finished_deal_says_what_it_pays():
-    """The table said only "The deal is over." (the Kratzen audit: not what it pays, nor the pot): the view of a
-    finished deal carries its settlement as stich score gives it; before the end there is none."""
+    """The view of a finished deal carries its settlement as stich score gives it (what it pays, the pot), not only "The
+    deal is over."; before the end there is none."""
     c = client(SK, board="7")
     board, moves = opened(c)
     done = c.post("/api/position", json={"board": board, "moves": moves}).json()
@@ -1983,9 +2060,9 @@ def test_a_lost_tout_is_settled_at_its_lost_trick():
 
 
 def test_the_pot_is_on_the_table_throughout_the_deal():
-    """The Kratzen audit: the board showed the pot only at the end of a deal; a club table has it in the middle all
-    along. The view carries it: the chips at the start, each trick's P/4, what the tricks taken paid each seat, what
-    is left (RULES.md 3.4); a Muss pays no trick, and the other games have no pot."""
+    """A club table has the pot in the middle all along, and so does the view: the chips at the start, each trick's P/4,
+    what the tricks taken paid each seat, what is left (RULES.md 3.4); a Muss pays no trick, and the other games have no
+    pot."""
     text = ('[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
             '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n')
     c = client()
@@ -2009,8 +2086,8 @@ def test_the_pot_is_on_the_table_throughout_the_deal():
 
 
 def test_a_new_kratzen_deal_takes_its_pot():
-    """The Kratzen audit: a deal from the page had no pot, so its table showed 0 chips and every line settled at 0;
-    the deal's form takes the pot, as the record's [Pot] tag (saved with it), and refuses one another game lacks."""
+    """A deal from the page's form takes the pot, as the record's [Pot] tag (saved with it), so its table and lines do
+    not settle at 0; the form refuses a pot for a game that has none."""
     c = client()
     dealt = c.post("/api/deal", json={"game": "Kratzen", "seed": 4, "seats": 4, "pot": "16"}).json()["open"]
     assert c.post("/api/position", json={"board": dealt, "moves": []}).json()["pot"] == {
@@ -2018,7 +2095,7 @@ def test_a_new_kratzen_deal_takes_its_pot():
     assert '[Pot "16"]' in c.post("/api/save", json={"board": dealt, "moves": []}).text
     refused(c.post("/api/deal", json={"game": "Schafkopf", "seed": 4, "pot": 16}), 400,
             "Schafkopf is not paid from a pot: leave the pot empty")
-    for pot in ("-3", -5, -1, 10**9, 2.5, True):  # a JSON number below 0 passed (the review): its [Pot] read nowhere
+    for pot in ("-3", -5, -1, 10**9, 2.5, True):  # a JSON number below 0 too: its [Pot] reads nowhere
         refused(c.post("/api/deal", json={"game": "Kratzen", "seed": 4, "pot": pot}), 400,
                 "the pot is a whole number of chips from 0 to")
     start = c.get("/api/start").json()["games"]
@@ -2121,11 +2198,10 @@ def test_the_board_deals_every_seed_stich_deal_does_and_says_the_range():
 
 
 def test_the_curve_says_where_the_game_changed_hands(tmp_path):
-    """The board's graph had the grades but not the cards after which the game changed hands, which
-    ``stich postmortem`` names under its table and rings in its plot: /api/curve carries them now (``game``: what
-    changed hands), and the page rings those dots and names them in the note. In this Rufer the defenders hand 1+2
-    the game at cards 4 and 13, seat 1 loses it at card 5; a Zwanzigerrufen graded by the score reads it on the
-    points' 45."""
+    """/api/curve carries the cards after which the game changed hands (``game``: what changed hands), which ``stich
+    postmortem`` names under its table and rings in its plot, and the page rings those dots and names them in the note.
+    In this Rufer the defenders hand 1+2 the game at cards 4 and 13, seat 1 loses it at card 5; a Zwanzigerrufen graded
+    by the score reads it on the points' 45."""
     from test_postmortem import RUFER_SWINGS, ZR_ABSOLUT_KONTRA
 
     path = tmp_path / "club.tbn"
@@ -2221,9 +2297,8 @@ def _asgi_post(app, path: str, body: dict, leave) -> list[dict]:
 
 
 def test_a_client_that_leaves_mid_graph_stops_it(monkeypatch):
-    """A graph whose page closed its connection went on to its end (up to the time limit, 120 s), holding the
-    analysis thread that the odds and the other pages' graphs wait for (the board audit): it stops when its client
-    leaves."""
+    """A graph whose page closes its connection stops when its client leaves, instead of holding the analysis thread
+    that the odds and the other pages' graphs wait for up to the time limit."""
     import threading
 
     stopped: list[bool] = []
@@ -2399,10 +2474,9 @@ def test_variant_option_plays_uploads_and_deals_of_its_game_under_the_flags(tmp_
 
 
 def test_the_boards_variant_wins_over_a_records_own_tag_named_or_uploaded_alike(tmp_path):
-    """--variant overrides a record's own [Variant] flag by flag, as in every command (``stich solve FILE
-    --variant``), and the same whether the file is named on the command line, uploaded or pasted: an upload used to
-    keep its tag's value where the named file took the flag's, so one file opened two ways under two rules. The
-    view says which won, and a saved record carries the flag in force."""
+    """--variant overrides a record's own [Variant] flag by flag, as in every command (``stich solve FILE --variant``),
+    and the same whether the file is named on the command line, uploaded or pasted, so that one file opened two ways is
+    under one set of rules. The view says which won, and a saved record carries the flag in force."""
     own = UNDERTRUMP + '[Variant "must_undertrump=true"]\n'
     path = tmp_path / "own.tbn"
     path.write_text(own, encoding="utf-8")
@@ -2543,10 +2617,9 @@ def test_board_says_a_flag_of_another_game_once_a_game_and_opens_the_records(tmp
 
 
 def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path, monkeypatch):
-    """``stich board k.tbn -b 1 --variant sagotrick=off``: every Kratzen record refused the Zwanzigerrufen flag, so
-    the board opened nothing of the file, and then said 'no record with [Board "1"]' of a record that is there. The
-    record now opens under its own rules (the flag said once); a record the board cannot open, picked by --board, is
-    said alone, exit 1."""
+    """``stich board k.tbn -b 1 --variant sagotrick=off`` refuses the Zwanzigerrufen flag for the Kratzen record and
+    the board opens, not 'no record with [Board "1"]'; a file of one record the board cannot open, picked by --board,
+    says what is wrong with it (its Declarer), exit 1, not 'no record with'."""
     from typer.testing import CliRunner
 
     import uvicorn
@@ -2569,11 +2642,9 @@ def test_a_board_whose_file_every_record_refuses_is_not_called_missing(tmp_path,
 
 
 def test_a_board_in_a_file_that_is_not_utf8_is_not_called_missing(tmp_path, monkeypatch):
-    """A file whose board 2 has a Latin-1 byte: the board opened nothing of it (said at the byte), and ``-b 2`` then
-    said 'no record with [Board "2"]' (its unreadable records were not counted where the file was refused); it now
-    says, as every command does, that none of the records read is board 2 and one could not be read. The board now
-    reads such a file record by record, as the command line does: board 1 opens (``-b 1`` serves it), the bad
-    record said at its byte."""
+    """A file whose board 2 has a Latin-1 byte is read record by record, as the command line does: board 1 opens (``-b
+    1`` serves it), the bad record said at its byte, and ``-b 2`` says, as every command does, that none of the records
+    read is board 2 and one could not be read, not 'no record with [Board "2"]'."""
     from typer.testing import CliRunner
 
     import uvicorn
@@ -2596,3 +2667,116 @@ def test_a_board_in_a_file_that_is_not_utf8_is_not_called_missing(tmp_path, monk
                                                 "could not be read, said above: it may be one of them)"]
     result = CliRunner().invoke(app, ["board", str(path), "-b", "1", "--no-open", "-p", "0"])
     assert result.exit_code == 0 and result.stderr.splitlines()[0] == said  # board 1 is read: the file is not refused
+
+
+def _values_of_command(c: TestClient, board_id: str, moves: list[str]) -> str:
+    """The position's command line, run as the player would run it (in the directory it names its file from), gives
+    the card values the board shows by the score."""
+    import shlex
+
+    command = c.post("/api/position", json={"board": board_id, "moves": moves}).json()["command"]
+    words = shlex.split(command)
+    assert words[:2] == ["stich", "solve"] and words[-1] == "--cards"
+    assert ("--play" in words) == bool(moves) and "--from-start" in words
+    [solved] = _cli_json(*words[1:], "--json", "-o", "score")
+    shown = lines(c.post("/api/values", json={"board": board_id, "moves": moves, "objective": "score"}))[-1]
+    assert shown["kind"] == "values"
+    assert shown["cards"] == {card: group["total"] for group in solved["results"][0]["cards"]
+                              for card in group["cards"]}
+    return command
+
+
+def test_the_command_line_of_a_named_files_position_gives_its_card_values(tmp_path, monkeypatch):
+    """A player takes the position shown to the command line: `stich solve` with the file as named, its board (or
+    its place, for a record without a [Board] tag) and the moves from the deal's start, whatever the record's own
+    Play section holds (Schafkopf board 7 has one)."""
+    monkeypatch.chdir(EXAMPLES)
+    c = client(Path("schafkopf.tbn"), board="7")
+    board_id, record_moves = opened(c)
+    assert len(record_moves) > 5
+    assert _values_of_command(c, board_id, record_moves[:5]) == (
+        f"stich solve schafkopf.tbn --board 7 --from-start --play '{' '.join(record_moves[:5])}' --cards")
+    assert _values_of_command(c, board_id, []) == "stich solve schafkopf.tbn --board 7 --from-start --cards"
+    untagged = tmp_path / "untagged.tbn"
+    untagged.write_text(re.sub(r'\[Board "\d+"\]\n', "", ZR.read_text()))
+    monkeypatch.chdir(tmp_path)
+    c = client(Path(untagged.name))
+    second = c.get("/api/start").json()["files"][0]["boards"][1]
+    assert second["label"] == "untagged.tbn record 2"
+    assert _values_of_command(c, second["id"], []) == "stich solve untagged.tbn --record 2 --from-start --cards"
+
+
+def test_the_command_line_docs_board_md_shows_is_the_boards(monkeypatch):
+    """docs/board.md's example command is what the board shows for its position, and run it gives the values shown
+    (it once played a card of the record's second trick first, which the command refused)."""
+    page = (EXAMPLES.parent / "docs" / "board.md").read_text(encoding="utf-8")
+    example = re.search(r"`(stich solve examples/schafkopf\.tbn --board 7 [^`]*)`", page).group(1)
+    monkeypatch.chdir(EXAMPLES.parent)
+    c = client(Path("examples/schafkopf.tbn"), board="7")
+    board_id = c.get("/api/start").json()["open"]
+    assert _values_of_command(c, board_id, shlex.split(example)[-2].split()) == example
+
+
+def test_the_command_line_of_another_record_names_the_file_save_downloads(tmp_path, monkeypatch):
+    """An upload and a deal: the command names the file Save .tbn downloads (the record with the flags it is played
+    under), the page is told to say it must be saved first, and run on it the command gives the values shown."""
+    monkeypatch.chdir(tmp_path)
+    c = client(ZR, variant={"must_undertrump": False})
+    uploaded = c.post("/api/load", files={"file": ("mine.tbn", SK.read_bytes())}).json()["open"]
+    dealt = c.post("/api/deal", json={"game": "Kratzen", "seed": 3}).json()["open"]
+    for board_id in (uploaded, dealt):
+        moves = lines(c.post("/api/values", json={"board": board_id, "moves": [], "objective": "score"}))[-1]["best"]
+        assert c.post("/api/position", json={"board": board_id, "moves": []}).json()["needs_save"] is True
+        saved = c.post("/api/save", json={"board": board_id, "moves": moves[:1]})
+        name = re.search(r'filename="([^"]+)"', saved.headers["content-disposition"]).group(1)
+        (tmp_path / name).write_text(saved.text)
+        assert _values_of_command(c, board_id, moves[:1]).startswith(f"stich solve {name} --from-start --play")
+
+
+@pytest.mark.parametrize("variant, passed", [({"sagotrick": "off"}, " --variant sagotrick=off"),
+                                             ({"must_undertrump": False}, "")])
+def test_the_command_line_of_a_named_file_passes_the_boards_flags_of_its_game(variant, passed, monkeypatch):
+    """A named file's record played under the board's --variant is named by its file, with the flags of its game as
+    --variant (no Save needed); a flag of another game, left out of the record's rules, is left out of it too."""
+    monkeypatch.chdir(EXAMPLES)
+    c = client(Path(ZR.name), variant=variant)
+    board_id = c.get("/api/start").json()["open"]
+    assert c.post("/api/position", json={"board": board_id, "moves": []}).json()["needs_save"] is False
+    assert _values_of_command(c, board_id, []) == f"stich solve {ZR.name} --board 1{passed} --from-start --cards"
+
+
+def test_a_named_files_text_uploaded_before_the_page_opened_it_is_named_by_its_file(monkeypatch):
+    """An upload of a named file's text under its name, made before the page asked for the named files, gives the
+    same boards to both: once the file opens them, their command names the file, not the name Save gives."""
+    monkeypatch.chdir(EXAMPLES)
+    c = client(Path(ZR.name))
+    uploaded = c.post("/api/load", files={"file": (ZR.name, ZR.read_bytes())}).json()["open"]
+    assert c.post("/api/position", json={"board": uploaded, "moves": []}).json()["needs_save"] is True
+    assert c.get("/api/start").json()["open"] == uploaded
+    view = c.post("/api/position", json={"board": uploaded, "moves": []}).json()
+    assert view["needs_save"] is False and view["command"] == f"stich solve {ZR.name} --board 1 --from-start --cards"
+
+
+def test_the_command_line_of_a_file_named_with_a_dash_or_a_tag_twice(tmp_path, monkeypatch):
+    """A file whose name starts with - is named ./-name (else the command reads it as options), and a record whose
+    [Board] tag another record of its file has too is named by its place (--board would solve both)."""
+    monkeypatch.chdir(tmp_path)
+    text = ZR.read_text()
+    Path("-dash.tbn").write_text(text + "\n" + text)
+    c = client(Path("-dash.tbn"))
+    second = c.get("/api/start").json()["files"][0]["boards"][1]
+    assert _values_of_command(c, second["id"], []) == "stich solve ./-dash.tbn --record 2 --from-start --cards"
+
+
+def test_a_file_name_not_utf8_is_said_by_its_bytes(tmp_path):
+    """A file named by bytes that are not UTF-8 made /api/start a 500 (UnicodeEncodeError): the page is given the
+    name with those bytes written out, and a command that names the file Save .tbn downloads."""
+    name = os.fsdecode(b"bad\xffname.tbn")
+    (tmp_path / name).write_bytes(ZR.read_bytes())
+    c = client(tmp_path / name)
+    started = c.get("/api/start")
+    assert started.status_code == 200
+    [listed] = started.json()["files"]
+    assert listed["file"] == "bad\\xffname.tbn" and listed["boards"][0]["label"] == "bad\\xffname.tbn board 1"
+    view = c.post("/api/position", json={"board": listed["boards"][0]["id"], "moves": []}).json()
+    assert view["command"] == "stich solve bad_name-1.tbn --from-start --cards" and view["needs_save"] is True

@@ -26,7 +26,7 @@ from solver.formats.tbn import NO_RECORDS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SCREENSHOT = os.environ.get("STICH_BOARD_SCREENSHOT")  # where to keep the screenshot (docs/board.png for the README)
-WAIT = 30.0
+WAIT = 60.0  # bounds a failure: a wait on a loaded machine ends as soon as the page is ready
 
 
 def _browser_missing(reason: str) -> None:
@@ -80,8 +80,9 @@ def serving(files: list[Path], port: int = 0, **options):
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
+    deadline = time.monotonic() + WAIT
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the board's server did not start"
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}/"
     server.should_exit = True
@@ -132,6 +133,15 @@ ODDS_COUNTS = """window.oddsCounts = [];
 new MutationObserver((records) => { for (const record of records) for (const node of record.addedNodes)
   if (node.id === 'odds-count') window.oddsCounts.push(node.textContent); })
   .observe(document.getElementById('odds'), { childList: true });"""
+
+
+#: Counts the page's calls of loadCurve, begun and ended (answered, stopped or aborted): the only writer of the graph.
+CURVE_CALLS = """window.curveCalls = { begun: 0, ended: 0 };
+const loadCurveBefore = loadCurve;
+loadCurve = async function (...args) {
+  curveCalls.begun += 1;
+  try { return await loadCurveBefore(...args); } finally { curveCalls.ended += 1; }
+};"""
 
 
 def values_on_page(driver) -> dict[str, int]:
@@ -208,14 +218,41 @@ def test_a_card_value_on_the_page_is_the_engines(driver, server):
         # the page's own text shows the same number on the card
         card = driver.find_element("css selector", ".seat.to-move .card[data-value] .value")
         assert card.text == str(next(iter(shown.values())))
-        # what the numbers count and whose they are (the board audit: "score: 4 for 1+2")
+        # what the numbers count and whose they are, not "score: 4 for 1+2"
         unit = {"score": "game units", "points": "card points"}[name]
         assert driver.find_element("id", "summary").text.startswith(f"{name}: {result.total} {unit} for seats 1+2")
-        # the status region says the value, not the search's time after every card (the board audit)
+        # the status region says the value, not the search's time after every card
         took = driver.find_element("css selector", "#summary .took")
         assert re.fullmatch(r" · \d+ ms| · \d+\.\d s", took.get_attribute("textContent"))
         assert took.get_attribute("aria-hidden") == "true"
         assert card.get_attribute("title").endswith(f": {card.text} {unit} for seats 1+2")
+
+
+def test_the_position_shown_is_one_copy_from_the_command_line(driver, server):
+    """A player who wants the position at the command line finds its `stich solve` command under the play list,
+    following the cards clicked, and Copy puts it on the clipboard (or, where the page may not write there, selects
+    it for Ctrl-C)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.find_element("id", "first").click()  # the record opens at the end of its own play
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the start")
+    path = str(EXAMPLES / "zwanzigerrufen.tbn")
+    assert driver.find_element("id", "command").text == f"stich solve {path} --board 1 --from-start --cards"
+    assert driver.find_element("id", "command-save").text == ""  # the named file itself: nothing to save first
+    card = sorted(values_on_page(driver))[0]
+    driver.find_element("css selector", f'.seat.to-move .card[data-card="{card}"]').click()
+    wait_for(lambda: settled(driver) and moves(driver) == [card], "the card played")
+    command = f"stich solve {path} --board 1 --from-start --play {card} --cards"
+    assert driver.find_element("id", "command").text == command
+    driver.find_element("id", "copy-command").click()
+    said = wait_for(lambda: driver.find_element("id", "copy-said").text, "the copy said")
+    if said == "copied":
+        driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.rstrip("/"),
+                                                             "permissions": ["clipboardReadWrite"]})
+        assert driver.execute_async_script("navigator.clipboard.readText().then(arguments[0])") == command
+    else:
+        assert said == "selected: Ctrl-C copies it"
+        assert driver.execute_script("return getSelection().toString()") == command
 
 
 @pytest.mark.parametrize("label, path, cards", [("schafkopf.tbn board 1", "schafkopf.tbn", 6),
@@ -347,9 +384,9 @@ def listed(driver) -> list[list[str]]:
 
 
 def test_a_reload_after_a_restart_keeps_the_named_files_play_and_drops_the_deals(driver):
-    """Board ids start again at b1 when the server starts again: a reload after a restart on the same port listed
-    the tab's deal of Kratzen seed 7 under its id, which another tab's Schafkopf seed 3 had got since, and opened
-    that. The deals of an earlier start are dropped; the named file's record is opened again with its moves."""
+    """Board ids start again at b1 when the server starts again, so a reload after a restart on the same port must not
+    open a tab's deal (Kratzen seed 7) under an id another tab's deal (Schafkopf seed 3) has got since: the deals of the
+    server's last start are dropped; the named file's record is opened again with its moves."""
     import urllib.request
 
     with serving([EXAMPLES / "kratzen.tbn"]) as address:
@@ -431,9 +468,9 @@ def test_a_reload_after_the_named_files_records_were_reordered_keeps_the_deal_pl
 
 
 def test_a_reload_after_the_record_was_changed_says_so_and_opens_the_files_first_record(driver, tmp_path):
-    """A record changed in its file (its deal) was opened again under its label with the kept play, another deal's
-    cards under it. Now the page says the record is no longer there as it was and opens the file's first record with
-    its own play."""
+    """A record changed in its file (its deal) is not opened again under its label with the kept play (another deal's
+    cards under it): the page says the record is not there as it was and opens the file's first record with its own
+    play."""
     first, changed = KRATZEN_TAGLESS.format("HA G7 / H7 G8"), KRATZEN_TAGLESS.format("H7 G8 / HA G7")
     path = tmp_path / "edited.tbn"
     path.write_text(first + "\n" + first.replace("Trump H", "Trump G"), encoding="utf-8")
@@ -547,8 +584,9 @@ def test_a_tab_kept_by_an_older_page_or_damaged_opens_as_new_and_is_kept_anew(dr
 
 
 def test_a_file_of_many_bad_records_is_said_in_a_bar_that_leaves_the_table_in_view(driver, tmp_path):
-    """A named file of many bad records filled the top of the page with their 22 lines, 412 of a 757-pixel window,
-    the table pushed below them: the bar scrolls now, in a fifth of the window, its last line reached by scrolling."""
+    """A named file of many bad records says their 22 lines in a bar that scrolls, in a fifth of the window, its last
+    line reached by scrolling, so that the table stays in view (not 412 pixels of a 757-pixel window filled above
+    it)."""
     record = (EXAMPLES / "kratzen.tbn").read_text(encoding="utf-8").split("\n\n% 2.")[0]
     path = tmp_path / "many.tbn"
     path.write_text("\n\n".join([record] + [record.replace('[Declarer "1"]', '[Declarer "9"]')] * 25) + "\n",
@@ -649,16 +687,19 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
                    "document.querySelectorAll('#graph .dot').length === S.curve.curve.length")
     objective.select_by_value("score")
     wait_for(lambda: settled(driver) and driver.execute_script(score_graph), "the score's graph")
+    driver.execute_script(CURVE_CALLS)
     for name in ("points", "score"):
         objective.select_by_value(name)
-    wait_for(lambda: settled(driver) and driver.execute_script(score_graph), "the score's graph again")
-    time.sleep(0.5)  # and stays so: no answer of the points' graph still on its way replaces it
+    # once every graph asked for has been answered or stopped, none can replace the score's: the points' neither
+    wait_for(lambda: settled(driver) and driver.execute_script("return curveCalls.begun === curveCalls.ended"),
+             "every graph asked for")
+    assert driver.execute_script("return curveCalls.begun") >= 2
     assert driver.execute_script(score_graph)
     # the single-dummy view hides the other hands and shows the analyser's odds for the seat to move: the odds so
     # far while the samples are solved, then over all of them
     driver.execute_script(ODDS_COUNTS)
     driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
-    wait_for(lambda: odds_done(driver), "the odds", timeout=60)
+    wait_for(lambda: odds_done(driver), "the odds", timeout=120)
     counts = driver.execute_script("return window.oddsCounts")
     assert any(text.startswith("so far ") for text in counts) and counts[-1].startswith("100 deals"), counts
     assert "mean payment" in driver.find_element("id", "odds-summary").text  # the score beside the points
@@ -682,9 +723,9 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
 
 
 def test_what_a_player_found_wrong_on_the_table(driver, server):
-    """The board audit's findings, each as the page behaves now: a side hand's cards do not cover each other (XVIII
-    read as XVI), a yes/no badge is coloured for the player to move, the arrow keys still move through the play
-    after the objective or the mode was changed, and the single-dummy badges survive an objective change."""
+    """On the table: a side hand's cards do not cover each other (XVIII read as XVI), a yes/no badge is coloured for the
+    player to move, the arrow keys still move through the play after the objective or the mode is changed, and the
+    single-dummy badges survive an objective change."""
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.select import Select
 
@@ -709,7 +750,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
              "schneider_against")
     badge = driver.execute_script("const n = document.querySelector('#seat-2 .card[data-card=\"GA\"] .value');"
                                   "return [n.textContent, n.className]")
-    assert badge == ["✗▲", "value good"]  # good in a sign too, not in the colour alone (the second audit)
+    assert badge == ["✗▲", "value good"]  # good in a sign too, not in the colour alone
     # and says so to a screen reader, which hears no colour
     assert accessible_name(driver, '#seat-2 .card[data-card="GA"]') == \
         "Gras Ace (GA): no for seats 3+4, good for seat 2, a best card"
@@ -727,12 +768,14 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     driver.execute_script("goTo(4)")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 4, "four cards in")
     driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
-    wait_for(lambda: odds_done(driver), "the odds", timeout=60)
+    wait_for(lambda: odds_done(driver), "the odds", timeout=120)
     odds = "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.textContent)"
     before = driver.execute_script(odds)
     assert before and all(text.endswith("%") for text in before)
     Select(driver.find_element("id", "objective")).select_by_value("points")
-    time.sleep(0.3)
+    # the change is drawn at once; nothing is asked in single dummy, so once nothing is in flight it is all drawn
+    wait_for(lambda: driver.execute_script("return S.objective === 'points' && document.body.dataset.busy === 'no'"),
+             "the objective points")
     assert driver.execute_script(odds) == before
     driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)  # and the keys after the mode's radio
     wait_for(lambda: driver.execute_script("return S.cursor") == 3 and driver.execute_script("return S.mode") == "sd",
@@ -745,7 +788,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     wait_for(lambda: driver.execute_script(
         "return document.querySelectorAll('#play li span:not(.leader)').length") == 32,
         "the whole line again in double dummy")
-    # each trick of the play list says who led it (the audit): seat 1 the first, then each trick's winner
+    # each trick of the play list says who led it: seat 1 the first, then each trick's winner
     position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
     leaders = [f"S{trick.leader + 1}" for trick in position.state.history]
     wait_for(lambda: driver.execute_script(
@@ -783,7 +826,7 @@ def open_at(driver, label: str, moves: int | None) -> None:
 
 
 def test_a_trick_of_five_or_six_cards(driver, server):
-    """The board audit: a Kratzen trick of five or six cards had neighbouring seats' cards covering each other."""
+    """A Kratzen trick of five or six cards has no neighbouring seats' cards covering each other."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "kratzen.tbn board 5")  # six seats, the first trick on the table
@@ -806,8 +849,8 @@ def test_a_trick_of_five_or_six_cards(driver, server):
 
 
 def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
-    """The Kratzen audit: the board showed the pot only at the end of a deal. A club table has it in the middle all
-    along: what is left, what each trick pays, and each seat's tricks with what they took from it."""
+    """A Kratzen table has the pot in the middle all along, as a club table does: what is left, what each trick pays,
+    and each seat's tricks with what they took from it."""
     text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
             '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n')
     paste_record(driver, server, text, "S.view.pot !== null && S.view.pot.start === 14", "the deal")
@@ -838,10 +881,10 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
 
 
 def test_the_deal_dialog_says_a_refusal_inside_itself_and_keeps_what_was_typed(driver, server):
-    """The board audit: a contract or seat the server refused closed the Deal dialog and said why in the page's
-    bar, so what was typed was lost; a declarer above the seat count got only the browser's own bubble. The dialog
-    now stays open with the server's message inside it (a live region), the field at fault marked and focused, and
-    closes on a deal alone; Enter in a field deals (Cancel was the form's default button and closed it)."""
+    """A contract or seat the server refuses, or a declarer above the seat count, leaves the Deal dialog open with the
+    server's message inside it (a live region), the field at fault marked and focused, so that what was typed is kept
+    (not closed, the reason in the page's bar, nor the browser's own bubble alone); it closes on a deal alone, and Enter
+    in a field deals (Cancel is not the form's default button)."""
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.select import Select
 
@@ -884,8 +927,8 @@ def test_the_deal_dialog_says_a_refusal_inside_itself_and_keeps_what_was_typed(d
 
 
 def test_the_table_on_a_phone(driver, server):
-    """The board audit: in a phone's 400 pixels the hands around the ellipse covered each other and the trick, and
-    ran off the page's sides."""
+    """In a phone's 400 pixels the hands around the ellipse cover neither each other nor the trick, and stay within the
+    page's sides."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
@@ -905,10 +948,10 @@ def test_the_table_on_a_phone(driver, server):
 
 
 def test_the_table_between_a_phone_and_a_wide_window(driver, server):
-    """The review: at 1,101-1,150 pixels a Zwanzigerrufen side hand of ten cards stuck out of the table, and at 761
-    a six-seat Kratzen table was crowded. Below 1,160 pixels the panels beside the table are narrower (20rem), below
-    1,024 they go under it, and only below 640 are the seats stacked: at 1,120 and 1,150 (panels beside) and 780
-    (panels under, seats around the table) no sideways scrolling, no card over another and no seat off the table."""
+    """Below 1,160 pixels the panels beside the table are narrower (20rem), below 1,024 they go under it, and only below
+    640 are the seats stacked: at 1,120 and 1,150 (panels beside) and 780 (panels under, seats around the table) no
+    sideways scrolling, no card over another and no seat off the table, a Zwanzigerrufen side hand of ten cards and a
+    six-seat Kratzen table alike."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     edges = ("const t = document.getElementById('table').getBoundingClientRect(); return [...document."
@@ -928,9 +971,9 @@ def test_the_table_between_a_phone_and_a_wide_window(driver, server):
 
 
 def test_a_phone_lays_a_five_or_six_card_trick_out_in_a_row(driver, server):
-    """The Kratzen audit: on a phone's 400 pixels the hands are stacked, but the trick's cards kept their ring offsets
-    and sat scattered off to one side. There they are a row in playing order (leader first), centred on the table,
-    each with its seat under it. The window is emulated (a headless window is no narrower than 500 pixels)."""
+    """On a phone's 400 pixels the hands are stacked, and a five- or six-card trick is a row in playing order (leader
+    first), centred on the table, each card with its seat under it, not scattered at its ring offsets. The window is
+    emulated (a headless window is no narrower than 500 pixels)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     row = ("const t = document.getElementById('table').getBoundingClientRect();"
@@ -964,7 +1007,7 @@ def test_a_phone_lays_a_five_or_six_card_trick_out_in_a_row(driver, server):
 
 
 def test_the_weli_says_so_on_its_face(driver, server):
-    """The Kratzen audit: the Weli (S6, RULES.md 3.1) was a plain "6♦" with the tooltip "S6"."""
+    """The Weli (S6, RULES.md 3.1) says so on its face, not only in a tooltip "S6" on a plain "6♦"."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "kratzen.tbn board 5")  # seat 1 holds the Weli
@@ -975,9 +1018,8 @@ def test_the_weli_says_so_on_its_face(driver, server):
 
 
 def test_the_end_of_a_kratzen_deal_shows_each_seats_payment_not_its_trick_chips(driver, server):
-    """The Kratzen audit: at the end of a deal the seat labels kept the chips the tricks took ("(+0)") while the
-    centre gave the payment, which also counts a missed target paid into the pot (RULES.md 3.4): a player read the
-    "+N" as the payment. Once settled the labels and the side panel say each seat's net payment, as the centre does."""
+    """Once a Kratzen deal is settled, the seat labels and the side panel say each seat's net payment, as the centre
+    does, which counts a missed target paid into the pot too (RULES.md 3.4), not the chips the tricks took ("(+0)")."""
     text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
             '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n[Play "1"]\nSU S7 SK\nEK EO GA\nG8 SZ HA\nE9 HU HO\n*\n')
     paste_record(driver, server, text, "S.view.is_over && S.view.pot.start === 14", "the deal's end")
@@ -998,15 +1040,15 @@ def test_the_end_of_a_kratzen_deal_shows_each_seats_payment_not_its_trick_chips(
 
 
 def test_a_kratzen_grade_counts_one_trick_in_the_singular(driver, server):
-    """The Kratzen table audit: the play list's and the graph's tooltip said "cost 1 tricks"; five seats, the
-    attacker's Weli lead (H7 keeps his two tricks) and seat 5's trump ten each cost one trick."""
+    """The play list's and the graph's tooltip say "cost 1 trick", not "1 tricks": five seats, the attacker's Weli lead
+    (H7 keeps his two tricks) and seat 5's trump ten each cost one trick."""
     text = ('[Game "Kratzen"]\n[Board "3"]\n[Seats "5"]\n'
             '[Deal "1: S6 GK H7 SK / GA SO S9 S8 / EK GU HZ H9 / G9 G8 HA H8 / GZ G7 HK HO"]\n[Contract "Trump G"]\n'
             '[Pot "12"]\n[Play "1"]\nS6 GA GU G9 GZ\nSO H9 G8 G7 SK\nHA HK H7 S9 HZ\nH8 HO GK S8 EK\n*\n')
     paste_record(driver, server, text, "S.view.is_over && S.curve !== null", "the graph")
     said = driver.execute_script("return [...document.querySelectorAll('#play [title]')].map((n) => n.title)"
                                  ".filter((t) => t.includes(' blunder'))")
-    # a target is missed, not lost (the Kratzen audit)
+    # a target is missed, not lost
     assert said == ["S6 by seat 1: blunder, cost 1 trick, missed target (best: H7)",
                     "GZ by seat 5: blunder, cost 1 trick, missed target (best: G7)"]
     # the panel's contract with the sign the trump cards show: "Trump G" beside ♠ cards read as two suits
@@ -1036,9 +1078,9 @@ def test_a_kratzen_score_below_zero_draws_one_0_and_says_its_unit(driver, server
 
 
 def test_an_endings_odds_say_why_there_are_none_and_no_longer_sampling(driver, server):
-    """Walking the examples: Schafkopf board 6, an ending, in single dummy showed "sampling the unseen cards…"
-    beside the analyser's refusal of an ending, as if still at work. The panel now says at once, in the board's
-    words, why there are no odds, and nothing of sampling."""
+    """Schafkopf board 6 of the examples, an ending, in single dummy: the panel says at once, in the board's words, why
+    there are no odds, and nothing of sampling (not "sampling the unseen cards…" beside the analyser's refusal of an
+    ending, as if still at work)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "schafkopf.tbn board 6")
@@ -1055,8 +1097,8 @@ def test_an_endings_odds_say_why_there_are_none_and_no_longer_sampling(driver, s
 
 
 def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
-    """The statistics audit: every sample alike gives an interval of no width, which says only that no other value
-    was met; the odds say so, as stich analyse does, instead of a '95%' interval."""
+    """Every sample alike gives an interval of no width, which says only that no other value was met; the odds say so,
+    as stich analyse does, instead of a '95%' interval."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     summary = driver.execute_script(
@@ -1072,14 +1114,14 @@ def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
         "renderOdds({seat: 1, samples: 1, kind: 'progress', of: 32, measure: 'points', win_probability: 1, mean: 70,"
         " interval: [70, 70], score_mean: null, openings: []});"
         "return document.getElementById('odds-summary').textContent;")
-    assert "(one sample: no interval)" in one  # not "all samples alike" (the review)
+    assert "(one sample: no interval)" in one  # not "all samples alike"
 
 
 def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(driver, server):
-    """The page showed each card's win chance bare and no bonus at all, though the API sends their 95% Wilson
-    intervals and stich analyse prints them (every share has one), and it said "all samples alike" where analyse
-    says "all 6 samples alike". The API's odds, drawn by the page, now read as analyse's report of the same numbers
-    (the tables in the compact form of analyse's tables of advice, to fit the panel)."""
+    """The page shows each card's win chance and bonus odds with the 95% Wilson intervals the API sends, as stich
+    analyse prints them (every share has one), and says "all 6 samples alike" as analyse does: the API's odds, drawn by
+    the page, read as analyse's report of the same numbers (the tables in the compact form of analyse's tables of
+    advice, to fit the panel)."""
     from solver.games.outcome import FIGURE_SPACE
     from solver.sampling import forced_by_whom as _forced_by_whom, share, spread_text as _spread
     driver.get(server)
@@ -1167,9 +1209,8 @@ def test_the_odds_keep_each_figure_and_its_interval_on_one_line_at_320_pixels(dr
 
 
 def test_single_dummy_keeps_the_partner_secret(driver, server):
-    """The board audit: in single dummy the partner's seat was "not known", but the sides' rows said "declarers
-    (1+2)" with their card points, and the graph's note named them too. Now they show once the called card is
-    played, or to the partner itself."""
+    """In single dummy the partner's seat is "not known", and the sides' rows and the graph's note name the declarers
+    (with their card points) only once the called card is played, or to the partner itself."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")  # zwanzigerrufen.tbn board 1: seat 2 holds the called T20
     moves_ = moves(driver)
@@ -1193,10 +1234,10 @@ def test_single_dummy_keeps_the_partner_secret(driver, server):
 
 
 def test_single_dummy_shows_no_double_dummy_figure(driver, server):
-    """The play audit: in single dummy the graph still drew the double-dummy value of the position shown (a defender
-    read the declarers' +4 off it beside his 33% odds) and the past cards' grades, whose tooltips named the best cards
-    of a hidden hand. Single dummy draws neither now, and says where they are; the play list keeps its leaders. The
-    keys line no longer lists space for a best card there, where it does nothing."""
+    """In single dummy the graph draws neither the double-dummy value of the position shown (a defender would read the
+    declarers' +4 off it beside his 33% odds) nor the past cards' grades, whose tooltips name the best cards of a hidden
+    hand, and it says where they are; the play list keeps its leaders. The keys line lists no space for a best card
+    there, where it does nothing."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 7", 8)
@@ -1230,9 +1271,9 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
 
 
 def test_single_dummy_stops_a_graph_on_its_way(driver, server):
-    """The review: a double-dummy graph still being computed went on when the page turned to single dummy, which
-    draws none, and "computing…" stayed beside the graph's heading. The graph's question is now stopped and the
-    words cleared. The page's /api/curve here answers only by being stopped, so the graph is on its way for sure."""
+    """A double-dummy graph still being computed when the page turns to single dummy, which draws none, is stopped and
+    its "computing…" beside the graph's heading cleared. The page's /api/curve here answers only by being stopped, so
+    the graph is on its way for sure."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     driver.execute_script("""window.curveStopped = false;
@@ -1257,8 +1298,8 @@ def test_single_dummy_stops_a_graph_on_its_way(driver, server):
 
 
 def test_the_keyboard_plays_any_card(driver, server):
-    """The board audit: the keyboard could only play a best card (space); the cards took no focus, and Upload… was
-    a label no Tab reached."""
+    """The keyboard plays any card, not only a best card: a legal card takes focus and Enter or space plays it, the next
+    seat's card then has the focus, and space on a focused button (|◀) is the button's; Upload… is a button."""
     from selenium.webdriver.common.keys import Keys
 
     driver.get(server)
@@ -1274,7 +1315,7 @@ def test_the_keyboard_plays_any_card(driver, server):
     wait_for(lambda: settled(driver) and moves(driver) == start + [chosen, following], f"{following} played")
     upload = driver.find_element("id", "upload-open")
     assert upload.tag_name == "button" and upload.text == "Upload…"
-    # space on a focused button is the button's (the review: |< and Upload… played a best card instead)
+    # space on a focused button (|<, Upload…) is the button's, not a best card
     driver.find_element("id", "first").send_keys(" ")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the deal's start")
     assert driver.execute_script("return S.moves") == start + [chosen, following]  # kept, none played: at the start
@@ -1296,7 +1337,7 @@ def test_a_touch_screen_shows_no_keys(driver, server):
 
 
 def test_the_graphs_numbers_are_off_its_line(driver, server):
-    """The board audit: the axis's numbers (the greatest, the least) sat under the graph's first points."""
+    """The axis's numbers (the greatest, the least) do not sit under the graph's first points."""
     driver.get(server)
     wait_for(lambda: settled(driver) and driver.execute_script(
         "return S.curve !== null && document.querySelectorAll('#graph .dot').length === S.curve.curve.length"),
@@ -1310,9 +1351,9 @@ def test_the_graphs_numbers_are_off_its_line(driver, server):
 
 
 def test_the_graphs_dashed_line_is_where_the_game_is_won(driver, server):
-    """The board audit: the dashed line was drawn at half the card points, where a curve sitting on it loses the
-    game (RULES.md 1.1: 44:44 is no win; 2.4: 60:60 goes to the defenders). It is the post-mortem's game line now
-    (Zwanzigerrufen: 45), named in the note under the graph and in the line's tooltip."""
+    """The dashed line is the post-mortem's game line (Zwanzigerrufen: 45), named in the note under the graph and in the
+    line's tooltip, not half the card points, where a curve sitting on it loses the game (RULES.md 1.1: 44:44 is no win;
+    2.4: 60:60 goes to the defenders)."""
     from selenium.webdriver.support.select import Select
 
     driver.get(server)
@@ -1336,8 +1377,8 @@ def test_the_graphs_dashed_line_is_where_the_game_is_won(driver, server):
 
 
 def test_an_endings_dashed_line_is_said_to_be_on_its_own_cards(driver, server):
-    """The graph said "dashed: game won at ≥ 45" in an ending where stich postmortem says the line is on the
-    ending's own cards (the whole deal's 45, counted on the cards left): the note and the tooltip say so now."""
+    """In an ending the graph's note and the line's tooltip say, as stich postmortem does, that the line is on the
+    ending's own cards (the whole deal's 45, counted on the cards left), not a bare "dashed: game won at ≥ 45"."""
     from selenium.webdriver.support.select import Select
 
     driver.get(server)
@@ -1353,8 +1394,8 @@ def test_an_endings_dashed_line_is_said_to_be_on_its_own_cards(driver, server):
 
 
 def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
-    """The Kratzen audit: the single-dummy odds called each seat's trick target a "bonus forced" and the score
-    "seat 1's share of its side's", where Kratzen has targets, no bonuses, and no sides (RULES.md 3)."""
+    """Kratzen's single-dummy odds speak of each seat's trick target and the attacker's payment, not of a "bonus forced"
+    or "seat 1's share of its side's": Kratzen has targets, no bonuses, and no sides (RULES.md 3)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "kratzen.tbn board 1")
@@ -1370,8 +1411,8 @@ def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
 
 
 def test_a_screen_reader_is_told_what_the_eye_sees(driver, server):
-    """The accessibility audit: a card was announced by its face ("X I X", "G ♥ 4"), a hidden card not at all, a
-    played card and the next seat to move not at all."""
+    """A screen reader is told a card by its name in words, not its face ("X I X", "G ♥ 4"), with its value for the seat
+    to move; a card played with its seat; and, in the live region, the card played and the next seat to move."""
     from selenium.webdriver.common.keys import Keys
 
     driver.get(server)
@@ -1397,8 +1438,8 @@ def test_a_screen_reader_is_told_what_the_eye_sees(driver, server):
 
 
 def test_a_screen_reader_is_told_what_the_deal_pays(driver, server):
-    """The board audit: at the deal's end the table's centre shows each seat's payment and the pot's change, but the
-    live region said only "The deal is over.": a screen reader's player never heard the result."""
+    """At the deal's end the live region says each seat's payment and the pot's change, as the table's centre shows
+    them, not only "The deal is over."."""
     text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
             '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n[Play "1"]\nSU S7 SK\nEK EO GA\nG8 SZ HA\nE9 HU HO\n*\n')
     paste_record(driver, server, text, "S.view.is_over && S.view.pot.start === 14", "the deal's end")
@@ -1411,9 +1452,8 @@ def test_a_screen_reader_is_told_what_the_deal_pays(driver, server):
 
 
 def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, server):
-    """The board audit: the play list's cards, which a click returns to, were plain text no key reached and a
-    screen reader did not offer to press. They are buttons with one tab stop, the card shown (aria-current), each
-    named with its number; Enter goes to a card, ↑ ↓ a trick back or on, and the focus follows the card shown."""
+    """The play list's cards, which a click returns to, are buttons with one tab stop, the card shown (aria-current),
+    each named with its number; Enter goes to a card, ↑ ↓ a trick back or on, and the focus follows the card shown."""
     from selenium.webdriver.common.keys import Keys
 
     driver.get(server)
@@ -1469,9 +1509,8 @@ def test_click_a_play_list_card_then_space_plays_the_best_card(driver, server):
 
 
 def test_backspace_takes_a_card_back_with_the_focus_on_the_cards(driver, server):
-    """The board audit: a keyboard player on the cards had no key to take a card back (← there chooses the previous
-    card; undo's ← needed three Tabs to a button first). Backspace takes one back from anywhere, and on a card the
-    focus stays with the cards: the seat to move again."""
+    """Backspace takes a card back from the cards, and from elsewhere (★ best) too; on a card the focus stays with the
+    cards, the seat to move again, and the card taken back is kept for ▶."""
     from selenium.webdriver.common.keys import Keys
 
     driver.get(server)
@@ -1521,8 +1560,8 @@ def test_the_last_card_from_the_keyboard_leaves_the_focus_on_the_table(driver, s
 
 
 def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
-    """The accessibility audit: the play list marked an inaccuracy, a mistake and a blunder by the colour of a wavy
-    underline alone (and the graph by its dots' colour), which a player with weak colour vision cannot tell apart."""
+    """The play list marks an inaccuracy, a mistake and a blunder by a sign, not by the colour of a wavy underline alone
+    (nor the graph by its dots' colour), which a player with weak colour vision cannot tell apart."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "schafkopf.tbn board 7")  # two mistakes
@@ -1539,9 +1578,8 @@ def test_a_grade_is_said_in_a_sign_not_in_colour_alone(driver, server):
 
 
 def test_the_arrow_keys_go_through_the_objectives_on_their_list(driver, server):
-    """The accessibility audit: an arrow on the focused objective's list chose the next objective and then dropped the
-    focus (the blur that gives a mouse player's arrow keys back to the play), so a keyboard player could not go on to
-    the objective after it; the page did not say its keys."""
+    """An arrow on the focused objective's list chooses the next objective and keeps the focus there, so a keyboard
+    player can go on to the objective after it; the page says its keys."""
     from selenium.webdriver.common.keys import Keys
 
     driver.get(server)
@@ -1556,15 +1594,15 @@ def test_the_arrow_keys_go_through_the_objectives_on_their_list(driver, server):
     wait_for(lambda: driver.execute_script("return S.objective") == names[2], "the third objective")
     assert driver.execute_script("return document.activeElement.id") == "objective"
     assert driver.execute_script("return S.cursor") == cursor  # the play stayed where it was
-    # the view's radios alike: an arrow checks the next one and leaves the focus on it (the review)
+    # the view's radios alike: an arrow checks the next one and leaves the focus on it
     driver.find_element("css selector", 'input[name="mode"][value="dd"]').send_keys(Keys.ARROW_RIGHT)
     wait_for(lambda: driver.execute_script("return S.mode") == "sd", "single dummy")
     assert driver.execute_script("return document.activeElement.name + ' ' + document.activeElement.value") == "mode sd"
 
 
 def test_a_button_keeps_the_focus_when_it_has_nothing_to_do(driver, server):
-    """The accessibility audit: ★ best pressed with Enter was disabled while the next values were searched, which
-    dropped the focus to the page, so Enter again did nothing; ◀ at the start lost it too."""
+    """◀ pressed with Enter at the start keeps the focus (aria-disabled, not disabled), and ★ best pressed with Enter
+    keeps it while the next values are searched, so Enter again plays a second best card."""
     from selenium.webdriver.common.keys import Keys
 
     driver.get(server)
@@ -1585,10 +1623,10 @@ def test_a_button_keeps_the_focus_when_it_has_nothing_to_do(driver, server):
 
 
 def test_the_cards_to_play_are_one_tab_stop_and_the_arrows_choose(driver, server):
-    """The second accessibility audit: every playable card was a tab stop of its own (ten Tabs past a Zwanzigerrufen
-    hand to the objective). Now they are one (a roving tabindex, WAI-ARIA's toolbar pattern): Tab reaches the first,
-    the arrow keys and Home, End move among them without undoing a card, Tab leaves and Shift+Tab comes back to the
-    card chosen, Enter plays it. The seat's name is built from the view, not from its label's abbreviations."""
+    """The playable cards are one tab stop (a roving tabindex, WAI-ARIA's toolbar pattern), not ten Tabs past a
+    Zwanzigerrufen hand: Tab reaches the first, the arrow keys and Home, End move among them without undoing a card, Tab
+    leaves and Shift+Tab comes back to the card chosen, Enter plays it. The seat's name is built from the view, not from
+    its label's abbreviations."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
@@ -1655,12 +1693,11 @@ return {width: document.scrollingElement.scrollWidth, window: innerWidth, small,
 
 
 def test_a_phone_and_a_zoomed_window_have_no_sideways_scrolling_and_big_enough_targets(driver, server):
-    """The board task: on a 375-pixel phone the lists and the radios were 19 pixels high and the play list's cards
-    (each goes back to its moment) 19 by 15, under WCAG 2.5.8's 24; at 320 CSS pixels (a desktop at 400%, WCAG
-    1.4.10's reflow) the records' list ran 14 pixels off the page's side. Each game's table, on phones (emulated as
-    such) and in a zoomed desktop window. The graph's points were 6 to 13 pixels across, their columns (a finger's
-    targets) 12 pixels wide on a 360-pixel phone: with a finger's (coarse) pointer every point's column is 24 now,
-    the graph drawn wider than its panel where it must and scrolled in its frame, the page no wider than the window."""
+    """On a 375-pixel phone the lists, the radios and the play list's cards (each goes back to its moment) are at least
+    WCAG 2.5.8's 24 pixels, and at 320 CSS pixels (a desktop at 400%, WCAG 1.4.10's reflow) the records' list stays on
+    the page. Each game's table, on phones (emulated as such) and in a zoomed desktop window. With a finger's (coarse)
+    pointer every point's column of the graph (a finger's target) is 24 pixels wide, the graph drawn wider than its
+    panel where it must and scrolled in its frame, the page no wider than the window."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     with coarse_pointer(driver):
@@ -1691,9 +1728,9 @@ def phones_and_zoomed_windows_have_big_enough_targets(driver) -> None:
 
 
 def test_every_examples_record_fits_a_320_pixel_window(driver, server):
-    """Walking the examples at 320 CSS pixels (a desktop at 400%, WCAG 1.4.10's reflow): Zwanzigerrufen board 2's
-    contract panel ran 12 pixels off the page's side, its [Variant] flag sagotrick=mond_skus_pagat one word the
-    panel's table could not break. Every record of the three games' examples now fits."""
+    """At 320 CSS pixels (a desktop at 400%, WCAG 1.4.10's reflow) every record of the three games' examples fits the
+    page, Zwanzigerrufen board 2's contract panel too, whose [Variant] flag sagotrick=mond_skus_pagat is one word the
+    panel's table must break."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     labels = driver.execute_script("return [...document.querySelectorAll('#records option')]"
@@ -1720,9 +1757,9 @@ def redrawn(drawn):
 
 
 def test_the_graph_keeps_its_dots_round_at_any_width(driver, server):
-    """The board task: the graph was drawn 400 units wide and stretched to its panel's width, so on a tablet (768
-    pixels, the panels under the table) its dots were ellipses twice as wide as high and its numbers as stretched;
-    it is now drawn in its own pixels, and again when the window's width changes."""
+    """The graph is drawn in its own pixels, and again when the window's width changes, so that on a tablet (768 pixels,
+    the panels under the table) its dots stay round and its numbers unstretched (not drawn 400 units wide and stretched
+    to the panel, dots twice as wide as high)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     dots = ("const graph = document.getElementById('graph').getBoundingClientRect(); if (S.curve === null) return null;"
@@ -1743,23 +1780,26 @@ def test_the_graph_keeps_its_dots_round_at_any_width(driver, server):
         restore_window(driver)
 
 
-#: Sets the graph's frame's width to each of the given widths in turn (CSS pixels, 0.15 s apart) and answers how often
-#: the graph was drawn again meanwhile, and the width it was drawn at last.
+#: Sets the graph's frame's width to each of the given widths in turn (CSS pixels), each once the resize observers have
+#: seen the one before (they run in the frame after a change, before the second animation frame's callbacks), and
+#: answers how often the graph was drawn again meanwhile, and the width it was drawn at last.
 RESIZED_GRAPH = """const [widths, done] = arguments; const frame = document.getElementById('graph-frame');
 const original = window.renderCurve; let drawn = 0;
 window.renderCurve = function () { drawn += 1; return original.apply(this, arguments); };
 const step = (i) => {
-  if (i < widths.length) { frame.style.width = widths[i] + 'px'; setTimeout(() => step(i + 1), 150); return; }
+  if (i < widths.length) {
+    frame.style.width = widths[i] + 'px';
+    requestAnimationFrame(() => requestAnimationFrame(() => step(i + 1)));
+    return;
+  }
   window.renderCurve = original; done([drawn, S.curveWidth]);
 };
 step(0);"""
 
 
 def test_a_graph_narrower_than_its_least_width_is_not_drawn_again_at_every_resize(driver, server):
-    """The review: the graph is drawn at a least width, but the resize observer compared the measured width with that
-    clamped one, so a panel under it drew the graph again at every resize, to the same drawing. Now resizes under the
-    least width (24 pixels a point: 616 for the 24 cards of Zwanzigerrufen board 1) draw nothing again, the graph
-    scrolling in its frame, and a width above it still redraws."""
+    """The graph is drawn at a least width (24 pixels a point: 616 for the 24 cards of Zwanzigerrufen board 1): resizes
+    under it draw nothing again, the graph scrolling in its frame, and a width above it still redraws."""
     driver.get(server)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.curve !== null"), "the graph")
     assert driver.execute_script("return S.curve.curve.length") == 25
@@ -1884,10 +1924,9 @@ return {card: width('#table .card'), height: document.querySelector('#table .car
 
 
 def test_the_cards_grow_with_the_browsers_font_size(driver, server):
-    """The tablet review: the cards were sized in pixels (40 by 58, their text 15), so a player who sets a larger
-    font in the browser got larger words and the same small cards. They are in rem now: at twice the font size the
-    cards, their values, the side hands and the trick's ring are twice as large; and never narrower than 24 pixels
-    (WCAG 2.5.8's targets) at a small one."""
+    """The cards are sized in rem, not pixels, so that a player who sets a larger font in the browser gets larger cards
+    too: at twice the font size the cards, their values, the side hands and the trick's ring are twice as large; and
+    never narrower than 24 pixels (WCAG 2.5.8's targets) at a small one."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "zwanzigerrufen.tbn board 1")
@@ -1967,14 +2006,13 @@ return {scroll: frame.scrollWidth, client: frame.clientWidth, drawn: S.curveWidt
 @pytest.mark.parametrize("label, moves, points", [("schafkopf.tbn board 7", 20, 33),
                                                    ("zwanzigerrufen.tbn board 1", None, 25)])
 def test_a_mouses_graph_fits_its_panel_whole(driver, server, label, moves, points):
-    """The graph review: drawn with 24-pixel columns for every pointer, a 1,400-pixel desktop's Schafkopf graph
-    (808 pixels) scrolled in its 380-pixel panel, as did a Zwanzigerrufen record's of 24 cards (616 pixels), the whole
-    deal's evaluation no longer seen at a glance. With a mouse (a fine pointer) the graph fits its panel again, no
-    sideways scrolling; each point's target is its whole column, from halfway to the point before to halfway to the
-    next, the plot's height; where that is under 24 pixels the play list's cards (and the arrow keys) reach the same
+    """With a mouse (a fine pointer) the graph fits its panel, no sideways scrolling (24-pixel columns for every pointer
+    would make a 1,400-pixel desktop's Schafkopf graph 808 pixels in a 380-pixel panel, the whole deal's evaluation not
+    seen at a glance); each point's target is its whole column, from halfway to the point before to halfway to the next,
+    the plot's height; where that is under 24 pixels the play list's cards (and the arrow keys) reach the same
     positions, every one of them and every other target at least 24 by 24 (WCAG 2.5.8's equivalent). Turning a touch
-    screen's emulation on draws the graph for a finger without a reload, and off again whole; a narrower panel draws
-    it again whole."""
+    screen's emulation on draws the graph for a finger without a reload, and off again whole; a narrower panel draws it
+    again whole."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     assert driver.execute_script("return [innerWidth, matchMedia('(pointer: coarse)').matches]") == [1400, False]
@@ -2261,9 +2299,9 @@ return {under: under, title: line.querySelector('title').textContent};"""
 
 
 def test_a_mouse_beside_a_touch_screen_reads_the_dashed_lines_tooltip(driver, server):
-    """The board review: with a touch screen and a mouse (``any-pointer: coarse``) the finger's tap columns were drawn
-    over the dashed game line, whose tooltip says where the game is won, so the mouse never showed it. The columns are
-    under the line now: the line (its dashes) is what the mouse finds, and a tap on it goes to the column under it."""
+    """With a touch screen and a mouse (``any-pointer: coarse``) the finger's tap columns are drawn under the dashed
+    game line, whose tooltip says where the game is won: the line (its dashes) is what the mouse finds, and a tap on it
+    goes to the column under it."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "schafkopf.tbn board 7")
@@ -2295,10 +2333,9 @@ SEAT_EDGES = """return Object.fromEntries([...document.querySelectorAll('.seat')
 
 
 def test_a_phone_turned_sideways_seats_the_table_as_a_page_opened_sideways(driver, server):
-    """The side seats' clamp is measured in the layout the table was drawn in: a phone turned from upright (the
-    stacked seats, almost the window's width) to sideways kept a 12rem clamp where 7rem was right, seats 2 and 4
-    drawn 80 pixels in from where a page opened sideways puts them, until the next card (the review). A change of
-    the table's width draws it again: the seats land where a fresh page puts them, and a focused card keeps focus."""
+    """The side seats' clamp is measured in the layout the table is drawn in: a phone turned from upright (the stacked
+    seats, almost the window's width) to sideways draws the table again, seats 2 and 4 land where a fresh page opened
+    sideways puts them, and a focused card keeps focus and its values."""
     try:
         driver.get(server)
         wait_for(lambda: settled(driver), "values")

@@ -47,8 +47,8 @@ def page() -> _Elements:
 
 
 def test_every_button_has_a_name_in_words(page):
-    """The audit: |◀ ◀ ▶ ▶| were announced as "vertical line black left-pointing triangle"; a button whose text has
-    no word has an aria-label, and the keys that do the same are said (aria-keyshortcuts)."""
+    """A button whose text has no word (|◀ ◀ ▶ ▶|, otherwise read as "vertical line black left-pointing triangle") has
+    an aria-label, and the keys that do the same are said (aria-keyshortcuts)."""
     buttons = {attrs.get("id") or text: (attrs, text) for (tag, attrs), text in
                zip([e for e in page.elements if e[0] == "button"], page.button_text.values())}
     assert len(buttons) >= 12
@@ -82,8 +82,8 @@ def test_thinking_is_for_the_eye_not_said_by_the_status_region():
     status = re.search(r'<div id="status"[^>]*>(.*?)</div>', html, re.S)
     assert status and "thinking" not in status.group(1) and 'id="summary"' in status.group(1)
     live = re.findall(r'<(\w+)[^>]*(?:role="(?:status|alert)"|aria-live=)[^>]*>(.*?)</\1>', html, re.S)
-    # the page's error bar, the status line, the announcements and the Paste and Deal dialogs' refusals
-    assert len(live) == 5 and not any("thinking" in inside for _, inside in live)
+    # the page's error bar, the status line, the announcements, the Paste and Deal dialogs' refusals and what Copy did
+    assert len(live) == 6 and not any("thinking" in inside for _, inside in live)
     script = (STATIC / "board.js").read_text(encoding="utf-8")
     assert '$("status").setAttribute("aria-busy", String(busy.kinds.has("values")))' in script
 
@@ -236,8 +236,8 @@ def test_the_contrast_formula():
 
 
 def test_the_headings_go_down_one_level_at_a_time(page):
-    """The second accessibility audit: the page went from its h1 to the panels' h3, so a screen reader's list of
-    headings had no level 2; the panels the page draws (the odds) are h2 too."""
+    """The page has one h1 and its headings go down one level at a time, so a screen reader's list of headings has no
+    gap; the panels the page draws (the odds) are h2."""
     levels = [int(tag[1]) for tag, _ in page.elements if re.fullmatch(r"h[1-6]", tag)]
     assert levels[0] == 1 and levels.count(1) == 1
     assert all(later <= earlier + 1 for earlier, later in zip(levels, levels[1:])), levels
@@ -247,8 +247,7 @@ def test_the_headings_go_down_one_level_at_a_time(page):
 
 
 def test_the_spinner_keeps_still_for_who_asks_for_no_motion():
-    """The second accessibility audit: the "thinking…" spinner turned whatever the system's reduced-motion setting;
-    every animation of the page stops under prefers-reduced-motion (WCAG 2.3.3)."""
+    """Every animation of the page, the "thinking…" spinner too, stops under prefers-reduced-motion (WCAG 2.3.3)."""
     css = re.sub(r"/\*.*?\*/", "", CSS, flags=re.S)
     reduced = re.search(r"@media \(prefers-reduced-motion: reduce\) \{(.*?)\n\}", css, re.S)
     assert reduced, "no prefers-reduced-motion block"

@@ -19,6 +19,8 @@ from solver.bots import RandomBot, SamplingBot, bot_source, load_bot, make_bot
 from solver.errors import StichError
 from solver.match import play_match
 
+from machine_cores import needs_two_cores
+
 #: A bot author's module, as a file in the directory the match is run from.
 BOTS_MODULE = textwrap.dedent('''
     import random
@@ -194,6 +196,7 @@ def _json_match(cwd: Path, bots: str, *args: str) -> dict:
     return json.loads(process.stdout)
 
 
+@needs_two_cores
 def test_a_bot_of_ones_own_plays_alike_on_one_and_two_workers(bots_dir):
     one = _json_match(bots_dir, "mybots:Seeded,random,random,random", "-n", "3", "--seed", "5", "-j", "1")
     two = _json_match(bots_dir, "mybots:Seeded,random,random,random", "-n", "3", "--seed", "5", "-j", "2")
@@ -391,6 +394,7 @@ def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
     assert "│ last " in process.stdout
 
 
+@needs_two_cores
 @pytest.mark.parametrize("spec", ["mybots:make_last", "mybots:last_instance"])
 def test_a_factory_or_an_instance_plays_as_the_class_does(bots_dir, spec):
     by_class = _json_match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "-j", "2")
@@ -464,7 +468,7 @@ def test_play_match_refuses_two_classes_under_one_name(imported_here):
 CRASH_TRACEBACK = ["stich: match: the bot's own code raised; its traceback:", "Traceback (most recent call last):"]
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("workers", ["1", pytest.param("2", marks=needs_two_cores)])
 def test_a_bot_that_raises_in_play_ends_the_match_with_its_traceback_marked_as_the_bot_s(bots_dir, workers):
     """A bot whose own code raised was said in one line, its traceback dropped: its author had no file and line to
     look at. Its traceback is printed, marked as the bot's, from its choose down (none of stich's frames), then the
@@ -495,7 +499,7 @@ def test_a_bot_that_chooses_an_illegal_card_is_said_without_a_traceback(bots_dir
     assert process.stderr.startswith("stich: board 1, rotation 0, card 8 (trick 2): bot illegal at seat 1 chose ")
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("workers", ["1", pytest.param("2", marks=needs_two_cores)])
 def test_what_a_bot_prints_goes_to_stderr_and_the_json_stays_whole(bots_dir, workers):
     """A bot's debugging print went to stdout, before --json's document, which no reader could then parse."""
     process = _match(bots_dir, "mybots:Chatty,random,random,random", "-n", "2", "-j", workers, "--json")
@@ -506,8 +510,8 @@ def test_what_a_bot_prints_goes_to_stderr_and_the_json_stays_whole(bots_dir, wor
 
 
 def test_a_bot_failing_midway_prints_the_match_so_far_as_its_json_says_it(bots_dir):
-    """A bot's failure on board 2 printed nothing on stdout without --json (only the error): board 1's means, which
-    --json closes its document with, were lost. The text report now says them, and that the error stopped it."""
+    """A bot's failure on board 2 without --json prints on stdout board 1's means, which --json closes its document
+    with, and that the error stopped the match, not only the error."""
     bots = "mybots:CrashOnBoard2,random,random,random"
     text = _match(bots_dir, bots, "-n", "3", "-j", "1")
     data = _match(bots_dir, bots, "-n", "3", "-j", "1", "--json")
@@ -556,7 +560,7 @@ def test_a_bot_s_failure_is_still_said_when_the_reader_of_stdout_is_gone(bots_di
                          "lost my cards\n")
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("workers", ["1", pytest.param("2", marks=needs_two_cores)])
 def test_a_bot_that_exits_in_play_is_the_bot_s_failure(bots_dir, workers):
     """A bot that raised SystemExit (``sys.exit()`` in its choose) ended the match with the bot's exit code and not a
     word, in this process and in a worker alike: it is the bot's failure, said with its card, exit 1."""

@@ -17,6 +17,8 @@ from solver.intervals import t_quantile_95
 from solver.match import Mean, PlayedDeal, engine_build, play_match, summarise
 from solver.position import position_from_record
 
+from machine_cores import TWO_CORES, needs_two_cores
+
 
 def _start(game="schafkopf", contract="Solo E", board=1):
     return position_from_record(random_record(game, 7, board, contract=contract, declarer=1))
@@ -239,10 +241,9 @@ class _FailsOnAHand:
 
 
 def test_a_bot_that_fails_on_two_workers_keeps_the_boards_in_play_beside_it(two_worker_cores):
-    """On two workers a failing bot's BotError came back as soon as its board failed, and the board still in play
-    on the other worker (board 4, before the failing 5) was lost from ``result``; the pool now lets the boards in
-    flight finish and hands them on before it raises, so ``result`` holds every board before the failing one, as on
-    one worker."""
+    """On two workers the pool lets the boards in flight finish and hands them on before it raises a failing bot's
+    BotError, so ``result`` holds every board before the failing one (board 4, in play on the other worker before the
+    failing 5), as on one worker."""
     from solver.match import BotError
 
     def failing(workers: int) -> BotError:
@@ -277,10 +278,10 @@ class _FailsWithItsOwnError:
 
 @pytest.fixture
 def exception_pickling():
-    """Exceptions pickled as the standard library does, whatever an earlier test left: an in-process Dask cluster
-    installs tblib's support, which pickles every exception with its traceback, cause and context (and rebuilds a
-    class whose arguments its ``__reduce__`` does not keep) for the rest of the process. The test may install it
-    again (``exception_pickling("tblib")``); the table is put back as it was after the test."""
+    """Exceptions pickled as the standard library does, whatever another test left: an in-process Dask cluster installs
+    tblib's support, which pickles every exception with its traceback, cause and context (and rebuilds a class whose
+    arguments its ``__reduce__`` does not keep) for the rest of the process. The test may install it again
+    (``exception_pickling("tblib")``); the table is put back as it was after the test."""
     import copyreg
 
     saved = dict(copyreg.dispatch_table)
@@ -297,11 +298,11 @@ def exception_pickling():
 
 
 def test_a_bot_that_fails_in_a_worker_is_said_without_the_worker_s_traceback(two_worker_cores, exception_pickling):
-    """On two workers a failing bot's BotError had as its cause the pool's ``_RemoteTraceback``, the worker's whole
-    traceback as text in its message, printed under the error by any traceback of it. The cause is now the bot's
-    own exception, without a traceback, as it came back from the worker; an exception that cannot come back (its
-    class does not unpickle) leaves no cause and still says its type and message, and the worker is not taken for
-    dead (the match ends with the BotError, not a pool's failure)."""
+    """On two workers a failing bot's BotError has as its cause the bot's own exception, without a traceback, as it came
+    back from the worker, not the pool's ``_RemoteTraceback`` (the worker's whole traceback as text, printed under the
+    error by any traceback of it); an exception that cannot come back (its class does not unpickle) leaves no cause and
+    still says its type and message, and the worker is not taken for dead (the match ends with the BotError, not a
+    pool's failure)."""
     import traceback
 
     from solver.match import BotError
@@ -507,8 +508,8 @@ def test_stich_match_killed_with_minus_nine_resumes_to_the_uninterrupted_match(t
     import sys
     from pathlib import Path
 
-    args = [sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen", "--bots",
-            "sampling:2,random,random", "-n", "8", "--seed", "4", "-j", "2", "--json"]
+    args = [sys.executable, "-c", f"{TWO_CORES}from cli.main import main; main()", "match", "--game", "kratzen",
+            "--bots", "sampling:2,random,random", "-n", "8", "--seed", "4", "-j", "2", "--json"]
     root = Path(__file__).resolve().parent.parent
     journal = tmp_path / "match.ckpt"
     process = subprocess.Popen([*args, "--checkpoint", str(journal)], cwd=root, stdout=subprocess.DEVNULL,
@@ -708,9 +709,9 @@ def test_a_match_without_rotation_says_its_difference_is_not_paired():
 
 
 def test_a_kratzen_match_has_a_pot_and_each_seat_plays_for_its_own():
-    """A Kratzen deal without a pot settles at 0, so a match had nothing to compare (the API audit): ``pot`` is every
-    deal's [Pot]. The settlement is the attacker's payment alone: another seat playing for it would only play
-    against the attacker, so it plays for its own tricks."""
+    """A Kratzen deal without a pot settles at 0, so a match takes a ``pot`` for every deal (refused for Schafkopf) and
+    says it. The settlement is the attacker's payment alone: another seat playing for it would only play against the
+    attacker, so it plays for its own tricks."""
     from solver.bots import card_values
     from solver.search.engine import EngineSolver
 
@@ -722,7 +723,7 @@ def test_a_kratzen_match_has_a_pot_and_each_seat_plays_for_its_own():
     assert any(any(deal.payments) for deal in with_pot.deals)
     with pytest.raises(StichError, match="pot"):
         play_match("schafkopf", [RandomBot()] * 4, boards=1, pot=3)
-    # the pot takes and pays, so one bot in every seat has a mean with an interval (the review: "0 by construction")
+    # the pot takes and pays, so one bot in every seat has a mean with an interval, not 0 by construction
     alone = play_match("kratzen", [RandomBot(seed=3)] * 3, boards=4, seed=2, pot=12).bots["random"]
     assert alone.mean != 0 and alone.low < alone.mean < alone.high
     position = position_from_record(random_record("kratzen", 2, 1, seats=3))
@@ -755,6 +756,7 @@ def test_a_kratzen_match_text_counts_chips_and_the_attackers_own_payment():
     assert "declaring side: " in schafkopf.stdout and "chips" not in schafkopf.stdout
 
 
+@needs_two_cores
 def test_the_match_command_s_text_and_json_agree_with_their_deals_recomputed_and_seat_every_bot_everywhere():
     """What a researcher checks of ``stich match``: from the --json deals alone, each board's value (a bot's mean
     payment per seat it held, over the rotations), the means, Student's t intervals, the paired difference and the
@@ -810,7 +812,7 @@ def test_a_pot_match_is_no_zero_sum_match_when_a_deal_pays_0_by_chance():
                                       "-s", "26", "--pot", "4", "--no-rotate", "-j", "1", "--json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
-    assert sum(document["deals"][0]["payments"]) == 0  # the chance the review met
+    assert sum(document["deals"][0]["payments"]) == 0  # payments summing to 0 by chance
     assert document["bots"]["random"]["interval_note"] != "0 by construction"
     text = CliRunner().invoke(app, ["match", "-g", "kratzen", "--bots", "random,random,random,random", "-n", "1",
                                     "-s", "26", "--pot", "4", "--no-rotate", "-j", "1"]).stdout
@@ -821,10 +823,9 @@ def test_a_pot_match_is_no_zero_sum_match_when_a_deal_pays_0_by_chance():
 
 
 def test_a_match_on_two_processes_is_the_match_on_one(tmp_path, two_worker_cores):
-    """-j was the processes a sampling bot solved each card's samples on: a pool started for every card, 3.5x slower
-    than one process (the memory audit). Whole boards go to the workers now, each searching on one thread: the same
-    deals in the same order, the same means; a time limit stops after the boards in play (one a worker), and a
-    checkpoint resumes to the whole match."""
+    """-j sends whole boards to the workers, each searching on one thread (not a pool started for every card of a
+    sampling bot, 3.5x slower than one process): the same deals in the same order, the same means; a time limit stops
+    after the boards in play (one a worker), and a checkpoint resumes to the whole match."""
     bots = [make_bot("sampling:2", seed=3), make_bot("random", seed=3), make_bot("cheater")]
     serial = play_match("kratzen", bots, boards=5, seed=4, pot=12).as_dict()
     pooled = play_match("kratzen", bots, boards=5, seed=4, pot=12, workers=2).as_dict()
@@ -835,7 +836,7 @@ def test_a_match_on_two_processes_is_the_match_on_one(tmp_path, two_worker_cores
     assert play_match("kratzen", bots, boards=5, seed=4, pot=12, workers=2, checkpoint=journal).as_dict() == serial
     with pytest.raises(StichError, match="give its bots workers=1"):
         play_match("kratzen", [make_bot("sampling", workers=2), *bots[1:]], boards=2, workers=2)
-    # a shorter match on that checkpoint takes only its own boards (the review: all six came in)
+    # a shorter match on that checkpoint takes only its own boards, not all six
     shorter = play_match("kratzen", bots, boards=3, seed=4, pot=12, workers=2, checkpoint=journal).as_dict()
     assert shorter == play_match("kratzen", bots, boards=3, seed=4, pot=12).as_dict()
     # progress sees the deals in board order, though the pool's boards come back as they finish
@@ -926,8 +927,8 @@ def test_a_checkpoint_is_not_resumed_by_a_match_with_another_card_time(tmp_path)
 
 
 def test_a_checkpoint_of_sampling_n_before_the_rename_is_still_resumed(tmp_path):
-    """``sampling:N`` at the match's sample count is now named ``sampling``; a checkpoint written under the old
-    name was not this match's any more, so a rerun played every board again (the review). Its spans count."""
+    """``sampling:N`` at the match's sample count is named ``sampling``; a checkpoint written under the old name is
+    still this match's, so a rerun resumes its spans instead of playing every board again."""
     journal = tmp_path / "match.ckpt"
     old = [SamplingBot(samples=2, name="sampling:2"), make_bot("random"), make_bot("random")]
     first = play_match("kratzen", old, boards=2, seed=3, checkpoint=journal)
@@ -941,9 +942,9 @@ def test_a_checkpoint_of_sampling_n_before_the_rename_is_still_resumed(tmp_path)
 
 
 def test_a_checkpoint_of_sampling_n_resumed_in_part_counts_one_bot_as_one_kind(tmp_path):
-    """Resumed in part, the boards of such a checkpoint kept the old name in their deals and the new boards the new
-    one: one bot was counted as two kinds, ``sampling:2`` and ``sampling`` with 3 seats each, and the match had no
-    difference line. The resumed deals take the bots' names now."""
+    """Resumed in part, the boards of such a checkpoint take the bots' names in their deals, as the new boards have
+    them: one bot is one kind (not ``sampling:2`` and ``sampling`` with 3 seats each), and the match has its difference
+    line."""
     journal = tmp_path / "match.ckpt"
     old = [SamplingBot(samples=2, name="sampling:2"), make_bot("random"), make_bot("random")]
     play_match("kratzen", old, boards=1, seed=3, pot=3, checkpoint=journal)
@@ -955,8 +956,8 @@ def test_a_checkpoint_of_sampling_n_resumed_in_part_counts_one_bot_as_one_kind(t
 
 
 def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_path, monkeypatch):
-    """Checkpoints did not record the engine build: a match resumed after an upgrade mixed the boards of two builds
-    and reported them as one result. Every board kept now names its build, and a mixed result says so."""
+    """Every board a checkpoint keeps names its engine build, so that a match resumed after an upgrade, mixing the
+    boards of two builds, says so instead of reporting them as one result."""
     import json
 
     import solver.match as match_module
@@ -997,7 +998,7 @@ def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_pat
     assert match_module.mixed_builds_text(unrecorded) == ("boards by 1 or 2 engine builds: 1 by fedcba987654 (this "
                                                           "one), 3 by a build the checkpoint did not record (perhaps "
                                                           "another)")
-    # one wording in both (the review found it written twice)
+    # one wording in both, said once
     assert told[0].count(match_module.UNRECORDED_BUILD) == 1
     assert match_module.mixed_builds_text(unrecorded).endswith(f"3 by {match_module.UNRECORDED_BUILD}")
 
@@ -1052,9 +1053,9 @@ def test_a_match_between_two_spellings_of_one_bot_counts_one_kind_and_says_so():
 
 
 def test_a_long_match_summarises_for_its_progress_at_most_every_progress_seconds(monkeypatch):
-    """progress was called with a summary of every deal so far after each deal: quadratic in the boards (2,000
-    boards of random bots took 146 s, 500 took 7.9). It is now called at most every PROGRESS_SECONDS, and once more
-    with every deal played when an interrupt ends the match (the CLI's Ctrl-C report is that last summary)."""
+    """progress is called at most every PROGRESS_SECONDS, not with a summary of every deal so far after each deal
+    (quadratic in the boards: 2,000 boards of random bots would take 146 s, 500 take 7.9), and once more with every deal
+    played when an interrupt ends the match (the CLI's Ctrl-C report is that last summary)."""
     import solver.match as match
 
     bots = [RandomBot(seed=1)] * 3
@@ -1078,10 +1079,9 @@ def test_a_long_match_summarises_for_its_progress_at_most_every_progress_seconds
 
 
 def test_an_interrupt_while_the_checkpoint_is_checked_ends_the_match_before_anything_is_said(tmp_path, monkeypatch):
-    """The checkpoint's lines are checked outside the part of the match that reports the match so far at an
-    interrupt, though the docstring promised ``progress`` once more at any interrupt: as it now says, an interrupt
-    there ends the match before any deal is handed on or written, with no call of ``progress`` (``match --json``
-    writes nothing, the checkpoint is as it was)."""
+    """The checkpoint's lines are checked outside the part of the match that reports the match so far at an interrupt:
+    as the docstring says, an interrupt there ends the match before any deal is handed on or written, with no call of
+    ``progress`` (``match --json`` writes nothing, the checkpoint is as it was)."""
     from test_cli import run
 
     from solver.checkpoint import Journal
@@ -1101,8 +1101,8 @@ def test_an_interrupt_while_the_checkpoint_is_checked_ends_the_match_before_anyt
 
 @pytest.mark.parametrize("as_json", [True, False])
 def test_match_interrupted_while_the_checkpoint_is_checked_says_so_on_stderr(tmp_path, monkeypatch, as_json):
-    """``stich match`` stopped by Ctrl-C before any board (its checkpoint's lines being checked) exited 130 with
-    nothing on stderr, with or without ``--json``: now one line says it stopped before any board was played."""
+    """``stich match`` stopped by Ctrl-C before any board (its checkpoint's lines being checked) says in one line on
+    stderr that it stopped before any board was played, with or without ``--json``, and exits 130."""
     from test_cli import run
 
     from cli.match import STOPPED_BEFORE_PLAY
@@ -1156,8 +1156,8 @@ def test_a_match_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path):
 
 
 def test_a_numpy_declarer_makes_a_match_whose_report_is_json():
-    """play_match took a numpy declarer and kept it: the report's as_dict() then failed in json.dumps ('Object of
-    type int64 is not JSON serializable', the review). It is read as the int it stands for, as every seat is."""
+    """play_match reads a numpy declarer as the int it stands for, as every seat is, so the report's as_dict() goes
+    through json.dumps."""
     import numpy as np
 
     bots = [RandomBot(seed=seat) for seat in range(4)]
@@ -1188,8 +1188,8 @@ def test_a_kratzen_match_names_its_measure_tricks_as_solve_does(tmp_path):
     common = ["match", "--game", "kratzen", "--bots", "cheater,random,random", "-n", "1", "--pot", "6", "-j", "1"]
     played = run(*common, "-o", "tricks")
     assert "bots: cheater (plays for its own tricks), random; " in played.stdout
-    # the JSON says the name the command takes (it said "points", which -o refuses for Kratzen); the checkpoint's
-    # identity keeps the bots' word, "points", so that checkpoints written before still resume
+    # the JSON says the name the command takes (not "points", which -o refuses for Kratzen); the checkpoint's
+    # identity keeps the bots' word, "points", so that older checkpoints still resume
     assert json.loads(run(*common, "-o", "tricks", "--json").stdout)["bots"]["cheater"]["plays_for"] == "tricks"
     journal = tmp_path / "k.ckpt"
     run(*common, "-o", "tricks", "--checkpoint", journal)
@@ -1585,8 +1585,8 @@ def test_bots_of_one_name_with_numpy_settings_are_compared_without_an_error():
 
 
 def test_a_bot_spec_is_read_once_and_says_which_match_options_reach_its_bot():
-    """``stich match`` read each bot spec twice, once to make the bot and once to ask which bots take ``--samples``
-    and ``--card-time``: now :func:`solver.bots.read_bot_spec` reads it, and the bot is made from what it read."""
+    """``stich match`` reads each bot spec once, with :func:`solver.bots.read_bot_spec`, which also says which bots take
+    ``--samples`` and ``--card-time``, and the bot is made from what it read."""
     import re
 
     from solver.bots import BotSpec, make_bot, read_bot_spec
@@ -1608,10 +1608,9 @@ def test_a_bot_spec_is_read_once_and_says_which_match_options_reach_its_bot():
 
 
 def test_card_time_and_samples_without_a_sampling_bot_are_refused():
-    """``stich match --bots cheater,random,... --card-time 0.1 --samples 7`` played as if neither was given (then
-    said them ignored on stderr), while every other option that means nothing without another is a usage error
-    (``analyse --verbose`` without ``--scheduler``). Now refused too, only where given: no bot of one's own takes
-    them (it is made with the seed alone)."""
+    """``stich match --bots cheater,random,... --card-time 0.1 --samples 7`` is a usage error, as every other option
+    that means nothing without another is (``analyse --verbose`` without ``--scheduler``), only where given: no bot of
+    one's own takes them (it is made with the seed alone)."""
     from test_cli import run
 
     def refused(*extra: str) -> str:
@@ -1632,7 +1631,7 @@ def test_card_time_and_samples_without_a_sampling_bot_are_refused():
     assert refused(*own, "--samples", "20").endswith(
         "Invalid value for '--samples': only for the built-in sampling bot: no bot here is a bare 'sampling' bot "
         "(sampling:N names its own samples)")
-    # 'sampling:' with no count is a bare sampling bot, which takes --samples (the review)
+    # 'sampling:' with no count is a bare sampling bot, which takes --samples
     bare = run("match", "-g", "kratzen", "--bots", "sampling:,random,random", "-n", "1", "-j", "1", "--samples", "2")
     assert bare.stderr == "" and "sampling (2 samples a card" in bare.stdout
 
@@ -1708,9 +1707,9 @@ def test_a_bot_of_ones_own_with_a_deadline_of_minus_zero_is_said_as_zero():
 
 
 def test_the_match_text_report_says_the_samples_a_card_the_json_gives_card_by_card():
-    """A sampling bot with a deadline a card (--card-time) decides each card on as many samples as it managed: the
-    JSON gives them card by card, the text report said nothing of them. It says their median and range now, counted
-    over every deal played (the CLI keeps no deal), the only legal cards (0) and other bots' (None) left out."""
+    """A sampling bot with a deadline a card (--card-time) decides each card on as many samples as it managed: the JSON
+    gives them card by card, and the text report says their median and range, counted over every deal played (the CLI
+    keeps no deal), the only legal cards (0) and other bots' (None) left out."""
     from solver.match import card_samples_text
     assert card_samples_text({}) is None
     assert card_samples_text({40: 1, 120: 3, 400: 1}) == \

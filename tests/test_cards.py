@@ -471,8 +471,8 @@ def test_a_position_sent_to_another_process_equals_the_original(example: str) ->
 
 
 def test_card_sets_are_sets_and_a_pack_is_read_by_token():
-    """What Python's sets offer, a card set offers (the API audit missed ^, <= and isdisjoint), and pack["T17"]
-    reads a token as parse does (it raised a bare TypeError)."""
+    """What Python's sets offer, a card set offers (^, <= and isdisjoint among them), and pack["T17"] reads a token as
+    parse does, not a bare TypeError."""
     pack = Zwanzigerrufen.pack
     three, two = pack.card_set("T1 T4 T5"), pack.card_set("T1 T4")
     assert two <= three and two < three and three >= two and three > two and not three <= two

@@ -10,9 +10,11 @@ dependency): it implements exactly the keywords the schema uses, and a test fail
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import pickle
+import random
 import re
 import subprocess
 import sys
@@ -198,8 +200,9 @@ def test_solve_every_record_of_a_file_agrees_with_the_reference():
 
 
 def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
-    """The score of an ending is that of a whole deal on its cards, and Kratzen without a pot settles every line at
-    0: solve and check say so beside the score (the audit found only `score` did), in text and in JSON."""
+    """The score of an ending is that of a whole deal on its cards, and Kratzen without a pot settles every line at 0:
+    solve and check say so beside the score, in text and in JSON. Both take --pot over the record's tag, and say a
+    Schafkopf record has no pot."""
     (ending,) = documents("solve", EXAMPLES / "schafkopf.tbn", "--board", "6")
     assert ending["notes"] == [ENDING_NOTE]
     (whole,) = documents("solve", EXAMPLES / "valat.tbn")
@@ -209,7 +212,7 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     (kratzen,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1")
     assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"] == [
         "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]  # every command that says it
-    # takes --pot: solve and check too (the Kratzen audit), over the record's tag; a Schafkopf record is left alone
+    # takes --pot: solve and check too, over the record's tag; a Schafkopf record is left alone
     assert "│ score     │ seat 1 │        │         │      │    +4 │" in run(
         "solve", EXAMPLES / "kratzen.tbn", "--board", "1", "-o", "score", "--pot", "10").stdout  # 2 tricks x 10 // 4
     (potted,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1", "--pot", "10")
@@ -249,8 +252,8 @@ def test_a_finished_deal_says_why_it_has_no_cards_or_line():
 
 
 def test_every_card_table_is_ranked_best_first_for_the_player_to_move():
-    """The score's card table was ranked, the others in the pack's order (the audit): seat 2 defends, so the card
-    that leaves the declarers the fewest points or tricks comes first; JSON keeps the pack's order."""
+    """A card table is ranked best first for the player to move, whatever the objective (points, valat): seat 2 defends,
+    so the card that leaves the declarers the fewest points or tricks comes first; JSON keeps the pack's order."""
     out = run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "7", "-o", "points", "-o", "valat", "--cards").stdout
     rows = [line.split("│")[1].strip() for line in out.splitlines() if line.startswith("│ ♥K/♥Q") or
             line.startswith("│ ♣K") or line.startswith("│ ♦K")]
@@ -335,9 +338,9 @@ def test_check_the_pagat_example():
 
 
 def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
-    """`gives it up (forcing it: -6)` stood on the defenders' Mondfang row of board 6, where their forcing it
-    leaves the declarers at -6, the defenders +6: the number is the declaring side's net, as the score line under
-    the table, and the row now says so ("score when forced"), as the choice line does ("score with ...")."""
+    """On the defenders' Mondfang row of board 6, where their forcing it leaves the declarers at -6, the defenders +6,
+    the number is the declaring side's net, as the score line under the table, and the row says so ("score when
+    forced"), as the choice line does ("score with ..."), not `gives it up (forcing it: -6)`."""
     monkeypatch.setenv("COLUMNS", "220")
     (document,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6")
     under_score = {b["bonus"]: b for b in document["score"]["bonuses"]}
@@ -350,9 +353,9 @@ def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
 
 
 def test_an_objective_the_deal_decides_says_where_its_answer_is():
-    """RULES.md 1.6: Trull and 4 Kings come from the dealt hands and need no search. `solve -o trull` said only
-    "'trull' is no game's objective", as of a misspelling, to a player asking whether the Trull can be had; it now
-    says the cards decide it and that check lists it (Schafkopf's Laufende alike). Still a usage error."""
+    """RULES.md 1.6: Trull and 4 Kings come from the dealt hands and need no search. ``solve -o trull`` says that the
+    cards decide it and that check lists it (Schafkopf's Laufende alike), not "'trull' is no game's objective" as of a
+    misspelling, to a player asking whether the Trull can be had. Still a usage error."""
     for name, game in (("trull", "Zwanzigerrufen"), ("four_kings", "Zwanzigerrufen"), ("Laufende", "Schafkopf")):
         said = " ".join(run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4", "-o", name, code=2).stderr.split())
         assert f"'{name}' is decided by the cards ({game}: who holds them), not by a search" in said, said
@@ -439,8 +442,8 @@ def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
 
 
 def test_an_announced_trull_that_nobody_holds_is_said_to_fail():
-    """check listed an announced Trull nobody was dealt as only 'no - nobody was dealt all three', while the score
-    gives it to the other side (RULES.md 1.7: a failed announcement; the review): the row says so."""
+    """An announced Trull nobody was dealt is said to fail, so the other side scores it (RULES.md 1.7: a failed
+    announcement), as the score has it, not only 'no - nobody was dealt all three'."""
     text = (EXAMPLES / "zwanzigerrufen.tbn").read_text(encoding="utf-8").split("\n\n% 2.")[0]
     text = text.replace('[Contract "Normal"]', '[Contract "Normal"]\n[Announcements "1: Trull"]')
     position = solver.parse_positions(text, name="ann.tbn")[0]
@@ -491,7 +494,7 @@ def test_check_schafkopf_and_kratzen():
     assert "score (double dummy): +6 chips, attacker seat 1's own payment" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "12").stdout
     assert "score (double dummy): +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's
-    # 0 unsigned, as the payments and the contract table write it (it said "+0 chips")
+    # 0 unsigned, as the payments and the contract table write it (not "+0 chips")
     assert "score (double dummy): 0 chips, attacker seat 1's own payment\n" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1").stdout
 
@@ -578,8 +581,8 @@ def test_a_variant_tags_list_given_to_one_option_is_said_as_options_to_give_each
 
 
 def test_a_variant_flag_no_game_has_is_a_usage_error():
-    """Wrong whatever the records: exit 2, as in deal and bench (the researcher audit found batch's 1 and deal's 2);
-    a flag of another game than a record's stays that record's error (below)."""
+    """A variant flag no game has is wrong whatever the records: exit 2, as is a flag's value out of its range; the
+    API's error is located at the record. A flag of another game than a record's stays that record's error (below)."""
     result = run("solve", EXAMPLES / "valat.tbn", "--variant", "no_such_flag=1", code=2)
     assert "Invalid value for '--variant': unknown variant flag 'no_such_flag'" in result.stderr
     assert "(no game has it; every game's flags: " in result.stderr and result.stdout == ""
@@ -590,8 +593,8 @@ def test_a_variant_flag_no_game_has_is_a_usage_error():
 
 
 def test_a_variant_flag_the_command_got_wrong_is_said_once_for_all_records(tmp_path):
-    """One --variant mistake refuses every record of its game alike: the audit saw it 7 times, each pointed at
-    another record. Records of other games are still answered; the whole, uncut list of flags is shown."""
+    """One --variant mistake refuses every record of its game alike and is said once, not once for each record. Records
+    of other games are still answered; the whole, uncut list of flags is shown."""
     result = run("check", EXAMPLES / "kratzen.tbn", "--variant", "solo_value=4", code=1)
     assert result.stderr.splitlines() == ["stich: --variant: variant flag solo_value is Zwanzigerrufen's, not "
                                           "Kratzen's (Kratzen's flags: first_leader, must_undertrump, "
@@ -639,7 +642,7 @@ def test_record_selects_a_record_by_its_place_in_the_file(tmp_path):
     assert f"{untagged}:4:1: " in run("solve", untagged, "--record", "1", code=1).stderr  # the broken one, asked for
     both = run("solve", untagged, "--record", "1", "--board", "1", code=2)
     assert "give --board or --record, not both" in both.stderr
-    for advice in ((), ("--contract", "all")):  # contract advice ignored them (the review)
+    for advice in ((), ("--contract", "all")):  # contract advice too
         assert "picks a record of a FILE" in run("analyse", "--game", "kratzen", "--hand", "HA EA EK GA", "--seat",
                                                  "1", *advice, "-r", "2", code=2).stderr
     out = tmp_path / "tree.json"
@@ -701,8 +704,8 @@ def test_bad_records_in_human_output(bad_file):
 
 @pytest.mark.parametrize("command", [["show"], ["solve", "-o", "points"], ["score", "--dd"]])
 def test_a_pagat_announced_by_a_seat_without_it_is_refused_by_every_command(tmp_path, command):
-    """show and solve read the Pagat's announcer unchecked (only scoring refused it): the same refusal now, at the
-    item, from every command."""
+    """A Pagat announced by a seat that does not hold it is refused by every command, show and solve as scoring, with
+    the same refusal at the item."""
     path = tmp_path / "pagat.tbn"
     path.write_text('[Game "Zwanzigerrufen"]\n[Deal "1: SQ HQ TS / SN HN T21 / SK HK T5 / SJ HJ T1"]\n'
                     '[Contract "Normal T19"]\n[Partner "3"]\n[Announcements "3: Pagat"]\n', encoding="utf-8")
@@ -726,21 +729,59 @@ def test_an_objective_that_does_not_apply(tmp_path):
         "from: tricks; solve and tree also take 'score')" in result.stderr
 
 
-@pytest.mark.parametrize("text", ["", "; only a comment\n", "\n\n"])
-def test_a_file_without_records_is_an_error(tmp_path, text):
+def test_a_binary_file_is_said_once_in_every_command(tmp_path):
+    """A binary file given for records is one cause: said once, at its first unreadable byte, with what it is, and
+    read no further, not once for each stretch of it between blank lines, in every command alike."""
+    noise = random.Random(5).randbytes(2000)
+    kinds = {
+        "noise.tbn": (noise + b"\n\n" + noise + b"\n\n" + noise,
+                      "1:4: invalid UTF-8 (byte 9f, a binary file, not text)"),
+        "scan.pdf": (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n\n\x01\x02\xff\n\n\x80\n",
+                     "2:2: invalid UTF-8 (byte e2, a binary file, not text)"),
+        "board.png": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\n\n\xff\xfe\x00\n\n\x80\n",
+                      "1:1: invalid UTF-8 (byte 89, a PNG image, not text)"),
+        "deals.tbn.gz": (gzip.compress((EXAMPLES / "kratzen.tbn").read_bytes() * 4, mtime=0),
+                         "1:1: invalid UTF-8 (byte 1f 8b, a gzip file: unpack it first (gunzip))"),
+    }
+    for name, (data, said) in kinds.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        for command in ("solve", "check", "postmortem", "score"):
+            assert run(command, path, code=1).stderr == f"stich: {path}:{said} (expected UTF-8 text)\n", command
+        out = tmp_path / f"{name}.jsonl"
+        assert run("batch", path, "--out", out, code=1).stderr.splitlines() == [
+            f"stich: {path}:{said} (expected UTF-8 text)", f"stich: 1 written to {out} (0 solved, 1 error), 0 already "
+            "done, 0.0 s"]
+
+
+def test_a_csv_file_is_said_as_csv_once_in_every_command(tmp_path):
+    path = tmp_path / "deals.csv"
+    path.write_text("Board,North,East,South,West\n1,EO GO,GA GK,SA SK,HA HK\n2,EO GO,GA GK,SA SK,HA HK\n")
+    said = (f"stich: {path}:1:1: the file holds CSV, not TBN records: values separated by commas (got 'Board,North,"
+            "East,South,West', expected TBN records such as [Game \"Schafkopf\"] [Deal \"...\"] (docs/format.md; "
+            "stich deal writes some))\n")
+    for command in ("solve", "check", "postmortem", "score"):
+        assert run(command, path, code=1).stderr == said, command
+
+
+@pytest.mark.parametrize("text, where", [("", "1:1"), ("; only a comment\n", "1:1"), ("\n\n", "2:1"),
+                                         ("% one\n\n% two\n", "3:1")])
+def test_a_file_without_records_is_an_error(tmp_path, text, where):
+    """Said where reading ended, the last line read (``1:1`` for an empty file), in every command alike."""
     path = tmp_path / "empty.tbn"
     path.write_text(text, encoding="utf-8")
-    for command in ("solve", "check", "score"):
+    said = ('no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] '
+            '[Deal "..."])\n')
+    for command in ("solve", "check", "score", "postmortem"):
         result = run(command, path, code=1)
-        assert f"stich: {path}: no records" in result.stderr and result.stdout == ""
+        assert result.stderr == f"stich: {path}:{where}: {said}" and result.stdout == ""
     result = runner.invoke(app, ["check", "-"], input=text)
-    assert result.exit_code == 1 and "stich: <stdin>: no records" in result.stderr
+    assert result.exit_code == 1 and result.stderr == f"stich: <stdin>:{where}: {said}"
     result = run("batch", path, "--out", tmp_path / "out.jsonl", code=1)
-    assert f"stich: {path}: no records" in result.stderr
+    assert f"stich: {path}:{where}: {said}" in result.stderr
     assert not (tmp_path / "out.jsonl").exists()  # no empty output left behind
-    result = run("tree", path, "-d", "1", "--out", tmp_path / "tree.json", code=1)  # it said "no record"
-    assert result.stderr == (f"stich: {path}: no records (empty, or only comments; a record starts with tags such as "
-                             '[Game "Schafkopf"] [Deal "..."])\n')
+    result = run("tree", path, "-d", "1", "--out", tmp_path / "tree.json", code=1)  # not "no record"
+    assert result.stderr == f"stich: {path}:{where}: {said}"
 
 
 @pytest.mark.parametrize("text, shown", [
@@ -870,7 +911,7 @@ def test_tree_board_is_found_past_a_record_too_broken_to_read(tmp_path):
 
 def test_output_errors_name_the_file_asked_for(tmp_path):
     result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--out", tmp_path / "no" / "t.json", code=1)
-    # the folder that is missing named, as batch and --checkpoint name it (it said 'No such file or directory')
+    # the folder that is missing named, as batch and --checkpoint name it (not 'No such file or directory')
     assert result.stderr == (f"stich: {tmp_path / 'no' / 't.json'}: cannot be written: the folder {tmp_path / 'no'} "
                              "does not exist (make it, or choose another file)\n")
     result = run("deal", "-g", "sk", "--out", tmp_path, code=1)
@@ -1083,7 +1124,7 @@ def test_bench_names_its_count_and_its_file_as_the_other_commands_do(tmp_path):
 
 
 def test_bench_s_old_option_names_say_the_new_ones_on_stderr(tmp_path):
-    """``--deals``, ``--limit`` and ``--save`` still work (cli.md documents them), and now say on stderr what to give
+    """``--deals``, ``--limit`` and ``--save`` still work (cli.md documents them), and say on stderr what to give
     instead, as a deprecated spelling should; the new names say nothing."""
     old = run("bench", "-g", "kr", "--deals", "1", "--limit", "0", "--threads", "1", "--save", tmp_path / "old.json")
     for said in ("--deals is the old name of --count", "--limit is the old name of --time-limit",
@@ -1112,7 +1153,7 @@ def test_bench_saves_a_run_and_compares_with_it(tmp_path):
     run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--out", saved)
     before = json.loads(saved.read_text())
     assert before["command"] == "bench" and before["machine"]["cores"] >= 1 and before["saved"]
-    # it says "schema": "stich-result/1" and was in no kind of the schema (the researcher audit of bench)
+    # it says "schema": "stich-result/1" and is a kind of the schema of its own
     assert_rejected(of_kind(before, "benchRun"), "benchRun")
     assert schema_errors({**before, "partial": {"lines": 3, "interrupted_during": "Kratzen: exact tricks"}},
                          SCHEMA) == []
@@ -1343,7 +1384,7 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     result = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(saved)])
     assert result.exit_code == 130 and f"0 of 3 lines finished; nothing saved to {saved}" in result.stderr
     assert saved.read_text() == "an earlier file\n"
-    # a whole run saved before (a baseline) is not replaced by part of one: the part goes beside it (the review)
+    # a whole run saved before (a baseline) is not replaced by part of one: the part goes beside it
     baseline = tmp_path / "base.json"
     whole = runner.invoke(app, ["bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "1", "--out",
                                 str(baseline)])
@@ -1355,6 +1396,135 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     assert result.exit_code == 130 and (f"the finished lines saved to {beside}, marked partial ({baseline} holds a "
                                         "whole run: kept)") in result.stderr
     assert baseline.read_text() == before and json.loads(beside.read_text())["partial"]["lines"] == 3
+
+
+@pytest.fixture
+def second_line_interrupted(monkeypatch):
+    """``bench`` whose lines run without a time limit, and stop in their second line while ``[True]`` is set."""
+    from solver.benchmark import run_line
+
+    calls: list[str] = []
+    interrupted = [False]
+
+    def line_run(line, **options):
+        calls.append(line.name)
+        if interrupted[0] and len(calls) == 2:
+            raise KeyboardInterrupt
+        return run_line(line, **{**options, "limit_s": None})
+
+    monkeypatch.setattr("solver.benchmark.run_line", line_run)
+
+    def set_interrupted(on: bool) -> None:
+        calls.clear()
+        interrupted[0] = on
+    return set_interrupted
+
+
+def _on_stdin(path: Path):
+    """A context in which file descriptor 0 reads ``path`` (``< path``), as the CliRunner's input does not."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def redirected():
+        kept = os.dup(0)
+        with open(path, "rb") as stream:
+            os.dup2(stream.fileno(), 0)
+        try:
+            yield
+        finally:
+            os.dup2(kept, 0)
+            os.close(kept)
+    return redirected()
+
+
+def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_out(second_line_interrupted, tmp_path):
+    """``run.partial.json``, an interrupted run's lines beside a whole run, is out of date once a run to run.json
+    completes that measured each of its lines again (nothing reads it back: a rerun starts over): removed, and said.
+    Kept while it is the run compared with, by name or on standard input, and after a run of other lines."""
+    baseline, beside = tmp_path / "run.json", tmp_path / "run.partial.json"
+    command = ["bench", "-g", "sk", "-n", "1", "--threads", "1", "--out", str(baseline)]
+    assert runner.invoke(app, command).exit_code == 0  # a whole run, the baseline
+    second_line_interrupted(True)
+    result = runner.invoke(app, command)
+    assert result.exit_code == 130 and json.loads(beside.read_text())["partial"]["lines"] == 3, result.stderr
+    second_line_interrupted(False)
+    kept = beside.read_text()
+    assert runner.invoke(app, [*command, "--compare", str(beside)]).exit_code == 0
+    with _on_stdin(beside):
+        result = runner.invoke(app, [*command, "--compare", "-"], input=kept)
+    assert result.exit_code == 0 and "removed" not in result.stderr, result.stderr
+    other = ["bench", "-g", "kratzen", "-n", "1", "--threads", "1", "--out", str(baseline)]
+    assert runner.invoke(app, other).exit_code == 0  # other lines: the partial's are not measured again
+    assert beside.read_text() == kept
+    result = runner.invoke(app, command)
+    assert result.exit_code == 0 and not beside.exists() and "partial" not in json.loads(baseline.read_text())
+    assert (f"stich: bench: {beside}: removed: the lines an interrupted run finished, each measured again by this "
+            "run") in " ".join(result.stderr.split())
+
+
+def test_bench_completed_leaves_a_run_partial_json_that_is_no_partial_run_alone(second_line_interrupted, tmp_path):
+    """A file of the user's own named run.partial.json (not JSON, or a whole run) or a folder by that name: no
+    interrupted run's lines, so a completed run leaves it, and says nothing of it."""
+    baseline, beside = tmp_path / "run.json", tmp_path / "run.partial.json"
+    command = ["bench", "-g", "kratzen", "-n", "1", "--threads", "1", "--out", str(baseline)]
+    for own in ("my notes\n", '{"lines": [], "machine": {}}\n', None):
+        if own is None:
+            beside.unlink()
+            beside.mkdir()
+        else:
+            beside.write_text(own)
+        result = runner.invoke(app, command)
+        assert result.exit_code == 0 and str(beside) not in " ".join(result.stderr.split()), result.stderr
+        assert beside.is_dir() if own is None else beside.read_text() == own
+
+
+def test_bench_refuses_to_write_its_run_over_the_run_it_compares_with(tmp_path, monkeypatch):
+    """``--compare F --out F`` replaced the baseline with the run compared with it: refused before any line runs,
+    both flags named as typed (``--save`` too), by the file's own name, a relative and an absolute one, or through a
+    symbolic link."""
+    monkeypatch.chdir(tmp_path)
+    baseline = tmp_path / "base.json"
+    baseline.write_text("a baseline\n")
+    link = tmp_path / "link.json"
+    link.symlink_to(baseline.name)
+    for flag, out, compare in (("--out", baseline, baseline), ("--out", link, baseline), ("--save", baseline, baseline),
+                               ("--out", baseline, Path("base.json")), ("--out", Path("base.json"), baseline)):
+        result = runner.invoke(app, ["bench", "-g", "kratzen", "-n", "1", "--compare", str(compare), flag, str(out)])
+        assert result.exit_code == 2 and not result.stdout
+        assert (f"{flag} {out} and --compare {compare} name the same file: the run would replace the run it is "
+                f"compared with; give {flag} another file") in " ".join(result.stderr.replace("│", " ").split())
+    assert baseline.read_text() == "a baseline\n"
+
+
+def test_bench_refuses_out_as_the_file_compare_reads_on_standard_input(tmp_path):
+    """``--compare - --out base.json < base.json`` read the baseline and then replaced it: refused, saying so."""
+    baseline = tmp_path / "base.json"
+    baseline.write_text("a baseline\n")
+    with open(baseline, "rb") as stdin:
+        process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "bench", "-g",
+                                  "kratzen", "-n", "1", "--compare", "-", "--out", str(baseline)],
+                                 stdin=stdin, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert process.returncode == 2 and not process.stdout
+    assert (f"--out {baseline} is the file --compare - reads from standard input: the run would replace the run it "
+            "is compared with; give --out another file") in " ".join(process.stderr.replace("│", " ").split())
+    assert baseline.read_text() == "a baseline\n"
+
+
+def test_bench_compare_and_out_that_are_no_one_file_are_no_clash(tmp_path, monkeypatch):
+    """Only a file that exists can be replaced: the same missing name twice, or a path through a missing folder
+    that reads as the baseline's, is no clash (the run's own messages say the rest); nor is a hard link of the
+    baseline, whose other name keeps it when --out's name is replaced."""
+    from solver.cli.bench import replaces_compared
+
+    monkeypatch.chdir(tmp_path)
+    baseline = tmp_path / "base.json"
+    baseline.write_text("a baseline\n")
+    os.link(baseline, tmp_path / "hard.json")
+    assert replaces_compared(Path("missing.json"), Path("missing.json")) is None
+    assert replaces_compared(Path("nodir/../base.json"), baseline) is None
+    assert replaces_compared(Path("hard.json"), baseline) is None
+    assert replaces_compared(Path("-"), baseline) is None
+    assert replaces_compared(Path("base.json"), baseline) == f"base.json and --compare {baseline} name the same file"
 
 
 def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tmp_path):
@@ -1448,7 +1618,7 @@ def test_bench_compare_says_another_version_or_time_limit_and_a_saved_line_at_it
     assert ("Kratzen 6 seats: every seat's guaranteed tricks: the saved run stopped 1 of 2 deals at its limit "
             "(0.005 s) and counted them at it: its times are lower bounds, and the ratios to them upper bounds"
             ) in " ".join(other.split())
-    # --json said none of it: its documents' ratios looked like-for-like; stderr now says what the table's lines do
+    # --json's documents' ratios would look like-for-like: stderr says what the table's lines do
     as_json = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--compare", saved,
                   "--json")
     assert as_json.stderr.splitlines() == [
@@ -1640,9 +1810,9 @@ GA HU HK
 
 
 def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
-    """Every Kratzen seat plays for itself, and the score is the attacker's payment alone: graded by it, seat 2
-    throwing the Weli under the trump ace (the one trick it could make, so it pays the pot) was "ok" (the analyst
-    audit). By default each mover's own tricks grade it; -o score still grades by the attacker's payment."""
+    """Every Kratzen seat plays for itself, and the score is the attacker's payment alone: graded by it, seat 2 throwing
+    the Weli under the trump ace (the one trick it could make, so it pays the pot) would be "ok". By default each
+    mover's own tricks grade it; -o score still grades by the attacker's payment."""
     record = tmp_path / "weli.tbn"
     record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI)
     (document,) = documents("postmortem", record)
@@ -1670,9 +1840,9 @@ def test_a_postmortem_past_the_deals_end_says_where_it_ended_under_the_schema(tm
 
 
 def test_a_postmortem_record_that_failed_has_a_json_line_saying_so(tmp_path):
-    """A bad record of ``postmortem --json`` (a Play illegal at a card, a contract the game does not know, a record
-    too broken to read) said its error on stderr and had no line on stdout, so a script reading the lines could not
-    tell which record failed: each now has a ``failed`` line in its place, with what stderr says; exit code 1."""
+    """A bad record of ``postmortem --json`` (a Play illegal at a card, a contract the game does not know, a record too
+    broken to read) has a ``failed`` line in its place, with what stderr says, so that a script reading the lines can
+    tell which record failed; exit code 1."""
     hands = ('[Deal "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / '
              'E8 GK GO G8 HA H9 SK SO"]\n')
     record = tmp_path / "mixed.tbn"
@@ -1719,7 +1889,7 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
     assert other.stderr == ("stich: examples/schafkopf.tbn:107:12: objective 'tricks' belongs to Kratzen, not to "
                             "Schafkopf (for Schafkopf Rufer G choose from: score, points)\n"
                             ).replace("examples/schafkopf.tbn", str(EXAMPLES / "schafkopf.tbn"))
-    # the contract as the rule book names it, as the reports do (it said 'for Schafkopf WenzTout', 'Kratzen Trump S
+    # the contract as the rule book names it, as the reports do (not 'for Schafkopf WenzTout', 'Kratzen Trump S
     # SevenMuss'), in postmortem's words and solve's alike
     tout = run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "4", "-o", "tricks", code=1)
     assert "(for Schafkopf Wenz Tout choose from: score, points)" in tout.stderr
@@ -1728,8 +1898,8 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
 
 
 def test_a_kratzen_postmortems_note_names_an_objective_the_command_takes(tmp_path):
-    """Graded by the score, a Kratzen post-mortem's note under the card table pointed at --objective points for
-    each seat's own tricks, an objective the command refuses for Kratzen: it names --objective tricks now."""
+    """Graded by the score, a Kratzen post-mortem's note under the card table points at --objective tricks for each
+    seat's own tricks, not at --objective points, which the command refuses for Kratzen."""
     record = tmp_path / "weli.tbn"
     record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI)
     out = " ".join(run("postmortem", record, "-o", "score").stdout.replace("│", "").split())
@@ -2014,8 +2184,8 @@ def test_threads_choose_the_cores_of_every_question_and_change_no_answer(tmp_pat
 
 
 def test_threads_above_the_cores_are_said_once_on_stderr(monkeypatch):
-    """--threads 8 on a 2-core machine searched on 2 threads without a word (the engine's budget of cores caps it);
-    the flag is now said to be cut, as -j is, and the answer is the same."""
+    """--threads 8 on a 2-core machine searches on 2 threads (the engine's budget of cores caps it) and says that the
+    flag is cut, as -j does; the answer is the same."""
     import solver.cli.options as options
 
     monkeypatch.setattr(options, "usable_cores", lambda: 1)
@@ -2203,9 +2373,8 @@ def _solve_stdin_from_a_terminal(text: bytes) -> tuple[int, str, str]:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a pty is POSIX")
 def test_standard_input_from_a_terminal_is_said_and_from_a_pipe_is_not():
-    """``stich solve -`` at a terminal waited for input without a word, which looked like a hang to a first user:
-    it now says on stderr that it reads the terminal and how to end it, and still reads what is typed. From a pipe
-    nothing is said."""
+    """``stich solve -`` at a terminal says on stderr that it reads the terminal and how to end it (a wait without a
+    word looks like a hang to a first user), and still reads what is typed. From a pipe nothing is said."""
     ending = b'[Game "Zwanzigerrufen"]\n[Deal "1: TS T20 / T19 T18 / SK SQ / HK HQ"]\n[Contract "Normal T19"]\n'
     code, out, err = _solve_stdin_from_a_terminal(ending)
     assert code == 0, err
@@ -2620,7 +2789,7 @@ def test_output_for_an_encoding_without_suit_signs_shows_letters():
 
 
 def test_check_at_an_ascii_stdout_writes_the_skus_not_sk_question_mark():
-    # the Mondfang's "catches it with the Sküs" printed "Sk?s" at PYTHONIOENCODING=ascii (the review): descriptions
+    # the Mondfang's "catches it with the Sküs" is not "Sk?s" at PYTHONIOENCODING=ascii: descriptions
     # and reasons go through the same ASCII fallbacks as the report's signs
     process = _stich("check", str(EXAMPLES / "valat.tbn"), PYTHONIOENCODING="ascii")
     assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
@@ -2775,10 +2944,10 @@ def test_the_bad_records_users_make_are_said_at_their_place_and_the_others_answe
     ("show", (), "show"), ("postmortem", (), "postmortem")])
 def test_a_record_that_failed_has_its_json_line_between_the_others_in_every_reading_command(tmp_path, command,
                                                                                            options, kind):
-    """A contract the game does not know and a record too broken to read, between two good Kratzen records: only
-    postmortem wrote a line for them, so the other commands' --json gave two documents for four records and a
-    script could not tell which failed. Each now has its ``failed`` line in its place, named as its documents are
-    (``analyse --cards`` writes ``card-advice``), saying what stderr says; exit code 1."""
+    """A contract the game does not know and a record too broken to read, between two good Kratzen records: every
+    reading command's --json gives each its ``failed`` line in its place (four lines for four records, so that a script
+    can tell which failed), named as its documents are (``analyse --cards`` writes ``card-advice``), saying what stderr
+    says; exit code 1."""
     blocks = [block for block in (EXAMPLES / "kratzen.tbn").read_text().split("\n\n") if "[Board " in block]
     first, second = (block[block.index("[Game"):].strip() + "\n" for block in blocks[:2])
     bogus = first.replace('[Contract "Trump S"]', '[Contract "Bogus"]').replace('[Board "1"]', '[Board "7"]')
@@ -2803,10 +2972,9 @@ def test_a_record_that_failed_has_its_json_line_between_the_others_in_every_read
 def test_a_record_refused_for_another_games_variant_flag_or_play_card_has_the_options_refusal_as_its_error(
         tmp_path):
     """A ``--variant`` flag or ``--play`` card of another game, said once a game on stderr as the option's refusal,
-    gave each record's ``failed`` line the record's own error, pointed at its ``[Game]`` tag
-    (``mixed.tbn:69:8: the variant given with the command or call: ...``), as if the file were wrong. The line now
-    says the option's refusal in stderr's words, for its record: ``--variant: <why> (the record at FILE:LINE, board
-    N, not answered)``, as a ``--play`` card the position refuses is said."""
+    gives each record's ``failed`` line the option's refusal in stderr's words, for its record: ``--variant: <why> (the
+    record at FILE:LINE, board N, not answered)``, as a ``--play`` card the position refuses is said; not the record's
+    own error pointed at its ``[Game]`` tag, as if the file were wrong."""
     path = tmp_path / "mixed.tbn"
     path.write_text((EXAMPLES / "kratzen.tbn").read_text() + "\n" + (EXAMPLES / "schafkopf.tbn").read_text())
     result = run("solve", path, "--json", "--variant", "weli_also_bells=true", code=1)
@@ -3046,10 +3214,10 @@ def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
 
 
 def test_a_double_ctrl_c_stops_the_board_without_a_traceback():
-    """uvicorn took a second Ctrl-C as a forced exit that cancelled the board's shutdown half-way, and printed its
-    CancelledError traceback (the review; in every run); the board ignores it while it stops. The Ctrl-Cs come once
-    uvicorn answers a request (its own handlers in place), not a fixed 1.5 s after the startup message: on a loaded
-    machine uvicorn could still be starting then, and the test passed without reaching the case it is about."""
+    """A second Ctrl-C, which uvicorn takes as a forced exit that would cancel the board's shutdown half-way with a
+    CancelledError traceback, is ignored while the board stops. The Ctrl-Cs come once uvicorn answers a request (its own
+    handlers in place), not at a fixed time after the startup message, when on a loaded machine uvicorn may still be
+    starting."""
     import re
     import urllib.request
 
@@ -3107,9 +3275,9 @@ def test_a_checkpoint_that_cannot_be_used_is_said_once_for_a_file_of_records(tmp
 
 
 def test_every_record_after_a_refused_checkpoint_has_a_failed_json_line(tmp_path):
-    """After a refused ``--checkpoint`` only the records too broken to read had ``failed`` lines: the refused record
-    and those after it, not tried, had none, so a script did not see every record. Each now has one in its place, the
-    refusal as its error; the record too broken to read keeps its own."""
+    """After a refused ``--checkpoint`` the refused record and those after it, not tried, each have a ``failed`` line in
+    its place, the refusal as its error, so that a script sees every record; the record too broken to read keeps its
+    own."""
     not_a_checkpoint = tmp_path / "notes.txt"
     not_a_checkpoint.write_text("hello\n")
     path = tmp_path / "broken-first.tbn"
@@ -3257,8 +3425,8 @@ def test_a_torn_last_checkpoint_line_is_trimmed_and_its_samples_solved_again(tmp
 
 
 def test_a_checkpoint_that_cannot_be_used_is_named_not_the_records_contract(tmp_path):
-    # analysing a FILE, a bad --checkpoint was said at the record's [Contract] tag ('examples/kratzen.tbn:25:12:
-    # /tmp/x: not a stich checkpoint ...'), which is not what is wrong; the hand form said it bare, as now both do
+    # analysing a FILE, a bad --checkpoint is said bare, as the hand form says it, not at the record's [Contract] tag
+    # ('examples/kratzen.tbn:25:12: /tmp/x: not a stich checkpoint ...'), which is not what is wrong
     not_a_checkpoint, missing = tmp_path / "notes.txt", tmp_path / "no such folder" / "c.jsonl"
     not_a_checkpoint.write_text("hello\n")
     for cards in ((), ("--cards",)):
@@ -3298,10 +3466,10 @@ def test_analyse_options_that_do_not_fit_the_record_name_the_option(tmp_path):
 
 
 def test_card_advice_names_the_known_option_for_the_known_cards():
-    """Card advice re-raised every seat error as --seat's: --known 5:EO was said as "--seat: known cards for seat 5",
-    and a known card the pack lacks pointed at the record's [Deal] tag. Both are --known's errors now, for card
-    advice and the analysis alike, with the record they were refused for; a card the pack lacks or one given twice
-    in the library's words ("known cards for seat 1", where the command said "seat 1: GA appears twice")."""
+    """A seat or card refused in --known is --known's error, not --seat's ("--seat: known cards for seat 5" for --known
+    5:EO) nor the record's [Deal] tag's (a known card the pack lacks), for card advice and the analysis alike, with the
+    record they were refused for; a card the pack lacks or one given twice in the library's words ("known cards for seat
+    1", where the command says "seat 1: GA appears twice")."""
     schafkopf = EXAMPLES / "schafkopf.tbn"
     for cards in ((), ("--cards",)):
         for known, reason in (("5:EO", "seat 5 is not a seat of this 4-seat deal"),
@@ -3315,9 +3483,9 @@ def test_card_advice_names_the_known_option_for_the_known_cards():
 
 
 def test_known_cards_the_record_rules_out_are_the_known_options_error():
-    """A known card in another hand, or of a suit its seat showed out of, pointed at the record's [Deal] or
-    [Contract] tag, which are not wrong, and the second's message was cut before its advice; card advice took a
-    million shuffles (minutes) to fail. Each is --known's error now, said whole, in seconds."""
+    """A known card in another hand, or of a suit its seat showed out of, is --known's error, said whole and in seconds
+    (not a million shuffles, minutes, of card advice), not pointed at the record's [Deal] or [Contract] tag, which are
+    not wrong."""
     schafkopf = EXAMPLES / "schafkopf.tbn"
     where = f" (the record at {schafkopf}:10, board 1, not answered)\n"
     for cards in ((), ("--cards",)):
@@ -3417,6 +3585,36 @@ def test_batch_writes_to_a_pipe_through_dev_stdout():
     assert len(process.stdout.splitlines()) == 5 and "5 written to stdout (5 solved, 0 errors), " in process.stderr
 
 
+def test_batch_to_a_device_ends_without_an_already_done():
+    # --out /dev/tty ended "0 already done": a device is a stream, which holds nothing done before the run
+    process = _stich("batch", str(EXAMPLES / "kratzen.tbn"), "-j", "1", "--out", "/dev/null")
+    assert process.returncode == 0, process.stderr
+    last = process.stderr.splitlines()[-1]
+    assert last.startswith("stich: 5 written to /dev/null (5 solved, 0 errors), ") and "already done" not in last
+
+
+def test_batch_to_a_named_pipe_writes_its_lines_there_and_ends_without_an_already_done(tmp_path):
+    # a named pipe as --out is a stream, as stdout is: its lines written through, no lock, nothing done before
+    import threading
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    read: list[bytes] = []
+
+    def reader() -> None:
+        with open(fifo, "rb") as stream:
+            read.append(stream.read())
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    process = _stich("batch", str(EXAMPLES / "kratzen.tbn"), "-j", "1", "--out", str(fifo))
+    thread.join(60)
+    assert process.returncode == 0, process.stderr
+    assert [json.loads(line)["record"]["board"] for line in read[0].splitlines()] == list("12345")
+    assert process.stderr.splitlines()[-1].startswith(f"stich: 5 written to {fifo} (5 solved, 0 errors), ")
+    assert "already done" not in process.stderr and sorted(path.name for path in tmp_path.iterdir()) == ["out.fifo"]
+
+
 def _stich_match(*args: str) -> subprocess.CompletedProcess:
     """``stich match`` from this checkout's ``cli`` package (``solver.cli`` may be another checkout's when the
     package is installed in editable mode elsewhere), at the pipe width: os.environ, not the process's C environment,
@@ -3442,7 +3640,7 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
     kratzen = _stich_match("-g", "kratzen", "--bots", "random,random,random,random,random", "-n", "2", "-j", "1")
     assert "random holds every seat: 0 by construction (pot 0: every payment is 0), no interval" in kratzen.stdout
     assert "zero-sum" not in kratzen.stdout
-    # one value a board: pooled over the 160 deals as if independent, the audit's interval left out 0
+    # one value a board: pooled over the 160 deals as if independent, the interval would leave out 0
     assert "declaring side: +0.75 (95%: -0.97 to +2.47) game units per deal" in same.stdout
     assert "95% intervals over 40 boards, one value a board (its mean over the rotations)" in same.stdout
     document = json.loads(_stich_match("--bots", "random,random,random,random", "-n", "40", "--seed", "5",
@@ -3496,9 +3694,9 @@ def test_text_piped_on_is_never_wrapped() -> None:
 
 
 def test_help_pages_name_kratzen_words_for_kratzen():
-    """table's help promised "every contract each seat could bid" and, for Kratzen, "every contract": it lists the
-    trump suits of the record's attacker alone; tree's default objective was "the declarer's tricks", solve's
-    summary "what each side has taken", where Kratzen has an attacker and no sides (the Kratzen audit)."""
+    """The help pages say Kratzen's words for Kratzen, which has an attacker and no sides: table's lists every trump
+    suit for the record's attacker, tree's default objective is the attacker's tricks (or --seat's), and solve's summary
+    says what each seat has taken."""
     def page(name: str) -> str:
         return " ".join(run(name, "--help").stdout.split())
 
@@ -3508,9 +3706,9 @@ def test_help_pages_name_kratzen_words_for_kratzen():
 
 
 def test_check_says_why_kratzen_targets_cannot_all_be_met_with_four_seats_or_more():
-    """With four seats or more the Kratzen targets need more tricks than the deal's four (2 + 1 + 1 + 1), so "every
-    target met together: no" was a bare, foregone no (the Kratzen audit): the line now says the sum; a three-seat
-    deal, whose targets fit, keeps its searched answer."""
+    """With four seats or more the Kratzen targets need more tricks than the deal's four (2 + 1 + 1 + 1): "every target
+    met together: no" says the sum, not a bare, foregone no; a three-seat deal, whose targets fit, keeps its searched
+    answer."""
     last = {board: run("check", EXAMPLES / "kratzen.tbn", "--board", board).stdout.splitlines()[-1]
             for board in ("1", "2", "4", "5")}
     assert last["1"] == "every target met together, all seats helping: yes"
@@ -3677,8 +3875,9 @@ def test_play_given_unquoted_with_equals_says_how_to_quote_it():
      "string, repeated for each seat: --known \"2:SA\" --known \"3:SK\""),
 ])
 def test_a_card_taken_for_the_file_says_how_to_quote_the_cards(args, said):
-    """With no FILE, an unquoted list's second card was taken for it: ``stich: T1: No such file or directory`` (exit
-    1), or analyse's "give either FILE or --game" for a FILE nobody gave. A usage error now says how to quote them."""
+    """With no FILE, an unquoted list's second card is taken for it: a usage error says how to quote the cards, not
+    ``stich: T1: No such file or directory`` (exit 1) or analyse's "give either FILE or --game" for a FILE nobody
+    gave."""
     result = run(*args, code=2)
     assert f"Invalid value for 'FILE': {said}" in " ".join(result.stderr.split()), result.stderr
     assert result.stdout == ""
@@ -3695,8 +3894,8 @@ def test_a_missing_file_that_is_no_card_is_still_said_missing(tmp_path, monkeypa
 
 
 def test_known_and_batch_variant_helps_give_each_game_a_real_example():
-    """analyse's --known help and batch's --variant help gave no example a player could copy (no game's card or
-    flag): each now names one of every game's own, as --play's messages do, and each example is taken by its game."""
+    """analyse's --known help and batch's --variant help each name an example of every game's own card or flag that a
+    player can copy, as --play's messages do, and each example is taken by its game."""
     from solver.games import GAMES
     known = " ".join(runner.invoke(app, ["analyse", "--help"], env={"COLUMNS": "200"}).stdout.split())
     variant = " ".join(runner.invoke(app, ["batch", "--help"], env={"COLUMNS": "200"}).stdout.split())
@@ -3711,9 +3910,9 @@ def test_known_and_batch_variant_helps_give_each_game_a_real_example():
 
 
 def test_every_non_ascii_character_has_a_readable_ascii_fallback():
-    """Only the Sküs had an ASCII fallback ('Skus'), and ±, ✓ and ✗; any other character stdout's encoding lacks
-    printed as '?' (a file name's 'Spielä' as 'Spiel?'). One mechanism now, ascii_fallback: for_stdout before a
-    table is laid out and the streams' error handler for the rest, at PYTHONIOENCODING=ascii and in the C locale."""
+    """Every character stdout's encoding lacks has a readable ASCII fallback, not only the Sküs ('Skus'), ±, ✓ and ✗
+    ('?' otherwise: a file name's 'Spielä' as 'Spiel?'): one mechanism, ascii_fallback, for_stdout before a table is
+    laid out and the streams' error handler for the rest, at PYTHONIOENCODING=ascii and in the C locale."""
     from solver.cli.errors import ascii_fallback
     assert [ascii_fallback(char) for char in "äöüÄÖÜßé"] == ["a", "o", "u", "A", "O", "U", "ss", "e"]
     assert [ascii_fallback(char) for char in "±✓✗→×…—"] == ["+/-", "yes", "no", "->", "x", "...", "--"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import warnings
 from pathlib import Path
 
@@ -173,9 +174,8 @@ def test_a_single_contract_analysis_takes_a_time_limit_as_the_advice_does():
 
 
 def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
-    """--cards needed a FILE, so a player holding a hand had only the opening-card table of the single analysis,
-    whose means have no interval and whose ties are not said. From a hand it is card advice now, on the same samples
-    (the means agree card for card), with paired intervals and each bonus's odds."""
+    """--cards from a hand, without a FILE, is card advice on the same samples as the single analysis (the means agree
+    card for card), with paired intervals and each bonus's odds, which the opening-card table's means lack."""
     hand = ["--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer E",
             "-n", "20", "--seed", "1", "--workers", "1", "--json"]
     advice = runner.invoke(app, ["analyse", *hand, "--cards"])
@@ -188,7 +188,7 @@ def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
     assert {card["card"]: card["mean"] for card in document["cards"]} == pytest.approx(openings)
     assert all(card["interval"][0] is not None and "schneider" in card["bonuses"] for card in document["cards"])
     text = runner.invoke(app, ["analyse", *hand[:-1], "--cards"]).stdout
-    # the header names the hand it advises (it said only the seat and the cards played, a review)
+    # the header names the hand it advises, not only the seat and the cards played
     assert "Schafkopf, Rufer E: seat 1 to move after 0 cards played, holding EU E8 E7 GK GO HA H9 SU" in text
     assert "behind the best" in text
     refused = runner.invoke(app, ["analyse", *hand[:-1], "--cards", "--seat", "2"])
@@ -197,8 +197,8 @@ def test_card_advice_for_the_opening_lead_of_a_hand_without_a_record():
 
 
 def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
-    """Card advice from a hand did not say its declarer, known cards or variant (no record says them there), which
-    the single-contract analysis of the same question does: both documents give them alike now."""
+    """Card advice from a hand says its declarer, known cards and variant (no record says them there), as the
+    single-contract analysis of the same question does: both documents give them alike."""
     from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
     hand = ["--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer G",
@@ -220,7 +220,7 @@ def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
     assert text[:4] == ["rules: laufende_mode=only_if_holder_wins",
                         "Schafkopf, Rufer G: seat 1 to move after 0 cards played, holding EU E8 E7 GK GO HA H9 SU",
                         "known in seat 2: SA", "known in seat 4: EA EZ"]
-    # from a FILE the --known cards were used and said nowhere (the review): the document and the text say them
+    # from a FILE the --known cards used are said: the document and the text say them
     on_file = ["analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "2", "-j", "1",
                "--known", "4:SK"]
     document = json.loads(runner.invoke(app, [*on_file, "--json"]).stdout)
@@ -308,9 +308,9 @@ def test_batch_progress_outside_a_terminal_is_a_line_now_and_then(monkeypatch, c
 
 
 def test_the_bonuses_table_says_whose_objective_it_is():
-    """A declaring hand's 'game' could never be forced against it: one column said 0.0% by construction (the audit
-    read it as a fault). The table says whose objective it is, and splits the two only where the sides change from
-    sample to sample (a Pagat whose holder the deal decides)."""
+    """A declaring hand's 'game' can never be forced against it, so one column is 0.0% by construction: the table says
+    whose objective it is, and splits the two only where the sides change from sample to sample (a Pagat whose holder
+    the deal decides)."""
     from solver.sampling import forced_by_whom as _forced_by_whom
 
     def bonus(ours, theirs, for_side):
@@ -335,7 +335,7 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
                     "│ tricks (seat 3) │ seat 3 │ 15% (7-29%) │",
                     "│ tricks (seat 4) │ seat 4 │ 22% (12-38%) │"]
     assert "targets forced (brackets: 95% intervals)" in result.stdout
-    assert "targets forced" in result.stdout and "bonus" not in result.stdout  # the Kratzen audit: no bonuses
+    assert "targets forced" in result.stdout and "bonus" not in result.stdout  # Kratzen has no bonuses
     result = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                       "1", "--contract", "Rufer E", "-n", "8", "--seed", "1", "-j", "1"])
     assert result.exit_code == 0 and "whose" in result.stdout and "against it" not in result.stdout
@@ -346,9 +346,9 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
 
 
 def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():
-    """The Kratzen audit: for a seat that is not the attacker ``win:`` was unexplained (it is the seat making its own
-    trick target, RULES.md 3.3), and contract advice for --seat 2 makes seat 2 the attacker while its header said
-    only "seat 2's mean payment"."""
+    """A Kratzen analysis for a seat that is not the attacker explains ``win:`` (the seat making its own trick target,
+    RULES.md 3.3), and contract advice for --seat 2, which makes seat 2 the attacker, says so in its header, not only
+    "seat 2's mean payment"."""
     hand = ["analyse", "--game", "kratzen", "--hand", "SA S6 HK E7", "--seats", "4", "-n", "8", "--seed", "1",
             "-j", "1"]
     single = runner.invoke(app, [*hand, "--seat", "2", "--contract", "Trump S"])
@@ -384,7 +384,7 @@ def test_a_single_contracts_bonuses_are_named_as_players_name_them():
                                               "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", "--seat", "1", "--contract",
                                               "Normal", "-n", "2", "-j", "1", "--json"]).stdout)
     assert "valat_against" in {bonus["objective"] for bonus in document["bonuses"]}  # the JSON keeps the names
-    # a Schafkopf Tout's own objective by its name too (it was 'tout', the review)
+    # a Schafkopf Tout's own objective by its name too (not 'tout')
     from solver.games import get_game
 
     assert get_game("schafkopf").objective_title("tout") == "Tout"
@@ -497,8 +497,8 @@ def test_an_announcement_that_does_not_parse_is_a_usage_error_of_announce():
 
 
 def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):
-    """analyse and batch search each sample or record on one thread a worker; --threads there was Typer's 'No such
-    option' with look-alikes (the CLI audit). It is refused, saying what to give instead, and not listed."""
+    """analyse and batch search each sample or record on one thread a worker: --threads there is refused, saying what to
+    give instead (not Typer's 'No such option' with look-alikes), and not listed."""
     for args in (["analyse", "--game", "sk", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract",
                   "Rufer E", "--threads", "2"],
                  ["batch", str(EXAMPLES / "schafkopf.tbn"), "--out", str(tmp_path / "out.jsonl"), "--threads", "2"]):
@@ -509,8 +509,8 @@ def test_threads_on_a_pool_command_says_to_give_workers(tmp_path):
 
 
 def test_analyse_and_batch_check_their_pool_options_in_one_order(tmp_path):
-    """The same bad pair of pool options gave different first errors: batch said --scheduler beside -j first,
-    analyse --threads first. Both now check them in one order (--threads, then --scheduler's company)."""
+    """The same bad pair of pool options gives the same first error in batch and analyse: both check them in one order
+    (--threads, then --scheduler's company)."""
     pool = ["--threads", "2", "--scheduler", "tcp://127.0.0.1:1", "-j", "2"]
     analyse = runner.invoke(app, ["analyse", "--game", "sk", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1",
                                   "--contract", "Rufer E", *pool])
@@ -526,9 +526,8 @@ def test_analyse_and_batch_check_their_pool_options_in_one_order(tmp_path):
 
 
 def test_more_workers_than_cores_are_cut_to_the_cores_with_one_line(tmp_path, monkeypatch):
-    """-j 8 on a 2-core machine started 8 worker processes (batch, analyse, match), each searching on one thread
-    with a table of its own: the cores oversubscribed. Every pool command now runs as many as there are cores and
-    says so once on stderr; the answers are those of -j 1."""
+    """-j 8 where this process may use 1 core (batch, analyse, match) says once on stderr that 1 worker runs, and each
+    command answers (batch's lines without an error); where it may use 8, -j 8 says nothing and warns nothing."""
     import solver.cli.options as options
 
     monkeypatch.setattr(options, "usable_cores", lambda: 1)
@@ -587,19 +586,46 @@ def test_batch_on_a_full_disk_says_so_before_solving_anything(tmp_path, monkeypa
     assert room_refusal("/dev/null", 0, 0, "nothing solved", "another --out file") is None
 
 
-def test_batch_whose_disk_fills_says_the_lines_written_stay(tmp_path, monkeypatch):
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
+@pytest.mark.parametrize("as_a_file", [True, False])
+def test_batch_whose_output_fills_says_what_a_rerun_does(tmp_path, monkeypatch, as_a_file):
+    """A full disk (/dev/full taken for a file) keeps the lines written, and a rerun resumes; /dev/full as it is, a
+    device, is a stream, which a rerun never resumes: said so, named as given, not "rerun to resume"."""
     import solver.cli.batch
 
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 2)
-    if not Path("/dev/full").exists():
-        return
-    # /dev/full stands for a disk that fills during the run: the command refuses a device as --out at the start
+    # the command refuses /dev/full as --out at the start: here it stands for an output that fills during the run
     monkeypatch.setattr(solver.cli.batch, "checked_output", lambda *args, **kwargs: False)
+    if as_a_file:
+        monkeypatch.setattr("solver.batch.is_stream_output", lambda path: False)
     result = runner.invoke(app, ["batch", str(deals), "--out", "/dev/full", "--workers", "1"])
     assert result.exit_code == 1 and "Traceback" not in result.stderr
-    assert result.stderr == ("stich: /dev/full: No space left on device; the lines written so far are kept (a rerun "
-                             "with room trims a half-written last one): make room and rerun to resume\n")
+    assert result.stderr == ("stich: /dev/full: No space left on device; " + (
+        "the lines written so far are kept (a rerun with room trims a half-written last one): make room and rerun to "
+        "resume\n" if as_a_file else "the lines before it were written to /dev/full, a stream, which a rerun does "
+        "not resume: it solves every record again (an --out file is resumed)\n"))
+
+
+@pytest.mark.parametrize("kind", ["a device", "a pipe"])
+def test_batch_to_a_stream_stopped_says_it_holds_nothing_to_resume_from(tmp_path, monkeypatch, kind):
+    """A stop of ``--out /dev/null`` or a named pipe said "kept in X: rerun the command to resume", which a stream
+    never is: it says what was written there and that it holds nothing to resume from, as stdout's stop does."""
+    deals = tmp_path / "deals.tbn"
+    write_deals(deals, 2)
+    out = Path("/dev/null")
+    if kind == "a pipe":
+        out = tmp_path / "out.fifo"
+        os.mkfifo(out)
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("solver.batch.solve_batch", stopped)
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 130, result.stderr
+    assert result.stderr.endswith(f"stich: batch: stopped by the interrupt (SIGINT); the results so far were written "
+                                  f"to {out}, which holds nothing to resume from\n"), result.stderr
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
@@ -670,9 +696,9 @@ def test_a_contract_list_is_checked_as_a_single_contract_is():
 
 
 def test_analyse_says_hard_pagat_reservation_is_idle_only_when_nobody_announced_the_pagat():
-    """A hand analysis said 'hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat' even
-    with --announce '1: Pagat', whose announcer the samples do bind (the flag's name was looked up in the command's
-    code; the game now says which of its flags the missing rule state leaves idle)."""
+    """A hand analysis says 'hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat' only
+    without --announce '1: Pagat', whose announcer the samples do bind: the game says which of its flags the missing
+    rule state leaves idle."""
     hand = ["analyse", "--game", "zr", "--hand", "T1 T21 TS T20 T19 T18 T17 T16 T15 SK", "--seat", "1",
             "--contract", "Solo", "--variant", "hard_pagat_reservation=true", "-n", "2"]
     silent = runner.invoke(app, hand)
@@ -700,9 +726,9 @@ def test_analyse_says_hard_pagat_reservation_is_idle_in_a_suit_solo_without_aski
 
 
 def test_the_cluster_options_without_a_scheduler_are_refused_naming_both_flags(tmp_path):
-    """--worker-wait and --verbose mean something only beside --scheduler, and without it were silently ignored
-    (while -b without a FILE, or --scheduler beside -j, was refused). Each is now a usage error (exit 2) naming
-    both flags, before any work, in analyse and batch alike; its default value is never refused."""
+    """--worker-wait and --verbose mean something only beside --scheduler: without it each is a usage error (exit 2)
+    naming both flags, before any work, in analyse and batch alike, as -b without a FILE or --scheduler beside -j is;
+    its default value is never refused."""
     out = tmp_path / "out.jsonl"
     commands = (["analyse", str(EXAMPLES / "kratzen.tbn"), "-b", "1", "--seat", "1", "-n", "2"],
                 ["batch", str(EXAMPLES / "kratzen.tbn"), "--out", str(out), "-j", "1"])

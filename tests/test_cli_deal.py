@@ -397,8 +397,8 @@ def test_holding_puts_the_needed_cards_in_the_hand_and_leaves_a_uniform_deal_of_
 
 
 def test_a_seed_is_any_64_bit_seed_as_on_the_board():
-    """``stich deal`` took any seed and the board none over 10**18 (in fact none of ten digits): one range, which
-    holds every 64-bit seed, signed or unsigned, another tool may hand on (10**18 refused 2**63 - 1, the review)."""
+    """``stich deal`` takes every 64-bit seed, signed or unsigned, another tool may hand on (one range, as the board's);
+    a seed beyond it is refused with that range by deal, match, bench and analyse, and by the library."""
     from solver.generate import random_record
 
     top = runner.invoke(app, ["deal", "-g", "kratzen", "-s", str(2**64 - 1)])

@@ -30,6 +30,7 @@ COMMANDS = {
 #: The suffix each command's output takes (the tree's and the plot's format follows it).
 SUFFIX = {"deal": ".tbn", "tree": ".json", "batch": ".jsonl", "bench": ".json", "postmortem": ".svg"}
 READS_INPUT = ("tree", "batch", "postmortem")
+BY_SUFFIX = ("tree", "postmortem")  # the format chosen by the output's suffix, checked before the path
 
 
 def command_line(command: str, path: object, source: Path) -> list[str]:
@@ -52,7 +53,8 @@ def refused(command: str, path: object, source: Path) -> str:
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_folder_a_missing_folder_and_a_read_only_file_are_refused_alike(command, tmp_path, source) -> None:
-    suffix = ".json" if command == "tree" else ""  # a tree's --out without a format's suffix is a usage error first
+    # a tree's --out or a plot without a format's suffix is a usage error first
+    suffix = SUFFIX[command] if command in BY_SUFFIX else ""
     folder = tmp_path / f"runs{suffix}"
     folder.mkdir()
     assert refused(command, folder, source) == (
@@ -70,7 +72,7 @@ def test_a_folder_a_missing_folder_and_a_read_only_file_are_refused_alike(comman
         "deals.tbn", locked.name, folder.name]
 
 
-@pytest.mark.parametrize("command", [command for command in COMMANDS if command != "tree"])  # tree: its suffix first
+@pytest.mark.parametrize("command", [command for command in COMMANDS if command not in BY_SUFFIX])  # suffix first
 def test_a_device_other_than_dev_null_is_refused(command, source) -> None:
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full")
@@ -81,8 +83,8 @@ def test_a_device_other_than_dev_null_is_refused(command, source) -> None:
 
 @pytest.mark.parametrize("command", READS_INPUT)
 def test_the_input_file_is_refused_as_the_output_and_left_as_it_was(command, source) -> None:
-    if command == "tree":  # an --out named as a tree format's, which tree checks first
-        source = source.rename(source.with_suffix(".json"))
+    if command in BY_SUFFIX:  # an output named as a format's, which is checked first
+        source = source.rename(source.with_suffix(SUFFIX[command]))
     before = source.read_bytes()
     fate = "to which the output would be appended" if command == "batch" else "which the output would replace"
     assert refused(command, source, source) == (f"stich: {source}: cannot be written: it is the input being read, "
@@ -94,15 +96,27 @@ def test_the_input_file_is_refused_as_the_output_and_left_as_it_was(command, sou
     assert source.read_bytes() == before
 
 
-def test_a_tree_out_without_a_format_s_suffix_is_a_usage_error_before_what_the_path_is(tmp_path, source) -> None:
-    """``tree --out deals.tbn`` (its own input), a folder or a device: the missing format is said first (exit 2),
-    since no such path would be written whatever it is."""
+@pytest.mark.parametrize("command", BY_SUFFIX)
+def test_an_out_without_a_format_s_suffix_is_a_usage_error_before_what_the_path_is(command, tmp_path, source) -> None:
+    """``tree --out deals.tbn`` (its own input), a folder or a device, and ``postmortem --plot`` alike: the missing
+    format is said first (exit 2), since no such path would be written whatever it is."""
     (tmp_path / "runs").mkdir()
+    said = {"tree": "the tree is written as .graphml, .gexf, .json", "postmortem": "the plot is written as .png"}
     for path in (source, tmp_path / "runs", "/dev/full"):
-        result = runner.invoke(app, command_line("tree", path, source))
+        result = runner.invoke(app, command_line(command, path, source))
         assert result.exit_code == 2 and not result.stdout, result.stderr
-        assert f"{path}: the tree is written as .graphml, .gexf, .json" in " ".join(result.stderr.replace("│", " ")
-                                                                                   .split())
+        assert f"{path}: {said[command]}" in " ".join(result.stderr.replace("│", " ").split())
+
+
+@pytest.mark.parametrize("records", ["one", "several"])
+def test_a_plot_suffix_not_written_is_said_before_a_missing_folder(tmp_path, source, records) -> None:
+    """``--plot /missing/dir/x.txt`` said the folder was missing, then on a rerun with the folder made, the suffix:
+    the suffix must change wherever the plot goes, so it is said first, with one record (a file checked) or
+    several (a folder checked) alike."""
+    chosen = ["--board", "5"] if records == "one" else []
+    result = runner.invoke(app, ["postmortem", str(source), *chosen, "--plot", str(tmp_path / "missing" / "x.txt")])
+    assert result.exit_code == 2 and "the plot is written as .png, .svg or .pdf" in result.stderr, result.stderr
+    assert "does not exist" not in result.stderr
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -147,8 +161,9 @@ def stich(*arguments: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("name", ["-", "/dev/stdout"])
 def test_stdout_s_names_write_to_stdout_in_every_command_that_writes_data_there(name, tmp_path, source) -> None:
-    """tree refused them (no format suffix) and batch refused ``-`` while it took /dev/stdout: each writes its output
-    to stdout now, the tree as --json prints it, batch's lines as they come."""
+    """Stdout's names (``-``, /dev/stdout) write each command's output to stdout: tree's as --json prints it (it has no
+    format suffix), batch's lines as they come, ``-`` as /dev/stdout. Post-mortem's ``--plot`` to stdout, where the
+    post-mortem is printed, is refused (exit 2), and nothing is written beside the source."""
     outputs = {command: stich(*command_line(command, name, source)) for command in ("deal", "tree", "batch", "bench")}
     assert all(done.returncode == 0 for done in outputs.values()), {c: d.stderr for c, d in outputs.items()}
     assert outputs["deal"].stdout.startswith('[Game "Kratzen"]')

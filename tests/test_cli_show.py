@@ -209,8 +209,9 @@ def test_show_takes_the_pot_as_solve_does(tmp_path):
 
 
 def test_a_pagat_ultimo_in_a_suit_solo_is_refused_for_the_contract_by_show_as_by_score(tmp_path):
-    """A Suit Solo counts no Pagat (RULES.md 1.7): show said "Pagat Ultimo is announced by the Pagat's holder, seat
-    3" for seat 1's, and accepted the holder's own, which score --dd refuses. Both now say why: the contract."""
+    """A Suit Solo counts no Pagat (RULES.md 1.7): show refuses a Pagat Ultimo, the holder's own too, as score --dd
+    does, and both say why: the contract (not "Pagat Ultimo is announced by the Pagat's holder, seat 3" for seat
+    1's)."""
     lines = (EXAMPLES / "zwanzigerrufen.tbn").read_text(encoding="utf-8").splitlines()
     board = "\n".join(lines[lines.index('[Event "Example: Suit Solo of seat 4"]') - 1:][:6])  # T1 is seat 3's
     refusal = "Pagat Ultimo does not count in a Suit Solo (only Valat, Absolut and 4 Kings)"
@@ -495,10 +496,9 @@ def test_a_play_card_given_on_the_command_line_is_said_at_play_and_one_in_the_fi
 
 
 def test_a_kratzen_record_without_a_pot_is_said_to_have_0_chips_as_score_and_the_board_say():
-    """A Kratzen record without a [Pot] tag is scored with a pot of 0 (docs/scoring.md): the board's table said "pot
-    0 chips", its panel "Pot none", show nothing at all and score's note other words than solve's. show now says the
-    0 chips, the missing tag and the way to give one, with the words of a pot of 0 everywhere; a tag or --pot of 0
-    is said without the missing tag."""
+    """A Kratzen record without a [Pot] tag is scored with a pot of 0 (docs/scoring.md): show says the 0 chips, the
+    missing tag and the way to give one, with the words of a pot of 0 that the board's table and panel and score use
+    too; a tag or --pot of 0 is said without the missing tag."""
     lines = run("show", EXAMPLES / "kratzen.tbn", "-b", "1").stdout.splitlines()
     assert lines[2:4] == ["pot: 0 chips (no [Pot] tag: give one, or --pot), tricks and targets only",
                           "targets: attacker seat 1 2 tricks, every other seat 1 trick"]

@@ -95,9 +95,9 @@ def test_a_variant_flag_or_a_card_of_another_game_is_said_as_every_command_says_
 
 
 def test_a_score_tree_says_the_pot_and_the_announcements_its_values_depend_on(tmp_path):
-    """A Kratzen ``-o score`` tree settled from ``--pot 12`` and one from the record's pot of 0 were the same file
-    but for the values: nothing in it said which pot (nor a Zwanzigerrufen tree which announcements) its values
-    were settled with. The graph now says the record's pot and announcements, where it has them."""
+    """A ``-o score`` tree's graph says the pot its values were settled from (``--pot 12``; none for the record's pot
+    of 0, the graphs otherwise equal), and a Zwanzigerrufen tree's the announcements; a tree with neither says
+    neither."""
     kratzen = EXAMPLES / "kratzen.tbn"
     empty = tree_json(tmp_path, kratzen, "-b", "2", "-d", "1", "-o", "score")["graph"]
     potted = tree_json(tmp_path, kratzen, "-b", "2", "-d", "1", "-o", "score", "--pot", "12")["graph"]
@@ -117,9 +117,9 @@ def tree_to_file_patched(patch: str, out: Path) -> subprocess.CompletedProcess:
 
 
 def test_an_interrupt_while_the_tree_is_written_is_said_and_leaves_no_file(tmp_path):
-    """Ctrl-C while the tree was being written (seconds, for a large GraphML) ended the command with 130 and not a
-    word, where one during its searches says what was stopped: now both say it, and no file (nor a temporary one)
-    is left. The interrupt is raised by the writer, a stand-in for Ctrl-C at that moment."""
+    """Ctrl-C while the tree is being written (seconds, for a large GraphML) says what was stopped, as one during its
+    searches does, not only exit 130, and no file (nor a temporary one) is left. The interrupt is raised by the writer,
+    a stand-in for Ctrl-C at that moment."""
     out = tmp_path / "tree.graphml"
     code = ("import sys, solver.tree\n"
             "def interrupted(graph, path):\n"
@@ -134,9 +134,9 @@ def test_an_interrupt_while_the_tree_is_written_is_said_and_leaves_no_file(tmp_p
 
 
 def test_an_interrupt_as_the_tree_file_is_renamed_into_place_says_it_is_written(tmp_path):
-    """A SIGTERM as the finished file was renamed into place said ``nothing written`` of a file written whole (or,
-    a moment later, the line of a stop outside the command's work, not naming the file). The rename and its line are
-    one step now: the stop after them says the file is whole."""
+    """A SIGTERM as the finished file is renamed into place does not say ``nothing written`` of a file written whole
+    (nor, a moment later, a stop outside the command's work, not naming the file): the rename and its line are one step,
+    and the stop after them says the file is whole."""
     out = tmp_path / "tree.json"
     code = ("import contextlib, os, signal, cli.tree\n"
             "renamed = cli.tree.atomic_path\n"
@@ -157,10 +157,10 @@ def test_an_interrupt_as_the_tree_file_is_renamed_into_place_says_it_is_written(
 
 
 def test_a_board_on_several_records_is_said_with_the_record_that_picks_another(tmp_path, monkeypatch):
-    """``tree -b N`` takes the first record of board N, as the board's page opens it; where N is on several (two
-    ``stich deal`` runs appended), it said nothing of the others: stderr names their lines and the ``--record`` of
-    each, found among at most ``MAX_RECORDS_READ_ON`` records after it ("at least" where it stopped there; it read
-    the whole file). From a pipe it reads no record after the one it takes (its writer would be waited on)."""
+    """``tree -b N`` takes the first record of board N, as the board's page opens it; where N is on several (two ``stich
+    deal`` runs appended), stderr names their lines and the ``--record`` of each, found among at most
+    ``MAX_RECORDS_READ_ON`` records after it ("at least" where it stopped there, not reading the whole file). From a
+    pipe it reads no record after the one it takes (its writer would be waited on)."""
     text = "".join(run("deal", "-g", "sk", "-s", str(seed), "-n", "3").stdout for seed in (1, 2))
     path = tmp_path / "twice.tbn"
     path.write_text(text, encoding="utf-8")
@@ -191,7 +191,7 @@ def test_a_file_of_no_record_is_said_so_whatever_was_asked_of_it(tmp_path, selec
     comments = tmp_path / "comments.tbn"
     comments.write_text("% a file of comments alone\n", encoding="utf-8")
     out = tmp_path / "tree.json"
-    said = (f"stich: {comments}: no records (empty, or only comments; a record starts with tags such as "
+    said = (f"stich: {comments}:1:1: no records (empty, or only comments; a record starts with tags such as "
             '[Game "Schafkopf"] [Deal "..."])\n')
     assert run("tree", comments, "-d", "1", "--out", out, *selection, code=1).stderr == said
     assert run("show", comments, *selection, code=1).stderr == said
@@ -332,10 +332,9 @@ def test_a_tree_past_the_deal_s_end_says_the_cards_left_in_its_text_json_and_gra
 
 
 def test_tree_json_gives_a_record_it_cannot_answer_the_line_solve_gives_it(tmp_path, monkeypatch):
-    """``tree --json`` printed nothing on stdout for a record it could not answer (stderr alone said why), where
-    every other command's --json gives that record a ``failed`` line (``unanswered`` for --time-limit) that a
-    script reads in its place: now the same line as solve's, but for its ``command``; with --board, each record too
-    broken to read before it has one too."""
+    """``tree --json`` gives a record it cannot answer the line solve gives it, but for its ``command``: ``failed``
+    (``unanswered`` for --time-limit), which a script reads in its place, as every other command's --json; with --board,
+    each record too broken to read before it has one too."""
     bad = tmp_path / "bad.tbn"
     kratzen = (EXAMPLES / "kratzen.tbn").read_text(encoding="utf-8")
     bad.write_text("garbage [[[\n\n" + kratzen.replace("[Board \"1\"]\n[Seats \"3\"]\n[Deal \"1: EO E9 SU SZ /",

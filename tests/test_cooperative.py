@@ -84,8 +84,8 @@ def test_check_reports_the_cooperative_answer_for_kratzen_only():
 
 
 def test_the_cooperative_search_honours_check_s_time_limit(monkeypatch):
-    """``stich check --time-limit`` bounded the engine's searches, but the cooperative question (plain Python, no
-    stop check) ran after the limited block, unbounded; now it looks at the same deadline itself."""
+    """``stich check --time-limit`` bounds the cooperative question too (plain Python, no stop check of the engine's,
+    run after the engine's limited block): it looks at the same deadline itself."""
     import threading
 
     from solver.search.boundary import Deadline

@@ -78,10 +78,10 @@ def test_the_quota_bounds_the_threads_and_the_workers(monkeypatch) -> None:
 
 
 def test_workers_beyond_the_cores_are_cut_to_them_with_a_warning_across_the_api(monkeypatch, tmp_path) -> None:
-    """``analyse_hand(workers=64)`` on a 2-core machine started 64 processes, each with tables of its own (up to
-    8 GB), to take turns on 2 cores; the commands cut ``-j`` to the cores but the API took any count. Every
-    ``workers=`` of the API now runs at most the cores (the results do not depend on the count), says so once with
-    a StichWarning pointed at the app's line, and takes -1 for every core as joblib's ``n_jobs`` does."""
+    """Every ``workers=`` of the API runs at most the cores, as the commands cut ``-j`` (``analyse_hand(workers=64)`` on
+    a 2-core machine would start 64 processes, each with tables of its own, up to 8 GB, to take turns on 2 cores): the
+    results do not depend on the count, it is said once with a StichWarning pointed at the app's line, and -1 is every
+    core, as joblib's ``n_jobs``."""
     import warnings
 
     import solver

@@ -303,9 +303,9 @@ def test_invalid_deal_error_is_a_stich_value_error():
 
 
 def test_a_random_rufer_calls_each_callable_ace_alike_and_the_bench_keeps_its_deals():
-    """``stich deal`` without a contract called the first callable ace (the acorn ace on two deals in three, the
-    researcher audit counted); each callable ace is now as likely. The bench's Rufer line keeps timing the deals it
-    always has (``Game.bench_calls``: the first callable ace)."""
+    """``stich deal`` without a contract calls each callable ace as likely, not the first one (the acorn ace on two
+    deals in three). The bench's Rufer line keeps timing the same deals (``Game.bench_calls``: the first callable
+    ace)."""
     from collections import Counter
 
     from solver.benchmark import prepare_deal, standard_lines

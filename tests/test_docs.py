@@ -136,9 +136,9 @@ def test_the_synopses_of_a_command_show_every_option_its_help_does() -> None:
 @pytest.mark.parametrize("option, exact", [("--play", True), ("--table-mb", True), ("--threads", True),
                                            ("--time-limit", False), ("--seed", True), ("--workers", True)])
 def test_the_commands_cli_md_lists_for_a_shared_option_are_those_that_take_it(option: str, exact: bool) -> None:
-    """cli.md's conventions name, for each option that several commands share, the commands that take it
-    (``--table-mb`` once named "every command that searches", which match is not among). ``--time-limit`` lists the
-    commands where it bounds a record's searches; analyse, match and board have one of their own."""
+    """cli.md's conventions name, for each option that several commands share, the commands that take it (not "every
+    command that searches" for ``--table-mb``, which match is not among). ``--time-limit`` lists the commands where it
+    bounds a record's searches; analyse, match and board have one of their own."""
     bullet = re.search(rf"^\* \*\*`(?:-[a-z] [A-Z]+` / `)?{option}[^`]*`\*\* \(([^)]*)\)",
                        TEXT[ROOT / "docs" / "cli.md"], re.MULTILINE)
     assert bullet is not None
@@ -148,8 +148,8 @@ def test_the_commands_cli_md_lists_for_a_shared_option_are_those_that_take_it(op
 
 
 def test_readme_names_the_commands_that_take_json() -> None:
-    """README's sentence on ``--json`` names every command that takes it, and only those: it said "every command that
-    reports on records", which ``show`` and ``tree`` do without a ``--json``, and counted ``bench`` among them."""
+    """README's sentence on ``--json`` names every command that takes it, and only those: not "every command that
+    reports on records", which ``show`` and ``tree`` are without a ``--json``, and not ``bench`` among them."""
     text = " ".join(TEXT[ROOT / "README.md"].split())
     sentence = re.search(r"((?:`[a-z]+`,? (?:and )?)+)take `--json`: (.*?)Every command that reads records", text)
     assert sentence is not None
@@ -384,9 +384,9 @@ def test_json_md_names_every_top_level_key_whose_kind_differs_between_documents(
 
 
 def test_cli_md_s_bench_examples_show_what_bench_prints_but_for_its_timings(tmp_path: Path, monkeypatch) -> None:
-    """``stich bench`` is not run with the other examples (its figures change from run to run), so its shown lines
-    went stale unnoticed (the ``x:`` footnote, one line now, was shown folded in two); the lines that hold no
-    timing nor the machine (the header, the footnotes) must be printed as shown, in the same order."""
+    """``stich bench`` is not run with the other examples (its figures change from run to run), so its shown lines could
+    go stale unnoticed: the lines that hold no timing nor the machine (the header, the footnotes, the ``x:`` footnote on
+    one line) must be printed as shown, in the same order."""
     monkeypatch.chdir(tmp_path)  # --out before.json is written here, and --compare reads it back
     bench = [example for example in examples() if example.command.startswith("stich bench")]
     assert [example.command for example in bench] == ["stich bench --game kratzen -n 10 --out before.json",
@@ -514,9 +514,9 @@ def test_the_docs_give_piped_tables_the_width_the_command_gives_them() -> None:
 
 @pytest.mark.parametrize("name", ["batch", "analyse"])
 def test_the_pool_table_mb_help_gives_each_table_the_share_of_worker_memory_it_gets(name: str) -> None:
-    """``--table-mb``'s help of a worker pool says how much of ``--worker-memory`` each table may take: it said "a
-    quarter", yet a worker holds two engines (the points and the settlement searches) sharing that quarter, so each
-    table is cut to an eighth (``--worker-memory 256 --table-mb 64`` gave 32 MB tables, where the help allowed 64)."""
+    """``--table-mb``'s help of a worker pool says how much of ``--worker-memory`` each table may take: an eighth, not
+    "a quarter", since a worker holds two engines (the points and the settlement searches) sharing that quarter
+    (``--worker-memory 256 --table-mb 64`` gives 32 MB tables, so a help allowing 64 would be wrong)."""
     from solver.workers import ENGINES_PER_WORKER, table_megabytes_for
 
     (option,) = [param for param in command_of(name).params if "--table-mb" in param.opts]
@@ -687,12 +687,12 @@ def spellings(rules: dict[str, list[str]], name: str) -> set[str]:
 
 
 def test_scoring_md_s_announcement_grammar_has_every_word_the_parser_takes() -> None:
-    """scoring.md's grammar of ``[Announcements]`` is the one list of its words: it named none of ``Ultimo``, ``Kings``
-    or ``Könige`` alone (``4 Kings`` only), nor ``Kontra Spiel``, which the parser takes. Every quoted word of the
-    grammar is one the parser takes and every word it takes is quoted there; more than the words, every spelling of
-    a bonus and a level the grammar's rules allow (``Pagat Ultimo``, ``Vier Könige``) reads as one, alone, after a
-    Kontra level and with ``dagegen``, and every spelling the parser reads is one the rules allow: a word dropped from
-    a rule (``| "Ultimo"``), or a count of ``kings`` made required, is a spelling the page no longer allows."""
+    """scoring.md's grammar of ``[Announcements]`` is the one list of its words, ``Ultimo``, ``Kings`` and ``Könige``
+    alone (not only ``4 Kings``) and ``Kontra Spiel`` among them: every quoted word of the grammar is one the parser
+    takes and every word it takes is quoted there; more than the words, every spelling of a bonus and a level the
+    grammar's rules allow (``Pagat Ultimo``, ``Vier Könige``) reads as one, alone, after a Kontra level and with
+    ``dagegen``, and every spelling the parser reads is one the rules allow: a word dropped from a rule (``|
+    "Ultimo"``), or a count of ``kings`` made required, is a spelling the page does not allow."""
     from solver.announcements import BONUSES, KING_COUNTS, KING_WORDS, LEVELS, parse_announcements
 
     text = TEXT[ROOT / "docs" / "scoring.md"]

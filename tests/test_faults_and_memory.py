@@ -31,6 +31,8 @@ from solver import workers as pool
 from solver.errors import OtherCountResumed, StichError, StichWarning
 from solver.formats.tbn import format_record, iter_records, write_records
 
+from machine_cores import TWO_CORES
+
 HAND = "EO GO HO EU HA HZ HK H9"  # a Solo hand of Schafkopf seat 1 (hearts trump)
 ANALYSIS = dict(game="Schafkopf", hand=HAND, seat=1, contract="Solo H", samples=48, seed=7)
 
@@ -44,7 +46,7 @@ def _report(analysis) -> dict:
 @pytest.mark.slow
 def test_analyser_killed_with_minus_nine_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
     journal = tmp_path / "analysis.ckpt"
-    code = ("from solver.sampling import analyse_hand; "
+    code = (f"{TWO_CORES}from solver.sampling import analyse_hand; "
             f"analyse_hand(**{ANALYSIS!r}, workers=2, checkpoint={str(journal)!r})")
     process = subprocess.Popen([sys.executable, "-c", code])
     try:
@@ -101,8 +103,8 @@ def test_analyse_of_a_file_killed_three_times_resumes_to_the_uninterrupted_resul
     gives the uninterrupted run's JSON lines byte for byte, and the journal holds every sample of each record once."""
     source, journal = tmp_path / "deals.tbn", tmp_path / "a.ckpt"
     write_records(list(solver.random_records("Schafkopf", 5, 2)), source)
-    command = [sys.executable, "-c", "from solver.cli.main import main; main()", "analyse", str(source), "--seat",
-               "2", "-n", "40", "-j", "2", "--json"]
+    command = [sys.executable, "-c", f"{TWO_CORES}from solver.cli.main import main; main()", "analyse", str(source),
+               "--seat", "2", "-n", "40", "-j", "2", "--json"]
     for lines in (5, 30, 55):
         _kill_group_at([*command, "--checkpoint", str(journal)], journal, lines)
     resumed = subprocess.run([*command, "--checkpoint", str(journal)], capture_output=True, text=True)
@@ -175,7 +177,7 @@ def test_a_resume_reads_the_checkpoint_as_a_stream(tmp_path: Path, monkeypatch) 
 
 
 def test_a_version_2_checkpoint_is_refused_and_left_alone(tmp_path: Path) -> None:
-    # version 2 journals (one analysis, chunk lines without a key) are no longer read
+    # version 2 journals (one analysis, chunk lines without a key) are not read
     journal = tmp_path / "a.ckpt"
     sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
     lines = [json.loads(line) for line in journal.read_text().splitlines()]
@@ -353,9 +355,9 @@ def test_a_record_out_of_memory_is_an_error_line_and_the_others_are_solved(tmp_p
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_batch_whose_workers_cannot_allocate_their_table_stops_with_one_line(tmp_path: Path, workers: str) -> None:
-    """Under ulimit -v, --table-mb 1024 fits no worker: every record was an error line 'out of memory within the
-    worker's limit' (no limit was given), on stderr and in the output, a line each for the whole file. The run now
-    stops at once with one line that says which limit and what to give, and writes nothing."""
+    """Under ulimit -v, --table-mb 1024 fits no worker: the run stops at once with one line that says which limit and
+    what to give, and writes nothing, not an error line 'out of memory within the worker's limit' for every record of
+    the file."""
     out = tmp_path / "out.jsonl"
     process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "batch",
                               str(Path(__file__).resolve().parent.parent / "examples" / "schafkopf.tbn"), "--out",
@@ -381,9 +383,9 @@ def test_a_record_out_of_memory_within_worker_memory_says_that_limit(monkeypatch
 
 
 def test_a_dask_worker_short_of_memory_stops_only_its_own_records(monkeypatch) -> None:
-    """A Dask worker whose table did not fit stopped the whole run, telling the user to give --table-mb or
-    --worker-memory, which --scheduler refuses (the review): on a cluster only that worker may be short, so its
-    records say so in their lines (in words for the cluster) and the others' records are solved."""
+    """On a cluster only one Dask worker may be short of memory for its table: that does not stop the run
+    (``table_does_not_fit`` is None), and its records' lines say so in words for the cluster (a Dask worker,
+    STICH_TABLE_MB), not --table-mb or --worker-memory, which --scheduler refuses."""
     from solver import workers
 
     monkeypatch.setattr(workers, "_dask_worker", lambda: object())
@@ -401,7 +403,7 @@ def test_a_dask_worker_short_of_memory_stops_only_its_own_records(monkeypatch) -
     assert all(line.is_error for line in lines)
 
 
-def test_batch_under_a_memory_limit_solves_everything(tmp_path: Path) -> None:
+def test_batch_under_a_memory_limit_solves_everything(tmp_path: Path, two_worker_cores) -> None:
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Schafkopf", 4, 8)), source)
     capped, free = tmp_path / "capped.jsonl", tmp_path / "free.jsonl"
@@ -546,11 +548,10 @@ def _report_text(stdout: str) -> dict:
     (["batch", "-j", "1", "--out"], "o.jsonl", "0 bytes, and this process may write no file over 0 bytes")])
 def test_a_disk_full_from_the_start_names_the_file_not_stdout(tmp_path: Path, command: list, name: str,
                                                               said: str) -> None:
-    """With no room from the start, the lock's holder name stayed in the lock file's buffer; closing the lock wrote
-    it again and failed naming no file, so ``stich: <stdout>: File too large`` replaced the checkpoint's (or the
-    output's) own error. The name is written past any buffer; the file the run was writing is named (each now meets
-    the limit before it solves anything: a checkpoint writes its header with its first line). The record refused
-    still gets its line on stdout with ``--json``."""
+    """With no room from the start, the error names the file the run was writing (the checkpoint, or the output), not
+    ``stich: <stdout>: File too large``: the lock holder's name is written past any buffer, so that closing the lock
+    writes nothing more (each file meets the limit before it solves anything: a checkpoint writes its header with its
+    first line). The record refused still gets its line on stdout with ``--json``."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     args = [command[0], str(source), *command[1:], name]
     limited = subprocess.run([sys.executable, "-c", _FILLED_DISK.format(limit=0), *args], capture_output=True,
@@ -747,10 +748,9 @@ def test_a_checkpoint_write_error_at_a_record_of_a_file_names_it_and_fails_the_r
 
 def test_a_batch_output_whose_error_lines_cannot_be_dropped_for_want_of_room_says_so_and_is_kept(
         tmp_path: Path) -> None:
-    """A rerun drops the error lines by writing the output anew beside it; with no room for that copy it said only
-    ``stich: out.jsonl: File too large`` (or ``No space left on device``): not what was being done, that nothing was
-    solved and the file kept, nor the mend. It says all of that, leaves the file as it was, and a rerun with room
-    tries the bad record again."""
+    """A rerun drops the error lines by writing the output anew beside it; with no room for that copy it says more than
+    ``stich: out.jsonl: File too large`` (or ``No space left on device``): what was being done, that nothing was solved
+    and the file kept, and the mend. It leaves the file as it was, and a rerun with room tries the bad record again."""
     records = list(solver.random_records("Kratzen", 4, 8))
     records[2].set("Contract", "Nonsense")
     source = tmp_path / "deals.tbn"
@@ -883,10 +883,9 @@ def _read_only_after(monkeypatch, module, suffix: str, fail_at: int) -> None:
 @pytest.mark.parametrize("command", ["batch", "analyse", "postmortem"])
 def test_an_output_made_read_only_mid_run_is_said_once_and_what_it_wrote_is_kept(tmp_path: Path, monkeypatch,
                                                                                    command: str) -> None:
-    """An output that can no longer be written part way through a run (its folder made read-only, a read-only
-    remount): said once with its path and what is kept, exit 1, no traceback, the lines or files already written
-    left whole. batch said "make room" (a full disk's advice) for it, and a checkpoint did not say its lines are
-    kept."""
+    """An output that cannot be written any more part way through a run (its folder made read-only, a read-only
+    remount): said once with its path and what is kept, exit 1, no traceback, the lines or files already written left
+    whole. batch does not say "make room" (a full disk's advice) for it, and a checkpoint says its lines are kept."""
     from typer.testing import CliRunner
 
     import solver.checkpoint
@@ -986,9 +985,9 @@ def test_stich_analyse_with_a_larger_n_resumes_the_checkpoint_of_a_smaller_one(t
 
 
 def test_samples_of_another_n_resumed_are_said_once_a_run(tmp_path: Path) -> None:
-    """A run resuming the samples of a run of another ``-n`` said nothing, where other resumes say what they resume
-    (the review). The library warns (OtherCountResumed, a StichWarning) with the samples read back and those left;
-    the command says it on stderr once, not once for each record of a FILE."""
+    """A run resuming the samples of a run of another ``-n`` says so, as other resumes say what they resume: the library
+    warns (OtherCountResumed, a StichWarning) with the samples read back and those left; the command says it on stderr
+    once, not once for each record of a FILE."""
     from solver.errors import OtherCountResumed
 
     journal = tmp_path / "a.ckpt"
@@ -1030,11 +1029,11 @@ ROOM_JOBS = {
 @pytest.mark.parametrize("kind", ROOM_JOBS)
 def test_a_new_checkpoint_runs_under_a_limit_it_fits_and_its_rerun_after_meeting_one_is_refused(
         tmp_path: Path, kind: str) -> None:
-    """A job with no line in its checkpoint had its first line estimated at 3 times its header, wrong both ways:
-    contract advice was refused under ``ulimit -f 1`` though its whole file is 806 bytes, and card advice under
-    ``ulimit -f 2`` solved a chunk and failed "File too large". No estimate now: a new checkpoint runs under a limit
-    of exactly its size, and one that meets the limit in its first line keeps that half-written line, so that every
-    rerun under the same limit is refused before any work with the file unchanged."""
+    """A job with no line in its checkpoint has no estimate of its first line (3 times its header would be wrong both
+    ways: contract advice refused under ``ulimit -f 1`` though its whole file is 806 bytes, card advice under ``ulimit
+    -f 2`` solving a chunk and failing "File too large"): a new checkpoint runs under a limit of exactly its size, and
+    one that meets the limit in its first line keeps that half-written line, so that every rerun under the same limit is
+    refused before any work with the file unchanged."""
     args, undone = ROOM_JOBS[kind]
     whole = _limited(10 ** 7, [*args, "--checkpoint", "whole.ckpt"], tmp_path)
     assert whole.returncode == 0
@@ -1125,11 +1124,10 @@ def test_a_complete_batch_output_at_the_file_size_limit_is_said_complete(tmp_pat
 
 
 def test_a_shared_checkpoint_refused_for_room_is_left_exactly_as_it_was(tmp_path: Path) -> None:
-    """Analysing a FILE on the checkpoint of its first record, the second record's header was appended before the
-    room under ``ulimit -f`` was measured, so the refused run changed the file. Nothing is written before the
-    refusal now (a header goes out with its first span): the run that met the limit in the second record's first
-    line left it half-written, and the rerun refused under the same limit leaves the bytes and the time of the last
-    change the same."""
+    """Analysing a FILE on the checkpoint of its first record, nothing is written before the room under ``ulimit -f`` is
+    measured (a header goes out with its first span), so a refused run leaves the file as it was: the run that met the
+    limit in the second record's first line left it half-written, and the rerun refused under the same limit leaves the
+    bytes and the time of the last change the same."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     journal = tmp_path / "c.ckpt"
     args = ["analyse", str(source), "--seat", "1", "-n", "4", "-j", "1", "--json", "--checkpoint", str(journal)]
@@ -1151,11 +1149,10 @@ def test_a_shared_checkpoint_refused_for_room_is_left_exactly_as_it_was(tmp_path
 
 def test_a_resume_is_measured_by_its_own_lines_and_says_it_resumed_only_once_the_room_is_there(
         tmp_path: Path) -> None:
-    """The room for a resume's next line was estimated at three times its header even where the file held the job's
-    own lines, which are shorter (the review): a resume with room for one of them was refused. A job with lines in
-    the file is measured by its longest: room for it (and the run's header) just above is not refused and solves the
-    last sample; just below, the run is refused before any work, and no longer says first that it resumed samples
-    it then left."""
+    """The room for a resume's next line is measured by the job's own lines where the file holds them (its longest), not
+    by three times its header, which is longer: room for it (and the run's header) just above is not refused and solves
+    the last sample; just below, the run is refused before any work, without saying first that it resumed samples it
+    then left."""
     journal = tmp_path / "r.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-s", "7",
             "-j", "1", "--json", "--checkpoint", str(journal)]

@@ -328,10 +328,10 @@ class TricksDreierRules(DreierRules):
 
 
 def test_a_team_game_without_a_points_objective_has_sides_on_the_board_and_in_a_post_mortem(tmp_path):
-    """The board and the post-mortem took "no 'points' objective" for "every seat plays for itself" (Kratzen),
-    where the rest of stich asks the objectives themselves (``every_seat_for_itself``): a team game without one
-    showed each seat's own tricks on the board and graded each card by the mover's "tricks", which it has not.
-    One criterion now, from a position or its rules."""
+    """The board and the post-mortem tell "every seat plays for itself" (Kratzen) by the objectives themselves
+    (``every_seat_for_itself``), as the rest of stich does, one criterion from a position or its rules, not by "no
+    'points' objective": a team game without one shows sides on the board and grades each card for its side, not by the
+    mover's "tricks", which it has not."""
     from solver.board.session import Board, view
     from solver.position import every_seat_for_itself
     from solver.postmortem import _bonuses
@@ -366,9 +366,8 @@ def test_a_game_taken_out_again_is_not_named_as_another_game_s_owner_of_an_objec
 
 
 def test_an_item_is_shown_in_its_game_s_words_while_the_game_is_registered():
-    """An item names its game, which the registry itself is asked for when it is shown: a game registered after the
-    item was made titles it, and one taken out again no longer does (a copy of the registry kept for the items missed
-    both)."""
+    """An item names its game, which the registry itself is asked for when it is shown: a game registered after the item
+    was made titles it, and one taken out again does not (a copy of the registry kept for the items would miss both)."""
     class LoudDreier(Dreier):
         name = "LoudDreier"
         aliases = ("loud",)
@@ -397,10 +396,9 @@ class PointlessDreierRules(TricksDreierRules):
 
 
 def test_a_team_contract_without_card_points_is_post_mortemed_by_the_score(tmp_path):
-    """A team contract with no "points" objective could not be post-mortemed at all, not even by the score (the
-    command's default): every grading first replayed the card points, and the user read "objective 'points' does not
-    apply to Dreier Trump H". By the score it is graded now (the side's tricks underneath, no points cost column);
-    by points it is refused in one line that names what works."""
+    """A team contract with no "points" objective is post-mortemed by the score (the command's default; the side's
+    tricks underneath, no points cost column), not refused with "objective 'points' does not apply to Dreier Trump H" by
+    a grading that replays the card points first; by points it is refused in one line that names what works."""
     from io import StringIO
 
     from rich.console import Console

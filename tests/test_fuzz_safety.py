@@ -372,9 +372,9 @@ def test_an_atomic_write_follows_links_and_keeps_permissions(tmp_path):
 
 
 def test_a_temporary_file_left_by_a_killed_writer_is_removed_by_the_next_write(tmp_path):
-    """``stich deal --out`` killed with kill -9 left ``.x.xxxxxxxx.tbn`` for good. The next write of the same file
-    removes a temporary of its own name that no writer holds and that is old enough; a live writer's (it holds an
-    flock on it), a fresh one (a writer that holds no lock: an earlier stich) and other files are left alone."""
+    """``stich deal --out`` killed with kill -9 leaves ``.x.xxxxxxxx.tbn``: the next write of the same file removes a
+    temporary of its own name that no writer holds and that is old enough; a live writer's (it holds an flock on it), a
+    fresh one (a writer that holds no lock: an older stich) and other files are left alone."""
     import os
     import signal
     import subprocess

@@ -438,10 +438,10 @@ def test_a_next_command_after_a_cut_writes_its_output(unbuffered: bool) -> None:
 
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_ctrl_c_while_a_record_waits_on_the_terminal_prints_it_whole_and_the_line_after_it(tmp_path, unbuffered):
-    """``stich solve`` on a terminal that has not caught up, under ``python -u`` or PYTHONUNBUFFERED: a Ctrl-C
-    while a record's text waited on the terminal ended that write partway, Python dropped the rest, and the stop's
-    line came after half a table row. The record is now written whole (once its terminal reads on), the line starts
-    a line of its own, and the records before it are the uninterrupted run's."""
+    """``stich solve`` on a terminal that has not caught up, under ``python -u`` or PYTHONUNBUFFERED: a Ctrl-C while a
+    record's text waits on the terminal does not end that write partway (Python would drop the rest, and the stop's line
+    would come after half a table row): the record is written whole (once its terminal reads on), the line starts a line
+    of its own, and the records before it are the uninterrupted run's."""
     arguments = _many_records(tmp_path)
     code, whole = _on_a_stalled_terminal(arguments, unbuffered, presses=0)
     assert code == 0, whole[-1000:]
@@ -488,10 +488,10 @@ print("cut still marked:", errors._output_cut, file=sys.stderr)
 
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_the_stop_after_a_cut_starts_a_new_line_only_where_the_output_stopped_mid_line(unbuffered: bool) -> None:
-    """The stop's line after output a second interrupt cut short started with a line break, to start a line of its
-    own after a row cut mid-line; where the cut came before any byte of a piece, the output ended with a whole line
-    and that left a blank line. stdout's file knows whether its last byte ended a line, buffered or not (python -u,
-    PYTHONUNBUFFERED), and the cut is forgotten once said (a second command in the same process)."""
+    """The stop's line after output a second interrupt cut short starts with a line break only where a row was cut
+    mid-line: where the cut came before any byte of a piece, the output ended with a whole line, and a break would leave
+    a blank line. stdout's file knows whether its last byte ended a line, buffered or not (python -u, PYTHONUNBUFFERED),
+    and the cut is forgotten once said (a second command in the same process)."""
     environment = _environment(unbuffered)
     shown = subprocess.run([sys.executable, "-c", _STOP_AFTER_A_CUT], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=environment, check=True).stdout
@@ -675,11 +675,10 @@ sys.exit(main())
 
 @pytest.mark.parametrize("moment", ["import:typer", "import:solver.analysis", "open:FILE"])
 def test_sigterm_during_the_start_up_ends_with_one_line_and_130(deals, moment) -> None:
-    """SIGTERM in the first moments of a run killed the process by the signal (exit -15, a shell's 143) without a
-    line, until ``cli.main`` set the handlers (as Typer loads), and after that until the command began (as its
-    module's imports load) ended it with 130 and not a word. The handlers are set first thing in ``solver.cli.main``
-    now, and a stop before the command's own code says so in one line; once the command has begun (it opens its
-    FILE) it says its own stop, as before."""
+    """SIGTERM in the first moments of a run, while Typer and the command's module load, ends it with 130 and one line,
+    not killed by the signal (exit -15, a shell's 143) or a silent 130: the handlers are set first thing in
+    ``solver.cli.main``, and a stop before the command's own code says so in one line; once the command has begun (it
+    opens its FILE) it says its own stop."""
     process = subprocess.run([sys.executable, "-c", _TERMINATED_AT, moment.replace("FILE", str(deals)), "solve",
                               str(deals)], capture_output=True, text=True, timeout=120)
     assert process.returncode == 130, (process.returncode, process.stderr)
@@ -906,9 +905,9 @@ def test_a_stop_as_deal_renames_its_file_into_place_says_the_file_is_whole(tmp_p
 
 @pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stop_as_the_command_closes_its_work_is_said_in_one_line(deals, signum) -> None:
-    """A Ctrl-C after the record loop had ended, as the command said its closing lines, came out as typer's exit 130
-    with no line: the command had begun, so the start-up's line was not said, and the command's own was no longer
-    in reach. It is said now, as one outside the command's work."""
+    """A Ctrl-C after the record loop has ended, as the command says its closing lines, is said in one line, as one
+    outside the command's work, not as typer's bare exit 130: the command had begun, so the start-up's line is not said,
+    and the command's own is out of reach."""
     process = signalled_at(signum, "returned", ["solve", str(deals)])
     assert process.returncode == 130, process.stderr
     assert process.stdout == solved(deals)  # every record answered, as by a run not stopped
@@ -937,8 +936,8 @@ def test_a_stop_after_the_command_returned_still_ends_an_exit_that_hangs(deals, 
 
 
 def test_a_stop_as_bench_prints_its_table_comes_after_the_table_and_the_saved_run(tmp_path) -> None:
-    """Ctrl-C as the table of a finished bench was printed cut the table short, saved nothing of the finished run and
-    said nothing (exit 130). The table and the save are done first now, and the line says so."""
+    """Ctrl-C as the table of a finished bench is printed does not cut the table short: the table and the save of the
+    finished run are done first, and the stop's line says so (exit 130)."""
     out = tmp_path / "run.json"
     process = signalled_at("INT", "report", ["bench", "--game", "kratzen", "-n", "2", "--out", str(out)])
     assert process.returncode == 130, process.stderr
@@ -1007,9 +1006,9 @@ def _sorted_lines(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("signum", ["TERM", "HUP"])
 def test_a_batch_stopped_by_sigterm_or_a_closed_terminal_resumes_to_the_whole_run_s_lines(tmp_path, signum) -> None:
-    """SIGHUP (the terminal closed) killed a batch outright: its workers' chunks were lost without a word. It stops as
-    Ctrl-C and SIGTERM do now, after its third line here, keeping its lines; a rerun adds the rest, each record's
-    line once, the same lines as a run never stopped."""
+    """SIGHUP (the terminal closed) stops a batch as Ctrl-C and SIGTERM do, after its third line here, keeping its lines
+    (not killed outright, its workers' chunks lost without a word); a rerun adds the rest, each record's line once, the
+    same lines as a run never stopped."""
     deals, whole, out = tmp_path / "deals.tbn", tmp_path / "whole.jsonl", tmp_path / "out.jsonl"
     assert _stich_run("deal", "-g", "sk", "-n", "8", "--seed", "5", "--out", str(deals)).returncode == 0
     command = ["batch", str(deals), "-j", "1", "--chunk-size", "1", "-o", "points", "--cards"]

@@ -559,10 +559,10 @@ def _lost_cells(lines: list[str]) -> list[list[str]]:
 
 @pytest.mark.parametrize("width", [60, 80])
 def test_no_bonuses_lost_cell_of_the_postmortem_takes_more_than_two_lines(width):
-    """At 80 columns board 3's per-seat table printed seat 4's ``valat (handed over)`` on three lines (``valat``,
-    ``(handed``, ``over)``), board 7's seat 2 too: the room the column would have was assumed (all the slack given to
-    it) where rich shares the slack with the other wrapping columns. The room is now rich's own layout of the table,
-    so such a text goes below the table as a note."""
+    """At 80 columns board 3's per-seat table does not print seat 4's ``valat (handed over)`` on three lines (``valat``,
+    ``(handed``, ``over)``), nor board 7's seat 2: the room a column has is rich's own layout of the table (not all the
+    slack assumed given to it, where rich shares it with the other wrapping columns), so such a text goes below the
+    table as a note."""
     lines = _on_terminal("postmortem", str(EXAMPLES / "zwanzigerrufen.tbn"), width=width)
     assert not _too_wide(lines, width), _too_wide(lines, width)
     cells = _lost_cells(lines)

@@ -179,14 +179,14 @@ def test_a_wrong_partner_names_the_called_aces_real_holder_even_seat_one():
 
 
 def test_a_misspelt_required_tag_is_named_with_the_tag_it_was_meant_to_be():
-    """[Gmae "Schafkopf"] gave only 'the record has no [Game] tag' at the record's first line (the robustness audit):
-    the misspelt tag is pointed at, and the name it was meant to be is said."""
+    """[Gmae "Schafkopf"] is pointed at, and the name it was meant to be is said, not only 'the record has no [Game]
+    tag' at the record's first line."""
     error = error_of(GOOD.replace("[Game ", "[Gmae "))
     assert (error.line, error.column, error.token) == (1, 1, "Gmae")
     assert "the record has no [Game] tag; [Gmae] on line 1; did you mean 'Game'?" in str(error)
     far = error_of(GOOD.replace('[Game "Schafkopf"]', '[Note "Schafkopf"]'))  # nothing like it: said as before
     assert str(far).startswith("bad.tbn:1:1: the record has no [Game] tag (expected")
-    # a tag of its own ([Dealer], FORMAT.md's) is no misspelt [Deal]: the closest other one is named (the review)
+    # a tag of its own ([Dealer], FORMAT.md's) is no misspelt [Deal]: the closest other one is named
     dealer = GOOD.replace("[Deal ", '[Dealer "4"]\n[Deals ')
     assert "; [Deals] on line 3; did you mean 'Deal'?" in str(error_of(dealer))
     alone = error_of(GOOD.replace("[Deal ", '[Dealer "4"]\n[Note '))
@@ -305,6 +305,31 @@ def test_a_tag_near_one_that_would_not_be_read_is_kept():
     for tag in ('[Lead "HK"]', '[Variation "x"]', '[Auction "N"]', '[Declarers "1"]', '[Leaders "2"]',
                 '[Partners "2"]', '[CalledSuit "yes"]', '[Plot "x"]', '[Post "x"]', '[Seat "1"]'):
         assert solver.parse_positions(GOOD + tag + "\n")[0].record.get(tag[1:].split()[0]) is not None
+
+
+KRATZEN = ('[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+           '[Contract "Trump S"]\n[Declarer "1"]\n')
+
+
+def test_a_near_tag_whose_value_the_meant_tag_could_not_have_is_kept():
+    """A user's own tag near one stich reads ([Plot "x"] near Kratzen's [Pot]) is no misspelling where its value
+    could not be the near tag's: it is kept. The same name with a value the near tag reads, or a name with two
+    letters swapped whatever its value, is refused."""
+    for name in ("Plot", "Post", "Port"):
+        assert solver.parse_positions(KRATZEN + f'[{name} "x"]\n')[0].record.get(name) == "x"
+        assert str(error_of(KRATZEN + f'[{name} "5"]\n')) == (
+            f"bad.tbn:6:1: [{name}] is no tag stich reads; did you mean 'Pot'? (got '{name}', expected [Pot \"5\"] "
+            "if that is what it means; another program's tag can be renamed)")
+    called = '[Game "Schafkopf"]\n[Deal "1: EO GO / SU EA / GZ GK / H8 H7"]\n[Contract "Sauspiel E"]\n'  # an ending
+    for tag in ('[Declarers "Anna"]', '[Partners "Anna and Ben"]', '[Leaders "x"]', '[Variants "classic"]',
+                '[Leaders "12"]', '[Declarers "0"]', '[Partners "5"]'):  # no seat of a 4-seat game
+        assert solver.parse_positions(called + tag + "\n")[0].record.get(tag[1:].split()[0]) is not None
+    assert "did you mean 'Declarer'?" in str(error_of(GOOD.replace('[Declarer "1"]', '[Delcarer "Anna"]')))
+    assert "did you mean 'Leader'?" in str(error_of(called + '[Leaders "4"]\n'))
+    assert "did you mean 'CalledSuitLed'?" in str(error_of(called + '[CalledSuitLeds " True "]\n'))
+    assert solver.parse_positions(called + '[CalledSuitLeds "maybe"]\n')[0].record.get("CalledSuitLeds") == "maybe"
+    assert "did you mean 'Variant'?" in str(error_of(GOOD + '[Varaint "x"]\n'))
+    assert "did you mean 'Variant'?" in str(error_of(GOOD + '[Variants "schneider_at=31"]\n'))
 
 
 def test_a_card_written_twice_or_left_out_names_the_card_no_hand_holds():

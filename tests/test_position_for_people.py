@@ -287,8 +287,8 @@ def test_what_the_api_hands_out_it_takes_back():
 
 
 def test_reprs_say_what_things_are_in_a_line():
-    """A position, a deal, a result and an engine each print as one readable line (they printed 700 to 1,400
-    characters of masks and pack, or an object address: the API audit)."""
+    """A position, a deal, a result and an engine each print as one readable line, not hundreds of characters of masks
+    and pack, nor an object address."""
     position = next(solver.read_positions(EXAMPLES / "valat.tbn"))
     assert repr(position) == "<Position board 1: Zwanzigerrufen Solo, declarer 1; trick 6 of 10, seat 1 to play>"
     assert str(position.rules.deal) == position.rules.deal.text()
@@ -303,8 +303,9 @@ def test_reprs_say_what_things_are_in_a_line():
 
 
 def test_results_print_for_people_and_render_in_a_notebook():
-    """A solve, a double-dummy settlement and a bonus check printed their repr (one long line of indices and
-    fields): print() now shows them as the commands do, Jupyter renders tables, and repr stays as it was."""
+    """A solve, a double-dummy settlement and a bonus check print as the commands show them, not as one long line of
+    indices and fields, and Jupyter renders them as tables; a solve's repr is a short one-line summary
+    (``<SolveResult valat; ...>``), a settlement's and a bonus check's their dataclass's."""
     position = next(solver.read_positions(EXAMPLES / "valat.tbn"))
     result = solver.solve(position, "valat", cards=True, line=True)
     lines = str(result).splitlines()
@@ -446,10 +447,10 @@ def test_a_position_s_repr_names_its_record_and_a_made_one_says_no_placeholder()
 
 
 def test_every_result_that_is_a_frozen_dataclass_hashes_as_it_compares():
-    """HandAnalysis, PlayerSummary, ContractRow, ContractAdvice, CardAdvice and MatchResult are frozen dataclasses,
-    so they said they were hashable, but hash() raised 'unhashable type: dict' on their dict fields (the known
-    cards, the variant, the grades, the bonuses, the bots' means). Those fields are left out of the hash now: two
-    equal results hash alike, and a result can be a set member or a cache key."""
+    """HandAnalysis, PlayerSummary, ContractRow, ContractAdvice, CardAdvice and MatchResult are frozen dataclasses, so
+    they say they are hashable: their dict fields (the known cards, the variant, the grades, the bonuses, the bots'
+    means), on which hash() would raise 'unhashable type: dict', are left out of the hash: two equal results hash alike,
+    and a result can be a set member or a cache key."""
     from solver.advice import card_advice, contract_advice
     from solver.bots import make_bot
     from solver.match import play_match

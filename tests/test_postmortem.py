@@ -145,8 +145,8 @@ def test_a_whole_schafkopf_example_deal():
 
 
 def test_a_post_mortem_prints_for_people_and_draws_itself_in_a_notebook():
-    """It printed as a dataclass dump of every field; now as a card per line (the cost and the better cards where
-    one cost something), a short repr with the grades counted, and Jupyter shows its plot (SVG, in its HTML)."""
+    """A post-mortem prints a card per line (the cost and the better cards where one cost something), not a dataclass
+    dump, has a short repr with the grades counted, and Jupyter shows its plot (SVG, in its HTML)."""
     position = next(iter(solver.read_positions(EXAMPLES / "schafkopf.tbn")))
     analysis = analyse_play(position)
     blunders = sum(card.grade == "blunder" for card in analysis.cards)
@@ -166,9 +166,8 @@ def test_a_post_mortem_prints_for_people_and_draws_itself_in_a_notebook():
 
 
 def test_a_notebook_stores_a_post_mortem_s_plot_once():
-    """Jupyter stores every ``_repr_*_`` an object has: a post-mortem's SVG plot was kept twice in the notebook, as
-    ``_repr_svg_`` and inside ``_repr_html_`` (some 2 x 100 KB). The HTML alone holds it now; ``plot_svg`` gives
-    the plot alone."""
+    """Jupyter stores every ``_repr_*_`` an object has: a post-mortem's SVG plot is in its ``_repr_html_`` alone, not
+    also as ``_repr_svg_`` (some 2 x 100 KB in the notebook); ``plot_svg`` gives the plot alone."""
     analysis = analyse_play(next(iter(solver.read_positions(EXAMPLES / "schafkopf.tbn"))))
     representations = {name for name in dir(analysis) if name.startswith("_repr_") and name.endswith("_")}
     assert representations == {"_repr_html_"}
@@ -197,7 +196,7 @@ def test_chips_are_graded_in_a_tricks_payout_whatever_the_pot():
     first = analyse_play(position, objective="score").cards[0]
     assert (first.cost, first.grade) == (90, "blunder")  # 2 x 10 chips -> 1 x 10 - 2 x 40: the target missed
     assert trick_payout(position) == 10
-    # an ending's trick pays P/4 too, not the pot over the tricks left (the review: 20 chips in a 2-trick ending)
+    # an ending's trick pays P/4 too, not the pot over the tricks left (not 20 chips in a 2-trick ending)
     (ending_position,) = solver.parse_positions(
         '[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EO SZ / GA S7 / EK SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n'
         '[Pot "40"]\n')
@@ -226,9 +225,9 @@ PAIR_ENDING = "1: SK T17 T6 HJ / T1 T14 T19 DG / DJ T18 DN SN / HK HQ SQ SG"
 
 
 def test_a_card_that_parts_two_bonuses_is_named(tmp_path):
-    """Each bonus was watched on its own, so a card after which two bonuses of a side could each still be forced,
-    but no longer both, was costed (6 game units by the score) with no bonus named. The pair is named now, checked
-    against the reference solver: both together before the card, each alone but not both after it."""
+    """A card after which two bonuses of a side can each still be forced, but not both, costs the pair, and the pair is
+    named (each bonus watched on its own would cost the card 6 game units by the score with no bonus named): checked
+    against the reference solver, both together before the card, each alone but not both after it."""
     from solver.games.base import PayoffComponent
     from solver.search.settle import PayoffSpec, reference_settlement
 
@@ -344,9 +343,9 @@ def test_graded_by_the_score_the_game_line_is_drawn_where_the_settlement_decides
 
 
 def test_the_labels_of_mistakes_close_together_do_not_overlap():
-    """Schafkopf board 7 has mistakes on neighbouring cards (SU HO at 17 and 18, H9 E7 SO at 20 to 22): their labels
-    overlapped each other, a marker and the Schneider-against threshold's name. Each label now covers no other
-    label, no fixed text, no other mistake's marker, and stays inside the axes."""
+    """Schafkopf board 7 has mistakes on neighbouring cards (SU HO at 17 and 18, H9 E7 SO at 20 to 22): each label
+    covers no other label, no fixed text (the Schneider-against threshold's name), no other mistake's marker, and stays
+    inside the axes."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from solver.plot import plot_figure
 
@@ -389,9 +388,9 @@ def _drawn_texts(analysis: PlayAnalysis) -> dict[str, object]:
 
 
 def test_the_names_of_thresholds_a_point_apart_do_not_overlap():
-    """In a small ending the threshold lines come close: board 6 of the examples (a 29-point ending) draws Valat's
-    top at 29 and Absolut against at 30, and their names were written over each other on the right. The second now
-    goes where it covers no other name (here on the left)."""
+    """In a small ending the threshold lines come close: board 6 of the examples (a 29-point ending) draws Valat's top
+    at 29 and Absolut against at 30, and the second's name goes where it covers no other name (here on the left), not
+    over the first's on the right."""
     position = next(p for p in solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn") if p.record.get("Board") == "6")
     analysis = analyse_play(position)
     assert analysis.thresholds[:2] == (("valat (all tricks)", 29), ("absolut_against", 30))
@@ -432,9 +431,9 @@ def test_the_score_s_zero_is_not_drawn_on_the_frame():
 
 @pytest.mark.parametrize("file, board, pot", [("schafkopf.tbn", "1", None), ("kratzen.tbn", "5", 8)])
 def test_the_game_line_at_the_bottom_of_the_scale_is_drawn_inside_the_frame(file, board, pot):
-    """By the score the game's line is the settlement's 0; where the curve never falls below it (Schafkopf board 1,
-    won from the start; a Kratzen attacker making his target) the scale started at 0 and the line lay under the
-    frame's bottom edge: the legend named a line that nobody could see. The scale now reaches below it."""
+    """By the score the game's line is the settlement's 0; where the curve never falls below it (Schafkopf board 1, won
+    from the start; a Kratzen attacker making his target) the scale reaches below it, so that the line the legend names
+    is inside the frame, not under its bottom edge."""
     from solver.plot import plot_figure
 
     record = next(r for r in read_records(EXAMPLES / file) if r.get("Board") == board)
@@ -469,8 +468,8 @@ S7 EA E9 G7
 
 
 def test_a_label_keeps_off_the_line_where_it_can():
-    """Random bots' Rufer, by the score: HO's label (card 21, the line at 8) was put beside it, across the rise to
-    GZ's 10 two cards on. It now sits where it covers no part of the line."""
+    """Random bots' Rufer, by the score: HO's label (card 21, the line at 8) sits where it covers no part of the line,
+    not beside it across the rise to GZ's 10 two cards on."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from solver.plot import plot_figure
 
@@ -552,9 +551,9 @@ def test_import_solver_does_not_import_matplotlib():
 
 
 def test_a_drawn_figure_pickles_and_draws_the_same_picture_after():
-    """A PlotFigure could not be pickled (matplotlib's secondary axis keeps two lambdas unless given functions), so
-    a post-mortem's figure could not be sent to another process (multiprocessing, Dask). It pickles now, as a
-    PlotFigure still, with every mark and the same PNG."""
+    """A PlotFigure pickles (matplotlib's secondary axis is given functions, not the two lambdas it keeps otherwise), so
+    that a post-mortem's figure can be sent to another process (multiprocessing, Dask): a PlotFigure still, with every
+    mark and the same PNG."""
     import pickle
 
     from solver.figure import PlotFigure
@@ -570,9 +569,9 @@ def test_a_drawn_figure_pickles_and_draws_the_same_picture_after():
 
 
 def test_an_unknown_mplbackend_is_said_in_one_line_before_the_analysis(tmp_path):
-    """matplotlib's import fails on an MPLBACKEND it does not know, and ``postmortem --plot`` ended in its
-    traceback; the command and the library now say what is wrong (exit 1, no file), and the API raises StichError.
-    In a fresh process: matplotlib reads the variable once, when it is first imported."""
+    """matplotlib's import fails on an MPLBACKEND it does not know: ``postmortem --plot`` and the library say what is
+    wrong (exit 1, no file) instead of matplotlib's traceback, and the API raises StichError. In a fresh process:
+    matplotlib reads the variable once, when it is first imported."""
     import os
     import subprocess
     import sys
@@ -706,8 +705,8 @@ def run(*args: object, code: int = 0):
 
 
 def test_the_text_and_the_command_name_the_declaring_side_alike():
-    """The text said "points of seats 1+3" where the command's card table said "points of 1+3": now both write a
-    side as every command does (docs/cli.md: ``1+3``, a side of one seat ``seat 1``), from one library function."""
+    """The text and the command's card table write a side as every command does (docs/cli.md: ``1+3``, a side of one
+    seat ``seat 1``), from one library function, not "points of seats 1+3" beside "points of 1+3"."""
     positions = list(solver.read_positions(EXAMPLES / "schafkopf.tbn"))
     for record, side in ((1, "1+3"), (2, "seat 1")):
         analysis = analyse_play(positions[record - 1], objective="points")
@@ -928,9 +927,9 @@ def test_kratzen_tables_name_the_target_not_bonuses(tmp_path):
 
 
 def test_each_plot_is_named_by_its_board(tmp_path):
-    """A club file holding boards 7, 12, 3 gave out.png, out-2.png, out-3.png: named by the record's place among
-    those plotted, which no reader can match to the boards. Each is named by its [Board] now; a board played again
-    (at another table) is numbered on, a record without a board named by its line, a board's free text made safe."""
+    """A club file holding boards 7, 12, 3 gives each plot the name of its [Board] (not out.png, out-2.png, out-3.png by
+    the record's place among those plotted, which no reader can match to the boards); a board played again (at another
+    table) is numbered on, a record without a board named by its line, a board's free text made safe."""
     records = [("7", "SU S7 SK"), ("12", "EO S7 EK"), ("3", "SZ S7 SK"), ("7", "E9 S7 EK"), (None, "SU S7 SK"),
                ("3/4 b", "SU S7 SK")]
     path = tmp_path / "club.tbn"
@@ -962,7 +961,7 @@ def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path
     assert result.stdout == "" and f"stich: {missing}: cannot be written: the folder {missing.parent} does not exist " \
         "(make it, or choose another file)" in result.stderr
     assert "post-mortem of" not in result.stderr and not missing.parent.exists()
-    # nor a plot that cannot be written for another reason (the review: a file where the directory should be); a bad
+    # nor a plot that cannot be written for another reason (a file where the directory should be); a bad
     # --objective is still the usage error it is
     afile = tmp_path / "afile"
     afile.write_text("")
@@ -1064,10 +1063,10 @@ def test_tree_size_counts_the_nodes_before_the_tree_is_built():
 
 
 def test_a_tree_without_max_nodes_is_held_to_the_memory_available(monkeypatch):
-    """strategy_tree(max_nodes=None) had no bound at all: depth 20 of a whole deal was counted for hours and would
-    then be built until the memory ran out, where `stich tree` refuses it at once. None now means as many nodes as
-    the memory available now holds (the command's --max-nodes 0), refused before any node is made with the same
-    TreeTooLarge, which says so; a max_nodes given is taken as given, the way to lift it."""
+    """strategy_tree(max_nodes=None) means as many nodes as the memory available now holds (the command's --max-nodes
+    0), not no bound at all (depth 20 of a whole deal counted for hours, then built until the memory ran out): refused
+    before any node is made with the same TreeTooLarge, which says so; a max_nodes given is taken as given, the way to
+    lift it."""
     import time
 
     from solver import tree
@@ -1161,9 +1160,9 @@ def test_tree_command_refuses_a_tree_over_max_nodes_and_writes_nothing(tmp_path,
 
 
 def test_tree_command_with_max_nodes_0_is_bounded_by_the_memory_available(tmp_path, monkeypatch):
-    """--max-nodes 0 was 'no limit': depth 20 showed a spinner while the count went through every play sequence
-    (hours), and a tree that large would then be built until the memory ran out. 0 now means as many nodes as the
-    available memory holds, and every --max-nodes is held to that too: refused at once, saying so."""
+    """--max-nodes 0 means as many nodes as the available memory holds, not 'no limit' (depth 20 counting every play
+    sequence for hours behind a spinner, then built until the memory ran out), and every --max-nodes is held to that
+    too: refused at once, saying so."""
     import cli.tree
     from solver.tree import available_memory, node_bytes, nodes_memory_holds
 
@@ -1287,8 +1286,8 @@ T1 HJ CJ DG
 
 
 def test_a_bonus_handed_to_the_opponents_is_told_from_one_thrown_away():
-    """The analyst audit read seat 1's lost "pagat_ultimo" as its own Pagat: it was the defenders' Pagat dagegen,
-    which seat 1's T15 let them force. A card's lost bonuses say which were the opponents' to force."""
+    """Seat 1's lost "pagat_ultimo" is the defenders' Pagat dagegen, which seat 1's T15 let them force, not its own
+    Pagat: a card's lost bonuses say which were the opponents' to force."""
     (position,) = solver.parse_positions(ANNOUNCED_AND_PLAYED)
     analysis = analyse_play(position)
     lost = {card.number: (card.seat, card.bonuses_lost, card.bonuses_handed_over) for card in analysis.cards
@@ -1522,9 +1521,8 @@ def test_the_tree_takes_a_time_limit_and_a_stop_event_as_check_bonuses_does(tmp_
 
 
 def test_the_pair_searches_run_on_the_engine_the_time_limit_stops(monkeypatch):
-    """The searches of two bonuses together ran on a settlement engine made for the shared points engine, while the
-    time limit and the stop event were put on this thread's shared settlement engine (the review): they ignored
-    both. They now search on the one the limit stops."""
+    """The searches of two bonuses together run on this thread's shared settlement engine, the one the time limit and
+    the stop event are put on (not on a settlement engine made for the shared points engine, which ignores both)."""
     from solver import postmortem
     from solver.score_objective import settlement_engine_for
 
@@ -1562,12 +1560,11 @@ GK G8 GA E8
 
 
 def test_the_text_names_the_cards_after_which_the_game_changed_hands(tmp_path):
-    """The table's text said nowhere which card lost the game: only the JSON's game_changes and the plot's diamonds
-    did, and a reader had to find the row where ``before`` and ``after`` fall on either side of the line. Each card
-    that lost the game for its own side or handed it to the other is now named in words under the table. Checked
-    by hand with ``stich solve --cards`` before the cards: before SA (card 4) seat 4's HZ/HU/HO keep 1+2 at -8,
-    SA gives them +8 (61 points reached: a won Rufer with three Laufende, 2 x 4); H7 (card 5) drops it to -8 again
-    where EZ/EK/GK keep it; before S9 (card 13) only HZ holds 1+2 to -8."""
+    """Each card that lost the game for its own side or handed it to the other is named in words under the table, not
+    only by the JSON's game_changes and the plot's diamonds (which leave a reader to find the row where ``before`` and
+    ``after`` fall on either side of the line). Checked by hand with ``stich solve --cards`` before the cards: before SA
+    (card 4) seat 4's HZ/HU/HO keep 1+2 at -8, SA gives them +8 (61 points reached: a won Rufer with three Laufende, 2 x
+    4); H7 (card 5) drops it to -8 again where EZ/EK/GK keep it; before S9 (card 13) only HZ holds 1+2 to -8."""
     path = tmp_path / "rufer.tbn"
     path.write_text(RUFER_SWINGS, encoding="utf-8")
     document = json.loads(run("postmortem", path, "--json").stdout)
@@ -1590,9 +1587,9 @@ def test_the_text_names_the_cards_after_which_the_game_changed_hands(tmp_path):
 
 
 def test_a_notebook_and_print_say_where_the_game_changed_hands_as_the_command_does(tmp_path):
-    """The lines under the card table that name the cards after which the game changed hands were written by the
-    command alone (cli/postmortem.py): Jupyter's view of a PlayAnalysis and ``print()`` of it, which show the same
-    card table, left them out. The words are the library's now (``game_change_lines``), and all three say them."""
+    """The lines under the card table that name the cards after which the game changed hands are the library's
+    (``game_change_lines``), so that Jupyter's view of a PlayAnalysis, ``print()`` of it and the command, which show the
+    same card table, all say them."""
     from solver.postmortem import game_change_lines, game_change_text
 
     path = tmp_path / "rufer.tbn"
@@ -1679,7 +1676,7 @@ def test_under_tie_44_no_score_the_game_line_is_left_out(tmp_path):
     analysis = analyse_play(tied)
     assert analysis.curve[:5] == (61, 44, 44, 44, 45)
     assert analysis.winning is None and analysis.game_changes == ()
-    # nor a game mark among the thresholds, which the plot drew as a line at 45 (the review)
+    # nor a game mark among the thresholds, drawn as a line at 45
     assert analysis.thresholds == (("absolut_against", 33), ("absolut", 56), ("valat (all tricks)", 61))
     assert ("game", 45) in analyse_play(ending(VALAT_THROWN)).thresholds
     assert analyse_play(ending(VALAT_THROWN)).game_changes == ((1, False), (4, True))  # declarers_lose, the default
@@ -1780,9 +1777,9 @@ def test_an_ending_s_game_line_says_it_is_read_on_the_ending_s_own_cards(tmp_pat
 
 
 def test_the_plot_s_legend_says_whose_cost_a_label_s_minus_is(tmp_path):
-    """Seat 4's SA (card 4) raises 1+2's line from -8 to +8 and was labelled ``SA (-16)`` (its cost to 3+4), with
-    nothing to say that the minus is the mover's side's loss and not the line's move. The legend says it now; a
-    Kratzen plot, whose line is the attacker's, says whose tricks the cost counts."""
+    """Seat 4's SA (card 4) raises 1+2's line from -8 to +8 and is labelled ``SA (-16)`` (its cost to 3+4): the legend
+    says that the minus is the mover's side's loss and not the line's move; a Kratzen plot, whose line is the
+    attacker's, says whose tricks the cost counts."""
     from solver.plot import cost_sign_note
 
     path = tmp_path / "rufer.tbn"
@@ -1823,9 +1820,9 @@ def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):
 
 
 def test_the_text_says_what_each_grade_means_in_its_measure(tmp_path):
-    """The table graded cards inaccuracy, mistake and blunder without saying where the lines are: a card of cost 4
-    by the score was a blunder and one of cost 3 a mistake, and only docs/postmortem.md said why. A line under the
-    card table now says the grades of its measure, read from the same tables grade() uses."""
+    """A line under the card table says where the grades of its measure lie (by the score a card of cost 4 is a blunder
+    and one of cost 3 a mistake), read from the same tables grade() uses, so that a reader need not look it up in
+    docs/postmortem.md."""
     from solver.postmortem import grade_note
 
     assert grade_note("game units") == "grades in game units: inaccuracy 1, mistake 2-3, blunder 4+"
@@ -1846,10 +1843,9 @@ def test_the_text_says_what_each_grade_means_in_its_measure(tmp_path):
 
 
 def test_a_narrow_table_that_still_does_not_fit_puts_its_columns_one_space_apart(tmp_path, monkeypatch):
-    """At COLUMNS=80 the narrow layout fits only where no cell holds a long word: with `schneider_against (handed
-    over)` in it (and by the score, the one more column), the card table was printed at its natural width, 119
-    columns, then at its least width, 86 (81 by the points). Its columns are one space apart now: 80 columns, every
-    value whole."""
+    """At COLUMNS=80 the narrow layout fits only where no cell holds a long word: with `schneider_against (handed over)`
+    in it (and by the score, the one more column), the card table's columns are one space apart: 80 columns, every value
+    whole, not its natural width, 119 columns, then its least, 86 (81 by the points)."""
     path = tmp_path / "rufer.tbn"
     path.write_text(RUFER_SWINGS, encoding="utf-8")
     monkeypatch.setenv("COLUMNS", "80")
@@ -1906,10 +1902,9 @@ def test_the_kratzen_legend_names_its_cross_a_target_not_a_bonus(tmp_path):
 
 
 def test_a_pair_lost_together_is_labelled_in_the_table_s_words_and_stays_inside_the_axes():
-    """Board 6 of the examples (a one-trick ending): HK hands over Valat against and the Pagat together. The plot
-    said `valat_against+pagat_ultimo handed over` (the JSON's name, where the table says `valat_against +
-    pagat_ultimo together`) on one line wider than the axes, which ran out over the legend. It says it in the
-    table's words now, folded where it is wider than half the axes, inside them."""
+    """Board 6 of the examples (a one-trick ending): HK hands over Valat against and the Pagat together. The plot says
+    it in the table's words (`valat_against + pagat_ultimo together`, not the JSON's name), folded where it is wider
+    than half the axes, inside them, not on one line running out over the legend."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from solver.plot import plot_figure
 
@@ -2013,9 +2008,9 @@ def _played_by_cheaters(play: list[str], pot: bool) -> solver.Position:
 
 @pytest.mark.parametrize("objective, library, measure", [("tricks", "points", "tricks"), ("score", "score", "chips")])
 def test_a_deal_in_which_no_card_cost_anything_says_so(tmp_path, objective, library, measure):
-    """A deal played card for card as double-dummy play would printed a table of 'ok' and the game's 'no card
-    changed that', which says only that the game stayed: now a line says no card cost anything, in the command, in
-    print() and in Jupyter's view, and a deal with a costly card has no such line."""
+    """A deal played card for card as double-dummy play would has a line saying no card cost anything, in the command,
+    in print() and in Jupyter's view (a table of 'ok' and the game's 'no card changed that' says only that the game
+    stayed), and a deal with a costly card has no such line."""
     position = _played_by_cheaters([], pot=objective == "score")
     played = tmp_path / "played.tbn"
     played.write_text(position.to_tbn(), encoding="utf-8")
@@ -2068,11 +2063,10 @@ def test_a_bonus_lost_at_no_cost_is_not_called_a_card_that_cost_nothing(tmp_path
 
 
 def test_the_graphs_count_is_of_the_cards_that_lost_value_in_its_measure(tmp_path):
-    """The board's graph said ``N cards cost something`` of every card graded worse than ok, and by card points a
-    card that throws a bonus away is a blunder at cost 0: the pagat ultimo deal's T1 (card 25) was counted as
-    having cost something while it cost no card points. The count is now the library's (``lost_value_line``, in the
-    graph's document as ``lost_line``): the cards whose cost in the measure shown is above 0, those graded by a
-    bonus alone counted apart, and where no card lost anything the command's own line."""
+    """The board's graph counts the library's cards that lost value (``lost_value_line``, in the graph's document as
+    ``lost_line``): the cards whose cost in the measure shown is above 0, those graded by a bonus alone counted apart
+    (by card points a card that throws a bonus away is a blunder at cost 0: the pagat ultimo deal's T1, card 25), and
+    where no card lost anything the command's own line."""
     from solver.board.session import curve_document
 
     text = (EXAMPLES / "pagat_ultimo.tbn").read_text(encoding="utf-8").replace(
@@ -2108,11 +2102,11 @@ TOUT_PLAYED_ON = ('[Game "Schafkopf"]\n[Board "9"]\n[Variant "solo_requires_plai
 
 
 def test_where_the_deal_ended_and_the_card_points_lost_are_in_every_view(tmp_path):
-    """The deal's end was said only on the command's stderr: the JSON, analyse_play, print(), Jupyter and the
-    board's graph carry it now (``settled_after``). And by the score a line saying no card cost anything hid the
-    card points a card gave away (GO led at once in board 7's Rufer: 9 points, its lost game's score the same): the
-    line adds them. Not in a Tout, whose score the card points do not decide: seat 2's G8 keeps GA for the
-    declarer, 11 points of a lost Tout that nobody scores, and no points cost is listed."""
+    """The deal's end (``settled_after``) is in the JSON, analyse_play, print(), Jupyter and the board's graph, not only
+    on the command's stderr. And by the score a line saying no card cost anything adds the card points a card gave away
+    (GO led at once in board 7's Rufer: 9 points, its lost game's score the same). Not in a Tout, whose score the card
+    points do not decide: seat 2's G8 keeps GA for the declarer, 11 points of a lost Tout that nobody scores, and no
+    points cost is listed."""
     record = tmp_path / "tout.tbn"
     record.write_text(TOUT_PLAYED_ON, encoding="utf-8")
     result = run("postmortem", record, "--json")

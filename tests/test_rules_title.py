@@ -71,8 +71,8 @@ def test_the_diagram_heading_and_the_notebook_say_the_rules():
 
 
 def test_the_notebook_s_score_headings_say_the_rules():
-    """A settlement's heading (print and Jupyter) said the contract alone where ``stich score``'s title ends with the
-    rules; now both end so, the double-dummy settlement's first line too, and a default record's are unchanged."""
+    """A settlement's heading (print and Jupyter) ends with the rules as ``stich score``'s title does, the double-dummy
+    settlement's first line too, and a default record's says none."""
     flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
     settled = solver.dd_settlement(flagged)
     heading = "Schafkopf Rufer G; rules: runaway_count_at=deal"
@@ -95,8 +95,8 @@ def test_the_notebook_s_score_headings_say_the_rules():
 
 
 def test_the_notebook_s_table_titles_say_the_rules_as_the_commands_do():
-    """The titles of a post-mortem, a contract table, the bonus checks and the dealt bonuses in a notebook said no
-    rules where the commands' titles do; now each ends with them (a slice keeps them), a default record's not."""
+    """The titles of a post-mortem, a contract table, the bonus checks and the dealt bonuses in a notebook end with the
+    rules as the commands' titles do (a slice keeps them), a default record's not."""
     def titles(html: str) -> list[str]:
         return re.findall(r'<p style="font-weight:bold">([^<]*)</p>', html)
 
@@ -118,9 +118,9 @@ def test_the_notebook_s_table_titles_say_the_rules_as_the_commands_do():
 
 
 def test_a_check_or_a_table_row_shown_alone_says_the_rules_as_its_list_does():
-    """A single BonusCheck or TableEntry in a notebook rendered its list's table of one row, titled without the rules
-    its list's title ends with; now each row is made with the rules it was worked out under (not compared, not in
-    its repr), which a list joined from others keeps. A Kratzen table's row alone says its table's pot too."""
+    """A single BonusCheck or TableEntry in a notebook renders its list's table of one row titled with the rules its
+    list's title ends with: each row is made with the rules it was worked out under (not compared, not in its repr),
+    which a list joined from others keeps. A Kratzen table's row alone says its table's pot too."""
     flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
     checks, table = solver.check_bonuses(flagged), solver.contract_table(flagged)
     rules = "; rules: runaway_count_at=deal"
@@ -140,9 +140,9 @@ def test_a_check_or_a_table_row_shown_alone_says_the_rules_as_its_list_does():
 
 
 def test_a_match_s_heading_and_a_solve_result_s_title_say_the_rules():
-    """A match's heading (print, Jupyter, ``stich match``) said no rules, its setup line naming the flags as given;
-    now it ends with them as every title does. A solve result's notebook view had no title: now its position's
-    diagram heading, rules and all, with the answer under it."""
+    """A match's heading (print, Jupyter, ``stich match``) ends with the rules as every title does, not only its setup
+    line naming the flags as given. A solve result's notebook view is titled with its position's diagram heading, rules
+    and all, the answer under it."""
     from solver.bots import RandomBot
     from solver.match import play_match
 
@@ -166,8 +166,8 @@ def test_a_match_s_heading_and_a_solve_result_s_title_say_the_rules():
 
 
 def test_a_hand_analysis_says_its_rules_in_print_and_in_the_notebook():
-    """``print(analysis)`` and Jupyter started at the hand where ``stich analyse`` starts with the rules (as the
-    advice's report does); now both start with them, bold in the notebook with the hand under them."""
+    """``print(analysis)`` and Jupyter start with the rules, as ``stich analyse`` (and the advice's report) does, bold
+    in the notebook with the hand under them."""
     flagged, plain = list(solver.read_positions(SCHAFKOPF))[:2]
     analysis = solver.analyse_position(flagged, 1, samples=2, workers=1)
     text = str(analysis).splitlines()
@@ -212,8 +212,8 @@ def test_a_batch_out_file_and_a_saved_bench_run_given_for_records_are_said_as_js
 
 
 def test_contract_advice_says_its_rules_as_the_advice_of_one_contract_does():
-    """``analyse --contract all --variant ...`` printed no ``rules:`` line and its --json had no ``variant`` (one
-    contract's advice and card advice have both): now both, the document under the schema."""
+    """``analyse --contract all --variant ...`` prints a ``rules:`` line and its --json has a ``variant``, as one
+    contract's advice and card advice have, the document under the schema."""
     asked = ["analyse", "--game", "Kratzen", "--hand", "EO E9 SU SZ", "--seats", 3, "--seat", 1, "--pot", 8,
              "--variant", "must_undertrump=no", "-n", 4, "-j", 1]
     for contract in ("all", "Trump S"):

@@ -24,7 +24,7 @@ DATA = Path(__file__).parent / "data"
 KRATZEN_HAND = "GA GK G9 HZ"  # seat 1 of Kratzen board 1, seed 1: Trump S
 
 
-def test_the_same_seed_gives_the_same_analysis_with_one_or_two_workers() -> None:
+def test_the_same_seed_gives_the_same_analysis_with_one_or_two_workers(two_worker_cores) -> None:
     one = analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", samples=40, seed=5, workers=1)
     two = analyse_hand("Kratzen", KRATZEN_HAND, 1, "Trump S", samples=40, seed=5, workers=2)
     assert one == two
@@ -225,7 +225,7 @@ def test_samples_mid_play_keep_the_hand_the_play_and_what_the_play_showed() -> N
         assert sample_state.hands[1] == position.state.hands[1]
 
 
-def test_analysis_mid_play_is_reproducible_and_reports_the_play() -> None:
+def test_analysis_mid_play_is_reproducible_and_reports_the_play(two_worker_cores) -> None:
     from solver.sampling import analyse_position
     position = _midplay_position()
     one = analyse_position(position, 2, samples=12, seed=4, workers=1)
@@ -310,8 +310,8 @@ def test_a_tout_is_won_only_by_every_trick() -> None:
 
 
 def test_the_contract_s_unscored_bonuses_are_found_once_an_analysis(monkeypatch) -> None:
-    """What the contract alone leaves unscored (a Tout's Schneider) is the same on every sample: it was asked of the
-    game once a sample, now once an analysis (on the setup the workers get); the odds still leave it out."""
+    """What the contract alone leaves unscored (a Tout's Schneider) is the same on every sample, so it is asked of the
+    game once an analysis (on the setup the workers get), not once a sample; the odds still leave it out."""
     from solver.games.schafkopf import Schafkopf
 
     asked = []
@@ -651,9 +651,9 @@ def _announced(announcements: str) -> Position:
 
 
 def test_the_announcements_say_who_sits_on_which_side_and_score_every_sample() -> None:
-    """A Kontra on the game and a 'dagegen' are the defenders', a Kontra on their Absolut the declarers': the
-    samples fit them (the analyst audit's samples gave seat 3's T19, the called card, to seat 4, who had announced
-    Pagat dagegen), and every sample is scored with them, Kontra levels included (they were left out)."""
+    """A Kontra on the game and a 'dagegen' are the defenders', a Kontra on their Absolut the declarers': the samples
+    fit them (seat 3, the partner, holds the called T19 in every sample), and every sample is scored with them, Kontra
+    levels included, by the analysis and by card advice."""
     position = _announced("2: Kontra, Absolut dagegen; 3: Kontra Absolut; 4: Pagat dagegen; 1: Kontra Pagat")
     from solver.sampling import position_setup
 
@@ -709,8 +709,8 @@ def test_a_hand_is_scored_with_the_announcements_and_the_pot_given() -> None:
     with pytest.raises(StichError, match="^seat 2 announced what needs T1, which seat 3's hand as given holds$"):
         analyse_hand("zwanzigerrufen", "T19 T14 T4 SK SN HQ HN HJ DJ DG", 1, "Normal", known={3: "T1"}, samples=2,
                      announcements="2: Kontra, Pagat Ultimo dagegen")
-    # an announced Pagat is in its announcer's hand, as a record's is (the review found the samples dealing it
-    # anywhere); one the announcing hand as given lacks is refused at once
+    # an announced Pagat is in its announcer's hand, as a record's is, not anywhere;
+    # one the announcing hand as given lacks is refused at once
     hand = "T21 T19 T18 T15 T14 T13 T12 HK SK DK"
     placed = analyse_hand("zwanzigerrufen", hand, 1, "Normal T20", samples=2, workers=1, announcements="3: Pagat")
     assert placed.known == {3: ("T1",)}
@@ -719,9 +719,9 @@ def test_a_hand_is_scored_with_the_announcements_and_the_pot_given() -> None:
 
 
 def test_a_kratzen_seat_that_does_not_declare_has_no_payment_of_its_own():
-    """Only the attacker's payment is searched where every seat plays for itself: the attacker's negated is not what
-    another seat is paid (the review), so that seat's analysis has no payment, and card advice for it is refused
-    with the command that ranks its cards by its own tricks."""
+    """Only the attacker's payment is searched where every seat plays for itself, and the attacker's negated is not what
+    another seat is paid: that seat's analysis has no payment, and card advice for it is refused with the command that
+    ranks its cards by its own tricks."""
     from solver.advice import card_advice
 
     defender = analyse_hand("kratzen", "HA EA EK GA", 2, "Trump H", seats=3, samples=4, seed=1, workers=1, pot=12)
@@ -764,10 +764,10 @@ def test_an_analysis_stops_at_its_time_limit_or_stop_event_after_the_first_chunk
 
 
 def test_an_analysis_stops_before_the_next_sample_not_after_every_chunk_handed_out(tmp_path: Path) -> None:
-    """A time limit or stop event was looked at only between chunks: on 2 workers 8 chunks of 4 samples were in flight,
-    so a Zwanzigerrufen analysis stopped after 2 s returned after 21 s (32 samples of some 0.7 s). Each chunk now
-    looks before each sample, in this process and in a pool's workers alike: a run stopped at once solves its first
-    sample only, a chunk cut short is kept as the samples it solved, and a resume completes it exactly."""
+    """A time limit or stop event is looked at before each sample of a chunk, in this process and in a pool's workers
+    alike, not only between chunks (on 2 workers 8 chunks of 4 samples in flight would make a Zwanzigerrufen analysis
+    stopped after 2 s return after 21 s): a run stopped at once solves its first sample only, a chunk cut short is kept
+    as the samples it solved, and a resume completes it exactly."""
     import threading
 
     hand = dict(game="kratzen", hand=KRATZEN_HAND, seat=1, contract="Trump S", seed=5)
@@ -786,8 +786,8 @@ def test_an_analysis_stops_before_the_next_sample_not_after_every_chunk_handed_o
 
 
 def test_a_checkpoint_keyed_by_the_contract_as_typed_is_resumed(tmp_path):
-    """The setup names the contract by its name (``Rufer G``) since the reports do; a checkpoint written before, with
-    the contract as typed (``rufer g``) in its key, was started afresh beside (the review): it is resumed whole."""
+    """The setup names the contract by its name (``Rufer G``), as the reports do; a checkpoint with the contract as
+    typed (``rufer g``) in its key is resumed whole, not started afresh beside."""
     from solver.checkpoint import _key_of
 
     path = tmp_path / "ck.jsonl"
@@ -963,10 +963,9 @@ def test_a_checkpoint_counting_a_44_44_as_a_defenders_win_is_another_job(tmp_pat
 @pytest.mark.parametrize("cards", [False, True], ids=["analysis", "card advice"])
 def test_a_pipe_named_as_the_checkpoint_is_refused_before_it_is_read(tmp_path: Path, cards: bool) -> None:
     """What a checkpoint holds under an older job (a drawn total, bonus odds) is worked out only once the journal has
-    accepted the file: read before it, a named pipe waited for a writer that never came (the run hung, and its
-    interrupt said the chunks were kept in the pipe), refused now at once with nothing on stdout; and /dev/zero,
-    which the journal writes to as a file, was read without end until memory ran out: it holds no journal. The
-    timeout only ends a hanging run: it is no measure of speed."""
+    accepted the file: a named pipe is refused at once with nothing on stdout (read before, it would wait for a writer
+    that never comes), and /dev/zero, which the journal writes to as a file, is not read without end: it holds no
+    journal. The timeout only ends a hanging run: it is no measure of speed."""
     record, pipe = tmp_path / "t44.tbn", tmp_path / "ck.fifo"
     record.write_text(TIE_44_MIDPLAY)
     os.mkfifo(pipe)

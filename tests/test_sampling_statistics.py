@@ -192,9 +192,9 @@ def test_samples_all_alike_are_said_to_give_no_interval() -> None:
 
 
 def test_the_live_status_line_says_what_the_report_says_of_the_intervals() -> None:
-    """The status line on stderr while analyse samples printed the mean's interval as '(120.0 .. 120.0)' where
-    every sample so far gave 120 points, and after one sample, and the win chance without its Wilson interval,
-    where the report says "all 3 samples alike: no interval" or "one sample: no interval" (the same helpers now)."""
+    """The status line on stderr while analyse samples says the mean's interval and the win chance's Wilson interval
+    with the report's helpers: "all 3 samples alike: no interval" where every sample so far gave 120 points (not '(120.0
+    .. 120.0)'), "one sample: no interval" after one."""
     from cli.analyse import analysis_status
     hand = "EO GO HO SO EU GU HU HA"  # a Solo H won schwarz on every deal: 120 points each time
     alike = analyse_hand("schafkopf", hand, 1, "Solo H", samples=3, seed=1, workers=1)
@@ -208,8 +208,8 @@ def test_the_live_status_line_says_what_the_report_says_of_the_intervals() -> No
 
 
 def test_the_win_chance_has_a_wilson_interval():
-    """The win chance was a bare share (the statistics audit): it has a 95% Wilson interval, which stays within
-    0..1 and has width where every sample or none was won."""
+    """The win chance has a 95% Wilson interval, not a bare share, which stays within 0..1 and has width where every
+    sample or none was won."""
     from solver.intervals import wilson_interval_95
 
     assert wilson_interval_95(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)

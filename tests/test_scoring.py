@@ -150,7 +150,7 @@ def test_kontra_check_case():
 
 
 def test_a_soloists_announcement_is_the_declarers_not_the_declarers_seat():
-    """A one-seat side read "announced by the declarers seat 1" (the review): a soloist is the declarer."""
+    """A one-seat side's announcement is the declarer's (a soloist is the declarer), not "the declarers seat 1"."""
     text = (Path(__file__).parent.parent / "examples" / "valat.tbn").read_text(encoding="utf-8")
     text = text.replace('[Contract "Solo"]', '[Contract "Solo"]\n[Announcements "1: Valat"]')
     settlement = solver.dd_settlement(solver.parse_positions(text, name="valat.tbn")[0])  # the rest played out
@@ -186,9 +186,9 @@ def test_a_settlement_prints_and_renders_for_people():
 
 
 def test_a_score_item_renders_its_row_of_the_settlement_in_jupyter():
-    """A ScoreItem in a notebook showed its dataclass; now its row under the settlement's columns, as the settlement's
-    table writes it, the item named as its game names it (it showed its key, ``absolut``: its settlement now tells
-    it its game's name for it); print() gives the same row, each cell after its column's name."""
+    """A ScoreItem in a notebook renders its row under the settlement's columns, as the settlement's table writes it,
+    not its dataclass, the item named as its game names it (not its key, ``absolut``: its settlement tells it its game's
+    name for it); print() gives the same row, each cell after its column's name."""
     position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements=KONTRA_ANNOUNCEMENTS)
     absolut = next(item for item in score_deal(position).items if item.announced)
     html = absolut._repr_html_()
@@ -336,7 +336,7 @@ def test_score_takes_play_to_finish_a_record_as_the_other_commands_do():
 
 def test_score_of_a_play_left_short_by_play_points_at_the_file_not_at_line_0():
     """``stich score FILE --play CARDS`` that does not finish the deal: the error is located in the file, at its last
-    card of the play (examples/schafkopf.tbn board 6: EO, line 97), else at the [Play] tag or the record; it said
+    card of the play (examples/schafkopf.tbn board 6: EO, line 97), else at the [Play] tag or the record; not at
     ``schafkopf.tbn:0:0``, the place of a card that --play added."""
     examples = Path(__file__).parent.parent / "examples"
     result = runner.invoke(APP, ["score", str(examples / "schafkopf.tbn"), "-b", "6", "--play", "GA"])
@@ -349,8 +349,9 @@ def test_score_of_a_play_left_short_by_play_points_at_the_file_not_at_line_0():
 
 
 def test_score_of_a_play_left_short_by_play_counts_the_files_tricks_apart_from_plays_cards():
-    """The count pointed at the file's Play section was the position's: board 2's section plays 4 tricks, and with
-    --play's 7 cards it said ``5 of 8 tricks played`` there (the 3 cards of the unfinished trick not counted)."""
+    """The count pointed at the file's Play section is the section's own: board 2's section plays 4 tricks, said as ``4
+    of 8 tricks played in it``, and --play's 7 cards after it apart (``5 of 8 tricks and 3 cards``), not the position's
+    ``5 of 8 tricks played`` at the section."""
     examples = Path(__file__).parent.parent / "examples"
     result = runner.invoke(APP, ["score", str(examples / "schafkopf.tbn"), "-b", "2", "--play", "EZ SZ HK GK EK SO H9"])
     assert result.exit_code == 1
@@ -531,7 +532,8 @@ def test_kratzen_attacker_pays_double():
 
 
 def test_kratzen_penalty_says_the_tricks_taken_and_needed():
-    """A penalty's reason reads as the other games' ("took 45 points (61 needed)"): it said "took 0 of 1 tricks"."""
+    """A penalty's reason reads as the other games' ("took 45 points (61 needed)"): the tricks the seat took and needed
+    ("took 0 tricks (2 needed)"), not "took 0 of 1 tricks"."""
     deal = "1: E7 E8 E9 G7 / HA S6 HK HO / G8 G9 GZ GK / S7 S8 S9 SZ"
     play = first_legal_play("Kratzen", deal, "Trump H")
     penalties = items(score_deal(position_of("Kratzen", deal, "Trump H", play), pot=8))["penalty"]
@@ -1257,9 +1259,9 @@ def test_cli_rejects_incomplete_play(tmp_path):
 
 
 def test_scoring_a_made_position_before_its_end_says_every_card_is_needed_not_a_play_section():
-    """A position from make_position has no Play section, but score_deal asked for 'a complete Play section' and
-    sent its user to 'stich score --dd', a command that never saw it. It is an InvalidPositionError now, in the
-    API's words."""
+    """A position from make_position has no Play section: score_deal of one before its end raises an
+    InvalidPositionError in the API's words, not 'a complete Play section' and 'stich score --dd', a command that never
+    saw it."""
     position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", play="EO S7")
     with pytest.raises(solver.InvalidPositionError) as caught:
         solver.score_deal(position)

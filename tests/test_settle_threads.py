@@ -163,8 +163,8 @@ def test_a_thread_keeps_the_settlement_engines_of_its_last_two_sizes() -> None:
 
 def test_a_serial_run_s_engines_are_the_ones_stopped_outside_it() -> None:
     """The board stops the odds by the worker's two engines, then runs the samples with one worker (``-j 1``: one
-    thread): inside, the same engines on one thread, so the stop reaches every search (the review found a new
-    points engine made for the run's thread count, which nothing stopped)."""
+    thread): inside, the same engines on one thread, not a new points engine for the run's thread count, so the stop
+    reaches every search."""
     from solver.workers import Pool, worker_engine, worker_settlement_engine
 
     outside = worker_engine(), worker_settlement_engine()

@@ -455,8 +455,9 @@ def test_score_dd_says_why_its_line_can_take_more_than_the_most_forced():
 
 
 def test_score_dd_of_a_solo_speaks_of_one_declarer():
-    """A Zwanzigerrufen Solo has one declarer: the lines under the settlement said "the declarers" of seat 3, and
-    the items table showed the JSON names (now the rule book's: Game, Absolut, Valat; docs/scoring.md)."""
+    """A Zwanzigerrufen Solo has one declarer: the lines under the settlement speak of seat 3 as one, not "the
+    declarers", and the items table names the items by the rule book (Game, Absolut, Valat; docs/scoring.md), not by
+    their JSON names."""
     text = " ".join(cli("score", EXAMPLES / "zwanzigerrufen.tbn", "--board", "3", "--dd").stdout.split())
     assert "the most the declarer can force is 88" in text
     assert "the best settlement while the declarer forces his 88 points: +90" in text

@@ -112,7 +112,7 @@ def test_the_deadline_bounds_every_search_of_the_call_together(monkeypatch) -> N
 
     engine.line = slow_line  # type: ignore[method-assign]
     points.solve = points_solve  # type: ignore[method-assign]
-    # the limit named is the call's 60 s, not the 0.0 s its deadline left the points search (the review)
+    # the limit named is the call's 60 s, not the 0.0 s its deadline left the points search
     with pytest.raises(solver.SearchStopped, match=r"before it started: its time limit was up \(time_limit=60 "):
         dd_settlement(position, engine=engine, points_engine=points, time_limit=60)
     assert asked == ["points"]  # the settlement and its line were answered; the points search was the one stopped

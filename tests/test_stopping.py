@@ -1,8 +1,8 @@
-"""Stopping a search from outside the signal path: ``time_limit`` and a ``stop`` event. Signals reach only the main
-thread, so a bot or a server solving in a worker thread could not bound a move's time; the search now asks the
-question's stop check at the same look at which it runs signal handlers (every 16,384 nodes), unwinds and raises
-SearchStopped. The engine stays usable and its next answers are a fresh engine's. The settlement search (the score
-objective) stops the same way."""
+"""Stopping a search from outside the signal path: ``time_limit`` and a ``stop`` event, with which a bot or a server
+solving in a worker thread (where no signal reaches) bounds a move's time. The search asks the question's stop check
+at the same look at which it runs signal handlers (every 16,384 nodes), unwinds and raises SearchStopped.
+The engine stays usable and its next answers are a fresh engine's. The settlement search (the score objective)
+stops the same way."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ import gzip
 import io
 import json
 import os
+import queue
 import threading
 
 import pytest
@@ -386,11 +387,11 @@ def test_an_input_of_comments_alone_keeps_them_for_what_no_records_says():
     error = json_comment_error("r.jsonl", ours.comments_alone)
     assert error is not None
     assert (error.line, error.column, error.message, error.expected) == (1, 3, OURS, OURS_EXPECTED)
-    for text in ('% a note\n{not json}\n{}\n', ""):
+    for text, where in (('% a note\n{not json}\n{}\n', "3:1"), ("", "1:1")):
         plain = iter_records(io.StringIO(text))
         assert list(plain) == [] and json_comment_error("x", plain.comments_alone) is None
-        assert no_records_said("x.tbn", plain.comments_alone) == (
-            'x.tbn: no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] '
+        assert no_records_said("x.tbn", plain.comments_alone, plain.lines_read) == (
+            f'x.tbn:{where}: no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] '
             '[Deal "..."])')
     for text in ('{"a": 1}\n[Game "x"]\n', '[Game "x"]\n\n{"a": 1}\n', '[Game "x"\n\n{"a": 1}\n'):
         reading = iter_records(io.StringIO(text))
@@ -417,6 +418,76 @@ def test_an_indented_json_document_is_said_as_json_where_reading_fails():
     for text, line in (('{\n}\n"x"\n', 3), ('{\n  x\n}\n]\n', 4), ('{\n comment\n}\n}\n', 4)):
         error = error_of(text)
         assert error.line == line and not error.message.startswith("the file holds JSON"), (text, error)
+
+
+def test_a_nested_json_document_is_said_as_json_where_it_starts():
+    """An object holding arrays spread over lines fails where an inner '}' ends the brace comment its '{' opened,
+    on a line going on as JSON does: said at the document's '{', not at that line (nor as a stray ','), whether the
+    '{' stands alone or holds the first key."""
+    for text, shown in (('{\n  "deals": [\n    {"a": 1},\n    {"b": [1,\n 2]}\n  ]\n}\n', "{"),
+                        ('{"deals": [\n  {"a": 1},\n  {"b": 2}\n]}\n', '{"deals": ['),
+                        ('{ "deals":\n  [ { "a": [1, 2] },\n    { "b": 2 } ] }\n', '{ "deals":')):
+        assert str(error_of(text)) == f"game.tbn:1:1: {OBJECT} (got '{shown}', expected {TBN_EXPECTED})", text
+    # one with no inner '}' is one brace comment, read whole: its "no records" says it at its '{' too
+    reading = iter_records(io.StringIO('{\n  "deals": [\n    [1, 2],\n    [3]\n  ]\n}\n'), name="game.tbn")
+    assert list(reading) == []
+    assert no_records_said("game.tbn", reading.comments_alone, reading.lines_read) == (
+        f"game.tbn:1:1: {OBJECT} (got '{{', expected {TBN_EXPECTED})")
+    ours = '{"schema": "stich-result/1",\n "x": {"y": [1,\n 2]},\n "z": 1}\n'
+    assert str(error_of(ours)) == (f"game.tbn:1:1: {OURS} (got '{{\"schema\": \"stich-result/1\",', expected "
+                                   f"{OURS_EXPECTED})")
+
+
+def test_a_tag_without_its_name_says_a_name_was_expected_where_it_is_missing():
+    """A tag whose name is left out (``[ "x"]``, ``[""]``, a .json file's ``["x"]``, one string, which no JSON of
+    deals is) says at the missing name's column that a tag name was expected there."""
+    for text, name, column in (('[ "x"]\n', "deals.tbn", 3), ('[""]\n', "deals.tbn", 2), ('["x"]\n', "deals.json", 2)):
+        assert str(error_of(text, name)) == (f"{name}:1:{column}: empty tag name (got '\"', expected a tag name "
+                                             "(letters, digits, '_'))")
+
+
+def test_a_csv_file_is_said_as_csv():
+    """A spreadsheet's export (``Board,North,...``) is said as CSV, as JSON is said as JSON, where its first line,
+    without a '[' or '{', and the next two (where it has them) split into the same count of values, three or more,
+    at commas, semicolons or tabs, most of them no card. A line alone, prose with a comma or two, lines that differ
+    in count, and hands written with commas are said as the stray text they are."""
+    for text, what, shown in (('Board,North,East,South,West\n1,"EO, GO",b,c,d\n2,a,b,c,d\n', "commas",
+                               "Board,North,East,South,West"),
+                              ("Board;North;East\n1;a;b\n", "semicolons", "Board;North;East"),
+                              ("Board\tNorth\tEast\n1\tx\ty\n\n", "tabs", "Board\\tNorth\\tEast")):
+        items = list(iter_records(io.StringIO(text), name="deals.csv"))
+        assert [str(item) for item in items] == [
+            f"deals.csv:1:1: the file holds CSV, not TBN records: values separated by {what} (got '{shown}', "
+            f"expected {TBN_EXPECTED})"]
+    for text in ("EO, GO\n", 'EO, GO\n[Game "x"]\n', "a,b\n\n1,2\n", "EA, EO, E9, EK\nGA, GO, G9, GK\n",
+                 "EA,EO,E9\nGA,GO,G9\nSA,SO,S9\n", "Hello, world\nFine, thanks\n",
+                 "One, two, three\nfour, five, six\nseven, eight\n"):
+        assert error_of(text).message == "cards before any tag", text
+
+
+def test_a_bad_first_line_on_a_pipe_is_said_before_the_writer_sends_more():
+    """A pipe kept open (a bot) hears of a bad first line as soon as it has arrived: the lines after it, which
+    could tell a file CSV, are not waited for."""
+    reading, writing = os.pipe()
+    said: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        with open(reading, "rb") as stream:
+            for item in iter_records(stream, name="<stdin>"):
+                said.put(item)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        os.write(writing, b"hello there, you, all\n")
+        first = said.get(timeout=30)  # bounds a failure alone: the message comes before anything more is sent
+        assert str(first) == ("<stdin>:1:1: cards before any tag (got 'hello', expected a tag such as "
+                              '[Game "..."])')
+    finally:
+        os.write(writing, b"\n")
+        os.close(writing)
+        reader.join(timeout=30)
+    assert not reader.is_alive()
 
 
 @pytest.mark.parametrize("text, line, column, message, token", ERRORS)
@@ -1382,6 +1453,41 @@ def test_a_bracket_alone_typed_at_a_terminal_is_said_without_waiting_for_the_nex
     assert error_of('[\n{"game": "Schafkopf"}\n]\n').message == ARRAY
 
 
+def test_a_binary_input_is_said_once_and_read_no_further():
+    """An input whose first unreadable line is among bytes no text holds is binary: said once, as what it is where
+    its first bytes tell it, and read no further. A text file's bad bytes (Latin-1, one ending in DOS's Ctrl-Z, a
+    stray NUL) are said record by record, and so is a UTF-16 file or a UTF-16 part appended after UTF-8 records,
+    whose records after it are read."""
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\n\n\xff\xfe\n\n\x80\n"
+    (error,) = list(iter_records(io.BytesIO(png), name="board.png"))
+    assert str(error) == "board.png:1:1: invalid UTF-8 (byte 89, a PNG image, not text) (expected UTF-8 text)"
+    spreadsheet = b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\xb5U\n\n\x80\n"
+    (error,) = list(iter_records(io.BytesIO(spreadsheet), name="deals.xlsx"))
+    assert str(error) == ("deals.xlsx:1:15: invalid UTF-8 (byte b5, a zip file such as an .xlsx or .ods "
+                          "spreadsheet, not text) (expected UTF-8 text)")
+    (error,) = list(iter_records(io.BytesIO(b"ab\x00\x01\n\n\x80\n"), name="x.bin"))  # a NUL among controls
+    assert str(error) == "x.bin:1:3: NUL character in the input (a binary file, not text) (got '\\x00', expected text)"
+    (error,) = list(iter_records(io.BytesIO(b"[A \"\xff\x01\"]\n\n\x80\n"), name="x.bin"))
+    assert str(error) == "x.bin:1:5: invalid UTF-8 (byte ff, a binary file, not text) (expected UTF-8 text)"
+    latin1 = '[Event "Müller"]\n\n[Event "Bär"]\n\n[Event "ok"]\n'.encode("latin-1")
+    items = list(iter_records(io.BytesIO(latin1), name="l.tbn"))
+    assert [str(item) if isinstance(item, ParseError) else item.get("Event") for item in items] == [
+        "l.tbn:1:10: invalid UTF-8 (byte fc) (expected UTF-8 text)",
+        "l.tbn:3:10: invalid UTF-8 (byte e4) (expected UTF-8 text)", "ok"]
+    stray = list(iter_records(io.BytesIO(b'[B "x\x00"]\n\n[B "y"]\n')))
+    assert isinstance(stray[0], ParseError) and stray[0].message == "NUL character in the input"
+    assert stray[1].get("B") == "y"
+    dos = '[Event "Müller"]\r\n\r\n[Event "ok"]\r\n\r\n'.encode("latin-1") + b"\x1a"  # Ctrl-Z: DOS's end of file
+    items = list(iter_records(io.BytesIO(dos), name="d.tbn"))
+    assert [str(item) if isinstance(item, ParseError) else item.get("Event") for item in items][:2] == [
+        "d.tbn:1:10: invalid UTF-8 (byte fc) (expected UTF-8 text)", "ok"]
+    utf16 = '[Event "a"]\n\n'.encode() + '\ufeff[Event "b"]\n\n'.encode("utf-16-le") + b"\n\n" + b'[Event "c"]\n'
+    items = list(iter_records(io.BytesIO(utf16), name="u.tbn"))
+    assert [str(item) if isinstance(item, ParseError) else item.get("Event") for item in items] == [
+        "a", "u.tbn:3:1: invalid UTF-8 (byte ff fe, a UTF-16 byte order mark: save the file as UTF-8) "
+        "(expected UTF-8 text)", "c"]
+
+
 def test_a_gzip_file_is_said_as_one():
     """A .tbn.gz given as it is is said as gzip at its first byte, not as invalid UTF-8 at byte 8b, column 2: first
     in the file, after a UTF-8 byte order mark, or at a line's start after records (a file appended)."""
@@ -1392,3 +1498,20 @@ def test_a_gzip_file_is_said_as_one():
         assert str(error) == f"deals.tbn.gz:1:1: {said}"
     items = list(iter_records(io.BytesIO(b'[Game "Kratzen"]\n\n' + packed), name="all.tbn"))
     assert [type(item) for item in items] == [Record, ParseError] and str(items[1]) == f"all.tbn:3:1: {said}"
+
+
+def test_a_binary_input_on_a_pipe_is_said_binary_once_it_has_read_as_far(tmp_path):
+    """A pipe, whose writer may not have sent more, is judged on what it has read: its later unreadable lines within
+    the first 1,024 bytes are judged too, so a PDF said a bad record at its first bad line is said binary at the
+    next and read no further, as the file is at once."""
+    pdf = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n\n\x01\x02\xff\n\n\x80\n\n\x80\n"
+    reading, writing = os.pipe()
+    os.write(writing, pdf)
+    os.close(writing)
+    with open(reading, "rb") as stream:
+        items = [str(item) for item in iter_records(stream, name="<stdin>")]
+    assert items == ["<stdin>:2:2: invalid UTF-8 (byte e2) (expected UTF-8 text)",
+                     "<stdin>:5:3: invalid UTF-8 (byte ff, a binary file, not text) (expected UTF-8 text)"]
+    (tmp_path / "scan.pdf").write_bytes(pdf)
+    (error,) = list(iter_records(tmp_path / "scan.pdf", name="scan.pdf"))
+    assert str(error) == "scan.pdf:2:2: invalid UTF-8 (byte e2, a binary file, not text) (expected UTF-8 text)"

@@ -92,8 +92,8 @@ print(position.hand(seat), solver.solve(position, "tricks", seat=seat).total, po
 
 
 def test_a_numpy_seat_type_checks_where_it_is_taken(tmp_path):
-    """docs/api.md takes any integral seat, numpy integers included, but ``Position.hand``, ``Position.objective``
-    and ``solve`` were typed ``int``: mypy --strict refused the call that runs (now ``SupportsIndex``)."""
+    """docs/api.md takes any integral seat, numpy integers included: ``Position.hand``, ``Position.objective`` and
+    ``solve`` are typed ``SupportsIndex``, so that mypy --strict takes the call that runs (``int`` would refuse it)."""
     pytest.importorskip("numpy")
     assert_strict_client_type_checks(tmp_path, NUMPY_SEAT_CLIENT)
 
@@ -153,9 +153,9 @@ def test_cards_and_variants_are_typed_as_the_arguments_take_them(tmp_path):
 
 
 def test_a_result_s_cards_type_check_as_documented(tmp_path):
-    """docs/api.md: ``values_by_card()["T17"]`` finds a card by its name; it ran, but ``values_by_card`` was typed
-    ``dict[Card, int]``, so mypy --strict refused the lookup (and ``.get``) in a bot author's script. A card value's
-    Card is typed as the docs now show it: ``position.pack[value.card]`` (``CardValue.card`` is typed ``int``)."""
+    """docs/api.md: ``values_by_card()["T17"]`` finds a card by its name, and mypy --strict takes the lookup (and
+    ``.get``) in a bot author's script (``dict[Card, int]`` would refuse it). A card value's Card is typed as the docs
+    show it: ``position.pack[value.card]`` (``CardValue.card`` is typed ``int``)."""
     source = '''"""A script reading a result's cards, as docs/api.md shows them."""
 import solver
 

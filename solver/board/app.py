@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar
+from typing import Any, AsyncIterator, Callable, Mapping, Sequence, TypeVar, cast
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -47,8 +47,8 @@ from ..api import _solve_checked
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
 from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_header, chosen_objective,
                       curve_document, file_text, file_name_for, graph_measure, named_file, new_deal,
-                      objective_seat, odds_document, pasted_bytes, saved_record, too_large_text, values_document,
-                      variant_by_game, view)
+                      objective_seat, odds_document, pasted_bytes, saved_record, shown_name, too_large_text,
+                      values_document, variant_by_game, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
 FIRST_SLICE = 1.0
@@ -117,15 +117,23 @@ class CheckedEngine(EngineSolver):
         return super().value_and_cards(*args, **kwargs)
 
 
+def stop_questions(app: Guard) -> None:
+    """Stop the searches of the board ``app`` (:func:`create_app`'s) and refuse new ones: the server is stopping."""
+    cast(Starlette, app.app).state.searches.stop_all()
+
+
 def json_line(document: dict[str, Any]) -> str:
     """One line of a streamed answer (JSON lines)."""
     return json.dumps(document) + "\n"
 
 
-def stopped_document(replaced: bool, time_limit: float) -> dict[str, Any]:
-    """The last line of a streamed answer that was stopped: by a newer question of the page, or the time limit."""
+def stopped_document(replaced: bool, searches: Searches) -> dict[str, Any]:
+    """The last line of a streamed answer that was stopped: by the server's stopping, a newer question of the page,
+    or the time limit."""
+    if searches.stopping:
+        return {"kind": "stopped", "reason": "the board is stopping"}
     return {"kind": "stopped", "reason": "replaced by a newer question" if replaced
-            else f"the time limit ({time_limit:g} s) ran out"}
+            else f"the time limit ({searches.time_limit:g} s) ran out"}
 
 
 def failure_document(route: str, error: Exception) -> dict[str, Any]:
@@ -166,12 +174,16 @@ class Searches:
     #: The stop events of the questions claimed and not yet released, at most ``max_questions``.
     live: set[threading.Event] = field(default_factory=set)
     max_questions: int = MAX_QUESTIONS
+    #: Set once the server is stopping (:meth:`stop_all`): a question asked after it is refused, not searched.
+    stopping: bool = False
 
     def claim(self, slot: str) -> threading.Event:
         """A stop event for a new question in ``slot``; the question it replaces is told to stop. A BoardError (503)
-        when ``max_questions`` are claimed already."""
+        when ``max_questions`` are claimed already, or the server is stopping."""
         event = threading.Event()
         with self.lock:
+            if self.stopping:
+                raise BoardError("the board is stopping: start stich board again to ask", status=503)
             if len(self.live) >= self.max_questions:
                 raise BoardError(f"the board is busy: {len(self.live)} questions are being answered or waiting (other "
                                  "pages or a script asking many); ask again when they are answered", status=503)
@@ -200,10 +212,19 @@ class Searches:
     async def run(self, work: Callable[[], T], pool: ThreadPoolExecutor | None = None) -> T:
         return await asyncio.get_running_loop().run_in_executor(pool or self.search, work)
 
-    def close(self) -> None:
+    def stop_all(self) -> None:
+        """Stop every question being answered or waiting, and refuse new ones: the server is stopping. Called as
+        the server's stop begins (Ctrl-C, SIGTERM), on its event loop, before uvicorn waits for the open
+        connections, so that a streaming search (odds, values, a graph) ends at once with its "stopped"
+        line instead of running on to its answer or the time limit."""
         with self.lock:
-            for event in self.slots.values():
-                event.set()
+            self.stopping = True
+            live = list(self.live)
+        for event in live:
+            event.set()
+
+    def close(self) -> None:
+        self.stop_all()
         self.search.shutdown(wait=False, cancel_futures=True)
         self.analysis.shutdown(wait=False, cancel_futures=True)
 
@@ -389,7 +410,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raw = handle.read(MAX_FILE_BYTES + 1)  # a file that grew since it was looked at reads no further
         if len(raw) > MAX_FILE_BYTES:
             raise BoardError(too_large_text(path))
-        found, refused = boards.add_text_said(file_text(raw), str(path), variant)
+        found, refused = boards.add_text_said(file_text(raw), str(path), variant, named=True)
         read[path] = (stamp, found, refused)
         return found, refused
 
@@ -412,14 +433,14 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                                "boards": []})
                 continue
             except BoardError as error:
-                listed.append({"file": item.path.name, "error": str(error), "boards": []})
+                listed.append({"file": shown_name(item.path.name), "error": shown_name(str(error)), "boards": []})
                 continue
-            listed.append({"file": item.path.name, "boards": [b.summary() for b in found]}
-                          | ({"error": "\n".join(refused)} if refused else {}))
+            listed.append({"file": shown_name(item.path.name), "boards": [b.summary() for b in found]}
+                          | ({"error": shown_name("\n".join(refused))} if refused else {}))
             if opened is None:
                 wanted = [b for b in found if item.board is None or b.record.get("Board") == item.board]
                 if not wanted:
-                    missing = f"{item.path} has no record with [Board \"{item.board}\"]"
+                    missing = f"{shown_name(str(item.path))} has no record with [Board \"{item.board}\"]"
                     listed[-1]["error"] = "\n".join(filter(None, (listed[-1].get("error"), missing)))
                 opened = (wanted or found)[0].id
         games = [{"name": game.name, "seats": list(game.seat_counts), "contracts": game.contract_help,
@@ -460,7 +481,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             if not isinstance(text, str):
                 raise BoardError("paste the text of a .tbn record")
             raw, source = pasted_bytes(text, "pasted text"), "pasted text"
-        text = file_text(raw)  # an empty one is said as the commands say it: "SOURCE: no records (...)"
+        text = file_text(raw)  # an empty one is said as the commands say it, without a place: "SOURCE: no records"
         # 1,000 records parse in about 0.3 s: on a worker thread, so that the event loop answers others meanwhile
         # --variant over the records' own tags, as for a named FILE: the same text opens the same way either way
         found, refused = await run_in_threadpool(lambda: boards.add_text_said(text, source, variant))
@@ -511,7 +532,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 return
             except SearchStopped:
                 if stop.is_set():
-                    yield json_line(stopped_document(True, searches.time_limit))
+                    yield json_line(stopped_document(True, searches))
                     return
             objective = objective_named(current, name, seat)
             achieved = objective.achieved(current.rules, current.state)
@@ -535,7 +556,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                         "mover_maximises": maximises, "description": objective.description,
                         "seconds": round(time.monotonic() - started, 4), "nodes": None})
         except SearchStopped:
-            yield json_line(stopped_document(stop.is_set() and left() > 0, searches.time_limit))
+            yield json_line(stopped_document(stop.is_set() and left() > 0, searches))
         except Exception as error:
             yield json_line(failure_document("/api/values", error))
         finally:
@@ -620,7 +641,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                     update.cancel()
             yield json_line(odds_document(analysis.result()))
         except SearchStopped:
-            yield json_line(stopped_document(stop.is_set(), searches.time_limit))
+            yield json_line(stopped_document(stop.is_set(), searches))
         except Exception as error:
             yield json_line(failure_document("/api/odds", error))
         finally:  # a page that left mid-stream leaves a wait for the next update: ended, not dropped pending
@@ -644,7 +665,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 return JSONResponse({"kind": "stopped", "reason": "the client left"}, status_code=409)
             return JSONResponse(answer.result())
         except SearchStopped:
-            return JSONResponse(stopped_document(stop.is_set(), searches.time_limit), status_code=409)
+            return JSONResponse(stopped_document(stop.is_set(), searches), status_code=409)
         finally:
             leaving.cancel()
             if not answer.done():

@@ -9,12 +9,14 @@ state the rules do not allow.
 
 from __future__ import annotations
 
+import collections
 import copy
 import hashlib
 import io
 import itertools
 import os
 import re
+import shlex
 import stat
 import threading
 import urllib.parse
@@ -133,6 +135,14 @@ class Board:
     #: The seat that leads to trick 1 under the record's own flags, before the board's ``--variant`` (Kratzen's
     #: ``first_leader`` moves it): what :attr:`record_fingerprint` holds of the first leader; None for the board's.
     own_first_leader: int | None = None
+    #: The record's place in its text (``stich solve --record``'s count), and whether that text is a file named on
+    #: the command line, which the board's :func:`command_line` names for a shell in the same directory.
+    number: int = 1
+    named: bool = False
+    #: Whether no other record of its text has its ``[Board]`` tag (``stich solve --board`` then picks it alone).
+    tag_unique: bool = True
+    #: The board's ``--variant`` flags the record is played under (those of its game), which its command passes on.
+    variant_flags: dict[str, object] = field(default_factory=dict)
 
     def position(self, moves: Sequence[object]) -> Position:
         """The position after ``moves`` (card tokens) from the start; a move the rules refuse is a BoardError
@@ -212,7 +222,8 @@ class Boards:
     _refused: dict[tuple[str, bytes, str], list[str]] = field(default_factory=dict)
 
     def add(self, record: Record, label: str, variant: Mapping[str, object] | None = None,
-            variant_left_out: Callable[[CommandVariantError], object] | None = None) -> Board:
+            variant_left_out: Callable[[CommandVariantError], object] | None = None, number: int = 1,
+            named: bool = False, tag_unique: bool = True) -> Board:
         """``record`` as a board; ``variant`` (``stich board --variant``, for the files named with it, uploads,
         pastes and deals alike) over its ``[Variant]`` tag flag by flag. The flags are kept in the board's record,
         so that a saved record says the flags it was played under. A flag of another game than the record's is left
@@ -245,7 +256,7 @@ class Boards:
         start = Position(position.game, rules, rules.start(), (), unplayed)
         with self._lock:
             board = Board(f"b{next(self._ids)}", label, start, position.played, record, note, own_variant,
-                          own_first_leader)
+                          own_first_leader, number, named, tag_unique, flags)
             self.boards[board.id] = board
             while len(self.boards) > MAX_BOARDS:
                 self._forget(self.boards.popitem(last=False)[0])
@@ -281,8 +292,8 @@ class Boards:
 
     def add_text_said(self, text: str | bytes, source: str, variant: Mapping[str, object] | None = None,
                       variant_refused: Callable[[CommandVariantError], object] | None = None,
-                      variant_left_out: Callable[[CommandVariantError], object] | None = None
-                      ) -> tuple[list[Board], list[str]]:
+                      variant_left_out: Callable[[CommandVariantError], object] | None = None,
+                      named: bool = False) -> tuple[list[Board], list[str]]:
         """Every record of a .tbn text as a board, and what is wrong with each record that is not one (file, line,
         column: one bad record does not keep the others off the table, as on the command line). A text without a
         good record is a BoardError with the first of them. The same text from the same source again gives the
@@ -300,24 +311,28 @@ class Boards:
             if known is not None and all(board.id in self.boards for board in known):
                 for board in known:
                     self.boards.move_to_end(board.id)
+                    board.named = board.named or named  # an upload's text, now the named file's
                 return list(known), list(self._refused.get(key, []))
         # one past the most the board opens: a flood of records (or of errors) is refused without reading it all
         stream = io.BytesIO(text) if isinstance(text, bytes) else io.StringIO(text)
         reading = iter_records(stream, name=source)
         items = list(itertools.islice(reading, MAX_RECORDS + 1))
         if not items:
-            raise BoardError(no_records_said(source, reading.comments_alone))  # as the commands say it
+            # as the commands say it, but without a place: the paste dialog would put a caret at it
+            raise BoardError(no_records_said(source, reading.comments_alone))
         if len(items) > MAX_RECORDS:
             raise BoardError(f"{source} holds more than {MAX_RECORDS:,} records; the board opens at most "
                              f"{MAX_RECORDS:,}")
         found: list[Board] = []
         refused: list[str] = []
+        tags = collections.Counter(item.get("Board") for item in items if not isinstance(item, StichError))
         for number, item in enumerate(items, 1):
             if isinstance(item, StichError):
                 refused.append(str(item))
                 continue
             try:
-                found.append(self.add(item, record_label(item, source, number), variant, variant_left_out))
+                found.append(self.add(item, record_label(item, source, number), variant, variant_left_out, number,
+                                      named, tags[item.get("Board")] == 1))
             except BoardError as error:
                 if variant_refused is not None and isinstance(error.__cause__, CommandVariantError):
                     variant_refused(error.__cause__)
@@ -402,11 +417,20 @@ def pasted_bytes(text: str, source: str) -> bytes:
                          "character (expected UTF-8 text)") from None
 
 
+def shown_name(name: str) -> str:
+    """A file name as text: a byte that is not UTF-8 (the surrogate ``os.fsdecode`` leaves for it) said as ``\\xff``,
+    which a JSON answer can carry."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate of another kind
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def record_label(record: Record, source: str, number: int) -> str:
     """The board's title on the page: its file's name and board, their control and bidi characters made visible
     (:func:`solver.errors.visible`), as every title for people shows them."""
     board = record.get("Board")
-    name = visible(Path(source).name)
+    name = visible(shown_name(Path(source).name))
     return f"{name} board {visible(board)}" if board else f"{name} record {number}"
 
 
@@ -697,7 +721,40 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "score_unit": game.score_unit,
         "settlement": final_settlement(position),
         "pot": pot_so_far(position),
+        "command": command_line(board, played_moves),
+        "needs_save": not names_its_file(board),
     }
+
+
+def names_its_file(board: Board) -> bool:
+    """Whether the board's command names its own file: a file named on the command line, by a name a shell can be
+    given as text (one not UTF-8 cannot); any other record must be saved first (Save .tbn)."""
+    source = board.record.source
+    return board.named and bool(source) and shown_name(source) == source
+
+
+def command_line(board: Board, moves: Sequence[str]) -> str:
+    """The ``stich solve`` command giving the card values of the position ``moves`` reach, quoted for a shell, so
+    that a player can take the position shown to the command line: a file named on the command line by its name
+    (a shell in the board's directory finds it), its ``--board`` (``--record N`` where the tag is not the record's
+    alone) and the board's ``--variant`` flags of its game; any other record by the name Save .tbn downloads it
+    under (the saved record carries those flags). ``--from-start`` plays the moves from the deal's start, whatever
+    the record's own Play section holds. A file name starting with ``-`` gets ``./``, not to be read as an option."""
+    record = board.record
+    if names_its_file(board):
+        tag = record.get("Board")
+        words = [record.source, *(["--board", tag] if tag and board.tag_unique else ["--record", str(board.number)])]
+        for name, value in board.variant_flags.items():
+            spelt = str(value).lower() if isinstance(value, bool) else str(value)
+            words += ["--variant", f"{str(name).strip().lower()}={spelt}"]
+    else:
+        words = [file_name_for(board)]
+    if words[0].startswith("-"):
+        words[0] = "./" + words[0]
+    words.append("--from-start")
+    if moves:
+        words += ["--play", " ".join(moves)]
+    return shlex.join(["stich", "solve", *words, "--cards"])
 
 
 def pot_so_far(position: Position) -> dict[str, Any] | None:

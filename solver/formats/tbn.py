@@ -14,6 +14,7 @@ The format itself (syntax, limits, error messages) is described in ``docs/format
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -22,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Generator, Iterable, Iterator, TextIO
 
+from ..cards import names_a_card
 from ..errors import ParseError, StichError
 from ..files import stream_kind
 
@@ -416,25 +418,29 @@ def _is_json_array(text: str, following: Callable[[], str | None] | None) -> boo
 
 
 def _json_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
-                  tagged: bool, following: Callable[[], str | None] | None) -> ParseError:
+                  tagged: bool, following: Callable[[], str | None] | None,
+                  ahead: Callable[[int], str | None] | None) -> ParseError:
     """``error``, or the JSON error where reading failed before any tag on JSON: the failing line ``text`` is a JSON
     object (a ``--json`` or ``batch --out`` line, nested, so no brace comment) or opens a JSON array
     (:func:`_is_json_array`, with the line ``following`` it where it needs that), or the file's
     ``opening`` lines are a '{' alone and a JSON key (an indented saved bench run, whose first inner '}' ended the
     brace comment) and the failing line goes on as JSON does. A legal brace comment never fails, so it is never told
-    JSON."""
+    JSON; else the CSV error where it is CSV (:func:`_csv_instead`, with the lines ``ahead``)."""
     if tagged:
         return error
     value = _json_object(text)
     if value is not None:
         return _json_error(source, number, text.index("{") + 1, text, ours=_is_ours(value))
+    if opening and number != opening[0][0] and _JSON_GOES_ON.match(text):
+        line, first = opening[0]
+        if first.strip() == "{" and len(opening) == 2 and _JSON_KEY.match(opening[1][1]):
+            return _json_error(source, line, first.index("{") + 1, first, ours=_key_line_ours(opening[1][1]))
+        if _JSON_OBJECT_START.match(first):  # its first key on the '{' line, a value that opens an array or object
+            return _json_error(source, line, first.index("{") + 1, first,
+                               ours=_key_line_ours(first[first.index("{") + 1:]))
     if _is_json_array(text, following):
         return _json_error(source, number, text.index("[") + 1, text, ours=False, array=True)
-    if (len(opening) == 2 and opening[0][1].strip() == "{" and _JSON_KEY.match(opening[1][1])
-            and text.lstrip()[:1] in ('"', "}", "]", ",")):
-        line, first = opening[0]
-        return _json_error(source, line, first.index("{") + 1, first, ours=_key_line_ours(opening[1][1]))
-    return error
+    return _csv_instead(error, source, number, text, opening, ahead)
 
 
 def json_comment_error(source: str, comments: Iterable[Comment]) -> ParseError | None:
@@ -454,16 +460,75 @@ def json_comment_error(source: str, comments: Iterable[Comment]) -> ParseError |
 NO_RECORDS = 'no records (empty, or only comments; a record starts with tags such as [Game "Schafkopf"] [Deal "..."])'
 
 
-def no_records_said(source: str, comments: Iterable[Comment] = ()) -> str:
+def no_records_said(source: str, comments: Iterable[Comment] = (), lines_read: int | None = None) -> str:
     """What every command, and the board, says of an input that holds no record: the JSON error where its
     ``comments`` (:class:`RecordItems`' ``comments_alone``) are JSON (:func:`json_comment_error`), else that it is
-    empty or only comments, and what a record starts with (said alike of a file, standard input and a board paste)."""
+    empty or only comments, and what a record starts with (said alike of a file, standard input and a board paste).
+    A command says it at the last line read (``lines_read``, :class:`RecordItems`'), where reading ended (``1:1`` for
+    an empty input); the board, given none, without a place, so that its paste dialog does not put a caret in a box
+    with nothing to mend."""
     error = json_comment_error(source, comments)
-    return str(error) if error is not None else f"{source}: {NO_RECORDS}"
+    if error is not None:
+        return str(error)
+    return f"{source}: {NO_RECORDS}" if lines_read is None else f"{source}:{max(lines_read, 1)}:1: {NO_RECORDS}"
 
 
 #: A JSON object's key at a line's start (``  "schema": ...``): the line after an indented document's '{'.
 _JSON_KEY = re.compile(r'\s*"(?:[^"\\]|\\.)*"\s*:')
+
+#: A JSON object's first line that holds its first key and goes on over the next lines (``{"deals": [``,
+#: ``{ "a": {``, ``{ "a":``): a brace comment's start, which the first inner '}' ends.
+_JSON_OBJECT_START = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:(?:.*[\[{,])?\s*$')
+
+#: A line that goes on as JSON inside a document: a key or string, a closing or opening bracket or brace (not
+#: ``[Word``, a tag), a ',', a number or a literal.
+_JSON_GOES_ON = re.compile(r'\s*(?:["{}\],\d-]|\[(?!\s*[A-Za-z_])|(?:true|false|null)\b)')
+
+#: What every file of CSV given for records is said as, before what separates its values (:func:`_csv_instead`).
+CSV_NOT_RECORDS = "the file holds CSV, not TBN records"
+
+#: The separators of values a spreadsheet exports, with how each is said.
+_CSV_SEPARATORS = ((",", "values separated by commas"), (";", "values separated by semicolons"),
+                   ("\t", "values separated by tabs"))
+
+
+def _csv_values(text: str, separator: str) -> list[str]:
+    """The values of the CSV row ``text`` (quoted values may hold the separator)."""
+    return next(csv.reader([text], delimiter=separator), [])
+
+
+#: The fewest values a line of CSV holds, and the lines (where the input has them) that hold as many: two values a
+#: line are prose with a comma as often.
+_CSV_LEAST_VALUES, _CSV_LINES = 3, 3
+
+
+def _csv_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
+                 ahead: Callable[[int], str | None] | None) -> ParseError:
+    """``error``, or the CSV error where reading failed on an input's first line and it is CSV (a spreadsheet's
+    export, ``Board,North,East,...``): that line holds no '[' nor '{', and it and the next lines, up to
+    :data:`_CSV_LINES` where the input has them, split into the same count of values, three or more, at commas,
+    semicolons or tabs, most of which name no card (hands written with commas, ``EA, EO, E9``, are cards before any
+    tag). A single line is not told, nor one of an input whose next line would be waited for (``ahead`` None: a
+    terminal, a pipe), which reading answers as it arrives."""
+    if not opening or number != opening[0][0] or "[" in text or "{" in text or ahead is None:
+        return error
+    rows = [text]
+    while len(rows) < _CSV_LINES:
+        after = ahead(len(rows) - 1)
+        if after is None or not after.strip():
+            break
+        rows.append(after)
+    if len(rows) < 2:
+        return error
+    for separator, what in _CSV_SEPARATORS:
+        values = [_csv_values(row, separator) for row in rows]
+        counts = {len(row) for row in values}
+        if len(counts) == 1 and counts.pop() >= _CSV_LEAST_VALUES and not any(
+                2 * sum(names_a_card(value) for value in row) > len(row) for row in values):
+            return ParseError(f"{CSV_NOT_RECORDS}: {what}", source=source, line=number,
+                              column=len(text) - len(text.lstrip()) + 1, token=_json_shown(text),
+                              expected=TBN_EXPECTED)
+    return error
 
 
 @dataclass
@@ -794,20 +859,22 @@ def read_records(source: str | os.PathLike | IO, *, name: str | None = None) -> 
 
 class RecordItems(Iterator["Record | ParseError"]):
     """What :func:`iter_records` returns: its items, one by one, and once they have run out, ``comments_alone``: the
-    comments of an input that held nothing else (no record, no error; empty otherwise). A file of JSON lines is
-    such an input, each line a legal brace comment: a command's "no records" says so (:func:`no_records_said`)."""
+    comments of an input that held nothing else (no record, no error; empty otherwise), and ``lines_read``: the
+    lines of such an input (0 otherwise), where its "no records" is said (:func:`no_records_said`). A file of JSON
+    lines is such an input, each line a legal brace comment: a command's "no records" says so."""
 
     def __init__(self, source: str | os.PathLike | IO, name: str | None = None, first: int | None = None) -> None:
         if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first < 0):
             raise StichError(f"first is a count of records, 0 or more, not {first!r}")
         self.comments_alone: list[Comment] = []
+        self.lines_read = 0
         self._items = self._read(source, name, first)
 
     def _read(self, source: str | os.PathLike | IO, name: str | None,
               first: int | None) -> Generator[Record | ParseError, None, None]:
         """The items, from ``source`` opened at the first one asked (a path is closed when they end)."""
         with _opened(source, name) as (stream, label):
-            yield from _read(stream, label, recover=True, first=first, comments_alone=self.comments_alone)
+            yield from _read(stream, label, recover=True, first=first, alone=self)
 
     def __next__(self) -> Record | ParseError:
         return next(self._items)
@@ -878,16 +945,19 @@ def _stream_name(stream: IO) -> str:
 
 
 def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
-          comments_alone: list[Comment] | None = None) -> Iterator[Record | ParseError]:
+          alone: RecordItems | None = None) -> Iterator[Record | ParseError]:
     """The reading loop: physical lines -> lexer -> builder -> records, with resynchronisation after errors; after
-    ``first`` items, :func:`_read_tail` alone (see :func:`iter_records`). ``comments_alone`` gets the comments of an
-    input that held nothing else (:class:`RecordItems`)."""
+    ``first`` items, :func:`_read_tail` alone (see :func:`iter_records`). ``alone`` gets the comments and the count
+    of lines of an input that held nothing else (:class:`RecordItems`)."""
     if first == 0:
         return
     given = 0  # items yielded
     lines = _Lookahead(_physical_lines(stream, source))
     # the line after a failed first line, which may tell it JSON: not asked of a terminal, where it is not typed yet
     following = None if _is_terminal(stream) else lines.next_text
+    # the lines after it, which may tell it CSV: asked only where reading them cannot wait on a writer, so that a
+    # pipe kept open hears of its bad first line before it sends more
+    ahead = lines.text_ahead if isinstance(stream, (io.StringIO, io.BytesIO)) or not _may_wait(stream) else None
     lexer = _Lexer(source)
     builder = _Builder(source)
     opening: list[tuple[int, str]] = []  # the file's first two lines with text: told JSON or not
@@ -897,6 +967,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
     # between records (said once), its block and every block after it up to one that can start a record ("stray",
     # and "stray-blank" once a blank line ended a block)
     skipping: str | None = None
+    number = 0
     for number, text in lines:
         if skipping is not None:
             skipping = _skipped(skipping, text)
@@ -927,7 +998,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
                 events = lexer.line(number, text)
                 builder.feed(events, continues=lexer.brace is not None)
         except ParseError as failed:
-            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), following) \
+            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), following, ahead) \
                 if not given and isinstance(text, str) and not blank else failed
             if not recover:
                 raise error from None
@@ -968,30 +1039,37 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
         yield builder.finish()
     elif builder.comments and last is not None:
         _attach_trailing(last, builder.comments)
-    elif not given and comments_alone is not None:
-        comments_alone.extend(builder.comments)
+    elif not given and alone is not None:
+        alone.comments_alone.extend(builder.comments)
+        alone.lines_read = number
 
 
 class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):
-    """:func:`_physical_lines` with the next line's text to be seen before it is read (:meth:`next_text`)."""
+    """:func:`_physical_lines` with the next lines' text to be seen before they are read (:meth:`text_ahead`)."""
 
     def __init__(self, lines: Iterator[tuple[int, str | ParseError]]) -> None:
         self._lines = lines
-        self._ahead: list[tuple[int, str | ParseError]] = []
+        self._ahead: list[tuple[int, str | ParseError]] = []  # read already, given again in order
 
     def __next__(self) -> tuple[int, str | ParseError]:
-        return self._ahead.pop() if self._ahead else next(self._lines)
+        return self._ahead.pop(0) if self._ahead else next(self._lines)
 
-    def next_text(self) -> str | None:
-        """The next line's text, read now and given again by the next ``next()``; None at the end or where the
-        line cannot be read."""
-        if not self._ahead:
+    def text_ahead(self, index: int) -> str | None:
+        """The text of the line ``index`` lines after the next (0: the next), read now and given again by the
+        ``next()`` that comes to it; None past the end or where a line up to it cannot be read."""
+        while len(self._ahead) <= index:
             following = next(self._lines, None)
             if following is None:
                 return None
             self._ahead.append(following)
-        text = self._ahead[0][1]
+        if any(isinstance(text, ParseError) for _, text in self._ahead[:index + 1]):
+            return None
+        text = self._ahead[index][1]
         return text if isinstance(text, str) else None
+
+    def next_text(self) -> str | None:
+        """The next line's text (:meth:`text_ahead`)."""
+        return self.text_ahead(0)
 
 
 def _read_tail(lines: Iterator[tuple[int, str | ParseError]], last: Record, source: str, builder: _Builder) -> None:
@@ -1079,6 +1157,14 @@ class _LineReader:
         self.read_mode: str | None = None if self.peekable else "lf"
         self.after_cr = False  # the last line ended with a CR at the end of what was read: an LF may follow it
         self.waits = self.peekable and _may_wait(stream)  # its readline may wait on a writer for an LF
+
+    def held_ahead(self, most: int) -> bytes:
+        """Up to ``most`` bytes after the line given last, read already or buffered: a regular file's peeked at, an
+        input's that can wait only what it holds (its writer may not have written more)."""
+        held = self.buffer[self.start:self.start + most] if isinstance(self.buffer, bytes) else b""
+        if self.peekable and not self.waits and len(held) < most:
+            held += self.peek(most)[:most - len(held)]
+        return held
 
     def _read(self, limit: int) -> Any:
         """The stream's next piece, at most ``limit`` characters: a line (``readline``) or what has arrived."""
@@ -1188,6 +1274,8 @@ def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseE
     """
     number = 0
     stream = _LineReader(stream)  # type: ignore[assignment]
+    head: bytes | None = b""  # the input's first bytes, up to _BINARY_WINDOW, to tell it binary at its first
+    # unreadable line (None once one was read: an input not binary there is text, said record by record)
     while True:
         try:
             chunk = stream.readline(_READ_LIMIT)
@@ -1205,7 +1293,46 @@ def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseE
                 return
             yield number, _too_long(source, number)
             continue
-        yield number, _decode_line(chunk, number, source)
+        line = _decode_line(chunk, number, source)
+        if head is not None and isinstance(chunk, bytes) and len(head) < _BINARY_WINDOW:
+            if isinstance(line, ParseError):
+                gzip = chunk.removeprefix(_UTF8_BOM).startswith(_GZIP_MAGIC)  # said so already
+                kind = "" if gzip else None if "UTF-16" in line.message else _binary_kind(
+                    head + chunk + stream.held_ahead(_BINARY_WINDOW), chunk,  # type: ignore[attr-defined]
+                    nul=line.message.startswith("NUL"))
+                if kind is not None:  # one message for the input, not one for each stretch between blank lines
+                    yield number, _binary_error(line, kind)
+                    return
+            # a regular file's verdict saw the window's bytes ahead of the line; an input that can wait showed only
+            # what had arrived, so its later unreadable lines are judged too while the window is not used up
+            head = head + chunk if isinstance(line, str) or stream.waits else None  # type: ignore[attr-defined]
+        yield number, line
+
+
+def _binary_kind(start: bytes, line: bytes, *, nul: bool) -> str | None:
+    """What an input is said as where its unreadable ``line`` is among ``start`` (its first bytes, that line and
+    what follows it, read or buffered already) and they say it is binary: a known kind by its first bytes, else "a
+    binary file" where a control byte no text holds is among them (other than a NUL, where a NUL made the line
+    unreadable: a stray one is said as itself); None for text: a Latin-1 file's accented letters, and a line of
+    UTF-16 (a file's first or one appended), whose records after it are read."""
+    if line[:2] in _UTF16_BOMS or _UTF16_NULS.match(line):
+        return None
+    start = start[:_BINARY_WINDOW]
+    for magic, kind in _BINARY_MAGIC:
+        if start.startswith(magic):
+            return kind
+    return "a binary file" if _BINARY_CONTROL.search(start.replace(b"\x00", b"") if nul else start) else None
+
+
+def _binary_error(error: ParseError, kind: str) -> ParseError:
+    """``error``, the first unreadable line of a binary input, saying the input is ``kind`` (``""``: its message
+    says what it is already) and not text: reading stops at it."""
+    if not kind:
+        return error
+    message = error.message[:-1] + f", {kind}, not text)" if error.message.endswith(")") \
+        else f"{error.message} ({kind}, not text)"
+    return ParseError(message, source=error.source, line=error.line, column=error.column, token=error.token,
+                      expected=error.expected)
 
 
 def _ends_line(chunk: str | bytes) -> bool:
@@ -1252,6 +1379,17 @@ _UTF8_BOM = "\ufeff".encode("utf-8")
 _GZIP_MAGIC = b"\x1f\x8b"
 #: The NULs, every other character from a line's start, that say a line is likely UTF-16 without a byte order mark.
 _UTF16_LEAST_NULS = 3
+#: How much of an input's start is looked at to tell it binary (:func:`_binary_kind`): what ``file`` and git look at.
+_BINARY_WINDOW = 1024
+#: The first bytes of the binary files given for records most often, with what each is said as.
+_BINARY_MAGIC = ((b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
+                 (b"PK\x03\x04", "a zip file such as an .xlsx or .ods spreadsheet"))
+#: The control bytes no text file holds (a tab, the line breaks, a form feed, DOS's end-of-file Ctrl-Z and an
+#: escape, as in coloured output, are text): one among an input's first bytes, where a line of them is not UTF-8,
+#: says the input is binary.
+_BINARY_CONTROL = re.compile(b"[\x00-\x08\x0e-\x19\x1c-\x1f]")
+#: The start of ASCII text saved as UTF-16 without a byte order mark: a NUL every other byte.
+_UTF16_NULS = re.compile(b"(?:[\x01-\x7f]\x00){3}|(?:\x00[\x01-\x7f]){3}")
 
 
 def _decode_line(chunk: str | bytes, number: int, source: str) -> str | ParseError:

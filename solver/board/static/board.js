@@ -970,6 +970,9 @@ async function refresh() {
   renderContract();
   renderTable();
   renderPlay();
+  $("command").textContent = S.view.command;
+  $("command-save").textContent = S.view.needs_save ? "(Save .tbn first)" : "";
+  $("copy-said").textContent = "";
   S.values = null;
   renderValues();
   if (S.mode === "dd") loadValues(); else { if (S.requests.values) S.requests.values.abort(); busy("values", false); }
@@ -1032,6 +1035,19 @@ function playBest() {
   const best = S.values.best;
   // the card the recorded line continues with when it is among the best, else the first best card
   play(best.includes(S.moves[S.cursor]) ? S.moves[S.cursor] : best[0]);
+}
+
+// The position's `stich solve` command to the clipboard; where the page may not write there (a page served to the
+// network over plain HTTP is no secure context), the command is selected for Ctrl-C instead.
+async function copyCommand() {
+  const command = $("command");
+  try {
+    await navigator.clipboard.writeText(command.textContent);
+    $("copy-said").textContent = "copied";
+  } catch {
+    getSelection().selectAllChildren(command);
+    $("copy-said").textContent = "selected: Ctrl-C copies it";
+  }
 }
 
 async function save() {
@@ -1271,6 +1287,7 @@ async function start() {
   $("deal-go").closest("form").addEventListener("submit", (e) => { e.preventDefault(); dealFromForm(); });
   $("deal-cancel").addEventListener("click", () => $("deal-dialog").close());
   $("save").addEventListener("click", save);
+  $("copy-command").addEventListener("click", copyCommand);
   $("objective").addEventListener("change", (e) => {
     S.objective = e.target.value; S.values = null;
     giveKeysBack(e.target);
