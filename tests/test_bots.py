@@ -1785,7 +1785,8 @@ def test_a_match_stopped_on_several_workers_names_the_boards_it_played_past_the_
 
 def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_position():
     """A bot of one's own had to read the games' rule objects (a trump table Zwanzigerrufen's rules have not, and
-    0-based seats) to tell a trump or who wins the trick: the position says both, and each seat's side, 1-based."""
+    0-based seats) to tell a trump or who wins the trick: the position says both, each seat's true side, 1-based,
+    and the called card that tells the table the sides."""
     from solver.errors import InvalidSeatError
     from solver.generate import random_position
 
@@ -1797,12 +1798,25 @@ def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_positi
     on_table = rufer.play_cards("H8 SO GO")  # seats 1, 2, 3: the Gras-Ober beats the Schellen-Ober
     taken = on_table.play("HO")  # the trick complete: its winner leads, and no card is on the table
     assert on_table.winning_seat == 3 == taken.history[-1].winner and taken.winning_seat is None
-    assert taken.play("GO" if "GO" in taken.hand(3) else next(iter(taken.legal_cards()))).winning_seat == 3
-    assert rufer.side(1) == rufer.side(2) == frozenset({1, 2}) and rufer.side(4) == frozenset({3, 4})
+    assert taken.trumps == rufer.trumps  # the whole set, the trick's four trumps played included
+    assert taken.play("EO").winning_seat == 3  # seat 3 leads: its card alone on the table wins so far
+    assert rufer.called_card is not None and rufer.called_card.name == "EA"
+    assert rufer.true_side(1) == rufer.true_side(2) == frozenset({1, 2}) and rufer.true_side(4) == frozenset({3, 4})
     with pytest.raises(InvalidSeatError, match="seat 5 is not a seat of this 4-seat deal"):
-        rufer.side(5)
-    assert len(random_position("zwanzigerrufen", 1, 1, contract="Normal T20").trumps) == 20  # the tarocks
+        rufer.true_side(5)
+    wenz = random_position("schafkopf", 1, 1, contract="Wenz")
+    assert sorted(card.name for card in wenz.trumps) == ["EU", "GU", "HU", "SU"] and wenz.called_card is None
+
+    normal = random_position("zwanzigerrufen", 1, 1, contract="Normal T20")  # seat 2 holds T20; seat 2 no hearts
+    assert len(normal.trumps) == 20 and normal.called_card is not None and normal.called_card.name == "T20"
+    assert normal.true_side(3) == frozenset({3, 4})
+    assert normal.play("HQ").winning_seat == 1 and normal.play_cards("HQ T5").winning_seat == 2  # the tarock wins
+    assert normal.play_cards("HQ T5 HK").winning_seat == 2  # a heart played after it does not
     assert not random_position("zwanzigerrufen", 1, 1, contract="Suit Solo").trumps  # a tarock never wins a suit
-    kratzen = random_position("kratzen", 1, 2)
-    assert kratzen.side(1) == frozenset({1}) and kratzen.side(3) == frozenset({2, 3})
-    assert "S6" in kratzen.trumps  # the Weli, a trump in every contract
+
+    kratzen = random_position("kratzen", 1, 2)  # 3 seats, trump E
+    assert kratzen.true_side(1) == frozenset({1}) and kratzen.true_side(3) == frozenset({3})  # each for himself
+    assert sorted(card.name for card in kratzen.trumps) == ["E7", "E8", "E9", "EA", "EK", "EO", "EU", "EZ", "S6"]
+    assert kratzen.called_card is None
+    assert kratzen.play("G9").winning_seat == 1 and kratzen.play_cards("G9 GZ").winning_seat == 2
+    assert kratzen.play_cards("G9 GZ E8").history[-1].winner == 3  # seat 3 has no G: it trumps, the trick's last
