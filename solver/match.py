@@ -25,13 +25,13 @@ import sys
 import time
 import traceback
 from array import array
-from contextlib import redirect_stdout
+import multiprocessing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
 from .analysis import SCHEMA
-from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot
+from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot, is_stich_bot
 from .checkpoint import Journal, Span, SpanSet
 from .diagram import card_names
 from .errors import StichError, integral, is_whole_number, quoted
@@ -591,15 +591,17 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
     A bot that raises (anything but KeyboardInterrupt: SystemExit too) or chooses a card that cannot be played is a
     :class:`BotError`, located by ``where`` (``board 3, rotation 1, ``: the match's words) and the card.
     ``samples`` (a list) is given each card's samples its bot decided on (a sampling bot's ``last_samples``; None
-    for another bot). What a bot prints goes to stderr, so that a report or JSON on stdout stays whole."""
+    for another bot). What a bot prints goes where the caller's stdout goes (``stich match`` sends it to stderr; a
+    match's worker process, :func:`play_board_in_worker`, too)."""
     while not position.state.is_over:
         seat = position.state.to_move
         bot = bots[seat]
         try:
-            with redirect_stdout(sys.stderr):  # what the bot prints is no data: stdout stays the match's own
-                card = bot.choose(position)
+            card = bot.choose(position)
         except KeyboardInterrupt as interrupt:  # Ctrl-C at a bot too slow: its traceback says where it was
-            interrupt.add_note(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing")
+            choosing = f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing"
+            interrupt.add_note(choosing)
+            setattr(interrupt, BOT_CHOOSING, choosing)
             raise
         # the bot's own failure, said where it happened (Ctrl-C is no failure): SystemExit and the other
         # BaseExceptions too, which would otherwise end the command (or a worker's job) with no word of the bot
@@ -607,7 +609,7 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
             failed = BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} failed: "
                               f"{type(error).__name__}: {error}")
             failed.bot_exception = error
-            failed.bot_raised = True
+            failed.bot_raised = not is_stich_bot(bot)  # a bot author's code: its traceback is his to read
             raise failed from error
         try:  # a pack index, a Card or a token, as Position.play takes them
             position = position.play(card)
@@ -620,6 +622,11 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
         if samples is not None:
             samples.append(bot.last_samples if isinstance(bot, SamplingBot) else None)
     return position
+
+
+#: The attribute of a KeyboardInterrupt stopped at a bot's ``choose`` (:func:`play_out`): the board, card, bot and
+#: seat it stopped, as the interrupt's line says them.
+BOT_CHOOSING = "stich_bot_choosing"
 
 
 def _card_at(position: Position, where: str) -> str:
@@ -665,6 +672,7 @@ def play_board_in_worker(board: int, **settings: Any) -> list[PlayedDeal]:
     tblib's support does it (which Dask installs in every process that imports it), they would go along, and a class
     the parent cannot rebuild would break the error's unpickling, which the pool takes for a dead worker. Their
     traceback, the bot's frames, goes back as text: ``worker_traceback``."""
+    _bots_print_to_stderr()
     try:
         return play_board(board, **settings)
     except BotError as error:
@@ -672,6 +680,16 @@ def play_board_in_worker(board: int, **settings: Any) -> list[PlayedDeal]:
         error.worker_traceback = error.bot_traceback() or "".join(traceback.format_exception(error))
         error.__cause__ = error.__context__ = None
         raise
+
+
+def _bots_print_to_stderr() -> None:
+    """In a match's worker process, once: what a bot prints is no data, so stdout is stderr there, for ``print``,
+    ``sys.__stdout__`` and file descriptor 1 alike (the worker's stdout is the parent's, where ``--json`` goes)."""
+    if multiprocessing.parent_process() is None or sys.stdout is sys.stderr:  # the main process, or done already
+        return
+    sys.stdout.flush()
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
 
 
 #: The build of boards a checkpoint kept before checkpoints named their build.

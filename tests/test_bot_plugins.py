@@ -23,7 +23,9 @@ from machine_cores import needs_two_cores
 
 #: A bot author's module, as a file in the directory the match is run from.
 BOTS_MODULE = textwrap.dedent('''
+    import os
     import random
+    import sys
 
 
     class LastCard:
@@ -121,6 +123,9 @@ BOTS_MODULE = textwrap.dedent('''
 
         def choose(self, position):
             print("chatty: thinking")
+            sys.__stdout__.write("chatty: to sys.__stdout__\\n")
+            sys.__stdout__.flush()
+            os.write(1, b"chatty: to file descriptor 1\\n")
             return super().choose(position)
 
 
@@ -501,12 +506,28 @@ def test_a_bot_that_chooses_an_illegal_card_is_said_without_a_traceback(bots_dir
 
 @pytest.mark.parametrize("workers", ["1", pytest.param("2", marks=needs_two_cores)])
 def test_what_a_bot_prints_goes_to_stderr_and_the_json_stays_whole(bots_dir, workers):
-    """A bot's debugging print went to stdout, before --json's document, which no reader could then parse."""
+    """A bot's debugging print went to stdout, before --json's document, which no reader could then parse: by
+    print, by sys.__stdout__ and by file descriptor 1 alike, on one worker and on several."""
     process = _match(bots_dir, "mybots:Chatty,random,random,random", "-n", "2", "-j", workers, "--json")
     assert process.returncode == 0, process.stderr
     assert json.loads(process.stdout)["boards"] == 2
     # 2 boards, 4 rotations, 8 cards a deal (two workers' lines may interleave)
-    assert process.stderr.count("chatty: thinking") == 2 * 4 * 8
+    for said in ("chatty: thinking", "chatty: to sys.__stdout__", "chatty: to file descriptor 1"):
+        assert process.stderr.count(said) == 2 * 4 * 8, said
+
+
+def test_a_built_in_bot_that_raises_is_said_in_one_line_without_its_traceback(bots_dir):
+    """A failure of stich's own bot was printed as "the bot's own code raised", with stich's frames, as if the
+    user's code were at fault: it stays the one line naming the board, card, bot and seat."""
+    patched = ("import solver.bots\n"
+               "def lost(self, position):\n    raise RuntimeError('lost my cards')\n"
+               "solver.bots.RandomBot.choose = lost\n")
+    process = subprocess.run([sys.executable, "-c", patched + STICH.replace("; ", "\n"), "match", "--game",
+                              "schafkopf", "--bots", "mybots:LastCard,random,random,random", "-n", "1", "-j", "1"],
+                             cwd=bots_dir, capture_output=True, text=True, timeout=600)
+    assert process.returncode == 1 and "Traceback" not in process.stderr and "own code" not in process.stderr
+    assert process.stderr.splitlines()[-1] == ("stich: board 1, rotation 0, card 2 (trick 1): bot random at seat 2 "
+                                               "failed: RuntimeError: lost my cards")
 
 
 def test_a_bot_failing_midway_prints_the_match_so_far_as_its_json_says_it(bots_dir):

@@ -1516,7 +1516,13 @@ def test_the_bot_of_ones_own_in_api_md_plays_a_match():
     from solver.sampling import draw_sample, position_setup
 
     api = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
-    example = re.search(r"## A bot of your own\n.*?```python\n(.*?)```", api, flags=re.S).group(1)
+    section = api.split("## A bot of your own\n", 1)[1]
+    known_side, example = re.findall(r"^```python\n(.*?)^```", section, flags=re.S | re.M)[:2]
+    namespace: dict = {"__name__": "api_md"}
+    exec(compile(known_side, "api.md", "exec"), namespace)  # its asserts: a defender knows only itself at first
+    rufer = position_from_record(random_record("schafkopf", 1, 1))  # Rufer E: seat 2 holds EA
+    called_played = rufer.play_cards("EK EA")  # seat 1 leads the called suit; seat 2 must play the ace
+    assert namespace["known_side"](called_played, 3) == {3, 4} and namespace["known_side"](rufer, 1) == {1}
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         exec(compile(example, "api.md", "exec"), {"__name__": "api_md"})
@@ -1820,3 +1826,38 @@ def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_positi
     assert kratzen.called_card is None
     assert kratzen.play("G9").winning_seat == 1 and kratzen.play_cards("G9 GZ").winning_seat == 2
     assert kratzen.play_cards("G9 GZ E8").history[-1].winner == 3  # seat 3 has no G: it trumps, the trick's last
+
+
+def test_play_out_on_two_threads_leaves_sys_stdout_as_it_was():
+    """play_out swapped sys.stdout for stderr around every card: two threads playing at once left it stderr for good.
+    A library caller's stdout is its own: play_out leaves it alone, and what the bots print goes there."""
+    import io
+    import sys
+    import threading
+    from contextlib import redirect_stdout
+
+    from solver.generate import random_position
+    from solver.match import play_out
+
+    class Chatty(RandomBot):
+        def choose(self, position):
+            print("thinking")
+            return super().choose(position)
+
+    before = sys.stdout
+    ends: list[int] = []
+    printed = io.StringIO()
+
+    def play(seed: int) -> None:
+        position = random_position("schafkopf", seed, 1)
+        ends.append(len(play_out(position, [Chatty(seed=seed)] + [RandomBot(seed=seed)] * 3).played))
+
+    with redirect_stdout(printed):
+        threads = [threading.Thread(target=play, args=(seed,)) for seed in (1, 2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sys.stdout is printed
+    assert sys.stdout is before and ends == [32, 32]
+    assert printed.getvalue().count("thinking") == 2 * 8  # seat 1's eight cards in each deal

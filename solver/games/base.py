@@ -294,7 +294,8 @@ class Rules:
             tables = self.tables()
             trumps = self.__dict__["_trumps"] = sum(
                 1 << card for card in range(tables.n_cards)
-                if any(tables.power[led][card] > 0 for led in range(tables.n_classes) if led != tables.card_class[card]))
+                if any(tables.power[led][card] > 0 for led in range(tables.n_classes)
+                       if led != tables.card_class[card]))
         return trumps
 
     # Sides and objectives ---------------------------------------------------------------------------------------
