@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Iterator, List, Optional
 
 import typer
 from rich.table import Table
@@ -132,7 +134,8 @@ def match(
     each deal is played once per seat with the bots moved round, so two kinds of bot are compared on the same cards
     and their paired difference is given."""
     from solver.bots import SamplingBot, make_bot, read_bot_spec
-    from solver.match import MatchResult, MatchSetup, check_bots, match_heading, mean_text, play_match
+    from solver.match import (BOT_CHOOSING, BotError, MatchResult, MatchSetup, check_bots, match_heading, mean_text,
+                              play_match)
 
     context.with_resource(warnings_said("match"))  # a checkpoint written afresh (it held no work)
     flags = parse_variant_options(variant)
@@ -189,11 +192,12 @@ def match(
 
                 started = time.monotonic()
                 try:
-                    result = play_match(game, players, boards=count, seed=seed, contract=contract, declarer=declarer,
-                                        variant=flags, rotate=rotate, time_limit=match_time,
-                                        checkpoint=checkpoint, progress=show, pot=pot, workers=workers,
-                                        keep_deals=False, on_deal=stream.deal if stream is not None else None,
-                                        notice=lambda text: message(f"stich: match: {text}{ONE_BUILD}"))
+                    with bots_print_to_stderr(stream):
+                        result = play_match(game, players, boards=count, seed=seed, contract=contract,
+                                            declarer=declarer, variant=flags, rotate=rotate, time_limit=match_time,
+                                            checkpoint=checkpoint, progress=show, pot=pot, workers=workers,
+                                            keep_deals=False, on_deal=stream.deal if stream is not None else None,
+                                            notice=lambda text: message(f"stich: match: {text}{ONE_BUILD}"))
                 except KeyboardInterrupt:
                     if latest:
                         render_match(latest[0], count, rotate, stream)
@@ -217,13 +221,19 @@ def match(
                     except OSError as unwritten:  # stdout failed too: said, then the error that stopped the match
                         if not (isinstance(failure, OSError) and os_error_said(failure) == os_error_said(unwritten)):
                             message(f"stich: {os_error_said(unwritten)}")
+                    bot_traceback = failure.bot_traceback() if isinstance(failure, BotError) else None
+                    if bot_traceback is not None:  # the bot's own code raised: where, for its author
+                        message(f"stich: match: the bot's own code raised; its traceback:\n{bot_traceback.rstrip()}")
                     raise
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             if latest:
                 kept = (f"; the boards played whole are kept in {checkpoint}: rerun the command to resume"
                         if checkpoint is not None else "")
-                say_interrupted("match", f"after {latest[0].deals_played:,} deals: the match so far is printed, "
-                                         f"said as such{kept}")
+                # the bot it stopped, where the match knows it (in this process): a bot too slow is said by name
+                bot_choosing = getattr(stop, BOT_CHOOSING, None)
+                choosing = f" ({bot_choosing})" if bot_choosing is not None else ""
+                say_interrupted("match", f"after {latest[0].deals_played:,} deals{choosing}: the match so far is "
+                                         f"printed, said as such{kept}")
             raise
     seconds = time.monotonic() - started
     # a match the time limit cut: how long it took in all, in the JSON too, for a reader of stdout alone
@@ -257,6 +267,65 @@ STOPPED_BEFORE_PLAY = "stich: match: stopped by the interrupt before any board w
 
 #: What a user does about a match that mixes engine builds.
 ONE_BUILD = "; a new --checkpoint FILE plays the match on one build"
+
+
+@contextmanager
+def bots_print_to_stderr(stream: "JsonStream | None") -> Iterator[None]:
+    """What a bot prints as the match is played is no data: stdout is stderr meanwhile, for ``print``,
+    ``sys.__stdout__`` and file descriptor 1 alike (and for the worker processes started meanwhile, which inherit
+    it), while ``--json``'s deals go to the real stdout, which ``stream`` writes to (a copy of file descriptor 1
+    where it wrote there; a stream of another file, as a test's, is left as it is)."""
+    moved, kept_out = sys.stdout, stream.out if stream is not None else None
+    for out in {moved, sys.__stdout__}:
+        if out is not None:
+            out.flush()
+    from .main import _written_whole
+
+    like = kept_out if kept_out is not None else sys.__stdout__
+    saved = os.dup(1)
+    # buffered as the stream it stands for (``python -u``: each write at once, so a full disk stops the match)
+    unbuffered = bool(getattr(like, "write_through", False))
+    file = io.FileIO(saved, "w", closefd=False)
+    setattr(file, "name", getattr(like, "name", "<stdout>"))  # a write error names stdout, as for the stream
+    text = io.TextIOWrapper(file if unbuffered else io.BufferedWriter(file),
+                            encoding=getattr(like, "encoding", None) or "utf-8", errors=getattr(like, "errors", None),
+                            line_buffering=bool(getattr(like, "line_buffering", False)), write_through=unbuffered)
+    setattr(text, "mode", "w")  # as open() sets it
+    real = _written_whole(text, "stdout")
+    if stream is not None and _writes_to_stdout(stream.out):
+        stream.out = real
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    finished = False
+    try:
+        yield
+        finished = True
+    finally:
+        sys.stdout = moved
+        try:
+            if sys.__stdout__ is not None:
+                sys.__stdout__.flush()  # a bot's words still buffered there go to stderr, not into the data
+        except (OSError, ValueError):  # a bot's words only: the match's own output is what matters
+            pass
+        os.dup2(saved, 1)
+        if stream is not None:
+            stream.out = kept_out
+        try:
+            real.close()  # written through: the deals before what comes after them
+        except OSError:
+            if finished:  # else the error that ended the match is said, not this one
+                raise
+        finally:
+            os.close(saved)
+
+
+def _writes_to_stdout(out: object) -> bool:
+    """Whether the file ``out`` writes to file descriptor 1."""
+    fileno = getattr(out, "fileno", None)
+    try:
+        return fileno is not None and fileno() == 1
+    except (OSError, ValueError):  # no file descriptor: an in-memory file
+        return False
 
 
 class JsonStream:

@@ -511,10 +511,16 @@ def bot_source(bot: object) -> str | None:
     entry = _SPECS.get(id(bot))
     if entry is not None and entry[0]() is bot:
         return entry[1]
-    kind = type(bot)
-    if kind.__module__.split(".")[0] == __name__.split(".")[0]:
+    if is_stich_bot(bot):
         return None
+    kind = type(bot)
     return f"{kind.__module__}:{kind.__qualname__}"
+
+
+def is_stich_bot(bot: object) -> bool:
+    """Whether ``bot`` is one of this package's own bots (its class defined here): its failure is stich's, not
+    the code of a bot's author."""
+    return type(bot).__module__.split(".")[0] == __name__.split(".")[0]
 
 
 def _a(value: object) -> str:

@@ -21,15 +21,17 @@ import functools
 import math
 import os
 import pickle
+import sys
 import time
 import traceback
 from array import array
+import multiprocessing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
 from .analysis import SCHEMA
-from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot
+from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot, is_stich_bot
 from .checkpoint import Journal, Span, SpanSet
 from .diagram import card_names
 from .errors import StichError, integral, is_whole_number, quoted
@@ -529,13 +531,25 @@ class BotError(StichError):
     raised (None for an illegal card), and the ``__cause__`` too: in this process with its traceback; from a match's
     worker process without one (the exception as it came back pickled; None where the parent cannot rebuild it),
     since what the pool attached there was the worker's traceback as text, which is ``worker_traceback`` (None in
-    this process). ``result`` is the match so far
+    this process; the bot's own frames where its code raised, as :meth:`bot_traceback`). ``result`` is the match so far
     (the boards played whole before the failure, ``stopped`` "error"), set by :func:`play_match`, so a bot that
     fails on board 40 does not lose the 39 before it (a checkpoint keeps them too)."""
 
     result: "MatchResult | None" = None
     bot_exception: "BaseException | None" = None
     worker_traceback: str | None = None
+    bot_raised: bool = False  # the bot's own code raised (not a card refused): its traceback is its author's
+
+    def bot_traceback(self) -> str | None:
+        """The traceback of the bot's own code where it raised, for its author (``stich match`` prints it): from
+        the bot's ``choose`` down, without the match's frames; as the worker wrote it on several workers; None for
+        a card refused, where the bot's code raised nothing."""
+        if not self.bot_raised:
+            return None
+        raised = self.bot_exception
+        if raised is not None and raised.__traceback__ is not None:
+            return "".join(traceback.format_exception(type(raised), raised, raised.__traceback__.tb_next))
+        return self.worker_traceback
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled back from a worker with the bot's exception pickled on its own, so that a class the parent cannot
@@ -577,14 +591,17 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
     A bot that raises (anything but KeyboardInterrupt: SystemExit too) or chooses a card that cannot be played is a
     :class:`BotError`, located by ``where`` (``board 3, rotation 1, ``: the match's words) and the card.
     ``samples`` (a list) is given each card's samples its bot decided on (a sampling bot's ``last_samples``; None
-    for another bot)."""
+    for another bot). What a bot prints goes where the caller's stdout goes (``stich match`` sends it to stderr; a
+    match's worker process, :func:`play_board_in_worker`, too)."""
     while not position.state.is_over:
         seat = position.state.to_move
         bot = bots[seat]
         try:
             card = bot.choose(position)
         except KeyboardInterrupt as interrupt:  # Ctrl-C at a bot too slow: its traceback says where it was
-            interrupt.add_note(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing")
+            choosing = f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing"
+            interrupt.add_note(choosing)
+            setattr(interrupt, BOT_CHOOSING, choosing)
             raise
         # the bot's own failure, said where it happened (Ctrl-C is no failure): SystemExit and the other
         # BaseExceptions too, which would otherwise end the command (or a worker's job) with no word of the bot
@@ -592,6 +609,7 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
             failed = BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} failed: "
                               f"{type(error).__name__}: {error}")
             failed.bot_exception = error
+            failed.bot_raised = not is_stich_bot(bot)  # a bot author's code: its traceback is his to read
             raise failed from error
         try:  # a pack index, a Card or a token, as Position.play takes them
             position = position.play(card)
@@ -604,6 +622,11 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
         if samples is not None:
             samples.append(bot.last_samples if isinstance(bot, SamplingBot) else None)
     return position
+
+
+#: The attribute of a KeyboardInterrupt stopped at a bot's ``choose`` (:func:`play_out`): the board, card, bot and
+#: seat it stopped, as the interrupt's line says them.
+BOT_CHOOSING = "stich_bot_choosing"
 
 
 def _card_at(position: Position, where: str) -> str:
@@ -649,12 +672,24 @@ def play_board_in_worker(board: int, **settings: Any) -> list[PlayedDeal]:
     tblib's support does it (which Dask installs in every process that imports it), they would go along, and a class
     the parent cannot rebuild would break the error's unpickling, which the pool takes for a dead worker. Their
     traceback, the bot's frames, goes back as text: ``worker_traceback``."""
+    _bots_print_to_stderr()
     try:
         return play_board(board, **settings)
     except BotError as error:
-        error.worker_traceback = "".join(traceback.format_exception(error))  # the bot's frames, for its author
+        # the bot's frames, for its author: its own code's where it raised, else the error's
+        error.worker_traceback = error.bot_traceback() or "".join(traceback.format_exception(error))
         error.__cause__ = error.__context__ = None
         raise
+
+
+def _bots_print_to_stderr() -> None:
+    """In a match's worker process, once: what a bot prints is no data, so stdout is stderr there, for ``print``,
+    ``sys.__stdout__`` and file descriptor 1 alike (the worker's stdout is the parent's, where ``--json`` goes)."""
+    if multiprocessing.parent_process() is None or sys.stdout is sys.stderr:  # the main process, or done already
+        return
+    sys.stdout.flush()
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
 
 
 #: The build of boards a checkpoint kept before checkpoints named their build.

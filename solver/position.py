@@ -26,6 +26,7 @@ from .formats.tbn import (BRIDGE_DEAL_EXPECTED, PlaySection, Record, Tag, Token,
                           is_bridge_deal)
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
+from .games.tables import current_winner
 from .state import PlayState
 from .variant import Variant
 
@@ -95,13 +96,17 @@ class Position:
         """The seat to play (1-based), None when the deal is over."""
         return None if self.state.is_over else self.state.to_move + 1
 
-    def hand(self, seat: SupportsIndex) -> CardSet:
-        """The cards seat ``seat`` (1-based; any integral type, a numpy integer too, hence ``SupportsIndex``)
-        still holds."""
+    def _seat_index(self, seat: SupportsIndex) -> int:
+        """``seat`` (1-based; any integral type, a numpy integer too, hence ``SupportsIndex``) as a 0-based index;
+        InvalidSeatPositionError for one that is no seat of the deal."""
         number = integral(seat)
         if not is_whole_number(number) or not 1 <= number <= self.rules.seats:
             raise InvalidSeatPositionError(f"seat {number!r} is not a seat of this {self.rules.seats}-seat deal")
-        return CardSet(self.pack, self.state.hands[number - 1])
+        return int(number) - 1
+
+    def hand(self, seat: SupportsIndex) -> CardSet:
+        """The cards seat ``seat`` (1-based; any integral type, a numpy integer too) still holds."""
+        return CardSet(self.pack, self.state.hands[self._seat_index(seat)])
 
     def legal_cards(self) -> CardSet:
         """The cards the seat to move may play (none when the deal is over)."""
@@ -111,6 +116,36 @@ class Position:
     def trick(self) -> tuple[Card, ...]:
         """The cards on the table, in playing order."""
         return tuple(self.pack[card] for card in self.state.trick)
+
+    @property
+    def trumps(self) -> CardSet:
+        """The contract's whole trump set, cards already played included (``position.trumps & position.hand(seat)``
+        for a hand's): the cards that can win a trick led in another suit (none in a game without trumps, as a
+        Zwanzigerrufen Suit Solo), read from the rule tables the engine plays by, so that a bot needs no game's
+        rules of its own to tell them."""
+        return CardSet(self.pack, self.rules.trump_cards())
+
+    @property
+    def winning_seat(self) -> int | None:
+        """The seat (1-based) whose card wins the trick on the table so far, None with no card on it."""
+        trick = self.state.trick
+        if not trick:
+            return None
+        return (self.state.leader + current_winner(self.rules.tables(), tuple(trick))) % self.rules.seats + 1
+
+    def true_side(self, seat: SupportsIndex) -> frozenset[int]:
+        """The seats (1-based) of ``seat``'s side, the double-dummy truth (the deal's hands decide it): a Rufer's or
+        a Normal game's partner is in the declarer's side from the first card, though at the table the others learn
+        him only when :attr:`called_card` is played, so a fair bot reads this only once that card is in
+        ``history`` or ``trick`` (in Kratzen every seat is a side of its own)."""
+        return frozenset(other + 1 for other in self.rules.side_of(self._seat_index(seat)))
+
+    @property
+    def called_card(self) -> Card | None:
+        """The card whose holder partners the declarer (a Schafkopf Rufer's called ace, a Zwanzigerrufen Normal
+        game's called tarock), None where the contract calls none: the card that tells the table the sides."""
+        card = self.rules.called_card
+        return None if card is None else self.pack[card]
 
     @property
     def history(self) -> tuple[PlayedTrick, ...]:

@@ -23,7 +23,9 @@ from machine_cores import needs_two_cores
 
 #: A bot author's module, as a file in the directory the match is run from.
 BOTS_MODULE = textwrap.dedent('''
+    import os
     import random
+    import sys
 
 
     class LastCard:
@@ -103,6 +105,39 @@ BOTS_MODULE = textwrap.dedent('''
             if position.record.get("Board") == "2" and len(position.played) >= 5:
                 raise RuntimeError("lost my cards")
             return min(position.legal_cards(), key=lambda card: card.index)
+
+
+    class Illegal:
+        """From the second trick on, a card of its hand it may not play where it holds one."""
+
+        name = "illegal"
+
+        def choose(self, position):
+            legal = position.legal_cards()
+            refused = [card for card in position.hand(position.to_move) if card not in legal]
+            return refused[0] if position.history and refused else next(iter(legal))
+
+
+    class Chatty(LastCard):
+        name = "chatty"
+
+        def choose(self, position):
+            print("chatty: thinking")
+            sys.__stdout__.write("chatty: to sys.__stdout__\\n")
+            sys.__stdout__.flush()
+            os.write(1, b"chatty: to file descriptor 1\\n")
+            return super().choose(position)
+
+
+    class Stalls(LastCard):
+        """Stopped by Ctrl-C as it chooses its second card, as a bot too slow to wait for is."""
+
+        name = "stalls"
+
+        def choose(self, position):
+            if position.history:
+                raise KeyboardInterrupt
+            return super().choose(position)
 
 
     class Exits:
@@ -434,12 +469,65 @@ def test_play_match_refuses_two_classes_under_one_name(imported_here):
     assert result.seats == {"last": 6, "random": 3}
 
 
-@needs_two_cores
-def test_a_bot_that_raises_in_play_ends_the_match_with_a_bot_error(bots_dir):
-    process = _match(bots_dir, "mybots:Crash,random,random,random", "-n", "2", "-j", "2")
+#: What ``stich match`` says above its one line where a bot's own code raised: the bot's frames only.
+CRASH_TRACEBACK = ["stich: match: the bot's own code raised; its traceback:", "Traceback (most recent call last):"]
+
+
+@pytest.mark.parametrize("workers", ["1", pytest.param("2", marks=needs_two_cores)])
+def test_a_bot_that_raises_in_play_ends_the_match_with_its_traceback_marked_as_the_bot_s(bots_dir, workers):
+    """A bot whose own code raised was said in one line, its traceback dropped: its author had no file and line to
+    look at. Its traceback is printed, marked as the bot's, from its choose down (none of stich's frames), then the
+    line naming the board, card, bot and seat, on one worker and on two."""
+    process = _match(bots_dir, "mybots:Crash,random,random,random", "-n", "2", "-j", workers)
     assert process.returncode == 1
-    assert "bot crash at seat 1 failed: RuntimeError: lost my cards" in process.stderr
-    assert "Traceback" not in process.stderr
+    lines = process.stderr.splitlines()
+    assert lines[:2] == CRASH_TRACEBACK and "mybots.py" in lines[2] and "in choose" in lines[2]
+    assert lines[-2:] == ["RuntimeError: lost my cards",
+                          "stich: board 1, rotation 0, card 1 (trick 1): bot crash at seat 1 failed: RuntimeError: "
+                          "lost my cards"]
+    assert "solver" not in process.stderr
+
+
+def test_ctrl_c_at_a_bot_of_ones_own_names_the_bot_board_and_card_it_stopped(bots_dir):
+    """A bot that sleeps (no --card-time reaches a bot of one's own) is stopped with Ctrl-C: the line said how many
+    deals were played, not which bot the match was waiting for. It says the bot, its seat and the card."""
+    process = _match(bots_dir, "mybots:Stalls,random,random,random", "-n", "1", "-j", "1")
+    assert process.returncode == 130
+    assert process.stderr.startswith("stich: match: stopped by the interrupt after 0 deals (board 1, rotation 0, card ")
+    assert "(trick 2): bot stalls at seat 1 was choosing): the match so far is printed" in _said(process.stderr)
+
+
+def test_a_bot_that_chooses_an_illegal_card_is_said_without_a_traceback(bots_dir):
+    """A card refused is no failure of the bot's code: one line, no traceback."""
+    process = _match(bots_dir, "mybots:Illegal,random,random,random", "-n", "1", "-j", "1")
+    assert process.returncode == 1 and "Traceback" not in process.stderr
+    assert process.stderr.startswith("stich: board 1, rotation 0, card 8 (trick 2): bot illegal at seat 1 chose ")
+
+
+@pytest.mark.parametrize("workers", ["1", pytest.param("2", marks=needs_two_cores)])
+def test_what_a_bot_prints_goes_to_stderr_and_the_json_stays_whole(bots_dir, workers):
+    """A bot's debugging print went to stdout, before --json's document, which no reader could then parse: by
+    print, by sys.__stdout__ and by file descriptor 1 alike, on one worker and on several."""
+    process = _match(bots_dir, "mybots:Chatty,random,random,random", "-n", "2", "-j", workers, "--json")
+    assert process.returncode == 0, process.stderr
+    assert json.loads(process.stdout)["boards"] == 2
+    # 2 boards, 4 rotations, 8 cards a deal (two workers' lines may interleave)
+    for said in ("chatty: thinking", "chatty: to sys.__stdout__", "chatty: to file descriptor 1"):
+        assert process.stderr.count(said) == 2 * 4 * 8, said
+
+
+def test_a_built_in_bot_that_raises_is_said_in_one_line_without_its_traceback(bots_dir):
+    """A failure of stich's own bot was printed as "the bot's own code raised", with stich's frames, as if the
+    user's code were at fault: it stays the one line naming the board, card, bot and seat."""
+    patched = ("import solver.bots\n"
+               "def lost(self, position):\n    raise RuntimeError('lost my cards')\n"
+               "solver.bots.RandomBot.choose = lost\n")
+    process = subprocess.run([sys.executable, "-c", patched + STICH.replace("; ", "\n"), "match", "--game",
+                              "schafkopf", "--bots", "mybots:LastCard,random,random,random", "-n", "1", "-j", "1"],
+                             cwd=bots_dir, capture_output=True, text=True, timeout=600)
+    assert process.returncode == 1 and "Traceback" not in process.stderr and "own code" not in process.stderr
+    assert process.stderr.splitlines()[-1] == ("stich: board 1, rotation 0, card 2 (trick 1): bot random at seat 2 "
+                                               "failed: RuntimeError: lost my cards")
 
 
 def test_a_bot_failing_midway_prints_the_match_so_far_as_its_json_says_it(bots_dir):
@@ -474,8 +562,9 @@ def test_a_match_printed_to_a_full_stdout_says_so_in_one_line_and_a_bot_s_failur
     assert whole.returncode == 1 and whole.stderr == "stich: <stdout>: No space left on device\n"
     bot_error = "stich: board 2, rotation 0, card 8 (trick 2): bot crash2 at seat 1 failed: RuntimeError: lost my cards"
     # --json writes the deals as they are played: the full stdout ends the match before the bot fails
-    assert failed.returncode == 1 and failed.stderr.splitlines() == ["stich: <stdout>: No space left on device",
-                                                                     *([] if as_json else [bot_error])]
+    said = failed.stderr.splitlines()
+    assert failed.returncode == 1 and said[0] == "stich: <stdout>: No space left on device"
+    assert said[1:] == [] if as_json else (said[1:3] == CRASH_TRACEBACK and said[-1] == bot_error)
 
 
 def test_a_bot_s_failure_is_still_said_when_the_reader_of_stdout_is_gone(bots_dir):
@@ -487,19 +576,19 @@ def test_a_bot_s_failure_is_still_said_when_the_reader_of_stdout_is_gone(bots_di
     assert reader_gone.stdout is not None and reader_gone.stderr is not None
     reader_gone.stdout.close()
     said = reader_gone.stderr.read()
-    assert reader_gone.wait(timeout=600) == 141 and "Traceback" not in said
-    assert said == ("stich: board 2, rotation 0, card 8 (trick 2): bot crash2 at seat 1 failed: RuntimeError: lost "
-                    "my cards\n")
+    assert reader_gone.wait(timeout=600) == 141 and said.splitlines()[:2] == CRASH_TRACEBACK
+    assert said.endswith("stich: board 2, rotation 0, card 8 (trick 2): bot crash2 at seat 1 failed: RuntimeError: "
+                         "lost my cards\n")
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("workers", ["1", pytest.param("2", marks=needs_two_cores)])
 def test_a_bot_that_exits_in_play_is_the_bot_s_failure(bots_dir, workers):
     """A bot that raised SystemExit (``sys.exit()`` in its choose) ended the match with the bot's exit code and not a
     word, in this process and in a worker alike: it is the bot's failure, said with its card, exit 1."""
     process = _match(bots_dir, "random,mybots:Exits,random,random", "-n", "2", "-j", workers)
-    assert process.returncode == 1
-    assert process.stderr == ("stich: board 1, rotation 0, card 7 (trick 2): bot exits at seat 2 failed: "
-                              "SystemExit: 5\n")
+    assert process.returncode == 1 and process.stderr.splitlines()[:2] == CRASH_TRACEBACK
+    assert process.stderr.endswith("raise SystemExit(5)\nSystemExit: 5\nstich: board 1, rotation 0, card 7 (trick 2): "
+                                   "bot exits at seat 2 failed: SystemExit: 5\n")
 
 
 def test_a_bot_s_system_exit_is_its_failure_in_the_library_and_ctrl_c_still_stops(imported_here):

@@ -324,6 +324,9 @@ def test_a_bot_that_fails_in_a_worker_is_said_without_the_worker_s_traceback(two
     assert "RemoteTraceback" not in shown and 'raise KeyError("this hand")' not in shown
     assert shown.startswith("KeyError: 'this hand'\n\nThe above exception was the direct cause")
     assert one.worker_traceback is None and 'raise KeyError("this hand")' in two.worker_traceback
+    # the bot's own frames, alike from this process and from a worker: its choose down, none of the match's
+    assert two.bot_traceback() == one.bot_traceback() == two.worker_traceback
+    assert one.bot_traceback().splitlines()[1].endswith("in choose") and "solver" not in one.bot_traceback()
     odd = failing(_FailsWithItsOwnError(), 2)
     assert str(odd) == "board 1, rotation 0, card 1 (trick 1): bot odd at seat 1 failed: _TwoPartError: SA is missing"
     assert odd.__cause__ is None and odd.bot_exception is None and odd.result.deals_played == 0
@@ -1513,7 +1516,13 @@ def test_the_bot_of_ones_own_in_api_md_plays_a_match():
     from solver.sampling import draw_sample, position_setup
 
     api = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
-    example = re.search(r"## A bot of your own\n.*?```python\n(.*?)```", api, flags=re.S).group(1)
+    section = api.split("## A bot of your own\n", 1)[1]
+    known_side, example = re.findall(r"^```python\n(.*?)^```", section, flags=re.S | re.M)[:2]
+    namespace: dict = {"__name__": "api_md"}
+    exec(compile(known_side, "api.md", "exec"), namespace)  # its asserts: a defender knows only itself at first
+    rufer = position_from_record(random_record("schafkopf", 1, 1))  # Rufer E: seat 2 holds EA
+    called_played = rufer.play_cards("EK EA")  # seat 1 leads the called suit; seat 2 must play the ace
+    assert namespace["known_side"](called_played, 3) == {3, 4} and namespace["known_side"](rufer, 1) == {1}
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         exec(compile(example, "api.md", "exec"), {"__name__": "api_md"})
@@ -1778,3 +1787,77 @@ def test_a_match_stopped_on_several_workers_names_the_boards_it_played_past_the_
     side = match_report(summarise("Schafkopf", 1, 12, False, [deal(1), deal(2)]), 12).side
     assert side == "declaring side: +2.00 (all 2 boards alike: no interval) game units per deal, its seats' payments " \
                    "together"
+
+
+def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_position():
+    """A bot of one's own had to read the games' rule objects (a trump table Zwanzigerrufen's rules have not, and
+    0-based seats) to tell a trump or who wins the trick: the position says both, each seat's true side, 1-based,
+    and the called card that tells the table the sides."""
+    from solver.errors import InvalidSeatError
+    from solver.generate import random_position
+
+    rufer = random_position("schafkopf", 1, 1)  # Rufer E, declarer 1; seat 2 holds the called EA
+    assert str(rufer.rules.contract) == "Rufer E" and "EA" in rufer.hand(2)
+    assert sorted(card.name for card in rufer.trumps) == sorted(
+        "EO GO HO SO EU GU HU SU HA HZ HK H9 H8 H7".split())  # the Ober, the Unter and the hearts
+    assert rufer.winning_seat is None
+    on_table = rufer.play_cards("H8 SO GO")  # seats 1, 2, 3: the Gras-Ober beats the Schellen-Ober
+    taken = on_table.play("HO")  # the trick complete: its winner leads, and no card is on the table
+    assert on_table.winning_seat == 3 == taken.history[-1].winner and taken.winning_seat is None
+    assert taken.trumps == rufer.trumps  # the whole set, the trick's four trumps played included
+    assert taken.play("EO").winning_seat == 3  # seat 3 leads: its card alone on the table wins so far
+    assert rufer.called_card is not None and rufer.called_card.name == "EA"
+    assert rufer.true_side(1) == rufer.true_side(2) == frozenset({1, 2}) and rufer.true_side(4) == frozenset({3, 4})
+    with pytest.raises(InvalidSeatError, match="seat 5 is not a seat of this 4-seat deal"):
+        rufer.true_side(5)
+    wenz = random_position("schafkopf", 1, 1, contract="Wenz")
+    assert sorted(card.name for card in wenz.trumps) == ["EU", "GU", "HU", "SU"] and wenz.called_card is None
+
+    normal = random_position("zwanzigerrufen", 1, 1, contract="Normal T20")  # seat 2 holds T20; seat 2 no hearts
+    assert len(normal.trumps) == 20 and normal.called_card is not None and normal.called_card.name == "T20"
+    assert normal.true_side(3) == frozenset({3, 4})
+    assert normal.play("HQ").winning_seat == 1 and normal.play_cards("HQ T5").winning_seat == 2  # the tarock wins
+    assert normal.play_cards("HQ T5 HK").winning_seat == 2  # a heart played after it does not
+    assert not random_position("zwanzigerrufen", 1, 1, contract="Suit Solo").trumps  # a tarock never wins a suit
+
+    kratzen = random_position("kratzen", 1, 2)  # 3 seats, trump E
+    assert kratzen.true_side(1) == frozenset({1}) and kratzen.true_side(3) == frozenset({3})  # each for himself
+    assert sorted(card.name for card in kratzen.trumps) == ["E7", "E8", "E9", "EA", "EK", "EO", "EU", "EZ", "S6"]
+    assert kratzen.called_card is None
+    assert kratzen.play("G9").winning_seat == 1 and kratzen.play_cards("G9 GZ").winning_seat == 2
+    assert kratzen.play_cards("G9 GZ E8").history[-1].winner == 3  # seat 3 has no G: it trumps, the trick's last
+
+
+def test_play_out_on_two_threads_leaves_sys_stdout_as_it_was():
+    """play_out swapped sys.stdout for stderr around every card: two threads playing at once left it stderr for good.
+    A library caller's stdout is its own: play_out leaves it alone, and what the bots print goes there."""
+    import io
+    import sys
+    import threading
+    from contextlib import redirect_stdout
+
+    from solver.generate import random_position
+    from solver.match import play_out
+
+    class Chatty(RandomBot):
+        def choose(self, position):
+            print("thinking")
+            return super().choose(position)
+
+    before = sys.stdout
+    ends: list[int] = []
+    printed = io.StringIO()
+
+    def play(seed: int) -> None:
+        position = random_position("schafkopf", seed, 1)
+        ends.append(len(play_out(position, [Chatty(seed=seed)] + [RandomBot(seed=seed)] * 3).played))
+
+    with redirect_stdout(printed):
+        threads = [threading.Thread(target=play, args=(seed,)) for seed in (1, 2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sys.stdout is printed
+    assert sys.stdout is before and ends == [32, 32]
+    assert printed.getvalue().count("thinking") == 2 * 8  # seat 1's eight cards in each deal

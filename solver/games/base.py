@@ -286,6 +286,18 @@ class Rules:
             tables = self.__dict__["_tables"] = self.compile_tables()
         return tables
 
+    def trump_cards(self) -> int:
+        """The contract's whole trump set as a mask, cards played included: the cards that can win a trick led in
+        another suit, read from :meth:`tables` (so no game's trump rule is repeated), once per rules object."""
+        trumps = self.__dict__.get("_trumps")
+        if trumps is None:
+            tables = self.tables()
+            trumps = self.__dict__["_trumps"] = sum(
+                1 << card for card in range(tables.n_cards)
+                if any(tables.power[led][card] > 0 for led in range(tables.n_classes)
+                       if led != tables.card_class[card]))
+        return trumps
+
     # Sides and objectives ---------------------------------------------------------------------------------------
 
     @property
@@ -336,6 +348,12 @@ class Rules:
     def side_of(self, seat: int) -> frozenset[int]:
         """The side (0-based seats) that ``seat`` (0-based) plays on."""
         return self.declaring_side if seat in self.declaring_side else self.defending_side
+
+    @property
+    def called_card(self) -> int | None:
+        """The card (pack index) whose holder partners the declarer, where the contract calls one; None otherwise. A
+        bot at the table learns the declaring side from it: the holder is known to the others once it is played."""
+        return None
 
     def describe_side(self, side: frozenset[int]) -> str:
         """A side for people, as the command line writes it: its 1-based seats joined by ``+`` (``1+3``), a single

@@ -54,6 +54,10 @@ class KratzenRules(TrumpSuitRules):
         if self.variant["weli_also_bells"] and trump != "S":
             self.eff_masks["S"] |= 1 << WELI  # the Weli may (and must) follow a bells lead as well
 
+    def side_of(self, seat: int) -> frozenset[int]:
+        """Every seat plays for itself (RULES.md 3.3): the defenders are no side, each counts his own tricks."""
+        return frozenset({seat})
+
     def legal_cards(self, state: PlayState) -> int:
         hand = state.hands[state.to_move]
         if not state.trick:

@@ -94,6 +94,10 @@ class SchafkopfRules(TrumpSuitRules):
             self.called_plain = self.eff_masks[self.called_suit]
             self.runaway_allowed_at_deal = runaway_allowed_at_deal
 
+    @property
+    def called_card(self) -> int | None:
+        return self.called_ace if self.rufer else None
+
     # RULES.md 2.3 ----------------------------------------------------------------------------------------------
 
     def legal_cards(self, state: PlayState) -> int:

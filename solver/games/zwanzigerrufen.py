@@ -178,6 +178,10 @@ class ZwanzigerrufenRules(Rules):
             return dict.fromkeys(SOLO_AND_NORMAL_ONLY, "not in a Suit Solo (RULES.md 1.6)")
         return {}
 
+    @property
+    def called_card(self) -> int | None:
+        return self.contract.card if self.contract.kind == "normal" else None
+
     def holder_side(self, card: int) -> frozenset[int] | None:
         """The side of the seat that was dealt ``card`` in this deal, or None if no hand holds it."""
         seat = self.deal.holder(card)
