@@ -548,23 +548,29 @@ def test_a_bot_failing_midway_prints_the_match_so_far_as_its_json_says_it(bots_d
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
-@pytest.mark.parametrize("as_json", [False, True])
-def test_a_match_printed_to_a_full_stdout_says_so_in_one_line_and_a_bot_s_failure_too(bots_dir, as_json):
-    """The match's report written to a full stdout ended in a traceback (its printing was outside the handler of
-    write errors); the match so far printed after a bot's failure, failing so, hid the bot's error behind it: both
-    are said, the write error first."""
+@pytest.mark.parametrize("as_json, unbuffered", [(False, False), (True, True), (True, False)])
+def test_a_match_printed_to_a_full_stdout_says_so_in_one_line_and_a_bot_s_failure_too(bots_dir, as_json, unbuffered):
+    """A match's report written to a full stdout is said in one line, not a traceback; a bot's failure after it is
+    said too, the write error first. ``--json`` on an unbuffered stdout (PYTHONUNBUFFERED) writes each deal as it is
+    played, so the full stdout ends the match before the bot fails; on a buffered one the bot fails first and both
+    are said, as without --json."""
     json_flag = ("--json",) if as_json else ()
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
     with open("/dev/full", "w") as full:
         whole, failed = (subprocess.run([sys.executable, "-c", STICH, "match", "--game", "schafkopf", "--bots", bots,
                                          "-n", "3", "-j", "1", *json_flag], cwd=bots_dir, stdout=full,
-                                        stderr=subprocess.PIPE, text=True, timeout=600)
+                                        stderr=subprocess.PIPE, text=True, timeout=600, env=env)
                          for bots in ("random,random,random,random", "mybots:CrashOnBoard2,random,random,random"))
     assert whole.returncode == 1 and whole.stderr == "stich: <stdout>: No space left on device\n"
     bot_error = "stich: board 2, rotation 0, card 8 (trick 2): bot crash2 at seat 1 failed: RuntimeError: lost my cards"
-    # --json writes the deals as they are played: the full stdout ends the match before the bot fails
     said = failed.stderr.splitlines()
     assert failed.returncode == 1 and said[0] == "stich: <stdout>: No space left on device"
-    assert said[1:] == [] if as_json else (said[1:3] == CRASH_TRACEBACK and said[-1] == bot_error)
+    if as_json and unbuffered:
+        assert said[1:] == []
+    else:
+        assert said[1:3] == CRASH_TRACEBACK and said[-1] == bot_error
 
 
 def test_a_bot_s_failure_is_still_said_when_the_reader_of_stdout_is_gone(bots_dir):
