@@ -369,14 +369,23 @@ def _written_whole(stream: Any, attribute: str) -> Any:
     if not (unbuffered or (buffered and attribute == "stdout")):
         return stream
     stream.flush()
-    raw = _WholeWrites(stream.fileno(), "w", closefd=False)
-    raw.name = stream.name  # type: ignore[misc]  # "<stdout>", as Python names its own
+    return whole_writer(stream.fileno(), stream, attribute, unbuffered)
+
+
+def whole_writer(fd: int, like: Any, attribute: str, unbuffered: bool) -> io.TextIOWrapper:
+    """Text to the file descriptor ``fd`` written as the text stream ``like`` writes it (its name, encoding, errors,
+    line buffering and buffer size; ``unbuffered``: each write at once, as under ``python -u``), each piece whole
+    over :class:`_WholeWrites`; ``attribute`` is the standard stream it stands for (stdout drops what follows a
+    failed write)."""
+    raw = _WholeWrites(fd, "w", closefd=False)
+    raw.name = getattr(like, "name", f"<{attribute}>")  # type: ignore[misc]  # "<stdout>", as Python names its own
     raw.drops_after_a_failed_write = attribute == "stdout"
-    size = getattr(getattr(stream.buffer, "raw", None), "_blksize", 0)  # as Python chose it: the file's block
+    size = getattr(getattr(getattr(like, "buffer", None), "raw", None), "_blksize", 0)  # as Python chose it
     binary = raw if unbuffered else io.BufferedWriter(raw, buffer_size=size if size > 1 else io.DEFAULT_BUFFER_SIZE)
-    wrapped = io.TextIOWrapper(binary, encoding=stream.encoding, errors=stream.errors,
-                               line_buffering=stream.line_buffering, write_through=unbuffered)
-    wrapped.mode = stream.mode  # type: ignore[misc]  # "w", as open() sets it (a TextIOWrapper made so has none)
+    wrapped = io.TextIOWrapper(binary, encoding=getattr(like, "encoding", None) or "utf-8",
+                               errors=getattr(like, "errors", None),
+                               line_buffering=bool(getattr(like, "line_buffering", False)), write_through=unbuffered)
+    wrapped.mode = getattr(like, "mode", "w")  # type: ignore[misc]  # as open() sets it (a TextIOWrapper has none)
     return wrapped
 
 

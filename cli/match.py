@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, List, Optional
 
@@ -279,44 +278,49 @@ def bots_print_to_stderr(stream: "JsonStream | None") -> Iterator[None]:
     for out in {moved, sys.__stdout__}:
         if out is not None:
             out.flush()
-    from .main import _written_whole
+    from .main import whole_writer
 
-    like = kept_out if kept_out is not None else sys.__stdout__
-    saved = os.dup(1)
-    # buffered as the stream it stands for (``python -u``: each write at once, so a full disk stops the match)
-    unbuffered = bool(getattr(like, "write_through", False))
-    file = io.FileIO(saved, "w", closefd=False)
-    setattr(file, "name", getattr(like, "name", "<stdout>"))  # a write error names stdout, as for the stream
-    text = io.TextIOWrapper(file if unbuffered else io.BufferedWriter(file),
-                            encoding=getattr(like, "encoding", None) or "utf-8", errors=getattr(like, "errors", None),
-                            line_buffering=bool(getattr(like, "line_buffering", False)), write_through=unbuffered)
-    setattr(text, "mode", "w")  # as open() sets it
-    real = _written_whole(text, "stdout")
-    if stream is not None and _writes_to_stdout(stream.out):
-        stream.out = real
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    try:
+        saved: int | None = os.dup(1)
+    except OSError:  # stdout closed when stich started: its own stream says so where the match writes to it
+        saved = None
+    real = None
     finished = False
     try:
+        with interrupts_held():
+            if saved is not None and stream is not None and _writes_to_stdout(stream.out):
+                # buffered as the stream it stands for (``python -u``: each write at once, so a full disk stops
+                # the match)
+                stream.out = real = whole_writer(saved, kept_out, "stdout",
+                                                 bool(getattr(kept_out, "write_through", False)))
+            os.dup2(2, 1)
+            sys.stdout = sys.stderr
         yield
         finished = True
     finally:
-        sys.stdout = moved
+        with interrupts_held():
+            sys.stdout = moved
+            try:
+                if sys.__stdout__ is not None:
+                    sys.__stdout__.flush()  # a bot's words still buffered there go to stderr, not into the data
+            except (OSError, ValueError):  # a bot's words only: the match's own output is what matters
+                pass
+            if saved is not None:
+                os.dup2(saved, 1)
+            else:
+                with suppress(OSError):
+                    os.close(1)
+            if stream is not None:
+                stream.out = kept_out
         try:
-            if sys.__stdout__ is not None:
-                sys.__stdout__.flush()  # a bot's words still buffered there go to stderr, not into the data
-        except (OSError, ValueError):  # a bot's words only: the match's own output is what matters
-            pass
-        os.dup2(saved, 1)
-        if stream is not None:
-            stream.out = kept_out
-        try:
-            real.close()  # written through: the deals before what comes after them
+            if real is not None:
+                real.close()  # written through: the deals before what comes after them
         except OSError:
             if finished:  # else the error that ended the match is said, not this one
                 raise
         finally:
-            os.close(saved)
+            if saved is not None:
+                os.close(saved)
 
 
 def _writes_to_stdout(out: object) -> bool:

@@ -19,13 +19,13 @@ import bisect
 import dataclasses
 import functools
 import math
+import multiprocessing
 import os
 import pickle
 import sys
 import time
 import traceback
 from array import array
-import multiprocessing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast

@@ -2083,6 +2083,8 @@ def test_a_reader_closing_stdout_ends_the_command_quietly_with_the_sigpipe_code(
     (1, ["deal", "--game", "sk"]),
     (1, ["deal", "--game", "sk", "--out", "/dev/stdout"]),  # said as stdout too, not as a file it cannot write
     (1, ["--version"]),
+    (1, ["match", "--game", "sk", "--bots", "random,random,random,random", "-n", "2", "-j", "1"]),
+    (1, ["match", "--game", "sk", "--bots", "random,random,random,random", "-n", "2", "-j", "1", "--json"]),
     (0, ["solve", "-"]),  # "a deal file is read from a path or an open stream, not NoneType"
 ])
 def test_a_standard_stream_closed_at_the_start_is_said_by_name(closed, args) -> None:
