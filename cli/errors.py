@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 import typer
 
-from solver.interrupts import stop_signals_taken
+from solver.interrupts import restore_signals, stop_signals_taken
 from solver.errors import (MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, MessageSieve, OtherCountResumed, StichError,
                           StichWarning, visible)
 
@@ -235,8 +235,7 @@ def interrupts_held() -> Iterator[None]:
         cut = _output_cut = True
         raise
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        restore_signals(previous)
         if held:  # the first signal, to its own handler (an ignored one stays ignored), which starts the stop
             number, frame = held[0]
             handler = previous[signal.Signals(number)]

@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
 from .errors import StichError, StichWarning, is_whole_number
-from .interrupts import STOP_SIGNALS
+from .interrupts import STOP_SIGNALS, restore_signals
 from .limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                      MIN_WORKER_MEMORY_MB)
 from .search.boundary import check_stop
@@ -548,14 +548,13 @@ def _submit(pool: ProcessPoolExecutor, workers: int, task: Callable[..., Any], *
             or None in map(signal.getsignal, ignored)):  # a handler from outside Python could not be put back
         return pool.submit(_rebuilt_and_run, job)
     terminate = signal.getsignal(signal.SIGTERM)
-    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in ignored}
+    previous: dict[signal.Signals, Any] = {signum: signal.signal(signum, signal.SIG_IGN) for signum in ignored}
     try:
         return pool.submit(_rebuilt_and_run, job)
     finally:
         # a stop that began meanwhile (a SIGTERM's handler) ignores the signals until the exit: not undone here
         if signal.getsignal(signal.SIGTERM) is terminate:
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
+            restore_signals(previous)
 
 
 def _rebuilt_and_run(job: bytes) -> Any:

@@ -34,7 +34,7 @@ from ..errors import (CommandVariantError, InvalidPositionError, MessageSieve, S
 from ..files import not_file_kind
 from ..formats.tbn import LINE_END, Record, iter_records, no_records_said
 from ..games import get_game
-from ..games.base import Game, Rules
+from ..games.base import Game
 from ..games.outcome import declarers_word
 from ..generate import MAX_SEED, SEED_RANGE, random_record
 from ..position import Position, position_from_record
@@ -629,15 +629,6 @@ def _side_text(seats: Sequence[int] | frozenset[int]) -> str:
     return "+".join(str(seat + 1) for seat in sorted(seats))
 
 
-def _called_index(rules: Rules) -> int | None:
-    """The index of the card the declarer called her partner by: the contract's (Zwanzigerrufen's called tarock) or
-    the rule tables' (a Schafkopf Rufer's called ace); None where nobody is called (a Solo, a Wenz, Kratzen)."""
-    if rules.contract.card is not None:
-        return rules.contract.card
-    ace = rules.tables().called
-    return None if ace is None else ace.card
-
-
 def partner_public(position: Position) -> bool:
     """Whether every seat at the table knows who the declarer's partner is: there is no partner to keep secret, or
     the card that makes one (Zwanzigerrufen's called tarock, Schafkopf's called ace) has been played, or the
@@ -648,7 +639,7 @@ def partner_public(position: Position) -> bool:
     ace = rules.tables().called
     if rules.contract.card is None and ace is not None and position.state.flags & ace.flag:
         return True  # the called suit has been led: the ace fell to it, or its holder ran away with it
-    called = _called_index(rules)
+    called = rules.called_card
     return called is None or not any(hand >> called & 1 for hand in position.state.hands)
 
 
@@ -656,7 +647,7 @@ def called_card(position: Position) -> dict[str, str] | None:
     """The card the declarer called her partner by, which the bid says aloud: Zwanzigerrufen's called tarock (the
     Zwanzger, T20, or the next she lacks), a Schafkopf Rufer's called ace (RULES.md 1.2 and 2.2); its name and its
     name in words. None where nobody is called (a Solo, a Wenz, Kratzen)."""
-    called = _called_index(position.rules)
+    called = position.rules.called_card
     if called is None:
         return None
     card = position.pack[called]
