@@ -444,8 +444,7 @@ OPTIONAL_READ_TAGS = tuple(dict.fromkeys(("Declarer", "Leader", *RECORD_TAGS.val
 #: The tags stich reads or writes, lower-cased (FORMAT.md's and those stich writes): a tag of these is never taken for
 #: a misspelling of another.
 READ_TAGS = frozenset({"game", "deal", "contract", "board", "dealer", "date", "event", "play", "result", "seats",
-                       "seed", "site", "note", "name"} | {name.lower() for name in OPTIONAL_READ_TAGS}
-                      | {name.lower() for name in RECORD_TAGS.values()})
+                       "seed", "site", "note", "name"} | {name.lower() for name in OPTIONAL_READ_TAGS})
 
 
 def _required(record: Record, name: str) -> Tag:
