@@ -2891,6 +2891,34 @@ def test_a_cr_only_record_after_lf_ones_on_a_pipe_kept_open_is_answered_at_its_b
     assert [(answer["record"]["line"], answer["record"]["board"]) for answer in answers] == [(1, "1"), (6, "2")]
 
 
+def test_records_written_one_by_one_to_solve_are_each_answered_before_the_next_is_written():
+    """A bot writes a '[' alone and two records to solve's standard input, each only once the one before is
+    answered: the '[' is said as the tag it starts without waiting for the line after it (which could tell a JSON
+    array), and each record is answered at its blank line."""
+    import select
+
+    record = '[Game "Kratzen"]\n[Board "{n}"]\n[Deal "EA EK EO / GA GK GO / HA HK HO"]\n[Contract "Trump E"]\n\n'
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", "--json", "-"],
+                               cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    said = b""
+    for written, wanted in (("[\n", b'"line":1,'), ("\n" + record.format(n=1), b'"line":3,'),
+                            (record.format(n=2), b'"line":8,')):
+        process.stdin.write(written.encode())
+        process.stdin.flush()
+        while wanted not in said:  # the pipe stays open: read what has come, waiting at most 60 s
+            assert select.select([process.stdout], [], [], 60)[0], said
+            piece = os.read(process.stdout.fileno(), 65536)
+            assert piece, said
+            said += piece
+    process.stdin.close()
+    rest = process.stdout.read()
+    assert process.wait(60) == 1
+    answers = [json.loads(line) for line in (said + rest).splitlines()]
+    assert [(answer["record"]["line"], answer.get("error")) for answer in answers] == [
+        (1, "<stdin>:1:2: empty tag name (expected a tag name (letters, digits, '_'))"), (3, None), (8, None)]
+
+
 def _bad_inputs_between_two_good_records(tmp_path: Path) -> tuple[Path, list[str]]:
     """A file of the bad records users make, between two good ones (Schafkopf's board 7, played to the end, as
     boards 7 and 8): a tag repeated, Windows-1252 bytes in a comment, a block of binary bytes, a line of 300,000

@@ -465,6 +465,55 @@ def test_a_csv_file_is_said_as_csv():
         assert error_of(text).message == "cards before any tag", text
 
 
+def _items_from_a_pipe(written: bytes) -> list[Record | ParseError]:
+    """The reader's items of ``written``, sent whole down a pipe that is then closed (as ``cat file |`` does)."""
+    reading, writing = os.pipe()
+    os.write(writing, written)
+    os.close(writing)
+    with open(reading, "rb") as stream:
+        return list(iter_records(stream, name="<stdin>"))
+
+
+def _read_from_a_pipe(written: bytes) -> list[str]:
+    """What the reader says of ``written``, sent whole down a pipe that is then closed."""
+    return [str(item) for item in _items_from_a_pipe(written)]
+
+
+def test_csv_and_a_json_array_piped_in_are_said_as_a_file_of_them_is(tmp_path):
+    """CSV or a JSON array opened by a '[' alone, piped in whole, is told from the lines that have arrived with its
+    first, as a file of it is told."""
+    for text, message in (("Board,North,East\n1,a,b\n2,a,b\n",
+                           "the file holds CSV, not TBN records: values separated by commas"),
+                          ('[\n{"game": "Schafkopf"}\n]\n', ARRAY)):
+        (tmp_path / "deals").write_text(text)
+        (said,) = _read_from_a_pipe(text.encode())
+        assert said.startswith(f"<stdin>:1:1: {message} (got ")
+        assert [said] == [str(item) for item in iter_records(tmp_path / "deals", name="<stdin>")]
+
+
+def test_a_bracket_alone_on_a_pipe_is_said_before_the_writer_sends_more():
+    """A '[' alone, first on a pipe kept open (a bot), is said as the tag it starts as soon as it has arrived: the
+    line after it, which would tell a JSON array, is not waited for."""
+    reading, writing = os.pipe()
+    said: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        with open(reading, "rb") as stream:
+            for item in iter_records(stream, name="<stdin>"):
+                said.put(item)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        os.write(writing, b"[\n")
+        first = said.get(timeout=30)  # bounds a failure alone: the message comes before anything more is sent
+        assert str(first) == "<stdin>:1:2: empty tag name (expected a tag name (letters, digits, '_'))"
+    finally:
+        os.close(writing)
+        reader.join(timeout=30)
+    assert not reader.is_alive()
+
+
 def test_a_bad_first_line_on_a_pipe_is_said_before_the_writer_sends_more():
     """A pipe kept open (a bot) hears of a bad first line as soon as it has arrived: the lines after it, which
     could tell a file CSV, are not waited for."""
@@ -1501,17 +1550,31 @@ def test_a_gzip_file_is_said_as_one():
 
 
 def test_a_binary_input_on_a_pipe_is_said_binary_once_it_has_read_as_far(tmp_path):
-    """A pipe, whose writer may not have sent more, is judged on what it has read: its later unreadable lines within
-    the first 1,024 bytes are judged too, so a PDF said a bad record at its first bad line is said binary at the
-    next and read no further, as the file is at once."""
+    """A pipe is judged on the bytes that have arrived: a PDF piped in whole is said binary once, at its first bad
+    line, as the file is; one whose writer sends its binary bytes only after that line has been said is said binary
+    at its next bad line and read no further."""
     pdf = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n\n\x01\x02\xff\n\n\x80\n\n\x80\n"
+    binary = "invalid UTF-8 (byte {}, a binary file, not text) (expected UTF-8 text)"
+    assert _read_from_a_pipe(pdf) == ["<stdin>:2:2: " + binary.format("e2")]
     reading, writing = os.pipe()
-    os.write(writing, pdf)
-    os.close(writing)
-    with open(reading, "rb") as stream:
-        items = [str(item) for item in iter_records(stream, name="<stdin>")]
-    assert items == ["<stdin>:2:2: invalid UTF-8 (byte e2) (expected UTF-8 text)",
-                     "<stdin>:5:3: invalid UTF-8 (byte ff, a binary file, not text) (expected UTF-8 text)"]
+    said: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        with open(reading, "rb") as stream:
+            for item in iter_records(stream, name="<stdin>"):
+                said.put(str(item))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        os.write(writing, pdf[:pdf.index(b"1 0")])
+        assert said.get(timeout=30) == "<stdin>:2:2: invalid UTF-8 (byte e2) (expected UTF-8 text)"
+        os.write(writing, pdf[pdf.index(b"1 0"):])
+    finally:
+        os.close(writing)
+        reader.join(timeout=30)
+    assert not reader.is_alive()
+    assert list(said.queue) == ["<stdin>:5:3: " + binary.format("ff")]
     (tmp_path / "scan.pdf").write_bytes(pdf)
     (error,) = list(iter_records(tmp_path / "scan.pdf", name="scan.pdf"))
     assert str(error) == "scan.pdf:2:2: invalid UTF-8 (byte e2, a binary file, not text) (expected UTF-8 text)"

@@ -400,15 +400,16 @@ _BARE_BRACKET = re.compile(r"\s*\[\s*$")
 _JSON_ARRAY_ITEM = re.compile(r'\s*(?:[{"\]\d-]|\[(?!\s*[A-Za-z_]))')
 
 
-def _is_json_array(text: str, following: Callable[[], str | None] | None) -> bool:
+def _is_json_array(text: str, following: Callable[[], str | None]) -> bool:
     """Whether the line ``text``, where reading failed before any tag, opens a JSON array: it starts as one
     (:data:`_JSON_ARRAY`), is one whole (``[]``, ``[1, 2, 3]``, ``["EO", "GO"]``), or is a '[' alone and the line
-    ``following`` it goes on as one (None: that line is not asked, as on a terminal, where it is not typed yet). A
+    ``following`` it goes on as one (it gives None where that line has not arrived: a terminal where it is not typed
+    yet, a pipe whose writer waits for an answer; it is not waited for). A
     single string (``["x"]``) is what a tag without its name looks like, and is said as that tag."""
     if _JSON_ARRAY.match(text):
         return True
     if _BARE_BRACKET.match(text):
-        after = following() if following is not None else None
+        after = following()
         return after is not None and _JSON_ARRAY_ITEM.match(after) is not None
     try:
         value = json.loads(text)
@@ -418,8 +419,8 @@ def _is_json_array(text: str, following: Callable[[], str | None] | None) -> boo
 
 
 def _json_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
-                  tagged: bool, following: Callable[[], str | None] | None,
-                  ahead: Callable[[int], str | None] | None) -> ParseError:
+                  tagged: bool, following: Callable[[], str | None],
+                  ahead: Callable[[int], str | None]) -> ParseError:
     """``error``, or the JSON error where reading failed before any tag on JSON: the failing line ``text`` is a JSON
     object (a ``--json`` or ``batch --out`` line, nested, so no brace comment) or opens a JSON array
     (:func:`_is_json_array`, with the line ``following`` it where it needs that), or the file's
@@ -503,14 +504,14 @@ _CSV_LEAST_VALUES, _CSV_LINES = 3, 3
 
 
 def _csv_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
-                 ahead: Callable[[int], str | None] | None) -> ParseError:
+                 ahead: Callable[[int], str | None]) -> ParseError:
     """``error``, or the CSV error where reading failed on an input's first line and it is CSV (a spreadsheet's
     export, ``Board,North,East,...``): that line holds no '[' nor '{', and it and the next lines, up to
     :data:`_CSV_LINES` where the input has them, split into the same count of values, three or more, at commas,
     semicolons or tabs, most of which name no card (hands written with commas, ``EA, EO, E9``, are cards before any
-    tag). A single line is not told, nor one of an input whose next line would be waited for (``ahead`` None: a
-    terminal, a pipe), which reading answers as it arrives."""
-    if not opening or number != opening[0][0] or "[" in text or "{" in text or ahead is None:
+    tag). A single line is not told, nor one whose next lines have not arrived (``ahead`` gives None for them: a
+    terminal, a pipe kept open), which reading answers as it arrives."""
+    if not opening or number != opening[0][0] or "[" in text or "{" in text:
         return error
     rows = [text]
     while len(rows) < _CSV_LINES:
@@ -952,12 +953,14 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
     if first == 0:
         return
     given = 0  # items yielded
-    lines = _Lookahead(_physical_lines(stream, source))
-    # the line after a failed first line, which may tell it JSON: not asked of a terminal, where it is not typed yet
-    following = None if _is_terminal(stream) else (lambda: lines.text_ahead(0))
-    # the lines after it, which may tell it CSV: asked only where reading them cannot wait on a writer, so that a
-    # pipe kept open hears of its bad first line before it sends more
-    ahead = lines.text_ahead if isinstance(stream, (io.StringIO, io.BytesIO)) or not _may_wait(stream) else None
+    reader = _LineReader(stream)
+    waits = _is_terminal(stream) or not isinstance(stream, (io.StringIO, io.BytesIO)) and _may_wait(stream)
+    lines = _Lookahead(_physical_lines(reader, source), reader.lines_held if waits else None)
+    # the lines after a failed first line, which may tell it JSON or CSV: on an input that can wait (a pipe, a
+    # terminal) only those that have arrived, so that a writer that keeps it open hears of that line before it sends
+    # more
+    following: Callable[[], str | None] = lambda: lines.text_held(0)
+    ahead = lines.text_held
     lexer = _Lexer(source)
     builder = _Builder(source)
     opening: list[tuple[int, str]] = []  # the file's first two lines with text: told JSON or not
@@ -1047,9 +1050,11 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
 class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):
     """:func:`_physical_lines` with the next lines' text to be seen before they are read (:meth:`text_ahead`)."""
 
-    def __init__(self, lines: Iterator[tuple[int, str | ParseError]]) -> None:
+    def __init__(self, lines: Iterator[tuple[int, str | ParseError]],
+                 held: Callable[[], int] | None = None) -> None:
         self._lines = lines
         self._ahead: list[tuple[int, str | ParseError]] = []  # read already, given again in order
+        self._held = held  # how many whole lines have arrived and are not read yet; None: reading never waits
 
     def __next__(self) -> tuple[int, str | ParseError]:
         return self._ahead.pop(0) if self._ahead else next(self._lines)
@@ -1066,6 +1071,12 @@ class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):
             return None
         text = self._ahead[index][1]
         return text if isinstance(text, str) else None
+
+    def text_held(self, index: int) -> str | None:
+        """:meth:`text_ahead`, or None where that line has not arrived whole yet: reading it would wait."""
+        if self._held is not None and index >= len(self._ahead) and self._held() <= index - len(self._ahead):
+            return None
+        return self.text_ahead(index)
 
 
 def _read_tail(lines: Iterator[tuple[int, str | ParseError]], last: Record, source: str, builder: _Builder) -> None:
@@ -1121,6 +1132,9 @@ def _skipped(skipping: str, text: str | ParseError) -> str | None:
 _BREAK, _BREAK_BYTES = re.compile("[\r\n]"), re.compile(b"[\r\n]")
 #: A line end as :class:`_LineReader` counts them: CR LF, a CR alone or an LF (for counting lines of text in hand).
 LINE_END = re.compile("\r\n|\r|\n")
+LINE_END_BYTES = re.compile(b"\r\n|\r|\n")
+#: How many bytes that have arrived are looked at for whole lines (:meth:`_LineReader.lines_held`).
+_HELD_WINDOW = 65536
 
 
 class _LineReader:
@@ -1153,19 +1167,25 @@ class _LineReader:
         self.read_mode: str | None = None if self.peekable else "lf"
         self.after_cr = False  # the last line ended with a CR at the end of what was read: an LF may follow it
         self.waits = self.peekable and _may_wait(stream)  # its readline may wait on a writer for an LF
+        self.buffered = False  # the stream's buffer holds bytes past the line read last: peeked at, it does not wait
 
     def held_ahead(self, most: int) -> bytes:
         """Up to ``most`` bytes after the line given last, read already or buffered: a regular file's peeked at, an
-        input's that can wait only what it holds (its writer may not have written more)."""
+        input's that can wait only what has arrived (its writer may not have written more)."""
         held = self.buffer[self.start:self.start + most] if isinstance(self.buffer, bytes) else b""
-        if self.peekable and not self.waits and len(held) < most:
-            held += self.peek(most)[:most - len(held)]
+        if self.peekable and (not self.waits or self.buffered) and len(held) < most:
+            held += self.peek(most)[:most - len(held)]  # an input that can wait: its buffer, which is not empty
         return held
+
+    def lines_held(self) -> int:
+        """How many whole lines have arrived after the line given last: those read without waiting on a writer."""
+        return len(LINE_END_BYTES.findall(self.held_ahead(_HELD_WINDOW)))
 
     def _read(self, limit: int) -> Any:
         """The stream's next piece, at most ``limit`` characters: a line (``readline``) or what has arrived."""
         if self.end is not None:
             return self.end
+        self.buffered = False
         if self.read_mode is None:
             ahead = self.peek(1)[:limit]  # what has arrived, not taken from the stream (empty: its end)
             cr, lf = ahead.find(b"\r"), ahead.find(b"\n")
@@ -1178,8 +1198,10 @@ class _LineReader:
         if self.read_mode == "lf":
             if self.waits:
                 ahead = self.peek(1)  # what has arrived (waits for some, or the end: empty)
-                if not ahead or ahead.find(b"\n", 0, limit) < 0:
+                lf = ahead.find(b"\n", 0, limit)
+                if lf < 0:
                     return self.read1(min(len(ahead), limit)) if ahead else ahead  # no LF yet: it, not a wait
+                self.buffered = lf + 1 < len(ahead)
             return self.stream.readline(limit)
         piece = self.read1(limit)
         if piece[-1:] == b"\n" and b"\r" not in piece:
@@ -1262,14 +1284,13 @@ def _may_wait(stream: IO) -> bool:
         return True
 
 
-def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseError]]:
+def _physical_lines(stream: _LineReader, source: str) -> Iterator[tuple[int, str | ParseError]]:
     """Yield (line number, text without its line break) or (line number, ParseError) for a line that cannot be read.
 
     Reads one line at a time with a size limit, so neither a huge file nor a huge line is ever held in memory. A line
     ends with LF, CR LF or CR (:class:`_LineReader`).
     """
     number = 0
-    stream = _LineReader(stream)  # type: ignore[assignment]
     head: bytes | None = b""  # the input's first bytes, up to _BINARY_WINDOW, to tell it binary at its first
     # unreadable line (None once one was read: an input not binary there is text, said record by record)
     while True:
@@ -1294,14 +1315,14 @@ def _physical_lines(stream: IO, source: str) -> Iterator[tuple[int, str | ParseE
             if isinstance(line, ParseError):
                 gzip = chunk.removeprefix(_UTF8_BOM).startswith(_GZIP_MAGIC)  # said so already
                 kind = "" if gzip else None if "UTF-16" in line.message else _binary_kind(
-                    head + chunk + stream.held_ahead(_BINARY_WINDOW), chunk,  # type: ignore[attr-defined]
+                    head + chunk + stream.held_ahead(_BINARY_WINDOW), chunk,
                     nul=line.message.startswith("NUL"))
                 if kind is not None:  # one message for the input, not one for each stretch between blank lines
                     yield number, _binary_error(line, kind)
                     return
             # a regular file's verdict saw the window's bytes ahead of the line; an input that can wait showed only
             # what had arrived, so its later unreadable lines are judged too while the window is not used up
-            head = head + chunk if isinstance(line, str) or stream.waits else None  # type: ignore[attr-defined]
+            head = head + chunk if isinstance(line, str) or stream.waits else None
         yield number, line
 
 
@@ -1335,7 +1356,7 @@ def _ends_line(chunk: str | bytes) -> bool:
     return chunk.endswith((b"\n", b"\r")) if isinstance(chunk, bytes) else chunk.endswith(("\n", "\r"))
 
 
-def _drain_line(stream: IO, most: int) -> bool:
+def _drain_line(stream: _LineReader, most: int) -> bool:
     """Skip the rest of an overlong line piece by piece; False if more than ``most`` characters are left of it."""
     while most >= 0:
         piece = stream.readline(65536)
