@@ -448,13 +448,15 @@ def test_a_tag_without_its_name_says_a_name_was_expected_where_it_is_missing():
 
 def test_a_csv_file_is_said_as_csv():
     """A spreadsheet's export (``Board,North,...``) is said as CSV, as JSON is said as JSON, where its first line,
-    without a '[' or '{', and the next two (where it has them) split into the same count of values, three or more,
-    at commas, semicolons or tabs, most of them no card. A line alone, prose with a comma or two, lines that differ
-    in count, and hands written with commas are said as the stray text they are."""
+    without a '[' or '{', and the next two (where it has them; a blank line after the header passed over) split into
+    the same count of values, three or more, at commas, semicolons or tabs, most of them no card. A line alone,
+    prose with a comma or two, lines that differ in count, and hands written with commas are said as the stray text
+    they are."""
     for text, what, shown in (('Board,North,East,South,West\n1,"EO, GO",b,c,d\n2,a,b,c,d\n', "commas",
                                "Board,North,East,South,West"),
                               ("Board;North;East\n1;a;b\n", "semicolons", "Board;North;East"),
-                              ("Board\tNorth\tEast\n1\tx\ty\n\n", "tabs", "Board\\tNorth\\tEast")):
+                              ("Board\tNorth\tEast\n1\tx\ty\n\n", "tabs", "Board\\tNorth\\tEast"),
+                              ("Board,North,East\n\n1,a,b\n2,a,b\n", "commas", "Board,North,East")):
         items = list(iter_records(io.StringIO(text), name="deals.csv"))
         assert [str(item) for item in items] == [
             f"deals.csv:1:1: the file holds CSV, not TBN records: values separated by {what} (got '{shown}', "
@@ -482,7 +484,7 @@ def _read_from_a_pipe(written: bytes) -> list[str]:
 def test_csv_and_a_json_array_piped_in_are_said_as_a_file_of_them_is(tmp_path):
     """CSV or a JSON array opened by a '[' alone, piped in whole, is told from the lines that have arrived with its
     first, as a file of it is told."""
-    for text, message in (("Board,North,East\n1,a,b\n2,a,b\n",
+    for text, message in (("Board,North,East\n\n1,a,b\n2,a,b\n",
                            "the file holds CSV, not TBN records: values separated by commas"),
                           ('[\n{"game": "Schafkopf"}\n]\n', ARRAY)):
         (tmp_path / "deals").write_text(text)

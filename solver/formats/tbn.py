@@ -501,6 +501,8 @@ def _csv_values(text: str, separator: str) -> list[str]:
 #: The fewest values a line of CSV holds, and the lines (where the input has them) that hold as many: two values a
 #: line are prose with a comma as often.
 _CSV_LEAST_VALUES, _CSV_LINES = 3, 3
+#: The blank lines among those that are passed over (a spreadsheet's export may have one after its header).
+_CSV_BLANK_LINES = 2
 
 
 def _csv_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
@@ -509,16 +511,21 @@ def _csv_instead(error: ParseError, source: str, number: int, text: str, opening
     export, ``Board,North,East,...``): that line holds no '[' nor '{', and it and the next lines, up to
     :data:`_CSV_LINES` where the input has them, split into the same count of values, three or more, at commas,
     semicolons or tabs, most of which name no card (hands written with commas, ``EA, EO, E9``, are cards before any
-    tag). A single line is not told, nor one whose next lines have not arrived (``ahead`` gives None for them: a
-    terminal, a pipe kept open), which reading answers as it arrives."""
+    tag); blank lines among them, :data:`_CSV_BLANK_LINES` at most, are passed over. A single line is not told, nor
+    one whose next lines have not arrived (``ahead`` gives None for them: a terminal, a pipe kept open), which reading
+    answers as it arrives."""
     if not opening or number != opening[0][0] or "[" in text or "{" in text:
         return error
-    rows = [text]
+    rows, blanks, index = [text], 0, 0
     while len(rows) < _CSV_LINES:
-        after = ahead(len(rows) - 1)
-        if after is None or not after.strip():
+        after = ahead(index)
+        index += 1
+        if after is None or not after.strip() and blanks == _CSV_BLANK_LINES:
             break
-        rows.append(after)
+        if after.strip():
+            rows.append(after)
+        else:
+            blanks += 1  # a blank line after the header is no line of values
     if len(rows) < 2:
         return error
     for separator, what in _CSV_SEPARATORS:
