@@ -764,6 +764,23 @@ def test_a_csv_file_is_said_as_csv_once_in_every_command(tmp_path):
         assert run(command, path, code=1).stderr == said, command
 
 
+def test_a_dos_file_ending_in_ctrl_z_is_read_by_the_commands_as_without_it(tmp_path):
+    """A file a DOS editor saved (CR LF lines, a Ctrl-Z after the last) reads as the same file without its Ctrl-Z;
+    a Ctrl-Z between its records is said, named, and the records around it are answered."""
+    records = (EXAMPLES / "kratzen.tbn").read_text().replace("\n", "\r\n")
+    plain, dos, middle = tmp_path / "plain.tbn", tmp_path / "dosed.tbn", tmp_path / "middle.tbn"
+    plain.write_text(records, newline="")
+    dos.write_text(records + "\x1a", newline="")
+    for command in ("solve", "check", "postmortem"):
+        assert run(command, dos).stdout.replace("dosed", "plain") == run(command, plain).stdout, command
+    first, rest = records.split("\r\n\r\n", 1)
+    middle.write_text(first + "\r\n\r\n\x1a\r\n\r\n" + rest, newline="")
+    line = first.count("\r\n") + 3
+    assert run("check", middle, code=1).stderr == (
+        f"stich: {middle}:{line}:1: cards before any tag: a Ctrl-Z (DOS end of file) in the middle of the file (got "
+        "'\\x1a', expected a tag such as [Game \"...\"])\n")
+
+
 @pytest.mark.parametrize("text, where", [("", "1:1"), ("; only a comment\n", "1:1"), ("\n\n", "2:1"),
                                          ("% one\n\n% two\n", "3:1")])
 def test_a_file_without_records_is_an_error(tmp_path, text, where):

@@ -1504,6 +1504,25 @@ def test_a_bracket_alone_typed_at_a_terminal_is_said_without_waiting_for_the_nex
     assert error_of('[\n{"game": "Schafkopf"}\n]\n').message == ARRAY
 
 
+def test_a_ctrl_z_that_ends_the_input_is_not_read():
+    """DOS editors end a file with a Ctrl-Z (after its last line, or on it): the records read as without it, from a
+    file and a pipe. One elsewhere is said as the stray text it is, named."""
+    tags = '[Game "Schafkopf"]\r\n[Deal "EO GO / HO SO"]'
+    play = tags + '\r\n[Play "1"]\r\nEO GO'
+    for text, tricks in ((tags + "\r\n\r\n\x1a", None), (tags + "\r\n\x1a\r\n", None), (tags + "\x1a", None),
+                         (tags + "\r\n\r\n\x1a\x1a \r\n", None), (play + "\r\n\x1a", [["EO", "GO"]]),
+                         (play + "\x1a", [["EO", "GO"]]), (play + " \x1a", [["EO", "GO"]])):
+        for items in (list(iter_records(io.BytesIO(text.encode()), name="d.tbn")), _items_from_a_pipe(text.encode())):
+            (record,) = items
+            assert isinstance(record, Record), (text, str(record))
+            assert summary(record)["tricks"] == tricks, text
+    middle = tags + "\r\n\r\n\x1a\r\n\r\n" + tags + "\r\n"
+    items = list(iter_records(io.BytesIO(middle.encode()), name="d.tbn"))
+    assert [str(item) if isinstance(item, ParseError) else item.get("Game") for item in items] == [
+        "Schafkopf", "d.tbn:4:1: cards before any tag: a Ctrl-Z (DOS end of file) in the middle of the file (got "
+        "'\\x1a', expected a tag such as [Game \"...\"])", "Schafkopf"]
+
+
 def test_a_binary_input_is_said_once_and_read_no_further():
     """An input whose first unreadable line is among bytes no text holds is binary: said once, as what it is where
     its first bytes tell it, and read no further. A text file's bad bytes (Latin-1, one ending in DOS's Ctrl-Z, a
@@ -1530,7 +1549,7 @@ def test_a_binary_input_is_said_once_and_read_no_further():
     assert stray[1].get("B") == "y"
     dos = '[Event "Müller"]\r\n\r\n[Event "ok"]\r\n\r\n'.encode("latin-1") + b"\x1a"  # Ctrl-Z: DOS's end of file
     items = list(iter_records(io.BytesIO(dos), name="d.tbn"))
-    assert [str(item) if isinstance(item, ParseError) else item.get("Event") for item in items][:2] == [
+    assert [str(item) if isinstance(item, ParseError) else item.get("Event") for item in items] == [
         "d.tbn:1:10: invalid UTF-8 (byte fc) (expected UTF-8 text)", "ok"]
     utf16 = '[Event "a"]\n\n'.encode() + '\ufeff[Event "b"]\n\n'.encode("utf-16-le") + b"\n\n" + b'[Event "c"]\n'
     items = list(iter_records(io.BytesIO(utf16), name="u.tbn"))

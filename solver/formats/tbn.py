@@ -1008,6 +1008,10 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
                 events = lexer.line(number, text)
                 builder.feed(events, continues=lexer.brace is not None)
         except ParseError as failed:
+            if isinstance(text, str) and _CTRL_Z in text and _at_ctrl_z(failed, number, text):
+                if lines.at_end():
+                    continue  # DOS's end of file, which its editors write after the last line: the input ends here
+                failed = _ctrl_z_named(failed)
             error = _json_instead(failed, source, number, text, opening, bool(builder.tags), following, ahead) \
                 if not given and isinstance(text, str) and not blank else failed
             if not recover:
@@ -1046,6 +1050,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
         yield error
         return
     if builder.tags:
+        _drop_ending_ctrl_z(builder, number)
         yield builder.finish()
     elif builder.comments and last is not None:
         _attach_trailing(last, builder.comments)
@@ -1079,6 +1084,15 @@ class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):
         text = self._ahead[index][1]
         return text if isinstance(text, str) else None
 
+    def at_end(self) -> bool:
+        """Whether the line read last is the input's last (known once the next is read, or the end is met)."""
+        if not self._ahead:
+            following = next(self._lines, None)
+            if following is None:
+                return True
+            self._ahead.append(following)
+        return False
+
     def text_held(self, index: int) -> str | None:
         """:meth:`text_ahead`, or None where that line has not arrived whole yet: reading it would wait."""
         if self._held is not None and index >= len(self._ahead) and self._held() <= index - len(self._ahead):
@@ -1111,6 +1125,36 @@ def _read_tail(lines: Iterator[tuple[int, str | ParseError]], last: Record, sour
     except ParseError:
         return  # what follows the records asked for is not answered, so not said either
     _attach_trailing(last, builder.comments)
+
+
+#: DOS's end-of-file character (Ctrl-Z), which DOS editors write at the end of a text file.
+_CTRL_Z = "\x1a"
+
+
+def _at_ctrl_z(error: ParseError, number: int, text: str) -> bool:
+    """Whether reading the line ``number`` (``text``) failed at a Ctrl-Z that only Ctrl-Zs and spaces follow: all the
+    line before it was read, so that, where it ends the input, the input reads as if it were not there."""
+    start = error.column - 1
+    return error.line == number and text[start:start + 1] == _CTRL_Z and not text[start:].strip(" \t" + _CTRL_Z)
+
+
+def _drop_ending_ctrl_z(builder: _Builder, last_line: int) -> None:
+    """Take a Ctrl-Z that ends the input off the Play section it was read into as a card (the input's last line,
+    ``last_line``, is a card line of a Play section without '*'): alone, or at the end of the last card."""
+    tricks = builder.play.tricks if builder.play is not None else []
+    while tricks and tricks[-1] and tricks[-1][-1].line == last_line and tricks[-1][-1].text.endswith(_CTRL_Z):
+        card = tricks[-1].pop()
+        if card.text.rstrip(_CTRL_Z):
+            tricks[-1].append(Token(card.text.rstrip(_CTRL_Z), card.line, card.column))
+            break
+        if not tricks[-1]:
+            tricks.pop()
+
+
+def _ctrl_z_named(error: ParseError) -> ParseError:
+    """``error``, failed at a Ctrl-Z that does not end the input, saying what that character is."""
+    return ParseError(f"{error.message}: a Ctrl-Z (DOS end of file) in the middle of the file", source=error.source,
+                      line=error.line, column=error.column, token=error.token, expected=error.expected)
 
 
 def _bom_alone(text: str) -> bool:
