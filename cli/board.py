@@ -163,7 +163,7 @@ def standard_input() -> bytes:
     try:
         raw = stdin_bytes().read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        message(f"stich: <stdin>: cannot be read ({error.strerror or error})")
+        message(f"stich: <stdin>: {error.strerror or error}")  # as every command says it
         raise typer.Exit(EXIT_BAD_INPUT) from None
     if len(raw) > MAX_FILE_BYTES:
         message(f"stich: {too_large_text('<stdin>')}")

@@ -2809,6 +2809,11 @@ def test_standard_input_is_read_once_and_served_from_memory(monkeypatch):
     assert given["stdin"] == SK.read_bytes()
     missing = CliRunner().invoke(app, ["board", "-", "-b", "99", "--no-open", "-p", "0"], input=SK.read_bytes())
     assert missing.exit_code == 1 and missing.stderr == 'stich: <stdin>: no record with [Board "99"]\n'
+    closed = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "-",
+                             "--no-open", "-p", "0"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                            timeout=60, preexec_fn=lambda: os.close(0))
+    assert closed.returncode == 1 and closed.stderr == (
+        "stich: <stdin>: Bad file descriptor (it was closed when stich started)\n")
     twice = CliRunner().invoke(app, ["board", "-", "-", "--no-open", "-p", "0"], input=SK.read_bytes())
     assert twice.exit_code == 2 and "- (standard input) is given more than once" in twice.stderr
     c = client(Path("-"), board="7", stdin=SK.read_bytes())
