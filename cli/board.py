@@ -41,7 +41,7 @@ def board(
     files: Optional[List[Path]] = typer.Argument(
         None, metavar="[FILE]...", show_default=False, parser=file_name,
         help="The .tbn files to open, any number (the first file's first record, or its --board record, opens "
-             "first); the board reads no other file but uploads."),
+             "first; - is standard input, read once at the start); the board reads no other file but uploads."),
     board: Optional[str] = typer.Option(None, "--board", "-b", metavar="BOARD",
                                         help="Open first the record whose [Board] tag is this."),
     port: int = typer.Option(8421, "--port", "-p", metavar="PORT", min=0, max=65535,
