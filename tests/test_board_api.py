@@ -2861,3 +2861,17 @@ def test_xx_in_the_moves_is_the_tarock_xx(tmp_path):
     sk_board = start["files"][1]["boards"][0]["id"]
     refused(c.post("/api/position", json={"board": sk_board, "moves": ["XX"]}), 400,
             "move 1: 'XX' is not a card of the Schafkopf pack")
+
+
+def test_the_command_line_names_a_file_through_a_symlinked_folder_as_typed(tmp_path, monkeypatch):
+    """link/../x.tbn, where link points to real/sub, is the system's real/x.tbn: the command names it so, keeping the
+    link and the .. as typed, not as x.tbn beside the link (another file)."""
+    (tmp_path / "real" / "sub").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "real" / "sub")
+    (tmp_path / "real" / "x.tbn").write_bytes(SK.read_bytes())
+    (tmp_path / "x.tbn").write_bytes(ZR.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    c = client(Path("link/../x.tbn"), board="7")
+    board_id, _ = opened(c)
+    assert _values_of_command(c, board_id, []) == (
+        f"stich solve {tmp_path}/link/../x.tbn --board 7 --from-start --cards")

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import random
 import secrets
 import sys
@@ -405,8 +404,10 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
     named = [BoardFile(Path(path), board, stdin if str(path) == "-" and stdin is not None else None)
              for path in files]
-    # the command a page shows names a file by its absolute name: it works from any directory, not only this one
-    absolute = {item.path: os.path.abspath(item.path) for item in named if item.text is None}
+    # the command a page shows names a file by its absolute name: it works from any directory, not only this one.
+    # Its ".." and symlinks are kept as typed: the system reads link/../x.tbn in the folder the link points into,
+    # which os.path.abspath's text-only "x.tbn" would not name
+    absolute = {item.path: str(item.path.absolute()) for item in named if item.text is None}
     static = resources.files("solver.board") / "static"
 
     async def index(request: Request) -> Response:
