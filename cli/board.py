@@ -78,10 +78,8 @@ def board(
     if [str(path) for path in files or []].count("-") > 1:
         raise typer.BadParameter("- (standard input) is given more than once: it can be read once",
                                  param_hint="'[FILE]...'")
-    stdin: bytes | None = None
     for path in files or []:
-        if str(path) == "-":
-            stdin = standard_input()
+        if str(path) == "-":  # read after the files are checked: a bad one is said at once, not when stdin ends
             continue
         # what is there, by the one rule for "not a regular file" (a folder, a pipe, a socket, a device)
         kind = not_file_kind(path.stat().st_mode) if path.exists() else None
@@ -99,6 +97,7 @@ def board(
         if size > MAX_FILE_BYTES:
             said(f"stich: {too_large_text(path, size)}")
             raise typer.Exit(EXIT_BAD_INPUT)
+    stdin = standard_input() if any(str(path) == "-" for path in files or []) else None
     said_at_start(files or [], board, flags, stdin)
     # the card values search on every core the graph and the odds leave free (docs/board.md: the core budget)
     engine = engine_for(table_mb) or EngineSolver()

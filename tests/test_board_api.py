@@ -2875,3 +2875,19 @@ def test_the_command_line_names_a_file_through_a_symlinked_folder_as_typed(tmp_p
     board_id, _ = opened(c)
     assert _values_of_command(c, board_id, []) == (
         f"stich solve {tmp_path}/link/../x.tbn --board 7 --from-start --cards")
+
+
+def test_a_bad_file_beside_standard_input_is_said_before_standard_input_is_read(tmp_path):
+    """The named files are checked before standard input is read: a missing one is said at once (exit 1) while the
+    input is still open (``tail -f deals.tbn | stich board - missing.tbn``), not only once it ends."""
+    missing = tmp_path / "missing.tbn"
+    with subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "-",
+                           str(missing), "--no-open", "-p", "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as process:
+        try:
+            exit_code = process.wait(timeout=60)  # standard input is held open all the while
+        finally:
+            process.kill()  # where it did not exit
+        said = process.stderr.read()
+    assert exit_code == 1 and said == (f"stich: {missing}: not a readable file (the board opens files by name, or - "
+                                       "for standard input; upload others on the page)\n")
