@@ -15,7 +15,7 @@ import typer
 from solver.errors import ParseError, StichError
 from solver.files import not_file_kind
 
-from .errors import EXIT_BAD_INPUT, file_name, message
+from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
 from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options
 
 if TYPE_CHECKING:
@@ -154,19 +154,16 @@ def said(text: str) -> None:
 
 def standard_input() -> bytes:
     """The FILE ``-``: standard input read once, whole, at the start (the page serves it from memory). A text
-    larger than the board reads, or an input that cannot be read, is said and exits 1."""
+    larger than the board reads, or an input that cannot be read, is said as every command says it, and exits 1."""
+    from solver.board.app import STDIN_NAME
     from solver.board.session import MAX_FILE_BYTES, too_large_text
 
     from .records import stdin_bytes
 
-    try:
+    with input_errors():
         raw = stdin_bytes().read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        message(f"stich: <stdin>: {error.strerror or error}")  # as every command says it
-        raise typer.Exit(EXIT_BAD_INPUT) from None
-    if len(raw) > MAX_FILE_BYTES:
-        message(f"stich: {too_large_text('<stdin>')}")
-        raise typer.Exit(EXIT_BAD_INPUT)
+        if len(raw) > MAX_FILE_BYTES:
+            raise StichError(too_large_text(STDIN_NAME))
     return raw
 
 

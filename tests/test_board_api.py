@@ -2792,9 +2792,10 @@ def test_a_file_name_not_utf8_is_said_by_its_bytes(tmp_path):
 
 
 def test_standard_input_is_read_once_and_served_from_memory(monkeypatch):
-    """``cat deals.tbn | stich board -`` was refused (the board read its files again at each page load): the command
-    reads standard input once and the board serves that text, its records labelled <stdin> and their command naming
-    the file Save .tbn downloads, as an upload's; ``-`` twice is a usage error."""
+    """``cat deals.tbn | stich board -``: the command reads standard input once, at start, and the board serves that
+    text (a page load does not read it again), its records labelled <stdin> and their command naming the file Save
+    .tbn downloads, as an upload's. A closed input, or one larger than the board reads, is said in one line (exit
+    1); ``-`` twice is a usage error."""
     from typer.testing import CliRunner
 
     import uvicorn
@@ -2816,6 +2817,11 @@ def test_standard_input_is_read_once_and_served_from_memory(monkeypatch):
         "stich: <stdin>: Bad file descriptor (it was closed when stich started)\n")
     twice = CliRunner().invoke(app, ["board", "-", "-", "--no-open", "-p", "0"], input=SK.read_bytes())
     assert twice.exit_code == 2 and "- (standard input) is given more than once" in twice.stderr
+    monkeypatch.setattr(session, "MAX_FILE_BYTES", 1000)
+    large = CliRunner().invoke(app, ["board", "-", "--no-open", "-p", "0"], input=SK.read_bytes())
+    assert large.exit_code == 1 and large.stderr == (
+        f"stich: <stdin>: more than the board reads (1,000 bytes; it opens at most {MAX_RECORDS:,} records)\n")
+    monkeypatch.undo()
     c = client(Path("-"), board="7", stdin=SK.read_bytes())
     for _ in range(2):  # a page load again: the same boards, from memory
         start = c.get("/api/start").json()
