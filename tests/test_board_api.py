@@ -2793,9 +2793,9 @@ def test_a_file_name_not_utf8_is_said_by_its_bytes(tmp_path):
 
 def test_standard_input_is_read_once_and_served_from_memory(monkeypatch):
     """``cat deals.tbn | stich board -``: the command reads standard input once, at start, and the board serves that
-    text (a page load does not read it again), its records labelled <stdin> and their command naming the file Save
-    .tbn downloads, as an upload's. A closed input, or one larger than the board reads, is said in one line (exit
-    1); ``-`` twice is a usage error."""
+    text (a page load neither decodes nor reads its records again), its records labelled <stdin> and their command
+    naming the file Save .tbn downloads, as an upload's. A closed input, or one larger than the board reads, is
+    said in one line (exit 1); ``-`` twice is a usage error."""
     from typer.testing import CliRunner
 
     import uvicorn
@@ -2822,9 +2822,18 @@ def test_standard_input_is_read_once_and_served_from_memory(monkeypatch):
     assert large.exit_code == 1 and large.stderr == (
         f"stich: <stdin>: more than the board reads (1,000 bytes; it opens at most {MAX_RECORDS:,} records)\n")
     monkeypatch.undo()
+    read: list = []
+    decoded: list = []
+
+    def counted(function, calls: list):
+        return lambda *args, **options: calls.append(args) or function(*args, **options)
+
+    monkeypatch.setattr(session.Boards, "add_text_said", counted(session.Boards.add_text_said, read))
+    monkeypatch.setattr(board_app, "file_text", counted(board_app.file_text, decoded))
     c = client(Path("-"), board="7", stdin=SK.read_bytes())
-    for _ in range(2):  # a page load again: the same boards, from memory
+    for load in range(2):  # a page load again: the same boards, neither decoded nor read again
         start = c.get("/api/start").json()
+        assert len(decoded) == len(read) == 1, load
         [listed] = start["files"]
         assert listed["file"] == "<stdin>" and len(listed["boards"]) == len(list(solver.read_positions(SK)))
         board = next(board for board in listed["boards"] if board["id"] == start["open"])

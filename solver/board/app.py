@@ -91,9 +91,10 @@ class BoardFile:
 
     path: Path
     board: str | None = None  # the --board the command asked to open first
-    #: The text of standard input (the FILE ``-``), read once at the start: served from memory, as a pipe cannot be
-    #: read again at each page load. None for a file, read from its name.
-    text: bytes | None = None
+    #: The text of standard input (the FILE ``-``), read and decoded once at the start (its bytes where they are not
+    #: all UTF-8: :func:`~solver.board.session.file_text`): served from memory, as a pipe cannot be read again at
+    #: each page load. None for a file, read from its name.
+    text: str | bytes | None = None
 
     @property
     def source(self) -> str:
@@ -402,7 +403,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
-    named = [BoardFile(Path(path), board, stdin if str(path) == "-" and stdin is not None else None)
+    named = [BoardFile(Path(path), board, file_text(stdin) if str(path) == "-" and stdin is not None else None)
              for path in files]
     # the command a page shows names a file by its absolute name: it works from any directory, not only this one.
     # Its ".." and symlinks are kept as typed: the system reads link/../x.tbn in the folder the link points into,
@@ -415,16 +416,21 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
 
     # a named file's boards and the refusals of its bad records, by its size and time
     read: dict[Path, tuple[tuple[int, int], list[Board], list[str]]] = {}
+    # standard input's, whose text does not change
+    given: dict[Path, tuple[list[Board], list[str]]] = {}
 
     def file_boards(item: BoardFile) -> tuple[list[Board], list[str]]:
         """The boards of a file named on the command line: read again when it changed (a page reload shows the
         edit), else the same boards under the same ids, so that reloads and other tabs do not pile up copies and
-        push an open page's board out of the server's memory. Standard input's, from the text read at the start
-        (the same text gives the same boards while they are open): its command names the file Save .tbn
-        downloads, as an upload's does."""
-        if item.text is not None:
-            return boards.add_text_said(file_text(item.text), item.source, variant)
+        push an open page's board out of the server's memory. Standard input's, from the text read and decoded at
+        the start, the same boards while they are open (the text is not hashed again at each load): its command
+        names the file Save .tbn downloads, as an upload's does."""
         path = item.path
+        if item.text is not None:
+            kept = given.get(path)
+            if kept is None or not boards.holds(kept[0]):
+                kept = given[path] = boards.add_text_said(item.text, item.source, variant)
+            return kept
         with named_file(path) as (status, handle):
             stamp = (status.st_size, status.st_mtime_ns)
             known = read.get(path)
