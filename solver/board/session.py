@@ -143,7 +143,7 @@ class Board:
     #: Whether ``stich solve --board`` picks the record alone and says nothing else: no other record of its text has
     #: its ``[Board]`` tag, and none is too broken to read (the command says each such record, as it may be the
     #: board asked for).
-    tag_unique: bool = True
+    board_tag_picks_alone: bool = True
     #: The board's ``--variant`` flags the record is played under (those of its game), which its command passes on.
     variant_flags: dict[str, object] = field(default_factory=dict)
 
@@ -226,7 +226,7 @@ class Boards:
 
     def add(self, record: Record, label: str, variant: Mapping[str, object] | None = None,
             variant_left_out: Callable[[CommandVariantError], object] | None = None, number: int = 1,
-            named: str = "", tag_unique: bool = True) -> Board:
+            named: str = "", board_tag_picks_alone: bool = True) -> Board:
         """``record`` as a board; ``variant`` (``stich board --variant``, for the files named with it, uploads,
         pastes and deals alike) over its ``[Variant]`` tag flag by flag. The flags are kept in the board's record,
         so that a saved record says the flags it was played under. A flag of another game than the record's is left
@@ -259,7 +259,7 @@ class Boards:
         start = Position(position.game, rules, rules.start(), (), unplayed)
         with self._lock:
             board = Board(f"b{next(self._ids)}", label, start, position.played, record, note, own_variant,
-                          own_first_leader, number, named, tag_unique, flags)
+                          own_first_leader, number, named, board_tag_picks_alone, flags)
             self.boards[board.id] = board
             while len(self.boards) > MAX_BOARDS:
                 self._forget(self.boards.popitem(last=False)[0])
@@ -340,7 +340,7 @@ class Boards:
             try:
                 found.append(self.add(item, record_label(item, source, number), variant, variant_left_out,
                                       number=number, named=named,
-                                      tag_unique=tags[item.get("Board")] == 1 and not unreadable))
+                                      board_tag_picks_alone=tags[item.get("Board")] == 1 and not unreadable))
             except BoardError as error:
                 if variant_refused is not None and isinstance(error.__cause__, CommandVariantError):
                     variant_refused(error.__cause__)
@@ -735,14 +735,15 @@ def command_line(board: Board, moves: Sequence[str]) -> str:
     """The ``stich solve`` command giving the card values of the position ``moves`` reach, quoted for a shell, so
     that a player can take the position shown to the command line: a file named on the command line by its
     absolute name (a shell in any directory finds it), its ``--board`` (``--record N`` where ``--board`` would say
-    other records too: :attr:`Board.tag_unique`) and the board's ``--variant`` flags of its game; any other record
-    by the name Save .tbn downloads it under (the saved record carries those flags). ``--from-start`` plays the
-    moves from the deal's start, whatever the record's own Play section holds. A file name starting with ``-`` gets
-    ``./``, not to be read as an option."""
+    other records too: :attr:`Board.board_tag_picks_alone`) and the board's ``--variant`` flags of its game; any
+    other record by the name Save .tbn downloads it under (the saved record carries those flags). ``--from-start``
+    plays the moves from the deal's start, whatever the record's own Play section holds. A file name starting with
+    ``-`` gets ``./``, not to be read as an option."""
     record = board.record
     if names_its_file(board):
         tag = record.get("Board")
-        words = [board.named, *(["--board", tag] if tag and board.tag_unique else ["--record", str(board.number)])]
+        by_tag = tag and board.board_tag_picks_alone
+        words = [board.named, *(["--board", tag] if by_tag else ["--record", str(board.number)])]
         for name, value in board.variant_flags.items():
             words += ["--variant", f"{str(name).strip().lower()}={value_text(value)}"]
     else:
