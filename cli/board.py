@@ -15,7 +15,7 @@ import typer
 from solver.errors import ParseError, StichError
 from solver.files import not_file_kind
 
-from .errors import EXIT_BAD_INPUT, file_name, input_errors, message
+from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, file_name, input_errors, message, say_interrupted
 from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options
 
 if TYPE_CHECKING:
@@ -154,14 +154,19 @@ def said(text: str) -> None:
 
 def standard_input() -> bytes:
     """The FILE ``-``: standard input read once, whole, at the start (the page serves it from memory). A text
-    larger than the board reads, or an input that cannot be read, is said as every command says it, and exits 1."""
+    larger than the board reads, or an input that cannot be read, is said as every command says it, and exits 1;
+    a stop (Ctrl-C, SIGTERM) while it is read says so, and exits 130."""
     from solver.board.app import STDIN_NAME
     from solver.board.session import MAX_FILE_BYTES, too_large_text
 
     from .records import stdin_bytes
 
     with input_errors():
-        raw = stdin_bytes().read(MAX_FILE_BYTES + 1)
+        try:
+            raw = stdin_bytes().read(MAX_FILE_BYTES + 1)
+        except KeyboardInterrupt:
+            say_interrupted("board", "while reading standard input")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         if len(raw) > MAX_FILE_BYTES:
             raise StichError(too_large_text(STDIN_NAME))
     return raw

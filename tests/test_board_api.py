@@ -2843,8 +2843,8 @@ def test_standard_input_is_read_once_and_served_from_memory(monkeypatch):
 
 
 def test_a_file_name_not_utf8_is_said_at_start_as_the_page_says_it(tmp_path, monkeypatch):
-    """The page wrote a file name's byte that is not UTF-8 as \\xff, stderr at the start as the surrogate it was read
-    into (\\udcff): both say \\xff."""
+    """A file name's byte that is not UTF-8 is said at the start as the page writes it, \\xff, not as the surrogate it
+    is read into (\\udcff)."""
     from typer.testing import CliRunner
 
     import uvicorn
@@ -2906,3 +2906,29 @@ def test_a_bad_file_beside_standard_input_is_said_before_standard_input_is_read(
         said = process.stderr.read()
     assert exit_code == 1 and said == (f"stich: {missing}: not a readable file (the board opens files by name, or - "
                                        "for standard input; upload others on the page)\n")
+
+
+def test_a_stop_while_standard_input_is_read_says_so():
+    """Ctrl-C while standard input is read (a terminal the records are still typed at) says that the board stopped
+    while reading it, and exits 130 with nothing printed."""
+    import pty
+
+    master, terminal = pty.openpty()
+    try:
+        with subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "-",
+                               "--no-open", "-p", "0"], stdin=terminal, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) as process:
+            try:
+                prompt = process.stderr.readline()  # said as the reading begins
+                process.send_signal(signal.SIGINT)
+                exit_code = process.wait(timeout=60)
+            finally:
+                process.kill()  # where it did not exit
+            printed, said = process.stdout.read(), process.stderr.read()
+    finally:
+        os.close(master)
+        os.close(terminal)
+    assert prompt == ("stich: reading the records from the terminal (standard input): end the input with Ctrl-D on a "
+                      "line of its own\n")
+    assert exit_code == 130 and printed == ""
+    assert said == "stich: board: stopped by the interrupt while reading standard input\n"
