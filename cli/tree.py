@@ -18,7 +18,6 @@ from solver.formats.tbn import Record, iter_records, no_records_said
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
-from solver.tree import node_memory_text, nodes_memory_holds
 
 from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, refused_for_record,
                      say_interrupted)
@@ -118,7 +117,8 @@ def tree(
     first record (or the one of --board or --record) is used; --time-limit bounds its searches together (past it
     no tree is written, exit 1). Without --out, the tree's summary (the root's value and cards) is printed, or with
     --json the whole tree as JSON, on stdout."""
-    from solver.tree import FORMATS, TreeTooLarge, strategy_tree, tree_document, write_tree
+    from solver.tree import (FORMATS, TreeTooLarge, node_memory_text, nodes_memory_holds, strategy_tree,
+                             tree_document, write_tree)  # the tree's work: its --help loads none of it
 
     flags = parse_variant_options(variant)
     check_selection(board, record_number)

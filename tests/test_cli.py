@@ -2278,11 +2278,12 @@ def test_a_command_imports_only_what_it_uses():
 
 
 #: What a command's work runs and its help does not: the worker pool (multiprocessing), the sampler and the bots, the
-#: match, the benchmark, the batch and its checkpoints, the post-mortem's grading and plot, rich's progress bar, the
-#: browser's launcher. A command imports them when it runs (bench/README.md, "--help start-up").
+#: match, the benchmark, the batch and its checkpoints, the post-mortem's grading and plot, the game tree, rich's
+#: progress bar, the browser's launcher. A command imports them when it runs (bench/README.md, "--help start-up").
 HELP_UNUSED = ("multiprocessing", "concurrent.futures.process", "rich.progress", "webbrowser", "solver.workers",
                "solver.checkpoint", "solver.batch", "solver.benchmark", "solver.sampling", "solver.advice",
-               "solver.bots", "solver.match", "solver.postmortem", "solver.plot", "solver.intervals")
+               "solver.bots", "solver.match", "solver.postmortem", "solver.plot", "solver.intervals",
+               "solver.tree")
 
 
 @pytest.mark.parametrize("command", [name for name, _, _ in COMMANDS])
