@@ -894,6 +894,25 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     assert library["variant"] == {"must_undertrump": "false"} and library["bots"]["sampling:1"]["card_time"] == 0.5
 
 
+def test_a_match_setup_spells_the_contract_and_flags_one_way_however_they_were_typed():
+    """The setup line and the JSON heading said ``-c "solo  h"`` and ``--variant LAUFENDE_MODE=Only_If_Holder_Wins``
+    as typed: one match, two spellings. They say the contract and each flag as the game reads them."""
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    runner = CliRunner()
+    for contract, flag in (("Solo H", "laufende_mode=only_if_holder_wins"),
+                           ("solo  h", "LAUFENDE_MODE = Only_If_Holder_Wins")):
+        args = ["match", "-g", "sk", "--bots", "random,random,random,random", "-n", "1", "-c", contract,
+                "--variant", flag]
+        text = runner.invoke(app, args)
+        assert text.exit_code == 0, text.output
+        assert "bots: random; contract Solo H, declarer 1; variant: laufende_mode=only_if_holder_wins\n" in text.stdout
+        document = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+        assert (document["contract"], document["variant"]) == ("Solo H", {"laufende_mode": "only_if_holder_wins"})
+
+
 def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
     """The setup line said ``at most 0.05 s a card``, but the first sample always finishes (a Zwanzigerrufen opening
     lead took 0.7 s under a deadline of 0.001 s): the line and ``--help`` say what the deadline is."""
