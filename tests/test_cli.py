@@ -2437,6 +2437,19 @@ def test_install_completion_in_a_home_it_cannot_write_says_so_in_one_line(tmp_pa
     assert process.stdout == "" and blocking.read_text() == ""
 
 
+def test_install_completion_says_where_it_installed_on_stderr(tmp_path: Path):
+    """``--install-completion``'s lines (where the script went, when it takes effect) are messages: Typer printed
+    them on stdout, which carries data alone. They are on stderr, and the script is installed. Run under bash."""
+    environment = {**os.environ, "HOME": str(tmp_path)}
+    code = "import sys; sys.argv[0] = 'stich'; from solver.cli.main import main; main()"  # the script's name
+    command = f"{sys.executable} -c \"{code}\" --install-completion; exit $?"
+    process = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, env=environment)
+    assert process.returncode == 0, process.stderr
+    script = tmp_path / ".bash_completions" / "stich.sh"
+    assert process.stdout == "" and f"bash completion installed in {script}\n" in process.stderr
+    assert "_STICH_COMPLETE=complete_bash" in script.read_text()
+
+
 @pytest.mark.parametrize("option", ["--install-completion", "--show-completion"])
 def test_a_completion_option_refuses_a_shell_name(option: str, tmp_path: Path):
     """Typer's completion options are flags: a word after them was ignored, so ``--show-completion zsh`` printed
