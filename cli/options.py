@@ -170,22 +170,35 @@ def checked_time_limit(value: float | None) -> float | None:
     return value
 
 
+def time_limit_help(bounds: str, past: str) -> str:
+    """Every ``--time-limit``'s help (and ``match --card-time``'s) in one pattern: what the limit ``bounds`` (a
+    record's searches, one question, the whole match) and what happens ``past`` it, so that its unit is never left to
+    guess."""
+    return f"Time limit, in seconds, of {bounds}: past it {past}."
+
+
+def count_help(what: str) -> str:
+    """Every ``-n``'s help in one pattern: ``-n`` is how many of the command's own units it makes (deals, boards,
+    samples), the long flag naming them (``--count``; ``analyse``'s ``--samples``)."""
+    return f"How many {what}."
+
+
 #: The seconds one record's searches may take together; a record not answered in time is said on stderr and the
 #: others are still answered (:func:`cli.records.run_over_records`).
 TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
-                          help="Give up a record whose searches take longer than SECONDS in all: it is said on "
-                               "stderr and not answered (exit 1); the other records still are.")
+                          help=time_limit_help("each record's searches together", "the record is said on stderr and "
+                                               "not answered (exit 1); the other records still are"))
 #: ``score``'s --time-limit: only --dd searches, and a finished deal's score needs none, so it is given all the same.
 SCORE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
-                                help="With --dd: give up a record's double-dummy searches past SECONDS in all: it is "
-                                     "said on stderr (exit 1) and its settlement left out, a finished deal's score "
-                                     "still given (a deal whose play stops short is not answered); the other records "
-                                     "still are.")
+                                help=time_limit_help("each record's --dd searches together",
+                                                     "its settlement is left out and said on stderr (exit 1), a "
+                                                     "finished deal's score still given (a deal whose play stops "
+                                                     "short is not answered); the other records still are"))
 
 
-def output_file(help: str, metavar: str = "FILE", required: bool = False) -> Path:
-    """An ``--out`` option (never ``-o``, which is ``--objective``)."""
-    return typer.Option(... if required else None, "--out", metavar=metavar, parser=file_name,
+def output_file(help: str, required: bool = False) -> Path:
+    """An ``--out`` option (never ``-o``, which is ``--objective``), FILE in every command."""
+    return typer.Option(... if required else None, "--out", metavar="FILE", parser=file_name,
                         show_default=False, help=help)
 
 

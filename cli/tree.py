@@ -23,7 +23,7 @@ from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, m
                      say_interrupted)
 from .output import atomic_path, checked_output, names_stdout
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
-                      engine_for, objectives_among, output_file, parse_variant_options)
+                      engine_for, objectives_among, output_file, parse_variant_options, time_limit_help)
 from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
                       no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
                       with_what_if)
@@ -33,8 +33,8 @@ from .whatif import PLAY, ForeignPlayCard, what_if
 
 #: ``tree``'s --time-limit: its one record's searches (the shared text's "the other records still are" does not apply)
 TREE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
-                               help="Give up once the tree's searches take longer than SECONDS in all: it is said on "
-                                    "stderr and no tree is written (exit 1; with --json, a line that says so).")
+                               help=time_limit_help("the tree's searches together", "no tree is written, said "
+                                                    "on stderr (exit 1; with --json, a line that says so)"))
 
 
 def one_objective(value: str | None) -> str | None:
@@ -87,9 +87,9 @@ def tree(
     depth: int = typer.Option(..., "--depth", "-d", metavar="K", min=0, max=MAX_PERFT_DEPTH,
                               help="How many cards (plies) deep; a tree ends with the deal, so at most the cards "
                                    "left."),
-    out: Optional[Path] = output_file("Where to write the tree; the format follows the suffix (without --out: the "
-                                      "tree's summary on stdout, or with --json the tree itself).",
-                                      metavar="OUT.graphml|OUT.gexf|OUT.json"),
+    out: Optional[Path] = output_file("Write the tree to FILE, in the format its suffix names: .graphml, .gexf or "
+                                      ".json (without --out: the tree's summary on stdout, or with --json the tree "
+                                      "itself)."),
     board: Optional[str] = BOARD,
     record_number: Optional[int] = RECORD,
     objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
@@ -98,7 +98,8 @@ def tree(
                                                  "(default points; in Kratzen, which has none, the attacker's "
                                                  "tricks, or --seat's)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",
-                                       help="The seat of a per-seat objective."),
+                                       help="The seat the answer is for, with a per-seat objective (a "
+                                            "seat's own tricks)."),
     play: Optional[str] = PLAY,
     max_nodes: int = typer.Option(DEFAULT_MAX_NODES, "--max-nodes", metavar="N", min=0, max=MAX_TREE_NODES,
                                   help="Refuse a tree of more than N nodes, counted before it is built (about 10 "

@@ -926,8 +926,9 @@ def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
             "card (its first sample always finishes))") in str(result)
     assert "at most" not in str(result)
     shown = CliRunner().invoke(app, ["match", "--help"], env={"COLUMNS": "200"})
-    assert ("Each sampling bot's deadline for one card: it stops sampling at SECONDS, but always finishes its first "
-            "sample, so a card takes at least one sample's search (may be longer).") in " ".join(shown.stdout.split())
+    assert ("Time limit, in seconds, of each card a sampling bot chooses: past it the bot stops sampling, but its "
+            "first sample always finishes, so a card takes at least one sample's search (may be longer)") \
+        in " ".join(shown.stdout.split())
 
 
 def test_a_checkpoint_is_not_resumed_by_a_match_with_another_card_time(tmp_path):
