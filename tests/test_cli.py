@@ -2610,7 +2610,7 @@ def test_tree_time_limit_help_says_what_tree_does_past_it():
     from test_docs import command_of
 
     limit = next(param for param in command_of("tree").params if "--time-limit" in param.opts)
-    assert "no tree is written (exit 1; with --json, a line that says so)" in limit.help  # the unanswered line
+    assert "no tree is written, said on stderr (exit 1; with --json, a line that says so)" in limit.help
     assert "other records" not in limit.help
     solve_limit = next(param for param in command_of("solve").params if "--time-limit" in param.opts)
     assert "the other records still are" in solve_limit.help
