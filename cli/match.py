@@ -377,12 +377,13 @@ class JsonStream:
 
 
 def canonical_setup(game: str, contract: str | None, flags: dict[str, str]) -> tuple[str | None, dict[str, str]]:
-    """The contract and variant flags as the game reads them, however they were typed (``-c "solo  h"``,
-    ``--variant WELI_also_bells=YES``: ``Solo H``, ``weli_also_bells=true``; a flag at its default is none): the
-    match's setup line and JSON heading say one spelling for one match."""
+    """The contract and each variant flag given as the game reads them, however they were typed (``-c "solo  h"``,
+    ``--variant WELI_also_bells=YES``: ``Solo H``, ``weli_also_bells=true``): the match's setup line and JSON heading
+    say one spelling for one match."""
     chosen = get_game(game)
-    read = str(chosen.parse_contract(contract)) if contract is not None else None
-    return read, {name: value_text(value) for name, value in chosen.variant(flags).key()}
+    read = chosen.variant(flags)
+    return (str(chosen.parse_contract(contract)) if contract is not None else None,
+            {name.strip().lower(): value_text(read[name.strip().lower()]) for name in flags})
 
 
 def spelt_canonically(result: MatchResult) -> MatchResult:
