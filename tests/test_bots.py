@@ -902,15 +902,17 @@ def test_a_match_setup_spells_the_contract_and_flags_one_way_however_they_were_t
     from solver.cli.main import app
 
     runner = CliRunner()
-    for contract, flag in (("Solo H", "laufende_mode=only_if_holder_wins"),
-                           ("solo  h", "LAUFENDE_MODE = Only_If_Holder_Wins")):
+    for contract, flag, default in (("Solo H", "laufende_mode=only_if_holder_wins", "runaway_count_at=lead"),
+                                    ("solo  h", "LAUFENDE_MODE = Only_If_Holder_Wins", "Runaway_Count_At=LEAD")):
         args = ["match", "-g", "sk", "--bots", "random,random,random,random", "-n", "1", "-c", contract,
-                "--variant", flag]
+                "--variant", flag, "--variant", default]  # a flag given at its default is said too
         text = runner.invoke(app, args)
         assert text.exit_code == 0, text.output
-        assert "bots: random; contract Solo H, declarer 1; variant: laufende_mode=only_if_holder_wins\n" in text.stdout
+        assert ("bots: random; contract Solo H, declarer 1; variant: laufende_mode=only_if_holder_wins, "
+                "runaway_count_at=lead\n") in text.stdout
         document = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
-        assert (document["contract"], document["variant"]) == ("Solo H", {"laufende_mode": "only_if_holder_wins"})
+        assert document["contract"] == "Solo H"
+        assert document["variant"] == {"laufende_mode": "only_if_holder_wins", "runaway_count_at": "lead"}
 
 
 def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
