@@ -15,7 +15,7 @@ from solver.deal import small_number
 from solver.errors import InvalidSeatError, StichError
 from solver.files import locked_while_written
 from solver.generate import contract_refusal
-from solver.games import game_list, get_game
+from solver.games import get_game
 from solver.games.outcome import measure_words
 from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_SAMPLES, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                            MIN_WORKER_MEMORY_MB)
@@ -25,9 +25,8 @@ from solver.variant import rules_note
 
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
 from .options import (ALL_MESSAGES, CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB, POOL_THREADS,
-                      SCHEDULER, check_game_options, checked_game, checked_seed, engine_for, game_examples,
-                      count_help, parse_variant_options, pool_options, time_limit_help,
-                      workers_option)
+                      SCHEDULER, check_game_options, checked_seed, count_help, engine_for, game_examples, game_option,
+                      parse_variant_options, pool_options, time_limit_help, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import (CardPainter, fits, fits_compacted, for_stdout, least_width, plural, record_head, table_cell,
                      status_on_stderr, stdout_console)
@@ -168,8 +167,7 @@ def analyse(
         None, metavar="FILE", show_default=False, parser=file_name,
         help="Analyse from the records of this file instead: the seat's hand as dealt and the play so far are "
              "kept, the other hands redealt."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", callback=checked_game,
-                                       help=f"{game_list()} (or an alias)."),
+    game: Optional[str] = game_option(None),
     hand: Optional[str] = typer.Option(None, "--hand", metavar="CARDS",
                                        help="The hand analysed, cards separated by spaces."),
     seat: int = typer.Option(..., "--seat", metavar="SEAT",

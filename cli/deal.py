@@ -9,13 +9,12 @@ from typing import List, Optional
 import typer
 
 from solver.formats.tbn import format_record
-from solver.games import game_list
 from solver.generate import random_records
 from solver.scoring import MAX_POT
 
 from .errors import EXIT_INTERRUPTED, OutputCut, input_errors, interrupts_held, say_interrupted, stdout_buffered
 from .output import atomic_writer, checked_output, is_stdout
-from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, count_help, output_file,
+from .options import (DEFAULT_SEED, check_game_options, checked_seed, count_help, game_option, output_file,
                       parse_variant_options)
 
 #: --pot as the other commands take it (the pot at the start of the deal), written as each record's [Pot] tag
@@ -24,8 +23,7 @@ DEAL_POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
 
 
 def deal(
-    game: str = typer.Option(..., "--game", "-g", metavar="GAME", callback=checked_game,
-                             help=f"{game_list()} (or an alias)."),
+    game: str = game_option(...),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Only deals on which this contract can be bid, e.g. 'Solo H'."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,

@@ -14,7 +14,7 @@ import typer
 from rich.table import Table
 
 from solver.errors import InvalidContractError, StichError, did_you_mean
-from solver.games import game_list, games_with, get_game
+from solver.games import games_with, get_game
 from solver.games.base import score_or_measure
 from solver.limits import DEFAULT_SAMPLES, PLAYS_FOR
 from solver.scoring import MAX_POT
@@ -23,7 +23,7 @@ from solver.variant import value_text
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
                      warnings_said)
 from .startup import mark_stop_said
-from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, count_help, given,
+from .options import (DEFAULT_SEED, check_game_options, checked_seed, count_help, game_option, given,
                       parse_variant_options, time_limit_help, workers_option, workers_within_cores)
 from .records import compact_json
 from .render import plural, progress_on_stderr, stdout_console, table_cell
@@ -78,8 +78,7 @@ def refuse_unused_sampling_options(context: typer.Context, specs: list[BotSpec])
 
 def match(
     context: typer.Context,
-    game: str = typer.Option(..., "--game", "-g", metavar="GAME", callback=checked_game,
-                             help=f"{game_list()} (or an alias)."),
+    game: str = game_option(...),
     bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
                              help="One bot per seat, seat 1 first: sampling (sampling:N for N samples a card), "
                                   "random, cheater, or a bot of your own as module:attribute (mybots:LastCard: a "

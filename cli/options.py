@@ -18,7 +18,7 @@ import typer
 
 from solver.announcements import parse_announcements
 from solver.errors import FlagGivenTwiceError, StichError, did_you_mean
-from solver.games import GAMES, check_flags_of_some_game, games_with, get_game
+from solver.games import GAMES, check_flags_of_some_game, game_list, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
                              everyday_refusal)
 from solver.position import Position
@@ -40,6 +40,26 @@ def variant_examples() -> str:
 def all_objectives() -> list[str]:
     """Every objective name of every game, ``score`` (every game's) and ``all``."""
     return sorted({name for game in GAMES for name in game.objectives} | {"all", "score"})
+
+
+def game_names(incomplete: str) -> list[str]:
+    """``--game``'s Tab completion: the games' names that start with what is typed, in any case, completed after the
+    letters typed (``s`` gives ``schafkopf``: Typer offers only what starts with them; a game's name is read in any
+    case). An alias is taken, not offered."""
+    return [incomplete + game.name[len(incomplete):] for game in GAMES
+            if game.name.lower().startswith(incomplete.lower())]
+
+
+def game_option(default: Any, help: str | None = None) -> Any:
+    """``-g/--game``, one option in every command that names its game (``deal``, ``bench``, ``analyse``, ``match``):
+    the game by name or alias, checked, its names offered to Tab; ``help`` by default names the games."""
+    return typer.Option(default, "--game", "-g", metavar="GAME", callback=checked_game, autocompletion=game_names,
+                        help=help or f"{game_list()} (or an alias).")
+
+
+def objective_names(incomplete: str) -> list[str]:
+    """``--objective``'s Tab completion: every game's objective names that start with what is typed."""
+    return [name for name in all_objectives() if name.startswith(incomplete.strip().lower())]
 
 
 def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | str | None:
@@ -141,6 +161,7 @@ def note_threads_over_cores(threads: int | None) -> None:
 
 
 OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=checked_objectives,
+                          autocompletion=objective_names,
                           help="What to solve (repeatable): score (the net settlement in game units), points, game, "
                                "valat, ... or 'all'. Default: the score beside points (in a game without them, beside "
                                "every seat's tricks); cards are ranked by the score.")

@@ -23,7 +23,8 @@ from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, m
                      say_interrupted)
 from .output import atomic_path, checked_output, names_stdout
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
-                      engine_for, objectives_among, output_file, parse_variant_options, time_limit_help)
+                      engine_for, objective_names, objectives_among, output_file, parse_variant_options,
+                      time_limit_help)
 from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
                       no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
                       with_what_if)
@@ -93,7 +94,7 @@ def tree(
     board: Optional[str] = BOARD,
     record_number: Optional[int] = RECORD,
     objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
-                                            callback=one_objective,
+                                            callback=one_objective, autocompletion=objective_names,
                                             help="The value on nodes and edges: score (game units), points, ... "
                                                  "(default points; in Kratzen, which has none, the attacker's "
                                                  "tricks, or --seat's)."),

@@ -2423,6 +2423,18 @@ def test_shell_completion_offers_the_commands_and_a_commands_options():
     assert offered == ["--json"] and "solver.cli.solve" in loaded and "solver.cli.analyse" not in loaded
 
 
+def test_shell_completion_offers_the_games_and_the_objectives():
+    """``--game <Tab>`` and ``-o <Tab>`` offered nothing (a file name, by the script's default): the games' names
+    and the objectives' complete, in every command that takes them."""
+    for command in ("deal", "bench", "analyse", "match"):
+        assert _completed(f"stich {command} --game ")[0] == ["Zwanzigerrufen", "Schafkopf", "Kratzen"]
+    assert _completed("stich deal -g S")[0] == ["Schafkopf"]
+    assert _completed("stich deal -g s")[0] == ["schafkopf"]  # a game's name is read in any case
+    assert _completed("stich solve x.tbn -o val")[0] == ["valat", "valat_against"]
+    assert _completed("stich batch x.tbn --objective val")[0] == ["valat", "valat_against"]
+    assert _completed("stich tree x.tbn -o val")[0] == ["valat", "valat_against"]
+
+
 def test_install_completion_in_a_home_it_cannot_write_says_so_in_one_line(tmp_path: Path):
     """``--install-completion`` writes the shell's start-up files under HOME; a HOME that cannot be made (here
     under a file, as ``HOME=/proc/nonexistent``) failed with an OSError traceback. It is one line naming the option
