@@ -6,7 +6,6 @@ import os
 import sys
 import time
 from contextlib import contextmanager, suppress
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, List, Optional
 
@@ -18,7 +17,6 @@ from solver.games import games_with, get_game
 from solver.games.base import score_or_measure
 from solver.limits import DEFAULT_SAMPLES, PLAYS_FOR
 from solver.scoring import MAX_POT
-from solver.variant import value_text
 
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
                      warnings_said)
@@ -178,9 +176,9 @@ def match(
                         f"bot")
     latest: list[MatchResult] = []
     # the deals are not kept: --json writes each as it comes, the report needs only their sums
-    said_contract, said_flags = canonical_setup(game, contract, flags)
     stream = JsonStream(match_heading(get_game(game).name, seed, count, rotate, pot,
-                                      MatchSetup.of(players, said_contract, declarer, said_flags))) if as_json else None
+                                      MatchSetup.of(get_game(game), players, contract, declarer, flags))) \
+        if as_json else None
     with input_errors():
         try:  # the line said once the status line is gone (under it, it was wrapped at the terminal's width)
             with progress_on_stderr("match") as report:
@@ -375,25 +373,6 @@ class JsonStream:
             self.closed = True
 
 
-def canonical_setup(game: str, contract: str | None, flags: dict[str, str]) -> tuple[str | None, dict[str, str]]:
-    """The contract and each variant flag given as the game reads them, however they were typed (``-c "solo  h"``,
-    ``--variant WELI_also_bells=YES``: ``Solo H``, ``weli_also_bells=true``): the match's setup line and JSON heading
-    say one spelling for one match."""
-    chosen = get_game(game)
-    read = chosen.variant(flags)
-    return (str(chosen.parse_contract(contract)) if contract is not None else None,
-            {name.strip().lower(): value_text(read[name.strip().lower()]) for name in flags})
-
-
-def spelt_canonically(result: MatchResult) -> MatchResult:
-    """``result`` with its setup's contract and flags spelt as :func:`canonical_setup` spells them."""
-    if result.setup is None:
-        return result
-    contract, flags = canonical_setup(result.game, result.setup.contract, dict(result.setup.variant))
-    setup = replace(result.setup, contract=contract, variant=tuple(sorted(flags.items())))
-    return replace(result, setup=setup)
-
-
 def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStream | None,
                  timing: dict[str, float] | None = None) -> None:
     """The match's report (the end of its JSON stream, or the table for people); a match stopped early says so. The
@@ -401,7 +380,6 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     size. ``timing`` is the JSON's ``time_limit`` (a match its time limit stopped)."""
     from solver.match import match_report, mixed_builds_text
 
-    result = spelt_canonically(result)
     mixed = mixed_builds_text(result.engine_builds)  # a checkpoint resumed after an upgrade: never unsaid
     if mixed is not None:
         mixed += f" (a checkpoint resumed after an upgrade){ONE_BUILD}"

@@ -1177,6 +1177,58 @@ def test_a_match_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path):
     assert len(spans) == 4 and spans[0]["key"] == key  # the old board read back, not played again
 
 
+def test_a_match_setup_from_the_api_spells_the_contract_and_flags_as_the_game_reads_them():
+    """``play_match`` itself spells the setup (not only ``stich match``): an API user's result and report say
+    ``Solo H`` and ``true`` for ``"solo  h"`` and ``YES``, a flag at its default kept."""
+    from solver.match import match_report
+
+    bots = [make_bot("random") for _ in range(4)]
+    result = play_match("schafkopf", bots, boards=1, contract="solo  h",
+                        variant={"Laufende_Mode": "ONLY_IF_HOLDER_WINS", "runaway_count_at": "LEAD"})
+    assert result.setup is not None
+    assert (result.setup.contract, result.setup.variant) == (
+        "Solo H", (("laufende_mode", "only_if_holder_wins"), ("runaway_count_at", "lead")))
+    said = ("bots: random; contract Solo H, declarer 1; variant: laufende_mode=only_if_holder_wins, "
+            "runaway_count_at=lead")
+    assert match_report(result).setup == said
+    assert said in str(result)
+    kratzen = play_match("kratzen", bots[:3], boards=1, variant="weli_also_bells=YES")
+    assert kratzen.setup is not None and kratzen.setup.variant == (("weli_also_bells", "true"),)
+
+
+def test_a_match_checkpoint_resumes_whatever_way_the_contract_is_spelt(tmp_path):
+    """A checkpoint is keyed by the contract as the game reads it: ``-c "solo  h"`` then ``-c "Solo H"`` resume one
+    match; one keyed by the contract as typed (written before) is still resumed."""
+    import json
+
+    from solver.checkpoint import HEADER, _key_of
+
+    bots = [make_bot("random") for _ in range(4)]
+    ask = dict(boards=3, seed=5, rotate=False)
+    whole = play_match("schafkopf", bots, contract="Solo H", **ask)
+    journal = tmp_path / "match.ckpt"
+    part = play_match("schafkopf", bots, contract="solo  h", checkpoint=journal, time_limit=1e-9, **ask)
+    assert part.stopped == "time limit" and len(part.deals) == 1
+    resumed = play_match("schafkopf", bots, contract="Solo H", checkpoint=journal, **ask)
+    assert (resumed.deals, resumed.bots) == (whole.deals, whole.bots)
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert len([line for line in lines if HEADER in line]) == 1 and len(lines) == 1 + 3
+
+    # a checkpoint written under the old key, the contract as typed
+    old = tmp_path / "old.ckpt"
+    play_match("schafkopf", bots, contract="Solo H", checkpoint=old, time_limit=1e-9, **ask)
+    lines = [json.loads(line) for line in old.read_text().splitlines()]
+    identity = {name: value for name, value in lines[0].items() if name not in (HEADER, "key")}
+    identity["match"]["contract"] = "solo  h"
+    key = _key_of(identity)
+    old.write_text("".join(json.dumps({**line, "key": key} | ({"match": identity["match"]} if HEADER in line else {}))
+                           + "\n" for line in lines))
+    resumed = play_match("schafkopf", bots, contract="solo  h", checkpoint=old, **ask)
+    assert (resumed.deals, resumed.bots) == (whole.deals, whole.bots)
+    spans = [json.loads(line) for line in old.read_text().splitlines() if HEADER not in json.loads(line)]
+    assert len(spans) == 3 and spans[0]["key"] == key  # the old board read back, not played again
+
+
 def test_a_numpy_declarer_makes_a_match_whose_report_is_json():
     """play_match reads a numpy declarer as the int it stands for, as every seat is, so the report's as_dict() goes
     through json.dumps."""
