@@ -26,6 +26,7 @@ from rich.text import Text
 from solver.analysis import SCHEMA
 from solver.errors import StichError
 from solver.files import json_kind
+from solver.games import get_game
 from solver.limits import DEFAULT_LIMIT_S, MAX_LIMIT_S
 from solver.search.engine import default_threads, usable_cores
 
@@ -604,7 +605,8 @@ def bench(
     with input_errors():
         for line in lines:
             if flags:
-                line = dataclasses.replace(line, variant=tuple(sorted(flags.items())))
+                spelt = get_game(line.game).variant(flags).spelt(flags)  # YES as the game spells it: true
+                line = dataclasses.replace(line, variant=tuple(sorted(spelt.items())))
             working: str | None = line.name  # the line being measured (None: finished, the next not begun)
             try:
                 with progress_on_stderr(line.name) as progress:

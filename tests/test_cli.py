@@ -1669,6 +1669,15 @@ def test_bench_table_says_which_deals_it_timed():
     assert "deals: Kratzen 2 deals, boards 1-2 of seed 5, variant must_undertrump=false\n" in other
 
 
+def test_bench_json_spells_each_variant_value_as_the_game_does():
+    """bench --json wrote a --variant value as typed (``NO``) where match and a batch line write ``false``: one
+    flag, two spellings across the commands' documents."""
+    args = ("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--variant", "Must_Undertrump=NO")
+    [line] = documents(*args, "--json")
+    assert line["variant"] == {"must_undertrump": "false"}
+    assert "variant must_undertrump=false\n" in run(*args).stdout
+
+
 def test_bench_save_to_stdout_writes_the_run_alone():
     """--save - wrote the saved run after the table (or after the --json lines), so stdout was neither a table, nor
     JSON Lines, nor a run --compare could read."""
