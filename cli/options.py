@@ -12,7 +12,7 @@ import math
 import re
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import typer
 
@@ -42,12 +42,16 @@ def all_objectives() -> list[str]:
     return sorted({name for game in GAMES for name in game.objectives} | {"all", "score"})
 
 
+def names_completing(incomplete: str, names: Iterable[str]) -> list[str]:
+    """Tab completion of an option whose ``names`` are read in any case: those that start with what is typed, in any
+    case, completed after the letters typed (``s`` gives ``schafkopf``, ``SC`` gives ``SCore``: Typer offers only
+    what starts with the letters typed)."""
+    return [incomplete + name[len(incomplete):] for name in names if name.lower().startswith(incomplete.lower())]
+
+
 def game_names(incomplete: str) -> list[str]:
-    """``--game``'s Tab completion: the games' names that start with what is typed, in any case, completed after the
-    letters typed (``s`` gives ``schafkopf``: Typer offers only what starts with them; a game's name is read in any
-    case). An alias is taken, not offered."""
-    return [incomplete + game.name[len(incomplete):] for game in GAMES
-            if game.name.lower().startswith(incomplete.lower())]
+    """``--game``'s Tab completion: the games' names (:func:`names_completing`). An alias is taken, not offered."""
+    return names_completing(incomplete, (game.name for game in GAMES))
 
 
 def game_option(default: Any, help: str | None = None) -> Any:
@@ -58,8 +62,8 @@ def game_option(default: Any, help: str | None = None) -> Any:
 
 
 def objective_names(incomplete: str) -> list[str]:
-    """``--objective``'s Tab completion: every game's objective names that start with what is typed."""
-    return [name for name in all_objectives() if name.startswith(incomplete.strip().lower())]
+    """``--objective``'s Tab completion: every game's objective names (:func:`names_completing`)."""
+    return names_completing(incomplete, all_objectives())
 
 
 def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | str | None:

@@ -2444,6 +2444,14 @@ def test_shell_completion_offers_the_games_and_the_objectives():
     assert _completed("stich tree x.tbn -o val")[0] == ["valat", "valat_against"]
 
 
+def test_objective_completion_reads_what_is_typed_in_any_case_as_the_games_does():
+    """``-o SCO<Tab>`` offered nothing: the names were matched against the letters lower-cased, and Typer offers
+    only what starts with the letters typed. Objectives complete as games do, after the letters typed."""
+    assert _completed("stich solve x.tbn -o SCO")[0] == ["SCOre"]
+    assert _completed("stich batch x.tbn -o Val")[0] == ["Valat", "Valat_against"]
+    assert _completed("stich deal -g SCH")[0] == ["SCHafkopf"]
+
+
 def test_install_completion_in_a_home_it_cannot_write_says_so_in_one_line(tmp_path: Path):
     """``--install-completion`` writes the shell's start-up files under HOME; a HOME that cannot be made (here
     under a file, as ``HOME=/proc/nonexistent``) failed with an OSError traceback. It is one line naming the option
