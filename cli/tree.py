@@ -23,7 +23,7 @@ from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, m
                      say_interrupted)
 from .output import atomic_path, checked_output, names_stdout
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
-                      engine_for, objective_names, objectives_among, output_file, parse_variant_options,
+                      engine_for, names_completing, objectives_among, output_file, parse_variant_options,
                       time_limit_help)
 from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
                       no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
@@ -44,8 +44,18 @@ def one_objective(value: str | None) -> str | None:
     misspelt name is offered the names a tree takes."""
     if value is not None and value.strip().lower() == "all":
         raise typer.BadParameter("a tree has one value on each node: give one objective, not 'all'")
-    objectives_among(value, [name for name in all_objectives() if name != "all"])
+    objectives_among(value, tree_objectives())
     return value
+
+
+def tree_objectives() -> list[str]:
+    """The objectives a tree takes: every game's, not ``all``."""
+    return [name for name in all_objectives() if name != "all"]
+
+
+def tree_objective_names(incomplete: str) -> list[str]:
+    """``tree -o``'s Tab completion: the objectives a tree takes (``all``, which it refuses, is not offered)."""
+    return names_completing(incomplete, tree_objectives())
 
 
 def input_is_regular_file(file: Path) -> bool:
@@ -94,7 +104,7 @@ def tree(
     board: Optional[str] = BOARD,
     record_number: Optional[int] = RECORD,
     objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
-                                            callback=one_objective, autocompletion=objective_names,
+                                            callback=one_objective, autocompletion=tree_objective_names,
                                             help="The value on nodes and edges: score (game units), points, ... "
                                                  "(default points; in Kratzen, which has none, the attacker's "
                                                  "tricks, or --seat's)."),

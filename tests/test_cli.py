@@ -2452,6 +2452,14 @@ def test_objective_completion_reads_what_is_typed_in_any_case_as_the_games_does(
     assert _completed("stich deal -g SCH")[0] == ["SCHafkopf"]
 
 
+def test_tree_objective_completion_offers_no_all():
+    """``tree -o <Tab>`` offered ``all``, which tree refuses (a tree has one value on each node); solve offers it."""
+    offered = _completed("stich tree x.tbn -o ")[0]
+    assert "all" not in offered and "score" in offered and "points" in offered
+    assert "all" in _completed("stich solve x.tbn -o ")[0]
+    assert _completed("stich tree x.tbn -o al")[0] == []
+
+
 def test_install_completion_in_a_home_it_cannot_write_says_so_in_one_line(tmp_path: Path):
     """``--install-completion`` writes the shell's start-up files under HOME; a HOME that cannot be made (here
     under a file, as ``HOME=/proc/nonexistent``) failed with an OSError traceback. It is one line naming the option
