@@ -22,7 +22,8 @@ from .errors import (OutputCut, file_name, input_errors, interrupts_held, messag
                      warnings_said)
 from .startup import mark_stop_said
 from .options import (DEFAULT_SEED, check_game_options, checked_seed, count_help, game_option, given,
-                      parse_variant_options, time_limit_help, workers_option, workers_within_cores)
+                      parse_variant_options, score_or_measure_names, time_limit_help, workers_option,
+                      workers_within_cores)
 from .records import compact_json
 from .render import plural, progress_on_stderr, stdout_console, table_cell
 
@@ -90,7 +91,7 @@ def match(
                                            help="Play every deal under this contract (default: each board's own)."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", help="The declaring seat."),
     plays_for: str = typer.Option("score", "--plays-for", "--objective", "-o", metavar="NAME",
-                                  callback=_plays_for,
+                                  callback=_plays_for, autocompletion=score_or_measure_names,
                                   help="What the sampling and cheater bots maximise (-o/--objective as elsewhere, "
                                        "the objective they play for): the settlement in game units "
                                        "(score; Kratzen: the attacker plays for his payment in chips, every other "

@@ -66,6 +66,16 @@ def objective_names(incomplete: str) -> list[str]:
     return names_completing(incomplete, all_objectives())
 
 
+#: What ``match``'s bots play for and ``postmortem`` grades by, its ``-o``: the score, or the game's own measure as
+#: solve names it (the card points; Kratzen's own tricks).
+SCORE_OR_MEASURE = ("score", "points", "tricks")
+
+
+def score_or_measure_names(incomplete: str) -> list[str]:
+    """``match -o`` and ``postmortem -o``'s Tab completion: :data:`SCORE_OR_MEASURE` (:func:`names_completing`)."""
+    return names_completing(incomplete, SCORE_OR_MEASURE)
+
+
 def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | str | None:
     """An ``--objective`` option's callback: a name that is no game's objective is a usage error (exit 2), with
     the closest names; one that some game has but a record's contract has not is that record's error (exit 1)."""

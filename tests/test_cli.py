@@ -2460,6 +2460,14 @@ def test_tree_objective_completion_offers_no_all():
     assert _completed("stich tree x.tbn -o al")[0] == []
 
 
+def test_postmortem_and_match_complete_their_own_objectives():
+    """``postmortem -o <Tab>`` and ``match -o <Tab>`` offered file names: they take score, points or (Kratzen)
+    tricks, and offer those, in any case as typed."""
+    for command in ("postmortem x.tbn -o", "match -g sk --bots random,random,random,random --plays-for"):
+        assert _completed(f"stich {command} ")[0] == ["score", "points", "tricks"]
+        assert _completed(f"stich {command} P")[0] == ["Points"]
+
+
 def test_install_completion_in_a_home_it_cannot_write_says_so_in_one_line(tmp_path: Path):
     """``--install-completion`` writes the shell's start-up files under HOME; a HOME that cannot be made (here
     under a file, as ``HOME=/proc/nonexistent``) failed with an OSError traceback. It is one line naming the option
