@@ -25,7 +25,7 @@ from solver.variant import rules_note
 
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
 from .options import (ALL_MESSAGES, CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB, POOL_THREADS,
-                      SCHEDULER, check_game_options, checked_seed, count_help, engine_for, game_examples, game_option,
+                      SCHEDULER, check_game_options, checked_seed, engine_for, game_examples, game_option,
                       parse_variant_options, pool_options, time_limit_help, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import (CardPainter, fits, fits_compacted, for_stdout, least_width, plural, record_head, table_cell,
@@ -187,7 +187,7 @@ def analyse(
                                               help="Cards known to be in another hand (repeatable), such as "
                                                    + game_examples(lambda game: f"'2:{game.pack.example()}'") + "."),
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
-                                help=count_help("samples (deals of the unseen cards) to solve")),
+                                help="How many samples (deals of the unseen cards) to solve."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
                              help="Seed of the samples: the same seed gives the same analysis."),
     workers: Optional[int] = workers_option(after=CAPPED_POOL),

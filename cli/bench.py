@@ -31,7 +31,7 @@ from solver.limits import DEFAULT_LIMIT_S, MAX_LIMIT_S
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
-from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, count_help, engine_for, finite_seconds,
+from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, finite_seconds,
                       game_option, note_threads_over_cores, output_file, parse_variant_options, time_limit_help)
 from .output import atomic_writer, checked_output, is_stdout
 from .records import emit_json, stdin_bytes
@@ -543,7 +543,7 @@ def bench(
     context: typer.Context,
     game: Optional[str] = game_option(None, "Only this game's lines (default: all)."),
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1,
-                              help=count_help("deals per line (the full benchmark uses 100)")),
+                              help="How many deals per line (the full benchmark uses 100)."),
     old_count: Optional[int] = typer.Option(None, "--deals", metavar="N", min=1, hidden=True),  # --count's old name
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
                                        help="Seed of the deals: the same seed gives the same deals (default: each "

@@ -14,7 +14,7 @@ from solver.scoring import MAX_POT
 
 from .errors import EXIT_INTERRUPTED, OutputCut, input_errors, interrupts_held, say_interrupted, stdout_buffered
 from .output import atomic_writer, checked_output, is_stdout
-from .options import (DEFAULT_SEED, check_game_options, checked_seed, count_help, game_option, output_file,
+from .options import (DEFAULT_SEED, check_game_options, checked_seed, game_option, output_file,
                       parse_variant_options)
 
 #: --pot as the other commands take it (the pot at the start of the deal), written as each record's [Pot] tag
@@ -28,7 +28,7 @@ def deal(
                                            help="Only deals on which this contract can be bid, e.g. 'Solo H'."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
                              help="Seed of the deals: the same seed gives the same deals."),
-    count: int = typer.Option(1, "-n", "--count", metavar="N", min=1, help=count_help("deals to write")),
+    count: int = typer.Option(1, "-n", "--count", metavar="N", min=1, help="How many deals to write."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", help="The declaring seat."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="The number of players, for a game played by several "

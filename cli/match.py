@@ -21,7 +21,7 @@ from solver.scoring import MAX_POT
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
                      warnings_said)
 from .startup import mark_stop_said
-from .options import (DEFAULT_SEED, check_game_options, checked_seed, count_help, game_option, given,
+from .options import (DEFAULT_SEED, check_game_options, checked_seed, game_option, given,
                       parse_variant_options, score_or_measure_names, time_limit_help, workers_option,
                       workers_within_cores)
 from .records import compact_json
@@ -84,7 +84,7 @@ def match(
                                   "bot class, factory or instance; the module from the current directory or "
                                   "PYTHONPATH). The seat count is the number of bots."),
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000,
-                              help=count_help("boards (deals, each played once per seat with --rotate)")),
+                              help="How many boards (deals, each played once per seat with --rotate)."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
                              help="Seed of the deals and of the bots' own draws: the same seed gives the same match."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
@@ -99,18 +99,18 @@ def match(
                                        "(faster): the card points (points), or in Kratzen each seat's own tricks "
                                        "(tricks)."),
     samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1,
-                                          help=count_help(f"samples (deals of the unseen cards) a 'sampling' bot "
-                                                          f"without its own ':N' solves for each card (default "
-                                                          f"{DEFAULT_SAMPLES})")),
+                                          help=f"How many samples (deals of the unseen cards) a 'sampling' bot without its "
+                                               f"own ':N' solves for each card (default {DEFAULT_SAMPLES})."),
     workers: Optional[int] = workers_option("Worker processes whole boards are played on",
                                             "; the match is the same on any number, without --card-time",
                                             one="in this process, each bot's searches on every core"),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0,
                                                help=time_limit_help(
-                                                   "each card a sampling bot chooses", "the bot stops sampling, but "
-                                                   "its first sample always finishes, so a card takes at least one "
-                                                   "sample's search (may be longer); 0: one sample a card; --json: "
-                                                   "each deal's samples says how many each card took")),
+                                                   "each sampling bot's choice of a card", "(its deadline) the bot "
+                                                   "stops sampling, but its first sample always finishes, so a card "
+                                                   "takes at least one sample's search (may be longer); 0: one "
+                                                   "sample a card; --json: each deal's samples says how many each "
+                                                   "card took")),
     match_time: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
         help=time_limit_help("the whole match", "the boards in play are played to the end (stderr says how far "

@@ -212,12 +212,6 @@ def time_limit_help(bounds: str, past: str) -> str:
     return f"Time limit, in seconds, of {bounds}: past it {past}."
 
 
-def count_help(what: str) -> str:
-    """Every ``-n``'s help in one pattern: ``-n`` is how many of the command's own units it makes (deals, boards,
-    samples), the long flag naming them (``--count``; ``analyse``'s ``--samples``)."""
-    return f"How many {what}."
-
-
 #: The seconds one record's searches may take together; a record not answered in time is said on stderr and the
 #: others are still answered (:func:`cli.records.run_over_records`).
 TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
@@ -226,8 +220,8 @@ TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, ca
 #: ``score``'s --time-limit: only --dd searches, and a finished deal's score needs none, so it is given all the same.
 SCORE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
                                 help=time_limit_help("each record's --dd searches together",
-                                                     "its settlement is left out and said on stderr (exit 1), a "
-                                                     "finished deal's score still given (a deal whose play stops "
+                                                     "the record's settlement is left out (said on stderr, exit 1), "
+                                                     "a finished deal's score still given (a deal whose play stops "
                                                      "short is not answered); the other records still are"))
 
 
