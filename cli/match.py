@@ -99,8 +99,9 @@ def match(
                                        "(faster): the card points (points), or in Kratzen each seat's own tricks "
                                        "(tricks)."),
     samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1,
-                                          help=f"How many samples (deals of the unseen cards) a 'sampling' bot without its "
-                                               f"own ':N' solves for each card (default {DEFAULT_SAMPLES})."),
+                                          help=f"How many samples (deals of the unseen cards) a 'sampling' bot "
+                                               f"without its own ':N' solves for each card (default "
+                                               f"{DEFAULT_SAMPLES})."),
     workers: Optional[int] = workers_option("Worker processes whole boards are played on",
                                             "; the match is the same on any number, without --card-time",
                                             one="in this process, each bot's searches on every core"),

@@ -929,7 +929,8 @@ def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
     assert "at most" not in str(result)
     shown = CliRunner().invoke(app, ["match", "--help"], env={"COLUMNS": "200"})
     assert ("Time limit, in seconds, of each sampling bot's choice of a card: past it (its deadline) the bot stops "
-            "sampling, but its first sample always finishes, so a card takes at least one sample's search (may be longer)") \
+            "sampling, but its first sample always finishes, so a card takes at least one sample's search (may be "
+            "longer)") \
         in " ".join(shown.stdout.split())
 
 
