@@ -16,7 +16,7 @@ from solver.errors import ParseError, StichError
 from solver.files import not_file_kind
 
 from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, file_name, input_errors, message, say_interrupted
-from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options
+from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options, time_limit_help
 
 if TYPE_CHECKING:
     from solver.board.guard import Guard
@@ -57,7 +57,8 @@ def board(
     no_open: bool = typer.Option(False, "--no-open", help="Only print the address; do not open a browser."),
     time_limit: float = typer.Option(120.0, "--time-limit", metavar="SECONDS", min=0.1, max=86400.0,
                                      callback=finite_seconds,  # the range lets nan through, as every command's
-                                     help="The longest one question (card values, the graph, the odds) may search."),
+                                     help=time_limit_help("each question's searches (card values, the graph, the "
+                                                          "odds)", "the board says the time limit ran out")),
     table_mb: Optional[int] = TABLE_MB,
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",
