@@ -324,17 +324,58 @@ def test_a_dask_cluster_of_another_stich_is_said_and_stops_the_run(tmp_path: Pat
         assert str(unread.value) == (
             f"the Dask scheduler at {address} cannot read stich's tasks (ModuleNotFoundError: No module named "
             "'solver.batch'; 'solver' is not a package): install this run's stich, with its compiled engine, where "
-            "the scheduler runs, and restart it (every result handed on so far is kept; rerun to resume)")
+            "the scheduler runs, and restart it, then rerun to resume (every result handed on so far is kept)")
         monkeypatch.setattr(workers, "stich_build", lambda: "000000000000")  # this run's: the workers' differs
         with pytest.raises(StichError) as other:
             solve_batch(source, out, objectives=None, scheduler=address)
         assert re.fullmatch(r"the Dask worker tcp://\S+ runs another stich \(build [0-9a-f]{12}, \S+\) than this "
                             r"run's \(build 000000000000\): its answers would not be this stich's; install this run's "
-                            r"stich, the same files, on every worker, and rerun to resume \(every result handed on so "
+                            r"stich, the same files, on every worker, then rerun to resume \(every result handed on so "
                             r"far is kept\)", str(other.value))
         assert not out.exists() or out.read_text() == ""
         monkeypatch.undo()
+        monkeypatch.setattr(workers, "engine_answers", lambda: "000000000000")  # the workers' engine answers otherwise
+        with pytest.raises(StichError) as engine:
+            solve_batch(source, out, objectives=None, scheduler=address)
+        assert re.fullmatch(r"the Dask worker tcp://\S+ has another compiled engine than this run's: it answers "
+                            r"stich's check deals otherwise \(answers [0-9a-f]{12}, this run's 000000000000\), so it "
+                            r"was built from other sources; rebuild that worker's engine from this run's sources "
+                            r"\(.*\), then rerun to resume \(every result handed on so far is kept\)",
+                            str(engine.value))
+        assert not out.exists() or out.read_text() == ""
+        monkeypatch.undo()
         assert solve_batch(source, out, objectives=None, scheduler=address).solved == 6
+
+
+def _dask_task_threads(job: int) -> dict[str, int]:
+    """The search threads of a Dask task's points and settlement engines."""
+    from solver import workers
+
+    return {"points": workers.worker_engine().threads, "settlement": workers.worker_settlement_engine().threads}
+
+
+def test_a_dask_worker_of_several_threads_searches_on_one_thread_a_task() -> None:
+    """A worker started with ``--nthreads 2`` runs two tasks at once: each task's engines (points and settlement)
+    search on one thread, so that the worker's threads are its cores' count and none is oversubscribed."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from solver import workers
+
+    threads: list[dict[str, int]] = []
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=":0") as cluster:
+        workers.run_dask(range(4), _dask_task_threads, (), lambda job, result: threads.append(result),
+                         cluster.scheduler_address)
+    assert threads == [{"points": 1, "settlement": 1}] * 4
+
+
+def test_the_engine_check_answers_alike_in_this_process_whatever_the_implementation(monkeypatch) -> None:
+    """The engine's answers a worker is checked by are the compiled engine's even where STICH_IMPLEMENTATION asks
+    for the reference solver (which would take minutes on a whole Zwanzigerrufen deal), and stay the same."""
+    from solver import workers
+
+    first = workers.engine_answers()
+    monkeypatch.setattr(workers, "_answers", None)
+    monkeypatch.setenv("STICH_IMPLEMENTATION", "python")
+    assert re.fullmatch(r"[0-9a-f]{12}", first) and workers.engine_answers() == first
 
 
 def _build_in(root: Path) -> str:
