@@ -18,7 +18,8 @@ back, in the order jobs finish. What every runner keeps (docs/batch.md):
   thread in flight, finished futures gathered in batches and released once handed on; a worker that dies is
   restarted by its nanny and its jobs run again elsewhere. A run with no worker on the scheduler says that it waits
   and gives up after ``worker_wait`` seconds; Dask's own log (tracebacks of a scheduler gone) stays off stderr
-  unless ``verbose``.
+  unless ``verbose``. Each task checks that its worker runs this stich and a compiled engine that answers as this
+  one (:func:`_on_this_build`): a worker of another stops the run with a message naming it.
 * **One engine a worker**, kept between jobs (:func:`worker_engine`: its table is allocated once), running one
   search thread (:data:`POOL_ENGINE_THREADS`, given to every worker through :func:`init_worker`): the pool's
   workers already use every core.
