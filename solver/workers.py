@@ -1005,18 +1005,40 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                     raise StichError(f"the Dask scheduler at {scheduler} gave up on a task whose workers died running "
                                      f"it ({_dask_said(error)}): see the workers' logs for why (out of memory, killed "
                                      f"from outside), {RESUME}") from None
-                if isinstance(error, Exception) and (not connected or "scheduler-connection-lost" in str(error)) \
-                        or isinstance(error, OSError) and not getattr(error, "filename", None):
-                    # the connection to the scheduler closed: a CommClosedError (an OSError) where it was killed, the
-                    # futures cancelled for "scheduler-connection-lost" where it was stopped
-                    lost = "scheduler-connection-lost" in str(error)  # Dask's words name every future cancelled
+                if _scheduler_lost(error, connected):
+                    lost = SCHEDULER_LOST in _cancel_reasons(error)  # Dask's words name every future
                     raise _scheduler_went_away(scheduler, "Dask's client lost the connection to it" if lost
                                                else _dask_said(error), mid_run=True) from None
-                if isinstance(error, Exception) and type(error).__module__.split(".")[0] \
+                if isinstance(error, OSError) or isinstance(error, Exception) and type(error).__module__.split(".")[0] \
                         in ("distributed", "tornado", "asyncio", "concurrent"):
                     raise StichError(f"the Dask cluster at {scheduler} failed ({_dask_said(error)}): --verbose shows "
                                      f"Dask's own log; {RESUME}") from None
                 raise
+
+
+#: The reason Dask gives for the futures it cancels when its client loses the connection to the scheduler.
+SCHEDULER_LOST = "scheduler-connection-lost"
+
+
+def _scheduler_lost(error: BaseException, connected: bool) -> bool:
+    """Whether ``error``, which stopped a run mid-way, means that the connection to the scheduler closed: Dask's
+    client no longer connected (it tries to reconnect), the futures cancelled for :data:`SCHEDULER_LOST` (a
+    scheduler stopped), or an OSError of Dask's or tornado's own (CommClosedError, StreamClosedError: one killed).
+    Any other OSError, such as one a task raised on a worker out of file handles, is the cluster failing, not the
+    scheduler gone."""
+    if not isinstance(error, Exception):
+        return False
+    if not connected or SCHEDULER_LOST in _cancel_reasons(error):
+        return True
+    return isinstance(error, OSError) and type(error).__module__.split(".")[0] in ("distributed", "tornado")
+
+
+def _cancel_reasons(error: BaseException) -> set[str]:
+    """The reasons Dask gives for the futures ``error`` says were cancelled: its ``reason`` (a FutureCancelledError)
+    or each of its groups' (a FuturesCancelledError, one group a reason); none for any other error."""
+    reason = getattr(error, "reason", None)
+    groups = getattr(error, "error_groups", ())
+    return ({reason} if isinstance(reason, str) else set()) | {getattr(group, "reason", "") for group in groups}
 
 
 def _one_line(error: BaseException) -> str:

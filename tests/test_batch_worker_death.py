@@ -530,6 +530,44 @@ def test_dask_is_never_asked_to_wait_0_seconds_whatever_the_constants(tmp_path, 
                             for timeout in timeouts)
 
 
+def out_of_file_handles(job):
+    """A task whose worker has run out of file handles."""
+    raise OSError(24, "Too many open files")
+
+
+def test_an_os_error_a_task_raises_is_the_cluster_failing_not_the_scheduler_gone():
+    """An OSError without a file name that a task raised (its worker out of file handles) was said as "the scheduler
+    went away", with advice to start it again: it is the cluster failing, in Dask's words."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        with pytest.raises(solver.StichError) as failed:
+            pool.run_dask(range(1), out_of_file_handles, (), lambda job, result: None, address)
+    assert str(failed.value) == (f"the Dask cluster at {address} failed (OSError: [Errno 24] Too many open files): "
+                                 "--verbose shows Dask's own log; then rerun to resume (every result handed on so far "
+                                 "is kept)")
+
+
+def test_the_scheduler_is_said_gone_only_by_a_lost_connection():
+    """Mid-run, the scheduler is said gone by Dask's client no longer connected, futures cancelled for a lost
+    connection (by their reason, not their text), or a closed connection of Dask's; not by any other OSError, nor
+    by futures cancelled for another reason that names the lost one in their text."""
+    pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from distributed.client import CancelledFuturesGroup, FutureCancelledError, FuturesCancelledError
+    from distributed.comm.core import CommClosedError
+
+    lost = FutureCancelledError("chunk-1", pool.SCHEDULER_LOST)
+    other = FutureCancelledError("chunk-1", "cancelled by the user", f"not {pool.SCHEDULER_LOST}")
+    all_lost = FuturesCancelledError([CancelledFuturesGroup([lost, lost], pool.SCHEDULER_LOST)])
+    assert [pool._scheduler_lost(error, connected=True) for error in
+            (lost, all_lost, CommClosedError("closed"), other, OSError(24, "Too many open files"), ValueError("x"))] \
+        == [True, True, True, False, False, False]
+    assert pool._scheduler_lost(ValueError("x"), connected=False)
+    assert not pool._scheduler_lost(KeyboardInterrupt(), connected=False)
+
+
 def _wait_until(happened, what, seconds=120.0):
     """Return once ``happened()`` is true; fail the test, saying ``what`` did not happen, after ``seconds``."""
     deadline = time.monotonic() + seconds
