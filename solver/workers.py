@@ -921,12 +921,16 @@ def _on_this_build(build: str, answers: str, task: Callable[..., Any], job: Any,
                          f"{Path(__file__).resolve().parent.parent}) than this run's (build {build}): its answers "
                          "would not be this stich's; install this run's stich, the same files, on every worker, "
                          f"{RESUME}")
-    engine = engine_answers()
+    try:
+        engine = engine_answers()
+    except Exception as error:  # an engine that cannot solve the check deals: said, not a worker's traceback
+        raise StichError(f"the compiled engine of the Dask worker {worker} failed on stich's check deals "
+                         f"({type(error).__name__}: {error}): rebuild that worker's engine from this run's sources "
+                         f"({REBUILD}), {RESUME}") from None
     if engine != answers:
         raise StichError(f"the Dask worker {worker} has another compiled engine than this run's: it answers stich's "
                          f"check deals otherwise (answers {engine}, this run's {answers}), so it was built from other "
-                         "sources; rebuild that worker's engine from this run's sources ('pip install "
-                         f"--force-reinstall --no-deps .' in a checkout of them), {RESUME}")
+                         f"sources; rebuild that worker's engine from this run's sources ({REBUILD}), {RESUME}")
     return task(job, *args)
 
 
@@ -1114,6 +1118,8 @@ def dask_seconds(seconds: float) -> float:
     return max(float(seconds), DASK_SHORTEST_WAIT_SECONDS)
 
 
+#: How a worker's engine is rebuilt from this run's sources, in a checkout of them.
+REBUILD = "'pip install --force-reinstall --no-deps .' in a checkout of them"
 #: How every message of a run stopped on a cluster ends, once results may have been handed on.
 RESUME = "then rerun to resume (every result handed on so far is kept)"
 

@@ -347,6 +347,30 @@ def test_a_dask_cluster_of_another_stich_is_said_and_stops_the_run(tmp_path: Pat
         assert solve_batch(source, out, objectives=None, scheduler=address).solved == 6
 
 
+def test_a_dask_worker_whose_engine_fails_on_the_check_deals_is_said(monkeypatch) -> None:
+    """A worker whose compiled engine raises on the check deals (a build that crashes on them) stops the run with a
+    message naming the worker, the error and the rebuild, not a worker's traceback."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from solver import workers
+
+    answers = workers.engine_answers()
+
+    def crashing() -> str:
+        if workers._dask_worker() is not None:
+            raise TypeError("an argument of another type")
+        return answers
+
+    monkeypatch.setattr(workers, "engine_answers", crashing)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        with pytest.raises(StichError) as crashed:
+            workers.run_dask(range(1), str, (), lambda job, result: None, cluster.scheduler_address)
+    assert re.fullmatch(r"the compiled engine of the Dask worker \S+ failed on stich's check deals \(TypeError: an "
+                        r"argument of another type\): rebuild that worker's engine from this run's sources \(.*'pip "
+                        r"install .*\), then rerun to resume \(every result handed on so far is kept\)",
+                        str(crashed.value))
+
+
 def _dask_task_threads(job: int) -> dict[str, int]:
     """The search threads of a Dask task's points and settlement engines."""
     from solver import workers
