@@ -1006,9 +1006,9 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                                      f"({_dask_said(cause)}): install this run's stich, with its compiled engine, "
                                      f"where the scheduler runs, and restart it, {RESUME}") from None
                 if type(error).__name__ == "KilledWorker":  # the scheduler's allowed-failures used up by one task
-                    raise StichError(f"the Dask scheduler at {scheduler} gave up on a task whose workers died running "
-                                     f"it ({_dask_said(error)}): see the workers' logs for why (out of memory, killed "
-                                     f"from outside), {RESUME}") from None
+                    key = getattr(error, "task", None)
+                    job = next((job for future, job in pending.items() if future.key == key), None)
+                    raise _killed_worker(scheduler, error, job) from None
                 if _scheduler_lost(error, connected):
                     lost = SCHEDULER_LOST in _cancel_reasons(error)  # Dask's words name every future
                     raise _scheduler_went_away(scheduler, "Dask's client lost the connection to it" if lost
@@ -1018,6 +1018,26 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                     raise StichError(f"the Dask cluster at {scheduler} failed ({_dask_said(error)}): --verbose shows "
                                      f"Dask's own log; {RESUME}") from None
                 raise
+
+
+def _killed_worker(scheduler: str, error: Any, job: Any) -> StichError:
+    """What a run says of a task the scheduler gave up on (Dask's KilledWorker: its workers died more often than
+    ``distributed.scheduler.allowed-failures``): how often, the last worker's address and the records of ``job``
+    (a chunk of :class:`solver.batch.Item`), from the error's fields rather than Dask's paragraph, which names the
+    task by its key and links Dask's documentation."""
+    deaths = getattr(error, "allowed_failures", 0) + 1
+    last = getattr(getattr(error, "last_worker", None), "address", "an unknown worker")
+    ids = [item.id for item in job if isinstance(getattr(item, "id", None), str)] if isinstance(job, list) else []
+    running = "a task" if not ids else f"record {ids[0]}" if len(ids) == 1 else \
+        f"{len(ids):,} records, {ids[0]} to {ids[-1]}"
+    return StichError(f"the Dask scheduler at {scheduler} gave up: its workers died {_times(deaths)} running "
+                      f"{running}, the last on {last}: see that worker's log for why (out of memory, killed from "
+                      f"outside), {RESUME}")
+
+
+def _times(count: int) -> str:
+    """``count`` as how often: once, twice, 3 times."""
+    return {1: "once", 2: "twice"}.get(count, f"{count:,} times")
 
 
 #: The reason Dask gives for the futures it cancels when its client loses the connection to the scheduler.
