@@ -875,38 +875,42 @@ def stich_build() -> str:
     return _build
 
 
-#: The positions a compiled engine is checked on (:func:`engine_answers`): (game, seed, objective, seat) of a
-#: seeded whole deal (:func:`solver.generate.random_position`, board 1), solved with every card's value.
-ENGINE_CHECK_DEALS = (("Schafkopf", 7, "points", None), ("Kratzen", 7, "tricks", 1),
-                      ("Zwanzigerrufen", 7, "points", None))
+#: The positions a compiled engine is checked on (:func:`engine_answers`): (game, seed, seats, objective, seat) of a
+#: seeded whole deal (:func:`solver.generate.random_position`, board 1), solved with every card's value. The Kratzen
+#: deal is one of six seats, whose search visits thousands of nodes (a three-seat deal's visits a few dozen).
+ENGINE_CHECK_DEALS = (("Schafkopf", 7, None, "points", None), ("Kratzen", 66, 6, "tricks", 1),
+                      ("Zwanzigerrufen", 7, None, "points", None))
 _answers: str | None = None
+_answers_lock = threading.Lock()
 
 
 def engine_answers() -> str:
     """12 hex digits of the sha256 of this process's compiled engine's answers to :data:`ENGINE_CHECK_DEALS` (the
-    value and every card's value of each, whatever STICH_IMPLEMENTATION says) and of the first one's settlement,
-    computed once (some 0.4 s): what a Dask
-    worker's engine is checked against beside its Python modules (:func:`stich_build`). Only exact values count, not
-    a line, which may differ between two builds of the same sources (the table's keys with or without bmi2). An
-    engine built from other ``src_ext/`` sources that answers these otherwise is refused; one that answers them
-    alike and differs elsewhere is not seen."""
+    value and every card's value of each, whatever STICH_IMPLEMENTATION says) and of the first one's settlement:
+    what a Dask worker's engine is checked against beside its Python modules (:func:`stich_build`). Computed once a
+    process (about 0.1 s), under a lock, since a worker started with ``--nthreads N`` runs N tasks at once. Only
+    exact values count, not a line, which may differ between two builds of the same sources (the table's keys with or
+    without bmi2). An engine built from other ``src_ext/`` sources that answers these otherwise is refused; one that
+    answers them alike and differs elsewhere is not seen."""
     global _answers
-    if _answers is None:
-        from .generate import random_position
-        from .search.settle import SettlementEngine
-        from .settlement import settlement_value
+    with _answers_lock:
+        if _answers is None:
+            from .generate import random_position
+            from .search.settle import SettlementEngine
+            from .settlement import settlement_value
 
-        engine = EngineSolver(1, threads=1)
-        digest = hashlib.sha256()
-        for game, seed, objective, seat in ENGINE_CHECK_DEALS:
-            position = random_position(game, seed, 1)
-            answer = engine.solve(position.state, position.objective(objective, seat), cards=True)
-            digest.update(str(answer).encode())
-        first = random_position(*ENGINE_CHECK_DEALS[0][:2], 1)
-        settlement = settlement_value(first, engine=SettlementEngine(1, threads=1), reference_solver=False)
-        digest.update(str(settlement).encode())
-        _answers = digest.hexdigest()[:12]
-    return _answers
+            engine = EngineSolver(1, threads=1)
+            digest = hashlib.sha256()
+            for game, seed, seats, objective, seat in ENGINE_CHECK_DEALS:
+                position = random_position(game, seed, 1, seats=seats)
+                answer = engine.solve(position.state, position.objective(objective, seat), cards=True)
+                digest.update(str(answer).encode())
+            game, seed, seats = ENGINE_CHECK_DEALS[0][:3]
+            settlement = settlement_value(random_position(game, seed, 1, seats=seats),
+                                          engine=SettlementEngine(1, threads=1), reference_solver=False)
+            digest.update(str(settlement).encode())
+            _answers = digest.hexdigest()[:12]
+        return _answers
 
 
 def _on_this_build(build: str, answers: str, task: Callable[..., Any], job: Any, *args: Any) -> Any:

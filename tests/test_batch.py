@@ -402,6 +402,37 @@ def test_the_engine_check_answers_alike_in_this_process_whatever_the_implementat
     assert re.fullmatch(r"[0-9a-f]{12}", first) and workers.engine_answers() == first
 
 
+def test_the_engine_check_is_computed_once_by_threads_asking_at_once(monkeypatch) -> None:
+    """A worker of ``--nthreads N`` runs N tasks at once, each asking for the engine's answers: they are computed
+    once, and every thread gets the same."""
+    import threading
+
+    from solver import workers
+
+    built: list[int] = []
+
+    class CountedEngine(workers.EngineSolver):
+        def __init__(self, *args, **options):
+            built.append(1)
+            super().__init__(*args, **options)
+
+    monkeypatch.setattr(workers, "_answers", None)
+    monkeypatch.setattr(workers, "EngineSolver", CountedEngine)
+    start = threading.Barrier(4)
+    answers: list[str] = []
+
+    def ask() -> None:
+        start.wait()
+        answers.append(workers.engine_answers())
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert built == [1] and len(answers) == 4 and len(set(answers)) == 1
+
+
 def _build_in(root: Path) -> str:
     """``stich_build()`` of the stich whose ``solver`` package lies in ``root``, read in a fresh interpreter, as a
     Dask worker with that stich installed reads it."""
