@@ -433,6 +433,34 @@ def test_the_engine_check_is_computed_once_by_threads_asking_at_once(monkeypatch
     assert built == [1] and len(answers) == 4 and len(set(answers)) == 1
 
 
+def test_the_engine_check_changes_with_one_card_value_of_one_deal(monkeypatch) -> None:
+    """An engine that answers one card of one check deal otherwise (the Kratzen deal's first card one trick more) gives
+    other answers, so a worker with it is refused."""
+    import dataclasses
+
+    from solver import workers
+    from solver.search.results import CardValue
+
+    alike = workers.engine_answers()
+    solve, calls = workers.EngineSolver.solve, []
+
+    def one_value_off(engine, *args, **options):
+        answer = solve(engine, *args, **options)
+        calls.append(answer)
+        if len(calls) != 2:
+            return answer
+        first, *rest = answer.card_values
+        return dataclasses.replace(answer, card_values=(CardValue(first.card, first.value + 1), *rest))
+
+    monkeypatch.setattr(workers, "_answers", None)
+    monkeypatch.setattr(workers.EngineSolver, "solve", one_value_off)
+    other = workers.engine_answers()
+    assert len(calls) == 3 and re.fullmatch(r"[0-9a-f]{12}", other) and other != alike
+    monkeypatch.setattr(workers, "_answers", None)
+    monkeypatch.setattr(workers.EngineSolver, "solve", solve)
+    assert workers.engine_answers() == alike
+
+
 def _build_in(root: Path) -> str:
     """``stich_build()`` of the stich whose ``solver`` package lies in ``root``, read in a fresh interpreter, as a
     Dask worker with that stich installed reads it."""
