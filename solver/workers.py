@@ -78,9 +78,6 @@ MAX_POOL_RESTARTS = 5
 DASK_CONNECT_SECONDS = 40
 #: How often the number of jobs kept in flight on a Dask cluster is fitted to its worker threads.
 DASK_RECOUNT_SECONDS = 2.0
-#: The shortest wait handed to Dask: its ``wait_for_workers`` reads a timeout of 0 as none (it would wait for ever),
-#: and a recount every 0 s would ask the scheduler without pause (:func:`dask_seconds`).
-DASK_SHORTEST_WAIT_SECONDS = 0.1
 #: The loggers whose messages (Dask's tracebacks when its scheduler goes) stay off stderr unless ``verbose``.
 DASK_LOGGERS = ("distributed", "tornado", "asyncio")
 
@@ -958,7 +955,6 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
         with client:
             threads = max(1, _wait_for_workers(client, scheduler, worker_wait, notify))
             slots, counted = 4 * threads, time.monotonic()
-            recount = dask_seconds(DASK_RECOUNT_SECONDS)
             if on_threads is not None:
                 on_threads(threads)
             pending: dict[Any, Any] = {}  # future: its job
@@ -966,7 +962,7 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
             exhausted = False
             try:
                 while True:
-                    if time.monotonic() - counted >= recount:
+                    if time.monotonic() - counted >= DASK_RECOUNT_SECONDS:
                         threads = _wait_for_workers(client, scheduler, worker_wait, notify, len(pending))
                         slots, counted = 4 * max(1, threads), time.monotonic()
                         if on_threads is not None:
@@ -980,7 +976,7 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                     if not pending:
                         break
                     try:  # not for ever: a cluster whose workers all left finishes nothing (_wait_for_workers)
-                        finished = list(dask_wait(list(pending), timeout=recount,
+                        finished = list(dask_wait(list(pending), timeout=DASK_RECOUNT_SECONDS,
                                                   return_when="FIRST_COMPLETED").done)
                     except TimeoutError:
                         continue
@@ -1110,7 +1106,7 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
         return threads
     if in_flight is not None:  # a worker restarted by its nanny is gone from the scheduler for a moment: not left
         try:
-            client.wait_for_workers(1, timeout=dask_seconds(WORKER_RESTART_SECONDS))
+            client.wait_for_workers(1, timeout=WORKER_RESTART_SECONDS)
             return sum(client.nthreads().values())
         except TimeoutError:
             pass
@@ -1134,12 +1130,6 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
     raise StichError(f"every Dask worker left the scheduler at {scheduler} and none joined in {seconds:g} s, "
                      f"with {in_flight:,} task{'' if in_flight == 1 else 's'} unfinished: start workers "
                      f"('dask worker {scheduler}'), {RESUME}") from None
-
-
-def dask_seconds(seconds: float) -> float:
-    """A wait handed to Dask, at least :data:`DASK_SHORTEST_WAIT_SECONDS`: Dask reads a timeout of 0 as none, and a
-    run's loop that waited 0 s between counts of the workers would never rest."""
-    return max(float(seconds), DASK_SHORTEST_WAIT_SECONDS)
 
 
 #: How a worker's engine is rebuilt from this run's sources, in a checkout of them.

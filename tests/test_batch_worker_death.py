@@ -487,53 +487,6 @@ def test_a_scheduler_stopped_mid_run_is_said_to_have_gone_with_what_to_start_aga
     assert len(ids) == len(set(ids)) == 30
 
 
-def test_dask_is_never_asked_to_wait_0_seconds_whatever_the_constants(tmp_path, monkeypatch):
-    """Dask reads a timeout of 0 as none: with the recount interval and the wait for a restarted worker at 0 s, a run
-    whose every worker left waited for ever in ``wait_for_workers`` (this test hung), and a run recounted its workers
-    without rest. Every wait handed to Dask is at least DASK_SHORTEST_WAIT_SECONDS: a run at those constants solves
-    the same lines, and one whose workers all leave gives up with its message."""
-    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
-    import dask.distributed
-
-    monkeypatch.setattr(pool, "DASK_RECOUNT_SECONDS", 0.0)
-    monkeypatch.setattr(pool, "WORKER_RESTART_SECONDS", 0.0)
-    assert pool.dask_seconds(0) == pool.DASK_SHORTEST_WAIT_SECONDS > 0
-    timeouts: list[float] = []
-    wait, wait_for_workers = dask.distributed.wait, distributed.Client.wait_for_workers
-
-    def recorded_wait(futures, timeout=None, **options):
-        timeouts.append(timeout)
-        return wait(futures, timeout=timeout, **options)
-
-    def recorded_wait_for_workers(client, count, timeout=None):
-        timeouts.append(timeout)
-        return wait_for_workers(client, count, timeout=timeout)
-
-    monkeypatch.setattr(dask.distributed, "wait", recorded_wait)
-    monkeypatch.setattr(distributed.Client, "wait_for_workers", recorded_wait_for_workers)
-    source = tmp_path / "deals.tbn"
-    source.write_text("\n".join(format_record(r) for r in solver.random_records("Kratzen", 5, 12, seats=3)))
-    serial = tmp_path / "serial.jsonl"
-    batch.solve_batch(source, serial, workers=1)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
-        out = tmp_path / "dask.jsonl"
-        assert batch.solve_batch(source, out, scheduler=cluster.scheduler_address, chunk_size=1).solved == 12
-        assert sorted(out.read_text().splitlines()) == sorted(serial.read_text().splitlines())
-
-        def progress(written: int, total: int) -> None:
-            if written == 1:  # the first line is back: every worker goes
-                cluster.scale(0)
-                with distributed.Client(cluster.scheduler_address) as client:
-                    _wait_until(lambda: not client.nthreads(), "every worker gone")
-
-        with pytest.raises(solver.StichError, match="every Dask worker left the scheduler"):
-            batch.solve_batch(source, tmp_path / "left.jsonl", scheduler=cluster.scheduler_address, worker_wait=0,
-                              chunk_size=1, progress=progress)
-    assert timeouts and all(timeout is not None and timeout >= pool.DASK_SHORTEST_WAIT_SECONDS
-                            for timeout in timeouts)
-
-
 def out_of_file_handles(job):
     """A task whose worker has run out of file handles."""
     raise OSError(24, "Too many open files")
