@@ -1133,18 +1133,21 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
 
 
 #: How a worker's engine is rebuilt from this run's sources, in a checkout of them.
-REBUILD = "'pip install --force-reinstall --no-deps .' in a checkout of them"
+REBUILD = ("'pip install -e .' in a checkout of them for an editable install, else 'pip install --force-reinstall "
+           "--no-deps .'")
 #: How every message of a run stopped on a cluster ends, once results may have been handed on.
 RESUME = "then rerun to resume (every result handed on so far is kept)"
 
 
 def _start_again(scheduler: str) -> str:
-    """What to start again after the scheduler at ``scheduler`` went away: it, on its port, and its workers, which
-    Dask stops with it (a ``dask worker`` whose scheduler is gone closes)."""
+    """What to start again after the scheduler at ``scheduler`` went away: it, on its protocol and port, and its
+    workers, which Dask stops with it (a ``dask worker`` whose scheduler is gone closes)."""
     match = _NETWORK_ADDRESS.fullmatch(scheduler)
     port = match["port"] if match is not None and match["port"] else str(DASK_SCHEDULER_PORT)
-    return (f"start it again ('dask scheduler --port {port}') and its workers ('dask worker {scheduler}'), which stop "
-            "with it")
+    protocol = match["protocol"] if match is not None and match["protocol"] else "tcp"
+    command = f"dask scheduler --port {port}" if protocol == "tcp" else \
+        f"dask scheduler --protocol {protocol} --port {port}"
+    return f"start it again ('{command}') and its workers ('dask worker {scheduler}'), which stop with it"
 
 
 def _scheduler_went_away(scheduler: str, cause: str, mid_run: bool = False) -> StichError:

@@ -487,6 +487,18 @@ def test_a_scheduler_stopped_mid_run_is_said_to_have_gone_with_what_to_start_aga
     assert len(ids) == len(set(ids)) == 30
 
 
+def test_what_to_start_again_names_the_scheduler_s_protocol_and_port():
+    """A scheduler gone is started again on its own protocol and port: a tls://, ws:// or ucx:// one with
+    ``--protocol``, which a tcp:// one (Dask's default) and an address without a protocol do not need."""
+    workers = "and its workers ('dask worker {}'), which stop with it"
+    for address, command in [("tcp://10.0.0.5:9000", "dask scheduler --port 9000"),
+                             ("10.0.0.5", "dask scheduler --port 8786"),
+                             ("tls://10.0.0.5:9000", "dask scheduler --protocol tls --port 9000"),
+                             ("ws://[::1]:8788", "dask scheduler --protocol ws --port 8788"),
+                             ("ucx://node7", "dask scheduler --protocol ucx --port 8786")]:
+        assert pool._start_again(address) == f"start it again ('{command}') " + workers.format(address)
+
+
 def out_of_file_handles(job):
     """A task whose worker has run out of file handles."""
     raise OSError(24, "Too many open files")
