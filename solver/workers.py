@@ -1142,12 +1142,18 @@ RESUME = "then rerun to resume (every result handed on so far is kept)"
 def _start_again(scheduler: str) -> str:
     """What to start again after the scheduler at ``scheduler`` went away: it, on its protocol and port, and its
     workers, which Dask stops with it (a ``dask worker`` whose scheduler is gone closes)."""
+    return (f"start it again ('{_scheduler_command(scheduler)}') and its workers ('dask worker {scheduler}'), which "
+            "stop with it")
+
+
+def _scheduler_command(scheduler: str) -> str:
+    """The command that starts a scheduler at ``scheduler``: on its port, and on its protocol where that is not
+    Dask's default, tcp."""
     match = _NETWORK_ADDRESS.fullmatch(scheduler)
     port = match["port"] if match is not None and match["port"] else str(DASK_SCHEDULER_PORT)
     protocol = match["protocol"] if match is not None and match["protocol"] else "tcp"
-    command = f"dask scheduler --port {port}" if protocol == "tcp" else \
+    return f"dask scheduler --port {port}" if protocol == "tcp" else \
         f"dask scheduler --protocol {protocol} --port {port}"
-    return f"start it again ('{command}') and its workers ('dask worker {scheduler}'), which stop with it"
 
 
 def _scheduler_went_away(scheduler: str, cause: str, mid_run: bool = False) -> StichError:
@@ -1209,7 +1215,7 @@ def _probe_scheduler(scheduler: str) -> None:
                 time.sleep(0.25)
                 continue
             raise StichError(f"cannot use the Dask scheduler {scheduler!r}: nothing listens at port {port} of {host} "
-                             f"(connection refused): start the scheduler ('dask scheduler --port {port}'), or check "
+                             f"(connection refused): start the scheduler ('{_scheduler_command(scheduler)}'), or check "
                              "the address") from None
         except OSError:  # a timeout, an unreachable network: Dask's own connection tries and says
             pass

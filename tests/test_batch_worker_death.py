@@ -487,9 +487,19 @@ def test_a_scheduler_stopped_mid_run_is_said_to_have_gone_with_what_to_start_aga
     assert len(ids) == len(set(ids)) == 30
 
 
-def test_what_to_start_again_names_the_scheduler_s_protocol_and_port():
-    """A scheduler gone is started again on its own protocol and port: a tls://, ws:// or ucx:// one with
+def test_what_to_start_again_names_the_scheduler_s_protocol_and_port(monkeypatch):
+    """A scheduler gone, or not started, is started on its own protocol and port: a tls://, ws:// or ucx:// one with
     ``--protocol``, which a tcp:// one (Dask's default) and an address without a protocol do not need."""
+    import socket
+
+    with socket.socket() as closed:  # a port that was free a moment ago: nothing listens there now
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    monkeypatch.setattr(pool, "SCHEDULER_START_SECONDS", 0.1)
+    with pytest.raises(solver.StichError) as refused:
+        pool._probe_scheduler(f"tls://127.0.0.1:{port}")
+    assert f"(connection refused): start the scheduler ('dask scheduler --protocol tls --port {port}')" \
+        in str(refused.value)
     workers = "and its workers ('dask worker {}'), which stop with it"
     for address, command in [("tcp://10.0.0.5:9000", "dask scheduler --port 9000"),
                              ("10.0.0.5", "dask scheduler --port 8786"),
