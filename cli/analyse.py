@@ -208,8 +208,8 @@ def analyse(
     scheduler: Optional[str] = SCHEDULER,
     worker_wait: float = typer.Option(
         DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
-        help="With --scheduler: how long to wait for a worker to join (at the start, or after every "
-             "worker left) before giving up."),
+        help="With --scheduler: how many seconds to wait for a Dask worker to join, at the start or after "
+             "every worker left, before giving up (0: give up at once)."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     all_messages: bool = ALL_MESSAGES,
     time_limit: Optional[float] = typer.Option(
