@@ -610,7 +610,7 @@ def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_con
     assert plain.returncode == paid.returncode == 0, plain.stderr + paid.stderr
     assert ("note: pot 0: every contract settles at 0, so the payments cannot rank them; win still counts the "
             "attacker's target made, and ranks them: the highest win first, an equal win by the attacker's mean "
-            "tricks (as analyse counts them), then in the order the contracts were asked for (all: the game's order, "
+            "tricks, then in the order the contracts were asked for (all: the game's order, "
             "as stich table lists them) (give the pot with --pot CHIPS)") in " ".join(plain.stdout.split())
     assert "win: the samples where attacker seat 1 makes his target;" in " ".join(plain.stdout.split())
     assert "note: pot 0" not in paid.stdout
@@ -757,8 +757,8 @@ def test_at_pot_0_the_best_row_is_the_one_that_wins_most(tmp_path: Path) -> None
     assert [(row.contract, row.best, row.win_probability) for row in cards.rows] == [
         ("SU", True, 1.0), ("SK", False, 0.95), ("GA", False, 0.85), ("GZ", False, 0.35)]
     assert ("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the attacker's "
-            "target made, and ranks them: the highest win first, an equal win by the attacker's mean tricks (as "
-            "analyse's opening cards count them), then in the order the hand above lists them"
+            "target made, and ranks them: the highest win first, an equal win by the attacker's mean tricks, "
+            "then in the order the hand above lists them"
             ) in " ".join(str(cards).split())
 
 
@@ -1049,7 +1049,8 @@ def test_an_interval_of_no_width_is_said_to_be_none():
     """Every card of this position pays +2 on all 6 samples: the table printed '+2.00 ± 0.00' and the JSON [2.0,
     2.0], a certainty the samples do not show, where the analysis's text said "all samples alike: no interval". Now
     the JSON has nulls and says why, and the table says "(all alike)"; the best card's own gap has no interval
-    either (it is 0 by construction), and a gap of 0 on every sample does not tell the cards apart."""
+    either (it is 0 by construction), and a gap of 0 on every sample does not tell the cards apart: they tie, so
+    every one is ranked first, as the best."""
     from rich.console import Console
 
     from cli.analyse import render_cards
@@ -1065,7 +1066,10 @@ def test_an_interval_of_no_width_is_said_to_be_none():
     console = Console(record=True, width=160)
     render_cards(document, console)
     text = console.export_text()
-    assert "± 0.00" not in text and "+2.00 (all alike)" in text and "0.00 (all alike) ~" in text
+    assert "± 0.00" not in text and "+2.00 (all alike)" in text and "~" not in text
+    assert [row["rank"] for row in document["cards"]] == [1] * len(document["cards"]) and len(others) >= 1
+    assert sum(" best " in line for line in text.splitlines() if "(all alike)" in line) == len(document["cards"])
+    assert "a rank shared: cards equal on every figure" in text
     assert "all alike: every sample gave this value, so there is no interval" in text
 
 
@@ -1153,7 +1157,9 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
     assert alone.contract == "B" and alone.gap == 1.0 and alone.told_apart
     assert (alone.gap_low, alone.gap_high) == pytest.approx((0.0613, 1.9387), abs=1e-4)
     best, together, far = rows(a, b, c)
-    assert together.contract == "B" and not together.told_apart and far.told_apart
+    # C, 9.83 behind on average, is not told apart either: beside B each interval is at 97.5%, where even a gap of one
+    # sign on all samples needs 7 (the sign test: 2 / 2^6 = 3.1% is not below 2.5%)
+    assert together.contract == "B" and not together.told_apart and not far.told_apart and far.gap_low > 9
     assert (together.gap_low, together.gap_high) == pytest.approx((-0.1551, 2.1551), abs=1e-4)
     assert (together.low, together.high) == pytest.approx((8.0613, 9.9387), abs=1e-4)  # each mean: 95% alone
     from solver.intervals import t_quantile
@@ -1692,5 +1698,61 @@ def test_the_tilde_note_says_why_an_all_alike_gap_is_not_told_apart():
     lines = str(advice).splitlines()
     tout = next(line for line in lines if "Wenz Tout" in line)
     assert "(all alike) ~" in tout
-    assert ("~ : not told apart from the best at this sample size (a gap all samples gave alike: too few samples for "
-            "its one sign to tell)") in lines  # no row with an interval wears the ~ here
+    assert ("~ : not told apart from the best at this sample size (too few samples: no gap is told apart below 7, the "
+            "fewest on which the exact sign test (p = 2 / 2^n) can tell one at the level of each interval behind the "
+            "best)") in " ".join(" ".join(lines).split())  # no row with an interval wears the ~ here
+
+
+def test_no_item_is_told_apart_on_fewer_samples_than_the_sign_test_needs():
+    """On 3 samples Wenz Tout's gap to Rufer S varied (mean +33, Student's interval 25.3 .. 40.7 at the corrected
+    99.44%) and was told apart, where the same +33 on all 3 samples would not have been: a varying gap counted as
+    stronger evidence than a constant one. Below the sign test's floor (p = 2 / 2^n: 6 samples at 95%, 9 at the
+    99.44% of 9 comparisons) no gap is told apart, and the note under the table says why."""
+    from solver.advice import fewest_to_tell
+
+    assert (fewest_to_tell(0.95), fewest_to_tell(0.975), fewest_to_tell(1 - 0.05 / 9)) == (6, 7, 9)
+    advice = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "all", samples=3, seed=1, workers=1)
+    tout = next(row for row in advice.rows if row.contract == "WenzTout")
+    assert tout.gap == 33.0 and (tout.gap_low, tout.gap_high) == pytest.approx((25.286, 40.714), abs=1e-3)
+    assert advice.as_dict()["behind_confidence"] == 0.994444 and not any(row.told_apart for row in advice.rows)
+    assert told_apart(3, 33.0, 25.3, 40.7, 1 - 0.05 / 9) is False and told_apart(9, 33.0, 25.3, 40.7, 1 - 0.05 / 9)
+    assert ("(too few samples: no gap is told apart below 9, the fewest on which the exact sign test (p = 2 / 2^n) "
+            "can tell one at the level of each interval behind the best)") in " ".join(str(advice).split())
+
+
+def test_cards_the_ranking_cannot_order_share_their_rank():
+    """Six trumps of a Solo pay +39 on every one of 5 samples: they tie, and were ranked 1 to 6 in the pack's order,
+    as a preference. They share rank 1 and each reads 'best'; the two suit cards, +36 on all, share rank 7."""
+    from solver.sampling import hand_position
+
+    position = hand_position("schafkopf", "EO GO HO SO EU GU EA EZ", 1, "Solo E")
+    advice = card_advice(position, 1, samples=5, seed=1, workers=1)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    assert [(row["card"], row["rank"], row["mean"]) for row in document["cards"]] == [
+        ("EO", 1, 39.0), ("EU", 1, 39.0), ("GO", 1, 39.0), ("GU", 1, 39.0), ("HO", 1, 39.0), ("SO", 1, 39.0),
+        ("EA", 7, 36.0), ("EZ", 7, 36.0)]
+    lines = str(advice).splitlines()
+    assert sum(line.startswith("1 ") and " best " in line for line in lines) == 6
+    assert "a rank shared: cards equal on every figure the ranking reads (the mean payment, the win), a tie, " \
+           "listed in the order the hand above lists them" in lines
+
+
+def test_kratzen_advice_shows_the_mean_tricks_it_ranks_by():
+    """At pot 0 Kratzen contract advice ranks by the win, then by the attacker's mean tricks, which the table did
+    not show. They are a column now, the same as the analysis of one contract counts on the same samples (Trump H:
+    2.75, 'mean tricks 2.8' in analyse -c 'Trump H'); the notes name the attacker by the game's own title."""
+    advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=20, seed=1, workers=1, seats=4)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    assert [(row["contract"], row["rank"], row["mean_tricks"], row["win_probability"])
+            for row in document["contracts"]] == [("Trump H", 1, 2.75, 1.0), ("Trump E", 2, 1.75, 0.55),
+                                                  ("Trump S", 3, 1.0, 0.3), ("Trump G", 4, 1.2, 0.25)]
+    analysis = analyse_hand("kratzen", "EA G7 HA HK", 1, "Trump H", samples=20, seed=1, workers=1, seats=4)
+    assert analysis.as_dict()["mean"] == 2.75
+    text = str(advice)
+    lines = text.splitlines()
+    assert "mean tricks" in lines[3] and "2.8" in next(line for line in lines if "Trump H" in line)
+    assert "mean tricks: attacker seat 1's, each sample played double dummy" in " ".join(text.split())
+    schafkopf = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "Wenz", samples=2, seed=1, workers=1)
+    assert schafkopf.as_dict()["contracts"][0]["mean_tricks"] is None and "mean tricks" not in str(schafkopf)
