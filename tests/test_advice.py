@@ -1756,3 +1756,39 @@ def test_kratzen_advice_shows_the_mean_tricks_it_ranks_by():
     assert "mean tricks: attacker seat 1's, each sample played double dummy" in " ".join(text.split())
     schafkopf = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "Wenz", samples=2, seed=1, workers=1)
     assert schafkopf.as_dict()["contracts"][0]["mean_tricks"] is None and "mean tricks" not in str(schafkopf)
+
+
+def _mondfangs_along_the_line(setup, samples):
+    """How many of ``samples`` put the Sküs and the Mond in one trick without the Pagat (a Sagotrick, which the Pagat
+    wins), counted from the cards of the settlement-optimal line itself, trick by trick."""
+    from solver.advice import contract_rules, draw_deal
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.scoring import scoring_inputs
+    from solver.settlement import payoff_table
+    from solver.workers import worker_settlement_engine
+
+    game, engine, caught = get_game(setup.game), worker_settlement_engine(), 0
+    for k in range(samples):
+        rules = contract_rules(game, draw_deal(setup, k), setup.contracts[0], setup.seat, None)
+        position = Position(game, rules, rules.start())
+        spec = payoff_table(position, inputs=scoring_inputs(position)).spec
+        names = [game.pack.names(1 << card)[0] for card in engine.line(position.state, spec,
+                                                                       engine.value(position.state, spec))]
+        tricks = [set(names[at:at + 4]) for at in range(0, len(names), 4)]
+        caught += any({"TS", "T21"} <= trick and "T1" not in trick for trick in tricks)
+    return caught
+
+
+@pytest.mark.parametrize("known, share", [("T21 SK SQ SJ SN CK CQ CJ CN HK", 1.0),  # the Mond alone: caught
+                                          ("T21 T12 SQ SJ SN CK CQ CJ CN HK", 0.0)])  # T12 saves it
+def test_the_mondfang_share_is_the_count_of_the_lines_that_catch_the_mond(known, share):
+    """The soloist holds the Sküs and the Pagat; seat 2 the Mond, alone among its cards (led the Sküs, it must
+    fall: every sample a Mondfang) or beside T12 (it follows with T12 and keeps the Mond: none). The advice's
+    Mondfang share equals a count of the tricks of each sample's line, made by the declarers, none against."""
+    hand = "TS T20 T19 T18 T17 T16 T15 T14 T13 T1"
+    advice = contract_advice("zwanzigerrufen", hand, 1, "Solo", known={2: known}, samples=3, seed=1, workers=1)
+    row = advice.rows[0]
+    assert row.bonuses["mondfang"] == share and "mondfang" not in row.against
+    setup = make_setup("zwanzigerrufen", hand, 1, "Solo", known={2: known}, seed=1)
+    assert _mondfangs_along_the_line(setup, 3) == 3 * share
