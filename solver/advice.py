@@ -526,7 +526,7 @@ class ContractRow:
     win_interval: tuple[float, float] = (math.nan, math.nan)
     bonus_intervals: dict[str, tuple[float, float]] = field(default_factory=dict, hash=False)
     against_intervals: dict[str, tuple[float, float]] = field(default_factory=dict, hash=False)
-    gap_samples: int = 0  # the samples both it and the leader were settled on (the gap's)
+    gap_samples: int = 0  # the samples both it and the leader were settled on (the gap's; JSON behind_samples)
     best: bool = False  # the leader: its gap is 0 by construction
     refused_reason: str | None = None  # pass: why the announcements did not fit a sample it was refused on
     # each_announcement: what this row announces (None: nothing), and what that adds to the same contract
@@ -597,6 +597,8 @@ class ContractRow:
         mean_ends, mean_note = interval(self.samples, self.low, self.high)
         behind_interval, behind_note = ([None, None], BEST) if self.best else \
             interval(self.gap_samples, self.gap_low, self.gap_high)
+        if behind_note is None and math.isnan(self.gap_low):  # below the sign test's floor (:func:`ranked_rows`)
+            behind_note = TOO_FEW
         return {"contract": self.contract, "samples": self.samples, "refused": self.refused,
                 "refused_reason": self.refused_reason,
                 "mean": number(self.mean), "interval": mean_ends, "interval_note": mean_note,
@@ -609,7 +611,8 @@ class ContractRow:
                 "bonuses_against_intervals": {name: [round(x, 4) for x in interval]
                                               for name, interval in self.against_intervals.items()},
                 "behind_leader": number(self.gap), "behind_interval": behind_interval,
-                "behind_interval_note": behind_note, "told_apart": self.told_apart, "rank": self.rank,
+                "behind_interval_note": behind_note, "behind_samples": self.gap_samples,
+                "told_apart": self.told_apart, "rank": self.rank,
                 "mean_tricks": number(self.tricks),
                 "announced": self.announced, "announcement_gain": self.gain_document()}
 
@@ -687,6 +690,9 @@ def best_said(rows: Sequence[ContractRow], samples: int) -> str:
 #: The note of the leader's gap, which is 0 by construction and has no interval.
 BEST = "the best itself"
 
+#: The note of a gap over fewer paired samples than :func:`fewest_to_tell`: no interval, as where all are alike.
+TOO_FEW = "too few samples"
+
 
 #: The error rate of the comparisons with the best, all of them together (each: this over their number).
 FAMILY_ALPHA = 0.05
@@ -716,7 +722,7 @@ def told_apart(n: int, gap: float, low: float, high: float, confidence: float = 
     one sign on every sample would be told (the exact sign test), and Student's t over 3 discrete payments, which
     are far from normal, would claim a varying gap where the same gap on all of them is not claimed. Where every
     sample gave the same gap the interval has no width, and the sign test decides: a gap not 0 is told apart."""
-    if n < max(2, fewest_to_tell(confidence)) or math.isnan(low):
+    if n < fewest_to_tell(confidence) or math.isnan(low):
         return False
     if low == high:
         return gap != 0
@@ -767,6 +773,9 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: boo
             gap, gap_low, gap_high = (x / SHARE_SCALE
                                       for x in mean_interval(pair.n, sign * pair.total, pair.squares, confidence))
             gap_samples, apart = pair.n, told_apart(pair.n, gap, gap_low, gap_high, confidence)
+            if pair.n < fewest_to_tell(confidence) and gap_low != gap_high:
+                # an interval that varied would look like evidence where the same gap on every sample is none
+                gap_low = gap_high = math.nan
         n = entry.n
         rows.append(ContractRow(
             names[index], n, entry.refused, mean, low, high, entry.wins / n if n else math.nan,
@@ -1392,10 +1401,12 @@ def mean_with_interval(value: float, interval: Sequence[float | None], note: str
                        compact: bool = False) -> str:
     """``+1.00 (95%: +0.50 to +1.50)`` for a mean and its interval, as every report's line writes one, or
     ``compact`` in a table cell, whose title says what ± is, ``+1.00 ± 0.50`` (:func:`in_table_cell`); ``+1.00 (all
-    alike)`` where every sample gave that value (no interval of no width, a certainty the samples do not show); the
-    mean alone where there is none."""
+    alike)`` where every sample gave that value (no interval of no width, a certainty the samples do not show), ``+1.00
+    (too few samples)`` for a gap to the best below the sign test's floor (:data:`TOO_FEW`); the mean alone where
+    there is none."""
     low, high = interval
-    alike = "all alike" if note == ALL_ALIKE or (low is not None and low == high) else None
+    alike = "all alike" if note == ALL_ALIKE or (low is not None and low == high) else \
+        TOO_FEW if note == TOO_FEW else None
     return mean_in_words(value, low, high, all_alike=alike, compact=compact)
 
 
@@ -1433,8 +1444,7 @@ def tilde_note(document: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], b
     if not tilded:
         return None
     fewest = fewest_to_tell(document.get("behind_confidence", 0.95))
-    samples = document.get("samples", math.inf)
-    few = [row for row in tilded if min(row.get("samples", samples), samples) < fewest]
+    few = [row for row in tilded if row["behind_samples"] < fewest]
     alike = [row for row in tilded if row not in few and row.get("behind_interval_note") == ALL_ALIKE]
     why = [text for text, said in (
         (f"too few samples: no gap is told apart below {fewest}, the fewest on which the exact sign test "

@@ -1157,10 +1157,14 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
     assert alone.contract == "B" and alone.gap == 1.0 and alone.told_apart
     assert (alone.gap_low, alone.gap_high) == pytest.approx((0.0613, 1.9387), abs=1e-4)
     best, together, far = rows(a, b, c)
-    # C, 9.83 behind on average, is not told apart either: beside B each interval is at 97.5%, where even a gap of one
-    # sign on all samples needs 7 (the sign test: 2 / 2^6 = 3.1% is not below 2.5%)
-    assert together.contract == "B" and not together.told_apart and not far.told_apart and far.gap_low > 9
-    assert (together.gap_low, together.gap_high) == pytest.approx((-0.1551, 2.1551), abs=1e-4)
+    # beside C each interval is at 97.5%, where even a gap of one sign on all samples needs 7 (the sign test: 2 / 2^6
+    # = 3.1% is not below 2.5%): on 6, neither B nor C (9.83 behind on every sample) is told apart, and neither has
+    # an interval, as a gap all alike has none
+    assert together.contract == "B" and not together.told_apart and not far.told_apart
+    assert far.gap == pytest.approx(9.8333, abs=1e-4) and math.isnan(far.gap_low) and math.isnan(together.gap_high)
+    assert [row.as_dict()["behind_interval_note"] for row in (together, far)] == ["too few samples"] * 2
+    from solver.sampling import mean_interval
+    assert mean_interval(6, 6.0, 10.0, 0.975)[1:] == pytest.approx((-0.1551, 2.1551), abs=1e-4)  # B's, at 97.5%
     assert (together.low, together.high) == pytest.approx((8.0613, 9.9387), abs=1e-4)  # each mean: 95% alone
     from solver.intervals import t_quantile
     assert t_quantile(5, 0.975) == pytest.approx(3.16338, abs=1e-5)  # the tables' t(0.0125; 5)
@@ -1177,7 +1181,7 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
     console = Console(record=True, width=200)
     render_advice({**document, "known": {}, "hand": ["EO"]}, console)
     text = console.export_text()
-    assert "+1.00 ± 1.16 ~" in text  # not told apart, at 97.5%
+    assert "+1.00 (too few samples) ~" in text and "+9.83 (too few samples) ~" in text
     assert ("behind the best: 95% for the 2 contracts compared with it together (Bonferroni: each interval 97.50%); "
             "each mean payment's interval is 95% on its own") in text
 
@@ -1298,8 +1302,8 @@ def test_the_notes_under_the_advice_say_only_what_its_table_shows():
     rows = [{"contract": "Solo", "mean": 14.4, "interval": [11.19, 17.61], "win_probability": 0.95,
              "bonuses": {}, "bonuses_against": {}, "told_apart": False},
             {"contract": "Normal T17", "mean": 4.1, "interval": [2.73, 5.47], "win_probability": 1.0,
-             "behind_leader": 10.3, "behind_interval": [6.83, 13.77], "bonuses": {}, "bonuses_against": {},
-             "told_apart": True}]
+             "behind_leader": 10.3, "behind_interval": [6.83, 13.77], "behind_samples": 20, "bonuses": {},
+             "bonuses_against": {}, "told_apart": True}]
     document = {"game": "Zwanzigerrufen", "seat": 1, "hand": ["T21", "T20"], "known": {}, "samples": 20, "seed": 1,
                 "stopped": None, "requested": 20, "announcements": None, "pot": None, "contracts": rows}
 
@@ -1707,13 +1711,13 @@ def test_no_item_is_told_apart_on_fewer_samples_than_the_sign_test_needs():
     """On 3 samples Wenz Tout's gap to Rufer S varied (mean +33, Student's interval 25.3 .. 40.7 at the corrected
     99.44%) and was told apart, where the same +33 on all 3 samples would not have been: a varying gap counted as
     stronger evidence than a constant one. Below the sign test's floor (p = 2 / 2^n: 6 samples at 95%, 9 at the
-    99.44% of 9 comparisons) no gap is told apart, and the note under the table says why."""
+    99.44% of 9 comparisons) no gap is told apart nor given an interval, and the note under the table says why."""
     from solver.advice import fewest_to_tell
 
     assert (fewest_to_tell(0.95), fewest_to_tell(0.975), fewest_to_tell(1 - 0.05 / 9)) == (6, 7, 9)
     advice = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "all", samples=3, seed=1, workers=1)
     tout = next(row for row in advice.rows if row.contract == "WenzTout")
-    assert tout.gap == 33.0 and (tout.gap_low, tout.gap_high) == pytest.approx((25.286, 40.714), abs=1e-3)
+    assert tout.gap == 33.0 and math.isnan(tout.gap_low) and tout.as_dict()["behind_interval_note"] == "too few samples"
     assert advice.as_dict()["behind_confidence"] == 0.994444 and not any(row.told_apart for row in advice.rows)
     assert told_apart(3, 33.0, 25.3, 40.7, 1 - 0.05 / 9) is False and told_apart(9, 33.0, 25.3, 40.7, 1 - 0.05 / 9)
     assert ("(too few samples: no gap is told apart below 9, the fewest on which the exact sign test (p = 2 / 2^n) "
@@ -1792,3 +1796,16 @@ def test_the_mondfang_share_is_the_count_of_the_lines_that_catch_the_mond(known,
     assert row.bonuses["mondfang"] == share and "mondfang" not in row.against
     setup = make_setup("zwanzigerrufen", hand, 1, "Solo", known={2: known}, seed=1)
     assert _mondfangs_along_the_line(setup, 3) == 3 * share
+
+
+def test_a_gap_below_the_sign_tests_floor_has_no_interval():
+    """On 5 samples Wenz is 20 behind Rufer G, its gaps varied: the '~' said the samples tell nothing while the cell
+    still read '+20.00 ± 2.78', an interval that looked like evidence. Below the floor (6 samples at 95%) a gap has
+    no interval, as one all alike has none: nulls in JSON with the reason, and the reason in the cell."""
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G,Wenz", samples=5, seed=1, workers=1)
+    wenz = advice.as_dict()["contracts"][1]
+    assert (wenz["contract"], wenz["behind_leader"], wenz["behind_interval"], wenz["behind_interval_note"],
+            wenz["behind_samples"], wenz["told_apart"]) == ("Wenz", 20.0, [None, None], "too few samples", 5, False)
+    assert schema_errors(advice.as_dict(), SCHEMA) == []
+    line = next(line for line in str(advice).splitlines() if " Wenz " in line)
+    assert "+20.00 (too few samples) ~" in line and "±" not in line.split("(all alike)")[1]
