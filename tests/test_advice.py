@@ -1809,3 +1809,31 @@ def test_a_gap_below_the_sign_tests_floor_has_no_interval():
     assert schema_errors(advice.as_dict(), SCHEMA) == []
     line = next(line for line in str(advice).splitlines() if " Wenz " in line)
     assert "+20.00 (too few samples) ~" in line and "±" not in line.split("(all alike)")[1]
+
+
+def test_too_few_samples_is_decided_from_the_samples_the_gap_is_paired_over():
+    """A was settled on samples 0-7 and B on 4-11 (each refused on the others): each has 8 samples, above the 6 the
+    sign test needs with one comparison, but their gap is paired over the 4 they share. The '~' note said B's
+    interval held 0, deciding from the row's own 8; it is the 4 that decide: too few samples."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    a = [10, 11, 10, 12, 10, 11, 10, 12]  # samples 0-7
+    b = [3, 5, 3, 4, 4, 3, 4, 5]  # samples 4-11
+    sums = AdviceSums()
+    for k in range(12):
+        add_sample(sums, [(6 * a[k], True, (), (), (), (), 0) if k < 8 else None,
+                          (6 * b[k - 4], True, (), (), (), (), 0) if k >= 4 else None])
+    best, second = ranked_rows(["A", "B"], sums, "")
+    row = second.as_dict()
+    assert (best.samples, second.samples, row["behind_samples"], row["behind_leader"]) == (8, 8, 4, 7.0)
+    assert row["behind_interval"] == [None, None] and row["behind_interval_note"] == "too few samples"
+    document = ContractAdvice("Schafkopf", 1, ("EO",), {}, 0, 12, 12, (best, second)).as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    console = Console(record=True, width=200)
+    render_advice(document, console)
+    text = console.export_text()
+    assert "+7.00 (too few samples) ~" in text and "holds 0" not in text
+    assert ("~ : not told apart from the best at this sample size (too few samples: no gap is told apart below 6, "
+            "the fewest on which the exact sign test (p = 2 / 2^n) can tell one at the level of each interval behind "
+            "the best)") in " ".join(text.split())
