@@ -538,8 +538,9 @@ class ContractRow:
     # players name it (Laufende); ``card`` marks a row of card advice, whose ``contract`` is a card's pack name
     game: str = field(default="", compare=False)
     card: bool = field(default=False, compare=False)
-    # its place, shared by the items the ranking cannot order (the same mean, win and tricks: :func:`ranked_rows`)
-    rank: int = 1
+    # its place, shared by the items the ranking cannot order (the same mean, win and tricks: :func:`ranked_rows`);
+    # None where no sample settled it: nothing ranks it
+    rank: int | None = 1
     tricks: float = math.nan  # the seat's mean tricks, where they are counted (:func:`counts_tricks`)
 
     def columns(self) -> tuple[str, ...]:
@@ -560,7 +561,7 @@ class ContractRow:
             self.contract if self.card else row_name(self.contract, self.announced)
         if row["mean"] is None:
             return [name, "refused on every sample", "", ""]
-        mean, behind = ranked_texts(self.rank, row, compact)
+        mean, behind = ranked_texts(self.rank or 0, row, compact)
         cells = [name, mean, behind, share(row["win_probability"], row["win_interval"], compact=compact)]
         if self.card and not (self.bonuses or self.against):
             return cells
@@ -785,7 +786,7 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: boo
             wilson_interval_95(entry.wins, n) if n else (math.nan, math.nan),
             {name: wilson_interval_95(count, n) for name, count in sorted(entry.bonuses.items())} if n else {},
             {name: wilson_interval_95(count, n) for name, count in sorted(entry.against.items())} if n else {},
-            gap_samples, index == leader, game=game, card=cards, rank=rank,
+            gap_samples, index == leader, game=game, card=cards, rank=rank if entry.n else None,
             tricks=entry.tricks / n if n and game and counts_tricks(game) else math.nan))
     return tuple(rows)
 
@@ -1564,7 +1565,7 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     title = game.item_title  # the bonuses by the names players use
     rows: list[tuple[str, ...]] = []
     for place, row in enumerate(document["contracts"], 1):
-        rank = row.get("rank", place)
+        rank = place if row.get("rank") is None else row["rank"]  # a row no sample settled: its place, unshared
         if row["mean"] is None:
             rows.append((str(rank), row["contract"], "refused on every sample", *[""] * (len(columns) - 3)))
             continue

@@ -1837,3 +1837,26 @@ def test_too_few_samples_is_decided_from_the_samples_the_gap_is_paired_over():
     assert ("~ : not told apart from the best at this sample size (too few samples: no gap is told apart below 6, "
             "the fewest on which the exact sign test (p = 2 / 2^n) can tell one at the level of each interval behind "
             "the best)") in " ".join(text.split())
+
+
+def test_an_item_no_sample_settled_has_no_rank():
+    """B and C were refused on every sample: the ranking read the same nothing for both and ranked them 2, 2, a tie
+    of two rows with no figure; where no sample was solved at all every row shared rank 1. Such a row has no rank
+    (JSON null), and the table gives it its place, shared with none."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    sums = AdviceSums()
+    for k in range(3):
+        add_sample(sums, [(6 * (k + 1), True, (), (), (), (), 0), None, None])
+    rows = ranked_rows(["A", "B", "C"], sums, "")
+    assert [(row.contract, row.rank) for row in rows] == [("A", 1), ("B", None), ("C", None)]
+    document = ContractAdvice("Schafkopf", 1, ("EO",), {}, 0, 3, 3, rows).as_dict()
+    assert [row["rank"] for row in document["contracts"]] == [1, None, None]
+    assert schema_errors(document, SCHEMA) == []
+    assert [row.rank for row in ranked_rows(["A", "B"], AdviceSums(), "")] == [None, None]
+    console = Console(record=True, width=200)
+    render_advice(document, console)
+    lines = console.export_text().splitlines()
+    assert [line.split()[:2] for line in lines if "refused on every sample" in line and "│" in line] == [
+        ["│", "2"], ["│", "3"]] and "a rank shared" not in " ".join(lines)
