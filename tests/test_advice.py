@@ -1860,3 +1860,21 @@ def test_an_item_no_sample_settled_has_no_rank():
     lines = console.export_text().splitlines()
     assert [line.split()[:2] for line in lines if "refused on every sample" in line and "│" in line] == [
         ["│", "2"], ["│", "3"]] and "a rank shared" not in " ".join(lines)
+
+
+def test_the_schema_requires_every_items_rank_and_mean_tricks():
+    """The schema described rank and mean_tricks but required neither, so a document without them passed: both
+    item definitions (contracts and cards) require them, and a row missing either fails."""
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G,Wenz", samples=2, seed=1, workers=1)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    for key in ("rank", "mean_tricks"):
+        row = {name: value for name, value in document["contracts"][0].items() if name != key}
+        assert schema_errors({**document, "contracts": [row]}, SCHEMA) != []
+    from solver.sampling import hand_position
+    cards = card_advice(hand_position("schafkopf", "EO GO HO SO EU GU EA EZ", 1, "Solo E"), 1, samples=2, seed=1,
+                        workers=1).as_dict()
+    assert schema_errors(cards, SCHEMA) == []
+    for key in ("rank", "mean_tricks"):
+        row = {name: value for name, value in cards["cards"][0].items() if name != key}
+        assert schema_errors({**cards, "cards": [row]}, SCHEMA) != []
