@@ -685,7 +685,14 @@ def best_said(rows: Sequence[ContractRow], samples: int) -> str:
         return ""
     best = rows[0]
     mean = "refused on every sample" if math.isnan(best.mean) else signed_mean(best.mean)
-    return f": best {best.cells()[0]} {mean}"
+    return f": best {best.cells()[0]} {mean}{tie_said(rows)}"
+
+
+def tie_said(rows: Sequence[ContractRow]) -> str:
+    """`` (tied with 2 more)`` where other rows share the leader's rank: naming the leader alone would read as a
+    preference the samples do not show."""
+    tied = sum(1 for row in rows[1:] if row.rank is not None and row.rank == rows[0].rank) if rows else 0
+    return f" (tied with {tied} more)" if tied else ""
 
 
 #: The note of the leader's gap, which is 0 by construction and has no interval.
@@ -1460,9 +1467,9 @@ def rank_note(rows: Sequence[Mapping[str, Any]], what: str, order: str) -> str |
     ranks = [row["rank"] for row in rows if row.get("mean") is not None and "rank" in row]
     if len(ranks) == len(set(ranks)):
         return None
-    return (f"a rank shared: {what} equal on every figure the ranking reads (the mean payment, the win"
-            f"{', the tricks' if any(row.get('mean_tricks') is not None for row in rows) else ''}), a tie, listed "
-            f"{order}")
+    return (f"a rank shared: a tie, {what} equal on the exact figures (the table rounds them) the ranking reads (the "
+            f"mean payment, the win{', the tricks' if any(row.get('mean_tricks') is not None for row in rows) else ''}"
+            f"), listed {order}")
 
 
 def tricks_note(document: Mapping[str, Any], what: str) -> str:
@@ -1475,8 +1482,9 @@ def tricks_note(document: Mapping[str, Any], what: str) -> str:
 
 
 def tricks_cell(row: Mapping[str, Any]) -> str:
-    """A row's mean tricks as the analysis's opening cards write them (``2.5``), where they are counted."""
-    return "" if row.get("mean_tricks") is None else f"{row['mean_tricks']:.1f}"
+    """A row's mean tricks (``2.75``), where they are counted: to 2 decimals, since they rank the rows and a tenth
+    would write two that differ alike."""
+    return "" if row.get("mean_tricks") is None else f"{row['mean_tricks']:.2f}"
 
 
 def alike_note(rows: Sequence[Mapping[str, Any]]) -> str | None:

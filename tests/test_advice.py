@@ -1069,7 +1069,7 @@ def test_an_interval_of_no_width_is_said_to_be_none():
     assert "± 0.00" not in text and "+2.00 (all alike)" in text and "~" not in text
     assert [row["rank"] for row in document["cards"]] == [1] * len(document["cards"]) and len(others) >= 1
     assert sum(" best " in line for line in text.splitlines() if "(all alike)" in line) == len(document["cards"])
-    assert "a rank shared: cards equal on every figure" in text
+    assert "a rank shared: a tie, cards equal on the exact figures (the table rounds them)" in text
     assert "all alike: every sample gave this value, so there is no interval" in text
 
 
@@ -1080,14 +1080,16 @@ def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
     from types import SimpleNamespace
 
     from cli.analyse import advice_status
-    alike = card_advice(_position(), samples=6, seed=1, workers=1)  # every card pays +2 on all 6 samples
-    assert advice_status("card advice", alike, 20) == "card advice: 6 of 20 samples; best so far GA +2.00 (all alike)"
+    alike = card_advice(_position(), samples=6, seed=1, workers=1)  # every card pays +2 on all 6 samples: a tie
+    assert advice_status("card advice", alike, 20) == ("card advice: 6 of 20 samples; best so far GA +2.00 (all alike)"
+                                                       " (tied with 3 more)")
     one = card_advice(_position(), samples=1, seed=1, workers=1)
-    assert advice_status("card advice", one, 20) == "card advice: 1 of 20 samples; best so far GA +2.00"
+    assert advice_status("card advice", one, 20) == ("card advice: 1 of 20 samples; best so far GA +2.00 (tied with 3 "
+                                                     "more)")
     spread = contract_advice(**KRATZEN, contracts="all", samples=6, seed=1, workers=1)
     assert spread.rows[0].as_dict()["interval"] == [1.9252, 3.0748]
     assert advice_status("contract advice", spread, 20) == ("contract advice: 6 of 20 samples; best so far "
-                                                            "Trump E +2.50 (95%: +1.93 to +3.07)")
+                                                            "Trump E +2.50 (95%: +1.93 to +3.07) (tied with 1 more)")
     nothing = SimpleNamespace(samples=0, rows=ranked_rows(["A", "B"], AdviceSums(), ""))  # no item settled yet
     assert advice_status("contract advice", nothing, 20) == "contract advice: 0 of 20 samples"
 
@@ -1111,7 +1113,8 @@ def test_a_line_writes_an_interval_at_length_and_a_table_cell_compactly():
     assert in_table_cell(0.5, None, None, percent=True) == "50%"
     assert signed_with_interval(1.0, 0.48, 1.52) == "+1.00 (95%: +0.48 to +1.52)"
     spread = contract_advice(**KRATZEN, contracts="all", samples=6, seed=1, workers=1)
-    assert advice_status("contract advice", spread, 20).endswith("Trump E +2.50 (95%: +1.93 to +3.07)")
+    assert advice_status("contract advice", spread, 20).endswith("Trump E +2.50 (95%: +1.93 to +3.07) (tied with 1 "
+                                                                 "more)")
     assert str(spread.rows[0]).startswith("Trump E  mean payment: +2.50 (95%: +1.93 to +3.07)  best  win: ")
     table = next(part for part in contract_advice_report(spread.as_dict()) if isinstance(part, AdviceTable))
     title, rows = table.title, table.rows
@@ -1738,14 +1741,20 @@ def test_cards_the_ranking_cannot_order_share_their_rank():
         ("EA", 7, 36.0), ("EZ", 7, 36.0)]
     lines = str(advice).splitlines()
     assert sum(line.startswith("1 ") and " best " in line for line in lines) == 6
-    assert "a rank shared: cards equal on every figure the ranking reads (the mean payment, the win), a tie, " \
-           "listed in the order the hand above lists them" in lines
+    assert "a rank shared: a tie, cards equal on the exact figures (the table rounds them) the ranking reads (the " \
+           "mean payment, the win), listed in the order the hand above lists them" in " ".join(" ".join(lines).split())
+    # the one-line repr and the live status line name one card of six: they say it is a tie
+    assert repr(advice).endswith(": best EO +39.00 (tied with 5 more)>")
+    from cli.analyse import advice_status
+    assert advice_status("card advice", advice, 5) == (
+        "card advice: 5 of 5 samples; best so far EO +39.00 (all alike) (tied with 5 more)")
 
 
 def test_kratzen_advice_shows_the_mean_tricks_it_ranks_by():
     """At pot 0 Kratzen contract advice ranks by the win, then by the attacker's mean tricks, which the table did
     not show. They are a column now, the same as the analysis of one contract counts on the same samples (Trump H:
-    2.75, 'mean tricks 2.8' in analyse -c 'Trump H'); the notes name the attacker by the game's own title."""
+    2.75, 'mean tricks 2.8' in analyse -c 'Trump H'), to 2 decimals, since they rank the rows; the notes name the
+    attacker by the game's own title."""
     advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=20, seed=1, workers=1, seats=4)
     document = advice.as_dict()
     assert schema_errors(document, SCHEMA) == []
@@ -1756,7 +1765,9 @@ def test_kratzen_advice_shows_the_mean_tricks_it_ranks_by():
     assert analysis.as_dict()["mean"] == 2.75
     text = str(advice)
     lines = text.splitlines()
-    assert "mean tricks" in lines[3] and "2.8" in next(line for line in lines if "Trump H" in line)
+    assert "mean tricks" in lines[3] and next(line for line in lines if "Trump H" in line).endswith(" 2.75")
+    assert next(line for line in lines if "Trump G" in line).endswith(" 1.20")
+    assert repr(advice).endswith("Trump H 0.00>")
     assert "mean tricks: attacker seat 1's, each sample played double dummy" in " ".join(text.split())
     schafkopf = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "Wenz", samples=2, seed=1, workers=1)
     assert schafkopf.as_dict()["contracts"][0]["mean_tricks"] is None and "mean tricks" not in str(schafkopf)

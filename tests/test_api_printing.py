@@ -475,7 +475,8 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     assert text[:3] == ["Schafkopf, seat 1: EU E8 E7 GK GO HA H9 SU", "8 samples (seed 1)",
                         "contracts by seat 1's mean payment (game units; ± and brackets: 95% intervals; paired "
                         "samples)"]
-    assert "1  Rufer G      +1.62 ± 1.48        best                        100% (68-100%)  12% (2-47%) Laufende" in text
+    assert "1  Rufer G      +1.62 ± 1.48        best                        100% (68-100%)  12% (2-47%) Laufende" \
+        in text
     # 8 samples are below the 9 the sign test needs with ten comparisons: no gap has an interval
     assert "2  Rufer E      +0.62 ± 1.26        +1.00 (too few samples) ~   62% (31-86%)    25% (7-59%) Schneider" \
         in text
@@ -504,7 +505,8 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     html = _Cells(cards._repr_html_())
     assert html.rows[:2] == [["", "card", "mean payment", "behind the best", "win", "bonuses made", "against"],
                              ["1", "♠G", "-2.00 (all alike)", "best", "0% (0-56%)", "100% (44-100%) Absolut", ""]]
-    assert repr(cards) == "<CardAdvice Zwanzigerrufen Normal T20, seat 3, 3 samples: best ♠G -2.00>"
+    assert repr(cards) == ("<CardAdvice Zwanzigerrufen Normal T20, seat 3, 3 samples: best ♠G -2.00 (tied with 3 "
+                           "more)>")  # four cards pay -2 on all 3 samples
     assert html.paragraphs[-2] == text[-2] == "payment: the seat's share of its side's settlement"
     assert html.paragraphs[-1] == text[-1] == ("never made in 3 samples, so each below 56% (the top of its 95% "
                                                "interval): Mondfang, Pagat Ultimo, Valat (every card)")
