@@ -544,11 +544,12 @@ class ContractRow:
     tricks: float = math.nan  # the seat's mean tricks, where they are counted (:func:`counts_tricks`)
 
     def columns(self) -> tuple[str, ...]:
-        """The advice table's columns this row fills: a card's bonuses only where its game has any (not Kratzen's),
-        as :func:`card_advice_report` decides for the table."""
+        """The advice table's columns this row fills: the mean tricks where they are counted (Kratzen's), a card's
+        bonuses only where its game has any (not Kratzen's), as the reports decide for the table."""
+        tricks = () if math.isnan(self.tricks) else ("mean tricks",)
         if not self.card:
-            return ROW_COLUMNS
-        return ("card", *ROW_COLUMNS[1:4], *(ROW_COLUMNS[4:] if self.bonuses or self.against else ()))
+            return (*ROW_COLUMNS[:4], *tricks, *ROW_COLUMNS[4:])
+        return ("card", *ROW_COLUMNS[1:4], *tricks, *(ROW_COLUMNS[4:] if self.bonuses or self.against else ()))
 
     def cells(self, compact: bool = True) -> list[str]:
         """Its row of the advice table for people (:func:`contract_advice_report`'s or :func:`card_advice_report`'s,
@@ -563,6 +564,8 @@ class ContractRow:
             return [name, "refused on every sample", "", ""]
         mean, behind = ranked_texts(self.rank or 0, row, compact)
         cells = [name, mean, behind, share(row["win_probability"], row["win_interval"], compact=compact)]
+        if not math.isnan(self.tricks):
+            cells.append(tricks_cell(row))
         if self.card and not (self.bonuses or self.against):
             return cells
         title = get_game(self.game).item_title if self.game else str
@@ -583,7 +586,8 @@ class ContractRow:
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under the advice table's columns, as the table writes it."""
-        return html_table(self.columns(), [self.cells()], right={1, 2, 3})
+        figures = {1, 2, 3} | (set() if math.isnan(self.tricks) else {4})  # the mean tricks beside the win
+        return html_table(self.columns(), [self.cells()], right=figures)
 
     def as_dict(self) -> dict[str, Any]:
         """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two

@@ -1889,3 +1889,18 @@ def test_the_schema_requires_every_items_rank_and_mean_tricks():
     for key in ("rank", "mean_tricks"):
         row = {name: value for name, value in cards["cards"][0].items() if name != key}
         assert schema_errors({**cards, "cards": [row]}, SCHEMA) != []
+
+
+def test_a_kratzen_row_alone_shows_the_mean_tricks_its_table_shows():
+    """A row of Kratzen advice printed alone or rendered in a notebook left out the mean tricks its table shows
+    beside the win (Trump H: 2.75 on 20 samples)."""
+    advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=20, seed=1, workers=1, seats=4)
+    best = advice.rows[0]
+    assert str(best) == ("Trump H  mean payment: 0.00 (all alike)  best  win: 100.0% (95%: 83.9% to 100.0%)  "
+                         "mean tricks: 2.75")
+    assert best.columns()[:5] == ("contract", "mean payment", "behind the best", "win", "mean tricks")
+    html = best._repr_html_()
+    assert ">mean tricks</th>" in html and '<td style="padding:2px 8px;text-align:right">2.75</td>' in html
+    assert '<td style="padding:2px 8px;text-align:right">2.75</td>' in advice._repr_html_()
+    schafkopf = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "Wenz", samples=2, seed=1, workers=1)
+    assert "mean tricks" not in schafkopf.rows[0].columns() and "tricks" not in str(schafkopf.rows[0])
