@@ -1904,3 +1904,35 @@ def test_a_kratzen_row_alone_shows_the_mean_tricks_its_table_shows():
     assert '<td style="padding:2px 8px;text-align:right">2.75</td>' in advice._repr_html_()
     schafkopf = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "Wenz", samples=2, seed=1, workers=1)
     assert "mean tricks" not in schafkopf.rows[0].columns() and "tricks" not in str(schafkopf.rows[0])
+
+
+def test_the_tilde_note_says_the_same_payment_as_the_best_and_joins_its_reasons():
+    """At a Kratzen pot of 0 every contract pays 0 on every sample: those behind the best (by the win and the tricks)
+    are not told apart from it because each paid the same as the best on every sample, which the note says. Where
+    rows are not told apart for different reasons, the note gives each, joined in one bracket."""
+    advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=40, seed=3, workers=1, seats=4)
+    rows = advice.as_dict()["contracts"]
+    assert [(row["contract"], row["rank"], row["behind_leader"], row["behind_interval_note"], row["told_apart"])
+            for row in rows[1:]] == [(name, rank, 0.0, "all samples alike", False)
+                                     for name, rank in (("Trump E", 2), ("Trump G", 3), ("Trump S", 4))]
+    assert ("~ : not told apart from the best at this sample size (the same payment as the best on every sample)"
+            in str(advice).splitlines())
+    a = [10, 11, 10, 12, 10, 11, 10, 12]
+    same = a  # 0 behind on every sample, ranked below by its win
+    close = [x - gap for x, gap in zip(a, [1, -1, 2, 0, 1, -1, 0, 1])]  # 0.38 behind, its interval holds 0
+    few = [None, None, None, None, 4, 6, 5, 7]  # paired with the best on 4 samples, below the 7 needed
+    sums = AdviceSums()
+    for k in range(8):
+        add_sample(sums, [(6 * a[k], True, (), (), (), (), 0), (6 * same[k], k > 0, (), (), (), (), 0),
+                          (6 * close[k], True, (), (), (), (), 0),
+                          None if few[k] is None else (6 * few[k], True, (), (), (), (), 0)])
+    ranked = ranked_rows(["A", "B", "C", "D"], sums, "")
+    document = ContractAdvice("Schafkopf", 1, ("EO",), {}, 0, 8, 8, ranked).as_dict()
+    assert document["behind_confidence"] == 0.983333
+    assert [(row["contract"], row["behind_samples"], row["told_apart"]) for row in document["contracts"][1:]] == [
+        ("B", 8, False), ("C", 8, False), ("D", 4, False)]
+    from solver.advice import tilde_note
+    assert tilde_note(document, document["contracts"], "the best") == (
+        "~ : not told apart from the best at this sample size (too few samples: no gap is told apart below 7, the "
+        "fewest on which the exact sign test (p = 2 / 2^n) can tell one at the level of each interval behind the "
+        "best; the same payment as the best on every sample; its interval behind the best holds 0)")
