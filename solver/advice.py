@@ -721,7 +721,7 @@ def behind_confidence(comparisons: int) -> float:
 def fewest_to_tell(confidence: float = 0.95) -> int:
     """The fewest paired samples on which any gap can be told from the leader at ``confidence``: where the gap has
     one sign on every sample, the exact sign test's p is 2 / 2^n, and no test that assumes nothing of the payments'
-    spread can do better (at 95%, 6 samples; at the 99.29% of 7 comparisons, 9)."""
+    spread can do better (at 95%, one comparison: 6 samples; with seven to twelve comparisons: 9)."""
     n = 1
     while 2 * 0.5 ** n >= 1 - confidence:
         n += 1
@@ -1491,6 +1491,25 @@ def tricks_cell(row: Mapping[str, Any]) -> str:
     return "" if row.get("mean_tricks") is None else f"{row['mean_tricks']:.2f}"
 
 
+def figure_and_wide_columns(tricks: bool, with_bonuses: bool) -> tuple[frozenset[int], frozenset[int]]:
+    """The columns of an advice table (rank, name, mean, gap, win[, mean tricks][, bonuses, against]) that hold
+    figures, aligned right, and those of the bonuses, which a narrow terminal moves to a table of their own."""
+    figures = frozenset({0, 2, 3, 4, 5} if tricks else {0, 2, 3, 4})
+    return figures, frozenset({5 + tricks, 6 + tricks}) if with_bonuses else frozenset()
+
+
+def tricks_notes(document: Mapping[str, Any], what: str, order: str, pot_hint: str) -> list[str]:
+    """The notes under a Kratzen table of ``what`` (contract or card advice): what its tricks column is, and at a
+    pot of 0, which settles every item at 0, what ranks them instead."""
+    game = get_game(document["game"])
+    notes = [tricks_note(document, what)] if counts_tricks(document["game"]) else []
+    if game.has_pot and not document.get("pot"):
+        notes.append(f"note: pot 0: every {what} settles at 0, so the payments cannot rank them; win still counts the "
+                     f"{game.declarer_title}'s target made, and ranks them: the highest win first, an equal win by the "
+                     f"{game.declarer_title}'s mean tricks, then {order} ({pot_hint})")
+    return notes
+
+
 def alike_note(rows: Sequence[Mapping[str, Any]]) -> str | None:
     """What ``(all alike)`` in a table of advice means, where a row says it."""
     if any(ALL_ALIKE in (row.get("interval_note"), row.get("behind_interval_note")) for row in rows):
@@ -1592,8 +1611,7 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     attacks = f" as the {game.declarer_title}" if game.has_pot else ""
     name = f"contracts by seat {document['seat']}'s mean payment{attacks}"
     report.append(AdviceTable(f"{name} ({units(document)}; ± and brackets: 95% intervals; paired samples)", columns,
-                              rows, frozenset({0, 2, 3, 4, 5} if tricks else {0, 2, 3, 4}),
-                              frozenset({5 + tricks, 6 + tricks}) if with_bonuses else frozenset(), name))
+                              rows, *figure_and_wide_columns(tricks, with_bonuses), name))
     report += [tilde_note(document, document["contracts"], "the best"),
                rank_note(document["contracts"], "contracts",
                          "in the order they were asked for (all: the game's order, as stich table lists them)"),
@@ -1629,13 +1647,8 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
             report.append(f"{row['contract']} refused on every sample, for instance: {row['refused_reason']}")
     for contract, reason in document.get("left_out", {}).items():
         report.append(f"not ranked: {contract}, which the announcements do not fit ({reason})")
-    if tricks:
-        report.append(tricks_note(document, "contracts"))
-    if game.has_pot and not document["pot"]:
-        report.append(f"note: pot 0: every contract settles at 0, so the payments cannot rank them; win still counts "
-                      f"the {game.declarer_title}'s target made, and ranks them: the highest win first, an equal win "
-                      f"by the {game.declarer_title}'s mean tricks, then in the order the contracts were asked "
-                      "for (all: the game's order, as stich table lists them) (give the pot with --pot CHIPS)")
+    report += tricks_notes(document, "contract", "in the order the contracts were asked for (all: the game's order, "
+                           "as stich table lists them)", "give the pot with --pot CHIPS")
     return [part for part in report if part is not None]
 
 
@@ -1684,7 +1697,7 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     # as contract advice: each bonus's odds along the settlement-optimal line after the card (none in Kratzen)
     with_bonuses = any(row.get("bonuses") or row.get("bonuses_against") for row in document["cards"])
     title = get_game(document["game"]).item_title
-    tricks = any(row.get("mean_tricks") is not None for row in document["cards"])  # Kratzen's: they rank a tie
+    tricks = counts_tricks(document["game"])  # what ranks an equal payment and win (Kratzen), shown as it ranks
     rows: list[tuple[str, ...]] = []
     for place, row in enumerate(document["cards"], 1):
         if row["mean"] is None:
@@ -1702,8 +1715,7 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                               ("", "card", "mean payment", "behind the best", "win")
                               + (("mean tricks",) if tricks else ())
                               + (("bonuses made", "against") if with_bonuses else ()), rows,
-                              frozenset({0, 2, 3, 4, 5} if tricks else {0, 2, 3, 4}),
-                              frozenset({5 + tricks, 6 + tricks}) if with_bonuses else frozenset(), name))
+                              *figure_and_wide_columns(tricks, with_bonuses), name))
     bonus_note = ("; bonuses made / against: paid to the declarers / to the others along the best line after the "
                   "card, each share with its 95% Wilson interval" if with_bonuses else "")
     report += [tilde_note(document, document["cards"], "the best card"),
@@ -1713,14 +1725,8 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                + bonus_note,
                payment_note(document),
                never_made_note([{**row, "contract": row["card"]} for row in document["cards"]], title, "every card")]
-    if tricks:
-        report.append(tricks_note(document, "card"))
-    game = get_game(document["game"])
-    if game.has_pot and not document.get("pot"):
-        report.append(f"note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the "
-                      f"{game.declarer_title}'s target made, and ranks them: the highest win first, an equal win by "
-                      f"the {game.declarer_title}'s mean tricks, then in the order the hand above lists them (give "
-                      "the record a [Pot] tag, or --pot CHIPS)")
+    report += tricks_notes(document, "card", "in the order the hand above lists them",
+                           "give the record a [Pot] tag, or --pot CHIPS")
     return [part for part in report if part is not None]
 
 

@@ -1718,6 +1718,8 @@ def test_no_item_is_told_apart_on_fewer_samples_than_the_sign_test_needs():
     from solver.advice import fewest_to_tell
 
     assert (fewest_to_tell(0.95), fewest_to_tell(0.975), fewest_to_tell(1 - 0.05 / 9)) == (6, 7, 9)
+    # the docs' one wording: 9 with seven to twelve comparisons
+    assert [fewest_to_tell(1 - 0.05 / m) for m in (6, 7, 12, 13)] == [8, 9, 9, 10]
     advice = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "all", samples=3, seed=1, workers=1)
     tout = next(row for row in advice.rows if row.contract == "WenzTout")
     assert tout.gap == 33.0 and math.isnan(tout.gap_low) and tout.as_dict()["behind_interval_note"] == "too few samples"
