@@ -559,8 +559,8 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
     """The status line of contract or card advice so far: the leader's mean payment as a line writes it
     (:func:`mean_with_interval`, ``+2.50 (95%: +1.93 to +3.07)``; ``(all alike)`` where every sample paid the same,
     as the table says it, since an interval of no width would claim a certainty the samples do not show; the mean
-    alone before two samples)."""
-    from solver.advice import mean_with_interval, row_name
+    alone before two samples), and how many more share its rank (:func:`~solver.advice.tie_said`)."""
+    from solver.advice import mean_with_interval, row_name, tie_said
 
     done = f"{what}: {advice.samples:,} of {samples:,} samples"
     best = advice.rows[0].as_dict() if advice.rows else None
@@ -568,7 +568,7 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
         return done
     leader = get_game(advice.game).contract_in_words(row_name(best["contract"], best.get("announced")))
     return (f"{done}; best so far {leader} "
-            f"{mean_with_interval(best['mean'], best['interval'], best['interval_note'])}")
+            f"{mean_with_interval(best['mean'], best['interval'], best['interval_note'])}{tie_said(advice.rows)}")
 
 
 def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
