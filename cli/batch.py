@@ -117,8 +117,8 @@ def batch(
     table_mb: Optional[int] = POOL_TABLE_MB,
     worker_wait: float = typer.Option(
         DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
-        help="With --scheduler: how long to wait for a worker to join (at the start, or after every "
-             "worker left) before giving up."),
+        help="With --scheduler: how many seconds to wait for a Dask worker to join, at the start or after "
+             "every worker left, before giving up (0: give up at once)."),
     verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
     pot: Optional[int] = POT,
     all_messages: bool = ALL_MESSAGES,

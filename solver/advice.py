@@ -526,7 +526,7 @@ class ContractRow:
     win_interval: tuple[float, float] = (math.nan, math.nan)
     bonus_intervals: dict[str, tuple[float, float]] = field(default_factory=dict, hash=False)
     against_intervals: dict[str, tuple[float, float]] = field(default_factory=dict, hash=False)
-    gap_samples: int = 0  # the samples both it and the leader were settled on (the gap's)
+    gap_samples: int = 0  # the samples both it and the leader were settled on (the gap's; JSON behind_samples)
     best: bool = False  # the leader: its gap is 0 by construction
     refused_reason: str | None = None  # pass: why the announcements did not fit a sample it was refused on
     # each_announcement: what this row announces (None: nothing), and what that adds to the same contract
@@ -538,13 +538,18 @@ class ContractRow:
     # players name it (Laufende); ``card`` marks a row of card advice, whose ``contract`` is a card's pack name
     game: str = field(default="", compare=False)
     card: bool = field(default=False, compare=False)
+    # its place, shared by the items the ranking cannot order (the same mean, win and tricks: :func:`ranked_rows`);
+    # None where no sample settled it: nothing ranks it
+    rank: int | None = 1
+    tricks: float = math.nan  # the seat's mean tricks, where they are counted (:func:`counts_tricks`)
 
     def columns(self) -> tuple[str, ...]:
-        """The advice table's columns this row fills: a card's bonuses only where its game has any (not Kratzen's),
-        as :func:`card_advice_report` decides for the table."""
+        """The advice table's columns this row fills: the mean tricks where they are counted (Kratzen's), a card's
+        bonuses only where its game has any (not Kratzen's), as the reports decide for the table."""
+        tricks = () if math.isnan(self.tricks) else ("mean tricks",)
         if not self.card:
-            return ROW_COLUMNS
-        return ("card", *ROW_COLUMNS[1:4], *(ROW_COLUMNS[4:] if self.bonuses or self.against else ()))
+            return (*ROW_COLUMNS[:4], *tricks, *ROW_COLUMNS[4:])
+        return ("card", *ROW_COLUMNS[1:4], *tricks, *(ROW_COLUMNS[4:] if self.bonuses or self.against else ()))
 
     def cells(self, compact: bool = True) -> list[str]:
         """Its row of the advice table for people (:func:`contract_advice_report`'s or :func:`card_advice_report`'s,
@@ -557,8 +562,10 @@ class ContractRow:
             self.contract if self.card else row_name(self.contract, self.announced)
         if row["mean"] is None:
             return [name, "refused on every sample", "", ""]
-        mean, behind = ranked_texts(1 if self.best else 2, row, compact)
+        mean, behind = ranked_texts(self.rank or 0, row, compact)
         cells = [name, mean, behind, share(row["win_probability"], row["win_interval"], compact=compact)]
+        if not math.isnan(self.tricks):
+            cells.append(tricks_cell(row))
         if self.card and not (self.bonuses or self.against):
             return cells
         title = get_game(self.game).item_title if self.game else str
@@ -579,7 +586,8 @@ class ContractRow:
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under the advice table's columns, as the table writes it."""
-        return html_table(self.columns(), [self.cells()], right={1, 2, 3})
+        figures = {1, 2, 3} | (set() if math.isnan(self.tricks) else {4})  # the mean tricks beside the win
+        return html_table(self.columns(), [self.cells()], right=figures)
 
     def as_dict(self) -> dict[str, Any]:
         """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two
@@ -594,6 +602,8 @@ class ContractRow:
         mean_ends, mean_note = interval(self.samples, self.low, self.high)
         behind_interval, behind_note = ([None, None], BEST) if self.best else \
             interval(self.gap_samples, self.gap_low, self.gap_high)
+        if behind_note is None and math.isnan(self.gap_low):  # below the sign test's floor (:func:`ranked_rows`)
+            behind_note = TOO_FEW
         return {"contract": self.contract, "samples": self.samples, "refused": self.refused,
                 "refused_reason": self.refused_reason,
                 "mean": number(self.mean), "interval": mean_ends, "interval_note": mean_note,
@@ -606,7 +616,9 @@ class ContractRow:
                 "bonuses_against_intervals": {name: [round(x, 4) for x in interval]
                                               for name, interval in self.against_intervals.items()},
                 "behind_leader": number(self.gap), "behind_interval": behind_interval,
-                "behind_interval_note": behind_note, "told_apart": self.told_apart,
+                "behind_interval_note": behind_note, "behind_samples": self.gap_samples,
+                "told_apart": self.told_apart, "rank": self.rank,
+                "mean_tricks": number(self.tricks),
                 "announced": self.announced, "announcement_gain": self.gain_document()}
 
     def gain_document(self) -> dict[str, Any] | None:
@@ -677,11 +689,21 @@ def best_said(rows: Sequence[ContractRow], samples: int) -> str:
         return ""
     best = rows[0]
     mean = "refused on every sample" if math.isnan(best.mean) else signed_mean(best.mean)
-    return f": best {best.cells()[0]} {mean}"
+    return f": best {best.cells()[0]} {mean}{tie_said(rows)}"
+
+
+def tie_said(rows: Sequence[ContractRow]) -> str:
+    """`` (tied with 2 more)`` where other rows share the leader's rank: naming the leader alone would read as a
+    preference the samples do not show."""
+    tied = sum(1 for row in rows[1:] if row.rank is not None and row.rank == rows[0].rank) if rows else 0
+    return f" (tied with {tied} more)" if tied else ""
 
 
 #: The note of the leader's gap, which is 0 by construction and has no interval.
 BEST = "the best itself"
+
+#: The note of a gap over fewer paired samples than :func:`fewest_to_tell`: no interval, as where all are alike.
+TOO_FEW = "too few samples"
 
 
 #: The error rate of the comparisons with the best, all of them together (each: this over their number).
@@ -696,15 +718,26 @@ def behind_confidence(comparisons: int) -> float:
     return 1 - FAMILY_ALPHA / max(1, comparisons)
 
 
+def fewest_to_tell(confidence: float = 0.95) -> int:
+    """The fewest paired samples on which any gap can be told from the leader at ``confidence``: where the gap has
+    one sign on every sample, the exact sign test's p is 2 / 2^n, and no test that assumes nothing of the payments'
+    spread can do better (at 95%, one comparison: 6 samples; with seven to twelve comparisons: 9)."""
+    n = 1
+    while 2 * 0.5 ** n >= 1 - confidence:
+        n += 1
+    return n
+
+
 def told_apart(n: int, gap: float, low: float, high: float, confidence: float = 0.95) -> bool:
     """Whether the samples tell an item from the leader: the interval of the paired gap (at ``confidence``,
-    :func:`behind_confidence`) excludes 0. Where every sample gave the same gap that interval has no width and would
-    claim it at 2 samples; the exact sign test decides instead (the gap has one sign on all n samples: p = 2 / 2^n
-    below 1 - ``confidence``; at 95%, from 6 samples on)."""
-    if n < 2 or math.isnan(low):
+    :func:`behind_confidence`) excludes 0, over at least :func:`fewest_to_tell` samples. Below that, not even a gap of
+    one sign on every sample would be told (the exact sign test), and Student's t over 3 discrete payments, which
+    are far from normal, would claim a varying gap where the same gap on all of them is not claimed. Where every
+    sample gave the same gap the interval has no width, and the sign test decides: a gap not 0 is told apart."""
+    if n < fewest_to_tell(confidence) or math.isnan(low):
         return False
     if low == high:
-        return gap != 0 and 2 * 0.5 ** n < 1 - confidence
+        return gap != 0
     return low > 0
 
 
@@ -718,9 +751,10 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: boo
     are counted (:func:`counts_tricks`), then in the order given, as ``analyse`` ranks its opening cards: at a pot
     of 0 every mean is 0, and the win and the tricks tell them apart. Best first, each with its paired gap to the
     leader: the gaps' intervals are corrected for their number (:func:`behind_confidence`), the means' are each 95%
-    on their own. Each row knows ``game``, so that it prints as the advice's table does."""
+    on their own. Items the ranking cannot order (the same mean, win and tricks) share a rank: their order, the
+    one given, is no preference. Each row knows ``game``, so that it prints as the advice's table does."""
 
-    def order(index: int) -> tuple[float, float, float, int]:
+    def order(index: int) -> tuple[float, float, float, int]:  # the last, the order given, breaks no real tie
         entry = sums.contracts.get(index, ContractSums())
         mean = mean_interval(entry.n, entry.total, entry.squares)[0]
         if not entry.n:
@@ -737,7 +771,10 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: boo
     confidence = behind_confidence(sum(1 for index in ranked
                                        if index != leader and pair_with_leader(index)[0].n >= 2))
     rows = []
-    for index in ranked:
+    rank = 1
+    for place, index in enumerate(ranked, 1):
+        if place > 1 and order(index)[:3] != order(ranked[place - 2])[:3]:
+            rank = place  # a tie shares the first place of its items: 1, 1, 3
         entry = sums.contracts.get(index, ContractSums())
         mean, low, high = (x / SHARE_SCALE for x in mean_interval(entry.n, entry.total, entry.squares))
         if index == leader:
@@ -748,6 +785,9 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: boo
             gap, gap_low, gap_high = (x / SHARE_SCALE
                                       for x in mean_interval(pair.n, sign * pair.total, pair.squares, confidence))
             gap_samples, apart = pair.n, told_apart(pair.n, gap, gap_low, gap_high, confidence)
+            if pair.n < fewest_to_tell(confidence) and gap_low != gap_high:
+                # an interval that varied would look like evidence where the same gap on every sample is none
+                gap_low = gap_high = math.nan
         n = entry.n
         rows.append(ContractRow(
             names[index], n, entry.refused, mean, low, high, entry.wins / n if n else math.nan,
@@ -757,7 +797,8 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: boo
             wilson_interval_95(entry.wins, n) if n else (math.nan, math.nan),
             {name: wilson_interval_95(count, n) for name, count in sorted(entry.bonuses.items())} if n else {},
             {name: wilson_interval_95(count, n) for name, count in sorted(entry.against.items())} if n else {},
-            gap_samples, index == leader, game=game, card=cards))
+            gap_samples, index == leader, game=game, card=cards, rank=rank if entry.n else None,
+            tricks=entry.tricks / n if n and game and counts_tricks(game) else math.nan))
     return tuple(rows)
 
 
@@ -1372,10 +1413,12 @@ def mean_with_interval(value: float, interval: Sequence[float | None], note: str
                        compact: bool = False) -> str:
     """``+1.00 (95%: +0.50 to +1.50)`` for a mean and its interval, as every report's line writes one, or
     ``compact`` in a table cell, whose title says what ± is, ``+1.00 ± 0.50`` (:func:`in_table_cell`); ``+1.00 (all
-    alike)`` where every sample gave that value (no interval of no width, a certainty the samples do not show); the
-    mean alone where there is none."""
+    alike)`` where every sample gave that value (no interval of no width, a certainty the samples do not show), ``+1.00
+    (too few samples)`` for a gap to the best below the sign test's floor (:data:`TOO_FEW`); the mean alone where
+    there is none."""
     low, high = interval
-    alike = "all alike" if note == ALL_ALIKE or (low is not None and low == high) else None
+    alike = "all alike" if note == ALL_ALIKE or (low is not None and low == high) else \
+        TOO_FEW if note == TOO_FEW else None
     return mean_in_words(value, low, high, all_alike=alike, compact=compact)
 
 
@@ -1404,9 +1447,67 @@ def behind_note(document: Mapping[str, Any], what: str) -> str | None:
             f"interval {document['behind_confidence']:.2%}); each mean payment's interval is 95% on its own")
 
 
-def tilde_note(rows: Sequence[Mapping[str, Any]], text: str) -> str | None:
-    """What ``~`` in a table of advice means, where a row behind the best wears it (not under a table without one)."""
-    return text if any(row.get("mean") is not None and not row.get("told_apart", True) for row in rows[1:]) else None
+def tilde_note(document: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], best: str) -> str | None:
+    """What ``~`` in a table of advice means, where a row behind the best wears it (not under a table without one),
+    and why each such row is not told apart: fewer samples than any gap needs (:func:`fewest_to_tell`), the same
+    payment as the best on every sample, or an interval behind the best that holds 0."""
+    tilded = [row for row in rows[1:] if row.get("mean") is not None and row.get("rank", 2) > 1
+              and row.get("behind_leader") is not None and not row.get("told_apart", True)]
+    if not tilded:
+        return None
+    fewest = fewest_to_tell(document.get("behind_confidence", 0.95))
+    few = [row for row in tilded if row["behind_samples"] < fewest]
+    alike = [row for row in tilded if row not in few and row.get("behind_interval_note") == ALL_ALIKE]
+    why = [text for text, said in (
+        (f"too few samples: no gap is told apart below {fewest}, the fewest on which the exact sign test "
+         "(p = 2 / 2^n) can tell one at the level of each interval behind the best", few),
+        ("the same payment as the best on every sample", alike),
+        ("its interval behind the best holds 0", len(tilded) > len(few) + len(alike))) if said]
+    return f"~ : not told apart from {best} at this sample size ({'; '.join(why)})"
+
+
+def rank_note(rows: Sequence[Mapping[str, Any]], what: str, order: str) -> str | None:
+    """What a rank shared by several rows means, where some share one: a tie, not a preference."""
+    ranks = [row["rank"] for row in rows if row.get("mean") is not None and "rank" in row]
+    if len(ranks) == len(set(ranks)):
+        return None
+    return (f"a rank shared: a tie, {what} equal on the exact figures (the table rounds them) the ranking reads (the "
+            f"mean payment, the win{', the tricks' if any(row.get('mean_tricks') is not None for row in rows) else ''}"
+            f"), listed {order}")
+
+
+def tricks_note(document: Mapping[str, Any], what: str) -> str:
+    """What the tricks column is: the seat's mean tricks under double-dummy play, which rank an equal payment and
+    win (:func:`counts_tricks`)."""
+    who = role_text(get_game(document["game"]).declarer_title, [document["seat"]])
+    after = " after the card" if what == "card" else ""
+    return (f"mean tricks: {who}'s{after}, each sample played double dummy (as analyse counts them); they "
+            "rank an equal mean payment and win")
+
+
+def tricks_cell(row: Mapping[str, Any]) -> str:
+    """A row's mean tricks (``2.75``), where they are counted: to 2 decimals, since they rank the rows and a tenth
+    would write two that differ alike."""
+    return "" if row.get("mean_tricks") is None else f"{row['mean_tricks']:.2f}"
+
+
+def figure_and_wide_columns(tricks: bool, with_bonuses: bool) -> tuple[frozenset[int], frozenset[int]]:
+    """The columns of an advice table (rank, name, mean, gap, win[, mean tricks][, bonuses, against]) that hold
+    figures, aligned right, and those of the bonuses, which a narrow terminal moves to a table of their own."""
+    figures = frozenset({0, 2, 3, 4, 5} if tricks else {0, 2, 3, 4})
+    return figures, frozenset({5 + tricks, 6 + tricks}) if with_bonuses else frozenset()
+
+
+def tricks_notes(document: Mapping[str, Any], what: str, order: str, pot_hint: str) -> list[str]:
+    """The notes under a Kratzen table of ``what`` (contract or card advice): what its tricks column is, and at a
+    pot of 0, which settles every item at 0, what ranks them instead."""
+    game = get_game(document["game"])
+    notes = [tricks_note(document, what)] if counts_tricks(document["game"]) else []
+    if game.has_pot and not document.get("pot"):
+        notes.append(f"note: pot 0: every {what} settles at 0, so the payments cannot rank them; win still counts the "
+                     f"{game.declarer_title}'s target made, and ranks them: the highest win first, an equal win by the "
+                     f"{game.declarer_title}'s mean tricks, then {order} ({pot_hint})")
+    return notes
 
 
 def alike_note(rows: Sequence[Mapping[str, Any]]) -> str | None:
@@ -1489,11 +1590,13 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     game = get_game(document["game"])
     # a game without bonuses (Kratzen: the pot's payouts and penalties are the game) has no bonus columns
     with_bonuses = any(row.get("bonuses") or row.get("bonuses_against") for row in document["contracts"])
-    columns = ("", "contract", "mean payment", "behind\nthe best", "win") + (
+    tricks = counts_tricks(document["game"])  # what ranks an equal payment and win (Kratzen), shown as it ranks
+    columns = ("", "contract", "mean payment", "behind\nthe best", "win") + (("mean tricks",) if tricks else ()) + (
         ("bonuses made", "against") if with_bonuses else ())
     title = game.item_title  # the bonuses by the names players use
     rows: list[tuple[str, ...]] = []
-    for rank, row in enumerate(document["contracts"], 1):
+    for place, row in enumerate(document["contracts"], 1):
+        rank = place if row.get("rank") is None else row["rank"]  # a row no sample settled: its place, unshared
         if row["mean"] is None:
             rows.append((str(rank), row["contract"], "refused on every sample", *[""] * (len(columns) - 3)))
             continue
@@ -1503,20 +1606,15 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                             for key in ("bonuses", "bonuses_against"))
         rows.append((str(rank), row["contract"], mean_text, behind,
                      share(row["win_probability"], row.get("win_interval"), compact=True),
-                     *((bonuses, against) if with_bonuses else ())))
+                     *((tricks_cell(row),) if tricks else ()), *((bonuses, against) if with_bonuses else ())))
     # where every seat plays for itself the advised seat is the one that announces: it attacks whatever its seat
     attacks = f" as the {game.declarer_title}" if game.has_pot else ""
     name = f"contracts by seat {document['seat']}'s mean payment{attacks}"
     report.append(AdviceTable(f"{name} ({units(document)}; ± and brackets: 95% intervals; paired samples)", columns,
-                              rows, frozenset({0, 2, 3, 4}), frozenset({5, 6}), name))
-    # a gap all samples gave alike has no interval: the sign test finds too few samples (2 / 2^n not below 5%)
-    tilded = [row.get("behind_interval_note") == ALL_ALIKE for row in document["contracts"][1:]
-              if row.get("mean") is not None and not row.get("told_apart", True)]
-    why = [text for text, said in (("its interval behind the best holds 0", not all(tilded)),
-                                   ("a gap all samples gave alike: too few samples for its one sign to tell",
-                                    any(tilded))) if said]
-    tilde = f"~ : not told apart from the best at this sample size ({'; '.join(why)})"
-    report += [tilde_note(document["contracts"], tilde),
+                              rows, *figure_and_wide_columns(tricks, with_bonuses), name))
+    report += [tilde_note(document, document["contracts"], "the best"),
+               rank_note(document["contracts"], "contracts",
+                         "in the order they were asked for (all: the game's order, as stich table lists them)"),
                behind_note(document, "contracts"), alike_note(document["contracts"]),
                payment_note(document, sides=True)]
     bonus_note = "; bonuses made / against: paid to the declarers / to the others" if with_bonuses else ""
@@ -1549,11 +1647,8 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
             report.append(f"{row['contract']} refused on every sample, for instance: {row['refused_reason']}")
     for contract, reason in document.get("left_out", {}).items():
         report.append(f"not ranked: {contract}, which the announcements do not fit ({reason})")
-    if game.has_pot and not document["pot"]:
-        report.append("note: pot 0: every contract settles at 0, so the payments cannot rank them; win still counts "
-                      "the attacker's target made, and ranks them: the highest win first, an equal win by the "
-                      "attacker's mean tricks (as analyse counts them), then in the order the contracts were asked "
-                      "for (all: the game's order, as stich table lists them) (give the pot with --pot CHIPS)")
+    report += tricks_notes(document, "contract", "in the order the contracts were asked for (all: the game's order, "
+                           "as stich table lists them)", "give the pot with --pot CHIPS")
     return [part for part in report if part is not None]
 
 
@@ -1602,35 +1697,36 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     # as contract advice: each bonus's odds along the settlement-optimal line after the card (none in Kratzen)
     with_bonuses = any(row.get("bonuses") or row.get("bonuses_against") for row in document["cards"])
     title = get_game(document["game"]).item_title
+    tricks = counts_tricks(document["game"])  # what ranks an equal payment and win (Kratzen), shown as it ranks
     rows: list[tuple[str, ...]] = []
-    for rank, row in enumerate(document["cards"], 1):
+    for place, row in enumerate(document["cards"], 1):
         if row["mean"] is None:
             continue
+        rank = row.get("rank", place)
         mean_text, behind = ranked_texts(rank, row)
         bonuses, against = ("\n".join(f"{share(p, row.get(key + '_intervals', {}).get(name), compact=True)} "
                                       f"{title(name)}" for name, p in row.get(key, {}).items() if p)
                             for key in ("bonuses", "bonuses_against"))
         rows.append((str(rank), row["card"], mean_text, behind,
                      share(row["win_probability"], row.get("win_interval"), compact=True),
-                     *((bonuses, against) if with_bonuses else ())))
+                     *((tricks_cell(row),) if tricks else ()), *((bonuses, against) if with_bonuses else ())))
     name = f"cards by seat {document['seat']}'s mean payment"
     report.append(AdviceTable(f"{name} ({units(document)}; ± and brackets: 95% intervals; paired)",
                               ("", "card", "mean payment", "behind the best", "win")
+                              + (("mean tricks",) if tricks else ())
                               + (("bonuses made", "against") if with_bonuses else ()), rows,
-                              frozenset({0, 2, 3, 4}), frozenset({5, 6}), name))
+                              *figure_and_wide_columns(tricks, with_bonuses), name))
     bonus_note = ("; bonuses made / against: paid to the declarers / to the others along the best line after the "
                   "card, each share with its 95% Wilson interval" if with_bonuses else "")
-    report += [tilde_note(document["cards"], "~ : not told apart from the best card at this sample size"),
+    report += [tilde_note(document, document["cards"], "the best card"),
+               rank_note(document["cards"], "cards", "in the order the hand above lists them"),
                behind_note(document, "cards"), alike_note(document["cards"]),
                f"win: the samples {win_meaning(document, WIN_BY_PAYMENT)} (its 95% Wilson interval in brackets)"
                + bonus_note,
                payment_note(document),
                never_made_note([{**row, "contract": row["card"]} for row in document["cards"]], title, "every card")]
-    if get_game(document["game"]).has_pot and not document.get("pot"):
-        report.append("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the "
-                      "attacker's target made, and ranks them: the highest win first, an equal win by the attacker's "
-                      "mean tricks (as analyse's opening cards count them), then in the order the hand above lists "
-                      "them (give the record a [Pot] tag, or --pot CHIPS)")
+    report += tricks_notes(document, "card", "in the order the hand above lists them",
+                           "give the record a [Pot] tag, or --pot CHIPS")
     return [part for part in report if part is not None]
 
 

@@ -18,7 +18,8 @@ back, in the order jobs finish. What every runner keeps (docs/batch.md):
   thread in flight, finished futures gathered in batches and released once handed on; a worker that dies is
   restarted by its nanny and its jobs run again elsewhere. A run with no worker on the scheduler says that it waits
   and gives up after ``worker_wait`` seconds; Dask's own log (tracebacks of a scheduler gone) stays off stderr
-  unless ``verbose``.
+  unless ``verbose``. Each task checks that its worker runs this stich and a compiled engine that answers as this
+  one (:func:`_on_this_build`): a worker of another stops the run with a message naming it.
 * **One engine a worker**, kept between jobs (:func:`worker_engine`: its table is allocated once), running one
   search thread (:data:`POOL_ENGINE_THREADS`, given to every worker through :func:`init_worker`): the pool's
   workers already use every core.
@@ -857,9 +858,8 @@ def stich_build() -> str:
     drivers) by its path and bytes, read once: what a Dask worker's code is checked against, since ``stich 0.1.0`` is
     the same version on every commit. ``cli/`` is left out (``solver.cli``, the command line, which no worker runs,
     and which a wheel puts inside ``solver/`` where a source tree has it in ``cli/``), so that a wheel and a source
-    tree of one commit are one build. The compiled engine is not compared: each machine builds its own, and two
-    builds of the same sources differ in their bytes, so a worker whose engine was built from other ``src_ext/``
-    sources passes the check."""
+    tree of one commit are one build. The compiled engine's bytes are not compared (each machine builds its own, and
+    two builds of the same sources differ): its answers are (:func:`engine_answers`)."""
     global _build
     if _build is None:
         package = Path(__file__).resolve().parent
@@ -872,19 +872,66 @@ def stich_build() -> str:
     return _build
 
 
-def _on_this_build(build: str, task: Callable[..., Any], job: Any, *args: Any) -> Any:
-    """``task(job, *args)`` on a Dask worker whose stich is ``build``, the driver's: a worker with another stich
-    installed (an older copy on one node) would answer by its own rules and scoring, and its lines would mix with
-    the others' unseen. Another build is a StichError, raised in the driver, which stops the run. Only the Python
-    modules are compared (:func:`stich_build`): the engine is not, so a worker whose engine was built from other
-    ``src_ext/`` sources passes."""
+#: The positions a compiled engine is checked on (:func:`engine_answers`): (game, seed, seats, objective, seat) of a
+#: seeded whole deal (:func:`solver.generate.random_position`, board 1), solved with every card's value. The Kratzen
+#: deal is one of six seats, whose search visits thousands of nodes (a three-seat deal's visits a few dozen).
+ENGINE_CHECK_DEALS = (("Schafkopf", 7, None, "points", None), ("Kratzen", 66, 6, "tricks", 1),
+                      ("Zwanzigerrufen", 7, None, "points", None))
+_answers: str | None = None
+_answers_lock = threading.Lock()
+
+
+def engine_answers() -> str:
+    """12 hex digits of the sha256 of this process's compiled engine's answers to :data:`ENGINE_CHECK_DEALS` (the
+    value and every card's value of each, whatever STICH_IMPLEMENTATION says) and of the first one's settlement:
+    what a Dask worker's engine is checked against beside its Python modules (:func:`stich_build`). Computed once a
+    process (about 0.1 s), under a lock, since a worker started with ``--nthreads N`` runs N tasks at once. Only
+    exact values count, not a line, which may differ between two builds of the same sources (the table's keys with or
+    without bmi2). An engine built from other ``src_ext/`` sources that answers these otherwise is refused; one that
+    answers them alike and differs elsewhere is not seen."""
+    global _answers
+    with _answers_lock:
+        if _answers is None:
+            from .generate import random_position
+            from .search.settle import SettlementEngine
+            from .settlement import settlement_value
+
+            engine = EngineSolver(1, threads=1)
+            digest = hashlib.sha256()
+            for game, seed, seats, objective, seat in ENGINE_CHECK_DEALS:
+                position = random_position(game, seed, 1, seats=seats)
+                answer = engine.solve(position.state, position.objective(objective, seat), cards=True)
+                digest.update(str(answer).encode())
+            game, seed, seats = ENGINE_CHECK_DEALS[0][:3]
+            settlement = settlement_value(random_position(game, seed, 1, seats=seats),
+                                          engine=SettlementEngine(1, threads=1), reference_solver=False)
+            digest.update(str(settlement).encode())
+            _answers = digest.hexdigest()[:12]
+        return _answers
+
+
+def _on_this_build(build: str, answers: str, task: Callable[..., Any], job: Any, *args: Any) -> Any:
+    """``task(job, *args)`` on a Dask worker whose stich is ``build`` and whose engine gives ``answers``, the
+    driver's: a worker with another stich installed (an older copy on one node), or an engine built from other
+    sources, would answer by its own rules, scoring or search, and its lines would mix with the others' unseen.
+    Either is a StichError, raised in the driver, which stops the run."""
     here = stich_build()
+    worker = getattr(_dask_worker(), "address", "")
     if here != build:
-        worker = _dask_worker()
-        raise StichError(f"the Dask worker {getattr(worker, 'address', '')} runs another stich (build {here}, "
+        raise StichError(f"the Dask worker {worker} runs another stich (build {here}, "
                          f"{Path(__file__).resolve().parent.parent}) than this run's (build {build}): its answers "
-                         "would not be this stich's; install this run's stich, the same files, on every worker, and "
-                         "rerun to resume (every result handed on so far is kept)")
+                         "would not be this stich's; install this run's stich, the same files, on every worker, "
+                         f"{RESUME}")
+    try:
+        engine = engine_answers()
+    except Exception as error:  # an engine that cannot solve the check deals: said, not a worker's traceback
+        raise StichError(f"the compiled engine of the Dask worker {worker} failed on stich's check deals "
+                         f"({type(error).__name__}: {error}): rebuild that worker's engine from this run's sources "
+                         f"({REBUILD}), {RESUME}") from None
+    if engine != answers:
+        raise StichError(f"the Dask worker {worker} has another compiled engine than this run's: it answers stich's "
+                         f"check deals otherwise (answers {engine}, this run's {answers}), so it was built from other "
+                         f"sources; rebuild that worker's engine from this run's sources ({REBUILD}), {RESUME}")
     return task(job, *args)
 
 
@@ -902,18 +949,20 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
         from dask.distributed import Client, wait as dask_wait
     except ImportError:
         raise StichError("--scheduler needs Dask: pip install 'stich[cluster]' (or \"dask[distributed]\")") from None
-    build = stich_build()
+    build, answers = stich_build(), engine_answers()
     with dask_log(verbose):
         client = _dask_client(Client, scheduler)
         with client:
-            _wait_for_workers(client, scheduler, worker_wait, notify)
-            slots, counted = 4, 0.0
+            threads = max(1, _wait_for_workers(client, scheduler, worker_wait, notify))
+            slots, counted = 4 * threads, time.monotonic()
+            if on_threads is not None:
+                on_threads(threads)
             pending: dict[Any, Any] = {}  # future: its job
             iterator = iter(jobs)
             exhausted = False
             try:
                 while True:
-                    if time.monotonic() - counted > DASK_RECOUNT_SECONDS:
+                    if time.monotonic() - counted >= DASK_RECOUNT_SECONDS:
                         threads = _wait_for_workers(client, scheduler, worker_wait, notify, len(pending))
                         slots, counted = 4 * max(1, threads), time.monotonic()
                         if on_threads is not None:
@@ -923,7 +972,7 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                         if job is None:
                             exhausted = True
                             break
-                        pending[client.submit(_on_this_build, build, task, job, *args, pure=False)] = job
+                        pending[client.submit(_on_this_build, build, answers, task, job, *args, pure=False)] = job
                     if not pending:
                         break
                     try:  # not for ever: a cluster whose workers all left finishes nothing (_wait_for_workers)
@@ -936,30 +985,84 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                         future.release()
             except BaseException as error:
                 given_up = _gave_up(client)  # its cancel raises
+                connected = client.status == "running"  # "connecting" while Dask's client tries to reconnect
                 if not given_up:
                     for future in pending:
                         future.cancel()
+                if isinstance(error, StichError):  # the run's own (a worker of another build, none left)
+                    raise
                 if given_up and isinstance(error, (RuntimeError, AttributeError)):
-                    raise StichError(f"the Dask cluster at {scheduler} failed: Dask's client gave up reconnecting to "
-                                     "its scheduler (every result handed on so far is kept; rerun to resume)") from None
+                    raise _scheduler_went_away(scheduler, "Dask's client gave up reconnecting to it",
+                                               mid_run=True) from None
                 if isinstance(error, ImportError):  # the scheduler or a worker without stich
                     raise StichError(f"the Dask cluster at {scheduler} cannot run stich's tasks ({error}): install "
-                                     "stich, with its compiled engine, where the scheduler and the workers run "
-                                     "(every result handed on so far is kept; rerun to resume)") from None
+                                     "this run's stich, with its compiled engine, where the scheduler and the workers "
+                                     f"run, {RESUME}") from None
                 if isinstance(error, RuntimeError) and "deserialization of the task graph" in str(error):
                     # the scheduler unpickles the tasks: without stich, or with another one, it cannot (Dask's words
                     # after a traceback were "... if the Scheduler and Client have different environments")
                     cause = error.__cause__ or error
                     raise StichError(f"the Dask scheduler at {scheduler} cannot read stich's tasks "
-                                     f"({_dask_said(cause)}): install this run's stich, with "
-                                     "its compiled engine, where the scheduler runs, and restart it (every result "
-                                     "handed on so far is kept; rerun to resume)") from None
+                                     f"({_dask_said(cause)}): install this run's stich, with its compiled engine, "
+                                     f"where the scheduler runs, and restart it, {RESUME}") from None
+                if type(error).__name__ == "KilledWorker":  # the scheduler's allowed-failures used up by one task
+                    key = getattr(error, "task", None)
+                    job = next((job for future, job in pending.items() if future.key == key), None)
+                    raise _killed_worker(scheduler, error, job) from None
+                if _scheduler_lost(error, connected):
+                    lost = SCHEDULER_LOST in _cancel_reasons(error)  # Dask's words name every future
+                    raise _scheduler_went_away(scheduler, "Dask's client lost the connection to it" if lost
+                                               else _dask_said(error), mid_run=True) from None
                 if isinstance(error, OSError) or isinstance(error, Exception) and type(error).__module__.split(".")[0] \
                         in ("distributed", "tornado", "asyncio", "concurrent"):
-                    # a job the scheduler gave up on (KilledWorker), the scheduler gone: what was handed on stays
-                    raise StichError(f"the Dask cluster at {scheduler} failed: {_dask_said(error)} (every result "
-                                     "handed on so far is kept; rerun to resume)") from None
+                    raise StichError(f"the Dask cluster at {scheduler} failed ({_dask_said(error)}): --verbose shows "
+                                     f"Dask's own log; {RESUME}") from None
                 raise
+
+
+def _killed_worker(scheduler: str, error: Any, job: Any) -> StichError:
+    """What a run says of a task the scheduler gave up on (Dask's KilledWorker: its workers died more often than
+    ``distributed.scheduler.allowed-failures``): how often, the last worker's address and the records of ``job``
+    (a chunk of :class:`solver.batch.Item`), from the error's fields rather than Dask's paragraph, which names the
+    task by its key and links Dask's documentation."""
+    deaths = getattr(error, "allowed_failures", 0) + 1
+    last = getattr(getattr(error, "last_worker", None), "address", "an unknown worker")
+    ids = [item.id for item in job if isinstance(getattr(item, "id", None), str)] if isinstance(job, list) else []
+    running = "a task" if not ids else f"record {ids[0]}" if len(ids) == 1 else \
+        f"{len(ids):,} records, {ids[0]} to {ids[-1]}"
+    return StichError(f"the Dask scheduler at {scheduler} gave up: its workers died {_times(deaths)} running "
+                      f"{running}, the last on {last}: see that worker's log for why (out of memory, killed from "
+                      f"outside), {RESUME}")
+
+
+def _times(count: int) -> str:
+    """``count`` as how often: once, twice, 3 times."""
+    return {1: "once", 2: "twice"}.get(count, f"{count:,} times")
+
+
+#: The reason Dask gives for the futures it cancels when its client loses the connection to the scheduler.
+SCHEDULER_LOST = "scheduler-connection-lost"
+
+
+def _scheduler_lost(error: BaseException, connected: bool) -> bool:
+    """Whether ``error``, which stopped a run mid-way, means that the connection to the scheduler closed: Dask's
+    client no longer connected (it tries to reconnect), the futures cancelled for :data:`SCHEDULER_LOST` (a
+    scheduler stopped), or an OSError of Dask's or tornado's own (CommClosedError, StreamClosedError: one killed).
+    Any other OSError, such as one a task raised on a worker out of file handles, is the cluster failing, not the
+    scheduler gone."""
+    if not isinstance(error, Exception):
+        return False
+    if not connected or SCHEDULER_LOST in _cancel_reasons(error):
+        return True
+    return isinstance(error, OSError) and type(error).__module__.split(".")[0] in ("distributed", "tornado")
+
+
+def _cancel_reasons(error: BaseException) -> set[str]:
+    """The reasons Dask gives for the futures ``error`` says were cancelled: its ``reason`` (a FutureCancelledError)
+    or each of its groups' (a FuturesCancelledError, one group a reason); none for any other error."""
+    reason = getattr(error, "reason", None)
+    groups = getattr(error, "error_groups", ())
+    return ({reason} if isinstance(reason, str) else set()) | {getattr(group, "reason", "") for group in groups}
 
 
 def _one_line(error: BaseException) -> str:
@@ -1022,17 +1125,45 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
                 raise
             raise _scheduler_went_away(scheduler, _dask_said(error)) from None
     if in_flight is None:
-        raise StichError(f"no Dask worker joined the scheduler at {scheduler} in {seconds:g} s; start workers with "
-                         f"'dask worker {scheduler}', or wait longer with --worker-wait SECONDS") from None
+        raise StichError(f"no Dask worker joined the scheduler at {scheduler} in {seconds:g} s: start workers "
+                         f"('dask worker {scheduler}'), or wait longer with --worker-wait SECONDS") from None
     raise StichError(f"every Dask worker left the scheduler at {scheduler} and none joined in {seconds:g} s, "
-                     f"with {in_flight:,} task{'' if in_flight == 1 else 's'} unfinished: every result handed on "
-                     f"so far is kept; start workers ('dask worker {scheduler}') and rerun to resume") from None
+                     f"with {in_flight:,} task{'' if in_flight == 1 else 's'} unfinished: start workers "
+                     f"('dask worker {scheduler}'), {RESUME}") from None
 
 
-def _scheduler_went_away(scheduler: str, cause: str) -> StichError:
-    """What a run says of a scheduler that went away before its jobs were sent: that, with Dask's words for it."""
-    return StichError(f"the Dask scheduler at {scheduler} went away before the run sent it a job ({cause}); start it "
-                      "again ('dask scheduler') and rerun")
+#: How a worker's engine is rebuilt from this run's sources, in a checkout of them.
+REBUILD = ("'pip install -e .' in a checkout of them for an editable install, else 'pip install --force-reinstall "
+           "--no-deps .'")
+#: How every message of a run stopped on a cluster ends, once results may have been handed on.
+RESUME = "then rerun to resume (every result handed on so far is kept)"
+
+
+def _start_again(scheduler: str) -> str:
+    """What to start again after the scheduler at ``scheduler`` went away: it, on its protocol and port, and its
+    workers, which Dask stops with it (a ``dask worker`` whose scheduler is gone closes)."""
+    return (f"start it again ('{_scheduler_command(scheduler)}') and its workers ('dask worker {scheduler}'), which "
+            "stop with it")
+
+
+def _scheduler_command(scheduler: str) -> str:
+    """The command that starts a scheduler at ``scheduler``: on its port, and on its protocol where that is not
+    Dask's default, tcp."""
+    match = _NETWORK_ADDRESS.fullmatch(scheduler)
+    port = match["port"] if match is not None and match["port"] else str(DASK_SCHEDULER_PORT)
+    protocol = match["protocol"] if match is not None and match["protocol"] else "tcp"
+    return f"dask scheduler --port {port}" if protocol == "tcp" else \
+        f"dask scheduler --protocol {protocol} --port {port}"
+
+
+def _scheduler_went_away(scheduler: str, cause: str, mid_run: bool = False) -> StichError:
+    """What a run says of a scheduler that went away, before its jobs were sent or ``mid_run``: that, with Dask's
+    words for it, and what to start again."""
+    if not mid_run:
+        return StichError(f"the Dask scheduler at {scheduler} went away before the run sent it a job ({cause}): "
+                          f"{_start_again(scheduler)}, then rerun")
+    return StichError(f"the Dask scheduler at {scheduler} went away mid-run ({cause}): {_start_again(scheduler)}, "
+                      f"{RESUME}")
 
 
 #: How long a running cluster may show no worker before the run says every worker left: a nanny restarts a killed
@@ -1084,8 +1215,8 @@ def _probe_scheduler(scheduler: str) -> None:
                 time.sleep(0.25)
                 continue
             raise StichError(f"cannot use the Dask scheduler {scheduler!r}: nothing listens at port {port} of {host} "
-                             "(connection refused): start the scheduler ('dask scheduler --port PORT'), or check the "
-                             "address") from None
+                             f"(connection refused): start the scheduler ('{_scheduler_command(scheduler)}'), or check "
+                             "the address") from None
         except OSError:  # a timeout, an unreachable network: Dask's own connection tries and says
             pass
         return
@@ -1108,9 +1239,9 @@ def _dask_client(client_class: Any, scheduler: str) -> Any:
     thread.start()
     thread.join(DASK_CONNECT_SECONDS)
     if thread.is_alive():
-        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: no answer in {DASK_CONNECT_SECONDS} s (is "
-                         "a Dask scheduler listening at that address? a web server, such as the dashboard, waits "
-                         "for a request Dask never sends)")
+        raise StichError(f"cannot use the Dask scheduler {scheduler!r}: no answer in {DASK_CONNECT_SECONDS} s (a "
+                         "web server, such as the dashboard, waits for a request Dask never sends): check that a Dask "
+                         "scheduler listens at that address")
     if "error" in box:
         error = box["error"]
         if _read_garbage(error):

@@ -610,7 +610,7 @@ def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_con
     assert plain.returncode == paid.returncode == 0, plain.stderr + paid.stderr
     assert ("note: pot 0: every contract settles at 0, so the payments cannot rank them; win still counts the "
             "attacker's target made, and ranks them: the highest win first, an equal win by the attacker's mean "
-            "tricks (as analyse counts them), then in the order the contracts were asked for (all: the game's order, "
+            "tricks, then in the order the contracts were asked for (all: the game's order, "
             "as stich table lists them) (give the pot with --pot CHIPS)") in " ".join(plain.stdout.split())
     assert "win: the samples where attacker seat 1 makes his target;" in " ".join(plain.stdout.split())
     assert "note: pot 0" not in paid.stdout
@@ -757,8 +757,8 @@ def test_at_pot_0_the_best_row_is_the_one_that_wins_most(tmp_path: Path) -> None
     assert [(row.contract, row.best, row.win_probability) for row in cards.rows] == [
         ("SU", True, 1.0), ("SK", False, 0.95), ("GA", False, 0.85), ("GZ", False, 0.35)]
     assert ("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the attacker's "
-            "target made, and ranks them: the highest win first, an equal win by the attacker's mean tricks (as "
-            "analyse's opening cards count them), then in the order the hand above lists them"
+            "target made, and ranks them: the highest win first, an equal win by the attacker's mean tricks, "
+            "then in the order the hand above lists them"
             ) in " ".join(str(cards).split())
 
 
@@ -1049,7 +1049,8 @@ def test_an_interval_of_no_width_is_said_to_be_none():
     """Every card of this position pays +2 on all 6 samples: the table printed '+2.00 ± 0.00' and the JSON [2.0,
     2.0], a certainty the samples do not show, where the analysis's text said "all samples alike: no interval". Now
     the JSON has nulls and says why, and the table says "(all alike)"; the best card's own gap has no interval
-    either (it is 0 by construction), and a gap of 0 on every sample does not tell the cards apart."""
+    either (it is 0 by construction), and a gap of 0 on every sample does not tell the cards apart: they tie, so
+    every one is ranked first, as the best."""
     from rich.console import Console
 
     from cli.analyse import render_cards
@@ -1065,7 +1066,10 @@ def test_an_interval_of_no_width_is_said_to_be_none():
     console = Console(record=True, width=160)
     render_cards(document, console)
     text = console.export_text()
-    assert "± 0.00" not in text and "+2.00 (all alike)" in text and "0.00 (all alike) ~" in text
+    assert "± 0.00" not in text and "+2.00 (all alike)" in text and "~" not in text
+    assert [row["rank"] for row in document["cards"]] == [1] * len(document["cards"]) and len(others) >= 1
+    assert sum(" best " in line for line in text.splitlines() if "(all alike)" in line) == len(document["cards"])
+    assert "a rank shared: a tie, cards equal on the exact figures (the table rounds them)" in text
     assert "all alike: every sample gave this value, so there is no interval" in text
 
 
@@ -1076,14 +1080,16 @@ def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
     from types import SimpleNamespace
 
     from cli.analyse import advice_status
-    alike = card_advice(_position(), samples=6, seed=1, workers=1)  # every card pays +2 on all 6 samples
-    assert advice_status("card advice", alike, 20) == "card advice: 6 of 20 samples; best so far GA +2.00 (all alike)"
+    alike = card_advice(_position(), samples=6, seed=1, workers=1)  # every card pays +2 on all 6 samples: a tie
+    assert advice_status("card advice", alike, 20) == ("card advice: 6 of 20 samples; best so far GA +2.00 (all alike)"
+                                                       " (tied with 3 more)")
     one = card_advice(_position(), samples=1, seed=1, workers=1)
-    assert advice_status("card advice", one, 20) == "card advice: 1 of 20 samples; best so far GA +2.00"
+    assert advice_status("card advice", one, 20) == ("card advice: 1 of 20 samples; best so far GA +2.00 (tied with 3 "
+                                                     "more)")
     spread = contract_advice(**KRATZEN, contracts="all", samples=6, seed=1, workers=1)
     assert spread.rows[0].as_dict()["interval"] == [1.9252, 3.0748]
     assert advice_status("contract advice", spread, 20) == ("contract advice: 6 of 20 samples; best so far "
-                                                            "Trump E +2.50 (95%: +1.93 to +3.07)")
+                                                            "Trump E +2.50 (95%: +1.93 to +3.07) (tied with 1 more)")
     nothing = SimpleNamespace(samples=0, rows=ranked_rows(["A", "B"], AdviceSums(), ""))  # no item settled yet
     assert advice_status("contract advice", nothing, 20) == "contract advice: 0 of 20 samples"
 
@@ -1107,7 +1113,8 @@ def test_a_line_writes_an_interval_at_length_and_a_table_cell_compactly():
     assert in_table_cell(0.5, None, None, percent=True) == "50%"
     assert signed_with_interval(1.0, 0.48, 1.52) == "+1.00 (95%: +0.48 to +1.52)"
     spread = contract_advice(**KRATZEN, contracts="all", samples=6, seed=1, workers=1)
-    assert advice_status("contract advice", spread, 20).endswith("Trump E +2.50 (95%: +1.93 to +3.07)")
+    assert advice_status("contract advice", spread, 20).endswith("Trump E +2.50 (95%: +1.93 to +3.07) (tied with 1 "
+                                                                 "more)")
     assert str(spread.rows[0]).startswith("Trump E  mean payment: +2.50 (95%: +1.93 to +3.07)  best  win: ")
     table = next(part for part in contract_advice_report(spread.as_dict()) if isinstance(part, AdviceTable))
     title, rows = table.title, table.rows
@@ -1153,8 +1160,14 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
     assert alone.contract == "B" and alone.gap == 1.0 and alone.told_apart
     assert (alone.gap_low, alone.gap_high) == pytest.approx((0.0613, 1.9387), abs=1e-4)
     best, together, far = rows(a, b, c)
-    assert together.contract == "B" and not together.told_apart and far.told_apart
-    assert (together.gap_low, together.gap_high) == pytest.approx((-0.1551, 2.1551), abs=1e-4)
+    # beside C each interval is at 97.5%, where even a gap of one sign on all samples needs 7 (the sign test: 2 / 2^6
+    # = 3.1% is not below 2.5%): on 6, neither B nor C (9.83 behind on every sample) is told apart, and neither has
+    # an interval, as a gap all alike has none
+    assert together.contract == "B" and not together.told_apart and not far.told_apart
+    assert far.gap == pytest.approx(9.8333, abs=1e-4) and math.isnan(far.gap_low) and math.isnan(together.gap_high)
+    assert [row.as_dict()["behind_interval_note"] for row in (together, far)] == ["too few samples"] * 2
+    from solver.sampling import mean_interval
+    assert mean_interval(6, 6.0, 10.0, 0.975)[1:] == pytest.approx((-0.1551, 2.1551), abs=1e-4)  # B's, at 97.5%
     assert (together.low, together.high) == pytest.approx((8.0613, 9.9387), abs=1e-4)  # each mean: 95% alone
     from solver.intervals import t_quantile
     assert t_quantile(5, 0.975) == pytest.approx(3.16338, abs=1e-5)  # the tables' t(0.0125; 5)
@@ -1171,7 +1184,7 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
     console = Console(record=True, width=200)
     render_advice({**document, "known": {}, "hand": ["EO"]}, console)
     text = console.export_text()
-    assert "+1.00 ± 1.16 ~" in text  # not told apart, at 97.5%
+    assert "+1.00 (too few samples) ~" in text and "+9.83 (too few samples) ~" in text
     assert ("behind the best: 95% for the 2 contracts compared with it together (Bonferroni: each interval 97.50%); "
             "each mean payment's interval is 95% on its own") in text
 
@@ -1292,8 +1305,8 @@ def test_the_notes_under_the_advice_say_only_what_its_table_shows():
     rows = [{"contract": "Solo", "mean": 14.4, "interval": [11.19, 17.61], "win_probability": 0.95,
              "bonuses": {}, "bonuses_against": {}, "told_apart": False},
             {"contract": "Normal T17", "mean": 4.1, "interval": [2.73, 5.47], "win_probability": 1.0,
-             "behind_leader": 10.3, "behind_interval": [6.83, 13.77], "bonuses": {}, "bonuses_against": {},
-             "told_apart": True}]
+             "behind_leader": 10.3, "behind_interval": [6.83, 13.77], "behind_samples": 20, "bonuses": {},
+             "bonuses_against": {}, "told_apart": True}]
     document = {"game": "Zwanzigerrufen", "seat": 1, "hand": ["T21", "T20"], "known": {}, "samples": 20, "seed": 1,
                 "stopped": None, "requested": 20, "announcements": None, "pot": None, "contracts": rows}
 
@@ -1692,5 +1705,236 @@ def test_the_tilde_note_says_why_an_all_alike_gap_is_not_told_apart():
     lines = str(advice).splitlines()
     tout = next(line for line in lines if "Wenz Tout" in line)
     assert "(all alike) ~" in tout
-    assert ("~ : not told apart from the best at this sample size (a gap all samples gave alike: too few samples for "
-            "its one sign to tell)") in lines  # no row with an interval wears the ~ here
+    assert ("~ : not told apart from the best at this sample size (too few samples: no gap is told apart below 7, the "
+            "fewest on which the exact sign test (p = 2 / 2^n) can tell one at the level of each interval behind the "
+            "best)") in " ".join(" ".join(lines).split())  # no row with an interval wears the ~ here
+
+
+def test_no_item_is_told_apart_on_fewer_samples_than_the_sign_test_needs():
+    """On 3 samples Wenz Tout's gap to Rufer S varied (mean +33, Student's interval 25.3 .. 40.7 at the corrected
+    99.44%) and was told apart, where the same +33 on all 3 samples would not have been: a varying gap counted as
+    stronger evidence than a constant one. Below the sign test's floor (p = 2 / 2^n: 6 samples at 95%, 9 at the
+    99.44% of 9 comparisons) no gap is told apart nor given an interval, and the note under the table says why."""
+    from solver.advice import fewest_to_tell
+
+    assert (fewest_to_tell(0.95), fewest_to_tell(0.975), fewest_to_tell(1 - 0.05 / 9)) == (6, 7, 9)
+    # the docs' one wording: 9 with seven to twelve comparisons
+    assert [fewest_to_tell(1 - 0.05 / m) for m in (6, 7, 12, 13)] == [8, 9, 9, 10]
+    advice = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "all", samples=3, seed=1, workers=1)
+    tout = next(row for row in advice.rows if row.contract == "WenzTout")
+    assert tout.gap == 33.0 and math.isnan(tout.gap_low) and tout.as_dict()["behind_interval_note"] == "too few samples"
+    assert advice.as_dict()["behind_confidence"] == 0.994444 and not any(row.told_apart for row in advice.rows)
+    assert told_apart(3, 33.0, 25.3, 40.7, 1 - 0.05 / 9) is False and told_apart(9, 33.0, 25.3, 40.7, 1 - 0.05 / 9)
+    assert ("(too few samples: no gap is told apart below 9, the fewest on which the exact sign test (p = 2 / 2^n) "
+            "can tell one at the level of each interval behind the best)") in " ".join(str(advice).split())
+
+
+def test_cards_the_ranking_cannot_order_share_their_rank():
+    """Six trumps of a Solo pay +39 on every one of 5 samples: they tie, and were ranked 1 to 6 in the pack's order,
+    as a preference. They share rank 1 and each reads 'best'; the two suit cards, +36 on all, share rank 7."""
+    from solver.sampling import hand_position
+
+    position = hand_position("schafkopf", "EO GO HO SO EU GU EA EZ", 1, "Solo E")
+    advice = card_advice(position, 1, samples=5, seed=1, workers=1)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    assert [(row["card"], row["rank"], row["mean"]) for row in document["cards"]] == [
+        ("EO", 1, 39.0), ("EU", 1, 39.0), ("GO", 1, 39.0), ("GU", 1, 39.0), ("HO", 1, 39.0), ("SO", 1, 39.0),
+        ("EA", 7, 36.0), ("EZ", 7, 36.0)]
+    lines = str(advice).splitlines()
+    assert sum(line.startswith("1 ") and " best " in line for line in lines) == 6
+    assert "a rank shared: a tie, cards equal on the exact figures (the table rounds them) the ranking reads (the " \
+           "mean payment, the win), listed in the order the hand above lists them" in " ".join(" ".join(lines).split())
+    # the one-line repr and the live status line name one card of six: they say it is a tie
+    assert repr(advice).endswith(": best EO +39.00 (tied with 5 more)>")
+    from cli.analyse import advice_status
+    assert advice_status("card advice", advice, 5) == (
+        "card advice: 5 of 5 samples; best so far EO +39.00 (all alike) (tied with 5 more)")
+
+
+def test_kratzen_advice_shows_the_mean_tricks_it_ranks_by():
+    """At pot 0 Kratzen contract advice ranks by the win, then by the attacker's mean tricks, which the table did
+    not show. They are a column now, the same as the analysis of one contract counts on the same samples (Trump H:
+    2.75, 'mean tricks 2.8' in analyse -c 'Trump H'), to 2 decimals, since they rank the rows; the notes name the
+    attacker by the game's own title."""
+    advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=20, seed=1, workers=1, seats=4)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    assert [(row["contract"], row["rank"], row["mean_tricks"], row["win_probability"])
+            for row in document["contracts"]] == [("Trump H", 1, 2.75, 1.0), ("Trump E", 2, 1.75, 0.55),
+                                                  ("Trump S", 3, 1.0, 0.3), ("Trump G", 4, 1.2, 0.25)]
+    analysis = analyse_hand("kratzen", "EA G7 HA HK", 1, "Trump H", samples=20, seed=1, workers=1, seats=4)
+    assert analysis.as_dict()["mean"] == 2.75
+    text = str(advice)
+    lines = text.splitlines()
+    assert "mean tricks" in lines[3] and next(line for line in lines if "Trump H" in line).endswith(" 2.75")
+    assert next(line for line in lines if "Trump G" in line).endswith(" 1.20")
+    assert repr(advice).endswith("Trump H 0.00>")
+    assert "mean tricks: attacker seat 1's, each sample played double dummy" in " ".join(text.split())
+    schafkopf = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "Wenz", samples=2, seed=1, workers=1)
+    assert schafkopf.as_dict()["contracts"][0]["mean_tricks"] is None and "mean tricks" not in str(schafkopf)
+
+
+def _mondfangs_along_the_line(setup, samples):
+    """How many of ``samples`` put the Sküs and the Mond in one trick without the Pagat (a Sagotrick, which the Pagat
+    wins), counted from the cards of the settlement-optimal line itself, trick by trick."""
+    from solver.advice import contract_rules, draw_deal
+    from solver.games import get_game
+    from solver.position import Position
+    from solver.scoring import scoring_inputs
+    from solver.settlement import payoff_table
+    from solver.workers import worker_settlement_engine
+
+    game, engine, caught = get_game(setup.game), worker_settlement_engine(), 0
+    for k in range(samples):
+        rules = contract_rules(game, draw_deal(setup, k), setup.contracts[0], setup.seat, None)
+        position = Position(game, rules, rules.start())
+        spec = payoff_table(position, inputs=scoring_inputs(position)).spec
+        names = [game.pack.names(1 << card)[0] for card in engine.line(position.state, spec,
+                                                                       engine.value(position.state, spec))]
+        tricks = [set(names[at:at + 4]) for at in range(0, len(names), 4)]
+        caught += any({"TS", "T21"} <= trick and "T1" not in trick for trick in tricks)
+    return caught
+
+
+@pytest.mark.parametrize("known, share", [("T21 SK SQ SJ SN CK CQ CJ CN HK", 1.0),  # the Mond alone: caught
+                                          ("T21 T12 SQ SJ SN CK CQ CJ CN HK", 0.0)])  # T12 saves it
+def test_the_mondfang_share_is_the_count_of_the_lines_that_catch_the_mond(known, share):
+    """The soloist holds the Sküs and the Pagat; seat 2 the Mond, alone among its cards (led the Sküs, it must
+    fall: every sample a Mondfang) or beside T12 (it follows with T12 and keeps the Mond: none). The advice's
+    Mondfang share equals a count of the tricks of each sample's line, made by the declarers, none against."""
+    hand = "TS T20 T19 T18 T17 T16 T15 T14 T13 T1"
+    advice = contract_advice("zwanzigerrufen", hand, 1, "Solo", known={2: known}, samples=3, seed=1, workers=1)
+    row = advice.rows[0]
+    assert row.bonuses["mondfang"] == share and "mondfang" not in row.against
+    setup = make_setup("zwanzigerrufen", hand, 1, "Solo", known={2: known}, seed=1)
+    assert _mondfangs_along_the_line(setup, 3) == 3 * share
+
+
+def test_a_gap_below_the_sign_tests_floor_has_no_interval():
+    """On 5 samples Wenz is 20 behind Rufer G, its gaps varied: the '~' said the samples tell nothing while the cell
+    still read '+20.00 ± 2.78', an interval that looked like evidence. Below the floor (6 samples at 95%) a gap has
+    no interval, as one all alike has none: nulls in JSON with the reason, and the reason in the cell."""
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G,Wenz", samples=5, seed=1, workers=1)
+    wenz = advice.as_dict()["contracts"][1]
+    assert (wenz["contract"], wenz["behind_leader"], wenz["behind_interval"], wenz["behind_interval_note"],
+            wenz["behind_samples"], wenz["told_apart"]) == ("Wenz", 20.0, [None, None], "too few samples", 5, False)
+    assert schema_errors(advice.as_dict(), SCHEMA) == []
+    line = next(line for line in str(advice).splitlines() if " Wenz " in line)
+    assert "+20.00 (too few samples) ~" in line and "±" not in line.split("(all alike)")[1]
+
+
+def test_too_few_samples_is_decided_from_the_samples_the_gap_is_paired_over():
+    """A was settled on samples 0-7 and B on 4-11 (each refused on the others): each has 8 samples, above the 6 the
+    sign test needs with one comparison, but their gap is paired over the 4 they share. The '~' note said B's
+    interval held 0, deciding from the row's own 8; it is the 4 that decide: too few samples."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    a = [10, 11, 10, 12, 10, 11, 10, 12]  # samples 0-7
+    b = [3, 5, 3, 4, 4, 3, 4, 5]  # samples 4-11
+    sums = AdviceSums()
+    for k in range(12):
+        add_sample(sums, [(6 * a[k], True, (), (), (), (), 0) if k < 8 else None,
+                          (6 * b[k - 4], True, (), (), (), (), 0) if k >= 4 else None])
+    best, second = ranked_rows(["A", "B"], sums, "")
+    row = second.as_dict()
+    assert (best.samples, second.samples, row["behind_samples"], row["behind_leader"]) == (8, 8, 4, 7.0)
+    assert row["behind_interval"] == [None, None] and row["behind_interval_note"] == "too few samples"
+    document = ContractAdvice("Schafkopf", 1, ("EO",), {}, 0, 12, 12, (best, second)).as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    console = Console(record=True, width=200)
+    render_advice(document, console)
+    text = console.export_text()
+    assert "+7.00 (too few samples) ~" in text and "holds 0" not in text
+    assert ("~ : not told apart from the best at this sample size (too few samples: no gap is told apart below 6, "
+            "the fewest on which the exact sign test (p = 2 / 2^n) can tell one at the level of each interval behind "
+            "the best)") in " ".join(text.split())
+
+
+def test_an_item_no_sample_settled_has_no_rank():
+    """B and C were refused on every sample: the ranking read the same nothing for both and ranked them 2, 2, a tie
+    of two rows with no figure; where no sample was solved at all every row shared rank 1. Such a row has no rank
+    (JSON null), and the table gives it its place, shared with none."""
+    from rich.console import Console
+
+    from cli.analyse import render_advice
+    sums = AdviceSums()
+    for k in range(3):
+        add_sample(sums, [(6 * (k + 1), True, (), (), (), (), 0), None, None])
+    rows = ranked_rows(["A", "B", "C"], sums, "")
+    assert [(row.contract, row.rank) for row in rows] == [("A", 1), ("B", None), ("C", None)]
+    document = ContractAdvice("Schafkopf", 1, ("EO",), {}, 0, 3, 3, rows).as_dict()
+    assert [row["rank"] for row in document["contracts"]] == [1, None, None]
+    assert schema_errors(document, SCHEMA) == []
+    assert [row.rank for row in ranked_rows(["A", "B"], AdviceSums(), "")] == [None, None]
+    console = Console(record=True, width=200)
+    render_advice(document, console)
+    lines = console.export_text().splitlines()
+    assert [line.split()[:2] for line in lines if "refused on every sample" in line and "│" in line] == [
+        ["│", "2"], ["│", "3"]] and "a rank shared" not in " ".join(lines)
+
+
+def test_the_schema_requires_every_items_rank_and_mean_tricks():
+    """The schema described rank and mean_tricks but required neither, so a document without them passed: both
+    item definitions (contracts and cards) require them, and a row missing either fails."""
+    advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G,Wenz", samples=2, seed=1, workers=1)
+    document = advice.as_dict()
+    assert schema_errors(document, SCHEMA) == []
+    for key in ("rank", "mean_tricks"):
+        row = {name: value for name, value in document["contracts"][0].items() if name != key}
+        assert schema_errors({**document, "contracts": [row]}, SCHEMA) != []
+    from solver.sampling import hand_position
+    cards = card_advice(hand_position("schafkopf", "EO GO HO SO EU GU EA EZ", 1, "Solo E"), 1, samples=2, seed=1,
+                        workers=1).as_dict()
+    assert schema_errors(cards, SCHEMA) == []
+    for key in ("rank", "mean_tricks"):
+        row = {name: value for name, value in cards["cards"][0].items() if name != key}
+        assert schema_errors({**cards, "cards": [row]}, SCHEMA) != []
+
+
+def test_a_kratzen_row_alone_shows_the_mean_tricks_its_table_shows():
+    """A row of Kratzen advice printed alone or rendered in a notebook left out the mean tricks its table shows
+    beside the win (Trump H: 2.75 on 20 samples)."""
+    advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=20, seed=1, workers=1, seats=4)
+    best = advice.rows[0]
+    assert str(best) == ("Trump H  mean payment: 0.00 (all alike)  best  win: 100.0% (95%: 83.9% to 100.0%)  "
+                         "mean tricks: 2.75")
+    assert best.columns()[:5] == ("contract", "mean payment", "behind the best", "win", "mean tricks")
+    html = best._repr_html_()
+    assert ">mean tricks</th>" in html and '<td style="padding:2px 8px;text-align:right">2.75</td>' in html
+    assert '<td style="padding:2px 8px;text-align:right">2.75</td>' in advice._repr_html_()
+    schafkopf = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "Wenz", samples=2, seed=1, workers=1)
+    assert "mean tricks" not in schafkopf.rows[0].columns() and "tricks" not in str(schafkopf.rows[0])
+
+
+def test_the_tilde_note_says_the_same_payment_as_the_best_and_joins_its_reasons():
+    """At a Kratzen pot of 0 every contract pays 0 on every sample: those behind the best (by the win and the tricks)
+    are not told apart from it because each paid the same as the best on every sample, which the note says. Where
+    rows are not told apart for different reasons, the note gives each, joined in one bracket."""
+    advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=40, seed=3, workers=1, seats=4)
+    rows = advice.as_dict()["contracts"]
+    assert [(row["contract"], row["rank"], row["behind_leader"], row["behind_interval_note"], row["told_apart"])
+            for row in rows[1:]] == [(name, rank, 0.0, "all samples alike", False)
+                                     for name, rank in (("Trump E", 2), ("Trump G", 3), ("Trump S", 4))]
+    assert ("~ : not told apart from the best at this sample size (the same payment as the best on every sample)"
+            in str(advice).splitlines())
+    a = [10, 11, 10, 12, 10, 11, 10, 12]
+    same = a  # 0 behind on every sample, ranked below by its win
+    close = [x - gap for x, gap in zip(a, [1, -1, 2, 0, 1, -1, 0, 1])]  # 0.38 behind, its interval holds 0
+    few = [None, None, None, None, 4, 6, 5, 7]  # paired with the best on 4 samples, below the 7 needed
+    sums = AdviceSums()
+    for k in range(8):
+        add_sample(sums, [(6 * a[k], True, (), (), (), (), 0), (6 * same[k], k > 0, (), (), (), (), 0),
+                          (6 * close[k], True, (), (), (), (), 0),
+                          None if few[k] is None else (6 * few[k], True, (), (), (), (), 0)])
+    ranked = ranked_rows(["A", "B", "C", "D"], sums, "")
+    document = ContractAdvice("Schafkopf", 1, ("EO",), {}, 0, 8, 8, ranked).as_dict()
+    assert document["behind_confidence"] == 0.983333
+    assert [(row["contract"], row["behind_samples"], row["told_apart"]) for row in document["contracts"][1:]] == [
+        ("B", 8, False), ("C", 8, False), ("D", 4, False)]
+    from solver.advice import tilde_note
+    assert tilde_note(document, document["contracts"], "the best") == (
+        "~ : not told apart from the best at this sample size (too few samples: no gap is told apart below 7, the "
+        "fewest on which the exact sign test (p = 2 / 2^n) can tell one at the level of each interval behind the "
+        "best; the same payment as the best on every sample; its interval behind the best holds 0)")

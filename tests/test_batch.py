@@ -324,17 +324,141 @@ def test_a_dask_cluster_of_another_stich_is_said_and_stops_the_run(tmp_path: Pat
         assert str(unread.value) == (
             f"the Dask scheduler at {address} cannot read stich's tasks (ModuleNotFoundError: No module named "
             "'solver.batch'; 'solver' is not a package): install this run's stich, with its compiled engine, where "
-            "the scheduler runs, and restart it (every result handed on so far is kept; rerun to resume)")
+            "the scheduler runs, and restart it, then rerun to resume (every result handed on so far is kept)")
         monkeypatch.setattr(workers, "stich_build", lambda: "000000000000")  # this run's: the workers' differs
         with pytest.raises(StichError) as other:
             solve_batch(source, out, objectives=None, scheduler=address)
         assert re.fullmatch(r"the Dask worker tcp://\S+ runs another stich \(build [0-9a-f]{12}, \S+\) than this "
                             r"run's \(build 000000000000\): its answers would not be this stich's; install this run's "
-                            r"stich, the same files, on every worker, and rerun to resume \(every result handed on so "
+                            r"stich, the same files, on every worker, then rerun to resume \(every result handed on so "
                             r"far is kept\)", str(other.value))
         assert not out.exists() or out.read_text() == ""
         monkeypatch.undo()
+        monkeypatch.setattr(workers, "engine_answers", lambda: "000000000000")  # the workers' engine answers otherwise
+        with pytest.raises(StichError) as engine:
+            solve_batch(source, out, objectives=None, scheduler=address)
+        assert re.fullmatch(r"the Dask worker tcp://\S+ has another compiled engine than this run's: it answers "
+                            r"stich's check deals otherwise \(answers [0-9a-f]{12}, this run's 000000000000\), so it "
+                            r"was built from other sources; rebuild that worker's engine from this run's sources "
+                            r"\(.*\), then rerun to resume \(every result handed on so far is kept\)",
+                            str(engine.value))
+        assert not out.exists() or out.read_text() == ""
+        monkeypatch.undo()
         assert solve_batch(source, out, objectives=None, scheduler=address).solved == 6
+
+
+def test_a_dask_worker_whose_engine_fails_on_the_check_deals_is_said(monkeypatch) -> None:
+    """A worker whose compiled engine raises on the check deals (a build that crashes on them) stops the run with a
+    message naming the worker, the error and the rebuild, not a worker's traceback."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from solver import workers
+
+    answers = workers.engine_answers()
+
+    def crashing() -> str:
+        if workers._dask_worker() is not None:
+            raise TypeError("an argument of another type")
+        return answers
+
+    monkeypatch.setattr(workers, "engine_answers", crashing)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        with pytest.raises(StichError) as crashed:
+            workers.run_dask(range(1), str, (), lambda job, result: None, cluster.scheduler_address)
+    assert re.fullmatch(r"the compiled engine of the Dask worker \S+ failed on stich's check deals \(TypeError: an "
+                        r"argument of another type\): rebuild that worker's engine from this run's sources \(.*'pip "
+                        r"install .*\), then rerun to resume \(every result handed on so far is kept\)",
+                        str(crashed.value))
+
+
+def _dask_task_threads(job: int) -> dict[str, int]:
+    """The search threads of a Dask task's points and settlement engines."""
+    from solver import workers
+
+    return {"points": workers.worker_engine().threads, "settlement": workers.worker_settlement_engine().threads}
+
+
+def test_a_dask_worker_of_several_threads_searches_on_one_thread_a_task() -> None:
+    """A worker started with ``--nthreads 2`` runs two tasks at once: each task's engines (points and settlement)
+    search on one thread, so that the worker's threads are its cores' count and none is oversubscribed."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from solver import workers
+
+    threads: list[dict[str, int]] = []
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=":0") as cluster:
+        workers.run_dask(range(4), _dask_task_threads, (), lambda job, result: threads.append(result),
+                         cluster.scheduler_address)
+    assert threads == [{"points": 1, "settlement": 1}] * 4
+
+
+def test_the_engine_check_answers_alike_in_this_process_whatever_the_implementation(monkeypatch) -> None:
+    """The engine's answers a worker is checked by are the compiled engine's even where STICH_IMPLEMENTATION asks
+    for the reference solver (which would take minutes on a whole Zwanzigerrufen deal), and stay the same."""
+    from solver import workers
+
+    first = workers.engine_answers()
+    monkeypatch.setattr(workers, "_answers", None)
+    monkeypatch.setenv("STICH_IMPLEMENTATION", "python")
+    assert re.fullmatch(r"[0-9a-f]{12}", first) and workers.engine_answers() == first
+
+
+def test_the_engine_check_is_computed_once_by_threads_asking_at_once(monkeypatch) -> None:
+    """A worker of ``--nthreads N`` runs N tasks at once, each asking for the engine's answers: they are computed
+    once, and every thread gets the same."""
+    import threading
+
+    from solver import workers
+
+    built: list[int] = []
+
+    class CountedEngine(workers.EngineSolver):
+        def __init__(self, *args, **options):
+            built.append(1)
+            super().__init__(*args, **options)
+
+    monkeypatch.setattr(workers, "_answers", None)
+    monkeypatch.setattr(workers, "EngineSolver", CountedEngine)
+    start = threading.Barrier(4)
+    answers: list[str] = []
+
+    def ask() -> None:
+        start.wait()
+        answers.append(workers.engine_answers())
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert built == [1] and len(answers) == 4 and len(set(answers)) == 1
+
+
+def test_the_engine_check_changes_with_one_card_value_of_one_deal(monkeypatch) -> None:
+    """An engine that answers one card of one check deal otherwise (the Kratzen deal's first card one trick more) gives
+    other answers, so a worker with it is refused."""
+    import dataclasses
+
+    from solver import workers
+    from solver.search.results import CardValue
+
+    alike = workers.engine_answers()
+    solve, calls = workers.EngineSolver.solve, []
+
+    def one_value_off(engine, *args, **options):
+        answer = solve(engine, *args, **options)
+        calls.append(answer)
+        if len(calls) != 2:
+            return answer
+        first, *rest = answer.card_values
+        return dataclasses.replace(answer, card_values=(CardValue(first.card, first.value + 1), *rest))
+
+    monkeypatch.setattr(workers, "_answers", None)
+    monkeypatch.setattr(workers.EngineSolver, "solve", one_value_off)
+    other = workers.engine_answers()
+    assert len(calls) == 3 and re.fullmatch(r"[0-9a-f]{12}", other) and other != alike
+    monkeypatch.setattr(workers, "_answers", None)
+    monkeypatch.setattr(workers.EngineSolver, "solve", solve)
+    assert workers.engine_answers() == alike
 
 
 def _build_in(root: Path) -> str:

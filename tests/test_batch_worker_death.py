@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import time
 
 import pytest
@@ -85,9 +86,14 @@ def test_a_chunk_dask_gives_up_on_is_a_message_not_a_traceback(tmp_path):
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                       dashboard_address=":0") as cluster:
-            with pytest.raises(solver.StichError, match="failed: KilledWorker.*rerun to resume"):
+            with pytest.raises(solver.StichError) as gave_up:
                 pool.run_dask(batch._chunks(items, 5), poisoned_solve_chunk, (batch.Question(),), writer.write_chunk,
                               cluster.scheduler_address)
+    assert re.fullmatch(rf"the Dask scheduler at {re.escape(cluster.scheduler_address)} gave up: its workers died "
+                        r"once running 5 records, \S+:\d+#11 to \S+:\d+#15, the last on tcp://127\.0\.0\.1:\d+: see "
+                        r"that worker's log for why \(out of memory, killed from outside\), then rerun to resume "
+                        r"\(every result handed on so far is kept\)", str(gave_up.value))
+    assert "http" not in str(gave_up.value) and "solve_chunk" not in str(gave_up.value)
 
 
 @pytest.mark.slow  # waits out the connection timeout
@@ -116,8 +122,8 @@ def test_a_cluster_whose_workers_all_leave_mid_run_is_said_and_resumed(tmp_path)
                         progress=progress)
     assert str(gone.value).startswith(f"every Dask worker left the scheduler at {cluster.scheduler_address} and "
                                       "none joined in 0 s, with ")
-    assert str(gone.value).endswith("every result handed on so far is kept; start workers ('dask worker "
-                                    f"{cluster.scheduler_address}') and rerun to resume")
+    assert str(gone.value).endswith(f"unfinished: start workers ('dask worker {cluster.scheduler_address}'), then "
+                                    "rerun to resume (every result handed on so far is kept)")
     kept = [json.loads(line)["id"] for line in out.read_text().splitlines()]
     assert 1 <= len(kept) < 30
     summary = solve_batch(source, out, workers=1)
@@ -224,7 +230,7 @@ def test_a_scheduler_address_with_nothing_behind_it_is_said_with_its_cause(tmp_p
         batch.solve_batch(source, out, scheduler=f"tcp://127.0.0.1:{port}")
     assert str(refused.value) == (f"cannot use the Dask scheduler 'tcp://127.0.0.1:{port}': nothing listens at port "
                                   f"{port} of 127.0.0.1 (connection refused): start the scheduler ('dask scheduler "
-                                  "--port PORT'), or check the address")
+                                  f"--port {port}'), or check the address")
     result = CliRunner().invoke(app, ["batch", str(source), "--out", str(out), "--scheduler", "nohost.invalid"])
     assert result.exit_code == 1, result.output
     assert result.stderr.startswith("stich: cannot use the Dask scheduler 'nohost.invalid:8786': the host "
@@ -310,8 +316,8 @@ def test_a_scheduler_without_workers_is_waited_for_then_given_up(tmp_path):
     assert result.exit_code == 1, result.output
     assert result.stderr.splitlines() == [
         f"stich: waiting for a Dask worker to join the scheduler at {address} (giving up after 0.5 s: --worker-wait)",
-        f"stich: no Dask worker joined the scheduler at {address} in 0.5 s; start workers with 'dask worker "
-        f"{address}', or wait longer with --worker-wait SECONDS"]
+        f"stich: no Dask worker joined the scheduler at {address} in 0.5 s: start workers ('dask worker "
+        f"{address}'), or wait longer with --worker-wait SECONDS"]
     assert not out.exists()
     for wrong in (-1, float("inf"), "60", True):
         with pytest.raises(solver.StichError, match="the wait for Dask workers is 0 to"):
@@ -332,8 +338,8 @@ def test_a_scheduler_without_workers_at_worker_wait_0_is_given_up_at_once(tmp_pa
         address = cluster.scheduler_address
         with pytest.raises(solver.StichError) as given_up:
             batch.solve_batch(source, out, scheduler=address, worker_wait=0, notify=notes.append)
-    assert str(given_up.value) == (f"no Dask worker joined the scheduler at {address} in 0 s; start workers with "
-                                   f"'dask worker {address}', or wait longer with --worker-wait SECONDS")
+    assert str(given_up.value) == (f"no Dask worker joined the scheduler at {address} in 0 s: start workers "
+                                   f"('dask worker {address}'), or wait longer with --worker-wait SECONDS")
     assert notes == [] and not out.exists()
 
 
@@ -385,16 +391,18 @@ def test_a_scheduler_that_goes_away_at_the_start_is_said_to_have_gone_not_to_lac
     cause = "Dask's client gave up reconnecting to it)" if moment == "given up" else "OSError: "
     assert last.startswith(f"stich: the Dask scheduler at {address} went away before the run sent it a job "
                            f"({cause}")
-    assert last.endswith("; start it again ('dask scheduler') and rerun")
+    port = address.rsplit(":", 1)[1]
+    assert last.endswith(f"): start it again ('dask scheduler --port {port}') and its workers ('dask worker "
+                         f"{address}'), which stop with it, then rerun")
     assert "no Dask worker joined" not in result.stderr and "Traceback" not in result.stderr
     assert not out.exists()
 
 
-def test_a_scheduler_given_up_on_mid_run_is_said_as_a_cluster_that_failed(tmp_path, monkeypatch):
+def test_a_scheduler_given_up_on_mid_run_is_said_as_a_scheduler_gone(tmp_path, monkeypatch):
     """A scheduler gone mid-run for longer than Dask's connect timeout: the client gives up reconnecting and closes,
     and the run's next count of the workers fails on its closed connections (an AttributeError or RuntimeError, no
-    OSError). It is said as a scheduler gone mid-run by an OSError is, not as a traceback: what was written is kept,
-    and a rerun resumes."""
+    OSError). It is said as a scheduler gone mid-run is, with what to start again, not as a traceback: what was
+    written is kept, and a rerun resumes."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
 
     source, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
@@ -426,12 +434,117 @@ def test_a_scheduler_given_up_on_mid_run_is_said_as_a_cluster_that_failed(tmp_pa
         monkeypatch.setattr(pool, "_dask_client", connected)
         with pytest.raises(solver.StichError) as gone:
             batch.solve_batch(source, out, scheduler=address, chunk_size=1, progress=progress)
-    assert str(gone.value) == (f"the Dask cluster at {address} failed: Dask's client gave up reconnecting to its "
-                               "scheduler (every result handed on so far is kept; rerun to resume)")
+    port = address.rsplit(":", 1)[1]
+    assert str(gone.value) == (f"the Dask scheduler at {address} went away mid-run (Dask's client gave up "
+                               f"reconnecting to it): start it again ('dask scheduler --port {port}') and its workers "
+                               f"('dask worker {address}'), which stop with it, then rerun to resume (every result "
+                               "handed on so far is kept)")
     kept = [json.loads(line)["id"] for line in out.read_text().splitlines()]
     assert 1 <= len(kept) < 30
     summary = batch.solve_batch(source, out, workers=1)
     assert summary.skipped == len(kept) and summary.solved == 30 - len(kept)
+
+
+def test_a_scheduler_stopped_mid_run_is_said_to_have_gone_with_what_to_start_again(tmp_path, monkeypatch):
+    """A scheduler stopped mid-run (its cluster closed: Dask cancels the run's futures for "scheduler-connection-lost")
+    was said as "the Dask cluster ... failed", quoting Dask's cancelled futures, and did not say to start the scheduler
+    again, as the message of one gone before the run sent it a job did: it says the scheduler went away mid-run, to
+    start it again and its workers (which stop with it), and to rerun; the rerun resumes, each record once."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+
+    source, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    source.write_text("\n".join(format_record(r) for r in solver.random_records("Kratzen", 5, 30, seats=3)))
+
+    class QuickToGiveUp(distributed.Client):
+        """Gives up a call to a scheduler gone after 2 s, not the run's 30 s."""
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.rpc.timeout = 2
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        connect = pool._dask_client
+        monkeypatch.setattr(pool, "_dask_client", lambda client_class, scheduler: connect(QuickToGiveUp, scheduler))
+
+        def progress(written: int, total: int) -> None:
+            if written == 1:  # the first line is back: the scheduler stops
+                cluster.close()
+
+        with pytest.raises(solver.StichError) as gone:
+            batch.solve_batch(source, out, scheduler=address, chunk_size=1, progress=progress)
+    port = address.rsplit(":", 1)[1]
+    assert str(gone.value).startswith(f"the Dask scheduler at {address} went away mid-run (")
+    assert str(gone.value).endswith(f"): start it again ('dask scheduler --port {port}') and its workers ('dask worker "
+                                    f"{address}'), which stop with it, then rerun to resume (every result handed on "
+                                    "so far is kept)")
+    assert "Futures" not in str(gone.value)
+    kept = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert 1 <= len(kept) < 30
+    summary = batch.solve_batch(source, out, workers=1)
+    assert summary.skipped == len(kept) and summary.solved == 30 - len(kept)
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert len(ids) == len(set(ids)) == 30
+
+
+def test_what_to_start_again_names_the_scheduler_s_protocol_and_port(monkeypatch):
+    """A scheduler gone, or not started, is started on its own protocol and port: a tls://, ws:// or ucx:// one with
+    ``--protocol``, which a tcp:// one (Dask's default) and an address without a protocol do not need."""
+    import socket
+
+    with socket.socket() as closed:  # a port that was free a moment ago: nothing listens there now
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    monkeypatch.setattr(pool, "SCHEDULER_START_SECONDS", 0.1)
+    with pytest.raises(solver.StichError) as refused:
+        pool._probe_scheduler(f"tls://127.0.0.1:{port}")
+    assert f"(connection refused): start the scheduler ('dask scheduler --protocol tls --port {port}')" \
+        in str(refused.value)
+    workers = "and its workers ('dask worker {}'), which stop with it"
+    for address, command in [("tcp://10.0.0.5:9000", "dask scheduler --port 9000"),
+                             ("10.0.0.5", "dask scheduler --port 8786"),
+                             ("tls://10.0.0.5:9000", "dask scheduler --protocol tls --port 9000"),
+                             ("ws://[::1]:8788", "dask scheduler --protocol ws --port 8788"),
+                             ("ucx://node7", "dask scheduler --protocol ucx --port 8786")]:
+        assert pool._start_again(address) == f"start it again ('{command}') " + workers.format(address)
+
+
+def out_of_file_handles(job):
+    """A task whose worker has run out of file handles."""
+    raise OSError(24, "Too many open files")
+
+
+def test_an_os_error_a_task_raises_is_the_cluster_failing_not_the_scheduler_gone():
+    """An OSError without a file name that a task raised (its worker out of file handles) was said as "the scheduler
+    went away", with advice to start it again: it is the cluster failing, in Dask's words."""
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        with pytest.raises(solver.StichError) as failed:
+            pool.run_dask(range(1), out_of_file_handles, (), lambda job, result: None, address)
+    assert str(failed.value) == (f"the Dask cluster at {address} failed (OSError: [Errno 24] Too many open files): "
+                                 "--verbose shows Dask's own log; then rerun to resume (every result handed on so far "
+                                 "is kept)")
+
+
+def test_the_scheduler_is_said_gone_only_by_a_lost_connection():
+    """Mid-run, the scheduler is said gone by Dask's client no longer connected, futures cancelled for a lost
+    connection (by their reason, not their text), or a closed connection of Dask's; not by any other OSError, nor
+    by futures cancelled for another reason that names the lost one in their text."""
+    pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
+    from distributed.client import CancelledFuturesGroup, FutureCancelledError, FuturesCancelledError
+    from distributed.comm.core import CommClosedError
+
+    lost = FutureCancelledError("chunk-1", pool.SCHEDULER_LOST)
+    other = FutureCancelledError("chunk-1", "cancelled by the user", f"not {pool.SCHEDULER_LOST}")
+    all_lost = FuturesCancelledError([CancelledFuturesGroup([lost, lost], pool.SCHEDULER_LOST)])
+    assert [pool._scheduler_lost(error, connected=True) for error in
+            (lost, all_lost, CommClosedError("closed"), other, OSError(24, "Too many open files"), ValueError("x"))] \
+        == [True, True, True, False, False, False]
+    assert pool._scheduler_lost(ValueError("x"), connected=False)
+    assert not pool._scheduler_lost(KeyboardInterrupt(), connected=False)
 
 
 def _wait_until(happened, what, seconds=120.0):
@@ -525,8 +638,9 @@ def test_a_scheduler_killed_mid_run_is_one_message_without_dask_tracebacks(tmp_p
     assert run.returncode == 1
     *waiting, last = stderr.splitlines()  # "waiting for a Dask worker" first if the worker was not yet there
     assert "Traceback" not in stderr and all(line.startswith("stich: waiting for a Dask worker") for line in waiting)
-    assert last.startswith(f"stich: the Dask cluster at {address} failed: ") and last.endswith(
-        "(every result handed on so far is kept; rerun to resume)")
+    assert last.startswith(f"stich: the Dask scheduler at {address} went away mid-run (") and last.endswith(
+        f"): start it again ('dask scheduler --port {address.rsplit(':', 1)[1]}') and its workers ('dask worker "
+        f"{address}'), which stop with it, then rerun to resume (every result handed on so far is kept)")
     written = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(written) >= 20 and len({line["key"] for line in written}) == len(written)
 
