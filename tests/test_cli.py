@@ -773,6 +773,11 @@ def test_a_dos_file_ending_in_ctrl_z_is_read_by_the_commands_as_without_it(tmp_p
     dos.write_text(records + "\x1a", newline="")
     for command in ("solve", "check", "postmortem"):
         assert run(command, dos).stdout.replace("dosed", "plain") == run(command, plain).stdout, command
+    played = (EXAMPLES / "schafkopf.tbn").read_text().rstrip("\n").replace("\n", "\r\n")
+    assert played.endswith("\r\n*")  # its last line the Play section's '*', the Ctrl-Z straight after it
+    plain.write_text(played, newline="")
+    dos.write_text(played + "\x1a", newline="")
+    assert run("check", dos).stdout.replace("dosed", "plain") == run("check", plain).stdout
     first, rest = records.split("\r\n\r\n", 1)
     middle.write_text(first + "\r\n\r\n\x1a\r\n\r\n" + rest, newline="")
     line = first.count("\r\n") + 3

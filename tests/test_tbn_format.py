@@ -1511,11 +1511,15 @@ def test_a_ctrl_z_that_ends_the_input_is_not_read():
     play = tags + '\r\n[Play "1"]\r\nEO GO'
     for text, tricks in ((tags + "\r\n\r\n\x1a", None), (tags + "\r\n\x1a\r\n", None), (tags + "\x1a", None),
                          (tags + "\r\n\r\n\x1a\x1a \r\n", None), (play + "\r\n\x1a", [["EO", "GO"]]),
-                         (play + "\x1a", [["EO", "GO"]]), (play + " \x1a", [["EO", "GO"]])):
+                         (play + "\x1a", [["EO", "GO"]]), (play + " \x1a", [["EO", "GO"]]),
+                         (play + " *\x1a", [["EO", "GO"]]), (play + "\r\n*\x1a", [["EO", "GO"]]),
+                         (play + "\r\n* \x1a\x1a", [["EO", "GO"]])):
         for items in (list(iter_records(io.BytesIO(text.encode()), name="d.tbn")), _items_from_a_pipe(text.encode())):
             (record,) = items
             assert isinstance(record, Record), (text, str(record))
             assert summary(record)["tricks"] == tricks, text
+            assert record.play is not None or tricks is None
+            assert record.play is None or record.play.terminated == ("*" in text), text
     middle = tags + "\r\n\r\n\x1a\r\n\r\n" + tags + "\r\n"
     items = list(iter_records(io.BytesIO(middle.encode()), name="d.tbn"))
     assert [str(item) if isinstance(item, ParseError) else item.get("Game") for item in items] == [

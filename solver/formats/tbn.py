@@ -979,6 +979,8 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
     skipping: str | None = None
     number = 0
     for number, text in lines:
+        if isinstance(text, str) and _CTRL_Z in text:
+            text = _without_ending_ctrl_z(text, lines)
         if skipping is not None:
             skipping = _skipped(skipping, text)
             if skipping is not None:
@@ -1009,9 +1011,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
                 builder.feed(events, continues=lexer.brace is not None)
         except ParseError as failed:
             if isinstance(text, str) and _CTRL_Z in text and _at_ctrl_z(failed, number, text):
-                if lines.at_end():
-                    continue  # DOS's end of file, which its editors write after the last line: the input ends here
-                failed = _ctrl_z_named(failed)
+                failed = _ctrl_z_named(failed)  # one that ends the input was taken off its line
             error = _json_instead(failed, source, number, text, opening, bool(builder.tags), following, ahead) \
                 if not given and isinstance(text, str) and not blank else failed
             if not recover:
@@ -1050,7 +1050,6 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
         yield error
         return
     if builder.tags:
-        _drop_ending_ctrl_z(builder, number)
         yield builder.finish()
     elif builder.comments and last is not None:
         _attach_trailing(last, builder.comments)
@@ -1129,26 +1128,24 @@ def _read_tail(lines: Iterator[tuple[int, str | ParseError]], last: Record, sour
 
 #: DOS's end-of-file character (Ctrl-Z), which DOS editors write at the end of a text file.
 _CTRL_Z = "\x1a"
+_CTRL_Z_AND_SPACES = " \t" + _CTRL_Z
 
 
 def _at_ctrl_z(error: ParseError, number: int, text: str) -> bool:
-    """Whether reading the line ``number`` (``text``) failed at a Ctrl-Z that only Ctrl-Zs and spaces follow: all the
-    line before it was read, so that, where it ends the input, the input reads as if it were not there."""
+    """Whether reading the line ``number`` (``text``) failed at a Ctrl-Z that only Ctrl-Zs and spaces follow: one
+    that does not end the input (:func:`_without_ending_ctrl_z` took that off its line), said by name."""
     start = error.column - 1
-    return error.line == number and text[start:start + 1] == _CTRL_Z and not text[start:].strip(" \t" + _CTRL_Z)
+    return error.line == number and text[start:start + 1] == _CTRL_Z and not text[start:].strip(_CTRL_Z_AND_SPACES)
 
 
-def _drop_ending_ctrl_z(builder: _Builder, last_line: int) -> None:
-    """Take a Ctrl-Z that ends the input off the Play section it was read into as a card (the input's last line,
-    ``last_line``, is a card line of a Play section without '*'): alone, or at the end of the last card."""
-    tricks = builder.play.tricks if builder.play is not None else []
-    while tricks and tricks[-1] and tricks[-1][-1].line == last_line and tricks[-1][-1].text.endswith(_CTRL_Z):
-        card = tricks[-1].pop()
-        if card.text.rstrip(_CTRL_Z):
-            tricks[-1].append(Token(card.text.rstrip(_CTRL_Z), card.line, card.column))
-            break
-        if not tricks[-1]:
-            tricks.pop()
+def _without_ending_ctrl_z(text: str, lines: _Lookahead) -> str:
+    """``text`` without the Ctrl-Zs (and spaces) it ends with where its line is the input's last: DOS's end of
+    file, which its editors write after the last line or on it (``*`` then Ctrl-Z, no line break), read as if it
+    were not there (a line left empty is blank). Elsewhere ``text`` as it is, the Ctrl-Z read as any text is."""
+    kept = text.rstrip(_CTRL_Z_AND_SPACES)
+    if _CTRL_Z in text[len(kept):] and lines.at_end():
+        return kept
+    return text
 
 
 def _ctrl_z_named(error: ParseError) -> ParseError:
