@@ -1506,11 +1506,14 @@ def test_a_bracket_alone_typed_at_a_terminal_is_said_without_waiting_for_the_nex
 
 def test_a_ctrl_z_that_ends_the_input_is_not_read():
     """DOS editors end a file with a Ctrl-Z (after its last line, or on it): the records read as without it, from a
-    file and a pipe. One elsewhere is said as the stray text it is, named."""
+    file and a pipe, blank lines and other Ctrl-Zs after it too (as many blank lines as are read ahead). One elsewhere
+    is said as the stray text it is, named."""
     tags = '[Game "Schafkopf"]\r\n[Deal "EO GO / HO SO"]'
     play = tags + '\r\n[Play "1"]\r\nEO GO'
     for text, tricks in ((tags + "\r\n\r\n\x1a", None), (tags + "\r\n\x1a\r\n", None), (tags + "\x1a", None),
-                         (tags + "\r\n\r\n\x1a\x1a \r\n", None), (play + "\r\n\x1a", [["EO", "GO"]]),
+                         (tags + "\r\n\r\n\x1a\x1a \r\n", None), (tags + "\r\n\r\n\x1a\r\n\x1a\r\n", None),
+                         (tags + "\r\n\x1a\r\n\r\n", None), (tags + "\r\n\x1a\r\n \r\n\x1a\r\n\r\n", None),
+                         (play + "\r\n\x1a", [["EO", "GO"]]),
                          (play + "\x1a", [["EO", "GO"]]), (play + " \x1a", [["EO", "GO"]]),
                          (play + " *\x1a", [["EO", "GO"]]), (play + "\r\n*\x1a", [["EO", "GO"]]),
                          (play + "\r\n* \x1a\x1a", [["EO", "GO"]])):
@@ -1520,6 +1523,9 @@ def test_a_ctrl_z_that_ends_the_input_is_not_read():
             assert summary(record)["tricks"] == tricks, text
             assert record.play is not None or tricks is None
             assert record.play is None or record.play.terminated == ("*" in text), text
+    spaced = tags + "\r\n\r\n\x1a" + "\r\n" * (MAX_BLANK_LINES_AHEAD + 1)  # as many blank lines after it as are read
+    assert [type(item) for item in iter_records(io.BytesIO(spaced.encode()))] == [Record]
+    assert [type(item) for item in iter_records(io.BytesIO(spaced.encode() + b"\r\n"))] == [Record, ParseError]
     middle = tags + "\r\n\r\n\x1a\r\n\r\n" + tags + "\r\n"
     items = list(iter_records(io.BytesIO(middle.encode()), name="d.tbn"))
     assert [str(item) if isinstance(item, ParseError) else item.get("Game") for item in items] == [

@@ -1084,12 +1084,19 @@ class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):
         return text if isinstance(text, str) else None
 
     def at_end(self) -> bool:
-        """Whether the line read last is the input's last (known once the next is read, or the end is met)."""
-        if not self._ahead:
-            following = next(self._lines, None)
-            if following is None:
-                return True
-            self._ahead.append(following)
+        """Whether nothing but blank lines and lines of Ctrl-Zs (DOS's end of file, spaces aside) follows the line read
+        last to the input's end. Those lines are read now and given again, at most :data:`MAX_BLANK_LINES_AHEAD` (more
+        are not the end); an input that can wait (a pipe kept open) is waited on for the next line with text, or
+        its end."""
+        for index in range(MAX_BLANK_LINES_AHEAD + 1):
+            if index == len(self._ahead):
+                following = next(self._lines, None)
+                if following is None:
+                    return True
+                self._ahead.append(following)
+            text = self._ahead[index][1]
+            if not isinstance(text, str) or text.replace(_CTRL_Z, "").strip():
+                return False
         return False
 
     def text_held(self, index: int) -> str | None:
