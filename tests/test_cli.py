@@ -766,7 +766,8 @@ def test_a_csv_file_is_said_as_csv_once_in_every_command(tmp_path):
 
 def test_a_dos_file_ending_in_ctrl_z_is_read_by_the_commands_as_without_it(tmp_path):
     """A file a DOS editor saved (CR LF lines, a Ctrl-Z after the last) reads as the same file without its Ctrl-Z;
-    a Ctrl-Z between its records is said, named, and the records around it are answered."""
+    a Ctrl-Z between its records is said, named, and the records around it are answered; one in a Play section
+    before its end is read as a card, and said as no card of the pack."""
     records = (EXAMPLES / "kratzen.tbn").read_text().replace("\n", "\r\n")
     plain, dos, middle = tmp_path / "plain.tbn", tmp_path / "dosed.tbn", tmp_path / "middle.tbn"
     plain.write_text(records, newline="")
@@ -784,6 +785,11 @@ def test_a_dos_file_ending_in_ctrl_z_is_read_by_the_commands_as_without_it(tmp_p
     assert run("check", middle, code=1).stderr == (
         f"stich: {middle}:{line}:1: cards before any tag: a Ctrl-Z (DOS end of file) in the middle of the file (got "
         "'\\x1a', expected a tag such as [Game \"...\"])\n")
+    before, after = played.split("\r\n*\r\n", 1)  # the first Play section's '*' replaced by a Ctrl-Z
+    middle.write_text(before + "\r\n\x1a\r\n" + after, newline="")
+    line = before.count("\r\n") + 2
+    assert run("check", middle, code=1).stderr.startswith(
+        f"stich: {middle}:{line}:1: not a card of the Schafkopf pack (got '\\x1a', expected a Schafkopf card)\n")
 
 
 @pytest.mark.parametrize("text, where", [("", "1:1"), ("; only a comment\n", "1:1"), ("\n\n", "2:1"),
