@@ -400,16 +400,16 @@ _BARE_BRACKET = re.compile(r"\s*\[\s*$")
 _JSON_ARRAY_ITEM = re.compile(r'\s*(?:[{"\]\d-]|\[(?!\s*[A-Za-z_]))')
 
 
-def _is_json_array(text: str, following: Callable[[], str | None]) -> bool:
+def _is_json_array(text: str, ahead: Callable[[int], str | None]) -> bool:
     """Whether the line ``text``, where reading failed before any tag, opens a JSON array: it starts as one
     (:data:`_JSON_ARRAY`), is one whole (``[]``, ``[1, 2, 3]``, ``["EO", "GO"]``), or is a '[' alone and the line
-    ``following`` it goes on as one (it gives None where that line has not arrived: a terminal where it is not typed
-    yet, a pipe whose writer waits for an answer; it is not waited for). A
-    single string (``["x"]``) is what a tag without its name looks like, and is said as that tag."""
+    after it (``ahead(0)``) goes on as one (``ahead`` gives None where that line has not arrived: a terminal where it
+    is not typed yet, a pipe whose writer waits for an answer; it is not waited for). A single string (``["x"]``) is
+    what a tag without its name looks like, and is said as that tag."""
     if _JSON_ARRAY.match(text):
         return True
     if _BARE_BRACKET.match(text):
-        after = following()
+        after = ahead(0)
         return after is not None and _JSON_ARRAY_ITEM.match(after) is not None
     try:
         value = json.loads(text)
@@ -419,11 +419,10 @@ def _is_json_array(text: str, following: Callable[[], str | None]) -> bool:
 
 
 def _json_instead(error: ParseError, source: str, number: int, text: str, opening: list[tuple[int, str]],
-                  tagged: bool, following: Callable[[], str | None],
-                  ahead: Callable[[int], str | None]) -> ParseError:
+                  tagged: bool, ahead: Callable[[int], str | None]) -> ParseError:
     """``error``, or the JSON error where reading failed before any tag on JSON: the failing line ``text`` is a JSON
     object (a ``--json`` or ``batch --out`` line, nested, so no brace comment) or opens a JSON array
-    (:func:`_is_json_array`, with the line ``following`` it where it needs that), or the file's
+    (:func:`_is_json_array`, with the line after it where it needs that), or the file's
     ``opening`` lines are a '{' alone and a JSON key (an indented saved bench run, whose first inner '}' ended the
     brace comment) and the failing line goes on as JSON does. A legal brace comment never fails, so it is never told
     JSON; else the CSV error where it is CSV (:func:`_csv_instead`, with the lines ``ahead``)."""
@@ -439,7 +438,7 @@ def _json_instead(error: ParseError, source: str, number: int, text: str, openin
         if _JSON_OBJECT_START.match(first):  # its first key on the '{' line, a value that opens an array or object
             return _json_error(source, line, first.index("{") + 1, first,
                                ours=_key_line_ours(first[first.index("{") + 1:]))
-    if _is_json_array(text, following):
+    if _is_json_array(text, ahead):
         return _json_error(source, number, text.index("[") + 1, text, ours=False, array=True)
     return _csv_instead(error, source, number, text, opening, ahead)
 
@@ -966,7 +965,6 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
     # the lines after a failed first line, which may tell it JSON or CSV: on an input that can wait (a pipe, a
     # terminal) only those that have arrived, so that a writer that keeps it open hears of that line before it sends
     # more
-    following: Callable[[], str | None] = lambda: lines.text_held(0)
     ahead = lines.text_held
     lexer = _Lexer(source)
     builder = _Builder(source)
@@ -1012,7 +1010,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
         except ParseError as failed:
             if isinstance(text, str) and _CTRL_Z in text and _at_ctrl_z(failed, number, text):
                 failed = _ctrl_z_named(failed)  # one that ends the input was taken off its line
-            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), following, ahead) \
+            error = _json_instead(failed, source, number, text, opening, bool(builder.tags), ahead) \
                 if not given and isinstance(text, str) and not blank else failed
             if not recover:
                 raise error from None
