@@ -1478,29 +1478,31 @@ def test_iter_records_first_reads_past_its_last_record_only_over_comments_and_a_
     assert tail_of(f"{record}\n% one\n", 1) == [c.text for c in list(iter_records(path))[-1].comments]
 
 
-class _Terminal(io.BytesIO):
-    """Input typed at a terminal: a line is there only once asked for, and how many were is counted."""
-
-    def __init__(self, text: bytes) -> None:
-        super().__init__(text)
-        self.lines_read = 0
-
-    def isatty(self) -> bool:
-        return True
-
-    def readline(self, size: int | None = -1) -> bytes:
-        self.lines_read += 1
-        return super().readline(size)
-
-
 def test_a_bracket_alone_typed_at_a_terminal_is_said_without_waiting_for_the_next_line():
     """A '[' alone is told a JSON array's opening or not by the line after it, which a terminal gives only once the
-    user has typed it: there it is said as the tag it starts, at once; from a file or pipe the next line tells it an
-    array."""
-    typed = _Terminal(b'[\n{"game": "Schafkopf"}\n]\n')
-    with pytest.raises(ParseError) as info:
-        list(read_records(typed, name="<stdin>"))
-    assert (info.value.line, info.value.message, typed.lines_read) == (1, "empty tag name", 1)
+    user has typed it: there it is said as the tag it starts, at once; from a file the next line tells it an array."""
+    keyboard, terminal = os.openpty()
+    said: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        with open(terminal, "rb") as stream:
+            try:
+                list(read_records(stream, name="<stdin>"))
+            except ParseError as error:
+                said.put(error)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        os.write(keyboard, b"[\n")
+        error = said.get(timeout=30)  # bounds a failure alone: the message comes before the next line is typed
+        assert (error.line, error.message) == (1, "empty tag name")
+    finally:
+        if reader.is_alive():  # the rest typed, and a Ctrl-D: a reader that waits for the next line ends
+            os.write(keyboard, b'{"game": "Schafkopf"}\n]\n\x04')
+        reader.join(timeout=30)
+        os.close(keyboard)
+    assert not reader.is_alive()
     assert error_of('[\n{"game": "Schafkopf"}\n]\n').message == ARRAY
 
 

@@ -960,7 +960,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
         return
     given = 0  # items yielded
     reader = _LineReader(stream)
-    waits = _is_terminal(stream) or not isinstance(stream, (io.StringIO, io.BytesIO)) and _may_wait(stream)
+    waits = not isinstance(stream, (io.StringIO, io.BytesIO)) and _may_wait(stream)
     lines = _Lookahead(_physical_lines(reader, source), reader.lines_held if waits else None)
     # the lines after a failed first line, which may tell it JSON or CSV: on an input that can wait (a pipe, a
     # terminal) only those that have arrived, so that a writer that keeps it open hears of that line before it sends
@@ -1319,14 +1319,6 @@ class _LineReader:
             head.append(buffer[start:end])
             return buffer[:0].join(head)
         return buffer[start:end]
-
-
-def _is_terminal(stream: IO) -> bool:
-    """Whether ``stream`` is a terminal, whose next line a user has still to type."""
-    try:
-        return bool(stream.isatty())
-    except (OSError, ValueError, AttributeError):  # closed, or not a stream of a file
-        return False
 
 
 def _may_wait(stream: IO) -> bool:
