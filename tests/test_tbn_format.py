@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import _pyio
 import gzip
 import io
 import json
 import os
 import queue
 import threading
+from typing import Any, Callable
 
 import pytest
 
@@ -493,52 +495,50 @@ def test_csv_and_a_json_array_piped_in_are_said_as_a_file_of_them_is(tmp_path):
         assert [said] == [str(item) for item in iter_records(tmp_path / "deals", name="<stdin>")]
 
 
-def test_a_bracket_alone_on_a_pipe_is_said_before_the_writer_sends_more():
-    """A '[' alone, first on a pipe kept open (a bot), is said as the tag it starts as soon as it has arrived: the
-    line after it, which would tell a JSON array, is not waited for."""
+def _first_said_on_a_pipe_kept_open(written: bytes, opener: Callable[..., Any] = open) -> str:
+    """What the reader says first of ``written``, sent down a pipe its writer keeps open (a bot waiting for an
+    answer); the pipe is closed only after that, so a reader that waits for more fails the 30 s bound."""
     reading, writing = os.pipe()
     said: queue.Queue = queue.Queue()
 
     def read() -> None:
-        with open(reading, "rb") as stream:
+        with opener(reading, "rb") as stream:
             for item in iter_records(stream, name="<stdin>"):
-                said.put(item)
+                said.put(str(item))
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     try:
-        os.write(writing, b"[\n")
+        os.write(writing, written)
         first = said.get(timeout=30)  # bounds a failure alone: the message comes before anything more is sent
-        assert str(first) == "<stdin>:1:2: empty tag name (expected a tag name (letters, digits, '_'))"
     finally:
         os.close(writing)
         reader.join(timeout=30)
     assert not reader.is_alive()
+    return first
+
+
+def test_a_bracket_alone_on_a_pipe_is_said_before_the_writer_sends_more():
+    """A '[' alone, first on a pipe kept open (a bot), is said as the tag it starts as soon as it has arrived: the
+    line after it, which would tell a JSON array, is not waited for."""
+    said = _first_said_on_a_pipe_kept_open(b"[\n")
+    assert said == "<stdin>:1:2: empty tag name (expected a tag name (letters, digits, '_'))"
 
 
 def test_a_bad_first_line_on_a_pipe_is_said_before_the_writer_sends_more():
     """A pipe kept open (a bot) hears of a bad first line as soon as it has arrived: the lines after it, which
     could tell a file CSV, are not waited for."""
-    reading, writing = os.pipe()
-    said: queue.Queue = queue.Queue()
+    said = _first_said_on_a_pipe_kept_open(b"hello there, you, all\n")
+    assert said == "<stdin>:1:1: cards before any tag (got 'hello', expected a tag such as [Game \"...\"])"
 
-    def read() -> None:
-        with open(reading, "rb") as stream:
-            for item in iter_records(stream, name="<stdin>"):
-                said.put(item)
 
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    try:
-        os.write(writing, b"hello there, you, all\n")
-        first = said.get(timeout=30)  # bounds a failure alone: the message comes before anything more is sent
-        assert str(first) == ("<stdin>:1:1: cards before any tag (got 'hello', expected a tag such as "
-                              '[Game "..."])')
-    finally:
-        os.write(writing, b"\n")
-        os.close(writing)
-        reader.join(timeout=30)
-    assert not reader.is_alive()
+@pytest.mark.parametrize("opener", [open, _pyio.open])
+def test_csv_on_a_pipe_kept_open_is_told_by_the_lines_that_have_arrived_without_a_read(opener):
+    """CSV whose lines have arrived together on a pipe kept open is told CSV by them, looked at in the stream's
+    buffer without a read that would wait for more: Python's own buffered reader (_pyio) reads to a peek's size
+    where the C one gives what it holds."""
+    said = _first_said_on_a_pipe_kept_open(b"Board,North,East\n1,a,b\n2,a,b\n", opener)
+    assert said.startswith("<stdin>:1:1: the file holds CSV, not TBN records: values separated by commas (got ")
 
 
 @pytest.mark.parametrize("text, line, column, message, token", ERRORS)

@@ -1226,8 +1226,11 @@ class _LineReader:
         """Up to ``most`` bytes after the line given last, read already or buffered: a regular file's peeked at, an
         input's that can wait only what has arrived (its writer may not have written more)."""
         held = self.buffer[self.start:self.start + most] if isinstance(self.buffer, bytes) else b""
-        if self.peekable and (not self.waits or self.buffered) and len(held) < most:
-            held += self.peek(most)[:most - len(held)]  # an input that can wait: its buffer, which is not empty
+        if self.peekable and len(held) < most:
+            if not self.waits:
+                held += self.peek(most)[:most - len(held)]
+            elif self.buffered:  # its buffer, not empty, given whole by a peek of 1 (_pyio's reads up to a larger one)
+                held += self.peek(1)[:most - len(held)]
         return held
 
     def lines_held(self) -> int:
