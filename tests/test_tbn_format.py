@@ -450,22 +450,23 @@ def test_a_tag_without_its_name_says_a_name_was_expected_where_it_is_missing():
 
 def test_a_csv_file_is_said_as_csv():
     """A spreadsheet's export (``Board,North,...``) is said as CSV, as JSON is said as JSON, where its first line,
-    without a '[' or '{', and the next two (where it has them; a blank line after the header passed over) split into
-    the same count of values, three or more, at commas, semicolons or tabs, most of them no card. A line alone,
-    prose with a comma or two, lines that differ in count, and hands written with commas are said as the stray text
-    they are."""
+    without a '[' or '{', and the next two (where it has them; up to two blank lines among them passed over) split
+    into the same count of values, three or more, at commas, semicolons or tabs, most of them no card. A line alone
+    (or one three blank lines apart from the next), prose with a comma or two, lines that differ in count, and hands
+    written with commas are said as the stray text they are."""
     for text, what, shown in (('Board,North,East,South,West\n1,"EO, GO",b,c,d\n2,a,b,c,d\n', "commas",
                                "Board,North,East,South,West"),
                               ("Board;North;East\n1;a;b\n", "semicolons", "Board;North;East"),
                               ("Board\tNorth\tEast\n1\tx\ty\n\n", "tabs", "Board\\tNorth\\tEast"),
-                              ("Board,North,East\n\n1,a,b\n2,a,b\n", "commas", "Board,North,East")):
+                              ("Board,North,East\n\n1,a,b\n2,a,b\n", "commas", "Board,North,East"),
+                              ("Board,North,East\n\n1,a,b\n\n2,a,b\n", "commas", "Board,North,East")):
         items = list(iter_records(io.StringIO(text), name="deals.csv"))
         assert [str(item) for item in items] == [
             f"deals.csv:1:1: the file holds CSV, not TBN records: values separated by {what} (got '{shown}', "
             f"expected {TBN_EXPECTED})"]
     for text in ("EO, GO\n", 'EO, GO\n[Game "x"]\n', "a,b\n\n1,2\n", "EA, EO, E9, EK\nGA, GO, G9, GK\n",
                  "EA,EO,E9\nGA,GO,G9\nSA,SO,S9\n", "Hello, world\nFine, thanks\n",
-                 "One, two, three\nfour, five, six\nseven, eight\n"):
+                 "One, two, three\nfour, five, six\nseven, eight\n", "Board,North,East\n\n\n\n1,a,b\n2,a,b\n"):
         assert error_of(text).message == "cards before any tag", text
 
 

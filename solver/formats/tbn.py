@@ -524,7 +524,7 @@ def _csv_instead(error: ParseError, source: str, number: int, text: str, opening
         if after.strip():
             rows.append(after)
         else:
-            blanks += 1  # a blank line after the header is no line of values
+            blanks += 1  # a blank line among them is no line of values
     if len(rows) < 2:
         return error
     for separator, what in _CSV_SEPARATORS:
