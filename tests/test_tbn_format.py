@@ -1532,8 +1532,36 @@ def test_a_ctrl_z_that_ends_the_input_is_not_read():
     middle = tags + "\r\n\r\n\x1a\r\n\r\n" + tags + "\r\n"
     items = list(iter_records(io.BytesIO(middle.encode()), name="d.tbn"))
     assert [str(item) if isinstance(item, ParseError) else item.get("Game") for item in items] == [
-        "Schafkopf", "d.tbn:4:1: cards before any tag: a Ctrl-Z (DOS end of file) in the middle of the file (got "
-        "'\\x1a', expected a tag such as [Game \"...\"])", "Schafkopf"]
+        "Schafkopf", ("d.tbn:4:1: cards before any tag: a Ctrl-Z (DOS end of file) in the middle of the file (got "
+                      "'\\x1a', expected a tag such as [Game \"...\"])"), "Schafkopf"]
+
+
+def test_a_ctrl_z_line_on_a_pipe_kept_open_is_said_when_the_next_line_arrives():
+    """Whether a Ctrl-Z line ends the input is told by the line after it: on a pipe kept open (a bot) the record
+    before it is answered at its blank line, and the Ctrl-Z said once a line with text follows, the pipe still open."""
+    tags = '[Game "Schafkopf"]\r\n[Deal "EO GO / HO SO"]\r\n'
+    reading, writing = os.pipe()
+    said: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        with open(reading, "rb") as stream:
+            for item in iter_records(stream, name="<stdin>"):
+                said.put(str(item) if isinstance(item, ParseError) else item.get("Game"))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        os.write(writing, (tags + "\r\n\x1a\r\n\r\n").encode())
+        assert said.get(timeout=30) == "Schafkopf"
+        os.write(writing, tags.encode())
+        assert said.get(timeout=30) == (  # bounds a failure alone: said before the pipe is closed
+            "<stdin>:4:1: cards before any tag: a Ctrl-Z (DOS end of file) in the middle of the file (got '\\x1a', "
+            'expected a tag such as [Game "..."])')
+    finally:
+        os.close(writing)
+        reader.join(timeout=30)
+    assert not reader.is_alive()
+    assert list(said.queue) == ["Schafkopf"]
 
 
 def test_a_binary_input_is_said_once_and_read_no_further():

@@ -1059,8 +1059,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
 class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):
     """:func:`_physical_lines` with the next lines' text to be seen before they are read (:meth:`text_ahead`)."""
 
-    def __init__(self, lines: Iterator[tuple[int, str | ParseError]],
-                 held: Callable[[], int] | None = None) -> None:
+    def __init__(self, lines: Iterator[tuple[int, str | ParseError]], held: Callable[[], int] | None) -> None:
         self._lines = lines
         self._ahead: list[tuple[int, str | ParseError]] = []  # read already, given again in order
         self._held = held  # how many whole lines have arrived and are not read yet; None: reading never waits
@@ -1185,7 +1184,7 @@ def _skipped(skipping: str, text: str | ParseError) -> str | None:
 _BREAK, _BREAK_BYTES = re.compile("[\r\n]"), re.compile(b"[\r\n]")
 #: A line end as :class:`_LineReader` counts them: CR LF, a CR alone or an LF (for counting lines of text in hand).
 LINE_END = re.compile("\r\n|\r|\n")
-LINE_END_BYTES = re.compile(b"\r\n|\r|\n")
+_LINE_END_BYTES = re.compile(b"\r\n|\r|\n")
 #: How many bytes that have arrived are looked at for whole lines (:meth:`_LineReader.lines_held`).
 _HELD_WINDOW = 65536
 
@@ -1235,7 +1234,7 @@ class _LineReader:
 
     def lines_held(self) -> int:
         """How many whole lines have arrived after the line given last: those read without waiting on a writer."""
-        return len(LINE_END_BYTES.findall(self.held_ahead(_HELD_WINDOW)))
+        return len(_LINE_END_BYTES.findall(self.held_ahead(_HELD_WINDOW)))
 
     def _read(self, limit: int) -> Any:
         """The stream's next piece, at most ``limit`` characters: a line (``readline``) or what has arrived."""
