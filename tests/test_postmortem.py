@@ -1140,10 +1140,10 @@ def test_tree_command_refuses_a_tree_over_max_nodes_and_writes_nothing(tmp_path,
     traceback, no file), by the default --max-nodes too; 0 lifts the limit. The memory available is made ample here:
     with less than the default's 1 GB free (a busy CI runner) the refusal names the memory's bound instead, as the
     next test checks."""
-    import cli.tree
+    import solver.tree
     from solver.tree import MAX_TREE_NODES
 
-    monkeypatch.setattr(cli.tree, "nodes_memory_holds", lambda suffix: MAX_TREE_NODES)
+    monkeypatch.setattr(solver.tree, "nodes_memory_holds", lambda suffix: MAX_TREE_NODES)
     deals = tmp_path / "zr.tbn"
     deals.write_text(solver.formats.tbn.format_record(solver.random_record("zr", 2, 1)), encoding="utf-8")
     out = tmp_path / "big.graphml"
@@ -1163,13 +1163,13 @@ def test_tree_command_with_max_nodes_0_is_bounded_by_the_memory_available(tmp_pa
     """--max-nodes 0 means as many nodes as the available memory holds, not 'no limit' (depth 20 counting every play
     sequence for hours behind a spinner, then built until the memory ran out), and every --max-nodes is held to that
     too: refused at once, saying so."""
-    import cli.tree
+    import solver.tree
     from solver.tree import available_memory, node_bytes, nodes_memory_holds
 
     deals = tmp_path / "zr.tbn"
     deals.write_text(solver.formats.tbn.format_record(solver.random_record("zr", 2, 1)), encoding="utf-8")
     out = tmp_path / "big.json"
-    monkeypatch.setattr(cli.tree, "nodes_memory_holds", lambda suffix: 1_000)
+    monkeypatch.setattr(solver.tree, "nodes_memory_holds", lambda suffix: 1_000)
     for asked in (0, 1_000_000_000):
         result = run("tree", deals, "--depth", 20, "--out", out, "--max-nodes", asked, code=1)
         assert result.stderr.startswith(f"stich: {deals}:1: the tree to depth 20 has more than ")

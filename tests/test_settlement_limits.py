@@ -321,8 +321,8 @@ def _set_event() -> threading.Event:
 def test_the_help_shows_the_time_limit(command) -> None:
     result = run(command, "--help", code=0)
     text = " ".join(result.stdout.split())
-    said = ("--time-limit SECONDS Time limit, in seconds, of each record's --dd searches together: past it its "
-            "settlement is left out" if command == "score" else
+    said = ("--time-limit SECONDS Time limit, in seconds, of each record's --dd searches together: past it the "
+            "record's settlement is left out" if command == "score" else
             "--time-limit SECONDS Time limit, in seconds, of each record's searches together: past it the record is "
             "said on stderr and not answered")
     assert said in text  # score's own words: a finished deal's score is still given
