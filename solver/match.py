@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import io
 import math
 import multiprocessing
 import os
@@ -680,16 +681,74 @@ def play_board_in_worker(board: int, **settings: Any) -> list[PlayedDeal]:
         error.worker_traceback = error.bot_traceback() or "".join(traceback.format_exception(error))
         error.__cause__ = error.__context__ = None
         raise
+    finally:
+        sys.stdout.flush()  # a last line a bot printed without its newline: the worker may end without a flush
+
+
+class WholeLines(io.TextIOBase):
+    """A worker's stdout and stderr: text written to file descriptor 2 a whole line at a time, each run of whole
+    lines in one ``os.write``, so that the lines two workers print at once do not mix within a line (a write of up
+    to ``PIPE_BUF`` bytes to a pipe is atomic; the interpreter's own streams write a ``print``'s pieces one by one
+    under ``PYTHONUNBUFFERED``, and ``sys.__stdout__``'s block buffer at 8 KB boundaries, or never where the worker
+    ends without flushing it). The tail of a line waits for its newline or :meth:`flush`."""
+
+    def __init__(self, fd: int = 2) -> None:
+        super().__init__()
+        self.fd = fd
+        self.pending = ""
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return "utf-8"
+
+    @property
+    def errors(self) -> str:  # type: ignore[override]
+        return "backslashreplace"
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.pending += text
+        end = self.pending.rfind("\n") + 1
+        if end:
+            lines, self.pending = self.pending[:end], self.pending[end:]
+            self._write_out(lines)
+        return len(text)
+
+    def flush(self) -> None:
+        if self.pending:
+            tail, self.pending = self.pending, ""
+            self._write_out(tail)
+
+    def _write_out(self, text: str) -> None:
+        data = memoryview(text.encode(self.encoding, self.errors))
+        while data:
+            data = data[os.write(self.fd, data):]
 
 
 def _bots_print_to_stderr() -> None:
     """In a match's worker process, once: what a bot prints is no data, so stdout is stderr there, for ``print``,
-    ``sys.__stdout__`` and file descriptor 1 alike (the worker's stdout is the parent's, where ``--json`` goes)."""
-    if multiprocessing.parent_process() is None or sys.stdout is sys.stderr:  # the main process, or done already
+    ``sys.__stdout__`` and file descriptor 1 alike (the worker's stdout is the parent's, where ``--json`` goes), and
+    both are written a whole line at a time (:class:`WholeLines`)."""
+    if multiprocessing.parent_process() is None or isinstance(sys.stdout, WholeLines):  # the main process, or done
         return
-    sys.stdout.flush()
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        if stream is not None:
+            stream.flush()
     os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    whole = WholeLines(2)
+    sys.stdout = sys.stderr = cast(Any, whole)
+    for name in ("__stdout__", "__stderr__"):  # the interpreter's own streams, which a bot may write to
+        setattr(sys, name, whole)
 
 
 #: The build of boards a checkpoint kept before checkpoints named their build.

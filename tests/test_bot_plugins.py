@@ -129,6 +129,19 @@ BOTS_MODULE = textwrap.dedent('''
             return super().choose(position)
 
 
+    class Talker(LastCard):
+        """Prints a long line a card in 40 pieces, and another to sys.__stdout__ left unflushed."""
+
+        name = "talker"
+
+        def choose(self, position):
+            for word in range(40):
+                print(f"talker{position.to_move}-{word}", end=" ")
+            print("end")
+            sys.__stdout__.write("unflushed " * 40 + "end\\n")
+            return super().choose(position)
+
+
     class Stalls(LastCard):
         """Stopped by Ctrl-C as it chooses its second card, as a bot too slow to wait for is."""
 
@@ -514,6 +527,26 @@ def test_what_a_bot_prints_goes_to_stderr_and_the_json_stays_whole(bots_dir, wor
     # 2 boards, 4 rotations, 8 cards a deal (two workers' lines may interleave)
     for said in ("chatty: thinking", "chatty: to sys.__stdout__", "chatty: to file descriptor 1"):
         assert process.stderr.count(said) == 2 * 4 * 8, said
+
+
+@needs_two_cores
+def test_what_bots_print_on_two_workers_comes_whole_line_by_line(bots_dir):
+    """Two workers' prints mixed within a line on stderr where each print's pieces were written one by one (python
+    -u), and a line written to sys.__stdout__ without a flush was lost with the worker's buffer: every line comes,
+    whole, each from one seat."""
+    process = subprocess.run([sys.executable, "-u", "-c", STICH, "match", "--game", "schafkopf", "--bots",
+                              "mybots:Talker,mybots:Talker,random,random", "-n", "4", "-j", "2"],
+                             cwd=bots_dir, capture_output=True, text=True, timeout=600)
+    assert process.returncode == 0, process.stderr
+    lines = process.stderr.splitlines()
+    talk = [line for line in lines if line.startswith("talker")]
+    unflushed = [line for line in lines if line.startswith("unflushed")]
+    # 4 boards, 4 rotations, 2 talkers of 8 cards a deal
+    assert len(talk) == len(unflushed) == 4 * 4 * 2 * 8
+    assert all(line == "unflushed " * 40 + "end" for line in unflushed)
+    for line in talk:
+        seat = line.split("-")[0]
+        assert line == " ".join(f"{seat}-{word}" for word in range(40)) + " end", line
 
 
 def test_a_built_in_bot_that_raises_is_said_in_one_line_without_its_traceback(bots_dir):
