@@ -126,6 +126,25 @@ class Position:
         return CardSet(self.pack, self.rules.trump_cards())
 
     @property
+    def trump_order(self) -> tuple[Card, ...]:
+        """The contract's trumps (:attr:`trumps`), the highest first: the order in which they beat each other on a
+        trick led in another suit, read from the rule tables as :attr:`trumps` is (a special winner, the
+        Zwanzigerrufen Sagotrick, aside: :attr:`winning_seat` says who wins the trick on the table)."""
+        tables = self.rules.tables()
+
+        def power(card: int) -> int:
+            return max(tables.power[led][card] for led in range(tables.n_classes) if led != tables.card_class[card])
+
+        trumps = [card for card in range(len(self.pack)) if self.rules.trump_cards() >> card & 1]
+        return tuple(self.pack[card] for card in sorted(trumps, key=power, reverse=True))
+
+    @property
+    def declarer(self) -> int:
+        """The declarer's seat (1-based; Kratzen's attacker), as :attr:`to_move` and the hands count seats: the
+        rules' own ``declarer`` is the engine's 0-based seat."""
+        return self.rules.declarer + 1
+
+    @property
     def winning_seat(self) -> int | None:
         """The seat (1-based) whose card wins the trick on the table so far, None with no card on it."""
         trick = self.state.trick

@@ -126,10 +126,24 @@ class PlayState:
         if not self.legal_cards() >> card & 1:  # either refusal says what the seat may play instead
             legal = " ".join(self.rules.pack.names(self.legal_cards()))
             if not self.hands[seat] >> card & 1:
-                raise IllegalPlayError(f"seat {seat + 1} does not hold {self.rules.pack[card].name} (legal: {legal})")
+                raise IllegalPlayError(f"{self._whereabouts(seat, card)} (legal: {legal})")
             raise IllegalPlayError(f"seat {seat + 1} may not play {self.rules.pack[card].name} here: "
                                    f"{self.rules.illegal_reason(self, card)} (legal: {legal})")
         return self.advance(int(card))  # an IntEnum's member is played as its number, as a CardIndex is
+
+    def _whereabouts(self, seat: int, card: int) -> str:
+        """Why ``seat`` cannot play ``card``, which it does not hold: the card is on the table (a bot that read the
+        trick for its hand), was played in an earlier trick, or is in another hand (or was played before an
+        ending's start)."""
+        name = self.rules.pack[card].name
+        if card in self.trick:
+            by = (self.leader + self.trick.index(card)) % self.seats
+            return f"{name} is already on the table, played by seat {by + 1}"
+        for trick in self.history:
+            if card in trick.cards:
+                return f"{name} was played already, by seat {trick.seat_of(trick.cards.index(card), self.seats) + 1}"
+        holder = next((other for other, hand in enumerate(self.hands) if hand >> card & 1), None)
+        return f"seat {seat + 1} does not hold {name}" + (f": seat {holder + 1} holds it" if holder is not None else "")
 
     def advance(self, card: int) -> "PlayState":
         """``play`` without the checks, for searches that only play legal cards."""

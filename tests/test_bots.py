@@ -203,9 +203,31 @@ def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_
     assert len(match.deals) == 2 and all(len(deal.play) == 32 for deal in match.deals)
     with pytest.raises(StichError, match=r"^board 1, rotation 0, card 1 \(trick 1\): bot illegal at seat 1 chose "
                                          r"\w+, which is not a legal card here "
-                                         r"\(seat 1 does not hold \w+ \(legal: [\w ]+\)\)$"):
+                                         r"\(seat 1 does not hold \w+: seat [234] holds it \(legal: [\w ]+\)\)$"):
         play_match("schafkopf", [Illegal(), FirstCard(), FirstCard(), FirstCard()], boards=1, seed=3,
                    contract="Solo E")
+
+
+def test_a_bot_that_plays_a_card_on_the_table_is_told_it_is_on_the_table():
+    """A bot that handed back a card of ``position.trick`` (a trick read for its hand) was told its seat "does not
+    hold" it, which sent its author looking in the hand."""
+
+    class TableCard:
+        name = "table"
+
+        def choose(self, position):
+            return position.trick[0] if position.trick else min(position.legal_cards(), key=lambda card: card.index)
+
+    with pytest.raises(StichError) as failed:
+        play_match("schafkopf", [TableCard(), RandomBot(), RandomBot(), RandomBot()], boards=1, seed=1)
+    assert str(failed.value) == ("board 1, rotation 0, card 8 (trick 2): bot table at seat 1 chose G7, which is not a "
+                                 "legal card here (G7 is already on the table, played by seat 2 (legal: GZ GK))")
+    start = position_from_record(random_record("schafkopf", 1, 1))
+    led = start.play("EZ")
+    with pytest.raises(StichError, match=r"^EZ is already on the table, played by seat 1 \(legal: EA\)$"):
+        led.play("EZ")
+    with pytest.raises(StichError, match=r"^EZ was played already, by seat 1 \(legal: "):
+        led.play_cards("EA E9 E7").play("EZ")
 
 
 class _FailsOnCall:
@@ -1826,6 +1848,26 @@ def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_positi
     assert kratzen.called_card is None
     assert kratzen.play("G9").winning_seat == 1 and kratzen.play_cards("G9 GZ").winning_seat == 2
     assert kratzen.play_cards("G9 GZ E8").history[-1].winner == 3  # seat 3 has no G: it trumps, the trick's last
+
+
+def test_a_bot_reads_the_declarer_1_based_and_the_trumps_in_their_ranking():
+    """A bot read the declarer as ``position.rules.declarer + 1`` (the engine's 0-based seat beside the position's
+    1-based ones) and had no order of the trumps: the position says both."""
+    from solver.generate import random_position
+
+    rufer = random_position("schafkopf", 1, 1)
+    assert rufer.declarer == 1 == rufer.rules.declarer + 1
+    assert random_position("schafkopf", 1, 1, declarer=3).declarer == 3
+    assert " ".join(card.name for card in rufer.trump_order) == "EO GO HO SO EU GU HU SU HA HZ HK H9 H8 H7"
+    wenz = random_position("schafkopf", 1, 1, contract="Wenz")
+    assert " ".join(card.name for card in wenz.trump_order) == "EU GU HU SU"
+    normal = random_position("zwanzigerrufen", 1, 1, contract="Normal T20")
+    ranked = [card.name for card in normal.trump_order]
+    assert ranked[:3] == ["TS", "T21", "T20"] and ranked[-1] == "T1" and len(ranked) == 20
+    kratzen = random_position("kratzen", 1, 2)  # trump E: its ace, then the Weli
+    assert " ".join(card.name for card in kratzen.trump_order) == "EA S6 EK EO EU EZ E9 E8 E7"
+    assert set(rufer.trump_order) == set(rufer.trumps) and not random_position(
+        "zwanzigerrufen", 1, 1, contract="Suit Solo").trump_order
 
 
 def test_play_out_on_two_threads_leaves_sys_stdout_as_it_was():
