@@ -475,8 +475,8 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     assert text[:3] == ["Schafkopf, seat 1: EU E8 E7 GK GO HA H9 SU", "8 samples (seed 1)",
                         "contracts by seat 1's mean payment (game units; ± and brackets: 95% intervals; paired "
                         "samples)"]
-    assert "1   Rufer G      +1.62 ± 1.48        best            100% (68-100%)  12% (2-47%) Laufende" in text
-    assert "2   Rufer E      +0.62 ± 1.26        +1.00 ± 3.88 ~  62% (31-86%)    25% (7-59%) Schneider" in text
+    assert "1   Rufer G      +1.63 ± 1.48        best            100% (68-100%)  13% (2-47%) Laufende" in text
+    assert "2   Rufer E      +0.63 ± 1.26        +1.00 ± 3.88 ~  63% (31-86%)    25% (7-59%) Schneider" in text
     assert max(map(len, text[3:14])) < 120  # each cell said '(95%: ...)': 190 columns
     assert "payment: the seat's share of its side's settlement (two seats share a Rufer's)" in text
     shown = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
@@ -486,10 +486,10 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     html = _Cells(advice._repr_html_())
     assert html.paragraphs[:2] == text[:2] and html.paragraphs[-1] == text[-1]
     assert html.rows[0] == ["", "contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
-    assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 ± 1.48", "best", "100% (68-100%)"]
+    assert html.rows[1][:5] == ["1", "Rufer G", "+1.63 ± 1.48", "best", "100% (68-100%)"]
     # a figure is kept whole in a notebook too (a no-break space)
-    assert len(html.rows) == 1 + len(advice.rows) and "<br>12%\u00a0(2-47%) Schneider" in advice._repr_html_()
-    assert repr(advice) == "<ContractAdvice Schafkopf, seat 1, 8 samples: best Rufer G +1.62>"
+    assert len(html.rows) == 1 + len(advice.rows) and "<br>13%\u00a0(2-47%) Schneider" in advice._repr_html_()
+    assert repr(advice) == "<ContractAdvice Schafkopf, seat 1, 8 samples: best Rufer G +1.63>"
 
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
@@ -752,10 +752,10 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
     best, second = advice.rows[:2]
     # a row printed alone is a line, with no title to say what ± is: the long form, a table cell's the compact one
-    assert str(best) == ("Rufer G  mean payment: +1.62 (95%: +0.15 to +3.10)  best  win: 100.0% (95%: 67.6% to "
+    assert str(best) == ("Rufer G  mean payment: +1.63 (95%: +0.15 to +3.10)  best  win: 100.0% (95%: 67.6% to "
                          "100.0%)  bonuses made: 12.5% (95%: 2.2% to 47.1%) Laufende, 12.5% (95%: 2.2% to 47.1%) "
                          "Schneider, 12.5% (95%: 2.2% to 47.1%) Schwarz")
-    assert str(second).startswith("Rufer E  mean payment: +0.62 (95%: -0.63 to +1.88)  behind the best: +1.00 "
+    assert str(second).startswith("Rufer E  mean payment: +0.63 (95%: -0.63 to +1.88)  behind the best: +1.00 "
                                   "(95%: -2.88 to +4.88) ~  win: 62.5%")
     rows = cells(best._repr_html_())
     assert rows[0] == ["contract", "mean payment", "behind the best", "win", "bonuses made", "against"]

@@ -208,6 +208,23 @@ def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_
                    contract="Solo E")
 
 
+def test_a_mean_of_two_boards_is_rounded_as_its_boards_add_up():
+    """Boards of 0 and +1.25 for the cheater make a mean of exactly 0.625, which the report wrote +0.62 (the float's
+    half-to-even rounding, which wrote 0.375 as +0.38): a reader adding the boards up rounds it to +0.63."""
+    from solver.games.outcome import in_table_cell, signed_mean
+
+    result = play_match("schafkopf", [make_bot(spec, seed=2) for spec in ("cheater", "random", "random", "random")],
+                        boards=2, seed=2)  # stich match -g schafkopf --bots cheater,random,random,random -n 2 -s 2
+    boards = [statistics.fmean(payment for deal in result.deals if deal.board == board
+                               for bot, payment in zip(deal.bots, deal.payments) if bot == "cheater")
+              for board in (1, 2)]
+    assert boards == [0.0, 1.25] and result.bots["cheater"].mean == 0.625
+    assert "cheater  8             +0.63 ± 7.94" in str(result).splitlines()
+    assert [signed_mean(value) for value in (0.625, -0.625, 0.375, 0.125, 0.615, -0.004)] == [
+        "+0.63", "-0.63", "+0.38", "+0.13", "+0.62", "0.00"]
+    assert in_table_cell(0.625, 0.3125, 0.875, percent=True) == "63%\u00a0(31-88%)"
+
+
 def test_a_bot_that_plays_a_card_on_the_table_is_told_it_is_on_the_table():
     """A bot that handed back a card of ``position.trick`` (a trick read for its hand) was told its seat "does not
     hold" it, which sent its author looking in the hand."""

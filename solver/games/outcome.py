@@ -9,6 +9,7 @@ settlement).
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
@@ -206,10 +207,22 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
+def half_up(value: float, places: int = 2, scale: int = 1) -> Decimal | float:
+    """``value`` times ``scale`` rounded to ``places`` as a reader rounds the figure it checks, half away from zero:
+    a match's mean of +0.625 (two boards of 0 and +1.25) is +0.63, 62.5% is 63%, where the float's own rounding,
+    half to even on a binary value, gave +0.62 and 62% beside +0.38 and 38% for 0.375. The decimal rounded is the
+    float's shortest repr, so 0.615 (a hair below it in binary) is +0.62 too. Not finite: ``value`` as it is."""
+    if not math.isfinite(value):
+        return value
+    rounded = (Decimal(repr(float(value))) * scale).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return rounded + 0  # -0 as 0
+
+
 def signed_mean(value: float) -> str:
-    """A mean payment to two places, signed as :func:`signed` signs a settlement: ``+1.25``, ``-0.40``, and ``0.00``
-    for a mean that rounds to zero (``+0.00`` read as a gain, ``-0.00`` of a tiny negative as a loss)."""
-    text = f"{value:+.2f}"
+    """A mean payment to two places (:func:`half_up`), signed as :func:`signed` signs a settlement: ``+1.25``,
+    ``-0.40``, and ``0.00`` for a mean that rounds to zero (``+0.00`` read as a gain, ``-0.00`` of a tiny negative
+    as a loss)."""
+    text = f"{half_up(value):+.2f}"
     return "0.00" if text in ("+0.00", "-0.00") else text
 
 
@@ -269,14 +282,14 @@ def in_table_cell(value: float, low: float | None, high: float | None, *, percen
     Its spaces are :data:`FIGURE_SPACE`: a figure and its interval read as one."""
     if percent:
         if not has_interval(low, high):
-            return f"{value:.0%}"
+            return f"{half_up(value, 0, 100)}%"
         assert low is not None and high is not None
-        return unbroken(f"{value:.0%} ({low * 100:.0f}-{high:.0%})")
+        return unbroken(f"{half_up(value, 0, 100)}% ({half_up(low, 0, 100)}-{half_up(high, 0, 100)}%)")
     if not has_interval(low, high):
         return signed_mean(value)
     assert low is not None and high is not None
     if abs((value - low) - (high - value)) < HALF_LAST_PLACE:
-        return unbroken(f"{signed_mean(value)} ± {(high - low) / 2:.2f}")
+        return unbroken(f"{signed_mean(value)} ± {half_up((high - low) / 2):.2f}")
     return unbroken(f"{signed_mean(value)} ({signed_mean(low)} to {signed_mean(high)})")
 
 
