@@ -229,6 +229,8 @@ class MatchSetup:
     declarer: int | None = None
     variant: tuple[tuple[str, str], ...] = ()
     players: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    #: the bots' names in seat order, seat 1 first, as the first rotation seats them (empty: not said)
+    seating: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, bots: Sequence[Bot], contract: str | None, declarer: int,
@@ -242,7 +244,7 @@ class MatchSetup:
                                           ("samples", getattr(bot, "samples", None)),
                                           ("card_time", card_time(bot))))
         flags = tuple(sorted((str(name), str(value)) for name, value in (variant or {}).items()))
-        return cls(contract, declarer, flags, tuple(players.items()))
+        return cls(contract, declarer, flags, tuple(players.items()), tuple(bot.name for bot in bots))
 
     def player(self, name: str) -> dict[str, Any]:
         """A bot's settings by name: ``plays_for``, ``samples``, ``card_time`` (None where the bot has none)."""
@@ -407,7 +409,18 @@ def setup_text(result: MatchResult) -> str | None:
     contract = f"contract {game.contract_in_words(setup.contract)}" if setup.contract else "each board's own contract"
     variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
     title = game.declarer_title  # Kratzen's attacker
-    return f"bots: {', '.join(bots)}; {contract}, {title} {setup.declarer}; variant: {variant}"
+    return f"bots: {', '.join(bots)}; {seating_text(setup.seating, result.rotate)}{contract}, {title} " \
+        f"{setup.declarer}; variant: {variant}"
+
+
+def seating_text(seating: Sequence[str], rotate: bool) -> str:
+    """``seats 1-4: cheater, random, random, random, each rotation one seat on; ``: where the bots sit, so that the
+    report says which bot held the declarer's seat 1 (``--no-rotate``: on every board) and how a rotation moves them
+    (seat 1's bot to seat 2, seat 4's to seat 1: every bot holds every seat once a board). Empty where not said."""
+    if not seating:
+        return ""
+    moved = ", each rotation one seat on" if rotate and len(seating) > 1 else ""
+    return f"seats 1-{len(seating)}: {', '.join(seating)}{moved}; "
 
 
 def match_rules_note(game: type[Game], setup: MatchSetup | None) -> str:

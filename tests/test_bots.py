@@ -918,6 +918,7 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     text = runner.invoke(app, args)
     assert text.exit_code == 0, text.output
     assert ("bots: sampling (2 samples a card, plays for the points), random, cheater (plays for the points); "
+            "seats 1-4: sampling, random, random, cheater, each rotation one seat on; "
             "contract Solo H, declarer 2; variant: laufende_mode=only_if_holder_wins\n") in text.stdout
     shown = runner.invoke(app, [*args, "--json"])
     document = json.loads(shown.stdout)
@@ -927,6 +928,11 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     settings = {name: (bot["plays_for"], bot["samples"], bot["card_time"]) for name, bot in document["bots"].items()}
     assert settings == {"sampling": ("points", 2, None), "random": (None, None, None),
                         "cheater": ("points", None, None)}
+    # the rotations as the setup line says them: the first as seated, each one seat on
+    assert [deal["bots"] for deal in document["deals"]] == [["sampling", "random", "random", "cheater"],
+                                                            ["cheater", "sampling", "random", "random"],
+                                                            ["random", "cheater", "sampling", "random"],
+                                                            ["random", "random", "cheater", "sampling"]]
     bots = [make_bot("sampling:1", seed=2, time_limit=0.5), *[make_bot("random", seed=2)] * 2]
     library = play_match("kratzen", bots, boards=1, seed=2, variant="must_undertrump=false").as_dict()
     assert library["contract"] is None and library["declarer"] == 1
@@ -1256,7 +1262,8 @@ FROZEN_MATCH = ("match", "--game", "kratzen", "--bots", "random,cheater,random",
                 "11", "-o", "tricks")
 FROZEN_REPORT = """\
 Kratzen: 5 boards (seed 11), each played 3 times with the bots rotated; pot 3
-bots: random, cheater (plays for its own tricks); each board's own contract, attacker 1; variant: the game's defaults
+bots: random, cheater (plays for its own tricks); seats 1-3: random, cheater, random, each rotation one seat on; \
+each board's own contract, attacker 1; variant: the game's defaults
 mean settlement per seat and deal (± 95% intervals) 
 ┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━┓
 ┃ bot     ┃ seats played ┃ mean settlement (chips) ┃
