@@ -634,7 +634,30 @@ def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_pl
     said = [line for line in done.stderr.splitlines() if "past the time limit" in line]
     assert len(said) == 1 and said[0].startswith("stich: match: ") and said[0].endswith(
         "s past the time limit of 0.001 s: the boards in play at the limit were played to the end (whole boards, one "
-        "a worker)"), done.stderr
+        "a worker); 4 boards not started"), done.stderr
+
+
+def test_a_match_the_time_limit_stopped_says_the_boards_not_started_are_left_for_a_rerun(tmp_path):
+    """A time limit left boards unplayed without a word of them on stderr, nor of the checkpoint that keeps the ones
+    played: a rerun of the same command plays the rest, to the match an unstopped run plays."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    def match(*options):
+        return subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen",
+                               "--bots", "random,random,cheater", "-n", "3", "--seed", "2", "--pot", "4", "-j", "1",
+                               "--json", *options],
+                              cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+
+    journal = tmp_path / "match.ckpt"
+    cut = match("--time-limit", "0.001", "--checkpoint", str(journal))
+    assert cut.returncode == 0 and json.loads(cut.stdout)["stopped"] == "time limit", cut.stderr
+    assert cut.stderr.rstrip().endswith(f"; 2 boards not started: the boards played are kept in {journal}: rerun the "
+                                        "command to play the rest"), cut.stderr
+    resumed, whole = match("--checkpoint", str(journal)), match()
+    assert resumed.returncode == whole.returncode == 0
+    assert json.loads(resumed.stdout) == json.loads(whole.stdout)
 
 
 def test_the_overrun_text_says_the_time_in_all_and_past_the_limit():
@@ -642,6 +665,7 @@ def test_the_overrun_text_says_the_time_in_all_and_past_the_limit():
 
     assert overrun_text(60, 75.25) == ("stich: match: 75.2 s in all, 15.2 s past the time limit of 60 s: the boards "
                                        "in play at the limit were played to the end (whole boards, one a worker)")
+    assert overrun_text(60, 75.25, 1).endswith("(whole boards, one a worker); 1 board not started")
     assert "0.0 s past" in overrun_text(60, 59.0)
 
 
