@@ -15,7 +15,7 @@ from solver.deal import small_number
 from solver.errors import InvalidSeatError, StichError
 from solver.files import locked_while_written
 from solver.generate import contract_refusal
-from solver.games import game_list, get_game
+from solver.games import get_game
 from solver.games.outcome import measure_words
 from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_SAMPLES, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                            MIN_WORKER_MEMORY_MB)
@@ -25,8 +25,8 @@ from solver.variant import rules_note
 
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
 from .options import (ALL_MESSAGES, CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB, POOL_THREADS,
-                      SCHEDULER, check_game_options, checked_game, checked_seed, engine_for, game_examples,
-                      parse_variant_options, pool_options, workers_option)
+                      SCHEDULER, check_game_options, checked_seed, engine_for, game_examples, game_option,
+                      parse_variant_options, pool_options, time_limit_help, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import (CardPainter, fits, fits_compacted, for_stdout, least_width, plural, record_head, table_cell,
                      status_on_stderr, stdout_console)
@@ -167,11 +167,11 @@ def analyse(
         None, metavar="FILE", show_default=False, parser=file_name,
         help="Analyse from the records of this file instead: the seat's hand as dealt and the play so far are "
              "kept, the other hands redealt."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", callback=checked_game,
-                                       help=f"{game_list()} (or an alias)."),
+    game: Optional[str] = game_option(None),
     hand: Optional[str] = typer.Option(None, "--hand", metavar="CARDS",
                                        help="The hand analysed, cards separated by spaces."),
-    seat: int = typer.Option(..., "--seat", metavar="SEAT", help="The hand's seat (1-based)."),
+    seat: int = typer.Option(..., "--seat", metavar="SEAT",
+                             help="The seat the answer is for: the hand's seat (1-based)."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="The contract, as in a [Contract] tag."),
     board: Optional[str] = typer.Option(None, "--board", "-b", metavar="BOARD",
@@ -187,7 +187,7 @@ def analyse(
                                               help="Cards known to be in another hand (repeatable), such as "
                                                    + game_examples(lambda game: f"'2:{game.pack.example()}'") + "."),
     samples: int = typer.Option(200, "--samples", "-n", metavar="N", min=1, max=MAX_SAMPLES,
-                                help="Deals of the unseen cards to solve."),
+                                help="How many samples (deals of the unseen cards) to solve."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
                              help="Seed of the samples: the same seed gives the same analysis."),
     workers: Optional[int] = workers_option(after=CAPPED_POOL),
@@ -198,7 +198,7 @@ def analyse(
                                                       "per record: JSON Lines, docs/json.md)."),
     checkpoint: Optional[Path] = typer.Option(
         None, "--checkpoint", metavar="FILE", parser=file_name,
-        help="Append each finished chunk of samples to FILE; rerun with the same arguments to continue from it."),
+        help="Append each finished chunk of samples to FILE; rerun the same command to continue from it."),
     worker_memory: Optional[int] = typer.Option(None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB,
                                                 max=MAX_WORKER_MEMORY_MB,
                                                 help="Cap each local worker process at MB megabytes (its table "
@@ -214,7 +214,8 @@ def analyse(
     all_messages: bool = ALL_MESSAGES,
     time_limit: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
-        help="Stop after SECONDS with the samples solved so far (said as such; exit 0)."),
+        help=time_limit_help("the analysis (with FILE, each record's)", "the samples solved so far are reported, "
+                             "said as such (exit 0)")),
     announce: Optional[str] = typer.Option(
         None, "--announce", metavar="ANNOUNCEMENTS",
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "

@@ -26,12 +26,13 @@ from rich.text import Text
 from solver.analysis import SCHEMA
 from solver.errors import StichError
 from solver.files import json_kind
+from solver.games import get_game
 from solver.limits import DEFAULT_LIMIT_S, MAX_LIMIT_S
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
-from .options import (TABLE_MB, THREADS, check_game_options, checked_game, checked_seed, engine_for, finite_seconds,
-                      note_threads_over_cores, output_file, parse_variant_options)
+from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, finite_seconds,
+                      game_option, note_threads_over_cores, output_file, parse_variant_options, time_limit_help)
 from .output import atomic_writer, checked_output, is_stdout
 from .records import emit_json, stdin_bytes
 from .render import Document, fits, plural, progress_on_stderr, stdout_console
@@ -540,18 +541,17 @@ def under_old_name(context: typer.Context, name: str, value: T, old: str, old_va
 
 def bench(
     context: typer.Context,
-    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", callback=checked_game,
-                                       help="Only this game's lines (default: all)."),
+    game: Optional[str] = game_option(None, "Only this game's lines (default: all)."),
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1,
-                              help="Deals per line (the full benchmark uses 100)."),
+                              help="How many deals per line (the full benchmark uses 100)."),
     old_count: Optional[int] = typer.Option(None, "--deals", metavar="N", min=1, hidden=True),  # --count's old name
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
                                        help="Seed of the deals: the same seed gives the same deals (default: each "
                                             "game's fixed seed)."),
     limit: float = typer.Option(DEFAULT_LIMIT_S, "--time-limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
                                 callback=finite_seconds,
-                                help="Seconds after which a solve is stopped and counted at the limit "
-                                     "(0: no limit, solve in this process)."),
+                                help=time_limit_help("each deal's solve", "the solve is stopped and counted at "
+                                                     "the limit (0: no limit, solve in this process)")),
     old_limit: Optional[float] = typer.Option(None, "--limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
                                               callback=finite_seconds, hidden=True),  # --time-limit's old name
     as_json: bool = typer.Option(False, "--json",
@@ -605,7 +605,8 @@ def bench(
     with input_errors():
         for line in lines:
             if flags:
-                line = dataclasses.replace(line, variant=tuple(sorted(flags.items())))
+                spelt = get_game(line.game).variant(flags).spelt(flags)  # YES as the game spells it: true
+                line = dataclasses.replace(line, variant=tuple(sorted(spelt.items())))
             working: str | None = line.name  # the line being measured (None: finished, the next not begun)
             try:
                 with progress_on_stderr(line.name) as progress:

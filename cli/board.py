@@ -15,8 +15,8 @@ import typer
 from solver.errors import ParseError, StichError
 from solver.files import not_file_kind
 
-from .errors import EXIT_BAD_INPUT, file_name, message
-from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options
+from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, file_name, input_errors, message, say_interrupted
+from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options, time_limit_help
 
 if TYPE_CHECKING:
     from solver.board.guard import Guard
@@ -41,7 +41,7 @@ def board(
     files: Optional[List[Path]] = typer.Argument(
         None, metavar="[FILE]...", show_default=False, parser=file_name,
         help="The .tbn files to open, any number (the first file's first record, or its --board record, opens "
-             "first); the board reads no other file but uploads."),
+             "first; - is standard input, read once at the start); the board reads no other file but uploads."),
     board: Optional[str] = typer.Option(None, "--board", "-b", metavar="BOARD",
                                         help="Open first the record whose [Board] tag is this."),
     port: int = typer.Option(8421, "--port", "-p", metavar="PORT", min=0, max=65535,
@@ -57,7 +57,8 @@ def board(
     no_open: bool = typer.Option(False, "--no-open", help="Only print the address; do not open a browser."),
     time_limit: float = typer.Option(120.0, "--time-limit", metavar="SECONDS", min=0.1, max=86400.0,
                                      callback=finite_seconds,  # the range lets nan through, as every command's
-                                     help="The longest one question (card values, the graph, the odds) may search."),
+                                     help=time_limit_help("each question's searches (card values, the graph, the "
+                                                          "odds)", "the board says the time limit ran out")),
     table_mb: Optional[int] = TABLE_MB,
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",
@@ -75,21 +76,30 @@ def board(
     from solver.board.session import MAX_FILE_BYTES, too_large_text
 
     flags = parse_variant_options(variant)
+    if [str(path) for path in files or []].count("-") > 1:
+        raise typer.BadParameter("- (standard input) is given more than once: it can be read once",
+                                 param_hint="'[FILE]...'")
     for path in files or []:
+        if str(path) == "-":  # read after the files are checked: a bad one is said at once, not when stdin ends
+            continue
         # what is there, by the one rule for "not a regular file" (a folder, a pipe, a socket, a device)
-        kind = not_file_kind(path.stat().st_mode) if path != Path("-") and path.exists() else None
+        kind = not_file_kind(path.stat().st_mode) if path.exists() else None
         if kind is not None:
-            message(f"stich: {path}: {kind}, not a regular file (the board reads its files again when a page loads, "
-                    f"which {kind} cannot give; upload its text on the page)")
+            instead = "upload its text on the page" if kind == "a folder" else \
+                "give its text as - (standard input), or upload it on the page"
+            said(f"stich: {path}: {kind}, not a regular file (the board reads its files again when a page loads, "
+                 f"which {kind} cannot give; {instead})")
             raise typer.Exit(EXIT_BAD_INPUT)
-        if path == Path("-") or not path.is_file():
-            message(f"stich: {path}: not a readable file (the board opens files by name; upload others on the page)")
+        if not path.is_file():
+            said(f"stich: {path}: not a readable file (the board opens files by name, or - for standard input; "
+                 "upload others on the page)")
             raise typer.Exit(EXIT_BAD_INPUT)
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            message(f"stich: {too_large_text(path, size)}")
+            said(f"stich: {too_large_text(path, size)}")
             raise typer.Exit(EXIT_BAD_INPUT)
-    said_at_start(files or [], board, flags)
+    stdin = standard_input() if any(str(path) == "-" for path in files or []) else None
+    said_at_start(files or [], board, flags, stdin)
     # the card values search on every core the graph and the odds leave free (docs/board.md: the core budget)
     engine = engine_for(table_mb) or EngineSolver()
     try:
@@ -106,7 +116,7 @@ def board(
     bound = listener.getsockname()[1]
     network = on_network(str(listener.getsockname()[0]))  # a name is as local as the address it was bound to
     app = create_app(files or [], board=board, host=host, port=bound, time_limit=time_limit,
-                     engine=engine, allow_hosts=allow_hosts or [], network=network, variant=flags)
+                     engine=engine, allow_hosts=allow_hosts or [], network=network, variant=flags, stdin=stdin)
     local = ("::1" if ipv6 else "127.0.0.1") if is_wildcard(host) else host.strip("[]")  # what this machine opens
     url = address_url(local, bound)
     print(url, flush=True)
@@ -135,7 +145,36 @@ def board(
 HEADER_SECONDS = 30.0
 
 
-def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dict] = None) -> None:
+def said(text: str) -> None:
+    """A message of the board's start on stderr, a file name's bytes that are not UTF-8 written ``\\xff`` as the
+    page writes them (:func:`solver.board.session.shown_name`), not as the surrogates they were read into."""
+    from solver.board.session import shown_name
+
+    message(shown_name(text))
+
+
+def standard_input() -> bytes:
+    """The FILE ``-``: standard input read once, whole, at the start (the page serves it from memory). A text
+    larger than the board reads, or an input that cannot be read, is said as every command says it, and exits 1;
+    a stop (Ctrl-C, SIGTERM) while it is read says so, and exits 130."""
+    from solver.board.app import STDIN_NAME
+    from solver.board.session import MAX_FILE_BYTES, too_large_text
+
+    from .records import stdin_bytes
+
+    with input_errors():
+        try:
+            raw = stdin_bytes().read(MAX_FILE_BYTES + 1)
+        except KeyboardInterrupt:
+            say_interrupted("board", "while reading standard input")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        if len(raw) > MAX_FILE_BYTES:
+            raise StichError(too_large_text(STDIN_NAME))
+    return raw
+
+
+def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dict] = None,
+                  stdin: Optional[bytes] = None) -> None:
     """What the page would say of the files only once opened, said on stderr before serving, read as the page
     reads them (at most its 1,000 records a file, record by record as ``stich check`` reads them): each record that
     cannot be opened (``FILE:LINE:COL: ...``, at most the page's 20 a file), a file the page opens nothing of, and a
@@ -143,10 +182,12 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     opened another record and said so in a corner). ``variant``: the --variant flags, over each record's as the page
     takes them (the page's uploads and pastes take them so too, and its deals are dealt under them, so --variant
     needs no FILE); a flag of another game than a record's is left out of it, as of an upload's, said once a
-    game."""
+    game. ``stdin``: the text of the FILE ``-``, read already. A file name is said as the page says it
+    (:func:`~solver.board.session.shown_name`)."""
     import io
 
-    from solver.board.session import OTHERS_OPENED, BoardError, Boards, file_text
+    from solver.board.app import STDIN_NAME
+    from solver.board.session import OTHERS_OPENED, BoardError, Boards, file_text, shown_name
     from solver.formats.tbn import iter_records
 
     from .records import GameRefusals, no_such_record, selected
@@ -163,21 +204,24 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
         ``--board``'s may be one of them). One reading for both."""
         picked, unread = False, 0
         stream = io.StringIO(source) if isinstance(source, str) else io.BytesIO(source)
-        for item in iter_records(stream, name=str(path)):
+        for item in iter_records(stream, name=name_of(path)):
             if isinstance(item, ParseError):
                 unread += 1
             elif not isinstance(item, StichError) and selected(item, board):
                 picked = True
         return picked, unread
 
+    def name_of(path: Path) -> str:
+        return STDIN_NAME if str(path) == "-" else shown_name(str(path))
+
     for path in files:
         raw, text = b"", None
         variant_refused = GameRefusals("--variant")  # said once a game, as every command says them
         left_out = GameRefusals("--variant")  # another game's flags: the records open under their own rules
         try:
-            raw = path.read_bytes()
+            raw = (stdin or b"") if str(path) == "-" else path.read_bytes()
             text = file_text(raw)
-            boards, refused = store.add_text_said(text, str(path), variant, variant_refused.add,
+            boards, refused = store.add_text_said(text, name_of(path), variant, variant_refused.add,
                                                   variant_left_out=left_out.add)
         except BoardError as error:
             variant_refused.say("not opened")
@@ -201,7 +245,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
             unreadable, broken = unreadable or picked, broken + unread
     if board is not None and not found:
         if not unreadable:  # a record that cannot be opened was said above, with why
-            message(f"stich: {no_such_record(', '.join(str(path) for path in files), board, None, 0, broken)}")
+            message(f"stich: {no_such_record(', '.join(name_of(path) for path in files), board, None, 0, broken)}")
         raise typer.Exit(EXIT_BAD_INPUT)
 
 

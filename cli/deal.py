@@ -9,13 +9,13 @@ from typing import List, Optional
 import typer
 
 from solver.formats.tbn import format_record
-from solver.games import game_list
 from solver.generate import random_records
 from solver.scoring import MAX_POT
 
 from .errors import EXIT_INTERRUPTED, OutputCut, input_errors, interrupts_held, say_interrupted, stdout_buffered
 from .output import atomic_writer, checked_output, is_stdout
-from .options import DEFAULT_SEED, check_game_options, checked_game, checked_seed, output_file, parse_variant_options
+from .options import (DEFAULT_SEED, check_game_options, checked_seed, game_option, output_file,
+                      parse_variant_options)
 
 #: --pot as the other commands take it (the pot at the start of the deal), written as each record's [Pot] tag
 DEAL_POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
@@ -23,13 +23,12 @@ DEAL_POT = typer.Option(None, "--pot", metavar="CHIPS", min=0, max=MAX_POT,
 
 
 def deal(
-    game: str = typer.Option(..., "--game", "-g", metavar="GAME", callback=checked_game,
-                             help=f"{game_list()} (or an alias)."),
+    game: str = game_option(...),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Only deals on which this contract can be bid, e.g. 'Solo H'."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
                              help="Seed of the deals: the same seed gives the same deals."),
-    count: int = typer.Option(1, "-n", "--count", metavar="N", min=1, help="Number of deals."),
+    count: int = typer.Option(1, "-n", "--count", metavar="N", min=1, help="How many deals to write."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", help="The declaring seat."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="The number of players, for a game played by several "

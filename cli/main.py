@@ -108,7 +108,7 @@ class LazyCommands(TyperGroup):
             self._listing = False
 
     def get_params(self, ctx: Any) -> list[Any]:
-        return without_type_labels(super().get_params(ctx))
+        return said_on_stderr(without_type_labels(super().get_params(ctx)))
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         self._listing = True
@@ -125,6 +125,22 @@ def without_type_labels(params: list[Any]) -> list[Any]:
     for param in params:
         if isinstance(param, typer.core.TyperArgument) or getattr(param, "is_flag", False):
             param.display_type_rich = lambda ctx: None
+    return params
+
+
+def said_on_stderr(params: list[Any]) -> list[Any]:
+    """``params`` with ``--install-completion``'s lines (where it installed, when it takes effect) said on stderr:
+    they are messages, and Typer printed them on stdout (``--show-completion``'s script stays there: it is data)."""
+    for param in params:
+        if "--install-completion" in getattr(param, "opts", ()) and not getattr(param, "said_on_stderr", False):
+            installs = param.callback
+
+            def install_saying_on_stderr(ctx: Any, option: Any, value: Any, installs: Any = installs) -> Any:
+                with contextlib.redirect_stdout(sys.stderr):
+                    return installs(ctx, option, value)
+
+            param.callback = install_saying_on_stderr
+            param.said_on_stderr = True
     return params
 
 

@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from solver.errors import InvalidContractError, StichError, did_you_mean
-from solver.games import game_list, games_with, get_game
+from solver.games import games_with, get_game
 from solver.games.base import score_or_measure
 from solver.limits import DEFAULT_SAMPLES, PLAYS_FOR
 from solver.scoring import MAX_POT
@@ -21,8 +21,9 @@ from solver.scoring import MAX_POT
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
                      warnings_said)
 from .startup import mark_stop_said
-from .options import (DEFAULT_SEED, check_game_options, checked_game, checked_seed, given, parse_variant_options,
-                      workers_option, workers_within_cores)
+from .options import (DEFAULT_SEED, check_game_options, checked_seed, game_option, given,
+                      parse_variant_options, score_or_measure_names, time_limit_help, workers_option,
+                      workers_within_cores)
 from .records import compact_json
 from .render import plural, progress_on_stderr, stdout_console, table_cell
 
@@ -76,22 +77,21 @@ def refuse_unused_sampling_options(context: typer.Context, specs: list[BotSpec])
 
 def match(
     context: typer.Context,
-    game: str = typer.Option(..., "--game", "-g", metavar="GAME", callback=checked_game,
-                             help=f"{game_list()} (or an alias)."),
+    game: str = game_option(...),
     bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
                              help="One bot per seat, seat 1 first: sampling (sampling:N for N samples a card), "
                                   "random, cheater, or a bot of your own as module:attribute (mybots:LastCard: a "
                                   "bot class, factory or instance; the module from the current directory or "
                                   "PYTHONPATH). The seat count is the number of bots."),
     count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=1_000_000,
-                              help="Number of boards (deals, each played once per seat with --rotate)."),
+                              help="How many boards (deals, each played once per seat with --rotate)."),
     seed: int = typer.Option(DEFAULT_SEED, "--seed", "-s", metavar="SEED", callback=checked_seed,
                              help="Seed of the deals and of the bots' own draws: the same seed gives the same match."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c", metavar="CONTRACT",
                                            help="Play every deal under this contract (default: each board's own)."),
     declarer: int = typer.Option(1, "--declarer", metavar="SEAT", help="The declaring seat."),
-    plays_for: str = typer.Option("score", "--plays-for", "--objective", "-o", metavar="score|points|tricks",
-                                  callback=_plays_for,
+    plays_for: str = typer.Option("score", "--plays-for", "--objective", "-o", metavar="NAME",
+                                  callback=_plays_for, autocompletion=score_or_measure_names,
                                   help="What the sampling and cheater bots maximise (-o/--objective as elsewhere, "
                                        "the objective they play for): the settlement in game units "
                                        "(score; Kratzen: the attacker plays for his payment in chips, every other "
@@ -99,21 +99,23 @@ def match(
                                        "(faster): the card points (points), or in Kratzen each seat's own tricks "
                                        "(tricks)."),
     samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1,
-                                          help=f"Samples a card for a 'sampling' bot without its own ':N' (default "
+                                          help=f"How many samples (deals of the unseen cards) a 'sampling' bot "
+                                               f"without its own ':N' solves for each card (default "
                                                f"{DEFAULT_SAMPLES})."),
     workers: Optional[int] = workers_option("Worker processes whole boards are played on",
                                             "; the match is the same on any number, without --card-time",
                                             one="in this process, each bot's searches on every core"),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0,
-                                               help="Each sampling bot's deadline for one card: it stops sampling "
-                                                    "at SECONDS, but always finishes its first sample, so a card "
-                                                    "takes at least one sample's search (may be longer). 0: one "
-                                                    "sample a card. --json: each deal's samples says how many "
-                                                    "each card took."),
+                                               help=time_limit_help(
+                                                   "each sampling bot's choice of a card", "(its deadline) the bot "
+                                                   "stops sampling, but its first sample always finishes, so a card "
+                                                   "takes at least one sample's search (may be longer); 0: one "
+                                                   "sample a card; --json: each deal's samples says how many each "
+                                                   "card took")),
     match_time: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,
-        help="Stop once SECONDS have passed, after the boards in play (played to the end: stderr says how far past "
-             "SECONDS), with the deals played so far (said as such; exit 0)."),
+        help=time_limit_help("the whole match", "the boards in play are played to the end (stderr says how far "
+                             "past) and the deals played so far reported, said as such (exit 0)")),
     checkpoint: Optional[Path] = typer.Option(
         None, "--checkpoint", metavar="FILE", parser=file_name,
         help="Append each board played to FILE; rerun the same command to continue from it."),
@@ -177,7 +179,8 @@ def match(
     latest: list[MatchResult] = []
     # the deals are not kept: --json writes each as it comes, the report needs only their sums
     stream = JsonStream(match_heading(get_game(game).name, seed, count, rotate, pot,
-                                      MatchSetup.of(players, contract, declarer, flags))) if as_json else None
+                                      MatchSetup.of(get_game(game), players, contract, declarer, flags))) \
+        if as_json else None
     with input_errors():
         try:  # the line said once the status line is gone (under it, it was wrapped at the terminal's width)
             with progress_on_stderr("match") as report:

@@ -12,13 +12,13 @@ import math
 import re
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import typer
 
 from solver.announcements import parse_announcements
 from solver.errors import FlagGivenTwiceError, StichError, did_you_mean
-from solver.games import GAMES, check_flags_of_some_game, games_with, get_game
+from solver.games import GAMES, check_flags_of_some_game, game_list, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
                              everyday_refusal)
 from solver.position import Position
@@ -40,6 +40,40 @@ def variant_examples() -> str:
 def all_objectives() -> list[str]:
     """Every objective name of every game, ``score`` (every game's) and ``all``."""
     return sorted({name for game in GAMES for name in game.objectives} | {"all", "score"})
+
+
+def names_completing(incomplete: str, names: Iterable[str]) -> list[str]:
+    """Tab completion of an option whose ``names`` are read in any case: those that start with what is typed, in any
+    case, completed after the letters typed (``s`` gives ``schafkopf``, ``SC`` gives ``SCore``: Typer offers only
+    what starts with the letters typed)."""
+    return [incomplete + name[len(incomplete):] for name in names if name.lower().startswith(incomplete.lower())]
+
+
+def game_names(incomplete: str) -> list[str]:
+    """``--game``'s Tab completion: the games' names (:func:`names_completing`). An alias is taken, not offered."""
+    return names_completing(incomplete, (game.name for game in GAMES))
+
+
+def game_option(default: Any, help: str | None = None) -> Any:
+    """``-g/--game``, one option in every command that names its game (``deal``, ``bench``, ``analyse``, ``match``):
+    the game by name or alias, checked, its names offered to Tab; ``help`` by default names the games."""
+    return typer.Option(default, "--game", "-g", metavar="GAME", callback=checked_game, autocompletion=game_names,
+                        help=help or f"{game_list()} (or an alias).")
+
+
+def objective_names(incomplete: str) -> list[str]:
+    """``--objective``'s Tab completion: every game's objective names (:func:`names_completing`)."""
+    return names_completing(incomplete, all_objectives())
+
+
+#: What ``match``'s bots play for and ``postmortem`` grades by, its ``-o``: the score, or the game's own measure as
+#: solve names it (the card points; Kratzen's own tricks).
+SCORE_OR_MEASURE = ("score", "points", "tricks")
+
+
+def score_or_measure_names(incomplete: str) -> list[str]:
+    """``match -o`` and ``postmortem -o``'s Tab completion: :data:`SCORE_OR_MEASURE` (:func:`names_completing`)."""
+    return names_completing(incomplete, SCORE_OR_MEASURE)
 
 
 def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | str | None:
@@ -141,6 +175,7 @@ def note_threads_over_cores(threads: int | None) -> None:
 
 
 OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=checked_objectives,
+                          autocompletion=objective_names,
                           help="What to solve (repeatable): score (the net settlement in game units), points, game, "
                                "valat, ... or 'all'. Default: the score beside points (in a game without them, beside "
                                "every seat's tricks); cards are ranked by the score.")
@@ -170,22 +205,29 @@ def checked_time_limit(value: float | None) -> float | None:
     return value
 
 
+def time_limit_help(bounds: str, past: str) -> str:
+    """Every ``--time-limit``'s help (and ``match --card-time``'s) in one pattern: what the limit ``bounds`` (a
+    record's searches, one question, the whole match) and what happens ``past`` it, so that its unit is never left to
+    guess."""
+    return f"Time limit, in seconds, of {bounds}: past it {past}."
+
+
 #: The seconds one record's searches may take together; a record not answered in time is said on stderr and the
 #: others are still answered (:func:`cli.records.run_over_records`).
 TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
-                          help="Give up a record whose searches take longer than SECONDS in all: it is said on "
-                               "stderr and not answered (exit 1); the other records still are.")
+                          help=time_limit_help("each record's searches together", "the record is said on stderr and "
+                                               "not answered (exit 1); the other records still are"))
 #: ``score``'s --time-limit: only --dd searches, and a finished deal's score needs none, so it is given all the same.
 SCORE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
-                                help="With --dd: give up a record's double-dummy searches past SECONDS in all: it is "
-                                     "said on stderr (exit 1) and its settlement left out, a finished deal's score "
-                                     "still given (a deal whose play stops short is not answered); the other records "
-                                     "still are.")
+                                help=time_limit_help("each record's --dd searches together",
+                                                     "the record's settlement is left out (said on stderr, exit 1), "
+                                                     "a finished deal's score still given (a deal whose play stops "
+                                                     "short is not answered); the other records still are"))
 
 
-def output_file(help: str, metavar: str = "FILE", required: bool = False) -> Path:
-    """An ``--out`` option (never ``-o``, which is ``--objective``)."""
-    return typer.Option(... if required else None, "--out", metavar=metavar, parser=file_name,
+def output_file(help: str, required: bool = False) -> Path:
+    """An ``--out`` option (never ``-o``, which is ``--objective``), FILE in every command."""
+    return typer.Option(... if required else None, "--out", metavar="FILE", parser=file_name,
                         show_default=False, help=help)
 
 

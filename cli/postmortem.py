@@ -25,14 +25,14 @@ from solver.settlement import settlement_unsupported
 from .errors import file_name, input_errors, message
 from .output import atomic_path, checked_folder, checked_output, names_stdout
 from .options import (ALL_MESSAGES,
-                      BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
-                      parse_variant_options)
+                      BOARD, FILE, JSON, POT, RECORD, SCORE_OR_MEASURE, TABLE_MB, THREADS, TIME_LIMIT, VARIANT,
+                      engine_for, parse_variant_options, score_or_measure_names)
 from .records import GameNotes, record_place, run_over_records
 from .render import CardPainter, CellNotes, Document, print_fitting, progress_on_stderr, short_headers
 from .whatif import PLAY
 
 #: What a post-mortem grades by (Kratzen: each seat's own tricks)
-POSTMORTEM_OBJECTIVES = ("score", "points", "tricks")
+POSTMORTEM_OBJECTIVES = SCORE_OR_MEASURE
 
 _GRADE_STYLES = {"ok": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
@@ -265,7 +265,7 @@ def postmortem(
              "per record, named by its board: OUT-7.png for [Board \"7\"], OUT-line40.png for a record without "
              "one; OUT itself with --board or --record, or for a file of one record)."),
     objective: Optional[str] = typer.Option(
-        None, "--objective", "-o", metavar="NAME",
+        None, "--objective", "-o", metavar="NAME", autocompletion=score_or_measure_names,
         help="Grade by 'score' (game units, the card points beside; the default) or by the game's own measure, "
              "as solve names it: 'points' (card points), or 'tricks' in Kratzen (each mover's own, the default "
              "there: every seat plays for itself and the score is the attacker's own payment in chips)."),

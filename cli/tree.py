@@ -18,13 +18,13 @@ from solver.formats.tbn import Record, iter_records, no_records_said
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
-from solver.tree import node_memory_text, nodes_memory_holds
 
 from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, refused_for_record,
                      say_interrupted)
 from .output import atomic_path, checked_output, names_stdout
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
-                      engine_for, objectives_among, output_file, parse_variant_options)
+                      engine_for, names_completing, objectives_among, output_file, parse_variant_options,
+                      time_limit_help)
 from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
                       no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
                       with_what_if)
@@ -34,8 +34,8 @@ from .whatif import PLAY, ForeignPlayCard, what_if
 
 #: ``tree``'s --time-limit: its one record's searches (the shared text's "the other records still are" does not apply)
 TREE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
-                               help="Give up once the tree's searches take longer than SECONDS in all: it is said on "
-                                    "stderr and no tree is written (exit 1; with --json, a line that says so).")
+                               help=time_limit_help("the tree's searches together", "no tree is written, said "
+                                                    "on stderr (exit 1; with --json, a line that says so)"))
 
 
 def one_objective(value: str | None) -> str | None:
@@ -44,8 +44,18 @@ def one_objective(value: str | None) -> str | None:
     misspelt name is offered the names a tree takes."""
     if value is not None and value.strip().lower() == "all":
         raise typer.BadParameter("a tree has one value on each node: give one objective, not 'all'")
-    objectives_among(value, [name for name in all_objectives() if name != "all"])
+    objectives_among(value, tree_objectives())
     return value
+
+
+def tree_objectives() -> list[str]:
+    """The objectives a tree takes: every game's, not ``all``."""
+    return [name for name in all_objectives() if name != "all"]
+
+
+def tree_objective_names(incomplete: str) -> list[str]:
+    """``tree -o``'s Tab completion: the objectives a tree takes (``all``, which it refuses, is not offered)."""
+    return names_completing(incomplete, tree_objectives())
 
 
 def input_is_regular_file(file: Path) -> bool:
@@ -88,18 +98,19 @@ def tree(
     depth: int = typer.Option(..., "--depth", "-d", metavar="K", min=0, max=MAX_PERFT_DEPTH,
                               help="How many cards (plies) deep; a tree ends with the deal, so at most the cards "
                                    "left."),
-    out: Optional[Path] = output_file("Where to write the tree; the format follows the suffix (without --out: the "
-                                      "tree's summary on stdout, or with --json the tree itself).",
-                                      metavar="OUT.graphml|OUT.gexf|OUT.json"),
+    out: Optional[Path] = output_file("Write the tree to FILE, in the format its suffix names: .graphml, .gexf or "
+                                      ".json (without --out: the tree's summary on stdout, or with --json the tree "
+                                      "itself)."),
     board: Optional[str] = BOARD,
     record_number: Optional[int] = RECORD,
     objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
-                                            callback=one_objective,
+                                            callback=one_objective, autocompletion=tree_objective_names,
                                             help="The value on nodes and edges: score (game units), points, ... "
                                                  "(default points; in Kratzen, which has none, the attacker's "
                                                  "tricks, or --seat's)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",
-                                       help="The seat of a per-seat objective."),
+                                       help="The seat the answer is for, with a per-seat objective (a "
+                                            "seat's own tricks)."),
     play: Optional[str] = PLAY,
     max_nodes: int = typer.Option(DEFAULT_MAX_NODES, "--max-nodes", metavar="N", min=0, max=MAX_TREE_NODES,
                                   help="Refuse a tree of more than N nodes, counted before it is built (about 10 "
@@ -118,7 +129,8 @@ def tree(
     first record (or the one of --board or --record) is used; --time-limit bounds its searches together (past it
     no tree is written, exit 1). Without --out, the tree's summary (the root's value and cards) is printed, or with
     --json the whole tree as JSON, on stdout."""
-    from solver.tree import FORMATS, TreeTooLarge, strategy_tree, tree_document, write_tree
+    from solver.tree import (FORMATS, TreeTooLarge, node_memory_text, nodes_memory_holds, strategy_tree,
+                             tree_document, write_tree)  # the tree's work: its --help loads none of it
 
     flags = parse_variant_options(variant)
     check_selection(board, record_number)

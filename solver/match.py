@@ -46,6 +46,7 @@ from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import ALL_ALIKE, ReportTable, interval_note, table_text
 from .search.boundary import check_time_limit
 from .scoring import check_scoring_inputs, read_pot, score_deal
+from .variant import Variant
 from .workers import local_workers, run_pool
 
 
@@ -233,18 +234,20 @@ class MatchSetup:
     seating: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, bots: Sequence[Bot], contract: str | None, declarer: int,
+    def of(cls, game: type[Game], bots: Sequence[Bot], contract: str | None, declarer: int,
            variant: Mapping[str, object] | str | None) -> "MatchSetup":
-        """``variant`` as :func:`play_match` takes it: flags, or a ``[Variant]`` tag's ``flag=value, ...`` text."""
-        if isinstance(variant, str):
-            variant = dict(item.strip().split("=", 1) for item in variant.split(",") if "=" in item)
+        """``variant`` as :func:`play_match` takes it: flags, or a ``[Variant]`` tag's ``flag=value, ...`` text.
+        The contract and each flag given are spelt as ``game`` reads them (``-c "solo  h"``: ``Solo H``;
+        ``weli_also_bells=YES``: ``true``), so that one match is said one way however it was typed."""
+        given = Variant.parse_pairs(variant) if isinstance(variant, str) else dict(variant or {})
+        flags = tuple(sorted(game.variant(given or None).spelt(given).items()))
+        said = str(game.parse_contract(contract)) if contract is not None else None
         players: dict[str, tuple[tuple[str, Any], ...]] = {}
         for bot in bots:
             players.setdefault(bot.name, (("plays_for", getattr(bot, "plays_for", None)),
                                           ("samples", getattr(bot, "samples", None)),
                                           ("card_time", card_time(bot))))
-        flags = tuple(sorted((str(name), str(value)) for name, value in (variant or {}).items()))
-        return cls(contract, declarer, flags, tuple(players.items()), tuple(bot.name for bot in bots))
+        return cls(said, declarer, flags, tuple(players.items()), tuple(bot.name for bot in bots))
 
     def player(self, name: str) -> dict[str, Any]:
         """A bot's settings by name: ``plays_for``, ``samples``, ``card_time`` (None where the bot has none)."""
@@ -963,7 +966,10 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     # as given, and are this match's too
     given = variant if not isinstance(variant, Mapping) else dict(variant)
     read = dict(game.variant(variant or None).key()) or None
-    identity = {"match": {"game": game.name, "bots": players, "seed": seed, "contract": contract,
+    # and the contract as the game spells it (-c "solo  h" and -c "Solo H" are one match); checkpoints written before
+    # named it as typed, and are this match's too
+    setup = MatchSetup.of(game, bots, contract, declarer, variant)
+    identity = {"match": {"game": game.name, "bots": players, "seed": seed, "contract": setup.contract,
                           "declarer": declarer, "variant": read, "rotate": rotate}
                 | ({"pot": pot} if pot is not None else {})}
     # a sampling bot at the match's sample count was named 'sampling:N' before it was named 'sampling': a checkpoint
@@ -974,11 +980,11 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     aliases: list[dict[str, Any]] = []
     for named in (players, renamed, plain):
         for flags in (read, given):
-            alias = identity | {"match": identity["match"] | {"bots": named, "variant": flags}}
-            if alias != identity and alias not in aliases:
-                aliases.append(alias)
+            for typed in (setup.contract, contract):
+                alias = identity | {"match": identity["match"] | {"bots": named, "variant": flags, "contract": typed}}
+                if alias != identity and alias not in aliases:
+                    aliases.append(alias)
     journal = Journal(checkpoint, identity, holder="stich match", aliases=aliases) if checkpoint is not None else None
-    setup = MatchSetup.of(bots, contract, declarer, variant)
     done = bytearray(boards + 1)  # 1 for each board the checkpoint had played
     build = engine_build()
     built: dict[str, tuple[int, int]] = {}  # per engine build, its boards played and the first of them

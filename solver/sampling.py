@@ -47,7 +47,7 @@ from .position import Position, check_position
 from .state import PlayState
 from .search.boundary import Deadline, check_stop, check_time_limit
 from .search.engine import EngineSolver
-from .variant import Variant, rules_note, value_text
+from .variant import Variant, rules_note
 from .workers import (DEFAULT_WORKER_WAIT_SECONDS, ChunkLimits, Notify, Pool, warn_caller, worker_engine,
                       worker_settlement_engine)
 
@@ -1031,7 +1031,7 @@ def checkpoint_identity(document: Mapping[str, Any]) -> tuple[dict[str, Any], li
     flags = get_game(document["game"]).variant(dict(given) or None)
     canonical = dict(document) | {"variant": flags.key()}
     spellings = [given, [(name, str(value)) for name, value in given],
-                 [(name.strip().lower(), value_text(flags[name.strip().lower()])) for name, value in given]]
+                 list(flags.spelt(name for name, _ in given).items())]
     aliases: list[dict[str, Any]] = []
     for spelling in spellings:
         alias = dict(document) | {"variant": spelling}

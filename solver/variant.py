@@ -197,6 +197,12 @@ class Variant(Mapping[str, object]):
         """The non-default flags as a title ends with them (:func:`rules_note`); empty where there are none."""
         return rules_words(self.text())
 
+    def spelt(self, names: Iterable[str]) -> dict[str, str]:
+        """The flags ``names`` (as given, in any case) with their values as the game spells them (``YES`` and
+        ``TRUE`` are ``true``), given at their default or not: how a match, a batch line, a bench run and a
+        checkpoint's identity say the ``--variant`` flags given, one spelling for one question."""
+        return {name.strip().lower(): value_text(self[name.strip().lower()]) for name in names}
+
     def __getitem__(self, name: str) -> object:
         return self._values[name]
 

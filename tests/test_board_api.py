@@ -1880,7 +1880,7 @@ def test_the_command_refuses_what_it_cannot_open(tmp_path):
                           "--no-open", "--port", "0"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and run.stderr == (
         f"stich: {pipe}: a pipe, not a regular file (the board reads its files again when a page loads, which a pipe "
-        "cannot give; upload its text on the page)\n")
+        "cannot give; give its text as - (standard input), or upload it on the page)\n")
     listening = socket.socket(socket.AF_UNIX)  # a socket is no regular file either, named as stream_kind names it
     unix = tmp_path / "board.sock"
     listening.bind(str(unix))
@@ -1891,7 +1891,7 @@ def test_the_command_refuses_what_it_cannot_open(tmp_path):
         listening.close()
     assert run.returncode == 1 and run.stderr == (
         f"stich: {unix}: a socket, not a regular file (the board reads its files again when a page loads, which a "
-        "socket cannot give; upload its text on the page)\n")
+        "socket cannot give; give its text as - (standard input), or upload it on the page)\n")
     huge = tmp_path / "huge.tbn"  # sparse: no disk is used
     with huge.open("wb") as file:
         file.truncate(session.MAX_FILE_BYTES + 1)
@@ -2677,27 +2677,28 @@ def test_the_command_line_of_a_named_files_position_gives_its_card_values(tmp_pa
     c = client(Path("schafkopf.tbn"), board="7")
     board_id, record_moves = opened(c)
     assert len(record_moves) > 5
+    monkeypatch.chdir(tmp_path)  # the command names the file by its absolute name: it works from any directory
     assert _values_of_command(c, board_id, record_moves[:5]) == (
-        f"stich solve schafkopf.tbn --board 7 --from-start --play '{' '.join(record_moves[:5])}' --cards")
-    assert _values_of_command(c, board_id, []) == "stich solve schafkopf.tbn --board 7 --from-start --cards"
+        f"stich solve {SK} --board 7 --from-start --play '{' '.join(record_moves[:5])}' --cards")
+    assert _values_of_command(c, board_id, []) == f"stich solve {SK} --board 7 --from-start --cards"
     untagged = tmp_path / "untagged.tbn"
     untagged.write_text(re.sub(r'\[Board "\d+"\]\n', "", ZR.read_text()))
-    monkeypatch.chdir(tmp_path)
     c = client(Path(untagged.name))
     second = c.get("/api/start").json()["files"][0]["boards"][1]
     assert second["label"] == "untagged.tbn record 2"
-    assert _values_of_command(c, second["id"], []) == "stich solve untagged.tbn --record 2 --from-start --cards"
+    assert _values_of_command(c, second["id"], []) == f"stich solve {untagged} --record 2 --from-start --cards"
 
 
 def test_the_command_line_docs_board_md_shows_is_the_boards(monkeypatch):
     """docs/board.md's example command is what the board shows for its position, and run it gives the values shown
     (it once played a card of the record's second trick first, which the command refused)."""
     page = (EXAMPLES.parent / "docs" / "board.md").read_text(encoding="utf-8")
-    example = re.search(r"`(stich solve examples/schafkopf\.tbn --board 7 [^`]*)`", page).group(1)
+    example = re.search(r"`(stich solve (/\S+)/examples/schafkopf\.tbn --board 7 [^`]*)`", page)
     monkeypatch.chdir(EXAMPLES.parent)
     c = client(Path("examples/schafkopf.tbn"), board="7")
     board_id = c.get("/api/start").json()["open"]
-    assert _values_of_command(c, board_id, shlex.split(example)[-2].split()) == example
+    shown = _values_of_command(c, board_id, shlex.split(example.group(1))[-2].split())
+    assert shown == example.group(1).replace(example.group(2), str(EXAMPLES.parent))
 
 
 def test_the_command_line_of_another_record_names_the_file_save_downloads(tmp_path, monkeypatch):
@@ -2725,7 +2726,7 @@ def test_the_command_line_of_a_named_file_passes_the_boards_flags_of_its_game(va
     c = client(Path(ZR.name), variant=variant)
     board_id = c.get("/api/start").json()["open"]
     assert c.post("/api/position", json={"board": board_id, "moves": []}).json()["needs_save"] is False
-    assert _values_of_command(c, board_id, []) == f"stich solve {ZR.name} --board 1{passed} --from-start --cards"
+    assert _values_of_command(c, board_id, []) == f"stich solve {ZR} --board 1{passed} --from-start --cards"
 
 
 def test_a_named_files_text_uploaded_before_the_page_opened_it_is_named_by_its_file(monkeypatch):
@@ -2737,18 +2738,43 @@ def test_a_named_files_text_uploaded_before_the_page_opened_it_is_named_by_its_f
     assert c.post("/api/position", json={"board": uploaded, "moves": []}).json()["needs_save"] is True
     assert c.get("/api/start").json()["open"] == uploaded
     view = c.post("/api/position", json={"board": uploaded, "moves": []}).json()
-    assert view["needs_save"] is False and view["command"] == f"stich solve {ZR.name} --board 1 --from-start --cards"
+    assert view["needs_save"] is False and view["command"] == f"stich solve {ZR} --board 1 --from-start --cards"
 
 
 def test_the_command_line_of_a_file_named_with_a_dash_or_a_tag_twice(tmp_path, monkeypatch):
-    """A file whose name starts with - is named ./-name (else the command reads it as options), and a record whose
-    [Board] tag another record of its file has too is named by its place (--board would solve both)."""
+    """A file named as -dash.tbn is named by its absolute name, and the name Save gives an upload of it ./-dash-1.tbn
+    (else the command reads either as options); a record whose [Board] tag another record of its file has too is
+    named by its place (--board would solve both)."""
     monkeypatch.chdir(tmp_path)
     text = ZR.read_text()
     Path("-dash.tbn").write_text(text + "\n" + text)
     c = client(Path("-dash.tbn"))
     second = c.get("/api/start").json()["files"][0]["boards"][1]
-    assert _values_of_command(c, second["id"], []) == "stich solve ./-dash.tbn --record 2 --from-start --cards"
+    assert _values_of_command(c, second["id"], []) == (
+        f"stich solve {tmp_path / '-dash.tbn'} --record 2 --from-start --cards")
+    uploaded = c.post("/api/load", files={"file": ("-dash.tbn", ZR.read_bytes())}).json()["open"]
+    view = c.post("/api/position", json={"board": uploaded, "moves": []}).json()
+    assert view["command"] == "stich solve ./-dash-1.tbn --from-start --cards" and view["needs_save"] is True
+
+
+def test_a_record_beside_one_too_broken_to_read_is_named_by_its_place(tmp_path, monkeypatch):
+    """A record too broken to read may carry any [Board] tag, and stich solve --board says it, as it may be the board
+    asked for (exit 1): the command names a record of such a file by --record, which reads it alone and says nothing
+    else."""
+    monkeypatch.chdir(tmp_path)
+    broken = '[Game "Zwanzigerrufen"]\n[Board "1"]\n[Deal "junk"]\n'
+    Path("mixed.tbn").write_text(ZR.read_text() + "\n" + broken)
+    c = client(Path("mixed.tbn"))
+    [listed] = c.get("/api/start").json()["files"]
+    assert listed["error"].startswith("mixed.tbn:") and listed["boards"][0]["label"] == "mixed.tbn board 1"
+    command = _values_of_command(c, listed["boards"][0]["id"], [])
+    assert command == f"stich solve {tmp_path / 'mixed.tbn'} --record 1 --from-start --cards"  # run: exit 0
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    by_tag = CliRunner().invoke(app, ["solve", "mixed.tbn", "--board", "1", "--cards"])
+    assert by_tag.exit_code == 1 and "mixed.tbn:" in by_tag.stderr  # the broken record said: not the command shown
 
 
 def test_a_file_name_not_utf8_is_said_by_its_bytes(tmp_path):
@@ -2763,3 +2789,146 @@ def test_a_file_name_not_utf8_is_said_by_its_bytes(tmp_path):
     assert listed["file"] == "bad\\xffname.tbn" and listed["boards"][0]["label"] == "bad\\xffname.tbn board 1"
     view = c.post("/api/position", json={"board": listed["boards"][0]["id"], "moves": []}).json()
     assert view["command"] == "stich solve bad_name-1.tbn --from-start --cards" and view["needs_save"] is True
+
+
+def test_standard_input_is_read_once_and_served_from_memory(monkeypatch):
+    """``cat deals.tbn | stich board -``: the command reads standard input once, at start, and the board serves that
+    text (a page load neither decodes nor reads its records again), its records labelled <stdin> and their command
+    naming the file Save .tbn downloads, as an upload's. A closed input, or one larger than the board reads, is
+    said in one line (exit 1); ``-`` twice is a usage error."""
+    from typer.testing import CliRunner
+
+    import uvicorn
+
+    from solver.cli.main import app
+
+    given: dict = {}
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: given.update(options) or object())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    piped = CliRunner().invoke(app, ["board", "-", "-b", "7", "--no-open", "-p", "0"], input=SK.read_bytes())
+    assert piped.exit_code == 0 and piped.stderr == "stich board: serving on this machine; Ctrl-C stops it\n"
+    assert given["stdin"] == SK.read_bytes()
+    missing = CliRunner().invoke(app, ["board", "-", "-b", "99", "--no-open", "-p", "0"], input=SK.read_bytes())
+    assert missing.exit_code == 1 and missing.stderr == 'stich: <stdin>: no record with [Board "99"]\n'
+    closed = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "-",
+                             "--no-open", "-p", "0"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                            timeout=60, preexec_fn=lambda: os.close(0))
+    assert closed.returncode == 1 and closed.stderr == (
+        "stich: <stdin>: Bad file descriptor (it was closed when stich started)\n")
+    twice = CliRunner().invoke(app, ["board", "-", "-", "--no-open", "-p", "0"], input=SK.read_bytes())
+    assert twice.exit_code == 2 and "- (standard input) is given more than once" in twice.stderr
+    monkeypatch.setattr(session, "MAX_FILE_BYTES", 1000)
+    large = CliRunner().invoke(app, ["board", "-", "--no-open", "-p", "0"], input=SK.read_bytes())
+    assert large.exit_code == 1 and large.stderr == (
+        f"stich: <stdin>: more than the board reads (1,000 bytes; it opens at most {MAX_RECORDS:,} records)\n")
+    monkeypatch.undo()
+    read: list = []
+    decoded: list = []
+
+    def counted(function, calls: list):
+        return lambda *args, **options: calls.append(args) or function(*args, **options)
+
+    monkeypatch.setattr(session.Boards, "add_text_said", counted(session.Boards.add_text_said, read))
+    monkeypatch.setattr(board_app, "file_text", counted(board_app.file_text, decoded))
+    c = client(Path("-"), board="7", stdin=SK.read_bytes())
+    for load in range(2):  # a page load again: the same boards, neither decoded nor read again
+        start = c.get("/api/start").json()
+        assert len(decoded) == len(read) == 1, load
+        [listed] = start["files"]
+        assert listed["file"] == "<stdin>" and len(listed["boards"]) == len(list(solver.read_positions(SK)))
+        board = next(board for board in listed["boards"] if board["id"] == start["open"])
+        assert board["label"] == "<stdin> board 7"
+    view = c.post("/api/position", json={"board": start["open"], "moves": []}).json()
+    assert view["needs_save"] is True and view["command"] == "stich solve schafkopf-7.tbn --from-start --cards"
+
+
+def test_a_file_name_not_utf8_is_said_at_start_as_the_page_says_it(tmp_path, monkeypatch):
+    """A file name's byte that is not UTF-8 is said at the start as the page writes it, \\xff, not as the surrogate it
+    is read into (\\udcff)."""
+    from typer.testing import CliRunner
+
+    import uvicorn
+
+    from solver.cli.main import app
+
+    monkeypatch.setattr(board_app, "create_app", lambda *args, **options: object())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    path = tmp_path / os.fsdecode(b"bad\xffname.tbn")
+    path.write_text(ZR.read_text() + '\n[Game "Zwanzigerrufen"]\n[Deal "junk"]\n')
+    result = CliRunner().invoke(app, ["board", str(path), "-b", "9", "--no-open", "-p", "0"])
+    shown = f"{tmp_path}/bad\\xffname.tbn"
+    said = result.stderr.splitlines()
+    assert result.exit_code == 1 and len(said) == 2 and said[0].startswith(f"stich: {shown}:")
+    assert said[1] == f'stich: {shown}: no record with [Board "9"]'
+    page = client(path).get("/api/start").json()["files"][0]
+    assert page["error"].startswith(shown + ":")
+
+
+def test_xx_in_the_moves_is_the_tarock_xx(tmp_path):
+    """RULES.md 1.1 reads the Roman numerals XX ... IV as the tarocks T20 ... T4 (XXI the Mond, I the Pagat), in a
+    record and so in the board's moves: a move XX in Zwanzigerrufen is T20; in Schafkopf, whose pack has no tarocks,
+    it is no card."""
+    c = client(ZR, SK)
+    start = c.get("/api/start").json()
+    zr_board = start["files"][0]["boards"][1]["id"]  # board 2, whose first leader holds T20
+    played = c.post("/api/position", json={"board": zr_board, "moves": ["XX"]}).json()
+    assert played["moves"] == ["T20"] and [card["name"] for card in played["trick"]] == ["T20"]
+    sk_board = start["files"][1]["boards"][0]["id"]
+    refused(c.post("/api/position", json={"board": sk_board, "moves": ["XX"]}), 400,
+            "move 1: 'XX' is not a card of the Schafkopf pack")
+
+
+def test_the_command_line_names_a_file_through_a_symlinked_folder_as_typed(tmp_path, monkeypatch):
+    """link/../x.tbn, where link points to real/sub, is the system's real/x.tbn: the command names it so, keeping the
+    link and the .. as typed, not as x.tbn beside the link (another file)."""
+    (tmp_path / "real" / "sub").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "real" / "sub")
+    (tmp_path / "real" / "x.tbn").write_bytes(SK.read_bytes())
+    (tmp_path / "x.tbn").write_bytes(ZR.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    c = client(Path("link/../x.tbn"), board="7")
+    board_id, _ = opened(c)
+    assert _values_of_command(c, board_id, []) == (
+        f"stich solve {tmp_path}/link/../x.tbn --board 7 --from-start --cards")
+
+
+def test_a_bad_file_beside_standard_input_is_said_before_standard_input_is_read(tmp_path):
+    """The named files are checked before standard input is read: a missing one is said at once (exit 1) while the
+    input is still open (``tail -f deals.tbn | stich board - missing.tbn``), not only once it ends."""
+    missing = tmp_path / "missing.tbn"
+    with subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "-",
+                           str(missing), "--no-open", "-p", "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as process:
+        try:
+            exit_code = process.wait(timeout=60)  # standard input is held open all the while
+        finally:
+            process.kill()  # where it did not exit
+        said = process.stderr.read()
+    assert exit_code == 1 and said == (f"stich: {missing}: not a readable file (the board opens files by name, or - "
+                                       "for standard input; upload others on the page)\n")
+
+
+def test_a_stop_while_standard_input_is_read_says_so():
+    """Ctrl-C while standard input is read (a terminal the records are still typed at) says that the board stopped
+    while reading it, and exits 130 with nothing printed."""
+    import pty
+
+    master, terminal = pty.openpty()
+    try:
+        with subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "-",
+                               "--no-open", "-p", "0"], stdin=terminal, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) as process:
+            try:
+                prompt = process.stderr.readline()  # said as the reading begins
+                process.send_signal(signal.SIGINT)
+                exit_code = process.wait(timeout=60)
+            finally:
+                process.kill()  # where it did not exit
+            printed, said = process.stdout.read(), process.stderr.read()
+    finally:
+        os.close(master)
+        os.close(terminal)
+    assert prompt == ("stich: reading the records from the terminal (standard input): end the input with Ctrl-D on a "
+                      "line of its own\n")
+    assert exit_code == 130 and printed == ""
+    assert said == "stich: board: stopped by the interrupt while reading standard input\n"

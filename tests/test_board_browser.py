@@ -362,6 +362,110 @@ def test_a_reload_keeps_the_record_the_moves_and_a_deal(driver, server):
              "the first record")
 
 
+@contextmanager
+def held_searches(monkeypatch):
+    """The board's card-value searches held while the block's ``hold`` event is set: each held search waits until its
+    question is stopped (by the server: its page left, or a newer question of the page) or ``hold`` is cleared.
+    Yields ``(hold, held, claimed)``: ``held`` a ``[slot, stopped]`` pair a held search (``stopped`` None while it
+    waits), ``claimed`` the slot (``client:kind``) of every question the server took meanwhile."""
+    from solver.board import app as board_app
+    from solver.errors import SearchStopped
+
+    solve, claim = board_app._solve_checked, board_app.Searches.claim
+    hold, held, claimed = threading.Event(), [], []
+    slot_of: dict[int, str] = {}
+
+    def claiming(self, slot):
+        event = claim(self, slot)
+        slot_of[id(event)] = slot
+        claimed.append(slot)
+        return event
+
+    def solved(*args, stop=None, **options):
+        if hold.is_set() and stop is not None:
+            entry = [slot_of.get(id(stop)), None]
+            held.append(entry)
+            deadline = time.monotonic() + WAIT
+            while hold.is_set() and not stop.is_set() and time.monotonic() < deadline:
+                stop.wait(0.02)
+            entry[1] = stop.is_set()
+            if stop.is_set():
+                raise SearchStopped("the question was stopped")
+        return solve(*args, stop=stop, **options)
+
+    monkeypatch.setattr(board_app, "_solve_checked", solved)
+    monkeypatch.setattr(board_app.Searches, "claim", claiming)
+    hold.set()
+    try:
+        yield hold, held, claimed
+    finally:
+        hold.clear()
+
+
+def test_a_reload_in_the_middle_of_a_search_shows_the_values(driver, server, monkeypatch):
+    """A page reloaded while its card values are searched: the search it left stops (the worker thread is not held
+    for the page that is gone) and the reloaded page shows the values of the same position."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.find_element("id", "first").click()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the start")
+    with held_searches(monkeypatch) as (hold, held, _):
+        card = sorted(values_on_page(driver))[0]
+        driver.find_element("css selector", f'.seat.to-move .card[data-card="{card}"]').click()
+        wait_for(lambda: held, "the card's values searched")
+        driver.refresh()
+        wait_for(lambda: held[0][1] is not None, "the search the page left stopped")
+        assert held[0][1] is True
+        hold.clear()
+        wait_for(lambda: settled(driver) and moves(driver) == [card], "the reloaded page's values")
+    position = next(solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn")).at_start()
+    position = position.play(position.pack.lookup(card))
+    result = solver.solve(position, "score", cards=True)
+    assert values_on_page(driver) == {name: result.achieved + value for name, value in result.card_names().items()}
+
+
+def test_two_tabs_play_at_once_each_its_own_table(driver, server, monkeypatch):
+    """Two tabs on one board: a card played in the second while the first's values are searched neither stops the
+    first's search (each page asks as its own client) nor touches its table; each shows its own position's values."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    driver.find_element("id", "first").click()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the start")
+    first = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    second = driver.current_window_handle
+    try:
+        driver.get(server)
+        wait_for(lambda: settled(driver), "the second tab's values")
+        driver.find_element("id", "first").click()
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the second tab's start")
+        cards = sorted(values_on_page(driver))
+        with held_searches(monkeypatch) as (hold, held, claimed):
+            driver.switch_to.window(first)
+            driver.find_element("css selector", f'.seat.to-move .card[data-card="{cards[0]}"]').click()
+            wait_for(lambda: len(held) == 1, "the first tab's search")
+            driver.switch_to.window(second)
+            driver.find_element("css selector", f'.seat.to-move .card[data-card="{cards[1]}"]').click()
+            wait_for(lambda: any(slot.endswith(":values") and slot != held[0][0] for slot in claimed),
+                     "the second tab's question")
+            hold.clear()
+            wait_for(lambda: settled(driver) and moves(driver) == [cards[1]], "the second tab's values")
+        assert held[0][1] is False  # the first tab's search ran to its answer
+        driver.switch_to.window(first)
+        wait_for(lambda: settled(driver) and moves(driver) == [cards[0]], "the first tab's values")
+        start = next(solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn")).at_start()
+        for handle, card in ((first, cards[0]), (second, cards[1])):
+            driver.switch_to.window(handle)
+            position = start.play(start.pack.lookup(card))
+            result = solver.solve(position, "score", cards=True)
+            assert moves(driver) == [card] and values_on_page(driver) == {
+                name: result.achieved + value for name, value in result.card_names().items()}
+    finally:
+        driver.switch_to.window(second)
+        driver.close()
+        driver.switch_to.window(first)
+
+
 def test_a_board_that_stopped_is_said_in_the_boards_words_not_the_browsers(driver):
     """A card clicked after the server stopped said the browser's "Failed to fetch"."""
     with serving([EXAMPLES / "schafkopf.tbn"]) as address:
@@ -655,6 +759,9 @@ def test_save_and_read_the_file_again(driver, server):
     wait_for(lambda: "uploaded" in driver.execute_script(
         "return [...document.querySelectorAll('#records optgroup')].map((g) => g.label).join(' ')"), "the upload")
     wait_for(lambda: settled(driver) and moves(driver) == played, "the uploaded record")
+    # its command names the file Save .tbn downloads, which is to be saved first: the page says so beside it
+    assert driver.find_element("id", "command-save").text == "(Save .tbn first)"
+    assert str(EXAMPLES) not in driver.find_element("id", "command").text
     # uploaded once more, the same file is listed once
     listed = "return document.querySelectorAll('#records option').length"
     count = driver.execute_script(listed)

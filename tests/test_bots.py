@@ -963,6 +963,27 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     assert library["variant"] == {"must_undertrump": "false"} and library["bots"]["sampling:1"]["card_time"] == 0.5
 
 
+def test_a_match_setup_spells_the_contract_and_flags_one_way_however_they_were_typed():
+    """The setup line and the JSON heading said ``-c "solo  h"`` and ``--variant LAUFENDE_MODE=Only_If_Holder_Wins``
+    as typed: one match, two spellings. They say the contract and each flag as the game reads them."""
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    runner = CliRunner()
+    for contract, flag, default in (("Solo H", "laufende_mode=only_if_holder_wins", "runaway_count_at=lead"),
+                                    ("solo  h", "LAUFENDE_MODE = Only_If_Holder_Wins", "Runaway_Count_At=LEAD")):
+        args = ["match", "-g", "sk", "--bots", "random,random,random,random", "-n", "1", "-c", contract,
+                "--variant", flag, "--variant", default]  # a flag given at its default is said too
+        text = runner.invoke(app, args)
+        assert text.exit_code == 0, text.output
+        assert ("bots: random; seats 1-4: random, random, random, random, each rotation one seat on; contract Solo H, "
+                "declarer 1; variant: laufende_mode=only_if_holder_wins, runaway_count_at=lead\n") in text.stdout
+        document = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+        assert document["contract"] == "Solo H"
+        assert document["variant"] == {"laufende_mode": "only_if_holder_wins", "runaway_count_at": "lead"}
+
+
 def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
     """The setup line said ``at most 0.05 s a card``, but the first sample always finishes (a Zwanzigerrufen opening
     lead took 0.7 s under a deadline of 0.001 s): the line and ``--help`` say what the deadline is."""
@@ -976,8 +997,10 @@ def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
             "card (its first sample always finishes))") in str(result)
     assert "at most" not in str(result)
     shown = CliRunner().invoke(app, ["match", "--help"], env={"COLUMNS": "200"})
-    assert ("Each sampling bot's deadline for one card: it stops sampling at SECONDS, but always finishes its first "
-            "sample, so a card takes at least one sample's search (may be longer).") in " ".join(shown.stdout.split())
+    assert ("Time limit, in seconds, of each sampling bot's choice of a card: past it (its deadline) the bot stops "
+            "sampling, but its first sample always finishes, so a card takes at least one sample's search (may be "
+            "longer)") \
+        in " ".join(shown.stdout.split())
 
 
 def test_a_checkpoint_is_not_resumed_by_a_match_with_another_card_time(tmp_path):
@@ -1222,6 +1245,58 @@ def test_a_match_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path):
     assert (resumed.deals, resumed.bots) == (whole.deals, whole.bots)
     spans = [json.loads(line) for line in old.read_text().splitlines() if HEADER not in json.loads(line)]
     assert len(spans) == 4 and spans[0]["key"] == key  # the old board read back, not played again
+
+
+def test_a_match_setup_from_the_api_spells_the_contract_and_flags_as_the_game_reads_them():
+    """``play_match`` itself spells the setup (not only ``stich match``): an API user's result and report say
+    ``Solo H`` and ``true`` for ``"solo  h"`` and ``YES``, a flag at its default kept."""
+    from solver.match import match_report
+
+    bots = [make_bot("random") for _ in range(4)]
+    result = play_match("schafkopf", bots, boards=1, contract="solo  h",
+                        variant={"Laufende_Mode": "ONLY_IF_HOLDER_WINS", "runaway_count_at": "LEAD"})
+    assert result.setup is not None
+    assert (result.setup.contract, result.setup.variant) == (
+        "Solo H", (("laufende_mode", "only_if_holder_wins"), ("runaway_count_at", "lead")))
+    said = ("bots: random; seats 1-4: random, random, random, random, each rotation one seat on; contract Solo H, "
+            "declarer 1; variant: laufende_mode=only_if_holder_wins, runaway_count_at=lead")
+    assert match_report(result).setup == said
+    assert said in str(result)
+    kratzen = play_match("kratzen", bots[:3], boards=1, variant="weli_also_bells=YES")
+    assert kratzen.setup is not None and kratzen.setup.variant == (("weli_also_bells", "true"),)
+
+
+def test_a_match_checkpoint_resumes_whatever_way_the_contract_is_spelt(tmp_path):
+    """A checkpoint is keyed by the contract as the game reads it: ``-c "solo  h"`` then ``-c "Solo H"`` resume one
+    match; one keyed by the contract as typed (written before) is still resumed."""
+    import json
+
+    from solver.checkpoint import HEADER, _key_of
+
+    bots = [make_bot("random") for _ in range(4)]
+    ask = dict(boards=3, seed=5, rotate=False)
+    whole = play_match("schafkopf", bots, contract="Solo H", **ask)
+    journal = tmp_path / "match.ckpt"
+    part = play_match("schafkopf", bots, contract="solo  h", checkpoint=journal, time_limit=1e-9, **ask)
+    assert part.stopped == "time limit" and len(part.deals) == 1
+    resumed = play_match("schafkopf", bots, contract="Solo H", checkpoint=journal, **ask)
+    assert (resumed.deals, resumed.bots) == (whole.deals, whole.bots)
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert len([line for line in lines if HEADER in line]) == 1 and len(lines) == 1 + 3
+
+    # a checkpoint written under the old key, the contract as typed
+    old = tmp_path / "old.ckpt"
+    play_match("schafkopf", bots, contract="Solo H", checkpoint=old, time_limit=1e-9, **ask)
+    lines = [json.loads(line) for line in old.read_text().splitlines()]
+    identity = {name: value for name, value in lines[0].items() if name not in (HEADER, "key")}
+    identity["match"]["contract"] = "solo  h"
+    key = _key_of(identity)
+    old.write_text("".join(json.dumps({**line, "key": key} | ({"match": identity["match"]} if HEADER in line else {}))
+                           + "\n" for line in lines))
+    resumed = play_match("schafkopf", bots, contract="solo  h", checkpoint=old, **ask)
+    assert (resumed.deals, resumed.bots) == (whole.deals, whole.bots)
+    spans = [json.loads(line) for line in old.read_text().splitlines() if HEADER not in json.loads(line)]
+    assert len(spans) == 3 and spans[0]["key"] == key  # the old board read back, not played again
 
 
 def test_a_numpy_declarer_makes_a_match_whose_report_is_json():

@@ -1669,6 +1669,15 @@ def test_bench_table_says_which_deals_it_timed():
     assert "deals: Kratzen 2 deals, boards 1-2 of seed 5, variant must_undertrump=false\n" in other
 
 
+def test_bench_json_spells_each_variant_value_as_the_game_does():
+    """bench --json wrote a --variant value as typed (``NO``) where match and a batch line write ``false``: one
+    flag, two spellings across the commands' documents."""
+    args = ("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--variant", "Must_Undertrump=NO")
+    [line] = documents(*args, "--json")
+    assert line["variant"] == {"must_undertrump": "false"}
+    assert "variant must_undertrump=false\n" in run(*args).stdout
+
+
 def test_bench_save_to_stdout_writes_the_run_alone():
     """--save - wrote the saved run after the table (or after the --json lines), so stdout was neither a table, nor
     JSON Lines, nor a run --compare could read."""
@@ -2278,11 +2287,12 @@ def test_a_command_imports_only_what_it_uses():
 
 
 #: What a command's work runs and its help does not: the worker pool (multiprocessing), the sampler and the bots, the
-#: match, the benchmark, the batch and its checkpoints, the post-mortem's grading and plot, rich's progress bar, the
-#: browser's launcher. A command imports them when it runs (bench/README.md, "--help start-up").
+#: match, the benchmark, the batch and its checkpoints, the post-mortem's grading and plot, the game tree, rich's
+#: progress bar, the browser's launcher. A command imports them when it runs (bench/README.md, "--help start-up").
 HELP_UNUSED = ("multiprocessing", "concurrent.futures.process", "rich.progress", "webbrowser", "solver.workers",
                "solver.checkpoint", "solver.batch", "solver.benchmark", "solver.sampling", "solver.advice",
-               "solver.bots", "solver.match", "solver.postmortem", "solver.plot", "solver.intervals")
+               "solver.bots", "solver.match", "solver.postmortem", "solver.plot", "solver.intervals",
+               "solver.tree")
 
 
 @pytest.mark.parametrize("command", [name for name, _, _ in COMMANDS])
@@ -2422,6 +2432,42 @@ def test_shell_completion_offers_the_commands_and_a_commands_options():
     assert offered == ["--json"] and "solver.cli.solve" in loaded and "solver.cli.analyse" not in loaded
 
 
+def test_shell_completion_offers_the_games_and_the_objectives():
+    """``--game <Tab>`` and ``-o <Tab>`` offered nothing (a file name, by the script's default): the games' names
+    and the objectives' complete, in every command that takes them."""
+    for command in ("deal", "bench", "analyse", "match"):
+        assert _completed(f"stich {command} --game ")[0] == ["Zwanzigerrufen", "Schafkopf", "Kratzen"]
+    assert _completed("stich deal -g S")[0] == ["Schafkopf"]
+    assert _completed("stich deal -g s")[0] == ["schafkopf"]  # a game's name is read in any case
+    assert _completed("stich solve x.tbn -o val")[0] == ["valat", "valat_against"]
+    assert _completed("stich batch x.tbn --objective val")[0] == ["valat", "valat_against"]
+    assert _completed("stich tree x.tbn -o val")[0] == ["valat", "valat_against"]
+
+
+def test_objective_completion_reads_what_is_typed_in_any_case_as_the_games_does():
+    """``-o SCO<Tab>`` offered nothing: the names were matched against the letters lower-cased, and Typer offers
+    only what starts with the letters typed. Objectives complete as games do, after the letters typed."""
+    assert _completed("stich solve x.tbn -o SCO")[0] == ["SCOre"]
+    assert _completed("stich batch x.tbn -o Val")[0] == ["Valat", "Valat_against"]
+    assert _completed("stich deal -g SCH")[0] == ["SCHafkopf"]
+
+
+def test_tree_objective_completion_offers_no_all():
+    """``tree -o <Tab>`` offered ``all``, which tree refuses (a tree has one value on each node); solve offers it."""
+    offered = _completed("stich tree x.tbn -o ")[0]
+    assert "all" not in offered and "score" in offered and "points" in offered
+    assert "all" in _completed("stich solve x.tbn -o ")[0]
+    assert _completed("stich tree x.tbn -o al")[0] == []
+
+
+def test_postmortem_and_match_complete_their_own_objectives():
+    """``postmortem -o <Tab>`` and ``match -o <Tab>`` offered file names: they take score, points or (Kratzen)
+    tricks, and offer those, in any case as typed."""
+    for command in ("postmortem x.tbn -o", "match -g sk --bots random,random,random,random --plays-for"):
+        assert _completed(f"stich {command} ")[0] == ["score", "points", "tricks"]
+        assert _completed(f"stich {command} P")[0] == ["Points"]
+
+
 def test_install_completion_in_a_home_it_cannot_write_says_so_in_one_line(tmp_path: Path):
     """``--install-completion`` writes the shell's start-up files under HOME; a HOME that cannot be made (here
     under a file, as ``HOME=/proc/nonexistent``) failed with an OSError traceback. It is one line naming the option
@@ -2434,6 +2480,19 @@ def test_install_completion_in_a_home_it_cannot_write_says_so_in_one_line(tmp_pa
     assert process.returncode == 1, process.stderr
     assert process.stderr == f"stich: --install-completion: {blocking}/home: Not a directory\n"
     assert process.stdout == "" and blocking.read_text() == ""
+
+
+def test_install_completion_says_where_it_installed_on_stderr(tmp_path: Path):
+    """``--install-completion``'s lines (where the script went, when it takes effect) are messages: Typer printed
+    them on stdout, which carries data alone. They are on stderr, and the script is installed. Run under bash."""
+    environment = {**os.environ, "HOME": str(tmp_path)}
+    code = "import sys; sys.argv[0] = 'stich'; from solver.cli.main import main; main()"  # the script's name
+    command = f"{sys.executable} -c \"{code}\" --install-completion; exit $?"
+    process = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, env=environment)
+    assert process.returncode == 0, process.stderr
+    script = tmp_path / ".bash_completions" / "stich.sh"
+    assert process.stdout == "" and f"bash completion installed in {script}\n" in process.stderr
+    assert "_STICH_COMPLETE=complete_bash" in script.read_text()
 
 
 @pytest.mark.parametrize("option", ["--install-completion", "--show-completion"])
@@ -2596,7 +2655,7 @@ def test_tree_time_limit_help_says_what_tree_does_past_it():
     from test_docs import command_of
 
     limit = next(param for param in command_of("tree").params if "--time-limit" in param.opts)
-    assert "no tree is written (exit 1; with --json, a line that says so)" in limit.help  # the unanswered line
+    assert "no tree is written, said on stderr (exit 1; with --json, a line that says so)" in limit.help
     assert "other records" not in limit.help
     solve_limit = next(param for param in command_of("solve").params if "--time-limit" in param.opts)
     assert "the other records still are" in solve_limit.help

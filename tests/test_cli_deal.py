@@ -322,9 +322,10 @@ def test_help_says_what_show_and_score_time_limit_do():
     show = _help("show")
     assert "every record is shown" in show and "analysed" not in show
     score = _help("score")
-    assert "its settlement left out, a finished deal's score still given" in score
+    assert ("past it the record's settlement is left out (said on stderr, exit 1), a finished deal's score still "
+            "given") in score
     assert "not answered (exit 1); the other" not in score
-    assert "it is said on stderr and not answered (exit 1)" in _help("solve")
+    assert "past it the record is said on stderr and not answered (exit 1)" in _help("solve")
 
 
 def test_a_sie_refusal_says_all_eight_obers_and_unters(tmp_path):

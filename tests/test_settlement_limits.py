@@ -321,8 +321,10 @@ def _set_event() -> threading.Event:
 def test_the_help_shows_the_time_limit(command) -> None:
     result = run(command, "--help", code=0)
     text = " ".join(result.stdout.split())
-    said = ("--time-limit SECONDS With --dd: give up a record's double-dummy searches past SECONDS in all" if command
-            == "score" else "--time-limit SECONDS Give up a record whose searches take longer than SECONDS in all")
+    said = ("--time-limit SECONDS Time limit, in seconds, of each record's --dd searches together: past it its "
+            "settlement is left out" if command == "score" else
+            "--time-limit SECONDS Time limit, in seconds, of each record's searches together: past it the record is "
+            "said on stderr and not answered")
     assert said in text  # score's own words: a finished deal's score is still given
     assert "[x>=0.001]" in text
 

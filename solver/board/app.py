@@ -81,12 +81,25 @@ MAX_QUESTIONS = 64
 T = TypeVar("T")
 
 
+#: What standard input (the FILE ``-``) is called in messages and board labels, as every command calls it.
+STDIN_NAME = "<stdin>"
+
+
 @dataclass
 class BoardFile:
     """A file named on the command line: the only files the board reads."""
 
     path: Path
     board: str | None = None  # the --board the command asked to open first
+    #: The text of standard input (the FILE ``-``), read and decoded once at the start (its bytes where they are not
+    #: all UTF-8: :func:`~solver.board.session.file_text`): served from memory, as a pipe cannot be read again at
+    #: each page load. None for a file, read from its name.
+    text: str | bytes | None = None
+
+    @property
+    def source(self) -> str:
+        """The file's name in messages and board labels."""
+        return STDIN_NAME if self.text is not None else str(self.path)
 
 
 class CheckedEngine(EngineSolver):
@@ -376,7 +389,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                port: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
                body_seconds: float = DEFAULT_BODY_SECONDS, engine: EngineSolver | None = None,
                allow_hosts: Sequence[str] = (), network: bool | None = None,
-               variant: Mapping[str, object] | None = None) -> Guard:
+               variant: Mapping[str, object] | None = None, stdin: bytes | None = None) -> Guard:
     """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first).
     Requests must name ``host`` and ``port`` (None: any port, for the test client) in their Host header: bound to
     loopback, any loopback name; bound to another address (0.0.0.0, ::), also any IP literal and the machine's names.
@@ -385,11 +398,17 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     address it was bound to, which the caller knows). A request body may hold ``max_body`` bytes and take
     ``body_seconds`` to arrive. ``variant`` (``--variant``) overrides the ``[Variant]`` tags of the records of
     ``files`` and of uploads and pastes alike, flag by flag, as every command's ``--variant`` does (one rule, so that
-    a file opens the same named or uploaded); a deal of a game it has flags of is dealt and played under them."""
+    a file opens the same named or uploaded); a deal of a game it has flags of is dealt and played under them.
+    ``stdin``: the text of the FILE ``-`` (standard input, which the command reads once), served from memory."""
     allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
-    named = [BoardFile(Path(path), board) for path in files]
+    named = [BoardFile(Path(path), board, file_text(stdin) if str(path) == "-" and stdin is not None else None)
+             for path in files]
+    # the command a page shows names a file by its absolute name: it works from any directory, not only this one.
+    # Its ".." and symlinks are kept as typed: the system reads link/../x.tbn in the folder the link points into,
+    # which os.path.abspath's text-only "x.tbn" would not name
+    absolute = {item.path: str(item.path.absolute()) for item in named if item.text is None}
     static = resources.files("solver.board") / "static"
 
     async def index(request: Request) -> Response:
@@ -397,11 +416,21 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
 
     # a named file's boards and the refusals of its bad records, by its size and time
     read: dict[Path, tuple[tuple[int, int], list[Board], list[str]]] = {}
+    # standard input's, whose text does not change
+    given: dict[Path, tuple[list[Board], list[str]]] = {}
 
-    def file_boards(path: Path) -> tuple[list[Board], list[str]]:
+    def file_boards(item: BoardFile) -> tuple[list[Board], list[str]]:
         """The boards of a file named on the command line: read again when it changed (a page reload shows the
         edit), else the same boards under the same ids, so that reloads and other tabs do not pile up copies and
-        push an open page's board out of the server's memory."""
+        push an open page's board out of the server's memory. Standard input's, from the text read and decoded at
+        the start, the same boards while they are open (the text is not hashed again at each load): its command
+        names the file Save .tbn downloads, as an upload's does."""
+        path = item.path
+        if item.text is not None:
+            kept = given.get(path)
+            if kept is None or not boards.holds(kept[0]):
+                kept = given[path] = boards.add_text_said(item.text, item.source, variant)
+            return kept
         with named_file(path) as (status, handle):
             stamp = (status.st_size, status.st_mtime_ns)
             known = read.get(path)
@@ -410,7 +439,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             raw = handle.read(MAX_FILE_BYTES + 1)  # a file that grew since it was looked at reads no further
         if len(raw) > MAX_FILE_BYTES:
             raise BoardError(too_large_text(path))
-        found, refused = boards.add_text_said(file_text(raw), str(path), variant, named=True)
+        found, refused = boards.add_text_said(file_text(raw), str(path), variant, named=absolute[path])
         read[path] = (stamp, found, refused)
         return found, refused
 
@@ -427,20 +456,21 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         opened = None
         for number, item in enumerate(named):
             try:
-                found, refused = await run_in_threadpool(file_boards, item.path)  # a big file parses off the loop
+                found, refused = await run_in_threadpool(file_boards, item)  # a big file parses off the loop
             except OSError as error:
-                listed.append({"file": item.path.name, "error": f"{item.path}: cannot be read ({error})",
-                               "boards": []})
+                listed.append({"file": shown_name(item.path.name),
+                               "error": shown_name(f"{item.path}: cannot be read ({error})"), "boards": []})
                 continue
             except BoardError as error:
-                listed.append({"file": shown_name(item.path.name), "error": shown_name(str(error)), "boards": []})
+                listed.append({"file": shown_name(Path(item.source).name), "error": shown_name(str(error)),
+                               "boards": []})
                 continue
-            listed.append({"file": shown_name(item.path.name), "boards": [b.summary() for b in found]}
+            listed.append({"file": shown_name(Path(item.source).name), "boards": [b.summary() for b in found]}
                           | ({"error": shown_name("\n".join(refused))} if refused else {}))
             if opened is None:
                 wanted = [b for b in found if item.board is None or b.record.get("Board") == item.board]
                 if not wanted:
-                    missing = f"{shown_name(str(item.path))} has no record with [Board \"{item.board}\"]"
+                    missing = f"{shown_name(item.source)} has no record with [Board \"{item.board}\"]"
                     listed[-1]["error"] = "\n".join(filter(None, (listed[-1].get("error"), missing)))
                 opened = (wanted or found)[0].id
         games = [{"name": game.name, "seats": list(game.seat_counts), "contracts": game.contract_help,

@@ -135,12 +135,15 @@ class Board:
     #: The seat that leads to trick 1 under the record's own flags, before the board's ``--variant`` (Kratzen's
     #: ``first_leader`` moves it): what :attr:`record_fingerprint` holds of the first leader; None for the board's.
     own_first_leader: int | None = None
-    #: The record's place in its text (``stich solve --record``'s count), and whether that text is a file named on
-    #: the command line, which the board's :func:`command_line` names for a shell in the same directory.
+    #: The record's place in its text (``stich solve --record``'s count), and where that text is a file named on
+    #: the command line, the file's absolute name, which the board's :func:`command_line` names (a shell in any
+    #: directory finds it); "" for any other text.
     number: int = 1
-    named: bool = False
-    #: Whether no other record of its text has its ``[Board]`` tag (``stich solve --board`` then picks it alone).
-    tag_unique: bool = True
+    named: str = ""
+    #: Whether ``stich solve --board`` picks the record alone and says nothing else: no other record of its text has
+    #: its ``[Board]`` tag, and none is too broken to read (the command says each such record, as it may be the
+    #: board asked for).
+    board_tag_picks_alone: bool = True
     #: The board's ``--variant`` flags the record is played under (those of its game), which its command passes on.
     variant_flags: dict[str, object] = field(default_factory=dict)
 
@@ -223,7 +226,7 @@ class Boards:
 
     def add(self, record: Record, label: str, variant: Mapping[str, object] | None = None,
             variant_left_out: Callable[[CommandVariantError], object] | None = None, number: int = 1,
-            named: bool = False, tag_unique: bool = True) -> Board:
+            named: str = "", board_tag_picks_alone: bool = True) -> Board:
         """``record`` as a board; ``variant`` (``stich board --variant``, for the files named with it, uploads,
         pastes and deals alike) over its ``[Variant]`` tag flag by flag. The flags are kept in the board's record,
         so that a saved record says the flags it was played under. A flag of another game than the record's is left
@@ -256,7 +259,7 @@ class Boards:
         start = Position(position.game, rules, rules.start(), (), unplayed)
         with self._lock:
             board = Board(f"b{next(self._ids)}", label, start, position.played, record, note, own_variant,
-                          own_first_leader, number, named, tag_unique, flags)
+                          own_first_leader, number, named, board_tag_picks_alone, flags)
             self.boards[board.id] = board
             while len(self.boards) > MAX_BOARDS:
                 self._forget(self.boards.popitem(last=False)[0])
@@ -293,7 +296,7 @@ class Boards:
     def add_text_said(self, text: str | bytes, source: str, variant: Mapping[str, object] | None = None,
                       variant_refused: Callable[[CommandVariantError], object] | None = None,
                       variant_left_out: Callable[[CommandVariantError], object] | None = None,
-                      named: bool = False) -> tuple[list[Board], list[str]]:
+                      named: str = "") -> tuple[list[Board], list[str]]:
         """Every record of a .tbn text as a board, and what is wrong with each record that is not one (file, line,
         column: one bad record does not keep the others off the table, as on the command line). A text without a
         good record is a BoardError with the first of them. The same text from the same source again gives the
@@ -301,7 +304,8 @@ class Boards:
         ``variant_refused``, given, takes each record's refusal of them instead of the list (the same for every
         record of a game, which ``stich board`` says once a game); ``variant_left_out``: why a record opened without
         the flags of another game (:meth:`add`). ``text`` as bytes (a file not all UTF-8, :func:`file_text`) is read
-        as the command line reads a file, each record decoded on its own."""
+        as the command line reads a file, each record decoded on its own. ``named``: the absolute name of the file
+        named on the command line the text is (:attr:`Board.named`), "" for another text."""
         # whether flags are given is part of the key: the same text read under the board's flags has its own boards
         # a lone surrogate (pasted text a browser sent) is hashed as it is, and said by the reader as bad text
         raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
@@ -326,13 +330,17 @@ class Boards:
         found: list[Board] = []
         refused: list[str] = []
         tags = Counter(item.get("Board") for item in items if not isinstance(item, StichError))
+        # a record too broken to read may carry any tag, and stich solve --board says it whatever its tag: --record
+        # picks a record of such a text alone
+        unreadable = any(isinstance(item, StichError) for item in items)
         for number, item in enumerate(items, 1):
             if isinstance(item, StichError):
                 refused.append(str(item))
                 continue
             try:
                 found.append(self.add(item, record_label(item, source, number), variant, variant_left_out,
-                                      number=number, named=named, tag_unique=tags[item.get("Board")] == 1))
+                                      number=number, named=named,
+                                      board_tag_picks_alone=tags[item.get("Board")] == 1 and not unreadable))
             except BoardError as error:
                 if variant_refused is not None and isinstance(error.__cause__, CommandVariantError):
                     variant_refused(error.__cause__)
@@ -720,21 +728,22 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
 def names_its_file(board: Board) -> bool:
     """Whether the board's command names its own file: a file named on the command line, by a name a shell can be
     given as text (one not UTF-8 cannot); any other record must be saved first (Save .tbn)."""
-    source = board.record.source
-    return board.named and bool(source) and shown_name(source) == source
+    return bool(board.named) and shown_name(board.named) == board.named
 
 
 def command_line(board: Board, moves: Sequence[str]) -> str:
     """The ``stich solve`` command giving the card values of the position ``moves`` reach, quoted for a shell, so
-    that a player can take the position shown to the command line: a file named on the command line by its name
-    (a shell in the board's directory finds it), its ``--board`` (``--record N`` where the tag is not the record's
-    alone) and the board's ``--variant`` flags of its game; any other record by the name Save .tbn downloads it
-    under (the saved record carries those flags). ``--from-start`` plays the moves from the deal's start, whatever
-    the record's own Play section holds. A file name starting with ``-`` gets ``./``, not to be read as an option."""
+    that a player can take the position shown to the command line: a file named on the command line by its
+    absolute name (a shell in any directory finds it), its ``--board`` (``--record N`` where ``--board`` would say
+    other records too: :attr:`Board.board_tag_picks_alone`) and the board's ``--variant`` flags of its game; any
+    other record by the name Save .tbn downloads it under (the saved record carries those flags). ``--from-start``
+    plays the moves from the deal's start, whatever the record's own Play section holds. A file name starting with
+    ``-`` gets ``./``, not to be read as an option."""
     record = board.record
     if names_its_file(board):
         tag = record.get("Board")
-        words = [record.source, *(["--board", tag] if tag and board.tag_unique else ["--record", str(board.number)])]
+        by_tag = tag and board.board_tag_picks_alone
+        words = [board.named, *(["--board", tag] if by_tag else ["--record", str(board.number)])]
         for name, value in board.variant_flags.items():
             words += ["--variant", f"{str(name).strip().lower()}={value_text(value)}"]
     else:
