@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import pickle
 import sys
+import threading
 import time
 import traceback
 from array import array
@@ -701,25 +702,23 @@ def play_board_in_worker(board: int, **settings: Any) -> list[PlayedDeal]:
         sys.stdout.flush()  # a last line a bot printed without its newline: the worker may end without a flush
 
 
-class WholeLines(io.TextIOBase):
-    """A worker's stdout and stderr: text written to file descriptor 2 a whole line at a time, each run of whole
-    lines in one ``os.write``, so that the lines two workers print at once do not mix within a line (a write of up
-    to ``PIPE_BUF`` bytes to a pipe is atomic; the interpreter's own streams write a ``print``'s pieces one by one
-    under ``PYTHONUNBUFFERED``, and ``sys.__stdout__``'s block buffer at 8 KB boundaries, or never where the worker
-    ends without flushing it). The tail of a line waits for its newline or :meth:`flush`."""
+class _WholeLines(io.BufferedIOBase):
+    """The bytes under a worker's stdout and stderr: written to file descriptor ``fd`` a whole line at a time, each
+    run of whole lines in one ``os.write``, so that the lines two workers print at once do not mix within a line (a
+    write of up to ``PIPE_BUF`` bytes to a pipe is atomic; the interpreter's own streams write a ``print``'s pieces
+    one by one under ``PYTHONUNBUFFERED``, and ``sys.__stdout__``'s block buffer at 8 KB boundaries, or never where
+    the worker ends without flushing it). The tail of a line waits for its newline or :meth:`flush`. A byte stream,
+    so that the text stream over it has a ``buffer`` a bot may write bytes to, and ``reconfigure``."""
 
-    def __init__(self, fd: int = 2) -> None:
+    def __init__(self, fd: int) -> None:
         super().__init__()
         self.fd = fd
-        self.pending = ""
+        self.pending = bytearray()
+        self.lock = threading.Lock()  # a bot's threads: one append-and-split at a time, its lines in order
 
     @property
-    def encoding(self) -> str:  # type: ignore[override]
-        return "utf-8"
-
-    @property
-    def errors(self) -> str:  # type: ignore[override]
-        return "backslashreplace"
+    def name(self) -> int:
+        return self.fd  # as a file opened from its descriptor is named
 
     def writable(self) -> bool:
         return True
@@ -730,40 +729,42 @@ class WholeLines(io.TextIOBase):
     def isatty(self) -> bool:
         return os.isatty(self.fd)
 
-    def write(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        self.pending += text
-        end = self.pending.rfind("\n") + 1
-        if end:
-            lines, self.pending = self.pending[:end], self.pending[end:]
-            self._write_out(lines)
-        return len(text)
+    def write(self, data: Any) -> int:
+        chunk = memoryview(data).cast("B")
+        with self.lock:
+            start = len(self.pending)
+            self.pending += chunk
+            newline = self.pending.rfind(b"\n", start)  # only the new chunk: a long line costs no rescans
+            if newline >= 0:
+                self._write_out(newline + 1)
+        return chunk.nbytes
 
     def flush(self) -> None:
-        if self.pending:
-            tail, self.pending = self.pending, ""
-            self._write_out(tail)
+        with self.lock:
+            self._write_out(len(self.pending))
 
-    def _write_out(self, text: str) -> None:
-        data = memoryview(text.encode(self.encoding, self.errors))
-        while data:
-            data = data[os.write(self.fd, data):]
+    def _write_out(self, end: int) -> None:
+        """Writes ``pending``'s first ``end`` bytes, all of them, and keeps the rest."""
+        written = 0
+        with memoryview(self.pending) as view:
+            while written < end:
+                written += os.write(self.fd, view[written:end])
+        del self.pending[:end]
 
 
 def _bots_print_to_stderr() -> None:
     """In a match's worker process, once: what a bot prints is no data, so stdout is stderr there, for ``print``,
-    ``sys.__stdout__`` and file descriptor 1 alike (the worker's stdout is the parent's, where ``--json`` goes), and
-    both are written a whole line at a time (:class:`WholeLines`)."""
-    if multiprocessing.parent_process() is None or isinstance(sys.stdout, WholeLines):  # the main process, or done
-        return
+    ``sys.__stdout__``, their ``buffer`` and file descriptor 1 alike (the worker's stdout is the parent's, where
+    ``--json`` goes), and all are written a whole line at a time (:class:`_WholeLines`)."""
+    if multiprocessing.parent_process() is None or isinstance(getattr(sys.stdout, "buffer", None), _WholeLines):
+        return  # the main process, or done
+    encoding = getattr(sys.__stderr__, "encoding", None) or "utf-8"
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         if stream is not None:
             stream.flush()
     os.dup2(2, 1)
-    whole = WholeLines(2)
-    sys.stdout = sys.stderr = cast(Any, whole)
-    for name in ("__stdout__", "__stderr__"):  # the interpreter's own streams, which a bot may write to
+    whole = io.TextIOWrapper(_WholeLines(2), encoding=encoding, errors="backslashreplace", write_through=True)
+    for name in ("stdout", "stderr", "__stdout__", "__stderr__"):  # the interpreter's own too: a bot may write there
         setattr(sys, name, whole)
 
 

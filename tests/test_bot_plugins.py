@@ -130,7 +130,8 @@ BOTS_MODULE = textwrap.dedent('''
 
 
     class Talker(LastCard):
-        """Prints a long line a card in 40 pieces, and another to sys.__stdout__ left unflushed."""
+        """Prints a long line a card in 40 pieces, another to sys.__stdout__ left unflushed, and a third in 40
+        pieces of bytes to sys.stdout.buffer after reconfiguring sys.stdout."""
 
         name = "talker"
 
@@ -139,6 +140,10 @@ BOTS_MODULE = textwrap.dedent('''
                 print(f"talker{position.to_move}-{word}", end=" ")
             print("end")
             sys.__stdout__.write("unflushed " * 40 + "end\\n")
+            sys.stdout.reconfigure(errors="replace")
+            for word in range(40):
+                sys.stdout.buffer.write(f"bytes{position.to_move}-{word} ".encode())
+            sys.stdout.buffer.write(b"end\\n")
             return super().choose(position)
 
 
@@ -532,17 +537,18 @@ def test_what_a_bot_prints_goes_to_stderr_and_the_json_stays_whole(bots_dir, wor
 @needs_two_cores
 def test_what_bots_print_on_two_workers_comes_whole_line_by_line(bots_dir):
     """Two workers' prints mixed within a line on stderr where each print's pieces were written one by one (python
-    -u), and a line written to sys.__stdout__ without a flush was lost with the worker's buffer: every line comes,
-    whole, each from one seat."""
+    -u), a line written to sys.__stdout__ without a flush was lost with the worker's buffer, and a worker's
+    sys.stdout had no ``buffer`` (nor ``reconfigure``) for a bot's bytes: every line comes, whole, each from one
+    seat."""
     process = subprocess.run([sys.executable, "-u", "-c", STICH, "match", "--game", "schafkopf", "--bots",
                               "mybots:Talker,mybots:Talker,random,random", "-n", "4", "-j", "2"],
                              cwd=bots_dir, capture_output=True, text=True, timeout=600)
     assert process.returncode == 0, process.stderr
     lines = process.stderr.splitlines()
-    talk = [line for line in lines if line.startswith("talker")]
+    talk = [line for line in lines if line.startswith(("talker", "bytes"))]
     unflushed = [line for line in lines if line.startswith("unflushed")]
-    # 4 boards, 4 rotations, 2 talkers of 8 cards a deal
-    assert len(talk) == len(unflushed) == 4 * 4 * 2 * 8
+    # 4 boards, 4 rotations, 2 talkers of 8 cards a deal, two lines in pieces a card
+    assert len(talk) == 2 * len(unflushed) == 2 * 4 * 4 * 2 * 8
     assert all(line == "unflushed " * 40 + "end" for line in unflushed)
     for line in talk:
         seat = line.split("-")[0]
