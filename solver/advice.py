@@ -39,7 +39,7 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
                      StichWarning, integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
-from .games.outcome import FIGURE_SPACE, mean_in_words, role_text, signed_mean
+from .games.outcome import FIGURE_SPACE, mean_in_words, percent_text, role_text, signed_mean
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -1400,8 +1400,9 @@ def behind_note(document: Mapping[str, Any], what: str) -> str | None:
     comparisons = document.get("behind_comparisons", 0)
     if comparisons < 2:
         return None
+    each = percent_text(document["behind_confidence"], 2)
     return (f"behind the best: 95% for the {comparisons} {what} compared with it together (Bonferroni: each "
-            f"interval {document['behind_confidence']:.2%}); each mean payment's interval is 95% on its own")
+            f"interval {each}%); each mean payment's interval is 95% on its own")
 
 
 def tilde_note(rows: Sequence[Mapping[str, Any]], text: str) -> str | None:

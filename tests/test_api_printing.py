@@ -83,7 +83,7 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
             "tricks (seat 1)  the hand  100%") in text
     assert "opening cards (brackets: 95% intervals)\ncard  mean payment  win" in text
     assert repr(analysis) == ("<HandAnalysis Kratzen Trump E, seat 1, 4 samples: win 100.0%, mean payment +2.25, "
-                              "mean tricks 2.2>")
+                              "mean tricks 2.3>")
     shown = CliRunner().invoke(app, ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1",
                                      "--contract", "Trump E", "-n", "4", "-j", "1", "--pot", "4"]).stdout
     for line in text.splitlines()[:5]:  # the lines above the tables, word for word
@@ -129,6 +129,29 @@ def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
     values = solver.EngineSolver(16).card_values(valat.state, valat.objective("points"))
     assert repr(values[0]) == "CardValue(card=T17, value=61)" and values[0].card == 5
     assert values == list(solver.solve(valat, "points", cards=True).card_values)
+
+
+def test_a_mean_of_tricks_and_a_share_round_half_up_as_a_mean_payment_does():
+    """Four samples of 3, 3, 2 and 1 tricks make a mean of exactly 2.25, which the report wrote 2.2 beside its mean
+    payment of +2.25 (one decimal rounded half to even, the other half up); a share of 1 in 16 read 6.2%. Every
+    figure with fixed decimals rounds half up (solver.games.outcome.decimal_text)."""
+    from solver.advice import behind_note
+    from solver.games.outcome import decimal_text, percent_text
+    from solver.sampling import share
+
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
+    assert analysis.mean == 2.25
+    text = str(analysis).splitlines()
+    assert ("win (attacker seat 1 makes its own trick target): 100.0% (95%: 51.0% to 100.0%), mean tricks 2.3 (95%: "
+            "1.5 to 3.0), each sample played double dummy") in text
+    assert text[4].endswith("SU, mean payment +2.25, win 100.0% (95%: 51.0% to 100.0%), mean tricks 2.3")
+    assert "SU    +2.25         100% (51-100%)  2.3" in text
+    assert (share(1 / 16, None), share(0.5, (1 / 16, 0.9375)), share(1 / 16, (0, 0.125), compact=True)) == (
+        "6.3%", "50.0% (95%: 6.3% to 93.8%)", "6%\u00a0(0-13%)")
+    assert [decimal_text(value, 1) for value in (2.25, -2.25, 0.04, -0.04)] == ["2.3", "-2.3", "0.0", "0.0"]
+    assert percent_text(0.99375, 2) == "99.38" and percent_text(0.5) == "50"
+    assert "(Bonferroni: each interval 99.38%)" in behind_note({"behind_comparisons": 8, "behind_confidence": 0.99375},
+                                                               "contracts")
 
 
 def test_a_zwanzigerrufen_analysis_prints_its_cards_as_the_command_does():
@@ -371,7 +394,7 @@ def test_a_hand_analysis_renders_its_report_in_jupyter():
     assert shown.paragraphs[1] == "4 samples (seed 1); scored with pot 4" and "+2.25 chips" in shown.paragraphs[2]
     assert shown.rows[:2] == [["target", "whose", "forced"], ["tricks (seat 1)", "the hand", "100% (51-100%)"]]
     assert ["card", "mean payment", "win", "mean tricks"] in shown.rows
-    assert ["SU", "+2.25", "100% (51-100%)", "2.2"] in shown.rows
+    assert ["SU", "+2.25", "100% (51-100%)", "2.3"] in shown.rows
     french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
                                  workers=1)
     assert _Cells(french._repr_html_()).paragraphs[0] == str(french).splitlines()[0]
@@ -680,9 +703,9 @@ def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_re
     dataclass dump; the ``repr`` stays the dataclass's."""
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
     first, target = analysis.openings[0], analysis.bonuses[0]
-    assert str(first) == "SU  mean payment +2.25  win 100.0% (95%: 51.0% to 100.0%)  mean tricks 2.2"
+    assert str(first) == "SU  mean payment +2.25  win 100.0% (95%: 51.0% to 100.0%)  mean tricks 2.3"
     assert cells(first._repr_html_()) == [["card", "mean payment", "win", "mean tricks"],
-                                          ["SU", "+2.25", "100% (51-100%)", "2.2"]]  # a table's cell: compact
+                                          ["SU", "+2.25", "100% (51-100%)", "2.3"]]  # a table's cell: compact
     assert cells(first._repr_html_())[1] in _Cells(analysis._repr_html_()).rows  # the report's own row
     assert str(target) == "tricks (seat 1): the hand, forced 100.0% (95%: 51.0% to 100.0%)"
     assert cells(target._repr_html_()) == [["target", "whose", "forced"],
@@ -766,7 +789,7 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
     assert str(cards.rows[0]) == (  # the card as the advice's table and the hand diagram write it
-        "♠G  mean payment: -2.00 (all alike)  best  win: 0.0% (95%: 0.0% to 56.1%)  bonuses made: 100.0% (95%: 43.9% "
+        "♠G  mean payment: -2.00 (all alike)  best  win: 0.0% (95%: 0.0% to 56.2%)  bonuses made: 100.0% (95%: 43.9% "
         "to 100.0%) Absolut")
     assert cells(cards.rows[0]._repr_html_()) == [row[1:] for row in _Cells(cards._repr_html_()).rows[:2]]
     announced = contract_advice("zwanzigerrufen", "TS T21 T15 T14 T13 T12 T1 SK HK DG", 2, "Solo", samples=2,

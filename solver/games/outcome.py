@@ -218,6 +218,19 @@ def half_up(value: float, places: int = 2, scale: int = 1) -> Decimal | float:
     return rounded + 0  # -0 as 0
 
 
+def decimal_text(value: float, places: int, scale: int = 1) -> str:
+    """``value`` times ``scale`` written to ``places`` decimals, rounded as :func:`half_up` rounds: a mean of card
+    points ``70.3`` for 70.25, a share ``62.5`` for 0.625 at ``scale`` 100. Every figure a report writes with a fixed
+    number of decimals goes through it, so that all round alike."""
+    return f"{half_up(value, places, scale):.{places}f}"
+
+
+def percent_text(value: float, places: int = 0) -> str:
+    """A share ``value`` (0 to 1) as a figure of percent to ``places`` decimals (:func:`decimal_text`), without the
+    sign, which a range writes once: ``63`` for 0.625, ``(31-88%)``."""
+    return decimal_text(value, places, 100)
+
+
 def signed_mean(value: float) -> str:
     """A mean payment to two places (:func:`half_up`), signed as :func:`signed` signs a settlement: ``+1.25``,
     ``-0.40``, and ``0.00`` for a mean that rounds to zero (``+0.00`` read as a gain, ``-0.00`` of a tiny negative
@@ -282,14 +295,14 @@ def in_table_cell(value: float, low: float | None, high: float | None, *, percen
     Its spaces are :data:`FIGURE_SPACE`: a figure and its interval read as one."""
     if percent:
         if not has_interval(low, high):
-            return f"{half_up(value, 0, 100)}%"
+            return f"{percent_text(value)}%"
         assert low is not None and high is not None
-        return unbroken(f"{half_up(value, 0, 100)}% ({half_up(low, 0, 100)}-{half_up(high, 0, 100)}%)")
+        return unbroken(f"{percent_text(value)}% ({percent_text(low)}-{percent_text(high)}%)")
     if not has_interval(low, high):
         return signed_mean(value)
     assert low is not None and high is not None
     if abs((value - low) - (high - value)) < HALF_LAST_PLACE:
-        return unbroken(f"{signed_mean(value)} ± {half_up((high - low) / 2):.2f}")
+        return unbroken(f"{signed_mean(value)} ± {decimal_text((high - low) / 2, 2)}")
     return unbroken(f"{signed_mean(value)} ({signed_mean(low)} to {signed_mean(high)})")
 
 
