@@ -39,7 +39,7 @@ from .diagram import card_names
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
-from .games.outcome import mean_in_words, role_text, side_text, signed, signed_mean
+from .games.outcome import JSON_PLACES, mean_in_words, role_text, side_text, signed, signed_mean
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
@@ -121,7 +121,7 @@ class Mean:
     def as_dict(self) -> dict[str, Any]:
         """``interval`` is two numbers, or two nulls with ``interval_note`` saying why (never ``[m, m]``)."""
         def number(x: float) -> float | None:
-            return None if math.isnan(x) else round(x, 4)
+            return None if math.isnan(x) else round(x, JSON_PLACES)
         note = self.note
         interval = [None, None] if note else [number(self.low), number(self.high)]
         return {"mean": number(self.mean), "interval": interval, "interval_note": note, "count": self.count}

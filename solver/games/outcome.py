@@ -9,7 +9,7 @@ settlement).
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
@@ -207,14 +207,22 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
+#: The decimals a report's JSON writes a mean, an interval's end and a share to (a match's and advice's documents).
+JSON_PLACES = 4
+
+
 def half_up(value: float, places: int = 2, scale: int = 1) -> Decimal | float:
-    """``value`` times ``scale`` rounded to ``places`` as a reader rounds the figure it checks, half away from zero:
-    a match's mean of +0.625 (two boards of 0 and +1.25) is +0.63, 62.5% is 63%, where the float's own rounding,
-    half to even on a binary value, gave +0.62 and 62% beside +0.38 and 38% for 0.375. The decimal rounded is the
-    float's shortest repr, so 0.615 (a hair below it in binary) is +0.62 too. Not finite: ``value`` as it is."""
+    """``value`` times ``scale`` rounded to ``places`` as a reader rounds the figure the JSON gives, half away from
+    zero: ``value`` is first rounded to :data:`JSON_PLACES` as the JSON writes it, and that decimal (the float's
+    shortest repr) is rounded, so that the text always says the JSON's figure rounded by hand: 0.625 and 0.62496
+    (0.625 in the JSON) are +0.63, 62.5% is 63%, -0.625 is -0.63, 0.615 (a hair below it in binary) is +0.62. Not
+    finite: ``value`` as it is."""
     if not math.isfinite(value):
         return value
-    rounded = (Decimal(repr(float(value))) * scale).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    written = Decimal(repr(round(float(value), JSON_PLACES))) * scale
+    # as many digits as the rounded figure has, however large: the default 28 would fail on a huge value
+    digits = Context(prec=max(written.adjusted(), 0) + places + 2)
+    rounded = written.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=digits)
     return rounded + 0  # -0 as 0
 
 
