@@ -259,14 +259,14 @@ def overrun_text(limit: float, seconds: float, left: int = 0, checkpoint: Path |
     """How far a match stopped by ``--time-limit`` ran past it: whole boards are played (a rotated match stays
     paired), so the boards in play at the limit were finished, and that can take minutes with sampling bots; then
     the ``left`` boards it never started, and where a ``checkpoint`` keeps the boards played for a rerun to resume
-    (a rerun without one plays them all again)."""
+    (without one: that ``--checkpoint`` would have, as a rerun plays them all again)."""
     past = max(0.0, seconds - limit)
     text = (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in "
             "play at the limit were played to the end (whole boards, one a worker)")
     if left:
         text += f"; {left:,} board{'' if left == 1 else 's'} not started" + (
             f": the boards played are kept in {checkpoint}: rerun the command to play the rest"
-            if checkpoint is not None else "")
+            if checkpoint is not None else " (--checkpoint FILE keeps the boards played, for a rerun to play the rest)")
     return text
 
 

@@ -648,7 +648,8 @@ def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_pl
     said = [line for line in done.stderr.splitlines() if "past the time limit" in line]
     assert len(said) == 1 and said[0].startswith("stich: match: ") and said[0].endswith(
         "s past the time limit of 0.001 s: the boards in play at the limit were played to the end (whole boards, one "
-        "a worker); 4 boards not started"), done.stderr
+        "a worker); 4 boards not started (--checkpoint FILE keeps the boards played, for a rerun to play the rest)"), \
+        done.stderr
 
 
 def test_a_match_the_time_limit_stopped_says_the_boards_not_started_are_left_for_a_rerun(tmp_path):
@@ -679,7 +680,8 @@ def test_the_overrun_text_says_the_time_in_all_and_past_the_limit():
 
     assert overrun_text(60, 75.25) == ("stich: match: 75.2 s in all, 15.2 s past the time limit of 60 s: the boards "
                                        "in play at the limit were played to the end (whole boards, one a worker)")
-    assert overrun_text(60, 75.25, 1).endswith("(whole boards, one a worker); 1 board not started")
+    assert overrun_text(60, 75.25, 1).endswith("(whole boards, one a worker); 1 board not started (--checkpoint FILE "
+                                               "keeps the boards played, for a rerun to play the rest)")
     assert "0.0 s past" in overrun_text(60, 59.0)
 
 
