@@ -27,7 +27,7 @@ from .formats.tbn import (BRIDGE_DEAL_EXPECTED, PlaySection, Record, Tag, Token,
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
 from .games.tables import current_winner
-from .state import PlayState
+from .state import PlayState, card_whereabouts
 from .variant import Variant
 
 
@@ -905,22 +905,6 @@ def _replay(record: Record, rules: Rules,
             state = state.advance(index)
             played.append(index)
     return state, tuple(played)
-
-
-def card_whereabouts(state: PlayState, index: int, lines: Sequence[int] | None = None) -> str:
-    """Where a card the seat to move does not hold is, for its message (``: seat 2 holds it``): played already (a
-    card written twice, or a trick's cards read in the wrong order), by the seat the state's tricks say, or in
-    another hand; empty for a card played before an ending's start. ``lines`` (each card of the state's history,
-    in playing order, on its line of the record) adds where it was played."""
-    seats = len(state.hands)
-    at = 0
-    for leader, cards in [*((trick.leader, trick.cards) for trick in state.history), (state.leader, state.trick)]:
-        if index in cards:
-            on_line = f" on line {lines[at + cards.index(index)]}" if lines is not None else ""
-            return f": played already, by seat {(leader + cards.index(index)) % seats + 1}{on_line}"
-        at += len(cards)
-    holder = next((seat for seat, hand in enumerate(state.hands) if hand >> index & 1), None)
-    return f": seat {holder + 1} holds it" if holder is not None else ""
 
 
 def _order_hint(rules: Rules, state: PlayState, line: list) -> str:

@@ -252,13 +252,34 @@ def test_a_bot_that_plays_a_card_on_the_table_is_told_it_is_on_the_table():
     with pytest.raises(StichError) as failed:
         play_match("schafkopf", [TableCard(), RandomBot(), RandomBot(), RandomBot()], boards=1, seed=1)
     assert str(failed.value) == ("board 1, rotation 0, card 8 (trick 2): bot table at seat 1 chose G7, which is not a "
-                                 "legal card here (G7 is already on the table, played by seat 2 (legal: GZ GK))")
+                                 "legal card here (seat 1 does not hold G7: on the table, played by seat 2 (legal: GZ "
+                                 "GK))")
     start = position_from_record(random_record("schafkopf", 1, 1))
     led = start.play("EZ")
-    with pytest.raises(StichError, match=r"^EZ is already on the table, played by seat 1 \(legal: EA\)$"):
+    with pytest.raises(StichError, match=r"^seat 2 does not hold EZ: on the table, played by seat 1 \(legal: EA\)$"):
         led.play("EZ")
-    with pytest.raises(StichError, match=r"^EZ was played already, by seat 1 \(legal: "):
+    with pytest.raises(StichError, match=r"^seat 2 does not hold EZ: played already, by seat 1 \(legal: "):
         led.play_cards("EA E9 E7").play("EZ")
+
+
+def test_a_card_played_before_an_ending_s_start_is_said_so_by_the_api_and_play():
+    """A card in no hand and no trick of an ending was said only as not held (the API) or with nothing after it
+    (``--play``): both say it was played before the ending's start, in the one wording of a Play section's."""
+    from typer.testing import CliRunner
+
+    from solver import parse_positions
+    from solver.cli.main import app
+
+    text = ('[Game "Schafkopf"] [Deal "1: EO GO / SU EZ / GZ GK / H8 H7"] [Contract "Rufer E"] [Declarer "1"] '
+            '[Partner "2"] [CalledSuitLed "yes"]')
+    ending = parse_positions(text)[0]
+    with pytest.raises(StichError, match=r"^seat 1 does not hold EA: played before this ending's start \(legal: EO "
+                                         r"GO\)$"):
+        ending.play("EA")
+    shown = CliRunner().invoke(app, ["show", "-", "--play", "EA"], input=text)
+    assert shown.exit_code == 1
+    assert "stich: --play: card 1: seat 1 does not hold EA: played before this ending's start (legal: EO GO)" in \
+        shown.stderr
 
 
 class _FailsOnCall:
