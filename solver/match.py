@@ -374,7 +374,8 @@ def match_heading(game: str, seed: int, boards: int, rotate: bool, pot: int | No
     the first deal is played, the deals as they are played, and the summary last."""
     setup = setup or MatchSetup()
     return {"schema": SCHEMA, "command": "match", "game": game, "seed": seed, "boards": boards, "rotate": rotate,
-            "pot": pot, "contract": setup.contract, "declarer": setup.declarer, "variant": dict(setup.variant) or None}
+            "pot": pot, "contract": setup.contract, "declarer": setup.declarer, "variant": dict(setup.variant) or None,
+            "seating": list(setup.seating) or None}
 
 
 #: What a match report of one board says once under its means, none of which has an interval.
@@ -401,7 +402,7 @@ def setup_text(result: MatchResult) -> str | None:
     # own tricks (solver.bots.plays_for_the_score)
     measures = {"points": "the points" if "points" in game.objectives else "its own tricks",
                 "score": f"the score as {game.declarer_title}, else its own tricks" if game.has_pot else "the score"}
-    bots = []
+    settings = {}
     for name, _ in setup.players:
         player = setup.player(name)
         samples = player["samples"]
@@ -409,22 +410,24 @@ def setup_text(result: MatchResult) -> str | None:
             + ([f"plays for {measures.get(player['plays_for'], player['plays_for'])}"] if player["plays_for"] else []) \
             + ([f"deadline {player['card_time']:g} s a card (its first sample always finishes)"]
                if player["card_time"] is not None else [])
-        bots.append(f"{name} ({', '.join(said)})" if said else name)
+        settings[name] = f"{name} ({', '.join(said)})" if said else name
     contract = f"contract {game.contract_in_words(setup.contract)}" if setup.contract else "each board's own contract"
     variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
     title = game.declarer_title  # Kratzen's attacker
-    return f"bots: {', '.join(bots)}; {seating_text(setup.seating, result.rotate)}{contract}, {title} " \
-        f"{setup.declarer}; variant: {variant}"
+    return f"{seating_text(setup.seating, settings, result.rotate)}; {contract}, {title} {setup.declarer}; " \
+        f"variant: {variant}"
 
 
-def seating_text(seating: Sequence[str], rotate: bool) -> str:
-    """``seats 1-4: cheater, random, random, random, each rotation one seat on; ``: where the bots sit, so that the
+def seating_text(seating: Sequence[str], settings: Mapping[str, str], rotate: bool) -> str:
+    """``seats 1-4: cheater, random, random, random, each rotation one seat on``: where the bots sit, so that the
     report says which bot held the declarer's seat 1 (``--no-rotate``: on every board) and how a rotation moves them
-    (seat 1's bot to seat 2, seat 4's to seat 1: every bot holds every seat once a board). Empty where not said."""
+    (seat 1's bot to seat 2, seat 4's to seat 1: every bot holds every seat once a board); each bot's ``settings``
+    (its name with them) where it is first named. Where the seats are not said, ``bots: `` and the settings."""
     if not seating:
-        return ""
+        return f"bots: {', '.join(settings.values())}"
+    named = [settings.get(name, name) if name not in seating[:seat] else name for seat, name in enumerate(seating)]
     moved = ", each rotation one seat on" if rotate and len(seating) > 1 else ""
-    return f"seats 1-{len(seating)}: {', '.join(seating)}{moved}; "
+    return f"seats 1-{len(seating)}: {', '.join(named)}{moved}"
 
 
 def match_rules_note(game: type[Game], setup: MatchSetup | None) -> str:

@@ -129,14 +129,9 @@ class Position:
     def trump_order(self) -> tuple[Card, ...]:
         """The contract's trumps (:attr:`trumps`), the highest first: the order in which they beat each other on a
         trick led in another suit, read from the rule tables as :attr:`trumps` is (a special winner, the
-        Zwanzigerrufen Sagotrick, aside: :attr:`winning_seat` says who wins the trick on the table)."""
-        tables = self.rules.tables()
-
-        def power(card: int) -> int:
-            return max(tables.power[led][card] for led in range(tables.n_classes) if led != tables.card_class[card])
-
-        trumps = [card for card in range(len(self.pack)) if self.rules.trump_cards() >> card & 1]
-        return tuple(self.pack[card] for card in sorted(trumps, key=power, reverse=True))
+        Zwanzigerrufen Sagotrick, aside: :attr:`winning_seat` says who wins the trick on the table), ranked once per
+        rules object (:meth:`Rules.trump_order`)."""
+        return tuple(self.pack[card] for card in self.rules.trump_order())
 
     @property
     def declarer(self) -> int:

@@ -458,9 +458,8 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     result = play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=3, pot=4)
     text = str(result).splitlines()
     assert text[0] == "Kratzen: 3 boards (seed 1), each played 3 times with the bots rotated; pot 4"
-    assert text[1] == ("bots: random, cheater (plays for the score as attacker, else its own tricks); seats 1-3: "
-                       "random, random, cheater, each rotation one seat on; each board's own contract, attacker 1; "
-                       "variant: the game's defaults")
+    assert text[1] == ("seats 1-3: random, random, cheater (plays for the score as attacker, else its own tricks), "
+                       "each rotation one seat on; each board's own contract, attacker 1; variant: the game's defaults")
     assert text[2:4] == ["mean settlement per seat and deal (± 95% intervals)",
                          "bot      seats played  mean settlement (chips)"]
     assert text[4] == "random   18            -1.89 ± 3.71"  # its random bots' seeds do not see the

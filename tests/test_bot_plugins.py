@@ -413,7 +413,7 @@ def test_a_worker_that_cannot_rebuild_the_bot_says_so_not_that_it_died(tmp_path,
 def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
     process = _match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "--no-rotate")
     assert process.returncode == 0, process.stderr
-    assert "bots: last, random;" in process.stdout
+    assert "seats 1-4: last, random, random, random;" in process.stdout
     assert "│ last " in process.stdout
 
 

@@ -978,9 +978,9 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     runner = CliRunner()
     text = runner.invoke(app, args)
     assert text.exit_code == 0, text.output
-    assert ("bots: sampling (2 samples a card, plays for the points), random, cheater (plays for the points); "
-            "seats 1-4: sampling, random, random, cheater, each rotation one seat on; "
-            "contract Solo H, declarer 2; variant: laufende_mode=only_if_holder_wins\n") in text.stdout
+    assert ("seats 1-4: sampling (2 samples a card, plays for the points), random, random, cheater (plays for the "
+            "points), each rotation one seat on; contract Solo H, declarer 2; "
+            "variant: laufende_mode=only_if_holder_wins\n") in text.stdout
     shown = runner.invoke(app, [*args, "--json"])
     document = json.loads(shown.stdout)
     assert schema_errors(document, RESULT_SCHEMA) == []
@@ -989,7 +989,8 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     settings = {name: (bot["plays_for"], bot["samples"], bot["card_time"]) for name, bot in document["bots"].items()}
     assert settings == {"sampling": ("points", 2, None), "random": (None, None, None),
                         "cheater": ("points", None, None)}
-    # the rotations as the setup line says them: the first as seated, each one seat on
+    # the rotations as the setup line and the JSON's seating say them: the first as seated, each one seat on
+    assert document["seating"] == ["sampling", "random", "random", "cheater"]
     assert [deal["bots"] for deal in document["deals"]] == [["sampling", "random", "random", "cheater"],
                                                             ["cheater", "sampling", "random", "random"],
                                                             ["random", "cheater", "sampling", "random"],
@@ -1014,7 +1015,7 @@ def test_a_match_setup_spells_the_contract_and_flags_one_way_however_they_were_t
                 "--variant", flag, "--variant", default]  # a flag given at its default is said too
         text = runner.invoke(app, args)
         assert text.exit_code == 0, text.output
-        assert ("bots: random; seats 1-4: random, random, random, random, each rotation one seat on; contract Solo H, "
+        assert ("seats 1-4: random, random, random, random, each rotation one seat on; contract Solo H, "
                 "declarer 1; variant: laufende_mode=only_if_holder_wins, runaway_count_at=lead\n") in text.stdout
         document = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
         assert document["contract"] == "Solo H"
@@ -1295,7 +1296,7 @@ def test_a_match_setup_from_the_api_spells_the_contract_and_flags_as_the_game_re
     assert result.setup is not None
     assert (result.setup.contract, result.setup.variant) == (
         "Solo H", (("laufende_mode", "only_if_holder_wins"), ("runaway_count_at", "lead")))
-    said = ("bots: random; seats 1-4: random, random, random, random, each rotation one seat on; contract Solo H, "
+    said = ("seats 1-4: random, random, random, random, each rotation one seat on; contract Solo H, "
             "declarer 1; variant: laufende_mode=only_if_holder_wins, runaway_count_at=lead")
     assert match_report(result).setup == said
     assert said in str(result)
@@ -1368,7 +1369,7 @@ def test_a_kratzen_match_names_its_measure_tricks_as_solve_does(tmp_path):
 
     common = ["match", "--game", "kratzen", "--bots", "cheater,random,random", "-n", "1", "--pot", "6", "-j", "1"]
     played = run(*common, "-o", "tricks")
-    assert "bots: cheater (plays for its own tricks), random; " in played.stdout
+    assert "seats 1-3: cheater (plays for its own tricks), random, random, " in played.stdout
     # the JSON says the name the command takes (not "points", which -o refuses for Kratzen); the checkpoint's
     # identity keeps the bots' word, "points", so that older checkpoints still resume
     assert json.loads(run(*common, "-o", "tricks", "--json").stdout)["bots"]["cheater"]["plays_for"] == "tricks"
@@ -1398,7 +1399,7 @@ FROZEN_MATCH = ("match", "--game", "kratzen", "--bots", "random,cheater,random",
                 "11", "-o", "tricks")
 FROZEN_REPORT = """\
 Kratzen: 5 boards (seed 11), each played 3 times with the bots rotated; pot 3
-bots: random, cheater (plays for its own tricks); seats 1-3: random, cheater, random, each rotation one seat on; \
+seats 1-3: random, cheater (plays for its own tricks), random, each rotation one seat on; \
 each board's own contract, attacker 1; variant: the game's defaults
 mean settlement per seat and deal (± 95% intervals) 
 ┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━┓
@@ -1445,6 +1446,8 @@ def test_a_match_that_keeps_no_deal_reports_and_writes_what_it_did_when_it_kept_
         # the one value said otherwise since: Kratzen's measure by the name -o takes (the frozen line said "points")
         assert document["bots"]["cheater"]["plays_for"] == "tricks"
         document["bots"]["cheater"]["plays_for"] = "points"
+        # and a key added since: the seats, as the setup line says them
+        assert document.pop("seating") == ["random", "cheater", "random"]
         assert hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest() == FROZEN_DOCUMENT_SHA256
     bots = [make_bot("random", seed=11), make_bot("cheater", seed=11, plays_for="points"),
             make_bot("random", seed=11)]
@@ -1606,7 +1609,7 @@ def test_hand_built_sampling_bots_are_named_by_their_samples_and_one_name_is_one
                         pot=3)
     assert result.seats == {"sampling:1": 6, "sampling:8": 6, "random": 6}
     # in Kratzen only the attacker plays for the score (his payment), every other seat for its own tricks
-    assert ("bots: sampling:1 (1 sample a card, plays for the score as attacker, else its own tricks), sampling:8 "
+    assert ("seats 1-3: sampling:1 (1 sample a card, plays for the score as attacker, else its own tricks), sampling:8 "
             "(8 samples a card, ") in str(result)
     same_name = [SamplingBot(samples=1, name="mine"), SamplingBot(samples=8, name="mine"), RandomBot()]
     with pytest.raises(StichError, match=r"^the bots at seats 1 and 2 are both named 'mine' but differ \(samples 1 "
@@ -2028,6 +2031,10 @@ def test_a_bot_reads_the_declarer_1_based_and_the_trumps_in_their_ranking():
     assert " ".join(card.name for card in kratzen.trump_order) == "EA S6 EK EO EU EZ E9 E8 E7"
     assert set(rufer.trump_order) == set(rufer.trumps) and not random_position(
         "zwanzigerrufen", 1, 1, contract="Suit Solo").trump_order
+    # ranked once per rules object, which every position of the deal shares: a bot asks at every card
+    later = rufer.play(next(iter(rufer.legal_cards())))
+    assert later.rules is rufer.rules and later.rules.trump_order() is rufer.rules.trump_order()
+    assert later.trump_order == rufer.trump_order
 
 
 def test_play_out_on_two_threads_leaves_sys_stdout_as_it_was():
