@@ -719,7 +719,7 @@ def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_re
     made = solver.OpeningCard("HK", 3.0, 0.5)  # by hand, without its game: the names it was given
     assert str(made) == "HK  win 50.0%  mean 3.0" and cells(made._repr_html_())[1] == ["HK", "50%", "3.0"]
     made_bonus = solver.BonusChance("valat", None, "", 2, 1, 0, 2)
-    assert str(made_bonus) == "valat: the hand's side, forced 50.0% (95%: 9.5% to 90.6%)"  # 0.9055 to four places
+    assert str(made_bonus) == "valat: the hand's side, forced 50.0% (95%: 9.5% to 90.5%)"
 
 
 def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s_tables():

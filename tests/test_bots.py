@@ -225,17 +225,17 @@ def test_a_mean_of_two_boards_is_rounded_as_its_boards_add_up():
     assert in_table_cell(0.625, 0.3125, 0.875, percent=True) == "63%\u00a0(31-88%)"
 
 
-def test_a_mean_s_text_is_its_json_figure_rounded_by_hand():
-    """A mean of 0.62496 is 0.625 in the JSON (four places) and was +0.62 in the text (the float rounded once, to
-    two places): a reader rounding the JSON's 0.625 by hand says +0.63, and so does the text now. A huge figure is
+def test_a_mean_s_text_rounds_the_exact_figure_not_the_json_s():
+    """A mean of 0.62496 is 0.625 in the JSON (four places) and +0.62 in the text, which rounds the exact figure
+    once: rounding the JSON's rounded figure again would say +0.63, one off in the last place. A huge figure is
     written whole, not a decimal module error."""
     from solver.games.outcome import decimal_text, percent_text, signed_mean
     from solver.match import Mean
 
     mean = Mean(0.62496, 0.37496, 0.87504, 10)
     assert mean.as_dict()["mean"] == 0.625 and mean.as_dict()["interval"] == [0.375, 0.875]
-    assert str(mean) == "+0.63 (95%: +0.38 to +0.88)"
-    assert (signed_mean(-0.62496), decimal_text(70.24996, 1), percent_text(0.62496)) == ("-0.63", "70.3", "63")
+    assert str(mean) == "+0.62 (95%: +0.37 to +0.88)"
+    assert (signed_mean(-0.62496), decimal_text(70.24996, 1), percent_text(0.62496)) == ("-0.62", "70.2", "62")
     assert signed_mean(1e300) == "+1" + "0" * 300 + ".00" and percent_text(-1e300) == "-1" + "0" * 302
 
 

@@ -212,14 +212,14 @@ JSON_PLACES = 4
 
 
 def half_up(value: float, places: int = 2, scale: int = 1) -> Decimal | float:
-    """``value`` times ``scale`` rounded to ``places`` as a reader rounds the figure the JSON gives, half away from
-    zero: ``value`` is first rounded to :data:`JSON_PLACES` as the JSON writes it, and that decimal (the float's
-    shortest repr) is rounded, so that the text always says the JSON's figure rounded by hand: 0.625 and 0.62496
-    (0.625 in the JSON) are +0.63, 62.5% is 63%, -0.625 is -0.63, 0.615 (a hair below it in binary) is +0.62. Not
-    finite: ``value`` as it is."""
+    """``value`` times ``scale`` rounded to ``places`` half away from zero, as a reader rounds a figure: 0.625 (two
+    boards of 0 and +1.25) is +0.63, 62.5% is 63%, -0.625 is -0.63. The decimal rounded is the float's shortest repr,
+    so 0.615 (a hair below it in binary) is +0.62 too. The exact figure is rounded, not the JSON's four places: a mean
+    of 0.62496 is +0.62 though the JSON writes 0.625 (rounding a rounded figure again can be off by one in the last
+    place). Not finite: ``value`` as it is."""
     if not math.isfinite(value):
         return value
-    written = Decimal(repr(round(float(value), JSON_PLACES))) * scale
+    written = Decimal(repr(float(value))) * scale
     # as many digits as the rounded figure has, however large: the default 28 would fail on a huge value
     digits = Context(prec=max(written.adjusted(), 0) + places + 2)
     rounded = written.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=digits)
