@@ -423,13 +423,13 @@ def analysis_status(analysis: HandAnalysis, samples: int) -> str:
     """The status line of a single-contract analysis so far, in its report's words (:func:`share`, :func:`spread_text`):
     the win chance with its Wilson interval, and the mean without an interval where it has none (one sample, or all
     alike): an interval of no width would claim a certainty the samples do not show."""
-    from solver.sampling import share, spread_text
+    from solver.sampling import measure_text, share, spread_text
 
     document = analysis.as_dict()
-    spread = spread_text(document["samples"], document["interval"], document["interval_note"], "{:.1f}".format)
+    spread = spread_text(document["samples"], document["interval"], document["interval_note"], measure_text)
     return (f"analyse: {document['samples']:,} of {samples:,} samples; win "
             f"{share(document['win_probability'], document['win_interval'])}, "
-            f"mean {measure_words(document['measure'])} {document['mean']:.1f} ({spread})")
+            f"mean {measure_words(document['measure'])} {measure_text(document['mean'])} ({spread})")
 
 
 def render_advice(document: dict, console=None) -> None:

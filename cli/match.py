@@ -246,7 +246,7 @@ def match(
         with input_errors(), interrupts_held():
             render_match(result, count, rotate, stream, timing)
             if timing is not None:
-                message(overrun_text(timing["limit"], seconds))
+                message(overrun_text(timing["limit"], seconds, count - result.declaring_side.count, checkpoint))
     except KeyboardInterrupt as stop:
         printed = "a second interrupt cut its report short" if isinstance(stop, OutputCut) else "its report is printed"
         kept = f"; the boards are kept in {checkpoint}" if checkpoint is not None else ""
@@ -255,12 +255,19 @@ def match(
         raise
 
 
-def overrun_text(limit: float, seconds: float) -> str:
+def overrun_text(limit: float, seconds: float, left: int = 0, checkpoint: Path | None = None) -> str:
     """How far a match stopped by ``--time-limit`` ran past it: whole boards are played (a rotated match stays
-    paired), so the boards in play at the limit were finished, and that can take minutes with sampling bots."""
+    paired), so the boards in play at the limit were finished, and that can take minutes with sampling bots; then
+    the ``left`` boards it never started, and where a ``checkpoint`` keeps the boards played for a rerun to resume
+    (without one: that ``--checkpoint`` would have, as a rerun plays them all again)."""
     past = max(0.0, seconds - limit)
-    return (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in "
+    text = (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in "
             "play at the limit were played to the end (whole boards, one a worker)")
+    if left:
+        text += f"; {left:,} board{'' if left == 1 else 's'} not started" + (
+            f": the boards played are kept in {checkpoint}: rerun the command to play the rest"
+            if checkpoint is not None else " (--checkpoint FILE keeps the boards played, for a rerun to play the rest)")
+    return text
 
 
 #: What an interrupt says that came before any board was played (while the checkpoint's lines were checked):

@@ -11,7 +11,8 @@ import typer
 from solver.cards import run_together_note, trick_number_note
 from solver.errors import ParseError, StichError, UnknownCardError, did_you_mean
 from solver.games import GAMES
-from solver.position import Position, card_whereabouts
+from solver.position import Position
+from solver.state import card_whereabouts
 
 from .errors import OptionRefused
 

@@ -39,7 +39,7 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
                      StichWarning, integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
-from .games.outcome import FIGURE_SPACE, mean_in_words, role_text, signed_mean
+from .games.outcome import FIGURE_SPACE, JSON_PLACES, mean_in_words, percent_text, role_text, signed_mean
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -593,7 +593,7 @@ class ContractRow:
         """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two
         samples; the leader's gap, 0 by construction) is written as nulls with a note saying why."""
         def number(x: float) -> float | None:
-            return None if math.isnan(x) else round(x, 4)
+            return None if math.isnan(x) else round(x, JSON_PLACES)
 
         def interval(n: int, low: float, high: float) -> tuple[list[float | None], str | None]:
             ends, note = interval_document(n, low, high)
@@ -609,11 +609,11 @@ class ContractRow:
                 "mean": number(self.mean), "interval": mean_ends, "interval_note": mean_note,
                 "win_probability": number(self.win_probability),
                 "win_interval": [number(x) for x in self.win_interval],
-                "bonuses": {name: round(p, 4) for name, p in self.bonuses.items()},
-                "bonuses_intervals": {name: [round(x, 4) for x in interval]
+                "bonuses": {name: round(p, JSON_PLACES) for name, p in self.bonuses.items()},
+                "bonuses_intervals": {name: [round(x, JSON_PLACES) for x in interval]
                                       for name, interval in self.bonus_intervals.items()},
-                "bonuses_against": {name: round(p, 4) for name, p in self.against.items()},
-                "bonuses_against_intervals": {name: [round(x, 4) for x in interval]
+                "bonuses_against": {name: round(p, JSON_PLACES) for name, p in self.against.items()},
+                "bonuses_against_intervals": {name: [round(x, JSON_PLACES) for x in interval]
                                               for name, interval in self.against_intervals.items()},
                 "behind_leader": number(self.gap), "behind_interval": behind_interval,
                 "behind_interval_note": behind_note, "behind_samples": self.gap_samples,
@@ -627,8 +627,8 @@ class ContractRow:
             return None
         mean, low, high = self.gain
         ends, note = interval_document(self.gain_samples, low, high)
-        return {"mean": None if math.isnan(mean) else round(mean, 4),
-                "interval": [None if x is None or math.isnan(x) else round(x, 4) for x in ends],
+        return {"mean": None if math.isnan(mean) else round(mean, JSON_PLACES),
+                "interval": [None if x is None or math.isnan(x) else round(x, JSON_PLACES) for x in ends],
                 "interval_note": note, "samples": self.gain_samples}
 
 
@@ -1443,8 +1443,9 @@ def behind_note(document: Mapping[str, Any], what: str) -> str | None:
     comparisons = document.get("behind_comparisons", 0)
     if comparisons < 2:
         return None
+    each = percent_text(document["behind_confidence"], 2)
     return (f"behind the best: 95% for the {comparisons} {what} compared with it together (Bonferroni: each "
-            f"interval {document['behind_confidence']:.2%}); each mean payment's interval is 95% on its own")
+            f"interval {each}%); each mean payment's interval is 95% on its own")
 
 
 def tilde_note(document: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], best: str) -> str | None:

@@ -18,11 +18,13 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import io
 import math
 import multiprocessing
 import os
 import pickle
 import sys
+import threading
 import time
 import traceback
 from array import array
@@ -37,7 +39,7 @@ from .diagram import card_names
 from .errors import StichError, integral, is_whole_number, quoted
 from .games import get_game
 from .games.base import Game, own_measure
-from .games.outcome import mean_in_words, role_text, side_text, signed, signed_mean
+from .games.outcome import JSON_PLACES, mean_in_words, role_text, side_text, signed, signed_mean
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
@@ -119,7 +121,7 @@ class Mean:
     def as_dict(self) -> dict[str, Any]:
         """``interval`` is two numbers, or two nulls with ``interval_note`` saying why (never ``[m, m]``)."""
         def number(x: float) -> float | None:
-            return None if math.isnan(x) else round(x, 4)
+            return None if math.isnan(x) else round(x, JSON_PLACES)
         note = self.note
         interval = [None, None] if note else [number(self.low), number(self.high)]
         return {"mean": number(self.mean), "interval": interval, "interval_note": note, "count": self.count}
@@ -229,6 +231,8 @@ class MatchSetup:
     declarer: int | None = None
     variant: tuple[tuple[str, str], ...] = ()
     players: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    #: the bots' names in seat order, seat 1 first, as the first rotation seats them (empty: not said)
+    seating: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, game: type[Game], bots: Sequence[Bot], contract: str | None, declarer: int,
@@ -244,7 +248,7 @@ class MatchSetup:
             players.setdefault(bot.name, (("plays_for", getattr(bot, "plays_for", None)),
                                           ("samples", getattr(bot, "samples", None)),
                                           ("card_time", card_time(bot))))
-        return cls(said, declarer, flags, tuple(players.items()))
+        return cls(said, declarer, flags, tuple(players.items()), tuple(bot.name for bot in bots))
 
     def player(self, name: str) -> dict[str, Any]:
         """A bot's settings by name: ``plays_for``, ``samples``, ``card_time`` (None where the bot has none)."""
@@ -370,7 +374,8 @@ def match_heading(game: str, seed: int, boards: int, rotate: bool, pot: int | No
     the first deal is played, the deals as they are played, and the summary last."""
     setup = setup or MatchSetup()
     return {"schema": SCHEMA, "command": "match", "game": game, "seed": seed, "boards": boards, "rotate": rotate,
-            "pot": pot, "contract": setup.contract, "declarer": setup.declarer, "variant": dict(setup.variant) or None}
+            "pot": pot, "contract": setup.contract, "declarer": setup.declarer, "variant": dict(setup.variant) or None,
+            "seating": list(setup.seating) or None}
 
 
 #: What a match report of one board says once under its means, none of which has an interval.
@@ -397,7 +402,7 @@ def setup_text(result: MatchResult) -> str | None:
     # own tricks (solver.bots.plays_for_the_score)
     measures = {"points": "the points" if "points" in game.objectives else "its own tricks",
                 "score": f"the score as {game.declarer_title}, else its own tricks" if game.has_pot else "the score"}
-    bots = []
+    settings = {}
     for name, _ in setup.players:
         player = setup.player(name)
         samples = player["samples"]
@@ -405,11 +410,24 @@ def setup_text(result: MatchResult) -> str | None:
             + ([f"plays for {measures.get(player['plays_for'], player['plays_for'])}"] if player["plays_for"] else []) \
             + ([f"deadline {player['card_time']:g} s a card (its first sample always finishes)"]
                if player["card_time"] is not None else [])
-        bots.append(f"{name} ({', '.join(said)})" if said else name)
+        settings[name] = f"{name} ({', '.join(said)})" if said else name
     contract = f"contract {game.contract_in_words(setup.contract)}" if setup.contract else "each board's own contract"
     variant = ", ".join(f"{flag}={value}" for flag, value in setup.variant) or "the game's defaults"
     title = game.declarer_title  # Kratzen's attacker
-    return f"bots: {', '.join(bots)}; {contract}, {title} {setup.declarer}; variant: {variant}"
+    return f"{seating_text(setup.seating, settings, result.rotate)}; {contract}, {title} {setup.declarer}; " \
+        f"variant: {variant}"
+
+
+def seating_text(seating: Sequence[str], settings: Mapping[str, str], rotate: bool) -> str:
+    """``seats 1-4: cheater, random, random, random, each rotation one seat on``: where the bots sit, so that the
+    report says which bot held the declarer's seat 1 (``--no-rotate``: on every board) and how a rotation moves them
+    (seat 1's bot to seat 2, seat 4's to seat 1: every bot holds every seat once a board); each bot's ``settings``
+    (its name with them) where it is first named. Where the seats are not said, ``bots: `` and the settings."""
+    if not seating:
+        return f"bots: {', '.join(settings.values())}"
+    named = [settings.get(name, name) if name not in seating[:seat] else name for seat, name in enumerate(seating)]
+    moved = ", each rotation one seat on" if rotate and len(seating) > 1 else ""
+    return f"seats 1-{len(seating)}: {', '.join(named)}{moved}"
 
 
 def match_rules_note(game: type[Game], setup: MatchSetup | None) -> str:
@@ -683,16 +701,74 @@ def play_board_in_worker(board: int, **settings: Any) -> list[PlayedDeal]:
         error.worker_traceback = error.bot_traceback() or "".join(traceback.format_exception(error))
         error.__cause__ = error.__context__ = None
         raise
+    finally:
+        sys.stdout.flush()  # a last line a bot printed without its newline: the worker may end without a flush
+
+
+class _WholeLines(io.BufferedIOBase):
+    """The bytes under a worker's stdout and stderr: written to file descriptor ``fd`` a whole line at a time, each
+    run of whole lines in one ``os.write``, so that the lines two workers print at once do not mix within a line (a
+    write of up to ``PIPE_BUF`` bytes to a pipe is atomic; the interpreter's own streams write a ``print``'s pieces
+    one by one under ``PYTHONUNBUFFERED``, and ``sys.__stdout__``'s block buffer at 8 KB boundaries, or never where
+    the worker ends without flushing it). The tail of a line waits for its newline or :meth:`flush`. A byte stream,
+    so that the text stream over it has a ``buffer`` a bot may write bytes to, and ``reconfigure``."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+        self.pending = bytearray()
+        self.lock = threading.Lock()  # a bot's threads: one append-and-split at a time, its lines in order
+
+    @property
+    def name(self) -> int:
+        return self.fd  # as a file opened from its descriptor is named
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, data: Any) -> int:
+        chunk = memoryview(data).cast("B")
+        with self.lock:
+            start = len(self.pending)
+            self.pending += chunk
+            newline = self.pending.rfind(b"\n", start)  # only the new chunk: a long line costs no rescans
+            if newline >= 0:
+                self._write_out(newline + 1)
+        return chunk.nbytes
+
+    def flush(self) -> None:
+        with self.lock:
+            self._write_out(len(self.pending))
+
+    def _write_out(self, end: int) -> None:
+        """Writes ``pending``'s first ``end`` bytes, all of them, and keeps the rest."""
+        written = 0
+        with memoryview(self.pending) as view:
+            while written < end:
+                written += os.write(self.fd, view[written:end])
+        del self.pending[:end]
 
 
 def _bots_print_to_stderr() -> None:
     """In a match's worker process, once: what a bot prints is no data, so stdout is stderr there, for ``print``,
-    ``sys.__stdout__`` and file descriptor 1 alike (the worker's stdout is the parent's, where ``--json`` goes)."""
-    if multiprocessing.parent_process() is None or sys.stdout is sys.stderr:  # the main process, or done already
-        return
-    sys.stdout.flush()
+    ``sys.__stdout__``, their ``buffer`` and file descriptor 1 alike (the worker's stdout is the parent's, where
+    ``--json`` goes), and all are written a whole line at a time (:class:`_WholeLines`)."""
+    if multiprocessing.parent_process() is None or isinstance(getattr(sys.stdout, "buffer", None), _WholeLines):
+        return  # the main process, or done
+    encoding = getattr(sys.__stderr__, "encoding", None) or "utf-8"
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        if stream is not None:
+            stream.flush()
     os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    whole = io.TextIOWrapper(_WholeLines(2), encoding=encoding, errors="backslashreplace", write_through=True)
+    for name in ("stdout", "stderr", "__stdout__", "__stderr__"):  # the interpreter's own too: a bot may write there
+        setattr(sys, name, whole)
 
 
 #: The build of boards a checkpoint kept before checkpoints named their build.

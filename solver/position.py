@@ -27,7 +27,7 @@ from .formats.tbn import (BRIDGE_DEAL_EXPECTED, PlaySection, Record, Tag, Token,
 from .games import games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
 from .games.tables import current_winner
-from .state import PlayState
+from .state import PlayState, card_whereabouts
 from .variant import Variant
 
 
@@ -124,6 +124,20 @@ class Position:
         Zwanzigerrufen Suit Solo), read from the rule tables the engine plays by, so that a bot needs no game's
         rules of its own to tell them."""
         return CardSet(self.pack, self.rules.trump_cards())
+
+    @property
+    def trump_order(self) -> tuple[Card, ...]:
+        """The contract's trumps (:attr:`trumps`), the highest first: the order in which they beat each other on a
+        trick led in another suit, read from the rule tables as :attr:`trumps` is (a special winner, the
+        Zwanzigerrufen Sagotrick, aside: :attr:`winning_seat` says who wins the trick on the table), ranked once per
+        rules object (:meth:`Rules.trump_order`)."""
+        return tuple(self.pack[card] for card in self.rules.trump_order())
+
+    @property
+    def declarer(self) -> int:
+        """The declarer's seat (1-based; Kratzen's attacker), as :attr:`to_move` and the hands count seats: the
+        rules' own ``declarer`` is the engine's 0-based seat."""
+        return self.rules.declarer + 1
 
     @property
     def winning_seat(self) -> int | None:
@@ -886,22 +900,6 @@ def _replay(record: Record, rules: Rules,
             state = state.advance(index)
             played.append(index)
     return state, tuple(played)
-
-
-def card_whereabouts(state: PlayState, index: int, lines: Sequence[int] | None = None) -> str:
-    """Where a card the seat to move does not hold is, for its message (``: seat 2 holds it``): played already (a
-    card written twice, or a trick's cards read in the wrong order), by the seat the state's tricks say, or in
-    another hand; empty for a card played before an ending's start. ``lines`` (each card of the state's history,
-    in playing order, on its line of the record) adds where it was played."""
-    seats = len(state.hands)
-    at = 0
-    for leader, cards in [*((trick.leader, trick.cards) for trick in state.history), (state.leader, state.trick)]:
-        if index in cards:
-            on_line = f" on line {lines[at + cards.index(index)]}" if lines is not None else ""
-            return f": played already, by seat {(leader + cards.index(index)) % seats + 1}{on_line}"
-        at += len(cards)
-    holder = next((seat for seat, hand in enumerate(state.hands) if hand >> index & 1), None)
-    return f": seat {holder + 1} holds it" if holder is not None else ""
 
 
 def _order_hint(rules: Rules, state: PlayState, line: list) -> str:

@@ -36,8 +36,8 @@ from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidD
                      OtherCountResumed, StichError, StichWarning, integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .games.outcome import (FIGURE_SPACE, in_table_cell, interval_words, measure_words, read_pot, role_text, side_text,
-                            signed_mean, with_interval)
+from .games.outcome import (FIGURE_SPACE, decimal_text, in_table_cell, interval_words, measure_words,
+                            percent_text, read_pot, role_text, side_text, signed_mean, with_interval)
 from .generate import DEFAULT_SEED
 from .limits import MAX_SAMPLES
 from .html_tables import html_lines, html_table, html_titled_table
@@ -280,7 +280,8 @@ class HandAnalysis:
         """One line: the hand's contract and seat, the samples, the win chance and the means."""
         contract = get_game(self.game).contract_in_words(self.contract)
         payment = [] if self.score_mean is None else [f"mean payment {signed_mean(self.score_mean)}"]
-        figures = [f"win {self.win_probability:.1%}", *payment, f"mean {measure_words(self.measure)} {self.mean:.1f}"]
+        figures = [f"win {percent_text(self.win_probability, 1)}%", *payment,
+                   f"mean {measure_words(self.measure)} {measure_text(self.mean)}"]
         return (f"<HandAnalysis {self.game} {contract}, seat {self.seat}, "
                 f"{samples_said(self.samples, self.requested, self.stopped)}: {', '.join(figures)}>")
 
@@ -1356,8 +1357,14 @@ def share(probability: float, interval: Sequence[float | None] | None, *, compac
     if compact:
         return in_table_cell(probability, low, high, percent=True)
     if low is None or high is None:
-        return f"{probability:.1%}"
-    return with_interval(f"{probability:.1%}", f"{low:.1%}", f"{high:.1%}")
+        return f"{percent_text(probability, 1)}%"
+    return with_interval(*(f"{percent_text(figure, 1)}%" for figure in (probability, low, high)))
+
+
+def measure_text(value: float) -> str:
+    """A mean of the measure (card points, Kratzen's tricks) or an end of its interval, as the report writes it: to
+    one decimal, ``70.3`` for 70.25 (:func:`decimal_text`)."""
+    return decimal_text(value, 1)
 
 
 def spread_text(samples: int, interval: Sequence[float | None], note: str | None,
@@ -1402,7 +1409,7 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     unit = measure_words(document["measure"])
     stopped = f", stopped by the {document['stopped']}: the figures of these" if document.get("stopped") else ""
     lines = [f"{samples_text(document)} (seed {document['seed']})" + stopped + scored_with(document)]
-    spread = spread_text(document["samples"], document["interval"], document.get("interval_note"), "{:.1f}".format)
+    spread = spread_text(document["samples"], document["interval"], document.get("interval_note"), measure_text)
     if document.get("score_mean") is not None:
         score_spread = spread_text(document["samples"], document["score_interval"],
                                    document.get("score_interval_note"), signed_mean)
@@ -1422,7 +1429,7 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     whose = role_text(game.declarer_title, seat) if document["seat"] == document["declarer"] else side_text(seat)
     title = f"win ({whose} makes its own trick target)" if game.has_pot else "win"
     lines.append(f"{title}: {share(document['win_probability'], document.get('win_interval'))}, mean {unit} "
-                 f"{document['mean']:.1f} ({spread}), each sample played double dummy")
+                 f"{measure_text(document['mean'])} ({spread}), each sample played double dummy")
     return lines
 
 
@@ -1446,7 +1453,7 @@ def best_card_parts(document: Mapping[str, Any]) -> tuple[str, str, str] | None:
     score = f"mean payment {signed_mean(best['mean_score'])}, " if best.get("mean_score") is not None else ""
     return (f"best single {now} over all samples{ties}: ", best["card"],
             f", {score}win {share(best['win_probability'], best.get('win_interval'))}, "
-            f"mean {measure_words(document['measure'])} {best['mean']:.1f}")
+            f"mean {measure_words(document['measure'])} {measure_text(best['mean'])}")
 
 
 ReportTable = tuple[str, tuple[str, ...], list[tuple[str, ...]]]  # a title, the column names and the rows
@@ -1484,7 +1491,7 @@ def opening_table(document: Mapping[str, Any], *, compact: bool = True) -> Repor
     columns = ("card",) + (("mean payment",) if scored else ()) + (
         "win", f"mean {measure_words(document['measure'])}".rstrip())
     rows = [(card["card"], *((signed_mean(card['mean_score']),) if scored else ()),
-             share(card["win_probability"], card.get("win_interval"), compact=compact), f"{card['mean']:.1f}")
+             share(card["win_probability"], card.get("win_interval"), compact=compact), measure_text(card["mean"]))
             for card in document["openings"]]
     title = "cards to play now" if document.get("played") else "opening cards"
     return (title + TABLE_INTERVALS if compact else title, columns, rows)

@@ -9,7 +9,7 @@ returns a new state, so a search can keep any state it has seen.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .cards import Card, CardIndex, bits, union
 from .errors import IllegalPlayError, UnknownCardError, UnknownCardPlayError, integral, is_whole_number
@@ -126,7 +126,8 @@ class PlayState:
         if not self.legal_cards() >> card & 1:  # either refusal says what the seat may play instead
             legal = " ".join(self.rules.pack.names(self.legal_cards()))
             if not self.hands[seat] >> card & 1:
-                raise IllegalPlayError(f"seat {seat + 1} does not hold {self.rules.pack[card].name} (legal: {legal})")
+                raise IllegalPlayError(f"seat {seat + 1} does not hold {self.rules.pack[card].name}"
+                                       f"{card_whereabouts(self, card)} (legal: {legal})")
             raise IllegalPlayError(f"seat {seat + 1} may not play {self.rules.pack[card].name} here: "
                                    f"{self.rules.illegal_reason(self, card)} (legal: {legal})")
         return self.advance(int(card))  # an IntEnum's member is played as its number, as a CardIndex is
@@ -161,3 +162,22 @@ class PlayState:
     def side_tricks(self, side: frozenset[int]) -> int:
         """The tricks the seats of ``side`` (0-based) have won."""
         return sum(self.tricks[s] for s in side)
+
+
+def card_whereabouts(state: PlayState, card: int, lines: Sequence[int] | None = None) -> str:
+    """Where a card the seat to move does not hold is, for the message that refuses it (``seat 1 does not hold
+    EZ: on the table, played by seat 2``), one wording for a bot, ``--play`` and a record's Play section: on the
+    table, played already in an earlier trick (a card written twice, a trick's cards read in the wrong order), in
+    another hand, or, in no hand and no trick, played before this ending's start. ``lines`` (each card of the
+    state's tricks, the one on the table last, in playing order: its line of the record) adds where it was
+    played."""
+    seats = len(state.hands)
+    at = 0
+    for leader, cards, where in [*((trick.leader, trick.cards, "played already,") for trick in state.history),
+                                 (state.leader, state.trick, "on the table, played")]:
+        if card in cards:
+            on_line = f" on line {lines[at + cards.index(card)]}" if lines is not None else ""
+            return f": {where} by seat {(leader + cards.index(card)) % seats + 1}{on_line}"
+        at += len(cards)
+    holder = next((seat for seat, hand in enumerate(state.hands) if hand >> card & 1), None)
+    return f": seat {holder + 1} holds it" if holder is not None else ": played before this ending's start"

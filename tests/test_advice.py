@@ -1281,7 +1281,7 @@ def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
                    env={**os.environ, "COLUMNS": "160"})
     assert shown.returncode == 0, shown.stderr
     assert "bonuses made" not in shown.stdout and "trick 1" not in shown.stdout
-    assert "│ 1 │ Trump H  │  +8.47 ± 0.43 │          best │ 100% (91-100%) │" in shown.stdout
+    assert "│ 1 │ Trump H  │  +8.48 ± 0.43 │          best │ 100% (91-100%) │" in shown.stdout
 
 
 def test_a_schwarz_counts_as_the_schneider_it_includes():

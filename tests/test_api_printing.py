@@ -83,7 +83,7 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
             "tricks (seat 1)  the hand  100%") in text
     assert "opening cards (brackets: 95% intervals)\ncard  mean payment  win" in text
     assert repr(analysis) == ("<HandAnalysis Kratzen Trump E, seat 1, 4 samples: win 100.0%, mean payment +2.25, "
-                              "mean tricks 2.2>")
+                              "mean tricks 2.3>")
     shown = CliRunner().invoke(app, ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1",
                                      "--contract", "Trump E", "-n", "4", "-j", "1", "--pot", "4"]).stdout
     for line in text.splitlines()[:5]:  # the lines above the tables, word for word
@@ -129,6 +129,29 @@ def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
     values = solver.EngineSolver(16).card_values(valat.state, valat.objective("points"))
     assert repr(values[0]) == "CardValue(card=T17, value=61)" and values[0].card == 5
     assert values == list(solver.solve(valat, "points", cards=True).card_values)
+
+
+def test_a_mean_of_tricks_and_a_share_round_half_up_as_a_mean_payment_does():
+    """Four samples of 3, 3, 2 and 1 tricks make a mean of exactly 2.25, which the report wrote 2.2 beside its mean
+    payment of +2.25 (one decimal rounded half to even, the other half up); a share of 1 in 16 read 6.2%. Every
+    figure with fixed decimals rounds half up (solver.games.outcome.decimal_text)."""
+    from solver.advice import behind_note
+    from solver.games.outcome import decimal_text, percent_text
+    from solver.sampling import share
+
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
+    assert analysis.mean == 2.25
+    text = str(analysis).splitlines()
+    assert ("win (attacker seat 1 makes its own trick target): 100.0% (95%: 51.0% to 100.0%), mean tricks 2.3 (95%: "
+            "1.5 to 3.0), each sample played double dummy") in text
+    assert text[4].endswith("SU, mean payment +2.25, win 100.0% (95%: 51.0% to 100.0%), mean tricks 2.3")
+    assert "SU    +2.25         100% (51-100%)  2.3" in text
+    assert (share(1 / 16, None), share(0.5, (1 / 16, 0.9375)), share(1 / 16, (0, 0.125), compact=True)) == (
+        "6.3%", "50.0% (95%: 6.3% to 93.8%)", "6%\u00a0(0-13%)")
+    assert [decimal_text(value, 1) for value in (2.25, -2.25, 0.04, -0.04)] == ["2.3", "-2.3", "0.0", "0.0"]
+    assert percent_text(0.99375, 2) == "99.38" and percent_text(0.5) == "50"
+    assert "(Bonferroni: each interval 99.38%)" in behind_note({"behind_comparisons": 8, "behind_confidence": 0.99375},
+                                                               "contracts")
 
 
 def test_a_zwanzigerrufen_analysis_prints_its_cards_as_the_command_does():
@@ -371,7 +394,7 @@ def test_a_hand_analysis_renders_its_report_in_jupyter():
     assert shown.paragraphs[1] == "4 samples (seed 1); scored with pot 4" and "+2.25 chips" in shown.paragraphs[2]
     assert shown.rows[:2] == [["target", "whose", "forced"], ["tricks (seat 1)", "the hand", "100% (51-100%)"]]
     assert ["card", "mean payment", "win", "mean tricks"] in shown.rows
-    assert ["SU", "+2.25", "100% (51-100%)", "2.2"] in shown.rows
+    assert ["SU", "+2.25", "100% (51-100%)", "2.3"] in shown.rows
     french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
                                  workers=1)
     assert _Cells(french._repr_html_()).paragraphs[0] == str(french).splitlines()[0]
@@ -435,8 +458,8 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     result = play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=3, pot=4)
     text = str(result).splitlines()
     assert text[0] == "Kratzen: 3 boards (seed 1), each played 3 times with the bots rotated; pot 4"
-    assert text[1] == ("bots: random, cheater (plays for the score as attacker, else its own tricks); each board's "
-                       "own contract, attacker 1; variant: the game's defaults")
+    assert text[1] == ("seats 1-3: random, random, cheater (plays for the score as attacker, else its own tricks), "
+                       "each rotation one seat on; each board's own contract, attacker 1; variant: the game's defaults")
     assert text[2:4] == ["mean settlement per seat and deal (± 95% intervals)",
                          "bot      seats played  mean settlement (chips)"]
     assert text[4] == "random   18            -1.89 ± 3.71"  # its random bots' seeds do not see the
@@ -475,10 +498,10 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     assert text[:3] == ["Schafkopf, seat 1: EU E8 E7 GK GO HA H9 SU", "8 samples (seed 1)",
                         "contracts by seat 1's mean payment (game units; ± and brackets: 95% intervals; paired "
                         "samples)"]
-    assert "1  Rufer G      +1.62 ± 1.48        best                        100% (68-100%)  12% (2-47%) Laufende" \
+    assert "1  Rufer G      +1.63 ± 1.48        best                        100% (68-100%)  13% (2-47%) Laufende" \
         in text
     # 8 samples are below the 9 the sign test needs with ten comparisons: no gap has an interval
-    assert "2  Rufer E      +0.62 ± 1.26        +1.00 (too few samples) ~   62% (31-86%)    25% (7-59%) Schneider" \
+    assert "2  Rufer E      +0.63 ± 1.26        +1.00 (too few samples) ~   63% (31-86%)    25% (7-59%) Schneider" \
         in text
     assert max(map(len, text[3:14])) < 130  # each cell said '(95%: ...)': 190 columns
     assert "payment: the seat's share of its side's settlement (two seats share a Rufer's)" in text
@@ -489,10 +512,10 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     html = _Cells(advice._repr_html_())
     assert html.paragraphs[:2] == text[:2] and html.paragraphs[-1] == text[-1]
     assert html.rows[0] == ["", "contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
-    assert html.rows[1][:5] == ["1", "Rufer G", "+1.62 ± 1.48", "best", "100% (68-100%)"]
+    assert html.rows[1][:5] == ["1", "Rufer G", "+1.63 ± 1.48", "best", "100% (68-100%)"]
     # a figure is kept whole in a notebook too (a no-break space)
-    assert len(html.rows) == 1 + len(advice.rows) and "<br>12%\u00a0(2-47%) Schneider" in advice._repr_html_()
-    assert repr(advice) == "<ContractAdvice Schafkopf, seat 1, 8 samples: best Rufer G +1.62>"
+    assert len(html.rows) == 1 + len(advice.rows) and "<br>13%\u00a0(2-47%) Schneider" in advice._repr_html_()
+    assert repr(advice) == "<ContractAdvice Schafkopf, seat 1, 8 samples: best Rufer G +1.63>"
 
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
@@ -683,9 +706,9 @@ def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_re
     dataclass dump; the ``repr`` stays the dataclass's."""
     analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=4, workers=1, pot=4)
     first, target = analysis.openings[0], analysis.bonuses[0]
-    assert str(first) == "SU  mean payment +2.25  win 100.0% (95%: 51.0% to 100.0%)  mean tricks 2.2"
+    assert str(first) == "SU  mean payment +2.25  win 100.0% (95%: 51.0% to 100.0%)  mean tricks 2.3"
     assert cells(first._repr_html_()) == [["card", "mean payment", "win", "mean tricks"],
-                                          ["SU", "+2.25", "100% (51-100%)", "2.2"]]  # a table's cell: compact
+                                          ["SU", "+2.25", "100% (51-100%)", "2.3"]]  # a table's cell: compact
     assert cells(first._repr_html_())[1] in _Cells(analysis._repr_html_()).rows  # the report's own row
     assert str(target) == "tricks (seat 1): the hand, forced 100.0% (95%: 51.0% to 100.0%)"
     assert cells(target._repr_html_()) == [["target", "whose", "forced"],
@@ -756,10 +779,10 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, samples=8, workers=1)
     best, second = advice.rows[:2]
     # a row printed alone is a line, with no title to say what ± is: the long form, a table cell's the compact one
-    assert str(best) == ("Rufer G  mean payment: +1.62 (95%: +0.15 to +3.10)  best  win: 100.0% (95%: 67.6% to "
+    assert str(best) == ("Rufer G  mean payment: +1.63 (95%: +0.15 to +3.10)  best  win: 100.0% (95%: 67.6% to "
                          "100.0%)  bonuses made: 12.5% (95%: 2.2% to 47.1%) Laufende, 12.5% (95%: 2.2% to 47.1%) "
                          "Schneider, 12.5% (95%: 2.2% to 47.1%) Schwarz")
-    assert str(second).startswith("Rufer E  mean payment: +0.62 (95%: -0.63 to +1.88)  behind the best: +1.00 "
+    assert str(second).startswith("Rufer E  mean payment: +0.63 (95%: -0.63 to +1.88)  behind the best: +1.00 "
                                   "(too few samples) ~  win: 62.5%")
     rows = cells(best._repr_html_())
     assert rows[0] == ["contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
@@ -769,7 +792,7 @@ def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
     assert str(cards.rows[0]) == (  # the card as the advice's table and the hand diagram write it
-        "♠G  mean payment: -2.00 (all alike)  best  win: 0.0% (95%: 0.0% to 56.1%)  bonuses made: 100.0% (95%: 43.9% "
+        "♠G  mean payment: -2.00 (all alike)  best  win: 0.0% (95%: 0.0% to 56.2%)  bonuses made: 100.0% (95%: 43.9% "
         "to 100.0%) Absolut")
     assert cells(cards.rows[0]._repr_html_()) == [row[1:] for row in _Cells(cards._repr_html_()).rows[:2]]
     announced = contract_advice("zwanzigerrufen", "TS T21 T15 T14 T13 T12 T1 SK HK DG", 2, "Solo", samples=2,

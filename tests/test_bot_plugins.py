@@ -129,6 +129,24 @@ BOTS_MODULE = textwrap.dedent('''
             return super().choose(position)
 
 
+    class Talker(LastCard):
+        """Prints a long line a card in 40 pieces, another to sys.__stdout__ left unflushed, and a third in 40
+        pieces of bytes to sys.stdout.buffer after reconfiguring sys.stdout."""
+
+        name = "talker"
+
+        def choose(self, position):
+            for word in range(40):
+                print(f"talker{position.to_move}-{word}", end=" ")
+            print("end")
+            sys.__stdout__.write("unflushed " * 40 + "end\\n")
+            sys.stdout.reconfigure(errors="replace")
+            for word in range(40):
+                sys.stdout.buffer.write(f"bytes{position.to_move}-{word} ".encode())
+            sys.stdout.buffer.write(b"end\\n")
+            return super().choose(position)
+
+
     class Stalls(LastCard):
         """Stopped by Ctrl-C as it chooses its second card, as a bot too slow to wait for is."""
 
@@ -395,7 +413,7 @@ def test_a_worker_that_cannot_rebuild_the_bot_says_so_not_that_it_died(tmp_path,
 def test_the_report_names_a_bot_of_ones_own_by_its_name(bots_dir):
     process = _match(bots_dir, "mybots:LastCard,random,random,random", "-n", "2", "--no-rotate")
     assert process.returncode == 0, process.stderr
-    assert "bots: last, random;" in process.stdout
+    assert "seats 1-4: last, random, random, random;" in process.stdout
     assert "│ last " in process.stdout
 
 
@@ -514,6 +532,27 @@ def test_what_a_bot_prints_goes_to_stderr_and_the_json_stays_whole(bots_dir, wor
     # 2 boards, 4 rotations, 8 cards a deal (two workers' lines may interleave)
     for said in ("chatty: thinking", "chatty: to sys.__stdout__", "chatty: to file descriptor 1"):
         assert process.stderr.count(said) == 2 * 4 * 8, said
+
+
+@needs_two_cores
+def test_what_bots_print_on_two_workers_comes_whole_line_by_line(bots_dir):
+    """Two workers' prints mixed within a line on stderr where each print's pieces were written one by one (python
+    -u), a line written to sys.__stdout__ without a flush was lost with the worker's buffer, and a worker's
+    sys.stdout had no ``buffer`` (nor ``reconfigure``) for a bot's bytes: every line comes, whole, each from one
+    seat."""
+    process = subprocess.run([sys.executable, "-u", "-c", STICH, "match", "--game", "schafkopf", "--bots",
+                              "mybots:Talker,mybots:Talker,random,random", "-n", "4", "-j", "2"],
+                             cwd=bots_dir, capture_output=True, text=True, timeout=600)
+    assert process.returncode == 0, process.stderr
+    lines = process.stderr.splitlines()
+    talk = [line for line in lines if line.startswith(("talker", "bytes"))]
+    unflushed = [line for line in lines if line.startswith("unflushed")]
+    # 4 boards, 4 rotations, 2 talkers of 8 cards a deal, two lines in pieces a card
+    assert len(talk) == 2 * len(unflushed) == 2 * 4 * 4 * 2 * 8
+    assert all(line == "unflushed " * 40 + "end" for line in unflushed)
+    for line in talk:
+        seat = line.split("-")[0]
+        assert line == " ".join(f"{seat}-{word}" for word in range(40)) + " end", line
 
 
 def test_a_built_in_bot_that_raises_is_said_in_one_line_without_its_traceback(bots_dir):

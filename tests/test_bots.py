@@ -203,9 +203,83 @@ def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_
     assert len(match.deals) == 2 and all(len(deal.play) == 32 for deal in match.deals)
     with pytest.raises(StichError, match=r"^board 1, rotation 0, card 1 \(trick 1\): bot illegal at seat 1 chose "
                                          r"\w+, which is not a legal card here "
-                                         r"\(seat 1 does not hold \w+ \(legal: [\w ]+\)\)$"):
+                                         r"\(seat 1 does not hold \w+: seat [234] holds it \(legal: [\w ]+\)\)$"):
         play_match("schafkopf", [Illegal(), FirstCard(), FirstCard(), FirstCard()], boards=1, seed=3,
                    contract="Solo E")
+
+
+def test_a_mean_of_two_boards_is_rounded_as_its_boards_add_up():
+    """Boards of 0 and +1.25 for the cheater make a mean of exactly 0.625, which the report wrote +0.62 (the float's
+    half-to-even rounding, which wrote 0.375 as +0.38): a reader adding the boards up rounds it to +0.63."""
+    from solver.games.outcome import in_table_cell, signed_mean
+
+    result = play_match("schafkopf", [make_bot(spec, seed=2) for spec in ("cheater", "random", "random", "random")],
+                        boards=2, seed=2)  # stich match -g schafkopf --bots cheater,random,random,random -n 2 -s 2
+    boards = [statistics.fmean(payment for deal in result.deals if deal.board == board
+                               for bot, payment in zip(deal.bots, deal.payments) if bot == "cheater")
+              for board in (1, 2)]
+    assert boards == [0.0, 1.25] and result.bots["cheater"].mean == 0.625
+    assert "cheater  8             +0.63 ± 7.94" in str(result).splitlines()
+    assert [signed_mean(value) for value in (0.625, -0.625, 0.375, 0.125, 0.615, -0.004)] == [
+        "+0.63", "-0.63", "+0.38", "+0.13", "+0.62", "0.00"]
+    assert in_table_cell(0.625, 0.3125, 0.875, percent=True) == "63%\u00a0(31-88%)"
+
+
+def test_a_mean_s_text_rounds_the_exact_figure_not_the_json_s():
+    """A mean of 0.62496 is 0.625 in the JSON (four places) and +0.62 in the text, which rounds the exact figure
+    once: rounding the JSON's rounded figure again would say +0.63, one off in the last place. A huge figure is
+    written whole, not a decimal module error."""
+    from solver.games.outcome import decimal_text, percent_text, signed_mean
+    from solver.match import Mean
+
+    mean = Mean(0.62496, 0.37496, 0.87504, 10)
+    assert mean.as_dict()["mean"] == 0.625 and mean.as_dict()["interval"] == [0.375, 0.875]
+    assert str(mean) == "+0.62 (95%: +0.37 to +0.88)"
+    assert (signed_mean(-0.62496), decimal_text(70.24996, 1), percent_text(0.62496)) == ("-0.62", "70.2", "62")
+    assert signed_mean(1e300) == "+1" + "0" * 300 + ".00" and percent_text(-1e300) == "-1" + "0" * 302
+
+
+def test_a_bot_that_plays_a_card_on_the_table_is_told_it_is_on_the_table():
+    """A bot that handed back a card of ``position.trick`` (a trick read for its hand) was told its seat "does not
+    hold" it, which sent its author looking in the hand."""
+
+    class TableCard:
+        name = "table"
+
+        def choose(self, position):
+            return position.trick[0] if position.trick else min(position.legal_cards(), key=lambda card: card.index)
+
+    with pytest.raises(StichError) as failed:
+        play_match("schafkopf", [TableCard(), RandomBot(), RandomBot(), RandomBot()], boards=1, seed=1)
+    assert str(failed.value) == ("board 1, rotation 0, card 8 (trick 2): bot table at seat 1 chose G7, which is not a "
+                                 "legal card here (seat 1 does not hold G7: on the table, played by seat 2 (legal: GZ "
+                                 "GK))")
+    start = position_from_record(random_record("schafkopf", 1, 1))
+    led = start.play("EZ")
+    with pytest.raises(StichError, match=r"^seat 2 does not hold EZ: on the table, played by seat 1 \(legal: EA\)$"):
+        led.play("EZ")
+    with pytest.raises(StichError, match=r"^seat 2 does not hold EZ: played already, by seat 1 \(legal: "):
+        led.play_cards("EA E9 E7").play("EZ")
+
+
+def test_a_card_played_before_an_ending_s_start_is_said_so_by_the_api_and_play():
+    """A card in no hand and no trick of an ending was said only as not held (the API) or with nothing after it
+    (``--play``): both say it was played before the ending's start, in the one wording of a Play section's."""
+    from typer.testing import CliRunner
+
+    from solver import parse_positions
+    from solver.cli.main import app
+
+    text = ('[Game "Schafkopf"] [Deal "1: EO GO / SU EZ / GZ GK / H8 H7"] [Contract "Rufer E"] [Declarer "1"] '
+            '[Partner "2"] [CalledSuitLed "yes"]')
+    ending = parse_positions(text)[0]
+    with pytest.raises(StichError, match=r"^seat 1 does not hold EA: played before this ending's start \(legal: EO "
+                                         r"GO\)$"):
+        ending.play("EA")
+    shown = CliRunner().invoke(app, ["show", "-", "--play", "EA"], input=text)
+    assert shown.exit_code == 1
+    assert "stich: --play: card 1: seat 1 does not hold EA: played before this ending's start (legal: EO GO)" in \
+        shown.stderr
 
 
 class _FailsOnCall:
@@ -595,7 +669,31 @@ def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_pl
     said = [line for line in done.stderr.splitlines() if "past the time limit" in line]
     assert len(said) == 1 and said[0].startswith("stich: match: ") and said[0].endswith(
         "s past the time limit of 0.001 s: the boards in play at the limit were played to the end (whole boards, one "
-        "a worker)"), done.stderr
+        "a worker); 4 boards not started (--checkpoint FILE keeps the boards played, for a rerun to play the rest)"), \
+        done.stderr
+
+
+def test_a_match_the_time_limit_stopped_says_the_boards_not_started_are_left_for_a_rerun(tmp_path):
+    """A time limit left boards unplayed without a word of them on stderr, nor of the checkpoint that keeps the ones
+    played: a rerun of the same command plays the rest, to the match an unstopped run plays."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    def match(*options):
+        return subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game", "kratzen",
+                               "--bots", "random,random,cheater", "-n", "3", "--seed", "2", "--pot", "4", "-j", "1",
+                               "--json", *options],
+                              cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+
+    journal = tmp_path / "match.ckpt"
+    cut = match("--time-limit", "0.001", "--checkpoint", str(journal))
+    assert cut.returncode == 0 and json.loads(cut.stdout)["stopped"] == "time limit", cut.stderr
+    assert cut.stderr.rstrip().endswith(f"; 2 boards not started: the boards played are kept in {journal}: rerun the "
+                                        "command to play the rest"), cut.stderr
+    resumed, whole = match("--checkpoint", str(journal)), match()
+    assert resumed.returncode == whole.returncode == 0
+    assert json.loads(resumed.stdout) == json.loads(whole.stdout)
 
 
 def test_the_overrun_text_says_the_time_in_all_and_past_the_limit():
@@ -603,6 +701,8 @@ def test_the_overrun_text_says_the_time_in_all_and_past_the_limit():
 
     assert overrun_text(60, 75.25) == ("stich: match: 75.2 s in all, 15.2 s past the time limit of 60 s: the boards "
                                        "in play at the limit were played to the end (whole boards, one a worker)")
+    assert overrun_text(60, 75.25, 1).endswith("(whole boards, one a worker); 1 board not started (--checkpoint FILE "
+                                               "keeps the boards played, for a rerun to play the rest)")
     assert "0.0 s past" in overrun_text(60, 59.0)
 
 
@@ -878,8 +978,9 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     runner = CliRunner()
     text = runner.invoke(app, args)
     assert text.exit_code == 0, text.output
-    assert ("bots: sampling (2 samples a card, plays for the points), random, cheater (plays for the points); "
-            "contract Solo H, declarer 2; variant: laufende_mode=only_if_holder_wins\n") in text.stdout
+    assert ("seats 1-4: sampling (2 samples a card, plays for the points), random, random, cheater (plays for the "
+            "points), each rotation one seat on; contract Solo H, declarer 2; "
+            "variant: laufende_mode=only_if_holder_wins\n") in text.stdout
     shown = runner.invoke(app, [*args, "--json"])
     document = json.loads(shown.stdout)
     assert schema_errors(document, RESULT_SCHEMA) == []
@@ -888,6 +989,12 @@ def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
     settings = {name: (bot["plays_for"], bot["samples"], bot["card_time"]) for name, bot in document["bots"].items()}
     assert settings == {"sampling": ("points", 2, None), "random": (None, None, None),
                         "cheater": ("points", None, None)}
+    # the rotations as the setup line and the JSON's seating say them: the first as seated, each one seat on
+    assert document["seating"] == ["sampling", "random", "random", "cheater"]
+    assert [deal["bots"] for deal in document["deals"]] == [["sampling", "random", "random", "cheater"],
+                                                            ["cheater", "sampling", "random", "random"],
+                                                            ["random", "cheater", "sampling", "random"],
+                                                            ["random", "random", "cheater", "sampling"]]
     bots = [make_bot("sampling:1", seed=2, time_limit=0.5), *[make_bot("random", seed=2)] * 2]
     library = play_match("kratzen", bots, boards=1, seed=2, variant="must_undertrump=false").as_dict()
     assert library["contract"] is None and library["declarer"] == 1
@@ -908,8 +1015,8 @@ def test_a_match_setup_spells_the_contract_and_flags_one_way_however_they_were_t
                 "--variant", flag, "--variant", default]  # a flag given at its default is said too
         text = runner.invoke(app, args)
         assert text.exit_code == 0, text.output
-        assert ("bots: random; contract Solo H, declarer 1; variant: laufende_mode=only_if_holder_wins, "
-                "runaway_count_at=lead\n") in text.stdout
+        assert ("seats 1-4: random, random, random, random, each rotation one seat on; contract Solo H, "
+                "declarer 1; variant: laufende_mode=only_if_holder_wins, runaway_count_at=lead\n") in text.stdout
         document = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
         assert document["contract"] == "Solo H"
         assert document["variant"] == {"laufende_mode": "only_if_holder_wins", "runaway_count_at": "lead"}
@@ -1189,8 +1296,8 @@ def test_a_match_setup_from_the_api_spells_the_contract_and_flags_as_the_game_re
     assert result.setup is not None
     assert (result.setup.contract, result.setup.variant) == (
         "Solo H", (("laufende_mode", "only_if_holder_wins"), ("runaway_count_at", "lead")))
-    said = ("bots: random; contract Solo H, declarer 1; variant: laufende_mode=only_if_holder_wins, "
-            "runaway_count_at=lead")
+    said = ("seats 1-4: random, random, random, random, each rotation one seat on; contract Solo H, "
+            "declarer 1; variant: laufende_mode=only_if_holder_wins, runaway_count_at=lead")
     assert match_report(result).setup == said
     assert said in str(result)
     kratzen = play_match("kratzen", bots[:3], boards=1, variant="weli_also_bells=YES")
@@ -1262,7 +1369,7 @@ def test_a_kratzen_match_names_its_measure_tricks_as_solve_does(tmp_path):
 
     common = ["match", "--game", "kratzen", "--bots", "cheater,random,random", "-n", "1", "--pot", "6", "-j", "1"]
     played = run(*common, "-o", "tricks")
-    assert "bots: cheater (plays for its own tricks), random; " in played.stdout
+    assert "seats 1-3: cheater (plays for its own tricks), random, random, " in played.stdout
     # the JSON says the name the command takes (not "points", which -o refuses for Kratzen); the checkpoint's
     # identity keeps the bots' word, "points", so that older checkpoints still resume
     assert json.loads(run(*common, "-o", "tricks", "--json").stdout)["bots"]["cheater"]["plays_for"] == "tricks"
@@ -1292,7 +1399,8 @@ FROZEN_MATCH = ("match", "--game", "kratzen", "--bots", "random,cheater,random",
                 "11", "-o", "tricks")
 FROZEN_REPORT = """\
 Kratzen: 5 boards (seed 11), each played 3 times with the bots rotated; pot 3
-bots: random, cheater (plays for its own tricks); each board's own contract, attacker 1; variant: the game's defaults
+seats 1-3: random, cheater (plays for its own tricks), random, each rotation one seat on; \
+each board's own contract, attacker 1; variant: the game's defaults
 mean settlement per seat and deal (± 95% intervals) 
 ┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━┓
 ┃ bot     ┃ seats played ┃ mean settlement (chips) ┃
@@ -1338,6 +1446,8 @@ def test_a_match_that_keeps_no_deal_reports_and_writes_what_it_did_when_it_kept_
         # the one value said otherwise since: Kratzen's measure by the name -o takes (the frozen line said "points")
         assert document["bots"]["cheater"]["plays_for"] == "tricks"
         document["bots"]["cheater"]["plays_for"] = "points"
+        # and a key added since: the seats, as the setup line says them
+        assert document.pop("seating") == ["random", "cheater", "random"]
         assert hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest() == FROZEN_DOCUMENT_SHA256
     bots = [make_bot("random", seed=11), make_bot("cheater", seed=11, plays_for="points"),
             make_bot("random", seed=11)]
@@ -1499,7 +1609,7 @@ def test_hand_built_sampling_bots_are_named_by_their_samples_and_one_name_is_one
                         pot=3)
     assert result.seats == {"sampling:1": 6, "sampling:8": 6, "random": 6}
     # in Kratzen only the attacker plays for the score (his payment), every other seat for its own tricks
-    assert ("bots: sampling:1 (1 sample a card, plays for the score as attacker, else its own tricks), sampling:8 "
+    assert ("seats 1-3: sampling:1 (1 sample a card, plays for the score as attacker, else its own tricks), sampling:8 "
             "(8 samples a card, ") in str(result)
     same_name = [SamplingBot(samples=1, name="mine"), SamplingBot(samples=8, name="mine"), RandomBot()]
     with pytest.raises(StichError, match=r"^the bots at seats 1 and 2 are both named 'mine' but differ \(samples 1 "
@@ -1901,6 +2011,30 @@ def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_positi
     assert kratzen.called_card is None
     assert kratzen.play("G9").winning_seat == 1 and kratzen.play_cards("G9 GZ").winning_seat == 2
     assert kratzen.play_cards("G9 GZ E8").history[-1].winner == 3  # seat 3 has no G: it trumps, the trick's last
+
+
+def test_a_bot_reads_the_declarer_1_based_and_the_trumps_in_their_ranking():
+    """A bot read the declarer as ``position.rules.declarer + 1`` (the engine's 0-based seat beside the position's
+    1-based ones) and had no order of the trumps: the position says both."""
+    from solver.generate import random_position
+
+    rufer = random_position("schafkopf", 1, 1)
+    assert rufer.declarer == 1 == rufer.rules.declarer + 1
+    assert random_position("schafkopf", 1, 1, declarer=3).declarer == 3
+    assert " ".join(card.name for card in rufer.trump_order) == "EO GO HO SO EU GU HU SU HA HZ HK H9 H8 H7"
+    wenz = random_position("schafkopf", 1, 1, contract="Wenz")
+    assert " ".join(card.name for card in wenz.trump_order) == "EU GU HU SU"
+    normal = random_position("zwanzigerrufen", 1, 1, contract="Normal T20")
+    ranked = [card.name for card in normal.trump_order]
+    assert ranked[:3] == ["TS", "T21", "T20"] and ranked[-1] == "T1" and len(ranked) == 20
+    kratzen = random_position("kratzen", 1, 2)  # trump E: its ace, then the Weli
+    assert " ".join(card.name for card in kratzen.trump_order) == "EA S6 EK EO EU EZ E9 E8 E7"
+    assert set(rufer.trump_order) == set(rufer.trumps) and not random_position(
+        "zwanzigerrufen", 1, 1, contract="Suit Solo").trump_order
+    # ranked once per rules object, which every position of the deal shares: a bot asks at every card
+    later = rufer.play(next(iter(rufer.legal_cards())))
+    assert later.rules is rufer.rules and later.rules.trump_order() is rufer.rules.trump_order()
+    assert later.trump_order == rufer.trump_order
 
 
 def test_play_out_on_two_threads_leaves_sys_stdout_as_it_was():

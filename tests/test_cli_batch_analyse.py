@@ -333,7 +333,7 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
     assert rows == ["│ tricks (seat 1) │ seat 1 │ 5% (1-17%) │",
                     "│ tricks (seat 2) │ the hand │ 100% (91-100%) │",
                     "│ tricks (seat 3) │ seat 3 │ 15% (7-29%) │",
-                    "│ tricks (seat 4) │ seat 4 │ 22% (12-38%) │"]
+                    "│ tricks (seat 4) │ seat 4 │ 23% (12-38%) │"]
     assert "targets forced (brackets: 95% intervals)" in result.stdout
     assert "targets forced" in result.stdout and "bonus" not in result.stdout  # Kratzen has no bonuses
     result = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",

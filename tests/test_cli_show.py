@@ -479,7 +479,7 @@ def test_a_play_card_given_on_the_command_line_is_said_at_play_and_one_in_the_fi
     schafkopf = EXAMPLES / "schafkopf.tbn"
     illegal = run(*command[:1], schafkopf, *command[1:], "-b", "6", "--play", "EO", code=1)
     assert illegal.stdout == "" and illegal.stderr == (
-        "stich: --play: card 1: seat 2 does not hold EO: played already, by seat 1 (legal: GA SZ) "
+        "stich: --play: card 1: seat 2 does not hold EO: on the table, played by seat 1 (legal: GA SZ) "
         f"(the record at {schafkopf}:88, board 6, not answered)\n")
     foreign = run(*command[:1], schafkopf, *command[1:], "-b", "6", "--play", "XX", code=1)
     assert foreign.stderr == (

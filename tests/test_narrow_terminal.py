@@ -137,7 +137,7 @@ def test_the_match_report_fits_80_columns():
     lines = _on_terminal("match", "--game", "schafkopf", "--bots", "sampling:2,random,random,random", "-n", "2",
                          "-j", "1", "--seed", "3")
     assert not _too_wide(lines), _too_wide(lines)
-    assert any(line.startswith("bots: sampling:2") for line in lines)
+    assert any(line.startswith("seats 1-4: sampling:2") for line in lines)
 
 
 def test_the_benchmark_fits_80_columns():
@@ -154,7 +154,7 @@ def test_a_pipe_keeps_its_tables_whole_and_its_lines_unwrapped():
     assert "┃ contract  ┃" in table and max(len(line) for line in table.splitlines()) == 110  # "Suit Solo" is wider
     match = _piped("match", "--game", "schafkopf", "--bots", "sampling:2,random,random,random", "-n", "2", "-j",
                    "1", "--seed", "3")
-    setup = next(line for line in match if line.startswith("bots: "))
+    setup = next(line for line in match if line.startswith("seats 1-"))
     assert setup.endswith("variant: the game's defaults")
 
 

@@ -217,7 +217,7 @@ def test_every_card_play_refuses_is_an_illegal_play_and_one_not_in_the_pack_an_u
     assert not isinstance(caught.value, solver.UnknownCardError)  # a card of the pack, but not this seat's
     # what the seat may play instead is said by the library, as for a card against the rules (the CLI adds nothing)
     legal = " ".join(card.name for card in position.legal_cards())
-    assert str(caught.value) == f"seat 1 does not hold T1 (legal: {legal})" and legal
+    assert str(caught.value) == f"seat 1 does not hold T1: seat 2 holds it (legal: {legal})" and legal
 
 
 def test_kratzen_must_beat_and_the_message_says_so():

@@ -1037,3 +1037,29 @@ def test_the_mean_tricks_interval_stays_within_what_a_seat_can_take():
     assert "(95%: 0.0 to 0.1)" in report_text(weak.as_dict())
     strong = analyse_hand("kratzen", "HA S6 HO EA", 1, "Trump H", seats=4, samples=30, seed=1, workers=1)
     assert 3.9 < strong.mean < 4 and strong.interval[0] < strong.mean and strong.interval[1] == 4.0
+
+
+def test_a_rufer_sample_is_redrawn_where_the_call_could_not_have_been_made():
+    """A sampled Schafkopf match redraws many shuffles of a Rufer from a defender's seat (here 190 for 100 samples):
+    each that gives the caller the called ace, or no plain card of its suit, is refused, since he could not have
+    called it. That is the call's information, and rejection keeps every deal the call allows equally likely."""
+    from collections import Counter
+
+    from solver.generate import random_position
+    from solver.sampling import _draw
+
+    position = random_position("schafkopf", 1, 4)  # Rufer E, declarer 1
+    assert str(position.rules.contract) == "Rufer E"
+    setup = position_setup(position, 3, seed=1)
+    refusals: Counter[str] = Counter()
+    drawn = [_draw(setup, k, 1000, refusals) for k in range(100)]
+    assert set(refusals) == {"the caller (seat 1) holds the called ace EA",
+                             "the caller (seat 1) holds no plain E card: that ace cannot be called"}
+    assert refusals.total() == 190
+    ace = position.pack.parse("EA").index
+    plain = [position.pack.parse(token).index for token in "EZ EK E9 E8 E7".split()]
+    for sample in drawn:
+        assert sample is not None
+        rules, _ = sample
+        caller = rules.deal.hands[0]
+        assert not caller >> ace & 1 and any(caller >> card & 1 for card in plain)

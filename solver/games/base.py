@@ -298,6 +298,20 @@ class Rules:
                        if led != tables.card_class[card]))
         return trumps
 
+    def trump_order(self) -> tuple[int, ...]:
+        """The contract's trumps (:meth:`trump_cards`), the highest first: the order in which they beat each other
+        on a trick led in another suit, read from :meth:`tables`, once per rules object."""
+        order = self.__dict__.get("_trump_order")
+        if order is None:
+            tables = self.tables()
+
+            def power(card: int) -> int:
+                return max(tables.power[led][card] for led in range(tables.n_classes) if led != tables.card_class[card])
+
+            trumps = [card for card in range(tables.n_cards) if self.trump_cards() >> card & 1]
+            order = self.__dict__["_trump_order"] = tuple(sorted(trumps, key=power, reverse=True))
+        return order
+
     # Sides and objectives ---------------------------------------------------------------------------------------
 
     @property

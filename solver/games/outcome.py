@@ -9,6 +9,7 @@ settlement).
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Context, Decimal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
@@ -206,10 +207,43 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
+#: The decimals a report's JSON writes a mean, an interval's end and a share to (a match's and advice's documents).
+JSON_PLACES = 4
+
+
+def half_up(value: float, places: int = 2, scale: int = 1) -> Decimal | float:
+    """``value`` times ``scale`` rounded to ``places`` half away from zero, as a reader rounds a figure: 0.625 (two
+    boards of 0 and +1.25) is +0.63, 62.5% is 63%, -0.625 is -0.63. The decimal rounded is the float's shortest repr,
+    so 0.615 (a hair below it in binary) is +0.62 too. The exact figure is rounded, not the JSON's four places: a mean
+    of 0.62496 is +0.62 though the JSON writes 0.625 (rounding a rounded figure again can be off by one in the last
+    place). Not finite: ``value`` as it is."""
+    if not math.isfinite(value):
+        return value
+    written = Decimal(repr(float(value))) * scale
+    # as many digits as the rounded figure has, however large: the default 28 would fail on a huge value
+    digits = Context(prec=max(written.adjusted(), 0) + places + 2)
+    rounded = written.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=digits)
+    return rounded + 0  # -0 as 0
+
+
+def decimal_text(value: float, places: int, scale: int = 1) -> str:
+    """``value`` times ``scale`` written to ``places`` decimals, rounded as :func:`half_up` rounds: a mean of card
+    points ``70.3`` for 70.25, a share ``62.5`` for 0.625 at ``scale`` 100. Every figure a report writes with a fixed
+    number of decimals goes through it, so that all round alike."""
+    return f"{half_up(value, places, scale):.{places}f}"
+
+
+def percent_text(value: float, places: int = 0) -> str:
+    """A share ``value`` (0 to 1) as a figure of percent to ``places`` decimals (:func:`decimal_text`), without the
+    sign, which a range writes once: ``63`` for 0.625, ``(31-88%)``."""
+    return decimal_text(value, places, 100)
+
+
 def signed_mean(value: float) -> str:
-    """A mean payment to two places, signed as :func:`signed` signs a settlement: ``+1.25``, ``-0.40``, and ``0.00``
-    for a mean that rounds to zero (``+0.00`` read as a gain, ``-0.00`` of a tiny negative as a loss)."""
-    text = f"{value:+.2f}"
+    """A mean payment to two places (:func:`half_up`), signed as :func:`signed` signs a settlement: ``+1.25``,
+    ``-0.40``, and ``0.00`` for a mean that rounds to zero (``+0.00`` read as a gain, ``-0.00`` of a tiny negative
+    as a loss)."""
+    text = f"{half_up(value):+.2f}"
     return "0.00" if text in ("+0.00", "-0.00") else text
 
 
@@ -269,14 +303,14 @@ def in_table_cell(value: float, low: float | None, high: float | None, *, percen
     Its spaces are :data:`FIGURE_SPACE`: a figure and its interval read as one."""
     if percent:
         if not has_interval(low, high):
-            return f"{value:.0%}"
+            return f"{percent_text(value)}%"
         assert low is not None and high is not None
-        return unbroken(f"{value:.0%} ({low * 100:.0f}-{high:.0%})")
+        return unbroken(f"{percent_text(value)}% ({percent_text(low)}-{percent_text(high)}%)")
     if not has_interval(low, high):
         return signed_mean(value)
     assert low is not None and high is not None
     if abs((value - low) - (high - value)) < HALF_LAST_PLACE:
-        return unbroken(f"{signed_mean(value)} ± {(high - low) / 2:.2f}")
+        return unbroken(f"{signed_mean(value)} ± {decimal_text((high - low) / 2, 2)}")
     return unbroken(f"{signed_mean(value)} ({signed_mean(low)} to {signed_mean(high)})")
 
 
