@@ -34,6 +34,7 @@ from solver.board import session
 from solver.workers import worker_settlement_engine
 from solver.board import create_app
 from solver.board.session import MAX_MOVES, MAX_RECORDS, card_face
+from stopping_helpers import signals_as_a_shell_gives_them
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ZR = EXAMPLES / "zwanzigerrufen.tbn"
@@ -1390,7 +1391,7 @@ def _board_process(*arguments: str) -> subprocess.Popen:
     """``stich board ARGUMENTS --no-open --port 0`` in a process of its own: its address is its stdout's first line."""
     return subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", *arguments,
                              "--no-open", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, BROWSER="false"))
+                            env=dict(os.environ, BROWSER="false"), preexec_fn=signals_as_a_shell_gives_them)
 
 
 def _ends_cleanly_on_sigterm(process: subprocess.Popen) -> None:
@@ -2917,7 +2918,8 @@ def test_a_stop_while_standard_input_is_read_says_so():
     try:
         with subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "-",
                                "--no-open", "-p", "0"], stdin=terminal, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) as process:
+                              stderr=subprocess.PIPE, text=True,
+                              preexec_fn=signals_as_a_shell_gives_them) as process:
             try:
                 prompt = process.stderr.readline()  # said as the reading begins
                 process.send_signal(signal.SIGINT)
