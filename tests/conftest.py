@@ -32,3 +32,20 @@ def two_worker_cores(monkeypatch):
     from solver import workers
 
     monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+
+
+@pytest.fixture(autouse=True)
+def _stop_signals_put_back():
+    """SIGINT, SIGTERM and SIGHUP as they were before each test: a command run in this process begins its stop by
+    ignoring later signals (solver.interrupts.begin_stop), which lasts where no exit follows, and every process a later
+    test starts inherits an ignored signal and keeps ignoring it (a board reading standard input ran on past Ctrl-C)."""
+    import signal
+    import threading
+
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    before = {signum: signal.getsignal(signum) for signum in signals}
+    yield
+    if threading.current_thread() is threading.main_thread():
+        for signum, handler in before.items():
+            if handler is not None and signal.getsignal(signum) is not handler:
+                signal.signal(signum, handler)
