@@ -17,16 +17,15 @@ from solver.files import locked_while_written
 from solver.generate import contract_refusal
 from solver.games import get_game
 from solver.games.outcome import measure_words
-from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_SAMPLES, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
-                           MIN_WORKER_MEMORY_MB)
+from solver.limits import MAX_SAMPLES, MAX_WORKER_MEMORY_MB, MIN_WORKER_MEMORY_MB
 from solver.position import Position
 from solver.scoring import MAX_POT
 from solver.variant import rules_note
 
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
-from .options import (ALL_MESSAGES, CAPPED_POOL, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB, POOL_THREADS,
-                      SCHEDULER, check_game_options, checked_seed, engine_for, game_examples, game_option,
-                      parse_variant_options, pool_options, time_limit_help, workers_option)
+from .options import (ALL_MESSAGES, CAPPED_POOL, DASK_VERBOSE, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB,
+                      POOL_THREADS, SCHEDULER, WORKER_WAIT, check_game_options, checked_seed, engine_for, game_examples,
+                      game_option, parse_variant_options, pool_options, time_limit_help, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import (CardPainter, fits, fits_compacted, for_stdout, least_width, plural, record_head, table_cell,
                      status_on_stderr, stdout_console)
@@ -206,11 +205,8 @@ def analyse(
     threads: Optional[int] = POOL_THREADS,
     table_mb: Optional[int] = POOL_TABLE_MB,
     scheduler: Optional[str] = SCHEDULER,
-    worker_wait: float = typer.Option(
-        DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
-        help="With --scheduler: how many seconds to wait for a Dask worker to join, at the start or after "
-             "every worker left, before giving up (0: give up at once)."),
-    verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
+    worker_wait: float = WORKER_WAIT,
+    verbose: bool = DASK_VERBOSE,
     all_messages: bool = ALL_MESSAGES,
     time_limit: Optional[float] = typer.Option(
         None, "--time-limit", metavar="SECONDS", min=0.001,

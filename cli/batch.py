@@ -13,13 +13,13 @@ import typer
 from solver.files import is_stream_output
 from solver.formats.tbn import no_records_said
 from solver.interrupts import begin_stop, restore_signals, stop_signals_taken
-from solver.limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
-                           MIN_WORKER_MEMORY_MB)
+from solver.limits import MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MIN_WORKER_MEMORY_MB
 
 from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name, input_errors, message,
                      say_interrupted)
-from .options import (ALL_MESSAGES, CAPPED_POOL, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER, engine_for,
-                      output_file, parse_variant_options, pool_options, variant_examples, workers_option)
+from .options import (ALL_MESSAGES, CAPPED_POOL, DASK_VERBOSE, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER,
+                      WORKER_WAIT, engine_for, output_file, parse_variant_options, pool_options, variant_examples,
+                      workers_option)
 from .records import emit_json
 from .output import checked_output, names_stdout
 from .render import on_a_terminal, stderr_console
@@ -115,11 +115,8 @@ def batch(
              "is written as an error (default: no cap)."),
     threads: Optional[int] = POOL_THREADS,
     table_mb: Optional[int] = POOL_TABLE_MB,
-    worker_wait: float = typer.Option(
-        DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
-        help="With --scheduler: how many seconds to wait for a Dask worker to join, at the start or after "
-             "every worker left, before giving up (0: give up at once)."),
-    verbose: bool = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too."),
+    worker_wait: float = WORKER_WAIT,
+    verbose: bool = DASK_VERBOSE,
     pot: Optional[int] = POT,
     all_messages: bool = ALL_MESSAGES,
     as_json: bool = typer.Option(False, "--json", help="The run's summary as one JSON document on stdout (the "

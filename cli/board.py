@@ -76,10 +76,12 @@ def board(
     from solver.board.session import MAX_FILE_BYTES, too_large_text
 
     flags = parse_variant_options(variant)
-    if [str(path) for path in files or []].count("-") > 1:
+    files = files or []
+    piped = [str(path) for path in files].count("-")
+    if piped > 1:
         raise typer.BadParameter("- (standard input) is given more than once: it can be read once",
                                  param_hint="'[FILE]...'")
-    for path in files or []:
+    for path in files:
         if str(path) == "-":  # read after the files are checked: a bad one is said at once, not when stdin ends
             continue
         # what is there, by the one rule for "not a regular file" (a folder, a pipe, a socket, a device)
@@ -98,8 +100,8 @@ def board(
         if size > MAX_FILE_BYTES:
             said(f"stich: {too_large_text(path, size)}")
             raise typer.Exit(EXIT_BAD_INPUT)
-    stdin = standard_input() if any(str(path) == "-" for path in files or []) else None
-    said_at_start(files or [], board, flags, stdin)
+    stdin = standard_input() if piped else None
+    said_at_start(files, board, flags, stdin)
     # the card values search on every core the graph and the odds leave free (docs/board.md: the core budget)
     engine = engine_for(table_mb) or EngineSolver()
     try:
@@ -115,7 +117,7 @@ def board(
         raise typer.Exit(EXIT_BAD_INPUT) from None
     bound = listener.getsockname()[1]
     network = on_network(str(listener.getsockname()[0]))  # a name is as local as the address it was bound to
-    app = create_app(files or [], board=board, host=host, port=bound, time_limit=time_limit,
+    app = create_app(files, board=board, host=host, port=bound, time_limit=time_limit,
                      engine=engine, allow_hosts=allow_hosts or [], network=network, variant=flags, stdin=stdin)
     local = ("::1" if ipv6 else "127.0.0.1") if is_wildcard(host) else host.strip("[]")  # what this machine opens
     url = address_url(local, bound)

@@ -15,13 +15,13 @@ from rich.table import Table
 from solver.errors import InvalidContractError, StichError, did_you_mean
 from solver.games import games_with, get_game
 from solver.games.base import score_or_measure
-from solver.limits import DEFAULT_SAMPLES, PLAYS_FOR
+from solver.limits import DEFAULT_SAMPLES
 from solver.scoring import MAX_POT
 
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
                      warnings_said)
 from .startup import mark_stop_said
-from .options import (DEFAULT_SEED, check_game_options, checked_seed, game_option, given,
+from .options import (DEFAULT_SEED, SCORE_OR_MEASURE, check_game_options, checked_seed, game_option, given,
                       parse_variant_options, score_or_measure_names, time_limit_help, workers_option,
                       workers_within_cores)
 from .records import compact_json
@@ -40,9 +40,9 @@ OWN_MEASURES = ("points", "tricks")
 
 def _plays_for(value: str) -> str:
     value = value.strip().lower()
-    if value not in (*PLAYS_FOR, *OWN_MEASURES):
+    if value not in SCORE_OR_MEASURE:
         raise typer.BadParameter(f"a bot plays for score, points or (Kratzen) tricks, not {value!r}"
-                                 f"{did_you_mean(value, ('score', *OWN_MEASURES))}")
+                                 f"{did_you_mean(value, SCORE_OR_MEASURE)}")
     return value
 
 
@@ -178,9 +178,8 @@ def match(
                         f"bot")
     latest: list[MatchResult] = []
     # the deals are not kept: --json writes each as it comes, the report needs only their sums
-    stream = JsonStream(match_heading(get_game(game).name, seed, count, rotate, pot,
-                                      MatchSetup.of(get_game(game), players, contract, declarer, flags))) \
-        if as_json else None
+    setup = MatchSetup.of(get_game(game), players, contract, declarer, flags)
+    stream = JsonStream(match_heading(game, seed, count, rotate, pot, setup)) if as_json else None
     with input_errors():
         try:  # the line said once the status line is gone (under it, it was wrapped at the terminal's width)
             with progress_on_stderr("match") as report:
@@ -264,7 +263,7 @@ def overrun_text(limit: float, seconds: float, left: int = 0, checkpoint: Path |
     text = (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in "
             "play at the limit were played to the end (whole boards, one a worker)")
     if left:
-        text += f"; {left:,} board{'' if left == 1 else 's'} not started" + (
+        text += f"; {plural(left, 'board')} not started" + (
             f": the boards played are kept in {checkpoint}: rerun the command to play the rest"
             if checkpoint is not None else " (--checkpoint FILE keeps the boards played, for a rerun to play the rest)")
     return text

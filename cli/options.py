@@ -21,6 +21,7 @@ from solver.errors import FlagGivenTwiceError, StichError, did_you_mean
 from solver.games import GAMES, check_flags_of_some_game, game_list, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
                              everyday_refusal)
+from solver.limits import DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_WAIT_SECONDS
 from solver.position import Position
 from solver.scoring import MAX_POT, set_or_check_pot
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
@@ -127,6 +128,13 @@ POOL_TABLE_MB = typer.Option(None, "--table-mb", metavar="MB", min=1, max=MAX_TT
 #: ``--scheduler`` of ``analyse`` and ``batch``: one text, with what to install
 SCHEDULER = typer.Option(None, "--scheduler", metavar="tcp://HOST:PORT",
                          help="Run on this Dask cluster instead (pip install 'stich[cluster]').")
+#: ``--worker-wait`` and ``--verbose`` of ``analyse`` and ``batch``, which only a Dask cluster uses
+#: (:data:`CLUSTER_ONLY`)
+WORKER_WAIT = typer.Option(
+    DEFAULT_WORKER_WAIT_SECONDS, "--worker-wait", metavar="SECONDS", min=0, max=MAX_WORKER_WAIT_SECONDS,
+    help="With --scheduler: how many seconds to wait for a Dask worker to join, at the start or after every worker "
+         "left, before giving up (0: give up at once).")
+DASK_VERBOSE = typer.Option(False, "--verbose", help="With --scheduler: Dask's own log messages on stderr too.")
 #: ``--threads`` where a pool of workers keeps every core busy: not shown, only answered with what to give instead
 POOL_THREADS = typer.Option(None, "--threads", metavar="N", hidden=True)
 

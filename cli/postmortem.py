@@ -31,9 +31,6 @@ from .records import GameNotes, record_place, run_over_records
 from .render import CardPainter, CellNotes, Document, print_fitting, progress_on_stderr, short_headers
 from .whatif import PLAY
 
-#: What a post-mortem grades by (Kratzen: each seat's own tricks)
-POSTMORTEM_OBJECTIVES = SCORE_OR_MEASURE
-
 _GRADE_STYLES = {"ok": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
 
@@ -286,9 +283,9 @@ def postmortem(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     name = None if objective is None else objective.strip().lower()
-    if name is not None and name not in POSTMORTEM_OBJECTIVES:
+    if name is not None and name not in SCORE_OR_MEASURE:
         raise typer.BadParameter(f"the post-mortem grades by 'score', 'points' or (Kratzen) 'tricks', not "
-                                 f"{objective!r}{did_you_mean(name, POSTMORTEM_OBJECTIVES)}",
+                                 f"{objective!r}{did_you_mean(name, SCORE_OR_MEASURE)}",
                                  param_hint="'--objective' / '-o'")
     names: PlotNames | None = None
     if plot is not None:  # said at once, not after the analysis it would be drawn from

@@ -39,7 +39,8 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
                      StichWarning, integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
-from .games.outcome import FIGURE_SPACE, JSON_PLACES, mean_in_words, percent_text, role_text, signed_mean
+from .games.outcome import (FIGURE_SPACE, JSON_PLACES, decimal_text, mean_in_words, percent_text, role_text,
+                            signed_mean)
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -770,10 +771,13 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: boo
 
     confidence = behind_confidence(sum(1 for index in ranked
                                        if index != leader and pair_with_leader(index)[0].n >= 2))
+    keys = [order(index)[:3] for index in ranked]
+    fewest = fewest_to_tell(confidence)
+    with_tricks = bool(game) and counts_tricks(game)
     rows = []
     rank = 1
     for place, index in enumerate(ranked, 1):
-        if place > 1 and order(index)[:3] != order(ranked[place - 2])[:3]:
+        if place > 1 and keys[place - 1] != keys[place - 2]:
             rank = place  # a tie shares the first place of its items: 1, 1, 3
         entry = sums.contracts.get(index, ContractSums())
         mean, low, high = (x / SHARE_SCALE for x in mean_interval(entry.n, entry.total, entry.squares))
@@ -785,7 +789,7 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: boo
             gap, gap_low, gap_high = (x / SHARE_SCALE
                                       for x in mean_interval(pair.n, sign * pair.total, pair.squares, confidence))
             gap_samples, apart = pair.n, told_apart(pair.n, gap, gap_low, gap_high, confidence)
-            if pair.n < fewest_to_tell(confidence) and gap_low != gap_high:
+            if pair.n < fewest and gap_low != gap_high:
                 # an interval that varied would look like evidence where the same gap on every sample is none
                 gap_low = gap_high = math.nan
         n = entry.n
@@ -798,7 +802,7 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: boo
             {name: wilson_interval_95(count, n) for name, count in sorted(entry.bonuses.items())} if n else {},
             {name: wilson_interval_95(count, n) for name, count in sorted(entry.against.items())} if n else {},
             gap_samples, index == leader, game=game, card=cards, rank=rank if entry.n else None,
-            tricks=entry.tricks / n if n and game and counts_tricks(game) else math.nan))
+            tricks=entry.tricks / n if n and with_tricks else math.nan))
     return tuple(rows)
 
 
@@ -1489,7 +1493,7 @@ def tricks_note(document: Mapping[str, Any], what: str) -> str:
 def tricks_cell(row: Mapping[str, Any]) -> str:
     """A row's mean tricks (``2.75``), where they are counted: to 2 decimals, since they rank the rows and a tenth
     would write two that differ alike."""
-    return "" if row.get("mean_tricks") is None else f"{row['mean_tricks']:.2f}"
+    return "" if row.get("mean_tricks") is None else decimal_text(row["mean_tricks"], 2)
 
 
 def figure_and_wide_columns(tricks: bool, with_bonuses: bool) -> tuple[frozenset[int], frozenset[int]]:

@@ -55,7 +55,7 @@ from .position import Position, position_from_record
 from .search.boundary import check_flag
 from .search.engine import EngineSolver
 from .limits import MAX_CHUNK_SIZE
-from .variant import Variant
+from .variant import Variant, value_text
 from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, out_of_memory_text, run_pool,
                       run_serial, serial_threads, table_does_not_fit, worker_engine)
 
@@ -262,10 +262,7 @@ def canonical_variant(variant: Mapping[str, object] | None) -> dict[str, str] | 
 def _spellings(key: str, value: object) -> list[str]:
     """``value`` as each game that has flag ``key`` spells it (:meth:`Variant.spelt`); none where a game that has it
     refuses the value."""
-    try:
-        return [game.variant({key: value}).spelt([key])[key] for game in GAMES if key in game.flags]
-    except StichError:
-        return []
+    return [value_text(reading) for reading in _readings(key, value)]
 
 
 def _readings(key: str, value: object) -> list[object]:

@@ -308,7 +308,8 @@ class Rules:
             def power(card: int) -> int:
                 return max(tables.power[led][card] for led in range(tables.n_classes) if led != tables.card_class[card])
 
-            trumps = [card for card in range(tables.n_cards) if self.trump_cards() >> card & 1]
+            mask = self.trump_cards()
+            trumps = [card for card in range(tables.n_cards) if mask >> card & 1]
             order = self.__dict__["_trump_order"] = tuple(sorted(trumps, key=power, reverse=True))
         return order
 
