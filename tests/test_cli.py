@@ -2952,18 +2952,17 @@ def test_a_cr_only_record_on_a_pipe_is_answered_when_its_blank_line_arrives():
     assert b"board 8 (<stdin>:6)" in rest and process.stderr.read() == b""
 
 
-def test_a_cr_only_record_after_lf_ones_on_a_pipe_kept_open_is_answered_at_its_blank_line():
-    """A bot writes LF records and then a CR-only one to solve's standard input and keeps the pipe open: the CR-only
-    record is answered as soon as its blank line is there (the reader, reading to LFs since the first line, waited for
-    an LF or the pipe's end)."""
+def _solved_piece_by_piece(pieces: list[tuple[str, bytes]]) -> tuple[bytes, int]:
+    """``stich solve --json -`` on a pipe kept open, written piece by piece: each piece only once what it is waited
+    for (``wanted``) has been printed, so that no answer waits for the input after it. What it printed, and its exit
+    code once the pipe is closed."""
     import select
 
-    record = '[Game "Kratzen"]{e}[Board "{n}"]{e}[Deal "EA EK EO / GA GK GO / HA HK HO"]{e}[Contract "Trump E"]{e}{e}'
     process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", "--json", "-"],
                                cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdin is not None and process.stdout is not None
     said = b""
-    for written, wanted in ((record.format(e="\n", n=1), b'"line":1,'), (record.format(e="\r", n=2), b'"line":6,')):
+    for written, wanted in pieces:
         process.stdin.write(written.encode())
         process.stdin.flush()
         while wanted not in said:  # the pipe stays open: read what has come, waiting at most 60 s
@@ -2973,8 +2972,18 @@ def test_a_cr_only_record_after_lf_ones_on_a_pipe_kept_open_is_answered_at_its_b
             said += piece
     process.stdin.close()
     rest = process.stdout.read()
-    assert process.wait(60) == 0, process.stderr.read()
-    answers = [json.loads(line) for line in (said + rest).splitlines()]
+    return said + rest, process.wait(60)
+
+
+def test_a_cr_only_record_after_lf_ones_on_a_pipe_kept_open_is_answered_at_its_blank_line():
+    """A bot writes LF records and then a CR-only one to solve's standard input and keeps the pipe open: the CR-only
+    record is answered as soon as its blank line is there (the reader, reading to LFs since the first line, waited for
+    an LF or the pipe's end)."""
+    record = '[Game "Kratzen"]{e}[Board "{n}"]{e}[Deal "EA EK EO / GA GK GO / HA HK HO"]{e}[Contract "Trump E"]{e}{e}'
+    printed, code = _solved_piece_by_piece([(record.format(e="\n", n=1), b'"line":1,'),
+                                            (record.format(e="\r", n=2), b'"line":6,')])
+    assert code == 0
+    answers = [json.loads(line) for line in printed.splitlines()]
     assert [(answer["record"]["line"], answer["record"]["board"]) for answer in answers] == [(1, "1"), (6, "2")]
 
 
@@ -2982,26 +2991,11 @@ def test_records_written_one_by_one_to_solve_are_each_answered_before_the_next_i
     """A bot writes a '[' alone and two records to solve's standard input, each only once the one before is
     answered: the '[' is said as the tag it starts without waiting for the line after it (which could tell a JSON
     array), and each record is answered at its blank line."""
-    import select
-
     record = '[Game "Kratzen"]\n[Board "{n}"]\n[Deal "EA EK EO / GA GK GO / HA HK HO"]\n[Contract "Trump E"]\n\n'
-    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", "--json", "-"],
-                               cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert process.stdin is not None and process.stdout is not None
-    said = b""
-    for written, wanted in (("[\n", b'"line":1,'), ("\n" + record.format(n=1), b'"line":3,'),
-                            (record.format(n=2), b'"line":8,')):
-        process.stdin.write(written.encode())
-        process.stdin.flush()
-        while wanted not in said:  # the pipe stays open: read what has come, waiting at most 60 s
-            assert select.select([process.stdout], [], [], 60)[0], said
-            piece = os.read(process.stdout.fileno(), 65536)
-            assert piece, said
-            said += piece
-    process.stdin.close()
-    rest = process.stdout.read()
-    assert process.wait(60) == 1
-    answers = [json.loads(line) for line in (said + rest).splitlines()]
+    printed, code = _solved_piece_by_piece([("[\n", b'"line":1,'), ("\n" + record.format(n=1), b'"line":3,'),
+                                            (record.format(n=2), b'"line":8,')])
+    assert code == 1
+    answers = [json.loads(line) for line in printed.splitlines()]
     assert [(answer["record"]["line"], answer.get("error")) for answer in answers] == [
         (1, "<stdin>:1:2: empty tag name (expected a tag name (letters, digits, '_'))"), (3, None), (8, None)]
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import _pyio
+import contextlib
 import gzip
 import io
 import json
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -497,9 +498,10 @@ def test_csv_and_a_json_array_piped_in_are_said_as_a_file_of_them_is(tmp_path):
         assert [said] == [str(item) for item in iter_records(tmp_path / "deals", name="<stdin>")]
 
 
-def _first_said_on_a_pipe_kept_open(written: bytes, opener: Callable[..., Any] = open) -> str:
-    """What the reader says first of ``written``, sent down a pipe its writer keeps open (a bot waiting for an
-    answer); the pipe is closed only after that, so a reader that waits for more fails the 30 s bound."""
+@contextlib.contextmanager
+def _read_on_a_pipe(opener: Callable[..., Any] = open) -> Iterator[tuple[int, queue.Queue]]:
+    """The reader on a pipe, in a thread of its own: the pipe's write end, and the queue of what the reader says
+    (each record or message as text). The pipe is closed on leaving, and the reader must then end within 30 s."""
     reading, writing = os.pipe()
     said: queue.Queue = queue.Queue()
 
@@ -511,13 +513,19 @@ def _first_said_on_a_pipe_kept_open(written: bytes, opener: Callable[..., Any] =
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     try:
-        os.write(writing, written)
-        first = said.get(timeout=30)  # bounds a failure alone: the message comes before anything more is sent
+        yield writing, said
     finally:
         os.close(writing)
         reader.join(timeout=30)
     assert not reader.is_alive()
-    return first
+
+
+def _first_said_on_a_pipe_kept_open(written: bytes, opener: Callable[..., Any] = open) -> str:
+    """What the reader says first of ``written``, sent down a pipe its writer keeps open (a bot waiting for an
+    answer); the pipe is closed only after that, so a reader that waits for more fails the 30 s bound."""
+    with _read_on_a_pipe(opener) as (writing, said):
+        os.write(writing, written)
+        return said.get(timeout=30)  # bounds a failure alone: the message comes before anything more is sent
 
 
 def test_a_bracket_alone_on_a_pipe_is_said_before_the_writer_sends_more():
@@ -1619,24 +1627,10 @@ def test_a_binary_input_on_a_pipe_is_said_binary_once_it_has_read_as_far(tmp_pat
     pdf = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n\n\x01\x02\xff\n\n\x80\n\n\x80\n"
     binary = "invalid UTF-8 (byte {}, a binary file, not text) (expected UTF-8 text)"
     assert _read_from_a_pipe(pdf) == ["<stdin>:2:2: " + binary.format("e2")]
-    reading, writing = os.pipe()
-    said: queue.Queue = queue.Queue()
-
-    def read() -> None:
-        with open(reading, "rb") as stream:
-            for item in iter_records(stream, name="<stdin>"):
-                said.put(str(item))
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    try:
+    with _read_on_a_pipe() as (writing, said):
         os.write(writing, pdf[:pdf.index(b"1 0")])
         assert said.get(timeout=30) == "<stdin>:2:2: invalid UTF-8 (byte e2) (expected UTF-8 text)"
         os.write(writing, pdf[pdf.index(b"1 0"):])
-    finally:
-        os.close(writing)
-        reader.join(timeout=30)
-    assert not reader.is_alive()
     assert list(said.queue) == ["<stdin>:5:3: " + binary.format("ff")]
     (tmp_path / "scan.pdf").write_bytes(pdf)
     (error,) = list(iter_records(tmp_path / "scan.pdf", name="scan.pdf"))
