@@ -189,7 +189,7 @@ def compact_json(document: Any) -> str:
 
 def selected(record: Record, board: str | None) -> bool:
     """Whether a record is one ``--board`` asks for (any record without the option)."""
-    return board is None or (record.get("Board") or "").strip() == board
+    return board is None or record.board == board
 
 
 def check_selection(board: str | None, record: int | None) -> None:

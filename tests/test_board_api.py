@@ -2778,6 +2778,23 @@ def test_a_record_beside_one_too_broken_to_read_is_named_by_its_place(tmp_path, 
     assert by_tag.exit_code == 1 and "mixed.tbn:" in by_tag.stderr  # the broken record said: not the command shown
 
 
+def test_a_board_tag_with_spaces_is_picked_as_solve_picks_it(tmp_path, monkeypatch):
+    """stich solve --board 1 picks a record tagged [Board " 1"] as well as one tagged "1" (the tag without its
+    spaces): the page's --board and its command count such tags as one board, so each of the two is named by
+    --record, and a lone " 7" is named --board 7, which solve then finds."""
+    monkeypatch.chdir(tmp_path)
+    record = solver.formats.tbn.format_record(solver.random_record("schafkopf", 1, 1))
+    assert '[Board "1"]' in record
+    Path("two.tbn").write_text(record + "\n" + record.replace('[Board "1"]', '[Board " 1"]'))
+    Path("lone.tbn").write_text(record.replace('[Board "1"]', '[Board " 7"]'))
+    c = client(Path("two.tbn"), Path("lone.tbn"), board="7")
+    two, lone = c.get("/api/start").json()["files"]
+    commands = [_values_of_command(c, listed["boards"][0]["id"], []) for listed in (two, lone)]
+    assert commands == [f"stich solve {tmp_path / 'two.tbn'} --record 1 --from-start --cards",
+                        f"stich solve {tmp_path / 'lone.tbn'} --board 7 --from-start --cards"]
+    assert "error" not in lone  # --board 7 found the record tagged " 7"
+
+
 def test_a_file_name_not_utf8_is_said_by_its_bytes(tmp_path):
     """A file named by bytes that are not UTF-8 made /api/start a 500 (UnicodeEncodeError): the page is given the
     name with those bytes written out, and a command that names the file Save .tbn downloads."""

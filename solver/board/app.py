@@ -468,7 +468,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             listed.append({"file": shown_name(Path(item.source).name), "boards": [b.summary() for b in found]}
                           | ({"error": shown_name("\n".join(refused))} if refused else {}))
             if opened is None:
-                wanted = [b for b in found if item.board is None or b.record.get("Board") == item.board]
+                wanted = [b for b in found if item.board is None or b.record.board == item.board]
                 if not wanted:
                     missing = f"{shown_name(item.source)} has no record with [Board \"{item.board}\"]"
                     listed[-1]["error"] = "\n".join(filter(None, (listed[-1].get("error"), missing)))

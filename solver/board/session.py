@@ -329,7 +329,7 @@ class Boards:
                              f"{MAX_RECORDS:,}")
         found: list[Board] = []
         refused: list[str] = []
-        tags = Counter(item.get("Board") for item in items if not isinstance(item, StichError))
+        tags = Counter(item.board for item in items if not isinstance(item, StichError))
         # a record too broken to read may carry any tag, and stich solve --board says it whatever its tag: --record
         # picks a record of such a text alone
         unreadable = any(isinstance(item, StichError) for item in items)
@@ -340,7 +340,7 @@ class Boards:
             try:
                 found.append(self.add(item, record_label(item, source, number), variant, variant_left_out,
                                       number=number, named=named,
-                                      board_tag_picks_alone=tags[item.get("Board")] == 1 and not unreadable))
+                                      board_tag_picks_alone=tags[item.board] == 1 and not unreadable))
             except BoardError as error:
                 if variant_refused is not None and isinstance(error.__cause__, CommandVariantError):
                     variant_refused(error.__cause__)
@@ -741,7 +741,7 @@ def command_line(board: Board, moves: Sequence[str]) -> str:
     ``-`` gets ``./``, not to be read as an option."""
     record = board.record
     if names_its_file(board):
-        tag = record.get("Board")
+        tag = record.board
         by_tag = tag and board.board_tag_picks_alone
         words = [board.named, *(["--board", tag] if by_tag else ["--record", str(board.number)])]
         for name, value in board.variant_flags.items():

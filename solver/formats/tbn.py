@@ -190,6 +190,12 @@ class Record:
         tag = self.tag(name)
         return default if tag is None else tag.value
 
+    @property
+    def board(self) -> str:
+        """The ``[Board]`` tag as ``--board`` picks a record by it: without the spaces around it (``" 7"`` is board
+        7), empty where there is none."""
+        return (self.get("Board") or "").strip()
+
     def set(self, name: str, value: str) -> None:
         """Give tag ``name`` the value ``value``: in place (keeping its spelling and position) or appended.
 
