@@ -51,7 +51,7 @@ class PlotNames:
         stem = self.base.stem
         record = position.record
         if not self.chosen and record is not None:
-            board = (record.get("Board") or "").strip()
+            board = record.board
             # a board is free text: what a file name cannot hold (a slash, a space) becomes "_"
             stem += "-" + (re.sub(r"[^\w.+-]+", "_", board)[:64] if board else f"line{record.line}")
         name, number = stem, 1
