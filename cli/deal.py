@@ -33,7 +33,7 @@ def deal(
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="The number of players, for a game played by several "
                                              "(default: the fewest)."),
-    first_board: int = typer.Option(1, "--first-board", metavar="BOARD", min=1, help="Number of the first board."),
+    first_board: int = typer.Option(1, "--first-board", metavar="N", min=1, help="Number of the first board."),
     out: Optional[Path] = output_file("Write to this file instead of stdout (- is stdout)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",
                                                 help="A variant flag (repeatable): bid checks use it, and the "
