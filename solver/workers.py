@@ -984,6 +984,7 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                         on_result(pending.pop(future), result)
                         future.release()
             except BaseException as error:
+                killed = _killed_jobs(pending, error)  # before the cancels below, which hide which tasks erred
                 given_up = _gave_up(client)  # its cancel raises
                 connected = client.status == "running"  # "connecting" while Dask's client tries to reconnect
                 if not given_up:
@@ -1005,10 +1006,8 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                     raise StichError(f"the Dask scheduler at {scheduler} cannot read stich's tasks "
                                      f"({_dask_said(cause)}): install this run's stich, with its compiled engine, "
                                      f"where the scheduler runs, and restart it, {RESUME}") from None
-                if type(error).__name__ == "KilledWorker":  # the scheduler's allowed-failures used up by one task
-                    key = getattr(error, "task", None)
-                    job = next((job for future, job in pending.items() if future.key == key), None)
-                    raise _killed_worker(scheduler, error, job) from None
+                if killed:  # the scheduler's allowed-failures used up
+                    raise _killed_worker(scheduler, error, killed) from None
                 if _scheduler_lost(error, connected):
                     lost = SCHEDULER_LOST in _cancel_reasons(error)  # Dask's words name every future
                     raise _scheduler_went_away(scheduler, "Dask's client lost the connection to it" if lost
@@ -1020,18 +1019,33 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
                 raise
 
 
-def _killed_worker(scheduler: str, error: Any, job: Any) -> StichError:
-    """What a run says of a task the scheduler gave up on (Dask's KilledWorker: its workers died more often than
-    ``distributed.scheduler.allowed-failures``): how often, the last worker's address and the records of ``job``
-    (a chunk of :class:`solver.batch.Item`), from the error's fields rather than Dask's paragraph, which names the
+def _killed_jobs(pending: dict[Any, Any], error: BaseException) -> list[Any]:
+    """The jobs of ``pending`` (future: job, in the order sent) the scheduler gave up on when ``error`` is Dask's
+    KilledWorker: every task on the worker when it died is given up at once, the queued beside the running, so the
+    one ``error`` names need not be the one that killed it."""
+    if type(error).__name__ != "KilledWorker":
+        return []
+    key = getattr(error, "task", None)
+    return [job for future, job in pending.items() if future.key == key or future.status == "error"
+            and type(future.exception()).__name__ == "KilledWorker"]
+
+
+def _killed_worker(scheduler: str, error: Any, jobs: list[Any]) -> StichError:
+    """What a run says of the tasks the scheduler gave up on (Dask's KilledWorker: its workers died more often than
+    ``distributed.scheduler.allowed-failures``): how often, the last worker's address and the records of ``jobs``
+    (chunks of :class:`solver.batch.Item`), from the error's fields rather than Dask's paragraph, which names the
     task by its key and links Dask's documentation."""
     deaths = getattr(error, "allowed_failures", 0) + 1
     last = getattr(getattr(error, "last_worker", None), "address", "an unknown worker")
-    ids = [item.id for item in job if isinstance(getattr(item, "id", None), str)] if isinstance(job, list) else []
-    running = "a task" if not ids else f"record {ids[0]}" if len(ids) == 1 else \
-        f"{len(ids):,} records, {ids[0]} to {ids[-1]}"
-    return StichError(f"the Dask scheduler at {scheduler} gave up: its workers died {_times(deaths)} running "
-                      f"{running}, the last on {last}: see that worker's log for why (out of memory, killed from "
+    chunks = [[item.id for item in job if isinstance(getattr(item, "id", None), str)] if isinstance(job, list)
+              else [] for job in jobs]
+    spans = [f"{ids[0]} to {ids[-1]}" if len(ids) > 1 else ids[0] for ids in chunks if ids]
+    count = sum(map(len, chunks))
+    held = "running a task" if not spans else f"running record {spans[0]}" if count == 1 else \
+        f"running {count:,} records, {spans[0]}" if len(spans) == 1 else \
+        f"holding {count:,} records in {len(spans)} tasks ({'; '.join(spans)})"
+    return StichError(f"the Dask scheduler at {scheduler} gave up: its workers died {_times(deaths)} {held}, the "
+                      f"last on {last}: see that worker's log for why (out of memory, killed from "
                       f"outside), {RESUME}")
 
 
