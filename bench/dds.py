@@ -127,15 +127,17 @@ class Paired:
 
 
 def paired_run(lines: list[BenchLine], deals: int, *, threads: int | None = None, limit_s: float = DEFAULT_LIMIT_S,
-               progress: Callable[[str], None] | None = None) -> list[Paired]:
+               progress: Callable[[str], None] | None = None, results: list[Paired] | None = None) -> list[Paired]:
     """Every line's first ``deals`` deals on one thread and on ``threads`` (None: every core), each deal followed by
-    DDS's every-lead and value-only solves of its paired deal. A solve past ``limit_s`` counts at the limit."""
+    DDS's every-lead and value-only solves of its paired deal. A solve past ``limit_s`` counts at the limit. Each
+    line is put in ``results`` (a new list by default) once its deals are done, so that a caller stopped part way
+    holds the lines finished."""
     threads = threads or usable_cores()
-    results = [Paired(line) for line in lines]
+    results = [] if results is None else results
     dds = DDSWorker()
     stich = _worker()
     try:
-        for paired in results:
+        for paired in map(Paired, lines):
             seed = line_seed(paired.line)
             for k, deal in enumerate(bench_deals(paired.line, deals, seed), 1):
                 for options, times in (({"threads": 1}, paired.one_thread), ({"threads": threads}, paired.all_cores)):
@@ -151,6 +153,7 @@ def paired_run(lines: list[BenchLine], deals: int, *, threads: int | None = None
                 paired.dds_value.append(dds.solve(k, "value"))
                 if progress is not None:
                     progress(f"{paired.line.name} [vs DDS]: {k}/{deals}")
+            results.append(paired)
     finally:
         stich.close()
         dds.close()

@@ -9,7 +9,9 @@ without the markers is replaced by the report. Progress goes to stderr: a line p
 one a minute, and each line's last deal. Every solve is stopped at ``--limit`` seconds
 (default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target. The options
 are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2); Ctrl-C, SIGTERM
-or SIGHUP stops it with a word and exit 130, as they stop a stich command, and writes nothing.
+or SIGHUP stops it with a word and exit 130, as they stop a stich command, and keeps the lines it finished: the
+report of those, marked partial, on stdout, or beside ``--out FILE`` in ``FILE.partial.md`` (and beside ``--json``)
+so that the whole report in FILE is not replaced by part of one.
 
 It measures the installed package (``pip install -e .`` in a checkout; ``pip install -e '.[bench]'`` adds bridge DDS
 for the side-by-side lines, bench/dds.py); the checkout's own ``solver/`` only when no package is installed.
@@ -200,6 +202,15 @@ class Report:
     threads: int = 1
     seconds: float = 0.0
     engine_at_end: str = ""
+    dds_only: bool = False
+    planned: list[str] = field(default_factory=list)  # every line the run is to measure, by name
+    whole: bool = False                       # every planned line measured
+
+    @property
+    def working(self) -> str | None:
+        """The line being measured (the first planned one not finished); None once the run is whole."""
+        finished = finished_lines(self)
+        return None if self.whole or finished >= len(self.planned) else self.planned[finished]
 
 
 #: Where stderr is no terminal (a log), the least time between two progress lines, as ``stich batch`` logs: a line
@@ -248,31 +259,69 @@ SPEED_UP_TARGET = 1.6
 
 
 def run(deals: int, ablation_deals: int, limit_s: float, dds_deals: int = 0, threads: int | None = None,
-        dds_only: bool = False) -> Report:
+        dds_only: bool = False, report: Report | None = None) -> Report:
+    """Measure every section into ``report`` (a new one by default) as each line finishes, so that a run stopped
+    part way holds what it finished (:func:`stopped_text`); ``report.working`` names the line being measured."""
     started = time.monotonic()
     say = _progress_log(started)
-    progress = _progress(say)
     pinned_package()  # before the first line: every worker of the run imports this copy
-    info = machine()
-    lines = [] if dds_only else [
-        (line, run_line(line, deals=deals, limit_s=limit_s, progress=progress, engine_options=ONE_THREAD))
-        for line in standard_lines()]
-    endings = []
+    if report is None:
+        report = Report(deals, limit_s, {}, [], [], None, {})
+    report.deals, report.limit_s, report.dds_only = deals, limit_s, dds_only
+    report.threads = threads or usable_cores()
+    report.machine = machine()
+    report.planned = [] if dds_only else [line.name for line in standard_lines()] + [
+        line.name for line in endings_lines()]
+    configurations = {name: {**ONE_THREAD, **options} for name, options in ablation_configurations().items()}
+    zwanzigerrufen = standard_lines()[0]
+    if ablation_deals and not dds_only:
+        report.planned += [f"{zwanzigerrufen.name} [{name}]" for name in configurations]
+    missing = report.dds_missing = dds_missing() if dds_deals else None
+    if dds_deals and missing is None:
+        report.planned += [f"{line.name} [vs DDS]" for line in dds_lines()]
+    try:
+        measure(report, deals, ablation_deals, limit_s, dds_deals, threads, say)
+    finally:  # a stopped run's report says its wall time too
+        report.seconds = time.monotonic() - started
+    report.whole = True
+    report.engine_at_end = engine_build(live_package())
+    return report
+
+
+def measure(report: Report, deals: int, ablation_deals: int, limit_s: float, dds_deals: int, threads: int | None,
+            say: Callable[[str, bool], None]) -> None:
+    """The lines of :func:`run`, each put in ``report`` as it finishes."""
+    progress = _progress(say)
+    dds_only = report.dds_only
+    configurations = {name: {**ONE_THREAD, **options} for name, options in ablation_configurations().items()}
+    zwanzigerrufen = standard_lines()[0]
+    for line in [] if dds_only else standard_lines():
+        report.lines.append((line, run_line(line, deals=deals, limit_s=limit_s, progress=progress,
+                                            engine_options=ONE_THREAD)))
     for line in [] if dds_only else endings_lines():
         engine, reference, ratio = run_endings_ratio(line.game, line.contract, deals, progress=progress,
                                                      limit_s=limit_s, engine_options=ONE_THREAD)
-        endings.append((line, engine, reference, ratio))
-    zwanzigerrufen = standard_lines()[0]
-    configurations = {name: {**ONE_THREAD, **options} for name, options in ablation_configurations().items()}
-    results = ablation(zwanzigerrufen, ablation_deals, progress=progress, limit_s=limit_s,
-                       configurations=configurations) if ablation_deals and not dds_only else {}
-    missing = dds_missing() if dds_deals else None
-    paired = []
-    if dds_deals and missing is None:
-        paired = paired_run(dds_lines(), dds_deals, threads=threads, limit_s=limit_s,
-                            progress=lambda text: say(text, False))
-    return Report(deals, limit_s, info, lines, endings, zwanzigerrufen if results else None, results, paired,
-                  missing, threads or usable_cores(), time.monotonic() - started, engine_build(live_package()))
+        report.endings.append((line, engine, reference, ratio))
+    if ablation_deals and not dds_only:
+        report.ablation_line = zwanzigerrufen
+        ablation(zwanzigerrufen, ablation_deals, progress=progress, limit_s=limit_s, configurations=configurations,
+                 results=report.ablation)
+    if dds_deals and report.dds_missing is None:
+        paired_run(dds_lines(), dds_deals, threads=threads, limit_s=limit_s, progress=lambda text: say(text, False),
+                   results=report.dds)
+
+
+def finished_lines(report: Report) -> int:
+    """How many of the run's lines are measured in ``report``: each standard line, ending, ablation configuration and
+    DDS line counts once all its deals are done."""
+    return len(report.lines) + len(report.endings) + len(report.ablation) + len(report.dds)
+
+
+def stopped_text(report: Report) -> str:
+    """``stopped during 'LINE': 3 of 24 lines finished``: what a stopped run holds, said in the partial report and on
+    stderr."""
+    during = f"during {report.working!r}" if report.working is not None else "after its last line"
+    return f"stopped {during}: {finished_lines(report)} of {len(report.planned)} lines finished"
 
 
 # --- rendering --------------------------------------------------------------------------------------------------------
@@ -285,8 +334,12 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def render(report: Report) -> str:
-    if not report.lines:  # --dds-only
-        return "\n".join(render_dds(report)[1:] + render_machine(report)) + "\n"
+    """The report as Markdown; a stopped run's (not ``report.whole``) says so first, and shows only the sections it
+    has lines of."""
+    stopped = [] if report.whole else [f"**A partial run, {stopped_text(report)}: every figure below is of a "
+                                       f"finished line; the lines after it were not measured.**", ""]
+    if report.dds_only:
+        return "\n".join(stopped + render_dds(report)[1:] + render_machine(report)) + "\n"
     seeds = ", ".join(f"{game} {seed}" for game, seed in SEEDS.items())
     out = [
         f"### Results: {report.deals} of the {STANDARD_DEALS} fixed deals per line",
@@ -297,6 +350,7 @@ def render(report: Report) -> str:
         f"(such figures are marked >= and never meet a target). Percentiles are nearest-rank, so with fewer than "
         f"100 deals p99 is the max.",
         "",
+        *stopped,
     ]
     wrong = wrong_answers(report)
     if wrong:
@@ -311,7 +365,18 @@ def render(report: Report) -> str:
                      fmt_met(target_met(line, stats))])
     out += _table(["line", "deals", "median", "p90", "p99", "max (ms)", "nodes/s", "table memory (allocated / used)",
                    "target", "met"], rows)
-    out += ["", f"#### 9. Engine vs reference solver on the same {report.deals} 5-trick endings (exact points)", ""]
+    if report.whole or report.endings:
+        out += render_endings(report)
+    if report.ablation_line is not None and report.ablation:
+        out += render_ablation(report)
+    if report.whole or report.dds:
+        out += render_dds(report)
+    out += render_machine(report)
+    return "\n".join(out) + "\n"
+
+
+def render_endings(report: Report) -> list[str]:
+    out = ["", f"#### 9. Engine vs reference solver on the same {report.deals} 5-trick endings (exact points)", ""]
     rows = []
     for line, engine, reference, ratio in report.endings:
         lower = engine.timeouts or reference.timeouts
@@ -320,30 +385,30 @@ def render(report: Report) -> str:
                      fmt_ratio(ratio) + (" (limit reached)" if lower else ""),
                      f"ratio >= {ENDINGS_TARGET_RATIO:,.0f}x", fmt_boards(engine.mismatches),
                      fmt_met(ratio >= ENDINGS_TARGET_RATIO and not lower and not engine.mismatches)])
-    out += _table(["endings", "deals", "engine median (ms)", "engine p99 (ms)", "reference median (ms)",
-                   "reference max (ms)", "ratio of medians", "target", "engine value differs from reference", "met"],
-                  rows)
-    if report.ablation_line is not None:
-        base = report.ablation["all on"]
-        deals = base.deals
-        plural = "" if deals == 1 else "s"
-        out += ["", f"#### Ablation: {report.ablation_line.name}, {deals} deal{plural}, one technique off at a time",
-                ""]
-        rows = []
-        configurations = ablation_configurations()
-        for name, stats in report.ablation.items():
-            base_nodes, nodes = base.median_nodes, stats.median_nodes
-            time_ratio = stats.median / base.median if base.median > 0 else None
-            nodes_ratio = nodes / base_nodes if nodes is not None and base_nodes else None
-            rows.append([name, ", ".join(f"{k}={v}" for k, v in configurations.get(name, {}).items()) or "-",
-                         fmt_ms(stats.median, stats), fmt_count(nodes),
-                         ("> " if stats.is_lower_bound(stats.median) else "") + fmt_ratio(time_ratio),
-                         fmt_ratio(nodes_ratio), str(stats.timeouts), fmt_boards(stats.mismatches)])
-        out += _table(["configuration", "engine options", "median (ms)", "median nodes", "median time vs all on",
-                       "median nodes vs all on", "over limit", "value differs from all on"], rows)
-    out += render_dds(report)
-    out += render_machine(report)
-    return "\n".join(out) + "\n"
+    return out + _table(["endings", "deals", "engine median (ms)", "engine p99 (ms)", "reference median (ms)",
+                         "reference max (ms)", "ratio of medians", "target", "engine value differs from reference",
+                         "met"], rows)
+
+
+def render_ablation(report: Report) -> list[str]:
+    """The ablation's configurations measured (all on first: the others' ratios are to it)."""
+    assert report.ablation_line is not None
+    base = report.ablation["all on"]
+    deals = base.deals
+    plural = "" if deals == 1 else "s"
+    out = ["", f"#### Ablation: {report.ablation_line.name}, {deals} deal{plural}, one technique off at a time", ""]
+    rows = []
+    configurations = ablation_configurations()
+    for name, stats in report.ablation.items():
+        base_nodes, nodes = base.median_nodes, stats.median_nodes
+        time_ratio = stats.median / base.median if base.median > 0 else None
+        nodes_ratio = nodes / base_nodes if nodes is not None and base_nodes else None
+        rows.append([name, ", ".join(f"{k}={v}" for k, v in configurations.get(name, {}).items()) or "-",
+                     fmt_ms(stats.median, stats), fmt_count(nodes),
+                     ("> " if stats.is_lower_bound(stats.median) else "") + fmt_ratio(time_ratio),
+                     fmt_ratio(nodes_ratio), str(stats.timeouts), fmt_boards(stats.mismatches)])
+    return out + _table(["configuration", "engine options", "median (ms)", "median nodes", "median time vs all on",
+                         "median nodes vs all on", "over limit", "value differs from all on"], rows)
 
 
 def render_machine(report: Report) -> list[str]:
@@ -398,7 +463,9 @@ def wrong_answers(report: Report) -> list[str]:
 
 
 def as_json(report: Report) -> dict:
-    return {
+    partial = {} if report.whole else {"partial": {"lines": len(report.planned), "finished": finished_lines(report),
+                                                   "interrupted_during": report.working}}
+    return partial | {
         "deals": report.deals, "limit_s": report.limit_s, "machine": report.machine,
         "lines": [{**stats.as_dict(), "target": line.target, "met": target_met(line, stats)}
                   for line, stats in report.lines],
@@ -426,6 +493,39 @@ def write(path: Path, text: str) -> None:
             block = head + block + tail
     with atomic_file(path) as stream:
         stream.write(block)
+
+
+def partial_beside(path: Path) -> Path:
+    """``FILE.partial.md`` beside ``--out FILE`` (``.partial.json`` beside ``--json``): where a stopped run's finished
+    lines go, so that the whole report in FILE (the README's) is not replaced by part of one."""
+    return path.with_name(f"{path.stem}.partial{path.suffix}")
+
+
+def keep_partial(report: Report, out: Path | None, json_path: Path | None) -> str:
+    """A stopped run's finished lines written (to stdout, or beside ``--out`` and ``--json``: :func:`partial_beside`),
+    and what is said of them: where they are, and how to finish."""
+    if not report.planned:
+        return "no report written"
+    finished = finished_lines(report)
+    if not finished:
+        return f"{stopped_text(report)}: no report written"
+    kept = []
+    try:
+        if out is None:
+            sys.stdout.write(render(report))
+            kept.append("on stdout")
+        else:
+            with atomic_file(partial_beside(out)) as stream:
+                stream.write(render(report))
+            kept.append(f"in {partial_beside(out)} ({out} left as it was)")
+        if json_path is not None:
+            with atomic_file(partial_beside(json_path)) as stream:
+                stream.write(json.dumps(as_json(report), indent=1) + "\n")
+            kept.append(f"in {partial_beside(json_path)}")
+    except OSError as error:
+        kept.append(f"and no more: a write failed ({error.strerror or error})")
+    return (f"{stopped_text(report)}; the finished {'line' if finished == 1 else 'lines'} kept, marked partial, "
+            f"{' and '.join(kept)}; run the same command again for the whole report (a run measures every line anew)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -470,9 +570,9 @@ def main(argv: list[str] | None = None) -> int:
         interrupt(signum, frame)
 
     previous = take_stop_signals(stop)  # as the stich command takes them: a word and 130
-    report = None
+    report = Report(args.deals, args.limit, {}, [], [], None, {})
     try:  # the handler stays through the writes, which are atomic: a Ctrl-C leaves each file whole, old or new
-        report = run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only)
+        run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only, report=report)
         text = render(report)
         if args.out is None:
             sys.stdout.write(text)
@@ -484,10 +584,12 @@ def main(argv: list[str] | None = None) -> int:
                 stream.write(json.dumps(as_json(report), indent=1) + "\n")
     except KeyboardInterrupt:
         by = f" by {stopped_by[0]}" if stopped_by else ""
+        if report.whole:
+            said = "the report is written only where 'wrote' says so"
+        else:  # later stops are ignored (interrupt): the finished lines are written whole
+            said = keep_partial(report, args.out, args.json)
         with suppress(OSError, ValueError):  # stderr gone with a closed terminal (SIGHUP): the exit code says it
-            print(f"report.py: interrupted{by}: " + ("no report written" if report is None else
-                                                     "the report is written only where 'wrote' says so"),
-                  file=sys.stderr, flush=True)
+            print(f"report.py: interrupted{by}: {said}", file=sys.stderr, flush=True)
         return 130
     finally:
         if not stopped_by:  # a stop leaves the signals ignored until the exit, as the stich command does

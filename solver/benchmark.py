@@ -656,21 +656,22 @@ def run_endings_ratio(game: str, contract: str | None, deals: int, seed: int | N
 
 def ablation(line: BenchLine, deals: int | None = None, *, seed: int | None = None,
              progress: ProgressCallback | None = None, limit_s: float | None = DEFAULT_LIMIT_S,
-             configurations: dict[str, dict[str, Any]] | None = None) -> dict[str, BenchStats]:
+             configurations: dict[str, dict[str, Any]] | None = None,
+             results: dict[str, BenchStats] | None = None) -> dict[str, BenchStats]:
     """The line with each technique switched off in turn (and the other drivers), keyed as
-    :func:`ablation_configurations`.
+    :func:`ablation_configurations`, put in ``results`` (a new dict by default) as each finishes, so that a caller
+    stopped part way holds the configurations measured.
 
     Every configuration must give the same answers as the first (all on): boards where one does not are in its
     ``mismatches`` (a bug of the engine, not a benchmark figure)."""
-    results: dict[str, BenchStats] = {}
+    results = {} if results is None else results
     for name, options in (configurations or ablation_configurations()).items():
         stats = run_line(line, deals=deals, seed=seed, engine_options=options, progress=progress, limit_s=limit_s)
         stats.line = f"{line.name} [{name}]"
-        results[name] = stats
-    first = next(iter(results.values()), None)
-    for stats in results.values():
-        if first is not None and stats is not first:
+        first = next(iter(results.values()), None)
+        if first is not None:
             stats.compare(first)
+        results[name] = stats
     return results
 
 

@@ -9,7 +9,9 @@ with another.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -113,7 +115,7 @@ def test_progress_in_a_log_is_one_line_a_minute_and_each_lines_last_deal(report,
 
 
 def test_ctrl_c_stops_the_report_with_a_word_and_130(report, monkeypatch, capsys):
-    def interrupted(*args):
+    def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(report, "run", interrupted)
@@ -124,7 +126,8 @@ def test_ctrl_c_stops_the_report_with_a_word_and_130(report, monkeypatch, capsys
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130(stop, tmp_path):
     """The report handled SIGINT only: a SIGTERM or SIGHUP killed it without a word (exit 143, 129). Each now stops
-    it as it stops a stich command: one line naming the signal, exit 130, nothing written, no traceback."""
+    it as it stops a stich command: one line naming the signal and the line it stopped in, exit 130, nothing written
+    (no line finished), no traceback."""
     out = tmp_path / "report.md"
     process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "report.py"), "--deals", "100",
                                 "--ablation-deals", "0", "--dds-deals", "0", "--out", str(out)],
@@ -140,7 +143,51 @@ def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130
             process.kill()
             process.communicate()
     assert (process.returncode, stdout) == (130, ""), stderr
-    assert stderr == f"report.py: interrupted by {stop}: no report written\n" and not out.exists()
+    assert stderr == (f"report.py: interrupted by {stop}: stopped during 'Zwanzigerrufen Normal: exact points': 0 of "
+                      f"10 lines finished: no report written\n") and not out.exists()
+
+
+@pytest.mark.parametrize("out", [True, False], ids=["--out", "stdout"])
+def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_whole_report(out, tmp_path):
+    """A stopped run wrote nothing: ten minutes of lines lost. The lines finished before a SIGTERM are kept, marked
+    partial: beside ``--out`` (and ``--json``), the whole report in the README left as it was, or on stdout."""
+    readme = tmp_path / "README.md"
+    kept = f"# Bench\n<!-- report:begin -->\nthe whole report\n<!-- report:end -->\nbelow\n"
+    readme.write_text(kept, encoding="utf-8")
+    files = ["--out", str(readme), "--json", str(tmp_path / "results.json")] if out else []
+    process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "report.py"), "--deals", "1",
+                                "--ablation-deals", "0", "--dds-deals", "0", *files],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=signals_as_a_shell_gives_them)
+    try:
+        progress = [process.stderr.readline(), process.stderr.readline()]  # the second line begun: the first kept
+        assert all(": 1/1 (board 1)" in line for line in progress), progress
+        process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    said = stderr.splitlines()[-1]
+    assert process.returncode == 130 and "Traceback" not in stderr, stderr
+    finished = int(re.search(r"': (\d+) of \d+ lines finished; ", said)[1])
+    assert said.startswith("report.py: interrupted by SIGTERM: stopped during '") and finished >= 1, said
+    first = progress[0].split("] ", 1)[1].split(": 1/1")[0]
+    if out:
+        partial = (tmp_path / "README.partial.md").read_text(encoding="utf-8")
+        assert stdout == "" and readme.read_text(encoding="utf-8") == kept
+        assert said.endswith(f"in {tmp_path / 'README.partial.md'} ({readme} left as it was) and in "
+                             f"{tmp_path / 'results.partial.json'}; run the same command again for the whole report "
+                             f"(a run measures every line anew)"), said
+        measured = json.loads((tmp_path / "results.partial.json").read_text(encoding="utf-8"))
+        assert measured["partial"]["finished"] == finished == len(measured["lines"])
+        assert measured["lines"][0]["line"] == first and measured["lines"][0]["deals"] == 1
+    else:
+        partial = stdout
+        assert "marked partial, on stdout;" in said
+    assert f"**A partial run, stopped during " in partial and f"| 1. {first} | 1 |" in partial
+    assert sum(line.startswith("| ") and line[2].isdigit() for line in partial.splitlines()) == finished
+    assert "#### 9. Engine vs reference" not in partial and "#### Machine" in partial
 
 
 def test_the_dds_worker_leaves_ctrl_c_to_the_report(report):
@@ -182,7 +229,10 @@ def test_ctrl_c_while_the_report_is_written_is_said_too(report, monkeypatch, tmp
     the handler covers the writes, which keep the old file whole."""
     readme = tmp_path / "README.md"
     readme.write_text("old\n", encoding="utf-8")
-    monkeypatch.setattr(report, "run", lambda *args: "measured")
+    def measured(*args, report):
+        report.whole = True
+
+    monkeypatch.setattr(report, "run", measured)
     monkeypatch.setattr(report, "render", lambda measured: "new\n")
 
     def interrupted(*args):

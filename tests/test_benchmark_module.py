@@ -167,6 +167,22 @@ def test_ablation_switches_techniques_off_without_changing_answers():
     assert all(stats.deals == 2 for stats in results.values())
 
 
+def test_a_stopped_ablation_leaves_the_configurations_it_finished_in_results():
+    """bench/report.py keeps a stopped run's finished lines: the ablation's too, each put in ``results`` as it
+    finishes, and compared with all on as it is."""
+    results: dict[str, BenchStats] = {}
+    names = list(ablation_configurations())
+
+    def stop_in_the_third(progress) -> None:
+        if progress.done == 1 and len(results) == 2:  # the third configuration's first deal
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        ablation(KRATZEN, 2, limit_s=None, progress=stop_in_the_third, results=results)
+    assert list(results) == names[:2] and all(stats.deals == 2 for stats in results.values())
+    assert results[names[1]].line == f"{KRATZEN.name} [{names[1]}]" and results[names[1]].mismatches == []
+
+
 def test_workers_run_a_pinned_copy_of_the_package():
     """The engine is rebuilt in place while being tuned: a run's workers import a copy taken at its start."""
     copy = pinned_package()
