@@ -280,6 +280,8 @@ def read_saved_run(path: Path) -> SavedRun:
         if not all(_of_kind(board, (int,)) for board in line.get("boards") or ()):
             raise StichError(f"{path}: line document {number}: its 'boards' are not all board numbers; write a run "
                              f"with stich bench --out FILE")
+        if line.get("variant"):
+            line["variant"] = saved_variant(path, number, line)
         if line["line"] in by_name:  # two runs in one file (JSON Lines appended to): which to compare with?
             raise StichError(f"{path}: line document {number} times the line {line['line']!r} again; compare with "
                              f"one run, written with stich bench --out FILE")
@@ -291,6 +293,20 @@ def read_saved_run(path: Path) -> SavedRun:
         raise StichError(f"{path}: not a saved stich bench run: it holds no line document; write one with stich bench "
                          f"--out FILE")
     return SavedRun(path, run, by_name)
+
+
+def saved_variant(path: Path, number: int, line: Document) -> dict[str, str]:
+    """A saved line's variant flags as this run spells them (:meth:`~solver.variant.Variant.spelt`): a run saved
+    before the spelling was one wrote the flags as given (``YES``, ``On``), and its line then seemed to time other
+    deals than this run's ``true``. A flag or value the game does not take (of another version of stich) is said,
+    named with the line."""
+    flags = line["variant"]
+    try:
+        return get_game(str(line.get("game"))).variant(flags).spelt(flags)
+    except StichError as error:
+        shown = " ".join(f"{name}={value}" for name, value in flags.items())
+        raise StichError(f"{path}: line document {number} ({line['line']!r}): its variant {shown} cannot be read: "
+                         f"{error}; write a run with stich bench --out FILE") from None
 
 
 def _of_kind(value: object, kinds: tuple[type, ...]) -> bool:

@@ -1706,6 +1706,29 @@ def test_bench_json_spells_each_variant_value_as_the_game_does():
     assert "variant must_undertrump=false\n" in run(*args).stdout
 
 
+def test_bench_compare_reads_a_saved_variant_as_the_game_spells_it_or_says_which_it_cannot(tmp_path):
+    """A run saved when bench wrote a --variant value as typed (``YES``) seemed to time other deals than a run that
+    writes ``true``: its lines showed no ratios. Both are read as the game spells them; a flag or value the game
+    does not take is refused, naming the line and the flag."""
+    args = ("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--variant", "weli_also_bells=true")
+    saved = tmp_path / "old.json"
+    assert runner.invoke(app, [*args, "--out", str(saved)]).exit_code == 0
+    run_saved = json.loads(saved.read_text())
+    run_saved["lines"][0]["variant"] = {"Weli_Also_Bells": "YES"}
+    saved.write_text(json.dumps(run_saved))
+    [line] = documents(*args, "--json", "--compare", saved)
+    assert line["variant"] == {"weli_also_bells": "true"} and line["compared"]["median_ms"] > 0
+    for flags, why in (({"weli_also_bells": "maybe"}, "variant flag weli_also_bells takes true or false, not 'maybe'"),
+                       ({"no_such_flag": "YES"}, "unknown variant flag 'no_such_flag'")):
+        run_saved["lines"][0]["variant"] = flags
+        saved.write_text(json.dumps(run_saved))
+        result = runner.invoke(app, [*args, "--compare", str(saved)])
+        shown = " ".join(f"{name}={value}" for name, value in flags.items())
+        assert result.exit_code == 1 and result.stdout == "" and "Traceback" not in result.stderr
+        assert (f"stich: {saved}: line document 1 (\"Kratzen 6 seats: every seat's guaranteed tricks\"): its variant "
+                f"{shown} cannot be read: {why}") in " ".join(result.stderr.split()), result.stderr
+
+
 def test_bench_save_to_stdout_writes_the_run_alone():
     """--save - wrote the saved run after the table (or after the --json lines), so stdout was neither a table, nor
     JSON Lines, nor a run --compare could read."""
