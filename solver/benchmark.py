@@ -298,6 +298,7 @@ class DealResult:
     answer: Answer
     timed_out: bool = False
     threads: int = 1
+    table_bytes: int = 0  # the table the deal's engine allocated (0: the reference solver, or a stopped solve)
 
 
 @dataclass
@@ -449,7 +450,8 @@ def _measure(task: _Task, on_start: Callable[[], None] | None = None) -> DealRes
     outcome = ask(solver, task.line, deal) if solver is not None else ask_reference(task.line, deal)
     ms = (time.perf_counter() - start) * 1000
     threads = 1 if solver is None else min(solver.threads_for(deal.position.state), usable_cores())
-    return DealResult(task.board, ms, outcome.nodes, outcome.bytes_used, outcome.answer, threads=threads)
+    return DealResult(task.board, ms, outcome.nodes, outcome.bytes_used, outcome.answer, threads=threads,
+                      table_bytes=0 if solver is None else solver.table_bytes)
 
 
 _snapshot: Path | None = None
@@ -569,12 +571,15 @@ def _table_bytes(engine_options: dict[str, Any] | None) -> int:
 
 
 def _run_tasks(name: str, tasks: Iterable[_Task], total: int, limit_s: float | None,
-               progress: ProgressCallback | None, table_bytes: int) -> BenchStats:
+               progress: ProgressCallback | None, engine_options: dict[str, Any] | None) -> BenchStats:
+    """Each task measured (in a worker under ``limit_s``), into the line's stats. The table size is the one the
+    deals' engines allocated, as they report it: an engine made here only to be sized, with the deals' options, is
+    made only when every deal was stopped at the limit."""
     if limit_s is not None and (isinstance(limit_s, bool) or not isinstance(limit_s, (int, float))
                                 or not 0 < limit_s <= MAX_LIMIT_S):
         raise StichError(f"the time limit is a number of seconds above 0 and at most {MAX_LIMIT_S:,.0f} (or None: "
                          f"no limit), not {limit_s!r}")
-    stats = BenchStats(name, table_allocated_bytes=table_bytes, limit_ms=None if limit_s is None else limit_s * 1000)
+    stats = BenchStats(name, limit_ms=None if limit_s is None else limit_s * 1000)
     worker: SoloWorker | None = None
     try:
         for done, task in enumerate(tasks, 1):
@@ -592,6 +597,7 @@ def _run_tasks(name: str, tasks: Iterable[_Task], total: int, limit_s: float | N
             else:
                 result = measured
             stats.add(result)
+            stats.table_allocated_bytes = stats.table_allocated_bytes or result.table_bytes
             if progress is not None:
                 progress(Progress(name, done, total, task.board, result.ms, result.timed_out))
     except BaseException:  # Ctrl-C (which the worker ignores) or an error: a search in flight is not waited for
@@ -600,6 +606,8 @@ def _run_tasks(name: str, tasks: Iterable[_Task], total: int, limit_s: float | N
         raise
     if worker is not None:
         worker.close()
+    if not stats.table_allocated_bytes:
+        stats.table_allocated_bytes = _table_bytes(engine_options)
     return stats
 
 
@@ -619,14 +627,14 @@ def run_line(line: BenchLine, *, deals: int | None = None, seed: int | None = No
     """
     options = dict(engine_options or {})
     return _run_tasks(line.name, _tasks(line, deals, seed, options), line.deals if deals is None else deals, limit_s,
-                      progress, _table_bytes(options))
+                      progress, options)
 
 
 def run_reference(line: BenchLine, *, deals: int | None = None, seed: int | None = None,
                   progress: ProgressCallback | None = None, limit_s: float | None = DEFAULT_LIMIT_S) -> BenchStats:
     """Time the reference solver on the line's deals (meant for endings: it cannot solve whole deals)."""
     total = line.deals if deals is None else deals
-    return _run_tasks(f"{line.name} (reference)", _tasks(line, deals, seed, None), total, limit_s, progress, 0)
+    return _run_tasks(f"{line.name} (reference)", _tasks(line, deals, seed, None), total, limit_s, progress, None)
 
 
 def ratio_of_medians(slow: BenchStats, fast: BenchStats) -> float:

@@ -132,6 +132,7 @@ def test_a_solve_over_the_limit_is_recorded_not_skipped():
     assert stats.is_lower_bound(stats.median) and stats.median_nodes is None
     assert stats.answers == [None] and stats.nodes_per_second == 0.0
     assert target_met(EXACT, stats) is False
+    assert stats.table_allocated_bytes == 64 << 20  # no deal's engine said it: an engine of the line's options did
 
 
 def test_median_nodes_counts_stopped_solves_as_the_largest():
@@ -165,6 +166,18 @@ def test_ablation_switches_techniques_off_without_changing_answers():
     assert all(stats.mismatches == [] for stats in results.values())
     assert results["table off"].peak_table_bytes.used == 0
     assert all(stats.deals == 2 for stats in results.values())
+
+
+@pytest.mark.parametrize("limit_s", [None, 60.0], ids=["in this process", "in a worker"])
+def test_a_line_s_table_size_is_the_one_its_deals_allocated_with_no_engine_made_to_size_it(limit_s, monkeypatch):
+    """Each line made an engine with the deals' options only to read its table size, a table more than the run's
+    deals needed: the deals' engines say it (2 MB for --table-mb 3, as the engine sizes it)."""
+    def made_to_size(options):
+        raise AssertionError(f"an engine made only to read its table size: {options}")
+
+    monkeypatch.setattr("solver.benchmark._table_bytes", made_to_size)
+    stats = run_line(KRATZEN, deals=2, limit_s=limit_s, engine_options={"tt_megabytes": 3})
+    assert stats.table_allocated_bytes == 2 << 20 and stats.peak_table_bytes.allocated == 2 << 20
 
 
 def test_a_stopped_ablation_leaves_the_configurations_it_finished_in_results():
