@@ -53,8 +53,8 @@ def score_objective(position: Position) -> Objective:
 
 
 _ENGINES = threading.local()
-#: Settlement engines a thread keeps for the points engines it was given, by table size, the most recently asked
-#: first (each takes its points engine's threads when asked): each holds a table as large as its points engine's,
+#: Settlement engines a thread keeps for the points engines it was given (or the table sizes asked), by table size,
+#: the most recently asked first (each takes the threads asked): each holds a table as large as its points engine's,
 #: so a caller that goes through many table sizes keeps only the last few tables.
 SHAPES_KEPT = 2
 
@@ -77,16 +77,27 @@ def settlement_engine_for(engine: EngineSolver | SettlementEngine | None) -> Set
         return engine
     if engine is None:
         return default_settlement_engine()
-    size = max(1, engine.table_bytes >> 20)
+    return settlement_engine_sized(max(1, engine.table_bytes >> 20), engine.threads)
+
+
+def settlement_engine_sized(megabytes: int, threads: int) -> SettlementEngine:
+    """This thread's settlement engine with a table of ``megabytes`` (a points engine's size for
+    :func:`settlement_engine_for`, or a size asked, where no points engine is needed), on ``threads``: one a table
+    size, kept for the last :data:`SHAPES_KEPT` sizes. A size asked is known by the size the engine made of it, so
+    that it is the engine a points engine of that size would have."""
     made: OrderedDict[int, SettlementEngine] = _ENGINES.__dict__.setdefault("by_size", OrderedDict())
+    made_of: dict[int, int] = _ENGINES.__dict__.setdefault("made_of", {})  # a size asked: the table's size
+    size = made_of.get(megabytes, megabytes)
     if size in made:
         made.move_to_end(size)
-        made[size].threads = engine.threads  # the same engine (and its stop) on the points engine's threads now
+        made[size].threads = threads  # the same engine (and its stop) on the threads asked now
         return made[size]
     while len(made) >= SHAPES_KEPT:
         made.popitem(last=False)          # its table is freed before the new one is made
-    made[size] = SettlementEngine(size, threads=engine.threads)
-    return made[size]
+    engine = SettlementEngine(megabytes, threads=threads)
+    size = made_of[megabytes] = max(1, engine.table_bytes >> 20)
+    made[size] = engine
+    return engine
 
 
 def solve_score(position: Position, *, cards: bool = False, line: bool = False,

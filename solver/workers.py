@@ -209,10 +209,16 @@ def worker_engine() -> EngineSolver:
 
 def worker_settlement_engine() -> SettlementEngine:
     """The settlement engine of this worker (thread): the table size and threads of :func:`worker_engine`'s, so that
-    a sample's score searches on the threads its run asks (``-j 1``: one) and is stopped where its points are."""
-    from .score_objective import settlement_engine_for  # the settlement search loads on first use
+    a sample's score searches on the threads its run asks (``-j 1``: one) and is stopped where its points are. Where
+    no points engine of that size is made yet (advice searches the score alone) it is not made for its size: the
+    settlement engine is made of the size and threads it would have."""
+    from .score_objective import settlement_engine_for, settlement_engine_sized  # loads on first use
 
-    return settlement_engine_for(worker_engine())
+    size = worker_table_megabytes()
+    if getattr(_local, "engine", None) is not None and getattr(_local, "size", None) == size:
+        return settlement_engine_for(worker_engine())
+    threads = worker_engine_threads()
+    return settlement_engine_sized(table_megabytes(size), default_threads() if threads is None else threads)
 
 
 def worker_engine_threads() -> int | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -247,6 +248,34 @@ def test_a_pool_worker_holds_two_tables_of_the_run_s_size_on_one_thread() -> Non
     found: list[tuple[int, int, int, int]] = []
     workers.run_pool([1, 2, 3, 4], _worker_tables, (), lambda job, tables: found.append(tables), 2, table_mb=8)
     assert found == [(8 << 20, 8 << 20, 1, 1)] * 4
+
+
+def _worker_settlement_alone(job: int) -> tuple[int, int, bool, bool]:
+    """In a pool's worker: the settlement engine asked before any points engine (advice searches the score alone):
+    its table and threads, whether a points engine was made for it, and whether a points search's settlement engine,
+    asked after, is the same one. On a thread of its own, whose engines are its own, whatever this worker ran before."""
+    found: list[tuple[int, int, bool, bool]] = []
+
+    def first_engines() -> None:
+        settlement = workers.worker_settlement_engine()
+        points_made = getattr(workers._local, "engine", None) is not None
+        workers.worker_engine()
+        found.append((settlement.table_bytes, settlement.threads, points_made,
+                      workers.worker_settlement_engine() is settlement))
+
+    thread = threading.Thread(target=first_engines)
+    thread.start()
+    thread.join()
+    return found[0]
+
+
+def test_a_worker_searching_the_score_alone_makes_no_points_table_to_size_its_settlement_engine() -> None:
+    """Contract advice searches only the settlement, but its workers made a points engine, a table of the run's size,
+    only to read its size and threads: the settlement engine is made of them, the same one a points search then
+    shares."""
+    found: list[tuple[int, int, bool, bool]] = []
+    workers.run_pool([1, 2], _worker_settlement_alone, (), lambda job, made: found.append(made), 2, table_mb=8)
+    assert found == [(8 << 20, 1, False, True)] * 2
 
 
 def _blas_threads() -> dict[str, int]:
