@@ -88,11 +88,6 @@ def save_run(save: Path, run: Document) -> None:
         stream.write("\n")
 
 
-#: The largest ``FILE.partial.json`` read to see whether it is a partial run to remove (a run's lines are some
-#: kilobytes each): a larger file is no such run, and is left.
-MAX_PARTIAL_BYTES = 16 * 1024 * 1024
-
-
 def partial_beside(save: Path) -> Path:
     """``FILE.partial.json``, beside ``--out FILE``: where an interrupted run's finished lines go when FILE holds a
     whole run (:func:`partial_target`)."""
@@ -104,15 +99,27 @@ def partial_target(save: Path) -> Path:
     baseline a Ctrl-C must not replace with part of one), then ``FILE.partial.json`` beside it. Nothing reads it
     back (a rerun starts over): it is the finished lines' figures, to read or ``--compare`` with, removed once a run
     to FILE completes."""
-    if is_stdout(save) or not save.is_file():
+    if is_stdout(save):
         return save
-    try:
-        kept = json.loads(save.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return save  # no saved run: nothing to keep (the run would have refused a bad --compare before)
-    if isinstance(kept, dict) and "lines" in kept and "partial" not in kept:
+    kept = _run_in_file(save)
+    if kept is not None and "lines" in kept and "partial" not in kept:
         return partial_beside(save)
-    return save
+    return save  # no saved run: nothing to keep
+
+
+def _run_in_file(path: Path) -> dict | None:
+    """The JSON object in the regular file ``path`` (symbolic links followed), read where it may be a saved run: at
+    most :data:`MAX_SAVED_RUN_BYTES`, as ``--compare`` reads one; None for anything else (no such file, a folder or
+    a device, a larger file, not a JSON object)."""
+    try:
+        with path.open("rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                return None
+            raw = stream.read(MAX_SAVED_RUN_BYTES + 1)
+        kept = json.loads(raw) if len(raw) <= MAX_SAVED_RUN_BYTES else None
+    except (OSError, ValueError):
+        return None
+    return kept if isinstance(kept, dict) else None
 
 
 def replaces_compared(save: Path, compare: Path) -> str | None:
@@ -156,12 +163,10 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     beside = partial_beside(save)
     try:
         status = beside.lstat()
-        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_PARTIAL_BYTES:
-            return
-        kept = json.loads(beside.read_bytes())
-    except (OSError, ValueError):
+    except OSError:
         return
-    if not (isinstance(kept, dict) and "partial" in kept and isinstance(kept.get("lines"), list)
+    kept = _run_in_file(beside) if stat.S_ISREG(status.st_mode) else None  # not a link's target
+    if not (kept is not None and "partial" in kept and isinstance(kept.get("lines"), list)
             and all(isinstance(line, dict) and line.get("line") in measured for line in kept["lines"])):
         return
     if compare is not None:

@@ -1506,6 +1506,23 @@ def test_bench_completed_leaves_a_run_partial_json_that_is_no_partial_run_alone(
         assert beside.is_dir() if own is None else beside.read_text() == own
 
 
+def test_bench_reads_a_partial_run_beside_its_out_up_to_the_size_compare_reads(tmp_path, monkeypatch):
+    """A partial run beside --out was read only up to 16 MB (some 400,000 deals, ten minutes of Kratzen), though
+    --compare reads one of up to 256 MB: a larger one, which --compare read as a run, was left out of date for good,
+    unsaid. Both read a run up to the one size; a larger file is no run, and is left."""
+    baseline, beside = tmp_path / "run.json", tmp_path / "run.partial.json"
+    command = ["bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--threads", "1", "--out", str(baseline)]
+    assert runner.invoke(app, command).exit_code == 0
+    partial = json.loads(baseline.read_text()) | {"partial": {"lines": 1, "interrupted_during": "the next line"}}
+    beside.write_text(json.dumps(partial) + " " * (17 << 20))
+    result = runner.invoke(app, command)
+    assert result.exit_code == 0 and not beside.exists() and "run.partial.json: removed" in result.stderr
+    beside.write_text(json.dumps(partial))
+    monkeypatch.setattr("solver.cli.bench.MAX_SAVED_RUN_BYTES", beside.stat().st_size - 1)
+    result = runner.invoke(app, command)
+    assert result.exit_code == 0 and beside.exists() and str(beside) not in " ".join(result.stderr.split())
+
+
 def test_bench_refuses_to_write_its_run_over_the_run_it_compares_with(tmp_path, monkeypatch):
     """``--compare F --out F`` replaced the baseline with the run compared with it: refused before any line runs,
     both flags named as typed (``--save`` too), by the file's own name, a relative and an absolute one, or through a
