@@ -147,10 +147,10 @@ def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130
                       f"10 lines finished: no report written\n") and not out.exists()
 
 
-@pytest.mark.parametrize("out", [True, False], ids=["--out", "stdout"])
-def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_whole_report(out, tmp_path):
-    """A stopped run wrote nothing: ten minutes of lines lost. The lines finished before a SIGTERM are kept, marked
-    partial: beside ``--out`` (and ``--json``), the whole report in the README left as it was, or on stdout."""
+@pytest.mark.parametrize(("out", "stop"), [(True, "SIGTERM"), (False, "SIGINT")], ids=["--out", "stdout"])
+def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_whole_report(out, stop, tmp_path):
+    """A stopped run wrote nothing: ten minutes of lines lost. The lines finished before a SIGTERM or Ctrl-C are kept,
+    marked partial: beside ``--out`` (and ``--json``), the whole report in the README left as it was, or on stdout."""
     readme = tmp_path / "README.md"
     kept = f"# Bench\n<!-- report:begin -->\nthe whole report\n<!-- report:end -->\nbelow\n"
     readme.write_text(kept, encoding="utf-8")
@@ -162,7 +162,7 @@ def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_w
     try:
         progress = [process.stderr.readline(), process.stderr.readline()]  # the second line begun: the first kept
         assert all(": 1/1 (board 1)" in line for line in progress), progress
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(getattr(signal, stop))
         stdout, stderr = process.communicate(timeout=120)
     finally:
         if process.poll() is None:
@@ -171,7 +171,7 @@ def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_w
     said = stderr.splitlines()[-1]
     assert process.returncode == 130 and "Traceback" not in stderr, stderr
     finished = int(re.search(r"': (\d+) of \d+ lines finished; ", said)[1])
-    assert said.startswith("report.py: interrupted by SIGTERM: stopped during '") and finished >= 1, said
+    assert said.startswith(f"report.py: interrupted by {stop}: stopped during '") and finished >= 1, said
     first = progress[0].split("] ", 1)[1].split(": 1/1")[0]
     if out:
         partial = (tmp_path / "README.partial.md").read_text(encoding="utf-8")
@@ -250,3 +250,27 @@ def test_a_line_whose_every_deal_ran_over_the_limit_has_no_nodes_per_second(repo
     stopped = BenchStats("line", times_ms=[50.0, 50.0], nodes=[10, 10], timed_out=[True, True], limit_ms=50.0)
     finished = BenchStats("line", times_ms=[1000.0], nodes=[2500], timed_out=[False])
     assert (report.fmt_rate(stopped.nodes_per_second), report.fmt_rate(finished.nodes_per_second)) == ("-", "2.50 k")
+
+
+def test_a_run_stopped_in_the_ablation_shows_the_configurations_it_finished_and_says_where_it_stopped(report):
+    """A run stopped after the ablation's first configurations: their table, with the lines before them, under a
+    note naming the configuration stopped in; the DDS lines it never reached are not shown as skipped."""
+    from solver.benchmark import BenchStats, DealResult, standard_lines
+
+    def stats(name: str, ms: float) -> BenchStats:
+        measured = BenchStats(name, table_allocated_bytes=64 << 20)
+        measured.add(DealResult(1, ms, 1000, 64, (1,)))
+        return measured
+
+    line = standard_lines()[0]
+    stopped = report.Report(1, 60.0, {"engine": "sha256 0123456789ab"}, [(line, stats(line.name, 2.0))], [], line,
+                            {"all on": stats(line.name, 2.0), "table off": stats(line.name, 8.0)})
+    stopped.planned = [line.name, f"{line.name} [all on]", f"{line.name} [table off]", f"{line.name} [ordering off]",
+                       f"{line.name} [vs DDS]"]
+    text = report.render(stopped)
+    assert (f"**A partial run, stopped during '{line.name} [ordering off]': 3 of 5 lines finished: every figure below "
+            "is of a finished line; the lines after it were not measured.**") in text
+    assert f"| 1. {line.name} | 1 | 2.00 |" in text and "| table off | " in text and "| 4.00x |" in text
+    assert "#### 9. Engine vs reference" not in text and "bridge DDS" not in text and "#### Machine" in text
+    assert report.as_json(stopped)["partial"] == {"lines": 5, "finished": 3,
+                                                  "interrupted_during": f"{line.name} [ordering off]"}
