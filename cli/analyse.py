@@ -25,7 +25,7 @@ from solver.variant import rules_note
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
 from .options import (ALL_MESSAGES, CAPPED_POOL, DASK_VERBOSE, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB,
                       POOL_THREADS, SCHEDULER, WORKER_WAIT, check_game_options, checked_seed, engine_for, game_examples,
-                      game_option, parse_variant_options, pool_options, time_limit_help, workers_option)
+                      game_option, parse_variant_options, pool_options, time_limit_option, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import (CardPainter, fits, fits_compacted, for_stdout, least_width, plural, record_head, table_cell,
                      status_on_stderr, stdout_console)
@@ -208,10 +208,8 @@ def analyse(
     worker_wait: float = WORKER_WAIT,
     verbose: bool = DASK_VERBOSE,
     all_messages: bool = ALL_MESSAGES,
-    time_limit: Optional[float] = typer.Option(
-        None, "--time-limit", metavar="SECONDS", min=0.001,
-        help=time_limit_help("the analysis (with FILE, each record's)", "the samples solved so far are reported, "
-                             "said as such (exit 0)")),
+    time_limit: Optional[float] = time_limit_option("the analysis (with FILE, each record's)", "the samples solved "
+                                                    "so far are reported, said as such (exit 0)"),
     announce: Optional[str] = typer.Option(
         None, "--announce", metavar="ANNOUNCEMENTS",
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "

@@ -32,7 +32,7 @@ from solver.search.engine import default_threads, usable_cores
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
 from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, finite_seconds,
-                      game_option, note_threads_over_cores, output_file, parse_variant_options, time_limit_help)
+                      game_option, note_threads_over_cores, output_file, parse_variant_options, time_limit_option)
 from .output import atomic_writer, checked_output, is_stdout
 from .records import emit_json, stdin_bytes
 from .render import Document, fits, plural, progress_on_stderr, stdout_console
@@ -548,10 +548,9 @@ def bench(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
                                        help="Seed of the deals: the same seed gives the same deals (default: each "
                                             "game's fixed seed)."),
-    limit: float = typer.Option(DEFAULT_LIMIT_S, "--time-limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
-                                callback=finite_seconds,
-                                help=time_limit_help("each deal's solve", "the solve is stopped and counted at "
-                                                     "the limit (0: no limit, solve in this process)")),
+    limit: Optional[float] = time_limit_option("each deal's solve", "the solve is stopped and counted at the limit "
+                                               "(with none, each deal is solved in this process)",
+                                               default=DEFAULT_LIMIT_S, searches=False),
     old_limit: Optional[float] = typer.Option(None, "--limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
                                               callback=finite_seconds, hidden=True),  # --time-limit's old name
     as_json: bool = typer.Option(False, "--json",

@@ -5,13 +5,17 @@ pattern (docs/cli.md, "Flags shared by the commands")."""
 from __future__ import annotations
 
 import importlib
+import math
 from collections import defaultdict
 
+import click
 import pytest
+import typer
 from typer.main import get_command_from_info
 from typer.models import CommandInfo
 
 from solver.cli.main import COMMANDS, Command
+from solver.limits import DEFAULT_BOARD_TIME_LIMIT_S, DEFAULT_LIMIT_S, MAX_LIMIT_S, MAX_SAMPLES
 
 #: Short forms that stand for two long flags, where and why: ``-n`` is how many of the command's own units it makes, the
 #: long flag naming them: ``--count`` (deals, boards) but ``analyse``'s ``--samples`` (``match --samples``, a sampling
@@ -88,3 +92,45 @@ def test_every_time_limit_says_what_it_bounds_and_every_count_what_it_counts():
     assert sorted({command for command, _ in counted}) == ["analyse", "bench", "deal", "match"]
     for command, param in counted + OPTIONS["--samples"]:
         assert param.help.startswith("How many "), (command, param.help)
+
+
+def _context() -> click.Context:
+    return click.Context(click.Command("stich"))
+
+
+@pytest.mark.parametrize("command, param", OPTIONS["--time-limit"], ids=[name for name, _ in OPTIONS["--time-limit"]])
+def test_every_time_limit_takes_one_range_and_0_is_no_limit(command, param):
+    """0 to MAX_LIMIT_S seconds in every command, 0 no limit (the value None, as without the flag), nan and inf a
+    usage error that says so; the default none but where a command's runs must end (``bench``, ``board``)."""
+    assert (type(param.type).__name__, param.type.min, param.type.max) == ("FloatRange", 0, MAX_LIMIT_S)
+    assert not param.type.min_open and not param.type.max_open
+    assert param.default == {"bench": DEFAULT_LIMIT_S, "board": DEFAULT_BOARD_TIME_LIMIT_S}.get(command)
+    assert param.callback(_context(), param, 0.0) is None and param.callback(_context(), param, -0.0) is None
+    assert param.callback(_context(), param, 2.5) == 2.5
+    for wrong in (math.nan, math.inf):
+        with pytest.raises(typer.BadParameter, match=r"is not a number of seconds \(0 is no limit\)"):
+            param.callback(_context(), param, wrong)
+    assert ("Without it, or 0: no limit." if param.default is None else "0: no limit.") in param.help, param.help
+
+
+def test_the_reference_solver_takes_no_limit_as_0(monkeypatch):
+    """Under STICH_IMPLEMENTATION=python, whose solver has no stop check, a limit is a usage error and 0 (no limit)
+    is taken, in every command that searches with the library's solver."""
+    monkeypatch.setenv("STICH_IMPLEMENTATION", "python")
+    for command, param in OPTIONS["--time-limit"]:
+        assert param.callback(_context(), param, 0.0) is None
+        if command not in ("bench", "board"):  # bench and board make engines of their own
+            with pytest.raises(typer.BadParameter, match="takes no time limit"):
+                param.callback(_context(), param, 5.0)
+
+
+def test_card_time_is_a_deadline_in_the_same_range():
+    """``match --card-time``: the range of every --time-limit, nan and inf refused, but 0 kept: a deadline already
+    past, one sample a card (the library's ``time_limit=0``), which its help says beside --time-limit's no limit."""
+    ((_, param),) = OPTIONS["--card-time"]
+    assert (param.type.min, param.type.max, param.default) == (0, MAX_LIMIT_S, None)
+    assert param.callback(_context(), param, 0.0) == 0.0
+    with pytest.raises(typer.BadParameter, match="^inf is not a number of seconds$"):
+        param.callback(_context(), param, math.inf)
+    assert "0: a deadline already past, one sample a card (a budget, not --time-limit's no limit)" in param.help
+

@@ -260,8 +260,9 @@ def test_a_generous_time_limit_gives_the_same_output_as_none(tmp_path, command, 
     path = path or _file(tmp_path, (8, "Normal"), (3, "Normal"))
     plain = run(*command, path, "-b", "1" if command == ["table"] else "8", "--json", code=0)
     limited = run(*command, path, "-b", "1" if command == ["table"] else "8", "--json", "--time-limit", "60", code=0)
-    assert limited.stderr == plain.stderr == ""
-    assert _answers(limited.stdout) == _answers(plain.stdout) and _answers(plain.stdout)
+    unlimited = run(*command, path, "-b", "1" if command == ["table"] else "8", "--json", "--time-limit", "0", code=0)
+    assert limited.stderr == unlimited.stderr == plain.stderr == ""  # 0 is no limit, as in every command
+    assert _answers(limited.stdout) == _answers(unlimited.stdout) == _answers(plain.stdout) and _answers(plain.stdout)
     text = run(*command, path, "-b", "1" if command == ["table"] else "8", code=0).stdout
     assert run(*command, path, "-b", "1" if command == ["table"] else "8", "--time-limit", "60", code=0).stdout == text
 
@@ -270,9 +271,9 @@ def test_a_generous_time_limit_gives_the_same_output_as_none(tmp_path, command, 
     (["score", "--time-limit", "5"], "only the double-dummy settlement (--dd) searches, so only it takes a time limit"),
     (["score", "--table-mb", "8"], "only the double-dummy settlement (--dd) searches, so only it takes a table size"),
     (["score", "--threads", "1"], "only the double-dummy settlement (--dd) searches, so only it takes threads"),
-    (["score", "--dd", "--time-limit", "nan"], "nan is not a number of seconds"),
-    (["table", "--time-limit", "inf"], "inf is not a number of seconds"),
-    (["table", "--time-limit", "0"], "0.0 is not in the range x>=0.001"),
+    (["score", "--dd", "--time-limit", "nan"], "nan is not a number of seconds (0 is no limit)"),
+    (["table", "--time-limit", "inf"], "inf is not in the range 0<=x<=1000000.0"),
+    (["table", "--time-limit", "-1"], "-1.0 is not in the range 0<=x<=1000000.0"),
 ])
 def test_a_meaningless_time_limit_is_a_usage_error(args, said) -> None:
     # (and the other options of a search, where the command does not search)
@@ -326,7 +327,7 @@ def test_the_help_shows_the_time_limit(command) -> None:
             "--time-limit SECONDS Time limit, in seconds, of each record's searches together: past it the record is "
             "said on stderr and not answered")
     assert said in text  # score's own words: a finished deal's score is still given
-    assert "[x>=0.001]" in text
+    assert "Without it, or 0: no limit. [0<=x<=1000000.0]" in text
 
 
 def _played_out(position: solver.Position) -> solver.Position:

@@ -38,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import SearchStopped, StichError
 from ..generate import DEFAULT_SEED
+from ..limits import DEFAULT_BOARD_TIME_LIMIT_S
 from ..postmortem import analyse_play
 from ..sampling import analyse_position
 from ..score_objective import objective_named
@@ -53,7 +54,7 @@ from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_head
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
 FIRST_SLICE = 1.0
 #: The default time limit of one question (card values, the post-mortem, the odds), in seconds.
-DEFAULT_TIME_LIMIT = 120.0
+DEFAULT_TIME_LIMIT = DEFAULT_BOARD_TIME_LIMIT_S
 #: The largest request body (an upload included), in bytes.
 DEFAULT_MAX_BODY = 2_000_000
 #: What an uploaded file without a name is called in messages and board labels.
