@@ -178,7 +178,9 @@ def analyse(
     record: Optional[int] = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD_NUMBER,
                                          help="With FILE: only the file's Nth record (1-based, counting every "
                                               "record in the file), for records without a [Board] tag."),
-    declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT", help="The declaring seat (default 1)."),
+    declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT",  # None: not given, told from 1
+                                           help="The declaring seat, without FILE (default 1; in contract advice "
+                                                "the --seat, which announces)."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="The number of players, for a game played by several "
                                              "(default: the fewest)."),

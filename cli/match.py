@@ -15,7 +15,7 @@ from rich.table import Table
 from solver.errors import InvalidContractError, StichError, did_you_mean
 from solver.games import games_with, get_game
 from solver.games.base import score_or_measure
-from solver.limits import DEFAULT_SAMPLES, MAX_LIMIT_S
+from solver.limits import DEFAULT_SAMPLES, MAX_LIMIT_S, MAX_SAMPLES
 from solver.scoring import MAX_POT
 
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
@@ -98,7 +98,7 @@ def match(
                                        "seat for its own tricks) or the game's own measure, as solve names it "
                                        "(faster): the card points (points), or in Kratzen each seat's own tricks "
                                        "(tricks)."),
-    samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1,
+    samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1, max=MAX_SAMPLES,
                                           help=f"How many samples (deals of the unseen cards) a 'sampling' bot "
                                                f"without its own ':N' solves for each card (default "
                                                f"{DEFAULT_SAMPLES})."),

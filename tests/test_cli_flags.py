@@ -94,6 +94,57 @@ def test_every_time_limit_says_what_it_bounds_and_every_count_what_it_counts():
         assert param.help.startswith("How many "), (command, param.help)
 
 
+#: Shared flags whose range differs in one command, and why: everything else a flag takes is the same everywhere.
+RANGE_EXCEPTIONS = {
+    ("--count", "match"): "a match keeps every board it plays for its report (deal and bench write theirs as they go)",
+    ("--objective", "postmortem"): "one objective, not repeatable: a post-mortem grades by one",
+    ("--objective", "tree"): "one objective, not repeatable: a tree has one value on each node",
+    ("--objective", "match"): "one objective, not repeatable: what the bots play for",
+}
+#: Shared flags whose default differs in one command, and why (each command's help says its own).
+DEFAULT_EXCEPTIONS = {
+    ("--count", "deal"): "one deal unless told; a benchmark line and a match are 10",
+    ("--seed", "bench"): "each game's fixed benchmark seed, so that runs compare",
+    ("--objective", "match"): "what the bots play for, the score, not what is solved",
+    ("--samples", "match"): "a sampling bot's samples a card (50), not an analysis's",
+    ("--declarer", "analyse"): "None tells a given --declarer from none: contract advice's declarer is the --seat",
+    ("--time-limit", "bench"): "a benchmark's run ends: each solve stops at 60 s",
+    ("--time-limit", "board"): "a question on the page ends: 120 s",
+}
+
+
+def _range(param: object) -> tuple:
+    kind = param.type  # type: ignore[attr-defined]
+    return (type(kind).__name__, getattr(kind, "min", None), getattr(kind, "max", None),
+            getattr(kind, "min_open", None), getattr(kind, "max_open", None), param.multiple,  # type: ignore
+            param.is_flag)  # type: ignore[attr-defined]
+
+
+SHARED = sorted(flag for flag, uses in OPTIONS.items() if len(uses) > 1)
+
+
+@pytest.mark.parametrize("flag", SHARED)
+def test_a_shared_flag_has_one_type_range_and_default_everywhere(flag):
+    """A flag two commands share takes the same values in both (type, range, repeatable or not) and has the same
+    default, but for the documented exceptions, which must still differ (a stale one is taken off the list)."""
+    uses = OPTIONS[flag]
+    ranges = {command: _range(param) for command, param in uses if (flag, command) not in RANGE_EXCEPTIONS}
+    assert len(set(ranges.values())) == 1, ranges
+    defaults = {command: param.default for command, param in uses if (flag, command) not in DEFAULT_EXCEPTIONS}
+    assert len(set(defaults.values())) == 1, defaults
+    (common,) = set(defaults.values())
+    for command, param in uses:
+        if (flag, command) in RANGE_EXCEPTIONS:
+            assert _range(param) != next(iter(ranges.values())), (flag, command)
+        if (flag, command) in DEFAULT_EXCEPTIONS:
+            assert param.default != common, (flag, command)
+
+
+def test_the_exceptions_name_shared_flags_of_their_commands():
+    for flag, command in {**RANGE_EXCEPTIONS, **DEFAULT_EXCEPTIONS}:
+        assert flag in SHARED and command in {name for name, _ in OPTIONS[flag]}, (flag, command)
+
+
 def _context() -> click.Context:
     return click.Context(click.Command("stich"))
 
@@ -101,7 +152,7 @@ def _context() -> click.Context:
 @pytest.mark.parametrize("command, param", OPTIONS["--time-limit"], ids=[name for name, _ in OPTIONS["--time-limit"]])
 def test_every_time_limit_takes_one_range_and_0_is_no_limit(command, param):
     """0 to MAX_LIMIT_S seconds in every command, 0 no limit (the value None, as without the flag), nan and inf a
-    usage error that says so; the default none but where a command's runs must end (``bench``, ``board``)."""
+    usage error that says so; the default none but where a command's runs must end (:data:`DEFAULT_EXCEPTIONS`)."""
     assert (type(param.type).__name__, param.type.min, param.type.max) == ("FloatRange", 0, MAX_LIMIT_S)
     assert not param.type.min_open and not param.type.max_open
     assert param.default == {"bench": DEFAULT_LIMIT_S, "board": DEFAULT_BOARD_TIME_LIMIT_S}.get(command)
@@ -134,3 +185,34 @@ def test_card_time_is_a_deadline_in_the_same_range():
         param.callback(_context(), param, math.inf)
     assert "0: a deadline already past, one sample a card (a budget, not --time-limit's no limit)" in param.help
 
+
+def _help(flag: str, command: str) -> str:
+    return " ".join(next(param.help for name, param in OPTIONS[flag] if name == command).split())
+
+
+def test_analyse_declarer_says_what_happens_without_it():
+    """``analyse --declarer``'s default is None (a given seat is told from none), so its help says what none is: seat
+    1, or in contract advice the --seat; ``deal`` and ``match`` take 1, which Typer shows."""
+    assert [param.default for name, param in OPTIONS["--declarer"] if name != "analyse"] == [1, 1]
+    assert _help("--declarer", "analyse") == ("The declaring seat, without FILE (default 1; in contract advice the "
+                                              "--seat, which announces).")
+    assert _help("--declarer", "deal") == _help("--declarer", "match") == "The declaring seat."
+
+
+def test_a_file_continued_on_a_rerun_says_so_in_one_phrase():
+    """``batch --out`` is batch's checkpoint: its help says so in the words of every ``--checkpoint``."""
+    phrase = "rerun the same command to continue from it."
+    assert all(phrase in _help("--checkpoint", command) for command, _ in OPTIONS["--checkpoint"])
+    assert phrase in _help("--out", "batch") and "checkpoint" in _help("--out", "batch")
+
+
+def test_the_settlement_switches_say_why_their_defaults_differ():
+    """``score --dd`` is off and ``table --settlement`` on by default: each help names the other and says why."""
+    assert OPTIONS["--dd"][0][1].default is False and OPTIONS["--settlement"][0][1].default is True
+    assert "unlike table's --settlement: without it score searches nothing" in _help("--dd", "score")
+    assert "On by default, unlike score's --dd: a table searches every contract anyway" in _help("--settlement",
+                                                                                                  "table")
+
+
+def test_the_samples_flags_take_the_same_most():
+    assert {param.type.max for _, param in OPTIONS["--samples"]} == {MAX_SAMPLES}
