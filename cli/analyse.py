@@ -211,7 +211,8 @@ def analyse(
     verbose: bool = DASK_VERBOSE,
     all_messages: bool = ALL_MESSAGES,
     time_limit: Optional[float] = time_limit_option("the analysis (with FILE, each record's)", "the samples solved "
-                                                    "so far are reported, said as such (exit 0)"),
+                                                    "so far are reported, said as such (exit 0)",
+                                                    reference_refuses=False),
     announce: Optional[str] = typer.Option(
         None, "--announce", metavar="ANNOUNCEMENTS",
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "

@@ -550,7 +550,7 @@ def bench(
                                             "game's fixed seed)."),
     limit: Optional[float] = time_limit_option("each deal's solve", "the solve is stopped and counted at the limit "
                                                "(with none, each deal is solved in this process)",
-                                               default=DEFAULT_LIMIT_S, searches=False),
+                                               default=DEFAULT_LIMIT_S, reference_refuses=False),
     old_limit: Optional[float] = typer.Option(None, "--limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
                                               callback=finite_seconds, hidden=True),  # --time-limit's old name
     as_json: bool = typer.Option(False, "--json",

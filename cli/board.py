@@ -58,7 +58,8 @@ def board(
     no_open: bool = typer.Option(False, "--no-open", help="Only print the address; do not open a browser."),
     time_limit: Optional[float] = time_limit_option("each question's searches (card values, the graph, the odds)",
                                                     "the board says the time limit ran out",
-                                                    default=DEFAULT_BOARD_TIME_LIMIT_S, searches=False),
+                                                    default=DEFAULT_BOARD_TIME_LIMIT_S,
+                                                    reference_refuses=False),
     table_mb: Optional[int] = TABLE_MB,
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",

@@ -116,7 +116,7 @@ def match(
                                                    no_limit=None)),
     match_time: Optional[float] = time_limit_option("the whole match", "the boards in play are played to the end "
                                                     "(stderr says how far past) and the deals played so far "
-                                                    "reported, said as such (exit 0)"),
+                                                    "reported, said as such (exit 0)", reference_refuses=False),
     checkpoint: Optional[Path] = typer.Option(
         None, "--checkpoint", metavar="FILE", parser=file_name,
         help="Append each board played to FILE; rerun the same command to continue from it."),

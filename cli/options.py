@@ -203,9 +203,10 @@ def finite_seconds(value: float | None) -> float | None:
 
 
 def seconds_or_no_limit(value: float | None) -> float | None:
-    """A ``--time-limit`` option's callback where the searches are the engine's whatever STICH_IMPLEMENTATION says
-    (``bench`` and ``board`` make engines of their own): a finite number of seconds (``nan`` and ``inf`` refused
-    with how to ask for none), or None for 0, which is no limit in every command (:data:`NO_LIMIT`)."""
+    """A ``--time-limit`` option's callback where the reference solver takes a limit too (``analyse`` and ``match``
+    look at it between samples and boards; ``bench`` and ``board`` make engines of their own): a finite number of
+    seconds (``nan`` and ``inf`` refused with how to ask for none), or None for 0, which is no limit in every command
+    (:data:`NO_LIMIT`)."""
     return seconds_refusing(value, " (0 is no limit)") or None
 
 
@@ -238,15 +239,17 @@ def time_limit_help(bounds: str, past: str, no_limit: str | None = f"Without it,
     return f"Time limit, in seconds, of {bounds}: past it {past}." + (f" {no_limit}" if no_limit else "")
 
 
-def time_limit_option(bounds: str, past: str, default: float | None = None, searches: bool = True) -> Any:
+def time_limit_option(bounds: str, past: str, default: float | None = None,
+                      reference_refuses: bool = True) -> Any:
     """A ``--time-limit`` option, one range and one meaning of 0 in every command: from 0 to :data:`MAX_LIMIT_S`
     seconds (a longer wait overflows the engine's poll clock), ``nan`` and ``inf`` refused, 0 no limit (the value is
     then None). ``default`` is the command's own (``bench``'s and ``board``'s, so that a run or a question ends;
-    Typer shows it); ``searches``: the command searches with the library's solver, so the reference solver refuses
-    a limit."""
+    Typer shows it); ``reference_refuses``: the limit stops searches inside a record, which the reference solver
+    (STICH_IMPLEMENTATION=python) cannot, so it refuses one (``analyse`` and ``match`` look at theirs between
+    samples and boards, ``bench`` and ``board`` make engines of their own: they take one)."""
     no_limit = f"Without it, or {NO_LIMIT}." if default is None else f"{NO_LIMIT}."
     return typer.Option(default, "--time-limit", metavar="SECONDS", min=0, max=MAX_LIMIT_S,
-                        callback=checked_time_limit if searches else seconds_or_no_limit,
+                        callback=checked_time_limit if reference_refuses else seconds_or_no_limit,
                         help=time_limit_help(bounds, past, no_limit))
 
 

@@ -288,6 +288,18 @@ def test_a_time_limit_under_the_reference_solver_is_a_usage_error(monkeypatch) -
     assert "the reference solver (STICH_IMPLEMENTATION=python) runs to the end and takes no time limit" in result.stderr
 
 
+def test_analyse_and_match_take_a_time_limit_under_the_reference_solver(monkeypatch) -> None:
+    """analyse and match look at their --time-limit between samples and boards, which the reference solver allows:
+    they stop at it and report what was done, as with the engine."""
+    monkeypatch.setenv("STICH_IMPLEMENTATION", "python")
+    analysed = run("analyse", EXAMPLES / "kratzen.tbn", "-b", "1", "--seat", "1", "-n", "5000", "-j", "1",
+                   "--time-limit", "0.5", code=0)
+    assert " of 5,000 samples (seed 1), stopped by the time limit" in analysed.stdout
+    played = run("match", "-g", "kratzen", "--bots", "sampling:2,random,random", "-n", "5000", "-j", "1",
+                 "--time-limit", "0.5", code=0)
+    assert "stopped by the time limit after" in played.stdout and "of 15000 deals" in played.stdout
+
+
 def _without_effort(document):
     """A document without what no two runs share (nodes, seconds), at any depth."""
     if isinstance(document, dict):
