@@ -15,7 +15,7 @@ from rich.table import Table
 from solver.errors import InvalidContractError, StichError, did_you_mean
 from solver.games import games_with, get_game
 from solver.games.base import score_or_measure
-from solver.limits import DEFAULT_SAMPLES, MAX_LIMIT_S, MAX_SAMPLES
+from solver.limits import DEFAULT_SAMPLES, MAX_SAMPLES
 from solver.scoring import MAX_POT
 
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
@@ -105,7 +105,7 @@ def match(
     workers: Optional[int] = workers_option("Worker processes whole boards are played on",
                                             "; the match is the same on any number, without --card-time",
                                             one="in this process, each bot's searches on every core"),
-    time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0, max=MAX_LIMIT_S,
+    time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS",
                                                callback=finite_seconds, help=time_limit_help(
                                                    "each sampling bot's choice of a card", "(its deadline) the bot "
                                                    "stops sampling, but its first sample always finishes, so a card "

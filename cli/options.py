@@ -189,11 +189,21 @@ OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=ch
                                "every seat's tricks); cards are ranked by the score.")
 
 
+#: What follows a refused limit where 0 is no limit
+NO_LIMIT_HINT = " (0 is no limit)"
+#: The range of every ``--time-limit`` and of ``match --card-time``, said in their help and in the message that
+#: refuses a value out of it
+LIMIT_RANGE = f"0 to {MAX_LIMIT_S:,.0f} seconds"
+
+
 def seconds_refusing(value: float | None, hint: str = "") -> float | None:
-    """A number of seconds, not ``nan`` or ``inf`` (which the range check lets through): a usage error (exit 2), as
-    any value out of its range is; ``hint`` follows the message."""
+    """A number of seconds in :data:`LIMIT_RANGE`, checked here rather than by the option's range, which refused
+    ``inf`` as out of range before a callback could say how to ask for no limit (and let ``nan`` through); anything
+    else is a usage error (exit 2), ``hint`` after the message."""
     if value is not None and not math.isfinite(value):
         raise typer.BadParameter(f"{value} is not a number of seconds{hint}")
+    if value is not None and not 0 <= value <= MAX_LIMIT_S:
+        raise typer.BadParameter(f"{value} is not in the range {LIMIT_RANGE}{hint}")
     return value
 
 
@@ -207,7 +217,13 @@ def seconds_or_no_limit(value: float | None) -> float | None:
     look at it between samples and boards; ``bench`` and ``board`` make engines of their own): a finite number of
     seconds (``nan`` and ``inf`` refused with how to ask for none), or None for 0, which is no limit in every command
     (:data:`NO_LIMIT`)."""
-    return seconds_refusing(value, " (0 is no limit)") or None
+    return seconds_refusing(value, NO_LIMIT_HINT) or None
+
+
+def seconds_kept_or_no_limit(value: float | None) -> float | None:
+    """``bench --limit``'s callback (``--time-limit``'s old name): ``nan`` and ``inf`` refused as
+    :func:`seconds_or_no_limit` refuses them, but 0 kept, so that a ``--limit 0`` is told from no ``--limit``."""
+    return seconds_refusing(value, NO_LIMIT_HINT)
 
 
 def checked_time_limit(value: float | None) -> float | None:
@@ -235,8 +251,10 @@ NO_LIMIT = "0: no limit"
 def time_limit_help(bounds: str, past: str, no_limit: str | None = f"Without it, or {NO_LIMIT}.") -> str:
     """Every ``--time-limit``'s help (and ``match --card-time``'s) in one pattern: what the limit ``bounds`` (a
     record's searches, one question, the whole match) and what happens ``past`` it, so that its unit is never left to
-    guess; then ``no_limit``, how to have none (``--card-time`` says its own 0 in ``past`` and gives None)."""
-    return f"Time limit, in seconds, of {bounds}: past it {past}." + (f" {no_limit}" if no_limit else "")
+    guess; then ``no_limit``, how to have none (``--card-time`` says its own 0 in ``past`` and gives None), and the
+    range (:data:`LIMIT_RANGE`, which the option's type does not show: :func:`seconds_refusing` checks it)."""
+    return (f"Time limit, in seconds, of {bounds}: past it {past}." + (f" {no_limit}" if no_limit else "")
+            + f" From {LIMIT_RANGE}.")
 
 
 def time_limit_option(bounds: str, past: str, default: float | None = None,
@@ -248,7 +266,7 @@ def time_limit_option(bounds: str, past: str, default: float | None = None,
     (STICH_IMPLEMENTATION=python) cannot, so it refuses one (``analyse`` and ``match`` look at theirs between
     samples and boards, ``bench`` and ``board`` make engines of their own: they take one)."""
     no_limit = f"Without it, or {NO_LIMIT}." if default is None else f"{NO_LIMIT}."
-    return typer.Option(default, "--time-limit", metavar="SECONDS", min=0, max=MAX_LIMIT_S,
+    return typer.Option(default, "--time-limit", metavar="SECONDS",
                         callback=checked_time_limit if reference_refuses else seconds_or_no_limit,
                         help=time_limit_help(bounds, past, no_limit))
 

@@ -5,16 +5,16 @@ pattern (docs/cli.md, "Flags shared by the commands")."""
 from __future__ import annotations
 
 import importlib
-import math
 from collections import defaultdict
 
 import click
 import pytest
 import typer
+from typer.testing import CliRunner
 from typer.main import get_command_from_info
 from typer.models import CommandInfo
 
-from solver.cli.main import COMMANDS, Command
+from solver.cli.main import COMMANDS, Command, app
 from solver.limits import DEFAULT_BOARD_TIME_LIMIT_S, DEFAULT_LIMIT_S, MAX_LIMIT_S, MAX_SAMPLES
 
 #: Short forms that stand for two long flags, where and why: ``-n`` is how many of the command's own units it makes, the
@@ -41,6 +41,7 @@ def visible_options() -> dict[str, list[tuple[str, object]]]:
 
 
 OPTIONS = visible_options()
+runner = CliRunner()
 
 
 def short_forms(param: object) -> set[str]:
@@ -151,17 +152,34 @@ def _context() -> click.Context:
 
 @pytest.mark.parametrize("command, param", OPTIONS["--time-limit"], ids=[name for name, _ in OPTIONS["--time-limit"]])
 def test_every_time_limit_takes_one_range_and_0_is_no_limit(command, param):
-    """0 to MAX_LIMIT_S seconds in every command, 0 no limit (the value None, as without the flag), nan and inf a
-    usage error that says so; the default none but where a command's runs must end (:data:`DEFAULT_EXCEPTIONS`)."""
-    assert (type(param.type).__name__, param.type.min, param.type.max) == ("FloatRange", 0, MAX_LIMIT_S)
-    assert not param.type.min_open and not param.type.max_open
+    """0 to MAX_LIMIT_S seconds in every command (checked by the callback, which the help says), 0 no limit (the value
+    None, as without the flag); the default none but where a command's runs must end (:data:`DEFAULT_EXCEPTIONS`)."""
+    assert type(param.type).__name__ == "FloatParamType"  # no range of Click's: it refused inf without the hint
     assert param.default == {"bench": DEFAULT_LIMIT_S, "board": DEFAULT_BOARD_TIME_LIMIT_S}.get(command)
     assert param.callback(_context(), param, 0.0) is None and param.callback(_context(), param, -0.0) is None
-    assert param.callback(_context(), param, 2.5) == 2.5
-    for wrong in (math.nan, math.inf):
-        with pytest.raises(typer.BadParameter, match=r"is not a number of seconds \(0 is no limit\)"):
-            param.callback(_context(), param, wrong)
-    assert ("Without it, or 0: no limit." if param.default is None else "0: no limit.") in param.help, param.help
+    assert param.callback(_context(), param, 2.5) == 2.5 and param.callback(_context(), param, MAX_LIMIT_S) == MAX_LIMIT_S
+    no_limit = "Without it, or 0: no limit." if param.default is None else "0: no limit."
+    assert f"{no_limit} From 0 to 1,000,000 seconds." in " ".join(param.help.split()), param.help
+
+
+#: What a command line says of a --time-limit out of its range: the hint how to ask for no limit each time
+WRONG_TIME_LIMITS = {
+    "nan": "nan is not a number of seconds (0 is no limit)",
+    "inf": "inf is not a number of seconds (0 is no limit)",
+    "1e7": "10000000.0 is not in the range 0 to 1,000,000 seconds (0 is no limit)",
+    "-1": "-1.0 is not in the range 0 to 1,000,000 seconds (0 is no limit)",
+}
+
+
+@pytest.mark.parametrize("command", [name for name, _ in OPTIONS["--time-limit"]] + ["bench --limit"])
+def test_a_time_limit_out_of_range_is_a_usage_error_that_says_how_to_ask_for_none(command):
+    """Through the command line (the option comes first, so that it is parsed before a missing FILE or --bots), in
+    every command and bench's hidden old name."""
+    name, _, flag = command.partition(" ")
+    for value, said in WRONG_TIME_LIMITS.items():
+        result = runner.invoke(app, [name, flag or "--time-limit", value])
+        assert result.exit_code == 2 and "Traceback" not in result.stderr, (command, value, result.stderr)
+        assert f"Invalid value for '{flag or '--time-limit'}': {said}" in " ".join(result.stderr.split()), result.stderr
 
 
 #: The commands whose --time-limit stops searches inside a record, which the reference solver cannot (docs/cli.md)
@@ -188,11 +206,15 @@ def test_card_time_is_a_deadline_in_the_same_range():
     """``match --card-time``: the range of every --time-limit, nan and inf refused, but 0 kept: a deadline already
     past, one sample a card (the library's ``time_limit=0``), which its help says beside --time-limit's no limit."""
     ((_, param),) = OPTIONS["--card-time"]
-    assert (param.type.min, param.type.max, param.default) == (0, MAX_LIMIT_S, None)
-    assert param.callback(_context(), param, 0.0) == 0.0
-    with pytest.raises(typer.BadParameter, match="^inf is not a number of seconds$"):
-        param.callback(_context(), param, math.inf)
-    assert "0: a deadline already past, one sample a card (a budget, not --time-limit's no limit)" in param.help
+    assert param.default is None and param.callback(_context(), param, 0.0) == 0.0
+    for value, said in {"inf": "inf is not a number of seconds", "-1": "-1.0 is not in the range 0 to 1,000,000 "
+                        "seconds", "2e6": "2000000.0 is not in the range 0 to 1,000,000 seconds"}.items():
+        result = runner.invoke(app, ["match", "--card-time", value])
+        assert result.exit_code == 2 and f"'--card-time': {said}" in " ".join(result.stderr.split()), result.stderr
+        assert "0 is no limit" not in result.stderr
+    help_text = " ".join(param.help.split())
+    assert "0: a deadline already past, one sample a card (a budget, not --time-limit's no limit)" in help_text
+    assert help_text.endswith("From 0 to 1,000,000 seconds.")
 
 
 def _help(flag: str, command: str) -> str:
