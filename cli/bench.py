@@ -552,8 +552,8 @@ def bench(
     limit: Optional[float] = time_limit_option("each deal's solve", "the solve is stopped and counted at the limit "
                                                "(with none, each deal is solved in this process)",
                                                default=DEFAULT_LIMIT_S, reference_refuses=False),
-    old_limit: Optional[float] = typer.Option(None, "--limit", metavar="SECONDS",
-                                              callback=seconds_kept_or_no_limit, hidden=True),  # --time-limit's old name
+    old_limit: Optional[float] = typer.Option(None, "--limit", metavar="SECONDS",  # --time-limit's old name
+                                              callback=seconds_kept_or_no_limit, hidden=True),
     as_json: bool = typer.Option(False, "--json",
                                  help="One JSON document per line on stdout (JSON Lines, docs/json.md)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",

@@ -157,7 +157,8 @@ def test_every_time_limit_takes_one_range_and_0_is_no_limit(command, param):
     assert type(param.type).__name__ == "FloatParamType"  # no range of Click's: it refused inf without the hint
     assert param.default == {"bench": DEFAULT_LIMIT_S, "board": DEFAULT_BOARD_TIME_LIMIT_S}.get(command)
     assert param.callback(_context(), param, 0.0) is None and param.callback(_context(), param, -0.0) is None
-    assert param.callback(_context(), param, 2.5) == 2.5 and param.callback(_context(), param, MAX_LIMIT_S) == MAX_LIMIT_S
+    assert param.callback(_context(), param, 2.5) == 2.5
+    assert param.callback(_context(), param, MAX_LIMIT_S) == MAX_LIMIT_S
     no_limit = "Without it, or 0: no limit." if param.default is None else "0: no limit."
     assert f"{no_limit} From 0 to 1,000,000 seconds." in " ".join(param.help.split()), param.help
 
