@@ -14,7 +14,7 @@ import typer
 
 from solver.errors import ParseError, StichError
 from solver.files import not_file_kind
-from solver.limits import DEFAULT_BOARD_TIME_LIMIT_S, MAX_LIMIT_S
+from solver.limits import DEFAULT_BOARD_TIME_LIMIT_S
 
 from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, file_name, input_errors, message, say_interrupted
 from .options import TABLE_MB, engine_for, parse_variant_options, time_limit_option
@@ -118,8 +118,7 @@ def board(
         raise typer.Exit(EXIT_BAD_INPUT) from None
     bound = listener.getsockname()[1]
     network = on_network(str(listener.getsockname()[0]))  # a name is as local as the address it was bound to
-    # no limit (0) is the longest wait the engine's clock takes, as a question's searches are timed by it
-    app = create_app(files, board=board, host=host, port=bound, time_limit=time_limit or MAX_LIMIT_S,
+    app = create_app(files, board=board, host=host, port=bound, time_limit=time_limit,
                      engine=engine, allow_hosts=allow_hosts or [], network=network, variant=flags, stdin=stdin)
     local = ("::1" if ipv6 else "127.0.0.1") if is_wildcard(host) else host.strip("[]")  # what this machine opens
     url = address_url(local, bound)
