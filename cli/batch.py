@@ -100,7 +100,7 @@ def batch(
     file: Path = typer.Argument(..., metavar="FILE", parser=file_name, show_default=False,
                                 help="A .tbn file; every record is solved."),
     out: Path = output_file("The JSON Lines output, batch's checkpoint too: each record's result is appended to "
-                            "FILE; rerun the same command to continue from it.", required=True),
+                            "it; rerun the same command to continue from it.", required=True),
     objective: Optional[List[str]] = OBJECTIVES,
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card."),
     workers: Optional[int] = workers_option(after=CAPPED_POOL),

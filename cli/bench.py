@@ -549,9 +549,9 @@ def bench(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
                                        help="Seed of the deals: the same seed gives the same deals (default: each "
                                             "game's fixed seed)."),
-    limit: Optional[float] = time_limit_option("each deal's solve", "the solve is stopped and counted at the limit "
-                                               "(with none, each deal is solved in this process)",
-                                               default=DEFAULT_LIMIT_S, reference_refuses=False),
+    limit: Optional[float] = time_limit_option("each deal's solve", "the solve is stopped and counted at the limit",
+                                               default=DEFAULT_LIMIT_S, reference_refuses=False,
+                                               with_none=" (each deal then solved in this process)"),
     old_limit: Optional[float] = typer.Option(None, "--limit", metavar="SECONDS",  # --time-limit's old name
                                               callback=seconds_kept_or_no_limit, hidden=True),
     as_json: bool = typer.Option(False, "--json",

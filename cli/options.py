@@ -248,7 +248,11 @@ def checked_time_limit(value: float | None) -> float | None:
 NO_LIMIT = "0: no limit"
 
 
-def time_limit_help(bounds: str, past: str, no_limit: str | None = f"Without it, or {NO_LIMIT}.") -> str:
+#: How to have no ``--time-limit`` where the command has none by default
+WITHOUT_IT_NO_LIMIT = f"Without it, or {NO_LIMIT}."
+
+
+def time_limit_help(bounds: str, past: str, no_limit: str | None = WITHOUT_IT_NO_LIMIT) -> str:
     """Every ``--time-limit``'s help (and ``match --card-time``'s) in one pattern: what the limit ``bounds`` (a
     record's searches, one question, the whole match) and what happens ``past`` it, so that its unit is never left to
     guess; then ``no_limit``, how to have none (``--card-time`` says its own 0 in ``past`` and gives None), and the
@@ -257,15 +261,16 @@ def time_limit_help(bounds: str, past: str, no_limit: str | None = f"Without it,
             + f" From {LIMIT_RANGE}.")
 
 
-def time_limit_option(bounds: str, past: str, default: float | None = None,
-                      reference_refuses: bool = True) -> Any:
+def time_limit_option(bounds: str, past: str, default: float | None = None, reference_refuses: bool = True,
+                      with_none: str = "") -> Any:
     """A ``--time-limit`` option, one range and one meaning of 0 in every command: from 0 to :data:`MAX_LIMIT_S`
     seconds (a longer wait overflows the engine's poll clock), ``nan`` and ``inf`` refused, 0 no limit (the value is
     then None). ``default`` is the command's own (``bench``'s and ``board``'s, so that a run or a question ends;
     Typer shows it); ``reference_refuses``: the limit stops searches inside a record, which the reference solver
     (STICH_IMPLEMENTATION=python) cannot, so it refuses one (``analyse`` and ``match`` look at theirs between
-    samples and boards, ``bench`` and ``board`` make engines of their own: they take one)."""
-    no_limit = f"Without it, or {NO_LIMIT}." if default is None else f"{NO_LIMIT}."
+    samples and boards, ``bench`` and ``board`` make engines of their own: they take one); ``with_none``: what else
+    no limit does, said after it."""
+    no_limit = WITHOUT_IT_NO_LIMIT if default is None else f"{NO_LIMIT}{with_none}."
     return typer.Option(default, "--time-limit", metavar="SECONDS",
                         callback=checked_time_limit if reference_refuses else seconds_or_no_limit,
                         help=time_limit_help(bounds, past, no_limit))
