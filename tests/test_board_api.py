@@ -1260,6 +1260,38 @@ def test_the_command_refuses_a_time_limit_that_is_no_number():
     assert "Invalid value for '--time-limit': nan is not a number of seconds" in run.stderr
 
 
+def test_the_command_with_no_time_limit_says_none_and_a_question_is_answered():
+    """``stich board --time-limit 0`` is no limit: /api/start says ``null`` (not the engine clock's longest wait,
+    1,000,000 s, that a question's searches are timed by), and a question is answered; the default is 120 s."""
+    import httpx
+
+    process = _board_process(str(ZR), "--time-limit", "0")
+    try:
+        url = process.stdout.readline().strip()
+        start = _once_serving(lambda: httpx.get(url + "api/start", timeout=5)).json()
+        first = next(b for f in start["files"] for b in f["boards"] if b["id"] == start["open"])
+        values = httpx.post(url + "api/values", json={"board": start["open"], "moves": first["moves"],
+                                                      "objective": "points", "client": "t"},
+                            headers={"Origin": url.rstrip("/")}, timeout=60)
+    finally:
+        _ends_cleanly_on_sigterm(process)
+    assert start["time_limit"] is None
+    assert values.status_code == 200 and lines(values)[-1]["kind"] == "values", values.text
+    assert client().get("/api/start").json()["time_limit"] == 120.0
+
+
+def test_with_no_time_limit_a_stop_never_names_one():
+    """A question stopped with no limit was replaced (or the server is stopping); past the engine clock's longest
+    wait, the only other stop, the answer names that wait, not a limit of "1e+06 s" nobody gave."""
+    searches = board_app.Searches(board_app.EngineSolver(), None)
+    assert searches.question_seconds == 1_000_000.0
+    assert board_app.stopped_document(True, searches)["reason"] == "replaced by a newer question"
+    assert board_app.stopped_document(False, searches)["reason"] == ("the engine clock's longest wait (1,000,000 s) "
+                                                                     "ran out")
+    assert board_app.stopped_document(False, board_app.Searches(board_app.EngineSolver(), 0.5))["reason"] == (
+        "the time limit (0.5 s) ran out")
+
+
 def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_board():
     """``--host 192.0.2.1`` (an address of no interface here) is said to be no address of this machine, without the
     "another board? try --port 0" hint that no port helps with."""

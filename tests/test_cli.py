@@ -1130,7 +1130,7 @@ def test_bench_takes_time_limit_as_every_command_does_and_limit_still():
     assert "--time-limit SECONDS" in page and "--limit" not in page
     both = run("bench", "-g", "kr", "-n", "1", "--time-limit", "5", "--limit", "4", code=2)
     assert "give --time-limit alone (--limit is its old name)" in both.stderr
-    assert "nan is not a number of seconds" in run("bench", "-g", "kr", "--limit", "nan", code=2).stderr
+    assert "nan is not a number of seconds (0 is no limit)" in run("bench", "-g", "kr", "--limit", "nan", code=2).stderr
 
 
 def test_bench_names_its_count_and_its_file_as_the_other_commands_do(tmp_path):
