@@ -230,7 +230,7 @@ def match(
             if latest:
                 kept = (f"; the boards played whole are kept in {checkpoint}: rerun the command to resume"
                         if checkpoint is not None else "")
-                # the bot it stopped, where the match knows it (in this process): a bot too slow is said by name
+                # the bot it stopped, a bot too slow said by name; on several workers the boards in play there instead
                 bot_choosing = getattr(stop, BOT_CHOOSING, None)
                 choosing = f" ({bot_choosing})" if bot_choosing is not None else ""
                 say_interrupted("match", f"after {latest[0].deals_played:,} deals{choosing}: the match so far is "

@@ -650,6 +650,17 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
 BOT_CHOOSING = "stich_bot_choosing"
 
 
+def in_play_text(boards: Sequence[int]) -> str:
+    """``boards 3 and 4 in play on the worker processes, stopped there unfinished: which bot was choosing is not known
+    in this process``: where an interrupt stopped a match on several workers. The workers ignore Ctrl-C and are
+    stopped by this process, so the bot a worker was waiting for is never told to it (on one worker the interrupt
+    comes at the bot's ``choose`` itself, :func:`play_out`, which names it)."""
+    named = [str(board) for board in boards]
+    joined = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    return (f"board{'' if len(named) == 1 else 's'} {joined} in play on the worker processes, stopped there "
+            "unfinished: which bot was choosing is not known in this process")
+
+
 def _card_at(position: Position, where: str) -> str:
     """``board 3, rotation 1, card 6 (trick 2)``: the card about to be played, after ``where``."""
     return f"{where}card {len(position.played) + 1} (trick {len(position.history) + 1})"
@@ -1057,6 +1068,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             deal_board = functools.partial(play_board, game=game.name, bots=bots, seed=seed, contract=contract,
                                            declarer=declarer, variant=variant, pot=pot, rotations=rotations)
             stopped: list[str] = []
+            in_play: set[int] = set()  # boards handed to the pool's workers and not yet back
 
             def to_play() -> Iterator[int]:
                 """The boards not yet played, until the time limit (whole boards only, so a rotated match stays
@@ -1067,6 +1079,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                     if deadline is not None and time.monotonic() >= deadline and tally.played:
                         stopped.append("time limit")
                         return
+                    in_play.add(board)
                     yield board
 
             def keep(board: int, deals: list[PlayedDeal]) -> None:
@@ -1074,6 +1087,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                     journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in deals], "engine": build})
 
             def finished(board: int, deals: list[PlayedDeal]) -> None:  # a board from the pool, all its deals at once
+                in_play.discard(board)
                 built_by(build, board)
                 for deal in deals:
                     place(deal)
@@ -1097,7 +1111,11 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                                      f"({type(error).__name__}: {error}): give workers=1") from None
                 run_pool(to_play(), functools.partial(play_board_in_worker, **deal_board.keywords), (), finished,
                          workers, in_flight=1)
-        except KeyboardInterrupt:  # the match so far is the caller's to report: with every deal played
+        except KeyboardInterrupt as interrupt:  # the match so far is the caller's to report: with every deal played
+            if workers > 1 and in_play and not hasattr(interrupt, BOT_CHOOSING):
+                choosing = in_play_text(sorted(in_play))
+                interrupt.add_note(choosing)
+                setattr(interrupt, BOT_CHOOSING, choosing)
             if in_order is not None:
                 in_order.flush()
             report(now=True)
