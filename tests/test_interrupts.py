@@ -207,6 +207,46 @@ def test_ctrl_c_in_a_match_on_two_workers_names_the_boards_it_stopped(tmp_path) 
     assert not in_play & {deal["board"] for deal in match["deals"]}  # boards stopped unfinished: none of them written
 
 
+#: A match on two workers run to the end, with a SIGINT sent as the interpreter tears down (after the exit's own
+#: steps, while an object of the main module is freed, which waits for the signal to be sent), where it used to
+#: kill the finished process.
+_SIGNALLED_IN_THE_TEARDOWN = """
+import atexit, os, subprocess, sys
+import cli.startup
+cli.startup._last_exit_step_registered = {unguarded}
+
+class FreedOnceSignalled:
+    sender = None
+
+    def __del__(self):
+        FreedOnceSignalled.sender.wait()
+
+def signal_in_the_teardown():
+    FreedOnceSignalled.sender = subprocess.Popen(["sh", "-c", f"sleep 0.1; kill -INT {{os.getpid()}}"])
+
+atexit.register(signal_in_the_teardown)
+freed_once_signalled = FreedOnceSignalled()
+sys.argv[1:] = ["match", "--game", "schafkopf", "--bots", "random,random,random,random", "-n", "2", "-j", "2"]
+from cli.main import main
+main()
+"""
+
+
+@pytest.mark.parametrize("unguarded", [False, True])
+def test_ctrl_c_as_a_finished_match_exits_leaves_its_exit_code(unguarded) -> None:
+    """Ctrl-C as a ``-j 2`` match finished once gave exit -2: the interpreter's teardown puts every signal with a
+    Python handler back to its default, and a SIGINT then killed the process. stich's last exit step ignores its
+    stop signals, so the finished match exits 0 with its report (``unguarded``: without that step, the death the
+    test reproduces)."""
+    process = subprocess.run([sys.executable, "-c", _SIGNALLED_IN_THE_TEARDOWN.format(unguarded=unguarded)],
+                             capture_output=True, text=True, cwd=ROOT, preexec_fn=signals_as_a_shell_gives_them)
+    if unguarded:
+        assert process.returncode == -signal.SIGINT, process.stderr
+    else:
+        assert process.returncode == 0 and process.stderr == "", process.stderr
+        assert "95% intervals over 2 boards" in process.stdout
+
+
 def test_ctrl_c_in_analyse_of_a_file_says_the_record_is_printed_in_part(tmp_path) -> None:
     """``analyse FILE`` prints the analysis of the samples solved so far (said as such) of the record it stopped in:
     the record loop's line says so, not that the record went unanswered."""
