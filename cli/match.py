@@ -386,17 +386,18 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     """The match's report (the end of its JSON stream, or the table for people); a match stopped early says so. The
     intervals are over the boards, and the report says so, so that the seats played are not read as the sample
     size. ``timing`` is the JSON's ``time_limit`` (a match its time limit stopped)."""
-    from solver.match import match_report, mixed_builds_text
+    from solver.match import match_report
 
-    mixed = mixed_builds_text(result.engine_builds)  # a checkpoint resumed after an upgrade: never unsaid
-    if mixed is not None:
-        mixed += f" (a checkpoint resumed after an upgrade){ONE_BUILD}"
+    report = match_report(result, count)
+    # a checkpoint resumed after an upgrade: never unsaid; what to do about it is said on stderr alone
+    mixed = f"{report.mixed} (a checkpoint resumed after an upgrade)" if report.mixed is not None else None
     if stream is not None:
         stream.close(result, timing)
+        if report.pot_note is not None:  # the text report's note, which the document has no place for
+            message(f"stich: match: {report.pot_note.removeprefix('note: ')}")
         if mixed is not None:
-            message(f"stich: match: {mixed}")
+            message(f"stich: match: {mixed}{ONE_BUILD}")
         return
-    report = match_report(result, count)
     console = stdout_console()
     console.print(report.heading)
     if report.setup is not None:
@@ -426,4 +427,4 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
         console.print(report.stopped)
     if mixed is not None:
         console.print(f"note: {mixed}", highlight=False)
-        message(f"stich: match: {mixed}")
+        message(f"stich: match: {mixed}{ONE_BUILD}")

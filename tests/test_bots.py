@@ -1154,10 +1154,29 @@ def test_the_cli_match_says_on_stderr_and_in_its_report_that_a_resume_mixed_buil
     text = run(*args)  # nothing left to play: the report alone says it
     said = "boards by 2 engine builds: 1 by "
     assert "resuming" not in text.stderr
+    # the report says the fact; what to do about it is a message, on stderr alone
     assert "note: " + said in text.stdout and "(this one), 1 by 0123456789ab (a checkpoint resumed after an " \
-        "upgrade); a new --checkpoint FILE plays the match on one build" in text.stdout
-    assert "stich: match: " + said in text.stderr
+        "upgrade)\n" in text.stdout and "--checkpoint" not in text.stdout
+    assert "stich: match: " + said in text.stderr and text.stderr.endswith(
+        "(a checkpoint resumed after an upgrade); a new --checkpoint FILE plays the match on one build\n")
     assert "stich: match: " + said in run(*args, "--json").stderr
+
+
+def test_a_kratzen_match_without_a_pot_says_its_settlements_say_nothing_in_text_and_json():
+    """The text report notes a pot of 0 under its heading, as solve's does; ``--json``, whose document has no notes,
+    said it nowhere: there it is said on stderr, and stdout is the document alone."""
+    import json
+
+    from test_cli import run
+
+    args = ("match", "--game", "kratzen", "--bots", "random,random,random", "-n", "2", "-j", "1")
+    note = "pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot CHIPS)"
+    text = run(*args)
+    assert f"\nnote: {note}\n" in text.stdout and text.stderr == ""
+    document = run(*args, "--json")
+    assert document.stderr == f"stich: match: {note}\n"
+    assert json.loads(document.stdout)["pot"] is None
+    assert run(*args, "--json", "--pot", "6").stderr == ""
 
 
 def test_one_sampling_bot_has_one_name_however_its_count_is_spelled():
