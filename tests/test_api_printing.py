@@ -42,6 +42,20 @@ def test_card_values_print_by_name_and_stay_pack_indices(valat, how):
     assert copy == result and repr(copy.card_values) == repr(result.card_values)
 
 
+def test_a_solve_result_prints_under_the_heading_of_what_was_solved_as_jupyter_shows_it():
+    """``print(solve(...))`` began with the value, with no word of the deal, contract or objective, where Jupyter's
+    view is headed by the position's diagram heading: both now say which deal and contract, then the objective."""
+    position = next(solver.read_positions(VALAT.parent / "schafkopf.tbn"))
+    result = solver.solve(position, "game", cards=True)
+    lines = str(result).splitlines()
+    assert lines[0] == result.heading == "board 1: Schafkopf Rufer G, declarer 1 (declarers 1+3); rules: " \
+        "runaway_count_at=deal"
+    assert lines[1] == "game for 1+3: 105 (28 won already + 77 from the rest); needs 61: yes"
+    assert f'<p style="font-weight:bold">{result.heading}</p><p>{lines[1]}</p>' in result._repr_html_()
+    untitled = dataclasses.replace(result, heading="")  # a result made by hand: its answer alone
+    assert str(untitled).splitlines()[0] == lines[1]
+
+
 def test_a_result_made_without_a_pack_keeps_plain_indices():
     made = solver.SolveResult(objective=solver.Objective("points", frozenset({0}), "points"), achieved=0, future=3,
                               card_values=(CardValue(4, 3),))
