@@ -302,6 +302,27 @@ def test_kratzen_tables_of_three_to_six(seats):
     assert any(scored["cards"].values())  # a pot of 24: the attacker's payment is not 0 everywhere
 
 
+def test_values_give_a_search_s_time_only_where_there_was_a_search():
+    """A finished deal's values line showed `` · 0 ms``: no search was made, and its time was a bookkeeping
+    figure. ``seconds`` is null there (and at a last card, the only one left), which the page shows as no time."""
+    from solver.board.session import values_document
+
+    position = next(solver.read_positions(Path(__file__).resolve().parents[1] / "examples" / "schafkopf.tbn"))
+    seen = []
+    while True:
+        result = solver.solve(position, "points", cards=True)
+        document = values_document(position, "points", result)
+        seen.append((len(position.legal_cards()) if not position.state.is_over else 0, document["nodes"],
+                     document["seconds"]))
+        if position.state.is_over:
+            break
+        position = position.play(result.best_cards()[0])
+    assert seen[0][1] > 0 and isinstance(seen[0][2], float)  # a search: its time
+    assert seen[-2][0] == 1 and seen[-2][1:] == (0, None)  # the last card, the only one: no search
+    assert seen[-1] == (0, 0, None)  # the finished deal
+    assert all((seconds is None) == (nodes == 0) for _, nodes, seconds in seen)
+
+
 def test_values_are_the_engines_and_the_default_is_the_score():
     c = client(SK, board="6")
     board, moves = opened(c)
