@@ -925,7 +925,7 @@ def test_a_big_file_parses_while_the_board_answers_others(monkeypatch, tmp_path,
 
     def parse_when_answered(text, name):
         parsing.set()
-        answered.wait(10)  # on the event loop this wait would time out: the other request cannot be answered
+        answered.wait(60)  # on the event loop this wait would time out: the other request cannot be answered
         order.append("parsed")
         return iter_records(text, name=name)
 

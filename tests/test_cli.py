@@ -3287,8 +3287,9 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path, signum):
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                env={k: v for k, v in os.environ.items() if k != "COLUMNS"},
                                preexec_fn=signals_as_a_shell_gives_them)
-    deadline = time.monotonic() + 120
-    while not (tmp_path / "c.jsonl").exists() and time.monotonic() < deadline:
+    # once its first line is written: the file is made a moment before, by the same first write's open
+    journal, deadline = tmp_path / "c.jsonl", time.monotonic() + 120
+    while not (journal.exists() and journal.read_bytes().count(b"\n")) and time.monotonic() < deadline:
         time.sleep(0.1)
     process.send_signal(getattr(signal, signum))
     out, err = process.communicate(timeout=120)
