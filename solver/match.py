@@ -1054,6 +1054,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
         if journal is not None and kept_boards < boards:
             # boards left to play, not to be played for nothing on a full disk: refused before any is said
             journal.check_room("no board played")
+        in_play: set[int] = set()  # boards handed to the pool's workers and not yet back
         try:
             for number, span, document in kept():  # read again, one line at a time, so none is held
                 done[span.first] = 1
@@ -1068,7 +1069,6 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             deal_board = functools.partial(play_board, game=game.name, bots=bots, seed=seed, contract=contract,
                                            declarer=declarer, variant=variant, pot=pot, rotations=rotations)
             stopped: list[str] = []
-            in_play: set[int] = set()  # boards handed to the pool's workers and not yet back
 
             def to_play() -> Iterator[int]:
                 """The boards not yet played, until the time limit (whole boards only, so a rotated match stays

@@ -2089,3 +2089,30 @@ def test_play_out_on_two_threads_leaves_sys_stdout_as_it_was():
         assert sys.stdout is printed
     assert sys.stdout is before and ends == [32, 32]
     assert printed.getvalue().count("thinking") == 2 * 8  # seat 1's eight cards in each deal
+
+
+def test_an_interrupt_before_a_resumed_match_on_two_workers_hands_out_a_board_is_its_usual_stop(tmp_path, monkeypatch,
+                                                                                                  two_worker_cores):
+    """An interrupt after the checkpoint's check and before any board went to a worker (its deals resumed, its
+    builds' notice said) ended ``-j 2`` with an UnboundLocalError from the interrupt's own handler: a traceback and
+    exit 1. It is the match's usual stop: the resumed deals reported, exit 130 with the stop's line."""
+    from test_cli import run
+
+    import solver.match as match
+
+    journal, _ = _kratzen_checkpoint(tmp_path, 2)
+    resumed = 2 * 4  # its two boards, each in four rotations
+
+    def interrupted(built):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(match, "resumed_builds_text", interrupted)
+    seen = []
+    with pytest.raises(KeyboardInterrupt):
+        play_match("kratzen", [RandomBot(seed=3)] * 4, boards=3, seed=3, pot=10, workers=2, checkpoint=journal,
+                   progress=lambda so_far, total: seen.append(so_far))
+    assert [(result.stopped, result.deals_played) for result in seen] == [("interrupt", resumed)]
+    stopped = run(*RANDOM_KRATZEN[:-4], "2", *RANDOM_KRATZEN[-3:], "-n", "3", "--checkpoint", journal, code=130)
+    assert stopped.stderr.splitlines() == [
+        f"stich: match: stopped by the interrupt after {resumed} deals: the match so far is printed, said as such; "
+        f"the boards played whole are kept in {journal}: rerun the command to resume"]
