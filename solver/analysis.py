@@ -812,10 +812,14 @@ class ContractTable(_ResultList, list[TableEntry]):
     def _kin(self, items: Iterable[Any]) -> Self:
         return type(self)(items, self.pot, self.rules_note, self.game)
 
+    def title(self) -> str:
+        """``stich table``'s title, then the rules where the flags are not the game's defaults; the heading of the
+        print and of the Jupyter table."""
+        return CONTRACT_TABLE_TITLE + self.rules_note
+
     def __str__(self) -> str:
-        """``stich table``'s title (with the rules where the flags are not the game's defaults), then a row an entry
-        (``print(entry)``'s), as the Jupyter table is headed."""
-        return "\n".join([CONTRACT_TABLE_TITLE + self.rules_note] + [str(entry) for entry in self])
+        """The title, then a row an entry (``print(entry)``'s)."""
+        return "\n".join([self.title()] + [str(entry) for entry in self])
 
     def __repr__(self) -> str:
         """One line: the game, its rows and how many are won, lost or not biddable (``str()``
@@ -833,7 +837,7 @@ class ContractTable(_ResultList, list[TableEntry]):
         columns = table_columns(self.game, per_seat=per_seat, seats=seats, settled=settled)
         rows = [[entry.contract_in_words, str(entry.declarer),
                  *table_cells(entry.as_dict(), per_seat=per_seat, seats=seats, settled=settled)] for entry in self]
-        table = html_titled_table(CONTRACT_TABLE_TITLE + self.rules_note, columns, rows, right={
+        table = html_titled_table(self.title(), columns, rows, right={
             i for i, name in enumerate(columns) if name not in ("contract", "side", "result")})
         legends = ([SEAT_LEGEND] if per_seat else []) + ([settlement_legend(self.game, self.pot)] if settled else [])
         notes = settlement_notes(self.pot, POT_BY_ARGUMENT) if settled else []

@@ -308,6 +308,7 @@ def test_a_contract_table_s_settlement_column_is_explained_under_it_with_its_uni
     legend = "settlement: the declaring side's double-dummy net score in game units, without announcements"
     title = "Double-dummy contract table; rules: runaway_count_at=deal"  # board 1's [Variant]
     assert table.pot is None and _Cells(table._repr_html_()).paragraphs == [title, legend]
+    assert table.title() == title and str(table).splitlines()[0] == title  # one title for the print and the view
     assert legend in CliRunner().invoke(app, ["table", str(schafkopf), "-b", "1"]).stdout.splitlines()
     assert _Cells(solver.contract_table(next(solver.read_positions(schafkopf)))._repr_html_()).paragraphs == [
         title]  # no column, no legend
