@@ -207,25 +207,18 @@ def test_ctrl_c_in_a_match_on_two_workers_names_the_boards_it_stopped(tmp_path) 
     assert not in_play & {deal["board"] for deal in match["deals"]}  # boards stopped unfinished: none of them written
 
 
-#: A match on two workers run to the end, with a SIGINT sent as the interpreter tears down (after the exit's own
-#: steps, while an object of the main module is freed, which waits for the signal to be sent), where it used to
-#: kill the finished process.
+#: A match on two workers run to the end, with a SIGINT sent as the interpreter tears down: by an object of the main
+#: module as it is freed, after the exit's own steps, where it used to kill the finished process.
 _SIGNALLED_IN_THE_TEARDOWN = """
-import atexit, os, subprocess, sys
+import os, signal, sys
 import cli.startup
 cli.startup._last_exit_step_registered = {unguarded}
 
-class FreedOnceSignalled:
-    sender = None
-
+class SignalledWhenFreed:
     def __del__(self):
-        FreedOnceSignalled.sender.wait()
+        os.kill(os.getpid(), signal.SIGINT)
 
-def signal_in_the_teardown():
-    FreedOnceSignalled.sender = subprocess.Popen(["sh", "-c", f"sleep 0.1; kill -INT {{os.getpid()}}"])
-
-atexit.register(signal_in_the_teardown)
-freed_once_signalled = FreedOnceSignalled()
+signalled_when_freed = SignalledWhenFreed()
 sys.argv[1:] = ["match", "--game", "schafkopf", "--bots", "random,random,random,random", "-n", "2", "-j", "2"]
 from cli.main import main
 main()
