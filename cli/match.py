@@ -135,7 +135,7 @@ def match(
     each deal is played once per seat with the bots moved round, so two kinds of bot are compared on the same cards
     and their paired difference is given."""
     from solver.bots import SamplingBot, make_bot, read_bot_spec
-    from solver.match import (BOT_CHOOSING, BotError, MatchResult, MatchSetup, check_bots, match_heading, mean_text,
+    from solver.match import (STOPPED_WHERE, BotError, MatchResult, MatchSetup, check_bots, match_heading, mean_text,
                               play_match)
 
     context.with_resource(warnings_said("match"))  # a checkpoint written afresh (it held no work)
@@ -231,8 +231,8 @@ def match(
                 kept = (f"; the boards played whole are kept in {checkpoint}: rerun the command to resume"
                         if checkpoint is not None else "")
                 # the bot it stopped, a bot too slow said by name; on several workers the boards in play there instead
-                bot_choosing = getattr(stop, BOT_CHOOSING, None)
-                choosing = f" ({bot_choosing})" if bot_choosing is not None else ""
+                stopped_where = getattr(stop, STOPPED_WHERE, None)
+                choosing = f" ({stopped_where})" if stopped_where is not None else ""
                 say_interrupted("match", f"after {latest[0].deals_played:,} deals{choosing}: the match so far is "
                                          f"printed, said as such{kept}")
             raise

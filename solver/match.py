@@ -622,7 +622,7 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
         except KeyboardInterrupt as interrupt:  # Ctrl-C at a bot too slow: its traceback says where it was
             choosing = f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing"
             interrupt.add_note(choosing)
-            setattr(interrupt, BOT_CHOOSING, choosing)
+            setattr(interrupt, STOPPED_WHERE, choosing)
             raise
         # the bot's own failure, said where it happened (Ctrl-C is no failure): SystemExit and the other
         # BaseExceptions too, which would otherwise end the command (or a worker's job) with no word of the bot
@@ -645,9 +645,9 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
     return position
 
 
-#: The attribute of a KeyboardInterrupt stopped at a bot's ``choose`` (:func:`play_out`): the board, card, bot and
-#: seat it stopped, as the interrupt's line says them.
-BOT_CHOOSING = "stich_bot_choosing"
+#: The attribute of a KeyboardInterrupt that stopped a match, saying where as the interrupt's note says it: the board,
+#: card, bot and seat of the bot it stopped choosing (:func:`play_out`); on several workers the boards in play there.
+STOPPED_WHERE = "stich_stopped_where"
 
 
 def in_play_text(boards: Sequence[int]) -> str:
@@ -1112,10 +1112,10 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 run_pool(to_play(), functools.partial(play_board_in_worker, **deal_board.keywords), (), finished,
                          workers, in_flight=1)
         except KeyboardInterrupt as interrupt:  # the match so far is the caller's to report: with every deal played
-            if workers > 1 and in_play and not hasattr(interrupt, BOT_CHOOSING):
+            if workers > 1 and in_play:  # the workers ignore it: no bot's choose was stopped here
                 choosing = in_play_text(sorted(in_play))
                 interrupt.add_note(choosing)
-                setattr(interrupt, BOT_CHOOSING, choosing)
+                setattr(interrupt, STOPPED_WHERE, choosing)
             if in_order is not None:
                 in_order.flush()
             report(now=True)
