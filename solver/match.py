@@ -651,14 +651,14 @@ STOPPED_WHERE = "stich_stopped_where"
 
 
 def in_play_text(boards: Sequence[int]) -> str:
-    """``boards 3 and 4 in play on the worker processes, stopped there unfinished: which bot was choosing is not known
-    in this process``: where an interrupt stopped a match on several workers. The workers ignore Ctrl-C and are
-    stopped by this process, so the bot a worker was waiting for is never told to it (on one worker the interrupt
-    comes at the bot's ``choose`` itself, :func:`play_out`, which names it)."""
+    """``boards 3 and 4 were in play on the workers: left out, unfinished``: where an interrupt stopped a match on
+    several workers. The workers ignore Ctrl-C and are stopped by this process, so the bot a worker was waiting for is
+    never told to it (on one worker the interrupt comes at the bot's ``choose`` itself, :func:`play_out`, which names
+    it)."""
     named = [str(board) for board in boards]
     joined = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
-    return (f"board{'' if len(named) == 1 else 's'} {joined} in play on the worker processes, stopped there "
-            "unfinished: which bot was choosing is not known in this process")
+    boards_were = f"board {joined} was" if len(named) == 1 else f"boards {joined} were"
+    return f"{boards_were} in play on the workers: left out, unfinished"
 
 
 def _card_at(position: Position, where: str) -> str:
