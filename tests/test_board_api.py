@@ -31,6 +31,7 @@ from solver.board import app as board_app
 from solver.diagram import display_order
 from solver.formats.tbn import NO_RECORDS
 from solver.board import session
+from solver.cli.board import STOPPED_BOARD
 from solver.workers import worker_settlement_engine
 from solver.board import create_app
 from solver.board.session import MAX_MOVES, MAX_RECORDS, card_face
@@ -1416,10 +1417,12 @@ def _board_process(*arguments: str) -> subprocess.Popen:
 
 
 def _ends_cleanly_on_sigterm(process: subprocess.Popen) -> None:
-    """The board ``process`` stopped by SIGTERM exits 0, with no traceback and no task left pending on stderr."""
+    """The board ``process`` stopped by SIGTERM exits 130 with the stop's line, as every command stopped so does,
+    with no traceback and no task left pending on stderr."""
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=60)
-    assert process.returncode == 0, stderr
+    assert process.returncode == 130, stderr
+    assert stderr.endswith(f"\nstich: board: stopped by the interrupt {STOPPED_BOARD}\n"), stderr
     assert "Task was destroyed" not in stderr and "Traceback" not in stderr, stderr
 
 
@@ -1463,7 +1466,7 @@ def test_the_command_on_every_address_is_reached_by_the_machines_address():
     finally:
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=20)
-    assert process.returncode == 0, stderr
+    assert process.returncode == 130, stderr
     assert f"serving on 0.0.0.0 port {port}, to other machines too: they open http://{address}:{port}/" in stderr
     assert "Traceback" not in stderr
 
@@ -1738,7 +1741,11 @@ def test_the_weli_is_named_on_its_face():
     assert cards["S6"]["label"] == "Weli" and [name for name, card in cards.items() if "label" in card] == ["S6"]
 
 
-def test_the_command_serves_the_board_and_stops_on_sigterm():
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_the_command_serves_the_board_and_stops_on_sigterm(sig):
+    """The board stopped by SIGTERM or Ctrl-C exited 0 and said nothing, against the exit codes of docs/cli.md:
+    uvicorn takes both signals for its own stop, then raises the one it took again to stich's handler, whose
+    KeyboardInterrupt the command took as a normal end. It exits 130 with the stop's line, as every command does."""
     process = _board_process(str(ZR))
     try:
         url = process.stdout.readline().strip()
@@ -1749,9 +1756,10 @@ def test_the_command_serves_the_board_and_stops_on_sigterm():
         assert start["files"][0]["file"] == "zwanzigerrufen.tbn"
         assert httpx.get(url + "api/start", headers={"Host": "evil.example"}).status_code == 421
     finally:
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(sig)
         _, stderr = process.communicate(timeout=20)
-    assert process.returncode == 0, stderr
+    assert process.returncode == 130, stderr
+    assert stderr.splitlines()[-1] == f"stich: board: stopped by the interrupt {STOPPED_BOARD}"
     assert "Traceback" not in stderr
 
 
@@ -1784,7 +1792,7 @@ def test_odds_left_mid_stream_leave_nothing_behind():
 
 def test_ctrl_c_stops_a_search_that_is_running_at_once():
     """Ctrl-C while a page's odds are streaming stops their search before uvicorn waits for the open connections:
-    the stream ends with a "stopped" line saying why, never the odds of all 2,000 deals, and the board exits 0 with
+    the stream ends with a "stopped" line saying why, never the odds of all 2,000 deals, and the board exits 130 with
     no traceback."""
     import httpx
 
