@@ -135,13 +135,23 @@ def board(
 
         threading.Timer(0.5, webbrowser.open, [url]).start()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", http=_board_protocol())
+    server = _board_server(app)(config)
     try:
-        _board_server(app)(config).run(sockets=[listener])
-    except KeyboardInterrupt:
-        pass
+        server.run(sockets=[listener])
+    except KeyboardInterrupt:  # uvicorn's stop done, the signal it took is raised again to stich's handler
+        stopped = True
+    else:  # that signal ignored from outside, as a background job's SIGINT
+        stopped = server.stop_signal is not None
     finally:
         listener.close()
     sys.stdout.flush()
+    if stopped:
+        say_interrupted("board", STOPPED_BOARD)
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+#: What the line of a board stopped by Ctrl-C or SIGTERM says after ``stopped by the interrupt``.
+STOPPED_BOARD = "while serving: the server is closed, its searches stopped"
 
 
 #: Seconds a connection has to send a request's headers, from its opening or from the end of the answer before.
@@ -319,8 +329,11 @@ def _board_server(app: Guard):
     from solver.board.app import stop_questions
 
     class BoardServer(uvicorn.Server):
+        stop_signal: int | None = None  # the signal that stopped the server, said as stich's stop
+
         def handle_exit(self, sig: int, frame: object) -> None:
             if not self.should_exit:
+                self.stop_signal = sig
                 super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
         async def shutdown(self, sockets: Optional[list] = None) -> None:

@@ -136,7 +136,7 @@ def match(
     each deal is played once per seat with the bots moved round, so two kinds of bot are compared on the same cards
     and their paired difference is given."""
     from solver.bots import SamplingBot, make_bot, read_bot_spec
-    from solver.match import (BOT_CHOOSING, BotError, MatchResult, MatchSetup, check_bots, match_heading, mean_text,
+    from solver.match import (STOPPED_WHERE, BotError, MatchResult, MatchSetup, check_bots, match_heading, mean_text,
                               play_match)
 
     context.with_resource(warnings_said("match"))  # a checkpoint written afresh (it held no work)
@@ -231,9 +231,9 @@ def match(
             if latest:
                 kept = (f"; the boards played whole are kept in {checkpoint}: rerun the command to resume"
                         if checkpoint is not None else "")
-                # the bot it stopped, where the match knows it (in this process): a bot too slow is said by name
-                bot_choosing = getattr(stop, BOT_CHOOSING, None)
-                choosing = f" ({bot_choosing})" if bot_choosing is not None else ""
+                # the bot it stopped, a bot too slow said by name; on several workers the boards in play there instead
+                stopped_where = getattr(stop, STOPPED_WHERE, None)
+                choosing = f" ({stopped_where})" if stopped_where is not None else ""
                 say_interrupted("match", f"after {latest[0].deals_played:,} deals{choosing}: the match so far is "
                                          f"printed, said as such{kept}")
             raise
@@ -387,17 +387,18 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     """The match's report (the end of its JSON stream, or the table for people); a match stopped early says so. The
     intervals are over the boards, and the report says so, so that the seats played are not read as the sample
     size. ``timing`` is the JSON's ``time_limit`` (a match its time limit stopped)."""
-    from solver.match import match_report, mixed_builds_text
+    from solver.match import match_report
 
-    mixed = mixed_builds_text(result.engine_builds)  # a checkpoint resumed after an upgrade: never unsaid
-    if mixed is not None:
-        mixed += f" (a checkpoint resumed after an upgrade){ONE_BUILD}"
+    report = match_report(result, count)
+    # a checkpoint resumed after an upgrade: never unsaid; what to do about it is said on stderr alone
+    mixed = f"{report.mixed} (a checkpoint resumed after an upgrade)" if report.mixed is not None else None
     if stream is not None:
         stream.close(result, timing)
+        if report.pot_note is not None:  # the text report's note, which the document has no place for
+            message(f"stich: match: {report.pot_note.removeprefix('note: ')}")
         if mixed is not None:
-            message(f"stich: match: {mixed}")
+            message(f"stich: match: {mixed}{ONE_BUILD}")
         return
-    report = match_report(result, count)
     console = stdout_console()
     console.print(report.heading)
     if report.setup is not None:
@@ -427,4 +428,4 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
         console.print(report.stopped)
     if mixed is not None:
         console.print(f"note: {mixed}", highlight=False)
-        message(f"stich: match: {mixed}")
+        message(f"stich: match: {mixed}{ONE_BUILD}")

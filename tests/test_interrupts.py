@@ -187,6 +187,58 @@ def test_ctrl_c_in_a_match_says_how_far_it_got_and_how_to_resume(tmp_path) -> No
     assert (int(said[1]), said[4]) == (len(match["deals"]), str(checkpoint))
 
 
+def test_ctrl_c_in_a_match_on_two_workers_names_the_boards_it_stopped(tmp_path) -> None:
+    """On one worker the line names the bot whose ``choose`` the interrupt stopped; on two it named nothing. The
+    workers ignore Ctrl-C and are stopped by the parent, which never learns which bot they waited for: the line
+    names the boards in play there, left out unfinished."""
+    out, checkpoint = tmp_path / "match.json", tmp_path / "match.jsonl"
+    code, text = ctrl_c_on_a_terminal(["match", "--game", "zwanzigerrufen", "--bots", "sampling:5,random,random,random",
+                                       "-n", "20", "-j", "2", "--json", "--checkpoint", str(checkpoint)],
+                                      lambda _: checkpoint.exists() and checkpoint.stat().st_size > 0, stdout=out)
+    assert code == 130 and "Traceback" not in text, text[-2000:]
+    match = json.loads(out.read_text())
+    assert match["stopped"] == "interrupt" and match["deals"], match
+    said = re.search(r"stich: match: stopped by the interrupt after (\d+) deals \(boards? ([\d, and]+) (was|were) in "
+                     r"play on the workers: left out, unfinished\): the match so far is printed", text)
+    assert said is not None, text[-1000:]
+    in_play = {int(board) for board in re.findall(r"\d+", said[2])}
+    assert int(said[1]) == len(match["deals"])
+    assert not in_play & {deal["board"] for deal in match["deals"]}  # boards stopped unfinished: none of them written
+
+
+#: A match on two workers run to the end, with a SIGINT sent as the interpreter tears down: by an object of the main
+#: module as it is freed, after the exit's own steps, where it used to kill the finished process.
+_SIGNALLED_IN_THE_TEARDOWN = """
+import os, signal, sys
+import cli.startup
+cli.startup._last_exit_step_registered = {unguarded}
+
+class SignalledWhenFreed:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+
+signalled_when_freed = SignalledWhenFreed()
+sys.argv[1:] = ["match", "--game", "schafkopf", "--bots", "random,random,random,random", "-n", "2", "-j", "2"]
+from cli.main import main
+main()
+"""
+
+
+@pytest.mark.parametrize("unguarded", [False, True])
+def test_ctrl_c_as_a_finished_match_exits_leaves_its_exit_code(unguarded) -> None:
+    """Ctrl-C as a ``-j 2`` match finished once gave exit -2: the interpreter's teardown puts every signal with a
+    Python handler back to its default, and a SIGINT then killed the process. stich's last exit step ignores its
+    stop signals, so the finished match exits 0 with its report (``unguarded``: without that step, the death the
+    test reproduces)."""
+    process = subprocess.run([sys.executable, "-c", _SIGNALLED_IN_THE_TEARDOWN.format(unguarded=unguarded)],
+                             capture_output=True, text=True, cwd=ROOT, preexec_fn=signals_as_a_shell_gives_them)
+    if unguarded:
+        assert process.returncode == -signal.SIGINT, process.stderr
+    else:
+        assert process.returncode == 0 and process.stderr == "", process.stderr
+        assert "95% intervals over 2 boards" in process.stdout
+
+
 def test_ctrl_c_in_analyse_of_a_file_says_the_record_is_printed_in_part(tmp_path) -> None:
     """``analyse FILE`` prints the analysis of the samples solved so far (said as such) of the record it stopped in:
     the record loop's line says so, not that the record went unanswered."""

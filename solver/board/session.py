@@ -792,7 +792,9 @@ def final_settlement(position: Position) -> dict[str, Any] | None:
 
 def values_document(position: Position, objective: str, result: Any) -> dict[str, Any]:
     """A SolveResult with card values as the page reads it: each legal card's total for the objective's side, the
-    best cards (the mover's choice: the largest if the mover's side maximises, else the smallest)."""
+    best cards (the mover's choice: the largest if the mover's side maximises, else the smallest). ``seconds`` is
+    the search's time, null where there was no search (a finished deal, a last card that is the only one): the page
+    shows a time only where one was spent, not ``0 ms``."""
     pack = position.pack
     cards = {pack[cv.card].name: result.achieved + cv.value for cv in result.card_values}
     best = [card.name for card in result.best_cards()]
@@ -801,7 +803,7 @@ def values_document(position: Position, objective: str, result: Any) -> dict[str
             "cards": cards, "best": best, "target": target, "yes_no": target is not None,
             "maximiser": _side_text(result.objective.maximiser),
             "mover_maximises": position.state.to_move in result.objective.maximiser,
-            "description": result.objective.description, "seconds": round(result.seconds, 4),
+            "description": result.objective.description, "seconds": round(result.seconds, 4) if result.nodes else None,
             "nodes": result.nodes}
 
 
