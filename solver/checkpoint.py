@@ -38,7 +38,7 @@ from io import FileIO
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .errors import FileError, FileRefusedError, JournalWriteError
+from .errors import FileError, FileRefusedError, JournalWriteError, shown_name
 from .files import json_line_fault, lock_beside, read_once_kind
 from .workers import warn_caller
 
@@ -523,13 +523,14 @@ def room_refusal(path: str | os.PathLike, longest: int, torn: int, untouched: st
     size = os.path.getsize(real) if os.path.exists(real) else 0
     limit = file_size_limit()
     if limit is not None and size - torn + max(longest, torn + 1 if torn else 1) > limit:
-        return (f"{path}: {size:,} bytes, and this process may write no file over {limit:,} bytes (ulimit -f): no "
+        return (f"{shown_name(path)}: {size:,} bytes, and this process may write no file over {limit:,} bytes "
+                f"(ulimit -f): no "
                 f"room for another line ({untouched}); raise the file size limit, or choose {other}")
     if not hasattr(os, "statvfs"):
         return None
     stats = os.statvfs(real if os.path.exists(real) else os.path.dirname(real))
     if (stats.f_bfree if os.geteuid() == 0 else stats.f_bavail) == 0:  # root may write into the reserved blocks
-        return f"{path}: no space left on its device ({untouched}); make room, or choose {other}"
+        return f"{shown_name(path)}: no space left on its device ({untouched}); make room, or choose {other}"
     return None
 
 

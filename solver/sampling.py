@@ -33,7 +33,7 @@ from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_by_j
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
-                     OtherCountResumed, StichError, StichWarning, integral, is_whole_number)
+                     OtherCountResumed, StichError, StichWarning, integral, is_whole_number, shown_name)
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import (FIGURE_SPACE, decimal_text, in_table_cell, interval_words, measure_words,
@@ -1116,7 +1116,8 @@ def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]
     counts = " and ".join(f"{other.get('samples'):,}" if isinstance(other.get("samples"), int) else str(other)
                           for other in others)
     runs = "a run" if len(others) == 1 else "runs"
-    return (f"{path}: {theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts} resumed in a run of "
+    return (f"{shown_name(path)}: {theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts} resumed in a "
+            f"run of "
             f"{samples:,} (sample k is the same whatever their number): {read:,} read back, {samples - read:,} left to "
             "solve")
 
@@ -1135,7 +1136,8 @@ def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str
         return []
     held = journalled_samples(checkpoint, older).count()
     lacked = f"the {again:,} this run lacks are" if again > 1 else "the one this run lacks is"
-    return [(f"{checkpoint} holds {held:,} sample{'' if held == 1 else 's'} {written}: {lacked} solved again (the "
+    return [(f"{shown_name(checkpoint)} holds {held:,} sample{'' if held == 1 else 's'} {written}: {lacked} solved "
+             f"again (the "
              "old lines stay in the file)", StichWarning)]
 
 
