@@ -325,7 +325,7 @@ class Boards:
             # as the commands say it, but without a place: the paste dialog would put a caret at it
             raise BoardError(no_records_said(source, reading.comments_alone))
         if len(items) > MAX_RECORDS:
-            raise BoardError(f"{source} holds more than {MAX_RECORDS:,} records; the board opens at most "
+            raise BoardError(f"{shown_name(source)} holds more than {MAX_RECORDS:,} records; the board opens at most "
                              f"{MAX_RECORDS:,}")
         found: list[Board] = []
         refused: list[str] = []
@@ -359,7 +359,7 @@ class Boards:
         sieve = MessageSieve(source)
         refused = [text for text in refused if sieve.keep(text)]
         if sieve.more:
-            refused.append(f"{source}: and {more_bad(sieve.more)}, not said one by one ({sieve.above()}); "
+            refused.append(f"{shown_name(source)}: and {more_bad(sieve.more)}, not said one by one ({sieve.above()}); "
                            f"{OTHERS_OPENED}")
         with self._lock:
             if all(board.id in self.boards for board in found):  # else its first records are already forgotten
@@ -394,7 +394,8 @@ def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
     if not stat.S_ISREG(status.st_mode):  # looked at before a file object is made: fdopen refuses a directory
         os.close(handle)
         kind = not_file_kind(status.st_mode)
-        raise BoardError(f"{path}: not a regular file now ({kind} is at its name); the board reads only regular files")
+        raise BoardError(f"{shown_name(path)}: not a regular file now ({kind} is at its name); the board reads only "
+                         f"regular files")
     if status.st_size > MAX_FILE_BYTES:
         os.close(handle)
         raise BoardError(too_large_text(path, status.st_size))
@@ -422,7 +423,8 @@ def pasted_bytes(text: str, source: str) -> bytes:
         ends = [end.end() for end in LINE_END.finditer(text, 0, error.start)]
         line = len(ends) + 1
         column = error.start - (ends[-1] if ends else 0) + 1
-        raise BoardError(f"{source}:{line}:{column}: a lone surrogate (U+{ord(text[error.start]):04X}), not a "
+        raise BoardError(f"{shown_name(source)}:{line}:{column}: a lone surrogate (U+{ord(text[error.start]):04X}), "
+                         f"not a "
                          "character (expected UTF-8 text)") from None
 
 
