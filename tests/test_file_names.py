@@ -170,3 +170,22 @@ def test_a_library_error_names_its_file_as_shown_name_renders_it(rule):
         parse_records('[Game "x"\n', name=name)
     assert isinstance(raised.value, StichError) and str(raised.value).startswith(f"{shown}:1:10: missing ']'")
     assert raised.value.source == name  # the error's own field keeps the name itself
+
+
+def test_the_board_page_lists_a_file_and_an_upload_by_the_same_rendering(tmp_path):
+    """The page's file list, its board titles, and an upload's error: the shown name, which its JSON can carry
+    (a byte that is not UTF-8 has no JSON text of its own)."""
+    testclient = pytest.importorskip("starlette.testclient")
+    from solver.board import create_app
+
+    name, shown = os.fsdecode(b"k\xff\n.tbn"), "k\\xff\\n.tbn"
+    with open(KRATZEN, "rb") as kratzen:
+        (tmp_path / name).write_bytes(kratzen.read())
+    (tmp_path / "bad\t.tbn").write_text(BAD_RECORD, encoding="utf-8")
+    page = testclient.TestClient(create_app([tmp_path / name, tmp_path / "bad\t.tbn"]), base_url="http://127.0.0.1")
+    listed, bad = page.get("/api/start").json()["files"]
+    assert listed["file"] == shown and listed["boards"][0]["label"] == f"{shown} board 1"
+    assert bad["file"] == "bad\\t.tbn" and bad["error"] == f"{tmp_path}/bad\\t.tbn:{SAID} (known games: " \
+        "Zwanzigerrufen, Schafkopf, Kratzen) (got 'x')"
+    upload = page.post("/api/load", files={"file": ("\x1b[31mred.tbn", BAD_RECORD.encode(), "text/plain")})
+    assert upload.status_code == 400 and upload.json()["error"].startswith(f"\\x1b[31mred.tbn:{SAID}")
