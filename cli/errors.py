@@ -152,12 +152,14 @@ def say_interrupted(command: str, what: str) -> None:
     global _output_cut
     mark_stop_said()
     # a row cut mid-line: the line after it (not after a line break, where it would leave a blank line)
-    fresh = "\n" if _output_cut and _stdout_mid_line() and _stdout_shares_stderr() else ""
+    fresh = _output_cut and _stdout_mid_line() and _stdout_shares_stderr()
     _output_cut = False  # said: the next command run in this process starts afresh
     _stdout_written_again()
     # a closed terminal (SIGHUP) takes stderr with it (EIO): the line is lost, the exit code still says the stop
     with suppress(OSError, ValueError):
-        message(f"{fresh}stich: {command}: stopped by the interrupt {what}")
+        if fresh:
+            print(file=sys.stderr)
+        message(f"stich: {command}: stopped by the interrupt {what}")
 
 
 #: Whether a second interrupt cut a piece of output short (:func:`interrupts_held`): stdout may end mid-line.
