@@ -25,7 +25,7 @@ from solver.variant import rules_note
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
 from .options import (ALL_MESSAGES, CAPPED_POOL, DASK_VERBOSE, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB,
                       POOL_THREADS, SCHEDULER, WORKER_WAIT, check_game_options, checked_seed, engine_for, game_examples,
-                      game_option, parse_variant_options, pool_options, time_limit_help, workers_option)
+                      game_option, parse_variant_options, pool_options, time_limit_option, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import (CardPainter, fits, fits_compacted, for_stdout, least_width, plural, record_head, table_cell,
                      status_on_stderr, stdout_console)
@@ -178,7 +178,9 @@ def analyse(
     record: Optional[int] = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD_NUMBER,
                                          help="With FILE: only the file's Nth record (1-based, counting every "
                                               "record in the file), for records without a [Board] tag."),
-    declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT", help="The declaring seat (default 1)."),
+    declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT",  # None: not given, told from 1
+                                           help="The declaring seat, without FILE (default 1; in contract advice "
+                                                "the --seat, which announces)."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="The number of players, for a game played by several "
                                              "(default: the fewest)."),
@@ -208,10 +210,9 @@ def analyse(
     worker_wait: float = WORKER_WAIT,
     verbose: bool = DASK_VERBOSE,
     all_messages: bool = ALL_MESSAGES,
-    time_limit: Optional[float] = typer.Option(
-        None, "--time-limit", metavar="SECONDS", min=0.001,
-        help=time_limit_help("the analysis (with FILE, each record's)", "the samples solved so far are reported, "
-                             "said as such (exit 0)")),
+    time_limit: Optional[float] = time_limit_option("the analysis (with FILE, each record's)", "the samples solved "
+                                                    "so far are reported, said as such (exit 0)",
+                                                    reference_refuses=False),
     announce: Optional[str] = typer.Option(
         None, "--announce", metavar="ANNOUNCEMENTS",
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "

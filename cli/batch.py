@@ -100,7 +100,8 @@ def batch(
     context: typer.Context,
     file: Path = typer.Argument(..., metavar="FILE", parser=file_name, show_default=False,
                                 help="A .tbn file; every record is solved."),
-    out: Path = output_file("The JSON Lines output: appended to, and resumed on a rerun.", required=True),
+    out: Path = output_file("The JSON Lines output, batch's checkpoint too: each record's result is appended to "
+                            "it; rerun the same command to continue from it.", required=True),
     objective: Optional[List[str]] = OBJECTIVES,
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card."),
     workers: Optional[int] = workers_option(after=CAPPED_POOL),
@@ -112,8 +113,8 @@ def batch(
                                                      "overrides each record's [Variant] tag."),
     worker_memory: Optional[int] = typer.Option(
         None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB, max=MAX_WORKER_MEMORY_MB,
-        help="Cap each local worker process at MB megabytes (its table sized to fit); a record that needs more "
-             "is written as an error (default: no cap)."),
+        help="Cap each local worker process at MB megabytes (its table sized to fit; default: no cap); a record "
+             "that needs more is written as an error."),
     threads: Optional[int] = POOL_THREADS,
     table_mb: Optional[int] = POOL_TABLE_MB,
     worker_wait: float = WORKER_WAIT,

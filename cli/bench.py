@@ -27,12 +27,13 @@ from solver.analysis import SCHEMA
 from solver.errors import StichError, shown_name, source_name
 from solver.files import json_kind
 from solver.games import get_game
-from solver.limits import DEFAULT_LIMIT_S, MAX_LIMIT_S
+from solver.limits import DEFAULT_LIMIT_S
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
-from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, finite_seconds,
-                      game_option, note_threads_over_cores, output_file, parse_variant_options, time_limit_help)
+from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, game_option,
+                      note_threads_over_cores, output_file, parse_variant_options, seconds_kept_or_no_limit,
+                      time_limit_option)
 from .output import atomic_writer, checked_output, is_stdout
 from .records import emit_json, stdin_bytes
 from .render import Document, fits, plural, progress_on_stderr, stdout_console
@@ -556,12 +557,11 @@ def bench(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
                                        help="Seed of the deals: the same seed gives the same deals (default: each "
                                             "game's fixed seed)."),
-    limit: float = typer.Option(DEFAULT_LIMIT_S, "--time-limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
-                                callback=finite_seconds,
-                                help=time_limit_help("each deal's solve", "the solve is stopped and counted at "
-                                                     "the limit (0: no limit, solve in this process)")),
-    old_limit: Optional[float] = typer.Option(None, "--limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
-                                              callback=finite_seconds, hidden=True),  # --time-limit's old name
+    limit: Optional[float] = time_limit_option("each deal's solve", "the solve is stopped and counted at the limit",
+                                               default=DEFAULT_LIMIT_S, reference_refuses=False,
+                                               with_none=" (each deal then solved in this process)"),
+    old_limit: Optional[float] = typer.Option(None, "--limit", metavar="SECONDS",  # --time-limit's old name
+                                              callback=seconds_kept_or_no_limit, hidden=True),
     as_json: bool = typer.Option(False, "--json",
                                  help="One JSON document per line on stdout (JSON Lines, docs/json.md)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",

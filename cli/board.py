@@ -14,9 +14,10 @@ import typer
 
 from solver.errors import STDIN_NAME, ParseError, StichError, shown_name, source_name
 from solver.files import not_file_kind
+from solver.limits import DEFAULT_BOARD_TIME_LIMIT_S
 
 from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, file_name, input_errors, message, say_interrupted
-from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options, time_limit_help
+from .options import TABLE_MB, engine_for, parse_variant_options, time_limit_option
 
 if TYPE_CHECKING:
     from solver.board.guard import Guard
@@ -55,10 +56,10 @@ def board(
         help="Answer requests that name the board NAME too (repeatable): a reverse proxy's or a DNS name of this "
              "machine. Without :PORT, with the board's port or none (a proxy on its standard port)."),
     no_open: bool = typer.Option(False, "--no-open", help="Only print the address; do not open a browser."),
-    time_limit: float = typer.Option(120.0, "--time-limit", metavar="SECONDS", min=0.1, max=86400.0,
-                                     callback=finite_seconds,  # the range lets nan through, as every command's
-                                     help=time_limit_help("each question's searches (card values, the graph, the "
-                                                          "odds)", "the board says the time limit ran out")),
+    time_limit: Optional[float] = time_limit_option("each question's searches (card values, the graph, the odds)",
+                                                    "the board says the time limit ran out",
+                                                    default=DEFAULT_BOARD_TIME_LIMIT_S,
+                                                    reference_refuses=False),
     table_mb: Optional[int] = TABLE_MB,
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",

@@ -15,15 +15,15 @@ from rich.table import Table
 from solver.errors import InvalidContractError, StichError, did_you_mean, shown_name
 from solver.games import games_with, get_game
 from solver.games.base import score_or_measure
-from solver.limits import DEFAULT_SAMPLES
+from solver.limits import DEFAULT_SAMPLES, MAX_SAMPLES
 from solver.scoring import MAX_POT
 
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
                      warnings_said)
 from .startup import mark_stop_said
-from .options import (DEFAULT_SEED, SCORE_OR_MEASURE, check_game_options, checked_seed, game_option, given,
-                      parse_variant_options, score_or_measure_names, time_limit_help, workers_option,
-                      workers_within_cores)
+from .options import (DEFAULT_SEED, SCORE_OR_MEASURE, check_game_options, checked_seed, finite_seconds, game_option,
+                      given, parse_variant_options, score_or_measure_names, time_limit_help, time_limit_option,
+                      workers_option, workers_within_cores)
 from .records import compact_json
 from .render import plural, progress_on_stderr, stdout_console, table_cell
 
@@ -98,24 +98,25 @@ def match(
                                        "seat for its own tricks) or the game's own measure, as solve names it "
                                        "(faster): the card points (points), or in Kratzen each seat's own tricks "
                                        "(tricks)."),
-    samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1,
+    samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1, max=MAX_SAMPLES,
                                           help=f"How many samples (deals of the unseen cards) a 'sampling' bot "
                                                f"without its own ':N' solves for each card (default "
                                                f"{DEFAULT_SAMPLES})."),
     workers: Optional[int] = workers_option("Worker processes whole boards are played on",
                                             "; the match is the same on any number, without --card-time",
                                             one="in this process, each bot's searches on every core"),
-    time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0,
-                                               help=time_limit_help(
+    time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS",
+                                               callback=finite_seconds, help=time_limit_help(
                                                    "each sampling bot's choice of a card", "(its deadline) the bot "
                                                    "stops sampling, but its first sample always finishes, so a card "
-                                                   "takes at least one sample's search (may be longer); 0: one "
-                                                   "sample a card; --json: each deal's samples says how many each "
-                                                   "card took")),
-    match_time: Optional[float] = typer.Option(
-        None, "--time-limit", metavar="SECONDS", min=0.001,
-        help=time_limit_help("the whole match", "the boards in play are played to the end (stderr says how far "
-                             "past) and the deals played so far reported, said as such (exit 0)")),
+                                                   "takes at least one sample's search (may be longer); --json: "
+                                                   "each deal's samples says how many each card took. Default: "
+                                                   "none, every sample is solved; 0: a deadline already past, one "
+                                                   "sample a card (a budget, not --time-limit's no limit)",
+                                                   no_limit=None)),
+    match_time: Optional[float] = time_limit_option("the whole match", "the boards in play are played to the end "
+                                                    "(stderr says how far past) and the deals played so far "
+                                                    "reported, said as such (exit 0)", reference_refuses=False),
     checkpoint: Optional[Path] = typer.Option(
         None, "--checkpoint", metavar="FILE", parser=file_name,
         help="Append each board played to FILE; rerun the same command to continue from it."),

@@ -23,9 +23,8 @@ from solver.limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
 from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, refused_for_record,
                      say_interrupted)
 from .output import atomic_path, checked_output, names_stdout
-from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
-                      engine_for, names_completing, objectives_among, output_file, parse_variant_options,
-                      time_limit_help)
+from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, engine_for,
+                      names_completing, objectives_among, output_file, parse_variant_options, time_limit_option)
 from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
                       no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
                       with_what_if)
@@ -34,9 +33,8 @@ from .whatif import PLAY, ForeignPlayCard, what_if
 
 
 #: ``tree``'s --time-limit: its one record's searches (the shared text's "the other records still are" does not apply)
-TREE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
-                               help=time_limit_help("the tree's searches together", "no tree is written, said "
-                                                    "on stderr (exit 1; with --json, a line that says so)"))
+TREE_TIME_LIMIT = time_limit_option("the tree's searches together", "no tree is written, said on stderr (exit 1; "
+                                    "with --json, a line that says so)")
 
 
 def one_objective(value: str | None) -> str | None:

@@ -904,7 +904,7 @@ def test_a_big_file_parses_while_the_board_answers_others(monkeypatch, tmp_path,
 
     def parse_when_answered(text, name):
         parsing.set()
-        answered.wait(10)  # on the event loop this wait would time out: the other request cannot be answered
+        answered.wait(60)  # on the event loop this wait would time out: the other request cannot be answered
         order.append("parsed")
         return iter_records(text, name=name)
 
@@ -1258,6 +1258,38 @@ def test_the_command_refuses_a_time_limit_that_is_no_number():
                          env=dict(os.environ, BROWSER="false"))
     assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr
     assert "Invalid value for '--time-limit': nan is not a number of seconds" in run.stderr
+
+
+def test_the_command_with_no_time_limit_says_none_and_a_question_is_answered():
+    """``stich board --time-limit 0`` is no limit: /api/start says ``null`` (not the engine clock's longest wait,
+    1,000,000 s, that a question's searches are timed by), and a question is answered; the default is 120 s."""
+    import httpx
+
+    process = _board_process(str(ZR), "--time-limit", "0")
+    try:
+        url = process.stdout.readline().strip()
+        start = _once_serving(lambda: httpx.get(url + "api/start", timeout=5)).json()
+        first = next(b for f in start["files"] for b in f["boards"] if b["id"] == start["open"])
+        values = httpx.post(url + "api/values", json={"board": start["open"], "moves": first["moves"],
+                                                      "objective": "points", "client": "t"},
+                            headers={"Origin": url.rstrip("/")}, timeout=60)
+    finally:
+        _ends_cleanly_on_sigterm(process)
+    assert start["time_limit"] is None
+    assert values.status_code == 200 and lines(values)[-1]["kind"] == "values", values.text
+    assert client().get("/api/start").json()["time_limit"] == 120.0
+
+
+def test_with_no_time_limit_a_stop_never_names_one():
+    """A question stopped with no limit was replaced (or the server is stopping); past the engine clock's longest
+    wait, the only other stop, the answer names that wait, not a limit of "1e+06 s" nobody gave."""
+    searches = board_app.Searches(board_app.EngineSolver(), None)
+    assert searches.question_seconds == 1_000_000.0
+    assert board_app.stopped_document(True, searches)["reason"] == "replaced by a newer question"
+    assert board_app.stopped_document(False, searches)["reason"] == ("the engine clock's longest wait (1,000,000 s) "
+                                                                     "ran out")
+    assert board_app.stopped_document(False, board_app.Searches(board_app.EngineSolver(), 0.5))["reason"] == (
+        "the time limit (0.5 s) ran out")
 
 
 def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_board():

@@ -1130,7 +1130,7 @@ def test_bench_takes_time_limit_as_every_command_does_and_limit_still():
     assert "--time-limit SECONDS" in page and "--limit" not in page
     both = run("bench", "-g", "kr", "-n", "1", "--time-limit", "5", "--limit", "4", code=2)
     assert "give --time-limit alone (--limit is its old name)" in both.stderr
-    assert "nan is not a number of seconds" in run("bench", "-g", "kr", "--limit", "nan", code=2).stderr
+    assert "nan is not a number of seconds (0 is no limit)" in run("bench", "-g", "kr", "--limit", "nan", code=2).stderr
 
 
 def test_bench_names_its_count_and_its_file_as_the_other_commands_do(tmp_path):
@@ -3287,8 +3287,9 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path, signum):
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                env={k: v for k, v in os.environ.items() if k != "COLUMNS"},
                                preexec_fn=signals_as_a_shell_gives_them)
-    deadline = time.monotonic() + 120
-    while not (tmp_path / "c.jsonl").exists() and time.monotonic() < deadline:
+    # once its first line is written: the file is made a moment before, by the same first write's open
+    journal, deadline = tmp_path / "c.jsonl", time.monotonic() + 120
+    while not (journal.exists() and journal.read_bytes().count(b"\n")) and time.monotonic() < deadline:
         time.sleep(0.1)
     process.send_signal(getattr(signal, signum))
     out, err = process.communicate(timeout=120)

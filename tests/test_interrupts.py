@@ -281,8 +281,7 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path, unbuffe
     with _writing_into_a_small_pipe(arguments, preexec_fn=signals_as_a_shell_gives_them,
                                     env=_environment(unbuffered)) as (process, _):
         _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
-        process.send_signal(signal.SIGINT)
-        time.sleep(0.3)
+        _interrupt_taken(process.pid, lambda: process.send_signal(signal.SIGINT), "the pipe")
         for _ in range(3):  # the second cuts the write; the third, a double press, is ignored by the stop
             process.send_signal(signal.SIGINT)
             time.sleep(0.01)
@@ -343,8 +342,6 @@ def test_a_second_ctrl_c_that_cuts_deal_on_a_full_pipe_writes_no_piece_twice_and
     written and counted, then a second that cuts the write. A write cut partway must neither go out again (a buffer
     that never learned how much of it went) nor leave a counted deal out unsaid: what arrives is the uninterrupted
     run's start, byte for byte, once the reader reads it all, and the stop's line counts no deal that did not."""
-    import time
-
     arguments = [sys.executable, "-c", "from cli.main import main; main()", "deal", "-g", "schafkopf", "-n", "400",
                  "--seed", "5"]
     environment = _environment(unbuffered)
@@ -353,8 +350,8 @@ def test_a_second_ctrl_c_that_cuts_deal_on_a_full_pipe_writes_no_piece_twice_and
     with _writing_into_a_small_pipe(arguments, cwd=ROOT, preexec_fn=signals_as_a_shell_gives_them,
                                     env=environment) as (process, read):
         _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
-        process.send_signal(signal.SIGINT)  # held: the deal's write and its count go together
-        time.sleep(0.3)
+        # held: the deal's write and its count go together
+        _interrupt_taken(process.pid, lambda: process.send_signal(signal.SIGINT), "the pipe")
         process.send_signal(signal.SIGINT)  # cuts the write
         while chunk := os.read(read, 1 << 16):
             received += chunk
@@ -560,10 +557,9 @@ def _many_records(tmp_path: Path) -> list[str]:
 
 def _on_a_stalled_terminal(arguments: list[str], unbuffered: bool, presses: int) -> tuple[int, str]:
     """``arguments`` run on a pty (``python -u`` or not): with no ``presses``, read all along; else not read until
-    the command waits on the full terminal and ``presses`` Ctrl-C came, 0.3 s apart. Its exit code and all it
-    showed."""
+    the command waits on the full terminal and ``presses`` Ctrl-C came, each once it took the one before. Its exit
+    code and all it showed."""
     import pty
-    import time
 
     environment = _environment(unbuffered)
     pid, terminal = pty.fork()
@@ -579,10 +575,9 @@ def _on_a_stalled_terminal(arguments: list[str], unbuffered: bool, presses: int)
                 with contextlib.suppress(ProcessLookupError):  # one that exited was waited for: gone
                     os.kill(pid, signal.SIGKILL)
                 raise
-            for press in range(presses):
-                if press:
-                    time.sleep(0.3)
-                os.killpg(pid, signal.SIGINT)
+            for _ in range(presses - 1):
+                _interrupt_taken(pid, lambda: os.killpg(pid, signal.SIGINT), "the terminal")
+            os.killpg(pid, signal.SIGINT)
         shown = read_pty(terminal, 120)
         _, status = os.waitpid(pid, 0)
     finally:
@@ -639,6 +634,33 @@ def _wait_until_blocked_writing(pid: int, output: str, ended: Callable[[], str])
     if blocked is None and Path("/proc/self/stat").exists():
         pytest.fail(f"the process exited before it blocked writing to {output}: {ended()}")
     pytest.skip(f"the process was not seen blocked writing to {output} within 20 s (last seen: {seen})")
+
+
+def _wakes(pid: int) -> int:
+    """How often process ``pid`` has gone to sleep of its own accord (/proc/PID/status), 0 where that cannot be read."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    found = re.search(r"^voluntary_ctxt_switches:\s*(\d+)", status, re.MULTILINE)
+    return int(found[1]) if found else 0
+
+
+def _interrupt_taken(pid: int, send: Callable[[], None], output: str) -> None:
+    """``send()`` a Ctrl-C to process ``pid``, blocked writing to ``output``, and return once it took it: it woke and
+    blocked in the write again, its handler run (polled for up to 20 s). Two Ctrl-C sent closer than the child runs
+    its handler are one to it, so the second follows the first's taking, not a fixed time."""
+    import time
+
+    before = _wakes(pid)
+    send()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        blocked, _ = _where_it_waits(pid)
+        if blocked is None or (blocked and _wakes(pid) > before):
+            return
+        time.sleep(0.01)
+    pytest.fail(f"process {pid} did not take the interrupt and block writing to {output} again within 20 s")
 
 
 def _popen_ended(process: subprocess.Popen[str]) -> Callable[[], str]:
