@@ -127,14 +127,14 @@ def replaces_compared(save: Path, compare: Path) -> str | None:
     if str(compare) == "-":
         given, written = _status(compare), _status(save)
         if given is not None and written is not None and os.path.samestat(given, written):
-            return f"{save} is the file --compare - reads from standard input"
+            return f"{shown_name(save)} is the file --compare - reads from standard input"
         return None
     try:
         same = save.samefile(compare)  # through symbolic links; both must exist, each path as given
     except OSError:
         return None
     if same and os.path.realpath(save) == os.path.realpath(compare):  # not a hard link: one name, the one replaced
-        return f"{save} and --compare {compare} name the same file"
+        return f"{shown_name(save)} and --compare {shown_name(compare)} name the same file"
     return None
 
 

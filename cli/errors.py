@@ -98,7 +98,7 @@ def file_name(value: str) -> Path:
     if not value.strip():
         raise typer.BadParameter("an empty file name (an unset shell variable?)")
     if value.endswith(("/", os.sep)) and value.strip("/" + os.sep):  # Path() drops the slash and would write "x"
-        raise typer.BadParameter(f"{value!r} ends in '/', which names a directory, not a file")
+        raise typer.BadParameter(f"{shown_name(value)} ends in '/', which names a directory, not a file")
     return Path(value)
 
 

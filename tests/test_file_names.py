@@ -189,3 +189,28 @@ def test_the_board_page_lists_a_file_and_an_upload_by_the_same_rendering(tmp_pat
         "Zwanzigerrufen, Schafkopf, Kratzen) (got 'x')"
     upload = page.post("/api/load", files={"file": ("\x1b[31mred.tbn", BAD_RECORD.encode(), "text/plain")})
     assert upload.status_code == 400 and upload.json()["error"].startswith(f"\\x1b[31mred.tbn:{SAID}")
+
+
+#: Usage errors that name a file, and what each says after the name (``NAME`` the file, made to exist first).
+NAMED_USAGE_ERRORS = {
+    "postmortem --plot": (["postmortem", "--record", "1", "KRATZEN", "--plot", "NAME.txt"],
+                          "Invalid value for '--plot': {name}.txt: the plot is written as .png, .svg or .pdf"),
+    "bench --out --compare": (["bench", "--out", "NAME", "--compare", "NAME"],
+                              "Invalid value for '--out': --out {name} and --compare {name} name the same file: the "
+                              "run would replace the run it is compared with; give --out another file"),
+    "FILE ending in /": (["solve", "NAME/"],
+                         "Invalid value for 'FILE': {name}/ ends in '/', which names a directory, not a file"),
+}
+
+
+@pytest.mark.parametrize("command", NAMED_USAGE_ERRORS)
+@pytest.mark.parametrize("rule", ["not UTF-8", "newline", "tab"])
+def test_a_usage_error_names_a_file_as_shown_name_renders_it(tmp_path, monkeypatch, rule, command):
+    """Click prints a usage error itself, not through the commands' messages: its name is rendered all the same."""
+    name, shown = NAMES[rule]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text("", encoding="utf-8")
+    args, said = NAMED_USAGE_ERRORS[command]
+    code, _, stderr = invoked([KRATZEN if arg == "KRATZEN" else arg.replace("NAME", name) for arg in args])
+    assert code == 2 and RAW_CONTROL.findall(stderr) == [], stderr
+    assert f"Error: {said.format(name=shown)}\n" in stderr, stderr
