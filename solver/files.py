@@ -103,9 +103,10 @@ def _file_mode() -> int:
 def folder_not_file(shown: str | os.PathLike) -> str:
     """What follows the name of an output path that is a folder: that the name was to be a file's, and how to write
     into the folder (``NAME`` with the suffix asked for), which the OS's bare "Is a directory" does not say."""
-    name = os.fspath(shown)
-    return (f"cannot be written: it is a folder, where a file name was expected (to write into the folder, name the "
-            f"file in it: {os.path.join(str(name), 'NAME' + Path(str(name)).suffix)})")
+    name = os.fsdecode(shown)
+    inside = shown_name(os.path.join(name, "NAME" + Path(name).suffix))
+    return f"cannot be written: it is a folder, where a file name was expected (to write into the folder, name the " \
+           f"file in it: {inside})"
 
 
 def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, str]:
@@ -119,7 +120,7 @@ def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, 
     except FileNotFoundError as error:
         raise FileNotFoundError(error.errno, _unwritable_folder_said(directory, shown, error), str(shown)) from None
     except NotADirectoryError as error:  # a part of the path is a file: say which, not the bare "Not a directory"
-        raise NotADirectoryError(error.errno, f"cannot be written: {_file_in_path(_folder_shown(directory, shown))} "
+        raise NotADirectoryError(error.errno, f"cannot be written: {shown_name(_file_in_path(_folder_shown(directory, shown)))} "
                                  f"is a file, where a folder was expected (choose another path)", str(shown)) from None
     except OSError as error:
         raise type(error)(error.errno, error.strerror, str(shown)) from None

@@ -214,3 +214,25 @@ def test_a_usage_error_names_a_file_as_shown_name_renders_it(tmp_path, monkeypat
     code, _, stderr = invoked([KRATZEN if arg == "KRATZEN" else arg.replace("NAME", name) for arg in args])
     assert code == 2 and RAW_CONTROL.findall(stderr) == [], stderr
     assert f"Error: {said.format(name=shown)}\n" in stderr, stderr
+
+
+def test_the_library_names_a_folder_given_for_a_file_one_way(tmp_path):
+    """A FileRefusedError and an OSError the library raises for an output name the folder by shown_name throughout,
+    the name it suggests inside the folder too."""
+    from solver.errors import FileRefusedError
+    from solver.files import atomic_file, lock_beside
+
+    folder = tmp_path / "a\nb.tbn"
+    folder.mkdir()
+    shown = shown_name(folder)
+    with pytest.raises(FileRefusedError) as refused:
+        lock_beside(folder, "stich batch")
+    assert str(refused.value) == f"{shown}: cannot be written: it is a folder, where a file name was expected (to " \
+        f"write into the folder, name the file in it: {shown}/NAME.tbn)"
+    file = tmp_path / "x\tfile"
+    file.write_text("", encoding="utf-8")
+    with pytest.raises(NotADirectoryError) as not_folder:
+        with atomic_file(file / "out.tbn"):
+            pass
+    assert not_folder.value.strerror == f"cannot be written: {shown_name(file)} is a file, where a folder was " \
+        "expected (choose another path)"
