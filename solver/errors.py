@@ -89,8 +89,9 @@ def visible_lines(text: str) -> str:
 
 
 def source_name(path: str | os.PathLike) -> str:
-    """The name a FILE read is known by: :data:`STDIN_NAME` for ``-``, else the name as given (``./deals.tbn``
-    stays so), kept whole: a record's ``source`` and a JSON document's carry it, so that a program can match it."""
+    """The name a FILE read is known by: :data:`STDIN_NAME` for ``-``, else the name as the command got it, normalised
+    as a path (the CLI's ``./deals.tbn`` is ``deals.tbn``), kept whole, not escaped: a record's ``source`` and a JSON
+    document's carry it, so that its JSON text reads back to the name."""
     name = os.fsdecode(path)
     return STDIN_NAME if name == "-" else name
 
