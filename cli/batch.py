@@ -162,9 +162,8 @@ def batch(
         if stream:
             kept = f"the results so far were written to {shown_name(out)}, which holds nothing to resume from"
         else:
-            kept = (f"the results written so far are kept in {shown_name(out)}: rerun the command to "
-                    f"resume" if out.exists()
-                    else f"nothing was written to {shown_name(out)} yet: rerun the command to resume")
+            kept = (f"the results written so far are kept in {shown_name(out)}: rerun the command to resume"
+                    if out.exists() else f"nothing was written to {shown_name(out)} yet: rerun the command to resume")
         say_interrupted("batch", f"({str(stop) or 'SIGINT'}); {kept}")  # a bare KeyboardInterrupt: Ctrl-C's
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:

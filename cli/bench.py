@@ -243,8 +243,8 @@ def read_saved_run(path: Path) -> SavedRun:
         raise StichError(f"{shown_name(path)}:{line}:{column}: not a saved stich bench run (invalid UTF-8, byte "
                          f"{raw[error.start]:02x}); write one with stich bench --out FILE") from None
     if not text.strip():
-        raise StichError(f"{shown_name(path)}: empty: not a saved stich bench run; write one with stich bench --out "
-                         f"FILE")
+        raise StichError(f"{shown_name(path)}: empty: not a saved stich bench run; write one with stich bench "
+                         "--out FILE")
     try:
         whole = json.loads(text)
         stopped = None
@@ -263,8 +263,7 @@ def read_saved_run(path: Path) -> SavedRun:
                 if not lines and stopped is not None:  # not JSON Lines either: where the document stops (a cut run)
                     number, error = stopped.lineno, stopped
                 raise StichError(f"{shown_name(path)}:{number}:{error.colno}: not a saved stich bench run "
-                                 f"({error.msg}); write "
-                                 f"one with stich bench --out FILE") from None
+                                 f"({error.msg}); write one with stich bench --out FILE") from None
         run = {"lines": lines, "machine": next((line.get("machine") for line in lines
                                                  if isinstance(line, dict)), None)}
     by_name: dict[str, Document] = {}
@@ -275,30 +274,26 @@ def read_saved_run(path: Path) -> SavedRun:
         for key, kinds in SAVED_LINE_KEYS.items():
             if line.get(key) is not None and not _of_kind(line[key], kinds):
                 raise StichError(f"{shown_name(path)}: line document {number}: its {key!r} is "
-                                 f"{_json_kind(line[key])}, not "
-                                 f"{_json_kind(kinds[0]())}; write a run with stich bench --out FILE")
+                                 f"{_json_kind(line[key])}, not {_json_kind(kinds[0]())}; write a run with stich "
+                                 "bench --out FILE")
         for key, kinds in SAVED_LINE_KEYS.items():  # a figure JSON cannot hold (NaN) or no run measures
             if float in kinds and line.get(key) is not None and not 0 <= line[key] < math.inf:
                 raise StichError(f"{shown_name(path)}: line document {number}: its {key!r} is "
-                                 f"{json.dumps(line[key])}, not a "
-                                 f"figure a run measures; write a run with stich bench --out FILE")
+                                 f"{json.dumps(line[key])}, not a figure a run measures; write a run with stich "
+                                 "bench --out FILE")
         if not all(_of_kind(board, (int,)) for board in line.get("boards") or ()):
             raise StichError(f"{shown_name(path)}: line document {number}: its 'boards' are not all board numbers; "
-                             f"write a run "
-                             f"with stich bench --out FILE")
+                             "write a run with stich bench --out FILE")
         if line["line"] in by_name:  # two runs in one file (JSON Lines appended to): which to compare with?
             raise StichError(f"{shown_name(path)}: line document {number} times the line {line['line']!r} again; "
-                             f"compare with "
-                             f"one run, written with stich bench --out FILE")
+                             "compare with one run, written with stich bench --out FILE")
         by_name[line["line"]] = line
     if run.get("machine") is not None and not isinstance(run["machine"], dict):
         raise StichError(f"{shown_name(path)}: not a saved stich bench run: its 'machine' is "
-                         f"{_json_kind(run['machine'])}, not "
-                         f"an object; write one with stich bench --out FILE")
+                         f"{_json_kind(run['machine'])}, not an object; write one with stich bench --out FILE")
     if not by_name:  # every run stich saves has a line: a file of none compares with nothing
         raise StichError(f"{shown_name(path)}: not a saved stich bench run: it holds no line document; write one "
-                         f"with stich bench "
-                         f"--out FILE")
+                         "with stich bench --out FILE")
     return SavedRun(path, run, by_name)
 
 

@@ -91,13 +91,11 @@ def board(
             instead = "upload its text on the page" if kind == "a folder" else \
                 "give its text as - (standard input), or upload it on the page"
             message(f"stich: {shown_name(path)}: {kind}, not a regular file (the board reads its files again when a "
-                    f"page loads, "
-                 f"which {kind} cannot give; {instead})")
+                    f"page loads, which {kind} cannot give; {instead})")
             raise typer.Exit(EXIT_BAD_INPUT)
         if not path.is_file():
             message(f"stich: {shown_name(path)}: not a readable file (the board opens files by name, or - for "
-                    f"standard input; "
-                 "upload others on the page)")
+                    "standard input; upload others on the page)")
             raise typer.Exit(EXIT_BAD_INPUT)
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:

@@ -139,8 +139,7 @@ class RecordMessages:
         if more:
             records = "record" if more == 1 else "records"
             message(f"stich: {shown_name(self.source)}: and {more:,} more {records} not answered in full, not said "
-                    f"one by one "
-                    f"({self.sieve.above()}); {rest}")
+                    f"one by one ({self.sieve.above()}); {rest}")
             self.sieve.more = 0
 
 

@@ -68,8 +68,8 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
     kind = None if mode is None else stream_kind(mode)
     if kind == "a device" and os.path.realpath(path) != DISCARD and not _is_terminal(path, mode) or kind == "a socket":
         raise FileRefusedError(f"{shown_name(path)}: cannot be written: it is {kind}, not a file (standard output, "
-                               f"/dev/null, a "
-                               f"terminal and a named pipe are written as the output comes; any other name a file)")
+                               "/dev/null, a terminal and a named pipe are written as the output comes; any other "
+                               "name a file)")
     if kind is not None:  # a pipe, a terminal, /dev/null: written as the output comes
         return False
     if mode is None or stat.S_ISDIR(mode):
@@ -80,12 +80,10 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
             named = "" if str(source) == str(path) else f" ({shown_name(source)})"
             fate = "to which the output would be appended" if appends else "which the output would replace"
             raise FileRefusedError(f"{shown_name(path)}: cannot be written: it is the input being read{named}, "
-                                   f"{fate}; choose "
-                                   f"another file")
+                                   f"{fate}; choose another file")
     if not stat.S_IMODE(mode) & 0o222 or not os.access(path, os.W_OK):
         raise FileRefusedError(f"{shown_name(path)}: cannot be written: it is read-only (give it write permission, "
-                               f"or choose "
-                               f"another file)")
+                               "or choose another file)")
     check_writable(path)
     return False
 

@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 
 from solver.analysis import SCHEMA, record_header
-from solver.errors import (shown_name, source_name, visible, CommandVariantError, FileError, FileRefusedError,
+from solver.errors import (shown_name, source_name, CommandVariantError, FileError, FileRefusedError,
                            InvalidDealError, JournalWriteError, ParseError, SearchStopped, StichError)
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records, no_records_said

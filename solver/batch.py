@@ -196,11 +196,9 @@ def stale_text(summary: BatchSummary) -> str | None:
     out, source = summary.out or "the output", summary.source or "the input"
     if summary.stale == 1:
         return (f"1 line of {shown_name(out)} answers a record no longer in {shown_name(source)} (its id {ids}): it "
-                f"stays; remove it or "
-                "write to a new file")
+                "stays; remove it or write to a new file")
     return (f"{summary.stale:,} lines of {shown_name(out)} answer records no longer in {shown_name(source)} (their "
-            f"ids {ids}): they "
-            "stay; remove them or write to a new file")
+            f"ids {ids}): they stay; remove them or write to a new file")
 
 
 # --- one record --------------------------------------------------------------------------------------------------
@@ -403,8 +401,8 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
         for number, raw in _output_lines(stream):
             if raw is None:
                 raise StichError(f"{shown_name(path)}:{number}: a line of more than {MAX_OUTPUT_LINE:,} bytes, not "
-                                 f"a stich batch "
-                                 "line; remove the line (a rerun solves its record again) or choose another --out file")
+                                 "a stich batch line; remove the line (a rerun solves its record again) or choose "
+                                 "another --out file")
             if not raw.endswith(b"\n"):
                 break  # a half-written last line: trimmed later, once the question is known to be this one
             longest = max(longest, len(raw))
@@ -413,9 +411,8 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
                 column, fault = json_line_fault(raw, "id")
                 fault = fault or 'no text "id"'  # read alike: not empty here
                 raise StichError(f"{shown_name(path)}:{number}:{column}: not a stich batch line ({fault}; expected "
-                                 f"a result or an "
-                                 "error line as JSON); remove the line (a rerun solves its record again) or choose "
-                                 "another --out file")
+                                 "a result or an error line as JSON); remove the line (a rerun solves its record "
+                                 "again) or choose another --out file")
             written: Any = document.get("asked")
             other_source = (moved and asked is not None and isinstance(written, dict)
                             and same_question_elsewhere(written, asked))
@@ -423,15 +420,13 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
                                                                and same_question(written, asked)):
                 if "asked" not in document:
                     raise StichError(f"{shown_name(path)}:{number}: this line does not say which question it "
-                                     f"answers (an "
-                                     "output of an earlier stich); choose another --out file")
+                                     "answers (an output of an earlier stich); choose another --out file")
                 raise StichError(f"{shown_name(path)}:{number}: this output answers {_describe(written)}, not "
                                  f"{_describe(asked)}; rerun with the same input and options, or choose another "
                                  f"--out file{_defaults_left_out(written, asked)}")
             if not isinstance(document.get("key"), str):
                 raise StichError(f"{shown_name(path)}:{number}: this line has no key (an output of an earlier "
-                                 f"stich); choose "
-                                 "another --out file")
+                                 "stich); choose another --out file")
             if "error" in document:
                 errors += 1
             else:
@@ -458,8 +453,8 @@ def _tidy_output(path: Path, scan: _OutputScan) -> None:
         else:
             needs, mend = "which needs room for a copy", write_error_fix(error.errno)
         raise StichError(f"{shown_name(path)}: {error.strerror} while dropping its {lines} (the file is written "
-                         f"anew beside "
-                         f"it, {needs}): nothing solved, its lines are kept; {mend} and rerun to resume") from None
+                         f"anew beside it, {needs}): nothing solved, its lines are kept; {mend} and rerun to "
+                         "resume") from None
 
 
 def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _OutputScan,
@@ -482,11 +477,10 @@ def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _
                    else f"{len(wanted):,} of its {lines:,} records {'is' if len(wanted) == 1 else 'are'} not")
         raise StichError(f"{shown_name(out_path)}: this output answers {_describe({**asked, 'source': first})}, not "
                          f"{_describe(asked)}, and {missing} in {shown_name(source)}; rerun with the same input, or "
-                         f"choose "
-                         "another --out file")
+                         "choose another --out file")
     if notify is not None:
         notify(f"{shown_name(out_path)} was written for {old}; resuming with {shown_name(asked['source'])}, whose "
-               f"records it answers")
+               "records it answers")
 
 
 def _defaults_left_out(written: Any, asked: Mapping[str, Any]) -> str:
@@ -775,9 +769,8 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             raise StichError(f"{name} must be a file path, not {type(path).__name__}")
     if (kind := read_once_kind(source)) is not None:  # read again to count what is left, and on a rerun to resume
         raise StichError(f"{shown_name(source)}: {kind}, not a regular file: batch reads its input more than once "
-                         f"(to count what "
-                         f"is left, and again on a rerun to resume), which {kind} gives only once; save the records "
-                         "to a file and run batch on it")
+                         f"(to count what is left, and again on a rerun to resume), which {kind} gives only once; "
+                         "save the records to a file and run batch on it")
     if os.path.exists(out_path) and os.path.exists(source) and os.path.samefile(source, out_path):
         raise StichError(f"{shown_name(out_path)}: the results would be appended to the deal file being read; "
                          f"choose another output file")

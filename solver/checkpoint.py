@@ -176,8 +176,7 @@ class Journal:
         # opening a named pipe waits for a writer (a device is written as a file: /dev/full fails, said at the write)
         if (kind := read_once_kind(self.path)) in ("a pipe", "a socket"):
             raise FileRefusedError(f"{shown_name(self.path)}: {kind}, not a regular file: a checkpoint is read back "
-                                   f"to resume "
-                                   f"and appended to, which {kind} cannot be; give a file's name")
+                                   f"to resume and appended to, which {kind} cannot be; give a file's name")
         self._job_longest = 0  # the longest line of this job's spans in the file: what its next needs (0: none yet)
         self._torn = 0  # the length of a half-written last line: trimmed before a line is appended, or at the close
         self._refused = False  # check_room refused the run: the half-written line stays, for the next rerun to measure
@@ -279,8 +278,8 @@ class Journal:
                         raise TypeError
                 except (ValueError, KeyError, TypeError, AttributeError):
                     raise FileError(f"{shown_name(self.path)}:{number}:1: not a line of a stich checkpoint: its "
-                                    f"\"span\" is no "
-                                    f"[first, count] of samples or its \"sums\" no object; {REMOVE_THE_LINE}") from None
+                                    "\"span\" is no [first, count] of samples or its \"sums\" no object; "
+                                    f"{REMOVE_THE_LINE}") from None
                 job_longest = max(job_longest, len(line))  # a longer run's too: a line of this job's shape
                 if span.first + span.size > self._end or seen.overlaps(span):
                     continue  # a longer run's, or written twice (cannot happen, but never counted twice)
@@ -331,8 +330,7 @@ class Journal:
         column, fault = json_line_fault(line, "key")
         fault = fault or 'no text "key"'  # read alike: not empty here
         return (f"{shown_name(self.path)}:{number}:{column}: not a line of a stich checkpoint ({fault}; expected a "
-                f"JSON object "
-                f'naming its analysis by its "key", one a line as stich writes them); {REMOVE_THE_LINE}')
+                f'JSON object naming its analysis by its "key", one a line as stich writes them); {REMOVE_THE_LINE}')
 
     def _header_line(self) -> bytes:
         return (json.dumps({HEADER: VERSION, "key": self.key, **self.identity}) + "\n").encode("utf-8")
@@ -388,8 +386,7 @@ class Journal:
             found = None
         if not isinstance(found, dict) or HEADER not in found:
             raise FileRefusedError(f"{shown_name(self.path)}: not a stich checkpoint (its first line is no analysis "
-                                   f"header); "
-                             "remove it or choose another file")
+                                   "header); remove it or choose another file")
         if found[HEADER] != VERSION or "key" not in found:
             raise FileRefusedError(f"{shown_name(self.path)}: a checkpoint of another stich version "
                                    f"({found[HEADER]!r}); "
@@ -529,8 +526,7 @@ def room_refusal(path: str | os.PathLike, longest: int, torn: int, untouched: st
     limit = file_size_limit()
     if limit is not None and size - torn + max(longest, torn + 1 if torn else 1) > limit:
         return (f"{shown_name(path)}: {size:,} bytes, and this process may write no file over {limit:,} bytes "
-                f"(ulimit -f): no "
-                f"room for another line ({untouched}); raise the file size limit, or choose {other}")
+                f"(ulimit -f): no room for another line ({untouched}); raise the file size limit, or choose {other}")
     if not hasattr(os, "statvfs"):
         return None
     stats = os.statvfs(real if os.path.exists(real) else os.path.dirname(real))

@@ -105,8 +105,8 @@ def folder_not_file(shown: str | os.PathLike) -> str:
     into the folder (``NAME`` with the suffix asked for), which the OS's bare "Is a directory" does not say."""
     name = os.fsdecode(shown)
     inside = shown_name(os.path.join(name, "NAME" + Path(name).suffix))
-    return f"cannot be written: it is a folder, where a file name was expected (to write into the folder, name the " \
-           f"file in it: {inside})"
+    return ("cannot be written: it is a folder, where a file name was expected (to write into the folder, name the "
+            f"file in it: {inside})")
 
 
 def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, str]:
@@ -120,8 +120,9 @@ def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, 
     except FileNotFoundError as error:
         raise FileNotFoundError(error.errno, _unwritable_folder_said(directory, shown, error), str(shown)) from None
     except NotADirectoryError as error:  # a part of the path is a file: say which, not the bare "Not a directory"
-        raise NotADirectoryError(error.errno, f"cannot be written: {shown_name(_file_in_path(_folder_shown(directory, shown)))} "
-                                 f"is a file, where a folder was expected (choose another path)", str(shown)) from None
+        in_the_way = shown_name(_file_in_path(_folder_shown(directory, shown)))
+        raise NotADirectoryError(error.errno, f"cannot be written: {in_the_way} is a file, where a folder was expected "
+                                 "(choose another path)", str(shown)) from None
     except OSError as error:
         raise type(error)(error.errno, error.strerror, str(shown)) from None
 
@@ -411,9 +412,8 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
         except OSError:
             handle.close()
             raise FileRefusedError(f"{shown_name(path)}: another {_holder_of(lock_path, holder)} is writing this "
-                                   f"file (its lock "
-                            f"{shown_name(lock_path)} is held); wait for it to finish, or choose another "
-                            f"file") from None
+                                   f"file (its lock {shown_name(lock_path)} is held); wait for it to finish, or "
+                                   "choose another file") from None
         if _same_file(handle, lock_path):
             _name_holder(handle, holder)
             lock = HeldLock(handle, lock_path)
@@ -421,7 +421,7 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
             return lock
         handle.close()  # its holder removed it before we locked it: lock the file now by that name
     raise FileError(f"{shown_name(path)}: its lock {shown_name(lock_path)} keeps being removed by another process; "
-                    f"try again")
+                    "try again")
 
 
 @contextmanager

@@ -1011,8 +1011,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
         if span.size != 1 or len(deals) != rotations or any(deal.board != span.first for deal in deals):
             assert journal is not None
             raise StichError(f"{shown_name(journal.path)}:{number}:1: this checkpoint line does not hold the played "
-                             f"deals of "
-                             f"board {span.first} ({rotations} a board)")
+                             f"deals of board {span.first} ({rotations} a board)")
         # each deal's seats under the bots' names now: a line written under an older name of a bot (an alias of the
         # identity) would otherwise count one bot as two kinds
         return [dataclasses.replace(deal, bots=tuple(bots[(seat - deal.rotation) % seats].name

@@ -1117,9 +1117,8 @@ def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]
                           for other in others)
     runs = "a run" if len(others) == 1 else "runs"
     return (f"{shown_name(path)}: {theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts} resumed in a "
-            f"run of "
-            f"{samples:,} (sample k is the same whatever their number): {read:,} read back, {samples - read:,} left to "
-            "solve")
+            f"run of {samples:,} (sample k is the same whatever their number): {read:,} read back, "
+            f"{samples - read:,} left to solve")
 
 
 def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str, Any]],
@@ -1137,8 +1136,7 @@ def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str
     held = journalled_samples(checkpoint, older).count()
     lacked = f"the {again:,} this run lacks are" if again > 1 else "the one this run lacks is"
     return [(f"{shown_name(checkpoint)} holds {held:,} sample{'' if held == 1 else 's'} {written}: {lacked} solved "
-             f"again (the "
-             "old lines stay in the file)", StichWarning)]
+             "again (the old lines stay in the file)", StichWarning)]
 
 
 def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:

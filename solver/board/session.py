@@ -395,7 +395,7 @@ def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
         os.close(handle)
         kind = not_file_kind(status.st_mode)
         raise BoardError(f"{shown_name(path)}: not a regular file now ({kind} is at its name); the board reads only "
-                         f"regular files")
+                         "regular files")
     if status.st_size > MAX_FILE_BYTES:
         os.close(handle)
         raise BoardError(too_large_text(path, status.st_size))
@@ -424,8 +424,7 @@ def pasted_bytes(text: str, source: str) -> bytes:
         line = len(ends) + 1
         column = error.start - (ends[-1] if ends else 0) + 1
         raise BoardError(f"{shown_name(source)}:{line}:{column}: a lone surrogate (U+{ord(text[error.start]):04X}), "
-                         f"not a "
-                         "character (expected UTF-8 text)") from None
+                         "not a character (expected UTF-8 text)") from None
 
 
 def record_label(record: Record, source: str, number: int) -> str:
