@@ -236,3 +236,17 @@ def test_the_library_names_a_folder_given_for_a_file_one_way(tmp_path):
             pass
     assert not_folder.value.strerror == f"cannot be written: {shown_name(file)} is a file, where a folder was " \
         "expected (choose another path)"
+
+
+def test_a_byte_0x9b_and_a_real_u009b_show_alike_and_json_tells_them_apart(tmp_path, monkeypatch):
+    """docs/cli.md, "File names": both are shown ``\\x9b``; ``record.source`` keeps each as it is."""
+    monkeypatch.chdir(tmp_path)
+    byte, character = os.fsdecode(b"a\x9b.tbn"), "a\u009b.tbn"
+    for name in (byte, character):
+        (tmp_path / name).write_text(BAD_RECORD, encoding="utf-8")
+    documents = []
+    for name in (byte, character):
+        code, stdout, stderr = invoked(["solve", "--json", name])
+        assert code == 1 and said_lines(stderr)[0].startswith(f"stich: a\\x9b.tbn:{SAID}"), stderr
+        documents.append(json.loads(stdout)["record"]["source"])
+    assert documents == [byte, character] and byte != character
