@@ -1090,8 +1090,9 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
 
     try:
         if journal is not None:
+            journal_name = shown_name(journal.path)
             for number, span, document in journal.done_lines():
-                add(read(document, f"{shown_name(journal.path)}:{number}:1"))
+                add(read(document, f"{journal_name}:{number}:1"))
                 done.add(span)  # the journal yields each sample once
             if next(done.gaps(samples), None) is not None:
                 journal.check_room("no sample of this analysis solved")  # not for nothing on a full disk
