@@ -12,7 +12,7 @@ from rich.text import Text
 
 from solver.analysis import record_header
 from solver.deal import small_number
-from solver.errors import InvalidSeatError, StichError
+from solver.errors import InvalidSeatError, StichError, shown_name
 from solver.files import locked_while_written
 from solver.generate import contract_refusal
 from solver.games import get_game
@@ -408,8 +408,8 @@ def say_samples_stopped(what: str, nothing: str, done: int | None, samples: int,
     analysis or the advice: how many samples the ``what`` printed is of (``done``; None: stopped before the first
     samples, no ``nothing`` printed) and where the samples solved are kept for a rerun. In a FILE's record loop,
     whose own line says the record is printed in part, only where a checkpoint keeps them."""
-    kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume" if checkpoint is not None
-            else "--checkpoint FILE keeps them for a rerun")
+    kept = (f"the chunks solved are kept in {shown_name(checkpoint)}: rerun the command to resume"
+            if checkpoint is not None else "--checkpoint FILE keeps them for a rerun")
     if done is None:
         say_interrupted("analyse", f"before the first samples were solved: no {nothing} ({kept})")
     elif checkpoint is not None or not in_record_loop:
@@ -626,9 +626,9 @@ def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...]
     others = tuple(dict.fromkeys(others))  # --each-announcement lists a contract once per announcement
     why = (f"written before 'pass' was offered to seat {setup.seat}" if set(setup.contracts) - set(others) == {PASS}
            and set(others) <= set(setup.contracts) else "another list")
-    return (f"stich: analyse: {checkpoint} holds {plural(done, 'sample')} of this advice over other contracts "
-            f"({', '.join(others)}; {why}): they are not resumed, since every contract is settled on the same "
-            f"samples, so this run starts afresh beside them"
+    return (f"stich: analyse: {shown_name(checkpoint)} holds {plural(done, 'sample')} of this advice over other "
+            f"contracts ({', '.join(others)}; {why}): they are not resumed, since every contract is settled on the "
+            "same samples, so this run starts afresh beside them"
             + (f"; --contract \"{', '.join(others)}\"{' --each-announcement' if setup.announced else ''} resumes "
                "them" if len(others) > 1 else ""))
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
+from solver.errors import shown_name
 from solver.files import is_stream_output
 from solver.formats.tbn import no_records_said
 from solver.interrupts import begin_stop, restore_signals, stop_signals_taken
@@ -143,8 +144,8 @@ def batch(
     previous = _install_handlers()
     stopped = False
     errors = RecordMessages(file, every=all_messages)  # the first 20, then a count: each an error line of --out
-    kept_in = (f"every one is an error line on {out}" if stream else
-               f"every one is an error line in {out}, which a rerun tries again")
+    kept_in = (f"every one is an error line on {shown_name(out)}" if stream else
+               f"every one is an error line in {shown_name(out)}, which a rerun tries again")
     try:
         with input_errors(), _Bar() as progress:
             summary = solve_batch(file, out, objectives=objective or None, cards=cards, workers=workers,
@@ -159,10 +160,10 @@ def batch(
         with suppress(OSError, ValueError):  # stderr gone with a closed terminal: the stop's exit code stands
             errors.close(kept_in)
         if stream:
-            kept = f"the results so far were written to {out}, which holds nothing to resume from"
+            kept = f"the results so far were written to {shown_name(out)}, which holds nothing to resume from"
         else:
-            kept = (f"the results written so far are kept in {out}: rerun the command to resume" if out.exists()
-                    else f"nothing was written to {out} yet: rerun the command to resume")
+            kept = (f"the results written so far are kept in {shown_name(out)}: rerun the command to resume"
+                    if out.exists() else f"nothing was written to {shown_name(out)} yet: rerun the command to resume")
         say_interrupted("batch", f"({str(stop) or 'SIGINT'}); {kept}")  # a bare KeyboardInterrupt: Ctrl-C's
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:

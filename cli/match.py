@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Iterator, List, Optional
 import typer
 from rich.table import Table
 
-from solver.errors import InvalidContractError, StichError, did_you_mean
+from solver.errors import InvalidContractError, StichError, did_you_mean, shown_name
 from solver.games import games_with, get_game
 from solver.games.base import score_or_measure
 from solver.limits import DEFAULT_SAMPLES, MAX_SAMPLES
@@ -225,11 +225,12 @@ def match(
                             message(f"stich: {os_error_said(unwritten)}")
                     bot_traceback = failure.bot_traceback() if isinstance(failure, BotError) else None
                     if bot_traceback is not None:  # the bot's own code raised: where, for its author
-                        message(f"stich: match: the bot's own code raised; its traceback:\n{bot_traceback.rstrip()}")
+                        message(f"stich: match: the bot's own code raised; its traceback:\n{bot_traceback.rstrip()}",
+                                lines=True)
                     raise
         except KeyboardInterrupt as stop:
             if latest:
-                kept = (f"; the boards played whole are kept in {checkpoint}: rerun the command to resume"
+                kept = (f"; the boards played whole are kept in {shown_name(checkpoint)}: rerun the command to resume"
                         if checkpoint is not None else "")
                 # the bot it stopped, a bot too slow said by name; on several workers the boards in play there instead
                 stopped_where = getattr(stop, STOPPED_WHERE, None)
@@ -249,7 +250,7 @@ def match(
                 message(overrun_text(timing["limit"], seconds, count - result.declaring_side.count, checkpoint))
     except KeyboardInterrupt as stop:
         printed = "a second interrupt cut its report short" if isinstance(stop, OutputCut) else "its report is printed"
-        kept = f"; the boards are kept in {checkpoint}" if checkpoint is not None else ""
+        kept = f"; the boards are kept in {shown_name(checkpoint)}" if checkpoint is not None else ""
         played = "its one deal was" if result.deals_played == 1 else f"all {result.deals_played:,} deals were"
         say_interrupted("match", f"after {played} played: {printed}{kept}")
         raise
@@ -265,7 +266,7 @@ def overrun_text(limit: float, seconds: float, left: int = 0, checkpoint: Path |
             "play at the limit were played to the end (whole boards, one a worker)")
     if left:
         text += f"; {plural(left, 'board')} not started" + (
-            f": the boards played are kept in {checkpoint}: rerun the command to play the rest"
+            f": the boards played are kept in {shown_name(checkpoint)}: rerun the command to play the rest"
             if checkpoint is not None else " (--checkpoint FILE keeps the boards played, for a rerun to play the rest)")
     return text
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import every_seat_for_itself, postmortem_report
-from solver.errors import did_you_mean
+from solver.errors import did_you_mean, shown_name
 from solver.formats.tbn import iter_records
 from solver.games.base import score_or_measure
 from solver.position import Position
@@ -293,7 +293,7 @@ def postmortem(
             names = PlotNames(plot, chosen=board is not None or record is not None or one_record(file))
             # the suffix before the folder: it must change wherever the plot goes (stdout's names say stdout)
             if not names_stdout(plot) and plot.suffix.lower() not in PLOT_FORMATS:
-                raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf",
+                raise typer.BadParameter(f"{shown_name(plot)}: the plot is written as .png, .svg or .pdf",
                                          param_hint="'--plot'")
             if names.chosen or names_stdout(plot):
                 checked_output(plot, "--plot", inputs=[file], stdout_holds="the post-mortem is printed")

@@ -28,7 +28,7 @@ from rich.text import Text
 
 from solver.cards import Pack
 from solver.deal import small_number
-from solver.errors import visible
+from solver.errors import shown_name, visible
 from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer_parts, settlement_legend,
                              settlement_notes, table_cells, table_columns)
@@ -645,7 +645,7 @@ def plural(count: int, word: str) -> str:
 def record_head(record: dict) -> str:
     """Which record a report answers: ``board 7 (examples/deals.tbn:112)``, or its place alone without a board; the
     one place a report's title takes the record's text, made visible (:func:`solver.errors.visible`)."""
-    place = f"{visible(str(record['source']))}:{record['line']}" if record.get("source") else "position"
+    place = f"{shown_name(str(record['source']))}:{record['line']}" if record.get("source") else "position"
     return f"board {visible(str(record['board']))} ({place})" if record.get("board") else place
 
 

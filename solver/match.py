@@ -36,7 +36,7 @@ from .analysis import SCHEMA
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot, is_stich_bot
 from .checkpoint import Journal, Span, SpanSet
 from .diagram import card_names
-from .errors import StichError, integral, is_whole_number, quoted
+from .errors import StichError, integral, is_whole_number, quoted, shown_name
 from .games import get_game
 from .games.base import Game, own_measure
 from .games.outcome import JSON_PLACES, mean_in_words, role_text, side_text, signed, signed_mean
@@ -1021,8 +1021,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             deals = []
         if span.size != 1 or len(deals) != rotations or any(deal.board != span.first for deal in deals):
             assert journal is not None
-            raise StichError(f"{journal.path}:{number}:1: this checkpoint line does not hold the played deals of "
-                             f"board {span.first} ({rotations} a board)")
+            raise StichError(f"{shown_name(journal.path)}:{number}:1: this checkpoint line does not hold the played "
+                             f"deals of board {span.first} ({rotations} a board)")
         # each deal's seats under the bots' names now: a line written under an older name of a bot (an alias of the
         # identity) would otherwise count one bot as two kinds
         return [dataclasses.replace(deal, bots=tuple(bots[(seat - deal.rotation) % seats].name

@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import SearchStopped, StichError
+from ..errors import STDIN_NAME, SearchStopped, StichError, shown_name, visible, visible_lines
 from ..generate import DEFAULT_SEED
 from ..limits import DEFAULT_BOARD_TIME_LIMIT_S, MAX_LIMIT_S
 from ..postmortem import analyse_play
@@ -48,7 +48,7 @@ from ..api import _solve_checked
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
 from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_header, chosen_objective,
                       curve_document, file_text, file_name_for, graph_measure, named_file, new_deal,
-                      objective_seat, odds_document, pasted_bytes, saved_record, shown_name, too_large_text,
+                      objective_seat, odds_document, pasted_bytes, saved_record, too_large_text,
                       values_document, variant_by_game, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
@@ -80,10 +80,6 @@ MAX_SAMPLES = 2000
 MAX_QUESTIONS = 64
 
 T = TypeVar("T")
-
-
-#: What standard input (the FILE ``-``) is called in messages and board labels, as every command calls it.
-STDIN_NAME = "<stdin>"
 
 
 @dataclass
@@ -470,15 +466,15 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             try:
                 found, refused = await run_in_threadpool(file_boards, item)  # a big file parses off the loop
             except OSError as error:
-                listed.append({"file": shown_name(item.path.name),
-                               "error": shown_name(f"{item.path}: cannot be read ({error})"), "boards": []})
+                unread = f"{shown_name(item.path)}: cannot be read ({visible(str(error))})"
+                listed.append({"file": shown_name(item.path.name), "error": unread, "boards": []})
                 continue
             except BoardError as error:
-                listed.append({"file": shown_name(Path(item.source).name), "error": shown_name(str(error)),
+                listed.append({"file": shown_name(Path(item.source).name), "error": visible_lines(str(error)),
                                "boards": []})
                 continue
             listed.append({"file": shown_name(Path(item.source).name), "boards": [b.summary() for b in found]}
-                          | ({"error": shown_name("\n".join(refused))} if refused else {}))
+                          | ({"error": visible_lines("\n".join(refused))} if refused else {}))
             if opened is None:
                 wanted = [b for b in found if item.board is None or b.record.board == item.board]
                 if not wanted:
