@@ -715,3 +715,24 @@ def test_kratzen_by_the_score_fits_60_columns_with_no_figure_or_grade_folded(tmp
     rows = {line.split()[0]: line.split() for line in lines if line[:2].strip().isdigit() and len(line.split()) > 8}
     assert rows["1"][3:] == ["SU", "4", "-14", "18", "1", "blunder", "EO", "E9", "yes"]
     assert rows["4"][3:] == ["EK", "-14", "4", "18", "0", "blunder", "G8", "HO"]
+
+
+def test_a_number_alone_in_a_cell_never_folds():
+    """Folding a too-wide table's longest words to fit a narrow terminal split a payment ``+156`` into ``+15`` over
+    ``6`` and a value ``-14`` into ``-1`` over ``4``, read as other numbers: a number is kept whole as a figure with
+    its interval is, a word beside it folding (``blunder``), or the table printed at its least width."""
+    import io
+
+    from rich.table import Table
+
+    from cli import render
+
+    for width in (20, 18, 17):
+        table = Table("#", "to", "grade", "better")
+        table.add_row("1", "-14", "blunder", "EO E9")
+        table.add_row("2", "+156", "ok", "")
+        console = render._DataConsole(file=io.StringIO(), width=width, highlight=False, markup=False,
+                                      color_system=None)
+        console.print(table)
+        cells = [line.split() for line in console.file.getvalue().splitlines()]
+        assert ["1", "-14"] == cells[2][:2] and ["2", "+156", "ok"] in cells, (width, cells)
