@@ -182,7 +182,8 @@ def _players_table(document: Document, lost_summary: str, narrow: bool, notes: C
 
     unit = document["measure"]
     by_score = unit in SCORE_MEASURES and _has_points_cost(document)
-    summary = short_headers(_table("Per seat", narrow), {"inaccuracies": "inacc.", "cost (points)": "cost (pts)"})
+    summary = short_headers(_table("Per seat", narrow), {"inaccuracies": "inacc.", "cost (points)": "cost (pts)",
+                                                         "cost (tricks)": "cost (tr.)"})
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")
     for name in GRADES[1:]:
@@ -210,7 +211,8 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
     costs = cost_columns(document["measure"], _has_points_cost(document), document["every_seat_for_itself"],
                          titled=True)
     table = short_headers(_table(title, narrow), {_header("cost (points)"): _header("cost (pts)"),
-                                                  ("before", "after"): ("from", "to")})
+                                                  ("before", "after"): ("from", "to"),
+                                                  _header("cost (tricks)"): _header("cost (tr.)")})
     numbers = ("#", "trick", "seat", "card", "before") + (() if narrow else ("best",)) + ("after", *costs)
     for column in (*numbers, "grade", "better", lost_column):  # a cost's unit under it: the table fits 110 boxed
         table.add_column(_header(column),
