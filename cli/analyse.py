@@ -23,8 +23,8 @@ from solver.scoring import MAX_POT
 from solver.variant import rules_note
 
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
-from .options import (ALL_MESSAGES, CAPPED_POOL, DASK_VERBOSE, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB,
-                      POOL_THREADS, SCHEDULER, WORKER_WAIT, check_game_options, checked_seed, engine_for, game_examples,
+from .options import (ALL_MESSAGES, CAPPED_POOL, DASK_VERBOSE, DEFAULT_SEED, POOL_TABLE_MB, POOL_THREADS, SCHEDULER,
+                      WORKER_WAIT, check_game_options, checked_record_number, checked_seed, engine_for, game_examples,
                       game_option, parse_variant_options, pool_options, time_limit_option, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import (CardPainter, fits, fits_compacted, for_stdout, least_width, plural, record_head, table_cell,
@@ -175,7 +175,8 @@ def analyse(
                                            help="The contract, as in a [Contract] tag."),
     board: Optional[str] = typer.Option(None, "--board", "-b", metavar="BOARD",
                                         help="With FILE: only the records whose [Board] tag is this."),
-    record: Optional[int] = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD_NUMBER,
+    record: Optional[int] = typer.Option(None, "--record", "-r", metavar="N", min=1,
+                                         callback=checked_record_number,
                                          help="With FILE: only the file's Nth record (1-based, counting every "
                                               "record in the file), for records without a [Board] tag."),
     declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT",  # None: not given, told from 1

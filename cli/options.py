@@ -103,7 +103,17 @@ FILE = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
 BOARD = typer.Option(None, "--board", "-b", metavar="BOARD", help="Only the records whose [Board] tag is this.")
 # the highest --record a file can be counted to (itertools.islice's limit: a larger one was a traceback)
 MAX_RECORD_NUMBER = sys.maxsize
-RECORD = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD_NUMBER,
+
+
+def checked_record_number(value: int | None) -> int | None:
+    """``--record``'s callback: a number past what a file can be counted to is a usage error (exit 2), checked here
+    rather than by the option's range, whose 19-digit bound would stand in every help page."""
+    if value is not None and value > MAX_RECORD_NUMBER:
+        raise typer.BadParameter(f"{value} is more records than a file can hold (at most {MAX_RECORD_NUMBER:,})")
+    return value
+
+
+RECORD = typer.Option(None, "--record", "-r", metavar="N", min=1, callback=checked_record_number,
                       help="Only the file's Nth record (1-based, counting every record in the file), for records "
                            "without a [Board] tag.")
 VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",
