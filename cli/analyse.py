@@ -12,7 +12,7 @@ from rich.text import Text
 
 from solver.analysis import record_header
 from solver.deal import small_number
-from solver.errors import InvalidSeatError, StichError
+from solver.errors import InvalidSeatError, StichError, shown_name
 from solver.files import locked_while_written
 from solver.generate import contract_refusal
 from solver.games import get_game
@@ -23,9 +23,9 @@ from solver.scoring import MAX_POT
 from solver.variant import rules_note
 
 from .errors import file_name, input_errors, message, say_interrupted, warnings_said
-from .options import (ALL_MESSAGES, CAPPED_POOL, DASK_VERBOSE, DEFAULT_SEED, MAX_RECORD_NUMBER, POOL_TABLE_MB,
-                      POOL_THREADS, SCHEDULER, WORKER_WAIT, check_game_options, checked_seed, engine_for, game_examples,
-                      game_option, parse_variant_options, pool_options, time_limit_help, workers_option)
+from .options import (ALL_MESSAGES, CAPPED_POOL, DASK_VERBOSE, DEFAULT_SEED, POOL_TABLE_MB, POOL_THREADS, SCHEDULER,
+                      WORKER_WAIT, check_game_options, checked_record_number, checked_seed, engine_for, game_examples,
+                      game_option, parse_variant_options, pool_options, time_limit_option, workers_option)
 from .records import InterruptedInPart, OptionRefused, emit_json, run_over_records
 from .render import (CardPainter, fits, fits_compacted, for_stdout, least_width, plural, record_head, table_cell,
                      status_on_stderr, stdout_console)
@@ -175,10 +175,13 @@ def analyse(
                                            help="The contract, as in a [Contract] tag."),
     board: Optional[str] = typer.Option(None, "--board", "-b", metavar="BOARD",
                                         help="With FILE: only the records whose [Board] tag is this."),
-    record: Optional[int] = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD_NUMBER,
+    record: Optional[int] = typer.Option(None, "--record", "-r", metavar="N", min=1,
+                                         callback=checked_record_number,
                                          help="With FILE: only the file's Nth record (1-based, counting every "
                                               "record in the file), for records without a [Board] tag."),
-    declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT", help="The declaring seat (default 1)."),
+    declarer: Optional[int] = typer.Option(None, "--declarer", metavar="SEAT",  # None: not given, told from 1
+                                           help="The declaring seat, without FILE (default 1; in contract advice "
+                                                "the --seat, which announces)."),
     seats: Optional[int] = typer.Option(None, "--seats", metavar="K", min=3, max=6,
                                         help="The number of players, for a game played by several "
                                              "(default: the fewest)."),
@@ -208,10 +211,9 @@ def analyse(
     worker_wait: float = WORKER_WAIT,
     verbose: bool = DASK_VERBOSE,
     all_messages: bool = ALL_MESSAGES,
-    time_limit: Optional[float] = typer.Option(
-        None, "--time-limit", metavar="SECONDS", min=0.001,
-        help=time_limit_help("the analysis (with FILE, each record's)", "the samples solved so far are reported, "
-                             "said as such (exit 0)")),
+    time_limit: Optional[float] = time_limit_option("the analysis (with FILE, each record's)", "the samples solved "
+                                                    "so far are reported, said as such (exit 0)",
+                                                    reference_refuses=False),
     announce: Optional[str] = typer.Option(
         None, "--announce", metavar="ANNOUNCEMENTS",
         help="Without FILE: the announcements every sample is scored with (contract advice: that the seat adds to "
@@ -407,8 +409,8 @@ def say_samples_stopped(what: str, nothing: str, done: int | None, samples: int,
     analysis or the advice: how many samples the ``what`` printed is of (``done``; None: stopped before the first
     samples, no ``nothing`` printed) and where the samples solved are kept for a rerun. In a FILE's record loop,
     whose own line says the record is printed in part, only where a checkpoint keeps them."""
-    kept = (f"the chunks solved are kept in {checkpoint}: rerun the command to resume" if checkpoint is not None
-            else "--checkpoint FILE keeps them for a rerun")
+    kept = (f"the chunks solved are kept in {shown_name(checkpoint)}: rerun the command to resume"
+            if checkpoint is not None else "--checkpoint FILE keeps them for a rerun")
     if done is None:
         say_interrupted("analyse", f"before the first samples were solved: no {nothing} ({kept})")
     elif checkpoint is not None or not in_record_loop:
@@ -625,9 +627,9 @@ def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...]
     others = tuple(dict.fromkeys(others))  # --each-announcement lists a contract once per announcement
     why = (f"written before 'pass' was offered to seat {setup.seat}" if set(setup.contracts) - set(others) == {PASS}
            and set(others) <= set(setup.contracts) else "another list")
-    return (f"stich: analyse: {checkpoint} holds {plural(done, 'sample')} of this advice over other contracts "
-            f"({', '.join(others)}; {why}): they are not resumed, since every contract is settled on the same "
-            f"samples, so this run starts afresh beside them"
+    return (f"stich: analyse: {shown_name(checkpoint)} holds {plural(done, 'sample')} of this advice over other "
+            f"contracts ({', '.join(others)}; {why}): they are not resumed, since every contract is settled on the "
+            "same samples, so this run starts afresh beside them"
             + (f"; --contract \"{', '.join(others)}\"{' --each-announcement' if setup.announced else ''} resumes "
                "them" if len(others) > 1 else ""))
 

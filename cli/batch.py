@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
+from solver.errors import shown_name
 from solver.files import is_stream_output
 from solver.formats.tbn import no_records_said
 from solver.interrupts import begin_stop, restore_signals, stop_signals_taken
@@ -99,7 +100,8 @@ def batch(
     context: typer.Context,
     file: Path = typer.Argument(..., metavar="FILE", parser=file_name, show_default=False,
                                 help="A .tbn file; every record is solved."),
-    out: Path = output_file("The JSON Lines output: appended to, and resumed on a rerun.", required=True),
+    out: Path = output_file("The JSON Lines output, batch's checkpoint too: each record's result is appended to "
+                            "it; rerun the same command to continue from it.", required=True),
     objective: Optional[List[str]] = OBJECTIVES,
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card."),
     workers: Optional[int] = workers_option(after=CAPPED_POOL),
@@ -111,8 +113,8 @@ def batch(
                                                      "overrides each record's [Variant] tag."),
     worker_memory: Optional[int] = typer.Option(
         None, "--worker-memory", metavar="MB", min=MIN_WORKER_MEMORY_MB, max=MAX_WORKER_MEMORY_MB,
-        help="Cap each local worker process at MB megabytes (its table sized to fit); a record that needs more "
-             "is written as an error (default: no cap)."),
+        help="Cap each local worker process at MB megabytes (its table sized to fit; default: no cap); a record "
+             "that needs more is written as an error."),
     threads: Optional[int] = POOL_THREADS,
     table_mb: Optional[int] = POOL_TABLE_MB,
     worker_wait: float = WORKER_WAIT,
@@ -142,8 +144,8 @@ def batch(
     previous = _install_handlers()
     stopped = False
     errors = RecordMessages(file, every=all_messages)  # the first 20, then a count: each an error line of --out
-    kept_in = (f"every one is an error line on {out}" if stream else
-               f"every one is an error line in {out}, which a rerun tries again")
+    kept_in = (f"every one is an error line on {shown_name(out)}" if stream else
+               f"every one is an error line in {shown_name(out)}, which a rerun tries again")
     try:
         with input_errors(), _Bar() as progress:
             summary = solve_batch(file, out, objectives=objective or None, cards=cards, workers=workers,
@@ -158,10 +160,10 @@ def batch(
         with suppress(OSError, ValueError):  # stderr gone with a closed terminal: the stop's exit code stands
             errors.close(kept_in)
         if stream:
-            kept = f"the results so far were written to {out}, which holds nothing to resume from"
+            kept = f"the results so far were written to {shown_name(out)}, which holds nothing to resume from"
         else:
-            kept = (f"the results written so far are kept in {out}: rerun the command to resume" if out.exists()
-                    else f"nothing was written to {out} yet: rerun the command to resume")
+            kept = (f"the results written so far are kept in {shown_name(out)}: rerun the command to resume"
+                    if out.exists() else f"nothing was written to {shown_name(out)} yet: rerun the command to resume")
         say_interrupted("batch", f"({str(stop) or 'SIGINT'}); {kept}")  # a bare KeyboardInterrupt: Ctrl-C's
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:

@@ -24,15 +24,16 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import SCHEMA
-from solver.errors import StichError
+from solver.errors import StichError, shown_name, source_name
 from solver.files import json_kind
 from solver.games import get_game
-from solver.limits import DEFAULT_LIMIT_S, MAX_LIMIT_S
+from solver.limits import DEFAULT_LIMIT_S
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
-from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, finite_seconds,
-                      game_option, note_threads_over_cores, output_file, parse_variant_options, time_limit_help)
+from .options import (TABLE_MB, THREADS, check_game_options, checked_seed, engine_for, game_option,
+                      note_threads_over_cores, output_file, parse_variant_options, seconds_kept_or_no_limit,
+                      time_limit_option)
 from .output import atomic_writer, checked_output, is_stdout
 from .records import emit_json, stdin_bytes
 from .render import Document, fits, plural, progress_on_stderr, stdout_console
@@ -133,14 +134,14 @@ def replaces_compared(save: Path, compare: Path) -> str | None:
     if str(compare) == "-":
         given, written = _status(compare), _status(save)
         if given is not None and written is not None and os.path.samestat(given, written):
-            return f"{save} is the file --compare - reads from standard input"
+            return f"{shown_name(save)} is the file --compare - reads from standard input"
         return None
     try:
         same = save.samefile(compare)  # through symbolic links; both must exist, each path as given
     except OSError:
         return None
     if same and os.path.realpath(save) == os.path.realpath(compare):  # not a hard link: one name, the one replaced
-        return f"{save} and --compare {compare} name the same file"
+        return f"{shown_name(save)} and --compare {shown_name(compare)} name the same file"
     return None
 
 
@@ -227,7 +228,7 @@ def saved_run_bytes(path: Path) -> bytes:
     with (nullcontext(stdin_bytes("the saved run")) if str(path) == "-" else path.open("rb")) as stream:
         raw = stream.read(MAX_SAVED_RUN_BYTES + 1)
     if len(raw) > MAX_SAVED_RUN_BYTES:
-        raise StichError(f"{'<stdin>' if str(path) == '-' else path}: over {_size(MAX_SAVED_RUN_BYTES)}, more than "
+        raise StichError(f"{shown_name(source_name(path))}: over {_size(MAX_SAVED_RUN_BYTES)}, more than "
                          f"any saved run: not a saved stich bench run; write one with stich bench --out FILE")
     return raw
 
@@ -237,17 +238,18 @@ def read_saved_run(path: Path) -> SavedRun:
     reads (:data:`SAVED_LINE_KEYS`); a file that is not is bad input, named with the line where it stops making
     sense."""
     raw = saved_run_bytes(path)
-    path = Path("<stdin>") if str(path) == "-" else path
+    path = Path(source_name(path))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:  # a binary or Latin-1 file: bad input at its place, not a traceback
         line = raw.count(b"\n", 0, error.start) + 1
         line_start = raw.rfind(b"\n", 0, error.start) + 1
         column = len(raw[line_start:error.start].decode("utf-8", errors="replace")) + 1
-        raise StichError(f"{path}:{line}:{column}: not a saved stich bench run (invalid UTF-8, byte "
+        raise StichError(f"{shown_name(path)}:{line}:{column}: not a saved stich bench run (invalid UTF-8, byte "
                          f"{raw[error.start]:02x}); write one with stich bench --out FILE") from None
     if not text.strip():
-        raise StichError(f"{path}: empty: not a saved stich bench run; write one with stich bench --out FILE")
+        raise StichError(f"{shown_name(path)}: empty: not a saved stich bench run; write one with stich bench "
+                         "--out FILE")
     try:
         whole = json.loads(text)
         stopped = None
@@ -265,38 +267,40 @@ def read_saved_run(path: Path) -> SavedRun:
             except json.JSONDecodeError as error:
                 if not lines and stopped is not None:  # not JSON Lines either: where the document stops (a cut run)
                     number, error = stopped.lineno, stopped
-                raise StichError(f"{path}:{number}:{error.colno}: not a saved stich bench run ({error.msg}); write "
-                                 f"one with stich bench --out FILE") from None
+                raise StichError(f"{shown_name(path)}:{number}:{error.colno}: not a saved stich bench run "
+                                 f"({error.msg}); write one with stich bench --out FILE") from None
         run = {"lines": lines, "machine": next((line.get("machine") for line in lines
                                                  if isinstance(line, dict)), None)}
     by_name: dict[str, Document] = {}
     for number, line in enumerate(run["lines"], 1):
         if not isinstance(line, dict) or line.get("command") != "bench" or not isinstance(line.get("line"), str):
-            raise StichError(f"{path}: line document {number} is not a stich bench line; write a run with "
+            raise StichError(f"{shown_name(path)}: line document {number} is not a stich bench line; write a run with "
                              f"stich bench --out FILE")
         for key, kinds in SAVED_LINE_KEYS.items():
             if line.get(key) is not None and not _of_kind(line[key], kinds):
-                raise StichError(f"{path}: line document {number}: its {key!r} is {_json_kind(line[key])}, not "
-                                 f"{_json_kind(kinds[0]())}; write a run with stich bench --out FILE")
+                raise StichError(f"{shown_name(path)}: line document {number}: its {key!r} is "
+                                 f"{_json_kind(line[key])}, not {_json_kind(kinds[0]())}; write a run with stich "
+                                 "bench --out FILE")
         for key, kinds in SAVED_LINE_KEYS.items():  # a figure JSON cannot hold (NaN) or no run measures
             if float in kinds and line.get(key) is not None and not 0 <= line[key] < math.inf:
-                raise StichError(f"{path}: line document {number}: its {key!r} is {json.dumps(line[key])}, not a "
-                                 f"figure a run measures; write a run with stich bench --out FILE")
+                raise StichError(f"{shown_name(path)}: line document {number}: its {key!r} is "
+                                 f"{json.dumps(line[key])}, not a figure a run measures; write a run with stich "
+                                 "bench --out FILE")
         if not all(_of_kind(board, (int,)) for board in line.get("boards") or ()):
-            raise StichError(f"{path}: line document {number}: its 'boards' are not all board numbers; write a run "
-                             f"with stich bench --out FILE")
+            raise StichError(f"{shown_name(path)}: line document {number}: its 'boards' are not all board numbers; "
+                             "write a run with stich bench --out FILE")
         if line.get("variant"):
             line["variant"] = saved_variant(path, number, line)
         if line["line"] in by_name:  # two runs in one file (JSON Lines appended to): which to compare with?
-            raise StichError(f"{path}: line document {number} times the line {line['line']!r} again; compare with "
-                             f"one run, written with stich bench --out FILE")
+            raise StichError(f"{shown_name(path)}: line document {number} times the line {line['line']!r} again; "
+                             "compare with one run, written with stich bench --out FILE")
         by_name[line["line"]] = line
     if run.get("machine") is not None and not isinstance(run["machine"], dict):
-        raise StichError(f"{path}: not a saved stich bench run: its 'machine' is {_json_kind(run['machine'])}, not "
-                         f"an object; write one with stich bench --out FILE")
+        raise StichError(f"{shown_name(path)}: not a saved stich bench run: its 'machine' is "
+                         f"{_json_kind(run['machine'])}, not an object; write one with stich bench --out FILE")
     if not by_name:  # every run stich saves has a line: a file of none compares with nothing
-        raise StichError(f"{path}: not a saved stich bench run: it holds no line document; write one with stich bench "
-                         f"--out FILE")
+        raise StichError(f"{shown_name(path)}: not a saved stich bench run: it holds no line document; write one "
+                         "with stich bench --out FILE")
     return SavedRun(path, run, by_name)
 
 
@@ -310,7 +314,7 @@ def saved_variant(path: Path, number: int, line: Document) -> dict[str, str]:
         return get_game(str(line.get("game"))).variant(flags).spelt(flags)
     except StichError as error:
         shown = " ".join(f"{name}={value}" for name, value in flags.items())
-        raise StichError(f"{path}: line document {number} ({line['line']!r}): its variant {shown} cannot be read: "
+        raise StichError(f"{shown_name(path)}: line document {number} ({line['line']!r}): its variant {shown} cannot be read: "
                          f"{error}; write a run with stich bench --out FILE") from None
 
 
@@ -569,12 +573,11 @@ def bench(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
                                        help="Seed of the deals: the same seed gives the same deals (default: each "
                                             "game's fixed seed)."),
-    limit: float = typer.Option(DEFAULT_LIMIT_S, "--time-limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
-                                callback=finite_seconds,
-                                help=time_limit_help("each deal's solve", "the solve is stopped and counted at "
-                                                     "the limit (0: no limit, solve in this process)")),
-    old_limit: Optional[float] = typer.Option(None, "--limit", metavar="SECONDS", min=0.0, max=MAX_LIMIT_S,
-                                              callback=finite_seconds, hidden=True),  # --time-limit's old name
+    limit: Optional[float] = time_limit_option("each deal's solve", "the solve is stopped and counted at the limit",
+                                               default=DEFAULT_LIMIT_S, reference_refuses=False,
+                                               with_none=" (each deal then solved in this process)"),
+    old_limit: Optional[float] = typer.Option(None, "--limit", metavar="SECONDS",  # --time-limit's old name
+                                              callback=seconds_kept_or_no_limit, hidden=True),
     as_json: bool = typer.Option(False, "--json",
                                  help="One JSON document per line on stdout (JSON Lines, docs/json.md)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", metavar="NAME=VALUE",

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from solver.errors import ParseError, StichError
+from solver.errors import STDIN_NAME, ParseError, StichError, shown_name, source_name
 from solver.files import not_file_kind
+from solver.limits import DEFAULT_BOARD_TIME_LIMIT_S
 
 from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, file_name, input_errors, message, say_interrupted
-from .options import TABLE_MB, engine_for, finite_seconds, parse_variant_options, time_limit_help
+from .options import TABLE_MB, engine_for, parse_variant_options, time_limit_option
 
 if TYPE_CHECKING:
     from solver.board.guard import Guard
@@ -55,10 +56,10 @@ def board(
         help="Answer requests that name the board NAME too (repeatable): a reverse proxy's or a DNS name of this "
              "machine. Without :PORT, with the board's port or none (a proxy on its standard port)."),
     no_open: bool = typer.Option(False, "--no-open", help="Only print the address; do not open a browser."),
-    time_limit: float = typer.Option(120.0, "--time-limit", metavar="SECONDS", min=0.1, max=86400.0,
-                                     callback=finite_seconds,  # the range lets nan through, as every command's
-                                     help=time_limit_help("each question's searches (card values, the graph, the "
-                                                          "odds)", "the board says the time limit ran out")),
+    time_limit: Optional[float] = time_limit_option("each question's searches (card values, the graph, the odds)",
+                                                    "the board says the time limit ran out",
+                                                    default=DEFAULT_BOARD_TIME_LIMIT_S,
+                                                    reference_refuses=False),
     table_mb: Optional[int] = TABLE_MB,
     variant: Optional[List[str]] = typer.Option(
         None, "--variant", metavar="NAME=VALUE",
@@ -89,16 +90,16 @@ def board(
         if kind is not None:
             instead = "upload its text on the page" if kind == "a folder" else \
                 "give its text as - (standard input), or upload it on the page"
-            said(f"stich: {path}: {kind}, not a regular file (the board reads its files again when a page loads, "
-                 f"which {kind} cannot give; {instead})")
+            message(f"stich: {shown_name(path)}: {kind}, not a regular file (the board reads its files again when a "
+                    f"page loads, which {kind} cannot give; {instead})")
             raise typer.Exit(EXIT_BAD_INPUT)
         if not path.is_file():
-            said(f"stich: {path}: not a readable file (the board opens files by name, or - for standard input; "
-                 "upload others on the page)")
+            message(f"stich: {shown_name(path)}: not a readable file (the board opens files by name, or - for "
+                    "standard input; upload others on the page)")
             raise typer.Exit(EXIT_BAD_INPUT)
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            said(f"stich: {too_large_text(path, size)}")
+            message(f"stich: {too_large_text(path, size)}")
             raise typer.Exit(EXIT_BAD_INPUT)
     stdin = standard_input() if piped else None
     said_at_start(files, board, flags, stdin)
@@ -134,32 +135,33 @@ def board(
 
         threading.Timer(0.5, webbrowser.open, [url]).start()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", http=_board_protocol())
+    server = _board_server(app)(config)
     try:
-        _board_server(app)(config).run(sockets=[listener])
-    except KeyboardInterrupt:
-        pass
+        server.run(sockets=[listener])
+    except KeyboardInterrupt:  # uvicorn's stop done, the signal it took is raised again to stich's handler
+        stopped = True
+    else:  # that signal ignored from outside, as a background job's SIGINT
+        stopped = server.stop_signal is not None
     finally:
         listener.close()
     sys.stdout.flush()
+    if stopped:
+        say_interrupted("board", STOPPED_BOARD)
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+#: What the line of a board stopped by Ctrl-C or SIGTERM says after ``stopped by the interrupt``.
+STOPPED_BOARD = "while serving: the server is closed, its searches stopped"
 
 
 #: Seconds a connection has to send a request's headers, from its opening or from the end of the answer before.
 HEADER_SECONDS = 30.0
 
 
-def said(text: str) -> None:
-    """A message of the board's start on stderr, a file name's bytes that are not UTF-8 written ``\\xff`` as the
-    page writes them (:func:`solver.board.session.shown_name`), not as the surrogates they were read into."""
-    from solver.board.session import shown_name
-
-    message(shown_name(text))
-
-
 def standard_input() -> bytes:
     """The FILE ``-``: standard input read once, whole, at the start (the page serves it from memory). A text
     larger than the board reads, or an input that cannot be read, is said as every command says it, and exits 1;
     a stop (Ctrl-C, SIGTERM) while it is read says so, and exits 130."""
-    from solver.board.app import STDIN_NAME
     from solver.board.session import MAX_FILE_BYTES, too_large_text
 
     from .records import stdin_bytes
@@ -185,11 +187,10 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     takes them (the page's uploads and pastes take them so too, and its deals are dealt under them, so --variant
     needs no FILE); a flag of another game than a record's is left out of it, as of an upload's, said once a
     game. ``stdin``: the text of the FILE ``-``, read already. A file name is said as the page says it
-    (:func:`~solver.board.session.shown_name`)."""
+    (:func:`solver.errors.shown_name`)."""
     import io
 
-    from solver.board.app import STDIN_NAME
-    from solver.board.session import OTHERS_OPENED, BoardError, Boards, file_text, shown_name
+    from solver.board.session import OTHERS_OPENED, BoardError, Boards, file_text
     from solver.formats.tbn import iter_records
 
     from .records import GameRefusals, no_such_record, selected
@@ -214,7 +215,7 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
         return picked, unread
 
     def name_of(path: Path) -> str:
-        return STDIN_NAME if str(path) == "-" else shown_name(str(path))
+        return shown_name(source_name(path))
 
     for path in files:
         raw, text = b"", None
@@ -318,8 +319,11 @@ def _board_server(app: Guard):
     from solver.board.app import stop_questions
 
     class BoardServer(uvicorn.Server):
+        stop_signal: int | None = None  # the signal that stopped the server, said as stich's stop
+
         def handle_exit(self, sig: int, frame: object) -> None:
             if not self.should_exit:
+                self.stop_signal = sig
                 super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
         async def shutdown(self, sockets: Optional[list] = None) -> None:

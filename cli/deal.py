@@ -8,6 +8,7 @@ from typing import List, Optional
 
 import typer
 
+from solver.errors import shown_name
 from solver.formats.tbn import format_record
 from solver.generate import random_records
 from solver.scoring import MAX_POT
@@ -82,11 +83,12 @@ def deals_stopped(written: int, count: int, first_board: int, out: Path | None, 
     temporary file is removed. A cut of a ``buffered`` stdout drops the deals its buffer held: no count is said."""
     done = f"after {written:,} of {count:,} deal{'s' if count != 1 else ''}"
     to_file = out is not None and not is_stdout(out)
+    shown = shown_name(out) if out is not None and to_file else "stdout"
     every = f"all {count:,} deals were" if count != 1 else "its one deal was"
     if finished:
-        return f"after {every} written whole to {out if to_file else 'stdout'}"
+        return f"after {every} written whole to {shown}"
     if to_file:
-        kept = f"nothing written to {out} (it is written whole or not at all; a file there is left as it was)"
+        kept = f"nothing written to {shown} (it is written whole or not at all; a file there is left as it was)"
         return f"{done}: {kept}" if written else f"before any deal was written: {kept}"
     if cut and written == count:  # the last flush, once every deal was written to the buffer
         return (f"after {every} written: a second interrupt cut the last of them short on stdout, as it was flushed; "

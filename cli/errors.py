@@ -23,7 +23,7 @@ import typer
 
 from solver.interrupts import restore_signals, stop_signals_taken
 from solver.errors import (MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, MessageSieve, OtherCountResumed, StichError,
-                          StichWarning, visible)
+                          StichWarning, shown_name, visible, visible_lines)
 
 from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes are all here; set early in startup
 from .startup import mark_stop_said
@@ -86,7 +86,7 @@ def refused_for_record(option: str, reason: str, record: Record | None, label: s
     FILE:LINE, board N, not answered)`` (``label``: where a position with no record came from). One phrasing for
     :class:`OptionRefused` and for a ``--variant`` flag or ``--play`` card of another game, whose ``failed`` JSON
     line names the option, not the record's ``[Game]`` tag, which is not wrong."""
-    where = f"{visible(str(record.source))}:{record.line}" if record is not None else label
+    where = f"{shown_name(record.source)}:{record.line}" if record is not None else label
     board = visible(record.get("Board") or "") if record is not None else None
     return f"{option}: {reason} (the record at {where}{f', board {board},' if board else ''} not answered)"
 
@@ -98,14 +98,15 @@ def file_name(value: str) -> Path:
     if not value.strip():
         raise typer.BadParameter("an empty file name (an unset shell variable?)")
     if value.endswith(("/", os.sep)) and value.strip("/" + os.sep):  # Path() drops the slash and would write "x"
-        raise typer.BadParameter(f"{value!r} ends in '/', which names a directory, not a file")
+        raise typer.BadParameter(f"{shown_name(value)} ends in '/', which names a directory, not a file")
     return Path(value)
 
 
-def message(text: str) -> None:
+def message(text: str, *, lines: bool = False) -> None:
     """A message for people: stderr, so that stdout carries only data; a file name or text it names shows its
-    control characters as escapes (:func:`solver.errors.visible`), its own line breaks kept."""
-    print("\n".join(visible(line) for line in text.split("\n")), file=sys.stderr)
+    control characters as escapes (:func:`solver.errors.visible`), a newline too, so that a message is one line that
+    ``grep`` finds whole; ``lines``: a message of several lines (a bot's traceback), its own line breaks kept."""
+    print(visible_lines(text) if lines else visible(text), file=sys.stderr)
 
 
 class RecordMessages:
@@ -118,7 +119,7 @@ class RecordMessages:
     ``--json`` lines are not affected: every record's document is still written. ``every`` (``--all-messages``):
     every message is said, none only counted."""
 
-    def __init__(self, source: object, limit: int = MAX_RECORD_MESSAGES, kinds: int = MAX_MESSAGE_KINDS,
+    def __init__(self, source: str | os.PathLike, limit: int = MAX_RECORD_MESSAGES, kinds: int = MAX_MESSAGE_KINDS,
                  every: bool = False) -> None:
         self.source = source
         self.sieve = MessageSieve(source, limit, kinds, every)
@@ -137,8 +138,8 @@ class RecordMessages:
         more = self.sieve.more
         if more:
             records = "record" if more == 1 else "records"
-            message(f"stich: {self.source}: and {more:,} more {records} not answered in full, not said one by one "
-                    f"({self.sieve.above()}); {rest}")
+            message(f"stich: {shown_name(self.source)}: and {more:,} more {records} not answered in full, not said "
+                    f"one by one ({self.sieve.above()}); {rest}")
             self.sieve.more = 0
 
 
@@ -150,12 +151,14 @@ def say_interrupted(command: str, what: str) -> None:
     global _output_cut
     mark_stop_said()
     # a row cut mid-line: the line after it (not after a line break, where it would leave a blank line)
-    fresh = "\n" if _output_cut and _stdout_mid_line() and _stdout_shares_stderr() else ""
+    fresh = _output_cut and _stdout_mid_line() and _stdout_shares_stderr()
     _output_cut = False  # said: the next command run in this process starts afresh
     _stdout_written_again()
     # a closed terminal (SIGHUP) takes stderr with it (EIO): the line is lost, the exit code still says the stop
     with suppress(OSError, ValueError):
-        message(f"{fresh}stich: {command}: stopped by the interrupt {what}")
+        if fresh:
+            print(file=sys.stderr)
+        message(f"stich: {command}: stopped by the interrupt {what}")
 
 
 #: Whether a second interrupt cut a piece of output short (:func:`interrupts_held`): stdout may end mid-line.
@@ -292,7 +295,7 @@ def os_error_said(error: OSError) -> str:
 
         if read_once_kind(name) == "a socket":
             said = "a socket, not a file: stich reads and writes files, pipes and devices"
-    return f"{name}: {said}" if name else said
+    return f"{shown_name(name)}: {said}" if name else said
 
 
 def came_while_stopping(error: BaseException) -> bool:

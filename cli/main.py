@@ -24,6 +24,7 @@ from typer.main import get_command_from_info
 from typer.models import CommandInfo
 
 from solver import __version__
+from solver.errors import STDIN_NAME
 
 from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, ascii_fallback, came_while_stopping,
                      os_error_said)
@@ -413,7 +414,7 @@ def _safe_streams() -> None:
     without is one that fails when used (:class:`_ClosedStream`); an unbuffered one (``python -u``) writes each
     piece whole though a signal comes as it waits (:class:`_WholeWrites`)."""
     if sys.stdin is None:
-        sys.stdin = io.TextIOWrapper(io.BufferedReader(_ClosedStream("<stdin>")), encoding="utf-8")
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(_ClosedStream(STDIN_NAME)), encoding="utf-8")
     for attribute in ("stdout", "stderr"):
         if getattr(sys, attribute) is None:  # unbuffered: the failure comes at the write, not at exit
             closed = _ClosedStream(f"<{attribute}>")

@@ -12,18 +12,18 @@ from typing import TYPE_CHECKING, Iterator, List, Optional
 import typer
 from rich.table import Table
 
-from solver.errors import InvalidContractError, StichError, did_you_mean
+from solver.errors import InvalidContractError, StichError, did_you_mean, shown_name
 from solver.games import games_with, get_game
 from solver.games.base import score_or_measure
-from solver.limits import DEFAULT_SAMPLES
+from solver.limits import DEFAULT_SAMPLES, MAX_SAMPLES
 from solver.scoring import MAX_POT
 
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
                      warnings_said)
 from .startup import mark_stop_said
-from .options import (DEFAULT_SEED, SCORE_OR_MEASURE, check_game_options, checked_seed, game_option, given,
-                      parse_variant_options, score_or_measure_names, time_limit_help, workers_option,
-                      workers_within_cores)
+from .options import (DEFAULT_SEED, SCORE_OR_MEASURE, check_game_options, checked_seed, finite_seconds, game_option,
+                      given, parse_variant_options, score_or_measure_names, time_limit_help, time_limit_option,
+                      workers_option, workers_within_cores)
 from .records import compact_json
 from .render import plural, progress_on_stderr, stdout_console, table_cell
 
@@ -98,24 +98,25 @@ def match(
                                        "seat for its own tricks) or the game's own measure, as solve names it "
                                        "(faster): the card points (points), or in Kratzen each seat's own tricks "
                                        "(tricks)."),
-    samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1,
+    samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1, max=MAX_SAMPLES,
                                           help=f"How many samples (deals of the unseen cards) a 'sampling' bot "
                                                f"without its own ':N' solves for each card (default "
                                                f"{DEFAULT_SAMPLES})."),
     workers: Optional[int] = workers_option("Worker processes whole boards are played on",
                                             "; the match is the same on any number, without --card-time",
                                             one="in this process, each bot's searches on every core"),
-    time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS", min=0,
-                                               help=time_limit_help(
+    time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS",
+                                               callback=finite_seconds, help=time_limit_help(
                                                    "each sampling bot's choice of a card", "(its deadline) the bot "
                                                    "stops sampling, but its first sample always finishes, so a card "
-                                                   "takes at least one sample's search (may be longer); 0: one "
-                                                   "sample a card; --json: each deal's samples says how many each "
-                                                   "card took")),
-    match_time: Optional[float] = typer.Option(
-        None, "--time-limit", metavar="SECONDS", min=0.001,
-        help=time_limit_help("the whole match", "the boards in play are played to the end (stderr says how far "
-                             "past) and the deals played so far reported, said as such (exit 0)")),
+                                                   "takes at least one sample's search (may be longer); --json: "
+                                                   "each deal's samples says how many each card took. Default: "
+                                                   "none, every sample is solved; 0: a deadline already past, one "
+                                                   "sample a card (a budget, not --time-limit's no limit)",
+                                                   no_limit=None)),
+    match_time: Optional[float] = time_limit_option("the whole match", "the boards in play are played to the end "
+                                                    "(stderr says how far past) and the deals played so far "
+                                                    "reported, said as such (exit 0)", reference_refuses=False),
     checkpoint: Optional[Path] = typer.Option(
         None, "--checkpoint", metavar="FILE", parser=file_name,
         help="Append each board played to FILE; rerun the same command to continue from it."),
@@ -135,7 +136,7 @@ def match(
     each deal is played once per seat with the bots moved round, so two kinds of bot are compared on the same cards
     and their paired difference is given."""
     from solver.bots import SamplingBot, make_bot, read_bot_spec
-    from solver.match import (BOT_CHOOSING, BotError, MatchResult, MatchSetup, check_bots, match_heading, mean_text,
+    from solver.match import (STOPPED_WHERE, BotError, MatchResult, MatchSetup, check_bots, match_heading, mean_text,
                               play_match)
 
     context.with_resource(warnings_said("match"))  # a checkpoint written afresh (it held no work)
@@ -224,15 +225,16 @@ def match(
                             message(f"stich: {os_error_said(unwritten)}")
                     bot_traceback = failure.bot_traceback() if isinstance(failure, BotError) else None
                     if bot_traceback is not None:  # the bot's own code raised: where, for its author
-                        message(f"stich: match: the bot's own code raised; its traceback:\n{bot_traceback.rstrip()}")
+                        message(f"stich: match: the bot's own code raised; its traceback:\n{bot_traceback.rstrip()}",
+                                lines=True)
                     raise
         except KeyboardInterrupt as stop:
             if latest:
-                kept = (f"; the boards played whole are kept in {checkpoint}: rerun the command to resume"
+                kept = (f"; the boards played whole are kept in {shown_name(checkpoint)}: rerun the command to resume"
                         if checkpoint is not None else "")
-                # the bot it stopped, where the match knows it (in this process): a bot too slow is said by name
-                bot_choosing = getattr(stop, BOT_CHOOSING, None)
-                choosing = f" ({bot_choosing})" if bot_choosing is not None else ""
+                # the bot it stopped, a bot too slow said by name; on several workers the boards in play there instead
+                stopped_where = getattr(stop, STOPPED_WHERE, None)
+                choosing = f" ({stopped_where})" if stopped_where is not None else ""
                 say_interrupted("match", f"after {latest[0].deals_played:,} deals{choosing}: the match so far is "
                                          f"printed, said as such{kept}")
             raise
@@ -248,7 +250,7 @@ def match(
                 message(overrun_text(timing["limit"], seconds, count - result.declaring_side.count, checkpoint))
     except KeyboardInterrupt as stop:
         printed = "a second interrupt cut its report short" if isinstance(stop, OutputCut) else "its report is printed"
-        kept = f"; the boards are kept in {checkpoint}" if checkpoint is not None else ""
+        kept = f"; the boards are kept in {shown_name(checkpoint)}" if checkpoint is not None else ""
         played = "its one deal was" if result.deals_played == 1 else f"all {result.deals_played:,} deals were"
         say_interrupted("match", f"after {played} played: {printed}{kept}")
         raise
@@ -264,7 +266,7 @@ def overrun_text(limit: float, seconds: float, left: int = 0, checkpoint: Path |
             "play at the limit were played to the end (whole boards, one a worker)")
     if left:
         text += f"; {plural(left, 'board')} not started" + (
-            f": the boards played are kept in {checkpoint}: rerun the command to play the rest"
+            f": the boards played are kept in {shown_name(checkpoint)}: rerun the command to play the rest"
             if checkpoint is not None else " (--checkpoint FILE keeps the boards played, for a rerun to play the rest)")
     return text
 
@@ -386,17 +388,18 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     """The match's report (the end of its JSON stream, or the table for people); a match stopped early says so. The
     intervals are over the boards, and the report says so, so that the seats played are not read as the sample
     size. ``timing`` is the JSON's ``time_limit`` (a match its time limit stopped)."""
-    from solver.match import match_report, mixed_builds_text
+    from solver.match import match_report
 
-    mixed = mixed_builds_text(result.engine_builds)  # a checkpoint resumed after an upgrade: never unsaid
-    if mixed is not None:
-        mixed += f" (a checkpoint resumed after an upgrade){ONE_BUILD}"
+    report = match_report(result, count)
+    # a checkpoint resumed after an upgrade: never unsaid; what to do about it is said on stderr alone
+    mixed = f"{report.mixed} (a checkpoint resumed after an upgrade)" if report.mixed is not None else None
     if stream is not None:
         stream.close(result, timing)
+        if report.pot_note is not None:  # the text report's note, which the document has no place for
+            message(f"stich: match: {report.pot_note.removeprefix('note: ')}")
         if mixed is not None:
-            message(f"stich: match: {mixed}")
+            message(f"stich: match: {mixed}{ONE_BUILD}")
         return
-    report = match_report(result, count)
     console = stdout_console()
     console.print(report.heading)
     if report.setup is not None:
@@ -426,4 +429,4 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
         console.print(report.stopped)
     if mixed is not None:
         console.print(f"note: {mixed}", highlight=False)
-        message(f"stich: match: {mixed}")
+        message(f"stich: match: {mixed}{ONE_BUILD}")

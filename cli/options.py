@@ -21,7 +21,7 @@ from solver.errors import FlagGivenTwiceError, StichError, did_you_mean
 from solver.games import GAMES, check_flags_of_some_game, game_list, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
                              everyday_refusal)
-from solver.limits import DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_WAIT_SECONDS
+from solver.limits import DEFAULT_WORKER_WAIT_SECONDS, MAX_LIMIT_S, MAX_WORKER_WAIT_SECONDS
 from solver.position import Position
 from solver.scoring import MAX_POT, set_or_check_pot
 from solver.search.engine import (DEFAULT_TT_MEGABYTES, MAX_THREADS, MAX_TT_MEGABYTES, EngineSolver, implementation,
@@ -103,7 +103,17 @@ FILE = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,
 BOARD = typer.Option(None, "--board", "-b", metavar="BOARD", help="Only the records whose [Board] tag is this.")
 # the highest --record a file can be counted to (itertools.islice's limit: a larger one was a traceback)
 MAX_RECORD_NUMBER = sys.maxsize
-RECORD = typer.Option(None, "--record", "-r", metavar="N", min=1, max=MAX_RECORD_NUMBER,
+
+
+def checked_record_number(value: int | None) -> int | None:
+    """``--record``'s callback: a number past what a file can be counted to is a usage error (exit 2), checked here
+    rather than by the option's range, whose 19-digit bound would stand in every help page."""
+    if value is not None and value > MAX_RECORD_NUMBER:
+        raise typer.BadParameter(f"{value} is more records than a file can hold (at most {MAX_RECORD_NUMBER:,})")
+    return value
+
+
+RECORD = typer.Option(None, "--record", "-r", metavar="N", min=1, callback=checked_record_number,
                       help="Only the file's Nth record (1-based, counting every record in the file), for records "
                            "without a [Board] tag.")
 VARIANT = typer.Option(None, "--variant", metavar="NAME=VALUE",
@@ -189,19 +199,48 @@ OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=ch
                                "every seat's tricks); cards are ranked by the score.")
 
 
-def finite_seconds(value: float | None) -> float | None:
-    """A number of seconds, not ``nan`` or ``inf`` (which the range check lets through): a usage error (exit 2), as
-    any value out of its range is."""
+#: What follows a refused limit where 0 is no limit
+NO_LIMIT_HINT = " (0 is no limit)"
+#: The range of every ``--time-limit`` and of ``match --card-time``, said in their help and in the message that
+#: refuses a value out of it
+LIMIT_RANGE = f"0 to {MAX_LIMIT_S:,.0f} seconds"
+
+
+def seconds_refusing(value: float | None, hint: str = "") -> float | None:
+    """A number of seconds in :data:`LIMIT_RANGE`, checked here rather than by the option's range, which refused
+    ``inf`` as out of range before a callback could say how to ask for no limit (and let ``nan`` through); anything
+    else is a usage error (exit 2), ``hint`` after the message."""
     if value is not None and not math.isfinite(value):
-        raise typer.BadParameter(f"{value} is not a number of seconds")
+        raise typer.BadParameter(f"{value} is not a number of seconds{hint}")
+    if value is not None and not 0 <= value <= MAX_LIMIT_S:
+        raise typer.BadParameter(f"{value} is not in the range {LIMIT_RANGE}{hint}")
     return value
 
 
+def finite_seconds(value: float | None) -> float | None:
+    """A seconds option's callback (one parameter, as Typer calls it): :func:`seconds_refusing`."""
+    return seconds_refusing(value)
+
+
+def seconds_or_no_limit(value: float | None) -> float | None:
+    """A ``--time-limit`` option's callback where the reference solver takes a limit too (``analyse`` and ``match``
+    look at it between samples and boards; ``bench`` and ``board`` make engines of their own): a finite number of
+    seconds (``nan`` and ``inf`` refused with how to ask for none), or None for 0, which is no limit in every command
+    (:data:`NO_LIMIT`)."""
+    return seconds_refusing(value, NO_LIMIT_HINT) or None
+
+
+def seconds_kept_or_no_limit(value: float | None) -> float | None:
+    """``bench --limit``'s callback (``--time-limit``'s old name): ``nan`` and ``inf`` refused as
+    :func:`seconds_or_no_limit` refuses them, but 0 kept, so that a ``--limit 0`` is told from no ``--limit``."""
+    return seconds_refusing(value, NO_LIMIT_HINT)
+
+
 def checked_time_limit(value: float | None) -> float | None:
-    """A ``--time-limit`` option's callback: a finite number of seconds (the range check lets ``nan`` and ``inf``
-    through), and none under STICH_IMPLEMENTATION=python, whose reference solver has no stop check and runs to the
-    end; either is a usage error (exit 2)."""
-    if finite_seconds(value) is None:
+    """A ``--time-limit`` option's callback: :func:`seconds_or_no_limit`, and no limit under
+    STICH_IMPLEMENTATION=python, whose reference solver has no stop check and runs to the end (a usage error,
+    exit 2)."""
+    if seconds_or_no_limit(value) is None:
         return None
     try:
         reference = implementation() == "python"
@@ -213,24 +252,48 @@ def checked_time_limit(value: float | None) -> float | None:
     return value
 
 
-def time_limit_help(bounds: str, past: str) -> str:
+#: What ``--time-limit 0`` means in every command, said in each one's help: no limit, as ``timeout 0`` has none (the
+#: library's ``time_limit=0``, a deadline already past, would stop every search at once; ``match --card-time 0`` is
+#: that deadline, a bot's budget a card, not a limit on a run).
+NO_LIMIT = "0: no limit"
+
+
+#: How to have no ``--time-limit`` where the command has none by default
+WITHOUT_IT_NO_LIMIT = f"Without it, or {NO_LIMIT}."
+
+
+def time_limit_help(bounds: str, past: str, no_limit: str | None = WITHOUT_IT_NO_LIMIT) -> str:
     """Every ``--time-limit``'s help (and ``match --card-time``'s) in one pattern: what the limit ``bounds`` (a
     record's searches, one question, the whole match) and what happens ``past`` it, so that its unit is never left to
-    guess."""
-    return f"Time limit, in seconds, of {bounds}: past it {past}."
+    guess; then ``no_limit``, how to have none (``--card-time`` says its own 0 in ``past`` and gives None), and the
+    range (:data:`LIMIT_RANGE`, which the option's type does not show: :func:`seconds_refusing` checks it)."""
+    return (f"Time limit, in seconds, of {bounds}: past it {past}." + (f" {no_limit}" if no_limit else "")
+            + f" From {LIMIT_RANGE}.")
+
+
+def time_limit_option(bounds: str, past: str, default: float | None = None, reference_refuses: bool = True,
+                      with_none: str = "") -> Any:
+    """A ``--time-limit`` option, one range and one meaning of 0 in every command: from 0 to :data:`MAX_LIMIT_S`
+    seconds (a longer wait overflows the engine's poll clock), ``nan`` and ``inf`` refused, 0 no limit (the value is
+    then None). ``default`` is the command's own (``bench``'s and ``board``'s, so that a run or a question ends;
+    Typer shows it); ``reference_refuses``: the limit stops searches inside a record, which the reference solver
+    (STICH_IMPLEMENTATION=python) cannot, so it refuses one (``analyse`` and ``match`` look at theirs between
+    samples and boards, ``bench`` and ``board`` make engines of their own: they take one); ``with_none``: what else
+    no limit does, said after it."""
+    no_limit = WITHOUT_IT_NO_LIMIT if default is None else f"{NO_LIMIT}{with_none}."
+    return typer.Option(default, "--time-limit", metavar="SECONDS",
+                        callback=checked_time_limit if reference_refuses else seconds_or_no_limit,
+                        help=time_limit_help(bounds, past, no_limit))
 
 
 #: The seconds one record's searches may take together; a record not answered in time is said on stderr and the
 #: others are still answered (:func:`cli.records.run_over_records`).
-TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
-                          help=time_limit_help("each record's searches together", "the record is said on stderr and "
-                                               "not answered (exit 1); the other records still are"))
+TIME_LIMIT = time_limit_option("each record's searches together", "the record is said on stderr and not answered "
+                               "(exit 1); the other records still are")
 #: ``score``'s --time-limit: only --dd searches, and a finished deal's score needs none, so it is given all the same.
-SCORE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
-                                help=time_limit_help("each record's --dd searches together",
-                                                     "the record's settlement is left out (said on stderr, exit 1), "
-                                                     "a finished deal's score still given (a deal whose play stops "
-                                                     "short is not answered); the other records still are"))
+SCORE_TIME_LIMIT = time_limit_option("each record's --dd searches together", "the record's settlement is left out "
+                                     "(said on stderr, exit 1), a finished deal's score still given (a deal whose "
+                                     "play stops short is not answered); the other records still are")
 
 
 def output_file(help: str, required: bool = False) -> Path:

@@ -11,7 +11,7 @@ from typing import Iterator, Sequence, TextIO
 
 import typer
 
-from solver.errors import FileRefusedError
+from solver.errors import FileRefusedError, shown_name
 from solver.files import atomic_file, atomic_path, check_writable, names_stdout, stream_kind
 
 
@@ -57,7 +57,8 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
         if stdout_holds is not None:
             where, instead = (("writes to stdout", "a file") if names_stdout(path) else
                               ("is where stdout is redirected", "another file"))
-            raise typer.BadParameter(f"{option} {path} {where}, where {stdout_holds}: give {option} {instead}",
+            raise typer.BadParameter(f"{option} {shown_name(path)} {where}, where {stdout_holds}: give {option} "
+                                     f"{instead}",
                                      param_hint=f"'{option}'")
         return True
     try:
@@ -66,8 +67,9 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
         mode = None
     kind = None if mode is None else stream_kind(mode)
     if kind == "a device" and os.path.realpath(path) != DISCARD and not _is_terminal(path, mode) or kind == "a socket":
-        raise FileRefusedError(f"{path}: cannot be written: it is {kind}, not a file (standard output, /dev/null, a "
-                               f"terminal and a named pipe are written as the output comes; any other name a file)")
+        raise FileRefusedError(f"{shown_name(path)}: cannot be written: it is {kind}, not a file (standard output, "
+                               "/dev/null, a terminal and a named pipe are written as the output comes; any other "
+                               "name a file)")
     if kind is not None:  # a pipe, a terminal, /dev/null: written as the output comes
         return False
     if mode is None or stat.S_ISDIR(mode):
@@ -75,13 +77,13 @@ def checked_output(path: Path, option: str = "--out", *, inputs: Sequence[Path |
         return False
     for source in inputs:
         if source is not None and str(source) != "-" and _same_file(path, source):
-            named = "" if str(source) == str(path) else f" ({source})"
+            named = "" if str(source) == str(path) else f" ({shown_name(source)})"
             fate = "to which the output would be appended" if appends else "which the output would replace"
-            raise FileRefusedError(f"{path}: cannot be written: it is the input being read{named}, {fate}; choose "
-                                   f"another file")
+            raise FileRefusedError(f"{shown_name(path)}: cannot be written: it is the input being read{named}, "
+                                   f"{fate}; choose another file")
     if not stat.S_IMODE(mode) & 0o222 or not os.access(path, os.W_OK):
-        raise FileRefusedError(f"{path}: cannot be written: it is read-only (give it write permission, or choose "
-                               f"another file)")
+        raise FileRefusedError(f"{shown_name(path)}: cannot be written: it is read-only (give it write permission, "
+                               "or choose another file)")
     check_writable(path)
     return False
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import every_seat_for_itself, postmortem_report
-from solver.errors import did_you_mean
+from solver.errors import did_you_mean, shown_name
 from solver.formats.tbn import iter_records
 from solver.games.base import score_or_measure
 from solver.position import Position
@@ -182,7 +182,8 @@ def _players_table(document: Document, lost_summary: str, narrow: bool, notes: C
 
     unit = document["measure"]
     by_score = unit in SCORE_MEASURES and _has_points_cost(document)
-    summary = short_headers(_table("Per seat", narrow), {"inaccuracies": "inacc.", "cost (points)": "cost (pts)"})
+    summary = short_headers(_table("Per seat", narrow), {"inaccuracies": "inacc.", "cost (points)": "cost (pts)",
+                                                         "cost (tricks)": "cost (tr.)"})
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")
     for name in GRADES[1:]:
@@ -210,7 +211,8 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
     costs = cost_columns(document["measure"], _has_points_cost(document), document["every_seat_for_itself"],
                          titled=True)
     table = short_headers(_table(title, narrow), {_header("cost (points)"): _header("cost (pts)"),
-                                                  ("before", "after"): ("from", "to")})
+                                                  ("before", "after"): ("from", "to"),
+                                                  _header("cost (tricks)"): _header("cost (tr.)")})
     numbers = ("#", "trick", "seat", "card", "before") + (() if narrow else ("best",)) + ("after", *costs)
     for column in (*numbers, "grade", "better", lost_column):  # a cost's unit under it: the table fits 110 boxed
         table.add_column(_header(column),
@@ -293,7 +295,7 @@ def postmortem(
             names = PlotNames(plot, chosen=board is not None or record is not None or one_record(file))
             # the suffix before the folder: it must change wherever the plot goes (stdout's names say stdout)
             if not names_stdout(plot) and plot.suffix.lower() not in PLOT_FORMATS:
-                raise typer.BadParameter(f"{plot}: the plot is written as .png, .svg or .pdf",
+                raise typer.BadParameter(f"{shown_name(plot)}: the plot is written as .png, .svg or .pdf",
                                          param_hint="'--plot'")
             if names.chosen or names_stdout(plot):
                 checked_output(plot, "--plot", inputs=[file], stdout_holds="the post-mortem is printed")

@@ -16,8 +16,8 @@ import typer
 from rich.console import Console
 
 from solver.analysis import SCHEMA, record_header
-from solver.errors import (visible, CommandVariantError, FileError, FileRefusedError, InvalidDealError,
-                           JournalWriteError, ParseError, SearchStopped, StichError)
+from solver.errors import (shown_name, source_name, CommandVariantError, FileError, FileRefusedError,
+                           InvalidDealError, JournalWriteError, ParseError, SearchStopped, StichError)
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records, no_records_said
 from solver.position import Position, position_from_record
@@ -62,7 +62,7 @@ class GameRefusals:
     def say(self, outcome: str = "not answered") -> None:
         """One line on stderr a game; ``outcome``: what became of its records."""
         for game, (first, count) in self.refused.items():
-            which = records_of_a_game(game, count, f"{first.source}:{first.line}")
+            which = records_of_a_game(game, count, f"{shown_name(first.source)}:{first.line}")
             message(f"stich: {self.option}: {first.bare} ({which} {outcome})")
 
 
@@ -86,7 +86,7 @@ class GameNotes:
         """One line on stderr a game and note."""
         for (game, note), (first, count) in self.notes.items():
             record = first.record
-            where = f"{visible(str(record.source))}:{record.line}" if record is not None else first.label
+            where = f"{shown_name(record.source)}:{record.line}" if record is not None else first.label
             message(f"stich: {note} ({records_of_a_game(game, count, where)}{self.outcome})")
         self.notes.clear()
 
@@ -276,7 +276,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     file_refused = ""  # a file beside the records (the checkpoint) refused as a whole, the same for every one: why
     unanswered = 0  # the records after it, not tried
     unreadable = 0  # records too broken to read: --board's may be one of them
-    said = RecordMessages("<stdin>" if str(path) == "-" else path, every=all_messages)  # the first 20, then a count
+    said = RecordMessages(source_name(path), every=all_messages)  # the first 20, then a count
     console = None if as_json else stdout_console()
     named = kind or command  # the lines' ``command``
 
@@ -302,7 +302,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     try:
         with input_errors():  # a file that cannot be read at all
             source = stdin_bytes() if str(path) == "-" else path
-            items = iter_records(source, name="<stdin>" if str(path) == "-" else str(path), first=record)
+            items = iter_records(source, name=source_name(path), first=record)
             # iter_records(first=) yields no item past the record asked; asked past it, it reads on over the comments
             # that end a regular file, for that record (docs/format.md), and not at all from a pipe
             for item in items:
@@ -357,7 +357,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     # same for every record after it, so said once, naming the record it stopped at
                     file_refused = str(error) if isinstance(error, FileRefusedError) else os_error_said(error)
                     answered = shown - partly_shown  # a partly answered one is not among these
-                    after = f"; refused at the record at {visible(str(item.source))}:{item.line}, after " \
+                    after = f"; refused at the record at {shown_name(item.source)}:{item.line}, after " \
                         f"{plural(answered, 'record')} answered above" if answered else ""
                     not_answered(item, f"{file_refused}{after}")
                     continue
@@ -410,15 +410,15 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     said.close("no other record was answered" if not answered else "the other record was answered" if answered == 1
                else f"the other {answered:,} records were answered")
     say_once_a_game()
-    shown_name = said.source
+    file_shown = shown_name(said.source)
     if unanswered:
-        message(f"stich: {shown_name}: {plural(unanswered, 'more record')} not answered: the file refused above "
+        message(f"stich: {file_shown}: {plural(unanswered, 'more record')} not answered: the file refused above "
                 "would be refused for each")
     if read == 0:
-        message(f"stich: {no_records_said(str(shown_name), items.comments_alone, items.lines_read)}")
+        message(f"stich: {no_records_said(file_shown, items.comments_alone, items.lines_read)}")
         failed = True
     elif (board is not None and matched == 0) or (record is not None and read < record):
-        message(f"stich: {no_such_record(shown_name, board, record, read, unreadable)}")
+        message(f"stich: {no_such_record(file_shown, board, record, read, unreadable)}")
         failed = True
     if failed:
         raise typer.Exit(EXIT_BAD_INPUT)

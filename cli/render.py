@@ -13,6 +13,7 @@ The hand diagram (:mod:`solver.diagram`) is printed here too, above each record'
 from __future__ import annotations
 
 import os
+import re
 import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
@@ -28,7 +29,7 @@ from rich.text import Text
 
 from solver.cards import Pack
 from solver.deal import small_number
-from solver.errors import visible
+from solver.errors import shown_name, visible
 from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer_parts, settlement_legend,
                              settlement_notes, table_cells, table_columns)
@@ -60,9 +61,9 @@ class _DataConsole(Console):
     def print(self, *objects: Any, **options: Any) -> None:
         """Tables never lose a value to an ellipsis: their cells wrap, a figure with its interval as one word
         (:meth:`render_str`). A table too wide for the console even so drops its boxes (rich's own lighter
-        layout, :func:`_compact`), then folds its longest words (never a header's, nor a figure); one that would not
-        fit even then (rich would squeeze columns to nothing) is printed at its least width, the terminal wrapping
-        its lines, rather than cut. Text piped on is never wrapped: a sentence stays one line."""
+        layout, :func:`_compact`), then folds its longest words (never a header's, nor a figure or a number alone);
+        one that would not fit even then (rich would squeeze columns to nothing) is printed at its least width, the
+        terminal wrapping its lines, rather than cut. Text piped on is never wrapped: a sentence stays one line."""
         self._print(objects, options, {})
 
     def print_measured(self, table: Table, whole: Measurement, **options: Any) -> None:
@@ -161,14 +162,18 @@ def table_cell(console: Console, text: str) -> Text:
     return WholeFigures.of(console.render_str(text))
 
 
+#: A number standing alone as a word (``-14``, ``+2``, ``0.5``, ``37%``): folded, ``-1`` over ``4`` would read as two.
+_NUMBER = re.compile(r"[+-]?\d[\d,.]*%?")
+
+
 def widest_figure(console: Console, cell: Any) -> int:
     """The columns the widest figure of a table's ``cell`` takes (0 where it has none): the least its column may be,
-    its other words folded."""
+    its other words folded. A figure is one with its interval (joined by a no-break space) or a number alone."""
     text = console.render_str(cell) if isinstance(cell, str) else cell
     if not isinstance(text, Text):
         return 0
     words = text.plain.replace(FIGURE_SPACE, _JOINER).split()  # str.split() splits at a no-break space too
-    return max((cell_len(word) for word in words if _JOINER in word), default=0)
+    return max((cell_len(word) for word in words if _JOINER in word or _NUMBER.fullmatch(word)), default=0)
 
 
 def _least_width(console: Console, options: Any, table: Table, measured: Measurement | None = None) -> int:
@@ -645,7 +650,7 @@ def plural(count: int, word: str) -> str:
 def record_head(record: dict) -> str:
     """Which record a report answers: ``board 7 (examples/deals.tbn:112)``, or its place alone without a board; the
     one place a report's title takes the record's text, made visible (:func:`solver.errors.visible`)."""
-    place = f"{visible(str(record['source']))}:{record['line']}" if record.get("source") else "position"
+    place = f"{shown_name(str(record['source']))}:{record['line']}" if record.get("source") else "position"
     return f"board {visible(str(record['board']))} ({place})" if record.get("board") else place
 
 

@@ -29,7 +29,9 @@ from .render import (CardPainter, CellNotes, Document, for_stdout, noted_table, 
 from .whatif import PLAY
 
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
-                                      "complete, else from the end of its Play section.")
+                                      "complete, else from the end of its Play section (off by default, unlike "
+                                      "table's --settlement: without it score searches nothing, and answers at "
+                                      "once).")
 
 
 def _signed(value: int) -> Text:

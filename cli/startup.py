@@ -19,10 +19,42 @@ def install_interrupt_handlers() -> None:
     signal (exit 143) and no word. A SIGINT ignored from outside (a background job) stays ignored, and so does a
     SIGHUP (``nohup``); only the main thread can set handlers. A command starts here: none of its own code has run
     yet."""
+    import atexit
+
     from solver.interrupts import interrupt, take_stop_signals
 
+    global _last_exit_step_registered
     reset_work_began()
     take_stop_signals(interrupt)
+    if not _last_exit_step_registered:  # registered first, so run last of the exit's own steps
+        atexit.register(_stops_ignored_for_the_last_of_the_exit)
+        _last_exit_step_registered = True
+
+
+_last_exit_step_registered = False
+
+
+def _stops_ignored_for_the_last_of_the_exit() -> None:
+    """The last step of the exit before the interpreter's own teardown: what is buffered for stdout and stderr is
+    written, under the late stop's handler (a write blocked on a reader that does not read is still ended by one),
+    then the stop signals whose handler is stich's own are ignored. The teardown puts every signal that has a
+    Python handler back to its default (CPython's ``_PySignal_Fini``), then frees the modules, which takes a while
+    after a match on several workers: a Ctrl-C in that time would kill the finished process by SIGINT (exit -2, not
+    0 or 130). An ignored signal is left ignored there, so the finished command's exit code stands."""
+    import signal
+    import sys
+
+    from solver.interrupts import STOP_SIGNALS, interrupt
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # written (or said) again by the teardown's own flush, as it was before
+            pass
+    for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) in (interrupt, _late_stop):
+            signal.signal(signum, signal.SIG_IGN)
 
 
 def mark_work_began() -> None:

@@ -13,7 +13,8 @@ from typing import List, Optional
 
 import typer
 
-from solver.errors import CommandVariantError, InvalidSeatError, ParseError, SearchStopped, StichError
+from solver.errors import (CommandVariantError, InvalidSeatError, ParseError, SearchStopped, StichError, shown_name,
+                           source_name)
 from solver.formats.tbn import Record, iter_records, no_records_said
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
@@ -22,9 +23,8 @@ from solver.limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
 from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, refused_for_record,
                      say_interrupted)
 from .output import atomic_path, checked_output, names_stdout
-from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, checked_time_limit,
-                      engine_for, names_completing, objectives_among, output_file, parse_variant_options,
-                      time_limit_help)
+from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, engine_for,
+                      names_completing, objectives_among, output_file, parse_variant_options, time_limit_option)
 from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
                       no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
                       with_what_if)
@@ -33,9 +33,8 @@ from .whatif import PLAY, ForeignPlayCard, what_if
 
 
 #: ``tree``'s --time-limit: its one record's searches (the shared text's "the other records still are" does not apply)
-TREE_TIME_LIMIT = typer.Option(None, "--time-limit", metavar="SECONDS", min=0.001, callback=checked_time_limit,
-                               help=time_limit_help("the tree's searches together", "no tree is written, said "
-                                                    "on stderr (exit 1; with --json, a line that says so)"))
+TREE_TIME_LIMIT = time_limit_option("the tree's searches together", "no tree is written, said on stderr (exit 1; "
+                                    "with --json, a line that says so)")
 
 
 def one_objective(value: str | None) -> str | None:
@@ -79,7 +78,7 @@ def board_on_several_records_said(name: str, board: str, found: list[tuple[int, 
     numbers = [str(number) for number, _ in shown[1:]]
     picks = f"{', '.join(numbers[:-1])} or {numbers[-1]}" if len(numbers) > 1 else numbers[0]
     more = f" (or one of the {len(found) - len(shown):,} more)" if len(found) > len(shown) else ""
-    return (f"{name}: board {board} is on {'at least ' if at_least else ''}{len(found):,} records (lines "
+    return (f"{shown_name(name)}: board {board} is on {'at least ' if at_least else ''}{len(found):,} records (lines "
             f"{', '.join(lines)}): the tree is of the first; --record {picks}{more} picks another")
 
 
@@ -141,7 +140,8 @@ def tree(
                                  param_hint="'--json'")
     if out is not None:
         if out.suffix.lower() not in FORMATS:  # a usage error, said before what the path is (the input, a folder)
-            raise typer.BadParameter(f"{out}: the tree is written as {', '.join(FORMATS)}", param_hint="'--out'")
+            raise typer.BadParameter(f"{shown_name(out)}: the tree is written as {', '.join(FORMATS)}",
+                                     param_hint="'--out'")
         with input_errors():
             # a file stdout is redirected to gets the tree in its name's format too, as deal's --out does its records
             checked_output(out, inputs=[file], redirect_is_stdout=False)
@@ -160,7 +160,7 @@ def tree(
 
     with input_errors():
         source = stdin_bytes() if str(file) == "-" else file
-        name = "<stdin>" if str(file) == "-" else str(file)
+        name = source_name(file)
         # the first record that matches: the records after it need not be readable (with --board, at most
         # MAX_RECORDS_READ_ON of them are read, from a regular file only, to say the board's other records); with
         # --board, one before it too broken to read is said (it might have been that board) and the search goes on,
@@ -216,10 +216,10 @@ def tree(
         except TreeTooLarge as error:
             if not max_nodes or holds < max_nodes:  # memory's bound, not the one asked
                 held = error.memory_text(suffix, to_print=out is None)
-                too_large = f"{name}:{record.line}: {held}; {nothing}: ask for fewer cards (--depth)"
+                too_large = f"{shown_name(name)}:{record.line}: {held}; {nothing}: ask for fewer cards (--depth)"
             else:
-                too_large = (f"{name}:{record.line}: the tree to depth {depth} has {error.size_text()}, over "
-                             f"--max-nodes {error.max_nodes:,} ({per_node}); {nothing}: ask for fewer cards "
+                too_large = (f"{shown_name(name)}:{record.line}: the tree to depth {depth} has {error.size_text()}, "
+                             f"over --max-nodes {error.max_nodes:,} ({per_node}); {nothing}: ask for fewer cards "
                              "(--depth), or a larger --max-nodes (0: as many as the available memory holds)")
             failed_line(record, too_large)
             raise StichError(too_large) from None
@@ -240,7 +240,7 @@ def tree(
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except KeyboardInterrupt:
             say_interrupted("tree", f"in the record at {record_place(position)}: {nothing}"
-                                    f"{'' if out is None else f' to {out}'}")
+                                    f"{'' if out is None else f' to {shown_name(out)}'}")
             raise
         finished = graph.nodes["root"]["over"]  # a tree of one node: said so, not as a tree of K cards
         # a tree ends with the deal (its depth attribute the cards it goes): a --depth past it is said after --out's
@@ -263,16 +263,16 @@ def tree(
                 with interrupts_held():  # renamed into place and said so together, for what an interrupt says
                     writing.close()
                     written = True  # before the line: a second interrupt may cut a line to a full stderr
-                    message(f"stich: wrote {out} ({plural(graph.number_of_nodes(), 'node')}, "
+                    message(f"stich: wrote {shown_name(out)} ({plural(graph.number_of_nodes(), 'node')}, "
                             f"{plural(graph.number_of_edges(), 'edge')})"
                             f"{': the deal is finished, no cards left to play' if finished else shallower}")
         except KeyboardInterrupt:
             if written:
                 say_interrupted("tree", f"after the tree of the record at {record_place(position)} was written whole "
-                                        f"to {out}")
+                                        f"to {shown_name(out)}")
             else:
                 say_interrupted("tree", f"in the record at {record_place(position)}, while its tree was written: "
-                                        f"nothing written to {out}")
+                                        f"nothing written to {shown_name(out)}")
             raise
     if unreadable:
         raise typer.Exit(EXIT_BAD_INPUT)

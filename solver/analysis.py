@@ -507,8 +507,14 @@ class BonusChecks(_ResultList, list[BonusCheck]):
     def _kin(self, items: Iterable[Any]) -> Self:
         return type(self)(items, self.notes, self.rules_note)
 
+    def title(self) -> str:
+        """``stich check``'s title: ``Bonuses`` (``Targets`` where a seat's own targets are checked), then the rules
+        where the flags are not the game's defaults; the heading of the print and of the Jupyter table."""
+        return ("Targets" if own_targets(check.seat for check in self) else "Bonuses") + self.rules_note
+
     def __str__(self) -> str:
-        return "\n".join([str(check) for check in self] + [f"note: {note}" for note in self.notes])
+        """The title, a line a check (``print(check)``'s), then the notes."""
+        return "\n".join([self.title()] + [str(check) for check in self] + [f"note: {note}" for note in self.notes])
 
     def __repr__(self) -> str:
         """One line, each check's answer by its bonus."""
@@ -520,8 +526,7 @@ class BonusChecks(_ResultList, list[BonusCheck]):
     def _repr_html_(self) -> str:
         targets = own_targets(check.seat for check in self)
         columns = ("target", *CHECK_COLUMNS[1:]) if targets else CHECK_COLUMNS
-        table = html_titled_table(("Targets" if targets else "Bonuses") + self.rules_note,  # stich check's title
-                                  columns, [check.cells() for check in self])
+        table = html_titled_table(self.title(), columns, [check.cells() for check in self])
         return f"<div>{table}{html_lines([f'note: {note}' for note in self.notes], small=True)}</div>"
 
 
@@ -538,8 +543,13 @@ class DealtBonuses(_ResultList, list[DealtBonus]):
     def _kin(self, items: Iterable[Any]) -> Self:
         return type(self)(items, self.rules_note)
 
+    def title(self) -> str:
+        """The heading of the print and of the Jupyter table, as ``stich check`` heads these rows."""
+        return f"Bonuses the cards decide (no search){self.rules_note}"
+
     def __str__(self) -> str:
-        return "\n".join(str(bonus) for bonus in self) if self else NO_DEALT_BONUS
+        """The title and a line a bonus (``print(bonus)``'s), or that no bonus of the contract is decided so."""
+        return "\n".join([self.title()] + [str(bonus) for bonus in self]) if self else NO_DEALT_BONUS
 
     def __repr__(self) -> str:
         """One line, each bonus with its answer (``open`` while the tricks decide it)."""
@@ -550,8 +560,7 @@ class DealtBonuses(_ResultList, list[DealtBonus]):
         if not self:
             return html_lines([NO_DEALT_BONUS])
         rows = [bonus.cells() for bonus in self]
-        title = f"Bonuses the cards decide (no search){self.rules_note}"
-        return f"<div>{html_titled_table(title, CHECK_COLUMNS, rows)}</div>"
+        return f"<div>{html_titled_table(self.title(), CHECK_COLUMNS, rows)}</div>"
 
 
 #: What an empty :class:`DealtBonuses` says (Kratzen, a Schafkopf contract without Laufende).
@@ -803,8 +812,14 @@ class ContractTable(_ResultList, list[TableEntry]):
     def _kin(self, items: Iterable[Any]) -> Self:
         return type(self)(items, self.pot, self.rules_note, self.game)
 
+    def title(self) -> str:
+        """``stich table``'s title, then the rules where the flags are not the game's defaults; the heading of the
+        print and of the Jupyter table."""
+        return CONTRACT_TABLE_TITLE + self.rules_note
+
     def __str__(self) -> str:
-        return "\n".join(str(entry) for entry in self)
+        """The title, then a row an entry (``print(entry)``'s)."""
+        return "\n".join([self.title()] + [str(entry) for entry in self])
 
     def __repr__(self) -> str:
         """One line: the game, its rows and how many are won, lost or not biddable (``str()``
@@ -822,7 +837,7 @@ class ContractTable(_ResultList, list[TableEntry]):
         columns = table_columns(self.game, per_seat=per_seat, seats=seats, settled=settled)
         rows = [[entry.contract_in_words, str(entry.declarer),
                  *table_cells(entry.as_dict(), per_seat=per_seat, seats=seats, settled=settled)] for entry in self]
-        table = html_titled_table(CONTRACT_TABLE_TITLE + self.rules_note, columns, rows, right={
+        table = html_titled_table(self.title(), columns, rows, right={
             i for i, name in enumerate(columns) if name not in ("contract", "side", "result")})
         legends = ([SEAT_LEGEND] if per_seat else []) + ([settlement_legend(self.game, self.pot)] if settled else [])
         notes = settlement_notes(self.pot, POT_BY_ARGUMENT) if settled else []

@@ -74,9 +74,9 @@ def _solve_checked(position: Position, objective: str = "points", *, seat: Suppo
                    cards: bool = False, line: bool = False, engine: EngineSolver | SettlementEngine | None = None,
                    reference_solver: bool | None = None, time_limit: float | None = None,
                    stop: threading.Event | None = None) -> SolveResult:
-    """:func:`solve`'s answer without its :attr:`~solver.search.results.SolveResult.heading`, which only the
-    notebook view shows: what the library's own callers take, many a search each (a table, a check, the board's
-    cards)."""
+    """:func:`solve`'s answer without its :attr:`~solver.search.results.SolveResult.heading`, which ``print()`` and
+    the notebook view put above it: what the library's own callers take, many a search each (a table, a check, the
+    board's cards)."""
     check_position(position)
     check_flag("cards", cards)
     check_flag("line", line)

@@ -43,7 +43,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, S
 from .analysis import SCHEMA, solve_report
 from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, room_refusal, torn_tail, trim_partial_line, unstarted_file,
                          write_error_fix)
-from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number
+from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number, shown_name
 from .files import (atomic_file, is_stream_output, json_line_fault, json_text, locked_while_written, names_stdout,
                     read_once_kind, remove_stale_temporaries)
 from .formats.tbn import Comment, Record, format_record, iter_records
@@ -165,7 +165,7 @@ class BatchSummary:
 
 def _output_shown(path: str | os.PathLike) -> str:
     """The output as a message names it: ``stdout`` for stdout's names, else the path as given."""
-    return "stdout" if names_stdout(path) else os.fspath(path) or "the output"
+    return "stdout" if names_stdout(path) else shown_name(path) or "the output"
 
 
 def summary_text(summary: BatchSummary) -> str:
@@ -195,10 +195,10 @@ def stale_text(summary: BatchSummary) -> str | None:
     ids = ", ".join(summary.stale_ids) + (", ..." if summary.stale > len(summary.stale_ids) else "")
     out, source = summary.out or "the output", summary.source or "the input"
     if summary.stale == 1:
-        return (f"1 line of {out} answers a record no longer in {source} (its id {ids}): it stays; remove it or "
-                "write to a new file")
-    return (f"{summary.stale:,} lines of {out} answer records no longer in {source} (their ids {ids}): they "
-            "stay; remove them or write to a new file")
+        return (f"1 line of {shown_name(out)} answers a record no longer in {shown_name(source)} (its id {ids}): it "
+                "stays; remove it or write to a new file")
+    return (f"{summary.stale:,} lines of {shown_name(out)} answer records no longer in {shown_name(source)} (their "
+            f"ids {ids}): they stay; remove them or write to a new file")
 
 
 # --- one record --------------------------------------------------------------------------------------------------
@@ -400,8 +400,9 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
     with open(path, "rb") as stream:
         for number, raw in _output_lines(stream):
             if raw is None:
-                raise StichError(f"{path}:{number}: a line of more than {MAX_OUTPUT_LINE:,} bytes, not a stich batch "
-                                 "line; remove the line (a rerun solves its record again) or choose another --out file")
+                raise StichError(f"{shown_name(path)}:{number}: a line of more than {MAX_OUTPUT_LINE:,} bytes, not "
+                                 "a stich batch line; remove the line (a rerun solves its record again) or choose "
+                                 "another --out file")
             if not raw.endswith(b"\n"):
                 break  # a half-written last line: trimmed later, once the question is known to be this one
             longest = max(longest, len(raw))
@@ -409,23 +410,23 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
             if document is None:
                 column, fault = json_line_fault(raw, "id")
                 fault = fault or 'no text "id"'  # read alike: not empty here
-                raise StichError(f"{path}:{number}:{column}: not a stich batch line ({fault}; expected a result or an "
-                                 "error line as JSON); remove the line (a rerun solves its record again) or choose "
-                                 "another --out file")
+                raise StichError(f"{shown_name(path)}:{number}:{column}: not a stich batch line ({fault}; expected "
+                                 "a result or an error line as JSON); remove the line (a rerun solves its record "
+                                 "again) or choose another --out file")
             written: Any = document.get("asked")
             other_source = (moved and asked is not None and isinstance(written, dict)
                             and same_question_elsewhere(written, asked))
             if asked is not None and not other_source and not (isinstance(written, dict)
                                                                and same_question(written, asked)):
                 if "asked" not in document:
-                    raise StichError(f"{path}:{number}: this line does not say which question it answers (an "
-                                     "output of an earlier stich); choose another --out file")
-                raise StichError(f"{path}:{number}: this output answers {_describe(written)}, not "
+                    raise StichError(f"{shown_name(path)}:{number}: this line does not say which question it "
+                                     "answers (an output of an earlier stich); choose another --out file")
+                raise StichError(f"{shown_name(path)}:{number}: this output answers {_describe(written)}, not "
                                  f"{_describe(asked)}; rerun with the same input and options, or choose another "
                                  f"--out file{_defaults_left_out(written, asked)}")
             if not isinstance(document.get("key"), str):
-                raise StichError(f"{path}:{number}: this line has no key (an output of an earlier stich); choose "
-                                 "another --out file")
+                raise StichError(f"{shown_name(path)}:{number}: this line has no key (an output of an earlier "
+                                 "stich); choose another --out file")
             if "error" in document:
                 errors += 1
             else:
@@ -451,8 +452,9 @@ def _tidy_output(path: Path, scan: _OutputScan) -> None:
             needs, mend = "in its folder, which must be writable", "make the folder writable"
         else:
             needs, mend = "which needs room for a copy", write_error_fix(error.errno)
-        raise StichError(f"{path}: {error.strerror} while dropping its {lines} (the file is written anew beside "
-                         f"it, {needs}): nothing solved, its lines are kept; {mend} and rerun to resume") from None
+        raise StichError(f"{shown_name(path)}: {error.strerror} while dropping its {lines} (the file is written "
+                         f"anew beside it, {needs}): nothing solved, its lines are kept; {mend} and rerun to "
+                         "resume") from None
 
 
 def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _OutputScan,
@@ -473,11 +475,12 @@ def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _
         first = sorted(scan.elsewhere)[0]
         missing = (f"none of its {lines:,} records is" if len(wanted) == lines
                    else f"{len(wanted):,} of its {lines:,} records {'is' if len(wanted) == 1 else 'are'} not")
-        raise StichError(f"{out_path}: this output answers {_describe({**asked, 'source': first})}, not "
-                         f"{_describe(asked)}, and {missing} in {source}; rerun with the same input, or choose "
-                         "another --out file")
+        raise StichError(f"{shown_name(out_path)}: this output answers {_describe({**asked, 'source': first})}, not "
+                         f"{_describe(asked)}, and {missing} in {shown_name(source)}; rerun with the same input, or "
+                         "choose another --out file")
     if notify is not None:
-        notify(f"{out_path} was written for {old}; resuming with {asked['source']}, whose records it answers")
+        notify(f"{shown_name(out_path)} was written for {old}; resuming with {shown_name(asked['source'])}, whose "
+               "records it answers")
 
 
 def _defaults_left_out(written: Any, asked: Mapping[str, Any]) -> str:
@@ -545,7 +548,7 @@ def _check_batch_output(path: Path) -> None:
     with open(path, "rb") as stream:
         first = stream.readline(MAX_OUTPUT_LINE + 1)
     if _batch_line(first) is None and unstarted_file(path, BATCH_LINE_STARTS) is None:
-        raise StichError(f"{path}: not a stich batch output (its first line is no result or error line); "
+        raise StichError(f"{shown_name(path)}: not a stich batch output (its first line is no result or error line); "
                          "choose another --out file")
 
 
@@ -765,11 +768,11 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
         if not isinstance(path, (str, os.PathLike)):
             raise StichError(f"{name} must be a file path, not {type(path).__name__}")
     if (kind := read_once_kind(source)) is not None:  # read again to count what is left, and on a rerun to resume
-        raise StichError(f"{source}: {kind}, not a regular file: batch reads its input more than once (to count what "
-                         f"is left, and again on a rerun to resume), which {kind} gives only once; save the records "
-                         "to a file and run batch on it")
+        raise StichError(f"{shown_name(source)}: {kind}, not a regular file: batch reads its input more than once "
+                         f"(to count what is left, and again on a rerun to resume), which {kind} gives only once; "
+                         "save the records to a file and run batch on it")
     if os.path.exists(out_path) and os.path.exists(source) and os.path.samefile(source, out_path):
-        raise StichError(f"{out_path}: the results would be appended to the deal file being read; "
+        raise StichError(f"{shown_name(out_path)}: the results would be appended to the deal file being read; "
                          f"choose another output file")
     if isinstance(objectives, str):  # one name, not its letters
         objectives = [objectives]
@@ -805,7 +808,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
                 raise StichError(refusal)
             if not new and notify is not None and os.path.isfile(out_path) \
                     and (unstarted := unstarted_file(out_path, BATCH_LINE_STARTS)) is not None:
-                notify(f"{out_path}: {unstarted}; it holds no work, so the run writes it afresh")
+                notify(f"{shown_name(out_path)}: {unstarted}; it holds no work, so the run writes it afresh")
             if scan.torn:
                 trim_partial_line(out_path)
             question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)

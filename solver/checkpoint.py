@@ -38,7 +38,7 @@ from io import FileIO
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .errors import FileError, FileRefusedError, JournalWriteError
+from .errors import FileError, FileRefusedError, JournalWriteError, shown_name
 from .files import json_line_fault, lock_beside, read_once_kind
 from .workers import warn_caller
 
@@ -175,8 +175,8 @@ class Journal:
         self._stream: FileIO | None = None  # unbuffered: a line is written when _write returns, or not
         # opening a named pipe waits for a writer (a device is written as a file: /dev/full fails, said at the write)
         if (kind := read_once_kind(self.path)) in ("a pipe", "a socket"):
-            raise FileRefusedError(f"{self.path}: {kind}, not a regular file: a checkpoint is read back to resume "
-                                   f"and appended to, which {kind} cannot be; give a file's name")
+            raise FileRefusedError(f"{shown_name(self.path)}: {kind}, not a regular file: a checkpoint is read back "
+                                   f"to resume and appended to, which {kind} cannot be; give a file's name")
         self._job_longest = 0  # the longest line of this job's spans in the file: what its next needs (0: none yet)
         self._torn = 0  # the length of a half-written last line: trimmed before a line is appended, or at the close
         self._refused = False  # check_room refused the run: the half-written line stays, for the next rerun to measure
@@ -244,7 +244,7 @@ class Journal:
         unstarted = unstarted_file(self.path, (HEADER_START,))
         if unstarted is not None:
             self._afresh = True
-            self._afresh_note = f"{self.path}: {unstarted}; it holds no work, so the run writes it afresh"
+            self._afresh_note = f"{shown_name(self.path)}: {unstarted}; it holds no work, so the run writes it afresh"
             return
         self._check_first_line()  # the file may be someone else's: refused untouched
         self._torn = torn_tail(self.path)  # trimmed later (_write, close): one that met the limit may be kept
@@ -277,8 +277,9 @@ class Journal:
                             or span.first + span.size > MAX_SPAN_END:
                         raise TypeError
                 except (ValueError, KeyError, TypeError, AttributeError):
-                    raise FileError(f"{self.path}:{number}:1: not a line of a stich checkpoint: its \"span\" is no "
-                                    f"[first, count] of samples or its \"sums\" no object; {REMOVE_THE_LINE}") from None
+                    raise FileError(f"{shown_name(self.path)}:{number}:1: not a line of a stich checkpoint: its "
+                                    "\"span\" is no [first, count] of samples or its \"sums\" no object; "
+                                    f"{REMOVE_THE_LINE}") from None
                 job_longest = max(job_longest, len(line))  # a longer run's too: a line of this job's shape
                 if span.first + span.size > self._end or seen.overlaps(span):
                     continue  # a longer run's, or written twice (cannot happen, but never counted twice)
@@ -328,8 +329,8 @@ class Journal:
         what was expected, and the mend; the file is refused until then, since the line may have been any job's."""
         column, fault = json_line_fault(line, "key")
         fault = fault or 'no text "key"'  # read alike: not empty here
-        return (f"{self.path}:{number}:{column}: not a line of a stich checkpoint ({fault}; expected a JSON object "
-                f'naming its analysis by its "key", one a line as stich writes them); {REMOVE_THE_LINE}')
+        return (f"{shown_name(self.path)}:{number}:{column}: not a line of a stich checkpoint ({fault}; expected a "
+                f'JSON object naming its analysis by its "key", one a line as stich writes them); {REMOVE_THE_LINE}')
 
     def _header_line(self) -> bytes:
         return (json.dumps({HEADER: VERSION, "key": self.key, **self.identity}) + "\n").encode("utf-8")
@@ -384,10 +385,11 @@ class Journal:
         except ValueError:  # UnicodeDecodeError is one
             found = None
         if not isinstance(found, dict) or HEADER not in found:
-            raise FileRefusedError(f"{self.path}: not a stich checkpoint (its first line is no analysis header); "
-                             "remove it or choose another file")
+            raise FileRefusedError(f"{shown_name(self.path)}: not a stich checkpoint (its first line is no analysis "
+                                   "header); remove it or choose another file")
         if found[HEADER] != VERSION or "key" not in found:
-            raise FileRefusedError(f"{self.path}: a checkpoint of another stich version ({found[HEADER]!r}); "
+            raise FileRefusedError(f"{shown_name(self.path)}: a checkpoint of another stich version "
+                                   f"({found[HEADER]!r}); "
                              "remove it or choose another file")
 
 
@@ -523,13 +525,13 @@ def room_refusal(path: str | os.PathLike, longest: int, torn: int, untouched: st
     size = os.path.getsize(real) if os.path.exists(real) else 0
     limit = file_size_limit()
     if limit is not None and size - torn + max(longest, torn + 1 if torn else 1) > limit:
-        return (f"{path}: {size:,} bytes, and this process may write no file over {limit:,} bytes (ulimit -f): no "
-                f"room for another line ({untouched}); raise the file size limit, or choose {other}")
+        return (f"{shown_name(path)}: {size:,} bytes, and this process may write no file over {limit:,} bytes "
+                f"(ulimit -f): no room for another line ({untouched}); raise the file size limit, or choose {other}")
     if not hasattr(os, "statvfs"):
         return None
     stats = os.statvfs(real if os.path.exists(real) else os.path.dirname(real))
     if (stats.f_bfree if os.geteuid() == 0 else stats.f_bavail) == 0:  # root may write into the reserved blocks
-        return f"{path}: no space left on its device ({untouched}); make room, or choose {other}"
+        return f"{shown_name(path)}: no space left on its device ({untouched}); make room, or choose {other}"
     return None
 
 

@@ -8,6 +8,7 @@ was expected, so that the CLI can print ``file:line:col: message`` and nothing e
 from __future__ import annotations
 
 import operator
+import os
 import re
 import sys
 from typing import Any, Iterable, Mapping, TypeGuard
@@ -59,10 +60,18 @@ HIDDEN_BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # DE
 HIDDEN = re.compile(f"[\x00-\x1f{HIDDEN_BEYOND_C0}\ud800-\udfff]")
 
 
+#: The name standard input, the FILE ``-``, goes by in every message, page title and JSON document.
+STDIN_NAME = "<stdin>"
+
+
 def escaped(match: re.Match[str]) -> str:
-    """The matched character as its repr writes it (``\\x1b``, ``\\udc9b``): the one escape of text shown to
-    people and of text in XML files."""
-    return repr(match.group())[1:-1]
+    """The matched character as its repr writes it (``\\x1b``, ``\\n``, ``\\u202e``), and the surrogate by which
+    ``os.fsdecode`` keeps a file name's byte that is not UTF-8 as that byte (``\\xff``, not ``\\udcff``), as
+    ``ls``'s bytes would be written: the one escape of text shown to people and of text in XML files."""
+    character = match.group()
+    if "\udc80" <= character <= "\udcff":
+        return f"\\x{ord(character) - 0xDC00:02x}"
+    return repr(character)[1:-1]
 
 
 def visible(text: str) -> str:
@@ -71,6 +80,28 @@ def visible(text: str) -> str:
     name cannot clear the screen, hide a line or fake a result; every other character (ä, ß, ♠) as it is. For text
     printed for people only: a record written back, or JSON, keeps the text itself."""
     return HIDDEN.sub(escaped, text)
+
+
+def visible_lines(text: str) -> str:
+    """A message of several lines made :func:`visible` line by line, its own line breaks kept (a name's newline is
+    escaped already, by :func:`shown_name`): on stderr and on the board's page alike."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
+def source_name(path: str | os.PathLike) -> str:
+    """The name a FILE read is known by: :data:`STDIN_NAME` for ``-``, else the name as the command got it, normalised
+    as a path (the CLI's ``./deals.tbn`` is ``deals.tbn``), kept whole, not escaped: a record's ``source`` and a JSON
+    document's carry it, so that its JSON text reads back to the name."""
+    name = os.fsdecode(path)
+    return STDIN_NAME if name == "-" else name
+
+
+def shown_name(path: str | os.PathLike) -> str:
+    """A file's name as every message and title shows it to people (docs/cli.md, "File names"): made
+    :func:`visible`, a byte that is not UTF-8 written ``\\xff``, a newline ``\\n``, a tab ``\\t``, ESC ``\\x1b``, so
+    that the name stays on its one line and cannot drive the terminal. A FILE read is named by its
+    :func:`source_name` first (``-`` is standard input there, standard output as an output)."""
+    return visible(os.fsdecode(path))
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:
@@ -152,7 +183,7 @@ class ParseError(StichError):
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
-        text = f"{self.source}:{self.line}:{self.column}: {_cut(self.message, MAX_MESSAGE_LENGTH)}"
+        text = f"{shown_name(self.source)}:{self.line}:{self.column}: {_cut(self.message, MAX_MESSAGE_LENGTH)}"
         if self.token is not None:
             text += f" (got {_cut(self.token, MAX_TOKEN_LENGTH)!r}"
             text += f", expected {self.expected})" if self.expected else ")"

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from .errors import HIDDEN_BEYOND_C0, FileError, FileRefusedError
+from .errors import HIDDEN_BEYOND_C0, FileError, FileRefusedError, shown_name
 
 #: How long a temporary file must have been left unchanged, besides being held by no writer, before the next write
 #: of its file removes it (:func:`remove_stale_temporaries`).
@@ -103,9 +103,10 @@ def _file_mode() -> int:
 def folder_not_file(shown: str | os.PathLike) -> str:
     """What follows the name of an output path that is a folder: that the name was to be a file's, and how to write
     into the folder (``NAME`` with the suffix asked for), which the OS's bare "Is a directory" does not say."""
-    name = os.fspath(shown)
-    return (f"cannot be written: it is a folder, where a file name was expected (to write into the folder, name the "
-            f"file in it: {os.path.join(str(name), 'NAME' + Path(str(name)).suffix)})")
+    name = os.fsdecode(shown)
+    inside = shown_name(os.path.join(name, "NAME" + Path(name).suffix))
+    return ("cannot be written: it is a folder, where a file name was expected (to write into the folder, name the "
+            f"file in it: {inside})")
 
 
 def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, str]:
@@ -119,8 +120,9 @@ def _temporary(path: Path, suffix: str, shown: str | os.PathLike) -> tuple[int, 
     except FileNotFoundError as error:
         raise FileNotFoundError(error.errno, _unwritable_folder_said(directory, shown, error), str(shown)) from None
     except NotADirectoryError as error:  # a part of the path is a file: say which, not the bare "Not a directory"
-        raise NotADirectoryError(error.errno, f"cannot be written: {_file_in_path(_folder_shown(directory, shown))} "
-                                 f"is a file, where a folder was expected (choose another path)", str(shown)) from None
+        in_the_way = shown_name(_file_in_path(_folder_shown(directory, shown)))
+        raise NotADirectoryError(error.errno, f"cannot be written: {in_the_way} is a file, where a folder was expected "
+                                 "(choose another path)", str(shown)) from None
     except OSError as error:
         raise type(error)(error.errno, error.strerror, str(shown)) from None
 
@@ -131,8 +133,8 @@ def _unwritable_folder_said(directory: Path, shown: str | os.PathLike, error: OS
     which the OS's bare "No such file or directory" does not tell apart. One message for an output and its lock."""
     folder = _folder_shown(directory, shown)
     if directory.exists():
-        return f"cannot be written: the folder {folder} takes no new file ({error.strerror})"
-    return f"cannot be written: the folder {folder} does not exist (make it, or choose another file)"
+        return f"cannot be written: the folder {shown_name(folder)} takes no new file ({error.strerror})"
+    return f"cannot be written: the folder {shown_name(folder)} does not exist (make it, or choose another file)"
 
 
 def _folder_shown(directory: Path, shown: str | os.PathLike) -> Path:
@@ -382,7 +384,7 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
     link and one by the file's own name share it (a second hard link to the file is another name, which the lock
     cannot see)."""
     if os.path.isdir(path):  # appended to, it would fail later with the bare "Is a directory"
-        raise FileRefusedError(f"{path}: {folder_not_file(path)}")
+        raise FileRefusedError(f"{shown_name(path)}: {folder_not_file(path)}")
     if os.path.exists(path) and not os.path.isfile(path):  # by its own name: /dev/stdout's real path is "pipe:[..]"
         return HeldLock(open(os.devnull), None)
     target = Path(os.path.realpath(path))
@@ -394,9 +396,11 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
         try:
             handle = open(lock_path, "a")
         except FileNotFoundError as error:  # the lock is made before the output: its folder said as the output's
-            raise FileRefusedError(f"{path}: {_unwritable_folder_said(target.parent, path, error)}") from None
+            raise FileRefusedError(f"{shown_name(path)}: "
+                                   f"{_unwritable_folder_said(target.parent, path, error)}") from None
         except OSError as error:
-            raise FileRefusedError(f"{lock_path}: cannot create the lock file of {path} ({error.strerror})") from None
+            raise FileRefusedError(f"{shown_name(lock_path)}: cannot create the lock file of {shown_name(path)} "
+                                   f"({error.strerror})") from None
         try:
             import fcntl
         except ImportError:  # not a POSIX system: no lock
@@ -407,15 +411,17 @@ def lock_beside(path: str | os.PathLike, holder: str) -> HeldLock:
             fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             handle.close()
-            raise FileRefusedError(f"{path}: another {_holder_of(lock_path, holder)} is writing this file (its lock "
-                            f"{lock_path} is held); wait for it to finish, or choose another file") from None
+            raise FileRefusedError(f"{shown_name(path)}: another {_holder_of(lock_path, holder)} is writing this "
+                                   f"file (its lock {shown_name(lock_path)} is held); wait for it to finish, or "
+                                   "choose another file") from None
         if _same_file(handle, lock_path):
             _name_holder(handle, holder)
             lock = HeldLock(handle, lock_path)
             _held_here[lock_path] = (os.getpid(), lock)
             return lock
         handle.close()  # its holder removed it before we locked it: lock the file now by that name
-    raise FileError(f"{path}: its lock {lock_path} keeps being removed by another process; try again")
+    raise FileError(f"{shown_name(path)}: its lock {shown_name(lock_path)} keeps being removed by another process; "
+                    "try again")
 
 
 @contextmanager

@@ -26,6 +26,9 @@ PLAYS_FOR = ("score", "points")
 DEFAULT_LIMIT_S = 60.0
 MAX_LIMIT_S = 1_000_000.0  # about 11.6 days: a longer wait overflows the poll's clock
 
+#: The board's time limit of one question (card values, the post-mortem, the odds) unless told, in seconds.
+DEFAULT_BOARD_TIME_LIMIT_S = 120.0
+
 #: The most records a batch chunk (``--chunk-size``) holds.
 MAX_CHUNK_SIZE = 1_000_000
 

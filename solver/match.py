@@ -36,7 +36,7 @@ from .analysis import SCHEMA
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot, is_stich_bot
 from .checkpoint import Journal, Span, SpanSet
 from .diagram import card_names
-from .errors import StichError, integral, is_whole_number, quoted
+from .errors import StichError, integral, is_whole_number, quoted, shown_name
 from .games import get_game
 from .games.base import Game, own_measure
 from .games.outcome import JSON_PLACES, mean_in_words, role_text, side_text, signed, signed_mean
@@ -622,7 +622,7 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
         except KeyboardInterrupt as interrupt:  # Ctrl-C at a bot too slow: its traceback says where it was
             choosing = f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} was choosing"
             interrupt.add_note(choosing)
-            setattr(interrupt, BOT_CHOOSING, choosing)
+            setattr(interrupt, STOPPED_WHERE, choosing)
             raise
         # the bot's own failure, said where it happened (Ctrl-C is no failure): SystemExit and the other
         # BaseExceptions too, which would otherwise end the command (or a worker's job) with no word of the bot
@@ -645,9 +645,20 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
     return position
 
 
-#: The attribute of a KeyboardInterrupt stopped at a bot's ``choose`` (:func:`play_out`): the board, card, bot and
-#: seat it stopped, as the interrupt's line says them.
-BOT_CHOOSING = "stich_bot_choosing"
+#: The attribute of a KeyboardInterrupt that stopped a match, saying where as the interrupt's note says it: the board,
+#: card, bot and seat of the bot it stopped choosing (:func:`play_out`); on several workers the boards in play there.
+STOPPED_WHERE = "stich_stopped_where"
+
+
+def in_play_text(boards: Sequence[int]) -> str:
+    """``boards 3 and 4 were in play on the workers: left out, unfinished``: where an interrupt stopped a match on
+    several workers. The workers ignore Ctrl-C and are stopped by this process, so the bot a worker was waiting for is
+    never told to it (on one worker the interrupt comes at the bot's ``choose`` itself, :func:`play_out`, which names
+    it)."""
+    named = [str(board) for board in boards]
+    joined = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    boards_were = f"board {joined} was" if len(named) == 1 else f"boards {joined} were"
+    return f"{boards_were} in play on the workers: left out, unfinished"
 
 
 def _card_at(position: Position, where: str) -> str:
@@ -1010,8 +1021,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             deals = []
         if span.size != 1 or len(deals) != rotations or any(deal.board != span.first for deal in deals):
             assert journal is not None
-            raise StichError(f"{journal.path}:{number}:1: this checkpoint line does not hold the played deals of "
-                             f"board {span.first} ({rotations} a board)")
+            raise StichError(f"{shown_name(journal.path)}:{number}:1: this checkpoint line does not hold the played "
+                             f"deals of board {span.first} ({rotations} a board)")
         # each deal's seats under the bots' names now: a line written under an older name of a bot (an alias of the
         # identity) would otherwise count one bot as two kinds
         return [dataclasses.replace(deal, bots=tuple(bots[(seat - deal.rotation) % seats].name
@@ -1043,6 +1054,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
         if journal is not None and kept_boards < boards:
             # boards left to play, not to be played for nothing on a full disk: refused before any is said
             journal.check_room("no board played")
+        in_play: set[int] = set()  # boards handed to the pool's workers and not yet back
         try:
             for number, span, document in kept():  # read again, one line at a time, so none is held
                 done[span.first] = 1
@@ -1067,6 +1079,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                     if deadline is not None and time.monotonic() >= deadline and tally.played:
                         stopped.append("time limit")
                         return
+                    in_play.add(board)
                     yield board
 
             def keep(board: int, deals: list[PlayedDeal]) -> None:
@@ -1074,6 +1087,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                     journal.append(Span(board, 1), {"deals": [deal.as_dict() for deal in deals], "engine": build})
 
             def finished(board: int, deals: list[PlayedDeal]) -> None:  # a board from the pool, all its deals at once
+                in_play.discard(board)
                 built_by(build, board)
                 for deal in deals:
                     place(deal)
@@ -1097,7 +1111,11 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                                      f"({type(error).__name__}: {error}): give workers=1") from None
                 run_pool(to_play(), functools.partial(play_board_in_worker, **deal_board.keywords), (), finished,
                          workers, in_flight=1)
-        except KeyboardInterrupt:  # the match so far is the caller's to report: with every deal played
+        except KeyboardInterrupt as interrupt:  # the match so far is the caller's to report: with every deal played
+            if workers > 1 and in_play:  # the workers ignore it: no bot's choose was stopped here
+                choosing = in_play_text(sorted(in_play))
+                interrupt.add_note(choosing)
+                setattr(interrupt, STOPPED_WHERE, choosing)
             if in_order is not None:
                 in_order.flush()
             report(now=True)

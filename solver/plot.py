@@ -23,7 +23,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from .errors import StichError
+from .errors import StichError, shown_name
 
 if TYPE_CHECKING:  # the post-mortem draws itself in a notebook with this module: it is below postmortem.py
     from numpy.typing import ArrayLike
@@ -355,7 +355,8 @@ def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in PLOT_FORMATS:
-        raise StichError(f"{path}: the plot is written as .png, .svg or .pdf, not {suffix or 'a file without suffix'}")
+        raise StichError(f"{shown_name(path)}: the plot is written as .png, .svg or .pdf, not "
+                         f"{suffix or 'a file without suffix'}")
     figure = plot_figure(analysis)
     from .games import get_game
 

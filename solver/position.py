@@ -18,10 +18,10 @@ from .announcements import (Announcement, AnnouncementSeatError, AnnouncementSyn
                             pagat_announcement, parse_announcements)
 from .cards import Card, CardSet, Pack, card_items, trick_number_note
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
-from .errors import (visible, CommandVariantError, FlagGivenTwiceError, IllegalPlayError, InvalidContractError,
-                     InvalidDealError, InvalidPositionError, InvalidSeatContractError, InvalidSeatPositionError,
-                     ParseError, StichError, UnknownCardError, VariantError, close_matches, did_you_mean, integral,
-                     is_whole_number)
+from .errors import (shown_name, visible, CommandVariantError, FlagGivenTwiceError, IllegalPlayError,
+                     InvalidContractError, InvalidDealError, InvalidPositionError, InvalidSeatContractError,
+                     InvalidSeatPositionError, ParseError, StichError, UnknownCardError, VariantError, close_matches,
+                     did_you_mean, integral, is_whole_number)
 from .formats.tbn import (BRIDGE_DEAL_EXPECTED, PlaySection, Record, Tag, Token, bridge_deal_said,
                           is_bridge_deal)
 from .games import games_with, get_game
@@ -271,7 +271,7 @@ class Position:
             board = self.record.get("Board")
             if board:
                 return f"board {visible(board)}"
-            return f"{visible(str(self.record.source))}:{self.record.line}"
+            return f"{shown_name(self.record.source)}:{self.record.line}"
         return "position"
 
 

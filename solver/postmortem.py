@@ -382,13 +382,15 @@ def no_cost_line(document: Mapping[str, Any]) -> str | None:
     nothing could move the value (a Tout lost in trick 1, by the score) every card keeps it, so it is no praise of
     the play. None where a card is graded worse than ``ok`` or lost a bonus (by points a bonus lost at cost 0 is a
     blunder), or there are no cards; by the score the card points the cards cost (``points_cost``) are added, as a
-    line saying nothing was lost would hide them."""
+    line saying nothing was lost would hide them: in Kratzen, which has no card points, the movers' own tricks, as
+    the table's ``cost (tricks)`` column names them."""
     cards = document["cards"]
     if not cards or any(card["cost"] or card["grade"] != "ok" or card["bonuses_lost"] for card in cards):
         return None
     line = f"every card kept the double-dummy value: none cost anything in {measure_words(document['measure'])}"
     points = sum(card.get("points_cost") or 0 for card in cards)
-    return line + (f" (card points lost: {points})" if points else "")
+    lost = "tricks" if document["measure"] in OWN_MEASURES else "card points"
+    return line + (f" ({lost} lost: {points})" if points else "")
 
 
 def lost_value_line(document: Mapping[str, Any]) -> str | None:

@@ -33,7 +33,7 @@ from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_by_j
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
-                     OtherCountResumed, StichError, StichWarning, integral, is_whole_number)
+                     OtherCountResumed, StichError, StichWarning, integral, is_whole_number, shown_name)
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import (FIGURE_SPACE, decimal_text, in_table_cell, interval_words, measure_words,
@@ -1090,8 +1090,9 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
 
     try:
         if journal is not None:
+            journal_name = shown_name(journal.path)
             for number, span, document in journal.done_lines():
-                add(read(document, f"{journal.path}:{number}:1"))
+                add(read(document, f"{journal_name}:{number}:1"))
                 done.add(span)  # the journal yields each sample once
             if next(done.gaps(samples), None) is not None:
                 journal.check_room("no sample of this analysis solved")  # not for nothing on a full disk
@@ -1116,9 +1117,9 @@ def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]
     counts = " and ".join(f"{other.get('samples'):,}" if isinstance(other.get("samples"), int) else str(other)
                           for other in others)
     runs = "a run" if len(others) == 1 else "runs"
-    return (f"{path}: {theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts} resumed in a run of "
-            f"{samples:,} (sample k is the same whatever their number): {read:,} read back, {samples - read:,} left to "
-            "solve")
+    return (f"{shown_name(path)}: {theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts} resumed in a "
+            f"run of {samples:,} (sample k is the same whatever their number): {read:,} read back, "
+            f"{samples - read:,} left to solve")
 
 
 def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str, Any]],
@@ -1135,8 +1136,8 @@ def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str
         return []
     held = journalled_samples(checkpoint, older).count()
     lacked = f"the {again:,} this run lacks are" if again > 1 else "the one this run lacks is"
-    return [(f"{checkpoint} holds {held:,} sample{'' if held == 1 else 's'} {written}: {lacked} solved again (the "
-             "old lines stay in the file)", StichWarning)]
+    return [(f"{shown_name(checkpoint)} holds {held:,} sample{'' if held == 1 else 's'} {written}: {lacked} solved "
+             "again (the old lines stay in the file)", StichWarning)]
 
 
 def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:

@@ -23,7 +23,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, SupportsIndex
 
-from .errors import StichError, escaped
+from .errors import StichError, escaped, shown_name
 from .limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
 from .files import json_text
 from .games.base import Objective
@@ -406,7 +406,8 @@ def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
     elif suffix == ".json":
         path.write_text(json_text(tree_document(graph)) + "\n", encoding="utf-8")
     else:
-        raise StichError(f"{path}: the tree is written as {', '.join(FORMATS)}, not {suffix or 'no suffix'}")
+        raise StichError(f"{shown_name(path)}: the tree is written as {', '.join(FORMATS)}, not "
+                         f"{suffix or 'no suffix'}")
     return path
 
 

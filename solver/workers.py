@@ -1027,8 +1027,8 @@ def run_dask(jobs: Iterable[Any], task: Callable[..., Any], args: tuple, on_resu
 
 def _killed_jobs(pending: dict[Any, Any], error: BaseException) -> list[Any]:
     """The jobs of ``pending`` (future: job, in the order sent) the scheduler gave up on when ``error`` is Dask's
-    KilledWorker: every task on the worker when it died is given up at once, the queued beside the running, so the
-    one ``error`` names need not be the one that killed it."""
+    KilledWorker: every task on the worker when it died is given up at once, the queued, and one finished whose news
+    had not reached the scheduler, beside the running, so the one ``error`` names need not be the one that killed it."""
     if type(error).__name__ != "KilledWorker":
         return []
     key = getattr(error, "task", None)

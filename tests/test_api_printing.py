@@ -42,6 +42,20 @@ def test_card_values_print_by_name_and_stay_pack_indices(valat, how):
     assert copy == result and repr(copy.card_values) == repr(result.card_values)
 
 
+def test_a_solve_result_prints_under_the_heading_of_what_was_solved_as_jupyter_shows_it():
+    """``print(solve(...))`` began with the value, with no word of the deal, contract or objective, where Jupyter's
+    view is headed by the position's diagram heading: both now say which deal and contract, then the objective."""
+    position = next(solver.read_positions(VALAT.parent / "schafkopf.tbn"))
+    result = solver.solve(position, "game", cards=True)
+    lines = str(result).splitlines()
+    assert lines[0] == result.heading == "board 1: Schafkopf Rufer G, declarer 1 (declarers 1+3); rules: " \
+        "runaway_count_at=deal"
+    assert lines[1] == "game for 1+3: 105 (28 won already + 77 from the rest); needs 61: yes"
+    assert f'<p style="font-weight:bold">{result.heading}</p><p>{lines[1]}</p>' in result._repr_html_()
+    untitled = dataclasses.replace(result, heading="")  # a result made by hand: its answer alone
+    assert str(untitled).splitlines()[0] == lines[1]
+
+
 def test_a_result_made_without_a_pack_keeps_plain_indices():
     made = solver.SolveResult(objective=solver.Objective("points", frozenset({0}), "points"), achieved=0, future=3,
                               card_values=(CardValue(4, 3),))
@@ -206,11 +220,14 @@ def cells(html: str) -> list[list[str]]:
 
 
 def test_a_contract_table_renders_in_jupyter_as_stich_table_prints_it():
-    """``contract_table`` gives a ContractTable (a list of its entries) that prints a row an entry and renders in a
-    notebook as the command's table, not as the list's repr, a dataclass dump a row."""
+    """``contract_table`` gives a ContractTable (a list of its entries) that prints under the command's title a row an
+    entry and renders in a notebook as the command's table under that title, not as the list's repr, a dataclass dump
+    a row."""
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     table = solver.contract_table(position, settlement=True)
-    assert isinstance(table, list) and table == list(table) and str(table).splitlines()[0] == str(table[0])
+    assert isinstance(table, list) and table == list(table)
+    assert str(table).splitlines()[:2] == ["Double-dummy contract table", str(table[0])]
+    assert _Cells(table._repr_html_()).paragraphs[0] == "Double-dummy contract table"
     rows = cells(table._repr_html_())
     assert rows[0] == ["contract", "declarer", "side", "value", "needs", "result", "settlement"]
     assert rows[1] == ["Normal T20", "1", "1+2", "67", "45", "won", "+4"] == cells(table[0]._repr_html_())[1]
@@ -258,7 +275,7 @@ def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
     """Each BonusCheck and DealtBonus renders in Jupyter as its ``stich check`` row: the bonus, for whom, what,
     and the answer its ``str`` gives; check_bonuses' list (a BonusChecks) as the table of them all."""
     checks = solver.check_bonuses(valat)
-    assert isinstance(checks, list) and str(checks).splitlines() == [str(check) for check in checks]
+    assert isinstance(checks, list) and str(checks).splitlines() == ["Bonuses"] + [str(check) for check in checks]
     table = cells(checks._repr_html_())
     assert table[0] == ["bonus", "for", "what", "forced alone?"] and len(table) == 1 + len(checks)
     assert table[1:] == [list(check.cells()) for check in checks]
@@ -291,6 +308,7 @@ def test_a_contract_table_s_settlement_column_is_explained_under_it_with_its_uni
     legend = "settlement: the declaring side's double-dummy net score in game units, without announcements"
     title = "Double-dummy contract table; rules: runaway_count_at=deal"  # board 1's [Variant]
     assert table.pot is None and _Cells(table._repr_html_()).paragraphs == [title, legend]
+    assert table.title() == title and str(table).splitlines()[0] == title  # one title for the print and the view
     assert legend in CliRunner().invoke(app, ["table", str(schafkopf), "-b", "1"]).stdout.splitlines()
     assert _Cells(solver.contract_table(next(solver.read_positions(schafkopf)))._repr_html_()).paragraphs == [
         title]  # no column, no legend
@@ -335,7 +353,7 @@ def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
     bonuses = solver.dealt_bonuses(next(solver.read_positions(zwanzigerrufen)))
     assert isinstance(bonuses, list) and bonuses == list(bonuses) and [b.bonus for b in bonuses] == ["trull",
                                                                                                      "four_kings"]
-    assert str(bonuses).splitlines() == [str(bonus) for bonus in bonuses]
+    assert str(bonuses).splitlines() == ["Bonuses the cards decide (no search)"] + [str(bonus) for bonus in bonuses]
     shown = _Cells(bonuses._repr_html_())
     assert shown.paragraphs == ["Bonuses the cards decide (no search)"]
     assert shown.rows == [["bonus", "for", "what", "forced alone?"],
@@ -346,7 +364,7 @@ def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
     document = json.loads(CliRunner().invoke(app, ["check", str(zwanzigerrufen), "-b", "1", "--json"]).stdout)
     assert [[bonus["bonus"], "-", bonus["description"], f"no - {bonus['reason']}"]
             for bonus in document["dealt_bonuses"]] == shown.rows[1:]  # what the command's rows are made from
-    assert type(bonuses[:1]) is type(bonuses) and str(bonuses[:1]) == str(bonuses[0])
+    assert type(bonuses[:1]) is type(bonuses) and str(bonuses[:1]).splitlines()[1:] == [str(bonuses[0])]
     none = solver.dealt_bonuses(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
     assert none == [] and str(none) == "no bonus of this contract is decided by the cards alone"
     assert _Cells(none._repr_html_()).paragraphs == [str(none)] and "<table" not in none._repr_html_()
@@ -581,9 +599,10 @@ def test_a_slice_or_copy_of_a_result_list_prints_as_the_whole_does():
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
     table = solver.contract_table(kratzen)
     for part in (table[:1], table.copy(), table[:1] + table[:1]):
-        assert type(part) is type(table) and str(part).startswith("Trump E  attacker 1") and part._repr_html_()
+        assert type(part) is type(table) and part._repr_html_()
+        assert str(part).startswith("Double-dummy contract table\nTrump E  attacker 1")
     checks = solver.check_bonuses(next(solver.read_positions(VALAT)))
-    assert type(checks[:1]) is type(checks) and str(checks[:1]) == str(checks[0])
+    assert type(checks[:1]) is type(checks) and str(checks[:1]) == f"Bonuses\n{checks[0]}"
     assert type(table[0]).__name__ == "TableEntry" and table[:1] == list(table)[:1]
 
 
@@ -688,13 +707,14 @@ def test_bonus_checks_print_and_render_the_notes_stich_check_prints_under_its_ta
     checks = solver.check_bonuses(next(solver.read_positions(pagat)))
     note = ("note: pagat_beaten is scored as the announced pagat_ultimo (RULES.md 1.7: an announcement settles its "
             "bonus)")
-    assert str(checks).splitlines() == [str(check) for check in checks] + [note]
+    assert str(checks).splitlines() == ["Bonuses"] + [str(check) for check in checks] + [note]
     shown = _Cells(checks._repr_html_())
     assert shown.paragraphs == ["Bonuses", note] and len(shown.rows) == 1 + len(checks)
     printed = CliRunner().invoke(app, ["check", str(pagat)]).stdout
     assert note in " ".join(printed.split())  # the command's words (rich may fold the line)
     assert checks[:1].notes == checks.notes and str(checks[:1]).splitlines()[-1] == note
     kratzen = solver.check_bonuses(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
+    assert str(kratzen).splitlines()[0] == "Targets"  # a seat's own targets: the print's heading as the table's
     assert _Cells(kratzen._repr_html_()).paragraphs == [
         "Targets", "note: pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
     assert solver.check_bonuses(next(solver.read_positions(VALAT))).notes == ()

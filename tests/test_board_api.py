@@ -31,6 +31,7 @@ from solver.board import app as board_app
 from solver.diagram import display_order
 from solver.formats.tbn import NO_RECORDS
 from solver.board import session
+from solver.cli.board import STOPPED_BOARD
 from solver.workers import worker_settlement_engine
 from solver.board import create_app
 from solver.board.session import MAX_MOVES, MAX_RECORDS, card_face
@@ -300,6 +301,27 @@ def test_kratzen_tables_of_three_to_six(seats):
     assert scored["objective"] == "score" and scored["maximiser"] == str(view["declarer"])
     assert scored["cards"] == result.card_names() and scored["total"] == result.total
     assert any(scored["cards"].values())  # a pot of 24: the attacker's payment is not 0 everywhere
+
+
+def test_values_give_a_search_s_time_only_where_there_was_a_search():
+    """A finished deal's values line showed `` · 0 ms``: no search was made, and its time was a bookkeeping
+    figure. ``seconds`` is null there (and at a last card, the only one left), which the page shows as no time."""
+    from solver.board.session import values_document
+
+    position = next(solver.read_positions(Path(__file__).resolve().parents[1] / "examples" / "schafkopf.tbn"))
+    seen = []
+    while True:
+        result = solver.solve(position, "points", cards=True)
+        document = values_document(position, "points", result)
+        seen.append((len(position.legal_cards()) if not position.state.is_over else 0, document["nodes"],
+                     document["seconds"]))
+        if position.state.is_over:
+            break
+        position = position.play(result.best_cards()[0])
+    assert seen[0][1] > 0 and isinstance(seen[0][2], float)  # a search: its time
+    assert seen[-2][0] == 1 and seen[-2][1:] == (0, None)  # the last card, the only one: no search
+    assert seen[-1] == (0, 0, None)  # the finished deal
+    assert all((seconds is None) == (nodes == 0) for _, nodes, seconds in seen)
 
 
 def test_values_are_the_engines_and_the_default_is_the_score():
@@ -904,7 +926,7 @@ def test_a_big_file_parses_while_the_board_answers_others(monkeypatch, tmp_path,
 
     def parse_when_answered(text, name):
         parsing.set()
-        answered.wait(10)  # on the event loop this wait would time out: the other request cannot be answered
+        answered.wait(60)  # on the event loop this wait would time out: the other request cannot be answered
         order.append("parsed")
         return iter_records(text, name=name)
 
@@ -1260,6 +1282,38 @@ def test_the_command_refuses_a_time_limit_that_is_no_number():
     assert "Invalid value for '--time-limit': nan is not a number of seconds" in run.stderr
 
 
+def test_the_command_with_no_time_limit_says_none_and_a_question_is_answered():
+    """``stich board --time-limit 0`` is no limit: /api/start says ``null`` (not the engine clock's longest wait,
+    1,000,000 s, that a question's searches are timed by), and a question is answered; the default is 120 s."""
+    import httpx
+
+    process = _board_process(str(ZR), "--time-limit", "0")
+    try:
+        url = process.stdout.readline().strip()
+        start = _once_serving(lambda: httpx.get(url + "api/start", timeout=5)).json()
+        first = next(b for f in start["files"] for b in f["boards"] if b["id"] == start["open"])
+        values = httpx.post(url + "api/values", json={"board": start["open"], "moves": first["moves"],
+                                                      "objective": "points", "client": "t"},
+                            headers={"Origin": url.rstrip("/")}, timeout=60)
+    finally:
+        _ends_cleanly_on_sigterm(process)
+    assert start["time_limit"] is None
+    assert values.status_code == 200 and lines(values)[-1]["kind"] == "values", values.text
+    assert client().get("/api/start").json()["time_limit"] == 120.0
+
+
+def test_with_no_time_limit_a_stop_never_names_one():
+    """A question stopped with no limit was replaced (or the server is stopping); past the engine clock's longest
+    wait, the only other stop, the answer names that wait, not a limit of "1e+06 s" nobody gave."""
+    searches = board_app.Searches(board_app.EngineSolver(), None)
+    assert searches.question_seconds == 1_000_000.0
+    assert board_app.stopped_document(True, searches)["reason"] == "replaced by a newer question"
+    assert board_app.stopped_document(False, searches)["reason"] == ("the engine clock's longest wait (1,000,000 s) "
+                                                                     "ran out")
+    assert board_app.stopped_document(False, board_app.Searches(board_app.EngineSolver(), 0.5))["reason"] == (
+        "the time limit (0.5 s) ran out")
+
+
 def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_board():
     """``--host 192.0.2.1`` (an address of no interface here) is said to be no address of this machine, without the
     "another board? try --port 0" hint that no port helps with."""
@@ -1395,10 +1449,12 @@ def _board_process(*arguments: str) -> subprocess.Popen:
 
 
 def _ends_cleanly_on_sigterm(process: subprocess.Popen) -> None:
-    """The board ``process`` stopped by SIGTERM exits 0, with no traceback and no task left pending on stderr."""
+    """The board ``process`` stopped by SIGTERM exits 130 with the stop's line, as every command stopped so does,
+    with no traceback and no task left pending on stderr."""
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=60)
-    assert process.returncode == 0, stderr
+    assert process.returncode == 130, stderr
+    assert stderr.endswith(f"\nstich: board: stopped by the interrupt {STOPPED_BOARD}\n"), stderr
     assert "Task was destroyed" not in stderr and "Traceback" not in stderr, stderr
 
 
@@ -1442,7 +1498,7 @@ def test_the_command_on_every_address_is_reached_by_the_machines_address():
     finally:
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=20)
-    assert process.returncode == 0, stderr
+    assert process.returncode == 130, stderr
     assert f"serving on 0.0.0.0 port {port}, to other machines too: they open http://{address}:{port}/" in stderr
     assert "Traceback" not in stderr
 
@@ -1717,7 +1773,11 @@ def test_the_weli_is_named_on_its_face():
     assert cards["S6"]["label"] == "Weli" and [name for name, card in cards.items() if "label" in card] == ["S6"]
 
 
-def test_the_command_serves_the_board_and_stops_on_sigterm():
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_the_command_serves_the_board_and_stops_on_sigterm(sig):
+    """The board stopped by SIGTERM or Ctrl-C exited 0 and said nothing, against the exit codes of docs/cli.md:
+    uvicorn takes both signals for its own stop, then raises the one it took again to stich's handler, whose
+    KeyboardInterrupt the command took as a normal end. It exits 130 with the stop's line, as every command does."""
     process = _board_process(str(ZR))
     try:
         url = process.stdout.readline().strip()
@@ -1728,9 +1788,10 @@ def test_the_command_serves_the_board_and_stops_on_sigterm():
         assert start["files"][0]["file"] == "zwanzigerrufen.tbn"
         assert httpx.get(url + "api/start", headers={"Host": "evil.example"}).status_code == 421
     finally:
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(sig)
         _, stderr = process.communicate(timeout=20)
-    assert process.returncode == 0, stderr
+    assert process.returncode == 130, stderr
+    assert stderr.splitlines()[-1] == f"stich: board: stopped by the interrupt {STOPPED_BOARD}"
     assert "Traceback" not in stderr
 
 
@@ -1763,7 +1824,7 @@ def test_odds_left_mid_stream_leave_nothing_behind():
 
 def test_ctrl_c_stops_a_search_that_is_running_at_once():
     """Ctrl-C while a page's odds are streaming stops their search before uvicorn waits for the open connections:
-    the stream ends with a "stopped" line saying why, never the odds of all 2,000 deals, and the board exits 0 with
+    the stream ends with a "stopped" line saying why, never the odds of all 2,000 deals, and the board exits 130 with
     no traceback."""
     import httpx
 

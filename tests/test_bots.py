@@ -1154,10 +1154,29 @@ def test_the_cli_match_says_on_stderr_and_in_its_report_that_a_resume_mixed_buil
     text = run(*args)  # nothing left to play: the report alone says it
     said = "boards by 2 engine builds: 1 by "
     assert "resuming" not in text.stderr
+    # the report says the fact; what to do about it is a message, on stderr alone
     assert "note: " + said in text.stdout and "(this one), 1 by 0123456789ab (a checkpoint resumed after an " \
-        "upgrade); a new --checkpoint FILE plays the match on one build" in text.stdout
-    assert "stich: match: " + said in text.stderr
+        "upgrade)\n" in text.stdout and "--checkpoint" not in text.stdout
+    assert "stich: match: " + said in text.stderr and text.stderr.endswith(
+        "(a checkpoint resumed after an upgrade); a new --checkpoint FILE plays the match on one build\n")
     assert "stich: match: " + said in run(*args, "--json").stderr
+
+
+def test_a_kratzen_match_without_a_pot_says_its_settlements_say_nothing_in_text_and_json():
+    """The text report notes a pot of 0 under its heading, as solve's does; ``--json``, whose document has no notes,
+    said it nowhere: there it is said on stderr, and stdout is the document alone."""
+    import json
+
+    from test_cli import run
+
+    args = ("match", "--game", "kratzen", "--bots", "random,random,random", "-n", "2", "-j", "1")
+    note = "pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot CHIPS)"
+    text = run(*args)
+    assert f"\nnote: {note}\n" in text.stdout and text.stderr == ""
+    document = run(*args, "--json")
+    assert document.stderr == f"stich: match: {note}\n"
+    assert json.loads(document.stdout)["pot"] is None
+    assert run(*args, "--json", "--pot", "6").stderr == ""
 
 
 def test_one_sampling_bot_has_one_name_however_its_count_is_spelled():
@@ -2070,3 +2089,30 @@ def test_play_out_on_two_threads_leaves_sys_stdout_as_it_was():
         assert sys.stdout is printed
     assert sys.stdout is before and ends == [32, 32]
     assert printed.getvalue().count("thinking") == 2 * 8  # seat 1's eight cards in each deal
+
+
+def test_an_interrupt_before_a_resumed_match_on_two_workers_hands_out_a_board_is_its_usual_stop(tmp_path, monkeypatch,
+                                                                                                  two_worker_cores):
+    """An interrupt after the checkpoint's check and before any board went to a worker (its deals resumed, its
+    builds' notice said) ended ``-j 2`` with an UnboundLocalError from the interrupt's own handler: a traceback and
+    exit 1. It is the match's usual stop: the resumed deals reported, exit 130 with the stop's line."""
+    from test_cli import run
+
+    import solver.match as match
+
+    journal, _ = _kratzen_checkpoint(tmp_path, 2)
+    resumed = 2 * 4  # its two boards, each in four rotations
+
+    def interrupted(built):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(match, "resumed_builds_text", interrupted)
+    seen = []
+    with pytest.raises(KeyboardInterrupt):
+        play_match("kratzen", [RandomBot(seed=3)] * 4, boards=3, seed=3, pot=10, workers=2, checkpoint=journal,
+                   progress=lambda so_far, total: seen.append(so_far))
+    assert [(result.stopped, result.deals_played) for result in seen] == [("interrupt", resumed)]
+    stopped = run(*RANDOM_KRATZEN[:-4], "2", *RANDOM_KRATZEN[-3:], "-n", "3", "--checkpoint", journal, code=130)
+    assert stopped.stderr.splitlines() == [
+        f"stich: match: stopped by the interrupt after {resumed} deals: the match so far is printed, said as such; "
+        f"the boards played whole are kept in {journal}: rerun the command to resume"]

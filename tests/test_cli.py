@@ -1130,7 +1130,7 @@ def test_bench_takes_time_limit_as_every_command_does_and_limit_still():
     assert "--time-limit SECONDS" in page and "--limit" not in page
     both = run("bench", "-g", "kr", "-n", "1", "--time-limit", "5", "--limit", "4", code=2)
     assert "give --time-limit alone (--limit is its old name)" in both.stderr
-    assert "nan is not a number of seconds" in run("bench", "-g", "kr", "--limit", "nan", code=2).stderr
+    assert "nan is not a number of seconds (0 is no limit)" in run("bench", "-g", "kr", "--limit", "nan", code=2).stderr
 
 
 def test_bench_names_its_count_and_its_file_as_the_other_commands_do(tmp_path):
@@ -2918,13 +2918,22 @@ def test_output_for_an_encoding_without_suit_signs_shows_letters():
 
 
 def test_check_at_an_ascii_stdout_writes_the_skus_not_sk_question_mark():
-    # the Mondfang's "catches it with the Sküs" is not "Sk?s" at PYTHONIOENCODING=ascii: descriptions
+    # the Mondfang's "the Sküs wins a trick" is not "Sk?s" at PYTHONIOENCODING=ascii: descriptions
     # and reasons go through the same ASCII fallbacks as the report's signs
     process = _stich("check", str(EXAMPLES / "valat.tbn"), PYTHONIOENCODING="ascii")
     assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
-    assert "catches it with the Skus" in process.stdout and "Sk?s" not in process.stdout
-    assert "catches it with the Sküs" in _stich("check", str(EXAMPLES / "valat.tbn"),
-                                                PYTHONIOENCODING="utf-8").stdout
+    assert "the Skus wins a trick" in process.stdout and "Sk?s" not in process.stdout
+    assert "the Sküs wins a trick" in _stich("check", str(EXAMPLES / "valat.tbn"), PYTHONIOENCODING="utf-8").stdout
+
+
+def test_check_mondfang_row_for_the_side_that_holds_no_skus():
+    # board 6: seat 1 holds the Sküs and his partner seat 2 the Mond; seat 3 plays the Pagat now and leads T6 to the
+    # last trick, where TS wins over T21: a Mondfang 3+4 force, though neither of them holds the Sküs
+    done = _stich("check", str(EXAMPLES / "zwanzigerrufen.tbn"), "--board", "6", "--json")
+    assert done.returncode == 0, done.stderr
+    (mondfang,) = [row for row in json.loads(done.stdout)["checks"] if row["bonus"] == "mondfang"]
+    assert mondfang["side"] == [3, 4] and mondfang["can_force"] is True
+    assert mondfang["description"] == "the Sküs wins a trick with the Mond in it, charged to the Mond's side (Mondfang)"
 
 
 def test_output_in_the_c_locale_without_utf8_mode_does_not_fail():
@@ -3327,8 +3336,9 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path, signum):
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                env={k: v for k, v in os.environ.items() if k != "COLUMNS"},
                                preexec_fn=signals_as_a_shell_gives_them)
-    deadline = time.monotonic() + 120
-    while not (tmp_path / "c.jsonl").exists() and time.monotonic() < deadline:
+    # once its first line is written: the file is made a moment before, by the same first write's open
+    journal, deadline = tmp_path / "c.jsonl", time.monotonic() + 120
+    while not (journal.exists() and journal.read_bytes().count(b"\n")) and time.monotonic() < deadline:
         time.sleep(0.1)
     process.send_signal(getattr(signal, signum))
     out, err = process.communicate(timeout=120)
@@ -3872,9 +3882,13 @@ def test_check_says_why_kratzen_targets_cannot_all_be_met_with_four_seats_or_mor
 @pytest.mark.parametrize("command", [["show"], ["solve"], ["check"], ["score"], ["table"], ["postmortem"],
                                      ["tree", "-d", "1"], ["analyse", "--seat", "2"]])
 def test_a_record_number_past_what_a_file_can_hold_is_a_usage_error(command: list[str]) -> None:
-    """``--record 99999999999999999999`` was a traceback (itertools.islice takes at most sys.maxsize)."""
+    """``--record 99999999999999999999`` was a traceback (itertools.islice takes at most sys.maxsize). The bound is
+    said when passed, not in the help, where it read [1<=x<=9223372036854775807]."""
     result = run(*command, "--record", "99999999999999999999", EXAMPLES / "kratzen.tbn", code=2)
-    assert "99999999999999999999 is not in the range 1<=x<=" in result.stderr
+    assert ("99999999999999999999 is more records than a file can hold (at most 9,223,372,036,854,775,807)"
+            in " ".join(result.stderr.split()))
+    help_text = " ".join(run(command[0], "--help").stdout.split())
+    assert "[x>=1]" in help_text and "9223372036854775807" not in help_text
 
 
 def _records_with_one_systematic_error(path: Path, count: int, good_every: int) -> None:
@@ -4079,7 +4093,7 @@ def test_every_non_ascii_character_has_a_readable_ascii_fallback():
         assert done.stdout.isascii() and "?" not in done.stdout and "Spiela Grosse.tbn" in done.stdout
         # the C locale reads the name's bytes as undecodable and writes them back as they came: the rest is ASCII
         done = _stich("check", str(EXAMPLES / "valat.tbn"), **c_locale)
-        assert done.returncode == 0 and done.stdout.isascii() and "catches it with the Skus" in done.stdout
+        assert done.returncode == 0 and done.stdout.isascii() and "the Skus wins a trick" in done.stdout
         # stderr quotes what was typed: a letter escaped, as Python does (ä.tbn and a.tbn stay apart), a sign read
         said = _stich("solve", str(Path(folder) / "fehlt-ä.tbn"), PYTHONIOENCODING="ascii")
         assert said.returncode == 1 and "fehlt-\\xe4.tbn" in said.stderr and "?" not in said.stderr

@@ -187,6 +187,58 @@ def test_ctrl_c_in_a_match_says_how_far_it_got_and_how_to_resume(tmp_path) -> No
     assert (int(said[1]), said[4]) == (len(match["deals"]), str(checkpoint))
 
 
+def test_ctrl_c_in_a_match_on_two_workers_names_the_boards_it_stopped(tmp_path) -> None:
+    """On one worker the line names the bot whose ``choose`` the interrupt stopped; on two it named nothing. The
+    workers ignore Ctrl-C and are stopped by the parent, which never learns which bot they waited for: the line
+    names the boards in play there, left out unfinished."""
+    out, checkpoint = tmp_path / "match.json", tmp_path / "match.jsonl"
+    code, text = ctrl_c_on_a_terminal(["match", "--game", "zwanzigerrufen", "--bots", "sampling:5,random,random,random",
+                                       "-n", "20", "-j", "2", "--json", "--checkpoint", str(checkpoint)],
+                                      lambda _: checkpoint.exists() and checkpoint.stat().st_size > 0, stdout=out)
+    assert code == 130 and "Traceback" not in text, text[-2000:]
+    match = json.loads(out.read_text())
+    assert match["stopped"] == "interrupt" and match["deals"], match
+    said = re.search(r"stich: match: stopped by the interrupt after (\d+) deals \(boards? ([\d, and]+) (was|were) in "
+                     r"play on the workers: left out, unfinished\): the match so far is printed", text)
+    assert said is not None, text[-1000:]
+    in_play = {int(board) for board in re.findall(r"\d+", said[2])}
+    assert int(said[1]) == len(match["deals"])
+    assert not in_play & {deal["board"] for deal in match["deals"]}  # boards stopped unfinished: none of them written
+
+
+#: A match on two workers run to the end, with a SIGINT sent as the interpreter tears down: by an object of the main
+#: module as it is freed, after the exit's own steps, where it used to kill the finished process.
+_SIGNALLED_IN_THE_TEARDOWN = """
+import os, signal, sys
+import cli.startup
+cli.startup._last_exit_step_registered = {unguarded}
+
+class SignalledWhenFreed:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+
+signalled_when_freed = SignalledWhenFreed()
+sys.argv[1:] = ["match", "--game", "schafkopf", "--bots", "random,random,random,random", "-n", "2", "-j", "2"]
+from cli.main import main
+main()
+"""
+
+
+@pytest.mark.parametrize("unguarded", [False, True])
+def test_ctrl_c_as_a_finished_match_exits_leaves_its_exit_code(unguarded) -> None:
+    """Ctrl-C as a ``-j 2`` match finished once gave exit -2: the interpreter's teardown puts every signal with a
+    Python handler back to its default, and a SIGINT then killed the process. stich's last exit step ignores its
+    stop signals, so the finished match exits 0 with its report (``unguarded``: without that step, the death the
+    test reproduces)."""
+    process = subprocess.run([sys.executable, "-c", _SIGNALLED_IN_THE_TEARDOWN.format(unguarded=unguarded)],
+                             capture_output=True, text=True, cwd=ROOT, preexec_fn=signals_as_a_shell_gives_them)
+    if unguarded:
+        assert process.returncode == -signal.SIGINT, process.stderr
+    else:
+        assert process.returncode == 0 and process.stderr == "", process.stderr
+        assert "95% intervals over 2 boards" in process.stdout
+
+
 def test_ctrl_c_in_analyse_of_a_file_says_the_record_is_printed_in_part(tmp_path) -> None:
     """``analyse FILE`` prints the analysis of the samples solved so far (said as such) of the record it stopped in:
     the record loop's line says so, not that the record went unanswered."""
@@ -281,8 +333,7 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path, unbuffe
     with _writing_into_a_small_pipe(arguments, preexec_fn=signals_as_a_shell_gives_them,
                                     env=_environment(unbuffered)) as (process, _):
         _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
-        process.send_signal(signal.SIGINT)
-        time.sleep(0.3)
+        _interrupt_taken(process.pid, lambda: process.send_signal(signal.SIGINT), "the pipe")
         for _ in range(3):  # the second cuts the write; the third, a double press, is ignored by the stop
             process.send_signal(signal.SIGINT)
             time.sleep(0.01)
@@ -343,8 +394,6 @@ def test_a_second_ctrl_c_that_cuts_deal_on_a_full_pipe_writes_no_piece_twice_and
     written and counted, then a second that cuts the write. A write cut partway must neither go out again (a buffer
     that never learned how much of it went) nor leave a counted deal out unsaid: what arrives is the uninterrupted
     run's start, byte for byte, once the reader reads it all, and the stop's line counts no deal that did not."""
-    import time
-
     arguments = [sys.executable, "-c", "from cli.main import main; main()", "deal", "-g", "schafkopf", "-n", "400",
                  "--seed", "5"]
     environment = _environment(unbuffered)
@@ -353,8 +402,8 @@ def test_a_second_ctrl_c_that_cuts_deal_on_a_full_pipe_writes_no_piece_twice_and
     with _writing_into_a_small_pipe(arguments, cwd=ROOT, preexec_fn=signals_as_a_shell_gives_them,
                                     env=environment) as (process, read):
         _wait_until_blocked_writing(process.pid, "the pipe", _popen_ended(process))
-        process.send_signal(signal.SIGINT)  # held: the deal's write and its count go together
-        time.sleep(0.3)
+        # held: the deal's write and its count go together
+        _interrupt_taken(process.pid, lambda: process.send_signal(signal.SIGINT), "the pipe")
         process.send_signal(signal.SIGINT)  # cuts the write
         while chunk := os.read(read, 1 << 16):
             received += chunk
@@ -560,10 +609,9 @@ def _many_records(tmp_path: Path) -> list[str]:
 
 def _on_a_stalled_terminal(arguments: list[str], unbuffered: bool, presses: int) -> tuple[int, str]:
     """``arguments`` run on a pty (``python -u`` or not): with no ``presses``, read all along; else not read until
-    the command waits on the full terminal and ``presses`` Ctrl-C came, 0.3 s apart. Its exit code and all it
-    showed."""
+    the command waits on the full terminal and ``presses`` Ctrl-C came, each once it took the one before. Its exit
+    code and all it showed."""
     import pty
-    import time
 
     environment = _environment(unbuffered)
     pid, terminal = pty.fork()
@@ -579,10 +627,9 @@ def _on_a_stalled_terminal(arguments: list[str], unbuffered: bool, presses: int)
                 with contextlib.suppress(ProcessLookupError):  # one that exited was waited for: gone
                     os.kill(pid, signal.SIGKILL)
                 raise
-            for press in range(presses):
-                if press:
-                    time.sleep(0.3)
-                os.killpg(pid, signal.SIGINT)
+            for _ in range(presses - 1):
+                _interrupt_taken(pid, lambda: os.killpg(pid, signal.SIGINT), "the terminal")
+            os.killpg(pid, signal.SIGINT)
         shown = read_pty(terminal, 120)
         _, status = os.waitpid(pid, 0)
     finally:
@@ -639,6 +686,33 @@ def _wait_until_blocked_writing(pid: int, output: str, ended: Callable[[], str])
     if blocked is None and Path("/proc/self/stat").exists():
         pytest.fail(f"the process exited before it blocked writing to {output}: {ended()}")
     pytest.skip(f"the process was not seen blocked writing to {output} within 20 s (last seen: {seen})")
+
+
+def _wakes(pid: int) -> int:
+    """How often process ``pid`` has gone to sleep of its own accord (/proc/PID/status), 0 where that cannot be read."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    found = re.search(r"^voluntary_ctxt_switches:\s*(\d+)", status, re.MULTILINE)
+    return int(found[1]) if found else 0
+
+
+def _interrupt_taken(pid: int, send: Callable[[], None], output: str) -> None:
+    """``send()`` a Ctrl-C to process ``pid``, blocked writing to ``output``, and return once it took it: it woke and
+    blocked in the write again, its handler run (polled for up to 20 s). Two Ctrl-C sent closer than the child runs
+    its handler are one to it, so the second follows the first's taking, not a fixed time."""
+    import time
+
+    before = _wakes(pid)
+    send()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        blocked, _ = _where_it_waits(pid)
+        if blocked is None or (blocked and _wakes(pid) > before):
+            return
+        time.sleep(0.01)
+    pytest.fail(f"process {pid} did not take the interrupt and block writing to {output} again within 20 s")
 
 
 def _popen_ended(process: subprocess.Popen[str]) -> Callable[[], str]:

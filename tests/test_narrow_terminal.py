@@ -697,3 +697,42 @@ def test_a_rich_without_the_layout_steps_the_notes_read_moves_the_long_texts_bel
     monkeypatch.setattr(render, "_rich_column_widths", lambda console, table: None)
     table, notes = render.noted_table(console, make, wrapping=True)
     assert notes.moved and notes.notes == ["valat_against + pagat_ultimo together (handed over)"]
+
+
+def test_kratzen_by_the_score_fits_60_columns_with_no_figure_or_grade_folded(tmp_path):
+    """Kratzen graded by the score has one more column, ``cost (tricks)``: at 60 columns its card table folded
+    ``-14`` into ``-1``/``4`` and ``blunder`` into ``blund``/``er`` (its least width 63). The column takes ``(tr.)``
+    where it needs it, as ``(pts)`` for card points. Board 1 of examples/kratzen.tbn, seat 1 leading trumps into
+    seat 3's SK: the attacker's payment falls from 4 to -14 chips, and seat 3's EK lets it back up."""
+    record = tmp_path / "kratzen.tbn"
+    record.write_text('[Game "Kratzen"]\n[Seats "3"]\n[Pot "8"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
+                      '[Contract "Trump S"]\n[Declarer "1"]\n[Play "1"]\nSU S7 SK\nEK EO HU\nHO SZ HA\nE9 GA G8\n*\n',
+                      encoding="utf-8")
+    lines = _on_terminal("postmortem", "--objective", "score", str(record), width=60)
+    assert not _too_wide(lines, 60), _too_wide(lines, 60)
+    header = next(line for line in lines if line.lstrip().startswith("# trick")).split()
+    assert header[4:8] == ["from", "to", "cost", "(tr.)"], header
+    rows = {line.split()[0]: line.split() for line in lines if line[:2].strip().isdigit() and len(line.split()) > 8}
+    assert rows["1"][3:] == ["SU", "4", "-14", "18", "1", "blunder", "EO", "E9", "yes"]
+    assert rows["4"][3:] == ["EK", "-14", "4", "18", "0", "blunder", "G8", "HO"]
+
+
+def test_a_number_alone_in_a_cell_never_folds():
+    """Folding a too-wide table's longest words to fit a narrow terminal split a payment ``+156`` into ``+15`` over
+    ``6`` and a value ``-14`` into ``-1`` over ``4``, read as other numbers: a number is kept whole as a figure with
+    its interval is, a word beside it folding (``blunder``), or the table printed at its least width."""
+    import io
+
+    from rich.table import Table
+
+    from cli import render
+
+    for width in (20, 18, 17):
+        table = Table("#", "to", "grade", "better")
+        table.add_row("1", "-14", "blunder", "EO E9")
+        table.add_row("2", "+156", "ok", "")
+        console = render._DataConsole(file=io.StringIO(), width=width, highlight=False, markup=False,
+                                      color_system=None)
+        console.print(table)
+        cells = [line.split() for line in console.file.getvalue().splitlines()]
+        assert ["1", "-14"] == cells[2][:2] and ["2", "+156", "ok"] in cells, (width, cells)

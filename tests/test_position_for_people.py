@@ -309,10 +309,11 @@ def test_results_print_for_people_and_render_in_a_notebook():
     position = next(solver.read_positions(EXAMPLES / "valat.tbn"))
     result = solver.solve(position, "valat", cards=True, line=True)
     lines = str(result).splitlines()
-    assert lines[0] == "valat for seat 1: 10 (5 won already + 5 from the rest); needs 10: yes"
-    assert lines[1] == "the declaring side takes every trick (Valat)"
-    assert lines[2] == "seat 1's cards (value of the rest): T17 5, T16 5, SK 5, CK 5, HK 4"
-    assert lines[3].startswith("line: T17 ") and len(lines) == 4
+    assert lines[0] == "board 1: Zwanzigerrufen Solo, declarer 1"  # what was solved, as the notebook heads it
+    assert lines[1] == "valat for seat 1: 10 (5 won already + 5 from the rest); needs 10: yes"
+    assert lines[2] == "the declaring side takes every trick (Valat)"
+    assert lines[3] == "seat 1's cards (value of the rest): T17 5, T16 5, SK 5, CK 5, HK 4"
+    assert lines[4].startswith("line: T17 ") and len(lines) == 5
     html = result._repr_html_()
     assert html.startswith("<div>") and html.count("<tr>") == 1 + 5 and ">HK</td>" in html
     assert repr(result).startswith("<SolveResult valat; total 10")

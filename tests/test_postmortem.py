@@ -2132,3 +2132,25 @@ def test_where_the_deal_ended_and_the_card_points_lost_are_in_every_view(tmp_pat
     assert curve_document(analysis)["settled_after"] == {"card": 4, "trick": 1}
     by_points = analyse_play(position)  # by points the line has no card points to add: they are its measure
     assert no_cost_line(by_points.as_dict()) is None and by_points.cards[1].cost == 11
+
+
+# Kratzen board 3 of examples/kratzen.tbn played out as `stich solve --line` plays it, with a pot of 8: a Muss, no
+# trick payouts; the attacker takes one trick of the two he needs and pays 2P whatever he plays. Seat 2's SO in trick
+# 3 costs him a trick of his own (he keeps his target: SO's trick is not his only one), not a chip of the attacker's.
+KRATZEN_MUSS_PLAYED = ('[Game "Kratzen"]\n[Seats "4"]\n[Pot "8"]\n'
+                       '[Deal "1: EU E8 G8 SU / EK G7 SO S7 / S6 EO GK SZ / E7 GZ G9 HU"]\n'
+                       '[Contract "Trump H Muss"]\n[Declarer "1"]\n[Play "1"]\n'
+                       'EU EK EO E7\nG7 GK GZ G8\nS6 HU E8 SO\nSZ G9 SU S7\n*\n')
+
+
+def test_kratzen_by_the_score_says_tricks_lost_not_card_points(tmp_path):
+    """By the score a line saying no card cost anything adds what the cards cost beside it; Kratzen has no card
+    points, and the table's column is ``cost (tricks)``, so the line counts tricks too."""
+    record = tmp_path / "muss.tbn"
+    record.write_text(KRATZEN_MUSS_PLAYED, encoding="utf-8")
+    document = json.loads(run("postmortem", record, "--objective", "score", "--json").stdout)
+    assert [card["card"] for card in document["cards"] if card["points_cost"]] == ["SO"]
+    assert document["curve"] == [-16] * 17
+    line = "every card kept the double-dummy value: none cost anything in chips (tricks lost: 1)"
+    assert line in run("postmortem", record, "--objective", "score").stdout.splitlines()
+    assert no_cost_line(document) == line

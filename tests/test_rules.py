@@ -630,6 +630,8 @@ def test_mondfang_charged_to_the_t21_side_even_if_the_partner_caught_it():
     objective = start.rules.objective("mondfang")
     assert objective.maximiser == frozenset({2, 3})
     assert solve(start.state, objective).success is True
+    # the side it is for (3+4) holds no Sküs: the description says whom it is charged to, not who catches it
+    assert objective.description == "the Sküs wins a trick with the Mond in it, charged to the Mond's side (Mondfang)"
 
 
 def rule_book_legal(pack, hand: int, trick: tuple[int, ...], suit_solo: bool, flags: dict, reserved: bool) -> set[str]:

@@ -260,8 +260,9 @@ def test_a_generous_time_limit_gives_the_same_output_as_none(tmp_path, command, 
     path = path or _file(tmp_path, (8, "Normal"), (3, "Normal"))
     plain = run(*command, path, "-b", "1" if command == ["table"] else "8", "--json", code=0)
     limited = run(*command, path, "-b", "1" if command == ["table"] else "8", "--json", "--time-limit", "60", code=0)
-    assert limited.stderr == plain.stderr == ""
-    assert _answers(limited.stdout) == _answers(plain.stdout) and _answers(plain.stdout)
+    unlimited = run(*command, path, "-b", "1" if command == ["table"] else "8", "--json", "--time-limit", "0", code=0)
+    assert limited.stderr == unlimited.stderr == plain.stderr == ""  # 0 is no limit, as in every command
+    assert _answers(limited.stdout) == _answers(unlimited.stdout) == _answers(plain.stdout) and _answers(plain.stdout)
     text = run(*command, path, "-b", "1" if command == ["table"] else "8", code=0).stdout
     assert run(*command, path, "-b", "1" if command == ["table"] else "8", "--time-limit", "60", code=0).stdout == text
 
@@ -270,9 +271,9 @@ def test_a_generous_time_limit_gives_the_same_output_as_none(tmp_path, command, 
     (["score", "--time-limit", "5"], "only the double-dummy settlement (--dd) searches, so only it takes a time limit"),
     (["score", "--table-mb", "8"], "only the double-dummy settlement (--dd) searches, so only it takes a table size"),
     (["score", "--threads", "1"], "only the double-dummy settlement (--dd) searches, so only it takes threads"),
-    (["score", "--dd", "--time-limit", "nan"], "nan is not a number of seconds"),
-    (["table", "--time-limit", "inf"], "inf is not a number of seconds"),
-    (["table", "--time-limit", "0"], "0.0 is not in the range x>=0.001"),
+    (["score", "--dd", "--time-limit", "nan"], "nan is not a number of seconds (0 is no limit)"),
+    (["table", "--time-limit", "inf"], "inf is not a number of seconds (0 is no limit)"),
+    (["table", "--time-limit", "-1"], "-1.0 is not in the range 0 to 1,000,000 seconds (0 is no limit)"),
 ])
 def test_a_meaningless_time_limit_is_a_usage_error(args, said) -> None:
     # (and the other options of a search, where the command does not search)
@@ -285,6 +286,18 @@ def test_a_time_limit_under_the_reference_solver_is_a_usage_error(monkeypatch) -
     monkeypatch.setenv("STICH_IMPLEMENTATION", "python")
     result = run("table", EXAMPLES / "zwanzigerrufen.tbn", "--time-limit", "5", code=2)
     assert "the reference solver (STICH_IMPLEMENTATION=python) runs to the end and takes no time limit" in result.stderr
+
+
+def test_analyse_and_match_take_a_time_limit_under_the_reference_solver(monkeypatch) -> None:
+    """analyse and match look at their --time-limit between samples and boards, which the reference solver allows:
+    they stop at it and report what was done, as with the engine."""
+    monkeypatch.setenv("STICH_IMPLEMENTATION", "python")
+    analysed = run("analyse", EXAMPLES / "kratzen.tbn", "-b", "1", "--seat", "1", "-n", "5000", "-j", "1",
+                   "--time-limit", "0.5", code=0)
+    assert " of 5,000 samples (seed 1), stopped by the time limit" in analysed.stdout
+    played = run("match", "-g", "kratzen", "--bots", "sampling:2,random,random", "-n", "5000", "-j", "1",
+                 "--time-limit", "0.5", code=0)
+    assert "stopped by the time limit after" in played.stdout and "of 15000 deals" in played.stdout
 
 
 def _without_effort(document):
@@ -326,7 +339,7 @@ def test_the_help_shows_the_time_limit(command) -> None:
             "--time-limit SECONDS Time limit, in seconds, of each record's searches together: past it the record is "
             "said on stderr and not answered")
     assert said in text  # score's own words: a finished deal's score is still given
-    assert "[x>=0.001]" in text
+    assert "Without it, or 0: no limit. From 0 to 1,000,000 seconds." in text
 
 
 def _played_out(position: solver.Position) -> solver.Position:

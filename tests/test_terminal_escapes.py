@@ -185,7 +185,7 @@ def test_a_tree_of_such_a_record_from_a_file_named_not_in_utf8_reads_back_from_x
     assert back.nodes["root"]["note"] == "a\\x01b"
     if suffix == "graphml":  # GEXF keeps no graph attributes
         assert back.graph["board"] == "\\x1b[2J1\x9b\\x07\\x08\u202e[red]x[/red] ä♠"
-        assert back.graph["source"] == "ok\\udc9b31m\\udce9.tbn:3"
+        assert back.graph["source"] == "ok\\x9b31m\\xe9.tbn:3"
     assert tree.graph["board"] == BOARD  # the tree itself keeps the text
 
 
@@ -199,8 +199,10 @@ def test_json_text_escapes_del_even_in_ascii_and_stays_json_with_an_indent():
     assert json_text({"a": "x\x7fy"}) == '{"a": "x\\u007fy"}'
 
 
-def test_visible_escapes_the_surrogates_of_a_file_name_that_is_not_utf8():
-    assert visible(NOT_UTF8_NAME) == "ok\\udc9b31m\\udce9.tbn"
+def test_visible_writes_a_file_name_byte_that_is_not_utf8_as_that_byte():
+    """The surrogate os.fsdecode keeps a byte by is written as the byte (``\\x9b``), as the board wrote it; a
+    surrogate that stands for no byte keeps its own escape."""
+    assert visible(NOT_UTF8_NAME) == "ok\\x9b31m\\xe9.tbn"
     assert visible("\ud800x\udfff") == "\\ud800x\\udfff"
 
 
@@ -208,7 +210,7 @@ def test_a_solve_title_of_a_file_named_not_in_utf8_holds_no_raw_c1_byte(tmp_path
     path = tmp_path / NOT_UTF8_NAME
     path.write_bytes(RECORD.encode("utf-8"))
     out = printed("solve", path)
-    assert "ok\\udc9b31m\\udce9.tbn:" in out.splitlines()[0]
+    assert "ok\\x9b31m\\xe9.tbn:" in out.splitlines()[0]
     assert "\udc9b" not in out
 
 

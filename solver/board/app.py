@@ -36,8 +36,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import SearchStopped, StichError
+from ..errors import STDIN_NAME, SearchStopped, StichError, shown_name, visible, visible_lines
 from ..generate import DEFAULT_SEED
+from ..limits import DEFAULT_BOARD_TIME_LIMIT_S, MAX_LIMIT_S
 from ..postmortem import analyse_play
 from ..sampling import analyse_position
 from ..score_objective import objective_named
@@ -47,13 +48,13 @@ from ..api import _solve_checked
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
 from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_header, chosen_objective,
                       curve_document, file_text, file_name_for, graph_measure, named_file, new_deal,
-                      objective_seat, odds_document, pasted_bytes, saved_record, shown_name, too_large_text,
+                      objective_seat, odds_document, pasted_bytes, saved_record, too_large_text,
                       values_document, variant_by_game, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
 FIRST_SLICE = 1.0
 #: The default time limit of one question (card values, the post-mortem, the odds), in seconds.
-DEFAULT_TIME_LIMIT = 120.0
+DEFAULT_TIME_LIMIT = DEFAULT_BOARD_TIME_LIMIT_S
 #: The largest request body (an upload included), in bytes.
 DEFAULT_MAX_BODY = 2_000_000
 #: What an uploaded file without a name is called in messages and board labels.
@@ -79,10 +80,6 @@ MAX_SAMPLES = 2000
 MAX_QUESTIONS = 64
 
 T = TypeVar("T")
-
-
-#: What standard input (the FILE ``-``) is called in messages and board labels, as every command calls it.
-STDIN_NAME = "<stdin>"
 
 
 @dataclass
@@ -145,8 +142,11 @@ def stopped_document(replaced: bool, searches: Searches) -> dict[str, Any]:
     or the time limit."""
     if searches.stopping:
         return {"kind": "stopped", "reason": "the board is stopping"}
-    return {"kind": "stopped", "reason": "replaced by a newer question" if replaced
-            else f"the time limit ({searches.time_limit:g} s) ran out"}
+    if replaced:
+        return {"kind": "stopped", "reason": "replaced by a newer question"}
+    if searches.time_limit is None:  # only past the engine clock's longest wait
+        return {"kind": "stopped", "reason": f"the engine clock's longest wait ({MAX_LIMIT_S:,.0f} s) ran out"}
+    return {"kind": "stopped", "reason": f"the time limit ({searches.time_limit:g} s) ran out"}
 
 
 def failure_document(route: str, error: Exception) -> dict[str, Any]:
@@ -178,7 +178,8 @@ class Searches:
     that starts takes its core back from their helper (the process's core budget, ``engine.CORES``)."""
 
     engine: EngineSolver
-    time_limit: float
+    #: The seconds one question may take (``--time-limit``), None for no limit
+    time_limit: float | None
     graph_engine: CheckedEngine = field(default_factory=lambda: CheckedEngine(threads=1))
     search: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "stich-board-search"))
     analysis: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "stich-board-analysis"))
@@ -189,6 +190,12 @@ class Searches:
     max_questions: int = MAX_QUESTIONS
     #: Set once the server is stopping (:meth:`stop_all`): a question asked after it is refused, not searched.
     stopping: bool = False
+
+    @property
+    def question_seconds(self) -> float:
+        """The seconds the engine's clock gives one question: the time limit, or without one the longest wait the
+        clock takes (:data:`~solver.limits.MAX_LIMIT_S`, some 11.6 days), as a question's searches are timed by it."""
+        return MAX_LIMIT_S if self.time_limit is None else self.time_limit
 
     def claim(self, slot: str) -> threading.Event:
         """A stop event for a new question in ``slot``; the question it replaces is told to stop. A BoardError (503)
@@ -386,7 +393,7 @@ async def _client_left(request: Request) -> None:
 
 
 def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
-               port: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
+               port: int | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
                body_seconds: float = DEFAULT_BODY_SECONDS, engine: EngineSolver | None = None,
                allow_hosts: Sequence[str] = (), network: bool | None = None,
                variant: Mapping[str, object] | None = None, stdin: bytes | None = None) -> Guard:
@@ -399,7 +406,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     ``body_seconds`` to arrive. ``variant`` (``--variant``) overrides the ``[Variant]`` tags of the records of
     ``files`` and of uploads and pastes alike, flag by flag, as every command's ``--variant`` does (one rule, so that
     a file opens the same named or uploaded); a deal of a game it has flags of is dealt and played under them.
-    ``stdin``: the text of the FILE ``-`` (standard input, which the command reads once), served from memory."""
+    ``stdin``: the text of the FILE ``-`` (standard input, which the command reads once), served from memory.
+    ``time_limit``: the seconds one question may take, None for no limit (``--time-limit 0``)."""
     allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
@@ -458,15 +466,15 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             try:
                 found, refused = await run_in_threadpool(file_boards, item)  # a big file parses off the loop
             except OSError as error:
-                listed.append({"file": shown_name(item.path.name),
-                               "error": shown_name(f"{item.path}: cannot be read ({error})"), "boards": []})
+                unread = f"{shown_name(item.path)}: cannot be read ({visible(str(error))})"
+                listed.append({"file": shown_name(item.path.name), "error": unread, "boards": []})
                 continue
             except BoardError as error:
-                listed.append({"file": shown_name(Path(item.source).name), "error": shown_name(str(error)),
+                listed.append({"file": shown_name(Path(item.source).name), "error": visible_lines(str(error)),
                                "boards": []})
                 continue
             listed.append({"file": shown_name(Path(item.source).name), "boards": [b.summary() for b in found]}
-                          | ({"error": shown_name("\n".join(refused))} if refused else {}))
+                          | ({"error": visible_lines("\n".join(refused))} if refused else {}))
             if opened is None:
                 wanted = [b for b in found if item.board is None or b.record.board == item.board]
                 if not wanted:
@@ -547,7 +555,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         engine = searches.engine
 
         def left() -> float:
-            return max(0.0, searches.time_limit - (time.monotonic() - started))
+            return max(0.0, searches.question_seconds - (time.monotonic() - started))
 
         try:
             yield json_line({"kind": "thinking", "objective": name})
@@ -604,7 +612,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             engine.stop_event = stop
             try:  # the limit bounds the whole post-mortem, its settlements too, and is looked at between cards
                 return curve_document(analyse_play(current, engine=engine, objective=by,
-                                                   time_limit=searches.time_limit, stop=stop))
+                                                   time_limit=searches.question_seconds, stop=stop))
             finally:
                 engine.stop_event = None
 
@@ -649,8 +657,8 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             # with one worker the samples are solved in this thread, by its worker engine and its settlement engine
             # (each sample's score): both are stopped
             with contextlib.ExitStack() as stopping:
-                stopping.enter_context(worker_engine().stopping(time_limit=searches.time_limit, stop=stop))
-                stopping.enter_context(worker_settlement_engine().stopping(searches.time_limit, stop))
+                stopping.enter_context(worker_engine().stopping(time_limit=searches.question_seconds, stop=stop))
+                stopping.enter_context(worker_settlement_engine().stopping(searches.question_seconds, stop))
                 # the library's and stich analyse's default seed: the board's odds are the command's odds of the
                 # position
                 return analyse_position(current, seat, samples=samples, seed=DEFAULT_SEED, workers=1,

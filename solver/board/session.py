@@ -30,7 +30,7 @@ from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import (CommandVariantError, InvalidPositionError, MessageSieve, StichError, is_whole_number, quoted,
-                      visible)
+                      shown_name, visible)
 from ..files import not_file_kind
 from ..formats.tbn import LINE_END, Record, iter_records, no_records_said
 from ..games import get_game
@@ -325,7 +325,7 @@ class Boards:
             # as the commands say it, but without a place: the paste dialog would put a caret at it
             raise BoardError(no_records_said(source, reading.comments_alone))
         if len(items) > MAX_RECORDS:
-            raise BoardError(f"{source} holds more than {MAX_RECORDS:,} records; the board opens at most "
+            raise BoardError(f"{shown_name(source)} holds more than {MAX_RECORDS:,} records; the board opens at most "
                              f"{MAX_RECORDS:,}")
         found: list[Board] = []
         refused: list[str] = []
@@ -359,7 +359,7 @@ class Boards:
         sieve = MessageSieve(source)
         refused = [text for text in refused if sieve.keep(text)]
         if sieve.more:
-            refused.append(f"{source}: and {more_bad(sieve.more)}, not said one by one ({sieve.above()}); "
+            refused.append(f"{shown_name(source)}: and {more_bad(sieve.more)}, not said one by one ({sieve.above()}); "
                            f"{OTHERS_OPENED}")
         with self._lock:
             if all(board.id in self.boards for board in found):  # else its first records are already forgotten
@@ -375,7 +375,8 @@ def too_large_text(path: Path | str, size: int | None = None) -> str:
     """What the board says of a file larger than it reads (``size`` in bytes where known): at start, at each page
     load, and for a file that grew while it was read."""
     said = f"{size:,} bytes, more" if size is not None else "more"
-    return f"{path}: {said} than the board reads ({MAX_FILE_BYTES:,} bytes; it opens at most {MAX_RECORDS:,} records)"
+    return (f"{shown_name(path)}: {said} than the board reads ({MAX_FILE_BYTES:,} bytes; it opens at most "
+            f"{MAX_RECORDS:,} records)")
 
 
 @contextmanager
@@ -393,7 +394,8 @@ def named_file(path: Path) -> Iterator[tuple[os.stat_result, BinaryIO]]:
     if not stat.S_ISREG(status.st_mode):  # looked at before a file object is made: fdopen refuses a directory
         os.close(handle)
         kind = not_file_kind(status.st_mode)
-        raise BoardError(f"{path}: not a regular file now ({kind} is at its name); the board reads only regular files")
+        raise BoardError(f"{shown_name(path)}: not a regular file now ({kind} is at its name); the board reads only "
+                         "regular files")
     if status.st_size > MAX_FILE_BYTES:
         os.close(handle)
         raise BoardError(too_large_text(path, status.st_size))
@@ -421,24 +423,15 @@ def pasted_bytes(text: str, source: str) -> bytes:
         ends = [end.end() for end in LINE_END.finditer(text, 0, error.start)]
         line = len(ends) + 1
         column = error.start - (ends[-1] if ends else 0) + 1
-        raise BoardError(f"{source}:{line}:{column}: a lone surrogate (U+{ord(text[error.start]):04X}), not a "
-                         "character (expected UTF-8 text)") from None
-
-
-def shown_name(name: str) -> str:
-    """A file name as text: a byte that is not UTF-8 (the surrogate ``os.fsdecode`` leaves for it) said as ``\\xff``,
-    which a JSON answer can carry."""
-    try:
-        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    except UnicodeEncodeError:  # a lone surrogate of another kind
-        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+        raise BoardError(f"{shown_name(source)}:{line}:{column}: a lone surrogate (U+{ord(text[error.start]):04X}), "
+                         "not a character (expected UTF-8 text)") from None
 
 
 def record_label(record: Record, source: str, number: int) -> str:
     """The board's title on the page: its file's name and board, their control and bidi characters made visible
     (:func:`solver.errors.visible`), as every title for people shows them."""
     board = record.get("Board")
-    name = visible(shown_name(Path(source).name))
+    name = shown_name(Path(source).name)
     return f"{name} board {visible(board)}" if board else f"{name} record {number}"
 
 
@@ -728,7 +721,13 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
 def names_its_file(board: Board) -> bool:
     """Whether the board's command names its own file: a file named on the command line, by a name a shell can be
     given as text (one not UTF-8 cannot); any other record must be saved first (Save .tbn)."""
-    return bool(board.named) and shown_name(board.named) == board.named
+    if not board.named:
+        return False
+    try:
+        board.named.encode("utf-8")  # a byte that is not UTF-8 is a lone surrogate
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def command_line(board: Board, moves: Sequence[str]) -> str:
@@ -792,7 +791,9 @@ def final_settlement(position: Position) -> dict[str, Any] | None:
 
 def values_document(position: Position, objective: str, result: Any) -> dict[str, Any]:
     """A SolveResult with card values as the page reads it: each legal card's total for the objective's side, the
-    best cards (the mover's choice: the largest if the mover's side maximises, else the smallest)."""
+    best cards (the mover's choice: the largest if the mover's side maximises, else the smallest). ``seconds`` is
+    the search's time, null where there was no search (a finished deal, a last card that is the only one): the page
+    shows a time only where one was spent, not ``0 ms``."""
     pack = position.pack
     cards = {pack[cv.card].name: result.achieved + cv.value for cv in result.card_values}
     best = [card.name for card in result.best_cards()]
@@ -801,7 +802,7 @@ def values_document(position: Position, objective: str, result: Any) -> dict[str
             "cards": cards, "best": best, "target": target, "yes_no": target is not None,
             "maximiser": _side_text(result.objective.maximiser),
             "mover_maximises": position.state.to_move in result.objective.maximiser,
-            "description": result.objective.description, "seconds": round(result.seconds, 4),
+            "description": result.objective.description, "seconds": round(result.seconds, 4) if result.nodes else None,
             "nodes": result.nodes}
 
 

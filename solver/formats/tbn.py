@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Generator, Iterable, Iterator, TextIO
 
 from ..cards import names_a_card
-from ..errors import ParseError, StichError
+from ..errors import ParseError, StichError, shown_name
 from ..files import stream_kind
 
 __all__ = [
@@ -476,7 +476,8 @@ def no_records_said(source: str, comments: Iterable[Comment] = (), lines_read: i
     error = json_comment_error(source, comments)
     if error is not None:
         return str(error)
-    return f"{source}: {NO_RECORDS}" if lines_read is None else f"{source}:{max(lines_read, 1)}:1: {NO_RECORDS}"
+    shown = shown_name(source)
+    return f"{shown}: {NO_RECORDS}" if lines_read is None else f"{shown}:{max(lines_read, 1)}:1: {NO_RECORDS}"
 
 
 #: A JSON object's key at a line's start (``  "schema": ...``): the line after an indented document's '{'.

@@ -227,8 +227,9 @@ class ZwanzigerrufenRules(Rules):
                 raise InvalidContractError("Mondfang is decided: the Mond (T21) is in no hand")
             event = TrickEvent((1 << self.skus) | (1 << self.mond), winner_card=self.skus)
             other = frozenset(range(self.seats)) - side
-            return Objective(name, other, "the side without the Mond catches it with the Sküs (Mondfang)",
-                             events=(event,), target=1, maximum=1, game=self.game.name)
+            # The Mond's own side may hold the Sküs: the side that scores it need not be the one that catches it.
+            return Objective(name, other, "the Sküs wins a trick with the Mond in it, charged to the Mond's side "
+                             "(Mondfang)", events=(event,), target=1, maximum=1, game=self.game.name)
         raise unknown_objective(self, name)
 
 

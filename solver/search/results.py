@@ -145,9 +145,10 @@ class SolveResult:
         return lines
 
     def __str__(self) -> str:
-        """The answer for people (``print(result)``): the value, whether the target is reached, each card's value and
-        the principal line by the cards' names; ``repr`` stays one line."""
-        return "\n".join(self._lines())
+        """The answer for people (``print(result)``): under the heading of what was solved (the deal, contract and
+        rules, as the Jupyter view heads it; none where the result has none), the value, whether the target is
+        reached, each card's value and the principal line by the cards' names; ``repr`` stays one line."""
+        return "\n".join(([self.heading] if self.heading else []) + self._lines())
 
     def _repr_html_(self) -> str:
         """The same for Jupyter, with the cards' values as a table (in the engine's order of the cards)."""
