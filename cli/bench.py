@@ -310,12 +310,17 @@ def saved_variant(path: Path, number: int, line: Document) -> dict[str, str]:
     deals than this run's ``true``. A flag or value the game does not take (of another version of stich) is said,
     named with the line."""
     flags = line["variant"]
+    shown = " ".join(f"{name}={value if isinstance(value, str) else json.dumps(value)}"
+                     for name, value in flags.items())  # as JSON spells a value that is no word: null, 1, true
+    where = f"{shown_name(path)}: line document {number} ({line['line']!r}): its variant {shown} cannot be read"
+    words = [name for name, value in flags.items() if not isinstance(value, str)]
+    if words:  # the game's own message would offer a word for it
+        raise StichError(f"{where}: the value of {', '.join(words)} is {_json_kind(flags[words[0]])}, not a string; "
+                         "write a run with stich bench --out FILE")
     try:
         return get_game(str(line.get("game"))).variant(flags).spelt(flags)
     except StichError as error:
-        shown = " ".join(f"{name}={value}" for name, value in flags.items())
-        raise StichError(f"{shown_name(path)}: line document {number} ({line['line']!r}): its variant {shown} cannot be read: "
-                         f"{error}; write a run with stich bench --out FILE") from None
+        raise StichError(f"{where} (write a run with stich bench --out FILE): {error}") from None
 
 
 def _of_kind(value: object, kinds: tuple[type, ...]) -> bool:

@@ -1735,15 +1735,22 @@ def test_bench_compare_reads_a_saved_variant_as_the_game_spells_it_or_says_which
     saved.write_text(json.dumps(run_saved))
     [line] = documents(*args, "--json", "--compare", saved)
     assert line["variant"] == {"weli_also_bells": "true"} and line["compared"]["median_ms"] > 0
-    for flags, why in (({"weli_also_bells": "maybe"}, "variant flag weli_also_bells takes true or false, not 'maybe'"),
-                       ({"no_such_flag": "YES"}, "unknown variant flag 'no_such_flag'")):
+    cannot = "cannot be read (write a run with stich bench --out FILE): "
+    for flags, shown, why in (
+            ({"weli_also_bells": "maybe"}, "weli_also_bells=maybe",
+             cannot + "variant flag weli_also_bells takes true or false, not 'maybe'"),
+            ({"no_such_flag": "YES"}, "no_such_flag=YES", cannot + "unknown variant flag 'no_such_flag'"),
+            ({"weli_also_bells": None}, "weli_also_bells=null",
+             "cannot be read: the value of weli_also_bells is null, not a string; write a run with stich bench "
+             "--out FILE")):
         run_saved["lines"][0]["variant"] = flags
         saved.write_text(json.dumps(run_saved))
         result = runner.invoke(app, [*args, "--compare", str(saved)])
-        shown = " ".join(f"{name}={value}" for name, value in flags.items())
+        said = " ".join(result.stderr.split())
         assert result.exit_code == 1 and result.stdout == "" and "Traceback" not in result.stderr
         assert (f"stich: {saved}: line document 1 (\"Kratzen 6 seats: every seat's guaranteed tricks\"): its variant "
-                f"{shown} cannot be read: {why}") in " ".join(result.stderr.split()), result.stderr
+                f"{shown} {why}") in said, result.stderr
+        assert "None" not in said and "did you mean" not in said and "?;" not in said
 
 
 def test_bench_save_to_stdout_writes_the_run_alone():
