@@ -270,17 +270,17 @@ def run(deals: int, ablation_deals: int, limit_s: float, dds_deals: int = 0, thr
     report.deals, report.limit_s, report.dds_only = deals, limit_s, dds_only
     report.threads = threads or usable_cores()
     report.machine = machine()
-    report.planned = [] if dds_only else [line.name for line in standard_lines()] + [
-        line.name for line in endings_lines()]
     configurations = {name: {**ONE_THREAD, **options} for name, options in ablation_configurations().items()}
     zwanzigerrufen = standard_lines()[0]
+    planned = [] if dds_only else [line.name for line in standard_lines()] + [line.name for line in endings_lines()]
     if ablation_deals and not dds_only:
-        report.planned += [f"{zwanzigerrufen.name} [{name}]" for name in configurations]
-    missing = report.dds_missing = dds_missing() if dds_deals else None
+        planned += [f"{zwanzigerrufen.name} [{name}]" for name in configurations]
+    missing = dds_missing() if dds_deals else None
     if dds_deals and missing is None:
-        report.planned += [f"{line.name} [vs DDS]" for line in dds_lines()]
+        planned += [f"{line.name} [vs DDS]" for line in dds_lines()]
+    report.dds_missing, report.planned = missing, planned  # whole: a stop before here names no line and no total
     try:
-        measure(report, deals, ablation_deals, limit_s, dds_deals, threads, say)
+        measure(report, deals, ablation_deals, limit_s, dds_deals, threads, say, configurations, zwanzigerrufen)
     finally:  # a stopped run's report says its wall time too
         report.seconds = time.monotonic() - started
     report.whole = True
@@ -289,12 +289,11 @@ def run(deals: int, ablation_deals: int, limit_s: float, dds_deals: int = 0, thr
 
 
 def measure(report: Report, deals: int, ablation_deals: int, limit_s: float, dds_deals: int, threads: int | None,
-            say: Callable[[str, bool], None]) -> None:
-    """The lines of :func:`run`, each put in ``report`` as it finishes."""
+            say: Callable[[str, bool], None], configurations: dict[str, dict], zwanzigerrufen: BenchLine) -> None:
+    """The lines of :func:`run`, each put in ``report`` as it finishes; ``configurations`` are the ablation's, of the
+    line ``zwanzigerrufen``."""
     progress = _progress(say)
     dds_only = report.dds_only
-    configurations = {name: {**ONE_THREAD, **options} for name, options in ablation_configurations().items()}
-    zwanzigerrufen = standard_lines()[0]
     for line in [] if dds_only else standard_lines():
         report.lines.append((line, run_line(line, deals=deals, limit_s=limit_s, progress=progress,
                                             engine_options=ONE_THREAD)))
@@ -320,6 +319,8 @@ def finished_lines(report: Report) -> int:
 def stopped_text(report: Report) -> str:
     """``stopped during 'LINE': 3 of 24 lines finished``: what a stopped run holds, said in the partial report and on
     stderr."""
+    if not report.planned:
+        return "stopped before its first line"
     during = f"during {report.working!r}" if report.working is not None else "after its last line"
     return f"stopped {during}: {finished_lines(report)} of {len(report.planned)} lines finished"
 
@@ -504,8 +505,6 @@ def partial_beside(path: Path) -> Path:
 def keep_partial(report: Report, out: Path | None, json_path: Path | None) -> str:
     """A stopped run's finished lines written (to stdout, or beside ``--out`` and ``--json``: :func:`partial_beside`),
     and what is said of them: where they are, and how to finish."""
-    if not report.planned:
-        return "no report written"
     finished = finished_lines(report)
     if not finished:
         return f"{stopped_text(report)}: no report written"

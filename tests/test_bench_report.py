@@ -120,7 +120,20 @@ def test_ctrl_c_stops_the_report_with_a_word_and_130(report, monkeypatch, capsys
 
     monkeypatch.setattr(report, "run", interrupted)
     assert report.main(["--deals", "1", "--dds-deals", "0", "--ablation-deals", "0"]) == 130
-    assert capsys.readouterr().err == "report.py: interrupted: no report written\n"
+    assert capsys.readouterr().err == "report.py: interrupted: stopped before its first line: no report written\n"
+
+
+def test_a_stop_as_the_run_sets_up_names_no_line_and_no_total(report, monkeypatch, capsys):
+    """A stop as the run asked for bridge DDS, its plan half made, named the first line (never begun) and a total of
+    the lines planned so far (0 of 10, where the run had 13)."""
+    def stopped():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "pinned_package", lambda: None)
+    monkeypatch.setattr(report, "machine", lambda: {})
+    monkeypatch.setattr(report, "dds_missing", stopped)
+    assert report.main(["--deals", "1", "--dds-deals", "1", "--ablation-deals", "0"]) == 130
+    assert capsys.readouterr().err == "report.py: interrupted: stopped before its first line: no report written\n"
 
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
