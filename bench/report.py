@@ -11,7 +11,8 @@ one a minute, and each line's last deal. Every solve is stopped at ``--limit`` s
 are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2); Ctrl-C, SIGTERM
 or SIGHUP stops it with a word and exit 130, as they stop a stich command, and keeps the lines it finished: the
 report of those, marked partial, on stdout, or beside ``--out FILE`` in ``FILE.partial.md`` (and beside ``--json``)
-so that the whole report in FILE is not replaced by part of one.
+so that the whole report in FILE is not replaced by part of one. A stop after the last line waits until the report is
+written.
 
 It measures the installed package (``pip install -e .`` in a checkout; ``pip install -e '.[bench]'`` adds bridge DDS
 for the side-by-side lines, bench/dds.py); the checkout's own ``solver/`` only when no package is installed.
@@ -48,6 +49,11 @@ from solver.files import atomic_file, check_writable  # noqa: E402
 from solver.search.engine import usable_cores  # noqa: E402
 from solver.interrupts import (interrupt, restore_signals,  # noqa: E402  (a stop: a word, not a traceback)
                                take_stop_signals)
+
+try:  # the stich command's own: a stop held while the report is written
+    from solver.cli.errors import interrupts_held
+except ImportError:  # the checkout, not installed
+    from cli.errors import interrupts_held
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
@@ -283,9 +289,13 @@ def run(deals: int, ablation_deals: int, limit_s: float, dds_deals: int = 0, thr
         measure(report, deals, ablation_deals, limit_s, dds_deals, threads, say, configurations, zwanzigerrufen)
     finally:  # a stopped run's report says its wall time too
         report.seconds = time.monotonic() - started
+    return report
+
+
+def completed(report: Report) -> None:
+    """Every planned line measured: ``report`` marked whole, with the engine build found at its end."""
     report.whole = True
     report.engine_at_end = engine_build(live_package())
-    return report
 
 
 def measure(report: Report, deals: int, ablation_deals: int, limit_s: float, dds_deals: int, threads: int | None,
@@ -570,20 +580,27 @@ def main(argv: list[str] | None = None) -> int:
 
     previous = take_stop_signals(stop)  # as the stich command takes them: a word and 130
     report = Report(args.deals, args.limit, {}, [], [], None, {})
-    try:  # the handler stays through the writes, which are atomic: a Ctrl-C leaves each file whole, old or new
+    written = False
+    try:
         run(args.deals, ablation_deals, args.limit, dds_deals, args.threads, args.dds_only, report=report)
-        text = render(report)
-        if args.out is None:
-            sys.stdout.write(text)
-        else:
-            write(args.out, text)
-            print(f"wrote {args.out}", file=sys.stderr)
-        if args.json is not None:
-            with atomic_file(args.json) as stream:
-                stream.write(json.dumps(as_json(report), indent=1) + "\n")
+        with interrupts_held():  # a stop here comes after the writes; a second one cuts them, each file left whole
+            completed(report)
+            text = render(report)
+            if args.out is None:
+                sys.stdout.write(text)
+            else:
+                write(args.out, text)
+                print(f"wrote {args.out}", file=sys.stderr)
+            if args.json is not None:
+                with atomic_file(args.json) as stream:
+                    stream.write(json.dumps(as_json(report), indent=1) + "\n")
+                print(f"wrote {args.json}", file=sys.stderr)
+            written = True
     except KeyboardInterrupt:
         by = f" by {stopped_by[0]}" if stopped_by else ""
-        if report.whole:
+        if written:
+            said = "stopped as the report was finished: the whole report is written"
+        elif report.whole:
             said = "the report is written only where 'wrote' says so"
         else:  # later stops are ignored (interrupt): the finished lines are written whole
             said = keep_partial(report, args.out, args.json)

@@ -136,6 +136,38 @@ def test_a_stop_as_the_run_sets_up_names_no_line_and_no_total(report, monkeypatc
     assert capsys.readouterr().err == "report.py: interrupted: stopped before its first line: no report written\n"
 
 
+@pytest.fixture
+def signals_put_back():
+    """A stop leaves the stop signals ignored until the exit, as the script's: put back for the tests after."""
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    yield
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+
+
+def test_a_stop_signal_as_the_whole_report_is_rendered_waits_for_its_writes(report, monkeypatch, tmp_path, capsys,
+                                                                            signals_put_back):
+    """A SIGTERM after the last line, as the report was rendered, lost every measured line: the stop signals are
+    held through the render and the writes of --out and --json, then stop the script with its word and 130."""
+    readme, results = tmp_path / "README.md", tmp_path / "results.json"
+    readme.write_text("old\n", encoding="utf-8")
+
+    def measured(*args, report):
+        report.planned = []
+
+    def rendered(measured):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return "new\n"
+
+    monkeypatch.setattr(report, "run", measured)
+    monkeypatch.setattr(report, "render", rendered)
+    assert report.main(["--deals", "1", "--dds-deals", "0", "--ablation-deals", "0", "--out", str(readme),
+                        "--json", str(results)]) == 130
+    assert capsys.readouterr().err == (f"wrote {readme}\nwrote {results}\nreport.py: interrupted by SIGTERM: stopped "
+                                       "as the report was finished: the whole report is written\n")
+    assert "new" in readme.read_text(encoding="utf-8") and json.loads(results.read_text())["lines"] == []
+
+
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130(stop, tmp_path):
     """The report handled SIGINT only: a SIGTERM or SIGHUP killed it without a word (exit 143, 129). Each now stops
