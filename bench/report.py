@@ -11,8 +11,8 @@ one a minute, and each line's last deal. Every solve is stopped at ``--limit`` s
 are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2); Ctrl-C, SIGTERM
 or SIGHUP stops it with a word and exit 130, as they stop a stich command, and keeps the lines it finished: the
 report of those, marked partial, on stdout, or beside ``--out FILE`` in ``FILE.partial.md`` (and beside ``--json``)
-so that the whole report in FILE is not replaced by part of one. A stop after the last line waits until the report is
-written.
+so that the whole report in FILE is not replaced by part of one; a completed run removes those partial files. A stop
+after the last line waits until the report is written.
 
 It measures the installed package (``pip install -e .`` in a checkout; ``pip install -e '.[bench]'`` adds bridge DDS
 for the side-by-side lines, bench/dds.py); the checkout's own ``solver/`` only when no package is installed.
@@ -50,9 +50,11 @@ from solver.search.engine import usable_cores  # noqa: E402
 from solver.interrupts import (interrupt, restore_signals,  # noqa: E402  (a stop: a word, not a traceback)
                                take_stop_signals)
 
-try:  # the stich command's own: a stop held while the report is written
+try:  # the stich command's own: a stop held while the report is written, and the partial files beside a run's
+    from solver.cli.bench import partial_beside, remove_partial_beside
     from solver.cli.errors import interrupts_held
 except ImportError:  # the checkout, not installed
+    from cli.bench import partial_beside, remove_partial_beside
     from cli.errors import interrupts_held
 
 BEGIN = "<!-- report:begin -->"
@@ -347,7 +349,7 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 def render(report: Report) -> str:
     """The report as Markdown; a stopped run's (not ``report.whole``) says so first, and shows only the sections it
     has lines of."""
-    stopped = [] if report.whole else [f"**A partial run, {stopped_text(report)}: every figure below is of a "
+    stopped = [] if report.whole else [f"{PARTIAL_MARK}{stopped_text(report)}: every figure below is of a "
                                        f"finished line; the lines after it were not measured.**", ""]
     if report.dds_only:
         return "\n".join(stopped + render_dds(report)[1:] + render_machine(report)) + "\n"
@@ -506,14 +508,41 @@ def write(path: Path, text: str) -> None:
         stream.write(block)
 
 
-def partial_beside(path: Path) -> Path:
-    """``FILE.partial.md`` beside ``--out FILE`` (``.partial.json`` beside ``--json``): where a stopped run's finished
-    lines go, so that the whole report in FILE (the README's) is not replaced by part of one."""
-    return path.with_name(f"{path.stem}.partial{path.suffix}")
+def markdown_beside(out: Path) -> Path:
+    """``FILE.partial.md`` beside ``--out FILE`` (:func:`~cli.bench.partial_beside`, as beside ``--json``): where a
+    stopped run's report goes, so that the whole report in FILE (the README's) is not replaced by part of one."""
+    return partial_beside(out if out.suffix else out.with_suffix(".md"))
+
+
+#: How a partial report's Markdown begins its section (:func:`render`): what marks a file beside ``--out`` as one.
+PARTIAL_MARK = "**A partial run, "
+
+
+def remove_partials(report: Report, out: Path | None, json_path: Path | None) -> None:
+    """A completed run's reports make the partial files a stopped run left beside them (:func:`markdown_beside`) out
+    of date: removed, and said on stderr. Only a stopped run's own: a JSON run marked ``partial`` all of whose lines
+    this run measured (:func:`~cli.bench.remove_partial_beside`), a Markdown file holding the partial note."""
+    if json_path is not None:
+        remove_partial_beside(json_path, None, report.planned, command="report.py")
+    if out is None:
+        return
+    beside = markdown_beside(out)
+    try:
+        if not beside.is_file() or beside.is_symlink() or beside.stat().st_size > 1 << 24:
+            return
+        if PARTIAL_MARK not in beside.read_text(encoding="utf-8", errors="replace"):
+            return
+        beside.unlink()
+    except OSError as error:
+        print(f"report.py: {beside}: the finished lines of a stopped run, out of date now, could not be removed "
+              f"({error.strerror or error})", file=sys.stderr)
+        return
+    print(f"report.py: {beside}: removed: the lines a stopped run finished, each measured again by this run",
+          file=sys.stderr)
 
 
 def keep_partial(report: Report, out: Path | None, json_path: Path | None) -> str:
-    """A stopped run's finished lines written (to stdout, or beside ``--out`` and ``--json``: :func:`partial_beside`),
+    """A stopped run's finished lines written (to stdout, or beside ``--out`` and ``--json``: :func:`markdown_beside`),
     and what is said of them: where they are, and how to finish."""
     finished = finished_lines(report)
     if not finished:
@@ -524,9 +553,9 @@ def keep_partial(report: Report, out: Path | None, json_path: Path | None) -> st
             sys.stdout.write(render(report))
             kept.append("on stdout")
         else:
-            with atomic_file(partial_beside(out)) as stream:
+            with atomic_file(markdown_beside(out)) as stream:
                 stream.write(render(report))
-            kept.append(f"in {partial_beside(out)} ({out} left as it was)")
+            kept.append(f"in {markdown_beside(out)} ({out} left as it was)")
         if json_path is not None:
             with atomic_file(partial_beside(json_path)) as stream:
                 stream.write(json.dumps(as_json(report), indent=1) + "\n")
@@ -595,6 +624,7 @@ def main(argv: list[str] | None = None) -> int:
                 with atomic_file(args.json) as stream:
                     stream.write(json.dumps(as_json(report), indent=1) + "\n")
                 print(f"wrote {args.json}", file=sys.stderr)
+            remove_partials(report, args.out, args.json)
             written = True
     except KeyboardInterrupt:
         by = f" by {stopped_by[0]}" if stopped_by else ""

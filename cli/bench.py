@@ -153,12 +153,13 @@ def _status(path: Path) -> os.stat_result | None:
         return None
 
 
-def remove_partial_beside(save: Path, compare: Path | None, measured: Collection[str]) -> None:
+def remove_partial_beside(save: Path, compare: Path | None, measured: Collection[str],
+                          command: str = "stich: bench") -> None:
     """A completed run's ``--out FILE`` makes the finished lines an interrupted run left beside it
-    (:func:`partial_beside`) out of date: removed, and said, where it is such a run (a regular file holding a run
-    marked ``partial``) all of whose lines this run ``measured`` again, and not the run just compared with
-    (``--compare``, by its name or as standard input). Anything else by that name (a user's own file, a folder, the
-    lines of other games) is left alone, unsaid."""
+    (:func:`partial_beside`) out of date: removed, and said (after ``command``, as ``bench/report.py``'s ``--json``
+    says it too), where it is such a run (a regular file holding a run marked ``partial``) all of whose lines this
+    run ``measured`` again, and not the run just compared with (``--compare``, by its name or as standard input).
+    Anything else by that name (a user's own file, a folder, the lines of other games) is left alone, unsaid."""
     if is_stdout(save):
         return
     beside = partial_beside(save)
@@ -179,10 +180,10 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     except FileNotFoundError:
         return
     except OSError as error:  # the run is saved whole: this is only said
-        message(f"stich: bench: {beside}: the finished lines of an interrupted run, out of date now, could not be "
+        message(f"{command}: {beside}: the finished lines of an interrupted run, out of date now, could not be "
                 f"removed ({error.strerror})")
         return
-    message(f"stich: bench: {beside}: removed: the lines an interrupted run finished, each measured again by this run")
+    message(f"{command}: {beside}: removed: the lines an interrupted run finished, each measured again by this run")
 
 
 def partial_text(run: Document) -> str:

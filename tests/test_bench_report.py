@@ -168,6 +168,33 @@ def test_a_stop_signal_as_the_whole_report_is_rendered_waits_for_its_writes(repo
     assert "new" in readme.read_text(encoding="utf-8") and json.loads(results.read_text())["lines"] == []
 
 
+def test_a_completed_run_removes_the_partial_files_a_stopped_one_left_beside_its_reports(report, monkeypatch,
+                                                                                         tmp_path, capsys):
+    """A completed run left a stopped run's README.partial.md and results.partial.json beside its fresh report, as
+    ``stich bench --out`` does not: removed, and said; a file of the same name that is no partial report stays."""
+    readme, results = tmp_path / "README.md", tmp_path / "results.json"
+    (tmp_path / "README.partial.md").write_text(f"{report.PARTIAL_MARK}stopped during 'A': ...**\n", encoding="utf-8")
+    (tmp_path / "results.partial.json").write_text(json.dumps({"partial": {}, "lines": [{"line": "A"}]}))
+
+    def measured(*args, report):
+        report.planned = ["A"]
+
+    monkeypatch.setattr(report, "run", measured)
+    monkeypatch.setattr(report, "render", lambda measured: "new\n")
+    arguments = ["--deals", "1", "--dds-deals", "0", "--ablation-deals", "0", "--out", str(readme), "--json",
+                 str(results)]
+    assert report.main(arguments) == 0
+    said = capsys.readouterr().err.splitlines()
+    assert said[2:] == [f"report.py: {tmp_path / 'results.partial.json'}: removed: the lines an interrupted run "
+                        "finished, each measured again by this run",
+                        f"report.py: {tmp_path / 'README.partial.md'}: removed: the lines a stopped run finished, each "
+                        "measured again by this run"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["README.md", "results.json"]
+    (tmp_path / "README.partial.md").write_text("my own notes\n", encoding="utf-8")
+    assert report.main(arguments) == 0 and capsys.readouterr().err == f"wrote {readme}\nwrote {results}\n"
+    assert (tmp_path / "README.partial.md").read_text(encoding="utf-8") == "my own notes\n"
+
+
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130(stop, tmp_path):
     """The report handled SIGINT only: a SIGTERM or SIGHUP killed it without a word (exit 143, 129). Each now stops
