@@ -476,9 +476,11 @@ def wrong_answers(report: Report) -> list[str]:
 
 
 def as_json(report: Report) -> dict:
+    """Every measurement as JSON; a stopped run's (not ``report.whole``) is marked ``partial`` and, as its Markdown,
+    leaves out the sections it did not reach."""
     partial = {} if report.whole else {"partial": {"lines": len(report.planned), "finished": finished_lines(report),
                                                    "interrupted_during": report.working}}
-    return partial | {
+    document = partial | {
         "deals": report.deals, "limit_s": report.limit_s, "machine": report.machine,
         "lines": [{**stats.as_dict(), "target": line.target, "met": target_met(line, stats)}
                   for line, stats in report.lines],
@@ -491,6 +493,10 @@ def as_json(report: Report) -> dict:
                            "dds_every_lead_ms": p.dds_every, "dds_value_ms": p.dds_value,
                            "speed_up": p.speed_up, "speed_up_per_deal": p.speed_up_per_deal} for p in report.dds]},
     }
+    if not report.whole:
+        reached = {"endings": report.endings, "ablation": report.ablation, "dds": report.dds}
+        document = {key: value for key, value in document.items() if reached.get(key, True)}
+    return document
 
 
 def write(path: Path, text: str) -> None:

@@ -344,5 +344,7 @@ def test_a_run_stopped_in_the_ablation_shows_the_configurations_it_finished_and_
             "is of a finished line; the lines after it were not measured.**") in text
     assert f"| 1. {line.name} | 1 | 2.00 |" in text and "| table off | " in text and "| 4.00x |" in text
     assert "#### 9. Engine vs reference" not in text and "bridge DDS" not in text and "#### Machine" in text
-    assert report.as_json(stopped)["partial"] == {"lines": 5, "finished": 3,
-                                                  "interrupted_during": f"{line.name} [ordering off]"}
+    measured = report.as_json(stopped)
+    assert measured["partial"] == {"lines": 5, "finished": 3, "interrupted_during": f"{line.name} [ordering off]"}
+    assert list(measured["ablation"]) == ["all on", "table off"] and "endings" not in measured  # as the Markdown
+    assert "dds" not in measured and len(measured["lines"]) == 1
