@@ -195,26 +195,34 @@ def test_a_completed_run_removes_the_partial_files_a_stopped_one_left_beside_its
     assert (tmp_path / "README.partial.md").read_text(encoding="utf-8") == "my own notes\n"
 
 
-@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
-def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130(stop, tmp_path):
-    """The report handled SIGINT only: a SIGTERM or SIGHUP killed it without a word (exit 143, 129). Each now stops
-    it as it stops a stich command: one line naming the signal and the line it stopped in, exit 130, nothing written
-    (no line finished), no traceback."""
-    out = tmp_path / "report.md"
-    process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "report.py"), "--deals", "100",
-                                "--ablation-deals", "0", "--dds-deals", "0", "--out", str(out)],
+def _report_stopped(arguments: list[str], lines: int, stop: str) -> tuple[list[str], int, str, str]:
+    """bench/report.py run with ``arguments`` (no ablation, no DDS lines) and sent the signal named ``stop`` once it
+    wrote ``lines`` progress lines on stderr, with its signals as a shell gives them (not ignored, as under nohup):
+    those lines, its exit code, its stdout and the rest of its stderr."""
+    process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "report.py"), "--ablation-deals", "0",
+                                "--dds-deals", "0", *arguments],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=signals_as_a_shell_gives_them)  # not ignored, as under nohup
+                               preexec_fn=signals_as_a_shell_gives_them)
     try:
-        first = process.stderr.readline()  # the first deal's progress line: the run is under way
-        assert "1/100" in first, first
+        progress = [process.stderr.readline() for _ in range(lines)]
         process.send_signal(getattr(signal, stop))
         stdout, stderr = process.communicate(timeout=120)
     finally:
         if process.poll() is None:
             process.kill()
             process.communicate()
-    assert (process.returncode, stdout) == (130, ""), stderr
+    return progress, process.returncode, stdout, stderr
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130(stop, tmp_path):
+    """The report handled SIGINT only: a SIGTERM or SIGHUP killed it without a word (exit 143, 129). Each now stops
+    it as it stops a stich command: one line naming the signal and the line it stopped in, exit 130, nothing written
+    (no line finished), no traceback."""
+    out = tmp_path / "report.md"
+    (first,), returncode, stdout, stderr = _report_stopped(["--deals", "100", "--out", str(out)], 1, stop)
+    assert "1/100" in first, first  # the first deal's progress line: the run was under way
+    assert (returncode, stdout) == (130, ""), stderr
     assert stderr == (f"report.py: interrupted by {stop}: stopped during 'Zwanzigerrufen Normal: exact points': 0 of "
                       f"10 lines finished: no report written\n") and not out.exists()
 
@@ -227,21 +235,10 @@ def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_w
     kept = f"# Bench\n<!-- report:begin -->\nthe whole report\n<!-- report:end -->\nbelow\n"
     readme.write_text(kept, encoding="utf-8")
     files = ["--out", str(readme), "--json", str(tmp_path / "results.json")] if out else []
-    process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "report.py"), "--deals", "1",
-                                "--ablation-deals", "0", "--dds-deals", "0", *files],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=signals_as_a_shell_gives_them)
-    try:
-        progress = [process.stderr.readline(), process.stderr.readline()]  # the second line begun: the first kept
-        assert all(": 1/1 (board 1)" in line for line in progress), progress
-        process.send_signal(getattr(signal, stop))
-        stdout, stderr = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+    progress, returncode, stdout, stderr = _report_stopped(["--deals", "1", *files], 2, stop)
+    assert all(": 1/1 (board 1)" in line for line in progress), progress  # the second line begun: the first kept
     said = stderr.splitlines()[-1]
-    assert process.returncode == 130 and "Traceback" not in stderr, stderr
+    assert returncode == 130 and "Traceback" not in stderr, stderr
     finished = int(re.search(r"': (\d+) of \d+ lines finished; ", said)[1])
     assert said.startswith(f"report.py: interrupted by {stop}: stopped during '") and finished >= 1, said
     first = progress[0].split("] ", 1)[1].split(": 1/1")[0]
