@@ -559,13 +559,15 @@ def keep_partial(report: Report, out: Path | None, json_path: Path | None) -> st
             sys.stdout.write(render(report))
             kept.append("on stdout")
         else:
-            with atomic_file(markdown_beside(out)) as stream:
+            markdown = markdown_beside(out)
+            with atomic_file(markdown) as stream:
                 stream.write(render(report))
-            kept.append(f"in {markdown_beside(out)} ({out} left as it was)")
+            kept.append(f"in {markdown} ({out} left as it was)")
         if json_path is not None:
-            with atomic_file(partial_beside(json_path)) as stream:
+            beside = partial_beside(json_path)
+            with atomic_file(beside) as stream:
                 stream.write(json.dumps(as_json(report), indent=1) + "\n")
-            kept.append(f"in {partial_beside(json_path)}")
+            kept.append(f"in {beside}")
     except OSError as error:
         kept.append(f"and no more: a write failed ({error.strerror or error})")
     return (f"{stopped_text(report)}; the finished {'line' if finished == 1 else 'lines'} kept, marked partial, "

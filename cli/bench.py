@@ -240,16 +240,17 @@ def read_saved_run(path: Path) -> SavedRun:
     sense."""
     raw = saved_run_bytes(path)
     path = Path(source_name(path))
+    shown = shown_name(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:  # a binary or Latin-1 file: bad input at its place, not a traceback
         line = raw.count(b"\n", 0, error.start) + 1
         line_start = raw.rfind(b"\n", 0, error.start) + 1
         column = len(raw[line_start:error.start].decode("utf-8", errors="replace")) + 1
-        raise StichError(f"{shown_name(path)}:{line}:{column}: not a saved stich bench run (invalid UTF-8, byte "
+        raise StichError(f"{shown}:{line}:{column}: not a saved stich bench run (invalid UTF-8, byte "
                          f"{raw[error.start]:02x}); write one with stich bench --out FILE") from None
     if not text.strip():
-        raise StichError(f"{shown_name(path)}: empty: not a saved stich bench run; write one with stich bench "
+        raise StichError(f"{shown}: empty: not a saved stich bench run; write one with stich bench "
                          "--out FILE")
     try:
         whole = json.loads(text)
@@ -268,39 +269,39 @@ def read_saved_run(path: Path) -> SavedRun:
             except json.JSONDecodeError as error:
                 if not lines and stopped is not None:  # not JSON Lines either: where the document stops (a cut run)
                     number, error = stopped.lineno, stopped
-                raise StichError(f"{shown_name(path)}:{number}:{error.colno}: not a saved stich bench run "
+                raise StichError(f"{shown}:{number}:{error.colno}: not a saved stich bench run "
                                  f"({error.msg}); write one with stich bench --out FILE") from None
         run = {"lines": lines, "machine": next((line.get("machine") for line in lines
                                                  if isinstance(line, dict)), None)}
     by_name: dict[str, Document] = {}
     for number, line in enumerate(run["lines"], 1):
         if not isinstance(line, dict) or line.get("command") != "bench" or not isinstance(line.get("line"), str):
-            raise StichError(f"{shown_name(path)}: line document {number} is not a stich bench line; write a run with "
+            raise StichError(f"{shown}: line document {number} is not a stich bench line; write a run with "
                              f"stich bench --out FILE")
         for key, kinds in SAVED_LINE_KEYS.items():
             if line.get(key) is not None and not _of_kind(line[key], kinds):
-                raise StichError(f"{shown_name(path)}: line document {number}: its {key!r} is "
+                raise StichError(f"{shown}: line document {number}: its {key!r} is "
                                  f"{_json_kind(line[key])}, not {_json_kind(kinds[0]())}; write a run with stich "
                                  "bench --out FILE")
         for key, kinds in SAVED_LINE_KEYS.items():  # a figure JSON cannot hold (NaN) or no run measures
             if float in kinds and line.get(key) is not None and not 0 <= line[key] < math.inf:
-                raise StichError(f"{shown_name(path)}: line document {number}: its {key!r} is "
+                raise StichError(f"{shown}: line document {number}: its {key!r} is "
                                  f"{json.dumps(line[key])}, not a figure a run measures; write a run with stich "
                                  "bench --out FILE")
         if not all(_of_kind(board, (int,)) for board in line.get("boards") or ()):
-            raise StichError(f"{shown_name(path)}: line document {number}: its 'boards' are not all board numbers; "
+            raise StichError(f"{shown}: line document {number}: its 'boards' are not all board numbers; "
                              "write a run with stich bench --out FILE")
         if line.get("variant"):
             line["variant"] = saved_variant(path, number, line)
         if line["line"] in by_name:  # two runs in one file (JSON Lines appended to): which to compare with?
-            raise StichError(f"{shown_name(path)}: line document {number} times the line {line['line']!r} again; "
+            raise StichError(f"{shown}: line document {number} times the line {line['line']!r} again; "
                              "compare with one run, written with stich bench --out FILE")
         by_name[line["line"]] = line
     if run.get("machine") is not None and not isinstance(run["machine"], dict):
-        raise StichError(f"{shown_name(path)}: not a saved stich bench run: its 'machine' is "
+        raise StichError(f"{shown}: not a saved stich bench run: its 'machine' is "
                          f"{_json_kind(run['machine'])}, not an object; write one with stich bench --out FILE")
     if not by_name:  # every run stich saves has a line: a file of none compares with nothing
-        raise StichError(f"{shown_name(path)}: not a saved stich bench run: it holds no line document; write one "
+        raise StichError(f"{shown}: not a saved stich bench run: it holds no line document; write one "
                          "with stich bench --out FILE")
     return SavedRun(path, run, by_name)
 

@@ -262,7 +262,7 @@ NO_LIMIT = "0: no limit"
 WITHOUT_IT_NO_LIMIT = f"Without it, or {NO_LIMIT}."
 
 
-def time_limit_help(bounds: str, past: str, no_limit: str | None = WITHOUT_IT_NO_LIMIT) -> str:
+def time_limit_help(bounds: str, past: str, no_limit: str | None) -> str:
     """Every ``--time-limit``'s help (and ``match --card-time``'s) in one pattern: what the limit ``bounds`` (a
     record's searches, one question, the whole match) and what happens ``past`` it, so that its unit is never left to
     guess; then ``no_limit``, how to have none (``--card-time`` says its own 0 in ``past`` and gives None), and the

@@ -650,7 +650,7 @@ def plural(count: int, word: str) -> str:
 def record_head(record: dict) -> str:
     """Which record a report answers: ``board 7 (examples/deals.tbn:112)``, or its place alone without a board; the
     one place a report's title takes the record's text, made visible (:func:`solver.errors.visible`)."""
-    place = f"{shown_name(str(record['source']))}:{record['line']}" if record.get("source") else "position"
+    place = f"{shown_name(record['source'])}:{record['line']}" if record.get("source") else "position"
     return f"board {visible(str(record['board']))} ({place})" if record.get("board") else place
 
 

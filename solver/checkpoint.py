@@ -389,8 +389,7 @@ class Journal:
                                    "header); remove it or choose another file")
         if found[HEADER] != VERSION or "key" not in found:
             raise FileRefusedError(f"{shown_name(self.path)}: a checkpoint of another stich version "
-                                   f"({found[HEADER]!r}); "
-                             "remove it or choose another file")
+                                   f"({found[HEADER]!r}); remove it or choose another file")
 
 
 #: The mend of a checkpoint line that cannot be read: without it, the samples it held are merely missing.

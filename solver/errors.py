@@ -11,7 +11,7 @@ import operator
 import os
 import re
 import sys
-from typing import Any, Iterable, Mapping, TypeGuard
+from typing import Any, Iterable, Mapping, Sequence, TypeGuard
 
 
 #: Longest message and token a ParseError prints: a message quotes the user's text, which may be a 10,000-character
@@ -102,6 +102,11 @@ def shown_name(path: str | os.PathLike) -> str:
     that the name stays on its one line and cannot drive the terminal. A FILE read is named by its
     :func:`source_name` first (``-`` is standard input there, standard output as an output)."""
     return visible(os.fsdecode(path))
+
+
+def listed(words: Sequence[str], conjunction: str = "and") -> str:
+    """``A, B and C`` (``A`` alone, ``A and B``): ``words`` as a phrase in a sentence."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:

@@ -36,7 +36,7 @@ from .analysis import SCHEMA
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot, is_stich_bot
 from .checkpoint import Journal, Span, SpanSet
 from .diagram import card_names
-from .errors import StichError, integral, is_whole_number, quoted, shown_name
+from .errors import StichError, integral, is_whole_number, listed, quoted, shown_name
 from .games import get_game
 from .games.base import Game, own_measure
 from .games.outcome import JSON_PLACES, mean_in_words, role_text, side_text, signed, signed_mean
@@ -524,7 +524,7 @@ def boards_played(result: MatchResult) -> str:
     if not runs or (len(runs) == 1 and runs[0][0] == 1):
         return ""
     named = [str(first) if first == last else f"{first}-{last}" for first, last in runs]
-    joined = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    joined = listed(named)
     single = len(runs) == 1 and runs[0][0] == runs[0][1]
     return f" (board{'' if single else 's'} {joined}; the others not played)"
 
@@ -656,7 +656,7 @@ def in_play_text(boards: Sequence[int]) -> str:
     never told to it (on one worker the interrupt comes at the bot's ``choose`` itself, :func:`play_out`, which names
     it)."""
     named = [str(board) for board in boards]
-    joined = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    joined = listed(named)
     boards_were = f"board {joined} was" if len(named) == 1 else f"boards {joined} were"
     return f"{boards_were} in play on the workers: left out, unfinished"
 

@@ -203,7 +203,7 @@ def worker_engine() -> EngineSolver:
         engine = _local.engine = EngineSolver(size or None, threads=threads)
         _local.size = size
     else:  # the same engine (and whatever stops it: the board's odds) on the threads this run asks
-        engine.threads = threads if threads is not None else default_threads()
+        engine.threads = _worker_threads()
     return engine
 
 
@@ -217,8 +217,13 @@ def worker_settlement_engine() -> SettlementEngine:
     size = worker_table_megabytes()
     if getattr(_local, "engine", None) is not None and getattr(_local, "size", None) == size:
         return settlement_engine_for(worker_engine())
+    return settlement_engine_sized(table_megabytes(size), _worker_threads())
+
+
+def _worker_threads() -> int:
+    """:func:`worker_engine_threads`, or where nothing set them the engine's own default."""
     threads = worker_engine_threads()
-    return settlement_engine_sized(table_megabytes(size), default_threads() if threads is None else threads)
+    return default_threads() if threads is None else threads
 
 
 def worker_engine_threads() -> int | None:

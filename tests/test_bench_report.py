@@ -136,17 +136,7 @@ def test_a_stop_as_the_run_sets_up_names_no_line_and_no_total(report, monkeypatc
     assert capsys.readouterr().err == "report.py: interrupted: stopped before its first line: no report written\n"
 
 
-@pytest.fixture
-def signals_put_back():
-    """A stop leaves the stop signals ignored until the exit, as the script's: put back for the tests after."""
-    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
-    yield
-    for signum, handler in previous.items():
-        signal.signal(signum, handler)
-
-
-def test_a_stop_signal_as_the_whole_report_is_rendered_waits_for_its_writes(report, monkeypatch, tmp_path, capsys,
-                                                                            signals_put_back):
+def test_a_stop_signal_as_the_whole_report_is_rendered_waits_for_its_writes(report, monkeypatch, tmp_path, capsys):
     """A SIGTERM after the last line, as the report was rendered, lost every measured line: the stop signals are
     held through the render and the writes of --out and --json, then stop the script with its word and 130."""
     readme, results = tmp_path / "README.md", tmp_path / "results.json"

@@ -73,7 +73,7 @@ def said_lines(stderr: str) -> list[str]:
 
 
 def with_file(args: list[str], name: str) -> list[str]:
-    return [KRATZEN if arg == "KRATZEN" else name if arg == "NAME" else arg for arg in args]
+    return [KRATZEN if arg == "KRATZEN" else arg.replace("NAME", name) for arg in args]
 
 
 @pytest.mark.parametrize("command", READERS)
@@ -211,7 +211,7 @@ def test_a_usage_error_names_a_file_as_shown_name_renders_it(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     (tmp_path / name).write_text("", encoding="utf-8")
     args, said = NAMED_USAGE_ERRORS[command]
-    code, _, stderr = invoked([KRATZEN if arg == "KRATZEN" else arg.replace("NAME", name) for arg in args])
+    code, _, stderr = invoked(with_file(args, name))
     assert code == 2 and RAW_CONTROL.findall(stderr) == [], stderr
     assert f"Error: {said.format(name=shown)}\n" in stderr, stderr
 

@@ -53,8 +53,6 @@ from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_head
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
 FIRST_SLICE = 1.0
-#: The default time limit of one question (card values, the post-mortem, the odds), in seconds.
-DEFAULT_TIME_LIMIT = DEFAULT_BOARD_TIME_LIMIT_S
 #: The largest request body (an upload included), in bytes.
 DEFAULT_MAX_BODY = 2_000_000
 #: What an uploaded file without a name is called in messages and board labels.
@@ -393,9 +391,9 @@ async def _client_left(request: Request) -> None:
 
 
 def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: str = "127.0.0.1",
-               port: int | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT, max_body: int = DEFAULT_MAX_BODY,
-               body_seconds: float = DEFAULT_BODY_SECONDS, engine: EngineSolver | None = None,
-               allow_hosts: Sequence[str] = (), network: bool | None = None,
+               port: int | None = None, time_limit: float | None = DEFAULT_BOARD_TIME_LIMIT_S,
+               max_body: int = DEFAULT_MAX_BODY, body_seconds: float = DEFAULT_BODY_SECONDS,
+               engine: EngineSolver | None = None, allow_hosts: Sequence[str] = (), network: bool | None = None,
                variant: Mapping[str, object] | None = None, stdin: bytes | None = None) -> Guard:
     """The board as an ASGI app. ``files`` are the only files it reads (``board`` picks the record opened first).
     Requests must name ``host`` and ``port`` (None: any port, for the test client) in their Host header: bound to

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..cards import Pack, register_pack
-from ..errors import StichError, UnknownGameError, did_you_mean, quoted
+from ..errors import StichError, UnknownGameError, did_you_mean, listed, quoted
 from ..variant import note_once
 from .base import Contract, Game, Objective, Rules, TrickEvent
 from .kratzen import Kratzen
@@ -65,8 +65,7 @@ def games_with(feature: str) -> str:
 
 def game_list(conjunction: str = "or") -> str:
     """The registered games' names as a phrase for help texts: ``A, B or C``."""
-    names = [game.name for game in GAMES]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+    return listed([game.name for game in GAMES], conjunction)
 
 
 def check_flags_of_some_game(variant: Mapping[str, object]) -> None:
