@@ -375,8 +375,10 @@ def run_differences(host: Document, run: SavedRun, documents: Sequence[Document]
         differ.append(f"the engine build ({saved_host['engine']} then, {host.get('engine')} now)")
     # the threads used where the saved run has them; a run saved before they were recorded, the threads asked
     key = "threads_used" if all("threads_used" in line for line in run.lines.values()) else "threads"
-    if any(run.lines[doc["line"]].get(key) != doc.get(key) for doc in documents if doc["line"] in run.lines):
-        differ.append("the threads a question")
+    threads = [(run.lines[doc["line"]].get(key), doc.get(key)) for doc in documents if doc["line"] in run.lines]
+    if any(then != now for then, now in threads):
+        differ.append(f"the threads a question ({_thread_counts([then for then, _ in threads])} then, "
+                      f"{_thread_counts([now for _, now in threads])} now)")
     saved_limits = {line.get("limit_ms") for line in run.lines.values() if "limit_ms" in line}
     if saved_limits and saved_limits != {doc["limit_ms"] for doc in documents}:  # --time-limit
         then = " and ".join(map(_limit, sorted(saved_limits, key=lambda limit: limit or math.inf)))
@@ -384,8 +386,16 @@ def run_differences(host: Document, run: SavedRun, documents: Sequence[Document]
     saved_tables = {line["table_allocated_bytes"] for line in run.lines.values()
                     if line.get("table_allocated_bytes") is not None}
     if saved_tables and saved_tables != {doc["table_allocated_bytes"] for doc in documents}:  # --table-mb
-        differ.append(f"the table size ({' and '.join(_size(size) for size in sorted(saved_tables))} then)")
+        now_tables = {doc["table_allocated_bytes"] for doc in documents}
+        differ.append(f"the table size ({' and '.join(_size(size) for size in sorted(saved_tables))} then, "
+                      f"{' and '.join(_size(size) for size in sorted(now_tables))} now)")
     return differ
+
+
+def _thread_counts(values: Sequence[int | None]) -> str:
+    """The distinct threads of a run's lines, ``1 and 2``; ``not recorded`` for a run saved before ``--threads``."""
+    known = sorted({value for value in values if value is not None})
+    return " and ".join(map(str, known)) if known else "not recorded"
 
 
 def _limit(limit_ms: float | None) -> str:

@@ -1296,11 +1296,11 @@ def test_bench_names_its_engine_build_and_says_what_differs_from_the_saved_run(t
     saved.write_text(json.dumps(before))
     old = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "2", "--compare", saved).stdout
     assert ("not the same in the two runs: the engine build (the saved run does not name its build), the threads a "
-            "question; the ratios") in old
+            "question (1 then, 2 now); the ratios") in old
     smaller = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--table-mb", "8",
                   "--compare", saved).stdout
     assert "the threads a question" not in smaller
-    assert "(the saved run does not name its build), the table size (64 MB then); the ratios" in smaller
+    assert "(the saved run does not name its build), the table size (64 MB then, 8 MB now); the ratios" in smaller
 
 
 def _stopped_stats(line, **options):
