@@ -379,13 +379,15 @@ class _OutputScan(NamedTuple):
     of lines that answer this run's question of an input by another path (``elsewhere``; only when the scan
     was asked to collect them, else such lines are refused), and the length of its longest line in bytes (what
     the next line may need under a file size limit: :func:`~solver.checkpoint.room_refusal`), and of a half-written
-    last line (``torn``)."""
+    last line (``torn``), and how many solved lines repeat the key of one above them (``repeated``: outputs
+    concatenated by hand), which a reader of the file would count twice."""
 
     keys: set[str]
     errors: int
     elsewhere: dict[str, set[str]]
     longest: int = 0
     torn: int = 0
+    repeated: int = 0
 
 
 def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = False) -> _OutputScan:
@@ -396,7 +398,7 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
     _check_batch_output(path)
     keys: set[str] = set()
     elsewhere: dict[str, set[str]] = {}
-    errors = longest = 0
+    errors = longest = repeated = 0
     with open(path, "rb") as stream:
         for number, raw in _output_lines(stream):
             if raw is None:
@@ -430,10 +432,12 @@ def _scan_output(path: Path, asked: Mapping[str, Any] | None, moved: bool = Fals
             if "error" in document:
                 errors += 1
             else:
+                if document["key"] in keys:
+                    repeated += 1
                 keys.add(document["key"])
                 if other_source:
                     elsewhere.setdefault(str(written["source"]), set()).add(document["key"])
-    return _OutputScan(keys, errors, elsewhere, longest, torn_tail(path))
+    return _OutputScan(keys, errors, elsewhere, longest, torn_tail(path), repeated)
 
 
 def _tidy_output(path: Path, scan: _OutputScan) -> None:
@@ -809,6 +813,8 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             if not new and notify is not None and os.path.isfile(out_path) \
                     and (unstarted := unstarted_file(out_path, BATCH_LINE_STARTS)) is not None:
                 notify(f"{shown_name(out_path)}: {unstarted}; it holds no work, so the run writes it afresh")
+            if scan.repeated and notify is not None:
+                notify(repeated_text(out_path, scan.repeated))
             if scan.torn:
                 trim_partial_line(out_path)
             question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
@@ -816,6 +822,15 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
         finally:
             if new and os.path.isfile(out_path) and not os.path.getsize(out_path):
                 os.unlink(out_path)  # nothing was written (an input without records): leave no empty file behind
+
+
+def repeated_text(out_path: str | os.PathLike, repeated: int) -> str:
+    """What a run says of an output whose solved lines repeat a record's key (two outputs concatenated): the run
+    counts each record once, a reader of the file would count it twice."""
+    lines = "1 line" if repeated == 1 else f"{repeated:,} lines"
+    return (f"{shown_name(out_path)}: {lines} answer a record answered on a line above (the same key): they stay, "
+            "and a reader of the file counts those records twice; keep the first line of each key, or write to a "
+            "new file")
 
 
 def _answers_every_record(source: str | os.PathLike, done: set[str]) -> bool:

@@ -406,6 +406,24 @@ def test_batch_says_once_which_lines_answer_records_no_longer_in_the_input(tmp_p
             "they stay; remove them or write to a new file") in result.stderr
 
 
+def test_batch_says_which_lines_of_its_output_repeat_a_record_answered_above(tmp_path):
+    """Two outputs concatenated by hand answer some records twice: the run counts each once, and says that the file
+    holds the repeats (a reader of it would count them twice); it keeps them, as it keeps stale lines."""
+    deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
+    write_deals(deals, 4)
+    first = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
+    assert first.exit_code == 0 and "the same key" not in first.stderr
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines + lines[:2]))
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert (f"stich: {out}: 2 lines answer a record answered on a line above (the same key): they stay, and a reader "
+            "of the file counts those records twice; keep the first line of each key, or write to a new "
+            "file") in result.stderr
+    assert "0 written to" in result.stderr and "4 already done" in result.stderr
+    assert out.read_text() == "".join(lines + lines[:2])
+
+
 def test_batch_counts_a_duplicate_record_as_such_not_as_done_before(tmp_path):
     deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
     record = format_record(next(solver.random_records("Kratzen", 3, 1, seats=4)))
