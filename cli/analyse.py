@@ -85,15 +85,13 @@ def check_record_options(position: Position, seat: int, known: dict[int, str]) -
 def render_analysis(document: dict, console=None) -> None:
     """The report for people: the chances, the mean, the bonuses and the opening cards (the text is the library's,
     solver.sampling.report_text, which ``print(analysis)`` gives; here with the cards painted and tables drawn)."""
-    from solver.sampling import (BONUS_NUMBERS, best_card_parts, bonus_table, opening_note, opening_numbers,
-                                 opening_table, summary_lines)
+    from solver.sampling import (BONUS_NUMBERS, best_card_parts, bonus_table, hand_heading, opening_note,
+                                 opening_numbers, opening_table, summary_lines)
 
     console = console or stdout_console()
     print_record(document, console)
     painter = CardPainter.for_game(document["game"])
-    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
-    console.print(Text(f"{document['game']} {contract}, seat {document['seat']}: ")
-                  + painter.cards(document["hand"]))
+    console.print(Text(hand_heading(document)) + painter.cards(document["hand"]))
     for seat, cards in document["known"].items():
         console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
     if document.get("played"):
