@@ -94,6 +94,8 @@ def test_an_analysis_of_another_seats_contract_names_the_declarer():
                "Solo E", "--declarer", "2", "-n", "1", "-j", "1"]
     assert CliRunner().invoke(app, command).stdout.splitlines()[0] == \
         "Schafkopf Solo E (declarer seat 2), seat 1: EA EO E9 GO HA HZ HU SU"
+    assert CliRunner().invoke(app, [*command, "--cards"]).stdout.splitlines()[0] == \
+        "Schafkopf, Solo E (declarer seat 2): seat 1 to move after 0 cards played, holding EA EO E9 GO HA HZ HU SU"
 
 
 def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():

@@ -218,7 +218,8 @@ def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
     # other than the game's defaults, as a record's title ends with them
     text = runner.invoke(app, ["analyse", *hand[:-1], "--cards"]).stdout.splitlines()
     assert text[:4] == ["rules: laufende_mode=only_if_holder_wins",
-                        "Schafkopf, Rufer G: seat 1 to move after 0 cards played, holding EU E8 E7 GK GO HA H9 SU",
+                        "Schafkopf, Rufer G (declarer seat 3): seat 1 to move after 0 cards played, holding EU E8 "
+                        "E7 GK GO HA H9 SU",
                         "known in seat 2: SA", "known in seat 4: EA EZ"]
     # from a FILE the --known cards used are said: the document and the text say them
     on_file = ["analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "2", "-j", "1",
