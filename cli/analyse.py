@@ -259,7 +259,7 @@ def analyse(
                                  param_hint="'--all-messages'")
     if advice_mode is not None and not cards:
         assert contract is not None  # contract advice is asked by a --contract list
-        if not game or not hand:
+        if game is None or hand is None:  # one given empty is checked below: what it lacks
             raise typer.BadParameter("contract advice needs --game and --hand", param_hint="'--game/--hand'")
         if declarer is not None and declarer != seat:
             raise typer.BadParameter("contract advice is for the seat that announces: --declarer is --seat",
@@ -333,8 +333,9 @@ def analyse(
                              render=render_analysis, document=document, pot=pot, command="analyse",
                              all_messages=all_messages)
         return
-    if not game or not hand or not contract:
-        missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
+    if game is None or hand is None or contract is None:  # one given empty is checked as the others: what it lacks
+        missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract))
+                   if value is None]
         raise typer.BadParameter(f"missing {', '.join(missing)} (or give a FILE to analyse from)",
                                  param_hint="'--game/--hand/--contract'")
     check_game_options(game, flags, seats, declarer, contract,
@@ -658,8 +659,9 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
     from solver.sampling import hand_position
     from solver.advice import card_advice
 
-    if not game or not hand or not contract:
-        missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
+    if game is None or hand is None or contract is None:  # one given empty is checked as the others: what it lacks
+        missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract))
+                   if value is None]
         raise typer.BadParameter(f"card advice needs a FILE (the play so far), or {', '.join(missing)} for the "
                                  "opening lead of a hand", param_hint="'--cards'")
     if announce is not None:

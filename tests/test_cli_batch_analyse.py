@@ -482,6 +482,22 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
     assert too_big.exit_code == 2 and "'--pot'" in too_big.stderr and "0<=x<=999999999" in too_big.stderr
 
 
+def test_an_empty_hand_or_contract_is_said_as_what_it_lacks_not_as_missing():
+    """``--hand ""`` was 'missing --hand (or give a FILE to analyse from)' (contract advice: 'needs --game and
+    --hand'), and ``--contract ""`` 'missing --contract', though both were given: an empty one is checked as any other
+    value is, as ``--hand "  "`` and ``stich deal --contract ""`` were."""
+    kratzen = ["analyse", "--game", "kratzen", "--seat", "1", "--samples", "2", "--workers", "1"]
+    cases = [(["--hand", "", "--contract", "Trump S"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
+             (["--hand", "", "--contract", "all"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
+             (["--hand", "", "--contract", "Trump S", "--cards"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
+             (["--hand", "EO E9 SU SZ", "--contract", ""], "'--contract': unknown Kratzen contract ''")]
+    for extra, said in cases:
+        result = runner.invoke(app, kratzen + extra)
+        assert result.exit_code == 2 and said in result.stderr and "missing" not in result.stderr, \
+            (extra, result.stderr)
+    assert "missing --hand" in runner.invoke(app, kratzen + ["--contract", "Trump S"]).stderr  # not given at all
+
+
 def test_an_announcement_that_does_not_parse_is_a_usage_error_of_announce():
     """--announce 'Pagat' (no seat) was said as 'stich: announcement ...' with exit 1, naming no option, where a
     card --hand does not know is --hand's usage error (exit 2): --announce's form is checked as --hand's cards are."""
