@@ -85,15 +85,13 @@ def check_record_options(position: Position, seat: int, known: dict[int, str]) -
 def render_analysis(document: dict, console=None) -> None:
     """The report for people: the chances, the mean, the bonuses and the opening cards (the text is the library's,
     solver.sampling.report_text, which ``print(analysis)`` gives; here with the cards painted and tables drawn)."""
-    from solver.sampling import (BONUS_NUMBERS, best_card_parts, bonus_table, opening_note, opening_numbers,
-                                 opening_table, summary_lines)
+    from solver.sampling import (BONUS_NUMBERS, best_card_parts, bonus_table, hand_heading, opening_note,
+                                 opening_numbers, opening_table, summary_lines)
 
     console = console or stdout_console()
     print_record(document, console)
     painter = CardPainter.for_game(document["game"])
-    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
-    console.print(Text(f"{document['game']} {contract}, seat {document['seat']}: ")
-                  + painter.cards(document["hand"]))
+    console.print(Text(hand_heading(document)) + painter.cards(document["hand"]))
     for seat, cards in document["known"].items():
         console.print(Text(f"known in seat {seat}: ") + painter.cards(cards))
     if document.get("played"):
@@ -261,7 +259,7 @@ def analyse(
                                  param_hint="'--all-messages'")
     if advice_mode is not None and not cards:
         assert contract is not None  # contract advice is asked by a --contract list
-        if not game or not hand:
+        if game is None or hand is None:  # one given empty is checked below: what it lacks
             raise typer.BadParameter("contract advice needs --game and --hand", param_hint="'--game/--hand'")
         if declarer is not None and declarer != seat:
             raise typer.BadParameter("contract advice is for the seat that announces: --declarer is --seat",
@@ -335,8 +333,9 @@ def analyse(
                              render=render_analysis, document=document, pot=pot, command="analyse",
                              all_messages=all_messages)
         return
-    if not game or not hand or not contract:
-        missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
+    if game is None or hand is None or contract is None:  # one given empty is checked as the others: what it lacks
+        missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract))
+                   if value is None]
         raise typer.BadParameter(f"missing {', '.join(missing)} (or give a FILE to analyse from)",
                                  param_hint="'--game/--hand/--contract'")
     check_game_options(game, flags, seats, declarer, contract,
@@ -660,8 +659,9 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
     from solver.sampling import hand_position
     from solver.advice import card_advice
 
-    if not game or not hand or not contract:
-        missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract)) if not value]
+    if game is None or hand is None or contract is None:  # one given empty is checked as the others: what it lacks
+        missing = [name for name, value in (("--game", game), ("--hand", hand), ("--contract", contract))
+                   if value is None]
         raise typer.BadParameter(f"card advice needs a FILE (the play so far), or {', '.join(missing)} for the "
                                  "opening lead of a hand", param_hint="'--cards'")
     if announce is not None:

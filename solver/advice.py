@@ -1680,9 +1680,14 @@ WIN_BY_PAYMENT = "where the seat's payment is above 0"
 
 def card_advice_title(document: Mapping[str, Any]) -> str:
     """Card advice's first line but the hand it is about, which follows it (the command paints its cards):
-    ``Schafkopf, Rufer E: seat 1 to move after 0 cards played, holding ``."""
+    ``Schafkopf, Rufer E: seat 1 to move after 0 cards played, holding ``; from a hand, the declaring seat where it is
+    not the seat advised (``Schafkopf, Solo E (declarer seat 2): seat 1 ...``), lest it read as the seat's own Solo."""
     played = len(document["played"])
-    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
+    game = get_game(document["game"])
+    contract = game.contract_in_words(document["contract"])  # RULES.md's name
+    declarer = document.get("declarer")  # a record's document has none: its Play section is the record's
+    if declarer is not None and declarer != document["seat"]:
+        contract += f" ({role_text(game.declarer_title, [declarer])})"
     return (f"{document['game']}, {contract}: seat {document['seat']} to move after {played:,} "
             f"card{'' if played == 1 else 's'} played, holding ")
 

@@ -1549,8 +1549,7 @@ def report_parts(document: Mapping[str, Any]
     def names(cards: Sequence[str]) -> str:
         return card_names(document["game"], cards)
 
-    contract = get_game(document["game"]).contract_in_words(document["contract"])  # RULES.md's name
-    hand = f"{document['game']} {contract}, seat {document['seat']}: {names(document['hand'])}"
+    hand = hand_heading(document) + names(document["hand"])
     heading = [*rules_line(document), hand]
     lines = [f"known in seat {seat}: {names(cards)}" for seat, cards in document["known"].items()]
     if document.get("played"):
@@ -1566,6 +1565,16 @@ def report_parts(document: Mapping[str, Any]
         title, columns, rows = openings
         tables.append(((title, columns, [(names([row[0]]), *row[1:]) for row in rows]), opening_numbers(columns)))
     return heading, lines, tables
+
+
+def hand_heading(document: Mapping[str, Any]) -> str:
+    """The heading's words before the hand: ``Schafkopf Solo E, seat 1: ``, and the declaring seat where it is not the
+    analysed one (``Schafkopf Solo E (declarer seat 2), seat 1: ``): without it the line reads as seat 1's Solo."""
+    game = get_game(document["game"])
+    contract = game.contract_in_words(document["contract"])  # RULES.md's name
+    declarer = document["declarer"]
+    declared = f" ({role_text(game.declarer_title, [declarer])})" if declarer != document["seat"] else ""
+    return f"{document['game']} {contract}{declared}, seat {document['seat']}: "
 
 
 def rules_line(document: Mapping[str, Any]) -> list[str]:

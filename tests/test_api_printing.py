@@ -81,6 +81,23 @@ def test_a_table_entry_prints_its_row_as_stich_table_does():
     assert str(refused) == "Solo  declarer 2  not biddable: seat 2 holds T20..T16: she must play Solo"
 
 
+def test_an_analysis_of_another_seats_contract_names_the_declarer():
+    """``--seat 1 --declarer 2`` was headed ``Schafkopf Solo E, seat 1: ...``, which reads as seat 1's Solo (its
+    figures were the defence's): the declaring seat is said where it is not the hand's, in print and the command."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", declarer=2, seats=3, samples=2, workers=1)
+    assert str(analysis).splitlines()[0] == "Kratzen Trump E (attacker seat 2), seat 1: EO E9 SU SZ"
+    command = ["analyse", "--game", "schafkopf", "--hand", "EO GO HU SU HA HZ EA E9", "--seat", "1", "--contract",
+               "Solo E", "--declarer", "2", "-n", "1", "-j", "1"]
+    assert CliRunner().invoke(app, command).stdout.splitlines()[0] == \
+        "Schafkopf Solo E (declarer seat 2), seat 1: EA EO E9 GO HA HZ HU SU"
+    assert CliRunner().invoke(app, [*command, "--cards"]).stdout.splitlines()[0] == \
+        "Schafkopf, Solo E (declarer seat 2): seat 1 to move after 0 cards played, holding EA EO E9 GO HA HZ HU SU"
+
+
 def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
     """``print(analyse_hand(...))`` prints the report ``stich analyse`` prints (its lines and tables are built by one
     set of functions in solver.sampling), without the colours, not the dataclass dump of every field."""

@@ -218,7 +218,8 @@ def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
     # other than the game's defaults, as a record's title ends with them
     text = runner.invoke(app, ["analyse", *hand[:-1], "--cards"]).stdout.splitlines()
     assert text[:4] == ["rules: laufende_mode=only_if_holder_wins",
-                        "Schafkopf, Rufer G: seat 1 to move after 0 cards played, holding EU E8 E7 GK GO HA H9 SU",
+                        "Schafkopf, Rufer G (declarer seat 3): seat 1 to move after 0 cards played, holding EU E8 "
+                        "E7 GK GO HA H9 SU",
                         "known in seat 2: SA", "known in seat 4: EA EZ"]
     # from a FILE the --known cards used are said: the document and the text say them
     on_file = ["analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "2", "-j", "1",
@@ -497,6 +498,22 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
     too_big = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA S6 HK HO", "--seat", "1", "--contract",
                                   "Trump H", "--pot", "1000000000", "--samples", "2"])
     assert too_big.exit_code == 2 and "'--pot'" in too_big.stderr and "0<=x<=999999999" in too_big.stderr
+
+
+def test_an_empty_hand_or_contract_is_said_as_what_it_lacks_not_as_missing():
+    """``--hand ""`` was 'missing --hand (or give a FILE to analyse from)' (contract advice: 'needs --game and
+    --hand'), and ``--contract ""`` 'missing --contract', though both were given: an empty one is checked as any other
+    value is, as ``--hand "  "`` and ``stich deal --contract ""`` were."""
+    kratzen = ["analyse", "--game", "kratzen", "--seat", "1", "--samples", "2", "--workers", "1"]
+    cases = [(["--hand", "", "--contract", "Trump S"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
+             (["--hand", "", "--contract", "all"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
+             (["--hand", "", "--contract", "Trump S", "--cards"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
+             (["--hand", "EO E9 SU SZ", "--contract", ""], "'--contract': unknown Kratzen contract ''")]
+    for extra, said in cases:
+        result = runner.invoke(app, kratzen + extra)
+        assert result.exit_code == 2 and said in result.stderr and "missing" not in result.stderr, \
+            (extra, result.stderr)
+    assert "missing --hand" in runner.invoke(app, kratzen + ["--contract", "Trump S"]).stderr  # not given at all
 
 
 def test_an_announcement_that_does_not_parse_is_a_usage_error_of_announce():
