@@ -535,6 +535,13 @@ class Game(metaclass=GameType):
         return state.is_over
 
     @classmethod
+    def settled_words(cls, rules: Rules, state: PlayState) -> str | None:
+        """Why the deal is over before its last trick, in the game's words, where :meth:`play_settles` ends it
+        sooner: the diagram says so in place of whose turn it is. None while the deal goes on, and where every
+        trick is played (the diagram's own "the deal is over")."""
+        return None
+
+    @classmethod
     def scoring_inputs(cls, rules: Rules, record: Record | None, *, pot: object = None,
                        announcements: object = None) -> object:
         """What scoring reads besides the play, checked: from the arguments, else the record's tags (a pot, the
