@@ -624,6 +624,13 @@ class Game(metaclass=GameType):
         return cls.item_title(name.removesuffix("_against"))
 
     @classmethod
+    def lost_bonus_title(cls, name: str) -> str:
+        """A bonus the post-mortem says a card lost, by :meth:`objective_title`; a pair of them lost together
+        (``valat_against+pagat_ultimo``) is named so: ``Valat + Pagat Ultimo together``."""
+        titles = " + ".join(cls.objective_title(part) for part in name.split("+"))
+        return titles + " together" if "+" in name else titles
+
+    @classmethod
     def is_bonus_item(cls, name: str) -> bool:
         """Whether a score item of this name is a bonus beside the game (what contract advice counts as a bonus made
         or paid against): every item but the ``game`` by default."""
