@@ -178,11 +178,11 @@ def _table(title: str, narrow: bool) -> Table:
 def _players_table(document: Document, lost_summary: str, narrow: bool, notes: CellNotes) -> Table:
     """A row per seat: cards played, each grade's count, the cost and the bonuses lost (in ``notes`` where they are
     moved below the table)."""
-    from solver.postmortem import GRADES, GRADE_PLURALS, SCORE_MEASURES, cost_columns
+    from solver.postmortem import GRADES, GRADE_PLURALS, SCORE_MEASURES, cost_columns, players_table_title
 
     unit = document["measure"]
     by_score = unit in SCORE_MEASURES and _has_points_cost(document)
-    summary = short_headers(_table("Per seat", narrow), {"inaccuracies": "inacc.", "cost (points)": "cost (pts)",
+    summary = short_headers(_table(players_table_title(document["game"], unit), narrow), {"inaccuracies": "inacc.", "cost (points)": "cost (pts)",
                                                          "cost (tricks)": "cost (tr.)"})
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")

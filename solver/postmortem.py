@@ -297,7 +297,7 @@ class PlayAnalysis:
         changes = game_change_text(document)
         if changes:  # the heading (whose game it was) bold, as the command prints it
             parts += [html_lines(changes[:1], bold=True), html_lines(changes[1:])]
-        parts.append(html_lines(["Per seat"], bold=True))
+        parts.append(html_lines([players_table_title(self.game, self.measure)], bold=True))
         columns = player_columns(self.measure, bool(self.points_curve))
         parts.append(html_table(columns, [player.cells() for player in self.players], right=range(len(columns) - 1)))
         return f"<div>{''.join(parts)}</div>"
@@ -674,12 +674,23 @@ def card_table_title(game: str, measure: str, declarer: int, declaring_side: Seq
     """The card table's title: what its totals are of (:func:`totals_view`), and whose cost a card's is."""
     view = totals_view(game, measure, declarer, declaring_side)
     if measure == "chips":
-        cost = f"cost to the {get_game(game).declarer_title}, or what another seat's card added to it"
+        title = get_game(game).declarer_title
+        cost = f"cost to the {title}, or what another seat's card added to the {title}'s payment"
     elif measure in OWN_MEASURES:
         cost = "cost to the mover"
     else:
         cost = "cost to the mover's side"
     return f"Every card (totals: {view}; {cost})"
+
+
+def players_table_title(game: str, measure: str) -> str:
+    """The per-seat table's title. In chips it says whose cost a seat's is, as the card table's title does: the
+    table sums another seat's grades and costs, which read bare as what that seat lost of its own, where they are
+    what its cards added to the attacker's payment (the others' own payments are not searched)."""
+    if measure != "chips":
+        return "Per seat"
+    title = get_game(game).declarer_title
+    return f"Per seat (cost: what the {title} lost, or what another seat's cards added to the {title}'s payment)"
 
 
 def measure_note(measure: str) -> str | None:
@@ -926,5 +937,5 @@ __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", 
            "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES",
            "analyse_play", "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines",
            "game_change_text", "grade", "grade_note", "lost_cell", "lost_value_line", "measure_note", "no_cost_line",
-           "player_columns", "settled_after", "settled_after_document", "settled_line", "summarise",
-           "totals_view", "unscored_bonuses"]
+           "player_columns", "players_table_title", "settled_after", "settled_after_document", "settled_line",
+           "summarise", "totals_view", "unscored_bonuses"]

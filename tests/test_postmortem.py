@@ -2173,3 +2173,39 @@ def test_the_bonuses_lost_are_named_as_players_name_them_and_json_keeps_the_obje
     assert analysis.players[0].cells()[-1] == "Schneider (handed over)"
     assert lost_text(("absolut_against",), (), "Zwanzigerrufen") == "Absolut"
     assert lost_text(("absolut_against",), ()) == "absolut_against"
+
+
+KRATZEN_TARGET_GIVEN = """[Game "Kratzen"]
+[Seats "3"]
+[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]
+[Contract "Trump S"]
+[Declarer "1"]
+[Pot "12"]
+[Play "1"]
+SU S7 SK
+EK EO HA
+G8 SZ GA
+E9 HU HO
+*
+"""
+
+
+def test_a_kratzen_grade_by_chips_says_another_seat_s_cost_is_what_it_added_to_the_attacker(tmp_path, monkeypatch):
+    """By the score in Kratzen seat 3's EK, which lets the attacker make his target, is a blunder of 27 chips though
+    it costs seat 3 nothing of its own: both tables' titles say whose cost it is, where a reader meets the grade and
+    the seat's sum of them."""
+    path = tmp_path / "k.tbn"
+    path.write_text(KRATZEN_TARGET_GIVEN, encoding="utf-8")
+    analysis = analyse_play(next(solver.read_positions(path)), objective="score")
+    ek = analysis.cards[3]
+    assert (ek.seat, ek.card, ek.cost, ek.grade) == (3, "EK", 27, "blunder")
+    assert analysis.players[2].cost == 27
+    monkeypatch.setenv("COLUMNS", "200")
+    text = " ".join(run("postmortem", path, "-o", "score").stdout.split())  # a title wraps at its table's width
+    assert ("Every card (totals: attacker seat 1's own payment in chips; cost to the attacker, or what another "
+            "seat's card added to the attacker's payment)") in text
+    assert ("Per seat (cost: what the attacker lost, or what another seat's cards added to the attacker's "
+            "payment)") in text
+    assert "Per seat (cost:" in analysis._repr_html_()
+    by_tricks = [line.rstrip() for line in run("postmortem", path).stdout.splitlines()]
+    assert "Per seat" in by_tricks  # by tricks every cost is the mover's own
