@@ -182,8 +182,8 @@ def _players_table(document: Document, lost_summary: str, narrow: bool, notes: C
 
     unit = document["measure"]
     by_score = unit in SCORE_MEASURES and _has_points_cost(document)
-    summary = short_headers(_table(players_table_title(document["game"], unit), narrow), {"inaccuracies": "inacc.", "cost (points)": "cost (pts)",
-                                                         "cost (tricks)": "cost (tr.)"})
+    summary = short_headers(_table(players_table_title(document["game"], unit), narrow),
+                            {"inaccuracies": "inacc.", "cost (points)": "cost (pts)", "cost (tricks)": "cost (tr.)"})
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")
     for name in GRADES[1:]:
