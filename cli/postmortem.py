@@ -178,12 +178,12 @@ def _table(title: str, narrow: bool) -> Table:
 def _players_table(document: Document, lost_summary: str, narrow: bool, notes: CellNotes) -> Table:
     """A row per seat: cards played, each grade's count, the cost and the bonuses lost (in ``notes`` where they are
     moved below the table)."""
-    from solver.postmortem import GRADES, GRADE_PLURALS, SCORE_MEASURES, cost_columns
+    from solver.postmortem import GRADES, GRADE_PLURALS, SCORE_MEASURES, cost_columns, players_table_title
 
     unit = document["measure"]
     by_score = unit in SCORE_MEASURES and _has_points_cost(document)
-    summary = short_headers(_table("Per seat", narrow), {"inaccuracies": "inacc.", "cost (points)": "cost (pts)",
-                                                         "cost (tricks)": "cost (tr.)"})
+    summary = short_headers(_table(players_table_title(document["game"], unit), narrow),
+                            {"inaccuracies": "inacc.", "cost (points)": "cost (pts)", "cost (tricks)": "cost (tr.)"})
     summary.add_column("seat", justify="right")
     summary.add_column("cards", justify="right")
     for name in GRADES[1:]:
@@ -195,7 +195,8 @@ def _players_table(document: Document, lost_summary: str, narrow: bool, notes: C
         costs = [str(player["cost"])] + ([str(player["points_cost"])] if by_score else [])
         summary.add_row(str(player["seat"]), str(player["cards"]),
                         *(str(player["grades"][name]) for name in GRADES[1:]), *costs,
-                        _lost_cell(player, document["every_seat_for_itself"], notes, len(summary.columns) - 1))
+                        _lost_cell(player, document["every_seat_for_itself"], notes, len(summary.columns) - 1,
+                                   document["game"]))
     return summary
 
 
@@ -225,7 +226,8 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
         if by_score:
             row.append(str(card["points_cost"]))
         table.add_row(*row, Text(card["grade"], style=_GRADE_STYLES[card["grade"]]), better,
-                      _lost_cell(card, document["every_seat_for_itself"], notes, len(table.columns) - 1))
+                      _lost_cell(card, document["every_seat_for_itself"], notes, len(table.columns) - 1,
+                                 document["game"]))
     return table
 
 
@@ -240,15 +242,16 @@ def _has_points_cost(document: Document) -> bool:
     return all("points_cost" in card for card in document["cards"])
 
 
-def _lost_cell(row: Document, alone: bool, notes: CellNotes, column: int) -> str:
-    """The bonuses a card or a player lost, or the number of their note (``notes``, the table's ``column``); in
+def _lost_cell(row: Document, alone: bool, notes: CellNotes, column: int, game: str) -> str:
+    """The bonuses a card or a player lost, by the names players use in ``game``, or the number of their note
+    (``notes``, the table's ``column``); in
     Kratzen the only one is the seat's own target, so the "target lost" column says "yes" (its JSON name stays
     "target", the plot's "seat N's target")."""
     from solver.postmortem import lost_text
 
     if alone:
         return "yes" if row["bonuses_lost"] else ""
-    lost = lost_text(row["bonuses_lost"], row["bonuses_handed_over"])
+    lost = lost_text(row["bonuses_lost"], row["bonuses_handed_over"], game)
     return notes.cell(lost, column) if lost else ""
 
 

@@ -34,7 +34,8 @@ from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer_parts, settlement_legend,
                              settlement_notes, table_cells, table_columns)
 from solver.games import get_game
-from solver.games.outcome import FIGURE_SPACE, dealt_bonus_answer, dealt_bonus_cells, role_text, side_text, signed
+from solver.games.outcome import (FIGURE_SPACE, dealt_bonus_answer, dealt_bonus_cells, net_amount, role_text,
+                                  side_text, signed)
 from solver.position import Position
 from solver.variant import rules_note
 
@@ -893,10 +894,10 @@ def render_check(document: Document, console: Console) -> None:
     console.print(table)
     if score:
         game = get_game(document["game"])
-        whose = f" {game.score_unit}"  # in its unit, as score and postmortem give it
+        whose = game.score_unit  # in its unit, as score, tree and postmortem give it
         if targets:  # the score is one seat's own payment: said, as the bare number would not tell
             whose += f", {role_text(game.declarer_title, [document['declarer']])}'s own payment"
-        console.print(Text(f"score (double dummy): {signed(score['value'])}{whose}"))
+        console.print(Text(f"score (double dummy): {net_amount(score['value'], whose)}"))
         for note in score.get("notes", ()):
             console.print(Text(for_stdout(f"note: {note}")))
         for choice in score["choices"]:

@@ -10,7 +10,8 @@ not a suit of the pack (Schafkopf's Obers, Unters and trump suit, Kratzen's trum
 a line of their own, ``T``, strongest first and by name, as players sort a hand. A French-suited pack (suits
 S C H D) shows the suit signs; the German packs keep their letters (E G H S), as players write
 them. Markers say who declares, who led the trick in progress and who is to play, and what each seat has won. A finished
-deal shows the hands as dealt, with what each seat won.
+deal shows the hands as dealt, with what each seat won; a deal the rules end sooner (a Schafkopf Sie, a lost Tout)
+says so, in the game's words, in place of whose turn it is.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ def _roles(position: "Position", seat: int) -> list[str]:
         roles.append(position.game.declarer_title)
     elif seat in rules.declaring_side and len(rules.declaring_side) < rules.seats:
         roles.append("partner")
-    if not state.is_over:
+    if not state.is_over and not _settled_words(position):
         if state.trick and seat == state.leader:
             roles.append("led")
         if seat == state.to_move:
@@ -169,12 +170,20 @@ def position_heading(position: "Position") -> str:
     return head if position.record is None else f"{position.label}: {head}"
 
 
+def _settled_words(position: "Position") -> str | None:
+    """Why the rules end the deal before its last trick (a Schafkopf Sie as dealt), in the game's words."""
+    return position.game.settled_words(position.rules, position.state)
+
+
 def _table_lines(position: "Position", style: SuitStyle) -> list[str]:
     """The centre of the table: the trick number, the cards on the table in playing order, who is to play."""
     state, pack = position.state, position.pack
     total = len(state.history) + state.tricks_left
     if state.is_over:
         return ["the deal is over", f"after {total} trick{'' if total == 1 else 's'};", "the hands as dealt"]
+    settled = _settled_words(position)
+    if settled:
+        return ["the deal is over", settled]
     lines = [f"trick {len(state.history) + 1} of {total}"]
     for offset, card in enumerate(state.trick):
         seat = (state.leader + offset) % state.seats

@@ -45,7 +45,7 @@ ZERO_NAME = "0: neither side pays"
 NEAR_LABEL = 15
 LEADER_COLOUR = "#999999"
 #: The characters a line of a card's label folds at where the label is wider than half the axes (a small ending's).
-FOLD_WIDTH = 30
+FOLD_WIDTH = 22
 #: Where a threshold's name may go, tried in order while it covers another's (lines a few points apart in a small
 #: ending): (axes fraction, offset x, offset y, ha, va): above its line on the right, below it, then on the left.
 NAME_PLACES = ((1, -4, 2, "right", "bottom"), (1, -4, -2, "right", "top"), (0, 4, 2, "left", "bottom"),
@@ -182,9 +182,10 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
             axes.plot([card.number], [value], "x", markersize=13, markeredgewidth=2.5, color="black", zorder=4,
                       gid=f"bonus-{card.number}")
             # a seat's own target (Kratzen) says whose: the line is another seat's tricks
-            # a pair lost together in the table's words (``first + second together``), not the JSON's ``first+second``
-            named = {name: f"seat {card.seat}'s target" if name == "target" else
-                     name.replace("+", " + ") + " together" if "+" in name else name for name in card.bonuses_lost}
+            # in the table's words (``Valat + Pagat Ultimo together``), not the JSON's ``valat_against+pagat_ultimo``
+            bonus_title = get_game(card.game).lost_bonus_title if card.game else str
+            named = {name: f"seat {card.seat}'s target" if name == "target" else bonus_title(name)
+                     for name in card.bonuses_lost}
             thrown = [named[name] for name in card.bonuses_lost if name not in card.bonuses_handed_over]
             handed = [named[name] for name in card.bonuses_handed_over]
             note += ": " + "; ".join(part for part in (", ".join(thrown) + " lost" if thrown else "",

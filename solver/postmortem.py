@@ -98,7 +98,7 @@ class CardAnalysis:
                 f"{self.before:4d} -> {self.after:4d} (best {self.best:4d})  {self.grade}")
         if self.cost:
             line += f" (cost {self.cost}; better: {card_names(self.game, self.best_cards, '/')})"
-        lost = lost_text(self.bonuses_lost, self.bonuses_handed_over)
+        lost = lost_text(self.bonuses_lost, self.bonuses_handed_over, self.game)
         return line + (f"; lost: {lost}" if lost else "")
 
     def cells(self) -> list[str]:
@@ -108,7 +108,8 @@ class CardAnalysis:
         if self.measure in SCORE_MEASURES and self.points_cost is not None:  # (none without card points)
             cells.append(str(self.points_cost))
         better = card_names(self.game, self.best_cards, "/") if self.cost else ""
-        return cells + [self.grade, better, lost_cell(self.bonuses_lost, self.bonuses_handed_over, self.measure)]
+        return cells + [self.grade, better,
+                        lost_cell(self.bonuses_lost, self.bonuses_handed_over, self.measure, self.game)]
 
     def _repr_html_(self) -> str:
         """Its row for Jupyter, under the card table's columns (:class:`PlayAnalysis` renders them all)."""
@@ -139,6 +140,7 @@ class PlayerSummary:
     points_cost: int | None = None
     bonuses_handed_over: tuple[str, ...] = ()  # those of bonuses_lost that were the opponents' to force
     measure: str = field(default="", compare=False)  # what ``cost`` counts (its cards'); names the table's columns
+    game: str = field(default="", compare=False)  # names the bonuses lost as players do; "": by their objectives
 
     def __str__(self) -> str:
         """One line for people (``print(analysis.players[0])``), its row of ``stich postmortem``'s per-seat
@@ -151,7 +153,8 @@ class PlayerSummary:
         """Its row of ``stich postmortem``'s per-seat table, under :func:`player_columns`."""
         points = [str(self.points_cost)] if self.measure in SCORE_MEASURES and self.points_cost is not None else []
         return [str(self.seat), str(self.cards), *(str(self.grades.get(name, 0)) for name in GRADES[1:]),
-                str(self.cost), *points, lost_cell(self.bonuses_lost, self.bonuses_handed_over, self.measure)]
+                str(self.cost), *points,
+                lost_cell(self.bonuses_lost, self.bonuses_handed_over, self.measure, self.game)]
 
     def _repr_html_(self) -> str:
         """Its row for Jupyter, under the per-seat table's columns."""
@@ -294,7 +297,7 @@ class PlayAnalysis:
         changes = game_change_text(document)
         if changes:  # the heading (whose game it was) bold, as the command prints it
             parts += [html_lines(changes[:1], bold=True), html_lines(changes[1:])]
-        parts.append(html_lines(["Per seat"], bold=True))
+        parts.append(html_lines([players_table_title(self.game, self.measure)], bold=True))
         columns = player_columns(self.measure, bool(self.points_curve))
         parts.append(html_table(columns, [player.cells() for player in self.players], right=range(len(columns) - 1)))
         return f"<div>{''.join(parts)}</div>"
@@ -598,14 +601,13 @@ def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int
         view=tuple(sorted(s + 1 for s in objective.maximiser)), bonuses_handed_over=handed, game=rules.game.name)
 
 
-def lost_text(lost: Sequence[str], handed: Sequence[str]) -> str:
-    """The bonuses a card (or a player) lost, for people: a bonus handed to the opponents says so, since the
-    mover's own side had no claim to it (read bare, "pagat_ultimo" looked like the mover's own Pagat); a pair lost
-    together is named so."""
-
-    def shown(name: str) -> str:
-        return name.replace("+", " + ") + " together" if "+" in name else name
-
+def lost_text(lost: Sequence[str], handed: Sequence[str], game: str = "") -> str:
+    """The bonuses a card (or a player) lost, for people, by the names players use (``Game.lost_bonus_title``:
+    ``Schneider`` for ``schneider_against``, as ``stich score`` names the item; the objective's own name where
+    ``game`` is not given): a bonus handed to the opponents says so, since the mover's own side had no claim to it
+    (read bare, "Pagat Ultimo" looked like the mover's own Pagat), and so says whose it was; a pair lost together
+    is named so. The JSON keeps the objectives' names."""
+    shown = get_game(game).lost_bonus_title if game else str
     return ", ".join(f"{shown(name)} (handed over)" if name in handed else shown(name) for name in lost)
 
 
@@ -648,12 +650,12 @@ def player_columns(measure: str, points: bool = True) -> list[str]:
             "target lost" if alone else "bonuses lost"]
 
 
-def lost_cell(lost: Sequence[str], handed: Sequence[str], measure: str) -> str:
+def lost_cell(lost: Sequence[str], handed: Sequence[str], measure: str, game: str = "") -> str:
     """The bonuses a card or a player lost (:func:`lost_text`); where every seat plays for itself the only one is
     the seat's own target, so the "target lost" column says "yes"."""
     if measure in OWN_MEASURES:
         return "yes" if lost else ""
-    return lost_text(lost, handed)
+    return lost_text(lost, handed, game)
 
 
 def totals_view(game: str, measure: str, declarer: int, declaring_side: Sequence[int]) -> str:
@@ -672,12 +674,23 @@ def card_table_title(game: str, measure: str, declarer: int, declaring_side: Seq
     """The card table's title: what its totals are of (:func:`totals_view`), and whose cost a card's is."""
     view = totals_view(game, measure, declarer, declaring_side)
     if measure == "chips":
-        cost = f"cost to the {get_game(game).declarer_title}, or what another seat's card added to it"
+        title = get_game(game).declarer_title
+        cost = f"cost to the {title}, or what another seat's card added to the {title}'s payment"
     elif measure in OWN_MEASURES:
         cost = "cost to the mover"
     else:
         cost = "cost to the mover's side"
     return f"Every card (totals: {view}; {cost})"
+
+
+def players_table_title(game: str, measure: str) -> str:
+    """The per-seat table's title. In chips it says whose cost a seat's is, as the card table's title does: the
+    table sums another seat's grades and costs, which read bare as what that seat lost of its own, where they are
+    what its cards added to the attacker's payment (the others' own payments are not searched)."""
+    if measure != "chips":
+        return "Per seat"
+    title = get_game(game).declarer_title
+    return f"Per seat (cost: what the {title} lost, or what another seat's cards added to the {title}'s payment)"
 
 
 def measure_note(measure: str) -> str | None:
@@ -722,7 +735,8 @@ def summarise(cards: tuple[CardAnalysis, ...], seats: int) -> tuple[PlayerSummar
         lost = tuple(dict.fromkeys(name for card in own for name in card.bonuses_lost))
         handed = tuple(dict.fromkeys(name for card in own for name in card.bonuses_handed_over))
         summaries.append(PlayerSummary(seat, len(own), grades, sum(card.cost for card in own), lost,
-                                       bonuses_handed_over=handed, measure=cards[0].measure if cards else ""))
+                                       bonuses_handed_over=handed, measure=cards[0].measure if cards else "",
+                                       game=cards[0].game if cards else ""))
     return tuple(summaries)
 
 
@@ -923,5 +937,5 @@ __all__ = ["CHIP_GRADES", "CardAnalysis", "GRADES", "GRADE_PLURALS", "NO_PLAY", 
            "POINT_GRADES", "PlayAnalysis", "PlayerSummary", "SCORE_GRADES", "SCORE_MEASURES", "TRICK_GRADES",
            "analyse_play", "by_score", "card_columns", "card_table_title", "cost_columns", "game_change_lines",
            "game_change_text", "grade", "grade_note", "lost_cell", "lost_value_line", "measure_note", "no_cost_line",
-           "player_columns", "settled_after", "settled_after_document", "settled_line", "summarise",
-           "totals_view", "unscored_bonuses"]
+           "player_columns", "players_table_title", "settled_after", "settled_after_document", "settled_line",
+           "summarise", "totals_view", "unscored_bonuses"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import networkx as nx
 
-from .games.outcome import side_text
+from .games import get_game
+from .games.outcome import net_amount, side_text
 from .variant import rules_words
 from .html_tables import html_lines, html_table
 
@@ -46,6 +47,8 @@ class StrategyTree(nx.DiGraph):
                  else f" of {maximiser}" if maximiser else "")
         target = f" (needs {graph['target']})" if "target" in graph else ""
         value = self.nodes["root"].get("value", "-")
+        if graph.get("objective") == "score" and isinstance(value, int) and str(graph.get("game", "")):
+            value = net_amount(value, get_game(str(graph["game"])).score_unit)  # as check and score say it
         return [title, f"{graph.get('objective', 'value')}{whose}: {value}{target}"
                        f"{', the result' if finished else ' at the root'}"]
 

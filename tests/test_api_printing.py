@@ -777,12 +777,12 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
     first = analysis.cards[0]
     assert str(first) == str(analysis).splitlines()[1] == (
         "  1  trick  1  seat 1  EO    120 ->  105 (best  120)  blunder (cost 15; better: EA/GZ/G8/HZ/HK/H9); lost: "
-        "schwarz")
+        "Schwarz")
     assert cells(first._repr_html_()) == [
         ["#", "trick", "seat", "card", "before", "best", "after", "cost", "grade", "better", "bonus lost"],
-        ["1", "1", "1", "EO", "120", "120", "105", "15", "blunder", "EA/GZ/G8/HZ/HK/H9", "schwarz"]]
+        ["1", "1", "1", "EO", "120", "120", "105", "15", "blunder", "EA/GZ/G8/HZ/HK/H9", "Schwarz"]]
     assert str(analysis.players[0]) == ("seat 1  cards 4  inaccuracies 0  mistakes 0  blunders 1  cost (points) 15  "
-                                        "bonuses lost schwarz")
+                                        "bonuses lost Schwarz")
     shown = _Cells(analysis._repr_html_())
     assert shown.paragraphs == [str(analysis).splitlines()[0], "Every card (totals: points of 1+3; cost to the "
                                 "mover's side)", "grades in points: inaccuracy 1-5, mistake 6-14, blunder 15+ or a "

@@ -511,3 +511,27 @@ def test_a_kratzen_record_without_a_pot_is_said_to_have_0_chips_as_score_and_the
     assert scored["pot"] == 0
     assert scored["notes"] == ["pot 0: tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"]
     assert solved["notes"] == ["pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
+
+
+def test_show_says_a_sie_is_over_as_dealt(tmp_path):
+    """A Schafkopf Sie wins at once, with no play (RULES.md 2.2): the diagram says the deal is over, in the game's
+    words, where it would otherwise name the first trick and its leader."""
+    record = tmp_path / "sie.tbn"
+    record.write_text('[Game "Schafkopf"]\n[Deal "1: EO GO HO SO EU GU HU SU / EA EZ EK E9 E8 E7 GA GZ / '
+                      'GK G9 G8 G7 HA HZ HK H9 / H8 H7 SA SZ SK S9 S8 S7"]\n[Contract "Sie"]\n[Declarer "1"]\n')
+    shown = run("show", record).stdout
+    assert "| the deal is over    |" in shown and "| a Sie wins as dealt |" in shown
+    assert "trick 1 of 8" not in shown and "leads" not in shown and "to play" not in shown
+    assert "Seat 1 (declarer)\n" in shown
+
+
+def test_the_diagram_says_a_tout_is_lost_at_its_first_lost_trick():
+    """A Tout ends at the first trick its declarer loses (RULES.md 2.5): the diagram says so, not whose lead the
+    second trick is."""
+    deal = ("1: EO GO HO SO EU GU HU S7 / EA EZ EK E9 E8 E7 GA GZ / GK G9 G8 G7 HA HZ HK H9 / "
+            "H8 H7 SU SZ SK S9 S8 SA")
+    lost = str(solver.make_position("Schafkopf", deal, "WenzTout", play="S7 E7 G7 SA"))
+    assert "| the deal is over      |" in lost and "| the Tout lost trick 1 |" in lost
+    assert "trick 2 of 8" not in lost and "leads" not in lost and "Seat 1 (declarer)\n" in lost
+    going_on = str(solver.make_position("Schafkopf", deal, "WenzTout", play="S7 E7 G7"))
+    assert "seat 4 to play" in going_on and "the deal is over" not in going_on

@@ -377,3 +377,14 @@ def test_tree_json_gives_a_record_it_cannot_answer_the_line_solve_gives_it(tmp_p
     (what_if,) = documents("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "1", "--time-limit", "5", "--play", "EA",
                            code=1)  # after --play's cards, as solve's line says them: not the record's own position
     assert what_if["stopped"] == "time limit" and what_if["record"]["play"] == ["EA"]
+
+
+def test_tree_gives_the_score_in_the_unit_check_gives_it():
+    """A tree by the score says its root's value with its sign and unit, as ``check`` says the same score: game
+    units, or chips in a game paid from a pot."""
+    path = EXAMPLES / "schafkopf.tbn"
+    summary = run("tree", path, "-b", "6", "-d", "1", "-o", "score").stdout.splitlines()
+    assert summary[1] == "score of 1+2: +2 game units at the root"
+    assert "score (double dummy): +2 game units" in run("check", path, "-b", "6").stdout
+    kratzen = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "-o", "score").stdout.splitlines()
+    assert kratzen[1] == "score of seat 1: 0 chips at the root"

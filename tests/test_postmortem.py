@@ -159,7 +159,7 @@ def test_a_post_mortem_prints_for_people_and_draws_itself_in_a_notebook():
     first = analysis.cards[0]
     assert lines[1].split() == ["1", "trick", "1", "seat", "1", first.card, str(first.before), "->", str(first.after),
                                 "(best", f"{first.best})", "blunder", f"(cost", f"{first.cost};", "better:",
-                                "/".join(first.best_cards) + ");", "lost:", "schwarz"]
+                                "/".join(first.best_cards) + ");", "lost:", "Schwarz"]
     assert lines[2].endswith("ok") and "better" not in lines[2]
     svg = ElementTree.fromstring(analysis.plot_svg().encode())
     assert svg.tag.endswith("svg") and analysis.contract == "Rufer G"
@@ -255,7 +255,7 @@ def test_a_card_that_parts_two_bonuses_is_named(tmp_path):
     path = tmp_path / "pair.tbn"
     path.write_text(f'[Game "Zwanzigerrufen"]\n[Deal "{PAIR_ENDING}"]\n[Contract "Solo"]\n[Leader "1"]\n'
                     '[Play "1"]\nT17 T14\n*\n', encoding="utf-8")
-    assert "valat_against + pagat_ultimo together" in run("postmortem", path, "-o", "points").stdout
+    assert "Valat + Pagat Ultimo together" in run("postmortem", path, "-o", "points").stdout
 
 
 # --- the plot --------------------------------------------------------------------------------------------------------
@@ -294,7 +294,7 @@ def test_the_svg_marks_every_mistake_bonus_and_threshold(tmp_path):
     assert {f"threshold-{name}" for name, _ in analysis.thresholds} <= set(ids)
     text = _svg_text(path)
     for words in ("Zwanzigerrufen Solo, declarer 1", "trick", "card played", "points of seat 1", "1: HK", "2: T1",
-                  "valat lost", "blunder", "inaccuracy", "seat 4", "game won at \u2265 45"):
+                  "Valat lost", "blunder", "inaccuracy", "seat 4", "game won at \u2265 45"):
         assert words in text, words
 
 
@@ -1308,8 +1308,8 @@ def test_a_card_that_cost_nothing_but_a_bonus_is_labelled_without_a_cost(tmp_pat
     analysis = analyse_play(position)
     assert [(card.card, card.cost) for card in analysis.cards[2:4]] == [("T21", 0), ("T18", 0)]
     text = _svg_text(write_plot(analysis, tmp_path / "mondfang.svg"))
-    assert "T21: mondfang handed over" in text and "T18: mondfang lost" in text and "(-0)" not in text
-    assert "T15 (-11): pagat_ultimo handed over; game lost" in text and "SN (-7)" in text  # a cost is still said
+    assert "T21: Mondfang handed over" in text and "T18: Mondfang lost" in text and "(-0)" not in text
+    assert "T15 (-11): Pagat Ultimo handed over; game lost" in text and "SN (-7)" in text  # a cost is still said
 
 
 def _announced(text: str | None) -> solver.Position:
@@ -1843,18 +1843,17 @@ def test_the_text_says_what_each_grade_means_in_its_measure(tmp_path):
 
 
 def test_a_narrow_table_that_still_does_not_fit_puts_its_columns_one_space_apart(tmp_path, monkeypatch):
-    """At COLUMNS=80 the narrow layout fits only where no cell holds a long word: with `schneider_against (handed over)`
-    in it (and by the score, the one more column), the card table's columns are one space apart: 80 columns, every value
-    whole, not its natural width, 119 columns, then its least, 86 (81 by the points)."""
+    """At COLUMNS=70 the narrow layout does not fit the card table (by the score, with its one more column, not even
+    at 74): its columns are one space apart, 70 columns, every value whole, not its natural width, then its least."""
     path = tmp_path / "rufer.tbn"
     path.write_text(RUFER_SWINGS, encoding="utf-8")
-    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("COLUMNS", "70")
     for objective in ("score", "points"):
         text = run("postmortem", path, "-o", objective).stdout
         tables = text[text.index("Every card"):].splitlines()
         widths = [len(line.rstrip()) for line in tables if not line.startswith(("game units:", "grades in"))]
-        assert max(widths) <= 80, objective
-        assert "schneider_against" in text and "(handed" in text and "┃" not in text
+        assert max(widths) <= 70, objective
+        assert "Schneider" in text and "(handed" in text and "┃" not in text
         first = next(line for line in tables if line.lstrip().startswith("1 "))
         assert first.split()[:4] == ["1", "1", "1", "GZ"] and " 1 GZ " in first  # one space apart
     monkeypatch.setenv("COLUMNS", "200")
@@ -1903,7 +1902,7 @@ def test_the_kratzen_legend_names_its_cross_a_target_not_a_bonus(tmp_path):
 
 def test_a_pair_lost_together_is_labelled_in_the_table_s_words_and_stays_inside_the_axes():
     """Board 6 of the examples (a one-trick ending): HK hands over Valat against and the Pagat together. The plot says
-    it in the table's words (`valat_against + pagat_ultimo together`, not the JSON's name), folded where it is wider
+    it in the table's words (`Valat + Pagat Ultimo together`, not the JSON's name), folded where it is wider
     than half the axes, inside them, not on one line running out over the legend."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from solver.plot import plot_figure
@@ -1916,7 +1915,7 @@ def test_a_pair_lost_together_is_labelled_in_the_table_s_words_and_stays_inside_
     canvas.draw()
     (axes,) = figure.axes
     (label,) = [text for text in axes.texts if text.get_gid() == "label-1"]
-    assert label.get_text() == "HK (-2):\nvalat_against + pagat_ultimo\ntogether handed over"
+    assert label.get_text() == "HK (-2):\nValat + Pagat Ultimo\ntogether handed over"
     box, frame = label.get_window_extent(canvas.get_renderer()), axes.get_window_extent(canvas.get_renderer())
     assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
 
@@ -2154,3 +2153,59 @@ def test_kratzen_by_the_score_says_tricks_lost_not_card_points(tmp_path):
     line = "every card kept the double-dummy value: none cost anything in chips (tricks lost: 1)"
     assert line in run("postmortem", record, "--objective", "score").stdout.splitlines()
     assert no_cost_line(document) == line
+
+
+def test_the_bonuses_lost_are_named_as_players_name_them_and_json_keeps_the_objectives(tmp_path, monkeypatch):
+    """The "bonus lost" column says the Schneider by the name ``stich score`` gives its item (``Game.objective_title``),
+    not the objective ``schneider_against``; whose it was, the "(handed over)" beside it says. The JSON, the library's
+    fields and a bare ``lost_text`` keep the objectives' names."""
+    path = tmp_path / "rufer.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "200")
+    text = run("postmortem", path, "-o", "points").stdout
+    assert "Schneider (handed over)" in text and "_against" not in text
+    assert solver.games.get_game("Schafkopf").item_title("schneider") == "Schneider"  # the score's name of the item
+    document = json.loads(run("postmortem", path, "-o", "points", "--json").stdout)
+    assert document["cards"][0]["bonuses_lost"] == ["schneider_against"]
+    assert document["cards"][2]["bonuses_lost"] == ["schneider_against"]
+    analysis = analyse_play(next(solver.read_positions(path)), objective="points")
+    assert str(analysis.cards[0]).endswith("; lost: Schneider (handed over)")
+    assert analysis.players[0].cells()[-1] == "Schneider (handed over)"
+    assert lost_text(("absolut_against",), (), "Zwanzigerrufen") == "Absolut"
+    assert lost_text(("absolut_against",), ()) == "absolut_against"
+
+
+KRATZEN_TARGET_GIVEN = """[Game "Kratzen"]
+[Seats "3"]
+[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]
+[Contract "Trump S"]
+[Declarer "1"]
+[Pot "12"]
+[Play "1"]
+SU S7 SK
+EK EO HA
+G8 SZ GA
+E9 HU HO
+*
+"""
+
+
+def test_a_kratzen_grade_by_chips_says_another_seat_s_cost_is_what_it_added_to_the_attacker(tmp_path, monkeypatch):
+    """By the score in Kratzen seat 3's EK, which lets the attacker make his target, is a blunder of 27 chips though
+    it costs seat 3 nothing of its own: both tables' titles say whose cost it is, where a reader meets the grade and
+    the seat's sum of them."""
+    path = tmp_path / "k.tbn"
+    path.write_text(KRATZEN_TARGET_GIVEN, encoding="utf-8")
+    analysis = analyse_play(next(solver.read_positions(path)), objective="score")
+    ek = analysis.cards[3]
+    assert (ek.seat, ek.card, ek.cost, ek.grade) == (3, "EK", 27, "blunder")
+    assert analysis.players[2].cost == 27
+    monkeypatch.setenv("COLUMNS", "200")
+    text = " ".join(run("postmortem", path, "-o", "score").stdout.split())  # a title wraps at its table's width
+    assert ("Every card (totals: attacker seat 1's own payment in chips; cost to the attacker, or what another "
+            "seat's card added to the attacker's payment)") in text
+    assert ("Per seat (cost: what the attacker lost, or what another seat's cards added to the attacker's "
+            "payment)") in text
+    assert "Per seat (cost:" in analysis._repr_html_()
+    by_tricks = [line.rstrip() for line in run("postmortem", path).stdout.splitlines()]
+    assert "Per seat" in by_tricks  # by tricks every cost is the mover's own

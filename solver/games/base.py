@@ -535,6 +535,13 @@ class Game(metaclass=GameType):
         return state.is_over
 
     @classmethod
+    def settled_words(cls, rules: Rules, state: PlayState) -> str | None:
+        """Why the deal is over before its last trick, in the game's words, where :meth:`play_settles` ends it
+        sooner: the diagram says so in place of whose turn it is. None while the deal goes on, and where every
+        trick is played (the diagram's own "the deal is over")."""
+        return None
+
+    @classmethod
     def scoring_inputs(cls, rules: Rules, record: Record | None, *, pot: object = None,
                        announcements: object = None) -> object:
         """What scoring reads besides the play, checked: from the arguments, else the record's tags (a pot, the
@@ -615,6 +622,13 @@ class Game(metaclass=GameType):
         score item's :meth:`item_title`, the side it is for said beside it (``schneider_against`` is the other
         side's ``Schneider``)."""
         return cls.item_title(name.removesuffix("_against"))
+
+    @classmethod
+    def lost_bonus_title(cls, name: str) -> str:
+        """A bonus the post-mortem says a card lost, by :meth:`objective_title`; a pair of them lost together
+        (``valat_against+pagat_ultimo``) is named so: ``Valat + Pagat Ultimo together``."""
+        titles = " + ".join(cls.objective_title(part) for part in name.split("+"))
+        return titles + " together" if "+" in name else titles
 
     @classmethod
     def is_bonus_item(cls, name: str) -> bool:

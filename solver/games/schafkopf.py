@@ -366,6 +366,17 @@ class Schafkopf(Game):
         return state.is_over or kind == "sie" or (kind in TOUTS and tout_lost_at(rules, state) is not None)
 
     @classmethod
+    def settled_words(cls, rules: Rules, state: PlayState) -> str | None:
+        """A Sie wins at once, with no play (RULES.md 2.2); a Tout is lost at the first trick its declarer loses."""
+        kind = rules.contract.kind
+        if state.is_over:
+            return None
+        if kind == "sie":
+            return "a Sie wins as dealt"
+        lost = tout_lost_at(rules, state) if kind in TOUTS else None
+        return None if lost is None else f"the Tout lost trick {lost}"
+
+    @classmethod
     def item_title(cls, name: str) -> str:
         """The players' names of the score items (RULES.md 2.5): Game, Schneider, Schwarz, Laufende."""
         return ITEM_TITLES.get(name, name)
