@@ -34,6 +34,7 @@ from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer_parts, settlement_legend,
                              settlement_notes, table_cells, table_columns)
 from solver.games import get_game
+from solver.games.base import Game
 from solver.games.outcome import (FIGURE_SPACE, dealt_bonus_answer, dealt_bonus_cells, net_amount, role_text,
                                   side_text, signed)
 from solver.position import Position
@@ -850,11 +851,11 @@ def _dealt_answer(bonus: Document) -> Text:
     return answer
 
 
-def _score_answer(bonus: Document | None) -> Text:
+def _score_answer(bonus: Document | None, game: type[Game]) -> Text:
     """Whether the play that is best for the score also forces the bonus (and what forcing it settles)."""
     if bonus is not None and not bonus["scores"]:  # the note below the table says why
         if bonus["scored_as"] is not None:
-            return Text(f"scored as the announced {bonus['scored_as']}", style="dim")
+            return Text(f"scored as the announced {game.objective_title(bonus['scored_as'])}", style="dim")
         return Text("scores nothing here", style="dim")
     if bonus is None or bonus["score_forces"] is None:
         return Text("")
@@ -869,6 +870,8 @@ def _score_answer(bonus: Document | None) -> Text:
 def render_check(document: Document, console: Console) -> None:
     """``stich check``: every bonus, the side that tries for it, and whether it can be forced."""
     painter = CardPainter.for_game(document["game"])
+    game = get_game(document["game"])
+    title = game.sided_objective_title  # the names players use, one a row; the JSON keeps the identifiers
     console.print(Text(_sides_line(document)))
     console.print(position_line(document, painter))
     targets = document["every_seat_for_itself"]  # Kratzen: each seat's trick target, no bonuses (RULES.md 3.3)
@@ -882,18 +885,17 @@ def render_check(document: Document, console: Console) -> None:
     under_score = {b["bonus"]: b for b in score["bonuses"]} if score else {}
     for check in document["checks"]:
         side = seats_text(check["side"]) if check["side"] else "-"
-        row: list[Text | str] = [check["bonus"], side, for_stdout(check["description"] or ""),
+        row: list[Text | str] = [title(check["bonus"]), side, for_stdout(check["description"] or ""),
                                  _check_answer(check, over)]
         if by_score:
-            row.append(_score_answer(under_score.get(check["bonus"])))
+            row.append(_score_answer(under_score.get(check["bonus"]), game))
         table.add_row(*row)
     for bonus in document.get("dealt_bonuses", ()):  # RULES.md 1.6: Trull and 4 Kings need no search
-        name, side, description, _ = dealt_bonus_cells(bonus)
+        name, side, description, _ = dealt_bonus_cells(bonus, title(bonus["bonus"]))
         row = [name, side, for_stdout(description), _dealt_answer(bonus)]
         table.add_row(*(row + [Text("-", style="dim")] if by_score else row))
     console.print(table)
     if score:
-        game = get_game(document["game"])
         whose = game.score_unit  # in its unit, as score, tree and postmortem give it
         if targets:  # the score is one seat's own payment: said, as the bare number would not tell
             whose += f", {role_text(game.declarer_title, [document['declarer']])}'s own payment"
@@ -901,9 +903,9 @@ def render_check(document: Document, console: Console) -> None:
         for note in score.get("notes", ()):
             console.print(Text(for_stdout(f"note: {note}")))
         for choice in score["choices"]:
-            first, second = choice["bonuses"]
+            first, second = (title(bonus) for bonus in choice["bonuses"])
             a, b = choice["settlements"]
-            verdict = f"the score prefers {choice['prefers']}" if choice["prefers"] else "the score is the same"
+            verdict = f"the score prefers {title(choice['prefers'])}" if choice["prefers"] else "the score is the same"
             # each row says "can force it": who stops the pair is said, so the two do not read as had together
             console.print(Text(f"{seats_text(choice['side'])} can force {first} or {second}, not both: "
                                f"{seats_text(choice['other_side'])} can always stop one of them; {verdict} "

@@ -423,6 +423,9 @@ class BonusCheck:
     #: the flags checked under where they are not the game's defaults (``Variant.note``), set where the check is
     #: made, so that a check shown alone ends its title with them as its list's does
     rules_note: str = field(default="", compare=False, repr=False)
+    #: what players call the bonus (``Game.sided_objective_title``: ``Valat against`` for ``valat_against``, as its
+    #: description says, one name a row), which the text shows; the JSON keeps ``bonus``, the name a program asks for
+    title: str = field(default="", compare=False, repr=False)
 
     @property
     def decided_by(self) -> tuple[int, ...]:
@@ -448,20 +451,22 @@ class BonusCheck:
                                   opponents=self.opponents)
 
     def __str__(self) -> str:
-        """One line for people (``print(check)``), as ``stich check``'s row: ``valat for 1+2: the declaring side
-        takes every trick (Valat): yes - 1+2 can force it``; the dataclass ``repr`` stays for debugging."""
+        """One line for people (``print(check)``), as ``stich check``'s row, the bonus by its :attr:`title`: ``Valat
+        for 1+2: the declaring side takes every trick (Valat): yes - 1+2 can force it``; the dataclass ``repr``
+        stays for debugging."""
         who = f"seat {self.seat}" if self.seat is not None else side_text(self.side)
         about = f": {self.description}" if self.description else ""
-        return f"{self.bonus} for {who}{about}: {self.answer()}"
+        return f"{self.title or self.bonus} for {who}{about}: {self.answer()}"
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under ``stich check``'s columns (:class:`BonusChecks` renders them all)."""
         return BonusChecks([self], rules_note=self.rules_note)._repr_html_()
 
     def cells(self) -> tuple[str, str, str, str]:
-        """The row's cells under ``stich check``'s columns: the bonus, for whom, what it is, the answer."""
+        """The row's cells under ``stich check``'s columns: the bonus (by its :attr:`title`), for whom, what it is,
+        the answer."""
         who = f"seat {self.seat}" if self.seat is not None else side_text(self.side) if self.side else "-"
-        return self.bonus, who, self.description, self.answer()
+        return self.title or self.bonus, who, self.description, self.answer()
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -578,6 +583,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
     here. ``time_limit`` (seconds) and ``stop`` bound every search of the call together, as :func:`check_report`'s
     (SearchStopped); the reference solver refuses them."""
     rules = check_position(position).rules
+    title = position.game.sided_objective_title
     deadline = Deadline(time_limit, stop, reference_solver=uses_reference(reference_solver))
     if deadline.limited:  # the searches are the points engine's (no objective with a target is the score)
         with solver_for(engine).stopping(deadline.left(), stop):
@@ -590,7 +596,8 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
         try:
             pairs = objectives_named(position, name)
         except InvalidContractError as error:
-            checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=str(error), rules_note=note))
+            checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=str(error), rules_note=note,
+                                     title=title(name)))
             continue
         for seat, objective in pairs:
             if objective.target is None:
@@ -608,9 +615,9 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
             checks.append(BonusCheck(name, objective.description, tuple(_seat_list(objective.maximiser)),
                                      tuple(_seat_list(everybody - objective.maximiser)), objective.target,
                                      achieved, forced, seat=seat, guaranteed=guaranteed, already_missed=missed,
-                                     rules_note=note))
+                                     rules_note=note, title=title(name)))
     for name, why in rules.objectives_left_out().items():  # asked of a Suit Solo's Pagat: said, not left blank
-        checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=why, rules_note=note))
+        checks.append(BonusCheck(name, "", (), (), None, 0, None, reason=why, rules_note=note, title=title(name)))
     from .score_check import check_notes  # the settlement's modules load on first use, as check_report's
 
     return BonusChecks(checks, check_notes(position, checks), note)
@@ -625,7 +632,8 @@ def dealt_bonuses(position: Position) -> DealtBonuses:
         inputs = scoring_inputs(position)  # which of them were announced
     except StichError:
         inputs = None  # the score says what is wrong with the record's scoring tags
-    return DealtBonuses(position.game.dealt_bonuses(position.rules, position.state, inputs),
+    bonuses = position.game.dealt_bonuses(position.rules, position.state, inputs)
+    return DealtBonuses([replace(bonus, title=position.game.sided_objective_title(bonus.bonus)) for bonus in bonuses],
                         position.rules.variant.note())
 
 

@@ -183,7 +183,8 @@ def check_notes(position: Position, checks: Sequence[Any]) -> list[str]:
     """The notes ``stich check`` prints under its table, none of which needs a search: an ending scored as a whole
     deal, a pot of 0, the checked bonuses an announced bonus's row scores instead (a Pagat beaten after an
     announced Pagat), and those that score nothing at all here (a Tout's Schneider); none where the rules have no
-    settlement search (the command prints no score then)."""
+    settlement search (the command prints no score then). The bonuses are named as players do, with the side where
+    no column says it (``Game.sided_objective_title``: ``Schneider against``)."""
     from .scoring import bonuses_scored_as, score_notes, unscored_bonuses
     from .settlement import settlement_unsupported
 
@@ -192,11 +193,12 @@ def check_notes(position: Position, checks: Sequence[Any]) -> list[str]:
     notes = score_notes(position)
     unscored = unscored_bonuses(position, tolerate_errors=True)
     scored_as = bonuses_scored_as(position, tolerate_errors=True)
+    title = position.game.sided_objective_title
     for check in checks:
         if check.bonus in scored_as:
-            notes.append(f"{check.bonus} is scored as the announced {scored_as[check.bonus]} (RULES.md 1.7: an "
-                         f"announcement settles its bonus)")
-    listed = [check.bonus for check in checks if check.bonus in unscored and check.bonus not in scored_as]
+            notes.append(f"{title(check.bonus)} is scored as the announced {title(scored_as[check.bonus])} "
+                         f"(RULES.md 1.7: an announcement settles its bonus)")
+    listed = [title(check.bonus) for check in checks if check.bonus in unscored and check.bonus not in scored_as]
     if listed:
         notes.append(f"scores nothing here, whatever the play (the contract or the announcements leave it out): "
                      f"{', '.join(listed)}")

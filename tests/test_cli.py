@@ -334,7 +334,7 @@ def test_check_the_pagat_example():
     assert checks["pagat_ultimo"]["can_force"] and checks["pagat_ultimo"]["decided_by"] == [1, 2]
     assert checks["valat"]["can_force"] and checks["pagat_beaten"]["decided_by"] == [1, 2]
     out = run("check", EXAMPLES / "pagat_ultimo.tbn").stdout
-    assert "pagat_ultimo" in out and "1+2 can force it" in out and "mondfang" in out
+    assert "Pagat Ultimo" in out and "1+2 can force it" in out and "Mondfang" in out
 
 
 def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
@@ -349,7 +349,7 @@ def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
     out = run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6").stdout
     assert "gives it up (score when forced: -6)" in out and "score (double dummy): -18 game units" in out
     choice = run("check", EXAMPLES / "settlement.tbn").stdout
-    assert "the score prefers pagat_ultimo (score with valat +8, with pagat_ultimo +12)" in " ".join(choice.split())
+    assert "the score prefers Pagat Ultimo (score with Valat +8, with Pagat Ultimo +12)" in " ".join(choice.split())
 
 
 def test_an_objective_the_deal_decides_says_where_its_answer_is():
@@ -405,9 +405,9 @@ def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
         (name, "not in a Suit Solo (RULES.md 1.6)", []) for name in ("pagat_ultimo", "pagat_beaten", "mondfang")]
     assert "pagat_ultimo" not in [b["bonus"] for b in document["score"]["bonuses"]]
     rows = [line for line in run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4").stdout.splitlines()
-            if line.startswith(("│ pagat", "│ mondfang"))]
+            if line.startswith(("│ Pagat", "│ Mondfang"))]
     assert [[cell.strip() for cell in row.split("│")[1:4]] for row in rows] == [
-        [name, "-", ""] for name in ("pagat_ultimo", "pagat_beaten", "mondfang")]
+        [name, "-", ""] for name in ("Pagat Ultimo", "Pagat Ultimo beaten", "Mondfang")]
     assert all("does not arise: not in a" in row for row in rows), rows
     refused = run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4", "-o", "pagat_ultimo", code=1)
     assert "objective 'pagat_ultimo' of Zwanzigerrufen does not arise: not in a Suit Solo (RULES.md 1.6) (choose " \
@@ -419,8 +419,8 @@ def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
         "reason": "seat 4 was dealt them; decided by the deal, no search"}
     assert (dealt["trull"]["made"], dealt["trull"]["counts"], dealt["trull"]["side"]) == (False, False, [])
     text = " ".join(run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4").stdout.split())
-    assert "four_kings │ seat 4 │ one player was dealt the" in text
-    assert "│ yes - seat 4 was dealt them; │" in text and "│ no - nobody was dealt all │" in text
+    assert "4 Kings │ seat 4 │ one player was dealt the" in text  # the players' name; the JSON's is four_kings
+    assert "│ yes - seat 4 was dealt │" in text and "│ no - nobody was dealt all │" in text
     # a Trull dealt to the partner is the declaring side's; under card_bonus_basis=captured the tricks decide it
     deal = "1: SK HK SQ / TS T21 T1 / HQ SN SJ / CK DK CQ"
     trull, kings = solver.dealt_bonuses(solver.make_position("zwanzigerrufen", deal, "Normal T20", partner=2))

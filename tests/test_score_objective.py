@@ -137,8 +137,8 @@ def test_check_says_the_other_side_stops_one_of_an_either_or_pair():
     names who stops the pair, the other side 2+3, lest "not both" read as the two had together."""
     result = CliRunner().invoke(app, ["check", str(EXAMPLES / "settlement.tbn")], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    assert ("1+4 can force valat or pagat_ultimo, not both: 2+3 can always stop one of them; the score prefers "
-            "pagat_ultimo (score with valat +8, with pagat_ultimo +12)") in result.stdout.splitlines()
+    assert ("1+4 can force Valat or Pagat Ultimo, not both: 2+3 can always stop one of them; the score prefers "
+            "Pagat Ultimo (score with Valat +8, with Pagat Ultimo +12)") in result.stdout.splitlines()
 
 
 def test_a_bonus_choice_is_made_with_the_side_that_stops_it():
@@ -172,12 +172,12 @@ def test_check_says_an_announced_bonus_scores_the_silent_outcome_of_the_same_ite
     under_score = {b["bonus"]: b for b in document["score"]["bonuses"]}
     assert under_score["pagat_beaten"]["scores"] is False and under_score["pagat_beaten"]["scored_as"] == "pagat_ultimo"
     assert under_score["pagat_ultimo"]["scores"] is True and under_score["pagat_ultimo"]["scored_as"] is None
-    assert document["score"]["notes"] == ["pagat_beaten is scored as the announced pagat_ultimo (RULES.md 1.7: an "
-                                          "announcement settles its bonus)"]
+    assert document["score"]["notes"] == ["Pagat Ultimo beaten is scored as the announced Pagat Ultimo (RULES.md "
+                                          "1.7: an announcement settles its bonus)"]
     result = CliRunner().invoke(app, ["check", str(EXAMPLES / "pagat_ultimo.tbn")], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    row = next(line for line in result.stdout.splitlines() if line.startswith("│ pagat_beaten"))
-    assert row.split("│")[-2].strip() == "scored as the announced pagat_ultimo"
+    row = next(line for line in result.stdout.splitlines() if line.startswith("│ Pagat Ultimo beaten"))
+    assert row.split("│")[-2].strip() == "scored as the announced Pagat Ultimo"
     checks = [c for c in check_bonuses(position) if c.can_force is not None]
     bonuses = [(c.bonus, position.objective(c.bonus), bool(c.can_force)) for c in checks]
     _, results, _ = score_of_bonuses(position, bonuses, announcements="1: Absolut")
@@ -219,8 +219,8 @@ def test_check_says_which_bonuses_a_tout_does_not_score():
     document = check_report(position)
     assert [check["bonus"] for check in document["checks"]][-1] == "tout"
     assert document["score"]["notes"] == ["scores nothing here, whatever the play (the contract or the announcements "
-                                          "leave it out): game, schneider, schneider_against, schwarz, "
-                                          "schwarz_against"]
+                                          "leave it out): Game, Schneider, Schneider against, Schwarz, "
+                                          "Schwarz against"]
     # a Tout pays no 61, Schneider or Schwarz: those rows say they score nothing (not searched under the score,
     # which would call a row "forces it" that cannot pay), the Tout's own row is answered
     under_score = {b["bonus"]: b for b in document["score"]["bonuses"]}
@@ -234,8 +234,11 @@ def test_check_says_which_bonuses_a_tout_does_not_score():
     assert result.exit_code == 0, result.output
     rows = {line.split("│")[1].strip(): line.split("│")[-2].strip() for line in result.stdout.splitlines()
             if line.startswith("│ ") and line.split("│")[1].strip()}
-    assert [name for name, cell in rows.items() if cell == "scores nothing here"] == list(under_score)[:5], rows
-    assert rows["tout"] == "-"
+    # the rows by the players' names, one a row: the JSON's identifiers stay the document's
+    assert [name for name, cell in rows.items() if cell == "scores nothing here"] == [
+        "Game", "Schneider", "Schneider against", "Schwarz", "Schwarz against"], rows
+    assert list(under_score)[:5] == ["game", "schneider", "schneider_against", "schwarz", "schwarz_against"]
+    assert rows["Tout"] == "-"
     wenz = next(iter(solver.parse_positions(text.replace("WenzTout", "Wenz"), name="wenz.tbn")))
     assert check_report(wenz)["score"]["notes"] == []  # a Wenz scores its Schneider
     assert all(b["scores"] for b in check_report(wenz)["score"]["bonuses"])

@@ -624,6 +624,15 @@ class Game(metaclass=GameType):
         return cls.item_title(name.removesuffix("_against"))
 
     @classmethod
+    def sided_objective_title(cls, name: str) -> str:
+        """What players call an objective, one name for each side's (a line of the post-mortem's plot, a row of
+        ``stich check``, a note): :meth:`objective_title`, with ``against`` after the other side's, as the
+        objectives' descriptions say it (``Schneider against`` for ``schneider_against``, ``Schneider`` for
+        ``schneider``)."""
+        title = cls.objective_title(name)
+        return f"{title} against" if name.endswith("_against") else title
+
+    @classmethod
     def lost_bonus_title(cls, name: str) -> str:
         """A bonus the post-mortem says a card lost, by :meth:`objective_title`; a pair of them lost together
         (``valat_against+pagat_ultimo``) is named so: ``Valat + Pagat Ultimo together``."""

@@ -117,6 +117,9 @@ class DealtBonus:
     counts: bool
     decided_by: str  # "deal" or "tricks" (card_bonus_basis)
     reason: str
+    #: what players call it (``Game.sided_objective_title``: ``4 Kings``), which the text shows; the JSON keeps
+    #: ``bonus``
+    title: str = field(default="", compare=False, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (``stich check --json``'s ``dealt_bonuses`` entries)."""
@@ -129,26 +132,27 @@ class DealtBonus:
         return dealt_bonus_cells(self.as_dict())[3]
 
     def __str__(self) -> str:
-        """The row ``stich check`` prints for it: ``four_kings for seat 4: one player was dealt the four Kings
+        """The row ``stich check`` prints for it: ``4 Kings for seat 4: one player was dealt the four Kings
         (4 Kings): yes - seat 4 was dealt them; decided by the deal, no search``."""
         who = f" for {side_text(self.side)}" if self.side else ""
-        return f"{self.bonus}{who}: {self.description}: {self.answer()}"
+        return f"{self.title or self.bonus}{who}: {self.description}: {self.answer()}"
 
     def cells(self) -> tuple[str, str, str, str]:
         """Its row under ``stich check``'s columns (:data:`CHECK_COLUMNS`), as the command writes it."""
-        return dealt_bonus_cells(self.as_dict())
+        return dealt_bonus_cells(self.as_dict(), self.title)
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under ``stich check``'s columns (:data:`CHECK_COLUMNS`)."""
         return html_table(CHECK_COLUMNS, [self.cells()])
 
 
-def dealt_bonus_cells(bonus: Mapping[str, Any]) -> tuple[str, str, str, str]:
+def dealt_bonus_cells(bonus: Mapping[str, Any], title: str = "") -> tuple[str, str, str, str]:
     """A dealt bonus's row under ``stich check``'s columns (:data:`CHECK_COLUMNS`) from its document
-    (:meth:`DealtBonus.as_dict`, what the command renders): one wording, which a notebook shows as it is and the
-    command colours (from :func:`dealt_bonus_answer`'s parts)."""
+    (:meth:`DealtBonus.as_dict`, what the command renders), the bonus by ``title`` (what players call it; its name
+    without one): one wording, which a notebook shows as it is and the command colours (from
+    :func:`dealt_bonus_answer`'s parts)."""
     answer, after = dealt_bonus_answer(bonus)
-    return bonus["bonus"], side_text(bonus["side"]), bonus["description"], answer + after
+    return title or bonus["bonus"], side_text(bonus["side"]), bonus["description"], answer + after
 
 
 def dealt_bonus_answer(bonus: Mapping[str, Any]) -> tuple[str, str]:
