@@ -1146,6 +1146,18 @@ def test_the_end_of_a_kratzen_deal_shows_each_seats_payment_not_its_trick_chips(
     assert driver.find_element("css selector", "#seat-2 .who").text == "Seat 2 · 0 tricks (+0)"
 
 
+def test_the_play_list_names_a_lost_bonus_as_players_do(driver, server):
+    """The play list's tooltip named a lost bonus by its JSON name (``schneider_against``); it says it as ``stich
+    postmortem`` does, from the curve's ``bonus_titles`` (Schafkopf board 7: the Schneider)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "the page")
+    open_record(driver, "schafkopf.tbn board 7")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.curve !== null"), "the graph")
+    said = driver.execute_script("return [...document.querySelectorAll('#play [title]')].map((n) => n.title)"
+                                 ".filter((t) => t.includes(', lost ') || t.includes(', handed over '))")
+    assert said and all("Schneider" in text and "_" not in text for text in said), said
+
+
 def test_a_kratzen_grade_counts_one_trick_in_the_singular(driver, server):
     """The play list's and the graph's tooltip say "cost 1 trick", not "1 tricks": five seats, the attacker's Weli lead
     (H7 keeps his two tricks) and seat 5's trump ten each cost one trick."""

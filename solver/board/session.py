@@ -833,12 +833,16 @@ def curve_document(analysis: Any) -> dict[str, Any]:
     lost value in the curve's measure (:func:`~solver.postmortem.lost_value_line`: a bonus thrown away at no cost
     counted apart), the note's words for the coloured dots; ``points_note``, graded by card points that the
     contract's score does not count (a Tout, a Sie: :attr:`~solver.postmortem.PlayAnalysis.points_note`), the
-    line the note ends with, else null."""
+    line the note ends with, else null. Each card's ``bonus_titles`` names its ``bonuses_lost`` as players do
+    (``Game.lost_bonus_title``: ``Schneider`` for ``schneider_against``), as ``stich postmortem`` prints them; the
+    names themselves stay the identifiers."""
     from ..postmortem import lost_value_line, settled_after_document  # loaded with its analysis
 
     line = analysis.game_line
     winning, points_winning = analysis.winning, analysis.points_winning
-    cards = [card.as_dict() for card in analysis.cards]
+    title = get_game(analysis.game).lost_bonus_title
+    cards = [{**card.as_dict(), "bonus_titles": {name: title(name) for name in card.bonuses_lost}}
+             for card in analysis.cards]
     return {"kind": "curve", "measure": analysis.measure, "curve": list(analysis.curve),
             "declaring_side": list(analysis.declaring_side), "trick_ends": list(analysis.trick_ends),
             "cards": cards, "game": None if line is None else line[0],

@@ -487,9 +487,11 @@ function describeGrade(card) {
   const thrown = card.bonuses_lost.filter((name) => !handed.includes(name));
   // a Kratzen seat's one bonus is its own trick target, which it misses (its JSON name is "target")
   const lost = thrown.filter((name) => name !== "target");
+  // the bonuses by the names players use (the API's titles; the identifiers are for programs)
+  const titled = (names) => names.map((name) => card.bonus_titles?.[name] ?? name).join(", ");
   if (thrown.includes("target")) text += ", missed target";
-  if (lost.length) text += `, lost ${lost.join(", ")}`;
-  if (handed.length) text += `, handed over ${handed.join(", ")}`;
+  if (lost.length) text += `, lost ${titled(lost)}`;
+  if (handed.length) text += `, handed over ${titled(handed)}`;
   if (card.grade !== "ok") text += ` (best: ${card.best_cards.join(" ")})`;
   return text;
 }
