@@ -126,9 +126,10 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
             continue
         axes.axhline(value, color=THRESHOLD_COLOUR, linestyle=":", linewidth=1, gid=f"threshold-{name}")
         levels.append(value)
-        names.append(axes.annotate(f"{name} {value}", (1, value), xycoords=("axes fraction", "data"), xytext=(-4, 2),
-                                   textcoords="offset points", ha="right", va="bottom", fontsize=8,
-                                   color=THRESHOLD_COLOUR, gid=f"threshold-name-{name}"))
+        names.append(axes.annotate(f"{threshold_title(analysis.game, name)} {value}", (1, value),
+                                   xycoords=("axes fraction", "data"), xytext=(-4, 2), textcoords="offset points",
+                                   ha="right", va="bottom", fontsize=8, color=THRESHOLD_COLOUR,
+                                   gid=f"threshold-name-{name}"))
     if analysis.graded_by_score and (winning is None or winning[1] != 0) and low < 0 <= high:
         # the score's 0 (Zwanzigerrufen scores the game apart from its bonuses, so 0 is not its game line): named, or
         # the grid's 0 read as a mark nobody explained; where the scale starts at 0 it is the frame, no line
@@ -243,13 +244,23 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
     return figure
 
 
+def threshold_title(game: str, name: str) -> str:
+    """A threshold's name as players say it (``Game.sided_objective_title``: ``Schneider against`` for
+    ``schneider_against``, whose line is the other side's, beside the declarers' ``Schneider``), its note kept
+    (``Valat (all tricks)``); the SVG's ids keep the identifiers, which programs look for."""
+    from .games import get_game
+
+    objective, space, note = name.partition(" ")
+    return (get_game(game).sided_objective_title(objective) if game else objective) + space + note
+
+
 def cost_sign_note(analysis: PlayAnalysis) -> str:
     """The legend's words on a label's ``(-N)``: the cost to the card's player (its side), which the line shows as a
     drop only for the declaring side's cards: a defender's card that costs 16 raises the declarers' line by 16, and
     read against the line ``SA (-16)`` said the opposite of what it drew. In Kratzen the line is the attacker's and
     the cost another seat's own tricks, or by the score what its card added to the attacker's payment."""
     if analysis.measure == "chips":
-        return "(-N): what the card cost the attacker,\nor another seat's card added to it"
+        return "(-N): what the card cost the attacker,\nor what another seat's card added\nto the attacker's payment"
     if analysis.measure == "tricks":
         return "(-N): the tricks the card cost its player\n(the line is the attacker's)"
     return "(-N): what the card cost its player's side\n(a defender's raises the line)"

@@ -387,6 +387,22 @@ def _drawn_texts(analysis: PlayAnalysis) -> dict[str, object]:
     return {text.get_gid(): text.get_window_extent(renderer) for text in axes.texts if text.get_gid()}
 
 
+def test_the_plot_names_the_thresholds_as_players_do():
+    """The plot named its lines by the JSON's identifiers (``schneider_against 31``); they are the players' names,
+    the other side's with ``against`` so that the two Schneider lines do not read alike (Schafkopf board 7 by card
+    points: the defenders' Schneider at 31, the declarers' at 91, their Schwarz at the top). The SVG ids keep the
+    identifiers."""
+    from solver.plot import plot_figure
+
+    position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
+    (axes,) = plot_figure(analyse_play(position, objective="points")).axes
+    named = {text.get_gid(): text.get_text() for text in axes.texts
+             if (text.get_gid() or "").startswith("threshold-name-")}
+    assert named == {"threshold-name-schneider_against": "Schneider against 31",
+                     "threshold-name-schneider": "Schneider 91",
+                     "threshold-name-schwarz (all tricks)": "Schwarz (all tricks) 120"}
+
+
 def test_the_names_of_thresholds_a_point_apart_do_not_overlap():
     """In a small ending the threshold lines come close: board 6 of the examples (a 29-point ending) draws Valat's top
     at 29 and Absolut against at 30, and the second's name goes where it covers no other name (here on the left), not
@@ -1796,6 +1812,10 @@ def test_the_plot_s_legend_says_whose_cost_a_label_s_minus_is(tmp_path):
     tricks = analyse_play(next(iter(solver.read_positions(kratzen))))
     assert tricks.measure == "tricks" and any(card.cost for card in tricks.mistakes)
     assert cost_sign_note(tricks) == "(-N): the tricks the card cost its player\n(the line is the attacker's)"
+    # by the score, in the text tables' words: another seat's card added to the attacker's payment
+    chips = analyse_play(next(iter(solver.read_positions(kratzen))), objective="score")
+    assert chips.measure == "chips" and cost_sign_note(chips) == (
+        "(-N): what the card cost the attacker,\nor what another seat's card added\nto the attacker's payment")
     # a play in which no card cost anything has no (-N) to explain
     calm = analyse_play(ending(solver.solve(ending(), "points", line=True).line_names()))
     write_plot(calm, tmp_path / "calm.svg")
