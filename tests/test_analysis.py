@@ -189,7 +189,8 @@ def test_check_a_bonus_the_play_has_already_decided_is_missed_not_stopped():
     result = CliRunner().invoke(app, ["check", str(EXAMPLES / "zwanzigerrufen.tbn"), "--board", "1"])
     assert result.exit_code == 0, result.output
     text = result.stdout
-    row = next(line for line in text.splitlines() if "pagat_ultimo" in line)
+    row = next(line for line in text.splitlines()
+               if line.startswith("│") and line.split("│")[1].strip() == "Pagat Ultimo")  # the players' name
     assert "no - missed" in row and "can stop it" not in row
     # the Pagat still in a hand: its questions are open; the defenders' Valat went with trick 1
     open_pagat = {c.bonus: c for c in check_bonuses(board("pagat_ultimo.tbn", 1))}
