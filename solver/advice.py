@@ -51,10 +51,11 @@ from .diagram import card_names
 from .position import check_position
 from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
-                       checkpoint_identity, chunk_size, draw_sample, has_share, interval_document, known_cards_of,
-                       lacks_announced, mean_interval, older_job_notices, position_setup, record_scoring, rules_line,
-                       run_spans, samples_said, samples_text, scaled_share, scored_with, searched_measure_and_win,
-                       searched_win, seat_cards, share, shuffled_deal, table_text, unseen_cards)
+                       checkpoint_identity, chunk_size, contract_and_declarer, draw_sample, has_share,
+                       interval_document, known_cards_of, lacks_announced, mean_interval, older_job_notices,
+                       position_setup, record_scoring, rules_line, run_spans, samples_said, samples_text, scaled_share,
+                       scored_with, searched_measure_and_win, searched_win, seat_cards, share, shuffled_deal,
+                       table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .state import PlayState
@@ -1683,12 +1684,7 @@ def card_advice_title(document: Mapping[str, Any]) -> str:
     ``Schafkopf, Rufer E: seat 1 to move after 0 cards played, holding ``; from a hand, the declaring seat where it is
     not the seat advised (``Schafkopf, Solo E (declarer seat 2): seat 1 ...``), lest it read as the seat's own Solo."""
     played = len(document["played"])
-    game = get_game(document["game"])
-    contract = game.contract_in_words(document["contract"])  # RULES.md's name
-    declarer = document.get("declarer")  # a record's document has none: its Play section is the record's
-    if declarer is not None and declarer != document["seat"]:
-        contract += f" ({role_text(game.declarer_title, [declarer])})"
-    return (f"{document['game']}, {contract}: seat {document['seat']} to move after {played:,} "
+    return (f"{document['game']}, {contract_and_declarer(document)}: seat {document['seat']} to move after {played:,} "
             f"card{'' if played == 1 else 's'} played, holding ")
 
 

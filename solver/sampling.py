@@ -1570,11 +1570,19 @@ def report_parts(document: Mapping[str, Any]
 def hand_heading(document: Mapping[str, Any]) -> str:
     """The heading's words before the hand: ``Schafkopf Solo E, seat 1: ``, and the declaring seat where it is not the
     analysed one (``Schafkopf Solo E (declarer seat 2), seat 1: ``): without it the line reads as seat 1's Solo."""
+    return f"{document['game']} {contract_and_declarer(document)}, seat {document['seat']}: "
+
+
+def contract_and_declarer(document: Mapping[str, Any]) -> str:
+    """The contract by RULES.md's name, and the declaring seat where the document has one other than its ``seat``
+    (``Solo E (declarer seat 2)``): an analysis's or advice's heading would otherwise read as the seat's own contract.
+    """
     game = get_game(document["game"])
-    contract = game.contract_in_words(document["contract"])  # RULES.md's name
-    declarer = document["declarer"]
-    declared = f" ({role_text(game.declarer_title, [declarer])})" if declarer != document["seat"] else ""
-    return f"{document['game']} {contract}{declared}, seat {document['seat']}: "
+    contract = game.contract_in_words(document["contract"])
+    declarer = document.get("declarer")  # card advice from a record has none: its Play section is the record's
+    if declarer is None or declarer == document["seat"]:
+        return contract
+    return f"{contract} ({role_text(game.declarer_title, [declarer])})"
 
 
 def rules_line(document: Mapping[str, Any]) -> list[str]:
