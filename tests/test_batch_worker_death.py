@@ -224,13 +224,13 @@ def test_a_scheduler_address_with_nothing_behind_it_is_said_with_its_cause(tmp_p
 
     from solver.cli.main import app
 
-    with socket.socket() as closed:  # a port that was free a moment ago: nothing listens there now
-        closed.bind(("127.0.0.1", 0))
-        port = closed.getsockname()[1]
     source = tmp_path / "deals.tbn"
     source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
     out = tmp_path / "out.jsonl"
-    with pytest.raises(solver.StichError) as refused:
+    # a port held bound but not listening: it refuses every connection, and no other process can take it meanwhile
+    with socket.socket() as held, pytest.raises(solver.StichError) as refused:
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
         batch.solve_batch(source, out, scheduler=f"tcp://127.0.0.1:{port}")
     assert str(refused.value) == (f"cannot use the Dask scheduler 'tcp://127.0.0.1:{port}': nothing listens at port "
                                   f"{port} of 127.0.0.1 (connection refused): start the scheduler ('dask scheduler "
@@ -253,14 +253,12 @@ def test_a_scheduler_that_starts_listening_just_after_the_run_is_waited_for():
 
     from solver import workers
 
-    with socket.socket() as closed:
-        closed.bind(("127.0.0.1", 0))
-        port = closed.getsockname()[1]
-    listener = socket.socket()
+    listener = socket.socket()  # bound at once, so no other process takes its port; refusing until it listens
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
 
     def listen_later() -> None:
         time.sleep(1.5)
-        listener.bind(("127.0.0.1", port))
         listener.listen()
 
     late = threading.Thread(target=listen_later)
@@ -496,11 +494,10 @@ def test_what_to_start_again_names_the_scheduler_s_protocol_and_port(monkeypatch
     ``--protocol``, which a tcp:// one (Dask's default) and an address without a protocol do not need."""
     import socket
 
-    with socket.socket() as closed:  # a port that was free a moment ago: nothing listens there now
-        closed.bind(("127.0.0.1", 0))
-        port = closed.getsockname()[1]
     monkeypatch.setattr(pool, "SCHEDULER_START_SECONDS", 0.1)
-    with pytest.raises(solver.StichError) as refused:
+    with socket.socket() as held, pytest.raises(solver.StichError) as refused:  # bound, not listening: refused
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
         pool._probe_scheduler(f"tls://127.0.0.1:{port}")
     assert f"(connection refused): start the scheduler ('dask scheduler --protocol tls --port {port}')" \
         in str(refused.value)
