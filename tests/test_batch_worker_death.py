@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import re
+import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -592,11 +595,15 @@ def test_dask_log_stays_off_stderr_unless_verbose(tmp_path):
     assert {name: logging.getLogger(name).level for name in names} == before
 
 
-def _free_port() -> int:
-    import socket
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def _scheduler_address(scheduler_file: Path, scheduler: subprocess.Popen) -> str:
+    """The address a Dask scheduler started with ``--scheduler-file`` wrote there, once the file is whole (90 s at
+    most, and not after the scheduler ended)."""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and scheduler.poll() is None:
+        with contextlib.suppress(OSError, ValueError):
+            return json.loads(scheduler_file.read_text())["address"]
+        time.sleep(0.05)
+    raise AssertionError(f"the scheduler wrote no address to {scheduler_file} (exit {scheduler.poll()})")
 
 
 @pytest.mark.slow  # a scheduler started, killed and waited for
@@ -612,14 +619,16 @@ def test_a_scheduler_killed_mid_run_is_one_message_without_dask_tracebacks(tmp_p
     source = tmp_path / "deals.tbn"
     source.write_text("\n".join(format_record(r) for r in solver.random_records("Schafkopf", 3, 2000)))
     out = tmp_path / "out.jsonl"
-    address = f"tcp://127.0.0.1:{_free_port()}"
     quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # port 0: the scheduler binds a free port itself and writes its address to the file (no port freed and rebound)
+    scheduler_file = tmp_path / "scheduler.json"
     scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                                  "--port", address.rsplit(":", 1)[1], "--no-dashboard"], **quiet)
-    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                               "--no-dashboard"], **quiet)
-    run = None
+                                  "--port", "0", "--no-dashboard", "--scheduler-file", str(scheduler_file)], **quiet)
+    worker = run = None
     try:
+        address = _scheduler_address(scheduler_file, scheduler)
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--no-dashboard"], **quiet)
         run = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "batch", str(source),
                                 "--out", str(out), "--scheduler", address, "--chunk-size", "5"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
