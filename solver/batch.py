@@ -120,7 +120,7 @@ class BatchSummary:
     duplicates: int = 0
     stale: int = 0
     stale_ids: tuple[str, ...] = ()
-    source: str = ""  # the file of records and the output, as given (what the summary's text names)
+    source: str = ""  # the file of records and the output as given, not escaped (the text shows them by shown_name)
     out: str = ""
     notes: tuple[tuple[str, int], ...] = ()
     comments_alone: tuple[Comment, ...] = ()
@@ -164,7 +164,7 @@ class BatchSummary:
 
 
 def _output_shown(path: str | os.PathLike) -> str:
-    """The output as a message names it: ``stdout`` for stdout's names, else the path as given."""
+    """The output as a message names it: ``stdout`` for stdout's names, else the path as shown_name shows it."""
     return "stdout" if names_stdout(path) else shown_name(path) or "the output"
 
 

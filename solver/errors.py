@@ -99,8 +99,10 @@ def source_name(path: str | os.PathLike) -> str:
 def shown_name(path: str | os.PathLike) -> str:
     """A file's name as every message and title shows it to people (docs/cli.md, "File names"): made
     :func:`visible`, a byte that is not UTF-8 written ``\\xff``, a newline ``\\n``, a tab ``\\t``, ESC ``\\x1b``, so
-    that the name stays on its one line and cannot drive the terminal. A FILE read is named by its
-    :func:`source_name` first (``-`` is standard input there, standard output as an output)."""
+    that the name stays on its one line and cannot drive the terminal; a backslash as itself, so that a name with one
+    reads as typed (a name's ``\\n`` typed and its newline show alike: JSON's ``record.source`` tells them apart). A
+    FILE read is named by its :func:`source_name` first (``-`` is standard input there, standard output as an
+    output)."""
     return visible(os.fsdecode(path))
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import re
+import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -224,13 +227,13 @@ def test_a_scheduler_address_with_nothing_behind_it_is_said_with_its_cause(tmp_p
 
     from solver.cli.main import app
 
-    with socket.socket() as closed:  # a port that was free a moment ago: nothing listens there now
-        closed.bind(("127.0.0.1", 0))
-        port = closed.getsockname()[1]
     source = tmp_path / "deals.tbn"
     source.write_text(format_record(next(solver.random_records("Kratzen", 5, 1, seats=3))))
     out = tmp_path / "out.jsonl"
-    with pytest.raises(solver.StichError) as refused:
+    # a port held bound but not listening: it refuses every connection, and no other process can take it meanwhile
+    with socket.socket() as held, pytest.raises(solver.StichError) as refused:
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
         batch.solve_batch(source, out, scheduler=f"tcp://127.0.0.1:{port}")
     assert str(refused.value) == (f"cannot use the Dask scheduler 'tcp://127.0.0.1:{port}': nothing listens at port "
                                   f"{port} of 127.0.0.1 (connection refused): start the scheduler ('dask scheduler "
@@ -253,14 +256,12 @@ def test_a_scheduler_that_starts_listening_just_after_the_run_is_waited_for():
 
     from solver import workers
 
-    with socket.socket() as closed:
-        closed.bind(("127.0.0.1", 0))
-        port = closed.getsockname()[1]
-    listener = socket.socket()
+    listener = socket.socket()  # bound at once, so no other process takes its port; refusing until it listens
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
 
     def listen_later() -> None:
         time.sleep(1.5)
-        listener.bind(("127.0.0.1", port))
         listener.listen()
 
     late = threading.Thread(target=listen_later)
@@ -496,11 +497,10 @@ def test_what_to_start_again_names_the_scheduler_s_protocol_and_port(monkeypatch
     ``--protocol``, which a tcp:// one (Dask's default) and an address without a protocol do not need."""
     import socket
 
-    with socket.socket() as closed:  # a port that was free a moment ago: nothing listens there now
-        closed.bind(("127.0.0.1", 0))
-        port = closed.getsockname()[1]
     monkeypatch.setattr(pool, "SCHEDULER_START_SECONDS", 0.1)
-    with pytest.raises(solver.StichError) as refused:
+    with socket.socket() as held, pytest.raises(solver.StichError) as refused:  # bound, not listening: refused
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
         pool._probe_scheduler(f"tls://127.0.0.1:{port}")
     assert f"(connection refused): start the scheduler ('dask scheduler --protocol tls --port {port}')" \
         in str(refused.value)
@@ -595,11 +595,15 @@ def test_dask_log_stays_off_stderr_unless_verbose(tmp_path):
     assert {name: logging.getLogger(name).level for name in names} == before
 
 
-def _free_port() -> int:
-    import socket
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def _scheduler_address(scheduler_file: Path, scheduler: subprocess.Popen) -> str:
+    """The address a Dask scheduler started with ``--scheduler-file`` wrote there, once the file is whole (90 s at
+    most, and not after the scheduler ended)."""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and scheduler.poll() is None:
+        with contextlib.suppress(OSError, ValueError):
+            return json.loads(scheduler_file.read_text())["address"]
+        time.sleep(0.05)
+    raise AssertionError(f"the scheduler wrote no address to {scheduler_file} (exit {scheduler.poll()})")
 
 
 @pytest.mark.slow  # a scheduler started, killed and waited for
@@ -615,14 +619,16 @@ def test_a_scheduler_killed_mid_run_is_one_message_without_dask_tracebacks(tmp_p
     source = tmp_path / "deals.tbn"
     source.write_text("\n".join(format_record(r) for r in solver.random_records("Schafkopf", 3, 2000)))
     out = tmp_path / "out.jsonl"
-    address = f"tcp://127.0.0.1:{_free_port()}"
     quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # port 0: the scheduler binds a free port itself and writes its address to the file (no port freed and rebound)
+    scheduler_file = tmp_path / "scheduler.json"
     scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                                  "--port", address.rsplit(":", 1)[1], "--no-dashboard"], **quiet)
-    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                               "--no-dashboard"], **quiet)
-    run = None
+                                  "--port", "0", "--no-dashboard", "--scheduler-file", str(scheduler_file)], **quiet)
+    worker = run = None
     try:
+        address = _scheduler_address(scheduler_file, scheduler)
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--no-dashboard"], **quiet)
         run = subprocess.Popen([sys.executable, "-c", "from solver.cli.main import main; main()", "batch", str(source),
                                 "--out", str(out), "--scheduler", address, "--chunk-size", "5"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

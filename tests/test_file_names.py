@@ -29,6 +29,7 @@ NAMES = {
     "ESC": ("\x1b[31mred.tbn", "\\x1b[31mred.tbn"),
     "spaces": ("my deals.tbn", "my deals.tbn"),
     "leading -": ("-deals.tbn", "-deals.tbn"),
+    "backslash": ("a\\nb.tbn", "a\\nb.tbn"),  # a backslash and an n, not a newline: shown as typed
 }
 
 #: Every command that reads a FILE's records, its options before the FILE.
@@ -238,15 +239,34 @@ def test_the_library_names_a_folder_given_for_a_file_one_way(tmp_path):
         "expected (choose another path)"
 
 
-def test_a_byte_0x9b_and_a_real_u009b_show_alike_and_json_tells_them_apart(tmp_path, monkeypatch):
-    """docs/cli.md, "File names": both are shown ``\\x9b``; ``record.source`` keeps each as it is."""
+@pytest.mark.parametrize("names, shown", [
+    ((os.fsdecode(b"a\x9b.tbn"), "a\u009b.tbn"), "a\\x9b.tbn"),  # a byte 0x9B that is not UTF-8, a real U+009B
+    (("a\nb.tbn", "a\\nb.tbn"), "a\\nb.tbn"),  # a newline, a backslash and an n
+])
+def test_two_names_shown_alike_are_told_apart_by_json(tmp_path, monkeypatch, names, shown):
+    """docs/cli.md, "File names": the shown name escapes a control character, not a backslash, so that a name with
+    one reads as typed; where two names then show alike, ``record.source`` keeps each as it is."""
     monkeypatch.chdir(tmp_path)
-    byte, character = os.fsdecode(b"a\x9b.tbn"), "a\u009b.tbn"
-    for name in (byte, character):
+    for name in names:
         (tmp_path / name).write_text(BAD_RECORD, encoding="utf-8")
     documents = []
-    for name in (byte, character):
+    for name in names:
         code, stdout, stderr = invoked(["solve", "--json", name])
-        assert code == 1 and said_lines(stderr)[0].startswith(f"stich: a\\x9b.tbn:{SAID}"), stderr
+        assert code == 1 and said_lines(stderr)[0].startswith(f"stich: {shown}:{SAID}"), stderr
         documents.append(json.loads(stdout)["record"]["source"])
-    assert documents == [byte, character] and byte != character
+    assert documents == list(names) and names[0] != names[1]
+
+
+def test_batch_s_summary_keeps_the_names_in_json_and_shows_them_in_its_text(tmp_path, monkeypatch):
+    """docs/json.md, ``batchSummary``: ``source`` and ``out`` are the names themselves (normalised as a path); the
+    summary's last line on stderr shows them as every message does."""
+    monkeypatch.chdir(tmp_path)
+    source, out = "a\nb.tbn", "o\x1b.jsonl"
+    with open(KRATZEN, encoding="utf-8") as kratzen:
+        (tmp_path / source).write_text(kratzen.read(), encoding="utf-8")
+    code, stdout, _ = invoked(["batch", "-j", "1", "--json", "--out", f"./{out}", f"./{source}"])
+    summary = json.loads(stdout)
+    assert code == 0 and (summary["source"], summary["out"], summary["solved"]) == (source, out, 5), stdout
+    code, _, stderr = invoked(["batch", "-j", "1", "--out", out, source])
+    assert code == 0 and said_lines(stderr)[-1].startswith("stich: 0 written to o\\x1b.jsonl (0 solved, 0 errors), "
+                                                            "5 already done"), stderr

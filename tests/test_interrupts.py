@@ -168,16 +168,24 @@ def test_ctrl_c_in_tree_says_nothing_was_written(tmp_path, deals) -> None:
     assert list(tmp_path.iterdir()) == []  # no tree, no temporary file
 
 
-def test_ctrl_c_in_a_match_says_how_far_it_got_and_how_to_resume(tmp_path) -> None:
-    """The match so far was printed (its JSON closed, ``stopped`` ``"interrupt"``), but stderr said nothing of it,
-    nor that the checkpoint resumes it."""
-    out, checkpoint = tmp_path / "match.json", tmp_path / "match.jsonl"
+def interrupted_match(tmp_path: Path, workers: int, written: str) -> tuple[str, dict, Path]:
+    """A 20-deal match on ``workers`` workers stopped by Ctrl-C once its file ``written`` (``match.json``, the JSON
+    printed, or ``match.jsonl``, the checkpoint) holds something: exit 130, no traceback, and the match so far printed
+    as JSON (``stopped`` ``"interrupt"``, some deals); the terminal's text, that JSON and the checkpoint's path."""
+    out, checkpoint, awaited = tmp_path / "match.json", tmp_path / "match.jsonl", tmp_path / written
     code, text = ctrl_c_on_a_terminal(["match", "--game", "zwanzigerrufen", "--bots", "sampling:5,random,random,random",
-                                       "-n", "20", "-j", "1", "--json", "--checkpoint", str(checkpoint)],
-                                      lambda _: out.exists() and out.stat().st_size > 0, stdout=out)
+                                       "-n", "20", "-j", str(workers), "--json", "--checkpoint", str(checkpoint)],
+                                      lambda _: awaited.exists() and awaited.stat().st_size > 0, stdout=out)
     assert code == 130 and "Traceback" not in text, text[-2000:]
     match = json.loads(out.read_text())
     assert match["stopped"] == "interrupt" and match["deals"], match
+    return text, match, checkpoint
+
+
+def test_ctrl_c_in_a_match_says_how_far_it_got_and_how_to_resume(tmp_path) -> None:
+    """The match so far was printed (its JSON closed, ``stopped`` ``"interrupt"``), but stderr said nothing of it,
+    nor that the checkpoint resumes it."""
+    text, match, checkpoint = interrupted_match(tmp_path, 1, "match.json")
     # the bot it stopped as it chose, where Ctrl-C came in a choose (every card but the last of a deal)
     said = re.search(r"stich: match: stopped by the interrupt after (\d+) deals( \(board \d+, rotation \d, card "
                      r"\d+ \(trick \d+\): bot (sampling:5|random) at seat [1-4] was choosing\))?: the match so far is "
@@ -191,13 +199,7 @@ def test_ctrl_c_in_a_match_on_two_workers_names_the_boards_it_stopped(tmp_path) 
     """On one worker the line names the bot whose ``choose`` the interrupt stopped; on two it named nothing. The
     workers ignore Ctrl-C and are stopped by the parent, which never learns which bot they waited for: the line
     names the boards in play there, left out unfinished."""
-    out, checkpoint = tmp_path / "match.json", tmp_path / "match.jsonl"
-    code, text = ctrl_c_on_a_terminal(["match", "--game", "zwanzigerrufen", "--bots", "sampling:5,random,random,random",
-                                       "-n", "20", "-j", "2", "--json", "--checkpoint", str(checkpoint)],
-                                      lambda _: checkpoint.exists() and checkpoint.stat().st_size > 0, stdout=out)
-    assert code == 130 and "Traceback" not in text, text[-2000:]
-    match = json.loads(out.read_text())
-    assert match["stopped"] == "interrupt" and match["deals"], match
+    text, match, _ = interrupted_match(tmp_path, 2, "match.jsonl")  # a board finished on a worker
     said = re.search(r"stich: match: stopped by the interrupt after (\d+) deals \(boards? ([\d, and]+) (was|were) in "
                      r"play on the workers: left out, unfinished\): the match so far is printed", text)
     assert said is not None, text[-1000:]

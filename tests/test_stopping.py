@@ -122,10 +122,10 @@ def test_a_time_limit_stops_every_search_of_a_check() -> None:
     from solver.analysis import check_report
 
     position, engine = _long_settlement(), solver.EngineSolver(16, threads=1)
-    started = time.monotonic()
-    with pytest.raises(solver.SearchStopped):
+    # stopped in a search, or before the next one where a loaded machine took the 0.05 s before it: by the limit
+    with pytest.raises(solver.SearchStopped, match=r"stopped before it (finished \(its time limit or stop event\)|"
+                                                   r"started: its time limit was up \(time_limit=0\.05 seconds\))$"):
         check_report(position, engine=engine, time_limit=0.05)
-    assert time.monotonic() - started < 1.0
     assert check_report(position, engine=engine) == check_report(position, engine=solver.EngineSolver(16, threads=1))
     stopped_from_another_thread(lambda stop: check_report(position, engine=solver.EngineSolver(16, threads=1),
                                                           stop=stop))
