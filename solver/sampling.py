@@ -1579,7 +1579,7 @@ def contract_and_declarer(document: Mapping[str, Any]) -> str:
     """
     game = get_game(document["game"])
     contract = game.contract_in_words(document["contract"])
-    declarer = document.get("declarer")  # card advice from a record has none: its Play section is the record's
+    declarer = document.get("declarer")
     if declarer is None or declarer == document["seat"]:
         return contract
     return f"{contract} ({role_text(game.declarer_title, [declarer])})"

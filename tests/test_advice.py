@@ -905,8 +905,21 @@ def test_cli_card_advice_says_which_record_it_answers():
     text = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "2", "-j", "1")
     assert text.returncode == 0, text.stderr
     assert text.stdout.splitlines()[:2] == ["board 1 (examples/schafkopf.tbn:10)",
-                                            "Schafkopf, Rufer G: seat 3 to move after 16 cards played, holding GA GO "
-                                            "SA SO"]
+                                            "Schafkopf, Rufer G (declarer seat 1): seat 3 to move after 16 cards "
+                                            "played, holding GA GO SA SO"]
+
+
+def test_cli_card_advice_from_a_file_names_the_declarer_in_its_json_as_its_text_does():
+    """Board 3 is seat 2's Solo H with seat 4 to move: the title names the declarer, lest it read as seat 4's Solo,
+    and the JSON says the same seat, as card advice from a hand does."""
+    asked = ("analyse", "examples/schafkopf.tbn", "--board", "3", "--seat", "4", "--cards", "-n", "2", "-j", "1")
+    text = _stich(*asked)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines()[1].startswith("Schafkopf, Solo H (declarer seat 2): seat 4 to move after 16 cards")
+    done = _stich(*asked, "--json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["declarer"] == 2 and document["seat"] == 4 and schema_errors(document, SCHEMA) == []
 
 
 def test_a_run_stopped_before_its_first_sample_says_so_rather_than_ranking_refusals():
