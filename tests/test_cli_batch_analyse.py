@@ -227,7 +227,8 @@ def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
     document = json.loads(runner.invoke(app, [*on_file, "--json"]).stdout)
     assert document["known"] == {"4": ["SK"]} and schema_errors(document, SCHEMA) == []
     assert runner.invoke(app, on_file).stdout.splitlines()[1:3] == [
-        "Schafkopf, Rufer G: seat 3 to move after 16 cards played, holding GA GO SA SO", "known in seat 4: SK"]
+        "Schafkopf, Rufer G (declarer seat 1): seat 3 to move after 16 cards played, holding GA GO SA SO",
+        "known in seat 4: SK"]
     assert "known" not in json.loads(runner.invoke(app, [*on_file[:-2], "--json"]).stdout)  # none given: the record's
 
 
