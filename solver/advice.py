@@ -1402,7 +1402,7 @@ def win_meaning(document: Mapping[str, Any], paid: str = "where it is above 0") 
     game = get_game(document["game"])
     if not game.has_pot:
         return paid
-    return (f"where {role_text(game.declarer_title, [document['seat']])} makes his target"
+    return (f"where {role_text(game.declarer_title, [document['seat']])} makes its own trick target"
             f"{' (paid 0 or more)' if document.get('pot') else ''}")
 
 

@@ -612,7 +612,7 @@ def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_con
             "attacker's target made, and ranks them: the highest win first, an equal win by the attacker's mean "
             "tricks, then in the order the contracts were asked for (all: the game's order, "
             "as stich table lists them) (give the pot with --pot CHIPS)") in " ".join(plain.stdout.split())
-    assert "win: the samples where attacker seat 1 makes his target;" in " ".join(plain.stdout.split())
+    assert "win: the samples where attacker seat 1 makes its own trick target;" in " ".join(plain.stdout.split())
     assert "note: pot 0" not in paid.stdout
 
 
@@ -1258,7 +1258,7 @@ def test_a_kratzen_attacker_paid_nothing_for_his_target_has_won(tmp_path):
     assert shown.returncode == 0, shown.stderr
     text = " ".join(shown.stdout.split())
     assert "│ 1 │ SU │ 0.00 (all alike) │ best │ 100% (84-100%) │" in text
-    assert "win: the samples where attacker seat 1 makes his target (paid 0 or more)" in text
+    assert "win: the samples where attacker seat 1 makes its own trick target (paid 0 or more)" in text
 
 
 def test_kratzen_advice_plays_no_line_for_bonuses_it_has_none_of(monkeypatch):

@@ -364,7 +364,7 @@ def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():
     assert ("contracts by seat 2's mean payment as the attacker (chips; ± and brackets: 95% intervals; paired "
             "samples)") in text
     assert "payment: attacker seat 2's own, in chips from and into the pot" in text
-    assert "win: the samples where attacker seat 2 makes his target (paid 0 or more)" in text
+    assert "win: the samples where attacker seat 2 makes its own trick target (paid 0 or more)" in text
 
 
 def test_a_single_contracts_bonuses_are_named_as_players_name_them():
