@@ -277,7 +277,7 @@ def test_a_single_contract_is_named_by_its_name_not_as_typed():
 def test_analyse_rejects_a_card_twice():
     result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA HA S6 HK", "--seat", "1",
                                  "--contract", "Trump H", "--samples", "5"])
-    assert result.exit_code != 0 and "Traceback" not in result.stderr
+    assert result.exit_code == 2 and "Invalid value for '--hand': HA appears twice" in result.stderr
 
 
 def test_analyse_from_a_record_mid_play(tmp_path):
@@ -492,6 +492,11 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
         *((["--seat", "1", "--contract", contract, *cards, "--hand", "EU E8 E7 GK GO HA H9"],
            "'--hand': a Schafkopf hand holds 8 cards, this one 7")
           for contract, cards in (("all", ()), ("Rufer E", ()), ("Rufer E", ("--cards",)))),
+        # a card twice was 'stich: the analysed hand (seat 1): EU appears twice', exit 1, where a wrong count is 2
+        *((["--seat", "1", "--contract", contract, *cards, "--hand", "EU E8 E7 GK GO HA H9 EU"],
+           "'--hand': EU appears twice")
+          for contract, cards in (("all", ()), ("Rufer E", ()), ("Rufer E", ("--cards",)))),
+        (["--seat", "1", "--contract", "Rufer E", "--known", "2:SA SA"], "'--known': SA appears twice"),
     ]
     for extra, said in cases:
         result = runner.invoke(app, hand + extra)
