@@ -72,7 +72,7 @@ def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
         assert not schema_errors(documents[-1], SCHEMA)
         assert documents[-1].pop("seconds") >= 0
     common = {"schema": "stich-result/1", "command": "batch", "source": str(deals), "out": str(out), "records": 4,
-              "errors": 1, "duplicates": 0, "stale": 0, "stale_ids": []}
+              "errors": 1, "duplicates": 0, "repeated": 0, "stale": 0, "stale_ids": []}
     pot_note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
     assert documents == [{**common, "skipped": 0, "solved": 3, "notes": [{"note": pot_note, "records": 3}]},
                          {**common, "skipped": 3, "solved": 0, "notes": []}]
@@ -424,6 +424,12 @@ def test_batch_says_which_lines_of_its_output_repeat_a_record_answered_above(tmp
             "file") in result.stderr
     assert "0 written to" in result.stderr and "4 already done" in result.stderr
     assert out.read_text() == "".join(lines + lines[:2])
+    # the JSON summary counts them too: each record once as already done, the 2 repeats apart
+    from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+    summary = json.loads(runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1",
+                                             "--json"]).stdout)
+    assert (summary["skipped"], summary["solved"], summary["repeated"], summary["duplicates"]) == (4, 0, 2, 0)
+    assert schema_errors(summary, SCHEMA) == []
 
 
 def test_batch_counts_a_duplicate_record_as_such_not_as_done_before(tmp_path):
