@@ -350,11 +350,11 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
                        pot: int | None = None, announcements: str | None = None) -> None:
     """The options of a command that names its game itself (``deal``, ``bench --game``, ``analyse --game``),
     checked against it: a flag, seat count, declarer, contract or card (``cards``: (option, text) pairs such as
-    ``("--hand", "EO GO")``) the game has not, or a card one option gives twice, is a usage error (exit 2), as any option's value out of its range is;
-    no record is involved to point at. So is another seat the game has not (``seat_options``: (option, seat) pairs
-    such as ``("--seat", 5)``), a ``pot`` for a game paid from none and ``announcements`` for a game without them,
-    each named by its own option. ``everyday``: without a contract the deals are the game's everyday ones
-    (``deal``, ``match``), which the declarer must be able to bid."""
+    ``("--hand", "EO GO")``) the game has not, or a card one option gives twice, is a usage error (exit 2), as any
+    option's value out of its range is; no record is involved to point at. So is another seat the game has not
+    (``seat_options``: (option, seat) pairs such as ``("--seat", 5)``), a ``pot`` for a game paid from none and
+    ``announcements`` for a game without them, each named by its own option. ``everyday``: without a contract the
+    deals are the game's everyday ones (``deal``, ``match``), which the declarer must be able to bid."""
     try:
         chosen = get_game(game)
     except StichError as error:

@@ -161,7 +161,8 @@ class BatchSummary:
         """The summary as the JSON document ``stich batch --json`` prints (json.md, ``batchSummary``)."""
         return {"schema": SCHEMA, "command": "batch", "source": self.source, "out": self.out,
                 "records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
-                "duplicates": self.duplicates, "repeated": self.repeated, "stale": self.stale, "stale_ids": list(self.stale_ids),
+                "duplicates": self.duplicates, "repeated": self.repeated, "stale": self.stale,
+                "stale_ids": list(self.stale_ids),
                 "notes": [{"note": note, "records": count} for note, count in self.notes],
                 "seconds": round(self.seconds, 3)}
 

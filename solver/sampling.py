@@ -1295,7 +1295,7 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
     from a record, those each seat has played."""
     n = total.n
     mean, low, high = mean_interval(n, total.total, total.squares)
-    if n > 1:  # no value lies outside 0 .. the deal's total: nor does the interval (no bound of a payment is worked out)
+    if n > 1:  # no value lies outside 0 .. the deal's total: nor does the interval (a payment's: no bound worked out)
         low, high = max(low, 0.0), min(high, float(setup.measure_most))
     interval = (low, high) if n > 1 else (mean, mean)  # one sample: the interval's ends are the mean
     bonuses = tuple(BonusChance(name, s, tally.description, tally.for_side, tally.forced_for, tally.forced_against, n,
