@@ -697,15 +697,13 @@ def _after_key(document: dict, key: str, **added: object) -> dict:
 
 def _with_deal(position: Position, document: dict) -> dict:
     """Card advice from a hand, saying what its deal was asked with as ``analyse`` of one contract does: the
-    seats, the variant (every flag) and the declarer, which no record says here, and the known cards by seat
-    (the library's document writes them where any were given; here always, ``{}`` for none, as ``analyse`` does)."""
+    seats and the variant (every flag), which no record says here, and the known cards by seat (the library's
+    document writes them where any were given; here always, ``{}`` for none, as ``analyse`` does)."""
     with_deal: dict = {}
     for key, value in document.items():
         if key == "contract":
             with_deal.update(seats=position.rules.seats, variant=dict(position.rules.variant))
         with_deal[key] = value
-        if key == "contract":
-            with_deal["declarer"] = position.rules.declarer + 1
     return with_deal if "known" in with_deal else _after_key(with_deal, "hand", known={})
 
 

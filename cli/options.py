@@ -17,6 +17,7 @@ from typing import Any, Iterable, Sequence
 import typer
 
 from solver.announcements import parse_announcements
+from solver.deal import parse_hand
 from solver.errors import FlagGivenTwiceError, StichError, did_you_mean
 from solver.games import GAMES, check_flags_of_some_game, game_list, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
@@ -349,11 +350,11 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
                        pot: int | None = None, announcements: str | None = None) -> None:
     """The options of a command that names its game itself (``deal``, ``bench --game``, ``analyse --game``),
     checked against it: a flag, seat count, declarer, contract or card (``cards``: (option, text) pairs such as
-    ``("--hand", "EO GO")``) the game has not is a usage error (exit 2), as any option's value out of its range is;
-    no record is involved to point at. So is another seat the game has not (``seat_options``: (option, seat) pairs
-    such as ``("--seat", 5)``), a ``pot`` for a game paid from none and ``announcements`` for a game without them,
-    each named by its own option. ``everyday``: without a contract the deals are the game's everyday ones
-    (``deal``, ``match``), which the declarer must be able to bid."""
+    ``("--hand", "EO GO")``) the game has not, or a card one option gives twice, is a usage error (exit 2), as any
+    option's value out of its range is; no record is involved to point at. So is another seat the game has not
+    (``seat_options``: (option, seat) pairs such as ``("--seat", 5)``), a ``pot`` for a game paid from none and
+    ``announcements`` for a game without them, each named by its own option. ``everyday``: without a contract the
+    deals are the game's everyday ones (``deal``, ``match``), which the declarer must be able to bid."""
     try:
         chosen = get_game(game)
     except StichError as error:
@@ -394,7 +395,11 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
                 chosen.pack.parse(token)
             except StichError as error:
                 raise typer.BadParameter(str(error), param_hint=f"'{option}'") from None
-        if option == "--hand" and len(text.split()) != chosen.hand_size:  # a card twice: the library says it
+        try:  # a card twice, as its own value says: a usage error as a wrong count is
+            parse_hand(chosen.pack, text, 0, label=option)
+        except StichError as error:
+            raise typer.BadParameter(str(error).removeprefix(f"{option}: "), param_hint=f"'{option}'") from None
+        if option == "--hand" and len(text.split()) != chosen.hand_size:
             raise typer.BadParameter(f"a {chosen.name} hand holds {chosen.hand_size} cards, this one "
                                      f"{len(text.split())}", param_hint="'--hand'")
 

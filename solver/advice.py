@@ -1221,6 +1221,7 @@ class CardAdvice:
 
     game: str
     contract: str
+    declarer: int  # the declaring seat, which the title names where it is not the seat advised
     seat: int
     played: tuple[str, ...]
     seed: int
@@ -1245,7 +1246,7 @@ class CardAdvice:
             entry.pop("announcement_gain")
             cards.append(entry)
         return {"schema": SCHEMA, "command": "card-advice", "game": self.game, "contract": self.contract,
-                "seat": self.seat, "hand": list(self.hand),
+                "declarer": self.declarer, "seat": self.seat, "hand": list(self.hand),
                 **({"known": {str(seat): list(cards) for seat, cards in self.known.items()}} if self.known else {}),
                 "played": list(self.played), "seed": self.seed, "requested": self.requested, "samples": self.samples,
                 "stopped": self.stopped,
@@ -1359,7 +1360,8 @@ def card_advice(position: Position, seat: SupportsIndex | None = None, *, known:
     announcements, pot = record_scoring(position, pot)
 
     def report(sums: AdviceSums, stopped: str | None = None) -> CardAdvice:  # after card_sums checked ``known``
-        return CardAdvice(position.game.name, position.rules.contract.text, seat, played, seed, samples,
+        return CardAdvice(position.game.name, position.rules.contract.text, position.rules.declarer + 1, seat,
+                          played, seed, samples,
                           sums.samples, ranked_rows(names, sums, position.game.name, cards=True), stopped,
                           announcements, pot, hand, known_by_seat(position, known))
 
@@ -1400,7 +1402,7 @@ def win_meaning(document: Mapping[str, Any], paid: str = "where it is above 0") 
     game = get_game(document["game"])
     if not game.has_pot:
         return paid
-    return (f"where {role_text(game.declarer_title, [document['seat']])} makes his target"
+    return (f"where {role_text(game.declarer_title, [document['seat']])} makes its own trick target"
             f"{' (paid 0 or more)' if document.get('pot') else ''}")
 
 

@@ -35,7 +35,7 @@ import json
 import os
 import time
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
@@ -102,7 +102,9 @@ MAX_OUTPUT_LINE = 4 * 1024 * 1024
 @dataclass(frozen=True)
 class BatchSummary:
     """What a run did: records in the file, already done before it started, solved now, written as errors now;
-    records that repeat one above them in the file (one line answers both), and the output's lines that answer no
+    records that repeat one above them in the file (one line answers both), the output's lines from before the run
+    that repeat a record's key answered on a line above (``repeated``: two outputs concatenated; they stay, and a
+    reader of the file counts those records twice), and the output's lines that answer no
     record of the file (``stale``, the first few of their ids in ``stale_ids``: the input was regenerated or a
     record edited since they were written; they are kept); ``notes``, each note of the lines this run wrote (a
     Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line;
@@ -118,6 +120,7 @@ class BatchSummary:
     errors: int
     seconds: float
     duplicates: int = 0
+    repeated: int = 0
     stale: int = 0
     stale_ids: tuple[str, ...] = ()
     source: str = ""  # the file of records and the output as given, not escaped (the text shows them by shown_name)
@@ -158,7 +161,8 @@ class BatchSummary:
         """The summary as the JSON document ``stich batch --json`` prints (json.md, ``batchSummary``)."""
         return {"schema": SCHEMA, "command": "batch", "source": self.source, "out": self.out,
                 "records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
-                "duplicates": self.duplicates, "stale": self.stale, "stale_ids": list(self.stale_ids),
+                "duplicates": self.duplicates, "repeated": self.repeated, "stale": self.stale,
+                "stale_ids": list(self.stale_ids),
                 "notes": [{"note": note, "records": count} for note, count in self.notes],
                 "seconds": round(self.seconds, 3)}
 
@@ -818,7 +822,8 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             if scan.torn:
                 trim_partial_line(out_path)
             question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
-            return _solve_records(source, out_path, scan.keys, question, pool, chunk_size, progress, start, on_error)
+            summary = _solve_records(source, out_path, scan.keys, question, pool, chunk_size, progress, start, on_error)
+            return replace(summary, repeated=scan.repeated)
         finally:
             if new and os.path.isfile(out_path) and not os.path.getsize(out_path):
                 os.unlink(out_path)  # nothing was written (an input without records): leave no empty file behind

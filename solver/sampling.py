@@ -1295,7 +1295,7 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
     from a record, those each seat has played."""
     n = total.n
     mean, low, high = mean_interval(n, total.total, total.squares)
-    if n > 1:  # no value lies outside 0 .. the deal's total: nor does the interval
+    if n > 1:  # no value lies outside 0 .. the deal's total: nor does the interval (a payment's: no bound worked out)
         low, high = max(low, 0.0), min(high, float(setup.measure_most))
     interval = (low, high) if n > 1 else (mean, mean)  # one sample: the interval's ends are the mean
     bonuses = tuple(BonusChance(name, s, tally.description, tally.for_side, tally.forced_for, tally.forced_against, n,
@@ -1579,7 +1579,7 @@ def contract_and_declarer(document: Mapping[str, Any]) -> str:
     """
     game = get_game(document["game"])
     contract = game.contract_in_words(document["contract"])
-    declarer = document.get("declarer")  # card advice from a record has none: its Play section is the record's
+    declarer = document.get("declarer")
     if declarer is None or declarer == document["seat"]:
         return contract
     return f"{contract} ({role_text(game.declarer_title, [declarer])})"

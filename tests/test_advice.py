@@ -612,7 +612,7 @@ def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_con
             "attacker's target made, and ranks them: the highest win first, an equal win by the attacker's mean "
             "tricks, then in the order the contracts were asked for (all: the game's order, "
             "as stich table lists them) (give the pot with --pot CHIPS)") in " ".join(plain.stdout.split())
-    assert "win: the samples where attacker seat 1 makes his target;" in " ".join(plain.stdout.split())
+    assert "win: the samples where attacker seat 1 makes its own trick target;" in " ".join(plain.stdout.split())
     assert "note: pot 0" not in paid.stdout
 
 
@@ -905,8 +905,21 @@ def test_cli_card_advice_says_which_record_it_answers():
     text = _stich("analyse", "examples/schafkopf.tbn", "--board", "1", "--seat", "3", "--cards", "-n", "2", "-j", "1")
     assert text.returncode == 0, text.stderr
     assert text.stdout.splitlines()[:2] == ["board 1 (examples/schafkopf.tbn:10)",
-                                            "Schafkopf, Rufer G: seat 3 to move after 16 cards played, holding GA GO "
-                                            "SA SO"]
+                                            "Schafkopf, Rufer G (declarer seat 1): seat 3 to move after 16 cards "
+                                            "played, holding GA GO SA SO"]
+
+
+def test_cli_card_advice_from_a_file_names_the_declarer_in_its_json_as_its_text_does():
+    """Board 3 is seat 2's Solo H with seat 4 to move: the title names the declarer, lest it read as seat 4's Solo,
+    and the JSON says the same seat, as card advice from a hand does."""
+    asked = ("analyse", "examples/schafkopf.tbn", "--board", "3", "--seat", "4", "--cards", "-n", "2", "-j", "1")
+    text = _stich(*asked)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines()[1].startswith("Schafkopf, Solo H (declarer seat 2): seat 4 to move after 16 cards")
+    done = _stich(*asked, "--json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["declarer"] == 2 and document["seat"] == 4 and schema_errors(document, SCHEMA) == []
 
 
 def test_a_run_stopped_before_its_first_sample_says_so_rather_than_ranking_refusals():
@@ -1245,7 +1258,7 @@ def test_a_kratzen_attacker_paid_nothing_for_his_target_has_won(tmp_path):
     assert shown.returncode == 0, shown.stderr
     text = " ".join(shown.stdout.split())
     assert "│ 1 │ SU │ 0.00 (all alike) │ best │ 100% (84-100%) │" in text
-    assert "win: the samples where attacker seat 1 makes his target (paid 0 or more)" in text
+    assert "win: the samples where attacker seat 1 makes its own trick target (paid 0 or more)" in text
 
 
 def test_kratzen_advice_plays_no_line_for_bonuses_it_has_none_of(monkeypatch):

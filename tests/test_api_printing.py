@@ -557,7 +557,8 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
     cards = card_advice(position, 3, samples=3, workers=1)
     text = str(cards).splitlines()
-    assert text[:3] == ["Zwanzigerrufen, Normal T20: seat 3 to move after 24 cards played, holding ♠G ♣Q ♣N ♦Q",
+    assert text[:3] == ["Zwanzigerrufen, Normal T20 (declarer seat 1): seat 3 to move after 24 cards played, holding "
+                        "♠G ♣Q ♣N ♦Q",
                         "3 samples (seed 1)",
                         "cards by seat 3's mean payment (game units; ± and brackets: 95% intervals; paired)"]
     assert "1  ♠G    -2.00 (all alike)  best             0% (0-56%)  100% (44-100%) Absolut" in text

@@ -72,7 +72,7 @@ def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
         assert not schema_errors(documents[-1], SCHEMA)
         assert documents[-1].pop("seconds") >= 0
     common = {"schema": "stich-result/1", "command": "batch", "source": str(deals), "out": str(out), "records": 4,
-              "errors": 1, "duplicates": 0, "stale": 0, "stale_ids": []}
+              "errors": 1, "duplicates": 0, "repeated": 0, "stale": 0, "stale_ids": []}
     pot_note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
     assert documents == [{**common, "skipped": 0, "solved": 3, "notes": [{"note": pot_note, "records": 3}]},
                          {**common, "skipped": 3, "solved": 0, "notes": []}]
@@ -227,7 +227,8 @@ def test_card_advice_from_a_hand_says_what_its_deal_was_asked_with():
     document = json.loads(runner.invoke(app, [*on_file, "--json"]).stdout)
     assert document["known"] == {"4": ["SK"]} and schema_errors(document, SCHEMA) == []
     assert runner.invoke(app, on_file).stdout.splitlines()[1:3] == [
-        "Schafkopf, Rufer G: seat 3 to move after 16 cards played, holding GA GO SA SO", "known in seat 4: SK"]
+        "Schafkopf, Rufer G (declarer seat 1): seat 3 to move after 16 cards played, holding GA GO SA SO",
+        "known in seat 4: SK"]
     assert "known" not in json.loads(runner.invoke(app, [*on_file[:-2], "--json"]).stdout)  # none given: the record's
 
 
@@ -276,7 +277,7 @@ def test_a_single_contract_is_named_by_its_name_not_as_typed():
 def test_analyse_rejects_a_card_twice():
     result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "HA HA S6 HK", "--seat", "1",
                                  "--contract", "Trump H", "--samples", "5"])
-    assert result.exit_code != 0 and "Traceback" not in result.stderr
+    assert result.exit_code == 2 and "Invalid value for '--hand': HA appears twice" in result.stderr
 
 
 def test_analyse_from_a_record_mid_play(tmp_path):
@@ -363,7 +364,7 @@ def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():
     assert ("contracts by seat 2's mean payment as the attacker (chips; ± and brackets: 95% intervals; paired "
             "samples)") in text
     assert "payment: attacker seat 2's own, in chips from and into the pot" in text
-    assert "win: the samples where attacker seat 2 makes his target (paid 0 or more)" in text
+    assert "win: the samples where attacker seat 2 makes its own trick target (paid 0 or more)" in text
 
 
 def test_a_single_contracts_bonuses_are_named_as_players_name_them():
@@ -423,6 +424,12 @@ def test_batch_says_which_lines_of_its_output_repeat_a_record_answered_above(tmp
             "file") in result.stderr
     assert "0 written to" in result.stderr and "4 already done" in result.stderr
     assert out.read_text() == "".join(lines + lines[:2])
+    # the JSON summary counts them too: each record once as already done, the 2 repeats apart
+    from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
+    summary = json.loads(runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1",
+                                             "--json"]).stdout)
+    assert (summary["skipped"], summary["solved"], summary["repeated"], summary["duplicates"]) == (4, 0, 2, 0)
+    assert schema_errors(summary, SCHEMA) == []
 
 
 def test_batch_counts_a_duplicate_record_as_such_not_as_done_before(tmp_path):
@@ -491,6 +498,11 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
         *((["--seat", "1", "--contract", contract, *cards, "--hand", "EU E8 E7 GK GO HA H9"],
            "'--hand': a Schafkopf hand holds 8 cards, this one 7")
           for contract, cards in (("all", ()), ("Rufer E", ()), ("Rufer E", ("--cards",)))),
+        # a card twice was 'stich: the analysed hand (seat 1): EU appears twice', exit 1, where a wrong count is 2
+        *((["--seat", "1", "--contract", contract, *cards, "--hand", "EU E8 E7 GK GO HA H9 EU"],
+           "'--hand': EU appears twice")
+          for contract, cards in (("all", ()), ("Rufer E", ()), ("Rufer E", ("--cards",)))),
+        (["--seat", "1", "--contract", "Rufer E", "--known", "2:SA SA"], "'--known': SA appears twice"),
     ]
     for extra, said in cases:
         result = runner.invoke(app, hand + extra)

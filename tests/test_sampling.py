@@ -16,8 +16,8 @@ from solver.advice import make_setup
 from solver.deal import parse_hand
 from solver.errors import InvalidContractError, InvalidDealError, StichError
 from solver.position import Position
-from solver.sampling import (_setup, analyse_hand, analyse_position, draw_rules, draw_sample, position_setup,
-                             report_text)
+from solver.sampling import (_setup, analyse_hand, analyse_position, draw_rules, draw_sample, mean_interval,
+                             position_setup, report_text)
 
 DATA = Path(__file__).parent / "data"
 
@@ -860,7 +860,8 @@ def test_a_card_given_twice_is_said_of_the_hand_or_the_known_cards_it_is_in():
     done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "analyse", "--game", "schafkopf",
                            "--hand", "EU E8 E7 GK GO HA H9 H9", "--seat", "1", "--contract", "Rufer E"],
                           capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
-    assert (done.returncode, done.stderr) == (1, "stich: the analysed hand (seat 1): H9 appears twice\n")
+    # the command says it as its option's usage error, as a hand of the wrong size is (exit 2)
+    assert done.returncode == 2 and "Invalid value for '--hand': H9 appears twice" in done.stderr
 
 
 def test_the_deal_parser_names_the_seat_or_the_label_it_is_given():
@@ -1063,3 +1064,15 @@ def test_a_rufer_sample_is_redrawn_where_the_call_could_not_have_been_made():
         rules, _ = sample
         caller = rules.deal.hands[0]
         assert not caller >> ace & 1 and any(caller >> card & 1 for card in plain)
+
+
+def test_the_mean_tricks_interval_of_four_samples_is_cut_at_no_trick():
+    """At n = 4 Student's t is 3.18: the Muss of example 3, where the attacker takes 2 tricks in one sample of four
+    and none in the others (mean 0.5), has a t interval from -1.09, below the no trick any seat can take; the
+    analysis cuts it there and keeps its upper end."""
+    position = next(p for p in solver.read_positions(Path(__file__).parent.parent / "examples" / "kratzen.tbn")
+                    if p.record.get("Board") == "3")
+    analysis = analyse_position(position, 1, samples=4, seed=2, workers=1)
+    mean, low, high = mean_interval(4, 2, 4)  # the tricks 2, 0, 0, 0: their sum and sum of squares
+    assert (analysis.mean, mean) == (0.5, 0.5) and low < -1 and analysis.interval == (0.0, high)
+    assert "mean tricks 0.5 (95%: 0.0 to 2.1)" in report_text(analysis.as_dict())
