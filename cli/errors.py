@@ -94,7 +94,9 @@ def refused_for_record(option: str, reason: str, record: Record | None, label: s
 def file_name(value: str) -> Path:
     """The parser of every file argument and option: ``Path("")`` is the current directory, so an empty name (an
     unset shell variable) would be read as ``.`` and reported as "Is a directory"; it is a usage error instead, and
-    so is a name ending in "/" (``Path`` drops the slash: ``-o out.tbn/`` wrote ``out.tbn``)."""
+    so is a name ending in "/" (``Path`` drops the slash: ``-o out.tbn/`` wrote ``out.tbn``). The ``Path`` is what
+    normalises a command's file names (``./deals.tbn`` is ``deals.tbn``, ``a//b.tbn`` ``a/b.tbn``, a ``..`` kept),
+    in its messages and JSON alike."""
     if not value.strip():
         raise typer.BadParameter("an empty file name (an unset shell variable?)")
     if value.endswith(("/", os.sep)) and value.strip("/" + os.sep):  # Path() drops the slash and would write "x"

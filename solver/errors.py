@@ -89,9 +89,10 @@ def visible_lines(text: str) -> str:
 
 
 def source_name(path: str | os.PathLike) -> str:
-    """The name a FILE read is known by: :data:`STDIN_NAME` for ``-``, else the name as the command got it, normalised
-    as a path (the CLI's ``./deals.tbn`` is ``deals.tbn``), kept whole, not escaped: a record's ``source`` and a JSON
-    document's carry it, so that its JSON text reads back to the name."""
+    """The name a FILE read is known by: :data:`STDIN_NAME` for ``-``, else the name as given, kept whole and not
+    escaped: a record's ``source`` and a JSON document's carry it, so that its JSON text reads back to the name, and
+    a library caller finds there the name it passed. A command's names come normalised as a path by its parser
+    (``cli.errors.file_name``: ``./deals.tbn`` is ``deals.tbn``)."""
     name = os.fsdecode(path)
     return STDIN_NAME if name == "-" else name
 

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from solver.board.session import record_label
-from solver.errors import ParseError, StichError, shown_name
-from solver.formats.tbn import parse_records
+from solver.errors import STDIN_NAME, ParseError, StichError, shown_name, source_name
+from solver.formats.tbn import parse_records, read_records
 from solver.cli.main import app
 
 runner = CliRunner()
@@ -171,6 +171,35 @@ def test_a_library_error_names_its_file_as_shown_name_renders_it(rule):
         parse_records('[Game "x"\n', name=name)
     assert isinstance(raised.value, StichError) and str(raised.value).startswith(f"{shown}:1:10: missing ']'")
     assert raised.value.source == name  # the error's own field keeps the name itself
+
+
+@pytest.mark.parametrize("given, normal", [
+    ("./a//b.tbn", "a/b.tbn"), ("a/./b.tbn", "a/b.tbn"),
+    ("a/../a/b.tbn", "a/../a/b.tbn"),  # a .. is kept: where a is a link, a/.. is not the folder a is in
+])
+def test_the_command_line_normalises_a_name_as_a_path_and_the_library_keeps_the_name_it_is_given(
+        tmp_path, monkeypatch, given, normal):
+    """docs/cli.md, "File names": a command's parser makes each name a Path, which drops ``.`` and doubled slashes, in
+    its messages and its JSON alike; a library caller finds the string it passed, in the error and in
+    ``record.source``, as Python's own errors name a file (a Path it passes is pathlib's normal form already)."""
+    from pathlib import Path
+
+    import solver
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b.tbn").write_text(BAD_RECORD, encoding="utf-8")
+    code, stdout, stderr = invoked(["solve", "--json", given])
+    document = json.loads(stdout)
+    assert code == 1 and document["record"]["source"] == normal and document["error"].startswith(f"{normal}:{SAID}")
+    assert said_lines(stderr)[0].startswith(f"stich: {normal}:{SAID}"), stderr
+    for name in (given, Path(given)):
+        as_given = os.fspath(name)
+        assert source_name(name) == as_given and [record.source for record in read_records(name)] == [as_given]
+        [refused] = solver.iter_positions(name)
+        assert isinstance(refused, ParseError) and refused.source == as_given
+        assert str(refused).startswith(f"{as_given}:{SAID}")
+    assert source_name("-") == STDIN_NAME == "<stdin>"
 
 
 def test_the_board_page_lists_a_file_and_an_upload_by_the_same_rendering(tmp_path):
