@@ -36,7 +36,7 @@ from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer_par
 from solver.games import get_game
 from solver.games.base import Game
 from solver.games.outcome import (FIGURE_SPACE, dealt_bonus_answer, dealt_bonus_cells, net_amount, role_text,
-                                  side_text, signed)
+                                  side_text, signed, without_title)
 from solver.position import Position
 from solver.variant import rules_note
 
@@ -885,7 +885,8 @@ def render_check(document: Document, console: Console) -> None:
     under_score = {b["bonus"]: b for b in score["bonuses"]} if score else {}
     for check in document["checks"]:
         side = seats_text(check["side"]) if check["side"] else "-"
-        row: list[Text | str] = [title(check["bonus"]), side, for_stdout(check["description"] or ""),
+        name = title(check["bonus"])  # said once: not again at the end of its description
+        row: list[Text | str] = [name, side, for_stdout(without_title(check["description"] or "", name)),
                                  _check_answer(check, over)]
         if by_score:
             row.append(_score_answer(under_score.get(check["bonus"]), game))

@@ -299,10 +299,10 @@ def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
     valat_check = next(check for check in checks if check.bonus == "valat")
     rows = cells(valat_check._repr_html_())
     assert rows == [["bonus", "for", "what", "forced alone?"],
-                    ["Valat", "seat 1", "the declaring side takes every trick (Valat)", "yes - seat 1 can force it"]]
+                    ["Valat", "seat 1", "the declaring side takes every trick", "yes - seat 1 can force it"]]
     assert str(valat_check).endswith(rows[1][3])
     trull = next(bonus for bonus in solver.dealt_bonuses(valat) if bonus.bonus == "trull")
-    assert cells(trull._repr_html_())[1] == ["Trull", "-", "one player was dealt TS T21 T1 (Trull)",
+    assert cells(trull._repr_html_())[1] == ["Trull", "-", "one player was dealt TS T21 T1",
                                              "no - nobody was dealt all three; decided by the deal, no search"]
     assert str(trull).endswith(trull.answer())
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
@@ -374,15 +374,16 @@ def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
     shown = _Cells(bonuses._repr_html_())
     assert shown.paragraphs == ["Bonuses the cards decide (no search)"]
     assert shown.rows == [["bonus", "for", "what", "forced alone?"],
-                          ["Trull", "-", "one player was dealt TS T21 T1 (Trull)",
+                          ["Trull", "-", "one player was dealt TS T21 T1",
                            "no - nobody was dealt all three; decided by the deal, no search"],
-                          ["4 Kings", "-", "one player was dealt the four Kings (4 Kings)",
+                          ["4 Kings", "-", "one player was dealt the four Kings",
                            "no - nobody was dealt all four; decided by the deal, no search"]]
     document = json.loads(CliRunner().invoke(app, ["check", str(zwanzigerrufen), "-b", "1", "--json"]).stdout)
     # what the command's rows are made from: the JSON keeps the identifiers, the rows name them as players do
     assert [bonus["bonus"] for bonus in document["dealt_bonuses"]] == ["trull", "four_kings"]
-    assert [[title, "-", bonus["description"], f"no - {bonus['reason']}"]
-            for title, bonus in zip(("Trull", "4 Kings"), document["dealt_bonuses"])] == shown.rows[1:]
+    assert [[title, "-", bonus["description"], f"no - {bonus['reason']}"]  # the name said once, in the first cell
+            for title, bonus in zip(("Trull", "4 Kings"), document["dealt_bonuses"])] == \
+        [[title, side, f"{what} ({title})", answer] for title, side, what, answer in shown.rows[1:]]
     assert type(bonuses[:1]) is type(bonuses) and str(bonuses[:1]).splitlines()[1:] == [str(bonuses[0])]
     none = solver.dealt_bonuses(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
     assert none == [] and str(none) == "no bonus of this contract is decided by the cards alone"

@@ -390,6 +390,23 @@ def test_check_of_a_schafkopf_solo_speaks_of_one_declarer_and_names_the_bonuses_
         "the defenders hold the declarers to 30 or less (Schneider against)"
 
 
+def test_check_s_rows_name_each_bonus_once(monkeypatch):
+    """The "what" column repeated the row's name in brackets ("the defenders take every trick (Valat against)" beside
+    ``Valat against``): each row says it once, in its first column; another bracket stays ("(silent loss)"), and the
+    JSON's description keeps the whole text."""
+    monkeypatch.setenv("COLUMNS", "220")  # a row a line
+    rows = {cells[0]: cells[2] for line in run("check", EXAMPLES / "valat.tbn").stdout.splitlines()
+            if line.startswith("│") for cells in [[cell.strip() for cell in line.split("│")[1:]]]}
+    assert rows["Valat against"] == "the defenders take every trick"
+    assert rows["Absolut"] == "the declaring side reaches 56"
+    assert rows["Pagat Ultimo beaten"] == "the Pagat is played to the last trick and beaten (silent loss)"
+    assert rows["Trull"] == "one player was dealt TS T21 T1"
+    assert rows["4 Kings"] == "one player was dealt the four Kings"
+    (document,) = documents("check", EXAMPLES / "valat.tbn")
+    assert {c["bonus"]: c["description"] for c in document["checks"]}["valat_against"] == \
+        "the defenders take every trick (Valat against)"
+
+
 def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
     """RULES.md 1.6: Trull and 4 Kings need no search, and check left them out of its table. Board 4 is a Suit Solo
     whose declarer, seat 4, was dealt the four Kings (they count there) and nobody all of TS T21 T1 (the Trull does

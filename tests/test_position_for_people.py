@@ -332,14 +332,13 @@ def test_results_print_for_people_and_render_in_a_notebook():
     assert ">+6</td>" in html
     assert repr(settled).startswith("DDSettlement(game='Zwanzigerrufen'")
     checks = {check.bonus: check for check in solver.check_bonuses(position)}
-    assert str(checks["valat"]) == "Valat for seat 1: the declaring side takes every trick (Valat): yes - seat 1 " \
-        "can force it"
+    assert str(checks["valat"]) == "Valat for seat 1: the declaring side takes every trick: yes - seat 1 can force it"
     assert str(checks["valat_against"]).endswith(": no - missed")
     assert str(checks["pagat_ultimo"]).endswith(": no - seat 1 can stop it")
     assert repr(checks["valat"]).startswith("BonusCheck(bonus='valat'")
     trull = solver.dealt_bonuses(position)[0]
-    assert str(trull) == "Trull: one player was dealt TS T21 T1 (Trull): no - nobody was dealt all three; " \
-        "decided by the deal, no search"
+    assert str(trull) == "Trull: one player was dealt TS T21 T1: no - nobody was dealt all three; decided by the " \
+        "deal, no search"
     kratzen = next(p for p in solver.read_positions(EXAMPLES / "kratzen.tbn") if p.record.get("Board") == "3")
     assert str(solver.check_bonuses(kratzen)[0]) == "tricks for seat 1: tricks seat 1 can guarantee against " \
         "everyone: no - guarantees 0 tricks, needs 2"
