@@ -50,7 +50,7 @@ def test_a_solve_result_prints_under_the_heading_of_what_was_solved_as_jupyter_s
     lines = str(result).splitlines()
     assert lines[0] == result.heading == "board 1: Schafkopf Rufer G, declarer 1 (declarers 1+3); rules: " \
         "runaway_count_at=deal"
-    assert lines[1] == "game for 1+3: 105 (28 won already + 77 from the rest); needs 61: yes"
+    assert lines[1] == "Game for 1+3: 105 (28 won already + 77 from the rest); needs 61: yes"  # as stich solve names it
     assert f'<p style="font-weight:bold">{result.heading}</p><p>{lines[1]}</p>' in result._repr_html_()
     untitled = dataclasses.replace(result, heading="")  # a result made by hand: its answer alone
     assert str(untitled).splitlines()[0] == lines[1]

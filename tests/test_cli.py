@@ -407,6 +407,22 @@ def test_check_s_rows_name_each_bonus_once(monkeypatch):
         "the defenders take every trick (Valat against)"
 
 
+def test_solve_names_each_objective_as_players_do(monkeypatch):
+    """``stich solve`` showed the objectives' identifiers (``schneider_against``) in its value table and its card and
+    line tables' titles, where ``check`` names them as players do: ``Schneider against``; the JSON keeps the name."""
+    monkeypatch.setenv("COLUMNS", "220")
+    out = run("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "schneider_against", "-o", "schwarz",
+              "-o", "points", "--cards", "--line").stdout
+    rows = [line.split("│")[1].strip() for line in out.split("Double-dummy value", 1)[1].splitlines()
+            if line.startswith("│")][:3]
+    assert rows == ["Schneider against", "Schwarz", "points"]
+    titles = {line.strip() for line in out.splitlines()}
+    assert {"Cards of seat 3: Schneider against", "Optimal line (Schneider against)"} <= titles
+    assert "_against" not in out
+    (document,) = documents("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "schneider_against")
+    assert [result["objective"] for result in document["results"]] == ["schneider_against"]
+
+
 def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
     """RULES.md 1.6: Trull and 4 Kings need no search, and check left them out of its table. Board 4 is a Suit Solo
     whose declarer, seat 4, was dealt the four Kings (they count there) and nobody all of TS T21 T1 (the Trull does
@@ -2341,7 +2357,7 @@ def test_objective_all_answers_what_arises_and_lists_the_rest(tmp_path):
     assert [entry["objective"] for entry in document["not_applicable"]] == ["pagat_ultimo", "pagat_beaten",
                                                                             "mondfang"]
     assert "the Pagat is in no hand" in document["not_applicable"][0]["reason"]
-    assert "mondfang: does not arise" in run("solve", ending, "-o", "all").stdout
+    assert "Mondfang: does not arise" in run("solve", ending, "-o", "all").stdout
     assert "Pagat Ultimo is decided" in run("solve", ending, "-o", "pagat_ultimo", code=1).stderr  # by name: error
     (full,) = documents("solve", EXAMPLES / "valat.tbn", "-o", "all")
     assert "not_applicable" not in full
