@@ -524,9 +524,9 @@ class BonusChecks(_ResultList, list[BonusCheck]):
         return "\n".join([self.title()] + [str(check) for check in self] + [f"note: {note}" for note in self.notes])
 
     def __repr__(self) -> str:
-        """One line, each check's answer by its bonus."""
-        answers = [f"{check.bonus}{'' if check.seat is None else f' seat {check.seat}'} {check.answer_parts()[0]}"
-                   for check in self]
+        """One line, each check's answer by its bonus's :attr:`~BonusCheck.title` (``Valat against no``)."""
+        answers = [f"{check.title or check.bonus}{'' if check.seat is None else f' seat {check.seat}'} "
+                   f"{check.answer_parts()[0]}" for check in self]
         notes = f"; {len(self.notes)} note{'' if len(self.notes) == 1 else 's'}" if self.notes else ""
         return f"<BonusChecks {', '.join(answers) or 'none'}{notes}>"
 
@@ -559,8 +559,8 @@ class DealtBonuses(_ResultList, list[DealtBonus]):
         return "\n".join([self.title()] + [str(bonus) for bonus in self]) if self else NO_DEALT_BONUS
 
     def __repr__(self) -> str:
-        """One line, each bonus with its answer (``open`` while the tricks decide it)."""
-        answers = [f"{bonus.bonus} {dealt_bonus_answer(bonus.as_dict())[0]}" for bonus in self]
+        """One line, each bonus by its title with its answer (``open`` while the tricks decide it)."""
+        answers = [f"{bonus.title or bonus.bonus} {dealt_bonus_answer(bonus.as_dict())[0]}" for bonus in self]
         return f"<DealtBonuses {', '.join(answers) or 'none'}>"
 
     def _repr_html_(self) -> str:

@@ -277,11 +277,13 @@ class HandAnalysis:
         return report_text(self.as_dict())
 
     def __repr__(self) -> str:
-        """One line: the hand's contract and seat, the samples, the win chance and the means."""
+        """One line that says what it is, as the other results' do: the contract, the seat and the samples, then the
+        win chance and the mean payment (the mean card points or tricks where nothing is settled); ``str`` gives the
+        rest."""
         contract = get_game(self.game).contract_in_words(self.contract)
-        payment = [] if self.score_mean is None else [f"mean payment {signed_mean(self.score_mean)}"]
-        figures = [f"win {percent_text(self.win_probability, 1)}%", *payment,
-                   f"mean {measure_words(self.measure)} {measure_text(self.mean)}"]
+        mean = (f"mean {measure_words(self.measure)} {measure_text(self.mean)}" if self.score_mean is None
+                else f"mean payment {signed_mean(self.score_mean)}")
+        figures = [f"win {percent_text(self.win_probability, 1)}%", mean]
         return (f"<HandAnalysis {self.game} {contract}, seat {self.seat}, "
                 f"{samples_said(self.samples, self.requested, self.stopped)}: {', '.join(figures)}>")
 
