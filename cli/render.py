@@ -36,7 +36,7 @@ from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer_par
 from solver.games import get_game
 from solver.games.base import Game
 from solver.games.outcome import (FIGURE_SPACE, dealt_bonus_answer, dealt_bonus_cells, net_amount, role_text,
-                                  side_text, signed)
+                                  side_text, signed, without_title)
 from solver.position import Position
 from solver.variant import rules_note
 
@@ -720,8 +720,10 @@ def _taken_table(document: Document) -> Table:
 # --- solve ------------------------------------------------------------------------------------------------------
 
 
-def _result_label(result: Document) -> str:
-    name = result["objective"]
+def _result_label(result: Document, game: type[Game]) -> str:
+    """An objective as players name it (``Game.sided_objective_title``: ``Valat against``; the JSON keeps
+    ``valat_against``), with its seat where it is one seat's."""
+    name = game.sided_objective_title(result["objective"])
     return f"{name} (seat {result['seat']})" if result["seat"] is not None else name
 
 
@@ -737,6 +739,7 @@ def _outcome(result: Document) -> Text:
 def render_solve(document: Document, console: Console) -> None:
     """``stich solve``: the position, what is taken, the value of each objective; card values and lines if asked."""
     painter = CardPainter.for_game(document["game"])
+    game = get_game(document["game"])
     console.print(Text(_sides_line(document)))
     console.print(position_line(document, painter))
     console.print(_taken_table(document))
@@ -748,12 +751,13 @@ def render_solve(document: Document, console: Console) -> None:
         target = "" if result["target"] is None else str(result["target"])
         # the score settles the whole deal: no "already" and "rest", and it is signed as every settlement is
         whole = result["objective"] == "score"
-        values.add_row(_result_label(result), seats_text(result["side"]), target,
+        values.add_row(_result_label(result, game), seats_text(result["side"]), target,
                        "" if whole else str(result["achieved"]), "" if whole else str(result["future"]),
                        signed(result["total"]) if whole else str(result["total"]), _outcome(result))
     console.print(values)
     for skipped in document.get("not_applicable", ()):
-        console.print(Text(f"{skipped['objective']}: does not arise ({skipped['reason']})"))
+        console.print(Text(f"{game.sided_objective_title(skipped['objective'])}: does not arise "
+                           f"({skipped['reason']})"))
     for note in document.get("notes", ()):
         console.print(Text(f"note: {note}"))
     asked = [key for key in ("cards", "line") if any(key in result for result in document["results"])]
@@ -764,16 +768,17 @@ def render_solve(document: Document, console: Console) -> None:
         "cards") or ())
     for result in document["results"]:
         if result.get("cards") and not (merged and result["objective"] == "points"):
-            console.print(_cards_table(result, painter))
+            console.print(_cards_table(result, painter, game))
         if result.get("line"):
-            console.print(_line_table(result, painter))
+            console.print(_line_table(result, painter, game))
 
 
-def _cards_table(result: Document, painter: CardPainter) -> Table:
+def _cards_table(result: Document, painter: CardPainter, game: type[Game]) -> Table:
     """The legal cards of the player to move with the value each leaves for the objective's side."""
     side = seats_text(result["side"])
     mover = result["to_move"]
-    question = result["objective"] + (f" for seat {result['seat']}" if result["seat"] is not None else "")
+    question = game.sided_objective_title(result["objective"]) + (
+        f" for seat {result['seat']}" if result["seat"] is not None else "")
     table = Table(title=f"Cards of seat {mover}: {question}", title_justify="left", title_style="bold")
     table.add_column("cards")
     whole = result["objective"] == "score"
@@ -804,9 +809,9 @@ def _cards_table(result: Document, painter: CardPainter) -> Table:
     return table
 
 
-def _line_table(result: Document, painter: CardPainter) -> Table:
+def _line_table(result: Document, painter: CardPainter, game: type[Game]) -> Table:
     """An optimal line, a row per trick; cards that were already on the table stand in parentheses."""
-    table = Table(title=f"Optimal line ({_result_label(result)})", title_justify="left", title_style="bold")
+    table = Table(title=f"Optimal line ({_result_label(result, game)})", title_justify="left", title_style="bold")
     for column in ("trick", "led by", "cards", "won by"):
         table.add_column(column, justify="left" if column == "cards" else "right")
     for trick in result["line"]:
@@ -885,7 +890,8 @@ def render_check(document: Document, console: Console) -> None:
     under_score = {b["bonus"]: b for b in score["bonuses"]} if score else {}
     for check in document["checks"]:
         side = seats_text(check["side"]) if check["side"] else "-"
-        row: list[Text | str] = [title(check["bonus"]), side, for_stdout(check["description"] or ""),
+        name = title(check["bonus"])  # said once: not again at the end of its description
+        row: list[Text | str] = [name, side, for_stdout(without_title(check["description"] or "", name)),
                                  _check_answer(check, over)]
         if by_score:
             row.append(_score_answer(under_score.get(check["bonus"]), game))

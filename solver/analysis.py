@@ -31,7 +31,8 @@ from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules, own_measure
-from .games.outcome import CHECK_COLUMNS, DealtBonus, dealt_bonus_answer, other_side, side_text, signed
+from .games.outcome import (CHECK_COLUMNS, DealtBonus, dealt_bonus_answer, other_side, side_text, signed,
+                            without_title)
 from .html_tables import html_lines, html_table, html_titled_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
 from .scoring import (check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs,
@@ -451,22 +452,23 @@ class BonusCheck:
                                   opponents=self.opponents)
 
     def __str__(self) -> str:
-        """One line for people (``print(check)``), as ``stich check``'s row, the bonus by its :attr:`title`: ``Valat
-        for 1+2: the declaring side takes every trick (Valat): yes - 1+2 can force it``; the dataclass ``repr``
-        stays for debugging."""
+        """One line for people (``print(check)``), as ``stich check``'s row, the bonus by its :attr:`title` (said
+        once, :func:`without_title`): ``Valat for 1+2: the declaring side takes every trick: yes - 1+2 can force
+        it``; the dataclass ``repr`` stays for debugging."""
+        name, _, description, answer = self.cells()
         who = f"seat {self.seat}" if self.seat is not None else side_text(self.side)
-        about = f": {self.description}" if self.description else ""
-        return f"{self.title or self.bonus} for {who}{about}: {self.answer()}"
+        about = f": {description}" if description else ""
+        return f"{name} for {who}{about}: {answer}"
 
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under ``stich check``'s columns (:class:`BonusChecks` renders them all)."""
         return BonusChecks([self], rules_note=self.rules_note)._repr_html_()
 
     def cells(self) -> tuple[str, str, str, str]:
-        """The row's cells under ``stich check``'s columns: the bonus (by its :attr:`title`), for whom, what it is,
-        the answer."""
+        """The row's cells under ``stich check``'s columns: the bonus (by its :attr:`title`), for whom, what it is
+        (without the title again, :func:`without_title`), the answer."""
         who = f"seat {self.seat}" if self.seat is not None else side_text(self.side) if self.side else "-"
-        return self.title or self.bonus, who, self.description, self.answer()
+        return self.title or self.bonus, who, without_title(self.description, self.title), self.answer()
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -522,9 +524,9 @@ class BonusChecks(_ResultList, list[BonusCheck]):
         return "\n".join([self.title()] + [str(check) for check in self] + [f"note: {note}" for note in self.notes])
 
     def __repr__(self) -> str:
-        """One line, each check's answer by its bonus."""
-        answers = [f"{check.bonus}{'' if check.seat is None else f' seat {check.seat}'} {check.answer_parts()[0]}"
-                   for check in self]
+        """One line, each check's answer by its bonus's :attr:`~BonusCheck.title` (``Valat against no``)."""
+        answers = [f"{check.title or check.bonus}{'' if check.seat is None else f' seat {check.seat}'} "
+                   f"{check.answer_parts()[0]}" for check in self]
         notes = f"; {len(self.notes)} note{'' if len(self.notes) == 1 else 's'}" if self.notes else ""
         return f"<BonusChecks {', '.join(answers) or 'none'}{notes}>"
 
@@ -557,8 +559,8 @@ class DealtBonuses(_ResultList, list[DealtBonus]):
         return "\n".join([self.title()] + [str(bonus) for bonus in self]) if self else NO_DEALT_BONUS
 
     def __repr__(self) -> str:
-        """One line, each bonus with its answer (``open`` while the tricks decide it)."""
-        answers = [f"{bonus.bonus} {dealt_bonus_answer(bonus.as_dict())[0]}" for bonus in self]
+        """One line, each bonus by its title with its answer (``open`` while the tricks decide it)."""
+        answers = [f"{bonus.title or bonus.bonus} {dealt_bonus_answer(bonus.as_dict())[0]}" for bonus in self]
         return f"<DealtBonuses {', '.join(answers) or 'none'}>"
 
     def _repr_html_(self) -> str:

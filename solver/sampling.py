@@ -277,11 +277,13 @@ class HandAnalysis:
         return report_text(self.as_dict())
 
     def __repr__(self) -> str:
-        """One line: the hand's contract and seat, the samples, the win chance and the means."""
+        """One line that says what it is, as the other results' do: the contract, the seat and the samples, then the
+        win chance and the mean payment (the mean card points or tricks where nothing is settled); ``str`` gives the
+        rest."""
         contract = get_game(self.game).contract_in_words(self.contract)
-        payment = [] if self.score_mean is None else [f"mean payment {signed_mean(self.score_mean)}"]
-        figures = [f"win {percent_text(self.win_probability, 1)}%", *payment,
-                   f"mean {measure_words(self.measure)} {measure_text(self.mean)}"]
+        mean = (f"mean {measure_words(self.measure)} {measure_text(self.mean)}" if self.score_mean is None
+                else f"mean payment {signed_mean(self.score_mean)}")
+        figures = [f"win {percent_text(self.win_probability, 1)}%", mean]
         return (f"<HandAnalysis {self.game} {contract}, seat {self.seat}, "
                 f"{samples_said(self.samples, self.requested, self.stopped)}: {', '.join(figures)}>")
 
@@ -1476,8 +1478,11 @@ def bonus_table(document: Mapping[str, Any]) -> ReportTable:
 
 def bonus_row(bonus: Mapping[str, Any], game: str, samples: int, *, compact: bool = False) -> tuple[str, str, str]:
     """A bonus's row of :func:`bonus_table`: its title (the objective's name where the game is not known), whose it
-    is and how often it was forced (``compact`` in a table; a row printed alone writes its interval at length)."""
-    title = get_game(game).objective_title(bonus["objective"]) if game else bonus["objective"]
+    is and how often it was forced (``compact`` in a table; a row printed alone writes its interval at length). The
+    title is ``stich check``'s (``Game.sided_objective_title``: ``Valat against`` for the defenders' Valat), as
+    "whose" is the hand's side or the other and a Rufer's partner may be either: the declarers' Valat and the
+    defenders' would read alike."""
+    title = get_game(game).sided_objective_title(bonus["objective"]) if game else bonus["objective"]
     return (title + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})"),
             *forced_by_whom(bonus, samples, compact=compact))
 

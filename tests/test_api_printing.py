@@ -50,7 +50,7 @@ def test_a_solve_result_prints_under_the_heading_of_what_was_solved_as_jupyter_s
     lines = str(result).splitlines()
     assert lines[0] == result.heading == "board 1: Schafkopf Rufer G, declarer 1 (declarers 1+3); rules: " \
         "runaway_count_at=deal"
-    assert lines[1] == "game for 1+3: 105 (28 won already + 77 from the rest); needs 61: yes"
+    assert lines[1] == "Game for 1+3: 105 (28 won already + 77 from the rest); needs 61: yes"  # as stich solve names it
     assert f'<p style="font-weight:bold">{result.heading}</p><p>{lines[1]}</p>' in result._repr_html_()
     untitled = dataclasses.replace(result, heading="")  # a result made by hand: its answer alone
     assert str(untitled).splitlines()[0] == lines[1]
@@ -113,8 +113,8 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
     assert ("targets forced (brackets: 95% intervals)\ntarget           whose     forced\n"
             "tricks (seat 1)  the hand  100%") in text
     assert "opening cards (brackets: 95% intervals)\ncard  mean payment  win" in text
-    assert repr(analysis) == ("<HandAnalysis Kratzen Trump E, seat 1, 4 samples: win 100.0%, mean payment +2.25, "
-                              "mean tricks 2.3>")
+    # its repr says what it is and its two headline figures, the mean tricks left to the report
+    assert repr(analysis) == "<HandAnalysis Kratzen Trump E, seat 1, 4 samples: win 100.0%, mean payment +2.25>"
     shown = CliRunner().invoke(app, ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1",
                                      "--contract", "Trump E", "-n", "4", "-j", "1", "--pot", "4"]).stdout
     for line in text.splitlines()[:5]:  # the lines above the tables, word for word
@@ -272,18 +272,18 @@ def test_a_contract_table_and_the_check_lists_repr_as_one_line():
     assert repr(table[:0]) == "<ContractTable Zwanzigerrufen, 0 rows>"  # the game kept without a row to carry it
     by_hand = solver.analysis.ContractTable([solver.analysis.TableEntry("Solo", 2, biddable=False, reason="T20")])
     assert repr(by_hand) == "<ContractTable 1 row: 1 not biddable>"
-    assert repr(solver.check_bonuses(position)) == (
-        "<BonusChecks game yes, absolut yes, absolut_against no, valat no, valat_against no, pagat_ultimo no, "
-        "pagat_beaten no, mondfang no>")
+    assert repr(solver.check_bonuses(position)) == (  # by the names stich check's rows give them
+        "<BonusChecks Game yes, Absolut yes, Absolut against no, Valat no, Valat against no, Pagat Ultimo no, "
+        "Pagat Ultimo beaten no, Mondfang no>")
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
     assert repr(solver.check_bonuses(kratzen)) == \
         "<BonusChecks tricks seat 1 yes, tricks seat 2 no, tricks seat 3 yes; 1 note>"
-    assert repr(solver.dealt_bonuses(position)) == "<DealtBonuses trull no, four_kings no>"
+    assert repr(solver.dealt_bonuses(position)) == "<DealtBonuses Trull no, 4 Kings no>"
     assert repr(solver.dealt_bonuses(kratzen)) == "<DealtBonuses none>"
     # a Suit Solo has no Pagat bonuses: the repr says what stich check says of them, not a bare "-"
     suit_solo = list(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))[3]
     assert repr(solver.check_bonuses(suit_solo)).endswith(
-        "valat_against no, pagat_ultimo does not arise, pagat_beaten does not arise, mondfang does not arise>")
+        "Valat against no, Pagat Ultimo does not arise, Pagat Ultimo beaten does not arise, Mondfang does not arise>")
     assert "Pagat Ultimo for -: does not arise: not in a Suit Solo (RULES.md 1.6)" in str(
         solver.check_bonuses(suit_solo)).splitlines()
 
@@ -299,10 +299,10 @@ def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
     valat_check = next(check for check in checks if check.bonus == "valat")
     rows = cells(valat_check._repr_html_())
     assert rows == [["bonus", "for", "what", "forced alone?"],
-                    ["Valat", "seat 1", "the declaring side takes every trick (Valat)", "yes - seat 1 can force it"]]
+                    ["Valat", "seat 1", "the declaring side takes every trick", "yes - seat 1 can force it"]]
     assert str(valat_check).endswith(rows[1][3])
     trull = next(bonus for bonus in solver.dealt_bonuses(valat) if bonus.bonus == "trull")
-    assert cells(trull._repr_html_())[1] == ["Trull", "-", "one player was dealt TS T21 T1 (Trull)",
+    assert cells(trull._repr_html_())[1] == ["Trull", "-", "one player was dealt TS T21 T1",
                                              "no - nobody was dealt all three; decided by the deal, no search"]
     assert str(trull).endswith(trull.answer())
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
@@ -374,15 +374,16 @@ def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
     shown = _Cells(bonuses._repr_html_())
     assert shown.paragraphs == ["Bonuses the cards decide (no search)"]
     assert shown.rows == [["bonus", "for", "what", "forced alone?"],
-                          ["Trull", "-", "one player was dealt TS T21 T1 (Trull)",
+                          ["Trull", "-", "one player was dealt TS T21 T1",
                            "no - nobody was dealt all three; decided by the deal, no search"],
-                          ["4 Kings", "-", "one player was dealt the four Kings (4 Kings)",
+                          ["4 Kings", "-", "one player was dealt the four Kings",
                            "no - nobody was dealt all four; decided by the deal, no search"]]
     document = json.loads(CliRunner().invoke(app, ["check", str(zwanzigerrufen), "-b", "1", "--json"]).stdout)
     # what the command's rows are made from: the JSON keeps the identifiers, the rows name them as players do
     assert [bonus["bonus"] for bonus in document["dealt_bonuses"]] == ["trull", "four_kings"]
-    assert [[title, "-", bonus["description"], f"no - {bonus['reason']}"]
-            for title, bonus in zip(("Trull", "4 Kings"), document["dealt_bonuses"])] == shown.rows[1:]
+    assert [[title, "-", bonus["description"], f"no - {bonus['reason']}"]  # the name said once, in the first cell
+            for title, bonus in zip(("Trull", "4 Kings"), document["dealt_bonuses"])] == \
+        [[title, side, f"{what} ({title})", answer] for title, side, what, answer in shown.rows[1:]]
     assert type(bonuses[:1]) is type(bonuses) and str(bonuses[:1]).splitlines()[1:] == [str(bonuses[0])]
     none = solver.dealt_bonuses(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
     assert none == [] and str(none) == "no bonus of this contract is decided by the cards alone"

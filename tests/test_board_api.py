@@ -788,9 +788,9 @@ def test_the_odds_are_the_analysers():
     assert odds["win_probability"] == pytest.approx(expected.win_probability)
     assert odds["win_interval"] == pytest.approx(list(expected.win_interval))
     assert [o["card"] for o in odds["openings"]] == [o.card for o in expected.openings]
-    # each bonus by the name players use beside its objective's (stich analyse's text names them so)
-    assert {(b["objective"], b["title"]) for b in odds["bonuses"]} >= {("schneider_against", "Schneider"),
-                                                                      ("game", "Game")}
+    # each bonus by the name players use, the other side's with "against" (as stich check and analyse name them)
+    assert {(b["objective"], b["title"]) for b in odds["bonuses"]} >= {
+        ("schneider_against", "Schneider against"), ("schneider", "Schneider"), ("game", "Game")}
     # the score beside the points: the declaring side's mean settlement, overall and after each card
     document = expected.as_dict()
     assert odds["score_mean"] == pytest.approx(document["score_mean"]) and odds["score_mean"] is not None

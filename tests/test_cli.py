@@ -390,6 +390,39 @@ def test_check_of_a_schafkopf_solo_speaks_of_one_declarer_and_names_the_bonuses_
         "the defenders hold the declarers to 30 or less (Schneider against)"
 
 
+def test_check_s_rows_name_each_bonus_once(monkeypatch):
+    """The "what" column repeated the row's name in brackets ("the defenders take every trick (Valat against)" beside
+    ``Valat against``): each row says it once, in its first column; another bracket stays ("(silent loss)"), and the
+    JSON's description keeps the whole text."""
+    monkeypatch.setenv("COLUMNS", "220")  # a row a line
+    rows = {cells[0]: cells[2] for line in run("check", EXAMPLES / "valat.tbn").stdout.splitlines()
+            if line.startswith("│") for cells in [[cell.strip() for cell in line.split("│")[1:]]]}
+    assert rows["Valat against"] == "the defenders take every trick"
+    assert rows["Absolut"] == "the declaring side reaches 56"
+    assert rows["Pagat Ultimo beaten"] == "the Pagat is played to the last trick and beaten (silent loss)"
+    assert rows["Trull"] == "one player was dealt TS T21 T1"
+    assert rows["4 Kings"] == "one player was dealt the four Kings"
+    (document,) = documents("check", EXAMPLES / "valat.tbn")
+    assert {c["bonus"]: c["description"] for c in document["checks"]}["valat_against"] == \
+        "the defenders take every trick (Valat against)"
+
+
+def test_solve_names_each_objective_as_players_do(monkeypatch):
+    """``stich solve`` showed the objectives' identifiers (``schneider_against``) in its value table and its card and
+    line tables' titles, where ``check`` names them as players do: ``Schneider against``; the JSON keeps the name."""
+    monkeypatch.setenv("COLUMNS", "220")
+    out = run("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "schneider_against", "-o", "schwarz",
+              "-o", "points", "--cards", "--line").stdout
+    rows = [line.split("│")[1].strip() for line in out.split("Double-dummy value", 1)[1].splitlines()
+            if line.startswith("│")][:3]
+    assert rows == ["Schneider against", "Schwarz", "points"]
+    titles = {line.strip() for line in out.splitlines()}
+    assert {"Cards of seat 3: Schneider against", "Optimal line (Schneider against)"} <= titles
+    assert "_against" not in out
+    (document,) = documents("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "schneider_against")
+    assert [result["objective"] for result in document["results"]] == ["schneider_against"]
+
+
 def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
     """RULES.md 1.6: Trull and 4 Kings need no search, and check left them out of its table. Board 4 is a Suit Solo
     whose declarer, seat 4, was dealt the four Kings (they count there) and nobody all of TS T21 T1 (the Trull does
@@ -2324,7 +2357,7 @@ def test_objective_all_answers_what_arises_and_lists_the_rest(tmp_path):
     assert [entry["objective"] for entry in document["not_applicable"]] == ["pagat_ultimo", "pagat_beaten",
                                                                             "mondfang"]
     assert "the Pagat is in no hand" in document["not_applicable"][0]["reason"]
-    assert "mondfang: does not arise" in run("solve", ending, "-o", "all").stdout
+    assert "Mondfang: does not arise" in run("solve", ending, "-o", "all").stdout
     assert "Pagat Ultimo is decided" in run("solve", ending, "-o", "pagat_ultimo", code=1).stderr  # by name: error
     (full,) = documents("solve", EXAMPLES / "valat.tbn", "-o", "all")
     assert "not_applicable" not in full

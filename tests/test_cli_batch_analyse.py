@@ -341,7 +341,8 @@ def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
     result = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat",
                                       "1", "--contract", "Rufer E", "-n", "8", "--seed", "1", "-j", "1"])
     assert result.exit_code == 0 and "whose" in result.stdout and "against it" not in result.stdout
-    assert "│ Schneider │ the other side" in " ".join(result.stdout.split()) and "bonuses forced" in result.stdout
+    assert "│ Schneider against │ the other side" in " ".join(result.stdout.split())
+    assert "bonuses forced" in result.stdout
     result = CliRunner().invoke(app, ["analyse", "--game", "schafkopf", "--hand", "EO GO HO SO EU GU HU SU", "--seat",
                                       "1", "--contract", "Sie", "-n", "4", "-j", "1"])  # a Sie pays only itself
     assert result.exit_code == 0 and "bonuses forced" not in result.stdout and "opening cards" in result.stdout
@@ -369,7 +370,9 @@ def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():
 
 def test_a_single_contracts_bonuses_are_named_as_players_name_them():
     """The bonuses forced were listed by objective names (``schneider_against``, ``pagat_beaten``) where the score and
-    contract advice say ``Schneider`` and ``Pagat Ultimo`` (Game.item_title); whose they are is its own column."""
+    contract advice say ``Schneider`` and ``Pagat Ultimo`` (Game.item_title); then both sides' Valat read ``Valat``,
+    where ``stich check`` says ``Valat against`` for the defenders' (Game.sided_objective_title): one name a row,
+    beside the column that says whose it is."""
     result = runner.invoke(app, ["analyse", "--game", "zwanzigerrufen",
                                  "--hand", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", "--seat", "1",
                                  "--contract", "Normal", "-n", "2", "-j", "1"])
@@ -377,10 +380,10 @@ def test_a_single_contracts_bonuses_are_named_as_players_name_them():
     table = result.stdout.split("bonuses forced", 1)[1].split("opening cards", 1)[0]
     rows = {tuple(cell.strip() for cell in line.split("│")[1:3]) for line in table.splitlines()
             if line.startswith("│") and "%" in line}
-    assert {("Absolut", "the hand's side"), ("Absolut", "the other side"), ("Valat", "the hand's side"),
-            ("Valat", "the other side"), ("Game", "the hand's side"), ("Mondfang", "the other side")} <= rows
-    assert {name for name, _ in rows} == {"Absolut", "Game", "Mondfang", "Pagat Ultimo", "Pagat Ultimo beaten",
-                                          "Valat"}
+    assert {("Absolut", "the hand's side"), ("Absolut against", "the other side"), ("Valat", "the hand's side"),
+            ("Valat against", "the other side"), ("Game", "the hand's side"), ("Mondfang", "the other side")} <= rows
+    assert sorted(name for name, _ in rows) == ["Absolut", "Absolut against", "Game", "Mondfang", "Pagat Ultimo",
+                                                "Pagat Ultimo beaten", "Valat", "Valat against"]
     assert "┃ item " in result.stdout and "_against" not in result.stdout and "objective" not in result.stdout
     document = json.loads(runner.invoke(app, ["analyse", "--game", "zwanzigerrufen", "--hand",
                                               "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", "--seat", "1", "--contract",

@@ -4,6 +4,8 @@ with names, 1-based seats, numpy seats, and ``random_position``."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import io
 from pathlib import Path
 
@@ -310,13 +312,15 @@ def test_results_print_for_people_and_render_in_a_notebook():
     result = solver.solve(position, "valat", cards=True, line=True)
     lines = str(result).splitlines()
     assert lines[0] == "board 1: Zwanzigerrufen Solo, declarer 1"  # what was solved, as the notebook heads it
-    assert lines[1] == "valat for seat 1: 10 (5 won already + 5 from the rest); needs 10: yes"
-    assert lines[2] == "the declaring side takes every trick (Valat)"
+    assert lines[1] == "Valat for seat 1: 10 (5 won already + 5 from the rest); needs 10: yes"  # the players' name
+    assert lines[2] == "the declaring side takes every trick"  # the name said once
     assert lines[3] == "seat 1's cards (value of the rest): T17 5, T16 5, SK 5, CK 5, HK 4"
     assert lines[4].startswith("line: T17 ") and len(lines) == 5
     html = result._repr_html_()
     assert html.startswith("<div>") and html.count("<tr>") == 1 + 5 and ">HK</td>" in html
     assert repr(result).startswith("<SolveResult valat; total 10")
+    made_by_hand = dataclasses.replace(result, objective=dataclasses.replace(result.objective, game=""))
+    assert str(made_by_hand).splitlines()[1].startswith("valat for seat 1: 10")  # no game to name it: its name
     settled = solver.dd_settlement(next(solver.read_positions(EXAMPLES / "settlement.tbn")))
     text = str(settled).splitlines()
     assert text[0] == "Zwanzigerrufen Normal T20, double dummy: declarers 1+4 net +12 game units"
@@ -332,14 +336,13 @@ def test_results_print_for_people_and_render_in_a_notebook():
     assert ">+6</td>" in html
     assert repr(settled).startswith("DDSettlement(game='Zwanzigerrufen'")
     checks = {check.bonus: check for check in solver.check_bonuses(position)}
-    assert str(checks["valat"]) == "Valat for seat 1: the declaring side takes every trick (Valat): yes - seat 1 " \
-        "can force it"
+    assert str(checks["valat"]) == "Valat for seat 1: the declaring side takes every trick: yes - seat 1 can force it"
     assert str(checks["valat_against"]).endswith(": no - missed")
     assert str(checks["pagat_ultimo"]).endswith(": no - seat 1 can stop it")
     assert repr(checks["valat"]).startswith("BonusCheck(bonus='valat'")
     trull = solver.dealt_bonuses(position)[0]
-    assert str(trull) == "Trull: one player was dealt TS T21 T1 (Trull): no - nobody was dealt all three; " \
-        "decided by the deal, no search"
+    assert str(trull) == "Trull: one player was dealt TS T21 T1: no - nobody was dealt all three; decided by the " \
+        "deal, no search"
     kratzen = next(p for p in solver.read_positions(EXAMPLES / "kratzen.tbn") if p.record.get("Board") == "3")
     assert str(solver.check_bonuses(kratzen)[0]) == "tricks for seat 1: tricks seat 1 can guarantee against " \
         "everyone: no - guarantees 0 tricks, needs 2"

@@ -858,9 +858,10 @@ def curve_document(analysis: Any) -> dict[str, Any]:
 def odds_document(analysis: Any) -> dict[str, Any]:
     """The page's odds: the analysis's figures with its intervals' ends as computed (the page says itself where one
     has no width, where the JSON document writes nulls), and each bonus's ``title``, the name players use
-    (``Game.objective_title``: ``Schneider``, not ``schneider_against``), as ``stich analyse`` prints it."""
+    (``Game.sided_objective_title``: ``Schneider against``, not ``schneider_against``), as ``stich analyse`` prints
+    it."""
     document = analysis.as_dict()
-    title = get_game(analysis.game).objective_title
+    title = get_game(analysis.game).sided_objective_title
     score_interval = None if analysis.score_interval is None else list(analysis.score_interval)
     return {"kind": "odds", "seat": analysis.seat, "samples": analysis.samples, "measure": analysis.measure,
             "win_probability": analysis.win_probability, "win_interval": document.get("win_interval"),

@@ -132,10 +132,10 @@ class DealtBonus:
         return dealt_bonus_cells(self.as_dict())[3]
 
     def __str__(self) -> str:
-        """The row ``stich check`` prints for it: ``4 Kings for seat 4: one player was dealt the four Kings
-        (4 Kings): yes - seat 4 was dealt them; decided by the deal, no search``."""
+        """The row ``stich check`` prints for it: ``4 Kings for seat 4: one player was dealt the four Kings: yes -
+        seat 4 was dealt them; decided by the deal, no search`` (the name once, :func:`without_title`)."""
         who = f" for {side_text(self.side)}" if self.side else ""
-        return f"{self.title or self.bonus}{who}: {self.description}: {self.answer()}"
+        return f"{self.title or self.bonus}{who}: {without_title(self.description, self.title)}: {self.answer()}"
 
     def cells(self) -> tuple[str, str, str, str]:
         """Its row under ``stich check``'s columns (:data:`CHECK_COLUMNS`), as the command writes it."""
@@ -150,9 +150,18 @@ def dealt_bonus_cells(bonus: Mapping[str, Any], title: str = "") -> tuple[str, s
     """A dealt bonus's row under ``stich check``'s columns (:data:`CHECK_COLUMNS`) from its document
     (:meth:`DealtBonus.as_dict`, what the command renders), the bonus by ``title`` (what players call it; its name
     without one): one wording, which a notebook shows as it is and the command colours (from
-    :func:`dealt_bonus_answer`'s parts)."""
+    :func:`dealt_bonus_answer`'s parts); its description without the name the first cell says
+    (:func:`without_title`)."""
     answer, after = dealt_bonus_answer(bonus)
-    return title or bonus["bonus"], side_text(bonus["side"]), bonus["description"], answer + after
+    return (title or bonus["bonus"], side_text(bonus["side"]), without_title(bonus["description"], title),
+            answer + after)
+
+
+def without_title(description: str, title: str) -> str:
+    """An objective's description beside its title, as a row that names it already says it: without the title in
+    brackets at its end (``the defenders take every trick`` beside ``Valat against``), so that the name is said
+    once; any other bracket (``(silent loss)``) stays."""
+    return description.removesuffix(f" ({title})") if title else description
 
 
 def dealt_bonus_answer(bonus: Mapping[str, Any]) -> tuple[str, str]:

@@ -7,9 +7,10 @@ from html import escape
 from typing import NamedTuple
 
 from ..cards import Card, CardDict, CardIndex, Pack
-from ..errors import StichError
+from ..errors import StichError, UnknownGameError
+from ..games import get_game
 from ..games.base import Objective
-from ..games.outcome import seats_of, side_text
+from ..games.outcome import seats_of, side_text, without_title
 from ..html_tables import html_table
 from ..state import PlayState
 
@@ -123,17 +124,32 @@ class SolveResult:
             parts.append("line " + " ".join(line))
         return f"<SolveResult {'; '.join(parts)}>"
 
+    def objective_title(self) -> str:
+        """The objective as players name it (``Game.sided_objective_title``: ``Valat against`` for
+        ``valat_against``), as ``stich solve`` prints it; its name where it is no registered game's (made by hand, or
+        by a game :func:`~solver.games.register_game` was not given), so that printing a result never fails."""
+        name = self.objective.name
+        try:
+            return get_game(self.objective.game).sided_objective_title(name) if self.objective.game else name
+        except UnknownGameError:
+            return name
+
+    def description(self) -> str:
+        """The objective's description under its title, without the title again (``the defenders take every
+        trick`` under ``Valat against``: :func:`without_title`)."""
+        return without_title(self.objective.description, self.objective_title())
+
     def _lines(self) -> list[str]:
         """The answer for people, a line each: the value (and the target's yes/no), the cards, the line."""
         side = side_text(seats_of(self.objective.maximiser))
-        head = f"{self.objective.name} for {side}: {self.total}"
+        head = f"{self.objective_title()} for {side}: {self.total}"
         if self.achieved:
             head += f" ({self.achieved} won already + {self.future} from the rest)"
         if self.objective.target is not None:
             head += f"; needs {self.objective.target}: {'yes' if self.success else 'no'}"
         lines = [head]
         if self.objective.description:
-            lines.append(self.objective.description)
+            lines.append(self.description())
         named = self.pack is not None
         if self.card_values:
             cards = self.card_names().items() if named else [(str(cv.card), cv.value) for cv in self.card_values]
@@ -156,7 +172,7 @@ class SolveResult:
         parts = [f'<p style="font-weight:bold">{escape(heading)}</p><p>{answer}</p>' if heading else
                  f'<p style="font-weight:bold">{answer}</p>']
         if self.objective.description:
-            parts.append(f"<p>{escape(self.objective.description)}</p>")
+            parts.append(f"<p>{escape(self.description())}</p>")
         if self.card_values:
             named = self.card_names().items() if self.pack is not None else \
                 [(str(cv.card), cv.value) for cv in self.card_values]
