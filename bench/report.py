@@ -350,7 +350,7 @@ def render(report: Report) -> str:
     """The report as Markdown; a stopped run's (not ``report.whole``) says so first, and shows only the sections it
     has lines of."""
     stopped = [] if report.whole else [f"{PARTIAL_MARK}{stopped_text(report)}: every figure below is of a "
-                                       f"finished line; the lines after it were not measured.**", ""]
+                                       "finished line; the lines after it were not measured.**", ""]
     if report.dds_only:
         return "\n".join(stopped + render_dds(report)[1:] + render_machine(report)) + "\n"
     seeds = ", ".join(f"{game} {seed}" for game, seed in SEEDS.items())
@@ -360,8 +360,8 @@ def render(report: Report) -> str:
         f"Deals: boards 1-{report.deals} of the fixed seed of each game ({seeds}); a fresh engine per deal with the "
         f"default {fmt_bytes(report.lines[0][1].table_allocated_bytes) if report.lines else '?'} of tables, single "
         f"thread, only the solve timed. Every solve is stopped at {report.limit_s:g} s and then counts at the limit "
-        f"(such figures are marked >= and never meet a target). Percentiles are nearest-rank, so with fewer than "
-        f"100 deals p99 is the max.",
+        "(such figures are marked >= and never meet a target). Percentiles are nearest-rank, so with fewer than "
+        "100 deals p99 is the max.",
         "",
         *stopped,
     ]

@@ -230,7 +230,7 @@ def saved_run_bytes(path: Path) -> bytes:
         raw = stream.read(MAX_SAVED_RUN_BYTES + 1)
     if len(raw) > MAX_SAVED_RUN_BYTES:
         raise StichError(f"{shown_name(source_name(path))}: over {_size(MAX_SAVED_RUN_BYTES)}, more than "
-                         f"any saved run: not a saved stich bench run; write one with stich bench --out FILE")
+                         "any saved run: not a saved stich bench run; write one with stich bench --out FILE")
     return raw
 
 
@@ -277,7 +277,7 @@ def read_saved_run(path: Path) -> SavedRun:
     for number, line in enumerate(run["lines"], 1):
         if not isinstance(line, dict) or line.get("command") != "bench" or not isinstance(line.get("line"), str):
             raise StichError(f"{shown}: line document {number} is not a stich bench line; write a run with "
-                             f"stich bench --out FILE")
+                             "stich bench --out FILE")
         for key, kinds in SAVED_LINE_KEYS.items():
             if line.get(key) is not None and not _of_kind(line[key], kinds):
                 raise StichError(f"{shown}: line document {number}: its {key!r} is "
@@ -503,7 +503,7 @@ def comparison_notes(documents: Sequence[Document], compared: SavedRun) -> list[
         elif before is not None and (before.get("timeouts") or 0) > 0:  # the same deals, as many
             notes.append(f"{doc['line']}: the saved run stopped {before['timeouts']} of {plural(doc['deals'], 'deal')}"
                          f" at its limit ({_limit(before.get('limit_ms'))}) and counted them at it: its times are "
-                         f"lower bounds, and the ratios to them upper bounds")
+                         "lower bounds, and the ratios to them upper bounds")
     return notes
 
 
@@ -557,7 +557,7 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         if doc["timeouts"]:
             console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
                                f"limit ({_limit(doc['limit_ms'])}) and counted at it: the figures marked >= are "
-                               f"lower bounds, and nodes/s counts only the finished deals"
+                               "lower bounds, and nodes/s counts only the finished deals"
                                f"{'; none finished, so nodes/s is -' if doc['timeouts'] >= doc['deals'] else ''}",
                                style="dim"))
 
@@ -632,7 +632,7 @@ def bench(
             compared = read_saved_run(compare)
             if as_json and partial_text(compared.document):  # the table's "compared with" line says it otherwise
                 message(f"stich: bench: {compare} holds a run stopped early, {partial_text(compared.document)}: "
-                        f"the lines it has not show no ratios")
+                        "the lines it has not show no ratios")
     from solver.benchmark import line_seed, machine, run_line  # the pool, once the options and files are checked
 
     host = machine()

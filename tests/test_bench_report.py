@@ -214,7 +214,7 @@ def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130
     assert "1/100" in first, first  # the first deal's progress line: the run was under way
     assert (returncode, stdout) == (130, ""), stderr
     assert stderr == (f"report.py: interrupted by {stop}: stopped during 'Zwanzigerrufen Normal: exact points': 0 of "
-                      f"10 lines finished: no report written\n") and not out.exists()
+                      "10 lines finished: no report written\n") and not out.exists()
 
 
 @pytest.mark.parametrize(("out", "stop"), [(True, "SIGTERM"), (False, "SIGINT")], ids=["--out", "stdout"])
@@ -222,7 +222,7 @@ def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_w
     """A stopped run wrote nothing: ten minutes of lines lost. The lines finished before a SIGTERM or Ctrl-C are kept,
     marked partial: beside ``--out`` (and ``--json``), the whole report in the README left as it was, or on stdout."""
     readme = tmp_path / "README.md"
-    kept = f"# Bench\n<!-- report:begin -->\nthe whole report\n<!-- report:end -->\nbelow\n"
+    kept = "# Bench\n<!-- report:begin -->\nthe whole report\n<!-- report:end -->\nbelow\n"
     readme.write_text(kept, encoding="utf-8")
     files = ["--out", str(readme), "--json", str(tmp_path / "results.json")] if out else []
     progress, returncode, stdout, stderr = _report_stopped(["--deals", "1", *files], 2, stop)
@@ -237,14 +237,14 @@ def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_w
         assert stdout == "" and readme.read_text(encoding="utf-8") == kept
         assert said.endswith(f"in {tmp_path / 'README.partial.md'} ({readme} left as it was) and in "
                              f"{tmp_path / 'results.partial.json'}; run the same command again for the whole report "
-                             f"(a run measures every line anew)"), said
+                             "(a run measures every line anew)"), said
         measured = json.loads((tmp_path / "results.partial.json").read_text(encoding="utf-8"))
         assert measured["partial"]["finished"] == finished == len(measured["lines"])
         assert measured["lines"][0]["line"] == first and measured["lines"][0]["deals"] == 1
     else:
         partial = stdout
         assert "marked partial, on stdout;" in said
-    assert f"**A partial run, stopped during " in partial and f"| 1. {first} | 1 |" in partial
+    assert "**A partial run, stopped during " in partial and f"| 1. {first} | 1 |" in partial
     assert sum(line.startswith("| ") and line[2].isdigit() for line in partial.splitlines()) == finished
     assert "#### 9. Engine vs reference" not in partial and "#### Machine" in partial
 
@@ -271,7 +271,7 @@ def test_out_and_json_are_written_atomically_so_a_failed_write_keeps_the_old_fil
     readme.write_text(f"# Bench\nabove\n{report.BEGIN}\nold figures\n{report.END}\nbelow\n", encoding="utf-8")
     report.write(readme, "new figures\n")
     assert readme.read_text(encoding="utf-8") == (f"# Bench\nabove\n{report.BEGIN}\nnew figures\n{report.END}\n"
-                                                  f"below\n")
+                                                  "below\n")
 
     def killed(*args, **kwargs):
         raise KeyboardInterrupt
