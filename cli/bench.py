@@ -27,7 +27,7 @@ from solver.analysis import SCHEMA
 from solver.errors import StichError, shown_name, source_name
 from solver.files import json_kind
 from solver.games import get_game
-from solver.limits import DEFAULT_LIMIT_S
+from solver.limits import DEFAULT_LIMIT_S, MAX_BENCH_DEALS
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
@@ -584,9 +584,10 @@ def under_old_name(context: typer.Context, name: str, value: T, old: str, old_va
 def bench(
     context: typer.Context,
     game: Optional[str] = game_option(None, "Only this game's lines (default: all)."),
-    count: int = typer.Option(10, "-n", "--count", metavar="N", min=1,
+    count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=MAX_BENCH_DEALS,
                               help="How many deals per line (the full benchmark uses 100)."),
-    old_count: Optional[int] = typer.Option(None, "--deals", metavar="N", min=1, hidden=True),  # --count's old name
+    old_count: Optional[int] = typer.Option(None, "--deals", metavar="N", min=1, max=MAX_BENCH_DEALS,
+                                            hidden=True),  # --count's old name
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
                                        help="Seed of the deals: the same seed gives the same deals (default: each "
                                             "game's fixed seed)."),
