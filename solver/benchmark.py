@@ -557,12 +557,19 @@ def _worker() -> SoloWorker:
     return SoloWorker("solver.benchmark:_measure", pinned_package())
 
 
-def _threads_for(task: _Task) -> int:
-    """The threads a stopped solve was searching on (its worker, stopped, cannot say)."""
+def _sizing_engine(engine_options: dict[str, Any]) -> EngineSolver:
+    """An engine of a line's options with the smallest table (1 MB), to ask what the line's engines do without one
+    of their tables: made once a line, for all its stopped deals."""
+    return EngineSolver(**{**engine_options, "tt_megabytes": 1})
+
+
+def _threads_for(task: _Task, sizing: EngineSolver | None = None) -> int:
+    """The threads a stopped solve was searching on (its worker, stopped, cannot say), asked of ``sizing`` (the
+    line's :func:`_sizing_engine`; one made for this call by default)."""
     if task.engine_options is None:
         return 1
-    solver = EngineSolver(**{**task.engine_options, "tt_megabytes": 1})
-    return min(solver.threads_for(prepare_deal(task.line, task.board, task.seed).position.state), usable_cores())
+    sizing = sizing or _sizing_engine(task.engine_options)
+    return min(sizing.threads_for(prepare_deal(task.line, task.board, task.seed).position.state), usable_cores())
 
 
 def _table_bytes(engine_options: dict[str, Any] | None) -> int:
@@ -581,6 +588,7 @@ def _run_tasks(name: str, tasks: Iterable[_Task], total: int, limit_s: float | N
                          f"no limit), not {limit_s!r}")
     stats = BenchStats(name, limit_ms=None if limit_s is None else limit_s * 1000)
     worker: SoloWorker | None = None
+    sizing: EngineSolver | None = None  # the line's stopped deals share one (each made its own 1 MB table)
     try:
         for done, task in enumerate(tasks, 1):
             if limit_s is None:
@@ -592,8 +600,10 @@ def _run_tasks(name: str, tasks: Iterable[_Task], total: int, limit_s: float | N
                 assert worker is not None and limit_s is not None
                 worker.close(stop=True)
                 worker = None
+                if task.engine_options is not None:
+                    sizing = sizing or _sizing_engine(task.engine_options)
                 result = DealResult(task.board, limit_s * 1000, 0, 0, (), timed_out=True,
-                                    threads=_threads_for(task))
+                                    threads=_threads_for(task, sizing))
             else:
                 result = measured
             stats.add(result)
