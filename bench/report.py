@@ -32,11 +32,11 @@ import time
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 try:
-    import solver._engine  # noqa: F401 -- the installed package, compiled engine included
+    from solver import _engine  # noqa: F401 -- the installed package, compiled engine included
 except ImportError:  # nothing installed: the checkout, built in place
     sys.path.insert(0, str(ROOT))
 
@@ -50,12 +50,16 @@ from solver.search.engine import usable_cores  # noqa: E402
 from solver.interrupts import (interrupt, restore_signals,  # noqa: E402  (a stop: a word, not a traceback)
                                take_stop_signals)
 
-try:  # the stich command's own: a stop held while the report is written, and the partial files beside a run's
-    from solver.cli.bench import partial_beside, remove_partial_beside
-    from solver.cli.errors import interrupts_held
-except ImportError:  # the checkout, not installed
+if TYPE_CHECKING:  # mypy reads the checkout's cli/, which the installed package maps to solver.cli
     from cli.bench import partial_beside, remove_partial_beside
     from cli.errors import interrupts_held
+else:
+    try:  # the stich command's own: a stop held while the report is written, and the partial files beside a run's
+        from solver.cli.bench import partial_beside, remove_partial_beside
+        from solver.cli.errors import interrupts_held
+    except ImportError:  # the checkout, not installed
+        from cli.bench import partial_beside, remove_partial_beside
+        from cli.errors import interrupts_held
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
