@@ -48,7 +48,9 @@ def main(deals: int) -> None:
     try:
         driver.get(f"http://127.0.0.1:{port}/")
         wait(driver, "return typeof S === 'object' && S.games.length > 0")
-        first, later, searches = [], [], []
+        first: list[float] = []
+        later: list[float] = []
+        searches = []
         for seed in range(1, deals + 1):
             driver.execute_script(f"loaded(ask('deal', '/api/deal', {{game: 'Zwanzigerrufen', seed: {seed}}}), 'x')")
             wait(driver, READY + f" && S.cursor === 0 && S.view.label.endsWith(' seed {seed}')")

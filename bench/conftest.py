@@ -11,7 +11,7 @@ import itertools
 import os
 import statistics
 import time
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 
@@ -23,7 +23,7 @@ DEFAULT_BENCH_DEALS = 20
 
 #: The checking engine searches with another driver than the benchmarked one (mtdf), so that a driver bug shows
 #: as a disagreement instead of being compared with itself.
-CHECK_OPTIONS = {"driver": "window"}
+CHECK_OPTIONS: dict[str, Any] = {"driver": "window"}
 
 
 def bench_deal_count() -> int:

@@ -105,6 +105,17 @@ class Paired:
     dds_value: list[float] = field(default_factory=list)      # DDS's, the value alone
     timed_out: int = 0
 
+    @property
+    def deals(self) -> int:
+        """The deals whose every time is recorded (a stop part way through a deal leaves the others behind)."""
+        return min(map(len, (self.one_thread, self.all_cores, self.dds_every, self.dds_value)))
+
+    def complete(self) -> Paired:
+        """This line cut to its :attr:`deals`: what a run stopped part way through it measured."""
+        kept = self.deals
+        return Paired(self.line, self.one_thread[:kept], self.all_cores[:kept], self.dds_every[:kept],
+                      self.dds_value[:kept], self.timed_out)
+
     @staticmethod
     def median(values: list[float]) -> float:
         return statistics.median(values) if values else float("nan")
@@ -127,17 +138,20 @@ class Paired:
 
 
 def paired_run(lines: list[BenchLine], deals: int, *, threads: int | None = None, limit_s: float = DEFAULT_LIMIT_S,
-               progress: Callable[[str], None] | None = None, results: list[Paired] | None = None) -> list[Paired]:
+               progress: Callable[[str], None] | None = None, results: list[Paired] | None = None,
+               started: Callable[[Paired], None] | None = None) -> list[Paired]:
     """Every line's first ``deals`` deals on one thread and on ``threads`` (None: every core), each deal followed by
     DDS's every-lead and value-only solves of its paired deal. A solve past ``limit_s`` counts at the limit. Each
     line is put in ``results`` (a new list by default) once its deals are done, so that a caller stopped part way
-    holds the lines finished."""
+    holds the lines finished; ``started`` is given each line as its first deal starts, filled deal by deal."""
     threads = threads or usable_cores()
     results = [] if results is None else results
     dds = DDSWorker()
     stich = _worker()
     try:
         for paired in map(Paired, lines):
+            if started is not None:
+                started(paired)
             seed = line_seed(paired.line)
             for k, deal in enumerate(bench_deals(paired.line, deals, seed), 1):
                 for options, times in (({"threads": 1}, paired.one_thread), ({"threads": threads}, paired.all_cores)):

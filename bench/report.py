@@ -9,10 +9,10 @@ without the markers is replaced by the report. Progress goes to stderr: a line p
 one a minute, and each line's last deal. Every solve is stopped at ``--limit`` seconds
 (default 60) and then counts at the limit: such figures are printed with ">=" and never meet a target. The options
 are checked before the run (a file that cannot be written, ``--dds-only`` without bridge DDS: exit 2); Ctrl-C, SIGTERM
-or SIGHUP stops it with a word and exit 130, as they stop a stich command, and keeps the lines it finished: the
-report of those, marked partial, on stdout, or beside ``--out FILE`` in ``FILE.partial.md`` (and beside ``--json``)
-so that the whole report in FILE is not replaced by part of one; a completed run removes those partial files. A stop
-after the last line waits until the report is written.
+or SIGHUP stops it with a word and exit 130, as they stop a stich command, and keeps the lines it finished and the
+deals of the line it stopped in ("37 of 100 deals"): the report of those, marked partial, on stdout, or beside
+``--out FILE`` in ``FILE.partial.md`` (and beside ``--json``) so that the whole report in FILE is not replaced by part
+of one; a completed run removes those partial files. A stop after the last line waits until the report is written.
 
 It measures the installed package (``pip install -e .`` in a checkout; ``pip install -e '.[bench]'`` adds bridge DDS
 for the side-by-side lines, bench/dds.py); the checkout's own ``solver/`` only when no package is installed.
@@ -32,11 +32,11 @@ import time
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 try:
-    import solver._engine  # noqa: F401 -- the installed package, compiled engine included
+    from solver import _engine  # noqa: F401 -- the installed package, compiled engine included
 except ImportError:  # nothing installed: the checkout, built in place
     sys.path.insert(0, str(ROOT))
 
@@ -50,12 +50,16 @@ from solver.search.engine import usable_cores  # noqa: E402
 from solver.interrupts import (interrupt, restore_signals,  # noqa: E402  (a stop: a word, not a traceback)
                                take_stop_signals)
 
-try:  # the stich command's own: a stop held while the report is written, and the partial files beside a run's
-    from solver.cli.bench import partial_beside, remove_partial_beside
-    from solver.cli.errors import interrupts_held
-except ImportError:  # the checkout, not installed
+if TYPE_CHECKING:  # mypy reads the checkout's cli/, which the installed package maps to solver.cli
     from cli.bench import partial_beside, remove_partial_beside
     from cli.errors import interrupts_held
+else:
+    try:  # the stich command's own: a stop held while the report is written, and the partial files beside a run's
+        from solver.cli.bench import partial_beside, remove_partial_beside
+        from solver.cli.errors import interrupts_held
+    except ImportError:  # the checkout, not installed
+        from cli.bench import partial_beside, remove_partial_beside
+        from cli.errors import interrupts_held
 
 BEGIN = "<!-- report:begin -->"
 END = "<!-- report:end -->"
@@ -211,8 +215,12 @@ class Report:
     seconds: float = 0.0
     engine_at_end: str = ""
     dds_only: bool = False
+    dds_deals: int = 0                        # the deals of each line paired with DDS
     planned: list[str] = field(default_factory=list)  # every line the run is to measure, by name
     whole: bool = False                       # every planned line measured
+    unfinished: list[BenchStats] = field(default_factory=list)  # the line being measured: its runs (an ending's
+    #                                           engine, then reference solver), filled deal by deal
+    unfinished_dds: Paired | None = None      # the DDS line being measured, filled deal by deal
 
     @property
     def working(self) -> str | None:
@@ -275,7 +283,7 @@ def run(deals: int, ablation_deals: int, limit_s: float, dds_deals: int = 0, thr
     pinned_package()  # before the first line: every worker of the run imports this copy
     if report is None:
         report = Report(deals, limit_s, {}, [], [], None, {})
-    report.deals, report.limit_s, report.dds_only = deals, limit_s, dds_only
+    report.deals, report.limit_s, report.dds_only, report.dds_deals = deals, limit_s, dds_only, dds_deals
     report.threads = threads or usable_cores()
     report.machine = machine()
     configurations = {name: {**ONE_THREAD, **options} for name, options in ablation_configurations().items()}
@@ -306,20 +314,32 @@ def measure(report: Report, deals: int, ablation_deals: int, limit_s: float, dds
     line ``zwanzigerrufen``."""
     progress = _progress(say)
     dds_only = report.dds_only
+    started = report.unfinished.append  # a line's runs, each held as it starts (:func:`unfinished_runs`)
     for line in [] if dds_only else standard_lines():
+        report.unfinished.clear()
         report.lines.append((line, run_line(line, deals=deals, limit_s=limit_s, progress=progress,
-                                            engine_options=ONE_THREAD)))
+                                            engine_options=ONE_THREAD, started=started)))
     for line in [] if dds_only else endings_lines():
+        report.unfinished.clear()
         engine, reference, ratio = run_endings_ratio(line.game, line.contract, deals, progress=progress,
-                                                     limit_s=limit_s, engine_options=ONE_THREAD)
+                                                     limit_s=limit_s, engine_options=ONE_THREAD, started=started)
         report.endings.append((line, engine, reference, ratio))
     if ablation_deals and not dds_only:
         report.ablation_line = zwanzigerrufen
+
+        def configuration_started(stats: BenchStats) -> None:
+            report.unfinished[:] = [stats]  # each configuration is a line of its own
+
         ablation(zwanzigerrufen, ablation_deals, progress=progress, limit_s=limit_s, configurations=configurations,
-                 results=report.ablation)
+                 results=report.ablation, started=configuration_started)
+    report.unfinished.clear()
     if dds_deals and report.dds_missing is None:
+
+        def dds_started(paired: Paired) -> None:
+            report.unfinished_dds = paired
+
         paired_run(dds_lines(), dds_deals, threads=threads, limit_s=limit_s, progress=lambda text: say(text, False),
-                   results=report.dds)
+                   results=report.dds, started=dds_started)
 
 
 def finished_lines(report: Report) -> int:
@@ -328,13 +348,47 @@ def finished_lines(report: Report) -> int:
     return len(report.lines) + len(report.endings) + len(report.ablation) + len(report.dds)
 
 
+def unfinished_runs(report: Report) -> list[BenchStats]:
+    """The runs of the line a stopped run was in (a line's or an ablation configuration's one, an ending's engine and
+    reference solver), each cut to the deals it measured whole; none once that line is among the finished ones."""
+    if report.whole or report.working is None:
+        return []
+    finished = [stats for _, stats in report.lines] + [stats for _, stats, _, _ in report.endings]
+    finished += [stats for _, _, stats, _ in report.endings] + list(report.ablation.values())
+    return [stats.complete() for stats in report.unfinished if not any(stats is done for done in finished)]
+
+
+def unfinished_dds(report: Report) -> Paired | None:
+    """The DDS line a stopped run was in, cut to the deals it measured whole; None where there is none, or it has
+    none."""
+    paired = report.unfinished_dds
+    if report.whole or report.working is None or paired is None or any(paired is done for done in report.dds):
+        return None
+    kept = paired.complete()
+    return kept if kept.deals else None
+
+
+def unfinished_text(report: Report) -> str:
+    """``37 of 100 deals``: what the line a stopped run was in measured (its last run's deals: an ending's reference
+    solver's once the engine's are done); '' where it measured none."""
+    runs = unfinished_runs(report)
+    paired = unfinished_dds(report)
+    if runs and runs[-1].deals:
+        return f"{runs[-1].deals} of {runs[-1].planned} deals" + (" of the reference solver" if len(runs) == 2 else "")
+    if paired is not None:
+        return f"{paired.deals} of {report.dds_deals} deals"
+    return ""
+
+
 def stopped_text(report: Report) -> str:
-    """``stopped during 'LINE': 3 of 24 lines finished``: what a stopped run holds, said in the partial report and on
-    stderr."""
+    """``stopped during 'LINE' (37 of 100 deals measured): 3 of 24 lines finished``: what a stopped run holds, said in
+    the partial report and on stderr."""
     if not report.planned:
         return "stopped before its first line"
     during = f"during {report.working!r}" if report.working is not None else "after its last line"
-    return f"stopped {during}: {finished_lines(report)} of {len(report.planned)} lines finished"
+    measured = unfinished_text(report)
+    return (f"stopped {during}{f' ({measured} measured)' if measured else ''}: {finished_lines(report)} of "
+            f"{len(report.planned)} lines finished")
 
 
 # --- rendering --------------------------------------------------------------------------------------------------------
@@ -350,18 +404,20 @@ def render(report: Report) -> str:
     """The report as Markdown; a stopped run's (not ``report.whole``) says so first, and shows only the sections it
     has lines of."""
     stopped = [] if report.whole else [f"{PARTIAL_MARK}{stopped_text(report)}: every figure below is of a "
-                                       f"finished line; the lines after it were not measured.**", ""]
+                                       f"finished line{UNFINISHED_NOTE if unfinished_text(report) else ''}; the "
+                                       "lines after it were not measured.**", ""]
     if report.dds_only:
-        return "\n".join(stopped + render_dds(report)[1:] + render_machine(report)) + "\n"
+        dds = render_dds(report)[1:] if report.whole or report.dds else []
+        return "\n".join(stopped + dds + render_unfinished(report) + render_machine(report)) + "\n"
     seeds = ", ".join(f"{game} {seed}" for game, seed in SEEDS.items())
     out = [
         f"### Results: {report.deals} of the {STANDARD_DEALS} fixed deals per line",
         "",
         f"Deals: boards 1-{report.deals} of the fixed seed of each game ({seeds}); a fresh engine per deal with the "
-        f"default {fmt_bytes(report.lines[0][1].table_allocated_bytes) if report.lines else '?'} of tables, single "
+        f"default {table_size(report)} of tables, single "
         f"thread, only the solve timed. Every solve is stopped at {report.limit_s:g} s and then counts at the limit "
-        f"(such figures are marked >= and never meet a target). Percentiles are nearest-rank, so with fewer than "
-        f"100 deals p99 is the max.",
+        "(such figures are marked >= and never meet a target). Percentiles are nearest-rank, so with fewer than "
+        "100 deals p99 is the max.",
         "",
         *stopped,
     ]
@@ -376,16 +432,54 @@ def render(report: Report) -> str:
                      fmt_ms(stats.p99, stats), fmt_ms(stats.max, stats), fmt_rate(stats.nodes_per_second),
                      f"{fmt_bytes(memory.allocated)} / {fmt_bytes(memory.used)}", line.target,
                      fmt_met(target_met(line, stats))])
-    out += _table(["line", "deals", "median", "p90", "p99", "max (ms)", "nodes/s", "table memory (allocated / used)",
-                   "target", "met"], rows)
+    if report.whole or rows:
+        out += _table(["line", "deals", "median", "p90", "p99", "max (ms)", "nodes/s",
+                       "table memory (allocated / used)", "target", "met"], rows)
     if report.whole or report.endings:
         out += render_endings(report)
     if report.ablation_line is not None and report.ablation:
         out += render_ablation(report)
     if report.whole or report.dds:
         out += render_dds(report)
+    out += render_unfinished(report)
     out += render_machine(report)
     return "\n".join(out) + "\n"
+
+
+#: How a partial report's first line says that a section is of the line stopped part way.
+UNFINISHED_NOTE = ", but for the deals of the line it stopped in (Stopped part way, below)"
+
+
+def render_unfinished(report: Report) -> list[str]:
+    """The line a stopped run was in, with the deals it measured before the stop (``37 of 100``): figures of those
+    deals alone, which meet no target; nothing where it measured none."""
+    runs = unfinished_runs(report)
+    paired = unfinished_dds(report)
+    if not unfinished_text(report):
+        return []
+    out = ["", f"#### Stopped part way: {report.working} ({unfinished_text(report)})", ""]
+    if paired is not None:
+        rows = [[f"{paired.deals} of {report.dds_deals}", fmt_ms(Paired.median(paired.one_thread)),
+                 fmt_ms(Paired.median(paired.all_cores)), fmt_ms(Paired.median(paired.dds_every)),
+                 fmt_ms(Paired.median(paired.dds_value))]]
+        return out + _table(["deals", "stich 1 thread (ms)", "stich all cores (ms)", "DDS every lead (ms)",
+                             "DDS value only (ms)"], rows)
+    rows = []
+    for label, stats in zip(("engine", "reference solver"), runs):
+        memory = stats.peak_table_bytes
+        figures = ([fmt_ms(stats.median, stats), fmt_ms(stats.p90, stats), fmt_ms(stats.p99, stats),
+                    fmt_ms(stats.max, stats), fmt_rate(stats.nodes_per_second)] if stats.deals else ["-"] * 5)
+        over = f" ({stats.timeouts} over the limit)" if stats.timeouts else ""
+        rows.append([label, f"{stats.deals} of {stats.planned}{over}", *figures,
+                     f"{fmt_bytes(memory.allocated)} / {fmt_bytes(memory.used)}"])
+    return out + _table(["run", "deals", "median", "p90", "p99", "max (ms)", "nodes/s",
+                         "table memory (allocated / used)"], rows)
+
+
+def table_size(report: Report) -> str:
+    """The table a line's engine allocated, as the first line measured says it ('?' before any deal)."""
+    measured = [stats for _, stats in report.lines] + unfinished_runs(report)
+    return fmt_bytes(measured[0].table_allocated_bytes) if measured and measured[0].deals else "?"
 
 
 def render_endings(report: Report) -> list[str]:
@@ -496,6 +590,14 @@ def as_json(report: Report) -> dict:
     if not report.whole:
         reached = {"endings": report.endings, "ablation": report.ablation, "dds": report.dds}
         document = {key: value for key, value in document.items() if reached.get(key, True)}
+        paired = unfinished_dds(report)
+        if unfinished_text(report):  # the line stopped part way: its runs' deals, and how many were planned
+            runs = ([{"line": paired.line.name, "deals": paired.deals, "planned": report.dds_deals,
+                      "one_thread_ms": paired.one_thread, "all_cores_ms": paired.all_cores,
+                      "dds_every_lead_ms": paired.dds_every, "dds_value_ms": paired.dds_value}]
+                    if paired is not None else
+                    [{**stats.as_dict(), "planned": stats.planned} for stats in unfinished_runs(report)])
+            document["unfinished"] = {"line": report.working, "runs": runs}
     return document
 
 
@@ -551,7 +653,7 @@ def keep_partial(report: Report, out: Path | None, json_path: Path | None) -> st
     """A stopped run's finished lines written (to stdout, or beside ``--out`` and ``--json``: :func:`markdown_beside`),
     and what is said of them: where they are, and how to finish."""
     finished = finished_lines(report)
-    if not finished:
+    if not finished and not unfinished_text(report):
         return f"{stopped_text(report)}: no report written"
     kept = []
     try:
@@ -570,7 +672,10 @@ def keep_partial(report: Report, out: Path | None, json_path: Path | None) -> st
             kept.append(f"in {beside}")
     except OSError as error:
         kept.append(f"and no more: a write failed ({error.strerror or error})")
-    return (f"{stopped_text(report)}; the finished {'line' if finished == 1 else 'lines'} kept, marked partial, "
+    held = [f"the finished {'line' if finished == 1 else 'lines'}"] if finished else []
+    held += ["the deals of the line stopped in"] if unfinished_text(report) else []
+    what = " and ".join(held)
+    return (f"{stopped_text(report)}; {what} kept, marked partial, "
             f"{' and '.join(kept)}; run the same command again for the whole report (a run measures every line anew)")
 
 

@@ -79,7 +79,7 @@ def main() -> None:
     print(f"{args.rounds} rounds, {os.cpu_count()} cores, load average {load:.2f} before, "
           f"{os.getloadavg()[0]:.2f} after")
     print(f"{'command':32} {'wall':>7} {'- pass':>7} {'p90':>7}   {'cpu':>7} {'- pass':>7} {'p90':>7}   (ms; "
-          f"'- pass': the paired difference to python -c pass, median and p90)")
+          "'- pass': the paired difference to python -c pass, median and p90)")
     for name in names:
         row = f"{name:32}"
         for times in (wall, cpu):

@@ -16,10 +16,11 @@ from __future__ import annotations
 import itertools
 import statistics
 import time
+from typing import Any, Callable
 
 import pytest
 
-from solver.benchmark import BenchDeal, standard_lines
+from solver.benchmark import BenchDeal, BenchLine, standard_lines
 from solver.position import Position
 from solver.score_objective import solve_score
 from solver.search.engine import EngineSolver
@@ -132,7 +133,7 @@ def test_score_with_every_opening_card(name, deals, benchmark):
 
 
 @pytest.mark.parametrize("name", SCORE_LINES, ids=[n.replace(" ", "_").replace(",", "") for n in SCORE_LINES])
-def test_score_on_every_core(name, deals, benchmark):
+def test_score_on_every_core(name: str, deals: Callable[[BenchLine], list[BenchDeal]], benchmark: Any) -> None:
     """The score with every opening card on one thread and on every core (src_ext/parallel.pxd, "The settlement"):
     each round solves one deal both ways, a fresh engine each, in turns which goes first, so that both meet the same
     load; the same answers, and the medians and the speed-up in extra_info (the round's own time is the two)."""

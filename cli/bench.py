@@ -27,7 +27,7 @@ from solver.analysis import SCHEMA
 from solver.errors import StichError, shown_name, source_name
 from solver.files import json_kind
 from solver.games import get_game
-from solver.limits import DEFAULT_LIMIT_S
+from solver.limits import DEFAULT_LIMIT_S, MAX_BENCH_DEALS
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
@@ -230,7 +230,7 @@ def saved_run_bytes(path: Path) -> bytes:
         raw = stream.read(MAX_SAVED_RUN_BYTES + 1)
     if len(raw) > MAX_SAVED_RUN_BYTES:
         raise StichError(f"{shown_name(source_name(path))}: over {_size(MAX_SAVED_RUN_BYTES)}, more than "
-                         f"any saved run: not a saved stich bench run; write one with stich bench --out FILE")
+                         "any saved run: not a saved stich bench run; write one with stich bench --out FILE")
     return raw
 
 
@@ -277,7 +277,7 @@ def read_saved_run(path: Path) -> SavedRun:
     for number, line in enumerate(run["lines"], 1):
         if not isinstance(line, dict) or line.get("command") != "bench" or not isinstance(line.get("line"), str):
             raise StichError(f"{shown}: line document {number} is not a stich bench line; write a run with "
-                             f"stich bench --out FILE")
+                             "stich bench --out FILE")
         for key, kinds in SAVED_LINE_KEYS.items():
             if line.get(key) is not None and not _of_kind(line[key], kinds):
                 raise StichError(f"{shown}: line document {number}: its {key!r} is "
@@ -503,14 +503,16 @@ def comparison_notes(documents: Sequence[Document], compared: SavedRun) -> list[
         elif before is not None and (before.get("timeouts") or 0) > 0:  # the same deals, as many
             notes.append(f"{doc['line']}: the saved run stopped {before['timeouts']} of {plural(doc['deals'], 'deal')}"
                          f" at its limit ({_limit(before.get('limit_ms'))}) and counted them at it: its times are "
-                         f"lower bounds, and the ratios to them upper bounds")
+                         "lower bounds, and the ratios to them upper bounds")
     return notes
 
 
 def render_bench(documents: Sequence[Document], console: Console, host: Document,
-                 compared: SavedRun | None = None, bounds: dict[str, set[str]] | None = None) -> None:
+                 compared: SavedRun | None = None, bounds: dict[str, set[str]] | None = None,
+                 unfinished: tuple[Document, int] | None = None) -> None:
     """``stich bench``: the machine, then one row per benchmark line; with a saved run, its ratios. ``bounds``: each
-    line's statistics that are lower bounds (:func:`lower_bounds`), marked ``>=``."""
+    line's statistics that are lower bounds (:func:`lower_bounds`), marked ``>=``. ``unfinished``: the line a stop
+    came in, of the deals it measured, and how many it was to measure: a last row, its deals ``37 of 100``."""
     console.print(Text(f"machine: {machine_text(host)}"))  # one line each piped (stdout_console), for grep
     if compared is not None:
         run = compared.document
@@ -521,21 +523,25 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         differ = differences_text(host, compared, documents)
         if differ:
             console.print(Text(differ))
-    table = Table(title=f"Engine benchmark (ms per deal{_threads_text(documents)})", title_justify="left",
-                  title_style="bold")
+    stopped_in, planned = ([], 0) if unfinished is None else ([unfinished[0]], unfinished[1])
+    table = Table(title=f"Engine benchmark (ms per deal{_threads_text([*documents, *stopped_in])})",
+                  title_justify="left", title_style="bold")
     table.add_column("line", ratio=1, min_width=24)
     for column in ("deals", "median", "p90", "p99", "max", "nodes/s", "table used/alloc"):
         table.add_column(column, justify="right", no_wrap=True)
     if compared is not None:
         for _, label in RATIOS:
             table.add_column(f"x{label}", justify="right", no_wrap=True)
-    for doc in documents:
+    for doc in [*documents, *stopped_in]:
         marked = (bounds or {}).get(doc["line"], set())
         times = [(">= " if key in marked else "") + _ms(doc[key])
                  for key in ("median_ms", "p90_ms", "p99_ms", "max_ms")]
-        row: list[Text | str] = [doc["line"], str(doc["deals"]), *times, _nodes_per_second(doc["nodes_per_second"]),
+        deals = f"{doc['deals']} of {planned}" if doc in stopped_in else str(doc["deals"])
+        row: list[Text | str] = [doc["line"], deals, *times, _nodes_per_second(doc["nodes_per_second"]),
                                  f"{_size(doc['table_used_bytes'])} / {_size(doc['table_allocated_bytes'])}"]
-        if compared is not None:
+        if compared is not None and doc in stopped_in:
+            row += ["-"] * len(RATIOS)
+        elif compared is not None:
             ratios = doc.get("compared") or {}
             row += [_ratio(ratios.get(key), key != "nodes_per_second") for key, _ in RATIOS]
         table.add_row(*row)
@@ -545,7 +551,7 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
             laid_out.no_wrap = False
     console.print(table)
     console.print(Text("table: the most any deal wrote to / what the engine allocated", style="dim"))
-    deal_sets = dict.fromkeys(f"{doc['game']} {_deals_text(doc)}" for doc in documents)
+    deal_sets = dict.fromkeys(f"{doc['game']} {_deals_text(doc)}" for doc in [*documents, *stopped_in])
     console.print(Text(f"deals: {'; '.join(deal_sets)}", style="dim"))  # --seed, -n, --variant
     if compared is not None:
         console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
@@ -553,11 +559,14 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
                            "finished none of the line's deals)", style="dim"))
         for note in comparison_notes(documents, compared):
             console.print(Text(note, style="dim"))
-    for doc in documents:
+    for doc in stopped_in:
+        console.print(Text(f"{doc['line']}: stopped by the interrupt after {doc['deals']} of "
+                           f"{plural(planned, 'deal')}: its figures are of those", style="dim"))
+    for doc in [*documents, *stopped_in]:
         if doc["timeouts"]:
             console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
                                f"limit ({_limit(doc['limit_ms'])}) and counted at it: the figures marked >= are "
-                               f"lower bounds, and nodes/s counts only the finished deals"
+                               "lower bounds, and nodes/s counts only the finished deals"
                                f"{'; none finished, so nodes/s is -' if doc['timeouts'] >= doc['deals'] else ''}",
                                style="dim"))
 
@@ -584,9 +593,10 @@ def under_old_name(context: typer.Context, name: str, value: T, old: str, old_va
 def bench(
     context: typer.Context,
     game: Optional[str] = game_option(None, "Only this game's lines (default: all)."),
-    count: int = typer.Option(10, "-n", "--count", metavar="N", min=1,
+    count: int = typer.Option(10, "-n", "--count", metavar="N", min=1, max=MAX_BENCH_DEALS,
                               help="How many deals per line (the full benchmark uses 100)."),
-    old_count: Optional[int] = typer.Option(None, "--deals", metavar="N", min=1, hidden=True),  # --count's old name
+    old_count: Optional[int] = typer.Option(None, "--deals", metavar="N", min=1, max=MAX_BENCH_DEALS,
+                                            hidden=True),  # --count's old name
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="SEED", callback=checked_seed,
                                        help="Seed of the deals: the same seed gives the same deals (default: each "
                                             "game's fixed seed)."),
@@ -632,7 +642,7 @@ def bench(
             compared = read_saved_run(compare)
             if as_json and partial_text(compared.document):  # the table's "compared with" line says it otherwise
                 message(f"stich: bench: {compare} holds a run stopped early, {partial_text(compared.document)}: "
-                        f"the lines it has not show no ratios")
+                        "the lines it has not show no ratios")
     from solver.benchmark import line_seed, machine, run_line  # the pool, once the options and files are checked
 
     host = machine()
@@ -649,10 +659,12 @@ def bench(
                 spelt = get_game(line.game).variant(flags).spelt(flags)  # YES as the game spells it: true
                 line = dataclasses.replace(line, variant=tuple(sorted(spelt.items())))
             working: str | None = line.name  # the line being measured (None: finished, the next not begun)
+            measuring: list[BenchStats] = []  # its stats, filled deal by deal: a stop keeps the deals measured
             try:
                 with progress_on_stderr(line.name) as progress:
                     stats = run_line(line, deals=deals, seed=seed, limit_s=limit or None, engine_options=options,
-                                     progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"))
+                                     progress=lambda p: progress(f"deal {p.done}/{p.total}, {p.ms:.1f} ms"),
+                                     started=measuring.append)
                 document = bench_document(line, stats, line_seed(line, seed), host, recorded)
                 bounds[line.name] = lower_bounds(stats)
                 if compared is not None:
@@ -663,18 +675,27 @@ def bench(
                     documents.append(document)
                     working = None
             except KeyboardInterrupt:  # the finished lines are whole: show and save them, marked partial
-                shown = bool(documents) and not as_json and not saved_to_stdout
+                part = measuring[0].complete() if measuring and working is not None else None
+                unfinished: tuple[Document, int] | None = None
+                if part is not None and part.deals:
+                    unfinished = (bench_document(line, part, line_seed(line, seed), host, recorded), deals)
+                    bounds[line.name] = lower_bounds(part)
+                shown = bool(documents or unfinished) and not as_json and not saved_to_stdout
                 if shown:
-                    render_bench(documents, stdout_console(), host, compared, bounds)
+                    render_bench(documents, stdout_console(), host, compared, bounds, unfinished)
                 target = None if save is None else partial_target(save)
-                if target is not None and documents:
-                    save_run(target, saved_run(documents, host, {"lines": len(lines),
-                                                                 "interrupted_during": line.name}))
+                stopped_in = {} if unfinished is None else {"unfinished": unfinished[0], "planned_deals": deals}
+                if target is not None and (documents or unfinished):
+                    save_run(target, saved_run(documents, host, {"lines": len(lines), "interrupted_during": line.name,
+                                                                 **stopped_in}))
                 kept = f" ({save} holds a whole run: kept)" if target != save else ""
-                saved = "" if save is None else (f"; the finished lines saved to {target}, marked partial{kept}"
-                                                 if documents else f"; nothing saved to {save}")
+                what = "the finished lines" + (" and the deals of the line stopped in" if unfinished else "")
+                saved = "" if save is None else (f"; {what} saved to {target}, marked partial{kept}"
+                                                 if documents or unfinished else f"; nothing saved to {save}")
                 finished = f"{len(documents)} of {plural(len(lines), 'line')} finished" + (" (above)" if shown else "")
                 where = f"in the line {working!r}" if working is not None else "between two lines"
+                if unfinished is not None:
+                    where += f" after {unfinished[0]['deals']} of {plural(deals, 'deal')}"
                 say_interrupted("bench", f"{where}: {finished}{saved}")
                 raise
     if (as_json or saved_to_stdout) and compared is not None:  # what the table says of the comparison, beside JSON

@@ -94,7 +94,7 @@ def deals_stopped(written: int, count: int, first_board: int, out: Path | None, 
         return (f"after {every} written: a second interrupt cut the last of them short on stdout, as it was flushed; "
                 "the records that arrived whole are whole")
     if cut and buffered:  # the buffer's deals, counted as written, went nowhere: how many arrived is not known
-        return (f"as a second interrupt cut its output short on stdout while its buffer was written, at or before "
+        return ("as a second interrupt cut its output short on stdout while its buffer was written, at or before "
                 f"the deal of board {first_board + written}; the records that arrived whole are whole")
     if cut:
         return (f"{done}: a second interrupt cut the deal of board {first_board + written} short on stdout; the "

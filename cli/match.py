@@ -99,8 +99,8 @@ def match(
                                        "(faster): the card points (points), or in Kratzen each seat's own tricks "
                                        "(tricks)."),
     samples: Optional[int] = typer.Option(None, "--samples", metavar="N", min=1, max=MAX_SAMPLES,
-                                          help=f"How many samples (deals of the unseen cards) a 'sampling' bot "
-                                               f"without its own ':N' solves for each card (default "
+                                          help="How many samples (deals of the unseen cards) a 'sampling' bot "
+                                               "without its own ':N' solves for each card (default "
                                                f"{DEFAULT_SAMPLES})."),
     workers: Optional[int] = workers_option("Worker processes whole boards are played on",
                                             "; the match is the same on any number, without --card-time",
@@ -176,7 +176,7 @@ def match(
                         f"({plural(player.samples, 'sample')} a card): counted as one kind of bot")
             else:  # bots of one's own, from two specs
                 message(f"stich: match: {' and '.join(said)} are both named {player.name}: counted as one kind of "
-                        f"bot")
+                        "bot")
     latest: list[MatchResult] = []
     # the deals are not kept: --json writes each as it comes, the report needs only their sums
     setup = MatchSetup.of(get_game(game), players, contract, declarer, flags)

@@ -289,7 +289,7 @@ def postmortem(
     engine = engine_for(table_mb, threads)
     name = None if objective is None else objective.strip().lower()
     if name is not None and name not in SCORE_OR_MEASURE:
-        raise typer.BadParameter(f"the post-mortem grades by 'score', 'points' or (Kratzen) 'tricks', not "
+        raise typer.BadParameter("the post-mortem grades by 'score', 'points' or (Kratzen) 'tricks', not "
                                  f"{objective!r}{did_you_mean(name, SCORE_OR_MEASURE)}",
                                  param_hint="'--objective' / '-o'")
     names: PlotNames | None = None

@@ -920,7 +920,7 @@ def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
         ordered = isinstance(contracts, Iterable) and not isinstance(contracts, (AbstractSet, Mapping))
         listed = list(contracts) if ordered else None
         if listed is None or not all(isinstance(text, str) for text in listed):
-            raise InvalidContractError(f"contracts are 'all', contract texts separated by commas, or a list of "
+            raise InvalidContractError("contracts are 'all', contract texts separated by commas, or a list of "
                                        f"contract texts, not {contracts!r}")
         contracts = listed
     probe = AdviceSetup(game.name, seats, tuple(fixed), seat, (), tuple(sorted((variant or {}).items())), seed)
@@ -1291,7 +1291,7 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     if seat != state.to_move + 1:
         raise SeatNotAdvised(f"card advice is for the seat to move, seat {state.to_move + 1}, not seat {seat}")
     if not has_share(position, seat - 1):
-        raise SeatNotAdvised(f"card advice ranks the cards by the seat's share of the score, and in "
+        raise SeatNotAdvised("card advice ranks the cards by the seat's share of the score, and in "
                              f"{position.game.name} only the {position.game.declarer_title}'s payment is searched "
                              f"(every seat plays for itself): stich analyse FILE --seat {seat} ranks seat {seat}'s "
                              "cards by its own tricks")

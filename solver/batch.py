@@ -781,7 +781,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
                          "save the records to a file and run batch on it")
     if os.path.exists(out_path) and os.path.exists(source) and os.path.samefile(source, out_path):
         raise StichError(f"{shown_name(out_path)}: the results would be appended to the deal file being read; "
-                         f"choose another output file")
+                         "choose another output file")
     if isinstance(objectives, str):  # one name, not its letters
         objectives = [objectives]
     if isinstance(variant, str):

@@ -19,6 +19,7 @@ This module backs ``stich bench`` and ``bench/report.py``; it never prints (prog
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import hashlib
 import inspect
 import math
@@ -316,6 +317,7 @@ class BenchStats:
     table_allocated_bytes: int = 0
     limit_ms: float | None = None
     mismatches: list[int] = field(default_factory=list)  # boards whose answer disagrees with the check's
+    planned: int | None = None  # the deals the run was to time: more than ``deals`` in a run stopped part way
 
     def compare(self, other: BenchStats) -> list[int]:
         """Record (and return) the boards on which these answers disagree with ``other``'s (the reference's, or all
@@ -325,6 +327,16 @@ class BenchStats:
         self.mismatches = [board for board, answer in zip(self.boards, self.answers)
                            if answer is not None and theirs.get(board) is not None and answer != theirs[board]]
         return self.mismatches
+
+    def complete(self) -> BenchStats:
+        """These stats cut to the deals every list records: a stop that came inside :meth:`add` left one list a deal
+        ahead of the others."""
+        kept = min(len(values) for values in (self.times_ms, self.nodes, self.boards, self.answers, self.timed_out,
+                                             self.bytes_used, self.threads))
+        return dataclasses.replace(self, times_ms=self.times_ms[:kept], nodes=self.nodes[:kept],
+                                   boards=self.boards[:kept], answers=self.answers[:kept],
+                                   timed_out=self.timed_out[:kept], bytes_used=self.bytes_used[:kept],
+                                   threads=self.threads[:kept], mismatches=list(self.mismatches))
 
     def add(self, result: DealResult) -> None:
         self.times_ms.append(result.ms)
@@ -430,6 +442,9 @@ class Progress:
 
 
 ProgressCallback = Callable[[Progress], None]
+#: Called with a run's stats as its first deal starts, which it then fills deal by deal: a caller stopped part way
+#: holds the deals measured (bench/report.py keeps them).
+StartedCallback = Callable[["BenchStats"], None]
 
 
 @dataclass(frozen=True)
@@ -557,12 +572,19 @@ def _worker() -> SoloWorker:
     return SoloWorker("solver.benchmark:_measure", pinned_package())
 
 
-def _threads_for(task: _Task) -> int:
-    """The threads a stopped solve was searching on (its worker, stopped, cannot say)."""
+def _sizing_engine(engine_options: dict[str, Any]) -> EngineSolver:
+    """An engine of a line's options with the smallest table (1 MB), to ask what the line's engines do without one
+    of their tables: made once a line, for all its stopped deals."""
+    return EngineSolver(**{**engine_options, "tt_megabytes": 1})
+
+
+def _threads_for(task: _Task, sizing: EngineSolver | None = None) -> int:
+    """The threads a stopped solve was searching on (its worker, stopped, cannot say), asked of ``sizing`` (the
+    line's :func:`_sizing_engine`; one made for this call by default)."""
     if task.engine_options is None:
         return 1
-    solver = EngineSolver(**{**task.engine_options, "tt_megabytes": 1})
-    return min(solver.threads_for(prepare_deal(task.line, task.board, task.seed).position.state), usable_cores())
+    sizing = sizing or _sizing_engine(task.engine_options)
+    return min(sizing.threads_for(prepare_deal(task.line, task.board, task.seed).position.state), usable_cores())
 
 
 def _table_bytes(engine_options: dict[str, Any] | None) -> int:
@@ -571,7 +593,8 @@ def _table_bytes(engine_options: dict[str, Any] | None) -> int:
 
 
 def _run_tasks(name: str, tasks: Iterable[_Task], total: int, limit_s: float | None,
-               progress: ProgressCallback | None, engine_options: dict[str, Any] | None) -> BenchStats:
+               progress: ProgressCallback | None, engine_options: dict[str, Any] | None,
+               started: StartedCallback | None = None) -> BenchStats:
     """Each task measured (in a worker under ``limit_s``), into the line's stats. The table size is the one the
     deals' engines allocated, as they report it: an engine made here only to be sized, with the deals' options, is
     made only when every deal was stopped at the limit."""
@@ -579,8 +602,11 @@ def _run_tasks(name: str, tasks: Iterable[_Task], total: int, limit_s: float | N
                                 or not 0 < limit_s <= MAX_LIMIT_S):
         raise StichError(f"the time limit is a number of seconds above 0 and at most {MAX_LIMIT_S:,.0f} (or None: "
                          f"no limit), not {limit_s!r}")
-    stats = BenchStats(name, limit_ms=None if limit_s is None else limit_s * 1000)
+    stats = BenchStats(name, limit_ms=None if limit_s is None else limit_s * 1000, planned=total)
+    if started is not None:
+        started(stats)
     worker: SoloWorker | None = None
+    sizing: EngineSolver | None = None  # the line's stopped deals share one (each made its own 1 MB table)
     try:
         for done, task in enumerate(tasks, 1):
             if limit_s is None:
@@ -592,8 +618,10 @@ def _run_tasks(name: str, tasks: Iterable[_Task], total: int, limit_s: float | N
                 assert worker is not None and limit_s is not None
                 worker.close(stop=True)
                 worker = None
+                if task.engine_options is not None:
+                    sizing = sizing or _sizing_engine(task.engine_options)
                 result = DealResult(task.board, limit_s * 1000, 0, 0, (), timed_out=True,
-                                    threads=_threads_for(task))
+                                    threads=_threads_for(task, sizing))
             else:
                 result = measured
             stats.add(result)
@@ -620,21 +648,24 @@ def _tasks(line: BenchLine, deals: int | None, seed: int | None,
 
 def run_line(line: BenchLine, *, deals: int | None = None, seed: int | None = None,
              engine_options: dict[str, Any] | None = None, progress: ProgressCallback | None = None,
-             limit_s: float | None = DEFAULT_LIMIT_S) -> BenchStats:
+             limit_s: float | None = DEFAULT_LIMIT_S, started: StartedCallback | None = None) -> BenchStats:
     """Time the engine on the line's first ``deals`` deals (all of them by default), a fresh engine per deal.
 
-    ``seed`` None is the game's fixed seed; ``limit_s`` None solves in this process without a limit.
+    ``seed`` None is the game's fixed seed; ``limit_s`` None solves in this process without a limit; ``started`` is
+    given the stats before the first deal (:data:`StartedCallback`).
     """
     options = dict(engine_options or {})
     return _run_tasks(line.name, _tasks(line, deals, seed, options), line.deals if deals is None else deals, limit_s,
-                      progress, options)
+                      progress, options, started)
 
 
 def run_reference(line: BenchLine, *, deals: int | None = None, seed: int | None = None,
-                  progress: ProgressCallback | None = None, limit_s: float | None = DEFAULT_LIMIT_S) -> BenchStats:
+                  progress: ProgressCallback | None = None, limit_s: float | None = DEFAULT_LIMIT_S,
+                  started: StartedCallback | None = None) -> BenchStats:
     """Time the reference solver on the line's deals (meant for endings: it cannot solve whole deals)."""
     total = line.deals if deals is None else deals
-    return _run_tasks(f"{line.name} (reference)", _tasks(line, deals, seed, None), total, limit_s, progress, None)
+    return _run_tasks(f"{line.name} (reference)", _tasks(line, deals, seed, None), total, limit_s, progress, None,
+                      started)
 
 
 def ratio_of_medians(slow: BenchStats, fast: BenchStats) -> float:
@@ -651,13 +682,15 @@ class EndingsComparison(NamedTuple):
 
 def run_endings_ratio(game: str, contract: str | None, deals: int, seed: int | None = None, *,
                       engine_options: dict[str, Any] | None = None, progress: ProgressCallback | None = None,
-                      limit_s: float | None = DEFAULT_LIMIT_S) -> EndingsComparison:
+                      limit_s: float | None = DEFAULT_LIMIT_S,
+                      started: StartedCallback | None = None) -> EndingsComparison:
     """Engine and reference on the same 5-trick endings. The engine's answers are compared with the reference's:
-    boards where they differ are in the engine stats' ``mismatches``."""
+    boards where they differ are in the engine stats' ``mismatches``. ``started`` is given the engine's stats, then
+    the reference's (:data:`StartedCallback`)."""
     line = endings_line(game, contract, deals)
     engine = run_line(line, deals=deals, seed=seed, engine_options=engine_options, progress=progress,
-                      limit_s=limit_s)
-    slow = run_reference(line, deals=deals, seed=seed, progress=progress, limit_s=limit_s)
+                      limit_s=limit_s, started=started)
+    slow = run_reference(line, deals=deals, seed=seed, progress=progress, limit_s=limit_s, started=started)
     engine.compare(slow)
     return EndingsComparison(engine, slow, ratio_of_medians(slow, engine))
 
@@ -665,16 +698,18 @@ def run_endings_ratio(game: str, contract: str | None, deals: int, seed: int | N
 def ablation(line: BenchLine, deals: int | None = None, *, seed: int | None = None,
              progress: ProgressCallback | None = None, limit_s: float | None = DEFAULT_LIMIT_S,
              configurations: dict[str, dict[str, Any]] | None = None,
-             results: dict[str, BenchStats] | None = None) -> dict[str, BenchStats]:
+             results: dict[str, BenchStats] | None = None,
+             started: StartedCallback | None = None) -> dict[str, BenchStats]:
     """The line with each technique switched off in turn (and the other drivers), keyed as
     :func:`ablation_configurations`, put in ``results`` (a new dict by default) as each finishes, so that a caller
-    stopped part way holds the configurations measured.
+    stopped part way holds the configurations measured (and, through ``started``, the deals of the one it was in).
 
     Every configuration must give the same answers as the first (all on): boards where one does not are in its
     ``mismatches`` (a bug of the engine, not a benchmark figure)."""
     results = {} if results is None else results
     for name, options in (configurations or ablation_configurations()).items():
-        stats = run_line(line, deals=deals, seed=seed, engine_options=options, progress=progress, limit_s=limit_s)
+        stats = run_line(line, deals=deals, seed=seed, engine_options=options, progress=progress, limit_s=limit_s,
+                         started=started)
         stats.line = f"{line.name} [{name}]"
         first = next(iter(results.values()), None)
         if first is not None:

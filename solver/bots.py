@@ -334,7 +334,7 @@ def read_bot_spec(spec: str) -> BotSpec:
         raise StichError(f"unknown bot {spec!r}{did_you_mean(name, BOT_NAMES)} (expected {BOT_SPECS})")
     if count and not count.isdigit():  # 'cheater:LastCard': a module of one's own under a built-in bot's name
         raise StichError(f"bot {spec!r}: {name} is a built-in bot's name; a module of a bot of your own needs "
-                         f"another name")
+                         "another name")
     if count:
         raise StichError(f"bot {spec!r}: only the sampling bot takes a sample count")
     return BotSpec(spec, name)
@@ -391,7 +391,7 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
     if not module_name or not attribute or not all(part.isidentifier() for part in module_name.split(".")) or \
             not all(part.isidentifier() for part in attribute.split(".")):
         raise StichError(f"bot {spec!r}: a bot of your own is MODULE:ATTRIBUTE (say mybots:LastCard, mybots.py in "
-                         f"the current directory or on PYTHONPATH)")
+                         "the current directory or on PYTHONPATH)")
     try:
         module = _import_from_here(module_name)
     except SyntaxError as error:
@@ -420,7 +420,7 @@ def load_bot(spec: str, *, seed: int = DEFAULT_SEED) -> Bot:
         return _loaded(value, f"{module_name}:{attribute}")
     if not callable(value):
         raise StichError(f"bot {spec!r}: {module_name}.{attribute} is {_a(value)}, not a bot: {WHAT_A_BOT_IS}, or is "
-                         f"made by a class or function called with no arguments or with seed=")
+                         "made by a class or function called with no arguments or with seed=")
     try:
         takes_seed = "seed" in inspect.signature(value).parameters
     except (TypeError, ValueError):  # no signature to read (a builtin): called without

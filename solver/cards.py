@@ -292,7 +292,7 @@ class Pack:
         if index is None and isinstance(token, Card):  # another pack's card: not "EA is not a card" of a pack with EA
             owner = pack_game(token) or "another"
             raise UnknownCardError(f"{token.name} is a card of the {owner} pack, not of the {self.game} pack (a "
-                                   f"game takes its own pack's cards, or tokens)")
+                                   "game takes its own pack's cards, or tokens)")
         if index is None:
             raise UnknownCardError(f"{token!r} is not a card of the {self.game} pack{self.unknown_note(token)}")
         return self.cards[index]
@@ -368,7 +368,7 @@ class CardSet:
 
     def __post_init__(self) -> None:
         if not isinstance(self.pack, Pack):
-            raise UnknownCardError(f"a card set's pack is a game's Pack (such as solver.get_game(name).pack), "
+            raise UnknownCardError("a card set's pack is a game's Pack (such as solver.get_game(name).pack), "
                                    f"not {self.pack!r}")
         if not is_whole_number(self.mask) or not 0 <= self.mask < 1 << len(self.pack.cards):
             raise UnknownCardError(f"card set mask {self.mask!r} is not a set of the {self.pack.game} pack's "

@@ -77,7 +77,7 @@ class Deal:
         seat = integral(seat)  # type: ignore[assignment]  # a numpy integer is a seat too
         if not is_whole_number(seat) or not 0 <= seat < len(self.hands):
             raise InvalidSeatError(f"seat index {seat!r} is not one of this deal's 0 to {len(self.hands) - 1} (a Deal "
-                                   f"counts seats from 0, as its hands; Position.hand takes the 1-based seat)")
+                                   "counts seats from 0, as its hands; Position.hand takes the 1-based seat)")
         return self.pack.names(self.hands[seat])
 
     def text(self) -> str:

@@ -16,6 +16,10 @@ MAX_WORKER_WAIT_SECONDS = 1_000_000.0  # about 11.6 days
 
 #: The most samples one analysis takes (some 30 hours of one core at a few milliseconds a sample).
 MAX_SAMPLES = 10_000_000
+#: The most deals one ``stich bench`` line times: a run saved with ``--out`` keeps each deal's time and nodes (some
+#: 400 bytes a deal a line), and a run of all its lines at this count stays well inside what ``--compare`` reads
+#: back (``cli.bench.MAX_SAVED_RUN_BYTES``).
+MAX_BENCH_DEALS = 10_000
 #: A sampling bot's samples a card unless told.
 DEFAULT_SAMPLES = 50
 #: What a bot may play for: the settlement (``score``: game units; chips in a game paid from a pot, where only the

@@ -848,13 +848,13 @@ def check_bots(bots: object) -> tuple[Bot, ...]:
         if type(bot) is not type(first_bot):  # a bot of one's own under another's name (a built-in's too)
             raise StichError(f"the bots at seats {first} and {seat} are both named {name!r} but are two kinds of bot "
                              f"({_kind(first_bot)} and {_kind(bot)}): a match counts its bots by name, so they would "
-                             f"be counted as one; give each its own name")
+                             "be counted as one; give each its own name")
         differ = [key for key in settings if not _same_setting(settings[key], known[key])]
         if differ:
             said = ", ".join(f"{key} {_setting_text(known[key])} and {_setting_text(settings[key])}" for key in differ)
             raise StichError(f"the bots at seats {first} and {seat} are both named {name!r} but differ ({said}): a "
-                             f"match counts its bots by name, so they would be one kind of bot; give each its own "
-                             f"name (name=...)")
+                             "match counts its bots by name, so they would be one kind of bot; give each its own "
+                             "name (name=...)")
     return tuple(bots)
 
 
@@ -944,7 +944,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     bots = check_bots(bots)
     check_time_limit(time_limit, StichError)
     if progress is not None and not callable(progress):
-        raise StichError(f"progress must be a function of the result so far and the deals in all (or None), "
+        raise StichError("progress must be a function of the result so far and the deals in all (or None), "
                          f"not {progress!r}")
     if not isinstance(keep_deals, bool):
         raise StichError(f"keep_deals must be True or False, not {keep_deals!r}")
@@ -1107,7 +1107,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 try:
                     pickle.dumps(deal_board)
                 except Exception as error:
-                    raise StichError(f"a match on several processes sends its bots to them, and these do not pickle "
+                    raise StichError("a match on several processes sends its bots to them, and these do not pickle "
                                      f"({type(error).__name__}: {error}): give workers=1") from None
                 run_pool(to_play(), functools.partial(play_board_in_worker, **deal_board.keywords), (), finished,
                          workers, in_flight=1)

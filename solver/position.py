@@ -259,7 +259,7 @@ class Position:
                 pass  # a per-seat objective (or none at all: the call below says which)
             else:
                 raise InvalidSeatContractError(f"objective {name!r} is a side's and takes no seat (a seat picks the "
-                                               f"player of a per-seat objective, such as a seat's own tricks)",
+                                               "player of a per-seat objective, such as a seat's own tricks)",
                                                about="seat")
         return self.rules.objective(name, None if number is None else cast(int, number) - 1)
 
@@ -286,7 +286,7 @@ def check_position(value: object, name: str = "position") -> Position:
                                    f"{type(value.state).__name__}")
     if value.rules.game is not value.game or value.state.rules != value.rules:
         raise InvalidPositionError(f"{name}'s game, rules and state are of different deals or games: a position's "
-                                   f"state is played under its own rules")
+                                   "state is played under its own rules")
     try:
         in_step = value.played == value.state.history_cards()
     except (AttributeError, TypeError):  # a history that is no tricks: check_state below says what is wrong
@@ -296,8 +296,8 @@ def check_position(value: object, name: str = "position") -> Position:
 
         check_state(value.state)  # a broken state is said first: its play is no measure of anything
         raise InvalidPositionError(f"{name}'s played cards are not its state's play (the completed tricks and the "
-                                   f"trick on the table): make the next position with Position.play, which keeps "
-                                   f"them in step")
+                                   "trick on the table): make the next position with Position.play, which keeps "
+                                   "them in step")
     return value
 
 
@@ -359,7 +359,7 @@ def make_position(game: str | type[Game], deal: Deal | str | Sequence[str | Iter
     elif not isinstance(deal, Deal) and (hands := _hand_lists(deal)) is not None:
         deal = Deal.from_lists(game.pack, hands)
     elif not isinstance(deal, Deal):
-        raise InvalidDealError(f"a deal is text ('1: ... / ...'), a list of hands (each a string, or a list or "
+        raise InvalidDealError("a deal is text ('1: ... / ...'), a list of hands (each a string, or a list or "
                                f"CardSet of card tokens or Cards) or a Deal, not {deal!r}")
     if not isinstance(contract, (str, Contract)):
         raise InvalidContractError(f"a contract is text such as {game.contract_help}, not {contract!r}")

@@ -360,7 +360,7 @@ def draw_sample(setup: Setup, k: int, tries: int = MAX_REDRAWS) -> tuple[Rules, 
     A bot of one's own calls this (docs/api.md), so the arguments are checked: the seed text is made of ``k``, and
     ``k=True`` or ``1.0`` would silently draw another deal than ``1``."""
     if not isinstance(setup, Setup):
-        raise StichError(f"setup must be a sampling setup (solver.sampling.position_setup(position, seat)), "
+        raise StichError("setup must be a sampling setup (solver.sampling.position_setup(position, seat)), "
                          f"not {type(setup).__name__}")
     if not is_whole_number(k) or k < 0:
         raise StichError(f"k, the sample's number, must be a whole number, at least 0, not {k!r}")
@@ -857,7 +857,7 @@ def _setup(game: type[Game], hand: CardTokens, seat: int, contract: str, known: 
     check_scoring_inputs(game, pot, announcements)
     read_pot(None, pot)  # a pot given is a whole number of chips in range
     if announcements is not None and not isinstance(announcements, str):
-        raise StichError(f"announcements are the [Announcements] tag's text ('2: Kontra; 1: Pagat'), not "
+        raise StichError("announcements are the [Announcements] tag's text ('2: Kontra; 1: Pagat'), not "
                          f"{announcements!r}")
     fixed = seat_cards(game, seats, seat, hand, known, seed)
     if not is_whole_number(declarer) or not 1 <= declarer <= seats:
@@ -868,7 +868,7 @@ def _setup(game: type[Game], hand: CardTokens, seat: int, contract: str, known: 
     hidden = game.hidden_in_contract(parsed)
     if hidden and seat != declarer:
         raise InvalidContractError(f"contract {contract!r} leaves {hidden} to the declarer's hand, which seat {seat} "
-                                   f"does not see; name it as the table heard it")
+                                   "does not see; name it as the table heard it")
     if isinstance(variant, str):
         variant = Variant.parse_pairs(variant, game.flags)
     game.variant(variant)  # an unknown flag or value fails at once

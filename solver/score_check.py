@@ -197,10 +197,10 @@ def check_notes(position: Position, checks: Sequence[Any]) -> list[str]:
     for check in checks:
         if check.bonus in scored_as:
             notes.append(f"{title(check.bonus)} is scored as the announced {title(scored_as[check.bonus])} "
-                         f"(RULES.md 1.7: an announcement settles its bonus)")
+                         "(RULES.md 1.7: an announcement settles its bonus)")
     listed = [title(check.bonus) for check in checks if check.bonus in unscored and check.bonus not in scored_as]
     if listed:
-        notes.append(f"scores nothing here, whatever the play (the contract or the announcements leave it out): "
+        notes.append("scores nothing here, whatever the play (the contract or the announcements leave it out): "
                      f"{', '.join(listed)}")
     return notes
 

@@ -133,7 +133,7 @@ class Variant(Mapping[str, object]):
         if isinstance(values, str):
             values = Variant.parse_pairs(values, flags)
         elif values is not None and not isinstance(values, Mapping):
-            raise VariantError(f"a variant is a mapping of flags to values or 'NAME=VALUE, ...' text, not "
+            raise VariantError("a variant is a mapping of flags to values or 'NAME=VALUE, ...' text, not "
                                f"{quoted(values)}")
         spelt: dict[str, str] = {}
         for name, value in (values or {}).items():

@@ -577,7 +577,7 @@ def _rebuilt_and_run(job: bytes) -> Any:
     try:
         task, args = pickle.loads(job)
     except (Exception, SystemExit) as error:  # noqa: BLE001 - a bot module's own import code failed (or exited)
-        raise StichError(f"a worker process could not rebuild its job (a bot of your own in it is imported there "
+        raise StichError("a worker process could not rebuild its job (a bot of your own in it is imported there "
                          f"from its module's file): {type(error).__name__}: {error}") from None
     return task(*args)
 
@@ -1138,7 +1138,7 @@ def _wait_for_workers(client: Any, scheduler: str, seconds: float, notify: Notif
     if seconds > 0:
         if notify is not None:
             notify(f"waiting for a Dask worker to join the scheduler at {scheduler} (giving up after {seconds:g} s: "
-                   "--worker-wait)" if in_flight is None else f"every Dask worker left the scheduler at "
+                   "--worker-wait)" if in_flight is None else "every Dask worker left the scheduler at "
                    f"{scheduler}: waiting for one to join (giving up after {seconds:g} s: --worker-wait)")
         try:
             client.wait_for_workers(1, timeout=seconds)
@@ -1272,7 +1272,7 @@ def _dask_client(client_class: Any, scheduler: str) -> Any:
         if _read_garbage(error):
             # Dask read a peer's bytes as a message frame: an HTTP answer gave "MemoryError: Unable to allocate
             # 3.07 EiB" or "ValueError: Maximum allowed dimension exceeded", which named nothing of the cause
-            cause = (f"what answers at that address does not speak Dask's protocol (a scheduler listens at "
+            cause = ("what answers at that address does not speak Dask's protocol (a scheduler listens at "
                      f"{DASK_SCHEDULER_PORT} unless told)")
             raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {cause}; check the address") from None
         raise StichError(f"cannot use the Dask scheduler {scheduler!r}: {type(error).__name__}: {error}") from None

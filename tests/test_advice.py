@@ -880,7 +880,7 @@ def test_interrupted_advice_says_on_stderr_what_it_printed(capsys, checkpoint, i
     if said is None:
         assert err == ""
     else:
-        assert err == f"stich: analyse: stopped by the interrupt after 2 of 50 samples: the contract advice of " \
+        assert err == "stich: analyse: stopped by the interrupt after 2 of 50 samples: the contract advice of " \
             f"these is printed ({said})\n"
 
 

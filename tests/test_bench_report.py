@@ -207,14 +207,21 @@ def _report_stopped(arguments: list[str], lines: int, stop: str) -> tuple[list[s
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130(stop, tmp_path):
     """The report handled SIGINT only: a SIGTERM or SIGHUP killed it without a word (exit 143, 129). Each now stops
-    it as it stops a stich command: one line naming the signal and the line it stopped in, exit 130, nothing written
-    (no line finished), no traceback."""
+    it as it stops a stich command: one line naming the signal, the line it stopped in and the deals of it measured,
+    exit 130, no traceback; no line finished, so those deals are all the partial report beside --out holds."""
     out = tmp_path / "report.md"
     (first,), returncode, stdout, stderr = _report_stopped(["--deals", "100", "--out", str(out)], 1, stop)
     assert "1/100" in first, first  # the first deal's progress line: the run was under way
     assert (returncode, stdout) == (130, ""), stderr
-    assert stderr == (f"report.py: interrupted by {stop}: stopped during 'Zwanzigerrufen Normal: exact points': 0 of "
-                      f"10 lines finished: no report written\n") and not out.exists()
+    said = re.fullmatch(rf"report.py: interrupted by {stop}: stopped during 'Zwanzigerrufen Normal: exact points' "
+                        r"\((\d+) of 100 deals measured\): 0 of 10 lines finished; the deals of the line stopped in "
+                        rf"kept, marked partial, in {re.escape(str(tmp_path / 'report.partial.md'))} "
+                        rf"\({re.escape(str(out))} left as it was\); run the same command again for the whole report "
+                        r"\(a run measures every line anew\)\n", stderr)
+    assert said is not None and int(said[1]) >= 1, stderr
+    partial = (tmp_path / "report.partial.md").read_text(encoding="utf-8")
+    assert f"#### Stopped part way: Zwanzigerrufen Normal: exact points ({said[1]} of 100 deals)\n" in partial
+    assert f"| engine | {said[1]} of 100 | " in partial and not out.exists()
 
 
 @pytest.mark.parametrize(("out", "stop"), [(True, "SIGTERM"), (False, "SIGINT")], ids=["--out", "stdout"])
@@ -222,14 +229,14 @@ def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_w
     """A stopped run wrote nothing: ten minutes of lines lost. The lines finished before a SIGTERM or Ctrl-C are kept,
     marked partial: beside ``--out`` (and ``--json``), the whole report in the README left as it was, or on stdout."""
     readme = tmp_path / "README.md"
-    kept = f"# Bench\n<!-- report:begin -->\nthe whole report\n<!-- report:end -->\nbelow\n"
+    kept = "# Bench\n<!-- report:begin -->\nthe whole report\n<!-- report:end -->\nbelow\n"
     readme.write_text(kept, encoding="utf-8")
     files = ["--out", str(readme), "--json", str(tmp_path / "results.json")] if out else []
     progress, returncode, stdout, stderr = _report_stopped(["--deals", "1", *files], 2, stop)
     assert all(": 1/1 (board 1)" in line for line in progress), progress  # the second line begun: the first kept
     said = stderr.splitlines()[-1]
     assert returncode == 130 and "Traceback" not in stderr, stderr
-    finished = int(re.search(r"': (\d+) of \d+ lines finished; ", said)[1])
+    finished = int(re.search(r"[')]: (\d+) of \d+ lines finished; ", said)[1])
     assert said.startswith(f"report.py: interrupted by {stop}: stopped during '") and finished >= 1, said
     first = progress[0].split("] ", 1)[1].split(": 1/1")[0]
     if out:
@@ -237,14 +244,14 @@ def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_w
         assert stdout == "" and readme.read_text(encoding="utf-8") == kept
         assert said.endswith(f"in {tmp_path / 'README.partial.md'} ({readme} left as it was) and in "
                              f"{tmp_path / 'results.partial.json'}; run the same command again for the whole report "
-                             f"(a run measures every line anew)"), said
+                             "(a run measures every line anew)"), said
         measured = json.loads((tmp_path / "results.partial.json").read_text(encoding="utf-8"))
         assert measured["partial"]["finished"] == finished == len(measured["lines"])
         assert measured["lines"][0]["line"] == first and measured["lines"][0]["deals"] == 1
     else:
         partial = stdout
         assert "marked partial, on stdout;" in said
-    assert f"**A partial run, stopped during " in partial and f"| 1. {first} | 1 |" in partial
+    assert "**A partial run, stopped during " in partial and f"| 1. {first} | 1 |" in partial
     assert sum(line.startswith("| ") and line[2].isdigit() for line in partial.splitlines()) == finished
     assert "#### 9. Engine vs reference" not in partial and "#### Machine" in partial
 
@@ -271,7 +278,7 @@ def test_out_and_json_are_written_atomically_so_a_failed_write_keeps_the_old_fil
     readme.write_text(f"# Bench\nabove\n{report.BEGIN}\nold figures\n{report.END}\nbelow\n", encoding="utf-8")
     report.write(readme, "new figures\n")
     assert readme.read_text(encoding="utf-8") == (f"# Bench\nabove\n{report.BEGIN}\nnew figures\n{report.END}\n"
-                                                  f"below\n")
+                                                  "below\n")
 
     def killed(*args, **kwargs):
         raise KeyboardInterrupt
@@ -335,3 +342,66 @@ def test_a_run_stopped_in_the_ablation_shows_the_configurations_it_finished_and_
     assert measured["partial"] == {"lines": 5, "finished": 3, "interrupted_during": f"{line.name} [ordering off]"}
     assert list(measured["ablation"]) == ["all on", "table off"] and "endings" not in measured  # as the Markdown
     assert "dds" not in measured and len(measured["lines"]) == 1
+
+
+def _measured(name: str, times: list[float], planned: int) -> "BenchStats":
+    from solver.benchmark import BenchStats, DealResult
+
+    stats = BenchStats(name, table_allocated_bytes=64 << 20, planned=planned, limit_ms=60_000.0)
+    for board, ms in enumerate(times, 1):
+        stats.add(DealResult(board, ms, 1000, 64, (1,)))
+    return stats
+
+
+def test_a_run_stopped_part_way_through_a_line_keeps_its_deals_with_their_count(report):
+    """A line stopped part way lost the deals it had measured (a line of 100 deals is minutes): they are kept, in a
+    section of their own headed with their count, and in the JSON's ``unfinished``; an ending stopped in its
+    reference half keeps the engine's deals and the reference solver's so far."""
+    from solver.benchmark import endings_lines, standard_lines
+
+    line, ending = standard_lines()[0], endings_lines()[0]
+    stopped = report.Report(100, 60.0, {"engine": "sha256 0123456789ab"}, [], [], None, {})
+    stopped.planned = [line.name, ending.name]
+    stopped.unfinished = [_measured(line.name, [2.0, 4.0, 6.0], 100)]
+    assert report.stopped_text(stopped) == (f"stopped during {line.name!r} (3 of 100 deals measured): 0 of 2 lines "
+                                            "finished")
+    text = report.render(stopped)
+    assert f"#### Stopped part way: {line.name} (3 of 100 deals)" in text
+    assert "| engine | 3 of 100 | 4.00 | 6.00 | 6.00 | 6.00 |" in text and "| line | deals |" not in text
+    assert report.as_json(stopped)["unfinished"]["runs"][0]["deals"] == 3
+    assert report.as_json(stopped)["unfinished"]["runs"][0]["planned"] == 100
+
+    stopped.lines = [(line, _measured(line.name, [1.0] * 100, 100))]
+    stopped.unfinished = [_measured(ending.name, [0.5] * 100, 100), _measured(ending.name, [30.0] * 37, 100)]
+    text = report.render(stopped)
+    assert (f"stopped during {ending.name!r} (37 of 100 deals of the reference solver measured): 1 of 2 lines "
+            "finished") in text
+    assert "| engine | 100 of 100 | 0.500 |" in text and "| reference solver | 37 of 100 | 30.0 |" in text
+    assert f"| 1. {line.name} | 100 | 1.00 |" in text
+    measured = report.as_json(stopped)
+    assert measured["partial"]["finished"] == 1
+    assert [run["deals"] for run in measured["unfinished"]["runs"]] == [100, 37]
+    # a stop inside BenchStats.add, one list a deal ahead of the others: the deal is not counted
+    stopped.unfinished[1].times_ms.append(99.0)
+    assert report.unfinished_text(stopped) == "37 of 100 deals of the reference solver"
+    # once the line is among the finished ones its runs are not shown twice
+    stopped.lines.append((ending, stopped.unfinished[0]))
+    stopped.planned.append("a third line")
+    stopped.unfinished = stopped.unfinished[:1]
+    assert report.unfinished_text(stopped) == "" and "Stopped part way" not in report.render(stopped)
+
+
+def test_a_run_stopped_part_way_through_a_dds_line_keeps_its_whole_deals(report):
+    """The DDS lines keep their deals too: those whose four times are all measured."""
+    dds = importlib.import_module("dds")
+    from solver.benchmark import standard_lines
+
+    line = standard_lines()[0]
+    stopped = report.Report(5, 60.0, {"engine": "sha256 0123456789ab"}, [], [], None, {}, dds_only=True, dds_deals=5)
+    stopped.planned = [f"{line.name} [vs DDS]"]
+    stopped.unfinished_dds = dds.Paired(line, [4.0, 6.0, 8.0], [2.0, 3.0, 4.0], [10.0, 10.0], [1.0, 1.0])
+    assert report.unfinished_text(stopped) == "2 of 5 deals"
+    text = report.render(stopped)
+    assert f"#### Stopped part way: {line.name} [vs DDS] (2 of 5 deals)" in text
+    assert "| 2 of 5 | 5.00 | 2.50 | 10.0 | 1.00 |" in text
+    assert report.as_json(stopped)["unfinished"]["runs"][0]["deals"] == 2

@@ -16,6 +16,7 @@ from solver.benchmark import (ABLATIONS, COPY_LOCK, ENDING_TRICKS, BenchLine, Be
                               ablation_configurations, bench_deals, endings_line, endings_lines, engine_fingerprint,
                               percentile, pinned_package, remove_orphaned_copies, run_endings_ratio, run_line,
                               standard_lines, target_met)
+from solver.search.engine import EngineSolver
 
 LINES = {line.name: line for line in standard_lines()}
 KRATZEN = LINES["Kratzen 6 seats: every seat's guaranteed tricks"]
@@ -313,3 +314,34 @@ def test_this_process_s_copy_is_held_while_it_lives():
     copy = pinned_package()
     assert (copy / COPY_LOCK).is_file()
     assert copy not in remove_orphaned_copies(copy.parent) and copy.exists()
+
+
+class _StoppedWorker:
+    """A measuring worker whose every deal runs past the limit (``run`` gives None, as a stopped solve does)."""
+
+    def run(self, task, limit_s):
+        return None
+
+    def close(self, stop=False):
+        pass
+
+
+def test_a_line_s_stopped_deals_share_one_small_engine_to_say_their_threads(monkeypatch):
+    """Each stopped deal made an engine with a 1 MB table of its own to say the threads its solve searched on: one a
+    line now does, for all of them, and the threads recorded are the same."""
+    import solver.benchmark as benchmark
+
+    made: list[int | None] = []
+
+    def counted(**options):
+        made.append(options.get("tt_megabytes"))
+        return EngineSolver(**options)
+
+    monkeypatch.setattr(benchmark, "_worker", _StoppedWorker)
+    monkeypatch.setattr(benchmark, "EngineSolver", counted)
+    monkeypatch.setattr(benchmark, "usable_cores", lambda: 2)
+    schafkopf = next(line for line in standard_lines() if line.game == "Schafkopf")
+    stats = run_line(schafkopf, deals=3, engine_options={"threads": 2, "tt_megabytes": 4}, limit_s=0.5)
+    assert (stats.deals, stats.timeouts, stats.threads) == (3, 3, [2, 2, 2])
+    assert made == [1, 4]  # the sizing engine once, then the line's own size (no deal finished to report it)
+    assert stats.table_allocated_bytes == EngineSolver(tt_megabytes=4).table_bytes

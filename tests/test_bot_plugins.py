@@ -271,7 +271,7 @@ def editable_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 def _started_by(method: str, cwd: Path, env: dict[str, str], bots: str, workers: str) -> subprocess.CompletedProcess:
     """``stich match --json`` run from ``cwd`` with its pool's workers started by ``method``."""
-    started = STICH.replace("import sys;", f"import sys, multiprocessing; "
+    started = STICH.replace("import sys;", "import sys, multiprocessing; "
                                            f"multiprocessing.set_start_method('{method}');")
     return subprocess.run([sys.executable, "-c", started, "match", "--game", "schafkopf", "--bots", bots, "-n", "2",
                            "--seed", "3", "--json", "-j", workers], cwd=cwd, env=env, capture_output=True, text=True,

@@ -990,7 +990,7 @@ def test_a_socket_named_as_a_file_is_said_to_be_a_socket(tmp_path):
     try:
         listening.bind(str(path))
         written = (f"stich: {path}: cannot be written: it is a socket, not a file (standard output, /dev/null, a "
-                   f"terminal and a named pipe are written as the output comes; any other name a file)\n")
+                   "terminal and a named pipe are written as the output comes; any other name a file)\n")
         assert run("deal", "-g", "sk", "-n", "1", "--out", path, code=1).stderr == written
         assert run("batch", EXAMPLES / "valat.tbn", "--out", path, "-j", "1", code=1).stderr == written
         said = f"stich: {path}: a socket, not a file: stich reads and writes files, pipes and devices\n"

@@ -674,7 +674,7 @@ def test_batch_to_a_stream_stopped_says_it_holds_nothing_to_resume_from(tmp_path
     monkeypatch.setattr("solver.batch.solve_batch", stopped)
     result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
     assert result.exit_code == 130, result.stderr
-    assert result.stderr.endswith(f"stich: batch: stopped by the interrupt (SIGINT); the results so far were written "
+    assert result.stderr.endswith("stich: batch: stopped by the interrupt (SIGINT); the results so far were written "
                                   f"to {out}, which holds nothing to resume from\n"), result.stderr
 
 

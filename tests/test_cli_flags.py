@@ -98,7 +98,9 @@ def test_every_time_limit_says_what_it_bounds_and_every_count_what_it_counts():
 #: Shared flags whose range differs in one command, and why: everything else a flag takes is the same everywhere.
 RANGE_EXCEPTIONS = {
     ("--count", "match"): "at most 1,000,000 boards: play_match's own range (solver/match.py), which --count takes "
-                          "as it is (match keeps no boards: keep_deals=False); deal and bench have no such check",
+                          "as it is (match keeps no boards: keep_deals=False); deal has no such check",
+    ("--count", "bench"): "at most MAX_BENCH_DEALS (10,000) deals a line: a saved run keeps each deal's figures, and "
+                          "--compare reads it back whole",
     ("--objective", "postmortem"): "one objective, not repeatable: a post-mortem grades by one",
     ("--objective", "tree"): "one objective, not repeatable: a tree has one value on each node",
     ("--objective", "match"): "one objective, not repeatable: what the bots play for",

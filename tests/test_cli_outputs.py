@@ -62,12 +62,12 @@ def test_a_folder_a_missing_folder_and_a_read_only_file_are_refused_alike(comman
         f"folder, name the file in it: {folder / f'NAME{suffix}'})\n")
     missing = tmp_path / "missing" / f"out{SUFFIX[command]}"
     assert refused(command, missing, source) == (f"stich: {missing}: cannot be written: the folder {missing.parent} "
-                                                 f"does not exist (make it, or choose another file)\n")
+                                                 "does not exist (make it, or choose another file)\n")
     locked = tmp_path / f"kept{SUFFIX[command]}"
     locked.write_text("kept\n")
     locked.chmod(0o444)  # refused by its permissions even where the user is root, whom they do not stop
     assert refused(command, locked, source) == (f"stich: {locked}: cannot be written: it is read-only (give it "
-                                                f"write permission, or choose another file)\n")
+                                                "write permission, or choose another file)\n")
     assert locked.read_text() == "kept\n" and sorted(path.name for path in tmp_path.iterdir()) == [
         "deals.tbn", locked.name, folder.name]
 
@@ -123,7 +123,7 @@ def test_a_plot_suffix_not_written_is_said_before_a_missing_folder(tmp_path, sou
 def test_a_file_where_a_folder_of_the_path_should_be_is_named(command, source) -> None:
     inside = source / f"out{SUFFIX[command]}"
     assert refused(command, inside, source) == (f"stich: {inside}: cannot be written: {source} is a file, where a "
-                                                f"folder was expected (choose another path)\n")
+                                                "folder was expected (choose another path)\n")
 
 
 def test_a_relative_path_s_folder_is_named_as_given(tmp_path, source, monkeypatch) -> None:
@@ -150,7 +150,7 @@ def test_several_records_plots_are_checked_by_their_folder_not_by_the_path_given
     missing = tmp_path / "missing" / "X.svg"
     assert runner.invoke(app, ["postmortem", str(source), "--plot", str(missing)]).stderr == (
         f"stich: {missing}: cannot be written: the folder {missing.parent} does not exist (make it, or choose "
-        f"another file)\n")
+        "another file)\n")
 
 
 def stich(*arguments: str) -> subprocess.CompletedProcess:

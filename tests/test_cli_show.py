@@ -343,7 +343,7 @@ def test_a_play_token_that_is_no_card_of_any_game_is_a_usage_error_of_every_comm
     many = tmp_path / "many.tbn"
     many.write_text("\n".join(Path(VALAT).read_text(encoding="utf-8").replace('[Board "1"]', f'[Board "{n}"]')
                               for n in range(1, 4)), encoding="utf-8")
-    expected = (f"Invalid value for '--play': card 2 ('ZZ') is a card of no game; did you mean 'SZ' or 'HZ' or 'GZ'? "
+    expected = ("Invalid value for '--play': card 2 ('ZZ') is a card of no game; did you mean 'SZ' or 'HZ' or 'GZ'? "
                 f"(expected cards of the record's game, such as {EXAMPLES_SAID})")
     for command in (["solve"], ["check"], ["score"], ["postmortem"], ["show"],
                     ["tree", "--depth", "1", "--out", tmp_path / "tree.json"]):

@@ -965,7 +965,7 @@ def test_a_stop_before_the_first_deal_says_none_was_written(tmp_path) -> None:
     out = tmp_path / "deals.tbn"
     process = signalled_at("INT", "record:1", ["deal", "-g", "kratzen", "-n", "3", "--out", str(out)])
     assert (process.returncode, process.stdout, out.exists()) == (130, "", False)
-    assert process.stderr == (f"stich: deal: stopped by the interrupt before any deal was written: nothing written to "
+    assert process.stderr == ("stich: deal: stopped by the interrupt before any deal was written: nothing written to "
                               f"{out} (it is written whole or not at all; a file there is left as it was)\n")
 
 
@@ -1017,7 +1017,7 @@ def test_a_stop_as_bench_prints_its_table_comes_after_the_table_and_the_saved_ru
     out = tmp_path / "run.json"
     process = signalled_at("INT", "report", ["bench", "--game", "kratzen", "-n", "2", "--out", str(out)])
     assert process.returncode == 130, process.stderr
-    assert process.stderr.splitlines()[-1] == (f"stich: bench: stopped by the interrupt after its one line finished: "
+    assert process.stderr.splitlines()[-1] == ("stich: bench: stopped by the interrupt after its one line finished: "
                                                f"the table above is whole; the run saved whole to {out}")
     assert "deals: Kratzen 2 deals" in process.stdout and "partial" not in json.loads(out.read_text())
 

@@ -158,7 +158,7 @@ def test_a_post_mortem_prints_for_people_and_draws_itself_in_a_notebook():
     assert lines[17:] == ["Game (double dummy): won for 1+3, from the start", "  no card changed that"]
     first = analysis.cards[0]
     assert lines[1].split() == ["1", "trick", "1", "seat", "1", first.card, str(first.before), "->", str(first.after),
-                                "(best", f"{first.best})", "blunder", f"(cost", f"{first.cost};", "better:",
+                                "(best", f"{first.best})", "blunder", "(cost", f"{first.cost};", "better:",
                                 "/".join(first.best_cards) + ");", "lost:", "Schwarz"]
     assert lines[2].endswith("ok") and "better" not in lines[2]
     svg = ElementTree.fromstring(analysis.plot_svg().encode())

@@ -999,7 +999,7 @@ def side_announcements(position: Position) -> str:
     holder = rules.deal.holder(card_of(position, "T1"))
     pagat = f"{holder + 1}: Pagat" + ("" if holder in rules.declaring_side else " dagegen")  # the holder says it
     return (f"1: Absolut; {pagat}; {defender}: Kontra, Valat dagegen, Kontra Absolut; {partner}: Kontra Valat; "
-            f"1: Retour Absolut")
+            "1: Retour Absolut")
 
 
 @pytest.mark.parametrize("game, contract, seats, announcements", ZERO_SUM_CASES)

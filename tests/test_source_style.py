@@ -117,3 +117,41 @@ def test_the_blank_line_check_names_the_file_and_line_and_counts_blank_lines_aro
         "X = 1\n\ndef near():\n    pass\n\n\n# --- a section\n\n@staticmethod\ndef far():\n    pass\n"
         "\n@property\nclass Near:\n    pass\n", encoding="utf-8")
     assert few_blank_lines(tmp_path) == ["cli/near.py:3", "cli/near.py:13"]
+
+
+def placeholder_free_fstrings(root: Path) -> list[str]:
+    """``file:line`` of each f-string part without a placeholder (ruff's F541, which passes over the parts of an
+    implicit concatenation): its ``f`` says a value is put in where none is. Read from the tokens, as the parts are
+    written: one STRING token each before Python 3.12, FSTRING_START to FSTRING_END after."""
+    found = []
+    for path in python_sources(root):
+        opened: list[list] = []  # per f-string open (3.12+): [line, whether a placeholder was seen]
+        for token in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline):
+            name = tokenize.tok_name[token.type]
+            if name == "STRING":
+                prefix = token.string[:len(token.string) - len(token.string.lstrip("rRbBuUfF"))]
+                body = token.string[len(prefix):].replace("{{", "").replace("}}", "")
+                if "f" in prefix.lower() and "{" not in body:
+                    found.append(f"{path.relative_to(root).as_posix()}:{token.start[0]}")
+            elif name == "FSTRING_START":
+                opened.append([token.start[0], False])
+            elif name == "OP" and token.string == "{" and opened:
+                opened[-1][1] = True
+            elif name == "FSTRING_END":
+                line, placeholder = opened.pop()
+                if not placeholder:
+                    found.append(f"{path.relative_to(root).as_posix()}:{line}")
+    return found
+
+
+def test_no_f_string_part_lacks_a_placeholder():
+    plain = placeholder_free_fstrings(ROOT)
+    assert not plain, "f-string parts without a placeholder (drop the f):\n" + "\n".join(plain)
+
+
+def test_the_f_string_check_names_a_plain_part_of_a_concatenation_but_not_escaped_braces(tmp_path):
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "cli" / "plain.py").write_text(
+        'x = 1\nA = (f"{x} and "\n     f"no value")\nB = f"{{x}} braces"\nC = f"{x:{x}}" "plain"\nD = rf"\\d{x}"\n',
+        encoding="utf-8")
+    assert placeholder_free_fstrings(tmp_path) == ["cli/plain.py:3", "cli/plain.py:4"]

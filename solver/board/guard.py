@@ -351,7 +351,7 @@ class Guard:
                 if received > self.max_body:
                     raise BodyRefused(self.too_large(), 413)  # it grew past the limit while it was read
                 if self.reading > self.max_reading:
-                    raise BodyRefused(f"the board is busy: the bodies of the requests it is answering hold "
+                    raise BodyRefused("the board is busy: the bodies of the requests it is answering hold "
                                       f"{self.max_reading:,} bytes already; send this one again in a moment", 503)
             return message
 

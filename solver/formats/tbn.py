@@ -934,7 +934,7 @@ def _opened(source: str | os.PathLike | IO, name: str | None) -> Iterator[tuple[
         label = name or _stream_name(source)
     else:
         raise StichError(f"a deal file is read from a path or an open stream, not {type(source).__name__} "
-                         f"(parse_positions reads a string of records)")
+                         "(parse_positions reads a string of records)")
     try:
         if isinstance(source, (str, os.PathLike)):
             with open(source, "rb") as stream:
@@ -1612,7 +1612,7 @@ def _format_play(play: PlaySection, slots: dict[tuple[int, int], list[Comment]],
                 for comment in slots.get((line, position), []):
                     if comment.text[:1] in _LINE_COMMENT_STARTS:  # it runs to the line's end: the trick would split
                         raise ValueError(f"{_shorten(comment.text)!r} runs to the end of its line and cannot stand "
-                                         f"between two cards of a trick; a {{brace}} comment can")
+                                         "between two cards of a trick; a {brace} comment can")
                     parts.append(_checked_comment(comment))
             parts.append(_checked_card(card.text))
         parts.extend(_checked_comment(c) for c in slots.get((line, len(cards)), []))

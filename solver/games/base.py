@@ -1059,7 +1059,7 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     list is not a lone 'tricks' and rules.objective is not offered a name it refuses."""
     named = f"{rules.game.name} {rules.game.contract_in_words(rules.contract)}"  # for people: RULES.md's name
     if name == "score":  # asked of the rules themselves (Position.objective), which have no settlement objective
-        return InvalidContractError(f"the score is the settlement that solve searches (solve(position, 'score')), not "
+        return InvalidContractError("the score is the settlement that solve searches (solve(position, 'score')), not "
                                     f"an objective of the rules (for {named}: "
                                     f"{', '.join(rules.objective_names())})")
     names = ["score", *rules.objective_names()]

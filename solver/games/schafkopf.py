@@ -472,10 +472,10 @@ class Schafkopf(Game):
             plain_trump = sum(1 << c.index for c in PACK if c.suit == contract.suit and c.rank not in "OU")
             require(bool(hand & plain_trump),
                     f"a Solo declarer must hold a plain {contract.suit} card; seat {declarer + 1} holds none "
-                    f"(variant flag solo_requires_plain_trump_card=false lifts this)")
+                    "(variant flag solo_requires_plain_trump_card=false lifts this)")
         if contract.kind == "sie" and whole:
             ou = cls.cards_to_bid(contract)
-            require(hand & ou == ou, f"Sie needs all eight Obers and Unters (the four Obers and the four Unters); "
+            require(hand & ou == ou, "Sie needs all eight Obers and Unters (the four Obers and the four Unters); "
                                      f"seat {declarer + 1} lacks some")
         return SchafkopfRules(cls, deal, contract, declarer, variant, leader=0 if leader is None else leader,
                               flags=flags, partner=partner, runaway_allowed_at_deal=runaway_at_deal)

@@ -331,7 +331,7 @@ def read_claims(rules: Rules, items: Sequence[Announcement], check: Announcement
             raise check.fail(item, "'dagegen' is said by a defender; this seat declares")
         if item.dazu and side != declarers:
             needs = " with a Kontra on the game" if item.bonus == "pagat_ultimo" else ""
-            raise check.fail(item, f"'dazu' is said by a declarer; this seat defends (say "
+            raise check.fail(item, "'dazu' is said by a declarer; this seat defends (say "
                                    f"'{BONUS_LABELS[item.bonus]} dagegen'{needs})")
         if not item.against and side != declarers and item.bonus in AGAINST_BONUSES:
             raise check.fail(item, f"this seat defends: a defender announces {AGAINST_BONUSES[item.bonus]}")
@@ -682,7 +682,7 @@ def choose_announcements(rules: Rules, record: Record | None, announcements: obj
         return parse_announcements(announcements, rules.seats), False
     if isinstance(announcements, (list, tuple)) and all(isinstance(a, Announcement) for a in announcements):
         return list(announcements), False
-    raise StichError(f"announcements are the [Announcements] tag's text ('2: Kontra; 1: Pagat') or a list of "
+    raise StichError("announcements are the [Announcements] tag's text ('2: Kontra; 1: Pagat') or a list of "
                      f"Announcement, not {announcements!r}")
 
 
@@ -984,9 +984,9 @@ class Zwanzigerrufen(Game):
                 raise InvalidContractError(f"forehand holds {PACK[card].name}: she cannot call her own card")
             if whole and contract.card is not None and variant["called_tarock"] == "highest":
                 highest = cls.called_card(deal)
-                require(card == highest, f"forehand calls the highest of T20..T16 she does not hold: "
+                require(card == highest, "forehand calls the highest of T20..T16 she does not hold: "
                                          f"{PACK[highest].name}, not {PACK[card].name} (variant flag "
-                                         f"called_tarock=any allows any)")
+                                         "called_tarock=any allows any)")
             partner = deal.holder(card)
             if state_tags.get("partner") is not None:
                 named = int(state_tags["partner"]) - 1  # type: ignore[arg-type]
@@ -1004,7 +1004,7 @@ class Zwanzigerrufen(Game):
             suit_cards = sum(1 for c in PACK if c.suit != "T" and deal.hands[declarer] >> c.index & 1)
             require(suit_cards >= needed,
                     f"a Suit Solo declarer needs at least {needed} suit cards, seat {declarer + 1} holds {suit_cards} "
-                    f"(variant flag suit_solo_min_suit_cards)")
+                    "(variant flag suit_solo_min_suit_cards)")
         announcer = state_tags.get("pagat_announcer")
         announcer = None if announcer is None else int(announcer) - 1  # type: ignore[arg-type]
         # the contract first: a Suit Solo counts no Pagat, whoever holds it (as read_claims says)

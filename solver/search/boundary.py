@@ -145,7 +145,7 @@ def _replayed_history(state: PlayState, before_trick: tuple[int, ...]) -> PlaySt
                                 ("points", state.points, replay.points), ("tricks", state.tricks, replay.tricks)):
         if got != expected:
             raise InvalidPositionError(f"the state's {name} {'is' if name == 'leader' else 'are'} not what its "
-                                       f"history leads to "
+                                       "history leads to "
                                        f"({_shown(rules, name, got)}; the play so far gives "
                                        f"{_shown(rules, name, expected)})")
     return replay
