@@ -1033,6 +1033,30 @@ def test_the_deal_dialog_says_a_refusal_inside_itself_and_keeps_what_was_typed(d
     assert not driver.execute_script(dialog_open) and driver.execute_script("return S.view.label") == "Schafkopf seed 1"
 
 
+def test_the_deal_dialogs_contract_placeholder_fits_its_field_on_a_phone(driver, server):
+    """At 390 pixels the Contract field said "e.g. Normal (empty: any": its placeholder, for every game, is shown
+    whole, and what an empty field deals is said in the help line under the form."""
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.set_window_size(390, 844)
+        driver.find_element("id", "deal-open").click()
+        for game in ("Zwanzigerrufen", "Schafkopf", "Kratzen"):
+            Select(driver.find_element("id", "deal-game")).select_by_value(game)
+            shown, room = driver.execute_script(
+                "const field = document.getElementById('deal-contract'), style = getComputedStyle(field);"
+                "const pen = document.createElement('canvas').getContext('2d'); pen.font = style.font;"
+                "return [pen.measureText(field.placeholder).width,"
+                " field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)]")
+            assert shown <= room, game
+            assert " · none given: any everyday one" in driver.find_element("id", "deal-help").text, game
+        driver.find_element("id", "deal-cancel").click()
+    finally:
+        driver.set_window_size(1400, 900)
+
+
 def test_the_table_on_a_phone(driver, server):
     """In a phone's 400 pixels the hands around the ellipse cover neither each other nor the trick, and stay within the
     page's sides."""

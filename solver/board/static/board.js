@@ -1178,11 +1178,13 @@ function fillDealForm() {
   const game = S.games.find((g) => g.name === $("deal-game").value) || S.games[0];
   $("deal-seats").replaceChildren(...game.seats.map((n) => el("option", { value: n }, String(n))));
   const flags = S.boardVariant[game.name];  // a deal is bid and played under the board's --variant, as stich deal's
-  $("deal-help").textContent = `Contracts: ${game.contracts}` + (flags ? ` · dealt under --variant ${flags}` : "");
+  // the empty field's meaning is said here, not in its placeholder, which a phone's field cut short ("(empty: any")
+  $("deal-help").textContent = `Contracts: ${game.contracts} · none given: any everyday one`
+    + (flags ? ` · dealt under --variant ${flags}` : "");
   $("deal-declarer-title").textContent = capital(game.declarer_title);  // Kratzen's attacker
   $("deal-pot-field").hidden = !game.has_pot;
   fitDeclarer();
-  $("deal-contract").placeholder = `e.g. ${game.examples[0]} (empty: any everyday one)`;
+  $("deal-contract").placeholder = `e.g. ${game.examples[0]}`;
 }
 
 // The Deal dialog closes only on a deal: a refused contract or seat is said inside it, beside what was typed, the
