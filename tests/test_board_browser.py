@@ -1630,6 +1630,30 @@ def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, serve
     keyed(Keys.ENTER, 10)
 
 
+def test_spaces_pressed_while_the_values_are_searched_each_play_a_best_card(driver, server):
+    """Three spaces pressed at once played one card: the two pressed while the next values were searched did
+    nothing. Each is kept and plays a best card once its position's values are in; a step back drops those kept."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    press = "for (let i = 0; i < arguments[0]; i++) document.body.dispatchEvent(" \
+            "new KeyboardEvent('keydown', { key: arguments[1], bubbles: true }))"
+    driver.execute_script("document.activeElement.blur()")
+    driver.execute_script(press, 3, " ")  # at once: the second and third while the values of cards 1 and 2 are searched
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 3, "three best cards")
+    at_once = driver.execute_script("return S.moves.slice(0, 3)")
+    driver.execute_script("goTo(0)")
+    for card in range(1, 4):  # one space at a time, each after the values are in: the same line
+        wait_for(lambda: settled(driver), f"the values before card {card}")
+        driver.execute_script(press, 1, " ")
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == card, f"card {card}")
+    assert driver.execute_script("return S.moves.slice(0, 3)") == at_once
+    driver.execute_script(press + "; document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft',"
+                          " bubbles: true }))", 2, " ")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 3, "one on, then one back")
+    assert driver.execute_script("return S.bestAhead") == 0
+
+
 def test_click_a_play_list_card_then_space_plays_the_best_card(driver, server):
     """A click on the play list goes to its card and leaves the keys with the play: Space plays a best card and ↓
     does nothing (the focus left on the clicked card made Space go to the card already shown and ↓ jump a trick)."""

@@ -10,6 +10,7 @@ const S = {
   graphDot: null,  // the graph's point the arrow keys chose (its one tab stop)
   boardVariant: {},  // the board's --variant flags, by game (/api/start)
   server: null,  // the token of this start of the server (/api/start): a reload keeps uploads of the same start only
+  bestAhead: 0,  // the presses of space kept while the values were searched, each a best card once they are in
 };
 const $ = (id) => document.getElementById(id);
 
@@ -135,6 +136,7 @@ function openBoard(id, moves = null, cursor = null) {
   S.moves = moves || (option ? JSON.parse(option.dataset.moves) : []);
   S.cursor = cursor === null ? S.moves.length : cursor;
   S.objective = null;
+  S.bestAhead = 0;
   S.curveKey = null;
   if (option) $("records").value = id;
   showError("");
@@ -603,6 +605,7 @@ async function loadValues() {
         if (S.requests.values === mine) {
           S.ready = true;
           if (S.clicked) { S.roundTrip = performance.now() - S.clicked; S.clicked = null; }
+          if (S.bestAhead) { playBestAhead(); return; }
         }
       }
       renderValues();
@@ -1021,6 +1024,7 @@ function settlementText(view, spoken) {
 }
 
 function play(name) {
+  S.bestAhead = 0;  // a card played (or a step) other than by a kept space: the spaces kept are for the line left
   S.clicked = performance.now();  // the click-to-values round trip is kept in S.roundTrip
   if (S.moves[S.cursor] !== name) S.moves = S.moves.slice(0, S.cursor).concat([name]);
   S.cursor += 1;
@@ -1028,8 +1032,22 @@ function play(name) {
 }
 
 function goTo(index) {
+  S.bestAhead = 0;
   S.cursor = Math.max(0, Math.min(index, S.moves.length));
   refresh();
+}
+
+// Space while the values are searched (a player stepping through the line faster than the engine) is kept, not lost:
+// each press kept plays a best card once the values of its position are in.
+function bestKey() {
+  if (S.mode === "dd" && !S.ready && !(S.view && S.view.is_over)) S.bestAhead += 1;
+  else playBest();
+}
+
+function playBestAhead() {
+  const left = S.bestAhead - 1, at = S.cursor;
+  playBest();
+  S.bestAhead = S.cursor === at ? 0 : left;  // none to play (the deal is over): the rest are dropped
 }
 
 function playBest() {
@@ -1293,14 +1311,16 @@ async function start() {
   $("save").addEventListener("click", save);
   $("copy-command").addEventListener("click", copyCommand);
   $("objective").addEventListener("change", (e) => {
-    S.objective = e.target.value; S.values = null;
+    S.objective = e.target.value; S.values = null; S.bestAhead = 0;
     giveKeysBack(e.target);
     renderTable(); renderValues(); markOdds();
     if (S.mode === "dd") loadValues();
     loadCurve();
   });
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
-    radio.addEventListener("change", (e) => { S.mode = e.target.value; giveKeysBack(e.target); refresh(); });
+    radio.addEventListener("change", (e) => {
+      S.mode = e.target.value; S.bestAhead = 0; giveKeysBack(e.target); refresh();
+    });
   }
   const nav = { first: () => goTo(0), undo: () => goTo(S.cursor - 1), redo: () => goTo(S.cursor + 1),
     last: () => goTo(S.moves.length), best: playBest };
@@ -1334,7 +1354,7 @@ async function start() {
     // a focused button or link keeps its own Enter and space (Upload..., |<): space plays the best card elsewhere
     if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a[href]")) return;
     const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
-      End: () => goTo(S.moves.length), " ": playBest };
+      End: () => goTo(S.moves.length), " ": bestKey };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   });
   let begin;
