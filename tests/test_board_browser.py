@@ -1654,6 +1654,31 @@ def test_spaces_pressed_while_the_values_are_searched_each_play_a_best_card(driv
     assert driver.execute_script("return S.bestAhead") == 0
 
 
+def test_a_card_pressed_twice_before_the_next_position_is_played_once(driver, server):
+    """Enter twice on a card, or a double click on it or on ★ best, played it again at the next card, before the
+    table showed that position: the server refused the line ("move 2 (EO): seat 2 does not hold EO") and the page
+    stood on it. The second press is on the last position's table: it plays nothing."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    twice = "for (let i = 0; i < 2; i++) arguments[0].dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter'," \
+            " bubbles: true }))"
+    presses = {"Enter twice": lambda target: driver.execute_script(twice, target),
+               "a double click": lambda target: ActionChains(driver).double_click(target).perform()}
+    for how, press in presses.items():
+        for target in ("#seat-1 .card.legal", "#best"):
+            if how == "Enter twice" and target == "#best":
+                continue  # a button's Enter is its click
+            driver.execute_script("goTo(0)")
+            wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the start")
+            press(driver.find_element("css selector", target))
+            wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, f"{how} on {target}")
+            assert not driver.find_element("id", "error").is_displayed(), (how, target)
+            assert driver.execute_script("return S.view.history.length + S.view.trick.length") == 1, (how, target)
+
+
 def test_click_a_play_list_card_then_space_plays_the_best_card(driver, server):
     """A click on the play list goes to its card and leaves the keys with the play: Space plays a best card and ↓
     does nothing (the focus left on the clicked card made Space go to the card already shown and ↓ jump a trick)."""

@@ -10,7 +10,8 @@ const S = {
   graphDot: null,  // the graph's point the arrow keys chose (its one tab stop)
   boardVariant: {},  // the board's --variant flags, by game (/api/start)
   server: null,  // the token of this start of the server (/api/start): a reload keeps uploads of the same start only
-  bestAhead: 0,  // the presses of space kept while the values were searched, each a best card once they are in
+  bestAhead: 0,
+  shownAt: null,  // the cursor of the table shown (S.view): behind S.cursor while the next position is on its way  // the presses of space kept while the values were searched, each a best card once they are in
 };
 const $ = (id) => document.getElementById(id);
 
@@ -137,6 +138,7 @@ function openBoard(id, moves = null, cursor = null) {
   S.cursor = cursor === null ? S.moves.length : cursor;
   S.objective = null;
   S.bestAhead = 0;
+  S.shownAt = null;
   S.curveKey = null;
   if (option) $("records").value = id;
   showError("");
@@ -962,12 +964,14 @@ async function refresh() {
   if (!S.board) return;
   remember();
   S.ready = false;  // until the values of this very position are in (the browser tests wait on it)
+  const at = S.cursor;
   try {
     S.view = await ask("position", "/api/position", { board: S.board, moves: S.moves.slice(0, S.cursor) });
   } catch (error) {
     if (!aborted(error)) showError(error.message);
     return;
   }
+  S.shownAt = at;
   document.body.dataset.cursor = S.cursor;
   announce();
   S.odds = null;  // the odds of the position before
@@ -1024,6 +1028,9 @@ function settlementText(view, spoken) {
 }
 
 function play(name) {
+  // a card of a table the next position has not replaced yet (a double click, Enter twice on the card played) is
+  // the last position's: played again at the next card it was refused ("seat 2 does not hold EO")
+  if (S.shownAt !== S.cursor) return;
   S.bestAhead = 0;  // a card played (or a step) other than by a kept space: the spaces kept are for the line left
   S.clicked = performance.now();  // the click-to-values round trip is kept in S.roundTrip
   if (S.moves[S.cursor] !== name) S.moves = S.moves.slice(0, S.cursor).concat([name]);
@@ -1051,7 +1058,7 @@ function playBestAhead() {
 }
 
 function playBest() {
-  if (!S.values || !S.values.best || !S.values.best.length) return;
+  if (!S.ready || !S.values || !S.values.best || !S.values.best.length) return;
   const best = S.values.best;
   // the card the recorded line continues with when it is among the best, else the first best card
   play(best.includes(S.moves[S.cursor]) ? S.moves[S.cursor] : best[0]);
