@@ -1679,6 +1679,22 @@ def test_a_card_pressed_twice_before_the_next_position_is_played_once(driver, se
             assert driver.execute_script("return S.view.history.length + S.view.trick.length") == 1, (how, target)
 
 
+def test_a_focused_card_lifted_into_its_seats_label_leaves_the_words_on_top(driver, server):
+    """A card with the focus is lifted, its dashed ring 6 pixels round it: it was drawn over the seat's label, the
+    ring through "defender". The label is drawn over its hand's cards."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 3)  # seat 4 to move, at the table's side
+    driver.execute_script("document.querySelector('.card.legal[tabindex=\"0\"]').focus()")
+    card, label, on_top = driver.execute_script(
+        "const card = document.activeElement, who = card.closest('.seat').querySelector('.who');"
+        "const c = card.getBoundingClientRect(), w = who.getBoundingClientRect();"
+        "const x = (c.left + c.right) / 2, y = (c.top + w.bottom) / 2;"
+        "return [c.top, w.bottom, who.contains(document.elementFromPoint(x, y))]")
+    assert card < label  # lifted into the label: where they overlap, the label's words are seen
+    assert on_top
+
+
 def test_click_a_play_list_card_then_space_plays_the_best_card(driver, server):
     """A click on the play list goes to its card and leaves the keys with the play: Space plays a best card and ↓
     does nothing (the focus left on the clicked card made Space go to the card already shown and ↓ jump a trick)."""
