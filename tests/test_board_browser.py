@@ -1695,6 +1695,21 @@ def test_a_focused_card_lifted_into_its_seats_label_leaves_the_words_on_top(driv
     assert on_top
 
 
+def test_a_steps_error_goes_when_the_next_position_is_shown(driver, server):
+    """A position the server refused stayed said in the page's error bar after the page had gone on to another one,
+    over a table it no longer spoke of: the next position shown takes a step's error away."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    driver.execute_script("S.moves = ['EO', 'EO']; goTo(2)")  # a line the server refuses
+    bar = driver.find_element("id", "error")
+    wait_for(lambda: bar.is_displayed(), "the refusal")
+    assert bar.text == "move 2 (EO): seat 2 does not hold EO: on the table, played by seat 1 (legal: H7)"
+    driver.execute_script("goTo(1)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "card 1")
+    assert not bar.is_displayed() and bar.text == ""
+
+
 def test_click_a_play_list_card_then_space_plays_the_best_card(driver, server):
     """A click on the play list goes to its card and leaves the keys with the play: Space plays a best card and ↓
     does nothing (the focus left on the clicked card made Space go to the card already shown and ↓ jump a trick)."""

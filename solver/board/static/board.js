@@ -11,6 +11,7 @@ const S = {
   boardVariant: {},  // the board's --variant flags, by game (/api/start)
   server: null,  // the token of this start of the server (/api/start): a reload keeps uploads of the same start only
   bestAhead: 0,
+  stepError: false,  // the error shown is a step's (showStepError): the next position shown takes it away
   shownAt: null,  // the cursor of the table shown (S.view): behind S.cursor while the next position is on its way  // the presses of space kept while the values were searched, each a best card once they are in
 };
 const $ = (id) => document.getElementById(id);
@@ -31,6 +32,14 @@ function showError(message) {
   const box = $("error");
   box.textContent = message || "";
   box.hidden = !message;
+  S.stepError = false;
+}
+
+// A step's error (a position, its values) is about that position: the next one shown takes it away, where one stayed
+// over a table that had moved on. What the start or an upload said stays until another board is opened.
+function showStepError(message) {
+  showError(message);
+  S.stepError = Boolean(message);
 }
 
 // "thinking…" is for the eye (aria-hidden, outside the status region), not to be read out at every card: the
@@ -613,7 +622,7 @@ async function loadValues() {
       renderValues();
     }
   } catch (error) {
-    if (!aborted(error)) showError(error.message);
+    if (!aborted(error)) showStepError(error.message);
   } finally {
     if (S.requests.values === mine) busy("values", false);
   }
@@ -968,10 +977,11 @@ async function refresh() {
   try {
     S.view = await ask("position", "/api/position", { board: S.board, moves: S.moves.slice(0, S.cursor) });
   } catch (error) {
-    if (!aborted(error)) showError(error.message);
+    if (!aborted(error)) showStepError(error.message);
     return;
   }
   S.shownAt = at;
+  if (S.stepError) showError("");
   document.body.dataset.cursor = S.cursor;
   announce();
   S.odds = null;  // the odds of the position before
