@@ -1710,6 +1710,17 @@ def test_a_steps_error_goes_when_the_next_position_is_shown(driver, server):
     assert not bar.is_displayed() and bar.text == ""
 
 
+def test_the_graphs_note_before_the_first_card_has_no_empty_part(driver, server):
+    """A record opened at its start (every Kratzen example, a deal dealt on the page) has no card to count: the
+    note under the graph said "from each point; ; dashed"."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "kratzen.tbn board 1", 0)
+    wait_for(lambda: driver.execute_script("return S.curve !== null"), "the graph")
+    assert driver.find_element("id", "curve-note").text == (
+        "tricks of seat 1 under best play from each point; dashed: target made at \u2265 2")
+
+
 def test_click_a_play_list_card_then_space_plays_the_best_card(driver, server):
     """A click on the play list goes to its card and leaves the keys with the play: Space plays a best card and ↓
     does nothing (the focus left on the clicked card made Space go to the card already shown and ↓ jump a trick)."""

@@ -821,22 +821,27 @@ function renderCurve() {
   const mistakes = curve.cards.filter((c) => c.grade !== "ok");
   const turns = Object.keys(changed).map(Number).map((i) => `${i} (${curve.cards[i - 1].card}: ${changed[i]})`);
   const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
-  note.textContent = `${measure} of ${whose} under best play from each point; ` +
-    // the library's count of the cards that lost value in this measure (a bonus lost at no cost counted apart)
-    (curve.lost_line || "") +
-    (mistakes.length ? " (coloured and larger by grade; in the play list ?! an inaccuracy, ? a mistake, ?? a blunder)"
-      : "") +
-    // by the score the rings may be read on the card points' line, not the dashed one (Zwanzigerrufen's 45)
-    (turns.length ? `; ${curve.game} changed hands after card ${turns.join(", ")} (ringed` +
-      (curve.points_winning ? `; the ${curve.points_winning.name}: ${curve.points_winning.value} card points)` : ")")
-      : "") +
-    (winning ? `; dashed: ${wonAt}` : "") +
-    // a lost Tout played on: stich score scores it where it ended, the graph grades the cards after as if it went on
-    (curve.settled_after ? `; the rules end this deal ${curve.settled_after.card ? `after card ${curve.settled_after.card}` +
-      ` (trick ${curve.settled_after.trick})` : "before its first card"}: the cards after that are graded as if it went on`
-      : "") +
-    // card points of a contract whose score does not count them (a Tout, a Sie): the library's words
-    (curve.points_note ? `; ${curve.points_note}` : "");
+  // the note's parts, each said where it has something to say (a line of no cards yet has no count: it said "; ;")
+  const parts = [`${measure} of ${whose} under best play from each point`];
+  // the library's count of the cards that lost value in this measure (a bonus lost at no cost counted apart)
+  if (curve.lost_line) {
+    parts.push(curve.lost_line + (mistakes.length
+      ? " (coloured and larger by grade; in the play list ?! an inaccuracy, ? a mistake, ?? a blunder)" : ""));
+  }
+  // by the score the rings may be read on the card points' line, not the dashed one (Zwanzigerrufen's 45)
+  if (turns.length) {
+    parts.push(`${curve.game} changed hands after card ${turns.join(", ")} (ringed` +
+      (curve.points_winning ? `; the ${curve.points_winning.name}: ${curve.points_winning.value} card points)` : ")"));
+  }
+  if (winning) parts.push(`dashed: ${wonAt}`);
+  // a lost Tout played on: stich score scores it where it ended, the graph grades the cards after as if it went on
+  if (curve.settled_after) {
+    parts.push(`the rules end this deal ${curve.settled_after.card ? `after card ${curve.settled_after.card}` +
+      ` (trick ${curve.settled_after.trick})` : "before its first card"}: the cards after that are graded as if it went on`);
+  }
+  // card points of a contract whose score does not count them (a Tout, a Sie): the library's words
+  if (curve.points_note) parts.push(curve.points_note);
+  note.textContent = parts.join("; ");
 }
 
 // The arrow keys among the graph's points (the one tab stop moves with the focus), Home and End to the first and last;
