@@ -1119,6 +1119,20 @@ def test_bad_moves_are_refused(body, status, words):
     refused(c.post("/api/save", json=body), status, words)
 
 
+@pytest.mark.parametrize("route", ["/api/position", "/api/values", "/api/curve", "/api/odds", "/api/save"])
+def test_a_question_naming_no_board_is_told_so_not_of_a_board_none(route):
+    """A body without "board", or with null there, said "no board None is open on this server": it names none."""
+    c = client(ZR)
+    c.get("/api/start")
+    for body in ({"moves": []}, {"board": None, "moves": []}):
+        answer = c.post(route, json=body)
+        refused(answer, 400, "the request names no board: its \"board\" is the id of an open board, such as 'b1' "
+                "(/api/start lists them)")
+        assert "None" not in answer.json()["error"]
+    refused(c.post(route, json={"board": 1}), 400, "\"board\" is an open board's id, a string such as 'b1', "
+            "not a number (1)")
+
+
 def test_bad_questions_are_refused():
     c = client(ZR)
     board, moves = opened(c)
@@ -2210,7 +2224,8 @@ def test_an_error_quotes_a_long_text_cut_short_with_its_length():
             f"unknown game '{'z' * 60}...' (200 characters) (known games: Zwanzigerrufen, Schafkopf, Kratzen)")
     refused(c.post("/api/deal", json={"game": "Kratzen", "contract": "Trump " + "q" * 500}), 400,
             f"contract 'Trump {'q' * 54}...' (506 characters): ")
-    refused(c.post("/api/position", json={"board": ["x"] * 100_000}), 404, "no board ['x', 'x'")
+    refused(c.post("/api/position", json={"board": ["x"] * 100_000}), 400,
+            "\"board\" is an open board's id, a string such as 'b1', not a list (['x', 'x'")
     assert len(c.post("/api/position", json={"board": ["x"] * 100_000}).content) < 300
 
 

@@ -1033,6 +1033,30 @@ def test_the_deal_dialog_says_a_refusal_inside_itself_and_keeps_what_was_typed(d
     assert not driver.execute_script(dialog_open) and driver.execute_script("return S.view.label") == "Schafkopf seed 1"
 
 
+def test_the_deal_dialogs_contract_placeholder_fits_its_field_on_a_phone(driver, server):
+    """At 390 pixels the Contract field said "e.g. Normal (empty: any": its placeholder, for every game, is shown
+    whole, and what an empty field deals is said in the help line under the form."""
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    try:
+        driver.set_window_size(390, 844)
+        driver.find_element("id", "deal-open").click()
+        for game in ("Zwanzigerrufen", "Schafkopf", "Kratzen"):
+            Select(driver.find_element("id", "deal-game")).select_by_value(game)
+            shown, room = driver.execute_script(
+                "const field = document.getElementById('deal-contract'), style = getComputedStyle(field);"
+                "const pen = document.createElement('canvas').getContext('2d'); pen.font = style.font;"
+                "return [pen.measureText(field.placeholder).width,"
+                " field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)]")
+            assert shown <= room, game
+            assert " · none given: any everyday one" in driver.find_element("id", "deal-help").text, game
+        driver.find_element("id", "deal-cancel").click()
+    finally:
+        driver.set_window_size(1400, 900)
+
+
 def test_the_table_on_a_phone(driver, server):
     """In a phone's 400 pixels the hands around the ellipse cover neither each other nor the trick, and stay within the
     page's sides."""
@@ -1604,6 +1628,97 @@ def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, serve
     assert later.accessible_name.endswith(", not yet played")
     driver.execute_script("arguments[0].focus()", later)  # a screen reader's cursor on card 10
     keyed(Keys.ENTER, 10)
+
+
+def test_spaces_pressed_while_the_values_are_searched_each_play_a_best_card(driver, server):
+    """Three spaces pressed at once played one card: the two pressed while the next values were searched did
+    nothing. Each is kept and plays a best card once its position's values are in; a step back drops those kept."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    press = "for (let i = 0; i < arguments[0]; i++) document.body.dispatchEvent(" \
+            "new KeyboardEvent('keydown', { key: arguments[1], bubbles: true }))"
+    driver.execute_script("document.activeElement.blur()")
+    driver.execute_script(press, 3, " ")  # at once: the second and third while the values of cards 1 and 2 are searched
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 3, "three best cards")
+    at_once = driver.execute_script("return S.moves.slice(0, 3)")
+    driver.execute_script("goTo(0)")
+    for card in range(1, 4):  # one space at a time, each after the values are in: the same line
+        wait_for(lambda: settled(driver), f"the values before card {card}")
+        driver.execute_script(press, 1, " ")
+        wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == card, f"card {card}")
+    assert driver.execute_script("return S.moves.slice(0, 3)") == at_once
+    driver.execute_script(press + "; document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft',"
+                          " bubbles: true }))", 2, " ")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 3, "one on, then one back")
+    assert driver.execute_script("return S.bestAhead") == 0
+
+
+def test_a_card_pressed_twice_before_the_next_position_is_played_once(driver, server):
+    """Enter twice on a card, or a double click on it or on ★ best, played it again at the next card, before the
+    table showed that position: the server refused the line ("move 2 (EO): seat 2 does not hold EO") and the page
+    stood on it. The second press is on the last position's table: it plays nothing."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    twice = "for (let i = 0; i < 2; i++) arguments[0].dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter'," \
+            " bubbles: true }))"
+    presses = {"Enter twice": lambda target: driver.execute_script(twice, target),
+               "a double click": lambda target: ActionChains(driver).double_click(target).perform()}
+    for how, press in presses.items():
+        for target in ("#seat-1 .card.legal", "#best"):
+            if how == "Enter twice" and target == "#best":
+                continue  # a button's Enter is its click
+            driver.execute_script("goTo(0)")
+            wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the start")
+            press(driver.find_element("css selector", target))
+            wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, f"{how} on {target}")
+            assert not driver.find_element("id", "error").is_displayed(), (how, target)
+            assert driver.execute_script("return S.view.history.length + S.view.trick.length") == 1, (how, target)
+
+
+def test_a_focused_card_lifted_into_its_seats_label_leaves_the_words_on_top(driver, server):
+    """A card with the focus is lifted, its dashed ring 6 pixels round it: it was drawn over the seat's label, the
+    ring through "defender". The label is drawn over its hand's cards."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 3)  # seat 4 to move, at the table's side
+    driver.execute_script("document.querySelector('.card.legal[tabindex=\"0\"]').focus()")
+    card, label, on_top = driver.execute_script(
+        "const card = document.activeElement, who = card.closest('.seat').querySelector('.who');"
+        "const c = card.getBoundingClientRect(), w = who.getBoundingClientRect();"
+        "const x = (c.left + c.right) / 2, y = (c.top + w.bottom) / 2;"
+        "return [c.top, w.bottom, who.contains(document.elementFromPoint(x, y))]")
+    assert card < label  # lifted into the label: where they overlap, the label's words are seen
+    assert on_top
+
+
+def test_a_steps_error_goes_when_the_next_position_is_shown(driver, server):
+    """A position the server refused stayed said in the page's error bar after the page had gone on to another one,
+    over a table it no longer spoke of: the next position shown takes a step's error away."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    driver.execute_script("S.moves = ['EO', 'EO']; goTo(2)")  # a line the server refuses
+    bar = driver.find_element("id", "error")
+    wait_for(lambda: bar.is_displayed(), "the refusal")
+    assert bar.text == "move 2 (EO): seat 2 does not hold EO: on the table, played by seat 1 (legal: H7)"
+    driver.execute_script("goTo(1)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "card 1")
+    assert not bar.is_displayed() and bar.text == ""
+
+
+def test_the_graphs_note_before_the_first_card_has_no_empty_part(driver, server):
+    """A record opened at its start (every Kratzen example, a deal dealt on the page) has no card to count: the
+    note under the graph said "from each point; ; dashed"."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "kratzen.tbn board 1", 0)
+    wait_for(lambda: driver.execute_script("return S.curve !== null"), "the graph")
+    assert driver.find_element("id", "curve-note").text == (
+        "tricks of seat 1 under best play from each point; dashed: target made at \u2265 2")
 
 
 def test_click_a_play_list_card_then_space_plays_the_best_card(driver, server):

@@ -63,6 +63,15 @@ MAX_MOVES = 64
 _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 
 
+def json_kind(value: object) -> str:
+    """What kind of JSON value ``value`` was sent as, in words (``a number``), for a message that refuses it."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "a string"
+
+
 class BoardError(StichError):
     """A request the board cannot answer: an unknown board, a bad move list, a bad objective (HTTP 4xx)."""
 
@@ -274,9 +283,17 @@ class Boards:
             self._refused.pop(key, None)
 
     def get(self, board_id: object) -> Board:
-        """The board ``board_id``, now the last to be forgotten: the boards in use stay, the idle ones go first."""
+        """The board ``board_id``, now the last to be forgotten: the boards in use stay, the idle ones go first. A
+        request that names no board, or names it by something other than an id, is told so (400), not that a board
+        ``None`` is not open."""
+        if board_id is None:
+            raise BoardError("the request names no board: its \"board\" is the id of an open board, such as 'b1' "
+                             "(/api/start lists them)")
+        if not isinstance(board_id, str):
+            raise BoardError(f"\"board\" is an open board's id, a string such as 'b1', not {json_kind(board_id)} "
+                             f"({quoted(board_id)})")
         with self._lock:
-            board = self.boards.get(board_id) if isinstance(board_id, str) else None
+            board = self.boards.get(board_id)
             if board is not None:
                 self.boards.move_to_end(board.id)
         if board is None:

@@ -10,6 +10,9 @@ const S = {
   graphDot: null,  // the graph's point the arrow keys chose (its one tab stop)
   boardVariant: {},  // the board's --variant flags, by game (/api/start)
   server: null,  // the token of this start of the server (/api/start): a reload keeps uploads of the same start only
+  bestAhead: 0,
+  stepError: false,  // the error shown is a step's (showStepError): the next position shown takes it away
+  shownAt: null,  // the cursor of the table shown (S.view): behind S.cursor while the next position is on its way  // the presses of space kept while the values were searched, each a best card once they are in
 };
 const $ = (id) => document.getElementById(id);
 
@@ -29,6 +32,14 @@ function showError(message) {
   const box = $("error");
   box.textContent = message || "";
   box.hidden = !message;
+  S.stepError = false;
+}
+
+// A step's error (a position, its values) is about that position: the next one shown takes it away, where one stayed
+// over a table that had moved on. What the start or an upload said stays until another board is opened.
+function showStepError(message) {
+  showError(message);
+  S.stepError = Boolean(message);
 }
 
 // "thinking…" is for the eye (aria-hidden, outside the status region), not to be read out at every card: the
@@ -135,6 +146,8 @@ function openBoard(id, moves = null, cursor = null) {
   S.moves = moves || (option ? JSON.parse(option.dataset.moves) : []);
   S.cursor = cursor === null ? S.moves.length : cursor;
   S.objective = null;
+  S.bestAhead = 0;
+  S.shownAt = null;
   S.curveKey = null;
   if (option) $("records").value = id;
   showError("");
@@ -603,12 +616,13 @@ async function loadValues() {
         if (S.requests.values === mine) {
           S.ready = true;
           if (S.clicked) { S.roundTrip = performance.now() - S.clicked; S.clicked = null; }
+          if (S.bestAhead) { playBestAhead(); return; }
         }
       }
       renderValues();
     }
   } catch (error) {
-    if (!aborted(error)) showError(error.message);
+    if (!aborted(error)) showStepError(error.message);
   } finally {
     if (S.requests.values === mine) busy("values", false);
   }
@@ -807,22 +821,27 @@ function renderCurve() {
   const mistakes = curve.cards.filter((c) => c.grade !== "ok");
   const turns = Object.keys(changed).map(Number).map((i) => `${i} (${curve.cards[i - 1].card}: ${changed[i]})`);
   const measure = scored ? `score (${S.view.score_unit})` : UNITS[curve.measure] ?? curve.measure;
-  note.textContent = `${measure} of ${whose} under best play from each point; ` +
-    // the library's count of the cards that lost value in this measure (a bonus lost at no cost counted apart)
-    (curve.lost_line || "") +
-    (mistakes.length ? " (coloured and larger by grade; in the play list ?! an inaccuracy, ? a mistake, ?? a blunder)"
-      : "") +
-    // by the score the rings may be read on the card points' line, not the dashed one (Zwanzigerrufen's 45)
-    (turns.length ? `; ${curve.game} changed hands after card ${turns.join(", ")} (ringed` +
-      (curve.points_winning ? `; the ${curve.points_winning.name}: ${curve.points_winning.value} card points)` : ")")
-      : "") +
-    (winning ? `; dashed: ${wonAt}` : "") +
-    // a lost Tout played on: stich score scores it where it ended, the graph grades the cards after as if it went on
-    (curve.settled_after ? `; the rules end this deal ${curve.settled_after.card ? `after card ${curve.settled_after.card}` +
-      ` (trick ${curve.settled_after.trick})` : "before its first card"}: the cards after that are graded as if it went on`
-      : "") +
-    // card points of a contract whose score does not count them (a Tout, a Sie): the library's words
-    (curve.points_note ? `; ${curve.points_note}` : "");
+  // the note's parts, each said where it has something to say (a line of no cards yet has no count: it said "; ;")
+  const parts = [`${measure} of ${whose} under best play from each point`];
+  // the library's count of the cards that lost value in this measure (a bonus lost at no cost counted apart)
+  if (curve.lost_line) {
+    parts.push(curve.lost_line + (mistakes.length
+      ? " (coloured and larger by grade; in the play list ?! an inaccuracy, ? a mistake, ?? a blunder)" : ""));
+  }
+  // by the score the rings may be read on the card points' line, not the dashed one (Zwanzigerrufen's 45)
+  if (turns.length) {
+    parts.push(`${curve.game} changed hands after card ${turns.join(", ")} (ringed` +
+      (curve.points_winning ? `; the ${curve.points_winning.name}: ${curve.points_winning.value} card points)` : ")"));
+  }
+  if (winning) parts.push(`dashed: ${wonAt}`);
+  // a lost Tout played on: stich score scores it where it ended, the graph grades the cards after as if it went on
+  if (curve.settled_after) {
+    parts.push(`the rules end this deal ${curve.settled_after.card ? `after card ${curve.settled_after.card}` +
+      ` (trick ${curve.settled_after.trick})` : "before its first card"}: the cards after that are graded as if it went on`);
+  }
+  // card points of a contract whose score does not count them (a Tout, a Sie): the library's words
+  if (curve.points_note) parts.push(curve.points_note);
+  note.textContent = parts.join("; ");
 }
 
 // The arrow keys among the graph's points (the one tab stop moves with the focus), Home and End to the first and last;
@@ -959,12 +978,15 @@ async function refresh() {
   if (!S.board) return;
   remember();
   S.ready = false;  // until the values of this very position are in (the browser tests wait on it)
+  const at = S.cursor;
   try {
     S.view = await ask("position", "/api/position", { board: S.board, moves: S.moves.slice(0, S.cursor) });
   } catch (error) {
-    if (!aborted(error)) showError(error.message);
+    if (!aborted(error)) showStepError(error.message);
     return;
   }
+  S.shownAt = at;
+  if (S.stepError) showError("");
   document.body.dataset.cursor = S.cursor;
   announce();
   S.odds = null;  // the odds of the position before
@@ -1021,6 +1043,10 @@ function settlementText(view, spoken) {
 }
 
 function play(name) {
+  // a card of a table the next position has not replaced yet (a double click, Enter twice on the card played) is
+  // the last position's: played again at the next card it was refused ("seat 2 does not hold EO")
+  if (S.shownAt !== S.cursor) return;
+  S.bestAhead = 0;  // a card played (or a step) other than by a kept space: the spaces kept are for the line left
   S.clicked = performance.now();  // the click-to-values round trip is kept in S.roundTrip
   if (S.moves[S.cursor] !== name) S.moves = S.moves.slice(0, S.cursor).concat([name]);
   S.cursor += 1;
@@ -1028,12 +1054,26 @@ function play(name) {
 }
 
 function goTo(index) {
+  S.bestAhead = 0;
   S.cursor = Math.max(0, Math.min(index, S.moves.length));
   refresh();
 }
 
+// Space while the values are searched (a player stepping through the line faster than the engine) is kept, not lost:
+// each press kept plays a best card once the values of its position are in.
+function bestKey() {
+  if (S.mode === "dd" && !S.ready && !(S.view && S.view.is_over)) S.bestAhead += 1;
+  else playBest();
+}
+
+function playBestAhead() {
+  const left = S.bestAhead - 1, at = S.cursor;
+  playBest();
+  S.bestAhead = S.cursor === at ? 0 : left;  // none to play (the deal is over): the rest are dropped
+}
+
 function playBest() {
-  if (!S.values || !S.values.best || !S.values.best.length) return;
+  if (!S.ready || !S.values || !S.values.best || !S.values.best.length) return;
   const best = S.values.best;
   // the card the recorded line continues with when it is among the best, else the first best card
   play(best.includes(S.moves[S.cursor]) ? S.moves[S.cursor] : best[0]);
@@ -1178,11 +1218,13 @@ function fillDealForm() {
   const game = S.games.find((g) => g.name === $("deal-game").value) || S.games[0];
   $("deal-seats").replaceChildren(...game.seats.map((n) => el("option", { value: n }, String(n))));
   const flags = S.boardVariant[game.name];  // a deal is bid and played under the board's --variant, as stich deal's
-  $("deal-help").textContent = `Contracts: ${game.contracts}` + (flags ? ` · dealt under --variant ${flags}` : "");
+  // the empty field's meaning is said here, not in its placeholder, which a phone's field cut short ("(empty: any")
+  $("deal-help").textContent = `Contracts: ${game.contracts} · none given: any everyday one`
+    + (flags ? ` · dealt under --variant ${flags}` : "");
   $("deal-declarer-title").textContent = capital(game.declarer_title);  // Kratzen's attacker
   $("deal-pot-field").hidden = !game.has_pot;
   fitDeclarer();
-  $("deal-contract").placeholder = `e.g. ${game.examples[0]} (empty: any everyday one)`;
+  $("deal-contract").placeholder = `e.g. ${game.examples[0]}`;
 }
 
 // The Deal dialog closes only on a deal: a refused contract or seat is said inside it, beside what was typed, the
@@ -1291,14 +1333,16 @@ async function start() {
   $("save").addEventListener("click", save);
   $("copy-command").addEventListener("click", copyCommand);
   $("objective").addEventListener("change", (e) => {
-    S.objective = e.target.value; S.values = null;
+    S.objective = e.target.value; S.values = null; S.bestAhead = 0;
     giveKeysBack(e.target);
     renderTable(); renderValues(); markOdds();
     if (S.mode === "dd") loadValues();
     loadCurve();
   });
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
-    radio.addEventListener("change", (e) => { S.mode = e.target.value; giveKeysBack(e.target); refresh(); });
+    radio.addEventListener("change", (e) => {
+      S.mode = e.target.value; S.bestAhead = 0; giveKeysBack(e.target); refresh();
+    });
   }
   const nav = { first: () => goTo(0), undo: () => goTo(S.cursor - 1), redo: () => goTo(S.cursor + 1),
     last: () => goTo(S.moves.length), best: playBest };
@@ -1332,7 +1376,7 @@ async function start() {
     // a focused button or link keeps its own Enter and space (Upload..., |<): space plays the best card elsewhere
     if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a[href]")) return;
     const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
-      End: () => goTo(S.moves.length), " ": playBest };
+      End: () => goTo(S.moves.length), " ": bestKey };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   });
   let begin;
