@@ -393,10 +393,10 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     report = match_report(result, count)
     # a checkpoint resumed after an upgrade: never unsaid; what to do about it is said on stderr alone
     mixed = f"{report.mixed} (a checkpoint resumed after an upgrade)" if report.mixed is not None else None
+    if report.pot_note is not None:  # a message about the run, not a result: on stderr, which --json keeps clean too
+        message(f"stich: match: {report.pot_note.removeprefix('note: ')}")
     if stream is not None:
         stream.close(result, timing)
-        if report.pot_note is not None:  # the text report's note, which the document has no place for
-            message(f"stich: match: {report.pot_note.removeprefix('note: ')}")
         if mixed is not None:
             message(f"stich: match: {mixed}{ONE_BUILD}")
         return
@@ -406,8 +406,6 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
         console.print(report.setup, highlight=False)  # one line piped, for grep; wrapped on a terminal
     if report.card_samples_line is not None:
         console.print(report.card_samples_line)
-    if report.pot_note is not None:
-        console.print(report.pot_note)
     if report.table is not None:
         title, columns, rows = report.table
         table = Table(title=title, title_justify="left", title_style="bold")  # as every command heads its tables

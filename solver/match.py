@@ -344,7 +344,8 @@ class MatchResult:
                 f"{': ' + means if means else ''}>")
 
     def __str__(self) -> str:
-        """The report for people (``print(result)``), as ``stich match`` prints it (:func:`match_report`)."""
+        """The report for people (``print(result)``), as ``stich match`` prints it (:func:`match_report`), with the
+        pot-0 note among its lines, which the command says on stderr."""
         report = match_report(self)
         lines = [report.heading, report.setup, report.card_samples_line, report.pot_note]
         if report.table is not None:

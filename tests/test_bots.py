@@ -1163,8 +1163,8 @@ def test_the_cli_match_says_on_stderr_and_in_its_report_that_a_resume_mixed_buil
 
 
 def test_a_kratzen_match_without_a_pot_says_its_settlements_say_nothing_in_text_and_json():
-    """The text report notes a pot of 0 under its heading, as solve's does; ``--json``, whose document has no notes,
-    said it nowhere: there it is said on stderr, and stdout is the document alone."""
+    """A pot of 0 is said on stderr, the messages' stream, in text and ``--json`` alike (the text report noted it on
+    stdout, among the results; the document has no notes): stdout is the report alone."""
     import json
 
     from test_cli import run
@@ -1172,7 +1172,7 @@ def test_a_kratzen_match_without_a_pot_says_its_settlements_say_nothing_in_text_
     args = ("match", "--game", "kratzen", "--bots", "random,random,random", "-n", "2", "-j", "1")
     note = "pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot CHIPS)"
     text = run(*args)
-    assert f"\nnote: {note}\n" in text.stdout and text.stderr == ""
+    assert note not in text.stdout and text.stderr == f"stich: match: {note}\n"
     document = run(*args, "--json")
     assert document.stderr == f"stich: match: {note}\n"
     assert json.loads(document.stdout)["pot"] is None
