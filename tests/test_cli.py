@@ -1419,8 +1419,8 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     assert [line["line"] for line in kept["lines"]] == ["Schafkopf Rufer: points + every opening card"]
     assert kept["partial"] == {"lines": 3, "interrupted_during": "Schafkopf Solo H: points + every opening card"}
     compared = run("bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "1", "--compare", saved).stdout
-    assert ("1 thread a question; partial: 1 of 3 lines (interrupted during 'Schafkopf Solo H: points + every "
-            "opening card')") in compared
+    assert ("1 thread a question; partial: 1 of 3 lines (stopped by the interrupt during 'Schafkopf Solo H: points "
+            "+ every opening card')") in compared
     assert "- Schafkopf Solo H: points + every opening card: the saved run has no such line" in compared
     said = run("bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "1", "--compare", saved,
                "--json").stderr
@@ -1506,8 +1506,8 @@ def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_ou
     assert beside.read_text() == kept
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists() and "partial" not in json.loads(baseline.read_text())
-    assert (f"stich: bench: {beside}: removed: the lines an interrupted run finished, each measured again by this "
-            "run") in " ".join(result.stderr.split())
+    assert (f"stich: bench: {beside}: removed: the lines a run stopped by the interrupt finished, each measured again "
+            "by this run") in " ".join(result.stderr.split())
 
 
 def test_bench_completed_leaves_a_run_partial_json_that_is_no_partial_run_alone(second_line_interrupted, tmp_path):
