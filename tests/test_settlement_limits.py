@@ -54,7 +54,7 @@ def _light() -> solver.Position:
 # --- the library ----------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("limit", [dict(time_limit=1e-6), dict(time_limit=0), dict(stop="set")])
+@pytest.mark.parametrize("limit", [dict(time_limit=1e-6), dict(time_limit=1e-9), dict(stop="set")])
 def test_a_tiny_limit_or_a_set_stop_stops_the_settlement_of_a_whole_deal(limit) -> None:
     if limit.get("stop") == "set":
         limit["stop"] = threading.Event()
@@ -168,7 +168,9 @@ def test_a_stop_event_set_by_another_thread_stops_the_settlement() -> None:
 
 
 @pytest.mark.parametrize("arguments, error, message", [
-    (dict(time_limit=-1), solver.InvalidPositionError, "time_limit must be a number of seconds, at least 0"),
+    (dict(time_limit=-1), solver.InvalidPositionError, "time_limit must be a number of seconds above 0"),
+    (dict(time_limit=0), solver.InvalidPositionError, "time_limit=0 is refused: for no limit pass None"),
+    (dict(time_limit=-0.0), solver.InvalidPositionError, "time_limit=0 is refused: for no limit pass None"),
     (dict(time_limit="1"), solver.InvalidPositionError, "time_limit must be a number of seconds"),
     (dict(time_limit=True), solver.InvalidPositionError, "time_limit must be a number of seconds"),
     (dict(time_limit=float("nan")), solver.InvalidPositionError, "time_limit must be a number of seconds"),
