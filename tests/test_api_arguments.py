@@ -998,6 +998,7 @@ def test_every_time_limit_refuses_0_which_the_command_line_reads_as_no_limit(val
     StichError, a ValueError, that says None is no limit, before anything is solved or written."""
     from solver.advice import card_advice, contract_advice
     from solver.analysis import targets_together
+    from solver.board.app import create_app
     from solver.bots import SamplingBot, make_bot
     from solver.match import play_match
     from solver.postmortem import analyse_play
@@ -1026,6 +1027,7 @@ def test_every_time_limit_refuses_0_which_the_command_line_reads_as_no_limit(val
         "make_bot": lambda limit: make_bot("sampling", time_limit=limit),
         "play_match": lambda limit: play_match("kratzen", [make_bot("random")] * 3, boards=1, time_limit=limit),
         "EngineSolver.stopping": lambda limit: EngineSolver(1).stopping(time_limit=limit).__enter__(),
+        "create_app": lambda limit: create_app(time_limit=limit),
     }
     assert issubclass(StichError, ValueError)
     for name, call in calls.items():
