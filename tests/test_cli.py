@@ -717,10 +717,13 @@ def test_a_pagat_announced_by_a_seat_without_it_is_refused_by_every_command(tmp_
 
 
 def test_an_objective_that_does_not_apply(tmp_path):
+    """An objective the record's contract or game has not is ``--objective``'s error for that record (it was pointed
+    at the record's ``[Contract]`` tag, ``schafkopf.tbn:15:12:``, which is not wrong)."""
     result = run("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "tout", code=1)
-    assert "schafkopf.tbn:15:12: objective 'tout' does not apply to Schafkopf Rufer G" in result.stderr
+    assert result.stderr.startswith("stich: --objective: objective 'tout' does not apply to Schafkopf Rufer G")
+    assert result.stderr.endswith(f"(the record at {EXAMPLES / 'schafkopf.tbn'}:10, board 1, not answered)\n")
     result = run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "valat", code=1)  # not a Kratzen objective
-    assert "kratzen.tbn:15:" in result.stderr
+    assert result.stderr.startswith("stich: --objective: ") and "kratzen.tbn:15:" not in result.stderr
     assert "objective 'valat' belongs to Zwanzigerrufen, not to Kratzen (for Kratzen Trump" in result.stderr
     # the names it lists are all those solve takes: the score too (Kratzen's list read as a lone 'tricks')
     assert "(for Kratzen Trump S choose from: tricks; solve and tree also take 'score')" in result.stderr
@@ -861,10 +864,10 @@ def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
         assert said.startswith("stich: --seat: ") and "takes no seat" in said, objective
         assert said.endswith(f"(the record at {EXAMPLES / 'valat.tbn'}:13, board 1, not answered)"), said
         assert not (tmp_path / "t.json").exists()
-    # a contract's objective the record has not is still the record's error, pointed at it
+    # a contract's objective the record has not is --objective's error for the record, not pointed at its tag
     result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--seat", "3", "--out", tmp_path / "t.json",
                  "-o", "schneider", code=1)
-    assert re.search(r"valat\.tbn:\d+:\d+: objective 'schneider' belongs to Schafkopf", result.stderr)
+    assert result.stderr.startswith("stich: --objective: objective 'schneider' belongs to Schafkopf")
 
 
 def test_a_tree_seat_the_deal_has_not_is_said_as_the_options_error(tmp_path):
@@ -1990,8 +1993,9 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
     assert "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen (for Kratzen Trump " \
         "H choose from: score, tricks)" in refused.stderr
     other = run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "tricks", code=1)
-    assert other.stderr == ("stich: examples/schafkopf.tbn:107:12: objective 'tricks' belongs to Kratzen, not to "
-                            "Schafkopf (for Schafkopf Rufer G choose from: score, points)\n"
+    assert other.stderr == ("stich: --objective: objective 'tricks' belongs to Kratzen, not to Schafkopf (for "
+                            "Schafkopf Rufer G choose from: score, points) (the record at examples/schafkopf.tbn:103, "
+                            "board 7, not answered)\n"
                             ).replace("examples/schafkopf.tbn", str(EXAMPLES / "schafkopf.tbn"))
     # the contract as the rule book names it, as the reports do (not 'for Schafkopf WenzTout', 'Kratzen Trump S
     # SevenMuss'), in postmortem's words and solve's alike
