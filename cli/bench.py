@@ -180,18 +180,19 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     except FileNotFoundError:
         return
     except OSError as error:  # the run is saved whole: this is only said
-        message(f"{command}: {beside}: the finished lines of an interrupted run, out of date now, could not be "
-                f"removed ({error.strerror})")
+        message(f"{command}: {beside}: the finished lines of a run stopped by the interrupt, out of date now, could "
+                f"not be removed ({error.strerror})")
         return
-    message(f"{command}: {beside}: removed: the lines an interrupted run finished, each measured again by this run")
+    message(f"{command}: {beside}: removed: the lines a run stopped by the interrupt finished, each measured again "
+            "by this run")
 
 
 def partial_text(run: Document) -> str:
-    """``partial: 1 of 3 lines (interrupted during '...')`` for a saved run stopped by Ctrl-C, else ''."""
+    """``partial: 1 of 3 lines (stopped by the interrupt during '...')`` for a saved run stopped by Ctrl-C, else ''."""
     partial = run.get("partial")
     if not isinstance(partial, dict):
         return ""
-    return (f"partial: {len(run['lines'])} of {partial.get('lines')} lines (interrupted during "
+    return (f"partial: {len(run['lines'])} of {partial.get('lines')} lines (stopped by the interrupt during "
             f"{partial.get('interrupted_during')!r})")
 
 

@@ -21,9 +21,9 @@ from solver.scoring import MAX_POT
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
                      warnings_said)
 from .startup import mark_stop_said
-from .options import (DEFAULT_SEED, SCORE_OR_MEASURE, check_game_options, checked_seed, finite_seconds, game_option,
-                      given, parse_variant_options, score_or_measure_names, time_limit_help, time_limit_option,
-                      workers_option, workers_within_cores)
+from .options import (DEFAULT_SEED, SCORE_OR_MEASURE, check_game_options, checked_seed, game_option, given,
+                      parse_variant_options, score_or_measure_names, seconds_or_no_limit, time_limit_help,
+                      time_limit_option, workers_option, workers_within_cores)
 from .records import compact_json
 from .render import plural, progress_on_stderr, stdout_console, table_cell
 
@@ -106,14 +106,13 @@ def match(
                                             "; the match is the same on any number, without --card-time",
                                             one="in this process, each bot's searches on every core"),
     time_limit: Optional[float] = typer.Option(None, "--card-time", metavar="SECONDS",
-                                               callback=finite_seconds, help=time_limit_help(
+                                               callback=seconds_or_no_limit, help=time_limit_help(
                                                    "each sampling bot's choice of a card", "(its deadline) the bot "
                                                    "stops sampling, but its first sample always finishes, so a card "
                                                    "takes at least one sample's search (may be longer); --json: "
-                                                   "each deal's samples says how many each card took. Default: "
-                                                   "none, every sample is solved; 0: a deadline already past, one "
-                                                   "sample a card (a budget, not --time-limit's no limit)",
-                                                   no_limit=None)),
+                                                   "each deal's samples says how many each card took",
+                                                   no_limit="Without it, or 0: no deadline, every sample is solved "
+                                                   "(one sample a card: the bot sampling:1).")),
     match_time: Optional[float] = time_limit_option("the whole match", "the boards in play are played to the end "
                                                     "(stderr says how far past) and the deals played so far "
                                                     "reported, said as such (exit 0)", reference_refuses=False),
@@ -393,10 +392,10 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
     report = match_report(result, count)
     # a checkpoint resumed after an upgrade: never unsaid; what to do about it is said on stderr alone
     mixed = f"{report.mixed} (a checkpoint resumed after an upgrade)" if report.mixed is not None else None
+    if report.pot_note is not None:  # a message about the run, not a result: on stderr, which --json keeps clean too
+        message(f"stich: match: {report.pot_note.removeprefix('note: ')}")
     if stream is not None:
         stream.close(result, timing)
-        if report.pot_note is not None:  # the text report's note, which the document has no place for
-            message(f"stich: match: {report.pot_note.removeprefix('note: ')}")
         if mixed is not None:
             message(f"stich: match: {mixed}{ONE_BUILD}")
         return
@@ -406,8 +405,6 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
         console.print(report.setup, highlight=False)  # one line piped, for grep; wrapped on a terminal
     if report.card_samples_line is not None:
         console.print(report.card_samples_line)
-    if report.pot_note is not None:
-        console.print(report.pot_note)
     if report.table is not None:
         title, columns, rows = report.table
         table = Table(title=title, title_justify="left", title_style="bold")  # as every command heads its tables

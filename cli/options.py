@@ -218,11 +218,6 @@ def seconds_refusing(value: float | None, hint: str = "") -> float | None:
     return value
 
 
-def finite_seconds(value: float | None) -> float | None:
-    """A seconds option's callback (one parameter, as Typer calls it): :func:`seconds_refusing`."""
-    return seconds_refusing(value)
-
-
 def seconds_or_no_limit(value: float | None) -> float | None:
     """A ``--time-limit`` option's callback where the reference solver takes a limit too (``analyse`` and ``match``
     look at it between samples and boards; ``bench`` and ``board`` make engines of their own): a finite number of
@@ -253,9 +248,8 @@ def checked_time_limit(value: float | None) -> float | None:
     return value
 
 
-#: What ``--time-limit 0`` means in every command, said in each one's help: no limit, as ``timeout 0`` has none (the
-#: library's ``time_limit=0``, a deadline already past, would stop every search at once; ``match --card-time 0`` is
-#: that deadline, a bot's budget a card, not a limit on a run).
+#: What ``--time-limit 0`` (and ``match --card-time 0``) means in every command, said in each one's help: no limit,
+#: as ``timeout 0`` has none; the library takes None for it and refuses ``time_limit=0``, which would read either way.
 NO_LIMIT = "0: no limit"
 
 
@@ -266,7 +260,7 @@ WITHOUT_IT_NO_LIMIT = f"Without it, or {NO_LIMIT}."
 def time_limit_help(bounds: str, past: str, no_limit: str | None) -> str:
     """Every ``--time-limit``'s help (and ``match --card-time``'s) in one pattern: what the limit ``bounds`` (a
     record's searches, one question, the whole match) and what happens ``past`` it, so that its unit is never left to
-    guess; then ``no_limit``, how to have none (``--card-time`` says its own 0 in ``past`` and gives None), and the
+    guess; then ``no_limit``, how to have none (``--card-time``: no deadline), and the
     range (:data:`LIMIT_RANGE`, which the option's type does not show: :func:`seconds_refusing` checks it)."""
     return (f"Time limit, in seconds, of {bounds}: past it {past}." + (f" {no_limit}" if no_limit else "")
             + f" From {LIMIT_RANGE}.")

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 import typer
 
 from solver.analysis import solve_report
+from solver.errors import InvalidContractError
 
+from .errors import OptionRefused
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, OBJECTIVES, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
 from .records import run_over_records
-from .render import render_solve
+from .render import Document, render_solve
 from .whatif import FROM_START, PLAY
 
 
@@ -41,5 +43,18 @@ def solve(
     run_over_records(file, variant=flags, board=board, record=record, play=play, from_start=from_start,
                      diagram="position", as_json=as_json, render=render_solve, time_limit=time_limit, pot=pot,
                      command="solve", all_messages=all_messages,
-                     document=lambda position: solve_report(position, objective, cards, line, engine=engine,
-                                                            time_limit=time_limit))
+                     document=lambda position: objectives_refused_as_the_flag(
+                         objective, lambda: solve_report(position, objective, cards, line, engine=engine,
+                                                         time_limit=time_limit)))
+
+
+def objectives_refused_as_the_flag(objective: list[str] | None, answer: Callable[[], Document]) -> Document:
+    """``answer()``, with an ``--objective`` the record's game or contract has not (``-o tout`` on a Kratzen record)
+    said as that flag's error for the record (:class:`~cli.errors.OptionRefused`), not pointed at its
+    ``[Contract]`` tag, which is not wrong; without ``--objective`` the default ones fit every record."""
+    try:
+        return answer()
+    except InvalidContractError as error:
+        if objective is None:
+            raise
+        raise OptionRefused("--objective", str(error)) from None

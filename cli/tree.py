@@ -13,8 +13,8 @@ from typing import List, Optional
 
 import typer
 
-from solver.errors import (CommandVariantError, InvalidSeatError, ParseError, SearchStopped, StichError, shown_name,
-                           source_name)
+from solver.errors import (CommandVariantError, InvalidContractError, InvalidSeatError, ParseError, SearchStopped,
+                           StichError, shown_name, source_name)
 from solver.formats.tbn import Record, iter_records, no_records_said
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
@@ -227,7 +227,12 @@ def tree(
             seat_refused = OptionRefused("--seat", str(error)).said(position)
             failed_line(record, seat_refused)
             raise StichError(seat_refused) from None
-        except StichError as error:  # an objective the record's contract has not: pointed at the record
+        except InvalidContractError as error:  # an objective the record's contract has not: --objective refused
+            refusal = OptionRefused("--objective", str(error)).said(position) if objective is not None \
+                else str(located(error, position))  # no --objective: the record's contract is what is wrong
+            failed_line(record, refusal)
+            raise StichError(refusal) from None
+        except StichError as error:  # the record's deal or contract, which the search refused: pointed at the record
             pointed = located(error, position)
             failed_line(record, str(pointed))
             raise pointed from None

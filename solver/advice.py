@@ -1081,7 +1081,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     too (:class:`~solver.checkpoint.Journal`). ``notices()`` are worked out and warned once the journal has accepted
     the checkpoint and it has room for the samples left (:func:`~solver.sampling.run_spans`)."""
     check_run(samples, checkpoint)
-    check_time_limit(time_limit, StichError)  # 0 as everywhere: the first at_least samples, then stopped
+    check_time_limit(time_limit, StichError)  # past it: the first at_least samples, then stopped
     count = min(local_workers(workers), samples)
     total = AdviceSums()
     deadline = None if time_limit is None else time.monotonic() + time_limit

@@ -40,7 +40,7 @@ from .limits import DEFAULT_SAMPLES, MAX_SAMPLES, PLAYS_FOR
 from .position import Position, check_position
 from .sampling import SHARE_SCALE, Setup, draw_sample, has_share, position_setup
 from .score_objective import solve_score
-from .search.boundary import check_time_limit
+from .search.boundary import TimeLeft, check_time_limit
 from .search.engine import EngineSolver
 from .settlement import settlement_unsupported
 from .state import PlayState
@@ -224,11 +224,11 @@ class SamplingBot(_PointsEngine):
             raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
         if not is_whole_number(seed):
             raise StichError(f"the seed is a whole number, not {seed!r}")
-        check_time_limit(time_limit, StichError)  # 0 as everywhere: one sample, then the deadline has passed
+        check_time_limit(time_limit, StichError)  # as everywhere: None or seconds above 0
         self.samples = samples
         self.seed = seed
         self.workers = local_workers(workers)  # a bad count fails here, more than the cores is cut (said once)
-        self.time_limit = time_limit  # -0.0 (``--card-time -0``) is 0, as a match reads it (solver.match.card_time)
+        self.time_limit = time_limit
         self._engine = engine
         # named as make_bot names it, so that a match tells SamplingBot(samples=10) from SamplingBot(samples=100)
         self.name = sampling_name(samples) if name is None else name
@@ -274,7 +274,7 @@ class SamplingBot(_PointsEngine):
             rules, sample = draw_sample(setup, k)
             try:  # the first sample is always solved, the others stop at the deadline
                 with nullcontext() if not k or deadline is None else \
-                        self.engine.stopping(max(0.0, deadline - time.monotonic())):
+                        self.engine.stopping(TimeLeft(max(0.0, deadline - time.monotonic()), self.time_limit)):
                     objective, values = card_values(Position(rules.game, rules, sample), self.plays_for, self.engine)
             except SearchStopped:
                 break

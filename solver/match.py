@@ -344,7 +344,8 @@ class MatchResult:
                 f"{': ' + means if means else ''}>")
 
     def __str__(self) -> str:
-        """The report for people (``print(result)``), as ``stich match`` prints it (:func:`match_report`)."""
+        """The report for people (``print(result)``), as ``stich match`` prints it (:func:`match_report`), with the
+        pot-0 note among its lines, which the command says on stderr."""
         report = match_report(self)
         lines = [report.heading, report.setup, report.card_samples_line, report.pot_note]
         if report.table is not None:
@@ -864,9 +865,9 @@ def _kind(bot: Bot) -> str:
 
 
 def card_time(bot: Bot) -> Any:
-    """A bot's deadline a card, its ``time_limit`` (None where it has none), with -0.0 (``--card-time -0``, or a bot
-    of one's own's) as 0.0: the one place a match reads it, so that its report says ``0 s``, not ``-0 s``, its JSON
-    ``0.0`` and a checkpoint's identity is that of a deadline of 0."""
+    """A bot's deadline a card, its ``time_limit`` (None where it has none), with -0.0 (a bot of one's own's, whose
+    ``time_limit`` nothing checks) as 0.0: the one place a match reads it, so that its report says ``0 s``, not
+    ``-0 s``, its JSON ``0.0`` and a checkpoint's identity is that of a deadline of 0."""
     limit = getattr(bot, "time_limit", None)
     return limit + 0.0 if isinstance(limit, float) else limit
 

@@ -62,7 +62,7 @@ from .errors import StichError, StichWarning, is_whole_number
 from .interrupts import STOP_SIGNALS, restore_signals
 from .limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                      MIN_WORKER_MEMORY_MB)
-from .search.boundary import check_stop
+from .search.boundary import TimeLeft, check_stop
 from .search.engine import CORES, EngineSolver, default_threads, set_default_threads, table_megabytes, usable_cores
 
 if TYPE_CHECKING:
@@ -766,7 +766,7 @@ class ChunkLimits:
         stop = self._stop()
         if k < self.at_least or (self.deadline is None and stop is None):
             return nullcontext()
-        left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        left = None if self.deadline is None else TimeLeft(max(0.0, self.deadline - time.monotonic()))
         return worker_settlement_engine().stopping(left, stop)
 
 

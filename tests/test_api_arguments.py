@@ -783,8 +783,8 @@ def test_check_bonuses_takes_a_time_limit_and_a_stop_event_as_check_report_does(
     """check_report and solve took them, check_bonuses (what an app calls for the same answer) did not."""
     import threading
 
-    with pytest.raises(solver.SearchStopped, match="time_limit=0"):
-        solver.check_bonuses(valat, time_limit=0)
+    with pytest.raises(solver.SearchStopped, match="time_limit=1e-09"):
+        solver.check_bonuses(valat, time_limit=1e-9)
     stop = threading.Event()
     stop.set()
     with pytest.raises(solver.SearchStopped):
@@ -987,3 +987,50 @@ def test_play_cards_and_make_position_take_numpy_pack_indices_as_play_does():
     with pytest.raises(IllegalPlayError, match=r"the cards to play are card tokens, as one string or a list, not "
                                                r"\[True\]"):
         position.play_cards([True])  # a bool is still no pack index
+
+
+ZERO_REFUSED = "time_limit=0 is refused: for no limit pass None"
+
+
+def test_every_time_limit_refuses_0_which_the_command_line_reads_as_no_limit(valat, kratzen):
+    """``--time-limit 0`` is no limit on the command line, where the library's ``time_limit=0`` was a deadline
+    already past: the same 0, read two ways. Every function taking a ``time_limit`` refuses 0 (and -0.0) with a
+    StichError, a ValueError, that says None is no limit, before anything is solved or written."""
+    from solver.advice import card_advice, contract_advice
+    from solver.analysis import targets_together
+    from solver.board.app import create_app
+    from solver.bots import SamplingBot, make_bot
+    from solver.match import play_match
+    from solver.postmortem import analyse_play
+    from solver.settlement import settlement_value
+    from solver.tree import strategy_tree
+
+    calls = {
+        "solve": lambda limit: solver.solve(valat, time_limit=limit),
+        "check_bonuses": lambda limit: solver.check_bonuses(valat, time_limit=limit),
+        "check_report": lambda limit: solver.check_report(valat, time_limit=limit),
+        "solve_report": lambda limit: solver.solve_report(valat, time_limit=limit),
+        "dd_settlement": lambda limit: solver.dd_settlement(valat, time_limit=limit),
+        "settlement_value": lambda limit: settlement_value(valat, time_limit=limit),
+        "contract_table": lambda limit: solver.contract_table(kratzen.at_start(), time_limit=limit),
+        "targets_together": lambda limit: targets_together(kratzen, time_limit=limit),
+        "analyse_play": lambda limit: analyse_play(valat, time_limit=limit),
+        "strategy_tree": lambda limit: strategy_tree(valat, 1, time_limit=limit),
+        "analyse_hand": lambda limit: solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=2,
+                                                          workers=1, time_limit=limit),
+        "analyse_position": lambda limit: solver.analyse_position(kratzen, 1, samples=2, workers=1,
+                                                                  time_limit=limit),
+        "card_advice": lambda limit: card_advice(kratzen, samples=2, workers=1, time_limit=limit),
+        "contract_advice": lambda limit: contract_advice("kratzen", "EO E9 SU SZ", 1, samples=2, workers=1,
+                                                         time_limit=limit),
+        "SamplingBot": lambda limit: SamplingBot(time_limit=limit),
+        "make_bot": lambda limit: make_bot("sampling", time_limit=limit),
+        "play_match": lambda limit: play_match("kratzen", [make_bot("random")] * 3, boards=1, time_limit=limit),
+        "EngineSolver.stopping": lambda limit: EngineSolver(1).stopping(time_limit=limit).__enter__(),
+        "create_app": lambda limit: create_app(time_limit=limit),
+    }
+    assert issubclass(StichError, ValueError)
+    for name, call in calls.items():
+        for zero in (0, 0.0, -0.0):
+            with pytest.raises(StichError, match=ZERO_REFUSED):
+                call(zero)

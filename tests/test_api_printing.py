@@ -630,7 +630,7 @@ def test_a_slice_or_copy_of_a_result_list_prints_as_the_whole_does():
 def test_an_analysis_stopped_early_says_so_when_printed():
     """``print(analyse_hand(..., time_limit=...))`` of a stopped analysis says it was stopped and that its figures are
     of the samples solved, not "10 samples (seed 1)" as if 10 had been asked."""
-    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=400, workers=1, time_limit=0)
+    analysis = solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump E", samples=400, workers=1, time_limit=1e-9)
     assert analysis.stopped == "time limit" and analysis.samples == 1  # the first sample only
     assert str(analysis).splitlines()[1] == "1 of 400 samples (seed 1), stopped by the time limit: the figures of these"
     assert repr(analysis).startswith("<HandAnalysis Kratzen Trump E, seat 1, 1 of 400 samples, stopped by the time "
@@ -645,13 +645,13 @@ def test_advice_stopped_early_says_how_many_samples_of_how_many_as_the_analysis_
     from solver.advice import card_advice, contract_advice
 
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E, Wenz", samples=400, workers=1,
-                             time_limit=0)
+                             time_limit=1e-9)
     assert advice.stopped == "time limit" and advice.requested == 400
     assert f"{advice.samples} of 400 samples (seed 1), stopped by the time limit: the best answer so far" in str(advice)
     assert repr(advice).startswith(f"<ContractAdvice Schafkopf, seat 1, {advice.samples} of 400 samples, stopped by "
                                    f"the time limit{': best ' if advice.samples else '>'}")  # no best of none
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))  # seat 3 to move
-    cards = card_advice(position, 3, samples=300, workers=1, time_limit=0)
+    cards = card_advice(position, 3, samples=300, workers=1, time_limit=1e-9)
     assert cards.stopped == "time limit" and str(cards).splitlines()[1] == (
         f"{cards.samples} of 300 samples (seed 1), stopped by the time limit: the best answer so far")
     assert repr(cards).startswith(f"<CardAdvice Zwanzigerrufen Normal T20, seat 3, {cards.samples} of 300 samples, "

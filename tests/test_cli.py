@@ -750,10 +750,13 @@ def test_a_pagat_announced_by_a_seat_without_it_is_refused_by_every_command(tmp_
 
 
 def test_an_objective_that_does_not_apply(tmp_path):
+    """An objective the record's contract or game has not is ``--objective``'s error for that record (it was pointed
+    at the record's ``[Contract]`` tag, ``schafkopf.tbn:15:12:``, which is not wrong)."""
     result = run("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "tout", code=1)
-    assert "schafkopf.tbn:15:12: objective 'tout' does not apply to Schafkopf Rufer G" in result.stderr
+    assert result.stderr.startswith("stich: --objective: objective 'tout' does not apply to Schafkopf Rufer G")
+    assert result.stderr.endswith(f"(the record at {EXAMPLES / 'schafkopf.tbn'}:10, board 1, not answered)\n")
     result = run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "-o", "valat", code=1)  # not a Kratzen objective
-    assert "kratzen.tbn:15:" in result.stderr
+    assert result.stderr.startswith("stich: --objective: ") and "kratzen.tbn:15:" not in result.stderr
     assert "objective 'valat' belongs to Zwanzigerrufen, not to Kratzen (for Kratzen Trump" in result.stderr
     # the names it lists are all those solve takes: the score too (Kratzen's list read as a lone 'tricks')
     assert "(for Kratzen Trump S choose from: tricks; solve and tree also take 'score')" in result.stderr
@@ -894,10 +897,10 @@ def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
         assert said.startswith("stich: --seat: ") and "takes no seat" in said, objective
         assert said.endswith(f"(the record at {EXAMPLES / 'valat.tbn'}:13, board 1, not answered)"), said
         assert not (tmp_path / "t.json").exists()
-    # a contract's objective the record has not is still the record's error, pointed at it
+    # a contract's objective the record has not is --objective's error for the record, not pointed at its tag
     result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--seat", "3", "--out", tmp_path / "t.json",
                  "-o", "schneider", code=1)
-    assert re.search(r"valat\.tbn:\d+:\d+: objective 'schneider' belongs to Schafkopf", result.stderr)
+    assert result.stderr.startswith("stich: --objective: objective 'schneider' belongs to Schafkopf")
 
 
 def test_a_tree_seat_the_deal_has_not_is_said_as_the_options_error(tmp_path):
@@ -1133,6 +1136,26 @@ def test_table_rejects_an_ending(tmp_path):
     assert "stopped" not in answered and refused["record"]["board"] == "5" and refused["stopped"] == "error"
     assert result.stderr.startswith(f"stich: {path}:7:8: a contract table needs a whole deal")
     assert result.stderr == f"stich: {refused['error']}\n"
+
+
+def test_table_answers_a_record_whose_contract_it_does_not_read(tmp_path):
+    """A table lists every contract of the deal: a Schafkopf or Zwanzigerrufen record's own ``[Contract]`` is not
+    read, so one unknown, missing, or with a declarer or play it does not fit is no reason to refuse the record (it
+    was refused, pointed at the tag). The table is the one of the record with its own contract; Kratzen's rows keep
+    the record's attacker and Muss, so a Kratzen record without a ``[Contract]`` is still refused."""
+    source = (EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8")
+    record = '[Game "Schafkopf"]\n' + source[source.index('[Board "1"]'):source.index("% 2.")]
+    wrong = tmp_path / "wrong.tbn"
+    wrong.write_text(record.replace('[Contract "Rufer G"]', '[Contract "Bogus"]') + "\n"
+                     + record.replace('[Contract "Rufer G"]\n', "").replace('[Declarer "1"]', '[Declarer "9"]'),
+                     encoding="utf-8")
+    (own,) = documents("table", EXAMPLES / "schafkopf.tbn", "-b", "1", "--no-settlement")
+    unknown, missing = documents("table", wrong, "--no-settlement")
+    assert unknown["entries"] == missing["entries"] == own["entries"] and own["play_ignored"] is True
+    assert unknown["play_ignored"] is missing["play_ignored"] is True
+    kratzen = tmp_path / "kratzen.tbn"
+    kratzen.write_text('[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n', encoding="utf-8")
+    assert "has no [Contract] tag" in run("table", kratzen, code=1).stderr
 
 
 @pytest.mark.skipif(solver.search.engine.implementation() == "python", reason="whole deals need the engine")
@@ -1432,8 +1455,8 @@ def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp
     assert [line["line"] for line in kept["lines"]] == ["Schafkopf Rufer: points + every opening card"]
     assert kept["partial"] == {"lines": 3, "interrupted_during": "Schafkopf Solo H: points + every opening card"}
     compared = run("bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "1", "--compare", saved).stdout
-    assert ("1 thread a question; partial: 1 of 3 lines (interrupted during 'Schafkopf Solo H: points + every "
-            "opening card')") in compared
+    assert ("1 thread a question; partial: 1 of 3 lines (stopped by the interrupt during 'Schafkopf Solo H: points "
+            "+ every opening card')") in compared
     assert "- Schafkopf Solo H: points + every opening card: the saved run has no such line" in compared
     said = run("bench", "-g", "sk", "-n", "1", "--time-limit", "0", "--threads", "1", "--compare", saved,
                "--json").stderr
@@ -1519,8 +1542,8 @@ def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_ou
     assert beside.read_text() == kept
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists() and "partial" not in json.loads(baseline.read_text())
-    assert (f"stich: bench: {beside}: removed: the lines an interrupted run finished, each measured again by this "
-            "run") in " ".join(result.stderr.split())
+    assert (f"stich: bench: {beside}: removed: the lines a run stopped by the interrupt finished, each measured again "
+            "by this run") in " ".join(result.stderr.split())
 
 
 def test_bench_completed_leaves_a_run_partial_json_that_is_no_partial_run_alone(second_line_interrupted, tmp_path):
@@ -2003,8 +2026,9 @@ def test_postmortem_names_the_measure_as_solve_does(tmp_path):
     assert "objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen (for Kratzen Trump " \
         "H choose from: score, tricks)" in refused.stderr
     other = run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "7", "-o", "tricks", code=1)
-    assert other.stderr == ("stich: examples/schafkopf.tbn:107:12: objective 'tricks' belongs to Kratzen, not to "
-                            "Schafkopf (for Schafkopf Rufer G choose from: score, points)\n"
+    assert other.stderr == ("stich: --objective: objective 'tricks' belongs to Kratzen, not to Schafkopf (for "
+                            "Schafkopf Rufer G choose from: score, points) (the record at examples/schafkopf.tbn:103, "
+                            "board 7, not answered)\n"
                             ).replace("examples/schafkopf.tbn", str(EXAMPLES / "schafkopf.tbn"))
     # the contract as the rule book names it, as the reports do (not 'for Schafkopf WenzTout', 'Kratzen Trump S
     # SevenMuss'), in postmortem's words and solve's alike

@@ -208,17 +208,17 @@ def test_the_reference_solver_takes_no_limit_as_0(monkeypatch):
 
 
 def test_card_time_is_a_deadline_in_the_same_range():
-    """``match --card-time``: the range of every --time-limit, nan and inf refused, but 0 kept: a deadline already
-    past, one sample a card (the library's ``time_limit=0``), which its help says beside --time-limit's no limit."""
+    """``match --card-time``: the range of every --time-limit, nan and inf refused, and 0 no deadline, as every
+    --time-limit's 0 is no limit (the library refuses ``time_limit=0``, so the two cannot read it two ways)."""
     ((_, param),) = OPTIONS["--card-time"]
-    assert param.default is None and param.callback(_context(), param, 0.0) == 0.0
+    assert param.default is None and param.callback(_context(), param, 0.0) is None
+    assert param.callback(_context(), param, -0.0) is None and param.callback(_context(), param, 2.5) == 2.5
     for value, said in {"inf": "inf is not a number of seconds", "-1": "-1.0 is not in the range 0 to 1,000,000 "
                         "seconds", "2e6": "2000000.0 is not in the range 0 to 1,000,000 seconds"}.items():
         result = runner.invoke(app, ["match", "--card-time", value])
         assert result.exit_code == 2 and f"'--card-time': {said}" in " ".join(result.stderr.split()), result.stderr
-        assert "0 is no limit" not in result.stderr
     help_text = " ".join(param.help.split())
-    assert "0: a deadline already past, one sample a card (a budget, not --time-limit's no limit)" in help_text
+    assert "Without it, or 0: no deadline, every sample is solved (one sample a card: the bot sampling:1)." in help_text
     assert help_text.endswith("From 0 to 1,000,000 seconds.")
 
 

@@ -388,3 +388,15 @@ def test_tree_gives_the_score_in_the_unit_check_gives_it():
     assert "score (double dummy): +2 game units" in run("check", path, "-b", "6").stdout
     kratzen = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "-o", "score").stdout.splitlines()
     assert kratzen[1] == "score of seat 1: 0 chips at the root"
+
+
+def test_an_objective_of_another_game_is_the_flag_s_error_not_the_contract_s():
+    """``tree -o tout`` on a Kratzen record pointed at the record's ``[Contract]`` tag (``FILE:15:12:``), which is not
+    wrong: the flag is. It is said as ``--objective``'s error for that record, on stderr and as its --json line."""
+    path = EXAMPLES / "kratzen.tbn"
+    said = run("tree", path, "-b", "1", "-d", "1", "-o", "tout", code=1)
+    assert said.stdout == "" and said.stderr == (
+        "stich: --objective: objective 'tout' belongs to Schafkopf, not to Kratzen (for Kratzen Trump S choose from: "
+        f"tricks; solve and tree also take 'score') (the record at {path}:10, board 1, not answered)\n")
+    failed = json.loads(run("tree", path, "-b", "1", "-d", "1", "-o", "tout", "--json", code=1).stdout)
+    assert f"stich: {failed['error']}\n" == said.stderr and failed["stopped"] == "error"

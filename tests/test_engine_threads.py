@@ -158,7 +158,7 @@ def test_helpers_start_only_on_free_cores(monkeypatch) -> None:
         assert len(crowded.engine.thread_seconds) <= 1 and crowded.threads == 2  # no helper; the setting kept
         assert engine_module.CORES.busy == 1
     with pytest.raises(solver.SearchStopped):
-        two.solve(position.state, objective, cards=True, time_limit=0)
+        two.solve(position.state, objective, cards=True, time_limit=1e-9)
     assert engine_module.CORES.busy == 0
 
 

@@ -1490,8 +1490,8 @@ def test_the_post_mortem_takes_a_time_limit_and_a_stop_event_as_check_bonuses_do
 
     position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "2")
     for objective in ("points", "score"):
-        with pytest.raises(solver.SearchStopped, match="time_limit=0"):
-            analyse_play(position, objective=objective, time_limit=0)
+        with pytest.raises(solver.SearchStopped, match="time_limit=1e-09"):
+            analyse_play(position, objective=objective, time_limit=1e-9)
         stop = threading.Event()
         stop.set()
         with pytest.raises(solver.SearchStopped, match="stop event"):
@@ -1517,8 +1517,8 @@ def test_the_tree_takes_a_time_limit_and_a_stop_event_as_check_bonuses_does(tmp_
 
     position = ending()
     for objective in (None, "score"):
-        with pytest.raises(solver.SearchStopped, match="time_limit=0"):
-            strategy_tree(position, 2, objective=objective, time_limit=0)
+        with pytest.raises(solver.SearchStopped, match="time_limit=1e-09"):
+            strategy_tree(position, 2, objective=objective, time_limit=1e-9)
         stop = threading.Event()
         stop.set()
         with pytest.raises(solver.SearchStopped, match="stop event"):

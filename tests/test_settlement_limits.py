@@ -58,7 +58,8 @@ def _light() -> solver.Position:
     # a microsecond may not be up before the first search starts; then it stops at the search's first look
     (dict(time_limit=1e-6), r"stopped before it (started: its time limit was up \(time_limit=1e-06 seconds\)|"
                             r"finished \(its time limit or stop event\))$"),
-    (dict(time_limit=0), r"stopped before it started: its time limit was up \(time_limit=0 seconds\)$"),
+    (dict(time_limit=1e-9), r"stopped before it (started: its time limit was up \(time_limit=1e-09 seconds\)|"
+                            r"finished \(its time limit or stop event\))$"),
     (dict(stop="set"), r"stopped before it started: its stop event was set$"),
 ])
 def test_a_tiny_limit_or_a_set_stop_stops_the_settlement_of_a_whole_deal(limit, stopped) -> None:
@@ -197,7 +198,9 @@ def test_a_stop_is_looked_at_within_the_search_not_only_at_its_end() -> None:
 
 
 @pytest.mark.parametrize("arguments, error, message", [
-    (dict(time_limit=-1), solver.InvalidPositionError, "time_limit must be a number of seconds, at least 0"),
+    (dict(time_limit=-1), solver.InvalidPositionError, "time_limit must be a number of seconds above 0"),
+    (dict(time_limit=0), solver.InvalidPositionError, "time_limit=0 is refused: for no limit pass None"),
+    (dict(time_limit=-0.0), solver.InvalidPositionError, "time_limit=0 is refused: for no limit pass None"),
     (dict(time_limit="1"), solver.InvalidPositionError, "time_limit must be a number of seconds"),
     (dict(time_limit=True), solver.InvalidPositionError, "time_limit must be a number of seconds"),
     (dict(time_limit=float("nan")), solver.InvalidPositionError, "time_limit must be a number of seconds"),

@@ -42,6 +42,7 @@ from ..limits import DEFAULT_BOARD_TIME_LIMIT_S, MAX_LIMIT_S
 from ..postmortem import analyse_play
 from ..sampling import analyse_position
 from ..score_objective import objective_named
+from ..search.boundary import TimeLeft, check_time_limit
 from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import _solve_checked
@@ -406,6 +407,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     a file opens the same named or uploaded); a deal of a game it has flags of is dealt and played under them.
     ``stdin``: the text of the FILE ``-`` (standard input, which the command reads once), served from memory.
     ``time_limit``: the seconds one question may take, None for no limit (``--time-limit 0``)."""
+    check_time_limit(time_limit, StichError)  # as every time_limit: None is no limit, 0 refused
     allowed = [allowed_host(name) for name in allow_hosts]
     boards = Boards()
     searches = Searches(engine or EngineSolver(), time_limit)  # every free core (see Searches)
@@ -552,8 +554,9 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         started = time.monotonic()
         engine = searches.engine
 
-        def left() -> float:
-            return max(0.0, searches.question_seconds - (time.monotonic() - started))
+        def left(most: float = MAX_LIMIT_S) -> float:  # 0 once the question's time is up: the search stops at once
+            seconds = min(most, searches.question_seconds - (time.monotonic() - started))
+            return TimeLeft(max(0.0, seconds), searches.time_limit)
 
         try:
             yield json_line({"kind": "thinking", "objective": name})
@@ -563,7 +566,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 return
             try:
                 result = await searches.run(lambda: _solve_checked(current, name, seat=seat, cards=True, engine=engine,
-                                                                   time_limit=min(FIRST_SLICE, left()), stop=stop))
+                                                                   time_limit=left(FIRST_SLICE), stop=stop))
                 yield json_line(values_document(current, name, result))
                 return
             except SearchStopped:

@@ -205,13 +205,23 @@ def check_stop(stop: object, error: type[StichError] = InvalidPositionError) -> 
         raise error(f"stop must be a threading.Event (or anything with is_set()), not {stop!r}")
 
 
+#: Why ``time_limit=0`` is refused: the command line's ``--time-limit 0`` is no limit, so a 0 here would be read
+#: one way by a caller who knows the CLI and the other by one who does not; None is no limit, as in Python's own APIs.
+ZERO_TIME_LIMIT = ("time_limit=0 is refused: for no limit pass None (what the command line's --time-limit 0 means); "
+                   "for a deadline, a number of seconds above 0")
+
+
 def check_time_limit(time_limit: object, error: type[StichError] = InvalidPositionError) -> None:
     """A time limit, one meaning wherever the API takes one (``solve``, ``dd_settlement``, the advice, the sampling
-    bot, a match): None is no limit, a finite number of seconds from 0 a deadline, and 0 a deadline already past
-    (what a caller must have done before it stops is still done: a bot's first sample, a match's board in play)."""
+    bot, a match): None is no limit and a finite number of seconds above 0 a deadline (what a caller must have done
+    before it stops is still done: a bot's first sample, a match's board in play). 0 is refused
+    (:data:`ZERO_TIME_LIMIT`), but for what a call's :class:`Deadline` leaves its next search (:class:`TimeLeft`),
+    0 once the call's own limit has passed."""
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                    or not 0 <= time_limit < math.inf):
-        raise error(f"time_limit must be a number of seconds, at least 0, not {time_limit!r}")
+        raise error(f"time_limit must be a number of seconds above 0 or None, not {time_limit!r}")
+    if time_limit == 0 and not isinstance(time_limit, TimeLeft):
+        raise error(ZERO_TIME_LIMIT)
 
 
 class TimeLeft(float):
@@ -233,9 +243,9 @@ class Deadline:
     """One ``time_limit`` (seconds from now) and ``stop`` event, for one search (the engine's stop check,
     :func:`~solver.search.engine.stop_checked`) or shared by the several searches of one question (a settlement,
     its line and the points comparison; the rows of a contract table): each search is given :meth:`left`, so the
-    limit bounds them together. A number of seconds, at least 0 (0 stops before any search), and an Event or
-    anything with ``is_set()``; with ``reference_solver`` neither, since the reference solver has no stop check and
-    would run past them."""
+    limit bounds them together. A number of seconds above 0 (what it leaves may be 0: that search stops before it
+    starts), and an Event or anything with ``is_set()``; with ``reference_solver`` neither, since the reference solver
+    has no stop check and would run past them."""
 
     def __init__(self, time_limit: float | None = None, stop: threading.Event | None = None, *,
                  reference_solver: bool = False) -> None:
