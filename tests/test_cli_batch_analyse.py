@@ -497,11 +497,11 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
         (["--seat", "1", "--contract", "all", "--announce", "1: Pagat Ultimo"],
          "'--announce': Schafkopf has no announcements (they are for Zwanzigerrufen)"),
         (["--seat", "1", "--contract", "all", "--hand", "EU E8 E7 GK GO HA H9 XX"], "'--hand': 'XX' is not a card"),
-        # a hand short of a card was 'stich: seat 1: a Schafkopf hand holds 8 cards, this one 7', exit 1
+        # a hand short of a card is a usage error naming --hand
         *((["--seat", "1", "--contract", contract, *cards, "--hand", "EU E8 E7 GK GO HA H9"],
            "'--hand': a Schafkopf hand holds 8 cards, this one 7")
           for contract, cards in (("all", ()), ("Rufer E", ()), ("Rufer E", ("--cards",)))),
-        # a card twice was 'stich: the analysed hand (seat 1): EU appears twice', exit 1, where a wrong count is 2
+        # a card twice in --hand is a usage error, as a wrong count is
         *((["--seat", "1", "--contract", contract, *cards, "--hand", "EU E8 E7 GK GO HA H9 EU"],
            "'--hand': EU appears twice")
           for contract, cards in (("all", ()), ("Rufer E", ()), ("Rufer E", ("--cards",)))),
