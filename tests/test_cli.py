@@ -391,9 +391,9 @@ def test_check_of_a_schafkopf_solo_speaks_of_one_declarer_and_names_the_bonuses_
 
 
 def test_check_s_rows_name_each_bonus_once(monkeypatch):
-    """The "what" column repeated the row's name in brackets ("the defenders take every trick (Valat against)" beside
-    ``Valat against``): each row says it once, in its first column; another bracket stays ("(silent loss)"), and the
-    JSON's description keeps the whole text."""
+    """Each row names its bonus once, in its first column: the "what" column does not repeat it in brackets ("the
+    defenders take every trick", not "... (Valat against)" beside ``Valat against``); another bracket stays ("(silent
+    loss)"), and the JSON's description keeps the whole text."""
     monkeypatch.setenv("COLUMNS", "220")  # a row a line
     rows = {cells[0]: cells[2] for line in run("check", EXAMPLES / "valat.tbn").stdout.splitlines()
             if line.startswith("│") for cells in [[cell.strip() for cell in line.split("│")[1:]]]}
@@ -408,8 +408,8 @@ def test_check_s_rows_name_each_bonus_once(monkeypatch):
 
 
 def test_solve_names_each_objective_as_players_do(monkeypatch):
-    """``stich solve`` showed the objectives' identifiers (``schneider_against``) in its value table and its card and
-    line tables' titles, where ``check`` names them as players do: ``Schneider against``; the JSON keeps the name."""
+    """``stich solve`` names the objectives as players and ``check`` do (``Schneider against``, not the identifier
+    ``schneider_against``) in its value table and its card and line tables' titles; the JSON keeps the identifier."""
     monkeypatch.setenv("COLUMNS", "220")
     out = run("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "schneider_against", "-o", "schwarz",
               "-o", "points", "--cards", "--line").stdout

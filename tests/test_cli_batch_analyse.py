@@ -369,10 +369,10 @@ def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():
 
 
 def test_a_single_contracts_bonuses_are_named_as_players_name_them():
-    """The bonuses forced were listed by objective names (``schneider_against``, ``pagat_beaten``) where the score and
-    contract advice say ``Schneider`` and ``Pagat Ultimo`` (Game.item_title); then both sides' Valat read ``Valat``,
-    where ``stich check`` says ``Valat against`` for the defenders' (Game.sided_objective_title): one name a row,
-    beside the column that says whose it is."""
+    """The bonuses forced are named as the score and contract advice name them, ``Schneider`` and ``Pagat Ultimo``
+    (Game.item_title), not by objective identifiers (``schneider_against``, ``pagat_beaten``); the defenders' Valat is
+    ``Valat against`` as in ``stich check`` (Game.sided_objective_title): one name a row, beside the column that says
+    whose it is."""
     result = runner.invoke(app, ["analyse", "--game", "zwanzigerrufen",
                                  "--hand", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", "--seat", "1",
                                  "--contract", "Normal", "-n", "2", "-j", "1"])
