@@ -36,10 +36,13 @@ if TYPE_CHECKING:
 
 
 def parse_known(values: List[str] | None) -> dict[int, str]:
-    """``--known "seat:cards"`` options as {seat: cards}; a malformed one is a usage error."""
+    """``--known "seat:cards"`` options as {seat: cards}; a malformed one is a usage error, and so is a card written
+    twice across them (whatever the seats), with or without a FILE: the pack may be the record's, so the tokens'
+    text is compared here (another name of the same card, XX for T20, is the pack's to see)."""
     from solver.sampling import no_known_cards_text
 
     known: dict[int, str] = {}
+    written: dict[str, int] = {}  # every token of every seat: a card named twice is a slip in the options alone
     for value in values or []:
         text, sep, cards = value.partition(":")
         seat = small_number(text)  # ASCII digits: str.isdigit() let "²" through to a bare ValueError
@@ -48,6 +51,11 @@ def parse_known(values: List[str] | None) -> dict[int, str]:
         if not cards.strip():  # a seat with no cards says nothing: a card list lost to the shell, or a slip
             raise typer.BadParameter(no_known_cards_text(value, seat, "SEAT:CARDS, '2:EO GU'"),
                                      param_hint="'--known'")
+        for token in cards.split():
+            if (first := written.get(token.upper())) is not None:
+                seats = "" if first == seat else f" (for seats {first} and {seat})"
+                raise typer.BadParameter(f"{token} appears twice{seats}", param_hint="'--known'")
+            written[token.upper()] = seat
         known[seat] = (known.get(seat, "") + " " + cards).strip()
     return known
 

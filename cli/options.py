@@ -17,7 +17,6 @@ from typing import Any, Iterable, Sequence
 import typer
 
 from solver.announcements import parse_announcements
-from solver.deal import parse_hand
 from solver.errors import FlagGivenTwiceError, StichError, did_you_mean
 from solver.games import GAMES, check_flags_of_some_game, game_list, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
@@ -383,16 +382,17 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
             raise typer.BadParameter(refusal, param_hint="'--declarer'")
     elif everyday and declarer is not None and (refusal := everyday_refusal(chosen, declarer)) is not None:
         raise typer.BadParameter(refusal + " (give --contract)", param_hint="'--declarer'")
+    given: dict[int, str] = {}  # card index: the option that named it, so that a card twice is one rule for all
     for option, text in cards:
         for token in text.split():
             try:
-                chosen.pack.parse(token)
+                card = chosen.pack.parse(token)
             except StichError as error:
                 raise typer.BadParameter(str(error), param_hint=f"'{option}'") from None
-        try:  # a card twice, as its own value says: a usage error as a wrong count is
-            parse_hand(chosen.pack, text, 0, label=option)
-        except StichError as error:
-            raise typer.BadParameter(str(error).removeprefix(f"{option}: "), param_hint=f"'{option}'") from None
+            if card.index in given:
+                also = "" if given[card.index] == option else f" (and in {given[card.index]})"
+                raise typer.BadParameter(f"{card.name} appears twice{also}", param_hint=f"'{option}'")
+            given[card.index] = option
         if option == "--hand" and len(text.split()) != chosen.hand_size:
             raise typer.BadParameter(f"a {chosen.name} hand holds {chosen.hand_size} cards, this one "
                                      f"{len(text.split())}", param_hint="'--hand'")

@@ -12,9 +12,9 @@ runner = CliRunner()
 
 
 def test_bench_count_has_a_cap_said_as_the_other_counts_say_theirs(tmp_path):
-    """``-n`` had no upper bound: ``-n 1000000000`` ran for ever and its saved run was past what ``--compare``
-    reads. Past MAX_BENCH_DEALS it is a usage error, said as ``match -n`` says its own, and nothing runs or is
-    written; the old name ``--deals`` has the same bound."""
+    """``-n`` has an upper bound, so that ``-n 1000000000`` neither runs for ever nor saves a run past what
+    ``--compare`` reads: past MAX_BENCH_DEALS it is a usage error, said as ``match -n`` says its own, and nothing
+    runs or is written; the old name ``--deals`` has the same bound."""
     saved = tmp_path / "run.json"
     for flag in ("-n", "--deals"):
         result = runner.invoke(app, ["bench", "-g", "kr", flag, str(MAX_BENCH_DEALS + 1), "--out", str(saved)])

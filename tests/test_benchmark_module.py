@@ -327,8 +327,8 @@ class _StoppedWorker:
 
 
 def test_a_line_s_stopped_deals_share_one_small_engine_to_say_their_threads(monkeypatch):
-    """Each stopped deal made an engine with a 1 MB table of its own to say the threads its solve searched on: one a
-    line now does, for all of them, and the threads recorded are the same."""
+    """The threads a stopped deal's solve searched on are said by one engine with a 1 MB table for the whole line,
+    not one per stopped deal, and each stopped deal records the threads it was given."""
     import solver.benchmark as benchmark
 
     made: list[int | None] = []

@@ -391,9 +391,9 @@ def test_check_of_a_schafkopf_solo_speaks_of_one_declarer_and_names_the_bonuses_
 
 
 def test_check_s_rows_name_each_bonus_once(monkeypatch):
-    """The "what" column repeated the row's name in brackets ("the defenders take every trick (Valat against)" beside
-    ``Valat against``): each row says it once, in its first column; another bracket stays ("(silent loss)"), and the
-    JSON's description keeps the whole text."""
+    """Each row names its bonus once, in its first column: the "what" column does not repeat it in brackets ("the
+    defenders take every trick", not "... (Valat against)" beside ``Valat against``); another bracket stays ("(silent
+    loss)"), and the JSON's description keeps the whole text."""
     monkeypatch.setenv("COLUMNS", "220")  # a row a line
     rows = {cells[0]: cells[2] for line in run("check", EXAMPLES / "valat.tbn").stdout.splitlines()
             if line.startswith("│") for cells in [[cell.strip() for cell in line.split("│")[1:]]]}
@@ -408,8 +408,8 @@ def test_check_s_rows_name_each_bonus_once(monkeypatch):
 
 
 def test_solve_names_each_objective_as_players_do(monkeypatch):
-    """``stich solve`` showed the objectives' identifiers (``schneider_against``) in its value table and its card and
-    line tables' titles, where ``check`` names them as players do: ``Schneider against``; the JSON keeps the name."""
+    """``stich solve`` names the objectives as players and ``check`` do (``Schneider against``, not the identifier
+    ``schneider_against``) in its value table and its card and line tables' titles; the JSON keeps the identifier."""
     monkeypatch.setenv("COLUMNS", "220")
     out = run("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "schneider_against", "-o", "schwarz",
               "-o", "points", "--cards", "--line").stdout
@@ -3695,18 +3695,35 @@ def test_analyse_options_that_do_not_fit_the_record_name_the_option(tmp_path):
 def test_card_advice_names_the_known_option_for_the_known_cards():
     """A seat or card refused in --known is --known's error, not --seat's ("--seat: known cards for seat 5" for --known
     5:EO) nor the record's [Deal] tag's (a known card the pack lacks), for card advice and the analysis alike, with the
-    record they were refused for; a card the pack lacks or one given twice in the library's words ("known cards for seat
-    1", where the command says "seat 1: GA appears twice")."""
+    record they were refused for; a card the pack lacks in the library's words ("known cards for seat 2")."""
     schafkopf = EXAMPLES / "schafkopf.tbn"
     for cards in ((), ("--cards",)):
         for known, reason in (("5:EO", "seat 5 is not a seat of this 4-seat deal"),
                               ("2:S6", "known cards for seat 2: 'S6' is not a card of the Schafkopf pack; did you "
-                                       "mean 'SZ' or 'SU' or 'SO'?"),
-                              ("1:GA GA", "known cards for seat 1: GA appears twice")):
+                                       "mean 'SZ' or 'SU' or 'SO'?")):
             refused = run("analyse", schafkopf, "--board", "1", *cards, "--seat", "3", "--known", known, "-n", "2",
                           "-j", "1", code=1)
             assert refused.stdout == "" and refused.stderr == (
                 f"stich: --known: {reason} (the record at {schafkopf}:10, board 1, not answered)\n")
+
+
+def test_a_card_twice_in_the_options_is_a_usage_error_with_or_without_a_file():
+    """The same card twice across --hand and every --known, for one seat or two, is a mistake in the options alone:
+    exit 2 and the option named, whether the game is --game's or a FILE's record's."""
+    schafkopf = EXAMPLES / "schafkopf.tbn"
+    alone = ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1",
+             "--contract", "Rufer G"]
+    from_file = ["analyse", schafkopf, "--board", "1", "--seat", "2", "-n", "2", "-j", "1"]
+    for command, known, said in (
+            (alone, ["2:SA SA"], "SA appears twice"),
+            (alone, ["2:SA", "3:SA"], "SA appears twice (for seats 2 and 3)"),
+            (alone, ["2:EU"], "EU appears twice (and in --hand)"),
+            (from_file, ["4:SK SK"], "SK appears twice"),
+            (from_file, ["2:SA", "3:SA"], "SA appears twice (for seats 2 and 3)"),
+            (from_file, ["2:SA", "2:SA"], "SA appears twice")):
+        refused = run(*command, *(arg for cards in known for arg in ("--known", cards)), code=2)
+        assert refused.stdout == "" and "Invalid value for '--known'" in refused.stderr, (known, refused.stderr)
+        assert said in " ".join(refused.stderr.split()), (known, refused.stderr)
 
 
 def test_known_cards_the_record_rules_out_are_the_known_options_error():

@@ -369,10 +369,10 @@ def test_a_kratzen_analysis_says_what_win_is_and_who_attacks():
 
 
 def test_a_single_contracts_bonuses_are_named_as_players_name_them():
-    """The bonuses forced were listed by objective names (``schneider_against``, ``pagat_beaten``) where the score and
-    contract advice say ``Schneider`` and ``Pagat Ultimo`` (Game.item_title); then both sides' Valat read ``Valat``,
-    where ``stich check`` says ``Valat against`` for the defenders' (Game.sided_objective_title): one name a row,
-    beside the column that says whose it is."""
+    """The bonuses forced are named as the score and contract advice name them, ``Schneider`` and ``Pagat Ultimo``
+    (Game.item_title), not by objective identifiers (``schneider_against``, ``pagat_beaten``); the defenders' Valat is
+    ``Valat against`` as in ``stich check`` (Game.sided_objective_title): one name a row, beside the column that says
+    whose it is."""
     result = runner.invoke(app, ["analyse", "--game", "zwanzigerrufen",
                                  "--hand", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", "--seat", "1",
                                  "--contract", "Normal", "-n", "2", "-j", "1"])
@@ -497,11 +497,11 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
         (["--seat", "1", "--contract", "all", "--announce", "1: Pagat Ultimo"],
          "'--announce': Schafkopf has no announcements (they are for Zwanzigerrufen)"),
         (["--seat", "1", "--contract", "all", "--hand", "EU E8 E7 GK GO HA H9 XX"], "'--hand': 'XX' is not a card"),
-        # a hand short of a card was 'stich: seat 1: a Schafkopf hand holds 8 cards, this one 7', exit 1
+        # a hand short of a card is a usage error naming --hand
         *((["--seat", "1", "--contract", contract, *cards, "--hand", "EU E8 E7 GK GO HA H9"],
            "'--hand': a Schafkopf hand holds 8 cards, this one 7")
           for contract, cards in (("all", ()), ("Rufer E", ()), ("Rufer E", ("--cards",)))),
-        # a card twice was 'stich: the analysed hand (seat 1): EU appears twice', exit 1, where a wrong count is 2
+        # a card twice in --hand is a usage error, as a wrong count is
         *((["--seat", "1", "--contract", contract, *cards, "--hand", "EU E8 E7 GK GO HA H9 EU"],
            "'--hand': EU appears twice")
           for contract, cards in (("all", ()), ("Rufer E", ()), ("Rufer E", ("--cards",)))),

@@ -183,8 +183,8 @@ def interrupted_match(tmp_path: Path, workers: int, written: str) -> tuple[str, 
 
 
 def test_ctrl_c_in_a_match_says_how_far_it_got_and_how_to_resume(tmp_path) -> None:
-    """The match so far was printed (its JSON closed, ``stopped`` ``"interrupt"``), but stderr said nothing of it,
-    nor that the checkpoint resumes it."""
+    """Besides the match so far on stdout (its JSON closed, ``stopped`` ``"interrupt"``), stderr says how far it got
+    and that the checkpoint resumes it."""
     text, match, checkpoint = interrupted_match(tmp_path, 1, "match.json")
     # the bot it stopped as it chose, where Ctrl-C came in a choose (every card but the last of a deal)
     said = re.search(r"stich: match: stopped by the interrupt after (\d+) deals( \(board \d+, rotation \d, card "

@@ -131,6 +131,21 @@ def test_a_time_limit_stops_every_search_of_a_check() -> None:
                                                           stop=stop))
 
 
+@pytest.mark.parametrize("check, position, look", [("check_bonuses", _heavy, 4), ("check_report", _long_settlement, 4)])
+def test_a_check_s_searches_look_at_its_stop_within_the_search(check, position, look) -> None:
+    """``check_bonuses`` and ``check_report`` hand their ``stop`` to every search: a stop saying yes at its fourth
+    look ends the check inside a search (not before one started), at that look; the engine then answers as a fresh
+    one."""
+    from solver import analysis
+    from test_settlement_limits import StopAtLook
+
+    checked, engine, stop = getattr(analysis, check), solver.EngineSolver(16, threads=1), StopAtLook(look)
+    with pytest.raises(solver.SearchStopped, match=r"stopped before it finished \(its time limit or stop event\)$"):
+        checked(position(), engine=engine, stop=stop)
+    assert stop.looks == look
+    assert checked(position(), engine=engine) == checked(position(), engine=solver.EngineSolver(16, threads=1))
+
+
 @pytest.mark.parametrize("memory_mb", [None, 3000])
 def test_a_run_s_stop_reaches_its_pool_workers(memory_mb) -> None:
     # forked workers, and spawned ones (a memory cap): the run's threading.Event is relayed to them (worker_stop),
