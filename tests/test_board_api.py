@@ -347,6 +347,29 @@ def test_values_are_the_engines_and_the_default_is_the_score():
     assert valat["total"] == solver.solve(position, "schwarz").total
 
 
+def test_objectives_are_named_as_players_name_them():
+    """The page shows each objective by the name players use (``Schneider against``, as ``stich solve`` prints it),
+    not its identifier; requests and answers keep the identifier beside it."""
+    c = client(SK, board="6")
+    board, moves = opened(c)
+    view = c.post("/api/position", json={"board": board, "moves": moves}).json()
+    assert {o["name"]: o["title"] for o in view["objectives"]} == {
+        "score": "score", "points": "points", "game": "Game", "schneider": "Schneider",
+        "schneider_against": "Schneider against", "schwarz": "Schwarz", "schwarz_against": "Schwarz against"}
+    values = lines(c.post("/api/values", json={"board": board, "moves": moves, "objective": "schneider_against"}))[-1]
+    assert values["objective"] == "schneider_against" and values["title"] == "Schneider against"
+    zwanzigerrufen = client(ZR)
+    board, moves = opened(zwanzigerrufen)
+    titles = {o["name"]: o["title"] for o in
+              zwanzigerrufen.post("/api/position", json={"board": board, "moves": moves}).json()["objectives"]}
+    assert titles["valat_against"] == "Valat against" and titles["pagat_ultimo"] == "Pagat Ultimo"
+    assert titles["pagat_beaten"] == "Pagat Ultimo beaten"
+    kratzen = client(KR)
+    board, moves = opened(kratzen)
+    view = kratzen.post("/api/position", json={"board": board, "moves": moves}).json()
+    assert [(o["name"], o["title"]) for o in view["objectives"]] == [("score", "score"), ("tricks", "tricks")]
+
+
 def test_a_slow_position_streams_its_cards_one_by_one(monkeypatch):
     monkeypatch.setattr(board_app, "FIRST_SLICE", 0.0)  # every position is "slow"
     c = client(ZR)
@@ -362,6 +385,7 @@ def test_a_slow_position_streams_its_cards_one_by_one(monkeypatch):
     assert answer[-1]["cards"] == expected and answer[-1]["total"] == result.total
     assert sorted(answer[-1]["best"]) == sorted(card.name for card in result.best_cards())
     assert answer[-1]["objective"] == "score" and answer[-1]["description"] == result.objective.description
+    assert answer[-1]["title"] == "score"  # the one by one answer names its objective as the quick one does
     answer = lines(c.post("/api/values", json={"board": board, "moves": moves, "objective": "points"}))
     result = solver.solve(position, "points", cards=True)
     expected = {name: result.achieved + value for name, value in result.card_names().items()}

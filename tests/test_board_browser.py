@@ -852,6 +852,9 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     driver.execute_script("openBoard(arguments[0])", option)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.view.label").endswith("board 6"), "board 6")
     objective = Select(driver.find_element("id", "objective"))
+    # the list names the objectives as players do, and sends their identifiers
+    shown = {option.get_attribute("value"): option.text for option in objective.options}
+    assert shown["schneider_against"] == "Schneider against (yes/no)" and shown["points"] == "points"
     objective.select_by_value("schneider_against")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.values.objective") == "schneider_against",
              "schneider_against")
@@ -862,7 +865,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     assert accessible_name(driver, '#seat-2 .card[data-card="GA"]') == \
         "Gras Ace (GA): no for seats 3+4, good for seat 2, a best card"
     assert driver.find_element("id", "summary").text.startswith(
-        "schneider_against: no for seats 3+4 · seat 2 plays for the least · ▲ good, ▼ bad for seat 2")
+        "Schneider against: no for seats 3+4 · seat 2 plays for the least · ▲ good, ▼ bad for seat 2")
     # the arrow keys after the objective was chosen: back one card, not to another objective
     driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "one card back")

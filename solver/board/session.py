@@ -630,7 +630,16 @@ def objective_seat(position: Position, name: str) -> int | None:
     return None
 
 
+def objective_title(position: Position, name: str) -> str:
+    """An objective as players name it, which the page shows (``Game.sided_objective_title``: ``Schneider against``
+    for ``schneider_against``, as ``stich solve`` prints it); requests keep the identifier. ``score``, ``points``
+    and Kratzen's ``tricks`` are their own words."""
+    return position.game.sided_objective_title(name)
+
+
 def describe_objectives(position: Position) -> list[dict[str, Any]]:
+    """The objectives the page offers: each one's ``name`` (the identifier a request sends), ``title`` (the name
+    players use, which the list shows), ``description`` and ``yes_no``."""
     described = []
     for name in objective_names(position):
         seat = objective_seat(position, name)
@@ -638,8 +647,8 @@ def describe_objectives(position: Position) -> list[dict[str, Any]]:
             objective = objective_named(position, name, seat)
         except StichError:
             continue
-        described.append({"name": name, "description": objective.description,
-                          "yes_no": objective.target is not None})
+        described.append({"name": name, "title": objective_title(position, name),
+                          "description": objective.description, "yes_no": objective.target is not None})
     return described
 
 
@@ -808,14 +817,16 @@ def final_settlement(position: Position) -> dict[str, Any] | None:
 
 def values_document(position: Position, objective: str, result: Any) -> dict[str, Any]:
     """A SolveResult with card values as the page reads it: each legal card's total for the objective's side, the
-    best cards (the mover's choice: the largest if the mover's side maximises, else the smallest). ``seconds`` is
-    the search's time, null where there was no search (a finished deal, a last card that is the only one): the page
+    best cards (the mover's choice: the largest if the mover's side maximises, else the smallest), and the
+    objective's ``title`` as players name it (:func:`objective_title`) beside its identifier. ``seconds`` is the
+    search's time, null where there was no search (a finished deal, a last card that is the only one): the page
     shows a time only where one was spent, not ``0 ms``."""
     pack = position.pack
     cards = {pack[cv.card].name: result.achieved + cv.value for cv in result.card_values}
     best = [card.name for card in result.best_cards()]
     target = result.objective.target
-    return {"kind": "values", "objective": objective, "total": result.total, "achieved": result.achieved,
+    return {"kind": "values", "objective": objective, "title": objective_title(position, objective),
+            "total": result.total, "achieved": result.achieved,
             "cards": cards, "best": best, "target": target, "yes_no": target is not None,
             "maximiser": _side_text(result.objective.maximiser),
             "mover_maximises": position.state.to_move in result.objective.maximiser,

@@ -432,9 +432,10 @@ function renderObjectives() {
   const select = $("objective");
   const names = S.view.objectives.map((o) => o.name);
   if (!S.objective || !names.includes(S.objective)) S.objective = S.view.default_objective;
+  // each shown by the name players use ("Schneider against"), sent by its identifier
   select.replaceChildren(...S.view.objectives.map((o) =>
     el("option", { value: o.name, title: o.description },
-      o.yes_no && !S.view.per_seat ? `${o.name} (yes/no)` : o.yes_no ? `${o.name} (count, target)` : o.name)));
+      o.yes_no && !S.view.per_seat ? `${o.title} (yes/no)` : o.yes_no ? `${o.title} (count, target)` : o.title)));
   select.value = S.objective;
 }
 
@@ -573,9 +574,9 @@ function renderValues() {
       for (const [name, total] of Object.entries(values.cards)) markCard(name, total, values, values.best.includes(name));
     }
     const made = values.total >= values.target ? "yes" : "no";
-    const what = !values.yes_no ? `${values.objective}: ${amount(values.objective, values.total)}`
-      : S.view.per_seat ? `${values.objective}: ${values.total} (target ${values.target}: ${made})`
-      : `${values.objective}: ${made}`;
+    const what = !values.yes_no ? `${values.title}: ${amount(values.objective, values.total)}`
+      : S.view.per_seat ? `${values.title}: ${values.total} (target ${values.target}: ${made})`
+      : `${values.title}: ${made}`;
     // the numbers on the cards are the objective's side's: say when the player to move wants them low
     const wants = values.mover_maximises || S.view.is_over ? "" : ` · seat ${S.view.to_move} plays for the least`;
     const moods = values.yes_no && !S.view.is_over
