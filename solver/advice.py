@@ -401,8 +401,9 @@ def searched_tricks_and_win(position: Position, inputs: object, seat: int, state
 def is_win(position: Position, inputs: object, seat: int, net: int, state: PlayState | None = None,
            searched: bool | None = None) -> bool:
     """Whether ``seat`` (0-based) has won when the declaring side's net is ``net``: where the game's settlement says
-    who won (``Game.winning_settlement``) by that line, so that a Kratzen attacker who makes his target and is paid
-    nothing (a Muss, a pot under 4 chips) has won, as ``analyse`` of one contract says; else by a positive share.
+    who won (``Game.winning_settlement``) by that line, so that a Kratzen attacker who makes its own trick target
+    and is paid nothing (a Muss, a pot under 4 chips) has won, as ``analyse`` of one contract says; else by a
+    positive share.
     A game paid from a pot of 0 settles every line at 0, which cannot tell a win from a loss: there the seat's win
     is searched from ``state`` (the position's own by default) as ``analyse`` of one contract counts it
     (:func:`~solver.sampling.searched_win`; ``searched``: that win, searched already), so that the advice and the

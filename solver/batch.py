@@ -140,20 +140,28 @@ class BatchSummary:
         return self.solved + self.errors
 
     def __str__(self) -> str:
-        """The summary for people (``print(summary)``), as ``stich batch`` ends: the output's stale lines, if any,
-        and what the run wrote (:func:`summary_text`); the dataclass ``repr`` stays for debugging."""
-        return "\n".join(line for line in (stale_text(self), *notes_text(self), summary_text(self))
-                         if line is not None)
+        """The summary for people (``print(summary)``), as ``stich batch`` ends: the output's repeated and stale
+        lines, if any (the command says the repeated ones as it starts: :func:`repeated_text`), and what the run
+        wrote (:func:`summary_text`); the dataclass ``repr`` stays for debugging."""
+        return "\n".join(line for line in (self._repeated_line(), stale_text(self), *notes_text(self),
+                                            summary_text(self)) if line is not None)
+
+    def _repeated_line(self) -> str | None:
+        """The output's lines that repeat a record answered above (:func:`repeated_text`); None where there are none."""
+        return repeated_text(self.out or "the output", self.repeated) if self.repeated else None
 
     def _repr_html_(self) -> str:
-        """The same for Jupyter, the counts as a table: the text's counts, as it writes them, with the records read;
-        a stream, which holds nothing from before, has no "already done" and no "stale" (:func:`summary_text`)."""
+        """The same for Jupyter, the counts as a table: the text's counts, as it writes them, with the records read
+        and the output's repeated lines; a stream, which holds nothing from before, has no "already done",
+        "repeated" or "stale" (:func:`summary_text`)."""
         counts = [("records", f"{self.records:,}"), ("written", f"{self.written:,}"), ("solved", f"{self.solved:,}"),
                   ("errors", f"{self.errors:,}"), ("duplicates", f"{self.duplicates:,}"),
-                  *([] if self.stream else [("already done", f"{self.skipped:,}"), ("stale", f"{self.stale:,}")]),
+                  *([] if self.stream else [("already done", f"{self.skipped:,}"), ("repeated", f"{self.repeated:,}"),
+                                            ("stale", f"{self.stale:,}")]),
                   ("seconds", f"{self.seconds:.1f}")]
         table = html_table([name for name, _ in counts], [[count for _, count in counts]], right=range(len(counts)))
         return (f"<div>{html_lines([summary_text(self)], bold=True)}{table}"
+                f"{html_lines([line] if (line := self._repeated_line()) else [], small=True)}"
                 f"{html_lines([line] if (line := stale_text(self)) else [], small=True)}"
                 f"{html_lines(notes_text(self), small=True)}</div>")
 

@@ -183,7 +183,8 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
             axes.plot([card.number], [value], "x", markersize=13, markeredgewidth=2.5, color="black", zorder=4,
                       gid=f"bonus-{card.number}")
             # a seat's own target (Kratzen) says whose: the line is another seat's tricks
-            # in the table's words (``Valat + Pagat Ultimo together``), not the JSON's ``valat_against+pagat_ultimo``
+            # in the table's words (``Valat against + Pagat Ultimo together``), not the JSON's
+            # ``valat_against+pagat_ultimo``
             bonus_title = get_game(card.game).lost_bonus_title if card.game else str
             named = {name: f"seat {card.seat}'s target" if name == "target" else bonus_title(name)
                      for name in card.bonuses_lost}

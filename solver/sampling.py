@@ -480,7 +480,7 @@ def searched_measure_and_win(rules: Rules, state: PlayState, seat: int, engine: 
     double-dummy play, what is already taken included: a sample's value as :func:`analyse_hand` counts it (its
     ``mean`` and each opening card's), for advice that ranks an equal win by it as ``analyse`` does. With ``win``,
     :func:`searched_win` of the same position too, read off the measure where both count the same thing (a Kratzen
-    attacker's tricks and his target: one search, as :func:`analyse_hand` counts a sample); else None for the
+    attacker's tricks and its own trick target: one search, as :func:`analyse_hand` counts a sample); else None for the
     win."""
     measure = _measure_objective(rules, seat)[1]
     measure_value = measure.achieved(rules, state) + engine.value(state, measure)

@@ -584,8 +584,8 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
         f"5 written to {out} (5 solved, 0 errors), 0 already done, {summary.seconds:.1f} s"]
     html = _Cells(summary._repr_html_())
     assert html.paragraphs == str(summary).splitlines()[::-1]
-    assert html.rows == [["records", "written", "solved", "errors", "duplicates", "already done", "stale", "seconds"],
-                         ["5", "5", "5", "0", "0", "0", "0", f"{summary.seconds:.1f}"]]
+    assert html.rows == [["records", "written", "solved", "errors", "duplicates", "already done", "repeated", "stale",
+                          "seconds"], ["5", "5", "5", "0", "0", "0", "0", "0", f"{summary.seconds:.1f}"]]
     again = solver.solve_batch(VALAT.parent / "kratzen.tbn", out, workers=1)
     assert str(again).startswith(f"0 written to {out} (0 solved, 0 errors), 5 already done, ")
     stale = solver.BatchSummary(2, 0, 2, 0, 1.0, stale=3, stale_ids=("a.tbn:1#1", "a.tbn:9#2"), source="a.tbn",
@@ -594,6 +594,14 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
         "3 lines of o.jsonl answer records no longer in a.tbn (their ids a.tbn:1#1, a.tbn:9#2, ...): they stay; "
         "remove them or write to a new file", "2 written to o.jsonl (2 solved, 0 errors), 0 already done, 1.0 s"]
     assert _Cells(stale._repr_html_()).paragraphs == str(stale).splitlines()[::-1]
+    repeated = solver.BatchSummary(2, 0, 2, 0, 1.0, repeated=3, source="a.tbn", out="o.jsonl")
+    assert str(repeated).splitlines() == [  # said as the run starts too; the API's summary keeps it
+        "o.jsonl: 3 lines answer a record answered on a line above (the same key): they stay, and a reader of the "
+        "file counts those records twice; keep the first line of each key, or write to a new file",
+        "2 written to o.jsonl (2 solved, 0 errors), 0 already done, 1.0 s"]
+    repeated_html = _Cells(repeated._repr_html_())
+    assert repeated_html.paragraphs == str(repeated).splitlines()[::-1]
+    assert dict(zip(*repeated_html.rows))["repeated"] == "3"
     streamed = solver.BatchSummary(2, 0, 2, 0, 1.0, duplicates=1, source="a.tbn", out="-")
     assert str(streamed) == ("2 written to stdout (2 solved, 0 errors), 1 duplicate of a record above (the same "
                              "text): answered once, 1.0 s")  # a stream holds nothing done before it

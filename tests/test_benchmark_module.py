@@ -127,6 +127,14 @@ def test_endings_are_five_tricks_from_the_end_and_the_engine_is_faster():
     assert ratio > 1
 
 
+def test_endings_left_to_a_random_contract_are_named_as_the_report_names_them():
+    shown = []
+    run_endings_ratio("Schafkopf", None, 1, progress=lambda step: shown.append(step.line))
+    named = [line.name for line in endings_lines() if line.game == "Schafkopf"]
+    assert named == ["Schafkopf Rufer: 5-trick endings, exact points"]
+    assert shown == [named[0], f"{named[0]} (reference)"]  # one deal each: the engine's, then the reference's
+
+
 def test_a_solve_over_the_limit_is_recorded_not_skipped():
     stats = run_line(EXACT, deals=1, limit_s=0.001)
     assert stats.deals == 1 and stats.timeouts == 1 and stats.times_ms == [1.0]

@@ -621,15 +621,16 @@ def test_the_curve_is_the_post_mortem():
 
 
 def test_the_curve_names_the_bonuses_a_card_lost_as_players_do():
-    """The page said a card lost ``schneider_against``, the JSON's name, where ``stich postmortem`` says Schneider: each
-    card carries its ``bonuses_lost`` by the players' names (``Game.lost_bonus_title``), the identifiers kept."""
+    """The page said a card lost ``schneider_against``, the JSON's name, where ``stich postmortem`` says a name: each
+    card carries its ``bonuses_lost`` by the players' names (``Game.lost_bonus_title``: ``Schneider against``), the
+    identifiers kept."""
     c = client(SK, board="7")
     board, moves = opened(c)
     curve = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()
     assert all(list(card["bonus_titles"]) == card["bonuses_lost"] for card in curve["cards"])
     lost = {(card["card"], name, title) for card in curve["cards"] for name, title in card["bonus_titles"].items()}
     # the defenders' Schneider: seat 2's E7 threw it away, seat 3's SO (a declarer's) handed it to them
-    assert lost == {("E7", "schneider_against", "Schneider"), ("SO", "schneider_against", "Schneider")}
+    assert lost == {("E7", "schneider_against", "Schneider against"), ("SO", "schneider_against", "Schneider against")}
 
 
 def test_the_curve_says_an_endings_game_line_is_on_its_own_cards():

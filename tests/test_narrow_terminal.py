@@ -528,7 +528,7 @@ def test_the_postmortem_puts_long_bonuses_lost_below_its_tables_as_numbered_note
     """At 60 columns the ``lost`` column folded its bonuses mid-word (``valat_a``/``gainst``, ``pagat_u``/``ltimo``):
     where one would not stay readable in its cell, the bonuses go below the table as numbered notes, whole; a pipe
     without ``COLUMNS`` keeps them in their boxed cells."""
-    lost = "Valat + Pagat Ultimo together (handed over)"
+    lost = "Valat against + Pagat Ultimo together (handed over)"
     lines = _on_terminal("postmortem", str(EXAMPLES / "zwanzigerrufen.tbn"), "-r", "6", width=60)
     assert not _too_wide(lines, 60), _too_wide(lines, 60)
     assert lines.count(f"[1] {lost}") == 2, lines  # under the card table and under the per-seat one
@@ -536,7 +536,7 @@ def test_the_postmortem_puts_long_bonuses_lost_below_its_tables_as_numbered_note
     assert lines[cards + 2].split()[-2:] == ["TS", "[1]"], lines[cards:cards + 4]
     assert not [line for line in lines if line.rstrip().endswith(("Vala", "Pagat U", "Ulti", "toge"))]
     piped = _piped("postmortem", str(EXAMPLES / "zwanzigerrufen.tbn"), "-r", "6")
-    assert any(line.endswith("│ Valat + Pagat       │") for line in piped), piped
+    assert any(line.endswith("│ Valat against +     │") for line in piped), piped
     assert not any(line.startswith("[1]") for line in piped)
 
 

@@ -255,7 +255,7 @@ def test_a_card_that_parts_two_bonuses_is_named(tmp_path):
     path = tmp_path / "pair.tbn"
     path.write_text(f'[Game "Zwanzigerrufen"]\n[Deal "{PAIR_ENDING}"]\n[Contract "Solo"]\n[Leader "1"]\n'
                     '[Play "1"]\nT17 T14\n*\n', encoding="utf-8")
-    assert "Valat + Pagat Ultimo together" in run("postmortem", path, "-o", "points").stdout
+    assert "Valat against + Pagat Ultimo together" in run("postmortem", path, "-o", "points").stdout
 
 
 # --- the plot --------------------------------------------------------------------------------------------------------
@@ -1861,16 +1861,16 @@ def test_the_text_says_what_each_grade_means_in_its_measure(tmp_path):
 
 
 def test_a_narrow_table_that_still_does_not_fit_puts_its_columns_one_space_apart(tmp_path, monkeypatch):
-    """At COLUMNS=70 the narrow layout does not fit the card table (by the score, with its one more column, not even
-    at 74): its columns are one space apart, 70 columns, every value whole, not its natural width, then its least."""
+    """At COLUMNS=66 the narrow layout does not fit the card table, its bonuses lost below it as a note: its columns
+    are one space apart, 66 columns, every value whole, not its natural width, then its least."""
     path = tmp_path / "rufer.tbn"
     path.write_text(RUFER_SWINGS, encoding="utf-8")
-    monkeypatch.setenv("COLUMNS", "70")
+    monkeypatch.setenv("COLUMNS", "66")
     for objective in ("score", "points"):
         text = run("postmortem", path, "-o", objective).stdout
         tables = text[text.index("Every card"):].splitlines()
         widths = [len(line.rstrip()) for line in tables if not line.startswith(("game units:", "grades in"))]
-        assert max(widths) <= 70, objective
+        assert max(widths) <= 66, objective
         assert "Schneider" in text and "(handed" in text and "┃" not in text
         first = next(line for line in tables if line.lstrip().startswith("1 "))
         assert first.split()[:4] == ["1", "1", "1", "GZ"] and " 1 GZ " in first  # one space apart
@@ -1920,7 +1920,7 @@ def test_the_kratzen_legend_names_its_cross_a_target_not_a_bonus(tmp_path):
 
 def test_a_pair_lost_together_is_labelled_in_the_table_s_words_and_stays_inside_the_axes():
     """Board 6 of the examples (a one-trick ending): HK hands over Valat against and the Pagat together. The plot says
-    it in the table's words (`Valat + Pagat Ultimo together`, not the JSON's name), folded where it is wider
+    it in the table's words (`Valat against + Pagat Ultimo together`, not the JSON's name), folded where it is wider
     than half the axes, inside them, not on one line running out over the legend."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from solver.plot import plot_figure
@@ -1933,7 +1933,7 @@ def test_a_pair_lost_together_is_labelled_in_the_table_s_words_and_stays_inside_
     canvas.draw()
     (axes,) = figure.axes
     (label,) = [text for text in axes.texts if text.get_gid() == "label-1"]
-    assert label.get_text() == "HK (-2):\nValat + Pagat Ultimo\ntogether handed over"
+    assert label.get_text() == "HK (-2):\nValat against + Pagat\nUltimo together handed\nover"
     box, frame = label.get_window_extent(canvas.get_renderer()), axes.get_window_extent(canvas.get_renderer())
     assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
 
@@ -2174,22 +2174,24 @@ def test_kratzen_by_the_score_says_tricks_lost_not_card_points(tmp_path):
 
 
 def test_the_bonuses_lost_are_named_as_players_name_them_and_json_keeps_the_objectives(tmp_path, monkeypatch):
-    """The "bonus lost" column says the Schneider by the name ``stich score`` gives its item (``Game.objective_title``),
-    not the objective ``schneider_against``; whose it was, the "(handed over)" beside it says. The JSON, the library's
-    fields and a bare ``lost_text`` keep the objectives' names."""
+    """The "bonus lost" column says the Schneider as ``stich check`` names it (``Game.sided_objective_title``:
+    ``Schneider against``, the defenders'), not the objective ``schneider_against``, so a row says whose it was
+    without the reader knowing the mover's side; "(handed over)" beside it says it was the opponents'. The JSON, the
+    library's fields and a bare ``lost_text`` keep the objectives' names."""
     path = tmp_path / "rufer.tbn"
     path.write_text(RUFER_SWINGS, encoding="utf-8")
     monkeypatch.setenv("COLUMNS", "200")
     text = run("postmortem", path, "-o", "points").stdout
-    assert "Schneider (handed over)" in text and "_against" not in text
+    assert "Schneider against (handed over)" in text and "_against" not in text
     assert solver.games.get_game("Schafkopf").item_title("schneider") == "Schneider"  # the score's name of the item
     document = json.loads(run("postmortem", path, "-o", "points", "--json").stdout)
     assert document["cards"][0]["bonuses_lost"] == ["schneider_against"]
     assert document["cards"][2]["bonuses_lost"] == ["schneider_against"]
     analysis = analyse_play(next(solver.read_positions(path)), objective="points")
-    assert str(analysis.cards[0]).endswith("; lost: Schneider (handed over)")
-    assert analysis.players[0].cells()[-1] == "Schneider (handed over)"
-    assert lost_text(("absolut_against",), (), "Zwanzigerrufen") == "Absolut"
+    assert str(analysis.cards[0]).endswith("; lost: Schneider against (handed over)")
+    assert analysis.players[0].cells()[-1] == "Schneider against (handed over)"
+    assert lost_text(("absolut_against",), (), "Zwanzigerrufen") == "Absolut against"
+    assert lost_text(("schneider",), (), "Schafkopf") == "Schneider"  # the declarers' own
     assert lost_text(("absolut_against",), ()) == "absolut_against"
 
 

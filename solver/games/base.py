@@ -634,9 +634,11 @@ class Game(metaclass=GameType):
 
     @classmethod
     def lost_bonus_title(cls, name: str) -> str:
-        """A bonus the post-mortem says a card lost, by :meth:`objective_title`; a pair of them lost together
-        (``valat_against+pagat_ultimo``) is named so: ``Valat + Pagat Ultimo together``."""
-        titles = " + ".join(cls.objective_title(part) for part in name.split("+"))
+        """A bonus the post-mortem says a card lost, by :meth:`sided_objective_title` as ``stich check`` and
+        ``analyse`` name it (``Schneider against``: the table's "handed over" says whose it was only beside the
+        mover's side, which the reader must know); a pair of them lost together
+        (``valat_against+pagat_ultimo``) is named so: ``Valat against + Pagat Ultimo together``."""
+        titles = " + ".join(cls.sided_objective_title(part) for part in name.split("+"))
         return titles + " together" if "+" in name else titles
 
     @classmethod

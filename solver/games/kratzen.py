@@ -228,8 +228,8 @@ class Kratzen(Game):
 
     @classmethod
     def winning_settlement(cls, rules: Rules, inputs: object) -> int | None:
-        """0 with a pot: the attacker who makes his target is paid his tricks' shares (0 or more), one who misses
-        it pays 2P and is paid at most one trick's P/4 (RULES.md 3.4). Without a pot every payment is 0."""
+        """0 with a pot: the attacker who makes its own trick target is paid its tricks' shares (0 or more), one who
+        misses it pays 2P and is paid at most one trick's P/4 (RULES.md 3.4). Without a pot every payment is 0."""
         return 0 if int(inputs) > 0 else None  # type: ignore[call-overload]  # scoring_inputs' pot
 
     @classmethod
