@@ -1154,8 +1154,20 @@ def test_a_question_naming_no_board_is_told_so_not_of_a_board_none(route):
         refused(answer, 400, "the request names no board: its \"board\" is the id of an open board, such as 'b1' "
                 "(/api/start lists them)")
         assert "None" not in answer.json()["error"]
-    refused(c.post(route, json={"board": 1}), 400, "\"board\" is an open board's id, a string such as 'b1', "
-            "not a number (1)")
+    refused(c.post(route, json={"board": 1}), 400, "\"board\" is an open board's id, a string such as 'b1', not 1")
+
+
+def test_a_value_sent_not_as_text_is_quoted_as_the_json_sent():
+    """A board id, a move or an objective sent as true or an object was quoted in Python's words (True, {'a': 1}):
+    a message quotes the JSON the page sent."""
+    c = client(ZR)
+    board, _ = opened(c)
+    said = "\"board\" is an open board's id, a string such as 'b1', not "
+    refused(c.post("/api/position", json={"board": True}), 400, said + "true")
+    refused(c.post("/api/position", json={"board": {"a": 1}}), 400, said + '{"a": 1}')
+    refused(c.post("/api/position", json={"board": board, "moves": [None]}), 400, "move 1 is not a card token: null")
+    refused(c.post("/api/curve", json={"board": board, "moves": [], "objective": False}), 400,
+            "the objective is a name, not false")
 
 
 def test_bad_questions_are_refused():
@@ -2250,7 +2262,7 @@ def test_an_error_quotes_a_long_text_cut_short_with_its_length():
     refused(c.post("/api/deal", json={"game": "Kratzen", "contract": "Trump " + "q" * 500}), 400,
             f"contract 'Trump {'q' * 54}...' (506 characters): ")
     refused(c.post("/api/position", json={"board": ["x"] * 100_000}), 400,
-            "\"board\" is an open board's id, a string such as 'b1', not a list (['x', 'x'")
+            "\"board\" is an open board's id, a string such as 'b1', not [\"x\", \"x\"")
     assert len(c.post("/api/position", json={"board": ["x"] * 100_000}).content) < 300
 
 

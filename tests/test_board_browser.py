@@ -1660,16 +1660,17 @@ def test_spaces_pressed_while_the_values_are_searched_each_play_a_best_card(driv
 def test_a_card_pressed_twice_before_the_next_position_is_played_once(driver, server):
     """Enter twice on a card, or a double click on it or on ★ best, played it again at the next card, before the
     table showed that position: the server refused the line ("move 2 (EO): seat 2 does not hold EO") and the page
-    stood on it. The second press is on the last position's table: it plays nothing."""
-    from selenium.webdriver.common.action_chains import ActionChains
-
+    stood on it. The second press is on the last position's table: it plays nothing. Both presses go in one script,
+    so that no answer of the server comes between them."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
     twice = "for (let i = 0; i < 2; i++) arguments[0].dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter'," \
             " bubbles: true }))"
+    double_click = "for (const [kind, detail] of [['click', 1], ['click', 2], ['dblclick', 2]]) " \
+                   "arguments[0].dispatchEvent(new MouseEvent(kind, { detail, bubbles: true }))"
     presses = {"Enter twice": lambda target: driver.execute_script(twice, target),
-               "a double click": lambda target: ActionChains(driver).double_click(target).perform()}
+               "a double click": lambda target: driver.execute_script(double_click, target)}
     for how, press in presses.items():
         for target in ("#seat-1 .card.legal", "#best"):
             if how == "Enter twice" and target == "#best":
@@ -1710,6 +1711,91 @@ def test_a_steps_error_goes_when_the_next_position_is_shown(driver, server):
     assert bar.text == "move 2 (EO): seat 2 does not hold EO: on the table, played by seat 1 (legal: H7)"
     driver.execute_script("goTo(1)")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "card 1")
+    assert not bar.is_displayed() and bar.text == ""
+
+
+# /api/position and /api/values held by the page's fetch until the test lets them go (window.release()), each
+# then asked of the server as it was sent: an abort the page made meanwhile is the server's fetch's to honour.
+HOLD_FETCH = """
+window.held = [];
+window.unheldFetch = window.unheldFetch || window.fetch;
+window.fetch = (url, options) => ["/api/position", "/api/values"].includes(url)
+  ? new Promise((resolve) => window.held.push(() => resolve(window.unheldFetch(url, options))))
+  : window.unheldFetch(url, options);
+window.release = () => { const go = window.held; window.held = []; go.forEach((answer) => answer()); };
+window.unhold = () => { window.fetch = window.unheldFetch; window.release(); };
+"""
+
+
+def test_a_space_kept_while_the_last_positions_values_end_plays_on_the_next(driver, server):
+    """A card played before its position's values were in, then space: the last position's values, coming in while
+    the next position was fetched, made the page ready on a table not shown; the kept space was refused there and
+    dropped, and nothing was played. The last position's values are stopped by the step: the space plays on."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    driver.execute_script(HOLD_FETCH + "loadValues()")  # the values of card 0 asked again, held
+    driver.execute_script("document.activeElement.blur(); document.querySelector('#seat-1 .card.legal').click();"
+                          "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }))")
+    assert driver.execute_script("return [S.cursor, S.bestAhead, window.held.length]") == [1, 1, 2]
+    driver.execute_script("window.held.shift()()")  # the last position's values first, the next position held
+    wait_for(lambda: driver.execute_script("return !busy.kinds.has('values')"), "the last values ended")
+    assert driver.execute_script("return [S.ready, S.bestAhead]") == [False, 1]
+    driver.execute_script("unhold()")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 2, "a best card on card 1")
+    assert driver.execute_script("return S.bestAhead") == 0
+    assert not driver.find_element("id", "error").is_displayed()
+
+
+def test_space_held_down_plays_one_card_and_a_burst_keeps_at_most_four(driver, server):
+    """Space held down counted each of its key repeats as a press kept, and played out the deal: a held key plays
+    one card; presses at once keep at most four (BEST_AHEAD) beside the one played."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    press = "document.activeElement.blur(); for (let i = 0; i < arguments[0]; i++) document.body.dispatchEvent(" \
+            "new KeyboardEvent('keydown', { key: ' ', repeat: i > 0 && arguments[1], bubbles: true }))"
+    driver.execute_script(press, 10, True)  # a held key: one press, nine repeats
+    assert driver.execute_script("return [S.cursor, S.bestAhead]") == [1, 0]
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "card 1")
+    driver.execute_script(press, 10, False)  # ten presses at once: one plays, four of the nine are kept
+    assert driver.execute_script("return [S.cursor, S.bestAhead]") == [2, 4]
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "four best cards more")
+    assert driver.execute_script("return S.bestAhead") == 0
+
+
+def test_after_a_refused_position_space_keeps_nothing_and_a_card_plays_from_the_table_shown(driver, server):
+    """After a position refused the table shown stayed, and its legal cards did nothing when clicked, nor did the
+    spaces kept meanwhile: no space is kept while the error is said, and a card is played from the table shown."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    driver.execute_script("S.moves = ['EO', 'EO']; goTo(2)")  # a line the server refuses
+    bar = driver.find_element("id", "error")
+    wait_for(lambda: bar.is_displayed(), "the refusal")
+    driver.execute_script("document.activeElement.blur();"
+                          "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }))")
+    assert driver.execute_script("return [S.cursor, S.shownAt, S.bestAhead]") == [2, 0, 0]
+    card = driver.execute_script("const card = document.querySelector('#seat-1 .card.legal:not([data-card=\"EO\"])');"
+                                 "card.click(); return card.dataset.card")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "the card played at card 0")
+    assert driver.execute_script("return S.moves") == [card]
+    assert not bar.is_displayed()
+
+
+def test_a_values_error_goes_when_values_come_in_for_another_objective(driver, server):
+    """The objective changed asks the values again without another position shown: an error of the values before
+    stayed said over the values that came in."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    driver.execute_script("S.objective = 'nonsense'; loadValues()")  # an objective the server refuses
+    bar = driver.find_element("id", "error")
+    wait_for(lambda: bar.is_displayed(), "the refusal")
+    assert "not one of this contract's" in bar.text
+    driver.execute_script("const box = $('objective'); box.value = box.options[box.options.length - 1].value;"
+                          "box.dispatchEvent(new Event('change'))")
+    wait_for(lambda: settled(driver), "the values for the objective chosen")
     assert not bar.is_displayed() and bar.text == ""
 
 

@@ -13,6 +13,7 @@ import copy
 import hashlib
 import io
 import itertools
+import json
 import os
 import re
 import shlex
@@ -29,8 +30,8 @@ from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
-from ..errors import (CommandVariantError, InvalidPositionError, MessageSieve, StichError, is_whole_number, quoted,
-                      shown_name, visible)
+from ..errors import (MAX_QUOTED_LENGTH, CommandVariantError, InvalidPositionError, MessageSieve, StichError,
+                      is_whole_number, quoted, shown_name, visible)
 from ..files import not_file_kind
 from ..formats.tbn import LINE_END, Record, iter_records, no_records_said
 from ..games import get_game
@@ -63,13 +64,17 @@ MAX_MOVES = 64
 _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 
 
-def json_kind(value: object) -> str:
-    """What kind of JSON value ``value`` was sent as, in words (``a number``), for a message that refuses it."""
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "a string"
+def sent(value: object) -> str:
+    """A value of a request's JSON as a message quotes it: a text as :func:`~solver.errors.quoted` does, anything
+    else as the JSON sent (``true``, ``{"a": 1}``: the page's words, not Python's ``True``, ``{'a': 1}``), cut as long
+    as a text is quoted."""
+    if isinstance(value, str):
+        return quoted(value)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (RecursionError, ValueError):  # nested about as deep as the body's JSON is read
+        return "a value nested too deeply to quote"
+    return text if len(text) <= MAX_QUOTED_LENGTH + 3 else text[:MAX_QUOTED_LENGTH] + "..."
 
 
 class BoardError(StichError):
@@ -165,7 +170,7 @@ class Board:
         pack = position.pack
         for number, token in enumerate(moves, 1):
             if not isinstance(token, str):
-                raise BoardError(f"move {number} is not a card token: {quoted(token)}")
+                raise BoardError(f"move {number} is not a card token: {sent(token)}")
             index = pack.lookup(token)
             if index is None:
                 raise BoardError(f"move {number}: {quoted(token)} is not a card of the {position.game.name} pack"
@@ -290,8 +295,7 @@ class Boards:
             raise BoardError("the request names no board: its \"board\" is the id of an open board, such as 'b1' "
                              "(/api/start lists them)")
         if not isinstance(board_id, str):
-            raise BoardError(f"\"board\" is an open board's id, a string such as 'b1', not {json_kind(board_id)} "
-                             f"({quoted(board_id)})")
+            raise BoardError(f"\"board\" is an open board's id, a string such as 'b1', not {sent(board_id)}")
         with self._lock:
             board = self.boards.get(board_id)
             if board is not None:
@@ -469,24 +473,24 @@ def new_deal(game: object, contract: object, seed: object, seats: object = None,
         written = str(seed).strip() if is_whole_number(seed) or isinstance(seed, str) else ""
         seed_number = int(written) if SEED_TEXT.fullmatch(written) else None  # ASCII digits, not "1_0" or "١"
         if seed_number is None or not -MAX_SEED <= seed_number <= MAX_SEED:
-            raise BoardError(f"the seed is {SEED_RANGE}, not {quoted(seed)}", field="seed")
+            raise BoardError(f"the seed is {SEED_RANGE}, not {sent(seed)}", field="seed")
         seat_count = None if seats in (None, "") else _whole(seats)
         if seats not in (None, "") and seat_count not in game_class.seat_counts:
             raise BoardError(f"{game_class.name} is played by {game_class.seat_counts_text()} seats, "
-                             f"not {quoted(seats)}", field="seats")
+                             f"not {sent(seats)}", field="seats")
         declarer_seat, dealt = _whole(declarer), seat_count or game_class.seat_counts[0]
         if declarer_seat is None or not 1 <= declarer_seat <= dealt:
-            raise BoardError(f"the {game_class.declarer_title} is a seat from 1 to {dealt}, not {quoted(declarer)}",
+            raise BoardError(f"the {game_class.declarer_title} is a seat from 1 to {dealt}, not {sent(declarer)}",
                              field="declarer")
         if contract is not None and not isinstance(contract, str):
             raise BoardError(f"a contract is text such as {game_class.contract_help} (empty: any everyday one), "
-                             f"not {quoted(contract)}", field="contract")
+                             f"not {sent(contract)}", field="contract")
         text = contract.strip() if contract and contract.strip() else None
         chips = None if pot in (None, "") else _whole(pot)
         if pot not in (None, "") and not game_class.has_pot:
             raise BoardError(f"{game_class.name} is not paid from a pot: leave the pot empty", field="pot")
         if pot not in (None, "") and (chips is None or not 0 <= chips <= MAX_POT):
-            raise BoardError(f"the pot is a whole number of chips from 0 to {MAX_POT:,}, not {quoted(pot)}",
+            raise BoardError(f"the pot is a whole number of chips from 0 to {MAX_POT:,}, not {sent(pot)}",
                              field="pot")
         record = random_record(game_class, seed_number, 1, contract=text, declarer=declarer_seat, seats=seat_count,
                                variant=game_flags(game_class, variant or {}))
@@ -613,7 +617,7 @@ def chosen_objective(position: Position, name: object) -> str:
     if name in (None, ""):
         return default_objective(position)
     if not isinstance(name, str) or name not in names:
-        raise BoardError(f"objective {quoted(name)} is not one of this contract's: {', '.join(names)}")
+        raise BoardError(f"objective {sent(name)} is not one of this contract's: {', '.join(names)}")
     return name
 
 
@@ -838,11 +842,11 @@ def graph_measure(position: Position, objective: object) -> str:
     """What the evaluation graph follows for the page's objective: the score where the page values cards by it,
     else card points (tricks in a game without them; :func:`~solver.postmortem.analyse_play` picks)."""
     if objective is not None and not isinstance(objective, str):
-        raise BoardError(f"the objective is a name, not {quoted(objective)}")
+        raise BoardError(f"the objective is a name, not {sent(objective)}")
     names = objective_names(position)
     # "points" is card points, or tricks where a game has none; the score falls back to them where it is not offered
     if objective not in (None, "", "points", SCORE, *names):
-        raise BoardError(f"objective {quoted(objective)} is not one of this contract's: {', '.join(names)}")
+        raise BoardError(f"objective {sent(objective)} is not one of this contract's: {', '.join(names)}")
     return SCORE if objective == SCORE and SCORE in names else "points"
 
 

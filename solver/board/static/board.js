@@ -10,9 +10,9 @@ const S = {
   graphDot: null,  // the graph's point the arrow keys chose (its one tab stop)
   boardVariant: {},  // the board's --variant flags, by game (/api/start)
   server: null,  // the token of this start of the server (/api/start): a reload keeps uploads of the same start only
-  bestAhead: 0,
+  bestAhead: 0,  // the presses of space kept while the values were searched, each a best card once they are in
   stepError: false,  // the error shown is a step's (showStepError): the next position shown takes it away
-  shownAt: null,  // the cursor of the table shown (S.view): behind S.cursor while the next position is on its way  // the presses of space kept while the values were searched, each a best card once they are in
+  shownAt: null,  // the cursor of the table shown (S.view): behind S.cursor while the next position is on its way
 };
 const $ = (id) => document.getElementById(id);
 
@@ -40,6 +40,7 @@ function showError(message) {
 function showStepError(message) {
   showError(message);
   S.stepError = Boolean(message);
+  if (message) S.bestAhead = 0;  // the spaces kept were for a line that stopped here
 }
 
 // "thinking…" is for the eye (aria-hidden, outside the status region), not to be read out at every card: the
@@ -597,15 +598,18 @@ function renderValues() {
 }
 
 async function loadValues() {
+  S.ready = false;
   S.values = null;
-  const position = { board: S.board, moves: S.moves.slice(0, S.cursor), objective: S.objective };
+  const asked = S.cursor;
+  const position = { board: S.board, moves: S.moves.slice(0, asked), objective: S.objective };
   busy("values", true);
   let mine = null;
   try {
-    const asked = ask("values", "/api/values", position, { raw: true });
+    const answer = ask("values", "/api/values", position, { raw: true });
     mine = S.requests.values;
     const partial = {};
-    for await (const message of jsonLines(await asked)) {
+    for await (const message of jsonLines(await answer)) {
+      if (mine.signal.aborted) return;  // a line read before the abort: the values of a position left
       if (message.kind === "card") {
         partial[message.card] = message.value;
         if (S.mode === "dd") markCard(message.card, message.value, S.values || {}, false);
@@ -614,8 +618,10 @@ async function loadValues() {
         S.values = Object.assign(message, { partial });
       } else if (message.kind !== "thinking") {
         S.values = message;
-        if (S.requests.values === mine) {
+        // ready for the table shown only: values of another position would play (kept spaces) from the wrong one
+        if (S.requests.values === mine && S.cursor === asked && S.shownAt === asked) {
           S.ready = true;
+          if (S.stepError) showError("");  // a values error before (an objective asked again) is outlived
           if (S.clicked) { S.roundTrip = performance.now() - S.clicked; S.clicked = null; }
           if (S.bestAhead) { playBestAhead(); return; }
         }
@@ -979,6 +985,8 @@ async function refresh() {
   if (!S.board) return;
   remember();
   S.ready = false;  // until the values of this very position are in (the browser tests wait on it)
+  // the last position's values, ready while this one is fetched, would play kept spaces from the table left
+  if (S.requests.values) S.requests.values.abort();
   const at = S.cursor;
   try {
     S.view = await ask("position", "/api/position", { board: S.board, moves: S.moves.slice(0, S.cursor) });
@@ -1044,9 +1052,13 @@ function settlementText(view, spoken) {
 }
 
 function play(name) {
-  // a card of a table the next position has not replaced yet (a double click, Enter twice on the card played) is
-  // the last position's: played again at the next card it was refused ("seat 2 does not hold EO")
-  if (S.shownAt !== S.cursor) return;
+  if (S.shownAt !== S.cursor) {
+    // a card of a table the next position has not replaced yet (a double click, Enter twice on the card played) is
+    // the last position's: played again at the next card it was refused ("seat 2 does not hold EO"). After a
+    // position refused (its error said) the table shown stays: its card is played from there.
+    if (!S.stepError || S.shownAt === null) return;
+    S.cursor = S.shownAt;
+  }
   S.bestAhead = 0;  // a card played (or a step) other than by a kept space: the spaces kept are for the line left
   S.clicked = performance.now();  // the click-to-values round trip is kept in S.roundTrip
   if (S.moves[S.cursor] !== name) S.moves = S.moves.slice(0, S.cursor).concat([name]);
@@ -1061,10 +1073,14 @@ function goTo(index) {
 }
 
 // Space while the values are searched (a player stepping through the line faster than the engine) is kept, not lost:
-// each press kept plays a best card once the values of its position are in.
-function bestKey() {
-  if (S.mode === "dd" && !S.ready && !(S.view && S.view.is_over)) S.bestAhead += 1;
-  else playBest();
+// each press kept plays a best card once the values of its position are in. A key held down plays one card (its
+// repeats would play out the deal), at most BEST_AHEAD presses are kept, and none after a step's error.
+const BEST_AHEAD = 4;
+function bestKey(repeat = false) {
+  if (repeat) return;
+  if (S.mode === "dd" && !S.ready && !S.stepError && !(S.view && S.view.is_over)) {
+    S.bestAhead = Math.min(S.bestAhead + 1, BEST_AHEAD);
+  } else playBest();
 }
 
 function playBestAhead() {
@@ -1377,7 +1393,7 @@ async function start() {
     // a focused button or link keeps its own Enter and space (Upload..., |<): space plays the best card elsewhere
     if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a[href]")) return;
     const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
-      End: () => goTo(S.moves.length), " ": bestKey };
+      End: () => goTo(S.moves.length), " ": () => bestKey(e.repeat) };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   });
   let begin;
