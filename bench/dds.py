@@ -103,7 +103,12 @@ class Paired:
     all_cores: list[float] = field(default_factory=list)      # ... on every core
     dds_every: list[float] = field(default_factory=list)      # DDS's, every lead card, on its paired deals
     dds_value: list[float] = field(default_factory=list)      # DDS's, the value alone
-    timed_out: int = 0
+    stopped_deals: list[int] = field(default_factory=list)    # the deal of each stich solve stopped at the limit
+
+    @property
+    def timed_out(self) -> int:
+        """How many of stich's solves (one thread and all cores, each) were stopped at the limit."""
+        return len(self.stopped_deals)
 
     @property
     def deals(self) -> int:
@@ -114,7 +119,7 @@ class Paired:
         """This line cut to its :attr:`deals`: what a run stopped part way through it measured."""
         kept = self.deals
         return Paired(self.line, self.one_thread[:kept], self.all_cores[:kept], self.dds_every[:kept],
-                      self.dds_value[:kept], self.timed_out)
+                      self.dds_value[:kept], [deal for deal in self.stopped_deals if deal <= kept])
 
     @staticmethod
     def median(values: list[float]) -> float:
@@ -159,7 +164,7 @@ def paired_run(lines: list[BenchLine], deals: int, *, threads: int | None = None
                     if measured is None:  # the worker is stuck in the search: a new one for the next deal
                         stich.close(stop=True)
                         stich = _worker()
-                        paired.timed_out += 1
+                        paired.stopped_deals.append(k)
                         times.append(limit_s * 1000)
                     else:
                         times.append(measured.ms)

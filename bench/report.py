@@ -218,15 +218,23 @@ class Report:
     dds_deals: int = 0                        # the deals of each line paired with DDS
     planned: list[str] = field(default_factory=list)  # every line the run is to measure, by name
     whole: bool = False                       # every planned line measured
-    unfinished: list[BenchStats] = field(default_factory=list)  # the line being measured: its runs (an ending's
-    #                                           engine, then reference solver), filled deal by deal
-    unfinished_dds: Paired | None = None      # the DDS line being measured, filled deal by deal
+    #: The line being measured, by name, and its runs as they start (:meth:`started`), filled deal by deal
+    measuring: tuple[str | None, list[BenchStats | Paired]] = field(default_factory=lambda: (None, []))
 
     @property
     def working(self) -> str | None:
         """The line being measured (the first planned one not finished); None once the run is whole."""
         finished = finished_lines(self)
         return None if self.whole or finished >= len(self.planned) else self.planned[finished]
+
+    def started(self, run: BenchStats | Paired) -> None:
+        """Each run as it starts (the ``started`` of :mod:`solver.benchmark`'s runs and of bench/dds.py's
+        ``paired_run``): held with the line being measured, so that a stop keeps the deals it measured; an ending's
+        reference solver joins its engine's run."""
+        name, runs = self.measuring
+        if name != self.working:
+            self.measuring = (self.working, [])
+        self.measuring[1].append(run)
 
 
 #: Where stderr is no terminal (a log), the least time between two progress lines, as ``stich batch`` logs: a line
@@ -314,32 +322,21 @@ def measure(report: Report, deals: int, ablation_deals: int, limit_s: float, dds
     line ``zwanzigerrufen``."""
     progress = _progress(say)
     dds_only = report.dds_only
-    started = report.unfinished.append  # a line's runs, each held as it starts (:func:`unfinished_runs`)
     for line in [] if dds_only else standard_lines():
-        report.unfinished.clear()
         report.lines.append((line, run_line(line, deals=deals, limit_s=limit_s, progress=progress,
-                                            engine_options=ONE_THREAD, started=started)))
+                                            engine_options=ONE_THREAD, started=report.started)))
     for line in [] if dds_only else endings_lines():
-        report.unfinished.clear()
         engine, reference, ratio = run_endings_ratio(line.game, line.contract, deals, progress=progress,
-                                                     limit_s=limit_s, engine_options=ONE_THREAD, started=started)
+                                                     limit_s=limit_s, engine_options=ONE_THREAD,
+                                                     started=report.started)
         report.endings.append((line, engine, reference, ratio))
     if ablation_deals and not dds_only:
         report.ablation_line = zwanzigerrufen
-
-        def configuration_started(stats: BenchStats) -> None:
-            report.unfinished[:] = [stats]  # each configuration is a line of its own
-
         ablation(zwanzigerrufen, ablation_deals, progress=progress, limit_s=limit_s, configurations=configurations,
-                 results=report.ablation, started=configuration_started)
-    report.unfinished.clear()
+                 results=report.ablation, started=report.started)
     if dds_deals and report.dds_missing is None:
-
-        def dds_started(paired: Paired) -> None:
-            report.unfinished_dds = paired
-
         paired_run(dds_lines(), dds_deals, threads=threads, limit_s=limit_s, progress=lambda text: say(text, False),
-                   results=report.dds, started=dds_started)
+                   results=report.dds, started=report.started)
 
 
 def finished_lines(report: Report) -> int:
@@ -348,46 +345,49 @@ def finished_lines(report: Report) -> int:
     return len(report.lines) + len(report.endings) + len(report.ablation) + len(report.dds)
 
 
+def _stopped_runs(report: Report) -> list[BenchStats | Paired]:
+    """The runs of the line a stopped run was in; none once the run is whole or that line is among the finished."""
+    name, runs = report.measuring
+    return runs if name is not None and name == report.working else []
+
+
 def unfinished_runs(report: Report) -> list[BenchStats]:
     """The runs of the line a stopped run was in (a line's or an ablation configuration's one, an ending's engine and
-    reference solver), each cut to the deals it measured whole; none once that line is among the finished ones."""
-    if report.whole or report.working is None:
-        return []
-    finished = [stats for _, stats in report.lines] + [stats for _, stats, _, _ in report.endings]
-    finished += [stats for _, _, stats, _ in report.endings] + list(report.ablation.values())
-    return [stats.complete() for stats in report.unfinished if not any(stats is done for done in finished)]
+    reference solver), each cut to the deals it measured whole."""
+    return [run.complete() for run in _stopped_runs(report) if isinstance(run, BenchStats)]
 
 
 def unfinished_dds(report: Report) -> Paired | None:
     """The DDS line a stopped run was in, cut to the deals it measured whole; None where there is none, or it has
     none."""
-    paired = report.unfinished_dds
-    if report.whole or report.working is None or paired is None or any(paired is done for done in report.dds):
-        return None
-    kept = paired.complete()
-    return kept if kept.deals else None
+    kept = next((run.complete() for run in _stopped_runs(report) if isinstance(run, Paired)), None)
+    return kept if kept is not None and kept.deals else None
 
 
 def unfinished_text(report: Report) -> str:
-    """``37 of 100 deals``: what the line a stopped run was in measured (its last run's deals: an ending's reference
-    solver's once the engine's are done); '' where it measured none."""
-    runs = unfinished_runs(report)
+    """``37 of 100 deals``, for an ending each run's (``100 of 100 deals of the engine, 0 of the reference solver``):
+    what the line a stopped run was in measured; '' where it measured none."""
     paired = unfinished_dds(report)
-    if runs and runs[-1].deals:
-        return f"{runs[-1].deals} of {runs[-1].planned} deals" + (" of the reference solver" if len(runs) == 2 else "")
     if paired is not None:
-        return f"{paired.deals} of {report.dds_deals} deals"
-    return ""
+        return f"{paired.deals:,} of {report.dds_deals:,} deals"
+    runs = unfinished_runs(report)
+    if not any(run.deals for run in runs):
+        return ""
+    if report.working not in {line.name for line in endings_lines()}:
+        return f"{runs[0].deals:,} of {runs[0].planned or 0:,} deals"
+    engine = runs[0]
+    reference = runs[1].deals if len(runs) > 1 else 0
+    return f"{engine.deals:,} of {engine.planned or 0:,} deals of the engine, {reference:,} of the reference solver"
 
 
 def stopped_text(report: Report) -> str:
-    """``stopped during 'LINE' (37 of 100 deals measured): 3 of 24 lines finished``: what a stopped run holds, said in
-    the partial report and on stderr."""
+    """``stopped during 'LINE' after 37 of 100 deals: 3 of 24 lines finished``: what a stopped run holds, said in the
+    partial report and on stderr (as ``stich bench`` says its own)."""
     if not report.planned:
         return "stopped before its first line"
     during = f"during {report.working!r}" if report.working is not None else "after its last line"
     measured = unfinished_text(report)
-    return (f"stopped {during}{f' ({measured} measured)' if measured else ''}: {finished_lines(report)} of "
+    return (f"stopped {during}{f' after {measured}' if measured else ''}: {finished_lines(report)} of "
             f"{len(report.planned)} lines finished")
 
 
@@ -459,7 +459,7 @@ def render_unfinished(report: Report) -> list[str]:
         return []
     out = ["", f"#### Stopped part way: {report.working} ({unfinished_text(report)})", ""]
     if paired is not None:
-        rows = [[f"{paired.deals} of {report.dds_deals}", fmt_ms(Paired.median(paired.one_thread)),
+        rows = [[f"{paired.deals:,} of {report.dds_deals:,}", fmt_ms(Paired.median(paired.one_thread)),
                  fmt_ms(Paired.median(paired.all_cores)), fmt_ms(Paired.median(paired.dds_every)),
                  fmt_ms(Paired.median(paired.dds_value))]]
         return out + _table(["deals", "stich 1 thread (ms)", "stich all cores (ms)", "DDS every lead (ms)",
@@ -470,7 +470,7 @@ def render_unfinished(report: Report) -> list[str]:
         figures = ([fmt_ms(stats.median, stats), fmt_ms(stats.p90, stats), fmt_ms(stats.p99, stats),
                     fmt_ms(stats.max, stats), fmt_rate(stats.nodes_per_second)] if stats.deals else ["-"] * 5)
         over = f" ({stats.timeouts} over the limit)" if stats.timeouts else ""
-        rows.append([label, f"{stats.deals} of {stats.planned}{over}", *figures,
+        rows.append([label, f"{stats.deals:,} of {stats.planned or 0:,}{over}", *figures,
                      f"{fmt_bytes(memory.allocated)} / {fmt_bytes(memory.used)}"])
     return out + _table(["run", "deals", "median", "p90", "p99", "max (ms)", "nodes/s",
                          "table memory (allocated / used)"], rows)
@@ -596,7 +596,8 @@ def as_json(report: Report) -> dict:
                       "one_thread_ms": paired.one_thread, "all_cores_ms": paired.all_cores,
                       "dds_every_lead_ms": paired.dds_every, "dds_value_ms": paired.dds_value}]
                     if paired is not None else
-                    [{**stats.as_dict(), "planned": stats.planned} for stats in unfinished_runs(report)])
+                    [{**(stats.as_dict() if stats.deals else {"line": stats.line, "deals": 0}),
+                      "planned": stats.planned} for stats in unfinished_runs(report)])  # a run not begun: its count
             document["unfinished"] = {"line": report.working, "runs": runs}
     return document
 

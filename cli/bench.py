@@ -187,6 +187,24 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
             "by this run")
 
 
+def stopped_early_text(partial: Document) -> str:
+    """``a partial run: stopped in 'X' after 6 of 30 deals``: a saved run's ``partial`` (:func:`saved_run`) said in
+    a message."""
+    unfinished = partial.get("unfinished")
+    planned = partial.get("planned_deals")
+    after = (f" after {unfinished['deals']:,} of {planned:,} deals"
+             if isinstance(unfinished, dict) and isinstance(unfinished.get("deals"), int) and isinstance(planned, int)
+             else "")
+    return f"a partial run: stopped in {partial.get('interrupted_during')!r}{after}"
+
+
+def holds_finished_lines(path: Path) -> bool:
+    """Whether the file ``path`` holds a saved run with a finished line, whole or partial (:func:`_run_in_file`): one
+    a run stopped before any line finished must not replace."""
+    kept = _run_in_file(path)
+    return kept is not None and isinstance(kept.get("lines"), list) and bool(kept["lines"])
+
+
 def partial_text(run: Document) -> str:
     """``partial: 1 of 3 lines (stopped by the interrupt during '...')`` for a saved run stopped by Ctrl-C, else ''."""
     partial = run.get("partial")
@@ -301,7 +319,10 @@ def read_saved_run(path: Path) -> SavedRun:
     if run.get("machine") is not None and not isinstance(run["machine"], dict):
         raise StichError(f"{shown}: not a saved stich bench run: its 'machine' is "
                          f"{_json_kind(run['machine'])}, not an object; write one with stich bench --out FILE")
-    if not by_name:  # every run stich saves has a line: a file of none compares with nothing
+    if not by_name and isinstance(run.get("partial"), dict):  # stopped before its first line finished
+        raise StichError(f"{shown}: {stopped_early_text(run['partial'])}, no finished line to compare; write a "
+                         "whole run with stich bench --out FILE")
+    if not by_name:  # every other run stich saves has a line: a file of none compares with nothing
         raise StichError(f"{shown}: not a saved stich bench run: it holds no line document; write one "
                          "with stich bench --out FILE")
     return SavedRun(path, run, by_name)
@@ -524,7 +545,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         differ = differences_text(host, compared, documents)
         if differ:
             console.print(Text(differ))
-    stopped_in, planned = ([], 0) if unfinished is None else ([unfinished[0]], unfinished[1])
+    stopped, planned = (None, 0) if unfinished is None else unfinished
+    stopped_in = [] if stopped is None else [stopped]
     table = Table(title=f"Engine benchmark (ms per deal{_threads_text([*documents, *stopped_in])})",
                   title_justify="left", title_style="bold")
     table.add_column("line", ratio=1, min_width=24)
@@ -537,10 +559,10 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         marked = (bounds or {}).get(doc["line"], set())
         times = [(">= " if key in marked else "") + _ms(doc[key])
                  for key in ("median_ms", "p90_ms", "p99_ms", "max_ms")]
-        deals = f"{doc['deals']} of {planned}" if doc in stopped_in else str(doc["deals"])
+        deals = f"{doc['deals']:,} of {planned:,}" if doc is stopped else f"{doc['deals']:,}"
         row: list[Text | str] = [doc["line"], deals, *times, _nodes_per_second(doc["nodes_per_second"]),
                                  f"{_size(doc['table_used_bytes'])} / {_size(doc['table_allocated_bytes'])}"]
-        if compared is not None and doc in stopped_in:
+        if compared is not None and doc is stopped:
             row += ["-"] * len(RATIOS)
         elif compared is not None:
             ratios = doc.get("compared") or {}
@@ -560,8 +582,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
                            "finished none of the line's deals)", style="dim"))
         for note in comparison_notes(documents, compared):
             console.print(Text(note, style="dim"))
-    for doc in stopped_in:
-        console.print(Text(f"{doc['line']}: stopped by the interrupt after {doc['deals']} of "
+    if stopped is not None:
+        console.print(Text(f"{stopped['line']}: stopped by the interrupt after {stopped['deals']:,} of "
                            f"{plural(planned, 'deal')}: its figures are of those", style="dim"))
     for doc in [*documents, *stopped_in]:
         if doc["timeouts"]:
@@ -684,19 +706,27 @@ def bench(
                 shown = bool(documents or unfinished) and not as_json and not saved_to_stdout
                 if shown:
                     render_bench(documents, stdout_console(), host, compared, bounds, unfinished)
-                target = None if save is None else partial_target(save)
-                stopped_in = {} if unfinished is None else {"unfinished": unfinished[0], "planned_deals": deals}
-                if target is not None and (documents or unfinished):
+                target = None if save is None or not (documents or unfinished) else partial_target(save)
+                refused = None  # a file holding finished lines, which a run that finished none does not replace
+                if target is not None and not documents and not is_stdout(target) and holds_finished_lines(target):
+                    refused, target = target, None
+                if target is not None:
+                    stopped_in = {} if unfinished is None else {"unfinished": unfinished[0], "planned_deals": deals}
                     save_run(target, saved_run(documents, host, {"lines": len(lines), "interrupted_during": line.name,
                                                                  **stopped_in}))
-                kept = f" ({save} holds a whole run: kept)" if target != save else ""
-                what = "the finished lines" + (" and the deals of the line stopped in" if unfinished else "")
-                saved = "" if save is None else (f"; {what} saved to {target}, marked partial{kept}"
-                                                 if documents or unfinished else f"; nothing saved to {save}")
-                finished = f"{len(documents)} of {plural(len(lines), 'line')} finished" + (" (above)" if shown else "")
+                held = ["the finished lines"] if documents else []
+                held += ["the deals of the line stopped in"] if unfinished else []
+                kept = f" ({save} holds a whole run: kept)" if target is not None and target != save else ""
+                saved = ("" if save is None else
+                         f"; {' and '.join(held)} saved to {target}, marked partial{kept}" if target is not None else
+                         f"; nothing saved to {refused}: it holds finished lines, which this run has none of (kept)"
+                         if refused is not None else f"; nothing saved to {save}")
+                above = " (above)" if shown else ""
+                finished = f"{len(documents)} of {plural(len(lines), 'line')} finished" + (above if documents else "")
                 where = f"in the line {working!r}" if working is not None else "between two lines"
                 if unfinished is not None:
-                    where += f" after {unfinished[0]['deals']} of {plural(deals, 'deal')}"
+                    where += (f" after {unfinished[0]['deals']:,} of {plural(deals, 'deal')}"
+                              + ("" if documents else above))
                 say_interrupted("bench", f"{where}: {finished}{saved}")
                 raise
     if (as_json or saved_to_stdout) and compared is not None:  # what the table says of the comparison, beside JSON

@@ -581,12 +581,11 @@ def _sizing_engine(engine_options: dict[str, Any]) -> EngineSolver:
     return EngineSolver(**{**engine_options, "tt_megabytes": 1})
 
 
-def _threads_for(task: _Task, sizing: EngineSolver | None = None) -> int:
+def _threads_for(task: _Task, sizing: EngineSolver | None) -> int:
     """The threads a stopped solve was searching on (its worker, stopped, cannot say), asked of ``sizing`` (the
-    line's :func:`_sizing_engine`; one made for this call by default)."""
-    if task.engine_options is None:
+    line's :func:`_sizing_engine`); one for the reference solver (``sizing`` None)."""
+    if sizing is None:
         return 1
-    sizing = sizing or _sizing_engine(task.engine_options)
     return min(sizing.threads_for(prepare_deal(task.line, task.board, task.seed).position.state), usable_cores())
 
 

@@ -214,7 +214,7 @@ def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130
     assert "1/100" in first, first  # the first deal's progress line: the run was under way
     assert (returncode, stdout) == (130, ""), stderr
     said = re.fullmatch(rf"report.py: interrupted by {stop}: stopped during 'Zwanzigerrufen Normal: exact points' "
-                        r"\((\d+) of 100 deals measured\): 0 of 10 lines finished; the deals of the line stopped in "
+                        r"after (\d+) of 100 deals: 0 of 10 lines finished; the deals of the line stopped in "
                         rf"kept, marked partial, in {re.escape(str(tmp_path / 'report.partial.md'))} "
                         rf"\({re.escape(str(out))} left as it was\); run the same command again for the whole report "
                         r"\(a run measures every line anew\)\n", stderr)
@@ -236,7 +236,7 @@ def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_w
     assert all(": 1/1 (board 1)" in line for line in progress), progress  # the second line begun: the first kept
     said = stderr.splitlines()[-1]
     assert returncode == 130 and "Traceback" not in stderr, stderr
-    finished = int(re.search(r"[')]: (\d+) of \d+ lines finished; ", said)[1])
+    finished = int(re.search(r"['s]: (\d+) of \d+ lines finished; ", said)[1])
     assert said.startswith(f"report.py: interrupted by {stop}: stopped during '") and finished >= 1, said
     first = progress[0].split("] ", 1)[1].split(": 1/1")[0]
     if out:
@@ -354,17 +354,17 @@ def _measured(name: str, times: list[float], planned: int) -> "BenchStats":
 
 
 def test_a_run_stopped_part_way_through_a_line_keeps_its_deals_with_their_count(report):
-    """A line stopped part way lost the deals it had measured (a line of 100 deals is minutes): they are kept, in a
+    """A line stopped part way keeps the deals it measured (a line of 100 deals is minutes): in a
     section of their own headed with their count, and in the JSON's ``unfinished``; an ending stopped in its
-    reference half keeps the engine's deals and the reference solver's so far."""
+    reference half keeps the engine's deals and the reference solver's so far, and one stopped as its reference run
+    starts keeps the engine's, each run's count said."""
     from solver.benchmark import endings_lines, standard_lines
 
     line, ending = standard_lines()[0], endings_lines()[0]
     stopped = report.Report(100, 60.0, {"engine": "sha256 0123456789ab"}, [], [], None, {})
     stopped.planned = [line.name, ending.name]
-    stopped.unfinished = [_measured(line.name, [2.0, 4.0, 6.0], 100)]
-    assert report.stopped_text(stopped) == (f"stopped during {line.name!r} (3 of 100 deals measured): 0 of 2 lines "
-                                            "finished")
+    stopped.measuring = (line.name, [_measured(line.name, [2.0, 4.0, 6.0], 100)])
+    assert report.stopped_text(stopped) == f"stopped during {line.name!r} after 3 of 100 deals: 0 of 2 lines finished"
     text = report.render(stopped)
     assert f"#### Stopped part way: {line.name} (3 of 100 deals)" in text
     assert "| engine | 3 of 100 | 4.00 | 6.00 | 6.00 | 6.00 |" in text and "| line | deals |" not in text
@@ -372,22 +372,28 @@ def test_a_run_stopped_part_way_through_a_line_keeps_its_deals_with_their_count(
     assert report.as_json(stopped)["unfinished"]["runs"][0]["planned"] == 100
 
     stopped.lines = [(line, _measured(line.name, [1.0] * 100, 100))]
-    stopped.unfinished = [_measured(ending.name, [0.5] * 100, 100), _measured(ending.name, [30.0] * 37, 100)]
+    engine = _measured(ending.name, [0.5] * 100, 100)
+    stopped.measuring = (ending.name, [engine, _measured(ending.name, [30.0] * 37, 100)])
     text = report.render(stopped)
-    assert (f"stopped during {ending.name!r} (37 of 100 deals of the reference solver measured): 1 of 2 lines "
-            "finished") in text
+    assert (f"stopped during {ending.name!r} after 100 of 100 deals of the engine, 37 of the reference solver: 1 of 2 "
+            "lines finished") in text
     assert "| engine | 100 of 100 | 0.500 |" in text and "| reference solver | 37 of 100 | 30.0 |" in text
     assert f"| 1. {line.name} | 100 | 1.00 |" in text
     measured = report.as_json(stopped)
     assert measured["partial"]["finished"] == 1
     assert [run["deals"] for run in measured["unfinished"]["runs"]] == [100, 37]
     # a stop inside BenchStats.add, one list a deal ahead of the others: the deal is not counted
-    stopped.unfinished[1].times_ms.append(99.0)
-    assert report.unfinished_text(stopped) == "37 of 100 deals of the reference solver"
+    stopped.measuring[1][1].times_ms.append(99.0)
+    assert report.unfinished_text(stopped) == "100 of 100 deals of the engine, 37 of the reference solver"
+    # stopped as the reference run starts: the engine's deals are kept all the same
+    stopped.measuring = (ending.name, [engine, _measured(ending.name, [], 100)])
+    assert report.unfinished_text(stopped) == "100 of 100 deals of the engine, 0 of the reference solver"
+    text = report.render(stopped)
+    assert "| engine | 100 of 100 | 0.500 |" in text and "| reference solver | 0 of 100 | - |" in text
+    assert [run["deals"] for run in report.as_json(stopped)["unfinished"]["runs"]] == [100, 0]
     # once the line is among the finished ones its runs are not shown twice
-    stopped.lines.append((ending, stopped.unfinished[0]))
+    stopped.endings.append((ending, engine, _measured(ending.name, [30.0] * 100, 100), 60.0))
     stopped.planned.append("a third line")
-    stopped.unfinished = stopped.unfinished[:1]
     assert report.unfinished_text(stopped) == "" and "Stopped part way" not in report.render(stopped)
 
 
@@ -399,9 +405,31 @@ def test_a_run_stopped_part_way_through_a_dds_line_keeps_its_whole_deals(report)
     line = standard_lines()[0]
     stopped = report.Report(5, 60.0, {"engine": "sha256 0123456789ab"}, [], [], None, {}, dds_only=True, dds_deals=5)
     stopped.planned = [f"{line.name} [vs DDS]"]
-    stopped.unfinished_dds = dds.Paired(line, [4.0, 6.0, 8.0], [2.0, 3.0, 4.0], [10.0, 10.0], [1.0, 1.0])
+    stopped.measuring = (stopped.planned[0], [dds.Paired(line, [4.0, 6.0, 8.0], [2.0, 3.0, 4.0], [10.0, 10.0],
+                                                        [1.0, 1.0], [3])])
     assert report.unfinished_text(stopped) == "2 of 5 deals"
     text = report.render(stopped)
     assert f"#### Stopped part way: {line.name} [vs DDS] (2 of 5 deals)" in text
     assert "| 2 of 5 | 5.00 | 2.50 | 10.0 | 1.00 |" in text
     assert report.as_json(stopped)["unfinished"]["runs"][0]["deals"] == 2
+    # a solve stopped at the limit in the deal cut off is not counted among the deals kept
+    assert stopped.measuring[1][0].timed_out == 1 and report.unfinished_dds(stopped).timed_out == 0
+
+
+def test_a_run_holds_the_runs_of_the_line_it_measures_by_name(report):
+    """Every run is given to ``Report.started`` as it starts: it is held with the line being measured, an ending's
+    reference run beside its engine's, and a run of the next line replaces them."""
+    from solver.benchmark import endings_lines, standard_lines
+
+    line, ending = standard_lines()[0], endings_lines()[0]
+    run = report.Report(100, 60.0, {}, [], [], None, {})
+    run.planned = [line.name, ending.name]
+    first = _measured(line.name, [1.0], 100)
+    run.started(first)
+    assert run.measuring == (line.name, [first])
+    run.lines.append((line, first))
+    engine, reference = _measured(ending.name, [], 100), _measured(ending.name, [], 100)
+    run.started(engine)
+    run.started(reference)
+    assert run.measuring[0] == ending.name and run.measuring[1] == [engine, reference]
+    assert report.unfinished_runs(run) == [engine, reference]
