@@ -1138,26 +1138,6 @@ def test_table_rejects_an_ending(tmp_path):
     assert result.stderr == f"stich: {refused['error']}\n"
 
 
-def test_table_answers_a_record_whose_contract_it_does_not_read(tmp_path):
-    """A table lists every contract of the deal: a Schafkopf or Zwanzigerrufen record's own ``[Contract]`` is not
-    read, so one unknown, missing, or with a declarer or play it does not fit is no reason to refuse the record (it
-    was refused, pointed at the tag). The table is the one of the record with its own contract; Kratzen's rows keep
-    the record's attacker and Muss, so a Kratzen record without a ``[Contract]`` is still refused."""
-    source = (EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8")
-    record = '[Game "Schafkopf"]\n' + source[source.index('[Board "1"]'):source.index("% 2.")]
-    wrong = tmp_path / "wrong.tbn"
-    wrong.write_text(record.replace('[Contract "Rufer G"]', '[Contract "Bogus"]') + "\n"
-                     + record.replace('[Contract "Rufer G"]\n', "").replace('[Declarer "1"]', '[Declarer "9"]'),
-                     encoding="utf-8")
-    (own,) = documents("table", EXAMPLES / "schafkopf.tbn", "-b", "1", "--no-settlement")
-    unknown, missing = documents("table", wrong, "--no-settlement")
-    assert unknown["entries"] == missing["entries"] == own["entries"] and own["play_ignored"] is True
-    assert unknown["play_ignored"] is missing["play_ignored"] is True
-    kratzen = tmp_path / "kratzen.tbn"
-    kratzen.write_text('[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n', encoding="utf-8")
-    assert "has no [Contract] tag" in run("table", kratzen, code=1).stderr
-
-
 @pytest.mark.skipif(solver.search.engine.implementation() == "python", reason="whole deals need the engine")
 def test_table_of_a_schafkopf_deal_with_play():
     (document,) = documents("table", EXAMPLES / "schafkopf.tbn", "-b", "5")
