@@ -1138,6 +1138,26 @@ def test_table_rejects_an_ending(tmp_path):
     assert result.stderr == f"stich: {refused['error']}\n"
 
 
+def test_table_refuses_a_record_that_does_not_read_with_its_place(tmp_path):
+    """A table lists every contract of the deal, but the record is read whole as every command reads it: an unknown
+    ``[Contract]``, a ``[Declarer]`` that is no seat and a card of no pack in the play are each said at their place,
+    and the record between them is still tabled."""
+    source = (EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8")
+    record = '[Game "Schafkopf"]\n' + source[source.index('[Board "1"]'):source.index("% 2.")]
+    path = tmp_path / "wrong.tbn"
+    path.write_text("\n".join([record.replace('[Contract "Rufer G"]', '[Contract "Bogus"]'), record,
+                               record.replace('[Declarer "1"]', '[Declarer "x"]'),
+                               record.replace("EO H7 HU H8", "ZZ H7 HU H8")]), encoding="utf-8")
+    result = run("table", path, "--no-settlement", "--json", code=1)
+    bogus, tabled, declarer, card = (json.loads(line) for line in result.stdout.splitlines())
+    assert bogus["stopped"] == declarer["stopped"] == card["stopped"] == "error" and "stopped" not in tabled
+    assert tabled["play_ignored"] is True and tabled["entries"]
+    assert bogus["error"].startswith(f"{path}:5:12: unknown Schafkopf contract 'Bogus'")
+    assert declarer["error"].startswith(f"{path}:34:12: [Declarer] is not a seat (got 'x'")
+    assert card["error"].startswith(f"{path}:50:1: not a card of the Schafkopf pack")
+    assert result.stderr == "".join(f"stich: {document['error']}\n" for document in (bogus, declarer, card))
+
+
 @pytest.mark.skipif(solver.search.engine.implementation() == "python", reason="whole deals need the engine")
 def test_table_of_a_schafkopf_deal_with_play():
     (document,) = documents("table", EXAMPLES / "schafkopf.tbn", "-b", "5")
