@@ -765,6 +765,40 @@ def test_an_objective_that_does_not_apply(tmp_path):
         "from: tricks; solve and tree also take 'score')" in result.stderr
 
 
+@pytest.mark.parametrize("command", [("solve",), ("postmortem",), ("tree", "--depth", "1")])
+def test_an_objective_the_record_has_not_is_the_flags_error_in_every_command_that_takes_one(command):
+    """``solve``, ``postmortem`` and ``tree`` say an ``--objective`` the record's game has not alike: the flag's error
+    for that record, on stderr and as its failed JSON line, not pointed at the record's ``[Contract]`` tag."""
+    path = EXAMPLES / "schafkopf.tbn"
+    result = run(*command, path, "-b", "7", "-o", "tricks", "--json", code=1)
+    (failed,) = (json.loads(line) for line in result.stdout.splitlines())
+    assert failed["stopped"] == "error" and result.stderr == f"stich: {failed['error']}\n"
+    assert failed["error"].startswith("--objective: objective 'tricks' belongs to Kratzen, not to Schafkopf (for "
+                                      "Schafkopf Rufer G choose from: ")
+    assert failed["error"].endswith(f"(the record at {path}:103, board 7, not answered)")
+
+
+def test_objective_refused_is_the_flags_error_only_where_the_flag_was_given():
+    """Without ``--objective`` the defaults fit every record: an InvalidContractError is then the record's own and
+    passes through unchanged, to be pointed at the record; a seat's error is a seat's whatever the flags."""
+    from cli.errors import OptionRefused, objective_refused
+    from solver.errors import InvalidContractError, InvalidSeatContractError
+
+    refused = InvalidContractError("objective 'tout' does not apply to Schafkopf Rufer G")
+    with pytest.raises(OptionRefused) as given:
+        with objective_refused(True):
+            raise refused
+    assert given.value.option == "--objective" and str(given.value) == str(refused)
+    with pytest.raises(InvalidContractError) as not_given:
+        with objective_refused(False):
+            raise refused
+    assert not_given.value is refused
+    seat = InvalidSeatContractError("objective 'valat' is a side's and takes no seat")
+    with pytest.raises(InvalidSeatContractError):  # tree --seat's error, not --objective's
+        with objective_refused(True):
+            raise seat
+
+
 def test_a_binary_file_is_said_once_in_every_command(tmp_path):
     """A binary file given for records is one cause: said once, at its first unreadable byte, with what it is, and
     read no further, not once for each stretch of it between blank lines, in every command alike."""
