@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO
 import typer
 
 from solver.interrupts import restore_signals, stop_signals_taken
-from solver.errors import (MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, MessageSieve, OtherCountResumed, StichError,
-                          StichWarning, shown_name, visible, visible_lines)
+from solver.errors import (MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, InvalidContractError, InvalidSeatError,
+                          MessageSieve, OtherCountResumed, StichError, StichWarning, shown_name, visible, visible_lines)
 
 from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes are all here; set early in startup
 from .startup import mark_stop_said
@@ -79,6 +79,22 @@ class OptionRefused(StichError):
     def said(self, position: Position) -> str:
         """``--seat: <reason> (the record at FILE:LINE, board N, not answered)``, as a refused ``--variant`` is said."""
         return refused_for_record(self.option, str(self), position.record, position.label)
+
+
+@contextmanager
+def objective_refused(given: bool) -> Iterator[None]:
+    """An :class:`~solver.errors.InvalidContractError` raised within, where the command was given ``--objective``
+    (``given``), is that flag's :class:`OptionRefused` for the record (``-o tout`` on a Kratzen record), not pointed at
+    its ``[Contract]`` tag, which is not wrong; without ``--objective`` the default objectives fit every record, so the
+    error is the record's own and is raised as it is. A seat's error (an :class:`~solver.errors.InvalidSeatError`,
+    which an objective's seat raises as an InvalidContractError too) is raised as it is: it is ``tree --seat``'s. One
+    rule for ``solve``, ``postmortem`` and ``tree``."""
+    try:
+        yield
+    except InvalidContractError as error:
+        if not given or isinstance(error, InvalidSeatError):
+            raise
+        raise OptionRefused("--objective", str(error)) from None
 
 
 def refused_for_record(option: str, reason: str, record: Record | None, label: str = "") -> str:

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import every_seat_for_itself, postmortem_report
-from solver.errors import InvalidContractError, did_you_mean, shown_name
+from solver.errors import did_you_mean, shown_name
 from solver.formats.tbn import iter_records
 from solver.games.base import score_or_measure
 from solver.position import Position
@@ -22,7 +22,7 @@ from solver.search.engine import EngineSolver
 from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
 
-from .errors import OptionRefused, file_name, input_errors, message
+from .errors import file_name, input_errors, message, objective_refused
 from .output import atomic_path, checked_folder, checked_output, names_stdout
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, SCORE_OR_MEASURE, TABLE_MB, THREADS, TIME_LIMIT, VARIANT,
@@ -87,10 +87,8 @@ def postmortem_document(position: Position, plot: PlotNames | None,
     if objective is None:
         objective = "points" if every_seat_for_itself(position) else "score"
     else:
-        try:
+        with objective_refused(True):
             objective = graded_by(position, objective)
-        except InvalidContractError as error:  # --objective's, for this record: its [Contract] is not wrong
-            raise OptionRefused("--objective", str(error)) from None
     reason = settlement_unsupported(position) if objective == "score" else None
     said: list[str] = []  # notes on the record, counted in ``notes`` once it is answered (a refused record is not)
     if reason is not None:
@@ -118,8 +116,9 @@ def postmortem_document(position: Position, plot: PlotNames | None,
 
 def graded_by(position: Position, objective: str) -> str:
     """``--objective`` as :func:`analyse_play` takes it, ``score`` or ``points`` (the game's own measure); a name
-    that is not this game's measure (``points`` for Kratzen, ``tricks`` elsewhere) is refused as ``stich solve``
-    refuses it, the record's error."""
+    that is not this game's measure (``points`` for Kratzen, ``tricks`` elsewhere) is an InvalidContractError, as
+    ``stich solve`` refuses it: said as ``--objective``'s error for the record (:func:`~cli.errors.objective_refused`),
+    not as the record's."""
     return score_or_measure(position.game, objective, f"{position.game.name} "
                             f"{position.game.contract_in_words(position.rules.contract)}")
 

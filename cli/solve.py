@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import List, Optional
 
 import typer
 
 from solver.analysis import solve_report
-from solver.errors import InvalidContractError
+from solver.position import Position
 
-from .errors import OptionRefused
+from .errors import objective_refused
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, OBJECTIVES, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
@@ -40,21 +40,11 @@ def solve(
     taken, the double-dummy value of the rest, and the final total."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
+
+    def document(position: Position) -> Document:
+        with objective_refused(objective is not None):
+            return solve_report(position, objective, cards, line, engine=engine, time_limit=time_limit)
+
     run_over_records(file, variant=flags, board=board, record=record, play=play, from_start=from_start,
                      diagram="position", as_json=as_json, render=render_solve, time_limit=time_limit, pot=pot,
-                     command="solve", all_messages=all_messages,
-                     document=lambda position: objectives_refused_as_the_flag(
-                         objective, lambda: solve_report(position, objective, cards, line, engine=engine,
-                                                         time_limit=time_limit)))
-
-
-def objectives_refused_as_the_flag(objective: list[str] | None, answer: Callable[[], Document]) -> Document:
-    """``answer()``, with an ``--objective`` the record's game or contract has not (``-o tout`` on a Kratzen record)
-    said as that flag's error for the record (:class:`~cli.errors.OptionRefused`), not pointed at its
-    ``[Contract]`` tag, which is not wrong; without ``--objective`` the default ones fit every record."""
-    try:
-        return answer()
-    except InvalidContractError as error:
-        if objective is None:
-            raise
-        raise OptionRefused("--objective", str(error)) from None
+                     command="solve", all_messages=all_messages, document=document)

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import List, Optional
 
 import typer
 
 from solver.analysis import table_report
-from solver.errors import StichError
-from solver.formats.tbn import Record
-from solver.games import get_game
-from solver.position import Position, every_seat_for_itself, make_position, position_from_record
+from solver.position import Position
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
 from solver.settlement import settlement_unsupported
@@ -28,51 +25,6 @@ SETTLEMENT = typer.Option(True, "--settlement/--no-settlement",
                                "announcements; with the pot, in a game paid from one: --pot, else the record's). On "
                                "by default, unlike score's --dd: a table searches every contract anyway, and "
                                "--no-settlement makes it faster.")
-
-
-#: The tags that the record's own contract is read with, which a table of every contract reads none of.
-CONTRACT_TAGS = ("contract", "declarer", "announcements", "play")
-
-
-def contract_not_needed(variant: dict[str, str]) -> Callable[[Record], None]:
-    """``run_over_records``' ``as_read`` for ``table``: a record whose ``[Contract]`` does not read (none, an unknown
-    one, one its declarer may not play) or whose play or announcements do not fit it is given the first contract of
-    its deal's table instead, without its play and announcements, where the table does not read the record's contract
-    (every seat's contracts are listed: not Kratzen's, whose rows keep the record's attacker and Muss). Any other
-    error of the record (its deal, its game, its pot) is still said as every command says it."""
-
-    def give_a_contract(record: Record) -> None:
-        try:
-            position_from_record(record, variant=variant)
-            return
-        except StichError:
-            pass
-        try:
-            game = get_game(record.get("Game") or "")
-            deal = game.parse_deal(record.get("Deal") or "")
-            for contract, declarer in game.contracts(deal, variant):
-                if every_seat_for_itself(make_position(game, deal, str(contract), declarer=declarer,
-                                                       variant=variant)):
-                    return  # the record's attacker and modifiers make the table: its contract is needed
-                break
-            else:
-                return
-        except StichError:
-            return  # the record's own error is said when it is read
-        # its play kept where it reads under that contract (the table says it ignored one), else left out too
-        for kept in (("play",), ()):
-            tags = [tag for tag in record.tags if tag.name.lower() not in CONTRACT_TAGS or tag.name.lower() in kept]
-            substitute = Record(tags, record.play if kept else None, record.source, record.line, record.comments)
-            substitute.set("Contract", str(contract))
-            substitute.set("Declarer", str(declarer))
-            try:
-                position_from_record(substitute, variant=variant)
-            except StichError:
-                continue
-            record.tags, record.play = substitute.tags, substitute.play
-            return
-
-    return give_a_contract
 
 
 def _table_document(position: Position, settlement: bool, engine: EngineSolver | None,
@@ -117,5 +69,4 @@ def table(
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement, engine, time_limit,
                                                                settlement_engine, notes=notes),
-                     time_limit=time_limit, pot=pot, command="table", all_messages=all_messages, notes=notes,
-                     as_read=contract_not_needed(flags))
+                     time_limit=time_limit, pot=pot, command="table", all_messages=all_messages, notes=notes)

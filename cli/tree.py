@@ -13,15 +13,15 @@ from typing import List, Optional
 
 import typer
 
-from solver.errors import (CommandVariantError, InvalidContractError, InvalidSeatError, ParseError, SearchStopped,
-                           StichError, shown_name, source_name)
+from solver.errors import (CommandVariantError, InvalidSeatError, ParseError, SearchStopped, StichError, shown_name,
+                           source_name)
 from solver.formats.tbn import Record, iter_records, no_records_said
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
 
-from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, refused_for_record,
-                     say_interrupted)
+from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, message, objective_refused,
+                     refused_for_record, say_interrupted)
 from .output import atomic_path, checked_output, names_stdout
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, engine_for,
                       names_completing, objectives_among, output_file, parse_variant_options, time_limit_option)
@@ -209,7 +209,7 @@ def tree(
         PotOption(pot).apply(position)  # read where the game reads its [Pot], as solve does
         holds = nodes_memory_holds(suffix)  # held whole until written: never more than memory holds
         try:
-            with progress_on_stderr("tree") as report:
+            with progress_on_stderr("tree") as report, objective_refused(objective is not None):
                 graph = strategy_tree(position, depth, objective=objective, seat=seat, engine=engine,
                                       max_nodes=min(max_nodes or holds, holds), time_limit=time_limit,
                                       progress=lambda made, total: report(f"{made:,} of {total:,} nodes"))
@@ -227,9 +227,8 @@ def tree(
             seat_refused = OptionRefused("--seat", str(error)).said(position)
             failed_line(record, seat_refused)
             raise StichError(seat_refused) from None
-        except InvalidContractError as error:  # an objective the record's contract has not: --objective refused
-            refusal = OptionRefused("--objective", str(error)).said(position) if objective is not None \
-                else str(located(error, position))  # no --objective: the record's contract is what is wrong
+        except OptionRefused as error:  # an objective the record's contract has not: --objective refused
+            refusal = error.said(position)
             failed_line(record, refusal)
             raise StichError(refusal) from None
         except StichError as error:  # the record's deal or contract, which the search refused: pointed at the record

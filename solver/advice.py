@@ -1087,7 +1087,7 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     total = AdviceSums()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     pool = Pool(count, stop=stop)  # checked before the checkpoint is opened
-    limits = ChunkLimits(deadline, pool.task_stop, at_least)
+    limits = ChunkLimits(deadline, pool.task_stop, at_least, time_limit)
     stopped: list[str] = []
     header = {**identity, "samples": samples, "share_scale": SHARE_SCALE}
     # sample k is drawn from the seed and k alone: a run of another -n holds this one's samples, those below -n

@@ -185,6 +185,11 @@ class Journal:
         self._afresh_note: str | None = None  # why a file there is written afresh: said once the run goes on
         #: the values of the ``varying`` fields of the other runs whose spans were read (``{"samples": 8}``)
         self.resumed_from: list[dict[str, Any]] = []
+        #: how many other jobs the file holds headers of (each once), and the identities of the first
+        #: :data:`OTHER_JOBS_KEPT` of them: what a caller whose job the file does not hold says of it
+        self.other_jobs = 0
+        self.other_identities: list[dict[str, Any]] = []
+        self.holds_this_job = False  # a header of this job (or an alias of it) is in the file
         self.resumed_samples = 0  # the samples of the spans read that those runs wrote
         self._lock = lock_beside(self.path, holder)
         try:
@@ -249,6 +254,7 @@ class Journal:
         self._check_first_line()  # the file may be someone else's: refused untouched
         self._torn = torn_tail(self.path)  # trimmed later (_write, close): one that met the limit may be kept
         found: dict[str, dict[str, Any]] = {}  # the keys of this job's headers read, with their varying fields
+        others: set[str] = set()  # the keys of other jobs' headers read
         seen = SpanSet()
         offset = job_longest = 0
         with open(self.path, "rb") as stream:
@@ -267,6 +273,11 @@ class Journal:
                     if self._is_this_job(entry):
                         found[key] = {name: entry.get(name) for name in sorted(self._varying)
                                       if entry.get(name) != self.identity.get(name)}
+                    elif key not in others:
+                        others.add(key)
+                        if len(self.other_identities) < OTHER_JOBS_KEPT:
+                            self.other_identities.append({name: value for name, value in entry.items()
+                                                          if name not in BOOKKEEPING})
                     continue
                 if key not in found:
                     continue  # another job's span
@@ -292,6 +303,8 @@ class Journal:
                 self._numbers.append(number)
         self._job_longest = job_longest
         self._header_due = self.key not in found
+        self.other_jobs = len(others)
+        self.holds_this_job = bool(found)
 
     def _is_this_job(self, header: Mapping[str, Any]) -> bool:
         """Whether a header names this job (or an alias of it), its ``varying`` fields aside."""
@@ -391,6 +404,10 @@ class Journal:
             raise FileRefusedError(f"{shown_name(self.path)}: a checkpoint of another stich version "
                                    f"({found[HEADER]!r}); remove it or choose another file")
 
+
+#: How many other jobs' identities a journal keeps (:attr:`Journal.other_identities`): enough to describe them, few
+#: enough that a file of many records' analyses is not held in memory.
+OTHER_JOBS_KEPT = 10
 
 #: The mend of a checkpoint line that cannot be read: without it, the samples it held are merely missing.
 REMOVE_THE_LINE = "remove the line (a rerun solves its samples again) or choose another file"

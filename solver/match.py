@@ -48,7 +48,7 @@ from .sampling import ALL_ALIKE, ReportTable, interval_note, table_text
 from .search.boundary import check_time_limit
 from .scoring import check_scoring_inputs, read_pot, score_deal
 from .variant import Variant
-from .workers import local_workers, run_pool
+from .workers import local_workers, run_pool, warn_caller
 
 
 #: The note of a mean fixed by construction (one bot in every seat of zero-sum deals), which has no interval.
@@ -783,6 +783,32 @@ def _bots_print_to_stderr() -> None:
         setattr(sys, name, whole)
 
 
+def other_matches_text(journal: Journal) -> str | None:
+    """What a checkpoint that holds other matches and not this one says (None where it holds this one, or nothing
+    else): without it a rerun with one setting changed starts over beside the match it meant to resume, unsaid. A
+    sampling bot's ``card_time`` of 0.0 there is named: ``--card-time 0`` once meant one sample a card (a deadline
+    already past), which ``sampling:1`` plays now; 0 is no deadline now, so that match is never this one."""
+    if journal.holds_this_job or not journal.other_jobs:
+        return None
+    count = journal.other_jobs
+    text = (f"{shown_name(journal.path)}: holds {count:,} other {'match' if count == 1 else 'matches'} (not resumed: "
+            f"{'its' if count == 1 else 'their'} bots or settings differ)")
+    if any(map(_has_card_time_zero, journal.other_identities)):
+        text += ("; a sampling bot's card_time 0.0 there is an old --card-time 0, one sample a card, which the bot "
+                 "sampling:1 plays now (--card-time 0 is no deadline)")
+    return text
+
+
+def _has_card_time_zero(identity: Mapping[str, Any]) -> bool:
+    """Whether a match checkpoint's identity (as read from its header) seats a sampling bot with a deadline of 0."""
+    match = identity.get("match")
+    players = match.get("bots") if isinstance(match, dict) else None
+    return isinstance(players, list) and any(
+        isinstance(player, list) and len(player) > 4 and isinstance(player[0], str)
+        and player[0].startswith("sampling") and type(player[4]) in (int, float) and player[4] == 0
+        for player in players)
+
+
 #: The build of boards a checkpoint kept before checkpoints named their build.
 UNKNOWN_BUILD = "unknown"
 #: How a report names :data:`UNKNOWN_BUILD`: boards of a checkpoint written before builds were recorded.
@@ -1055,6 +1081,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
         if journal is not None and kept_boards < boards:
             # boards left to play, not to be played for nothing on a full disk: refused before any is said
             journal.check_room("no board played")
+        if journal is not None and (others := other_matches_text(journal)) is not None:
+            warn_caller(others)
         in_play: set[int] = set()  # boards handed to the pool's workers and not yet back
         try:
             for number, span, document in kept():  # read again, one line at a time, so none is held

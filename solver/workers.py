@@ -745,11 +745,13 @@ class ChunkLimits:
     samples numbered below ``at_least``, which always finish (a report, or a bot's choice, needs one). An analysis
     asks :meth:`passed` before each sample (a sample begun is finished: a Zwanzigerrufen sample may take a second, a
     chunk ten of them); advice solves each sample under :meth:`stopping` (its settlement search stops inside it, and
-    the sample is dropped whole, so that every contract or card keeps the same samples)."""
+    the sample is dropped whole, so that every contract or card keeps the same samples). ``time_limit`` is the run's
+    limit in seconds, which a search stopped at ``deadline`` names."""
 
     deadline: float | None = None
     stop: Any | None = None  # a threading.Event (anything with is_set())
     at_least: int = 0
+    time_limit: float | None = None
 
     def _stop(self) -> Any | None:
         return self.stop if self.stop is not None else worker_stop()
@@ -766,7 +768,8 @@ class ChunkLimits:
         stop = self._stop()
         if k < self.at_least or (self.deadline is None and stop is None):
             return nullcontext()
-        left = None if self.deadline is None else TimeLeft(max(0.0, self.deadline - time.monotonic()))
+        left = None if self.deadline is None else TimeLeft(max(0.0, self.deadline - time.monotonic()),
+                                                           self.time_limit)
         return worker_settlement_engine().stopping(left, stop)
 
 

@@ -7,11 +7,12 @@ import json
 import math
 import statistics
 import time
+import warnings
 
 import pytest
 
 from solver.bots import CheaterBot, RandomBot, SamplingBot, make_bot
-from solver.errors import StichError
+from solver.errors import StichError, StichWarning
 from solver.generate import random_record
 from solver.intervals import t_quantile_95
 from solver.match import Mean, PlayedDeal, engine_build, play_match, summarise
@@ -1048,12 +1049,53 @@ def test_a_checkpoint_is_not_resumed_by_a_match_with_another_card_time(tmp_path)
     untimed = [make_bot("sampling:2"), make_bot("random"), make_bot("random")]
     timed = [make_bot("sampling:2", time_limit=30.0), make_bot("random"), make_bot("random")]
     play_match("kratzen", untimed, boards=1, seed=3, checkpoint=journal)
-    play_match("kratzen", timed, boards=1, seed=3, checkpoint=journal)
+    with pytest.warns(StichWarning, match="holds 1 other match"):
+        play_match("kratzen", timed, boards=1, seed=3, checkpoint=journal)
     play_match("kratzen", untimed, boards=1, seed=3, checkpoint=journal)  # its own boards, read back
     headers = [json.loads(line) for line in journal.read_text().splitlines() if "stich-analysis" in line]
     assert [header["match"]["bots"][0] for header in headers] == [["sampling:2", 2, 1, "score"],
                                                                   ["sampling:2", 2, 1, "score", 30.0]]
     assert len(journal.read_text().splitlines()) == 4  # two headers, one board each
+
+
+def test_a_checkpoint_of_other_matches_only_says_so_as_the_match_starts_beside_them(tmp_path):
+    """A checkpoint that holds other matches and not this one is appended to afresh: a StichWarning says how many it
+    holds and that they are not resumed (a rerun with one setting changed would otherwise start over unsaid); one
+    that holds this match says nothing, whatever else it holds."""
+    journal = tmp_path / "match.ckpt"
+    bots = [make_bot("random"), make_bot("random"), make_bot("random")]
+    play_match("kratzen", bots, boards=1, seed=3, checkpoint=journal)
+    with pytest.warns(StichWarning, match="holds 1 other match"):
+        play_match("kratzen", bots, boards=1, seed=4, checkpoint=journal)
+    with pytest.warns(StichWarning) as told:
+        play_match("kratzen", bots, boards=1, seed=5, checkpoint=journal)
+    assert [str(warning.message) for warning in told] == [
+        f"{journal}: holds 2 other matches (not resumed: their bots or settings differ)"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StichWarning)
+        play_match("kratzen", bots, boards=2, seed=3, checkpoint=journal)  # this match, resumed and played on
+
+
+def test_the_cli_match_names_an_old_card_time_0_in_a_checkpoint_it_does_not_resume(tmp_path):
+    """``--card-time 0`` once meant one sample a card (a deadline already past) and was kept in the checkpoint's
+    identity as 0.0; it now means no deadline, so such a checkpoint is another match's: stderr says so in one line,
+    naming that old meaning and ``sampling:1``, which plays it now."""
+    from test_cli import run
+
+    journal = tmp_path / "m.ckpt"
+    args = ("match", "--game", "kratzen", "--bots", "sampling:2,random,random", "-n", "1", "-j", "1",
+            "--checkpoint", journal)
+    run(*args, "--card-time", "30")
+    rows = [json.loads(row) for row in journal.read_text().splitlines()]
+    assert rows[0]["match"]["bots"][0] == ["sampling:2", 2, 1, "score", 30.0]
+    rows[0]["match"]["bots"][0][4] = 0.0  # as --card-time 0 wrote it
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    rerun = run(*args, "--card-time", "0")
+    said = [line for line in rerun.stderr.splitlines() if "other match" in line]
+    assert said == [f"stich: match: {journal}: holds 1 other match (not resumed: its bots or settings differ); a "
+                    "sampling bot's card_time 0.0 there is an old --card-time 0, one sample a card, which the bot "
+                    "sampling:1 plays now (--card-time 0 is no deadline)"]
+    assert "other match" not in run(*args, "--card-time", "0").stderr  # its own match now: resumed, unsaid
 
 
 def test_a_checkpoint_of_sampling_n_before_the_rename_is_still_resumed(tmp_path):

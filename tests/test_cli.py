@@ -765,6 +765,40 @@ def test_an_objective_that_does_not_apply(tmp_path):
         "from: tricks; solve and tree also take 'score')" in result.stderr
 
 
+@pytest.mark.parametrize("command", [("solve",), ("postmortem",), ("tree", "--depth", "1")])
+def test_an_objective_the_record_has_not_is_the_flags_error_in_every_command_that_takes_one(command):
+    """``solve``, ``postmortem`` and ``tree`` say an ``--objective`` the record's game has not alike: the flag's error
+    for that record, on stderr and as its failed JSON line, not pointed at the record's ``[Contract]`` tag."""
+    path = EXAMPLES / "schafkopf.tbn"
+    result = run(*command, path, "-b", "7", "-o", "tricks", "--json", code=1)
+    (failed,) = (json.loads(line) for line in result.stdout.splitlines())
+    assert failed["stopped"] == "error" and result.stderr == f"stich: {failed['error']}\n"
+    assert failed["error"].startswith("--objective: objective 'tricks' belongs to Kratzen, not to Schafkopf (for "
+                                      "Schafkopf Rufer G choose from: ")
+    assert failed["error"].endswith(f"(the record at {path}:103, board 7, not answered)")
+
+
+def test_objective_refused_is_the_flags_error_only_where_the_flag_was_given():
+    """Without ``--objective`` the defaults fit every record: an InvalidContractError is then the record's own and
+    passes through unchanged, to be pointed at the record; a seat's error is a seat's whatever the flags."""
+    from cli.errors import OptionRefused, objective_refused
+    from solver.errors import InvalidContractError, InvalidSeatContractError
+
+    refused = InvalidContractError("objective 'tout' does not apply to Schafkopf Rufer G")
+    with pytest.raises(OptionRefused) as given:
+        with objective_refused(True):
+            raise refused
+    assert given.value.option == "--objective" and str(given.value) == str(refused)
+    with pytest.raises(InvalidContractError) as not_given:
+        with objective_refused(False):
+            raise refused
+    assert not_given.value is refused
+    seat = InvalidSeatContractError("objective 'valat' is a side's and takes no seat")
+    with pytest.raises(InvalidSeatContractError):  # tree --seat's error, not --objective's
+        with objective_refused(True):
+            raise seat
+
+
 def test_a_binary_file_is_said_once_in_every_command(tmp_path):
     """A binary file given for records is one cause: said once, at its first unreadable byte, with what it is, and
     read no further, not once for each stretch of it between blank lines, in every command alike."""
@@ -1138,24 +1172,24 @@ def test_table_rejects_an_ending(tmp_path):
     assert result.stderr == f"stich: {refused['error']}\n"
 
 
-def test_table_answers_a_record_whose_contract_it_does_not_read(tmp_path):
-    """A table lists every contract of the deal: a Schafkopf or Zwanzigerrufen record's own ``[Contract]`` is not
-    read, so one unknown, missing, or with a declarer or play it does not fit is no reason to refuse the record (it
-    was refused, pointed at the tag). The table is the one of the record with its own contract; Kratzen's rows keep
-    the record's attacker and Muss, so a Kratzen record without a ``[Contract]`` is still refused."""
+def test_table_refuses_a_record_that_does_not_read_with_its_place(tmp_path):
+    """A table lists every contract of the deal, but the record is read whole as every command reads it: an unknown
+    ``[Contract]``, a ``[Declarer]`` that is no seat and a card of no pack in the play are each said at their place,
+    and the record between them is still tabled."""
     source = (EXAMPLES / "schafkopf.tbn").read_text(encoding="utf-8")
     record = '[Game "Schafkopf"]\n' + source[source.index('[Board "1"]'):source.index("% 2.")]
-    wrong = tmp_path / "wrong.tbn"
-    wrong.write_text(record.replace('[Contract "Rufer G"]', '[Contract "Bogus"]') + "\n"
-                     + record.replace('[Contract "Rufer G"]\n', "").replace('[Declarer "1"]', '[Declarer "9"]'),
-                     encoding="utf-8")
-    (own,) = documents("table", EXAMPLES / "schafkopf.tbn", "-b", "1", "--no-settlement")
-    unknown, missing = documents("table", wrong, "--no-settlement")
-    assert unknown["entries"] == missing["entries"] == own["entries"] and own["play_ignored"] is True
-    assert unknown["play_ignored"] is missing["play_ignored"] is True
-    kratzen = tmp_path / "kratzen.tbn"
-    kratzen.write_text('[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n', encoding="utf-8")
-    assert "has no [Contract] tag" in run("table", kratzen, code=1).stderr
+    path = tmp_path / "wrong.tbn"
+    path.write_text("\n".join([record.replace('[Contract "Rufer G"]', '[Contract "Bogus"]'), record,
+                               record.replace('[Declarer "1"]', '[Declarer "x"]'),
+                               record.replace("EO H7 HU H8", "ZZ H7 HU H8")]), encoding="utf-8")
+    result = run("table", path, "--no-settlement", "--json", code=1)
+    bogus, tabled, declarer, card = (json.loads(line) for line in result.stdout.splitlines())
+    assert bogus["stopped"] == declarer["stopped"] == card["stopped"] == "error" and "stopped" not in tabled
+    assert tabled["play_ignored"] is True and tabled["entries"]
+    assert bogus["error"].startswith(f"{path}:5:12: unknown Schafkopf contract 'Bogus'")
+    assert declarer["error"].startswith(f"{path}:34:12: [Declarer] is not a seat (got 'x'")
+    assert card["error"].startswith(f"{path}:50:1: not a card of the Schafkopf pack")
+    assert result.stderr == "".join(f"stich: {document['error']}\n" for document in (bogus, declarer, card))
 
 
 @pytest.mark.skipif(solver.search.engine.implementation() == "python", reason="whole deals need the engine")

@@ -89,6 +89,24 @@ def test_bad_stop_arguments_are_refused(arguments, message) -> None:
         solver.solve(position, reference_solver=True, time_limit=1)
 
 
+def test_a_chunks_search_stopped_at_the_runs_deadline_names_the_runs_limit(monkeypatch) -> None:
+    """A chunk of an analysis or advice solves its sample under what the run's deadline leaves: the search it stops
+    names the run's limit, and a deadline that did not say its limit words the reason without a number (it read
+    ``time_limit=None seconds``)."""
+    from solver import workers
+    from solver.search.boundary import Deadline, TimeLeft
+    from solver.search.settle import SettlementEngine
+    from solver.workers import ChunkLimits
+
+    engine = SettlementEngine(4)
+    monkeypatch.setattr(workers, "worker_settlement_engine", lambda: engine)
+    position = next(solver.read_positions(VALAT))
+    with pytest.raises(solver.SearchStopped, match=r"its time limit was up \(time_limit=2\.5 seconds\)$"):
+        with ChunkLimits(time.monotonic() - 1, time_limit=2.5).stopping(5):
+            solver.solve(position, "score", engine=engine)
+    assert Deadline(TimeLeft(0.0)).reason() == "its time limit was up"
+
+
 def test_a_time_limit_stops_a_settlement_and_the_engine_answers_right_afterwards() -> None:
     from solver.search.settle import SettlementEngine
 

@@ -274,6 +274,8 @@ class Deadline:
         call's one deadline, reads it)."""
         if self.stop is not None and self.stop.is_set():
             return "its stop event was set"
+        if self._named is None:  # a TimeLeft that did not say the call's limit: no number to name
+            return "its time limit was up"
         return f"its time limit was up (time_limit={self._named!r} seconds)"
 
     def passed(self) -> bool:
