@@ -1872,8 +1872,13 @@ def test_a_narrow_table_that_still_does_not_fit_puts_its_columns_one_space_apart
         widths = [len(line.rstrip()) for line in tables if not line.startswith(("game units:", "grades in"))]
         assert max(widths) <= 66, objective
         assert "Schneider" in text and "(handed" in text and "┃" not in text
+        header = next(line for line in tables if line.lstrip().startswith("# trick"))
+        assert header.startswith(" # trick seat card before after cost "), (objective, header)  # one space apart
         first = next(line for line in tables if line.lstrip().startswith("1 "))
-        assert first.split()[:4] == ["1", "1", "1", "GZ"] and " 1 GZ " in first  # one space apart
+        assert first.split()[:6] == ["1", "1", "1", "GZ", *{"score": ["-8", "-10"], "points": ["56", "25"]}[objective]]
+        for name in ("#", "trick", "seat", "before", "after"):  # each number right under its header's end
+            end = header.index(f" {name} ") + 1 + len(name)
+            assert first[end - 1] != " " and first[end] == " ", (objective, name, first)
     monkeypatch.setenv("COLUMNS", "200")
     assert "┃ before ┃ best ┃ after ┃" in run("postmortem", path).stdout
 
