@@ -207,7 +207,8 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
     """A row per card. ``narrow``: the layout for a terminal the full table does not fit (it was 116 columns wide
     at 80): no ``best`` column (always ``before``'s number), the ``better`` cards separated by spaces so that they
     fold, and no borders but the header's rule (``_table``). The bonuses lost go in ``notes`` where they are moved
-    below the table."""
+    below the table. A grade never folds (``mistak`` over ``e`` is no grade): a table too wide with its grades whole
+    is printed at its least width."""
     from solver.postmortem import SCORE_MEASURES, cost_columns
 
     by_score = document["measure"] in SCORE_MEASURES and _has_points_cost(document)
@@ -215,10 +216,11 @@ def _cards_table(document: Document, painter: CardPainter, title: str, lost_colu
                          titled=True)
     table = short_headers(_table(title, narrow), {_header("cost (points)"): _header("cost (pts)"),
                                                   ("before", "after"): ("from", "to"),
-                                                  _header("cost (tricks)"): _header("cost (tr.)")})
+                                                  _header("cost (tricks)"): _header("cost (tr.)"),
+                                                  "bonus lost": "lost"})
     numbers = ("#", "trick", "seat", "card", "before") + (() if narrow else ("best",)) + ("after", *costs)
     for column in (*numbers, "grade", "better", lost_column):  # a cost's unit under it: the table fits 110 boxed
-        table.add_column(_header(column),
+        table.add_column(_header(column), no_wrap=column == "grade",
                          justify="left" if column in ("card", "grade", "better", lost_column) else "right")
     for card in document["cards"]:
         better = painter.cards(card["best_cards"], " " if narrow else "/") if card["cost"] else Text("")

@@ -124,8 +124,8 @@ def test_ctrl_c_stops_the_report_with_a_word_and_130(report, monkeypatch, capsys
 
 
 def test_a_stop_as_the_run_sets_up_names_no_line_and_no_total(report, monkeypatch, capsys):
-    """A stop as the run asked for bridge DDS, its plan half made, named the first line (never begun) and a total of
-    the lines planned so far (0 of 10, where the run had 13)."""
+    """A stop while the run asks for bridge DDS, its plan half made, says the run stopped before its first line and
+    wrote no report: it names no line (none was begun) and no total of a plan not yet whole."""
     def stopped():
         raise KeyboardInterrupt
 
@@ -137,8 +137,9 @@ def test_a_stop_as_the_run_sets_up_names_no_line_and_no_total(report, monkeypatc
 
 
 def test_a_stop_signal_as_the_whole_report_is_rendered_waits_for_its_writes(report, monkeypatch, tmp_path, capsys):
-    """A SIGTERM after the last line, as the report was rendered, lost every measured line: the stop signals are
-    held through the render and the writes of --out and --json, then stop the script with its word and 130."""
+    """A SIGTERM after the last line, as the report is rendered, keeps every measured line: the stop signals are
+    held through the render and the writes of --out and --json, which are done and said, then stop the script with
+    its word (the whole report is written) and 130."""
     readme, results = tmp_path / "README.md", tmp_path / "results.json"
     readme.write_text("old\n", encoding="utf-8")
 
@@ -226,8 +227,9 @@ def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130
 
 @pytest.mark.parametrize(("out", "stop"), [(True, "SIGTERM"), (False, "SIGINT")], ids=["--out", "stdout"])
 def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_whole_report(out, stop, tmp_path):
-    """A stopped run wrote nothing: ten minutes of lines lost. The lines finished before a SIGTERM or Ctrl-C are kept,
-    marked partial: beside ``--out`` (and ``--json``), the whole report in the README left as it was, or on stdout."""
+    """The lines finished before a SIGTERM or Ctrl-C are kept, marked partial: beside ``--out`` (and ``--json``),
+    the whole report in the README left as it was, or on stdout; the last line of stderr says how many lines were
+    finished and where they are."""
     readme = tmp_path / "README.md"
     kept = "# Bench\n<!-- report:begin -->\nthe whole report\n<!-- report:end -->\nbelow\n"
     readme.write_text(kept, encoding="utf-8")

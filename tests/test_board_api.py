@@ -386,6 +386,15 @@ def test_a_slow_position_streams_its_cards_one_by_one(monkeypatch):
     assert sorted(answer[-1]["best"]) == sorted(card.name for card in result.best_cards())
     assert answer[-1]["objective"] == "score" and answer[-1]["description"] == result.objective.description
     assert answer[-1]["title"] == "score"  # the one by one answer names its objective as the quick one does
+    monkeypatch.setattr(board_app, "FIRST_SLICE", 600.0)  # the same position answered with every card at once
+    quick = lines(c.post("/api/values", json={"board": board, "moves": moves}))[-1]
+    monkeypatch.setattr(board_app, "FIRST_SLICE", 0.0)
+
+    def fields(document: dict) -> dict:  # the search's own figures apart, its cards as a set
+        return {**{key: value for key, value in document.items() if key not in ("seconds", "nodes")},
+                "best": sorted(document["best"])}
+
+    assert fields(answer[-1]) == fields(quick) and answer[-1]["nodes"] is None and quick["nodes"]
     answer = lines(c.post("/api/values", json={"board": board, "moves": moves, "objective": "points"}))
     result = solver.solve(position, "points", cards=True)
     expected = {name: result.achieved + value for name, value in result.card_names().items()}

@@ -1872,10 +1872,39 @@ def test_a_narrow_table_that_still_does_not_fit_puts_its_columns_one_space_apart
         widths = [len(line.rstrip()) for line in tables if not line.startswith(("game units:", "grades in"))]
         assert max(widths) <= 66, objective
         assert "Schneider" in text and "(handed" in text and "┃" not in text
+        header = next(line for line in tables if line.lstrip().startswith("# trick"))
+        assert header.startswith(" # trick seat card before after cost "), (objective, header)  # one space apart
         first = next(line for line in tables if line.lstrip().startswith("1 "))
-        assert first.split()[:4] == ["1", "1", "1", "GZ"] and " 1 GZ " in first  # one space apart
+        assert first.split()[:6] == ["1", "1", "1", "GZ", *{"score": ["-8", "-10"], "points": ["56", "25"]}[objective]]
+        for name in ("#", "trick", "seat", "before", "after"):  # each number right under its header's end
+            end = header.index(f" {name} ") + 1 + len(name)
+            assert first[end - 1] != " " and first[end] == " ", (objective, name, first)
     monkeypatch.setenv("COLUMNS", "200")
     assert "┃ before ┃ best ┃ after ┃" in run("postmortem", path).stdout
+
+
+@pytest.mark.parametrize("width", [54, 56, 57, 58, 59, 60, 62])
+def test_a_narrow_card_table_never_cuts_a_grade(tmp_path, monkeypatch, width):
+    """At COLUMNS=58 the card table by the score (its least width 59 with its words whole) folded its grades to fit,
+    ``mistak`` over ``e``: a grade stays whole. The table takes ``lost`` for ``bonus lost`` where its bonuses are
+    notes below it, and fits 58 columns; narrower, it is printed at that least width, every word whole."""
+    from solver.postmortem import GRADES
+
+    path = tmp_path / "rufer.tbn"
+    path.write_text(RUFER_SWINGS, encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", str(width))
+    for objective, at in (("score", 8), ("points", 7)):
+        text = run("postmortem", path, "-o", objective).stdout
+        lines = text[text.index("Every card"):text.index("\n[1] ")].splitlines()
+        rule = next(index for index, line in enumerate(lines) if line.startswith("─"))
+        assert max(len(line) for line in lines) <= max(width, 58), (objective, width)
+        rows = {line.split()[0]: line.split() for line in lines[rule + 1:] if line[:2].strip().isdigit()}
+        assert len(rows) == 32, (objective, width)
+        assert [rows[number][at] for number in ("1", "2", "3", "4", "5")] == (
+            ["mistake", "ok", "mistake", "blunder", "blunder"] if objective == "score" else
+            ["blunder", "ok", "blunder", "blunder", "mistake"]), (objective, width)
+        words = {word for line in lines[rule + 1:] for word in line.split() if word.isalpha() and word.islower()}
+        assert words <= set(GRADES), (objective, width, words)  # no piece of a folded grade
 
 
 def test_a_table_fits_where_its_least_width_does():

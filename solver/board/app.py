@@ -47,10 +47,10 @@ from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import _solve_checked
 from .guard import LOOPBACK_NAMES, BodyRefused, Guard, allowed_host, loopback_names, machine_names, on_network
-from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_header, chosen_objective,
-                      curve_document, file_text, file_name_for, graph_measure, named_file, new_deal,
-                      objective_seat, objective_title, odds_document, pasted_bytes, saved_record, too_large_text,
-                      values_document, variant_by_game, view)
+from .session import (MAX_FILE_BYTES, Board, BoardError, Boards, attachment_header, card_values_document,
+                      chosen_objective, curve_document, file_text, file_name_for, graph_measure, named_file, new_deal,
+                      objective_seat, odds_document, pasted_bytes, saved_record, too_large_text, values_document,
+                      variant_by_game, view)
 
 #: Seconds a position gets to answer with every card at once before its cards are searched one by one.
 FIRST_SLICE = 1.0
@@ -587,14 +587,11 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             maximises = current.state.to_move in objective.maximiser
             best_value = max(found.values()) if maximises else min(found.values())
             pack = current.pack
-            yield json_line({"kind": "values", "objective": name, "title": objective_title(current, name),
-                             "total": best_value, "achieved": achieved,
-                        "cards": {pack[c].name: v for c, v in found.items()},
-                        "best": [pack[c].name for c, v in found.items() if v == best_value],
-                        "target": objective.target, "yes_no": objective.target is not None,
-                        "maximiser": "+".join(str(s + 1) for s in sorted(objective.maximiser)),
-                        "mover_maximises": maximises, "description": objective.description,
-                        "seconds": round(time.monotonic() - started, 4), "nodes": None})
+            yield json_line(card_values_document(
+                current, name, objective, total=best_value, achieved=achieved,
+                cards={pack[c].name: v for c, v in found.items()},
+                best=[pack[c].name for c, v in found.items() if v == best_value],
+                seconds=round(time.monotonic() - started, 4), nodes=None))
         except SearchStopped:
             yield json_line(stopped_document(stop.is_set() and left() > 0, searches))
         except Exception as error:

@@ -35,7 +35,7 @@ from ..errors import (MAX_QUOTED_LENGTH, CommandVariantError, InvalidPositionErr
 from ..files import not_file_kind
 from ..formats.tbn import LINE_END, Record, iter_records, no_records_said
 from ..games import get_game
-from ..games.base import Game
+from ..games.base import Game, Objective
 from ..games.outcome import declarers_word
 from ..generate import MAX_SEED, SEED_RANGE, random_record
 from ..position import Position, position_from_record
@@ -820,22 +820,30 @@ def final_settlement(position: Position) -> dict[str, Any] | None:
 
 
 def values_document(position: Position, objective: str, result: Any) -> dict[str, Any]:
-    """A SolveResult with card values as the page reads it: each legal card's total for the objective's side, the
-    best cards (the mover's choice: the largest if the mover's side maximises, else the smallest), and the
-    objective's ``title`` as players name it (:func:`objective_title`) beside its identifier. ``seconds`` is the
+    """A SolveResult with card values as the page reads it (:func:`card_values_document`): its ``seconds`` is the
     search's time, null where there was no search (a finished deal, a last card that is the only one): the page
     shows a time only where one was spent, not ``0 ms``."""
     pack = position.pack
-    cards = {pack[cv.card].name: result.achieved + cv.value for cv in result.card_values}
-    best = [card.name for card in result.best_cards()]
-    target = result.objective.target
-    return {"kind": "values", "objective": objective, "title": objective_title(position, objective),
-            "total": result.total, "achieved": result.achieved,
-            "cards": cards, "best": best, "target": target, "yes_no": target is not None,
-            "maximiser": _side_text(result.objective.maximiser),
-            "mover_maximises": position.state.to_move in result.objective.maximiser,
-            "description": result.objective.description, "seconds": round(result.seconds, 4) if result.nodes else None,
-            "nodes": result.nodes}
+    return card_values_document(position, objective, result.objective, total=result.total, achieved=result.achieved,
+                                cards={pack[cv.card].name: result.achieved + cv.value for cv in result.card_values},
+                                best=[card.name for card in result.best_cards()],
+                                seconds=round(result.seconds, 4) if result.nodes else None, nodes=result.nodes)
+
+
+def card_values_document(position: Position, name: str, objective: Objective, *, total: int, achieved: int,
+                         cards: dict[str, int], best: list[str], seconds: float | None,
+                         nodes: int | None) -> dict[str, Any]:
+    """The page's card values for the objective ``name`` (``objective``): each legal card's total for the
+    objective's side (``cards``), the best cards (the mover's choice: the largest if the mover's side maximises,
+    else the smallest) and the objective's ``title`` as players name it (:func:`objective_title`) beside its
+    identifier. One builder for a search of every card at once (:func:`values_document`) and the board's card by
+    card search of a slow position, so that the page reads the same fields from both."""
+    target = objective.target
+    return {"kind": "values", "objective": name, "title": objective_title(position, name),
+            "total": total, "achieved": achieved, "cards": cards, "best": best, "target": target,
+            "yes_no": target is not None, "maximiser": _side_text(objective.maximiser),
+            "mover_maximises": position.state.to_move in objective.maximiser,
+            "description": objective.description, "seconds": seconds, "nodes": nodes}
 
 
 def graph_measure(position: Position, objective: object) -> str:
