@@ -1658,10 +1658,9 @@ def test_spaces_pressed_while_the_values_are_searched_each_play_a_best_card(driv
 
 
 def test_a_card_pressed_twice_before_the_next_position_is_played_once(driver, server):
-    """Enter twice on a card, or a double click on it or on ★ best, played it again at the next card, before the
-    table showed that position: the server refused the line ("move 2 (EO): seat 2 does not hold EO") and the page
-    stood on it. The second press is on the last position's table: it plays nothing. Both presses go in one script,
-    so that no answer of the server comes between them."""
+    """Enter twice on a card, or a double click on it or on ★ best, plays one card: the second press is on the last
+    position's table, not yet redrawn, and plays nothing (else the same card at the next move, a line the server
+    refuses). Both presses go in one script, so that no answer of the server comes between them."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1684,8 +1683,8 @@ def test_a_card_pressed_twice_before_the_next_position_is_played_once(driver, se
 
 
 def test_a_focused_card_lifted_into_its_seats_label_leaves_the_words_on_top(driver, server):
-    """A card with the focus is lifted, its dashed ring 6 pixels round it: it was drawn over the seat's label, the
-    ring through "defender". The label is drawn over its hand's cards."""
+    """A card with the focus is lifted, its dashed ring 6 pixels round it, into its seat's label: the label is drawn
+    over its hand's cards, so its words ("defender") are never crossed by the ring."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 3)  # seat 4 to move, at the table's side
@@ -1699,15 +1698,21 @@ def test_a_focused_card_lifted_into_its_seats_label_leaves_the_words_on_top(driv
     assert on_top
 
 
-def test_a_steps_error_goes_when_the_next_position_is_shown(driver, server):
-    """A position the server refused stayed said in the page's error bar after the page had gone on to another one,
-    over a table it no longer spoke of: the next position shown takes a step's error away."""
+def refused_position(driver, server):
+    """Schafkopf board 1 opened and sent a line the server refuses (seat 2 plays EO again); the error bar, said."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
-    driver.execute_script("S.moves = ['EO', 'EO']; goTo(2)")  # a line the server refuses
+    driver.execute_script("S.moves = ['EO', 'EO']; goTo(2)")
     bar = driver.find_element("id", "error")
     wait_for(lambda: bar.is_displayed(), "the refusal")
+    return bar
+
+
+def test_a_steps_error_goes_when_the_next_position_is_shown(driver, server):
+    """A step's error (a position the server refused) goes when the next position is shown: the bar never speaks
+    of a table the page has left."""
+    bar = refused_position(driver, server)
     assert bar.text == "move 2 (EO): seat 2 does not hold EO: on the table, played by seat 1 (legal: H7)"
     driver.execute_script("goTo(1)")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "card 1")
@@ -1765,14 +1770,9 @@ def test_space_held_down_plays_one_card_and_a_burst_keeps_at_most_four(driver, s
 
 
 def test_after_a_refused_position_space_keeps_nothing_and_a_card_plays_from_the_table_shown(driver, server):
-    """After a position refused the table shown stayed, and its legal cards did nothing when clicked, nor did the
-    spaces kept meanwhile: no space is kept while the error is said, and a card is played from the table shown."""
-    driver.get(server)
-    wait_for(lambda: settled(driver), "values")
-    open_at(driver, "schafkopf.tbn board 1", 0)
-    driver.execute_script("S.moves = ['EO', 'EO']; goTo(2)")  # a line the server refuses
-    bar = driver.find_element("id", "error")
-    wait_for(lambda: bar.is_displayed(), "the refusal")
+    """While a refused position's error is said, no space is kept, and a legal card of the table shown is played from
+    that table."""
+    bar = refused_position(driver, server)
     driver.execute_script("document.activeElement.blur();"
                           "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }))")
     assert driver.execute_script("return [S.cursor, S.shownAt, S.bestAhead]") == [2, 0, 0]
