@@ -546,8 +546,8 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
         if differ:
             console.print(Text(differ))
     stopped, planned = (None, 0) if unfinished is None else unfinished
-    stopped_in = [] if stopped is None else [stopped]
-    table = Table(title=f"Engine benchmark (ms per deal{_threads_text([*documents, *stopped_in])})",
+    rows = [*documents] if stopped is None else [*documents, stopped]  # the stopped line last
+    table = Table(title=f"Engine benchmark (ms per deal{_threads_text(rows)})",
                   title_justify="left", title_style="bold")
     table.add_column("line", ratio=1, min_width=24)
     for column in ("deals", "median", "p90", "p99", "max", "nodes/s", "table used/alloc"):
@@ -555,7 +555,7 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
     if compared is not None:
         for _, label in RATIOS:
             table.add_column(f"x{label}", justify="right", no_wrap=True)
-    for doc in [*documents, *stopped_in]:
+    for doc in rows:
         marked = (bounds or {}).get(doc["line"], set())
         times = [(">= " if key in marked else "") + _ms(doc[key])
                  for key in ("median_ms", "p90_ms", "p99_ms", "max_ms")]
@@ -574,7 +574,7 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
             laid_out.no_wrap = False
     console.print(table)
     console.print(Text("table: the most any deal wrote to / what the engine allocated", style="dim"))
-    deal_sets = dict.fromkeys(f"{doc['game']} {_deals_text(doc)}" for doc in [*documents, *stopped_in])
+    deal_sets = dict.fromkeys(f"{doc['game']} {_deals_text(doc)}" for doc in rows)
     console.print(Text(f"deals: {'; '.join(deal_sets)}", style="dim"))  # --seed, -n, --variant
     if compared is not None:
         console.print(Text("x: this run / the saved one (times below 1 and nodes/s above 1 are faster; - where "
@@ -585,7 +585,7 @@ def render_bench(documents: Sequence[Document], console: Console, host: Document
     if stopped is not None:
         console.print(Text(f"{stopped['line']}: stopped by the interrupt after {stopped['deals']:,} of "
                            f"{plural(planned, 'deal')}: its figures are of those", style="dim"))
-    for doc in [*documents, *stopped_in]:
+    for doc in rows:
         if doc["timeouts"]:
             console.print(Text(f"{doc['line']}: {doc['timeouts']} of {plural(doc['deals'], 'deal')} stopped at the "
                                f"limit ({_limit(doc['limit_ms'])}) and counted at it: the figures marked >= are "

@@ -206,14 +206,14 @@ NO_LIMIT_HINT = " (0 is no limit)"
 LIMIT_RANGE = f"0 to {MAX_LIMIT_S:,.0f} seconds"
 
 
-def seconds_refusing(value: float | None, hint: str = "") -> float | None:
+def seconds_refusing(value: float | None) -> float | None:
     """A number of seconds in :data:`LIMIT_RANGE`, checked here rather than by the option's range, which refused
     ``inf`` as out of range before a callback could say how to ask for no limit (and let ``nan`` through); anything
-    else is a usage error (exit 2), ``hint`` after the message."""
+    else is a usage error (exit 2), saying how to ask for no limit (:data:`NO_LIMIT_HINT`)."""
     if value is not None and not math.isfinite(value):
-        raise typer.BadParameter(f"{value} is not a number of seconds{hint}")
+        raise typer.BadParameter(f"{value} is not a number of seconds{NO_LIMIT_HINT}")
     if value is not None and not 0 <= value <= MAX_LIMIT_S:
-        raise typer.BadParameter(f"{value} is not in the range {LIMIT_RANGE}{hint}")
+        raise typer.BadParameter(f"{value} is not in the range {LIMIT_RANGE}{NO_LIMIT_HINT}")
     return value
 
 
@@ -222,13 +222,13 @@ def seconds_or_no_limit(value: float | None) -> float | None:
     look at it between samples and boards; ``bench`` and ``board`` make engines of their own): a finite number of
     seconds (``nan`` and ``inf`` refused with how to ask for none), or None for 0, which is no limit in every command
     (:data:`NO_LIMIT`)."""
-    return seconds_refusing(value, NO_LIMIT_HINT) or None
+    return seconds_refusing(value) or None
 
 
 def seconds_kept_or_no_limit(value: float | None) -> float | None:
     """``bench --limit``'s callback (``--time-limit``'s old name): ``nan`` and ``inf`` refused as
     :func:`seconds_or_no_limit` refuses them, but 0 kept, so that a ``--limit 0`` is told from no ``--limit``."""
-    return seconds_refusing(value, NO_LIMIT_HINT)
+    return seconds_refusing(value)
 
 
 def checked_time_limit(value: float | None) -> float | None:
@@ -256,13 +256,12 @@ NO_LIMIT = "0: no limit"
 WITHOUT_IT_NO_LIMIT = f"Without it, or {NO_LIMIT}."
 
 
-def time_limit_help(bounds: str, past: str, no_limit: str | None) -> str:
+def time_limit_help(bounds: str, past: str, no_limit: str) -> str:
     """Every ``--time-limit``'s help (and ``match --card-time``'s) in one pattern: what the limit ``bounds`` (a
     record's searches, one question, the whole match) and what happens ``past`` it, so that its unit is never left to
     guess; then ``no_limit``, how to have none (``--card-time``: no deadline), and the
     range (:data:`LIMIT_RANGE`, which the option's type does not show: :func:`seconds_refusing` checks it)."""
-    return (f"Time limit, in seconds, of {bounds}: past it {past}." + (f" {no_limit}" if no_limit else "")
-            + f" From {LIMIT_RANGE}.")
+    return f"Time limit, in seconds, of {bounds}: past it {past}. {no_limit} From {LIMIT_RANGE}."
 
 
 def time_limit_option(bounds: str, past: str, default: float | None = None, reference_refuses: bool = True,
@@ -382,17 +381,17 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
             raise typer.BadParameter(refusal, param_hint="'--declarer'")
     elif everyday and declarer is not None and (refusal := everyday_refusal(chosen, declarer)) is not None:
         raise typer.BadParameter(refusal + " (give --contract)", param_hint="'--declarer'")
-    given: dict[int, str] = {}  # card index: the option that named it, so that a card twice is one rule for all
+    named: dict[int, str] = {}  # card index: the option that named it, so that a card twice is one rule for all
     for option, text in cards:
         for token in text.split():
             try:
                 card = chosen.pack.parse(token)
             except StichError as error:
                 raise typer.BadParameter(str(error), param_hint=f"'{option}'") from None
-            if card.index in given:
-                also = "" if given[card.index] == option else f" (and in {given[card.index]})"
+            if card.index in named:
+                also = "" if named[card.index] == option else f" (and in {named[card.index]})"
                 raise typer.BadParameter(f"{card.name} appears twice{also}", param_hint=f"'{option}'")
-            given[card.index] = option
+            named[card.index] = option
         if option == "--hand" and len(text.split()) != chosen.hand_size:
             raise typer.BadParameter(f"a {chosen.name} hand holds {chosen.hand_size} cards, this one "
                                      f"{len(text.split())}", param_hint="'--hand'")

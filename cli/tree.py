@@ -223,12 +223,10 @@ def tree(
                              "(--depth), or a larger --max-nodes (0: as many as the available memory holds)")
             failed_line(record, too_large)
             raise StichError(too_large) from None
-        except InvalidSeatError as error:  # --seat's own error, said as analyse --seat's is: the record is not wrong
-            seat_refused = OptionRefused("--seat", str(error)).said(position)
-            failed_line(record, seat_refused)
-            raise StichError(seat_refused) from None
-        except OptionRefused as error:  # an objective the record's contract has not: --objective refused
-            refusal = error.said(position)
+        except (InvalidSeatError, OptionRefused) as error:  # --seat's own, or an --objective the record's contract
+            # has not: the option refused as analyse refuses it, for the record is not wrong
+            option_refused = error if isinstance(error, OptionRefused) else OptionRefused("--seat", str(error))
+            refusal = option_refused.said(position)
             failed_line(record, refusal)
             raise StichError(refusal) from None
         except StichError as error:  # the record's deal or contract, which the search refused: pointed at the record

@@ -1,5 +1,6 @@
 """Searches stopped as a user stops them, shared by the stopping tests: from another thread, as the board and a bot
-stop one, and by Ctrl-C on a terminal, as a person stops a command."""
+stop one, and by Ctrl-C on a terminal, as a person stops a command; and at a stop's given look, where a search
+stops counted in looks rather than seconds."""
 
 from __future__ import annotations
 
@@ -49,6 +50,19 @@ def stopped_from_another_thread(search: Callable[[threading.Event], object],
     stopped = outcome["stopped"]
     assert isinstance(stopped, solver.SearchStopped)
     return stopped
+
+
+class StopAtLook:
+    """A stop (anything with ``is_set()`` is one) that says yes at its ``look``-th look and after: where a search
+    stops, counted in looks rather than seconds."""
+
+    def __init__(self, look: int) -> None:
+        self.look = look
+        self.looks = 0
+
+    def is_set(self) -> bool:
+        self.looks += 1
+        return self.looks >= self.look
 
 
 def read_pty(fd: int, seconds: float, until: Callable[[bytes], bool] | None = None) -> bytes:

@@ -23,7 +23,7 @@ from solver.formats.tbn import format_record
 from solver.search.engine import open_limits
 from solver.search.settle import SettlementEngine
 from solver.settlement import dd_settlement, settlement_value
-from stopping_helpers import stopped_from_another_thread
+from stopping_helpers import StopAtLook, stopped_from_another_thread
 from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
 pytestmark = pytest.mark.skipif(solver.search.engine.implementation() == "python",
@@ -173,19 +173,6 @@ def test_a_stop_event_set_by_another_thread_stops_the_settlement() -> None:
     # in its search, or before it where a loaded machine started it after the stop: by the event
     assert re.search(r"stopped before it (finished \(its time limit or stop event\)|started: its stop event was set)$",
                      str(stopped))
-
-
-class StopAtLook:
-    """A stop (anything with ``is_set()`` is one) that says yes at its ``look``-th look and after: where a search
-    stops, counted in looks rather than seconds."""
-
-    def __init__(self, look: int) -> None:
-        self.look = look
-        self.looks = 0
-
-    def is_set(self) -> bool:
-        self.looks += 1
-        return self.looks >= self.look
 
 
 def test_a_stop_is_looked_at_within_the_search_not_only_at_its_end() -> None:

@@ -15,7 +15,7 @@ import pytest
 import solver
 from solver.benchmark import SEEDS
 from solver.search.engine import open_limits
-from stopping_helpers import stopped_from_another_thread
+from stopping_helpers import StopAtLook, stopped_from_another_thread
 
 VALAT = Path(__file__).resolve().parent.parent / "examples" / "valat.tbn"
 
@@ -155,7 +155,6 @@ def test_a_check_s_searches_look_at_its_stop_within_the_search(check, position, 
     look ends the check inside a search (not before one started), at that look; the engine then answers as a fresh
     one."""
     from solver import analysis
-    from test_settlement_limits import StopAtLook
 
     checked, engine, stop = getattr(analysis, check), solver.EngineSolver(16, threads=1), StopAtLook(look)
     with pytest.raises(solver.SearchStopped, match=r"stopped before it finished \(its time limit or stop event\)$"):
