@@ -231,8 +231,7 @@ class Report:
         """Each run as it starts (the ``started`` of :mod:`solver.benchmark`'s runs and of bench/dds.py's
         ``paired_run``): held with the line being measured, so that a stop keeps the deals it measured; an ending's
         reference solver joins its engine's run."""
-        name, runs = self.measuring
-        if name != self.working:
+        if self.measuring[0] != self.working:
             self.measuring = (self.working, [])
         self.measuring[1].append(run)
 
@@ -453,11 +452,11 @@ UNFINISHED_NOTE = ", but for the deals of the line it stopped in (Stopped part w
 def render_unfinished(report: Report) -> list[str]:
     """The line a stopped run was in, with the deals it measured before the stop (``37 of 100``): figures of those
     deals alone, which meet no target; nothing where it measured none."""
-    runs = unfinished_runs(report)
-    paired = unfinished_dds(report)
-    if not unfinished_text(report):
+    measured = unfinished_text(report)
+    if not measured:
         return []
-    out = ["", f"#### Stopped part way: {report.working} ({unfinished_text(report)})", ""]
+    out = ["", f"#### Stopped part way: {report.working} ({measured})", ""]
+    paired = unfinished_dds(report)
     if paired is not None:
         rows = [[f"{paired.deals:,} of {report.dds_deals:,}", fmt_ms(Paired.median(paired.one_thread)),
                  fmt_ms(Paired.median(paired.all_cores)), fmt_ms(Paired.median(paired.dds_every)),
@@ -465,7 +464,7 @@ def render_unfinished(report: Report) -> list[str]:
         return out + _table(["deals", "stich 1 thread (ms)", "stich all cores (ms)", "DDS every lead (ms)",
                              "DDS value only (ms)"], rows)
     rows = []
-    for label, stats in zip(("engine", "reference solver"), runs):
+    for label, stats in zip(("engine", "reference solver"), unfinished_runs(report)):
         memory = stats.peak_table_bytes
         figures = ([fmt_ms(stats.median, stats), fmt_ms(stats.p90, stats), fmt_ms(stats.p99, stats),
                     fmt_ms(stats.max, stats), fmt_rate(stats.nodes_per_second)] if stats.deals else ["-"] * 5)
@@ -590,8 +589,8 @@ def as_json(report: Report) -> dict:
     if not report.whole:
         reached = {"endings": report.endings, "ablation": report.ablation, "dds": report.dds}
         document = {key: value for key, value in document.items() if reached.get(key, True)}
-        paired = unfinished_dds(report)
         if unfinished_text(report):  # the line stopped part way: its runs' deals, and how many were planned
+            paired = unfinished_dds(report)
             runs = ([{"line": paired.line.name, "deals": paired.deals, "planned": report.dds_deals,
                       "one_thread_ms": paired.one_thread, "all_cores_ms": paired.all_cores,
                       "dds_every_lead_ms": paired.dds_every, "dds_value_ms": paired.dds_value}]
@@ -653,8 +652,8 @@ def remove_partials(report: Report, out: Path | None, json_path: Path | None) ->
 def keep_partial(report: Report, out: Path | None, json_path: Path | None) -> str:
     """A stopped run's finished lines written (to stdout, or beside ``--out`` and ``--json``: :func:`markdown_beside`),
     and what is said of them: where they are, and how to finish."""
-    finished = finished_lines(report)
-    if not finished and not unfinished_text(report):
+    finished, measured = finished_lines(report), unfinished_text(report)
+    if not finished and not measured:
         return f"{stopped_text(report)}: no report written"
     kept = []
     try:
@@ -674,7 +673,7 @@ def keep_partial(report: Report, out: Path | None, json_path: Path | None) -> st
     except OSError as error:
         kept.append(f"and no more: a write failed ({error.strerror or error})")
     held = [f"the finished {'line' if finished == 1 else 'lines'}"] if finished else []
-    held += ["the deals of the line stopped in"] if unfinished_text(report) else []
+    held += ["the deals of the line stopped in"] if measured else []
     what = " and ".join(held)
     return (f"{stopped_text(report)}; {what} kept, marked partial, "
             f"{' and '.join(kept)}; run the same command again for the whole report (a run measures every line anew)")

@@ -575,15 +575,9 @@ def _worker() -> SoloWorker:
     return SoloWorker("solver.benchmark:_measure", pinned_package())
 
 
-def _sizing_engine(engine_options: dict[str, Any]) -> EngineSolver:
-    """An engine of a line's options with the smallest table (1 MB), to ask what the line's engines do without one
-    of their tables: made once a line, for all its stopped deals."""
-    return EngineSolver(**{**engine_options, "tt_megabytes": 1})
-
-
 def _threads_for(task: _Task, sizing: EngineSolver | None) -> int:
-    """The threads a stopped solve was searching on (its worker, stopped, cannot say), asked of ``sizing`` (the
-    line's :func:`_sizing_engine`); one for the reference solver (``sizing`` None)."""
+    """The threads a stopped solve was searching on (its worker, stopped, cannot say), asked of ``sizing`` (an
+    engine of the line's options); one for the reference solver (``sizing`` None)."""
     if sizing is None:
         return 1
     return min(sizing.threads_for(prepare_deal(task.line, task.board, task.seed).position.state), usable_cores())
@@ -621,7 +615,7 @@ def _run_tasks(name: str, tasks: Iterable[_Task], total: int, limit_s: float | N
                 worker.close(stop=True)
                 worker = None
                 if task.engine_options is not None:
-                    sizing = sizing or _sizing_engine(task.engine_options)
+                    sizing = sizing or EngineSolver(**{**task.engine_options, "tt_megabytes": 1})  # smallest table
                 result = DealResult(task.board, limit_s * 1000, 0, 0, (), timed_out=True,
                                     threads=_threads_for(task, sizing))
             else:

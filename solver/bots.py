@@ -274,7 +274,7 @@ class SamplingBot(_PointsEngine):
             rules, sample = draw_sample(setup, k)
             try:  # the first sample is always solved, the others stop at the deadline
                 with nullcontext() if not k or deadline is None else \
-                        self.engine.stopping(TimeLeft(max(0.0, deadline - time.monotonic()), self.time_limit)):
+                        self.engine.stopping(TimeLeft.until(deadline, self.time_limit)):
                     objective, values = card_values(Position(rules.game, rules, sample), self.plays_for, self.engine)
             except SearchStopped:
                 break

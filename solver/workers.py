@@ -768,8 +768,7 @@ class ChunkLimits:
         stop = self._stop()
         if k < self.at_least or (self.deadline is None and stop is None):
             return nullcontext()
-        left = None if self.deadline is None else TimeLeft(max(0.0, self.deadline - time.monotonic()),
-                                                           self.time_limit)
+        left = None if self.deadline is None else TimeLeft.until(self.deadline, self.time_limit)
         return worker_settlement_engine().stopping(left, stop)
 
 

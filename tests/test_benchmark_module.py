@@ -274,7 +274,7 @@ def test_each_deal_records_the_threads_its_question_searched_on(monkeypatch):
     assert run_line(kratzen, deals=1, engine_options=two, limit_s=None).threads_used == 1
     for line, used in ((kratzen, 1), (schafkopf, 2)):
         task = benchmark._Task(line, 1, benchmark.line_seed(line), two)
-        assert benchmark._threads_for(task, benchmark._sizing_engine(two)) == used
+        assert benchmark._threads_for(task, EngineSolver(**two, tt_megabytes=1)) == used
         # the reference solver
         assert benchmark._threads_for(benchmark._Task(line, 1, benchmark.line_seed(line), None), None) == 1
     stats = BenchStats("x")

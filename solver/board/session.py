@@ -30,7 +30,7 @@ from ..analysis import every_seat_for_itself
 from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
-from ..errors import (MAX_QUOTED_LENGTH, CommandVariantError, InvalidPositionError, MessageSieve, StichError,
+from ..errors import (MAX_QUOTED_LENGTH, CommandVariantError, InvalidPositionError, MessageSieve, StichError, _cut,
                       is_whole_number, quoted, shown_name, visible)
 from ..files import not_file_kind
 from ..formats.tbn import LINE_END, Record, iter_records, no_records_said
@@ -74,7 +74,7 @@ def sent(value: object) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (RecursionError, ValueError):  # nested about as deep as the body's JSON is read
         return "a value nested too deeply to quote"
-    return text if len(text) <= MAX_QUOTED_LENGTH + 3 else text[:MAX_QUOTED_LENGTH] + "..."
+    return _cut(text, MAX_QUOTED_LENGTH)
 
 
 class BoardError(StichError):
@@ -634,13 +634,6 @@ def objective_seat(position: Position, name: str) -> int | None:
     return None
 
 
-def objective_title(position: Position, name: str) -> str:
-    """An objective as players name it, which the page shows (``Game.sided_objective_title``: ``Schneider against``
-    for ``schneider_against``, as ``stich solve`` prints it); requests keep the identifier. ``score``, ``points``
-    and Kratzen's ``tricks`` are their own words."""
-    return position.game.sided_objective_title(name)
-
-
 def describe_objectives(position: Position) -> list[dict[str, Any]]:
     """The objectives the page offers: each one's ``name`` (the identifier a request sends), ``title`` (the name
     players use, which the list shows), ``description`` and ``yes_no``."""
@@ -651,7 +644,7 @@ def describe_objectives(position: Position) -> list[dict[str, Any]]:
             objective = objective_named(position, name, seat)
         except StichError:
             continue
-        described.append({"name": name, "title": objective_title(position, name),
+        described.append({"name": name, "title": position.game.sided_objective_title(name),
                           "description": objective.description, "yes_no": objective.target is not None})
     return described
 
@@ -835,11 +828,11 @@ def card_values_document(position: Position, name: str, objective: Objective, *,
                          nodes: int | None) -> dict[str, Any]:
     """The page's card values for the objective ``name`` (``objective``): each legal card's total for the
     objective's side (``cards``), the best cards (the mover's choice: the largest if the mover's side maximises,
-    else the smallest) and the objective's ``title`` as players name it (:func:`objective_title`) beside its
+    else the smallest) and the objective's ``title`` as players name it (``Game.sided_objective_title``) beside its
     identifier. One builder for a search of every card at once (:func:`values_document`) and the board's card by
     card search of a slow position, so that the page reads the same fields from both."""
     target = objective.target
-    return {"kind": "values", "objective": name, "title": objective_title(position, name),
+    return {"kind": "values", "objective": name, "title": position.game.sided_objective_title(name),
             "total": total, "achieved": achieved, "cards": cards, "best": best, "target": target,
             "yes_no": target is not None, "maximiser": _side_text(objective.maximiser),
             "mover_maximises": position.state.to_move in objective.maximiser,

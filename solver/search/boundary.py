@@ -238,6 +238,11 @@ class TimeLeft(float):
     def __reduce__(self) -> tuple[type, tuple[float, float | None]]:
         return TimeLeft, (float(self), self.limit)
 
+    @classmethod
+    def until(cls, end: float, limit: float | None) -> "TimeLeft":
+        """The seconds from now to ``end`` (a ``time.monotonic()`` time), 0 once past it, under ``limit``."""
+        return cls(max(0.0, end - time.monotonic()), limit)
+
 
 class Deadline:
     """One ``time_limit`` (seconds from now) and ``stop`` event, for one search (the engine's stop check,
@@ -267,7 +272,7 @@ class Deadline:
     def left(self) -> float | None:
         """The seconds left for the next search (0 once past: that search stops before it starts), None without a
         limit."""
-        return None if self._end is None else TimeLeft(max(0.0, self._end - time.monotonic()), self._named)
+        return None if self._end is None else TimeLeft.until(self._end, self._named)
 
     def reason(self) -> str:
         """Why :meth:`passed` says stop, naming the limit (a bot author who passed 0 seconds, or a left-over 0 of a
