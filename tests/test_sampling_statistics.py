@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections import Counter
 from fractions import Fraction
 
@@ -254,7 +255,9 @@ def test_every_share_of_the_analysis_has_a_wilson_interval():
     console = Console(record=True, width=160)
     render_analysis(document, console)
     text = console.export_text()
-    assert "│ Schneider │ the hand's side │ 33% (14-61%)" in text  # by its item's name, a table cell's form
+    # by the names players use, a table cell's form: the other side's Schneider is "Schneider against"
+    assert re.search(r"│ Schneider +│ the hand's side │ 33% \(14-61%\)", text)
+    assert re.search(r"│ Schneider against │ the other side +│ +0% \(0-24%\)", text)
     assert "win 58.3% (95%: 32.0% to 80.7%)" in text  # the best single card, as the headline's win chance
     assert "│ H9   │        +0.50 │ 58% (32-81%) │" in text
 
