@@ -1954,6 +1954,9 @@ def test_score_dd_text_of_unfinished_kratzen_deals():
     # every seat plays for itself (RULES.md 3): no "both sides", and the attacker is "he" as in match and analyse
     board3 = " ".join(run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "12").stdout.split())
     assert "attacker 1 pot: 12 chips the play is not complete" in board3  # the pot the settlement is paid from
+    # without a pot every payment is 0: said where the unfinished deal has no score (and no score notes) to say it
+    untagged = run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3").stdout.splitlines()
+    assert untagged[1] == "pot: 0 chips, tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"
     assert "pot:" not in run("score", EXAMPLES / "settlement.tbn", "--dd").stdout  # a game with no pot
     assert ("the line takes 1 trick; the most the attacker can force is 0 (the others, playing for the score, need "
             "not hold the attacker down where it does not change it) every seat playing for tricks (one such line), "
