@@ -198,16 +198,45 @@ def check_selection(board: str | None, record: int | None) -> None:
         raise typer.BadParameter("give --board or --record, not both", param_hint="'--record'")
 
 
-def no_such_record(name: object, board: str | None, record: int | None, read: int, unreadable: int = 0) -> str:
+class BoardsSeen:
+    """The ``[Board]`` tags of the records read, for a ``--board`` that names none of them: what it could name
+    (the first few, in the file's order), or that the records have none and ``--record N`` is the way to choose."""
+
+    SHOWN = 10
+
+    def __init__(self) -> None:
+        self.boards: dict[str, None] = {}  # up to one past SHOWN, to know that there are more
+        self.tagless = False
+
+    def add(self, record: Record) -> None:
+        """One record read."""
+        if not record.board:
+            self.tagless = True
+        elif len(self.boards) <= self.SHOWN:
+            self.boards.setdefault(record.board, None)
+
+    def expected(self) -> str:
+        """`` (expected ...)`` for the message, or nothing where no record was read."""
+        if not self.boards:
+            return " (expected a record's [Board] tag: its records have none; --record N chooses one)" \
+                if self.tagless else ""
+        boards = list(self.boards)
+        more = ", ..." if len(boards) > self.SHOWN else ""
+        return f" (expected one of its boards: {', '.join(boards[:self.SHOWN])}{more})"
+
+
+def no_such_record(name: object, board: str | None, record: int | None, read: int, unreadable: int = 0,
+                   seen: BoardsSeen | None = None) -> str:
     """What a file lacks that ``--board`` or ``--record`` (one of them given) asked for. ``unreadable`` counts the
     records too broken to read (said above): ``--board``'s may be one of them, so it is not said to be missing from
-    the file, only from the records read."""
+    the file, only from the records read; ``seen``, the boards the records read have, is what ``--board`` expects."""
     if record is not None:
         return f"{name}: no record {record}: it has {read} record{'' if read == 1 else 's'}"
+    expected = seen.expected() if seen is not None else ""
     if unreadable:
         return (f"{name}: no record with [Board \"{board}\"] among those read ({plural(unreadable, 'record')} could "
-                "not be read, said above: it may be one of them)")
-    return f"{name}: no record with [Board \"{board}\"]"
+                f"not be read, said above: it may be one of them){expected}")
+    return f"{name}: no record with [Board \"{board}\"]{expected}"
 
 
 def stdin_bytes(what: str = "the records"):
@@ -276,6 +305,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     file_refused = ""  # a file beside the records (the checkpoint) refused as a whole, the same for every one: why
     unanswered = 0  # the records after it, not tried
     unreadable = 0  # records too broken to read: --board's may be one of them
+    seen = BoardsSeen()  # what --board could have named
     said = RecordMessages(source_name(path), every=all_messages)  # the first 20, then a count
     console = None if as_json else stdout_console()
     named = kind or command  # the lines' ``command``
@@ -314,6 +344,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     not_answered(item, str(item))
                     unreadable += 1
                     continue
+                seen.add(item)
                 if not selected(item, board):
                     continue
                 matched += 1
@@ -418,7 +449,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
         message(f"stich: {no_records_said(file_shown, items.comments_alone, items.lines_read)}")
         failed = True
     elif (board is not None and matched == 0) or (record is not None and read < record):
-        message(f"stich: {no_such_record(file_shown, board, record, read, unreadable)}")
+        message(f"stich: {no_such_record(file_shown, board, record, read, unreadable, seen)}")
         failed = True
     if failed:
         raise typer.Exit(EXIT_BAD_INPUT)

@@ -13,7 +13,7 @@ from rich.text import Text
 from solver.analysis import score_report
 from solver.errors import SearchStopped
 from solver.games import get_game
-from solver.games.outcome import role_text, signed
+from solver.games.outcome import EMPTY_POT, role_text, signed
 from solver.position import Position
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
@@ -85,7 +85,10 @@ def render_score(document: Document, console: Console) -> None:
     console.print(record_title(document))
     pot = document["pot"] if "items" in document else (document.get("dd") or {}).get("pot")
     if pot is not None:  # as show and solve write it over the diagram (an unfinished deal's said none)
-        console.print(f"pot: {plural(pot, 'chip')}")
+        # a pot of 0 settles every seat at 0: the score's notes say so under it, an unfinished deal's here
+        unscored = not pot and "items" not in document
+        empty = f", {EMPTY_POT} (give the record a [Pot] tag, or --pot CHIPS)" if unscored else ""
+        console.print(f"pot: {plural(pot, 'chip')}{empty}")
     if "items" not in document:
         console.print(Text("the play is not complete: no score yet", style="dim"))
     else:

@@ -25,7 +25,7 @@ from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, m
 from .output import atomic_path, checked_output, names_stdout
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, engine_for,
                       names_completing, objectives_among, output_file, parse_variant_options, time_limit_option)
-from .records import (GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
+from .records import (BoardsSeen, GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
                       no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
                       with_what_if)
 from .render import plural, progress_on_stderr, stdout_console, wrapped_at_words
@@ -167,6 +167,7 @@ def tree(
         # as in every command that reads records (the exit code then says 1); with --record, the ones before it are
         # only counted
         record, unreadable, count = None, 0, 0
+        seen = BoardsSeen()  # what --board could have named
         items = iter_records(source, name=name)
         for count, item in enumerate(items if record_number is None else islice(items, record_number), 1):
             if record_number is not None and count != record_number:
@@ -177,11 +178,13 @@ def tree(
                     raise item
                 message(f"stich: {item}")
                 unreadable += 1
-            elif selected(item, board):
-                record = item
-                break
+            else:
+                seen.add(item)
+                if selected(item, board):
+                    record = item
+                    break
         if record is None:  # a file of no record at all is said so, whatever was asked of it, as every command says
-            raise StichError(no_such_record(name, board, record_number, count, unreadable) if count else
+            raise StichError(no_such_record(name, board, record_number, count, unreadable, seen) if count else
                              no_records_said(name, items.comments_alone, items.lines_read))
         if board is not None and input_is_regular_file(file):
             after = list(islice(enumerate(items, count + 1), MAX_RECORDS_READ_ON))

@@ -648,7 +648,23 @@ def test_board_selects_records():
     found = documents("solve", EXAMPLES / "kratzen.tbn", "--board", "2")
     assert [d["record"]["board"] for d in found] == ["2"]
     result = run("solve", EXAMPLES / "kratzen.tbn", "--board", "99", code=1)
-    assert 'no record with [Board "99"]' in result.stderr
+    assert 'no record with [Board "99"] (expected one of its boards: 1, 2, 3, 4, 5)' in result.stderr
+
+
+def test_a_missing_board_names_what_the_file_has(tmp_path):
+    """The boards the file has, the first ten (then "..."), or that its records have no tag: --record chooses."""
+    deal = '[Game "Kratzen"]\n[Deal "1: HA S6 HK HO / E7 E8 E9 EZ / G7 G8 G9 GZ / S7 S8 S9 SZ"]\n[Contract "Trump H"]\n'
+    many = tmp_path / "many.tbn"
+    many.write_text("\n".join(f'[Board "b{number}"]\n{deal}' for number in range(12)), encoding="utf-8")
+    for command in (("score",), ("solve",), ("tree", "-d", "1")):
+        assert run(*command, many, "-b", "3", code=1).stderr.splitlines() == [
+            f'stich: {many}: no record with [Board "3"] (expected one of its boards: b0, b1, b2, b3, b4, b5, b6, b7, '
+            "b8, b9, ...)"]
+    tagless = tmp_path / "tagless.tbn"
+    tagless.write_text(deal, encoding="utf-8")
+    assert run("score", tagless, "-b", "1", code=1).stderr.splitlines() == [
+        f'stich: {tagless}: no record with [Board "1"] (expected a record\'s [Board] tag: its records have none; '
+        "--record N chooses one)"]
 
 
 def test_record_selects_a_record_by_its_place_in_the_file(tmp_path):
@@ -1954,6 +1970,9 @@ def test_score_dd_text_of_unfinished_kratzen_deals():
     # every seat plays for itself (RULES.md 3): no "both sides", and the attacker is "he" as in match and analyse
     board3 = " ".join(run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "12").stdout.split())
     assert "attacker 1 pot: 12 chips the play is not complete" in board3  # the pot the settlement is paid from
+    # without a pot every payment is 0: said where the unfinished deal has no score (and no score notes) to say it
+    untagged = run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3").stdout.splitlines()
+    assert untagged[1] == "pot: 0 chips, tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"
     assert "pot:" not in run("score", EXAMPLES / "settlement.tbn", "--dd").stdout  # a game with no pot
     assert ("the line takes 1 trick; the most the attacker can force is 0 (the others, playing for the score, need "
             "not hold the attacker down where it does not change it) every seat playing for tricks (one such line), "
@@ -3277,7 +3296,7 @@ def test_a_board_asked_for_among_unreadable_records_is_not_said_to_be_missing_fr
         result = run(*command, path, "-b", "2", code=1)
         assert result.stderr.splitlines() == [f"stich: {line}" for line in said] + [
             f'stich: {path}: no record with [Board "2"] among those read (5 records could not be read, said above: it '
-            "may be one of them)"]
+            "may be one of them) (expected one of its boards: 7, 8)"]
     result = run("solve", path, "-b", "9", code=1)
     assert result.stderr.splitlines()[-1].startswith(f'stich: {path}: no record with [Board "9"] among those read')
 
