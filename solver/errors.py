@@ -82,6 +82,13 @@ def visible(text: str) -> str:
     return HIDDEN.sub(escaped, text)
 
 
+def printable(text: str) -> str:
+    """``text`` with each character a repr escapes written as repr writes it (ESC ``\\x1b``, U+202E ``\\u202e``, the
+    zero-width space ``\\u200b``), every other character (ä, ß, ♠, a quote) as it is: a message's own rendering of
+    text :func:`quoted` does not quote (the JSON a request sent), as safe to show as a repr."""
+    return "".join(character if character.isprintable() else repr(character)[1:-1] for character in text)
+
+
 def visible_lines(text: str) -> str:
     """A message of several lines made :func:`visible` line by line, its own line breaks kept (a name's newline is
     escaped already, by :func:`shown_name`): on stderr and on the board's page alike."""

@@ -1179,6 +1179,16 @@ def test_a_value_sent_not_as_text_is_quoted_as_the_json_sent():
             "the objective is a name, not false")
 
 
+def test_a_value_sent_not_as_text_shows_its_invisible_characters_escaped():
+    """Text inside a value sent not as text (a list, an object) was quoted as the JSON sent with its bidi and
+    invisible characters raw: U+202E reordered the message shown. They are escaped as a quoted text's are."""
+    c = client(ZR)
+    said = "\"board\" is an open board's id, a string such as 'b1', not "
+    answer = c.post("/api/position", json={"board": ["a\u202eb", "c\u200bd", "\x1b[2J", "\x85", "ä♠"]})
+    refused(answer, 400, said + '["a\\u202eb", "c\\u200bd", "\\u001b[2J", "\\x85", "ä♠"]')
+    assert not any(hidden in answer.json()["error"] for hidden in "\u202e\u200b\x1b\x85")
+
+
 def test_bad_questions_are_refused():
     c = client(ZR)
     board, moves = opened(c)

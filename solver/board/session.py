@@ -31,7 +31,7 @@ from ..cards import Card, Pack
 from ..deal import small_number
 from ..diagram import SIGNS, SuitStyle, display_order
 from ..errors import (MAX_QUOTED_LENGTH, CommandVariantError, InvalidPositionError, MessageSieve, StichError, _cut,
-                      is_whole_number, quoted, shown_name, visible)
+                      is_whole_number, printable, quoted, shown_name, visible)
 from ..files import not_file_kind
 from ..formats.tbn import LINE_END, Record, iter_records, no_records_said
 from ..games import get_game
@@ -67,14 +67,15 @@ _ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 def sent(value: object) -> str:
     """A value of a request's JSON as a message quotes it: a text as :func:`~solver.errors.quoted` does, anything
     else as the JSON sent (``true``, ``{"a": 1}``: the page's words, not Python's ``True``, ``{'a': 1}``), cut as long
-    as a text is quoted."""
+    as a text is quoted and its invisible characters escaped as a quoted text's are (``"\\u202e"``: a bidi control
+    left raw would reorder the message shown)."""
     if isinstance(value, str):
         return quoted(value)
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (RecursionError, ValueError):  # nested about as deep as the body's JSON is read
         return "a value nested too deeply to quote"
-    return _cut(text, MAX_QUOTED_LENGTH)
+    return printable(_cut(text, MAX_QUOTED_LENGTH))
 
 
 class BoardError(StichError):
