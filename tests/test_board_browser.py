@@ -1769,6 +1769,24 @@ def test_space_held_down_plays_one_card_and_a_burst_keeps_at_most_four(driver, s
     assert driver.execute_script("return S.bestAhead") == 0
 
 
+def test_enter_held_down_on_a_card_plays_one_card(driver, server):
+    """Enter held down on a card: its repeats, reaching the next seat's card once the next table showed (the focus
+    moves there), played that card too. A held key plays one card."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    press = "arguments[0].dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', repeat: arguments[1], " \
+            "bubbles: true }))"
+    card = driver.execute_script("const card = document.querySelector('#seat-1 .card.legal'); card.focus();"
+                                 "return card")
+    driver.execute_script(press, card, False)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "card 1")
+    focused = driver.execute_script("return document.activeElement")
+    assert driver.execute_script("return arguments[0].matches('#seat-2 .card.legal')", focused)
+    driver.execute_script(press, focused, True)  # the same press, repeated on the next seat's card
+    assert driver.execute_script("return S.cursor") == 1
+
+
 def test_after_a_refused_position_space_keeps_nothing_and_a_card_plays_from_the_table_shown(driver, server):
     """While a refused position's error is said, no space is kept, and a legal card of the table shown is played from
     that table."""

@@ -1370,6 +1370,7 @@ async function start() {
     if (e.altKey || e.ctrlKey || e.metaKey) return;  // the browser's own (Alt+Left goes back)
     const card = e.target.closest(".card.legal");
     if (card && (e.key === "Enter" || e.key === " ")) {  // the focused card, and the next mover's first card focused
+      if (e.repeat) { e.preventDefault(); return; }  // a held key plays one card, not the next seat's too
       e.preventDefault();
       S.focusNext = true;
       play(card.dataset.card);
