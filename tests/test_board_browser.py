@@ -1787,6 +1787,26 @@ def test_enter_held_down_on_a_card_plays_one_card(driver, server):
     assert driver.execute_script("return S.cursor") == 1
 
 
+def test_a_space_kept_while_the_values_stop_drops_it_and_says_why(driver, server):
+    """A space kept for values that came in stopped (the time limit ran out) played nothing, as it should, but the
+    summary never said why: the stop's reason is shown and the kept space dropped."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    reason = "the time limit (1 s) ran out"
+    driver.execute_script("""window.unstubbedFetch = window.unstubbedFetch || window.fetch;
+      window.fetch = (url, options) => url === "/api/values"
+        ? Promise.resolve(new Response(
+          '{"kind": "thinking"}\\n' + JSON.stringify({ kind: "stopped", reason: arguments[0] }) + '\\n'))
+        : window.unstubbedFetch(url, options);""", reason)
+    driver.execute_script("document.activeElement.blur(); document.querySelector('#seat-1 .card.legal').click();"
+                          "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }))")
+    assert driver.execute_script("return [S.cursor, S.bestAhead]") == [1, 1]
+    wait_for(lambda: driver.find_element("id", "summary").text == reason, "the stop's reason")
+    assert driver.execute_script("return [S.cursor, S.bestAhead, S.values.kind]") == [1, 0, "stopped"]
+    driver.get(server)  # the page's own fetch again
+
+
 def test_after_a_refused_position_space_keeps_nothing_and_a_card_plays_from_the_table_shown(driver, server):
     """While a refused position's error is said, no space is kept, and a legal card of the table shown is played from
     that table."""

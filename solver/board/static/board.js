@@ -623,7 +623,9 @@ async function loadValues() {
           S.ready = true;
           if (S.stepError) showError("");  // a values error before (an objective asked again) is outlived
           if (S.clicked) { S.roundTrip = performance.now() - S.clicked; S.clicked = null; }
-          if (S.bestAhead) { playBestAhead(); return; }
+          // only values choose a best card: a search stopped or refused drops the kept spaces and says why
+          if (S.bestAhead && message.kind === "values") { playBestAhead(); return; }
+          S.bestAhead = 0;
         }
       }
       renderValues();
