@@ -228,9 +228,10 @@ class BoardsSeen:
 
     SHOWN = 10
 
-    def __init__(self) -> None:
+    def __init__(self, whose: str = "its") -> None:
         self.boards: dict[str, None] = {}  # up to one past SHOWN, to know that there are more
         self.tagless = False
+        self.whose = whose  # the files' ("their": ``board`` reads several)
 
     def add(self, record: Record) -> None:
         """One record read."""
@@ -240,13 +241,13 @@ class BoardsSeen:
             self.boards.setdefault(record.board, None)
 
     def expected(self) -> str:
-        """`` (expected ...)`` for the message, or nothing where no record was read."""
+        """``expected ...`` for the message, or nothing where no record was read."""
         if not self.boards:
-            return " (expected a record's [Board] tag: its records have none; --record N chooses one)" \
+            return f"expected a record's [Board] tag: {self.whose} records have none; --record N chooses one" \
                 if self.tagless else ""
         boards = list(self.boards)
         more = ", ..." if len(boards) > self.SHOWN else ""
-        return f" (expected one of its boards: {', '.join(boards[:self.SHOWN])}{more})"
+        return f"expected one of {self.whose} boards: {', '.join(boards[:self.SHOWN])}{more}"
 
 
 def no_such_record(name: object, board: str | None, record: int | None, read: int, unreadable: int = 0,
@@ -257,10 +258,10 @@ def no_such_record(name: object, board: str | None, record: int | None, read: in
     if record is not None:
         return f"{name}: no record {record}: it has {read} record{'' if read == 1 else 's'}"
     expected = seen.expected() if seen is not None else ""
-    if unreadable:
+    if unreadable:  # one bracket: why it may be there, and what the records read have
         return (f"{name}: no record with [Board \"{board}\"] among those read ({plural(unreadable, 'record')} could "
-                f"not be read, said above: it may be one of them){expected}")
-    return f"{name}: no record with [Board \"{board}\"]{expected}"
+                f"not be read, said above: it may be one of them{f'; {expected}' if expected else ''})")
+    return f"{name}: no record with [Board \"{board}\"]{f' ({expected})' if expected else ''}"
 
 
 def stdin_bytes(what: str = "the records"):

@@ -3328,7 +3328,7 @@ def test_a_board_asked_for_among_unreadable_records_is_not_said_to_be_missing_fr
         result = run(*command, path, "-b", "2", code=1)
         assert result.stderr.splitlines() == [f"stich: {line}" for line in said] + [
             f'stich: {path}: no record with [Board "2"] among those read (5 records could not be read, said above: it '
-            "may be one of them) (expected one of its boards: 7, 8)"]
+            "may be one of them; expected one of its boards: 7, 8)"]
     result = run("solve", path, "-b", "9", code=1)
     assert result.stderr.splitlines()[-1].startswith(f'stich: {path}: no record with [Board "9"] among those read')
 
