@@ -1122,8 +1122,8 @@ def test_an_empty_file_name_is_a_usage_error_not_the_current_directory(args):
 
 def test_score_of_an_unfinished_play_points_at_where_it_stops():
     result = run("score", EXAMPLES / "schafkopf.tbn", "--board", "1", code=1)
-    assert "schafkopf.tbn:21:10: scoring needs a complete Play section (4 of 8 tricks played; the double-dummy " \
-        "settlement plays the rest: stich score --dd, dd_settlement)" in result.stderr
+    assert "schafkopf.tbn:21:10: scoring needs a complete Play section, every card of the deal played (4 of 8 tricks " \
+        "played); the double-dummy settlement plays the rest: stich score --dd, dd_settlement\n" in result.stderr
 
 
 def test_deal_says_why_no_deal_lets_the_seat_bid(monkeypatch):
