@@ -193,13 +193,14 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
     from solver.board.session import OTHERS_OPENED, BoardError, Boards, file_text
     from solver.formats.tbn import iter_records
 
-    from .records import GameRefusals, no_such_record, selected
+    from .records import BoardsSeen, GameRefusals, no_such_record, selected
 
     if board is not None and not files:
         raise typer.BadParameter("--board picks a record of the FILEs: give the file", param_hint="'--board'")
     store = Boards()  # the page's reading, on boards of its own
     found = unreadable = False
     broken = 0
+    seen = BoardsSeen("its" if len(files) == 1 else "their")  # what --board could have named
 
     def scanned(source: str | bytes, path: Path) -> tuple[bool, int]:
         """Whether the file (its text, or its bytes where they are not UTF-8) holds a record ``--board`` picks that
@@ -210,8 +211,9 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
         for item in iter_records(stream, name=name_of(path)):
             if isinstance(item, ParseError):
                 unread += 1
-            elif not isinstance(item, StichError) and selected(item, board):
-                picked = True
+            elif not isinstance(item, StichError):
+                seen.add(item)
+                picked = picked or selected(item, board)
         return picked, unread
 
     def name_of(path: Path) -> str:
@@ -248,7 +250,8 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
             unreadable, broken = unreadable or picked, broken + unread
     if board is not None and not found:
         if not unreadable:  # a record that cannot be opened was said above, with why
-            message(f"stich: {no_such_record(', '.join(name_of(path) for path in files), board, None, 0, broken)}")
+            names = ", ".join(name_of(path) for path in files)
+            message(f"stich: {no_such_record(names, board, None, 0, broken, seen)}")
         raise typer.Exit(EXIT_BAD_INPUT)
 
 

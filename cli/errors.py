@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO
 import typer
 
 from solver.interrupts import restore_signals, stop_signals_taken
-from solver.errors import (MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, InvalidContractError, InvalidSeatError,
-                          MessageSieve, OtherCountResumed, StichError, StichWarning, shown_name, visible, visible_lines)
+from solver.errors import (MAX_MESSAGE_KINDS, MAX_RECORD_MESSAGES, ForeignObjective, InvalidContractError,
+                          InvalidSeatError, MessageSieve, OtherCountResumed, StichError, StichWarning, shown_name,
+                          visible, visible_lines)
 
 from .startup import EXIT_INTERRUPTED  # noqa: F401 - the commands' exit codes are all here; set early in startup
 from .startup import mark_stop_said
@@ -70,11 +71,14 @@ class OptionRefused(StichError):
     """A command option's value that one record cannot take (``--seat 5`` at a 3-seat table, card advice for a seat
     not to move, a ``--play`` card its position refuses): said as the option's error, with the record it was refused
     for, not pointed at a tag of the record, which is not wrong. The record is skipped as a bad one is (exit code 1),
-    the others still answered."""
+    the others still answered. ``once``: what the option's error is said as once for every record of a game refusing
+    it alike (an ``--objective`` of another game), where ``reason`` names the record's contract; None where records
+    are said one by one."""
 
-    def __init__(self, option: str, reason: str) -> None:
+    def __init__(self, option: str, reason: str, once: str | None = None) -> None:
         super().__init__(reason)
         self.option = option
+        self.once = once
 
     def said(self, position: Position) -> str:
         """``--seat: <reason> (the record at FILE:LINE, board N, not answered)``, as a refused ``--variant`` is said."""
@@ -88,13 +92,15 @@ def objective_refused(given: bool) -> Iterator[None]:
     its ``[Contract]`` tag, which is not wrong; without ``--objective`` the default objectives fit every record, so the
     error is the record's own and is raised as it is. A seat's error (an :class:`~solver.errors.InvalidSeatError`,
     which an objective's seat raises as an InvalidContractError too) is raised as it is: it is ``tree --seat``'s. One
-    rule for ``solve``, ``postmortem`` and ``tree``."""
+    rule for ``solve``, ``postmortem`` and ``tree``; records refused with the same words (each record of a game an
+    objective of another game) are said once (``OptionRefused.once``, :class:`cli.records.OptionRefusals`)."""
     try:
         yield
     except InvalidContractError as error:
         if not given or isinstance(error, InvalidSeatError):
             raise
-        raise OptionRefused("--objective", str(error)) from None
+        once = error.bare if isinstance(error, ForeignObjective) else str(error)
+        raise OptionRefused("--objective", str(error), once) from None
 
 
 def refused_for_record(option: str, reason: str, record: Record | None, label: str = "") -> str:

@@ -66,6 +66,30 @@ class GameRefusals:
             message(f"stich: {self.option}: {first.bare} ({which} {outcome})")
 
 
+class OptionRefusals:
+    """An option's value that records refused in the same words (``--objective`` of another game: every record of
+    the game, whatever its contract): said after the records, once for those of a game refusing it alike as
+    ``--objective: <why> (N records of GAME from FILE:LINE not answered)``, and one by one where they differ."""
+
+    def __init__(self) -> None:
+        # (option, game, words) -> the first refusal as its record says it, its position, the count
+        self.refused: dict[tuple[str, str, str], tuple[str, Position, int]] = {}
+
+    def add(self, error: OptionRefused, position: Position) -> None:
+        key = (error.option, position.game.name, error.once or error.said(position))
+        said, first, count = self.refused.get(key, (error.said(position), position, 0))
+        self.refused[key] = (said, first, count + 1)
+
+    def say(self) -> None:
+        """One line on stderr a game and refusal: a record refused alone as it is said for itself (its board too)."""
+        for (option, game, words), (said, first, count) in self.refused.items():
+            record = first.record
+            where = f"{shown_name(record.source)}:{record.line}" if record is not None else first.label
+            message(f"stich: {said}" if count == 1 else
+                    f"stich: {option}: {words} ({records_of_a_game(game, count, where)} not answered)")
+        self.refused.clear()
+
+
 class GameNotes:
     """A note on records that the same rules make the same for every record of a game (``score --dd`` and
     ``table`` under a variant with no double-dummy settlement, ``postmortem`` graded by card points or at pot 0):
@@ -204,9 +228,10 @@ class BoardsSeen:
 
     SHOWN = 10
 
-    def __init__(self) -> None:
+    def __init__(self, whose: str = "its") -> None:
         self.boards: dict[str, None] = {}  # up to one past SHOWN, to know that there are more
         self.tagless = False
+        self.whose = whose  # the files' ("their": ``board`` reads several)
 
     def add(self, record: Record) -> None:
         """One record read."""
@@ -216,13 +241,13 @@ class BoardsSeen:
             self.boards.setdefault(record.board, None)
 
     def expected(self) -> str:
-        """`` (expected ...)`` for the message, or nothing where no record was read."""
+        """``expected ...`` for the message, or nothing where no record was read."""
         if not self.boards:
-            return " (expected a record's [Board] tag: its records have none; --record N chooses one)" \
+            return f"expected a record's [Board] tag: {self.whose} records have none; --record N chooses one" \
                 if self.tagless else ""
         boards = list(self.boards)
         more = ", ..." if len(boards) > self.SHOWN else ""
-        return f" (expected one of its boards: {', '.join(boards[:self.SHOWN])}{more})"
+        return f"expected one of {self.whose} boards: {', '.join(boards[:self.SHOWN])}{more}"
 
 
 def no_such_record(name: object, board: str | None, record: int | None, read: int, unreadable: int = 0,
@@ -233,10 +258,10 @@ def no_such_record(name: object, board: str | None, record: int | None, read: in
     if record is not None:
         return f"{name}: no record {record}: it has {read} record{'' if read == 1 else 's'}"
     expected = seen.expected() if seen is not None else ""
-    if unreadable:
+    if unreadable:  # one bracket: why it may be there, and what the records read have
         return (f"{name}: no record with [Board \"{board}\"] among those read ({plural(unreadable, 'record')} could "
-                f"not be read, said above: it may be one of them){expected}")
-    return f"{name}: no record with [Board \"{board}\"]{expected}"
+                f"not be read, said above: it may be one of them{f'; {expected}' if expected else ''})")
+    return f"{name}: no record with [Board \"{board}\"]{f' ({expected})' if expected else ''}"
 
 
 def stdin_bytes(what: str = "the records"):
@@ -302,6 +327,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     matched = read = shown = partly_shown = 0  # partly_shown: printed, but said among the records not answered in full
     working: Position | None = None  # the record being answered, for what an interrupt says
     refused, play_refused = GameRefusals("--variant"), GameRefusals("--play")
+    option_refused = OptionRefusals()  # --objective: alike for every record of a game it belongs to none of
     file_refused = ""  # a file beside the records (the checkpoint) refused as a whole, the same for every one: why
     unanswered = 0  # the records after it, not tried
     unreadable = 0  # records too broken to read: --board's may be one of them
@@ -326,6 +352,7 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
     def say_once_a_game() -> None:  # after the records, or before an interrupt's line
         refused.say()
         play_refused.say()
+        option_refused.say()
         if notes is not None:
             notes.say()
 
@@ -381,7 +408,12 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 try:
                     result = with_what_if(document(position), position, play, from_start)
                 except OptionRefused as error:
-                    not_answered(item, error.said(position))
+                    if error.once is None:
+                        not_answered(item, error.said(position))
+                    else:  # said after the records, once for those refused alike
+                        option_refused.add(error, position)
+                        fail(item, error.said(position))
+                        failed = True
                     continue
                 except (FileRefusedError, JournalWriteError) as error:
                     # a checkpoint in use or not one, or its write failing (a full disk, the file size limit): the

@@ -546,13 +546,19 @@ class ContractRow:
     rank: int | None = 1
     tricks: float = math.nan  # the seat's mean tricks, where they are counted (:func:`counts_tricks`)
 
+    def shows_bonuses(self) -> bool:
+        """Whether the row has the bonus columns: a contract's where its game has bonus items (not Kratzen's, whose
+        table has no such columns), a card's or a game-less row's where it holds any share of one."""
+        if self.game and not self.card:
+            return get_game(self.game).has_bonus_items
+        return bool(self.bonuses or self.against)
+
     def columns(self) -> tuple[str, ...]:
-        """The advice table's columns this row fills: the mean tricks where they are counted (Kratzen's), a card's
-        bonuses only where its game has any (not Kratzen's), as the reports decide for the table."""
+        """The advice table's columns this row fills: the mean tricks where they are counted (Kratzen's), the
+        bonuses only where the row has them (:meth:`shows_bonuses`), as the reports decide for the table."""
         tricks = () if math.isnan(self.tricks) else ("mean tricks",)
-        if not self.card:
-            return (*ROW_COLUMNS[:4], *tricks, *ROW_COLUMNS[4:])
-        return ("card", *ROW_COLUMNS[1:4], *tricks, *(ROW_COLUMNS[4:] if self.bonuses or self.against else ()))
+        bonuses = ROW_COLUMNS[4:] if self.shows_bonuses() else ()
+        return ("card" if self.card else "contract", *ROW_COLUMNS[1:4], *tricks, *bonuses)
 
     def cells(self, compact: bool = True) -> list[str]:
         """Its row of the advice table for people (:func:`contract_advice_report`'s or :func:`card_advice_report`'s,
@@ -569,7 +575,7 @@ class ContractRow:
         cells = [name, mean, behind, share(row["win_probability"], row["win_interval"], compact=compact)]
         if not math.isnan(self.tricks):
             cells.append(tricks_cell(row))
-        if self.card and not (self.bonuses or self.against):
+        if not self.shows_bonuses():
             return cells
         title = get_game(self.game).item_title if self.game else str
         for shares, intervals in ((self.bonuses, self.bonus_intervals), (self.against, self.against_intervals)):

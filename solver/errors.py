@@ -231,6 +231,17 @@ class InvalidContractError(StichError):
         self.about = about
 
 
+class ForeignObjective(InvalidContractError):
+    """An objective of another game than the position's (``-o schneider`` on a Zwanzigerrufen record): the same for
+    every contract of ``game``, so a command reading records says it once a game as ``bare``, which offers the game's
+    objectives, where the message offers the contract's."""
+
+    def __init__(self, message: str, *, bare: str, game: str) -> None:
+        super().__init__(message)
+        self.bare = bare
+        self.game = game
+
+
 class VariantError(StichError):
     """An unknown variant flag, or a value the flag does not take. ``pair``: the index of the pair at fault in a
     ``NAME=VALUE, ...`` text (a flag named twice, a pair not of that form), so a ``[Variant]`` tag's message points

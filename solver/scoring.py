@@ -138,8 +138,9 @@ def require_complete(position: Position) -> None:
         if record is None:  # made by make_position: it has no Play section, and no command made it
             raise InvalidPositionError(f"scoring needs every card of the deal played ({_play_so_far(position)}; "
                                        "dd_settlement settles the rest double dummy)")
-        text = (f"scoring needs a complete Play section ({_play_so_far(position)}; the double-dummy settlement plays "
-                "the rest: stich score --dd, dd_settlement)")
+        # what was expected in the sentence itself: a ParseError's ``expected`` adds a second bracket after the first
+        text = (f"scoring needs a complete Play section, every card of the deal played ({_play_so_far(position)}); "
+                "the double-dummy settlement plays the rest: stich score --dd, dd_settlement")
         # pointed at the file's last card of the play (where it stops), else at its [Play] tag's leader, else at the
         # record; cards played after the file's (``--play``, Position.play) have no place in the file (line 0)
         play = record.play
@@ -147,7 +148,7 @@ def require_complete(position: Position) -> None:
         leader = play.leader if play is not None else None
         place = tokens[-1] if tokens else (leader if leader is not None and leader.line else None)
         raise ParseError(text, source=record.source, line=place.line if place else record.line,
-                         column=place.column if place else 1, expected="every card of the deal played")
+                         column=place.column if place else 1)
 
 
 def scoring_inputs(position: Position, *, pot: object = None, announcements: object = None) -> object:

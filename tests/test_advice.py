@@ -1913,12 +1913,28 @@ def test_a_kratzen_row_alone_shows_the_mean_tricks_its_table_shows():
     best = advice.rows[0]
     assert str(best) == ("Trump H  mean payment: 0.00 (all alike)  best  win: 100.0% (95%: 83.9% to 100.0%)  "
                          "mean tricks: 2.75")
-    assert best.columns()[:5] == ("contract", "mean payment", "behind the best", "win", "mean tricks")
+    assert best.columns() == ("contract", "mean payment", "behind the best", "win", "mean tricks")
+    assert len(best.cells()) == 5
     html = best._repr_html_()
     assert ">mean tricks</th>" in html and '<td style="padding:2px 8px;text-align:right">2.75</td>' in html
     assert '<td style="padding:2px 8px;text-align:right">2.75</td>' in advice._repr_html_()
     schafkopf = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "Wenz", samples=2, seed=1, workers=1)
     assert "mean tricks" not in schafkopf.rows[0].columns() and "tricks" not in str(schafkopf.rows[0])
+
+
+def test_a_kratzen_row_alone_has_no_bonus_columns_as_its_table_has_none():
+    """Kratzen has no bonuses and its advice table no bonus columns, but a row alone listed 'bonuses made' and
+    'against' with empty cells in a notebook; a Schafkopf row alone keeps them, as its table does."""
+    advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=4, seed=1, workers=1, seats=4)
+    assert "bonuses made" not in str(advice) and "bonuses made" not in advice._repr_html_()
+    for row in advice.rows:
+        assert row.columns() == ("contract", "mean payment", "behind the best", "win", "mean tricks")
+        assert ">bonuses made</th>" not in row._repr_html_() and ">against</th>" not in row._repr_html_()
+    schafkopf = contract_advice("schafkopf", "EO GO HA HZ EU SK S9 E7", 1, "Wenz", samples=2, seed=1, workers=1)
+    wenz = schafkopf.rows[0]
+    assert wenz.columns() == ("contract", "mean payment", "behind the best", "win", "bonuses made", "against")
+    assert wenz.cells()[4:] == ["", "50%\xa0(9-91%) Schneider"]
+    assert ">bonuses made</th>" in wenz._repr_html_() and "against: 50.0% (95%: 9.5% to 90.5%) Schneider" in str(wenz)
 
 
 def test_the_tilde_note_says_the_same_payment_as_the_best_and_joins_its_reasons():

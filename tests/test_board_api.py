@@ -2383,7 +2383,12 @@ def test_the_command_says_a_missing_board_and_unreadable_records_before_serving(
     examples = Path(__file__).resolve().parent.parent / "examples"
     missing = CliRunner().invoke(app, ["board", str(examples / "schafkopf.tbn"), "-b", "99", "--no-open", "-p", "0"])
     assert missing.exit_code == 1 and missing.stdout == ""
-    assert missing.stderr == f"stich: {examples / 'schafkopf.tbn'}: no record with [Board \"99\"]\n"
+    assert missing.stderr == (f"stich: {examples / 'schafkopf.tbn'}: no record with [Board \"99\"] (expected one "
+                              "of its boards: 1, 2, 3, 4, 5, 6, 7)\n")  # as every command names them
+    kratzen, valat = examples / "kratzen.tbn", examples / "valat.tbn"
+    several = CliRunner().invoke(app, ["board", str(kratzen), str(valat), "-b", "9", "--no-open", "-p", "0"])
+    assert several.exit_code == 1 and several.stderr == (
+        f"stich: {kratzen}, {valat}: no record with [Board \"9\"] (expected one of their boards: 1, 2, 3, 4, 5)\n")
     alone = CliRunner().invoke(app, ["board", "-b", "3", "--no-open", "-p", "0"])
     assert alone.exit_code == 2 and "--board picks a record of the FILEs: give the file" in alone.stderr
     broken = tmp_path / "broken.tbn"
@@ -2808,7 +2813,8 @@ def test_a_board_in_a_file_that_is_not_utf8_is_not_called_missing(tmp_path, monk
     result = CliRunner().invoke(app, ["board", str(path), "-b", "2", "--no-open", "-p", "0"])
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.splitlines() == [said, f'stich: {path}: no record with [Board "2"] among those read (1 record '
-                                                "could not be read, said above: it may be one of them)"]
+                                                "could not be read, said above: it may be one of them; expected one "
+                                                "of its boards: 1)"]
     result = CliRunner().invoke(app, ["board", str(path), "-b", "1", "--no-open", "-p", "0"])
     assert result.exit_code == 0 and result.stderr.splitlines()[0] == said  # board 1 is read: the file is not refused
 
@@ -2987,7 +2993,8 @@ def test_standard_input_is_read_once_and_served_from_memory(monkeypatch):
     assert piped.exit_code == 0 and piped.stderr == "stich board: serving on this machine; Ctrl-C stops it\n"
     assert given["stdin"] == SK.read_bytes()
     missing = CliRunner().invoke(app, ["board", "-", "-b", "99", "--no-open", "-p", "0"], input=SK.read_bytes())
-    assert missing.exit_code == 1 and missing.stderr == 'stich: <stdin>: no record with [Board "99"]\n'
+    assert missing.exit_code == 1 and missing.stderr == ('stich: <stdin>: no record with [Board "99"] (expected one of '
+                                                         "its boards: 1, 2, 3, 4, 5, 6, 7)\n")
     closed = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "-",
                              "--no-open", "-p", "0"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
                             timeout=60, preexec_fn=lambda: os.close(0))
@@ -3037,7 +3044,7 @@ def test_a_file_name_not_utf8_is_said_at_start_as_the_page_says_it(tmp_path, mon
     shown = f"{tmp_path}/bad\\xffname.tbn"
     said = result.stderr.splitlines()
     assert result.exit_code == 1 and len(said) == 2 and said[0].startswith(f"stich: {shown}:")
-    assert said[1] == f'stich: {shown}: no record with [Board "9"]'
+    assert said[1] == f'stich: {shown}: no record with [Board "9"] (expected one of its boards: 1, 2, 3, 4, 5, 6, 7)'
     page = client(path).get("/api/start").json()["files"][0]
     assert page["error"].startswith(shown + ":")
 

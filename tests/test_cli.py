@@ -794,6 +794,38 @@ def test_an_objective_the_record_has_not_is_the_flags_error_in_every_command_tha
     assert failed["error"].endswith(f"(the record at {path}:103, board 7, not answered)")
 
 
+@pytest.mark.parametrize("command", ["solve", "postmortem"])
+def test_an_objective_of_another_game_is_said_once_for_the_records_of_a_game(command):
+    """``-o schneider`` on the 7 Zwanzigerrufen examples said 7 near-identical lines, one a record naming its
+    contract's choices: it is said once, with the game's choices, as a refused ``--variant`` is, and each record
+    still gets its --json line with its own contract's words (postmortem: ``-o tricks``, Kratzen's measure)."""
+    path = EXAMPLES / "zwanzigerrufen.tbn"
+    objective, owner = ("schneider", "Schafkopf") if command == "solve" else ("tricks", "Kratzen")
+    result = run(command, path, "-o", objective, code=1)
+    choices = ("points, game, absolut, absolut_against, valat, valat_against, pagat_ultimo, pagat_beaten, mondfang, "
+               "each where the contract has it; solve and tree also take 'score'" if command == "solve"
+               else "score, points")
+    assert result.stdout == "" and result.stderr == (
+        f"stich: --objective: objective '{objective}' belongs to {owner}, not to Zwanzigerrufen (for Zwanzigerrufen "
+        f"choose from: {choices}) (7 records of Zwanzigerrufen from {path}:11 not answered)\n")
+    lines = [json.loads(line) for line in run(command, path, "-o", objective, "--json", code=1).stdout.splitlines()]
+    assert len(lines) == 7 and all(line["stopped"] == "error" for line in lines)
+    assert lines[3]["error"].startswith(f"--objective: objective '{objective}' belongs to {owner}, not to "
+                                        "Zwanzigerrufen (for Zwanzigerrufen Suit Solo choose from: ")
+    assert lines[3]["error"].endswith(f"(the record at {path}:67, board 4, not answered)")
+
+
+def test_an_objective_records_refuse_in_different_words_is_said_for_each_group():
+    """Records whose contracts refuse ``-o tout`` in the same words are said together, the others one by one with
+    their board, as a record alone always was."""
+    path = EXAMPLES / "schafkopf.tbn"
+    lines = run("solve", path, "-o", "tout", code=1).stderr.splitlines()
+    assert lines[0].startswith("stich: --objective: objective 'tout' does not apply to Schafkopf Rufer G (choose ")
+    assert lines[0].endswith(f"(3 records of Schafkopf from {path}:10 not answered)")
+    assert lines[1].startswith("stich: --objective: objective 'tout' does not apply to Schafkopf Wenz (choose ")
+    assert lines[1].endswith(f"(the record at {path}:26, board 2, not answered)")
+
+
 def test_objective_refused_is_the_flags_error_only_where_the_flag_was_given():
     """Without ``--objective`` the defaults fit every record: an InvalidContractError is then the record's own and
     passes through unchanged, to be pointed at the record; a seat's error is a seat's whatever the flags."""
@@ -1090,8 +1122,8 @@ def test_an_empty_file_name_is_a_usage_error_not_the_current_directory(args):
 
 def test_score_of_an_unfinished_play_points_at_where_it_stops():
     result = run("score", EXAMPLES / "schafkopf.tbn", "--board", "1", code=1)
-    assert "schafkopf.tbn:21:10: scoring needs a complete Play section (4 of 8 tricks played; the double-dummy " \
-        "settlement plays the rest: stich score --dd, dd_settlement)" in result.stderr
+    assert "schafkopf.tbn:21:10: scoring needs a complete Play section, every card of the deal played (4 of 8 tricks " \
+        "played); the double-dummy settlement plays the rest: stich score --dd, dd_settlement\n" in result.stderr
 
 
 def test_deal_says_why_no_deal_lets_the_seat_bid(monkeypatch):
@@ -3296,7 +3328,7 @@ def test_a_board_asked_for_among_unreadable_records_is_not_said_to_be_missing_fr
         result = run(*command, path, "-b", "2", code=1)
         assert result.stderr.splitlines() == [f"stich: {line}" for line in said] + [
             f'stich: {path}: no record with [Board "2"] among those read (5 records could not be read, said above: it '
-            "may be one of them) (expected one of its boards: 7, 8)"]
+            "may be one of them; expected one of its boards: 7, 8)"]
     result = run("solve", path, "-b", "9", code=1)
     assert result.stderr.splitlines()[-1].startswith(f'stich: {path}: no record with [Board "9"] among those read')
 

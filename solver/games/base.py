@@ -21,8 +21,8 @@ from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 from ..announcements import Announcement
 from ..cards import Card, Pack, build_pack
 from ..deal import Deal
-from ..errors import (InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError, VariantError,
-                      close_matches, did_you_mean, integral, is_whole_number, quoted)
+from ..errors import (ForeignObjective, InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError,
+                      VariantError, close_matches, did_you_mean, integral, is_whole_number, quoted)
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
@@ -1051,8 +1051,9 @@ def score_or_measure(game: type[Game], objective: str, where: str) -> str:
     own = own_measure(game)
     if objective in ("score", own):
         return "points" if objective == own else objective
-    raise InvalidContractError(f"objective {objective!r} belongs to {' and '.join(objective_owners(objective))}, not "
-                               f"to {game.name} (for {where} choose from: score, {own})")
+    foreign = f"objective {objective!r} belongs to {' and '.join(objective_owners(objective))}, not to {game.name}"
+    raise ForeignObjective(f"{foreign} (for {where} choose from: score, {own})",
+                           bare=f"{foreign} (for {game.name} choose from: score, {own})", game=game.name)
 
 
 def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
@@ -1076,7 +1077,11 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
     # the other games' objectives are no typo but the wrong game's question
     owners = objective_owners(name)
     if owners:
-        return InvalidContractError(f"objective {name!r} belongs to {' and '.join(owners)}, not to {rules.game.name} "
-                                    f"(for {named} choose from: {known})")
+        foreign = f"objective {name!r} belongs to {' and '.join(owners)}, not to {rules.game.name}"
+        game_wide = ", ".join(rules.game.objectives) + ("" if len(rules.game.objectives) == 1 else
+                                                        ", each where the contract has it")
+        return ForeignObjective(f"{foreign} (for {named} choose from: {known})", game=rules.game.name,
+                                bare=f"{foreign} (for {rules.game.name} choose from: {game_wide}; solve and tree "
+                                     "also take 'score')")
     return InvalidContractError(f"unknown objective {name!r}{did_you_mean(name, names)} (for "
                                 f"{named} choose from: {known})")
