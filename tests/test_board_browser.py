@@ -1753,8 +1753,8 @@ def test_a_space_kept_while_the_last_positions_values_end_plays_on_the_next(driv
 
 
 def test_space_held_down_plays_one_card_and_a_burst_keeps_at_most_four(driver, server):
-    """Space held down counted each of its key repeats as a press kept, and played out the deal: a held key plays
-    one card; presses at once keep at most four (BEST_AHEAD) beside the one played."""
+    """Space held down plays one card (its key repeats are no presses); presses at once keep at most four
+    (BEST_AHEAD) beside the one played."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1763,8 +1763,8 @@ def test_space_held_down_plays_one_card_and_a_burst_keeps_at_most_four(driver, s
     driver.execute_script(press, 10, True)  # a held key: one press, nine repeats
     assert driver.execute_script("return [S.cursor, S.bestAhead]") == [1, 0]
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "card 1")
-    driver.execute_script(press, 10, False)  # ten presses at once: one plays, four of the nine are kept
-    assert driver.execute_script("return [S.cursor, S.bestAhead]") == [2, 4]
+    # ten presses at once: one plays, four of the nine are kept (read in the same script, before any answer)
+    assert driver.execute_script(press + "; return [S.cursor, S.bestAhead]", 10, False) == [2, 4]
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "four best cards more")
     assert driver.execute_script("return S.bestAhead") == 0
 
@@ -1788,8 +1788,8 @@ def test_enter_held_down_on_a_card_plays_one_card(driver, server):
 
 
 def test_a_space_kept_while_the_values_stop_drops_it_and_says_why(driver, server):
-    """A space kept for values that came in stopped (the time limit ran out) played nothing, as it should, but the
-    summary never said why: the stop's reason is shown and the kept space dropped."""
+    """A space kept for values that come in stopped (the time limit ran out) plays nothing: it is dropped and the
+    summary says the stop's reason."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1799,9 +1799,11 @@ def test_a_space_kept_while_the_values_stop_drops_it_and_says_why(driver, server
         ? Promise.resolve(new Response(
           '{"kind": "thinking"}\\n' + JSON.stringify({ kind: "stopped", reason: arguments[0] }) + '\\n'))
         : window.unstubbedFetch(url, options);""", reason)
-    driver.execute_script("document.activeElement.blur(); document.querySelector('#seat-1 .card.legal').click();"
-                          "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }))")
-    assert driver.execute_script("return [S.cursor, S.bestAhead]") == [1, 1]
+    kept = driver.execute_script(  # one script: no answer comes in before the kept press is read
+        "document.activeElement.blur(); document.querySelector('#seat-1 .card.legal').click();"
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }));"
+        "return [S.cursor, S.bestAhead]")
+    assert kept == [1, 1]
     wait_for(lambda: driver.find_element("id", "summary").text == reason, "the stop's reason")
     assert driver.execute_script("return [S.cursor, S.bestAhead, S.values.kind]") == [1, 0, "stopped"]
     driver.get(server)  # the page's own fetch again
