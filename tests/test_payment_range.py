@@ -132,3 +132,39 @@ def test_the_payment_interval_of_a_kratzen_muss_at_4_samples_ends_at_0_at_most()
     low, high = analysis.score_interval
     assert high <= 0 and low == -16
     assert analysis.as_dict()["score_interval"] == [-16, 0]
+
+
+def test_the_range_is_joined_over_the_samples_and_kept_by_a_checkpoint_line():
+    """Samples whose sides differ (an unseen partner) have ranges of their own: the sums keep the range that holds
+    all of them, a checkpoint line keeps it, and a line of a version that kept none leaves the interval uncut (its
+    samples' payments are bounded by no range known), as a contract's sums in advice do."""
+    from solver.advice import AdviceSums, add_sample
+    from solver.sampling import Sums
+
+    one, other = Sums(score_n=1, score_range=(-36, 18)), Sums(score_n=2, score_range=(-18, 36))
+    joined = Sums()
+    joined.add(one)
+    joined.add(other)
+    assert joined.score_range == (-36, 36)
+    assert Sums.from_json(joined.to_json()).score_range == (-36, 36)
+    older = joined.to_json()
+    del older["score_range"]
+    unknown = Sums.from_json(older)
+    assert unknown.score_range is None
+    unknown.add(one)
+    assert unknown.score_range is None
+    sums = AdviceSums()
+    add_sample(sums, [(12, True, (), (), (), (), 0, (-18, 18))])
+    add_sample(sums, [(-6, False, (), (), (), (), 0, (-36, 6))])
+    assert sums.contracts[0].payment_range == (-36, 18)
+    assert AdviceSums.from_json(sums.to_json()).contracts[0].payment_range == (-36, 18)
+
+
+def test_card_advice_of_a_kratzen_muss_keeps_its_payments_within_the_range():
+    """Card advice on the same samples: EU's payments -16, -16, -16 and 0 give -12, whose interval would reach
+    +0.73 uncut; cut, it is -16 .. 0."""
+    from solver.advice import card_advice
+
+    muss = list(read_positions(str(ROOT / "examples" / "kratzen.tbn")))[2]
+    best = card_advice(muss, samples=4, seed=2, pot=8, workers=1).rows[0]
+    assert (best.contract, best.mean, best.low, best.high) == ("EU", -12, -16, 0)

@@ -734,11 +734,12 @@ class Game(metaclass=GameType):
         tricks with few card points) adds a net no deal settles at, so their least and greatest are an outer bound
         where the components do not vary freely. Kept per :meth:`settlement_key` where the game has one. Raises
         StichError where the rules have no settlement."""
-        key = cls.settlement_key(rules, rules.start(), inputs)
+        start = rules.start()
+        key = cls.settlement_key(rules, start, inputs)
         kept = _settlement_nets.get((cls.name, key)) if key is not None else None
         if kept is not None:
             return kept
-        components, payoff = cls.settlement_model(rules, rules.start(), inputs)
+        components, payoff = cls.settlement_model(rules, start, inputs)
         nets = frozenset(payoff(tuple(c.representative(b) for c, b in zip(components, buckets)))
                          for buckets in product(*(range(len(c.thresholds) + 1) for c in components)))
         if key is not None:
