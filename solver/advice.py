@@ -52,10 +52,10 @@ from .position import check_position
 from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
                        checkpoint_identity, chunk_size, contract_and_declarer, draw_sample, has_share,
-                       interval_document, known_cards_of, lacks_announced, mean_interval, older_job_notices,
-                       position_setup, record_scoring, rules_line, run_spans, samples_said, samples_text, scaled_share,
-                       scored_with, searched_measure_and_win, searched_win, seat_cards, share, shuffled_deal,
-                       table_text, unseen_cards)
+                       interval_document, joined_range, known_cards_of, lacks_announced, mean_interval,
+                       older_job_notices, payment_range, position_setup, record_scoring, rules_line, run_spans,
+                       samples_said, samples_text, scaled_share, scored_with, searched_measure_and_win, searched_win,
+                       seat_cards, share, shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
 from .search.boundary import Deadline, check_time_limit
 from .state import PlayState
@@ -237,6 +237,9 @@ class ContractSums:
     bonuses: dict[str, int] = field(default_factory=dict)
     against: dict[str, int] = field(default_factory=dict)
     tricks: int = 0  # the seat's tricks over the n samples, where they are counted (:func:`counts_tricks`)
+    # the least and greatest payment (sixths) the contract could have paid the seat on any of the n samples
+    # (:func:`~solver.sampling.payment_range`, joined over them), to which its interval is cut; None: unknown
+    payment_range: tuple[int, int] | None = None
 
 
 @dataclass
@@ -262,7 +265,9 @@ class AdviceSums:
                 "contracts": {str(i): [c.n, c.total, c.squares, c.wins, c.refused, c.bonuses, c.against,
                                        *([c.tricks] if c.tricks else [])]  # 7 numbers where none are counted
                               for i, c in self.contracts.items()},
-                "pairs": {f"{i},{j}": [p.n, p.total, p.squares] for (i, j), p in self.pairs.items()}}
+                "pairs": {f"{i},{j}": [p.n, p.total, p.squares] for (i, j), p in self.pairs.items()},
+                "payment_ranges": {str(i): list(c.payment_range) for i, c in self.contracts.items()
+                                   if c.payment_range is not None}}
 
     @classmethod
     def from_json(cls, document: Mapping[str, Any]) -> "AdviceSums":
@@ -275,6 +280,8 @@ class AdviceSums:
                                                     {str(k): int(v) for k, v in bonuses.items()},
                                                     {str(k): int(v) for k, v in against.items()},
                                                     int(tricks[0]) if tricks else 0)
+        for key, (least, most) in document.get("payment_ranges", {}).items():  # none in an older version's line
+            sums.contracts[int(key)].payment_range = int(least), int(most)
         for key, (n, total, squares) in document["pairs"].items():
             i, j = (int(x) for x in key.split(","))
             sums.pairs[(i, j)] = PairSums(int(n), int(total), int(squares))
@@ -284,6 +291,9 @@ class AdviceSums:
         self.samples += other.samples
         for index, part in other.contracts.items():
             mine = self.contracts.setdefault(index, ContractSums())
+            if part.n:
+                mine.payment_range = part.payment_range if not mine.n else joined_range(mine.payment_range,
+                                                                                        part.payment_range)
             mine.n += part.n
             mine.total += part.total
             mine.squares += part.squares
@@ -344,8 +354,10 @@ def draw_deal(setup: AdviceSetup, k: int) -> Deal:
 #: (:func:`~solver.sampling.scaled_share`), whether it is a win, the bonus items the declarers make and those the
 #: other side is paid for along the score-optimal line, every bonus item the contract's scoring could pay each
 #: side on this deal (:func:`bonuses_possible`: an item never made is still listed, at 0 of n, which is information),
-#: and the seat's tricks under double-dummy play where they are counted (:func:`counts_tricks`; else 0).
-Settled = tuple[int, bool, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], int]
+#: the seat's tricks under double-dummy play where they are counted (:func:`counts_tricks`; else 0), and the least
+#: and greatest payment the contract could pay the seat on the deal (:func:`~solver.sampling.payment_range`, sixths).
+Settled = tuple[int, bool, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], int,
+                tuple[int, int] | None]
 
 
 def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
@@ -382,7 +394,7 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
         seat = setup.seat - 1
         tricks, searched = searched_tricks_and_win(position, inputs, seat, counted=counted)
         results.append((scaled_share(position, seat, value), is_win(position, inputs, seat, value, searched=searched),
-                        *bonuses, *bonuses_possible(table), tricks))
+                        *bonuses, *bonuses_possible(table), tricks, payment_range(position, seat, inputs)))
     return results
 
 
@@ -478,7 +490,8 @@ def add_sample(sums: AdviceSums, results: Sequence[Settled | None]) -> None:
         if result is None:
             entry.refused += 1
             continue
-        value, win, made, against, can_make, can_be_paid, tricks = result
+        value, win, made, against, can_make, can_be_paid, tricks, bounds = result
+        entry.payment_range = bounds if not entry.n else joined_range(entry.payment_range, bounds)
         entry.n += 1
         entry.tricks += tricks
         entry.total += value
@@ -788,7 +801,8 @@ def ranked_rows(names: Sequence[str], sums: AdviceSums, game: str, *, cards: boo
         if place > 1 and keys[place - 1] != keys[place - 2]:
             rank = place  # a tie shares the first place of its items: 1, 1, 3
         entry = sums.contracts.get(index, ContractSums())
-        mean, low, high = (x / SHARE_SCALE for x in mean_interval(entry.n, entry.total, entry.squares))
+        mean, low, high = (x / SHARE_SCALE for x in mean_interval(entry.n, entry.total, entry.squares,
+                                                                  within=entry.payment_range))
         if index == leader:
             gap = gap_low = gap_high = 0.0
             gap_samples, apart = entry.n, False
@@ -1204,6 +1218,7 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
         table = payoff_table(position, inputs=inputs)
         possible = bonuses_possible(table)
         settled: list[Settled | None] = []
+        bounds = payment_range(position, seat, inputs)
         for card in setup.cards:
             value = values[card]
             after = state.advance(card)
@@ -1215,7 +1230,7 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
             tricks, searched = searched_tricks_and_win(position, inputs, seat, after, counted)
             won = is_win(position, inputs, seat, value, after, searched)
             settled.append((scaled_share(position, seat, value), won, *bonuses,
-                            *(possible if setup.bonuses else ((), ())), tricks))
+                            *(possible if setup.bonuses else ((), ())), tricks, bounds))
         return settled
 
     return solve_span(span, limits, solve)

@@ -529,10 +529,16 @@ class Sums:
     # (the hand's seat's, in sixths of a game unit: SHARE_SCALE)
     score_total: int = 0
     score_squares: int = 0
+    # the least and greatest payment any scored sample could have settled at (``Game.payment_range``, in sixths),
+    # joined over the samples, whose sides differ where the partner is unseen; None where a sample gave none
+    score_range: tuple[int, int] | None = None
     bonuses: dict[tuple[str, int | None], BonusTally] = field(default_factory=dict)
     cards: dict[int, CardTally] = field(default_factory=dict)
 
     def add(self, part: Sums) -> None:
+        if part.score_n:
+            self.score_range = part.score_range if not self.score_n else joined_range(self.score_range,
+                                                                                      part.score_range)
         self.n += part.n
         self.total += part.total
         self.squares += part.squares
@@ -555,6 +561,7 @@ class Sums:
     def to_json(self) -> dict[str, Any]:
         return {"n": self.n, "sum": self.total, "squares": self.squares, "wins": self.wins,
                 "score_n": self.score_n, "score_sum": self.score_total, "score_squares": self.score_squares,
+                **({"score_range": list(self.score_range)} if self.score_range else {}),
                 "bonuses": [[name, seat, b.description, b.for_side, b.forced_for, b.forced_against]
                             for (name, seat), b in self.bonuses.items()],
                 "cards": [[card, c.samples, c.total, c.wins, c.score_total] for card, c in self.cards.items()]}
@@ -565,6 +572,9 @@ class Sums:
         sums = cls(int(document["n"]), int(document["sum"]), int(document["squares"]), int(document["wins"]),
                    int(document.get("score_n", 0)), int(document.get("score_sum", 0)),
                    int(document.get("score_squares", 0)))
+        if "score_range" in document:  # an older version's line has none: its payments' interval is not cut
+            least, most = document["score_range"]
+            sums.score_range = int(least), int(most)
         for name, seat, description, for_side, forced_for, forced_against in document["bonuses"]:
             sums.bonuses[(name, seat)] = BonusTally(description, int(for_side), int(forced_for), int(forced_against))
         for card, samples, total, wins, *score in document["cards"]:
@@ -684,6 +694,9 @@ def _add_score(sums: Sums, position: Position, seat: int, setup: Setup) -> None:
     result = solve_score(position, cards=state.to_move == seat, engine=worker_settlement_engine(),
                          reference_solver=False, announcements=setup.announcements, pot=setup.pot)
     share = scaled_share(position, seat, result.total)
+    inputs = scoring_inputs(position, pot=setup.pot, announcements=setup.announcements)
+    sample_range = payment_range(position, seat, inputs)
+    sums.score_range = sample_range if not sums.score_n else joined_range(sums.score_range, sample_range)
     sums.score_n += 1
     sums.score_total += share
     sums.score_squares += share * share
@@ -704,6 +717,25 @@ def scaled_share(position: Position, seat: int, net: int) -> int:
     if share is None or (share * SHARE_SCALE).denominator != 1:  # a bug, not bad input: callers ask has_share
         raise AssertionError(f"seat {seat + 1} has no share of {net} in sixths")
     return int(share * SHARE_SCALE)
+
+
+def payment_range(position: Position, seat: int, inputs: object) -> tuple[int, int] | None:
+    """The least and greatest payment ``seat`` (0-based) can receive under the position's rules and scoring
+    ``inputs`` (``Game.payment_range``), in sixths of a game unit as :func:`scaled_share` counts them; None where the
+    game gives none."""
+    bounds = position.game.payment_range(position.rules, seat, inputs)
+    if bounds is None:
+        return None
+    least, most = (bound * SHARE_SCALE for bound in bounds)
+    return math.floor(least), math.ceil(most)
+
+
+def joined_range(one: tuple[int, int] | None, other: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The range that holds both: the union over samples whose sides differ (who is the seat's partner), None
+    where either is unknown (no cut is sound then)."""
+    if one is None or other is None:
+        return None
+    return min(one[0], other[0]), max(one[1], other[1])
 
 
 def has_share(position: Position, seat: int) -> bool:
@@ -1237,13 +1269,16 @@ def sample_span(span: Span, setup: Setup, limits: ChunkLimits | None = None) -> 
     return sample_chunk(setup, span.first, span.size, limits)
 
 
-def mean_interval(n: int, total: int, squares: int, confidence: float = 0.95) -> tuple[float, float, float]:
+def mean_interval(n: int, total: int, squares: int, confidence: float = 0.95,
+                  within: tuple[float, float] | None = None) -> tuple[float, float, float]:
     """Mean and 95% interval from integer sums (nan where n < 2 leaves no spread): Student's t for n - 1 degrees of
     freedom, since the spread is estimated from the same few samples and the normal quantile would make their
     interval too narrow (5 samples: 1.96 where 2.78 is right; 200 samples: 1.97, nearly the normal's). The variance
     is exact in integers, so samples all alike give an interval of no width, not a rounding error's.
     ``confidence``: another level than 95%, for an interval that is one of several read together (advice's gaps to
-    the best, :func:`solver.advice.ranked_rows`)."""
+    the best, :func:`solver.advice.ranked_rows`). ``within``: the least and greatest value a sample can take (card
+    points' 0 .. the deal's total, a payment's ``Game.payment_range``), to which the interval is cut: the mean of
+    such values lies there too, and at a few samples t times the spread would reach past it."""
     if not n:
         return math.nan, math.nan, math.nan
     mean = total / n
@@ -1251,7 +1286,10 @@ def mean_interval(n: int, total: int, squares: int, confidence: float = 0.95) ->
         return mean, math.nan, math.nan
     variance = max(0, n * squares - total * total) / (n * (n - 1))
     spread = t_quantile(n - 1, confidence) * math.sqrt(variance / n)
-    return mean, mean - spread, mean + spread
+    if within is None:
+        return mean, mean - spread, mean + spread
+    least, most = within
+    return mean, max(mean - spread, least), min(mean + spread, most)
 
 
 #: Why a mean has no interval, as the JSON documents say it beside the interval's nulls (``interval_note``).
@@ -1297,9 +1335,9 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
     """The analysis's figures; its ``known`` cards are every other seat's fixed cards: those given as known and,
     from a record, those each seat has played."""
     n = total.n
-    mean, low, high = mean_interval(n, total.total, total.squares)
-    if n > 1:  # no value lies outside 0 .. the deal's total: nor does the interval (a payment's: no bound worked out)
-        low, high = max(low, 0.0), min(high, float(setup.measure_most))
+    # no value lies outside 0 .. the deal's total, nor a payment outside what the contract can pay: nor does the
+    # interval
+    mean, low, high = mean_interval(n, total.total, total.squares, within=(0, setup.measure_most))
     interval = (low, high) if n > 1 else (mean, mean)  # one sample: the interval's ends are the mean
     bonuses = tuple(BonusChance(name, s, tally.description, tally.for_side, tally.forced_for, tally.forced_against, n,
                                 game=game.name)
@@ -1309,7 +1347,8 @@ def _report(game: type[Game], setup: Setup, total: Sums, seed: int) -> HandAnaly
     score_mean = score_interval = None
     if scored:
         score_mean, score_low, score_high = (x / SHARE_SCALE for x in
-                                             mean_interval(n, total.score_total, total.score_squares))
+                                             mean_interval(n, total.score_total, total.score_squares,
+                                                           within=total.score_range))
         score_interval = (score_low, score_high) if n > 1 else (score_mean, score_mean)
     # best play means the score: the cards are ranked by their mean score, then win chance and mean points
     # cards equal on all three in the pack's order (the card's index, not its name: ``SG`` is no card before ``CQ``)

@@ -85,7 +85,7 @@ def _settled_along_the_line(setup, k):
     """Sample ``k`` settled as before the bonuses were read off the payoff table: the value, then a score-optimal
     line played out and scored (a Kratzen contract's tricks searched as the advice searches them)."""
     from solver.advice import bonuses_made, bonuses_possible, counts_tricks, draw_deal
-    from solver.sampling import searched_measure_and_win
+    from solver.sampling import payment_range, searched_measure_and_win
     from solver.workers import worker_engine
     from solver.games import get_game
     from solver.position import Position
@@ -107,7 +107,7 @@ def _settled_along_the_line(setup, k):
             if counts_tricks(setup.game) else 0
         results.append((scaled_share(position, setup.seat - 1, value), value > 0, bonuses_made(rules, items),
                         bonuses_against(rules, items), *bonuses_possible(payoff_table(position, inputs=inputs)),
-                        tricks))
+                        tricks, payment_range(position, setup.seat - 1, inputs)))
     return results
 
 
@@ -1147,7 +1147,7 @@ def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
     assert told_apart(1, 5.0, math.nan, math.nan) is False
     sums = AdviceSums()
     for _ in range(2):  # the first item pays 6 sixths (1 unit) more than the second on both samples
-        add_sample(sums, [(12, True, (), (), (), (), 0), (6, True, (), (), (), (), 0)])
+        add_sample(sums, [(12, True, (), (), (), (), 0, None), (6, True, (), (), (), (), 0, None)])
     first, second = ranked_rows(["A", "B"], sums, "")
     assert (second.gap, second.gap_low, second.gap_high) == (1.0, 1.0, 1.0) and not second.told_apart
     assert second.as_dict()["behind_interval"] == [None, None]
@@ -1166,7 +1166,8 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
     def rows(*items):
         sums = AdviceSums()
         for k in range(6):
-            add_sample(sums, [(6 * item[k], item[k] > 0, (), (), (), (), 0) for item in items])  # sixths of a unit
+            add_sample(sums, [(6 * item[k], item[k] > 0, (), (), (), (), 0, None)  # sixths of a unit
+                              for item in items])
         return ranked_rows(["A", "B", "C"][:len(items)], sums, "")
 
     _, alone = rows(a, b)
@@ -1848,8 +1849,8 @@ def test_too_few_samples_is_decided_from_the_samples_the_gap_is_paired_over():
     b = [3, 5, 3, 4, 4, 3, 4, 5]  # samples 4-11
     sums = AdviceSums()
     for k in range(12):
-        add_sample(sums, [(6 * a[k], True, (), (), (), (), 0) if k < 8 else None,
-                          (6 * b[k - 4], True, (), (), (), (), 0) if k >= 4 else None])
+        add_sample(sums, [(6 * a[k], True, (), (), (), (), 0, None) if k < 8 else None,
+                          (6 * b[k - 4], True, (), (), (), (), 0, None) if k >= 4 else None])
     best, second = ranked_rows(["A", "B"], sums, "")
     row = second.as_dict()
     assert (best.samples, second.samples, row["behind_samples"], row["behind_leader"]) == (8, 8, 4, 7.0)
@@ -1874,7 +1875,7 @@ def test_an_item_no_sample_settled_has_no_rank():
     from cli.analyse import render_advice
     sums = AdviceSums()
     for k in range(3):
-        add_sample(sums, [(6 * (k + 1), True, (), (), (), (), 0), None, None])
+        add_sample(sums, [(6 * (k + 1), True, (), (), (), (), 0, None), None, None])
     rows = ranked_rows(["A", "B", "C"], sums, "")
     assert [(row.contract, row.rank) for row in rows] == [("A", 1), ("B", None), ("C", None)]
     document = ContractAdvice("Schafkopf", 1, ("EO",), {}, 0, 3, 3, rows).as_dict()
@@ -1954,9 +1955,9 @@ def test_the_tilde_note_says_the_same_payment_as_the_best_and_joins_its_reasons(
     few = [None, None, None, None, 4, 6, 5, 7]  # paired with the best on 4 samples, below the 7 needed
     sums = AdviceSums()
     for k in range(8):
-        add_sample(sums, [(6 * a[k], True, (), (), (), (), 0), (6 * same[k], k > 0, (), (), (), (), 0),
-                          (6 * close[k], True, (), (), (), (), 0),
-                          None if few[k] is None else (6 * few[k], True, (), (), (), (), 0)])
+        add_sample(sums, [(6 * a[k], True, (), (), (), (), 0, None), (6 * same[k], k > 0, (), (), (), (), 0, None),
+                          (6 * close[k], True, (), (), (), (), 0, None),
+                          None if few[k] is None else (6 * few[k], True, (), (), (), (), 0, None)])
     ranked = ranked_rows(["A", "B", "C", "D"], sums, "")
     document = ContractAdvice("Schafkopf", 1, ("EO",), {}, 0, 8, 8, ranked).as_dict()
     assert document["behind_confidence"] == 0.983333
