@@ -793,9 +793,9 @@ def test_contract_advice_ranks_an_equal_win_by_the_attackers_mean_tricks() -> No
 
 
 def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
-    """``analyse FILE --pot N`` was refused ("a record is scored with its own tags") while score and table take
-    --pot over a record's [Pot]: a Kratzen record without one settled every sample and card at 0. Now the pot is
-    the record's for the analysis and card advice; a record of a game without a pot is analysed as it is, said once."""
+    """``analyse FILE --pot N`` takes --pot over a record's [Pot], as score and table do, so that a Kratzen record
+    without one is not settled at 0 on every sample and card: the pot is the record's for the analysis and card advice;
+    a record of a game without a pot is analysed as it is, said once."""
     kratzen = str(ROOT / "examples" / "kratzen.tbn")
     for extra in ((), ("--cards",)):
         plain = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "6", "-j", "1", "--json", *extra)
@@ -1014,10 +1014,9 @@ def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
 
 
 def test_every_share_of_the_advice_has_a_wilson_interval():
-    """The win rate and the bonus odds of each contract (and each card's win rate) were bare shares (the
-    statistician's review): each has its 95% Wilson interval, in JSON and in the table (9 of 10: 0.5958 .. 0.9821,
-    2 of 10: 0.0567 .. 0.5098, 6 of 10: 0.3127 .. 0.8318, by hand from the Wilson formula; the Schneider's 2 are a
-    Schneider and a Schwarz, which includes it)."""
+    """The win rate and the bonus odds of each contract (and each card's win rate) each have their 95% Wilson interval,
+    in JSON and in the table, not a bare share (9 of 10: 0.5958 .. 0.9821, 2 of 10: 0.0567 .. 0.5098, 6 of 10: 0.3127 ..
+    0.8318, by hand from the Wilson formula; the Schneider's 2 are a Schneider and a Schwarz, which includes it)."""
     from rich.console import Console
 
     from cli.analyse import render_advice
@@ -1309,9 +1308,9 @@ def test_a_schwarz_counts_as_the_schneider_it_includes():
 
 
 def test_the_notes_under_the_advice_say_only_what_its_table_shows():
-    """A Zwanzigerrufen table whose every contract was told apart from the best explained a '~' it did not show, and
-    its payment note named Schafkopf's Rufer (a player's review): the '~' line is printed where a row wears it, and
-    the payment note names the two-seat contract of the game in front of the player."""
+    """The notes under the advice explain only what its table shows: the '~' line is printed only where a row wears it
+    (a Zwanzigerrufen table whose every contract is told apart from the best has none), and the payment note names the
+    two-seat contract of the game in front of the player, not Schafkopf's Rufer."""
     from rich.console import Console
 
     from cli.analyse import render_advice
@@ -1368,10 +1367,10 @@ def test_contract_advice_with_a_pagat_announced_ranks_every_contract_that_counts
 
 
 def test_a_seat_other_than_forehand_may_pass_and_play_in_forehands_game():
-    """Seat 2's weak hand was offered only its own Solo and Suit Solo, ranked best at -87 units (a player's
-    review): announcing nothing is a choice too. The 'pass' row settles forehand's Normal game on each sample
-    (her call derived from her sampled hand, a Solo where she holds T20..T16), seat 2 her partner where it holds
-    the called tarock (here T20: always), valued by seat 2's share; forehand herself cannot pass (rule 1.2)."""
+    """Announcing nothing is a choice too, for a seat whose weak hand is otherwise offered only its own Solo and Suit
+    Solo: the 'pass' row settles forehand's Normal game on each sample (her call derived from her sampled hand, a Solo
+    where she holds T20..T16), seat 2 her partner where it holds the called tarock (here T20: always), valued by seat
+    2's share; forehand herself cannot pass (rule 1.2)."""
     from solver.advice import PASS, draw_deal
     from solver.games import get_game
     from solver.position import Position
@@ -1658,9 +1657,9 @@ def test_a_pass_row_refused_says_on_how_many_samples():
 
 
 def test_a_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path, monkeypatch):
-    """``variant={"weli_also_bells": True}`` (the API) and ``--variant weli_also_bells=true`` (the CLI's text) were two
-    checkpoint keys, so neither resumed the other's checkpoint: the key names the variant as the game reads it. A
-    checkpoint written under the old key (the variant as given) is still resumed, not orphaned."""
+    """``variant={"weli_also_bells": True}`` (the API) and ``--variant weli_also_bells=true`` (the CLI's text) are one
+    checkpoint key, the variant as the game reads it, so each resumes the other's checkpoint; a checkpoint keyed by the
+    variant as given is resumed too, not orphaned."""
     import solver.advice as advice_module
     from solver.sampling import checkpoint_identity
 
@@ -1724,10 +1723,10 @@ def test_the_tilde_note_says_why_an_all_alike_gap_is_not_told_apart():
 
 
 def test_no_item_is_told_apart_on_fewer_samples_than_the_sign_test_needs():
-    """On 3 samples Wenz Tout's gap to Rufer S varied (mean +33, Student's interval 25.3 .. 40.7 at the corrected
-    99.44%) and was told apart, where the same +33 on all 3 samples would not have been: a varying gap counted as
-    stronger evidence than a constant one. Below the sign test's floor (p = 2 / 2^n: 6 samples at 95%, 9 at the
-    99.44% of 9 comparisons) no gap is told apart nor given an interval, and the note under the table says why."""
+    """Below the sign test's floor (p = 2 / 2^n: 6 samples at 95%, 9 at the 99.44% of 9 comparisons) no gap is told
+    apart nor given an interval, and the note under the table says why: else, on 3 samples, Wenz Tout's varying gap to
+    Rufer S (mean +33, Student's interval 25.3 .. 40.7 at the corrected 99.44%) would be told apart where the same +33
+    on all 3 samples would not, a varying gap counted as stronger evidence than a constant one."""
     from solver.advice import fewest_to_tell
 
     assert (fewest_to_tell(0.95), fewest_to_tell(0.975), fewest_to_tell(1 - 0.05 / 9)) == (6, 7, 9)
@@ -1766,10 +1765,10 @@ def test_cards_the_ranking_cannot_order_share_their_rank():
 
 
 def test_kratzen_advice_shows_the_mean_tricks_it_ranks_by():
-    """At pot 0 Kratzen contract advice ranks by the win, then by the attacker's mean tricks, which the table did
-    not show. They are a column now, the same as the analysis of one contract counts on the same samples (Trump H:
-    2.75, 'mean tricks 2.8' in analyse -c 'Trump H'), to 2 decimals, since they rank the rows; the notes name the
-    attacker by the game's own title."""
+    """At pot 0 Kratzen contract advice ranks by the win, then by the attacker's mean tricks, so the table shows them in
+    a column: the same as the analysis of one contract counts on the same samples (Trump H: 2.75, 'mean tricks 2.8' in
+    analyse -c 'Trump H'), to 2 decimals, since they rank the rows; the notes name the attacker by the game's own title.
+    """
     advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=20, seed=1, workers=1, seats=4)
     document = advice.as_dict()
     assert schema_errors(document, SCHEMA) == []
@@ -1838,9 +1837,9 @@ def test_a_gap_below_the_sign_tests_floor_has_no_interval():
 
 
 def test_too_few_samples_is_decided_from_the_samples_the_gap_is_paired_over():
-    """A was settled on samples 0-7 and B on 4-11 (each refused on the others): each has 8 samples, above the 6 the
-    sign test needs with one comparison, but their gap is paired over the 4 they share. The '~' note said B's
-    interval held 0, deciding from the row's own 8; it is the 4 that decide: too few samples."""
+    """A is settled on samples 0-7 and B on 4-11 (each refused on the others): each has 8 samples, above the 6 the sign
+    test needs with one comparison, but their gap is paired over the 4 they share, and it is those 4 that decide, not
+    the row's own 8: too few samples, said in the '~' note."""
     from rich.console import Console
 
     from cli.analyse import render_advice
@@ -1866,9 +1865,9 @@ def test_too_few_samples_is_decided_from_the_samples_the_gap_is_paired_over():
 
 
 def test_an_item_no_sample_settled_has_no_rank():
-    """B and C were refused on every sample: the ranking read the same nothing for both and ranked them 2, 2, a tie
-    of two rows with no figure; where no sample was solved at all every row shared rank 1. Such a row has no rank
-    (JSON null), and the table gives it its place, shared with none."""
+    """B and C are refused on every sample: a row no sample settled has no rank (JSON null), not a tie of rows with no
+    figure (2, 2, or rank 1 for every row where no sample was solved), and the table gives it its place, shared with
+    none."""
     from rich.console import Console
 
     from cli.analyse import render_advice

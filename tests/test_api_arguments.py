@@ -893,9 +893,9 @@ def test_position_setup_takes_a_numpy_seat_as_every_seat_argument_does(kratzen):
 
 @pytest.mark.parametrize("cards", ["", "  ", [], ()])
 def test_known_cards_of_a_seat_that_name_none_are_refused_as_the_cli_refuses_them(kratzen, cards):
-    """``known={2: ""}`` was taken and changed nothing, while ``--known "2:"`` is a usage error: knowing nothing of a
-    seat is leaving it out, so an empty list is a slip (a variable unset). Every function that takes known cards
-    refuses it, in the CLI's words ('... names no cards of seat N (how to give them)')."""
+    """``known={2: ""}`` is refused as ``--known "2:"`` is a usage error: knowing nothing of a seat is leaving it out,
+    so an empty list is a slip (a variable unset). Every function that takes known cards refuses it, in the CLI's words
+    ('... names no cards of seat N (how to give them)')."""
     def said(example: str) -> str:  # the game's own cards as the example: E9 SA in Schafkopf, EZ H7 in Kratzen
         return f"known cards for seat 3: {cards!r} names no cards of seat 3 (known={{3: '{example}'}}; leave out a " \
             "seat with none)"
@@ -962,8 +962,8 @@ def test_a_result_s_card_of_another_game_is_refused_by_play_and_in_no_set():
 
 
 def test_a_numpy_pack_index_is_in_a_card_set_as_play_takes_it():
-    """``position.play(np.int64(i))`` plays the card (a bot's argmax), but ``np.int64(i) in position.hand(seat)``
-    was False for a card the hand holds: a bot that checked before it played was told no."""
+    """``position.play(np.int64(i))`` plays the card (a bot's argmax), and ``np.int64(i) in position.hand(seat)`` is
+    True for a card the hand holds, so that a bot that checks before it plays is told yes."""
     position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
     index = next(iter(position.legal_cards())).index
     assert np.int64(index) in position.hand(1) and np.int64(index) in position.legal_cards()
@@ -993,9 +993,9 @@ ZERO_REFUSED = "time_limit=0 is refused: for no limit pass None"
 
 
 def test_every_time_limit_refuses_0_which_the_command_line_reads_as_no_limit(valat, kratzen):
-    """``--time-limit 0`` is no limit on the command line, where the library's ``time_limit=0`` was a deadline
-    already past: the same 0, read two ways. Every function taking a ``time_limit`` refuses 0 (and -0.0) with a
-    StichError, a ValueError, that says None is no limit, before anything is solved or written."""
+    """``--time-limit 0`` is no limit on the command line, so the library does not read its ``time_limit=0`` another way
+    (a deadline already past): every function taking a ``time_limit`` refuses 0 (and -0.0) with a StichError, a
+    ValueError, that says None is no limit, before anything is solved or written."""
     from solver.advice import card_advice, contract_advice
     from solver.analysis import targets_together
     from solver.board.app import create_app

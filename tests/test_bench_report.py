@@ -323,16 +323,12 @@ def test_a_line_whose_every_deal_ran_over_the_limit_has_no_nodes_per_second(repo
 def test_a_run_stopped_in_the_ablation_shows_the_configurations_it_finished_and_says_where_it_stopped(report):
     """A run stopped after the ablation's first configurations: their table, with the lines before them, under a
     note naming the configuration stopped in; the DDS lines it never reached are not shown as skipped."""
-    from solver.benchmark import BenchStats, DealResult, standard_lines
-
-    def stats(name: str, ms: float) -> BenchStats:
-        measured = BenchStats(name, table_allocated_bytes=64 << 20)
-        measured.add(DealResult(1, ms, 1000, 64, (1,)))
-        return measured
+    from solver.benchmark import standard_lines
 
     line = standard_lines()[0]
-    stopped = report.Report(1, 60.0, {"engine": "sha256 0123456789ab"}, [(line, stats(line.name, 2.0))], [], line,
-                            {"all on": stats(line.name, 2.0), "table off": stats(line.name, 8.0)})
+    all_on, table_off = _measured(line.name, [2.0], 1), _measured(line.name, [8.0], 1)
+    stopped = report.Report(1, 60.0, {"engine": "sha256 0123456789ab"}, [(line, _measured(line.name, [2.0], 1))], [],
+                            line, {"all on": all_on, "table off": table_off})
     stopped.planned = [line.name, f"{line.name} [all on]", f"{line.name} [table off]", f"{line.name} [ordering off]",
                        f"{line.name} [vs DDS]"]
     text = report.render(stopped)
