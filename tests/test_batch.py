@@ -159,9 +159,9 @@ def test_an_output_file_that_is_no_batch_output_is_refused_and_left_alone(tmp_pa
 
 
 def test_an_input_that_can_be_read_only_once_is_refused_before_it_is_opened(tmp_path: Path) -> None:
-    """A named pipe as the input: batch reads its input again (to count what is left, on a rerun to resume, when
-    the output names another path), which a pipe gives once, so the CLI's run hung at its second opening. It is
-    refused at once, without opening it (what the writer wrote is all still in the pipe), and nothing is written."""
+    """A named pipe as the input: batch reads its input again (to count what is left, on a rerun to resume, when the
+    output names another path), which a pipe gives once, so a second opening would hang. It is refused at once, without
+    opening it (what the writer wrote is all still in the pipe), and nothing is written."""
     import os
     import threading
 
@@ -216,8 +216,8 @@ def test_a_socket_as_the_input_or_the_checkpoint_is_refused_as_a_socket(tmp_path
 
 
 def test_a_line_of_garbage_in_the_output_is_refused_with_its_number(tmp_path: Path) -> None:
-    """A complete line that is no batch line (typed by hand) was kept silently, and the output stayed invalid JSON
-    Lines on every rerun: it is refused, at its line and the column where it stops reading as one (a line cut short
+    """A complete line that is no batch line (typed by hand) is not kept silently, which would leave the output invalid
+    JSON Lines on every rerun: it is refused, at its line and the column where it stops reading as one (a line cut short
     ends where it was cut), and the file is left as it was."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 5, 3)), source)
@@ -261,10 +261,10 @@ def test_a_half_written_last_line_is_trimmed(tmp_path: Path) -> None:
 
 
 def test_a_dask_cluster_solves_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same lines as one local worker. The chunks are timed as a local pool's (one record each until the first
-    lines are back, then about half a second of one thread's work): they were always --chunk-size records, so a
-    cluster wrote its first line only after whole chunks of slow deals (20 Zwanzigerrufen deals: 11 to 19 s on two
-    workers, where a local pool wrote one in a second), and a Ctrl-C lost every running chunk's work."""
+    """The same lines as one local worker. The chunks are timed as a local pool's (one record each until the first lines
+    are back, then about half a second of one thread's work), not always --chunk-size records, with which a cluster
+    writes its first line only after whole chunks of slow deals (20 Zwanzigerrufen deals: 11 to 19 s on two workers,
+    where a local pool writes one in a second) and a Ctrl-C loses every running chunk's work."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from solver import workers
 
@@ -1018,8 +1018,9 @@ def test_the_progress_bar_reads_before_it_solves() -> None:
 
 
 def test_a_pot_settles_the_kratzen_records_and_is_part_of_the_question(tmp_path: Path) -> None:
-    """batch had no --pot: a Kratzen file's scores were paid from a pot of 0 unless each record had a [Pot] tag. The
-    pot is the question's (a rerun with another pot is refused), and a run without one asks what it asked before."""
+    """batch takes --pot, so that a Kratzen file's scores are not paid from a pot of 0 unless each record has a [Pot]
+    tag. The pot is the question's (a rerun with another pot is refused), and a run without one asks what a run without
+    one always asked."""
     source = tmp_path / "deals.tbn"
     source.write_text((Path(__file__).parent.parent / "examples" / "kratzen.tbn").read_text())
     out = tmp_path / "out.jsonl"
@@ -1096,9 +1097,9 @@ def test_a_huge_complete_line_is_refused_at_its_number_without_being_read_whole(
 
 @pytest.mark.parametrize("kept", [1, 3, 6, 7, 40])
 def test_an_output_cut_inside_its_first_line_is_solved_afresh(tmp_path: Path, kept: int) -> None:
-    """A run killed (or out of disk) while its first line was written leaves only the start of that line: it was
-    refused as "not a stich batch output" when fewer than 7 bytes were written. The start of a line is trimmed as any
-    half-written line, and every record is solved."""
+    """A run killed (or out of disk) while its first line was written leaves only the start of that line, however few
+    bytes (under 7 it is no less a batch output): the start of a line is trimmed as any half-written line, and every
+    record is solved."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 7, 2)), source)
     whole = tmp_path / "whole.jsonl"

@@ -207,9 +207,9 @@ def _report_stopped(arguments: list[str], lines: int, stop: str) -> tuple[list[s
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130(stop, tmp_path):
-    """The report handled SIGINT only: a SIGTERM or SIGHUP killed it without a word (exit 143, 129). Each now stops
-    it as it stops a stich command: one line naming the signal, the line it stopped in and the deals of it measured,
-    exit 130, no traceback; no line finished, so those deals are all the partial report beside --out holds."""
+    """SIGTERM and SIGHUP stop the report as SIGINT does and as they stop a stich command, not killing it without a word
+    (exit 143, 129): one line naming the signal, the line it stopped in and the deals of it measured, exit 130, no
+    traceback; no line finished, so those deals are all the partial report beside --out holds."""
     out = tmp_path / "report.md"
     (first,), returncode, stdout, stderr = _report_stopped(["--deals", "100", "--out", str(out)], 1, stop)
     assert "1/100" in first, first  # the first deal's progress line: the run was under way

@@ -120,9 +120,9 @@ def test_a_boards_fingerprint_is_its_deal_and_contract_not_its_place_or_label(tm
 
 
 def test_a_boards_record_fingerprint_is_the_record_as_its_file_has_it_whatever_the_boards_variant(tmp_path):
-    """A reload whose record is gone said only that the board's --variant changed when the file had been edited too:
-    the fingerprint holds the flags, so it could not tell. The record fingerprint holds the record's own [Variant]
-    in their place: the same under another --variant, another where the deal or the record's own flags differ."""
+    """The record fingerprint holds the record's own [Variant], not the board's flags, so that a reload whose record is
+    gone can tell an edited file from a changed --variant: the fingerprint is the same under another --variant, another
+    where the deal or the record's own flags differ."""
     record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
     flagged = record + '[Variant "must_undertrump=false"]\n'
     path = _write(tmp_path, "\n".join([record, record.replace("HA G7 / H7 G8", "H7 G8 / HA G7"), flagged]))
@@ -1167,8 +1167,8 @@ def test_a_question_naming_no_board_is_told_so_not_of_a_board_none(route):
 
 
 def test_a_value_sent_not_as_text_is_quoted_as_the_json_sent():
-    """A board id, a move or an objective sent as true or an object was quoted in Python's words (True, {'a': 1}):
-    a message quotes the JSON the page sent."""
+    """A board id, a move or an objective sent as true or an object is quoted as the JSON the page sent, not in Python's
+    words (True, {'a': 1})."""
     c = client(ZR)
     board, _ = opened(c)
     said = "\"board\" is an open board's id, a string such as 'b1', not "
@@ -1180,8 +1180,8 @@ def test_a_value_sent_not_as_text_is_quoted_as_the_json_sent():
 
 
 def test_a_value_sent_not_as_text_shows_its_invisible_characters_escaped():
-    """Text inside a value sent not as text (a list, an object) was quoted as the JSON sent with its bidi and
-    invisible characters raw: U+202E reordered the message shown. They are escaped as a quoted text's are."""
+    """Text inside a value sent not as text (a list, an object) is quoted as the JSON sent with its bidi and invisible
+    characters escaped as a quoted text's are: U+202E left raw would reorder the message shown."""
     c = client(ZR)
     said = "\"board\" is an open board's id, a string such as 'b1', not "
     answer = c.post("/api/position", json={"board": ["a\u202eb", "c\u200bd", "\x1b[2J", "\x85", "ä♠"]})
@@ -1487,8 +1487,8 @@ FIB_TRIE = """Main:
 
 
 def test_every_ipv4_address_of_an_interface_is_read_a_second_one_too():
-    """The ioctl the interfaces were read by gives each interface's first IPv4 address: a second address on the
-    same interface (``ip addr add``) was left out of the startup list. Linux's routing table lists them all."""
+    """The startup list holds every IPv4 address of an interface, a second one (``ip addr add``) too, as Linux's routing
+    table lists them, not just the first that the interfaces' ioctl gives."""
     from solver.board.guard import local_ipv4_addresses
 
     assert local_ipv4_addresses(FIB_TRIE) == {"127.0.0.1", "192.0.2.2", "192.0.2.5", "198.51.100.9"}
@@ -1725,10 +1725,10 @@ def test_a_refused_body_lets_its_connection_go():
 
 
 def test_the_bodies_read_at_once_are_bounded():
-    """Each body was limited in size, but not all of them together: 60 clients each holding a body of just under
-    2 MB open grew the server by 120 MB, and more by as much again each. Past ``max_reading`` bytes of the bodies
-    being read a request is told the board is busy (503, in words); each body's bytes are given back when its
-    request ends."""
+    """The bodies read at once are bounded together, not only each in size (else 60 clients each holding a body of just
+    under 2 MB open grow the server by 120 MB, and more by as much again each): past ``max_reading`` bytes of the bodies
+    being read a request is told the board is busy (503, in words); each body's bytes are given back when its request
+    ends."""
     guard = create_app([ZR], max_body=1000, body_seconds=1.0)
     guard.max_reading = 1500
 
@@ -1954,9 +1954,9 @@ def test_a_question_asked_while_the_board_stops_is_refused():
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_while_the_searches_lock_is_held_stops_the_board(sig):
-    """uvicorn's signal handler runs on the event loop's thread between two instructions, perhaps while a question
-    holds the searches' lock there: the handler stopped the searches itself and waited for that lock forever (a
-    second signal too). The searches are now stopped as the server's stop begins, on the loop, and the board ends."""
+    """uvicorn's signal handler runs on the event loop's thread between two instructions, perhaps while a question holds
+    the searches' lock there, so a handler that stopped the searches itself would wait for that lock forever (a second
+    signal too): the searches are stopped as the server's stop begins, on the loop, and the board ends."""
     script = f"""
 import asyncio, os, signal, uvicorn
 from cli.board import _board_server
@@ -2537,8 +2537,8 @@ def test_the_settlement_at_the_end_of_the_best_line_is_stich_scores(tmp_path, pa
 
 
 def test_variant_option_plays_the_named_files_under_the_flags_and_the_saved_record_keeps_them(tmp_path):
-    """`stich board` had no --variant, unlike every other command that reads a deal: a what-if under another flag
-    could not be played on the board. Here must_undertrump=false lets seat 3, void in the led acorns and unable to
+    """`stich board` takes --variant, as every other command that reads a deal does, so that a what-if under another
+    flag can be played on the board. Here must_undertrump=false lets seat 3, void in the led acorns and unable to
     overtrump the HA, throw its G8 (RULES.md 3.2); the saved record carries the flag and reads back the same."""
     path = tmp_path / "undertrump.tbn"
     path.write_text('[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n', encoding="utf-8")
@@ -2579,9 +2579,9 @@ def _seat_3_may_play(c: TestClient, board: str) -> list[str]:
 
 def test_variant_option_plays_uploads_and_deals_of_its_game_under_the_flags(tmp_path):
     """--variant reaches what the page opens, not only the named files (a record uploaded to a board started with
-    must_undertrump=false was played under the default, the page silent on the flags in force): an upload, a paste
-    and a deal of the flag's game are played under it (saved with it), /api/start says the flags of each game, and a
-    record of another game opens under its own rules."""
+    must_undertrump=false is played under it, not the default): an upload, a paste and a deal of the flag's game are
+    played under it (saved with it), /api/start says the flags of each game, and a record of another game opens under
+    its own rules."""
     c = client(variant={"must_undertrump": "false", "sagotrick": "off"})
     assert c.get("/api/start").json()["variant"] == {"Kratzen": "must_undertrump=false",
                                                      "Zwanzigerrufen": "sagotrick=off"}
@@ -2655,9 +2655,9 @@ def test_the_boards_variant_wins_over_a_records_own_tag_named_or_uploaded_alike(
 
 
 def test_a_bad_value_of_a_records_variant_tag_is_located_though_the_boards_variant_replaces_it():
-    """The tag's own flags were read again, with nothing saying where they came from, to tell whether the board's
-    --variant changed them: an upload whose tag held a bad value of the flag --variant gives was refused without its
-    file:line:col (a board without --variant said it), and in an upload of several the refusal named no record."""
+    """An upload whose [Variant] tag holds a bad value of the flag --variant gives is refused with its file:line:col, as
+    a board without --variant says it, and in an upload of several the refusal names the record: the tag's flags are
+    read where it is located, not again with nothing saying where they came from."""
     bad = UNDERTRUMP + '[Variant "must_undertrump=maybe"]\n'
     said = "variant flag must_undertrump takes true or false, not 'maybe' (got 'must_undertrump=maybe', expected " \
            "flags of docs/rules.md)"
@@ -2682,9 +2682,9 @@ def test_an_uploads_record_of_another_game_than_a_flags_opens_under_its_own_rule
 
 
 def test_a_deal_of_another_game_than_the_flags_says_them_left_out_as_the_same_deal_pasted_back():
-    """A deal was added with the board's flags under its own tag (a path of its own), which said nothing of the flags
-    of another game: a Schafkopf deal on a board started with a Kratzen flag showed no note, while the same deal
-    saved and pasted back said the flag left out (docs/board.md: the note appears for every record)."""
+    """A deal added on a board whose flags are of another game says them left out, as the same deal saved and pasted
+    back says (docs/board.md: the note appears for every record): a Schafkopf deal on a board started with a Kratzen
+    flag shows the note."""
     c = client(variant={"must_undertrump": "false"})
     dealt = c.post("/api/deal", json={"game": "Schafkopf", "seed": 3}).json()["open"]
     view = c.post("/api/position", json={"board": dealt, "moves": []}).json()
