@@ -554,8 +554,8 @@ def _open_record_2_and_play_ek(driver, address: str, name: str) -> None:
 
 
 def test_a_reload_after_the_named_files_records_were_reordered_keeps_the_deal_played(driver, tmp_path):
-    """A named file's record was found again by its label, a tagless record's place: the records swapped, a reload
-    opened the other deal's cards under the kept play. It is found by what it is (its deal and contract)."""
+    """A named file's record is found again by what it is (its deal and contract), not by its label, a tagless record's
+    place: with the records swapped, a reload opens the deal played, not the other deal's cards under the kept play."""
     played_on, other = KRATZEN_TAGLESS.format("HA G7 / H7 G8"), KRATZEN_TAGLESS.format("H7 G8 / HA G7")
     path = tmp_path / "swapped.tbn"
     path.write_text(other + "\n" + played_on, encoding="utf-8")
@@ -590,9 +590,9 @@ def test_a_reload_after_the_record_was_changed_says_so_and_opens_the_files_first
 
 
 def test_a_reload_after_a_record_was_put_in_front_of_two_saves_of_one_deal_opens_the_save_played(driver, tmp_path):
-    """Two saves of one deal (Play E9, Play EK: a concatenated file) have one fingerprint, and the one with the kept
-    label was taken: a record put in front gave save B's label to save A, and a reload opened A under B's moves.
-    The save whose own play is the one kept is opened."""
+    """Two saves of one deal (Play E9, Play EK: a concatenated file) have one fingerprint, so the kept label cannot tell
+    them apart: with a record put in front, save B's label is save A's. The save whose own play is the one kept is
+    opened, not A under B's moves."""
     deal = KRATZEN_TAGLESS.format("HA G7 / H7 G8")
     save_a, save_b = deal + "[Play \"1\"]\nE9\n", deal + "[Play \"1\"]\nEK\n"
     path = tmp_path / "saves.tbn"
@@ -1733,9 +1733,9 @@ window.unhold = () => { window.fetch = window.unheldFetch; window.release(); };
 
 
 def test_a_space_kept_while_the_last_positions_values_end_plays_on_the_next(driver, server):
-    """A card played before its position's values were in, then space: the last position's values, coming in while
-    the next position was fetched, made the page ready on a table not shown; the kept space was refused there and
-    dropped, and nothing was played. The last position's values are stopped by the step: the space plays on."""
+    """A card played before its position's values are in, then space: the last position's values are stopped by the
+    step, so they cannot come in while the next position is fetched and make the page ready on a table not shown (where
+    the kept space would be refused and dropped): the space plays on."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1895,8 +1895,9 @@ def test_backspace_takes_a_card_back_with_the_focus_on_the_cards(driver, server)
 
 
 def test_the_last_card_from_the_keyboard_leaves_the_focus_on_the_table(driver, server):
-    """The last card played with Enter left the focus on the page's body (the card was gone and no seat was to move):
-    Tab started again at the header and Backspace brought the card back with the focus nowhere near it."""
+    """The last card played with Enter leaves the focus on the table, not on the page's body (the card gone and no seat
+    to move), where Tab would start again at the header and Backspace bring the card back with the focus nowhere near
+    it."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
@@ -2209,9 +2210,9 @@ def test_a_graph_the_time_limit_stopped_says_so(driver, server):
 
 
 def test_the_graph_rings_the_cards_after_which_the_game_changed_hands(driver, server):
-    """The graph coloured the costly cards but did not say where the game changed hands, which ``stich postmortem``
-    names: Zwanzigerrufen board 2, graded by the score, loses the declarers' game at card 19 (its 45 points read on
-    the card points' curve). That dot is ringed, its tooltip and the note under the graph say so."""
+    """The graph says where the game changed hands, as ``stich postmortem`` names it, besides colouring the costly
+    cards: Zwanzigerrufen board 2, graded by the score, loses the declarers' game at card 19 (its 45 points read on the
+    card points' curve). That dot is ringed, its tooltip and the note under the graph say so."""
     driver.get(server)
     wait_for(lambda: settled(driver), "the page")
     open_record(driver, "zwanzigerrufen.tbn board 2")
@@ -2418,9 +2419,9 @@ def test_a_mouses_graph_fits_its_panel_whole(driver, server, label, moves, point
 
 
 def test_a_mouses_graph_fits_the_narrowest_panel(driver, server):
-    """The graph was drawn at least 200 pixels wide, so a mouse's graph scrolled sideways in a frame under 206
-    pixels (a window some 250 pixels wide, or a desktop zoomed to 500%): drawn at the frame's width, it fits it at
-    any window width, while a finger's still gets its 24-pixel columns and scrolls."""
+    """A mouse's graph is drawn at the frame's width, not at least 200 pixels (which scrolls sideways in a frame under
+    206 pixels: a window some 250 pixels wide, or a desktop zoomed to 500%), so it fits at any window width, while a
+    finger's still gets its 24-pixel columns and scrolls."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 7", 20)
@@ -2585,13 +2586,12 @@ return {seat1: seats[[...document.querySelectorAll('.seat')].findIndex((n) => n.
 @pytest.mark.parametrize("width, height, scale, mobile", [
     (844, 390, 1, True), (915, 412, 1, True), (667, 375, 2, True), (683, 384, 2, False), (960, 540, 2, False)])
 def test_a_short_window_shows_the_trick_and_the_players_own_hand_at_once(driver, server, width, height, scale, mobile):
-    """The short-window review: the table was 620 pixels high at any height, so in a phone held sideways (844 by 390,
-    915 by 412, 667 by 375) or a desktop at 200% (1,366 by 768 is 683 by 384; 1,920 by 1,080 is 960 by 540) the
-    player's own hand at its bottom was a screen down, past the trick: nobody saw the trick and their own cards at
-    once. A short window has a one-line header, the table the window's height less it, the seats half their height
-    from its edge and the trick a row with each card's seat under it. At each size and game: seat 1's hand (its
-    values too) and the trick in the first screen, no label, card or line of the centre over another, no sideways
-    scrolling, no target under 24 by 24 pixels."""
+    """A short window (a phone held sideways: 844 by 390, 915 by 412, 667 by 375; a desktop at 200%: 1,366 by 768 is 683
+    by 384, 1,920 by 1,080 is 960 by 540) shows the trick and the player's own cards at once, not a table 620 pixels
+    high at any height with the hand a screen down. A short window has a one-line header, the table the window's height
+    less it, the seats half their height from its edge and the trick a row with each card's seat under it. At each size
+    and game: seat 1's hand (its values too) and the trick in the first screen, no label, card or line of the centre
+    over another, no sideways scrolling, no target under 24 by 24 pixels."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:

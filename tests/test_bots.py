@@ -264,8 +264,8 @@ def test_a_bot_that_plays_a_card_on_the_table_is_told_it_is_on_the_table():
 
 
 def test_a_card_played_before_an_ending_s_start_is_said_so_by_the_api_and_play():
-    """A card in no hand and no trick of an ending was said only as not held (the API) or with nothing after it
-    (``--play``): both say it was played before the ending's start, in the one wording of a Play section's."""
+    """A card in no hand and no trick of an ending is said to have been played before the ending's start, by the API and
+    ``--play`` alike, in the one wording of a Play section's (not only as not held, nor with nothing after it)."""
     from typer.testing import CliRunner
 
     from solver import parse_positions
@@ -1077,9 +1077,9 @@ def test_a_checkpoint_of_other_matches_only_says_so_as_the_match_starts_beside_t
 
 
 def test_the_cli_match_names_an_old_card_time_0_in_a_checkpoint_it_does_not_resume(tmp_path):
-    """``--card-time 0`` once meant one sample a card (a deadline already past) and was kept in the checkpoint's
-    identity as 0.0; it now means no deadline, so such a checkpoint is another match's: stderr says so in one line,
-    naming that old meaning and ``sampling:1``, which plays it now."""
+    """A checkpoint keyed with ``--card-time 0`` as 0.0 holds the old meaning of 0, one sample a card (a deadline
+    already past), where 0 means no deadline: it is another match's, and stderr says so in one line, naming that old
+    meaning and ``sampling:1``, which plays it."""
     from test_cli import run
 
     journal = tmp_path / "m.ckpt"
@@ -1315,8 +1315,8 @@ def test_match_interrupted_while_the_checkpoint_is_checked_says_so_on_stderr(tmp
 
 
 def test_a_match_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path):
-    """The match's checkpoint was keyed by the variant as given, so ``{"weli_also_bells": True}`` (the API) and
-    ``weli_also_bells=true`` (``--variant``) did not resume each other; one keyed so is still resumed."""
+    """The match's checkpoint is keyed by the variant as the game reads it, so ``{"weli_also_bells": True}`` (the API)
+    and ``weli_also_bells=true`` (``--variant``) resume each other; one keyed by the variant as given is resumed too."""
     import json
 
     from solver.checkpoint import HEADER, _key_of
@@ -1584,8 +1584,9 @@ def _kratzen_checkpoint(tmp_path, boards: int):
 
 @pytest.mark.parametrize("broken", [{}, {"deals": []}, {"deals": [{"board": 3}]}])
 def test_a_bad_checkpoint_line_is_named_before_any_deal_is_written(tmp_path, broken):
-    """A line whose deals did not read was found while the resumed deals streamed: --json wrote its heading and
-    two boards, unterminated, and the message named the file alone. Every line is checked first, by its number."""
+    """Every checkpoint line is checked first, by its number, before any deal is written: a line whose deals do not
+    read, found while the resumed deals stream, would leave --json's heading and two boards unterminated, with a message
+    naming the file alone."""
     from test_cli import run
 
     journal, rows = _kratzen_checkpoint(tmp_path, 4)
@@ -1616,8 +1617,8 @@ def test_a_played_deal_of_the_wrong_type_is_a_bad_checkpoint_line(tmp_path, fiel
 
 
 def test_a_match_failing_midway_closes_its_json_document(tmp_path, monkeypatch):
-    """A failure after deals were written (a bot's illegal card) left the line unterminated: the document is closed
-    with the match so far, ``stopped`` "error", and the exit code is still 1."""
+    """A failure after deals are written (a bot's illegal card) closes the JSON document with the match so far,
+    ``stopped`` "error", not leaving the line unterminated; the exit code is still 1."""
     from test_cli import SCHEMA, run, schema_errors
 
     import solver.match as match_module
@@ -1640,8 +1641,8 @@ def test_a_match_failing_midway_closes_its_json_document(tmp_path, monkeypatch):
 
 
 def test_an_interrupt_while_a_checkpoint_is_read_closes_the_json_document(tmp_path, monkeypatch):
-    """Ctrl-C while the resumed deals were streamed left --json unfinished: their load was outside the part of the
-    match that reports the match so far at an interrupt."""
+    """Ctrl-C while the resumed deals stream closes --json: their load is inside the part of the match that reports the
+    match so far at an interrupt."""
     from test_cli import run
 
     from solver.cli import match as match_cli  # the module test_cli.run runs
@@ -1661,9 +1662,9 @@ def test_an_interrupt_while_a_checkpoint_is_read_closes_the_json_document(tmp_pa
 
 
 def test_hand_built_sampling_bots_are_named_by_their_samples_and_one_name_is_one_kind_of_bot(tmp_path):
-    """``SamplingBot(samples=1)`` and ``SamplingBot(samples=8)`` were both named ``sampling``: a match counted them
-    as one kind of bot (12 seats of "sampling", no difference) and its setup line said "1 samples a card" for both.
-    A SamplingBot is named as make_bot names it, and two bots of one name that differ are refused, naming both."""
+    """A SamplingBot is named as make_bot names it, by its samples, so that ``SamplingBot(samples=1)`` and
+    ``SamplingBot(samples=8)`` are not counted as one kind of bot (12 seats of "sampling", no difference) nor the setup
+    line say "1 samples a card" for both; two bots of one name that differ are refused, naming both."""
     assert [SamplingBot().name, SamplingBot(samples=8).name, SamplingBot(samples=8, name="deep").name] == [
         "sampling", "sampling:8", "deep"]
     result = play_match("kratzen", [SamplingBot(samples=1), SamplingBot(samples=8), RandomBot()], boards=2, seed=3,
@@ -1693,8 +1694,8 @@ def test_hand_built_sampling_bots_are_named_by_their_samples_and_one_name_is_one
 
 
 def test_a_kratzen_bot_asked_to_play_for_tricks_is_told_that_points_is_its_own_measure():
-    """``solve`` names Kratzen's measure ``tricks``, and ``SamplingBot(plays_for="tricks")`` was refused with "a bot
-    plays for score or points": a Kratzen bot's author was not told that ``points`` is that measure there. The bot
+    """``solve`` names Kratzen's measure ``tricks``, so ``SamplingBot(plays_for="tricks")`` is refused with a message
+    telling the bot's author that ``points`` is that measure there, not only "a bot plays for score or points". The bot
     playing for ``points`` in Kratzen does maximise the seat's own tricks (the checkpoint and the JSON keep the bots'
     word, ``points``)."""
     from solver.bots import objective_for
@@ -1890,9 +1891,9 @@ def test_card_time_and_samples_without_a_sampling_bot_are_refused():
 
 
 def test_a_match_its_time_limit_stopped_says_how_long_it_took_in_its_json_too():
-    """How far a match ran past its --time-limit was said only on stderr: a reader of the JSON saw "time limit" and
-    not that the boards in play took it well past. ``time_limit`` holds the limit and the seconds in all, only where
-    the limit stopped the match."""
+    """How far a match ran past its --time-limit is said in the JSON as on stderr, so that its reader sees the boards in
+    play took it well past, not just "time limit": ``time_limit`` holds the limit and the seconds in all, only where the
+    limit stopped the match."""
     import subprocess
     import sys
     from pathlib import Path
@@ -1916,10 +1917,9 @@ def test_a_match_its_time_limit_stopped_says_how_long_it_took_in_its_json_too():
 
 
 def test_card_time_0_is_no_deadline_as_every_commands_0_is_no_limit():
-    """``--card-time 0`` was the library's ``time_limit=0``, a deadline already past (one sample a card), where every
-    ``--time-limit 0`` is no limit; the library now refuses 0, and ``--card-time 0`` (and ``-0``) is no deadline, as
-    giving none: every sample solved, no card time in the setup or the JSON. It is still refused beside bots that do
-    not sample."""
+    """``--card-time 0`` (and ``-0``) is no deadline, as giving none and as every ``--time-limit 0`` is no limit, not
+    the library's ``time_limit=0`` (a deadline already past, one sample a card), which the library refuses: every sample
+    solved, no card time in the setup or the JSON. It is still refused beside bots that do not sample."""
     from test_cli import run
 
     args = ("match", "-g", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "-j", "1", "--pot", "3")
@@ -1975,11 +1975,11 @@ def test_the_match_text_report_says_the_samples_a_card_the_json_gives_card_by_ca
 
 
 def test_a_bot_s_choice_is_a_function_of_the_position_however_its_cards_were_handed_over():
-    """A result's card (``card_values``' pack index that prints by name, which the cheater bot returns) stayed in
-    ``position.played`` as it was given, so the played cards' repr said ``(EU,)`` where an int's says ``(4,)``:
-    the random and sampling bots, and docs/api.md's own ``random.Random(f"{seed} {position.played}")``, seeded
-    by that text chose differently at two equal positions, and a match with a cheater drew other cards than the
-    same match replayed from its record. ``play`` keeps the pack index as an int."""
+    """``play`` keeps a card as its pack index, an int, however it is handed over (a result's card, ``card_values``'
+    pack index that prints by name, which the cheater bot returns), so the played cards' repr says ``(4,)``, not
+    ``(EU,)``: the random and sampling bots, and docs/api.md's own ``random.Random(f"{seed} {position.played}")``,
+    seeded by that text choose alike at two equal positions, and a match with a cheater draws the cards of the same
+    match replayed from its record."""
     start = position_from_record(random_record("schafkopf", 5, 1, contract="Solo E"))
     by_result = CheaterBot(plays_for="points").choose(start)
     assert type(by_result) is not int and int(by_result) in start.legal_cards()
@@ -2031,9 +2031,9 @@ def test_a_match_stopped_on_several_workers_names_the_boards_it_played_past_the_
 
 
 def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_position():
-    """A bot of one's own had to read the games' rule objects (a trump table Zwanzigerrufen's rules have not, and
-    0-based seats) to tell a trump or who wins the trick: the position says both, each seat's true side, 1-based,
-    and the called card that tells the table the sides."""
+    """A bot of one's own reads from the position whether a card is a trump and who wins the trick, each seat's true
+    side, 1-based, and the called card that tells the table the sides, without the games' rule objects (a trump table
+    Zwanzigerrufen's rules have not, and 0-based seats)."""
     from solver.errors import InvalidSeatError
     from solver.generate import random_position
 
@@ -2070,8 +2070,8 @@ def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_positi
 
 
 def test_a_bot_reads_the_declarer_1_based_and_the_trumps_in_their_ranking():
-    """A bot read the declarer as ``position.rules.declarer + 1`` (the engine's 0-based seat beside the position's
-    1-based ones) and had no order of the trumps: the position says both."""
+    """A bot reads the declarer 1-based, as the position's other seats (not ``position.rules.declarer + 1``, the
+    engine's 0-based seat), and the trumps in their ranking, from the position."""
     from solver.generate import random_position
 
     rufer = random_position("schafkopf", 1, 1)

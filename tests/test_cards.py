@@ -434,8 +434,8 @@ def test_every_games_pack_is_read_back_through_the_registrys_one_loader() -> Non
 
 @pytest.mark.parametrize("example", ["zwanzigerrufen.tbn", "schafkopf.tbn", "kratzen.tbn"])
 def test_a_hand_deal_and_pack_unpickle_in_a_fresh_process(example: str) -> None:
-    """A spawned worker (the default on macOS and Windows) unpickles what it is sent before anything imported the
-    games: a hand, a deal or a pack must load there all the same (it raised KeyError, and a spawn pool hung)."""
+    """A spawned worker (the default on macOS and Windows) unpickles what it is sent before anything imported the games:
+    a hand, a deal or a pack loads there all the same (a KeyError there would hang a spawn pool)."""
     import pickle
     import subprocess
     import sys

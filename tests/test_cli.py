@@ -553,9 +553,9 @@ def test_variant_option_overrides_the_file_flag_by_flag():
 
 
 def test_a_bad_value_of_the_files_variant_tag_is_located_though_the_option_replaces_the_flag(tmp_path):
-    """The tag's own flags were read again, with nothing saying where they came from, to tell whether --variant
-    changed them: a bad value the option replaces was said without its file:line:col, which the same file without
-    the option says."""
+    """A bad value of the file's [Variant] tag that --variant replaces is said with its file:line:col, as the same file
+    without the option says it: the tag's flags are read where it is located, not again with nothing saying where they
+    came from."""
     path = tmp_path / "maybe.tbn"
     path.write_text('[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
                     '[Variant "must_undertrump=maybe"]\n', encoding="utf-8")
@@ -949,7 +949,8 @@ def test_a_file_of_json_without_records_says_it_holds_json(tmp_path, text, shown
 
 
 def test_a_json_array_is_said_as_one_with_what_to_write(tmp_path):
-    """Deals written as a JSON array were said as a tag error (``empty tag name`` at 1:2)."""
+    """Deals written as a JSON array are said as one, with what to write, not as a tag error (``empty tag name`` at
+    1:2)."""
     path = tmp_path / "deals.json"
     path.write_text('[\n  {"game": "Schafkopf", "deal": "EO GO"}\n]\n', encoding="utf-8")
     result = run("solve", path, code=1)
@@ -1008,9 +1009,9 @@ def test_a_tree_objective_refused_lists_the_score_the_tree_takes(tmp_path):
 
 
 def test_a_kratzen_tree_of_tricks_without_a_seat_is_the_attackers_as_by_default(tmp_path):
-    """-o tricks named (the objective a Kratzen tree has by default) without --seat was refused ('--seat: the Kratzen
-    objective 'tricks' needs a seat from 1 to 3'), though the default is the attacker's tricks and --seat picks
-    another seat."""
+    """-o tricks named (the objective a Kratzen tree has by default) without --seat is the attacker's tricks, as by
+    default, not refused ('--seat: the Kratzen objective 'tricks' needs a seat from 1 to 3'); --seat picks another seat.
+    """
     run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "2", "--out", tmp_path / "default.json")
     run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "2", "-o", "tricks", "--out", tmp_path / "named.json")
     default = json.loads((tmp_path / "default.json").read_text())
@@ -1022,8 +1023,8 @@ def test_a_kratzen_tree_of_tricks_without_a_seat_is_the_attackers_as_by_default(
 
 
 def test_tree_and_batch_take_the_pot_as_solve_does(tmp_path):
-    """tree and batch had no --pot: a Kratzen ``tree -o score`` or batch settled from a pot of 0 unless the record had
-    a [Pot] tag."""
+    """tree and batch take --pot as solve does, so that a Kratzen ``tree -o score`` or batch is not settled from a pot
+    of 0 unless the record has a [Pot] tag."""
     def root(*pot: str) -> int:
         run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "1", "-o", "score", *pot, "--out", tmp_path / "t.json")
         graph = json.loads((tmp_path / "t.json").read_text())
@@ -1645,9 +1646,8 @@ def test_bench_completed_leaves_a_run_partial_json_that_is_no_partial_run_alone(
 
 
 def test_bench_reads_a_partial_run_beside_its_out_up_to_the_size_compare_reads(tmp_path, monkeypatch):
-    """A partial run beside --out was read only up to 16 MB (some 400,000 deals, ten minutes of Kratzen), though
-    --compare reads one of up to 256 MB: a larger one, which --compare read as a run, was left out of date for good,
-    unsaid. Both read a run up to the one size; a larger file is no run, and is left."""
+    """A partial run beside --out is read up to the 256 MB --compare reads, not 16 MB (some 400,000 deals, ten minutes
+    of Kratzen)."""
     baseline, beside = tmp_path / "run.json", tmp_path / "run.partial.json"
     command = ["bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--threads", "1", "--out", str(baseline)]
     assert runner.invoke(app, command).exit_code == 0
@@ -1725,10 +1725,10 @@ def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tm
 
 
 def test_bench_compare_reads_every_figure_it_compares_as_saved_or_refuses_the_file(tmp_path):
-    """The comparison read a saved line's figures as whatever they were: a 'variant' list or a 'table_allocated_bytes'
-    string ended in a traceback (AttributeError, TypeError), a 'median_ms' string showed '-' as if not measured,
-    and a line saved twice (two --json runs in one file) was compared with the last one silently. Each is refused
-    in the one line of a file that is no run; a run as saved compares."""
+    """The comparison reads a saved line's figures as the run saves them, or refuses the file in the one line of a file
+    that is no run: a 'variant' list or a 'table_allocated_bytes' string (else a traceback: AttributeError, TypeError),
+    a 'median_ms' string (else '-', as if not measured), and a line saved twice (two --json runs in one file; else
+    compared with the last one silently). A run as saved compares."""
     saved = tmp_path / "before.json"
     run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--out", saved)
     good = json.loads(saved.read_text())
@@ -1754,9 +1754,10 @@ def test_bench_compare_reads_every_figure_it_compares_as_saved_or_refuses_the_fi
 
 
 def test_bench_compare_refuses_an_empty_file_a_cut_run_and_figures_no_run_measures(tmp_path):
-    """An empty --compare file (or one of no lines) was taken as a run with no lines, every ratio '-', exit 0; a
-    saved run cut short was located at its line 1, column 2 (read as JSON Lines); a NaN, Infinity or negative
-    median (JSON has no NaN: a file edited or written by another tool) showed '-' or 0.00 as if measured."""
+    """An empty --compare file (or one of no lines) is refused, not taken as a run with no lines (every ratio '-', exit
+    0); a saved run cut short is located where it is cut, not at its line 1, column 2 (as JSON Lines); a NaN, Infinity
+    or negative median (JSON has no NaN: a file edited or written by another tool) is refused, not shown as '-' or 0.00
+    as if measured."""
     saved = tmp_path / "before.json"
     run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--out", saved)
     good = saved.read_text()
@@ -2629,10 +2630,9 @@ def _completed(words: str) -> tuple[list[str], set[str]]:
 
 
 def test_shell_completion_offers_the_commands_and_a_commands_options():
-    """Tab completion was turned off (``--show-completion``: ``No such option``), so that a first user typed every
-    command and option out. Bash's script is shown, and the commands and a command's options complete; completing
-    the command's name loads no command's module (13 of them for ``stich <Tab>``), only the one being completed
-    loads for its options."""
+    """Tab completion is on (``--show-completion``), so that a first user need not type every command and option out:
+    Bash's script is shown, and the commands and a command's options complete; completing the command's name loads no
+    command's module (13 of them for ``stich <Tab>``), only the one being completed loads for its options."""
     from typer._completion_shared import _get_shell_name
 
     from solver.cli.main import COMMANDS
@@ -2770,8 +2770,8 @@ def test_the_version_to_a_closed_pipe_exits_as_a_closed_pipe_quietly(unbuffered:
 
 
 def test_dash_h_is_help_as_dash_dash_help_is_for_the_root_and_every_command():
-    """``-h`` is what a first try at help types: it was refused (``No such option: -h``, exit 2) where ``--help``
-    printed the page. No command gives ``-h`` another meaning, so it is the same page everywhere."""
+    """``-h`` is what a first try at help types: it prints the page ``--help`` prints, not ``No such option: -h`` (exit
+    2). No command gives ``-h`` another meaning, so it is the same page everywhere."""
     from solver.cli.main import COMMANDS
 
     assert run("-h").stdout == run("--help").stdout
@@ -2826,9 +2826,9 @@ def test_a_word_in_capitals_in_a_command_s_help_is_one_of_its_metavars():
 
 
 def test_workers_says_the_same_in_every_command_that_takes_it():
-    """``-j/--workers`` had three help texts: ``analyse``'s said "default: all cores" and nothing of what ``-j 1`` does
-    or that each worker searches on one thread, ``batch``'s "1: no pool", ``match``'s "1: in this process". ``match
-    -j 1`` plays in this process with the bots' own engines, which search on every core."""
+    """``-j/--workers`` has one help text in every command (``analyse``, ``batch``, ``match``), which says the default
+    (all cores), what ``-j 1`` does and that each worker searches on one thread. ``match -j 1`` plays in this process
+    with the bots' own engines, which search on every core."""
     from test_docs import command_of
 
     shared = "each searching on one thread (default: every core this process may use; 1: in this process"
@@ -3866,10 +3866,10 @@ def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp
 
 
 def test_a_named_pipe_is_read_once_by_the_commands_and_refused_by_batch_and_as_a_checkpoint(tmp_path):
-    """A named pipe as FILE: each reading command answers its records (read once, as standard input is), while
-    batch, which reads its input again to count and to resume, hung at its second opening of the pipe, and
-    ``stich batch /dev/stdin`` on a pipe said 'no records' (the count had read them). Both are refused at once, as
-    is a checkpoint that is a pipe (read back and appended to: it hung at its opening, waiting for a reader)."""
+    """A named pipe as FILE: each reading command answers its records (read once, as standard input is), while batch,
+    which reads its input again to count and to resume (a second opening of the pipe would hang, and ``stich batch
+    /dev/stdin`` on a pipe would find no records the count had read), refuses it at once, as is a checkpoint that is a
+    pipe (read back and appended to: its opening would wait for a reader)."""
     import threading
 
     fifo = tmp_path / "deals.fifo"

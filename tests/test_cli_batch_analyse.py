@@ -54,9 +54,9 @@ def test_batch_reports_a_bad_record_and_goes_on(tmp_path):
 
 
 def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
-    """``--json`` is every reporting command's machine output, but batch had none (``No such option: --json``, while
-    ``BatchSummary.as_dict`` said it was what ``stich batch --json`` prints): a script read the counts from stderr.
-    It prints the summary, the same on a rerun that resumes, in the schema of json.md."""
+    """``--json`` is every reporting command's machine output, batch's too (``BatchSummary.as_dict`` is what ``stich
+    batch --json`` prints), so that a script need not read the counts from stderr: it prints the summary, the same on a
+    rerun that resumes, in the schema of json.md."""
     from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
     deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
@@ -100,8 +100,8 @@ def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
 
 
 def test_batch_lines_asked_with_a_pot_are_in_the_schema(tmp_path):
-    """``--pot`` puts ``pot`` into every line's ``asked``, which the schema's closed ``batchAsked`` did not list: every
-    line of such a run failed validation against docs/stich-result.schema.json."""
+    """``--pot`` puts ``pot`` into every line's ``asked``, which the schema's closed ``batchAsked`` lists, so that every
+    line of such a run validates against docs/stich-result.schema.json."""
     from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
     deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
@@ -161,8 +161,8 @@ def test_analyse_is_reproducible_and_reports_probabilities():
 
 
 def test_a_single_contract_analysis_takes_a_time_limit_as_the_advice_does():
-    """--time-limit was refused outside contract and card advice, though a player asking for one contract's odds
-    wants an answer in time too: it stops with the samples solved so far, said as such, exit 0."""
+    """--time-limit is taken by a single contract's analysis as by contract and card advice, since a player asking for
+    one contract's odds wants an answer in time too: it stops with the samples solved so far, said as such, exit 0."""
     hand = ["--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer E"]
     for args in (hand, [str(EXAMPLES / "schafkopf.tbn"), "--board", "1", "--seat", "3"]):
         result = runner.invoke(app, ["analyse", *args, "-n", "100000", "--workers", "1", "--time-limit", "0.5"])
@@ -516,9 +516,9 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
 
 
 def test_an_empty_hand_or_contract_is_said_as_what_it_lacks_not_as_missing():
-    """``--hand ""`` was 'missing --hand (or give a FILE to analyse from)' (contract advice: 'needs --game and
-    --hand'), and ``--contract ""`` 'missing --contract', though both were given: an empty one is checked as any other
-    value is, as ``--hand "  "`` and ``stich deal --contract ""`` were."""
+    """``--hand ""`` and ``--contract ""`` are given, so they are checked as any other value is (as ``--hand " "`` and
+    ``stich deal --contract ""`` are), not said as 'missing --hand (or give a FILE to analyse from)' (contract advice:
+    'needs --game and --hand') or 'missing --contract'."""
     kratzen = ["analyse", "--game", "kratzen", "--seat", "1", "--samples", "2", "--workers", "1"]
     cases = [(["--hand", "", "--contract", "Trump S"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
              (["--hand", "", "--contract", "all"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
@@ -532,8 +532,9 @@ def test_an_empty_hand_or_contract_is_said_as_what_it_lacks_not_as_missing():
 
 
 def test_an_announcement_that_does_not_parse_is_a_usage_error_of_announce():
-    """--announce 'Pagat' (no seat) was said as 'stich: announcement ...' with exit 1, naming no option, where a
-    card --hand does not know is --hand's usage error (exit 2): --announce's form is checked as --hand's cards are."""
+    """--announce's form is checked as --hand's cards are: --announce 'Pagat' (no seat) is --announce's usage error
+    (exit 2), as a card --hand does not know is --hand's, not 'stich: announcement ...' with exit 1, naming no option.
+    """
     hand = ["analyse", "--game", "zwanzigerrufen", "--hand", "T1 T4 T5 T6 T7 SK SQ SN SJ SG", "--seat", "1",
             "--contract", "SuitSolo", "-n", "2", "-j", "1"]
     for announce, said in (("Pagat", "announcement 'Pagat' does not start with a seat and a colon (e.g. '2: Kontra')"),

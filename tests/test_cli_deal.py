@@ -130,8 +130,8 @@ def test_kratzen_seats_and_contract_bid_checks():
 
 
 def test_kratzen_deal_takes_a_pot_as_the_board_does():
-    """`stich deal` had no --pot while the board's Deal form writes a Kratzen pot: --pot N writes each record's [Pot]
-    tag (RULES.md 3.4), the same record as the board deals for that seed; a game paid from no pot refuses it."""
+    """`stich deal` takes --pot as the board's Deal form writes a Kratzen pot: --pot N writes each record's [Pot] tag
+    (RULES.md 3.4), the same record as the board deals for that seed; a game paid from no pot refuses it."""
     from solver.board.session import new_deal
     from solver.formats.tbn import format_record
     from solver.scoring import scoring_inputs

@@ -74,10 +74,9 @@ def test_the_tree_agrees_with_solve_on_every_example_record(tmp_path, name):
 
 
 def test_a_variant_flag_or_a_card_of_another_game_is_said_as_every_command_says_it(tmp_path):
-    """``tree --variant`` with a flag of another game than the record's was pointed at the record's [Game] tag
-    (``schafkopf.tbn:10:8: the variant given with the command or call: ...``) as if the file were wrong; every other
-    command says the flag is the command's: ``--variant: ... (the Schafkopf record at FILE:10 not answered)``. A
-    ``--play`` card of another game's pack likewise."""
+    """``tree --variant`` with a flag of another game than the record's says the flag is the command's, as every other
+    command does (``--variant: ... (the Schafkopf record at FILE:10 not answered)``), not pointing at the record's
+    [Game] tag as if the file were wrong. A ``--play`` card of another game's pack likewise."""
     out = tmp_path / "tree.json"
     tree = run("tree", EXAMPLES / "schafkopf.tbn", "-d", "1", "--variant", "solo_value=5", "--out", out, code=1)
     show = run("show", EXAMPLES / "schafkopf.tbn", "-b", "1", "--variant", "solo_value=5", code=1)

@@ -129,8 +129,8 @@ def test_workers_beyond_the_cores_are_cut_to_them_with_a_warning_across_the_api(
 
 
 def test_an_analysis_on_a_cluster_counts_its_workers_as_given_without_a_warning(monkeypatch) -> None:
-    """``analyse_hand(workers=64, scheduler=...)`` on a 2-core machine warned that 64 workers were cut to 2 and sized
-    its chunks of samples for 2 workers: a cluster's workers are its own (docs/api.md). The cluster is played by a
+    """``analyse_hand(workers=64, scheduler=...)`` on a 2-core machine neither warns that 64 workers are cut to 2 nor
+    sizes its chunks of samples for 2 workers: a cluster's workers are its own (docs/api.md). The cluster is played by a
     run in this process that keeps the chunks it is handed."""
     import warnings
 

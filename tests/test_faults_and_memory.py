@@ -473,9 +473,9 @@ def test_a_table_larger_than_the_process_may_map_is_one_line_not_a_traceback(tab
 
 @pytest.mark.parametrize("kept", [1, 12, 40, 120])
 def test_a_checkpoint_cut_inside_its_header_is_written_afresh(tmp_path: Path, kept: int) -> None:
-    """A run killed (or out of disk) while the checkpoint's first line was written leaves only the start of the
-    header: the rerun refused it as "not a stich checkpoint", to be removed by hand. It holds no work, so the rerun
-    writes it afresh and analyses every sample."""
+    """A run killed (or out of disk) while the checkpoint's first line was written leaves only the start of the header,
+    which holds no work: the rerun writes it afresh and analyses every sample, rather than refusing it as "not a stich
+    checkpoint", to be removed by hand."""
     whole = tmp_path / "whole.ckpt"
     first = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=whole)
     journal = tmp_path / "cut.ckpt"
@@ -515,9 +515,9 @@ main()
 
 
 def test_a_checkpoint_that_fills_the_disk_is_named_and_resumed(tmp_path: Path) -> None:
-    """A checkpoint whose disk filled up after its first lines was said as ``stich: <stdout>: File too large`` (the
-    journal's buffer, written again at its close, failed a second time without its file's name). It is named, what it
-    kept is said, and a rerun with room resumes to the uninterrupted analysis."""
+    """A checkpoint whose disk fills up after its first lines is named, what it kept is said, and a rerun with room
+    resumes to the uninterrupted analysis: the journal's buffer is not written again at its close to fail a second time
+    without its file's name (``stich: <stdout>: File too large``)."""
     journal = tmp_path / "analysis.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "24",
             "-s", "7", "-j", "1", "--json"]
@@ -640,11 +640,10 @@ def test_a_checkpoint_at_the_file_size_limit_says_to_raise_it_and_a_rerun_under_
 
 @pytest.mark.parametrize("command", ["batch", "match"])
 def test_a_line_longer_than_the_file_size_limit_leaves_every_rerun_refused(tmp_path: Path, command: str) -> None:
-    """Under a limit smaller than a line (``ulimit -f 1``), the rerun trimmed the half-written line before it
-    measured the file, so no complete line (or only the checkpoint's header) was as long as the line that met the
-    limit: every rerun solved a chunk (played a board) for nothing and met the limit again. The half-written line
-    counts, and is kept until a run goes on, so every rerun under the limit is refused before any work; one with
-    the limit raised gives the uninterrupted run's result."""
+    """Under a limit smaller than a line (``ulimit -f 1``) the half-written line counts when the rerun measures the
+    file, and is kept until a run goes on, so every rerun under the limit is refused before any work (trimmed first, no
+    complete line would be as long as the line that met the limit, and every rerun would solve a chunk or play a board
+    for nothing); one with the limit raised gives the uninterrupted run's result."""
     if command == "batch":
         args = ["batch", str(Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"), "-j", "1",
                 "--out", "o.jsonl"]
@@ -804,10 +803,10 @@ def test_error_lines_that_cannot_be_dropped_in_a_read_only_folder_say_the_folder
 @pytest.mark.parametrize("command", ["analyse", "match"])
 def test_a_checkpoint_on_a_full_disk_is_refused_before_any_work_is_done(tmp_path: Path, monkeypatch,
                                                                         command: str) -> None:
-    """A resume whose disk was still full (no block left: the rerun after ``No space left on device``) solved a
-    chunk of samples, or played a whole board of a match, before its first line failed again; a batch output was
-    already refused up front. The checkpoint is refused before any work, in one line, and left as it was; a finished
-    one, which needs no room, is still read back."""
+    """A resume whose disk is still full (no block left: the rerun after ``No space left on device``) is refused before
+    any work, in one line, and the checkpoint left as it was, as a batch output is: no chunk of samples, nor a whole
+    board of a match, solved before its first line fails again. A finished one, which needs no room, is still read back.
+    """
     from typer.testing import CliRunner
 
     from solver.cli.main import app
@@ -1125,8 +1124,8 @@ def test_a_complete_batch_output_at_the_file_size_limit_is_said_complete(tmp_pat
 
 def test_a_shared_checkpoint_refused_for_room_is_left_exactly_as_it_was(tmp_path: Path) -> None:
     """Analysing a FILE on the checkpoint of its first record, nothing is written before the room under ``ulimit -f`` is
-    measured (a header goes out with its first span), so a refused run leaves the file as it was: the run that met the
-    limit in the second record's first line left it half-written, and the rerun refused under the same limit leaves the
+    measured (a header goes out with its first span), so a refused run leaves the file as it was: where the run that met
+    the limit in the second record's first line left it half-written, the rerun refused under the same limit leaves the
     bytes and the time of the last change the same."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     journal = tmp_path / "c.ckpt"
