@@ -548,7 +548,7 @@ def _report_text(stdout: str) -> dict:
     (["batch", "-j", "1", "--out"], "o.jsonl", "0 bytes, and this process may write no file over 0 bytes")])
 def test_a_disk_full_from_the_start_names_the_file_not_stdout(tmp_path: Path, command: list, name: str,
                                                               said: str) -> None:
-    """With no room from the start, the error names the file the run was writing (the checkpoint, or the output), not
+    """With no room from the start, the error names the file the run is writing (the checkpoint, or the output), not
     ``stich: <stdout>: File too large``: the lock holder's name is written past any buffer, so that closing the lock
     writes nothing more (each file meets the limit before it solves anything: a checkpoint writes its header with its
     first line). The record refused still gets its line on stdout with ``--json``."""

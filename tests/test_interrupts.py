@@ -1062,8 +1062,8 @@ def test_a_second_interrupt_in_deal_s_last_flush_names_no_board_past_the_run() -
 
 
 def test_a_cut_of_deal_s_buffer_says_no_count_of_deals() -> None:
-    """A second Ctrl-C that cut stdout's buffer as it was written: the deals it held were counted as written but went
-    nowhere (336 of 378 arrived), so the line said "after 378 of 200,000 deals"; it says only where the cut was."""
+    """A second Ctrl-C that cuts stdout's buffer as it is written leaves the deals it held counted as written but gone
+    nowhere (336 of 378 arrive), so the stop's line says only where the cut was, not "after 378 of 200,000 deals"."""
     from cli.deal import deals_stopped
 
     said = deals_stopped(378, 200_000, 1, None, cut=True, finished=False, buffered=True)

@@ -52,9 +52,9 @@ def _too_wide(lines: list[str], width: int = 80) -> list[str]:
 
 @pytest.mark.parametrize("name", ["valat.tbn", "pagat_ultimo.tbn", "settlement.tbn", "kratzen.tbn"])
 def test_the_contract_table_fits_80_columns(name):
-    """A Zwanzigerrufen contract table (a `not biddable` reason naming `suit_solo_min_suit_cards`) was printed 182
-    columns wide at 80, Kratzen's of five seats 99: too wide with its boxes, a table drops them (the header's rule
-    and two spaces between the columns remain) and fits."""
+    """A contract table too wide with its boxes at 80 columns (a Zwanzigerrufen one whose `not biddable` reason names
+    `suit_solo_min_suit_cards`: 182 columns; Kratzen's of five seats: 99) drops them (the header's rule and two spaces
+    between the columns remain) and fits."""
     lines = _on_terminal("table", str(EXAMPLES / name))
     assert not _too_wide(lines), _too_wide(lines)
     assert any("contract" in line and "settlement" in line for line in lines)
@@ -66,10 +66,10 @@ def test_the_contract_table_fits_80_columns(name):
 
 @pytest.mark.parametrize("width", [124, 125])
 def test_a_reason_that_rich_would_wrap_to_three_lines_goes_below_the_table(width):
-    """A reason stayed in its cell where its length was at most twice the column's room, but rich wraps at word
-    breaks and keeps ``suit_solo_min_suit_cards`` whole: at 124 and 125 columns each Suit Solo reason took three
-    lines in its cell. The lines are counted as rich wraps them, so the reasons are numbered notes; the table has
-    room for the cell to say why the contract has no result (``not biddable [2]``), the note holding the rest."""
+    """rich wraps at word breaks and keeps ``suit_solo_min_suit_cards`` whole, so a reason of at most twice the column's
+    room can still take three lines in its cell (each Suit Solo reason at 124 and 125 columns): the lines are counted as
+    rich wraps them, so the reasons are numbered notes; the table has room for the cell to say why the contract has no
+    result (``not biddable [2]``), the note holding the rest."""
     lines = _on_terminal("table", str(EXAMPLES / "valat.tbn"), width=width)
     assert not _too_wide(lines, width), _too_wide(lines, width)
     rows = [line for line in lines if line.startswith("│")]
@@ -165,10 +165,10 @@ def _words(text: str) -> Counter:
 
 @pytest.mark.parametrize("width", [40, 60])
 def test_the_hand_diagram_keeps_to_a_narrow_width_and_loses_no_card(width):
-    """The diagram was 74 to 80 columns whatever the width asked (``COLUMNS=40 stich show``): a 40-column terminal
-    broke every line of the table in two. Where the table does not fit, the trick and the hands are stacked, and
-    every word of the 80-column diagram is still there. (The heading and the lines of what the score reads are
-    text, left to the terminal to wrap.)"""
+    """The diagram keeps to the width asked (``COLUMNS=40 stich show``), not 74 to 80 columns whatever it is, which
+    breaks every line of the table in two on a 40-column terminal: where the table does not fit, the trick and the hands
+    are stacked, and every word of the 80-column diagram is still there. (The heading and the lines of what the score
+    reads are text, left to the terminal to wrap.)"""
     from solver import StichError, read_positions
     from solver.diagram import diagram
 
@@ -468,11 +468,11 @@ def test_solve_fits_a_narrow_terminal_its_headers_shortened_only_where_it_needs(
 
 @pytest.mark.parametrize("width", [40, 60])
 def test_the_contract_table_fits_a_narrow_terminal_with_shorter_headers(width):
-    """At 40 columns the contract table was 52 wide (``contract declarer side value needs result settlement``) and
-    a Kratzen one of three seats 50, of four 43, at 60 one of six seats 65: they take ``game``, ``by``, ``has``, a
-    hyphened ``settle-``/``ment`` and ``s1`` for ``seat 1`` where they need them, and fit, at 40 but a Kratzen
-    table of five seats and the one-word contract ``Seven-Muss`` (48, docs/cli.md). Piped, the boxed table keeps its
-    headers."""
+    """At 40 columns the contract table's full headers (``contract declarer side value needs result settlement``) make
+    it 52 wide, a Kratzen one of three seats 50, of four 43, and at 60 one of six seats 65: they take ``game``, ``by``,
+    ``has``, a hyphened ``settle-``/``ment`` and ``s1`` for ``seat 1`` where they need them, and fit, at 40 but a
+    Kratzen table of five seats and the one-word contract ``Seven-Muss`` (48, docs/cli.md). Piped, the boxed table keeps
+    its headers."""
     for name in ("settlement.tbn", "valat.tbn", "kratzen.tbn"):
         lines = _on_terminal("table", str(EXAMPLES / name), width=width)
         tables = [at for at, line in enumerate(lines) if line.startswith("Double-dummy contract table")]
@@ -496,9 +496,9 @@ def test_the_contract_table_fits_a_narrow_terminal_with_shorter_headers(width):
 
 
 def test_the_postmortem_fits_60_columns_with_shorter_headers():
-    """At 60 columns the post-mortem's narrow card table was 64 to 68 wide (its headers ``before``, ``after``,
-    ``cost (points)`` and a ``mistake`` beside ``schwarz``), its per-seat table 65 (``inaccuracies``): they take
-    ``from``, ``to``, ``(pts)`` and ``inacc.`` where they need them. Piped, the boxed tables keep their headers."""
+    """At 60 columns the post-mortem's full headers (``before``, ``after``, ``cost (points)`` and a ``mistake`` beside
+    ``schwarz``; per seat ``inaccuracies``) make its narrow card table 64 to 68 wide and its per-seat table 65: they
+    take ``from``, ``to``, ``(pts)`` and ``inacc.`` where they need them. Piped, the boxed tables keep their headers."""
     for name in ("zwanzigerrufen.tbn", "schafkopf.tbn", "settlement.tbn", "kratzen.tbn"):
         lines = _on_terminal("postmortem", str(EXAMPLES / name), width=60)
         assert not _too_wide(lines, 60), (name, _too_wide(lines, 60))
@@ -626,10 +626,9 @@ def test_a_short_header_is_taken_only_where_it_narrows_the_table_and_names_no_ot
 
 @pytest.mark.parametrize("width", [40, 60])
 def test_titles_and_a_trees_summary_wrap_at_words_on_a_narrow_terminal(width):
-    """``stich show``'s titles, the diagram's ``pot: ...`` line and the tree's first line were written whole and
-    broken mid-word by the terminal (``show`` 143 columns wide at 40, a Kratzen pot line 72): on a terminal they wrap
-    at words, every word kept (as the same pipe with ``COLUMNS`` has them, a line of text unwrapped); piped, each
-    stays one line."""
+    """``stich show``'s titles, the diagram's ``pot: ...`` line and the tree's first line wrap at words on a terminal,
+    every word kept (as the same pipe with ``COLUMNS`` has them, a line of text unwrapped), not written whole and broken
+    mid-word by the terminal (``show`` is 143 columns wide at 40, a Kratzen pot line 72); piped, each stays one line."""
     for args in (("show", "examples/zwanzigerrufen.tbn", "-b", "2"), ("show", "examples/kratzen.tbn"),
                  ("solve", "examples/kratzen.tbn", "-r", "1"),
                  ("tree", "examples/zwanzigerrufen.tbn", "-b", "1", "-d", "2")):

@@ -194,10 +194,10 @@ def test_a_misspelt_required_tag_is_named_with_the_tag_it_was_meant_to_be():
 
 
 def test_a_bridge_pbn_record_is_named_as_one_where_its_game_tag_is_missing():
-    """A bridge PBN file (a first try with a file another program wrote) was told only that it has no [Game] tag, as
-    if one line were missing; its [Deal "N:AKQ.J9..."] is said to be a bridge deal, at the deal, so the user knows
-    the file is of another game, not a record short of a tag. A record of stich's own without [Game] is said as
-    before."""
+    """A bridge PBN file (a first try with a file another program wrote) is not told only that it has no [Game] tag, as
+    if one line were missing: its [Deal "N:AKQ.J9..."] is said to be a bridge deal, at the deal, so the user knows the
+    file is of another game, not a record short of a tag. A record of stich's own without [Game] is said to lack the
+    tag."""
     bridge = ('[Event "club night"]\n[Board "1"]\n[Dealer "N"]\n'
               '[Deal "N:AKQ.AKQ.AKQ.AKQJ 2345.2345.2345.2 6789.6789.6789.3 JT.JT.JT.T9876"]\n[Contract "4S"]\n')
     error = error_of(bridge)
@@ -260,8 +260,8 @@ def test_a_real_bridge_pbn_file_is_named_as_one_at_each_record():
 
 
 def test_a_long_name_is_quoted_cut_short_and_the_message_keeps_its_end():
-    """A 9,000-character game or contract was quoted whole, and the message cut at 300 characters lost what follows
-    the name (the known games, the contracts expected): the name is cut to 60 characters and its length said."""
+    """A 9,000-character game or contract is cut to 60 characters and its length said, so that the message keeps what
+    follows the name (the known games, the contracts expected) rather than losing it to a cut at 300 characters."""
     game = str(error_of(GOOD.replace("Schafkopf", "q" * 9000)))
     assert f"unknown game '{'q' * 60}...' (9,000 characters) (known games: Zwanzigerrufen, Schafkopf, Kratzen)" in game
     contract = str(error_of(GOOD.replace("Solo H", "Solo " + "q" * 9000)))

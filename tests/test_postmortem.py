@@ -877,9 +877,9 @@ def test_postmortem_command_table_json_and_plot(tmp_path):
 
 
 def test_the_postmortem_tables_fit_80_columns_without_their_boxes(tmp_path, monkeypatch):
-    """At COLUMNS=80 (and on any terminal of 80 to 115 columns) the card table was printed 116 wide, past the edge:
-    twelve boxed columns cannot fit. Where the boxes do not fit, both tables drop them (the header's rule stays),
-    the card table its `best` column (always `before`'s number), and the better cards fold, one a word."""
+    """At COLUMNS=80 (and on any terminal of 80 to 115 columns) a card table of twelve boxed columns (116 wide) cannot
+    fit: where the boxes do not fit, both tables drop them (the header's rule stays), the card table its `best` column
+    (always `before`'s number), and the better cards fold, one a word."""
     path = _ending_file(tmp_path)
     monkeypatch.setenv("COLUMNS", "80")
     narrow = run("postmortem", path).stdout
@@ -898,8 +898,8 @@ def test_the_postmortem_tables_fit_80_columns_without_their_boxes(tmp_path, monk
 
 
 def test_the_json_holds_what_the_plot_draws(tmp_path):
-    """`postmortem --json` had no thresholds, winning line or game changes, which the plot draws: a script could not
-    draw its own. In this ending HK leaves seat 1 44 points of 61 (45 win, RULES.md 1.1) and HJ gives the game back."""
+    """`postmortem --json` holds the thresholds, winning line and game changes the plot draws, so that a script can draw
+    its own. In this ending HK leaves seat 1 44 points of 61 (45 win, RULES.md 1.1) and HJ gives the game back."""
     from test_cli import SCHEMA, schema_errors
 
     path = _ending_file(tmp_path)
@@ -1122,8 +1122,8 @@ def test_the_tree_names_the_record_deal_and_play_it_came_from(tmp_path):
 
 
 def test_a_tree_of_a_random_deal_names_no_file_it_was_not_read_from():
-    """A seeded random deal's record was made, not read: its tree said source '<string>:0', a line 0 of no file,
-    where the graph attributes say an empty source for a position not read from a file. Its board is the record's."""
+    """A seeded random deal's record is made, not read: its tree's source is empty, as the graph attributes say for a
+    position not read from a file, not '<string>:0', a line 0 of no file. Its board is the record's."""
     graph = strategy_tree(solver.random_position("kratzen", 3, 7), 0)
     assert graph.graph["source"] == "" and graph.graph["board"] == "7"
 
@@ -1484,8 +1484,9 @@ def test_a_kratzen_postmortem_counts_chips_and_no_side(tmp_path):
 
 
 def test_the_post_mortem_takes_a_time_limit_and_a_stop_event_as_check_bonuses_does(tmp_path):
-    """analyse_play (hundreds of searches on a whole deal) took neither, nor did ``stich postmortem`` a
-    --time-limit: one deadline for every search of the call, SearchStopped past it, by points and by the score."""
+    """analyse_play (hundreds of searches on a whole deal) takes a time limit and a stop event, and ``stich postmortem``
+    a --time-limit, as check_bonuses does: one deadline for every search of the call, SearchStopped past it, by points
+    and by the score."""
     import threading
 
     position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "2")
@@ -1511,8 +1512,9 @@ def test_the_post_mortem_takes_a_time_limit_and_a_stop_event_as_check_bonuses_do
 
 
 def test_the_tree_takes_a_time_limit_and_a_stop_event_as_check_bonuses_does(tmp_path):
-    """strategy_tree (a search a node) took neither, nor did ``stich tree`` a --time-limit: one deadline for every
-    search of the call, by points and by the score, SearchStopped past it and nothing written."""
+    """strategy_tree (a search a node) takes a time limit and a stop event, and ``stich tree`` a --time-limit, as
+    check_bonuses does: one deadline for every search of the call, by points and by the score, SearchStopped past it and
+    nothing written."""
     import threading
 
     position = ending()
@@ -1723,9 +1725,9 @@ def test_a_drawn_game_total_is_what_leaves_the_game_line_out():
 
 
 def test_the_game_line_is_chosen_in_one_place():
-    """The choice "``winning`` on the curve, else ``points_winning`` on the points' curve" was written out four times
-    (game_changes, the plot, the board's curve, the text's lines from the JSON document): it is
-    ``PlayAnalysis.game_line`` and, on the document, ``document_game_line``, which agree."""
+    """The choice "``winning`` on the curve, else ``points_winning`` on the points' curve" is made in one place for
+    game_changes, the plot, the board's curve and the text's lines from the JSON document: ``PlayAnalysis.game_line``
+    and, on the document, ``document_game_line``, which agree."""
     from dataclasses import replace
 
     from solver.postmortem import document_game_line
@@ -1742,11 +1744,11 @@ def test_the_game_line_is_chosen_in_one_place():
 
 
 def test_a_schafkopf_ending_by_the_score_borrows_no_game_line_from_its_points():
-    """Board 6 of examples/schafkopf.tbn, a 2-trick ending graded by the score (no settlement line: its Schwarz goes
-    to whoever took every trick), had the points' 61 as ``points_winning`` and said "Game (double dummy): lost for
-    1+2, from the start", though the ending's 33 points can never reach 61 and the points before it are unknown.
-    Only a game whose game item is read on the points' line (``Game.game_item_on_points``: Zwanzigerrufen, whose
-    settlement scores the game apart from its bonuses) borrows it."""
+    """Board 6 of examples/schafkopf.tbn, a 2-trick ending graded by the score (no settlement line: its Schwarz goes to
+    whoever took every trick), has no ``points_winning`` of 61 and does not say "Game (double dummy): lost for 1+2, from
+    the start": the ending's 33 points can never reach 61 and the points before it are unknown. Only a game whose game
+    item is read on the points' line (``Game.game_item_on_points``: Zwanzigerrufen, whose settlement scores the game
+    apart from its bonuses) borrows it."""
     document = json.loads(run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6", "--json").stdout)
     assert document["winning"] is None and "points_winning" not in document and document["game_changes"] == []
     assert "Game (double dummy)" not in run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6").stdout

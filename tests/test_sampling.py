@@ -76,10 +76,10 @@ def test_known_cards_stay_in_their_hands_and_the_hand_is_never_dealt_elsewhere()
 ])
 def test_a_contract_the_declarers_own_hand_forbids_is_refused_before_sampling(game, hand, seat, contract, said,
                                                                                 reason) -> None:
-    """A forehand holding T20 who asked for Normal T20 was told that 10,000 shuffles of the unseen cards found no
-    deal and that one 'may not exist, or be too rare to sample', which blames the unseen cards (a player's review):
-    the declarer's own cards decide a bid check, so the contract is refused at once, saying why. The contract is
-    named as the rule book does, as the reason names it ('cannot announce SuitSolo' said the token beside it)."""
+    """A forehand holding T20 who asks for Normal T20 is refused at once, saying why, since the declarer's own cards
+    decide a bid check: not told that 10,000 shuffles of the unseen cards found no deal that 'may not exist, or be too
+    rare to sample', which blames the unseen cards. The contract is named as the rule book does, as the reason names it
+    (not 'cannot announce SuitSolo' beside the token)."""
     with pytest.raises(InvalidContractError, match=re.escape(f"seat {seat} cannot announce {said} with this hand: "
                                                              f"{reason}")):
         analyse_hand(game, hand, seat, contract, declarer=seat, samples=2, workers=1)
@@ -736,8 +736,8 @@ def test_a_kratzen_seat_that_does_not_declare_has_no_payment_of_its_own():
 
 
 def test_an_analysis_stops_at_its_time_limit_or_stop_event_after_the_first_chunk():
-    """analyse_hand and analyse_position took neither (a TypeError), though the advice and every search did: an app
-    could not bound an analysis. No chunk is handed out after them but the first, so a report has samples."""
+    """analyse_hand and analyse_position take a time limit and a stop event, as the advice and every search do, so that
+    an app can bound an analysis: no chunk is handed out after them but the first, so a report has samples."""
     import threading
 
     stop = threading.Event()
@@ -808,8 +808,8 @@ def test_a_checkpoint_keyed_by_the_contract_as_typed_is_resumed(tmp_path):
 
 
 def test_a_hand_analysis_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path: Path) -> None:
-    """analyse_hand's checkpoint was keyed by the variant as given: ``{"weli_also_bells": True}`` from the API and
-    ``weli_also_bells=true`` from ``--variant`` did not resume each other."""
+    """analyse_hand's checkpoint is keyed by the variant as the game reads it: ``{"weli_also_bells": True}`` from the
+    API and ``weli_also_bells=true`` from ``--variant`` resume each other."""
     def ask(variant: object) -> object:
         return analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump S", samples=6, seed=2, workers=1, seats=3,
                             variant=variant, checkpoint=tmp_path / "hand.ckpt")
@@ -821,9 +821,9 @@ def test_a_hand_analysis_checkpoint_resumes_whatever_way_the_variant_is_spelt(tm
 
 
 def test_hand_position_keeps_the_hand_and_redeals_within_the_contract():
-    """:func:`solver.sampling.hand_position`, behind card advice from a hand, had no test of its own: its deal holds
-    the hand, and card advice's samples from it (the seat's view) keep the hand on every sample and redeal the rest
-    within the contract (a Rufer's declarer, seat 3, never holds the called Ace); a seat not on lead is refused."""
+    """:func:`solver.sampling.hand_position`, behind card advice from a hand: its deal holds the hand, and card advice's
+    samples from it (the seat's view) keep the hand on every sample and redeal the rest within the contract (a Rufer's
+    declarer, seat 3, never holds the called Ace); a seat not on lead is refused."""
     from solver.advice import SeatNotAdvised, card_advice
     from solver.sampling import draw_sample, hand_position, position_setup
 

@@ -187,9 +187,9 @@ def test_check_says_an_announced_bonus_scores_the_silent_outcome_of_the_same_ite
 
 
 def test_the_bonuses_scored_as_an_announced_one_under_wrong_announcements_raise_as_its_siblings_do():
-    """Wrong announcements raise in ``bonuses_scored_as`` as in its sibling ``unscored_bonuses`` (it had come to give
-    ``{}`` alone, a public function's wrong input unsaid), and give no such bonus with ``tolerate_errors``, which
-    ``stich check``'s score passes to both: the play is still checked, and the score says what is wrong."""
+    """Wrong announcements raise in ``bonuses_scored_as`` as in its sibling ``unscored_bonuses`` (a public function's
+    wrong input is not answered ``{}`` unsaid), and give no such bonus with ``tolerate_errors``, which ``stich check``'s
+    score passes to both: the play is still checked, and the score says what is wrong."""
     from solver.scoring import bonuses_scored_as, unscored_bonuses
 
     position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn"))  # 1 announced the Pagat, which 1 holds

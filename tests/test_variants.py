@@ -103,7 +103,7 @@ def test_unknown_flag_raises_variant_error_naming_it(game, flag):
     (Schafkopf, "zzz", "unknown variant flag 'zzz' (Schafkopf's flags: "),
 ])
 def test_another_games_flag_is_named_as_such(game, flag, message):
-    """A flag spelt right but of another game was refused as "unknown variant flag" with no hint, which reads as a
+    """A flag spelt right but of another game is not refused as "unknown variant flag" with no hint, which reads as a
     typo: the message names the game whose flag it is, and a misspelling of another game's flag suggests it."""
     with pytest.raises(VariantError) as info:
         game.variant({flag: "true"})
