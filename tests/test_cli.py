@@ -3404,9 +3404,9 @@ def test_a_table_with_unwrapped_columns_keeps_its_wrapping_columns_at_80():
 
 
 def test_a_table_with_room_for_its_longest_words_folds_none():
-    # rich took a too-wide table's room from its widest columns alike, below their longest word: piped at 110 the
-    # post-mortem of board 7 printed "schneider_again" / "st" although the table had room for the word whole (the
-    # column now names it "Schneider against (handed over)", whose words are kept whole as any)
+    # a too-wide table's room is not taken from its widest columns alike, below their longest word (rich's way):
+    # piped at 110 the post-mortem of board 7 has room for each word of its column "Schneider against (handed over)"
+    # whole, and folds none
     done = _stich("postmortem", str(EXAMPLES / "schafkopf.tbn"), "--board", "7")
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("\u2502 Schneider ") >= 4

@@ -209,7 +209,7 @@ def test_ctrl_c_in_a_match_on_two_workers_names_the_boards_it_stopped(tmp_path) 
 
 
 #: A match on two workers run to the end, with a SIGINT sent as the interpreter tears down: by an object of the main
-#: module as it is freed, after the exit's own steps, where it used to kill the finished process.
+#: module as it is freed, after the exit's own steps, where it must not kill the finished process.
 _SIGNALLED_IN_THE_TEARDOWN = """
 import os, signal, sys
 import cli.startup
