@@ -670,8 +670,8 @@ def test_a_position_keeps_its_played_cards_in_step_with_its_state(valat):
 
 
 def test_every_engine_method_checks_its_question_first(valat):
-    # value_and_cards read state.is_over before any check (None: AttributeError), and on a finished state took any
-    # objective; solve took cards=1 and line="x"
+    # value_and_cards checks its arguments before it reads state.is_over (None: no AttributeError), and refuses a bad
+    # objective on a finished state too; solve refuses cards=1 and line="x"
     engine = EngineSolver(1)
     goal = valat.objective("points")
     state = valat.state

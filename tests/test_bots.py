@@ -477,7 +477,8 @@ def test_a_bot_that_fails_is_named_with_its_board_and_card_and_the_boards_before
 
 
 def test_bots_print_as_what_they_are_and_check_their_seed():
-    # the sampling and cheater bots printed as <solver.bots.SamplingBot object at 0x...>, and RandomBot took any seed
+    # the sampling and cheater bots print as what they are, not <solver.bots.SamplingBot object at 0x...>, and
+    # RandomBot refuses a seed it cannot use
     assert repr(make_bot("sampling:5", seed=2)) == ("SamplingBot(name='sampling:5', samples=5, seed=2, "
                                                     "plays_for='score', workers=1)")
     assert repr(SamplingBot(samples=3, time_limit=0.5, plays_for="points")) == (  # seed=1: DEFAULT_SEED
@@ -488,7 +489,7 @@ def test_bots_print_as_what_they_are_and_check_their_seed():
         for make in (RandomBot, SamplingBot):
             with pytest.raises(StichError, match="the seed is a whole number"):
                 make(seed=seed)
-    for limit in (True, -1, float("nan"), float("inf"), "1"):  # True was taken as a second; inf failed at choose
+    for limit in (True, -1, float("nan"), float("inf"), "1"):  # True is no second; inf is refused here, not at choose
         with pytest.raises(StichError, match=f"number of seconds above 0 or None, not {limit!r}"):
             SamplingBot(time_limit=limit)
 

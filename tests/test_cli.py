@@ -987,8 +987,8 @@ def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
 
 
 def test_a_tree_seat_the_deal_has_not_is_said_as_the_options_error(tmp_path):
-    # it was pointed at the record's [Contract] tag ('examples/kratzen.tbn:15:12: seat 7 is not a seat of this 3-seat
-    # deal'), which is not wrong; analyse --seat says it as the option's, naming the record it was refused for
+    # the option's error, not the record's [Contract] tag's ('examples/kratzen.tbn:15:12: seat 7 is not a seat of
+    # this 3-seat deal'), which is not wrong; analyse --seat says it as the option's, naming the record it is refused for
     for seat in ("7", "0"):
         result = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "--seat", seat, "--out",
                      tmp_path / "t.json", code=1)
@@ -1116,7 +1116,7 @@ def test_an_output_path_that_is_a_folder_says_so_and_what_was_expected(tmp_path)
     ("postmortem", "f.tbn", "--plot", ""),
 ])
 def test_an_empty_file_name_is_a_usage_error_not_the_current_directory(args):
-    # Path("") is ".": it was read as the current directory and said "Is a directory"
+    # Path("") is ".", so an empty name is refused as one, not read as the current directory ("Is a directory")
     result = run(*args, code=2)
     assert "an empty file name" in result.output and "directory" not in result.output
 
@@ -3057,7 +3057,7 @@ def _stich(*args: str, **environment: str) -> subprocess.CompletedProcess:
 
 
 def test_output_for_an_encoding_without_suit_signs_shows_letters():
-    # PYTHONIOENCODING=ascii (or latin-1) stdout: the suit signs raised UnicodeEncodeError with a traceback
+    # PYTHONIOENCODING=ascii (or latin-1) stdout: the suit signs are written without a UnicodeEncodeError traceback
     for encoding in ("ascii", "latin-1"):
         process = _stich("solve", str(EXAMPLES / "valat.tbn"), "--cards", "--line", PYTHONIOENCODING=encoding)
         assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
@@ -3086,8 +3086,8 @@ def test_check_mondfang_row_for_the_side_that_holds_no_skus():
 
 
 def test_output_in_the_c_locale_without_utf8_mode_does_not_fail():
-    # LANG=C with PYTHONUTF8=0: stdout is ASCII with surrogateescape, not strict, so it was left failing: Kratzen's
-    # table (its seats' marks) and the advice (its ±) ended in a UnicodeEncodeError traceback
+    # LANG=C with PYTHONUTF8=0: stdout is ASCII with surrogateescape, not strict, and must still take Kratzen's table
+    # (its seats' marks) and the advice (its ±) without a UnicodeEncodeError traceback
     c_locale = {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
     hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
     for args in (("table", str(EXAMPLES / "kratzen.tbn"), "--board", "1"), ("analyse", *hand, "-n", "2", "-j", "1")):
@@ -3097,8 +3097,8 @@ def test_output_in_the_c_locale_without_utf8_mode_does_not_fail():
 
 
 def test_marks_and_plus_minus_fall_back_to_ascii_words_where_the_encoding_lacks_them():
-    # ASCII, Latin-1 and cp1252 lack ✓ and ✗: Kratzen's table wrote both as "?", so whether a seat met its target was
-    # lost; ASCII lacks ± too, and the advice's cells wrote "+2.25 ? 3.98"
+    # ASCII, Latin-1 and cp1252 lack ✓ and ✗: Kratzen's table must not write both as "?", which loses whether a seat
+    # met its target; ASCII lacks ± too, which the advice's cells must not write as "+2.25 ? 3.98"
     for encoding in ("ascii", "latin-1", "cp1252"):
         table = _stich("table", str(EXAMPLES / "kratzen.tbn"), "--board", "1", PYTHONIOENCODING=encoding)
         assert table.returncode == 0, table.stderr
@@ -3113,8 +3113,8 @@ def test_marks_and_plus_minus_fall_back_to_ascii_words_where_the_encoding_lacks_
 
 
 def test_force_color_in_a_pipe_colours_only():
-    # rich takes FORCE_COLOR for a terminal: piped, the tables were 80 wide instead of 110, the notes wrapped, and
-    # the spinner's frames (cursor codes and all) went into a stderr redirected to a log
+    # rich takes FORCE_COLOR for a terminal: piped, the tables stay 110 wide (not 80), the notes unwrapped, and no
+    # spinner's frames (cursor codes and all) go into a stderr redirected to a log
     plain = _stich("table", str(EXAMPLES / "schafkopf.tbn"), "--board", "2")
     forced = _stich("table", str(EXAMPLES / "schafkopf.tbn"), "--board", "2", FORCE_COLOR="1")
     assert forced.returncode == plain.returncode == 0, forced.stderr
@@ -3416,7 +3416,7 @@ def test_a_table_with_room_for_its_longest_words_folds_none():
 
 
 def test_environment_variables_are_read_only_by_commands_that_search():
-    # a bad STICH_TABLE_MB failed every command, even --help and deal, and --table-mb did not override it
+    # a bad STICH_TABLE_MB fails no command that does not search (--help, deal), and --table-mb overrides it
     assert _stich("solve", "--help", STICH_TABLE_MB="abc").returncode == 0
     assert _stich("deal", "-g", "sk", STICH_TABLE_MB="abc").returncode == 0
     assert _stich("solve", str(EXAMPLES / "valat.tbn"), "--table-mb", "8", STICH_TABLE_MB="abc").returncode == 0
@@ -3444,8 +3444,8 @@ def test_small_messages_and_dash_for_stdout(tmp_path):
 
 
 def test_a_variant_without_a_settlement_keeps_the_rest_of_table_and_score(tmp_path):
-    # card_bonus_basis=captured has no double-dummy settlement: `table` failed outright (its settlement column is on
-    # by default) and `score --dd` lost the ordinary score with it
+    # card_bonus_basis=captured has no double-dummy settlement: `table` (its settlement column on by default) still
+    # answers, and `score --dd` keeps the ordinary score
     flag = ("--variant", "card_bonus_basis=captured")
     table = run("table", EXAMPLES / "zwanzigerrufen.tbn", "--board", "1", *flag)
     assert "no settlement column" in table.stderr and "Normal" in table.stdout
@@ -3549,7 +3549,7 @@ def test_a_double_ctrl_c_stops_the_board_without_a_traceback():
 
 
 def test_the_command_needs_no_click_package_of_its_own():
-    # typer may vendor click: a fresh install had typer without the click package, and `import click` failed
+    # typer may vendor click: a fresh install may have typer without the click package, so stich imports no click
     code = ("import sys; sys.modules['click'] = None\n"
             "from solver.cli.main import main; sys.argv = ['stich', 'solve', sys.argv[1]]; main()")
     process = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "valat.tbn")], capture_output=True,
@@ -3753,9 +3753,8 @@ def test_a_checkpoint_that_cannot_be_used_is_named_not_the_records_contract(tmp_
 
 
 def test_analyse_options_that_do_not_fit_the_record_name_the_option(tmp_path):
-    # --seat 5 on a 4-seat record is the option's error, said with the record it was refused for (it pointed at the
-    # [Deal] tag, which is not wrong); --known "²:T1" is a message, not a ValueError (str.isdigit is true for
-    # superscripts)
+    # --seat 5 on a 4-seat record is the option's error, said with the record it is refused for (not at the [Deal]
+    # tag, which is not wrong); --known "²:T1" is a message, not a ValueError (str.isdigit is true for superscripts)
     for option in (("--seat", "5"), ("--seat", "1", "--known", "5:T1")):
         result = run("analyse", EXAMPLES / "valat.tbn", *option, "--samples", "2", "-j", "1", code=1)
         assert result.stderr == (f"stich: {option[-2]}: seat 5 is not a seat of this 4-seat deal (the record at "
@@ -3955,7 +3954,8 @@ def _stich_match(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_a_match_of_one_board_says_on_stdout_that_it_has_no_interval():
-    # the report's means had no interval and only stderr said why: a report kept in a file (> result.txt) lost it
+    # why the report's means have no interval is said on stdout, in the report, so a report kept in a file
+    # (> result.txt) keeps it
     done = _stich_match("--bots", "random,random,random,random", "-n", "1", "--seed", "5", "-j", "1")
     assert "one board played: no interval" in done.stdout and done.stderr == ""
 

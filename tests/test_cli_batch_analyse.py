@@ -607,7 +607,7 @@ def test_more_workers_than_cores_are_cut_to_the_cores_with_one_line(tmp_path, mo
 
 
 def test_batch_on_a_full_disk_says_so_before_solving_anything(tmp_path, monkeypatch):
-    # a full disk was found only at the first line, after the pool's first records were solved for nothing
+    # a full disk is found before the pool's first records are solved, not only at the first line
     import os
     import solver.batch as batch
 

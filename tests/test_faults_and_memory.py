@@ -131,8 +131,8 @@ def test_a_finished_checkpoint_is_read_back_without_solving(tmp_path: Path, monk
 
 @pytest.mark.slow
 def test_one_checkpoint_holds_several_analyses_apart(tmp_path: Path, monkeypatch) -> None:
-    # `stich analyse FILE --checkpoint CK` analyses every record into one CK: the second record's analysis was refused
-    # as "another analysis", so a file of several records could neither run nor resume with a checkpoint
+    # `stich analyse FILE --checkpoint CK` analyses every record into one CK: the second record's analysis is not
+    # refused as "another analysis", so a file of several records runs and resumes with a checkpoint
     journal = tmp_path / "a.ckpt"
     first = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
     second = sampling.analyse_hand(**{**ANALYSIS, "samples": 10, "seed": 8}, workers=1, checkpoint=journal)

@@ -168,7 +168,7 @@ def test_scoring_tags_of_another_game_are_refused(tag):
 
 
 def test_a_wrong_partner_names_the_called_aces_real_holder_even_seat_one():
-    # "seat {partner and partner + 1}" said "seat 0" when seat 1 (index 0) held the ace
+    # the partner's seat is 1-based: seat 1 (index 0) holding the ace is "seat 1", never "seat 0"
     text = ('[Game "Schafkopf"]\n[Deal "1: EA HK / EZ HZ / E9 H8 / SA H7"]\n[Contract "Rufer E"]\n[Declarer "2"]\n'
             '[Partner "3"]\n')
     with pytest.raises(ParseError, match="the partner is the holder of EA, seat 1"):

@@ -178,7 +178,7 @@ def test_flag_names_and_word_values_are_case_insensitive():
 
 
 def test_a_mapping_naming_a_flag_twice_in_two_spellings_is_refused():
-    # a dict's keys differ where the flag's names do not: one of the two values was kept without a word
+    # a dict's keys differ where the flag's names do not: refused, not one of the two values kept without a word
     with pytest.raises(VariantError, match="variant flag sagotrick is given twice"):
         Zwanzigerrufen.variant({"Sagotrick": "off", "sagotrick": "any_order"})
     with pytest.raises(VariantError, match="variant flag sagotrick is given twice"):
@@ -187,7 +187,8 @@ def test_a_mapping_naming_a_flag_twice_in_two_spellings_is_refused():
 
 
 def test_a_batch_given_one_flag_under_two_spellings_is_refused_before_its_output_is_opened(tmp_path):
-    # wrong whatever the records: each record said it as its own error, and the output kept the question for good
+    # wrong whatever the records: refused once before the output is opened, not as each record's own error with the
+    # output keeping the question for good
     from solver.batch import solve_batch
 
     out = tmp_path / "out.jsonl"
@@ -608,7 +609,7 @@ def test_a_number_flag_takes_ascii_digits_only(spelling):
 
 
 def test_a_bad_flag_of_a_variant_tag_is_pointed_at(tmp_path):
-    # the error pointed at the start of the tag's value, whichever of its flags was at fault
+    # the error points at the flag at fault, not at the start of the tag's value
     text = (Path(__file__).parent.parent / "examples" / "valat.tbn").read_text()
     text = text.replace('[Contract "Solo"]', '[Contract "Solo"]\n[Variant "solo_value=5, sagotrick=bogus"]')
     with pytest.raises(StichError) as caught:
