@@ -132,8 +132,8 @@ def test_a_boards_record_fingerprint_is_the_record_as_its_file_has_it_whatever_t
     over_prints = [[board[key] for board in over["boards"]] for key in ("fingerprint", "record_fingerprint")]
     assert over_prints[1] == prints[1] and len(set(prints[1])) == 3  # the file's records, whatever the --variant
     assert over_prints[0][0] != prints[0][0] and over_prints[0][0] == prints[0][2]  # the flags the record plays by
-    # a flag that moves the first leader (Kratzen's: the attacker or forehand) moved the record fingerprint too, so
-    # an unedited file under --variant first_leader=forehand was said as edited as well
+    # a flag that moves the first leader (Kratzen's: the attacker or forehand) moves no record fingerprint, so an
+    # unedited file under --variant first_leader=forehand is not said to be edited as well
     second = _write(tmp_path, '[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
                               '[Contract "Trump S"]\n[Declarer "2"]\n')  # a whole deal: the flag moves its lead
     prints = [[client(second, variant=flags).get("/api/start").json()["files"][0]["boards"][0][key]
@@ -2558,7 +2558,7 @@ def test_variant_option_plays_the_named_files_under_the_flags_and_the_saved_reco
     again = next(solver.read_positions(_write(tmp_path, saved)))
     assert sorted(str(card) for card in again.legal_cards()) == ["G8", "H7"]
     # another game's flag is left out of the file's records, which open under their own rules as an upload's do
-    # (they were refused: the file opened nothing), the note saying so beside the flag of their game that applies
+    # (not refused, the file opening nothing), the note saying so beside the flag of their game that applies
     c = client(path, variant={"sagotrick": "off", "must_undertrump": "false"})
     other = c.get("/api/start").json()["files"][0]
     assert "error" not in other and len(other["boards"]) == 1

@@ -665,7 +665,7 @@ def test_a_tab_kept_by_an_older_page_or_damaged_opens_as_new_and_is_kept_anew(dr
     with serving([EXAMPLES / "kratzen.tbn"]) as address:
         driver.get(address)
         wait_for(lambda: settled(driver), "values")
-        # the third is this page's shape but for its fingerprint: it was said to be a record changed in its file
+        # the third is this page's shape but for its fingerprint: it is not to be said a record changed in its file
         current = {"version": 4, "server": "", "board": "b999", "moves": ["EK"], "cursor": 1, "opened": [],
                    "label": "kratzen.tbn board 1", "group": "kratzen.tbn", "own": [], "recordFingerprint": "0",
                    "variant": ""}

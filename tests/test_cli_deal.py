@@ -297,7 +297,7 @@ def test_a_contract_the_declarer_can_never_bid_is_a_usage_error_at_once():
     with pytest.raises(solver.StichError, match="seat 2 cannot bid Normal in Zwanzigerrufen"):
         solver.random_record("zr", 1, 1, declarer=2)
     assert runner.invoke(app, ["deal", "-g", "sk", "--declarer", "2"]).exit_code == 0
-    # contract advice of seat 2 asks for the contracts it may bid, not the everyday Normal game (it was refused)
+    # contract advice of seat 2 asks for the contracts it may bid, not the everyday Normal game (which it may not)
     advice = runner.invoke(app, ["analyse", "--game", "zr", "--hand", "T21 T20 T18 T15 T9 T1 HK HQ SK CG",
                                  "--seat", "2", "--contract", "all", "-n", "2", "-j", "1"])
     assert advice.exit_code == 0 and "Solo" in advice.stdout, advice.stderr

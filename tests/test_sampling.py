@@ -114,7 +114,7 @@ def test_known_cards_that_cannot_be_are_said_as_known_cards():
     than 8 known cards": neither named the known cards, nor whose hand seat 1 is."""
     hand = "EU E8 E7 GK GO HA H9 SU"
     cases = [({2: "EU"}, "known cards for seat 2: EU is already in seat 1 (the analysed hand)"),
-             # the seat was said twice ("already in seat 2 (known in seat 2)", a review)
+             # the seat is said once (never "already in seat 2 (known in seat 2)")
              ({2: "EA", 3: "EA EZ"}, "known cards for seat 3: EA is already given to seat 2 as a known card"),
              ({2: "EA EZ", 3: "EA EZ"}, "known cards for seat 3: EA, EZ are already given to seat 2 as a known card"),
              ({2: "EA EZ EK EO GA GZ G9 G8 G7"}, "known cards for seat 2: 9, more than a Schafkopf hand of 8")]
