@@ -213,7 +213,8 @@ def test_a_stop_event_stops_the_running_settlement(workers):
 
 @pytest.mark.parametrize("limit", [True, -1, float("nan"), float("inf")])
 def test_a_time_limit_that_is_no_number_of_seconds_is_refused(limit):
-    """True was taken as one second (a bool is an int); the message is solve's, as the meaning is."""
+    """True is no number of seconds, though a bool is an int: it is refused, in solve's message, as the meaning is
+    solve's."""
     position = next(read_positions(ROOT / "examples" / "valat.tbn"))
     with pytest.raises(StichError, match=f"time_limit must be a number of seconds above 0 or None, not {limit!r}"):
         card_advice(position, samples=1, workers=1, time_limit=limit)
@@ -222,8 +223,8 @@ def test_a_time_limit_that_is_no_number_of_seconds_is_refused(limit):
 
 
 def test_a_time_limit_of_0_is_a_deadline_already_past():
-    """As for solve and dd_settlement (a SearchStopped before any search): no sample is solved, and the advice
-    says why. It was refused here ("above 0") while solve took it, so one time_limit meant two things."""
+    """As for solve and dd_settlement (a SearchStopped before any search): no sample is solved, and the advice says why.
+    The advice takes it as solve does, not refused ("above 0"), so that one time_limit means one thing."""
     position = next(read_positions(ROOT / "examples" / "valat.tbn"))
     advice = card_advice(position, samples=3, workers=1, time_limit=1e-9)
     assert advice.stopped == "time limit" and advice.samples == 0
@@ -407,8 +408,8 @@ def test_card_advice_checkpoint_resume(tmp_path):
 
 def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solved_again(tmp_path):
     """Chunks journalled before card advice tallied each card's bonuses (a key without ``"bonuses": True``, as
-    ``card_sums(bonuses=False)`` still writes it) hold no bonus odds: they were solved again without a word, and left
-    in the file. The library warns (StichWarning) and the command says so on stderr."""
+    ``card_sums(bonuses=False)`` still writes it) hold no bonus odds, so they are solved again: the library warns
+    (StichWarning) and the command says so on stderr, not solving them again without a word."""
     from solver.advice import card_sums
     from solver.errors import StichWarning
 
@@ -475,10 +476,10 @@ def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(t
 
 
 def test_the_samples_without_bonus_odds_are_said_only_once_the_checkpoint_has_room(tmp_path):
-    """The warning that the samples without bonus odds are solved again came before the checkpoint's room check (the
-    review): on a disk with room for no chunk the run said they were solved again, then was refused with none solved.
-    It is said once the room is there, with the resumed samples' warning; a run from a smaller file than the one
-    written without bonus odds counts the file's samples and the run's apart (here 10 and 4)."""
+    """The warning that the samples without bonus odds are solved again comes after the checkpoint's room check, so that
+    a run on a disk with room for no chunk does not say they are solved again and then get refused with none solved. It
+    is said once the room is there, with the resumed samples' warning; a run from a smaller file than the one written
+    without bonus odds counts the file's samples and the run's apart (here 10 and 4)."""
     from solver.advice import card_sums
 
     position = _position()
@@ -1453,11 +1454,11 @@ def test_pass_on_the_command_line():
 
 
 def test_a_dazu_is_worded_for_the_other_side_as_a_dagegen():
-    """A pass row tries the seat's announcement as the other side says it: "Absolut dazu" (seed 000's explicit word
-    for the declarers' own) became "Absolut dazu dagegen", which does not parse. It is "Absolut dagegen", and
-    the row settles as the bare Absolut's does. Any other bonus said 'dazu' (or 'dagegen') kept its word, which
-    the other side may not say: "2: Trull dazu" was refused on every sample where seat 2 defends (all 3 here). The
-    other side says it bare, and the row settles as the bare Trull's does."""
+    """A pass row tries the seat's announcement as the other side says it: "Absolut dazu" (seed 000's explicit word for
+    the declarers' own) is "Absolut dagegen", not "Absolut dazu dagegen", which does not parse, and the row settles as
+    the bare Absolut's does. Any other bonus said 'dazu' (or 'dagegen') is said bare by the other side, which may not
+    say that word (else "2: Trull dazu" is refused on every sample where seat 2 defends: all 3 here), and the row
+    settles as the bare Trull's does."""
     from solver.games import get_game
 
     game = get_game("zwanzigerrufen")
@@ -1742,8 +1743,8 @@ def test_no_item_is_told_apart_on_fewer_samples_than_the_sign_test_needs():
 
 
 def test_cards_the_ranking_cannot_order_share_their_rank():
-    """Six trumps of a Solo pay +39 on every one of 5 samples: they tie, and were ranked 1 to 6 in the pack's order,
-    as a preference. They share rank 1 and each reads 'best'; the two suit cards, +36 on all, share rank 7."""
+    """Six trumps of a Solo pay +39 on every one of 5 samples: they tie, so they share rank 1 and each reads 'best', not
+    ranked 1 to 6 in the pack's order as a preference; the two suit cards, +36 on all, share rank 7."""
     from solver.sampling import hand_position
 
     position = hand_position("schafkopf", "EO GO HO SO EU GU EA EZ", 1, "Solo E")

@@ -450,8 +450,9 @@ def test_a_position_whose_parts_do_not_belong_together_is_refused(valat, schafko
 
 
 def test_a_positions_rules_are_immutable(valat):
-    """A position is immutable, and so are its rules: ``position.rules.declarer = 2`` was taken, left the cached
-    hash and the engine's compiled tables of the old rules, and every answer after it was for rules that were not."""
+    """A position is immutable, and so are its rules: ``position.rules.declarer = 2`` is refused, since it would leave
+    the cached hash and the engine's compiled tables of the old rules, and every answer after it would be for rules that
+    are not."""
     import dataclasses
     import pickle
     rules, before = valat.rules, solver.solve(valat).total
@@ -620,7 +621,7 @@ def test_parsed_contracts_pass_the_check():
 
 
 def test_solo_tout_may_be_two_words():
-    """"Wenz Tout" was read and "Solo Tout E" was refused as naming no suit."""
+    """"Solo Tout E" is read as "Wenz Tout" is, not refused as naming no suit."""
     assert solver.Schafkopf.parse_contract("Solo Tout E") == solver.Schafkopf.parse_contract("SoloTout E")
     with pytest.raises(InvalidContractError, match="unknown Schafkopf contract 'Solo Tout E X'"):
         solver.Schafkopf.parse_contract("Solo Tout E X")
@@ -748,10 +749,10 @@ def _seat_calls(valat, kratzen):
 
 @pytest.mark.parametrize("seat", [0, 5, -1, "2", 1.5, True])
 def test_a_bad_seat_is_one_error_class_everywhere(valat, kratzen, seat):
-    """A seat out of range raised InvalidPositionError (Position.hand), InvalidContractError (an objective, a
-    declarer) or a bare StichError (the analyses), so an app had no one class for "no such seat"; card advice said
-    "for the seat to move ... not seat 2" for the text '2'. Now each is an InvalidSeatError, a StichError and so a
-    ValueError, and still the class it was (an old except clause keeps working)."""
+    """A seat out of range is an InvalidSeatError everywhere, a StichError and so a ValueError, so that an app has one
+    class for "no such seat", and still the class each place raises besides (InvalidPositionError for Position.hand,
+    InvalidContractError for an objective or a declarer), so an old except clause keeps working. Card advice refuses the
+    text '2' as no seat, not "for the seat to move ... not seat 2"."""
     calls = _seat_calls(valat, kratzen)
     for name, call in calls:
         if name == "announcements" and seat not in (0, 5):
@@ -780,7 +781,8 @@ def test_advance_is_unchecked_and_the_solvers_refuse_what_it_made(valat):
 
 
 def test_check_bonuses_takes_a_time_limit_and_a_stop_event_as_check_report_does(valat):
-    """check_report and solve took them, check_bonuses (what an app calls for the same answer) did not."""
+    """check_bonuses (what an app calls for the same answer) takes a time limit and a stop event, as check_report and
+    solve do."""
     import threading
 
     with pytest.raises(solver.SearchStopped, match="time_limit=1e-09"):
@@ -798,8 +800,8 @@ def test_check_bonuses_takes_a_time_limit_and_a_stop_event_as_check_report_does(
 
 @pytest.mark.parametrize("seat", [4, -1, "1", True])
 def test_a_deals_hand_by_a_seat_index_out_of_range_says_so(valat, seat):
-    """Deal counts seats from 0 (the engine's view, docs/api.md): 4 was an IndexError ('tuple index out of range')
-    and -1 quietly seat 4's hand."""
+    """Deal counts seats from 0 (the engine's view, docs/api.md): 4 and -1 are refused, saying so, not an IndexError
+    ('tuple index out of range') and quietly seat 4's hand."""
     with pytest.raises(solver.InvalidSeatError, match="counts seats from 0"):
         valat.rules.deal.hand_names(seat)
     assert valat.rules.deal.hand_names(3)[0] == "T13"
@@ -838,8 +840,8 @@ def test_a_seat_for_the_kratzen_score_is_refused_in_kratzen_words(tmp_path):
 
 
 def test_make_position_takes_hands_of_cards_as_it_takes_hands_of_tokens(kratzen):
-    """A deal as a list of hands took only tokens: ``[p.hand(s) for s in ...]`` (CardSets) or lists of Cards, the
-    API's own cards, were refused as 'not a deal', though every other argument that takes cards takes Cards too."""
+    """A deal as a list of hands takes ``[p.hand(s) for s in ...]`` (CardSets) and lists of Cards, the API's own cards,
+    as it takes tokens, as every other argument that takes cards takes Cards too: not refused as 'not a deal'."""
     text = "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"
     by_text = make_position("Kratzen", text, "Trump S")
     hands = [by_text.hand(seat) for seat in (1, 2, 3)]

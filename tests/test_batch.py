@@ -307,10 +307,10 @@ class _JobTheSchedulerCannotRead:
 
 def test_a_dask_cluster_of_another_stich_is_said_and_stops_the_run(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """A scheduler that could not read stich's tasks (no stich where it runs, or another one) ended the run in a
-    RuntimeError traceback ("... if the Scheduler and Client have different environments"); a worker with another
-    stich installed answered by its own rules and engine, its lines mixed with the others' unseen. Each is one
-    message naming the cause, the run stopped, what was handed on kept."""
+    """A scheduler that cannot read stich's tasks (no stich where it runs, or another one), and a worker with another
+    stich installed (which would answer by its own rules and engine, its lines mixed with the others' unseen), are each
+    one message naming the cause, not a RuntimeError traceback ("... if the Scheduler and Client have different
+    environments"): the run stopped, what was handed on kept."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from solver import workers
 
@@ -475,9 +475,9 @@ def _build_in(root: Path) -> str:
 
 
 def test_a_wheel_install_and_the_source_tree_of_one_commit_are_one_build(tmp_path: Path) -> None:
-    """The build was a digest of every ``*.py`` under the ``solver`` folder: a wheel puts ``solver.cli`` there
-    (``cli/`` in a source tree), so a worker on a wheel install of the driver's commit was refused as another
-    stich. The build leaves ``cli/`` out, so the two shapes are one build, and a module edited is another."""
+    """The build leaves ``cli/`` out of the digest of every ``*.py`` under the ``solver`` folder, since a wheel puts
+    ``solver.cli`` there (``cli/`` in a source tree): a worker on a wheel install of the driver's commit is one build
+    with it, not refused as another stich, and a module edited is another."""
     from solver import workers
 
     ignored = shutil.ignore_patterns("__pycache__")
@@ -897,8 +897,9 @@ def test_one_question_spelt_two_ways_resumes(tmp_path):
 
 
 def test_a_flag_given_at_its_default_over_a_records_tag_is_another_question(tmp_path):
-    """--variant sagotrick=any_order (the default) replaces a record's [Variant "sagotrick=off"]: a rerun asking it
-    was told the record was already done, and the output kept the answer under sagotrick=off (8 points, not 0)."""
+    """--variant sagotrick=any_order (the default) replaces a record's [Variant "sagotrick=off"], so a rerun asking it
+    is another question: not told the record is already done, with the output keeping the answer under sagotrick=off (8
+    points, not 0)."""
     source = tmp_path / "ending.tbn"
     source.write_text('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n'
                       '[Deal "1: T17 SK / T1 T19 / TS DQ / T21 T11"]\n[Contract "Solo"]\n[Declarer "3"]\n')

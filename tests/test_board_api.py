@@ -202,9 +202,9 @@ def test_the_view_names_the_called_card(path, board, called):
 
 
 def test_the_partner_who_ran_away_is_public():
-    """seeds/001: the Rufer partner is revealed "by playing the ace or running away legally". The view kept him
-    secret after he led G9 holding GA G9 G8 G7 and the trick ended without the ace (RULES.md 2.3 rule 3), until the
-    ace itself fell; an ending whose called suit was led before it ([CalledSuitLed]) is past his running away."""
+    """seeds/001: the Rufer partner is revealed "by playing the ace or running away legally": once he led G9 holding GA
+    G9 G8 G7 and the trick ended without the ace (RULES.md 2.3 rule 3), the view shows him, not keeping him secret until
+    the ace itself falls; an ending whose called suit was led before it ([CalledSuitLed]) is past his running away."""
     hands = ["EO EA SA HK", "GA G9 G8 G7", "EZ E9 SZ S9", "HA HZ GZ GK"]
     ending = solver.make_position("schafkopf", hands, "Rufer G", leader=2)
     assert [session.partner_public(ending.play_cards(cards)) for cards in ("G9 E9 GK", "G9 E9 GK HK")] == [False,
@@ -304,8 +304,8 @@ def test_kratzen_tables_of_three_to_six(seats):
 
 
 def test_values_give_a_search_s_time_only_where_there_was_a_search():
-    """A finished deal's values line showed `` · 0 ms``: no search was made, and its time was a bookkeeping
-    figure. ``seconds`` is null there (and at a last card, the only one left), which the page shows as no time."""
+    """A finished deal's values line shows no `` · 0 ms``: no search is made, and such a time is a bookkeeping figure.
+    ``seconds`` is null there (and at a last card, the only one left), which the page shows as no time."""
     from solver.board.session import values_document
 
     position = next(solver.read_positions(Path(__file__).resolve().parents[1] / "examples" / "schafkopf.tbn"))
@@ -945,9 +945,9 @@ def test_one_bad_record_does_not_keep_the_others_off_the_table(tmp_path):
 
 
 def test_many_bad_records_are_said_by_the_command_lines_rule_on_the_page_and_at_start(tmp_path):
-    """The board said the first 20 bad records and counted the rest in "and 6 more bad records": a different error
-    after 25 of one kind was hidden in the count, where the command line (cli.errors.RecordMessages) says the first
-    of each kind past the 20. The page and the command's start say them by the same rule, in the same words."""
+    """The page and the command's start say many bad records by the command line's rule (cli.errors.RecordMessages), in
+    the same words: the first 20, then the first of each kind past them, so that a different error after 25 of one kind
+    is not hidden in a count ("and 6 more bad records")."""
     record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]
     bad = record.replace('[Declarer "1"]', '[Declarer "9"]')
     other = record.replace('[Contract "', '[Contract "Nonsense ')
@@ -1425,9 +1425,9 @@ def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_b
 
 
 def test_a_host_name_that_does_not_resolve_is_said_so_not_blamed_on_another_board():
-    """``--host nosuch.invalid`` said "(another board? try --port 0)": create_server turns the resolver's error into
-    a plain OSError, which the hint did not tell from a busy port. The name is resolved apart (.invalid never
-    resolves, RFC 6761)."""
+    """``--host nosuch.invalid`` is said not to resolve, not "(another board? try --port 0)": create_server turns the
+    resolver's error into a plain OSError, which a hint cannot tell from a busy port, so the name is resolved apart
+    (.invalid never resolves, RFC 6761)."""
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "--no-open",
                           "--host", "nosuch.invalid"], capture_output=True, text=True, timeout=60,
                          env=dict(os.environ, BROWSER="false"))
@@ -2368,10 +2368,10 @@ def test_the_curve_says_where_the_game_changed_hands(tmp_path):
 
 
 def test_the_command_says_a_missing_board_and_unreadable_records_before_serving(tmp_path, monkeypatch):
-    """``stich board FILE -b 99`` served, and the page opened another record with a note in a corner; a record that
-    cannot be read was said only on the page (the smoke sweep). A ``--board`` no file has is refused as every other
-    command refuses it (exit 1), ``--board`` without a file is a usage error, and each unreadable record is said on
-    stderr, FILE:LINE:COL, while the board serves the file's other records."""
+    """``stich board FILE -b 99`` does not serve a page that opens another record with a note in a corner, nor is a
+    record that cannot be read said only on the page: a ``--board`` no file has is refused as every other command
+    refuses it (exit 1), ``--board`` without a file is a usage error, and each unreadable record is said on stderr,
+    FILE:LINE:COL, while the board serves the file's other records."""
     from typer.testing import CliRunner
 
     import uvicorn
@@ -2731,10 +2731,10 @@ def test_board_variant_without_a_file_serves_the_pages_deals_and_uploads_under_i
 
 
 def test_board_says_a_flag_of_another_game_once_a_game_and_opens_the_records(tmp_path, monkeypatch):
-    """``stich board FILE --variant sagotrick=off`` said ``FILE:10:8: the variant given with the command or call:
-    ...`` once for each Kratzen record; ``stich check`` says ``stich: --variant: ...`` once a game (docs/cli.md).
-    The board says it as the commands do, once a game; the records open under their own game's rules, as an
-    upload of the file opens them (they were refused, and a file of them opened nothing)."""
+    """``stich board FILE --variant sagotrick=off`` says the flag as the commands do, once a game (``stich check`` says
+    ``stich: --variant: ...`` once a game, docs/cli.md), not ``FILE:10:8: the variant given with the command or call:
+    ...`` once for each Kratzen record; the records open under their own game's rules, as an upload of the file opens
+    them, not refused with the file opening nothing."""
     from typer.testing import CliRunner
 
     import uvicorn

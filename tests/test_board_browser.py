@@ -612,9 +612,9 @@ def test_a_reload_after_a_record_was_put_in_front_of_two_saves_of_one_deal_opens
 
 
 def test_a_reload_after_a_restart_with_another_variant_says_so_and_opens_the_board_record(driver):
-    """The fingerprint holds the --variant flags: after a restart with another --variant, the unchanged file's
-    record was said to be gone because "the file was edited since", and the file's first record opened, not the
-    --board record the page opens first. The page says the --variant changed and opens the --board record."""
+    """The fingerprint holds the --variant flags, so after a restart with another --variant the unchanged file's record
+    is not gone "because the file was edited since", nor does the file's first record open: the page says the --variant
+    changed and opens the --board record it opens first."""
     with serving([EXAMPLES / "kratzen.tbn"]) as address:
         port = int(address.rstrip("/").rsplit(":", 1)[1])
         driver.get(address)
@@ -656,9 +656,9 @@ def test_a_reload_after_the_file_was_edited_and_the_variant_changed_says_both(dr
 
 
 def test_a_tab_kept_by_an_older_page_or_damaged_opens_as_new_and_is_kept_anew(driver):
-    """What an older page kept (another shape, no version) or a damaged one is not read: the page opens as new,
-    with nothing said, and keeps its own table from then on; without a named file (no record opens) the old one
-    was read again and dropped at every reload, and a damaged list of uploads stopped the page's start."""
+    """What an older page kept (another shape, no version) or a damaged one is not read: the page opens as new, with
+    nothing said, and keeps its own table from then on; without a named file (no record opens) too, the old one is not
+    read again and dropped at every reload, and a damaged list of uploads does not stop the page's start."""
     kept = lambda: driver.execute_script("return JSON.parse(sessionStorage.getItem('stich-board'))")  # noqa: E731
     older = {"board": "b1", "label": "kratzen.tbn board 1: Kratzen Trump H", "moves": ["EK"], "cursor": 1,
              "opened": [{"group": "dealt", "boards": [{"id": "b9"}]}]}
@@ -1203,8 +1203,8 @@ def test_a_kratzen_grade_counts_one_trick_in_the_singular(driver, server):
 
 
 def test_a_kratzen_score_below_zero_draws_one_0_and_says_its_unit(driver, server):
-    """A Kratzen curve by the score entirely below 0 (the attacker pays whatever he plays) drew the dashed line on
-    the top edge with a second "0" over the axis's own, and its caption "target made at ≥ 0" had no unit."""
+    """A Kratzen curve by the score entirely below 0 (the attacker pays whatever he plays) draws one "0", not a dashed
+    line on the top edge with a second "0" over the axis's own, and its caption "target made at ≥ 0" has its unit."""
     from selenium.webdriver.support.select import Select
 
     text = ('[Game "Kratzen"]\n[Board "3"]\n[Seats "5"]\n'
@@ -2323,10 +2323,10 @@ return {hits: [...document.querySelectorAll('#graph .hit')].filter((n) => n.getC
 
 
 def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
-    """The tablet review: the graph's points were its dots alone, 6 to 13 pixels across, small for a finger. Each
-    point's target is its whole column, from halfway to the point before to halfway to the next, the graph's height,
-    at least 24 pixels wide for a finger (a coarse pointer), and a tap there goes to that card; a mouse's window
-    has the columns too (they were a touch screen's alone, the dots a mouse's). The touch screen is emulated."""
+    """The graph's points are not its dots alone, 6 to 13 pixels across, small for a finger: each point's target is its
+    whole column, from halfway to the point before to halfway to the next, the graph's height, at least 24 pixels wide
+    for a finger (a coarse pointer), and a tap there goes to that card; a mouse's window has the columns too, not a
+    touch screen's alone. The touch screen is emulated."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "schafkopf.tbn board 7")
@@ -2629,10 +2629,10 @@ return {centre: box(document.getElementById('centre')),
     (1024, 768, 1, True), (1025, 768, 1, False), (641, 900, 1, False), (680, 900, 1, False), (720, 900, 1, False),
     (768, 1024, 1, True), (844, 390, 1, True), (683, 384, 2, False)])
 def test_the_centre_keeps_off_six_and_five_seat_hands(driver, server, width, height, scale, mobile):
-    """The board review: the centre's lines (whose turn, the pot) were a box 17.5rem wide on any table, and the tablet
-    layouts give the table 627-700 pixels: at a deal's start in Kratzen board 5 (six seats) and board 4 (five) the
-    side seats' cards and labels, at 19.6% and 80.4% of the table's width, lay over it at 1,024 pixels held sideways
-    and at 641-720 upright. The centre is as wide as the table leaves it between the side seats."""
+    """The centre's lines (whose turn, the pot) are as wide as the table leaves them between the side seats, not a box
+    17.5rem wide on any table: the tablet layouts give the table 627-700 pixels, and at a deal's start in Kratzen board
+    5 (six seats) and board 4 (five) the side seats' cards and labels, at 19.6% and 80.4% of the table's width, would
+    lie over such a box at 1,024 pixels held sideways and at 641-720 upright."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:

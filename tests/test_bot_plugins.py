@@ -507,8 +507,8 @@ def test_a_bot_that_raises_in_play_ends_the_match_with_its_traceback_marked_as_t
 
 
 def test_ctrl_c_at_a_bot_of_ones_own_names_the_bot_board_and_card_it_stopped(bots_dir):
-    """A bot that sleeps (no --card-time reaches a bot of one's own) is stopped with Ctrl-C: the line said how many
-    deals were played, not which bot the match was waiting for. It says the bot, its seat and the card."""
+    """A bot that sleeps (no --card-time reaches a bot of one's own) is stopped with Ctrl-C: the line says which bot the
+    match was waiting for, its seat and the card, not only how many deals were played."""
     process = _match(bots_dir, "mybots:Stalls,random,random,random", "-n", "1", "-j", "1")
     assert process.returncode == 130
     assert process.stderr.startswith("stich: match: stopped by the interrupt after 0 deals (board 1, rotation 0, card ")
@@ -613,8 +613,8 @@ def test_a_match_printed_to_a_full_stdout_says_so_in_one_line_and_a_bot_s_failur
 
 
 def test_a_bot_s_failure_is_still_said_when_the_reader_of_stdout_is_gone(bots_dir):
-    """A reader that closed stdout (``| head``) while the match so far was printed after a bot's failure ended the
-    command with rich's exit 141 and no word of the bot's error."""
+    """A reader that closes stdout (``| head``) while the match so far is printed after a bot's failure does not end the
+    command with rich's exit 141 and no word of the bot's error: the error is still said."""
     reader_gone = subprocess.Popen([sys.executable, "-c", STICH, "match", "--game", "schafkopf", "--bots",
                                     "mybots:CrashOnBoard2,random,random,random", "-n", "3", "-j", "1"],
                                    cwd=bots_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

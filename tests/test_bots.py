@@ -109,8 +109,8 @@ def test_a_tiny_budget_a_card_decides_on_fewer_samples_than_asked(plays_for):
 
 
 def test_a_time_limit_of_0_leaves_the_bot_one_sample():
-    """0 is a deadline already past, as for solve; the first sample is always solved, so the bot still chooses
-    (it was refused here while solve, dd_settlement and play_match took it)."""
+    """0 is a deadline already past, as for solve, dd_settlement and play_match; the first sample is always solved, so
+    the bot still chooses, not refused."""
     position = _start("zwanzigerrufen", "Normal", board=3)
     for plays_for in ("points", "score"):
         bot = SamplingBot(samples=50, seed=1, time_limit=1e-9, plays_for=plays_for)
@@ -119,10 +119,10 @@ def test_a_time_limit_of_0_leaves_the_bot_one_sample():
 
 
 def test_a_match_with_a_card_deadline_records_each_card_s_samples(tmp_path):
-    """A sampling bot's deadline a card makes its samples depend on the machine's speed, and the played deal did not
-    say how many each card was decided on. With a deadline each deal's ``samples`` gives, card by card, the samples
-    its bot used (fewer than asked under a tiny budget, 0 for a seat's last card, which is forced; null for a bot
-    that does not sample); a checkpoint keeps them; a match without a deadline writes no ``samples``."""
+    """A sampling bot's deadline a card makes its samples depend on the machine's speed, so the played deal says how
+    many each card was decided on: with a deadline each deal's ``samples`` gives, card by card, the samples its bot used
+    (fewer than asked under a tiny budget, 0 for a seat's last card, which is forced; null for a bot that does not
+    sample); a checkpoint keeps them; a match without a deadline writes no ``samples``."""
     from test_cli import SCHEMA as RESULT_SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
     def bots(time_limit):
@@ -241,8 +241,8 @@ def test_a_mean_s_text_rounds_the_exact_figure_not_the_json_s():
 
 
 def test_a_bot_that_plays_a_card_on_the_table_is_told_it_is_on_the_table():
-    """A bot that handed back a card of ``position.trick`` (a trick read for its hand) was told its seat "does not
-    hold" it, which sent its author looking in the hand."""
+    """A bot that hands back a card of ``position.trick`` (a trick read for its hand) is told the card is on the table,
+    not that its seat "does not hold" it, which sends its author looking in the hand."""
 
     class TableCard:
         name = "table"
@@ -450,9 +450,9 @@ def test_a_bot_exception_the_parent_cannot_rebuild_still_ends_the_match_with_the
 
 
 def test_a_bot_that_fails_is_named_with_its_board_and_card_and_the_boards_before_are_kept(tmp_path):
-    """A bot of one's own that raised came out of the match as its bare exception (``KeyError: 'no such suit'``):
-    no bot, board or card said, and every board played before it lost unless a progress function was given. It is
-    a BotError (a StichError) naming the bot, its seat, the board, the rotation and the card, the bot's exception
+    """A bot of one's own that raises does not come out of the match as its bare exception (``KeyError: 'no such
+    suit'``), with no bot, board or card said and every board played before it lost unless a progress function is given:
+    it is a BotError (a StichError) naming the bot, its seat, the board, the rotation and the card, the bot's exception
     its cause, and ``result`` the match so far; a checkpoint keeps those boards, so a rerun resumes after them."""
     from solver.match import BotError
 
@@ -502,8 +502,8 @@ def test_bad_bot_names_are_refused():
 
 
 def test_a_match_refuses_what_is_not_a_bot_or_a_setting_before_it_plays():
-    """Each of these was a raw AttributeError or TypeError from inside the first board (a progress callback only
-    after a deal was played), or, for a negative time limit, taken."""
+    """Each of these is refused before the first board, not a raw AttributeError or TypeError from inside it (a progress
+    callback only after a deal is played), nor, for a negative time limit, taken."""
     class NoChoose:
         name = "no choose"
 
@@ -1709,8 +1709,8 @@ def test_a_kratzen_bot_asked_to_play_for_tricks_is_told_that_points_is_its_own_m
 
 
 def test_ctrl_c_at_a_slow_bot_says_which_bot_board_and_card_it_stopped():
-    """A bot of one's own too slow to wait for is stopped with Ctrl-C: the interrupt said nothing of where the match
-    was. Its note names the board, rotation, card, bot and seat, and ``progress`` still gets the match so far."""
+    """A bot of one's own too slow to wait for is stopped with Ctrl-C: the interrupt's note says where the match was,
+    naming the board, rotation, card, bot and seat, and ``progress`` still gets the match so far."""
 
     class Slow(_FailsOnCall):
         name = "slow"

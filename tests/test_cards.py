@@ -488,8 +488,9 @@ def test_card_sets_are_sets_and_a_pack_is_read_by_token():
 
 
 def test_a_pack_prints_its_cards_on_one_line_and_its_tokens_cannot_be_changed():
-    """``repr(pack)`` was the dataclass's, every card and every alias (3 KB for Zwanzigerrufen), and
-    ``pack.aliases["X"] = 0`` taught the game's one shared pack, every deal of it, a new token."""
+    """``repr(pack)`` prints its cards on one line, not the dataclass's every card and every alias (3 KB for
+    Zwanzigerrufen), and ``pack.aliases["X"] = 0`` is refused: it would teach the game's one shared pack, every deal of
+    it, a new token."""
     import pickle
     from copy import deepcopy
 
