@@ -799,8 +799,8 @@ def test_the_cluster_options_without_a_scheduler_are_refused_naming_both_flags(t
 
 
 def test_advice_refuses_the_options_only_the_analysis_of_one_contract_uses(tmp_path):
-    """Card and contract advice run on this machine's workers at their default size: --scheduler (even one that
-    was not there), --worker-memory and --table-mb were silently ignored. Each is a usage error naming the advice's
+    """Card and contract advice run on this machine's workers at their default size, so --scheduler (even one that is
+    not there), --worker-memory and --table-mb are not silently ignored there: each is a usage error naming the advice's
     flag; the analysis of one contract still takes them."""
     hand = ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "-n", "2"]
     cards = ["analyse", str(EXAMPLES / "kratzen.tbn"), "-b", "1", "--seat", "1", "-n", "2", "--cards"]

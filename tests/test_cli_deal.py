@@ -68,8 +68,8 @@ def test_out_naming_stdout_writes_to_stdout_as_the_deals_come(tmp_path):
 
 def test_out_is_stdout_by_its_names_or_as_the_file_stdout_is_redirected_to(tmp_path, monkeypatch):
     """``--out`` is stdout by its names, stdout open or not, and where stdout is redirected to that regular file;
-    ``/dev/null`` never by what it is: ``--out /dev/null > /dev/null`` was taken for stdout, so ``bench --json``
-    refused it (exit 2), and ``--out run.json --json > run.json`` was told to give a file."""
+    ``/dev/null`` never by what it is, so that ``--out /dev/null > /dev/null`` is not taken for stdout (``bench --json``
+    refusing it, exit 2), and ``--out run.json --json > run.json`` is not told to give a file."""
     import os
     import sys
 
@@ -415,10 +415,11 @@ def test_a_seed_is_any_64_bit_seed_as_on_the_board():
 
 
 def test_the_help_says_what_the_commands_do():
-    """Help read at 80 columns against the commands: ``stich --help`` said tree writes a graph file (without --out it
-    prints a summary, with --json the tree), deal's said a Kratzen deal gets a pot (only with --pot), postmortem's
-    --plot named OUT itself only with --board or --record (a file of one record keeps it too), tree's --depth did not
-    say a tree ends with the deal, and the FILE of solve, check, table, score and postmortem named --board alone."""
+    """Help read at 80 columns against the commands: ``stich --help`` says tree prints a summary without --out (with
+    --json the tree), not that it writes a graph file; deal's says a Kratzen deal gets a pot only with --pot;
+    postmortem's --plot names OUT itself for a file of one record too, not only with --board or --record; tree's --depth
+    says a tree ends with the deal; and the FILE of solve, check, table, score and postmortem names more than --board.
+    """
     def helped(*args: str) -> str:
         result = runner.invoke(app, [*args, "--help"], env={"COLUMNS": "80"})
         assert result.exit_code == 0, result.output

@@ -235,10 +235,10 @@ def test_what_if_documents_are_valid_and_say_the_cards_and_the_position_they_rea
 
 
 def test_tree_json_prints_the_tree_on_stdout_as_the_out_file_holds_it(tmp_path):
-    """``tree`` wrote only files: a bot had to make a temporary file to read a tree. ``--json`` prints the tree as
-    one document on stdout, the very document ``--out tree.json`` writes, under the schema, which networkx reads
-    back; without ``--out`` or ``--json`` the summary ``print(tree)`` gives. A bad record says the same lines either
-    way on stderr (and with --json has its failed line on stdout); ``--out`` with ``--json`` is a usage error."""
+    """``--json`` prints the tree as one document on stdout, the very document ``--out tree.json`` writes, under the
+    schema, which networkx reads back, so that a bot need not make a temporary file to read a tree; without ``--out`` or
+    ``--json`` the summary ``print(tree)`` gives. A bad record says the same lines either way on stderr (and with --json
+    has its failed line on stdout); ``--out`` with ``--json`` is a usage error."""
     import networkx as nx
 
     from test_cli import SCHEMA, schema_errors

@@ -210,8 +210,8 @@ def test_a_file_that_is_no_checkpoint_is_refused_and_left_alone(tmp_path: Path, 
 
 
 def test_a_huge_first_line_is_no_checkpoint_and_is_not_read_whole(tmp_path: Path) -> None:
-    """A --checkpoint naming a file of one 60 MB line read the whole line to see it was no header (145 MB
-    resident); the header is looked for in the first MiB."""
+    """A --checkpoint naming a file of one 60 MB line is seen to be no checkpoint without the whole line read (145 MB
+    resident): the header is looked for in the first MiB."""
     from solver.checkpoint import Journal
     other = tmp_path / "one-line.txt"
     content = b'{"stich-analysis": 1, "key": "' + b"x" * 20_000_000 + b'"}\n'
@@ -578,12 +578,11 @@ def _whole_lines(path: Path) -> bytes:
 
 def test_a_batch_output_at_the_file_size_limit_says_to_raise_it_and_a_rerun_under_it_solves_nothing(
         tmp_path: Path) -> None:
-    """An output that met the largest file this process may write (``ulimit -f``, EFBIG) was told "make room",
-    which no room on the disk mends; and a rerun under the same limit (its half-written last line trimmed, so just
-    under the limit) solved a chunk for nothing before its first line failed again. The advice is to raise the
-    limit, every rerun under it is refused before any record is solved with the file as it was (the half-written
-    line kept, so that the next rerun measures it too), and one with the limit raised resumes to the uninterrupted
-    run's lines."""
+    """An output that meets the largest file this process may write (``ulimit -f``, EFBIG) is told to raise the limit,
+    not "make room", which no room on the disk mends; every rerun under it is refused before any record is solved, with
+    the file as it was (the half-written line kept, so that the next rerun measures it too, where a trimmed line would
+    leave it just under the limit and a chunk solved for nothing), and one with the limit raised resumes to the
+    uninterrupted run's lines."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 3, 12)), source)
     args = ["batch", str(source), "-j", "1", "--out", "out.jsonl"]
@@ -613,10 +612,9 @@ def test_a_batch_output_at_the_file_size_limit_says_to_raise_it_and_a_rerun_unde
 
 def test_a_checkpoint_at_the_file_size_limit_says_to_raise_it_and_a_rerun_under_it_solves_nothing(
         tmp_path: Path) -> None:
-    """As a batch output: an analysis checkpoint that met ``ulimit -f`` was told "make room", and a resume under the
-    same limit solved a chunk of samples before its first line failed again. The advice is to raise the limit, every
-    resume under it is refused before any sample is solved (the checkpoint as it was), and one with the limit raised
-    gives the uninterrupted analysis."""
+    """As a batch output: an analysis checkpoint that meets ``ulimit -f`` is told to raise the limit, not "make room";
+    every resume under it is refused before any sample is solved (the checkpoint as it was), not solving a chunk before
+    its first line fails again, and one with the limit raised gives the uninterrupted analysis."""
     journal = tmp_path / "analysis.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "24",
             "-s", "7", "-j", "1", "--json"]
@@ -720,11 +718,10 @@ def test_a_checkpoint_filled_by_the_records_before_says_which_record_it_stopped_
 
 
 def test_a_checkpoint_write_error_at_a_record_of_a_file_names_it_and_fails_the_records_after(tmp_path: Path) -> None:
-    """Analysing a FILE with one checkpoint, the second record's first line met ``ulimit -f`` (a job's first line
-    is not estimated, so a new job under a tight limit meets it once): the OSError passed by the per-record handling,
-    so stderr said neither which record met it nor how many were answered, and with --json the second and third
-    records had no line. Said as a refusal is: the record it met and the records answered above, the write error's
-    own advice kept, a failed line for it and for the untried third, exit 1 and no traceback."""
+    """Analysing a FILE with one checkpoint, the second record's first line meets ``ulimit -f`` (a job's first line is
+    not estimated, so a new job under a tight limit meets it once): the OSError is said as a refusal is, not passed by
+    the per-record handling with no record named: the record it met and the records answered above, the write error's
+    own advice kept, a failed line for it and for the untried third with --json, exit 1 and no traceback."""
     source, records, args, alone, limit = _a_file_whose_second_record_meets_the_limit(tmp_path, 3)
     second, third = records[1:]
     shared = tmp_path / "shared.ckpt"
@@ -1096,9 +1093,9 @@ def test_an_empty_checkpoint_or_output_is_written_afresh_and_said(tmp_path: Path
 
 
 def test_a_complete_batch_output_at_the_file_size_limit_is_said_complete(tmp_path: Path, monkeypatch) -> None:
-    """A rerun of a finished batch has nothing to write, but under ``ulimit -f`` at its size (or on a full disk) it
-    was refused for want of room, exit 1. It says the output is complete, as any rerun of a finished batch does
-    (exit 0), and leaves the file as it was; an output with a record left is still refused before any is solved."""
+    """A rerun of a finished batch has nothing to write, so under ``ulimit -f`` at its size (or on a full disk) it is
+    not refused for want of room: it says the output is complete, as any rerun of a finished batch does (exit 0), and
+    leaves the file as it was; an output with a record left is still refused before any is solved."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     out = tmp_path / "out.jsonl"
     args = ["batch", str(source), "-j", "1", "--out", str(out)]

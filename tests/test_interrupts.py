@@ -131,8 +131,8 @@ def answered_count(said: re.Match) -> int:
 ])
 def test_ctrl_c_in_a_record_loop_says_what_is_complete_and_the_json_lines_parse(
         request, tmp_path, command, options, source) -> None:
-    """These commands exited 130 on Ctrl-C without a word: nothing said which records on stdout were whole and which
-    record was cut. Each JSON line printed parses, and the line on stderr counts them and names the next record."""
+    """These commands on Ctrl-C say which records on stdout are whole and which record was cut, not exit 130 without a
+    word: each JSON line printed parses, and the line on stderr counts them and names the next record."""
     path = request.getfixturevalue(source)
     out = tmp_path / "out.jsonl"
     text, said = interrupted_at_the_first_record([command, str(path), *options, "--threads", "1", "--json"], out)
@@ -970,8 +970,8 @@ def test_a_stop_before_the_first_deal_says_none_was_written(tmp_path) -> None:
 
 
 def test_a_stop_as_deal_renames_its_file_into_place_says_the_file_is_whole(tmp_path) -> None:
-    """The file renamed into place and the stop's line agree: a stop that came as the rename finished said nothing
-    was written, of a file written whole."""
+    """The file renamed into place and the stop's line agree: a stop that comes as the rename finishes says the file is
+    written whole, not that nothing was written."""
     out = tmp_path / "deals.tbn"
     process = signalled_at("TERM", "written", ["deal", "-g", "schafkopf", "-n", "3", "--out", str(out)])
     assert process.returncode == 130, process.stderr
@@ -1050,8 +1050,8 @@ def test_a_stop_as_match_prints_its_report_comes_after_the_report() -> None:
 
 
 def test_a_second_interrupt_in_deal_s_last_flush_names_no_board_past_the_run() -> None:
-    """Every deal written to stdout's buffer, then a second Ctrl-C cut the last flush to a full pipe: the line named
-    'the deal of board 10' of a run of 9. It says the last of them was cut as it was flushed."""
+    """Every deal written to stdout's buffer, then a second Ctrl-C cuts the last flush to a full pipe: the line says the
+    last of them was cut as it was flushed, naming no board past the run ('the deal of board 10' of a run of 9)."""
     from cli.deal import deals_stopped
 
     said = deals_stopped(9, 9, 1, None, cut=True, finished=False)

@@ -133,7 +133,7 @@ def test_the_contract_advice_fits_80_columns():
 
 
 def test_the_match_report_fits_80_columns():
-    """The match's setup line (133 characters) and its difference line were printed unwrapped on a terminal."""
+    """The match's setup line (133 characters) and its difference line are wrapped to a terminal of 80 columns."""
     lines = _on_terminal("match", "--game", "schafkopf", "--bots", "sampling:2,random,random,random", "-n", "2",
                          "-j", "1", "--seed", "3")
     assert not _too_wide(lines), _too_wide(lines)
@@ -440,10 +440,10 @@ def _piped(*args: str, columns: int | None = None) -> list[str]:
 
 @pytest.mark.parametrize("width", [40, 60])
 def test_solve_fits_a_narrow_terminal_its_headers_shortened_only_where_it_needs(width):
-    """``COLUMNS=40 stich solve examples/zwanzigerrufen.tbn --cards`` printed its value table 46 columns wide, 47 for
-    a seat's objective: its one-word headers (``objective for target already rest total result``) were the widest
-    words of their columns. Where a table does not fit even without its boxes it takes shorter headers, one by one
-    until it fits; at 60 it fits with its own, and a pipe keeps its boxed table."""
+    """``COLUMNS=40 stich solve examples/zwanzigerrufen.tbn --cards``'s value table fits, though its one-word headers
+    (``objective for target already rest total result``) are the widest words of their columns (46 columns wide with
+    them, 47 for a seat's objective): where a table does not fit even without its boxes it takes shorter headers, one by
+    one until it fits; at 60 it fits with its own, and a pipe keeps its boxed table."""
     for name, args in (("zwanzigerrufen.tbn", ("--cards",)), ("valat.tbn", ("--cards", "--line")),
                        ("kratzen.tbn", ("--cards",))):
         lines = _on_terminal("solve", str(EXAMPLES / name), *args, width=width)

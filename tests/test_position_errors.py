@@ -245,9 +245,9 @@ H6 HJ HA H2
 
 
 def test_a_real_bridge_pbn_file_is_named_as_one_at_each_record():
-    """Most bridge PBN files never got the bridge message: a record with an [Auction] section stopped first at its
-    bids (``Play section without a [Play] tag (got '2C')``), and a deal with ``-`` for hands not given was told
-    only "no [Game] tag". Both records are said to be bridge deals, at their [Deal] tag's value."""
+    """A bridge PBN file gets the bridge message at each record, at its [Deal] tag's value: a record with an [Auction]
+    section too, not stopped first at its bids (``Play section without a [Play] tag (got '2C')``), and a deal with ``-``
+    for hands not given, not told only "no [Game] tag"."""
     errors = list(solver.iter_positions(io.StringIO(BRIDGE_PBN), name="club.pbn"))
     assert all(isinstance(error, ParseError) for error in errors), errors
     said = "the record has no [Game] tag, and its deal is a bridge deal (PBN: hands by suit, separated by dots)"

@@ -185,9 +185,9 @@ def test_grades_follow_the_thresholds():
 
 
 def test_chips_are_graded_in_a_tricks_payout_whatever_the_pot():
-    """Graded by the score in chips, a trick lost with a pot of 40 (10 chips) was a blunder and with a pot of 4 (1
-    chip) an inaccuracy, by the game-unit thresholds; counted in a trick's payout (the pot over 4 tricks, RULES.md
-    3.4) both are a mistake, as a trick is by the tricks."""
+    """Graded by the score in chips, a trick lost is a mistake, as a trick is by the tricks, whatever the pot: counted
+    in a trick's payout (the pot over 4 tricks, RULES.md 3.4), not by the game-unit thresholds, by which a pot of 40 (10
+    chips) would make it a blunder and a pot of 4 (1 chip) an inaccuracy."""
     assert [grade(cost, "chips", False, 10) for cost in (0, 5, 10, 19, 20, 90)] == [
         "ok", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
     assert [grade(cost, "chips", False, 1) for cost in (0, 1, 2)] == ["ok", "mistake", "blunder"]
@@ -299,10 +299,9 @@ def test_the_svg_marks_every_mistake_bonus_and_threshold(tmp_path):
 
 
 def test_the_plot_draws_the_game_and_marks_where_the_play_crosses_it(tmp_path):
-    """The plot drew the game's 45 as one more dotted line among Absolut's and Valat's and did not say where the play
-    crossed it. The line that decides the game is drawn apart and named, and each card after which the game changed
-    hands is marked: in this 61-point ending HK leaves seat 1 44 points (45 win, RULES.md 1.1), seat 4's HJ (the
-    one point of a J) gives the game back."""
+    """The plot draws the line that decides the game apart and named, not as one more dotted line among Absolut's and
+    Valat's, and marks each card after which the game changed hands: in this 61-point ending HK leaves seat 1 44 points
+    (45 win, RULES.md 1.1), seat 4's HJ (the one point of a J) gives the game back."""
     analysis = analyse_play(ending(VALAT_THROWN))
     assert analysis.winning == ("game", 45) and analysis.curve[:5] == (61, 44, 44, 44, 45)
     assert analysis.game_changes == ((1, False), (4, True))
@@ -321,8 +320,8 @@ def test_the_plot_draws_the_game_and_marks_where_the_play_crosses_it(tmp_path):
 
 
 def test_graded_by_the_score_the_game_line_is_drawn_where_the_settlement_decides_it(tmp_path):
-    """By the score (the command's default) the plot had no threshold at all. Where the settlement's sign says who
-    won the game the line is drawn at 0: Schafkopf gives every item to the game's winner (RULES.md 2.5), the Kratzen
+    """By the score (the command's default) the plot has a threshold where the settlement's sign says who won the game:
+    the line is drawn at 0, since Schafkopf gives every item to the game's winner (RULES.md 2.5) and the Kratzen
     attacker who misses his target pays 2P (3.4). Zwanzigerrufen scores its items apart (1.7): a lost game can be
     outweighed by a Pagat, so no line; nor Kratzen without a pot, where every payment is 0."""
     board7 = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
@@ -971,7 +970,8 @@ def test_each_plot_is_named_by_its_board(tmp_path):
 
 
 def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path):
-    """The analysis ran first (seconds to minutes for a whole deal), then the plot failed and the table was lost."""
+    """A plot into a missing directory is refused before the analysis (seconds to minutes for a whole deal), so that no
+    analysis is run and its table lost for a plot that cannot be written."""
     missing = tmp_path / "nowhere" / "play.png"
     result = run("postmortem", EXAMPLES / "schafkopf.tbn", "--plot", missing, code=1)
     assert result.stdout == "" and f"stich: {missing}: cannot be written: the folder {missing.parent} does not exist " \
@@ -1195,10 +1195,10 @@ def test_tree_command_with_max_nodes_0_is_bounded_by_the_memory_available(tmp_pa
 
 
 def test_tree_memory_bound_is_the_format_s(tmp_path, monkeypatch):
-    """The bound counted 8 KB a node whatever the format, GraphML's peak, where JSON's is under 4 KB (resident
-    growth measured on trees of 8,702 and 19,822 nodes: GraphML 9.4 KB, GEXF 9.1 KB, JSON 2.9 to 3.6 KB; docs/
-    limits.md): a JSON tree the memory held was refused, and a GraphML tree near the bound was let through at 8 KB
-    a node. Each format is bounded at its own figure."""
+    """Each format is bounded at its own figure, not 8 KB a node whatever the format (GraphML's peak, where JSON's is
+    under 4 KB: resident growth measured on trees of 8,702 and 19,822 nodes: GraphML 9.4 KB, GEXF 9.1 KB, JSON 2.9 to
+    3.6 KB; docs/limits.md), which refuses a JSON tree the memory holds and lets a GraphML tree near the bound through.
+    """
     import solver.tree as tree_module
 
     assert tree_module.NODE_BYTES == {".graphml": 10 << 10, ".gexf": 10 << 10, ".json": 4 << 10}
@@ -1379,8 +1379,8 @@ def test_a_tout_marks_only_the_tout():
 
 
 def test_a_tout_by_the_score_has_no_card_points_cost_beside():
-    """A Tout is won by every trick (RULES.md 2.5), so its score never looks at the card points: graded by the score
-    it still had a ``cost (points)`` column (JSON ``points_cost``, ``points_curve``) that said nothing or misled. The
+    """A Tout is won by every trick (RULES.md 2.5), so its score never looks at the card points: graded by the score it
+    has no ``cost (points)`` column (JSON ``points_cost``, ``points_curve``), which would say nothing or mislead. The
     game's own data decides it (the objective that decides the game counts no card points), in the library, the
     command's text and JSON and Jupyter's tables alike; a Wenz of the same cards keeps the column."""
     deal = "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / E8 GK GO G8 HA H9 SK SO"
@@ -1405,12 +1405,12 @@ def test_a_tout_by_the_score_has_no_card_points_cost_beside():
 
 
 def test_a_tout_graded_by_card_points_says_its_score_does_not_count_them():
-    """``-o points`` on a Tout graded by what its score never counts (it is won by every trick, RULES.md 2.5) and
-    said nothing of it: the analyst read 120 card points kept as if they were the game. It still grades (the card
-    points are the contract's question, ``solve -o points`` answers it, and a card losing the Tout is a blunder by
-    its lost ``tout``), and says so in one line (``points_note``) in the library's words, in ``print()``, Jupyter's
-    view, the JSON and the command's text; a Sie (won by the deal alone) too. The game's data decides: a Wenz of the
-    same cards, and a Tout graded by the score, have no such line."""
+    """``-o points`` on a Tout grades by what its score never counts (it is won by every trick, RULES.md 2.5), so it
+    says so, lest the analyst read 120 card points kept as if they were the game. It still grades (the card points are
+    the contract's question, ``solve -o points`` answers it, and a card losing the Tout is a blunder by its lost
+    ``tout``), and says so in one line (``points_note``) in the library's words, in ``print()``, Jupyter's view, the
+    JSON and the command's text; a Sie (won by the deal alone) too. The game's data decides: a Wenz of the same cards,
+    and a Tout graded by the score, have no such line."""
     deal = "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / E8 GK GO G8 HA H9 SK SO"
     record = (f'[Game "Schafkopf"]\n[Deal "{deal}"]\n[Contract "{{}}"]\n[Declarer "1"]\n[Play "1"]\n'
               'EU E7 H8 E8\nGU G7 S8 G8\n*\n')
@@ -1683,10 +1683,10 @@ def test_by_the_score_a_zwanzigerrufen_game_that_changes_hands_is_named(tmp_path
 
 
 def test_under_tie_44_no_score_the_game_line_is_left_out(tmp_path):
-    """With ``tie_44=no_score`` 44:44 scores nothing (RULES.md 1.1: the game item has no winner), but the game line
-    at 45 still said that HK, taking seat 1 from 61 to 44, lost the game, and would not have named a card taking 44
-    to 43, which does. 45 is not where the game changes hands there: no line and no game changes, on the points'
-    curve and, by the score, on the points' curve the game item was read on."""
+    """With ``tie_44=no_score`` 44:44 scores nothing (RULES.md 1.1: the game item has no winner), so a game line at 45
+    would say that HK, taking seat 1 from 61 to 44, lost the game, and would not name a card taking 44 to 43, which
+    does. 45 is not where the game changes hands there: no line and no game changes, on the points' curve and, by the
+    score, on the points' curve the game item is read on."""
     tied = solver.make_position("zwanzigerrufen", VALAT_ENDING, "Solo", declarer=1, leader=1, play=VALAT_THROWN,
                                 variant="tie_44=no_score")
     analysis = analyse_play(tied)
@@ -2006,9 +2006,9 @@ SO SA GO G8
 
 
 def test_a_label_keeps_off_the_threshold_lines(tmp_path):
-    """`stich deal -g schafkopf -s 11` board 2, played at random and graded by points: the label of HZ (card 13,
-    `HZ (-23); game lost`) was written across the game's line at 61, struck through by it. The lines drawn across
-    the plot are avoided as the value line is, where a place off them is free."""
+    """`stich deal -g schafkopf -s 11` board 2, played at random and graded by points: the label of HZ (card 13, `HZ
+    (-23); game lost`) is not written across the game's line at 61, struck through by it. The lines drawn across the
+    plot are avoided as the value line is, where a place off them is free."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from solver.plot import plot_figure
 

@@ -367,8 +367,8 @@ def test_kratzen_other_seats_targets_are_solved_not_read_off_the_hands_tricks() 
 
 
 def test_an_analysis_from_a_record_keeps_the_pagat_announcement() -> None:
-    """Under hard_pagat_reservation the announcer must keep the Pagat: with every hand known, the analysis's one
-    deal is the record's and its value is solve()'s, which it was not while the samples dropped [Announcements]."""
+    """Under hard_pagat_reservation the announcer must keep the Pagat: with every hand known, the analysis's one deal is
+    the record's and its value is solve()'s, which it would not be were the samples to drop [Announcements]."""
     position = next(iter(solver.read_positions(DATA / "analyse_pagat_announced.tbn")))
     assert position.rules.state_tags == {"pagat_announcer": 4}
     declarers = solver.solve(position, "points").total
@@ -849,8 +849,8 @@ def test_hand_position_keeps_the_hand_and_redeals_within_the_contract():
 
 
 def test_a_card_given_twice_is_said_of_the_hand_or_the_known_cards_it_is_in():
-    """A card twice in the analysed hand said "seat 1: H9 appears twice", which reads as a deal's seat 1 (a
-    record's), not the hand given (``--hand``); in known cards it did not say they were the known ones."""
+    """A card twice in the analysed hand is said of the hand given (``--hand``), not as "seat 1: H9 appears twice",
+    which reads as a deal's seat 1 (a record's); in known cards it says they are the known ones."""
     with pytest.raises(InvalidDealError, match=r"^the analysed hand \(seat 1\): H9 appears twice$"):
         analyse_hand("schafkopf", "EU E8 E7 GK GO HA H9 H9", 1, "Rufer E", samples=1, workers=1)
     with pytest.raises(InvalidDealError, match=r"^known cards for seat 2: GO appears twice$"):

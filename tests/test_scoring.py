@@ -893,8 +893,8 @@ def test_an_item_that_is_no_bonus_is_told_every_kontra_level_it_could_be():
 
 
 def test_dazu_is_the_declarers_own_announcement_said_explicitly():
-    """Seed 000: a bonus is announced "dazu" (with forehand) or "dagegen"; "1: Absolut dazu" was refused as text
-    that does not parse. It scores as the bare announcement, and a defender's "dazu" is refused at its item."""
+    """Seed 000: a bonus is announced "dazu" (with forehand) or "dagegen": "1: Absolut dazu" parses and scores as the
+    bare announcement, and a defender's "dazu" is refused at its item."""
     dazu = parse_announcements("1: Absolut dazu, Pagat Ultimo Dazu")
     assert dazu == [Announcement(1, "absolut"), Announcement(1, "pagat_ultimo")] and all(item.dazu for item in dazu)
     position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements="3: Absolut dazu")
@@ -910,8 +910,8 @@ def test_dazu_is_the_declarers_own_announcement_said_explicitly():
 
 
 def test_a_defenders_pagat_dazu_is_told_the_kontra_its_dagegen_needs():
-    """A defender's "Pagat dazu" was told to "say 'Pagat Ultimo dagegen'", which is refused in turn without a Kontra
-    on the game (RULES.md 1.7): the hint names the Kontra, and the two together score."""
+    """A defender's "Pagat dazu" is told that "Pagat Ultimo dagegen" needs a Kontra on the game (RULES.md 1.7), not only
+    to say the dagegen, which is refused in turn without one: the hint names the Kontra, and the two together score."""
     position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY)
     with pytest.raises(StichError, match=r"seat 4: 'dazu' is said by a declarer; this seat defends "
                                          r"\(say 'Pagat Ultimo dagegen' with a Kontra on the game\)"):
@@ -1202,8 +1202,8 @@ def test_cli_score_the_solo_check_case(tmp_path):
 
 @pytest.mark.parametrize("said", ["4 Kings", "Vier Könige", "four kings", "Vier Koenige", "4 Könige", "Koenige"])
 def test_four_kings_announced_as_the_rules_and_the_score_name_them(said):
-    """RULES.md 1.7 and the score's own item title say "4 Kings" (players: "Vier Könige"); the tag took only the
-    one-word "Koenige"/"4Kings", so a name copied from `stich score` was refused as text that does not parse."""
+    """RULES.md 1.7 and the score's own item title say "4 Kings" (players: "Vier Könige"), so the tag takes that name as
+    it takes the one-word "Koenige"/"4Kings": a name copied from `stich score` parses."""
     assert parse_announcements(f"1: {said}; 2: Kontra {said}") == [Announcement(1, "four_kings"),
                                                                    Announcement(2, "four_kings", level=2)]
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))

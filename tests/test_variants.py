@@ -326,9 +326,9 @@ T10
 
 
 def test_a_record_whose_pagat_another_seat_announced_is_refused_at_its_item():
-    """Play read the announcer from the tag unchecked: seat 3 announcing the Pagat seat 2 holds was shown and solved
-    (and under hard_pagat_reservation bound seat 3, not the holder), though scoring refused it. Now reading the
-    record refuses it with scoring's message, at the item."""
+    """Reading the record checks the announcer against the tag: seat 3 announcing the Pagat seat 2 holds is refused with
+    scoring's message, at the item, not shown and solved (and under hard_pagat_reservation binding seat 3, not the
+    holder)."""
     record = """[Game "Zwanzigerrufen"]
 [Deal "1: T10 SQ / T1 T4 / T9 SG / CK CQ"]
 [Contract "Solo"]
