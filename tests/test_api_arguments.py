@@ -644,7 +644,7 @@ def test_a_misspelt_contract_gets_a_suggestion(game, text, close):
 
 @pytest.mark.parametrize("seat", ["x", True, 2.5, 0])
 def test_tree_seat_is_checked_for_the_default_objective(kratzen, seat):
-    """Kratzen's tree falls back to a seat's tricks; its seat was used before it was checked (a TypeError)."""
+    """Kratzen's tree falls back to a seat's tricks, so its seat is checked before it is used (else a TypeError)."""
     with pytest.raises(StichError, match="is not a seat"):
         solver.strategy_tree(kratzen, 1, seat=seat)
     assert solver.strategy_tree(kratzen, 1, seat=2).graph["maximiser"] == "2"
@@ -945,8 +945,8 @@ def test_draw_sample_refuses_what_is_no_sampling_setup(kratzen):
 
 
 def test_a_result_s_card_of_another_game_is_refused_by_play_and_in_no_set():
-    """A card value's ``card`` is a pack index that knows its Card (``CardIndex``): one of a Zwanzigerrufen result
-    (T18, index 4) played on a Schafkopf position played that pack's index 4 (EU) without a word, and was "in" a
+    """A card value's ``card`` is a pack index that knows its Card (``CardIndex``), so one of a Zwanzigerrufen result
+    (T18, index 4) is not played on a Schafkopf position as that pack's index 4 (EU) without a word, nor "in" a
     Schafkopf hand holding EU. docs/api.md: another game's card is refused (UnknownCardPlayError) and in no set."""
     tarock = solver.random_position("zwanzigerrufen", 3, 1)
     result = solver.solve(tarock, "points", cards=True)

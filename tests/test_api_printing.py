@@ -439,9 +439,9 @@ def test_a_hand_analysis_renders_its_report_in_jupyter():
 
 
 def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
-    """A match's PlayedDeal repr'd as its dataclass, every card, and a notebook had nothing better; a Mean printed
-    its fields with their 15 digits. Now a deal is a line, and in Jupyter its seats, bots and payments, then its
-    tricks, as tables; a mean prints as the match report writes it."""
+    """A match's PlayedDeal prints as a line, not its dataclass's every card, and in Jupyter as its seats, bots and
+    payments, then its tricks, as tables; a Mean prints as the match report writes it, not its fields with their 15
+    digits."""
     from solver.bots import CheaterBot
     from solver.match import Mean, play_match
 

@@ -753,8 +753,8 @@ def test_lines_that_do_not_say_their_question_are_refused(tmp_path: Path) -> Non
 
 
 def test_a_rewrite_killed_half_way_leaves_no_temporary_file(tmp_path: Path) -> None:
-    """kill -9 while the output was rewritten without its error lines left a hidden temporary file for good; the
-    next run (holding the lock, so no writer is at work) removes it."""
+    """kill -9 while the output is rewritten without its error lines leaves a hidden temporary file, which the next run
+    (holding the lock, so no writer is at work) removes, so that none stays for good."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 7, 2)), source)
     out = tmp_path / "out.jsonl"
@@ -795,8 +795,8 @@ def test_pool_workers_die_on_sigterm_whatever_handler_the_parent_has() -> None:
 
 
 def test_stopping_a_pool_ends_its_running_jobs_at_once() -> None:
-    """stop_pool took the pool's processes after shutting it down, which forgets them: none was stopped, so a Ctrl-C
-    waited for the running jobs (6.6 s on Zwanzigerrufen records), and a second Ctrl-C in that wait left the exit
+    """stop_pool takes the pool's processes before shutting it down, which forgets them, and stops each: a Ctrl-C does
+    not wait for the running jobs (6.6 s on Zwanzigerrufen records), nor a second Ctrl-C in that wait leave the exit
     waiting for the workers for good."""
     from solver.workers import process_pool, stop_pool
 
@@ -1068,8 +1068,9 @@ def _peak_bytes_of(action) -> int:
 
 
 def test_a_huge_half_written_last_line_is_trimmed_without_being_read_whole(tmp_path: Path) -> None:
-    """A resume read the output's lines whole: a last line of 20 MB (a wrong or damaged --out) was held entire
-    (a 50 MB one took the resident set from 31 to 126 MB). It is trimmed as any half-written line, read in pieces."""
+    """A resume does not read the output's lines whole: a last line of 20 MB (a wrong or damaged --out) is trimmed as
+    any half-written line, read in pieces, not held entire (a 50 MB one would take the resident set from 31 to 126 MB).
+    """
     out = tmp_path / "out.jsonl"
     out.write_bytes(b'{"id": "a:1", "key": "k1"}\n{"id": "' + b"x" * 20_000_000)
     holder: dict = {}

@@ -78,8 +78,8 @@ def test_start_lists_the_named_files_and_opens_the_board_asked_for():
 
 
 def test_board_md_names_every_key_of_the_start_answer():
-    """docs/board.md's HTTP API row of ``GET /api/start`` names each key of the answer (``time_limit``, the
-    board's ``--time-limit`` in seconds, was sent and not named)."""
+    """docs/board.md's HTTP API row of ``GET /api/start`` names each key of the answer (``time_limit``, the board's
+    ``--time-limit`` in seconds, among them)."""
     start = client(SK, time_limit=30.0).get("/api/start").json()
     assert start["time_limit"] == 30.0
     text = (EXAMPLES.parent / "docs" / "board.md").read_text(encoding="utf-8")
@@ -971,8 +971,8 @@ def test_many_bad_records_are_said_by_the_command_lines_rule_on_the_page_and_at_
 
 @pytest.mark.parametrize("opened_by", ["upload", "named file"])
 def test_a_big_file_parses_while_the_board_answers_others(monkeypatch, tmp_path, opened_by):
-    """An upload of 1,000 records (or a named file of as many, at the page's first load) was parsed on the event
-    loop, about 0.3 s in which no other request of any page was answered. Here the parse waits until another
+    """An upload of 1,000 records (or a named file of as many, at the page's first load) is parsed off the event loop,
+    where its 0.3 s or so would keep every other request of any page unanswered. Here the parse waits until another
     request is answered: on the event loop it would hold that answer up, so the other answer would come last."""
     import asyncio
     import threading
@@ -1399,8 +1399,8 @@ def test_the_command_with_no_time_limit_says_none_and_a_question_is_answered():
 
 
 def test_with_no_time_limit_a_stop_never_names_one():
-    """A question stopped with no limit was replaced (or the server is stopping); past the engine clock's longest
-    wait, the only other stop, the answer names that wait, not a limit of "1e+06 s" nobody gave."""
+    """A question stopped with no limit is replaced (or the server is stopping); past the engine clock's longest wait,
+    the only other stop, the answer names that wait, not a limit of "1e+06 s" nobody gave."""
     searches = board_app.Searches(board_app.EngineSolver(), None)
     assert searches.question_seconds == 1_000_000.0
     assert board_app.stopped_document(True, searches)["reason"] == "replaced by a newer question"
@@ -1518,10 +1518,10 @@ def test_name_local_is_listed_only_where_multicast_dns_answers(club_machine, mon
 
 
 def test_every_interfaces_address_is_listed_not_only_the_default_routes():
-    """A club PC on a cable and a wireless network is reached at both; the startup list had only the default
-    route's address and the names'. Each interface's addresses are read from the system (every IPv4 and IPv6
-    address): every one that is neither loopback nor link-local is listed, and every IPv4 address that ``ip`` shows
-    is among them (a second address on one interface too)."""
+    """A club PC on a cable and a wireless network is reached at both, so the startup list holds more than the default
+    route's address and the names': each interface's addresses are read from the system (every IPv4 and IPv6 address):
+    every one that is neither loopback nor link-local is listed, and every IPv4 address that ``ip`` shows is among them
+    (a second address on one interface too)."""
     from solver.board.guard import interface_addresses, machine_addresses
 
     found = interface_addresses()
@@ -1769,8 +1769,8 @@ def test_the_bodies_read_at_once_are_bounded():
 
 
 def test_a_client_that_leaves_mid_body_is_no_fault(capsys):
-    """A page closed during an upload left "stich board: /api/load: ClientDisconnect: " on the console, as if the
-    board had failed; the client is just gone."""
+    """A page closed during an upload leaves no "stich board: /api/load: ClientDisconnect: " on the console, as if the
+    board had failed: the client is just gone."""
     for path in ("/api/position", "/api/load"):
         asgi_answer(create_app([ZR]), "POST", path, [b"{"], pause=0.01, length=100, leaves=True)
     assert capsys.readouterr().err == ""
@@ -1942,8 +1942,8 @@ def test_ctrl_c_stops_a_search_that_is_running_at_once():
 
 
 def test_a_question_asked_while_the_board_stops_is_refused():
-    """Once Ctrl-C has stopped the searches, a question still arriving on an open connection is refused, not
-    searched: it would hold the stop as the running ones did."""
+    """Once Ctrl-C has stopped the searches, a question still arriving on an open connection is refused, not searched:
+    it would hold the stop up as a running one would."""
     c = client(ZR)
     board, moves = opened(c)
     board_app.stop_questions(c.app)

@@ -729,8 +729,8 @@ def test_a_stream_cut_off_by_a_stopped_board_is_said_in_the_boards_words(driver,
 
 
 def test_the_same_paste_twice_is_kept_once_for_a_reload(driver, server):
-    """The page kept its pastes in a list of its own beside the record list: the same text pasted twice was listed
-    once but kept twice, and the reload's memory grew at every paste."""
+    """The page keeps its pastes with the record list, not in a list of its own beside it: the same text pasted twice is
+    listed once and kept once, so the reload's memory does not grow at every paste."""
     text = '[Game "Kratzen"]\n[Event "twice"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
     paste_record(driver, server, text, "S.view.game === 'Kratzen'", "the paste")
     driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
@@ -1634,8 +1634,9 @@ def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, serve
 
 
 def test_spaces_pressed_while_the_values_are_searched_each_play_a_best_card(driver, server):
-    """Three spaces pressed at once played one card: the two pressed while the next values were searched did
-    nothing. Each is kept and plays a best card once its position's values are in; a step back drops those kept."""
+    """Three spaces pressed at once play three cards, not one with the two pressed while the next values are searched
+    doing nothing: each is kept and plays a best card once its position's values are in; a step back drops those kept.
+    """
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -2200,8 +2201,8 @@ loadCurve(false).finally(() => {
 
 
 def test_a_graph_the_time_limit_stopped_says_so(driver, server):
-    """The board task: a graph the time limit stopped (409) left an empty graph and no word, as if it were still
-    to come; one stopped by the page's own newer question still says nothing (its own graph follows)."""
+    """A graph the time limit stopped (409) says so, not an empty graph and no word, as if it were still to come; one
+    stopped by the page's own newer question still says nothing (its own graph follows)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     said = driver.execute_async_script(STOPPED_GRAPH, "the time limit (60 s) ran out")
@@ -2446,9 +2447,9 @@ def test_a_mouses_graph_fits_the_narrowest_panel(driver, server):
 
 
 def test_a_mouses_graph_in_a_frame_narrower_than_its_margins_is_not_drawn_backwards(driver, server):
-    """With no least width, a frame under the margins' 40 pixels drew a mouse's graph at its own width: each point's
-    column (the frame's width less 40, over the cards) was negative, the points ran right to left and the columns had
-    negative widths. The graph is drawn at least a pixel a point wide there, scrolling in its frame."""
+    """A frame under the margins' 40 pixels draws a mouse's graph at least a pixel a point wide, scrolling in its frame,
+    not at its own width, which makes each point's column (the frame's width less 40, over the cards) negative, the
+    points run right to left and the columns have negative widths."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 7", 20)

@@ -903,9 +903,9 @@ def test_the_match_command_s_text_and_json_agree_with_their_deals_recomputed_and
 
 
 def test_a_pot_match_is_no_zero_sum_match_when_a_deal_pays_0_by_chance():
-    """One random bot in every seat of a Kratzen deal with a pot of 4 whose payments summed to 0 by chance: the
-    match said "0 by construction (pot 0: every payment is 0), no interval" though the pot was 4. Zero-sum is the
-    rules' (no pot, or an empty one), not the payments'."""
+    """One random bot in every seat of a Kratzen deal with a pot of 4 whose payments sum to 0 by chance: the match does
+    not say "0 by construction (pot 0: every payment is 0), no interval", since the pot is 4. Zero-sum is the rules' (no
+    pot, or an empty one), not the payments'."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -1223,8 +1223,8 @@ def test_a_kratzen_match_without_a_pot_says_its_settlements_say_nothing_in_text_
 
 
 def test_one_sampling_bot_has_one_name_however_its_count_is_spelled():
-    """``sampling`` and ``sampling:50`` (the default count) are the same bot; a match between them reported two
-    kinds and a difference of exactly 0 as if two bots had been compared."""
+    """``sampling`` and ``sampling:50`` (the default count) are the same bot, so a match between them reports one kind,
+    not two with a difference of exactly 0 as if two bots had been compared."""
     assert make_bot("sampling").name == make_bot("sampling:50").name == make_bot("Sampling:050").name == "sampling"
     assert make_bot("sampling:20", samples=20).name == "sampling"  # --samples 20 makes sampling the 20-sample bot
     assert [make_bot(spec).name for spec in ("sampling:20", "sampling:020", "sampling:100")] \
@@ -1602,8 +1602,8 @@ def test_a_bad_checkpoint_line_is_named_before_any_deal_is_written(tmp_path, bro
 @pytest.mark.parametrize("field, value", [("bots", "rrrr"), ("board", 3.7), ("payments", ["1", 2, 3, 4]),
                                           ("play", "EA"), ("contract", 5), ("rotation", True)])
 def test_a_played_deal_of_the_wrong_type_is_a_bad_checkpoint_line(tmp_path, field, value):
-    """PlayedDeal.from_dict read a string for ``bots`` as its characters and cut a 3.7 board to 3: the line was
-    resumed as deals nobody played. Each field is checked, and the line is refused as any bad line is."""
+    """PlayedDeal.from_dict checks each field, so that a string for ``bots`` is not read as its characters nor a 3.7
+    board cut to 3, resuming deals nobody played: the line is refused as any bad line is."""
     from test_cli import run
 
     journal, rows = _kratzen_checkpoint(tmp_path, 4)
@@ -1730,9 +1730,9 @@ def test_ctrl_c_at_a_slow_bot_says_which_bot_board_and_card_it_stopped():
 
 
 def test_a_match_stopped_before_its_first_deal_says_how_many_deals_it_was_to_play():
-    """Ctrl-C in the first deal (on several workers, before a board came back) left the report no deal to read the
-    seats from: a rotated match of 40 boards at 4 seats said "40 boards (seed 1)" and "after 0 of 40 deals", not the
-    160 deals, 4 times each, it was to play."""
+    """Ctrl-C in the first deal (on several workers, before a board came back) leaves the report no deal to read the
+    seats from, yet a rotated match of 40 boards at 4 seats says the 160 deals, 4 times each, it was to play, not "40
+    boards (seed 1)" and "after 0 of 40 deals"."""
     from solver.match import match_report
 
     class Stops(_FailsOnCall):
@@ -1754,8 +1754,8 @@ def test_a_match_stopped_before_its_first_deal_says_how_many_deals_it_was_to_pla
 
 
 def test_the_bot_of_ones_own_in_api_md_plays_a_match():
-    """Writing one's own bot was documented nowhere but in solver/bots.py (whose docstring named a ``seat_view``
-    that does not exist): api.md's example is run as written, and the functions it names for a seat's view exist."""
+    """Writing one's own bot is documented in api.md, not only in solver/bots.py: api.md's example is run as written,
+    and the functions it names for a seat's view exist (no ``seat_view`` that does not)."""
     import contextlib
     import io
     import re

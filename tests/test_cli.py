@@ -589,7 +589,8 @@ def test_a_malformed_variant_is_a_usage_error():
 
 @pytest.mark.parametrize("command", ["solve", "check", "show", "batch"])
 def test_a_variant_tags_list_given_to_one_variant_option_says_to_repeat_the_option(command, tmp_path):
-    """A club copying its [Variant] tag's value into --variant was told only that it is not NAME=VALUE."""
+    """A club copying its [Variant] tag's value into --variant is told to repeat the option, not only that the value is
+    not NAME=VALUE."""
     extra = ["--out", str(tmp_path / "out.jsonl")] if command == "batch" else []
     result = run(command, EXAMPLES / "valat.tbn", "--variant", "sagotrick=off, solo_value=5", *extra, code=2)
     said = " ".join(result.stderr.replace("│", "").split())
@@ -766,8 +767,8 @@ def test_a_pagat_announced_by_a_seat_without_it_is_refused_by_every_command(tmp_
 
 
 def test_an_objective_that_does_not_apply(tmp_path):
-    """An objective the record's contract or game has not is ``--objective``'s error for that record (it was pointed
-    at the record's ``[Contract]`` tag, ``schafkopf.tbn:15:12:``, which is not wrong)."""
+    """An objective the record's contract or game has not is ``--objective``'s error for that record, not the record's
+    ``[Contract]`` tag's (``schafkopf.tbn:15:12:``), which is not wrong."""
     result = run("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "tout", code=1)
     assert result.stderr.startswith("stich: --objective: objective 'tout' does not apply to Schafkopf Rufer G")
     assert result.stderr.endswith(f"(the record at {EXAMPLES / 'schafkopf.tbn'}:10, board 1, not answered)\n")
@@ -971,8 +972,8 @@ def test_batch_does_not_read_standard_input(tmp_path):
 
 
 def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
-    """Said as the option's error, as a seat the deal has not is (cli.md: another option one record cannot take
-    names the option and the record): it was pointed at the record's [Contract] tag, which is not wrong."""
+    """Said as the option's error, as a seat the deal has not is (cli.md: another option one record cannot take names
+    the option and the record), not at the record's [Contract] tag, which is not wrong."""
     for objective in ((), ("-o", "valat"), ("-o", "score")):
         result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--seat", "3", "--out", tmp_path / "t.json",
                      *objective, code=1)
@@ -998,8 +999,8 @@ def test_a_tree_seat_the_deal_has_not_is_said_as_the_options_error(tmp_path):
 
 
 def test_a_tree_objective_refused_lists_the_score_the_tree_takes(tmp_path):
-    """A tree takes -o score (its node values are then settlements), but the refusal of an objective the contract has
-    not said 'solve also takes' it, which read as if the tree did not."""
+    """A tree takes -o score (its node values are then settlements), so the refusal of an objective the contract has not
+    lists it among what the tree takes, not as what 'solve also takes', which reads as if the tree did not."""
     out = tmp_path / "t.json"
     result = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "-o", "points", "--out", out, code=1)
     assert "(for Kratzen Trump S choose from: tricks; solve and tree also take 'score')" in result.stderr
@@ -1086,9 +1087,9 @@ def test_a_socket_named_as_a_file_is_said_to_be_a_socket(tmp_path):
 
 
 def test_an_output_path_that_is_a_folder_says_so_and_what_was_expected(tmp_path):
-    """``--plot d.png`` where d.png is a folder: the shared writer said only "Is a directory"; every output option
-    says what the path is, that a file name was expected and how to write into the folder (exit 1, as a missing
-    folder), and nothing is searched or written first where the command checks its output before its work."""
+    """``--plot d.png`` where d.png is a folder: every output option says what the path is, that a file name was
+    expected and how to write into the folder (exit 1, as a missing folder), not only "Is a directory", and nothing is
+    searched or written first where the command checks its output before its work."""
     def said(path: Path) -> str:
         return (f"stich: {path}: cannot be written: it is a folder, where a file name was expected (to write into the "
                 f"folder, name the file in it: {path / ('NAME' + path.suffix)})\n")
@@ -1185,8 +1186,8 @@ def test_table_takes_the_pot_of_a_game_paid_from_one():
 
 
 def test_table_refuses_a_pot_beside_no_settlement():
-    """The pot is paid in the settlement column alone: ``--pot`` beside ``--no-settlement`` changed nothing and was
-    silently ignored; it is a usage error naming both flags, as every flag that means nothing without another is."""
+    """The pot is paid in the settlement column alone, so ``--pot`` beside ``--no-settlement`` would change nothing: it
+    is a usage error naming both flags, as every flag that means nothing without another is, not silently ignored."""
     result = run("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40", "--no-settlement", code=2)
     assert result.stdout == ""
     assert ("Invalid value for '--pot': the pot only changes the settlement column, and --no-settlement leaves it "
@@ -1194,8 +1195,8 @@ def test_table_refuses_a_pot_beside_no_settlement():
 
 
 def test_table_names_the_pot_its_settlement_column_is_paid_from():
-    """The table's settlement column depends on the pot, but its JSON did not say which (score's and analyse's do),
-    and a pot of 0 settled every contract at 0 without the note solve and score give."""
+    """The table's settlement column depends on the pot, so its JSON says which (as score's and analyse's do), and a pot
+    of 0 that settles every contract at 0 gets the note solve and score give."""
     (paid,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40")
     (plain,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2")
     (unsettled,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--no-settlement")
@@ -1257,8 +1258,8 @@ def test_table_of_a_schafkopf_deal_with_play():
 
 
 def test_bench_takes_time_limit_as_every_command_does_and_limit_still():
-    """One meaning, one name: bench's per-solve limit was --limit where every other command says --time-limit; the
-    old name stays, hidden, so scripts do not break."""
+    """One meaning, one name: bench's per-solve limit is --time-limit, as every other command says; --limit stays,
+    hidden, so scripts do not break."""
     (document,) = documents("bench", "-g", "kr", "-n", "1", "--time-limit", "5")
     assert document["limit_ms"] == 5000
     (old,) = documents("bench", "-g", "kr", "-n", "1", "--limit", "4")
@@ -1273,8 +1274,8 @@ def test_bench_takes_time_limit_as_every_command_does_and_limit_still():
 
 
 def test_bench_names_its_count_and_its_file_as_the_other_commands_do(tmp_path):
-    """One meaning per flag: bench's -n was --deals where deal and match say --count, and the file it writes was
-    --save where deal, tree and batch say --out. The old names stay, hidden, so scripts do not break."""
+    """One meaning per flag: bench's -n is --count, as deal and match say, and the file it writes --out, as deal, tree
+    and batch say. The names --deals and --save stay, hidden, so scripts do not break."""
     saved = tmp_path / "run.json"
     run("bench", "-g", "kr", "--count", "1", "--time-limit", "0", "--threads", "1", "--out", saved)
     assert [line["deals"] for line in json.loads(saved.read_text())["lines"]] == [1]
@@ -1514,8 +1515,8 @@ def test_bench_shows_a_nodes_per_second_no_deal_finished_as_unknown_and_compares
 
 
 def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp_path):
-    """Ctrl-C ended bench with exit 130 and not a word: the lines already measured were lost, and nothing said that
-    the run was cut short or that --save wrote nothing."""
+    """Ctrl-C ends bench with exit 130 and a word: the lines already measured are shown, and it says that the run was
+    cut short and that --save wrote nothing."""
     from solver.benchmark import run_line
 
     calls: list[str] = []
@@ -1711,8 +1712,8 @@ def test_bench_compare_and_out_that_are_no_one_file_are_no_clash(tmp_path, monke
 
 
 def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tmp_path):
-    """A saved run whose "machine" was a string ended in an AttributeError traceback (machine_text read it as an
-    object); it is bad input naming what is wrong, as a file that is not JSON is."""
+    """A saved run whose "machine" is a string (machine_text reads an object) is bad input naming what is wrong, as a
+    file that is not JSON is, not an AttributeError traceback."""
     bad = tmp_path / "bad.json"
     line = {"command": "bench", "line": "Kratzen 6 seats: every seat's guaranteed tricks"}
     for run_document, said in (
@@ -1783,9 +1784,9 @@ def test_bench_compare_refuses_an_empty_file_a_cut_run_and_figures_no_run_measur
 
 
 def test_bench_compare_says_another_version_or_time_limit_and_a_saved_line_at_its_limit(tmp_path):
-    """A run saved by another stich version, or under another --time-limit, was compared without a word (only the
-    machine, build, threads and table were said), and a saved line whose deals stopped at its limit gave ratios to
-    its lower bounds as if they were times; with --json nothing at all was said of what the table says."""
+    """A run saved by another stich version, or under another --time-limit, is compared with a word, as the machine,
+    build, threads and table are, and a saved line whose deals stopped at its limit is said to give ratios to its lower
+    bounds, not as if they were times; with --json the same is said of what the table says."""
     saved = tmp_path / "before.json"
     run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--out", saved)
     same = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--compare", saved).stdout
@@ -1844,8 +1845,8 @@ def test_bench_compare_reads_standard_input_and_refuses_a_file_larger_than_any_r
 
 
 def test_bench_table_says_which_deals_it_timed():
-    """The table for people was the same for the fixed deals and for --seed 5 --variant ...: only --json said which
-    deals and rules a run timed, so a published table could not be told from the standard one."""
+    """The table for people says which deals and rules a run timed, as --json does, so that a table of --seed 5
+    --variant ... can be told from the standard one."""
     fixed = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0").stdout
     assert "deals: Kratzen 2 deals, boards 1-2 of seed 1766\n" in fixed
     other = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "-s", "5", "--variant",
@@ -1893,8 +1894,8 @@ def test_bench_compare_reads_a_saved_variant_as_the_game_spells_it_or_says_which
 
 
 def test_bench_save_to_stdout_writes_the_run_alone():
-    """--save - wrote the saved run after the table (or after the --json lines), so stdout was neither a table, nor
-    JSON Lines, nor a run --compare could read."""
+    """--save - writes the saved run alone, not after the table (or after the --json lines), so that stdout is a run
+    --compare can read."""
     result = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--out", "-")
     saved = json.loads(result.stdout)
     assert saved["command"] == "bench" and [line["deals"] for line in saved["lines"]] == [2]
@@ -2052,7 +2053,7 @@ def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
 
 def test_a_postmortem_past_the_deals_end_says_where_it_ended_under_the_schema(tmp_path):
     """``settled_after`` (a Tout lost in trick 1, played on) is an object under the schema, null where the play ends
-    with the deal; it was said only on stderr."""
+    with the deal; the JSON says it, not only stderr."""
     record = tmp_path / "tout.tbn"
     tout = ('[Game "Schafkopf"]\n[Board "9"]\n[Deal "1: EO GO HO SO EU GU HU EA / SU EZ EK GA GZ GK G9 G8 / '
             'E9 E8 HA HZ HK H9 H8 H7 / E7 G7 SA SZ SK S9 S8 S7"]\n[Contract "SoloTout E"]\n[Declarer "1"]\n'
