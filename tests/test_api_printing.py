@@ -390,10 +390,10 @@ def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
 
 
 def test_the_post_mortem_figure_shows_in_a_notebook_and_leaves_the_backend_alone():
-    """``plot_figure`` called ``matplotlib.use("Agg")``: in Jupyter that switched the inline backend off, so after a
-    post-mortem (its ``_repr_html_`` draws the plot) the notebook's own ``plt.show()`` showed nothing, and the
-    Figure itself, made without pyplot, showed as ``<Figure size 880x572 with 1 Axes>``. Now the backend is left
-    as it was and the figure gives Jupyter its picture as PNG."""
+    """``plot_figure`` leaves the matplotlib backend as it is (no ``matplotlib.use("Agg")``, which in Jupyter switches
+    the inline backend off, so that after a post-mortem, whose ``_repr_html_`` draws the plot, the notebook's own
+    ``plt.show()`` would show nothing), and the Figure, made without pyplot, gives Jupyter its picture as PNG, not
+    ``<Figure size 880x572 with 1 Axes>``."""
     import matplotlib
     from matplotlib.figure import Figure
 

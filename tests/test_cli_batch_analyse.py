@@ -133,8 +133,8 @@ def test_an_output_in_a_missing_folder_is_said_as_such(tmp_path):
 
 @pytest.mark.skipif(not Path("/proc/version").is_file(), reason="needs Linux's /proc")
 def test_an_output_in_a_folder_no_file_can_be_made_in_does_not_say_the_folder_is_missing(tmp_path):
-    """/proc exists, but no file can be made in it (ENOENT, as for a missing folder): 'the folder /proc does not
-    exist' was wrong; the system's reason is said instead."""
+    """/proc exists, but no file can be made in it (ENOENT, as for a missing folder): the system's reason is said, not
+    'the folder /proc does not exist', which is wrong."""
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 1)
     result = runner.invoke(app, ["batch", str(deals), "--out", "/proc/out.jsonl", "--workers", "1"])
@@ -249,7 +249,8 @@ def test_analyse_a_kratzen_hand_at_a_larger_table():
 
 
 def test_analyse_without_seed_uses_seed_1_as_deal_and_match_do():
-    """One default seed for every command that draws (docs/cli.md, --seed): analyse's was 0, deal's and match's 1."""
+    """One default seed for every command that draws (docs/cli.md, --seed): analyse's is 1, as deal's and match's are.
+    """
     args = ["analyse", "--game", "kratzen", "--hand", "EA EO HA S7", "--seat", "1", "--contract", "Trump H",
             "--samples", "4", "--workers", "1", "--json"]
     result = runner.invoke(app, args)
@@ -325,8 +326,8 @@ def test_the_bonuses_table_says_whose_objective_it_is():
 
 
 def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
-    """Every Kratzen seat plays for itself (RULES.md 3): its targets were listed as "the hand's side" and "the other
-    side"; each is the hand's own or the named seat's."""
+    """Every Kratzen seat plays for itself (RULES.md 3): each target is the hand's own or the named seat's, not "the
+    hand's side" or "the other side"."""
     result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "EA G7 HA HK", "--seat", "2", "--seats",
                                  "4", "--contract", "Trump H", "-n", "40", "--pot", "12", "-j", "1",
                                  "--seed", "0"])
@@ -731,9 +732,9 @@ def test_batch_summary_counts_have_thousands_separators_as_its_progress_lines_do
 
 
 def test_a_contract_list_is_checked_as_a_single_contract_is():
-    """`--contract "Solo, Bettel"` and a seat 2 asking about `Normal T19` were bad input (exit 1) while the same
-    contract alone was a usage error (exit 2, as docs/cli.md's exit codes say): each listed contract is checked as
-    one given alone, before any sample."""
+    """Each listed contract is checked as one given alone, before any sample: `--contract "Solo, Bettel"` and a seat 2
+    asking about `Normal T19` are a usage error (exit 2, as docs/cli.md's exit codes say), as the same contract alone
+    is, not bad input (exit 1)."""
     hand = ["analyse", "--game", "zwanzigerrufen", "--hand", "T20 T5 T6 SJ CG CJ HG HJ DG DJ", "--samples", "2",
             "--workers", "1"]
     unknown = runner.invoke(app, [*hand, "--seat", "1", "--contract", "Solo, Bettel"])

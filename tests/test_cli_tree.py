@@ -207,10 +207,10 @@ def test_a_file_of_no_record_is_said_so_whatever_was_asked_of_it(tmp_path, selec
     ("postmortem", "kratzen.tbn", "EA", ["-b", "2", "-o", "tricks"]),
 ])
 def test_what_if_documents_are_valid_and_say_the_cards_and_the_position_they_reach(command, path, play, options):
-    """A ``--play`` document is one of the schema's, its ``position`` the one the cards reach: as many cards more
-    played than the record's own document says, the last of them on the table; a post-mortem's last cards are
-    they. Its ``record`` says the cards (``play``): it named the record's file and line alone, as if it were the
-    record's own position, and the text's title says them too."""
+    """A ``--play`` document is one of the schema's, its ``position`` the one the cards reach: as many cards more played
+    than the record's own document says, the last of them on the table; a post-mortem's last cards are they. Its
+    ``record`` says the cards (``play``), not the record's file and line alone, as if it were the record's own position,
+    and the text's title says them too."""
     from test_cli import documents
 
     (document,) = documents(command, EXAMPLES / path, "--play", play.lower(), *options)  # names as the pack writes

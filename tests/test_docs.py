@@ -428,9 +428,9 @@ def test_cli_md_lists_every_game_alias_and_each_resolves_to_its_game() -> None:
 
 
 def test_the_docs_write_the_variant_option_s_syntax_as_its_help_does() -> None:
-    """``--variant`` takes ``NAME=VALUE`` in help (a metavar in capitals, as FILE and SECONDS), so the docs write
-    its syntax so too; a concrete example gives a flag in lower case (``--variant sagotrick=off``), once written
-    ``--variant name=value`` as if ``name`` were typed."""
+    """``--variant`` takes ``NAME=VALUE`` in help (a metavar in capitals, as FILE and SECONDS), so the docs write its
+    syntax so too; a concrete example gives a flag in lower case (``--variant sagotrick=off``), never ``--variant
+    name=value`` as if ``name`` were typed."""
     from solver.games import GAMES
 
     help_text = runner.invoke(app, ["analyse", "--help"], terminal_width=200).stdout

@@ -771,9 +771,9 @@ def test_a_batch_output_whose_error_lines_cannot_be_dropped_for_want_of_room_say
 @pytest.mark.parametrize("number", [errno.EROFS, errno.EACCES])
 def test_error_lines_that_cannot_be_dropped_in_a_read_only_folder_say_the_folder_must_be_writable(
         tmp_path: Path, monkeypatch, number: int) -> None:
-    """The rewrite that drops the error lines creates its copy in the output's folder: refused there (a read-only
-    file system, a folder without write permission), the mend said was "make it writable" and "needs room for a
-    copy", as if the file or the disk were at fault. The folder is named as what must be writable, the file kept."""
+    """The rewrite that drops the error lines creates its copy in the output's folder: refused there (a read-only file
+    system, a folder without write permission), the folder is named as what must be writable, the file kept, not "make
+    it writable" and "needs room for a copy", as if the file or the disk were at fault."""
     records = list(solver.random_records("Kratzen", 4, 3))
     records[1].set("Contract", "Nonsense")
     source, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
@@ -932,8 +932,8 @@ def test_an_output_made_read_only_mid_run_is_said_once_and_what_it_wrote_is_kept
 
 def test_a_checkpoint_resumed_with_another_sample_count_solves_only_the_samples_it_lacks(tmp_path: Path,
                                                                                          monkeypatch) -> None:
-    """A rerun with another ``-n`` was keyed as another analysis and started over silently, solving again the samples
-    the checkpoint held. Sample ``k`` is drawn from the seed and ``k`` alone, so the saved samples are this run's
+    """A rerun with another ``-n`` is not keyed as another analysis, started over silently to solve again the samples
+    the checkpoint holds: sample ``k`` is drawn from the seed and ``k`` alone, so the saved samples are this run's
     exactly: more samples resume on top of them, fewer read back those within the count, each run's report the
     uninterrupted one's; and a run that needs nothing new leaves the file as it was (no header for nothing)."""
     journal = tmp_path / "a.ckpt"

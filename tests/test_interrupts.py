@@ -478,9 +478,9 @@ print("the next command's output")
 
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_a_next_command_after_a_cut_writes_its_output(unbuffered: bool) -> None:
-    """After a cut, stdout's file drops what it is given, so that a buffer's rest is not written at exit; that was
-    never undone, and a second command run in the same process lost its whole stdout, silently. Once the stop is
-    said, what the cut command left in the buffer is dropped and stdout writes again."""
+    """After a cut, stdout's file drops what it is given, so that a buffer's rest is not written at exit; once the stop
+    is said, what the cut command left in the buffer is dropped and stdout writes again, so that a second command run in
+    the same process does not lose its whole stdout, silently."""
     process = subprocess.run([sys.executable, "-c", _OUTPUT_AFTER_A_CUT], capture_output=True, text=True, cwd=ROOT,
                              env=_environment(unbuffered), check=True)
     assert process.stdout == "arrived\nthe next command's output\n"
@@ -554,7 +554,7 @@ def test_the_stop_after_a_cut_starts_a_new_line_only_where_the_output_stopped_mi
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_the_standard_streams_stich_wraps_keep_their_mode_and_name(unbuffered: bool) -> None:
     """stdout and stderr, wrapped to write each piece whole (python -u, PYTHONUNBUFFERED) and to know where stdout's
-    output ends, had lost ``.mode``: ``sys.stdout.mode`` raised AttributeError. They keep it, and their names."""
+    output ends, keep ``.mode`` (``sys.stdout.mode`` raises no AttributeError) and their names."""
     environment = _environment(unbuffered)
     code = ("import sys\nfrom cli.main import _safe_streams\n_safe_streams()\nout, err = sys.stdout, sys.stderr\n"
             "print(type(out.buffer).__name__, out.mode, out.name, err.mode, err.name)")
@@ -993,8 +993,8 @@ def test_a_stop_as_the_command_closes_its_work_is_said_in_one_line(deals, signum
 
 @pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stop_after_the_command_returned_leaves_its_output_and_exit_code(deals, signum) -> None:
-    """A Ctrl-C that came once the command had returned (its output all printed), as the app exited, ended it with
-    130 and no line, or with a traceback while the interpreter exited. The work is done by then: the signal is
+    """A Ctrl-C that comes once the command has returned (its output all printed), as the app exits, does not end it
+    with 130 and no line, nor with a traceback while the interpreter exits. The work is done by then: the signal is
     ignored and the command's own exit stands."""
     process = signalled_at(signum, "closed", ["solve", str(deals)])
     assert (process.returncode, process.stderr, process.stdout) == (0, "", solved(deals))

@@ -116,8 +116,8 @@ def test_score_dd_at_80_columns_puts_the_items_reasons_below_the_items_table():
 
 
 def test_the_postmortem_fits_80_columns():
-    """The post-mortem's narrow card tables were 84 (examples/zwanzigerrufen.tbn) and 86 columns wide
-    (examples/schafkopf.tbn) at 80, its bonus column holding `schneider_against (handed over)`."""
+    """The post-mortem's narrow card tables fit 80 columns, its bonus column holding `schneider_against (handed over)`
+    (84 columns wide unfitted for examples/zwanzigerrufen.tbn, 86 for examples/schafkopf.tbn)."""
     for name in ("schafkopf.tbn", "zwanzigerrufen.tbn"):
         lines = _on_terminal("postmortem", str(EXAMPLES / name))
         assert not _too_wide(lines), (name, _too_wide(lines))
@@ -141,7 +141,8 @@ def test_the_match_report_fits_80_columns():
 
 
 def test_the_benchmark_fits_80_columns():
-    """The benchmark's table (a `line` column at least 24 wide, its figures unwrapped) was 124 columns at 80."""
+    """The benchmark's table fits 80 columns, not 124 with a `line` column at least 24 wide and its figures unwrapped.
+    """
     lines = _on_terminal("bench", "--game", "schafkopf", "-n", "1")
     assert not _too_wide(lines), _too_wide(lines)
     assert any("median" in line for line in lines)
@@ -340,8 +341,8 @@ def test_the_win_column_moves_to_the_bonuses_table_where_that_keeps_the_report_n
 
 
 def test_a_match_mean_without_interval_stays_whole_in_a_narrow_column():
-    """A match's mean whose boards were all alike is written ``+0.50 (all 2 boards alike: no interval)``, which
-    wrapped mid-phrase in a narrow column: its words stand for the interval and stay with the mean."""
+    """A match's mean whose boards were all alike is written ``+0.50 (all 2 boards alike: no interval)``, which must not
+    wrap mid-phrase in a narrow column: its words stand for the interval and stay with the mean."""
     from rich.table import Table
 
     from cli.render import stdout_console

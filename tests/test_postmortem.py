@@ -1335,9 +1335,9 @@ def _announced(text: str | None) -> solver.Position:
 
 
 def test_a_silent_bonus_the_other_side_announced_is_not_watched():
-    """The last session left it open: after the declarers announced Absolut, the defenders' silent Absolut against
-    scores nothing (RULES.md 1.7: the announcement alone is settled, failed to the defenders at its announced value),
-    yet seat 1's T15 was listed as handing it over, at cost 0. Unannounced, it is a silent bonus and is listed."""
+    """After the declarers announce Absolut, the defenders' silent Absolut against scores nothing (RULES.md 1.7: the
+    announcement alone is settled, failed to the defenders at its announced value), so seat 1's T15 is not listed as
+    handing it over, at cost 0. Unannounced, it is a silent bonus and is listed."""
     def lost(position: solver.Position) -> dict[int, tuple[str, ...]]:
         return {card.number: card.bonuses_lost for card in analyse_play(position).cards if card.bonuses_lost}
 
@@ -1655,12 +1655,11 @@ CG SJ T12 CK
 
 
 def test_by_the_score_a_zwanzigerrufen_game_that_changes_hands_is_named(tmp_path):
-    """Graded by the score (the default) a Zwanzigerrufen post-mortem never said where the game changed hands: the
-    settlement scores the game apart from its bonuses (RULES.md 1.7), so it has no line, and game_changes was empty
-    though seat 4's T19 (card 31) gave 1+3 their 45 points. The game's 45 is read on the points' curve. The costs
-    follow 1.7: the announced Absolut fails with seat 4's Kontra (2 x 2 = 4 a seat) and the game is 1 a seat, so the
-    side's total is -2 - 8 = -10 before T19 and +2 - 8 = -6 after it (`stich solve --cards` before T19: T5 keeps
-    -10, T19 gives -6)."""
+    """Graded by the score (the default) a Zwanzigerrufen post-mortem says where the game changed hands, though the
+    settlement scores the game apart from its bonuses (RULES.md 1.7), so it has no line: seat 4's T19 (card 31) gives
+    1+3 their 45 points, read on the points' curve, and is in game_changes. The costs follow 1.7: the announced Absolut
+    fails with seat 4's Kontra (2 x 2 = 4 a seat) and the game is 1 a seat, so the side's total is -2 - 8 = -10 before
+    T19 and +2 - 8 = -6 after it (`stich solve --cards` before T19: T5 keeps -10, T19 gives -6)."""
     from test_cli import SCHEMA, schema_errors
 
     path = tmp_path / "zr.tbn"
@@ -1758,11 +1757,11 @@ def test_a_schafkopf_ending_by_the_score_borrows_no_game_line_from_its_points():
 
 
 def test_an_ending_s_game_line_says_it_is_read_on_the_ending_s_own_cards(tmp_path):
-    """Board 6 of examples/schafkopf.tbn, a 2-trick ending of 33 points graded by points, said "Game (double dummy):
-    lost for 1+2, from the start" against the whole deal's 61, which read as if the declarers had lost the deal,
-    whose points before the ending are unknown. The line is right as the ending is scored (docs/scoring.md: an
-    ending is scored as a whole deal would be, on the cards it holds; docs/rules.md, Reading 2: a small ending's
-    game is lost), so it stays and says so: the text, the plot's line and the JSON's ``whole_deal``."""
+    """Board 6 of examples/schafkopf.tbn, a 2-trick ending of 33 points graded by points: "Game (double dummy): lost for
+    1+2, from the start" against the whole deal's 61 reads as if the declarers had lost the deal, whose points before
+    the ending are unknown. The line is right as the ending is scored (docs/scoring.md: an ending is scored as a whole
+    deal would be, on the cards it holds; docs/rules.md, Reading 2: a small ending's game is lost), so it stays and says
+    so: the text, the plot's line and the JSON's ``whole_deal``."""
     from test_cli import SCHEMA, schema_errors
 
     board6 = ("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6", "-o", "points")
@@ -2080,8 +2079,8 @@ TOUT_LOST_IN_TRICK_1 = ('[Game "Schafkopf"]\n[Board "9"]\n'
 
 def test_a_play_that_goes_on_after_the_rules_end_the_deal_is_said(tmp_path):
     """A Tout ends at the first trick its declarer loses (RULES.md 2.5), and ``stich score`` says so; a Play section
-    that went on past it was graded card for card without a word. Now stderr says where the deal ended and that the
-    cards after it are graded as if it went on; a Tout stopped at its lost trick says nothing."""
+    that goes on past it is graded card for card with a word: stderr says where the deal ended and that the cards after
+    it are graded as if it went on; a Tout stopped at its lost trick says nothing."""
     record = tmp_path / "tout.tbn"
     record.write_text(TOUT_LOST_IN_TRICK_1 + "GA HA G7 EO\n*\n", encoding="utf-8")
     result = run("postmortem", record, "--json")

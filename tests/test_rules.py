@@ -1158,6 +1158,6 @@ def test_kratzen_trumps_are_the_trump_suit_and_the_weli():
     ("Kratzen", "Trumpf G Siebenermuss", "Trump G SevenMuss"), ("Kratzen", "Trump E muss", "Trump E Muss"),
 ])
 def test_every_contract_spelling_of_format_md(game, text, canonical):
-    """docs/format.md's table of contracts: each spelling it lists reads as the contract it names ("Wenz Tout" was
-    refused as a suit named "Tout")."""
+    """docs/format.md's table of contracts: each spelling it lists reads as the contract it names ("Wenz Tout" not as a
+    suit named "Tout")."""
     assert get_game(game).parse_contract(text).text == canonical

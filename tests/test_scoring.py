@@ -924,8 +924,8 @@ def test_a_defenders_pagat_dazu_is_told_the_kontra_its_dagegen_needs():
 
 def test_pagat_ultimo_is_announced_by_the_pagat_holder():
     """RULES.md 1.6: Pagat Ultimo is the T1 holder's (seed 000: who announces it "commits to take the last trick with
-    the Pagat"), and a hand analysis puts the Pagat in its announcer's hand: seat 1 announcing it while seat 4 holds
-    T1 was scored as a failed Pagat (2 to 2+4) and dropped seat 4's own Pagat Ultimo. It is refused, at its item."""
+    the Pagat"), and a hand analysis puts the Pagat in its announcer's hand: seat 1 announcing it while seat 4 holds T1
+    is refused, at its item, not scored as a failed Pagat (2 to 2+4) dropping seat 4's own Pagat Ultimo."""
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
     with pytest.raises(StichError, match=r"seat 1: Pagat Ultimo is announced by the Pagat's holder, seat 4"):
         score_deal(position, announcements="1: Pagat")
@@ -1273,8 +1273,9 @@ def test_scoring_a_made_position_before_its_end_says_every_card_is_needed_not_a_
 
 
 def test_a_mean_that_rounds_to_zero_is_written_unsigned_in_every_report():
-    """analyse, match and advice wrote a mean with ``:+.2f``: ``+0.00`` for 0 and ``-0.00`` for a tiny negative, a
-    gain or a loss that was neither. One helper writes them all, as ``signed`` writes a settlement's 0."""
+    """analyse, match and advice write a mean that rounds to zero as ``0.00``, not ``+0.00`` or ``-0.00`` (``:+.2f`` of
+    a tiny negative), a gain or a loss that is neither: one helper writes them all, as ``signed`` writes a settlement's
+    0."""
     from solver.advice import mean_with_interval
     from solver.match import Mean, mean_text
     assert [signed_mean(v) for v in (0.0, -0.0, -0.004, 0.004, 0.005001, -1.25, 12.5)] == [
