@@ -1486,9 +1486,9 @@ def _all_finished_stats(line, **options):
 
 def test_bench_shows_a_nodes_per_second_no_deal_finished_as_unknown_and_compares_it_with_nothing(monkeypatch,
                                                                                                 tmp_path):
-    """A line none of whose deals finished has no nodes per second: the table printed it as 0, and its ratio was
-    0.00 against a saved run that finished them but - the other way round. It is - in the table and in both
-    ratios (null in the JSON), and the notes say what - means there."""
+    """A line none of whose deals finished has no nodes per second: it is - in the table and in both ratios (null in the
+    JSON), not 0 with a ratio of 0.00 against a saved run that finished them (but - the other way round), and the notes
+    say what - means there."""
     stopped, finished = tmp_path / "stopped.json", tmp_path / "finished.json"
     limit = ("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0.005")
     monkeypatch.setattr("solver.benchmark.run_line", _all_stopped_stats)
@@ -2663,8 +2663,8 @@ def test_shell_completion_offers_the_games_and_the_objectives():
 
 
 def test_objective_completion_reads_what_is_typed_in_any_case_as_the_games_does():
-    """``-o SCO<Tab>`` offered nothing: the names were matched against the letters lower-cased, and Typer offers
-    only what starts with the letters typed. Objectives complete as games do, after the letters typed."""
+    """``-o SCO<Tab>`` offers the objectives that start with the letters typed, in any case, as games complete: Typer
+    offers only what starts with the letters typed, so the names are not matched against the letters lower-cased."""
     assert _completed("stich solve x.tbn -o SCO")[0] == ["SCOre"]
     assert _completed("stich batch x.tbn -o Val")[0] == ["Valat", "Valat_against"]
     assert _completed("stich deal -g SCH")[0] == ["SCHafkopf"]
@@ -2715,9 +2715,9 @@ def test_install_completion_says_where_it_installed_on_stderr(tmp_path: Path):
 
 @pytest.mark.parametrize("option", ["--install-completion", "--show-completion"])
 def test_a_completion_option_refuses_a_shell_name(option: str, tmp_path: Path):
-    """Typer's completion options are flags: a word after them was ignored, so ``--show-completion zsh`` printed
-    bash's script and ``--install-completion nosuch`` installed bash's. Such a word is a usage error (exit 2)
-    that names it, and nothing is installed."""
+    """Typer's completion options are flags, so a word after them would be ignored (``--show-completion zsh`` printing
+    bash's script, ``--install-completion nosuch`` installing bash's): such a word is a usage error (exit 2) that names
+    it, and nothing is installed."""
     environment = {**os.environ, "HOME": str(tmp_path)}
     process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", option, "zsh"],
                              capture_output=True, text=True, cwd=ROOT, env=environment)
@@ -2728,8 +2728,8 @@ def test_a_completion_option_refuses_a_shell_name(option: str, tmp_path: Path):
 
 @pytest.mark.parametrize("option", ["--install-completion", "--show-completion"])
 def test_a_completion_option_after_a_command_is_the_command_s_unknown_option(option: str, tmp_path: Path):
-    """A completion option is the root's only before the command's name: ``stich solve --show-completion`` was
-    refused as the root's option given a word ("got 'solve'"); it is solve's unknown option, said so."""
+    """A completion option is the root's only before the command's name: ``stich solve --show-completion`` is solve's
+    unknown option, said so, not the root's option given a word ("got 'solve'")."""
     environment = {**os.environ, "HOME": str(tmp_path)}
     process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve", option],
                              capture_output=True, text=True, cwd=ROOT, env=environment)
@@ -2741,8 +2741,8 @@ def test_a_completion_option_after_a_command_is_the_command_s_unknown_option(opt
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_the_version_to_a_full_device_is_said_in_one_line(unbuffered: bool):
-    """``stich --version >/dev/full``: with a buffered stdout the line was written as Python exited, which said
-    "Exception ignored" and exited 120; it is flushed where main() says a failing output (one line, exit 1)."""
+    """``stich --version >/dev/full``: the line is flushed where main() says a failing output (one line, exit 1), not
+    written as Python exits from a buffered stdout ("Exception ignored", exit 120)."""
     environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
     if unbuffered:
         environment["PYTHONUNBUFFERED"] = "1"
@@ -2869,7 +2869,7 @@ def test_an_objective_o_refuses_is_a_usage_error_with_the_closest_names_in_every
 
 def test_tree_time_limit_help_says_what_tree_does_past_it():
     """``tree`` writes one record's tree, and past ``--time-limit`` nothing (its docstring says so); its option's help
-    was the record commands' text, "the other records still are", which a tree has none of."""
+    says so, not the record commands' text, "the other records still are", which a tree has none of."""
     from test_docs import command_of
 
     limit = next(param for param in command_of("tree").params if "--time-limit" in param.opts)
@@ -2896,9 +2896,9 @@ def test_a_misspelt_game_or_bot_is_answered_with_the_closest_name_in_every_comma
 
 
 def test_analyse_and_batch_say_their_pool_options_alike():
-    """Both run on the same pool, and their pool options mean the same: analyse's --scheduler did not say what to
-    install, its --table-mb was the one-process text (its workers each have one), its --worker-memory did not say
-    that the table is sized to fit."""
+    """Both run on the same pool, and their pool options mean the same, so their help says the same: analyse's
+    --scheduler what to install, its --table-mb that its workers each have one table (not the one-process text), its
+    --worker-memory that the table is sized to fit."""
     from test_docs import command_of
 
     def helps(name: str) -> dict[str, str]:
@@ -3991,9 +3991,9 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
 
 
 def test_a_match_whose_boards_are_all_alike_writes_no_interval_of_no_width_as_analyse_does():
-    """Kratzen without a pot settles every deal at 0: the attacker's mean over 3 boards was written [0.0, 0.0] (a
-    certainty the boards do not show) where analyse and advice write nulls and "all samples alike"; one board was
-    nulls with no note at all."""
+    """Kratzen without a pot settles every deal at 0: the attacker's mean over 3 boards is written as analyse and advice
+    write it, nulls and "all samples alike", not [0.0, 0.0] (a certainty the boards do not show); one board gets the
+    note too."""
     def kratzen(*args: str) -> subprocess.CompletedProcess:
         done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game",
                                "kratzen", "--bots", "random,random,random", "--seed", "1", "-j", "1", *args],
@@ -4051,8 +4051,8 @@ def test_check_says_why_kratzen_targets_cannot_all_be_met_with_four_seats_or_mor
 @pytest.mark.parametrize("command", [["show"], ["solve"], ["check"], ["score"], ["table"], ["postmortem"],
                                      ["tree", "-d", "1"], ["analyse", "--seat", "2"]])
 def test_a_record_number_past_what_a_file_can_hold_is_a_usage_error(command: list[str]) -> None:
-    """``--record 99999999999999999999`` was a traceback (itertools.islice takes at most sys.maxsize). The bound is
-    said when passed, not in the help, where it read [1<=x<=9223372036854775807]."""
+    """``--record 99999999999999999999`` is a usage error, not a traceback (itertools.islice takes at most sys.maxsize).
+    The bound is said when passed, not in the help, where it would read [1<=x<=9223372036854775807]."""
     result = run(*command, "--record", "99999999999999999999", EXAMPLES / "kratzen.tbn", code=2)
     assert ("99999999999999999999 is more records than a file can hold (at most 9,223,372,036,854,775,807)"
             in " ".join(result.stderr.split()))
