@@ -401,7 +401,7 @@ def one_numeric_thread() -> None:
     """A pool worker's numeric libraries on one thread each (:data:`NUMERIC_THREAD_VARIABLES`; a variable already
     set, by the user or the cluster, is kept): those it loads later read the variables; those it inherited loaded (a
     worker forked from a parent that imported a bot module importing numpy) read theirs as the parent loaded them,
-    so they are limited now through threadpoolctl, which finds each build on each platform (numpy's own wheel's
+    so they are limited through threadpoolctl, which finds each build on each platform (numpy's own wheel's
     OpenBLAS is ``libscipy_openblas64_``): to the count their variable says where it is a positive whole number (set
     after numpy was loaded, by ``os.environ`` or a notebook's ``%env``, it would be ignored otherwise), to 1 where it
     was unset; another value is left to the library. Importing threadpoolctl and listing the libraries takes some
