@@ -989,7 +989,7 @@ def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
 
 def test_a_tree_seat_the_deal_has_not_is_said_as_the_options_error(tmp_path):
     # the option's error, not the record's [Contract] tag's ('examples/kratzen.tbn:15:12: seat 7 is not a seat of
-    # this 3-seat deal'), which is not wrong; analyse --seat says it as the option's, naming the record it is refused for
+    # this 3-seat deal'), which is not wrong; analyse --seat says it as the option's, naming the record refused
     for seat in ("7", "0"):
         result = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "--seat", seat, "--out",
                      tmp_path / "t.json", code=1)
