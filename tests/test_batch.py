@@ -495,8 +495,8 @@ def test_a_wheel_install_and_the_source_tree_of_one_commit_are_one_build(tmp_pat
 
 
 def test_a_rerun_asking_another_question_is_refused_and_leaves_the_output_alone(tmp_path: Path) -> None:
-    """Other objectives, cards, variant flags or another input file on the same output would mix answers to
-    different questions in one file (they were skipped or appended silently)."""
+    """Other objectives, cards, variant flags or another input file on the same output would mix answers to different
+    questions in one file: such a rerun is refused and the output left alone, not skipped or appended to silently."""
     source, other = tmp_path / "deals.tbn", tmp_path / "other.tbn"
     write_records(list(solver.random_records("Schafkopf", 4, 6)), source)
     write_records(list(solver.random_records("Schafkopf", 5, 6)), other)
