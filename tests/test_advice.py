@@ -1054,7 +1054,7 @@ def test_every_card_of_card_advice_has_its_win_rates_wilson_interval():
     document = advice.as_dict()
     assert schema_errors(document, SCHEMA) == []
     assert all(card["win_interval"] == [0.6097, 1.0] for card in document["cards"])
-    # each card's bonuses have their intervals too (card advice had no bonuses before)
+    # each card's bonuses have their intervals too
     assert document["cards"][0]["bonuses_intervals"]["schneider"] == [0.6097, 1.0]
 
 
@@ -1590,13 +1590,13 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     assert chosen.announced == (None, "1: Absolut", "1: Valat", "1: Pagat Ultimo", "1: Trull")
     no_pagat = make_setup("zwanzigerrufen", "TS T21 T20 T18 T15 T12 T11 SK HK DG", 1, "Solo", each_announcement=True)
     assert no_pagat.announced == (None, "1: Absolut", "1: Valat")
-    # the four Kings are offered as the score's item and RULES.md name them ("Solo + Koenige" beside a "4 Kings"
-    # bonus column was two names for one bonus)
+    # the four Kings are offered as the score's item and RULES.md name them ("4 Kings", not "Koenige"), so that
+    # the row and the "4 Kings" bonus column give one bonus one name
     kings = make_setup("zwanzigerrufen", "TS T21 T20 T18 T15 SK CK HK DK DG", 1, "Solo", each_announcement=True)
     assert kings.announced == (None, "1: Absolut", "1: Valat", "1: 4 Kings")
     # passing, the side is the cards': each announcement with what a defender says instead, the one the sample's
     # sides allow announced, so every pass row is settled on every sample (a row of announcements that fit one side
-    # only was ranked best from its one sample where the seat was forehand's partner)
+    # only would be ranked best from its one sample where the seat is forehand's partner)
     passing = contract_advice("zwanzigerrufen", "TS T21 T17 T15 T12 T1 SK HK DG CK", 2, "pass", samples=16, seed=4,
                               workers=1, each_announcement=True)
     assert {row.announced for row in passing.rows} == {

@@ -514,7 +514,7 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
                          ["random", "18", "-1.89 ± 3.71"],
                          ["cheater", "9", "-0.22 ± 5.51"]]
     assert repr(result) == "<MatchResult Kratzen, 3 boards (9 deals played): random -1.89, cheater -0.22>"
-    # one board: the command said under its means that they have no interval, print() did not (a review)
+    # one board: print() says under its means that they have no interval, as the command does
     single = str(play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=1, pot=4)).splitlines()
     shown = CliRunner().invoke(app, ["match", "--game", "kratzen", "--bots", "random,random,cheater", "-n", "1",
                                      "-j", "1", "--pot", "4"]).stdout.splitlines()

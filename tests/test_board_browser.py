@@ -1395,7 +1395,7 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
         assert driver.execute_script("return document.querySelectorAll('#graph .dot, #graph polyline').length") == 0
         assert not driver.find_element("id", "graph").is_displayed()
         assert "double-dummy view shows them" in driver.find_element("id", "curve-note").text
-        # nor does it list space for a best card: single dummy values no card best, so the key did nothing
+        # nor does it list space for a best card: single dummy values no card best, so the key does nothing
         assert "a best card" not in driver.find_element("id", "keys").text
         assert driver.execute_script(graded) == 0
         titles = driver.execute_script("return [...document.querySelectorAll('#play span')].map((n) => n.title)")

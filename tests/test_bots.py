@@ -526,7 +526,7 @@ def test_the_sampling_bot_beats_the_random_bot():
     # The same 30 Wenz boards declared by the sampling bot and by a random player against random defenders: the
     # declarer's payment, paired board by board, is higher by a margin whose 95% interval lies above zero.
     boards, seed = 30, 11
-    # (the bots drew with seed 0, the library's default before it became 1: the margins below were measured so)
+    # (the bots draw with seed 0, not the library's default of 1: the margins below are measured so)
     sampling = play_match("schafkopf", [make_bot("sampling:6", seed=0), *[make_bot("random", seed=0)] * 3],
                           boards=boards, seed=seed, contract="Wenz", rotate=False)
     random_ = play_match("schafkopf", [make_bot("random", seed=0)] * 4, boards=boards, seed=seed, contract="Wenz",
@@ -666,8 +666,8 @@ def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_pl
     assert done.returncode == 0, done.stderr
     assert "5 boards (seed 2), each to be played 3 times with the bots rotated" in done.stdout
     assert "after 3 of 15 deals" in done.stdout
-    # the limit is passed by the board in play, played to the end: stderr says by how much (it was only 'stops after
-    # the board in play', which with sampling bots can be minutes)
+    # the limit is passed by the board in play, played to the end: stderr says by how much, not only 'stops after
+    # the board in play', which with sampling bots can be minutes
     said = [line for line in done.stderr.splitlines() if "past the time limit" in line]
     assert len(said) == 1 and said[0].startswith("stich: match: ") and said[0].endswith(
         "s past the time limit of 0.001 s: the boards in play at the limit were played to the end (whole boards, one "

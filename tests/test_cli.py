@@ -1106,7 +1106,7 @@ def test_an_output_path_that_is_a_folder_says_so_and_what_was_expected(tmp_path)
         folder.mkdir()
         result = run(*command, folder, code=1)
         assert result.stderr == said(folder) and list(folder.iterdir()) == [], (command, result.stderr)
-    # a folder given to read is said in the same terms (it was "Is a directory" too)
+    # a folder given to read is said in the same terms, not as "Is a directory" either
     assert run("solve", tmp_path / "d.png", code=1).stderr == (f"stich: {tmp_path / 'd.png'}: it is a folder, where a "
                                                                "file was expected\n")
 
@@ -3037,7 +3037,7 @@ def test_one_meaning_per_flag_and_usage_errors_exit_2(tmp_path):
     graph = tmp_path / "t.json"
     run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", graph, "-o", "valat")
     assert json.loads(graph.read_text())  # the valat tree, -o as --objective
-    # wrong option values are usage errors (2), as docs/cli.md says; they were bad input (1)
+    # wrong option values are usage errors (2), as docs/cli.md says, not bad input (1)
     assert "Invalid value for '--out'" in run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", "t.txt",
                                               code=2).stderr
     assert "Invalid value for '--plot'" in run("postmortem", EXAMPLES / "valat.tbn", "--plot", "p.gif",

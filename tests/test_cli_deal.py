@@ -210,7 +210,7 @@ def _said(result) -> str:
 def test_option_values_out_of_their_range_are_usage_errors(tmp_path):
     assert "Schafkopf is played by 4 seats, not 5" in _said(_run("deal", "-g", "sk", "--seats", "5", code=2))
     assert "has no seat 5" in _said(_run("deal", "-g", "sk", "--declarer", "5", code=2))
-    # one message for every seat the game lacks: 0 and 7 were Typer's "not in the range 1<=x<=6", 5 the game's
+    # one message for every seat the game lacks, the game's, whether Typer's range (1<=x<=6) holds it or not
     for command in (["deal", "-g", "sk"], ["match", "-g", "sk", "--bots", "random,random,random,random", "-n", "1"]):
         for seat in ("0", "5", "7", "-1"):
             said = _said(_run(*command, "--declarer", seat, code=2))

@@ -458,7 +458,7 @@ def _capped(megabytes: int):
 @pytest.mark.parametrize("table_mb", [4096, 1024])  # the search's own table; the settlement's beside it
 def test_a_table_larger_than_the_process_may_map_is_one_line_not_a_traceback(table_mb: int) -> None:
     # under a 2 GB address space (ulimit -v, a container), --table-mb 4096 cannot be had at all, and 1024 fits once
-    # but not twice (the settlement's tables of the same size): both were a MemoryError traceback
+    # but not twice (the settlement's tables of the same size): each is one line, not a MemoryError traceback
     valat = Path(__file__).resolve().parent.parent / "examples" / "valat.tbn"
     process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve", str(valat),
                               "--table-mb", str(table_mb)], capture_output=True, text=True, timeout=120,

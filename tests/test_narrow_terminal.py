@@ -88,7 +88,7 @@ def test_a_contract_table_at_60_columns_puts_its_long_reasons_below_it_as_number
     rule = next(index for index, line in enumerate(lines) if line.startswith("─"))
     body = lines[rule + 1:next(index for index, line in enumerate(lines) if line.startswith("[1]"))]
     assert body[0].split() == ["Normal", "1", "-", "-", "-", "[1]", "-"]
-    # 9 contracts, one line each (was 45 lines; then "Suit Solo" wrapped to two where two spaces parted the columns)
+    # 9 contracts, one line each ("Suit Solo" too, not wrapped to two where two spaces part the columns)
     assert len(body) == 9 and not any("biddable" in line for line in body)
     assert body[5].split() == ["Suit", "Solo", "1", "-", "-", "-", "[2]", "-"]
     assert ([line.split(" ", 1)[0] for line in lines if line.startswith("[")] == ["[1]", "[2]", "[3]"])

@@ -98,8 +98,8 @@ def test_score_from_the_start_mid_trick_and_the_end():
     end = played(position, result.line)
     assert solver.solve(end, "score", cards=True).total == 22 and not solver.solve(end, "score",
                                                                                     cards=True).card_values
-    # the seat to play is 1-based whatever the objective (the score's was 0-based), None once the deal is over, as
-    # the position says it (the result said 0 there, the position None)
+    # the seat to play is 1-based whatever the objective (the score's too), None once the deal is over, as the
+    # position says it (never 0 there)
     for at in (position, mid, end):
         assert {solver.solve(at, name, cards=True).to_move for name in ("score", "points")} == {at.to_move}
         assert solver.solve(at, "points", cards=True, reference_solver=True).to_move == at.to_move

@@ -899,7 +899,7 @@ def test_dazu_is_the_declarers_own_announcement_said_explicitly():
     assert dazu == [Announcement(1, "absolut"), Announcement(1, "pagat_ultimo")] and all(item.dazu for item in dazu)
     position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements="3: Absolut dazu")
     assert score_deal(position).items == score_deal(position, announcements="3: Absolut").items
-    # the same claims, so the same settlement tables (they are keyed by them): 'dazu' was compared and made two
+    # the same claims, so the same settlement tables (they are keyed by them): 'dazu' adds nothing to compare
     claims, bare = (scoring_inputs(position, announcements=text) for text in ("3: Absolut dazu", "3: Absolut"))
     assert claims == bare and hash(claims) == hash(bare)
     absolut, = items(score_deal(position))["absolut"]
