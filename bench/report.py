@@ -402,12 +402,13 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 def render(report: Report) -> str:
     """The report as Markdown; a stopped run's (not ``report.whole``) says so first, and shows only the sections it
     has lines of."""
+    measured = unfinished_text(report)
     stopped = [] if report.whole else [f"{PARTIAL_MARK}{stopped_text(report)}: every figure below is of a "
-                                       f"finished line{UNFINISHED_NOTE if unfinished_text(report) else ''}; the "
+                                       f"finished line{UNFINISHED_NOTE if measured else ''}; the "
                                        "lines after it were not measured.**", ""]
     if report.dds_only:
         dds = render_dds(report)[1:] if report.whole or report.dds else []
-        return "\n".join(stopped + dds + render_unfinished(report) + render_machine(report)) + "\n"
+        return "\n".join(stopped + dds + render_unfinished(report, measured) + render_machine(report)) + "\n"
     seeds = ", ".join(f"{game} {seed}" for game, seed in SEEDS.items())
     out = [
         f"### Results: {report.deals} of the {STANDARD_DEALS} fixed deals per line",
@@ -440,7 +441,7 @@ def render(report: Report) -> str:
         out += render_ablation(report)
     if report.whole or report.dds:
         out += render_dds(report)
-    out += render_unfinished(report)
+    out += render_unfinished(report, measured)
     out += render_machine(report)
     return "\n".join(out) + "\n"
 
@@ -449,10 +450,10 @@ def render(report: Report) -> str:
 UNFINISHED_NOTE = ", but for the deals of the line it stopped in (Stopped part way, below)"
 
 
-def render_unfinished(report: Report) -> list[str]:
-    """The line a stopped run was in, with the deals it measured before the stop (``37 of 100``): figures of those
-    deals alone, which meet no target; nothing where it measured none."""
-    measured = unfinished_text(report)
+def render_unfinished(report: Report, measured: str) -> list[str]:
+    """The line a stopped run was in, with the deals it measured before the stop (``measured``, its
+    :func:`unfinished_text`: ``37 of 100 deals``): figures of those deals alone, which meet no target; nothing where
+    it measured none."""
     if not measured:
         return []
     out = ["", f"#### Stopped part way: {report.working} ({measured})", ""]

@@ -355,7 +355,7 @@ class _WholeWrites(io.FileIO):
     #: :func:`cli.errors.say_interrupted` empties the buffer and writes again, for a next command in this process.
     dropping = False
     #: Whether such a write sets :attr:`dropping`: stdout's file does; stderr's (unbuffered: no buffer above it holds
-    #: a piece to write twice) writes on, else every later message, the stop's line too, was lost.
+    #: a piece to write twice) writes on, else every later message, the stop's line too, would be lost.
     drops_after_a_failed_write = True
 
     def write(self, data: Any) -> int:

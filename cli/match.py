@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 #: What ``-o`` names the bots' own measure, as solve, tree and postmortem name it: the card points, or the seat's
 #: own tricks in a game without card points (Kratzen), which the bots call ``points`` (:data:`PLAYS_FOR`; so a
-#: checkpoint's identity is the one it was before ``tricks`` was taken).
+#: checkpoint's identity does not depend on which of the two ``-o`` names).
 OWN_MEASURES = ("points", "tricks")
 
 

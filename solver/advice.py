@@ -28,7 +28,6 @@ import math
 import os
 import random
 import threading
-import time
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import AbstractSet, Any, Callable, Iterable, Mapping, NamedTuple, Sequence, SupportsIndex, cast
@@ -1105,9 +1104,8 @@ def run_samples(samples: int, workers: int | None, task: Callable[..., AdviceSum
     check_time_limit(time_limit, StichError)  # past it: the first at_least samples, then stopped
     count = min(local_workers(workers), samples)
     total = AdviceSums()
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     pool = Pool(count, stop=stop)  # checked before the checkpoint is opened
-    limits = ChunkLimits(deadline, pool.task_stop, at_least, time_limit)
+    limits = ChunkLimits(time_limit, pool.task_stop, at_least)
     stopped: list[str] = []
     header = {**identity, "samples": samples, "share_scale": SHARE_SCALE}
     # sample k is drawn from the seed and k alone: a run of another -n holds this one's samples, those below -n

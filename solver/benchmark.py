@@ -133,10 +133,10 @@ def endings_line(game: str, contract: str | None, deals: int = STANDARD_DEALS, l
     """Exact points on the 5-trick endings of a game's deals (the engine/reference comparison); ``label`` names a
     contract left to :func:`random_record` (None), by default as the game's ``bench_endings`` name it, so that a
     line built from the game and contract alone (:func:`run_endings_ratio`) is named as the report's tables name it."""
-    if label is None:
+    if not contract and label is None:
         label = next((name for known, name in get_game(game).bench_endings if known == contract), None)
-    label = contract or label or ""
-    return BenchLine(f"{game} {label}: {ENDING_TRICKS}-trick endings, exact points".replace("  ", " "), game,
+    shown = contract or label or ""
+    return BenchLine(f"{game} {shown}: {ENDING_TRICKS}-trick endings, exact points".replace("  ", " "), game,
                      contract, "points", deals=deals, tricks_left=ENDING_TRICKS)
 
 

@@ -787,7 +787,7 @@ def other_matches_text(journal: Journal) -> str | None:
     """What a checkpoint that holds other matches and not this one says (None where it holds this one, or nothing
     else): without it a rerun with one setting changed starts over beside the match it meant to resume, unsaid. A
     sampling bot's ``card_time`` of 0.0 there is named: ``--card-time 0`` once meant one sample a card (a deadline
-    already past), which ``sampling:1`` plays now; 0 is no deadline now, so that match is never this one."""
+    already past), which ``sampling:1`` plays; 0 is no deadline, so that match is never this one."""
     if journal.holds_this_job or not journal.other_jobs:
         return None
     count = journal.other_jobs

@@ -20,7 +20,6 @@ import math
 import os
 import random
 import threading
-import time
 from collections import Counter
 from functools import cached_property, partial
 from dataclasses import asdict, dataclass, field, replace
@@ -1019,9 +1018,7 @@ def _analyse(game: type[Game], setup: Setup, samples: int, checkpoint: str | os.
     task: Callable[..., Sums] = sample_span
     if deadline.limited and not pool.scheduler:  # each chunk looks before each sample too (a cluster's clocks differ)
         pool = replace(pool, stop=stop)
-        end = None if time_limit is None else time.monotonic() + time_limit
-        task = partial(sample_span, limits=ChunkLimits(end, pool.task_stop, at_least=1,  # sample 0 always
-                                                       time_limit=time_limit))
+        task = partial(sample_span, limits=ChunkLimits(time_limit, pool.task_stop, at_least=1))  # sample 0 always
     run_spans(pool, samples, size, task, setup, journal, _checkpoint_sums, total.add,
               None if progress is None else lambda: progress(replace(_report(game, setup, total, seed),
                                                                      requested=samples)),

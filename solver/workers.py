@@ -51,7 +51,7 @@ from collections import deque
 from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from multiprocessing.connection import Connection
 from multiprocessing.reduction import ForkingPickler
@@ -401,7 +401,7 @@ def one_numeric_thread() -> None:
     """A pool worker's numeric libraries on one thread each (:data:`NUMERIC_THREAD_VARIABLES`; a variable already
     set, by the user or the cluster, is kept): those it loads later read the variables; those it inherited loaded (a
     worker forked from a parent that imported a bot module importing numpy) read theirs as the parent loaded them,
-    so they are limited now through threadpoolctl, which finds each build on each platform (numpy's own wheel's
+    so they are limited through threadpoolctl, which finds each build on each platform (numpy's own wheel's
     OpenBLAS is ``libscipy_openblas64_``): to the count their variable says where it is a positive whole number (set
     after numpy was loaded, by ``os.environ`` or a notebook's ``%env``, it would be ignored otherwise), to 1 where it
     was unset; another value is left to the library. Importing threadpoolctl and listing the libraries takes some
@@ -739,19 +739,24 @@ def serial_threads(workers: int | None) -> int | None:
 
 @dataclass(frozen=True)
 class ChunkLimits:
-    """When a chunk of a run's samples stops: at ``deadline`` (``time.monotonic()``, one clock for every process of
-    this machine) or once ``stop`` is set (an Event, where the chunk runs in the process that made it,
-    :attr:`Pool.task_stop`; in a local pool's worker the run's stop comes as :func:`worker_stop`), except in the
-    samples numbered below ``at_least``, which always finish (a report, or a bot's choice, needs one). An analysis
-    asks :meth:`passed` before each sample (a sample begun is finished: a Zwanzigerrufen sample may take a second, a
-    chunk ten of them); advice solves each sample under :meth:`stopping` (its settlement search stops inside it, and
-    the sample is dropped whole, so that every contract or card keeps the same samples). ``time_limit`` is the run's
-    limit in seconds, which a search stopped at ``deadline`` names."""
+    """When a chunk of a run's samples stops: ``time_limit`` seconds after ``started`` (``time.monotonic()``, one
+    clock for every process of this machine; by default when the limits are made), its :attr:`deadline`, or once
+    ``stop`` is set (an Event, where the chunk runs in the process that made it, :attr:`Pool.task_stop`; in a local
+    pool's worker the run's stop comes as :func:`worker_stop`), except in the samples numbered below ``at_least``,
+    which always finish (a report, or a bot's choice, needs one). An analysis asks :meth:`passed` before each sample
+    (a sample begun is finished: a Zwanzigerrufen sample may take a second, a chunk ten of them); advice solves each
+    sample under :meth:`stopping` (its settlement search stops inside it, and the sample is dropped whole, so that
+    every contract or card keeps the same samples), and a search stopped at the deadline names ``time_limit``."""
 
-    deadline: float | None = None
+    time_limit: float | None = None
     stop: Any | None = None  # a threading.Event (anything with is_set())
     at_least: int = 0
-    time_limit: float | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def deadline(self) -> float | None:
+        """The ``time.monotonic()`` time at which no further sample is begun; None without a time limit."""
+        return None if self.time_limit is None else self.started + self.time_limit
 
     def _stop(self) -> Any | None:
         return self.stop if self.stop is not None else worker_stop()
@@ -760,15 +765,15 @@ class ChunkLimits:
         """Whether sample ``k`` is not to be begun."""
         if k < self.at_least:
             return False
-        stop = self._stop()
-        return (self.deadline is not None and time.monotonic() >= self.deadline) or (stop is not None and stop.is_set())
+        stop, deadline = self._stop(), self.deadline
+        return (deadline is not None and time.monotonic() >= deadline) or (stop is not None and stop.is_set())
 
     def stopping(self, k: int) -> AbstractContextManager[None]:
         """The block in which sample ``k`` is solved by the settlement search."""
-        stop = self._stop()
-        if k < self.at_least or (self.deadline is None and stop is None):
+        stop, deadline = self._stop(), self.deadline
+        if k < self.at_least or (deadline is None and stop is None):
             return nullcontext()
-        left = None if self.deadline is None else TimeLeft.until(self.deadline, self.time_limit)
+        left = None if deadline is None else TimeLeft.until(deadline, self.time_limit)
         return worker_settlement_engine().stopping(left, stop)
 
 

@@ -213,7 +213,8 @@ def test_a_stop_event_stops_the_running_settlement(workers):
 
 @pytest.mark.parametrize("limit", [True, -1, float("nan"), float("inf")])
 def test_a_time_limit_that_is_no_number_of_seconds_is_refused(limit):
-    """True was taken as one second (a bool is an int); the message is solve's, as the meaning is."""
+    """True is no number of seconds, though a bool is an int: it is refused, in solve's message, as the meaning is
+    solve's."""
     position = next(read_positions(ROOT / "examples" / "valat.tbn"))
     with pytest.raises(StichError, match=f"time_limit must be a number of seconds above 0 or None, not {limit!r}"):
         card_advice(position, samples=1, workers=1, time_limit=limit)
@@ -222,8 +223,8 @@ def test_a_time_limit_that_is_no_number_of_seconds_is_refused(limit):
 
 
 def test_a_time_limit_of_0_is_a_deadline_already_past():
-    """As for solve and dd_settlement (a SearchStopped before any search): no sample is solved, and the advice
-    says why. It was refused here ("above 0") while solve took it, so one time_limit meant two things."""
+    """As for solve and dd_settlement (a SearchStopped before any search): no sample is solved, and the advice says why.
+    The advice takes it as solve does, not refused ("above 0"), so that one time_limit means one thing."""
     position = next(read_positions(ROOT / "examples" / "valat.tbn"))
     advice = card_advice(position, samples=3, workers=1, time_limit=1e-9)
     assert advice.stopped == "time limit" and advice.samples == 0
@@ -407,8 +408,8 @@ def test_card_advice_checkpoint_resume(tmp_path):
 
 def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solved_again(tmp_path):
     """Chunks journalled before card advice tallied each card's bonuses (a key without ``"bonuses": True``, as
-    ``card_sums(bonuses=False)`` still writes it) hold no bonus odds: they were solved again without a word, and left
-    in the file. The library warns (StichWarning) and the command says so on stderr."""
+    ``card_sums(bonuses=False)`` still writes it) hold no bonus odds, so they are solved again: the library warns
+    (StichWarning) and the command says so on stderr, not solving them again without a word."""
     from solver.advice import card_sums
     from solver.errors import StichWarning
 
@@ -475,10 +476,10 @@ def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(t
 
 
 def test_the_samples_without_bonus_odds_are_said_only_once_the_checkpoint_has_room(tmp_path):
-    """The warning that the samples without bonus odds are solved again came before the checkpoint's room check (the
-    review): on a disk with room for no chunk the run said they were solved again, then was refused with none solved.
-    It is said once the room is there, with the resumed samples' warning; a run from a smaller file than the one
-    written without bonus odds counts the file's samples and the run's apart (here 10 and 4)."""
+    """The warning that the samples without bonus odds are solved again comes after the checkpoint's room check, so that
+    a run on a disk with room for no chunk does not say they are solved again and then get refused with none solved. It
+    is said once the room is there, with the resumed samples' warning; a run from a smaller file than the one written
+    without bonus odds counts the file's samples and the run's apart (here 10 and 4)."""
     from solver.advice import card_sums
 
     position = _position()
@@ -793,9 +794,9 @@ def test_contract_advice_ranks_an_equal_win_by_the_attackers_mean_tricks() -> No
 
 
 def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
-    """``analyse FILE --pot N`` was refused ("a record is scored with its own tags") while score and table take
-    --pot over a record's [Pot]: a Kratzen record without one settled every sample and card at 0. Now the pot is
-    the record's for the analysis and card advice; a record of a game without a pot is analysed as it is, said once."""
+    """``analyse FILE --pot N`` takes --pot over a record's [Pot], as score and table do, so that a Kratzen record
+    without one is not settled at 0 on every sample and card: the pot is the record's for the analysis and card advice;
+    a record of a game without a pot is analysed as it is, said once."""
     kratzen = str(ROOT / "examples" / "kratzen.tbn")
     for extra in ((), ("--cards",)):
         plain = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "6", "-j", "1", "--json", *extra)
@@ -1014,10 +1015,9 @@ def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
 
 
 def test_every_share_of_the_advice_has_a_wilson_interval():
-    """The win rate and the bonus odds of each contract (and each card's win rate) were bare shares (the
-    statistician's review): each has its 95% Wilson interval, in JSON and in the table (9 of 10: 0.5958 .. 0.9821,
-    2 of 10: 0.0567 .. 0.5098, 6 of 10: 0.3127 .. 0.8318, by hand from the Wilson formula; the Schneider's 2 are a
-    Schneider and a Schwarz, which includes it)."""
+    """The win rate and the bonus odds of each contract (and each card's win rate) each have their 95% Wilson interval,
+    in JSON and in the table, not a bare share (9 of 10: 0.5958 .. 0.9821, 2 of 10: 0.0567 .. 0.5098, 6 of 10: 0.3127 ..
+    0.8318, by hand from the Wilson formula; the Schneider's 2 are a Schneider and a Schwarz, which includes it)."""
     from rich.console import Console
 
     from cli.analyse import render_advice
@@ -1054,7 +1054,7 @@ def test_every_card_of_card_advice_has_its_win_rates_wilson_interval():
     document = advice.as_dict()
     assert schema_errors(document, SCHEMA) == []
     assert all(card["win_interval"] == [0.6097, 1.0] for card in document["cards"])
-    # each card's bonuses have their intervals too (card advice had no bonuses before)
+    # each card's bonuses have their intervals too
     assert document["cards"][0]["bonuses_intervals"]["schneider"] == [0.6097, 1.0]
 
 
@@ -1310,9 +1310,9 @@ def test_a_schwarz_counts_as_the_schneider_it_includes():
 
 
 def test_the_notes_under_the_advice_say_only_what_its_table_shows():
-    """A Zwanzigerrufen table whose every contract was told apart from the best explained a '~' it did not show, and
-    its payment note named Schafkopf's Rufer (a player's review): the '~' line is printed where a row wears it, and
-    the payment note names the two-seat contract of the game in front of the player."""
+    """The notes under the advice explain only what its table shows: the '~' line is printed only where a row wears it
+    (a Zwanzigerrufen table whose every contract is told apart from the best has none), and the payment note names the
+    two-seat contract of the game in front of the player, not Schafkopf's Rufer."""
     from rich.console import Console
 
     from cli.analyse import render_advice
@@ -1369,10 +1369,10 @@ def test_contract_advice_with_a_pagat_announced_ranks_every_contract_that_counts
 
 
 def test_a_seat_other_than_forehand_may_pass_and_play_in_forehands_game():
-    """Seat 2's weak hand was offered only its own Solo and Suit Solo, ranked best at -87 units (a player's
-    review): announcing nothing is a choice too. The 'pass' row settles forehand's Normal game on each sample
-    (her call derived from her sampled hand, a Solo where she holds T20..T16), seat 2 her partner where it holds
-    the called tarock (here T20: always), valued by seat 2's share; forehand herself cannot pass (rule 1.2)."""
+    """Announcing nothing is a choice too, for a seat whose weak hand is otherwise offered only its own Solo and Suit
+    Solo: the 'pass' row settles forehand's Normal game on each sample (her call derived from her sampled hand, a Solo
+    where she holds T20..T16), seat 2 her partner where it holds the called tarock (here T20: always), valued by seat
+    2's share; forehand herself cannot pass (rule 1.2)."""
     from solver.advice import PASS, draw_deal
     from solver.games import get_game
     from solver.position import Position
@@ -1455,11 +1455,11 @@ def test_pass_on_the_command_line():
 
 
 def test_a_dazu_is_worded_for_the_other_side_as_a_dagegen():
-    """A pass row tries the seat's announcement as the other side says it: "Absolut dazu" (seed 000's explicit word
-    for the declarers' own) became "Absolut dazu dagegen", which does not parse. It is "Absolut dagegen", and
-    the row settles as the bare Absolut's does. Any other bonus said 'dazu' (or 'dagegen') kept its word, which
-    the other side may not say: "2: Trull dazu" was refused on every sample where seat 2 defends (all 3 here). The
-    other side says it bare, and the row settles as the bare Trull's does."""
+    """A pass row tries the seat's announcement as the other side says it: "Absolut dazu" (seed 000's explicit word for
+    the declarers' own) is "Absolut dagegen", not "Absolut dazu dagegen", which does not parse, and the row settles as
+    the bare Absolut's does. Any other bonus said 'dazu' (or 'dagegen') is said bare by the other side, which may not
+    say that word (else "2: Trull dazu" is refused on every sample where seat 2 defends: all 3 here), and the row
+    settles as the bare Trull's does."""
     from solver.games import get_game
 
     game = get_game("zwanzigerrufen")
@@ -1591,13 +1591,13 @@ def test_each_announcement_settles_every_contract_with_and_without_it_on_the_sam
     assert chosen.announced == (None, "1: Absolut", "1: Valat", "1: Pagat Ultimo", "1: Trull")
     no_pagat = make_setup("zwanzigerrufen", "TS T21 T20 T18 T15 T12 T11 SK HK DG", 1, "Solo", each_announcement=True)
     assert no_pagat.announced == (None, "1: Absolut", "1: Valat")
-    # the four Kings are offered as the score's item and RULES.md name them ("Solo + Koenige" beside a "4 Kings"
-    # bonus column was two names for one bonus)
+    # the four Kings are offered as the score's item and RULES.md name them ("4 Kings", not "Koenige"), so that
+    # the row and the "4 Kings" bonus column give one bonus one name
     kings = make_setup("zwanzigerrufen", "TS T21 T20 T18 T15 SK CK HK DK DG", 1, "Solo", each_announcement=True)
     assert kings.announced == (None, "1: Absolut", "1: Valat", "1: 4 Kings")
     # passing, the side is the cards': each announcement with what a defender says instead, the one the sample's
     # sides allow announced, so every pass row is settled on every sample (a row of announcements that fit one side
-    # only was ranked best from its one sample where the seat was forehand's partner)
+    # only would be ranked best from its one sample where the seat is forehand's partner)
     passing = contract_advice("zwanzigerrufen", "TS T21 T17 T15 T12 T1 SK HK DG CK", 2, "pass", samples=16, seed=4,
                               workers=1, each_announcement=True)
     assert {row.announced for row in passing.rows} == {
@@ -1659,9 +1659,9 @@ def test_a_pass_row_refused_says_on_how_many_samples():
 
 
 def test_a_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path, monkeypatch):
-    """``variant={"weli_also_bells": True}`` (the API) and ``--variant weli_also_bells=true`` (the CLI's text) were two
-    checkpoint keys, so neither resumed the other's checkpoint: the key names the variant as the game reads it. A
-    checkpoint written under the old key (the variant as given) is still resumed, not orphaned."""
+    """``variant={"weli_also_bells": True}`` (the API) and ``--variant weli_also_bells=true`` (the CLI's text) are one
+    checkpoint key, the variant as the game reads it, so each resumes the other's checkpoint; a checkpoint keyed by the
+    variant as given is resumed too, not orphaned."""
     import solver.advice as advice_module
     from solver.sampling import checkpoint_identity
 
@@ -1725,10 +1725,10 @@ def test_the_tilde_note_says_why_an_all_alike_gap_is_not_told_apart():
 
 
 def test_no_item_is_told_apart_on_fewer_samples_than_the_sign_test_needs():
-    """On 3 samples Wenz Tout's gap to Rufer S varied (mean +33, Student's interval 25.3 .. 40.7 at the corrected
-    99.44%) and was told apart, where the same +33 on all 3 samples would not have been: a varying gap counted as
-    stronger evidence than a constant one. Below the sign test's floor (p = 2 / 2^n: 6 samples at 95%, 9 at the
-    99.44% of 9 comparisons) no gap is told apart nor given an interval, and the note under the table says why."""
+    """Below the sign test's floor (p = 2 / 2^n: 6 samples at 95%, 9 at the 99.44% of 9 comparisons) no gap is told
+    apart nor given an interval, and the note under the table says why: else, on 3 samples, Wenz Tout's varying gap to
+    Rufer S (mean +33, Student's interval 25.3 .. 40.7 at the corrected 99.44%) would be told apart where the same +33
+    on all 3 samples would not, a varying gap counted as stronger evidence than a constant one."""
     from solver.advice import fewest_to_tell
 
     assert (fewest_to_tell(0.95), fewest_to_tell(0.975), fewest_to_tell(1 - 0.05 / 9)) == (6, 7, 9)
@@ -1744,8 +1744,8 @@ def test_no_item_is_told_apart_on_fewer_samples_than_the_sign_test_needs():
 
 
 def test_cards_the_ranking_cannot_order_share_their_rank():
-    """Six trumps of a Solo pay +39 on every one of 5 samples: they tie, and were ranked 1 to 6 in the pack's order,
-    as a preference. They share rank 1 and each reads 'best'; the two suit cards, +36 on all, share rank 7."""
+    """Six trumps of a Solo pay +39 on every one of 5 samples: they tie, so they share rank 1 and each reads 'best', not
+    ranked 1 to 6 in the pack's order as a preference; the two suit cards, +36 on all, share rank 7."""
     from solver.sampling import hand_position
 
     position = hand_position("schafkopf", "EO GO HO SO EU GU EA EZ", 1, "Solo E")
@@ -1767,10 +1767,10 @@ def test_cards_the_ranking_cannot_order_share_their_rank():
 
 
 def test_kratzen_advice_shows_the_mean_tricks_it_ranks_by():
-    """At pot 0 Kratzen contract advice ranks by the win, then by the attacker's mean tricks, which the table did
-    not show. They are a column now, the same as the analysis of one contract counts on the same samples (Trump H:
-    2.75, 'mean tricks 2.8' in analyse -c 'Trump H'), to 2 decimals, since they rank the rows; the notes name the
-    attacker by the game's own title."""
+    """At pot 0 Kratzen contract advice ranks by the win, then by the attacker's mean tricks, so the table shows them in
+    a column: the same as the analysis of one contract counts on the same samples (Trump H: 2.75, 'mean tricks 2.8' in
+    analyse -c 'Trump H'), to 2 decimals, since they rank the rows; the notes name the attacker by the game's own title.
+    """
     advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=20, seed=1, workers=1, seats=4)
     document = advice.as_dict()
     assert schema_errors(document, SCHEMA) == []
@@ -1839,9 +1839,9 @@ def test_a_gap_below_the_sign_tests_floor_has_no_interval():
 
 
 def test_too_few_samples_is_decided_from_the_samples_the_gap_is_paired_over():
-    """A was settled on samples 0-7 and B on 4-11 (each refused on the others): each has 8 samples, above the 6 the
-    sign test needs with one comparison, but their gap is paired over the 4 they share. The '~' note said B's
-    interval held 0, deciding from the row's own 8; it is the 4 that decide: too few samples."""
+    """A is settled on samples 0-7 and B on 4-11 (each refused on the others): each has 8 samples, above the 6 the sign
+    test needs with one comparison, but their gap is paired over the 4 they share, and it is those 4 that decide, not
+    the row's own 8: too few samples, said in the '~' note."""
     from rich.console import Console
 
     from cli.analyse import render_advice
@@ -1867,9 +1867,9 @@ def test_too_few_samples_is_decided_from_the_samples_the_gap_is_paired_over():
 
 
 def test_an_item_no_sample_settled_has_no_rank():
-    """B and C were refused on every sample: the ranking read the same nothing for both and ranked them 2, 2, a tie
-    of two rows with no figure; where no sample was solved at all every row shared rank 1. Such a row has no rank
-    (JSON null), and the table gives it its place, shared with none."""
+    """B and C are refused on every sample: a row no sample settled has no rank (JSON null), not a tie of rows with no
+    figure (2, 2, or rank 1 for every row where no sample was solved), and the table gives it its place, shared with
+    none."""
     from rich.console import Console
 
     from cli.analyse import render_advice

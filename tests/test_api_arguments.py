@@ -450,8 +450,9 @@ def test_a_position_whose_parts_do_not_belong_together_is_refused(valat, schafko
 
 
 def test_a_positions_rules_are_immutable(valat):
-    """A position is immutable, and so are its rules: ``position.rules.declarer = 2`` was taken, left the cached
-    hash and the engine's compiled tables of the old rules, and every answer after it was for rules that were not."""
+    """A position is immutable, and so are its rules: ``position.rules.declarer = 2`` is refused, since it would leave
+    the cached hash and the engine's compiled tables of the old rules, and every answer after it would be for rules that
+    are not."""
     import dataclasses
     import pickle
     rules, before = valat.rules, solver.solve(valat).total
@@ -620,7 +621,7 @@ def test_parsed_contracts_pass_the_check():
 
 
 def test_solo_tout_may_be_two_words():
-    """"Wenz Tout" was read and "Solo Tout E" was refused as naming no suit."""
+    """"Solo Tout E" is read as "Wenz Tout" is, not refused as naming no suit."""
     assert solver.Schafkopf.parse_contract("Solo Tout E") == solver.Schafkopf.parse_contract("SoloTout E")
     with pytest.raises(InvalidContractError, match="unknown Schafkopf contract 'Solo Tout E X'"):
         solver.Schafkopf.parse_contract("Solo Tout E X")
@@ -643,7 +644,7 @@ def test_a_misspelt_contract_gets_a_suggestion(game, text, close):
 
 @pytest.mark.parametrize("seat", ["x", True, 2.5, 0])
 def test_tree_seat_is_checked_for_the_default_objective(kratzen, seat):
-    """Kratzen's tree falls back to a seat's tricks; its seat was used before it was checked (a TypeError)."""
+    """Kratzen's tree falls back to a seat's tricks, so its seat is checked before it is used (else a TypeError)."""
     with pytest.raises(StichError, match="is not a seat"):
         solver.strategy_tree(kratzen, 1, seat=seat)
     assert solver.strategy_tree(kratzen, 1, seat=2).graph["maximiser"] == "2"
@@ -670,8 +671,8 @@ def test_a_position_keeps_its_played_cards_in_step_with_its_state(valat):
 
 
 def test_every_engine_method_checks_its_question_first(valat):
-    # value_and_cards read state.is_over before any check (None: AttributeError), and on a finished state took any
-    # objective; solve took cards=1 and line="x"
+    # value_and_cards checks its arguments before it reads state.is_over (None: no AttributeError), and refuses a bad
+    # objective on a finished state too; solve refuses cards=1 and line="x"
     engine = EngineSolver(1)
     goal = valat.objective("points")
     state = valat.state
@@ -748,10 +749,10 @@ def _seat_calls(valat, kratzen):
 
 @pytest.mark.parametrize("seat", [0, 5, -1, "2", 1.5, True])
 def test_a_bad_seat_is_one_error_class_everywhere(valat, kratzen, seat):
-    """A seat out of range raised InvalidPositionError (Position.hand), InvalidContractError (an objective, a
-    declarer) or a bare StichError (the analyses), so an app had no one class for "no such seat"; card advice said
-    "for the seat to move ... not seat 2" for the text '2'. Now each is an InvalidSeatError, a StichError and so a
-    ValueError, and still the class it was (an old except clause keeps working)."""
+    """A seat out of range is an InvalidSeatError everywhere, a StichError and so a ValueError, so that an app has one
+    class for "no such seat", and still the class each place raises besides (InvalidPositionError for Position.hand,
+    InvalidContractError for an objective or a declarer), so an old except clause keeps working. Card advice refuses the
+    text '2' as no seat, not "for the seat to move ... not seat 2"."""
     calls = _seat_calls(valat, kratzen)
     for name, call in calls:
         if name == "announcements" and seat not in (0, 5):
@@ -780,7 +781,8 @@ def test_advance_is_unchecked_and_the_solvers_refuse_what_it_made(valat):
 
 
 def test_check_bonuses_takes_a_time_limit_and_a_stop_event_as_check_report_does(valat):
-    """check_report and solve took them, check_bonuses (what an app calls for the same answer) did not."""
+    """check_bonuses (what an app calls for the same answer) takes a time limit and a stop event, as check_report and
+    solve do."""
     import threading
 
     with pytest.raises(solver.SearchStopped, match="time_limit=1e-09"):
@@ -798,8 +800,8 @@ def test_check_bonuses_takes_a_time_limit_and_a_stop_event_as_check_report_does(
 
 @pytest.mark.parametrize("seat", [4, -1, "1", True])
 def test_a_deals_hand_by_a_seat_index_out_of_range_says_so(valat, seat):
-    """Deal counts seats from 0 (the engine's view, docs/api.md): 4 was an IndexError ('tuple index out of range')
-    and -1 quietly seat 4's hand."""
+    """Deal counts seats from 0 (the engine's view, docs/api.md): 4 and -1 are refused, saying so, not an IndexError
+    ('tuple index out of range') and quietly seat 4's hand."""
     with pytest.raises(solver.InvalidSeatError, match="counts seats from 0"):
         valat.rules.deal.hand_names(seat)
     assert valat.rules.deal.hand_names(3)[0] == "T13"
@@ -838,8 +840,8 @@ def test_a_seat_for_the_kratzen_score_is_refused_in_kratzen_words(tmp_path):
 
 
 def test_make_position_takes_hands_of_cards_as_it_takes_hands_of_tokens(kratzen):
-    """A deal as a list of hands took only tokens: ``[p.hand(s) for s in ...]`` (CardSets) or lists of Cards, the
-    API's own cards, were refused as 'not a deal', though every other argument that takes cards takes Cards too."""
+    """A deal as a list of hands takes ``[p.hand(s) for s in ...]`` (CardSets) and lists of Cards, the API's own cards,
+    as it takes tokens, as every other argument that takes cards takes Cards too: not refused as 'not a deal'."""
     text = "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"
     by_text = make_position("Kratzen", text, "Trump S")
     hands = [by_text.hand(seat) for seat in (1, 2, 3)]
@@ -893,9 +895,9 @@ def test_position_setup_takes_a_numpy_seat_as_every_seat_argument_does(kratzen):
 
 @pytest.mark.parametrize("cards", ["", "  ", [], ()])
 def test_known_cards_of_a_seat_that_name_none_are_refused_as_the_cli_refuses_them(kratzen, cards):
-    """``known={2: ""}`` was taken and changed nothing, while ``--known "2:"`` is a usage error: knowing nothing of a
-    seat is leaving it out, so an empty list is a slip (a variable unset). Every function that takes known cards
-    refuses it, in the CLI's words ('... names no cards of seat N (how to give them)')."""
+    """``known={2: ""}`` is refused as ``--known "2:"`` is a usage error: knowing nothing of a seat is leaving it out,
+    so an empty list is a slip (a variable unset). Every function that takes known cards refuses it, in the CLI's words
+    ('... names no cards of seat N (how to give them)')."""
     def said(example: str) -> str:  # the game's own cards as the example: E9 SA in Schafkopf, EZ H7 in Kratzen
         return f"known cards for seat 3: {cards!r} names no cards of seat 3 (known={{3: '{example}'}}; leave out a " \
             "seat with none)"
@@ -943,8 +945,8 @@ def test_draw_sample_refuses_what_is_no_sampling_setup(kratzen):
 
 
 def test_a_result_s_card_of_another_game_is_refused_by_play_and_in_no_set():
-    """A card value's ``card`` is a pack index that knows its Card (``CardIndex``): one of a Zwanzigerrufen result
-    (T18, index 4) played on a Schafkopf position played that pack's index 4 (EU) without a word, and was "in" a
+    """A card value's ``card`` is a pack index that knows its Card (``CardIndex``), so one of a Zwanzigerrufen result
+    (T18, index 4) is not played on a Schafkopf position as that pack's index 4 (EU) without a word, nor "in" a
     Schafkopf hand holding EU. docs/api.md: another game's card is refused (UnknownCardPlayError) and in no set."""
     tarock = solver.random_position("zwanzigerrufen", 3, 1)
     result = solver.solve(tarock, "points", cards=True)
@@ -962,8 +964,8 @@ def test_a_result_s_card_of_another_game_is_refused_by_play_and_in_no_set():
 
 
 def test_a_numpy_pack_index_is_in_a_card_set_as_play_takes_it():
-    """``position.play(np.int64(i))`` plays the card (a bot's argmax), but ``np.int64(i) in position.hand(seat)``
-    was False for a card the hand holds: a bot that checked before it played was told no."""
+    """``position.play(np.int64(i))`` plays the card (a bot's argmax), and ``np.int64(i) in position.hand(seat)`` is
+    True for a card the hand holds, so that a bot that checks before it plays is told yes."""
     position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
     index = next(iter(position.legal_cards())).index
     assert np.int64(index) in position.hand(1) and np.int64(index) in position.legal_cards()
@@ -993,9 +995,9 @@ ZERO_REFUSED = "time_limit=0 is refused: for no limit pass None"
 
 
 def test_every_time_limit_refuses_0_which_the_command_line_reads_as_no_limit(valat, kratzen):
-    """``--time-limit 0`` is no limit on the command line, where the library's ``time_limit=0`` was a deadline
-    already past: the same 0, read two ways. Every function taking a ``time_limit`` refuses 0 (and -0.0) with a
-    StichError, a ValueError, that says None is no limit, before anything is solved or written."""
+    """``--time-limit 0`` is no limit on the command line, so the library does not read its ``time_limit=0`` another way
+    (a deadline already past): every function taking a ``time_limit`` refuses 0 (and -0.0) with a StichError, a
+    ValueError, that says None is no limit, before anything is solved or written."""
     from solver.advice import card_advice, contract_advice
     from solver.analysis import targets_together
     from solver.board.app import create_app

@@ -170,8 +170,8 @@ def test_the_block_signatures_are_found() -> None:
                          [pytest.param(*s, id=f"{s[0]}-{s[1]}") for s in BLOCK_SIGNATURES])
 def test_every_signature_a_code_block_shows_is_the_functions_with_its_defaults(
         page: str, name: str, parameters: str, module: Any) -> None:
-    """A signature in a code block is shown whole: every parameter in the function's order, each default shown as
-    the function's (batch.md's ``solve_batch`` and format.md's reader were checked by no test)."""
+    """A signature in a code block is shown whole: every parameter in the function's order, each default shown as the
+    function's, in every page (batch.md's ``solve_batch`` and format.md's reader too)."""
     import ast
 
     real = {p.name: p for p in inspect.signature(resolved(name, module)).parameters.values() if p.name != "self"}

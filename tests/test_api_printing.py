@@ -43,8 +43,8 @@ def test_card_values_print_by_name_and_stay_pack_indices(valat, how):
 
 
 def test_a_solve_result_prints_under_the_heading_of_what_was_solved_as_jupyter_shows_it():
-    """``print(solve(...))`` began with the value, with no word of the deal, contract or objective, where Jupyter's
-    view is headed by the position's diagram heading: both now say which deal and contract, then the objective."""
+    """``print(solve(...))`` and Jupyter's view both begin with the position's diagram heading, saying which deal and
+    contract, then the objective, not with a bare value."""
     position = next(solver.read_positions(VALAT.parent / "schafkopf.tbn"))
     result = solver.solve(position, "game", cards=True)
     lines = str(result).splitlines()
@@ -82,8 +82,8 @@ def test_a_table_entry_prints_its_row_as_stich_table_does():
 
 
 def test_an_analysis_of_another_seats_contract_names_the_declarer():
-    """``--seat 1 --declarer 2`` was headed ``Schafkopf Solo E, seat 1: ...``, which reads as seat 1's Solo (its
-    figures were the defence's): the declaring seat is said where it is not the hand's, in print and the command."""
+    """``--seat 1 --declarer 2`` is not headed ``Schafkopf Solo E, seat 1: ...``, which reads as seat 1's Solo (its
+    figures are the defence's): the declaring seat is said where it is not the hand's, in print and the command."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -122,10 +122,9 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
 
 
 def test_the_reports_say_targets_where_each_bonus_is_a_seat_s_own_not_where_there_is_a_pot(monkeypatch):
-    """analyse's table said "targets forced" where the game had a pot (``has_pot``), and a printed DD settlement
-    named the attacker where its pot was set, while ``stich check``, ``stich score --dd``, the post-mortem and the
-    notebook said "target" and "attacker" where every seat plays for itself: one game has both, so the two
-    agreed by chance. The wording is about the bonuses being each seat's own target (RULES.md 3.3), and says so."""
+    """Every report (analyse's table, a printed DD settlement, ``stich check``, ``stich score --dd``, the post-mortem
+    and the notebook) says "targets" and "attacker" where each bonus is a seat's own target (RULES.md 3.3), not where
+    the game has a pot (``has_pot``): one game has both, so the two agree only by chance."""
     from solver.games.kratzen import Kratzen
     from solver.sampling import bonus_table
 
@@ -391,10 +390,10 @@ def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
 
 
 def test_the_post_mortem_figure_shows_in_a_notebook_and_leaves_the_backend_alone():
-    """``plot_figure`` called ``matplotlib.use("Agg")``: in Jupyter that switched the inline backend off, so after a
-    post-mortem (its ``_repr_html_`` draws the plot) the notebook's own ``plt.show()`` showed nothing, and the
-    Figure itself, made without pyplot, showed as ``<Figure size 880x572 with 1 Axes>``. Now the backend is left
-    as it was and the figure gives Jupyter its picture as PNG."""
+    """``plot_figure`` leaves the matplotlib backend as it is (no ``matplotlib.use("Agg")``, which in Jupyter switches
+    the inline backend off, so that after a post-mortem, whose ``_repr_html_`` draws the plot, the notebook's own
+    ``plt.show()`` would show nothing), and the Figure, made without pyplot, gives Jupyter its picture as PNG, not
+    ``<Figure size 880x572 with 1 Axes>``."""
     import matplotlib
     from matplotlib.figure import Figure
 
@@ -440,9 +439,9 @@ def test_a_hand_analysis_renders_its_report_in_jupyter():
 
 
 def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
-    """A match's PlayedDeal repr'd as its dataclass, every card, and a notebook had nothing better; a Mean printed
-    its fields with their 15 digits. Now a deal is a line, and in Jupyter its seats, bots and payments, then its
-    tricks, as tables; a mean prints as the match report writes it."""
+    """A match's PlayedDeal prints as a line, not its dataclass's every card, and in Jupyter as its seats, bots and
+    payments, then its tricks, as tables; a Mean prints as the match report writes it, not its fields with their 15
+    digits."""
     from solver.bots import CheaterBot
     from solver.match import Mean, play_match
 
@@ -515,7 +514,7 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
                          ["random", "18", "-1.89 ± 3.71"],
                          ["cheater", "9", "-0.22 ± 5.51"]]
     assert repr(result) == "<MatchResult Kratzen, 3 boards (9 deals played): random -1.89, cheater -0.22>"
-    # one board: the command said under its means that they have no interval, print() did not (a review)
+    # one board: print() says under its means that they have no interval, as the command does
     single = str(play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=1, pot=4)).splitlines()
     shown = CliRunner().invoke(app, ["match", "--game", "kratzen", "--bots", "random,random,cheater", "-n", "1",
                                      "-j", "1", "--pot", "4"]).stdout.splitlines()
@@ -610,7 +609,7 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
 
 
 def test_a_batch_to_a_device_says_no_already_done_as_no_stream_has_one():
-    """``stich batch FILE --out /dev/tty`` ended "0 already done", and Jupyter's table had the column: a device (here
+    """``stich batch FILE --out /dev/tty`` says no "0 already done", nor has Jupyter's table the column: a device (here
     /dev/null) is a stream as stdout is, never resumed, so neither the text nor the table counts what was done before
     it, nor lines left from before (stale)."""
     summary = solver.solve_batch(VALAT.parent / "kratzen.tbn", "/dev/null", workers=1)
@@ -667,8 +666,8 @@ def test_advice_stopped_early_says_how_many_samples_of_how_many_as_the_analysis_
 
 
 def test_advice_stopped_before_its_first_sample_names_no_best_in_its_repr():
-    """Stopped before a sample was solved, the repr said "best Rufer G refused on every sample" of rows never
-    ranked, while print() said there was nothing to rank (a review): the repr names no best then."""
+    """Stopped before a sample was solved, the repr names no best (not "best Rufer G refused on every sample" of rows
+    never ranked), as print() says there is nothing to rank."""
     import threading
 
     from solver.advice import card_advice, contract_advice

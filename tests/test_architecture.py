@@ -114,8 +114,8 @@ def test_scoring_and_the_games_do_not_import_the_analyses():
 
 
 def test_the_cards_of_a_report_are_named_by_one_function():
-    """card_names was written twice (postmortem, sampling) with different signatures: one in solver.diagram, beside
-    the SuitStyle it writes with, imported by every report."""
+    """card_names is one function, in solver.diagram beside the SuitStyle it writes with, imported by every report
+    (postmortem, sampling), so that the reports cannot name cards apart."""
     from solver import advice, diagram, postmortem, sampling
 
     defined = sorted(module for module, path in source_modules().items()

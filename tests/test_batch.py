@@ -159,9 +159,9 @@ def test_an_output_file_that_is_no_batch_output_is_refused_and_left_alone(tmp_pa
 
 
 def test_an_input_that_can_be_read_only_once_is_refused_before_it_is_opened(tmp_path: Path) -> None:
-    """A named pipe as the input: batch reads its input again (to count what is left, on a rerun to resume, when
-    the output names another path), which a pipe gives once, so the CLI's run hung at its second opening. It is
-    refused at once, without opening it (what the writer wrote is all still in the pipe), and nothing is written."""
+    """A named pipe as the input: batch reads its input again (to count what is left, on a rerun to resume, when the
+    output names another path), which a pipe gives once, so a second opening would hang. It is refused at once, without
+    opening it (what the writer wrote is all still in the pipe), and nothing is written."""
     import os
     import threading
 
@@ -216,8 +216,8 @@ def test_a_socket_as_the_input_or_the_checkpoint_is_refused_as_a_socket(tmp_path
 
 
 def test_a_line_of_garbage_in_the_output_is_refused_with_its_number(tmp_path: Path) -> None:
-    """A complete line that is no batch line (typed by hand) was kept silently, and the output stayed invalid JSON
-    Lines on every rerun: it is refused, at its line and the column where it stops reading as one (a line cut short
+    """A complete line that is no batch line (typed by hand) is not kept silently, which would leave the output invalid
+    JSON Lines on every rerun: it is refused, at its line and the column where it stops reading as one (a line cut short
     ends where it was cut), and the file is left as it was."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 5, 3)), source)
@@ -261,10 +261,10 @@ def test_a_half_written_last_line_is_trimmed(tmp_path: Path) -> None:
 
 
 def test_a_dask_cluster_solves_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same lines as one local worker. The chunks are timed as a local pool's (one record each until the first
-    lines are back, then about half a second of one thread's work): they were always --chunk-size records, so a
-    cluster wrote its first line only after whole chunks of slow deals (20 Zwanzigerrufen deals: 11 to 19 s on two
-    workers, where a local pool wrote one in a second), and a Ctrl-C lost every running chunk's work."""
+    """The same lines as one local worker. The chunks are timed as a local pool's (one record each until the first lines
+    are back, then about half a second of one thread's work), not always --chunk-size records, with which a cluster
+    writes its first line only after whole chunks of slow deals (20 Zwanzigerrufen deals: 11 to 19 s on two workers,
+    where a local pool writes one in a second) and a Ctrl-C loses every running chunk's work."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from solver import workers
 
@@ -307,10 +307,10 @@ class _JobTheSchedulerCannotRead:
 
 def test_a_dask_cluster_of_another_stich_is_said_and_stops_the_run(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """A scheduler that could not read stich's tasks (no stich where it runs, or another one) ended the run in a
-    RuntimeError traceback ("... if the Scheduler and Client have different environments"); a worker with another
-    stich installed answered by its own rules and engine, its lines mixed with the others' unseen. Each is one
-    message naming the cause, the run stopped, what was handed on kept."""
+    """A scheduler that cannot read stich's tasks (no stich where it runs, or another one), and a worker with another
+    stich installed (which would answer by its own rules and engine, its lines mixed with the others' unseen), are each
+    one message naming the cause, not a RuntimeError traceback ("... if the Scheduler and Client have different
+    environments"): the run stopped, what was handed on kept."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from solver import workers
 
@@ -475,9 +475,9 @@ def _build_in(root: Path) -> str:
 
 
 def test_a_wheel_install_and_the_source_tree_of_one_commit_are_one_build(tmp_path: Path) -> None:
-    """The build was a digest of every ``*.py`` under the ``solver`` folder: a wheel puts ``solver.cli`` there
-    (``cli/`` in a source tree), so a worker on a wheel install of the driver's commit was refused as another
-    stich. The build leaves ``cli/`` out, so the two shapes are one build, and a module edited is another."""
+    """The build leaves ``cli/`` out of the digest of every ``*.py`` under the ``solver`` folder, since a wheel puts
+    ``solver.cli`` there (``cli/`` in a source tree): a worker on a wheel install of the driver's commit is one build
+    with it, not refused as another stich, and a module edited is another."""
     from solver import workers
 
     ignored = shutil.ignore_patterns("__pycache__")
@@ -495,8 +495,8 @@ def test_a_wheel_install_and_the_source_tree_of_one_commit_are_one_build(tmp_pat
 
 
 def test_a_rerun_asking_another_question_is_refused_and_leaves_the_output_alone(tmp_path: Path) -> None:
-    """Other objectives, cards, variant flags or another input file on the same output would mix answers to
-    different questions in one file (they were skipped or appended silently)."""
+    """Other objectives, cards, variant flags or another input file on the same output would mix answers to different
+    questions in one file: such a rerun is refused and the output left alone, not skipped or appended to silently."""
     source, other = tmp_path / "deals.tbn", tmp_path / "other.tbn"
     write_records(list(solver.random_records("Schafkopf", 4, 6)), source)
     write_records(list(solver.random_records("Schafkopf", 5, 6)), other)
@@ -753,8 +753,8 @@ def test_lines_that_do_not_say_their_question_are_refused(tmp_path: Path) -> Non
 
 
 def test_a_rewrite_killed_half_way_leaves_no_temporary_file(tmp_path: Path) -> None:
-    """kill -9 while the output was rewritten without its error lines left a hidden temporary file for good; the
-    next run (holding the lock, so no writer is at work) removes it."""
+    """kill -9 while the output is rewritten without its error lines leaves a hidden temporary file, which the next run
+    (holding the lock, so no writer is at work) removes, so that none stays for good."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 7, 2)), source)
     out = tmp_path / "out.jsonl"
@@ -795,8 +795,8 @@ def test_pool_workers_die_on_sigterm_whatever_handler_the_parent_has() -> None:
 
 
 def test_stopping_a_pool_ends_its_running_jobs_at_once() -> None:
-    """stop_pool took the pool's processes after shutting it down, which forgets them: none was stopped, so a Ctrl-C
-    waited for the running jobs (6.6 s on Zwanzigerrufen records), and a second Ctrl-C in that wait left the exit
+    """stop_pool takes the pool's processes before shutting it down, which forgets them, and stops each: a Ctrl-C does
+    not wait for the running jobs (6.6 s on Zwanzigerrufen records), nor a second Ctrl-C in that wait leave the exit
     waiting for the workers for good."""
     from solver.workers import process_pool, stop_pool
 
@@ -897,8 +897,9 @@ def test_one_question_spelt_two_ways_resumes(tmp_path):
 
 
 def test_a_flag_given_at_its_default_over_a_records_tag_is_another_question(tmp_path):
-    """--variant sagotrick=any_order (the default) replaces a record's [Variant "sagotrick=off"]: a rerun asking it
-    was told the record was already done, and the output kept the answer under sagotrick=off (8 points, not 0)."""
+    """--variant sagotrick=any_order (the default) replaces a record's [Variant "sagotrick=off"], so a rerun asking it
+    is another question: not told the record is already done, with the output keeping the answer under sagotrick=off (8
+    points, not 0)."""
     source = tmp_path / "ending.tbn"
     source.write_text('[Game "Zwanzigerrufen"]\n[Variant "sagotrick=off"]\n'
                       '[Deal "1: T17 SK / T1 T19 / TS DQ / T21 T11"]\n[Contract "Solo"]\n[Declarer "3"]\n')
@@ -1018,8 +1019,9 @@ def test_the_progress_bar_reads_before_it_solves() -> None:
 
 
 def test_a_pot_settles_the_kratzen_records_and_is_part_of_the_question(tmp_path: Path) -> None:
-    """batch had no --pot: a Kratzen file's scores were paid from a pot of 0 unless each record had a [Pot] tag. The
-    pot is the question's (a rerun with another pot is refused), and a run without one asks what it asked before."""
+    """batch takes --pot, so that a Kratzen file's scores are not paid from a pot of 0 unless each record has a [Pot]
+    tag. The pot is the question's (a rerun with another pot is refused), and a run without one asks what a run without
+    one always asked."""
     source = tmp_path / "deals.tbn"
     source.write_text((Path(__file__).parent.parent / "examples" / "kratzen.tbn").read_text())
     out = tmp_path / "out.jsonl"
@@ -1066,8 +1068,9 @@ def _peak_bytes_of(action) -> int:
 
 
 def test_a_huge_half_written_last_line_is_trimmed_without_being_read_whole(tmp_path: Path) -> None:
-    """A resume read the output's lines whole: a last line of 20 MB (a wrong or damaged --out) was held entire
-    (a 50 MB one took the resident set from 31 to 126 MB). It is trimmed as any half-written line, read in pieces."""
+    """A resume does not read the output's lines whole: a last line of 20 MB (a wrong or damaged --out) is trimmed as
+    any half-written line, read in pieces, not held entire (a 50 MB one would take the resident set from 31 to 126 MB).
+    """
     out = tmp_path / "out.jsonl"
     out.write_bytes(b'{"id": "a:1", "key": "k1"}\n{"id": "' + b"x" * 20_000_000)
     holder: dict = {}
@@ -1096,9 +1099,9 @@ def test_a_huge_complete_line_is_refused_at_its_number_without_being_read_whole(
 
 @pytest.mark.parametrize("kept", [1, 3, 6, 7, 40])
 def test_an_output_cut_inside_its_first_line_is_solved_afresh(tmp_path: Path, kept: int) -> None:
-    """A run killed (or out of disk) while its first line was written leaves only the start of that line: it was
-    refused as "not a stich batch output" when fewer than 7 bytes were written. The start of a line is trimmed as any
-    half-written line, and every record is solved."""
+    """A run killed (or out of disk) while its first line was written leaves only the start of that line, however few
+    bytes (under 7 it is no less a batch output): the start of a line is trimmed as any half-written line, and every
+    record is solved."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 7, 2)), source)
     whole = tmp_path / "whole.jsonl"

@@ -180,8 +180,8 @@ def test_a_peer_that_never_answers_is_not_waited_for_forever(tmp_path, monkeypat
 
 
 def test_a_web_server_at_the_scheduler_address_is_said_to_be_no_scheduler(tmp_path):
-    """An HTTP answer (a web server, a proxy, the dashboard's port) was said as Dask read its bytes as a frame:
-    "MemoryError: Unable to allocate 3.07 EiB for an array ...", which names nothing of the cause."""
+    """An HTTP answer (a web server, a proxy, the dashboard's port) is said to be no scheduler, not as Dask reads its
+    bytes as a frame ("MemoryError: Unable to allocate 3.07 EiB for an array ..."), which names nothing of the cause."""
     import socket
     import threading
 
@@ -247,9 +247,9 @@ def test_a_scheduler_address_with_nothing_behind_it_is_said_with_its_cause(tmp_p
 
 
 def test_a_scheduler_that_starts_listening_just_after_the_run_is_waited_for():
-    """The refused connection was said at once, so a batch started right after its scheduler (a script's, or the
-    slow test of a scheduler killed mid-run on a loaded machine) failed with "nothing listens" while the scheduler
-    was still starting: the probe tries a refused port again for SCHEDULER_START_SECONDS."""
+    """The probe tries a refused port again for SCHEDULER_START_SECONDS, so that a batch started right after its
+    scheduler (a script's, or the slow test of a scheduler killed mid-run on a loaded machine) waits for it rather than
+    failing with "nothing listens" while the scheduler is still starting."""
     import socket
     import threading
     import time
@@ -452,9 +452,9 @@ def test_a_scheduler_given_up_on_mid_run_is_said_as_a_scheduler_gone(tmp_path, m
 
 def test_a_scheduler_stopped_mid_run_is_said_to_have_gone_with_what_to_start_again(tmp_path, monkeypatch):
     """A scheduler stopped mid-run (its cluster closed: Dask cancels the run's futures for "scheduler-connection-lost")
-    was said as "the Dask cluster ... failed", quoting Dask's cancelled futures, and did not say to start the scheduler
-    again, as the message of one gone before the run sent it a job did: it says the scheduler went away mid-run, to
-    start it again and its workers (which stop with it), and to rerun; the rerun resumes, each record once."""
+    is said as one gone, not as "the Dask cluster ... failed" quoting Dask's cancelled futures: it says the scheduler
+    went away mid-run, to start it again and its workers (which stop with it), and to rerun, as the message of one gone
+    before the run sent it a job does; the rerun resumes, each record once."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
 
     source, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
@@ -519,8 +519,8 @@ def out_of_file_handles(job):
 
 
 def test_an_os_error_a_task_raises_is_the_cluster_failing_not_the_scheduler_gone():
-    """An OSError without a file name that a task raised (its worker out of file handles) was said as "the scheduler
-    went away", with advice to start it again: it is the cluster failing, in Dask's words."""
+    """An OSError without a file name that a task raises (its worker out of file handles) is the cluster failing, said
+    in Dask's words, not "the scheduler went away" with advice to start it again."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
 
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,

@@ -207,9 +207,9 @@ def _report_stopped(arguments: list[str], lines: int, stop: str) -> tuple[list[s
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_stop_signal_after_the_first_deal_stops_the_report_with_a_word_and_130(stop, tmp_path):
-    """The report handled SIGINT only: a SIGTERM or SIGHUP killed it without a word (exit 143, 129). Each now stops
-    it as it stops a stich command: one line naming the signal, the line it stopped in and the deals of it measured,
-    exit 130, no traceback; no line finished, so those deals are all the partial report beside --out holds."""
+    """SIGTERM and SIGHUP stop the report as SIGINT does and as they stop a stich command, not killing it without a word
+    (exit 143, 129): one line naming the signal, the line it stopped in and the deals of it measured, exit 130, no
+    traceback; no line finished, so those deals are all the partial report beside --out holds."""
     out = tmp_path / "report.md"
     (first,), returncode, stdout, stderr = _report_stopped(["--deals", "100", "--out", str(out)], 1, stop)
     assert "1/100" in first, first  # the first deal's progress line: the run was under way
@@ -323,16 +323,12 @@ def test_a_line_whose_every_deal_ran_over_the_limit_has_no_nodes_per_second(repo
 def test_a_run_stopped_in_the_ablation_shows_the_configurations_it_finished_and_says_where_it_stopped(report):
     """A run stopped after the ablation's first configurations: their table, with the lines before them, under a
     note naming the configuration stopped in; the DDS lines it never reached are not shown as skipped."""
-    from solver.benchmark import BenchStats, DealResult, standard_lines
-
-    def stats(name: str, ms: float) -> BenchStats:
-        measured = BenchStats(name, table_allocated_bytes=64 << 20)
-        measured.add(DealResult(1, ms, 1000, 64, (1,)))
-        return measured
+    from solver.benchmark import standard_lines
 
     line = standard_lines()[0]
-    stopped = report.Report(1, 60.0, {"engine": "sha256 0123456789ab"}, [(line, stats(line.name, 2.0))], [], line,
-                            {"all on": stats(line.name, 2.0), "table off": stats(line.name, 8.0)})
+    all_on, table_off = _measured(line.name, [2.0], 1), _measured(line.name, [8.0], 1)
+    stopped = report.Report(1, 60.0, {"engine": "sha256 0123456789ab"}, [(line, _measured(line.name, [2.0], 1))], [],
+                            line, {"all on": all_on, "table off": table_off})
     stopped.planned = [line.name, f"{line.name} [all on]", f"{line.name} [table off]", f"{line.name} [ordering off]",
                        f"{line.name} [vs DDS]"]
     text = report.render(stopped)

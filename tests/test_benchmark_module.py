@@ -179,8 +179,8 @@ def test_ablation_switches_techniques_off_without_changing_answers():
 
 @pytest.mark.parametrize("limit_s", [None, 60.0], ids=["in this process", "in a worker"])
 def test_a_line_s_table_size_is_the_one_its_deals_allocated_with_no_engine_made_to_size_it(limit_s, monkeypatch):
-    """Each line made an engine with the deals' options only to read its table size, a table more than the run's
-    deals needed: the deals' engines say it (2 MB for --table-mb 3, as the engine sizes it)."""
+    """A line's table size is the one its deals' engines report (2 MB for --table-mb 3, as the engine sizes it), with no
+    engine made with the deals' options only to read it, a table more than the run's deals need."""
     def made_to_size(options):
         raise AssertionError(f"an engine made only to read its table size: {options}")
 
@@ -263,8 +263,9 @@ def test_the_solo_worker_exits_when_its_parent_is_killed():
 
 
 def test_each_deal_records_the_threads_its_question_searched_on(monkeypatch):
-    """A line recorded the threads asked (2) though Kratzen's 4-trick deals search on one: the figures were published
-    as measured on threads that sat idle. A finished and a stopped deal (whose worker cannot say) both record it."""
+    """Each deal records the threads its question searched on, not the threads asked (2, though Kratzen's 4-trick deals
+    search on one), so that no figure is published as measured on threads that sat idle. A finished and a stopped deal
+    (whose worker cannot say) both record it."""
     import solver.benchmark as benchmark
 
     monkeypatch.setattr(benchmark, "usable_cores", lambda: 2)

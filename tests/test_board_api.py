@@ -78,8 +78,8 @@ def test_start_lists_the_named_files_and_opens_the_board_asked_for():
 
 
 def test_board_md_names_every_key_of_the_start_answer():
-    """docs/board.md's HTTP API row of ``GET /api/start`` names each key of the answer (``time_limit``, the
-    board's ``--time-limit`` in seconds, was sent and not named)."""
+    """docs/board.md's HTTP API row of ``GET /api/start`` names each key of the answer (``time_limit``, the board's
+    ``--time-limit`` in seconds, among them)."""
     start = client(SK, time_limit=30.0).get("/api/start").json()
     assert start["time_limit"] == 30.0
     text = (EXAMPLES.parent / "docs" / "board.md").read_text(encoding="utf-8")
@@ -120,9 +120,9 @@ def test_a_boards_fingerprint_is_its_deal_and_contract_not_its_place_or_label(tm
 
 
 def test_a_boards_record_fingerprint_is_the_record_as_its_file_has_it_whatever_the_boards_variant(tmp_path):
-    """A reload whose record is gone said only that the board's --variant changed when the file had been edited too:
-    the fingerprint holds the flags, so it could not tell. The record fingerprint holds the record's own [Variant]
-    in their place: the same under another --variant, another where the deal or the record's own flags differ."""
+    """The record fingerprint holds the record's own [Variant], not the board's flags, so that a reload whose record is
+    gone can tell an edited file from a changed --variant: the fingerprint is the same under another --variant, another
+    where the deal or the record's own flags differ."""
     record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
     flagged = record + '[Variant "must_undertrump=false"]\n'
     path = _write(tmp_path, "\n".join([record, record.replace("HA G7 / H7 G8", "H7 G8 / HA G7"), flagged]))
@@ -132,8 +132,8 @@ def test_a_boards_record_fingerprint_is_the_record_as_its_file_has_it_whatever_t
     over_prints = [[board[key] for board in over["boards"]] for key in ("fingerprint", "record_fingerprint")]
     assert over_prints[1] == prints[1] and len(set(prints[1])) == 3  # the file's records, whatever the --variant
     assert over_prints[0][0] != prints[0][0] and over_prints[0][0] == prints[0][2]  # the flags the record plays by
-    # a flag that moves the first leader (Kratzen's: the attacker or forehand) moved the record fingerprint too, so
-    # an unedited file under --variant first_leader=forehand was said as edited as well
+    # a flag that moves the first leader (Kratzen's: the attacker or forehand) moves no record fingerprint, so an
+    # unedited file under --variant first_leader=forehand is not said to be edited as well
     second = _write(tmp_path, '[Game "Kratzen"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
                               '[Contract "Trump S"]\n[Declarer "2"]\n')  # a whole deal: the flag moves its lead
     prints = [[client(second, variant=flags).get("/api/start").json()["files"][0]["boards"][0][key]
@@ -202,9 +202,9 @@ def test_the_view_names_the_called_card(path, board, called):
 
 
 def test_the_partner_who_ran_away_is_public():
-    """seeds/001: the Rufer partner is revealed "by playing the ace or running away legally". The view kept him
-    secret after he led G9 holding GA G9 G8 G7 and the trick ended without the ace (RULES.md 2.3 rule 3), until the
-    ace itself fell; an ending whose called suit was led before it ([CalledSuitLed]) is past his running away."""
+    """seeds/001: the Rufer partner is revealed "by playing the ace or running away legally": once he led G9 holding GA
+    G9 G8 G7 and the trick ended without the ace (RULES.md 2.3 rule 3), the view shows him, not keeping him secret until
+    the ace itself falls; an ending whose called suit was led before it ([CalledSuitLed]) is past his running away."""
     hands = ["EO EA SA HK", "GA G9 G8 G7", "EZ E9 SZ S9", "HA HZ GZ GK"]
     ending = solver.make_position("schafkopf", hands, "Rufer G", leader=2)
     assert [session.partner_public(ending.play_cards(cards)) for cards in ("G9 E9 GK", "G9 E9 GK HK")] == [False,
@@ -304,8 +304,8 @@ def test_kratzen_tables_of_three_to_six(seats):
 
 
 def test_values_give_a_search_s_time_only_where_there_was_a_search():
-    """A finished deal's values line showed `` · 0 ms``: no search was made, and its time was a bookkeeping
-    figure. ``seconds`` is null there (and at a last card, the only one left), which the page shows as no time."""
+    """A finished deal's values line shows no `` · 0 ms``: no search is made, and such a time is a bookkeeping figure.
+    ``seconds`` is null there (and at a last card, the only one left), which the page shows as no time."""
     from solver.board.session import values_document
 
     position = next(solver.read_positions(Path(__file__).resolve().parents[1] / "examples" / "schafkopf.tbn"))
@@ -945,9 +945,9 @@ def test_one_bad_record_does_not_keep_the_others_off_the_table(tmp_path):
 
 
 def test_many_bad_records_are_said_by_the_command_lines_rule_on_the_page_and_at_start(tmp_path):
-    """The board said the first 20 bad records and counted the rest in "and 6 more bad records": a different error
-    after 25 of one kind was hidden in the count, where the command line (cli.errors.RecordMessages) says the first
-    of each kind past the 20. The page and the command's start say them by the same rule, in the same words."""
+    """The page and the command's start say many bad records by the command line's rule (cli.errors.RecordMessages), in
+    the same words: the first 20, then the first of each kind past them, so that a different error after 25 of one kind
+    is not hidden in a count ("and 6 more bad records")."""
     record = KR.read_text(encoding="utf-8").split("\n\n% 2.")[0]
     bad = record.replace('[Declarer "1"]', '[Declarer "9"]')
     other = record.replace('[Contract "', '[Contract "Nonsense ')
@@ -971,8 +971,8 @@ def test_many_bad_records_are_said_by_the_command_lines_rule_on_the_page_and_at_
 
 @pytest.mark.parametrize("opened_by", ["upload", "named file"])
 def test_a_big_file_parses_while_the_board_answers_others(monkeypatch, tmp_path, opened_by):
-    """An upload of 1,000 records (or a named file of as many, at the page's first load) was parsed on the event
-    loop, about 0.3 s in which no other request of any page was answered. Here the parse waits until another
+    """An upload of 1,000 records (or a named file of as many, at the page's first load) is parsed off the event loop,
+    where its 0.3 s or so would keep every other request of any page unanswered. Here the parse waits until another
     request is answered: on the event loop it would hold that answer up, so the other answer would come last."""
     import asyncio
     import threading
@@ -1167,8 +1167,8 @@ def test_a_question_naming_no_board_is_told_so_not_of_a_board_none(route):
 
 
 def test_a_value_sent_not_as_text_is_quoted_as_the_json_sent():
-    """A board id, a move or an objective sent as true or an object was quoted in Python's words (True, {'a': 1}):
-    a message quotes the JSON the page sent."""
+    """A board id, a move or an objective sent as true or an object is quoted as the JSON the page sent, not in Python's
+    words (True, {'a': 1})."""
     c = client(ZR)
     board, _ = opened(c)
     said = "\"board\" is an open board's id, a string such as 'b1', not "
@@ -1180,8 +1180,8 @@ def test_a_value_sent_not_as_text_is_quoted_as_the_json_sent():
 
 
 def test_a_value_sent_not_as_text_shows_its_invisible_characters_escaped():
-    """Text inside a value sent not as text (a list, an object) was quoted as the JSON sent with its bidi and
-    invisible characters raw: U+202E reordered the message shown. They are escaped as a quoted text's are."""
+    """Text inside a value sent not as text (a list, an object) is quoted as the JSON sent with its bidi and invisible
+    characters escaped as a quoted text's are: U+202E left raw would reorder the message shown."""
     c = client(ZR)
     said = "\"board\" is an open board's id, a string such as 'b1', not "
     answer = c.post("/api/position", json={"board": ["a\u202eb", "c\u200bd", "\x1b[2J", "\x85", "ä♠"]})
@@ -1399,8 +1399,8 @@ def test_the_command_with_no_time_limit_says_none_and_a_question_is_answered():
 
 
 def test_with_no_time_limit_a_stop_never_names_one():
-    """A question stopped with no limit was replaced (or the server is stopping); past the engine clock's longest
-    wait, the only other stop, the answer names that wait, not a limit of "1e+06 s" nobody gave."""
+    """A question stopped with no limit is replaced (or the server is stopping); past the engine clock's longest wait,
+    the only other stop, the answer names that wait, not a limit of "1e+06 s" nobody gave."""
     searches = board_app.Searches(board_app.EngineSolver(), None)
     assert searches.question_seconds == 1_000_000.0
     assert board_app.stopped_document(True, searches)["reason"] == "replaced by a newer question"
@@ -1425,9 +1425,9 @@ def test_an_address_the_machine_does_not_have_is_said_so_not_blamed_on_another_b
 
 
 def test_a_host_name_that_does_not_resolve_is_said_so_not_blamed_on_another_board():
-    """``--host nosuch.invalid`` said "(another board? try --port 0)": create_server turns the resolver's error into
-    a plain OSError, which the hint did not tell from a busy port. The name is resolved apart (.invalid never
-    resolves, RFC 6761)."""
+    """``--host nosuch.invalid`` is said not to resolve, not "(another board? try --port 0)": create_server turns the
+    resolver's error into a plain OSError, which a hint cannot tell from a busy port, so the name is resolved apart
+    (.invalid never resolves, RFC 6761)."""
     run = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "board", "--no-open",
                           "--host", "nosuch.invalid"], capture_output=True, text=True, timeout=60,
                          env=dict(os.environ, BROWSER="false"))
@@ -1487,8 +1487,8 @@ FIB_TRIE = """Main:
 
 
 def test_every_ipv4_address_of_an_interface_is_read_a_second_one_too():
-    """The ioctl the interfaces were read by gives each interface's first IPv4 address: a second address on the
-    same interface (``ip addr add``) was left out of the startup list. Linux's routing table lists them all."""
+    """The startup list holds every IPv4 address of an interface, a second one (``ip addr add``) too, as Linux's routing
+    table lists them, not just the first that the interfaces' ioctl gives."""
     from solver.board.guard import local_ipv4_addresses
 
     assert local_ipv4_addresses(FIB_TRIE) == {"127.0.0.1", "192.0.2.2", "192.0.2.5", "198.51.100.9"}
@@ -1518,10 +1518,10 @@ def test_name_local_is_listed_only_where_multicast_dns_answers(club_machine, mon
 
 
 def test_every_interfaces_address_is_listed_not_only_the_default_routes():
-    """A club PC on a cable and a wireless network is reached at both; the startup list had only the default
-    route's address and the names'. Each interface's addresses are read from the system (every IPv4 and IPv6
-    address): every one that is neither loopback nor link-local is listed, and every IPv4 address that ``ip`` shows
-    is among them (a second address on one interface too)."""
+    """A club PC on a cable and a wireless network is reached at both, so the startup list holds more than the default
+    route's address and the names': each interface's addresses are read from the system (every IPv4 and IPv6 address):
+    every one that is neither loopback nor link-local is listed, and every IPv4 address that ``ip`` shows is among them
+    (a second address on one interface too)."""
     from solver.board.guard import interface_addresses, machine_addresses
 
     found = interface_addresses()
@@ -1725,10 +1725,10 @@ def test_a_refused_body_lets_its_connection_go():
 
 
 def test_the_bodies_read_at_once_are_bounded():
-    """Each body was limited in size, but not all of them together: 60 clients each holding a body of just under
-    2 MB open grew the server by 120 MB, and more by as much again each. Past ``max_reading`` bytes of the bodies
-    being read a request is told the board is busy (503, in words); each body's bytes are given back when its
-    request ends."""
+    """The bodies read at once are bounded together, not only each in size (else 60 clients each holding a body of just
+    under 2 MB open grow the server by 120 MB, and more by as much again each): past ``max_reading`` bytes of the bodies
+    being read a request is told the board is busy (503, in words); each body's bytes are given back when its request
+    ends."""
     guard = create_app([ZR], max_body=1000, body_seconds=1.0)
     guard.max_reading = 1500
 
@@ -1769,8 +1769,8 @@ def test_the_bodies_read_at_once_are_bounded():
 
 
 def test_a_client_that_leaves_mid_body_is_no_fault(capsys):
-    """A page closed during an upload left "stich board: /api/load: ClientDisconnect: " on the console, as if the
-    board had failed; the client is just gone."""
+    """A page closed during an upload leaves no "stich board: /api/load: ClientDisconnect: " on the console, as if the
+    board had failed: the client is just gone."""
     for path in ("/api/position", "/api/load"):
         asgi_answer(create_app([ZR]), "POST", path, [b"{"], pause=0.01, length=100, leaves=True)
     assert capsys.readouterr().err == ""
@@ -1942,8 +1942,8 @@ def test_ctrl_c_stops_a_search_that_is_running_at_once():
 
 
 def test_a_question_asked_while_the_board_stops_is_refused():
-    """Once Ctrl-C has stopped the searches, a question still arriving on an open connection is refused, not
-    searched: it would hold the stop as the running ones did."""
+    """Once Ctrl-C has stopped the searches, a question still arriving on an open connection is refused, not searched:
+    it would hold the stop up as a running one would."""
     c = client(ZR)
     board, moves = opened(c)
     board_app.stop_questions(c.app)
@@ -1954,9 +1954,9 @@ def test_a_question_asked_while_the_board_stops_is_refused():
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_while_the_searches_lock_is_held_stops_the_board(sig):
-    """uvicorn's signal handler runs on the event loop's thread between two instructions, perhaps while a question
-    holds the searches' lock there: the handler stopped the searches itself and waited for that lock forever (a
-    second signal too). The searches are now stopped as the server's stop begins, on the loop, and the board ends."""
+    """uvicorn's signal handler runs on the event loop's thread between two instructions, perhaps while a question holds
+    the searches' lock there, so a handler that stopped the searches itself would wait for that lock forever (a second
+    signal too): the searches are stopped as the server's stop begins, on the loop, and the board ends."""
     script = f"""
 import asyncio, os, signal, uvicorn
 from cli.board import _board_server
@@ -2368,10 +2368,10 @@ def test_the_curve_says_where_the_game_changed_hands(tmp_path):
 
 
 def test_the_command_says_a_missing_board_and_unreadable_records_before_serving(tmp_path, monkeypatch):
-    """``stich board FILE -b 99`` served, and the page opened another record with a note in a corner; a record that
-    cannot be read was said only on the page (the smoke sweep). A ``--board`` no file has is refused as every other
-    command refuses it (exit 1), ``--board`` without a file is a usage error, and each unreadable record is said on
-    stderr, FILE:LINE:COL, while the board serves the file's other records."""
+    """``stich board FILE -b 99`` does not serve a page that opens another record with a note in a corner, nor is a
+    record that cannot be read said only on the page: a ``--board`` no file has is refused as every other command
+    refuses it (exit 1), ``--board`` without a file is a usage error, and each unreadable record is said on stderr,
+    FILE:LINE:COL, while the board serves the file's other records."""
     from typer.testing import CliRunner
 
     import uvicorn
@@ -2537,8 +2537,8 @@ def test_the_settlement_at_the_end_of_the_best_line_is_stich_scores(tmp_path, pa
 
 
 def test_variant_option_plays_the_named_files_under_the_flags_and_the_saved_record_keeps_them(tmp_path):
-    """`stich board` had no --variant, unlike every other command that reads a deal: a what-if under another flag
-    could not be played on the board. Here must_undertrump=false lets seat 3, void in the led acorns and unable to
+    """`stich board` takes --variant, as every other command that reads a deal does, so that a what-if under another
+    flag can be played on the board. Here must_undertrump=false lets seat 3, void in the led acorns and unable to
     overtrump the HA, throw its G8 (RULES.md 3.2); the saved record carries the flag and reads back the same."""
     path = tmp_path / "undertrump.tbn"
     path.write_text('[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n', encoding="utf-8")
@@ -2558,7 +2558,7 @@ def test_variant_option_plays_the_named_files_under_the_flags_and_the_saved_reco
     again = next(solver.read_positions(_write(tmp_path, saved)))
     assert sorted(str(card) for card in again.legal_cards()) == ["G8", "H7"]
     # another game's flag is left out of the file's records, which open under their own rules as an upload's do
-    # (they were refused: the file opened nothing), the note saying so beside the flag of their game that applies
+    # (not refused, the file opening nothing), the note saying so beside the flag of their game that applies
     c = client(path, variant={"sagotrick": "off", "must_undertrump": "false"})
     other = c.get("/api/start").json()["files"][0]
     assert "error" not in other and len(other["boards"]) == 1
@@ -2579,9 +2579,9 @@ def _seat_3_may_play(c: TestClient, board: str) -> list[str]:
 
 def test_variant_option_plays_uploads_and_deals_of_its_game_under_the_flags(tmp_path):
     """--variant reaches what the page opens, not only the named files (a record uploaded to a board started with
-    must_undertrump=false was played under the default, the page silent on the flags in force): an upload, a paste
-    and a deal of the flag's game are played under it (saved with it), /api/start says the flags of each game, and a
-    record of another game opens under its own rules."""
+    must_undertrump=false is played under it, not the default): an upload, a paste and a deal of the flag's game are
+    played under it (saved with it), /api/start says the flags of each game, and a record of another game opens under
+    its own rules."""
     c = client(variant={"must_undertrump": "false", "sagotrick": "off"})
     assert c.get("/api/start").json()["variant"] == {"Kratzen": "must_undertrump=false",
                                                      "Zwanzigerrufen": "sagotrick=off"}
@@ -2655,9 +2655,9 @@ def test_the_boards_variant_wins_over_a_records_own_tag_named_or_uploaded_alike(
 
 
 def test_a_bad_value_of_a_records_variant_tag_is_located_though_the_boards_variant_replaces_it():
-    """The tag's own flags were read again, with nothing saying where they came from, to tell whether the board's
-    --variant changed them: an upload whose tag held a bad value of the flag --variant gives was refused without its
-    file:line:col (a board without --variant said it), and in an upload of several the refusal named no record."""
+    """An upload whose [Variant] tag holds a bad value of the flag --variant gives is refused with its file:line:col, as
+    a board without --variant says it, and in an upload of several the refusal names the record: the tag's flags are
+    read where it is located, not again with nothing saying where they came from."""
     bad = UNDERTRUMP + '[Variant "must_undertrump=maybe"]\n'
     said = "variant flag must_undertrump takes true or false, not 'maybe' (got 'must_undertrump=maybe', expected " \
            "flags of docs/rules.md)"
@@ -2682,9 +2682,9 @@ def test_an_uploads_record_of_another_game_than_a_flags_opens_under_its_own_rule
 
 
 def test_a_deal_of_another_game_than_the_flags_says_them_left_out_as_the_same_deal_pasted_back():
-    """A deal was added with the board's flags under its own tag (a path of its own), which said nothing of the flags
-    of another game: a Schafkopf deal on a board started with a Kratzen flag showed no note, while the same deal
-    saved and pasted back said the flag left out (docs/board.md: the note appears for every record)."""
+    """A deal added on a board whose flags are of another game says them left out, as the same deal saved and pasted
+    back says (docs/board.md: the note appears for every record): a Schafkopf deal on a board started with a Kratzen
+    flag shows the note."""
     c = client(variant={"must_undertrump": "false"})
     dealt = c.post("/api/deal", json={"game": "Schafkopf", "seed": 3}).json()["open"]
     view = c.post("/api/position", json={"board": dealt, "moves": []}).json()
@@ -2731,10 +2731,10 @@ def test_board_variant_without_a_file_serves_the_pages_deals_and_uploads_under_i
 
 
 def test_board_says_a_flag_of_another_game_once_a_game_and_opens_the_records(tmp_path, monkeypatch):
-    """``stich board FILE --variant sagotrick=off`` said ``FILE:10:8: the variant given with the command or call:
-    ...`` once for each Kratzen record; ``stich check`` says ``stich: --variant: ...`` once a game (docs/cli.md).
-    The board says it as the commands do, once a game; the records open under their own game's rules, as an
-    upload of the file opens them (they were refused, and a file of them opened nothing)."""
+    """``stich board FILE --variant sagotrick=off`` says the flag as the commands do, once a game (``stich check`` says
+    ``stich: --variant: ...`` once a game, docs/cli.md), not ``FILE:10:8: the variant given with the command or call:
+    ...`` once for each Kratzen record; the records open under their own game's rules, as an upload of the file opens
+    them, not refused with the file opening nothing."""
     from typer.testing import CliRunner
 
     import uvicorn

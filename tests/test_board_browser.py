@@ -554,8 +554,8 @@ def _open_record_2_and_play_ek(driver, address: str, name: str) -> None:
 
 
 def test_a_reload_after_the_named_files_records_were_reordered_keeps_the_deal_played(driver, tmp_path):
-    """A named file's record was found again by its label, a tagless record's place: the records swapped, a reload
-    opened the other deal's cards under the kept play. It is found by what it is (its deal and contract)."""
+    """A named file's record is found again by what it is (its deal and contract), not by its label, a tagless record's
+    place: with the records swapped, a reload opens the deal played, not the other deal's cards under the kept play."""
     played_on, other = KRATZEN_TAGLESS.format("HA G7 / H7 G8"), KRATZEN_TAGLESS.format("H7 G8 / HA G7")
     path = tmp_path / "swapped.tbn"
     path.write_text(other + "\n" + played_on, encoding="utf-8")
@@ -590,9 +590,9 @@ def test_a_reload_after_the_record_was_changed_says_so_and_opens_the_files_first
 
 
 def test_a_reload_after_a_record_was_put_in_front_of_two_saves_of_one_deal_opens_the_save_played(driver, tmp_path):
-    """Two saves of one deal (Play E9, Play EK: a concatenated file) have one fingerprint, and the one with the kept
-    label was taken: a record put in front gave save B's label to save A, and a reload opened A under B's moves.
-    The save whose own play is the one kept is opened."""
+    """Two saves of one deal (Play E9, Play EK: a concatenated file) have one fingerprint, so the kept label cannot tell
+    them apart: with a record put in front, save B's label is save A's. The save whose own play is the one kept is
+    opened, not A under B's moves."""
     deal = KRATZEN_TAGLESS.format("HA G7 / H7 G8")
     save_a, save_b = deal + "[Play \"1\"]\nE9\n", deal + "[Play \"1\"]\nEK\n"
     path = tmp_path / "saves.tbn"
@@ -612,9 +612,9 @@ def test_a_reload_after_a_record_was_put_in_front_of_two_saves_of_one_deal_opens
 
 
 def test_a_reload_after_a_restart_with_another_variant_says_so_and_opens_the_board_record(driver):
-    """The fingerprint holds the --variant flags: after a restart with another --variant, the unchanged file's
-    record was said to be gone because "the file was edited since", and the file's first record opened, not the
-    --board record the page opens first. The page says the --variant changed and opens the --board record."""
+    """The fingerprint holds the --variant flags, so after a restart with another --variant the unchanged file's record
+    is not gone "because the file was edited since", nor does the file's first record open: the page says the --variant
+    changed and opens the --board record it opens first."""
     with serving([EXAMPLES / "kratzen.tbn"]) as address:
         port = int(address.rstrip("/").rsplit(":", 1)[1])
         driver.get(address)
@@ -656,16 +656,16 @@ def test_a_reload_after_the_file_was_edited_and_the_variant_changed_says_both(dr
 
 
 def test_a_tab_kept_by_an_older_page_or_damaged_opens_as_new_and_is_kept_anew(driver):
-    """What an older page kept (another shape, no version) or a damaged one is not read: the page opens as new,
-    with nothing said, and keeps its own table from then on; without a named file (no record opens) the old one
-    was read again and dropped at every reload, and a damaged list of uploads stopped the page's start."""
+    """What an older page kept (another shape, no version) or a damaged one is not read: the page opens as new, with
+    nothing said, and keeps its own table from then on; without a named file (no record opens) too, the old one is not
+    read again and dropped at every reload, and a damaged list of uploads does not stop the page's start."""
     kept = lambda: driver.execute_script("return JSON.parse(sessionStorage.getItem('stich-board'))")  # noqa: E731
     older = {"board": "b1", "label": "kratzen.tbn board 1: Kratzen Trump H", "moves": ["EK"], "cursor": 1,
              "opened": [{"group": "dealt", "boards": [{"id": "b9"}]}]}
     with serving([EXAMPLES / "kratzen.tbn"]) as address:
         driver.get(address)
         wait_for(lambda: settled(driver), "values")
-        # the third is this page's shape but for its fingerprint: it was said to be a record changed in its file
+        # the third is this page's shape but for its fingerprint: it is not to be said a record changed in its file
         current = {"version": 4, "server": "", "board": "b999", "moves": ["EK"], "cursor": 1, "opened": [],
                    "label": "kratzen.tbn board 1", "group": "kratzen.tbn", "own": [], "recordFingerprint": "0",
                    "variant": ""}
@@ -729,8 +729,8 @@ def test_a_stream_cut_off_by_a_stopped_board_is_said_in_the_boards_words(driver,
 
 
 def test_the_same_paste_twice_is_kept_once_for_a_reload(driver, server):
-    """The page kept its pastes in a list of its own beside the record list: the same text pasted twice was listed
-    once but kept twice, and the reload's memory grew at every paste."""
+    """The page keeps its pastes with the record list, not in a list of its own beside it: the same text pasted twice is
+    listed once and kept once, so the reload's memory does not grow at every paste."""
     text = '[Game "Kratzen"]\n[Event "twice"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
     paste_record(driver, server, text, "S.view.game === 'Kratzen'", "the paste")
     driver.execute_script("loaded(ask('load', '/api/load', { text: arguments[0] }), 'pasted')", text)
@@ -1203,8 +1203,8 @@ def test_a_kratzen_grade_counts_one_trick_in_the_singular(driver, server):
 
 
 def test_a_kratzen_score_below_zero_draws_one_0_and_says_its_unit(driver, server):
-    """A Kratzen curve by the score entirely below 0 (the attacker pays whatever he plays) drew the dashed line on
-    the top edge with a second "0" over the axis's own, and its caption "target made at ≥ 0" had no unit."""
+    """A Kratzen curve by the score entirely below 0 (the attacker pays whatever he plays) draws one "0", not a dashed
+    line on the top edge with a second "0" over the axis's own, and its caption "target made at ≥ 0" has its unit."""
     from selenium.webdriver.support.select import Select
 
     text = ('[Game "Kratzen"]\n[Board "3"]\n[Seats "5"]\n'
@@ -1395,7 +1395,7 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
         assert driver.execute_script("return document.querySelectorAll('#graph .dot, #graph polyline').length") == 0
         assert not driver.find_element("id", "graph").is_displayed()
         assert "double-dummy view shows them" in driver.find_element("id", "curve-note").text
-        # nor does it list space for a best card: single dummy values no card best, so the key did nothing
+        # nor does it list space for a best card: single dummy values no card best, so the key does nothing
         assert "a best card" not in driver.find_element("id", "keys").text
         assert driver.execute_script(graded) == 0
         titles = driver.execute_script("return [...document.querySelectorAll('#play span')].map((n) => n.title)")
@@ -1634,8 +1634,9 @@ def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, serve
 
 
 def test_spaces_pressed_while_the_values_are_searched_each_play_a_best_card(driver, server):
-    """Three spaces pressed at once played one card: the two pressed while the next values were searched did
-    nothing. Each is kept and plays a best card once its position's values are in; a step back drops those kept."""
+    """Three spaces pressed at once play three cards, not one with the two pressed while the next values are searched
+    doing nothing: each is kept and plays a best card once its position's values are in; a step back drops those kept.
+    """
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1733,9 +1734,9 @@ window.unhold = () => { window.fetch = window.unheldFetch; window.release(); };
 
 
 def test_a_space_kept_while_the_last_positions_values_end_plays_on_the_next(driver, server):
-    """A card played before its position's values were in, then space: the last position's values, coming in while
-    the next position was fetched, made the page ready on a table not shown; the kept space was refused there and
-    dropped, and nothing was played. The last position's values are stopped by the step: the space plays on."""
+    """A card played before its position's values are in, then space: the last position's values are stopped by the
+    step, so they cannot come in while the next position is fetched and make the page ready on a table not shown (where
+    the kept space would be refused and dropped): the space plays on."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1895,8 +1896,9 @@ def test_backspace_takes_a_card_back_with_the_focus_on_the_cards(driver, server)
 
 
 def test_the_last_card_from_the_keyboard_leaves_the_focus_on_the_table(driver, server):
-    """The last card played with Enter left the focus on the page's body (the card was gone and no seat was to move):
-    Tab started again at the header and Backspace brought the card back with the focus nowhere near it."""
+    """The last card played with Enter leaves the focus on the table, not on the page's body (the card gone and no seat
+    to move), where Tab would start again at the header and Backspace bring the card back with the focus nowhere near
+    it."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
@@ -2199,8 +2201,8 @@ loadCurve(false).finally(() => {
 
 
 def test_a_graph_the_time_limit_stopped_says_so(driver, server):
-    """The board task: a graph the time limit stopped (409) left an empty graph and no word, as if it were still
-    to come; one stopped by the page's own newer question still says nothing (its own graph follows)."""
+    """A graph the time limit stopped (409) says so, not an empty graph and no word, as if it were still to come; one
+    stopped by the page's own newer question still says nothing (its own graph follows)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     said = driver.execute_async_script(STOPPED_GRAPH, "the time limit (60 s) ran out")
@@ -2209,9 +2211,9 @@ def test_a_graph_the_time_limit_stopped_says_so(driver, server):
 
 
 def test_the_graph_rings_the_cards_after_which_the_game_changed_hands(driver, server):
-    """The graph coloured the costly cards but did not say where the game changed hands, which ``stich postmortem``
-    names: Zwanzigerrufen board 2, graded by the score, loses the declarers' game at card 19 (its 45 points read on
-    the card points' curve). That dot is ringed, its tooltip and the note under the graph say so."""
+    """The graph says where the game changed hands, as ``stich postmortem`` names it, besides colouring the costly
+    cards: Zwanzigerrufen board 2, graded by the score, loses the declarers' game at card 19 (its 45 points read on the
+    card points' curve). That dot is ringed, its tooltip and the note under the graph say so."""
     driver.get(server)
     wait_for(lambda: settled(driver), "the page")
     open_record(driver, "zwanzigerrufen.tbn board 2")
@@ -2322,10 +2324,10 @@ return {hits: [...document.querySelectorAll('#graph .hit')].filter((n) => n.getC
 
 
 def test_a_finger_taps_the_graphs_points_in_their_columns(driver, server):
-    """The tablet review: the graph's points were its dots alone, 6 to 13 pixels across, small for a finger. Each
-    point's target is its whole column, from halfway to the point before to halfway to the next, the graph's height,
-    at least 24 pixels wide for a finger (a coarse pointer), and a tap there goes to that card; a mouse's window
-    has the columns too (they were a touch screen's alone, the dots a mouse's). The touch screen is emulated."""
+    """The graph's points are not its dots alone, 6 to 13 pixels across, small for a finger: each point's target is its
+    whole column, from halfway to the point before to halfway to the next, the graph's height, at least 24 pixels wide
+    for a finger (a coarse pointer), and a tap there goes to that card; a mouse's window has the columns too, not a
+    touch screen's alone. The touch screen is emulated."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "schafkopf.tbn board 7")
@@ -2418,9 +2420,9 @@ def test_a_mouses_graph_fits_its_panel_whole(driver, server, label, moves, point
 
 
 def test_a_mouses_graph_fits_the_narrowest_panel(driver, server):
-    """The graph was drawn at least 200 pixels wide, so a mouse's graph scrolled sideways in a frame under 206
-    pixels (a window some 250 pixels wide, or a desktop zoomed to 500%): drawn at the frame's width, it fits it at
-    any window width, while a finger's still gets its 24-pixel columns and scrolls."""
+    """A mouse's graph is drawn at the frame's width, not at least 200 pixels (which scrolls sideways in a frame under
+    206 pixels: a window some 250 pixels wide, or a desktop zoomed to 500%), so it fits at any window width, while a
+    finger's still gets its 24-pixel columns and scrolls."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 7", 20)
@@ -2445,9 +2447,9 @@ def test_a_mouses_graph_fits_the_narrowest_panel(driver, server):
 
 
 def test_a_mouses_graph_in_a_frame_narrower_than_its_margins_is_not_drawn_backwards(driver, server):
-    """With no least width, a frame under the margins' 40 pixels drew a mouse's graph at its own width: each point's
-    column (the frame's width less 40, over the cards) was negative, the points ran right to left and the columns had
-    negative widths. The graph is drawn at least a pixel a point wide there, scrolling in its frame."""
+    """A frame under the margins' 40 pixels draws a mouse's graph at least a pixel a point wide, scrolling in its frame,
+    not at its own width, which makes each point's column (the frame's width less 40, over the cards) negative, the
+    points run right to left and the columns have negative widths."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 7", 20)
@@ -2585,13 +2587,12 @@ return {seat1: seats[[...document.querySelectorAll('.seat')].findIndex((n) => n.
 @pytest.mark.parametrize("width, height, scale, mobile", [
     (844, 390, 1, True), (915, 412, 1, True), (667, 375, 2, True), (683, 384, 2, False), (960, 540, 2, False)])
 def test_a_short_window_shows_the_trick_and_the_players_own_hand_at_once(driver, server, width, height, scale, mobile):
-    """The short-window review: the table was 620 pixels high at any height, so in a phone held sideways (844 by 390,
-    915 by 412, 667 by 375) or a desktop at 200% (1,366 by 768 is 683 by 384; 1,920 by 1,080 is 960 by 540) the
-    player's own hand at its bottom was a screen down, past the trick: nobody saw the trick and their own cards at
-    once. A short window has a one-line header, the table the window's height less it, the seats half their height
-    from its edge and the trick a row with each card's seat under it. At each size and game: seat 1's hand (its
-    values too) and the trick in the first screen, no label, card or line of the centre over another, no sideways
-    scrolling, no target under 24 by 24 pixels."""
+    """A short window (a phone held sideways: 844 by 390, 915 by 412, 667 by 375; a desktop at 200%: 1,366 by 768 is 683
+    by 384, 1,920 by 1,080 is 960 by 540) shows the trick and the player's own cards at once, not a table 620 pixels
+    high at any height with the hand a screen down. A short window has a one-line header, the table the window's height
+    less it, the seats half their height from its edge and the trick a row with each card's seat under it. At each size
+    and game: seat 1's hand (its values too) and the trick in the first screen, no label, card or line of the centre
+    over another, no sideways scrolling, no target under 24 by 24 pixels."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
@@ -2629,10 +2630,10 @@ return {centre: box(document.getElementById('centre')),
     (1024, 768, 1, True), (1025, 768, 1, False), (641, 900, 1, False), (680, 900, 1, False), (720, 900, 1, False),
     (768, 1024, 1, True), (844, 390, 1, True), (683, 384, 2, False)])
 def test_the_centre_keeps_off_six_and_five_seat_hands(driver, server, width, height, scale, mobile):
-    """The board review: the centre's lines (whose turn, the pot) were a box 17.5rem wide on any table, and the tablet
-    layouts give the table 627-700 pixels: at a deal's start in Kratzen board 5 (six seats) and board 4 (five) the
-    side seats' cards and labels, at 19.6% and 80.4% of the table's width, lay over it at 1,024 pixels held sideways
-    and at 641-720 upright. The centre is as wide as the table leaves it between the side seats."""
+    """The centre's lines (whose turn, the pot) are as wide as the table leaves them between the side seats, not a box
+    17.5rem wide on any table: the tablet layouts give the table 627-700 pixels, and at a deal's start in Kratzen board
+    5 (six seats) and board 4 (five) the side seats' cards and labels, at 19.6% and 80.4% of the table's width, would
+    lie over such a box at 1,024 pixels held sideways and at 641-720 upright."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:

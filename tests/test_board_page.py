@@ -218,10 +218,10 @@ def test_the_colour_difference_formula():
 
 
 def test_the_four_german_suits_are_told_apart_by_colour_too():
-    """The board task: Schellen's gold (#946500) was near Eichel's brown (CIEDE2000 16.8), and to a deuteranope
-    Herz's red and Schellen's gold were all but one colour (3.5), to a protanope Gras's green and the gold (3.6),
-    where only the small signs (♥ ♦, ♠ ♦) told them apart. Now every pair differs by at least 20, and by 10 as a
-    deuteranope or protanope sees them (Machado et al.'s simulation)."""
+    """The four German suits are told apart by colour, not only by the small signs (♥ ♦, ♠ ♦): every pair differs by at
+    least 20 (CIEDE2000), and by 10 as a deuteranope or protanope sees them (Machado et al.'s simulation), where a gold
+    of #946500 is 16.8 from Eichel's brown, 3.5 from Herz's red to a deuteranope and 3.6 from Gras's green to a
+    protanope."""
     suits = {name: css_colour(f".card.c-{name}", "color") for name in ("brown", "green", "red", "gold")}
     for seen_by, least in ((None, 20), ("deuteranopia", 10), ("protanopia", 10)):
         for first, second in itertools.combinations(suits, 2):

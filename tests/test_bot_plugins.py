@@ -493,9 +493,9 @@ CRASH_TRACEBACK = ["stich: match: the bot's own code raised; its traceback:", "T
 
 @pytest.mark.parametrize("workers", ["1", pytest.param("2", marks=needs_two_cores)])
 def test_a_bot_that_raises_in_play_ends_the_match_with_its_traceback_marked_as_the_bot_s(bots_dir, workers):
-    """A bot whose own code raised was said in one line, its traceback dropped: its author had no file and line to
-    look at. Its traceback is printed, marked as the bot's, from its choose down (none of stich's frames), then the
-    line naming the board, card, bot and seat, on one worker and on two."""
+    """A bot whose own code raises ends the match with its traceback, marked as the bot's, from its choose down (none of
+    stich's frames), so that its author has a file and line to look at, then the line naming the board, card, bot and
+    seat, on one worker and on two."""
     process = _match(bots_dir, "mybots:Crash,random,random,random", "-n", "2", "-j", workers)
     assert process.returncode == 1
     lines = process.stderr.splitlines()
@@ -507,8 +507,8 @@ def test_a_bot_that_raises_in_play_ends_the_match_with_its_traceback_marked_as_t
 
 
 def test_ctrl_c_at_a_bot_of_ones_own_names_the_bot_board_and_card_it_stopped(bots_dir):
-    """A bot that sleeps (no --card-time reaches a bot of one's own) is stopped with Ctrl-C: the line said how many
-    deals were played, not which bot the match was waiting for. It says the bot, its seat and the card."""
+    """A bot that sleeps (no --card-time reaches a bot of one's own) is stopped with Ctrl-C: the line says which bot the
+    match was waiting for, its seat and the card, not only how many deals were played."""
     process = _match(bots_dir, "mybots:Stalls,random,random,random", "-n", "1", "-j", "1")
     assert process.returncode == 130
     assert process.stderr.startswith("stich: match: stopped by the interrupt after 0 deals (board 1, rotation 0, card ")
@@ -536,10 +536,10 @@ def test_what_a_bot_prints_goes_to_stderr_and_the_json_stays_whole(bots_dir, wor
 
 @needs_two_cores
 def test_what_bots_print_on_two_workers_comes_whole_line_by_line(bots_dir):
-    """Two workers' prints mixed within a line on stderr where each print's pieces were written one by one (python
-    -u), a line written to sys.__stdout__ without a flush was lost with the worker's buffer, and a worker's
-    sys.stdout had no ``buffer`` (nor ``reconfigure``) for a bot's bytes: every line comes, whole, each from one
-    seat."""
+    """What bots print on two workers comes whole, each line from one seat: no two workers' prints mixed within a line
+    on stderr (each print's pieces written one by one under python -u), no line written to sys.__stdout__ without a
+    flush lost with the worker's buffer, and a worker's sys.stdout has a ``buffer`` (and ``reconfigure``) for a bot's
+    bytes."""
     process = subprocess.run([sys.executable, "-u", "-c", STICH, "match", "--game", "schafkopf", "--bots",
                               "mybots:Talker,mybots:Talker,random,random", "-n", "4", "-j", "2"],
                              cwd=bots_dir, capture_output=True, text=True, timeout=600)
@@ -556,8 +556,8 @@ def test_what_bots_print_on_two_workers_comes_whole_line_by_line(bots_dir):
 
 
 def test_a_built_in_bot_that_raises_is_said_in_one_line_without_its_traceback(bots_dir):
-    """A failure of stich's own bot was printed as "the bot's own code raised", with stich's frames, as if the
-    user's code were at fault: it stays the one line naming the board, card, bot and seat."""
+    """A failure of stich's own bot is the one line naming the board, card, bot and seat, not "the bot's own code
+    raised" with stich's frames, as if the user's code were at fault."""
     patched = ("import solver.bots\n"
                "def lost(self, position):\n    raise RuntimeError('lost my cards')\n"
                "solver.bots.RandomBot.choose = lost\n")
@@ -613,8 +613,8 @@ def test_a_match_printed_to_a_full_stdout_says_so_in_one_line_and_a_bot_s_failur
 
 
 def test_a_bot_s_failure_is_still_said_when_the_reader_of_stdout_is_gone(bots_dir):
-    """A reader that closed stdout (``| head``) while the match so far was printed after a bot's failure ended the
-    command with rich's exit 141 and no word of the bot's error."""
+    """A reader that closes stdout (``| head``) while the match so far is printed after a bot's failure does not end the
+    command with rich's exit 141 and no word of the bot's error: the error is still said."""
     reader_gone = subprocess.Popen([sys.executable, "-c", STICH, "match", "--game", "schafkopf", "--bots",
                                     "mybots:CrashOnBoard2,random,random,random", "-n", "3", "-j", "1"],
                                    cwd=bots_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

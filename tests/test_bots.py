@@ -109,8 +109,8 @@ def test_a_tiny_budget_a_card_decides_on_fewer_samples_than_asked(plays_for):
 
 
 def test_a_time_limit_of_0_leaves_the_bot_one_sample():
-    """0 is a deadline already past, as for solve; the first sample is always solved, so the bot still chooses
-    (it was refused here while solve, dd_settlement and play_match took it)."""
+    """0 is a deadline already past, as for solve, dd_settlement and play_match; the first sample is always solved, so
+    the bot still chooses, not refused."""
     position = _start("zwanzigerrufen", "Normal", board=3)
     for plays_for in ("points", "score"):
         bot = SamplingBot(samples=50, seed=1, time_limit=1e-9, plays_for=plays_for)
@@ -119,10 +119,10 @@ def test_a_time_limit_of_0_leaves_the_bot_one_sample():
 
 
 def test_a_match_with_a_card_deadline_records_each_card_s_samples(tmp_path):
-    """A sampling bot's deadline a card makes its samples depend on the machine's speed, and the played deal did not
-    say how many each card was decided on. With a deadline each deal's ``samples`` gives, card by card, the samples
-    its bot used (fewer than asked under a tiny budget, 0 for a seat's last card, which is forced; null for a bot
-    that does not sample); a checkpoint keeps them; a match without a deadline writes no ``samples``."""
+    """A sampling bot's deadline a card makes its samples depend on the machine's speed, so the played deal says how
+    many each card was decided on: with a deadline each deal's ``samples`` gives, card by card, the samples its bot used
+    (fewer than asked under a tiny budget, 0 for a seat's last card, which is forced; null for a bot that does not
+    sample); a checkpoint keeps them; a match without a deadline writes no ``samples``."""
     from test_cli import SCHEMA as RESULT_SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
     def bots(time_limit):
@@ -241,8 +241,8 @@ def test_a_mean_s_text_rounds_the_exact_figure_not_the_json_s():
 
 
 def test_a_bot_that_plays_a_card_on_the_table_is_told_it_is_on_the_table():
-    """A bot that handed back a card of ``position.trick`` (a trick read for its hand) was told its seat "does not
-    hold" it, which sent its author looking in the hand."""
+    """A bot that hands back a card of ``position.trick`` (a trick read for its hand) is told the card is on the table,
+    not that its seat "does not hold" it, which sends its author looking in the hand."""
 
     class TableCard:
         name = "table"
@@ -264,8 +264,8 @@ def test_a_bot_that_plays_a_card_on_the_table_is_told_it_is_on_the_table():
 
 
 def test_a_card_played_before_an_ending_s_start_is_said_so_by_the_api_and_play():
-    """A card in no hand and no trick of an ending was said only as not held (the API) or with nothing after it
-    (``--play``): both say it was played before the ending's start, in the one wording of a Play section's."""
+    """A card in no hand and no trick of an ending is said to have been played before the ending's start, by the API and
+    ``--play`` alike, in the one wording of a Play section's (not only as not held, nor with nothing after it)."""
     from typer.testing import CliRunner
 
     from solver import parse_positions
@@ -450,9 +450,9 @@ def test_a_bot_exception_the_parent_cannot_rebuild_still_ends_the_match_with_the
 
 
 def test_a_bot_that_fails_is_named_with_its_board_and_card_and_the_boards_before_are_kept(tmp_path):
-    """A bot of one's own that raised came out of the match as its bare exception (``KeyError: 'no such suit'``):
-    no bot, board or card said, and every board played before it lost unless a progress function was given. It is
-    a BotError (a StichError) naming the bot, its seat, the board, the rotation and the card, the bot's exception
+    """A bot of one's own that raises does not come out of the match as its bare exception (``KeyError: 'no such
+    suit'``), with no bot, board or card said and every board played before it lost unless a progress function is given:
+    it is a BotError (a StichError) naming the bot, its seat, the board, the rotation and the card, the bot's exception
     its cause, and ``result`` the match so far; a checkpoint keeps those boards, so a rerun resumes after them."""
     from solver.match import BotError
 
@@ -477,7 +477,8 @@ def test_a_bot_that_fails_is_named_with_its_board_and_card_and_the_boards_before
 
 
 def test_bots_print_as_what_they_are_and_check_their_seed():
-    # the sampling and cheater bots printed as <solver.bots.SamplingBot object at 0x...>, and RandomBot took any seed
+    # the sampling and cheater bots print as what they are, not <solver.bots.SamplingBot object at 0x...>, and
+    # RandomBot refuses a seed it cannot use
     assert repr(make_bot("sampling:5", seed=2)) == ("SamplingBot(name='sampling:5', samples=5, seed=2, "
                                                     "plays_for='score', workers=1)")
     assert repr(SamplingBot(samples=3, time_limit=0.5, plays_for="points")) == (  # seed=1: DEFAULT_SEED
@@ -488,7 +489,7 @@ def test_bots_print_as_what_they_are_and_check_their_seed():
         for make in (RandomBot, SamplingBot):
             with pytest.raises(StichError, match="the seed is a whole number"):
                 make(seed=seed)
-    for limit in (True, -1, float("nan"), float("inf"), "1"):  # True was taken as a second; inf failed at choose
+    for limit in (True, -1, float("nan"), float("inf"), "1"):  # True is no second; inf is refused here, not at choose
         with pytest.raises(StichError, match=f"number of seconds above 0 or None, not {limit!r}"):
             SamplingBot(time_limit=limit)
 
@@ -501,8 +502,8 @@ def test_bad_bot_names_are_refused():
 
 
 def test_a_match_refuses_what_is_not_a_bot_or_a_setting_before_it_plays():
-    """Each of these was a raw AttributeError or TypeError from inside the first board (a progress callback only
-    after a deal was played), or, for a negative time limit, taken."""
+    """Each of these is refused before the first board, not a raw AttributeError or TypeError from inside it (a progress
+    callback only after a deal is played), nor, for a negative time limit, taken."""
     class NoChoose:
         name = "no choose"
 
@@ -525,7 +526,7 @@ def test_the_sampling_bot_beats_the_random_bot():
     # The same 30 Wenz boards declared by the sampling bot and by a random player against random defenders: the
     # declarer's payment, paired board by board, is higher by a margin whose 95% interval lies above zero.
     boards, seed = 30, 11
-    # (the bots drew with seed 0, the library's default before it became 1: the margins below were measured so)
+    # (the bots draw with seed 0, not the library's default of 1: the margins below are measured so)
     sampling = play_match("schafkopf", [make_bot("sampling:6", seed=0), *[make_bot("random", seed=0)] * 3],
                           boards=boards, seed=seed, contract="Wenz", rotate=False)
     random_ = play_match("schafkopf", [make_bot("random", seed=0)] * 4, boards=boards, seed=seed, contract="Wenz",
@@ -665,8 +666,8 @@ def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_pl
     assert done.returncode == 0, done.stderr
     assert "5 boards (seed 2), each to be played 3 times with the bots rotated" in done.stdout
     assert "after 3 of 15 deals" in done.stdout
-    # the limit is passed by the board in play, played to the end: stderr says by how much (it was only 'stops after
-    # the board in play', which with sampling bots can be minutes)
+    # the limit is passed by the board in play, played to the end: stderr says by how much, not only 'stops after
+    # the board in play', which with sampling bots can be minutes
     said = [line for line in done.stderr.splitlines() if "past the time limit" in line]
     assert len(said) == 1 and said[0].startswith("stich: match: ") and said[0].endswith(
         "s past the time limit of 0.001 s: the boards in play at the limit were played to the end (whole boards, one "
@@ -902,9 +903,9 @@ def test_the_match_command_s_text_and_json_agree_with_their_deals_recomputed_and
 
 
 def test_a_pot_match_is_no_zero_sum_match_when_a_deal_pays_0_by_chance():
-    """One random bot in every seat of a Kratzen deal with a pot of 4 whose payments summed to 0 by chance: the
-    match said "0 by construction (pot 0: every payment is 0), no interval" though the pot was 4. Zero-sum is the
-    rules' (no pot, or an empty one), not the payments'."""
+    """One random bot in every seat of a Kratzen deal with a pot of 4 whose payments sum to 0 by chance: the match does
+    not say "0 by construction (pot 0: every payment is 0), no interval", since the pot is 4. Zero-sum is the rules' (no
+    pot, or an empty one), not the payments'."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -1077,9 +1078,9 @@ def test_a_checkpoint_of_other_matches_only_says_so_as_the_match_starts_beside_t
 
 
 def test_the_cli_match_names_an_old_card_time_0_in_a_checkpoint_it_does_not_resume(tmp_path):
-    """``--card-time 0`` once meant one sample a card (a deadline already past) and was kept in the checkpoint's
-    identity as 0.0; it now means no deadline, so such a checkpoint is another match's: stderr says so in one line,
-    naming that old meaning and ``sampling:1``, which plays it now."""
+    """A checkpoint keyed with ``--card-time 0`` as 0.0 holds the old meaning of 0, one sample a card (a deadline
+    already past), where 0 means no deadline: it is another match's, and stderr says so in one line, naming that old
+    meaning and ``sampling:1``, which plays it."""
     from test_cli import run
 
     journal = tmp_path / "m.ckpt"
@@ -1222,8 +1223,8 @@ def test_a_kratzen_match_without_a_pot_says_its_settlements_say_nothing_in_text_
 
 
 def test_one_sampling_bot_has_one_name_however_its_count_is_spelled():
-    """``sampling`` and ``sampling:50`` (the default count) are the same bot; a match between them reported two
-    kinds and a difference of exactly 0 as if two bots had been compared."""
+    """``sampling`` and ``sampling:50`` (the default count) are the same bot, so a match between them reports one kind,
+    not two with a difference of exactly 0 as if two bots had been compared."""
     assert make_bot("sampling").name == make_bot("sampling:50").name == make_bot("Sampling:050").name == "sampling"
     assert make_bot("sampling:20", samples=20).name == "sampling"  # --samples 20 makes sampling the 20-sample bot
     assert [make_bot(spec).name for spec in ("sampling:20", "sampling:020", "sampling:100")] \
@@ -1315,8 +1316,8 @@ def test_match_interrupted_while_the_checkpoint_is_checked_says_so_on_stderr(tmp
 
 
 def test_a_match_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path):
-    """The match's checkpoint was keyed by the variant as given, so ``{"weli_also_bells": True}`` (the API) and
-    ``weli_also_bells=true`` (``--variant``) did not resume each other; one keyed so is still resumed."""
+    """The match's checkpoint is keyed by the variant as the game reads it, so ``{"weli_also_bells": True}`` (the API)
+    and ``weli_also_bells=true`` (``--variant``) resume each other; one keyed by the variant as given is resumed too."""
     import json
 
     from solver.checkpoint import HEADER, _key_of
@@ -1584,8 +1585,9 @@ def _kratzen_checkpoint(tmp_path, boards: int):
 
 @pytest.mark.parametrize("broken", [{}, {"deals": []}, {"deals": [{"board": 3}]}])
 def test_a_bad_checkpoint_line_is_named_before_any_deal_is_written(tmp_path, broken):
-    """A line whose deals did not read was found while the resumed deals streamed: --json wrote its heading and
-    two boards, unterminated, and the message named the file alone. Every line is checked first, by its number."""
+    """Every checkpoint line is checked first, by its number, before any deal is written: a line whose deals do not
+    read, found while the resumed deals stream, would leave --json's heading and two boards unterminated, with a message
+    naming the file alone."""
     from test_cli import run
 
     journal, rows = _kratzen_checkpoint(tmp_path, 4)
@@ -1600,8 +1602,8 @@ def test_a_bad_checkpoint_line_is_named_before_any_deal_is_written(tmp_path, bro
 @pytest.mark.parametrize("field, value", [("bots", "rrrr"), ("board", 3.7), ("payments", ["1", 2, 3, 4]),
                                           ("play", "EA"), ("contract", 5), ("rotation", True)])
 def test_a_played_deal_of_the_wrong_type_is_a_bad_checkpoint_line(tmp_path, field, value):
-    """PlayedDeal.from_dict read a string for ``bots`` as its characters and cut a 3.7 board to 3: the line was
-    resumed as deals nobody played. Each field is checked, and the line is refused as any bad line is."""
+    """PlayedDeal.from_dict checks each field, so that a string for ``bots`` is not read as its characters nor a 3.7
+    board cut to 3, resuming deals nobody played: the line is refused as any bad line is."""
     from test_cli import run
 
     journal, rows = _kratzen_checkpoint(tmp_path, 4)
@@ -1616,8 +1618,8 @@ def test_a_played_deal_of_the_wrong_type_is_a_bad_checkpoint_line(tmp_path, fiel
 
 
 def test_a_match_failing_midway_closes_its_json_document(tmp_path, monkeypatch):
-    """A failure after deals were written (a bot's illegal card) left the line unterminated: the document is closed
-    with the match so far, ``stopped`` "error", and the exit code is still 1."""
+    """A failure after deals are written (a bot's illegal card) closes the JSON document with the match so far,
+    ``stopped`` "error", not leaving the line unterminated; the exit code is still 1."""
     from test_cli import SCHEMA, run, schema_errors
 
     import solver.match as match_module
@@ -1640,8 +1642,8 @@ def test_a_match_failing_midway_closes_its_json_document(tmp_path, monkeypatch):
 
 
 def test_an_interrupt_while_a_checkpoint_is_read_closes_the_json_document(tmp_path, monkeypatch):
-    """Ctrl-C while the resumed deals were streamed left --json unfinished: their load was outside the part of the
-    match that reports the match so far at an interrupt."""
+    """Ctrl-C while the resumed deals stream closes --json: their load is inside the part of the match that reports the
+    match so far at an interrupt."""
     from test_cli import run
 
     from solver.cli import match as match_cli  # the module test_cli.run runs
@@ -1661,9 +1663,9 @@ def test_an_interrupt_while_a_checkpoint_is_read_closes_the_json_document(tmp_pa
 
 
 def test_hand_built_sampling_bots_are_named_by_their_samples_and_one_name_is_one_kind_of_bot(tmp_path):
-    """``SamplingBot(samples=1)`` and ``SamplingBot(samples=8)`` were both named ``sampling``: a match counted them
-    as one kind of bot (12 seats of "sampling", no difference) and its setup line said "1 samples a card" for both.
-    A SamplingBot is named as make_bot names it, and two bots of one name that differ are refused, naming both."""
+    """A SamplingBot is named as make_bot names it, by its samples, so that ``SamplingBot(samples=1)`` and
+    ``SamplingBot(samples=8)`` are not counted as one kind of bot (12 seats of "sampling", no difference) nor the setup
+    line say "1 samples a card" for both; two bots of one name that differ are refused, naming both."""
     assert [SamplingBot().name, SamplingBot(samples=8).name, SamplingBot(samples=8, name="deep").name] == [
         "sampling", "sampling:8", "deep"]
     result = play_match("kratzen", [SamplingBot(samples=1), SamplingBot(samples=8), RandomBot()], boards=2, seed=3,
@@ -1693,8 +1695,8 @@ def test_hand_built_sampling_bots_are_named_by_their_samples_and_one_name_is_one
 
 
 def test_a_kratzen_bot_asked_to_play_for_tricks_is_told_that_points_is_its_own_measure():
-    """``solve`` names Kratzen's measure ``tricks``, and ``SamplingBot(plays_for="tricks")`` was refused with "a bot
-    plays for score or points": a Kratzen bot's author was not told that ``points`` is that measure there. The bot
+    """``solve`` names Kratzen's measure ``tricks``, so ``SamplingBot(plays_for="tricks")`` is refused with a message
+    telling the bot's author that ``points`` is that measure there, not only "a bot plays for score or points". The bot
     playing for ``points`` in Kratzen does maximise the seat's own tricks (the checkpoint and the JSON keep the bots'
     word, ``points``)."""
     from solver.bots import objective_for
@@ -1707,8 +1709,8 @@ def test_a_kratzen_bot_asked_to_play_for_tricks_is_told_that_points_is_its_own_m
 
 
 def test_ctrl_c_at_a_slow_bot_says_which_bot_board_and_card_it_stopped():
-    """A bot of one's own too slow to wait for is stopped with Ctrl-C: the interrupt said nothing of where the match
-    was. Its note names the board, rotation, card, bot and seat, and ``progress`` still gets the match so far."""
+    """A bot of one's own too slow to wait for is stopped with Ctrl-C: the interrupt's note says where the match was,
+    naming the board, rotation, card, bot and seat, and ``progress`` still gets the match so far."""
 
     class Slow(_FailsOnCall):
         name = "slow"
@@ -1728,9 +1730,9 @@ def test_ctrl_c_at_a_slow_bot_says_which_bot_board_and_card_it_stopped():
 
 
 def test_a_match_stopped_before_its_first_deal_says_how_many_deals_it_was_to_play():
-    """Ctrl-C in the first deal (on several workers, before a board came back) left the report no deal to read the
-    seats from: a rotated match of 40 boards at 4 seats said "40 boards (seed 1)" and "after 0 of 40 deals", not the
-    160 deals, 4 times each, it was to play."""
+    """Ctrl-C in the first deal (on several workers, before a board came back) leaves the report no deal to read the
+    seats from, yet a rotated match of 40 boards at 4 seats says the 160 deals, 4 times each, it was to play, not "40
+    boards (seed 1)" and "after 0 of 40 deals"."""
     from solver.match import match_report
 
     class Stops(_FailsOnCall):
@@ -1752,8 +1754,8 @@ def test_a_match_stopped_before_its_first_deal_says_how_many_deals_it_was_to_pla
 
 
 def test_the_bot_of_ones_own_in_api_md_plays_a_match():
-    """Writing one's own bot was documented nowhere but in solver/bots.py (whose docstring named a ``seat_view``
-    that does not exist): api.md's example is run as written, and the functions it names for a seat's view exist."""
+    """Writing one's own bot is documented in api.md, not only in solver/bots.py: api.md's example is run as written,
+    and the functions it names for a seat's view exist (no ``seat_view`` that does not)."""
     import contextlib
     import io
     import re
@@ -1890,9 +1892,9 @@ def test_card_time_and_samples_without_a_sampling_bot_are_refused():
 
 
 def test_a_match_its_time_limit_stopped_says_how_long_it_took_in_its_json_too():
-    """How far a match ran past its --time-limit was said only on stderr: a reader of the JSON saw "time limit" and
-    not that the boards in play took it well past. ``time_limit`` holds the limit and the seconds in all, only where
-    the limit stopped the match."""
+    """How far a match ran past its --time-limit is said in the JSON as on stderr, so that its reader sees the boards in
+    play took it well past, not just "time limit": ``time_limit`` holds the limit and the seconds in all, only where the
+    limit stopped the match."""
     import subprocess
     import sys
     from pathlib import Path
@@ -1916,10 +1918,9 @@ def test_a_match_its_time_limit_stopped_says_how_long_it_took_in_its_json_too():
 
 
 def test_card_time_0_is_no_deadline_as_every_commands_0_is_no_limit():
-    """``--card-time 0`` was the library's ``time_limit=0``, a deadline already past (one sample a card), where every
-    ``--time-limit 0`` is no limit; the library now refuses 0, and ``--card-time 0`` (and ``-0``) is no deadline, as
-    giving none: every sample solved, no card time in the setup or the JSON. It is still refused beside bots that do
-    not sample."""
+    """``--card-time 0`` (and ``-0``) is no deadline, as giving none and as every ``--time-limit 0`` is no limit, not
+    the library's ``time_limit=0`` (a deadline already past, one sample a card), which the library refuses: every sample
+    solved, no card time in the setup or the JSON. It is still refused beside bots that do not sample."""
     from test_cli import run
 
     args = ("match", "-g", "kratzen", "--bots", "sampling:3,random,random", "-n", "1", "-j", "1", "--pot", "3")
@@ -1975,11 +1976,11 @@ def test_the_match_text_report_says_the_samples_a_card_the_json_gives_card_by_ca
 
 
 def test_a_bot_s_choice_is_a_function_of_the_position_however_its_cards_were_handed_over():
-    """A result's card (``card_values``' pack index that prints by name, which the cheater bot returns) stayed in
-    ``position.played`` as it was given, so the played cards' repr said ``(EU,)`` where an int's says ``(4,)``:
-    the random and sampling bots, and docs/api.md's own ``random.Random(f"{seed} {position.played}")``, seeded
-    by that text chose differently at two equal positions, and a match with a cheater drew other cards than the
-    same match replayed from its record. ``play`` keeps the pack index as an int."""
+    """``play`` keeps a card as its pack index, an int, however it is handed over (a result's card, ``card_values``'
+    pack index that prints by name, which the cheater bot returns), so the played cards' repr says ``(4,)``, not
+    ``(EU,)``: the random and sampling bots, and docs/api.md's own ``random.Random(f"{seed} {position.played}")``,
+    seeded by that text choose alike at two equal positions, and a match with a cheater draws the cards of the same
+    match replayed from its record."""
     start = position_from_record(random_record("schafkopf", 5, 1, contract="Solo E"))
     by_result = CheaterBot(plays_for="points").choose(start)
     assert type(by_result) is not int and int(by_result) in start.legal_cards()
@@ -2031,9 +2032,9 @@ def test_a_match_stopped_on_several_workers_names_the_boards_it_played_past_the_
 
 
 def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_position():
-    """A bot of one's own had to read the games' rule objects (a trump table Zwanzigerrufen's rules have not, and
-    0-based seats) to tell a trump or who wins the trick: the position says both, each seat's true side, 1-based,
-    and the called card that tells the table the sides."""
+    """A bot of one's own reads from the position whether a card is a trump and who wins the trick, each seat's true
+    side, 1-based, and the called card that tells the table the sides, without the games' rule objects (a trump table
+    Zwanzigerrufen's rules have not, and 0-based seats)."""
     from solver.errors import InvalidSeatError
     from solver.generate import random_position
 
@@ -2070,8 +2071,8 @@ def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_positi
 
 
 def test_a_bot_reads_the_declarer_1_based_and_the_trumps_in_their_ranking():
-    """A bot read the declarer as ``position.rules.declarer + 1`` (the engine's 0-based seat beside the position's
-    1-based ones) and had no order of the trumps: the position says both."""
+    """A bot reads the declarer 1-based, as the position's other seats (not ``position.rules.declarer + 1``, the
+    engine's 0-based seat), and the trumps in their ranking, from the position."""
     from solver.generate import random_position
 
     rufer = random_position("schafkopf", 1, 1)

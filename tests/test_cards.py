@@ -434,8 +434,8 @@ def test_every_games_pack_is_read_back_through_the_registrys_one_loader() -> Non
 
 @pytest.mark.parametrize("example", ["zwanzigerrufen.tbn", "schafkopf.tbn", "kratzen.tbn"])
 def test_a_hand_deal_and_pack_unpickle_in_a_fresh_process(example: str) -> None:
-    """A spawned worker (the default on macOS and Windows) unpickles what it is sent before anything imported the
-    games: a hand, a deal or a pack must load there all the same (it raised KeyError, and a spawn pool hung)."""
+    """A spawned worker (the default on macOS and Windows) unpickles what it is sent before anything imported the games:
+    a hand, a deal or a pack loads there all the same (a KeyError there would hang a spawn pool)."""
     import pickle
     import subprocess
     import sys
@@ -488,8 +488,9 @@ def test_card_sets_are_sets_and_a_pack_is_read_by_token():
 
 
 def test_a_pack_prints_its_cards_on_one_line_and_its_tokens_cannot_be_changed():
-    """``repr(pack)`` was the dataclass's, every card and every alias (3 KB for Zwanzigerrufen), and
-    ``pack.aliases["X"] = 0`` taught the game's one shared pack, every deal of it, a new token."""
+    """``repr(pack)`` prints its cards on one line, not the dataclass's every card and every alias (3 KB for
+    Zwanzigerrufen), and ``pack.aliases["X"] = 0`` is refused: it would teach the game's one shared pack, every deal of
+    it, a new token."""
     import pickle
     from copy import deepcopy
 

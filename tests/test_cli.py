@@ -553,9 +553,9 @@ def test_variant_option_overrides_the_file_flag_by_flag():
 
 
 def test_a_bad_value_of_the_files_variant_tag_is_located_though_the_option_replaces_the_flag(tmp_path):
-    """The tag's own flags were read again, with nothing saying where they came from, to tell whether --variant
-    changed them: a bad value the option replaces was said without its file:line:col, which the same file without
-    the option says."""
+    """A bad value of the file's [Variant] tag that --variant replaces is said with its file:line:col, as the same file
+    without the option says it: the tag's flags are read where it is located, not again with nothing saying where they
+    came from."""
     path = tmp_path / "maybe.tbn"
     path.write_text('[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
                     '[Variant "must_undertrump=maybe"]\n', encoding="utf-8")
@@ -589,7 +589,8 @@ def test_a_malformed_variant_is_a_usage_error():
 
 @pytest.mark.parametrize("command", ["solve", "check", "show", "batch"])
 def test_a_variant_tags_list_given_to_one_variant_option_says_to_repeat_the_option(command, tmp_path):
-    """A club copying its [Variant] tag's value into --variant was told only that it is not NAME=VALUE."""
+    """A club copying its [Variant] tag's value into --variant is told to repeat the option, not only that the value is
+    not NAME=VALUE."""
     extra = ["--out", str(tmp_path / "out.jsonl")] if command == "batch" else []
     result = run(command, EXAMPLES / "valat.tbn", "--variant", "sagotrick=off, solo_value=5", *extra, code=2)
     said = " ".join(result.stderr.replace("│", "").split())
@@ -766,8 +767,8 @@ def test_a_pagat_announced_by_a_seat_without_it_is_refused_by_every_command(tmp_
 
 
 def test_an_objective_that_does_not_apply(tmp_path):
-    """An objective the record's contract or game has not is ``--objective``'s error for that record (it was pointed
-    at the record's ``[Contract]`` tag, ``schafkopf.tbn:15:12:``, which is not wrong)."""
+    """An objective the record's contract or game has not is ``--objective``'s error for that record, not the record's
+    ``[Contract]`` tag's (``schafkopf.tbn:15:12:``), which is not wrong."""
     result = run("solve", EXAMPLES / "schafkopf.tbn", "-b", "1", "-o", "tout", code=1)
     assert result.stderr.startswith("stich: --objective: objective 'tout' does not apply to Schafkopf Rufer G")
     assert result.stderr.endswith(f"(the record at {EXAMPLES / 'schafkopf.tbn'}:10, board 1, not answered)\n")
@@ -949,7 +950,8 @@ def test_a_file_of_json_without_records_says_it_holds_json(tmp_path, text, shown
 
 
 def test_a_json_array_is_said_as_one_with_what_to_write(tmp_path):
-    """Deals written as a JSON array were said as a tag error (``empty tag name`` at 1:2)."""
+    """Deals written as a JSON array are said as one, with what to write, not as a tag error (``empty tag name`` at
+    1:2)."""
     path = tmp_path / "deals.json"
     path.write_text('[\n  {"game": "Schafkopf", "deal": "EO GO"}\n]\n', encoding="utf-8")
     result = run("solve", path, code=1)
@@ -970,8 +972,8 @@ def test_batch_does_not_read_standard_input(tmp_path):
 
 
 def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
-    """Said as the option's error, as a seat the deal has not is (cli.md: another option one record cannot take
-    names the option and the record): it was pointed at the record's [Contract] tag, which is not wrong."""
+    """Said as the option's error, as a seat the deal has not is (cli.md: another option one record cannot take names
+    the option and the record), not at the record's [Contract] tag, which is not wrong."""
     for objective in ((), ("-o", "valat"), ("-o", "score")):
         result = run("tree", EXAMPLES / "valat.tbn", "--depth", "1", "--seat", "3", "--out", tmp_path / "t.json",
                      *objective, code=1)
@@ -986,8 +988,8 @@ def test_a_seat_for_an_objective_of_a_side_is_refused(tmp_path):
 
 
 def test_a_tree_seat_the_deal_has_not_is_said_as_the_options_error(tmp_path):
-    # it was pointed at the record's [Contract] tag ('examples/kratzen.tbn:15:12: seat 7 is not a seat of this 3-seat
-    # deal'), which is not wrong; analyse --seat says it as the option's, naming the record it was refused for
+    # the option's error, not the record's [Contract] tag's ('examples/kratzen.tbn:15:12: seat 7 is not a seat of
+    # this 3-seat deal'), which is not wrong; analyse --seat says it as the option's, naming the record refused
     for seat in ("7", "0"):
         result = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "--seat", seat, "--out",
                      tmp_path / "t.json", code=1)
@@ -997,8 +999,8 @@ def test_a_tree_seat_the_deal_has_not_is_said_as_the_options_error(tmp_path):
 
 
 def test_a_tree_objective_refused_lists_the_score_the_tree_takes(tmp_path):
-    """A tree takes -o score (its node values are then settlements), but the refusal of an objective the contract has
-    not said 'solve also takes' it, which read as if the tree did not."""
+    """A tree takes -o score (its node values are then settlements), so the refusal of an objective the contract has not
+    lists it among what the tree takes, not as what 'solve also takes', which reads as if the tree did not."""
     out = tmp_path / "t.json"
     result = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "-o", "points", "--out", out, code=1)
     assert "(for Kratzen Trump S choose from: tricks; solve and tree also take 'score')" in result.stderr
@@ -1008,9 +1010,9 @@ def test_a_tree_objective_refused_lists_the_score_the_tree_takes(tmp_path):
 
 
 def test_a_kratzen_tree_of_tricks_without_a_seat_is_the_attackers_as_by_default(tmp_path):
-    """-o tricks named (the objective a Kratzen tree has by default) without --seat was refused ('--seat: the Kratzen
-    objective 'tricks' needs a seat from 1 to 3'), though the default is the attacker's tricks and --seat picks
-    another seat."""
+    """-o tricks named (the objective a Kratzen tree has by default) without --seat is the attacker's tricks, as by
+    default, not refused ('--seat: the Kratzen objective 'tricks' needs a seat from 1 to 3'); --seat picks another seat.
+    """
     run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "2", "--out", tmp_path / "default.json")
     run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "2", "-o", "tricks", "--out", tmp_path / "named.json")
     default = json.loads((tmp_path / "default.json").read_text())
@@ -1022,8 +1024,8 @@ def test_a_kratzen_tree_of_tricks_without_a_seat_is_the_attackers_as_by_default(
 
 
 def test_tree_and_batch_take_the_pot_as_solve_does(tmp_path):
-    """tree and batch had no --pot: a Kratzen ``tree -o score`` or batch settled from a pot of 0 unless the record had
-    a [Pot] tag."""
+    """tree and batch take --pot as solve does, so that a Kratzen ``tree -o score`` or batch is not settled from a pot
+    of 0 unless the record has a [Pot] tag."""
     def root(*pot: str) -> int:
         run("tree", EXAMPLES / "kratzen.tbn", "-b", "2", "-d", "1", "-o", "score", *pot, "--out", tmp_path / "t.json")
         graph = json.loads((tmp_path / "t.json").read_text())
@@ -1085,9 +1087,9 @@ def test_a_socket_named_as_a_file_is_said_to_be_a_socket(tmp_path):
 
 
 def test_an_output_path_that_is_a_folder_says_so_and_what_was_expected(tmp_path):
-    """``--plot d.png`` where d.png is a folder: the shared writer said only "Is a directory"; every output option
-    says what the path is, that a file name was expected and how to write into the folder (exit 1, as a missing
-    folder), and nothing is searched or written first where the command checks its output before its work."""
+    """``--plot d.png`` where d.png is a folder: every output option says what the path is, that a file name was
+    expected and how to write into the folder (exit 1, as a missing folder), not only "Is a directory", and nothing is
+    searched or written first where the command checks its output before its work."""
     def said(path: Path) -> str:
         return (f"stich: {path}: cannot be written: it is a folder, where a file name was expected (to write into the "
                 f"folder, name the file in it: {path / ('NAME' + path.suffix)})\n")
@@ -1104,7 +1106,7 @@ def test_an_output_path_that_is_a_folder_says_so_and_what_was_expected(tmp_path)
         folder.mkdir()
         result = run(*command, folder, code=1)
         assert result.stderr == said(folder) and list(folder.iterdir()) == [], (command, result.stderr)
-    # a folder given to read is said in the same terms (it was "Is a directory" too)
+    # a folder given to read is said in the same terms, not as "Is a directory" either
     assert run("solve", tmp_path / "d.png", code=1).stderr == (f"stich: {tmp_path / 'd.png'}: it is a folder, where a "
                                                                "file was expected\n")
 
@@ -1115,7 +1117,7 @@ def test_an_output_path_that_is_a_folder_says_so_and_what_was_expected(tmp_path)
     ("postmortem", "f.tbn", "--plot", ""),
 ])
 def test_an_empty_file_name_is_a_usage_error_not_the_current_directory(args):
-    # Path("") is ".": it was read as the current directory and said "Is a directory"
+    # Path("") is ".", so an empty name is refused as one, not read as the current directory ("Is a directory")
     result = run(*args, code=2)
     assert "an empty file name" in result.output and "directory" not in result.output
 
@@ -1184,8 +1186,8 @@ def test_table_takes_the_pot_of_a_game_paid_from_one():
 
 
 def test_table_refuses_a_pot_beside_no_settlement():
-    """The pot is paid in the settlement column alone: ``--pot`` beside ``--no-settlement`` changed nothing and was
-    silently ignored; it is a usage error naming both flags, as every flag that means nothing without another is."""
+    """The pot is paid in the settlement column alone, so ``--pot`` beside ``--no-settlement`` would change nothing: it
+    is a usage error naming both flags, as every flag that means nothing without another is, not silently ignored."""
     result = run("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40", "--no-settlement", code=2)
     assert result.stdout == ""
     assert ("Invalid value for '--pot': the pot only changes the settlement column, and --no-settlement leaves it "
@@ -1193,8 +1195,8 @@ def test_table_refuses_a_pot_beside_no_settlement():
 
 
 def test_table_names_the_pot_its_settlement_column_is_paid_from():
-    """The table's settlement column depends on the pot, but its JSON did not say which (score's and analyse's do),
-    and a pot of 0 settled every contract at 0 without the note solve and score give."""
+    """The table's settlement column depends on the pot, so its JSON says which (as score's and analyse's do), and a pot
+    of 0 that settles every contract at 0 gets the note solve and score give."""
     (paid,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40")
     (plain,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2")
     (unsettled,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--no-settlement")
@@ -1256,8 +1258,8 @@ def test_table_of_a_schafkopf_deal_with_play():
 
 
 def test_bench_takes_time_limit_as_every_command_does_and_limit_still():
-    """One meaning, one name: bench's per-solve limit was --limit where every other command says --time-limit; the
-    old name stays, hidden, so scripts do not break."""
+    """One meaning, one name: bench's per-solve limit is --time-limit, as every other command says; --limit stays,
+    hidden, so scripts do not break."""
     (document,) = documents("bench", "-g", "kr", "-n", "1", "--time-limit", "5")
     assert document["limit_ms"] == 5000
     (old,) = documents("bench", "-g", "kr", "-n", "1", "--limit", "4")
@@ -1272,8 +1274,8 @@ def test_bench_takes_time_limit_as_every_command_does_and_limit_still():
 
 
 def test_bench_names_its_count_and_its_file_as_the_other_commands_do(tmp_path):
-    """One meaning per flag: bench's -n was --deals where deal and match say --count, and the file it writes was
-    --save where deal, tree and batch say --out. The old names stay, hidden, so scripts do not break."""
+    """One meaning per flag: bench's -n is --count, as deal and match say, and the file it writes --out, as deal, tree
+    and batch say. The names --deals and --save stay, hidden, so scripts do not break."""
     saved = tmp_path / "run.json"
     run("bench", "-g", "kr", "--count", "1", "--time-limit", "0", "--threads", "1", "--out", saved)
     assert [line["deals"] for line in json.loads(saved.read_text())["lines"]] == [1]
@@ -1484,9 +1486,9 @@ def _all_finished_stats(line, **options):
 
 def test_bench_shows_a_nodes_per_second_no_deal_finished_as_unknown_and_compares_it_with_nothing(monkeypatch,
                                                                                                 tmp_path):
-    """A line none of whose deals finished has no nodes per second: the table printed it as 0, and its ratio was
-    0.00 against a saved run that finished them but - the other way round. It is - in the table and in both
-    ratios (null in the JSON), and the notes say what - means there."""
+    """A line none of whose deals finished has no nodes per second: it is - in the table and in both ratios (null in the
+    JSON), not 0 with a ratio of 0.00 against a saved run that finished them (but - the other way round), and the notes
+    say what - means there."""
     stopped, finished = tmp_path / "stopped.json", tmp_path / "finished.json"
     limit = ("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0.005")
     monkeypatch.setattr("solver.benchmark.run_line", _all_stopped_stats)
@@ -1513,8 +1515,8 @@ def test_bench_shows_a_nodes_per_second_no_deal_finished_as_unknown_and_compares
 
 
 def test_bench_interrupted_shows_the_finished_lines_and_says_so(monkeypatch, tmp_path):
-    """Ctrl-C ended bench with exit 130 and not a word: the lines already measured were lost, and nothing said that
-    the run was cut short or that --save wrote nothing."""
+    """Ctrl-C ends bench with exit 130 and a word: the lines already measured are shown, and it says that the run was
+    cut short and that --save wrote nothing."""
     from solver.benchmark import run_line
 
     calls: list[str] = []
@@ -1645,9 +1647,8 @@ def test_bench_completed_leaves_a_run_partial_json_that_is_no_partial_run_alone(
 
 
 def test_bench_reads_a_partial_run_beside_its_out_up_to_the_size_compare_reads(tmp_path, monkeypatch):
-    """A partial run beside --out was read only up to 16 MB (some 400,000 deals, ten minutes of Kratzen), though
-    --compare reads one of up to 256 MB: a larger one, which --compare read as a run, was left out of date for good,
-    unsaid. Both read a run up to the one size; a larger file is no run, and is left."""
+    """A partial run beside --out is read up to the 256 MB --compare reads, not 16 MB (some 400,000 deals, ten minutes
+    of Kratzen)."""
     baseline, beside = tmp_path / "run.json", tmp_path / "run.partial.json"
     command = ["bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--threads", "1", "--out", str(baseline)]
     assert runner.invoke(app, command).exit_code == 0
@@ -1711,8 +1712,8 @@ def test_bench_compare_and_out_that_are_no_one_file_are_no_clash(tmp_path, monke
 
 
 def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tmp_path):
-    """A saved run whose "machine" was a string ended in an AttributeError traceback (machine_text read it as an
-    object); it is bad input naming what is wrong, as a file that is not JSON is."""
+    """A saved run whose "machine" is a string (machine_text reads an object) is bad input naming what is wrong, as a
+    file that is not JSON is, not an AttributeError traceback."""
     bad = tmp_path / "bad.json"
     line = {"command": "bench", "line": "Kratzen 6 seats: every seat's guaranteed tricks"}
     for run_document, said in (
@@ -1725,10 +1726,10 @@ def test_bench_compare_with_a_run_whose_machine_or_boards_are_of_another_kind(tm
 
 
 def test_bench_compare_reads_every_figure_it_compares_as_saved_or_refuses_the_file(tmp_path):
-    """The comparison read a saved line's figures as whatever they were: a 'variant' list or a 'table_allocated_bytes'
-    string ended in a traceback (AttributeError, TypeError), a 'median_ms' string showed '-' as if not measured,
-    and a line saved twice (two --json runs in one file) was compared with the last one silently. Each is refused
-    in the one line of a file that is no run; a run as saved compares."""
+    """The comparison reads a saved line's figures as the run saves them, or refuses the file in the one line of a file
+    that is no run: a 'variant' list or a 'table_allocated_bytes' string (else a traceback: AttributeError, TypeError),
+    a 'median_ms' string (else '-', as if not measured), and a line saved twice (two --json runs in one file; else
+    compared with the last one silently). A run as saved compares."""
     saved = tmp_path / "before.json"
     run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--out", saved)
     good = json.loads(saved.read_text())
@@ -1754,9 +1755,10 @@ def test_bench_compare_reads_every_figure_it_compares_as_saved_or_refuses_the_fi
 
 
 def test_bench_compare_refuses_an_empty_file_a_cut_run_and_figures_no_run_measures(tmp_path):
-    """An empty --compare file (or one of no lines) was taken as a run with no lines, every ratio '-', exit 0; a
-    saved run cut short was located at its line 1, column 2 (read as JSON Lines); a NaN, Infinity or negative
-    median (JSON has no NaN: a file edited or written by another tool) showed '-' or 0.00 as if measured."""
+    """An empty --compare file (or one of no lines) is refused, not taken as a run with no lines (every ratio '-', exit
+    0); a saved run cut short is located where it is cut, not at its line 1, column 2 (as JSON Lines); a NaN, Infinity
+    or negative median (JSON has no NaN: a file edited or written by another tool) is refused, not shown as '-' or 0.00
+    as if measured."""
     saved = tmp_path / "before.json"
     run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--out", saved)
     good = saved.read_text()
@@ -1782,9 +1784,9 @@ def test_bench_compare_refuses_an_empty_file_a_cut_run_and_figures_no_run_measur
 
 
 def test_bench_compare_says_another_version_or_time_limit_and_a_saved_line_at_its_limit(tmp_path):
-    """A run saved by another stich version, or under another --time-limit, was compared without a word (only the
-    machine, build, threads and table were said), and a saved line whose deals stopped at its limit gave ratios to
-    its lower bounds as if they were times; with --json nothing at all was said of what the table says."""
+    """A run saved by another stich version, or under another --time-limit, is compared with a word, as the machine,
+    build, threads and table are, and a saved line whose deals stopped at its limit is said to give ratios to its lower
+    bounds, not as if they were times; with --json the same is said of what the table says."""
     saved = tmp_path / "before.json"
     run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--out", saved)
     same = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--threads", "1", "--compare", saved).stdout
@@ -1843,8 +1845,8 @@ def test_bench_compare_reads_standard_input_and_refuses_a_file_larger_than_any_r
 
 
 def test_bench_table_says_which_deals_it_timed():
-    """The table for people was the same for the fixed deals and for --seed 5 --variant ...: only --json said which
-    deals and rules a run timed, so a published table could not be told from the standard one."""
+    """The table for people says which deals and rules a run timed, as --json does, so that a table of --seed 5
+    --variant ... can be told from the standard one."""
     fixed = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0").stdout
     assert "deals: Kratzen 2 deals, boards 1-2 of seed 1766\n" in fixed
     other = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "-s", "5", "--variant",
@@ -1892,8 +1894,8 @@ def test_bench_compare_reads_a_saved_variant_as_the_game_spells_it_or_says_which
 
 
 def test_bench_save_to_stdout_writes_the_run_alone():
-    """--save - wrote the saved run after the table (or after the --json lines), so stdout was neither a table, nor
-    JSON Lines, nor a run --compare could read."""
+    """--save - writes the saved run alone, not after the table (or after the --json lines), so that stdout is a run
+    --compare can read."""
     result = run("bench", "-g", "kratzen", "-n", "2", "--time-limit", "0", "--out", "-")
     saved = json.loads(result.stdout)
     assert saved["command"] == "bench" and [line["deals"] for line in saved["lines"]] == [2]
@@ -2051,7 +2053,7 @@ def test_a_kratzen_postmortem_grades_each_mover_by_its_own_tricks(tmp_path):
 
 def test_a_postmortem_past_the_deals_end_says_where_it_ended_under_the_schema(tmp_path):
     """``settled_after`` (a Tout lost in trick 1, played on) is an object under the schema, null where the play ends
-    with the deal; it was said only on stderr."""
+    with the deal; the JSON says it, not only stderr."""
     record = tmp_path / "tout.tbn"
     tout = ('[Game "Schafkopf"]\n[Board "9"]\n[Deal "1: EO GO HO SO EU GU HU EA / SU EZ EK GA GZ GK G9 G8 / '
             'E9 E8 HA HZ HK H9 H8 H7 / E7 G7 SA SZ SK S9 S8 S7"]\n[Contract "SoloTout E"]\n[Declarer "1"]\n'
@@ -2629,10 +2631,9 @@ def _completed(words: str) -> tuple[list[str], set[str]]:
 
 
 def test_shell_completion_offers_the_commands_and_a_commands_options():
-    """Tab completion was turned off (``--show-completion``: ``No such option``), so that a first user typed every
-    command and option out. Bash's script is shown, and the commands and a command's options complete; completing
-    the command's name loads no command's module (13 of them for ``stich <Tab>``), only the one being completed
-    loads for its options."""
+    """Tab completion is on (``--show-completion``), so that a first user need not type every command and option out:
+    Bash's script is shown, and the commands and a command's options complete; completing the command's name loads no
+    command's module (13 of them for ``stich <Tab>``), only the one being completed loads for its options."""
     from typer._completion_shared import _get_shell_name
 
     from solver.cli.main import COMMANDS
@@ -2662,8 +2663,8 @@ def test_shell_completion_offers_the_games_and_the_objectives():
 
 
 def test_objective_completion_reads_what_is_typed_in_any_case_as_the_games_does():
-    """``-o SCO<Tab>`` offered nothing: the names were matched against the letters lower-cased, and Typer offers
-    only what starts with the letters typed. Objectives complete as games do, after the letters typed."""
+    """``-o SCO<Tab>`` offers the objectives that start with the letters typed, in any case, as games complete: Typer
+    offers only what starts with the letters typed, so the names are not matched against the letters lower-cased."""
     assert _completed("stich solve x.tbn -o SCO")[0] == ["SCOre"]
     assert _completed("stich batch x.tbn -o Val")[0] == ["Valat", "Valat_against"]
     assert _completed("stich deal -g SCH")[0] == ["SCHafkopf"]
@@ -2714,9 +2715,9 @@ def test_install_completion_says_where_it_installed_on_stderr(tmp_path: Path):
 
 @pytest.mark.parametrize("option", ["--install-completion", "--show-completion"])
 def test_a_completion_option_refuses_a_shell_name(option: str, tmp_path: Path):
-    """Typer's completion options are flags: a word after them was ignored, so ``--show-completion zsh`` printed
-    bash's script and ``--install-completion nosuch`` installed bash's. Such a word is a usage error (exit 2)
-    that names it, and nothing is installed."""
+    """Typer's completion options are flags, so a word after them would be ignored (``--show-completion zsh`` printing
+    bash's script, ``--install-completion nosuch`` installing bash's): such a word is a usage error (exit 2) that names
+    it, and nothing is installed."""
     environment = {**os.environ, "HOME": str(tmp_path)}
     process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", option, "zsh"],
                              capture_output=True, text=True, cwd=ROOT, env=environment)
@@ -2727,8 +2728,8 @@ def test_a_completion_option_refuses_a_shell_name(option: str, tmp_path: Path):
 
 @pytest.mark.parametrize("option", ["--install-completion", "--show-completion"])
 def test_a_completion_option_after_a_command_is_the_command_s_unknown_option(option: str, tmp_path: Path):
-    """A completion option is the root's only before the command's name: ``stich solve --show-completion`` was
-    refused as the root's option given a word ("got 'solve'"); it is solve's unknown option, said so."""
+    """A completion option is the root's only before the command's name: ``stich solve --show-completion`` is solve's
+    unknown option, said so, not the root's option given a word ("got 'solve'")."""
     environment = {**os.environ, "HOME": str(tmp_path)}
     process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve", option],
                              capture_output=True, text=True, cwd=ROOT, env=environment)
@@ -2740,8 +2741,8 @@ def test_a_completion_option_after_a_command_is_the_command_s_unknown_option(opt
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_the_version_to_a_full_device_is_said_in_one_line(unbuffered: bool):
-    """``stich --version >/dev/full``: with a buffered stdout the line was written as Python exited, which said
-    "Exception ignored" and exited 120; it is flushed where main() says a failing output (one line, exit 1)."""
+    """``stich --version >/dev/full``: the line is flushed where main() says a failing output (one line, exit 1), not
+    written as Python exits from a buffered stdout ("Exception ignored", exit 120)."""
     environment = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
     if unbuffered:
         environment["PYTHONUNBUFFERED"] = "1"
@@ -2770,8 +2771,8 @@ def test_the_version_to_a_closed_pipe_exits_as_a_closed_pipe_quietly(unbuffered:
 
 
 def test_dash_h_is_help_as_dash_dash_help_is_for_the_root_and_every_command():
-    """``-h`` is what a first try at help types: it was refused (``No such option: -h``, exit 2) where ``--help``
-    printed the page. No command gives ``-h`` another meaning, so it is the same page everywhere."""
+    """``-h`` is what a first try at help types: it prints the page ``--help`` prints, not ``No such option: -h`` (exit
+    2). No command gives ``-h`` another meaning, so it is the same page everywhere."""
     from solver.cli.main import COMMANDS
 
     assert run("-h").stdout == run("--help").stdout
@@ -2826,9 +2827,9 @@ def test_a_word_in_capitals_in_a_command_s_help_is_one_of_its_metavars():
 
 
 def test_workers_says_the_same_in_every_command_that_takes_it():
-    """``-j/--workers`` had three help texts: ``analyse``'s said "default: all cores" and nothing of what ``-j 1`` does
-    or that each worker searches on one thread, ``batch``'s "1: no pool", ``match``'s "1: in this process". ``match
-    -j 1`` plays in this process with the bots' own engines, which search on every core."""
+    """``-j/--workers`` has one help text in every command (``analyse``, ``batch``, ``match``), which says the default
+    (all cores), what ``-j 1`` does and that each worker searches on one thread. ``match -j 1`` plays in this process
+    with the bots' own engines, which search on every core."""
     from test_docs import command_of
 
     shared = "each searching on one thread (default: every core this process may use; 1: in this process"
@@ -2868,7 +2869,7 @@ def test_an_objective_o_refuses_is_a_usage_error_with_the_closest_names_in_every
 
 def test_tree_time_limit_help_says_what_tree_does_past_it():
     """``tree`` writes one record's tree, and past ``--time-limit`` nothing (its docstring says so); its option's help
-    was the record commands' text, "the other records still are", which a tree has none of."""
+    says so, not the record commands' text, "the other records still are", which a tree has none of."""
     from test_docs import command_of
 
     limit = next(param for param in command_of("tree").params if "--time-limit" in param.opts)
@@ -2895,9 +2896,9 @@ def test_a_misspelt_game_or_bot_is_answered_with_the_closest_name_in_every_comma
 
 
 def test_analyse_and_batch_say_their_pool_options_alike():
-    """Both run on the same pool, and their pool options mean the same: analyse's --scheduler did not say what to
-    install, its --table-mb was the one-process text (its workers each have one), its --worker-memory did not say
-    that the table is sized to fit."""
+    """Both run on the same pool, and their pool options mean the same, so their help says the same: analyse's
+    --scheduler what to install, its --table-mb that its workers each have one table (not the one-process text), its
+    --worker-memory that the table is sized to fit."""
     from test_docs import command_of
 
     def helps(name: str) -> dict[str, str]:
@@ -3036,7 +3037,7 @@ def test_one_meaning_per_flag_and_usage_errors_exit_2(tmp_path):
     graph = tmp_path / "t.json"
     run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", graph, "-o", "valat")
     assert json.loads(graph.read_text())  # the valat tree, -o as --objective
-    # wrong option values are usage errors (2), as docs/cli.md says; they were bad input (1)
+    # wrong option values are usage errors (2), as docs/cli.md says, not bad input (1)
     assert "Invalid value for '--out'" in run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--out", "t.txt",
                                               code=2).stderr
     assert "Invalid value for '--plot'" in run("postmortem", EXAMPLES / "valat.tbn", "--plot", "p.gif",
@@ -3057,7 +3058,7 @@ def _stich(*args: str, **environment: str) -> subprocess.CompletedProcess:
 
 
 def test_output_for_an_encoding_without_suit_signs_shows_letters():
-    # PYTHONIOENCODING=ascii (or latin-1) stdout: the suit signs raised UnicodeEncodeError with a traceback
+    # PYTHONIOENCODING=ascii (or latin-1) stdout: the suit signs are written without a UnicodeEncodeError traceback
     for encoding in ("ascii", "latin-1"):
         process = _stich("solve", str(EXAMPLES / "valat.tbn"), "--cards", "--line", PYTHONIOENCODING=encoding)
         assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
@@ -3086,8 +3087,8 @@ def test_check_mondfang_row_for_the_side_that_holds_no_skus():
 
 
 def test_output_in_the_c_locale_without_utf8_mode_does_not_fail():
-    # LANG=C with PYTHONUTF8=0: stdout is ASCII with surrogateescape, not strict, so it was left failing: Kratzen's
-    # table (its seats' marks) and the advice (its ±) ended in a UnicodeEncodeError traceback
+    # LANG=C with PYTHONUTF8=0: stdout is ASCII with surrogateescape, not strict, and must still take Kratzen's table
+    # (its seats' marks) and the advice (its ±) without a UnicodeEncodeError traceback
     c_locale = {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
     hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
     for args in (("table", str(EXAMPLES / "kratzen.tbn"), "--board", "1"), ("analyse", *hand, "-n", "2", "-j", "1")):
@@ -3097,8 +3098,8 @@ def test_output_in_the_c_locale_without_utf8_mode_does_not_fail():
 
 
 def test_marks_and_plus_minus_fall_back_to_ascii_words_where_the_encoding_lacks_them():
-    # ASCII, Latin-1 and cp1252 lack ✓ and ✗: Kratzen's table wrote both as "?", so whether a seat met its target was
-    # lost; ASCII lacks ± too, and the advice's cells wrote "+2.25 ? 3.98"
+    # ASCII, Latin-1 and cp1252 lack ✓ and ✗: Kratzen's table must not write both as "?", which loses whether a seat
+    # met its target; ASCII lacks ± too, which the advice's cells must not write as "+2.25 ? 3.98"
     for encoding in ("ascii", "latin-1", "cp1252"):
         table = _stich("table", str(EXAMPLES / "kratzen.tbn"), "--board", "1", PYTHONIOENCODING=encoding)
         assert table.returncode == 0, table.stderr
@@ -3113,8 +3114,8 @@ def test_marks_and_plus_minus_fall_back_to_ascii_words_where_the_encoding_lacks_
 
 
 def test_force_color_in_a_pipe_colours_only():
-    # rich takes FORCE_COLOR for a terminal: piped, the tables were 80 wide instead of 110, the notes wrapped, and
-    # the spinner's frames (cursor codes and all) went into a stderr redirected to a log
+    # rich takes FORCE_COLOR for a terminal: piped, the tables stay 110 wide (not 80), the notes unwrapped, and no
+    # spinner's frames (cursor codes and all) go into a stderr redirected to a log
     plain = _stich("table", str(EXAMPLES / "schafkopf.tbn"), "--board", "2")
     forced = _stich("table", str(EXAMPLES / "schafkopf.tbn"), "--board", "2", FORCE_COLOR="1")
     assert forced.returncode == plain.returncode == 0, forced.stderr
@@ -3404,9 +3405,9 @@ def test_a_table_with_unwrapped_columns_keeps_its_wrapping_columns_at_80():
 
 
 def test_a_table_with_room_for_its_longest_words_folds_none():
-    # rich took a too-wide table's room from its widest columns alike, below their longest word: piped at 110 the
-    # post-mortem of board 7 printed "schneider_again" / "st" although the table had room for the word whole (the
-    # column now names it "Schneider against (handed over)", whose words are kept whole as any)
+    # a too-wide table's room is not taken from its widest columns alike, below their longest word (rich's way):
+    # piped at 110 the post-mortem of board 7 has room for each word of its column "Schneider against (handed over)"
+    # whole, and folds none
     done = _stich("postmortem", str(EXAMPLES / "schafkopf.tbn"), "--board", "7")
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("\u2502 Schneider ") >= 4
@@ -3416,7 +3417,7 @@ def test_a_table_with_room_for_its_longest_words_folds_none():
 
 
 def test_environment_variables_are_read_only_by_commands_that_search():
-    # a bad STICH_TABLE_MB failed every command, even --help and deal, and --table-mb did not override it
+    # a bad STICH_TABLE_MB fails no command that does not search (--help, deal), and --table-mb overrides it
     assert _stich("solve", "--help", STICH_TABLE_MB="abc").returncode == 0
     assert _stich("deal", "-g", "sk", STICH_TABLE_MB="abc").returncode == 0
     assert _stich("solve", str(EXAMPLES / "valat.tbn"), "--table-mb", "8", STICH_TABLE_MB="abc").returncode == 0
@@ -3444,8 +3445,8 @@ def test_small_messages_and_dash_for_stdout(tmp_path):
 
 
 def test_a_variant_without_a_settlement_keeps_the_rest_of_table_and_score(tmp_path):
-    # card_bonus_basis=captured has no double-dummy settlement: `table` failed outright (its settlement column is on
-    # by default) and `score --dd` lost the ordinary score with it
+    # card_bonus_basis=captured has no double-dummy settlement: `table` (its settlement column on by default) still
+    # answers, and `score --dd` keeps the ordinary score
     flag = ("--variant", "card_bonus_basis=captured")
     table = run("table", EXAMPLES / "zwanzigerrufen.tbn", "--board", "1", *flag)
     assert "no settlement column" in table.stderr and "Normal" in table.stdout
@@ -3549,7 +3550,7 @@ def test_a_double_ctrl_c_stops_the_board_without_a_traceback():
 
 
 def test_the_command_needs_no_click_package_of_its_own():
-    # typer may vendor click: a fresh install had typer without the click package, and `import click` failed
+    # typer may vendor click: a fresh install may have typer without the click package, so stich imports no click
     code = ("import sys; sys.modules['click'] = None\n"
             "from solver.cli.main import main; sys.argv = ['stich', 'solve', sys.argv[1]]; main()")
     process = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "valat.tbn")], capture_output=True,
@@ -3753,9 +3754,8 @@ def test_a_checkpoint_that_cannot_be_used_is_named_not_the_records_contract(tmp_
 
 
 def test_analyse_options_that_do_not_fit_the_record_name_the_option(tmp_path):
-    # --seat 5 on a 4-seat record is the option's error, said with the record it was refused for (it pointed at the
-    # [Deal] tag, which is not wrong); --known "²:T1" is a message, not a ValueError (str.isdigit is true for
-    # superscripts)
+    # --seat 5 on a 4-seat record is the option's error, said with the record it is refused for (not at the [Deal]
+    # tag, which is not wrong); --known "²:T1" is a message, not a ValueError (str.isdigit is true for superscripts)
     for option in (("--seat", "5"), ("--seat", "1", "--known", "5:T1")):
         result = run("analyse", EXAMPLES / "valat.tbn", *option, "--samples", "2", "-j", "1", code=1)
         assert result.stderr == (f"stich: {option[-2]}: seat 5 is not a seat of this 4-seat deal (the record at "
@@ -3866,10 +3866,10 @@ def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp
 
 
 def test_a_named_pipe_is_read_once_by_the_commands_and_refused_by_batch_and_as_a_checkpoint(tmp_path):
-    """A named pipe as FILE: each reading command answers its records (read once, as standard input is), while
-    batch, which reads its input again to count and to resume, hung at its second opening of the pipe, and
-    ``stich batch /dev/stdin`` on a pipe said 'no records' (the count had read them). Both are refused at once, as
-    is a checkpoint that is a pipe (read back and appended to: it hung at its opening, waiting for a reader)."""
+    """A named pipe as FILE: each reading command answers its records (read once, as standard input is), while batch,
+    which reads its input again to count and to resume (a second opening of the pipe would hang, and ``stich batch
+    /dev/stdin`` on a pipe would find no records the count had read), refuses it at once, as is a checkpoint that is a
+    pipe (read back and appended to: its opening would wait for a reader)."""
     import threading
 
     fifo = tmp_path / "deals.fifo"
@@ -3955,7 +3955,8 @@ def _stich_match(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_a_match_of_one_board_says_on_stdout_that_it_has_no_interval():
-    # the report's means had no interval and only stderr said why: a report kept in a file (> result.txt) lost it
+    # why the report's means have no interval is said on stdout, in the report, so a report kept in a file
+    # (> result.txt) keeps it
     done = _stich_match("--bots", "random,random,random,random", "-n", "1", "--seed", "5", "-j", "1")
     assert "one board played: no interval" in done.stdout and done.stderr == ""
 
@@ -3990,9 +3991,9 @@ def test_match_intervals_are_over_boards_and_say_what_they_cannot_tell():
 
 
 def test_a_match_whose_boards_are_all_alike_writes_no_interval_of_no_width_as_analyse_does():
-    """Kratzen without a pot settles every deal at 0: the attacker's mean over 3 boards was written [0.0, 0.0] (a
-    certainty the boards do not show) where analyse and advice write nulls and "all samples alike"; one board was
-    nulls with no note at all."""
+    """Kratzen without a pot settles every deal at 0: the attacker's mean over 3 boards is written as analyse and advice
+    write it, nulls and "all samples alike", not [0.0, 0.0] (a certainty the boards do not show); one board gets the
+    note too."""
     def kratzen(*args: str) -> subprocess.CompletedProcess:
         done = subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "match", "--game",
                                "kratzen", "--bots", "random,random,random", "--seed", "1", "-j", "1", *args],
@@ -4050,8 +4051,8 @@ def test_check_says_why_kratzen_targets_cannot_all_be_met_with_four_seats_or_mor
 @pytest.mark.parametrize("command", [["show"], ["solve"], ["check"], ["score"], ["table"], ["postmortem"],
                                      ["tree", "-d", "1"], ["analyse", "--seat", "2"]])
 def test_a_record_number_past_what_a_file_can_hold_is_a_usage_error(command: list[str]) -> None:
-    """``--record 99999999999999999999`` was a traceback (itertools.islice takes at most sys.maxsize). The bound is
-    said when passed, not in the help, where it read [1<=x<=9223372036854775807]."""
+    """``--record 99999999999999999999`` is a usage error, not a traceback (itertools.islice takes at most sys.maxsize).
+    The bound is said when passed, not in the help, where it would read [1<=x<=9223372036854775807]."""
     result = run(*command, "--record", "99999999999999999999", EXAMPLES / "kratzen.tbn", code=2)
     assert ("99999999999999999999 is more records than a file can hold (at most 9,223,372,036,854,775,807)"
             in " ".join(result.stderr.split()))

@@ -54,9 +54,9 @@ def test_batch_reports_a_bad_record_and_goes_on(tmp_path):
 
 
 def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
-    """``--json`` is every reporting command's machine output, but batch had none (``No such option: --json``, while
-    ``BatchSummary.as_dict`` said it was what ``stich batch --json`` prints): a script read the counts from stderr.
-    It prints the summary, the same on a rerun that resumes, in the schema of json.md."""
+    """``--json`` is every reporting command's machine output, batch's too (``BatchSummary.as_dict`` is what ``stich
+    batch --json`` prints), so that a script need not read the counts from stderr: it prints the summary, the same on a
+    rerun that resumes, in the schema of json.md."""
     from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
     deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
@@ -100,8 +100,8 @@ def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
 
 
 def test_batch_lines_asked_with_a_pot_are_in_the_schema(tmp_path):
-    """``--pot`` puts ``pot`` into every line's ``asked``, which the schema's closed ``batchAsked`` did not list: every
-    line of such a run failed validation against docs/stich-result.schema.json."""
+    """``--pot`` puts ``pot`` into every line's ``asked``, which the schema's closed ``batchAsked`` lists, so that every
+    line of such a run validates against docs/stich-result.schema.json."""
     from test_cli import SCHEMA, schema_errors  # the validator of docs/stich-result.schema.json
 
     deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
@@ -133,8 +133,8 @@ def test_an_output_in_a_missing_folder_is_said_as_such(tmp_path):
 
 @pytest.mark.skipif(not Path("/proc/version").is_file(), reason="needs Linux's /proc")
 def test_an_output_in_a_folder_no_file_can_be_made_in_does_not_say_the_folder_is_missing(tmp_path):
-    """/proc exists, but no file can be made in it (ENOENT, as for a missing folder): 'the folder /proc does not
-    exist' was wrong; the system's reason is said instead."""
+    """/proc exists, but no file can be made in it (ENOENT, as for a missing folder): the system's reason is said, not
+    'the folder /proc does not exist', which is wrong."""
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 1)
     result = runner.invoke(app, ["batch", str(deals), "--out", "/proc/out.jsonl", "--workers", "1"])
@@ -161,8 +161,8 @@ def test_analyse_is_reproducible_and_reports_probabilities():
 
 
 def test_a_single_contract_analysis_takes_a_time_limit_as_the_advice_does():
-    """--time-limit was refused outside contract and card advice, though a player asking for one contract's odds
-    wants an answer in time too: it stops with the samples solved so far, said as such, exit 0."""
+    """--time-limit is taken by a single contract's analysis as by contract and card advice, since a player asking for
+    one contract's odds wants an answer in time too: it stops with the samples solved so far, said as such, exit 0."""
     hand = ["--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "Rufer E"]
     for args in (hand, [str(EXAMPLES / "schafkopf.tbn"), "--board", "1", "--seat", "3"]):
         result = runner.invoke(app, ["analyse", *args, "-n", "100000", "--workers", "1", "--time-limit", "0.5"])
@@ -249,7 +249,8 @@ def test_analyse_a_kratzen_hand_at_a_larger_table():
 
 
 def test_analyse_without_seed_uses_seed_1_as_deal_and_match_do():
-    """One default seed for every command that draws (docs/cli.md, --seed): analyse's was 0, deal's and match's 1."""
+    """One default seed for every command that draws (docs/cli.md, --seed): analyse's is 1, as deal's and match's are.
+    """
     args = ["analyse", "--game", "kratzen", "--hand", "EA EO HA S7", "--seat", "1", "--contract", "Trump H",
             "--samples", "4", "--workers", "1", "--json"]
     result = runner.invoke(app, args)
@@ -325,8 +326,8 @@ def test_the_bonuses_table_says_whose_objective_it_is():
 
 
 def test_a_kratzen_seats_target_is_that_seats_not_a_sides():
-    """Every Kratzen seat plays for itself (RULES.md 3): its targets were listed as "the hand's side" and "the other
-    side"; each is the hand's own or the named seat's."""
+    """Every Kratzen seat plays for itself (RULES.md 3): each target is the hand's own or the named seat's, not "the
+    hand's side" or "the other side"."""
     result = runner.invoke(app, ["analyse", "--game", "kratzen", "--hand", "EA G7 HA HK", "--seat", "2", "--seats",
                                  "4", "--contract", "Trump H", "-n", "40", "--pot", "12", "-j", "1",
                                  "--seed", "0"])
@@ -516,9 +517,9 @@ def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage
 
 
 def test_an_empty_hand_or_contract_is_said_as_what_it_lacks_not_as_missing():
-    """``--hand ""`` was 'missing --hand (or give a FILE to analyse from)' (contract advice: 'needs --game and
-    --hand'), and ``--contract ""`` 'missing --contract', though both were given: an empty one is checked as any other
-    value is, as ``--hand "  "`` and ``stich deal --contract ""`` were."""
+    """``--hand ""`` and ``--contract ""`` are given, so they are checked as any other value is (as ``--hand " "`` and
+    ``stich deal --contract ""`` are), not said as 'missing --hand (or give a FILE to analyse from)' (contract advice:
+    'needs --game and --hand') or 'missing --contract'."""
     kratzen = ["analyse", "--game", "kratzen", "--seat", "1", "--samples", "2", "--workers", "1"]
     cases = [(["--hand", "", "--contract", "Trump S"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
              (["--hand", "", "--contract", "all"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
@@ -532,8 +533,9 @@ def test_an_empty_hand_or_contract_is_said_as_what_it_lacks_not_as_missing():
 
 
 def test_an_announcement_that_does_not_parse_is_a_usage_error_of_announce():
-    """--announce 'Pagat' (no seat) was said as 'stich: announcement ...' with exit 1, naming no option, where a
-    card --hand does not know is --hand's usage error (exit 2): --announce's form is checked as --hand's cards are."""
+    """--announce's form is checked as --hand's cards are: --announce 'Pagat' (no seat) is --announce's usage error
+    (exit 2), as a card --hand does not know is --hand's, not 'stich: announcement ...' with exit 1, naming no option.
+    """
     hand = ["analyse", "--game", "zwanzigerrufen", "--hand", "T1 T4 T5 T6 T7 SK SQ SN SJ SG", "--seat", "1",
             "--contract", "SuitSolo", "-n", "2", "-j", "1"]
     for announce, said in (("Pagat", "announcement 'Pagat' does not start with a seat and a colon (e.g. '2: Kontra')"),
@@ -606,7 +608,7 @@ def test_more_workers_than_cores_are_cut_to_the_cores_with_one_line(tmp_path, mo
 
 
 def test_batch_on_a_full_disk_says_so_before_solving_anything(tmp_path, monkeypatch):
-    # a full disk was found only at the first line, after the pool's first records were solved for nothing
+    # a full disk is found before the pool's first records are solved, not only at the first line
     import os
     import solver.batch as batch
 
@@ -730,9 +732,9 @@ def test_batch_summary_counts_have_thousands_separators_as_its_progress_lines_do
 
 
 def test_a_contract_list_is_checked_as_a_single_contract_is():
-    """`--contract "Solo, Bettel"` and a seat 2 asking about `Normal T19` were bad input (exit 1) while the same
-    contract alone was a usage error (exit 2, as docs/cli.md's exit codes say): each listed contract is checked as
-    one given alone, before any sample."""
+    """Each listed contract is checked as one given alone, before any sample: `--contract "Solo, Bettel"` and a seat 2
+    asking about `Normal T19` are a usage error (exit 2, as docs/cli.md's exit codes say), as the same contract alone
+    is, not bad input (exit 1)."""
     hand = ["analyse", "--game", "zwanzigerrufen", "--hand", "T20 T5 T6 SJ CG CJ HG HJ DG DJ", "--samples", "2",
             "--workers", "1"]
     unknown = runner.invoke(app, [*hand, "--seat", "1", "--contract", "Solo, Bettel"])
@@ -798,8 +800,8 @@ def test_the_cluster_options_without_a_scheduler_are_refused_naming_both_flags(t
 
 
 def test_advice_refuses_the_options_only_the_analysis_of_one_contract_uses(tmp_path):
-    """Card and contract advice run on this machine's workers at their default size: --scheduler (even one that
-    was not there), --worker-memory and --table-mb were silently ignored. Each is a usage error naming the advice's
+    """Card and contract advice run on this machine's workers at their default size, so --scheduler (even one that is
+    not there), --worker-memory and --table-mb are not silently ignored there: each is a usage error naming the advice's
     flag; the analysis of one contract still takes them."""
     hand = ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "-n", "2"]
     cards = ["analyse", str(EXAMPLES / "kratzen.tbn"), "-b", "1", "--seat", "1", "-n", "2", "--cards"]

@@ -68,8 +68,8 @@ def test_out_naming_stdout_writes_to_stdout_as_the_deals_come(tmp_path):
 
 def test_out_is_stdout_by_its_names_or_as_the_file_stdout_is_redirected_to(tmp_path, monkeypatch):
     """``--out`` is stdout by its names, stdout open or not, and where stdout is redirected to that regular file;
-    ``/dev/null`` never by what it is: ``--out /dev/null > /dev/null`` was taken for stdout, so ``bench --json``
-    refused it (exit 2), and ``--out run.json --json > run.json`` was told to give a file."""
+    ``/dev/null`` never by what it is, so that ``--out /dev/null > /dev/null`` is not taken for stdout (``bench --json``
+    refusing it, exit 2), and ``--out run.json --json > run.json`` is not told to give a file."""
     import os
     import sys
 
@@ -130,8 +130,8 @@ def test_kratzen_seats_and_contract_bid_checks():
 
 
 def test_kratzen_deal_takes_a_pot_as_the_board_does():
-    """`stich deal` had no --pot while the board's Deal form writes a Kratzen pot: --pot N writes each record's [Pot]
-    tag (RULES.md 3.4), the same record as the board deals for that seed; a game paid from no pot refuses it."""
+    """`stich deal` takes --pot as the board's Deal form writes a Kratzen pot: --pot N writes each record's [Pot] tag
+    (RULES.md 3.4), the same record as the board deals for that seed; a game paid from no pot refuses it."""
     from solver.board.session import new_deal
     from solver.formats.tbn import format_record
     from solver.scoring import scoring_inputs
@@ -210,7 +210,7 @@ def _said(result) -> str:
 def test_option_values_out_of_their_range_are_usage_errors(tmp_path):
     assert "Schafkopf is played by 4 seats, not 5" in _said(_run("deal", "-g", "sk", "--seats", "5", code=2))
     assert "has no seat 5" in _said(_run("deal", "-g", "sk", "--declarer", "5", code=2))
-    # one message for every seat the game lacks: 0 and 7 were Typer's "not in the range 1<=x<=6", 5 the game's
+    # one message for every seat the game lacks, the game's, whether Typer's range (1<=x<=6) holds it or not
     for command in (["deal", "-g", "sk"], ["match", "-g", "sk", "--bots", "random,random,random,random", "-n", "1"]):
         for seat in ("0", "5", "7", "-1"):
             said = _said(_run(*command, "--declarer", seat, code=2))
@@ -297,7 +297,7 @@ def test_a_contract_the_declarer_can_never_bid_is_a_usage_error_at_once():
     with pytest.raises(solver.StichError, match="seat 2 cannot bid Normal in Zwanzigerrufen"):
         solver.random_record("zr", 1, 1, declarer=2)
     assert runner.invoke(app, ["deal", "-g", "sk", "--declarer", "2"]).exit_code == 0
-    # contract advice of seat 2 asks for the contracts it may bid, not the everyday Normal game (it was refused)
+    # contract advice of seat 2 asks for the contracts it may bid, not the everyday Normal game (which it may not)
     advice = runner.invoke(app, ["analyse", "--game", "zr", "--hand", "T21 T20 T18 T15 T9 T1 HK HQ SK CG",
                                  "--seat", "2", "--contract", "all", "-n", "2", "-j", "1"])
     assert advice.exit_code == 0 and "Solo" in advice.stdout, advice.stderr
@@ -415,10 +415,11 @@ def test_a_seed_is_any_64_bit_seed_as_on_the_board():
 
 
 def test_the_help_says_what_the_commands_do():
-    """Help read at 80 columns against the commands: ``stich --help`` said tree writes a graph file (without --out it
-    prints a summary, with --json the tree), deal's said a Kratzen deal gets a pot (only with --pot), postmortem's
-    --plot named OUT itself only with --board or --record (a file of one record keeps it too), tree's --depth did not
-    say a tree ends with the deal, and the FILE of solve, check, table, score and postmortem named --board alone."""
+    """Help read at 80 columns against the commands: ``stich --help`` says tree prints a summary without --out (with
+    --json the tree), not that it writes a graph file; deal's says a Kratzen deal gets a pot only with --pot;
+    postmortem's --plot names OUT itself for a file of one record too, not only with --board or --record; tree's --depth
+    says a tree ends with the deal; and the FILE of solve, check, table, score and postmortem names more than --board.
+    """
     def helped(*args: str) -> str:
         result = runner.invoke(app, [*args, "--help"], env={"COLUMNS": "80"})
         assert result.exit_code == 0, result.output

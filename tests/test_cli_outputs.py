@@ -110,9 +110,9 @@ def test_an_out_without_a_format_s_suffix_is_a_usage_error_before_what_the_path_
 
 @pytest.mark.parametrize("records", ["one", "several"])
 def test_a_plot_suffix_not_written_is_said_before_a_missing_folder(tmp_path, source, records) -> None:
-    """``--plot /missing/dir/x.txt`` said the folder was missing, then on a rerun with the folder made, the suffix:
-    the suffix must change wherever the plot goes, so it is said first, with one record (a file checked) or
-    several (a folder checked) alike."""
+    """``--plot /missing/dir/x.txt`` says the suffix before the missing folder, since the suffix must change wherever
+    the plot goes (else a rerun with the folder made meets the suffix next), with one record (a file checked) or several
+    (a folder checked) alike."""
     chosen = ["--board", "5"] if records == "one" else []
     result = runner.invoke(app, ["postmortem", str(source), *chosen, "--plot", str(tmp_path / "missing" / "x.txt")])
     assert result.exit_code == 2 and "the plot is written as .png, .svg or .pdf" in result.stderr, result.stderr

@@ -199,7 +199,8 @@ def test_a_muss_pays_no_trick_whatever_the_pot_and_an_empty_pot_is_said_plainly(
 
 
 def test_show_takes_the_pot_as_solve_does(tmp_path):
-    """show had no --pot: a Kratzen record's pot could be shown (and written with --tbn) only from its [Pot] tag."""
+    """show takes --pot as solve does, so that a Kratzen record's pot can be shown (and written with --tbn) without a
+    [Pot] tag."""
     shown = run("show", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.splitlines()
     assert shown[2:4] == ["pot: 40 chips, each trick pays 10",
                           "targets: attacker seat 1 2 tricks, every other seat 1 trick"]
@@ -417,10 +418,10 @@ def test_show_says_the_what_if_in_its_heading():
 
 
 def test_show_json_gives_each_record_s_position_under_the_schema(tmp_path):
-    """``show`` had no ``--json``, though every other command that prints data has one: a bot author had to parse
-    the diagram. Each record's line is the position the diagram shows (the solve document's ``position`` and
-    ``taken``), the hands as dealt, the cards played (with ``--play``'s, named in ``record.play``), under the
-    schema; a bad record is said on stderr as without ``--json``; ``--tbn`` with it is a usage error."""
+    """``show`` has ``--json``, as every other command that prints data has, so that a bot author need not parse the
+    diagram. Each record's line is the position the diagram shows (the solve document's ``position`` and ``taken``), the
+    hands as dealt, the cards played (with ``--play``'s, named in ``record.play``), under the schema; a bad record is
+    said on stderr as without ``--json``; ``--tbn`` with it is a usage error."""
     from test_cli import SCHEMA, schema_errors
 
     schafkopf = EXAMPLES / "schafkopf.tbn"

@@ -74,10 +74,9 @@ def test_the_tree_agrees_with_solve_on_every_example_record(tmp_path, name):
 
 
 def test_a_variant_flag_or_a_card_of_another_game_is_said_as_every_command_says_it(tmp_path):
-    """``tree --variant`` with a flag of another game than the record's was pointed at the record's [Game] tag
-    (``schafkopf.tbn:10:8: the variant given with the command or call: ...``) as if the file were wrong; every other
-    command says the flag is the command's: ``--variant: ... (the Schafkopf record at FILE:10 not answered)``. A
-    ``--play`` card of another game's pack likewise."""
+    """``tree --variant`` with a flag of another game than the record's says the flag is the command's, as every other
+    command does (``--variant: ... (the Schafkopf record at FILE:10 not answered)``), not pointing at the record's
+    [Game] tag as if the file were wrong. A ``--play`` card of another game's pack likewise."""
     out = tmp_path / "tree.json"
     tree = run("tree", EXAMPLES / "schafkopf.tbn", "-d", "1", "--variant", "solo_value=5", "--out", out, code=1)
     show = run("show", EXAMPLES / "schafkopf.tbn", "-b", "1", "--variant", "solo_value=5", code=1)
@@ -208,10 +207,10 @@ def test_a_file_of_no_record_is_said_so_whatever_was_asked_of_it(tmp_path, selec
     ("postmortem", "kratzen.tbn", "EA", ["-b", "2", "-o", "tricks"]),
 ])
 def test_what_if_documents_are_valid_and_say_the_cards_and_the_position_they_reach(command, path, play, options):
-    """A ``--play`` document is one of the schema's, its ``position`` the one the cards reach: as many cards more
-    played than the record's own document says, the last of them on the table; a post-mortem's last cards are
-    they. Its ``record`` says the cards (``play``): it named the record's file and line alone, as if it were the
-    record's own position, and the text's title says them too."""
+    """A ``--play`` document is one of the schema's, its ``position`` the one the cards reach: as many cards more played
+    than the record's own document says, the last of them on the table; a post-mortem's last cards are they. Its
+    ``record`` says the cards (``play``), not the record's file and line alone, as if it were the record's own position,
+    and the text's title says them too."""
     from test_cli import documents
 
     (document,) = documents(command, EXAMPLES / path, "--play", play.lower(), *options)  # names as the pack writes
@@ -236,10 +235,10 @@ def test_what_if_documents_are_valid_and_say_the_cards_and_the_position_they_rea
 
 
 def test_tree_json_prints_the_tree_on_stdout_as_the_out_file_holds_it(tmp_path):
-    """``tree`` wrote only files: a bot had to make a temporary file to read a tree. ``--json`` prints the tree as
-    one document on stdout, the very document ``--out tree.json`` writes, under the schema, which networkx reads
-    back; without ``--out`` or ``--json`` the summary ``print(tree)`` gives. A bad record says the same lines either
-    way on stderr (and with --json has its failed line on stdout); ``--out`` with ``--json`` is a usage error."""
+    """``--json`` prints the tree as one document on stdout, the very document ``--out tree.json`` writes, under the
+    schema, which networkx reads back, so that a bot need not make a temporary file to read a tree; without ``--out`` or
+    ``--json`` the summary ``print(tree)`` gives. A bad record says the same lines either way on stderr (and with --json
+    has its failed line on stdout); ``--out`` with ``--json`` is a usage error."""
     import networkx as nx
 
     from test_cli import SCHEMA, schema_errors

@@ -129,8 +129,8 @@ def test_workers_beyond_the_cores_are_cut_to_them_with_a_warning_across_the_api(
 
 
 def test_an_analysis_on_a_cluster_counts_its_workers_as_given_without_a_warning(monkeypatch) -> None:
-    """``analyse_hand(workers=64, scheduler=...)`` on a 2-core machine warned that 64 workers were cut to 2 and sized
-    its chunks of samples for 2 workers: a cluster's workers are its own (docs/api.md). The cluster is played by a
+    """``analyse_hand(workers=64, scheduler=...)`` on a 2-core machine neither warns that 64 workers are cut to 2 nor
+    sizes its chunks of samples for 2 workers: a cluster's workers are its own (docs/api.md). The cluster is played by a
     run in this process that keeps the chunks it is handed."""
     import warnings
 
@@ -157,11 +157,11 @@ def test_an_analysis_on_a_cluster_counts_its_workers_as_given_without_a_warning(
 
 
 def test_a_local_pool_s_workers_hold_their_cores_from_this_process_s_questions(monkeypatch) -> None:
-    """A program solving in one thread while another ran ``analyse_hand(workers=2)`` on 2 cores searched on 4 threads:
-    the pool's 2 workers, and the question's own thread and its helper, since the process's core budget did not
-    count the workers. While a local pool runs, its workers' cores are held in the budget: a question asked then
-    searches on its own thread alone (it still searches), with the same answer, and a helper already running gives
-    its core back. The question is asked in ``on_result``, in this process while the pool's workers are alive."""
+    """While a local pool runs, its workers' cores are held in the process's core budget, so that a program solving in
+    one thread while another runs ``analyse_hand(workers=2)`` on 2 cores does not search on 4 threads (the pool's 2
+    workers, and the question's own thread and its helper): a question asked then searches on its own thread alone (it
+    still searches), with the same answer, and a helper already running gives its core back. The question is asked in
+    ``on_result``, in this process while the pool's workers are alive."""
     from solver.generate import random_record
     from solver.position import position_from_record
 

@@ -144,10 +144,10 @@ def test_every_public_name_and_its_public_methods_have_a_docstring():
 
 
 def test_the_json_md_example_reads_the_documents_as_it_says(tmp_path, monkeypatch):
-    """docs/json.md's script (the one Python example no other test ran: it runs ``stich`` rather than importing
-    solver) finds the Valat check of examples/valat.tbn; ``stich`` is this tree's CLI, whatever the PATH holds.
-    Among records that fail (too broken to read, a contract the game does not know) it finds it all the same: their
-    ``failed`` lines have no ``checks``, and the script read them as if they had (a KeyError)."""
+    """docs/json.md's script (the one Python example that runs ``stich`` rather than importing solver) finds the Valat
+    check of examples/valat.tbn; ``stich`` is this tree's CLI, whatever the PATH holds. Among records that fail (too
+    broken to read, a contract the game does not know) it finds it all the same: their ``failed`` lines have no
+    ``checks``, which the script does not read (else a KeyError)."""
     import sys
 
     (block,) = [code for code in re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "json.md").read_text(

@@ -428,9 +428,9 @@ def test_cli_md_lists_every_game_alias_and_each_resolves_to_its_game() -> None:
 
 
 def test_the_docs_write_the_variant_option_s_syntax_as_its_help_does() -> None:
-    """``--variant`` takes ``NAME=VALUE`` in help (a metavar in capitals, as FILE and SECONDS), so the docs write
-    its syntax so too; a concrete example gives a flag in lower case (``--variant sagotrick=off``), once written
-    ``--variant name=value`` as if ``name`` were typed."""
+    """``--variant`` takes ``NAME=VALUE`` in help (a metavar in capitals, as FILE and SECONDS), so the docs write its
+    syntax so too; a concrete example gives a flag in lower case (``--variant sagotrick=off``), never ``--variant
+    name=value`` as if ``name`` were typed."""
     from solver.games import GAMES
 
     help_text = runner.invoke(app, ["analyse", "--help"], terminal_width=200).stdout
@@ -555,12 +555,11 @@ def source_map_paths(source_map: str) -> set[str]:
 
 
 def test_architecture_md_s_map_names_every_module() -> None:
-    """architecture.md opens with a map of the source, a line a module: every module of ``solver/`` (its packages
-    too, at any depth), ``src_ext/`` and ``cli/`` is on it under its own folder (``cli/``'s command modules as "one
-    module per command", ``solver/games/``'s game modules as "one module per game"), so that a newcomer finds where
-    a thing lives; ``html_tables.py``, ``interrupts.py``, ``score_check.py`` and ``score_objective.py`` were not.
-    Seven names are in more than one folder (``errors.py``, ``batch.py``, ...): each is checked at its path. Every
-    module the map names is one that exists."""
+    """architecture.md opens with a map of the source, a line a module: every module of ``solver/`` (its packages too,
+    at any depth), ``src_ext/`` and ``cli/`` is on it under its own folder (``cli/``'s command modules as "one module
+    per command", ``solver/games/``'s game modules as "one module per game"), so that a newcomer finds where a thing
+    lives. Seven names are in more than one folder (``errors.py``, ``batch.py``, ...): each is checked at its path.
+    Every module the map names is one that exists."""
     from solver.games import GAMES
 
     text = TEXT[ROOT / "docs" / "architecture.md"]

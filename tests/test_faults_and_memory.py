@@ -131,8 +131,8 @@ def test_a_finished_checkpoint_is_read_back_without_solving(tmp_path: Path, monk
 
 @pytest.mark.slow
 def test_one_checkpoint_holds_several_analyses_apart(tmp_path: Path, monkeypatch) -> None:
-    # `stich analyse FILE --checkpoint CK` analyses every record into one CK: the second record's analysis was refused
-    # as "another analysis", so a file of several records could neither run nor resume with a checkpoint
+    # `stich analyse FILE --checkpoint CK` analyses every record into one CK: the second record's analysis is not
+    # refused as "another analysis", so a file of several records runs and resumes with a checkpoint
     journal = tmp_path / "a.ckpt"
     first = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
     second = sampling.analyse_hand(**{**ANALYSIS, "samples": 10, "seed": 8}, workers=1, checkpoint=journal)
@@ -210,8 +210,8 @@ def test_a_file_that_is_no_checkpoint_is_refused_and_left_alone(tmp_path: Path, 
 
 
 def test_a_huge_first_line_is_no_checkpoint_and_is_not_read_whole(tmp_path: Path) -> None:
-    """A --checkpoint naming a file of one 60 MB line read the whole line to see it was no header (145 MB
-    resident); the header is looked for in the first MiB."""
+    """A --checkpoint naming a file of one 60 MB line is seen to be no checkpoint without the whole line read (145 MB
+    resident): the header is looked for in the first MiB."""
     from solver.checkpoint import Journal
     other = tmp_path / "one-line.txt"
     content = b'{"stich-analysis": 1, "key": "' + b"x" * 20_000_000 + b'"}\n'
@@ -458,7 +458,7 @@ def _capped(megabytes: int):
 @pytest.mark.parametrize("table_mb", [4096, 1024])  # the search's own table; the settlement's beside it
 def test_a_table_larger_than_the_process_may_map_is_one_line_not_a_traceback(table_mb: int) -> None:
     # under a 2 GB address space (ulimit -v, a container), --table-mb 4096 cannot be had at all, and 1024 fits once
-    # but not twice (the settlement's tables of the same size): both were a MemoryError traceback
+    # but not twice (the settlement's tables of the same size): each is one line, not a MemoryError traceback
     valat = Path(__file__).resolve().parent.parent / "examples" / "valat.tbn"
     process = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve", str(valat),
                               "--table-mb", str(table_mb)], capture_output=True, text=True, timeout=120,
@@ -473,9 +473,9 @@ def test_a_table_larger_than_the_process_may_map_is_one_line_not_a_traceback(tab
 
 @pytest.mark.parametrize("kept", [1, 12, 40, 120])
 def test_a_checkpoint_cut_inside_its_header_is_written_afresh(tmp_path: Path, kept: int) -> None:
-    """A run killed (or out of disk) while the checkpoint's first line was written leaves only the start of the
-    header: the rerun refused it as "not a stich checkpoint", to be removed by hand. It holds no work, so the rerun
-    writes it afresh and analyses every sample."""
+    """A run killed (or out of disk) while the checkpoint's first line was written leaves only the start of the header,
+    which holds no work: the rerun writes it afresh and analyses every sample, rather than refusing it as "not a stich
+    checkpoint", to be removed by hand."""
     whole = tmp_path / "whole.ckpt"
     first = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=whole)
     journal = tmp_path / "cut.ckpt"
@@ -515,9 +515,9 @@ main()
 
 
 def test_a_checkpoint_that_fills_the_disk_is_named_and_resumed(tmp_path: Path) -> None:
-    """A checkpoint whose disk filled up after its first lines was said as ``stich: <stdout>: File too large`` (the
-    journal's buffer, written again at its close, failed a second time without its file's name). It is named, what it
-    kept is said, and a rerun with room resumes to the uninterrupted analysis."""
+    """A checkpoint whose disk fills up after its first lines is named, what it kept is said, and a rerun with room
+    resumes to the uninterrupted analysis: the journal's buffer is not written again at its close to fail a second time
+    without its file's name (``stich: <stdout>: File too large``)."""
     journal = tmp_path / "analysis.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "24",
             "-s", "7", "-j", "1", "--json"]
@@ -548,7 +548,7 @@ def _report_text(stdout: str) -> dict:
     (["batch", "-j", "1", "--out"], "o.jsonl", "0 bytes, and this process may write no file over 0 bytes")])
 def test_a_disk_full_from_the_start_names_the_file_not_stdout(tmp_path: Path, command: list, name: str,
                                                               said: str) -> None:
-    """With no room from the start, the error names the file the run was writing (the checkpoint, or the output), not
+    """With no room from the start, the error names the file the run is writing (the checkpoint, or the output), not
     ``stich: <stdout>: File too large``: the lock holder's name is written past any buffer, so that closing the lock
     writes nothing more (each file meets the limit before it solves anything: a checkpoint writes its header with its
     first line). The record refused still gets its line on stdout with ``--json``."""
@@ -578,12 +578,11 @@ def _whole_lines(path: Path) -> bytes:
 
 def test_a_batch_output_at_the_file_size_limit_says_to_raise_it_and_a_rerun_under_it_solves_nothing(
         tmp_path: Path) -> None:
-    """An output that met the largest file this process may write (``ulimit -f``, EFBIG) was told "make room",
-    which no room on the disk mends; and a rerun under the same limit (its half-written last line trimmed, so just
-    under the limit) solved a chunk for nothing before its first line failed again. The advice is to raise the
-    limit, every rerun under it is refused before any record is solved with the file as it was (the half-written
-    line kept, so that the next rerun measures it too), and one with the limit raised resumes to the uninterrupted
-    run's lines."""
+    """An output that meets the largest file this process may write (``ulimit -f``, EFBIG) is told to raise the limit,
+    not "make room", which no room on the disk mends; every rerun under it is refused before any record is solved, with
+    the file as it was (the half-written line kept, so that the next rerun measures it too, where a trimmed line would
+    leave it just under the limit and a chunk solved for nothing), and one with the limit raised resumes to the
+    uninterrupted run's lines."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 3, 12)), source)
     args = ["batch", str(source), "-j", "1", "--out", "out.jsonl"]
@@ -613,10 +612,9 @@ def test_a_batch_output_at_the_file_size_limit_says_to_raise_it_and_a_rerun_unde
 
 def test_a_checkpoint_at_the_file_size_limit_says_to_raise_it_and_a_rerun_under_it_solves_nothing(
         tmp_path: Path) -> None:
-    """As a batch output: an analysis checkpoint that met ``ulimit -f`` was told "make room", and a resume under the
-    same limit solved a chunk of samples before its first line failed again. The advice is to raise the limit, every
-    resume under it is refused before any sample is solved (the checkpoint as it was), and one with the limit raised
-    gives the uninterrupted analysis."""
+    """As a batch output: an analysis checkpoint that meets ``ulimit -f`` is told to raise the limit, not "make room";
+    every resume under it is refused before any sample is solved (the checkpoint as it was), not solving a chunk before
+    its first line fails again, and one with the limit raised gives the uninterrupted analysis."""
     journal = tmp_path / "analysis.ckpt"
     args = ["analyse", "--game", "Schafkopf", "--hand", HAND, "--seat", "1", "--contract", "Solo H", "-n", "24",
             "-s", "7", "-j", "1", "--json"]
@@ -640,11 +638,10 @@ def test_a_checkpoint_at_the_file_size_limit_says_to_raise_it_and_a_rerun_under_
 
 @pytest.mark.parametrize("command", ["batch", "match"])
 def test_a_line_longer_than_the_file_size_limit_leaves_every_rerun_refused(tmp_path: Path, command: str) -> None:
-    """Under a limit smaller than a line (``ulimit -f 1``), the rerun trimmed the half-written line before it
-    measured the file, so no complete line (or only the checkpoint's header) was as long as the line that met the
-    limit: every rerun solved a chunk (played a board) for nothing and met the limit again. The half-written line
-    counts, and is kept until a run goes on, so every rerun under the limit is refused before any work; one with
-    the limit raised gives the uninterrupted run's result."""
+    """Under a limit smaller than a line (``ulimit -f 1``) the half-written line counts when the rerun measures the
+    file, and is kept until a run goes on, so every rerun under the limit is refused before any work (trimmed first, no
+    complete line would be as long as the line that met the limit, and every rerun would solve a chunk or play a board
+    for nothing); one with the limit raised gives the uninterrupted run's result."""
     if command == "batch":
         args = ["batch", str(Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"), "-j", "1",
                 "--out", "o.jsonl"]
@@ -721,11 +718,10 @@ def test_a_checkpoint_filled_by_the_records_before_says_which_record_it_stopped_
 
 
 def test_a_checkpoint_write_error_at_a_record_of_a_file_names_it_and_fails_the_records_after(tmp_path: Path) -> None:
-    """Analysing a FILE with one checkpoint, the second record's first line met ``ulimit -f`` (a job's first line
-    is not estimated, so a new job under a tight limit meets it once): the OSError passed by the per-record handling,
-    so stderr said neither which record met it nor how many were answered, and with --json the second and third
-    records had no line. Said as a refusal is: the record it met and the records answered above, the write error's
-    own advice kept, a failed line for it and for the untried third, exit 1 and no traceback."""
+    """Analysing a FILE with one checkpoint, the second record's first line meets ``ulimit -f`` (a job's first line is
+    not estimated, so a new job under a tight limit meets it once): the OSError is said as a refusal is, not passed by
+    the per-record handling with no record named: the record it met and the records answered above, the write error's
+    own advice kept, a failed line for it and for the untried third with --json, exit 1 and no traceback."""
     source, records, args, alone, limit = _a_file_whose_second_record_meets_the_limit(tmp_path, 3)
     second, third = records[1:]
     shared = tmp_path / "shared.ckpt"
@@ -775,9 +771,9 @@ def test_a_batch_output_whose_error_lines_cannot_be_dropped_for_want_of_room_say
 @pytest.mark.parametrize("number", [errno.EROFS, errno.EACCES])
 def test_error_lines_that_cannot_be_dropped_in_a_read_only_folder_say_the_folder_must_be_writable(
         tmp_path: Path, monkeypatch, number: int) -> None:
-    """The rewrite that drops the error lines creates its copy in the output's folder: refused there (a read-only
-    file system, a folder without write permission), the mend said was "make it writable" and "needs room for a
-    copy", as if the file or the disk were at fault. The folder is named as what must be writable, the file kept."""
+    """The rewrite that drops the error lines creates its copy in the output's folder: refused there (a read-only file
+    system, a folder without write permission), the folder is named as what must be writable, the file kept, not "make
+    it writable" and "needs room for a copy", as if the file or the disk were at fault."""
     records = list(solver.random_records("Kratzen", 4, 3))
     records[1].set("Contract", "Nonsense")
     source, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
@@ -804,10 +800,10 @@ def test_error_lines_that_cannot_be_dropped_in_a_read_only_folder_say_the_folder
 @pytest.mark.parametrize("command", ["analyse", "match"])
 def test_a_checkpoint_on_a_full_disk_is_refused_before_any_work_is_done(tmp_path: Path, monkeypatch,
                                                                         command: str) -> None:
-    """A resume whose disk was still full (no block left: the rerun after ``No space left on device``) solved a
-    chunk of samples, or played a whole board of a match, before its first line failed again; a batch output was
-    already refused up front. The checkpoint is refused before any work, in one line, and left as it was; a finished
-    one, which needs no room, is still read back."""
+    """A resume whose disk is still full (no block left: the rerun after ``No space left on device``) is refused before
+    any work, in one line, and the checkpoint left as it was, as a batch output is: no chunk of samples, nor a whole
+    board of a match, solved before its first line fails again. A finished one, which needs no room, is still read back.
+    """
     from typer.testing import CliRunner
 
     from solver.cli.main import app
@@ -936,8 +932,8 @@ def test_an_output_made_read_only_mid_run_is_said_once_and_what_it_wrote_is_kept
 
 def test_a_checkpoint_resumed_with_another_sample_count_solves_only_the_samples_it_lacks(tmp_path: Path,
                                                                                          monkeypatch) -> None:
-    """A rerun with another ``-n`` was keyed as another analysis and started over silently, solving again the samples
-    the checkpoint held. Sample ``k`` is drawn from the seed and ``k`` alone, so the saved samples are this run's
+    """A rerun with another ``-n`` is not keyed as another analysis, started over silently to solve again the samples
+    the checkpoint holds: sample ``k`` is drawn from the seed and ``k`` alone, so the saved samples are this run's
     exactly: more samples resume on top of them, fewer read back those within the count, each run's report the
     uninterrupted one's; and a run that needs nothing new leaves the file as it was (no header for nothing)."""
     journal = tmp_path / "a.ckpt"
@@ -1097,9 +1093,9 @@ def test_an_empty_checkpoint_or_output_is_written_afresh_and_said(tmp_path: Path
 
 
 def test_a_complete_batch_output_at_the_file_size_limit_is_said_complete(tmp_path: Path, monkeypatch) -> None:
-    """A rerun of a finished batch has nothing to write, but under ``ulimit -f`` at its size (or on a full disk) it
-    was refused for want of room, exit 1. It says the output is complete, as any rerun of a finished batch does
-    (exit 0), and leaves the file as it was; an output with a record left is still refused before any is solved."""
+    """A rerun of a finished batch has nothing to write, so under ``ulimit -f`` at its size (or on a full disk) it is
+    not refused for want of room: it says the output is complete, as any rerun of a finished batch does (exit 0), and
+    leaves the file as it was; an output with a record left is still refused before any is solved."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     out = tmp_path / "out.jsonl"
     args = ["batch", str(source), "-j", "1", "--out", str(out)]
@@ -1125,8 +1121,8 @@ def test_a_complete_batch_output_at_the_file_size_limit_is_said_complete(tmp_pat
 
 def test_a_shared_checkpoint_refused_for_room_is_left_exactly_as_it_was(tmp_path: Path) -> None:
     """Analysing a FILE on the checkpoint of its first record, nothing is written before the room under ``ulimit -f`` is
-    measured (a header goes out with its first span), so a refused run leaves the file as it was: the run that met the
-    limit in the second record's first line left it half-written, and the rerun refused under the same limit leaves the
+    measured (a header goes out with its first span), so a refused run leaves the file as it was: where the run that met
+    the limit in the second record's first line left it half-written, the rerun refused under the same limit leaves the
     bytes and the time of the last change the same."""
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     journal = tmp_path / "c.ckpt"

@@ -350,9 +350,9 @@ def test_a_team_game_without_a_points_objective_has_sides_on_the_board_and_in_a_
 
 
 def test_a_game_taken_out_again_is_not_named_as_another_game_s_owner_of_an_objective():
-    """The whole suite's run: `-o points` on a Kratzen record said "belongs to Dreier and Schafkopf and
-    Zwanzigerrufen" once this module had run, since the message named every subclass of Game, this test's game among
-    them, registered or not. It names the registered games."""
+    """The whole suite's run: `-o points` on a Kratzen record names the registered games only, not every subclass of
+    Game, this test's game among them, registered or not ("belongs to Dreier and Schafkopf and Zwanzigerrufen" once this
+    module has run)."""
     from solver.games.base import unknown_objective
 
     kratzen = next(solver.read_positions(Path(__file__).parent.parent / "examples" / "kratzen.tbn")).rules

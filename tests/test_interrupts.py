@@ -131,8 +131,8 @@ def answered_count(said: re.Match) -> int:
 ])
 def test_ctrl_c_in_a_record_loop_says_what_is_complete_and_the_json_lines_parse(
         request, tmp_path, command, options, source) -> None:
-    """These commands exited 130 on Ctrl-C without a word: nothing said which records on stdout were whole and which
-    record was cut. Each JSON line printed parses, and the line on stderr counts them and names the next record."""
+    """These commands on Ctrl-C say which records on stdout are whole and which record was cut, not exit 130 without a
+    word: each JSON line printed parses, and the line on stderr counts them and names the next record."""
     path = request.getfixturevalue(source)
     out = tmp_path / "out.jsonl"
     text, said = interrupted_at_the_first_record([command, str(path), *options, "--threads", "1", "--json"], out)
@@ -209,7 +209,7 @@ def test_ctrl_c_in_a_match_on_two_workers_names_the_boards_it_stopped(tmp_path) 
 
 
 #: A match on two workers run to the end, with a SIGINT sent as the interpreter tears down: by an object of the main
-#: module as it is freed, after the exit's own steps, where it used to kill the finished process.
+#: module as it is freed, after the exit's own steps, where it must not kill the finished process.
 _SIGNALLED_IN_THE_TEARDOWN = """
 import os, signal, sys
 import cli.startup
@@ -478,9 +478,9 @@ print("the next command's output")
 
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_a_next_command_after_a_cut_writes_its_output(unbuffered: bool) -> None:
-    """After a cut, stdout's file drops what it is given, so that a buffer's rest is not written at exit; that was
-    never undone, and a second command run in the same process lost its whole stdout, silently. Once the stop is
-    said, what the cut command left in the buffer is dropped and stdout writes again."""
+    """After a cut, stdout's file drops what it is given, so that a buffer's rest is not written at exit; once the stop
+    is said, what the cut command left in the buffer is dropped and stdout writes again, so that a second command run in
+    the same process does not lose its whole stdout, silently."""
     process = subprocess.run([sys.executable, "-c", _OUTPUT_AFTER_A_CUT], capture_output=True, text=True, cwd=ROOT,
                              env=_environment(unbuffered), check=True)
     assert process.stdout == "arrived\nthe next command's output\n"
@@ -554,7 +554,7 @@ def test_the_stop_after_a_cut_starts_a_new_line_only_where_the_output_stopped_mi
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_the_standard_streams_stich_wraps_keep_their_mode_and_name(unbuffered: bool) -> None:
     """stdout and stderr, wrapped to write each piece whole (python -u, PYTHONUNBUFFERED) and to know where stdout's
-    output ends, had lost ``.mode``: ``sys.stdout.mode`` raised AttributeError. They keep it, and their names."""
+    output ends, keep ``.mode`` (``sys.stdout.mode`` raises no AttributeError) and their names."""
     environment = _environment(unbuffered)
     code = ("import sys\nfrom cli.main import _safe_streams\n_safe_streams()\nout, err = sys.stdout, sys.stderr\n"
             "print(type(out.buffer).__name__, out.mode, out.name, err.mode, err.name)")
@@ -970,8 +970,8 @@ def test_a_stop_before_the_first_deal_says_none_was_written(tmp_path) -> None:
 
 
 def test_a_stop_as_deal_renames_its_file_into_place_says_the_file_is_whole(tmp_path) -> None:
-    """The file renamed into place and the stop's line agree: a stop that came as the rename finished said nothing
-    was written, of a file written whole."""
+    """The file renamed into place and the stop's line agree: a stop that comes as the rename finishes says the file is
+    written whole, not that nothing was written."""
     out = tmp_path / "deals.tbn"
     process = signalled_at("TERM", "written", ["deal", "-g", "schafkopf", "-n", "3", "--out", str(out)])
     assert process.returncode == 130, process.stderr
@@ -993,8 +993,8 @@ def test_a_stop_as_the_command_closes_its_work_is_said_in_one_line(deals, signum
 
 @pytest.mark.parametrize("signum", ["INT", "TERM", "HUP"])
 def test_a_stop_after_the_command_returned_leaves_its_output_and_exit_code(deals, signum) -> None:
-    """A Ctrl-C that came once the command had returned (its output all printed), as the app exited, ended it with
-    130 and no line, or with a traceback while the interpreter exited. The work is done by then: the signal is
+    """A Ctrl-C that comes once the command has returned (its output all printed), as the app exits, does not end it
+    with 130 and no line, nor with a traceback while the interpreter exits. The work is done by then: the signal is
     ignored and the command's own exit stands."""
     process = signalled_at(signum, "closed", ["solve", str(deals)])
     assert (process.returncode, process.stderr, process.stdout) == (0, "", solved(deals))
@@ -1050,8 +1050,8 @@ def test_a_stop_as_match_prints_its_report_comes_after_the_report() -> None:
 
 
 def test_a_second_interrupt_in_deal_s_last_flush_names_no_board_past_the_run() -> None:
-    """Every deal written to stdout's buffer, then a second Ctrl-C cut the last flush to a full pipe: the line named
-    'the deal of board 10' of a run of 9. It says the last of them was cut as it was flushed."""
+    """Every deal written to stdout's buffer, then a second Ctrl-C cuts the last flush to a full pipe: the line says the
+    last of them was cut as it was flushed, naming no board past the run ('the deal of board 10' of a run of 9)."""
     from cli.deal import deals_stopped
 
     said = deals_stopped(9, 9, 1, None, cut=True, finished=False)
@@ -1062,8 +1062,8 @@ def test_a_second_interrupt_in_deal_s_last_flush_names_no_board_past_the_run() -
 
 
 def test_a_cut_of_deal_s_buffer_says_no_count_of_deals() -> None:
-    """A second Ctrl-C that cut stdout's buffer as it was written: the deals it held were counted as written but went
-    nowhere (336 of 378 arrived), so the line said "after 378 of 200,000 deals"; it says only where the cut was."""
+    """A second Ctrl-C that cuts stdout's buffer as it is written leaves the deals it held counted as written but gone
+    nowhere (336 of 378 arrive), so the stop's line says only where the cut was, not "after 378 of 200,000 deals"."""
     from cli.deal import deals_stopped
 
     said = deals_stopped(378, 200_000, 1, None, cut=True, finished=False, buffered=True)

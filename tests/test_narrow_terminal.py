@@ -52,9 +52,9 @@ def _too_wide(lines: list[str], width: int = 80) -> list[str]:
 
 @pytest.mark.parametrize("name", ["valat.tbn", "pagat_ultimo.tbn", "settlement.tbn", "kratzen.tbn"])
 def test_the_contract_table_fits_80_columns(name):
-    """A Zwanzigerrufen contract table (a `not biddable` reason naming `suit_solo_min_suit_cards`) was printed 182
-    columns wide at 80, Kratzen's of five seats 99: too wide with its boxes, a table drops them (the header's rule
-    and two spaces between the columns remain) and fits."""
+    """A contract table too wide with its boxes at 80 columns (a Zwanzigerrufen one whose `not biddable` reason names
+    `suit_solo_min_suit_cards`: 182 columns; Kratzen's of five seats: 99) drops them (the header's rule and two spaces
+    between the columns remain) and fits."""
     lines = _on_terminal("table", str(EXAMPLES / name))
     assert not _too_wide(lines), _too_wide(lines)
     assert any("contract" in line and "settlement" in line for line in lines)
@@ -66,10 +66,10 @@ def test_the_contract_table_fits_80_columns(name):
 
 @pytest.mark.parametrize("width", [124, 125])
 def test_a_reason_that_rich_would_wrap_to_three_lines_goes_below_the_table(width):
-    """A reason stayed in its cell where its length was at most twice the column's room, but rich wraps at word
-    breaks and keeps ``suit_solo_min_suit_cards`` whole: at 124 and 125 columns each Suit Solo reason took three
-    lines in its cell. The lines are counted as rich wraps them, so the reasons are numbered notes; the table has
-    room for the cell to say why the contract has no result (``not biddable [2]``), the note holding the rest."""
+    """rich wraps at word breaks and keeps ``suit_solo_min_suit_cards`` whole, so a reason of at most twice the column's
+    room can still take three lines in its cell (each Suit Solo reason at 124 and 125 columns): the lines are counted as
+    rich wraps them, so the reasons are numbered notes; the table has room for the cell to say why the contract has no
+    result (``not biddable [2]``), the note holding the rest."""
     lines = _on_terminal("table", str(EXAMPLES / "valat.tbn"), width=width)
     assert not _too_wide(lines, width), _too_wide(lines, width)
     rows = [line for line in lines if line.startswith("│")]
@@ -88,7 +88,7 @@ def test_a_contract_table_at_60_columns_puts_its_long_reasons_below_it_as_number
     rule = next(index for index, line in enumerate(lines) if line.startswith("─"))
     body = lines[rule + 1:next(index for index, line in enumerate(lines) if line.startswith("[1]"))]
     assert body[0].split() == ["Normal", "1", "-", "-", "-", "[1]", "-"]
-    # 9 contracts, one line each (was 45 lines; then "Suit Solo" wrapped to two where two spaces parted the columns)
+    # 9 contracts, one line each ("Suit Solo" too, not wrapped to two where two spaces part the columns)
     assert len(body) == 9 and not any("biddable" in line for line in body)
     assert body[5].split() == ["Suit", "Solo", "1", "-", "-", "-", "[2]", "-"]
     assert ([line.split(" ", 1)[0] for line in lines if line.startswith("[")] == ["[1]", "[2]", "[3]"])
@@ -116,8 +116,8 @@ def test_score_dd_at_80_columns_puts_the_items_reasons_below_the_items_table():
 
 
 def test_the_postmortem_fits_80_columns():
-    """The post-mortem's narrow card tables were 84 (examples/zwanzigerrufen.tbn) and 86 columns wide
-    (examples/schafkopf.tbn) at 80, its bonus column holding `schneider_against (handed over)`."""
+    """The post-mortem's narrow card tables fit 80 columns, its bonus column holding `schneider_against (handed over)`
+    (84 columns wide unfitted for examples/zwanzigerrufen.tbn, 86 for examples/schafkopf.tbn)."""
     for name in ("schafkopf.tbn", "zwanzigerrufen.tbn"):
         lines = _on_terminal("postmortem", str(EXAMPLES / name))
         assert not _too_wide(lines), (name, _too_wide(lines))
@@ -133,7 +133,7 @@ def test_the_contract_advice_fits_80_columns():
 
 
 def test_the_match_report_fits_80_columns():
-    """The match's setup line (133 characters) and its difference line were printed unwrapped on a terminal."""
+    """The match's setup line (133 characters) and its difference line are wrapped to a terminal of 80 columns."""
     lines = _on_terminal("match", "--game", "schafkopf", "--bots", "sampling:2,random,random,random", "-n", "2",
                          "-j", "1", "--seed", "3")
     assert not _too_wide(lines), _too_wide(lines)
@@ -141,7 +141,8 @@ def test_the_match_report_fits_80_columns():
 
 
 def test_the_benchmark_fits_80_columns():
-    """The benchmark's table (a `line` column at least 24 wide, its figures unwrapped) was 124 columns at 80."""
+    """The benchmark's table fits 80 columns, not 124 with a `line` column at least 24 wide and its figures unwrapped.
+    """
     lines = _on_terminal("bench", "--game", "schafkopf", "-n", "1")
     assert not _too_wide(lines), _too_wide(lines)
     assert any("median" in line for line in lines)
@@ -165,10 +166,10 @@ def _words(text: str) -> Counter:
 
 @pytest.mark.parametrize("width", [40, 60])
 def test_the_hand_diagram_keeps_to_a_narrow_width_and_loses_no_card(width):
-    """The diagram was 74 to 80 columns whatever the width asked (``COLUMNS=40 stich show``): a 40-column terminal
-    broke every line of the table in two. Where the table does not fit, the trick and the hands are stacked, and
-    every word of the 80-column diagram is still there. (The heading and the lines of what the score reads are
-    text, left to the terminal to wrap.)"""
+    """The diagram keeps to the width asked (``COLUMNS=40 stich show``), not 74 to 80 columns whatever it is, which
+    breaks every line of the table in two on a 40-column terminal: where the table does not fit, the trick and the hands
+    are stacked, and every word of the 80-column diagram is still there. (The heading and the lines of what the score
+    reads are text, left to the terminal to wrap.)"""
     from solver import StichError, read_positions
     from solver.diagram import diagram
 
@@ -340,8 +341,8 @@ def test_the_win_column_moves_to_the_bonuses_table_where_that_keeps_the_report_n
 
 
 def test_a_match_mean_without_interval_stays_whole_in_a_narrow_column():
-    """A match's mean whose boards were all alike is written ``+0.50 (all 2 boards alike: no interval)``, which
-    wrapped mid-phrase in a narrow column: its words stand for the interval and stay with the mean."""
+    """A match's mean whose boards were all alike is written ``+0.50 (all 2 boards alike: no interval)``, which must not
+    wrap mid-phrase in a narrow column: its words stand for the interval and stay with the mean."""
     from rich.table import Table
 
     from cli.render import stdout_console
@@ -440,10 +441,10 @@ def _piped(*args: str, columns: int | None = None) -> list[str]:
 
 @pytest.mark.parametrize("width", [40, 60])
 def test_solve_fits_a_narrow_terminal_its_headers_shortened_only_where_it_needs(width):
-    """``COLUMNS=40 stich solve examples/zwanzigerrufen.tbn --cards`` printed its value table 46 columns wide, 47 for
-    a seat's objective: its one-word headers (``objective for target already rest total result``) were the widest
-    words of their columns. Where a table does not fit even without its boxes it takes shorter headers, one by one
-    until it fits; at 60 it fits with its own, and a pipe keeps its boxed table."""
+    """``COLUMNS=40 stich solve examples/zwanzigerrufen.tbn --cards``'s value table fits, though its one-word headers
+    (``objective for target already rest total result``) are the widest words of their columns (46 columns wide with
+    them, 47 for a seat's objective): where a table does not fit even without its boxes it takes shorter headers, one by
+    one until it fits; at 60 it fits with its own, and a pipe keeps its boxed table."""
     for name, args in (("zwanzigerrufen.tbn", ("--cards",)), ("valat.tbn", ("--cards", "--line")),
                        ("kratzen.tbn", ("--cards",))):
         lines = _on_terminal("solve", str(EXAMPLES / name), *args, width=width)
@@ -468,11 +469,11 @@ def test_solve_fits_a_narrow_terminal_its_headers_shortened_only_where_it_needs(
 
 @pytest.mark.parametrize("width", [40, 60])
 def test_the_contract_table_fits_a_narrow_terminal_with_shorter_headers(width):
-    """At 40 columns the contract table was 52 wide (``contract declarer side value needs result settlement``) and
-    a Kratzen one of three seats 50, of four 43, at 60 one of six seats 65: they take ``game``, ``by``, ``has``, a
-    hyphened ``settle-``/``ment`` and ``s1`` for ``seat 1`` where they need them, and fit, at 40 but a Kratzen
-    table of five seats and the one-word contract ``Seven-Muss`` (48, docs/cli.md). Piped, the boxed table keeps its
-    headers."""
+    """At 40 columns the contract table's full headers (``contract declarer side value needs result settlement``) make
+    it 52 wide, a Kratzen one of three seats 50, of four 43, and at 60 one of six seats 65: they take ``game``, ``by``,
+    ``has``, a hyphened ``settle-``/``ment`` and ``s1`` for ``seat 1`` where they need them, and fit, at 40 but a
+    Kratzen table of five seats and the one-word contract ``Seven-Muss`` (48, docs/cli.md). Piped, the boxed table keeps
+    its headers."""
     for name in ("settlement.tbn", "valat.tbn", "kratzen.tbn"):
         lines = _on_terminal("table", str(EXAMPLES / name), width=width)
         tables = [at for at, line in enumerate(lines) if line.startswith("Double-dummy contract table")]
@@ -496,9 +497,9 @@ def test_the_contract_table_fits_a_narrow_terminal_with_shorter_headers(width):
 
 
 def test_the_postmortem_fits_60_columns_with_shorter_headers():
-    """At 60 columns the post-mortem's narrow card table was 64 to 68 wide (its headers ``before``, ``after``,
-    ``cost (points)`` and a ``mistake`` beside ``schwarz``), its per-seat table 65 (``inaccuracies``): they take
-    ``from``, ``to``, ``(pts)`` and ``inacc.`` where they need them. Piped, the boxed tables keep their headers."""
+    """At 60 columns the post-mortem's full headers (``before``, ``after``, ``cost (points)`` and a ``mistake`` beside
+    ``schwarz``; per seat ``inaccuracies``) make its narrow card table 64 to 68 wide and its per-seat table 65: they
+    take ``from``, ``to``, ``(pts)`` and ``inacc.`` where they need them. Piped, the boxed tables keep their headers."""
     for name in ("zwanzigerrufen.tbn", "schafkopf.tbn", "settlement.tbn", "kratzen.tbn"):
         lines = _on_terminal("postmortem", str(EXAMPLES / name), width=60)
         assert not _too_wide(lines, 60), (name, _too_wide(lines, 60))
@@ -626,10 +627,9 @@ def test_a_short_header_is_taken_only_where_it_narrows_the_table_and_names_no_ot
 
 @pytest.mark.parametrize("width", [40, 60])
 def test_titles_and_a_trees_summary_wrap_at_words_on_a_narrow_terminal(width):
-    """``stich show``'s titles, the diagram's ``pot: ...`` line and the tree's first line were written whole and
-    broken mid-word by the terminal (``show`` 143 columns wide at 40, a Kratzen pot line 72): on a terminal they wrap
-    at words, every word kept (as the same pipe with ``COLUMNS`` has them, a line of text unwrapped); piped, each
-    stays one line."""
+    """``stich show``'s titles, the diagram's ``pot: ...`` line and the tree's first line wrap at words on a terminal,
+    every word kept (as the same pipe with ``COLUMNS`` has them, a line of text unwrapped), not written whole and broken
+    mid-word by the terminal (``show`` is 143 columns wide at 40, a Kratzen pot line 72); piped, each stays one line."""
     for args in (("show", "examples/zwanzigerrufen.tbn", "-b", "2"), ("show", "examples/kratzen.tbn"),
                  ("solve", "examples/kratzen.tbn", "-r", "1"),
                  ("tree", "examples/zwanzigerrufen.tbn", "-b", "1", "-d", "2")):

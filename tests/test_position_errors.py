@@ -168,7 +168,7 @@ def test_scoring_tags_of_another_game_are_refused(tag):
 
 
 def test_a_wrong_partner_names_the_called_aces_real_holder_even_seat_one():
-    # "seat {partner and partner + 1}" said "seat 0" when seat 1 (index 0) held the ace
+    # the partner's seat is 1-based: seat 1 (index 0) holding the ace is "seat 1", never "seat 0"
     text = ('[Game "Schafkopf"]\n[Deal "1: EA HK / EZ HZ / E9 H8 / SA H7"]\n[Contract "Rufer E"]\n[Declarer "2"]\n'
             '[Partner "3"]\n')
     with pytest.raises(ParseError, match="the partner is the holder of EA, seat 1"):
@@ -194,10 +194,10 @@ def test_a_misspelt_required_tag_is_named_with_the_tag_it_was_meant_to_be():
 
 
 def test_a_bridge_pbn_record_is_named_as_one_where_its_game_tag_is_missing():
-    """A bridge PBN file (a first try with a file another program wrote) was told only that it has no [Game] tag, as
-    if one line were missing; its [Deal "N:AKQ.J9..."] is said to be a bridge deal, at the deal, so the user knows
-    the file is of another game, not a record short of a tag. A record of stich's own without [Game] is said as
-    before."""
+    """A bridge PBN file (a first try with a file another program wrote) is not told only that it has no [Game] tag, as
+    if one line were missing: its [Deal "N:AKQ.J9..."] is said to be a bridge deal, at the deal, so the user knows the
+    file is of another game, not a record short of a tag. A record of stich's own without [Game] is said to lack the
+    tag."""
     bridge = ('[Event "club night"]\n[Board "1"]\n[Dealer "N"]\n'
               '[Deal "N:AKQ.AKQ.AKQ.AKQJ 2345.2345.2345.2 6789.6789.6789.3 JT.JT.JT.T9876"]\n[Contract "4S"]\n')
     error = error_of(bridge)
@@ -245,9 +245,9 @@ H6 HJ HA H2
 
 
 def test_a_real_bridge_pbn_file_is_named_as_one_at_each_record():
-    """Most bridge PBN files never got the bridge message: a record with an [Auction] section stopped first at its
-    bids (``Play section without a [Play] tag (got '2C')``), and a deal with ``-`` for hands not given was told
-    only "no [Game] tag". Both records are said to be bridge deals, at their [Deal] tag's value."""
+    """A bridge PBN file gets the bridge message at each record, at its [Deal] tag's value: a record with an [Auction]
+    section too, not stopped first at its bids (``Play section without a [Play] tag (got '2C')``), and a deal with ``-``
+    for hands not given, not told only "no [Game] tag"."""
     errors = list(solver.iter_positions(io.StringIO(BRIDGE_PBN), name="club.pbn"))
     assert all(isinstance(error, ParseError) for error in errors), errors
     said = "the record has no [Game] tag, and its deal is a bridge deal (PBN: hands by suit, separated by dots)"
@@ -260,8 +260,8 @@ def test_a_real_bridge_pbn_file_is_named_as_one_at_each_record():
 
 
 def test_a_long_name_is_quoted_cut_short_and_the_message_keeps_its_end():
-    """A 9,000-character game or contract was quoted whole, and the message cut at 300 characters lost what follows
-    the name (the known games, the contracts expected): the name is cut to 60 characters and its length said."""
+    """A 9,000-character game or contract is cut to 60 characters and its length said, so that the message keeps what
+    follows the name (the known games, the contracts expected) rather than losing it to a cut at 300 characters."""
     game = str(error_of(GOOD.replace("Schafkopf", "q" * 9000)))
     assert f"unknown game '{'q' * 60}...' (9,000 characters) (known games: Zwanzigerrufen, Schafkopf, Kratzen)" in game
     contract = str(error_of(GOOD.replace("Solo H", "Solo " + "q" * 9000)))

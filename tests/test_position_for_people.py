@@ -202,8 +202,9 @@ def test_an_illegal_card_names_the_rule_it_breaks():
 
 
 def test_every_card_play_refuses_is_an_illegal_play_and_one_not_in_the_pack_an_unknown_card_too():
-    """An app catches IllegalPlayError for "not a card you can play here": a misspelt token or another game's card
-    name was UnknownCardError only, while another game's Card was IllegalPlayError only."""
+    """An app catches IllegalPlayError for "not a card you can play here": a misspelt token or another game's card name
+    is an IllegalPlayError too, not UnknownCardError only, and another game's Card an UnknownCardError too, not
+    IllegalPlayError only."""
     from solver import UnknownCardPlayError
 
     position = ending()

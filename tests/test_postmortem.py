@@ -185,9 +185,9 @@ def test_grades_follow_the_thresholds():
 
 
 def test_chips_are_graded_in_a_tricks_payout_whatever_the_pot():
-    """Graded by the score in chips, a trick lost with a pot of 40 (10 chips) was a blunder and with a pot of 4 (1
-    chip) an inaccuracy, by the game-unit thresholds; counted in a trick's payout (the pot over 4 tricks, RULES.md
-    3.4) both are a mistake, as a trick is by the tricks."""
+    """Graded by the score in chips, a trick lost is a mistake, as a trick is by the tricks, whatever the pot: counted
+    in a trick's payout (the pot over 4 tricks, RULES.md 3.4), not by the game-unit thresholds, by which a pot of 40 (10
+    chips) would make it a blunder and a pot of 4 (1 chip) an inaccuracy."""
     assert [grade(cost, "chips", False, 10) for cost in (0, 5, 10, 19, 20, 90)] == [
         "ok", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
     assert [grade(cost, "chips", False, 1) for cost in (0, 1, 2)] == ["ok", "mistake", "blunder"]
@@ -299,10 +299,9 @@ def test_the_svg_marks_every_mistake_bonus_and_threshold(tmp_path):
 
 
 def test_the_plot_draws_the_game_and_marks_where_the_play_crosses_it(tmp_path):
-    """The plot drew the game's 45 as one more dotted line among Absolut's and Valat's and did not say where the play
-    crossed it. The line that decides the game is drawn apart and named, and each card after which the game changed
-    hands is marked: in this 61-point ending HK leaves seat 1 44 points (45 win, RULES.md 1.1), seat 4's HJ (the
-    one point of a J) gives the game back."""
+    """The plot draws the line that decides the game apart and named, not as one more dotted line among Absolut's and
+    Valat's, and marks each card after which the game changed hands: in this 61-point ending HK leaves seat 1 44 points
+    (45 win, RULES.md 1.1), seat 4's HJ (the one point of a J) gives the game back."""
     analysis = analyse_play(ending(VALAT_THROWN))
     assert analysis.winning == ("game", 45) and analysis.curve[:5] == (61, 44, 44, 44, 45)
     assert analysis.game_changes == ((1, False), (4, True))
@@ -321,8 +320,8 @@ def test_the_plot_draws_the_game_and_marks_where_the_play_crosses_it(tmp_path):
 
 
 def test_graded_by_the_score_the_game_line_is_drawn_where_the_settlement_decides_it(tmp_path):
-    """By the score (the command's default) the plot had no threshold at all. Where the settlement's sign says who
-    won the game the line is drawn at 0: Schafkopf gives every item to the game's winner (RULES.md 2.5), the Kratzen
+    """By the score (the command's default) the plot has a threshold where the settlement's sign says who won the game:
+    the line is drawn at 0, since Schafkopf gives every item to the game's winner (RULES.md 2.5) and the Kratzen
     attacker who misses his target pays 2P (3.4). Zwanzigerrufen scores its items apart (1.7): a lost game can be
     outweighed by a Pagat, so no line; nor Kratzen without a pot, where every payment is 0."""
     board7 = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
@@ -877,9 +876,9 @@ def test_postmortem_command_table_json_and_plot(tmp_path):
 
 
 def test_the_postmortem_tables_fit_80_columns_without_their_boxes(tmp_path, monkeypatch):
-    """At COLUMNS=80 (and on any terminal of 80 to 115 columns) the card table was printed 116 wide, past the edge:
-    twelve boxed columns cannot fit. Where the boxes do not fit, both tables drop them (the header's rule stays),
-    the card table its `best` column (always `before`'s number), and the better cards fold, one a word."""
+    """At COLUMNS=80 (and on any terminal of 80 to 115 columns) a card table of twelve boxed columns (116 wide) cannot
+    fit: where the boxes do not fit, both tables drop them (the header's rule stays), the card table its `best` column
+    (always `before`'s number), and the better cards fold, one a word."""
     path = _ending_file(tmp_path)
     monkeypatch.setenv("COLUMNS", "80")
     narrow = run("postmortem", path).stdout
@@ -898,8 +897,8 @@ def test_the_postmortem_tables_fit_80_columns_without_their_boxes(tmp_path, monk
 
 
 def test_the_json_holds_what_the_plot_draws(tmp_path):
-    """`postmortem --json` had no thresholds, winning line or game changes, which the plot draws: a script could not
-    draw its own. In this ending HK leaves seat 1 44 points of 61 (45 win, RULES.md 1.1) and HJ gives the game back."""
+    """`postmortem --json` holds the thresholds, winning line and game changes the plot draws, so that a script can draw
+    its own. In this ending HK leaves seat 1 44 points of 61 (45 win, RULES.md 1.1) and HJ gives the game back."""
     from test_cli import SCHEMA, schema_errors
 
     path = _ending_file(tmp_path)
@@ -971,7 +970,8 @@ def test_each_plot_is_named_by_its_board(tmp_path):
 
 
 def test_a_plot_into_a_missing_directory_is_refused_before_the_analysis(tmp_path):
-    """The analysis ran first (seconds to minutes for a whole deal), then the plot failed and the table was lost."""
+    """A plot into a missing directory is refused before the analysis (seconds to minutes for a whole deal), so that no
+    analysis is run and its table lost for a plot that cannot be written."""
     missing = tmp_path / "nowhere" / "play.png"
     result = run("postmortem", EXAMPLES / "schafkopf.tbn", "--plot", missing, code=1)
     assert result.stdout == "" and f"stich: {missing}: cannot be written: the folder {missing.parent} does not exist " \
@@ -1122,8 +1122,8 @@ def test_the_tree_names_the_record_deal_and_play_it_came_from(tmp_path):
 
 
 def test_a_tree_of_a_random_deal_names_no_file_it_was_not_read_from():
-    """A seeded random deal's record was made, not read: its tree said source '<string>:0', a line 0 of no file,
-    where the graph attributes say an empty source for a position not read from a file. Its board is the record's."""
+    """A seeded random deal's record is made, not read: its tree's source is empty, as the graph attributes say for a
+    position not read from a file, not '<string>:0', a line 0 of no file. Its board is the record's."""
     graph = strategy_tree(solver.random_position("kratzen", 3, 7), 0)
     assert graph.graph["source"] == "" and graph.graph["board"] == "7"
 
@@ -1195,10 +1195,10 @@ def test_tree_command_with_max_nodes_0_is_bounded_by_the_memory_available(tmp_pa
 
 
 def test_tree_memory_bound_is_the_format_s(tmp_path, monkeypatch):
-    """The bound counted 8 KB a node whatever the format, GraphML's peak, where JSON's is under 4 KB (resident
-    growth measured on trees of 8,702 and 19,822 nodes: GraphML 9.4 KB, GEXF 9.1 KB, JSON 2.9 to 3.6 KB; docs/
-    limits.md): a JSON tree the memory held was refused, and a GraphML tree near the bound was let through at 8 KB
-    a node. Each format is bounded at its own figure."""
+    """Each format is bounded at its own figure, not 8 KB a node whatever the format (GraphML's peak, where JSON's is
+    under 4 KB: resident growth measured on trees of 8,702 and 19,822 nodes: GraphML 9.4 KB, GEXF 9.1 KB, JSON 2.9 to
+    3.6 KB; docs/limits.md), which refuses a JSON tree the memory holds and lets a GraphML tree near the bound through.
+    """
     import solver.tree as tree_module
 
     assert tree_module.NODE_BYTES == {".graphml": 10 << 10, ".gexf": 10 << 10, ".json": 4 << 10}
@@ -1335,9 +1335,9 @@ def _announced(text: str | None) -> solver.Position:
 
 
 def test_a_silent_bonus_the_other_side_announced_is_not_watched():
-    """The last session left it open: after the declarers announced Absolut, the defenders' silent Absolut against
-    scores nothing (RULES.md 1.7: the announcement alone is settled, failed to the defenders at its announced value),
-    yet seat 1's T15 was listed as handing it over, at cost 0. Unannounced, it is a silent bonus and is listed."""
+    """After the declarers announce Absolut, the defenders' silent Absolut against scores nothing (RULES.md 1.7: the
+    announcement alone is settled, failed to the defenders at its announced value), so seat 1's T15 is not listed as
+    handing it over, at cost 0. Unannounced, it is a silent bonus and is listed."""
     def lost(position: solver.Position) -> dict[int, tuple[str, ...]]:
         return {card.number: card.bonuses_lost for card in analyse_play(position).cards if card.bonuses_lost}
 
@@ -1379,8 +1379,8 @@ def test_a_tout_marks_only_the_tout():
 
 
 def test_a_tout_by_the_score_has_no_card_points_cost_beside():
-    """A Tout is won by every trick (RULES.md 2.5), so its score never looks at the card points: graded by the score
-    it still had a ``cost (points)`` column (JSON ``points_cost``, ``points_curve``) that said nothing or misled. The
+    """A Tout is won by every trick (RULES.md 2.5), so its score never looks at the card points: graded by the score it
+    has no ``cost (points)`` column (JSON ``points_cost``, ``points_curve``), which would say nothing or mislead. The
     game's own data decides it (the objective that decides the game counts no card points), in the library, the
     command's text and JSON and Jupyter's tables alike; a Wenz of the same cards keeps the column."""
     deal = "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / E8 GK GO G8 HA H9 SK SO"
@@ -1405,12 +1405,12 @@ def test_a_tout_by_the_score_has_no_card_points_cost_beside():
 
 
 def test_a_tout_graded_by_card_points_says_its_score_does_not_count_them():
-    """``-o points`` on a Tout graded by what its score never counts (it is won by every trick, RULES.md 2.5) and
-    said nothing of it: the analyst read 120 card points kept as if they were the game. It still grades (the card
-    points are the contract's question, ``solve -o points`` answers it, and a card losing the Tout is a blunder by
-    its lost ``tout``), and says so in one line (``points_note``) in the library's words, in ``print()``, Jupyter's
-    view, the JSON and the command's text; a Sie (won by the deal alone) too. The game's data decides: a Wenz of the
-    same cards, and a Tout graded by the score, have no such line."""
+    """``-o points`` on a Tout grades by what its score never counts (it is won by every trick, RULES.md 2.5), so it
+    says so, lest the analyst read 120 card points kept as if they were the game. It still grades (the card points are
+    the contract's question, ``solve -o points`` answers it, and a card losing the Tout is a blunder by its lost
+    ``tout``), and says so in one line (``points_note``) in the library's words, in ``print()``, Jupyter's view, the
+    JSON and the command's text; a Sie (won by the deal alone) too. The game's data decides: a Wenz of the same cards,
+    and a Tout graded by the score, have no such line."""
     deal = "1: EA EZ EK EU E9 GU HU SU / EO E7 G7 HK HO H7 SZ S7 / GA GZ G9 HZ H8 SA S9 S8 / E8 GK GO G8 HA H9 SK SO"
     record = (f'[Game "Schafkopf"]\n[Deal "{deal}"]\n[Contract "{{}}"]\n[Declarer "1"]\n[Play "1"]\n'
               'EU E7 H8 E8\nGU G7 S8 G8\n*\n')
@@ -1484,8 +1484,9 @@ def test_a_kratzen_postmortem_counts_chips_and_no_side(tmp_path):
 
 
 def test_the_post_mortem_takes_a_time_limit_and_a_stop_event_as_check_bonuses_does(tmp_path):
-    """analyse_play (hundreds of searches on a whole deal) took neither, nor did ``stich postmortem`` a
-    --time-limit: one deadline for every search of the call, SearchStopped past it, by points and by the score."""
+    """analyse_play (hundreds of searches on a whole deal) takes a time limit and a stop event, and ``stich postmortem``
+    a --time-limit, as check_bonuses does: one deadline for every search of the call, SearchStopped past it, by points
+    and by the score."""
     import threading
 
     position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "2")
@@ -1511,8 +1512,9 @@ def test_the_post_mortem_takes_a_time_limit_and_a_stop_event_as_check_bonuses_do
 
 
 def test_the_tree_takes_a_time_limit_and_a_stop_event_as_check_bonuses_does(tmp_path):
-    """strategy_tree (a search a node) took neither, nor did ``stich tree`` a --time-limit: one deadline for every
-    search of the call, by points and by the score, SearchStopped past it and nothing written."""
+    """strategy_tree (a search a node) takes a time limit and a stop event, and ``stich tree`` a --time-limit, as
+    check_bonuses does: one deadline for every search of the call, by points and by the score, SearchStopped past it and
+    nothing written."""
     import threading
 
     position = ending()
@@ -1653,12 +1655,11 @@ CG SJ T12 CK
 
 
 def test_by_the_score_a_zwanzigerrufen_game_that_changes_hands_is_named(tmp_path):
-    """Graded by the score (the default) a Zwanzigerrufen post-mortem never said where the game changed hands: the
-    settlement scores the game apart from its bonuses (RULES.md 1.7), so it has no line, and game_changes was empty
-    though seat 4's T19 (card 31) gave 1+3 their 45 points. The game's 45 is read on the points' curve. The costs
-    follow 1.7: the announced Absolut fails with seat 4's Kontra (2 x 2 = 4 a seat) and the game is 1 a seat, so the
-    side's total is -2 - 8 = -10 before T19 and +2 - 8 = -6 after it (`stich solve --cards` before T19: T5 keeps
-    -10, T19 gives -6)."""
+    """Graded by the score (the default) a Zwanzigerrufen post-mortem says where the game changed hands, though the
+    settlement scores the game apart from its bonuses (RULES.md 1.7), so it has no line: seat 4's T19 (card 31) gives
+    1+3 their 45 points, read on the points' curve, and is in game_changes. The costs follow 1.7: the announced Absolut
+    fails with seat 4's Kontra (2 x 2 = 4 a seat) and the game is 1 a seat, so the side's total is -2 - 8 = -10 before
+    T19 and +2 - 8 = -6 after it (`stich solve --cards` before T19: T5 keeps -10, T19 gives -6)."""
     from test_cli import SCHEMA, schema_errors
 
     path = tmp_path / "zr.tbn"
@@ -1681,10 +1682,10 @@ def test_by_the_score_a_zwanzigerrufen_game_that_changes_hands_is_named(tmp_path
 
 
 def test_under_tie_44_no_score_the_game_line_is_left_out(tmp_path):
-    """With ``tie_44=no_score`` 44:44 scores nothing (RULES.md 1.1: the game item has no winner), but the game line
-    at 45 still said that HK, taking seat 1 from 61 to 44, lost the game, and would not have named a card taking 44
-    to 43, which does. 45 is not where the game changes hands there: no line and no game changes, on the points'
-    curve and, by the score, on the points' curve the game item was read on."""
+    """With ``tie_44=no_score`` 44:44 scores nothing (RULES.md 1.1: the game item has no winner), so a game line at 45
+    would say that HK, taking seat 1 from 61 to 44, lost the game, and would not name a card taking 44 to 43, which
+    does. 45 is not where the game changes hands there: no line and no game changes, on the points' curve and, by the
+    score, on the points' curve the game item is read on."""
     tied = solver.make_position("zwanzigerrufen", VALAT_ENDING, "Solo", declarer=1, leader=1, play=VALAT_THROWN,
                                 variant="tie_44=no_score")
     analysis = analyse_play(tied)
@@ -1723,9 +1724,9 @@ def test_a_drawn_game_total_is_what_leaves_the_game_line_out():
 
 
 def test_the_game_line_is_chosen_in_one_place():
-    """The choice "``winning`` on the curve, else ``points_winning`` on the points' curve" was written out four times
-    (game_changes, the plot, the board's curve, the text's lines from the JSON document): it is
-    ``PlayAnalysis.game_line`` and, on the document, ``document_game_line``, which agree."""
+    """The choice "``winning`` on the curve, else ``points_winning`` on the points' curve" is made in one place for
+    game_changes, the plot, the board's curve and the text's lines from the JSON document: ``PlayAnalysis.game_line``
+    and, on the document, ``document_game_line``, which agree."""
     from dataclasses import replace
 
     from solver.postmortem import document_game_line
@@ -1742,11 +1743,11 @@ def test_the_game_line_is_chosen_in_one_place():
 
 
 def test_a_schafkopf_ending_by_the_score_borrows_no_game_line_from_its_points():
-    """Board 6 of examples/schafkopf.tbn, a 2-trick ending graded by the score (no settlement line: its Schwarz goes
-    to whoever took every trick), had the points' 61 as ``points_winning`` and said "Game (double dummy): lost for
-    1+2, from the start", though the ending's 33 points can never reach 61 and the points before it are unknown.
-    Only a game whose game item is read on the points' line (``Game.game_item_on_points``: Zwanzigerrufen, whose
-    settlement scores the game apart from its bonuses) borrows it."""
+    """Board 6 of examples/schafkopf.tbn, a 2-trick ending graded by the score (no settlement line: its Schwarz goes to
+    whoever took every trick), has no ``points_winning`` of 61 and does not say "Game (double dummy): lost for 1+2, from
+    the start": the ending's 33 points can never reach 61 and the points before it are unknown. Only a game whose game
+    item is read on the points' line (``Game.game_item_on_points``: Zwanzigerrufen, whose settlement scores the game
+    apart from its bonuses) borrows it."""
     document = json.loads(run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6", "--json").stdout)
     assert document["winning"] is None and "points_winning" not in document and document["game_changes"] == []
     assert "Game (double dummy)" not in run("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6").stdout
@@ -1756,11 +1757,11 @@ def test_a_schafkopf_ending_by_the_score_borrows_no_game_line_from_its_points():
 
 
 def test_an_ending_s_game_line_says_it_is_read_on_the_ending_s_own_cards(tmp_path):
-    """Board 6 of examples/schafkopf.tbn, a 2-trick ending of 33 points graded by points, said "Game (double dummy):
-    lost for 1+2, from the start" against the whole deal's 61, which read as if the declarers had lost the deal,
-    whose points before the ending are unknown. The line is right as the ending is scored (docs/scoring.md: an
-    ending is scored as a whole deal would be, on the cards it holds; docs/rules.md, Reading 2: a small ending's
-    game is lost), so it stays and says so: the text, the plot's line and the JSON's ``whole_deal``."""
+    """Board 6 of examples/schafkopf.tbn, a 2-trick ending of 33 points graded by points: "Game (double dummy): lost for
+    1+2, from the start" against the whole deal's 61 reads as if the declarers had lost the deal, whose points before
+    the ending are unknown. The line is right as the ending is scored (docs/scoring.md: an ending is scored as a whole
+    deal would be, on the cards it holds; docs/rules.md, Reading 2: a small ending's game is lost), so it stays and says
+    so: the text, the plot's line and the JSON's ``whole_deal``."""
     from test_cli import SCHEMA, schema_errors
 
     board6 = ("postmortem", EXAMPLES / "schafkopf.tbn", "-b", "6", "-o", "points")
@@ -2004,9 +2005,9 @@ SO SA GO G8
 
 
 def test_a_label_keeps_off_the_threshold_lines(tmp_path):
-    """`stich deal -g schafkopf -s 11` board 2, played at random and graded by points: the label of HZ (card 13,
-    `HZ (-23); game lost`) was written across the game's line at 61, struck through by it. The lines drawn across
-    the plot are avoided as the value line is, where a place off them is free."""
+    """`stich deal -g schafkopf -s 11` board 2, played at random and graded by points: the label of HZ (card 13, `HZ
+    (-23); game lost`) is not written across the game's line at 61, struck through by it. The lines drawn across the
+    plot are avoided as the value line is, where a place off them is free."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from solver.plot import plot_figure
 
@@ -2078,8 +2079,8 @@ TOUT_LOST_IN_TRICK_1 = ('[Game "Schafkopf"]\n[Board "9"]\n'
 
 def test_a_play_that_goes_on_after_the_rules_end_the_deal_is_said(tmp_path):
     """A Tout ends at the first trick its declarer loses (RULES.md 2.5), and ``stich score`` says so; a Play section
-    that went on past it was graded card for card without a word. Now stderr says where the deal ended and that the
-    cards after it are graded as if it went on; a Tout stopped at its lost trick says nothing."""
+    that goes on past it is graded card for card with a word: stderr says where the deal ended and that the cards after
+    it are graded as if it went on; a Tout stopped at its lost trick says nothing."""
     record = tmp_path / "tout.tbn"
     record.write_text(TOUT_LOST_IN_TRICK_1 + "GA HA G7 EO\n*\n", encoding="utf-8")
     result = run("postmortem", record, "--json")

@@ -1153,11 +1153,11 @@ def test_kratzen_trumps_are_the_trump_suit_and_the_weli():
     ("Schafkopf", "Wenz Tout", "WenzTout"), ("Schafkopf", "wenztout", "WenzTout"),
     ("Schafkopf", "SoloTout E", "SoloTout E"),
     ("Schafkopf", "Sie", "Sie"), ("Kratzen", "Trumpf H", "Trump H"), ("Kratzen", "Trump H 7Muss", "Trump H SevenMuss"),
-    # RULES.md's own spelling, Seven-Muss, and the German Siebenermuss (both were refused)
+    # RULES.md's own spelling, Seven-Muss, and the German Siebenermuss are read too
     ("Kratzen", "Trump H Seven-Muss", "Trump H SevenMuss"), ("Kratzen", "Trump S Seven Muss", "Trump S SevenMuss"),
     ("Kratzen", "Trumpf G Siebenermuss", "Trump G SevenMuss"), ("Kratzen", "Trump E muss", "Trump E Muss"),
 ])
 def test_every_contract_spelling_of_format_md(game, text, canonical):
-    """docs/format.md's table of contracts: each spelling it lists reads as the contract it names ("Wenz Tout" was
-    refused as a suit named "Tout")."""
+    """docs/format.md's table of contracts: each spelling it lists reads as the contract it names ("Wenz Tout" not as a
+    suit named "Tout")."""
     assert get_game(game).parse_contract(text).text == canonical

@@ -76,10 +76,10 @@ def test_known_cards_stay_in_their_hands_and_the_hand_is_never_dealt_elsewhere()
 ])
 def test_a_contract_the_declarers_own_hand_forbids_is_refused_before_sampling(game, hand, seat, contract, said,
                                                                                 reason) -> None:
-    """A forehand holding T20 who asked for Normal T20 was told that 10,000 shuffles of the unseen cards found no
-    deal and that one 'may not exist, or be too rare to sample', which blames the unseen cards (a player's review):
-    the declarer's own cards decide a bid check, so the contract is refused at once, saying why. The contract is
-    named as the rule book does, as the reason names it ('cannot announce SuitSolo' said the token beside it)."""
+    """A forehand holding T20 who asks for Normal T20 is refused at once, saying why, since the declarer's own cards
+    decide a bid check: not told that 10,000 shuffles of the unseen cards found no deal that 'may not exist, or be too
+    rare to sample', which blames the unseen cards. The contract is named as the rule book does, as the reason names it
+    (not 'cannot announce SuitSolo' beside the token)."""
     with pytest.raises(InvalidContractError, match=re.escape(f"seat {seat} cannot announce {said} with this hand: "
                                                              f"{reason}")):
         analyse_hand(game, hand, seat, contract, declarer=seat, samples=2, workers=1)
@@ -114,7 +114,7 @@ def test_known_cards_that_cannot_be_are_said_as_known_cards():
     than 8 known cards": neither named the known cards, nor whose hand seat 1 is."""
     hand = "EU E8 E7 GK GO HA H9 SU"
     cases = [({2: "EU"}, "known cards for seat 2: EU is already in seat 1 (the analysed hand)"),
-             # the seat was said twice ("already in seat 2 (known in seat 2)", a review)
+             # the seat is said once (never "already in seat 2 (known in seat 2)")
              ({2: "EA", 3: "EA EZ"}, "known cards for seat 3: EA is already given to seat 2 as a known card"),
              ({2: "EA EZ", 3: "EA EZ"}, "known cards for seat 3: EA, EZ are already given to seat 2 as a known card"),
              ({2: "EA EZ EK EO GA GZ G9 G8 G7"}, "known cards for seat 2: 9, more than a Schafkopf hand of 8")]
@@ -367,8 +367,8 @@ def test_kratzen_other_seats_targets_are_solved_not_read_off_the_hands_tricks() 
 
 
 def test_an_analysis_from_a_record_keeps_the_pagat_announcement() -> None:
-    """Under hard_pagat_reservation the announcer must keep the Pagat: with every hand known, the analysis's one
-    deal is the record's and its value is solve()'s, which it was not while the samples dropped [Announcements]."""
+    """Under hard_pagat_reservation the announcer must keep the Pagat: with every hand known, the analysis's one deal is
+    the record's and its value is solve()'s, which it would not be were the samples to drop [Announcements]."""
     position = next(iter(solver.read_positions(DATA / "analyse_pagat_announced.tbn")))
     assert position.rules.state_tags == {"pagat_announcer": 4}
     declarers = solver.solve(position, "points").total
@@ -736,8 +736,8 @@ def test_a_kratzen_seat_that_does_not_declare_has_no_payment_of_its_own():
 
 
 def test_an_analysis_stops_at_its_time_limit_or_stop_event_after_the_first_chunk():
-    """analyse_hand and analyse_position took neither (a TypeError), though the advice and every search did: an app
-    could not bound an analysis. No chunk is handed out after them but the first, so a report has samples."""
+    """analyse_hand and analyse_position take a time limit and a stop event, as the advice and every search do, so that
+    an app can bound an analysis: no chunk is handed out after them but the first, so a report has samples."""
     import threading
 
     stop = threading.Event()
@@ -808,8 +808,8 @@ def test_a_checkpoint_keyed_by_the_contract_as_typed_is_resumed(tmp_path):
 
 
 def test_a_hand_analysis_checkpoint_resumes_whatever_way_the_variant_is_spelt(tmp_path: Path) -> None:
-    """analyse_hand's checkpoint was keyed by the variant as given: ``{"weli_also_bells": True}`` from the API and
-    ``weli_also_bells=true`` from ``--variant`` did not resume each other."""
+    """analyse_hand's checkpoint is keyed by the variant as the game reads it: ``{"weli_also_bells": True}`` from the
+    API and ``weli_also_bells=true`` from ``--variant`` resume each other."""
     def ask(variant: object) -> object:
         return analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump S", samples=6, seed=2, workers=1, seats=3,
                             variant=variant, checkpoint=tmp_path / "hand.ckpt")
@@ -821,9 +821,9 @@ def test_a_hand_analysis_checkpoint_resumes_whatever_way_the_variant_is_spelt(tm
 
 
 def test_hand_position_keeps_the_hand_and_redeals_within_the_contract():
-    """:func:`solver.sampling.hand_position`, behind card advice from a hand, had no test of its own: its deal holds
-    the hand, and card advice's samples from it (the seat's view) keep the hand on every sample and redeal the rest
-    within the contract (a Rufer's declarer, seat 3, never holds the called Ace); a seat not on lead is refused."""
+    """:func:`solver.sampling.hand_position`, behind card advice from a hand: its deal holds the hand, and card advice's
+    samples from it (the seat's view) keep the hand on every sample and redeal the rest within the contract (a Rufer's
+    declarer, seat 3, never holds the called Ace); a seat not on lead is refused."""
     from solver.advice import SeatNotAdvised, card_advice
     from solver.sampling import draw_sample, hand_position, position_setup
 
@@ -849,8 +849,8 @@ def test_hand_position_keeps_the_hand_and_redeals_within_the_contract():
 
 
 def test_a_card_given_twice_is_said_of_the_hand_or_the_known_cards_it_is_in():
-    """A card twice in the analysed hand said "seat 1: H9 appears twice", which reads as a deal's seat 1 (a
-    record's), not the hand given (``--hand``); in known cards it did not say they were the known ones."""
+    """A card twice in the analysed hand is said of the hand given (``--hand``), not as "seat 1: H9 appears twice",
+    which reads as a deal's seat 1 (a record's); in known cards it says they are the known ones."""
     with pytest.raises(InvalidDealError, match=r"^the analysed hand \(seat 1\): H9 appears twice$"):
         analyse_hand("schafkopf", "EU E8 E7 GK GO HA H9 H9", 1, "Rufer E", samples=1, workers=1)
     with pytest.raises(InvalidDealError, match=r"^known cards for seat 2: GO appears twice$"):

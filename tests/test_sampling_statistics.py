@@ -230,9 +230,9 @@ def test_the_win_chance_has_a_wilson_interval():
 
 
 def test_every_share_of_the_analysis_has_a_wilson_interval():
-    """The bonus odds and each opening card's win chance were bare shares beside the win chance's Wilson interval
-    (the statistician's review): each has its own, here checked against the hand calculation (4 of 12:
-    (p + z²/2n) / (1 + z²/n) -/+ z sqrt(p(1 - p)/n + z²/4n²) / (1 + z²/n) = 0.1381 .. 0.6094)."""
+    """The bonus odds and each opening card's win chance each have their own Wilson interval, as the win chance has, not
+    a bare share: here checked against the hand calculation (4 of 12: (p + z²/2n) / (1 + z²/n) -/+ z sqrt(p(1 - p)/n +
+    z²/4n²) / (1 + z²/n) = 0.1381 .. 0.6094)."""
     from rich.console import Console
 
     from cli.analyse import render_analysis

@@ -98,8 +98,8 @@ def test_score_from_the_start_mid_trick_and_the_end():
     end = played(position, result.line)
     assert solver.solve(end, "score", cards=True).total == 22 and not solver.solve(end, "score",
                                                                                     cards=True).card_values
-    # the seat to play is 1-based whatever the objective (the score's was 0-based), None once the deal is over, as
-    # the position says it (the result said 0 there, the position None)
+    # the seat to play is 1-based whatever the objective (the score's too), None once the deal is over, as the
+    # position says it (never 0 there)
     for at in (position, mid, end):
         assert {solver.solve(at, name, cards=True).to_move for name in ("score", "points")} == {at.to_move}
         assert solver.solve(at, "points", cards=True, reference_solver=True).to_move == at.to_move
@@ -187,9 +187,9 @@ def test_check_says_an_announced_bonus_scores_the_silent_outcome_of_the_same_ite
 
 
 def test_the_bonuses_scored_as_an_announced_one_under_wrong_announcements_raise_as_its_siblings_do():
-    """Wrong announcements raise in ``bonuses_scored_as`` as in its sibling ``unscored_bonuses`` (it had come to give
-    ``{}`` alone, a public function's wrong input unsaid), and give no such bonus with ``tolerate_errors``, which
-    ``stich check``'s score passes to both: the play is still checked, and the score says what is wrong."""
+    """Wrong announcements raise in ``bonuses_scored_as`` as in its sibling ``unscored_bonuses`` (a public function's
+    wrong input is not answered ``{}`` unsaid), and give no such bonus with ``tolerate_errors``, which ``stich check``'s
+    score passes to both: the play is still checked, and the score says what is wrong."""
     from solver.scoring import bonuses_scored_as, unscored_bonuses
 
     position = next(read_positions(EXAMPLES / "pagat_ultimo.tbn"))  # 1 announced the Pagat, which 1 holds

@@ -893,13 +893,13 @@ def test_an_item_that_is_no_bonus_is_told_every_kontra_level_it_could_be():
 
 
 def test_dazu_is_the_declarers_own_announcement_said_explicitly():
-    """Seed 000: a bonus is announced "dazu" (with forehand) or "dagegen"; "1: Absolut dazu" was refused as text
-    that does not parse. It scores as the bare announcement, and a defender's "dazu" is refused at its item."""
+    """Seed 000: a bonus is announced "dazu" (with forehand) or "dagegen": "1: Absolut dazu" parses and scores as the
+    bare announcement, and a defender's "dazu" is refused at its item."""
     dazu = parse_announcements("1: Absolut dazu, Pagat Ultimo Dazu")
     assert dazu == [Announcement(1, "absolut"), Announcement(1, "pagat_ultimo")] and all(item.dazu for item in dazu)
     position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY, Announcements="3: Absolut dazu")
     assert score_deal(position).items == score_deal(position, announcements="3: Absolut").items
-    # the same claims, so the same settlement tables (they are keyed by them): 'dazu' was compared and made two
+    # the same claims, so the same settlement tables (they are keyed by them): 'dazu' adds nothing to compare
     claims, bare = (scoring_inputs(position, announcements=text) for text in ("3: Absolut dazu", "3: Absolut"))
     assert claims == bare and hash(claims) == hash(bare)
     absolut, = items(score_deal(position))["absolut"]
@@ -910,8 +910,8 @@ def test_dazu_is_the_declarers_own_announcement_said_explicitly():
 
 
 def test_a_defenders_pagat_dazu_is_told_the_kontra_its_dagegen_needs():
-    """A defender's "Pagat dazu" was told to "say 'Pagat Ultimo dagegen'", which is refused in turn without a Kontra
-    on the game (RULES.md 1.7): the hint names the Kontra, and the two together score."""
+    """A defender's "Pagat dazu" is told that "Pagat Ultimo dagegen" needs a Kontra on the game (RULES.md 1.7), not only
+    to say the dagegen, which is refused in turn without one: the hint names the Kontra, and the two together score."""
     position = position_of("Zwanzigerrufen", KONTRA_DEAL, "Normal", KONTRA_PLAY)
     with pytest.raises(StichError, match=r"seat 4: 'dazu' is said by a declarer; this seat defends "
                                          r"\(say 'Pagat Ultimo dagegen' with a Kontra on the game\)"):
@@ -924,8 +924,8 @@ def test_a_defenders_pagat_dazu_is_told_the_kontra_its_dagegen_needs():
 
 def test_pagat_ultimo_is_announced_by_the_pagat_holder():
     """RULES.md 1.6: Pagat Ultimo is the T1 holder's (seed 000: who announces it "commits to take the last trick with
-    the Pagat"), and a hand analysis puts the Pagat in its announcer's hand: seat 1 announcing it while seat 4 holds
-    T1 was scored as a failed Pagat (2 to 2+4) and dropped seat 4's own Pagat Ultimo. It is refused, at its item."""
+    the Pagat"), and a hand analysis puts the Pagat in its announcer's hand: seat 1 announcing it while seat 4 holds T1
+    is refused, at its item, not scored as a failed Pagat (2 to 2+4) dropping seat 4's own Pagat Ultimo."""
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
     with pytest.raises(StichError, match=r"seat 1: Pagat Ultimo is announced by the Pagat's holder, seat 4"):
         score_deal(position, announcements="1: Pagat")
@@ -1202,8 +1202,8 @@ def test_cli_score_the_solo_check_case(tmp_path):
 
 @pytest.mark.parametrize("said", ["4 Kings", "Vier Könige", "four kings", "Vier Koenige", "4 Könige", "Koenige"])
 def test_four_kings_announced_as_the_rules_and_the_score_name_them(said):
-    """RULES.md 1.7 and the score's own item title say "4 Kings" (players: "Vier Könige"); the tag took only the
-    one-word "Koenige"/"4Kings", so a name copied from `stich score` was refused as text that does not parse."""
+    """RULES.md 1.7 and the score's own item title say "4 Kings" (players: "Vier Könige"), so the tag takes that name as
+    it takes the one-word "Koenige"/"4Kings": a name copied from `stich score` parses."""
     assert parse_announcements(f"1: {said}; 2: Kontra {said}") == [Announcement(1, "four_kings"),
                                                                    Announcement(2, "four_kings", level=2)]
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
@@ -1273,8 +1273,9 @@ def test_scoring_a_made_position_before_its_end_says_every_card_is_needed_not_a_
 
 
 def test_a_mean_that_rounds_to_zero_is_written_unsigned_in_every_report():
-    """analyse, match and advice wrote a mean with ``:+.2f``: ``+0.00`` for 0 and ``-0.00`` for a tiny negative, a
-    gain or a loss that was neither. One helper writes them all, as ``signed`` writes a settlement's 0."""
+    """analyse, match and advice write a mean that rounds to zero as ``0.00``, not ``+0.00`` or ``-0.00`` (``:+.2f`` of
+    a tiny negative), a gain or a loss that is neither: one helper writes them all, as ``signed`` writes a settlement's
+    0."""
     from solver.advice import mean_with_interval
     from solver.match import Mean, mean_text
     assert [signed_mean(v) for v in (0.0, -0.0, -0.004, 0.004, 0.005001, -1.25, 12.5)] == [

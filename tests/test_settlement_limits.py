@@ -236,8 +236,8 @@ def _answers(stdout: str) -> list[dict]:
 
 @pytest.mark.parametrize("command", [["score", "--dd"], ["table"], ["solve", "--cards"], ["check"], ["postmortem"]])
 def test_a_tiny_time_limit_stops_every_whole_deal_with_a_message_a_json_line_and_exit_1(tmp_path, command) -> None:
-    """Each record stopped says so on stderr and, with --json, in a line of its own (``unanswered``): there was no
-    line at all, so a script reading the lines could not tell which record ran out."""
+    """Each record stopped says so on stderr and, with --json, in a line of its own (``unanswered``), so that a script
+    reading the lines can tell which record ran out."""
     path = _file(tmp_path, (8, "Solo"), (26, "Normal"))
     result = run(*command, path, "--time-limit", "0.001", "--json", code=1)
     said = [f"{path}:{line}: board {board}: not answered: the time limit (0.001 s) ran out before the answer "

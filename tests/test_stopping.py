@@ -91,7 +91,7 @@ def test_bad_stop_arguments_are_refused(arguments, message) -> None:
 
 def test_a_chunks_search_stopped_at_the_runs_deadline_names_the_runs_limit(monkeypatch) -> None:
     """A chunk of an analysis or advice solves its sample under what the run's deadline leaves: the search it stops
-    names the run's limit, and a deadline that did not say its limit words the reason without a number (it read
+    names the run's limit, and a deadline that does not say its limit words the reason without a number (never
     ``time_limit=None seconds``)."""
     from solver import workers
     from solver.search.boundary import Deadline, TimeLeft
@@ -102,7 +102,7 @@ def test_a_chunks_search_stopped_at_the_runs_deadline_names_the_runs_limit(monke
     monkeypatch.setattr(workers, "worker_settlement_engine", lambda: engine)
     position = next(solver.read_positions(VALAT))
     with pytest.raises(solver.SearchStopped, match=r"its time limit was up \(time_limit=2\.5 seconds\)$"):
-        with ChunkLimits(time.monotonic() - 1, time_limit=2.5).stopping(5):
+        with ChunkLimits(2.5, started=time.monotonic() - 3.5).stopping(5):
             solver.solve(position, "score", engine=engine)
     assert Deadline(TimeLeft(0.0)).reason() == "its time limit was up"
 
@@ -192,9 +192,9 @@ def test_a_run_s_stop_reaches_its_pool_workers(memory_mb) -> None:
 
 
 def test_an_analysis_and_advice_read_one_kind_of_chunk_limits(monkeypatch) -> None:
-    """An analysis's chunks and advice's had a class each for their limits, and each chose between the run's Event
-    and ``worker_stop()`` in its own words (the analysis asked about a memory cap, advice did not): one
-    ``ChunkLimits``, and the pool says which stop its tasks read (``Pool.task_stop``)."""
+    """An analysis's chunks and advice's share one ``ChunkLimits``, its deadline the time limit counted from when
+    it is made, and the pool says which stop its tasks read (``Pool.task_stop``: the run's Event in this process,
+    ``worker_stop()`` in a local worker, whatever the memory cap), so that the two cannot choose apart."""
     from contextlib import nullcontext
 
     from solver import workers
@@ -211,4 +211,5 @@ def test_an_analysis_and_advice_read_one_kind_of_chunk_limits(monkeypatch) -> No
     stop.set()
     assert not limits.passed(0) and limits.passed(1)  # sample 0 always runs
     assert isinstance(limits.stopping(0), nullcontext)
-    assert ChunkLimits(time.monotonic() - 1).passed(5) and not ChunkLimits(time.monotonic() + 60).passed(5)
+    assert ChunkLimits(1.0, started=time.monotonic() - 2).passed(5) and not ChunkLimits(60.0).passed(5)
+    assert ChunkLimits(2.5, started=100.0).deadline == 102.5 and ChunkLimits(None, stop).deadline is None

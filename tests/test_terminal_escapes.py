@@ -190,7 +190,8 @@ def test_a_tree_of_such_a_record_from_a_file_named_not_in_utf8_reads_back_from_x
 
 
 def test_json_text_escapes_del_even_in_ascii_and_stays_json_with_an_indent():
-    """``\\n`` and ``\\t`` were substituted as controls, inside the indent too; DEL was left raw in an ASCII text."""
+    """``\\n`` and ``\\t`` are not substituted as controls, inside the indent or anywhere; DEL is escaped in an
+    ASCII text too."""
     for value in ({"a": "ä"}, {"a": "x\x7fy", "b": [1, "\t"]}, {"a": "\x9b\u202e ä\n"}):
         for options in ({}, {"indent": 1}, {"indent": "\t"}):
             text = json_text(value, **options)

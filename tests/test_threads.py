@@ -69,11 +69,11 @@ def test_settlements_in_threads() -> None:
 
 
 def test_a_stopping_block_stops_only_its_own_thread_s_searches_on_a_shared_engine() -> None:
-    """``EngineSolver.stopping`` set its limit on the whole engine: another thread's search on a shared engine that
-    asked for no limit was stopped by it, and blocks of two threads closing out of order left the first one's
-    limit behind for every later search. (Holding the engine for the block instead hung a block that waits on other
-    threads' searches of the engine.) A block's limit is its thread's: the other thread's search inside it answers,
-    the block's own search stops, and the engine has no check left once both blocks have closed."""
+    """A block's limit (``EngineSolver.stopping``) is its thread's, not the whole engine's: another thread's search on a
+    shared engine that asked for no limit is not stopped by it, and blocks of two threads closing out of order leave no
+    limit behind for later searches. (Holding the engine for the block instead would hang a block that waits on other
+    threads' searches of the engine.) The other thread's search inside it answers, the block's own search stops, and the
+    engine has no check left once both blocks have closed."""
     from concurrent.futures import ThreadPoolExecutor
 
     # whole Zwanzigerrufen deals, a new one for each search (a position the table holds is answered before the
@@ -196,10 +196,10 @@ def test_a_search_outlives_the_block_it_started_in_and_an_outer_block_s_limit_ho
 
 
 def test_the_compiled_engine_holds_the_stop_check_its_search_began_with_and_a_check_that_raises_stops_it() -> None:
-    """The compiled engine's ``stop_check`` is an attribute anyone can set: a search borrows the check it began with,
-    so the engine holds it until its next search, and a check changed and dropped while a search runs is not freed
-    under it (it was: the search then called freed memory). A check that raises stops the search with its
-    exception, on one thread or several (the exception was printed as unraisable and the search went on)."""
+    """The compiled engine's ``stop_check`` is an attribute anyone can set: a search borrows the check it began with, so
+    the engine holds it until its next search, and a check changed and dropped while a search runs is not freed under it
+    (else the search calls freed memory). A check that raises stops the search with its exception, on one thread or
+    several, not printed as unraisable with the search going on."""
     import gc
     import weakref
 

@@ -71,8 +71,8 @@ def test_the_names_type_checkers_see_are_the_public_names():
 
 
 def test_score_deal_types_its_announcements_as_dd_settlement_does():
-    """``score_deal(announcements=...)`` was typed ``object``: an editor offered no hint of the tag text or list of
-    Announcements it takes, where ``dd_settlement``'s same argument said it."""
+    """``score_deal(announcements=...)`` is typed as ``dd_settlement``'s same argument is, not ``object``, so that an
+    editor hints at the tag text or list of Announcements it takes."""
     import inspect
 
     import solver
@@ -146,9 +146,9 @@ solver.contract_table(solver.random_position("schafkopf", 1, 1), variant="runawa
 
 
 def test_cards_and_variants_are_typed_as_the_arguments_take_them(tmp_path):
-    """docs/api.md says every argument that takes cards takes Cards and card sets (``analyse_hand(hand=card_set)``)
-    and every ``variant`` text, but the analyses' and the advice's ``hand`` and ``known`` were typed
-    ``str | Sequence[str]`` and ``contract_table``'s variant had no ``str``: mypy --strict refused calls that run."""
+    """docs/api.md says every argument that takes cards takes Cards and card sets (``analyse_hand(hand=card_set)``) and
+    every ``variant`` text: the analyses' and the advice's ``hand`` and ``known``, and ``contract_table``'s variant, are
+    typed so, so that mypy --strict accepts the calls that run."""
     source = CARD_ARGUMENTS
     assert_strict_client_type_checks(tmp_path, source)
     exec(compile(source, "client.py", "exec"), {})  # and each of them runs

@@ -103,7 +103,7 @@ def test_unknown_flag_raises_variant_error_naming_it(game, flag):
     (Schafkopf, "zzz", "unknown variant flag 'zzz' (Schafkopf's flags: "),
 ])
 def test_another_games_flag_is_named_as_such(game, flag, message):
-    """A flag spelt right but of another game was refused as "unknown variant flag" with no hint, which reads as a
+    """A flag spelt right but of another game is not refused as "unknown variant flag" with no hint, which reads as a
     typo: the message names the game whose flag it is, and a misspelling of another game's flag suggests it."""
     with pytest.raises(VariantError) as info:
         game.variant({flag: "true"})
@@ -178,7 +178,7 @@ def test_flag_names_and_word_values_are_case_insensitive():
 
 
 def test_a_mapping_naming_a_flag_twice_in_two_spellings_is_refused():
-    # a dict's keys differ where the flag's names do not: one of the two values was kept without a word
+    # a dict's keys differ where the flag's names do not: refused, not one of the two values kept without a word
     with pytest.raises(VariantError, match="variant flag sagotrick is given twice"):
         Zwanzigerrufen.variant({"Sagotrick": "off", "sagotrick": "any_order"})
     with pytest.raises(VariantError, match="variant flag sagotrick is given twice"):
@@ -187,7 +187,8 @@ def test_a_mapping_naming_a_flag_twice_in_two_spellings_is_refused():
 
 
 def test_a_batch_given_one_flag_under_two_spellings_is_refused_before_its_output_is_opened(tmp_path):
-    # wrong whatever the records: each record said it as its own error, and the output kept the question for good
+    # wrong whatever the records: refused once before the output is opened, not as each record's own error with the
+    # output keeping the question for good
     from solver.batch import solve_batch
 
     out = tmp_path / "out.jsonl"
@@ -325,9 +326,9 @@ T10
 
 
 def test_a_record_whose_pagat_another_seat_announced_is_refused_at_its_item():
-    """Play read the announcer from the tag unchecked: seat 3 announcing the Pagat seat 2 holds was shown and solved
-    (and under hard_pagat_reservation bound seat 3, not the holder), though scoring refused it. Now reading the
-    record refuses it with scoring's message, at the item."""
+    """Reading the record checks the announcer against the tag: seat 3 announcing the Pagat seat 2 holds is refused with
+    scoring's message, at the item, not shown and solved (and under hard_pagat_reservation binding seat 3, not the
+    holder)."""
     record = """[Game "Zwanzigerrufen"]
 [Deal "1: T10 SQ / T1 T4 / T9 SG / CK CQ"]
 [Contract "Solo"]
@@ -608,7 +609,7 @@ def test_a_number_flag_takes_ascii_digits_only(spelling):
 
 
 def test_a_bad_flag_of_a_variant_tag_is_pointed_at(tmp_path):
-    # the error pointed at the start of the tag's value, whichever of its flags was at fault
+    # the error points at the flag at fault, not at the start of the tag's value
     text = (Path(__file__).parent.parent / "examples" / "valat.tbn").read_text()
     text = text.replace('[Contract "Solo"]', '[Contract "Solo"]\n[Variant "solo_value=5, sagotrick=bogus"]')
     with pytest.raises(StichError) as caught:
