@@ -150,7 +150,8 @@ class BatchSummary:
         """One line that says what the run did, as every result's ``repr`` (``<BatchSummary 7 records: 7 written to
         out.jsonl (7 solved, 0 errors), 0 already done>``), not the dataclass's every field (the comments of the
         input among them)."""
-        return f"<BatchSummary {self.records:,} record{'' if self.records == 1 else 's'}: {summary_text(self, timed=False)}>"
+        records = f"{self.records:,} record{'' if self.records == 1 else 's'}"
+        return f"<BatchSummary {records}: {summary_text(self, timed=False)}>"
 
     def _repeated_line(self) -> str | None:
         """The output's lines that repeat a record answered above (:func:`repeated_text`); None where there are none."""
