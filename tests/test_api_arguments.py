@@ -9,6 +9,7 @@ accepted, or (a float tree depth) never return.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -1058,3 +1059,19 @@ def test_every_time_limit_refuses_0_which_the_command_line_reads_as_no_limit(val
         for zero in (0, 0.0, -0.0):
             with pytest.raises(StichError, match=ZERO_REFUSED):
                 call(zero)
+
+
+def test_write_plot_and_write_tree_say_a_missing_folder_as_every_output_does(schafkopf, tmp_path):
+    """write_plot raised PIL's bare "No such file or directory" (and write_tree networkx's) for a file in a folder
+    that does not exist, where every other output of the API says the folder; they write whole files or none."""
+    missing = tmp_path / "nodir"
+    analysis = solver.analyse_play(schafkopf)
+    with pytest.raises(FileNotFoundError, match=r"cannot be written: the folder .*nodir does not exist"):
+        solver.write_plot(analysis, missing / "plot.png")
+    with pytest.raises(FileNotFoundError, match=r"cannot be written: the folder .*nodir does not exist"):
+        solver.write_tree(solver.strategy_tree(schafkopf, 1), missing / "tree.json")
+    assert not missing.exists()
+    assert solver.write_plot(analysis, tmp_path / "plot.svg").read_text().lstrip().startswith("<?xml")
+    written = solver.write_tree(solver.strategy_tree(schafkopf, 1), tmp_path / "t.json")
+    assert json.loads(written.read_text())["command"] == "tree"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["plot.svg", "t.json"]  # no temporary left
