@@ -49,8 +49,8 @@ from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
 from .html_tables import html_lines, html_table, html_titled_table
-from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_run,
-                       checkpoint_identity, chunk_size, contract_and_declarer, draw_sample, has_share,
+from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_progress,
+                       check_run, checkpoint_identity, chunk_size, contract_and_declarer, draw_sample, has_share,
                        interval_document, joined_range, known_cards_of, lacks_announced, mean_interval,
                        older_job_notices, payment_range, position_setup, record_scoring, rules_line, run_spans,
                        samples_said, samples_text, scaled_share, scored_with, searched_measure_and_win, searched_win,
@@ -962,6 +962,8 @@ def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
             check_bid(game, deal, seat, canonical, chosen)
             if canonical not in wanted:
                 wanted.append(canonical)
+        if not wanted:  # the seat's hand is not why: nothing was named
+            raise InvalidContractError(f"contracts names no contract ({contracts!r}): name one or more, or 'all'")
     if not wanted:
         raise InvalidContractError(f"seat {seat} may announce no {game.name} contract with this hand")
     if isinstance(announcements, str) and game.has_announcements:
@@ -1155,6 +1157,7 @@ def contract_advice(game: str | type[Game], hand: CardTokens, seat: SupportsInde
     ``each_announcement``: every contract is settled announcing nothing and with each announcement (those of
     ``announcements`` one by one and together, else each the seat's hand allows), on the same samples, and each
     announced row says what the announcement adds (``announcement_gain``: paired, so its interval is tight)."""
+    check_progress(progress)
     setup, left_out = advice_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant,
                                    seats=seats, announcements=announcements, pot=pot,
                                    each_announcement=each_announcement)
@@ -1371,6 +1374,7 @@ def card_advice(position: Position, seat: SupportsIndex | None = None, *, known:
     (1-based) must be the seat to move (default: it). ``known``: cards known to be in other seats (``{2: "SA"}``),
     kept in every sample and said in the advice. ``pot`` replaces the record's ``[Pot]``. Stopping, checkpoints and
     ``progress`` as in :func:`contract_advice`."""
+    check_progress(progress)
     state = check_position(position).state
     seat = state.to_move + 1 if seat is None else cast(int, integral(seat))
     legal = state.legal_cards()

@@ -142,9 +142,16 @@ class BatchSummary:
     def __str__(self) -> str:
         """The summary for people (``print(summary)``), as ``stich batch`` ends: the output's repeated and stale
         lines, if any (the command says the repeated ones as it starts: :func:`repeated_text`), and what the run
-        wrote (:func:`summary_text`); the dataclass ``repr`` stays for debugging."""
+        wrote (:func:`summary_text`)."""
         return "\n".join(line for line in (self._repeated_line(), stale_text(self), *notes_text(self),
                                             summary_text(self)) if line is not None)
+
+    def __repr__(self) -> str:
+        """One line that says what the run did, as every result's ``repr`` (``<BatchSummary 7 records: 7 written to
+        out.jsonl (7 solved, 0 errors), 0 already done>``), not the dataclass's every field (the comments of the
+        input among them)."""
+        records = f"{self.records:,} record{'' if self.records == 1 else 's'}"
+        return f"<BatchSummary {records}: {summary_text(self, timed=False)}>"
 
     def _repeated_line(self) -> str | None:
         """The output's lines that repeat a record answered above (:func:`repeated_text`); None where there are none."""
@@ -180,17 +187,17 @@ def _output_shown(path: str | os.PathLike) -> str:
     return "stdout" if names_stdout(path) else shown_name(path) or "the output"
 
 
-def summary_text(summary: BatchSummary) -> str:
+def summary_text(summary: BatchSummary, *, timed: bool = True) -> str:
     """A run's last line (``stich batch``'s): what it wrote where, what was done before, its duplicates and its
-    time; counts with thousands separators, as the progress lines have them. A stream (which holds nothing done
-    before) has no "already done"; stdout is said as ``stdout``."""
+    time (``timed``); counts with thousands separators, as the progress lines have them. A stream (which holds
+    nothing done before) has no "already done"; stdout is said as ``stdout``."""
     one = summary.duplicates == 1
     duplicates = (f", {summary.duplicates:,} duplicate{'' if one else 's'} of {'a record' if one else 'records'} "
                   "above (the same text): answered once" if summary.duplicates else "")
     errors = f"{summary.errors:,} error{'' if summary.errors == 1 else 's'}"
     done = "" if summary.stream else f", {summary.skipped:,} already done"
     return (f"{summary.written:,} written to {_output_shown(summary.out)} "
-            f"({summary.solved:,} solved, {errors}){done}{duplicates}, {summary.seconds:.1f} s")
+            f"({summary.solved:,} solved, {errors}){done}{duplicates}{f', {summary.seconds:.1f} s' if timed else ''}")
 
 
 def notes_text(summary: BatchSummary) -> list[str]:

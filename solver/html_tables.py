@@ -4,6 +4,7 @@ the ground floor because results of every layer use it (a game's ``DealtBonus`` 
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Collection, Iterable, Sequence
 
@@ -11,11 +12,19 @@ from typing import Collection, Iterable, Sequence
 CELL = 'style="padding:2px 8px;text-align:{}"'
 
 
+#: A figure kept whole by its no-break spaces (``100%\u00a0(68-100%)``, ``+1.63\u00a0±\u00a01.48``): the words
+#: around a no-break space, up to the ordinary spaces on either side.
+WHOLE_FIGURE = re.compile(r"[^ \n]*\u00a0[^ \n]*")
+
+
 def html_table(head: Sequence[str], rows: Iterable[Sequence[object]], *, right: Collection[int] = ()) -> str:
     """A table with a row of column names (empty: no header row) above ``rows``; the columns numbered in ``right``
-    are aligned right (numbers), the others left; every cell escaped, its lines kept apart (``<br>``)."""
+    are aligned right (numbers), the others left; every cell escaped, its lines kept apart (``<br>``), and a figure
+    kept whole by its no-break spaces set unwrapped, since a browser would break it after an interval's hyphen."""
     def text(cell: object) -> str:
-        return escape(str(cell)).replace("\n", "<br>")
+        whole = WHOLE_FIGURE.sub(lambda figure: f'<span style="white-space:nowrap">{figure.group()}</span>',
+                                 escape(str(cell)))
+        return whole.replace("\n", "<br>")
 
     def row(cells: Sequence[object], tag: str) -> str:
         return "<tr>" + "".join(f"<{tag} {CELL.format('right' if column in right else 'left')}>{text(cell)}</{tag}>"

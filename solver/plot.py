@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from .errors import StichError, shown_name
+from .files import atomic_path
 
 if TYPE_CHECKING:  # the post-mortem draws itself in a notebook with this module: it is below postmortem.py
     from numpy.typing import ArrayLike
@@ -362,7 +363,9 @@ def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: Pla
 
 
 def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
-    """Write the plot as PNG, SVG or PDF, chosen by the file's suffix; another suffix is bad input."""
+    """Write the plot as PNG, SVG or PDF, chosen by the file's suffix; another suffix is bad input. A file that
+    cannot be written raises the OSError every output of the API raises (a missing folder: "cannot be written: the
+    folder ... does not exist"), and leaves nothing behind."""
     if not all(hasattr(analysis, name) for name in ("curve", "cards", "trick_ends")):  # (not imported: see above)
         raise StichError(f"the plot is of a PlayAnalysis (from analyse_play), not {type(analysis).__name__}")
     path = Path(path)
@@ -375,7 +378,8 @@ def write_plot(analysis: PlayAnalysis, path: str | Path) -> Path:
 
     contract = get_game(analysis.game).contract_in_words(analysis.contract)  # as the figure's title says it
     metadata = {"Title": f"{analysis.game} {contract}: post-mortem"}
-    figure.savefig(path, format=PLOT_FORMATS[suffix], metadata=metadata)
+    with atomic_path(path) as temporary:  # a missing folder said as every output's, and no half-written plot
+        figure.savefig(temporary, format=PLOT_FORMATS[suffix], metadata=metadata)
     return path
 
 

@@ -284,7 +284,9 @@ class PlayAnalysis:
             return html_lines([NO_PLAY])
         svg = self.plot_svg()
         columns = card_columns(self.measure, bool(self.points_curve))
-        parts = [html_lines(str(self).splitlines()[:1], bold=True), svg[svg.index("<svg"):],
+        # the plot (some 990 px wide) shrinks to a narrower output area, by its viewBox, rather than run past it
+        scaled = svg[svg.index("<svg"):].replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
+        parts = [html_lines(str(self).splitlines()[:1], bold=True), scaled,
                  html_lines([card_table_title(self.game, self.measure, self.declarer, self.declaring_side)],
                             bold=True),
                  html_table(columns, [card.cells() for card in self.cards], right=number_columns(columns)),

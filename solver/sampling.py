@@ -964,6 +964,7 @@ def analyse_hand(game: str | type[Game], hand: CardTokens, seat: SupportsIndex, 
     impossible hand or constraints, or a checkpoint written by another analysis."""
     check_time_limit(time_limit, StichError)
     check_stop(stop, StichError)
+    check_progress(progress)
     game = get_game(game)
     # any integral seat (a numpy integer too) as an int, checked by _setup, which names what was given
     seat_number, declarer_number = cast(int, integral(seat)), cast(int, integral(declarer))
@@ -1084,6 +1085,13 @@ def check_run(samples: object, checkpoint: object) -> None:
         raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
+
+
+def check_progress(progress: object) -> None:
+    """A progress callback: None or a function, checked before any sample is solved (it is first called after the
+    first chunk, where a bad one would end the run with the work done)."""
+    if progress is not None and not callable(progress):
+        raise StichError(f"progress must be a function of the result so far (or None), not {progress!r}")
 
 
 def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], setup: Any, journal: Journal | None,
@@ -1250,6 +1258,7 @@ def analyse_position(position: Position, seat: SupportsIndex, *, known: Mapping[
     of :func:`analyse_hand`."""
     check_time_limit(time_limit, StichError)
     check_stop(stop, StichError)
+    check_progress(progress)
     setup = position_setup(position, integral(seat), known=known, seed=seed, pot=pot)  # type: ignore[arg-type]
     rules = position.rules
     # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it

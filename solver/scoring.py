@@ -48,7 +48,7 @@ class Settlement:
 
     def __str__(self) -> str:
         """The settlement for people (``print(settlement)``): the items, who wins each and for how much, every
-        seat's payment and the notes, as ``stich score`` prints them; the dataclass ``repr`` stays for debugging."""
+        seat's payment and the notes, as ``stich score`` prints them."""
         rows = self._item_rows()
         widths = [max(len(row[i]) for row in rows) for i in range(len(ITEM_COLUMNS))]
         lines = [self._heading()]
@@ -56,9 +56,18 @@ class Settlement:
             cells = [cell.rjust(width) if column in ITEM_NUMBER_COLUMNS else cell.ljust(width)
                      for column, (cell, width) in enumerate(zip(row, widths))]
             lines.append("  ".join(cells).rstrip())
-        lines.append("payments: " + ", ".join(f"{seat} {paid}" for seat, paid in self._payment_cells()))
+        lines.append(self._payments_said())
         lines.extend(f"note: {note}" for note in self.notes)
         return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        """One line that says what the settlement is, as every result's ``repr`` (``<Settlement Schafkopf Rufer G,
+        payments: seat 1 -2, seat 2 +2, seat 3 -2, seat 4 +2>``): the items are ``print()``'s."""
+        return f"<Settlement {self._heading(self._payments_said())}>"
+
+    def _payments_said(self) -> str:
+        """``payments: seat 1 -2, seat 2 +2, ...``, with the pot's change in a game paid from one."""
+        return "payments: " + ", ".join(f"{seat} {paid}" for seat, paid in self._payment_cells())
 
     def _heading(self, said: str = "") -> str:
         """``Schafkopf Wenz Tout``: the game and the contract as the rule book names it (the document keeps the

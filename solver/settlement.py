@@ -106,11 +106,18 @@ class DDSettlement:
 
     def __str__(self) -> str:
         """The settlement for people (``print(result)``): the net, the items and payments of its line (as
-        ``print(settlement)``), the line and the points-optimal comparison; the dataclass ``repr`` stays."""
+        ``print(settlement)``), the line and the points-optimal comparison."""
         settlement = self._settlement()
         _, *items = str(settlement).splitlines()
         summary = self._summary()
         return "\n".join([settlement._heading(summary[0]), *items, *summary[1:]])
+
+    def __repr__(self) -> str:
+        """One line that says what the result is, as every result's ``repr``: the first line of ``print()`` with the
+        payments (``<DDSettlement Schafkopf Rufer G, double dummy: declarers 1+3 net +4 game units; payments: seat 1
+        +2, ...>``), not the dataclass's every field, the search's effort and the line twice among them."""
+        settlement = self._settlement()
+        return f"<DDSettlement {settlement._heading(f'{self._summary()[0]}; {settlement._payments_said()}')}>"
 
     def _repr_html_(self) -> str:
         """The same for Jupyter: the first line of ``print()`` (the game, the contract, the net, the rules) as its

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable, SupportsIndex
 
 from .errors import StichError, escaped, shown_name
 from .limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
-from .files import json_text
+from .files import atomic_path, json_text
 from .games.base import Objective
 from .position import Position, check_position, names_score
 from .search.boundary import Deadline, check_number
@@ -399,15 +399,16 @@ def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
         raise StichError(f"the tree's file is a path, not {type(path).__name__}")
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix == ".graphml":
-        nx.write_graphml(xml_safe(graph), path)
-    elif suffix == ".gexf":
-        nx.write_gexf(xml_safe(graph), path)
-    elif suffix == ".json":
-        path.write_text(json_text(tree_document(graph)) + "\n", encoding="utf-8")
-    else:
+    if suffix not in FORMATS:
         raise StichError(f"{shown_name(path)}: the tree is written as {', '.join(FORMATS)}, not "
                          f"{suffix or 'no suffix'}")
+    with atomic_path(path) as temporary:  # a missing folder said as every output's, and no half-written tree
+        if suffix == ".graphml":
+            nx.write_graphml(xml_safe(graph), temporary)
+        elif suffix == ".gexf":
+            nx.write_gexf(xml_safe(graph), temporary)
+        else:
+            temporary.write_text(json_text(tree_document(graph)) + "\n", encoding="utf-8")
     return path
 
 

@@ -9,6 +9,7 @@ accepted, or (a float tree depth) never return.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -874,6 +875,30 @@ def test_contract_advice_refuses_contracts_that_are_no_texts_by_name(contracts):
         contract_advice("kratzen", "EO E9 SU SZ", 1, contracts, samples=1, workers=1)
 
 
+@pytest.mark.parametrize("contracts", [[], "", " , "])
+def test_contract_advice_says_contracts_named_none_not_that_the_hand_may_announce_none(contracts):
+    """contract_advice(..., contracts=[]) said "seat 1 may announce no Kratzen contract with this hand", a hand
+    that may announce Trump S: the list named none."""
+    from solver.advice import contract_advice
+
+    with pytest.raises(InvalidContractError, match=r"^contracts names no contract \(.*\): name one or more, or 'all'$"):
+        contract_advice("kratzen", "EO E9 SU SZ", 1, contracts, samples=1, workers=1)
+
+
+def test_the_sampling_functions_refuse_a_progress_that_is_no_function_before_they_solve(kratzen):
+    """analyse_hand, analyse_position and the advice raised TypeError ('int' object is not callable) from inside
+    the run after the first chunk of samples was solved, where every other argument is a StichError up front."""
+    from solver.advice import card_advice, contract_advice
+
+    calls = [lambda: solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump S", samples=1, workers=1, progress=5),
+             lambda: solver.analyse_position(kratzen, 1, samples=1, workers=1, progress=5),
+             lambda: contract_advice("kratzen", "EO E9 SU SZ", 1, samples=1, workers=1, progress=5),
+             lambda: card_advice(kratzen, samples=1, workers=1, progress=5)]
+    for call in calls:
+        with pytest.raises(StichError, match=r"^progress must be a function of the result so far \(or None\), not 5$"):
+            call()
+
+
 def test_contract_advice_takes_contracts_in_a_numpy_array():
     from solver.advice import contract_advice
 
@@ -1036,3 +1061,19 @@ def test_every_time_limit_refuses_0_which_the_command_line_reads_as_no_limit(val
         for zero in (0, 0.0, -0.0):
             with pytest.raises(StichError, match=ZERO_REFUSED):
                 call(zero)
+
+
+def test_write_plot_and_write_tree_say_a_missing_folder_as_every_output_does(schafkopf, tmp_path):
+    """write_plot raised PIL's bare "No such file or directory" (and write_tree networkx's) for a file in a folder
+    that does not exist, where every other output of the API says the folder; they write whole files or none."""
+    missing = tmp_path / "nodir"
+    analysis = solver.analyse_play(schafkopf)
+    with pytest.raises(FileNotFoundError, match=r"cannot be written: the folder .*nodir does not exist"):
+        solver.write_plot(analysis, missing / "plot.png")
+    with pytest.raises(FileNotFoundError, match=r"cannot be written: the folder .*nodir does not exist"):
+        solver.write_tree(solver.strategy_tree(schafkopf, 1), missing / "tree.json")
+    assert not missing.exists()
+    assert solver.write_plot(analysis, tmp_path / "plot.svg").read_text().lstrip().startswith("<?xml")
+    written = solver.write_tree(solver.strategy_tree(schafkopf, 1), tmp_path / "t.json")
+    assert json.loads(written.read_text())["command"] == "tree"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["plot.svg", "t.json"]  # no temporary left

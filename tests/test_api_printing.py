@@ -147,12 +147,12 @@ def test_the_reports_say_targets_where_each_bonus_is_a_seat_s_own_not_where_ther
 
 
 def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
-    """``repr(dd_settlement(...))``'s line and ``EngineSolver.card_values`` name their cards as ``solve(...,
-    cards=True)`` does (CardIndex, not ``line=(3, 32, 2, ...)`` or ``CardValue(card=5, value=61)``), still the ints a
-    script keys and writes (the JSON the same)."""
+    """``dd_settlement(...)``'s line and ``EngineSolver.card_values`` name their cards as ``solve(..., cards=True)``
+    does (CardIndex, not ``(3, 32, 2, ...)`` or ``CardValue(card=5, value=61)``), still the ints a script keys and
+    writes (the JSON the same)."""
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
     settled = solver.dd_settlement(kratzen)
-    assert "line=(EO, S7, EK, GA, " in repr(settled) and "points_line=(EO, S7, " in repr(settled)
+    assert repr(settled.line).startswith("(EO, S7, EK, GA, ") and repr(settled.points_line).startswith("(EO, S7, ")
     assert [repr(card) for card in settled.line] == list(settled.line_names)
     assert json.loads(json.dumps(list(settled.line)))[:3] == [3, 32, 2] == [int(card) for card in settled.line[:3]]
     assert settled.as_dict()["line"][:3] == ["EO", "S7", "EK"] and pickle.loads(pickle.dumps(settled)) == settled
@@ -550,8 +550,10 @@ def test_contract_and_card_advice_print_and_render_as_stich_analyse_does():
     assert html.paragraphs[:2] == text[:2] and html.paragraphs[-1] == text[-1]
     assert html.rows[0] == ["", "contract", "mean payment", "behind the best", "win", "bonuses made", "against"]
     assert html.rows[1][:5] == ["1", "Rufer G", "+1.63 ± 1.48", "best", "100% (68-100%)"]
-    # a figure is kept whole in a notebook too (a no-break space)
-    assert len(html.rows) == 1 + len(advice.rows) and "<br>13%\u00a0(2-47%) Schneider" in advice._repr_html_()
+    # a figure is kept whole in a notebook too: its no-break spaces, and unwrapped, as a browser breaks at a hyphen
+    assert len(html.rows) == 1 + len(advice.rows)
+    assert '<br><span style="white-space:nowrap">13%\u00a0(2-47%)</span> Schneider' in advice._repr_html_()
+    assert '<span style="white-space:nowrap">100%\u00a0(68-100%)</span></td>' in advice._repr_html_()
     assert repr(advice) == "<ContractAdvice Schafkopf, seat 1, 8 samples: best Rufer G +1.63>"
 
     position = next(solver.read_positions(VALAT.parent / "zwanzigerrufen.tbn"))
@@ -1045,3 +1047,24 @@ def test_a_card_given_as_an_int_enum_member_is_played_and_kept_as_its_number(val
 
     made = solver.Position(valat.game, valat.rules, played.state, played=tuple(map(numpy.int64, played.played)))
     assert repr(made.played) == repr(played.played) and made == played
+
+
+def test_a_settlement_and_a_batch_summary_repr_as_one_line(tmp_path):
+    """A settlement, a double-dummy settlement and a batch's summary repr as one line that says what each is (the
+    contract, the net, every payment; what the run wrote), not as a dataclass dump: a DDSettlement's held the
+    search's nodes and seconds and its line twice, a BatchSummary's every comment of its input."""
+    schafkopf = list(solver.read_positions(VALAT.parent / "schafkopf.tbn"))
+    assert repr(solver.dd_settlement(schafkopf[0])) == (
+        "<DDSettlement Schafkopf Rufer G, double dummy: declarers 1+3 net +4 game units; "
+        "payments: seat 1 +2, seat 2 -2, seat 3 +2, seat 4 -2; rules: runaway_count_at=deal>")
+    assert repr(solver.score_deal(schafkopf[-1])) == (
+        "<Settlement Schafkopf Rufer G, payments: seat 1 -2, seat 2 +2, seat 3 -2, seat 4 +2>")
+    kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
+    assert repr(solver.dd_settlement(kratzen, pot=4)) == (
+        "<DDSettlement Kratzen Trump S, double dummy: attacker seat 1 net +2 chips; "
+        "payments: seat 1 +2, seat 2 +1, seat 3 +1, pot -4>")
+    out = tmp_path / "out.jsonl"
+    first = solver.solve_batch(VALAT.parent / "schafkopf.tbn", out, workers=1)
+    assert repr(first) == f"<BatchSummary 7 records: 7 written to {out} (7 solved, 0 errors), 0 already done>"
+    again = solver.solve_batch(VALAT.parent / "schafkopf.tbn", out, workers=1)
+    assert repr(again) == f"<BatchSummary 7 records: 0 written to {out} (0 solved, 0 errors), 7 already done>"

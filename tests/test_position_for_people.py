@@ -335,7 +335,8 @@ def test_results_print_for_people_and_render_in_a_notebook():
     html = settled._repr_html_()
     assert "double dummy: declarers 1+4 net +12 game units" in html and ">Pagat Ultimo (announced)</td>" in html
     assert ">+6</td>" in html
-    assert repr(settled).startswith("DDSettlement(game='Zwanzigerrufen'")
+    assert repr(settled) == ("<DDSettlement Zwanzigerrufen Normal T20, double dummy: declarers 1+4 net +12 game units; "
+                             "payments: seat 1 +6, seat 2 -6, seat 3 -6, seat 4 +6>")
     checks = {check.bonus: check for check in solver.check_bonuses(position)}
     assert str(checks["valat"]) == "Valat for seat 1: the declaring side takes every trick: yes - seat 1 can force it"
     assert str(checks["valat_against"]).endswith(": no - missed")

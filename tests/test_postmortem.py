@@ -176,6 +176,17 @@ def test_a_notebook_stores_a_post_mortem_s_plot_once():
     assert ElementTree.fromstring(analysis.plot_svg().encode()).tag.endswith("svg")
 
 
+def test_a_notebook_s_post_mortem_plot_shrinks_to_a_narrower_output_area():
+    """The plot, some 990 px wide, ran past a narrower notebook output (its legend cut off at 900 px): in the HTML
+    it scales down by its viewBox, and ``plot_svg`` keeps matplotlib's own size."""
+    analysis = analyse_play(next(iter(solver.read_positions(EXAMPLES / "schafkopf.tbn"))))
+    embedded = analysis._repr_html_()
+    start = embedded.index("<svg")
+    svg = ElementTree.fromstring(embedded[start:embedded.index("</svg>") + len("</svg>")].encode())
+    assert svg.get("style") == "max-width:100%;height:auto" and svg.get("viewBox") and svg.get("width").endswith("pt")
+    assert ElementTree.fromstring(analysis.plot_svg().encode()).get("style") is None
+
+
 def test_grades_follow_the_thresholds():
     assert [grade(cost, "points", False) for cost in (0, 1, 5, 6, 14, 15, 40)] == [
         "ok", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
