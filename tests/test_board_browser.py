@@ -1839,6 +1839,54 @@ def test_a_values_error_goes_when_values_come_in_for_another_objective(driver, s
     assert not bar.is_displayed() and bar.text == ""
 
 
+def test_space_after_a_values_error_asks_the_values_again(driver, server):
+    """Values refused (a busy board's 503) leave no best card to play: space did nothing, press after press, and only
+    another objective or a step asked again. Space asks the values of the table shown again."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    busy = "the board is busy with other questions; ask again when they are answered"
+    driver.execute_script("""window.unstubbedFetch = window.unstubbedFetch || window.fetch;
+      window.valuesAsked = [];
+      window.fetch = (url, options) => {
+        if (url !== "/api/values") return window.unstubbedFetch(url, options);
+        valuesAsked.push(JSON.parse(options.body).moves);
+        return valuesAsked.length === 1 ? Promise.resolve(new Response(JSON.stringify({ error: arguments[0] }),
+          { status: 503, headers: { "Content-Type": "application/json" } })) : window.unstubbedFetch(url, options);
+      };
+      loadValues();""", busy)
+    bar = driver.find_element("id", "error")
+    wait_for(lambda: bar.text == busy, "the refusal")
+    asked = driver.execute_script(  # one script: the press and what it asked, before any answer
+        "document.activeElement.blur();"
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }));"
+        "return [valuesAsked, S.cursor, S.bestAhead]")
+    assert asked == [[[], []], 0, 0]
+    wait_for(lambda: settled(driver), "the values asked again")
+    assert driver.execute_script("return [S.cursor, S.values.kind, S.values.best.length > 0]") == [0, "values", True]
+    assert not bar.is_displayed()
+    driver.get(server)  # the page's own fetch again
+
+
+def test_an_objective_chosen_after_a_refused_position_values_the_table_shown(driver, server):
+    """After a refused position the table shown is the last one accepted: an objective chosen then asked the values
+    (and the graph) of the refused line, refused again. It asks them of the table shown."""
+    refused_position(driver, server)
+    asked = driver.execute_script("""window.unstubbedFetch = window.unstubbedFetch || window.fetch;
+      window.asked = [];
+      window.fetch = (url, options) => { asked.push([url, JSON.parse(options.body).moves]);
+        return window.unstubbedFetch(url, options); };
+      const box = $('objective'); box.value = box.options[box.options.length - 1].value;
+      box.dispatchEvent(new Event('change'));
+      return [asked, S.cursor, S.moves];""")
+    assert asked == [[["/api/values", []], ["/api/curve", []]], 0, []]
+    wait_for(lambda: settled(driver), "the values of the table shown")
+    assert driver.execute_script("return [S.values.kind, S.values.objective]")[0] == "values"
+    assert not driver.find_element("id", "error").is_displayed()
+    assert driver.find_element("id", "curve-state").text == ""
+    driver.get(server)  # the page's own fetch again
+
+
 def test_the_graphs_note_before_the_first_card_has_no_empty_part(driver, server):
     """A record opened at its start (every Kratzen example, a deal dealt on the page) has no card to count: the
     note under the graph said "from each point; ; dashed"."""

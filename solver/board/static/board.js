@@ -1080,9 +1080,18 @@ function goTo(index) {
 const BEST_AHEAD = 4;
 function bestKey(repeat = false) {
   if (repeat) return;
+  if (valuesFailed()) { S.bestAhead = 0; loadValues(); return; }  // no best card to play: the values asked again
   if (S.mode === "dd" && !S.ready && !S.stepError && !(S.view && S.view.is_over)) {
     S.bestAhead = Math.min(S.bestAhead + 1, BEST_AHEAD);
   } else playBest();
+}
+
+// The values of the table shown were refused (the bar says why) or stopped (the summary does): space has no best card
+// to play there, and asks them again (a busy board or a time limit lets a second question through).
+function valuesFailed() {
+  if (S.mode !== "dd" || !S.view || S.view.is_over || S.shownAt !== S.cursor) return false;
+  if (S.values) return S.values.kind === "stopped" || S.values.kind === "error";
+  return S.stepError && !busy.kinds.has("values");
 }
 
 function playBestAhead() {
@@ -1352,6 +1361,13 @@ async function start() {
   $("save").addEventListener("click", save);
   $("copy-command").addEventListener("click", copyCommand);
   $("objective").addEventListener("change", (e) => {
+    // after a refused position the table shown is the last one accepted: its values and the graph of its line are
+    // asked, not the refused one's (the line past it was refused)
+    if (S.stepError && S.shownAt !== null && S.shownAt !== S.cursor) {
+      if (S.cursor > S.shownAt) S.moves = S.moves.slice(0, S.shownAt);
+      S.cursor = S.shownAt;
+      showError("");
+    }
     S.objective = e.target.value; S.values = null; S.bestAhead = 0;
     giveKeysBack(e.target);
     renderTable(); renderValues(); markOdds();
