@@ -1383,7 +1383,7 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
     """In single dummy the graph draws neither the double-dummy value of the position shown (a defender would read the
     declarers' +4 off it beside his 33% odds) nor the past cards' grades, whose tooltips name the best cards of a hidden
     hand, and it says where they are; the play list keeps its leaders. The keys line lists no space for a best card
-    there, where it does nothing."""
+    there, where it does nothing, nor the graph's keys, where no graph is drawn."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 7", 8)
@@ -1397,6 +1397,7 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
         assert "double-dummy view shows them" in driver.find_element("id", "curve-note").text
         # nor does it list space for a best card: single dummy values no card best, so the key did nothing
         assert "a best card" not in driver.find_element("id", "keys").text
+        assert "in the graph" not in driver.find_element("id", "keys").text
         assert driver.execute_script(graded) == 0
         titles = driver.execute_script("return [...document.querySelectorAll('#play span')].map((n) => n.title)")
         assert not any("best" in title or "ok" in title for title in titles), titles
@@ -1414,6 +1415,7 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
              "the graph again in double dummy")
     assert driver.find_element("id", "graph").is_displayed() and driver.execute_script(graded)
     assert "space a best card" in driver.find_element("id", "keys").text
+    assert "in the graph the same keys choose a point" in driver.find_element("id", "keys").text
 
 
 def test_single_dummy_stops_a_graph_on_its_way(driver, server):

@@ -521,6 +521,7 @@ function renderButtons() {
   for (const id of ["redo", "last"]) available(id, S.cursor < S.moves.length);
   available("best", S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd");
   $("keys-best").hidden = S.mode === "sd";  // single dummy values no card best: space does nothing there
+  $("keys-graph").hidden = S.mode === "sd";  // nor draws a graph to choose a point in
 }
 
 // --- values on the cards --------------------------------------------------------------------------------------------
