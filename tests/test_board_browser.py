@@ -1060,6 +1060,28 @@ def test_the_deal_dialogs_contract_placeholder_fits_its_field_on_a_phone(driver,
         driver.set_window_size(1400, 900)
 
 
+@pytest.mark.parametrize("width", [1400, 1024])
+def test_the_record_list_shows_the_whole_record_on_a_desktop_on_one_line_with_the_buttons(driver, server, width):
+    """A desktop window has room for a record's whole name in the list: at 24em it showed "zwanzigerrufen.tbn board 1:
+    Zwanzigerrufen" and cut the contract off, with half the header empty. It grows into the room there is, the header
+    still one line (the buttons beside it)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 1")
+    emulate_window(driver, width, 900)
+    try:
+        room, tops = driver.execute_script("""const list = $('records'), words = document.createElement('span');
+          words.style.font = getComputedStyle(list).font; words.style.whiteSpace = 'pre';
+          words.textContent = list.options[list.selectedIndex].text; document.body.append(words);
+          const room = list.getBoundingClientRect().width - words.getBoundingClientRect().width; words.remove();
+          return [room, [...document.querySelectorAll('header h1, header select, header button')]
+            .map((n) => n.getBoundingClientRect().bottom)]""")
+        assert room >= 16  # the words and the list's arrow
+        assert max(tops) - min(tops) < 8, tops
+    finally:
+        restore_window(driver)
+
+
 def test_the_table_on_a_phone(driver, server):
     """In a phone's 400 pixels the hands around the ellipse cover neither each other nor the trick, and stay within the
     page's sides."""
