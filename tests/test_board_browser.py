@@ -1813,7 +1813,7 @@ def test_enter_held_down_on_a_card_plays_one_card(driver, server):
 
 def test_a_space_kept_while_the_values_stop_drops_it_and_says_why(driver, server):
     """A space kept for values that come in stopped (the time limit ran out) plays nothing: it is dropped and the
-    summary says the stop's reason."""
+    summary says the stop's reason. The ★ best button, with no best card, says it asks again, and a click does."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1828,8 +1828,17 @@ def test_a_space_kept_while_the_values_stop_drops_it_and_says_why(driver, server
         "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }));"
         "return [S.cursor, S.bestAhead]")
     assert kept == [1, 1]
-    wait_for(lambda: driver.find_element("id", "summary").text == reason, "the stop's reason")
+    said = f"{reason} · ★ ask again searches once more"
+    wait_for(lambda: driver.find_element("id", "summary").text == said, "the stop's reason")
     assert driver.execute_script("return [S.cursor, S.bestAhead, S.values.kind]") == [1, 0, "stopped"]
+    button = driver.find_element("id", "best")
+    assert (button.text, button.get_attribute("aria-disabled")) == ("★ ask again", "false")
+    asked = driver.execute_script("window.fetch = window.unstubbedFetch; $('best').click();"
+                                  "return [S.values, busy.kinds.has('values'), $('best').textContent]")
+    assert asked == [None, True, "★ best"]
+    wait_for(lambda: settled(driver), "the values asked again")
+    assert driver.execute_script("return [S.cursor, S.values.kind, $('best').getAttribute('aria-disabled')]") == [
+        1, "values", "false"]
     driver.get(server)  # the page's own fetch again
 
 
@@ -1881,6 +1890,7 @@ def test_space_after_a_values_error_asks_the_values_again(driver, server):
       loadValues();""", busy)
     bar = driver.find_element("id", "error")
     wait_for(lambda: bar.text == busy, "the refusal")
+    wait_for(lambda: driver.find_element("id", "best").text == "★ ask again", "the button that asks again")
     asked = driver.execute_script(  # one script: the press and what it asked, before any answer
         "document.activeElement.blur();"
         "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }));"

@@ -514,12 +514,17 @@ function describeGrade(card) {
 // The buttons say they do nothing now with aria-disabled, not disabled: a disabled button loses the focus, so ★ best
 // pressed with Enter dropped it to the page while the next values were searched, and ◀ at the start did too.
 const unavailable = (id) => $(id).getAttribute("aria-disabled") === "true";
+const BEST_TITLE = "Play a best card: step through the optimal line (space)";
 
 function renderButtons() {
   const available = (id, on) => $(id).setAttribute("aria-disabled", on ? "false" : "true");
   for (const id of ["first", "undo"]) available(id, S.cursor > 0);
   for (const id of ["redo", "last"]) available(id, S.cursor < S.moves.length);
-  available("best", S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd");
+  const again = valuesFailed();  // no values to play by: the button asks them again, as space does
+  available("best", again || (S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd"));
+  $("best").textContent = again ? "★ ask again" : "★ best";
+  $("best").title = again ? "Ask the values of this position again (space)" : BEST_TITLE;
+  $("best").setAttribute("aria-label", again ? "Ask the values again" : "Play a best card");
   $("keys-best").hidden = S.mode === "sd";  // single dummy values no card best: space does nothing there
   $("keys-graph").hidden = S.mode === "sd";  // nor draws a graph to choose a point in
 }
@@ -593,7 +598,7 @@ function renderValues() {
   } else if (values.kind === "slow") {
     summary.textContent = `a long search: card by card (${Object.keys(values.partial || {}).length}/${values.cards})`;
   } else if (values.kind === "stopped" || values.kind === "error") {
-    summary.textContent = values.reason || values.error;
+    summary.textContent = `${values.reason || values.error} · ★ ask again searches once more`;
   }
   renderButtons();
 }
@@ -634,7 +639,7 @@ async function loadValues() {
   } catch (error) {
     if (!aborted(error)) showStepError(error.message);
   } finally {
-    if (S.requests.values === mine) busy("values", false);
+    if (S.requests.values === mine) { busy("values", false); renderButtons(); }
   }
 }
 
@@ -1081,7 +1086,7 @@ function goTo(index) {
 const BEST_AHEAD = 4;
 function bestKey(repeat = false) {
   if (repeat) return;
-  if (valuesFailed()) { S.bestAhead = 0; loadValues(); return; }  // no best card to play: the values asked again
+  if (valuesFailed()) { askValuesAgain(); return; }  // no best card to play: the values asked again
   if (S.mode === "dd" && !S.ready && !S.stepError && !(S.view && S.view.is_over)) {
     S.bestAhead = Math.min(S.bestAhead + 1, BEST_AHEAD);
   } else playBest();
@@ -1093,6 +1098,11 @@ function valuesFailed() {
   if (S.mode !== "dd" || !S.view || S.view.is_over || S.shownAt !== S.cursor) return false;
   if (S.values) return S.values.kind === "stopped" || S.values.kind === "error";
   return S.stepError && !busy.kinds.has("values");
+}
+
+function askValuesAgain() {
+  S.bestAhead = 0;
+  renderTable(); loadValues(); renderButtons();  // the button says ★ best again while they are searched
 }
 
 function playBestAhead() {
@@ -1381,7 +1391,7 @@ async function start() {
     });
   }
   const nav = { first: () => goTo(0), undo: () => goTo(S.cursor - 1), redo: () => goTo(S.cursor + 1),
-    last: () => goTo(S.moves.length), best: playBest };
+    last: () => goTo(S.moves.length), best: () => (valuesFailed() ? askValuesAgain() : playBest()) };
   for (const [id, act] of Object.entries(nav)) $(id).addEventListener("click", () => unavailable(id) || act());
   $("upload-open").addEventListener("click", () => $("upload").click());
   document.addEventListener("keydown", (e) => {
