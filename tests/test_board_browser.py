@@ -424,6 +424,16 @@ def test_a_reload_in_the_middle_of_a_search_shows_the_values(driver, server, mon
     assert values_on_page(driver) == {name: result.achieved + value for name, value in result.card_names().items()}
 
 
+def test_the_tab_says_the_deal_open(driver, server):
+    """Every tab of the board was titled "stich board": two tabs (two deals side by side) were told apart only by
+    opening them. The tab says the record shown, and another record opened, that one."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    for label in ("zwanzigerrufen.tbn board 3", "schafkopf.tbn board 2"):
+        open_record(driver, label)
+        wait_for(lambda: driver.title == f"{label} · stich board", f"the tab's title of {label}")
+
+
 def test_two_tabs_play_at_once_each_its_own_table(driver, server, monkeypatch):
     """Two tabs on one board: a card played in the second while the first's values are searched neither stops the
     first's search (each page asks as its own client) nor touches its table; each shows its own position's values."""

@@ -424,6 +424,7 @@ function renderContract() {
         "[Variant]"))]);
   }
   if (view.pot && !view.pot.start) facts.push(["Pot", POT_NONE]);
+  document.title = `${view.label} · stich board`;  // two tabs of the board say their deals in the tab bar
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
     el("table", {}, ...facts.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", { colspan: 2 }, v))), ...rows));
